@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/**
+ * The route-declaration mechanism. Every call of the spec is declared once with `defineRoute`;
+ * the server binds it (validation in, serialization out, access check), the console's client
+ * is typed from it, and the OpenAPI document is generated from it.
+ */
+
+export const TIERS = ['admin', 'client', 'user'] as const;
+export type Tier = (typeof TIERS)[number];
+export const tierSchema = z.enum(TIERS);
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Base path of every console call. */
+export const API_BASE = '/api/v1';
+
+/** Who may call a route: anyone, or a signed-in account of one of the tiers (with an optional permission key). */
+export type RouteAccess =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'tiers'; readonly tiers: readonly Tier[]; readonly permission?: string };
+
+export const publicAccess: RouteAccess = { kind: 'public' };
+export function tiers(list: readonly Tier[], permission?: string): RouteAccess {
+  return permission === undefined ? { kind: 'tiers', tiers: list } : { kind: 'tiers', tiers: list, permission };
+}
+
+type AnyObject = z.ZodType<Record<string, unknown>>;
+
+export interface RouteRequest {
+  readonly params?: AnyObject;
+  readonly query?: AnyObject;
+  readonly body?: z.ZodType;
+}
+
+export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res extends z.ZodType = z.ZodType> {
+  /** Stable operation id, `<area>.<action>`; also the OpenAPI operationId. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** Path under {@link API_BASE} with `{name}` placeholders, e.g. `/{auth}/logo`. */
+  readonly path: string;
+  readonly access: RouteAccess;
+  readonly summary: string;
+  readonly tags: readonly string[];
+  readonly request: Req;
+  /** Schema of the whole 2xx body (use {@link dataOf} or {@link pageOf}). */
+  readonly response: Res;
+  /**
+   * `json` (default) or `raw`: a raw route answers with its own content type (a file, a document)
+   * and its `response` schema only describes it.
+   */
+  readonly reply?: 'json' | 'raw';
+}
+
+export function defineRoute<const Req extends RouteRequest, Res extends z.ZodType>(
+  def: RouteDefinition<Req, Res>,
+): RouteDefinition<Req, Res> {
+  const names = pathParamNames(def.path);
+  const shape = def.request.params instanceof z.ZodObject ? Object.keys(def.request.params.shape) : [];
+  const missing = names.filter((n) => !shape.includes(n));
+  const extra = shape.filter((n) => !names.includes(n));
+  if (missing.length > 0 || extra.length > 0) {
+    throw new Error(`route ${def.id}: path parameters ${names.join(',')} and params schema ${shape.join(',')} differ`);
+  }
+  return def;
+}
+
+/** `{auth}` placeholders of a path, in order. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+}
+
+/** Fills `{name}` placeholders, URL-encoding each value. */
+export function fillPath(path: string, params: Readonly<Record<string, unknown>> | undefined): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** The reply of a call that returns one object: `{ data }`. */
+export function dataOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: item });
+}
+
+/** The reply of a list call: `{ data, total }` (spec: lists are data plus a total count). */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), total: z.number().int().min(0) });
+}
+
+export type AnyRoute = RouteDefinition<RouteRequest, z.ZodType>;
+
+type InputOf<S> = S extends z.ZodType ? z.input<S> : never;
+type OutputOf<S> = S extends z.ZodType ? z.output<S> : never;
+
+/** What a caller sends: path params, query and body as the schemas accept them. */
+export type RouteInput<R extends AnyRoute> = (R['request']['params'] extends z.ZodType
+  ? { params: InputOf<R['request']['params']> }
+  : { params?: undefined }) &
+  (R['request']['query'] extends z.ZodType ? { query?: InputOf<R['request']['query']> } : { query?: undefined }) &
+  (R['request']['body'] extends z.ZodType ? { body: InputOf<R['request']['body']> } : { body?: undefined });
+
+/** What a handler receives after validation (defaults applied, coerced). */
+export interface RouteParsed<R extends AnyRoute> {
+  params: R['request']['params'] extends z.ZodType ? OutputOf<R['request']['params']> : Record<string, never>;
+  query: R['request']['query'] extends z.ZodType ? OutputOf<R['request']['query']> : Record<string, never>;
+  body: R['request']['body'] extends z.ZodType ? OutputOf<R['request']['body']> : undefined;
+}
+
+/** The 2xx body of a call as the server produces it and the client receives it. */
+export type RouteReply<R extends AnyRoute> = z.input<R['response']>;
