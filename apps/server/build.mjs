@@ -1,0 +1,24 @@
+// Bundles the server (and the workspace's TypeScript packages it imports) into dist/main.js.
+// npm packages stay external and load from node_modules at run time.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/main.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'info',
+  plugins: [
+    {
+      name: 'externalize-npm-packages',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('@rampart/') ? undefined : { path: args.path, external: true },
+        );
+      },
+    },
+  ],
+});

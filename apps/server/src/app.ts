@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ALL_ROUTES, API_BASE, buildOpenApiDocument } from '@rampart/contract';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import type { Config } from './config.js';
+import { SettingsRepository } from './modules/system/settings.repository.js';
+import { bindSystemRoutes } from './modules/system/system.routes.js';
+import { SystemService } from './modules/system/system.service.js';
+import type { Database } from './platform/db/database.js';
+import { installErrorHandling } from './platform/errors/error-handler.js';
+import { type Binder, createBinder } from './platform/http/bind-route.js';
+import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
+
+export interface AppOptions {
+  readonly config: Pick<Config, 'version' | 'consoleDir' | 'logLevel'>;
+  readonly database: Database;
+  /** Pino options or `false`; tests pass a stream to read the log. */
+  readonly logger?: FastifyServerOptions['logger'];
+  /** Extra routes bound with the same binder, for tests of the mechanism itself. */
+  readonly extraRoutes?: (binder: Binder) => void;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: options.config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    // A caller's request id is kept only when it looks like one, so it cannot forge log content.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    // One line per request is written by the onResponse hook below instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+  });
+
+  const consoleDir = options.config.consoleDir;
+  installErrorHandling(app, (request, reply) =>
+    consoleDir && wantsConsolePage(request.method, request.url)
+      ? reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir)
+      : null,
+  );
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('x-frame-options', 'DENY');
+  });
+
+  // One structured line per request. The path is logged without its query string, which may carry tokens.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        reqId: request.id,
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        tier: request.caller?.tier,
+        account: request.caller?.accountId,
+      },
+      'request',
+    );
+  });
+
+  const settings = new SettingsRepository(options.database.db);
+  const system = new SystemService(options.database, settings, options.config.version);
+  await system.ensureInstance();
+
+  const binder = createBinder(app, null);
+  bindSystemRoutes(binder, system);
+  options.extraRoutes?.(binder);
+  app.decorate('binder', binder);
+
+  const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: options.config.version });
+  app.get(`${API_BASE}/openapi.json`, async () => document);
+  await app.register(swagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs` });
+
+  if (consoleDir) await serveConsole(app, consoleDir);
+
+  app.addHook('onClose', async () => {
+    await options.database.close();
+  });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    binder: Binder;
+  }
+  interface FastifyRequest {
+    caller?: import('./platform/http/bind-route.js').Caller;
+  }
+}

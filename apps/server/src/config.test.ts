@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rampart-cfg-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('loadConfig', () => {
+  it('defaults to loopback, port 8080 and the embedded database', () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir }, dataDir);
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, dataDir, databaseUrl: undefined, consoleDir: null });
+  });
+
+  it('makes a signing secret once and reads the same one back', () => {
+    const dataDir = tempDir();
+    const a = loadConfig({ DATA_DIR: dataDir }, dataDir).secret;
+    const b = loadConfig({ DATA_DIR: dataDir }, dataDir).secret;
+    expect(a).toHaveLength(64);
+    expect(b).toBe(a);
+    expect(readFileSync(path.join(dataDir, 'secret.key'), 'utf8').trim()).toBe(a);
+  });
+
+  it('prefers RAMPART_SECRET and refuses a short one', () => {
+    const dataDir = tempDir();
+    const secret = 'x'.repeat(40);
+    expect(loadConfig({ DATA_DIR: dataDir, RAMPART_SECRET: secret }, dataDir).secret).toBe(secret);
+    expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_SECRET: 'short' }, dataDir)).toThrow(ConfigError);
+  });
+
+  it.each(['-1', '65536', 'abc', '80.5'])('refuses PORT=%s', (port) => {
+    const dataDir = tempDir();
+    expect(() => loadConfig({ DATA_DIR: dataDir, PORT: port }, dataDir)).toThrow(ConfigError);
+  });
+
+  it('takes PORT, HOST and DATABASE_URL from the environment', () => {
+    const dataDir = tempDir();
+    const config = loadConfig(
+      { DATA_DIR: dataDir, PORT: '18080', HOST: '0.0.0.0', DATABASE_URL: 'postgres://x/y' },
+      dataDir,
+    );
+    expect(config).toMatchObject({ port: 18080, host: '0.0.0.0', databaseUrl: 'postgres://x/y' });
+  });
+});

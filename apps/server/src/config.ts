@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Configuration from the environment (documented in the README). Defaults are safe for a
+ * single machine: listen on loopback only, data under ./data, embedded database.
+ */
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** PostgreSQL connection string; unset means the embedded PGlite database in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  /** Secret for signing tokens: `RAMPART_SECRET`, or a random one kept in `dataDir/secret.key`. */
+  readonly secret: string;
+  readonly logLevel: string;
+  /** The console's production build; `null` when it has not been built. */
+  readonly consoleDir: string | null;
+  readonly version: string;
+}
+
+export class ConfigError extends Error {}
+
+function parsePort(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be 0-65535, got "${raw}"`);
+  return port;
+}
+
+/** Reads the signing secret, making and storing one (mode 0600) on first start. */
+export function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
+  const fromEnv = env.RAMPART_SECRET;
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (fromEnv.length < 32) throw new ConfigError('RAMPART_SECRET must be at least 32 characters');
+    return fromEnv;
+  }
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= 32) return stored;
+    throw new ConfigError(`${file} is shorter than 32 characters; remove it or set RAMPART_SECRET`);
+  }
+  const made = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${made}\n`, { mode: 0o600, flag: 'wx' });
+  return made;
+}
+
+function findConsoleDir(env: NodeJS.ProcessEnv, here: string): string | null {
+  const candidates = env.CONSOLE_DIR
+    ? [path.resolve(env.CONSOLE_DIR)]
+    : // from src/ (tsx) or dist/ (bundle): both sit two levels below apps/
+      [path.resolve(here, '../../console/dist'), path.resolve(here, '../../../console/dist')];
+  return candidates.find((dir) => existsSync(path.join(dir, 'index.html'))) ?? null;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.meta.dirname): Config {
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: parsePort(env.PORT, 8080),
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    secret: loadSecret(env, dataDir),
+    logLevel: env.LOG_LEVEL || 'info',
+    consoleDir: findConsoleDir(env, here),
+    version: env.RAMPART_VERSION || '0.1.0',
+  };
+}

@@ -1,0 +1,58 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './platform/db/database.js';
+
+/** Starts the control plane: config from the environment, migrations, HTTP, graceful shutdown. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`rampart: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const database = await openDatabase(config);
+  await database.migrate();
+  const app = await buildApp({ config, database });
+  app.log.info(
+    { database: database.driver, dataDir: config.dataDir, console: config.consoleDir ?? 'not built' },
+    'config store ready',
+  );
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    // In-flight requests finish; a stuck one cannot hold the process forever.
+    const force = setTimeout(() => {
+      app.log.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  const url = address;
+  app.log.info({ url }, 'Rampart is listening');
+  process.stdout.write(`\nRampart control plane: ${url}/  (API docs: ${url}/api/v1/docs)\n\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `rampart: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

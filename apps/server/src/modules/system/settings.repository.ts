@@ -1,0 +1,29 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { systemSettings } from '../../platform/db/schema.js';
+
+/** Installation-wide settings, one JSON document per key. */
+export class SettingsRepository {
+  constructor(private readonly db: Db) {}
+
+  async get(key: string): Promise<unknown> {
+    const rows = await this.db
+      .select({ value: systemSettings.value })
+      .from(systemSettings)
+      .where(eq(systemSettings.key, key));
+    return rows[0]?.value;
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    await this.db
+      .insert(systemSettings)
+      .values({ key, value })
+      .onConflictDoUpdate({ target: systemSettings.key, set: { value, updatedAt: sql`now()` } });
+  }
+
+  /** Stores `value` unless the key exists; returns whichever value is stored afterwards. */
+  async putIfAbsent(key: string, value: unknown): Promise<unknown> {
+    await this.db.insert(systemSettings).values({ key, value }).onConflictDoNothing({ target: systemSettings.key });
+    return this.get(key);
+  }
+}

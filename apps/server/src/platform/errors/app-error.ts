@@ -1,0 +1,32 @@
+import type { ErrorCode } from '@rampart/contract';
+
+export interface AppErrorOptions {
+  /** Values for the catalogue message's placeholders, e.g. `{ num: 3 }`. */
+  readonly params?: Readonly<Record<string, string | number>>;
+  /** Sent to the client as `extra` (field errors, the port of 401003, ...). Never put secrets here. */
+  readonly extra?: unknown;
+  /** 101009 only: one entry per failed item. */
+  readonly errors?: readonly { code: ErrorCode; targets: readonly string[] }[];
+  /** For the log only; never sent. */
+  readonly cause?: unknown;
+}
+
+/**
+ * The only error a service throws on purpose. It accepts only catalogue codes, so every failure
+ * the API reports has a status, a code and a message in three languages (contract/errors.ts).
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly params: Readonly<Record<string, string | number>> | undefined;
+  readonly extra: unknown;
+  readonly errors: AppErrorOptions['errors'];
+
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    super(`AppError ${code}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.params = options.params;
+    this.extra = options.extra;
+    this.errors = options.errors;
+  }
+}

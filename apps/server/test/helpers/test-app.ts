@@ -1,0 +1,42 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { type AppOptions, buildApp } from '../../src/app.js';
+import { createTestDatabase, type TestDatabase } from './test-db.js';
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly db: TestDatabase;
+  /** Every JSON log line the app wrote. */
+  readonly logs: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh copy of the template database, logging into memory. */
+export async function createTestApp(
+  options: Partial<Pick<AppOptions, 'extraRoutes' | 'config'>> = {},
+): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const logs: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const app = await buildApp({
+    config: { version: 'test', consoleDir: null, logLevel: 'info', ...options.config },
+    database: db.database,
+    logger: { level: 'info', stream },
+    ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
+  });
+  await app.ready();
+  return {
+    app,
+    db,
+    logs,
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}

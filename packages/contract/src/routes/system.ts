@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { dataOf, defineRoute, publicAccess, tierSchema } from '../route.js';
+
+/** Liveness and readiness of the control plane, for load balancers and the operator's monitoring. */
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  /** `pglite` (embedded) or `postgres`. */
+  database: z.enum(['pglite', 'postgres']),
+  databaseOk: z.boolean(),
+  /** Identifier of this installation, made on first start and kept in the config store. */
+  instanceId: z.string(),
+  uptimeSeconds: z.number().int().min(0),
+});
+
+export const health = defineRoute({
+  id: 'system.health',
+  method: 'GET',
+  path: '/health',
+  access: publicAccess,
+  summary: 'Health of the control plane and its config store',
+  tags: ['system'],
+  request: {},
+  response: dataOf(healthSchema),
+});
+
+/** Branding shown on login pages and in the consoles' chrome (spec part 1 §3 "Logo info"). */
+export const logoInfoSchema = z.object({
+  backgroundImage: z.string(),
+  copyright: z.string(),
+  favicon: z.string(),
+  logo: z.string(),
+  title: z.string(),
+  sidebarLogo: z.string(),
+  sidebarSimpleLogo: z.string(),
+  version: z.string(),
+  subTitle: z.string(),
+  description: z.string(),
+});
+export type LogoInfo = z.infer<typeof logoInfoSchema>;
+
+export const logo = defineRoute({
+  id: 'auth.logo',
+  method: 'GET',
+  path: '/{auth}/logo',
+  access: publicAccess,
+  summary: 'Branding for a console; needs no token',
+  tags: ['auth'],
+  request: { params: z.object({ auth: tierSchema }) },
+  response: dataOf(logoInfoSchema),
+});
+
+export const systemRoutes = { health, logo } as const;

@@ -1,0 +1,144 @@
+import type { Localized } from './locale.js';
+
+/**
+ * Localized texts of the validation message keys (spec part 1 §5). Validators and schemas report
+ * only the key (plus `{name}` parameters, see `formatMessage`); the server and the consoles pick
+ * the text for the reader's language here, so one failure reads the same on both sides.
+ */
+export const VALIDATION_MESSAGES = {
+  required: {
+    en_US: 'This field is required',
+    zh_CN: '此项为必填项',
+    zh_TW: '此欄位為必填',
+  },
+  wrongFormat: {
+    en_US: 'Wrong format',
+    zh_CN: '格式错误',
+    zh_TW: '格式錯誤',
+  },
+  duplicateIP: {
+    en_US: 'Duplicate IP',
+    zh_CN: 'IP 重复',
+    zh_TW: 'IP 重複',
+  },
+  max5000IPs: {
+    en_US: 'At most 5000 IPs',
+    zh_CN: '最多 5000 个 IP',
+    zh_TW: '最多 5000 個 IP',
+  },
+  emailError: {
+    en_US: 'Please enter a valid email',
+    zh_CN: '请输入有效的电子邮箱',
+    zh_TW: '請輸入有效的電子郵件',
+  },
+  passwordNotMatch: {
+    en_US: 'The two passwords do not match',
+    zh_CN: '两次输入的密码不一致',
+    zh_TW: '兩次輸入的密碼不一致',
+  },
+  tooLong: {
+    en_US: 'At most {max} characters',
+    zh_CN: '最多 {max} 个字符',
+    zh_TW: '最多 {max} 個字元',
+  },
+  tooMany: {
+    en_US: 'At most {max} items',
+    zh_CN: '最多 {max} 项',
+    zh_TW: '最多 {max} 項',
+  },
+  tooSmall: {
+    en_US: 'Must be at least {min}',
+    zh_CN: '不能小于 {min}',
+    zh_TW: '不得小於 {min}',
+  },
+  tooBig: {
+    en_US: 'Must be at most {max}',
+    zh_CN: '不能大于 {max}',
+    zh_TW: '不得大於 {max}',
+  },
+  mustBePositive: {
+    en_US: 'Must be greater than 0',
+    zh_CN: '必须大于 0',
+    zh_TW: '必須大於 0',
+  },
+  notInteger: {
+    en_US: 'Must be a whole number',
+    zh_CN: '必须为整数',
+    zh_TW: '必須為整數',
+  },
+  invalidValue: {
+    en_US: 'Not one of the allowed values',
+    zh_CN: '不是允许的取值',
+    zh_TW: '不是允許的選項',
+  },
+  invalid_type: {
+    en_US: 'The value has the wrong type',
+    zh_CN: '值的类型错误',
+    zh_TW: '值的類型錯誤',
+  },
+  punycode_error: {
+    en_US: 'The domain name cannot be converted to ASCII (Punycode)',
+    zh_CN: '域名无法转换为 ASCII（Punycode）格式',
+    zh_TW: '網域名稱無法轉換為 ASCII（Punycode）格式',
+  },
+  invalid_format: {
+    en_US: 'Invalid domain name format',
+    zh_CN: '域名格式无效',
+    zh_TW: '網域名稱格式無效',
+  },
+  invalid_sld_length: {
+    en_US: 'The second-level domain must be 1 to 63 characters long',
+    zh_CN: '二级域名长度须为 1 到 63 个字符',
+    zh_TW: '二級網域長度須為 1 至 63 個字元',
+  },
+  invalid_sld_underscore: {
+    en_US: 'The second-level domain must not contain an underscore',
+    zh_CN: '二级域名不能包含下划线',
+    zh_TW: '二級網域不得包含底線',
+  },
+  invalid_tld: {
+    en_US: 'Invalid top-level domain',
+    zh_CN: '顶级域名无效',
+    zh_TW: '頂級網域無效',
+  },
+  invalidIP: {
+    en_US: 'Please enter a valid IP address',
+    zh_CN: '请输入有效的 IP 地址',
+    zh_TW: '請輸入有效的 IP 位址',
+  },
+  invalidURL: {
+    en_US: 'Please enter a valid URL',
+    zh_CN: '请输入有效的 URL',
+    zh_TW: '請輸入有效的網址',
+  },
+  invalidCIDR: {
+    en_US: 'Please enter a valid CIDR block',
+    zh_CN: '请输入有效的 CIDR 网段',
+    zh_TW: '請輸入有效的 CIDR 網段',
+  },
+  invalidPort: {
+    en_US: 'The port must be between 1 and 65535',
+    zh_CN: '端口须在 1 到 65535 之间',
+    zh_TW: '連接埠須介於 1 至 65535 之間',
+  },
+} as const satisfies Record<string, Localized>;
+
+export type ValidationKey = keyof typeof VALIDATION_MESSAGES;
+
+export function isValidationKey(value: unknown): value is ValidationKey {
+  return typeof value === 'string' && Object.hasOwn(VALIDATION_MESSAGES, value);
+}
+
+/**
+ * Outcome of a validator. A failure names the message key; list validators also say which entry
+ * failed (`line` is 1-based, `value` the offending entry) and `params` fills the message placeholders.
+ */
+export type ValidationResult =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly key: ValidationKey;
+      readonly line?: number;
+      readonly value?: string;
+      readonly params?: Readonly<Record<string, string | number>>;
+    };

@@ -1,0 +1,5 @@
+export * from './domain.js';
+export * from './fields.js';
+export * from './ip.js';
+export * from './lists.js';
+export * from './zod.js';

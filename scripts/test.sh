@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# `npm test`: installs what the tests need (npm packages; PostgreSQL from Debian's packages) and
+# runs every suite: lint and format, type checks, the build, unit and server tests (the server
+# suite on PGlite and on a real PostgreSQL cluster that the run starts), and a smoke test of the
+# built control plane. Ends with one line "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+need_node
+apt_need postgresql
+npm_deps
+
+results_dir=$(mktemp -d)
+trap 'rm -rf "$results_dir"' EXIT
+passed=0
+failed=0
+failures=()
+
+# check NAME COMMAND...: a check that counts as one test.
+check() {
+  local name=$1; shift
+  echo "==> $name"
+  if "$@"; then passed=$((passed + 1)); echo "--- $name: passed"
+  else failed=$((failed + 1)); failures+=("$name"); echo "--- $name: FAILED"; fi
+}
+
+check "lint and format (biome)" npx biome check .
+check "type check" npm run typecheck --silent
+check "build" npm run build --silent
+
+echo "==> unit and server tests (vitest)"
+npx vitest run --reporter=default --reporter=json --outputFile.json="$results_dir/vitest.json"
+vitest_status=$?
+if [ -f "$results_dir/vitest.json" ]; then
+  read -r vp vf < <(node -e '
+    const r = require(process.argv[1]);
+    // A file that failed to load has no test results: count it as one failure.
+    const broken = r.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
+    console.log(r.numPassedTests, r.numFailedTests + broken);' "$results_dir/vitest.json")
+  passed=$((passed + vp)); failed=$((failed + vf))
+  [ "$vf" -gt 0 ] && failures+=("vitest: $vf")
+  [ "$vitest_status" -ne 0 ] && [ "$vf" -eq 0 ] && { failed=$((failed + 1)); failures+=("vitest exited $vitest_status"); }
+else
+  failed=$((failed + 1)); failures+=("vitest wrote no results")
+fi
+
+check "smoke test of the built control plane" node scripts/smoke.mjs
+
+echo
+echo "==> summary"
+[ ${#failures[@]} -gt 0 ] && printf 'failed: %s\n' "${failures[@]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
