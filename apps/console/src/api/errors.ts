@@ -1,0 +1,81 @@
+import {
+  DEFAULT_ERROR_MESSAGE,
+  errorMessage,
+  formatMessage,
+  INVALID_LICENSE_KEY_MESSAGE,
+  isErrorCode,
+  type Locale,
+  PORT_MAPPING_MESSAGE,
+} from '@rampart/contract';
+import { ApiError } from './client';
+
+/** How many log exports may run at once; the number 601001 names (spec part 1 §8). */
+const SIMULTANEOUS_EXPORT_LIMIT = 3;
+
+/** What to show for a failed call. */
+export interface ErrorDescription {
+  message: string;
+  /** 101009 only: each failed code's message with the targets it concerns, for a list dialog. */
+  details?: { code: number; message: string; targets: readonly string[] }[];
+}
+
+export interface DescribeOptions {
+  /** The account's daily log export quota, the number of a 601002 message. */
+  maxLogExportTimes?: number;
+  /** A caller-specific code whose message replaces 101025 (Duplicated data). */
+  duplicateCode?: number;
+}
+
+/**
+ * The display rules of spec part 1 §8 that do not depend on the session (the session codes
+ * 101013–101016 are handled where tokens live). Returns null when nothing is to be shown:
+ * 101001 (a success that carries a code) and cancelled calls.
+ */
+export function describeApiError(err: unknown, locale: Locale, options: DescribeOptions = {}): ErrorDescription | null {
+  if (isAbort(err)) return null;
+  if (!(err instanceof ApiError)) return { message: DEFAULT_ERROR_MESSAGE[locale] };
+  const { code } = err;
+  const fallback = () => ({ message: codeText(code, locale) ?? (err.serverMessage || DEFAULT_ERROR_MESSAGE[locale]) });
+
+  switch (code) {
+    case 101001:
+      return null;
+    case 101009:
+      return {
+        message: errorMessage(101009, locale),
+        details: err.errors.map((entry) => ({
+          code: entry.code,
+          message: codeText(entry.code, locale) ?? entry.message,
+          targets: entry.targets,
+        })),
+      };
+    case 101025:
+      return { message: codeText(options.duplicateCode, locale) ?? errorMessage(101025, locale) };
+    case 401003: {
+      const port = typeof err.extra === 'string' ? /port\s+(\d+)\s+is/i.exec(err.extra)?.[1] : undefined;
+      if (port === undefined) return { message: err.serverMessage || errorMessage(401003, locale) };
+      return { message: formatMessage(PORT_MAPPING_MESSAGE[locale], { port }) };
+    }
+    case 601001:
+      return { message: errorMessage(601001, locale, { num: SIMULTANEOUS_EXPORT_LIMIT }) };
+    case 601002:
+      if (options.maxLogExportTimes === undefined) return { message: err.serverMessage || err.message };
+      return { message: errorMessage(601002, locale, { num: options.maxLogExportTimes }) };
+    case 101003:
+      if (typeof err.extra === 'string' && /invalid license key/i.test(err.extra)) {
+        return { message: INVALID_LICENSE_KEY_MESSAGE[locale] };
+      }
+      return fallback();
+    default:
+      return fallback();
+  }
+}
+
+function codeText(code: number | undefined, locale: Locale): string | undefined {
+  return isErrorCode(code) ? errorMessage(code, locale) : undefined;
+}
+
+/** A cancelled call. Checked by name: DOMException is not an Error subclass in every runtime. */
+function isAbort(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError';
+}
