@@ -13,7 +13,9 @@ need_node() {
 npm_deps() {
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     echo "==> installing npm dependencies"
-    npm ci --no-audit --no-fund --loglevel=error
+    # Not `npm ci`: the registry reachable here lacks some optional platform packages listed in
+    # the lock file (Biome's Windows, macOS and Android builds), which `npm ci` treats as an error.
+    npm install --no-audit --no-fund --loglevel=error
   fi
 }
 
