@@ -4,16 +4,30 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ALL_ROUTES, API_BASE, buildOpenApiDocument } from '@rampart/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.js';
+import { AccountService } from './modules/auth/account.service.js';
+import { AccountsRepository } from './modules/auth/accounts.repository.js';
+import { bindAuthRoutes } from './modules/auth/auth.routes.js';
+import { createAuthenticator } from './modules/auth/authenticator.js';
+import { type CreatedRoot, ensureRootAccounts } from './modules/auth/bootstrap.js';
+import { LoginService } from './modules/auth/login.service.js';
+import { SessionsRepository } from './modules/auth/sessions.repository.js';
+import { TicketsRepository } from './modules/auth/tickets.repository.js';
+import { TokenService } from './modules/auth/token.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
+import { type Clock, systemClock } from './platform/clock.js';
+import { SecretBox } from './platform/crypto/secret-box.js';
 import type { Database } from './platform/db/database.js';
 import { installErrorHandling } from './platform/errors/error-handler.js';
 import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
+import { Mailer } from './platform/mail/mailer.js';
 
 export interface AppOptions {
-  readonly config: Pick<Config, 'version' | 'consoleDir' | 'logLevel'>;
+  readonly config: Pick<Config, 'version' | 'consoleDir' | 'logLevel' | 'secret' | 'initPassword' | 'publicUrl'>;
+  /** Time source for tokens, tickets and throttles; tests move it. */
+  readonly clock?: Clock;
   readonly database: Database;
   /** Pino options or `false`; tests pass a stream to read the log. */
   readonly logger?: FastifyServerOptions['logger'];
@@ -69,14 +83,39 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   });
 
-  const settings = new SettingsRepository(options.database.db);
+  const clock = options.clock ?? systemClock;
+  const db = options.database.db;
+  const settings = new SettingsRepository(db);
   const system = new SystemService(options.database, settings, options.config.version);
   await system.ensureInstance();
 
-  const binder = createBinder(app, null);
+  const box = new SecretBox(options.config.secret);
+  const mailer = new Mailer(settings, box);
+  const accountsRepo = new AccountsRepository(db);
+  const sessionsRepo = new SessionsRepository(db);
+  const ticketsRepo = new TicketsRepository(db);
+  const productName = async () => (await system.branding()).title;
+  const tokens = new TokenService(options.config.secret, sessionsRepo, clock, app.log);
+  const login = new LoginService(
+    accountsRepo,
+    ticketsRepo,
+    tokens,
+    mailer,
+    box,
+    clock,
+    app.log,
+    options.config.secret,
+    productName,
+  );
+  const account = new AccountService(accountsRepo, sessionsRepo, ticketsRepo, tokens, mailer, box, clock, productName);
+  const createdRoots = await ensureRootAccounts(accountsRepo, options.config.initPassword);
+
+  const binder = createBinder(app, createAuthenticator(tokens, sessionsRepo, clock));
   bindSystemRoutes(binder, system);
+  bindAuthRoutes(binder, login, tokens, account);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
+  app.decorate('rampart', { createdRoots, settings, box, mailer, accounts: accountsRepo, account, system });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: options.config.version });
   app.get(`${API_BASE}/openapi.json`, async () => document);
@@ -94,6 +133,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 declare module 'fastify' {
   interface FastifyInstance {
     binder: Binder;
+    /** The services, for the entry point and for tests that arrange state the API does not expose yet. */
+    rampart: {
+      createdRoots: CreatedRoot[];
+      settings: SettingsRepository;
+      box: SecretBox;
+      mailer: Mailer;
+      accounts: AccountsRepository;
+      account: AccountService;
+      system: SystemService;
+    };
   }
   interface FastifyRequest {
     caller?: import('./platform/http/bind-route.js').Caller;

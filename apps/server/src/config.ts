@@ -18,6 +18,10 @@ export interface Config {
   /** The console's production build; `null` when it has not been built. */
   readonly consoleDir: string | null;
   readonly version: string;
+  /** Password of the root accounts made on first start; unset means generated and printed once. */
+  readonly initPassword: string | undefined;
+  /** Address people reach the console at, for links in e-mails; defaults to http://HOST:PORT. */
+  readonly publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -67,5 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     logLevel: env.LOG_LEVEL || 'info',
     consoleDir: findConsoleDir(env, here),
     version: env.RAMPART_VERSION || '0.1.0',
+    initPassword: env.RAMPART_INIT_PASSWORD || undefined,
+    publicUrl: env.PUBLIC_URL || undefined,
   };
 }

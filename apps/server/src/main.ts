@@ -46,6 +46,16 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ host: config.host, port: config.port });
   const url = address;
+  const generated = app.rampart.createdRoots.filter((r) => r.generatedPassword);
+  if (generated.length > 0) {
+    // Shown once, on the terminal only (not in the JSON log): the accounts were just created.
+    const lines = generated.map(
+      (r) => `  ${r.tier.padEnd(7)} console: account "${r.account}", password ${r.generatedPassword}`,
+    );
+    process.stdout.write(
+      `\nRoot accounts created (set RAMPART_INIT_PASSWORD to choose the password instead):\n${lines.join('\n')}\nKeep these now; they are not shown again.\n`,
+    );
+  }
   app.log.info({ url }, 'Rampart is listening');
   process.stdout.write(`\nRampart control plane: ${url}/  (API docs: ${url}/api/v1/docs)\n\n`);
 }

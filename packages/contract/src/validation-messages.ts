@@ -36,6 +36,26 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '两次输入的密码不一致',
     zh_TW: '兩次輸入的密碼不一致',
   },
+  passwordTooShort: {
+    en_US: 'The password needs at least {min} characters',
+    zh_CN: '密码至少需要 {min} 个字符',
+    zh_TW: '密碼至少需要 {min} 個字元',
+  },
+  passwordTooCommon: {
+    en_US: 'This password is too common; choose another',
+    zh_CN: '该密码过于常见，请换一个',
+    zh_TW: '此密碼過於常見，請換一個',
+  },
+  wrongCode: {
+    en_US: 'The verification code is wrong or has expired',
+    zh_CN: '验证码错误或已过期',
+    zh_TW: '驗證碼錯誤或已過期',
+  },
+  wrongPassword: {
+    en_US: 'The current password is wrong',
+    zh_CN: '当前密码错误',
+    zh_TW: '目前密碼錯誤',
+  },
   tooLong: {
     en_US: 'At most {max} characters',
     zh_CN: '最多 {max} 个字符',

@@ -3,6 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
 
+/** Password of the root accounts in tests. */
+export const TEST_PASSWORD = 'horse battery staple 42';
+
 export interface TestApp {
   readonly app: FastifyInstance;
   readonly db: TestDatabase;
@@ -13,7 +16,7 @@ export interface TestApp {
 
 /** The real app on a fresh copy of the template database, logging into memory. */
 export async function createTestApp(
-  options: Partial<Pick<AppOptions, 'extraRoutes' | 'config'>> = {},
+  options: Partial<Pick<AppOptions, 'extraRoutes' | 'clock'>> & { config?: Partial<AppOptions['config']> } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const logs: Record<string, unknown>[] = [];
@@ -24,7 +27,16 @@ export async function createTestApp(
     },
   });
   const app = await buildApp({
-    config: { version: 'test', consoleDir: null, logLevel: 'info', ...options.config },
+    config: {
+      version: 'test',
+      consoleDir: null,
+      logLevel: 'info',
+      secret: 'test-secret-0123456789-0123456789-0123456789',
+      initPassword: TEST_PASSWORD,
+      publicUrl: 'http://127.0.0.1:9',
+      ...options.config,
+    },
+    ...(options.clock ? { clock: options.clock } : {}),
     database: db.database,
     logger: { level: 'info', stream },
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),

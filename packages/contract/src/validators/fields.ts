@@ -63,6 +63,22 @@ export function validatePassword(s: string): ValidationResult {
   return s === '' ? REQUIRED : OK;
 }
 
+/** Shortest password a new one may be (ASVS 5.0 V6.2.1). */
+export const PASSWORD_MIN = 8;
+/** Longest password accepted; long enough for any passphrase, and never truncated. */
+export const PASSWORD_MAX = 256;
+
+/**
+ * A password being set (registration, change, reset): {@link PASSWORD_MIN} to {@link PASSWORD_MAX}
+ * characters and no composition rules (a 15-character passphrase of lower-case words is fine).
+ * The server also refuses the most common passwords (passwordTooCommon).
+ */
+export function validateNewPassword(s: string): ValidationResult {
+  if (s === '') return REQUIRED;
+  if (textLength(s) < PASSWORD_MIN) return { ok: false, key: 'passwordTooShort', params: { min: PASSWORD_MIN } };
+  return validateTextLength(s, PASSWORD_MAX);
+}
+
 /** Required, and equal to the password (passwordNotMatch). */
 export function validateConfirmPassword(password: string, confirm: string): ValidationResult {
   if (confirm === '') return REQUIRED;

@@ -6,6 +6,7 @@ import {
   validateBatchName,
   validateEmail,
   validateName,
+  validateNewPassword,
   validatePassword,
   validatePort,
   validateTextLength,
@@ -81,6 +82,7 @@ export const zWhitelistUrls = zValidatedString(validateWhitelistUrls);
 export const zEmail = zValidatedString(validateEmail);
 export const zAccount = zValidatedString(validateAccount);
 export const zPassword = zValidatedString(validatePassword);
+export const zNewPassword = zValidatedString(validateNewPassword);
 export const zName = zValidatedString(validateName);
 export const zBatchName = zValidatedString(validateBatchName);
 

@@ -1,4 +1,18 @@
-import { jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * The config store's schema: one set of tables for PGlite and PostgreSQL. Change it here, then
@@ -12,3 +26,118 @@ export const systemSettings = pgTable('system_settings', {
   value: jsonb('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/**
+ * Accounts of every tier. The owner chain (admin → client → user → sub-user) is `parentId`;
+ * every query that reaches another account walks it. `account` is unique per tier, and so is the
+ * e-mail (case-insensitive) when set.
+ */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tier: text('tier').$type<'admin' | 'client' | 'user'>().notNull(),
+    parentId: bigint('parent_id', { mode: 'number' }).references((): AnyPgColumn => accounts.id, {
+      onDelete: 'restrict',
+    }),
+    account: text('account').notNull(),
+    email: text('email').notNull().default(''),
+    name: text('name').notNull(),
+    status: text('status').$type<'normal' | 'pause' | 'lock' | 'expired'>().notNull().default('normal'),
+    isRoot: boolean('is_root').notNull().default(false),
+    dnsType: text('dns_type').notNull().default(''),
+    maxLogExportTimes: integer('max_log_export_times').notNull().default(10),
+    /** argon2id PHC string; null until the owner sets a first password through the e-mailed link. */
+    passwordHash: text('password_hash'),
+    login2FAType: smallint('login_2fa_type').notNull().default(0),
+    /** Encrypted (secret box) base32 TOTP seed; null unless an authenticator is set up. */
+    totpSecret: text('totp_secret'),
+    /** Last TOTP time step accepted: a code of this step or an earlier one is a replay. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }).notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('accounts_tier_account_key').on(t.tier, t.account),
+    uniqueIndex('accounts_tier_email_key').on(t.tier, sql`lower(${t.email})`).where(sql`${t.email} <> ''`),
+    index('accounts_parent_idx').on(t.parentId),
+  ],
+);
+
+/** A login session: one refresh-token family. Revoking it ends every token of the family. */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    tier: text('tier').$type<'admin' | 'client' | 'user'>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** The family dies here however often it is refreshed. */
+    absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    revokedReason: text('revoked_reason'),
+    ip: text('ip').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
+  },
+  (t) => [index('auth_sessions_account_idx').on(t.accountId)],
+);
+
+/** Refresh tokens, stored as SHA-256 hashes. A spent token presented again revokes its session. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => authSessions.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+/**
+ * Short-lived tickets (`onePassKey`): a login waiting for its second factor, or a second-factor
+ * set-up confirmed by password. Stored by hash; the e-mailed code is stored as an HMAC.
+ */
+export const authTickets = pgTable(
+  'auth_tickets',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    purpose: text('purpose').$type<'login' | 'setup'>().notNull(),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    login2FAType: smallint('login_2fa_type').notNull(),
+    codeHash: text('code_hash'),
+    /** A TOTP seed being set up (encrypted), between phase 1 and phase 2. */
+    pendingSecret: text('pending_secret'),
+    attempts: integer('attempts').notNull().default(0),
+    sends: integer('sends').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('auth_tickets_account_idx').on(t.accountId)],
+);
+
+/** One-time tokens of "create your password" e-mails, stored by hash. */
+export const passwordTokens = pgTable(
+  'password_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'create'>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('password_tokens_account_idx').on(t.accountId)],
+);
+
+export type AccountRow = typeof accounts.$inferSelect;

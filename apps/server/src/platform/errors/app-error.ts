@@ -7,6 +7,10 @@ export interface AppErrorOptions {
   readonly extra?: unknown;
   /** 101009 only: one entry per failed item. */
   readonly errors?: readonly { code: ErrorCode; targets: readonly string[] }[];
+  /** Overrides the code's HTTP status (a throttled login is 101012 with 429). */
+  readonly status?: number;
+  /** Extra reply headers, e.g. Retry-After. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** For the log only; never sent. */
   readonly cause?: unknown;
 }
@@ -20,6 +24,8 @@ export class AppError extends Error {
   readonly params: Readonly<Record<string, string | number>> | undefined;
   readonly extra: unknown;
   readonly errors: AppErrorOptions['errors'];
+  readonly status: number | undefined;
+  readonly headers: Readonly<Record<string, string>> | undefined;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     super(`AppError ${code}`, options.cause === undefined ? undefined : { cause: options.cause });
@@ -28,5 +34,7 @@ export class AppError extends Error {
     this.params = options.params;
     this.extra = options.extra;
     this.errors = options.errors;
+    this.status = options.status;
+    this.headers = options.headers;
   }
 }

@@ -19,7 +19,11 @@ function replyWith(request: FastifyRequest, reply: FastifyReply, error: AppError
         }
       : {}),
   };
-  return reply.status(errorStatus(error.code)).type('application/json; charset=utf-8').send(body);
+  if (error.headers) reply.headers(error.headers);
+  return reply
+    .status(error.status ?? errorStatus(error.code))
+    .type('application/json; charset=utf-8')
+    .send(body);
 }
 
 /** Errors Fastify raises before a handler runs (bad JSON, wrong content type, body too large). */

@@ -8,6 +8,7 @@ import {
 } from '@rampart/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { AccountRow } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { requestLocale } from './request-locale.js';
 import { fieldErrors } from './validation.js';
@@ -15,7 +16,10 @@ import { fieldErrors } from './validation.js';
 /** Who is calling, once authentication has run. */
 export interface Caller {
   readonly tier: 'admin' | 'client' | 'user';
-  readonly accountId: string;
+  readonly accountId: number;
+  readonly sessionId: string;
+  /** The caller's account row as loaded for this request. */
+  readonly account: AccountRow;
 }
 
 /** Checks the token for a non-public route; installed by the auth module. */

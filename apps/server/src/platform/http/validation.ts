@@ -6,6 +6,7 @@ import {
   type ValidationKey,
 } from '@rampart/contract';
 import type { z } from 'zod';
+import { AppError } from '../errors/app-error.js';
 
 type Part = FieldError['in'];
 
@@ -70,5 +71,22 @@ export function fieldErrors(part: Part, error: z.ZodError, input: unknown, local
       key,
       message: formatMessage(VALIDATION_MESSAGES[key][locale], params),
     };
+  });
+}
+
+/** A 101003 raised by a service for fields the schema could not judge (a wrong current password, a wrong code). */
+export function invalidFields(
+  locale: Locale,
+  fields: readonly { field: string; key: ValidationKey; in?: Part; params?: Record<string, string | number> }[],
+): AppError {
+  return new AppError(101003, {
+    extra: {
+      fields: fields.map((f) => ({
+        in: f.in ?? 'body',
+        field: f.field,
+        key: f.key,
+        message: formatMessage(VALIDATION_MESSAGES[f.key][locale], f.params),
+      })),
+    },
   });
 }

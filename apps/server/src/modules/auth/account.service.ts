@@ -1,0 +1,211 @@
+import { LOGIN_2FA_TYPES, type Locale, type SelfInfo, type Tier, type TokenSet } from '@rampart/contract';
+import QRCode from 'qrcode';
+import type { Clock } from '../../platform/clock.js';
+import { randomToken, sha256 } from '../../platform/crypto/keys.js';
+import { hashPassword, isCommonPassword, verifyPassword } from '../../platform/crypto/passwords.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import { matchTotp, newTotpSecret, otpauthUri } from '../../platform/crypto/totp.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { Caller } from '../../platform/http/bind-route.js';
+import { invalidFields } from '../../platform/http/validation.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
+import type { AccountRow, AccountsRepository } from './accounts.repository.js';
+import { createPasswordMail } from './auth.mails.js';
+import type { RequestMeta } from './login.service.js';
+import type { SessionsRepository } from './sessions.repository.js';
+import type { TicketsRepository } from './tickets.repository.js';
+import type { TokenService } from './token.service.js';
+
+export const SETUP_TICKET_TTL_MS = 10 * 60 * 1000;
+export const PASSWORD_TOKEN_TTL_MS = 24 * 3600 * 1000;
+
+/** What the API shows of an account to itself: no hash, no seed. */
+export function presentSelf(row: AccountRow): SelfInfo {
+  return {
+    id: row.id,
+    auth: row.tier,
+    account: row.account,
+    email: row.email,
+    name: row.name,
+    status: row.status,
+    isRoot: row.isRoot,
+    dnsType: row.dnsType,
+    maxLogExportTimes: row.maxLogExportTimes,
+    login2FAType: row.login2FAType as SelfInfo['login2FAType'],
+    // Roles and their permission keys arrive with account management; a root holds every key of its tier.
+    permissions: row.isRoot ? ['*'] : [],
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The caller's own account: profile, password, second factor; and first passwords from e-mailed links. */
+export class AccountService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly tickets: TicketsRepository,
+    private readonly tokens: TokenService,
+    private readonly mailer: Mailer,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+    private readonly productName: () => Promise<string>,
+  ) {}
+
+  private refuseCommon(password: string, locale: Locale): void {
+    if (isCommonPassword(password)) throw invalidFields(locale, [{ field: 'password', key: 'passwordTooCommon' }]);
+  }
+
+  private async requirePassword(row: AccountRow, password: string | undefined, field: string, locale: Locale) {
+    if (!password) throw invalidFields(locale, [{ field, key: 'required' }]);
+    if (!(await verifyPassword(row.passwordHash, password)).ok) {
+      throw invalidFields(locale, [{ field, key: 'wrongPassword' }]);
+    }
+  }
+
+  async self(caller: Caller): Promise<SelfInfo> {
+    return presentSelf(caller.account);
+  }
+
+  async updateSelf(
+    caller: Caller,
+    input: { name: string; email: string; password?: string | undefined },
+    locale: Locale,
+  ) {
+    const row = caller.account;
+    const emailChanged = input.email.toLowerCase() !== row.email.toLowerCase();
+    if (emailChanged) {
+      // A new e-mail redirects sign-in codes and password mails: prove it is the owner.
+      await this.requirePassword(row, input.password, 'password', locale);
+      if (await this.accounts.emailTaken(row.tier, input.email, row.id)) throw new AppError(101017);
+    }
+    try {
+      const updated = await this.accounts.update(row.id, { name: input.name.trim(), email: input.email });
+      if (!updated) throw new AppError(101013);
+      return presentSelf(updated);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(101017);
+      throw error;
+    }
+  }
+
+  /** Changes the caller's password, ends every session of the account and starts a new one for the caller. */
+  async changePassword(
+    caller: Caller,
+    input: { oldPassword: string; password: string },
+    meta: RequestMeta,
+  ): Promise<TokenSet> {
+    await this.requirePassword(caller.account, input.oldPassword, 'oldPassword', meta.locale);
+    this.refuseCommon(input.password, meta.locale);
+    await this.accounts.update(caller.accountId, { passwordHash: await hashPassword(input.password) });
+    await this.sessions.revokeAccountSessions(caller.accountId, 'password-changed');
+    return this.tokens.startSession(caller.account, meta);
+  }
+
+  /** A parent sets the password of an account below it; that account is signed out everywhere. */
+  async setPasswordOf(caller: Caller, input: { id: number; password: string }, locale: Locale): Promise<void> {
+    // Not found and not yours answer the same, so ids of other tenants cannot be probed.
+    if (!(await this.accounts.isDescendant(caller.accountId, input.id))) throw new AppError(101018);
+    this.refuseCommon(input.password, locale);
+    await this.accounts.update(input.id, { passwordHash: await hashPassword(input.password) });
+    await this.sessions.revokeAccountSessions(input.id, 'password-set-by-parent');
+  }
+
+  // --- second factor set-up: phase 0 (password) → 1 (new seed) → 2 (choice, confirmed) ---
+
+  async setupPhase0(caller: Caller, password: string, locale: Locale) {
+    await this.requirePassword(caller.account, password, 'password', locale);
+    const onePassKey = randomToken('sk_');
+    await this.tickets.insertTicket({
+      keyHash: sha256(onePassKey),
+      purpose: 'setup',
+      accountId: caller.accountId,
+      login2FAType: caller.account.login2FAType,
+      expiresAt: new Date(this.clock() + SETUP_TICKET_TTL_MS),
+    });
+    return { onePassKey, login2FAType: caller.account.login2FAType as SelfInfo['login2FAType'] };
+  }
+
+  private async setupTicket(caller: Caller, onePassKey: string) {
+    const ticket = await this.tickets.findLiveTicket(sha256(onePassKey), 'setup', new Date(this.clock()));
+    if (!ticket || ticket.accountId !== caller.accountId) throw new AppError(101013);
+    return ticket;
+  }
+
+  async setupPhase1(caller: Caller, onePassKey: string) {
+    const ticket = await this.setupTicket(caller, onePassKey);
+    const secret = newTotpSecret();
+    await this.tickets.updateTicket(ticket.keyHash, { pendingSecret: this.box.seal(secret) });
+    const qrCodeData = otpauthUri(secret, await this.productName(), caller.account.account);
+    const qrCode = await QRCode.toDataURL(qrCodeData, { errorCorrectionLevel: 'M', margin: 2, width: 220 });
+    return { qrCode, qrCodeData };
+  }
+
+  async setupPhase2(
+    caller: Caller,
+    input: { onePassKey: string; login2FAType: 0 | 1 | 3; code?: string | undefined },
+    locale: Locale,
+  ) {
+    const ticket = await this.setupTicket(caller, input.onePassKey);
+    let values: Partial<AccountRow>;
+    if (input.login2FAType === LOGIN_2FA_TYPES.totp) {
+      if (!ticket.pendingSecret) throw new AppError(101013);
+      if (!input.code) throw invalidFields(locale, [{ field: 'code', key: 'required' }]);
+      const step = matchTotp(this.box.open(ticket.pendingSecret), input.code, this.clock());
+      if (step === null) {
+        const attempts = await this.tickets.countAttempt(ticket.keyHash);
+        if (attempts >= 5) await this.tickets.consumeTicket(ticket.keyHash);
+        throw invalidFields(locale, [{ field: 'code', key: 'wrongCode' }]);
+      }
+      values = { login2FAType: 3, totpSecret: ticket.pendingSecret, totpLastStep: step };
+    } else if (input.login2FAType === LOGIN_2FA_TYPES.email) {
+      if (!caller.account.email || !(await this.mailer.configured())) throw new AppError(101020);
+      values = { login2FAType: 1, totpSecret: null };
+    } else {
+      values = { login2FAType: 0, totpSecret: null };
+    }
+    if (!(await this.tickets.consumeTicket(ticket.keyHash))) throw new AppError(101013);
+    await this.accounts.update(caller.accountId, values);
+    return { login2FAType: input.login2FAType };
+  }
+
+  // --- first password from an e-mailed link ---
+
+  /** Makes a one-time link for an account without a password and mails it; returns the token (for tests). */
+  async sendCreatePassword(accountId: number, baseUrl: string, locale: Locale): Promise<string> {
+    const row = await this.accounts.findById(accountId);
+    if (!row) throw new AppError(101018);
+    const token = randomToken('cp_');
+    await this.tickets.insertPasswordToken({
+      tokenHash: sha256(token),
+      accountId,
+      purpose: 'create',
+      expiresAt: new Date(this.clock() + PASSWORD_TOKEN_TTL_MS),
+    });
+    const link = `${baseUrl.replace(/\/$/, '')}/${row.tier}/verifyMail?token=${encodeURIComponent(token)}`;
+    await this.mailer.send(createPasswordMail(row.email, link, locale, await this.productName()));
+    return token;
+  }
+
+  async checkPasswordToken(token: string): Promise<{ auth: Tier; email: string; id: number; name: string }> {
+    const found = await this.tickets.findLivePasswordToken(sha256(token), new Date(this.clock()));
+    const row = found ? await this.accounts.findById(found.accountId) : undefined;
+    if (!row) throw new AppError(101013);
+    return { auth: row.tier, email: row.email, id: row.id, name: row.name };
+  }
+
+  async registerPassword(token: string, password: string, locale: Locale): Promise<void> {
+    const found = await this.tickets.findLivePasswordToken(sha256(token), new Date(this.clock()));
+    if (!found) throw new AppError(101013);
+    this.refuseCommon(password, locale);
+    if (!(await this.tickets.usePasswordToken(found.tokenHash))) throw new AppError(101013);
+    await this.accounts.update(found.accountId, { passwordHash: await hashPassword(password) });
+    await this.sessions.revokeAccountSessions(found.accountId, 'password-created');
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code =
+    (error as { code?: unknown; cause?: { code?: unknown } })?.code ??
+    (error as { cause?: { code?: unknown } })?.cause?.code;
+  return code === '23505';
+}

@@ -1,0 +1,88 @@
+import type { Tier } from '@rampart/contract';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { type AccountRow, accounts } from '../../platform/db/schema.js';
+
+export type { AccountRow };
+export type NewAccount = typeof accounts.$inferInsert;
+
+/** Accounts: one typed query per method, no rules. */
+export class AccountsRepository {
+  constructor(private readonly db: Db) {}
+
+  async findByTierAndAccount(tier: Tier, account: string): Promise<AccountRow | undefined> {
+    const rows = await this.db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.tier, tier), eq(accounts.account, account)));
+    return rows[0];
+  }
+
+  async findById(id: number): Promise<AccountRow | undefined> {
+    const rows = await this.db.select().from(accounts).where(eq(accounts.id, id));
+    return rows[0];
+  }
+
+  async findRoot(tier: Tier): Promise<AccountRow | undefined> {
+    const rows = await this.db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.tier, tier), eq(accounts.isRoot, true)));
+    return rows[0];
+  }
+
+  async insert(row: NewAccount): Promise<AccountRow> {
+    const [created] = await this.db.insert(accounts).values(row).returning();
+    if (!created) throw new Error('insert returned no row');
+    return created;
+  }
+
+  async update(id: number, values: Partial<Omit<NewAccount, 'id'>>): Promise<AccountRow | undefined> {
+    const [row] = await this.db
+      .update(accounts)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(eq(accounts.id, id))
+      .returning();
+    return row;
+  }
+
+  /**
+   * Records `step` as the last TOTP step used, only if it is later than the stored one. Returns
+   * false for a replay (the same or an earlier step), atomically across concurrent logins.
+   */
+  async acceptTotpStep(id: number, step: number): Promise<boolean> {
+    const rows = await this.db
+      .update(accounts)
+      .set({ totpLastStep: step })
+      .where(and(eq(accounts.id, id), lt(accounts.totpLastStep, step)))
+      .returning({ id: accounts.id });
+    return rows.length === 1;
+  }
+
+  /** Whether `descendantId` sits below `ancestorId` on the owner chain (not equal to it). */
+  async isDescendant(ancestorId: number, descendantId: number): Promise<boolean> {
+    const result = (await this.db.execute(sql`
+      WITH RECURSIVE chain AS (
+        SELECT id, parent_id FROM accounts WHERE id = ${descendantId}
+        UNION ALL
+        SELECT a.id, a.parent_id FROM accounts a JOIN chain c ON a.id = c.parent_id
+      )
+      SELECT 1 AS hit FROM chain WHERE id = ${ancestorId} AND id <> ${descendantId} LIMIT 1
+    `)) as unknown as { rows: unknown[] };
+    return result.rows.length > 0;
+  }
+
+  async emailTaken(tier: Tier, email: string, exceptId: number): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(
+        and(
+          eq(accounts.tier, tier),
+          sql`lower(${accounts.email}) = lower(${email})`,
+          sql`${accounts.id} <> ${exceptId}`,
+        ),
+      );
+    return rows.length > 0;
+  }
+}

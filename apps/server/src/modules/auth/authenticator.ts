@@ -1,0 +1,37 @@
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { Authenticator, Caller } from '../../platform/http/bind-route.js';
+import type { SessionsRepository } from './sessions.repository.js';
+import type { TokenService } from './token.service.js';
+
+/**
+ * Checks the bearer token of a non-public route. The token is read from the Authorization header
+ * only (the console copies it there from its cookie), so a cross-site request carries no
+ * credentials and needs no CSRF token. A token of another tier, or for another console than the
+ * path's `{auth}`, is 101018.
+ */
+export function createAuthenticator(tokens: TokenService, sessions: SessionsRepository, clock: Clock): Authenticator {
+  return async (request: FastifyRequest, access): Promise<Caller> => {
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/.exec(header);
+    if (!match?.[1]) throw new AppError(101013);
+    const claims = await tokens.verifyAccess(match[1]);
+
+    const pathTier = (request.params as Record<string, unknown> | undefined)?.auth;
+    if (!access.tiers.includes(claims.tier) || (pathTier !== undefined && pathTier !== claims.tier)) {
+      throw new AppError(101018);
+    }
+    const found = await sessions.findSessionWithAccount(claims.sessionId);
+    if (
+      !found ||
+      found.session.revokedAt !== null ||
+      found.session.absoluteExpiresAt.getTime() <= clock() ||
+      found.account.id !== claims.accountId
+    ) {
+      throw new AppError(101013);
+    }
+    if (found.account.status !== 'normal') throw new AppError(101008);
+    return { tier: claims.tier, accountId: claims.accountId, sessionId: claims.sessionId, account: found.account };
+  };
+}

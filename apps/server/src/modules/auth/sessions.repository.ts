@@ -1,0 +1,62 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { accounts, authSessions, refreshTokens } from '../../platform/db/schema.js';
+
+export type SessionRow = typeof authSessions.$inferSelect;
+
+/** Sessions (refresh-token families) and their refresh tokens. */
+export class SessionsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertSession(row: typeof authSessions.$inferInsert): Promise<void> {
+    await this.db.insert(authSessions).values(row);
+  }
+
+  async insertRefreshToken(row: typeof refreshTokens.$inferInsert): Promise<void> {
+    await this.db.insert(refreshTokens).values(row);
+  }
+
+  /** The session and its account, for checking an access token. */
+  async findSessionWithAccount(sessionId: string) {
+    const rows = await this.db
+      .select({ session: authSessions, account: accounts })
+      .from(authSessions)
+      .innerJoin(accounts, eq(accounts.id, authSessions.accountId))
+      .where(eq(authSessions.id, sessionId));
+    return rows[0];
+  }
+
+  async findRefreshToken(tokenHash: string) {
+    const rows = await this.db
+      .select({ token: refreshTokens, session: authSessions })
+      .from(refreshTokens)
+      .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
+      .where(eq(refreshTokens.tokenHash, tokenHash));
+    return rows[0];
+  }
+
+  /** Marks a refresh token spent. Only one caller can win; false means it was already spent. */
+  async spendRefreshToken(tokenHash: string): Promise<boolean> {
+    const rows = await this.db
+      .update(refreshTokens)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.usedAt)))
+      .returning({ tokenHash: refreshTokens.tokenHash });
+    return rows.length === 1;
+  }
+
+  async revokeSession(sessionId: string, reason: string): Promise<void> {
+    await this.db
+      .update(authSessions)
+      .set({ revokedAt: sql`now()`, revokedReason: reason })
+      .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+  }
+
+  /** Ends every live session of an account (password change, disabled account). */
+  async revokeAccountSessions(accountId: number, reason: string): Promise<void> {
+    await this.db
+      .update(authSessions)
+      .set({ revokedAt: sql`now()`, revokedReason: reason })
+      .where(and(eq(authSessions.accountId, accountId), isNull(authSessions.revokedAt)));
+  }
+}

@@ -1,0 +1,77 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { authTickets, passwordTokens } from '../../platform/db/schema.js';
+
+export type TicketRow = typeof authTickets.$inferSelect;
+
+/** Second-factor tickets and create-password tokens. */
+export class TicketsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertTicket(row: typeof authTickets.$inferInsert): Promise<void> {
+    await this.db.insert(authTickets).values(row);
+  }
+
+  /** A live (unconsumed, unexpired) ticket of the purpose. */
+  async findLiveTicket(keyHash: string, purpose: 'login' | 'setup', now: Date): Promise<TicketRow | undefined> {
+    const rows = await this.db
+      .select()
+      .from(authTickets)
+      .where(
+        and(
+          eq(authTickets.keyHash, keyHash),
+          eq(authTickets.purpose, purpose),
+          isNull(authTickets.consumedAt),
+          gt(authTickets.expiresAt, now),
+        ),
+      );
+    return rows[0];
+  }
+
+  async updateTicket(keyHash: string, values: Partial<typeof authTickets.$inferInsert>): Promise<void> {
+    await this.db.update(authTickets).set(values).where(eq(authTickets.keyHash, keyHash));
+  }
+
+  /** Counts a wrong code; returns the attempts so far. */
+  async countAttempt(keyHash: string): Promise<number> {
+    const [row] = await this.db
+      .update(authTickets)
+      .set({ attempts: sql`${authTickets.attempts} + 1` })
+      .where(eq(authTickets.keyHash, keyHash))
+      .returning({ attempts: authTickets.attempts });
+    return row?.attempts ?? 0;
+  }
+
+  /** Consumes a ticket once; false when it was already consumed. */
+  async consumeTicket(keyHash: string): Promise<boolean> {
+    const rows = await this.db
+      .update(authTickets)
+      .set({ consumedAt: sql`now()` })
+      .where(and(eq(authTickets.keyHash, keyHash), isNull(authTickets.consumedAt)))
+      .returning({ keyHash: authTickets.keyHash });
+    return rows.length === 1;
+  }
+
+  async insertPasswordToken(row: typeof passwordTokens.$inferInsert): Promise<void> {
+    await this.db.insert(passwordTokens).values(row);
+  }
+
+  async findLivePasswordToken(tokenHash: string, now: Date) {
+    const rows = await this.db
+      .select()
+      .from(passwordTokens)
+      .where(
+        and(eq(passwordTokens.tokenHash, tokenHash), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, now)),
+      );
+    return rows[0];
+  }
+
+  async usePasswordToken(tokenHash: string): Promise<boolean> {
+    const rows = await this.db
+      .update(passwordTokens)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(passwordTokens.tokenHash, tokenHash), isNull(passwordTokens.usedAt)))
+      .returning({ tokenHash: passwordTokens.tokenHash });
+    return rows.length === 1;
+  }
+}

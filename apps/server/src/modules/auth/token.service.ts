@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { Tier, TokenSet } from '@rampart/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Clock } from '../../platform/clock.js';
+import { deriveKey, randomToken, sha256 } from '../../platform/crypto/keys.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { AccountRow } from './accounts.repository.js';
+import type { SessionsRepository } from './sessions.repository.js';
+
+/** Lifetimes (documented in docs/decisions.md). */
+export const ACCESS_TOKEN_TTL_S = 15 * 60;
+export const REFRESH_TOKEN_TTL_MS = 14 * 24 * 3600 * 1000;
+export const SESSION_ABSOLUTE_TTL_MS = 30 * 24 * 3600 * 1000;
+/** Clock skew tolerated on access tokens. */
+const CLOCK_TOLERANCE_S = 30;
+const ISSUER = 'rampart';
+
+export interface AccessClaims {
+  readonly tier: Tier;
+  readonly accountId: number;
+  readonly sessionId: string;
+}
+
+export interface SessionMeta {
+  readonly ip: string;
+  readonly userAgent: string;
+}
+
+/**
+ * Access tokens are JWTs (HS256 only, issuer and audience pinned; the audience is the tier) that
+ * name their session; every request also checks that the session is alive, so logout and a
+ * password change end them at once. Refresh tokens are opaque, stored hashed, spent on use; a
+ * spent one presented again revokes the whole session (reuse detection).
+ */
+export class TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly sessions: SessionsRepository,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.key = deriveKey(secret, 'access-token/v1');
+  }
+
+  private async signAccess(claims: AccessClaims): Promise<string> {
+    const now = Math.floor(this.clock() / 1000);
+    return new SignJWT({ typ: 'access', sid: claims.sessionId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setAudience(`rampart:${claims.tier}`)
+      .setSubject(String(claims.accountId))
+      .setIssuedAt(now)
+      .setExpirationTime(now + ACCESS_TOKEN_TTL_S)
+      .sign(this.key);
+  }
+
+  private async issueRefresh(sessionId: string): Promise<string> {
+    const token = randomToken('rt_');
+    await this.sessions.insertRefreshToken({
+      tokenHash: sha256(token),
+      sessionId,
+      expiresAt: new Date(this.clock() + REFRESH_TOKEN_TTL_MS),
+    });
+    return token;
+  }
+
+  /** Starts a session for an account that has just proved who it is. */
+  async startSession(account: AccountRow, meta: SessionMeta): Promise<TokenSet> {
+    const sessionId = randomUUID();
+    await this.sessions.insertSession({
+      id: sessionId,
+      accountId: account.id,
+      tier: account.tier,
+      absoluteExpiresAt: new Date(this.clock() + SESSION_ABSOLUTE_TTL_MS),
+      ip: meta.ip.slice(0, 64),
+      userAgent: meta.userAgent.slice(0, 256),
+    });
+    return {
+      accessToken: await this.signAccess({ tier: account.tier, accountId: account.id, sessionId }),
+      refreshToken: await this.issueRefresh(sessionId),
+      tokenType: 'Bearer',
+    };
+  }
+
+  /** Verifies an access token's signature and claims: 101014 expired, 101013 anything else wrong. */
+  async verifyAccess(token: string): Promise<AccessClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        clockTolerance: CLOCK_TOLERANCE_S,
+        currentDate: new Date(this.clock()),
+        requiredClaims: ['exp', 'iat', 'sub', 'aud'],
+      });
+      const aud = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
+      const tier = aud?.startsWith('rampart:') ? aud.slice('rampart:'.length) : '';
+      const accountId = Number(payload.sub);
+      if (
+        payload.typ !== 'access' ||
+        typeof payload.sid !== 'string' ||
+        !['admin', 'client', 'user'].includes(tier) ||
+        !Number.isSafeInteger(accountId)
+      ) {
+        throw new AppError(101013);
+      }
+      return { tier: tier as Tier, accountId, sessionId: payload.sid };
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw new AppError(101014);
+      throw new AppError(101013);
+    }
+  }
+
+  /**
+   * Rotates a refresh token. Unknown, expired or revoked → 101016. A token already spent is a
+   * reuse: the whole session is revoked, including what the first use obtained, → 101016.
+   */
+  async refresh(tier: Tier, refreshToken: string): Promise<{ tokens: TokenSet; accountId: number }> {
+    const hash = sha256(refreshToken);
+    const found = await this.sessions.findRefreshToken(hash);
+    const now = this.clock();
+    if (!found || found.session.tier !== tier || found.session.revokedAt) throw new AppError(101016);
+    if (found.token.usedAt || !(await this.sessions.spendRefreshToken(hash))) {
+      await this.sessions.revokeSession(found.session.id, 'refresh-token-reuse');
+      this.log.warn(
+        { event: 'auth.refresh.reuse', tier, accountId: found.session.accountId, sessionId: found.session.id },
+        'refresh token reused: session revoked',
+      );
+      throw new AppError(101016, { extra: { reason: 'session revoked: refresh token reused' } });
+    }
+    if (found.token.expiresAt.getTime() <= now || found.session.absoluteExpiresAt.getTime() <= now) {
+      await this.sessions.revokeSession(found.session.id, 'expired');
+      throw new AppError(101016);
+    }
+    const sessionId = found.session.id;
+    const accountId = found.session.accountId;
+    return {
+      accountId,
+      tokens: {
+        accessToken: await this.signAccess({ tier, accountId, sessionId }),
+        refreshToken: await this.issueRefresh(sessionId),
+        tokenType: 'Bearer',
+      },
+    };
+  }
+
+  /** Logout: revokes the session the refresh token belongs to; 101015 when it names none of this tier. */
+  async revoke(tier: Tier, refreshToken: string): Promise<void> {
+    const found = await this.sessions.findRefreshToken(sha256(refreshToken));
+    if (!found || found.session.tier !== tier) throw new AppError(101015);
+    await this.sessions.revokeSession(found.session.id, 'logout');
+  }
+}

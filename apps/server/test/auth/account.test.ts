@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/platform/crypto/passwords.js';
+import { bearer, signIn } from '../helpers/auth.js';
+import { decodedText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let smtp: TestSmtp;
+beforeAll(async () => {
+  smtp = await startSmtp();
+  t = await createTestApp();
+  await t.app.rampart.settings.put('smtp', { host: '127.0.0.1', port: smtp.port, from: 'noreply@rampart.test' });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+const call = (
+  method: 'GET' | 'PUT' | 'PATCH' | 'POST',
+  url: string,
+  headers: Record<string, string>,
+  payload?: Record<string, unknown>,
+) => t.app.inject({ method, url: `/api/v1/${url}`, headers, ...(payload === undefined ? {} : { payload }) });
+
+/** An account below `parentTier`'s root, with a known password. */
+async function makeAccount(tier: 'user' | 'client', account: string, password: string | null = 'sub account pass 1') {
+  const parent = await t.app.rampart.accounts.findRoot(tier === 'user' ? 'user' : 'client');
+  return t.app.rampart.accounts.insert({
+    tier,
+    parentId: parent?.id ?? null,
+    account,
+    name: account,
+    email: `${account}@rampart.test`,
+    passwordHash: password ? await hashPassword(password) : null,
+  });
+}
+
+describe('own account', () => {
+  it('updates the name without a password and ignores fields it does not own', async () => {
+    const tokens = await signIn(t.app, 'user');
+    const res = await call('PUT', 'user/account/self', bearer(tokens), {
+      name: 'Alice Example',
+      email: '',
+      isRoot: false,
+      tier: 'admin',
+      status: 'lock',
+      parentId: 1,
+    });
+    // email '' is not a valid address: the whole update is refused, nothing is written.
+    expect(res.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'email', key: 'required' }] } });
+    const ok = await call('PUT', 'user/account/self', bearer(tokens), {
+      name: 'Alice Example',
+      email: 'alice@rampart.test',
+      password: TEST_PASSWORD,
+      isRoot: false,
+      status: 'lock',
+    });
+    expect(ok.json().data).toMatchObject({
+      name: 'Alice Example',
+      email: 'alice@rampart.test',
+      isRoot: true,
+      status: 'normal',
+      auth: 'user',
+    });
+    const rename = await call('PUT', 'user/account/self', bearer(tokens), {
+      name: 'Alice',
+      email: 'alice@rampart.test',
+    });
+    expect(rename.json().data.name).toBe('Alice');
+  });
+
+  it('needs the current password to change the e-mail', async () => {
+    const tokens = await signIn(t.app, 'user');
+    const without = await call('PUT', 'user/account/self', bearer(tokens), {
+      name: 'Alice',
+      email: 'new@rampart.test',
+    });
+    expect(without.json().extra.fields).toEqual([expect.objectContaining({ field: 'password', key: 'required' })]);
+    const wrong = await call('PUT', 'user/account/self', bearer(tokens), {
+      name: 'Alice',
+      email: 'new@rampart.test',
+      password: 'bad-password',
+    });
+    expect(wrong.json().extra.fields).toEqual([expect.objectContaining({ field: 'password', key: 'wrongPassword' })]);
+    expect((await t.app.rampart.accounts.findRoot('user'))?.email).toBe('alice@rampart.test');
+  });
+
+  it('refuses an e-mail another account of the tier uses with 101017', async () => {
+    await makeAccount('user', 'bob');
+    const tokens = await signIn(t.app, 'user');
+    const res = await call('PUT', 'user/account/self', bearer(tokens), {
+      name: 'Alice',
+      email: 'BOB@rampart.test',
+      password: TEST_PASSWORD,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe(101017);
+  });
+});
+
+describe('password change', () => {
+  it('needs the current password, refuses common ones and mismatches, and logs out the other sessions', async () => {
+    await makeAccount('user', 'carol', 'carol first pass');
+    const other = await signIn(t.app, 'user', 'carol', 'carol first pass');
+    const mine = await signIn(t.app, 'user', 'carol', 'carol first pass');
+    const change = (body: Record<string, string>) => call('PATCH', 'user/password', bearer(mine), body);
+
+    expect(
+      (
+        await change({ oldPassword: 'wrong-old', password: 'carol second pass', confirmPassword: 'carol second pass' })
+      ).json().extra.fields[0],
+    ).toMatchObject({ field: 'oldPassword', key: 'wrongPassword' });
+    expect(
+      (await change({ oldPassword: 'carol first pass', password: 'password', confirmPassword: 'password' })).json()
+        .extra.fields[0],
+    ).toMatchObject({ field: 'password', key: 'passwordTooCommon' });
+    expect(
+      (await change({ oldPassword: 'carol first pass', password: 'short', confirmPassword: 'short' })).json().extra
+        .fields[0],
+    ).toMatchObject({ field: 'password', key: 'passwordTooShort' });
+    expect(
+      (
+        await change({ oldPassword: 'carol first pass', password: 'carol second pass', confirmPassword: 'carol other' })
+      ).json().extra.fields[0],
+    ).toMatchObject({ field: 'confirmPassword', key: 'passwordNotMatch' });
+
+    const ok = await change({
+      oldPassword: 'carol first pass',
+      password: 'lower case words only',
+      confirmPassword: 'lower case words only',
+    });
+    expect(ok.statusCode).toBe(200);
+    const fresh = ok.json().data;
+    expect((await call('GET', 'user/account/self', bearer(other))).json().code).toBe(101013);
+    expect((await call('GET', 'user/account/self', bearer(mine))).json().code).toBe(101013);
+    expect((await call('GET', 'user/account/self', bearer(fresh))).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/user/code',
+          payload: { account: 'carol', password: 'carol first pass' },
+        })
+      ).json().code,
+    ).toBe(101012);
+    await signIn(t.app, 'user', 'carol', 'lower case words only');
+  });
+});
+
+describe('setting the password of an owned account', () => {
+  it('lets a parent set it and signs that account out', async () => {
+    const dave = await makeAccount('user', 'dave', 'dave first pass');
+    const daveTokens = await signIn(t.app, 'user', 'dave', 'dave first pass');
+    const parent = await signIn(t.app, 'user');
+    const res = await call('PUT', 'user/account/password', bearer(parent), {
+      id: dave.id,
+      password: 'dave second pass',
+      confirmPassword: 'dave second pass',
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await call('GET', 'user/account/self', bearer(daveTokens))).json().code).toBe(101013);
+    await signIn(t.app, 'user', 'dave', 'dave second pass');
+  });
+
+  it('refuses an account that is not below the caller, and a missing one, alike', async () => {
+    await makeAccount('user', 'erin', 'erin first pass');
+    const erinTokens = await signIn(t.app, 'user', 'erin', 'erin first pass');
+    const root = await t.app.rampart.accounts.findRoot('user');
+    const up = await call('PUT', 'user/account/password', bearer(erinTokens), {
+      id: root?.id,
+      password: 'taken over pass',
+      confirmPassword: 'taken over pass',
+    });
+    const missing = await call('PUT', 'user/account/password', bearer(erinTokens), {
+      id: 999_999,
+      password: 'taken over pass',
+      confirmPassword: 'taken over pass',
+    });
+    expect(up.statusCode).toBe(403);
+    expect(up.json().code).toBe(101018);
+    expect(missing.body).toBe(up.body);
+    await signIn(t.app, 'user'); // the root's password is unchanged
+  });
+});
+
+describe('create password from the e-mailed link', () => {
+  it('checks the token, sets the password once, and refuses reuse', async () => {
+    const frank = await makeAccount('user', 'frank', null);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/user/code',
+          payload: { account: 'frank', password: 'anything at all' },
+        })
+      ).json().code,
+    ).toBe(101012);
+    await t.app.rampart.account.sendCreatePassword(frank.id, 'https://cdn.example.test', 'en_US');
+    const mail = await smtp.next('frank@rampart.test');
+    const link = /https:\/\/cdn\.example\.test\/user\/verifyMail\?token=(\S+)/.exec(decodedText(mail));
+    const token = decodeURIComponent(link?.[1] ?? '');
+    expect(token).toMatch(/^cp_/);
+
+    const check = await t.app.inject({ method: 'POST', url: '/api/v1/token/check', payload: { token } });
+    expect(check.json().data).toEqual({ auth: 'user', email: 'frank@rampart.test', id: frank.id, name: 'frank' });
+    const common = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/register/password',
+      payload: { token, password: 'qwerty123', confirmPassword: 'qwerty123' },
+    });
+    expect(common.json().extra.fields[0].key).toBe('passwordTooCommon');
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/register/password',
+      payload: { token, password: 'a fifteen char pw', confirmPassword: 'a fifteen char pw' },
+    });
+    expect(ok.statusCode).toBe(200);
+    await signIn(t.app, 'user', 'frank', 'a fifteen char pw');
+    const reuse = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/register/password',
+      payload: { token, password: 'another long pass', confirmPassword: 'another long pass' },
+    });
+    expect(reuse.json().code).toBe(101013);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/token/check', payload: { token } })).json().code).toBe(
+      101013,
+    );
+  });
+});
+
+describe('cross-origin requests', () => {
+  it('never answers with CORS headers', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/code',
+      headers: { origin: 'https://evil.example' },
+      payload: { account: 'user', password: TEST_PASSWORD },
+    });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+});

@@ -1,0 +1,200 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, manualClock, signIn } from '../helpers/auth.js';
+import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
+
+const clock = manualClock();
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ clock: clock.now });
+});
+afterAll(async () => t.close());
+
+const self = (tier: string, headers: Record<string, string>) =>
+  t.app.inject({ method: 'GET', url: `/api/v1/${tier}/account/self`, headers });
+const refresh = (tier: string, refreshToken: string) =>
+  t.app.inject({ method: 'PATCH', url: `/api/v1/${tier}`, payload: { refreshToken } });
+
+function b64(obj: unknown) {
+  return Buffer.from(JSON.stringify(obj)).toString('base64url');
+}
+
+describe('root accounts and sign-in', () => {
+  it.each(['admin', 'client', 'user'] as const)('signs %s in and reads its own account', async (tier) => {
+    const tokens = await signIn(t.app, tier);
+    const res = await self(tier, bearer(tokens));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({
+      auth: tier,
+      account: tier,
+      isRoot: true,
+      status: 'normal',
+      login2FAType: 0,
+    });
+    expect(res.json().data).not.toHaveProperty('passwordHash');
+  });
+
+  it('chains the roots admin → client → user', async () => {
+    const admin = await t.app.rampart.accounts.findRoot('admin');
+    const client = await t.app.rampart.accounts.findRoot('client');
+    const user = await t.app.rampart.accounts.findRoot('user');
+    expect([admin?.parentId, client?.parentId, user?.parentId]).toEqual([null, admin?.id, client?.id]);
+  });
+
+  it('answers a wrong password and an unknown account alike', async () => {
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/code',
+      payload: { account: 'user', password: 'nope-nope' },
+    });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/code',
+      payload: { account: 'ghost', password: 'nope-nope' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(wrong.statusCode);
+    expect(unknown.body).toBe(wrong.body);
+    expect(wrong.json().code).toBe(101012);
+  });
+
+  it("does not sign an account in through another tier's console", async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/client/code',
+      payload: { account: 'user', password: TEST_PASSWORD },
+    });
+    expect(res.json().code).toBe(101012);
+  });
+});
+
+describe('access tokens', () => {
+  it('refuses a call without a token, with garbage, and with alg none', async () => {
+    const tokens = await signIn(t.app, 'user');
+    const [, payload] = tokens.accessToken.split('.');
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${payload}.`;
+    const cases: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer x.y.z' },
+      { authorization: `Bearer ${none}` },
+      { authorization: tokens.accessToken },
+    ];
+    for (const headers of cases) {
+      const res = await self('user', headers);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().code).toBe(101013);
+    }
+  });
+
+  it('refuses a token signed with another key or carrying other claims', async () => {
+    const tokens = await signIn(t.app, 'user');
+    const [header, payload] = tokens.accessToken.split('.') as [string, string];
+    const forged = createHmac('sha256', 'attacker-key').update(`${header}.${payload}`).digest('base64url');
+    expect((await self('user', { authorization: `Bearer ${header}.${payload}.${forged}` })).json().code).toBe(101013);
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const promoted = b64({ ...claims, aud: 'rampart:admin' });
+    expect(
+      (
+        await self('admin', { authorization: `Bearer ${header}.${promoted}.${tokens.accessToken.split('.')[2]}` })
+      ).json().code,
+    ).toBe(101013);
+  });
+
+  it('answers 101014 once the access token has expired, and refresh then works', async () => {
+    const tokens = await signIn(t.app, 'client');
+    clock.advance(16 * 60 * 1000);
+    const res = await self('client', bearer(tokens));
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe(101014);
+    const renewed = await refresh('client', tokens.refreshToken);
+    expect(renewed.statusCode).toBe(200);
+    expect((await self('client', bearer(renewed.json().data))).statusCode).toBe(200);
+  });
+
+  it("refuses a user's token on the client and admin consoles' calls with 101018", async () => {
+    const tokens = await signIn(t.app, 'user');
+    for (const tier of ['client', 'admin']) {
+      const res = await self(tier, bearer(tokens));
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe(101018);
+    }
+  });
+
+  it('refuses a refresh token sent as the bearer, and an access token sent to refresh', async () => {
+    const tokens = await signIn(t.app, 'user');
+    expect((await self('user', { authorization: `Bearer ${tokens.refreshToken}` })).json().code).toBe(101013);
+    expect((await refresh('user', tokens.accessToken)).json().code).toBe(101016);
+  });
+});
+
+describe('refresh tokens', () => {
+  it('rotates: the new token works and the presented one is spent', async () => {
+    const first = await signIn(t.app, 'user');
+    const second = (await refresh('user', first.refreshToken)).json().data;
+    expect(second.refreshToken).not.toBe(first.refreshToken);
+    const third = await refresh('user', second.refreshToken);
+    expect(third.statusCode).toBe(200);
+  });
+
+  it('revokes the whole session when a spent token is presented again', async () => {
+    const first = await signIn(t.app, 'user');
+    const second = (await refresh('user', first.refreshToken)).json().data;
+    const reuse = await refresh('user', first.refreshToken);
+    expect(reuse.statusCode).toBe(401);
+    expect(reuse.json().code).toBe(101016);
+    expect((await refresh('user', second.refreshToken)).json().code).toBe(101016);
+    expect((await self('user', bearer(second))).json().code).toBe(101013);
+    const event = t.logs.find((l) => l.event === 'auth.refresh.reuse');
+    expect(event).toMatchObject({ tier: 'user', level: 40 });
+  });
+
+  it('lets at most one of ten parallel refreshes with one token succeed, and leaves no live descendant', async () => {
+    const tokens = await signIn(t.app, 'user');
+    const results = await Promise.all(Array.from({ length: 10 }, () => refresh('user', tokens.refreshToken)));
+    const ok = results.filter((r) => r.statusCode === 200);
+    expect(ok.length).toBeLessThanOrEqual(1);
+    expect(results.filter((r) => r.statusCode === 401).every((r) => r.json().code === 101016)).toBe(true);
+    // Either one winner whose family was then revoked by the losers' reuse, or none: nothing forks.
+    for (const winner of ok) expect((await refresh('user', winner.json().data.refreshToken)).json().code).toBe(101016);
+  });
+
+  it('ends a session at its absolute lifetime however often it is refreshed', async () => {
+    let tokens = await signIn(t.app, 'admin');
+    for (let day = 0; day < 3; day++) {
+      clock.advance(9 * 24 * 3600 * 1000);
+      const res = await refresh('admin', tokens.refreshToken);
+      expect(res.statusCode).toBe(200);
+      tokens = res.json().data;
+    }
+    clock.advance(4 * 24 * 3600 * 1000); // 31 days after sign-in
+    expect((await refresh('admin', tokens.refreshToken)).json().code).toBe(101016);
+  });
+
+  it('refuses a refresh token on another tier', async () => {
+    const tokens = await signIn(t.app, 'user');
+    expect((await refresh('client', tokens.refreshToken)).json().code).toBe(101016);
+  });
+});
+
+describe('logout', () => {
+  it('revokes the refresh token and the access tokens of the session', async () => {
+    const tokens = await signIn(t.app, 'user');
+    const out = await t.app.inject({ method: 'DELETE', url: '/api/v1/user', payload: tokens });
+    expect(out.statusCode).toBe(200);
+    expect((await refresh('user', tokens.refreshToken)).json().code).toBe(101016);
+    expect((await self('user', bearer(tokens))).json().code).toBe(101013);
+  });
+
+  it('answers 101015 for a token it cannot revoke', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/user', payload: { refreshToken: 'rt_unknown' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe(101015);
+  });
+
+  it('keeps other sessions of the account alive', async () => {
+    const a = await signIn(t.app, 'user');
+    const b = await signIn(t.app, 'user');
+    await t.app.inject({ method: 'DELETE', url: '/api/v1/user', payload: a });
+    expect((await self('user', bearer(b))).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,295 @@
+import { z } from 'zod';
+import { accountStatusSchema } from '../enums.js';
+import { dataOf, defineRoute, publicAccess, type Tier, TIERS, tierSchema, tiers } from '../route.js';
+import { TOKEN_COOKIE_PREFIX } from '../constants.js';
+import { zEmail, zName, zNewPassword } from '../validators/zod.js';
+
+/**
+ * Sign-in, sessions and the caller's own account (spec part 1 §3, §4, §7 "Auth and account").
+ *
+ * `login2FAType` (the spec names the field, not its values; our choice):
+ *   0 none   — `POST {auth}/code` returns the tokens at once;
+ *   1 email  — a 6-digit code is mailed; the console goes to verifyAccount and sends it to `{auth}/login`;
+ *   2 auto   — the reply carries `onePassKey` and `code`, and the console logs in with them at once
+ *              (kept for the spec's console flow; this server does not issue it);
+ *   3 totp   — an authenticator app's code, entered on verifyAccount.
+ */
+export const LOGIN_2FA_TYPES = { none: 0, email: 1, auto: 2, totp: 3 } as const;
+export type Login2FAType = (typeof LOGIN_2FA_TYPES)[keyof typeof LOGIN_2FA_TYPES];
+export const login2FATypeSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]);
+/** What an account may choose for itself. */
+export const settableLogin2FATypeSchema = z.union([z.literal(0), z.literal(1), z.literal(3)]);
+
+/** Credentials as typed on the login form. Length-bounded; the account's format is not revealed by the error. */
+const credentials = {
+  account: z.string().min(1).max(256),
+  password: z.string().min(1).max(1024),
+};
+const secretString = z.string().min(1).max(4096);
+
+export const tokenSetSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  tokenType: z.literal('Bearer'),
+});
+export type TokenSet = z.infer<typeof tokenSetSchema>;
+
+export const loginStepSchema = z.object({
+  login2FAType: login2FATypeSchema,
+  /** Ticket of this login attempt, for the second step. */
+  onePassKey: z.string().optional(),
+  /** Only with login2FAType 2. */
+  code: z.string().optional(),
+  accessToken: z.string().optional(),
+  refreshToken: z.string().optional(),
+  tokenType: z.literal('Bearer').optional(),
+});
+
+export const selfSchema = z.object({
+  id: z.number().int(),
+  auth: tierSchema,
+  account: z.string(),
+  email: z.string(),
+  name: z.string(),
+  status: accountStatusSchema,
+  isRoot: z.boolean(),
+  /** The operator's DNS provider kind; `''` until set (the console then opens the DNS setting page). */
+  dnsType: z.string(),
+  maxLogExportTimes: z.number().int(),
+  login2FAType: login2FATypeSchema,
+  /** Permission keys the caller holds (a root account holds all of its tier). */
+  permissions: z.array(z.string()),
+  createdAt: z.string(),
+});
+export type SelfInfo = z.infer<typeof selfSchema>;
+
+const ok = dataOf(z.literal(true));
+
+/** A new password typed twice: `confirmPassword` must equal `password` (passwordNotMatch). */
+function withConfirmation<T extends z.ZodObject<{ password: z.ZodType<string>; confirmPassword: z.ZodType<string> }>>(
+  schema: T,
+) {
+  return schema.superRefine((value, ctx) => {
+    const { password, confirmPassword } = value as { password: string; confirmPassword: string };
+    if (confirmPassword !== password) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['confirmPassword'],
+        message: confirmPassword === '' ? 'required' : 'passwordNotMatch',
+        params: { key: confirmPassword === '' ? 'required' : 'passwordNotMatch' },
+      });
+    }
+  });
+}
+const auth = z.object({ auth: tierSchema });
+const everyTier = tiers(TIERS);
+
+export const requestLogin = defineRoute({
+  id: 'auth.code',
+  method: 'POST',
+  path: '/{auth}/code',
+  access: publicAccess,
+  summary: 'Step 1 of login: account and password; answers the second factor needed, or the tokens',
+  tags: ['auth'],
+  request: { params: auth, body: z.object(credentials) },
+  response: dataOf(loginStepSchema),
+});
+
+export const login = defineRoute({
+  id: 'auth.login',
+  method: 'POST',
+  path: '/{auth}/login',
+  access: publicAccess,
+  summary: 'Step 2 of login: the code from the e-mail or the authenticator',
+  tags: ['auth'],
+  request: {
+    params: auth,
+    body: z.object({
+      ...credentials,
+      onePassKey: secretString,
+      login2FAType: login2FATypeSchema,
+      code: z.string().regex(/^\d{6}$/),
+    }),
+  },
+  response: dataOf(tokenSetSchema),
+});
+
+export const resendLoginCode = defineRoute({
+  id: 'auth.verify',
+  method: 'POST',
+  path: '/{auth}/verify',
+  access: publicAccess,
+  summary: 'Mails a new code for a pending e-mail login (the ticket stays the same)',
+  tags: ['auth'],
+  request: { params: auth, body: z.object({ ...credentials, onePassKey: secretString }) },
+  response: ok,
+});
+
+export const logout = defineRoute({
+  id: 'auth.logout',
+  method: 'DELETE',
+  path: '/{auth}',
+  access: publicAccess,
+  summary: 'Logout: revokes the session (the refresh token and every access token of it)',
+  tags: ['auth'],
+  request: { params: auth, body: z.object({ accessToken: z.string().max(4096).optional(), refreshToken: secretString }) },
+  response: ok,
+});
+
+export const refresh = defineRoute({
+  id: 'auth.refresh',
+  method: 'PATCH',
+  path: '/{auth}',
+  access: publicAccess,
+  summary: 'Exchanges a refresh token for a new token set; the old refresh token is spent',
+  tags: ['auth'],
+  request: { params: auth, body: z.object({ refreshToken: secretString, accessToken: z.string().max(4096).optional() }) },
+  response: dataOf(tokenSetSchema),
+});
+
+export const changePassword = defineRoute({
+  id: 'auth.changePassword',
+  method: 'PATCH',
+  path: '/{auth}/password',
+  access: everyTier,
+  summary: "Changes the caller's password; every other session of the account is logged out",
+  tags: ['auth'],
+  request: {
+    params: auth,
+    body: withConfirmation(
+      z.object({ oldPassword: z.string().min(1).max(1024), password: zNewPassword, confirmPassword: z.string() }),
+    ),
+  },
+  response: dataOf(tokenSetSchema),
+});
+
+export const setSubAccountPassword = defineRoute({
+  id: 'auth.setAccountPassword',
+  method: 'PUT',
+  path: '/{auth}/account/password',
+  access: everyTier,
+  summary: 'Sets the password of an account the caller owns; that account is logged out everywhere',
+  tags: ['auth'],
+  request: {
+    params: auth,
+    body: withConfirmation(
+      z.object({ id: z.number().int().positive(), password: zNewPassword, confirmPassword: z.string() }),
+    ),
+  },
+  response: ok,
+});
+
+export const getSelf = defineRoute({
+  id: 'auth.self',
+  method: 'GET',
+  path: '/{auth}/account/self',
+  access: everyTier,
+  summary: "The caller's own account",
+  tags: ['auth'],
+  request: { params: auth },
+  response: dataOf(selfSchema),
+});
+
+export const updateSelf = defineRoute({
+  id: 'auth.updateSelf',
+  method: 'PUT',
+  path: '/{auth}/account/self',
+  access: everyTier,
+  summary: "Edits the caller's name and e-mail; a new e-mail needs the current password",
+  tags: ['auth'],
+  request: {
+    params: auth,
+    body: z.object({ name: zName, email: zEmail, password: z.string().max(1024).optional() }),
+  },
+  response: dataOf(selfSchema),
+});
+
+export const totpPhase0 = defineRoute({
+  id: 'auth.login2fa.phase0',
+  method: 'POST',
+  path: '/{auth}/login2fa/phase0',
+  access: everyTier,
+  summary: 'Second-factor setup, phase 0: confirm the password; answers a ticket for phases 1 and 2',
+  tags: ['auth'],
+  request: { params: auth, body: z.object({ password: z.string().min(1).max(1024) }) },
+  response: dataOf(z.object({ onePassKey: z.string(), login2FAType: login2FATypeSchema })),
+});
+
+export const totpPhase1 = defineRoute({
+  id: 'auth.login2fa.phase1',
+  method: 'POST',
+  path: '/{auth}/login2fa/phase1',
+  access: everyTier,
+  summary: 'Phase 1: a new authenticator secret, as a QR code and its otpauth URI',
+  tags: ['auth'],
+  request: { params: auth, body: z.object({ onePassKey: secretString }) },
+  response: dataOf(z.object({ qrCode: z.string(), qrCodeData: z.string() })),
+});
+
+export const totpPhase2 = defineRoute({
+  id: 'auth.login2fa.phase2',
+  method: 'POST',
+  path: '/{auth}/login2fa/phase2',
+  access: everyTier,
+  summary: 'Phase 2: choose the second factor; for an authenticator, confirm a code from it',
+  tags: ['auth'],
+  request: {
+    params: auth,
+    body: z.object({
+      onePassKey: secretString,
+      login2FAType: settableLogin2FATypeSchema,
+      code: z
+        .string()
+        .regex(/^\d{6}$/)
+        .optional(),
+    }),
+  },
+  response: dataOf(z.object({ login2FAType: login2FATypeSchema })),
+});
+
+export const checkRegisterToken = defineRoute({
+  id: 'register.checkToken',
+  method: 'POST',
+  path: '/token/check',
+  access: publicAccess,
+  summary: 'Checks the token of a create-password e-mail and names the account it is for',
+  tags: ['auth'],
+  request: { body: z.object({ token: secretString }) },
+  response: dataOf(z.object({ auth: tierSchema, email: z.string(), id: z.number().int(), name: z.string() })),
+});
+
+export const registerPassword = defineRoute({
+  id: 'register.password',
+  method: 'POST',
+  path: '/register/password',
+  access: publicAccess,
+  summary: 'Sets the first password of a new account with the token from its e-mail (one use)',
+  tags: ['auth'],
+  request: {
+    body: withConfirmation(z.object({ token: secretString, password: zNewPassword, confirmPassword: z.string() })),
+  },
+  response: ok,
+});
+
+export const authRoutes = {
+  requestLogin,
+  login,
+  resendLoginCode,
+  logout,
+  refresh,
+  changePassword,
+  setSubAccountPassword,
+  getSelf,
+  updateSelf,
+  totpPhase0,
+  totpPhase1,
+  totpPhase2,
+  checkRegisterToken,
+  registerPassword,
+} as const;
+
+/** Cookie names of a tier's token set (spec part 1 §3: prefixes u_, c_, a_). */
+export function tokenCookieNames(tier: Tier) {
+  const prefix = TOKEN_COOKIE_PREFIX[tier];
+  return { accessToken: `${prefix}accessToken`, refreshToken: `${prefix}refreshToken`, tokenType: `${prefix}tokenType` };
+}
