@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# `npm test`: installs what the tests need (npm packages; PostgreSQL from Debian's packages) and
-# runs every suite: lint and format, type checks, the build, unit and server tests (the server
-# suite on PGlite and on a real PostgreSQL cluster that the run starts), and a smoke test of the
-# built control plane. Ends with one line "N passed, N failed".
+# `npm test`: installs what the tests need (npm packages; from Debian's packages PostgreSQL,
+# Chromium and a CJK font) and runs every suite: lint and format, type checks, the build, unit and
+# server tests (the server suite on PGlite and on a real PostgreSQL cluster that the run starts),
+# a smoke test of the built control plane, and the browser tests (Playwright driving Debian's
+# Chromium). Ends with one line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 need_node
-apt_need postgresql
+apt_need postgresql chromium fonts-wqy-microhei
 npm_deps
 
 results_dir=$(mktemp -d)
@@ -45,6 +46,20 @@ else
 fi
 
 check "smoke test of the built control plane" node scripts/smoke.mjs
+
+echo "==> browser tests (playwright, /usr/bin/chromium)"
+(cd e2e && PLAYWRIGHT_JSON="$results_dir/playwright.json" npx playwright test)
+pw_status=$?
+if [ -f "$results_dir/playwright.json" ]; then
+  read -r pp pf < <(node -e '
+    const s = require(process.argv[1]).stats;
+    console.log(s.expected + s.flaky, s.unexpected);' "$results_dir/playwright.json")
+  passed=$((passed + pp)); failed=$((failed + pf))
+  [ "$pf" -gt 0 ] && failures+=("playwright: $pf")
+  [ "$pw_status" -ne 0 ] && [ "$pf" -eq 0 ] && { failed=$((failed + 1)); failures+=("playwright exited $pw_status"); }
+else
+  failed=$((failed + 1)); failures+=("playwright wrote no results")
+fi
 
 echo
 echo "==> summary"

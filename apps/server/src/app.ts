@@ -25,7 +25,17 @@ import { serveConsole, wantsConsolePage } from './platform/http/console-static.j
 import { Mailer } from './platform/mail/mailer.js';
 
 export interface AppOptions {
-  readonly config: Pick<Config, 'version' | 'consoleDir' | 'logLevel' | 'secret' | 'initPassword' | 'publicUrl'>;
+  readonly config: Pick<
+    Config,
+    | 'version'
+    | 'consoleDir'
+    | 'logLevel'
+    | 'secret'
+    | 'initPassword'
+    | 'publicUrl'
+    | 'smtpUrl'
+    | 'accessTokenTtlSeconds'
+  >;
   /** Time source for tokens, tickets and throttles; tests move it. */
   readonly clock?: Clock;
   readonly database: Database;
@@ -90,12 +100,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await system.ensureInstance();
 
   const box = new SecretBox(options.config.secret);
-  const mailer = new Mailer(settings, box);
+  const mailer = new Mailer(settings, box, options.config.smtpUrl);
   const accountsRepo = new AccountsRepository(db);
   const sessionsRepo = new SessionsRepository(db);
   const ticketsRepo = new TicketsRepository(db);
   const productName = async () => (await system.branding()).title;
-  const tokens = new TokenService(options.config.secret, sessionsRepo, clock, app.log);
+  const tokens = new TokenService(
+    options.config.secret,
+    sessionsRepo,
+    clock,
+    app.log,
+    options.config.accessTokenTtlSeconds,
+  );
   const login = new LoginService(
     accountsRepo,
     ticketsRepo,

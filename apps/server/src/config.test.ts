@@ -50,4 +50,13 @@ describe('loadConfig', () => {
     );
     expect(config).toMatchObject({ port: 18080, host: '0.0.0.0', databaseUrl: 'postgres://x/y' });
   });
+
+  it('reads the access-token lifetime and refuses nonsense', () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }, dataDir).accessTokenTtlSeconds).toBe(900);
+    expect(loadConfig({ DATA_DIR: dataDir, RAMPART_ACCESS_TOKEN_TTL: '60' }, dataDir).accessTokenTtlSeconds).toBe(60);
+    for (const bad of ['0', '-5', '1.5', 'soon', '86401']) {
+      expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_ACCESS_TOKEN_TTL: bad }, dataDir)).toThrow(ConfigError);
+    }
+  });
 });

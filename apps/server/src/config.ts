@@ -22,6 +22,10 @@ export interface Config {
   readonly initPassword: string | undefined;
   /** Address people reach the console at, for links in e-mails; defaults to http://HOST:PORT. */
   readonly publicUrl: string | undefined;
+  /** Mail server used until one is set in the console: `smtp[s]://user:pass@host:port?from=addr`. */
+  readonly smtpUrl: string | undefined;
+  /** Lifetime of access tokens in seconds (default 900). */
+  readonly accessTokenTtlSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -31,6 +35,14 @@ function parsePort(raw: string | undefined, fallback: number): number {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be 0-65535, got "${raw}"`);
   return port;
+}
+
+function parseTtl(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 900;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 86_400)
+    throw new ConfigError(`RAMPART_ACCESS_TOKEN_TTL must be 1-86400 seconds, got "${raw}"`);
+  return n;
 }
 
 /** Reads the signing secret, making and storing one (mode 0600) on first start. */
@@ -73,5 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     version: env.RAMPART_VERSION || '0.1.0',
     initPassword: env.RAMPART_INIT_PASSWORD || undefined,
     publicUrl: env.PUBLIC_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    accessTokenTtlSeconds: parseTtl(env.RAMPART_ACCESS_TOKEN_TTL),
   };
 }

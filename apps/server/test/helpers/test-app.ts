@@ -34,6 +34,8 @@ export async function createTestApp(
       secret: 'test-secret-0123456789-0123456789-0123456789',
       initPassword: TEST_PASSWORD,
       publicUrl: 'http://127.0.0.1:9',
+      smtpUrl: undefined,
+      accessTokenTtlSeconds: 900,
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),

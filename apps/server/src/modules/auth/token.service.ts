@@ -9,11 +9,11 @@ import type { AccountRow } from './accounts.repository.js';
 import type { SessionsRepository } from './sessions.repository.js';
 
 /** Lifetimes (documented in docs/decisions.md). */
-export const ACCESS_TOKEN_TTL_S = 15 * 60;
+export const DEFAULT_ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_MS = 14 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_TTL_MS = 30 * 24 * 3600 * 1000;
-/** Clock skew tolerated on access tokens. */
-const CLOCK_TOLERANCE_S = 30;
+/** Clock skew tolerated on access tokens: they are made and checked by the control planes, whose clocks agree. */
+const CLOCK_TOLERANCE_S = 5;
 const ISSUER = 'rampart';
 
 export interface AccessClaims {
@@ -41,6 +41,7 @@ export class TokenService {
     private readonly sessions: SessionsRepository,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    private readonly accessTtlS = DEFAULT_ACCESS_TOKEN_TTL_S,
   ) {
     this.key = deriveKey(secret, 'access-token/v1');
   }
@@ -53,7 +54,7 @@ export class TokenService {
       .setAudience(`rampart:${claims.tier}`)
       .setSubject(String(claims.accountId))
       .setIssuedAt(now)
-      .setExpirationTime(now + ACCESS_TOKEN_TTL_S)
+      .setExpirationTime(now + this.accessTtlS)
       .sign(this.key);
   }
 

@@ -27,14 +27,20 @@ export class MailNotConfiguredError extends Error {}
 
 /** Sends mail through the operator's SMTP server, read from the config store on each send. */
 export class Mailer {
+  private readonly fallback: SmtpSettings | null;
+
   constructor(
     private readonly settings: SettingsRepository,
     private readonly box: SecretBox,
-  ) {}
+    /** SMTP_URL: used while no mail server is set in the config store. */
+    smtpUrl?: string,
+  ) {
+    this.fallback = smtpUrl ? parseSmtpUrl(smtpUrl, box) : null;
+  }
 
   async configured(): Promise<SmtpSettings | null> {
     const parsed = smtpSettingsSchema.safeParse(await this.settings.get('smtp'));
-    return parsed.success ? parsed.data : null;
+    return parsed.success ? parsed.data : this.fallback;
   }
 
   async send(mail: Mail): Promise<void> {
@@ -58,4 +64,26 @@ export class Mailer {
       transport.close();
     }
   }
+}
+
+/** `smtp://user:pass@host:587?from=Rampart%20%3Cnoreply%40example.com%3E` (smtps:// for TLS on connect). */
+export function parseSmtpUrl(raw: string, box: SecretBox): SmtpSettings {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('SMTP_URL is not a URL');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  const secure = url.protocol === 'smtps:';
+  return smtpSettingsSchema.parse({
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    user: decodeURIComponent(url.username),
+    passwordSealed: url.password ? box.seal(decodeURIComponent(url.password)) : '',
+    from: url.searchParams.get('from') ?? `Rampart <noreply@${url.hostname}>`,
+    allowInvalidCertificate: url.searchParams.get('allowInvalidCertificate') === 'true',
+  });
 }

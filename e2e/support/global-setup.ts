@@ -1,0 +1,87 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const E2E_PASSWORD = 'e2e horse battery staple';
+
+/** A real SMTP server on loopback that writes every message it receives into `dir`. */
+async function startSmtp(dir: string): Promise<{ port: number; close: () => Promise<void> }> {
+  let n = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const to = session.envelope.rcptTo.map((r) => r.address).join(',');
+        n += 1;
+        writeFileSync(path.join(dir, `${String(n).padStart(4, '0')}-${to}.eml`), Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function startControlPlane(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const main = path.join(root, 'apps/server/dist/main.js');
+  if (!existsSync(main)) throw new Error('apps/server/dist/main.js is missing: run `npm run build` first');
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`control plane did not start:\n${out}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /Rampart control plane: (http:\/\/\S+?)\//.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1] });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`control plane exited with ${code}:\n${out}`)));
+  });
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const work = mkdtempSync(path.join(tmpdir(), 'rampart-e2e-'));
+  const mailDir = path.join(work, 'mail');
+  mkdirSync(mailDir);
+  const smtp = await startSmtp(mailDir);
+  const server = await startControlPlane({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: path.join(work, 'data'),
+    LOG_LEVEL: 'warn',
+    RAMPART_INIT_PASSWORD: E2E_PASSWORD,
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}?from=${encodeURIComponent('Rampart <noreply@rampart.test>')}`,
+    // Short-lived access tokens, so that the tests see the console refresh them as it works.
+    RAMPART_ACCESS_TOKEN_TTL: '3',
+  });
+  process.env.RAMPART_E2E_URL = server.url;
+  process.env.RAMPART_E2E_PASSWORD = E2E_PASSWORD;
+  process.env.RAMPART_E2E_MAIL_DIR = mailDir;
+
+  return async () => {
+    await new Promise<void>((resolve) => {
+      server.child.once('exit', () => resolve());
+      server.child.kill('SIGTERM');
+    });
+    await smtp.close();
+    rmSync(work, { recursive: true, force: true });
+  };
+}
