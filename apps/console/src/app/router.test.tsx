@@ -1,25 +1,45 @@
-import { render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { App } from './App';
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pendingLogin, readTokenSet, submitCredentials } from '../session';
+import {
+  type FakeApi,
+  fail,
+  installFakeApi,
+  ok,
+  resetBrowserSession,
+  restoreFakeApi,
+  selfInfo,
+  signedInCookies,
+} from '../test/fake-api';
+import { renderAt } from '../test/render-app';
 import { documentNavigation } from './document-navigation';
-import { createTestRouter } from './router';
 
-function renderAt(path: string) {
-  const router = createTestRouter(path);
-  render(<App router={router} />);
-  return router;
-}
+// Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+beforeEach(() => {
+  resetBrowserSession();
+  api = installFakeApi();
+});
 
 afterEach(() => {
+  restoreFakeApi();
   vi.restoreAllMocks();
 });
 
+async function expectLoginForm() {
+  expect(await screen.findByRole('button', { name: 'Log in' })).toBeTruthy();
+  expect(screen.getByLabelText('Account')).toBeTruthy();
+  expect(screen.getByLabelText('Password')).toBeTruthy();
+}
+
 describe('routes', () => {
-  it('shows the start page at / with the product, the API docs link and the language switch', async () => {
-    renderAt('/');
-    expect(await screen.findByRole('heading', { name: 'Rampart' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'API documentation' }).getAttribute('href')).toBe('/api/v1/docs');
-    expect(screen.getByRole('button', { name: 'Language' })).toBeTruthy();
+  it('sends / to the user console’s login form', async () => {
+    const router = renderAt('/');
+    await expectLoginForm();
+    expect(router.state.location.pathname).toBe('/user/login');
   });
 
   it.each(['/404', '/no/such/page', '/user/no-such-page', '/admin/no-such-page'])(
@@ -31,10 +51,11 @@ describe('routes', () => {
     },
   );
 
-  it.each(['/user', '/client', '/admin'])('sends the console root %s to the start page for now', async (path) => {
-    const router = renderAt(path);
-    expect(await screen.findByRole('heading', { name: 'Rampart' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/');
+  it('goes from the 404 page to the user login form', async () => {
+    const router = renderAt('/nowhere');
+    (await screen.findByRole('button', { name: 'Back home' })).click();
+    await expectLoginForm();
+    expect(router.state.location.pathname).toBe('/user/login');
   });
 
   it.each(['/user/apiDoc', '/client/apiDoc'])('leaves %s for the server-served API docs', async (path) => {
@@ -42,11 +63,125 @@ describe('routes', () => {
     renderAt(path);
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/v1/docs'));
   });
+});
 
-  it('goes back to the start page from the 404 page', async () => {
-    const router = renderAt('/nowhere');
-    (await screen.findByRole('button', { name: 'Back home' })).click();
-    expect(await screen.findByRole('heading', { name: 'Rampart' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/');
+describe('session routes', () => {
+  it.each([
+    ['/user', '/user/login'],
+    ['/client/dashboard', '/client/login'],
+    ['/admin/userManagement/twoFactor', '/admin/login'],
+  ])('sends %s without a session to %s', async (path, login) => {
+    const router = renderAt(path);
+    await expectLoginForm();
+    expect(router.state.location.pathname).toBe(login);
+    expect(api.requests.filter((r) => r.path.endsWith('/account/self'))).toHaveLength(0);
+  });
+
+  it('restores the session of a console root and shows its dashboard', async () => {
+    signedInCookies('admin');
+    api.on('GET', '/admin/account/self', ok(selfInfo('admin')));
+    const router = renderAt('/admin');
+    expect(await screen.findByTestId('account-summary')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/admin/dashboard');
+    expect(api.sent('GET', '/admin/account/self')[0]?.headers.get('Authorization')).toBe('Bearer access-1');
+  });
+
+  it('refreshes once while restoring with an expired token', async () => {
+    signedInCookies('user');
+    api.on('GET', '/user/account/self', (r) =>
+      r.headers.get('Authorization') === 'Bearer access-2' ? ok(selfInfo('user')) : fail(401, 101014, 'Token Expired'),
+    );
+    api.on('PATCH', '/user', ok({ accessToken: 'access-2', refreshToken: 'refresh-2', tokenType: 'Bearer' }));
+    renderAt('/user/dashboard');
+    expect(await screen.findByTestId('account-summary')).toBeTruthy();
+    expect(api.sent('PATCH', '/user')).toHaveLength(1);
+    expect(readTokenSet('user')?.accessToken).toBe('access-2');
+  });
+
+  it('resets the session and shows the server message when the stored token is refused', async () => {
+    signedInCookies('user');
+    api.on('GET', '/user/account/self', fail(401, 101013, 'This token is not valid'));
+    const router = renderAt('/user/changePassword');
+    await expectLoginForm();
+    expect(await screen.findByText('This token is not valid')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/user/login');
+    expect(readTokenSet('user')).toBeNull();
+  });
+
+  it('keeps the cookies and offers a reload when the server cannot be reached', async () => {
+    signedInCookies('user');
+    api.on('GET', '/user/account/self', () => {
+      throw new TypeError('connection refused');
+    });
+    renderAt('/user/dashboard');
+    expect(await screen.findByRole('button', { name: 'Reload' })).toBeTruthy();
+    expect(readTokenSet('user')?.accessToken).toBe('access-1');
+  });
+
+  it.each(['/client/login', '/client/verifyAccount', '/client/createPassword?token=t'])(
+    'sends a visitor holding all three cookies from %s to the dashboard',
+    async (path) => {
+      signedInCookies('client');
+      api.on('GET', '/client/account/self', ok(selfInfo('client')));
+      const router = renderAt(path);
+      expect(await screen.findByTestId('account-summary')).toBeTruthy();
+      expect(router.state.location.pathname).toBe('/client/dashboard');
+    },
+  );
+
+  it('sends verifyAccount without the step-1 info back to the login form', async () => {
+    const router = renderAt('/user/verifyAccount');
+    await expectLoginForm();
+    expect(router.state.location.pathname).toBe('/user/login');
+  });
+
+  it('shows verifyAccount when a login waits for its code', async () => {
+    api.on('POST', '/user/code', ok({ login2FAType: 3, onePassKey: 'ticket' }));
+    await submitCredentials('user', { account: 'alice', password: 'pw' });
+    expect(pendingLogin('user')).not.toBeNull();
+    renderAt('/user/verifyAccount');
+    expect(await screen.findByLabelText('Verification code')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Resend code' })).toBeNull(); // authenticator: nothing to resend
+  });
+});
+
+describe('verifyMail and switchUser', () => {
+  it('sends a spent create-password token to the login form with the server message', async () => {
+    api.on('POST', '/token/check', fail(401, 101013, 'This link has expired'));
+    const router = renderAt('/user/verifyMail?token=spent');
+    await expectLoginForm();
+    expect(await screen.findByText('This link has expired')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/user/login');
+    expect(api.sent('POST', '/token/check')[0]?.body).toEqual({ token: 'spent' });
+  });
+
+  it('opens createPassword with the account of a valid token', async () => {
+    api.on('POST', '/token/check', ok({ auth: 'client', email: 'op@example.com', id: 12, name: 'Op' }));
+    const router = renderAt('/client/verifyMail?token=good');
+    expect(await screen.findByText('For Op (op@example.com)')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/client/createPassword');
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      auth: 'client',
+      email: 'op@example.com',
+      id: '12',
+      name: 'Op',
+      token: 'good',
+    });
+  });
+
+  it('stores the three tokens of switchUser and opens the dashboard with them', async () => {
+    api.on('GET', '/user/account/self', ok(selfInfo('user', { account: 'sub-1' })));
+    const router = renderAt('/user/switchUser?accessToken=sa&refreshToken=sr&tokenType=Bearer');
+    expect(await screen.findByTestId('account-summary')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/user/dashboard');
+    expect(readTokenSet('user')).toEqual({ accessToken: 'sa', refreshToken: 'sr', tokenType: 'Bearer' });
+    expect(api.sent('GET', '/user/account/self')[0]?.headers.get('Authorization')).toBe('Bearer sa');
+  });
+
+  it('sends switchUser without all three tokens to the login form', async () => {
+    const router = renderAt('/user/switchUser?accessToken=sa&refreshToken=sr');
+    await expectLoginForm();
+    expect(router.state.location.pathname).toBe('/user/login');
+    expect(readTokenSet('user')).toBeNull();
   });
 });

@@ -1,6 +1,10 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { i18n } from '../i18n';
+
+// A whole console rendered in jsdom takes a while (antd forms, lazy pages), more so while other
+// test files run in parallel: findBy* and waitFor wait up to 5 s instead of 1 s.
+configure({ asyncUtilTimeout: 5000 });
 
 // antd's responsive helpers (Grid, Flex gap detection, Dropdown placement) call matchMedia.
 if (!window.matchMedia) {

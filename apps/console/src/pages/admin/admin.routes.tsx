@@ -1,11 +1,8 @@
-import { Navigate, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
+import { ACCOUNT_PAGES, type ConsolePage, consoleRoutes } from '../../app/console-routes';
+
+/** Pages of the admin (vendor) console behind its session; later issues add theirs here. */
+export const ADMIN_PAGES: readonly ConsolePage[] = [...ACCOUNT_PAGES];
 
 /** The admin (vendor) console, /admin. */
-export const adminRoutes: RouteObject = {
-  path: 'admin',
-  children: [
-    // The login form and the dashboard are added here by later tasks; until then the console's
-    // root goes to the start page.
-    { index: true, element: <Navigate to="/" replace /> },
-  ],
-};
+export const adminRoutes: RouteObject = consoleRoutes('admin', { pages: ADMIN_PAGES });

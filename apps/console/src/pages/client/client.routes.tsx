@@ -1,13 +1,13 @@
-import { Navigate, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { apiDocRoute } from '../../app/api-doc-route';
+import { ACCOUNT_PAGES, type ConsolePage, consoleRoutes } from '../../app/console-routes';
+
+/**
+ * Pages of the client (operator) console behind its session; later issues add theirs here. The
+ * DNS setting page, when it arrives, must be named `dnsSetting`: the after-login rule looks for
+ * that name (app/landing.ts).
+ */
+export const CLIENT_PAGES: readonly ConsolePage[] = [...ACCOUNT_PAGES];
 
 /** The client (operator) console, /client. */
-export const clientRoutes: RouteObject = {
-  path: 'client',
-  children: [
-    // The login form and the dashboard (the spec's root redirect target) are added here by later
-    // tasks; until then the console's root goes to the start page.
-    { index: true, element: <Navigate to="/" replace /> },
-    apiDocRoute(),
-  ],
-};
+export const clientRoutes: RouteObject = consoleRoutes('client', { pages: CLIENT_PAGES, open: [apiDocRoute()] });

@@ -1,13 +1,9 @@
-import { Navigate, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { apiDocRoute } from '../../app/api-doc-route';
+import { ACCOUNT_PAGES, type ConsolePage, consoleRoutes } from '../../app/console-routes';
+
+/** Pages of the user (customer) console behind its session; later issues add theirs here. */
+export const USER_PAGES: readonly ConsolePage[] = [...ACCOUNT_PAGES];
 
 /** The user (customer) console, /user. */
-export const userRoutes: RouteObject = {
-  path: 'user',
-  children: [
-    // The login form and the dashboard (the spec's root redirect target) are added here by later
-    // tasks; until then the console's root goes to the start page.
-    { index: true, element: <Navigate to="/" replace /> },
-    apiDocRoute(),
-  ],
-};
+export const userRoutes: RouteObject = consoleRoutes('user', { pages: USER_PAGES, open: [apiDocRoute()] });

@@ -1,0 +1,125 @@
+import type { Tier } from '@rampart/contract';
+import { type RouteObject, redirect } from 'react-router';
+import { NoScreen } from '../components/NoScreen';
+import { CONSOLE_PATHS, consolePath } from './console-paths';
+import { lazyPage } from './lazy-page';
+import {
+  createPasswordGuard,
+  guestOnly,
+  sessionLoader,
+  switchUserLoader,
+  verifyAccountGuard,
+  verifyMailLoader,
+} from './route-guards';
+
+/** A page of a console behind its session: the spec's route name (spec part 1 §2), its path and its code. */
+export interface ConsolePage {
+  readonly name: string;
+  readonly path: string;
+  readonly lazy: RouteObject['lazy'];
+}
+
+/** The account pages every console has (dashboard, changePassword, userManagement/{userInformation,twoFactor}). */
+export const ACCOUNT_PAGES: readonly ConsolePage[] = [
+  {
+    name: 'dashboard',
+    path: CONSOLE_PATHS.dashboard,
+    lazy: lazyPage(
+      () => import('../pages/account/DashboardPage'),
+      (m) => m.DashboardPage,
+    ),
+  },
+  {
+    name: 'changePassword',
+    path: CONSOLE_PATHS.changePassword,
+    lazy: lazyPage(
+      () => import('../pages/account/ChangePasswordPage'),
+      (m) => m.ChangePasswordPage,
+    ),
+  },
+  {
+    name: 'userInformation',
+    path: CONSOLE_PATHS.userInformation,
+    lazy: lazyPage(
+      () => import('../pages/account/UserInformationPage'),
+      (m) => m.UserInformationPage,
+    ),
+  },
+  {
+    name: 'twoFactor',
+    path: CONSOLE_PATHS.twoFactor,
+    lazy: lazyPage(
+      () => import('../pages/account/two-factor/TwoFactorPage'),
+      (m) => m.TwoFactorPage,
+    ),
+  },
+];
+
+/** Marks the route of a console's frame; ConsoleFrame reads the tier from it. */
+export interface ConsoleHandle {
+  readonly tier: Tier;
+}
+
+interface ConsoleTree {
+  /** Pages behind the session, in the console's shell. */
+  pages: readonly ConsolePage[];
+  /** Routes outside the session and the shell (e.g. apiDoc). */
+  open?: readonly RouteObject[];
+}
+
+/**
+ * The route tree of one console (spec part 1 §2): `/{tier}` goes to the dashboard; the login
+ * pages, verifyMail and switchUser need no session; every page in `pages` restores the session
+ * first and renders in the console's shell. A path matching none of them falls through to the
+ * app's 404 page.
+ */
+export function consoleRoutes(tier: Tier, tree: ConsoleTree): RouteObject {
+  const handle: ConsoleHandle = { tier };
+  return {
+    path: tier,
+    handle,
+    lazy: lazyPage(
+      () => import('../layouts/ConsoleFrame'),
+      (m) => m.ConsoleFrame,
+    ),
+    children: [
+      { index: true, loader: () => redirect(consolePath(tier, 'dashboard')), Component: NoScreen },
+      {
+        path: CONSOLE_PATHS.login,
+        loader: guestOnly(tier),
+        lazy: lazyPage(
+          () => import('../pages/auth/LoginPage'),
+          (m) => m.LoginPage,
+        ),
+      },
+      {
+        path: CONSOLE_PATHS.verifyAccount,
+        loader: verifyAccountGuard(tier),
+        lazy: lazyPage(
+          () => import('../pages/auth/VerifyAccountPage'),
+          (m) => m.VerifyAccountPage,
+        ),
+      },
+      {
+        path: CONSOLE_PATHS.createPassword,
+        loader: createPasswordGuard(tier),
+        lazy: lazyPage(
+          () => import('../pages/auth/CreatePasswordPage'),
+          (m) => m.CreatePasswordPage,
+        ),
+      },
+      { path: CONSOLE_PATHS.verifyMail, loader: verifyMailLoader(tier), Component: NoScreen },
+      { path: CONSOLE_PATHS.switchUser, loader: switchUserLoader(tier), Component: NoScreen },
+      ...(tree.open ?? []),
+      {
+        id: `${tier}.session`,
+        loader: sessionLoader(tier),
+        lazy: lazyPage(
+          () => import('../layouts/shell/ConsoleShell'),
+          (m) => m.ConsoleShell,
+        ),
+        children: tree.pages.map((page) => ({ id: `${tier}.${page.name}`, path: page.path, lazy: page.lazy })),
+      },
+    ],
+  };
+}

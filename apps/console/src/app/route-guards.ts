@@ -1,0 +1,105 @@
+import { authRoutes, type Tier } from '@rampart/contract';
+import { type LoaderFunctionArgs, redirect } from 'react-router';
+import { ApiError, callApi } from '../api/client';
+import { clearSession, hasTokenCookies, NoSessionError, pendingLogin, restoreSession, writeTokenSet } from '../session';
+import { consolePath } from './console-paths';
+import { toast } from './toast';
+
+/**
+ * Route loaders carrying the route rules of spec part 1 §2. They run before a page renders, so a
+ * visitor who must be elsewhere never sees the wrong page flash.
+ */
+
+function searchOf(request: Request): URLSearchParams {
+  return new URL(request.url).searchParams;
+}
+
+/** LoginForm, VerifyAccount, CreatePassword: a visitor holding all three auth cookies goes to the Dashboard. */
+export function guestOnly(tier: Tier) {
+  return () => {
+    if (hasTokenCookies(tier)) throw redirect(consolePath(tier, 'dashboard'));
+    return null;
+  };
+}
+
+/** VerifyAccount without the step-1 info (kept in memory by the login form) returns to LoginForm. */
+export function verifyAccountGuard(tier: Tier) {
+  const guest = guestOnly(tier);
+  return () => {
+    guest();
+    if (!pendingLogin(tier)) throw redirect(consolePath(tier, 'login'));
+    return null;
+  };
+}
+
+/** CreatePassword needs the token of its e-mail (it comes through verifyMail); without it, LoginForm. */
+export function createPasswordGuard(tier: Tier) {
+  const guest = guestOnly(tier);
+  return ({ request }: LoaderFunctionArgs) => {
+    guest();
+    if (!searchOf(request).get('token')) throw redirect(consolePath(tier, 'login'));
+    return null;
+  };
+}
+
+/**
+ * `{tier}/verifyMail?token=`: the token is checked by the server. Invalid: its message as an info
+ * toast and LoginForm. Valid: CreatePassword with the account's auth, email, id, name and the token.
+ * CreatePassword opens in the console of the account the token is for (normally the same one).
+ */
+export function verifyMailLoader(tier: Tier) {
+  return async ({ request }: LoaderFunctionArgs) => {
+    const token = searchOf(request).get('token') ?? '';
+    let account: { auth: Tier; email: string; id: number; name: string };
+    try {
+      account = (await callApi(authRoutes.checkRegisterToken, { body: { token } })).data;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.failure !== 'reply') throw error; // no reply: the error page offers a reload
+      toast.info(error.serverMessage || error.message);
+      throw redirect(consolePath(tier, 'login'));
+    }
+    const query = new URLSearchParams({
+      auth: account.auth,
+      email: account.email,
+      id: String(account.id),
+      name: account.name,
+      token,
+    });
+    throw redirect(`${consolePath(account.auth, 'createPassword')}?${query}`);
+  };
+}
+
+/**
+ * `{tier}/switchUser?accessToken&refreshToken&tokenType`: with all three, they become the tier's
+ * cookies (a new session) and the visitor goes to the Dashboard, which loads the account; else LoginForm.
+ */
+export function switchUserLoader(tier: Tier) {
+  return ({ request }: LoaderFunctionArgs) => {
+    const search = searchOf(request);
+    const accessToken = search.get('accessToken');
+    const refreshToken = search.get('refreshToken');
+    const tokenType = search.get('tokenType');
+    if (!accessToken || !refreshToken || !tokenType) throw redirect(consolePath(tier, 'login'));
+    clearSession(tier);
+    writeTokenSet(tier, { accessToken, refreshToken, tokenType });
+    throw redirect(consolePath(tier, 'dashboard'));
+  };
+}
+
+/**
+ * Every other console route first restores the session (self information with the stored token,
+ * refreshing once if needed). When the server refuses it, state is reset and the visitor goes to
+ * LoginForm. When no reply arrives at all, the route's error page offers a reload instead: a
+ * network failure is no reason to throw a session away.
+ */
+export function sessionLoader(tier: Tier) {
+  return async () => {
+    try {
+      return await restoreSession(tier);
+    } catch (error) {
+      if (error instanceof ApiError && error.failure !== 'reply') throw error;
+      if (!(error instanceof NoSessionError)) clearSession(tier);
+      throw redirect(consolePath(tier, 'login'));
+    }
+  };
+}

@@ -1,0 +1,11 @@
+import type { Tier } from '@rampart/contract';
+import { createContext, use } from 'react';
+
+/** The console (first path segment) the current page belongs to; provided by ConsoleFrame. */
+export const TierContext = createContext<Tier | null>(null);
+
+export function useTier(): Tier {
+  const tier = use(TierContext);
+  if (!tier) throw new Error('useTier outside a console frame');
+  return tier;
+}

@@ -1,0 +1,84 @@
+import { SUCCESS_TOAST_TOP, TIERS, type Tier } from '@rampart/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { message } from 'antd';
+import { useEffect } from 'react';
+import { Outlet, useMatches } from 'react-router';
+import type { ConsoleHandle } from '../app/console-routes';
+import { TierContext } from '../app/tier-context';
+import { attachToastSink } from '../app/toast';
+import { useBranding } from '../features/branding/use-branding';
+import { sessionQueryKey, useSessionGeneration } from '../session';
+
+function isConsoleHandle(handle: unknown): handle is ConsoleHandle {
+  return (
+    typeof handle === 'object' &&
+    handle !== null &&
+    (TIERS as readonly unknown[]).includes((handle as { tier?: unknown }).tier)
+  );
+}
+
+/**
+ * The frame of one console (/user, /client, /admin), around its login pages and its shell alike:
+ * which console this is, where toasts are drawn (success toasts SUCCESS_TOAST_TOP px from the
+ * top, spec part 1 §9), the branded title and favicon, and the per-session data cache.
+ */
+export function ConsoleFrame() {
+  const handle = useMatches().find((match) => isConsoleHandle(match.handle))?.handle;
+  if (!isConsoleHandle(handle)) throw new Error('ConsoleFrame outside a console route');
+  const { tier } = handle;
+  return (
+    <TierContext value={tier}>
+      <ToastBridge />
+      <DocumentBranding tier={tier} />
+      <SessionCacheGuard tier={tier} />
+      <Outlet />
+    </TierContext>
+  );
+}
+
+/**
+ * Draws the app's toasts (app/toast.ts) with antd's message API, in this frame's context (theme,
+ * locale). The hook rather than antd's <App>, which would also load Modal and notification here.
+ */
+function ToastBridge() {
+  const [api, holder] = message.useMessage({ top: SUCCESS_TOAST_TOP });
+  useEffect(
+    () =>
+      attachToastSink({
+        open: (kind, text) => {
+          void api.open({ type: kind, content: text });
+        },
+      }),
+    [api],
+  );
+  return holder;
+}
+
+/** The browser tab shows the console's branded title and favicon. */
+function DocumentBranding({ tier }: { tier: Tier }) {
+  const { title, favicon } = useBranding(tier);
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  useEffect(() => {
+    if (!favicon) return;
+    let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+    if (!link) {
+      link = document.createElement('link');
+      link.rel = 'icon';
+      document.head.append(link);
+    }
+    link.href = favicon;
+  }, [favicon]);
+  return null;
+}
+
+/** Drops the cached data of the account whenever the console's session starts or ends. */
+function SessionCacheGuard({ tier }: { tier: Tier }) {
+  const generation = useSessionGeneration(tier);
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (generation > 0) queryClient.removeQueries({ queryKey: sessionQueryKey(tier) });
+  }, [generation, queryClient, tier]);
+  return null;
+}

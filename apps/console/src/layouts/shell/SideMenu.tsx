@@ -1,0 +1,46 @@
+import type { Tier } from '@rampart/contract';
+import { Menu, type MenuProps } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { CONSOLE_MENUS, isMenuGroup, type MenuLeaf } from './console-menus';
+
+type Items = NonNullable<MenuProps['items']>;
+
+/** The console's sidebar menu; entries are links, the current page is selected and its group open. */
+export function SideMenu({ tier }: { tier: Tier }) {
+  const { t } = useTranslation('shell');
+  const { pathname } = useLocation();
+  const entries = CONSOLE_MENUS[tier];
+
+  const leaf = (entry: MenuLeaf) => ({
+    key: entry.path,
+    icon: entry.icon,
+    label: <Link to={`/${tier}/${entry.path}`}>{t(`menu.${entry.key}`)}</Link>,
+  });
+  const items: Items = entries.map((entry) =>
+    isMenuGroup(entry)
+      ? { key: entry.key, icon: entry.icon, label: t(`menu.${entry.key}`), children: entry.children.map(leaf) }
+      : leaf(entry),
+  );
+
+  const current = pathname.slice(`/${tier}/`.length);
+  const openGroups = useMemo(
+    () =>
+      CONSOLE_MENUS[tier]
+        .filter((entry) => isMenuGroup(entry) && entry.children.some((child) => child.path === current))
+        .map((entry) => entry.key),
+    [tier, current],
+  );
+
+  return (
+    <Menu
+      mode="inline"
+      items={items}
+      selectedKeys={[current]}
+      defaultOpenKeys={openGroups}
+      aria-label={t('navigation')}
+      style={{ borderInlineEnd: 'none' }}
+    />
+  );
+}

@@ -1,0 +1,80 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readTokenSet } from '../../session';
+import {
+  type FakeApi,
+  installFakeApi,
+  ok,
+  resetBrowserSession,
+  restoreFakeApi,
+  selfInfo,
+  signedInCookies,
+} from '../../test/fake-api';
+import { renderAt } from '../../test/render-app';
+
+// Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+const branding = {
+  backgroundImage: '',
+  copyright: '© 2026 Example Networks',
+  favicon: '',
+  logo: '',
+  title: 'Example CDN',
+  sidebarLogo: 'data:image/png;base64,c2lkZWJhcg==',
+  sidebarSimpleLogo: '',
+  version: '',
+  subTitle: '',
+  description: '',
+};
+
+beforeEach(() => {
+  resetBrowserSession();
+  api = installFakeApi();
+  signedInCookies('client');
+  api.on('GET', '/client/account/self', ok(selfInfo('client')));
+});
+
+afterEach(() => restoreFakeApi());
+
+describe('console shell', () => {
+  it('lists the working pages in the sidebar and shows the default title and copyright without branding', async () => {
+    renderAt('/client/dashboard');
+    const nav = within(await screen.findByRole('menu', { name: 'Navigation' }));
+    expect(nav.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/client/dashboard');
+    expect(nav.getByRole('link', { name: 'Change password' }).getAttribute('href')).toBe('/client/changePassword');
+    expect(nav.getByText('User management')).toBeTruthy();
+    expect(screen.getByText('Copyright © Rampart')).toBeTruthy();
+    expect(screen.getByText('Rampart')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Language' })).toBeTruthy();
+  });
+
+  it('shows the console’s branding: sidebar logo, title and copyright', async () => {
+    api.on('GET', '/client/logo', ok(branding));
+    renderAt('/client/dashboard');
+    expect(await screen.findByText('© 2026 Example Networks')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Example CDN' }).getAttribute('src')).toBe(branding.sidebarLogo);
+    expect(document.title).toBe('Example CDN');
+  });
+
+  it('opens the account pages from the account menu', async () => {
+    const router = renderAt('/client/dashboard');
+    fireEvent.click(await screen.findByTestId('account-menu'));
+    fireEvent.click(await screen.findByRole('menuitem', { name: /Two-factor authentication/ }));
+    expect(await screen.findByRole('button', { name: 'Continue' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/client/userManagement/twoFactor');
+  });
+
+  it('logs out: revokes the session, clears the cookies and says goodbye on the login form', async () => {
+    api.on('DELETE', '/client', ok(true));
+    const router = renderAt('/client/dashboard');
+    fireEvent.click(await screen.findByTestId('account-menu'));
+    fireEvent.click(await screen.findByRole('menuitem', { name: /Log out/ }));
+    expect(await screen.findByText('Logout success! See you!')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/client/login');
+    expect(api.sent('DELETE', '/client')[0]?.body).toEqual({ accessToken: 'access-1', refreshToken: 'refresh-1' });
+    expect(readTokenSet('client')).toBeNull();
+  });
+});

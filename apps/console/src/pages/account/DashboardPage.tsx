@@ -1,0 +1,46 @@
+import { ACCOUNT_STATUS_LABELS } from '@rampart/contract';
+import { Card, Descriptions, type DescriptionsProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useAccount } from '../../app/account-context';
+import { localized } from '../../app/toast';
+import { PageTitle } from '../../components/PageTitle';
+import { LOCALE_TAGS, useLocale } from '../../i18n';
+import { login2FAName } from './login2fa-names';
+
+/** `/{tier}/dashboard`: the account summary for now; the statistics widgets come with a later issue. */
+export function DashboardPage() {
+  const { t } = useTranslation(['account', 'shell', 'common']);
+  const [locale] = useLocale();
+  const self = useAccount();
+  const createdAt = new Date(self.createdAt);
+
+  const items: DescriptionsProps['items'] = [
+    { key: 'account', label: t('summary.account'), children: self.account },
+    { key: 'name', label: t('summary.name'), children: self.name },
+    { key: 'email', label: t('summary.email'), children: self.email },
+    { key: 'console', label: t('summary.console'), children: t(`common:tiers.${self.auth}`) },
+    { key: 'status', label: t('summary.status'), children: localized(ACCOUNT_STATUS_LABELS[self.status]) },
+    { key: 'root', label: t('summary.root'), children: self.isRoot ? t('common:yes') : t('common:no') },
+    {
+      key: 'secondFactor',
+      label: t('summary.secondFactor'),
+      children: t(`twoFactorTypes.${login2FAName(self.login2FAType)}`),
+    },
+    {
+      key: 'createdAt',
+      label: t('summary.createdAt'),
+      children: Number.isNaN(createdAt.getTime())
+        ? self.createdAt
+        : new Intl.DateTimeFormat(LOCALE_TAGS[locale], { dateStyle: 'medium', timeStyle: 'short' }).format(createdAt),
+    },
+  ];
+
+  return (
+    <>
+      <PageTitle>{t('shell:menu.dashboard')}</PageTitle>
+      <Card title={t('summary.title')} data-testid="account-summary">
+        <Descriptions items={items} column={{ xs: 1, md: 2 }} />
+      </Card>
+    </>
+  );
+}

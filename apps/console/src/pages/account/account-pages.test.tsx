@@ -1,0 +1,172 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readTokenSet } from '../../session';
+import {
+  type FakeApi,
+  fail,
+  installFakeApi,
+  ok,
+  resetBrowserSession,
+  restoreFakeApi,
+  selfInfo,
+  signedInCookies,
+} from '../../test/fake-api';
+import { renderAt } from '../../test/render-app';
+
+// Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+beforeEach(() => {
+  resetBrowserSession();
+  api = installFakeApi();
+  signedInCookies('user');
+  api.on('GET', '/user/account/self', ok(selfInfo('user')));
+});
+
+afterEach(() => restoreFakeApi());
+
+function type(label: string, value: string) {
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+}
+
+describe('dashboard', () => {
+  it('summarises the account', async () => {
+    renderAt('/user/dashboard');
+    const card = within(await screen.findByTestId('account-summary'));
+    for (const text of ['alice', 'Alice', 'alice@example.com', 'User console', 'Normal', 'Yes', 'None']) {
+      expect(card.getByText(text)).toBeTruthy();
+    }
+    expect(card.getByText('Created at')).toBeTruthy();
+    expect(card.getByText(/2026/)).toBeTruthy();
+  });
+});
+
+describe('changePassword', () => {
+  it('checks the confirmation on the client', async () => {
+    renderAt('/user/changePassword');
+    await screen.findByRole('button', { name: 'Change password' });
+    type('Current password', 'old secret');
+    type('New password', 'a long passphrase');
+    type('Confirm new password', 'a different one');
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('The two passwords do not match')).toBeTruthy();
+    expect(api.sent('PATCH', '/user/password')).toHaveLength(0);
+  });
+
+  it('changes the password and keeps the new token set it answers', async () => {
+    api.on('PATCH', '/user/password', ok({ accessToken: 'access-9', refreshToken: 'refresh-9', tokenType: 'Bearer' }));
+    renderAt('/user/changePassword');
+    await screen.findByRole('button', { name: 'Change password' });
+    type('Current password', 'old secret');
+    type('New password', 'a long passphrase');
+    type('Confirm new password', 'a long passphrase');
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Change password successful!')).toBeTruthy();
+    expect(api.sent('PATCH', '/user/password')[0]?.body).toEqual({
+      oldPassword: 'old secret',
+      password: 'a long passphrase',
+      confirmPassword: 'a long passphrase',
+    });
+    expect(readTokenSet('user')).toEqual({ accessToken: 'access-9', refreshToken: 'refresh-9', tokenType: 'Bearer' });
+  });
+
+  it('shows a refused current password under its field', async () => {
+    const fields = [
+      { in: 'body', field: 'oldPassword', key: 'wrongPassword', message: 'The current password is wrong' },
+    ];
+    api.on('PATCH', '/user/password', fail(400, 101003, 'Parameter Error', { fields }));
+    renderAt('/user/changePassword');
+    await screen.findByRole('button', { name: 'Change password' });
+    type('Current password', 'bad');
+    type('New password', 'a long passphrase');
+    type('Confirm new password', 'a long passphrase');
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('The current password is wrong')).toBeTruthy();
+    expect(readTokenSet('user')?.accessToken).toBe('access-1');
+  });
+});
+
+describe('userInformation', () => {
+  it('saves a new name without asking for the password', async () => {
+    api.on('PUT', '/user/account/self', ok(selfInfo('user', { name: 'Alice B' })));
+    renderAt('/user/userManagement/userInformation');
+    await screen.findByRole('button', { name: 'Save' });
+    expect(screen.queryByLabelText('Current password')).toBeNull();
+    type('Name', 'Alice B');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Update Information Successful!')).toBeTruthy();
+    expect(api.sent('PUT', '/user/account/self')[0]?.body).toEqual({ name: 'Alice B', email: 'alice@example.com' });
+    expect(within(screen.getByTestId('account-menu')).getByText('Alice B')).toBeTruthy();
+  });
+
+  it('asks for the current password when the e-mail changes', async () => {
+    api.on('PUT', '/user/account/self', ok(selfInfo('user', { email: 'new@example.com' })));
+    renderAt('/user/userManagement/userInformation');
+    await screen.findByRole('button', { name: 'Save' });
+    type('E-mail', 'new@example.com');
+    expect(await screen.findByLabelText('Current password')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('This field is required')).toBeTruthy();
+    expect(api.sent('PUT', '/user/account/self')).toHaveLength(0);
+
+    type('Current password', 'my secret');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Update Information Successful!')).toBeTruthy();
+    expect(api.sent('PUT', '/user/account/self')[0]?.body).toEqual({
+      name: 'Alice',
+      email: 'new@example.com',
+      password: 'my secret',
+    });
+  });
+});
+
+describe('twoFactor', () => {
+  it('sets up an authenticator: password, QR code and URI, then a code', async () => {
+    api.on('POST', '/user/login2fa/phase0', ok({ onePassKey: 'ticket', login2FAType: 0 }));
+    api.on(
+      'POST',
+      '/user/login2fa/phase1',
+      ok({ qrCode: 'data:image/png;base64,iVBORw0KGgo=', qrCodeData: 'otpauth://totp/Rampart:alice?secret=ABC' }),
+    );
+    api.on('POST', '/user/login2fa/phase2', ok({ login2FAType: 3 }));
+    renderAt('/user/userManagement/twoFactor');
+
+    expect(await screen.findByText(/Current second factor/)).toBeTruthy();
+    expect(screen.getAllByText('None')).toHaveLength(2); // the current one and the choice
+    fireEvent.click(screen.getByLabelText('Authenticator app'));
+    type('Current password', 'my secret');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+
+    const qr = (await screen.findByRole('img', { name: 'QR code of the authenticator setup' })) as HTMLImageElement;
+    expect(qr.getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo=');
+    expect((screen.getByLabelText('Setup URI') as HTMLTextAreaElement).value).toBe(
+      'otpauth://totp/Rampart:alice?secret=ABC',
+    );
+    expect(api.sent('POST', '/user/login2fa/phase0')[0]?.body).toEqual({ password: 'my secret' });
+    expect(api.sent('POST', '/user/login2fa/phase1')[0]?.body).toEqual({ onePassKey: 'ticket' });
+
+    type('Code from the app', '123456');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Update Success')).toBeTruthy();
+    expect(api.sent('POST', '/user/login2fa/phase2')[0]?.body).toEqual({
+      onePassKey: 'ticket',
+      login2FAType: 3,
+      code: '123456',
+    });
+    await waitFor(() => expect(screen.getAllByText('Authenticator app').length).toBeGreaterThan(1));
+  });
+
+  it('switches to e-mail codes without an authenticator step', async () => {
+    api.on('POST', '/user/login2fa/phase0', ok({ onePassKey: 'ticket', login2FAType: 0 }));
+    api.on('POST', '/user/login2fa/phase2', ok({ login2FAType: 1 }));
+    renderAt('/user/userManagement/twoFactor');
+    fireEvent.click(await screen.findByLabelText('E-mail code'));
+    type('Current password', 'my secret');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Update Success')).toBeTruthy();
+    expect(api.sent('POST', '/user/login2fa/phase1')).toHaveLength(0);
+    expect(api.sent('POST', '/user/login2fa/phase2')[0]?.body).toEqual({ onePassKey: 'ticket', login2FAType: 1 });
+  });
+});

@@ -1,0 +1,175 @@
+import { authRoutes } from '@rampart/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../api/client';
+import { appNavigation } from '../app/app-navigation';
+import {
+  type FakeApi,
+  fail,
+  installFakeApi,
+  ok,
+  recordToasts,
+  resetBrowserSession,
+  restoreFakeApi,
+  selfInfo,
+  signedInCookies,
+} from '../test/fake-api';
+import { callAuthed } from './call-authed';
+import { readTokenSet } from './cookies';
+import { sessionStore } from './session-store';
+
+let api: FakeApi;
+let navigate: ReturnType<typeof vi.spyOn>;
+let toasts: ReturnType<typeof recordToasts>;
+
+const getSelf = () => callAuthed('user', authRoutes.getSelf, { params: { auth: 'user' } });
+
+/** The bearer token of a request. */
+const bearer = (r: { headers: Headers }) => r.headers.get('Authorization');
+
+/** Self information for the new token only; the old one has expired. */
+function selfNeedsNewToken(api: FakeApi) {
+  api.on('GET', '/user/account/self', (r) =>
+    bearer(r) === 'Bearer access-2' ? ok(selfInfo('user')) : fail(401, 101014, 'Token Expired'),
+  );
+}
+
+function delayed<T>(ms: number, value: T): Promise<T> {
+  return new Promise((resolve) => setTimeout(() => resolve(value), ms));
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+beforeEach(() => {
+  resetBrowserSession();
+  api = installFakeApi();
+  navigate = vi.spyOn(appNavigation, 'replace').mockImplementation(() => {});
+  toasts = recordToasts();
+  signedInCookies('user', 'access-1', 'refresh-1');
+});
+
+afterEach(() => {
+  toasts.detach();
+  restoreFakeApi();
+  vi.restoreAllMocks();
+});
+
+describe('callAuthed', () => {
+  it('sends the tier’s bearer token from its cookie', async () => {
+    api.on('GET', '/user/account/self', ok(selfInfo('user')));
+    await expect(getSelf()).resolves.toEqual({ data: selfInfo('user') });
+    expect(bearer(api.requests[0]!)).toBe('Bearer access-1');
+  });
+
+  it('refreshes exactly once when ten concurrent calls hit 101014, and all ten replay with the new token', async () => {
+    selfNeedsNewToken(api);
+    api.on('PATCH', '/user', () =>
+      delayed(20, ok({ accessToken: 'access-2', refreshToken: 'refresh-2', tokenType: 'Bearer' })),
+    );
+
+    const replies = await Promise.all(Array.from({ length: 10 }, getSelf));
+
+    expect(replies).toHaveLength(10);
+    for (const reply of replies) expect(reply.data.account).toBe('alice');
+    const refreshes = api.sent('PATCH', '/user');
+    expect(refreshes).toHaveLength(1);
+    expect(refreshes[0]?.body).toEqual({ refreshToken: 'refresh-1', accessToken: 'access-1' });
+    const selfCalls = api.sent('GET', '/user/account/self');
+    expect(selfCalls.filter((r) => bearer(r) === 'Bearer access-1')).toHaveLength(10);
+    expect(selfCalls.filter((r) => bearer(r) === 'Bearer access-2')).toHaveLength(10);
+    expect(readTokenSet('user')).toEqual({ accessToken: 'access-2', refreshToken: 'refresh-2', tokenType: 'Bearer' });
+    expect(navigate).not.toHaveBeenCalled();
+    expect(toasts.toasts).toEqual([]);
+  });
+
+  it('holds a call that starts during the refresh and sends it with the new token only', async () => {
+    selfNeedsNewToken(api);
+    let late: Promise<unknown> | undefined;
+    api.on('PATCH', '/user', () => {
+      late = getSelf(); // starts while the refresh is in flight
+      return delayed(20, ok({ accessToken: 'access-2', refreshToken: 'refresh-2', tokenType: 'Bearer' }));
+    });
+
+    await getSelf();
+    await late;
+
+    const selfCalls = api.sent('GET', '/user/account/self');
+    expect(selfCalls.map(bearer)).toEqual(['Bearer access-1', 'Bearer access-2', 'Bearer access-2']);
+    expect(api.sent('PATCH', '/user')).toHaveLength(1);
+  });
+
+  it('clears the cookies, goes to the login form and shows the server message when the refresh fails', async () => {
+    selfNeedsNewToken(api);
+    api.on('PATCH', '/user', () => delayed(10, fail(401, 101016, 'The session has ended; log in again')));
+
+    const errors = await Promise.all(Array.from({ length: 3 }, () => rejection(getSelf())));
+
+    for (const error of errors) expect(error.code).toBe(101016);
+    expect(api.sent('PATCH', '/user')).toHaveLength(1);
+    expect(readTokenSet('user')).toBeNull();
+    expect(document.cookie).not.toContain('u_');
+    expect(navigate).toHaveBeenCalledTimes(1);
+    expect(navigate).toHaveBeenCalledWith('/user/login');
+    expect(toasts.toasts).toEqual([{ kind: 'error', text: 'The session has ended; log in again' }]);
+  });
+
+  it.each([
+    [101016, 'Refresh Token Failed'],
+    [101013, 'Invalid Token'],
+    [101015, 'Revoke Token Failed'],
+  ])('forces a logout on %i without trying a refresh', async (code, message) => {
+    sessionStore.setSelf('user', selfInfo('user'), 'refresh-1');
+    api.on('GET', '/user/account/self', fail(401, code, message));
+
+    expect((await rejection(getSelf())).code).toBe(code);
+
+    expect(api.sent('PATCH', '/user')).toHaveLength(0);
+    expect(readTokenSet('user')).toBeNull();
+    expect(sessionStore.get('user').self).toBeNull();
+    expect(navigate).toHaveBeenCalledWith('/user/login');
+    expect(toasts.toasts).toEqual([{ kind: 'error', text: message }]);
+  });
+
+  it('ends the session when the replay after a successful refresh is still expired', async () => {
+    api.on('GET', '/user/account/self', fail(401, 101014, 'Token Expired'));
+    api.on('PATCH', '/user', ok({ accessToken: 'access-2', refreshToken: 'refresh-2', tokenType: 'Bearer' }));
+
+    expect((await rejection(getSelf())).code).toBe(101014);
+
+    expect(api.sent('PATCH', '/user')).toHaveLength(1);
+    expect(api.sent('GET', '/user/account/self')).toHaveLength(2);
+    expect(readTokenSet('user')).toBeNull();
+    expect(navigate).toHaveBeenCalledWith('/user/login');
+  });
+
+  it('leaves the session alone on other failures, such as 101018 or a refresh that got no reply', async () => {
+    api.on('GET', '/user/account/self', fail(403, 101018, 'Permission Denied'));
+    expect((await rejection(getSelf())).code).toBe(101018);
+    expect(readTokenSet('user')?.accessToken).toBe('access-1');
+
+    api.on('GET', '/user/account/self', fail(401, 101014, 'Token Expired'));
+    api.on('PATCH', '/user', () => {
+      throw new TypeError('connection reset');
+    });
+    expect((await rejection(getSelf())).failure).toBe('network');
+    expect(readTokenSet('user')?.accessToken).toBe('access-1');
+    expect(navigate).not.toHaveBeenCalled();
+    expect(toasts.toasts).toEqual([]);
+  });
+
+  it('ends only its own console’s session', async () => {
+    signedInCookies('client', 'client-access', 'client-refresh');
+    api.on('GET', '/user/account/self', fail(401, 101013, 'Invalid Token'));
+
+    await rejection(getSelf());
+
+    expect(readTokenSet('user')).toBeNull();
+    expect(readTokenSet('client')?.accessToken).toBe('client-access');
+  });
+});

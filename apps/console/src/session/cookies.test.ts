@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetBrowserSession } from '../test/fake-api';
+import {
+  clearTokenSet,
+  expiredCookieString,
+  hasTokenCookies,
+  readTokenSet,
+  setCookie,
+  tokenCookieString,
+  writeTokenSet,
+} from './cookies';
+
+afterEach(() => resetBrowserSession());
+
+describe('token cookies', () => {
+  it('are kept for TOKEN_COOKIE_DAYS (730 days: two years) on the whole site, SameSite=Lax, Secure only over https', () => {
+    const now = new Date('2026-03-01T00:00:00Z');
+    expect(tokenCookieString('u_accessToken', 'a b', { secure: false, now })).toBe(
+      'u_accessToken=a%20b; Expires=Tue, 29 Feb 2028 00:00:00 GMT; Path=/; SameSite=Lax',
+    );
+    expect(tokenCookieString('c_refreshToken', 'r', { secure: true, now })).toMatch(/; Secure$/);
+    expect(expiredCookieString('a_tokenType', { secure: false })).toBe(
+      'a_tokenType=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/; SameSite=Lax',
+    );
+  });
+
+  it('are named per console (u_, c_, a_) and read back as a token set', () => {
+    writeTokenSet('client', { accessToken: 'acc', refreshToken: 'ref', tokenType: 'Bearer' });
+    expect(document.cookie).toContain('c_accessToken=acc');
+    expect(document.cookie).toContain('c_refreshToken=ref');
+    expect(document.cookie).toContain('c_tokenType=Bearer');
+    expect(readTokenSet('client')).toEqual({ accessToken: 'acc', refreshToken: 'ref', tokenType: 'Bearer' });
+    expect(hasTokenCookies('client')).toBe(true);
+    expect(readTokenSet('user')).toBeNull();
+    expect(hasTokenCookies('user')).toBe(false);
+  });
+
+  it('count as a session only when all three are present', () => {
+    setCookie('a_accessToken=acc; Path=/');
+    setCookie('a_refreshToken=ref; Path=/');
+    expect(hasTokenCookies('admin')).toBe(false);
+    expect(readTokenSet('admin')).toBeNull();
+  });
+
+  it('are removed by clearTokenSet, leaving the other consoles’ cookies', () => {
+    writeTokenSet('user', { accessToken: 'u', refreshToken: 'ur', tokenType: 'Bearer' });
+    writeTokenSet('admin', { accessToken: 'a', refreshToken: 'ar', tokenType: 'Bearer' });
+    clearTokenSet('user');
+    expect(document.cookie).not.toContain('u_');
+    expect(readTokenSet('admin')?.accessToken).toBe('a');
+  });
+});

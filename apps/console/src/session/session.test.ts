@@ -1,0 +1,171 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { appNavigation } from '../app/app-navigation';
+import type { ConsolePage } from '../app/console-routes';
+import { landingPath } from '../app/landing';
+import {
+  type FakeApi,
+  fail,
+  installFakeApi,
+  ok,
+  recordToasts,
+  resetBrowserSession,
+  restoreFakeApi,
+  selfInfo,
+  signedInCookies,
+} from '../test/fake-api';
+import { readTokenSet } from './cookies';
+import { pendingLogin, resendCode, submitCode, submitCredentials } from './login-flow';
+import { logout, NoSessionError, restoreSession } from './session';
+import { sessionStore } from './session-store';
+
+let api: FakeApi;
+let navigate: ReturnType<typeof vi.spyOn>;
+let toasts: ReturnType<typeof recordToasts>;
+const tokens = { accessToken: 'access-1', refreshToken: 'refresh-1', tokenType: 'Bearer' };
+const credentials = { account: 'alice', password: 'correct horse' };
+
+beforeEach(() => {
+  resetBrowserSession();
+  api = installFakeApi();
+  navigate = vi.spyOn(appNavigation, 'replace').mockImplementation(() => {});
+  toasts = recordToasts();
+});
+
+afterEach(() => {
+  toasts.detach();
+  restoreFakeApi();
+  vi.restoreAllMocks();
+});
+
+describe('login', () => {
+  it('type 0: stores the returned tokens and loads the account with them', async () => {
+    api.on('POST', '/client/code', ok({ login2FAType: 0, ...tokens }));
+    api.on('GET', '/client/account/self', ok(selfInfo('client')));
+
+    const outcome = await submitCredentials('client', credentials);
+
+    expect(outcome).toEqual({ kind: 'signedIn', self: selfInfo('client') });
+    expect(api.sent('POST', '/client/code')[0]?.body).toEqual(credentials);
+    expect(api.sent('GET', '/client/account/self')[0]?.headers.get('Authorization')).toBe('Bearer access-1');
+    expect(readTokenSet('client')).toEqual(tokens);
+    expect(sessionStore.get('client').self?.account).toBe('alice');
+  });
+
+  it('type 1: keeps the step-1 info for verifyAccount, which can resend the code and then log in', async () => {
+    api.on('POST', '/user/code', ok({ login2FAType: 1, onePassKey: 'ticket' }));
+    expect(await submitCredentials('user', credentials)).toEqual({ kind: 'needsCode', login2FAType: 1 });
+    expect(readTokenSet('user')).toBeNull();
+    expect(pendingLogin('user')).toEqual({ ...credentials, onePassKey: 'ticket', login2FAType: 1 });
+
+    api.on('POST', '/user/verify', ok(true));
+    await resendCode('user');
+    expect(api.sent('POST', '/user/verify')[0]?.body).toEqual({ ...credentials, onePassKey: 'ticket' });
+
+    api.on('POST', '/user/login', ok(tokens));
+    api.on('GET', '/user/account/self', ok(selfInfo('user')));
+    await submitCode('user', '123456');
+    expect(api.sent('POST', '/user/login')[0]?.body).toEqual({
+      ...credentials,
+      onePassKey: 'ticket',
+      login2FAType: 1,
+      code: '123456',
+    });
+    expect(readTokenSet('user')).toEqual(tokens);
+    expect(pendingLogin('user')).toBeNull();
+  });
+
+  it('type 2: logs in at once with the returned one-pass key and code', async () => {
+    api.on('POST', '/admin/code', ok({ login2FAType: 2, onePassKey: 'ticket', code: '654321' }));
+    api.on('POST', '/admin/login', ok(tokens));
+    api.on('GET', '/admin/account/self', ok(selfInfo('admin')));
+
+    expect((await submitCredentials('admin', credentials)).kind).toBe('signedIn');
+    expect(api.sent('POST', '/admin/login')[0]?.body).toEqual({
+      ...credentials,
+      onePassKey: 'ticket',
+      login2FAType: 2,
+      code: '654321',
+    });
+  });
+
+  it('type 3: waits for the authenticator code', async () => {
+    api.on('POST', '/user/code', ok({ login2FAType: 3, onePassKey: 'ticket' }));
+    expect(await submitCredentials('user', credentials)).toEqual({ kind: 'needsCode', login2FAType: 3 });
+  });
+
+  it('ends the session with "Auth is not match !" when the account is of another console', async () => {
+    api.on('POST', '/user/code', ok({ login2FAType: 0, ...tokens }));
+    api.on('GET', '/user/account/self', ok(selfInfo('client')));
+
+    await expect(submitCredentials('user', credentials)).rejects.toBeInstanceOf(NoSessionError);
+
+    expect(readTokenSet('user')).toBeNull();
+    expect(sessionStore.get('user').self).toBeNull();
+    expect(toasts.toasts).toEqual([{ kind: 'error', text: 'Auth is not match !' }]);
+    expect(navigate).toHaveBeenCalledWith('/user/login');
+  });
+});
+
+describe('restoreSession', () => {
+  it('loads the account with the stored token, then answers from memory while the session is the same', async () => {
+    signedInCookies('user');
+    api.on('GET', '/user/account/self', ok(selfInfo('user')));
+
+    expect((await restoreSession('user')).account).toBe('alice');
+    expect((await restoreSession('user')).account).toBe('alice');
+    expect(api.sent('GET', '/user/account/self')).toHaveLength(1);
+
+    signedInCookies('user', 'access-9', 'refresh-9'); // e.g. switchUser in another tab
+    await restoreSession('user');
+    expect(api.sent('GET', '/user/account/self')).toHaveLength(2);
+  });
+
+  it('rejects without a call when the cookies are missing', async () => {
+    await expect(restoreSession('user')).rejects.toBeInstanceOf(NoSessionError);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('treats 101018 (a token of another console) as "Auth is not match !"', async () => {
+    signedInCookies('admin');
+    api.on('GET', '/admin/account/self', fail(403, 101018, 'Permission Denied'));
+
+    await expect(restoreSession('admin')).rejects.toBeInstanceOf(NoSessionError);
+    expect(readTokenSet('admin')).toBeNull();
+    expect(toasts.toasts).toEqual([{ kind: 'error', text: 'Auth is not match !' }]);
+  });
+});
+
+describe('logout', () => {
+  it('revokes the session with both tokens and forgets it, even when the server refuses', async () => {
+    signedInCookies('user');
+    sessionStore.setSelf('user', selfInfo('user'), 'refresh-1');
+    api.on('DELETE', '/user', fail(401, 101015, 'Revoke Token Failed'));
+
+    await logout('user');
+
+    expect(api.sent('DELETE', '/user')[0]?.body).toEqual({ accessToken: 'access-1', refreshToken: 'refresh-1' });
+    expect(readTokenSet('user')).toBeNull();
+    expect(sessionStore.get('user').self).toBeNull();
+  });
+});
+
+describe('landingPath', () => {
+  const dnsSetting: ConsolePage = { name: 'dnsSetting', path: 'systemManagement/dnsSetting', lazy: undefined };
+
+  it('sends everyone to the dashboard while the client console has no dnsSetting page', () => {
+    expect(landingPath('client', selfInfo('client', { isRoot: true, dnsType: '' }))).toBe('/client/dashboard');
+    expect(landingPath('user', selfInfo('user'))).toBe('/user/dashboard');
+    expect(landingPath('admin', selfInfo('admin'))).toBe('/admin/dashboard');
+  });
+
+  it('sends a root client without a DNS type to the dnsSetting page once it exists', () => {
+    const pages = [dnsSetting];
+    expect(landingPath('client', selfInfo('client', { isRoot: true, dnsType: '' }), pages)).toBe(
+      '/client/systemManagement/dnsSetting',
+    );
+    expect(landingPath('client', selfInfo('client', { isRoot: true, dnsType: 'pdns' }), pages)).toBe(
+      '/client/dashboard',
+    );
+    expect(landingPath('client', selfInfo('client', { isRoot: false, dnsType: '' }), pages)).toBe('/client/dashboard');
+  });
+});
