@@ -1,0 +1,103 @@
+import { expect, test } from '@playwright/test';
+import { timeStep, totpAt } from '../../apps/server/src/platform/crypto/totp.js';
+import { chooseSecondFactor, login, logout, submitLogin, type Tier } from '../support/console.js';
+import { E2E } from '../support/env.js';
+import { mailCount, nextMail } from '../support/mail.js';
+
+// The control plane for these tests issues access tokens that live 3 seconds (support/global-setup.ts).
+const EXPIRED_AFTER_MS = 9_000;
+
+for (const tier of ['user', 'client', 'admin'] as const satisfies readonly Tier[]) {
+  test(`${tier} console: log in, reload, silent refresh of an expired token, log out`, async ({ page, context }) => {
+    await login(page, tier);
+    await expect(page.getByText('Login Success! Welcome!')).toBeVisible();
+    await expect(page.getByTestId('account-summary')).toContainText(tier);
+    const cookies = (await context.cookies()).map((c) => c.name);
+    const prefix = { user: 'u_', client: 'c_', admin: 'a_' }[tier];
+    expect(cookies).toEqual(
+      expect.arrayContaining([`${prefix}accessToken`, `${prefix}refreshToken`, `${prefix}tokenType`]),
+    );
+
+    await page.reload();
+    await expect(page).toHaveURL(new RegExp(`/${tier}/dashboard$`));
+    await expect(page.getByTestId('account-summary')).toContainText(tier);
+
+    const refreshes: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PATCH' && new URL(r.url()).pathname === `/api/v1/${tier}`) refreshes.push(r.url());
+    });
+    await page.waitForTimeout(EXPIRED_AFTER_MS);
+    await page.getByRole('menuitem', { name: 'User management' }).click();
+    await page.getByRole('link', { name: 'User information' }).click();
+    await expect(page).toHaveURL(new RegExp(`/${tier}/userManagement/userInformation$`));
+    await page.reload();
+    await expect(page.getByLabel('Name')).toHaveValue(tier);
+    expect(refreshes.length).toBeGreaterThanOrEqual(1);
+    await expect(page).not.toHaveURL(/\/login$/);
+
+    await logout(page, tier);
+    await expect(page.getByText('Logout success! See you!')).toBeVisible();
+    const left = (await context.cookies()).map((c) => c.name).filter((n) => n.startsWith(prefix));
+    expect(left).toEqual([]);
+    await page.goto(`/${tier}/dashboard`);
+    await expect(page).toHaveURL(new RegExp(`/${tier}/login$`));
+  });
+}
+
+test('a wrong password shows the error and stays on the login form', async ({ page }) => {
+  await submitLogin(page, 'user', 'definitely not it');
+  await expect(page.getByText('Failed To Auth The Credential')).toBeVisible();
+  await expect(page).toHaveURL(/\/user\/login$/);
+});
+
+test('an authenticator is set up from its QR code and then asked for at login', async ({ page }) => {
+  await login(page, 'user');
+  await chooseSecondFactor(page, 'user', 'Authenticator app');
+  await expect(page.getByRole('img', { name: 'QR code of the authenticator setup' })).toBeVisible();
+  const uri = await page.getByLabel('Setup URI').inputValue();
+  const secret = new URL(uri).searchParams.get('secret') ?? '';
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await page.getByLabel('Code from the app').fill(totpAt(secret, timeStep(Date.now())));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText('Update Success')).toBeVisible();
+  await logout(page, 'user');
+
+  // The set-up code's time step is spent: sign in with a code of the next step.
+  const setupStep = timeStep(Date.now());
+  await submitLogin(page, 'user');
+  await expect(page).toHaveURL(/\/user\/verifyAccount$/);
+  const wait = (setupStep + 1) * 30_000 - Date.now() + 500;
+  if (wait > 0) await page.waitForTimeout(wait);
+  await page.getByLabel('Verification code').fill(totpAt(secret, timeStep(Date.now())));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/user\/dashboard$/);
+
+  await chooseSecondFactor(page, 'user', 'None');
+  await expect(page.getByText('Update Success')).toBeVisible();
+});
+
+test('a code sent by e-mail signs the operator in', async ({ page }) => {
+  await login(page, 'client');
+  await page.goto('/client/userManagement/userInformation');
+  await page.getByLabel('E-mail').fill('ops@rampart.test');
+  await page.getByLabel('Current password').fill(E2E.password);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Update Information Successful!')).toBeVisible();
+  await chooseSecondFactor(page, 'client', 'E-mail code');
+  await expect(page.getByText('Update Success')).toBeVisible();
+  await logout(page, 'client');
+
+  const seen = mailCount('ops@rampart.test');
+  await submitLogin(page, 'client');
+  await expect(page).toHaveURL(/\/client\/verifyAccount$/);
+  await expect(page.getByText('Please check mail to get verify code.')).toBeVisible();
+  const code = /sign-in code is (\d{6})/.exec(await nextMail('ops@rampart.test', seen))?.[1] ?? '';
+  expect(code).toMatch(/^\d{6}$/);
+  await page.getByLabel('Verification code').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/client\/dashboard$/);
+  await expect(page.getByTestId('account-summary')).toContainText('ops@rampart.test');
+
+  await chooseSecondFactor(page, 'client', 'None');
+  await expect(page.getByText('Update Success')).toBeVisible();
+});
