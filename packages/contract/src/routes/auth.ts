@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { accountStatusSchema } from '../enums.js';
-import { dataOf, defineRoute, publicAccess, type Tier, TIERS, tierSchema, tiers } from '../route.js';
 import { TOKEN_COOKIE_PREFIX } from '../constants.js';
+import { accountStatusSchema } from '../enums.js';
+import { dataOf, defineRoute, publicAccess, TIERS, type Tier, tierSchema, tiers } from '../route.js';
 import { zEmail, zName, zNewPassword } from '../validators/zod.js';
 
 /**
@@ -132,7 +132,10 @@ export const logout = defineRoute({
   access: publicAccess,
   summary: 'Logout: revokes the session (the refresh token and every access token of it)',
   tags: ['auth'],
-  request: { params: auth, body: z.object({ accessToken: z.string().max(4096).optional(), refreshToken: secretString }) },
+  request: {
+    params: auth,
+    body: z.object({ accessToken: z.string().max(4096).optional(), refreshToken: secretString }),
+  },
   response: ok,
 });
 
@@ -143,7 +146,10 @@ export const refresh = defineRoute({
   access: publicAccess,
   summary: 'Exchanges a refresh token for a new token set; the old refresh token is spent',
   tags: ['auth'],
-  request: { params: auth, body: z.object({ refreshToken: secretString, accessToken: z.string().max(4096).optional() }) },
+  request: {
+    params: auth,
+    body: z.object({ refreshToken: secretString, accessToken: z.string().max(4096).optional() }),
+  },
   response: dataOf(tokenSetSchema),
 });
 
@@ -291,5 +297,9 @@ export const authRoutes = {
 /** Cookie names of a tier's token set (spec part 1 §3: prefixes u_, c_, a_). */
 export function tokenCookieNames(tier: Tier) {
   const prefix = TOKEN_COOKIE_PREFIX[tier];
-  return { accessToken: `${prefix}accessToken`, refreshToken: `${prefix}refreshToken`, tokenType: `${prefix}tokenType` };
+  return {
+    accessToken: `${prefix}accessToken`,
+    refreshToken: `${prefix}refreshToken`,
+    tokenType: `${prefix}tokenType`,
+  };
 }
