@@ -34,6 +34,30 @@ describe('root accounts and sign-in', () => {
     expect(res.json().data).not.toHaveProperty('passwordHash');
   });
 
+  it('stores argon2id hashes with m=19456, t=2, p=1 in the database', async () => {
+    for (const tier of ['admin', 'client', 'user'] as const) {
+      const hash = (await t.app.rampart.accounts.findRoot(tier))?.passwordHash ?? '';
+      const [, algorithm, , params] = hash.split('$');
+      expect(algorithm).toBe('argon2id');
+      expect(Object.fromEntries((params ?? '').split(',').map((kv) => kv.split('=')))).toEqual({
+        m: '19456',
+        t: '2',
+        p: '1',
+      });
+    }
+  });
+
+  it("logs the caller's tier and account with each signed-in request", async () => {
+    const tokens = await signIn(t.app, 'client');
+    await self('client', { ...bearer(tokens), 'x-request-id': 'req-self-0001' });
+    const root = await t.app.rampart.accounts.findRoot('client');
+    expect(t.logs.find((l) => l.reqId === 'req-self-0001' && l.msg === 'request')).toMatchObject({
+      tier: 'client',
+      account: root?.id,
+      status: 200,
+    });
+  });
+
   it('chains the roots admin → client → user', async () => {
     const admin = await t.app.rampart.accounts.findRoot('admin');
     const client = await t.app.rampart.accounts.findRoot('client');
