@@ -126,7 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const account = new AccountService(accountsRepo, sessionsRepo, ticketsRepo, tokens, mailer, box, clock, productName);
   const createdRoots = await ensureRootAccounts(accountsRepo, options.config.initPassword);
 
-  const binder = createBinder(app, createAuthenticator(tokens, sessionsRepo, clock));
+  const binder = createBinder(app, { account: createAuthenticator(tokens, sessionsRepo, clock), node: null });
   bindSystemRoutes(binder, system);
   bindAuthRoutes(binder, login, tokens, account);
   options.extraRoutes?.(binder);

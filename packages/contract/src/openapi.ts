@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorReplySchema } from './http.js';
-import { type AnyRoute, API_BASE } from './route.js';
+import { type AnyRoute, routeUrl } from './route.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -68,12 +68,13 @@ export function buildOpenApiDocument(
         content: { 'application/json': { schema: toJsonSchema(route.request.body, 'input') } },
       };
     }
+    if (route.access.kind === 'node') operation.security = [{ nodeSignature: [] }];
     if (route.access.kind === 'tiers') {
       operation.security = [{ bearer: [] }];
       operation['x-tiers'] = [...route.access.tiers];
       if (route.access.permission) operation['x-permission'] = route.access.permission;
     }
-    const key = `${API_BASE}${route.path}`;
+    const key = routeUrl(route);
     paths[key] ??= {};
     paths[key][route.method.toLowerCase()] = operation;
   }
@@ -81,7 +82,12 @@ export function buildOpenApiDocument(
     openapi: '3.0.3',
     info,
     servers: [{ url: '/' }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        nodeSignature: { type: 'apiKey', in: 'header', name: 'x-rampart-signature' },
+      },
+    },
     paths,
   };
 }

@@ -15,13 +15,18 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** Base path of every console call. */
 export const API_BASE = '/api/v1';
+/** Base path of the node API, called by edge agents. */
+export const EDGE_API_BASE = '/api/edge/v1';
 
 /** Who may call a route: anyone, or a signed-in account of one of the tiers (with an optional permission key). */
 export type RouteAccess =
   | { readonly kind: 'public' }
-  | { readonly kind: 'tiers'; readonly tiers: readonly Tier[]; readonly permission?: string };
+  | { readonly kind: 'tiers'; readonly tiers: readonly Tier[]; readonly permission?: string }
+  /** A registered edge node, proving itself with a signed request. */
+  | { readonly kind: 'node' };
 
 export const publicAccess: RouteAccess = { kind: 'public' };
+export const nodeAccess: RouteAccess = { kind: 'node' };
 export function tiers(list: readonly Tier[], permission?: string): RouteAccess {
   return permission === undefined ? { kind: 'tiers', tiers: list } : { kind: 'tiers', tiers: list, permission };
 }
@@ -38,8 +43,10 @@ export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res ex
   /** Stable operation id, `<area>.<action>`; also the OpenAPI operationId. */
   readonly id: string;
   readonly method: HttpMethod;
-  /** Path under {@link API_BASE} with `{name}` placeholders, e.g. `/{auth}/logo`. */
+  /** Path under {@link API_BASE} (or {@link EDGE_API_BASE}) with `{name}` placeholders, e.g. `/{auth}/logo`. */
   readonly path: string;
+  /** `console` (default): under /api/v1; `edge`: the node API under /api/edge/v1. */
+  readonly api?: 'console' | 'edge';
   readonly access: RouteAccess;
   readonly summary: string;
   readonly tags: readonly string[];
@@ -64,6 +71,11 @@ export function defineRoute<const Req extends RouteRequest, Res extends z.ZodTyp
     throw new Error(`route ${def.id}: path parameters ${names.join(',')} and params schema ${shape.join(',')} differ`);
   }
   return def;
+}
+
+/** The full path template of a route, base included. */
+export function routeUrl(route: Pick<RouteDefinition, 'api' | 'path'>): string {
+  return (route.api === 'edge' ? EDGE_API_BASE : API_BASE) + route.path;
 }
 
 /** `{auth}` placeholders of a path, in order. */

@@ -5,6 +5,7 @@ import {
   type RouteAccess,
   type RouteParsed,
   type RouteReply,
+  routeUrl,
 } from '@rampart/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -22,16 +23,31 @@ export interface Caller {
   readonly account: AccountRow;
 }
 
-/** Checks the token for a non-public route; installed by the auth module. */
+/** Checks the token of a console route; installed by the auth module. */
 export type Authenticator = (
   request: FastifyRequest,
-  access: Exclude<RouteAccess, { kind: 'public' }>,
+  access: Extract<RouteAccess, { kind: 'tiers' }>,
 ) => Promise<Caller>;
+
+/** An edge node that proved itself on a node-API route. */
+export interface NodeCaller {
+  readonly nodeId: number;
+  readonly ownerId: number;
+}
+
+/** Checks the signature of a node-API request; installed by the nodes module. */
+export type NodeAuthenticator = (request: FastifyRequest) => Promise<NodeCaller>;
+
+export interface Authenticators {
+  readonly account: Authenticator | null;
+  readonly node: NodeAuthenticator | null;
+}
 
 export interface HandlerContext {
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
   readonly caller: Caller | null;
+  readonly node: NodeCaller | null;
 }
 
 export type RouteHandler<R extends AnyRoute> = (input: RouteParsed<R>, ctx: HandlerContext) => Promise<RouteReply<R>>;
@@ -43,8 +59,8 @@ export interface Binder {
 }
 
 /** `/{auth}/logo` → `/api/v1/:auth/logo` */
-export function fastifyPath(path: string): string {
-  return API_BASE + path.replace(/\{(\w+)\}/g, ':$1');
+export function fastifyPath(route: Pick<AnyRoute, 'api' | 'path'>): string {
+  return routeUrl(route).replace(/\{(\w+)\}/g, ':$1');
 }
 
 /**
@@ -52,7 +68,7 @@ export function fastifyPath(path: string): string {
  * the contract (101003 naming each field), and the reply passed through the response schema, so
  * that a handler can never send a field the contract does not declare.
  */
-export function createBinder(app: FastifyInstance, authenticate: Authenticator | null): Binder {
+export function createBinder(app: FastifyInstance, authenticators: Authenticators): Binder {
   const bound = new Set<string>();
   return {
     bound,
@@ -61,14 +77,19 @@ export function createBinder(app: FastifyInstance, authenticate: Authenticator |
       bound.add(route.id);
       app.route({
         method: route.method,
-        url: fastifyPath(route.path),
+        url: fastifyPath(route),
         handler: async (request, reply) => {
           const access = route.access;
           let caller: Caller | null = null;
-          if (access.kind !== 'public') {
-            if (!authenticate) throw new Error(`route ${route.id} needs authentication but none is installed`);
-            caller = await authenticate(request, access);
-            request.caller = caller;
+          let node: NodeCaller | null = null;
+          if (access.kind === 'tiers') {
+            if (!authenticators.account) throw new Error(`route ${route.id} needs sign-in but none is installed`);
+            caller = await authenticators.account(request, access);
+            request.caller = caller ?? undefined;
+          } else if (access.kind === 'node') {
+            if (!authenticators.node)
+              throw new Error(`route ${route.id} needs node credentials but none are installed`);
+            node = await authenticators.node(request);
           }
           const locale = requestLocale(request);
           const errors: FieldError[] = [];
@@ -88,6 +109,7 @@ export function createBinder(app: FastifyInstance, authenticate: Authenticator |
             request,
             reply,
             caller,
+            node,
           });
           if (route.reply === 'raw') return reply;
           const checked = route.response.safeParse(result);
