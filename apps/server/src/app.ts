@@ -13,6 +13,10 @@ import { LoginService } from './modules/auth/login.service.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { TicketsRepository } from './modules/auth/tickets.repository.js';
 import { TokenService } from './modules/auth/token.service.js';
+import { createNodeAuthenticator } from './modules/nodes/node-signature.js';
+import { NodesRepository } from './modules/nodes/nodes.repository.js';
+import { bindNodeRoutes } from './modules/nodes/nodes.routes.js';
+import { NodesService } from './modules/nodes/nodes.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
@@ -126,12 +130,36 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const account = new AccountService(accountsRepo, sessionsRepo, ticketsRepo, tokens, mailer, box, clock, productName);
   const createdRoots = await ensureRootAccounts(accountsRepo, options.config.initPassword);
 
-  const binder = createBinder(app, { account: createAuthenticator(tokens, sessionsRepo, clock), node: null });
+  const nodesRepo = new NodesRepository(db);
+  const nodesService = new NodesService(nodesRepo, accountsRepo, box, clock);
+
+  // Keep the body as received: node-API requests are signed over its exact bytes.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.rawBody = body as string;
+    parseJson(request, body as string, done);
+  });
+
+  const binder = createBinder(app, {
+    account: createAuthenticator(tokens, sessionsRepo, clock),
+    node: createNodeAuthenticator(nodesRepo, box, clock),
+  });
   bindSystemRoutes(binder, system);
   bindAuthRoutes(binder, login, tokens, account);
+  bindNodeRoutes(binder, nodesService, (origin) => options.config.publicUrl ?? origin);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
-  app.decorate('rampart', { createdRoots, settings, box, mailer, accounts: accountsRepo, account, system });
+  app.decorate('rampart', {
+    createdRoots,
+    settings,
+    box,
+    mailer,
+    accounts: accountsRepo,
+    account,
+    system,
+    nodes: nodesRepo,
+  });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: options.config.version });
   app.get(`${API_BASE}/openapi.json`, async () => document);
@@ -158,6 +186,7 @@ declare module 'fastify' {
       accounts: AccountsRepository;
       account: AccountService;
       system: SystemService;
+      nodes: NodesRepository;
     };
   }
   interface FastifyRequest {

@@ -72,6 +72,22 @@ export class AccountsRepository {
     return result.rows.length > 0;
   }
 
+  /** The topmost account above `id` (or `id` itself) of the same tier: the operator a client sub-account acts for. */
+  async topOfTier(id: number): Promise<number> {
+    const result = (await this.db.execute(sql`
+      WITH RECURSIVE chain AS (
+        SELECT id, parent_id, tier, 0 AS depth FROM accounts WHERE id = ${id}
+        UNION ALL
+        SELECT a.id, a.parent_id, a.tier, c.depth + 1 FROM accounts a JOIN chain c ON a.id = c.parent_id
+        WHERE a.tier = (SELECT tier FROM accounts WHERE id = ${id})
+      )
+      SELECT id FROM chain ORDER BY depth DESC LIMIT 1
+    `)) as unknown as { rows: { id: number | string }[] };
+    const top = result.rows[0];
+    if (!top) throw new Error(`account ${id} not found`);
+    return Number(top.id);
+  }
+
   async emailTaken(tier: Tier, email: string, exceptId: number): Promise<boolean> {
     const rows = await this.db
       .select({ id: accounts.id })

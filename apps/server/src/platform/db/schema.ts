@@ -141,3 +141,51 @@ export const passwordTokens = pgTable(
 );
 
 export type AccountRow = typeof accounts.$inferSelect;
+
+/**
+ * The operator's join token for new nodes, one live token per operator (client account). Kept
+ * sealed so `GET client/node-info` can show it again, and hashed for the lookup at registration.
+ */
+export const nodeJoinTokens = pgTable(
+  'node_join_tokens',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    tokenSealed: text('token_sealed').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('node_join_tokens_hash_key').on(t.tokenHash),
+    uniqueIndex('node_join_tokens_live_owner_key').on(t.ownerId).where(sql`${t.revokedAt} IS NULL`),
+  ],
+);
+
+/**
+ * Edge nodes of an operator. A node registers itself (status `uninitialized`) and is placed in a
+ * zone and group by the operator. Its secret signs its requests and is kept sealed (the HMAC check
+ * needs it); it is never shown again after registration.
+ */
+export const nodes = pgTable(
+  'nodes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    ips: jsonb('ips').$type<string[]>().notNull(),
+    version: text('version').notNull(),
+    status: text('status').$type<'uninitialized' | 'initialized'>().notNull().default('uninitialized'),
+    secretSealed: text('secret_sealed').notNull(),
+    appliedVersion: text('applied_version').notNull().default(''),
+    lastError: text('last_error').notNull().default(''),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('nodes_owner_status_idx').on(t.ownerId, t.status)],
+);

@@ -1,6 +1,5 @@
 import {
   type AnyRoute,
-  API_BASE,
   type FieldError,
   type RouteAccess,
   type RouteParsed,

@@ -1,0 +1,91 @@
+import { createHash, createHmac } from 'node:crypto';
+import { NODE_SIGNATURE_HEADERS, NODE_SIGNATURE_MAX_SKEW_SECONDS, nodeSignaturePayload } from '@rampart/contract';
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../platform/clock.js';
+import { safeEqual } from '../../platform/crypto/keys.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { NodeAuthenticator } from '../../platform/http/bind-route.js';
+import type { NodesRepository } from './nodes.repository.js';
+
+/** Signs a node-API request (used by the agent and by tests). */
+export function signNodeRequest(
+  secret: string,
+  parts: { method: string; path: string; body: string; timestamp: string; nonce: string },
+): string {
+  const bodySha256 = createHash('sha256').update(parts.body).digest('hex');
+  return createHmac('sha256', secret)
+    .update(nodeSignaturePayload({ ...parts, bodySha256 }))
+    .digest('hex');
+}
+
+/**
+ * Nonces seen within the allowed skew, so a captured request cannot be replayed. Kept in memory
+ * and bounded; several control planes each keep their own (a replay to another one within the
+ * skew window is the documented gap until nonces move to the shared store).
+ */
+class NonceCache {
+  private readonly seen = new Map<string, number>();
+  constructor(private readonly maxEntries = 200_000) {}
+
+  /** False when the nonce was already used. */
+  use(key: string, expiresAt: number, now: number): boolean {
+    if (this.seen.size > this.maxEntries / 2) {
+      for (const [k, exp] of this.seen) if (exp <= now) this.seen.delete(k);
+    }
+    if (this.seen.has(key)) return false;
+    if (this.seen.size >= this.maxEntries) {
+      const oldest = this.seen.keys().next().value;
+      if (oldest !== undefined) this.seen.delete(oldest);
+    }
+    this.seen.set(key, expiresAt);
+    return true;
+  }
+}
+
+/**
+ * Checks a signed node-API request: known node id, timestamp within the skew, HMAC over method,
+ * path, timestamp, nonce and body, and a nonce not seen before. Any failure is 101013, the same
+ * answer whatever was wrong.
+ */
+export function createNodeAuthenticator(nodes: NodesRepository, box: SecretBox, clock: Clock): NodeAuthenticator {
+  const nonces = new NonceCache();
+  return async (request: FastifyRequest) => {
+    const h = request.headers;
+    const nodeId = Number(h[NODE_SIGNATURE_HEADERS.node]);
+    const timestamp = String(h[NODE_SIGNATURE_HEADERS.timestamp] ?? '');
+    const nonce = String(h[NODE_SIGNATURE_HEADERS.nonce] ?? '');
+    const signature = String(h[NODE_SIGNATURE_HEADERS.signature] ?? '');
+    const now = clock();
+    if (
+      !Number.isSafeInteger(nodeId) ||
+      !/^\d{1,12}$/.test(timestamp) ||
+      !/^[A-Za-z0-9_-]{16,128}$/.test(nonce) ||
+      !/^[0-9a-f]{64}$/.test(signature) ||
+      Math.abs(now / 1000 - Number(timestamp)) > NODE_SIGNATURE_MAX_SKEW_SECONDS
+    ) {
+      throw new AppError(101013);
+    }
+    const node = await nodes.findNode(nodeId);
+    if (!node) throw new AppError(101013);
+    const expected = signNodeRequest(box.open(node.secretSealed), {
+      method: request.method,
+      path: request.url,
+      body: request.rawBody ?? '',
+      timestamp,
+      nonce,
+    });
+    if (!safeEqual(expected, signature)) throw new AppError(101013);
+    if (!nonces.use(`${nodeId}:${nonce}`, now + 2 * NODE_SIGNATURE_MAX_SKEW_SECONDS * 1000, now)) {
+      throw new AppError(101013, { extra: { reason: 'replayed request' } });
+    }
+    return { nodeId: node.id, ownerId: node.ownerId };
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body as received, for signature checks. */
+    rawBody?: string;
+  }
+}

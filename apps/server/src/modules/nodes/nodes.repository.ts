@@ -1,0 +1,65 @@
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { nodeJoinTokens, nodes } from '../../platform/db/schema.js';
+
+export type NodeRow = typeof nodes.$inferSelect;
+
+/** Nodes and join tokens: one typed query per method. Every read is scoped by owner. */
+export class NodesRepository {
+  constructor(private readonly db: Db) {}
+
+  async findLiveJoinToken(ownerId: number) {
+    const rows = await this.db
+      .select()
+      .from(nodeJoinTokens)
+      .where(and(eq(nodeJoinTokens.ownerId, ownerId), isNull(nodeJoinTokens.revokedAt)));
+    return rows[0];
+  }
+
+  async findLiveJoinTokenByHash(tokenHash: string) {
+    const rows = await this.db
+      .select()
+      .from(nodeJoinTokens)
+      .where(and(eq(nodeJoinTokens.tokenHash, tokenHash), isNull(nodeJoinTokens.revokedAt)));
+    return rows[0];
+  }
+
+  /** Inserts a join token unless the owner has a live one; returns the live one either way. */
+  async insertJoinTokenIfAbsent(row: typeof nodeJoinTokens.$inferInsert) {
+    await this.db.insert(nodeJoinTokens).values(row).onConflictDoNothing();
+    return this.findLiveJoinToken(row.ownerId);
+  }
+
+  async insertNode(row: typeof nodes.$inferInsert): Promise<NodeRow> {
+    const [created] = await this.db.insert(nodes).values(row).returning();
+    if (!created) throw new Error('insert returned no row');
+    return created;
+  }
+
+  async findNode(id: number): Promise<NodeRow | undefined> {
+    const rows = await this.db.select().from(nodes).where(eq(nodes.id, id));
+    return rows[0];
+  }
+
+  async updateNode(id: number, values: Partial<typeof nodes.$inferInsert>): Promise<void> {
+    await this.db
+      .update(nodes)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(eq(nodes.id, id));
+  }
+
+  async listByStatus(ownerId: number, status: NodeRow['status'], page: number, pageSize: number) {
+    const where = and(eq(nodes.ownerId, ownerId), eq(nodes.status, status));
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select()
+        .from(nodes)
+        .where(where)
+        .orderBy(desc(nodes.createdAt), desc(nodes.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db.select({ n: count() }).from(nodes).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+}

@@ -1,0 +1,79 @@
+import type { Clock } from '../../platform/clock.js';
+import { randomToken, sha256 } from '../../platform/crypto/keys.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { AccountsRepository } from '../auth/accounts.repository.js';
+import type { NodeRow, NodesRepository } from './nodes.repository.js';
+
+export function presentUninitializedNode(row: NodeRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    ips: row.ips,
+    version: row.version,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
+  };
+}
+
+/** Node registration and reports, and the operator's view of them. */
+export class NodesService {
+  constructor(
+    private readonly nodes: NodesRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The operator a client-console caller acts for: the topmost client account above it. */
+  async operatorOf(accountId: number): Promise<number> {
+    return this.accounts.topOfTier(accountId);
+  }
+
+  /** The operator's join token, made on first use. */
+  async joinToken(operatorId: number): Promise<string> {
+    const existing = await this.nodes.findLiveJoinToken(operatorId);
+    if (existing) return this.box.open(existing.tokenSealed);
+    const token = randomToken('jt_');
+    const live = await this.nodes.insertJoinTokenIfAbsent({
+      ownerId: operatorId,
+      tokenHash: sha256(token),
+      tokenSealed: this.box.seal(token),
+    });
+    if (!live) throw new Error('join token not stored');
+    return this.box.open(live.tokenSealed);
+  }
+
+  async register(input: { joinToken: string; hostname: string; ips: string[]; version: string }) {
+    const token = await this.nodes.findLiveJoinTokenByHash(sha256(input.joinToken));
+    if (!token) throw new AppError(101013);
+    const secret = randomToken('ns_');
+    const node = await this.nodes.insertNode({
+      ownerId: token.ownerId,
+      name: input.hostname,
+      ips: input.ips,
+      version: input.version,
+      secretSealed: this.box.seal(secret),
+      lastSeenAt: new Date(this.clock()),
+    });
+    return { nodeId: node.id, nodeSecret: secret };
+  }
+
+  async report(
+    nodeId: number,
+    input: { version: string; appliedVersion: string; lastError: string; ips?: string[] | undefined },
+  ) {
+    await this.nodes.updateNode(nodeId, {
+      version: input.version,
+      appliedVersion: input.appliedVersion,
+      lastError: input.lastError,
+      ...(input.ips ? { ips: input.ips } : {}),
+      lastSeenAt: new Date(this.clock()),
+    });
+  }
+
+  async listUninitialized(operatorId: number, page: number, pageSize: number) {
+    const { rows, total } = await this.nodes.listByStatus(operatorId, 'uninitialized', page, pageSize);
+    return { data: rows.map(presentUninitializedNode), total };
+  }
+}

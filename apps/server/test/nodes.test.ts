@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { NODE_SIGNATURE_HEADERS } from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signNodeRequest } from '../src/modules/nodes/node-signature.js';
+import { bearer, manualClock, signIn } from './helpers/auth.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+const clock = manualClock();
+let t: TestApp;
+let client: { accessToken: string };
+beforeAll(async () => {
+  t = await createTestApp({ clock: clock.now });
+  client = await signIn(t.app, 'client');
+});
+afterAll(async () => t.close());
+
+async function joinToken(): Promise<string> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/v1/client/node-info', headers: bearer(client) });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toMatch(/text\/plain/);
+  expect(res.headers['cache-control']).toBe('no-store');
+  const lines = Object.fromEntries(
+    res.body
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/=(.*)/s).slice(0, 2)),
+  );
+  expect(lines.control_plane_url).toBe('http://127.0.0.1:9');
+  expect(lines.install_command).toContain(lines.join_token);
+  return lines.join_token;
+}
+
+async function register(token: string, hostname = 'edge-1') {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/edge/v1/register',
+    payload: { joinToken: token, hostname, ips: ['192.0.2.10', '2001:db8::10'], version: '0.1.0' },
+  });
+}
+
+function signed(
+  nodeId: number,
+  secret: string,
+  body: unknown,
+  over: Partial<{ timestamp: string; nonce: string }> = {},
+) {
+  const payload = JSON.stringify(body);
+  const timestamp = over.timestamp ?? String(Math.floor(clock.now() / 1000));
+  const nonce = over.nonce ?? randomBytes(16).toString('hex');
+  const path = '/api/edge/v1/status';
+  return {
+    method: 'POST' as const,
+    url: path,
+    payload,
+    headers: {
+      'content-type': 'application/json',
+      [NODE_SIGNATURE_HEADERS.node]: String(nodeId),
+      [NODE_SIGNATURE_HEADERS.timestamp]: timestamp,
+      [NODE_SIGNATURE_HEADERS.nonce]: nonce,
+      [NODE_SIGNATURE_HEADERS.signature]: signNodeRequest(secret, {
+        method: 'POST',
+        path,
+        body: payload,
+        timestamp,
+        nonce,
+      }),
+    },
+  };
+}
+
+const status = { version: '0.1.1', appliedVersion: 'v-abc', lastError: '' };
+
+describe('node join and reports', () => {
+  it('shows the same join token each time, and a node joins with it as uninitialised', async () => {
+    const token = await joinToken();
+    expect(await joinToken()).toBe(token);
+    const res = await register(token);
+    expect(res.statusCode).toBe(200);
+    const { nodeId, nodeSecret } = res.json().data;
+    expect(nodeSecret).toMatch(/^ns_/);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/client/nodes?page=1&pageSize=10',
+      headers: bearer(client),
+    });
+    expect(list.json()).toMatchObject({
+      total: 1,
+      data: [{ id: nodeId, name: 'edge-1', ips: ['192.0.2.10', '2001:db8::10'] }],
+    });
+    expect(JSON.stringify(list.json())).not.toContain(nodeSecret);
+  });
+
+  it('refuses an unknown join token and malformed node data', async () => {
+    expect((await register('jt_forged')).json().code).toBe(101013);
+    const token = await joinToken();
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/edge/v1/register',
+      payload: { joinToken: token, hostname: 'edge;rm -rf', ips: ['999.1.1.1'], version: '1 0' },
+    });
+    expect(
+      bad
+        .json()
+        .extra.fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['hostname', 'ips.0', 'version']);
+  });
+
+  it('accepts a signed report once and refuses a replay, a stale one, a bad signature and another node id', async () => {
+    const { nodeId, nodeSecret } = (await register(await joinToken(), 'edge-2')).json().data;
+    const request = signed(nodeId, nodeSecret, status);
+    expect((await t.app.inject(request)).statusCode).toBe(200);
+    const node = await t.app.rampart.nodes.findNode(nodeId);
+    expect(node).toMatchObject({ version: '0.1.1', appliedVersion: 'v-abc', lastError: '' });
+
+    const replay = await t.app.inject(request);
+    expect(replay.json().code).toBe(101013);
+
+    const stale = signed(nodeId, nodeSecret, status, { timestamp: String(Math.floor(clock.now() / 1000) - 301) });
+    expect((await t.app.inject(stale)).json().code).toBe(101013);
+
+    const tampered = signed(nodeId, nodeSecret, status);
+    tampered.payload = JSON.stringify({ ...status, lastError: 'forged' });
+    expect((await t.app.inject(tampered)).json().code).toBe(101013);
+
+    const wrongKey = signed(nodeId, 'ns_not-the-secret', status);
+    expect((await t.app.inject(wrongKey)).json().code).toBe(101013);
+
+    const otherId = signed(nodeId + 1000, nodeSecret, status);
+    expect((await t.app.inject(otherId)).json().code).toBe(101013);
+  });
+
+  it("does not show one operator's nodes or join token to a user or another console", async () => {
+    const user = await signIn(t.app, 'user');
+    for (const url of ['/api/v1/client/nodes', '/api/v1/client/node-info']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: bearer(user) });
+      expect(res.json().code).toBe(101018);
+      expect(res.body).not.toMatch(/jt_/);
+    }
+  });
+});
