@@ -20,6 +20,9 @@ import { NodesService } from './modules/nodes/nodes.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
+import { ZonesRepository } from './modules/zones/zones.repository.js';
+import { bindZoneRoutes } from './modules/zones/zones.routes.js';
+import { ZonesService } from './modules/zones/zones.service.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
 import type { Database } from './platform/db/database.js';
@@ -148,6 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindSystemRoutes(binder, system);
   bindAuthRoutes(binder, login, tokens, account);
   bindNodeRoutes(binder, nodesService, (origin) => options.config.publicUrl ?? origin);
+  bindZoneRoutes(binder, new ZonesService(db, new ZonesRepository(db)), nodesService);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {

@@ -5,6 +5,7 @@ import { randomToken, sha256 } from '../../platform/crypto/keys.js';
 import { hashPassword, isCommonPassword, verifyPassword } from '../../platform/crypto/passwords.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { matchTotp, newTotpSecret, otpauthUri } from '../../platform/crypto/totp.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -201,11 +202,4 @@ export class AccountService {
     await this.accounts.update(found.accountId, { passwordHash: await hashPassword(password) });
     await this.sessions.revokeAccountSessions(found.accountId, 'password-created');
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code =
-    (error as { code?: unknown; cause?: { code?: unknown } })?.code ??
-    (error as { cause?: { code?: unknown } })?.cause?.code;
-  return code === '23505';
 }

@@ -164,6 +164,22 @@ export const nodeJoinTokens = pgTable(
   ],
 );
 
+/** Zones: an operator's regions of edge nodes. Names are unique per operator. */
+export const zones = pgTable(
+  'zones',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    memo: text('memo').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('zones_owner_name_key').on(t.ownerId, t.name)],
+);
+
 /**
  * Edge nodes of an operator. A node registers itself (status `uninitialized`) and is placed in a
  * zone and group by the operator. Its secret signs its requests and is kept sealed (the HMAC check
@@ -180,6 +196,8 @@ export const nodes = pgTable(
     ips: jsonb('ips').$type<string[]>().notNull(),
     version: text('version').notNull(),
     status: text('status').$type<'uninitialized' | 'initialized'>().notNull().default('uninitialized'),
+    /** Set when the operator initialises the node; a zone with nodes cannot be deleted. */
+    zoneId: bigint('zone_id', { mode: 'number' }).references(() => zones.id, { onDelete: 'restrict' }),
     secretSealed: text('secret_sealed').notNull(),
     appliedVersion: text('applied_version').notNull().default(''),
     lastError: text('last_error').notNull().default(''),
@@ -187,5 +205,5 @@ export const nodes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('nodes_owner_status_idx').on(t.ownerId, t.status)],
+  (t) => [index('nodes_owner_status_idx').on(t.ownerId, t.status), index('nodes_zone_idx').on(t.zoneId)],
 );

@@ -1,0 +1,97 @@
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { nodes, zones } from '../../platform/db/schema.js';
+
+export type ZoneRow = typeof zones.$inferSelect & { nodeCount: number };
+
+// Written out in full: inside a subquery drizzle leaves column names unqualified, and "id" would
+// then mean the node's id.
+const nodeCount = sql<number>`(SELECT count(*)::int FROM nodes n WHERE n.zone_id = "zones"."id")`;
+const columns = {
+  id: zones.id,
+  ownerId: zones.ownerId,
+  name: zones.name,
+  memo: zones.memo,
+  createdAt: zones.createdAt,
+  updatedAt: zones.updatedAt,
+  nodeCount,
+};
+
+/** Zones, always scoped to their operator: a zone of another operator is simply not found. */
+export class ZonesRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(
+    ownerId: number,
+    page: number,
+    pageSize: number,
+    sortBy: 'name' | 'createdAt' | 'nodeCount',
+    order: 'asc' | 'desc',
+  ) {
+    const key = sortBy === 'name' ? zones.name : sortBy === 'nodeCount' ? nodeCount : zones.createdAt;
+    const dir = order === 'asc' ? asc : desc;
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select(columns)
+        .from(zones)
+        .where(eq(zones.ownerId, ownerId))
+        .orderBy(dir(key), dir(zones.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db.select({ n: count() }).from(zones).where(eq(zones.ownerId, ownerId)),
+    ]);
+    return { rows: rows as ZoneRow[], total: total?.n ?? 0 };
+  }
+
+  async meta(ownerId: number) {
+    return this.db
+      .select({ id: zones.id, name: zones.name })
+      .from(zones)
+      .where(eq(zones.ownerId, ownerId))
+      .orderBy(asc(zones.name));
+  }
+
+  async find(ownerId: number, id: number): Promise<ZoneRow | undefined> {
+    const rows = await this.db
+      .select(columns)
+      .from(zones)
+      .where(and(eq(zones.ownerId, ownerId), eq(zones.id, id)));
+    return rows[0] as ZoneRow | undefined;
+  }
+
+  async insert(ownerId: number, values: { name: string; memo: string }): Promise<number> {
+    const [row] = await this.db
+      .insert(zones)
+      .values({ ownerId, ...values })
+      .returning({ id: zones.id });
+    if (!row) throw new Error('insert returned no row');
+    return row.id;
+  }
+
+  async update(ownerId: number, id: number, values: { name: string; memo: string }): Promise<boolean> {
+    const rows = await this.db
+      .update(zones)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(zones.ownerId, ownerId), eq(zones.id, id)))
+      .returning({ id: zones.id });
+    return rows.length === 1;
+  }
+
+  async delete(ownerId: number, id: number): Promise<boolean> {
+    const rows = await this.db
+      .delete(zones)
+      .where(and(eq(zones.ownerId, ownerId), eq(zones.id, id)))
+      .returning({ id: zones.id });
+    return rows.length === 1;
+  }
+
+  /** Places the operator's uninitialised nodes in a zone; returns how many moved. */
+  async initializeNodes(ownerId: number, ids: number[], zoneId: number): Promise<number> {
+    const rows = await this.db
+      .update(nodes)
+      .set({ zoneId, status: 'initialized', updatedAt: sql`now()` })
+      .where(and(eq(nodes.ownerId, ownerId), eq(nodes.status, 'uninitialized'), inArray(nodes.id, ids)))
+      .returning({ id: nodes.id });
+    return rows.length;
+  }
+}

@@ -1,0 +1,27 @@
+import { zoneRoutes } from '@rampart/contract';
+import type { Binder, Caller } from '../../platform/http/bind-route.js';
+import type { NodesService } from '../nodes/nodes.service.js';
+import type { ZonesService } from './zones.service.js';
+
+export function bindZoneRoutes(binder: Binder, zones: ZonesService, nodes: NodesService): void {
+  const operator = (caller: Caller | null) => {
+    if (!caller) throw new Error('client route without a caller');
+    return nodes.operatorOf(caller.accountId);
+  };
+  binder.bind(zoneRoutes.listZones, async ({ query }, { caller }) => zones.list(await operator(caller), query));
+  binder.bind(zoneRoutes.metaZones, async (_input, { caller }) => ({ data: await zones.meta(await operator(caller)) }));
+  binder.bind(zoneRoutes.createZone, async ({ body }, { caller }) => ({
+    data: await zones.create(await operator(caller), body),
+  }));
+  binder.bind(zoneRoutes.updateZone, async ({ body }, { caller }) => ({
+    data: await zones.update(await operator(caller), body),
+  }));
+  binder.bind(zoneRoutes.deleteZone, async ({ body }, { caller }) => {
+    await zones.delete(await operator(caller), body.id);
+    return { data: true as const };
+  });
+  binder.bind(zoneRoutes.initializeNodes, async ({ body }, { caller }) => {
+    await zones.initializeNodes(await operator(caller), body.ids, body.zoneID);
+    return { data: true as const };
+  });
+}

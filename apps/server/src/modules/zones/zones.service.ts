@@ -1,0 +1,89 @@
+import type { Zone } from '@rampart/contract';
+import type { Db } from '../../platform/db/database.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { type ZoneRow, ZonesRepository } from './zones.repository.js';
+
+export function presentZone(row: ZoneRow): Zone {
+  return {
+    id: row.id,
+    name: row.name,
+    memo: row.memo,
+    nodeCount: row.nodeCount,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Zones of one operator. A zone that does not belong to the operator is 101018, like a missing one. */
+export class ZonesService {
+  constructor(
+    private readonly db: Db,
+    private readonly zones: ZonesRepository,
+  ) {}
+
+  async list(
+    operatorId: number,
+    q: { page: number; pageSize: number; sortBy: 'name' | 'createdAt' | 'nodeCount'; orderBy: 'asc' | 'desc' },
+  ) {
+    const { rows, total } = await this.zones.list(operatorId, q.page, q.pageSize, q.sortBy, q.orderBy);
+    return { data: rows.map(presentZone), total };
+  }
+
+  meta(operatorId: number) {
+    return this.zones.meta(operatorId);
+  }
+
+  private async get(operatorId: number, id: number): Promise<Zone> {
+    const row = await this.zones.find(operatorId, id);
+    if (!row) throw new AppError(101018);
+    return presentZone(row);
+  }
+
+  async create(operatorId: number, input: { name: string; memo: string }): Promise<Zone> {
+    try {
+      return await this.get(
+        operatorId,
+        await this.zones.insert(operatorId, { name: input.name.trim(), memo: input.memo }),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(201002);
+      throw error;
+    }
+  }
+
+  async update(operatorId: number, input: { id: number; name: string; memo: string }): Promise<Zone> {
+    try {
+      if (!(await this.zones.update(operatorId, input.id, { name: input.name.trim(), memo: input.memo }))) {
+        throw new AppError(101018);
+      }
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(201002);
+      throw error;
+    }
+    return this.get(operatorId, input.id);
+  }
+
+  async delete(operatorId: number, id: number): Promise<void> {
+    const zone = await this.get(operatorId, id);
+    if (zone.nodeCount > 0) throw new AppError(201001);
+    try {
+      if (!(await this.zones.delete(operatorId, id))) throw new AppError(101018);
+    } catch (error) {
+      // A node placed in the zone between the check and the delete.
+      if (isForeignKeyViolation(error)) throw new AppError(201001);
+      throw error;
+    }
+  }
+
+  /** All or nothing: every id must be an uninitialised node of this operator. */
+  async initializeNodes(operatorId: number, ids: number[], zoneId: number): Promise<void> {
+    await this.get(operatorId, zoneId);
+    const unique = [...new Set(ids)];
+    await this.db.transaction(async (tx) => {
+      const moved = await new ZonesRepository(tx).initializeNodes(operatorId, unique, zoneId);
+      if (moved !== unique.length)
+        throw new AppError(101018, { extra: { reason: 'not every node is an uninitialised node of yours' } });
+    });
+  }
+}

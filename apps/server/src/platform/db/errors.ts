@@ -1,0 +1,13 @@
+/** PostgreSQL error codes, read the same way from pg and PGlite (drizzle may wrap them in `cause`). */
+function sqlState(error: unknown): unknown {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  return e?.code ?? e?.cause?.code;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return sqlState(error) === '23505';
+}
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  return sqlState(error) === '23503';
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, signIn } from './helpers/auth.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+let client: { accessToken: string };
+beforeAll(async () => {
+  t = await createTestApp();
+  client = await signIn(t.app, 'client');
+});
+afterAll(async () => t.close());
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
+  t.app.inject({ method, url: `/api/v1/${url}`, headers: bearer(client), ...(payload ? { payload } : {}) });
+
+async function registeredNode(hostname: string): Promise<number> {
+  const info = await call('GET', 'client/node-info');
+  const token = /join_token=(\S+)/.exec(info.body)?.[1];
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/edge/v1/register',
+    payload: { joinToken: token, hostname, ips: ['192.0.2.20'], version: '0.1.0' },
+  });
+  return res.json().data.nodeId;
+}
+
+describe('zones', () => {
+  it('creates, lists, renames and deletes a zone', async () => {
+    const created = await call('POST', 'client/zone', { name: 'Asia East', memo: 'Tokyo and Taipei' });
+    expect(created.statusCode).toBe(200);
+    const zone = created.json().data;
+    expect(zone).toMatchObject({ name: 'Asia East', memo: 'Tokyo and Taipei', nodeCount: 0 });
+    await call('POST', 'client/zone', { name: 'Europe' });
+
+    const list = await call('GET', 'client/zones?page=1&pageSize=10&sortBy=name&orderBy=asc');
+    expect(list.json().total).toBe(2);
+    expect(list.json().data.map((z: { name: string }) => z.name)).toEqual(['Asia East', 'Europe']);
+    expect((await call('GET', 'client/zones?page=2&pageSize=1&sortBy=name&orderBy=asc')).json().data[0].name).toBe(
+      'Europe',
+    );
+    expect((await call('GET', 'client/metaZones')).json().data).toEqual([
+      { id: zone.id, name: 'Asia East' },
+      { id: expect.any(Number), name: 'Europe' },
+    ]);
+
+    const renamed = await call('PUT', 'client/zone', { id: zone.id, name: 'Asia', memo: '' });
+    expect(renamed.json().data).toMatchObject({ id: zone.id, name: 'Asia', memo: '' });
+    expect((await call('DELETE', 'client/zone', { id: zone.id })).statusCode).toBe(200);
+    expect((await call('GET', 'client/zones')).json().total).toBe(1);
+  });
+
+  it('refuses a duplicate name with 201002 and a bad one with 101003', async () => {
+    await call('POST', 'client/zone', { name: 'Americas' });
+    const dup = await call('POST', 'client/zone', { name: 'Americas' });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().code).toBe(201002);
+    const bad = await call('POST', 'client/zone', { name: '   ', memo: 'x'.repeat(257) });
+    expect(
+      bad
+        .json()
+        .extra.fields.map((f: { field: string; key: string }) => `${f.field}:${f.key}`)
+        .sort(),
+    ).toEqual(['memo:tooLong', 'name:required']);
+  });
+
+  it('places registered nodes in a zone, and then refuses to delete that zone with 201001', async () => {
+    const zone = (await call('POST', 'client/zone', { name: 'Oceania' })).json().data;
+    const a = await registeredNode('edge-a');
+    const b = await registeredNode('edge-b');
+    expect((await call('POST', 'client/nodes/initialize', { ids: [a, b], zoneID: zone.id })).statusCode).toBe(200);
+    expect((await call('GET', 'client/nodes')).json().data.map((n: { id: number }) => n.id)).not.toContain(a);
+    const withNodes = (await call('GET', 'client/zones?sortBy=name&orderBy=asc'))
+      .json()
+      .data.find((z: { id: number }) => z.id === zone.id);
+    expect(withNodes.nodeCount).toBe(2);
+    const del = await call('DELETE', 'client/zone', { id: zone.id });
+    expect(del.statusCode).toBe(409);
+    expect(del.json().code).toBe(201001);
+  });
+
+  it('initialises all or none: one unknown node id leaves every node uninitialised', async () => {
+    const zone = (await call('POST', 'client/zone', { name: 'Africa' })).json().data;
+    const c = await registeredNode('edge-c');
+    const res = await call('POST', 'client/nodes/initialize', { ids: [c, 987_654], zoneID: zone.id });
+    expect(res.json().code).toBe(101018);
+    expect((await call('GET', 'client/nodes')).json().data.map((n: { id: number }) => n.id)).toContain(c);
+  });
+
+  it("keeps zones to their operator: a user's token and a foreign id get nothing", async () => {
+    const user = await signIn(t.app, 'user');
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/client/zones', headers: bearer(user) });
+    expect(res.json().code).toBe(101018);
+    expect((await call('PUT', 'client/zone', { id: 999_999, name: 'Nope' })).json().code).toBe(101018);
+    expect((await call('DELETE', 'client/zone', { id: 999_999 })).json().code).toBe(101018);
+  });
+});

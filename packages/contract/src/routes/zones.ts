@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { orderBySchema, pageQuery } from '../http.js';
+import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zName, zText } from '../validators/zod.js';
+
+/** Zones: the operator's regions of edge nodes (spec part 2 §7 "Zones and groups"). */
+
+export const zoneSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  memo: z.string(),
+  /** Nodes placed in the zone. */
+  nodeCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Zone = z.infer<typeof zoneSchema>;
+
+const zoneBody = z.object({ name: zName, memo: zText(256).default('') });
+const client = tiers(['client']);
+
+export const listZones = defineRoute({
+  id: 'client.zones.list',
+  method: 'GET',
+  path: '/client/zones',
+  access: client,
+  summary: "The operator's zones, paged",
+  tags: ['zones'],
+  request: {
+    query: pageQuery.extend({
+      sortBy: z.enum(['name', 'createdAt', 'nodeCount']).default('createdAt'),
+      orderBy: orderBySchema.default('desc'),
+    }),
+  },
+  response: pageOf(zoneSchema),
+});
+
+export const metaZones = defineRoute({
+  id: 'client.zones.meta',
+  method: 'GET',
+  path: '/client/metaZones',
+  access: client,
+  summary: 'Every zone as id and name, for pickers',
+  tags: ['zones'],
+  request: {},
+  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+});
+
+export const createZone = defineRoute({
+  id: 'client.zone.create',
+  method: 'POST',
+  path: '/client/zone',
+  access: client,
+  summary: 'Creates a zone (201002 when the name is taken)',
+  tags: ['zones'],
+  request: { body: zoneBody },
+  response: dataOf(zoneSchema),
+});
+
+export const updateZone = defineRoute({
+  id: 'client.zone.update',
+  method: 'PUT',
+  path: '/client/zone',
+  access: client,
+  summary: 'Renames a zone or changes its memo',
+  tags: ['zones'],
+  request: { body: zoneBody.extend({ id: z.number().int().positive() }) },
+  response: dataOf(zoneSchema),
+});
+
+export const deleteZone = defineRoute({
+  id: 'client.zone.delete',
+  method: 'DELETE',
+  path: '/client/zone',
+  access: client,
+  summary: 'Deletes a zone that holds no nodes (201001 otherwise)',
+  tags: ['zones'],
+  request: { body: z.object({ id: z.number().int().positive() }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const initializeNodes = defineRoute({
+  id: 'client.nodes.initialize',
+  method: 'POST',
+  path: '/client/nodes/initialize',
+  access: client,
+  summary: 'Places registered nodes in a zone; they then receive configuration',
+  tags: ['nodes'],
+  request: {
+    body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(500), zoneID: z.number().int().positive() }),
+  },
+  response: dataOf(z.literal(true)),
+});
+
+export const zoneRoutes = { listZones, metaZones, createZone, updateZone, deleteZone, initializeNodes } as const;
