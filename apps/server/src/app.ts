@@ -13,6 +13,9 @@ import { LoginService } from './modules/auth/login.service.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { TicketsRepository } from './modules/auth/tickets.repository.js';
 import { TokenService } from './modules/auth/token.service.js';
+import { GroupsRepository } from './modules/groups/groups.repository.js';
+import { bindGroupRoutes } from './modules/groups/groups.routes.js';
+import { GroupsService } from './modules/groups/groups.service.js';
 import { createNodeAuthenticator } from './modules/nodes/node-signature.js';
 import { NodesRepository } from './modules/nodes/nodes.repository.js';
 import { bindNodeRoutes } from './modules/nodes/nodes.routes.js';
@@ -152,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindAuthRoutes(binder, login, tokens, account);
   bindNodeRoutes(binder, nodesService, (origin) => options.config.publicUrl ?? origin);
   bindZoneRoutes(binder, new ZonesService(db, new ZonesRepository(db)), nodesService);
+  bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db)), nodesService);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {

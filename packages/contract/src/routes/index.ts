@@ -1,16 +1,24 @@
 import type { AnyRoute } from '../route.js';
 import { authRoutes } from './auth.js';
+import { groupRoutes } from './groups.js';
 import { nodeRoutes } from './nodes.js';
 import { systemRoutes } from './system.js';
 import { zoneRoutes } from './zones.js';
 
 export * from './auth.js';
+export * from './groups.js';
 export * from './nodes.js';
 export * from './system.js';
 export * from './zones.js';
 
 /** Every declared call, grouped by area. The server binds each one; a test checks none is left unbound. */
-export const ROUTE_GROUPS = { system: systemRoutes, auth: authRoutes, nodes: nodeRoutes, zones: zoneRoutes } as const;
+export const ROUTE_GROUPS = {
+  system: systemRoutes,
+  auth: authRoutes,
+  nodes: nodeRoutes,
+  zones: zoneRoutes,
+  groups: groupRoutes,
+} as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>
   Object.values(group as Record<string, AnyRoute>),

@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -180,6 +181,28 @@ export const zones = pgTable(
   (t) => [uniqueIndex('zones_owner_name_key').on(t.ownerId, t.name)],
 );
 
+/** Groups of nodes in a zone, each for one port type (7: sites, 4: layer-4 ports). */
+export const nodeGroups = pgTable(
+  'node_groups',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    // An empty zone takes its groups with it; a zone with nodes cannot be deleted (201001).
+    zoneId: bigint('zone_id', { mode: 'number' })
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    portType: smallint('port_type').$type<7 | 4>().notNull(),
+    isBackup: boolean('is_backup').notNull().default(false),
+    memo: text('memo').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('node_groups_zone_name_key').on(t.zoneId, t.name)],
+);
+
 /**
  * Edge nodes of an operator. A node registers itself (status `uninitialized`) and is placed in a
  * zone and group by the operator. Its secret signs its requests and is kept sealed (the HMAC check
@@ -206,4 +229,20 @@ export const nodes = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('nodes_owner_status_idx').on(t.ownerId, t.status), index('nodes_zone_idx').on(t.zoneId)],
+);
+
+/** A node's place in a group on a DNS line. A node in a group cannot be deleted (202003). */
+export const groupNodes = pgTable(
+  'group_nodes',
+  {
+    groupId: bigint('group_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodeGroups.id, { onDelete: 'cascade' }),
+    nodeId: bigint('node_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'restrict' }),
+    line: text('line').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.nodeId, t.line] }), index('group_nodes_node_idx').on(t.nodeId)],
 );

@@ -1,0 +1,137 @@
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { groupNodes, nodeGroups, nodes } from '../../platform/db/schema.js';
+
+export type GroupRow = typeof nodeGroups.$inferSelect & { nodeCount: number };
+
+// Qualified by hand: drizzle leaves column names bare inside a subquery.
+const nodeCount = sql<number>`(SELECT count(DISTINCT gn.node_id)::int FROM group_nodes gn WHERE gn.group_id = "node_groups"."id")`;
+const columns = {
+  id: nodeGroups.id,
+  ownerId: nodeGroups.ownerId,
+  zoneId: nodeGroups.zoneId,
+  name: nodeGroups.name,
+  portType: nodeGroups.portType,
+  isBackup: nodeGroups.isBackup,
+  memo: nodeGroups.memo,
+  createdAt: nodeGroups.createdAt,
+  updatedAt: nodeGroups.updatedAt,
+  nodeCount,
+};
+
+/** Groups and their node places; every query carries the operator and the zone. */
+export class GroupsRepository {
+  constructor(private readonly db: Db) {}
+
+  private scope(ownerId: number, zoneId: number) {
+    return and(eq(nodeGroups.ownerId, ownerId), eq(nodeGroups.zoneId, zoneId));
+  }
+
+  async list(ownerId: number, zoneId: number, page: number, pageSize: number) {
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select(columns)
+        .from(nodeGroups)
+        .where(this.scope(ownerId, zoneId))
+        .orderBy(desc(nodeGroups.createdAt), desc(nodeGroups.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db.select({ n: count() }).from(nodeGroups).where(this.scope(ownerId, zoneId)),
+    ]);
+    return { rows: rows as GroupRow[], total: total?.n ?? 0 };
+  }
+
+  async meta(
+    ownerId: number,
+    zoneId: number,
+    filter: { portType?: 7 | 4 | undefined; isBackup?: boolean | undefined },
+  ) {
+    return this.db
+      .select({ id: nodeGroups.id, name: nodeGroups.name })
+      .from(nodeGroups)
+      .where(
+        and(
+          this.scope(ownerId, zoneId),
+          filter.portType === undefined ? undefined : eq(nodeGroups.portType, filter.portType),
+          filter.isBackup === undefined ? undefined : eq(nodeGroups.isBackup, filter.isBackup),
+        ),
+      )
+      .orderBy(asc(nodeGroups.name));
+  }
+
+  async find(ownerId: number, zoneId: number, id: number): Promise<GroupRow | undefined> {
+    const rows = await this.db
+      .select(columns)
+      .from(nodeGroups)
+      .where(and(this.scope(ownerId, zoneId), eq(nodeGroups.id, id)));
+    return rows[0] as GroupRow | undefined;
+  }
+
+  async insert(values: typeof nodeGroups.$inferInsert): Promise<number> {
+    const [row] = await this.db.insert(nodeGroups).values(values).returning({ id: nodeGroups.id });
+    if (!row) throw new Error('insert returned no row');
+    return row.id;
+  }
+
+  async update(ownerId: number, zoneId: number, id: number, values: { name: string; isBackup: boolean; memo: string }) {
+    const rows = await this.db
+      .update(nodeGroups)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(this.scope(ownerId, zoneId), eq(nodeGroups.id, id)))
+      .returning({ id: nodeGroups.id });
+    return rows.length === 1;
+  }
+
+  async delete(ownerId: number, zoneId: number, id: number): Promise<boolean> {
+    const rows = await this.db
+      .delete(nodeGroups)
+      .where(and(this.scope(ownerId, zoneId), eq(nodeGroups.id, id)))
+      .returning({ id: nodeGroups.id });
+    return rows.length === 1;
+  }
+
+  /** Ids among `ids` that are initialised nodes of the operator in the zone. */
+  async nodesInZone(ownerId: number, zoneId: number, ids: number[]): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: nodes.id })
+      .from(nodes)
+      .where(
+        and(
+          eq(nodes.ownerId, ownerId),
+          eq(nodes.zoneId, zoneId),
+          eq(nodes.status, 'initialized'),
+          inArray(nodes.id, ids),
+        ),
+      );
+    return rows.map((r) => r.id);
+  }
+
+  async addNodes(groupId: number, line: string, nodeIds: number[]): Promise<void> {
+    await this.db
+      .insert(groupNodes)
+      .values(nodeIds.map((nodeId) => ({ groupId, nodeId, line })))
+      .onConflictDoNothing();
+  }
+
+  async removeNodes(groupId: number, line: string, nodeIds: number[]): Promise<void> {
+    await this.db
+      .delete(groupNodes)
+      .where(and(eq(groupNodes.groupId, groupId), eq(groupNodes.line, line), inArray(groupNodes.nodeId, nodeIds)));
+  }
+
+  async lineNodes(groupId: number, line: string, page: number, pageSize: number) {
+    const where = and(eq(groupNodes.groupId, groupId), eq(groupNodes.line, line));
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select({ id: nodes.id, name: nodes.name, ips: nodes.ips })
+        .from(groupNodes)
+        .innerJoin(nodes, eq(nodes.id, groupNodes.nodeId))
+        .where(where)
+        .orderBy(asc(nodes.name), asc(nodes.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db.select({ n: count() }).from(groupNodes).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+}

@@ -1,0 +1,93 @@
+import type { Group } from '@rampart/contract';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { GroupRow, GroupsRepository } from './groups.repository.js';
+
+export function presentGroup(row: GroupRow): Group {
+  return {
+    id: row.id,
+    zoneId: row.zoneId,
+    name: row.name,
+    portType: row.portType,
+    isBackup: row.isBackup,
+    memo: row.memo,
+    nodeCount: row.nodeCount,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+type Scope = { operatorId: number; zoneId: number };
+
+/** Groups of an operator's zone. A group outside the caller's zone answers 101018, like a missing one. */
+export class GroupsService {
+  constructor(private readonly groups: GroupsRepository) {}
+
+  async list(s: Scope, page: number, pageSize: number) {
+    const { rows, total } = await this.groups.list(s.operatorId, s.zoneId, page, pageSize);
+    return { data: rows.map(presentGroup), total };
+  }
+
+  meta(s: Scope, filter: { portType?: 7 | 4 | undefined; isBackup?: boolean | undefined }) {
+    return this.groups.meta(s.operatorId, s.zoneId, filter);
+  }
+
+  async get(s: Scope, id: number): Promise<Group> {
+    const row = await this.groups.find(s.operatorId, s.zoneId, id);
+    if (!row) throw new AppError(101018);
+    return presentGroup(row);
+  }
+
+  async create(s: Scope, input: { name: string; portType: 7 | 4; isBackup: boolean; memo: string }): Promise<Group> {
+    try {
+      const id = await this.groups.insert({
+        ownerId: s.operatorId,
+        zoneId: s.zoneId,
+        ...input,
+        name: input.name.trim(),
+      });
+      return await this.get(s, id);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(101025);
+      throw error;
+    }
+  }
+
+  async update(s: Scope, input: { id: number; name: string; isBackup: boolean; memo: string }): Promise<Group> {
+    try {
+      const { id, ...values } = input;
+      if (!(await this.groups.update(s.operatorId, s.zoneId, id, { ...values, name: values.name.trim() }))) {
+        throw new AppError(101018);
+      }
+      return await this.get(s, id);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(101025);
+      throw error;
+    }
+  }
+
+  async delete(s: Scope, id: number): Promise<void> {
+    // Products that use a group arrive with the product model; their check (203001) goes here.
+    if (!(await this.groups.delete(s.operatorId, s.zoneId, id))) throw new AppError(101018);
+  }
+
+  async addNodes(s: Scope, groupId: number, line: string, nodeIds: number[]): Promise<void> {
+    await this.get(s, groupId);
+    const unique = [...new Set(nodeIds)];
+    const valid = await this.groups.nodesInZone(s.operatorId, s.zoneId, unique);
+    if (valid.length !== unique.length) {
+      throw new AppError(101018, { extra: { reason: 'every node must be an initialised node of this zone' } });
+    }
+    await this.groups.addNodes(groupId, line, unique);
+  }
+
+  async removeNodes(s: Scope, groupId: number, line: string, nodeIds: number[]): Promise<void> {
+    await this.get(s, groupId);
+    await this.groups.removeNodes(groupId, line, [...new Set(nodeIds)]);
+  }
+
+  async lineNodes(s: Scope, groupId: number, line: string, page: number, pageSize: number) {
+    await this.get(s, groupId);
+    const { rows, total } = await this.groups.lineNodes(groupId, line, page, pageSize);
+    return { data: rows, total };
+  }
+}
