@@ -20,6 +20,9 @@ import { createNodeAuthenticator } from './modules/nodes/node-signature.js';
 import { NodesRepository } from './modules/nodes/nodes.repository.js';
 import { bindNodeRoutes } from './modules/nodes/nodes.routes.js';
 import { NodesService } from './modules/nodes/nodes.service.js';
+import { ProductsRepository } from './modules/products/products.repository.js';
+import { bindProductRoutes } from './modules/products/products.routes.js';
+import { ProductsService } from './modules/products/products.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
@@ -156,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindNodeRoutes(binder, nodesService, (origin) => options.config.publicUrl ?? origin);
   bindZoneRoutes(binder, new ZonesService(db, new ZonesRepository(db)), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db)), nodesService);
+  bindProductRoutes(binder, new ProductsService(db, new ProductsRepository(db)), nodesService);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {

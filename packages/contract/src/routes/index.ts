@@ -2,12 +2,14 @@ import type { AnyRoute } from '../route.js';
 import { authRoutes } from './auth.js';
 import { groupRoutes } from './groups.js';
 import { nodeRoutes } from './nodes.js';
+import { productRoutes } from './products.js';
 import { systemRoutes } from './system.js';
 import { zoneRoutes } from './zones.js';
 
 export * from './auth.js';
 export * from './groups.js';
 export * from './nodes.js';
+export * from './products.js';
 export * from './system.js';
 export * from './zones.js';
 
@@ -18,6 +20,7 @@ export const ROUTE_GROUPS = {
   nodes: nodeRoutes,
   zones: zoneRoutes,
   groups: groupRoutes,
+  products: productRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

@@ -1,5 +1,5 @@
 import type { Group } from '@rampart/contract';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { GroupRow, GroupsRepository } from './groups.repository.js';
 
@@ -66,8 +66,12 @@ export class GroupsService {
   }
 
   async delete(s: Scope, id: number): Promise<void> {
-    // Products that use a group arrive with the product model; their check (203001) goes here.
-    if (!(await this.groups.delete(s.operatorId, s.zoneId, id))) throw new AppError(101018);
+    try {
+      if (!(await this.groups.delete(s.operatorId, s.zoneId, id))) throw new AppError(101018);
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw new AppError(203001);
+      throw error;
+    }
   }
 
   async addNodes(s: Scope, groupId: number, line: string, nodeIds: number[]): Promise<void> {

@@ -70,8 +70,9 @@ export class ZonesService {
     try {
       if (!(await this.zones.delete(operatorId, id))) throw new AppError(101018);
     } catch (error) {
-      // A node placed in the zone between the check and the delete.
-      if (isForeignKeyViolation(error)) throw new AppError(201001);
+      // A product still uses one of the zone's groups (a node placed meanwhile is caught by the
+      // nodes check of the next try).
+      if (isForeignKeyViolation(error)) throw new AppError(203001);
       throw error;
     }
   }

@@ -8,6 +8,8 @@ export function isUniqueViolation(error: unknown): boolean {
   return sqlState(error) === '23505';
 }
 
+/** A row still referenced: 23503, or 23001 (restrict_violation), which newer PostgreSQL raises for ON DELETE RESTRICT. */
 export function isForeignKeyViolation(error: unknown): boolean {
-  return sqlState(error) === '23503';
+  const state = sqlState(error);
+  return state === '23503' || state === '23001';
 }

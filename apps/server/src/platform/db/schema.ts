@@ -246,3 +246,35 @@ export const groupNodes = pgTable(
   },
   (t) => [primaryKey({ columns: [t.groupId, t.nodeId, t.line] }), index('group_nodes_node_idx').on(t.nodeId)],
 );
+
+/** Products an operator sells: a port type and the groups that serve its sites. */
+export const products = pgTable(
+  'products',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    portType: smallint('port_type').$type<7 | 4>().notNull(),
+    memo: text('memo').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('products_owner_name_key').on(t.ownerId, t.name)],
+);
+
+/** The groups of a product. A group a product uses cannot be deleted (203001). */
+export const productGroups = pgTable(
+  'product_groups',
+  {
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    groupId: bigint('group_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodeGroups.id, { onDelete: 'restrict' }),
+    isBackup: boolean('is_backup').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.groupId] }), index('product_groups_group_idx').on(t.groupId)],
+);

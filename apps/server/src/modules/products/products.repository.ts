@@ -1,0 +1,104 @@
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { nodeGroups, productGroups, products } from '../../platform/db/schema.js';
+
+export type ProductRow = typeof products.$inferSelect;
+export interface ProductGroupRef {
+  productId: number;
+  id: number;
+  name: string;
+  zoneId: number;
+  isBackup: boolean;
+}
+
+/** Products and their groups, scoped to the operator. */
+export class ProductsRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(ownerId: number, page: number, pageSize: number) {
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select()
+        .from(products)
+        .where(eq(products.ownerId, ownerId))
+        .orderBy(desc(products.createdAt), desc(products.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db.select({ n: count() }).from(products).where(eq(products.ownerId, ownerId)),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  meta(ownerId: number) {
+    return this.db
+      .select({ id: products.id, name: products.name, portType: products.portType })
+      .from(products)
+      .where(eq(products.ownerId, ownerId))
+      .orderBy(asc(products.name));
+  }
+
+  async find(ownerId: number, id: number): Promise<ProductRow | undefined> {
+    const rows = await this.db
+      .select()
+      .from(products)
+      .where(and(eq(products.ownerId, ownerId), eq(products.id, id)));
+    return rows[0];
+  }
+
+  async groupsOf(productIds: number[]): Promise<ProductGroupRef[]> {
+    if (productIds.length === 0) return [];
+    return this.db
+      .select({
+        productId: productGroups.productId,
+        id: nodeGroups.id,
+        name: nodeGroups.name,
+        zoneId: nodeGroups.zoneId,
+        isBackup: productGroups.isBackup,
+      })
+      .from(productGroups)
+      .innerJoin(nodeGroups, eq(nodeGroups.id, productGroups.groupId))
+      .where(inArray(productGroups.productId, productIds))
+      .orderBy(asc(nodeGroups.name));
+  }
+
+  /** The operator's groups among `ids`, with their port types. */
+  async ownedGroups(ownerId: number, ids: number[]) {
+    if (ids.length === 0) return [];
+    return this.db
+      .select({ id: nodeGroups.id, portType: nodeGroups.portType })
+      .from(nodeGroups)
+      .where(and(eq(nodeGroups.ownerId, ownerId), inArray(nodeGroups.id, ids)));
+  }
+
+  async insert(values: typeof products.$inferInsert): Promise<number> {
+    const [row] = await this.db.insert(products).values(values).returning({ id: products.id });
+    if (!row) throw new Error('insert returned no row');
+    return row.id;
+  }
+
+  async update(ownerId: number, id: number, values: { name: string; portType: 7 | 4; memo: string }): Promise<boolean> {
+    const rows = await this.db
+      .update(products)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(products.ownerId, ownerId), eq(products.id, id)))
+      .returning({ id: products.id });
+    return rows.length === 1;
+  }
+
+  async setGroups(productId: number, main: number[], backup: number[]): Promise<void> {
+    await this.db.delete(productGroups).where(eq(productGroups.productId, productId));
+    const rows = [
+      ...main.map((groupId) => ({ productId, groupId, isBackup: false })),
+      ...backup.map((groupId) => ({ productId, groupId, isBackup: true })),
+    ];
+    if (rows.length > 0) await this.db.insert(productGroups).values(rows);
+  }
+
+  async delete(ownerId: number, id: number): Promise<boolean> {
+    const rows = await this.db
+      .delete(products)
+      .where(and(eq(products.ownerId, ownerId), eq(products.id, id)))
+      .returning({ id: products.id });
+    return rows.length === 1;
+  }
+}

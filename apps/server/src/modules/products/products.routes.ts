@@ -1,0 +1,27 @@
+import { productRoutes } from '@rampart/contract';
+import type { Binder, Caller } from '../../platform/http/bind-route.js';
+import { requestLocale } from '../../platform/http/request-locale.js';
+import type { NodesService } from '../nodes/nodes.service.js';
+import type { ProductsService } from './products.service.js';
+
+export function bindProductRoutes(binder: Binder, products: ProductsService, nodes: NodesService): void {
+  const operator = (caller: Caller | null) => {
+    if (!caller) throw new Error('client route without a caller');
+    return nodes.operatorOf(caller.accountId);
+  };
+  const r = productRoutes;
+  binder.bind(r.listProducts, async ({ query }, { caller }) =>
+    products.list(await operator(caller), query.page, query.pageSize),
+  );
+  binder.bind(r.metaProducts, async (_i, { caller }) => ({ data: await products.meta(await operator(caller)) }));
+  binder.bind(r.createProduct, async ({ body }, { caller, request }) => ({
+    data: await products.create(await operator(caller), body, requestLocale(request)),
+  }));
+  binder.bind(r.updateProduct, async ({ body }, { caller, request }) => ({
+    data: await products.update(await operator(caller), body, requestLocale(request)),
+  }));
+  binder.bind(r.deleteProduct, async ({ body }, { caller }) => {
+    await products.delete(await operator(caller), body.id);
+    return { data: true as const };
+  });
+}
