@@ -23,6 +23,9 @@ import { NodesService } from './modules/nodes/nodes.service.js';
 import { ProductsRepository } from './modules/products/products.repository.js';
 import { bindProductRoutes } from './modules/products/products.routes.js';
 import { ProductsService } from './modules/products/products.service.js';
+import { SitesRepository } from './modules/sites/sites.repository.js';
+import { bindSiteRoutes } from './modules/sites/sites.routes.js';
+import { SitesService } from './modules/sites/sites.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
@@ -159,7 +162,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindNodeRoutes(binder, nodesService, (origin) => options.config.publicUrl ?? origin);
   bindZoneRoutes(binder, new ZonesService(db, new ZonesRepository(db)), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db)), nodesService);
-  bindProductRoutes(binder, new ProductsService(db, new ProductsRepository(db)), nodesService);
+  const productsRepo = new ProductsRepository(db);
+  bindProductRoutes(binder, new ProductsService(db, productsRepo), nodesService);
+  bindSiteRoutes(binder, new SitesService(db, new SitesRepository(db), productsRepo, accountsRepo), nodesService);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {

@@ -3,6 +3,7 @@ import { authRoutes } from './auth.js';
 import { groupRoutes } from './groups.js';
 import { nodeRoutes } from './nodes.js';
 import { productRoutes } from './products.js';
+import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
 import { zoneRoutes } from './zones.js';
 
@@ -10,6 +11,7 @@ export * from './auth.js';
 export * from './groups.js';
 export * from './nodes.js';
 export * from './products.js';
+export * from './sites.js';
 export * from './system.js';
 export * from './zones.js';
 
@@ -21,6 +23,7 @@ export const ROUTE_GROUPS = {
   zones: zoneRoutes,
   groups: groupRoutes,
   products: productRoutes,
+  sites: siteRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

@@ -1,6 +1,6 @@
 import type { Locale, Product } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { type ProductGroupRef, type ProductRow, ProductsRepository } from './products.repository.js';
@@ -101,7 +101,11 @@ export class ProductsService {
   }
 
   async delete(operatorId: number, id: number): Promise<void> {
-    // Sites arrive with the site model; a product a site uses answers 204002 there.
-    if (!(await this.products.delete(operatorId, id))) throw new AppError(101018);
+    try {
+      if (!(await this.products.delete(operatorId, id))) throw new AppError(101018);
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw new AppError(204002);
+      throw error;
+    }
   }
 }

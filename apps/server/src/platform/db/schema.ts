@@ -278,3 +278,35 @@ export const productGroups = pgTable(
   },
   (t) => [primaryKey({ columns: [t.productId, t.groupId] }), index('product_groups_group_idx').on(t.groupId)],
 );
+
+/**
+ * Sites: an operator gives one to a customer account (tier user) on a product. Deleting a product
+ * a site uses is refused (204002).
+ */
+export const sites = pgTable(
+  'sites',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    status: text('status').$type<'normal' | 'pause' | 'limit'>().notNull().default('normal'),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    forceBackup: boolean('force_backup').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('sites_owner_idx').on(t.ownerId),
+    index('sites_user_idx').on(t.userId),
+    index('sites_product_idx').on(t.productId),
+  ],
+);

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../src/platform/crypto/passwords.js';
+import { bearer, signIn } from './helpers/auth.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+let client: { accessToken: string };
+let productId: number;
+let userId: number;
+let otherUserId: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  client = await signIn(t.app, 'client');
+  const zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
+  const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
+  productId = (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [web] })).json().data.id;
+  userId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  // A customer account outside this operator's tree (no parent): not the operator's to serve.
+  otherUserId = (
+    await t.app.rampart.accounts.insert({
+      tier: 'user',
+      account: 'stranger',
+      name: 'stranger',
+      passwordHash: await hashPassword('stranger pass 1'),
+    })
+  ).id;
+});
+afterAll(async () => t.close());
+
+function call(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: Record<string, unknown>,
+  token = client,
+) {
+  return t.app.inject({ method, url: `/api/v1/${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+}
+
+describe('sites', () => {
+  it('creates a site for a customer on a product; the customer sees it, the operator lists it', async () => {
+    const res = await call('POST', 'client/site', {
+      siteName: 'shop',
+      userID: userId,
+      productID: productId,
+      tags: ['web', 'web', 'prod'],
+      expiredAt: '2027-01-01T00:00:00Z',
+    });
+    expect(res.statusCode).toBe(200);
+    const site = res.json().data;
+    expect(site).toMatchObject({
+      siteName: 'shop',
+      status: 'normal',
+      tags: ['web', 'prod'],
+      productID: productId,
+      productName: 'CDN',
+      userID: userId,
+      userAccount: 'user',
+      expiredAt: '2027-01-01T00:00:00.000Z',
+      forceBackup: false,
+    });
+    expect((await call('GET', 'client/sites?siteName=sh')).json()).toMatchObject({
+      total: 1,
+      data: [{ siteID: site.siteID }],
+    });
+    expect((await call('GET', 'client/sites?siteName=%25')).json().total).toBe(0);
+
+    const user = await signIn(t.app, 'user');
+    expect((await call('GET', 'user/sites', undefined, user)).json()).toMatchObject({
+      total: 1,
+      data: [{ siteName: 'shop' }],
+    });
+    expect((await call('GET', `user/site/${site.siteID}`, undefined, user)).json().data.siteID).toBe(site.siteID);
+  });
+
+  it("refuses a customer outside the operator's tree, an unknown product, and a client account as the customer", async () => {
+    const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
+    for (const body of [
+      { siteName: 'x', userID: otherUserId, productID: productId },
+      { siteName: 'x', userID: userId, productID: 999_999 },
+      { siteName: 'x', userID: clientRoot, productID: productId },
+    ]) {
+      expect((await call('POST', 'client/site', body)).json().code).toBe(101018);
+    }
+  });
+
+  it('sets status and deletes all or none', async () => {
+    const a = (await call('POST', 'client/site', { siteName: 'a', userID: userId, productID: productId })).json().data
+      .siteID;
+    const b = (await call('POST', 'client/site', { siteName: 'b', userID: userId, productID: productId })).json().data
+      .siteID;
+    expect((await call('PATCH', 'client/site/status', { ids: [a, b], status: 'pause' })).statusCode).toBe(200);
+    expect((await call('GET', 'client/sites?status=pause')).json().total).toBe(2);
+    expect((await call('PATCH', 'client/site/status', { ids: [a, 999_999], status: 'normal' })).json().code).toBe(
+      101018,
+    );
+    expect((await call('GET', 'client/sites?status=pause')).json().total).toBe(2);
+    expect((await call('DELETE', 'client/site', { ids: [a, 999_999] })).json().code).toBe(101018);
+    expect((await call('DELETE', 'client/site', { ids: [a, b] })).statusCode).toBe(200);
+    expect((await call('GET', 'client/sites?status=pause')).json().total).toBe(0);
+  });
+
+  it('keeps a product a site uses (204002), and keeps sites from other customers', async () => {
+    const site = (await call('POST', 'client/site', { siteName: 'kept', userID: userId, productID: productId })).json()
+      .data;
+    expect((await call('DELETE', 'client/product', { id: productId })).json().code).toBe(204002);
+    const stranger = await signIn(t.app, 'user', 'stranger', 'stranger pass 1');
+    expect((await call('GET', 'user/sites', undefined, stranger)).json()).toEqual({ data: [], total: 0 });
+    expect((await call('GET', `user/site/${site.siteID}`, undefined, stranger)).json().code).toBe(101018);
+  });
+});
