@@ -42,6 +42,17 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'edge',
+          root: 'apps/edge',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          environment: 'node',
+          // The integration tests run real nginx processes and openssl.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'console',
           root: 'apps/console',
           include: ['src/**/*.test.{ts,tsx}'],

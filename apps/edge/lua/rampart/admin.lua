@@ -1,0 +1,178 @@
+-- The loopback admin endpoint (content_by_lua on 127.0.0.1:<adminPort>).
+--   PUT /config          the whole data-plane document → {version, domains, certificates, generation}
+--   GET /config/version  the active {version, generation, domains, certificates}
+--   GET /config/stats    keys per generation in the shared dict, dict capacity and free space
+-- A push writes a NEW generation, switches `current` to it, then retires the previous one: a
+-- request reads `current` once and sees the whole old or the whole new document, never a mix.
+local cjson = require "cjson.safe"
+local store = require "rampart.store"
+local validate = require "rampart.validate"
+
+local _M = {}
+
+local dict = store.dict
+local LOCK_TTL = 120
+local YIELD_EVERY = 1000
+
+local function respond(status, body)
+  ngx.status = status
+  ngx.header["Content-Type"] = "application/json"
+  ngx.header["Cache-Control"] = "no-store"
+  ngx.say(cjson.encode(body))
+  return ngx.exit(ngx.HTTP_OK)
+end
+
+local function read_body()
+  ngx.req.read_body()
+  local body = ngx.req.get_body_data()
+  if body then return body end
+  local path = ngx.req.get_body_file()
+  if path == nil then return nil end
+  local file = io.open(path, "rb")
+  if file == nil then return nil end
+  body = file:read("*a")
+  file:close()
+  return body
+end
+
+-- Lets the worker serve other requests during a long push (50,000 domains take about a second).
+local function yield()
+  ngx.sleep(0)
+end
+
+local function delete_keys(keys)
+  for i, key in ipairs(keys) do
+    dict:delete(key)
+    if i % YIELD_EVERY == 0 then yield() end
+  end
+end
+
+-- Every key of generation `gen`, found by scanning the dict: only for a push that died half-way.
+local function sweep(gen)
+  local stale = {}
+  for _, key in ipairs(dict:get_keys(0)) do
+    if store.generation_of(key) == gen then stale[#stale + 1] = key end
+  end
+  delete_keys(stale)
+end
+
+local function retire(gen)
+  local keys = cjson.decode(dict:get(store.keys_key(gen)) or "")
+  if type(keys) == "table" then
+    delete_keys(keys)
+  else
+    sweep(gen)
+  end
+  dict:delete(store.keys_key(gen))
+end
+
+-- Writes `doc` as a new generation and activates it. Returns status, body.
+local function apply(doc)
+  local interrupted = dict:get("pending")
+  if interrupted then sweep(interrupted) end
+
+  local gen = assert(dict:incr("gen_seq", 1, 0))
+  assert(dict:safe_set("pending", gen))
+  local keys = {}
+  local function put(key, value)
+    local ok, err = dict:safe_set(key, value)
+    if ok then keys[#keys + 1] = key end
+    return ok, err
+  end
+
+  local ok, err = true, nil
+  for i, d in ipairs(doc.domains) do
+    ok, err = put(store.domain_key(gen, d.name), store.encode_entry(i, d))
+    if not ok then break end
+    if i % YIELD_EVERY == 0 then yield() end
+  end
+  for i, c in ipairs(doc.certificates) do
+    if not ok then break end
+    ok, err = put(store.certificate_key(gen, c.id), store.encode_entry(i, { cert = c.cert, key = c.key }))
+    if i % YIELD_EVERY == 0 then yield() end
+  end
+  local meta = { version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates }
+  if ok then ok, err = put(store.meta_key(gen), cjson.encode(meta)) end
+  if ok then
+    keys[#keys + 1] = store.keys_key(gen)
+    ok, err = dict:safe_set(store.keys_key(gen), cjson.encode(keys))
+  end
+
+  local previous = store.generation()
+  if ok then ok, err = dict:safe_set("current", gen) end
+  if not ok then
+    delete_keys(keys)
+    dict:delete("pending")
+    ngx.log(ngx.ERR, "rampart admin: version ", doc.version, " refused, generation ", gen, " aborted: ", err)
+    if err == "no memory" then
+      return 507, { error = "the data plane does not fit in the shared dict (no memory)", field = "(document)" }
+    end
+    return 500, { error = "cannot store the data plane: " .. tostring(err) }
+  end
+  dict:delete("pending")
+
+  if previous then retire(previous) end
+  ngx.log(ngx.NOTICE, "rampart admin: version ", doc.version, " active as generation ", gen,
+    " (", meta.domains, " domains, ", meta.certificates, " certificates)")
+  return 200, meta
+end
+
+local function put_config()
+  local body = read_body()
+  if body == nil or body == "" then return respond(400, { error = "empty body", field = "(document)" }) end
+  local decoded, decode_err = cjson.decode(body)
+  if decoded == nil then return respond(400, { error = "invalid JSON: " .. decode_err, field = "(document)" }) end
+  local doc, field, reason = validate.document(decoded)
+  if doc == nil then return respond(400, { error = reason, field = field }) end
+
+  if not dict:safe_add("push_lock", ngx.worker.pid(), LOCK_TTL) then
+    return respond(409, { error = "another push is in progress" })
+  end
+  local ok, status, answer = pcall(apply, doc)
+  dict:delete("push_lock")
+  if not ok then
+    ngx.log(ngx.ERR, "rampart admin: push failed: ", status)
+    return respond(500, { error = "push failed" })
+  end
+  return respond(status, answer)
+end
+
+local function active_meta()
+  local gen = store.generation()
+  if gen == nil then return nil end
+  local meta = cjson.decode(dict:get(store.meta_key(gen)) or "")
+  return type(meta) == "table" and meta or nil
+end
+
+local function stats()
+  local generations, total = {}, 0
+  for _, key in ipairs(dict:get_keys(0)) do
+    total = total + 1
+    local gen = store.generation_of(key)
+    if gen then generations[tostring(gen)] = (generations[tostring(gen)] or 0) + 1 end
+  end
+  local meta = active_meta()
+  return respond(200, {
+    generation = store.generation() or cjson.null,
+    version = meta and meta.version or cjson.null,
+    keys = total,
+    generations = generations, -- string keys: always a JSON object, {} when empty
+    capacity = dict:capacity(),
+    free = dict:free_space(),
+  })
+end
+
+function _M.handle()
+  if ngx.var.remote_addr ~= "127.0.0.1" then return respond(403, { error = "loopback only" }) end
+  local method, uri = ngx.req.get_method(), ngx.var.uri
+  if uri == "/config" and method == "PUT" then return put_config() end
+  if uri == "/config/version" and method == "GET" then
+    local meta = active_meta()
+    if meta == nil then return respond(404, { error = "no data plane pushed yet" }) end
+    return respond(200, meta)
+  end
+  if uri == "/config/stats" and method == "GET" then return stats() end
+  return respond(404, { error = "not found" })
+end
+
+return _M

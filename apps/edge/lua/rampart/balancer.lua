@@ -1,0 +1,90 @@
+-- balancer_by_lua: picks the peer for each attempt of a request. Primaries by smooth weighted round
+-- robin (state per worker, kept on the cached domain entry) or by a weighted hash of the client
+-- address; backups only once every primary has failed in this request.
+local balancer = require "ngx.balancer"
+
+local _M = {}
+
+-- Peer lists built once per cached domain entry (that is, per worker and generation).
+local function peers_of(domain)
+  local peers = domain._peers
+  if peers then return peers end
+  peers = { primaries = {}, backups = {} }
+  for _, u in ipairs(domain.origin.upstreams) do
+    local host = u.ip
+    if host:find(":", 1, true) then host = "[" .. host .. "]" end
+    local list = u.backup and peers.backups or peers.primaries
+    list[#list + 1] = { host = host, port = u.port, weight = u.weight, current = 0 }
+  end
+  domain._peers = peers
+  return peers
+end
+
+-- Smooth weighted round robin (as nginx's own), skipping the peers this request already tried.
+local function pick_round_robin(list, tried)
+  local best, total = nil, 0
+  for i = 1, #list do
+    local peer = list[i]
+    if not tried[peer] then
+      peer.current = peer.current + peer.weight
+      total = total + peer.weight
+      if best == nil or peer.current > best.current then best = peer end
+    end
+  end
+  if best then best.current = best.current - total end
+  return best
+end
+
+-- Weighted hash of the client address over the peers not tried yet: stable while they are up.
+local function pick_hash(list, tried, client)
+  local total = 0
+  for i = 1, #list do
+    if not tried[list[i]] then total = total + list[i].weight end
+  end
+  if total == 0 then return nil end
+  local point = ngx.crc32_long(client) % total
+  for i = 1, #list do
+    local peer = list[i]
+    if not tried[peer] then
+      point = point - peer.weight
+      if point < 0 then return peer end
+    end
+  end
+  return nil
+end
+
+function _M.balance()
+  local ctx = ngx.ctx
+  local domain = ctx.rampart_domain
+  if domain == nil then
+    ngx.log(ngx.ERR, "rampart balancer: no domain in the request context")
+    return ngx.exit(ngx.ERROR)
+  end
+  local peers = peers_of(domain)
+
+  local state = ctx.rampart_balancer
+  if state == nil then
+    state = { tried = {} }
+    ctx.rampart_balancer = state
+    -- Every peer may be tried once in this request.
+    local more = #peers.primaries + #peers.backups - 1
+    if more > 0 then balancer.set_more_tries(more) end
+  end
+
+  local pick = domain.origin.balance == "ip_hash" and pick_hash or pick_round_robin
+  local client = ngx.var.remote_addr
+  local peer = pick(peers.primaries, state.tried, client) or pick(peers.backups, state.tried, client)
+  if peer == nil then
+    ngx.log(ngx.ERR, "rampart balancer: every upstream of domain ", domain.id, " failed")
+    return ngx.exit(ngx.ERROR)
+  end
+  state.tried[peer] = true
+
+  local ok, err = balancer.set_current_peer(peer.host, peer.port)
+  if not ok then
+    ngx.log(ngx.ERR, "rampart balancer: cannot use ", peer.host, ":", peer.port, ": ", err)
+    return ngx.exit(ngx.ERROR)
+  end
+end
+
+return _M

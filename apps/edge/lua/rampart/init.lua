@@ -1,0 +1,16 @@
+-- init_by_lua: load every module in the master so the workers inherit them (they run as an
+-- unprivileged user and never read Lua files themselves). It deliberately touches no data: the
+-- shared dict survives a reload and holds what the agent pushed.
+local _M = {}
+
+function _M.master()
+  require "rampart.store"
+  require "rampart.pages"
+  require "rampart.validate"
+  require "rampart.router"
+  require "rampart.balancer"
+  require "rampart.certs"
+  require "rampart.admin"
+end
+
+return _M

@@ -1,0 +1,105 @@
+-- The data plane in the `rampart_config` shared dict, and per-worker caches of decoded entries.
+--
+-- Keys (every generation key reads "<crc32 of its id, hex>|g<N>|<kind>:<id>"):
+--   current             the active generation (a number)
+--   gen_seq             the last generation number handed out
+--   …|g<N>|d:<name>     a domain, <name> exact or "*.parent"
+--   …|g<N>|c:<id>       a certificate {cert, key}
+--   …|g<N>|meta:        {version, generation, domains, certificates}
+--   …|g<N>|keys:        every key of generation N, to retire it later
+-- A generation is written completely before `current` points at it and never changes afterwards,
+-- so a cache keyed by generation never needs invalidating.
+--
+-- Why the hashes and the entry framing: LuaJIT (Debian's luajit2 build) interns every string and
+-- hashes only four 4-byte windows of it (first, last, middle, quarter). Thousands of same-length
+-- strings that differ elsewhere — keys for similar host names, JSON entries that differ only in an
+-- id — land in one hash chain and interning turns quadratic (a 50,000-domain push took 15 s instead
+-- of 1 s, depending on the per-process key order cjson happened to use). A key therefore starts with
+-- a hash of its id, and an entry is encoded as [<a>, value, <b>] with small numbers that differ per
+-- entry in the first and last four bytes.
+local bit = require "bit"
+local cjson = require "cjson.safe"
+local lrucache = require "resty.lrucache"
+
+local _M = {}
+
+local dict = ngx.shared.rampart_config
+_M.dict = dict
+
+local found = assert(lrucache.new(20000))
+local missing = assert(lrucache.new(5000))
+
+local tohex, crc32, floor = bit.tohex, ngx.crc32_short, math.floor
+
+local function key(gen, kind, id)
+  return tohex(crc32(id)) .. "|g" .. gen .. "|" .. kind .. ":" .. id
+end
+
+function _M.domain_key(gen, name) return key(gen, "d", name) end
+function _M.certificate_key(gen, id) return key(gen, "c", tostring(id)) end
+function _M.meta_key(gen) return key(gen, "meta", "") end
+function _M.keys_key(gen) return key(gen, "keys", "") end
+
+-- The generation a key belongs to, or nil for the global keys.
+function _M.generation_of(k)
+  local gen = k:match("^%x+|g(%d+)|")
+  return gen and tonumber(gen) or nil
+end
+
+-- Entry number i (1-based within a push) → "[1xx,<json>,1yyy]": distinct first and last four
+-- bytes for every i below 100,000 (see the note at the top).
+function _M.encode_entry(i, value)
+  return cjson.encode({ 100 + i % 100, value, 1000 + floor(i / 100) % 1000 })
+end
+
+function _M.decode_entry(raw)
+  local framed = cjson.decode(raw)
+  return type(framed) == "table" and framed[2] or nil
+end
+
+function _M.generation()
+  return dict:get("current")
+end
+
+-- The decoded domain stored under exactly `name` in generation `gen`, or nil.
+local function entry(gen, name)
+  local cache_key = gen .. " " .. name
+  local domain = found:get(cache_key)
+  if domain then return domain end
+  if missing:get(cache_key) then return nil end
+  local raw = dict:get(_M.domain_key(gen, name))
+  if raw == nil then
+    missing:set(cache_key, true)
+    return nil
+  end
+  domain = assert(_M.decode_entry(raw), "undecodable domain entry")
+  found:set(cache_key, domain)
+  return domain
+end
+
+-- Exact name first, then the wildcard one level up: a.b.example.com → *.b.example.com.
+function _M.find_domain(gen, host)
+  local domain = entry(gen, host)
+  if domain then return domain end
+  local dot = host:find(".", 1, true)
+  if dot then return entry(gen, "*" .. host:sub(dot)) end
+  return nil
+end
+
+local HOST_RE = [[^[a-z0-9_-]+(\.[a-z0-9_-]+)+$]]
+
+-- host (already lower-case, no port) → domain, generation. A miss is retried once against a newer
+-- generation: a push may have retired the one read first between the two dict reads.
+function _M.lookup(host)
+  local gen = _M.generation()
+  if gen == nil then return nil, nil end
+  if #host > 253 or not ngx.re.find(host, HOST_RE, "jo") then return nil, gen end
+  local domain = _M.find_domain(gen, host)
+  if domain == nil then
+    local latest = _M.generation()
+    if latest ~= gen then return _M.find_domain(latest, host), latest end
+  end
+  return domain, gen
+end
+
+return _M

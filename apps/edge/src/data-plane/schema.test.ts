@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import { DATA_PLANE_LIMITS, type DataPlane, DataPlaneError, type Domain, parseDataPlane } from './schema.js';
+
+const CERT_PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUYmFzZTY0\nZm9vYmFy\n-----END CERTIFICATE-----\n';
+const KEY_PEM = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49\n-----END PRIVATE KEY-----\n';
+
+function domain(overrides: Record<string, unknown> = {}, origin: Record<string, unknown> = {}): Domain {
+  return {
+    id: 1,
+    name: 'www.example.com',
+    enabled: true,
+    forceSSL: false,
+    forceSSLCode: 301,
+    certificateId: null,
+    ...overrides,
+    origin: {
+      scheme: 'http',
+      host: null,
+      balance: 'round_robin',
+      upstreams: [{ ip: '192.0.2.10', port: 80, weight: 1, backup: false }],
+      ...origin,
+    },
+  } as Domain;
+}
+
+function doc(overrides: Record<string, unknown> = {}): DataPlane {
+  return { version: 'v1', domains: [domain()], certificates: [], ...overrides } as DataPlane;
+}
+
+/** The DataPlaneError parseDataPlane throws for `value` (fails the test when it accepts it). */
+function refusal(value: unknown): DataPlaneError {
+  try {
+    parseDataPlane(typeof value === 'string' ? value : JSON.stringify(value));
+  } catch (err) {
+    if (err instanceof DataPlaneError) return err;
+    throw err;
+  }
+  throw new Error('the document was accepted');
+}
+
+function upstreamWith(fields: Record<string, unknown>) {
+  return doc({
+    domains: [domain({}, { upstreams: [{ ip: '192.0.2.10', port: 80, weight: 1, backup: false, ...fields }] })],
+  });
+}
+
+describe('parseDataPlane accepts', () => {
+  it('a complete document and returns it typed', () => {
+    const input = doc({
+      domains: [
+        domain({ certificateId: 7, forceSSL: true, forceSSLCode: 308 }),
+        domain(
+          { id: 2, name: '*.apps.example.com' },
+          {
+            scheme: 'https',
+            host: 'origin.example.net',
+            balance: 'ip_hash',
+            upstreams: [
+              { ip: '2001:db8::1', port: 443, weight: 100, backup: false },
+              { ip: '198.51.100.7', port: 8443, weight: 1, backup: true },
+            ],
+          },
+        ),
+        domain({ id: 3, name: 'xn--mnchen-3ya.xn--p1ai' }),
+        domain({ id: 4, name: '_acme.my-site.example.org' }),
+      ],
+      certificates: [{ id: 7, certPem: CERT_PEM + CERT_PEM, keyPem: KEY_PEM }],
+    });
+    expect(parseDataPlane(JSON.stringify(input))).toEqual(input);
+    expect(parseDataPlane(new TextEncoder().encode(JSON.stringify(input)))).toEqual(input);
+  });
+
+  it('exactly the limits: 64 upstreams', () => {
+    const upstreams = Array.from({ length: 64 }, (_, i) => ({
+      ip: '192.0.2.1',
+      port: 1000 + i,
+      weight: 1,
+      backup: false,
+    }));
+    expect(
+      parseDataPlane(JSON.stringify(doc({ domains: [domain({}, { upstreams })] }))).domains[0]?.origin.upstreams,
+    ).toHaveLength(64);
+  });
+});
+
+describe('parseDataPlane refuses', () => {
+  it('a document over 256 MiB before parsing it', () => {
+    // allocUnsafe leaves the pages untouched: no 256 MiB of real memory is used.
+    const huge = Buffer.allocUnsafe(DATA_PLANE_LIMITS.documentBytes + 1);
+    expect(() => parseDataPlane(huge)).toThrow(expect.objectContaining({ code: 'too_large' }));
+  });
+
+  it('text that is not JSON', () => {
+    expect(refusal('{"version":')).toMatchObject({ code: 'invalid_json', field: '(document)' });
+  });
+
+  it.each([
+    ['not an object', [1, 2], '(document)'],
+    ['an unknown top-level field', { ...doc(), extra: 1 }, '(document)'],
+    ['an empty version', doc({ version: '' }), 'version'],
+    ['a version with a space', doc({ version: 'v 1' }), 'version'],
+    ['a version over 128 characters', doc({ version: 'v'.repeat(129) }), 'version'],
+    ['domains that are not a list', doc({ domains: {} }), 'domains'],
+  ])('%s', (_label, value, field) => {
+    expect(refusal(value)).toMatchObject({ code: 'invalid_document', field });
+  });
+
+  it('more than 50,000 domains', { timeout: 60_000 }, () => {
+    const domains = Array.from({ length: DATA_PLANE_LIMITS.domains + 1 }, (_, i) =>
+      domain({ id: i + 1, name: `d${i}.example.com` }),
+    );
+    expect(refusal(doc({ domains })).field).toBe('domains');
+  });
+
+  it('more than 10,000 certificates', () => {
+    const certificates = Array.from({ length: DATA_PLANE_LIMITS.certificates + 1 }, (_, i) => ({
+      id: i + 1,
+      certPem: CERT_PEM,
+      keyPem: KEY_PEM,
+    }));
+    expect(refusal(doc({ certificates })).field).toBe('certificates');
+  });
+
+  it.each([
+    'WWW.example.com',
+    'www.example.com.',
+    'example',
+    'localhost',
+    '-www.example.com',
+    'www-.example.com',
+    'www..example.com',
+    'a.*.example.com',
+    '*.*.example.com',
+    '*example.com',
+    'example.123',
+    'example.c',
+    '192.0.2.1',
+    'www.exa mple.com',
+    'www.example.com;',
+    'www.example.com\nreturn 200',
+    'www.example.com}',
+    '$host.example.com',
+    "'quoted'.example.com",
+    'münchen.de',
+    `${'a'.repeat(64)}.example.com`,
+    `${'a.'.repeat(126)}com`,
+  ])('the domain name %j', (name) => {
+    expect(refusal(doc({ domains: [domain({ name })] })).field).toBe('domains[0].name');
+  });
+
+  it.each([
+    ['id 0', { id: 0 }, 'domains[0].id'],
+    ['a fractional id', { id: 1.5 }, 'domains[0].id'],
+    ['enabled as a string', { enabled: 'yes' }, 'domains[0].enabled'],
+    ['forceSSL missing', { forceSSL: undefined }, 'domains[0].forceSSL'],
+    ['forceSSLCode 303', { forceSSLCode: 303 }, 'domains[0].forceSSLCode'],
+    ['an unknown domain field', { root: '/etc' }, 'domains[0]'],
+  ])('a domain with %s', (_label, overrides, field) => {
+    expect(refusal(doc({ domains: [domain(overrides)] })).field).toBe(field);
+  });
+
+  it.each([
+    ['scheme ftp', { scheme: 'ftp' }, 'domains[0].origin.scheme'],
+    ['a wildcard origin host', { host: '*.example.com' }, 'domains[0].origin.host'],
+    ['an origin host with a port', { host: 'origin.example.net:8080' }, 'domains[0].origin.host'],
+    ['an origin host with a directive', { host: 'o.example.net;\nproxy_pass x' }, 'domains[0].origin.host'],
+    ['balance least_conn', { balance: 'least_conn' }, 'domains[0].origin.balance'],
+    ['no upstreams', { upstreams: [] }, 'domains[0].origin.upstreams'],
+    [
+      'only backup upstreams',
+      { upstreams: [{ ip: '192.0.2.1', port: 80, weight: 1, backup: true }] },
+      'domains[0].origin.upstreams',
+    ],
+    [
+      '65 upstreams',
+      { upstreams: Array.from({ length: 65 }, () => ({ ip: '192.0.2.1', port: 80, weight: 1, backup: false })) },
+      'domains[0].origin.upstreams',
+    ],
+  ])('an origin with %s', (_label, origin, field) => {
+    expect(refusal(doc({ domains: [domain({}, origin)] })).field).toBe(field);
+  });
+
+  it.each([
+    ['ip', { ip: '192.0.2' }],
+    ['ip', { ip: '256.0.0.1' }],
+    ['ip', { ip: '01.2.3.4' }],
+    ['ip', { ip: 'origin.example.net' }],
+    ['ip', { ip: '[2001:db8::1]' }],
+    ['ip', { ip: 'fe80::1%eth0' }],
+    ['ip', { ip: '192.0.2.1;' }],
+    ['ip', { ip: '2001:db8::1::2' }],
+    ['port', { port: 0 }],
+    ['port', { port: 65_536 }],
+    ['port', { port: 80.5 }],
+    ['port', { port: '80' }],
+    ['weight', { weight: 0 }],
+    ['weight', { weight: 101 }],
+    ['backup', { backup: 'no' }],
+  ])('an upstream with a bad %s: %j', (key, fields) => {
+    expect(refusal(upstreamWith(fields)).field).toBe(`domains[0].origin.upstreams[0].${key}`);
+  });
+
+  it('duplicate domain names, naming the second', () => {
+    const error = refusal(doc({ domains: [domain(), domain({ id: 2 })] }));
+    expect(error).toMatchObject({ field: 'domains[1].name', reason: 'duplicate domain name' });
+  });
+
+  it('duplicate domain ids', () => {
+    expect(refusal(doc({ domains: [domain(), domain({ name: 'b.example.com' })] })).field).toBe('domains[1].id');
+  });
+
+  it('a certificate id no certificate has', () => {
+    expect(refusal(doc({ domains: [domain({ certificateId: 9 })] })).field).toBe('domains[0].certificateId');
+  });
+
+  it('duplicate certificate ids', () => {
+    const cert = { id: 1, certPem: CERT_PEM, keyPem: KEY_PEM };
+    expect(refusal(doc({ certificates: [cert, cert] })).field).toBe('certificates[1].id');
+  });
+
+  it.each([
+    ['certPem', { certPem: 'MIIBszCCAVmgAwIBAgIUYmFzZTY0' }],
+    ['certPem', { certPem: KEY_PEM }],
+    ['certPem', { certPem: `${CERT_PEM}trailing text` }],
+    ['certPem', { certPem: CERT_PEM.replace('END CERTIFICATE', 'END CERT') }],
+    ['certPem', { certPem: CERT_PEM.replace('YmFzZTY0', 'YmFz;ZTY0') }],
+    ['certPem', { certPem: `-----BEGIN CERTIFICATE-----\n${'A'.repeat(70_000)}\n-----END CERTIFICATE-----\n` }],
+    ['keyPem', { keyPem: CERT_PEM }],
+    ['keyPem', { keyPem: KEY_PEM.replace('END PRIVATE KEY', 'END RSA PRIVATE KEY') }],
+    ['keyPem', { keyPem: KEY_PEM + KEY_PEM }],
+    ['id', { id: -1 }],
+  ])('a certificate with a bad %s', (key, fields) => {
+    const certificates = [{ id: 1, certPem: CERT_PEM, keyPem: KEY_PEM, ...fields }];
+    expect(refusal(doc({ certificates })).field).toBe(`certificates[0].${key}`);
+  });
+
+  it('with a typed error whose message names the field', () => {
+    const error = refusal(upstreamWith({ port: 0 }));
+    expect(error).toBeInstanceOf(DataPlaneError);
+    expect(error.message).toMatch(/^domains\[0\]\.origin\.upstreams\[0\]\.port: /);
+  });
+});

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { type NginxSettingsInput, prefixLayout, renderNginxConf } from './render.js';
+
+const BASE: NginxSettingsInput = {
+  prefix: '/var/lib/rampart/nginx',
+  httpPorts: [80, 8080],
+  httpsPorts: [443],
+  http2: true,
+  adminPort: 9180,
+  workerProcesses: 'auto',
+  luaDir: '/opt/rampart/apps/edge/lua',
+  defaultCertificate: { certPath: '/var/lib/rampart/certs/default.crt', keyPath: '/var/lib/rampart/certs/default.key' },
+  errorLogPath: '/var/lib/rampart/nginx/logs/error.log',
+  accessLogPath: '/var/lib/rampart/nginx/logs/access.log',
+};
+
+function render(overrides: Record<string, unknown> = {}): string {
+  return renderNginxConf({ ...BASE, ...overrides } as NginxSettingsInput);
+}
+
+/** The top-level `server {` blocks of a rendered config with their listen lines. */
+function servers(conf: string): string[][] {
+  return conf
+    .split('\n  server {')
+    .slice(1)
+    .map((block) => [...block.matchAll(/^\s*listen ([^;]+);/gm)].map((m) => m[1] ?? ''));
+}
+
+describe('renderNginxConf', () => {
+  it('renders one generic server per listen port plus the loopback admin server', () => {
+    const conf = render();
+    expect(servers(conf)).toEqual([
+      ['80 default_server'],
+      ['8080 default_server'],
+      ['443 ssl http2 default_server'],
+      ['127.0.0.1:9180'],
+    ]);
+    expect(conf.match(/server_name _;/g)).toHaveLength(3);
+  });
+
+  it('binds the public servers to the configured address, IPv6 in brackets', () => {
+    expect(servers(render({ listenAddress: '127.0.0.1', httpPorts: [8080], httpsPorts: [] }))).toEqual([
+      ['127.0.0.1:8080 default_server'],
+      ['127.0.0.1:9180'],
+    ]);
+    expect(render({ listenAddress: '::1', http2: false })).toContain('listen [::1]:443 ssl default_server;');
+  });
+
+  it('loads the modules by absolute path, ndk before lua, before events', () => {
+    const conf = render();
+    const ndk = conf.indexOf('load_module /usr/lib/nginx/modules/ndk_http_module.so;');
+    const lua = conf.indexOf('load_module /usr/lib/nginx/modules/ngx_http_lua_module.so;');
+    expect(ndk).toBeGreaterThanOrEqual(0);
+    expect(lua).toBeGreaterThan(ndk);
+    expect(conf.indexOf('events {')).toBeGreaterThan(lua);
+  });
+
+  it('keeps the pid file, logs and every temp path inside the prefix', () => {
+    const conf = render();
+    const layout = prefixLayout(BASE.prefix);
+    expect(conf).toContain(`pid ${layout.pidFile};`);
+    expect(conf).toContain(`error_log ${BASE.errorLogPath} notice;`);
+    expect(conf).toContain(`access_log ${BASE.accessLogPath} rampart_json`);
+    for (const directive of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
+      expect(conf).toMatch(new RegExp(`${directive}_temp_path ${BASE.prefix}/temp/${directive};`));
+    }
+  });
+
+  it('sets the Lua path and a shared dict sized from the settings, and never seeds data at init', () => {
+    const conf = render({ configDictMegabytes: 512 });
+    expect(conf).toContain(`lua_package_path '${BASE.luaDir}/?.lua;`);
+    expect(conf).toContain('lua_shared_dict rampart_config 512m;');
+    expect(render()).toContain('lua_shared_dict rampart_config 256m;');
+    expect(conf).toContain('init_by_lua_block { require("rampart.init").master() }');
+  });
+
+  it('quotes every variable of the JSON access log', () => {
+    const format = render().match(/log_format rampart_json escape=json '(.*)';/)?.[1] ?? '';
+    const record = JSON.parse(format.replaceAll(/\$[a-z0-9_]+/g, 'x')) as Record<string, string>;
+    expect(Object.keys(record)).toEqual(
+      expect.arrayContaining([
+        'request_id',
+        'host',
+        'status',
+        'upstream_addr',
+        'upstream_status',
+        'request_time',
+        'domain_id',
+      ]),
+    );
+    expect(format.match(/\$[a-z0-9_]+/g)?.length).toBe(format.match(/"\$[a-z0-9_]+"/g)?.length);
+  });
+
+  it('has one upstream per origin scheme, balanced in Lua, keepalive for HTTP only', () => {
+    const conf = render();
+    const block = (name: string) => conf.slice(conf.indexOf(`upstream ${name} {`)).split('\n  }')[0] ?? '';
+    const http = block('rampart_http');
+    const https = block('rampart_https');
+    expect(http).toMatch(/server 0\.0\.0\.1;\s+balancer_by_lua_block .*\s+keepalive \d+;/);
+    expect(https).toContain('balancer_by_lua_block');
+    expect(https).not.toContain('keepalive');
+    expect(conf).toContain('proxy_ssl_server_name on;');
+    expect(conf).toContain('proxy_ssl_name $rampart_upstream_host;');
+  });
+
+  it('renders no per-domain value: the settings refuse domain data outright', () => {
+    expect(() => render({ domains: [{ name: 'www.example.com' }] })).toThrow();
+    expect(() => render({ serverName: 'www.example.com' })).toThrow();
+    expect(render()).not.toMatch(/example\.com/);
+  });
+
+  it.each([
+    'relative/path',
+    '/with space',
+    '/with;semicolon',
+    '/with{brace',
+    '/with}brace',
+    '/with$variable',
+    '/with"quote',
+    "/with'quote",
+    '/with\nnewline',
+    '/with\rreturn',
+    '/../etc',
+    '/var/lib/../../etc',
+    '/with#hash',
+    '/with\\backslash',
+  ])('refuses the path %j anywhere a path is rendered', (bad) => {
+    expect(() => render({ prefix: bad })).toThrow();
+    expect(() => render({ luaDir: bad })).toThrow();
+    expect(() => render({ errorLogPath: bad })).toThrow();
+    expect(() => render({ accessLogPath: bad })).toThrow();
+    expect(() => render({ defaultCertificate: { certPath: bad, keyPath: '/k' } })).toThrow();
+  });
+
+  it.each([
+    ['a port 0', { httpPorts: [0] }],
+    ['a port 65536', { httpsPorts: [65_536] }],
+    ['a fractional port', { adminPort: 80.5 }],
+    ['a port as a string', { httpPorts: ['80; include /etc/passwd'] }],
+    ['a port used twice', { httpPorts: [80], httpsPorts: [80] }],
+    ['the admin port reused', { adminPort: 80 }],
+    ['no public port', { httpPorts: [], httpsPorts: [] }],
+    ['0 workers', { workerProcesses: 0 }],
+    ['workers as text', { workerProcesses: '2; daemon off' }],
+    ['a listen address that is not an IP', { listenAddress: 'localhost' }],
+    ['a dict of 0 MiB', { configDictMegabytes: 0 }],
+    ['http2 as a string', { http2: 'on' }],
+  ])('refuses %s', (_label, overrides) => {
+    expect(() => render(overrides)).toThrow();
+  });
+
+  it('adds the test-only snippet to public servers only when a test asks for it', () => {
+    expect(render()).not.toContain('rampart_test_marker');
+    const conf = renderNginxConf(BASE, { serverSnippet: 'rampart_test_marker on;' });
+    expect(conf.match(/rampart_test_marker on;/g)).toHaveLength(3);
+  });
+});

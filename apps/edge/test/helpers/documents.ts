@@ -1,0 +1,30 @@
+import type { DataPlane, Domain, Upstream } from '../../src/data-plane/schema.js';
+
+/** A primary upstream on 127.0.0.1 (or the given address) with weight 1. */
+export function upstream(port: number, extra: Partial<Upstream> = {}): Upstream {
+  return { ip: '127.0.0.1', port, weight: 1, backup: false, ...extra };
+}
+
+/** An enabled HTTP domain proxying to `upstreams`; override any field. */
+export function domain(
+  id: number,
+  name: string,
+  upstreams: Upstream[],
+  extra: Partial<Omit<Domain, 'origin'>> & { origin?: Partial<Domain['origin']> } = {},
+): Domain {
+  const { origin, ...rest } = extra;
+  return {
+    id,
+    name,
+    enabled: true,
+    forceSSL: false,
+    forceSSLCode: 301,
+    certificateId: null,
+    ...rest,
+    origin: { scheme: 'http', host: null, balance: 'round_robin', upstreams, ...origin },
+  };
+}
+
+export function document(version: string, domains: Domain[], certificates: DataPlane['certificates'] = []): DataPlane {
+  return { version, domains, certificates };
+}

@@ -1,0 +1,53 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+/** A small origin on loopback that answers JSON naming itself, or never answers ('hang'). */
+export interface Origin {
+  name: string;
+  port: number;
+  /** Requests seen, with the Host header and the TLS SNI the edge sent. */
+  seen: { host: string | undefined; sni: string | null; url: string | undefined }[];
+  close(): Promise<void>;
+}
+
+export interface OriginOptions {
+  address?: string;
+  tls?: { cert: string; key: string };
+  hang?: boolean;
+}
+
+export async function startOrigin(name: string, options: OriginOptions = {}): Promise<Origin> {
+  const seen: Origin['seen'] = [];
+  const handler: http.RequestListener = (req, res) => {
+    const socket = req.socket as typeof req.socket & { servername?: string | false };
+    seen.push({ host: req.headers.host, sni: socket.servername || null, url: req.url });
+    if (options.hang) return;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ server: name, host: req.headers.host, url: req.url }));
+  };
+  const server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, options.address ?? '127.0.0.1', resolve);
+  });
+  return {
+    name,
+    port: (server.address() as AddressInfo).port,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The `server` field an origin answered with. */
+export function servedBy(body: string): string | null {
+  try {
+    return (JSON.parse(body) as { server?: string }).server ?? null;
+  } catch {
+    return null;
+  }
+}

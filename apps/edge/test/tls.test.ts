@@ -1,0 +1,133 @@
+import https from 'node:https';
+import tls from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeCertificate } from './helpers/certificates.js';
+import { document, domain, upstream } from './helpers/documents.js';
+import { type Edge, startEdge } from './helpers/edge.js';
+import { type Origin, startOrigin } from './helpers/origins.js';
+
+let edge: Edge;
+let plain: Origin;
+let secure: Origin;
+
+/** The subject CN of the certificate the edge presents for `servername` (no SNI when undefined). */
+function peerCommonName(port: number, servername?: string): Promise<{ cn: string; alpn: string | false }> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect(
+      {
+        host: '127.0.0.1',
+        port,
+        rejectUnauthorized: false,
+        ALPNProtocols: ['h2', 'http/1.1'],
+        ...(servername ? { servername } : {}),
+      },
+      () => {
+        const cn = socket.getPeerCertificate().subject?.CN;
+        const alpn = socket.alpnProtocol ?? false;
+        socket.end();
+        resolve({ cn: Array.isArray(cn) ? cn.join(',') : String(cn), alpn });
+      },
+    );
+    socket.on('error', reject);
+  });
+}
+
+/** An HTTPS request through the edge with SNI and Host `host` (certificate not verified). */
+function httpsGet(port: number, host: string, urlPath = '/'): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: urlPath,
+        servername: host,
+        headers: { host },
+        rejectUnauthorized: false,
+        agent: false,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString('utf8');
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  const originCert = await makeCertificate('origin.example.net');
+  plain = await startOrigin('plain');
+  secure = await startOrigin('secure', { tls: { cert: originCert.certPem, key: originCert.keyPem } });
+  edge = await startEdge();
+  const [one, two] = await Promise.all([makeCertificate('one.example.com'), makeCertificate('two.example.com')]);
+  await edge.push(
+    document(
+      'tls-1',
+      [
+        domain(1, 'one.example.com', [upstream(plain.port)], { certificateId: 11, forceSSL: true }),
+        domain(2, 'two.example.com', [upstream(plain.port)], { certificateId: 12 }),
+        domain(3, 'nocert.example.com', [upstream(plain.port)]),
+        domain(4, 'tls-origin.example.com', [upstream(secure.port)], {
+          origin: { scheme: 'https', host: 'origin.example.net' },
+        }),
+        domain(5, 'tls-origin-own-host.example.com', [upstream(secure.port)], { origin: { scheme: 'https' } }),
+      ],
+      [
+        { id: 11, ...one },
+        { id: 12, ...two },
+      ],
+    ),
+  );
+});
+
+afterAll(async () => {
+  await edge?.stop();
+  await plain?.close();
+  await secure?.close();
+});
+
+describe('certificates by SNI', () => {
+  it('presents each domain its own uploaded certificate', async () => {
+    expect((await peerCommonName(edge.httpsPort, 'one.example.com')).cn).toBe('one.example.com');
+    expect((await peerCommonName(edge.httpsPort, 'two.example.com')).cn).toBe('two.example.com');
+    expect((await peerCommonName(edge.httpsPort, 'ONE.example.com')).cn).toBe('one.example.com');
+  });
+
+  it('keeps the default certificate for an unknown name, a domain without one, or no SNI', async () => {
+    expect((await peerCommonName(edge.httpsPort, 'unknown.example.com')).cn).toBe('rampart-default');
+    expect((await peerCommonName(edge.httpsPort, 'nocert.example.com')).cn).toBe('rampart-default');
+    expect((await peerCommonName(edge.httpsPort)).cn).toBe('rampart-default');
+  });
+
+  it('negotiates HTTP/2 when the zone enables it', async () => {
+    expect((await peerCommonName(edge.httpsPort, 'one.example.com')).alpn).toBe('h2');
+  });
+
+  it('serves a forceSSL domain over HTTPS without redirecting again', async () => {
+    const answer = await httpsGet(edge.httpsPort, 'one.example.com', '/over-tls');
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ server: 'plain', url: '/over-tls' });
+  });
+});
+
+describe('HTTPS origins', () => {
+  it('sends the origin host as SNI and Host header to an HTTPS origin', async () => {
+    const answer = await httpsGet(edge.httpsPort, 'tls-origin.example.com', '/tls');
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ server: 'secure', host: 'origin.example.net' });
+    expect(secure.seen.at(-1)?.sni).toBe('origin.example.net');
+  });
+
+  it("sends the request's host as SNI when the origin host is null", async () => {
+    const answer = await httpsGet(edge.httpsPort, 'tls-origin-own-host.example.com');
+    expect(answer.status).toBe(200);
+    expect(secure.seen.at(-1)).toMatchObject({
+      host: 'tls-origin-own-host.example.com',
+      sni: 'tls-origin-own-host.example.com',
+    });
+  });
+});
