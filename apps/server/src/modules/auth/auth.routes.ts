@@ -1,6 +1,6 @@
 import { authRoutes, type Tier } from '@rampart/contract';
 import type { FastifyRequest } from 'fastify';
-import type { Binder, Caller } from '../../platform/http/bind-route.js';
+import { type Binder, requireCaller as caller } from '../../platform/http/bind-route.js';
 import { requestLocale } from '../../platform/http/request-locale.js';
 import type { AccountService } from './account.service.js';
 import type { LoginService, RequestMeta } from './login.service.js';
@@ -8,11 +8,6 @@ import type { TokenService } from './token.service.js';
 
 function meta(request: FastifyRequest): RequestMeta {
   return { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? ''), locale: requestLocale(request) };
-}
-
-function caller(c: Caller | null): Caller {
-  if (!c) throw new Error('authenticated route without a caller');
-  return c;
 }
 
 export function bindAuthRoutes(

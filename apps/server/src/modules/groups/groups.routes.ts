@@ -1,12 +1,11 @@
 import { groupRoutes } from '@rampart/contract';
-import type { Binder, Caller } from '../../platform/http/bind-route.js';
+import { type Binder, type Caller, requireCaller } from '../../platform/http/bind-route.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { GroupsService } from './groups.service.js';
 
 export function bindGroupRoutes(binder: Binder, groups: GroupsService, nodes: NodesService): void {
   const scope = async (caller: Caller | null, zoneId: number) => {
-    if (!caller) throw new Error('client route without a caller');
-    return { operatorId: await nodes.operatorOf(caller.accountId), zoneId };
+    return { operatorId: await nodes.operatorOf(requireCaller(caller).accountId), zoneId };
   };
   const r = groupRoutes;
   binder.bind(r.listGroups, async ({ params, query }, { caller }) =>

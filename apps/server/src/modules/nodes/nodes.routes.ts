@@ -1,5 +1,5 @@
 import { nodeRoutes } from '@rampart/contract';
-import type { Binder } from '../../platform/http/bind-route.js';
+import { type Binder, requireCaller } from '../../platform/http/bind-route.js';
 import type { NodesService } from './nodes.service.js';
 
 export function bindNodeRoutes(binder: Binder, nodes: NodesService, publicUrl: (origin: string) => string): void {
@@ -10,13 +10,12 @@ export function bindNodeRoutes(binder: Binder, nodes: NodesService, publicUrl: (
     return { data: true as const };
   });
   binder.bind(nodeRoutes.listUninitializedNodes, async ({ query }, { caller }) => {
-    if (!caller) throw new Error('client route without a caller');
-    return nodes.listUninitialized(await nodes.operatorOf(caller.accountId), query.page, query.pageSize);
+    return nodes.listUninitialized(await nodes.operatorOf(requireCaller(caller).accountId), query.page, query.pageSize);
   });
   binder.bind(nodeRoutes.nodeInfo, async (_input, { caller, request, reply }) => {
-    if (!caller) throw new Error('client route without a caller');
+    const operatorId = await nodes.operatorOf(requireCaller(caller).accountId);
     const url = publicUrl(`${request.protocol}://${request.host}`);
-    const token = await nodes.joinToken(await nodes.operatorOf(caller.accountId));
+    const token = await nodes.joinToken(operatorId);
     const lines = [
       `control_plane_url=${url}`,
       `join_token=${token}`,

@@ -1,13 +1,12 @@
 import { productRoutes } from '@rampart/contract';
-import type { Binder, Caller } from '../../platform/http/bind-route.js';
+import { type Binder, type Caller, requireCaller } from '../../platform/http/bind-route.js';
 import { requestLocale } from '../../platform/http/request-locale.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { ProductsService } from './products.service.js';
 
 export function bindProductRoutes(binder: Binder, products: ProductsService, nodes: NodesService): void {
   const operator = (caller: Caller | null) => {
-    if (!caller) throw new Error('client route without a caller');
-    return nodes.operatorOf(caller.accountId);
+    return nodes.operatorOf(requireCaller(caller).accountId);
   };
   const r = productRoutes;
   binder.bind(r.listProducts, async ({ query }, { caller }) =>

@@ -1,13 +1,10 @@
 import { siteRoutes } from '@rampart/contract';
-import type { Binder, Caller } from '../../platform/http/bind-route.js';
+import { type Binder, type Caller, requireCaller } from '../../platform/http/bind-route.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { SitesService } from './sites.service.js';
 
 export function bindSiteRoutes(binder: Binder, sites: SitesService, nodes: NodesService): void {
-  const who = (caller: Caller | null): Caller => {
-    if (!caller) throw new Error('signed-in route without a caller');
-    return caller;
-  };
+  const who = requireCaller;
   const operator = (caller: Caller | null) => nodes.operatorOf(who(caller).accountId);
   const r = siteRoutes;
   binder.bind(r.listClientSites, async ({ query }, { caller }) => sites.listForOperator(await operator(caller), query));

@@ -72,11 +72,7 @@ export class SitesService {
   }
 
   /** All or none: an id that is not the operator's leaves every site as it was. */
-  private async allOrNone(
-    operatorId: number,
-    ids: number[],
-    change: (repo: SitesRepository, unique: number[]) => Promise<number>,
-  ) {
+  private async allOrNone(ids: number[], change: (repo: SitesRepository, unique: number[]) => Promise<number>) {
     const unique = [...new Set(ids)];
     await this.db.transaction(async (tx) => {
       if ((await change(new SitesRepository(tx), unique)) !== unique.length) throw new AppError(101018);
@@ -84,10 +80,10 @@ export class SitesService {
   }
 
   delete(operatorId: number, ids: number[]) {
-    return this.allOrNone(operatorId, ids, (repo, unique) => repo.deleteMany(operatorId, unique));
+    return this.allOrNone(ids, (repo, unique) => repo.deleteMany(operatorId, unique));
   }
 
   setStatus(operatorId: number, ids: number[], status: 'normal' | 'pause' | 'limit') {
-    return this.allOrNone(operatorId, ids, (repo, unique) => repo.setStatus(operatorId, unique, status));
+    return this.allOrNone(ids, (repo, unique) => repo.setStatus(operatorId, unique, status));
   }
 }

@@ -1,12 +1,11 @@
 import { zoneRoutes } from '@rampart/contract';
-import type { Binder, Caller } from '../../platform/http/bind-route.js';
+import { type Binder, type Caller, requireCaller } from '../../platform/http/bind-route.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { ZonesService } from './zones.service.js';
 
 export function bindZoneRoutes(binder: Binder, zones: ZonesService, nodes: NodesService): void {
   const operator = (caller: Caller | null) => {
-    if (!caller) throw new Error('client route without a caller');
-    return nodes.operatorOf(caller.accountId);
+    return nodes.operatorOf(requireCaller(caller).accountId);
   };
   binder.bind(zoneRoutes.listZones, async ({ query }, { caller }) => zones.list(await operator(caller), query));
   binder.bind(zoneRoutes.metaZones, async (_input, { caller }) => ({ data: await zones.meta(await operator(caller)) }));

@@ -123,3 +123,9 @@ export function createBinder(app: FastifyInstance, authenticators: Authenticator
     },
   };
 }
+
+/** The caller of a route declared with tier access (the binder has authenticated it already). */
+export function requireCaller(caller: Caller | null): Caller {
+  if (!caller) throw new Error('signed-in route without a caller');
+  return caller;
+}
