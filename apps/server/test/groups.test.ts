@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signIn } from './helpers/auth.js';
+import { callApi, type Method, signIn } from './helpers/auth.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -14,8 +14,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: Record<string, unknown>) {
-  return t.app.inject({ method, url: `/api/v1/${url}`, headers: bearer(client), ...(payload ? { payload } : {}) });
+function call(method: Method, url: string, payload?: Record<string, unknown>) {
+  return callApi(t.app, client, method, url, payload);
 }
 
 async function nodeIn(zone: number, hostname: string): Promise<number> {

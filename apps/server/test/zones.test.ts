@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, signIn } from './helpers/auth.js';
+import { bearer, callApi, type Method, signIn } from './helpers/auth.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -10,8 +10,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
-  t.app.inject({ method, url: `/api/v1/${url}`, headers: bearer(client), ...(payload ? { payload } : {}) });
+const call = (method: Method, url: string, payload?: Record<string, unknown>) =>
+  callApi(t.app, client, method, url, payload);
 
 async function registeredNode(hostname: string): Promise<number> {
   const info = await call('GET', 'client/node-info');

@@ -25,6 +25,15 @@ export async function ensureDefaultCertificate(dir: string): Promise<Certificate
     // Missing: make a new pair below.
   }
   await mkdir(dir, { recursive: true, mode: 0o755 });
+  await writeSelfSignedCertificate({ certPath, keyPath }, { commonName: 'rampart-default', days: 3650 });
+  return { certPath, keyPath };
+}
+
+/** Writes a self-signed P-256 certificate and its key with openssl (and a DNS subjectAltName when given). */
+export async function writeSelfSignedCertificate(
+  paths: CertificatePaths,
+  subject: { commonName: string; days: number; altName?: string },
+): Promise<void> {
   await run('openssl', [
     'req',
     '-x509',
@@ -34,13 +43,13 @@ export async function ensureDefaultCertificate(dir: string): Promise<Certificate
     'ec_paramgen_curve:prime256v1',
     '-nodes',
     '-days',
-    '3650',
+    String(subject.days),
     '-subj',
-    '/CN=rampart-default',
+    `/CN=${subject.commonName}`,
+    ...(subject.altName ? ['-addext', `subjectAltName=DNS:${subject.altName}`] : []),
     '-keyout',
-    keyPath,
+    paths.keyPath,
     '-out',
-    certPath,
+    paths.certPath,
   ]);
-  return { certPath, keyPath };
 }

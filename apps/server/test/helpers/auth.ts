@@ -32,3 +32,21 @@ export function manualClock(start = Date.now()) {
     },
   };
 }
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A signed-in call of the console API: `/api/v1/<url>` with the bearer of `tokens` and an optional JSON body. */
+export function callApi(
+  app: FastifyInstance,
+  tokens: Pick<TokenSet, 'accessToken'>,
+  method: Method,
+  url: string,
+  payload?: Record<string, unknown>,
+) {
+  return app.inject({
+    method,
+    url: `/api/v1/${url}`,
+    headers: bearer(tokens),
+    ...(payload === undefined ? {} : { payload }),
+  });
+}
