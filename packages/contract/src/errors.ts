@@ -399,7 +399,7 @@ export const ERROR_CATALOGUE = {
     status: 400,
     family: 'parameter',
     message: { en_US: 'Invalid Certificate Name', zh_CN: '证书名称无效', zh_TW: '憑證名稱無效' },
-    when: 'A certificate name that is empty or malformed.',
+    when: 'A certificate whose names do not cover a domain it is assigned to.',
   },
   401001: {
     status: 409,

@@ -1,4 +1,5 @@
 export * from './constants.js';
+export * from './edge/data-plane.js';
 export * from './enums.js';
 export * from './errors.js';
 export * from './http.js';

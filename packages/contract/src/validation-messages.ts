@@ -141,6 +141,36 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '端口须在 1 到 65535 之间',
     zh_TW: '連接埠須介於 1 至 65535 之間',
   },
+  originNotAllowed: {
+    en_US: 'Origins on loopback, private or reserved addresses are not allowed',
+    zh_CN: '不允许使用回环、私有或保留地址作为源站',
+    zh_TW: '不允許使用迴路、私有或保留位址作為源站',
+  },
+  certificateInvalid: {
+    en_US: 'This is not a valid PEM certificate chain',
+    zh_CN: '这不是有效的 PEM 证书链',
+    zh_TW: '這不是有效的 PEM 憑證鏈',
+  },
+  certificateKeyInvalid: {
+    en_US: 'This is not a valid unencrypted PEM private key',
+    zh_CN: '这不是有效的未加密 PEM 私钥',
+    zh_TW: '這不是有效的未加密 PEM 私鑰',
+  },
+  certificateKeyMismatch: {
+    en_US: 'The private key does not match the certificate',
+    zh_CN: '私钥与证书不匹配',
+    zh_TW: '私鑰與憑證不相符',
+  },
+  certificateExpired: {
+    en_US: 'The certificate expired on {date}',
+    zh_CN: '证书已于 {date} 过期',
+    zh_TW: '憑證已於 {date} 過期',
+  },
+  certificateInUse: {
+    en_US: 'The certificate is still assigned to: {domains}',
+    zh_CN: '证书仍分配给：{domains}',
+    zh_TW: '憑證仍指派給：{domains}',
+  },
 } as const satisfies Record<string, Localized>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

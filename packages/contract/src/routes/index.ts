@@ -1,5 +1,7 @@
 import type { AnyRoute } from '../route.js';
 import { authRoutes } from './auth.js';
+import { certificateRoutes } from './certificates.js';
+import { domainRoutes } from './domains.js';
 import { groupRoutes } from './groups.js';
 import { nodeRoutes } from './nodes.js';
 import { productRoutes } from './products.js';
@@ -8,6 +10,8 @@ import { systemRoutes } from './system.js';
 import { zoneRoutes } from './zones.js';
 
 export * from './auth.js';
+export * from './certificates.js';
+export * from './domains.js';
 export * from './groups.js';
 export * from './nodes.js';
 export * from './products.js';
@@ -24,6 +28,8 @@ export const ROUTE_GROUPS = {
   groups: groupRoutes,
   products: productRoutes,
   sites: siteRoutes,
+  domains: domainRoutes,
+  certificates: certificateRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dataPlaneSchema } from '../edge/data-plane.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, pageOf, publicAccess, tiers } from '../route.js';
 
@@ -103,6 +104,50 @@ export const listUninitializedNodes = defineRoute({
   response: pageOf(uninitializedNodeSchema),
 });
 
+/** A node the operator placed in a zone, with what its agent last reported. */
+export const initializedNodeSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  ips: z.array(z.string()),
+  version: z.string(),
+  zoneId: z.number().int(),
+  zoneName: z.string(),
+  groups: z.array(z.object({ id: z.number().int(), name: z.string(), line: z.string() })),
+  /** Snapshot version the agent applied last ('' before the first). */
+  appliedVersion: z.string(),
+  /** Version the control plane would send the node now; equal to appliedVersion when in sync. */
+  currentVersion: z.string(),
+  lastError: z.string(),
+  /** online: the agent reported within the last minute; offline: it did not. */
+  connection: z.enum(['online', 'offline']),
+  lastSeenAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type InitializedNode = z.infer<typeof initializedNodeSchema>;
+
+/** A node counts as online while its agent reported within this many seconds. */
+export const NODE_ONLINE_WINDOW_SECONDS = 60;
+
+export const listInitializedNodes = defineRoute({
+  id: 'client.nodes.initialized',
+  method: 'GET',
+  path: '/client/nodes/initialized',
+  access: tiers(['client']),
+  summary: 'Nodes placed in zones, with the snapshot version each applied and its last error',
+  tags: ['nodes'],
+  request: {
+    query: pageQuery.extend({
+      zoneIDs: z
+        .union([z.coerce.number().int().positive(), z.array(z.coerce.number().int().positive()).max(100)])
+        .transform((v) => (Array.isArray(v) ? v : [v]))
+        .optional(),
+      /** Searches the node name and its addresses. */
+      value: z.string().max(256).optional(),
+    }),
+  },
+  response: pageOf(initializedNodeSchema),
+});
+
 export const nodeInfo = defineRoute({
   id: 'client.nodeInfo',
   method: 'GET',
@@ -115,4 +160,56 @@ export const nodeInfo = defineRoute({
   reply: 'raw',
 });
 
-export const nodeRoutes = { registerNode, reportNodeStatus, listUninitializedNodes, nodeInfo } as const;
+/** Longest a snapshot poll is held open when nothing changes. */
+export const EDGE_SNAPSHOT_MAX_WAIT_SECONDS = 30;
+const listenPort = z.number().int().min(1).max(65_535);
+
+/**
+ * Everything a node serves, built by the control plane for one node: the zone-level listen
+ * settings (rendered into nginx.conf) and the data plane (pushed into Lua shared memory). The
+ * version is a hash of the content, so equal content has an equal version on every build.
+ */
+export const edgeSnapshotSchema = z.object({
+  version: z.string().regex(/^[0-9a-f]{32}$/),
+  generatedAt: z.string(),
+  /** False while the node waits to be placed in a zone and group: it serves nothing yet. */
+  initialized: z.boolean(),
+  listen: z.object({
+    httpPorts: z.array(listenPort).max(16),
+    httpsPorts: z.array(listenPort).max(16),
+    http2: z.boolean(),
+  }),
+  dataPlane: dataPlaneSchema,
+});
+export type EdgeSnapshot = z.infer<typeof edgeSnapshotSchema>;
+
+export const getNodeSnapshot = defineRoute({
+  id: 'edge.snapshot',
+  api: 'edge',
+  method: 'GET',
+  path: '/snapshot',
+  access: nodeAccess,
+  summary:
+    "Long poll for the node's snapshot: answers at once when the current version differs from `version`, " +
+    'else holds the request up to `wait` seconds and answers null when nothing changed',
+  tags: ['edge'],
+  request: {
+    query: z.object({
+      version: z
+        .string()
+        .regex(/^[0-9a-f]{32}$/)
+        .optional(),
+      wait: z.coerce.number().int().min(0).max(EDGE_SNAPSHOT_MAX_WAIT_SECONDS).default(0),
+    }),
+  },
+  response: dataOf(edgeSnapshotSchema.nullable()),
+});
+
+export const nodeRoutes = {
+  registerNode,
+  reportNodeStatus,
+  getNodeSnapshot,
+  listUninitializedNodes,
+  listInitializedNodes,
+  nodeInfo,
+} as const;

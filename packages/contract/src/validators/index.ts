@@ -2,4 +2,5 @@ export * from './domain.js';
 export * from './fields.js';
 export * from './ip.js';
 export * from './lists.js';
+export * from './origin.js';
 export * from './zod.js';

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { orderBySchema, pageQuery } from '../http.js';
+import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zName, zText } from '../validators/zod.js';
+
+/**
+ * Certificates of a site (spec part 1 §7, "Certificates"): a PEM chain and its private key,
+ * uploaded by the customer and assigned to domains. The server parses the names (subject
+ * alternative names, else the common name), issuer and validity, refuses a key that does not
+ * match and a certificate already expired, and keeps the key sealed at rest. The key is never
+ * sent back. The edge picks the certificate per SNI.
+ */
+
+export const CERTIFICATE_PEM_MAX = 64 * 1024;
+export const PRIVATE_KEY_PEM_MAX = 16 * 1024;
+
+export const certificateSummarySchema = z.object({
+  id: z.number().int(),
+  siteID: z.number().int(),
+  name: z.string(),
+  memo: z.string(),
+  /** DNS names the certificate covers (wildcards as `*.example.com`). */
+  names: z.array(z.string()),
+  issuer: z.string(),
+  notBefore: z.string(),
+  notAfter: z.string(),
+  /** valid, expiring (within 30 days) or expired, judged when the list is read. */
+  status: z.enum(['valid', 'expiring', 'expired']),
+  domainCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type CertificateSummary = z.infer<typeof certificateSummarySchema>;
+
+export const certificateDetailSchema = certificateSummarySchema.extend({
+  /** The PEM chain as uploaded (public data; the key is never returned). */
+  certificate: z.string(),
+  fingerprintSha256: z.string(),
+  domains: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+export type CertificateDetail = z.infer<typeof certificateDetailSchema>;
+
+/** Days before expiry at which a certificate counts as expiring. */
+export const CERTIFICATE_EXPIRING_DAYS = 30;
+
+const user = tiers(['user']);
+const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
+const base = '/user/site/{siteId}';
+const pem = (max: number) => z.string().min(1, 'required').max(max, 'tooLong');
+
+export const listCertificates = defineRoute({
+  id: 'user.certificates.list',
+  method: 'GET',
+  path: `${base}/certificates`,
+  access: user,
+  summary: "A site's certificates, paged, searched by name and sorted",
+  tags: ['certificates'],
+  request: {
+    params: siteParams,
+    query: pageQuery.extend({
+      name: z.string().max(256).optional(),
+      sortBy: z.enum(['name', 'notAfter', 'createdAt']).default('createdAt'),
+      orderBy: orderBySchema.default('desc'),
+    }),
+  },
+  response: pageOf(certificateSummarySchema),
+});
+
+export const metaCertificates = defineRoute({
+  id: 'user.certificates.meta',
+  method: 'GET',
+  path: `${base}/metaCertificates`,
+  access: user,
+  summary: 'Every certificate of the site, for pickers (id, name, names, expiry)',
+  tags: ['certificates'],
+  request: { params: siteParams },
+  response: dataOf(
+    z.array(z.object({ id: z.number().int(), name: z.string(), names: z.array(z.string()), notAfter: z.string() })),
+  ),
+});
+
+export const getCertificate = defineRoute({
+  id: 'user.certificate.get',
+  method: 'GET',
+  path: `${base}/certificate/{certificateId}`,
+  access: user,
+  summary: 'One certificate with its chain and the domains it is assigned to',
+  tags: ['certificates'],
+  request: { params: siteParams.extend({ certificateId: z.coerce.number().int().positive() }) },
+  response: dataOf(certificateDetailSchema),
+});
+
+export const createCertificate = defineRoute({
+  id: 'user.certificate.create',
+  method: 'POST',
+  path: `${base}/certificate`,
+  access: user,
+  summary: 'Uploads a certificate chain and its private key',
+  tags: ['certificates'],
+  request: {
+    params: siteParams,
+    body: z.object({
+      name: zName,
+      memo: zText(256).default(''),
+      certificate: pem(CERTIFICATE_PEM_MAX),
+      privateKey: pem(PRIVATE_KEY_PEM_MAX),
+    }),
+  },
+  response: dataOf(certificateDetailSchema),
+});
+
+export const updateCertificate = defineRoute({
+  id: 'user.certificate.update',
+  method: 'PUT',
+  path: `${base}/certificate`,
+  access: user,
+  summary:
+    'Renames a certificate or replaces its chain and key (both together); domains using it are checked against the new names',
+  tags: ['certificates'],
+  request: {
+    params: siteParams,
+    body: z
+      .object({
+        id: z.number().int().positive(),
+        name: zName,
+        memo: zText(256).default(''),
+        certificate: pem(CERTIFICATE_PEM_MAX).optional(),
+        privateKey: pem(PRIVATE_KEY_PEM_MAX).optional(),
+      })
+      .refine((b) => (b.certificate === undefined) === (b.privateKey === undefined), {
+        message: 'required',
+        path: ['privateKey'],
+      }),
+  },
+  response: dataOf(certificateDetailSchema),
+});
+
+export const deleteCertificates = defineRoute({
+  id: 'user.certificates.delete',
+  method: 'DELETE',
+  path: `${base}/certificates`,
+  access: user,
+  summary: 'Deletes certificates (all or none); one still assigned to domains is refused with the domains named',
+  tags: ['certificates'],
+  request: { params: siteParams, body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const assignCertificate = defineRoute({
+  id: 'user.certificate.domains',
+  method: 'PATCH',
+  path: `${base}/certificate/domains`,
+  access: user,
+  summary:
+    'Assigns a certificate to domains of the site (certificateID 0 removes it); 301001 when it does not cover a domain',
+  tags: ['certificates'],
+  request: {
+    params: siteParams,
+    body: z.object({
+      certificateID: z.number().int().min(0),
+      domainIDs: z.array(z.number().int().positive()).min(1).max(500),
+    }),
+  },
+  response: dataOf(z.literal(true)),
+});
+
+export const certificateRoutes = {
+  listCertificates,
+  metaCertificates,
+  getCertificate,
+  createCertificate,
+  updateCertificate,
+  deleteCertificates,
+  assignCertificate,
+} as const;

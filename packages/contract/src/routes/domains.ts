@@ -1,0 +1,268 @@
+import { z } from 'zod';
+import { domainStatusSchema } from '../enums.js';
+import { orderBySchema, pageQuery } from '../http.js';
+import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { isIP } from '../validators/ip.js';
+import { zDomainName, zPort, zValidatedString } from '../validators/zod.js';
+import { siteTagSchema } from './sites.js';
+
+/**
+ * Domains of a site and their upstreams (spec part 1 §7 "User console: domains"; field names as
+ * the CDNRay API, see the behaviour reference §2.1). A domain is a host name (exact or `*.`
+ * wildcard) the edge serves for the site, proxying to the domain's upstreams.
+ *
+ * Open points decided here:
+ * - `upstreams[].ip` is an IP literal. Origins on loopback, private or reserved addresses are
+ *   refused (`originNotAllowed`) unless the operator allows them for the installation.
+ * - `scheme`: 0 = http, 1 = https to the origin. `hashType`: 0 = weighted round robin, 1 = client
+ *   IP hash. `hostName`: the Host header sent to the origin; '' sends the client's Host.
+ * - A name is unique within a site, and at most one enabled domain in the whole installation may
+ *   have a given name (401001): the edge could not tell two of them apart.
+ */
+
+export const UPSTREAMS_PER_DOMAIN_MAX = 64;
+export const DOMAINS_PER_REQUEST_MAX = 500;
+export const DOMAIN_TAGS_MAX = 20;
+
+export const ORIGIN_SCHEMES = { http: 0, https: 1 } as const;
+export const originSchemeSchema = z.literal([0, 1]);
+export type OriginScheme = z.infer<typeof originSchemeSchema>;
+export const HASH_TYPES = { roundRobin: 0, ipHash: 1 } as const;
+export const hashTypeSchema = z.literal([0, 1]);
+export type HashType = z.infer<typeof hashTypeSchema>;
+
+const positiveId = z.number().int().positive();
+const idList = z.array(positiveId).min(1).max(DOMAINS_PER_REQUEST_MAX);
+
+/** An IP literal (`invalidIP` otherwise); the address policy is applied by the server. */
+export const zUpstreamIP = zValidatedString((value) => (isIP(value) ? { ok: true } : { ok: false, key: 'invalidIP' }));
+
+export const upstreamInputSchema = z.object({
+  ip: zUpstreamIP,
+  port: zPort,
+  weight: z.number().int().min(1).max(100).default(1),
+  backup: z.boolean().default(false),
+  status: domainStatusSchema.default(1),
+});
+export type UpstreamInput = z.input<typeof upstreamInputSchema>;
+
+export const upstreamSchema = z.object({
+  id: z.number().int(),
+  ip: z.string(),
+  port: z.number().int(),
+  weight: z.number().int(),
+  backup: z.boolean(),
+  status: domainStatusSchema,
+});
+export type DomainUpstream = z.infer<typeof upstreamSchema>;
+
+const upstreamList = z.array(upstreamInputSchema).min(1).max(UPSTREAMS_PER_DOMAIN_MAX);
+
+/** Host header sent to the origin: '' (the client's) or a domain name. */
+const originHostName = z.union([z.literal(''), zDomainName()]);
+
+export const domainSettingsInput = z.object({
+  upstreams: upstreamList,
+  scheme: originSchemeSchema.default(0),
+  hashType: hashTypeSchema.default(0),
+  hostName: originHostName.default(''),
+  forceSSL: z.boolean().default(false),
+  /** 0 = none. */
+  certificateID: z.number().int().min(0).default(0),
+  status: domainStatusSchema.default(1),
+  tags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX).default([]),
+});
+
+export const domainInputSchema = domainSettingsInput.extend({ name: zDomainName({ wildcard: true }) });
+export type DomainInput = z.input<typeof domainInputSchema>;
+
+export const domainSchema = z.object({
+  id: z.number().int(),
+  siteID: z.number().int(),
+  name: z.string(),
+  status: domainStatusSchema,
+  scheme: originSchemeSchema,
+  hashType: hashTypeSchema,
+  hostName: z.string(),
+  forceSSL: z.boolean(),
+  certificateID: z.number().int(),
+  certificateName: z.string(),
+  tags: z.array(z.string()),
+  upstreams: z.array(upstreamSchema),
+  /** First upstream as `host:port` (IPv6 in brackets), '' when there is none. */
+  upstreamURL: z.string(),
+  upstreamCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SiteDomain = z.infer<typeof domainSchema>;
+
+const user = tiers(['user']);
+const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
+const domainParams = siteParams.extend({ domainId: z.coerce.number().int().positive() });
+const base = '/user/site/{siteId}';
+
+export const DOMAIN_SORT_FIELDS = ['name', 'createdAt', 'updatedAt'] as const;
+
+export const listDomains = defineRoute({
+  id: 'user.domains.list',
+  method: 'GET',
+  path: `${base}/domains`,
+  access: user,
+  summary: "A site's domains, paged, searched and sorted",
+  tags: ['domains'],
+  request: {
+    params: siteParams,
+    query: pageQuery.extend({
+      keywords: z.string().max(256).optional(),
+      sortBy: z.enum(DOMAIN_SORT_FIELDS).default('createdAt'),
+      orderBy: orderBySchema.default('desc'),
+      forceSSL: z.enum(['true', 'false']).optional(),
+      status: z.coerce.number().pipe(domainStatusSchema).optional(),
+    }),
+  },
+  response: pageOf(domainSchema),
+});
+
+export const createDomains = defineRoute({
+  id: 'user.domains.create',
+  method: 'POST',
+  path: `${base}/domains`,
+  access: user,
+  summary:
+    'Adds domains to a site, all or none; names already taken are reported per name with 101009 (401001 enabled elsewhere, 101025 in this site)',
+  tags: ['domains'],
+  request: {
+    params: siteParams,
+    body: z.object({ domains: z.array(domainInputSchema).min(1).max(DOMAINS_PER_REQUEST_MAX) }),
+  },
+  response: dataOf(z.array(domainSchema)),
+});
+
+export const updateDomain = defineRoute({
+  id: 'user.domain.update',
+  method: 'PUT',
+  path: `${base}/domain`,
+  access: user,
+  summary: "Replaces a domain's settings and upstreams (the name stays)",
+  tags: ['domains'],
+  request: { params: siteParams, body: domainSettingsInput.extend({ id: positiveId }) },
+  response: dataOf(domainSchema),
+});
+
+export const deleteDomains = defineRoute({
+  id: 'user.domains.delete',
+  method: 'DELETE',
+  path: `${base}/domains`,
+  access: user,
+  summary: 'Deletes domains of the site by id (all or none)',
+  tags: ['domains'],
+  request: { params: siteParams, body: z.object({ ids: idList }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const setDomainsStatus = defineRoute({
+  id: 'user.domains.status',
+  method: 'PUT',
+  path: `${base}/domain/setting/status`,
+  access: user,
+  summary: 'Enables or disables domains (all or none; 401001 when an enabled namesake exists elsewhere)',
+  tags: ['domains'],
+  request: { params: siteParams, body: z.object({ domainIDs: idList, status: domainStatusSchema }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const setDomainsForceSSL = defineRoute({
+  id: 'user.domains.forceSSL',
+  method: 'PATCH',
+  path: `${base}/domain/setting/forceSSL`,
+  access: user,
+  summary: 'Turns the HTTP → HTTPS redirect of domains on or off',
+  tags: ['domains'],
+  request: { params: siteParams, body: z.object({ domainIDs: idList, forceSSL: z.boolean() }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const setDomainsBalance = defineRoute({
+  id: 'user.domains.balance',
+  method: 'PATCH',
+  path: `${base}/domain/setting/balance`,
+  access: user,
+  summary: 'Sets the load-balancing method of domains',
+  tags: ['domains'],
+  request: { params: siteParams, body: z.object({ domainIDs: idList, hashType: hashTypeSchema }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const setDomainScheme = defineRoute({
+  id: 'user.domain.scheme',
+  method: 'PUT',
+  path: `${base}/domain/{domainId}/scheme`,
+  access: user,
+  summary: 'Sets the protocol the edge uses towards the origin',
+  tags: ['domains'],
+  request: { params: domainParams, body: z.object({ scheme: originSchemeSchema }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const listUpstreams = defineRoute({
+  id: 'user.domain.upstreams.list',
+  method: 'GET',
+  path: `${base}/domain/{domainId}/upstreams`,
+  access: user,
+  summary: "A domain's upstreams",
+  tags: ['domains'],
+  request: { params: domainParams },
+  response: dataOf(z.array(upstreamSchema)),
+});
+
+export const addUpstreams = defineRoute({
+  id: 'user.domain.upstreams.add',
+  method: 'POST',
+  path: `${base}/domain/{domainId}/upstreams`,
+  access: user,
+  summary: 'Adds upstreams to a domain',
+  tags: ['domains'],
+  request: { params: domainParams, body: z.object({ upstreams: upstreamList }) },
+  response: dataOf(z.array(upstreamSchema)),
+});
+
+export const deleteUpstreams = defineRoute({
+  id: 'user.domain.upstreams.delete',
+  method: 'DELETE',
+  path: `${base}/domain/{domainId}/upstreams`,
+  access: user,
+  summary: 'Deletes upstreams of a domain (401008 when no enabled one would remain)',
+  tags: ['domains'],
+  request: {
+    params: domainParams,
+    body: z.object({ ids: z.array(positiveId).min(1).max(UPSTREAMS_PER_DOMAIN_MAX) }),
+  },
+  response: dataOf(z.literal(true)),
+});
+
+export const updateUpstream = defineRoute({
+  id: 'user.domain.upstream.update',
+  method: 'PUT',
+  path: `${base}/domain/{domainId}/upstream`,
+  access: user,
+  summary: 'Changes one upstream of a domain (401008 when no enabled one would remain)',
+  tags: ['domains'],
+  request: { params: domainParams, body: upstreamInputSchema.extend({ id: positiveId }) },
+  response: dataOf(upstreamSchema),
+});
+
+export const domainRoutes = {
+  listDomains,
+  createDomains,
+  updateDomain,
+  deleteDomains,
+  setDomainsStatus,
+  setDomainsForceSSL,
+  setDomainsBalance,
+  setDomainScheme,
+  listUpstreams,
+  addUpstreams,
+  deleteUpstreams,
+  updateUpstream,
+} as const;
