@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../route.js';
+import { accountRoutes } from './accounts.js';
 import { authRoutes } from './auth.js';
 import { certificateRoutes } from './certificates.js';
 import { domainRoutes } from './domains.js';
@@ -9,6 +10,7 @@ import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
 import { zoneRoutes } from './zones.js';
 
+export * from './accounts.js';
 export * from './auth.js';
 export * from './certificates.js';
 export * from './domains.js';
@@ -23,6 +25,7 @@ export * from './zones.js';
 export const ROUTE_GROUPS = {
   system: systemRoutes,
   auth: authRoutes,
+  accounts: accountRoutes,
   nodes: nodeRoutes,
   zones: zoneRoutes,
   groups: groupRoutes,
