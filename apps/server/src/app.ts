@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ALL_ROUTES, API_BASE, buildOpenApiDocument } from '@rampart/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.js';
+import { bindAccountRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountService } from './modules/auth/account.service.js';
 import { AccountsRepository } from './modules/auth/accounts.repository.js';
 import { bindAuthRoutes } from './modules/auth/auth.routes.js';
@@ -13,6 +14,11 @@ import { LoginService } from './modules/auth/login.service.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { TicketsRepository } from './modules/auth/tickets.repository.js';
 import { TokenService } from './modules/auth/token.service.js';
+import { CertificatesRepository } from './modules/certificates/certificates.repository.js';
+import { bindCertificateRoutes } from './modules/certificates/certificates.routes.js';
+import { CertificatesService } from './modules/certificates/certificates.service.js';
+import { bindDomainRoutes } from './modules/domains/domains.routes.js';
+import { DomainsService } from './modules/domains/domains.service.js';
 import { GroupsRepository } from './modules/groups/groups.repository.js';
 import { bindGroupRoutes } from './modules/groups/groups.routes.js';
 import { GroupsService } from './modules/groups/groups.service.js';
@@ -23,15 +29,19 @@ import { NodesService } from './modules/nodes/nodes.service.js';
 import { ProductsRepository } from './modules/products/products.repository.js';
 import { bindProductRoutes } from './modules/products/products.routes.js';
 import { ProductsService } from './modules/products/products.service.js';
+import { SiteAccess } from './modules/sites/site-access.js';
 import { SitesRepository } from './modules/sites/sites.repository.js';
 import { bindSiteRoutes } from './modules/sites/sites.routes.js';
 import { SitesService } from './modules/sites/sites.service.js';
+import { SnapshotBuilder } from './modules/snapshots/snapshot-builder.js';
+import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
 import { ZonesRepository } from './modules/zones/zones.repository.js';
 import { bindZoneRoutes } from './modules/zones/zones.routes.js';
 import { ZonesService } from './modules/zones/zones.service.js';
+import { ConfigChanges } from './platform/changes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
 import type { Database } from './platform/db/database.js';
@@ -51,6 +61,7 @@ export interface AppOptions {
     | 'publicUrl'
     | 'smtpUrl'
     | 'accessTokenTtlSeconds'
+    | 'allowPrivateOrigins'
   >;
   /** Time source for tokens, tickets and throttles; tests move it. */
   readonly clock?: Clock;
@@ -159,12 +170,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   bindSystemRoutes(binder, system);
   bindAuthRoutes(binder, login, tokens, account);
-  bindNodeRoutes(binder, nodesService, (origin) => options.config.publicUrl ?? origin);
+  // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
+  const changes = new ConfigChanges();
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) changes.bump();
+  });
+  const snapshots = new SnapshotsService(new SnapshotBuilder(db, box), changes, clock);
+  bindNodeRoutes(binder, nodesService, snapshots, (origin) => options.config.publicUrl ?? origin);
   bindZoneRoutes(binder, new ZonesService(db, new ZonesRepository(db)), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db)), nodesService);
   const productsRepo = new ProductsRepository(db);
   bindProductRoutes(binder, new ProductsService(db, productsRepo), nodesService);
-  bindSiteRoutes(binder, new SitesService(db, new SitesRepository(db), productsRepo, accountsRepo), nodesService);
+  const sitesRepo = new SitesRepository(db);
+  bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo), nodesService);
+  const siteAccess = new SiteAccess(sitesRepo);
+  bindDomainRoutes(binder, new DomainsService(db, siteAccess, options.config.allowPrivateOrigins));
+  bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
+  bindAccountRoutes(binder, accountsRepo, nodesService);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {
@@ -176,6 +198,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     account,
     system,
     nodes: nodesRepo,
+    changes,
+    snapshots,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: options.config.version });
@@ -204,6 +228,8 @@ declare module 'fastify' {
       account: AccountService;
       system: SystemService;
       nodes: NodesRepository;
+      changes: ConfigChanges;
+      snapshots: SnapshotsService;
     };
   }
   interface FastifyRequest {

@@ -26,6 +26,12 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** Lifetime of access tokens in seconds (default 900). */
   readonly accessTokenTtlSeconds: number;
+  /**
+   * `RAMPART_ALLOW_PRIVATE_ORIGINS=1` lets customers point domains at loopback and private
+   * addresses. Off by default: the edge would otherwise reach the node itself and the operator's
+   * internal hosts on a customer's behalf (SSRF). Test rigs and private data centres turn it on.
+   */
+  readonly allowPrivateOrigins: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -87,5 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     publicUrl: env.PUBLIC_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     accessTokenTtlSeconds: parseTtl(env.RAMPART_ACCESS_TOKEN_TTL),
+    allowPrivateOrigins: ['1', 'true', 'yes'].includes((env.RAMPART_ALLOW_PRIVATE_ORIGINS ?? '').toLowerCase()),
   };
 }

@@ -36,6 +36,8 @@ export async function createTestApp(
       publicUrl: 'http://127.0.0.1:9',
       smtpUrl: undefined,
       accessTokenTtlSeconds: 900,
+      // The tests' origins are loopback upstreams; the refusal is tested with this turned off.
+      allowPrivateOrigins: true,
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),

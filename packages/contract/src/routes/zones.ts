@@ -84,10 +84,15 @@ export const initializeNodes = defineRoute({
   method: 'POST',
   path: '/client/nodes/initialize',
   access: client,
-  summary: 'Places registered nodes in a zone; they then receive configuration',
+  summary:
+    'Places registered nodes in a zone and, when groupID is given, in that group of the zone on the default line; they then receive configuration',
   tags: ['nodes'],
   request: {
-    body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(500), zoneID: z.number().int().positive() }),
+    body: z.object({
+      ids: z.array(z.number().int().positive()).min(1).max(500),
+      zoneID: z.number().int().positive(),
+      groupID: z.number().int().positive().optional(),
+    }),
   },
   response: dataOf(z.literal(true)),
 });

@@ -1,6 +1,7 @@
 import type { Tier } from '@rampart/contract';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { containsPattern } from '../../platform/db/like.js';
 import { type AccountRow, accounts } from '../../platform/db/schema.js';
 
 export type { AccountRow };
@@ -100,5 +101,34 @@ export class AccountsRepository {
         ),
       );
     return rows.length > 0;
+  }
+
+  /** Accounts of `tier` anywhere below `ancestorId`, paged, searched by account or name. */
+  async listBelow(ancestorId: number, tier: Tier, name: string | undefined, page: number, pageSize: number) {
+    const below = sql`(
+      WITH RECURSIVE below AS (
+        SELECT id FROM accounts WHERE parent_id = ${ancestorId}
+        UNION ALL
+        SELECT a.id FROM accounts a JOIN below b ON a.parent_id = b.id
+      ) SELECT id FROM below)`;
+    const search = name?.trim();
+    const where = and(
+      eq(accounts.tier, tier),
+      sql`${accounts.id} IN ${below}`,
+      search
+        ? or(ilike(accounts.account, containsPattern(search)), ilike(accounts.name, containsPattern(search)))
+        : undefined,
+    );
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select()
+        .from(accounts)
+        .where(where)
+        .orderBy(desc(accounts.createdAt), desc(accounts.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db.select({ n: count() }).from(accounts).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
   }
 }

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { nodeJoinTokens, nodes } from '../../platform/db/schema.js';
+import { containsPattern } from '../../platform/db/like.js';
+import { groupNodes, nodeGroups, nodeJoinTokens, nodes, zones } from '../../platform/db/schema.js';
 
 export type NodeRow = typeof nodes.$inferSelect;
 
@@ -61,5 +62,52 @@ export class NodesRepository {
       this.db.select({ n: count() }).from(nodes).where(where),
     ]);
     return { rows, total: total?.n ?? 0 };
+  }
+
+  /** Initialised nodes of the operator with their zone, filtered by zones and a name/address search. */
+  async listInitialized(
+    ownerId: number,
+    f: { zoneIDs?: number[] | undefined; value?: string | undefined },
+    page: number,
+    pageSize: number,
+  ) {
+    const search = f.value?.trim();
+    const where = and(
+      eq(nodes.ownerId, ownerId),
+      eq(nodes.status, 'initialized'),
+      f.zoneIDs && f.zoneIDs.length > 0 ? inArray(nodes.zoneId, f.zoneIDs) : undefined,
+      search
+        ? or(ilike(nodes.name, containsPattern(search)), sql`${nodes.ips}::text ILIKE ${containsPattern(search)}`)
+        : undefined,
+    );
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select({ node: nodes, zoneName: zones.name })
+        .from(nodes)
+        .innerJoin(zones, eq(zones.id, nodes.zoneId))
+        .where(where)
+        .orderBy(desc(nodes.createdAt), desc(nodes.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db.select({ n: count() }).from(nodes).where(where),
+    ]);
+    const ids = rows.map((r) => r.node.id);
+    const places =
+      ids.length === 0
+        ? []
+        : await this.db
+            .select({ nodeId: groupNodes.nodeId, id: nodeGroups.id, name: nodeGroups.name, line: groupNodes.line })
+            .from(groupNodes)
+            .innerJoin(nodeGroups, eq(nodeGroups.id, groupNodes.groupId))
+            .where(inArray(groupNodes.nodeId, ids))
+            .orderBy(asc(nodeGroups.name), asc(groupNodes.line));
+    return {
+      rows: rows.map((r) => ({
+        ...r.node,
+        zoneName: r.zoneName,
+        groups: places.filter((p) => p.nodeId === r.node.id).map(({ id, name, line }) => ({ id, name, line })),
+      })),
+      total: total?.n ?? 0,
+    };
   }
 }

@@ -1,9 +1,32 @@
 import { nodeRoutes } from '@rampart/contract';
 import { type Binder, requireCaller } from '../../platform/http/bind-route.js';
+import type { SnapshotsService } from '../snapshots/snapshots.service.js';
 import type { NodesService } from './nodes.service.js';
 
-export function bindNodeRoutes(binder: Binder, nodes: NodesService, publicUrl: (origin: string) => string): void {
+export function bindNodeRoutes(
+  binder: Binder,
+  nodes: NodesService,
+  snapshots: SnapshotsService,
+  publicUrl: (origin: string) => string,
+): void {
   binder.bind(nodeRoutes.registerNode, async ({ body }) => ({ data: await nodes.register(body) }));
+  binder.bind(nodeRoutes.getNodeSnapshot, async ({ query }, { node, reply }) => {
+    if (!node) throw new Error('node route without a node');
+    // A node that hangs up stops its wait at once instead of holding a waiter until the deadline:
+    // the response closes before it was written only when the connection went away.
+    const hangUp = new AbortController();
+    const onClose = () => hangUp.abort();
+    reply.raw.once('close', onClose);
+    try {
+      return { data: await snapshots.poll(node.nodeId, query.version, query.wait, hangUp.signal) };
+    } finally {
+      reply.raw.off('close', onClose);
+    }
+  });
+  binder.bind(nodeRoutes.listInitializedNodes, async ({ query }, { caller }) => {
+    const operatorId = await nodes.operatorOf(requireCaller(caller).accountId);
+    return nodes.listInitialized(operatorId, query, async (id) => (await snapshots.current(id)).version);
+  });
   binder.bind(nodeRoutes.reportNodeStatus, async ({ body }, { node }) => {
     if (!node) throw new Error('node route without a node');
     await nodes.report(node.nodeId, body);

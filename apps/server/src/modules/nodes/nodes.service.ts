@@ -1,3 +1,4 @@
+import { type InitializedNode, NODE_ONLINE_WINDOW_SECONDS } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -70,6 +71,36 @@ export class NodesService {
       ...(input.ips ? { ips: input.ips } : {}),
       lastSeenAt: new Date(this.clock()),
     });
+  }
+
+  async listInitialized(
+    operatorId: number,
+    q: { zoneIDs?: number[] | undefined; value?: string | undefined; page: number; pageSize: number },
+    currentVersion: (nodeId: number) => Promise<string>,
+  ): Promise<{ data: InitializedNode[]; total: number }> {
+    const { rows, total } = await this.nodes.listInitialized(operatorId, q, q.page, q.pageSize);
+    const now = this.clock();
+    const data = await Promise.all(
+      rows.map(async (row) => ({
+        id: row.id,
+        name: row.name,
+        ips: row.ips,
+        version: row.version,
+        zoneId: row.zoneId ?? 0,
+        zoneName: row.zoneName,
+        groups: row.groups,
+        appliedVersion: row.appliedVersion,
+        currentVersion: await currentVersion(row.id),
+        lastError: row.lastError,
+        connection:
+          row.lastSeenAt && now - row.lastSeenAt.getTime() <= NODE_ONLINE_WINDOW_SECONDS * 1000
+            ? ('online' as const)
+            : ('offline' as const),
+        lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
+        createdAt: row.createdAt.toISOString(),
+      })),
+    );
+    return { data, total };
   }
 
   async listUninitialized(operatorId: number, page: number, pageSize: number) {

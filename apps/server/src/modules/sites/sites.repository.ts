@@ -1,5 +1,6 @@
 import { and, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { containsPattern } from '../../platform/db/like.js';
 import { accounts, products, sites } from '../../platform/db/schema.js';
 
 export interface SiteFilter {
@@ -37,11 +38,6 @@ export type SiteView = {
   userAccount: string;
 };
 
-/** `%`, `_` and `\` typed in a search box match themselves, not as wildcards. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** Sites, scoped either to the operator that owns them or to the customer they belong to. */
 export class SitesRepository {
   constructor(private readonly db: Db) {}
@@ -49,7 +45,7 @@ export class SitesRepository {
   private where(scope: SQL, f: SiteFilter): SQL | undefined {
     return and(
       scope,
-      f.siteName ? ilike(sites.name, `%${escapeLike(f.siteName)}%`) : undefined,
+      f.siteName ? ilike(sites.name, containsPattern(f.siteName)) : undefined,
       f.status ? eq(sites.status, f.status) : undefined,
       f.productID ? eq(sites.productId, f.productID) : undefined,
     );

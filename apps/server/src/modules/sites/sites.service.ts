@@ -1,5 +1,6 @@
 import type { Site } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
+import { isForeignKeyViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import type { ProductsRepository } from '../products/products.repository.js';
@@ -79,8 +80,14 @@ export class SitesService {
     });
   }
 
-  delete(operatorId: number, ids: number[]) {
-    return this.allOrNone(ids, (repo, unique) => repo.deleteMany(operatorId, unique));
+  /** A site that still has domains is refused (205005): its customer's configuration would vanish from the edge. */
+  async delete(operatorId: number, ids: number[]) {
+    try {
+      await this.allOrNone(ids, (repo, unique) => repo.deleteMany(operatorId, unique));
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw new AppError(205005);
+      throw error;
+    }
   }
 
   setStatus(operatorId: number, ids: number[], status: 'normal' | 'pause' | 'limit') {

@@ -20,7 +20,7 @@ export function bindZoneRoutes(binder: Binder, zones: ZonesService, nodes: Nodes
     return { data: true as const };
   });
   binder.bind(zoneRoutes.initializeNodes, async ({ body }, { caller }) => {
-    await zones.initializeNodes(await operator(caller), body.ids, body.zoneID);
+    await zones.initializeNodes(await operator(caller), body.ids, body.zoneID, body.groupID);
     return { data: true as const };
   });
 }

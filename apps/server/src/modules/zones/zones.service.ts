@@ -1,7 +1,9 @@
 import type { Zone } from '@rampart/contract';
+import { DEFAULT_LINE } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import { GroupsRepository } from '../groups/groups.repository.js';
 import { type ZoneRow, ZonesRepository } from './zones.repository.js';
 
 export function presentZone(row: ZoneRow): Zone {
@@ -78,13 +80,18 @@ export class ZonesService {
   }
 
   /** All or nothing: every id must be an uninitialised node of this operator. */
-  async initializeNodes(operatorId: number, ids: number[], zoneId: number): Promise<void> {
+  async initializeNodes(operatorId: number, ids: number[], zoneId: number, groupId?: number): Promise<void> {
     await this.get(operatorId, zoneId);
     const unique = [...new Set(ids)];
     await this.db.transaction(async (tx) => {
       const moved = await new ZonesRepository(tx).initializeNodes(operatorId, unique, zoneId);
       if (moved !== unique.length)
         throw new AppError(101018, { extra: { reason: 'not every node is an uninitialised node of yours' } });
+      if (groupId !== undefined) {
+        const groups = new GroupsRepository(tx);
+        if (!(await groups.find(operatorId, zoneId, groupId))) throw new AppError(101018);
+        await groups.addNodes(groupId, DEFAULT_LINE, unique);
+      }
     });
   }
 }

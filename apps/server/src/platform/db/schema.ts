@@ -310,3 +310,78 @@ export const sites = pgTable(
     index('sites_product_idx').on(t.productId),
   ],
 );
+
+/**
+ * Certificates a customer uploaded to a site. The chain is public data; the private key is sealed
+ * with the installation secret (AES-GCM, see SecretBox) and only opened to build node snapshots.
+ */
+export const certificates = pgTable(
+  'certificates',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    memo: text('memo').notNull().default(''),
+    certPem: text('cert_pem').notNull(),
+    keySealed: text('key_sealed').notNull(),
+    names: jsonb('names').$type<string[]>().notNull(),
+    issuer: text('issuer').notNull(),
+    notBefore: timestamp('not_before', { withTimezone: true, mode: 'date' }).notNull(),
+    notAfter: timestamp('not_after', { withTimezone: true, mode: 'date' }).notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('certificates_site_idx').on(t.siteId)],
+);
+
+/**
+ * Domains of a site. A name is unique in its site; among enabled domains it is unique in the whole
+ * installation (401001), enforced by the partial unique index so two writers cannot both win.
+ */
+export const domains = pgTable(
+  'domains',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    scheme: smallint('scheme').$type<0 | 1>().notNull().default(0),
+    hashType: smallint('hash_type').$type<0 | 1>().notNull().default(0),
+    hostName: text('host_name').notNull().default(''),
+    forceSSL: boolean('force_ssl').notNull().default(false),
+    // A certificate in use cannot be deleted (the service names the domains first).
+    certificateId: bigint('certificate_id', { mode: 'number' }).references(() => certificates.id, {
+      onDelete: 'restrict',
+    }),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('domains_site_name_key').on(t.siteId, t.name),
+    uniqueIndex('domains_enabled_name_key').on(t.name).where(sql`${t.enabled}`),
+    index('domains_certificate_idx').on(t.certificateId),
+  ],
+);
+
+/** Upstreams (origins) of a domain, in the order the customer gave them. */
+export const domainUpstreams = pgTable(
+  'domain_upstreams',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    domainId: bigint('domain_id', { mode: 'number' })
+      .notNull()
+      .references(() => domains.id, { onDelete: 'cascade' }),
+    ip: text('ip').notNull(),
+    port: integer('port').notNull(),
+    weight: smallint('weight').notNull().default(1),
+    backup: boolean('backup').notNull().default(false),
+    enabled: boolean('enabled').notNull().default(true),
+  },
+  (t) => [index('domain_upstreams_domain_idx').on(t.domainId)],
+);

@@ -1,0 +1,118 @@
+import { and, asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { containsPattern } from '../../platform/db/like.js';
+import { certificates, domains } from '../../platform/db/schema.js';
+
+export type CertificateRow = typeof certificates.$inferSelect;
+export type CertificateListRow = Omit<CertificateRow, 'keySealed' | 'certPem'> & { domainCount: number };
+
+const listColumns = {
+  id: certificates.id,
+  siteId: certificates.siteId,
+  name: certificates.name,
+  memo: certificates.memo,
+  names: certificates.names,
+  issuer: certificates.issuer,
+  notBefore: certificates.notBefore,
+  notAfter: certificates.notAfter,
+  fingerprint: certificates.fingerprint,
+  createdAt: certificates.createdAt,
+  updatedAt: certificates.updatedAt,
+  domainCount: sql<number>`(SELECT count(*)::int FROM "domains" WHERE "domains"."certificate_id" = "certificates"."id")`,
+};
+
+const SORT = { name: certificates.name, notAfter: certificates.notAfter, createdAt: certificates.createdAt } as const;
+
+/** Certificates of one site; every query takes the site id the caller was checked against. */
+export class CertificatesRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(
+    siteId: number,
+    q: {
+      name?: string | undefined;
+      sortBy: keyof typeof SORT;
+      orderBy: 'asc' | 'desc';
+      page: number;
+      pageSize: number;
+    },
+  ) {
+    const where = and(
+      eq(certificates.siteId, siteId),
+      q.name ? ilike(certificates.name, containsPattern(q.name)) : undefined,
+    );
+    const order = q.orderBy === 'asc' ? asc : desc;
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select(listColumns)
+        .from(certificates)
+        .where(where)
+        .orderBy(order(SORT[q.sortBy]), order(certificates.id))
+        .limit(q.pageSize)
+        .offset((q.page - 1) * q.pageSize),
+      this.db.select({ n: count() }).from(certificates).where(where),
+    ]);
+    return { rows: rows as CertificateListRow[], total: total?.n ?? 0 };
+  }
+
+  async meta(siteId: number) {
+    return this.db
+      .select({
+        id: certificates.id,
+        name: certificates.name,
+        names: certificates.names,
+        notAfter: certificates.notAfter,
+      })
+      .from(certificates)
+      .where(eq(certificates.siteId, siteId))
+      .orderBy(asc(certificates.name), asc(certificates.id));
+  }
+
+  async find(siteId: number, id: number): Promise<CertificateRow | undefined> {
+    const rows = await this.db
+      .select()
+      .from(certificates)
+      .where(and(eq(certificates.siteId, siteId), eq(certificates.id, id)));
+    return rows[0];
+  }
+
+  async domainsOf(certificateIds: number[]) {
+    if (certificateIds.length === 0) return [];
+    return this.db
+      .select({ id: domains.id, name: domains.name, certificateId: domains.certificateId })
+      .from(domains)
+      .where(inArray(domains.certificateId, certificateIds))
+      .orderBy(asc(domains.name));
+  }
+
+  async insert(row: typeof certificates.$inferInsert): Promise<number> {
+    const [created] = await this.db.insert(certificates).values(row).returning({ id: certificates.id });
+    if (!created) throw new Error('insert returned no row');
+    return created.id;
+  }
+
+  async update(siteId: number, id: number, values: Partial<typeof certificates.$inferInsert>): Promise<boolean> {
+    const rows = await this.db
+      .update(certificates)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(certificates.siteId, siteId), eq(certificates.id, id)))
+      .returning({ id: certificates.id });
+    return rows.length === 1;
+  }
+
+  async deleteMany(siteId: number, ids: number[]): Promise<number> {
+    const rows = await this.db
+      .delete(certificates)
+      .where(and(eq(certificates.siteId, siteId), inArray(certificates.id, ids)))
+      .returning({ id: certificates.id });
+    return rows.length;
+  }
+
+  async findMany(siteId: number, ids: number[]): Promise<CertificateRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(certificates)
+      .where(and(eq(certificates.siteId, siteId), inArray(certificates.id, ids)));
+  }
+}

@@ -1,0 +1,378 @@
+import {
+  type DomainUpstream,
+  type ErrorCode,
+  isOriginAddressAllowed,
+  type Locale,
+  type SiteDomain,
+} from '@rampart/contract';
+import type { Db } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { invalidFields } from '../../platform/http/validation.js';
+import { CertificatesRepository } from '../certificates/certificates.repository.js';
+import { certificateCovers } from '../certificates/x509.js';
+import type { SiteAccess } from '../sites/site-access.js';
+import {
+  type DomainFilter,
+  type DomainRow,
+  DomainsRepository,
+  type NewUpstream,
+  type UpstreamRow,
+} from './domains.repository.js';
+
+export interface UpstreamIn {
+  ip: string;
+  port: number;
+  weight: number;
+  backup: boolean;
+  status: 0 | 1;
+}
+export interface DomainSettingsIn {
+  upstreams: UpstreamIn[];
+  scheme: 0 | 1;
+  hashType: 0 | 1;
+  hostName: string;
+  forceSSL: boolean;
+  certificateID: number;
+  status: 0 | 1;
+  tags: string[];
+}
+
+function presentUpstream(u: UpstreamRow): DomainUpstream {
+  return { id: u.id, ip: u.ip, port: u.port, weight: u.weight, backup: u.backup, status: u.enabled ? 1 : 0 };
+}
+
+function hostPort(u: UpstreamRow): string {
+  return u.ip.includes(':') ? `[${u.ip}]:${u.port}` : `${u.ip}:${u.port}`;
+}
+
+export function presentDomain(row: DomainRow, upstreams: UpstreamRow[]): SiteDomain {
+  const first = upstreams[0];
+  return {
+    id: row.id,
+    siteID: row.siteId,
+    name: row.name,
+    status: row.enabled ? 1 : 0,
+    scheme: row.scheme,
+    hashType: row.hashType,
+    hostName: row.hostName,
+    forceSSL: row.forceSSL,
+    certificateID: row.certificateId ?? 0,
+    certificateName: row.certificateName ?? '',
+    tags: row.tags,
+    upstreams: upstreams.map(presentUpstream),
+    upstreamURL: first ? hostPort(first) : '',
+    upstreamCount: upstreams.length,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toRow(u: UpstreamIn): Required<NewUpstream> {
+  return { ip: u.ip.toLowerCase(), port: u.port, weight: u.weight, backup: u.backup, enabled: u.status === 1 };
+}
+
+/** The edge needs one enabled upstream that is not a backup to send traffic to (401008 otherwise). */
+function servable(list: readonly { backup: boolean; enabled: boolean }[]): boolean {
+  return list.some((u) => u.enabled && !u.backup);
+}
+
+/** Collects per-item failures of a batch into one 101009 reply. */
+class Failures {
+  private readonly byCode = new Map<ErrorCode, string[]>();
+  add(code: ErrorCode, target: string) {
+    const list = this.byCode.get(code) ?? [];
+    if (!list.includes(target)) list.push(target);
+    this.byCode.set(code, list);
+  }
+  throwIfAny() {
+    if (this.byCode.size === 0) return;
+    throw new AppError(101009, { errors: [...this.byCode].map(([code, targets]) => ({ code, targets })) });
+  }
+}
+
+/** Domains of a customer's site and their upstreams. Every write is all or none. */
+export class DomainsService {
+  constructor(
+    private readonly db: Db,
+    private readonly access: SiteAccess,
+    private readonly allowPrivateOrigins: boolean,
+  ) {}
+
+  private repo(db: Db = this.db) {
+    return new DomainsRepository(db);
+  }
+
+  /** Refuses origins the installation does not allow (SSRF policy), naming each field. */
+  private checkOrigins(locale: Locale, entries: { field: string; ip: string }[]) {
+    const bad = entries
+      .filter((e) => !isOriginAddressAllowed(e.ip, this.allowPrivateOrigins))
+      .map((e) => ({ field: e.field, key: 'originNotAllowed' as const }));
+    if (bad.length > 0) throw invalidFields(locale, bad);
+  }
+
+  private async present(repo: DomainsRepository, rows: DomainRow[]): Promise<SiteDomain[]> {
+    const upstreams = await repo.upstreamsOf(rows.map((r) => r.id));
+    return rows.map((row) =>
+      presentDomain(
+        row,
+        upstreams.filter((u) => u.domainId === row.id),
+      ),
+    );
+  }
+
+  async list(userId: number, siteId: number, q: DomainFilter & { page: number; pageSize: number }) {
+    await this.access.userSite(userId, siteId);
+    const repo = this.repo();
+    const { rows, total } = await repo.list(siteId, q, q.page, q.pageSize);
+    return { data: await this.present(repo, rows), total };
+  }
+
+  /** Certificates named by the items must be the site's and cover the names (301001). */
+  private async checkCertificates(
+    db: Db,
+    siteId: number,
+    items: { name: string; certificateID: number }[],
+    failures: Failures,
+  ) {
+    const ids = [...new Set(items.map((i) => i.certificateID).filter((id) => id !== 0))];
+    const found = await new CertificatesRepository(db).findMany(siteId, ids);
+    if (found.length !== ids.length) throw new AppError(101018);
+    for (const item of items) {
+      const cert = found.find((c) => c.id === item.certificateID);
+      if (cert && !certificateCovers(cert.names, item.name)) failures.add(301001, item.name);
+    }
+  }
+
+  async create(
+    userId: number,
+    siteId: number,
+    items: (DomainSettingsIn & { name: string })[],
+    locale: Locale,
+  ): Promise<SiteDomain[]> {
+    await this.access.userSite(userId, siteId);
+    this.checkOrigins(
+      locale,
+      items.flatMap((item, i) => item.upstreams.map((u, j) => ({ field: `domains.${i}.upstreams.${j}.ip`, ip: u.ip }))),
+    );
+    return this.db.transaction(async (tx) => {
+      const repo = this.repo(tx);
+      const failures = new Failures();
+      const seen = new Set<string>();
+      for (const item of items) {
+        if (seen.has(item.name)) failures.add(101025, item.name);
+        seen.add(item.name);
+        if (!servable(item.upstreams.map(toRow))) failures.add(401008, item.name);
+      }
+      const names = [...seen];
+      for (const name of await repo.namesInSite(siteId, names)) failures.add(101025, name);
+      const enabled = items.filter((i) => i.status === 1).map((i) => i.name);
+      for (const name of await repo.enabledNamesTaken(enabled)) failures.add(401001, name);
+      await this.checkCertificates(tx, siteId, items, failures);
+      failures.throwIfAny();
+
+      const ids: number[] = [];
+      for (const item of items) {
+        const id = await this.insertDomain(repo, siteId, item);
+        await repo.insertUpstreams(id, item.upstreams.map(toRow));
+        ids.push(id);
+      }
+      const rows = await repo.findMany(siteId, ids);
+      rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+      return this.present(repo, rows);
+    });
+  }
+
+  private async insertDomain(repo: DomainsRepository, siteId: number, item: DomainSettingsIn & { name: string }) {
+    try {
+      return await repo.insert({
+        siteId,
+        name: item.name,
+        enabled: item.status === 1,
+        scheme: item.scheme,
+        hashType: item.hashType,
+        hostName: item.hostName,
+        forceSSL: item.forceSSL,
+        certificateId: item.certificateID === 0 ? null : item.certificateID,
+        tags: [...new Set(item.tags)],
+      });
+    } catch (err) {
+      // Another request took the name between the check and this insert.
+      if (isUniqueViolation(err)) throw new AppError(101009, { errors: [{ code: 401001, targets: [item.name] }] });
+      throw err;
+    }
+  }
+
+  private async oneDomain(repo: DomainsRepository, siteId: number, id: number): Promise<DomainRow> {
+    const [row] = await repo.findMany(siteId, [id]);
+    if (!row) throw new AppError(101018);
+    return row;
+  }
+
+  async update(
+    userId: number,
+    siteId: number,
+    input: DomainSettingsIn & { id: number },
+    locale: Locale,
+  ): Promise<SiteDomain> {
+    await this.access.userSite(userId, siteId);
+    this.checkOrigins(
+      locale,
+      input.upstreams.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip })),
+    );
+    return this.db.transaction(async (tx) => {
+      const repo = this.repo(tx);
+      const row = await this.oneDomain(repo, siteId, input.id);
+      const failures = new Failures();
+      if (!servable(input.upstreams.map(toRow))) failures.add(401008, row.name);
+      if (input.status === 1 && (await repo.enabledNamesTaken([row.name], [row.id])).length > 0) {
+        failures.add(401001, row.name);
+      }
+      await this.checkCertificates(tx, siteId, [{ name: row.name, certificateID: input.certificateID }], failures);
+      failures.throwIfAny();
+      try {
+        await repo.update(siteId, [row.id], {
+          enabled: input.status === 1,
+          scheme: input.scheme,
+          hashType: input.hashType,
+          hostName: input.hostName,
+          forceSSL: input.forceSSL,
+          certificateId: input.certificateID === 0 ? null : input.certificateID,
+          tags: [...new Set(input.tags)],
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError(101009, { errors: [{ code: 401001, targets: [row.name] }] });
+        throw err;
+      }
+      await repo.replaceUpstreams(row.id, input.upstreams.map(toRow));
+      const [presented] = await this.present(repo, [await this.oneDomain(repo, siteId, row.id)]);
+      if (!presented) throw new Error('updated domain not found');
+      return presented;
+    });
+  }
+
+  /** Runs `change` on all the ids or none: an id outside the site rolls everything back. */
+  private async allOrNone(
+    userId: number,
+    siteId: number,
+    ids: number[],
+    change: (repo: DomainsRepository, unique: number[], rows: DomainRow[]) => Promise<void>,
+  ) {
+    await this.access.userSite(userId, siteId);
+    const unique = [...new Set(ids)];
+    await this.db.transaction(async (tx) => {
+      const repo = this.repo(tx);
+      const rows = await repo.findMany(siteId, unique);
+      if (rows.length !== unique.length) throw new AppError(101018);
+      await change(repo, unique, rows);
+    });
+  }
+
+  delete(userId: number, siteId: number, ids: number[]) {
+    return this.allOrNone(userId, siteId, ids, async (repo, unique) => {
+      await repo.deleteMany(siteId, unique);
+    });
+  }
+
+  setStatus(userId: number, siteId: number, ids: number[], status: 0 | 1) {
+    return this.allOrNone(userId, siteId, ids, async (repo, unique, rows) => {
+      if (status === 1) {
+        const failures = new Failures();
+        const names = rows.map((r) => r.name);
+        const seen = new Set<string>();
+        for (const name of names) {
+          if (seen.has(name)) failures.add(401001, name);
+          seen.add(name);
+        }
+        for (const name of await repo.enabledNamesTaken(names, unique)) failures.add(401001, name);
+        failures.throwIfAny();
+      }
+      try {
+        await repo.update(siteId, unique, { enabled: status === 1 });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError(101009, { errors: [{ code: 401001, targets: [] }] });
+        throw err;
+      }
+    });
+  }
+
+  setForceSSL(userId: number, siteId: number, ids: number[], forceSSL: boolean) {
+    return this.allOrNone(userId, siteId, ids, async (repo, unique) => {
+      await repo.update(siteId, unique, { forceSSL });
+    });
+  }
+
+  setBalance(userId: number, siteId: number, ids: number[], hashType: 0 | 1) {
+    return this.allOrNone(userId, siteId, ids, async (repo, unique) => {
+      await repo.update(siteId, unique, { hashType });
+    });
+  }
+
+  setScheme(userId: number, siteId: number, id: number, scheme: 0 | 1) {
+    return this.allOrNone(userId, siteId, [id], async (repo, unique) => {
+      await repo.update(siteId, unique, { scheme });
+    });
+  }
+
+  async listUpstreams(userId: number, siteId: number, domainId: number): Promise<DomainUpstream[]> {
+    await this.access.userSite(userId, siteId);
+    const repo = this.repo();
+    await this.oneDomain(repo, siteId, domainId);
+    return (await repo.upstreamsOf([domainId])).map(presentUpstream);
+  }
+
+  /** Changes a domain's upstreams, then checks the result still has a servable upstream (401008). */
+  private async changeUpstreams<T>(
+    userId: number,
+    siteId: number,
+    domainId: number,
+    change: (repo: DomainsRepository) => Promise<T>,
+    limit = 64,
+  ): Promise<T> {
+    await this.access.userSite(userId, siteId);
+    return this.db.transaction(async (tx) => {
+      const repo = this.repo(tx);
+      const row = await this.oneDomain(repo, siteId, domainId);
+      const result = await change(repo);
+      const after = await repo.upstreamsOf([domainId]);
+      if (after.length > limit) throw new AppError(101029);
+      if (!servable(after)) throw new AppError(401008, { extra: { targets: [row.name] } });
+      await repo.touch(domainId);
+      return result;
+    });
+  }
+
+  async addUpstreams(userId: number, siteId: number, domainId: number, list: UpstreamIn[], locale: Locale) {
+    this.checkOrigins(
+      locale,
+      list.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip })),
+    );
+    const rows = await this.changeUpstreams(userId, siteId, domainId, (repo) =>
+      repo.insertUpstreams(domainId, list.map(toRow)),
+    );
+    return rows.map(presentUpstream);
+  }
+
+  deleteUpstreams(userId: number, siteId: number, domainId: number, ids: number[]) {
+    const unique = [...new Set(ids)];
+    return this.changeUpstreams(userId, siteId, domainId, async (repo) => {
+      if ((await repo.deleteUpstreams(domainId, unique)) !== unique.length) throw new AppError(101018);
+    });
+  }
+
+  async updateUpstream(
+    userId: number,
+    siteId: number,
+    domainId: number,
+    input: UpstreamIn & { id: number },
+    locale: Locale,
+  ): Promise<DomainUpstream> {
+    this.checkOrigins(locale, [{ field: 'ip', ip: input.ip }]);
+    const row = await this.changeUpstreams(userId, siteId, domainId, async (repo) => {
+      const updated = await repo.updateUpstream(domainId, input.id, toRow(input));
+      if (!updated) throw new AppError(101018);
+      return updated;
+    });
+    return presentUpstream(row);
+  }
+}

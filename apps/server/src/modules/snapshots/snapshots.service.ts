@@ -1,0 +1,57 @@
+import type { EdgeSnapshot } from '@rampart/contract';
+import type { ConfigChanges } from '../../platform/changes.js';
+import type { Clock } from '../../platform/clock.js';
+import type { SnapshotBuilder } from './snapshot-builder.js';
+
+/** A built snapshot is reused until the configuration changes, or this long at most. */
+const CACHE_MS = 5000;
+/** A waiting poll re-checks this often even without a local change (other control-plane processes). */
+const RECHECK_MS = 5000;
+
+interface Cached {
+  readonly generation: number;
+  readonly at: number;
+  readonly snapshot: Promise<EdgeSnapshot>;
+}
+
+/** Per-node snapshots: built on demand, cached per configuration generation, served by long poll. */
+export class SnapshotsService {
+  private readonly cache = new Map<number, Cached>();
+
+  constructor(
+    private readonly builder: SnapshotBuilder,
+    private readonly changes: ConfigChanges,
+    private readonly clock: Clock,
+  ) {}
+
+  current(nodeId: number): Promise<EdgeSnapshot> {
+    const generation = this.changes.generation;
+    const now = Date.now();
+    const hit = this.cache.get(nodeId);
+    if (hit && hit.generation === generation && now - hit.at < CACHE_MS) return hit.snapshot;
+    const snapshot = this.builder.build(nodeId, new Date(this.clock()));
+    this.cache.set(nodeId, { generation, at: now, snapshot });
+    snapshot.catch(() => this.cache.delete(nodeId));
+    return snapshot;
+  }
+
+  /**
+   * Answers the current snapshot when its version differs from `known`; otherwise waits up to
+   * `waitSeconds` for one that does and answers null when none came (or the node hung up).
+   */
+  async poll(nodeId: number, known: string | undefined, waitSeconds: number, signal: AbortSignal) {
+    const deadline = Date.now() + waitSeconds * 1000;
+    for (;;) {
+      const snapshot = await this.current(nodeId);
+      if (snapshot.version !== known) return snapshot;
+      const left = deadline - Date.now();
+      if (left <= 0 || signal.aborted) return null;
+      await this.changes.next(Math.min(left, RECHECK_MS), signal);
+      if (signal.aborted) return null;
+    }
+  }
+
+  forget(nodeId: number): void {
+    this.cache.delete(nodeId);
+  }
+}
