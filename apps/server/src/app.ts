@@ -176,6 +176,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) changes.bump();
   });
   const snapshots = new SnapshotsService(new SnapshotBuilder(db, box), changes, clock);
+  // Held node polls would otherwise keep a graceful shutdown waiting for up to their full wait.
+  app.addHook('preClose', async () => snapshots.close());
   bindNodeRoutes(binder, nodesService, snapshots, (origin) => options.config.publicUrl ?? origin);
   bindZoneRoutes(binder, new ZonesService(db, new ZonesRepository(db)), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db)), nodesService);

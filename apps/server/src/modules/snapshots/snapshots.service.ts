@@ -17,6 +17,8 @@ interface Cached {
 /** Per-node snapshots: built on demand, cached per configuration generation, served by long poll. */
 export class SnapshotsService {
   private readonly cache = new Map<number, Cached>();
+  /** Aborted at shutdown so that held polls answer at once instead of holding the close. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly builder: SnapshotBuilder,
@@ -39,7 +41,8 @@ export class SnapshotsService {
    * Answers the current snapshot when its version differs from `known`; otherwise waits up to
    * `waitSeconds` for one that does and answers null when none came (or the node hung up).
    */
-  async poll(nodeId: number, known: string | undefined, waitSeconds: number, signal: AbortSignal) {
+  async poll(nodeId: number, known: string | undefined, waitSeconds: number, hangUp: AbortSignal) {
+    const signal = AbortSignal.any([hangUp, this.closing.signal]);
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
       const snapshot = await this.current(nodeId);
@@ -49,6 +52,11 @@ export class SnapshotsService {
       await this.changes.next(Math.min(left, RECHECK_MS), signal);
       if (signal.aborted) return null;
     }
+  }
+
+  /** Ends every held poll (they answer null); called when the control plane shuts down. */
+  close(): void {
+    this.closing.abort();
   }
 
   forget(nodeId: number): void {

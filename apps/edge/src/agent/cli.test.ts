@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { Backoff } from './backoff.js';
+import { DEFAULT_ADMIN_PORT, defaultLuaDir, parseCli, parsePortMap, UsageError } from './cli.js';
+import { reportedHostname } from './host.js';
+
+function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  const result = parseCli(argv, env);
+  if (result.kind !== 'run') throw new Error(`expected options, got ${result.kind}`);
+  return result.options;
+}
+
+describe('rampart-edge command line', () => {
+  it('reads flags, with the environment as fallback and defaults for the rest', () => {
+    const options = run(['--control-plane', 'https://cp.example.com', '--join-token', 'jt_1', '--ips', '10.0.0.1'], {
+      RAMPART_EDGE_STATE_DIR: '/var/lib/edge-test',
+      RAMPART_CONTROL_PLANE: 'http://ignored.example.com',
+    });
+    expect(options).toMatchObject({
+      controlPlane: 'https://cp.example.com',
+      joinToken: 'jt_1',
+      stateDir: '/var/lib/edge-test',
+      nginxBinary: '/usr/sbin/nginx',
+      adminPort: DEFAULT_ADMIN_PORT,
+      luaDir: defaultLuaDir(),
+      ips: ['10.0.0.1'],
+      workerProcesses: 'auto',
+      listenAddress: undefined,
+    });
+    expect(options.portMap.size).toBe(0);
+    expect(defaultLuaDir()).toMatch(/\/apps\/edge\/lua$/);
+  });
+
+  it('accepts the form the control plane prints: join --token', () => {
+    const options = run(['join', '--control-plane', 'http://127.0.0.1:8080', '--token', 'jt_2', '--ips', '::1']);
+    expect(options).toMatchObject({ controlPlane: 'http://127.0.0.1:8080', joinToken: 'jt_2', ips: ['::1'] });
+  });
+
+  it('parses a port map', () => {
+    expect([...parsePortMap('80=18080, 443=18443')]).toEqual([
+      [80, 18080],
+      [443, 18443],
+    ]);
+    expect(parsePortMap('').size).toBe(0);
+    for (const bad of ['80', '80=0', '80=1=2', 'x=1', '80=1,80=2']) expect(() => parsePortMap(bad)).toThrow(UsageError);
+  });
+
+  it('refuses what nginx.conf or the contract would not accept', () => {
+    const cases: [string[], RegExp][] = [
+      [['--state-dir', '/tmp/a b'], /--state-dir/],
+      [['--control-plane', 'ftp://x'], /http/],
+      [['--listen-address', 'localhost'], /--listen-address/],
+      [['--ips', '10.0.0.1,nope'], /nope/],
+      [['--worker-processes', '0'], /--worker-processes/],
+      [['--admin-port', '70000'], /--admin-port/],
+      [['--bogus'], /bogus/],
+      [['status'], /unexpected argument/],
+    ];
+    for (const [argv, message] of cases) {
+      expect(() => parseCli(argv, { RAMPART_EDGE_IPS: '127.0.0.1' })).toThrow(message);
+    }
+    expect(parseCli(['--help'], {}).kind).toBe('help');
+    expect(parseCli(['-v'], {}).kind).toBe('version');
+  });
+
+  it('reports a host name the contract accepts', () => {
+    expect(reportedHostname('edge_01.example.com')).toBe('edge-01.example.com');
+    expect(reportedHostname('-weird-')).toBe('weird');
+    expect(reportedHostname('___')).toBe('rampart-edge');
+  });
+});
+
+describe('backoff', () => {
+  it('grows from the minimum to the cap with jitter and never reaches zero', () => {
+    const low = new Backoff(500, 10_000, () => 0);
+    const high = new Backoff(500, 10_000, () => 1);
+    expect(Array.from({ length: 7 }, () => low.next())).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
+    expect(Array.from({ length: 7 }, () => high.next())).toEqual([500, 1000, 2000, 4000, 8000, 10_000, 10_000]);
+    high.reset();
+    expect(high.next()).toBe(500);
+  });
+});

@@ -1,0 +1,179 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isIP } from '@rampart/contract';
+import type { AgentOptions } from './agent.js';
+import { reportedHostname, reportedIps } from './host.js';
+
+export const DEFAULT_STATE_DIR = '/var/lib/rampart-edge';
+export const DEFAULT_NGINX = '/usr/sbin/nginx';
+export const DEFAULT_ADMIN_PORT = 9180;
+
+export const USAGE = `Usage: rampart-edge [join] [options]
+
+Joins this machine to a Rampart control plane and serves its sites with nginx.
+The first start registers the node with the join token; later starts reuse
+<state-dir>/credentials.json and need neither the token nor the URL.
+
+Options (each also read from the environment variable shown):
+  --control-plane <url>      control plane URL                RAMPART_CONTROL_PLANE
+  --join-token <token>       operator's join token (alias --token)  RAMPART_JOIN_TOKEN
+  --state-dir <dir>          state directory (${DEFAULT_STATE_DIR})  RAMPART_EDGE_STATE_DIR
+  --nginx <path>             nginx binary (${DEFAULT_NGINX})  RAMPART_EDGE_NGINX
+  --admin-port <port>        loopback port of nginx's admin server (${DEFAULT_ADMIN_PORT})  RAMPART_EDGE_ADMIN_PORT
+  --lua-dir <dir>            Lua package directory (the package's lua/)  RAMPART_EDGE_LUA_DIR
+  --port-map <list>          listen ports of the snapshot to local ports,
+                             e.g. 80=18080,443=18443 (unprivileged runs, tests)  RAMPART_EDGE_PORT_MAP
+  --listen-address <ip>      address the public servers bind to (every address)  RAMPART_EDGE_LISTEN_ADDRESS
+  --hostname <name>          name reported to the control plane (os.hostname())  RAMPART_EDGE_HOSTNAME
+  --ips <list>               addresses reported, comma-separated
+                             (the non-internal interface addresses)  RAMPART_EDGE_IPS
+  --worker-processes <n>     nginx worker_processes: auto or 1-64 (auto)  RAMPART_EDGE_WORKER_PROCESSES
+  -h, --help                 this text
+  -v, --version              the agent's version
+`;
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const SAFE_PATH_RE = /^\/[A-Za-z0-9._/-]*$/;
+
+/** The `lua/` directory next to the bundle (dist/) or two levels up from the sources (src/agent/). */
+export function defaultLuaDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.resolve(here, '../lua'), path.resolve(here, '../../lua')];
+  return candidates.find((dir) => existsSync(path.join(dir, 'rampart/init.lua'))) ?? (candidates[0] as string);
+}
+
+function port(value: string, what: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 65_535) {
+    throw new UsageError(`${what}: not a port number: ${value}`);
+  }
+  return n;
+}
+
+/** `80=18080,443=18443` → Map {80 → 18080, 443 → 18443}. */
+export function parsePortMap(text: string): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const item of text.split(',').map((s) => s.trim())) {
+    if (item === '') continue;
+    const [from, to, ...rest] = item.split('=');
+    if (from === undefined || to === undefined || rest.length > 0) {
+      throw new UsageError(`--port-map: expected <port>=<port>, got ${item}`);
+    }
+    const source = port(from.trim(), '--port-map');
+    if (map.has(source)) throw new UsageError(`--port-map: port ${source} is mapped twice`);
+    map.set(source, port(to.trim(), '--port-map'));
+  }
+  return map;
+}
+
+function safeDir(value: string, what: string): string {
+  const resolved = path.resolve(value);
+  if (!SAFE_PATH_RE.test(resolved) || resolved.split('/').includes('..')) {
+    throw new UsageError(`${what} must be a path of letters, digits and ._/- only (nginx.conf allowlist): ${resolved}`);
+  }
+  return resolved.replace(/\/+$/, '') || '/';
+}
+
+export type CliResult = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: AgentOptions };
+
+/** Parses the command line and the environment into the agent's options. */
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliResult {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  // `rampart-edge join ...` is what the control plane's node-info page prints.
+  const extra = positionals.filter((p, i) => !(i === 0 && p === 'join'));
+  if (extra.length > 0) throw new UsageError(`unexpected argument: ${extra[0]}`);
+
+  const pick = (flag: string | undefined, name: string): string | undefined => {
+    const value = flag ?? env[name];
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  const controlPlane = pick(values['control-plane'], 'RAMPART_CONTROL_PLANE') ?? null;
+  if (controlPlane !== null) {
+    let url: URL;
+    try {
+      url = new URL(controlPlane);
+    } catch {
+      throw new UsageError(`--control-plane: not a URL: ${controlPlane}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new UsageError(`--control-plane: must be http:// or https://: ${controlPlane}`);
+    }
+  }
+
+  const listenAddress = pick(values['listen-address'], 'RAMPART_EDGE_LISTEN_ADDRESS');
+  if (listenAddress !== undefined && !isIP(listenAddress)) {
+    throw new UsageError(`--listen-address: not an IP address: ${listenAddress}`);
+  }
+
+  const ipsText = pick(values.ips, 'RAMPART_EDGE_IPS');
+  const ips = ipsText === undefined ? reportedIps() : ipsText.split(',').map((s) => s.trim());
+  const badIp = ips.find((ip) => !isIP(ip));
+  if (badIp !== undefined || ips.length === 0 || ips.length > 32) {
+    throw new UsageError(`--ips: 1 to 32 IP addresses expected${badIp !== undefined ? `, not ${badIp}` : ''}`);
+  }
+
+  const workersText = pick(values['worker-processes'], 'RAMPART_EDGE_WORKER_PROCESSES') ?? 'auto';
+  let workerProcesses: 'auto' | number = 'auto';
+  if (workersText !== 'auto') {
+    workerProcesses = Number(workersText);
+    if (!/^\d+$/.test(workersText) || workerProcesses < 1 || workerProcesses > 64) {
+      throw new UsageError(`--worker-processes: auto or 1-64, not ${workersText}`);
+    }
+  }
+
+  const adminPortText = pick(values['admin-port'], 'RAMPART_EDGE_ADMIN_PORT');
+  return {
+    kind: 'run',
+    options: {
+      controlPlane,
+      joinToken: pick(values['join-token'] ?? values.token, 'RAMPART_JOIN_TOKEN') ?? null,
+      stateDir: safeDir(pick(values['state-dir'], 'RAMPART_EDGE_STATE_DIR') ?? DEFAULT_STATE_DIR, '--state-dir'),
+      nginxBinary: pick(values.nginx, 'RAMPART_EDGE_NGINX') ?? DEFAULT_NGINX,
+      adminPort: adminPortText === undefined ? DEFAULT_ADMIN_PORT : port(adminPortText, '--admin-port'),
+      luaDir: safeDir(pick(values['lua-dir'], 'RAMPART_EDGE_LUA_DIR') ?? defaultLuaDir(), '--lua-dir'),
+      portMap: parsePortMap(pick(values['port-map'], 'RAMPART_EDGE_PORT_MAP') ?? ''),
+      listenAddress,
+      hostname: reportedHostname(pick(values.hostname, 'RAMPART_EDGE_HOSTNAME')),
+      ips,
+      workerProcesses,
+    },
+  };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      'control-plane': { type: 'string' },
+      'join-token': { type: 'string' },
+      token: { type: 'string' },
+      'state-dir': { type: 'string' },
+      nginx: { type: 'string' },
+      'admin-port': { type: 'string' },
+      'lua-dir': { type: 'string' },
+      'port-map': { type: 'string' },
+      'listen-address': { type: 'string' },
+      hostname: { type: 'string' },
+      ips: { type: 'string' },
+      'worker-processes': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+}

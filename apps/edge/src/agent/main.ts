@@ -1,0 +1,64 @@
+import { Agent } from './agent.js';
+import { parseCli, USAGE, UsageError } from './cli.js';
+import { errorText, jsonLineLogger } from './log.js';
+import { AGENT_VERSION } from './version.js';
+
+/**
+ * `rampart-edge`: runs the edge agent until SIGTERM or SIGINT, then stops polling, stops nginx
+ * gracefully and exits 0. A second signal exits at once (1).
+ */
+async function main(): Promise<number> {
+  let cli: ReturnType<typeof parseCli>;
+  try {
+    cli = parseCli(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`rampart-edge: ${err.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (cli.kind === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (cli.kind === 'version') {
+    process.stdout.write(`${AGENT_VERSION}\n`);
+    return 0;
+  }
+  const log = jsonLineLogger();
+  const agent = new Agent({ ...cli.options, logger: log });
+  let stopping: Promise<void> | null = null;
+  const stopped = new Promise<number>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        log('warn', 'agent.forced_exit', { signal });
+        process.exit(1);
+      }
+      log('info', 'agent.stopping', { signal });
+      stopping = agent.stop().then(
+        () => resolve(0),
+        (err: unknown) => {
+          log('error', 'agent.stop_failed', { error: errorText(err) });
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+  try {
+    await agent.start();
+  } catch (err) {
+    // Nothing was started: an nginx left running by an earlier agent keeps serving.
+    log('error', 'agent.start_failed', { error: errorText(err) });
+    return 1;
+  }
+  return stopped;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`rampart-edge: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

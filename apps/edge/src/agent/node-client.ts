@@ -1,0 +1,266 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import {
+  type AnyRoute,
+  DATA_PLANE_LIMITS,
+  EDGE_SNAPSHOT_MAX_WAIT_SECONDS,
+  type EdgeSnapshot,
+  getNodeSnapshot,
+  NODE_SIGNATURE_HEADERS,
+  nodeSignaturePayload,
+  registerNode,
+  reportNodeStatus,
+  routeUrl,
+} from '@rampart/contract';
+import type { z } from 'zod';
+import { formatPath } from '../data-plane/schema.js';
+
+/**
+ * The node API as the agent calls it. Every request but `register` is signed the way the control
+ * plane checks it (apps/server/src/modules/nodes/node-signature.ts): HMAC-SHA256 under the node
+ * secret of {@link nodeSignaturePayload} (method, path with query as sent — `/api/edge/v1/...` —,
+ * unix timestamp in seconds, a fresh nonce, SHA-256 hex of the body), hex, in the
+ * NODE_SIGNATURE_HEADERS. Every answer is checked with the route's `response` schema.
+ */
+
+/** HMAC-SHA256 hex of the node-API signing payload; identical to the server's `signNodeRequest`. */
+export function signNodeRequest(
+  secret: string,
+  parts: { method: string; path: string; body: string; timestamp: string; nonce: string },
+): string {
+  const bodySha256 = createHash('sha256').update(parts.body).digest('hex');
+  return createHmac('sha256', secret)
+    .update(nodeSignaturePayload({ ...parts, bodySha256 }))
+    .digest('hex');
+}
+
+/** The headers of a signed request: node id, timestamp (seconds), nonce, signature. */
+export function signedHeaders(
+  credentials: { nodeId: number; nodeSecret: string },
+  method: string,
+  pathWithQuery: string,
+  body: string,
+  now = Date.now(),
+): Record<string, string> {
+  const timestamp = String(Math.floor(now / 1000));
+  const nonce = randomBytes(18).toString('base64url');
+  return {
+    [NODE_SIGNATURE_HEADERS.node]: String(credentials.nodeId),
+    [NODE_SIGNATURE_HEADERS.timestamp]: timestamp,
+    [NODE_SIGNATURE_HEADERS.nonce]: nonce,
+    [NODE_SIGNATURE_HEADERS.signature]: signNodeRequest(credentials.nodeSecret, {
+      method,
+      path: pathWithQuery,
+      body,
+      timestamp,
+      nonce,
+    }),
+  };
+}
+
+/** A call that did not get a valid 2xx answer (status 0: no answer at all). */
+export class NodeApiError extends Error {
+  override readonly name = 'NodeApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The control plane answered a snapshot that fails the contract's schema (edgeSnapshotSchema with
+ * the data-plane allowlists). `version` is the refused snapshot's version when it had a valid one.
+ */
+export class SnapshotRefusedError extends Error {
+  override readonly name = 'SnapshotRefusedError';
+  constructor(
+    readonly version: string | null,
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`snapshot ${version ?? '(no version)'} refused: ${field}: ${reason}`);
+  }
+}
+
+export interface NodeCredentials {
+  nodeId: number;
+  nodeSecret: string;
+}
+
+type RegisterBody = z.input<NonNullable<(typeof registerNode)['request']['body']>>;
+type StatusBody = z.input<NonNullable<(typeof reportNodeStatus)['request']['body']>>;
+
+/** Combines the caller's signal (agent shutdown) with a timeout; AbortSignal.any needs Node 20.3. */
+function withTimeout(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`no answer within ${ms} ms`)), ms);
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) controller.abort(signal.reason);
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+export class NodeClient {
+  private readonly base: URL;
+
+  constructor(
+    controlPlane: string,
+    private credentials: NodeCredentials | null = null,
+    private readonly requestTimeoutMs = 15_000,
+  ) {
+    this.base = new URL(controlPlane);
+    if (this.base.protocol !== 'http:' && this.base.protocol !== 'https:') {
+      throw new Error(`control plane URL must be http or https: ${controlPlane}`);
+    }
+  }
+
+  setCredentials(credentials: NodeCredentials): void {
+    this.credentials = credentials;
+  }
+
+  /** The URL of a route with an optional query (the control plane's own path prefix kept). */
+  private url(route: AnyRoute, query = ''): URL {
+    const prefix = this.base.pathname.replace(/\/+$/, '');
+    return new URL(`${this.base.origin}${prefix}${routeUrl(route)}${query}`);
+  }
+
+  /**
+   * Sends one request and returns the parsed, schema-checked answer. `parse` turns the body text
+   * into the value (the snapshot route reads it its own way).
+   */
+  private async call<T>(
+    route: AnyRoute,
+    options: { query?: string; body?: unknown; signed: boolean; timeoutMs?: number; signal?: AbortSignal | undefined },
+    parse: (text: string) => T,
+  ): Promise<T> {
+    const url = this.url(route, options.query);
+    const body = options.body === undefined ? '' : JSON.stringify(options.body);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.signed) {
+      if (!this.credentials) throw new Error('the node is not registered yet');
+      Object.assign(headers, signedHeaders(this.credentials, route.method, url.pathname + url.search, body));
+    }
+    const timed = withTimeout(options.signal, options.timeoutMs ?? this.requestTimeoutMs);
+    let status: number;
+    let text: string;
+    let serverDate: string | null;
+    try {
+      const response = await fetch(url, {
+        method: route.method,
+        headers,
+        body: options.body === undefined ? null : body,
+        signal: timed.signal,
+      });
+      status = response.status;
+      serverDate = response.headers.get('date');
+      text = await response.text();
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const detail = cause?.code ?? cause?.message ?? (err as Error).message;
+      throw new NodeApiError(0, `${route.method} ${url.pathname}: ${detail}`);
+    } finally {
+      timed.done();
+    }
+    if (status < 200 || status > 299) {
+      let code: number | null = null;
+      let message = text.slice(0, 200);
+      try {
+        const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
+        if (typeof parsed.code === 'number') code = parsed.code;
+        if (typeof parsed.message === 'string') message = parsed.message;
+      } catch {
+        // Not JSON: keep the text.
+      }
+      // A signed request is refused when the clocks differ by more than NODE_SIGNATURE_MAX_SKEW_SECONDS.
+      const skew = serverDate === null ? Number.NaN : Math.round((Date.now() - Date.parse(serverDate)) / 1000);
+      if (status === 401 && options.signed && Math.abs(skew) > 60) {
+        message += ` (this node's clock is ${skew} s off the control plane's)`;
+      }
+      throw new NodeApiError(status, `${route.method} ${url.pathname} answered ${status}: ${message}`, code);
+    }
+    return parse(text);
+  }
+
+  private static json(route: AnyRoute, text: string): unknown {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new NodeApiError(200, `${routeUrl(route)} answered something that is not JSON`);
+    }
+    const result = route.response.safeParse(value);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new NodeApiError(
+        200,
+        `${routeUrl(route)} answered an unexpected body: ${formatPath(issue?.path ?? [])}: ${issue?.message}`,
+      );
+    }
+    return result.data;
+  }
+
+  /** Registers with the operator's join token; answers the node id and secret. */
+  async register(body: RegisterBody, signal?: AbortSignal): Promise<NodeCredentials> {
+    const checked = registerNode.request.body.parse(body);
+    const reply = await this.call(registerNode, { body: checked, signed: false, signal }, (text) =>
+      NodeClient.json(registerNode, text),
+    );
+    return (reply as z.output<(typeof registerNode)['response']>).data;
+  }
+
+  async reportStatus(body: StatusBody, signal?: AbortSignal): Promise<void> {
+    const checked = reportNodeStatus.request.body.parse(body);
+    await this.call(reportNodeStatus, { body: checked, signed: true, signal }, (text) =>
+      NodeClient.json(reportNodeStatus, text),
+    );
+  }
+
+  /**
+   * The long poll: answers the node's snapshot when its version differs from `version`, or null
+   * when nothing changed within `waitSeconds`. A snapshot that fails the contract's schema throws
+   * SnapshotRefusedError (with its version when readable, so the caller can wait for a newer one).
+   */
+  async snapshot(version: string | null, waitSeconds: number, signal?: AbortSignal): Promise<EdgeSnapshot | null> {
+    const wait = Math.min(Math.max(0, Math.floor(waitSeconds)), EDGE_SNAPSHOT_MAX_WAIT_SECONDS);
+    const params = new URLSearchParams();
+    if (version !== null) params.set('version', version);
+    params.set('wait', String(wait));
+    const reply = await this.call(
+      getNodeSnapshot,
+      { query: `?${params}`, signed: true, signal, timeoutMs: wait * 1000 + this.requestTimeoutMs },
+      (text) => {
+        // The largest data plane plus room for the envelope and the listen settings.
+        if (Buffer.byteLength(text, 'utf8') > DATA_PLANE_LIMITS.documentBytes + 1024 * 1024) {
+          throw new SnapshotRefusedError(null, '(document)', 'larger than the data-plane limit');
+        }
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (err) {
+          throw new NodeApiError(200, `snapshot answer is not JSON: ${(err as Error).message}`);
+        }
+        const result = getNodeSnapshot.response.safeParse(value);
+        if (result.success) return result.data;
+        const issue = result.error.issues[0];
+        const path = issue?.path ?? [];
+        const data = (value as { data?: { version?: unknown } } | null)?.data;
+        const refusedVersion =
+          typeof data?.version === 'string' && /^[0-9a-f]{32}$/.test(data.version) ? data.version : null;
+        if (path[0] === 'data' && path.length > 1 && data !== null && typeof data === 'object') {
+          throw new SnapshotRefusedError(refusedVersion, formatPath(path.slice(1)), issue?.message ?? 'invalid');
+        }
+        throw new NodeApiError(200, `snapshot answer: ${formatPath(path)}: ${issue?.message ?? 'invalid'}`);
+      },
+    );
+    return reply.data;
+  }
+}

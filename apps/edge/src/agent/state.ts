@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { type EdgeSnapshot, edgeSnapshotSchema } from '@rampart/contract';
+import { z } from 'zod';
+import { formatPath } from '../data-plane/schema.js';
+
+/**
+ * What the agent keeps in its state directory:
+ *
+ *   <state>/credentials.json          {nodeId, nodeSecret, controlPlane}            0600
+ *   <state>/snapshots/                the last good snapshots                        0700
+ *   <state>/snapshots/<version>.json  one applied snapshot (it holds private keys)   0600
+ *   <state>/snapshots/current         the version of the active snapshot             0600
+ *   <state>/nginx/                    nginx's prefix (see NginxProcess)              0755
+ *
+ * Every file is written atomically: a temp file in the same directory, fsync, rename over the
+ * target, fsync of the directory. A snapshot file is written only after it applied, so every
+ * snapshot on disk is a good one.
+ */
+
+export const SNAPSHOTS_KEPT = 3;
+const TMP_MARK = '.tmp-';
+
+export const credentialsSchema = z.object({
+  nodeId: z.number().int(),
+  nodeSecret: z.string().min(1),
+  controlPlane: z.string().min(1),
+});
+export type Credentials = z.infer<typeof credentialsSchema>;
+
+/** Writes `data` to `file` atomically with `mode` (temp file + fsync + rename + directory fsync). */
+export async function writeFileAtomic(file: string, data: string, mode: number): Promise<void> {
+  const tmp = `${file}${TMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
+  const handle = await open(tmp, 'wx', mode);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await handle.close();
+  try {
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await syncDir(path.dirname(file));
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A stored snapshot that cannot be used (unreadable, not JSON, or refused by the schema). */
+export class StoredSnapshotError extends Error {
+  override readonly name = 'StoredSnapshotError';
+}
+
+/** Validates a snapshot with the contract's schema; throws naming the first bad field. */
+export function parseSnapshot(value: unknown): EdgeSnapshot {
+  const result = edgeSnapshotSchema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new StoredSnapshotError(`${formatPath(issue?.path ?? [])}: ${issue?.message ?? 'invalid'}`);
+  }
+  return result.data;
+}
+
+export class StateDir {
+  readonly dir: string;
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  get credentialsPath(): string {
+    return path.join(this.dir, 'credentials.json');
+  }
+
+  get snapshotsDir(): string {
+    return path.join(this.dir, 'snapshots');
+  }
+
+  get currentPointerPath(): string {
+    return path.join(this.snapshotsDir, 'current');
+  }
+
+  get nginxPrefix(): string {
+    return path.join(this.dir, 'nginx');
+  }
+
+  snapshotPath(version: string): string {
+    return path.join(this.snapshotsDir, `${version}.json`);
+  }
+
+  /**
+   * Creates the directories and removes temp files a crash left behind. The state directory gets
+   * the search bit for others: nginx's workers run as `nobody` under a root master and must reach
+   * the prefix's temp directories; everything secret below it is 0600 or in the 0700 snapshots dir.
+   */
+  async prepare(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o755 });
+    const { mode } = await stat(this.dir);
+    if ((mode & 0o011) !== 0o011) await chmod(this.dir, (mode & 0o7777) | 0o011);
+    await mkdir(this.snapshotsDir, { recursive: true, mode: 0o700 });
+    await chmod(this.snapshotsDir, 0o700);
+    for (const dir of [this.dir, this.snapshotsDir]) {
+      for (const name of await readdir(dir)) {
+        if (name.includes(TMP_MARK)) await rm(path.join(dir, name), { force: true });
+      }
+    }
+  }
+
+  async readCredentials(): Promise<Credentials | null> {
+    let text: string;
+    try {
+      text = await readFile(this.credentialsPath, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    return credentialsSchema.parse(JSON.parse(text));
+  }
+
+  async writeCredentials(credentials: Credentials): Promise<void> {
+    await writeFileAtomic(this.credentialsPath, `${JSON.stringify(credentials, null, 2)}\n`, 0o600);
+  }
+
+  /** The version `current` points at, or null. */
+  async currentVersion(): Promise<string | null> {
+    try {
+      const version = (await readFile(this.currentPointerPath, 'utf8')).trim();
+      return /^[0-9a-f]{32}$/.test(version) ? version : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async readSnapshot(version: string): Promise<EdgeSnapshot> {
+    let text: string;
+    try {
+      text = await readFile(this.snapshotPath(version), 'utf8');
+    } catch (err) {
+      throw new StoredSnapshotError(`cannot read snapshot ${version}: ${(err as Error).message}`);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new StoredSnapshotError(`snapshot ${version} is not JSON: ${(err as Error).message}`);
+    }
+    const snapshot = parseSnapshot(value);
+    if (snapshot.version !== version)
+      throw new StoredSnapshotError(`snapshot file ${version} holds ${snapshot.version}`);
+    return snapshot;
+  }
+
+  /** Versions of the stored snapshots, newest first (by the time they were written). */
+  async storedVersions(): Promise<string[]> {
+    const entries: { version: string; mtime: number }[] = [];
+    for (const name of await readdir(this.snapshotsDir)) {
+      const match = name.match(/^([0-9a-f]{32})\.json$/);
+      if (!match?.[1]) continue;
+      try {
+        entries.push({ version: match[1], mtime: (await stat(path.join(this.snapshotsDir, name))).mtimeMs });
+      } catch {
+        // Removed meanwhile.
+      }
+    }
+    return entries.sort((a, b) => b.mtime - a.mtime).map((e) => e.version);
+  }
+
+  /**
+   * Records a snapshot that applied: writes it (0600), points `current` at it and keeps the last
+   * {@link SNAPSHOTS_KEPT} good ones.
+   */
+  async saveGood(snapshot: EdgeSnapshot): Promise<void> {
+    await writeFileAtomic(this.snapshotPath(snapshot.version), JSON.stringify(snapshot), 0o600);
+    await writeFileAtomic(this.currentPointerPath, `${snapshot.version}\n`, 0o600);
+    const versions = (await this.storedVersions()).filter((v) => v !== snapshot.version);
+    for (const old of versions.slice(SNAPSHOTS_KEPT - 1)) await rm(this.snapshotPath(old), { force: true });
+  }
+
+  /**
+   * The snapshot to serve at start-up: the one `current` points at, else the newest stored one that
+   * still validates. `onRefused` hears about each stored snapshot that could not be used.
+   */
+  async loadGood(onRefused: (version: string, err: Error) => void): Promise<EdgeSnapshot | null> {
+    const current = await this.currentVersion();
+    const candidates = [...(current ? [current] : []), ...(await this.storedVersions()).filter((v) => v !== current)];
+    for (const version of candidates) {
+      try {
+        return await this.readSnapshot(version);
+      } catch (err) {
+        onRefused(version, err as Error);
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,398 @@
+import { spawn } from 'node:child_process';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NodeApiError, NodeClient, signedHeaders } from '../src/agent/node-client.js';
+import { commandLine } from '../src/agent/processes.js';
+import { NginxProcess } from '../src/nginx/nginx-process.js';
+import { agentPorts, cleanUpAgents, makeStateDir, startAgent, type TestAgent } from './helpers/agent.js';
+import { document, domain, upstream } from './helpers/documents.js';
+import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
+import { freePort, request } from './helpers/net.js';
+import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+
+// The agent against a fake control plane (test/helpers/fake-control-plane.ts) that checks signatures
+// like the real one; the real control plane with this agent is covered by the whole-chain test.
+
+const EDGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+let first: Origin;
+let second: Origin;
+let fakes: FakeControlPlane[] = [];
+
+beforeAll(async () => {
+  [first, second] = await Promise.all([startOrigin('first'), startOrigin('second')]);
+});
+
+afterAll(async () => {
+  await first?.close();
+  await second?.close();
+});
+
+afterEach(async () => {
+  await cleanUpAgents();
+  await Promise.all(fakes.map((f) => f.close()));
+  fakes = [];
+});
+
+async function fake(): Promise<FakeControlPlane> {
+  const cp = await startFakeControlPlane();
+  fakes.push(cp);
+  return cp;
+}
+
+function siteTo(origin: Origin, version: string, listen?: Parameters<typeof snapshotOf>[1]) {
+  return snapshotOf(document(version, [domain(1, 'site.example.com', [upstream(origin.port)])]), listen);
+}
+
+async function served(edge: TestAgent): Promise<string | null> {
+  return servedBy((await request(edge.ports.http, 'site.example.com')).body);
+}
+
+function mode(s: { mode: number }): string {
+  return (s.mode & 0o777).toString(8);
+}
+
+describe('registration and signed requests', () => {
+  it('registers once, keeps the credentials (0600) and reuses them after a restart', async () => {
+    const cp = await fake();
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, heartbeatMs: 200 });
+    await edge.waitForLog('registered');
+    expect(cp.registrations).toEqual([{ nodeId: 1, hostname: 'edge-test', ips: ['127.0.0.1'], version: '0.1.0' }]);
+    const credentialsPath = path.join(edge.stateDir, 'credentials.json');
+    expect(mode(await stat(credentialsPath))).toBe('600');
+    expect(JSON.parse(await readFile(credentialsPath, 'utf8'))).toEqual({
+      nodeId: 1,
+      nodeSecret: cp.secretOf(1),
+      controlPlane: cp.url,
+    });
+    // The first report, then heartbeats.
+    await cp.waitForReport(() => cp.reports.length >= 3, 5000);
+    expect(cp.reports[0]).toMatchObject({ nodeId: 1, version: '0.1.0', appliedVersion: '', lastError: '' });
+    await edge.stop();
+
+    // Neither the join token nor the URL is needed again: both come from credentials.json.
+    const again = await startAgent({ controlPlane: null, stateDir: edge.stateDir });
+    const before = cp.reports.length;
+    await cp.waitForReport(() => cp.reports.length > before);
+    expect(again.logs.some((e) => e.event === 'registered')).toBe(false);
+    expect(cp.registrations).toHaveLength(1);
+    expect(cp.refused).toEqual([]);
+    expect(new Set(cp.accepted)).toEqual(new Set(['/api/edge/v1/status', '/api/edge/v1/snapshot']));
+  });
+
+  it('keeps retrying a registration the control plane refuses, without spinning', async () => {
+    const cp = await fake();
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: 'jt_wrong' });
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const failures = edge.logs.filter((e) => e.event === 'register.failed');
+    // Backoff 100 ms doubling (with jitter): a handful of attempts, not hundreds.
+    expect(failures.length).toBeGreaterThanOrEqual(2);
+    expect(failures.length).toBeLessThanOrEqual(8);
+    expect(failures[0]?.error).toMatch(/401/);
+    expect(cp.registrations).toEqual([]);
+  });
+
+  it('is refused by the control plane with a wrong secret or a replayed nonce', async () => {
+    const cp = await fake();
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
+    await edge.waitForLog('registered');
+    await cp.waitForReport(() => true);
+
+    const forged = new NodeClient(cp.url, { nodeId: 1, nodeSecret: 'ns_not-the-secret' });
+    const error = await forged.snapshot(null, 0).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(NodeApiError);
+    expect(error).toMatchObject({ status: 401, code: 101013 });
+    expect(cp.refused.at(-1)).toMatchObject({ reason: 'bad signature', path: '/api/edge/v1/snapshot?wait=0' });
+
+    // A correctly signed request is accepted once; the same headers again are a replay.
+    const secret = cp.secretOf(1) ?? '';
+    const body = JSON.stringify({ version: '0.1.0', appliedVersion: '', lastError: '' });
+    const headers = {
+      ...signedHeaders({ nodeId: 1, nodeSecret: secret }, 'POST', '/api/edge/v1/status', body),
+      'content-type': 'application/json',
+    };
+    const post = () => fetch(`${cp.url}/api/edge/v1/status`, { method: 'POST', headers, body });
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(401);
+    expect(cp.refused.at(-1)?.reason).toBe('replayed nonce');
+    // Everything the agent itself sent passed.
+    expect(cp.refused.filter((r) => r.reason !== 'replayed nonce' && r.reason !== 'bad signature')).toEqual([]);
+  });
+});
+
+describe('applying snapshots', () => {
+  it('applies a data-plane change without a reload, and a listen change with one', async () => {
+    const cp = await fake();
+    const s1 = siteTo(first, 'one');
+    cp.setSnapshot(s1);
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
+    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    expect(await served(edge)).toBe('first');
+    expect(await edge.waitForLog('snapshot.applied')).toMatchObject({ version: s1.version, nginx: 'started' });
+    const master = await edge.agent.nginx.masterPid();
+    const workers = await edge.agent.nginx.workerPids();
+    expect(workers.length).toBe(1);
+
+    const s2 = siteTo(second, 'two');
+    cp.setSnapshot(s2);
+    await cp.waitForReport((r) => r.appliedVersion === s2.version);
+    expect(await served(edge)).toBe('second');
+    expect(await edge.agent.nginx.workerPids()).toEqual(workers);
+    expect(await edge.agent.nginx.masterPid()).toBe(master);
+    expect(await edge.waitForLog('snapshot.applied', (e) => e.version === s2.version)).toMatchObject({
+      nginx: 'none',
+    });
+
+    // HTTP/2 off changes nginx.conf: a reload (new workers, same master), data plane kept.
+    const s3 = siteTo(second, 'three', { httpPorts: [80], httpsPorts: [443], http2: false });
+    cp.setSnapshot(s3);
+    await cp.waitForReport((r) => r.appliedVersion === s3.version);
+    expect(await edge.waitForLog('snapshot.applied', (e) => e.version === s3.version)).toMatchObject({
+      nginx: 'reloaded',
+    });
+    const after = await edge.agent.nginx.workerPids();
+    expect(after.some((pid) => workers.includes(pid))).toBe(false);
+    expect(await edge.agent.nginx.masterPid()).toBe(master);
+    expect(await served(edge)).toBe('second');
+    expect(await readFile(path.join(edge.agent.nginx.currentConfPath), 'utf8')).toContain(
+      `listen 127.0.0.1:${edge.ports.https} ssl default_server;`,
+    );
+  });
+
+  it('refuses an invalid snapshot, reports lastError and keeps serving the previous one', async () => {
+    const cp = await fake();
+    const good = siteTo(first, 'good');
+    cp.setSnapshot(good);
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
+    await cp.waitForReport((r) => r.appliedVersion === good.version);
+
+    // A data plane the contract refuses (not an IP literal).
+    const bad = siteTo(second, 'bad');
+    const badUpstream = bad.dataPlane.domains[0]?.origin.upstreams[0];
+    if (badUpstream) badUpstream.ip = '999.0.0.1';
+    cp.setSnapshot({ ...bad, version: 'b'.repeat(32) });
+    const report = await cp.waitForReport((r) => r.lastError !== '');
+    expect(report.appliedVersion).toBe(good.version);
+    expect(report.lastError).toContain('dataPlane.domains[0].origin.upstreams[0].ip');
+    expect(report.lastError).toContain('b'.repeat(32));
+    expect(await served(edge)).toBe('first');
+
+    // Listen ports that collide with the admin port once mapped: refused before nginx sees them.
+    const clash = siteTo(second, 'clash', { httpPorts: [80, edge.ports.admin], httpsPorts: [443], http2: true });
+    cp.setSnapshot(clash);
+    const clashReport = await cp.waitForReport((r) => r.lastError.includes(clash.version));
+    expect(clashReport.lastError).toMatch(/listen\.httpPorts: port \d+ is used twice/);
+    expect(clashReport.appliedVersion).toBe(good.version);
+    expect(await served(edge)).toBe('first');
+    expect(await readdir(path.join(edge.stateDir, 'snapshots'))).toEqual(
+      expect.arrayContaining([`${good.version}.json`, 'current']),
+    );
+    expect(await readdir(path.join(edge.stateDir, 'snapshots'))).toHaveLength(2);
+    expect((await readFile(path.join(edge.stateDir, 'snapshots/current'), 'utf8')).trim()).toBe(good.version);
+
+    // The next good snapshot applies and clears the error.
+    const next = siteTo(second, 'next');
+    cp.setSnapshot(next);
+    await cp.waitForReport((r) => r.appliedVersion === next.version && r.lastError === '');
+    expect(await served(edge)).toBe('second');
+    expect(edge.logs.filter((e) => e.event === 'snapshot.refused')).toHaveLength(2);
+  });
+
+  it('keeps the old config running when nginx rejects a new port, and retries until it binds', async () => {
+    const cp = await fake();
+    const s1 = siteTo(first, 'one');
+    cp.setSnapshot(s1);
+    const extra = await freePort();
+    const ports = await agentPorts();
+    // 80 and 8080 both map to local ports; the second one is taken when the snapshot asks for it.
+    const portMap = new Map([
+      [80, ports.http],
+      [443, ports.https],
+      [8080, extra],
+    ]);
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, ports, portMap });
+    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    const workers = await edge.agent.nginx.workerPids();
+    const version = await edge.agent.nginx.currentVersion();
+
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(extra, '127.0.0.1', resolve));
+    const s2 = siteTo(second, 'two', { httpPorts: [80, 8080], httpsPorts: [443], http2: true });
+    try {
+      cp.setSnapshot(s2);
+      const report = await cp.waitForReport((r) => r.lastError.includes(s2.version));
+      expect(report.lastError).toMatch(/nginx rejected the reload.*bind\(\) to 127\.0\.0\.1:\d+ failed/);
+      expect(report.appliedVersion).toBe(s1.version);
+      expect(await edge.agent.nginx.currentVersion()).toBe(version);
+      expect(await edge.agent.nginx.workerPids()).toEqual(workers);
+      expect(await served(edge)).toBe('first');
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+    // The agent retries with a backoff; once the port is free the snapshot applies.
+    await cp.waitForReport((r) => r.appliedVersion === s2.version && r.lastError === '');
+    expect(await served(edge)).toBe('second');
+    expect(servedBy((await request(extra, 'site.example.com')).body)).toBe('second');
+  });
+
+  it('keeps the last 3 good snapshots on disk (0600) and points current at the newest', async () => {
+    const cp = await fake();
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
+    const versions: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const s = siteTo(i % 2 === 0 ? first : second, `keep-${i}`);
+      versions.push(s.version);
+      cp.setSnapshot(s);
+      await cp.waitForReport((r) => r.appliedVersion === s.version);
+    }
+    const dir = path.join(edge.stateDir, 'snapshots');
+    expect(mode(await stat(dir))).toBe('700');
+    const files = (await readdir(dir)).sort();
+    expect(files).toEqual([...versions.slice(2).map((v) => `${v}.json`), 'current'].sort());
+    for (const file of files) expect(mode(await stat(path.join(dir, file)))).toBe('600');
+    expect((await readFile(path.join(dir, 'current'), 'utf8')).trim()).toBe(versions[4]);
+    const stored = JSON.parse(await readFile(path.join(dir, `${versions[4]}.json`), 'utf8'));
+    expect(stored.dataPlane.version).toBe('keep-4');
+    expect(await served(edge)).toBe('first');
+  });
+});
+
+describe('supervision and restarts', () => {
+  it('restarts nginx when its master is killed and pushes the data plane again', async () => {
+    const cp = await fake();
+    const s1 = siteTo(first, 'one');
+    cp.setSnapshot(s1);
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
+    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    const master = await edge.agent.nginx.masterPid();
+    const workers = await edge.agent.nginx.workerPids();
+    expect(master).not.toBeNull();
+
+    // Workers outlive a SIGKILLed master and keep the ports: the agent must clear them first.
+    process.kill(master ?? 0, 'SIGKILL');
+    const restarted = await edge.waitForLog('nginx.restarted', () => true, 10_000);
+    expect(restarted).toMatchObject({ version: s1.version, nginx: 'started', domains: 1 });
+    const died = await edge.waitForLog('nginx.died');
+    expect(died.killedLeftovers).toEqual(workers);
+    const newMaster = await edge.agent.nginx.masterPid();
+    expect(newMaster).not.toBeNull();
+    expect(newMaster).not.toBe(master);
+    for (const pid of workers) expect(commandLine(pid)).toBe('');
+    expect(await served(edge)).toBe('first');
+  });
+
+  it('serves the last good snapshot after the agent and nginx restart with the control plane gone', async () => {
+    const cp = await fake();
+    const s1 = siteTo(first, 'one');
+    cp.setSnapshot(s1);
+    const ports = await agentPorts();
+    const stateDir = await makeStateDir();
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, stateDir, ports });
+    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    await edge.stop();
+    expect(await edge.agent.nginx.isRunning()).toBe(false);
+    await expect(request(ports.http, 'site.example.com', '/', { timeoutMs: 1000 })).rejects.toThrow();
+    await cp.close();
+
+    const again = await startAgent({ controlPlane: null, stateDir, ports });
+    // start() has applied the stored snapshot before it tried the control plane.
+    expect(again.logs.find((e) => e.event === 'snapshot.applied')).toMatchObject({
+      version: s1.version,
+      source: 'disk',
+      nginx: 'started',
+    });
+    expect(await served(again)).toBe('first');
+    expect(again.agent.appliedVersion).toBe(s1.version);
+
+    // It keeps polling the dead control plane with a growing backoff, never a tight loop.
+    await again.waitForLog('control_plane.unreachable');
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const failures = again.logs.filter((e) => e.event === 'poll.failed');
+    expect(failures.length).toBeGreaterThanOrEqual(2);
+    expect(failures.length).toBeLessThanOrEqual(8);
+    expect(await served(again)).toBe('first');
+  });
+});
+
+describe('the command line', () => {
+  it('runs rampart-edge, logs JSON lines, and exits 0 on SIGTERM with nginx stopped', async () => {
+    const cp = await fake();
+    const s1 = siteTo(first, 'cli');
+    cp.setSnapshot(s1);
+    const ports = await agentPorts();
+    const stateDir = await makeStateDir();
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/agent/main.ts',
+        '--control-plane',
+        cp.url,
+        '--join-token',
+        cp.joinToken,
+        '--state-dir',
+        stateDir,
+        '--port-map',
+        `80=${ports.http},443=${ports.https}`,
+        '--admin-port',
+        String(ports.admin),
+        '--listen-address',
+        '127.0.0.1',
+        '--worker-processes',
+        '1',
+        '--hostname',
+        'cli-node',
+        '--ips',
+        '127.0.0.1',
+      ],
+      { cwd: EDGE_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let masterPid: number | null = null;
+    try {
+      await cp.waitForReport((r) => r.appliedVersion === s1.version, 20_000);
+      expect(servedBy((await request(ports.http, 'site.example.com')).body)).toBe('first');
+      masterPid = Number.parseInt(await readFile(path.join(stateDir, 'nginx/logs/nginx.pid'), 'utf8'), 10);
+      expect(commandLine(masterPid)).toMatch(/^nginx: master process/);
+      expect(cp.registrations).toMatchObject([{ hostname: 'cli-node', ips: ['127.0.0.1'] }]);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const code = await Promise.race([
+      exited,
+      new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 15_000)),
+    ]);
+    if (code === 'timeout') {
+      child.kill('SIGKILL');
+      await new NginxProcess({ prefix: path.join(stateDir, 'nginx'), errorLogPath: '/dev/null' }).stop();
+    }
+    expect(code, stderr).toBe(0);
+    expect(commandLine(masterPid ?? 0)).toBe('');
+    const lines = stdout.trim().split('\n');
+    const events = lines.map((line) => (JSON.parse(line) as { event: string }).event);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        'agent.started',
+        'registered',
+        'snapshot.received',
+        'snapshot.applied',
+        'agent.stopping',
+        'agent.stopped',
+      ]),
+    );
+    expect(stdout).not.toContain(cp.secretOf(1));
+    expect(stdout).not.toContain(cp.joinToken);
+  });
+});

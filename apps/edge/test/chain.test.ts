@@ -1,0 +1,195 @@
+import { existsSync } from 'node:fs';
+import https from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
+import { makeCertificate } from './helpers/certificates.js';
+import { freePort, request } from './helpers/net.js';
+import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import {
+  type ControlPlane,
+  initializeFirstNode,
+  type OperatorSetup,
+  removeDir,
+  SERVER_BUNDLE,
+  setUpOperator,
+  startControlPlane,
+  waitUntil,
+} from './helpers/real-control-plane.js';
+
+/**
+ * The whole chain on loopback: the built control plane (as `npm start` runs it), the agent with
+ * its own nginx, and local origins. Everything is created through the API the consoles use.
+ * Needs `npm run build` (the test script builds before it runs the suites).
+ */
+
+let cp: ControlPlane;
+let setup: OperatorSetup;
+let edge: TestAgent;
+let a: Origin;
+let b: Origin;
+let c: Origin;
+let closedPort: number;
+let wwwId: number;
+let fingerprint: string;
+
+interface Domain {
+  id: number;
+  name: string;
+}
+const site = (method: string, url: string, body?: unknown) =>
+  setup.customer.call<unknown>(method, `user/site/${setup.siteId}/${url}`, body);
+
+async function servedNames(host: string, count: number): Promise<Record<string, number>> {
+  const seen: Record<string, number> = {};
+  for (let i = 0; i < count; i++) {
+    const res = await request(edge.ports.http, host);
+    const name = res.status === 200 ? (servedBy(res.body) ?? 'unknown') : String(res.status);
+    seen[name] = (seen[name] ?? 0) + 1;
+  }
+  return seen;
+}
+
+function httpsGet(host: string): Promise<{ status: number; body: string; fingerprint: string }> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      { host: '127.0.0.1', port: edge.ports.https, servername: host, headers: { host }, rejectUnauthorized: false },
+      (res) => {
+        const peer = (res.socket as TLSSocket).getPeerCertificate();
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, fingerprint: peer.fingerprint256 }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
+  [a, b, c] = await Promise.all([startOrigin('a'), startOrigin('b'), startOrigin('c')]);
+  closedPort = await freePort();
+  cp = await startControlPlane();
+  setup = await setUpOperator(cp);
+  edge = await startAgent({ controlPlane: cp.url, joinToken: setup.joinToken });
+  await initializeFirstNode(setup);
+}, 90_000);
+
+afterAll(async () => {
+  await cleanUpAgents();
+  await cp?.stop();
+  if (cp) await removeDir(cp.dataDir);
+  await Promise.all([a, b, c].map((o) => o?.close()));
+});
+
+describe('the whole chain on loopback', () => {
+  it('serves a domain added through the API over HTTP, and over HTTPS with its certificate chosen by SNI', async () => {
+    const cert = await makeCertificate('www.shop.example');
+    const uploaded = (await site('POST', 'certificate', {
+      name: 'shop',
+      certificate: cert.certPem,
+      privateKey: cert.keyPem,
+    })) as { id: number; fingerprintSha256: string };
+    fingerprint = uploaded.fingerprintSha256;
+    const [www] = (await site('POST', 'domains', {
+      domains: [
+        {
+          name: 'www.shop.example',
+          upstreams: [{ ip: '127.0.0.1', port: a.port }],
+          certificateID: uploaded.id,
+        },
+      ],
+    })) as Domain[];
+    wwwId = www?.id ?? 0;
+
+    await waitUntil(async () => (await request(edge.ports.http, 'www.shop.example')).status === 200, 10_000);
+    const res = await request(edge.ports.http, 'www.shop.example', '/hello?x=1');
+    expect(servedBy(res.body)).toBe('a');
+    expect(a.seen.at(-1)).toMatchObject({ host: 'www.shop.example', url: '/hello?x=1' });
+
+    const secure = await httpsGet('www.shop.example');
+    expect(secure.status).toBe(200);
+    expect(servedBy(secure.body)).toBe('a');
+    expect(secure.fingerprint).toBe(fingerprint);
+    // Another name gets the node's default certificate, and the unknown-host page.
+    const other = await httpsGet('nothing.example');
+    expect(other.fingerprint).not.toBe(fingerprint);
+    expect(other.status).toBe(404);
+    expect((await request(edge.ports.http, 'nothing.example')).status).toBe(404);
+  });
+
+  it('applies an upstream change within a second without reloading nginx (same workers)', async () => {
+    const workers = await edge.agent.nginx.workerPids();
+    expect(workers.length).toBeGreaterThan(0);
+    const started = Date.now();
+    await site('PUT', 'domain', { id: wwwId, upstreams: [{ ip: '127.0.0.1', port: b.port }], certificateID: 0 });
+    await waitUntil(async () => servedBy((await request(edge.ports.http, 'www.shop.example')).body) === 'b', 5000, 10);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await edge.agent.nginx.workerPids()).toEqual(workers);
+
+    const list = await setup.operator.call<{ appliedVersion: string; currentVersion: string; lastError: string }[]>(
+      'GET',
+      'client/nodes/initialized',
+    );
+    await waitUntil(async () => {
+      const [node] = await setup.operator.call<{ appliedVersion: string; currentVersion: string }[]>(
+        'GET',
+        'client/nodes/initialized',
+      );
+      return node !== undefined && node.appliedVersion === node.currentVersion;
+    }, 5000);
+    expect(list[0]?.lastError).toBe('');
+  });
+
+  it('honours weights and keeps the backup upstream for when the others are down', async () => {
+    await site('PUT', 'domain', {
+      id: wwwId,
+      upstreams: [
+        { ip: '127.0.0.1', port: a.port, weight: 3 },
+        { ip: '127.0.0.1', port: b.port, weight: 1 },
+        { ip: '127.0.0.1', port: c.port, backup: true },
+      ],
+    });
+    await waitUntil(async () => servedBy((await request(edge.ports.http, 'www.shop.example')).body) === 'a', 5000, 10);
+    const spread = await servedNames('www.shop.example', 40);
+    expect(spread.c ?? 0).toBe(0);
+    expect(spread.a ?? 0).toBeGreaterThanOrEqual(26);
+    expect(spread.a ?? 0).toBeLessThanOrEqual(34);
+    expect((spread.a ?? 0) + (spread.b ?? 0)).toBe(40);
+
+    await site('POST', 'domains', {
+      domains: [
+        {
+          name: 'failover.shop.example',
+          upstreams: [
+            { ip: '127.0.0.1', port: closedPort },
+            { ip: '127.0.0.1', port: c.port, backup: true },
+          ],
+        },
+        { name: 'down.shop.example', upstreams: [{ ip: '127.0.0.1', port: closedPort }] },
+      ],
+    });
+    await waitUntil(async () => (await request(edge.ports.http, 'down.shop.example')).status !== 404, 5000, 10);
+    expect(await servedNames('failover.shop.example', 5)).toEqual({ c: 5 });
+    const down = await request(edge.ports.http, 'down.shop.example');
+    expect(down.status).toBe(502);
+    expect(down.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('keeps serving the last good snapshot after the control plane stops and the agent and nginx restart', async () => {
+    await cp.stop();
+    const { stateDir, ports } = edge;
+    await edge.stop();
+    await expect(request(ports.http, 'www.shop.example', '/', { timeoutMs: 1000 })).rejects.toThrow();
+
+    edge = await startAgent({ controlPlane: cp.url, joinToken: null, stateDir, ports });
+    const res = await request(ports.http, 'www.shop.example');
+    expect(res.status).toBe(200);
+    expect(['a', 'b']).toContain(servedBy(res.body));
+    const secure = await httpsGet('www.shop.example');
+    expect(secure.status).toBe(200);
+  });
+});

@@ -1,0 +1,121 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent, type AgentOptions } from '../../src/agent/agent.js';
+import type { LogEntry } from '../../src/agent/log.js';
+import { LUA_DIR } from './edge.js';
+import { freePort } from './net.js';
+
+/** Local ports an agent maps the snapshot's 80 and 443 to, and its admin port. */
+export interface AgentPorts {
+  http: number;
+  https: number;
+  admin: number;
+}
+
+export interface TestAgent {
+  agent: Agent;
+  stateDir: string;
+  ports: AgentPorts;
+  logs: LogEntry[];
+  /** The first log entry (already written or to come) with `event` that matches. */
+  waitForLog(event: string, match?: (entry: LogEntry) => boolean, timeoutMs?: number): Promise<LogEntry>;
+  stop(): Promise<void>;
+}
+
+const started = new Set<TestAgent>();
+const stateDirs = new Set<string>();
+
+export async function agentPorts(): Promise<AgentPorts> {
+  return { http: await freePort(), https: await freePort(), admin: await freePort() };
+}
+
+export async function makeStateDir(): Promise<string> {
+  const dir = await mkdtemp('/tmp/rampart-agent-');
+  stateDirs.add(dir);
+  return dir;
+}
+
+/**
+ * Starts an agent in this process on loopback: the snapshot's ports 80 and 443 mapped to free
+ * ports, one nginx worker, quick supervision and backoff so failures show within a test.
+ */
+export async function startAgent(
+  options: { controlPlane: string | null; joinToken?: string | null; stateDir?: string; ports?: AgentPorts } & Partial<
+    Omit<AgentOptions, 'controlPlane' | 'joinToken' | 'stateDir'>
+  >,
+): Promise<TestAgent> {
+  const { controlPlane, joinToken = null, stateDir: givenDir, ports: givenPorts, ...rest } = options;
+  const stateDir = givenDir ?? (await makeStateDir());
+  const ports = givenPorts ?? (await agentPorts());
+  const logs: LogEntry[] = [];
+  let listeners: ((entry: LogEntry) => void)[] = [];
+  const agent = new Agent({
+    controlPlane,
+    joinToken,
+    stateDir,
+    nginxBinary: '/usr/sbin/nginx',
+    adminPort: ports.admin,
+    luaDir: LUA_DIR,
+    portMap: new Map([
+      [80, ports.http],
+      [443, ports.https],
+    ]),
+    listenAddress: '127.0.0.1',
+    hostname: 'edge-test',
+    ips: ['127.0.0.1'],
+    workerProcesses: 1,
+    superviseMs: 100,
+    backoffMinMs: 100,
+    backoffMaxMs: 1000,
+    logger: (level, event, fields = {}) => {
+      const entry: LogEntry = { time: new Date().toISOString(), level, event, ...fields };
+      logs.push(entry);
+      if (process.env.RAMPART_TEST_AGENT_LOG) console.info(JSON.stringify(entry));
+      for (const listener of listeners) listener(entry);
+    },
+    ...rest,
+  });
+  const handle: TestAgent = {
+    agent,
+    stateDir,
+    ports,
+    logs,
+    waitForLog(event, match = () => true, timeoutMs = 15_000) {
+      const seen = logs.find((e) => e.event === event && match(e));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const listener = (entry: LogEntry) => {
+          if (entry.event !== event || !match(entry)) return;
+          clearTimeout(timer);
+          listeners = listeners.filter((l) => l !== listener);
+          resolve(entry);
+        };
+        const timer = setTimeout(() => {
+          listeners = listeners.filter((l) => l !== listener);
+          reject(new Error(`no ${event} log within ${timeoutMs} ms; logs: ${JSON.stringify(logs.slice(-5))}`));
+        }, timeoutMs);
+        listeners.push(listener);
+      });
+    },
+    async stop() {
+      started.delete(handle);
+      await agent.stop();
+    },
+  };
+  started.add(handle);
+  try {
+    await agent.start();
+  } catch (err) {
+    await handle.stop();
+    throw err;
+  }
+  return handle;
+}
+
+/** Stops every agent still running (and its nginx) and removes the state directories. */
+export async function cleanUpAgents(): Promise<void> {
+  for (const handle of [...started]) await handle.stop().catch(() => undefined);
+  for (const dir of [...stateDirs]) {
+    stateDirs.delete(dir);
+    await rm(dir, { recursive: true, force: true });
+  }
+}

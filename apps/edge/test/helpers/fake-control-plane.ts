@@ -1,0 +1,220 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type DataPlane,
+  EDGE_API_BASE,
+  type EdgeSnapshot,
+  getNodeSnapshot,
+  NODE_SIGNATURE_HEADERS,
+  NODE_SIGNATURE_MAX_SKEW_SECONDS,
+  nodeSignaturePayload,
+  registerNode,
+  reportNodeStatus,
+} from '@rampart/contract';
+import type { z } from 'zod';
+
+/**
+ * A small stand-in for the control plane's node API (register, snapshot long poll, status) on a
+ * loopback port, for the agent's tests. It checks requests the way the real one does
+ * (apps/server/src/modules/nodes/node-signature.ts: HMAC-SHA256 over method, path with query,
+ * timestamp, nonce and body hash; skew; nonce replay; 401 with code 101013 for any failure) and
+ * validates bodies with the contract's request schemas. It serves whatever snapshot a test gives
+ * it, valid or not. The real control plane with the real agent is covered by the whole-chain test
+ * (see real-control-plane.ts); this one keeps the agent's tests fast and independent of the server.
+ */
+
+export type StatusReport = z.output<NonNullable<(typeof reportNodeStatus)['request']['body']>> & {
+  nodeId: number;
+  at: number;
+};
+
+export interface FakeControlPlane {
+  url: string;
+  port: number;
+  joinToken: string;
+  registrations: { nodeId: number; hostname: string; ips: string[]; version: string }[];
+  reports: StatusReport[];
+  /** Node-API requests whose signature (or timestamp, nonce) was refused. */
+  refused: { path: string; reason: string }[];
+  /** Signed requests accepted, by route path. */
+  accepted: string[];
+  /** Serves `snapshot` from now on (answers the waiting polls at once); any object, even an invalid one. */
+  setSnapshot(snapshot: unknown): void;
+  /** The secret the fake gave a node (tests sign their own requests with it). */
+  secretOf(nodeId: number): string | undefined;
+  /** Resolves with the first status report (already received or to come) that matches. */
+  waitForReport(match: (report: StatusReport) => boolean, timeoutMs?: number): Promise<StatusReport>;
+  close(): Promise<void>;
+}
+
+/** A snapshot for the tests; the version is the MD5 of the content, like the control plane's hash. */
+export function snapshotOf(
+  dataPlane: DataPlane,
+  listen: EdgeSnapshot['listen'] = { httpPorts: [80], httpsPorts: [443], http2: true },
+  initialized = true,
+): EdgeSnapshot {
+  const version = createHash('md5').update(JSON.stringify({ listen, dataPlane, initialized })).digest('hex');
+  return { version, generatedAt: new Date().toISOString(), initialized, listen, dataPlane };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function hmac(secret: string, parts: { method: string; path: string; body: string; timestamp: string; nonce: string }) {
+  const bodySha256 = createHash('sha256').update(parts.body).digest('hex');
+  return createHmac('sha256', secret)
+    .update(nodeSignaturePayload({ ...parts, bodySha256 }))
+    .digest('hex');
+}
+
+export async function startFakeControlPlane(): Promise<FakeControlPlane> {
+  const joinToken = `jt_${randomBytes(12).toString('hex')}`;
+  const secrets = new Map<number, string>();
+  const nonces = new Set<string>();
+  const registrations: FakeControlPlane['registrations'] = [];
+  const reports: StatusReport[] = [];
+  const refused: FakeControlPlane['refused'] = [];
+  const accepted: string[] = [];
+  let snapshot: unknown = null;
+  let waiters: (() => void)[] = [];
+  let reportWaiters: { match: (r: StatusReport) => boolean; resolve: (r: StatusReport) => void }[] = [];
+
+  const send = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const invalidToken = (res: http.ServerResponse) =>
+    send(res, 401, { code: 101013, message: 'Invalid Token', extra: null });
+
+  /** The node id of a correctly signed request, or null (and the reason recorded). */
+  const verify = (req: http.IncomingMessage, body: string): number | null => {
+    const h = req.headers;
+    const nodeId = Number(h[NODE_SIGNATURE_HEADERS.node]);
+    const timestamp = String(h[NODE_SIGNATURE_HEADERS.timestamp] ?? '');
+    const nonce = String(h[NODE_SIGNATURE_HEADERS.nonce] ?? '');
+    const signature = String(h[NODE_SIGNATURE_HEADERS.signature] ?? '');
+    const reject = (reason: string) => {
+      refused.push({ path: req.url ?? '', reason });
+      return null;
+    };
+    if (!/^\d{1,12}$/.test(timestamp) || !/^[A-Za-z0-9_-]{16,128}$/.test(nonce) || !/^[0-9a-f]{64}$/.test(signature)) {
+      return reject('malformed headers');
+    }
+    if (Math.abs(Date.now() / 1000 - Number(timestamp)) > NODE_SIGNATURE_MAX_SKEW_SECONDS) return reject('skew');
+    const secret = secrets.get(nodeId);
+    if (secret === undefined) return reject('unknown node');
+    const expected = hmac(secret, { method: req.method ?? '', path: req.url ?? '', body, timestamp, nonce });
+    if (!timingSafeEqual(Buffer.from(expected), Buffer.from(signature))) return reject('bad signature');
+    if (nonces.has(`${nodeId}:${nonce}`)) return reject('replayed nonce');
+    nonces.add(`${nodeId}:${nonce}`);
+    accepted.push((req.url ?? '').split('?')[0] ?? '');
+    return nodeId;
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const route = `${req.method} ${url.pathname}`;
+      if (route === `POST ${EDGE_API_BASE}${registerNode.path}`) {
+        const input = registerNode.request.body.safeParse(parseJson(body));
+        if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
+        if (input.data.joinToken !== joinToken) return invalidToken(res);
+        const nodeId = registrations.length + 1;
+        const nodeSecret = `ns_${randomBytes(24).toString('hex')}`;
+        secrets.set(nodeId, nodeSecret);
+        registrations.push({ nodeId, hostname: input.data.hostname, ips: input.data.ips, version: input.data.version });
+        return send(res, 200, { data: { nodeId, nodeSecret } });
+      }
+      if (route === `POST ${EDGE_API_BASE}${reportNodeStatus.path}`) {
+        const nodeId = verify(req, body);
+        if (nodeId === null) return invalidToken(res);
+        const input = reportNodeStatus.request.body.safeParse(parseJson(body));
+        if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
+        const report = { ...input.data, nodeId, at: Date.now() };
+        reports.push(report);
+        const matched = reportWaiters.filter((w) => w.match(report));
+        reportWaiters = reportWaiters.filter((w) => !matched.includes(w));
+        for (const waiter of matched) waiter.resolve(report);
+        return send(res, 200, { data: true });
+      }
+      if (route === `GET ${EDGE_API_BASE}${getNodeSnapshot.path}`) {
+        const nodeId = verify(req, body);
+        if (nodeId === null) return invalidToken(res);
+        const query = getNodeSnapshot.request.query.safeParse(Object.fromEntries(url.searchParams));
+        if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
+        const changed = () => snapshot !== null && (snapshot as { version?: unknown }).version !== query.data.version;
+        if (changed() || query.data.wait === 0) return send(res, 200, { data: changed() ? snapshot : null });
+        const answer = () => {
+          clearTimeout(timer);
+          waiters = waiters.filter((w) => w !== wake);
+          if (!res.writableEnded) send(res, 200, { data: changed() ? snapshot : null });
+        };
+        const wake = () => {
+          if (changed()) answer();
+        };
+        const timer = setTimeout(answer, query.data.wait * 1000);
+        waiters.push(wake);
+        res.on('close', () => {
+          clearTimeout(timer);
+          waiters = waiters.filter((w) => w !== wake);
+        });
+        return;
+      }
+      send(res, 404, { code: 101004, message: 'unknown path', extra: null });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    joinToken,
+    registrations,
+    reports,
+    refused,
+    accepted,
+    setSnapshot(next) {
+      snapshot = next;
+      for (const wake of [...waiters]) wake();
+    },
+    secretOf: (nodeId) => secrets.get(nodeId),
+    waitForReport(match, timeoutMs = 15_000) {
+      const seen = reports.find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          match,
+          resolve: (r: StatusReport) => {
+            clearTimeout(timer);
+            resolve(r);
+          },
+        };
+        const timer = setTimeout(() => {
+          reportWaiters = reportWaiters.filter((w) => w !== waiter);
+          reject(
+            new Error(`no matching status report within ${timeoutMs} ms; last: ${JSON.stringify(reports.at(-1))}`),
+          );
+        }, timeoutMs);
+        reportWaiters.push(waiter);
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,179 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { API_BASE } from '@rampart/contract';
+
+/**
+ * The real control plane as `npm start` runs it (apps/server/dist/main.js, embedded PGlite in a
+ * fresh data directory), driven through its HTTP API the way the console does. Shared by the
+ * whole-chain test and `npm run bench:edge`; both need `npm run build` first.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
+export const SERVER_BUNDLE = path.join(ROOT, 'apps/server/dist/main.js');
+export const PASSWORD = 'chain test password 42';
+
+export interface ControlPlane {
+  readonly url: string;
+  readonly dataDir: string;
+  stop(): Promise<void>;
+}
+
+export async function startControlPlane(dataDir?: string): Promise<ControlPlane> {
+  const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'rampart-cp-')));
+  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      LOG_LEVEL: 'warn',
+      RAMPART_INIT_PASSWORD: PASSWORD,
+      RAMPART_ALLOW_PRIVATE_ORIGINS: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`control plane did not start in 60 s:\n${out}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /Rampart control plane: (http:\/\/\S+?)\//.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        child.off('exit', onExit);
+        resolve(m[1]);
+      }
+    };
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`control plane exited with ${code}:\n${out}`));
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+  });
+  return {
+    url,
+    dataDir: dir,
+    stop: () => stopProcess(child),
+  };
+}
+
+export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill(signal);
+  });
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** A signed-in console session of one tier, calling `/api/v1/...` with JSON. */
+export class ApiSession {
+  private constructor(
+    private readonly base: string,
+    private readonly token: string,
+  ) {}
+
+  static async signIn(cp: { url: string }, tier: 'client' | 'user', account: string = tier): Promise<ApiSession> {
+    const res = await fetch(`${cp.url}${API_BASE}/${tier}/code`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account, password: PASSWORD }),
+    });
+    const body = (await res.json()) as { data?: { accessToken?: string } };
+    if (!body.data?.accessToken) throw new Error(`sign-in as ${tier} failed: ${JSON.stringify(body)}`);
+    return new ApiSession(cp.url, body.data.accessToken);
+  }
+
+  /** Calls the API and answers `data`; any non-2xx reply throws with its body. */
+  async call<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.base}${API_BASE}/${url}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 500)}`);
+    const type = res.headers.get('content-type') ?? '';
+    return (type.includes('json') ? (JSON.parse(text) as { data: T }).data : text) as T;
+  }
+}
+
+export interface OperatorSetup {
+  readonly operator: ApiSession;
+  readonly customer: ApiSession;
+  readonly zoneId: number;
+  readonly groupId: number;
+  readonly siteId: number;
+  readonly joinToken: string;
+}
+
+/** Zone, layer-7 group, product and a site for the root customer; the join token for nodes. */
+export async function setUpOperator(cp: { url: string }): Promise<OperatorSetup> {
+  const operator = await ApiSession.signIn(cp, 'client');
+  const zone = await operator.call<{ id: number }>('POST', 'client/zone', { name: 'Loopback' });
+  const group = await operator.call<{ id: number }>('POST', `client/zone/${zone.id}/group`, {
+    name: 'web',
+    portType: 7,
+  });
+  const product = await operator.call<{ id: number }>('POST', 'client/product', {
+    name: 'CDN',
+    portType: 7,
+    mainGroupIDs: [group.id],
+  });
+  const users = await operator.call<{ id: number; account: string }[]>('GET', 'client/accounts?name=user');
+  const user = users.find((u) => u.account === 'user');
+  if (!user) throw new Error('no root customer account');
+  const site = await operator.call<{ siteID: number }>('POST', 'client/site', {
+    siteName: 'shop',
+    userID: user.id,
+    productID: product.id,
+  });
+  const info = await operator.call<string>('GET', 'client/node-info');
+  const joinToken = /^join_token=(.*)$/m.exec(info)?.[1];
+  if (!joinToken) throw new Error(`no join token in ${info}`);
+  const customer = await ApiSession.signIn(cp, 'user');
+  return { operator, customer, zoneId: zone.id, groupId: group.id, siteId: site.siteID, joinToken };
+}
+
+/** Waits for a registered node to show as uninitialised and places it in the zone and group. */
+export async function initializeFirstNode(setup: OperatorSetup, timeoutMs = 30_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const nodes = await setup.operator.call<{ id: number }[]>('GET', 'client/nodes');
+    const first = nodes[0];
+    if (first) {
+      await setup.operator.call('POST', 'client/nodes/initialize', {
+        ids: [first.id],
+        zoneID: setup.zoneId,
+        groupID: setup.groupId,
+      });
+      return first.id;
+    }
+    if (Date.now() > deadline) throw new Error('no node registered');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Polls `probe` every `everyMs` until it answers true, up to `timeoutMs`; answers the elapsed ms. */
+export async function waitUntil(probe: () => Promise<boolean>, timeoutMs: number, everyMs = 20): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await probe().catch(() => false)) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

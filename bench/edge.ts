@@ -1,0 +1,277 @@
+/**
+ * `npm run bench:edge`: the edge against a plain nginx reverse proxy, measured in one run on
+ * loopback, and configuration propagation from an API write to the edge. Prints one JSON object:
+ *
+ *   {"edge_rps", "nginx_rps", "ratio", "edge_p99_ms", "nginx_p99_ms",
+ *    "propagation_p50_ms", "propagation_p95_ms", "domains"}
+ *
+ * - Origin: an nginx answering a small static body (1 worker, keepalive), shared by both proxies.
+ * - Baseline: nginx with the same worker count, proxy_pass to the origin with an upstream
+ *   keepalive pool and a JSON access log, like the edge's.
+ * - Edge: the real control plane (built bundle, embedded PGlite) and the real agent (built bundle)
+ *   running its own nginx; BENCH_DOMAINS domains (default 10,000) are created through the API and
+ *   the load spreads over all of them by Host header.
+ * - Load: wrk (Debian package), BENCH_SECONDS per round (default 10), rounds alternating
+ *   baseline/edge twice; rps is the mean of the rounds, p99 the worse round.
+ * - Propagation: 50 API writes (force SSL on/off on one domain); each is timed from the start of
+ *   the API call to the first edge response that shows it (polled every 5 ms).
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import {
+  initializeFirstNode,
+  removeDir,
+  setUpOperator,
+  startControlPlane,
+  stopProcess,
+  waitUntil,
+} from '../apps/edge/test/helpers/real-control-plane.js';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '..');
+const AGENT = path.join(ROOT, 'apps/edge/dist/rampart-edge.js');
+const NGINX = '/usr/sbin/nginx';
+const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 10_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const CHANGES = 50;
+const WORKERS = 2;
+
+const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
+/** A throw-away nginx with its own prefix; `http` is the body of its http block. */
+async function startNginx(dir: string, workers: number, http: string): Promise<() => Promise<void>> {
+  await mkdir(path.join(dir, 'logs'), { recursive: true });
+  const conf = path.join(dir, 'nginx.conf');
+  await writeFile(
+    conf,
+    `worker_processes ${workers};
+pid ${dir}/nginx.pid;
+error_log ${dir}/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  client_body_temp_path ${dir}/tmp-body; proxy_temp_path ${dir}/tmp-proxy;
+  fastcgi_temp_path ${dir}/tmp-fcgi; uwsgi_temp_path ${dir}/tmp-uwsgi; scgi_temp_path ${dir}/tmp-scgi;
+  keepalive_requests 100000;
+${http}
+}
+`,
+  );
+  await run(NGINX, ['-p', dir, '-c', conf, '-e', `${dir}/logs/error.log`]);
+  return async () => {
+    await run(NGINX, ['-p', dir, '-c', conf, '-e', `${dir}/logs/error.log`, '-s', 'quit']).catch(() => undefined);
+  };
+}
+
+function get(port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/', headers: { host }, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.setTimeout(2000, () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+interface WrkResult {
+  rps: number;
+  p99ms: number;
+  errors: number;
+}
+
+async function wrk(port: number, script: string): Promise<WrkResult> {
+  const { stdout } = await run(
+    'wrk',
+    ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-s', script, `http://127.0.0.1:${port}/`],
+    { maxBuffer: 1 << 20 },
+  );
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(stdout);
+  const unit = p99?.[2] === 'us' ? 0.001 : p99?.[2] === 's' ? 1000 : 1;
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  const errors = non2xx + (socketErrors ? socketErrors.slice(1).reduce((n, x) => n + Number(x), 0) : 0);
+  if (!Number.isFinite(rps) || !p99) throw new Error(`cannot read wrk output:\n${stdout}`);
+  return { rps, p99ms: Number(p99[1]) * unit, errors };
+}
+
+function percentile(sorted: number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, i)] ?? Number.NaN;
+}
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+async function main() {
+  const work = await mkdtemp(path.join(tmpdir(), 'rampart-bench-'));
+  const stops: (() => Promise<void>)[] = [];
+  let agent: ChildProcess | undefined;
+  try {
+    const [originPort, baselinePort, edgeHttp, edgeHttps, adminPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+    stops.push(
+      await startNginx(
+        path.join(work, 'origin'),
+        1,
+        `  access_log off;
+  server { listen 127.0.0.1:${originPort} reuseport; location / { return 200 "hello from the origin\\n"; } }`,
+      ),
+    );
+    stops.push(
+      await startNginx(
+        path.join(work, 'baseline'),
+        WORKERS,
+        `  log_format j escape=json '{"t":"$time_iso8601","h":"$host","s":$status,"b":$body_bytes_sent,"rt":$request_time}';
+  access_log ${work}/baseline/logs/access.log j buffer=64k flush=1s;
+  upstream origin { server 127.0.0.1:${originPort}; keepalive 256; }
+  server {
+    listen 127.0.0.1:${baselinePort};
+    location / {
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    }
+  }`,
+      ),
+    );
+
+    log('starting the control plane');
+    const cp = await startControlPlane(path.join(work, 'control-plane'));
+    stops.push(() => cp.stop());
+    const setup = await setUpOperator(cp);
+
+    log('starting the agent');
+    agent = spawn(
+      process.execPath,
+      [
+        AGENT,
+        '--control-plane',
+        cp.url,
+        '--join-token',
+        setup.joinToken,
+        '--state-dir',
+        path.join(work, 'edge'),
+        '--admin-port',
+        String(adminPort),
+        '--port-map',
+        `80=${edgeHttp},443=${edgeHttps}`,
+        '--listen-address',
+        '127.0.0.1',
+        '--hostname',
+        'bench-edge',
+        '--ips',
+        '127.0.0.1',
+        '--worker-processes',
+        String(WORKERS),
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const agentProcess = agent;
+    stops.push(() => stopProcess(agentProcess));
+    await initializeFirstNode(setup);
+
+    log(`creating ${DOMAINS} domains`);
+    const name = (i: number) => `d${i}.bench.example`;
+    const started = Date.now();
+    for (let from = 0; from < DOMAINS; from += 500) {
+      const batch = [];
+      for (let i = from; i < Math.min(DOMAINS, from + 500); i++) {
+        batch.push({ name: name(i), upstreams: [{ ip: '127.0.0.1', port: originPort }] });
+      }
+      await setup.customer.call('POST', `user/site/${setup.siteId}/domains`, { domains: batch });
+    }
+    log(`created in ${Date.now() - started} ms; waiting for the edge to serve them`);
+    await waitUntil(async () => (await get(edgeHttp, name(DOMAINS - 1))) === 200, 180_000, 100);
+    if ((await get(edgeHttp, name(0))) !== 200) throw new Error('the edge does not serve the first domain');
+
+    const script = path.join(work, 'hosts.lua');
+    await writeFile(
+      script,
+      `math.randomseed(42)
+request = function()
+  return wrk.format("GET", "/", { ["Host"] = "d" .. math.random(0, ${DOMAINS - 1}) .. ".bench.example" })
+end
+`,
+    );
+    // Warm both proxies (worker caches, keepalive pools) before measuring.
+    await wrk(baselinePort, script);
+    await wrk(edgeHttp, script);
+    const baseline: WrkResult[] = [];
+    const edge: WrkResult[] = [];
+    for (let i = 0; i < 2; i++) {
+      log(`round ${i + 1}: baseline`);
+      baseline.push(await wrk(baselinePort, script));
+      log(`round ${i + 1}: edge`);
+      edge.push(await wrk(edgeHttp, script));
+    }
+    const failed = [...baseline, ...edge].reduce((n, r) => n + r.errors, 0);
+    if (failed > 0) throw new Error(`${failed} requests failed or were not 2xx/3xx`);
+
+    log('measuring propagation');
+    const [first] = await setup.customer.call<{ id: number }[]>(
+      'GET',
+      `user/site/${setup.siteId}/domains?keywords=${encodeURIComponent(name(0))}&pageSize=1`,
+    );
+    if (!first) throw new Error('domain 0 not found');
+    const times: number[] = [];
+    for (let i = 0; i < CHANGES; i++) {
+      const forceSSL = i % 2 === 0;
+      const expect = forceSSL ? 301 : 200;
+      const t0 = performance.now();
+      await setup.customer.call('PATCH', `user/site/${setup.siteId}/domain/setting/forceSSL`, {
+        domainIDs: [first.id],
+        forceSSL,
+      });
+      await waitUntil(async () => (await get(edgeHttp, name(0))) === expect, 10_000, 5);
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+
+    const edgeRps = edge.reduce((n, r) => n + r.rps, 0) / edge.length;
+    const nginxRps = baseline.reduce((n, r) => n + r.rps, 0) / baseline.length;
+    const result = {
+      edge_rps: round(edgeRps, 0),
+      nginx_rps: round(nginxRps, 0),
+      ratio: round(edgeRps / nginxRps, 3),
+      edge_p99_ms: round(Math.max(...edge.map((r) => r.p99ms))),
+      nginx_p99_ms: round(Math.max(...baseline.map((r) => r.p99ms))),
+      propagation_p50_ms: round(percentile(times, 50), 0),
+      propagation_p95_ms: round(percentile(times, 95), 0),
+      domains: DOMAINS,
+    };
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await rm(work, { recursive: true, force: true }).catch(() => removeDir(work));
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
