@@ -189,8 +189,16 @@ async function main() {
         '--worker-processes',
         String(WORKERS),
       ],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
+      { stdio: ['ignore', 'pipe', 'inherit'] },
     );
+    // The agent's JSON log: BENCH_PROFILE=1 prints how long each apply of the propagation phase took.
+    const agentLog: { event: string; ms?: number; time: string }[] = [];
+    let partial = '';
+    agent.stdout?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) agentLog.push(JSON.parse(line));
+    });
     const agentProcess = agent;
     stops.push(() => stopProcess(agentProcess));
     await initializeFirstNode(setup);
@@ -219,11 +227,14 @@ end
 `,
     );
     // Warm both proxies (worker caches, keepalive pools) before measuring.
-    await wrk(baselinePort, script);
-    await wrk(edgeHttp, script);
+    const rounds = process.env.BENCH_SKIP_LOAD ? 0 : 2;
+    if (rounds > 0) {
+      await wrk(baselinePort, script);
+      await wrk(edgeHttp, script);
+    }
     const baseline: WrkResult[] = [];
     const edge: WrkResult[] = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < rounds; i++) {
       log(`round ${i + 1}: baseline`);
       baseline.push(await wrk(baselinePort, script));
       log(`round ${i + 1}: edge`);
@@ -247,10 +258,19 @@ end
         domainIDs: [first.id],
         forceSSL,
       });
-      await waitUntil(async () => (await get(edgeHttp, name(0))) === expect, 10_000, 5);
+      await waitUntil(async () => (await get(edgeHttp, name(0))) === expect, 10_000, 5).catch((err: unknown) => {
+        log(`change ${i} did not arrive; the agent's last log lines:`);
+        for (const entry of agentLog.slice(-8)) log(JSON.stringify(entry));
+        throw err;
+      });
       times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);
+    if (process.env.BENCH_PROFILE) {
+      const applied = agentLog.filter((e) => e.event === 'snapshot.applied').slice(-CHANGES);
+      log(`agent apply ms: ${applied.map((e) => e.ms).join(' ')}`);
+      log(`propagation ms: ${times.map((t) => Math.round(t)).join(' ')}`);
+    }
 
     const edgeRps = edge.reduce((n, r) => n + r.rps, 0) / edge.length;
     const nginxRps = baseline.reduce((n, r) => n + r.rps, 0) / baseline.length;

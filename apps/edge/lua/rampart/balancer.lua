@@ -71,8 +71,8 @@ function _M.balance()
     if more > 0 then balancer.set_more_tries(more) end
   end
 
-  local pick = domain.origin.balance == "ip_hash" and pick_hash or pick_round_robin
-  local client = ngx.var.remote_addr
+  local pick, client = pick_round_robin, nil
+  if domain.origin.balance == "ip_hash" then pick, client = pick_hash, ngx.var.remote_addr end
   local peer = pick(peers.primaries, state.tried, client) or pick(peers.backups, state.tried, client)
   if peer == nil then
     ngx.log(ngx.ERR, "rampart balancer: every upstream of domain ", domain.id, " failed")

@@ -26,8 +26,19 @@ local _M = {}
 local dict = ngx.shared.rampart_config
 _M.dict = dict
 
-local found = assert(lrucache.new(20000))
-local missing = assert(lrucache.new(5000))
+-- Decoded entries of one generation, per worker, keyed by the name itself (no key to build per
+-- request). A new generation starts new caches; the old ones are garbage.
+local FOUND_SIZE, MISSING_SIZE = 20000, 5000
+local cache_gen, found, missing = nil, nil, nil
+
+local function caches(gen)
+  if gen ~= cache_gen then
+    found = assert(lrucache.new(FOUND_SIZE))
+    missing = assert(lrucache.new(MISSING_SIZE))
+    cache_gen = gen
+  end
+  return found, missing
+end
 
 local tohex, crc32, floor = bit.tohex, ngx.crc32_short, math.floor
 
@@ -63,17 +74,19 @@ end
 
 -- The decoded domain stored under exactly `name` in generation `gen`, or nil.
 local function entry(gen, name)
-  local cache_key = gen .. " " .. name
-  local domain = found:get(cache_key)
+  local hits, misses = caches(gen)
+  local domain = hits:get(name)
   if domain then return domain end
-  if missing:get(cache_key) then return nil end
+  if misses:get(name) then return nil end
   local raw = dict:get(_M.domain_key(gen, name))
   if raw == nil then
-    missing:set(cache_key, true)
+    misses:set(name, true)
     return nil
   end
   domain = assert(_M.decode_entry(raw), "undecodable domain entry")
-  found:set(cache_key, domain)
+  -- Derived once per worker and generation, not per request.
+  domain._redirect_code = tostring(domain.forceSSLCode)
+  hits:set(name, domain)
   return domain
 end
 
@@ -86,15 +99,23 @@ function _M.find_domain(gen, host)
   return nil
 end
 
+local byte, STAR = string.byte, 42
 local HOST_RE = [[^[a-z0-9_-]+(\.[a-z0-9_-]+)+$]]
 
 -- host (already lower-case, no port) → domain, generation. A miss is retried once against a newer
--- generation: a push may have retired the one read first between the two dict reads.
+-- generation: a push may have retired the one read first between the two dict reads. A host is
+-- checked against the pattern only when it is not in the cache (a cached name passed it before).
 function _M.lookup(host)
   local gen = _M.generation()
   if gen == nil then return nil, nil end
+  local hits = caches(gen)
+  -- "*.x" keys hold wildcard entries; a Host header that is literally "*.x" must not reach them.
+  local cached = byte(host, 1) ~= STAR and hits:get(host)
+  if cached then return cached, gen end
   if #host > 253 or not ngx.re.find(host, HOST_RE, "jo") then return nil, gen end
   local domain = _M.find_domain(gen, host)
+  -- A host served by a wildcard entry is remembered under its own name too.
+  if domain then hits:set(host, domain) end
   if domain == nil then
     local latest = _M.generation()
     if latest ~= gen then return _M.find_domain(latest, host), latest end

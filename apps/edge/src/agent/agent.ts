@@ -250,13 +250,14 @@ export class Agent {
         );
         this.credentials = { nodeId, nodeSecret, controlPlane: this.controlPlaneUrl };
         client.setCredentials(this.credentials);
-        this.log('info', 'registered', { nodeId, hostname: this.config.hostname, ips: this.config.ips });
         try {
           await this.state.writeCredentials(this.credentials);
         } catch (err) {
           // Registering again would make a second node: run with the credentials in memory.
           this.log('error', 'credentials.save_failed', { error: describeError(err) });
         }
+        // Logged once the credentials are on disk (or known not to be), so the line means "joined".
+        this.log('info', 'registered', { nodeId, hostname: this.config.hostname, ips: this.config.ips });
         return;
       } catch (err) {
         if (this.stopping) return;

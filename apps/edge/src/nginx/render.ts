@@ -111,6 +111,13 @@ const ACCESS_LOG_FORMAT = [
   .map(([key, value]) => `"${key}":"${value}"`)
   .join(',');
 
+/** Statuses the router answers with a page of its own (see lua/rampart/router.lua). */
+const ROUTER_PAGES = [403, 404, 503] as const;
+/** Every status the edge answers with its own page. */
+const PAGE_STATUSES = [...ROUTER_PAGES, 500, 502, 504] as const;
+/** forceSSL redirect codes the router may answer (the data plane's forceSSLCode). */
+const REDIRECT_CODES = [301, 302, 307, 308] as const;
+
 function listenAddress(s: NginxSettings, p: number): string {
   if (s.listenAddress === undefined) return String(p);
   return isIP(s.listenAddress) && s.listenAddress.includes(':')
@@ -138,20 +145,23 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
     '    set $rampart_domain_id "";',
     '    set $rampart_origin_scheme "http";',
     '    set $rampart_upstream_host "";',
+    '    set $rampart_redirect "";',
     // Where forceSSL redirects: the first HTTPS port (omitted from the URL when it is 443).
     `    set $rampart_https_port "${firstHttpsPort ?? 443}";`,
     '',
-    '    error_page 500 = @rampart_500;',
-    '    error_page 502 = @rampart_502;',
-    '    error_page 504 = @rampart_504;',
+    // The edge's own pages: statuses the router returns, and errors reaching the origin.
+    ...PAGE_STATUSES.map((code) => `    error_page ${code} = @rampart_${code};`),
     '',
     '    location / {',
-    '      rewrite_by_lua_block { require("rampart.router").route() }',
+    '      set_by_lua_block $rampart_route { return require("rampart.router").route() }',
+    // Only `return` inside these `if`s (the one safe use of `if` in a location).
+    ...ROUTER_PAGES.map((code) => `      if ($rampart_route = "${code}") { return ${code}; }`),
+    ...REDIRECT_CODES.map((code) => `      if ($rampart_route = "${code}") { return ${code} $rampart_redirect; }`),
     '      proxy_pass $rampart_origin_scheme://rampart_$rampart_origin_scheme;',
     '    }',
-    '    location @rampart_500 { content_by_lua_block { require("rampart.pages").send_error(500) } }',
-    '    location @rampart_502 { content_by_lua_block { require("rampart.pages").send_error(502) } }',
-    '    location @rampart_504 { content_by_lua_block { require("rampart.pages").send_error(504) } }',
+    ...PAGE_STATUSES.map(
+      (code) => `    location @rampart_${code} { content_by_lua_block { require("rampart.pages").send(${code}) } }`,
+    ),
     ...(hooks.serverSnippet ? [`    ${hooks.serverSnippet}`] : []),
     '  }',
   ];

@@ -43,6 +43,11 @@ export async function startControlPlane(dataDir?: string): Promise<ControlPlane>
       if (m?.[1]) {
         clearTimeout(timer);
         child.off('exit', onExit);
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
+        // Keep draining: a child whose pipe fills up blocks on its next write.
+        child.stdout?.resume();
+        child.stderr?.resume();
         resolve(m[1]);
       }
     };

@@ -1,18 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { DataPlane, EdgeCertificate, EdgeDomain, EdgeSnapshot } from '@rampart/contract';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Db } from '../../platform/db/database.js';
-import {
-  certificates,
-  domains,
-  domainUpstreams,
-  groupNodes,
-  nodeGroups,
-  nodes,
-  productGroups,
-  sites,
-} from '../../platform/db/schema.js';
+import { certificates, groupNodes, nodeGroups, nodes, productGroups, sites } from '../../platform/db/schema.js';
 
 /**
  * Builds what one node serves: node → its layer-7 groups → products using those groups (as main
@@ -28,6 +19,19 @@ import {
  */
 export const DEFAULT_LISTEN = { httpPorts: [80], httpsPorts: [443], http2: true } as const;
 const FORCE_SSL_CODE = 301;
+
+/** A served domain as the builder's query answers it (see the json_build_array there). */
+type ServedDomainRow = [
+  id: number,
+  name: string,
+  forceSSL: boolean,
+  scheme: 0 | 1,
+  hashType: 0 | 1,
+  hostName: string,
+  certificateId: number | null,
+  siteServes: boolean,
+  upstreams: [ip: string, port: number, weight: number, backup: boolean][],
+];
 
 export type SnapshotContent = Omit<EdgeSnapshot, 'version' | 'generatedAt'>;
 
@@ -82,61 +86,48 @@ export class SnapshotBuilder {
       .innerJoin(nodeGroups, eq(nodeGroups.id, groupNodes.groupId))
       .where(and(eq(groupNodes.nodeId, nodeId), eq(nodeGroups.portType, 7), eq(sites.ownerId, node.ownerId)));
 
-    const domainRows = await this.db
-      .select({
-        id: domains.id,
-        name: domains.name,
-        forceSSL: domains.forceSSL,
-        scheme: domains.scheme,
-        hashType: domains.hashType,
-        hostName: domains.hostName,
-        certificateId: domains.certificateId,
-        siteStatus: sites.status,
-        siteExpiresAt: sites.expiresAt,
-      })
-      .from(domains)
-      .innerJoin(sites, eq(sites.id, domains.siteId))
-      .where(and(eq(domains.enabled, true), inArray(domains.siteId, servedSites)))
-      .orderBy(asc(domains.id));
-    if (domainRows.length === 0)
-      return { ...empty(true), dataPlane: { version: 'pending', domains: [], certificates: [] } };
-
-    const upstreamRows = await this.db
-      .select({
-        domainId: domainUpstreams.domainId,
-        ip: domainUpstreams.ip,
-        port: domainUpstreams.port,
-        weight: domainUpstreams.weight,
-        backup: domainUpstreams.backup,
-      })
-      .from(domainUpstreams)
-      .innerJoin(domains, eq(domains.id, domainUpstreams.domainId))
-      .where(and(eq(domainUpstreams.enabled, true), eq(domains.enabled, true), inArray(domains.siteId, servedSites)))
-      .orderBy(asc(domainUpstreams.domainId), asc(domainUpstreams.id));
-    const upstreamsOf = new Map<number, EdgeDomain['origin']['upstreams']>();
-    for (const u of upstreamRows) {
-      const list = upstreamsOf.get(u.domainId) ?? [];
-      list.push({ ip: u.ip, port: u.port, weight: u.weight, backup: u.backup });
-      upstreamsOf.set(u.domainId, list);
-    }
+    // One query answering one JSON document: far cheaper than 10,000s of rows through the driver
+    // (on PGlite most of the time went into row decoding). Upstreams ride along as [ip, port,
+    // weight, backup] tuples, enabled ones only, in their id order.
+    const served = await this.db.execute(sql`
+      SELECT coalesce(json_agg(json_build_array(
+        d.id, d.name, d.force_ssl, d.scheme, d.hash_type, d.host_name, d.certificate_id,
+        s.status = 'normal' AND (s.expires_at IS NULL OR s.expires_at > ${now.toISOString()}::timestamptz),
+        (SELECT coalesce(json_agg(json_build_array(u.ip, u.port, u.weight, u.backup) ORDER BY u.id), '[]'::json)
+           FROM domain_upstreams u WHERE u.domain_id = d.id AND u.enabled)
+      ) ORDER BY d.id), '[]'::json) AS doc
+      FROM domains d JOIN sites s ON s.id = d.site_id
+      WHERE d.enabled AND d.site_id IN ${servedSites}`);
+    const raw = (served as unknown as { rows: { doc: unknown }[] }).rows[0]?.doc;
+    const domainRows = (typeof raw === 'string' ? JSON.parse(raw) : raw) as ServedDomainRow[];
+    if (domainRows.length === 0) return empty(true);
 
     const out: EdgeDomain[] = [];
-    for (const d of domainRows) {
-      const upstreams = upstreamsOf.get(d.id) ?? [];
+    for (const [
+      id,
+      name,
+      forceSSL,
+      scheme,
+      hashType,
+      hostName,
+      certificateId,
+      siteServes,
+      upstreamTuples,
+    ] of domainRows) {
+      const upstreams = upstreamTuples.map(([ip, port, weight, backup]) => ({ ip, port, weight, backup }));
       // The API refuses this (401008); a row in that state is skipped rather than breaking the node.
       if (!upstreams.some((u) => !u.backup)) continue;
-      const siteServes = d.siteStatus === 'normal' && (d.siteExpiresAt === null || d.siteExpiresAt > now);
       out.push({
-        id: d.id,
-        name: d.name,
+        id,
+        name,
         enabled: siteServes,
-        forceSSL: d.forceSSL,
+        forceSSL,
         forceSSLCode: FORCE_SSL_CODE,
-        certificateId: d.certificateId,
+        certificateId,
         origin: {
-          scheme: d.scheme === 1 ? 'https' : 'http',
-          host: d.hostName === '' ? null : d.hostName,
-          balance: d.hashType === 1 ? 'ip_hash' : 'round_robin',
+          scheme: scheme === 1 ? 'https' : 'http',
+          host: hostName === '' ? null : hostName,
+          balance: hashType === 1 ? 'ip_hash' : 'round_robin',
           upstreams,
         },
       });
