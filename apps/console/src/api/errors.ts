@@ -1,12 +1,15 @@
 import {
   DEFAULT_ERROR_MESSAGE,
   errorMessage,
+  type FieldError,
+  fieldErrorSchema,
   formatMessage,
   INVALID_LICENSE_KEY_MESSAGE,
   isErrorCode,
   type Locale,
   PORT_MAPPING_MESSAGE,
 } from '@rampart/contract';
+import { z } from 'zod';
 import { ApiError } from './client';
 
 /** How many log exports may run at once; the number 601001 names (spec part 1 §8). */
@@ -65,10 +68,27 @@ export function describeApiError(err: unknown, locale: Locale, options: Describe
       if (typeof err.extra === 'string' && /invalid license key/i.test(err.extra)) {
         return { message: INVALID_LICENSE_KEY_MESSAGE[locale] };
       }
-      return fallback();
+      // Shown where no form holds the fields (a delete refused with certificateInUse): their own texts say more.
+      return { message: fieldMessages(err.extra) ?? fallback().message };
     default:
       return fallback();
   }
+}
+
+const parameterErrorExtra = z.object({ fields: z.array(fieldErrorSchema) });
+
+/** The per-field errors in the `extra` of a 101003 reply (`extra.fields`); empty when there are none. */
+export function parameterErrorFields(extra: unknown): FieldError[] {
+  const parsed = parameterErrorExtra.safeParse(extra);
+  return parsed.success ? parsed.data.fields : [];
+}
+
+/** The messages of a 101003 reply's `extra.fields`, one per line; undefined when it names none. */
+function fieldMessages(extra: unknown): string | undefined {
+  const texts = parameterErrorFields(extra)
+    .map((field) => field.message)
+    .filter((text) => text !== '');
+  return texts.length > 0 ? [...new Set(texts)].join('\n') : undefined;
 }
 
 function codeText(code: number | undefined, locale: Locale): string | undefined {

@@ -19,3 +19,23 @@ export type ConsolePathName = keyof typeof CONSOLE_PATHS;
 export function consolePath(tier: Tier, page: ConsolePathName): string {
   return `/${tier}/${CONSOLE_PATHS[page]}`;
 }
+
+/** Pages of the client (operator) console, by their path under `/client/` (spec part 1 §2, group/page). */
+export const CLIENT_PATHS = {
+  zonesList: 'nodeManage/zonesList',
+  nodesList: 'nodeManage/nodesList',
+  productsList: 'sitesManagement/productsList',
+  sitesList: 'sitesManagement/sitesList',
+} as const;
+
+/** Pages of the user (customer) console, by their path under `/user/`. */
+export const USER_PATHS = {
+  sites: 'sitesManagement/sites',
+  /** Followed by the optional `/:id/:name` of the site. */
+  sitesSetting: 'sitesManagement/sitesSetting',
+} as const;
+
+/** `/user/sitesManagement/sitesSetting/{id}/{name}`: one site's settings; the name only titles the page. */
+export function siteSettingPath(siteID: number, siteName: string): string {
+  return `/user/${USER_PATHS.sitesSetting}/${siteID}/${encodeURIComponent(siteName)}`;
+}

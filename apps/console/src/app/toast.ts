@@ -1,5 +1,5 @@
 import { type Localized, TOASTS, type ToastKey } from '@rampart/contract';
-import { currentLocale } from '../i18n/i18n';
+import { currentLocale, i18n } from '../i18n/i18n';
 
 export type ToastKind = 'success' | 'error' | 'info' | 'warning';
 
@@ -34,6 +34,14 @@ export const toast = {
 /** The spec's toast text (contract TOASTS) in the interface language. */
 export function toastText(key: ToastKey): string {
   return localized(TOASTS[key]);
+}
+
+/**
+ * The spec's generic "created" toast (part 2 §8: "generic translated create ... messages"). The
+ * contract's TOASTS has no entry for it yet, so its text lives in the console's resources.
+ */
+export function createdText(): string {
+  return i18n.t('toasts:created');
 }
 
 export function localized(text: Localized): string {

@@ -1,36 +1,65 @@
-import { type FieldError, fieldErrorSchema, isValidationKey } from '@rampart/contract';
-import type { FormInstance } from 'antd';
-import { z } from 'zod';
+import { type FieldError, isValidationKey } from '@rampart/contract';
+import type { FormInstance, FormItemProps } from 'antd';
 import { ApiError } from '../api/client';
+import { parameterErrorFields } from '../api/errors';
 import { currentLocale } from '../i18n/i18n';
 import { validationText } from './validation-text';
 
-const parameterErrorExtra = z.object({ fields: z.array(fieldErrorSchema) });
+type NamePath = NonNullable<FormItemProps['name']>;
 
 /** The per-field errors of a 101003 reply (`extra.fields`); empty for any other failure. */
 export function fieldErrorsOf(error: unknown): FieldError[] {
   if (!(error instanceof ApiError) || error.code !== 101003) return [];
-  const parsed = parameterErrorExtra.safeParse(error.extra);
-  return parsed.success ? parsed.data.fields : [];
+  return parameterErrorFields(error.extra);
+}
+
+/** Where a server field path (split on dots) goes in a form; undefined when the form does not show it. */
+export type FieldNameOf = (path: readonly string[]) => NamePath | undefined;
+
+/**
+ * The fields of a form: the names it shows (a server path lands on its first segment), or a
+ * function for forms whose names differ from the body (lists, fields the form builds the body from).
+ */
+export type FieldNames = readonly string[] | FieldNameOf;
+
+/**
+ * For forms with list fields (antd Form.List): a path whose first segment is one of `fields` lands
+ * on its whole path, indexes as numbers (`upstreams.1.ip` → `['upstreams', 1, 'ip']`).
+ */
+export function nestedFieldNames(fields: readonly string[]): FieldNameOf {
+  return (path) =>
+    fields.includes(path[0] ?? '') ? path.map((part) => (/^\d+$/.test(part) ? Number(part) : part)) : undefined;
 }
 
 /**
- * Shows each field error of a 101003 reply under its form field (the first segment of its dotted
- * path names the field; `fields` are the names the form shows). The server's message is already in the reader's language; the key's
- * catalogue text stands in when it is empty. Returns false when the failure is not a 101003 or
- * names a field the form does not have, so the caller shows it another way.
+ * Shows each field error of a 101003 reply under its form field (by default the first segment of
+ * its dotted path names the field; `fields` are the names the form shows, or a function that
+ * places a path). The server's message is already in the reader's language; the key's catalogue
+ * text stands in when it is empty. Returns false when the failure is not a 101003 or names a
+ * field the form does not have, so the caller shows it another way.
  */
-export function applyFieldErrors(form: FormInstance, error: unknown, fields: readonly string[]): boolean {
+export function applyFieldErrors(form: FormInstance, error: unknown, fields: FieldNames): boolean {
   const errors = fieldErrorsOf(error);
   if (errors.length === 0) return false;
-  const shown = new Set(fields);
-  const byField = new Map<string, string[]>();
+  const nameOf: FieldNameOf = typeof fields === 'function' ? fields : firstSegmentOf(fields);
+  const byField = new Map<string, { name: NamePath; texts: string[] }>();
   for (const entry of errors) {
-    const name = entry.field.split('.')[0] ?? '';
-    if (entry.in !== 'body' || !shown.has(name)) return false;
+    const name = entry.in === 'body' ? nameOf(entry.field.split('.')) : undefined;
+    if (name === undefined) return false;
     const text = entry.message || (isValidationKey(entry.key) ? validationText(entry.key, currentLocale()) : '');
-    byField.set(name, [...(byField.get(name) ?? []), text]);
+    const key = JSON.stringify(name);
+    const slot = byField.get(key) ?? { name, texts: [] };
+    slot.texts.push(text);
+    byField.set(key, slot);
   }
-  form.setFields([...byField].map(([name, texts]) => ({ name, errors: texts })));
+  form.setFields([...byField.values()].map(({ name, texts }) => ({ name, errors: texts })));
   return true;
+}
+
+function firstSegmentOf(fields: readonly string[]): FieldNameOf {
+  const shown = new Set(fields);
+  return (path) => {
+    const name = path[0] ?? '';
+    return shown.has(name) ? name : undefined;
+  };
 }

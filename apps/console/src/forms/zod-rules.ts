@@ -8,16 +8,22 @@ import { issueKey, validationText } from './validation-text';
  * disagree (STYLE.md example 7). Each field's rule validates the whole form (plus `fixed` values
  * the form does not show, e.g. a token from the URL) with the route's body schema and reports the
  * first issue on that field, so object-level checks such as passwordNotMatch land on their field.
- * Issues on fields the form does not have (onePassKey, login2FAType) are ignored.
+ * Issues on fields the form does not have (onePassKey, login2FAType) are ignored. A form whose
+ * values are not the body passes a schema that first converts them (`z.preprocess`) and `bodyField`.
  */
-export function schemaRules(schema: z.ZodType, fixed: Record<string, unknown> = {}) {
+export function schemaRules(
+  schema: z.ZodType,
+  fixed: Record<string, unknown> = {},
+  /** The body field a form field becomes, where the names differ (`mainGroups` → `mainGroupIDs`). */
+  bodyField: (field: string) => string = (field) => field,
+) {
   return (field: string): FormRule[] => [
     (form) => ({
       validator: async () => {
         const values = { ...fixed, ...withStrings(form.getFieldsValue(true)) };
         const result = await schema.safeParseAsync(values);
         if (result.success) return;
-        const issue = result.error.issues.find((candidate) => candidate.path[0] === field);
+        const issue = result.error.issues.find((candidate) => candidate.path[0] === bodyField(field));
         if (!issue) return;
         const { key, params } = issueKey(issue, values[field]);
         throw new Error(validationText(key, currentLocale(), params));
@@ -29,4 +35,23 @@ export function schemaRules(schema: z.ZodType, fixed: Record<string, unknown> = 
 /** Untouched antd inputs hold undefined; the API receives '' for them, so validate '' too. */
 function withStrings(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, value ?? '']));
+}
+
+/**
+ * An antd rule that checks one field's own value with a schema of the contract (a list row's
+ * `ip` or `port`, one line of a text area), for fields whose form shape differs from the body.
+ */
+export function valueRules(schema: z.ZodType): FormRule[] {
+  return [
+    {
+      validator: async (_rule, value: unknown) => {
+        const result = await schema.safeParseAsync(value ?? '');
+        if (result.success) return;
+        const issue = result.error.issues[0];
+        if (!issue) return;
+        const { key, params } = issueKey(issue, value);
+        throw new Error(validationText(key, currentLocale(), params));
+      },
+    },
+  ];
 }

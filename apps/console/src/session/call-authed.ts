@@ -1,5 +1,5 @@
 import { type AnyRoute, authRoutes, type RouteInput, type RouteReply, type Tier } from '@rampart/contract';
-import { ApiError, type CallOptions, callApi } from '../api/client';
+import { ApiError, type CallOptions, callApi, callApiRaw } from '../api/client';
 import { readTokenSet, writeTokenSet } from './cookies';
 import { endSession } from './session-end';
 import { sessionStore } from './session-store';
@@ -36,12 +36,30 @@ function serverText(error: ApiError): string {
  * on 101013/101015/101016 (or a second 101014 after the replay), the session ends: cookies and
  * state are cleared, the server message is shown and the visitor goes to the tier's login form.
  */
-export async function callAuthed<R extends AnyRoute>(
+export function callAuthed<R extends AnyRoute>(
   tier: Tier,
   route: R,
   input: RouteInput<R>,
   options: Omit<CallOptions, 'token'> = {},
 ): Promise<RouteReply<R>> {
+  return withSession(tier, (token) => callApi(route, input, { ...options, ...(token ? { token } : {}) }));
+}
+
+/**
+ * {@link callAuthed} for a route that answers raw content (`reply: 'raw'`, e.g. the `key=value`
+ * text of `client/node-info`): resolves with the buffered Response.
+ */
+export function callAuthedRaw<R extends AnyRoute>(
+  tier: Tier,
+  route: R,
+  input: RouteInput<R>,
+  options: Omit<CallOptions, 'token'> = {},
+): Promise<Response> {
+  return withSession(tier, (token) => callApiRaw(route, input, { ...options, ...(token ? { token } : {}) }));
+}
+
+/** One call with the tier's access token, under the refresh and session-end rules of {@link callAuthed}. */
+async function withSession<T>(tier: Tier, send: (token: string | undefined) => Promise<T>): Promise<T> {
   let replayed = false;
   for (;;) {
     const inFlight = sessionStore.get(tier).refreshing;
@@ -49,7 +67,7 @@ export async function callAuthed<R extends AnyRoute>(
     const { generation } = sessionStore.get(tier);
     const token = readTokenSet(tier)?.accessToken;
     try {
-      return await callApi(route, input, { ...options, ...(token ? { token } : {}) });
+      return await send(token);
     } catch (error) {
       if (!(error instanceof ApiError) || error.code === undefined) throw error;
       // A reply that belongs to a session that has ended or been replaced since changes nothing,

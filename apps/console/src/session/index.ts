@@ -1,4 +1,11 @@
-export { callAuthed, isSessionError, refreshSession, SESSION_END_CODES, TOKEN_EXPIRED } from './call-authed';
+export {
+  callAuthed,
+  callAuthedRaw,
+  isSessionError,
+  refreshSession,
+  SESSION_END_CODES,
+  TOKEN_EXPIRED,
+} from './call-authed';
 export { clearTokenSet, hasTokenCookies, readTokenSet, writeTokenSet } from './cookies';
 export { type LoginOutcome, pendingLogin, resendCode, submitCode, submitCredentials } from './login-flow';
 export { sessionQueryKey } from './query-keys';

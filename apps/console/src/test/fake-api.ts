@@ -18,12 +18,19 @@ export interface SeenRequest {
 export interface FakeReply {
   status: number;
   body?: unknown;
+  /** A raw reply's text, sent as text/plain instead of a JSON body. */
+  text?: string;
 }
 
 type Handler = (request: SeenRequest) => FakeReply | Promise<FakeReply>;
 
 export function ok(data: unknown): FakeReply {
   return { status: 200, body: { data } };
+}
+
+/** A 200 reply carrying plain text (a raw route such as `client/node-info`). */
+export function okText(text: string): FakeReply {
+  return { status: 200, text };
 }
 
 export function fail(status: number, code: number, message: string, extra?: unknown): FakeReply {
@@ -51,6 +58,9 @@ export function installFakeApi() {
     requests.push(request);
     const handler = handlers.get(`${request.method} ${request.path}`);
     const reply = handler ? await handler(request) : fail(404, 101004, 'API Path Invalid');
+    if (reply.text !== undefined) {
+      return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'text/plain' } });
+    }
     return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
       status: reply.status,
       headers: { 'Content-Type': 'application/json' },
@@ -106,6 +116,18 @@ export function selfInfo(tier: Tier, overrides: Partial<SelfInfo> = {}): SelfInf
     createdAt: '2026-01-15T08:30:00.000Z',
     ...overrides,
   };
+}
+
+/**
+ * A fresh browser signed in to the tier's console (cookies, self information) on a fake API: the
+ * start of every test of a page behind the session.
+ */
+export function signedInFakeApi(tier: Tier): FakeApi {
+  resetBrowserSession();
+  const api = installFakeApi();
+  signedInCookies(tier);
+  api.on('GET', `/${tier}/account/self`, ok(selfInfo(tier)));
+  return api;
 }
 
 /** Stores a token set as the tier's cookies, as a previous login would have. */

@@ -29,10 +29,57 @@ if (!globalThis.ResizeObserver) {
   };
 }
 
-// jsdom implements getComputedStyle but not for pseudo-elements, which antd asks about when it
-// measures scrollbars; answer with the element's own style instead of a "not implemented" error.
-const getComputedStyle = window.getComputedStyle.bind(window);
-window.getComputedStyle = (element: Element) => getComputedStyle(element);
+// jsdom lays nothing out, and its getComputedStyle matches every rule of every stylesheet on each
+// call: with the thousand and more rules antd injects, one call took 50–150 ms, and antd asks on
+// every popup (a Select took seconds to open). What a test can observe of computed style is whether
+// an element is hidden, so the answer here is the element's inline style plus `display: none` or
+// `visibility: hidden` when a stylesheet rule that hides matches it (antd hides closed popups by
+// class). It also answers for pseudo-elements, which jsdom does not implement.
+const hidingRules = { dirty: true, display: [] as string[], visibility: [] as string[] };
+const styleChanges = new MutationObserver(() => {});
+styleChanges.observe(document, { subtree: true, childList: true, characterData: true });
+
+function isStyleNode(node: Node | null): boolean {
+  return node !== null && (node.nodeName === 'STYLE' || node.nodeName === 'LINK' || isStyleNode(node.parentNode));
+}
+
+function readHidingRules(): void {
+  for (const record of styleChanges.takeRecords()) {
+    if (isStyleNode(record.target) || [...record.addedNodes, ...record.removedNodes].some(isStyleNode)) {
+      hidingRules.dirty = true;
+    }
+  }
+  if (!hidingRules.dirty) return;
+  hidingRules.display = [];
+  hidingRules.visibility = [];
+  for (const sheet of document.styleSheets) {
+    for (const rule of sheet.cssRules) {
+      if (!(rule instanceof CSSStyleRule)) continue;
+      if (rule.style.display === 'none') hidingRules.display.push(rule.selectorText);
+      if (rule.style.visibility === 'hidden') hidingRules.visibility.push(rule.selectorText);
+    }
+  }
+  hidingRules.dirty = false;
+}
+
+function matchesAny(element: Element, selectors: readonly string[]): boolean {
+  return selectors.some((selector) => {
+    try {
+      return element.matches(selector);
+    } catch {
+      return false; // a selector jsdom cannot parse
+    }
+  });
+}
+
+window.getComputedStyle = (element: Element) => {
+  readHidingRules();
+  const style = document.createElement('div').style;
+  style.cssText = (element as HTMLElement).style?.cssText ?? '';
+  if (!style.display && matchesAny(element, hidingRules.display)) style.display = 'none';
+  if (!style.visibility && matchesAny(element, hidingRules.visibility)) style.visibility = 'hidden';
+  return style;
+};
 
 // Every test starts in English with nothing stored, whatever the test before it chose.
 beforeEach(async () => {

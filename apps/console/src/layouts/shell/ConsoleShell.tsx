@@ -8,6 +8,7 @@ import { PageLoading } from '../../components/PageLoading';
 import { useBranding } from '../../features/branding/use-branding';
 import { useSelf } from '../../session';
 import { AccountMenu } from './AccountMenu';
+import { ErrorDialogBridge } from './ErrorDialogBridge';
 import { SideMenu } from './SideMenu';
 
 /**
@@ -28,6 +29,7 @@ export function ConsoleShell() {
   const sidebarImage = collapsed ? branding.sidebarSimpleLogo || branding.sidebarLogo : branding.sidebarLogo;
   return (
     <AccountContext value={self}>
+      <ErrorDialogBridge />
       <Layout style={{ minHeight: '100vh' }}>
         <Layout.Sider
           theme="light"

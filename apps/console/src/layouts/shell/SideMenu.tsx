@@ -3,7 +3,7 @@ import { Menu, type MenuProps } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { CONSOLE_MENUS, isMenuGroup, type MenuLeaf } from './console-menus';
+import { CONSOLE_MENUS, isCurrentLeaf, isMenuGroup, type MenuLeaf } from './console-menus';
 
 type Items = NonNullable<MenuProps['items']>;
 
@@ -25,10 +25,14 @@ export function SideMenu({ tier }: { tier: Tier }) {
   );
 
   const current = pathname.slice(`/${tier}/`.length);
+  const selected = entries
+    .flatMap((entry) => (isMenuGroup(entry) ? entry.children : [entry]))
+    .filter((candidate) => isCurrentLeaf(candidate, current))
+    .map((candidate) => candidate.path);
   const openGroups = useMemo(
     () =>
       CONSOLE_MENUS[tier]
-        .filter((entry) => isMenuGroup(entry) && entry.children.some((child) => child.path === current))
+        .filter((entry) => isMenuGroup(entry) && entry.children.some((child) => isCurrentLeaf(child, current)))
         .map((entry) => entry.key),
     [tier, current],
   );
@@ -37,7 +41,7 @@ export function SideMenu({ tier }: { tier: Tier }) {
     <Menu
       mode="inline"
       items={items}
-      selectedKeys={[current]}
+      selectedKeys={selected}
       defaultOpenKeys={openGroups}
       aria-label={t('navigation')}
       style={{ borderInlineEnd: 'none' }}

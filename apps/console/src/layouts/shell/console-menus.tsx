@@ -1,7 +1,7 @@
-import { DashboardOutlined, LockOutlined, TeamOutlined } from '@ant-design/icons';
+import { ClusterOutlined, DashboardOutlined, GlobalOutlined, LockOutlined, TeamOutlined } from '@ant-design/icons';
 import type { Tier } from '@rampart/contract';
 import type { ReactNode } from 'react';
-import { CONSOLE_PATHS } from '../../app/console-paths';
+import { CLIENT_PATHS, CONSOLE_PATHS, USER_PATHS } from '../../app/console-paths';
 import type { LocaleResources } from '../../i18n/resources';
 
 export type MenuKey = keyof LocaleResources['shell']['menu'];
@@ -11,6 +11,14 @@ export interface MenuLeaf {
   readonly key: MenuKey;
   readonly path: string;
   readonly icon?: ReactNode;
+  /** Pages without an entry of their own that show this one as current (a site's settings under its list). */
+  readonly alsoFor?: readonly string[];
+}
+
+/** True when the page at `current` (relative to `/{tier}/`) is this entry's or one it stands for. */
+export function isCurrentLeaf(leaf: MenuLeaf, current: string): boolean {
+  if (leaf.path === current) return true;
+  return (leaf.alsoFor ?? []).some((path) => current === path || current.startsWith(`${path}/`));
 }
 
 /** A group of the sidebar (spec part 1 §2: userManagement, sitesManagement, ...). */
@@ -30,26 +38,49 @@ const dashboard: MenuLeaf = { key: 'dashboard', path: CONSOLE_PATHS.dashboard, i
 const changePassword: MenuLeaf = { key: 'changePassword', path: CONSOLE_PATHS.changePassword, icon: <LockOutlined /> };
 const userInformation: MenuLeaf = { key: 'userInformation', path: CONSOLE_PATHS.userInformation };
 const twoFactor: MenuLeaf = { key: 'twoFactor', path: CONSOLE_PATHS.twoFactor };
+const userManagement: MenuGroup = {
+  key: 'userManagement',
+  icon: <TeamOutlined />,
+  children: [userInformation, twoFactor],
+};
 
 /**
  * The sidebar of each console, in the spec's order (part 1 §2). Only pages that work are listed;
- * later issues add their groups and entries here (e.g. sitesManagement between userManagement
- * and changePassword in the user console; usersList, roles, ... inside userManagement).
+ * later issues add their groups and entries here (e.g. blockList inside sitesManagement, dataAnalysis
+ * after it; usersList, roles, ... inside userManagement). A site's settings (sitesSetting) have no
+ * entry: they are opened from the site list, which stays selected meanwhile.
  */
 export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
   user: [
     dashboard,
-    { key: 'userManagement', icon: <TeamOutlined />, children: [userInformation, twoFactor] },
+    userManagement,
+    {
+      key: 'sitesManagement',
+      icon: <GlobalOutlined />,
+      children: [{ key: 'sites', path: USER_PATHS.sites, alsoFor: [USER_PATHS.sitesSetting] }],
+    },
     changePassword,
   ],
   client: [
     dashboard,
-    { key: 'userManagement', icon: <TeamOutlined />, children: [userInformation, twoFactor] },
+    {
+      key: 'nodeManage',
+      icon: <ClusterOutlined />,
+      children: [
+        { key: 'zonesList', path: CLIENT_PATHS.zonesList },
+        { key: 'nodesList', path: CLIENT_PATHS.nodesList },
+      ],
+    },
+    {
+      key: 'sitesManagement',
+      icon: <GlobalOutlined />,
+      children: [
+        { key: 'productsList', path: CLIENT_PATHS.productsList },
+        { key: 'sitesList', path: CLIENT_PATHS.sitesList },
+      ],
+    },
+    userManagement,
     changePassword,
   ],
-  admin: [
-    dashboard,
-    { key: 'userManagement', icon: <TeamOutlined />, children: [userInformation, twoFactor] },
-    changePassword,
-  ],
+  admin: [dashboard, userManagement, changePassword],
 };

@@ -50,6 +50,29 @@ describe('console shell', () => {
     expect(screen.getByRole('button', { name: 'Language' })).toBeTruthy();
   });
 
+  it('orders the client console’s groups as the spec does and opens the group of the current page', async () => {
+    renderAt('/client/nodeManage/nodesList');
+    const nav = await screen.findByRole('menu', { name: 'Navigation' });
+    const top = [...nav.querySelectorAll(':scope > li')].map(
+      (item) => item.querySelector('.ant-menu-submenu-title, .ant-menu-title-content')?.textContent,
+    );
+    expect(top).toEqual(['Dashboard', 'Node management', 'Site management', 'User management', 'Change password']);
+    expect(within(nav).getByRole('link', { name: 'Zones' }).getAttribute('href')).toBe('/client/nodeManage/zonesList');
+    expect(within(nav).getByRole('link', { name: 'Nodes' }).closest('li')?.className).toContain(
+      'ant-menu-item-selected',
+    );
+  });
+
+  it('keeps the user console’s site list selected on a site’s settings', async () => {
+    signedInCookies('user');
+    api.on('GET', '/user/account/self', ok(selfInfo('user')));
+    renderAt('/user/sitesManagement/sitesSetting/3/shop');
+    const nav = await screen.findByRole('menu', { name: 'Navigation' });
+    const sites = within(nav).getByRole('link', { name: 'Sites' });
+    expect(sites.getAttribute('href')).toBe('/user/sitesManagement/sites');
+    expect(sites.closest('li')?.className).toContain('ant-menu-item-selected');
+  });
+
   it('shows the console’s branding: sidebar logo, title and copyright', async () => {
     api.on('GET', '/client/logo', ok(branding));
     renderAt('/client/dashboard');

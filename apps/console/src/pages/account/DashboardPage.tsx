@@ -3,8 +3,9 @@ import { Card, Descriptions, type DescriptionsProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAccount } from '../../app/account-context';
 import { localized } from '../../app/toast';
+import { formatDateTime } from '../../components/DateTime';
 import { PageTitle } from '../../components/PageTitle';
-import { LOCALE_TAGS, useLocale } from '../../i18n';
+import { useLocale } from '../../i18n';
 import { login2FAName } from './login2fa-names';
 
 /** `/{tier}/dashboard`: the account summary for now; the statistics widgets come with a later issue. */
@@ -12,7 +13,6 @@ export function DashboardPage() {
   const { t } = useTranslation(['account', 'shell', 'common']);
   const [locale] = useLocale();
   const self = useAccount();
-  const createdAt = new Date(self.createdAt);
 
   const items: DescriptionsProps['items'] = [
     { key: 'account', label: t('summary.account'), children: self.account },
@@ -26,13 +26,7 @@ export function DashboardPage() {
       label: t('summary.secondFactor'),
       children: t(`twoFactorTypes.${login2FAName(self.login2FAType)}`),
     },
-    {
-      key: 'createdAt',
-      label: t('summary.createdAt'),
-      children: Number.isNaN(createdAt.getTime())
-        ? self.createdAt
-        : new Intl.DateTimeFormat(LOCALE_TAGS[locale], { dateStyle: 'medium', timeStyle: 'short' }).format(createdAt),
-    },
+    { key: 'createdAt', label: t('summary.createdAt'), children: formatDateTime(self.createdAt, locale) },
   ];
 
   return (

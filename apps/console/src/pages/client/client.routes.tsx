@@ -1,13 +1,49 @@
 import type { RouteObject } from 'react-router';
 import { apiDocRoute } from '../../app/api-doc-route';
+import { CLIENT_PATHS } from '../../app/console-paths';
 import { ACCOUNT_PAGES, type ConsolePage, consoleRoutes } from '../../app/console-routes';
+import { lazyPage } from '../../app/lazy-page';
 
 /**
  * Pages of the client (operator) console behind its session; later issues add theirs here. The
  * DNS setting page, when it arrives, must be named `dnsSetting`: the after-login rule looks for
  * that name (app/landing.ts).
  */
-export const CLIENT_PAGES: readonly ConsolePage[] = [...ACCOUNT_PAGES];
+export const CLIENT_PAGES: readonly ConsolePage[] = [
+  ...ACCOUNT_PAGES,
+  {
+    name: 'zonesList',
+    path: CLIENT_PATHS.zonesList,
+    lazy: lazyPage(
+      () => import('./zones/ZonesListPage'),
+      (m) => m.ZonesListPage,
+    ),
+  },
+  {
+    name: 'nodesList',
+    path: CLIENT_PATHS.nodesList,
+    lazy: lazyPage(
+      () => import('./nodes/NodesListPage'),
+      (m) => m.NodesListPage,
+    ),
+  },
+  {
+    name: 'productsList',
+    path: CLIENT_PATHS.productsList,
+    lazy: lazyPage(
+      () => import('./products/ProductsListPage'),
+      (m) => m.ProductsListPage,
+    ),
+  },
+  {
+    name: 'sitesList',
+    path: CLIENT_PATHS.sitesList,
+    lazy: lazyPage(
+      () => import('./sites/SitesListPage'),
+      (m) => m.SitesListPage,
+    ),
+  },
+];
 
 /** The client (operator) console, /client. */
 export const clientRoutes: RouteObject = consoleRoutes('client', { pages: CLIENT_PAGES, open: [apiDocRoute()] });

@@ -1,9 +1,29 @@
 import type { RouteObject } from 'react-router';
 import { apiDocRoute } from '../../app/api-doc-route';
+import { USER_PATHS } from '../../app/console-paths';
 import { ACCOUNT_PAGES, type ConsolePage, consoleRoutes } from '../../app/console-routes';
+import { lazyPage } from '../../app/lazy-page';
 
 /** Pages of the user (customer) console behind its session; later issues add theirs here. */
-export const USER_PAGES: readonly ConsolePage[] = [...ACCOUNT_PAGES];
+export const USER_PAGES: readonly ConsolePage[] = [
+  ...ACCOUNT_PAGES,
+  {
+    name: 'sites',
+    path: USER_PATHS.sites,
+    lazy: lazyPage(
+      () => import('./sites/SitesPage'),
+      (m) => m.SitesPage,
+    ),
+  },
+  {
+    name: 'sitesSetting',
+    path: `${USER_PATHS.sitesSetting}/:id?/:name?`,
+    lazy: lazyPage(
+      () => import('./site-setting/SiteSettingPage'),
+      (m) => m.SiteSettingPage,
+    ),
+  },
+];
 
 /** The user (customer) console, /user. */
 export const userRoutes: RouteObject = consoleRoutes('user', { pages: USER_PAGES, open: [apiDocRoute()] });

@@ -1,0 +1,56 @@
+import { Form, type FormInstance, Modal } from 'antd';
+import type { ReactNode } from 'react';
+
+interface FormModalProps<V> {
+  open: boolean;
+  title: ReactNode;
+  form: FormInstance<V>;
+  /** True while the call runs: the confirm button spins and cannot be clicked again. */
+  pending: boolean;
+  onCancel: () => void;
+  onSubmit: (values: V) => void;
+  initialValues?: Partial<V>;
+  width?: number;
+  children: ReactNode;
+}
+
+/**
+ * A dialog around a form: confirming submits the form (its rules run first), the form is new each
+ * time the dialog opens, and closing it throws the values away. The caller closes it on success.
+ */
+export function FormModal<V>({
+  open,
+  title,
+  form,
+  pending,
+  onCancel,
+  onSubmit,
+  initialValues,
+  width,
+  children,
+}: FormModalProps<V>) {
+  return (
+    <Modal
+      open={open}
+      title={title}
+      width={width}
+      onCancel={onCancel}
+      okButtonProps={{ htmlType: 'submit', loading: pending }}
+      cancelButtonProps={{ disabled: pending }}
+      destroyOnHidden
+      modalRender={(dom) => (
+        <Form<V>
+          form={form}
+          layout="vertical"
+          initialValues={initialValues}
+          clearOnDestroy
+          onFinish={(values) => onSubmit(values)}
+        >
+          {dom}
+        </Form>
+      )}
+    >
+      {children}
+    </Modal>
+  );
+}

@@ -1,0 +1,136 @@
+import { PAGE_DEFAULT, PAGE_SIZE_CHOICES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '@rampart/contract';
+import type { TablePaginationConfig, TableProps } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+
+/** Page sizes a list offers: the default, then the spec's choices (part 1 §9). */
+export const PAGE_SIZE_OPTIONS = [PAGE_SIZE_DEFAULT, ...PAGE_SIZE_CHOICES];
+
+type TableChange = <T>(...args: Parameters<NonNullable<TableProps<T>['onChange']>>) => void;
+
+type Patch<K extends string> = Partial<Record<K, string | readonly string[] | undefined>>;
+
+export interface ListSearch<K extends string> {
+  page: number;
+  pageSize: number;
+  /** The first value of each filter in the URL ('' and absent read as undefined). */
+  filters: Partial<Record<K, string>>;
+  /** Every value of a repeated filter (`?zoneIDs=1&zoneIDs=2`). */
+  all(key: K): string[];
+  /** Changes filters and goes back to the first page; undefined or '' removes a filter. */
+  setFilters(patch: Patch<K>): void;
+  /** The Table's pagination: the server's total, page and size kept in the URL. */
+  pagination(total: number | undefined): TablePaginationConfig;
+  /** The sort order a column shows, from `sortBy` / `orderBy` in the URL. */
+  sortOrder(field: string): 'ascend' | 'descend' | null;
+  /** Table onChange: a click on a sortable column sets `sortBy` / `orderBy`. */
+  onTableChange: TableChange;
+}
+
+function positiveInt(text: string | null, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 && n <= max ? n : fallback;
+}
+
+/**
+ * Page, page size and filters of a server-paged list, kept in the URL's search params so a reload,
+ * a shared link or the back button shows the same page. `keys` are the filters the list reads.
+ */
+export function useListSearch<K extends string>(keys: readonly K[]): ListSearch<K> {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const page = positiveInt(params.get('page'), PAGE_DEFAULT);
+  const pageSize = positiveInt(params.get('pageSize'), PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX);
+  const filters: Partial<Record<K, string>> = {};
+  for (const key of keys) {
+    const value = params.get(key);
+    if (value !== null && value !== '') filters[key] = value;
+  }
+
+  const update = (change: (next: URLSearchParams) => void) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      change(next);
+      return next;
+    });
+
+  const setFilters = (patch: Patch<K>) =>
+    update((next) => {
+      for (const [key, value] of Object.entries(patch) as [K, Patch<K>[K]][]) {
+        next.delete(key);
+        for (const item of typeof value === 'string' ? [value] : (value ?? [])) if (item !== '') next.append(key, item);
+      }
+      next.delete('page');
+    });
+
+  return {
+    page,
+    pageSize,
+    filters,
+    all: (key) => params.getAll(key).filter((value) => value !== ''),
+    setFilters,
+    pagination: (total) =>
+      paginationConfig(t, page, pageSize, total, (nextPage, nextSize) =>
+        update((next) => {
+          next.set('page', String(nextPage));
+          next.set('pageSize', String(nextSize));
+        }),
+      ),
+    sortOrder: (field) => {
+      if (params.get('sortBy') !== field) return null;
+      return params.get('orderBy') === 'asc' ? 'ascend' : 'descend';
+    },
+    onTableChange: (...[, , sorter, extra]) => {
+      if (extra.action !== 'sort' || Array.isArray(sorter)) return;
+      const field = typeof sorter.field === 'string' ? sorter.field : undefined;
+      setFilters({
+        sortBy: sorter.order ? field : undefined,
+        orderBy: sorter.order === 'ascend' ? 'asc' : sorter.order === 'descend' ? 'desc' : undefined,
+      } as Patch<K>);
+    },
+  };
+}
+
+type Translate = ReturnType<typeof useTranslation>['t'];
+
+/** A Table's pagination for a server-paged list; a new page size starts again on the first page. */
+function paginationConfig(
+  t: Translate,
+  page: number,
+  pageSize: number,
+  total: number | undefined,
+  go: (page: number, pageSize: number) => void,
+): TablePaginationConfig {
+  return {
+    current: page,
+    pageSize,
+    total: total ?? 0,
+    showSizeChanger: true,
+    pageSizeOptions: PAGE_SIZE_OPTIONS,
+    showTotal: (count) => t('list.total', { total: count }),
+    onChange: (nextPage, nextSize) => go(nextSize === pageSize ? nextPage : PAGE_DEFAULT, nextSize),
+  };
+}
+
+/** Page and size of a secondary list (a drawer's) kept in the component, not the URL. */
+export function useLocalPaging() {
+  const { t } = useTranslation();
+  const [paging, setPaging] = useState({ page: PAGE_DEFAULT, pageSize: PAGE_SIZE_DEFAULT });
+  return {
+    ...paging,
+    pagination: (total: number | undefined) =>
+      paginationConfig(t, paging.page, paging.pageSize, total, (page, pageSize) => setPaging({ page, pageSize })),
+  };
+}
+
+/** A filter from the URL when it is one of `allowed` (a sort field, a status), else undefined. */
+export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined {
+  return (allowed as readonly string[]).includes(value ?? '') ? (value as T) : undefined;
+}
+
+/** A positive whole number from the URL (an id filter), else undefined. */
+export function idFilter(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}

@@ -1,0 +1,226 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, fail, ok, okText, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+// Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
+// screens of a menu group share one file.
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+beforeEach(() => {
+  api = signedInFakeApi('client');
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  restoreFakeApi();
+});
+
+const zone = (id: number, name: string, nodeCount = 0) => ({
+  id,
+  name,
+  memo: `${name} memo`,
+  nodeCount,
+  createdAt: '2026-03-01T10:00:00.000Z',
+  updatedAt: '2026-03-01T10:00:00.000Z',
+});
+
+describe('zonesList', () => {
+  beforeEach(() => {
+    api.on('GET', '/client/zones', { status: 200, body: { data: [zone(1, 'Asia', 3), zone(2, 'Europe')], total: 12 } });
+  });
+
+  it('reads page, size and sort from the URL, shows the server’s rows and total, and deletes after confirming', async () => {
+    api.on('DELETE', '/client/zone', fail(409, 201001, 'has nodes'));
+    const router = renderAt('/client/nodeManage/zonesList?page=2&pageSize=10&sortBy=name&orderBy=asc');
+    expect(await screen.findByText('Asia')).toBeTruthy();
+    expect(screen.getByText('Europe memo')).toBeTruthy();
+    expect(screen.getByText('12 in total')).toBeTruthy();
+    const sent = api.sent('GET', '/client/zones')[0];
+    expect(Object.fromEntries(sent?.search ?? [])).toEqual({
+      page: '2',
+      pageSize: '10',
+      sortBy: 'name',
+      orderBy: 'asc',
+    });
+
+    fireEvent.click(screen.getByTitle('1'));
+    await waitFor(() => expect(router.state.location.search).toContain('page=1'));
+    await waitFor(() => expect(api.sent('GET', '/client/zones').at(-1)?.search.get('page')).toBe('1'));
+
+    // A refusal reads as the catalogue's message.
+    clickButton('Delete', await findRow('Asia'));
+    const popup = (await screen.findByText('Delete the zone Asia?')).closest('.ant-popover') as HTMLElement;
+    clickButton('Delete', popup);
+    expect(await screen.findByText('Please Remove Nodes In This Zone')).toBeTruthy();
+    expect(api.sent('DELETE', '/client/zone')[0]?.body).toEqual({ id: 1 });
+  });
+
+  it('creates a zone, and puts a refused name under its field', async () => {
+    const fields = [{ in: 'body', field: 'name', key: 'wrongFormat', message: 'Wrong format' }];
+    api.on('POST', '/client/zone', (request) =>
+      (request.body as { name: string }).name === 'bad name'
+        ? fail(400, 101003, 'Parameter Error', { fields })
+        : ok(zone(3, 'Americas')),
+    );
+    renderAt('/client/nodeManage/zonesList');
+    await screen.findByText('Asia');
+    clickButton('New zone');
+    const dialog = await findModal();
+    typeInto(dialog, 'Name', 'bad name');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('Wrong format')).toBeTruthy();
+
+    typeInto(dialog, 'Name', 'Americas');
+    typeInto(dialog, 'Memo', 'west');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Create Success!')).toBeTruthy();
+    expect(api.sent('POST', '/client/zone').at(-1)?.body).toEqual({ name: 'Americas', memo: 'west' });
+    await waitFor(() => expect(api.sent('GET', '/client/zones')).toHaveLength(2)); // the list reloads
+  });
+
+  it('lists a zone’s groups in a drawer and creates a backup group there', async () => {
+    const group = { id: 5, zoneId: 1, name: 'edge-a', portType: 7, isBackup: false, memo: '', nodeCount: 2 };
+    api.on('GET', '/client/zone/1/groups', {
+      status: 200,
+      body: { data: [{ ...group, createdAt: '2026-03-01T10:00:00.000Z' }], total: 1 },
+    });
+    api.on('POST', '/client/zone/1/group', ok({ ...group, id: 6, name: 'spare', isBackup: true, createdAt: '' }));
+    const router = renderAt('/client/nodeManage/zonesList');
+    clickButton('Groups', await findRow('Asia'));
+    expect(await screen.findByText('Groups of Asia')).toBeTruthy();
+    expect(await screen.findByText('edge-a')).toBeTruthy();
+    expect(router.state.location.search).toBe('?zone=1');
+
+    clickButton('New group');
+    const dialog = await findModal();
+    typeInto(dialog, 'Name', 'spare');
+    fireEvent.click(within(dialog).getByLabelText('Layer 4 (TCP/UDP)'));
+    fireEvent.click(within(dialog).getByLabelText('Backup group'));
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Create Success!')).toBeTruthy();
+    expect(api.sent('POST', '/client/zone/1/group')[0]?.body).toEqual({
+      name: 'spare',
+      portType: 4,
+      isBackup: true,
+      memo: '',
+    });
+  });
+});
+
+const page = (data: unknown[], total = data.length) => ({ status: 200, body: { data, total } });
+const waiting = {
+  id: 11,
+  name: 'edge-tokyo-1',
+  ips: ['203.0.113.7'],
+  version: '0.3.0',
+  createdAt: '2026-03-01T10:00:00.000Z',
+  lastSeenAt: '2026-03-01T10:05:00.000Z',
+};
+const placed = (overrides: object) => ({
+  id: 21,
+  name: 'edge-paris-1',
+  ips: ['198.51.100.4', '2001:db8::4'],
+  version: '0.3.0',
+  zoneId: 2,
+  zoneName: 'Europe',
+  groups: [{ id: 5, name: 'web', line: 'default' }],
+  appliedVersion: 'a'.repeat(32),
+  currentVersion: 'a'.repeat(32),
+  lastError: '',
+  connection: 'online',
+  lastSeenAt: '2026-03-01T10:05:00.000Z',
+  createdAt: '2026-03-01T10:00:00.000Z',
+  ...overrides,
+});
+
+describe('nodesList', () => {
+  beforeEach(() => {
+    api.on('GET', '/client/nodes', page([waiting]));
+    api.on('GET', '/client/metaZones', ok([{ id: 2, name: 'Europe' }]));
+    api.on('GET', '/client/zone/2/metaGroups', ok([{ id: 5, name: 'web' }]));
+  });
+
+  it('initialises a waiting node in a zone, then puts it in the chosen group on the default line', async () => {
+    api.on('POST', '/client/nodes/initialize', ok(true));
+    renderAt('/client/nodeManage/nodesList');
+    const row = await findRow('edge-tokyo-1');
+    expect(within(row).getByText('203.0.113.7')).toBeTruthy();
+    clickButton('Initialize', row);
+    const dialog = await findModal();
+    await chooseOption(dialog, 'Zone', 'Europe');
+    await waitFor(() => expect(api.sent('GET', '/client/zone/2/metaGroups')).toHaveLength(1));
+    await chooseOption(dialog, 'Group', 'web');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('POST', '/client/nodes/initialize')[0]?.body).toEqual({ ids: [11], zoneID: 2, groupID: 5 });
+    expect(api.sent('POST', '/client/zone/2/group/5/line/default/nodes')).toEqual([]);
+  });
+
+  it('shows initialised nodes with their sync state and connection, filtered by zone and search in the URL', async () => {
+    api.on(
+      'GET',
+      '/client/nodes/initialized',
+      page([
+        placed({}),
+        placed({
+          id: 22,
+          name: 'edge-paris-2',
+          currentVersion: 'b'.repeat(32),
+          connection: 'offline',
+          lastError: 'nginx -t failed',
+        }),
+      ]),
+    );
+    renderAt('/client/nodeManage/nodesList?tab=initialized&zoneIDs=2&value=paris');
+    const first = await findRow('edge-paris-1');
+    expect(within(first).getByText('198.51.100.4, 2001:db8::4')).toBeTruthy();
+    expect(within(first).getByText('web (default)')).toBeTruthy();
+    expect(within(first).getByText('In sync')).toBeTruthy();
+    expect(within(first).getByText('Online')).toBeTruthy();
+    const second = await findRow('edge-paris-2');
+    expect(within(second).getByText('Pending')).toBeTruthy();
+    expect(within(second).getByText('Offline')).toBeTruthy();
+    expect(within(second).getByText('nginx -t failed')).toBeTruthy();
+    const query = api.sent('GET', '/client/nodes/initialized')[0]?.search;
+    expect(query?.getAll('zoneIDs')).toEqual(['2']);
+    expect(query?.get('value')).toBe('paris');
+  });
+
+  it('reloads the list every 5000 ms', async () => {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+    });
+    renderAt('/client/nodeManage/nodesList');
+    await findRow('edge-tokyo-1');
+    const before = api.sent('GET', '/client/nodes').length;
+    await act(() => vi.advanceTimersByTimeAsync(4000));
+    expect(api.sent('GET', '/client/nodes')).toHaveLength(before);
+    await act(() => vi.advanceTimersByTimeAsync(1100));
+    await waitFor(() => expect(api.sent('GET', '/client/nodes')).toHaveLength(before + 1));
+  });
+
+  it('shows what a new node needs to join, each value with a copy button', async () => {
+    const text = [
+      'control_plane_url=https://cdn.example.com',
+      'join_token=jt_secret',
+      'install_command=rampart-edge join --control-plane https://cdn.example.com --token jt_secret',
+      '',
+    ].join('\n');
+    api.on('GET', '/client/node-info', okText(text));
+    renderAt('/client/nodeManage/nodesList');
+    await findRow('edge-tokyo-1');
+    clickButton('Join a node');
+    const dialog = await findModal();
+    expect(((await within(dialog).findByLabelText('Join token')) as HTMLInputElement).value).toBe('jt_secret');
+    expect((within(dialog).getByLabelText('Control plane URL') as HTMLInputElement).value).toBe(
+      'https://cdn.example.com',
+    );
+    expect((within(dialog).getByLabelText('Install command') as HTMLInputElement).value).toContain('--token jt_secret');
+    expect(within(dialog).getAllByText('Copy')).toHaveLength(3);
+  });
+});

@@ -1,0 +1,103 @@
+import { type InitializedNode, nodeRoutes, zoneRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Flex, Select, type TableColumnsType, Tag, Tooltip, theme } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { routeQuery } from '../../../app/route-query';
+import { DateTime } from '../../../components/DateTime';
+import { ListTable } from '../../../components/ListTable';
+import { SearchBox } from '../../../components/SearchBox';
+import { useListSearch } from '../../../features/lists/use-list-search';
+import { NODE_LIST_QUERY } from './node-refresh';
+
+/** Initialised nodes with their zone, groups and what their agents last reported; filtered by zones and a search. */
+export function InitializedNodesTab() {
+  const { t } = useTranslation(['nodes', 'common']);
+  const { token } = theme.useToken();
+  const search = useListSearch(['zoneIDs', 'value'] as const);
+  const zoneIDs = search
+    .all('zoneIDs')
+    .map(Number)
+    .filter((id) => Number.isInteger(id) && id > 0);
+  const query = {
+    page: search.page,
+    pageSize: search.pageSize,
+    zoneIDs: zoneIDs.length > 0 ? zoneIDs : undefined,
+    value: search.filters.value,
+  };
+  const nodes = useQuery({ ...routeQuery('client', nodeRoutes.listInitializedNodes, { query }), ...NODE_LIST_QUERY });
+  const zones = useQuery(routeQuery('client', zoneRoutes.metaZones, {}));
+
+  const columns: TableColumnsType<InitializedNode> = [
+    { title: t('name'), dataIndex: 'name' },
+    { title: t('ips'), dataIndex: 'ips', render: (ips: string[]) => ips.join(', ') },
+    { title: t('zone'), dataIndex: 'zoneName' },
+    {
+      title: t('groups'),
+      dataIndex: 'groups',
+      render: (groups: InitializedNode['groups']) =>
+        groups.length === 0
+          ? '—'
+          : groups.map((group) => <Tag key={`${group.id}-${group.line}`}>{`${group.name} (${group.line})`}</Tag>),
+    },
+    { title: t('version'), dataIndex: 'version' },
+    {
+      title: t('config.title'),
+      key: 'config',
+      render: (_, node) => (
+        <Tooltip title={t('config.versions', { applied: node.appliedVersion || '—', current: node.currentVersion })}>
+          {node.appliedVersion === node.currentVersion ? (
+            <Tag color="green">{t('config.inSync')}</Tag>
+          ) : (
+            <Tag color="orange">{t('config.pending')}</Tag>
+          )}
+        </Tooltip>
+      ),
+    },
+    {
+      title: t('connection.title'),
+      dataIndex: 'connection',
+      render: (value: InitializedNode['connection']) => (
+        <Tag color={value === 'online' ? 'green' : 'default'}>{t(`connection.${value}`)}</Tag>
+      ),
+    },
+    {
+      title: t('lastError'),
+      dataIndex: 'lastError',
+      ellipsis: true,
+      render: (value: string) => (value ? <span style={{ color: token.colorError }}>{value}</span> : '—'),
+    },
+    { title: t('lastSeen'), dataIndex: 'lastSeenAt', render: (value: string | null) => <DateTime value={value} /> },
+  ];
+
+  return (
+    <>
+      <Flex gap="small" wrap style={{ marginBottom: 16 }}>
+        <Select
+          mode="multiple"
+          allowClear
+          style={{ minWidth: 240 }}
+          placeholder={t('filters.zones')}
+          aria-label={t('filters.zones')}
+          value={zoneIDs}
+          loading={zones.isLoading}
+          options={zones.data?.data.map((zone) => ({ value: zone.id, label: zone.name }))}
+          onChange={(ids: number[]) => search.setFilters({ zoneIDs: ids.map(String) })}
+        />
+        <SearchBox
+          label={t('filters.value')}
+          value={search.filters.value}
+          width={280}
+          onSearch={(text) => search.setFilters({ value: text })}
+        />
+      </Flex>
+      <ListTable<InitializedNode>
+        rowKey="id"
+        columns={columns}
+        list={nodes}
+        paging={search}
+        emptyText={t('emptyInitialized')}
+        quietRefresh
+      />
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { nodeRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery } from '../../../app/route-query';
+import { DateTime } from '../../../components/DateTime';
+import { ListTable } from '../../../components/ListTable';
+import { useListSearch } from '../../../features/lists/use-list-search';
+import { InitializeNodesModal, type NodeToPlace } from './InitializeNodesModal';
+import { NODE_LIST_QUERY } from './node-refresh';
+
+/** Nodes that registered with the join token and wait to be placed in a zone (and a group). */
+export function UninitializedNodesTab() {
+  const { t } = useTranslation(['nodes', 'common']);
+  const search = useListSearch([]);
+  const input = { query: { page: search.page, pageSize: search.pageSize } };
+  const nodes = useQuery({ ...routeQuery('client', nodeRoutes.listUninitializedNodes, input), ...NODE_LIST_QUERY });
+  const [selected, setSelected] = useState<NodeToPlace[]>([]);
+  const [placing, setPlacing] = useState<NodeToPlace[] | null>(null);
+
+  const columns: TableColumnsType<NodeToPlace> = [
+    { title: t('name'), dataIndex: 'name' },
+    { title: t('ips'), dataIndex: 'ips', render: (ips: string[]) => ips.join(', ') },
+    { title: t('version'), dataIndex: 'version' },
+    { title: t('registeredAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
+    { title: t('lastSeen'), dataIndex: 'lastSeenAt', render: (value: string | null) => <DateTime value={value} /> },
+    {
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, node) => (
+        <Button size="small" type="primary" onClick={() => setPlacing([node])}>
+          {t('initialize.action')}
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+        <Button disabled={selected.length === 0} onClick={() => setPlacing(selected)}>
+          {t('initialize.selected', { count: selected.length })}
+        </Button>
+      </Flex>
+      <ListTable<NodeToPlace>
+        rowKey="id"
+        columns={columns}
+        rowSelection={{
+          selectedRowKeys: selected.map((node) => node.id),
+          onChange: (_keys, rows) => setSelected(rows),
+        }}
+        list={nodes}
+        paging={search}
+        emptyText={t('emptyUninitialized')}
+        quietRefresh
+      />
+      <InitializeNodesModal
+        nodes={placing}
+        onClose={() => setPlacing(null)}
+        onDone={() => {
+          setPlacing(null);
+          setSelected([]);
+        }}
+      />
+    </>
+  );
+}

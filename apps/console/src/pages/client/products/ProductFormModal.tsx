@@ -1,0 +1,107 @@
+import { PORT_TYPES, type Product, productRoutes } from '@rampart/contract';
+import { Form, Input, Radio } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { useRouteMutation } from '../../../app/route-query';
+import { createdText, toastText } from '../../../app/toast';
+import { FormModal } from '../../../components/FormModal';
+import { schemaRules } from '../../../forms/zod-rules';
+import { type GroupRef, GroupsPicker } from './GroupsPicker';
+
+interface ProductValues {
+  name: string;
+  portType: 7 | 4;
+  memo: string;
+  mainGroups: GroupRef[];
+  backupGroups: GroupRef[];
+}
+
+/** The form holds the groups, the body their ids: form field → body field. */
+const BODY_FIELD: Record<string, string> = { mainGroups: 'mainGroupIDs', backupGroups: 'backupGroupIDs' };
+/** Body field → form field, for the field errors of a 101003 reply. */
+const FORM_FIELD: Record<string, string> = {
+  name: 'name',
+  portType: 'portType',
+  memo: 'memo',
+  mainGroupIDs: 'mainGroups',
+  backupGroupIDs: 'backupGroups',
+};
+
+const groupIds = (groups: unknown) => (Array.isArray(groups) ? groups.map((group: GroupRef) => group.id) : []);
+
+function toBody({ mainGroups, backupGroups, ...rest }: ProductValues) {
+  return { ...rest, mainGroupIDs: groupIds(mainGroups), backupGroupIDs: groupIds(backupGroups) };
+}
+
+/** The form's rules check the body it becomes, each issue reported on the field it came from. */
+const rules = schemaRules(
+  z.preprocess((values) => toBody(values as ProductValues), productRoutes.createProduct.request.body),
+  {},
+  (field) => BODY_FIELD[field] ?? field,
+);
+
+/** Creates or edits a product: name, port type, memo, main groups and backup groups picked across zones. */
+export function ProductFormModal({ product, onClose }: { product: Product | 'new' | null; onClose: () => void }) {
+  const { t } = useTranslation(['products', 'common']);
+  const [form] = Form.useForm<ProductValues>();
+  const portType = Form.useWatch('portType', form) ?? 7;
+  const fields = { instance: form, fields: (path: readonly string[]) => FORM_FIELD[path[0] ?? ''] };
+  const invalidates = [productRoutes.listProducts, productRoutes.metaProducts];
+  const create = useRouteMutation('client', productRoutes.createProduct, {
+    input: (values: ProductValues) => ({ body: toBody(values) }),
+    invalidates,
+    success: createdText,
+    form: fields,
+    onSuccess: onClose,
+  });
+  const update = useRouteMutation('client', productRoutes.updateProduct, {
+    input: ({ id, ...values }: ProductValues & { id: number }) => ({ body: { ...toBody(values), id } }),
+    invalidates,
+    success: () => toastText('updateSuccess'),
+    form: fields,
+    onSuccess: onClose,
+  });
+  const existing = product === 'new' ? null : product;
+
+  return (
+    <FormModal<ProductValues>
+      open={product !== null}
+      title={existing ? t('edit') : t('create')}
+      form={form}
+      width={640}
+      pending={create.isPending || update.isPending}
+      onCancel={onClose}
+      initialValues={
+        existing
+          ? {
+              name: existing.name,
+              portType: existing.portType,
+              memo: existing.memo,
+              mainGroups: existing.mainGroups,
+              backupGroups: existing.backupGroups,
+            }
+          : { portType: 7, memo: '', mainGroups: [], backupGroups: [] }
+      }
+      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+    >
+      <Form.Item name="name" label={t('name')} rules={rules('name')} required>
+        <Input autoFocus />
+      </Form.Item>
+      <Form.Item name="portType" label={t('portType')} required>
+        <Radio.Group
+          options={PORT_TYPES.map((value) => ({ value, label: t(`common:portTypes.${value}`) }))}
+          onChange={() => form.setFieldsValue({ mainGroups: [], backupGroups: [] })}
+        />
+      </Form.Item>
+      <Form.Item name="mainGroups" label={t('mainGroups')} rules={rules('mainGroups')} required>
+        <GroupsPicker portType={portType} isBackup={false} />
+      </Form.Item>
+      <Form.Item name="backupGroups" label={t('backupGroups')}>
+        <GroupsPicker portType={portType} isBackup />
+      </Form.Item>
+      <Form.Item name="memo" label={t('memo')} rules={rules('memo')}>
+        <Input.TextArea rows={2} />
+      </Form.Item>
+    </FormModal>
+  );
+}

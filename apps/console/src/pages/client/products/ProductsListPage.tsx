@@ -1,0 +1,72 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { type Product, productRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Space, type TableColumnsType, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { toastText } from '../../../app/toast';
+import { DateTime } from '../../../components/DateTime';
+import { DeleteButton } from '../../../components/DeleteButton';
+import { ListTable } from '../../../components/ListTable';
+import { PageTitle } from '../../../components/PageTitle';
+import { useListSearch } from '../../../features/lists/use-list-search';
+import { ProductFormModal } from './ProductFormModal';
+
+/** Group names can repeat across zones, so each tag is keyed by the group's id. */
+function groupTags(groups: Product['mainGroups']) {
+  return groups.length === 0 ? '—' : groups.map((group) => <Tag key={group.id}>{group.name}</Tag>);
+}
+
+/** `/client/sitesManagement/productsList`: the operator's products, paged; create, edit and delete. */
+export function ProductsListPage() {
+  const { t } = useTranslation(['products', 'common', 'shell']);
+  const search = useListSearch([]);
+  const products = useQuery(
+    routeQuery('client', productRoutes.listProducts, { query: { page: search.page, pageSize: search.pageSize } }),
+  );
+  const [editing, setEditing] = useState<Product | 'new' | null>(null);
+  const remove = useRouteMutation('client', productRoutes.deleteProduct, {
+    input: (product: Product) => ({ body: { id: product.id } }),
+    invalidates: [productRoutes.listProducts, productRoutes.metaProducts],
+    success: () => toastText('deleteSuccess'),
+  });
+
+  const columns: TableColumnsType<Product> = [
+    { title: t('name'), dataIndex: 'name' },
+    { title: t('portType'), dataIndex: 'portType', render: (value: 7 | 4) => t(`common:portTypes.${value}`) },
+    { title: t('mainGroups'), dataIndex: 'mainGroups', render: groupTags },
+    { title: t('backupGroups'), dataIndex: 'backupGroups', render: groupTags },
+    { title: t('memo'), dataIndex: 'memo' },
+    { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
+    {
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, product) => (
+        <Space>
+          <Button size="small" onClick={() => setEditing(product)}>
+            {t('common:actions.edit')}
+          </Button>
+          <DeleteButton
+            confirm={t('deleteConfirm', { name: product.name })}
+            pending={remove.isPending && remove.variables?.id === product.id}
+            onConfirm={() => remove.mutate(product)}
+          />
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageTitle>{t('shell:menu.productsList')}</PageTitle>
+      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('create')}
+        </Button>
+      </Flex>
+      <ListTable<Product> rowKey="id" columns={columns} list={products} paging={search} emptyText={t('empty')} />
+      <ProductFormModal product={editing} onClose={() => setEditing(null)} />
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+import { accountRoutes, PAGE_SIZE_CHOICES } from '@rampart/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Divider, Select } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery } from '../../../app/route-query';
+
+/** How many accounts one search shows; the rest are found by typing more. */
+const PICKER_PAGE_SIZE = PAGE_SIZE_CHOICES[0];
+
+interface AccountPickerProps {
+  id?: string;
+  value?: number;
+  onChange?: (id: number | undefined) => void;
+}
+
+/**
+ * Picks a customer account (a form control): `GET client/accounts` searched on the server by
+ * account or name as the operator types, first page shown, with how many more match.
+ */
+export function AccountPicker({ id, value, onChange }: AccountPickerProps) {
+  const { t } = useTranslation(['sites', 'common']);
+  const [name, setName] = useState('');
+  const accounts = useQuery({
+    ...routeQuery('client', accountRoutes.listClientAccounts, {
+      query: { page: 1, pageSize: PICKER_PAGE_SIZE, name: name === '' ? undefined : name },
+    }),
+    placeholderData: keepPreviousData,
+  });
+  const total = accounts.data?.total ?? 0;
+  const shown = accounts.data?.data.length ?? 0;
+  const options = (accounts.data?.data ?? []).map((account) => ({
+    value: account.id,
+    label: account.name ? `${account.account} (${account.name})` : account.account,
+  }));
+  // The chosen account keeps its label while a later search no longer lists it.
+  const [chosen, setChosen] = useState<{ value: number; label: string } | undefined>(undefined);
+  if (chosen && chosen.value === value && !options.some((option) => option.value === value)) options.unshift(chosen);
+
+  return (
+    <Select
+      id={id}
+      showSearch={{ filterOption: false, onSearch: (text) => setName(text.trim()) }}
+      value={value}
+      onChange={(next: number | undefined) => {
+        setChosen(options.find((option) => option.value === next));
+        onChange?.(next);
+      }}
+      loading={accounts.isFetching}
+      placeholder={t('create.userSearch')}
+      options={options}
+      notFoundContent={t('create.noUsers')}
+      popupRender={(menu) => (
+        <>
+          {menu}
+          {total > shown && (
+            <>
+              <Divider style={{ margin: '4px 0' }} />
+              <div style={{ padding: '0 8px 4px' }}>{t('create.moreUsers', { shown, total })}</div>
+            </>
+          )}
+        </>
+      )}
+    />
+  );
+}

@@ -1,0 +1,89 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { type Group, groupRoutes, type Zone } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Drawer, Flex, Space, type TableColumnsType, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { toastText } from '../../../app/toast';
+import { DeleteButton } from '../../../components/DeleteButton';
+import { ListTable } from '../../../components/ListTable';
+import { useLocalPaging } from '../../../features/lists/use-list-search';
+import { GroupFormModal } from './GroupFormModal';
+
+/** The groups of one zone, paged, with create, edit and delete; closed when `zone` is null. */
+export function ZoneGroupsDrawer({ zone, onClose }: { zone: Zone | null; onClose: () => void }) {
+  const { t } = useTranslation(['zones', 'common']);
+  return (
+    <Drawer
+      open={zone !== null}
+      title={zone ? t('groupsOf', { name: zone.name }) : ''}
+      size={720}
+      onClose={onClose}
+      destroyOnHidden
+    >
+      {zone && <ZoneGroups zone={zone} />}
+    </Drawer>
+  );
+}
+
+function ZoneGroups({ zone }: { zone: Zone }) {
+  const { t } = useTranslation(['zones', 'common']);
+  const paging = useLocalPaging();
+  const params = { zoneID: zone.id };
+  const query = { page: paging.page, pageSize: paging.pageSize };
+  const groups = useQuery(routeQuery('client', groupRoutes.listGroups, { params, query }));
+  const [editing, setEditing] = useState<Group | 'new' | null>(null);
+  const remove = useRouteMutation('client', groupRoutes.deleteGroup, {
+    input: (group: Group) => ({ params, body: { id: group.id } }),
+    invalidates: [groupRoutes.listGroups, groupRoutes.metaGroups],
+    success: () => toastText('deleteSuccess'),
+  });
+
+  const columns: TableColumnsType<Group> = [
+    { title: t('group.name'), dataIndex: 'name' },
+    { title: t('group.portType'), dataIndex: 'portType', render: (value: 7 | 4) => t(`common:portTypes.${value}`) },
+    {
+      title: t('group.isBackup'),
+      dataIndex: 'isBackup',
+      render: (value: boolean) => (value ? <Tag color="orange">{t('group.backup')}</Tag> : t('group.main')),
+    },
+    { title: t('group.nodeCount'), dataIndex: 'nodeCount' },
+    { title: t('memo'), dataIndex: 'memo' },
+    {
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, group) => (
+        <Space>
+          <Button size="small" onClick={() => setEditing(group)}>
+            {t('common:actions.edit')}
+          </Button>
+          <DeleteButton
+            confirm={t('group.deleteConfirm', { name: group.name })}
+            pending={remove.isPending && remove.variables?.id === group.id}
+            onConfirm={() => remove.mutate(group)}
+          />
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('group.create')}
+        </Button>
+      </Flex>
+      <ListTable<Group>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        list={groups}
+        paging={paging}
+        emptyText={t('group.empty')}
+      />
+      <GroupFormModal zoneId={zone.id} group={editing} onClose={() => setEditing(null)} />
+    </>
+  );
+}

@@ -1,0 +1,84 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { type Zone, zoneRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Space, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { toastText } from '../../../app/toast';
+import { DateTime } from '../../../components/DateTime';
+import { DeleteButton } from '../../../components/DeleteButton';
+import { ListTable } from '../../../components/ListTable';
+import { PageTitle } from '../../../components/PageTitle';
+import { idFilter, oneOf, useListSearch } from '../../../features/lists/use-list-search';
+import { ZoneFormModal } from './ZoneFormModal';
+import { ZoneGroupsDrawer } from './ZoneGroupsDrawer';
+
+const SORT_FIELDS = ['name', 'createdAt', 'nodeCount'] as const;
+
+/**
+ * `/client/nodeManage/zonesList`: the operator's zones, paged and sorted on the server; create,
+ * edit and delete a zone, and open a zone's groups in a drawer (its id kept in the URL as `zone`).
+ */
+export function ZonesListPage() {
+  const { t } = useTranslation(['zones', 'common', 'shell']);
+  const search = useListSearch(['sortBy', 'orderBy', 'zone'] as const);
+  const sortBy = oneOf(search.filters.sortBy, SORT_FIELDS);
+  const orderBy = oneOf(search.filters.orderBy, ['asc', 'desc'] as const);
+  const input = { query: { page: search.page, pageSize: search.pageSize, sortBy, orderBy } };
+  const zones = useQuery(routeQuery('client', zoneRoutes.listZones, input));
+  const [editing, setEditing] = useState<Zone | 'new' | null>(null);
+  const remove = useRouteMutation('client', zoneRoutes.deleteZone, {
+    input: (zone: Zone) => ({ body: { id: zone.id } }),
+    invalidates: [zoneRoutes.listZones, zoneRoutes.metaZones],
+    success: () => toastText('deleteSuccess'),
+  });
+  const openZoneId = idFilter(search.filters.zone);
+  const openZone = zones.data?.data.find((zone) => zone.id === openZoneId) ?? null;
+
+  const columns: TableColumnsType<Zone> = [
+    { title: t('name'), dataIndex: 'name', sorter: true, sortOrder: search.sortOrder('name') },
+    { title: t('memo'), dataIndex: 'memo' },
+    { title: t('nodeCount'), dataIndex: 'nodeCount', sorter: true, sortOrder: search.sortOrder('nodeCount') },
+    {
+      title: t('createdAt'),
+      dataIndex: 'createdAt',
+      sorter: true,
+      sortOrder: search.sortOrder('createdAt'),
+      render: (value: string) => <DateTime value={value} />,
+    },
+    {
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, zone) => (
+        <Space>
+          <Button size="small" onClick={() => search.setFilters({ zone: String(zone.id) })}>
+            {t('groups')}
+          </Button>
+          <Button size="small" onClick={() => setEditing(zone)}>
+            {t('common:actions.edit')}
+          </Button>
+          <DeleteButton
+            confirm={t('deleteConfirm', { name: zone.name })}
+            pending={remove.isPending && remove.variables?.id === zone.id}
+            onConfirm={() => remove.mutate(zone)}
+          />
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageTitle>{t('shell:menu.zonesList')}</PageTitle>
+      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('create')}
+        </Button>
+      </Flex>
+      <ListTable<Zone> rowKey="id" columns={columns} list={zones} paging={search} emptyText={t('empty')} />
+      <ZoneFormModal zone={editing} onClose={() => setEditing(null)} />
+      <ZoneGroupsDrawer zone={openZone} onClose={() => search.setFilters({ zone: undefined })} />
+    </>
+  );
+}

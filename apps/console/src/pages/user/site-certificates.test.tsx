@@ -1,0 +1,126 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+// Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
+// screens of a menu group share one file.
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+beforeEach(() => {
+  api = signedInFakeApi('user');
+});
+
+afterEach(() => restoreFakeApi());
+
+const CERTIFICATES = '/user/sitesManagement/sitesSetting/3/shop?tab=certificates';
+const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+const KEY = '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n';
+
+const summary = {
+  id: 7,
+  siteID: 3,
+  name: 'wildcard-2026',
+  memo: '',
+  names: ['*.example.com', 'example.com'],
+  issuer: 'Example CA',
+  notBefore: '2026-01-01T00:00:00.000Z',
+  notAfter: '2026-04-01T00:00:00.000Z',
+  status: 'expiring',
+  domainCount: 1,
+  createdAt: '2026-01-02T00:00:00.000Z',
+  updatedAt: '2026-01-02T00:00:00.000Z',
+};
+
+describe('sitesSetting: certificates', () => {
+  beforeEach(() => {
+    api.on('GET', '/user/site/3', fail(404, 101004, 'not here')); // the header is not what these tests look at
+    api.on('GET', '/user/site/3/certificates', { status: 200, body: { data: [summary], total: 1 } });
+  });
+
+  it('uploads a certificate whose chain and key are read from files in the browser', async () => {
+    api.on('POST', '/user/site/3/certificate', ok({ ...summary, id: 8 }));
+    renderAt(CERTIFICATES);
+    const row = await findRow('wildcard-2026');
+    expect(within(row).getByText('Expiring')).toBeTruthy();
+    expect(within(row).getByText('*.example.com')).toBeTruthy();
+    clickButton('Upload certificate');
+    const dialog = await findModal();
+    typeInto(dialog, 'Name', 'shop-2027');
+    fireEvent.change(within(dialog).getByLabelText('Certificate file'), {
+      target: { files: [new File([PEM], 'chain.pem')] },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Private key file'), {
+      target: { files: [new File([KEY], 'key.pem')] },
+    });
+    await waitFor(() =>
+      expect((within(dialog).getByLabelText('Private key (PEM)') as HTMLTextAreaElement).value).toBe(KEY),
+    );
+    expect((within(dialog).getByLabelText('Certificate (PEM chain)') as HTMLTextAreaElement).value).toBe(PEM);
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Update Certificate Success!')).toBeTruthy();
+    expect(api.sent('POST', '/user/site/3/certificate')[0]?.body).toEqual({
+      name: 'shop-2027',
+      memo: '',
+      certificate: PEM,
+      privateKey: KEY,
+    });
+  });
+
+  it('shows a certificate’s details in a drawer, and the domains that keep it from being deleted', async () => {
+    const fields = [
+      {
+        in: 'body',
+        field: 'ids.0',
+        key: 'certificateInUse',
+        message: 'The certificate is still assigned to: www.example.com',
+      },
+    ];
+    api.on('DELETE', '/user/site/3/certificates', fail(400, 101003, 'Parameter Error', { fields }));
+    api.on(
+      'GET',
+      '/user/site/3/certificate/7',
+      ok({
+        ...summary,
+        certificate: PEM,
+        fingerprintSha256: 'AB:CD:EF',
+        domains: [{ id: 9, name: 'www.example.com' }],
+      }),
+    );
+    renderAt(CERTIFICATES);
+    clickButton('wildcard-2026', await findRow('wildcard-2026'));
+    const drawer = (await screen.findByText('AB:CD:EF')).closest('.ant-drawer') as HTMLElement;
+    expect(within(drawer).getByText('Example CA')).toBeTruthy();
+    expect(within(drawer).getByText('www.example.com')).toBeTruthy();
+    expect((within(drawer).getByLabelText('Certificate chain') as HTMLTextAreaElement).value).toBe(PEM);
+    fireEvent.click(within(drawer).getByLabelText('Close'));
+
+    clickButton('Delete', await findRow('wildcard-2026'));
+    const popup = (await screen.findByText('Delete the certificate wildcard-2026?')).closest(
+      '.ant-popover',
+    ) as HTMLElement;
+    clickButton('Delete', popup);
+    expect(await screen.findByText('The certificate is still assigned to: www.example.com')).toBeTruthy();
+    expect(api.sent('DELETE', '/user/site/3/certificates')[0]?.body).toEqual({ ids: [7] });
+  });
+
+  it('assigns a certificate to domains picked from the site’s domain list', async () => {
+    const domain = { id: 9, name: 'www.example.com', certificateID: 0, certificateName: '' };
+    api.on('GET', '/user/site/3/domains', { status: 200, body: { data: [domain], total: 1 } });
+    api.on('PATCH', '/user/site/3/certificate/domains', ok(true));
+    renderAt(CERTIFICATES);
+    clickButton('Assign', await findRow('wildcard-2026'));
+    const dialog = await findModal();
+    await waitFor(() => expect(api.sent('GET', '/user/site/3/domains')).toHaveLength(1));
+    await chooseOption(dialog, 'Domains', 'www.example.com');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Assign Certificate To Domain Success!')).toBeTruthy();
+    expect(api.sent('PATCH', '/user/site/3/certificate/domains')[0]?.body).toEqual({
+      certificateID: 7,
+      domainIDs: [9],
+    });
+  });
+});

@@ -1,0 +1,79 @@
+import { siteRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Card, Descriptions, type DescriptionsProps, Empty, Tabs } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { USER_PATHS } from '../../../app/console-paths';
+import { routeQuery } from '../../../app/route-query';
+import { DateTime } from '../../../components/DateTime';
+import { ListEmpty } from '../../../components/ListEmpty';
+import { PageTitle } from '../../../components/PageTitle';
+import { TagList } from '../../../components/TagList';
+import { idFilter } from '../../../features/lists/use-list-search';
+import { SiteStatusTag } from '../../../features/sites/SiteStatusTag';
+import { CertificatesTab } from './certificates/CertificatesTab';
+import { DomainsTab } from './domains/DomainsTab';
+
+/**
+ * `/user/sitesManagement/sitesSetting/:id?/:name?`: one site's header and its settings in tabs
+ * (domains, certificates; `?tab=` in the URL). The name in the path titles the page until the site
+ * has loaded. Without an id it points back to the site list.
+ */
+export function SiteSettingPage() {
+  const { t } = useTranslation(['sites', 'shell']);
+  const { id, name } = useParams();
+  const siteId = idFilter(id);
+  if (siteId === undefined) {
+    return (
+      <>
+        <PageTitle>{t('shell:menu.sitesSetting')}</PageTitle>
+        <Empty description={t('setting.chooseSite')}>
+          <Link to={`/user/${USER_PATHS.sites}`}>{t('setting.toList')}</Link>
+        </Empty>
+      </>
+    );
+  }
+  return <SiteSetting siteId={siteId} name={name ?? ''} />;
+}
+
+function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
+  const { t } = useTranslation(['sites', 'shell']);
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'certificates' ? 'certificates' : 'domains';
+  const site = useQuery(routeQuery('user', siteRoutes.getUserSite, { params: { siteId } }));
+  const data = site.data?.data;
+
+  const items: DescriptionsProps['items'] = data && [
+    { key: 'status', label: t('status'), children: <SiteStatusTag status={data.status} /> },
+    { key: 'product', label: t('product'), children: data.productName },
+    {
+      key: 'tags',
+      label: t('tags'),
+      children: <TagList items={data.tags} />,
+    },
+    { key: 'expiredAt', label: t('expiredAt'), children: <DateTime value={data.expiredAt} /> },
+    { key: 'createdAt', label: t('createdAt'), children: <DateTime value={data.createdAt} /> },
+  ];
+
+  return (
+    <>
+      <PageTitle>{data?.siteName || name || t('shell:menu.sitesSetting')}</PageTitle>
+      <Card loading={site.isLoading} style={{ marginBottom: 16 }} data-testid="site-header">
+        {site.isError ? (
+          <ListEmpty text="" failed onRetry={() => site.refetch()} />
+        ) : (
+          <Descriptions items={items} column={{ xs: 1, md: 3 }} />
+        )}
+      </Card>
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setParams({ tab: key })}
+        destroyOnHidden
+        items={[
+          { key: 'domains', label: t('setting.tabs.domains'), children: <DomainsTab siteId={siteId} /> },
+          { key: 'certificates', label: t('setting.tabs.certificates'), children: <CertificatesTab siteId={siteId} /> },
+        ]}
+      />
+    </>
+  );
+}

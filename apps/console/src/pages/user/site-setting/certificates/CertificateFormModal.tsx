@@ -1,0 +1,99 @@
+import { type CertificateSummary, certificateRoutes, domainRoutes } from '@rampart/contract';
+import { Checkbox, Form, Input } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useRouteMutation } from '../../../../app/route-query';
+import { toastText } from '../../../../app/toast';
+import { FormModal } from '../../../../components/FormModal';
+import { schemaRules } from '../../../../forms/zod-rules';
+import { PemField } from './PemField';
+
+interface CertificateValues {
+  name: string;
+  memo: string;
+  /** Edit only: replace the chain and key (both together). */
+  replace?: boolean;
+  certificate?: string;
+  privateKey?: string;
+}
+
+const FIELDS = ['name', 'memo', 'certificate', 'privateKey'] as const;
+const createRules = schemaRules(certificateRoutes.createCertificate.request.body);
+const INVALIDATES = [
+  certificateRoutes.listCertificates,
+  certificateRoutes.metaCertificates,
+  certificateRoutes.getCertificate,
+  domainRoutes.listDomains,
+];
+
+interface CertificateFormModalProps {
+  siteId: number;
+  /** 'new' uploads, a certificate edits it, null closes. */
+  certificate: CertificateSummary | 'new' | null;
+  onClose: () => void;
+}
+
+/** Uploads a certificate (name, memo, PEM chain, private key) or edits one: rename, or replace chain and key. */
+export function CertificateFormModal({ siteId, certificate, onClose }: CertificateFormModalProps) {
+  const { t } = useTranslation('certificates');
+  const [form] = Form.useForm<CertificateValues>();
+  const replace = Form.useWatch('replace', form) ?? false;
+  const params = { siteId };
+  const fields = { instance: form, fields: FIELDS };
+  const create = useRouteMutation('user', certificateRoutes.createCertificate, {
+    input: ({ name, memo, certificate = '', privateKey = '' }: CertificateValues) => ({
+      params,
+      body: { name, memo: memo ?? '', certificate, privateKey },
+    }),
+    invalidates: INVALIDATES,
+    success: () => toastText('updateCertificateSuccess'),
+    form: fields,
+    onSuccess: onClose,
+  });
+  const update = useRouteMutation('user', certificateRoutes.updateCertificate, {
+    input: ({ id, name, memo, replace, certificate, privateKey }: CertificateValues & { id: number }) => ({
+      params,
+      body: replace ? { id, name, memo: memo ?? '', certificate, privateKey } : { id, name, memo: memo ?? '' },
+    }),
+    invalidates: INVALIDATES,
+    success: () => toastText('updateCertificateSuccess'),
+    form: fields,
+    onSuccess: onClose,
+  });
+  const existing = certificate === 'new' ? null : certificate;
+  const showPem = existing === null || replace;
+
+  return (
+    <FormModal<CertificateValues>
+      open={certificate !== null}
+      title={existing ? t('form.editTitle', { name: existing.name }) : t('form.uploadTitle')}
+      form={form}
+      width={720}
+      pending={create.isPending || update.isPending}
+      onCancel={onClose}
+      initialValues={existing ? { name: existing.name, memo: existing.memo, replace: false } : { memo: '' }}
+      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+    >
+      <Form.Item name="name" label={t('name')} rules={createRules('name')} required>
+        <Input autoFocus />
+      </Form.Item>
+      <Form.Item name="memo" label={t('memo')} rules={createRules('memo')}>
+        <Input />
+      </Form.Item>
+      {existing && (
+        <Form.Item name="replace" valuePropName="checked">
+          <Checkbox>{t('form.replace')}</Checkbox>
+        </Form.Item>
+      )}
+      {showPem && (
+        <>
+          <Form.Item name="certificate" label={t('form.certificate')} rules={createRules('certificate')} required>
+            <PemField fileLabel={t('form.certificateFile')} />
+          </Form.Item>
+          <Form.Item name="privateKey" label={t('form.privateKey')} rules={createRules('privateKey')} required>
+            <PemField fileLabel={t('form.privateKeyFile')} />
+          </Form.Item>
+        </>
+      )}
+    </FormModal>
+  );
+}

@@ -1,0 +1,178 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { DOMAIN_SORT_FIELDS, DOMAIN_STATUS, domainRoutes, type SiteDomain } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Select, Space, Switch, type TableColumnsType, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery } from '../../../../app/route-query';
+import { DateTime } from '../../../../components/DateTime';
+import { DeleteButton } from '../../../../components/DeleteButton';
+import { ListTable } from '../../../../components/ListTable';
+import { SearchBox } from '../../../../components/SearchBox';
+import { oneOf, useListSearch } from '../../../../features/lists/use-list-search';
+import { DomainFormModal } from './DomainFormModal';
+import { useDomainActions } from './domain-actions';
+
+const ALL = 'all';
+
+/** A site's domains, paged, searched, filtered and sorted on the server; add, edit, switch, delete. */
+export function DomainsTab({ siteId }: { siteId: number }) {
+  const { t } = useTranslation(['domains', 'common']);
+  const search = useListSearch(['keywords', 'status', 'forceSSL', 'sortBy', 'orderBy'] as const);
+  const { filters } = search;
+  const query = {
+    page: search.page,
+    pageSize: search.pageSize,
+    keywords: filters.keywords,
+    status: filters.status === '1' ? 1 : filters.status === '0' ? 0 : undefined,
+    forceSSL: oneOf(filters.forceSSL, ['true', 'false'] as const),
+    sortBy: oneOf(filters.sortBy, DOMAIN_SORT_FIELDS),
+    orderBy: oneOf(filters.orderBy, ['asc', 'desc'] as const),
+  };
+  const domains = useQuery(routeQuery('user', domainRoutes.listDomains, { params: { siteId }, query }));
+  const [selected, setSelected] = useState<number[]>([]);
+  const [editing, setEditing] = useState<SiteDomain | 'new' | null>(null);
+  const { setStatus, setForceSSL, remove } = useDomainActions(siteId, (ids) =>
+    setSelected((current) => current.filter((id) => !ids.includes(id))),
+  );
+  const busy = (ids: number[], id: number) => ids.length === 1 && ids[0] === id;
+
+  const columns: TableColumnsType<SiteDomain> = [
+    { title: t('name'), dataIndex: 'name', sorter: true, sortOrder: search.sortOrder('name') },
+    {
+      title: t('status'),
+      dataIndex: 'status',
+      render: (status: number, domain) => (
+        <Switch
+          size="small"
+          checked={status === DOMAIN_STATUS.enabled}
+          aria-label={t('statusOf', { name: domain.name })}
+          loading={setStatus.isPending && busy(setStatus.variables.domainIDs, domain.id)}
+          onChange={(on) =>
+            setStatus.mutate({ domainIDs: [domain.id], status: on ? DOMAIN_STATUS.enabled : DOMAIN_STATUS.disabled })
+          }
+        />
+      ),
+    },
+    {
+      title: t('origin'),
+      key: 'upstream',
+      render: (_, domain) => (
+        <>
+          {`${domain.scheme === 1 ? 'https' : 'http'}://${domain.upstreamURL}`}
+          {domain.upstreamCount > 1 && <Tag style={{ marginInlineStart: 8 }}>{`+${domain.upstreamCount - 1}`}</Tag>}
+        </>
+      ),
+    },
+    {
+      title: t('forceSSL'),
+      dataIndex: 'forceSSL',
+      render: (on: boolean, domain) => (
+        <Switch
+          size="small"
+          checked={on}
+          aria-label={t('forceSSLOf', { name: domain.name })}
+          loading={setForceSSL.isPending && busy(setForceSSL.variables.domainIDs, domain.id)}
+          onChange={(next) => setForceSSL.mutate({ domainIDs: [domain.id], forceSSL: next })}
+        />
+      ),
+    },
+    {
+      title: t('certificate'),
+      dataIndex: 'certificateName',
+      render: (name: string, domain) => (domain.certificateID === 0 ? '—' : <Tag color="blue">{name}</Tag>),
+    },
+    {
+      title: t('updatedAt'),
+      dataIndex: 'updatedAt',
+      sorter: true,
+      sortOrder: search.sortOrder('updatedAt'),
+      render: (value: string) => <DateTime value={value} />,
+    },
+    {
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, domain) => (
+        <Space>
+          <Button size="small" onClick={() => setEditing(domain)}>
+            {t('common:actions.edit')}
+          </Button>
+          <DeleteButton
+            confirm={t('deleteConfirm', { name: domain.name })}
+            pending={remove.isPending && busy(remove.variables, domain.id)}
+            onConfirm={() => remove.mutate([domain.id])}
+          />
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Flex gap="small" wrap style={{ marginBottom: 16 }}>
+        <SearchBox
+          label={t('filters.keywords')}
+          value={filters.keywords}
+          onSearch={(text) => search.setFilters({ keywords: text })}
+        />
+        <Select
+          style={{ width: 160 }}
+          aria-label={t('filters.status')}
+          value={filters.status ?? ALL}
+          options={[
+            { value: ALL, label: t('filters.allStatuses') },
+            { value: '1', label: t('enabled') },
+            { value: '0', label: t('disabled') },
+          ]}
+          onChange={(value: string) => search.setFilters({ status: value === ALL ? undefined : value })}
+        />
+        <Select
+          style={{ width: 180 }}
+          aria-label={t('forceSSL')}
+          value={filters.forceSSL ?? ALL}
+          options={[
+            { value: ALL, label: t('filters.forceSSLAll') },
+            { value: 'true', label: t('filters.forceSSLOn') },
+            { value: 'false', label: t('filters.forceSSLOff') },
+          ]}
+          onChange={(value: string) => search.setFilters({ forceSSL: value === ALL ? undefined : value })}
+        />
+      </Flex>
+      <Flex justify="space-between" style={{ marginBottom: 16 }}>
+        <Space>
+          <Button
+            disabled={selected.length === 0}
+            onClick={() => setStatus.mutate({ domainIDs: selected, status: DOMAIN_STATUS.enabled })}
+          >
+            {t('bulk.enable', { count: selected.length })}
+          </Button>
+          <Button
+            disabled={selected.length === 0}
+            onClick={() => setStatus.mutate({ domainIDs: selected, status: DOMAIN_STATUS.disabled })}
+          >
+            {t('bulk.disable', { count: selected.length })}
+          </Button>
+          <DeleteButton
+            label={t('bulk.delete', { count: selected.length })}
+            confirm={t('bulk.deleteConfirm', { count: selected.length })}
+            disabled={selected.length === 0}
+            pending={remove.isPending && remove.variables === selected}
+            onConfirm={() => remove.mutate(selected)}
+          />
+        </Space>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('add')}
+        </Button>
+      </Flex>
+      <ListTable<SiteDomain>
+        rowKey="id"
+        columns={columns}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+        list={domains}
+        paging={search}
+        emptyText={t('empty')}
+      />
+      <DomainFormModal siteId={siteId} domain={editing} onClose={() => setEditing(null)} />
+    </>
+  );
+}

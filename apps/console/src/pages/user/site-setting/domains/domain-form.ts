@@ -1,0 +1,111 @@
+import {
+  DOMAINS_PER_REQUEST_MAX,
+  type DomainInput,
+  domainInputSchema,
+  type HashType,
+  numberedLines,
+  type OriginScheme,
+  type SiteDomain,
+  type UpstreamInput,
+} from '@rampart/contract';
+import type { FormRule } from 'antd';
+import type { FieldNameOf } from '../../../../forms/server-errors';
+import { issueKey, validationText } from '../../../../forms/validation-text';
+import { currentLocale, i18n } from '../../../../i18n/i18n';
+
+/** One upstream row of the form; `status` is kept from the domain (new rows are enabled). */
+export interface UpstreamRow {
+  ip: string;
+  port: number;
+  weight: number;
+  backup: boolean;
+  status: 0 | 1;
+}
+
+/** The domain form: several names (create) sharing one set of settings and upstreams. */
+export interface DomainValues {
+  names: string;
+  upstreams: UpstreamRow[];
+  scheme: OriginScheme;
+  hashType: HashType;
+  hostName: string;
+  forceSSL: boolean;
+  /** 0: none. */
+  certificateID: number;
+}
+
+export const NEW_UPSTREAM: UpstreamRow = { ip: '', port: 80, weight: 1, backup: false, status: 1 };
+
+export const NEW_DOMAIN: Partial<DomainValues> = {
+  names: '',
+  upstreams: [NEW_UPSTREAM],
+  scheme: 0,
+  hashType: 0,
+  hostName: '',
+  forceSSL: false,
+  certificateID: 0,
+};
+
+/** The form values of an existing domain. */
+export function domainValues(domain: SiteDomain): Partial<DomainValues> {
+  return {
+    upstreams: domain.upstreams.map(({ ip, port, weight, backup, status }) => ({ ip, port, weight, backup, status })),
+    scheme: domain.scheme,
+    hashType: domain.hashType,
+    hostName: domain.hostName,
+    forceSSL: domain.forceSSL,
+    certificateID: domain.certificateID,
+  };
+}
+
+/** The settings every domain of the form shares, as the body takes them. */
+export function domainSettings(values: DomainValues) {
+  const upstreams: UpstreamInput[] = values.upstreams.map((row) => ({ ...row, port: Number(row.port) }));
+  return {
+    upstreams,
+    scheme: values.scheme,
+    hashType: values.hashType,
+    hostName: values.hostName ?? '',
+    forceSSL: values.forceSSL,
+    certificateID: values.certificateID ?? 0,
+  };
+}
+
+/** `POST .../domains`: one entry per name line, each with the shared settings. */
+export function domainsToCreate(values: DomainValues): DomainInput[] {
+  const settings = domainSettings(values);
+  return numberedLines(values.names).map(({ value }) => ({ name: value, ...settings }));
+}
+
+/**
+ * Where a field error of `POST .../domains` lands: any entry's name on the names box, an upstream
+ * field on that row, the other settings on their field (the settings are shared by every entry).
+ */
+export const createFieldOf: FieldNameOf = (path) => {
+  const [root, , field, ...rest] = path;
+  if (root !== 'domains') return undefined;
+  if (field === undefined || field === 'name') return 'names';
+  if (field === 'upstreams') return rest.length === 0 ? undefined : ['upstreams', Number(rest[0]), ...rest.slice(1)];
+  return field;
+};
+
+/** The names box: one valid domain name per line (a `*.` wildcard allowed), at least one, at most 500. */
+export const namesRules: FormRule[] = [
+  {
+    validator: async (_rule, text: string | undefined) => {
+      const lines = numberedLines(text ?? '');
+      const locale = currentLocale();
+      if (lines.length === 0) throw new Error(validationText('required', locale));
+      if (lines.length > DOMAINS_PER_REQUEST_MAX) {
+        throw new Error(validationText('tooMany', locale, { max: DOMAINS_PER_REQUEST_MAX }));
+      }
+      for (const { line, value } of lines) {
+        const result = domainInputSchema.shape.name.safeParse(value);
+        const issue = result.success ? undefined : result.error.issues[0];
+        if (!issue) continue;
+        const { key, params } = issueKey(issue, value);
+        throw new Error(i18n.t('domains:form.lineError', { line, message: validationText(key, locale, params) }));
+      }
+    },
+  },
+];

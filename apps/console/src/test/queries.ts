@@ -1,0 +1,49 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+
+type Scope = HTMLElement | undefined;
+
+/**
+ * The button showing `text`. Found through its text rather than by role: role queries compute
+ * accessible names over the whole antd page, which takes seconds in jsdom.
+ */
+export function buttonByText(text: string | RegExp, scope?: Scope): HTMLButtonElement {
+  const label = (scope ? within(scope) : screen).getByText(text, { selector: 'button, button *' });
+  const button = label.closest('button');
+  if (!button) throw new Error(`no button around ${String(text)}`);
+  return button;
+}
+
+export function clickButton(text: string | RegExp, scope?: Scope): void {
+  fireEvent.click(buttonByText(text, scope));
+}
+
+/**
+ * The table row holding `text`. Waits longer than other queries: the first page of a test file
+ * loads its code and antd's while other files run.
+ */
+export async function findRow(text: string): Promise<HTMLElement> {
+  const cell = await screen.findByText(text, undefined, { timeout: 10_000 });
+  const row = cell.closest('tr');
+  if (!row) throw new Error(`${text} is not in a table row`);
+  return row;
+}
+
+/** The open antd dialog (the last one opened), once it has appeared. */
+export async function findModal(): Promise<HTMLElement> {
+  await screen.findAllByText((_, element) => element?.classList.contains('ant-modal-title') ?? false);
+  const modals = document.querySelectorAll<HTMLElement>('.ant-modal');
+  const last = modals[modals.length - 1];
+  if (!last) throw new Error('no dialog');
+  return last;
+}
+
+/** Types into the field labelled `label` inside `scope`. */
+export function typeInto(scope: HTMLElement, label: string, value: string): void {
+  fireEvent.change(within(scope).getByLabelText(label), { target: { value } });
+}
+
+/** Opens the antd Select labelled `field` inside `scope` and clicks its option `label`. */
+export async function chooseOption(scope: HTMLElement, field: string, label: string): Promise<void> {
+  fireEvent.mouseDown(within(scope).getByLabelText(field));
+  fireEvent.click(await screen.findByText(label, { selector: '.ant-select-item-option-content' }));
+}
