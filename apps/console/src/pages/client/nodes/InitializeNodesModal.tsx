@@ -1,4 +1,4 @@
-import { nodeRoutes, type uninitializedNodeSchema, zoneRoutes } from '@rampart/contract';
+import { groupRoutes, nodeRoutes, type uninitializedNodeSchema, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
