@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import { login } from '../support/console.js';
+import { E2E } from '../support/env.js';
+
+/** Signed-in API call as the root account of `tier`, for arranging what the test does not click through. */
+async function api<T>(tier: 'client' | 'user', method: string, path: string, body?: unknown): Promise<T> {
+  const signIn = await fetch(`${E2E.url}/api/v1/${tier}/code`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: tier, password: E2E.password }),
+  });
+  const token = ((await signIn.json()) as { data: { accessToken: string } }).data.accessToken;
+  const res = await fetch(`${E2E.url}/api/v1/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const reply = (await res.json()) as { data: T };
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(reply)}`);
+  return reply.data;
+}
+
+test('a customer adds domains to a site in the console and sees them listed', async ({ page }) => {
+  // The operator's side, through the API: a zone with a group, a product, a site for the customer.
+  const zone = await api<{ id: number }>('client', 'POST', 'client/zone', { name: `e2e-${Date.now()}` });
+  const group = await api<{ id: number }>('client', 'POST', `client/zone/${zone.id}/group`, {
+    name: 'web',
+    portType: 7,
+  });
+  const product = await api<{ id: number }>('client', 'POST', 'client/product', {
+    name: `e2e-product-${Date.now()}`,
+    portType: 7,
+    mainGroupIDs: [group.id],
+  });
+  const [customer] = await api<{ id: number }[]>('client', 'GET', 'client/accounts?name=user');
+  const site = await api<{ siteID: number }>('client', 'POST', 'client/site', {
+    siteName: 'e2e shop',
+    userID: customer?.id,
+    productID: product.id,
+  });
+
+  await login(page, 'user');
+  await page.goto('/user/sitesManagement/sites');
+  await page.getByRole('link', { name: 'e2e shop' }).click();
+  await expect(page).toHaveURL(new RegExp(`/user/sitesManagement/sitesSetting/${site.siteID}`));
+
+  await page.getByRole('button', { name: 'Add domains' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Domain names').fill('www.e2e-shop.example\nimg.e2e-shop.example');
+  await dialog.getByLabel('Origin 1 IP').fill('1.1.1.1');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('Create Success!')).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'www.e2e-shop.example', exact: true })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'img.e2e-shop.example', exact: true })).toBeVisible();
+
+  // What the console shows is what the server stored.
+  const stored = await api<{ name: string; upstreamURL: string }[]>('user', 'GET', `user/site/${site.siteID}/domains`);
+  expect(stored.map((d) => `${d.name} ${d.upstreamURL}`).sort()).toEqual([
+    'img.e2e-shop.example 1.1.1.1:80',
+    'www.e2e-shop.example 1.1.1.1:80',
+  ]);
+
+  // A loopback origin is refused by the server's address policy, and the message lands on the field.
+  await page.getByRole('button', { name: 'Add domains' }).click();
+  await dialog.getByLabel('Domain names').fill('api.e2e-shop.example');
+  await dialog.getByLabel('Origin 1 IP').fill('127.0.0.1');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(dialog.getByText('Origins on loopback, private or reserved addresses are not allowed')).toBeVisible();
+});
