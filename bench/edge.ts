@@ -17,11 +17,12 @@
  *   the API call to the first edge response that shows it (polled every 5 ms).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../apps/edge/test/helpers/net.js';
 import {
   initializeFirstNode,
   removeDir,
@@ -42,18 +43,6 @@ const CHANGES = 50;
 const WORKERS = 2;
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
-}
 
 /** A throw-away nginx with its own prefix; `http` is the body of its http block. */
 async function startNginx(dir: string, workers: number, http: string): Promise<() => Promise<void>> {
@@ -287,7 +276,7 @@ end
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
-    await rm(work, { recursive: true, force: true }).catch(() => removeDir(work));
+    await removeDir(work);
   }
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { certificates, domains, domainUpstreams } from '../../platform/db/schema.js';
@@ -77,36 +77,26 @@ export class DomainsRepository {
       .orderBy(asc(domainUpstreams.id));
   }
 
-  /** Names among `names` already used in this site (any status). */
-  async namesInSite(siteId: number, names: string[], exceptIds: number[] = []): Promise<string[]> {
+  /** Names among `names` that a domain matching `scope` has, leaving out the domains `exceptIds`. */
+  private async namesTaken(scope: SQL, names: string[], exceptIds: number[]): Promise<string[]> {
     if (names.length === 0) return [];
     const rows = await this.db
       .select({ name: domains.name })
       .from(domains)
       .where(
-        and(
-          eq(domains.siteId, siteId),
-          inArray(domains.name, names),
-          exceptIds.length > 0 ? notInArray(domains.id, exceptIds) : undefined,
-        ),
+        and(scope, inArray(domains.name, names), exceptIds.length > 0 ? notInArray(domains.id, exceptIds) : undefined),
       );
     return rows.map((r) => r.name);
   }
 
+  /** Names among `names` already used in this site (any status). */
+  namesInSite(siteId: number, names: string[], exceptIds: number[] = []): Promise<string[]> {
+    return this.namesTaken(eq(domains.siteId, siteId), names, exceptIds);
+  }
+
   /** Names among `names` that an enabled domain outside `exceptIds` already has, in any site. */
-  async enabledNamesTaken(names: string[], exceptIds: number[] = []): Promise<string[]> {
-    if (names.length === 0) return [];
-    const rows = await this.db
-      .select({ name: domains.name })
-      .from(domains)
-      .where(
-        and(
-          eq(domains.enabled, true),
-          inArray(domains.name, names),
-          exceptIds.length > 0 ? notInArray(domains.id, exceptIds) : undefined,
-        ),
-      );
-    return rows.map((r) => r.name);
+  enabledNamesTaken(names: string[], exceptIds: number[] = []): Promise<string[]> {
+    return this.namesTaken(eq(domains.enabled, true), names, exceptIds);
   }
 
   async insert(row: typeof domains.$inferInsert): Promise<number> {
