@@ -7,12 +7,14 @@
  *
  * - Origin: an nginx answering a small static body (1 worker, keepalive), shared by both proxies.
  * - Baseline: nginx with the same worker count, proxy_pass to the origin with an upstream
- *   keepalive pool and a JSON access log, like the edge's.
+ *   keepalive pool, Host and X-Forwarded-For, and nginx's default access log (combined),
+ *   buffered like the edge's.
  * - Edge: the real control plane (built bundle, embedded PGlite) and the real agent (built bundle)
  *   running its own nginx; BENCH_DOMAINS domains (default 10,000) are created through the API and
  *   the load spreads over all of them by Host header.
- * - Load: wrk (Debian package), BENCH_SECONDS per round (default 10), rounds alternating
- *   baseline/edge twice; rps is the mean of the rounds, p99 the worse round.
+ * - Load: wrk (Debian package), BENCH_ROUNDS rounds (default 5) alternating baseline and edge,
+ *   BENCH_SECONDS each (default 6); rps and p99 are the medians over the rounds, so that one round
+ *   disturbed by the shared machine moves neither.
  * - Propagation: 50 API writes (force SSL on/off on one domain); each is timed from the start of
  *   the API call to the first edge response that shows it (polled every 5 ms).
  */
@@ -37,7 +39,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const AGENT = path.join(ROOT, 'apps/edge/dist/rampart-edge.js');
 const NGINX = '/usr/sbin/nginx';
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 10_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const CHANGES = 50;
 const WORKERS = 2;
@@ -133,8 +136,8 @@ async function main() {
       await startNginx(
         path.join(work, 'baseline'),
         WORKERS,
-        `  log_format j escape=json '{"t":"$time_iso8601","h":"$host","s":$status,"b":$body_bytes_sent,"rt":$request_time}';
-  access_log ${work}/baseline/logs/access.log j buffer=64k flush=1s;
+        // nginx's default access log format (combined), buffered like the edge's.
+        `  access_log ${work}/baseline/logs/access.log combined buffer=64k flush=1s;
   upstream origin { server 127.0.0.1:${originPort}; keepalive 256; }
   server {
     listen 127.0.0.1:${baselinePort};
@@ -216,7 +219,7 @@ end
 `,
     );
     // Warm both proxies (worker caches, keepalive pools) before measuring.
-    const rounds = process.env.BENCH_SKIP_LOAD ? 0 : 2;
+    const rounds = process.env.BENCH_SKIP_LOAD ? 0 : ROUNDS;
     if (rounds > 0) {
       await wrk(baselinePort, script);
       await wrk(edgeHttp, script);
@@ -261,14 +264,20 @@ end
       log(`propagation ms: ${times.map((t) => Math.round(t)).join(' ')}`);
     }
 
-    const edgeRps = edge.reduce((n, r) => n + r.rps, 0) / edge.length;
-    const nginxRps = baseline.reduce((n, r) => n + r.rps, 0) / baseline.length;
+    // Medians over the rounds: one round disturbed by the shared machine moves neither figure.
+    const median = (values: number[]) =>
+      percentile(
+        [...values].sort((a, b) => a - b),
+        50,
+      );
+    const edgeRps = median(edge.map((r) => r.rps));
+    const nginxRps = median(baseline.map((r) => r.rps));
     const result = {
       edge_rps: round(edgeRps, 0),
       nginx_rps: round(nginxRps, 0),
       ratio: round(edgeRps / nginxRps, 3),
-      edge_p99_ms: round(Math.max(...edge.map((r) => r.p99ms))),
-      nginx_p99_ms: round(Math.max(...baseline.map((r) => r.p99ms))),
+      edge_p99_ms: round(median(edge.map((r) => r.p99ms))),
+      nginx_p99_ms: round(median(baseline.map((r) => r.p99ms))),
       propagation_p50_ms: round(percentile(times, 50), 0),
       propagation_p95_ms: round(percentile(times, 95), 0),
       domains: DOMAINS,

@@ -39,7 +39,12 @@ describe('routing by Host', () => {
     );
     const a = await request(edge.httpPort, 'A.Example.com:8080', '/some/path?x=1&y=2');
     expect(a.status).toBe(200);
-    expect(JSON.parse(a.body)).toEqual({ server: 'alpha', host: 'a.example.com', url: '/some/path?x=1&y=2' });
+    expect(JSON.parse(a.body)).toEqual({
+      server: 'alpha',
+      host: 'a.example.com',
+      url: '/some/path?x=1&y=2',
+      bodyLength: 0,
+    });
 
     const b = await request(edge.httpPort, 'b.example.com', '/');
     expect(servedBy(b.body)).toBe('beta');
@@ -108,7 +113,9 @@ describe('routing by Host', () => {
       upstream_status: '200',
       domain_id: '77',
     });
-    expect(line?.request_id).toMatch(/^[0-9a-f]{32}$/);
+    // <node>-<worker pid>-<serial>, and the one the origin received.
+    expect(line?.request_id).toMatch(/^edge-\d+-\d+$/);
+    expect(alpha.seen.find((s) => s.url === '/logged-path')?.requestId).toBe(line?.request_id);
     expect(Number(line?.request_time)).toBeGreaterThanOrEqual(0);
   });
 

@@ -1,3 +1,4 @@
+import http2 from 'node:http2';
 import https from 'node:https';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,13 +34,19 @@ function peerCommonName(port: number, servername?: string): Promise<{ cn: string
 }
 
 /** An HTTPS request through the edge with SNI and Host `host` (certificate not verified). */
-function httpsGet(port: number, host: string, urlPath = '/'): Promise<{ status: number; body: string }> {
+function httpsGet(
+  port: number,
+  host: string,
+  urlPath = '/',
+  options: { method?: string; body?: string } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = https.request(
       {
         host: '127.0.0.1',
         port,
         path: urlPath,
+        method: options.method ?? 'GET',
         servername: host,
         headers: { host },
         rejectUnauthorized: false,
@@ -54,8 +61,33 @@ function httpsGet(port: number, host: string, urlPath = '/'): Promise<{ status: 
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
+}
+
+/** `count` GETs as concurrent streams of one HTTP/2 connection; resolves with their statuses. */
+async function h2Streams(port: number, host: string, count: number): Promise<number[]> {
+  const session = http2.connect(`https://127.0.0.1:${port}`, { servername: host, rejectUnauthorized: false });
+  try {
+    return await Promise.all(
+      Array.from(
+        { length: count },
+        (_, i) =>
+          new Promise<number>((resolve, reject) => {
+            const stream = session.request({ ':path': `/h2-${i}`, ':authority': host });
+            let status = 0;
+            stream.on('response', (headers) => {
+              status = Number(headers[':status']);
+            });
+            stream.on('data', () => undefined);
+            stream.on('end', () => resolve(status));
+            stream.on('error', reject);
+          }),
+      ),
+    );
+  } finally {
+    session.close();
+  }
 }
 
 beforeAll(async () => {
@@ -107,6 +139,15 @@ describe('certificates by SNI', () => {
     expect((await peerCommonName(edge.httpsPort, 'one.example.com')).alpn).toBe('h2');
   });
 
+  it('gives every stream of one HTTP/2 connection its own request id', async () => {
+    const before = plain.seen.length;
+    expect(await h2Streams(edge.httpsPort, 'two.example.com', 6)).toEqual([200, 200, 200, 200, 200, 200]);
+    const ids = plain.seen.slice(before).map((s) => s.requestId);
+    expect(ids).toHaveLength(6);
+    for (const id of ids) expect(id).toMatch(/^edge-\d+-\d+$/);
+    expect(new Set(ids).size).toBe(6);
+  });
+
   it('serves a forceSSL domain over HTTPS without redirecting again', async () => {
     const answer = await httpsGet(edge.httpsPort, 'one.example.com', '/over-tls');
     expect(answer.status).toBe(200);
@@ -120,6 +161,14 @@ describe('HTTPS origins', () => {
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ server: 'secure', host: 'origin.example.net' });
     expect(secure.seen.at(-1)?.sni).toBe('origin.example.net');
+  });
+
+  it('passes the method and the request body through to an HTTPS origin', async () => {
+    const body = 'x'.repeat(100_000);
+    const answer = await httpsGet(edge.httpsPort, 'tls-origin.example.com', '/upload', { method: 'POST', body });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ server: 'secure', url: '/upload', bodyLength: body.length });
+    expect(secure.seen.at(-1)).toMatchObject({ method: 'POST', url: '/upload' });
   });
 
   it("sends the request's host as SNI when the origin host is null", async () => {

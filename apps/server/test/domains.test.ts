@@ -176,6 +176,18 @@ describe('domains', () => {
     );
     expect((await asAlice('PUT', `domain/${www.id}/scheme`, { scheme: 1 })).statusCode).toBe(200);
     expect((await asAlice('GET', 'domains?keywords=www')).json().data[0]).toMatchObject({ hashType: 1, scheme: 1 });
+
+    // An edit that gives only the upstreams keeps every other setting.
+    const kept = await asAlice('PUT', 'domain', { id: www.id, upstreams: [up(9004)] });
+    expect(kept.json().data).toMatchObject({
+      forceSSL: true,
+      hostName: 'origin.alice.example',
+      tags: ['a'],
+      hashType: 1,
+      scheme: 1,
+      status: 1,
+      upstreams: [{ port: 9004 }],
+    });
   });
 
   it('refuses a site that still has domains (205005)', async () => {

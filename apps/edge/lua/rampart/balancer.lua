@@ -2,6 +2,7 @@
 -- robin (state per worker, kept on the cached domain entry) or by a weighted hash of the client
 -- address; backups only once every primary has failed in this request.
 local balancer = require "ngx.balancer"
+local store = require "rampart.store"
 
 local _M = {}
 
@@ -16,6 +17,7 @@ local function peers_of(domain)
     local list = u.backup and peers.backups or peers.primaries
     list[#list + 1] = { host = host, port = u.port, weight = u.weight, current = 0 }
   end
+  if #peers.primaries + #peers.backups == 1 then peers.single = peers.primaries[1] or peers.backups[1] end
   domain._peers = peers
   return peers
 end
@@ -53,38 +55,43 @@ local function pick_hash(list, tried, client)
   return nil
 end
 
+local function fail(...)
+  ngx.log(ngx.ERR, "rampart balancer: ", ...)
+  return ngx.exit(ngx.ERROR)
+end
+
+local function use(peer)
+  local ok, err = balancer.set_current_peer(peer.host, peer.port)
+  if not ok then return fail("cannot use ", peer.host, ":", peer.port, ": ", err) end
+end
+
 function _M.balance()
-  local ctx = ngx.ctx
-  local domain = ctx.rampart_domain
-  if domain == nil then
-    ngx.log(ngx.ERR, "rampart balancer: no domain in the request context")
-    return ngx.exit(ngx.ERROR)
-  end
+  -- The router found the domain in this request; the worker's cache has it (no ngx.ctx to build
+  -- per request). A push in between may have retired it: then this request fails like a dead origin.
+  local domain = store.routed(ngx.var.host)
+  if domain == nil then return fail("domain of ", ngx.var.host, " is gone") end
   local peers = peers_of(domain)
 
+  -- One upstream (the common case): nothing to remember between tries.
+  if peers.single then return use(peers.single) end
+  local count = #peers.primaries + #peers.backups
+  if count == 0 then return fail("domain ", domain.id, " has no upstream") end
+
+  local ctx = ngx.ctx
   local state = ctx.rampart_balancer
   if state == nil then
     state = { tried = {} }
     ctx.rampart_balancer = state
     -- Every peer may be tried once in this request.
-    local more = #peers.primaries + #peers.backups - 1
-    if more > 0 then balancer.set_more_tries(more) end
+    balancer.set_more_tries(count - 1)
   end
 
   local pick, client = pick_round_robin, nil
   if domain.origin.balance == "ip_hash" then pick, client = pick_hash, ngx.var.remote_addr end
   local peer = pick(peers.primaries, state.tried, client) or pick(peers.backups, state.tried, client)
-  if peer == nil then
-    ngx.log(ngx.ERR, "rampart balancer: every upstream of domain ", domain.id, " failed")
-    return ngx.exit(ngx.ERROR)
-  end
+  if peer == nil then return fail("every upstream of domain ", domain.id, " failed") end
   state.tried[peer] = true
-
-  local ok, err = balancer.set_current_peer(peer.host, peer.port)
-  if not ok then
-    ngx.log(ngx.ERR, "rampart balancer: cannot use ", peer.host, ":", peer.port, ": ", err)
-    return ngx.exit(ngx.ERROR)
-  end
+  return use(peer)
 end
 
 return _M

@@ -86,6 +86,7 @@ local function entry(gen, name)
   domain = assert(_M.decode_entry(raw), "undecodable domain entry")
   -- Derived once per worker and generation, not per request.
   domain._redirect_code = tostring(domain.forceSSLCode)
+  domain._id = tostring(domain.id)
   hits:set(name, domain)
   return domain
 end
@@ -97,6 +98,15 @@ function _M.find_domain(gen, host)
   local dot = host:find(".", 1, true)
   if dot then return entry(gen, "*" .. host:sub(dot)) end
   return nil
+end
+
+-- The domain this worker routed `host` to in its current cache generation, without reading the
+-- shared dict: for the balancer, right after the router looked the host up in the same request.
+-- Falls back to a full lookup when the cache moved on in between.
+function _M.routed(host)
+  local domain = found and found:get(host)
+  if domain then return domain end
+  return (_M.lookup(host))
 end
 
 local byte, STAR = string.byte, 42

@@ -432,6 +432,7 @@ export class Agent {
       defaultCertificate: this.defaultCertificate,
       errorLogPath: this.nginx.errorLogPath,
       accessLogPath: path.join(prefix, 'logs/access.log'),
+      ...(this.credentials ? { requestIdPrefix: `n${this.credentials.nodeId}` } : {}),
     };
   }
 

@@ -60,7 +60,9 @@ describe('renderNginxConf', () => {
     const layout = prefixLayout(BASE.prefix);
     expect(conf).toContain(`pid ${layout.pidFile};`);
     expect(conf).toContain(`error_log ${BASE.errorLogPath} notice;`);
-    expect(conf).toContain(`access_log ${BASE.accessLogPath} rampart_json`);
+    expect(conf.match(new RegExp(`access_log ${BASE.accessLogPath} rampart_json_\\d+ buffer`, 'g'))).toHaveLength(
+      BASE.httpPorts.length + BASE.httpsPorts.length,
+    );
     for (const directive of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
       expect(conf).toMatch(new RegExp(`${directive}_temp_path ${BASE.prefix}/temp/${directive};`));
     }
@@ -74,9 +76,16 @@ describe('renderNginxConf', () => {
     expect(conf).toContain('init_by_lua_block { require("rampart.init").master() }');
   });
 
-  it('quotes every variable of the JSON access log', () => {
-    const format = render().match(/log_format rampart_json escape=json '(.*)';/)?.[1] ?? '';
-    const record = JSON.parse(format.replaceAll(/\$[a-z0-9_]+/g, 'x')) as Record<string, string>;
+  it("quotes every variable of the JSON access log, with each server's scheme and port as constants", () => {
+    const conf = render();
+    const [http, https] = [BASE.httpPorts[0], BASE.httpsPorts[0]];
+    const formatOf = (p: number | undefined) =>
+      conf.match(new RegExp(`log_format rampart_json_${p} escape=json '(.*)';`))?.[1] ?? '';
+    const parse = (format: string) => JSON.parse(format.replaceAll(/\$[a-z0-9_]+/g, 'x')) as Record<string, string>;
+    expect(parse(formatOf(http))).toMatchObject({ scheme: 'http', server_port: String(http) });
+    expect(parse(formatOf(https))).toMatchObject({ scheme: 'https', server_port: String(https) });
+    const format = formatOf(http);
+    const record = parse(format);
     expect(Object.keys(record)).toEqual(
       expect.arrayContaining([
         'request_id',
@@ -100,7 +109,7 @@ describe('renderNginxConf', () => {
     expect(https).toContain('balancer_by_lua_block');
     expect(https).not.toContain('keepalive');
     expect(conf).toContain('proxy_ssl_server_name on;');
-    expect(conf).toContain('proxy_ssl_name $rampart_upstream_host;');
+    expect(conf).toContain('proxy_ssl_name $rampart_host_header;');
   });
 
   it('renders no per-domain value: the settings refuse domain data outright', () => {

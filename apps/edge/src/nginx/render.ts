@@ -45,6 +45,14 @@ export const nginxSettingsSchema = z
     proxyReadTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
     proxySendTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
     clientMaxBodyMegabytes: z.number().int().min(1).max(10_240).default(64),
+    /**
+     * Starts every request id (`<prefix>-<worker pid>-<request serial>`, see rampart.router): the
+     * node's id, so ids are unique across the nodes of a control plane.
+     */
+    requestIdPrefix: z
+      .string()
+      .regex(/^[a-z0-9]{1,32}$/, 'lower-case letters and digits')
+      .default('edge'),
   })
   .superRefine((s, ctx) => {
     const seen = new Set<number>();
@@ -89,34 +97,41 @@ const MODULES_DIR = '/usr/lib/nginx/modules';
 const SYSTEM_LUA_PATH = '/usr/share/lua/5.1/?.lua';
 const SYSTEM_LUA_CPATH = '/usr/lib/x86_64-linux-gnu/lua/5.1/?.so';
 
-// Every variable quoted: with escape=json an empty unquoted value breaks the line (edge-notes).
-const ACCESS_LOG_FORMAT = [
-  ['time', '$time_iso8601'],
-  ['request_id', '$request_id'],
-  ['remote_addr', '$remote_addr'],
-  ['scheme', '$scheme'],
-  ['server_port', '$server_port'],
-  ['host', '$host'],
-  ['method', '$request_method'],
-  ['uri', '$request_uri'],
-  ['status', '$status'],
-  ['bytes_sent', '$bytes_sent'],
-  ['request_time', '$request_time'],
-  ['upstream_addr', '$upstream_addr'],
-  ['upstream_status', '$upstream_status'],
-  ['upstream_response_time', '$upstream_response_time'],
-  ['domain_id', '$rampart_domain_id'],
-  ['user_agent', '$http_user_agent'],
-]
-  .map(([key, value]) => `"${key}":"${value}"`)
-  .join(',');
+/**
+ * The access log of the public server on `port`: one format per server, so the scheme and port
+ * are constants rather than variables read per request. Every variable is quoted: with
+ * escape=json an empty unquoted value breaks the line (edge-notes).
+ */
+const accessLogFormat = (scheme: 'http' | 'https', port: number) =>
+  [
+    ['time', '$time_iso8601'],
+    ['request_id', '$rampart_request_id'],
+    ['remote_addr', '$remote_addr'],
+    ['scheme', scheme],
+    ['server_port', String(port)],
+    ['host', '$host'],
+    ['method', '$request_method'],
+    ['uri', '$request_uri'],
+    ['status', '$status'],
+    ['bytes_sent', '$bytes_sent'],
+    ['request_time', '$request_time'],
+    ['upstream_addr', '$upstream_addr'],
+    ['upstream_status', '$upstream_status'],
+    ['upstream_response_time', '$upstream_response_time'],
+    ['domain_id', '$rampart_domain_id'],
+    ['user_agent', '$http_user_agent'],
+  ]
+    .map(([key, value]) => `"${key}":"${value}"`)
+    .join(',');
+const accessLogName = (port: number) => `rampart_json_${port}`;
 
-/** Statuses the router answers with a page of its own (see lua/rampart/router.lua). */
-const ROUTER_PAGES = [403, 404, 503] as const;
-/** Every status the edge answers with its own page. */
-const PAGE_STATUSES = [...ROUTER_PAGES, 500, 502, 504] as const;
-/** forceSSL redirect codes the router may answer (the data plane's forceSSLCode). */
-const REDIRECT_CODES = [301, 302, 307, 308] as const;
+/** Statuses the edge answers with its own page when reaching the origin fails. */
+const ERROR_PAGES = [500, 502, 504] as const;
+/**
+ * Not an HTTP status: `return`ed when the router's answer is anything but "proxy to an HTTP
+ * origin", so that a single `if` sits on the hot path; its error_page hands over to @rampart_route.
+ */
+const ROUTE_ELSEWHERE = 599;
 
 function listenAddress(s: NginxSettings, p: number): string {
   if (s.listenAddress === undefined) return String(p);
@@ -126,7 +141,6 @@ function listenAddress(s: NginxSettings, p: number): string {
 }
 
 function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTestHooks): string[] {
-  const firstHttpsPort = s.httpsPorts[0];
   const listen = tls
     ? `listen ${listenAddress(s, p)} ssl${s.http2 ? ' http2' : ''} default_server;`
     : `listen ${listenAddress(s, p)} default_server;`;
@@ -134,6 +148,8 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
     '  server {',
     `    ${listen}`,
     '    server_name _;',
+    // The servers share one file and its buffer (nginx opens a path once).
+    `    access_log ${s.accessLogPath} ${accessLogName(p)} buffer=64k flush=1s;`,
     ...(tls
       ? [
           `    ssl_certificate ${s.defaultCertificate.certPath};`,
@@ -141,27 +157,32 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
           '    ssl_certificate_by_lua_block { require("rampart.certs").set_certificate() }',
         ]
       : []),
-    // Declared here so Lua can write them; the router fills them per request.
-    '    set $rampart_domain_id "";',
-    '    set $rampart_origin_scheme "http";',
-    '    set $rampart_upstream_host "";',
-    '    set $rampart_redirect "";',
-    // Where forceSSL redirects: the first HTTPS port (omitted from the URL when it is 443).
-    `    set $rampart_https_port "${firstHttpsPort ?? 443}";`,
+    ...ERROR_PAGES.map((code) => `    error_page ${code} = @rampart_${code};`),
+    `    error_page ${ROUTE_ELSEWHERE} = @rampart_route;`,
     '',
-    // The edge's own pages: statuses the router returns, and errors reaching the origin.
-    ...PAGE_STATUSES.map((code) => `    error_page ${code} = @rampart_${code};`),
-    '',
+    // The hot path: one Lua call that routes by Host (rampart.router), one `if` (the one safe use:
+    // only `return` inside), and a proxy to the HTTP origin pool balanced in Lua.
     '    location / {',
-    '      set_by_lua_block $rampart_route { return require("rampart.router").route() }',
-    // Only `return` inside these `if`s (the one safe use of `if` in a location).
-    ...ROUTER_PAGES.map((code) => `      if ($rampart_route = "${code}") { return ${code}; }`),
-    ...REDIRECT_CODES.map((code) => `      if ($rampart_route = "${code}") { return ${code} $rampart_redirect; }`),
-    '      proxy_pass $rampart_origin_scheme://rampart_$rampart_origin_scheme;',
+    '      set_by_lua_block $rampart_route { return rampart.route() }',
+    `      if ($rampart_route) { return ${ROUTE_ELSEWHERE}; }`,
+    '      proxy_pass http://rampart_http;',
     '    }',
-    ...PAGE_STATUSES.map(
+    // Everything else the router answered: the edge's own page, a forceSSL redirect, or an HTTPS
+    // origin (the method and body are kept: a named location is not a new request).
+    '    location @rampart_route {',
+    '      rewrite_by_lua_block { require("rampart.router").elsewhere() }',
+    '      proxy_pass https://rampart_https;',
+    '    }',
+    ...ERROR_PAGES.map(
       (code) => `    location @rampart_${code} { content_by_lua_block { require("rampart.pages").send(${code}) } }`,
     ),
+    // Declares the variables the router writes (see the note at uninitialized_variable_warn).
+    '    location @rampart_declarations {',
+    '      set $rampart_domain_id "";',
+    '      set $rampart_upstream_host "";',
+    '      set $rampart_request_id "";',
+    '      return 404;',
+    '    }',
     ...(hooks.serverSnippet ? [`    ${hooks.serverSnippet}`] : []),
     '  }',
   ];
@@ -191,8 +212,18 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     ...Object.entries(layout.tempPaths).map(([directive, dir]) => `  ${directive} ${dir};`),
     `  client_max_body_size ${s.clientMaxBodyMegabytes}m;`,
     '',
-    `  log_format rampart_json escape=json '{${ACCESS_LOG_FORMAT}}';`,
-    `  access_log ${s.accessLogPath} rampart_json buffer=64k flush=1s;`,
+    ...s.httpPorts.map((p) => `  log_format ${accessLogName(p)} escape=json '{${accessLogFormat('http', p)}}';`),
+    ...s.httpsPorts.map((p) => `  log_format ${accessLogName(p)} escape=json '{${accessLogFormat('https', p)}}';`),
+    // The node's tag, read once per worker by the router to build request ids (rampart.router).
+    `  map $pid $rampart_node { default "${s.requestIdPrefix}"; }`,
+    '',
+    // Variables the router (Lua) writes. `set` declares them; it runs only in this location, which
+    // no request reaches (nginx declares variables for the whole http block but runs `set` only
+    // where it stands), so the hot path pays nothing for the declarations. Unset reads are "".
+    '  uninitialized_variable_warn off;',
+    `  map $rampart_upstream_host $rampart_host_header { "" $host; default $rampart_upstream_host; }`,
+    // Where forceSSL redirects: the first HTTPS port (omitted from the URL when it is 443).
+    `  map $pid $rampart_https_port { default "${s.httpsPorts[0] ?? 443}"; }`,
     '',
     `  lua_package_path '${s.luaDir}/?.lua;${SYSTEM_LUA_PATH};;';`,
     `  lua_package_cpath '${SYSTEM_LUA_CPATH};;';`,
@@ -207,26 +238,26 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     '',
     '  map $http_upgrade $rampart_connection { default upgrade; "" ""; }',
     '  proxy_http_version 1.1;',
-    '  proxy_set_header Host $rampart_upstream_host;',
+    '  proxy_set_header Host $rampart_host_header;',
     '  proxy_set_header Connection $rampart_connection;',
     '  proxy_set_header Upgrade $http_upgrade;',
     '  proxy_set_header X-Real-IP $remote_addr;',
     '  proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
     '  proxy_set_header X-Forwarded-Proto $scheme;',
-    '  proxy_set_header X-Request-Id $request_id;',
+    '  proxy_set_header X-Request-Id $rampart_request_id;',
     `  proxy_connect_timeout ${s.proxyConnectTimeoutSeconds}s;`,
     `  proxy_read_timeout ${s.proxyReadTimeoutSeconds}s;`,
     `  proxy_send_timeout ${s.proxySendTimeoutSeconds}s;`,
     '  proxy_next_upstream error timeout;',
     '  proxy_ssl_server_name on;',
-    '  proxy_ssl_name $rampart_upstream_host;',
+    '  proxy_ssl_name $rampart_host_header;',
     '  proxy_ssl_protocols TLSv1.2 TLSv1.3;',
     '',
     // The peers come from Lua per request; 0.0.0.1 is a placeholder nginx never connects to.
     // balancer_by_lua must precede keepalive, which wraps it.
     '  upstream rampart_http {',
     '    server 0.0.0.1;',
-    '    balancer_by_lua_block { require("rampart.balancer").balance() }',
+    '    balancer_by_lua_block { rampart.balance() }',
     '    keepalive 256;',
     '    keepalive_timeout 60s;',
     '  }',
@@ -234,7 +265,7 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     // connection opened with one domain's SNI could carry another domain's request.
     '  upstream rampart_https {',
     '    server 0.0.0.1;',
-    '    balancer_by_lua_block { require("rampart.balancer").balance() }',
+    '    balancer_by_lua_block { rampart.balance() }',
     '  }',
     '',
     ...s.httpPorts.flatMap((p) => publicServer(s, p, false, hooks)),

@@ -6,8 +6,15 @@ import type { AddressInfo } from 'node:net';
 export interface Origin {
   name: string;
   port: number;
-  /** Requests seen, with the Host header and the TLS SNI the edge sent. */
-  seen: { host: string | undefined; sni: string | null; url: string | undefined }[];
+  /** Requests seen: the Host header, TLS SNI and X-Request-Id the edge sent, and the body. */
+  seen: {
+    host: string | undefined;
+    sni: string | null;
+    url: string | undefined;
+    method: string | undefined;
+    requestId: string | undefined;
+    body: string;
+  }[];
   close(): Promise<void>;
 }
 
@@ -21,10 +28,23 @@ export async function startOrigin(name: string, options: OriginOptions = {}): Pr
   const seen: Origin['seen'] = [];
   const handler: http.RequestListener = (req, res) => {
     const socket = req.socket as typeof req.socket & { servername?: string | false };
-    seen.push({ host: req.headers.host, sni: socket.servername || null, url: req.url });
-    if (options.hang) return;
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ server: name, host: req.headers.host, url: req.url }));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const requestId = req.headers['x-request-id'];
+      seen.push({
+        host: req.headers.host,
+        sni: socket.servername || null,
+        url: req.url,
+        method: req.method,
+        requestId: Array.isArray(requestId) ? requestId.join(',') : requestId,
+        body,
+      });
+      if (options.hang) return;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ server: name, host: req.headers.host, url: req.url, bodyLength: body.length }));
+    });
   };
   const server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
   await new Promise<void>((resolve, reject) => {

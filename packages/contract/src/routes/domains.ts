@@ -74,6 +74,21 @@ export const domainSettingsInput = z.object({
 });
 
 export const domainInputSchema = domainSettingsInput.extend({ name: zDomainName({ wildcard: true }) });
+
+/** An edit: the upstreams are replaced; a setting left out keeps its current value. */
+export const domainUpdateInput = z.object({
+  id: positiveId,
+  upstreams: upstreamList,
+  scheme: originSchemeSchema.optional(),
+  hashType: hashTypeSchema.optional(),
+  hostName: originHostName.optional(),
+  forceSSL: z.boolean().optional(),
+  /** 0 = none. */
+  certificateID: z.number().int().min(0).optional(),
+  status: domainStatusSchema.optional(),
+  tags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX).optional(),
+});
+export type DomainUpdateInput = z.input<typeof domainUpdateInput>;
 export type DomainInput = z.input<typeof domainInputSchema>;
 
 export const domainSchema = z.object({
@@ -144,9 +159,9 @@ export const updateDomain = defineRoute({
   method: 'PUT',
   path: `${base}/domain`,
   access: user,
-  summary: "Replaces a domain's settings and upstreams (the name stays)",
+  summary: "Replaces a domain's upstreams and the settings given (the name stays; a setting left out is kept)",
   tags: ['domains'],
-  request: { params: siteParams, body: domainSettingsInput.extend({ id: positiveId }) },
+  request: { params: siteParams, body: domainUpdateInput },
   response: dataOf(domainSchema),
 });
 

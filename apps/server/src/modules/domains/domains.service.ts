@@ -38,6 +38,9 @@ export interface DomainSettingsIn {
   tags: string[];
 }
 
+/** An edit (contract: domainUpdateInput): the upstreams are replaced, absent settings kept. */
+export type DomainUpdateIn = { id: number; upstreams: UpstreamIn[] } & Partial<Omit<DomainSettingsIn, 'upstreams'>>;
+
 function presentUpstream(u: UpstreamRow): DomainUpstream {
   return { id: u.id, ip: u.ip, port: u.port, weight: u.weight, backup: u.backup, status: u.enabled ? 1 : 0 };
 }
@@ -209,12 +212,7 @@ export class DomainsService {
     return row;
   }
 
-  async update(
-    userId: number,
-    siteId: number,
-    input: DomainSettingsIn & { id: number },
-    locale: Locale,
-  ): Promise<SiteDomain> {
+  async update(userId: number, siteId: number, input: DomainUpdateIn, locale: Locale): Promise<SiteDomain> {
     await this.access.userSite(userId, siteId);
     this.checkOrigins(
       locale,
@@ -223,22 +221,28 @@ export class DomainsService {
     return this.db.transaction(async (tx) => {
       const repo = this.repo(tx);
       const row = await this.oneDomain(repo, siteId, input.id);
+      // A setting left out keeps its current value.
+      const enabled = input.status === undefined ? row.enabled : input.status === 1;
+      const certificateId =
+        input.certificateID === undefined ? row.certificateId : input.certificateID === 0 ? null : input.certificateID;
       const failures = new Failures();
       if (!servable(input.upstreams.map(toRow))) failures.add(401008, row.name);
-      if (input.status === 1 && (await repo.enabledNamesTaken([row.name], [row.id])).length > 0) {
+      if (enabled && (await repo.enabledNamesTaken([row.name], [row.id])).length > 0) {
         failures.add(401001, row.name);
       }
-      await this.checkCertificates(tx, siteId, [{ name: row.name, certificateID: input.certificateID }], failures);
+      if (input.certificateID !== undefined) {
+        await this.checkCertificates(tx, siteId, [{ name: row.name, certificateID: input.certificateID }], failures);
+      }
       failures.throwIfAny();
       try {
         await repo.update(siteId, [row.id], {
-          enabled: input.status === 1,
-          scheme: input.scheme,
-          hashType: input.hashType,
-          hostName: input.hostName,
-          forceSSL: input.forceSSL,
-          certificateId: input.certificateID === 0 ? null : input.certificateID,
-          tags: [...new Set(input.tags)],
+          enabled,
+          scheme: input.scheme ?? row.scheme,
+          hashType: input.hashType ?? row.hashType,
+          hostName: input.hostName ?? row.hostName,
+          forceSSL: input.forceSSL ?? row.forceSSL,
+          certificateId,
+          tags: input.tags ? [...new Set(input.tags)] : row.tags,
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw new AppError(101009, { errors: [{ code: 401001, targets: [row.name] }] });
