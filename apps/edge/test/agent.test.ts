@@ -3,8 +3,9 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NodeApiError, NodeClient, signedHeaders } from '../src/agent/node-client.js';
+import { NodeApiError, NodeClient } from '../src/agent/node-client.js';
 import { commandLine } from '../src/agent/processes.js';
 import { NginxProcess } from '../src/nginx/nginx-process.js';
 import { agentPorts, cleanUpAgents, makeStateDir, startAgent, type TestAgent } from './helpers/agent.js';
@@ -111,7 +112,7 @@ describe('registration and signed requests', () => {
     const secret = cp.secretOf(1) ?? '';
     const body = JSON.stringify({ version: '0.1.0', appliedVersion: '', lastError: '' });
     const headers = {
-      ...signedHeaders({ nodeId: 1, nodeSecret: secret }, 'POST', '/api/edge/v1/status', body),
+      ...signedNodeHeaders({ nodeId: 1, nodeSecret: secret }, 'POST', '/api/edge/v1/status', body),
       'content-type': 'application/json',
     };
     const post = () => fetch(`${cp.url}/api/edge/v1/status`, { method: 'POST', headers, body });

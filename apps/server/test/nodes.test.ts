@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { NODE_SIGNATURE_HEADERS } from '@rampart/contract';
+import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signNodeRequest } from '../src/modules/nodes/node-signature.js';
 import { bearer, manualClock, signIn } from './helpers/auth.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -45,8 +43,6 @@ function signed(
   over: Partial<{ timestamp: string; nonce: string }> = {},
 ) {
   const payload = JSON.stringify(body);
-  const timestamp = over.timestamp ?? String(Math.floor(clock.now() / 1000));
-  const nonce = over.nonce ?? randomBytes(16).toString('hex');
   const path = '/api/edge/v1/status';
   return {
     method: 'POST' as const,
@@ -54,16 +50,7 @@ function signed(
     payload,
     headers: {
       'content-type': 'application/json',
-      [NODE_SIGNATURE_HEADERS.node]: String(nodeId),
-      [NODE_SIGNATURE_HEADERS.timestamp]: timestamp,
-      [NODE_SIGNATURE_HEADERS.nonce]: nonce,
-      [NODE_SIGNATURE_HEADERS.signature]: signNodeRequest(secret, {
-        method: 'POST',
-        path,
-        body: payload,
-        timestamp,
-        nonce,
-      }),
+      ...signedNodeHeaders({ nodeId, nodeSecret: secret }, 'POST', path, payload, { nowMs: clock.now(), ...over }),
     },
   };
 }

@@ -1,61 +1,24 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
 import {
   type AnyRoute,
   DATA_PLANE_LIMITS,
   EDGE_SNAPSHOT_MAX_WAIT_SECONDS,
   type EdgeSnapshot,
   getNodeSnapshot,
-  NODE_SIGNATURE_HEADERS,
-  nodeSignaturePayload,
   registerNode,
   reportNodeStatus,
   routeUrl,
 } from '@rampart/contract';
+import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import type { z } from 'zod';
 import { formatPath } from '../data-plane/schema.js';
 
 /**
- * The node API as the agent calls it. Every request but `register` is signed the way the control
- * plane checks it (apps/server/src/modules/nodes/node-signature.ts): HMAC-SHA256 under the node
- * secret of {@link nodeSignaturePayload} (method, path with query as sent — `/api/edge/v1/...` —,
- * unix timestamp in seconds, a fresh nonce, SHA-256 hex of the body), hex, in the
- * NODE_SIGNATURE_HEADERS. Every answer is checked with the route's `response` schema.
+ * The node API as the agent calls it. Every request but `register` is signed with the contract's
+ * `signedNodeHeaders` (@rampart/contract/node-signing), the code the control plane checks against:
+ * HMAC-SHA256 under the node secret of the method, path with query as sent (`/api/edge/v1/...`),
+ * unix timestamp in seconds, a fresh nonce and the SHA-256 hex of the body. Every answer is
+ * checked with the route's `response` schema.
  */
-
-/** HMAC-SHA256 hex of the node-API signing payload; identical to the server's `signNodeRequest`. */
-export function signNodeRequest(
-  secret: string,
-  parts: { method: string; path: string; body: string; timestamp: string; nonce: string },
-): string {
-  const bodySha256 = createHash('sha256').update(parts.body).digest('hex');
-  return createHmac('sha256', secret)
-    .update(nodeSignaturePayload({ ...parts, bodySha256 }))
-    .digest('hex');
-}
-
-/** The headers of a signed request: node id, timestamp (seconds), nonce, signature. */
-export function signedHeaders(
-  credentials: { nodeId: number; nodeSecret: string },
-  method: string,
-  pathWithQuery: string,
-  body: string,
-  now = Date.now(),
-): Record<string, string> {
-  const timestamp = String(Math.floor(now / 1000));
-  const nonce = randomBytes(18).toString('base64url');
-  return {
-    [NODE_SIGNATURE_HEADERS.node]: String(credentials.nodeId),
-    [NODE_SIGNATURE_HEADERS.timestamp]: timestamp,
-    [NODE_SIGNATURE_HEADERS.nonce]: nonce,
-    [NODE_SIGNATURE_HEADERS.signature]: signNodeRequest(credentials.nodeSecret, {
-      method,
-      path: pathWithQuery,
-      body,
-      timestamp,
-      nonce,
-    }),
-  };
-}
 
 /** A call that did not get a valid 2xx answer (status 0: no answer at all). */
 export class NodeApiError extends Error {
@@ -147,7 +110,7 @@ export class NodeClient {
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.signed) {
       if (!this.credentials) throw new Error('the node is not registered yet');
-      Object.assign(headers, signedHeaders(this.credentials, route.method, url.pathname + url.search, body));
+      Object.assign(headers, signedNodeHeaders(this.credentials, route.method, url.pathname + url.search, body));
     }
     const timed = withTimeout(options.signal, options.timeoutMs ?? this.requestTimeoutMs);
     let status: number;

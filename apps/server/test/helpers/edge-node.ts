@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { EDGE_API_BASE, NODE_SIGNATURE_HEADERS } from '@rampart/contract';
+import { EDGE_API_BASE } from '@rampart/contract';
+import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import type { FastifyInstance } from 'fastify';
-import { signNodeRequest } from '../../src/modules/nodes/node-signature.js';
 import { bearer } from './auth.js';
 
 export interface JoinedNode {
@@ -37,24 +36,13 @@ export function nodeRequest(
 ) {
   const url = `${EDGE_API_BASE}${path}`;
   const payload = body === undefined ? '' : JSON.stringify(body);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const nonce = randomBytes(16).toString('hex');
   return app.inject({
     method,
     url,
     ...(body === undefined ? {} : { payload }),
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      [NODE_SIGNATURE_HEADERS.node]: String(node.nodeId),
-      [NODE_SIGNATURE_HEADERS.timestamp]: timestamp,
-      [NODE_SIGNATURE_HEADERS.nonce]: nonce,
-      [NODE_SIGNATURE_HEADERS.signature]: signNodeRequest(node.secret, {
-        method,
-        path: url,
-        body: payload,
-        timestamp,
-        nonce,
-      }),
+      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, method, url, payload),
     },
   });
 }

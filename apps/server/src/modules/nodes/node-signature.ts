@@ -1,5 +1,5 @@
-import { createHash, createHmac } from 'node:crypto';
-import { NODE_SIGNATURE_HEADERS, NODE_SIGNATURE_MAX_SKEW_SECONDS, nodeSignaturePayload } from '@rampart/contract';
+import { NODE_SIGNATURE_HEADERS, NODE_SIGNATURE_MAX_SKEW_SECONDS } from '@rampart/contract';
+import { signNodeRequest } from '@rampart/contract/node-signing';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { safeEqual } from '../../platform/crypto/keys.js';
@@ -7,17 +7,6 @@ import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { NodeAuthenticator } from '../../platform/http/bind-route.js';
 import type { NodesRepository } from './nodes.repository.js';
-
-/** Signs a node-API request (used by the agent and by tests). */
-export function signNodeRequest(
-  secret: string,
-  parts: { method: string; path: string; body: string; timestamp: string; nonce: string },
-): string {
-  const bodySha256 = createHash('sha256').update(parts.body).digest('hex');
-  return createHmac('sha256', secret)
-    .update(nodeSignaturePayload({ ...parts, bodySha256 }))
-    .digest('hex');
-}
 
 /**
  * Nonces seen within the allowed skew, so a captured request cannot be replayed. Kept in memory
