@@ -103,6 +103,20 @@ describe('node snapshots', () => {
     expect(snap.dataPlane.certificates[0].keyPem).toContain('-----BEGIN PRIVATE KEY-----');
   });
 
+  it("carries the zone's HTTP/2 setting and force-SSL redirect code to its nodes", async () => {
+    const before = await snapshot();
+    await call('PUT', `client/zone/${zoneId}/setting/http2`, { enable: false });
+    await call('PUT', `client/zone/${zoneId}/setting/forceSSLRedirectCode`, { code: 307 });
+    const after = await snapshot();
+    expect(after.version).not.toBe(before.version);
+    expect(after.listen).toEqual({ httpPorts: [80], httpsPorts: [443], http2: false });
+    expect(after.dataPlane.domains.length).toBeGreaterThan(0);
+    for (const d of after.dataPlane.domains) expect(d.forceSSLCode).toBe(307);
+    await call('PUT', `client/zone/${zoneId}/setting/http2`, { enable: true });
+    await call('PUT', `client/zone/${zoneId}/setting/forceSSLRedirectCode`, { code: 301 });
+    expect((await snapshot()).version).toBe(before.version);
+  });
+
   it('keeps the version while nothing changes and changes it with the content', async () => {
     const a = await snapshot();
     const b = await snapshot();

@@ -94,3 +94,49 @@ describe('zones', () => {
     expect((await call('DELETE', 'client/zone', { id: 999_999 })).json().code).toBe(101018);
   });
 });
+
+describe('zone settings', () => {
+  it('starts with HTTP/2 on, HTTP/3 off and 301 redirects, and changes them', async () => {
+    const zoneId = (await call('POST', 'client/zone', { name: 'Settings' })).json().data.id;
+    const settings = (path = '') => call('GET', `client/zone/${zoneId}/setting${path}`);
+    expect((await settings()).json().data).toEqual({ http2: true, http3: false, forceSSLRedirectCode: 301 });
+
+    const off = await call('PUT', `client/zone/${zoneId}/setting/http2`, { enable: false });
+    expect(off.json().data).toEqual({ http2: false, http3: false, forceSSLRedirectCode: 301 });
+    const code = await call('PUT', `client/zone/${zoneId}/setting/forceSSLRedirectCode`, { code: 308 });
+    expect(code.json().data).toEqual({ http2: false, http3: false, forceSSLRedirectCode: 308 });
+    expect((await settings()).json().data).toEqual({ http2: false, http3: false, forceSSLRedirectCode: 308 });
+  });
+
+  it("refuses HTTP/3 on with a field error, other redirect codes, and zones not the caller's", async () => {
+    const zoneId = (await call('POST', 'client/zone', { name: 'No QUIC' })).json().data.id;
+    const http3 = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/client/zone/${zoneId}/setting/http3`,
+      headers: { ...bearer(client), 'accept-language': 'zh-TW' },
+      payload: { enable: true },
+    });
+    expect(http3.json()).toMatchObject({
+      code: 101003,
+      extra: { fields: [{ field: 'enable', key: 'http3Unsupported', message: expect.stringContaining('QUIC') }] },
+    });
+    expect((await call('PUT', `client/zone/${zoneId}/setting/http3`, { enable: false })).json().data.http3).toBe(false);
+    for (const bad of [300, 303, '301', null]) {
+      const res = await call('PUT', `client/zone/${zoneId}/setting/forceSSLRedirectCode`, { code: bad });
+      expect(res.json().code).toBe(101003);
+    }
+    expect((await call('GET', `client/zone/${zoneId}/setting`)).json().data.forceSSLRedirectCode).toBe(301);
+
+    expect((await call('GET', 'client/zone/999999/setting')).json().code).toBe(101018);
+    expect((await call('PUT', 'client/zone/999999/setting/http2', { enable: false })).json().code).toBe(101018);
+    const user = await signIn(t.app, 'user');
+    const asUser = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/client/zone/${zoneId}/setting/http2`,
+      headers: bearer(user),
+      payload: { enable: false },
+    });
+    expect(asUser.json().code).toBe(101018);
+    expect((await call('GET', `client/zone/${zoneId}/setting`)).json().data.http2).toBe(true);
+  });
+});

@@ -146,6 +146,11 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '不允许使用回环、私有或保留地址作为源站',
     zh_TW: '不允許使用迴路、私有或保留位址作為源站',
   },
+  http3Unsupported: {
+    en_US: "HTTP/3 is not available: the nodes' nginx has no QUIC support",
+    zh_CN: 'HTTP/3 不可用：节点的 nginx 不支持 QUIC',
+    zh_TW: 'HTTP/3 無法使用：節點的 nginx 不支援 QUIC',
+  },
   certificateInvalid: {
     en_US: 'This is not a valid PEM certificate chain',
     zh_CN: '这不是有效的 PEM 证书链',

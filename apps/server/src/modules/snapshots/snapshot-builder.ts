@@ -3,7 +3,7 @@ import type { DataPlane, EdgeCertificate, EdgeDomain, EdgeSnapshot } from '@ramp
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Db } from '../../platform/db/database.js';
-import { certificates, groupNodes, nodeGroups, nodes, productGroups, sites } from '../../platform/db/schema.js';
+import { certificates, groupNodes, nodeGroups, nodes, productGroups, sites, zones } from '../../platform/db/schema.js';
 
 /**
  * Builds what one node serves: node → its layer-7 groups → products using those groups (as main
@@ -14,11 +14,11 @@ import { certificates, groupNodes, nodeGroups, nodes, productGroups, sites } fro
  * the edge answers it with the "disabled" page instead of "unknown host". Disabled domains are
  * left out (their names may belong to an enabled domain elsewhere).
  *
- * Zone-level listen settings come with the zone-settings work; until then every node listens on
- * 80 and 443 with HTTP/2 and force-SSL redirects use 301.
+ * HTTP/2 and the force-SSL redirect code come from the node's zone. The listen ports are 80 and
+ * 443 until zones get their own ports.
  */
 export const DEFAULT_LISTEN = { httpPorts: [80], httpsPorts: [443], http2: true } as const;
-const FORCE_SSL_CODE = 301;
+const DEFAULT_FORCE_SSL_CODE = 301;
 
 /** A served domain as the builder's query answers it (see the json_build_array there). */
 type ServedDomainRow = [
@@ -73,10 +73,22 @@ export class SnapshotBuilder {
       dataPlane: { version: 'pending', domains: [], certificates: [] },
     });
     const [node] = await this.db
-      .select({ ownerId: nodes.ownerId, status: nodes.status })
+      .select({
+        ownerId: nodes.ownerId,
+        status: nodes.status,
+        http2: zones.http2,
+        forceSSLRedirectCode: zones.forceSSLRedirectCode,
+      })
       .from(nodes)
+      .leftJoin(zones, eq(zones.id, nodes.zoneId))
       .where(eq(nodes.id, nodeId));
     if (node?.status !== 'initialized') return empty(false);
+    const http2 = node.http2 ?? DEFAULT_LISTEN.http2;
+    const forceSSLCode = (node.forceSSLRedirectCode ?? DEFAULT_FORCE_SSL_CODE) as EdgeDomain['forceSSLCode'];
+    const zoneListen = (content: SnapshotContent): SnapshotContent => ({
+      ...content,
+      listen: { ...content.listen, http2 },
+    });
 
     const servedSites = this.db
       .selectDistinct({ id: sites.id })
@@ -100,7 +112,7 @@ export class SnapshotBuilder {
       WHERE d.enabled AND d.site_id IN ${servedSites}`);
     const raw = (served as unknown as { rows: { doc: unknown }[] }).rows[0]?.doc;
     const domainRows = (typeof raw === 'string' ? JSON.parse(raw) : raw) as ServedDomainRow[];
-    if (domainRows.length === 0) return empty(true);
+    if (domainRows.length === 0) return zoneListen(empty(true));
 
     const out: EdgeDomain[] = [];
     for (const [
@@ -122,7 +134,7 @@ export class SnapshotBuilder {
         name,
         enabled: siteServes,
         forceSSL,
-        forceSSLCode: FORCE_SSL_CODE,
+        forceSSLCode,
         certificateId,
         origin: {
           scheme: scheme === 1 ? 'https' : 'http',
@@ -148,6 +160,6 @@ export class SnapshotBuilder {
       keyPem: this.box.open(c.keySealed),
     }));
     const plane: DataPlane = { version: 'pending', domains: out, certificates: certs };
-    return { ...empty(true), dataPlane: plane };
+    return zoneListen({ ...empty(true), dataPlane: plane });
   }
 }

@@ -12,6 +12,8 @@ const columns = {
   ownerId: zones.ownerId,
   name: zones.name,
   memo: zones.memo,
+  http2: zones.http2,
+  forceSSLRedirectCode: zones.forceSSLRedirectCode,
   createdAt: zones.createdAt,
   updatedAt: zones.updatedAt,
   nodeCount,
@@ -68,7 +70,11 @@ export class ZonesRepository {
     return row.id;
   }
 
-  async update(ownerId: number, id: number, values: { name: string; memo: string }): Promise<boolean> {
+  async update(
+    ownerId: number,
+    id: number,
+    values: Partial<{ name: string; memo: string; http2: boolean; forceSSLRedirectCode: number }>,
+  ): Promise<boolean> {
     const rows = await this.db
       .update(zones)
       .set({ ...values, updatedAt: sql`now()` })

@@ -1,5 +1,6 @@
 import { zoneRoutes } from '@rampart/contract';
 import { type Binder, type Caller, requireCaller } from '../../platform/http/bind-route.js';
+import { requestLocale } from '../../platform/http/request-locale.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { ZonesService } from './zones.service.js';
 
@@ -19,6 +20,18 @@ export function bindZoneRoutes(binder: Binder, zones: ZonesService, nodes: Nodes
     await zones.delete(await operator(caller), body.id);
     return { data: true as const };
   });
+  binder.bind(zoneRoutes.getZoneSettings, async ({ params }, { caller }) => ({
+    data: await zones.settings(await operator(caller), params.zoneID),
+  }));
+  binder.bind(zoneRoutes.setZoneHttp2, async ({ params, body }, { caller }) => ({
+    data: await zones.changeSettings(await operator(caller), params.zoneID, { http2: body.enable }),
+  }));
+  binder.bind(zoneRoutes.setZoneHttp3, async ({ params, body }, { caller, request }) => ({
+    data: await zones.setHttp3(await operator(caller), params.zoneID, body.enable, requestLocale(request)),
+  }));
+  binder.bind(zoneRoutes.setZoneForceSSLRedirectCode, async ({ params, body }, { caller }) => ({
+    data: await zones.changeSettings(await operator(caller), params.zoneID, { forceSSLRedirectCode: body.code }),
+  }));
   binder.bind(zoneRoutes.initializeNodes, async ({ body }, { caller }) => {
     await zones.initializeNodes(await operator(caller), body.ids, body.zoneID, body.groupID);
     return { data: true as const };

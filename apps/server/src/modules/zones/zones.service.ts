@@ -1,10 +1,20 @@
-import type { Zone } from '@rampart/contract';
+import type { Locale, Zone, ZoneSettings } from '@rampart/contract';
 import { DEFAULT_LINE } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import { invalidFields } from '../../platform/http/validation.js';
 import { GroupsRepository } from '../groups/groups.repository.js';
 import { type ZoneRow, ZonesRepository } from './zones.repository.js';
+
+export function presentZoneSettings(row: Pick<ZoneRow, 'http2' | 'forceSSLRedirectCode'>): ZoneSettings {
+  return {
+    http2: row.http2,
+    // Debian 12's nginx has no QUIC; the setting cannot be on.
+    http3: false,
+    forceSSLRedirectCode: row.forceSSLRedirectCode as ZoneSettings['forceSSLRedirectCode'],
+  };
+}
 
 export function presentZone(row: ZoneRow): Zone {
   return {
@@ -40,6 +50,29 @@ export class ZonesService {
     const row = await this.zones.find(operatorId, id);
     if (!row) throw new AppError(101018);
     return presentZone(row);
+  }
+
+  async settings(operatorId: number, id: number): Promise<ZoneSettings> {
+    const row = await this.zones.find(operatorId, id);
+    if (!row) throw new AppError(101018);
+    return presentZoneSettings(row);
+  }
+
+  /** Changes listen settings of a zone; its nodes get them with their next snapshot. */
+  async changeSettings(
+    operatorId: number,
+    id: number,
+    change: Partial<{ http2: boolean; forceSSLRedirectCode: ZoneSettings['forceSSLRedirectCode'] }>,
+  ): Promise<ZoneSettings> {
+    if (!(await this.zones.update(operatorId, id, change))) throw new AppError(101018);
+    return this.settings(operatorId, id);
+  }
+
+  /** HTTP/3 can only be off (no QUIC in the nodes' nginx): `true` is a field error, not a no-op. */
+  async setHttp3(operatorId: number, id: number, enable: boolean, locale: Locale): Promise<ZoneSettings> {
+    const settings = await this.settings(operatorId, id);
+    if (enable) throw invalidFields(locale, [{ field: 'enable', key: 'http3Unsupported' }]);
+    return settings;
   }
 
   async create(operatorId: number, input: { name: string; memo: string }): Promise<Zone> {

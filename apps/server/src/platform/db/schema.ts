@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -175,10 +176,17 @@ export const zones = pgTable(
       .references(() => accounts.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),
     memo: text('memo').notNull().default(''),
+    /** HTTP/2 on the zone's HTTPS ports. */
+    http2: boolean('http2').notNull().default(true),
+    /** Status of force-SSL redirects: 301, 302, 307 or 308. */
+    forceSSLRedirectCode: smallint('force_ssl_redirect_code').notNull().default(301),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('zones_owner_name_key').on(t.ownerId, t.name)],
+  (t) => [
+    uniqueIndex('zones_owner_name_key').on(t.ownerId, t.name),
+    check('zones_force_ssl_redirect_code_check', sql`${t.forceSSLRedirectCode} IN (301, 302, 307, 308)`),
+  ],
 );
 
 /** Groups of nodes in a zone, each for one port type (7: sites, 4: layer-4 ports). */
