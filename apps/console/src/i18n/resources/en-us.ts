@@ -138,6 +138,22 @@ export const enUS = {
     createdAt: 'Created',
     groups: 'Groups',
     groupsOf: 'Groups of {{name}}',
+    settings: {
+      open: 'Settings',
+      title: 'Settings of {{name}}',
+      http2: 'HTTP/2',
+      http3: 'HTTP/3',
+      http3Unsupported: "HTTP/3 cannot be turned on: the nodes' nginx (Debian 12) has no QUIC support.",
+      forceSSLRedirectCode: 'Force-SSL redirect code',
+      redirectCodes: {
+        c301: '301 Moved Permanently',
+        c302: '302 Found',
+        c307: '307 Temporary Redirect',
+        c308: '308 Permanent Redirect',
+      },
+      appliesToNodes:
+        "Changes apply to the zone's nodes with their next configuration; HTTP/2 makes them reload nginx.",
+    },
     deleteConfirm: 'Delete the zone {{name}}?',
     empty: 'No zones yet. Create one to place nodes in.',
     group: {

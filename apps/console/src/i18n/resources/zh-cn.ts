@@ -135,6 +135,21 @@ export const zhCN: LocaleResources = {
     createdAt: '创建时间',
     groups: '分组',
     groupsOf: '{{name}} 的分组',
+    settings: {
+      open: '设置',
+      title: '{{name}} 的设置',
+      http2: 'HTTP/2',
+      http3: 'HTTP/3',
+      http3Unsupported: '无法开启 HTTP/3：节点的 nginx（Debian 12）不支持 QUIC。',
+      forceSSLRedirectCode: '强制 HTTPS 跳转状态码',
+      redirectCodes: {
+        c301: '301 永久移动',
+        c302: '302 临时跳转',
+        c307: '307 临时重定向',
+        c308: '308 永久重定向',
+      },
+      appliesToNodes: '更改会随下一次配置下发到该区域的节点；更改 HTTP/2 会使节点重新加载 nginx。',
+    },
     deleteConfirm: '确定删除区域 {{name}}？',
     empty: '还没有区域。先创建一个区域来放置节点。',
     group: {

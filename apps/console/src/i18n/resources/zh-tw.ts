@@ -135,6 +135,21 @@ export const zhTW: LocaleResources = {
     createdAt: '建立時間',
     groups: '群組',
     groupsOf: '{{name}} 的群組',
+    settings: {
+      open: '設定',
+      title: '{{name}} 的設定',
+      http2: 'HTTP/2',
+      http3: 'HTTP/3',
+      http3Unsupported: '無法開啟 HTTP/3：節點的 nginx（Debian 12）不支援 QUIC。',
+      forceSSLRedirectCode: '強制 HTTPS 轉址狀態碼',
+      redirectCodes: {
+        c301: '301 永久移動',
+        c302: '302 暫時轉址',
+        c307: '307 暫時重新導向',
+        c308: '308 永久重新導向',
+      },
+      appliesToNodes: '變更會隨下一次設定下發到此區域的節點；變更 HTTP/2 會使節點重新載入 nginx。',
+    },
     deleteConfirm: '確定刪除區域 {{name}}？',
     empty: '尚無區域。先建立一個區域來放置節點。',
     group: {

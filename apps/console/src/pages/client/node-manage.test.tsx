@@ -109,6 +109,31 @@ describe('zonesList', () => {
       memo: '',
     });
   });
+  it('shows a zone’s settings in a drawer and saves each change as it is made; HTTP/3 stays off', async () => {
+    const settings = { http2: true, http3: false, forceSSLRedirectCode: 301 };
+    api.on('GET', '/client/zone/1/setting', ok(settings));
+    api.on('PUT', '/client/zone/1/setting/http2', ok({ ...settings, http2: false }));
+    api.on('PUT', '/client/zone/1/setting/forceSSLRedirectCode', ok({ ...settings, forceSSLRedirectCode: 308 }));
+    const router = renderAt('/client/nodeManage/zonesList');
+    clickButton('Settings', await findRow('Asia'));
+    expect(await screen.findByText('Settings of Asia')).toBeTruthy();
+    expect(router.state.location.search).toBe('?settings=1');
+    const drawer = await screen.findByRole('dialog');
+    const http2 = await within(drawer).findByLabelText('HTTP/2');
+    expect(http2.getAttribute('aria-checked')).toBe('true');
+    const http3 = within(drawer).getByLabelText('HTTP/3');
+    expect(http3.getAttribute('aria-checked')).toBe('false');
+    expect((http3 as HTMLButtonElement).disabled).toBe(true);
+    expect(within(drawer).getByText(/has no QUIC support/)).toBeTruthy();
+
+    fireEvent.click(http2);
+    await waitFor(() => expect(api.sent('PUT', '/client/zone/1/setting/http2')[0]?.body).toEqual({ enable: false }));
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    await chooseOption(drawer, 'Force-SSL redirect code', '308 Permanent Redirect');
+    await waitFor(() =>
+      expect(api.sent('PUT', '/client/zone/1/setting/forceSSLRedirectCode')[0]?.body).toEqual({ code: 308 }),
+    );
+  });
 });
 
 const page = (data: unknown[], total = data.length) => ({ status: 200, body: { data, total } });

@@ -13,16 +13,18 @@ import { PageTitle } from '../../../components/PageTitle';
 import { idFilter, oneOf, useListSearch } from '../../../features/lists/use-list-search';
 import { ZoneFormModal } from './ZoneFormModal';
 import { ZoneGroupsDrawer } from './ZoneGroupsDrawer';
+import { ZoneSettingsDrawer } from './ZoneSettingsDrawer';
 
 const SORT_FIELDS = ['name', 'createdAt', 'nodeCount'] as const;
 
 /**
  * `/client/nodeManage/zonesList`: the operator's zones, paged and sorted on the server; create,
- * edit and delete a zone, and open a zone's groups in a drawer (its id kept in the URL as `zone`).
+ * edit and delete a zone, and open a zone's groups or its settings in a drawer (the zone's id kept in
+ * the URL as `zone` or `settings`).
  */
 export function ZonesListPage() {
   const { t } = useTranslation(['zones', 'common', 'shell']);
-  const search = useListSearch(['sortBy', 'orderBy', 'zone'] as const);
+  const search = useListSearch(['sortBy', 'orderBy', 'zone', 'settings'] as const);
   const sortBy = oneOf(search.filters.sortBy, SORT_FIELDS);
   const orderBy = oneOf(search.filters.orderBy, ['asc', 'desc'] as const);
   const input = { query: { page: search.page, pageSize: search.pageSize, sortBy, orderBy } };
@@ -35,6 +37,8 @@ export function ZonesListPage() {
   });
   const openZoneId = idFilter(search.filters.zone);
   const openZone = zones.data?.data.find((zone) => zone.id === openZoneId) ?? null;
+  const settingsZoneId = idFilter(search.filters.settings);
+  const settingsZone = zones.data?.data.find((zone) => zone.id === settingsZoneId) ?? null;
 
   const columns: TableColumnsType<Zone> = [
     { title: t('name'), dataIndex: 'name', sorter: true, sortOrder: search.sortOrder('name') },
@@ -54,6 +58,9 @@ export function ZonesListPage() {
         <Space>
           <Button size="small" onClick={() => search.setFilters({ zone: String(zone.id) })}>
             {t('groups')}
+          </Button>
+          <Button size="small" onClick={() => search.setFilters({ settings: String(zone.id) })}>
+            {t('settings.open')}
           </Button>
           <Button size="small" onClick={() => setEditing(zone)}>
             {t('common:actions.edit')}
@@ -79,6 +86,7 @@ export function ZonesListPage() {
       <ListTable<Zone> rowKey="id" columns={columns} list={zones} paging={search} emptyText={t('empty')} />
       <ZoneFormModal zone={editing} onClose={() => setEditing(null)} />
       <ZoneGroupsDrawer zone={openZone} onClose={() => search.setFilters({ zone: undefined })} />
+      <ZoneSettingsDrawer zone={settingsZone} onClose={() => search.setFilters({ settings: undefined })} />
     </>
   );
 }

@@ -1,0 +1,90 @@
+import { FORCE_SSL_REDIRECT_CODES, type Zone, type ZoneSettings, zoneRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Descriptions, Drawer, Select, Spin, Switch } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { toastText } from '../../../app/toast';
+
+/**
+ * A zone's listen settings, each saved as it changes: HTTP/2, HTTP/3 (shown off and locked: the
+ * nodes' nginx has no QUIC) and the force-SSL redirect code. The zone's nodes pick them up with
+ * their next snapshot. Closed when `zone` is null.
+ */
+export function ZoneSettingsDrawer({ zone, onClose }: { zone: Zone | null; onClose: () => void }) {
+  const { t } = useTranslation(['zones']);
+  return (
+    <Drawer
+      open={zone !== null}
+      title={zone ? t('settings.title', { name: zone.name }) : ''}
+      size={560}
+      onClose={onClose}
+      destroyOnHidden
+    >
+      {zone && <ZoneSettingsForm zone={zone} />}
+    </Drawer>
+  );
+}
+
+function ZoneSettingsForm({ zone }: { zone: Zone }) {
+  const { t } = useTranslation(['zones']);
+  const params = { zoneID: zone.id };
+  const settings = useQuery(routeQuery('client', zoneRoutes.getZoneSettings, { params }));
+  const options = { invalidates: [zoneRoutes.getZoneSettings], success: () => toastText('setSuccess') };
+  const http2 = useRouteMutation('client', zoneRoutes.setZoneHttp2, {
+    ...options,
+    input: (enable: boolean) => ({ params, body: { enable } }),
+  });
+  const redirect = useRouteMutation('client', zoneRoutes.setZoneForceSSLRedirectCode, {
+    ...options,
+    input: (code: ZoneSettings['forceSSLRedirectCode']) => ({ params, body: { code } }),
+  });
+
+  if (!settings.data) return <Spin />;
+  const current = settings.data.data;
+  return (
+    <>
+      <Descriptions
+        column={1}
+        bordered
+        items={[
+          {
+            key: 'http2',
+            label: t('settings.http2'),
+            children: (
+              <Switch
+                aria-label={t('settings.http2')}
+                checked={current.http2}
+                loading={http2.isPending}
+                onChange={(enable) => http2.mutate(enable)}
+              />
+            ),
+          },
+          {
+            key: 'http3',
+            label: t('settings.http3'),
+            children: <Switch aria-label={t('settings.http3')} checked={current.http3} disabled />,
+          },
+          {
+            key: 'forceSSLRedirectCode',
+            label: t('settings.forceSSLRedirectCode'),
+            children: (
+              <Select
+                aria-label={t('settings.forceSSLRedirectCode')}
+                style={{ width: 240 }}
+                value={current.forceSSLRedirectCode}
+                loading={redirect.isPending}
+                onChange={(code) => redirect.mutate(code)}
+                options={FORCE_SSL_REDIRECT_CODES.map((code) => ({
+                  value: code,
+                  label: t(`settings.redirectCodes.c${code}`),
+                }))}
+              />
+            ),
+          },
+        ]}
+      />
+      <Alert style={{ marginTop: 16 }} type="info" showIcon title={t('settings.http3Unsupported')} />
+      <Alert style={{ marginTop: 8 }} type="info" showIcon title={t('settings.appliesToNodes')} />
+    </>
+  );
+}
