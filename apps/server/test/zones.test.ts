@@ -95,6 +95,43 @@ describe('zones', () => {
   });
 });
 
+describe('moving nodes between zones', () => {
+  it('moves initialised nodes all or none, refusing one still in a group (202003)', async () => {
+    const from = (await call('POST', 'client/zone', { name: 'Move from' })).json().data.id;
+    const to = (await call('POST', 'client/zone', { name: 'Move to' })).json().data.id;
+    const group = (await call('POST', `client/zone/${from}/group`, { name: 'web', portType: 7 })).json().data.id;
+    const [loose, grouped, waiting] = [
+      await registeredNode('move-loose'),
+      await registeredNode('move-grouped'),
+      await registeredNode('move-waiting'),
+    ];
+    await call('POST', 'client/nodes/initialize', { ids: [loose], zoneID: from });
+    await call('POST', 'client/nodes/initialize', { ids: [grouped], zoneID: from, groupID: group });
+    const zoneOf = async (id: number) =>
+      (await call('GET', `client/nodes/initialized?page=1&pageSize=100&zoneIDs=${from}&zoneIDs=${to}`))
+        .json()
+        .data.find((n: { id: number }) => n.id === id)?.zoneId;
+
+    const refused = await call('POST', 'client/node/moveToZone', { nodeIDs: [loose, grouped], zoneID: to });
+    expect(refused.json()).toMatchObject({ code: 202003, extra: { nodeIDs: [grouped] } });
+    expect(await zoneOf(loose)).toBe(from);
+
+    for (const nodeIDs of [[waiting], [loose, 999_999]]) {
+      expect((await call('POST', 'client/node/moveToZone', { nodeIDs, zoneID: to })).json().code).toBe(101018);
+    }
+    expect((await call('POST', 'client/node/moveToZone', { nodeIDs: [loose], zoneID: 999_999 })).json().code).toBe(
+      101018,
+    );
+    expect(await zoneOf(loose)).toBe(from);
+
+    expect((await call('POST', 'client/node/moveToZone', { nodeIDs: [loose], zoneID: to })).statusCode).toBe(200);
+    expect(await zoneOf(loose)).toBe(to);
+    const zones = (await call('GET', 'client/zones?page=1&pageSize=100')).json().data;
+    const count = (id: number) => zones.find((z: { id: number }) => z.id === id)?.nodeCount;
+    expect([count(from), count(to)]).toEqual([1, 1]);
+  });
+});
+
 describe('zone settings', () => {
   it('starts with HTTP/2 on, HTTP/3 off and 301 redirects, and changes them', async () => {
     const zoneId = (await call('POST', 'client/zone', { name: 'Settings' })).json().data.id;

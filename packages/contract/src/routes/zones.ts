@@ -97,6 +97,23 @@ export const initializeNodes = defineRoute({
   response: dataOf(z.literal(true)),
 });
 
+export const moveNodesToZone = defineRoute({
+  id: 'client.nodes.moveToZone',
+  method: 'POST',
+  path: '/client/node/moveToZone',
+  access: client,
+  summary:
+    "Moves initialised nodes to another zone, all or none; a node still in a group of its zone is refused (202003), since groups belong to their zone",
+  tags: ['nodes'],
+  request: {
+    body: z.object({
+      nodeIDs: z.array(z.number().int().positive()).min(1).max(500),
+      zoneID: z.number().int().positive(),
+    }),
+  },
+  response: dataOf(z.literal(true)),
+});
+
 /**
  * Zone settings that shape what every node of the zone serves (spec part 2 §7 "Zone settings").
  * HTTP/3 is part of the spec but the nginx of Debian 12 has no QUIC: turning it on is refused with
@@ -162,6 +179,7 @@ export const zoneRoutes = {
   updateZone,
   deleteZone,
   initializeNodes,
+  moveNodesToZone,
   getZoneSettings,
   setZoneHttp2,
   setZoneHttp3,

@@ -199,6 +199,12 @@ export const enUS = {
     },
     emptyUninitialized: 'No node is waiting. Join one with the install command.',
     emptyInitialized: 'No initialised nodes match.',
+    move: {
+      selected: 'Move selected to zone ({{count}})',
+      title: 'Move {{count}} node(s) to another zone',
+      zone: 'Zone',
+      hint: 'A node still in a group is refused: take it out of its groups first, they belong to its current zone.',
+    },
     initialize: {
       action: 'Initialize',
       selected: 'Initialize selected ({{count}})',

@@ -195,6 +195,12 @@ export const zhCN: LocaleResources = {
     },
     emptyUninitialized: '没有等待中的节点。用安装命令加入一个节点。',
     emptyInitialized: '没有符合条件的已初始化节点。',
+    move: {
+      selected: '将所选节点移至区域（{{count}}）',
+      title: '将 {{count}} 个节点移至其他区域',
+      zone: '区域',
+      hint: '仍在分组中的节点无法移动：请先将其移出分组，分组属于其当前区域。',
+    },
     initialize: {
       action: '初始化',
       selected: '初始化所选（{{count}}）',

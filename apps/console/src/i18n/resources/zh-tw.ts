@@ -195,6 +195,12 @@ export const zhTW: LocaleResources = {
     },
     emptyUninitialized: '沒有等待中的節點。用安裝指令加入一個節點。',
     emptyInitialized: '沒有符合條件的已初始化節點。',
+    move: {
+      selected: '將所選節點移至區域（{{count}}）',
+      title: '將 {{count}} 個節點移至其他區域',
+      zone: '區域',
+      hint: '仍在群組中的節點無法移動：請先將其移出群組，群組屬於其目前的區域。',
+    },
     initialize: {
       action: '初始化',
       selected: '初始化所選（{{count}}）',

@@ -215,6 +215,38 @@ describe('nodesList', () => {
     expect(query?.get('value')).toBe('paris');
   });
 
+  it('moves selected nodes to another zone, and shows the refusal of a node still in a group', async () => {
+    api.on(
+      'GET',
+      '/client/metaZones',
+      ok([
+        { id: 1, name: 'Asia' },
+        { id: 2, name: 'Europe' },
+      ]),
+    );
+    api.on('GET', '/client/nodes/initialized', page([placed({})]));
+    let calls = 0;
+    api.on('POST', '/client/node/moveToZone', () => {
+      calls += 1;
+      return calls === 1 ? fail(409, 202003, 'Node Exists In Group', { nodeIDs: [21] }) : ok(true);
+    });
+    renderAt('/client/nodeManage/nodesList?tab=initialized');
+    const row = await findRow('edge-paris-1');
+    fireEvent.click(within(row).getByRole('checkbox'));
+    clickButton('Move selected to zone (1)');
+    const dialog = await findModal();
+    expect(within(dialog).getByText('edge-paris-1')).toBeTruthy();
+    await chooseOption(dialog, 'Zone', 'Asia');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Node Exists In Group')).toBeTruthy();
+    clickButton('OK', dialog);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('POST', '/client/node/moveToZone').map((r) => r.body)).toEqual([
+      { nodeIDs: [21], zoneID: 1 },
+      { nodeIDs: [21], zoneID: 1 },
+    ]);
+  });
+
   it('reloads the list every 5000 ms', async () => {
     vi.useFakeTimers({
       shouldAdvanceTime: true,

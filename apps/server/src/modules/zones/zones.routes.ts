@@ -32,6 +32,10 @@ export function bindZoneRoutes(binder: Binder, zones: ZonesService, nodes: Nodes
   binder.bind(zoneRoutes.setZoneForceSSLRedirectCode, async ({ params, body }, { caller }) => ({
     data: await zones.changeSettings(await operator(caller), params.zoneID, { forceSSLRedirectCode: body.code }),
   }));
+  binder.bind(zoneRoutes.moveNodesToZone, async ({ body }, { caller }) => {
+    await zones.moveNodes(await operator(caller), body.nodeIDs, body.zoneID);
+    return { data: true as const };
+  });
   binder.bind(zoneRoutes.initializeNodes, async ({ body }, { caller }) => {
     await zones.initializeNodes(await operator(caller), body.ids, body.zoneID, body.groupID);
     return { data: true as const };

@@ -127,4 +127,23 @@ export class ZonesService {
       }
     });
   }
+
+  /**
+   * All or nothing: every id must be an initialised node of this operator, and none may still be
+   * in a group (groups belong to a zone: 202003 until the node is taken out of its groups).
+   */
+  async moveNodes(operatorId: number, ids: number[], zoneId: number): Promise<void> {
+    await this.get(operatorId, zoneId);
+    const unique = [...new Set(ids)];
+    await this.db.transaction(async (tx) => {
+      const repo = new ZonesRepository(tx);
+      const found = await repo.placedNodes(operatorId, unique);
+      if (found.length !== unique.length) {
+        throw new AppError(101018, { extra: { reason: 'not every node is an initialised node of yours' } });
+      }
+      const grouped = found.filter((n) => n.inGroup).map((n) => n.id);
+      if (grouped.length > 0) throw new AppError(202003, { extra: { nodeIDs: grouped } });
+      await repo.moveNodes(operatorId, unique, zoneId);
+    });
+  }
 }

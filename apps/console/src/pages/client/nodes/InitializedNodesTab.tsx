@@ -1,15 +1,20 @@
 import { type InitializedNode, nodeRoutes, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Flex, Select, type TableColumnsType, Tag, Tooltip, theme } from 'antd';
+import { Button, Flex, Select, type TableColumnsType, Tag, Tooltip, theme } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { SearchBox } from '../../../components/SearchBox';
 import { useListSearch } from '../../../features/lists/use-list-search';
+import { MoveNodesModal } from './MoveNodesModal';
 import { NODE_LIST_QUERY } from './node-refresh';
 
-/** Initialised nodes with their zone, groups and what their agents last reported; filtered by zones and a search. */
+/**
+ * Initialised nodes with their zone, groups and what their agents last reported; filtered by zones
+ * and a search. Selected nodes can be moved to another zone.
+ */
 export function InitializedNodesTab() {
   const { t } = useTranslation(['nodes', 'common']);
   const { token } = theme.useToken();
@@ -26,6 +31,8 @@ export function InitializedNodesTab() {
   };
   const nodes = useQuery({ ...routeQuery('client', nodeRoutes.listInitializedNodes, { query }), ...NODE_LIST_QUERY });
   const zones = useQuery(routeQuery('client', zoneRoutes.metaZones, {}));
+  const [selected, setSelected] = useState<InitializedNode[]>([]);
+  const [moving, setMoving] = useState<InitializedNode[] | null>(null);
 
   const columns: TableColumnsType<InitializedNode> = [
     { title: t('name'), dataIndex: 'name' },
@@ -89,6 +96,9 @@ export function InitializedNodesTab() {
           width={280}
           onSearch={(text) => search.setFilters({ value: text })}
         />
+        <Button disabled={selected.length === 0} onClick={() => setMoving(selected)} style={{ marginLeft: 'auto' }}>
+          {t('move.selected', { count: selected.length })}
+        </Button>
       </Flex>
       <ListTable<InitializedNode>
         rowKey="id"
@@ -96,7 +106,19 @@ export function InitializedNodesTab() {
         list={nodes}
         paging={search}
         emptyText={t('emptyInitialized')}
+        rowSelection={{
+          selectedRowKeys: selected.map((node) => node.id),
+          onChange: (_keys, rows) => setSelected(rows),
+        }}
         quietRefresh
+      />
+      <MoveNodesModal
+        nodes={moving}
+        onClose={() => setMoving(null)}
+        onDone={() => {
+          setMoving(null);
+          setSelected([]);
+        }}
       />
     </>
   );
