@@ -103,7 +103,7 @@ export const moveNodesToZone = defineRoute({
   path: '/client/node/moveToZone',
   access: client,
   summary:
-    "Moves initialised nodes to another zone, all or none; a node still in a group of its zone is refused (202003), since groups belong to their zone",
+    'Moves initialised nodes to another zone, all or none; a node still in a group of its zone is refused (202003), since groups belong to their zone',
   tags: ['nodes'],
   request: {
     body: z.object({
