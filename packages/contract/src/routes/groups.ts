@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
 import { zName, zText } from '../validators/zod.js';
+import { zoneParams } from './zones.js';
 
 /**
  * Groups of nodes inside a zone (spec part 2 §7 "Zones and groups"). A group serves one port type
@@ -26,7 +27,6 @@ export const groupSchema = z.object({
 export type Group = z.infer<typeof groupSchema>;
 
 const client = tiers(['client']);
-const zoneParams = z.object({ zoneID: z.coerce.number().int().positive() });
 const lineParams = zoneParams.extend({ groupID: z.coerce.number().int().positive(), lineID: lineIdSchema });
 const id = z.number().int().positive();
 

@@ -18,6 +18,10 @@ export type Zone = z.infer<typeof zoneSchema>;
 
 const zoneBody = z.object({ name: zName, memo: zText(256).default('') });
 const client = tiers(['client']);
+/** Path parameters of the calls under `client/zone/{zoneID}` (zone settings, groups, lines). */
+export const zoneParams = z.object({ zoneID: z.coerce.number().int().positive() });
+/** The nodes one call places or moves, all or none. */
+const nodeIds = z.array(z.number().int().positive()).min(1).max(500);
 
 export const listZones = defineRoute({
   id: 'client.zones.list',
@@ -89,7 +93,7 @@ export const initializeNodes = defineRoute({
   tags: ['nodes'],
   request: {
     body: z.object({
-      ids: z.array(z.number().int().positive()).min(1).max(500),
+      ids: nodeIds,
       zoneID: z.number().int().positive(),
       groupID: z.number().int().positive().optional(),
     }),
@@ -107,7 +111,7 @@ export const moveNodesToZone = defineRoute({
   tags: ['nodes'],
   request: {
     body: z.object({
-      nodeIDs: z.array(z.number().int().positive()).min(1).max(500),
+      nodeIDs: nodeIds,
       zoneID: z.number().int().positive(),
     }),
   },
@@ -126,8 +130,6 @@ export const zoneSettingsSchema = z.object({
   forceSSLRedirectCode: z.union(FORCE_SSL_REDIRECT_CODES.map((c) => z.literal(c))),
 });
 export type ZoneSettings = z.infer<typeof zoneSettingsSchema>;
-const zoneParams = z.object({ zoneID: z.coerce.number().int().positive() });
-
 export const getZoneSettings = defineRoute({
   id: 'client.zone.settings',
   method: 'GET',

@@ -16,21 +16,22 @@ beforeEach(() => {
 
 afterEach(() => restoreFakeApi());
 
+const site = {
+  siteID: 3,
+  siteName: 'my shop',
+  status: 'normal',
+  tags: [],
+  productID: 4,
+  productName: 'Standard',
+  userID: 7,
+  userAccount: 'alice',
+  expiredAt: null,
+  forceBackup: false,
+  createdAt: '2026-03-01T10:00:00.000Z',
+};
+
 describe('sites (user console)', () => {
   it('lists the caller’s sites with the URL’s filters, links each to its settings and filters by product', async () => {
-    const site = {
-      siteID: 3,
-      siteName: 'my shop',
-      status: 'normal',
-      tags: [],
-      productID: 4,
-      productName: 'Standard',
-      userID: 7,
-      userAccount: 'alice',
-      expiredAt: null,
-      forceBackup: false,
-      createdAt: '2026-03-01T10:00:00.000Z',
-    };
     api.on('GET', '/user/sites', { status: 200, body: { data: [site], total: 1 } });
     const router = renderAt('/user/sitesManagement/sites?status=normal');
     const row = await findRow('my shop');
@@ -84,23 +85,7 @@ async function fillNewDomains(names: string) {
 
 describe('sitesSetting: domains', () => {
   beforeEach(() => {
-    api.on(
-      'GET',
-      '/user/site/3',
-      ok({
-        siteID: 3,
-        siteName: 'my shop',
-        status: 'normal',
-        tags: [],
-        productID: 4,
-        productName: 'Standard',
-        userID: 7,
-        userAccount: 'alice',
-        expiredAt: null,
-        forceBackup: false,
-        createdAt: '2026-03-01T10:00:00.000Z',
-      }),
-    );
+    api.on('GET', '/user/site/3', ok(site));
     api.on('GET', '/user/site/3/domains', { status: 200, body: { data: [domain], total: 1 } });
     api.on('GET', '/user/site/3/metaCertificates', ok([]));
   });

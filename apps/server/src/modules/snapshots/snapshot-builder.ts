@@ -63,12 +63,12 @@ export class SnapshotBuilder {
   }
 
   private async content(nodeId: number, now: Date): Promise<SnapshotContent> {
-    const empty = (initialized: boolean): SnapshotContent => ({
+    const empty = (initialized: boolean, http2: boolean = DEFAULT_LISTEN.http2): SnapshotContent => ({
       initialized,
       listen: {
-        ...DEFAULT_LISTEN,
         httpPorts: [...DEFAULT_LISTEN.httpPorts],
         httpsPorts: [...DEFAULT_LISTEN.httpsPorts],
+        http2,
       },
       dataPlane: { version: 'pending', domains: [], certificates: [] },
     });
@@ -85,10 +85,6 @@ export class SnapshotBuilder {
     if (node?.status !== 'initialized') return empty(false);
     const http2 = node.http2 ?? DEFAULT_LISTEN.http2;
     const forceSSLCode = (node.forceSSLRedirectCode ?? DEFAULT_FORCE_SSL_CODE) as EdgeDomain['forceSSLCode'];
-    const zoneListen = (content: SnapshotContent): SnapshotContent => ({
-      ...content,
-      listen: { ...content.listen, http2 },
-    });
 
     const servedSites = this.db
       .selectDistinct({ id: sites.id })
@@ -112,7 +108,7 @@ export class SnapshotBuilder {
       WHERE d.enabled AND d.site_id IN ${servedSites}`);
     const raw = (served as unknown as { rows: { doc: unknown }[] }).rows[0]?.doc;
     const domainRows = (typeof raw === 'string' ? JSON.parse(raw) : raw) as ServedDomainRow[];
-    if (domainRows.length === 0) return zoneListen(empty(true));
+    if (domainRows.length === 0) return empty(true, http2);
 
     const out: EdgeDomain[] = [];
     for (const [
@@ -160,6 +156,6 @@ export class SnapshotBuilder {
       keyPem: this.box.open(c.keySealed),
     }));
     const plane: DataPlane = { version: 'pending', domains: out, certificates: certs };
-    return zoneListen({ ...empty(true), dataPlane: plane });
+    return { ...empty(true, http2), dataPlane: plane };
   }
 }

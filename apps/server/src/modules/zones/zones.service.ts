@@ -46,16 +46,18 @@ export class ZonesService {
     return this.zones.meta(operatorId);
   }
 
-  private async get(operatorId: number, id: number): Promise<Zone> {
+  private async row(operatorId: number, id: number): Promise<ZoneRow> {
     const row = await this.zones.find(operatorId, id);
     if (!row) throw new AppError(101018);
-    return presentZone(row);
+    return row;
+  }
+
+  private async get(operatorId: number, id: number): Promise<Zone> {
+    return presentZone(await this.row(operatorId, id));
   }
 
   async settings(operatorId: number, id: number): Promise<ZoneSettings> {
-    const row = await this.zones.find(operatorId, id);
-    if (!row) throw new AppError(101018);
-    return presentZoneSettings(row);
+    return presentZoneSettings(await this.row(operatorId, id));
   }
 
   /** Changes listen settings of a zone; its nodes get them with their next snapshot. */

@@ -8,6 +8,7 @@ import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { SearchBox } from '../../../components/SearchBox';
 import { useListSearch } from '../../../features/lists/use-list-search';
+import { useSelectedRows } from '../../../features/lists/use-selected-rows';
 import { MoveNodesModal } from './MoveNodesModal';
 import { NODE_LIST_QUERY } from './node-refresh';
 
@@ -31,7 +32,7 @@ export function InitializedNodesTab() {
   };
   const nodes = useQuery({ ...routeQuery('client', nodeRoutes.listInitializedNodes, { query }), ...NODE_LIST_QUERY });
   const zones = useQuery(routeQuery('client', zoneRoutes.metaZones, {}));
-  const [selected, setSelected] = useState<InitializedNode[]>([]);
+  const { selected, rowSelection, clear } = useSelectedRows<InitializedNode>();
   const [moving, setMoving] = useState<InitializedNode[] | null>(null);
 
   const columns: TableColumnsType<InitializedNode> = [
@@ -106,10 +107,7 @@ export function InitializedNodesTab() {
         list={nodes}
         paging={search}
         emptyText={t('emptyInitialized')}
-        rowSelection={{
-          selectedRowKeys: selected.map((node) => node.id),
-          onChange: (_keys, rows) => setSelected(rows),
-        }}
+        rowSelection={rowSelection}
         quietRefresh
       />
       <MoveNodesModal
@@ -117,7 +115,7 @@ export function InitializedNodesTab() {
         onClose={() => setMoving(null)}
         onDone={() => {
           setMoving(null);
-          setSelected([]);
+          clear();
         }}
       />
     </>

@@ -7,6 +7,7 @@ import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { useListSearch } from '../../../features/lists/use-list-search';
+import { useSelectedRows } from '../../../features/lists/use-selected-rows';
 import { InitializeNodesModal, type NodeToPlace } from './InitializeNodesModal';
 import { NODE_LIST_QUERY } from './node-refresh';
 
@@ -16,7 +17,7 @@ export function UninitializedNodesTab() {
   const search = useListSearch([]);
   const input = { query: { page: search.page, pageSize: search.pageSize } };
   const nodes = useQuery({ ...routeQuery('client', nodeRoutes.listUninitializedNodes, input), ...NODE_LIST_QUERY });
-  const [selected, setSelected] = useState<NodeToPlace[]>([]);
+  const { selected, rowSelection, clear } = useSelectedRows<NodeToPlace>();
   const [placing, setPlacing] = useState<NodeToPlace[] | null>(null);
 
   const columns: TableColumnsType<NodeToPlace> = [
@@ -46,10 +47,7 @@ export function UninitializedNodesTab() {
       <ListTable<NodeToPlace>
         rowKey="id"
         columns={columns}
-        rowSelection={{
-          selectedRowKeys: selected.map((node) => node.id),
-          onChange: (_keys, rows) => setSelected(rows),
-        }}
+        rowSelection={rowSelection}
         list={nodes}
         paging={search}
         emptyText={t('emptyUninitialized')}
@@ -60,7 +58,7 @@ export function UninitializedNodesTab() {
         onClose={() => setPlacing(null)}
         onDone={() => {
           setPlacing(null);
-          setSelected([]);
+          clear();
         }}
       />
     </>
