@@ -239,6 +239,44 @@ describe('applying snapshots', () => {
     expect(servedBy((await request(extra, 'site.example.com')).body)).toBe('second');
   });
 
+  it("applies the zone's nginx settings, and keeps serving with the error reported when nginx refuses them", async () => {
+    const cp = await fake();
+    const plane = document('one', [domain(1, 'site.example.com', [upstream(first.port)])]);
+    const s1 = snapshotOf(plane);
+    cp.setSnapshot(s1);
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
+    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    const conf = () => readFile(edge.agent.nginx.currentConfPath, 'utf8');
+
+    const tuned = snapshotOf(plane, undefined, true, {
+      worker: { workerConnections: 2048 },
+      http: { keepaliveTimeoutSeconds: 20 },
+      stream: {},
+      custom: [{ context: 'http', name: 'gzip', args: ['on'] }],
+    });
+    cp.setSnapshot(tuned);
+    await cp.waitForReport((r) => r.appliedVersion === tuned.version && r.lastError === '');
+    expect(await conf()).toMatch(/worker_connections 2048;[\s\S]*keepalive_timeout 20s;[\s\S]*\n {2}gzip on;/);
+    const version = await edge.agent.nginx.currentVersion();
+
+    const broken = snapshotOf(plane, undefined, true, {
+      ...tuned.nginx,
+      custom: [{ context: 'http', name: 'gzip_comp_level', args: ['99'] }],
+    });
+    cp.setSnapshot(broken);
+    const report = await cp.waitForReport((r) => r.lastError.includes(broken.version));
+    expect(report.lastError).toMatch(/nginx -t refused the config.*\(gzip_comp_level 99;\)/);
+    expect(report.appliedVersion).toBe(tuned.version);
+    expect(await edge.agent.nginx.currentVersion()).toBe(version);
+    expect(await served(edge)).toBe('first');
+
+    // The operator removes the bad directive: the next snapshot applies and the error clears.
+    const fixed = snapshotOf(plane, undefined, true, { ...tuned.nginx, custom: [] });
+    cp.setSnapshot(fixed);
+    await cp.waitForReport((r) => r.appliedVersion === fixed.version && r.lastError === '');
+    expect(await conf()).not.toContain('gzip');
+  });
+
   it('keeps the last 3 good snapshots on disk (0600) and points current at the newest', async () => {
     const cp = await fake();
     const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });

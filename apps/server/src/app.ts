@@ -38,6 +38,8 @@ import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
+import { bindZoneSettingRoutes } from './modules/zones/zone-settings.routes.js';
+import { ZoneSettingsService } from './modules/zones/zone-settings.service.js';
 import { ZonesRepository } from './modules/zones/zones.repository.js';
 import { bindZoneRoutes } from './modules/zones/zones.routes.js';
 import { ZonesService } from './modules/zones/zones.service.js';
@@ -179,7 +181,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Held node polls would otherwise keep a graceful shutdown waiting for up to their full wait.
   app.addHook('preClose', async () => snapshots.close());
   bindNodeRoutes(binder, nodesService, snapshots, (origin) => options.config.publicUrl ?? origin);
-  bindZoneRoutes(binder, new ZonesService(db, new ZonesRepository(db)), nodesService);
+  const zonesService = new ZonesService(db, new ZonesRepository(db));
+  bindZoneRoutes(binder, zonesService, nodesService);
+  bindZoneSettingRoutes(binder, new ZoneSettingsService(db, zonesService), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db)), nodesService);
   const productsRepo = new ProductsRepository(db);
   bindProductRoutes(binder, new ProductsService(db, productsRepo), nodesService);

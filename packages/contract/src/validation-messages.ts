@@ -151,6 +151,31 @@ export const VALIDATION_MESSAGES = {
     zh_CN: 'HTTP/3 不可用：节点的 nginx 不支持 QUIC',
     zh_TW: 'HTTP/3 無法使用：節點的 nginx 不支援 QUIC',
   },
+  nginxDirectiveNotAllowed: {
+    en_US: 'This directive cannot be set in the {context} context',
+    zh_CN: '此指令不能在 {context} 上下文中设置',
+    zh_TW: '此指令不能在 {context} 區塊中設定',
+  },
+  nginxArgNotAllowed: {
+    en_US: 'Use 1–128 letters, digits or . _ : / = + , @ % ! - (no spaces, quotes, ; { } # $)',
+    zh_CN: '请使用 1–128 个字母、数字或 . _ : / = + , @ % ! -（不含空格、引号、; { } # $）',
+    zh_TW: '請使用 1–128 個字母、數字或 . _ : / = + , @ % ! -（不含空白、引號、; { } # $）',
+  },
+  portInUse: {
+    en_US: 'Port {port} is already used in this zone',
+    zh_CN: '端口 {port} 已在此区域中使用',
+    zh_TW: '連接埠 {port} 已在此區域中使用',
+  },
+  portReserved: {
+    en_US: 'Port {port} is reserved for the node agent',
+    zh_CN: '端口 {port} 保留给节点代理使用',
+    zh_TW: '連接埠 {port} 保留給節點代理程式使用',
+  },
+  lastPort: {
+    en_US: 'A zone keeps at least one listen port',
+    zh_CN: '区域至少需要保留一个监听端口',
+    zh_TW: '區域至少需要保留一個監聽連接埠',
+  },
   certificateInvalid: {
     en_US: 'This is not a valid PEM certificate chain',
     zh_CN: '这不是有效的 PEM 证书链',

@@ -433,6 +433,7 @@ export class Agent {
       errorLogPath: this.nginx.errorLogPath,
       accessLogPath: path.join(prefix, 'logs/access.log'),
       ...(this.credentials ? { requestIdPrefix: `n${this.credentials.nodeId}` } : {}),
+      tuning: snapshot.nginx,
     };
   }
 

@@ -52,6 +52,21 @@ function emergLines(text: string): string[] {
     .map((line) => line.trim());
 }
 
+/**
+ * Adds the text of the rendered line an [emerg] points at ("in /…/nginx.conf:29"), so the error the
+ * node reports names the setting ("gzip_comp_level 99;") rather than a line of a file the operator
+ * never sees.
+ */
+function withConfLines(lines: string[], confPath: string, conf: string): string[] {
+  const confLines = conf.split('\n');
+  return lines.map((line) => {
+    const at = / in (\S+):(\d+)$/.exec(line);
+    if (!at || at[1] !== confPath) return line;
+    const text = confLines[Number(at[2]) - 1]?.trim();
+    return text ? `${line} (${text})` : line;
+  });
+}
+
 let versionCounter = 0;
 
 export class NginxProcess {
@@ -102,7 +117,12 @@ export class NginxProcess {
       await run(this.nginxBinary, ['-t', '-q', '-p', this.prefix, '-c', confPath, '-e', 'stderr']);
     } catch (err) {
       const output = String((err as { stderr?: string }).stderr ?? err);
-      throw new NginxConfigError('nginx -t refused the config', emergLines(output), output);
+      const conf = await readFile(confPath, 'utf8').catch(() => '');
+      throw new NginxConfigError(
+        'nginx -t refused the config',
+        withConfLines(emergLines(output), confPath, conf),
+        output,
+      );
     }
   }
 

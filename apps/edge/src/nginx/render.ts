@@ -1,4 +1,4 @@
-import { isIP } from '@rampart/contract';
+import { isIP, type NginxCustomContext, type NginxTuning, nginxTuningSchema } from '@rampart/contract';
 import { z } from 'zod';
 import { DATA_PLANE_LIMITS } from '../data-plane/schema.js';
 
@@ -53,6 +53,11 @@ export const nginxSettingsSchema = z
       .string()
       .regex(/^[a-z0-9]{1,32}$/, 'lower-case letters and digits')
       .default('edge'),
+    /**
+     * The zone's nginx settings from the snapshot (checked again here against the contract's
+     * allowlists). A value they set wins over the agent's own above; one they leave out keeps it.
+     */
+    tuning: nginxTuningSchema.default({ worker: {}, http: {}, stream: {}, custom: [] }),
   })
   .superRefine((s, ctx) => {
     const seen = new Set<number>();
@@ -133,6 +138,24 @@ const ERROR_PAGES = [500, 502, 504] as const;
  */
 const ROUTE_ELSEWHERE = 599;
 
+/** The zone's custom directives for one context, indented for it. */
+function customLines(tuning: NginxTuning, context: NginxCustomContext, indent: string): string[] {
+  return tuning.custom.filter((d) => d.context === context).map((d) => `${indent}${d.name} ${d.args.join(' ')};`);
+}
+
+/** The stream block, rendered only when the zone sets a stream value (the nodes proxy no layer-4 port yet). */
+function streamBlock(tuning: NginxTuning): string[] {
+  const { proxyConnectTimeoutSeconds: connect, proxyTimeoutSeconds: timeout } = tuning.stream;
+  if (connect === undefined && timeout === undefined) return [];
+  return [
+    'stream {',
+    ...(connect !== undefined ? [`  proxy_connect_timeout ${connect}s;`] : []),
+    ...(timeout !== undefined ? [`  proxy_timeout ${timeout}s;`] : []),
+    '}',
+    '',
+  ];
+}
+
 function listenAddress(s: NginxSettings, p: number): string {
   if (s.listenAddress === undefined) return String(p);
   return isIP(s.listenAddress) && s.listenAddress.includes(':')
@@ -183,6 +206,7 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
     '      set $rampart_request_id "";',
     '      return 404;',
     '    }',
+    ...customLines(s.tuning, 'server', '    '),
     ...(hooks.serverSnippet ? [`    ${hooks.serverSnippet}`] : []),
     '  }',
   ];
@@ -192,25 +216,38 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
 export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHooks = {}): string {
   const s = nginxSettingsSchema.parse(input);
   const layout = prefixLayout(s.prefix);
+  const { worker, http } = s.tuning;
+  const stream = streamBlock(s.tuning);
   const lines = [
     '# Rendered by @rampart/edge from zone-level settings; per-domain data lives in Lua shared memory.',
     `load_module ${MODULES_DIR}/ndk_http_module.so;`,
     `load_module ${MODULES_DIR}/ngx_http_lua_module.so;`,
+    ...(stream.length > 0 ? [`load_module ${MODULES_DIR}/ngx_stream_module.so;`] : []),
     '',
-    `worker_processes ${s.workerProcesses};`,
+    `worker_processes ${worker.workerProcesses ?? s.workerProcesses};`,
     `pid ${layout.pidFile};`,
     `error_log ${s.errorLogPath} notice;`,
-    'worker_shutdown_timeout 30s;',
+    `worker_shutdown_timeout ${worker.workerShutdownTimeoutSeconds ?? 30}s;`,
+    ...customLines(s.tuning, 'main', ''),
     '',
-    `events { worker_connections ${s.workerConnections}; }`,
+    'events {',
+    `  worker_connections ${worker.workerConnections ?? s.workerConnections};`,
+    ...customLines(s.tuning, 'events', '  '),
+    '}',
     '',
+    ...stream,
     'http {',
     '  default_type application/octet-stream;',
     '  server_tokens off;',
     '  sendfile on;',
-    '  keepalive_timeout 65s;',
+    `  keepalive_timeout ${http.keepaliveTimeoutSeconds ?? 65}s;`,
+    `  keepalive_requests ${http.keepaliveRequests ?? 1000};`,
+    `  client_header_timeout ${http.clientHeaderTimeoutSeconds ?? 60}s;`,
+    `  client_body_timeout ${http.clientBodyTimeoutSeconds ?? 60}s;`,
+    `  send_timeout ${http.sendTimeoutSeconds ?? 60}s;`,
     ...Object.entries(layout.tempPaths).map(([directive, dir]) => `  ${directive} ${dir};`),
-    `  client_max_body_size ${s.clientMaxBodyMegabytes}m;`,
+    `  client_max_body_size ${http.clientMaxBodyMegabytes ?? s.clientMaxBodyMegabytes}m;`,
+    ...customLines(s.tuning, 'http', '  '),
     '',
     ...s.httpPorts.map((p) => `  log_format ${accessLogName(p)} escape=json '{${accessLogFormat('http', p)}}';`),
     ...s.httpsPorts.map((p) => `  log_format ${accessLogName(p)} escape=json '{${accessLogFormat('https', p)}}';`),
@@ -245,9 +282,9 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     '  proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
     '  proxy_set_header X-Forwarded-Proto $scheme;',
     '  proxy_set_header X-Request-Id $rampart_request_id;',
-    `  proxy_connect_timeout ${s.proxyConnectTimeoutSeconds}s;`,
-    `  proxy_read_timeout ${s.proxyReadTimeoutSeconds}s;`,
-    `  proxy_send_timeout ${s.proxySendTimeoutSeconds}s;`,
+    `  proxy_connect_timeout ${http.proxyConnectTimeoutSeconds ?? s.proxyConnectTimeoutSeconds}s;`,
+    `  proxy_read_timeout ${http.proxyReadTimeoutSeconds ?? s.proxyReadTimeoutSeconds}s;`,
+    `  proxy_send_timeout ${http.proxySendTimeoutSeconds ?? s.proxySendTimeoutSeconds}s;`,
     '  proxy_next_upstream error timeout;',
     '  proxy_ssl_server_name on;',
     '  proxy_ssl_name $rampart_host_header;',

@@ -53,9 +53,10 @@ export function snapshotOf(
   dataPlane: DataPlane,
   listen: EdgeSnapshot['listen'] = { httpPorts: [80], httpsPorts: [443], http2: true },
   initialized = true,
+  nginx: EdgeSnapshot['nginx'] = { worker: {}, http: {}, stream: {}, custom: [] },
 ): EdgeSnapshot {
-  const version = createHash('md5').update(JSON.stringify({ listen, dataPlane, initialized })).digest('hex');
-  return { version, generatedAt: new Date().toISOString(), initialized, listen, dataPlane };
+  const version = createHash('md5').update(JSON.stringify({ listen, dataPlane, initialized, nginx })).digest('hex');
+  return { version, generatedAt: new Date().toISOString(), initialized, listen, nginx, dataPlane };
 }
 
 function parseJson(text: string): unknown {

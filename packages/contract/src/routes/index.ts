@@ -8,6 +8,7 @@ import { nodeRoutes } from './nodes.js';
 import { productRoutes } from './products.js';
 import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
+import { zoneSettingRoutes } from './zone-settings.js';
 import { zoneRoutes } from './zones.js';
 
 export * from './accounts.js';
@@ -19,6 +20,7 @@ export * from './nodes.js';
 export * from './products.js';
 export * from './sites.js';
 export * from './system.js';
+export * from './zone-settings.js';
 export * from './zones.js';
 
 /** Every declared call, grouped by area. The server binds each one; a test checks none is left unbound. */
@@ -28,6 +30,7 @@ export const ROUTE_GROUPS = {
   accounts: accountRoutes,
   nodes: nodeRoutes,
   zones: zoneRoutes,
+  zoneSettings: zoneSettingRoutes,
   groups: groupRoutes,
   products: productRoutes,
   sites: siteRoutes,

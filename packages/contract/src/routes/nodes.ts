@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataPlaneSchema } from '../edge/data-plane.js';
+import { nginxTuningSchema } from '../edge/nginx-tuning.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, pageOf, publicAccess, tiers } from '../route.js';
 
@@ -179,6 +180,8 @@ export const edgeSnapshotSchema = z.object({
     httpsPorts: z.array(listenPort).max(16),
     http2: z.boolean(),
   }),
+  /** The zone's nginx settings (empty sections when the zone has them off): rendered into nginx.conf. */
+  nginx: nginxTuningSchema.default({ worker: {}, http: {}, stream: {}, custom: [] }),
   dataPlane: dataPlaneSchema,
 });
 export type EdgeSnapshot = z.infer<typeof edgeSnapshotSchema>;

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { DataPlane, EdgeCertificate, EdgeDomain, EdgeSnapshot } from '@rampart/contract';
+import type { DataPlane, EdgeCertificate, EdgeDomain, EdgeSnapshot, NginxTuning } from '@rampart/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Db } from '../../platform/db/database.js';
 import { certificates, groupNodes, nodeGroups, nodes, productGroups, sites, zones } from '../../platform/db/schema.js';
+import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
 
 /**
  * Builds what one node serves: node → its layer-7 groups → products using those groups (as main
@@ -14,10 +15,12 @@ import { certificates, groupNodes, nodeGroups, nodes, productGroups, sites, zone
  * the edge answers it with the "disabled" page instead of "unknown host". Disabled domains are
  * left out (their names may belong to an enabled domain elsewhere).
  *
- * HTTP/2 and the force-SSL redirect code come from the node's zone. The listen ports are 80 and
- * 443 until zones get their own ports.
+ * The listen ports, HTTP/2, the force-SSL redirect code and the nginx settings (when the zone
+ * turned them on) come from the node's zone. A node waiting to be placed listens on 80 and 443
+ * and serves nothing.
  */
 export const DEFAULT_LISTEN = { httpPorts: [80], httpsPorts: [443], http2: true } as const;
+const EMPTY_TUNING: NginxTuning = { worker: {}, http: {}, stream: {}, custom: [] };
 const DEFAULT_FORCE_SSL_CODE = 301;
 
 /** A served domain as the builder's query answers it (see the json_build_array there). */
@@ -63,28 +66,46 @@ export class SnapshotBuilder {
   }
 
   private async content(nodeId: number, now: Date): Promise<SnapshotContent> {
-    const empty = (initialized: boolean, http2: boolean = DEFAULT_LISTEN.http2): SnapshotContent => ({
-      initialized,
+    const uninitialized: SnapshotContent = {
+      initialized: false,
       listen: {
+        ...DEFAULT_LISTEN,
         httpPorts: [...DEFAULT_LISTEN.httpPorts],
         httpsPorts: [...DEFAULT_LISTEN.httpsPorts],
-        http2,
       },
+      nginx: { ...EMPTY_TUNING },
       dataPlane: { version: 'pending', domains: [], certificates: [] },
-    });
+    };
     const [node] = await this.db
       .select({
         ownerId: nodes.ownerId,
         status: nodes.status,
+        zoneId: nodes.zoneId,
         http2: zones.http2,
         forceSSLRedirectCode: zones.forceSSLRedirectCode,
+        nginxEnabled: zones.nginxEnabled,
+        nginxTuning: zones.nginxTuning,
       })
       .from(nodes)
       .leftJoin(zones, eq(zones.id, nodes.zoneId))
       .where(eq(nodes.id, nodeId));
-    if (node?.status !== 'initialized') return empty(false);
-    const http2 = node.http2 ?? DEFAULT_LISTEN.http2;
+    if (node?.status !== 'initialized' || node.zoneId === null) return uninitialized;
     const forceSSLCode = (node.forceSSLRedirectCode ?? DEFAULT_FORCE_SSL_CODE) as EdgeDomain['forceSSLCode'];
+    const ports = await new ZoneSettingsRepository(this.db).ports(node.zoneId);
+    const zoneLevel = {
+      initialized: true,
+      listen: {
+        httpPorts: ports.filter((p) => p.portType === 'http').map((p) => p.port),
+        httpsPorts: ports.filter((p) => p.portType === 'https').map((p) => p.port),
+        http2: node.http2 ?? DEFAULT_LISTEN.http2,
+      },
+      // Stored sections were checked against the contract when written; off means the defaults.
+      nginx: node.nginxEnabled && node.nginxTuning ? node.nginxTuning : { ...EMPTY_TUNING },
+    };
+    const empty = (): SnapshotContent => ({
+      ...zoneLevel,
+      dataPlane: { version: 'pending', domains: [], certificates: [] },
+    });
 
     const servedSites = this.db
       .selectDistinct({ id: sites.id })
@@ -108,7 +129,7 @@ export class SnapshotBuilder {
       WHERE d.enabled AND d.site_id IN ${servedSites}`);
     const raw = (served as unknown as { rows: { doc: unknown }[] }).rows[0]?.doc;
     const domainRows = (typeof raw === 'string' ? JSON.parse(raw) : raw) as ServedDomainRow[];
-    if (domainRows.length === 0) return empty(true, http2);
+    if (domainRows.length === 0) return empty();
 
     const out: EdgeDomain[] = [];
     for (const [
@@ -156,6 +177,6 @@ export class SnapshotBuilder {
       keyPem: this.box.open(c.keySealed),
     }));
     const plane: DataPlane = { version: 'pending', domains: out, certificates: certs };
-    return { ...empty(true, http2), dataPlane: plane };
+    return { ...zoneLevel, dataPlane: plane };
   }
 }

@@ -1,10 +1,11 @@
 import type { Locale, Zone, ZoneSettings } from '@rampart/contract';
-import { DEFAULT_LINE } from '@rampart/contract';
+import { DEFAULT_LINE, DEFAULT_ZONE_PORTS } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { GroupsRepository } from '../groups/groups.repository.js';
+import { ZoneSettingsRepository } from './zone-settings.repository.js';
 import { type ZoneRow, ZonesRepository } from './zones.repository.js';
 
 export function presentZoneSettings(row: Pick<ZoneRow, 'http2' | 'forceSSLRedirectCode'>): ZoneSettings {
@@ -79,10 +80,12 @@ export class ZonesService {
 
   async create(operatorId: number, input: { name: string; memo: string }): Promise<Zone> {
     try {
-      return await this.get(
-        operatorId,
-        await this.zones.insert(operatorId, { name: input.name.trim(), memo: input.memo }),
-      );
+      const id = await this.db.transaction(async (tx) => {
+        const zoneId = await new ZonesRepository(tx).insert(operatorId, { name: input.name.trim(), memo: input.memo });
+        await new ZoneSettingsRepository(tx).insertPorts(zoneId, DEFAULT_ZONE_PORTS);
+        return zoneId;
+      });
+      return await this.get(operatorId, id);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(201002);
       throw error;

@@ -1,3 +1,4 @@
+import type { NginxTuning, ZonePortType } from '@rampart/contract';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -180,12 +181,38 @@ export const zones = pgTable(
     http2: boolean('http2').notNull().default(true),
     /** Status of force-SSL redirects: 301, 302, 307 or 308. */
     forceSSLRedirectCode: smallint('force_ssl_redirect_code').notNull().default(301),
+    /** Whether the zone's nginx settings apply to its nodes (off: the nodes run on the defaults). */
+    nginxEnabled: boolean('nginx_enabled').notNull().default(false),
+    /** The worker, http, stream and custom sections, as the contract's nginxTuningSchema (checked on write). */
+    nginxTuning: jsonb('nginx_tuning')
+      .$type<NginxTuning>()
+      .notNull()
+      .default({ worker: {}, http: {}, stream: {}, custom: [] }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('zones_owner_name_key').on(t.ownerId, t.name),
     check('zones_force_ssl_redirect_code_check', sql`${t.forceSSLRedirectCode} IN (301, 302, 307, 308)`),
+  ],
+);
+
+/** A zone's listen ports: every node of the zone listens on each (one generic nginx server per port). */
+export const zonePorts = pgTable(
+  'zone_ports',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    zoneId: bigint('zone_id', { mode: 'number' })
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    port: integer('port').notNull(),
+    portType: text('port_type').$type<ZonePortType>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('zone_ports_zone_port_key').on(t.zoneId, t.port),
+    check('zone_ports_port_check', sql`${t.port} BETWEEN 1 AND 65535`),
+    check('zone_ports_port_type_check', sql`${t.portType} IN ('http', 'https')`),
   ],
 );
 

@@ -1,0 +1,77 @@
+import type { NginxTuning, NginxTuningSection, ZonePortType } from '@rampart/contract';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { zonePorts, zones } from '../../platform/db/schema.js';
+
+export type ZonePortRow = { id: number; port: number; portType: ZonePortType };
+const portColumns = { id: zonePorts.id, port: zonePorts.port, portType: zonePorts.portType };
+
+/**
+ * A zone's listen ports and nginx settings. The caller has already found the zone among the
+ * operator's (ZonesService), so these queries take the zone id alone; writes to the zone row repeat
+ * the owner anyway.
+ */
+export class ZoneSettingsRepository {
+  constructor(private readonly db: Db) {}
+
+  ports(zoneId: number): Promise<ZonePortRow[]> {
+    return this.db.select(portColumns).from(zonePorts).where(eq(zonePorts.zoneId, zoneId)).orderBy(asc(zonePorts.port));
+  }
+
+  /** The zone's ports, locked until the transaction ends so two writers cannot both pass the checks. */
+  portsForUpdate(zoneId: number): Promise<ZonePortRow[]> {
+    return this.db
+      .select(portColumns)
+      .from(zonePorts)
+      .where(eq(zonePorts.zoneId, zoneId))
+      .orderBy(asc(zonePorts.port))
+      .for('update');
+  }
+
+  async insertPorts(zoneId: number, ports: readonly { port: number; portType: ZonePortType }[]): Promise<void> {
+    if (ports.length === 0) return;
+    await this.db.insert(zonePorts).values(ports.map((p) => ({ zoneId, ...p })));
+  }
+
+  async updatePort(zoneId: number, id: number, values: { port: number; portType: ZonePortType }): Promise<void> {
+    await this.db
+      .update(zonePorts)
+      .set(values)
+      .where(and(eq(zonePorts.zoneId, zoneId), eq(zonePorts.id, id)));
+  }
+
+  async deletePorts(zoneId: number, ids: number[]): Promise<void> {
+    await this.db.delete(zonePorts).where(and(eq(zonePorts.zoneId, zoneId), inArray(zonePorts.id, ids)));
+  }
+
+  async nginx(ownerId: number, zoneId: number): Promise<{ enable: boolean; tuning: NginxTuning } | undefined> {
+    const [row] = await this.db
+      .select({ enable: zones.nginxEnabled, tuning: zones.nginxTuning })
+      .from(zones)
+      .where(and(eq(zones.ownerId, ownerId), eq(zones.id, zoneId)));
+    return row;
+  }
+
+  async setNginxEnabled(ownerId: number, zoneId: number, enable: boolean): Promise<void> {
+    await this.db
+      .update(zones)
+      .set({ nginxEnabled: enable, updatedAt: sql`now()` })
+      .where(and(eq(zones.ownerId, ownerId), eq(zones.id, zoneId)));
+  }
+
+  /** Replaces one section in place (jsonb_set), so writers of different sections never undo each other. */
+  async setNginxSection<S extends NginxTuningSection>(
+    ownerId: number,
+    zoneId: number,
+    section: S,
+    value: NginxTuning[S],
+  ): Promise<void> {
+    await this.db
+      .update(zones)
+      .set({
+        nginxTuning: sql`jsonb_set(${zones.nginxTuning}, ${`{${section}}`}::text[], ${JSON.stringify(value)}::jsonb)`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(zones.ownerId, ownerId), eq(zones.id, zoneId)));
+  }
+}

@@ -1,0 +1,148 @@
+import {
+  type Locale,
+  type NginxTuning,
+  type NginxTuningSection,
+  RESERVED_NODE_PORTS,
+  type ValidationKey,
+  ZONE_PORTS_MAX_PER_TYPE,
+  type ZoneNginx,
+  type ZonePort,
+  type ZonePortType,
+} from '@rampart/contract';
+import type { Db } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { invalidFields } from '../../platform/http/validation.js';
+import { type ZonePortRow, ZoneSettingsRepository } from './zone-settings.repository.js';
+import type { ZonesService } from './zones.service.js';
+
+type PortInput = { port: number; portType: ZonePortType };
+type FieldProblem = { field: string; key: ValidationKey; params?: Record<string, string | number> };
+
+const presentPorts = (rows: ZonePortRow[]) => ({ data: rows satisfies ZonePort[], total: rows.length });
+
+/**
+ * Checks a zone's whole port list after a change: no port twice, none reserved, at most
+ * ZONE_PORTS_MAX_PER_TYPE of a type (101029), at least one left. `fieldOf` names the request field
+ * of a port that came from the request.
+ */
+function checkPorts(after: PortInput[], fieldOf: (index: number) => string | null, locale: Locale): void {
+  const problems: FieldProblem[] = [];
+  const seen = new Set<number>();
+  after.forEach((p, i) => {
+    const field = fieldOf(i);
+    if (field === null) {
+      seen.add(p.port);
+      return;
+    }
+    if ((RESERVED_NODE_PORTS as readonly number[]).includes(p.port)) {
+      problems.push({ field, key: 'portReserved', params: { port: p.port } });
+    } else if (seen.has(p.port)) {
+      problems.push({ field, key: 'portInUse', params: { port: p.port } });
+    }
+    seen.add(p.port);
+  });
+  if (problems.length > 0) throw invalidFields(locale, problems);
+  for (const type of ['http', 'https'] as const) {
+    if (after.filter((p) => p.portType === type).length > ZONE_PORTS_MAX_PER_TYPE) {
+      throw new AppError(101029, { extra: { portType: type, max: ZONE_PORTS_MAX_PER_TYPE } });
+    }
+  }
+}
+
+/**
+ * A zone's listen ports and nginx settings. Every write here is a console call that changes state,
+ * so the configuration generation moves on and the zone's nodes receive the change in their next
+ * snapshot; each node renders nginx.conf, runs `nginx -t`, and keeps its running configuration
+ * (reporting the error) when nginx refuses it.
+ */
+export class ZoneSettingsService {
+  constructor(
+    private readonly db: Db,
+    private readonly zones: ZonesService,
+  ) {}
+
+  async ports(operatorId: number, zoneId: number) {
+    await this.zones.settings(operatorId, zoneId);
+    return presentPorts(await new ZoneSettingsRepository(this.db).ports(zoneId));
+  }
+
+  /** Runs `change` on the zone's locked port list; a unique violation (a concurrent writer) is 101025. */
+  private async changePorts(
+    operatorId: number,
+    zoneId: number,
+    change: (repo: ZoneSettingsRepository, current: ZonePortRow[]) => Promise<void>,
+  ) {
+    await this.zones.settings(operatorId, zoneId);
+    try {
+      await this.db.transaction(async (tx) => {
+        const repo = new ZoneSettingsRepository(tx);
+        await change(repo, await repo.portsForUpdate(zoneId));
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(101025);
+      throw error;
+    }
+    return this.ports(operatorId, zoneId);
+  }
+
+  addPorts(operatorId: number, zoneId: number, ports: PortInput[], locale: Locale) {
+    return this.changePorts(operatorId, zoneId, async (repo, current) => {
+      const after = [...current, ...ports];
+      checkPorts(after, (i) => (i < current.length ? null : `ports.${i - current.length}.port`), locale);
+      await repo.insertPorts(zoneId, ports);
+    });
+  }
+
+  updatePort(operatorId: number, zoneId: number, input: PortInput & { id: number }, locale: Locale) {
+    return this.changePorts(operatorId, zoneId, async (repo, current) => {
+      if (!current.some((p) => p.id === input.id)) throw new AppError(101018);
+      // The changed port is checked last, against all the others.
+      const after = [...current.filter((p) => p.id !== input.id), input];
+      checkPorts(after, (i) => (i === after.length - 1 ? 'port' : null), locale);
+      await repo.updatePort(zoneId, input.id, { port: input.port, portType: input.portType });
+    });
+  }
+
+  deletePorts(operatorId: number, zoneId: number, ids: number[], locale: Locale) {
+    return this.changePorts(operatorId, zoneId, async (repo, current) => {
+      const unique = [...new Set(ids)];
+      if (!unique.every((id) => current.some((p) => p.id === id))) throw new AppError(101018);
+      if (current.length - unique.length < 1) throw invalidFields(locale, [{ field: 'ids', key: 'lastPort' }]);
+      await repo.deletePorts(zoneId, unique);
+    });
+  }
+
+  async nginx(operatorId: number, zoneId: number): Promise<ZoneNginx> {
+    const row = await new ZoneSettingsRepository(this.db).nginx(operatorId, zoneId);
+    if (!row) throw new AppError(101018);
+    return { enable: row.enable, ...row.tuning };
+  }
+
+  async setNginxEnabled(operatorId: number, zoneId: number, enable: boolean): Promise<ZoneNginx> {
+    await this.nginx(operatorId, zoneId);
+    await new ZoneSettingsRepository(this.db).setNginxEnabled(operatorId, zoneId, enable);
+    return this.nginx(operatorId, zoneId);
+  }
+
+  async section<S extends NginxTuningSection>(operatorId: number, zoneId: number, section: S): Promise<NginxTuning[S]> {
+    return (await this.nginx(operatorId, zoneId))[section];
+  }
+
+  async setSection<S extends NginxTuningSection>(
+    operatorId: number,
+    zoneId: number,
+    section: S,
+    value: NginxTuning[S],
+  ): Promise<NginxTuning[S]> {
+    await this.nginx(operatorId, zoneId);
+    await new ZoneSettingsRepository(this.db).setNginxSection(operatorId, zoneId, section, value);
+    return this.section(operatorId, zoneId, section);
+  }
+
+  /** Back to the defaults: an empty section. */
+  resetSection<S extends NginxTuningSection>(operatorId: number, zoneId: number, section: S): Promise<NginxTuning[S]> {
+    const empty = (section === 'custom' ? [] : {}) as NginxTuning[S];
+    return this.setSection(operatorId, zoneId, section, empty);
+  }
+}

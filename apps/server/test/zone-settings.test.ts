@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSignedInAccount } from './helpers/accounts.js';
+import { callApi, type Method, signIn } from './helpers/auth.js';
+import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+let client: { accessToken: string };
+let other: { accessToken: string };
+let zoneId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  client = await signIn(t.app, 'client');
+  other = await createSignedInAccount(t, 'client', 'operator-two');
+  zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
+});
+afterAll(async () => t.close());
+
+const call = (method: Method, url: string, payload?: Record<string, unknown>) =>
+  callApi(t.app, client, method, url, payload);
+const ports = async (zone = zoneId) =>
+  (await call('GET', `client/zone/${zone}/setting/ports`))
+    .json()
+    .data.map((p: { port: number; portType: string }) => `${p.port}/${p.portType}`);
+const fields = (res: { json(): { extra: { fields: { field: string; key: string }[] } } }) =>
+  res.json().extra.fields.map((f) => `${f.field}:${f.key}`);
+
+async function initializedNode(hostname: string): Promise<JoinedNode> {
+  const node = await joinNode(t.app, client, hostname);
+  await call('POST', 'client/nodes/initialize', { ids: [node.nodeId], zoneID: zoneId });
+  return node;
+}
+const snapshotOf = async (node: JoinedNode) => (await nodeRequest(t.app, node, 'GET', '/snapshot')).json().data;
+
+describe('zone listen ports', () => {
+  it('gives a new zone 80 (HTTP) and 443 (HTTPS)', async () => {
+    expect(await ports()).toEqual(['80/http', '443/https']);
+  });
+
+  it('adds, changes and removes ports, all or none, and carries them to the nodes of the zone', async () => {
+    const zone = (await call('POST', 'client/zone', { name: 'Ports' })).json().data.id;
+    const added = await call('POST', `client/zone/${zone}/setting/ports`, {
+      ports: [
+        { port: 8080, portType: 'http' },
+        { port: '8443', portType: 'https' },
+      ],
+    });
+    expect(added.statusCode).toBe(200);
+    expect(added.json().total).toBe(4);
+    expect(await ports(zone)).toEqual(['80/http', '443/https', '8080/http', '8443/https']);
+
+    const id8080 = added.json().data.find((p: { port: number }) => p.port === 8080).id;
+    expect(
+      (await call('PUT', `client/zone/${zone}/setting/port`, { id: id8080, port: 8081, portType: 'https' })).statusCode,
+    ).toBe(200);
+    expect(await ports(zone)).toEqual(['80/http', '443/https', '8081/https', '8443/https']);
+
+    const node = await joinNode(t.app, client, 'edge-ports');
+    await call('POST', 'client/nodes/initialize', { ids: [node.nodeId], zoneID: zone });
+    expect((await snapshotOf(node)).listen).toEqual({ httpPorts: [80], httpsPorts: [443, 8081, 8443], http2: true });
+
+    const id80 = added.json().data.find((p: { port: number }) => p.port === 80).id;
+    expect((await call('DELETE', `client/zone/${zone}/setting/ports`, { ids: [id80] })).statusCode).toBe(200);
+    expect((await snapshotOf(node)).listen.httpPorts).toEqual([]);
+  });
+
+  it('refuses a port twice, a reserved port and more than 16 of a type, writing nothing', async () => {
+    const dup = await call('POST', `client/zone/${zoneId}/setting/ports`, {
+      ports: [
+        { port: 8000, portType: 'http' },
+        { port: 443, portType: 'http' },
+        { port: 8000, portType: 'https' },
+        { port: 9180, portType: 'http' },
+      ],
+    });
+    expect(dup.statusCode).toBe(400);
+    expect(dup.json().code).toBe(101003);
+    expect(fields(dup)).toEqual(['ports.1.port:portInUse', 'ports.2.port:portInUse', 'ports.3.port:portReserved']);
+    expect(dup.json().extra.fields[0].message).toBe('Port 443 is already used in this zone');
+
+    const many = Array.from({ length: 16 }, (_, i) => ({ port: 10_000 + i, portType: 'http' }));
+    const tooMany = await call('POST', `client/zone/${zoneId}/setting/ports`, { ports: many });
+    expect(tooMany.json().code).toBe(101029);
+    expect(await ports()).toEqual(['80/http', '443/https']);
+
+    const bad = await call('POST', `client/zone/${zoneId}/setting/ports`, {
+      ports: [{ port: 70_000, portType: 'quic' }],
+    });
+    expect(fields(bad)).toEqual(['ports.0.port:invalidPort', 'ports.0.portType:invalidValue']);
+  });
+
+  it('refuses to change a port onto another one and to remove the last port', async () => {
+    const zone = (await call('POST', 'client/zone', { name: 'Last' })).json().data.id;
+    const list = (await call('GET', `client/zone/${zone}/setting/ports`)).json().data as { id: number; port: number }[];
+    const [http, https] = list;
+    const clash = await call('PUT', `client/zone/${zone}/setting/port`, { id: http?.id, port: 443, portType: 'http' });
+    expect(fields(clash)).toEqual(['port:portInUse']);
+    expect((await call('DELETE', `client/zone/${zone}/setting/ports`, { ids: [http?.id] })).statusCode).toBe(200);
+    const last = await call('DELETE', `client/zone/${zone}/setting/ports`, { ids: [https?.id] });
+    expect(fields(last)).toEqual(['ids:lastPort']);
+    expect(await ports(zone)).toEqual(['443/https']);
+  });
+
+  it("keeps another operator away from the zone's ports", async () => {
+    const mine = (await call('GET', `client/zone/${zoneId}/setting/ports`)).json().data[0].id;
+    const theirs = (url: string, method: Method = 'GET', body?: Record<string, unknown>) =>
+      callApi(t.app, other, method, url, body);
+    expect((await theirs(`client/zone/${zoneId}/setting/ports`)).json().code).toBe(101018);
+    expect(
+      (await theirs(`client/zone/${zoneId}/setting/ports`, 'POST', { ports: [{ port: 81, portType: 'http' }] })).json()
+        .code,
+    ).toBe(101018);
+    expect((await theirs(`client/zone/${zoneId}/setting/ports`, 'DELETE', { ids: [mine] })).json().code).toBe(101018);
+    // A port id of one zone cannot be changed through another zone of the same operator either.
+    const otherZone = (await call('POST', 'client/zone', { name: 'Elsewhere' })).json().data.id;
+    expect(
+      (await call('PUT', `client/zone/${otherZone}/setting/port`, { id: mine, port: 82, portType: 'http' })).json()
+        .code,
+    ).toBe(101018);
+    expect(await ports()).toEqual(['80/http', '443/https']);
+  });
+});
+
+describe('zone nginx settings', () => {
+  it('stores the sections, applies them to the nodes only while enabled, and resets them', async () => {
+    const node = await initializedNode('edge-nginx');
+    const base = `client/zone/${zoneId}/setting/nginx`;
+    expect((await call('GET', base)).json().data).toEqual({
+      enable: false,
+      worker: {},
+      http: {},
+      stream: {},
+      custom: [],
+    });
+
+    const http = { keepaliveTimeoutSeconds: 30, clientMaxBodyMegabytes: 8 };
+    expect((await call('PUT', `${base}/http`, { value: http })).json().data).toEqual(http);
+    expect((await call('PUT', `${base}/worker`, { value: { workerConnections: 2048 } })).statusCode).toBe(200);
+    const custom = [{ context: 'http', name: 'gzip', args: ['on'] }];
+    expect((await call('PUT', `${base}/custom`, { value: custom })).json().data).toEqual(custom);
+    expect((await call('GET', `${base}/http`)).json().data).toEqual(http);
+    // Stored but not applied while the zone's nginx settings are off.
+    expect((await snapshotOf(node)).nginx).toEqual({ worker: {}, http: {}, stream: {}, custom: [] });
+
+    expect((await call('PUT', base, { enable: true })).json().data.enable).toBe(true);
+    expect((await snapshotOf(node)).nginx).toEqual({ worker: { workerConnections: 2048 }, http, stream: {}, custom });
+
+    expect((await call('DELETE', `${base}/http`)).json().data).toEqual({});
+    const after = (await call('GET', base)).json().data;
+    expect(after).toMatchObject({ enable: true, http: {}, worker: { workerConnections: 2048 }, custom });
+    expect((await snapshotOf(node)).nginx.http).toEqual({});
+  });
+
+  it('refuses a directive off the allowlist, an unsafe argument and an out-of-range value with their fields', async () => {
+    const base = `client/zone/${zoneId}/setting/nginx`;
+    const bad = await call('PUT', `${base}/custom`, {
+      value: [
+        { context: 'http', name: 'include', args: ['/etc/passwd'] },
+        { context: 'main', name: 'gzip', args: ['on'] },
+        { context: 'server', name: 'gzip', args: ['on;', 'x y', '$host'] },
+      ],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(fields(bad)).toEqual([
+      'value.0.name:nginxDirectiveNotAllowed',
+      'value.1.name:nginxDirectiveNotAllowed',
+      'value.2.args.0:nginxArgNotAllowed',
+      'value.2.args.1:nginxArgNotAllowed',
+      'value.2.args.2:nginxArgNotAllowed',
+    ]);
+    expect(bad.json().extra.fields[1].message).toBe('This directive cannot be set in the main context');
+    const range = await call('PUT', `${base}/worker`, { value: { workerConnections: 10, extra: 1 } });
+    expect(fields(range)).toEqual(['value.workerConnections:tooSmall', 'value:invalidValue']);
+    expect((await call('GET', `${base}/custom`)).json().data).not.toContainEqual(
+      expect.objectContaining({ name: 'include' }),
+    );
+  });
+
+  it("keeps another operator away from the zone's nginx settings", async () => {
+    const base = `client/zone/${zoneId}/setting/nginx`;
+    expect((await callApi(t.app, other, 'GET', base)).json().code).toBe(101018);
+    expect((await callApi(t.app, other, 'PUT', base, { enable: false })).json().code).toBe(101018);
+    expect((await callApi(t.app, other, 'PUT', `${base}/stream`, { value: {} })).json().code).toBe(101018);
+    expect((await callApi(t.app, other, 'DELETE', `${base}/custom`)).json().code).toBe(101018);
+    expect((await call('GET', base)).json().data.enable).toBe(true);
+  });
+});

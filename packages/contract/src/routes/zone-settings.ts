@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import {
+  type NginxTuning,
+  type NginxTuningSection,
+  nginxCustomSchema,
+  nginxHttpSchema,
+  nginxStreamSchema,
+  nginxWorkerSchema,
+} from '../edge/nginx-tuning.js';
+import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zPort } from '../validators/zod.js';
+import { zoneParams } from './zones.js';
+
+/**
+ * A zone's listen ports and nginx settings (spec part 2 §7 "Zone settings": ports GET/POST/DELETE
+ * and PUT port; nginx enable GET/PUT; nginx http/stream/worker/custom GET/PUT/DELETE). The spec
+ * names the calls, not their paths: they sit under `client/zone/{zoneID}/setting/` beside HTTP/2.
+ */
+
+const client = tiers(['client']);
+
+/** `http` ports serve plain HTTP, `https` ports TLS (certificates chosen by SNI). */
+export const ZONE_PORT_TYPES = ['http', 'https'] as const;
+export type ZonePortType = (typeof ZONE_PORT_TYPES)[number];
+/** Per port type: what one nginx.conf renders (one generic server per port). */
+export const ZONE_PORTS_MAX_PER_TYPE = 16;
+/**
+ * Ports a zone cannot listen on: the agent's default loopback admin port (nginx binds it on
+ * 127.0.0.1; a public listen on it would collide). A node started with another admin port refuses a
+ * colliding zone port itself and keeps serving.
+ */
+export const RESERVED_NODE_PORTS = [9180] as const;
+/** What a new zone listens on. */
+export const DEFAULT_ZONE_PORTS: readonly { port: number; portType: ZonePortType }[] = [
+  { port: 80, portType: 'http' },
+  { port: 443, portType: 'https' },
+];
+
+export const zonePortSchema = z.object({
+  id: z.number().int(),
+  port: z.number().int(),
+  portType: z.enum(ZONE_PORT_TYPES),
+});
+export type ZonePort = z.infer<typeof zonePortSchema>;
+const portBody = z.object({ port: zPort, portType: z.enum(ZONE_PORT_TYPES) });
+
+export const listZonePorts = defineRoute({
+  id: 'client.zone.ports',
+  method: 'GET',
+  path: '/client/zone/{zoneID}/setting/ports',
+  access: client,
+  summary: "The zone's listen ports, by port number (at most 16 of each type, so never paged)",
+  tags: ['zones'],
+  request: { params: zoneParams },
+  response: pageOf(zonePortSchema),
+});
+
+export const createZonePorts = defineRoute({
+  id: 'client.zone.ports.create',
+  method: 'POST',
+  path: '/client/zone/{zoneID}/setting/ports',
+  access: client,
+  summary: 'Adds listen ports, all or none (portInUse, portReserved; 101029 over 16 of a type); the nodes reload nginx',
+  tags: ['zones'],
+  request: {
+    params: zoneParams,
+    body: z.object({
+      ports: z
+        .array(portBody)
+        .min(1)
+        .max(2 * ZONE_PORTS_MAX_PER_TYPE),
+    }),
+  },
+  response: pageOf(zonePortSchema),
+});
+
+export const updateZonePort = defineRoute({
+  id: 'client.zone.port.update',
+  method: 'PUT',
+  path: '/client/zone/{zoneID}/setting/port',
+  access: client,
+  summary: 'Changes one listen port or its type',
+  tags: ['zones'],
+  request: { params: zoneParams, body: portBody.extend({ id: z.number().int().positive() }) },
+  response: pageOf(zonePortSchema),
+});
+
+export const deleteZonePorts = defineRoute({
+  id: 'client.zone.ports.delete',
+  method: 'DELETE',
+  path: '/client/zone/{zoneID}/setting/ports',
+  access: client,
+  summary: 'Removes listen ports, all or none; a zone keeps at least one (lastPort)',
+  tags: ['zones'],
+  request: { params: zoneParams, body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(64) }) },
+  response: pageOf(zonePortSchema),
+});
+
+/** The zone's nginx settings as the console reads them: the flag and the four stored sections. */
+export const zoneNginxSchema = z.object({
+  /** When off, the zone's nodes run on the defaults and the stored sections wait. */
+  enable: z.boolean(),
+  worker: nginxWorkerSchema,
+  http: nginxHttpSchema,
+  stream: nginxStreamSchema,
+  custom: nginxCustomSchema,
+});
+export type ZoneNginx = z.infer<typeof zoneNginxSchema>;
+
+export const getZoneNginx = defineRoute({
+  id: 'client.zone.nginx',
+  method: 'GET',
+  path: '/client/zone/{zoneID}/setting/nginx',
+  access: client,
+  summary: "The zone's nginx settings: whether they apply, and the worker, http, stream and custom sections",
+  tags: ['zones'],
+  request: { params: zoneParams },
+  response: dataOf(zoneNginxSchema),
+});
+
+export const setZoneNginxEnable = defineRoute({
+  id: 'client.zone.nginx.enable',
+  method: 'PUT',
+  path: '/client/zone/{zoneID}/setting/nginx',
+  access: client,
+  summary: "Applies the zone's nginx settings to its nodes (true) or returns them to the defaults (false)",
+  tags: ['zones'],
+  request: { params: zoneParams, body: z.object({ enable: z.boolean() }) },
+  response: dataOf(zoneNginxSchema),
+});
+
+/** GET, PUT (replace) and DELETE (back to the defaults) for one section. */
+function sectionRoutes<S extends NginxTuningSection>(section: S, body: z.ZodType<NginxTuning[S]>) {
+  const path = `/client/zone/{zoneID}/setting/nginx/${section}`;
+  return {
+    get: defineRoute({
+      id: `client.zone.nginx.${section}`,
+      method: 'GET',
+      path,
+      access: client,
+      summary: `The zone's nginx ${section} settings (unset values are the defaults)`,
+      tags: ['zones'],
+      request: { params: zoneParams },
+      response: dataOf(body),
+    }),
+    put: defineRoute({
+      id: `client.zone.nginx.${section}.put`,
+      method: 'PUT',
+      path,
+      access: client,
+      summary: `Replaces the zone's nginx ${section} settings; nodes check them with nginx -t and keep the running configuration when refused`,
+      tags: ['zones'],
+      request: { params: zoneParams, body: z.object({ value: body }) },
+      response: dataOf(body),
+    }),
+    delete: defineRoute({
+      id: `client.zone.nginx.${section}.delete`,
+      method: 'DELETE',
+      path,
+      access: client,
+      summary: `Returns the zone's nginx ${section} settings to the defaults`,
+      tags: ['zones'],
+      request: { params: zoneParams },
+      response: dataOf(body),
+    }),
+  };
+}
+
+export const zoneNginxWorker = sectionRoutes('worker', nginxWorkerSchema);
+export const zoneNginxHttp = sectionRoutes('http', nginxHttpSchema);
+export const zoneNginxStream = sectionRoutes('stream', nginxStreamSchema);
+export const zoneNginxCustom = sectionRoutes('custom', nginxCustomSchema);
+export const ZONE_NGINX_SECTION_ROUTES = {
+  worker: zoneNginxWorker,
+  http: zoneNginxHttp,
+  stream: zoneNginxStream,
+  custom: zoneNginxCustom,
+} as const;
+
+export const zoneSettingRoutes = {
+  listZonePorts,
+  createZonePorts,
+  updateZonePort,
+  deleteZonePorts,
+  getZoneNginx,
+  setZoneNginxEnable,
+  getZoneNginxWorker: zoneNginxWorker.get,
+  putZoneNginxWorker: zoneNginxWorker.put,
+  deleteZoneNginxWorker: zoneNginxWorker.delete,
+  getZoneNginxHttp: zoneNginxHttp.get,
+  putZoneNginxHttp: zoneNginxHttp.put,
+  deleteZoneNginxHttp: zoneNginxHttp.delete,
+  getZoneNginxStream: zoneNginxStream.get,
+  putZoneNginxStream: zoneNginxStream.put,
+  deleteZoneNginxStream: zoneNginxStream.delete,
+  getZoneNginxCustom: zoneNginxCustom.get,
+  putZoneNginxCustom: zoneNginxCustom.put,
+  deleteZoneNginxCustom: zoneNginxCustom.delete,
+} as const;
