@@ -1,26 +1,37 @@
 import { FORCE_SSL_REDIRECT_CODES, type Zone, type ZoneSettings, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Descriptions, Drawer, Select, Spin, Switch } from 'antd';
+import { Alert, Descriptions, Drawer, Select, Spin, Switch, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { ZoneNginxPanel } from './ZoneNginxPanel';
+import { ZonePortsPanel } from './ZonePortsPanel';
 
 /**
- * A zone's listen settings, each saved as it changes: HTTP/2, HTTP/3 (shown off and locked: the
- * nodes' nginx has no QUIC) and the force-SSL redirect code. The zone's nodes pick them up with
- * their next snapshot. Closed when `zone` is null.
+ * A zone's settings in three tabs: listen settings (HTTP/2, HTTP/3 shown off and locked: the
+ * nodes' nginx has no QUIC, the force-SSL redirect code), listen ports, and nginx settings. Each is
+ * saved as it changes; the zone's nodes pick them up with their next snapshot. Closed when `zone`
+ * is null.
  */
 export function ZoneSettingsDrawer({ zone, onClose }: { zone: Zone | null; onClose: () => void }) {
-  const { t } = useTranslation(['zones']);
+  const { t } = useTranslation(['zones', 'zoneSettings']);
   return (
     <Drawer
       open={zone !== null}
       title={zone ? t('settings.title', { name: zone.name }) : ''}
-      size={560}
+      size={720}
       onClose={onClose}
       destroyOnHidden
     >
-      {zone && <ZoneSettingsForm zone={zone} />}
+      {zone && (
+        <Tabs
+          items={[
+            { key: 'listen', label: t('zoneSettings:tabs.listen'), children: <ZoneSettingsForm zone={zone} /> },
+            { key: 'ports', label: t('zoneSettings:tabs.ports'), children: <ZonePortsPanel zoneId={zone.id} /> },
+            { key: 'nginx', label: t('zoneSettings:tabs.nginx'), children: <ZoneNginxPanel zoneId={zone.id} /> },
+          ]}
+        />
+      )}
     </Drawer>
   );
 }

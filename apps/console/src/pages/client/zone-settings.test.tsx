@@ -1,0 +1,168 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { clickButton, findRow, typeInto } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+const zone = {
+  id: 1,
+  name: 'Asia',
+  memo: '',
+  nodeCount: 1,
+  createdAt: '2026-03-01T10:00:00.000Z',
+  updatedAt: '2026-03-01T10:00:00.000Z',
+};
+const page = (data: unknown[]) => ({ status: 200, body: { data, total: data.length } });
+const node = (lastError: string) => ({
+  id: 21,
+  name: 'edge-tokyo-1',
+  ips: ['203.0.113.7'],
+  version: '0.3.0',
+  zoneId: 1,
+  zoneName: 'Asia',
+  groups: [],
+  appliedVersion: 'a'.repeat(32),
+  currentVersion: 'b'.repeat(32),
+  lastError,
+  connection: 'online',
+  lastSeenAt: '2026-03-01T10:05:00.000Z',
+  createdAt: '2026-03-01T10:00:00.000Z',
+});
+
+beforeEach(() => {
+  api = signedInFakeApi('client');
+  api.on('GET', '/client/zones', page([zone]));
+  api.on('GET', '/client/zone/1/setting', ok({ http2: true, http3: false, forceSSLRedirectCode: 301 }));
+});
+
+afterEach(() => {
+  restoreFakeApi();
+});
+
+async function openTab(tab: string): Promise<HTMLElement> {
+  renderAt('/client/nodeManage/zonesList');
+  clickButton('Settings', await findRow('Asia'));
+  const drawer = await screen.findByRole('dialog');
+  fireEvent.click(within(drawer).getByText(tab, { selector: '[role="tab"], [role="tab"] *' }));
+  return drawer;
+}
+
+describe("a zone's listen ports", () => {
+  it('lists the ports, puts a refused port under its field, adds one and removes one', async () => {
+    const ports = [
+      { id: 1, port: 80, portType: 'http' },
+      { id: 2, port: 443, portType: 'https' },
+    ];
+    api.on('GET', '/client/zone/1/setting/ports', page(ports));
+    api.on('POST', '/client/zone/1/setting/ports', (request) => {
+      const [wanted] = (request.body as { ports: { port: number }[] }).ports;
+      return wanted?.port === 443
+        ? fail(400, 101003, 'Parameter Error', {
+            fields: [{ in: 'body', field: 'ports.0.port', key: 'portInUse', message: 'Port 443 is already used' }],
+          })
+        : page([...ports, { id: 3, port: 8080, portType: 'http' }]);
+    });
+    api.on('DELETE', '/client/zone/1/setting/ports', page([ports[1]]));
+    const drawer = await openTab('Ports');
+    expect(await within(drawer).findByText('443')).toBeTruthy();
+    expect(within(drawer).getByText('HTTPS')).toBeTruthy();
+
+    typeInto(drawer, 'Port', '443');
+    clickButton('Add port', drawer);
+    expect(await within(drawer).findByText('Port 443 is already used')).toBeTruthy();
+
+    typeInto(drawer, 'Port', '8080');
+    clickButton('Add port', drawer);
+    await waitFor(() =>
+      expect(api.sent('POST', '/client/zone/1/setting/ports').at(-1)?.body).toEqual({
+        ports: [{ port: 8080, portType: 'http' }],
+      }),
+    );
+    expect(await screen.findByText('Create Success!')).toBeTruthy();
+
+    const row = within(drawer).getByText('80', { selector: 'td' }).closest('tr') as HTMLElement;
+    clickButton('Delete', row);
+    const popup = (await screen.findByText('Stop listening on port 80?')).closest('.ant-popover') as HTMLElement;
+    clickButton('Delete', popup);
+    await waitFor(() => expect(api.sent('DELETE', '/client/zone/1/setting/ports')[0]?.body).toEqual({ ids: [1] }));
+  });
+});
+
+describe("a zone's nginx settings", () => {
+  const nginx = {
+    enable: false,
+    worker: {},
+    http: { keepaliveTimeoutSeconds: 30 },
+    stream: {},
+    custom: [{ context: 'http', name: 'gzip', args: ['on'] }],
+  };
+
+  beforeEach(() => {
+    api.on('GET', '/client/zone/1/setting/nginx', ok(nginx));
+    api.on('GET', '/client/nodes/initialized', page([node('nginx -t refused the config: ... (gzip_comp_level 99;)')]));
+  });
+
+  it('turns the settings on, saves a section, and shows the nodes that refused the last change', async () => {
+    api.on('PUT', '/client/zone/1/setting/nginx', ok({ ...nginx, enable: true }));
+    api.on('PUT', '/client/zone/1/setting/nginx/worker', ok({ workerConnections: 2048 }));
+    const drawer = await openTab('nginx');
+    expect(await within(drawer).findByText('1 node refused the last change')).toBeTruthy();
+    expect(within(drawer).getByText(/gzip_comp_level 99;/)).toBeTruthy();
+    expect(Object.fromEntries(api.sent('GET', '/client/nodes/initialized')[0]?.search ?? [])).toMatchObject({
+      zoneIDs: '1',
+    });
+
+    const toggle = within(drawer).getByLabelText('Apply these nginx settings');
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    fireEvent.click(toggle);
+    await waitFor(() => expect(api.sent('PUT', '/client/zone/1/setting/nginx')[0]?.body).toEqual({ enable: true }));
+
+    const worker = within(drawer).getByRole('form', { name: 'Worker' });
+    expect((within(worker).getByLabelText('Connections per worker') as HTMLInputElement).placeholder).toBe('4096');
+    typeInto(worker, 'Connections per worker', '2048');
+    clickButton('Save', worker);
+    await waitFor(() =>
+      expect(api.sent('PUT', '/client/zone/1/setting/nginx/worker')[0]?.body).toEqual({
+        value: { workerConnections: 2048 },
+      }),
+    );
+  });
+
+  it('sends custom directives with their arguments split, and puts a refused argument under its row', async () => {
+    api.on(
+      'PUT',
+      '/client/zone/1/setting/nginx/custom',
+      fail(400, 101003, 'Parameter Error', {
+        fields: [
+          { in: 'body', field: 'value.1.args.0', key: 'nginxArgNotAllowed', message: 'Not an allowed argument' },
+        ],
+      }),
+    );
+    const drawer = await openTab('nginx');
+    fireEvent.click(await within(drawer).findByText('Custom directives'));
+    const custom = await within(drawer).findByRole('form', { name: 'Custom directives' });
+    clickButton('Add directive', custom);
+    // The second row is the new one.
+    const directive = within(custom).getAllByLabelText('Directive')[1] as HTMLElement;
+    fireEvent.mouseDown(directive);
+    // The list is long and virtual: search narrows it to the option.
+    fireEvent.change(directive, { target: { value: 'gzip_ty' } });
+    fireEvent.click(await screen.findByText('gzip_types', { selector: '.ant-select-item-option-content' }));
+    const args = within(custom).getAllByLabelText('Arguments');
+    fireEvent.change(args[1] as HTMLElement, { target: { value: 'text/css  application/json' } });
+    clickButton('Save', custom);
+    await waitFor(() =>
+      expect(api.sent('PUT', '/client/zone/1/setting/nginx/custom')[0]?.body).toEqual({
+        value: [
+          { context: 'http', name: 'gzip', args: ['on'] },
+          { context: 'http', name: 'gzip_types', args: ['text/css', 'application/json'] },
+        ],
+      }),
+    );
+    expect(await within(custom).findByText('Not an allowed argument')).toBeTruthy();
+  });
+});

@@ -1,0 +1,81 @@
+import { NGINX_TUNING_DEFAULTS, type NginxTuning, ZONE_NGINX_SECTION_ROUTES } from '@rampart/contract';
+import { Button, Form, InputNumber, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useRouteMutation } from '../../../app/route-query';
+import { toastText } from '../../../app/toast';
+
+type NumberSection = 'worker' | 'http' | 'stream';
+type FieldKey = { [S in NumberSection]: keyof (typeof NGINX_TUNING_DEFAULTS)[S] }[NumberSection];
+type Values = Record<string, number | null | undefined>;
+
+/**
+ * One structured nginx section of a zone as number inputs. An empty input is "not set": the nodes
+ * use the default shown as its placeholder. Save replaces the section; Reset empties it.
+ */
+export function NginxNumbersForm({
+  zoneId,
+  section,
+  value,
+  invalidates,
+}: {
+  zoneId: number;
+  section: NumberSection;
+  value: NginxTuning[NumberSection];
+  invalidates: Parameters<typeof useRouteMutation>[2]['invalidates'];
+}) {
+  const { t } = useTranslation(['zoneSettings']);
+  const [form] = Form.useForm<Values>();
+  const routes = ZONE_NGINX_SECTION_ROUTES[section];
+  const defaults: Record<string, number | string> = NGINX_TUNING_DEFAULTS[section];
+  const keys = Object.keys(defaults) as FieldKey[];
+  const params = { zoneID: zoneId };
+  const save = useRouteMutation('client', routes.put, {
+    input: (values: Values) => ({
+      params,
+      body: {
+        value: Object.fromEntries(
+          Object.entries(values).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
+        ),
+      },
+    }),
+    invalidates,
+    success: () => toastText('setSuccess'),
+    // `value.keepaliveTimeoutSeconds` on the server is the input of that name.
+    form: { instance: form, fields: (path) => (path[0] === 'value' && path[1] ? path[1] : undefined) },
+  });
+  const reset = useRouteMutation('client', routes.delete, {
+    input: () => ({ params }),
+    invalidates,
+    success: () => toastText('removeSuccess'),
+    onSuccess: () => form.setFieldsValue(Object.fromEntries(keys.map((key) => [key, undefined]))),
+  });
+
+  return (
+    <Form<Values>
+      form={form}
+      layout="vertical"
+      initialValues={value as Values}
+      onFinish={(values) => save.mutate(values)}
+      aria-label={t(`nginx.sections.${section}`)}
+    >
+      {keys.map((key) => (
+        <Form.Item key={key} name={key} label={t(`nginx.fields.${key}`)} style={{ marginBottom: 8 }}>
+          <InputNumber
+            aria-label={t(`nginx.fields.${key}`)}
+            placeholder={String(defaults[key])}
+            precision={0}
+            style={{ width: 200 }}
+          />
+        </Form.Item>
+      ))}
+      <Space>
+        <Button type="primary" htmlType="submit" loading={save.isPending}>
+          {t('nginx.save')}
+        </Button>
+        <Button onClick={() => reset.mutate(undefined)} loading={reset.isPending}>
+          {t('nginx.reset')}
+        </Button>
+      </Space>
+    </Form>
+  );
+}
