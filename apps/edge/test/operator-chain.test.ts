@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentPorts, cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
+import { freePort, request } from './helpers/net.js';
+import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import {
+  type ControlPlane,
+  initializeFirstNode,
+  type OperatorSetup,
+  removeDir,
+  SERVER_BUNDLE,
+  setUpOperator,
+  startControlPlane,
+  waitUntil,
+} from './helpers/real-control-plane.js';
+
+/**
+ * What the operator does to a zone, on the whole chain (built control plane, agent, its nginx, a
+ * local origin): listen ports and nginx settings reach the node, a setting nginx refuses leaves the
+ * node serving with the error shown to the operator. Needs `npm run build`.
+ */
+
+interface NodeRow {
+  id: number;
+  appliedVersion: string;
+  currentVersion: string;
+  lastError: string;
+}
+
+let cp: ControlPlane;
+let setup: OperatorSetup;
+let edge: TestAgent;
+let origin: Origin;
+let extraPort: number;
+
+const zone = (method: string, url: string, body?: unknown) =>
+  setup.operator.call<unknown>(method, `client/zone/${setup.zoneId}/setting/${url}`, body);
+const node = async () => (await setup.operator.call<NodeRow[]>('GET', 'client/nodes/initialized'))[0];
+const conf = () => readFile(edge.agent.nginx.currentConfPath, 'utf8');
+const served = async (port = edge.ports.http) => servedBy((await request(port, 'www.zone.example')).body);
+
+/** Waits until the node applied what the control plane would send it now, without error. */
+async function inSync(): Promise<void> {
+  await waitUntil(async () => {
+    const n = await node();
+    return n !== undefined && n.appliedVersion === n.currentVersion && n.lastError === '';
+  }, 15_000);
+}
+
+beforeAll(async () => {
+  if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
+  origin = await startOrigin('origin');
+  cp = await startControlPlane();
+  setup = await setUpOperator(cp);
+  const ports = await agentPorts();
+  extraPort = await freePort();
+  edge = await startAgent({
+    controlPlane: cp.url,
+    joinToken: setup.joinToken,
+    ports,
+    portMap: new Map([
+      [80, ports.http],
+      [443, ports.https],
+      [8080, extraPort],
+    ]),
+  });
+  await initializeFirstNode(setup);
+  await setup.customer.call('POST', `user/site/${setup.siteId}/domains`, {
+    domains: [{ name: 'www.zone.example', upstreams: [{ ip: '127.0.0.1', port: origin.port }] }],
+  });
+  await waitUntil(async () => (await served()) === 'origin', 15_000);
+}, 90_000);
+
+afterAll(async () => {
+  await cleanUpAgents();
+  await cp?.stop();
+  if (cp) await removeDir(cp.dataDir);
+  await origin?.close();
+});
+
+describe("an operator's zone settings on the whole chain", () => {
+  it('adds a listen port: the node reloads nginx and serves the sites on it too', async () => {
+    await expect(request(extraPort, 'www.zone.example', '/', { timeoutMs: 500 })).rejects.toThrow();
+    await zone('POST', 'ports', { ports: [{ port: 8080, portType: 'http' }] });
+    await waitUntil(async () => (await served(extraPort)) === 'origin', 15_000);
+    expect(await served()).toBe('origin');
+    await inSync();
+  });
+
+  it("applies the zone's nginx worker and http settings once they are turned on, after nginx -t", async () => {
+    await zone('PUT', 'nginx/worker', { value: { workerProcesses: 1, workerConnections: 1024 } });
+    await zone('PUT', 'nginx/http', { value: { keepaliveTimeoutSeconds: 20 } });
+    await inSync();
+    // Stored, not applied, while the zone's nginx settings are off.
+    expect(await conf()).not.toContain('worker_connections 1024;');
+
+    const master = await edge.agent.nginx.masterPid();
+    await zone('PUT', 'nginx', { enable: true });
+    await waitUntil(async () => (await conf()).includes('worker_connections 1024;'), 15_000);
+    expect(await conf()).toContain('keepalive_timeout 20s;');
+    await inSync();
+    // A reload, not a restart: the master stays, its workers are the new single one.
+    expect(await edge.agent.nginx.masterPid()).toBe(master);
+    await waitUntil(async () => (await edge.agent.nginx.workerPids()).length === 1, 10_000);
+    expect(await served()).toBe('origin');
+  });
+
+  it('keeps serving on the running configuration when nginx refuses a custom directive, and shows the error', async () => {
+    const before = await conf();
+    await zone('PUT', 'nginx/custom', { value: [{ context: 'http', name: 'gzip_comp_level', args: ['99'] }] });
+    await waitUntil(async () => ((await node())?.lastError ?? '').includes('gzip_comp_level 99;'), 15_000);
+    const refused = await node();
+    expect(refused?.lastError).toMatch(/nginx -t refused the config/);
+    expect(refused?.appliedVersion).not.toBe(refused?.currentVersion);
+    expect(await conf()).toBe(before);
+    expect(await served()).toBe('origin');
+
+    await zone('PUT', 'nginx/custom', { value: [{ context: 'http', name: 'gzip_comp_level', args: ['6'] }] });
+    await inSync();
+    expect(await conf()).toContain('  gzip_comp_level 6;');
+    expect(await served()).toBe('origin');
+  });
+
+  it('returns the node to the defaults when the zone turns its nginx settings off', async () => {
+    await zone('PUT', 'nginx', { enable: false });
+    await waitUntil(async () => !(await conf()).includes('gzip_comp_level'), 15_000);
+    expect(await conf()).toContain('worker_connections 4096;');
+    await inSync();
+    expect(await served()).toBe('origin');
+  });
+});
