@@ -11,6 +11,7 @@ import { Button, Form, Input, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { SaveResetButtons } from './SaveResetButtons';
 
 interface Row {
   context: NginxCustomContext;
@@ -128,14 +129,7 @@ export function NginxCustomForm({
           </>
         )}
       </Form.List>
-      <Space>
-        <Button type="primary" htmlType="submit" loading={save.isPending}>
-          {t('nginx.save')}
-        </Button>
-        <Button onClick={() => reset.mutate(undefined)} loading={reset.isPending}>
-          {t('nginx.reset')}
-        </Button>
-      </Space>
+      <SaveResetButtons saving={save.isPending} resetting={reset.isPending} onReset={() => reset.mutate(undefined)} />
     </Form>
   );
 }

@@ -1,8 +1,9 @@
 import { NGINX_TUNING_DEFAULTS, type NginxTuning, ZONE_NGINX_SECTION_ROUTES } from '@rampart/contract';
-import { Button, Form, InputNumber, Space } from 'antd';
+import { Form, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { SaveResetButtons } from './SaveResetButtons';
 
 type NumberSection = 'worker' | 'http' | 'stream';
 type FieldKey = { [S in NumberSection]: keyof (typeof NGINX_TUNING_DEFAULTS)[S] }[NumberSection];
@@ -68,14 +69,7 @@ export function NginxNumbersForm({
           />
         </Form.Item>
       ))}
-      <Space>
-        <Button type="primary" htmlType="submit" loading={save.isPending}>
-          {t('nginx.save')}
-        </Button>
-        <Button onClick={() => reset.mutate(undefined)} loading={reset.isPending}>
-          {t('nginx.reset')}
-        </Button>
-      </Space>
+      <SaveResetButtons saving={save.isPending} resetting={reset.isPending} onReset={() => reset.mutate(undefined)} />
     </Form>
   );
 }
