@@ -1,24 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { api } from '../support/api.js';
 import { login } from '../support/console.js';
-import { E2E } from '../support/env.js';
-
-/** Signed-in API call as the root account of `tier`, for arranging what the test does not click through. */
-async function api<T>(tier: 'client' | 'user', method: string, path: string, body?: unknown): Promise<T> {
-  const signIn = await fetch(`${E2E.url}/api/v1/${tier}/code`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ account: tier, password: E2E.password }),
-  });
-  const token = ((await signIn.json()) as { data: { accessToken: string } }).data.accessToken;
-  const res = await fetch(`${E2E.url}/api/v1/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const reply = (await res.json()) as { data: T };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(reply)}`);
-  return reply.data;
-}
 
 test('a customer adds domains to a site in the console and sees them listed', async ({ page }) => {
   // The operator's side, through the API: a zone with a group, a product, a site for the customer.

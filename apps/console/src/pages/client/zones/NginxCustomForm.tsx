@@ -95,7 +95,7 @@ export function NginxCustomForm({
                           showSearch
                           aria-label={t('nginx.custom.name')}
                           placeholder={t('nginx.custom.name')}
-                          style={{ width: 260 }}
+                          style={{ width: 230 }}
                           options={customDirectivesOf(context ?? 'http').map((n) => ({ value: n, label: n }))}
                         />
                       </Form.Item>
@@ -113,7 +113,12 @@ export function NginxCustomForm({
                     style={{ width: 220 }}
                   />
                 </Form.Item>
-                <MinusCircleOutlined aria-label={t('nginx.custom.remove')} onClick={() => remove(row.name)} />
+                <Button
+                  type="text"
+                  icon={<MinusCircleOutlined />}
+                  aria-label={t('nginx.custom.remove')}
+                  onClick={() => remove(row.name)}
+                />
               </Space>
             ))}
             <Form.Item>

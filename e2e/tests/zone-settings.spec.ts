@@ -1,0 +1,59 @@
+import { expect, test } from '@playwright/test';
+import { api } from '../support/api.js';
+import { login } from '../support/console.js';
+
+test("an operator adds a listen port and sets a zone's nginx settings in the console", async ({ page }) => {
+  const name = `e2e-zone-${Date.now()}`;
+  const zone = await api<{ id: number }>('client', 'POST', 'client/zone', { name });
+
+  await login(page, 'client');
+  await page.goto('/client/nodeManage/zonesList?pageSize=100&sortBy=createdAt&orderBy=desc');
+  await page
+    .getByRole('row', { name: new RegExp(name) })
+    .getByRole('button', { name: 'Settings' })
+    .click();
+  const drawer = page.getByRole('dialog');
+
+  await drawer.getByRole('tab', { name: 'Ports' }).click();
+  await expect(drawer.getByRole('cell', { name: '443', exact: true })).toBeVisible();
+  await drawer.getByLabel('Port', { exact: true }).fill('443');
+  await drawer.getByRole('button', { name: 'Add port' }).click();
+  await expect(drawer.getByText('Port 443 is already used in this zone')).toBeVisible();
+  await drawer.getByLabel('Port', { exact: true }).fill('8080');
+  await drawer.getByRole('button', { name: 'Add port' }).click();
+  await expect(drawer.getByRole('cell', { name: '8080', exact: true })).toBeVisible();
+
+  await drawer.getByRole('tab', { name: 'nginx' }).click();
+  await drawer.getByLabel('Apply these nginx settings').click();
+  await expect(page.getByText('SET SUCCESS').first()).toBeVisible();
+  const worker = drawer.getByRole('form', { name: 'Worker' });
+  await worker.getByLabel('Connections per worker').fill('2048');
+  await worker.getByRole('button', { name: 'Save' }).click();
+
+  await drawer.getByText('Custom directives').click();
+  const custom = drawer.getByRole('form', { name: 'Custom directives' });
+  await custom.getByRole('button', { name: 'Add directive' }).click();
+  await custom.getByRole('combobox', { name: 'Directive' }).fill('gzip_comp');
+  await page.locator('.ant-select-item-option[title="gzip_comp_level"]').click();
+  await custom.getByLabel('Arguments').fill('5');
+  await custom.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('SET SUCCESS').first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/zone-nginx-settings.png', fullPage: true });
+
+  // What the console shows is what the server stored.
+  const stored = await api<{ enable: boolean; worker: object; custom: object[] }>(
+    'client',
+    'GET',
+    `client/zone/${zone.id}/setting/nginx`,
+  );
+  await expect
+    .poll(async () => (await api<{ custom: object[] }>('client', 'GET', `client/zone/${zone.id}/setting/nginx`)).custom)
+    .toEqual([{ context: 'http', name: 'gzip_comp_level', args: ['5'] }]);
+  expect(stored).toMatchObject({ enable: true, worker: { workerConnections: 2048 } });
+  const ports = await api<{ port: number; portType: string }[]>(
+    'client',
+    'GET',
+    `client/zone/${zone.id}/setting/ports`,
+  );
+  expect(ports.map((p) => `${p.port}/${p.portType}`)).toEqual(['80/http', '443/https', '8080/http']);
+});
