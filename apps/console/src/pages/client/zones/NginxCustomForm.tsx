@@ -110,7 +110,7 @@ export function NginxCustomForm({
                   <Input
                     aria-label={t('nginx.custom.args')}
                     placeholder={t('nginx.custom.args')}
-                    style={{ width: 220 }}
+                    style={{ width: 180 }}
                   />
                 </Form.Item>
                 <Button
