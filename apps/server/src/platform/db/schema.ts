@@ -282,6 +282,81 @@ export const groupNodes = pgTable(
   (t) => [primaryKey({ columns: [t.groupId, t.nodeId, t.line] }), index('group_nodes_node_idx').on(t.nodeId)],
 );
 
+/**
+ * Virtual nodes: DNS-level nodes of a zone, a name whose records are either one CNAME target or
+ * references to real nodes (their IPs). Placed on a group's lines like nodes. An empty zone takes
+ * its virtual nodes with it, as it takes its groups.
+ */
+export const virtualNodes = pgTable(
+  'virtual_nodes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    zoneId: bigint('zone_id', { mode: 'number' })
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Fixed at creation: a virtual node goes only on groups of its port type. */
+    portType: smallint('port_type').$type<7 | 4>().notNull(),
+    memo: text('memo').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('virtual_nodes_zone_name_key').on(t.zoneId, t.name),
+    index('virtual_nodes_owner_idx').on(t.ownerId),
+  ],
+);
+
+/**
+ * A virtual node's records: `cname` (a host name in `value`) or `node` (a real node of the
+ * operator, answered with its IPs). A node a record references cannot be deleted (202004).
+ */
+export const virtualNodeRecords = pgTable(
+  'virtual_node_records',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    virtualNodeId: bigint('virtual_node_id', { mode: 'number' })
+      .notNull()
+      .references(() => virtualNodes.id, { onDelete: 'cascade' }),
+    type: text('type').$type<'cname' | 'node'>().notNull(),
+    value: text('value').notNull().default(''),
+    nodeId: bigint('node_id', { mode: 'number' }).references(() => nodes.id, { onDelete: 'restrict' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'virtual_node_records_kind_check',
+      sql`(${t.type} = 'cname' AND ${t.nodeId} IS NULL AND ${t.value} <> '') OR (${t.type} = 'node' AND ${t.nodeId} IS NOT NULL)`,
+    ),
+    uniqueIndex('virtual_node_records_node_key').on(t.virtualNodeId, t.nodeId).where(sql`${t.nodeId} IS NOT NULL`),
+    index('virtual_node_records_node_idx').on(t.nodeId),
+  ],
+);
+
+/** A virtual node's place in a group on a DNS line. A placed virtual node cannot be deleted (206001). */
+export const groupVirtualNodes = pgTable(
+  'group_virtual_nodes',
+  {
+    groupId: bigint('group_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodeGroups.id, { onDelete: 'cascade' }),
+    virtualNodeId: bigint('virtual_node_id', { mode: 'number' })
+      .notNull()
+      // NO ACTION, not RESTRICT: checked at the end of the statement, so deleting a zone can
+      // cascade to both its groups' places and its virtual nodes.
+      .references(() => virtualNodes.id, { onDelete: 'no action' }),
+    line: text('line').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.virtualNodeId, t.line] }),
+    index('group_virtual_nodes_virtual_node_idx').on(t.virtualNodeId),
+  ],
+);
+
 /** Products an operator sells: a port type and the groups that serve its sites. */
 export const products = pgTable(
   'products',
