@@ -19,6 +19,8 @@ import { bindCertificateRoutes } from './modules/certificates/certificates.route
 import { CertificatesService } from './modules/certificates/certificates.service.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
 import { DomainsService } from './modules/domains/domains.service.js';
+import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
+import { GroupLinesService } from './modules/group-lines/group-lines.service.js';
 import { GroupsRepository } from './modules/groups/groups.repository.js';
 import { bindGroupRoutes } from './modules/groups/groups.routes.js';
 import { GroupsService } from './modules/groups/groups.service.js';
@@ -38,6 +40,8 @@ import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
+import { bindVirtualNodeRoutes } from './modules/virtual-nodes/virtual-nodes.routes.js';
+import { VirtualNodesService } from './modules/virtual-nodes/virtual-nodes.service.js';
 import { bindZoneSettingRoutes } from './modules/zones/zone-settings.routes.js';
 import { ZoneSettingsService } from './modules/zones/zone-settings.service.js';
 import { ZonesRepository } from './modules/zones/zones.repository.js';
@@ -181,10 +185,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Held node polls would otherwise keep a graceful shutdown waiting for up to their full wait.
   app.addHook('preClose', async () => snapshots.close());
   bindNodeRoutes(binder, nodesService, snapshots, (origin) => options.config.publicUrl ?? origin);
-  const zonesService = new ZonesService(db, new ZonesRepository(db));
+  const zonesRepo = new ZonesRepository(db);
+  const zonesService = new ZonesService(db, zonesRepo);
   bindZoneRoutes(binder, zonesService, nodesService);
   bindZoneSettingRoutes(binder, new ZoneSettingsService(db, zonesService), nodesService);
-  bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db)), nodesService);
+  bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo), nodesService);
+  bindGroupLineRoutes(binder, new GroupLinesService(db), nodesService);
+  bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo), nodesService);
   const productsRepo = new ProductsRepository(db);
   bindProductRoutes(binder, new ProductsService(db, productsRepo), nodesService);
   const sitesRepo = new SitesRepository(db);

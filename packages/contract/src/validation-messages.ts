@@ -201,6 +201,16 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '证书仍分配给：{domains}',
     zh_TW: '憑證仍指派給：{domains}',
   },
+  portTypeMismatch: {
+    en_US: 'A node serves one port type; these already serve the other one: {ids}',
+    zh_CN: '节点只能服务一种端口类型；以下节点已服务另一种：{ids}',
+    zh_TW: '節點只能服務一種連接埠類型；以下節點已服務另一種：{ids}',
+  },
+  cnameAlone: {
+    en_US: 'A CNAME record must be the only record of a virtual node',
+    zh_CN: 'CNAME 记录必须是虚拟节点的唯一记录',
+    zh_TW: 'CNAME 記錄必須是虛擬節點的唯一記錄',
+  },
 } as const satisfies Record<string, Localized>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

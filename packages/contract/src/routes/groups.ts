@@ -6,13 +6,11 @@ import { zoneParams } from './zones.js';
 
 /**
  * Groups of nodes inside a zone (spec part 2 §7 "Zones and groups"). A group serves one port type
- * (7: HTTP/HTTPS sites, 4: layer-4 ports) and may be a backup group. Nodes sit in a group per DNS
- * line; `default` is the line every resolver gets when no other line matches.
+ * (7: HTTP/HTTPS sites, 4: layer-4 ports) and may be a backup group. Nodes and virtual nodes sit
+ * in a group per DNS line (see `group-lines.ts`); a node on any line of a group is in the group.
  */
 export const PORT_TYPES = [7, 4] as const;
 export const portTypeSchema = z.union([z.literal(7), z.literal(4)]);
-export const DEFAULT_LINE = 'default';
-export const lineIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
 export const groupSchema = z.object({
   id: z.number().int(),
@@ -21,13 +19,15 @@ export const groupSchema = z.object({
   portType: portTypeSchema,
   isBackup: z.boolean(),
   memo: z.string(),
+  /** Nodes on any of its lines. */
   nodeCount: z.number().int(),
+  /** Virtual nodes on any of its lines. */
+  virtualNodeCount: z.number().int(),
   createdAt: z.string(),
 });
 export type Group = z.infer<typeof groupSchema>;
 
 const client = tiers(['client']);
-const lineParams = zoneParams.extend({ groupID: z.coerce.number().int().positive(), lineID: lineIdSchema });
 const id = z.number().int().positive();
 
 export const listGroups = defineRoute({
@@ -105,48 +105,10 @@ export const deleteGroup = defineRoute({
   response: dataOf(z.literal(true)),
 });
 
-export const lineNodeSchema = z.object({ id: z.number().int(), name: z.string(), ips: z.array(z.string()) });
-
-export const listLineNodes = defineRoute({
-  id: 'client.group.line.nodes.list',
-  method: 'GET',
-  path: '/client/zone/{zoneID}/group/{groupID}/line/{lineID}/nodes',
-  access: client,
-  summary: 'Nodes of a group on a DNS line',
-  tags: ['zones'],
-  request: { params: lineParams, query: pageQuery },
-  response: pageOf(lineNodeSchema),
-});
-
-export const addLineNodes = defineRoute({
-  id: 'client.group.line.nodes.add',
-  method: 'POST',
-  path: '/client/zone/{zoneID}/group/{groupID}/line/{lineID}/nodes',
-  access: client,
-  summary: "Puts initialised nodes of the group's zone in the group on a line",
-  tags: ['zones'],
-  request: { params: lineParams, body: z.object({ nodeIDs: z.array(id).min(1).max(500) }) },
-  response: dataOf(z.literal(true)),
-});
-
-export const removeLineNodes = defineRoute({
-  id: 'client.group.line.nodes.remove',
-  method: 'DELETE',
-  path: '/client/zone/{zoneID}/group/{groupID}/line/{lineID}/nodes',
-  access: client,
-  summary: 'Takes nodes out of the group on a line',
-  tags: ['zones'],
-  request: { params: lineParams, body: z.object({ nodeIDs: z.array(id).min(1).max(500) }) },
-  response: dataOf(z.literal(true)),
-});
-
 export const groupRoutes = {
   listGroups,
   metaGroups,
   createGroup,
   updateGroup,
   deleteGroup,
-  listLineNodes,
-  addLineNodes,
-  removeLineNodes,
 } as const;

@@ -2,24 +2,30 @@ import type { AnyRoute } from '../route.js';
 import { accountRoutes } from './accounts.js';
 import { authRoutes } from './auth.js';
 import { certificateRoutes } from './certificates.js';
+import { dnsLineRoutes } from './dns-lines.js';
 import { domainRoutes } from './domains.js';
+import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
 import { nodeRoutes } from './nodes.js';
 import { productRoutes } from './products.js';
 import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
+import { virtualNodeRoutes } from './virtual-nodes.js';
 import { zoneSettingRoutes } from './zone-settings.js';
 import { zoneRoutes } from './zones.js';
 
 export * from './accounts.js';
 export * from './auth.js';
 export * from './certificates.js';
+export * from './dns-lines.js';
 export * from './domains.js';
+export * from './group-lines.js';
 export * from './groups.js';
 export * from './nodes.js';
 export * from './products.js';
 export * from './sites.js';
 export * from './system.js';
+export * from './virtual-nodes.js';
 export * from './zone-settings.js';
 export * from './zones.js';
 
@@ -32,6 +38,9 @@ export const ROUTE_GROUPS = {
   zones: zoneRoutes,
   zoneSettings: zoneSettingRoutes,
   groups: groupRoutes,
+  dnsLines: dnsLineRoutes,
+  groupLines: groupLineRoutes,
+  virtualNodes: virtualNodeRoutes,
   products: productRoutes,
   sites: siteRoutes,
   domains: domainRoutes,

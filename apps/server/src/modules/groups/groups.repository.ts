@@ -1,11 +1,12 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { groupNodes, nodeGroups, nodes } from '../../platform/db/schema.js';
+import { nodeGroups } from '../../platform/db/schema.js';
 
-export type GroupRow = typeof nodeGroups.$inferSelect & { nodeCount: number };
+export type GroupRow = typeof nodeGroups.$inferSelect & { nodeCount: number; virtualNodeCount: number };
 
 // Qualified by hand: drizzle leaves column names bare inside a subquery.
 const nodeCount = sql<number>`(SELECT count(DISTINCT gn.node_id)::int FROM group_nodes gn WHERE gn.group_id = "node_groups"."id")`;
+const virtualNodeCount = sql<number>`(SELECT count(DISTINCT gv.virtual_node_id)::int FROM group_virtual_nodes gv WHERE gv.group_id = "node_groups"."id")`;
 const columns = {
   id: nodeGroups.id,
   ownerId: nodeGroups.ownerId,
@@ -17,9 +18,10 @@ const columns = {
   createdAt: nodeGroups.createdAt,
   updatedAt: nodeGroups.updatedAt,
   nodeCount,
+  virtualNodeCount,
 };
 
-/** Groups and their node places; every query carries the operator and the zone. */
+/** Groups of a zone; every query carries the operator and the zone. Their lines: group-lines. */
 export class GroupsRepository {
   constructor(private readonly db: Db) {}
 
@@ -88,50 +90,5 @@ export class GroupsRepository {
       .where(and(this.scope(ownerId, zoneId), eq(nodeGroups.id, id)))
       .returning({ id: nodeGroups.id });
     return rows.length === 1;
-  }
-
-  /** Ids among `ids` that are initialised nodes of the operator in the zone. */
-  async nodesInZone(ownerId: number, zoneId: number, ids: number[]): Promise<number[]> {
-    const rows = await this.db
-      .select({ id: nodes.id })
-      .from(nodes)
-      .where(
-        and(
-          eq(nodes.ownerId, ownerId),
-          eq(nodes.zoneId, zoneId),
-          eq(nodes.status, 'initialized'),
-          inArray(nodes.id, ids),
-        ),
-      );
-    return rows.map((r) => r.id);
-  }
-
-  async addNodes(groupId: number, line: string, nodeIds: number[]): Promise<void> {
-    await this.db
-      .insert(groupNodes)
-      .values(nodeIds.map((nodeId) => ({ groupId, nodeId, line })))
-      .onConflictDoNothing();
-  }
-
-  async removeNodes(groupId: number, line: string, nodeIds: number[]): Promise<void> {
-    await this.db
-      .delete(groupNodes)
-      .where(and(eq(groupNodes.groupId, groupId), eq(groupNodes.line, line), inArray(groupNodes.nodeId, nodeIds)));
-  }
-
-  async lineNodes(groupId: number, line: string, page: number, pageSize: number) {
-    const where = and(eq(groupNodes.groupId, groupId), eq(groupNodes.line, line));
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select({ id: nodes.id, name: nodes.name, ips: nodes.ips })
-        .from(groupNodes)
-        .innerJoin(nodes, eq(nodes.id, groupNodes.nodeId))
-        .where(where)
-        .orderBy(asc(nodes.name), asc(nodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
-      this.db.select({ n: count() }).from(groupNodes).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
   }
 }

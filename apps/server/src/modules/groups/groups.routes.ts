@@ -24,15 +24,4 @@ export function bindGroupRoutes(binder: Binder, groups: GroupsService, nodes: No
     await groups.delete(await scope(caller, params.zoneID), body.id);
     return { data: true as const };
   });
-  binder.bind(r.listLineNodes, async ({ params, query }, { caller }) =>
-    groups.lineNodes(await scope(caller, params.zoneID), params.groupID, params.lineID, query.page, query.pageSize),
-  );
-  binder.bind(r.addLineNodes, async ({ params, body }, { caller }) => {
-    await groups.addNodes(await scope(caller, params.zoneID), params.groupID, params.lineID, body.nodeIDs);
-    return { data: true as const };
-  });
-  binder.bind(r.removeLineNodes, async ({ params, body }, { caller }) => {
-    await groups.removeNodes(await scope(caller, params.zoneID), params.groupID, params.lineID, body.nodeIDs);
-    return { data: true as const };
-  });
 }

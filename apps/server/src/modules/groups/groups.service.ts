@@ -1,6 +1,7 @@
 import type { Group } from '@rampart/contract';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import type { ZonesRepository } from '../zones/zones.repository.js';
 import type { GroupRow, GroupsRepository } from './groups.repository.js';
 
 export function presentGroup(row: GroupRow): Group {
@@ -12,6 +13,7 @@ export function presentGroup(row: GroupRow): Group {
     isBackup: row.isBackup,
     memo: row.memo,
     nodeCount: row.nodeCount,
+    virtualNodeCount: row.virtualNodeCount,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -20,7 +22,10 @@ type Scope = { operatorId: number; zoneId: number };
 
 /** Groups of an operator's zone. A group outside the caller's zone answers 101018, like a missing one. */
 export class GroupsService {
-  constructor(private readonly groups: GroupsRepository) {}
+  constructor(
+    private readonly groups: GroupsRepository,
+    private readonly zones: ZonesRepository,
+  ) {}
 
   async list(s: Scope, page: number, pageSize: number) {
     const { rows, total } = await this.groups.list(s.operatorId, s.zoneId, page, pageSize);
@@ -38,6 +43,8 @@ export class GroupsService {
   }
 
   async create(s: Scope, input: { name: string; portType: 7 | 4; isBackup: boolean; memo: string }): Promise<Group> {
+    // The zone comes from the path: without this check a group could be made in another operator's zone.
+    if (!(await this.zones.find(s.operatorId, s.zoneId))) throw new AppError(101018);
     try {
       const id = await this.groups.insert({
         ownerId: s.operatorId,
@@ -72,26 +79,5 @@ export class GroupsService {
       if (isForeignKeyViolation(error)) throw new AppError(203001);
       throw error;
     }
-  }
-
-  async addNodes(s: Scope, groupId: number, line: string, nodeIds: number[]): Promise<void> {
-    await this.get(s, groupId);
-    const unique = [...new Set(nodeIds)];
-    const valid = await this.groups.nodesInZone(s.operatorId, s.zoneId, unique);
-    if (valid.length !== unique.length) {
-      throw new AppError(101018, { extra: { reason: 'every node must be an initialised node of this zone' } });
-    }
-    await this.groups.addNodes(groupId, line, unique);
-  }
-
-  async removeNodes(s: Scope, groupId: number, line: string, nodeIds: number[]): Promise<void> {
-    await this.get(s, groupId);
-    await this.groups.removeNodes(groupId, line, [...new Set(nodeIds)]);
-  }
-
-  async lineNodes(s: Scope, groupId: number, line: string, page: number, pageSize: number) {
-    await this.get(s, groupId);
-    const { rows, total } = await this.groups.lineNodes(groupId, line, page, pageSize);
-    return { data: rows, total };
   }
 }

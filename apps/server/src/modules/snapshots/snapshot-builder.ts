@@ -1,9 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { DataPlane, EdgeCertificate, EdgeDomain, EdgeSnapshot, NginxTuning } from '@rampart/contract';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Db } from '../../platform/db/database.js';
-import { certificates, groupNodes, nodeGroups, nodes, productGroups, sites, zones } from '../../platform/db/schema.js';
+import {
+  certificates,
+  groupNodes,
+  groupVirtualNodes,
+  nodeGroups,
+  nodes,
+  productGroups,
+  sites,
+  virtualNodeRecords,
+  zones,
+} from '../../platform/db/schema.js';
 import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
 
 /**
@@ -107,13 +117,29 @@ export class SnapshotBuilder {
       dataPlane: { version: 'pending', domains: [], certificates: [] },
     });
 
+    // The node's groups: those it is on (any line), and those a virtual node naming it is on,
+    // since DNS sends that virtual node's traffic to the node's IPs.
+    const directGroups = this.db
+      .select({ id: groupNodes.groupId })
+      .from(groupNodes)
+      .where(eq(groupNodes.nodeId, nodeId));
+    const virtualGroups = this.db
+      .select({ id: groupVirtualNodes.groupId })
+      .from(groupVirtualNodes)
+      .innerJoin(virtualNodeRecords, eq(virtualNodeRecords.virtualNodeId, groupVirtualNodes.virtualNodeId))
+      .where(eq(virtualNodeRecords.nodeId, nodeId));
     const servedSites = this.db
       .selectDistinct({ id: sites.id })
       .from(sites)
       .innerJoin(productGroups, eq(productGroups.productId, sites.productId))
-      .innerJoin(groupNodes, eq(groupNodes.groupId, productGroups.groupId))
-      .innerJoin(nodeGroups, eq(nodeGroups.id, groupNodes.groupId))
-      .where(and(eq(groupNodes.nodeId, nodeId), eq(nodeGroups.portType, 7), eq(sites.ownerId, node.ownerId)));
+      .innerJoin(nodeGroups, eq(nodeGroups.id, productGroups.groupId))
+      .where(
+        and(
+          or(inArray(productGroups.groupId, directGroups), inArray(productGroups.groupId, virtualGroups)),
+          eq(nodeGroups.portType, 7),
+          eq(sites.ownerId, node.ownerId),
+        ),
+      );
 
     // One query answering one JSON document: far cheaper than 10,000s of rows through the driver
     // (on PGlite most of the time went into row decoding). Upstreams ride along as [ip, port,

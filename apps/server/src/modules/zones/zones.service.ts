@@ -1,10 +1,10 @@
 import type { Locale, Zone, ZoneSettings } from '@rampart/contract';
-import { DEFAULT_LINE, DEFAULT_ZONE_PORTS } from '@rampart/contract';
+import { DEFAULT_LINE, DEFAULT_ZONE_PORTS, GROUP_PLACEMENT_LIMIT } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import { GroupsRepository } from '../groups/groups.repository.js';
+import { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
 import { ZoneSettingsRepository } from './zone-settings.repository.js';
 import { type ZoneRow, ZonesRepository } from './zones.repository.js';
 
@@ -126,9 +126,13 @@ export class ZonesService {
       if (moved !== unique.length)
         throw new AppError(101018, { extra: { reason: 'not every node is an uninitialised node of yours' } });
       if (groupId !== undefined) {
-        const groups = new GroupsRepository(tx);
-        if (!(await groups.find(operatorId, zoneId, groupId))) throw new AppError(101018);
-        await groups.addNodes(groupId, DEFAULT_LINE, unique);
+        // New nodes serve no port type yet: only the group's place limit can refuse them.
+        const lines = new GroupLinesRepository(tx);
+        if (!(await lines.lockGroup(operatorId, zoneId, groupId))) throw new AppError(101018);
+        if ((await lines.placementCount(groupId)) + unique.length > GROUP_PLACEMENT_LIMIT) {
+          throw new AppError(203003, { extra: { limit: GROUP_PLACEMENT_LIMIT } });
+        }
+        await lines.add('nodes', groupId, DEFAULT_LINE, unique);
       }
     });
   }

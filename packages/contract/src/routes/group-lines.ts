@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { pageQuery } from '../http.js';
+import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { lineIdSchema } from './dns-lines.js';
+import { portTypeSchema } from './groups.js';
+import { zoneParams } from './zones.js';
+
+/**
+ * Nodes and virtual nodes placed on the DNS lines of a group (spec part 2 §7 "Zones and groups",
+ * "Virtual nodes"). Lines are DNS placement only: a node on any line of a group is in the group and
+ * serves the sites of the products that use the group, and so does a node a placed virtual node's
+ * records name. A node serves one port type: the port type of the groups it is placed on and of
+ * the virtual nodes naming it; placing it where the other port type is served is refused (101003,
+ * key `portTypeMismatch`).
+ */
+
+/** Most places (a node or virtual node on one line) one group holds, all lines together (203003 beyond). */
+export const GROUP_PLACEMENT_LIMIT = 1000;
+
+const client = tiers(['client']);
+const id = z.number().int().positive();
+const ids = z.array(id).min(1).max(500);
+export const groupLinesParams = zoneParams.extend({ groupID: z.coerce.number().int().positive() });
+export const lineParams = groupLinesParams.extend({ lineID: lineIdSchema });
+const candidateQuery = pageQuery.extend({
+  /** Searches the name (and a node's addresses). */
+  value: z.string().max(256).optional(),
+});
+
+export const lineNodeSchema = z.object({ id: z.number().int(), name: z.string(), ips: z.array(z.string()) });
+export type LineNode = z.infer<typeof lineNodeSchema>;
+export const lineVirtualNodeSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  portType: portTypeSchema,
+  recordCount: z.number().int(),
+});
+export type LineVirtualNode = z.infer<typeof lineVirtualNodeSchema>;
+export const lineNodeNumsSchema = z.object({
+  line: lineIdSchema,
+  nodeNum: z.number().int(),
+  virtualNodeNum: z.number().int(),
+});
+
+export const lineNodeNums = defineRoute({
+  id: 'client.group.lines.nodeNums',
+  method: 'GET',
+  path: '/client/zone/{zoneID}/group/{groupID}/lines/nodeNums',
+  access: client,
+  summary: 'Every DNS line of the catalogue with the number of nodes and virtual nodes the group has on it',
+  tags: ['zones'],
+  request: { params: groupLinesParams },
+  response: dataOf(z.array(lineNodeNumsSchema)),
+});
+
+type Kind = 'nodes' | 'virtualNodes';
+const kinds = {
+  nodes: { item: lineNodeSchema, field: 'nodeIDs', what: 'nodes', id: 'nodes' },
+  virtualNodes: { item: lineVirtualNodeSchema, field: 'virtualNodeIDs', what: 'virtual nodes', id: 'virtualNodes' },
+} as const;
+
+/** The four calls on one line's nodes or virtual nodes: they mirror each other. */
+function lineCalls<K extends Kind>(kind: K) {
+  const { item, what } = kinds[kind];
+  const field = kinds[kind].field as (typeof kinds)[K]['field'];
+  const path = `/client/zone/{zoneID}/group/{groupID}/line/{lineID}/${kind}` as const;
+  const idsBody = z.object({ [field]: ids } as { [F in typeof field]: typeof ids });
+  return {
+    list: defineRoute({
+      id: `client.group.line.${kind}.list`,
+      method: 'GET',
+      path,
+      access: client,
+      summary: `The ${what} of a group on a DNS line, paged`,
+      tags: ['zones'],
+      request: { params: lineParams, query: pageQuery },
+      response: pageOf(item),
+    }),
+    add: defineRoute({
+      id: `client.group.line.${kind}.add`,
+      method: 'POST',
+      path,
+      access: client,
+      summary:
+        `Places ${what} of the group's zone on a line, all or none (already placed ones stay); ` +
+        `each must serve the group's port type; 203003 beyond ${GROUP_PLACEMENT_LIMIT} places in the group`,
+      tags: ['zones'],
+      request: { params: lineParams, body: idsBody },
+      response: dataOf(z.literal(true)),
+    }),
+    remove: defineRoute({
+      id: `client.group.line.${kind}.remove`,
+      method: 'DELETE',
+      path,
+      access: client,
+      summary: `Takes ${what} off a line of the group, all or none (each must be on the line)`,
+      tags: ['zones'],
+      request: { params: lineParams, body: idsBody },
+      response: dataOf(z.literal(true)),
+    }),
+    move: defineRoute({
+      id: `client.group.line.${kind}.move`,
+      method: 'PATCH',
+      path,
+      access: client,
+      summary:
+        `Moves ${what} from this line to \`toLine\` of the same group, all or none (each must be on this line); ` +
+        'one already on the target line just leaves this one',
+      tags: ['zones'],
+      request: { params: lineParams, body: idsBody.extend({ toLine: lineIdSchema }) },
+      response: dataOf(z.literal(true)),
+    }),
+    candidates: defineRoute({
+      id: `client.group.line.${kind}.candidates`,
+      method: 'GET',
+      path: `/client/zone/{zoneID}/group/{groupID}/line/{lineID}/${kind}/candidates`,
+      access: client,
+      summary: `The ${what} of the zone that could be placed on the line: of the group's port type and not on it yet`,
+      tags: ['zones'],
+      request: { params: lineParams, query: candidateQuery },
+      response: pageOf(item),
+    }),
+  };
+}
+
+const nodeCalls = lineCalls('nodes');
+const virtualNodeCalls = lineCalls('virtualNodes');
+export const listLineNodes = nodeCalls.list;
+export const addLineNodes = nodeCalls.add;
+export const removeLineNodes = nodeCalls.remove;
+export const moveLineNodes = nodeCalls.move;
+export const lineNodeCandidates = nodeCalls.candidates;
+export const listLineVirtualNodes = virtualNodeCalls.list;
+export const addLineVirtualNodes = virtualNodeCalls.add;
+export const removeLineVirtualNodes = virtualNodeCalls.remove;
+export const moveLineVirtualNodes = virtualNodeCalls.move;
+export const lineVirtualNodeCandidates = virtualNodeCalls.candidates;
+
+export const groupLineRoutes = {
+  lineNodeNums,
+  listLineNodes,
+  addLineNodes,
+  removeLineNodes,
+  moveLineNodes,
+  lineNodeCandidates,
+  listLineVirtualNodes,
+  addLineVirtualNodes,
+  removeLineVirtualNodes,
+  moveLineVirtualNodes,
+  lineVirtualNodeCandidates,
+} as const;
