@@ -141,6 +141,24 @@ describe('node snapshots', () => {
     expect((await snapshot()).dataPlane.domains).toHaveLength(1);
   });
 
+  it("serves the group's sites from any of its lines, and through a virtual node on a line that names the node", async () => {
+    const lines = `client/zone/${zoneId}/group/${web}/line`;
+    await call('PATCH', `${lines}/default/nodes`, { nodeIDs: [node.nodeId], toLine: 'telecom' });
+    expect((await snapshot()).dataPlane.domains).toHaveLength(1);
+    await call('DELETE', `${lines}/telecom/nodes`, { nodeIDs: [node.nodeId] });
+    expect((await snapshot()).dataPlane.domains).toHaveLength(0);
+
+    const vn = (await call('POST', `client/zone/${zoneId}/virtualNode`, { name: 'pool', portType: 7 })).json().data.id;
+    await call('POST', `client/zone/${zoneId}/virtualNode/${vn}/record/node`, { nodeIDs: [node.nodeId] });
+    expect((await snapshot()).dataPlane.domains).toHaveLength(0); // named, but not on a line yet
+    await call('POST', `${lines}/overseas/virtualNodes`, { virtualNodeIDs: [vn] });
+    expect((await snapshot()).dataPlane.domains).toHaveLength(1);
+    await call('DELETE', `${lines}/overseas/virtualNodes`, { virtualNodeIDs: [vn] });
+    expect((await snapshot()).dataPlane.domains).toHaveLength(0);
+    await call('POST', `${lines}/default/nodes`, { nodeIDs: [node.nodeId] });
+    expect((await snapshot()).dataPlane.domains).toHaveLength(1);
+  });
+
   it('holds a poll for a known version until a change arrives, and answers null when none does', async () => {
     const known = (await snapshot()).version;
     const started = Date.now();
