@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, type Method, signIn } from './helpers/auth.js';
+import { initializedNode, secondOperator } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -18,17 +19,7 @@ function call(method: Method, url: string, payload?: Record<string, unknown>) {
   return callApi(t.app, client, method, url, payload);
 }
 
-async function nodeIn(zone: number, hostname: string): Promise<number> {
-  const token = /join_token=(\S+)/.exec((await call('GET', 'client/node-info')).body)?.[1];
-  const reg = await t.app.inject({
-    method: 'POST',
-    url: '/api/edge/v1/register',
-    payload: { joinToken: token, hostname, ips: ['192.0.2.30'], version: '0.1.0' },
-  });
-  const id = reg.json().data.nodeId;
-  await call('POST', 'client/nodes/initialize', { ids: [id], zoneID: zone });
-  return id;
-}
+const nodeIn = (zone: number, hostname: string) => initializedNode(t, client, zone, hostname);
 
 describe('groups', () => {
   it('creates groups per port type, filters them, and updates one', async () => {
@@ -91,6 +82,39 @@ describe('groups', () => {
       101018,
     );
     expect((await call('DELETE', `client/zone/${zoneId}/group`, { id: group.id })).statusCode).toBe(200);
+  });
+
+  it('filters metaGroups by port type and backup flag, and refuses a bad filter with 101003', async () => {
+    const zone = (await call('POST', 'client/zone', { name: 'Meta' })).json().data.id;
+    const make = async (name: string, portType: number, isBackup: boolean) =>
+      (await call('POST', `client/zone/${zone}/group`, { name, portType, isBackup })).json().data.id;
+    const main7 = await make('a-main', 7, false);
+    const backup7 = await make('b-backup', 7, true);
+    const backup4 = await make('c-backup-l4', 4, true);
+    const meta = async (query: string) =>
+      (await call('GET', `client/zone/${zone}/metaGroups${query}`)).json().data.map((g: { id: number }) => g.id);
+    expect(await meta('')).toEqual([main7, backup7, backup4]);
+    expect(await meta('?isBackup=true')).toEqual([backup7, backup4]);
+    expect(await meta('?portType=4')).toEqual([backup4]);
+    expect(await meta('?portType=7&isBackup=true')).toEqual([backup7]);
+    const bad = await call('GET', `client/zone/${zone}/metaGroups?portType=5&isBackup=maybe`);
+    expect(
+      bad
+        .json()
+        .extra.fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['isBackup', 'portType']);
+  });
+
+  it("answers another operator 101018 for the zone's groups, metaGroups and a new group in it", async () => {
+    const rival = await secondOperator(t);
+    const as = (method: Method, url: string, payload?: Record<string, unknown>) =>
+      callApi(t.app, rival, method, url, payload);
+    expect((await as('GET', `client/zone/${zoneId}/groups`)).json().code).toBe(101018);
+    expect((await as('GET', `client/zone/${zoneId}/metaGroups`)).json().code).toBe(101018);
+    expect((await as('POST', `client/zone/${zoneId}/group`, { name: 'intruder', portType: 7 })).json().code).toBe(
+      101018,
+    );
   });
 
   it('deletes an empty zone together with its groups', async () => {

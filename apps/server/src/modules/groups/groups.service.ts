@@ -27,12 +27,19 @@ export class GroupsService {
     private readonly zones: ZonesRepository,
   ) {}
 
+  /** The zone of the path must be the operator's (101018 otherwise, not an empty list). */
+  private async zone(s: Scope): Promise<void> {
+    if (!(await this.zones.find(s.operatorId, s.zoneId))) throw new AppError(101018);
+  }
+
   async list(s: Scope, page: number, pageSize: number) {
+    await this.zone(s);
     const { rows, total } = await this.groups.list(s.operatorId, s.zoneId, page, pageSize);
     return { data: rows.map(presentGroup), total };
   }
 
-  meta(s: Scope, filter: { portType?: 7 | 4 | undefined; isBackup?: boolean | undefined }) {
+  async meta(s: Scope, filter: { portType?: 7 | 4 | undefined; isBackup?: boolean | undefined }) {
+    await this.zone(s);
     return this.groups.meta(s.operatorId, s.zoneId, filter);
   }
 
@@ -44,7 +51,7 @@ export class GroupsService {
 
   async create(s: Scope, input: { name: string; portType: 7 | 4; isBackup: boolean; memo: string }): Promise<Group> {
     // The zone comes from the path: without this check a group could be made in another operator's zone.
-    if (!(await this.zones.find(s.operatorId, s.zoneId))) throw new AppError(101018);
+    await this.zone(s);
     try {
       const id = await this.groups.insert({
         ownerId: s.operatorId,
