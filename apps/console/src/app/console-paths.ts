@@ -24,6 +24,7 @@ export function consolePath(tier: Tier, page: ConsolePathName): string {
 export const CLIENT_PATHS = {
   zonesList: 'nodeManage/zonesList',
   nodesList: 'nodeManage/nodesList',
+  vNode: 'nodeManage/vNode',
   productsList: 'sitesManagement/productsList',
   sitesList: 'sitesManagement/sitesList',
 } as const;

@@ -53,18 +53,15 @@ export const lineNodeNums = defineRoute({
   response: dataOf(z.array(lineNodeNumsSchema)),
 });
 
-type Kind = 'nodes' | 'virtualNodes';
-const kinds = {
-  nodes: { item: lineNodeSchema, field: 'nodeIDs', what: 'nodes', id: 'nodes' },
-  virtualNodes: { item: lineVirtualNodeSchema, field: 'virtualNodeIDs', what: 'virtual nodes', id: 'virtualNodes' },
-} as const;
-
-/** The four calls on one line's nodes or virtual nodes: they mirror each other. */
-function lineCalls<K extends Kind>(kind: K) {
-  const { item, what } = kinds[kind];
-  const field = kinds[kind].field as (typeof kinds)[K]['field'];
+/** The calls on one line's nodes or virtual nodes: they mirror each other. */
+function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType, const F extends string>(
+  kind: K,
+  item: I,
+  field: F,
+  what: string,
+) {
   const path = `/client/zone/{zoneID}/group/{groupID}/line/{lineID}/${kind}` as const;
-  const idsBody = z.object({ [field]: ids } as { [F in typeof field]: typeof ids });
+  const idsBody = z.object({ [field]: ids } as Record<F, typeof ids>);
   return {
     list: defineRoute({
       id: `client.group.line.${kind}.list`,
@@ -123,8 +120,8 @@ function lineCalls<K extends Kind>(kind: K) {
   };
 }
 
-const nodeCalls = lineCalls('nodes');
-const virtualNodeCalls = lineCalls('virtualNodes');
+const nodeCalls = lineCalls('nodes', lineNodeSchema, 'nodeIDs', 'nodes');
+const virtualNodeCalls = lineCalls('virtualNodes', lineVirtualNodeSchema, 'virtualNodeIDs', 'virtual nodes');
 export const listLineNodes = nodeCalls.list;
 export const addLineNodes = nodeCalls.add;
 export const removeLineNodes = nodeCalls.remove;

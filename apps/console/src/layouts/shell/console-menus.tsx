@@ -69,6 +69,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
       children: [
         { key: 'zonesList', path: CLIENT_PATHS.zonesList },
         { key: 'nodesList', path: CLIENT_PATHS.nodesList },
+        { key: 'vNode', path: CLIENT_PATHS.vNode },
       ],
     },
     {

@@ -28,6 +28,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'vNode',
+    path: CLIENT_PATHS.vNode,
+    lazy: lazyPage(
+      () => import('./virtual-nodes/VirtualNodesPage'),
+      (m) => m.VirtualNodesPage,
+    ),
+  },
+  {
     name: 'productsList',
     path: CLIENT_PATHS.productsList,
     lazy: lazyPage(

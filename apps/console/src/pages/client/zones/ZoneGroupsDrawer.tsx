@@ -10,8 +10,14 @@ import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { GroupFormModal } from './GroupFormModal';
+import { GroupLines } from './GroupLines';
+import type { LineRef } from './LineMembers';
+import { LinePanel } from './LinePanel';
 
-/** The groups of one zone, paged, with create, edit and delete; closed when `zone` is null. */
+/**
+ * The groups of one zone, paged, with create, edit and delete; a group's row expands to its DNS
+ * lines, and a line opens its nodes and virtual nodes. Closed when `zone` is null.
+ */
 export function ZoneGroupsDrawer({ zone, onClose }: { zone: Zone | null; onClose: () => void }) {
   const { t } = useTranslation(['zones', 'common']);
   return (
@@ -34,6 +40,7 @@ function ZoneGroups({ zone }: { zone: Zone }) {
   const query = { page: paging.page, pageSize: paging.pageSize };
   const groups = useQuery(routeQuery('client', groupRoutes.listGroups, { params, query }));
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
+  const [openLine, setOpenLine] = useState<(LineRef & { groupName: string }) | null>(null);
   const remove = useRouteMutation('client', groupRoutes.deleteGroup, {
     input: (group: Group) => ({ params, body: { id: group.id } }),
     invalidates: [groupRoutes.listGroups, groupRoutes.metaGroups],
@@ -49,6 +56,7 @@ function ZoneGroups({ zone }: { zone: Zone }) {
       render: (value: boolean) => (value ? <Tag color="orange">{t('group.backup')}</Tag> : t('group.main')),
     },
     { title: t('group.nodeCount'), dataIndex: 'nodeCount' },
+    { title: t('group.virtualNodeCount'), dataIndex: 'virtualNodeCount' },
     { title: t('memo'), dataIndex: 'memo' },
     {
       title: t('common:actions.title'),
@@ -82,7 +90,17 @@ function ZoneGroups({ zone }: { zone: Zone }) {
         list={groups}
         paging={paging}
         emptyText={t('group.empty')}
+        expandable={{
+          expandedRowRender: (group) => (
+            <GroupLines
+              zoneId={zone.id}
+              group={group}
+              onOpen={(line) => setOpenLine({ zoneId: zone.id, groupId: group.id, line, groupName: group.name })}
+            />
+          ),
+        }}
       />
+      <LinePanel at={openLine} groupName={openLine?.groupName ?? ''} onClose={() => setOpenLine(null)} />
       <GroupFormModal zoneId={zone.id} group={editing} onClose={() => setEditing(null)} />
     </>
   );

@@ -1,0 +1,245 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+// Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
+// line and virtual-node screens share one file.
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+beforeEach(() => {
+  api = signedInFakeApi('client');
+  api.on(
+    'GET',
+    '/client/dns/lines',
+    ok([
+      { id: 'default', name: 'Default' },
+      { id: 'telecom', name: 'China Telecom' },
+      { id: 'unicom', name: 'China Unicom' },
+    ]),
+  );
+});
+
+afterEach(() => {
+  restoreFakeApi();
+});
+
+const page = (data: unknown[], total = data.length) => ({ status: 200, body: { data, total } });
+const at = (ms: string) => `2026-03-01T10:${ms}.000Z`;
+
+/** The drawer whose title is `title`. */
+async function findDrawer(title: string): Promise<HTMLElement> {
+  const heading = await screen.findByText(title);
+  const drawer = heading.closest('[role="dialog"]');
+  if (!(drawer instanceof HTMLElement)) throw new Error(`${title} is not a drawer title`);
+  return drawer;
+}
+
+function tick(row: HTMLElement): void {
+  fireEvent.click(within(row).getByRole('checkbox'));
+}
+
+describe('a group’s DNS lines', () => {
+  const base = '/client/zone/1/group/5';
+  beforeEach(() => {
+    api.on(
+      'GET',
+      '/client/zones',
+      page([{ id: 1, name: 'Asia', memo: '', nodeCount: 3, createdAt: at('00:00'), updatedAt: at('00:00') }]),
+    );
+    api.on(
+      'GET',
+      '/client/zone/1/groups',
+      page([
+        {
+          id: 5,
+          zoneId: 1,
+          name: 'edge-a',
+          portType: 7,
+          isBackup: false,
+          memo: '',
+          nodeCount: 2,
+          virtualNodeCount: 1,
+          createdAt: at('00:00'),
+        },
+      ]),
+    );
+    api.on(
+      'GET',
+      `${base}/lines/nodeNums`,
+      ok([
+        { line: 'default', nodeNum: 2, virtualNodeNum: 0 },
+        { line: 'telecom', nodeNum: 1, virtualNodeNum: 1 },
+        { line: 'unicom', nodeNum: 0, virtualNodeNum: 0 },
+      ]),
+    );
+    api.on('GET', `${base}/line/telecom/nodes`, page([{ id: 21, name: 'edge-sh-1', ips: ['203.0.113.21'] }]));
+    api.on(
+      'GET',
+      `${base}/line/telecom/virtualNodes`,
+      page([{ id: 9, name: 'cdn-pool', portType: 7, recordCount: 2 }]),
+    );
+  });
+
+  async function openTelecom(): Promise<HTMLElement> {
+    renderAt('/client/nodeManage/zonesList?zone=1');
+    const group = await findRow('edge-a');
+    fireEvent.click(within(group).getByRole('button', { name: /expand/i }));
+    const telecom = await findRow('China Telecom');
+    expect(within(telecom).getAllByText('1')).toHaveLength(2); // one node, one virtual node
+    clickButton('Manage', telecom);
+    return findDrawer('edge-a · China Telecom');
+  }
+
+  it('lists a line’s nodes, adds picked candidates, moves and removes selected ones', async () => {
+    api.on(
+      'GET',
+      `${base}/line/telecom/nodes/candidates`,
+      page([{ id: 22, name: 'edge-sh-2', ips: ['203.0.113.22'] }]),
+    );
+    api.on('POST', `${base}/line/telecom/nodes`, ok(true));
+    api.on('PATCH', `${base}/line/telecom/nodes`, ok(true));
+    api.on('DELETE', `${base}/line/telecom/nodes`, ok(true));
+    const drawer = await openTelecom();
+    const node = await findRow('edge-sh-1');
+    expect(within(node).getByText('203.0.113.21')).toBeTruthy();
+
+    clickButton('Add nodes', drawer);
+    const picker = await findModal();
+    const candidate = await findRow('edge-sh-2');
+    tick(candidate);
+    clickButton('Add selected (1)', picker);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('POST', `${base}/line/telecom/nodes`)[0]?.body).toEqual({ nodeIDs: [22] });
+
+    tick(await findRow('edge-sh-1'));
+    await chooseOption(drawer, 'Move selected to line', 'China Unicom');
+    await waitFor(() =>
+      expect(api.sent('PATCH', `${base}/line/telecom/nodes`)[0]?.body).toEqual({ nodeIDs: [21], toLine: 'unicom' }),
+    );
+
+    tick(await findRow('edge-sh-1'));
+    clickButton('Remove selected (1)', drawer);
+    const confirm = (await screen.findByText('Take 1 off this line?')).closest('.ant-popover') as HTMLElement;
+    clickButton('Delete', confirm);
+    await waitFor(() => expect(api.sent('DELETE', `${base}/line/telecom/nodes`)[0]?.body).toEqual({ nodeIDs: [21] }));
+  });
+
+  it('adds virtual nodes on the second tab and shows the group limit refusal', async () => {
+    api.on(
+      'GET',
+      `${base}/line/telecom/virtualNodes/candidates`,
+      page([{ id: 10, name: 'cdn-spare', portType: 7, recordCount: 0 }]),
+    );
+    api.on('POST', `${base}/line/telecom/virtualNodes`, fail(422, 203003, 'grouped nodes reached limit'));
+    const drawer = await openTelecom();
+    fireEvent.click(within(drawer).getByRole('tab', { name: 'Virtual nodes' }));
+    const placed = await findRow('cdn-pool');
+    expect(within(placed).getByText('Layer 7 (HTTP/HTTPS)')).toBeTruthy();
+    clickButton('Add virtual nodes', drawer);
+    const picker = await findModal();
+    tick(await findRow('cdn-spare'));
+    clickButton('Add selected (1)', picker);
+    expect(await screen.findByText('grouped nodes reached limit')).toBeTruthy();
+    expect(api.sent('POST', `${base}/line/telecom/virtualNodes`)[0]?.body).toEqual({ virtualNodeIDs: [10] });
+  });
+});
+
+const vnode = (overrides: object) => ({
+  id: 9,
+  zoneId: 2,
+  name: 'cdn-eu',
+  portType: 7,
+  memo: 'west',
+  recordCount: 1,
+  lineCount: 2,
+  createdAt: at('00:00'),
+  ...overrides,
+});
+
+describe('vNode', () => {
+  beforeEach(() => {
+    api.on(
+      'GET',
+      '/client/metaZones',
+      ok([
+        { id: 1, name: 'Asia' },
+        { id: 2, name: 'Europe' },
+      ]),
+    );
+    api.on('GET', '/client/zone/2/virtualNodes', page([vnode({})], 11));
+  });
+
+  it('reads zone, search and page from the URL, creates one, and shows a refused delete', async () => {
+    api.on('POST', '/client/zone/2/virtualNode', ok(vnode({ id: 12, name: 'cdn-new' })));
+    api.on('DELETE', '/client/zone/2/virtualNode', fail(409, 206001, 'Virtual Node In Use'));
+    renderAt('/client/nodeManage/vNode?zoneID=2&value=cdn&page=2');
+    const row = await findRow('cdn-eu');
+    expect(within(row).getByText('west')).toBeTruthy();
+    expect(screen.getByText('11 in total')).toBeTruthy();
+    const sent = api.sent('GET', '/client/zone/2/virtualNodes')[0]?.search;
+    expect(Object.fromEntries(sent ?? [])).toEqual({ page: '2', pageSize: '10', value: 'cdn' });
+
+    clickButton('New virtual node');
+    const dialog = await findModal();
+    typeInto(dialog, 'Name', 'cdn-new');
+    fireEvent.click(within(dialog).getByLabelText('Layer 4 (TCP/UDP)'));
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Create Success!')).toBeTruthy();
+    expect(api.sent('POST', '/client/zone/2/virtualNode')[0]?.body).toEqual({ name: 'cdn-new', portType: 4, memo: '' });
+
+    clickButton('Delete', await findRow('cdn-eu'));
+    const confirm = (await screen.findByText('Delete the virtual node cdn-eu?')).closest('.ant-popover') as HTMLElement;
+    clickButton('Delete', confirm);
+    expect(await screen.findByText('Virtual Node In Use')).toBeTruthy();
+    expect(api.sent('DELETE', '/client/zone/2/virtualNode')[0]?.body).toEqual({ ids: [9] });
+  });
+
+  it('shows a virtual node’s records, adds a CNAME (a refused name under its field) and node records, deletes one', async () => {
+    const record = { id: 31, type: 'node', value: '', nodeId: 21, nodeName: 'edge-paris-1', createdAt: at('01:00') };
+    api.on('GET', '/client/zone/2/virtualNode/9/records', page([{ ...record, ips: ['198.51.100.4'] }]));
+    const fields = [{ in: 'body', field: 'value', key: 'cnameAlone', message: 'A CNAME must stand alone' }];
+    api.on('POST', '/client/zone/2/virtualNode/9/record/cname', fail(400, 101003, 'Parameter Error', { fields }));
+    api.on(
+      'GET',
+      '/client/nodes/initialized',
+      page([{ id: 22, name: 'edge-paris-2', ips: ['198.51.100.5'], zoneName: 'Europe' }]),
+    );
+    api.on('POST', '/client/zone/2/virtualNode/9/record/node', ok(true));
+    api.on('DELETE', '/client/zone/2/virtualNode/9/record', ok(true));
+    const router = renderAt('/client/nodeManage/vNode?zoneID=2');
+    clickButton('Records', await findRow('cdn-eu'));
+    const drawer = await findDrawer('Records of cdn-eu');
+    expect(router.state.location.search).toContain('records=9');
+    const existing = await findRow('edge-paris-1');
+    expect(within(existing).getByText('198.51.100.4')).toBeTruthy();
+
+    clickButton('Add CNAME', drawer);
+    const cname = await findModal();
+    typeInto(cname, 'Host name', 'cdn.example.com');
+    clickButton('OK', cname);
+    expect(await within(cname).findByText('A CNAME must stand alone')).toBeTruthy();
+    expect(api.sent('POST', '/client/zone/2/virtualNode/9/record/cname')[0]?.body).toEqual({
+      value: 'cdn.example.com',
+    });
+    clickButton('Cancel', cname);
+
+    clickButton('Add node records', drawer);
+    const picker = await findModal();
+    tick(await findRow('edge-paris-2'));
+    clickButton('Add selected (1)', picker);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('POST', '/client/zone/2/virtualNode/9/record/node')[0]?.body).toEqual({ nodeIDs: [22] });
+
+    tick(await findRow('edge-paris-1'));
+    clickButton('Delete selected (1)', drawer);
+    const confirm = (await screen.findByText('Delete 1 record(s)?')).closest('.ant-popover') as HTMLElement;
+    clickButton('Delete', confirm);
+    await waitFor(() =>
+      expect(api.sent('DELETE', '/client/zone/2/virtualNode/9/record')[0]?.body).toEqual({ ids: [31] }),
+    );
+  });
+});
