@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isForeignKeyViolation } from '../src/platform/db/errors.js';
+import { nodes } from '../src/platform/db/schema.js';
 import { callApi, type Method, signIn } from './helpers/auth.js';
 import { initializedNode, secondOperator } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -155,6 +158,21 @@ describe('virtual node records', () => {
     await call('POST', `${base()}/virtualNode/${id}/record/node`, { nodeIDs: [b] });
     const place = await call('POST', `${base()}/group/${web}/line/default/nodes`, { nodeIDs: [b] });
     expect(place.json().extra.fields[0].key).toBe('portTypeMismatch');
+  });
+});
+
+describe('nodes named by records', () => {
+  it('keeps a node a record names from being deleted (the foreign key behind 202004)', async () => {
+    const id = await create('keeps-node');
+    const node = await initializedNode(t, client, zoneId, 'kept');
+    await call('POST', `${base()}/virtualNode/${id}/record/node`, { nodeIDs: [node] });
+    // No call deletes nodes yet: the node calls will map this violation to 202004.
+    const attempt = t.db.database.db.delete(nodes).where(eq(nodes.id, node));
+    const error = await attempt.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isForeignKeyViolation(error)).toBe(true);
   });
 });
 
