@@ -45,9 +45,7 @@ function OpenPicker<T extends { id: number }>({
   onClose,
 }: PickerModalProps<T>) {
   const { t } = useTranslation();
-  const paging = useLocalPaging();
   const [value, setValue] = useState<string | undefined>();
-  const list = useQuery(query({ page: paging.page, pageSize: paging.pageSize, ...(value ? { value } : {}) }));
   const { selected, rowSelection } = useSelectedRows<T>();
   return (
     <Modal
@@ -63,15 +61,40 @@ function OpenPicker<T extends { id: number }>({
       <Flex style={{ marginBottom: 12 }}>
         <SearchBox label={searchLabel} value={value} onSearch={(text) => setValue(text || undefined)} />
       </Flex>
-      <ListTable<T>
-        rowKey="id"
-        size="small"
+      {/* Keyed by the search, so a new search starts on the first page. */}
+      <PickerTable<T>
+        key={value ?? ''}
+        value={value}
         columns={columns}
-        list={list}
-        paging={paging}
+        query={query}
         emptyText={emptyText}
         rowSelection={rowSelection}
       />
     </Modal>
+  );
+}
+
+function PickerTable<T extends { id: number }>({
+  value,
+  columns,
+  query,
+  emptyText,
+  rowSelection,
+}: Pick<PickerModalProps<T>, 'columns' | 'query' | 'emptyText'> & {
+  value: string | undefined;
+  rowSelection: ReturnType<typeof useSelectedRows<T>>['rowSelection'];
+}) {
+  const paging = useLocalPaging();
+  const list = useQuery(query({ page: paging.page, pageSize: paging.pageSize, ...(value ? { value } : {}) }));
+  return (
+    <ListTable<T>
+      rowKey="id"
+      size="small"
+      columns={columns}
+      list={list}
+      paging={paging}
+      emptyText={emptyText}
+      rowSelection={rowSelection}
+    />
   );
 }
