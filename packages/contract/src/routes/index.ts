@@ -2,6 +2,8 @@ import type { AnyRoute } from '../route.js';
 import { accountRoutes } from './accounts.js';
 import { authRoutes } from './auth.js';
 import { certificateRoutes } from './certificates.js';
+import { clientDomainRoutes } from './client-domains.js';
+import { clientSiteRoutes } from './client-sites.js';
 import { domainRoutes } from './domains.js';
 import { groupRoutes } from './groups.js';
 import { nodeRoutes } from './nodes.js';
@@ -13,6 +15,8 @@ import { zoneRoutes } from './zones.js';
 export * from './accounts.js';
 export * from './auth.js';
 export * from './certificates.js';
+export * from './client-domains.js';
+export * from './client-sites.js';
 export * from './domains.js';
 export * from './groups.js';
 export * from './nodes.js';
@@ -31,7 +35,9 @@ export const ROUTE_GROUPS = {
   groups: groupRoutes,
   products: productRoutes,
   sites: siteRoutes,
+  clientSites: clientSiteRoutes,
   domains: domainRoutes,
+  clientDomains: clientDomainRoutes,
   certificates: certificateRoutes,
 } as const;
 
