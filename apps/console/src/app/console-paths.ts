@@ -26,6 +26,7 @@ export const CLIENT_PATHS = {
   nodesList: 'nodeManage/nodesList',
   productsList: 'sitesManagement/productsList',
   sitesList: 'sitesManagement/sitesList',
+  domains: 'sitesManagement/domains',
 } as const;
 
 /** Pages of the user (customer) console, by their path under `/user/`. */
