@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/platform/crypto/passwords.js';
+import { addAccount } from './helpers/accounts.js';
 import { callApi, type Method, signIn } from './helpers/auth.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
@@ -45,16 +45,7 @@ beforeAll(async () => {
   await add(blog, [{ name: 'www.blog.example' }, { name: 'api.shop.example', status: 0 }]);
 
   // A second operator with a customer, a site and a domain of its own.
-  const account = async (tier: 'client' | 'user', name: string, parentId?: number) =>
-    (
-      await t.app.rampart.accounts.insert({
-        tier,
-        account: name,
-        name,
-        passwordHash: await hashPassword(TEST_PASSWORD),
-        ...(parentId === undefined ? {} : { parentId }),
-      })
-    ).id;
+  const account = (tier: 'user' | 'client', name: string, parentId?: number) => addAccount(t.app, tier, name, parentId);
   const rivalId = await account('client', 'rival');
   const rivalUser = await account('user', 'rival-user', rivalId);
   rival = await signIn(t.app, 'client', 'rival', TEST_PASSWORD);

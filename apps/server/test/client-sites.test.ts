@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/platform/crypto/passwords.js';
+import { addAccount } from './helpers/accounts.js';
 import { callApi, type Method, signIn } from './helpers/auth.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
@@ -35,16 +35,7 @@ beforeAll(async () => {
 
   const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
   alice = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
-  const account = async (tier: 'user' | 'client', name: string, parentId?: number) =>
-    (
-      await t.app.rampart.accounts.insert({
-        tier,
-        account: name,
-        name,
-        passwordHash: await hashPassword(TEST_PASSWORD),
-        ...(parentId === undefined ? {} : { parentId }),
-      })
-    ).id;
+  const account = (tier: 'user' | 'client', name: string, parentId?: number) => addAccount(t.app, tier, name, parentId);
   bob = await account('user', 'bob', clientRoot);
   stranger = await account('user', 'stranger');
   // A second operator with its own zone, group and product.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/platform/crypto/passwords.js';
+import { addAccount } from './helpers/accounts.js';
 import { callApi, type Method, signIn } from './helpers/auth.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
@@ -111,12 +111,7 @@ describe('products', () => {
     );
     expect((await call('GET', 'client/product/999999/groups')).json().code).toBe(101018);
 
-    await t.app.rampart.accounts.insert({
-      tier: 'client',
-      account: 'rival',
-      name: 'rival',
-      passwordHash: await hashPassword(TEST_PASSWORD),
-    });
+    await addAccount(t.app, 'client', 'rival');
     const rival = await signIn(t.app, 'client', 'rival', TEST_PASSWORD);
     expect((await call('GET', `client/product/${id}/groups`, undefined, rival)).json().code).toBe(101018);
     expect((await call('GET', 'client/products', undefined, rival)).json()).toEqual({ data: [], total: 0 });

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { chooseOption, clickButton, findModal, findRow } from '../../test/queries';
+import { chooseOption, clickButton, findModal, findRow, selectRows } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 vi.setConfig({ testTimeout: 20_000 });
@@ -83,9 +83,7 @@ describe('domains (operator)', () => {
       expect(api.sent('POST', '/client/domains/meta').at(-1)?.body).toEqual({ siteIDs: [1], name: 'www' }),
     );
 
-    for (const name of ['www.shop.example', 'api.shop.example']) {
-      fireEvent.click((await findRow(name)).querySelector('input[type="checkbox"]') as HTMLInputElement);
-    }
+    await selectRows(['www.shop.example', 'api.shop.example']);
     clickButton('Set tags (2)');
     const dialog = await findModal();
     const input = within(dialog).getByLabelText('Tags');

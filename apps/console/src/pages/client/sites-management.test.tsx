@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { chooseOption, clickButton, findModal, findRow, selectRows, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
@@ -101,12 +101,6 @@ describe('productsList', () => {
   });
 });
 
-async function pick(names: string[]) {
-  for (const name of names) {
-    fireEvent.click((await findRow(name)).querySelector('input[type="checkbox"]') as HTMLInputElement);
-  }
-}
-
 /** Opens the menu behind `opener` (the bulk "Actions (n)" button or a row's "More") and clicks `item`. */
 async function menuAction(opener: HTMLElement, item: string) {
   fireEvent.mouseEnter(opener);
@@ -160,7 +154,7 @@ describe('sitesList', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?siteName=sh&productID=4'));
     await waitFor(() => expect(api.sent('GET', '/client/sites').at(-1)?.search.has('status')).toBe(false));
 
-    await pick(['shop', 'blog']);
+    await selectRows(['shop', 'blog']);
     await bulkAction('Paused');
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
     expect(api.sent('PATCH', '/client/site/status')[0]?.body).toEqual({ ids: [1, 2], status: 'pause' });
@@ -232,7 +226,7 @@ describe('sitesList', () => {
     );
     api.on('PATCH', '/client/site/product/change', fail(422, 204003, 'product sites exceed limit'));
     renderAt('/client/sitesManagement/sitesList');
-    await pick(['shop', 'blog']);
+    await selectRows(['shop', 'blog']);
     await bulkAction('Change product');
     const dialog = await findModal();
     expect(within(dialog).getByText('Change product — shop, blog')).toBeTruthy();
@@ -289,7 +283,7 @@ describe('sitesList', () => {
     expect(await screen.findByText('Site Status Not Allowed To Be Set')).toBeTruthy();
     expect(api.sent('PATCH', '/client/site/status')[0]?.body).toEqual({ ids: [2], status: 'normal' });
 
-    await pick(['blog']);
+    await selectRows(['blog']);
     await bulkAction('Give to another customer');
     const dialog = await findModal();
     await chooseOption(dialog, 'Customer', 'carol');

@@ -5,11 +5,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { localized } from '../../../app/toast';
+import { ChoiceFilter } from '../../../components/ChoiceFilter';
+import { TagsFilter } from '../../../components/TagsFilter';
 import type { ListSearch } from '../../../features/lists/use-list-search';
 
 export const DOMAIN_FILTER_KEYS = ['name', 'siteID', 'tags', 'status'] as const;
 export type DomainFilterKey = (typeof DOMAIN_FILTER_KEYS)[number];
-const ALL = 'all';
 
 /**
  * Filters of the operator's domain list, kept in the URL: a name search that suggests names of the
@@ -56,28 +57,22 @@ export function DomainFilters({ search }: { search: ListSearch<DomainFilterKey> 
         options={sites.data?.data.map((site) => ({ value: site.id, label: site.name }))}
         onChange={(id?: number) => search.setFilters({ siteID: id === undefined ? undefined : String(id) })}
       />
-      <Select
-        mode="multiple"
-        allowClear
-        style={{ minWidth: 180 }}
+      <TagsFilter
+        label={t('filters.tags')}
         placeholder={t('filters.anyTag')}
-        aria-label={t('filters.tags')}
         value={search.all('tags')}
-        options={tags.data?.data.map((tag) => ({ value: tag, label: tag }))}
-        onChange={(chosen: string[]) => search.setFilters({ tags: chosen })}
+        tags={tags.data?.data}
+        onChange={(chosen) => search.setFilters({ tags: chosen })}
       />
-      <Select
-        style={{ width: 160 }}
-        aria-label={t('filters.status')}
-        value={search.filters.status ?? ALL}
-        options={[
-          { value: ALL, label: t('filters.allStatuses') },
-          ...([1, 0] as const).map((status) => ({
-            value: String(status),
-            label: localized(DOMAIN_STATUS_LABELS[status]),
-          })),
-        ]}
-        onChange={(status: string) => search.setFilters({ status: status === ALL ? undefined : status })}
+      <ChoiceFilter
+        label={t('filters.status')}
+        value={search.filters.status}
+        allLabel={t('filters.allStatuses')}
+        options={([1, 0] as const).map((status) => ({
+          value: String(status),
+          label: localized(DOMAIN_STATUS_LABELS[status]),
+        }))}
+        onChange={(status) => search.setFilters({ status })}
       />
     </Flex>
   );

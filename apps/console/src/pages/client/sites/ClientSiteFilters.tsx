@@ -3,34 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
+import { ChoiceFilter } from '../../../components/ChoiceFilter';
+import { TagsFilter } from '../../../components/TagsFilter';
 import type { ListSearch } from '../../../features/lists/use-list-search';
 import { SiteFilters } from '../../../features/sites/SiteFilters';
 import type { ClientSiteFilterKey } from './client-site-search';
-
-const ALL = 'all';
-
-/** A yes/no filter of the URL with an "all" choice first; `all` is never sent. */
-function FlagFilter(props: {
-  label: string;
-  value: string | undefined;
-  options: [all: string, yes: string, no: string];
-  onChange: (value: string | undefined) => void;
-}) {
-  const [all, yes, no] = props.options;
-  return (
-    <Select
-      style={{ width: 170 }}
-      aria-label={props.label}
-      value={props.value ?? ALL}
-      options={[
-        { value: ALL, label: all },
-        { value: 'true', label: yes },
-        { value: 'false', label: no },
-      ]}
-      onChange={(value: string) => props.onChange(value === ALL ? undefined : value)}
-    />
-  );
-}
 
 /** The operator's site filters: name and status (shared), product, tags, expiry and force-backup. */
 export function ClientSiteFilters({ search }: { search: ListSearch<ClientSiteFilterKey> }) {
@@ -38,6 +15,10 @@ export function ClientSiteFilters({ search }: { search: ListSearch<ClientSiteFil
   const products = useQuery(routeQuery('client', productRoutes.metaProducts, {}));
   const tags = useQuery(routeQuery('client', clientSiteRoutes.siteTags, {}));
   const productID = search.filters.productID === undefined ? undefined : Number(search.filters.productID);
+  const yesNo = (yes: string, no: string) => [
+    { value: 'true', label: yes },
+    { value: 'false', label: no },
+  ];
   return (
     <SiteFilters search={search}>
       <Select
@@ -50,34 +31,27 @@ export function ClientSiteFilters({ search }: { search: ListSearch<ClientSiteFil
         options={products.data?.data.map((product) => ({ value: product.id, label: product.name }))}
         onChange={(id?: number) => search.setFilters({ productID: id === undefined ? undefined : String(id) })}
       />
-      <Select
-        mode="multiple"
-        allowClear
-        style={{ minWidth: 180 }}
+      <TagsFilter
+        label={t('siteActions:filters.tags')}
         placeholder={t('siteActions:filters.anyTag')}
-        aria-label={t('siteActions:filters.tags')}
         value={search.all('tags')}
-        options={tags.data?.data.map((tag) => ({ value: tag, label: tag }))}
-        onChange={(chosen: string[]) => search.setFilters({ tags: chosen })}
+        tags={tags.data?.data}
+        onChange={(chosen) => search.setFilters({ tags: chosen })}
       />
-      <FlagFilter
+      <ChoiceFilter
+        width={170}
         label={t('siteActions:filters.expiry')}
         value={search.filters.expired}
-        options={[
-          t('siteActions:filters.anyExpiry'),
-          t('siteActions:filters.expired'),
-          t('siteActions:filters.notExpired'),
-        ]}
+        allLabel={t('siteActions:filters.anyExpiry')}
+        options={yesNo(t('siteActions:filters.expired'), t('siteActions:filters.notExpired'))}
         onChange={(expired) => search.setFilters({ expired })}
       />
-      <FlagFilter
+      <ChoiceFilter
+        width={170}
         label={t('siteActions:filters.backup')}
         value={search.filters.forceBackup}
-        options={[
-          t('siteActions:filters.anyBackup'),
-          t('siteActions:filters.forced'),
-          t('siteActions:filters.notForced'),
-        ]}
+        allLabel={t('siteActions:filters.anyBackup')}
+        options={yesNo(t('siteActions:filters.forced'), t('siteActions:filters.notForced'))}
         onChange={(forceBackup) => search.setFilters({ forceBackup })}
       />
     </SiteFilters>

@@ -1,13 +1,13 @@
-import { SITE_ACCOUNT_STATUSES } from '@rampart/contract';
 import { idFilter, type ListSearch, oneOf, useListSearch } from '../../../features/lists/use-list-search';
+import { SITE_FILTER_KEYS, siteListQuery } from '../../../features/sites/site-list-search';
 
-const KEYS = ['siteName', 'status', 'productID', 'siteID', 'userID', 'tags', 'expired', 'forceBackup'] as const;
+const KEYS = [...SITE_FILTER_KEYS, 'siteID', 'userID', 'tags', 'expired', 'forceBackup'] as const;
 export type ClientSiteFilterKey = (typeof KEYS)[number];
 const BOOLEANS = ['true', 'false'] as const;
 
 /**
- * Page and filters of the operator's site list from the URL (`?tags=a&tags=b` for several tags),
- * and the `GET client/sites` query they make; "all" choices are left out.
+ * Page and filters of the operator's site list from the URL (`?tags=a&tags=b` for several tags):
+ * the filters every site list has, plus id, customer, tags, expiry and force-backup.
  */
 export function useClientSiteSearch() {
   const search: ListSearch<ClientSiteFilterKey> = useListSearch(KEYS);
@@ -15,11 +15,7 @@ export function useClientSiteSearch() {
   return {
     search,
     query: {
-      page: search.page,
-      pageSize: search.pageSize,
-      siteName: search.filters.siteName,
-      status: oneOf(search.filters.status, SITE_ACCOUNT_STATUSES),
-      productID: idFilter(search.filters.productID),
+      ...siteListQuery(search),
       siteID: idFilter(search.filters.siteID),
       userID: idFilter(search.filters.userID),
       tags: tags.length > 0 ? tags : undefined,
