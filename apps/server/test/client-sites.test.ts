@@ -116,6 +116,7 @@ describe('operator site list', () => {
       name: 'meta-site',
     });
     expect((await call('GET', 'client/site/tags')).json().data).toContain('meta-tag');
+    expect((await call('GET', 'client/metaSites?userID=bob')).json().extra.fields[0].field).toBe('userID');
 
     expect((await call('GET', 'client/sites', undefined, rival)).json()).toEqual({ data: [], total: 0 });
     expect((await call('GET', 'client/metaSites', undefined, rival)).json().data).toEqual([]);
@@ -208,6 +209,8 @@ describe('operator site changes', () => {
       ]),
     );
     expect((await call('PATCH', 'client/site/product/refresh', { ids: [a] }, rival)).json().code).toBe(101018);
+    expect((await call('PATCH', 'client/site/product/refresh', { ids: [a, 999_999] })).json().code).toBe(101018);
+    expect((await call('PATCH', 'client/site/product/refresh', { ids: 'all' })).json().extra.fields[0].field).toBe('ids');
   });
 
   it("sets status; 205002 for 'limit' and for 'normal' on an expired site, changing none of the batch", async () => {

@@ -291,4 +291,40 @@ describe('sitesList', () => {
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
     expect(api.sent('PATCH', '/client/site/users')[0]?.body).toEqual({ ids: [2], userID: 31 });
   });
+
+  it('refreshes sites from their product, forces them to backup, clears their expiry and replaces their tags', async () => {
+    api.on('PATCH', '/client/site/product/refresh', ok([{ siteID: 1, groups: [{ id: 5, name: 'web-eu' }] }]));
+    api.on('PATCH', '/client/site/forceBackup', ok(true));
+    api.on('PATCH', '/client/site/expired', ok(true));
+    api.on('PUT', '/client/site/tags', ok(true));
+    renderAt('/client/sitesManagement/sitesList');
+    const more = async () => within(await findRow('shop')).getByText('More');
+    await menuAction(await more(), 'Refresh from product');
+    expect(await screen.findByText('Published again. Serving groups: web-eu')).toBeTruthy();
+    expect(api.sent('PATCH', '/client/site/product/refresh')[0]?.body).toEqual({ ids: [1] });
+
+    await menuAction(await more(), 'Force backup');
+    let dialog = await findModal();
+    expect(within(dialog).getByRole('switch').getAttribute('aria-checked')).toBe('true');
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent('PATCH', '/client/site/forceBackup')[0]?.body).toEqual({ ids: [1], forceBackup: true }),
+    );
+
+    await menuAction(await more(), 'Set expiry');
+    dialog = await findModal();
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent('PATCH', '/client/site/expired')[0]?.body).toEqual({ ids: [1], expiredAt: null }),
+    );
+
+    await menuAction(await more(), 'Set tags');
+    dialog = await findModal();
+    const input = within(dialog).getByLabelText('Tags');
+    fireEvent.change(input, { target: { value: 'gold' } });
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Update Tags Success!')).toBeTruthy();
+    expect(api.sent('PUT', '/client/site/tags')[0]?.body).toEqual({ ids: [1], tags: ['vip', 'gold'] });
+  });
 });
