@@ -80,6 +80,23 @@ describe('productsList', () => {
     expect(Object.fromEntries(metaQuery ?? [])).toEqual({ portType: '7', isBackup: 'false' });
   });
 
+  it("opens the edit form of each product with that product's values, sites limit included", async () => {
+    api.on('GET', '/client/products', {
+      status: 200,
+      body: { data: [product, { ...product, id: 6, name: 'Premium', siteLimit: 0 }], total: 2 },
+    });
+    renderAt('/client/sitesManagement/productsList');
+    clickButton('Edit', await findRow('Standard'));
+    let dialog = await findModal();
+    expect((within(dialog).getByLabelText('Sites limit') as HTMLInputElement).value).toBe('5');
+    clickButton('Cancel', dialog);
+    clickButton('Edit', await findRow('Premium'));
+    await waitFor(() => expect(screen.getByLabelText('Name')).toBeTruthy());
+    dialog = await findModal();
+    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('Premium');
+    expect((within(dialog).getByLabelText('Sites limit') as HTMLInputElement).value).toBe('0');
+  });
+
   it("shows each product's sites against its limit, and its main and backup groups with their zones", async () => {
     api.on('GET', '/client/product/4/groups', (request) =>
       ok(

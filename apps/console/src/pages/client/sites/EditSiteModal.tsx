@@ -26,8 +26,6 @@ export function EditSiteModal({ site, onClose }: { site: OperatorSite | null; on
   });
   return (
     <FormModal<EditValues>
-      // A new form per site, so it starts from that site's values.
-      key={site?.siteID ?? 'none'}
       open={site !== null}
       title={t('editTitle')}
       form={form}

@@ -84,8 +84,6 @@ export function SiteActionModal(props: { action: FormAction | null; sites: Opera
 
   return (
     <FormModal<ActionValues>
-      // A new form per action and sites, so it starts from their current values.
-      key={`${action}:${sites.map((site) => site.siteID).join(',')}`}
       open={action !== null}
       title={action ? t('forSites', { action: t(action), names }) : ''}
       form={form}
