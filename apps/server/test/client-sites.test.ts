@@ -210,7 +210,9 @@ describe('operator site changes', () => {
     );
     expect((await call('PATCH', 'client/site/product/refresh', { ids: [a] }, rival)).json().code).toBe(101018);
     expect((await call('PATCH', 'client/site/product/refresh', { ids: [a, 999_999] })).json().code).toBe(101018);
-    expect((await call('PATCH', 'client/site/product/refresh', { ids: 'all' })).json().extra.fields[0].field).toBe('ids');
+    expect((await call('PATCH', 'client/site/product/refresh', { ids: 'all' })).json().extra.fields[0].field).toBe(
+      'ids',
+    );
   });
 
   it("sets status; 205002 for 'limit' and for 'normal' on an expired site, changing none of the batch", async () => {
