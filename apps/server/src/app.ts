@@ -17,6 +17,8 @@ import { TokenService } from './modules/auth/token.service.js';
 import { CertificatesRepository } from './modules/certificates/certificates.repository.js';
 import { bindCertificateRoutes } from './modules/certificates/certificates.routes.js';
 import { CertificatesService } from './modules/certificates/certificates.service.js';
+import { bindClientDomainRoutes } from './modules/domains/client-domains.routes.js';
+import { ClientDomainsService } from './modules/domains/client-domains.service.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
 import { DomainsService } from './modules/domains/domains.service.js';
 import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
@@ -198,6 +200,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo), nodesService);
   const siteAccess = new SiteAccess(sitesRepo);
   bindDomainRoutes(binder, new DomainsService(db, siteAccess, options.config.allowPrivateOrigins));
+  bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);
   bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
   bindAccountRoutes(binder, accountsRepo, nodesService);
   options.extraRoutes?.(binder);

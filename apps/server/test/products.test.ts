@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addAccount } from './helpers/accounts.js';
 import { callApi, type Method, signIn } from './helpers/auth.js';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
 let client: { accessToken: string };
@@ -20,8 +21,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call(method: Method, url: string, payload?: Record<string, unknown>) {
-  return callApi(t.app, client, method, url, payload);
+function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
+  return callApi(t.app, token, method, url, payload);
 }
 
 describe('products', () => {
@@ -88,5 +89,46 @@ describe('products', () => {
     expect(del.json().code).toBe(203001);
     expect((await call('DELETE', 'client/zone', { id: zoneId })).json().code).toBe(203001);
     expect((await call('DELETE', `client/zone/${zoneId}/group`, { id: tcp })).statusCode).toBe(200);
+  });
+
+  it("answers a product's main or backup groups with their zones; 101018 for a product not the caller's", async () => {
+    const id = (
+      await call('POST', 'client/product', {
+        name: 'Grouped',
+        portType: 7,
+        mainGroupIDs: [web],
+        backupGroupIDs: [webBackup],
+      })
+    ).json().data.id;
+    expect((await call('GET', `client/product/${id}/groups`)).json().data).toEqual([
+      { id: web, name: 'web', zoneID: zoneId, zoneName: 'Asia', nodeCount: 0 },
+    ]);
+    expect((await call('GET', `client/product/${id}/groups?isBackup=true`)).json().data).toEqual([
+      { id: webBackup, name: 'web-backup', zoneID: zoneId, zoneName: 'Asia', nodeCount: 0 },
+    ]);
+    expect((await call('GET', `client/product/${id}/groups?isBackup=maybe`)).json().extra.fields[0].field).toBe(
+      'isBackup',
+    );
+    expect((await call('GET', 'client/product/999999/groups')).json().code).toBe(101018);
+
+    await addAccount(t.app, 'client', 'rival');
+    const rival = await signIn(t.app, 'client', 'rival', TEST_PASSWORD);
+    expect((await call('GET', `client/product/${id}/groups`, undefined, rival)).json().code).toBe(101018);
+    expect((await call('GET', 'client/products', undefined, rival)).json()).toEqual({ data: [], total: 0 });
+    expect((await call('GET', 'client/metaProducts', undefined, rival)).json().data).toEqual([]);
+  });
+
+  it('keeps a sites limit: shown with the count, never set below the sites a product carries (204003)', async () => {
+    const body = { name: 'Limited', portType: 7, mainGroupIDs: [web], siteLimit: 2 };
+    const id = (await call('POST', 'client/product', body)).json().data.id;
+    const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
+    for (const siteName of ['l1', 'l2']) await call('POST', 'client/site', { siteName, userID, productID: id });
+    const listed = (await call('GET', 'client/products')).json().data.find((p: { id: number }) => p.id === id);
+    expect(listed).toMatchObject({ siteLimit: 2, siteCount: 2 });
+    expect((await call('PUT', 'client/product', { ...body, id, siteLimit: 1 })).json().code).toBe(204003);
+    expect((await call('PUT', 'client/product', { ...body, id, siteLimit: 0 })).json().data.siteLimit).toBe(0);
+    expect(
+      (await call('POST', 'client/product', { ...body, name: 'Neg', siteLimit: -1 })).json().extra.fields[0].field,
+    ).toBe('siteLimit');
   });
 });

@@ -159,6 +159,26 @@ describe('node snapshots', () => {
     expect((await snapshot()).dataPlane.domains).toHaveLength(1);
   });
 
+  it("publishes the operator's expiry and product changes to the node at once", async () => {
+    const before = await snapshot();
+    await call('PATCH', 'client/site/expired', { ids: [siteId], expiredAt: '2020-01-01T00:00:00Z' });
+    const expired = await snapshot();
+    expect(expired.version).not.toBe(before.version);
+    expect(expired.dataPlane.domains[0].enabled).toBe(false);
+    await call('PATCH', 'client/site/expired', { ids: [siteId], expiredAt: null });
+    expect((await snapshot()).version).toBe(before.version);
+
+    // A product served by another group: the site's domains leave this node, and come back.
+    const productId = (await call('GET', `client/sites?siteID=${siteId}`)).json().data[0].productID;
+    const elsewhere = (
+      await call('POST', 'client/product', { name: 'Elsewhere', portType: 7, mainGroupIDs: [spare] })
+    ).json().data.id;
+    await call('PATCH', 'client/site/product/change', { ids: [siteId], productID: elsewhere });
+    expect((await snapshot()).dataPlane.domains).toEqual([]);
+    await call('PATCH', 'client/site/product/change', { ids: [siteId], productID: productId });
+    expect((await snapshot()).version).toBe(before.version);
+  });
+
   it('holds a poll for a known version until a change arrives, and answers null when none does', async () => {
     const known = (await snapshot()).version;
     const started = Date.now();

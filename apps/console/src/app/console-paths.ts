@@ -27,6 +27,7 @@ export const CLIENT_PATHS = {
   vNode: 'nodeManage/vNode',
   productsList: 'sitesManagement/productsList',
   sitesList: 'sitesManagement/sitesList',
+  domains: 'sitesManagement/domains',
 } as const;
 
 /** Pages of the user (customer) console, by their path under `/user/`. */

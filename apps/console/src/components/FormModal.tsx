@@ -1,5 +1,5 @@
 import { Form, type FormInstance, Modal } from 'antd';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 
 interface FormModalProps<V> {
   open: boolean;
@@ -29,6 +29,12 @@ export function FormModal<V>({
   width,
   children,
 }: FormModalProps<V>) {
+  // Each opening starts from this opening's initialValues: a form instance keeps the values it
+  // held (clearOnDestroy resets it to the *previous* initialValues, which a newly mounted form
+  // would keep), so a dialog reopened for another row would show the first row's values.
+  useEffect(() => {
+    if (open) form.resetFields();
+  }, [open, form]);
   return (
     <Modal
       open={open}

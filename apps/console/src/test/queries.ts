@@ -47,3 +47,10 @@ export async function chooseOption(scope: HTMLElement, field: string, label: str
   fireEvent.mouseDown(within(scope).getByLabelText(field));
   fireEvent.click(await screen.findByText(label, { selector: '.ant-select-item-option-content' }));
 }
+
+/** Ticks the selection box of each table row holding one of `names`. */
+export async function selectRows(names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    fireEvent.click((await findRow(name)).querySelector('input[type="checkbox"]') as HTMLInputElement);
+  }
+}

@@ -3,6 +3,8 @@ import { accountRoutes } from './accounts.js';
 import { authRoutes } from './auth.js';
 import { certificateRoutes } from './certificates.js';
 import { dnsLineRoutes } from './dns-lines.js';
+import { clientDomainRoutes } from './client-domains.js';
+import { clientSiteRoutes } from './client-sites.js';
 import { domainRoutes } from './domains.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
@@ -18,6 +20,8 @@ export * from './accounts.js';
 export * from './auth.js';
 export * from './certificates.js';
 export * from './dns-lines.js';
+export * from './client-domains.js';
+export * from './client-sites.js';
 export * from './domains.js';
 export * from './group-lines.js';
 export * from './groups.js';
@@ -43,7 +47,9 @@ export const ROUTE_GROUPS = {
   virtualNodes: virtualNodeRoutes,
   products: productRoutes,
   sites: siteRoutes,
+  clientSites: clientSiteRoutes,
   domains: domainRoutes,
+  clientDomains: clientDomainRoutes,
   certificates: certificateRoutes,
 } as const;
 

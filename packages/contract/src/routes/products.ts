@@ -17,9 +17,15 @@ export const productSchema = z.object({
   memo: z.string(),
   mainGroups: z.array(productGroupRefSchema),
   backupGroups: z.array(productGroupRefSchema),
+  /** Most sites the product may carry; 0 = unlimited (204003 beyond it). */
+  siteLimit: z.number().int(),
+  siteCount: z.number().int(),
   createdAt: z.string(),
 });
 export type Product = z.infer<typeof productSchema>;
+
+/** Largest sites limit a product can be given (beyond it, "unlimited" is the honest choice). */
+export const PRODUCT_SITE_LIMIT_MAX = 1_000_000;
 
 const client = tiers(['client']);
 const groupIds = z.array(z.number().int().positive()).max(100);
@@ -29,6 +35,7 @@ const productBody = z.object({
   memo: zText(256).default(''),
   mainGroupIDs: groupIds.min(1),
   backupGroupIDs: groupIds.default([]),
+  siteLimit: z.number().int().min(0).max(PRODUCT_SITE_LIMIT_MAX).default(0),
 });
 
 export const listProducts = defineRoute({
@@ -53,6 +60,35 @@ export const metaProducts = defineRoute({
   response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string(), portType: portTypeSchema }))),
 });
 
+/** A group of a product as the product page shows it: with its zone's name. */
+export const productGroupSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  zoneID: z.number().int(),
+  zoneName: z.string(),
+  nodeCount: z.number().int(),
+});
+export type ProductGroup = z.infer<typeof productGroupSchema>;
+
+export const productGroups = defineRoute({
+  id: 'client.product.groups',
+  method: 'GET',
+  path: '/client/product/{id}/groups',
+  access: client,
+  summary: "A product's main groups (isBackup=false, the default) or backup groups, with their zones",
+  tags: ['products'],
+  request: {
+    params: z.object({ id: z.coerce.number().int().positive() }),
+    query: z.object({
+      isBackup: z
+        .enum(['true', 'false'])
+        .default('false')
+        .transform((v) => v === 'true'),
+    }),
+  },
+  response: dataOf(z.array(productGroupSchema)),
+});
+
 export const createProduct = defineRoute({
   id: 'client.product.create',
   method: 'POST',
@@ -69,7 +105,7 @@ export const updateProduct = defineRoute({
   method: 'PUT',
   path: '/client/product',
   access: client,
-  summary: 'Changes a product (its port type is fixed once sites use it)',
+  summary: 'Changes a product; a sites limit below the sites it carries is refused (204003)',
   tags: ['products'],
   request: { body: productBody.extend({ id: z.number().int().positive() }) },
   response: dataOf(productSchema),
@@ -86,4 +122,11 @@ export const deleteProduct = defineRoute({
   response: dataOf(z.literal(true)),
 });
 
-export const productRoutes = { listProducts, metaProducts, createProduct, updateProduct, deleteProduct } as const;
+export const productRoutes = {
+  listProducts,
+  metaProducts,
+  productGroups,
+  createProduct,
+  updateProduct,
+  deleteProduct,
+} as const;

@@ -30,6 +30,27 @@ export const siteSchema = z.object({
 });
 export type Site = z.infer<typeof siteSchema>;
 
+/** Limitations of a site that the API enforces: `maxDomains` (0 = unlimited) on domain create (401002). */
+export const siteLimitationsSchema = z.object({ maxDomains: z.number().int().min(0).max(100_000) });
+export type SiteLimitations = z.infer<typeof siteLimitationsSchema>;
+
+/** A site as its operator sees it: the customer's view plus the operator's memo, limits and usage. */
+export const operatorSiteSchema = siteSchema.extend({
+  memo: z.string(),
+  limitations: siteLimitationsSchema,
+  domainCount: z.number().int(),
+});
+export type OperatorSite = z.infer<typeof operatorSiteSchema>;
+
+/** A repeated query parameter (`?tags=a&tags=b`) or a single one, read as a list. */
+export function queryList<T extends z.ZodType>(item: T, max = 100) {
+  return z
+    .union([item, z.array(item).max(max)])
+    .transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[])
+    .optional();
+}
+const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
+
 const client = tiers(['client']);
 const siteFilters = pageQuery.extend({
   siteName: z.string().max(256).optional(),
@@ -38,15 +59,25 @@ const siteFilters = pageQuery.extend({
   productID: z.coerce.number().int().positive().optional(),
 });
 
+/** Filters of the operator's list: `siteName` is a part of the name, `siteID` an exact id. */
+const clientSiteFilters = siteFilters.extend({
+  siteID: z.coerce.number().int().positive().optional(),
+  userID: z.coerce.number().int().positive().optional(),
+  tags: queryList(siteTagSchema, 20),
+  expired: booleanQuery.optional(),
+  forceBackup: booleanQuery.optional(),
+});
+
 export const listClientSites = defineRoute({
   id: 'client.sites.list',
   method: 'GET',
   path: '/client/sites',
   access: client,
-  summary: "The operator's sites, paged and filtered",
+  summary:
+    "The operator's sites, paged; filtered by name or id, status, product, customer, tags (any of), expiry and force-backup",
   tags: ['sites'],
-  request: { query: siteFilters },
-  response: pageOf(siteSchema),
+  request: { query: clientSiteFilters },
+  response: pageOf(operatorSiteSchema),
 });
 
 export const createSite = defineRoute({
@@ -65,7 +96,7 @@ export const createSite = defineRoute({
       expiredAt: z.iso.datetime({ offset: true }).nullable().default(null),
     }),
   },
-  response: dataOf(siteSchema),
+  response: dataOf(operatorSiteSchema),
 });
 
 export const deleteSites = defineRoute({
@@ -73,7 +104,7 @@ export const deleteSites = defineRoute({
   method: 'DELETE',
   path: '/client/site',
   access: client,
-  summary: 'Deletes sites of the operator (all or none)',
+  summary: 'Deletes sites of the operator (all or none); a site that still has domains is refused (205005)',
   tags: ['sites'],
   request: { body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) }) },
   response: dataOf(z.literal(true)),
@@ -84,7 +115,8 @@ export const setSitesStatus = defineRoute({
   method: 'PATCH',
   path: '/client/site/status',
   access: client,
-  summary: 'Sets the status of sites (all or none)',
+  summary:
+    "Sets the status of sites (all or none); 205002 for 'limit' (traffic quotas set it) and for 'normal' on an expired site",
   tags: ['sites'],
   request: {
     body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(500), status: siteAccountStatusSchema }),

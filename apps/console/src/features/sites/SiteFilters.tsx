@@ -1,14 +1,12 @@
 import { SITE_ACCOUNT_STATUS_LABELS, SITE_ACCOUNT_STATUSES } from '@rampart/contract';
-import { Flex, Select } from 'antd';
+import { Flex } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localized } from '../../app/toast';
+import { ChoiceFilter } from '../../components/ChoiceFilter';
 import { SearchBox } from '../../components/SearchBox';
 import type { ListSearch } from '../lists/use-list-search';
 import type { SiteFilterKey } from './site-list-search';
-
-/** The value of the "all statuses" choice (the spec's -1); never sent. */
-const ALL = 'all';
 
 /** Name search and status choice of a site list; `children` adds more (the product filter). */
 export function SiteFilters({ search, children }: { search: ListSearch<SiteFilterKey>; children?: ReactNode }) {
@@ -20,18 +18,15 @@ export function SiteFilters({ search, children }: { search: ListSearch<SiteFilte
         value={search.filters.siteName}
         onSearch={(text) => search.setFilters({ siteName: text })}
       />
-      <Select
-        style={{ width: 160 }}
-        aria-label={t('filters.status')}
-        value={search.filters.status ?? ALL}
-        options={[
-          { value: ALL, label: t('filters.allStatuses') },
-          ...SITE_ACCOUNT_STATUSES.map((status) => ({
-            value: status,
-            label: localized(SITE_ACCOUNT_STATUS_LABELS[status]),
-          })),
-        ]}
-        onChange={(status: string) => search.setFilters({ status: status === ALL ? undefined : status })}
+      <ChoiceFilter
+        label={t('filters.status')}
+        value={search.filters.status}
+        allLabel={t('filters.allStatuses')}
+        options={SITE_ACCOUNT_STATUSES.map((status) => ({
+          value: status,
+          label: localized(SITE_ACCOUNT_STATUS_LABELS[status]),
+        }))}
+        onChange={(status) => search.setFilters({ status })}
       />
       {children}
     </Flex>

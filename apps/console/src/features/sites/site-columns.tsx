@@ -6,7 +6,7 @@ import { TagList } from '../../components/TagList';
 import { SiteStatusTag } from './SiteStatusTag';
 
 /** The columns both site lists (operator's and customer's) show: status, tags, expiry, creation. */
-export function useSiteStateColumns(): TableColumnsType<Site> {
+export function useSiteStateColumns<T extends Site = Site>(): TableColumnsType<T> {
   const { t } = useTranslation('sites');
   return [
     {

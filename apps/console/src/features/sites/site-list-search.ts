@@ -1,25 +1,27 @@
 import { SITE_ACCOUNT_STATUSES } from '@rampart/contract';
 import { idFilter, type ListSearch, oneOf, useListSearch } from '../lists/use-list-search';
 
-const KEYS = ['siteName', 'status', 'productID'] as const;
-export type SiteFilterKey = (typeof KEYS)[number];
+export const SITE_FILTER_KEYS = ['siteName', 'status', 'productID'] as const;
+export type SiteFilterKey = (typeof SITE_FILTER_KEYS)[number];
 
 /**
- * Page and filters of a site list (`client/sites`, `user/sites`) from the URL, and the query they
- * make: the status is left out when it is "all" (the spec's -1), as is an empty name.
+ * The query of the filters every site list has (`client/sites`, `user/sites`): the status is left
+ * out when it is "all" (the spec's -1), as is an empty name.
  */
-export function useSiteListSearch(): { search: ListSearch<SiteFilterKey>; query: SiteListQuery } {
-  const search = useListSearch(KEYS);
+export function siteListQuery(search: ListSearch<SiteFilterKey>): SiteListQuery {
   return {
-    search,
-    query: {
-      page: search.page,
-      pageSize: search.pageSize,
-      siteName: search.filters.siteName,
-      status: oneOf(search.filters.status, SITE_ACCOUNT_STATUSES),
-      productID: idFilter(search.filters.productID),
-    },
+    page: search.page,
+    pageSize: search.pageSize,
+    siteName: search.filters.siteName,
+    status: oneOf(search.filters.status, SITE_ACCOUNT_STATUSES),
+    productID: idFilter(search.filters.productID),
   };
+}
+
+/** Page and filters of a site list from the URL, and the query they make. */
+export function useSiteListSearch(): { search: ListSearch<SiteFilterKey>; query: SiteListQuery } {
+  const search = useListSearch(SITE_FILTER_KEYS);
+  return { search, query: siteListQuery(search) };
 }
 
 export interface SiteListQuery {

@@ -78,6 +78,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
       children: [
         { key: 'productsList', path: CLIENT_PATHS.productsList },
         { key: 'sitesList', path: CLIENT_PATHS.sitesList },
+        { key: 'domains', path: CLIENT_PATHS.domains },
       ],
     },
     userManagement,

@@ -51,6 +51,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
       (m) => m.SitesListPage,
     ),
   },
+  {
+    name: 'domains',
+    path: CLIENT_PATHS.domains,
+    lazy: lazyPage(
+      () => import('./domains/DomainsListPage'),
+      (m) => m.DomainsListPage,
+    ),
+  },
 ];
 
 /** The client (operator) console, /client. */

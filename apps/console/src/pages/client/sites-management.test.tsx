@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { chooseOption, clickButton, findModal, findRow, selectRows, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
@@ -23,6 +23,8 @@ const product = {
   memo: '',
   mainGroups: [{ id: 5, name: 'web-eu', zoneId: 2 }],
   backupGroups: [{ id: 9, name: 'spare-asia', zoneId: 1 }],
+  siteLimit: 5,
+  siteCount: 2,
   createdAt: '2026-03-01T10:00:00.000Z',
 };
 
@@ -72,11 +74,56 @@ describe('productsList', () => {
       memo: '',
       mainGroupIDs: [7, 5],
       backupGroupIDs: [],
+      siteLimit: 0,
     });
     const metaQuery = api.sent('GET', '/client/zone/1/metaGroups')[0]?.search;
     expect(Object.fromEntries(metaQuery ?? [])).toEqual({ portType: '7', isBackup: 'false' });
   });
+
+  it("opens the edit form of each product with that product's values, sites limit included", async () => {
+    api.on('GET', '/client/products', {
+      status: 200,
+      body: { data: [product, { ...product, id: 6, name: 'Premium', siteLimit: 0 }], total: 2 },
+    });
+    renderAt('/client/sitesManagement/productsList');
+    clickButton('Edit', await findRow('Standard'));
+    let dialog = await findModal();
+    expect((within(dialog).getByLabelText('Sites limit') as HTMLInputElement).value).toBe('5');
+    clickButton('Cancel', dialog);
+    clickButton('Edit', await findRow('Premium'));
+    await waitFor(() => expect(screen.getByLabelText('Name')).toBeTruthy());
+    dialog = await findModal();
+    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('Premium');
+    expect((within(dialog).getByLabelText('Sites limit') as HTMLInputElement).value).toBe('0');
+  });
+
+  it("shows each product's sites against its limit, and its main and backup groups with their zones", async () => {
+    api.on('GET', '/client/product/4/groups', (request) =>
+      ok(
+        request.search.get('isBackup') === 'true'
+          ? [{ id: 9, name: 'spare-asia', zoneID: 1, zoneName: 'Asia', nodeCount: 0 }]
+          : [{ id: 5, name: 'web-eu', zoneID: 2, zoneName: 'Europe', nodeCount: 3 }],
+      ),
+    );
+    renderAt('/client/sitesManagement/productsList');
+    const row = await findRow('Standard');
+    expect(within(row).getByText('2 of 5')).toBeTruthy();
+    fireEvent.click(row.querySelector('.ant-table-row-expand-icon') as HTMLElement);
+    const panel = await screen.findByLabelText('Standard');
+    expect(await within(panel).findByText('Europe')).toBeTruthy();
+    expect(await within(panel).findByText('Asia')).toBeTruthy();
+    expect(within(panel).getByText('3')).toBeTruthy();
+    const asked = api.sent('GET', '/client/product/4/groups').map((r) => r.search.get('isBackup'));
+    expect(asked.sort()).toEqual(['false', 'true']);
+  });
 });
+
+/** Opens the menu behind `opener` (the bulk "Actions (n)" button or a row's "More") and clicks `item`. */
+async function menuAction(opener: HTMLElement, item: string) {
+  fireEvent.mouseEnter(opener);
+  fireEvent.click(await screen.findByText(item, { selector: '.ant-dropdown-menu-title-content' }));
+}
+const bulkAction = (item: string) => menuAction(screen.getByText(/^Actions \(/), item);
 
 const site = (siteID: number, siteName: string, status = 'normal') => ({
   siteID,
@@ -89,6 +136,9 @@ const site = (siteID: number, siteName: string, status = 'normal') => ({
   userAccount: 'bob',
   expiredAt: null,
   forceBackup: false,
+  memo: '',
+  limitations: { maxDomains: 0 },
+  domainCount: 1,
   createdAt: '2026-03-01T10:00:00.000Z',
 });
 
@@ -121,13 +171,10 @@ describe('sitesList', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?siteName=sh&productID=4'));
     await waitFor(() => expect(api.sent('GET', '/client/sites').at(-1)?.search.has('status')).toBe(false));
 
-    for (const name of ['shop', 'blog']) {
-      fireEvent.click((await findRow(name)).querySelector('input[type="checkbox"]') as HTMLInputElement);
-    }
-    fireEvent.mouseEnter(screen.getByText('Set status (2)'));
-    fireEvent.click(await screen.findByText('Limited', { selector: '.ant-dropdown-menu-title-content' }));
+    await selectRows(['shop', 'blog']);
+    await bulkAction('Paused');
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('PATCH', '/client/site/status')[0]?.body).toEqual({ ids: [1, 2], status: 'limit' });
+    expect(api.sent('PATCH', '/client/site/status')[0]?.body).toEqual({ ids: [1, 2], status: 'pause' });
   });
 
   it('creates a site for a customer found by a server-side search', async () => {
@@ -163,5 +210,138 @@ describe('sitesList', () => {
       tags: [],
       expiredAt: null,
     });
+  });
+
+  it('reads the tags, expiry, force-backup and customer filters from the URL, and keeps a changed one there', async () => {
+    api.on('GET', '/client/site/tags', ok(['vip', 'eu']));
+    const router = renderAt('/client/sitesManagement/sitesList?tags=vip&tags=eu&expired=true&userID=30');
+    await findRow('shop');
+    const first = api.sent('GET', '/client/sites')[0]?.search;
+    expect(first?.getAll('tags')).toEqual(['vip', 'eu']);
+    expect(first?.get('expired')).toBe('true');
+    expect(first?.get('userID')).toBe('30');
+    expect(first?.has('forceBackup')).toBe(false);
+
+    const filters = screen.getByLabelText('Status').closest('.ant-flex') as HTMLElement;
+    await chooseOption(filters, 'Force backup', 'Forced to backup');
+    await waitFor(() => expect(router.state.location.search).toContain('forceBackup=true'));
+    await waitFor(() => expect(api.sent('GET', '/client/sites').at(-1)?.search.get('forceBackup')).toBe('true'));
+    await chooseOption(filters, 'Expiry', 'Expired or not');
+    await waitFor(() => expect(api.sent('GET', '/client/sites').at(-1)?.search.has('expired')).toBe(false));
+    expect(router.state.location.search).toBe('?tags=vip&tags=eu&userID=30&forceBackup=true');
+  });
+
+  it('moves the chosen sites to another product, and shows the reason when the product is full (204003)', async () => {
+    api.on(
+      'GET',
+      '/client/metaProducts',
+      ok([
+        { id: 4, name: 'Standard', portType: 7 },
+        { id: 6, name: 'Premium', portType: 7 },
+        { id: 8, name: 'Ports', portType: 4 },
+      ]),
+    );
+    api.on('PATCH', '/client/site/product/change', fail(422, 204003, 'product sites exceed limit'));
+    renderAt('/client/sitesManagement/sitesList');
+    await selectRows(['shop', 'blog']);
+    await bulkAction('Change product');
+    const dialog = await findModal();
+    expect(within(dialog).getByText('Change product — shop, blog')).toBeTruthy();
+    fireEvent.mouseDown(within(dialog).getByLabelText('Product'));
+    expect(screen.queryByText('Ports', { selector: '.ant-select-item-option-content' })).toBeNull();
+    fireEvent.click(await screen.findByText('Premium', { selector: '.ant-select-item-option-content' }));
+    clickButton('OK', dialog);
+    expect(await screen.findByText('product sites exceed limit')).toBeTruthy();
+    expect(api.sent('PATCH', '/client/site/product/change')[0]?.body).toEqual({ ids: [1, 2], productID: 6 });
+
+    api.on('PATCH', '/client/site/product/change', ok(true));
+    clickButton('OK', dialog);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+  });
+
+  it("sets one site's domain limit from its row, and edits its name and memo", async () => {
+    api.on('PATCH', '/client/site/limitations', ok(true));
+    api.on('PATCH', '/client/site', ok({ ...site(1, 'shop-2'), memo: 'yearly' }));
+    renderAt('/client/sitesManagement/sitesList');
+    const row = await findRow('shop');
+    expect(within(row).getByText('1 / Unlimited')).toBeTruthy();
+    await menuAction(within(row).getByText('More'), 'Set limitations');
+    const dialog = await findModal();
+    typeInto(dialog, 'Most domains', '25');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('PATCH', '/client/site/limitations')[0]?.body).toEqual({
+      ids: [1],
+      limitations: { maxDomains: 25 },
+    });
+
+    clickButton('Edit', await findRow('shop'));
+    const edit = await findModal();
+    typeInto(edit, 'Site name', 'shop-2');
+    typeInto(edit, 'Memo', 'yearly');
+    clickButton('OK', edit);
+    await waitFor(() =>
+      expect(api.sent('PATCH', '/client/site')[0]?.body).toEqual({ id: 1, siteName: 'shop-2', memo: 'yearly' }),
+    );
+  });
+
+  it("refuses 'normal' on an expired site with the catalogue's text (205002), and gives sites to another customer", async () => {
+    api.on('PATCH', '/client/site/status', fail(403, 205002, 'Site Status Not Allowed To Be Set'));
+    api.on('GET', '/client/accounts', {
+      status: 200,
+      body: {
+        data: [{ id: 31, account: 'carol', name: '', email: 'c@example.com', status: 'normal', createdAt: '' }],
+        total: 1,
+      },
+    });
+    api.on('PATCH', '/client/site/users', ok(true));
+    renderAt('/client/sitesManagement/sitesList');
+    await menuAction(within(await findRow('blog')).getByText('More'), 'Normal');
+    expect(await screen.findByText('Site Status Not Allowed To Be Set')).toBeTruthy();
+    expect(api.sent('PATCH', '/client/site/status')[0]?.body).toEqual({ ids: [2], status: 'normal' });
+
+    await selectRows(['blog']);
+    await bulkAction('Give to another customer');
+    const dialog = await findModal();
+    await chooseOption(dialog, 'Customer', 'carol');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('PATCH', '/client/site/users')[0]?.body).toEqual({ ids: [2], userID: 31 });
+  });
+
+  it('refreshes sites from their product, forces them to backup, clears their expiry and replaces their tags', async () => {
+    api.on('PATCH', '/client/site/product/refresh', ok([{ siteID: 1, groups: [{ id: 5, name: 'web-eu' }] }]));
+    api.on('PATCH', '/client/site/forceBackup', ok(true));
+    api.on('PATCH', '/client/site/expired', ok(true));
+    api.on('PUT', '/client/site/tags', ok(true));
+    renderAt('/client/sitesManagement/sitesList');
+    const more = async () => within(await findRow('shop')).getByText('More');
+    await menuAction(await more(), 'Refresh from product');
+    expect(await screen.findByText('Published again. Serving groups: web-eu')).toBeTruthy();
+    expect(api.sent('PATCH', '/client/site/product/refresh')[0]?.body).toEqual({ ids: [1] });
+
+    await menuAction(await more(), 'Force backup');
+    let dialog = await findModal();
+    expect(within(dialog).getByRole('switch').getAttribute('aria-checked')).toBe('true');
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent('PATCH', '/client/site/forceBackup')[0]?.body).toEqual({ ids: [1], forceBackup: true }),
+    );
+
+    await menuAction(await more(), 'Set expiry');
+    dialog = await findModal();
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent('PATCH', '/client/site/expired')[0]?.body).toEqual({ ids: [1], expiredAt: null }),
+    );
+
+    await menuAction(await more(), 'Set tags');
+    dialog = await findModal();
+    const input = within(dialog).getByLabelText('Tags');
+    fireEvent.change(input, { target: { value: 'gold' } });
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Update Tags Success!')).toBeTruthy();
+    expect(api.sent('PUT', '/client/site/tags')[0]?.body).toEqual({ ids: [1], tags: ['vip', 'gold'] });
   });
 });

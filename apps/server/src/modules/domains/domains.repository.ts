@@ -58,6 +58,11 @@ export class DomainsRepository {
     return { rows: rows as DomainRow[], total: total?.n ?? 0 };
   }
 
+  async countInSite(siteId: number): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(domains).where(eq(domains.siteId, siteId));
+    return row?.n ?? 0;
+  }
+
   async findMany(siteId: number, ids: number[]): Promise<DomainRow[]> {
     if (ids.length === 0) return [];
     const rows = await this.db

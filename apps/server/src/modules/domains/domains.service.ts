@@ -12,6 +12,7 @@ import { invalidFields } from '../../platform/http/validation.js';
 import { CertificatesRepository } from '../certificates/certificates.repository.js';
 import { certificateCovers } from '../certificates/x509.js';
 import type { SiteAccess } from '../sites/site-access.js';
+import { SitesRepository } from '../sites/sites.repository.js';
 import {
   type DomainFilter,
   type DomainRow,
@@ -160,6 +161,7 @@ export class DomainsService {
     );
     return this.db.transaction(async (tx) => {
       const repo = this.repo(tx);
+      await this.checkDomainLimit(tx, repo, siteId, items.length);
       const failures = new Failures();
       const seen = new Set<string>();
       for (const item of items) {
@@ -184,6 +186,17 @@ export class DomainsService {
       rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
       return this.present(repo, rows);
     });
+  }
+
+  /**
+   * The site's limitation set by its operator (0 = none): 401002 when the new domains would take it
+   * over. The site row stays locked until the transaction ends, so concurrent additions count in turn.
+   */
+  private async checkDomainLimit(tx: Db, repo: DomainsRepository, siteId: number, adding: number) {
+    const site = await new SitesRepository(tx).lock(siteId);
+    if (site && site.maxDomains > 0 && (await repo.countInSite(siteId)) + adding > site.maxDomains) {
+      throw new AppError(401002);
+    }
   }
 
   private async insertDomain(repo: DomainsRepository, siteId: number, item: DomainSettingsIn & { name: string }) {

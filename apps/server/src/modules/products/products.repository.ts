@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { nodeGroups, productGroups, products } from '../../platform/db/schema.js';
+import { domains, groupNodes, nodeGroups, productGroups, products, sites, zones } from '../../platform/db/schema.js';
 
 export type ProductRow = typeof products.$inferSelect;
 export interface ProductGroupRef {
@@ -45,6 +45,59 @@ export class ProductsRepository {
     return rows[0];
   }
 
+  /** How many sites each of `productIds` carries. */
+  async siteCounts(productIds: number[]): Promise<Map<number, number>> {
+    if (productIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ productId: sites.productId, n: count() })
+      .from(sites)
+      .where(inArray(sites.productId, productIds))
+      .groupBy(sites.productId);
+    return new Map(rows.map((r) => [r.productId, r.n]));
+  }
+
+  /**
+   * The product, locked until the transaction ends, so that two writers adding sites to it count
+   * one after the other and cannot both pass its sites limit.
+   */
+  async lock(ownerId: number, id: number): Promise<ProductRow | undefined> {
+    const rows = await this.db
+      .select()
+      .from(products)
+      .where(and(eq(products.ownerId, ownerId), eq(products.id, id)))
+      .for('update');
+    return rows[0];
+  }
+
+  /** True when a site of the product still has domains. */
+  async hasDomains(productId: number): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: domains.id })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(eq(sites.productId, productId))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /** The main or backup groups of one product, with their zone and how many nodes they hold. */
+  groupDetails(productId: number, isBackup: boolean) {
+    const nodeCount = sql<number>`(select count(distinct ${groupNodes.nodeId}) from ${groupNodes} where ${groupNodes.groupId} = ${nodeGroups.id})`;
+    return this.db
+      .select({
+        id: nodeGroups.id,
+        name: nodeGroups.name,
+        zoneID: zones.id,
+        zoneName: zones.name,
+        nodeCount: nodeCount.mapWith(Number),
+      })
+      .from(productGroups)
+      .innerJoin(nodeGroups, eq(nodeGroups.id, productGroups.groupId))
+      .innerJoin(zones, eq(zones.id, nodeGroups.zoneId))
+      .where(and(eq(productGroups.productId, productId), eq(productGroups.isBackup, isBackup)))
+      .orderBy(asc(zones.name), asc(nodeGroups.name));
+  }
+
   async groupsOf(productIds: number[]): Promise<ProductGroupRef[]> {
     if (productIds.length === 0) return [];
     return this.db
@@ -76,7 +129,11 @@ export class ProductsRepository {
     return row.id;
   }
 
-  async update(ownerId: number, id: number, values: { name: string; portType: 7 | 4; memo: string }): Promise<boolean> {
+  async update(
+    ownerId: number,
+    id: number,
+    values: { name: string; portType: 7 | 4; memo: string; siteLimit: number },
+  ): Promise<boolean> {
     const rows = await this.db
       .update(products)
       .set({ ...values, updatedAt: sql`now()` })

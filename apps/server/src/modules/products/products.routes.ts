@@ -13,6 +13,9 @@ export function bindProductRoutes(binder: Binder, products: ProductsService, nod
     products.list(await operator(caller), query.page, query.pageSize),
   );
   binder.bind(r.metaProducts, async (_i, { caller }) => ({ data: await products.meta(await operator(caller)) }));
+  binder.bind(r.productGroups, async ({ params, query }, { caller }) => ({
+    data: await products.groups(await operator(caller), params.id, query.isBackup),
+  }));
   binder.bind(r.createProduct, async ({ body }, { caller, request }) => ({
     data: await products.create(await operator(caller), body, requestLocale(request)),
   }));

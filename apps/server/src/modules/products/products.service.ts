@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { type ProductGroupRef, type ProductRow, ProductsRepository } from './products.repository.js';
 
-export function presentProduct(row: ProductRow, groups: ProductGroupRef[]): Product {
+export function presentProduct(row: ProductRow, groups: ProductGroupRef[], siteCount: number): Product {
   const ref = (g: ProductGroupRef) => ({ id: g.id, name: g.name, zoneId: g.zoneId });
   return {
     id: row.id,
@@ -14,6 +14,8 @@ export function presentProduct(row: ProductRow, groups: ProductGroupRef[]): Prod
     memo: row.memo,
     mainGroups: groups.filter((g) => g.productId === row.id && !g.isBackup).map(ref),
     backupGroups: groups.filter((g) => g.productId === row.id && g.isBackup).map(ref),
+    siteLimit: row.siteLimit,
+    siteCount,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -24,6 +26,12 @@ interface ProductInput {
   memo: string;
   mainGroupIDs: number[];
   backupGroupIDs: number[];
+  siteLimit: number;
+}
+
+/** True when `count` sites are more than a product's limit allows (0 = unlimited). */
+export function overSiteLimit(product: { siteLimit: number }, count: number): boolean {
+  return product.siteLimit > 0 && count > product.siteLimit;
 }
 
 /** Products of one operator; their groups must be the operator's and of the product's port type. */
@@ -35,8 +43,9 @@ export class ProductsService {
 
   async list(operatorId: number, page: number, pageSize: number) {
     const { rows, total } = await this.products.list(operatorId, page, pageSize);
-    const groups = await this.products.groupsOf(rows.map((r) => r.id));
-    return { data: rows.map((r) => presentProduct(r, groups)), total };
+    const ids = rows.map((r) => r.id);
+    const [groups, counts] = await Promise.all([this.products.groupsOf(ids), this.products.siteCounts(ids)]);
+    return { data: rows.map((r) => presentProduct(r, groups, counts.get(r.id) ?? 0)), total };
   }
 
   meta(operatorId: number) {
@@ -46,7 +55,13 @@ export class ProductsService {
   async get(operatorId: number, id: number): Promise<Product> {
     const row = await this.products.find(operatorId, id);
     if (!row) throw new AppError(101018);
-    return presentProduct(row, await this.products.groupsOf([id]));
+    const counts = await this.products.siteCounts([id]);
+    return presentProduct(row, await this.products.groupsOf([id]), counts.get(id) ?? 0);
+  }
+
+  async groups(operatorId: number, id: number, isBackup: boolean) {
+    if (!(await this.products.find(operatorId, id))) throw new AppError(101018);
+    return this.products.groupDetails(id, isBackup);
   }
 
   private async checkGroups(operatorId: number, input: ProductInput, locale: Locale) {
@@ -73,6 +88,7 @@ export class ProductsService {
           name: input.name.trim(),
           portType: input.portType,
           memo: input.memo,
+          siteLimit: input.siteLimit,
         });
         await repo.setGroups(created, main, backup);
         return created;
@@ -89,8 +105,19 @@ export class ProductsService {
     try {
       await this.db.transaction(async (tx) => {
         const repo = new ProductsRepository(tx);
-        const values = { name: input.name.trim(), portType: input.portType, memo: input.memo };
-        if (!(await repo.update(operatorId, input.id, values))) throw new AppError(101018);
+        const current = await repo.lock(operatorId, input.id);
+        if (!current) throw new AppError(101018);
+        // Sites keep the product they have: a limit below them, or a new port type under their L7 domains, is refused.
+        const counts = await repo.siteCounts([input.id]);
+        if (overSiteLimit(input, counts.get(input.id) ?? 0)) throw new AppError(204003);
+        if (current.portType !== input.portType && (await repo.hasDomains(input.id))) throw new AppError(205005);
+        const values = {
+          name: input.name.trim(),
+          portType: input.portType,
+          memo: input.memo,
+          siteLimit: input.siteLimit,
+        };
+        await repo.update(operatorId, input.id, values);
         await repo.setGroups(input.id, main, backup);
       });
       return await this.get(operatorId, input.id);

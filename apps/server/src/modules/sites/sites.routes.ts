@@ -1,11 +1,13 @@
-import { siteRoutes } from '@rampart/contract';
+import { clientSiteRoutes, siteRoutes } from '@rampart/contract';
 import { type Binder, type Caller, requireCaller } from '../../platform/http/bind-route.js';
+import { requestLocale } from '../../platform/http/request-locale.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { SitesService } from './sites.service.js';
 
 export function bindSiteRoutes(binder: Binder, sites: SitesService, nodes: NodesService): void {
   const who = requireCaller;
   const operator = (caller: Caller | null) => nodes.operatorOf(who(caller).accountId);
+  const done = { data: true as const };
   const r = siteRoutes;
   binder.bind(r.listClientSites, async ({ query }, { caller }) => sites.listForOperator(await operator(caller), query));
   binder.bind(r.createSite, async ({ body }, { caller }) => ({
@@ -13,14 +15,50 @@ export function bindSiteRoutes(binder: Binder, sites: SitesService, nodes: Nodes
   }));
   binder.bind(r.deleteSites, async ({ body }, { caller }) => {
     await sites.delete(await operator(caller), body.ids);
-    return { data: true as const };
+    return done;
   });
   binder.bind(r.setSitesStatus, async ({ body }, { caller }) => {
     await sites.setStatus(await operator(caller), body.ids, body.status);
-    return { data: true as const };
+    return done;
   });
   binder.bind(r.listUserSites, async ({ query }, { caller }) => sites.listForUser(who(caller).accountId, query));
   binder.bind(r.getUserSite, async ({ params }, { caller }) => ({
     data: await sites.getForUser(who(caller).accountId, params.siteId),
   }));
+
+  const c = clientSiteRoutes;
+  binder.bind(c.metaSites, async ({ query }, { caller }) => ({
+    data: await sites.meta(await operator(caller), query.userID),
+  }));
+  binder.bind(c.siteTags, async (_i, { caller }) => ({ data: await sites.tags(await operator(caller)) }));
+  binder.bind(c.updateSite, async ({ body }, { caller }) => ({
+    data: await sites.update(await operator(caller), body),
+  }));
+  binder.bind(c.setSitesUser, async ({ body }, { caller }) => {
+    await sites.setUser(await operator(caller), body.ids, body.userID);
+    return done;
+  });
+  binder.bind(c.changeSitesProduct, async ({ body }, { caller, request }) => {
+    await sites.changeProduct(await operator(caller), body.ids, body.productID, requestLocale(request));
+    return done;
+  });
+  binder.bind(c.refreshSitesProduct, async ({ body }, { caller }) => ({
+    data: await sites.refreshProduct(await operator(caller), body.ids),
+  }));
+  binder.bind(c.setSitesLimitations, async ({ body }, { caller }) => {
+    await sites.setLimitations(await operator(caller), body.ids, body.limitations);
+    return done;
+  });
+  binder.bind(c.setSitesExpiry, async ({ body }, { caller }) => {
+    await sites.setExpiry(await operator(caller), body.ids, body.expiredAt);
+    return done;
+  });
+  binder.bind(c.setSitesForceBackup, async ({ body }, { caller }) => {
+    await sites.setForceBackup(await operator(caller), body.ids, body.forceBackup);
+    return done;
+  });
+  binder.bind(c.setSitesTags, async ({ body }, { caller }) => {
+    await sites.setTags(await operator(caller), body.ids, body.tags);
+    return done;
+  });
 }

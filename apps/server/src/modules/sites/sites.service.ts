@@ -1,10 +1,12 @@
-import type { Site } from '@rampart/contract';
+import type { Locale, OperatorSite, Site } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
-import type { ProductsRepository } from '../products/products.repository.js';
-import { type SiteFilter, SitesRepository, type SiteView } from './sites.repository.js';
+import { ProductsRepository } from '../products/products.repository.js';
+import { overSiteLimit } from '../products/products.service.js';
+import { type SiteFilter, type SiteStatus, SitesRepository, type SiteView } from './sites.repository.js';
 
 export function presentSite(row: SiteView): Site {
   return {
@@ -22,7 +24,22 @@ export function presentSite(row: SiteView): Site {
   };
 }
 
+/** The operator's view adds what the customer does not see: the memo, the limits and the usage. */
+export function presentOperatorSite(row: SiteView): OperatorSite {
+  return {
+    ...presentSite(row),
+    memo: row.memo,
+    limitations: { maxDomains: row.maxDomains },
+    domainCount: row.domainCount,
+  };
+}
+
 type Paged = SiteFilter & { page: number; pageSize: number };
+type Checked = (rows: SiteView[], tx: Db) => Promise<void> | void;
+
+function expired(row: SiteView, now = new Date()): boolean {
+  return row.expiresAt !== null && row.expiresAt <= now;
+}
 
 /** Sites: the operator manages them; the customer sees its own. */
 export class SitesService {
@@ -35,7 +52,7 @@ export class SitesService {
 
   async listForOperator(operatorId: number, q: Paged) {
     const { rows, total } = await this.sites.list({ ownerId: operatorId }, q, q.page, q.pageSize);
-    return { data: rows.map(presentSite), total };
+    return { data: rows.map(presentOperatorSite), total };
   }
 
   async listForUser(userId: number, q: Paged) {
@@ -49,48 +66,168 @@ export class SitesService {
     return presentSite(row);
   }
 
+  meta(operatorId: number, userId?: number) {
+    return this.sites.meta(operatorId, userId);
+  }
+
+  tags(operatorId: number) {
+    return this.sites.tags(operatorId);
+  }
+
+  private async operatorSite(operatorId: number, id: number): Promise<OperatorSite> {
+    const row = await this.sites.find({ ownerId: operatorId }, id);
+    if (!row) throw new Error('site not found after writing it');
+    return presentOperatorSite(row);
+  }
+
+  /** The customer must be an account of the user tier below the operator (101018 otherwise). */
+  private async customer(operatorId: number, userId: number): Promise<number> {
+    const user = await this.accounts.findById(userId);
+    if (user?.tier !== 'user' || !(await this.accounts.isDescendant(operatorId, user.id))) {
+      throw new AppError(101018);
+    }
+    return user.id;
+  }
+
+  /**
+   * The product, locked, when `adding` more sites keep it within its sites limit (204003), so two
+   * concurrent writers cannot both take the last place.
+   */
+  private async productWithRoom(tx: Db, operatorId: number, productId: number, adding: number) {
+    const product = await new ProductsRepository(tx).lock(operatorId, productId);
+    if (!product) throw new AppError(101018);
+    const carried = await new SitesRepository(tx).countOnProduct(productId);
+    if (adding > 0 && overSiteLimit(product, carried + adding)) throw new AppError(204003);
+    return product;
+  }
+
   async create(
     operatorId: number,
     input: { siteName: string; userID: number; productID: number; tags: string[]; expiredAt: string | null },
-  ): Promise<Site> {
-    // The product must be the operator's, and the customer an account of the user tier below it.
-    const product = await this.products.find(operatorId, input.productID);
-    const user = await this.accounts.findById(input.userID);
-    if (!product || !user || user.tier !== 'user' || !(await this.accounts.isDescendant(operatorId, user.id))) {
-      throw new AppError(101018);
-    }
-    const id = await this.sites.insert({
-      ownerId: operatorId,
-      userId: user.id,
-      productId: product.id,
-      name: input.siteName.trim(),
-      tags: [...new Set(input.tags)],
-      expiresAt: input.expiredAt ? new Date(input.expiredAt) : null,
+  ): Promise<OperatorSite> {
+    const userId = await this.customer(operatorId, input.userID);
+    const id = await this.db.transaction(async (tx) => {
+      const product = await this.productWithRoom(tx, operatorId, input.productID, 1);
+      return new SitesRepository(tx).insert({
+        ownerId: operatorId,
+        userId,
+        productId: product.id,
+        name: input.siteName.trim(),
+        tags: [...new Set(input.tags)],
+        expiresAt: input.expiredAt ? new Date(input.expiredAt) : null,
+      });
     });
-    const row = await this.sites.find({ ownerId: operatorId }, id);
-    if (!row) throw new Error('created site not found');
-    return presentSite(row);
+    return this.operatorSite(operatorId, id);
   }
 
-  /** All or none: an id that is not the operator's leaves every site as it was. */
-  private async allOrNone(ids: number[], change: (repo: SitesRepository, unique: number[]) => Promise<number>) {
+  async update(operatorId: number, input: { id: number; siteName: string; memo: string }): Promise<OperatorSite> {
+    const changed = await this.sites.updateMany(operatorId, [input.id], {
+      name: input.siteName.trim(),
+      memo: input.memo,
+    });
+    if (changed !== 1) throw new AppError(101018);
+    return this.operatorSite(operatorId, input.id);
+  }
+
+  /**
+   * All or none: the sites are locked and read, `check` may refuse the whole change, then `values`
+   * are written to every one of them in the same transaction. An id that is not the operator's is
+   * 101018, exactly like a missing one.
+   */
+  private change(
+    operatorId: number,
+    ids: number[],
+    values: Parameters<SitesRepository['updateMany']>[2],
+    check?: Checked,
+  ) {
     const unique = [...new Set(ids)];
-    await this.db.transaction(async (tx) => {
-      if ((await change(new SitesRepository(tx), unique)) !== unique.length) throw new AppError(101018);
+    return this.db.transaction(async (tx) => {
+      const repo = new SitesRepository(tx);
+      const rows = await repo.findMany({ ownerId: operatorId }, unique, true);
+      if (rows.length !== unique.length) throw new AppError(101018);
+      await check?.(rows, tx);
+      await repo.updateMany(operatorId, unique, values);
+      return rows;
     });
   }
 
   /** A site that still has domains is refused (205005): its customer's configuration would vanish from the edge. */
   async delete(operatorId: number, ids: number[]) {
+    const unique = [...new Set(ids)];
     try {
-      await this.allOrNone(ids, (repo, unique) => repo.deleteMany(operatorId, unique));
+      await this.db.transaction(async (tx) => {
+        if ((await new SitesRepository(tx).deleteMany(operatorId, unique)) !== unique.length) {
+          throw new AppError(101018);
+        }
+      });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw new AppError(205005);
       throw error;
     }
   }
 
-  setStatus(operatorId: number, ids: number[], status: 'normal' | 'pause' | 'limit') {
-    return this.allOrNone(ids, (repo, unique) => repo.setStatus(operatorId, unique, status));
+  /**
+   * 'limit' is the state traffic quotas put a site in, never set by hand; 'normal' on an expired
+   * site would not serve it (the expiry wins), so the expiry must be moved first. Both are 205002.
+   */
+  async setStatus(operatorId: number, ids: number[], status: SiteStatus) {
+    if (status === 'limit') throw new AppError(205002);
+    await this.change(operatorId, ids, { status }, (rows) => {
+      if (status === 'normal' && rows.some((row) => expired(row))) throw new AppError(205002);
+    });
+  }
+
+  async setUser(operatorId: number, ids: number[], userID: number) {
+    const userId = await this.customer(operatorId, userID);
+    await this.change(operatorId, ids, { userId });
+  }
+
+  /** Another product of the same port type (101003 on productID otherwise), within its sites limit. */
+  async changeProduct(operatorId: number, ids: number[], productID: number, locale: Locale) {
+    await this.change(operatorId, ids, { productId: productID }, async (rows, tx) => {
+      const moving = rows.filter((row) => row.productId !== productID).length;
+      const product = await this.productWithRoom(tx, operatorId, productID, moving);
+      if (rows.some((row) => row.productPortType !== product.portType)) {
+        throw invalidFields(locale, [{ field: 'productID', key: 'invalidValue' }]);
+      }
+    });
+  }
+
+  /**
+   * Which nodes serve a site is derived from its product's groups whenever a snapshot is built, so
+   * nothing per site is stored to re-derive: refreshing publishes the sites again (this successful
+   * call bumps the configuration generation, and every node rebuilds) and answers the groups that
+   * serve each site now — the backup groups while it is forced to backup.
+   */
+  async refreshProduct(operatorId: number, ids: number[]) {
+    const rows = await this.sites.findMany({ ownerId: operatorId }, [...new Set(ids)]);
+    if (rows.length !== new Set(ids).size) throw new AppError(101018);
+    const groups = await this.products.groupsOf([...new Set(rows.map((row) => row.productId))]);
+    return rows.map((row) => ({
+      siteID: row.id,
+      groups: groups
+        .filter((g) => g.productId === row.productId && g.isBackup === row.forceBackup)
+        .map((g) => ({ id: g.id, name: g.name })),
+    }));
+  }
+
+  /** A site that already has more domains than the new limit allows is refused (401002). */
+  async setLimitations(operatorId: number, ids: number[], limitations: { maxDomains: number }) {
+    const { maxDomains } = limitations;
+    await this.change(operatorId, ids, { maxDomains }, (rows) => {
+      if (maxDomains > 0 && rows.some((row) => row.domainCount > maxDomains)) throw new AppError(401002);
+    });
+  }
+
+  async setExpiry(operatorId: number, ids: number[], expiredAt: string | null) {
+    await this.change(operatorId, ids, { expiresAt: expiredAt ? new Date(expiredAt) : null });
+  }
+
+  async setForceBackup(operatorId: number, ids: number[], forceBackup: boolean) {
+    await this.change(operatorId, ids, { forceBackup });
+  }
+
+  async setTags(operatorId: number, ids: number[], tags: string[]) {
+    await this.change(operatorId, ids, { tags: [...new Set(tags)] });
   }
 }

@@ -368,6 +368,8 @@ export const products = pgTable(
     name: text('name').notNull(),
     portType: smallint('port_type').$type<7 | 4>().notNull(),
     memo: text('memo').notNull().default(''),
+    // How many sites the product may carry; 0 = unlimited (204003 beyond it).
+    siteLimit: integer('site_limit').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -411,6 +413,10 @@ export const sites = pgTable(
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
     forceBackup: boolean('force_backup').notNull().default(false),
+    // The operator's note, never shown to the customer.
+    memo: text('memo').notNull().default(''),
+    // Limitations the API enforces: most domains the site may have; 0 = unlimited (401002 beyond it).
+    maxDomains: integer('max_domains').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

@@ -1,5 +1,5 @@
 import { PORT_TYPES, type Product, productRoutes } from '@rampart/contract';
-import { Form, Input, Radio } from 'antd';
+import { Form, Input, InputNumber, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useRouteMutation } from '../../../app/route-query';
@@ -14,6 +14,7 @@ interface ProductValues {
   memo: string;
   mainGroups: GroupRef[];
   backupGroups: GroupRef[];
+  siteLimit: number;
 }
 
 /** The form holds the groups, the body their ids: form field → body field. */
@@ -25,6 +26,7 @@ const FORM_FIELD: Record<string, string> = {
   memo: 'memo',
   mainGroupIDs: 'mainGroups',
   backupGroupIDs: 'backupGroups',
+  siteLimit: 'siteLimit',
 };
 
 const groupIds = (groups: unknown) => (Array.isArray(groups) ? groups.map((group: GroupRef) => group.id) : []);
@@ -40,7 +42,7 @@ const rules = schemaRules(
   (field) => BODY_FIELD[field] ?? field,
 );
 
-/** Creates or edits a product: name, port type, memo, main groups and backup groups picked across zones. */
+/** Creates or edits a product: name, port type, memo, sites limit, main and backup groups picked across zones. */
 export function ProductFormModal({ product, onClose }: { product: Product | 'new' | null; onClose: () => void }) {
   const { t } = useTranslation(['products', 'common']);
   const [form] = Form.useForm<ProductValues>();
@@ -79,8 +81,9 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
               memo: existing.memo,
               mainGroups: existing.mainGroups,
               backupGroups: existing.backupGroups,
+              siteLimit: existing.siteLimit,
             }
-          : { portType: 7, memo: '', mainGroups: [], backupGroups: [] }
+          : { portType: 7, memo: '', mainGroups: [], backupGroups: [], siteLimit: 0 }
       }
       onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
     >
@@ -98,6 +101,9 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
       </Form.Item>
       <Form.Item name="backupGroups" label={t('backupGroups')}>
         <GroupsPicker portType={portType} isBackup />
+      </Form.Item>
+      <Form.Item name="siteLimit" label={t('siteLimit')} extra={t('siteLimitHint')} rules={rules('siteLimit')}>
+        <InputNumber min={0} precision={0} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="memo" label={t('memo')} rules={rules('memo')}>
         <Input.TextArea rows={2} />

@@ -12,13 +12,17 @@ import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { ProductFormModal } from './ProductFormModal';
+import { ProductGroupsPanel } from './ProductGroupsPanel';
 
 /** Group names can repeat across zones, so each tag is keyed by the group's id. */
 function groupTags(groups: Product['mainGroups']) {
   return groups.length === 0 ? '—' : groups.map((group) => <Tag key={group.id}>{group.name}</Tag>);
 }
 
-/** `/client/sitesManagement/productsList`: the operator's products, paged; create, edit and delete. */
+/**
+ * `/client/sitesManagement/productsList`: the operator's products, paged, with how many sites each
+ * carries against its limit; a row expands to its groups with their zones; create, edit and delete.
+ */
 export function ProductsListPage() {
   const { t } = useTranslation(['products', 'common', 'shell']);
   const search = useListSearch([]);
@@ -37,6 +41,14 @@ export function ProductsListPage() {
     { title: t('portType'), dataIndex: 'portType', render: (value: 7 | 4) => t(`common:portTypes.${value}`) },
     { title: t('mainGroups'), dataIndex: 'mainGroups', render: groupTags },
     { title: t('backupGroups'), dataIndex: 'backupGroups', render: groupTags },
+    {
+      title: t('sites'),
+      key: 'sites',
+      render: (_, product) =>
+        product.siteLimit === 0
+          ? t('siteUsageUnlimited', { count: product.siteCount })
+          : t('siteUsage', { count: product.siteCount, limit: product.siteLimit }),
+    },
     { title: t('memo'), dataIndex: 'memo' },
     { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
     {
@@ -65,7 +77,14 @@ export function ProductsListPage() {
           {t('create')}
         </Button>
       </Flex>
-      <ListTable<Product> rowKey="id" columns={columns} list={products} paging={search} emptyText={t('empty')} />
+      <ListTable<Product>
+        rowKey="id"
+        columns={columns}
+        list={products}
+        paging={search}
+        emptyText={t('empty')}
+        expandable={{ expandedRowRender: (product) => <ProductGroupsPanel product={product} /> }}
+      />
       <ProductFormModal product={editing} onClose={() => setEditing(null)} />
     </>
   );

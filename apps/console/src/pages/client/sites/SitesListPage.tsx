@@ -1,119 +1,122 @@
-import { PlusOutlined } from '@ant-design/icons';
-import {
-  productRoutes,
-  SITE_ACCOUNT_STATUS_LABELS,
-  SITE_ACCOUNT_STATUSES,
-  type Site,
-  type SiteAccountStatus,
-  siteRoutes,
-} from '@rampart/contract';
+import { DownOutlined, PlusOutlined } from '@ant-design/icons';
+import { type OperatorSite, siteRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Dropdown, Flex, Select, Space, type TableColumnsType } from 'antd';
+import { Button, Dropdown, Flex, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
-import { localized, toastText } from '../../../app/toast';
+import { toastText } from '../../../app/toast';
 import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { SiteFilters } from '../../../features/sites/SiteFilters';
 import { useSiteStateColumns } from '../../../features/sites/site-columns';
-import { useSiteListSearch } from '../../../features/sites/site-list-search';
+import { ClientSiteFilters } from './ClientSiteFilters';
 import { CreateSiteModal } from './CreateSiteModal';
+import { useClientSiteSearch } from './client-site-search';
+import { EditSiteModal } from './EditSiteModal';
+import { SiteActionModal } from './SiteActionModal';
+import { useSiteActions } from './use-site-actions';
 
 /**
- * `/client/sitesManagement/sitesList`: the operator's sites, paged and filtered (name, status,
- * product) on the server; create a site for a customer, delete sites, set the status of several.
+ * `/client/sitesManagement/sitesList`: the operator's sites, paged and filtered on the server
+ * (filters in the URL); create, edit and delete sites, and change status, product, customer,
+ * expiry, force-backup, tags and limitations of one site or of the chosen ones.
  */
 export function SitesListPage() {
-  const { t } = useTranslation(['sites', 'common', 'shell']);
-  const { search, query } = useSiteListSearch();
+  const { t } = useTranslation(['sites', 'siteActions', 'common', 'shell']);
+  const { search, query } = useClientSiteSearch();
   const sites = useQuery(routeQuery('client', siteRoutes.listClientSites, { query }));
-  const products = useQuery(routeQuery('client', productRoutes.metaProducts, {}));
-  const [selected, setSelected] = useState<number[]>([]);
+  const [selected, setSelected] = useState<OperatorSite[]>([]);
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<OperatorSite | null>(null);
+  const actions = useSiteActions();
   const remove = useRouteMutation('client', siteRoutes.deleteSites, {
     input: (ids: number[]) => ({ body: { ids } }),
     invalidates: [siteRoutes.listClientSites],
     success: () => toastText('deleteSuccess'),
-    onSuccess: (_reply, ids) => setSelected((current) => current.filter((id) => !ids.includes(id))),
-  });
-  const setStatus = useRouteMutation('client', siteRoutes.setSitesStatus, {
-    input: (body: { ids: number[]; status: SiteAccountStatus }) => ({ body }),
-    invalidates: [siteRoutes.listClientSites],
-    success: () => toastText('setSuccess'),
-    onSuccess: () => setSelected([]),
+    onSuccess: (_reply, ids) => setSelected((current) => current.filter((site) => !ids.includes(site.siteID))),
   });
 
-  const stateColumns = useSiteStateColumns();
-  const columns: TableColumnsType<Site> = [
+  const stateColumns = useSiteStateColumns<OperatorSite>();
+  const columns: TableColumnsType<OperatorSite> = [
     { title: t('name'), dataIndex: 'siteName' },
     { title: t('customer'), dataIndex: 'userAccount' },
     { title: t('product'), dataIndex: 'productName' },
     ...stateColumns,
     {
+      title: t('siteActions:forceBackup'),
+      dataIndex: 'forceBackup',
+      render: (on: boolean) => (on ? <Tag color="orange">{t('siteActions:forceBackup')}</Tag> : '—'),
+    },
+    {
+      title: t('siteActions:domains'),
+      key: 'domains',
+      render: (_, site) =>
+        `${site.domainCount} / ${site.limitations.maxDomains === 0 ? t('siteActions:unlimited') : site.limitations.maxDomains}`,
+    },
+    { title: t('siteActions:memo'), dataIndex: 'memo' },
+    {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, site) => (
-        <DeleteButton
-          confirm={t('deleteConfirm', { name: site.siteName })}
-          pending={remove.isPending && remove.variables?.length === 1 && remove.variables[0] === site.siteID}
-          onConfirm={() => remove.mutate([site.siteID])}
-        />
+        <Space>
+          <Button size="small" onClick={() => setEditing(site)}>
+            {t('siteActions:edit')}
+          </Button>
+          <Dropdown menu={actions.menu([site])}>
+            <Button size="small">
+              {t('siteActions:more')} <DownOutlined />
+            </Button>
+          </Dropdown>
+          <DeleteButton
+            confirm={t('deleteConfirm', { name: site.siteName })}
+            pending={remove.isPending && remove.variables?.length === 1 && remove.variables[0] === site.siteID}
+            onConfirm={() => remove.mutate([site.siteID])}
+          />
+        </Space>
       ),
     },
   ];
+  const selectedIds = selected.map((site) => site.siteID);
 
   return (
     <>
       <PageTitle>{t('shell:menu.sitesList')}</PageTitle>
-      <SiteFilters search={search}>
-        <Select
-          allowClear
-          style={{ width: 200 }}
-          placeholder={t('filters.allProducts')}
-          aria-label={t('filters.product')}
-          value={query.productID}
-          loading={products.isLoading}
-          options={products.data?.data.map((product) => ({ value: product.id, label: product.name }))}
-          onChange={(id?: number) => search.setFilters({ productID: id === undefined ? undefined : String(id) })}
-        />
-      </SiteFilters>
+      <ClientSiteFilters search={search} />
       <Flex justify="space-between" style={{ marginBottom: 16 }}>
         <Space>
-          <Dropdown
-            disabled={selected.length === 0}
-            menu={{
-              items: SITE_ACCOUNT_STATUSES.map((status) => ({
-                key: status,
-                label: localized(SITE_ACCOUNT_STATUS_LABELS[status]),
-              })),
-              onClick: ({ key }) => setStatus.mutate({ ids: selected, status: key as SiteAccountStatus }),
-            }}
-          >
-            <Button loading={setStatus.isPending}>{t('bulk.setStatus', { count: selected.length })}</Button>
+          <Dropdown disabled={selected.length === 0} menu={actions.menu(selected)}>
+            <Button loading={actions.pending}>
+              {t('siteActions:bulk', { count: selected.length })} <DownOutlined />
+            </Button>
           </Dropdown>
           <DeleteButton
             label={t('bulk.delete', { count: selected.length })}
             confirm={t('bulk.deleteConfirm', { count: selected.length })}
             disabled={selected.length === 0}
-            pending={remove.isPending && remove.variables === selected}
-            onConfirm={() => remove.mutate(selected)}
+            pending={remove.isPending && remove.variables?.length === selected.length}
+            onConfirm={() => remove.mutate(selectedIds)}
           />
         </Space>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
           {t('create.open')}
         </Button>
       </Flex>
-      <ListTable<Site>
+      <ListTable<OperatorSite>
         rowKey="siteID"
         columns={columns}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+        rowSelection={{ selectedRowKeys: selectedIds, onChange: (_keys, rows) => setSelected(rows) }}
         list={sites}
         paging={search}
         emptyText={t('empty')}
       />
       <CreateSiteModal open={creating} onClose={() => setCreating(false)} />
+      <EditSiteModal site={editing} onClose={() => setEditing(null)} />
+      <SiteActionModal
+        action={actions.open?.action ?? null}
+        sites={actions.open?.sites ?? []}
+        onClose={actions.close}
+      />
     </>
   );
 }

@@ -1,0 +1,92 @@
+import { type ClientDomain, clientDomainRoutes, DOMAIN_STATUS_LABELS } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Form, Select, type TableColumnsType, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { localized, toastText } from '../../../app/toast';
+import { DateTime } from '../../../components/DateTime';
+import { FormModal } from '../../../components/FormModal';
+import { ListTable } from '../../../components/ListTable';
+import { PageTitle } from '../../../components/PageTitle';
+import { TagList } from '../../../components/TagList';
+import { idFilter, oneOf, useListSearch } from '../../../features/lists/use-list-search';
+import { useLocale } from '../../../i18n';
+import { DOMAIN_FILTER_KEYS, DomainFilters } from './DomainFilters';
+
+/**
+ * `/client/sitesManagement/domains`: the domains of the operator's sites, paged and filtered on the
+ * server (site, name, tags, status; all in the URL); the tags of chosen domains can be replaced.
+ */
+export function DomainsListPage() {
+  const { t } = useTranslation(['clientDomains', 'shell']);
+  useLocale(); // the status labels follow a language change
+  const search = useListSearch(DOMAIN_FILTER_KEYS);
+  const tagFilter = search.all('tags');
+  const status = oneOf(search.filters.status, ['0', '1'] as const);
+  const query = {
+    page: search.page,
+    pageSize: search.pageSize,
+    name: search.filters.name,
+    siteID: idFilter(search.filters.siteID),
+    tags: tagFilter.length > 0 ? tagFilter : undefined,
+    status: status === undefined ? undefined : (Number(status) as 0 | 1),
+  };
+  const domains = useQuery(routeQuery('client', clientDomainRoutes.listClientDomains, { query }));
+  const [selected, setSelected] = useState<number[]>([]);
+  const [tagging, setTagging] = useState(false);
+  const [form] = Form.useForm<{ tags: string[] }>();
+  const setTags = useRouteMutation('client', clientDomainRoutes.setClientDomainTags, {
+    input: ({ tags }: { tags?: string[] }) => ({ body: { ids: selected, tags: tags ?? [] } }),
+    invalidates: [clientDomainRoutes.listClientDomains, clientDomainRoutes.clientDomainTags],
+    success: () => toastText('updateTagsSuccess'),
+    form: { instance: form, fields: ['tags'] },
+    onSuccess: () => setTagging(false),
+  });
+
+  const columns: TableColumnsType<ClientDomain> = [
+    { title: t('name'), dataIndex: 'name' },
+    { title: t('site'), dataIndex: 'siteName' },
+    { title: t('customer'), dataIndex: 'userAccount' },
+    {
+      title: t('status'),
+      dataIndex: 'status',
+      render: (value: 0 | 1) => (
+        <Tag color={value === 1 ? 'green' : 'default'}>{localized(DOMAIN_STATUS_LABELS[value])}</Tag>
+      ),
+    },
+    { title: t('tags'), dataIndex: 'tags', render: (tags: string[]) => <TagList items={tags} /> },
+    { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
+  ];
+
+  return (
+    <>
+      <PageTitle>{t('shell:menu.domains')}</PageTitle>
+      <DomainFilters search={search} />
+      <Button disabled={selected.length === 0} onClick={() => setTagging(true)} style={{ marginBottom: 16 }}>
+        {t('setTags', { count: selected.length })}
+      </Button>
+      <ListTable<ClientDomain>
+        rowKey="id"
+        columns={columns}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+        list={domains}
+        paging={search}
+        emptyText={t('empty')}
+      />
+      <FormModal<{ tags: string[] }>
+        open={tagging}
+        title={t('tagsTitle', { count: selected.length })}
+        form={form}
+        pending={setTags.isPending}
+        onCancel={() => setTagging(false)}
+        initialValues={{ tags: [] }}
+        onSubmit={(values) => setTags.mutate(values)}
+      >
+        <Form.Item name="tags" label={t('tags')} extra={t('tagsHint')}>
+          <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />
+        </Form.Item>
+      </FormModal>
+    </>
+  );
+}

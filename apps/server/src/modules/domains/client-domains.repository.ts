@@ -1,0 +1,111 @@
+import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { containsPattern } from '../../platform/db/like.js';
+import { accounts, domains, sites } from '../../platform/db/schema.js';
+import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
+
+export interface ClientDomainFilter {
+  siteID?: number | undefined;
+  name?: string | undefined;
+  tags?: string[] | undefined;
+  status?: 0 | 1 | undefined;
+}
+
+/** The operator's view of domains: every query joins the site and carries the operator's id. */
+export class ClientDomainsRepository {
+  constructor(private readonly db: Db) {}
+
+  private where(ownerId: number, f: ClientDomainFilter): SQL | undefined {
+    return and(
+      eq(sites.ownerId, ownerId),
+      f.siteID ? eq(domains.siteId, f.siteID) : undefined,
+      f.name ? ilike(domains.name, containsPattern(f.name.trim().toLowerCase())) : undefined,
+      f.tags && f.tags.length > 0 ? hasAnyTag(domains.tags, f.tags) : undefined,
+      f.status === undefined ? undefined : eq(domains.enabled, f.status === 1),
+    );
+  }
+
+  async list(ownerId: number, f: ClientDomainFilter, page: number, pageSize: number) {
+    const where = this.where(ownerId, f);
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select({
+          id: domains.id,
+          name: domains.name,
+          siteId: domains.siteId,
+          siteName: sites.name,
+          userAccount: accounts.account,
+          enabled: domains.enabled,
+          tags: domains.tags,
+          createdAt: domains.createdAt,
+        })
+        .from(domains)
+        .innerJoin(sites, eq(sites.id, domains.siteId))
+        .innerJoin(accounts, eq(accounts.id, sites.userId))
+        .where(where)
+        .orderBy(desc(domains.createdAt), desc(domains.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db.select({ n: count() }).from(domains).innerJoin(sites, eq(sites.id, domains.siteId)).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  meta(ownerId: number, siteIds: number[], name: string, limit: number) {
+    return this.db
+      .select({ id: domains.id, name: domains.name, siteID: domains.siteId })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(
+        and(
+          eq(sites.ownerId, ownerId),
+          siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined,
+          name ? ilike(domains.name, containsPattern(name.trim().toLowerCase())) : undefined,
+        ),
+      )
+      .orderBy(asc(domains.name), asc(domains.id))
+      .limit(limit);
+  }
+
+  async tags(ownerId: number): Promise<string[]> {
+    const tag = tagElements(domains.tags);
+    const rows = await this.db
+      .selectDistinct({ tag })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(eq(sites.ownerId, ownerId))
+      .orderBy(sql`1`);
+    return rows.map((r) => r.tag);
+  }
+
+  /** Ids among `ids` of domains in the operator's sites. */
+  async owned(ownerId: number, ids: number[]): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: domains.id })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(and(eq(sites.ownerId, ownerId), inArray(domains.id, ids)));
+    return rows.map((r) => r.id);
+  }
+
+  async setTags(ids: number[], tags: string[]): Promise<void> {
+    await this.db.update(domains).set({ tags, updatedAt: sql`now()` }).where(inArray(domains.id, ids));
+  }
+
+  async idsByName(ownerId: number, name: string, site: { siteID?: number | undefined; siteName?: string | undefined }) {
+    const rows = await this.db
+      .select({ id: domains.id })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(
+        and(
+          eq(sites.ownerId, ownerId),
+          eq(domains.name, name),
+          site.siteID ? eq(sites.id, site.siteID) : undefined,
+          site.siteName ? eq(sites.name, site.siteName) : undefined,
+        ),
+      )
+      .orderBy(asc(domains.id));
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addAccount } from './helpers/accounts.js';
+import { callApi, type Method, signIn } from './helpers/auth.js';
+import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
+
+// The operator's view of its customers' domains (spec part 2 §7 "Operator sites, domains").
+let t: TestApp;
+let client: { accessToken: string };
+let rival: { accessToken: string };
+let shop: number;
+let blog: number;
+let rivalSite: number;
+const domainIds: Record<string, number> = {};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  client = await signIn(t.app, 'client');
+  const user = await signIn(t.app, 'user');
+  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
+  const product = async (token: { accessToken: string }) => {
+    const zoneId = (await call('POST', 'client/zone', { name: 'Z' }, token)).json().data.id;
+    const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 }, token)).json().data.id;
+    return (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [web] }, token)).json().data
+      .id;
+  };
+  const productID = await product(client);
+  const site = async (siteName: string) =>
+    (await call('POST', 'client/site', { siteName, userID, productID })).json().data.siteID as number;
+  shop = await site('shop');
+  blog = await site('blog');
+  const add = async (siteId: number, list: { name: string; status?: number; tags?: string[] }[]) => {
+    const upstreams = [{ ip: '127.0.0.1', port: 80 }];
+    const res = await call(
+      'POST',
+      `user/site/${siteId}/domains`,
+      { domains: list.map((d) => ({ ...d, upstreams })) },
+      user,
+    );
+    for (const d of res.json().data) domainIds[`${siteId}:${d.name}`] = d.id;
+  };
+  await add(shop, [
+    { name: 'www.shop.example', tags: ['web'] },
+    { name: 'api.shop.example', tags: ['api'], status: 0 },
+  ]);
+  await add(blog, [{ name: 'www.blog.example' }, { name: 'api.shop.example', status: 0 }]);
+
+  // A second operator with a customer, a site and a domain of its own.
+  const account = (tier: 'user' | 'client', name: string, parentId?: number) => addAccount(t.app, tier, name, parentId);
+  const rivalId = await account('client', 'rival');
+  const rivalUser = await account('user', 'rival-user', rivalId);
+  rival = await signIn(t.app, 'client', 'rival', TEST_PASSWORD);
+  rivalSite = (
+    await call('POST', 'client/site', { siteName: 'r', userID: rivalUser, productID: await product(rival) }, rival)
+  ).json().data.siteID;
+  const rivalToken = await signIn(t.app, 'user', 'rival-user', TEST_PASSWORD);
+  await call(
+    'POST',
+    `user/site/${rivalSite}/domains`,
+    { domains: [{ name: 'www.rival.example', upstreams: [{ ip: '127.0.0.1', port: 80 }], tags: ['web'] }] },
+    rivalToken,
+  );
+});
+afterAll(async () => t.close());
+
+function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
+  return callApi(t.app, token, method, url, payload);
+}
+const names = (res: { json(): { data: { name: string }[] } }) =>
+  res
+    .json()
+    .data.map((d) => d.name)
+    .sort();
+
+describe("operator's domains", () => {
+  it('lists the domains of its sites, filtered by site, name, tags and status, paged', async () => {
+    const all = (await call('GET', 'client/domains')).json();
+    expect(all.total).toBe(4);
+    expect(all.data.find((d: { name: string }) => d.name === 'www.shop.example')).toMatchObject({
+      siteID: shop,
+      siteName: 'shop',
+      userAccount: 'user',
+      status: 1,
+      tags: ['web'],
+    });
+    expect(names(await call('GET', `client/domains?siteID=${blog}`))).toEqual(['api.shop.example', 'www.blog.example']);
+    expect(names(await call('GET', 'client/domains?name=SHOP'))).toEqual([
+      'api.shop.example',
+      'api.shop.example',
+      'www.shop.example',
+    ]);
+    expect(names(await call('GET', 'client/domains?tags=web&tags=api'))).toEqual([
+      'api.shop.example',
+      'www.shop.example',
+    ]);
+    expect(names(await call('GET', 'client/domains?status=1'))).toEqual(['www.blog.example', 'www.shop.example']);
+    const paged = (await call('GET', 'client/domains?pageSize=3&page=2')).json();
+    expect(paged).toMatchObject({ total: 4 });
+    expect(paged.data).toHaveLength(1);
+    expect((await call('GET', 'client/domains?status=7')).json().extra.fields[0]).toMatchObject({
+      in: 'query',
+      field: 'status',
+    });
+    // Another operator's site as a filter simply matches nothing.
+    expect((await call('GET', `client/domains?siteID=${rivalSite}`)).json().total).toBe(0);
+  });
+
+  it('answers the domains of given sites as meta, and the ids of a name', async () => {
+    const meta = (await call('POST', 'client/domains/meta', { siteIDs: [shop] })).json().data;
+    expect(meta).toEqual([
+      { id: domainIds[`${shop}:api.shop.example`], name: 'api.shop.example', siteID: shop },
+      { id: domainIds[`${shop}:www.shop.example`], name: 'www.shop.example', siteID: shop },
+    ]);
+    expect((await call('POST', 'client/domains/meta', { name: 'blog' })).json().data).toHaveLength(1);
+    expect((await call('POST', 'client/domains/meta', { siteIDs: ['x'] })).json().code).toBe(101003);
+
+    const both = (await call('GET', 'client/domains/ids?name=API.shop.example')).json().data;
+    expect(both.sort()).toEqual([domainIds[`${shop}:api.shop.example`], domainIds[`${blog}:api.shop.example`]].sort());
+    expect((await call('GET', 'client/domains/ids?name=api.shop.example&siteName=blog')).json().data).toEqual([
+      domainIds[`${blog}:api.shop.example`],
+    ]);
+    expect((await call('GET', `client/domains/ids?name=api.shop.example&siteID=${shop}`)).json().data).toEqual([
+      domainIds[`${shop}:api.shop.example`],
+    ]);
+    expect((await call('GET', 'client/domains/ids?name=www.rival.example')).json().data).toEqual([]);
+    expect((await call('GET', 'client/domains/ids?name=not a name')).json().extra.fields[0].field).toBe('name');
+  });
+
+  it('replaces the tags of domains all or none, and lists the tags in use', async () => {
+    const www = domainIds[`${shop}:www.shop.example`];
+    const blogWww = domainIds[`${blog}:www.blog.example`];
+    expect(
+      (await call('POST', 'client/domains/tags', { ids: [www, blogWww], tags: ['gold', 'gold'] })).statusCode,
+    ).toBe(200);
+    expect((await call('GET', `client/domains?siteID=${blog}&tags=gold`)).json().data[0].tags).toEqual(['gold']);
+    expect((await call('GET', 'client/domains/tags')).json().data).toEqual(['api', 'gold']);
+    const rivalDomain = (await call('GET', 'client/domains', undefined, rival)).json().data[0].id;
+    expect((await call('POST', 'client/domains/tags', { ids: [www, rivalDomain], tags: [] })).json().code).toBe(101018);
+    expect((await call('GET', `client/domains?siteID=${shop}&tags=gold`)).json().total).toBe(1);
+    expect(
+      (await call('POST', 'client/domains/tags', { ids: [www], tags: ['a b'] })).json().extra.fields[0].field,
+    ).toBe('tags.0');
+  });
+
+  it('shows a second operator none of the first one’s domains, and refuses it their ids (101018)', async () => {
+    const seen = (await call('GET', 'client/domains', undefined, rival)).json();
+    expect(seen.data.map((d: { name: string }) => d.name)).toEqual(['www.rival.example']);
+    expect((await call('POST', 'client/domains/meta', { siteIDs: [shop] }, rival)).json().data).toEqual([]);
+    expect((await call('GET', 'client/domains/tags', undefined, rival)).json().data).toEqual(['web']);
+    expect((await call('GET', 'client/domains/ids?name=www.shop.example', undefined, rival)).json().data).toEqual([]);
+    const www = domainIds[`${shop}:www.shop.example`];
+    expect((await call('POST', 'client/domains/tags', { ids: [www], tags: [] }, rival)).json().code).toBe(101018);
+  });
+});

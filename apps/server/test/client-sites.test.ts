@@ -1,0 +1,305 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addAccount } from './helpers/accounts.js';
+import { callApi, type Method, signIn } from './helpers/auth.js';
+import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
+
+// The operator's calls on its customers' sites (spec part 2 §7 "Operator sites").
+let t: TestApp;
+let client: { accessToken: string };
+let rival: { accessToken: string };
+let web: number;
+let webBackup: number;
+let cdn: number;
+let pro: number;
+let l4: number;
+let tcp: number;
+let rivalProduct: number;
+let alice: number;
+let bob: number;
+let stranger: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  client = await signIn(t.app, 'client');
+  const zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
+  const group = async (name: string, portType: number, isBackup = false) =>
+    (await call('POST', `client/zone/${zoneId}/group`, { name, portType, isBackup })).json().data.id as number;
+  web = await group('web', 7);
+  webBackup = await group('web-backup', 7, true);
+  tcp = await group('tcp', 4);
+  const product = async (name: string, portType: number, mainGroupIDs: number[], backupGroupIDs: number[] = []) =>
+    (await call('POST', 'client/product', { name, portType, mainGroupIDs, backupGroupIDs })).json().data.id as number;
+  cdn = await product('CDN', 7, [web], [webBackup]);
+  pro = await product('Pro', 7, [web]);
+  l4 = await product('L4', 4, [tcp]);
+
+  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+  alice = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  const account = (tier: 'user' | 'client', name: string, parentId?: number) => addAccount(t.app, tier, name, parentId);
+  bob = await account('user', 'bob', clientRoot);
+  stranger = await account('user', 'stranger');
+  // A second operator with its own zone, group and product.
+  await account('client', 'rival');
+  rival = await signIn(t.app, 'client', 'rival', TEST_PASSWORD);
+  const rivalZone = (await call('POST', 'client/zone', { name: 'Rival' }, rival)).json().data.id;
+  const rivalGroup = (await call('POST', `client/zone/${rivalZone}/group`, { name: 'r', portType: 7 }, rival)).json()
+    .data.id;
+  rivalProduct = (
+    await call('POST', 'client/product', { name: 'R', portType: 7, mainGroupIDs: [rivalGroup] }, rival)
+  ).json().data.id;
+});
+afterAll(async () => t.close());
+
+function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
+  return callApi(t.app, token, method, url, payload);
+}
+async function newSite(siteName: string, extra: Record<string, unknown> = {}): Promise<number> {
+  const res = await call('POST', 'client/site', { siteName, userID: alice, productID: cdn, ...extra });
+  expect(res.statusCode).toBe(200);
+  return res.json().data.siteID;
+}
+async function siteRow(id: number) {
+  return (await call('GET', `client/sites?siteID=${id}`)).json().data[0];
+}
+async function addDomain(siteId: number, name: string, owner = 'user') {
+  const user = await signIn(t.app, 'user', owner, TEST_PASSWORD);
+  return call(
+    'POST',
+    `user/site/${siteId}/domains`,
+    { domains: [{ name, upstreams: [{ ip: '127.0.0.1', port: 80 }] }] },
+    user,
+  );
+}
+const ids = (res: { json(): { data: { siteID: number }[] } }) => res.json().data.map((s) => s.siteID);
+
+describe('operator site list', () => {
+  it('filters by name, id, product, customer, tags, expiry and force-backup in the database, paged', async () => {
+    const shop = await newSite('f-shop', { tags: ['vip', 'eu'] });
+    const blog = await newSite('f-blog', { tags: ['eu'], expiredAt: '2020-01-01T00:00:00Z', productID: pro });
+    const wiki = await newSite('f-wiki', { userID: bob });
+    await call('PATCH', 'client/site/forceBackup', { ids: [wiki], forceBackup: true });
+
+    const list = (query: string) => call('GET', `client/sites?siteName=f-&${query}`);
+    expect((await list('')).json().total).toBe(3);
+    expect(ids(await list(`siteID=${blog}`))).toEqual([blog]);
+    expect(ids(await list(`productID=${pro}`))).toEqual([blog]);
+    expect(ids(await list(`userID=${bob}`))).toEqual([wiki]);
+    expect(ids(await list('tags=vip'))).toEqual([shop]);
+    expect(ids(await list('tags=vip&tags=eu')).sort()).toEqual([shop, blog].sort());
+    expect(ids(await list('expired=true'))).toEqual([blog]);
+    expect(ids(await list('expired=false')).sort()).toEqual([shop, wiki].sort());
+    expect(ids(await list('forceBackup=true'))).toEqual([wiki]);
+    const paged = (await list('pageSize=2&page=2')).json();
+    expect(paged.total).toBe(3);
+    expect(paged.data).toHaveLength(1);
+    expect(await siteRow(shop)).toMatchObject({
+      memo: '',
+      limitations: { maxDomains: 0 },
+      domainCount: 0,
+      tags: ['vip', 'eu'],
+    });
+
+    const bad = (await list('expired=maybe')).json();
+    expect(bad.code).toBe(101003);
+    expect(bad.extra.fields[0]).toMatchObject({ in: 'query', field: 'expired' });
+  });
+
+  it('answers the meta list and the tags of the operator, and a second operator sees none of them', async () => {
+    const id = await newSite('meta-site', { userID: bob, tags: ['meta-tag'] });
+    const meta = (await call('GET', 'client/metaSites')).json().data;
+    expect(meta).toContainEqual({ id, name: 'meta-site' });
+    expect(
+      (await call('GET', `client/metaSites?userID=${bob}`)).json().data.map((s: { id: number }) => s.id),
+    ).toContain(id);
+    expect((await call('GET', `client/metaSites?userID=${alice}`)).json().data).not.toContainEqual({
+      id,
+      name: 'meta-site',
+    });
+    expect((await call('GET', 'client/site/tags')).json().data).toContain('meta-tag');
+    expect((await call('GET', 'client/metaSites?userID=bob')).json().extra.fields[0].field).toBe('userID');
+
+    expect((await call('GET', 'client/sites', undefined, rival)).json()).toEqual({ data: [], total: 0 });
+    expect((await call('GET', 'client/metaSites', undefined, rival)).json().data).toEqual([]);
+    expect((await call('GET', 'client/site/tags', undefined, rival)).json().data).toEqual([]);
+  });
+});
+
+describe('operator site changes', () => {
+  it('renames a site and sets its memo; 101003 for an empty name, 101018 for a site not the caller', async () => {
+    const id = await newSite('edit-me');
+    const res = await call('PATCH', 'client/site', { id, siteName: 'edited', memo: 'pays yearly' });
+    expect(res.json().data).toMatchObject({ siteID: id, siteName: 'edited', memo: 'pays yearly' });
+    const empty = (await call('PATCH', 'client/site', { id, siteName: '' })).json();
+    expect(empty.code).toBe(101003);
+    expect(empty.extra.fields[0].field).toBe('siteName');
+    expect((await call('PATCH', 'client/site', { id: 999_999, siteName: 'x' })).json().code).toBe(101018);
+    expect((await call('PATCH', 'client/site', { id, siteName: 'stolen' }, rival)).json().code).toBe(101018);
+    expect((await siteRow(id)).siteName).toBe('edited');
+  });
+
+  it('refuses deleting a site that still has domains (205005) and deletes none of the batch', async () => {
+    const withDomain = await newSite('has-domain');
+    const empty = await newSite('no-domain');
+    expect((await addDomain(withDomain, 'del.example.com')).statusCode).toBe(200);
+    expect((await call('DELETE', 'client/site', { ids: [empty, withDomain] })).json().code).toBe(205005);
+    // Nor may its product turn layer 4 under the site's layer-7 domains.
+    const toL4 = await call('PUT', 'client/product', { id: cdn, name: 'CDN', portType: 4, mainGroupIDs: [tcp] });
+    expect(toL4.json().code).toBe(205005);
+    expect(await siteRow(empty)).toBeDefined();
+    expect((await call('DELETE', 'client/site', { ids: [empty] }, rival)).json().code).toBe(101018);
+    expect((await call('DELETE', 'client/site', { ids: [empty] })).statusCode).toBe(200);
+    expect(await siteRow(empty)).toBeUndefined();
+    expect((await call('DELETE', 'client/site', { ids: [] })).json().code).toBe(101003);
+  });
+
+  it('gives sites to another customer of the operator, all or none', async () => {
+    const a = await newSite('move-a');
+    const b = await newSite('move-b');
+    expect((await call('PATCH', 'client/site/users', { ids: [a, b], userID: bob })).statusCode).toBe(200);
+    expect(await siteRow(a)).toMatchObject({ userID: bob, userAccount: 'bob' });
+    const bobToken = await signIn(t.app, 'user', 'bob', TEST_PASSWORD);
+    expect((await call('GET', `user/site/${a}`, undefined, bobToken)).statusCode).toBe(200);
+
+    const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
+    for (const userID of [stranger, clientRoot, 999_999]) {
+      expect((await call('PATCH', 'client/site/users', { ids: [a], userID })).json().code).toBe(101018);
+    }
+    expect((await call('PATCH', 'client/site/users', { ids: [a, 999_999], userID: alice })).json().code).toBe(101018);
+    expect((await call('PATCH', 'client/site/users', { ids: [a], userID: alice }, rival)).json().code).toBe(101018);
+    expect((await siteRow(a)).userID).toBe(bob);
+    expect((await call('PATCH', 'client/site/users', { ids: [a], userID: 'bob' })).json().code).toBe(101003);
+  });
+
+  it('moves sites to another product of the same port type, within its sites limit (204003)', async () => {
+    const a = await newSite('prod-a');
+    const b = await newSite('prod-b');
+    expect((await call('PATCH', 'client/site/product/change', { ids: [a], productID: pro })).statusCode).toBe(200);
+    expect((await siteRow(a)).productName).toBe('Pro');
+
+    const wrongType = (await call('PATCH', 'client/site/product/change', { ids: [b], productID: l4 })).json();
+    expect(wrongType.code).toBe(101003);
+    expect(wrongType.extra.fields[0].field).toBe('productID');
+    for (const productID of [rivalProduct, 999_999]) {
+      expect((await call('PATCH', 'client/site/product/change', { ids: [b], productID })).json().code).toBe(101018);
+    }
+    expect((await call('PATCH', 'client/site/product/change', { ids: [b], productID: pro }, rival)).json().code).toBe(
+      101018,
+    );
+
+    // A product with room for one site: the one it has already.
+    const solo = (
+      await call('POST', 'client/product', { name: 'Solo', portType: 7, mainGroupIDs: [web], siteLimit: 1 })
+    ).json().data.id;
+    expect((await call('PATCH', 'client/site/product/change', { ids: [a], productID: solo })).statusCode).toBe(200);
+    expect((await call('PATCH', 'client/site/product/change', { ids: [b], productID: solo })).json().code).toBe(204003);
+    // Moving the one site it carries again keeps it at its limit.
+    expect((await call('PATCH', 'client/site/product/change', { ids: [a], productID: solo })).statusCode).toBe(200);
+    expect((await siteRow(b)).productName).toBe('CDN');
+  });
+
+  it('refreshes sites from their product and answers the groups serving each (backup ones when forced)', async () => {
+    const a = await newSite('refresh-a');
+    const b = await newSite('refresh-b');
+    await call('PATCH', 'client/site/forceBackup', { ids: [b], forceBackup: true });
+    const res = await call('PATCH', 'client/site/product/refresh', { ids: [a, b] });
+    expect(res.json().data).toEqual(
+      expect.arrayContaining([
+        { siteID: a, groups: [{ id: web, name: 'web' }] },
+        { siteID: b, groups: [{ id: webBackup, name: 'web-backup' }] },
+      ]),
+    );
+    expect((await call('PATCH', 'client/site/product/refresh', { ids: [a] }, rival)).json().code).toBe(101018);
+    expect((await call('PATCH', 'client/site/product/refresh', { ids: [a, 999_999] })).json().code).toBe(101018);
+    expect((await call('PATCH', 'client/site/product/refresh', { ids: 'all' })).json().extra.fields[0].field).toBe(
+      'ids',
+    );
+  });
+
+  it("sets status; 205002 for 'limit' and for 'normal' on an expired site, changing none of the batch", async () => {
+    const live = await newSite('status-live');
+    const old = await newSite('status-old', { expiredAt: '2020-01-01T00:00:00Z' });
+    expect((await call('PATCH', 'client/site/status', { ids: [live, old], status: 'pause' })).statusCode).toBe(200);
+    expect((await call('PATCH', 'client/site/status', { ids: [live], status: 'limit' })).json().code).toBe(205002);
+    expect((await call('PATCH', 'client/site/status', { ids: [live, old], status: 'normal' })).json().code).toBe(
+      205002,
+    );
+    expect((await siteRow(live)).status).toBe('pause');
+    expect((await call('PATCH', 'client/site/status', { ids: [live], status: 'normal' })).statusCode).toBe(200);
+    expect((await call('PATCH', 'client/site/status', { ids: [live], status: 'gone' })).json().code).toBe(101003);
+    expect((await call('PATCH', 'client/site/status', { ids: [live], status: 'pause' }, rival)).json().code).toBe(
+      101018,
+    );
+  });
+
+  it('limits the domains of a site: enforced on domain create, refused below what a site has (401002)', async () => {
+    const id = await newSite('limited');
+    expect(
+      (await call('PATCH', 'client/site/limitations', { ids: [id], limitations: { maxDomains: 1 } })).statusCode,
+    ).toBe(200);
+    expect((await siteRow(id)).limitations).toEqual({ maxDomains: 1 });
+    expect((await addDomain(id, 'one.limited.example')).statusCode).toBe(200);
+    expect((await addDomain(id, 'two.limited.example')).json().code).toBe(401002);
+    await call('PATCH', 'client/site/limitations', { ids: [id], limitations: { maxDomains: 0 } });
+    expect((await addDomain(id, 'two.limited.example')).statusCode).toBe(200);
+    expect(
+      (await call('PATCH', 'client/site/limitations', { ids: [id], limitations: { maxDomains: 1 } })).json().code,
+    ).toBe(401002);
+    const negative = (
+      await call('PATCH', 'client/site/limitations', { ids: [id], limitations: { maxDomains: -1 } })
+    ).json();
+    expect(negative.extra.fields[0].field).toBe('limitations.maxDomains');
+    expect(
+      (await call('PATCH', 'client/site/limitations', { ids: [id], limitations: { maxDomains: 5 } }, rival)).json()
+        .code,
+    ).toBe(101018);
+  });
+
+  it('sets the expiry and the force-backup flag of sites', async () => {
+    const id = await newSite('dates');
+    expect(
+      (await call('PATCH', 'client/site/expired', { ids: [id], expiredAt: '2030-05-01T00:00:00Z' })).statusCode,
+    ).toBe(200);
+    expect((await siteRow(id)).expiredAt).toBe('2030-05-01T00:00:00.000Z');
+    await call('PATCH', 'client/site/expired', { ids: [id], expiredAt: null });
+    expect((await siteRow(id)).expiredAt).toBeNull();
+    expect((await call('PATCH', 'client/site/expired', { ids: [id], expiredAt: 'soon' })).json().code).toBe(101003);
+    expect((await call('PATCH', 'client/site/expired', { ids: [id], expiredAt: null }, rival)).json().code).toBe(
+      101018,
+    );
+
+    await call('PATCH', 'client/site/forceBackup', { ids: [id], forceBackup: true });
+    expect((await siteRow(id)).forceBackup).toBe(true);
+    expect((await call('PATCH', 'client/site/forceBackup', { ids: [id], forceBackup: 'yes' })).json().code).toBe(
+      101003,
+    );
+    expect((await call('PATCH', 'client/site/forceBackup', { ids: [id], forceBackup: false }, rival)).json().code).toBe(
+      101018,
+    );
+  });
+
+  it('replaces the tags of sites, all or none', async () => {
+    const a = await newSite('tags-a', { tags: ['old'] });
+    const b = await newSite('tags-b');
+    expect((await call('PUT', 'client/site/tags', { ids: [a, b], tags: ['gold', 'gold', 'asia'] })).statusCode).toBe(
+      200,
+    );
+    expect((await siteRow(b)).tags).toEqual(['gold', 'asia']);
+    expect((await call('PUT', 'client/site/tags', { ids: [a, 999_999], tags: [] })).json().code).toBe(101018);
+    expect((await siteRow(a)).tags).toEqual(['gold', 'asia']);
+    const spaced = (await call('PUT', 'client/site/tags', { ids: [a], tags: ['two words'] })).json();
+    expect(spaced.extra.fields[0].field).toBe('tags.0');
+    expect((await call('PUT', 'client/site/tags', { ids: [a], tags: [] }, rival)).json().code).toBe(101018);
+  });
+
+  it('keeps a product within its sites limit on site create (204003)', async () => {
+    const tiny = (
+      await call('POST', 'client/product', { name: 'Tiny', portType: 7, mainGroupIDs: [web], siteLimit: 1 })
+    ).json().data.id;
+    expect((await call('POST', 'client/site', { siteName: 't1', userID: alice, productID: tiny })).statusCode).toBe(
+      200,
+    );
+    expect((await call('POST', 'client/site', { siteName: 't2', userID: alice, productID: tiny })).json().code).toBe(
+      204003,
+    );
+  });
+});

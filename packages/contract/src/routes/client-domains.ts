@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { domainStatusSchema } from '../enums.js';
+import { pageQuery } from '../http.js';
+import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zDomainName } from '../validators/zod.js';
+import { DOMAIN_TAGS_MAX, DOMAINS_PER_REQUEST_MAX } from './domains.js';
+import { queryList, siteTagSchema } from './sites.js';
+
+/**
+ * The operator's view of its customers' domains (spec part 2 §7 "Operator sites, domains"): every
+ * call is scoped to the operator's sites; a domain of another operator is never listed and, named
+ * by id, answers 101018.
+ */
+
+const client = tiers(['client']);
+const domainIds = z.array(z.number().int().positive()).min(1).max(DOMAINS_PER_REQUEST_MAX);
+
+export const clientDomainSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  siteID: z.number().int(),
+  siteName: z.string(),
+  userAccount: z.string(),
+  status: domainStatusSchema,
+  tags: z.array(z.string()),
+  createdAt: z.string(),
+});
+export type ClientDomain = z.infer<typeof clientDomainSchema>;
+
+export const listClientDomains = defineRoute({
+  id: 'client.domains.list',
+  method: 'GET',
+  path: '/client/domains',
+  access: client,
+  summary: "The operator's domains, paged; filtered by site, a part of the name, tags (any of) and status",
+  tags: ['domains'],
+  request: {
+    query: pageQuery.extend({
+      siteID: z.coerce.number().int().positive().optional(),
+      name: z.string().max(256).optional(),
+      tags: queryList(siteTagSchema, DOMAIN_TAGS_MAX),
+      status: z.coerce.number().pipe(domainStatusSchema).optional(),
+    }),
+  },
+  response: pageOf(clientDomainSchema),
+});
+
+/** Most entries a meta answer holds; pickers search with `name` for the rest. */
+export const DOMAIN_META_MAX = 1000;
+
+export const metaClientDomains = defineRoute({
+  id: 'client.domains.meta',
+  method: 'POST',
+  path: '/client/domains/meta',
+  access: client,
+  summary: `Domains of the given sites (or all) as id, name and site, for pickers; at most ${DOMAIN_META_MAX}`,
+  tags: ['domains'],
+  request: {
+    body: z.object({
+      siteIDs: z.array(z.number().int().positive()).max(500).default([]),
+      name: z.string().max(256).default(''),
+    }),
+  },
+  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string(), siteID: z.number().int() }))),
+});
+
+export const clientDomainTags = defineRoute({
+  id: 'client.domains.tags',
+  method: 'GET',
+  path: '/client/domains/tags',
+  access: client,
+  summary: "Every tag the operator's domains carry, for filters",
+  tags: ['domains'],
+  request: {},
+  response: dataOf(z.array(z.string())),
+});
+
+export const setClientDomainTags = defineRoute({
+  id: 'client.domains.tags.set',
+  method: 'POST',
+  path: '/client/domains/tags',
+  access: client,
+  summary: 'Replaces the tags of domains (all or none)',
+  tags: ['domains'],
+  request: { body: z.object({ ids: domainIds, tags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX) }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const clientDomainIds = defineRoute({
+  id: 'client.domains.ids',
+  method: 'GET',
+  path: '/client/domains/ids',
+  access: client,
+  summary: 'The ids of the domains with exactly this name, optionally in the site of this name or id',
+  tags: ['domains'],
+  request: {
+    query: z.object({
+      name: zDomainName({ wildcard: true }),
+      siteName: z.string().max(256).optional(),
+      siteID: z.coerce.number().int().positive().optional(),
+    }),
+  },
+  response: dataOf(z.array(z.number().int())),
+});
+
+export const clientDomainRoutes = {
+  listClientDomains,
+  metaClientDomains,
+  clientDomainTags,
+  setClientDomainTags,
+  clientDomainIds,
+} as const;

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { dataOf, defineRoute, tiers } from '../route.js';
+import { zName, zText } from '../validators/zod.js';
+import { operatorSiteSchema, siteLimitationsSchema, siteTagSchema } from './sites.js';
+
+/**
+ * What an operator changes on its customers' sites (spec part 2 §7 "Operator sites"). Every bulk
+ * call takes `ids` and is all or none: an id that is not the operator's (101018) or a site the
+ * change is refused for leaves every site as it was.
+ */
+
+const client = tiers(['client']);
+const ids = z.array(z.number().int().positive()).min(1).max(500);
+const done = dataOf(z.literal(true));
+export const SITE_TAGS_MAX = 20;
+
+export const metaSites = defineRoute({
+  id: 'client.sites.meta',
+  method: 'GET',
+  path: '/client/metaSites',
+  access: client,
+  summary: "Every site of the operator as id and name, for pickers (optionally one customer's)",
+  tags: ['sites'],
+  request: { query: z.object({ userID: z.coerce.number().int().positive().optional() }) },
+  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+});
+
+export const updateSite = defineRoute({
+  id: 'client.site.update',
+  method: 'PATCH',
+  path: '/client/site',
+  access: client,
+  summary: "Renames a site and sets the operator's memo",
+  tags: ['sites'],
+  request: { body: z.object({ id: z.number().int().positive(), siteName: zName, memo: zText(256).default('') }) },
+  response: dataOf(operatorSiteSchema),
+});
+
+export const setSitesUser = defineRoute({
+  id: 'client.sites.user',
+  method: 'PATCH',
+  path: '/client/site/users',
+  access: client,
+  summary: 'Gives sites, with their domains and certificates, to another customer account of the operator',
+  tags: ['sites'],
+  request: { body: z.object({ ids, userID: z.number().int().positive() }) },
+  response: done,
+});
+
+export const changeSitesProduct = defineRoute({
+  id: 'client.sites.product.change',
+  method: 'PATCH',
+  path: '/client/site/product/change',
+  access: client,
+  summary: "Moves sites to another product of the same port type (204003 beyond the product's sites limit)",
+  tags: ['sites'],
+  request: { body: z.object({ ids, productID: z.number().int().positive() }) },
+  response: done,
+});
+
+export const refreshSitesProduct = defineRoute({
+  id: 'client.sites.product.refresh',
+  method: 'PATCH',
+  path: '/client/site/product/refresh',
+  access: client,
+  summary:
+    "Publishes the sites again from their product's current groups and answers the groups that now serve each one",
+  tags: ['sites'],
+  request: { body: z.object({ ids }) },
+  response: dataOf(
+    z.array(
+      z.object({
+        siteID: z.number().int(),
+        /** The backup groups when the site is forced to backup, else the main groups. */
+        groups: z.array(z.object({ id: z.number().int(), name: z.string() })),
+      }),
+    ),
+  ),
+});
+
+export const setSitesLimitations = defineRoute({
+  id: 'client.sites.limitations',
+  method: 'PATCH',
+  path: '/client/site/limitations',
+  access: client,
+  summary: 'Sets the limitations of sites (401002 when a site already has more domains than allowed)',
+  tags: ['sites'],
+  request: { body: z.object({ ids, limitations: siteLimitationsSchema }) },
+  response: done,
+});
+
+export const setSitesExpiry = defineRoute({
+  id: 'client.sites.expired',
+  method: 'PATCH',
+  path: '/client/site/expired',
+  access: client,
+  summary: 'Sets when sites expire (null: never); an expired site is served as disabled',
+  tags: ['sites'],
+  request: { body: z.object({ ids, expiredAt: z.iso.datetime({ offset: true }).nullable() }) },
+  response: done,
+});
+
+export const setSitesForceBackup = defineRoute({
+  id: 'client.sites.forceBackup',
+  method: 'PATCH',
+  path: '/client/site/forceBackup',
+  access: client,
+  summary: "Forces sites to their product's backup groups (takes effect in DNS when DNS is managed)",
+  tags: ['sites'],
+  request: { body: z.object({ ids, forceBackup: z.boolean() }) },
+  response: done,
+});
+
+export const siteTags = defineRoute({
+  id: 'client.sites.tags',
+  method: 'GET',
+  path: '/client/site/tags',
+  access: client,
+  summary: "Every tag the operator's sites carry, for filters",
+  tags: ['sites'],
+  request: {},
+  response: dataOf(z.array(z.string())),
+});
+
+export const setSitesTags = defineRoute({
+  id: 'client.sites.tags.set',
+  method: 'PUT',
+  path: '/client/site/tags',
+  access: client,
+  summary: 'Replaces the tags of sites',
+  tags: ['sites'],
+  request: { body: z.object({ ids, tags: z.array(siteTagSchema).max(SITE_TAGS_MAX) }) },
+  response: done,
+});
+
+export const clientSiteRoutes = {
+  metaSites,
+  updateSite,
+  setSitesUser,
+  changeSitesProduct,
+  refreshSitesProduct,
+  setSitesLimitations,
+  setSitesExpiry,
+  setSitesForceBackup,
+  siteTags,
+  setSitesTags,
+} as const;
