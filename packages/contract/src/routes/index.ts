@@ -4,6 +4,8 @@ import { authRoutes } from './auth.js';
 import { certificateRoutes } from './certificates.js';
 import { domainRoutes } from './domains.js';
 import { groupRoutes } from './groups.js';
+import { nodeCommandRoutes } from './node-commands.js';
+import { nodeOperationRoutes } from './node-operations.js';
 import { nodeRoutes } from './nodes.js';
 import { productRoutes } from './products.js';
 import { siteRoutes } from './sites.js';
@@ -15,6 +17,8 @@ export * from './auth.js';
 export * from './certificates.js';
 export * from './domains.js';
 export * from './groups.js';
+export * from './node-commands.js';
+export * from './node-operations.js';
 export * from './nodes.js';
 export * from './products.js';
 export * from './sites.js';
@@ -27,6 +31,8 @@ export const ROUTE_GROUPS = {
   auth: authRoutes,
   accounts: accountRoutes,
   nodes: nodeRoutes,
+  nodeCommands: nodeCommandRoutes,
+  nodeOperations: nodeOperationRoutes,
   zones: zoneRoutes,
   groups: groupRoutes,
   products: productRoutes,

@@ -14,6 +14,9 @@ import { certificates, groupNodes, nodeGroups, nodes, productGroups, sites, zone
  * the edge answers it with the "disabled" page instead of "unknown host". Disabled domains are
  * left out (their names may belong to an enabled domain elsewhere).
  *
+ * A node the operator switched off gets an empty data plane: it stays connected (commands, status)
+ * but serves no site, so the edge answers every host with its unknown-host page.
+ *
  * HTTP/2 and the force-SSL redirect code come from the node's zone. The listen ports are 80 and
  * 443 until zones get their own ports.
  */
@@ -63,6 +66,18 @@ export class SnapshotBuilder {
   }
 
   private async content(nodeId: number, now: Date): Promise<SnapshotContent> {
+    const [node] = await this.db
+      .select({
+        ownerId: nodes.ownerId,
+        status: nodes.status,
+        enabled: nodes.enabled,
+        logRotateTime: nodes.logRotateTime,
+        http2: zones.http2,
+        forceSSLRedirectCode: zones.forceSSLRedirectCode,
+      })
+      .from(nodes)
+      .leftJoin(zones, eq(zones.id, nodes.zoneId))
+      .where(eq(nodes.id, nodeId));
     const empty = (initialized: boolean, http2: boolean = DEFAULT_LISTEN.http2): SnapshotContent => ({
       initialized,
       listen: {
@@ -71,19 +86,11 @@ export class SnapshotBuilder {
         http2,
       },
       dataPlane: { version: 'pending', domains: [], certificates: [] },
+      logRotateTime: node?.logRotateTime ?? null,
     });
-    const [node] = await this.db
-      .select({
-        ownerId: nodes.ownerId,
-        status: nodes.status,
-        http2: zones.http2,
-        forceSSLRedirectCode: zones.forceSSLRedirectCode,
-      })
-      .from(nodes)
-      .leftJoin(zones, eq(zones.id, nodes.zoneId))
-      .where(eq(nodes.id, nodeId));
     if (node?.status !== 'initialized') return empty(false);
     const http2 = node.http2 ?? DEFAULT_LISTEN.http2;
+    if (!node.enabled) return empty(true, http2);
     const forceSSLCode = (node.forceSSLRedirectCode ?? DEFAULT_FORCE_SSL_CODE) as EdgeDomain['forceSSLCode'];
 
     const servedSites = this.db

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { NodeCommandStatus, NodeCommandType, NodeSystem } from '@rampart/contract';
+import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
