@@ -137,7 +137,11 @@ describe('node settings', () => {
     ]);
     expect(fieldsOf(await call('PATCH', 'client/node/monitor', { ids, monitor: 'yes' }))).toEqual(['monitor']);
     expect(fieldsOf(await call('PUT', 'client/nodes/portType', { ids, portType: 5 }))).toEqual(['portType']);
-    expect(fieldsOf(await call('PUT', 'client/nodes/logRotateTime', { ids, time: '24:00' }))).toEqual(['time']);
+    expect(fieldsOf(await call('PUT', 'client/nodes/logRotateTime', { ids, time: 330 }))).toEqual(['time']);
+    // A string that is no time of day is the catalogue's Invalid Node Time.
+    for (const time of ['24:00', '3:30', '03:30:00']) {
+      expect((await call('PUT', 'client/nodes/logRotateTime', { ids, time })).json().code).toBe(202006);
+    }
     expect(fieldsOf(await call('GET', 'client/nodes/initialized?status=paused&portType=9'))).toEqual([
       'portType',
       'status',

@@ -4,7 +4,7 @@ import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
 import { zName, zText } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 import { nodeCommandStatusSchema, nodeCommandTypeSchema } from './node-commands.js';
-import { dailyTimeSchema, initializedNodeSchema, nodeSwitchSchema, nodeSystemSchema } from './nodes.js';
+import { initializedNodeSchema, nodeSwitchSchema, nodeSystemSchema } from './nodes.js';
 import { zoneParams } from './zones.js';
 
 /**
@@ -33,7 +33,10 @@ export const nodeCommandSchema = z.object({
 });
 export type NodeCommand = z.infer<typeof nodeCommandSchema>;
 
-function commandRoute(id: string, path: string, summary: string, zoned: boolean) {
+const commandsReply = dataOf(z.array(nodeCommandSchema));
+
+/** Reboot and reset name the zone in their path (spec: "zone node reboot and reset"). */
+function zoneCommandRoute(id: string, path: string, summary: string) {
   return defineRoute({
     id,
     method: 'POST',
@@ -41,40 +44,45 @@ function commandRoute(id: string, path: string, summary: string, zoned: boolean)
     access: client,
     summary,
     tags: ['nodes'],
-    request: zoned ? { params: zoneParams, body: z.object({ ids }) } : { body: z.object({ ids }) },
-    response: dataOf(z.array(nodeCommandSchema)),
+    request: { params: zoneParams, body: z.object({ ids }) },
+    response: commandsReply,
   });
 }
 
-export const rebootZoneNodes = commandRoute(
+export const rebootZoneNodes = zoneCommandRoute(
   'client.zone.nodes.reboot',
   '/client/zone/{zoneID}/node/reboot',
   'Queues a reboot for nodes of the zone: each agent restarts its nginx (a new master) and serves what it served',
-  true,
 );
 
-export const resetZoneNodes = commandRoute(
+export const resetZoneNodes = zoneCommandRoute(
   'client.zone.nodes.reset',
   '/client/zone/{zoneID}/node/reset',
   'Queues a reset for nodes of the zone: each agent drops its stored snapshots, fetches and applies its configuration again and restarts nginx',
-  true,
 );
 
-export const rotateNodeLogs = commandRoute(
-  'client.nodes.logRotate',
-  '/client/nodes/logRotate',
-  "Queues a log rotation: each agent renames nginx's access and error logs, has nginx reopen fresh ones and keeps the last few",
-  false,
-);
+export const rotateNodeLogs = defineRoute({
+  id: 'client.nodes.logRotate',
+  method: 'POST',
+  path: '/client/nodes/logRotate',
+  access: client,
+  summary:
+    "Queues a log rotation: each agent renames nginx's access and error logs, has nginx reopen fresh ones and keeps the last few",
+  tags: ['nodes'],
+  request: { body: z.object({ ids }) },
+  response: commandsReply,
+});
 
 export const setNodeLogRotateTime = defineRoute({
   id: 'client.nodes.logRotateTime',
   method: 'PUT',
   path: '/client/nodes/logRotateTime',
   access: client,
-  summary: 'Sets the daily log rotation time (`HH:MM` UTC, null for none); it reaches the agents in their snapshot',
+  summary:
+    'Sets the daily log rotation time (`HH:MM` UTC, null for none; 202006 for a time that is not one); it reaches the agents in their snapshot',
   tags: ['nodes'],
-  request: { body: z.object({ ids, time: dailyTimeSchema.nullable() }) },
+  // A string of the right size that is no time of day is the catalogue's 202006 (Invalid Node Time).
+  request: { body: z.object({ ids, time: z.string().max(16).nullable() }) },
   response: ok,
 });
 

@@ -1,4 +1,4 @@
-import type { NodeSwitch, NodeSystem } from '@rampart/contract';
+import { dailyTimeSchema, type NodeSwitch, type NodeSystem } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ZonesRepository } from '../zones/zones.repository.js';
@@ -38,7 +38,9 @@ export class NodeSettingsService {
     return this.update(operatorId, ids, { monitor });
   }
 
+  /** `HH:MM` UTC or null; anything else is 202006 (Invalid Node Time). */
   setLogRotateTime(operatorId: number, ids: number[], time: string | null) {
+    if (time !== null && !dailyTimeSchema.safeParse(time).success) throw new AppError(202006, { extra: { time } });
     return this.update(operatorId, ids, { logRotateTime: time });
   }
 
