@@ -303,6 +303,17 @@ export const enUS = {
       failed: 'Failed',
       expired: 'Expired',
     },
+    zoneNodes: {
+      open: 'Nodes',
+      title: 'Nodes of {{name}}',
+      name: 'Name',
+      rename: 'Rename',
+      renameTitle: 'Rename {{name}}',
+      remove: 'Remove from zone',
+      removeConfirm:
+        'Take {{name}} out of the zone? It waits to be initialised again. A node still in a group is refused.',
+      empty: 'No nodes in this zone.',
+    },
   },
   products: {
     create: 'New product',

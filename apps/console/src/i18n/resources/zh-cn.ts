@@ -299,6 +299,16 @@ export const zhCN: LocaleResources = {
       failed: '失败',
       expired: '已过期',
     },
+    zoneNodes: {
+      open: '节点',
+      title: '{{name}} 的节点',
+      name: '名称',
+      rename: '重命名',
+      renameTitle: '重命名 {{name}}',
+      remove: '移出区域',
+      removeConfirm: '将 {{name}} 移出区域？它将重新等待初始化。仍在分组中的节点会被拒绝。',
+      empty: '此区域没有节点。',
+    },
   },
   products: {
     create: '新建产品',

@@ -299,6 +299,16 @@ export const zhTW: LocaleResources = {
       failed: '失敗',
       expired: '已過期',
     },
+    zoneNodes: {
+      open: '節點',
+      title: '{{name}} 的節點',
+      name: '名稱',
+      rename: '重新命名',
+      renameTitle: '重新命名 {{name}}',
+      remove: '移出區域',
+      removeConfirm: '將 {{name}} 移出區域？它將重新等待初始化。仍在群組中的節點會被拒絕。',
+      empty: '此區域沒有節點。',
+    },
   },
   products: {
     create: '新增產品',

@@ -213,3 +213,43 @@ describe('a node’s details', () => {
     expect(api.sent('GET', '/client/zone/2/node/21/commands').length).toBeGreaterThan(commandsBefore);
   });
 });
+
+describe('a zone’s nodes', () => {
+  const zone = {
+    id: 2,
+    name: 'Europe',
+    memo: '',
+    nodeCount: 2,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    updatedAt: '2026-03-01T10:00:00.000Z',
+  };
+
+  beforeEach(() => {
+    api.on('GET', '/client/zones', list(zone));
+    api.on('GET', '/client/zone/2/nodes', list(paris1, paris2));
+  });
+
+  it('lists them in a drawer kept in the URL, renames one and refuses to remove one still in a group', async () => {
+    api.on('PATCH', '/client/zone/2/node', ok(true));
+    api.on('DELETE', '/client/zone/2/node', fail(409, 202003, 'Node Exists In Group', { nodeIDs: [21] }));
+    const router = renderAt('/client/nodeManage/zonesList');
+    clickButton('Nodes', await findRow('Europe'));
+    expect(await screen.findByText('Nodes of Europe')).toBeTruthy();
+    expect(router.state.location.search).toBe('?nodes=2');
+    const row = await findRow('edge-paris-1');
+    expect(api.sent('GET', '/client/zone/2/nodes')[0]?.search.get('page')).toBe('1');
+
+    clickButton('Rename', row);
+    const dialog = await findModal();
+    typeInto(dialog, 'Name', 'Paris 1');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Update Success')).toBeTruthy();
+    expect(api.sent('PATCH', '/client/zone/2/node')[0]?.body).toEqual({ id: 21, name: 'Paris 1' });
+
+    clickButton('Remove from zone', row);
+    const popup = (await screen.findByText(/Take edge-paris-1 out of the zone/)).closest('.ant-popover') as HTMLElement;
+    clickButton('Delete', popup);
+    expect(await screen.findByText('Node Exists In Group')).toBeTruthy();
+    expect(api.sent('DELETE', '/client/zone/2/node')[0]?.body).toEqual({ id: 21 });
+  });
+});
