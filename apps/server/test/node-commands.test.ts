@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/platform/crypto/passwords.js';
-import { callApi, type Method, manualClock, signIn } from './helpers/auth.js';
+import { callApi, type Method, manualClock, signIn, signInOtherOperator } from './helpers/auth.js';
 import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -21,13 +20,7 @@ let waiting: JoinedNode;
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
   client = await signIn(t.app, 'client');
-  await t.app.rampart.accounts.insert({
-    tier: 'client',
-    account: 'rival',
-    name: 'rival',
-    passwordHash: await hashPassword('rival operator 1'),
-  });
-  rival = await signIn(t.app, 'client', 'rival', 'rival operator 1');
+  rival = await signInOtherOperator(t.app);
   zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
   otherZoneId = (await call('POST', 'client/zone', { name: 'Europe' })).json().data.id;
   [a, b, elsewhere, waiting] = [

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/platform/crypto/passwords.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { callApi, type Method, signIn, signInOtherOperator } from './helpers/auth.js';
 import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -20,13 +19,7 @@ let waiting: JoinedNode;
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
-  await t.app.rampart.accounts.insert({
-    tier: 'client',
-    account: 'rival',
-    name: 'rival',
-    passwordHash: await hashPassword('rival operator 1'),
-  });
-  rival = await signIn(t.app, 'client', 'rival', 'rival operator 1');
+  rival = await signInOtherOperator(t.app);
   zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
   otherZoneId = (await call('POST', 'client/zone', { name: 'Europe' })).json().data.id;
   web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;

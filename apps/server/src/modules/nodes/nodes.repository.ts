@@ -5,6 +5,16 @@ import { groupNodes, nodeGroups, nodeJoinTokens, nodes, zones } from '../../plat
 
 export type NodeRow = typeof nodes.$inferSelect;
 
+/** The operator's initialised nodes among `ids`, in `zoneId` when given. */
+function placed(ownerId: number, ids: number[], zoneId?: number) {
+  return and(
+    eq(nodes.ownerId, ownerId),
+    eq(nodes.status, 'initialized'),
+    inArray(nodes.id, ids),
+    zoneId === undefined ? undefined : eq(nodes.zoneId, zoneId),
+  );
+}
+
 /** Nodes and join tokens: one typed query per method. Every read is scoped by owner. */
 export class NodesRepository {
   constructor(private readonly db: Db) {}
@@ -133,14 +143,7 @@ export class NodesRepository {
         >`ARRAY(SELECT DISTINCT g.port_type::int FROM group_nodes gn JOIN node_groups g ON g.id = gn.group_id WHERE gn.node_id = "nodes"."id")`,
       })
       .from(nodes)
-      .where(
-        and(
-          eq(nodes.ownerId, ownerId),
-          eq(nodes.status, 'initialized'),
-          inArray(nodes.id, ids),
-          zoneId === undefined ? undefined : eq(nodes.zoneId, zoneId),
-        ),
-      )
+      .where(placed(ownerId, ids, zoneId))
       .for('update');
   }
 
@@ -156,14 +159,7 @@ export class NodesRepository {
     const rows = await this.db
       .update(nodes)
       .set({ ...values, updatedAt: sql`now()` })
-      .where(
-        and(
-          eq(nodes.ownerId, ownerId),
-          eq(nodes.status, 'initialized'),
-          inArray(nodes.id, ids),
-          zoneId === undefined ? undefined : eq(nodes.zoneId, zoneId),
-        ),
-      )
+      .where(placed(ownerId, ids, zoneId))
       .returning({ id: nodes.id });
     return rows.length;
   }
