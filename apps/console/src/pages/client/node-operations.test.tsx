@@ -45,7 +45,7 @@ const node = (overrides: object) => ({
 });
 const paris1 = node({});
 const paris2 = node({ id: 22, name: 'edge-paris-2', status: 'off', portType: 4, memo: 'spare rack', monitor: true });
-const tokyo = node({ id: 31, name: 'edge-tokyo-1', zoneId: 3, zoneName: 'Asia' });
+const tokyo = node({ id: 31, name: 'edge-tokyo-1', zoneId: 3, zoneName: 'Asia', logRotateTime: '02:15' });
 const list = (...rows: object[]) => ({ status: 200, body: { data: rows, total: rows.length } });
 
 /** Opens a menu of node actions (a row's "More" or the selection's) and picks `item`. */
@@ -70,6 +70,8 @@ describe('node operations', () => {
     expect(within(row).getByText('Layer 4 (TCP/UDP)')).toBeTruthy();
     expect(within(row).getByText('spare rack')).toBeTruthy();
     expect(within(row).getByText('Yes')).toBeTruthy();
+    expect(within(row).getByText('Never')).toBeTruthy();
+    expect(within(await findRow('edge-tokyo-1')).getByText('02:15')).toBeTruthy();
     const query = api.sent('GET', '/client/nodes/initialized')[0]?.search;
     expect([query?.get('status'), query?.get('portType'), query?.get('version')]).toEqual(['off', '4', '0.3.0']);
   });

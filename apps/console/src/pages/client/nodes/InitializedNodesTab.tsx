@@ -81,6 +81,11 @@ export function InitializedNodesTab() {
     },
     { title: t('nodeOps:memo'), dataIndex: 'memo', ellipsis: true, render: (value: string) => value || '—' },
     {
+      title: t('nodeOps:logRotateTime'),
+      dataIndex: 'logRotateTime',
+      render: (value: string | null) => value ?? t('nodeOps:never'),
+    },
+    {
       title: t('config.title'),
       key: 'config',
       render: (_, node) => (
