@@ -26,6 +26,10 @@ import { GroupLinesService } from './modules/group-lines/group-lines.service.js'
 import { GroupsRepository } from './modules/groups/groups.repository.js';
 import { bindGroupRoutes } from './modules/groups/groups.routes.js';
 import { GroupsService } from './modules/groups/groups.service.js';
+import { NodeCommandsRepository } from './modules/nodes/node-commands.repository.js';
+import { NodeCommandsService } from './modules/nodes/node-commands.service.js';
+import { bindNodeOperationRoutes } from './modules/nodes/node-operations.routes.js';
+import { NodeSettingsService } from './modules/nodes/node-settings.service.js';
 import { createNodeAuthenticator } from './modules/nodes/node-signature.js';
 import { NodesRepository } from './modules/nodes/nodes.repository.js';
 import { bindNodeRoutes } from './modules/nodes/nodes.routes.js';
@@ -187,7 +191,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Held node polls would otherwise keep a graceful shutdown waiting for up to their full wait.
   app.addHook('preClose', async () => snapshots.close());
   bindNodeRoutes(binder, nodesService, snapshots, (origin) => options.config.publicUrl ?? origin);
+  // Queued node commands wake the agents' command polls, as configuration changes wake snapshot polls.
+  const nodeCommands = new NodeCommandsService(db, new NodeCommandsRepository(db), new ConfigChanges(), clock);
+  app.addHook('preClose', async () => nodeCommands.close());
   const zonesRepo = new ZonesRepository(db);
+  bindNodeOperationRoutes(
+    binder,
+    nodesService,
+    nodeCommands,
+    new NodeSettingsService(db, nodesRepo, zonesRepo),
+    snapshots,
+  );
   const zonesService = new ZonesService(db, zonesRepo);
   bindZoneRoutes(binder, zonesService, nodesService);
   bindZoneSettingRoutes(binder, new ZoneSettingsService(db, zonesService), nodesService);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { EdgeSnapshot } from '@rampart/contract';
+import type { EdgeCommand, EdgeSnapshot } from '@rampart/contract';
 import { ZodError } from 'zod';
 import { DataPlanePushError, type PushResult, pushDataPlane } from '../data-plane/push.js';
 import { formatPath } from '../data-plane/schema.js';
@@ -8,10 +8,13 @@ import { type CertificatePaths, ensureDefaultCertificate } from '../nginx/defaul
 import { NginxConfigError, NginxProcess } from '../nginx/nginx-process.js';
 import { type NginxSettingsInput, nginxSettingsSchema, renderNginxConf } from '../nginx/render.js';
 import { Backoff, pause } from './backoff.js';
+import { runCommandLoop } from './command-loop.js';
 import { errorText, jsonLineLogger, type Logger } from './log.js';
+import { nextDailyTime, shiftLogs } from './log-rotate.js';
 import { NodeApiError, NodeClient, SnapshotRefusedError } from './node-client.js';
 import { alive, killNginxLeftovers } from './processes.js';
 import { type Credentials, StateDir } from './state.js';
+import { SystemSampler } from './system-info.js';
 import { AGENT_VERSION } from './version.js';
 
 /**
@@ -26,7 +29,8 @@ import { AGENT_VERSION } from './version.js';
  * reloads nginx. A snapshot becomes good (written to disk, `current`) only once it applied.
  *
  * Everything that changes nginx runs one at a time (the apply lock): a snapshot from the poll, the
- * restart by the supervisor and the shutdown.
+ * restart by the supervisor, the operator's commands (reboot, reset, log rotation; see
+ * command-loop.ts) and the shutdown. The status report carries the machine's system information.
  */
 
 export interface AgentOptions {
@@ -107,6 +111,10 @@ export class Agent {
   private controlPlaneUrl = '';
   /** Set by applySnapshot once it started or reloaded nginx (decides whether a failure rolls back). */
   private nginxChanged = false;
+  private readonly system: SystemSampler;
+  /** The daily log rotation the applied snapshot asks for (`HH:MM` UTC) and its timer. */
+  private rotationTime: string | null = null;
+  private rotationTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly config: AgentOptions) {
     this.log = config.logger ?? jsonLineLogger();
@@ -124,6 +132,7 @@ export class Agent {
       errorLogPath: path.join(this.state.nginxPrefix, 'logs/error.log'),
       nginxBinary: config.nginxBinary,
     });
+    this.system = new SystemSampler(config.stateDir, config.nginxBinary);
   }
 
   /** The version of the snapshot nginx serves now ('' before the first). */
@@ -195,6 +204,7 @@ export class Agent {
         const result = await this.exclusive(() => this.applySnapshot(stored));
         this.applied = stored;
         this.lastSeen = stored.version;
+        this.scheduleRotation(stored.logRotateTime ?? null);
         this.log('info', 'snapshot.applied', { version: stored.version, source: 'disk', ...summary(result) });
       } catch (err) {
         this.nginxError = `stored snapshot ${stored.version}: ${describeError(err)}`;
@@ -217,6 +227,7 @@ export class Agent {
     if (!this.stopping) this.controller.abort(new Error('agent stopping'));
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.supervisor) clearTimeout(this.supervisor);
+    if (this.rotationTimer) clearTimeout(this.rotationTimer);
     await this.running;
     await this.supervising;
     await this.statusInFlight;
@@ -230,7 +241,20 @@ export class Agent {
     await this.register();
     if (this.stopping) return;
     this.reportStatus();
-    await this.poll();
+    const client = this.client;
+    if (!client) return;
+    await Promise.all([
+      this.poll(),
+      runCommandLoop({
+        client,
+        execute: (command) => this.execute(command),
+        log: this.log,
+        signal: this.signal,
+        waitSeconds: this.options.pollWaitSeconds,
+        backoffMinMs: this.options.backoffMinMs,
+        backoffMaxMs: this.options.backoffMaxMs,
+      }),
+    ]);
   }
 
   private async register(): Promise<void> {
@@ -373,6 +397,7 @@ export class Agent {
       this.lastSeen = snapshot.version;
       this.snapshotError = '';
       this.nginxError = '';
+      this.scheduleRotation(snapshot.logRotateTime ?? null);
       this.log('info', 'snapshot.applied', {
         version: snapshot.version,
         source: 'control_plane',
@@ -530,12 +555,17 @@ export class Agent {
       do {
         this.statusAgain = false;
         try {
+          const system = await this.system.sample().catch((err: unknown) => {
+            this.log('warn', 'system.sample_failed', { error: describeError(err) });
+            return undefined;
+          });
           await client.reportStatus(
             {
               version: AGENT_VERSION,
               appliedVersion: this.appliedVersion,
               lastError: this.lastError,
               ips: this.config.ips,
+              ...(system ? { system } : {}),
             },
             this.signal,
           );
@@ -546,6 +576,89 @@ export class Agent {
       } while (this.statusAgain && !this.stopping);
       this.statusInFlight = null;
     })();
+  }
+
+  /** Runs one operator command (see command-loop.ts); answers the result message, throws on failure. */
+  private execute(command: EdgeCommand): Promise<string> {
+    switch (command.type) {
+      case 'reboot':
+        return this.reboot();
+      case 'reset':
+        return this.reset();
+      case 'logRotate':
+        return this.rotateLogs();
+    }
+  }
+
+  /** Reboot: stops nginx and starts it again (a new master) with the applied snapshot. */
+  async reboot(): Promise<string> {
+    const message = await this.exclusive(async () => {
+      const snapshot = this.applied;
+      if (snapshot === null || this.settingsFor(snapshot) === null) throw new Error('no applied snapshot to serve');
+      const before = await this.nginx.masterPid();
+      await this.nginx.stop();
+      await this.applySnapshot(snapshot);
+      const after = await this.nginx.masterPid();
+      return `nginx restarted: master ${before ?? 'none'} → ${after ?? 'none'}`;
+    });
+    this.system.forgetNginxVersion();
+    this.nginxError = '';
+    this.reportStatus();
+    return message;
+  }
+
+  /**
+   * Reset: stops nginx, forgets every stored snapshot, fetches the node's snapshot afresh and
+   * applies it from scratch (new config version, nginx started, data plane pushed). Should the
+   * fetch or apply fail, the snapshot poll keeps trying (it asks with no known version).
+   */
+  async reset(): Promise<string> {
+    const client = this.client;
+    if (!client) throw new Error('agent not started');
+    await this.exclusive(async () => {
+      await this.nginx.stop();
+      await this.state.dropSnapshots();
+      this.applied = null;
+      this.lastSeen = null;
+    });
+    this.log('info', 'agent.reset', {});
+    const snapshot = await client.snapshot(null, 0, this.signal);
+    if (snapshot === null) throw new Error('the control plane answered no snapshot');
+    await this.takeSnapshot(snapshot);
+    if (this.applied?.version !== snapshot.version) throw new Error(this.snapshotError || 'snapshot not applied');
+    const master = await this.nginx.masterPid();
+    return `snapshot ${snapshot.version} applied again; nginx master ${master ?? 'not running'}`;
+  }
+
+  /** Renames nginx's access and error logs (keeping the last few) and has nginx write fresh ones. */
+  async rotateLogs(): Promise<string> {
+    return this.exclusive(async () => {
+      const files = [path.join(this.state.nginxPrefix, 'logs/access.log'), this.nginx.errorLogPath];
+      const rotated = await shiftLogs(files);
+      const reopened = rotated.length > 0 && (await this.nginx.reopenLogs(rotated));
+      const names = rotated.map((f) => path.basename(f)).join(', ') || 'no log';
+      this.log('info', 'logs.rotated', { files: rotated, reopened });
+      return `rotated ${names}${reopened ? '; nginx reopened its logs' : ''}`;
+    });
+  }
+
+  /** (Re)arms the daily log rotation for `time` (`HH:MM` UTC); null disarms it. */
+  private scheduleRotation(time: string | null): void {
+    if (time === this.rotationTime && (time === null || this.rotationTimer !== null)) return;
+    this.rotationTime = time;
+    if (this.rotationTimer) clearTimeout(this.rotationTimer);
+    this.rotationTimer = null;
+    if (time === null || this.stopping) return;
+    const at = nextDailyTime(time, new Date());
+    this.log('info', 'logs.rotation_scheduled', { daily: time, at: at.toISOString() });
+    this.rotationTimer = setTimeout(() => {
+      this.rotationTimer = null;
+      this.rotateLogs()
+        .catch((err: unknown) => this.log('error', 'logs.rotate_failed', { error: describeError(err) }))
+        .finally(() => {
+          if (this.rotationTime === time) this.scheduleRotation(time);
+        });
+    }, at.getTime() - Date.now());
   }
 }
 

@@ -1,15 +1,22 @@
 import {
   type AnyRoute,
   DATA_PLANE_LIMITS,
+  EDGE_COMMANDS_MAX_WAIT_SECONDS,
   EDGE_SNAPSHOT_MAX_WAIT_SECONDS,
+  type EdgeCommand,
   type EdgeSnapshot,
+  edgeCommandSchema,
+  fillPath,
+  getNodeCommands,
   getNodeSnapshot,
+  NODE_COMMAND_MESSAGE_MAX,
   registerNode,
+  reportNodeCommandResult,
   reportNodeStatus,
   routeUrl,
 } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { formatPath } from '../data-plane/schema.js';
 
 /**
@@ -52,6 +59,14 @@ export interface NodeCredentials {
   nodeSecret: string;
 }
 
+/** A command the agent received: one it knows, or one it cannot run (unknown type or payload). */
+export type ReceivedCommand = EdgeCommand | { id: number; type: string; refused: string };
+
+/** The command poll's envelope: each command is then checked alone, so one unknown type spoils nothing else. */
+const commandsEnvelope = z.object({
+  data: z.array(z.looseObject({ id: z.number().int().positive(), type: z.string().max(64) })).max(100),
+});
+
 type RegisterBody = z.input<NonNullable<(typeof registerNode)['request']['body']>>;
 type StatusBody = z.input<NonNullable<(typeof reportNodeStatus)['request']['body']>>;
 
@@ -89,10 +104,10 @@ export class NodeClient {
     this.credentials = credentials;
   }
 
-  /** The URL of a route with an optional query (the control plane's own path prefix kept). */
-  private url(route: AnyRoute, query = ''): URL {
+  /** The URL of a route with its path parameters and an optional query (the control plane's own path prefix kept). */
+  private url(route: AnyRoute, query = '', params?: Record<string, unknown>): URL {
     const prefix = this.base.pathname.replace(/\/+$/, '');
-    return new URL(`${this.base.origin}${prefix}${routeUrl(route)}${query}`);
+    return new URL(`${this.base.origin}${prefix}${fillPath(routeUrl(route), params)}${query}`);
   }
 
   /**
@@ -101,10 +116,17 @@ export class NodeClient {
    */
   private async call<T>(
     route: AnyRoute,
-    options: { query?: string; body?: unknown; signed: boolean; timeoutMs?: number; signal?: AbortSignal | undefined },
+    options: {
+      query?: string;
+      path?: Record<string, unknown>;
+      body?: unknown;
+      signed: boolean;
+      timeoutMs?: number;
+      signal?: AbortSignal | undefined;
+    },
     parse: (text: string) => T,
   ): Promise<T> {
-    const url = this.url(route, options.query);
+    const url = this.url(route, options.query, options.path);
     const body = options.body === undefined ? '' : JSON.stringify(options.body);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -225,5 +247,44 @@ export class NodeClient {
       },
     );
     return reply.data;
+  }
+
+  /**
+   * The command long poll: the node's queued commands, or an empty list when none was queued
+   * within `waitSeconds`. A command whose type or payload this agent does not know comes back as
+   * refused (the caller reports it failed) instead of failing the whole answer.
+   */
+  async commands(waitSeconds: number, signal?: AbortSignal): Promise<ReceivedCommand[]> {
+    const wait = Math.min(Math.max(0, Math.floor(waitSeconds)), EDGE_COMMANDS_MAX_WAIT_SECONDS);
+    return this.call(
+      getNodeCommands,
+      { query: `?wait=${wait}`, signed: true, signal, timeoutMs: wait * 1000 + this.requestTimeoutMs },
+      (text) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          throw new NodeApiError(200, `${routeUrl(getNodeCommands)} answered something that is not JSON`);
+        }
+        const envelope = commandsEnvelope.safeParse(value);
+        if (!envelope.success) {
+          const issue = envelope.error.issues[0];
+          throw new NodeApiError(200, `commands answer: ${formatPath(issue?.path ?? [])}: ${issue?.message}`);
+        }
+        return envelope.data.data.map((item): ReceivedCommand => {
+          const command = edgeCommandSchema.safeParse(item);
+          if (command.success) return command.data;
+          const issue = command.error.issues[0];
+          return { id: item.id, type: item.type, refused: `${formatPath(issue?.path ?? [])}: ${issue?.message}` };
+        });
+      },
+    );
+  }
+
+  async commandResult(id: number, result: { ok: boolean; message: string }, signal?: AbortSignal): Promise<void> {
+    const body = { ok: result.ok, message: result.message.slice(0, NODE_COMMAND_MESSAGE_MAX) };
+    await this.call(reportNodeCommandResult, { path: { id }, body, signed: true, signal }, (text) =>
+      NodeClient.json(reportNodeCommandResult, text),
+    );
   }
 }

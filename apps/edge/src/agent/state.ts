@@ -190,6 +190,13 @@ export class StateDir {
     for (const old of versions.slice(SNAPSHOTS_KEPT - 1)) await rm(this.snapshotPath(old), { force: true });
   }
 
+  /** Forgets every stored snapshot and the `current` pointer (a reset fetches everything again). */
+  async dropSnapshots(): Promise<void> {
+    for (const version of await this.storedVersions()) await rm(this.snapshotPath(version), { force: true });
+    await rm(this.currentPointerPath, { force: true });
+    await syncDir(this.snapshotsDir);
+  }
+
   /**
    * The snapshot to serve at start-up: the one `current` points at, else the newest stored one that
    * still validates. `onRefused` hears about each stored snapshot that could not be used.

@@ -292,6 +292,31 @@ export class NginxProcess {
     throw new Error('nginx did not start new workers after the reload signal');
   }
 
+  /**
+   * Has nginx reopen its log files (SIGUSR1, what `nginx -s reopen` sends) after they were renamed,
+   * and waits until each of `files` exists again. False when nginx is not running.
+   */
+  async reopenLogs(files: readonly string[], timeoutMs = 5000): Promise<boolean> {
+    const master = await this.masterPid();
+    if (master === null) return false;
+    process.kill(master, 'SIGUSR1');
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const present = await Promise.all(
+        files.map((f) =>
+          stat(f).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
+      if (present.every(Boolean)) return true;
+      if (Date.now() > deadline)
+        throw new Error(`nginx did not reopen ${files.filter((_, i) => !present[i]).join(', ')}`);
+      await sleep(25);
+    }
+  }
+
   /** Graceful stop (SIGQUIT: workers finish their requests), then SIGKILL after the timeout. */
   async stop(timeoutMs = 10_000): Promise<void> {
     const master = await this.masterPid();

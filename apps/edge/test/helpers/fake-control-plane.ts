@@ -5,17 +5,20 @@ import {
   type DataPlane,
   EDGE_API_BASE,
   type EdgeSnapshot,
+  getNodeCommands,
   getNodeSnapshot,
   NODE_SIGNATURE_HEADERS,
   NODE_SIGNATURE_MAX_SKEW_SECONDS,
   nodeSignaturePayload,
   registerNode,
+  reportNodeCommandResult,
   reportNodeStatus,
 } from '@rampart/contract';
 import type { z } from 'zod';
 
 /**
- * A small stand-in for the control plane's node API (register, snapshot long poll, status) on a
+ * A small stand-in for the control plane's node API (register, snapshot long poll, status,
+ * command long poll and results) on a
  * loopback port, for the agent's tests. It checks requests the way the real one does
  * (apps/server/src/modules/nodes/node-signature.ts: HMAC-SHA256 over method, path with query,
  * timestamp, nonce and body hash; skew; nonce replay; 401 with code 101013 for any failure) and
@@ -29,6 +32,13 @@ export type StatusReport = z.output<NonNullable<(typeof reportNodeStatus)['reque
   at: number;
 };
 
+export interface CommandResult {
+  id: number;
+  nodeId: number;
+  ok: boolean;
+  message: string;
+}
+
 export interface FakeControlPlane {
   url: string;
   port: number;
@@ -41,6 +51,12 @@ export interface FakeControlPlane {
   accepted: string[];
   /** Serves `snapshot` from now on (answers the waiting polls at once); any object, even an invalid one. */
   setSnapshot(snapshot: unknown): void;
+  /** Queues a command (any object, even one the agent cannot run) for the next command poll. */
+  queueCommand(command: unknown): void;
+  /** Results the agent reported, in order. */
+  results: CommandResult[];
+  /** Resolves with the result of command `id` (already received or to come). */
+  waitForResult(id: number, timeoutMs?: number): Promise<CommandResult>;
   /** The secret the fake gave a node (tests sign their own requests with it). */
   secretOf(nodeId: number): string | undefined;
   /** Resolves with the first status report (already received or to come) that matches. */
@@ -85,6 +101,10 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   let snapshot: unknown = null;
   let waiters: (() => void)[] = [];
   let reportWaiters: { match: (r: StatusReport) => boolean; resolve: (r: StatusReport) => void }[] = [];
+  let commands: unknown[] = [];
+  let commandWaiters: (() => void)[] = [];
+  const results: CommandResult[] = [];
+  let resultWaiters: (() => void)[] = [];
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -170,6 +190,36 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         });
         return;
       }
+      if (route === `GET ${EDGE_API_BASE}${getNodeCommands.path}`) {
+        if (verify(req, body) === null) return invalidToken(res);
+        const query = getNodeCommands.request.query.safeParse(Object.fromEntries(url.searchParams));
+        if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
+        const answer = () => {
+          clearTimeout(timer);
+          commandWaiters = commandWaiters.filter((w) => w !== answer);
+          const taken = commands;
+          commands = [];
+          if (!res.writableEnded) send(res, 200, { data: taken });
+        };
+        const timer = setTimeout(answer, query.data.wait * 1000);
+        if (commands.length > 0 || query.data.wait === 0) return answer();
+        commandWaiters.push(answer);
+        res.on('close', () => {
+          clearTimeout(timer);
+          commandWaiters = commandWaiters.filter((w) => w !== answer);
+        });
+        return;
+      }
+      const result = /^\/api\/edge\/v1\/commands\/(\d+)\/result$/.exec(url.pathname);
+      if (req.method === 'POST' && result) {
+        const nodeId = verify(req, body);
+        if (nodeId === null) return invalidToken(res);
+        const input = reportNodeCommandResult.request.body.safeParse(parseJson(body));
+        if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
+        results.push({ id: Number(result[1]), nodeId, ...input.data });
+        for (const wake of [...resultWaiters]) wake();
+        return send(res, 200, { data: true });
+      }
       send(res, 404, { code: 101004, message: 'unknown path', extra: null });
     });
   });
@@ -190,6 +240,28 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     setSnapshot(next) {
       snapshot = next;
       for (const wake of [...waiters]) wake();
+    },
+    queueCommand(command) {
+      commands.push(command);
+      commandWaiters[0]?.();
+    },
+    results,
+    waitForResult(id, timeoutMs = 30_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = results.find((r) => r.id === id);
+          if (!found) return;
+          clearTimeout(timer);
+          resultWaiters = resultWaiters.filter((w) => w !== check);
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          resultWaiters = resultWaiters.filter((w) => w !== check);
+          reject(new Error(`no result for command ${id} within ${timeoutMs} ms; results: ${JSON.stringify(results)}`));
+        }, timeoutMs);
+        resultWaiters.push(check);
+        check();
+      });
     },
     secretOf: (nodeId) => secrets.get(nodeId),
     waitForReport(match, timeoutMs = 15_000) {

@@ -26,13 +26,17 @@ export async function joinNode(
   return { nodeId, secret: nodeSecret };
 }
 
-/** A node-API request signed with the node's secret; `path` is below /api/edge/v1 and may carry a query. */
+/**
+ * A node-API request signed with the node's secret; `path` is below /api/edge/v1 and may carry a
+ * query. `nowMs` signs with another time (an app running on a manual clock).
+ */
 export function nodeRequest(
   app: FastifyInstance,
   node: JoinedNode,
   method: 'GET' | 'POST',
   path: string,
   body?: unknown,
+  options: { nowMs?: number } = {},
 ) {
   const url = `${EDGE_API_BASE}${path}`;
   const payload = body === undefined ? '' : JSON.stringify(body);
@@ -42,7 +46,7 @@ export function nodeRequest(
     ...(body === undefined ? {} : { payload }),
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, method, url, payload),
+      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, method, url, payload, options),
     },
   });
 }

@@ -2,12 +2,14 @@ import type { AnyRoute } from '../route.js';
 import { accountRoutes } from './accounts.js';
 import { authRoutes } from './auth.js';
 import { certificateRoutes } from './certificates.js';
-import { dnsLineRoutes } from './dns-lines.js';
 import { clientDomainRoutes } from './client-domains.js';
 import { clientSiteRoutes } from './client-sites.js';
+import { dnsLineRoutes } from './dns-lines.js';
 import { domainRoutes } from './domains.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
+import { nodeCommandRoutes } from './node-commands.js';
+import { nodeOperationRoutes } from './node-operations.js';
 import { nodeRoutes } from './nodes.js';
 import { productRoutes } from './products.js';
 import { siteRoutes } from './sites.js';
@@ -19,12 +21,14 @@ import { zoneRoutes } from './zones.js';
 export * from './accounts.js';
 export * from './auth.js';
 export * from './certificates.js';
-export * from './dns-lines.js';
 export * from './client-domains.js';
 export * from './client-sites.js';
+export * from './dns-lines.js';
 export * from './domains.js';
 export * from './group-lines.js';
 export * from './groups.js';
+export * from './node-commands.js';
+export * from './node-operations.js';
 export * from './nodes.js';
 export * from './products.js';
 export * from './sites.js';
@@ -39,6 +43,8 @@ export const ROUTE_GROUPS = {
   auth: authRoutes,
   accounts: accountRoutes,
   nodes: nodeRoutes,
+  nodeCommands: nodeCommandRoutes,
+  nodeOperations: nodeOperationRoutes,
   zones: zoneRoutes,
   zoneSettings: zoneSettingRoutes,
   groups: groupRoutes,

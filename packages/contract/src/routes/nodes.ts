@@ -3,6 +3,7 @@ import { dataPlaneSchema } from '../edge/data-plane.js';
 import { nginxTuningSchema } from '../edge/nginx-tuning.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, pageOf, publicAccess, tiers } from '../route.js';
+import { portTypeSchema } from './groups.js';
 
 /**
  * Edge nodes joining the operator's fleet. A node's agent registers with the operator's join token
@@ -47,6 +48,34 @@ const agentVersion = z
   .max(64)
   .regex(/^[0-9A-Za-z.+-]+$/);
 
+/** A daily time of day, `HH:MM` in UTC (the nodes' clocks may sit in any time zone). */
+export const dailyTimeSchema = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
+
+const count = (max: number) => z.number().int().min(0).max(max);
+/**
+ * What an agent reports about its machine with each status report (spec part 2 §7 "GET
+ * .../node/{id}/system"). Bounded so that a node cannot store anything large or odd.
+ */
+export const nodeSystemSchema = z.strictObject({
+  cpuCount: count(4096),
+  /** Busy share of all CPUs since the previous report, 0–100. */
+  cpuUsage: z.number().min(0).max(100),
+  memoryTotalBytes: count(2 ** 52),
+  memoryUsedBytes: count(2 ** 52),
+  /** The file system of the agent's state directory (nginx prefix, logs, snapshots). */
+  diskTotalBytes: count(2 ** 60),
+  diskUsedBytes: count(2 ** 60),
+  loadAverage: z.tuple([z.number().min(0).max(1e6), z.number().min(0).max(1e6), z.number().min(0).max(1e6)]),
+  uptimeSeconds: count(2 ** 40),
+  /** `nginx -v` as nginx prints it after `nginx/` ('' when it could not be read). */
+  nginxVersion: z
+    .string()
+    .max(64)
+    .regex(/^[0-9A-Za-z.+ ()-]*$/),
+  agentVersion,
+});
+export type NodeSystem = z.infer<typeof nodeSystemSchema>;
+
 export const registerNode = defineRoute({
   id: 'edge.register',
   api: 'edge',
@@ -80,6 +109,7 @@ export const reportNodeStatus = defineRoute({
       appliedVersion: z.string().max(128),
       lastError: z.string().max(2000),
       ips: z.array(ipLiteral).min(1).max(32).optional(),
+      system: nodeSystemSchema.optional(),
     }),
   },
   response: dataOf(z.literal(true)),
@@ -105,6 +135,10 @@ export const listUninitializedNodes = defineRoute({
   response: pageOf(uninitializedNodeSchema),
 });
 
+export const NODE_SWITCHES = ['on', 'off'] as const;
+export const nodeSwitchSchema = z.enum(NODE_SWITCHES);
+export type NodeSwitch = z.infer<typeof nodeSwitchSchema>;
+
 /** A node the operator placed in a zone, with what its agent last reported. */
 export const initializedNodeSchema = z.object({
   id: z.number().int(),
@@ -123,6 +157,15 @@ export const initializedNodeSchema = z.object({
   connection: z.enum(['online', 'offline']),
   lastSeenAt: z.string().nullable(),
   createdAt: z.string(),
+  /** on: serves its zone's sites; off: stays connected but serves none (see docs/decisions.md). */
+  status: nodeSwitchSchema,
+  memo: z.string(),
+  /** Whether the node is watched by monitoring. */
+  monitor: z.boolean(),
+  /** The kind of group the node may sit in: 7 (sites) or 4 (layer-4 ports). */
+  portType: portTypeSchema,
+  /** Daily log rotation time (`HH:MM` UTC), null when the node only rotates on demand. */
+  logRotateTime: dailyTimeSchema.nullable(),
 });
 export type InitializedNode = z.infer<typeof initializedNodeSchema>;
 
@@ -144,6 +187,10 @@ export const listInitializedNodes = defineRoute({
         .optional(),
       /** Searches the node name and its addresses. */
       value: z.string().max(256).optional(),
+      portType: z.coerce.number().pipe(portTypeSchema).optional(),
+      /** The agent version exactly as reported. */
+      version: z.string().max(64).optional(),
+      status: nodeSwitchSchema.optional(),
     }),
   },
   response: pageOf(initializedNodeSchema),
@@ -183,6 +230,8 @@ export const edgeSnapshotSchema = z.object({
   /** The zone's nginx settings (empty sections when the zone has them off): rendered into nginx.conf. */
   nginx: nginxTuningSchema.default({ worker: {}, http: {}, stream: {}, custom: [] }),
   dataPlane: dataPlaneSchema,
+  /** Daily time (`HH:MM` UTC) at which the agent rotates nginx's logs; null or absent: never. */
+  logRotateTime: dailyTimeSchema.nullable().optional(),
 });
 export type EdgeSnapshot = z.infer<typeof edgeSnapshotSchema>;
 

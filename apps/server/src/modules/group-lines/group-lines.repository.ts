@@ -126,10 +126,15 @@ export class GroupLinesRepository {
   }
 
   /**
-   * Ids among `ids` of nodes that already serve the other port type than `portType`: placed in a
-   * group of it, or named by a record of a virtual node of it. A node serves one port type.
+   * Ids among `ids` of nodes that serve another port type than `portType`: set to it (the node's
+   * port type, PUT client/nodes/portType), placed in a group of it, or named by a record of a
+   * virtual node of it. A node serves one port type.
    */
   async servingOtherPortType(ownerId: number, ids: number[], portType: 7 | 4): Promise<number[]> {
+    const ownType = this.db
+      .select({ id: nodes.id })
+      .from(nodes)
+      .where(and(eq(nodes.ownerId, ownerId), ne(nodes.portType, portType), inArray(nodes.id, ids)));
     const inGroup = this.db
       .select({ id: groupNodes.nodeId })
       .from(groupNodes)
@@ -146,8 +151,8 @@ export class GroupLinesRepository {
           inArray(virtualNodeRecords.nodeId, ids),
         ),
       );
-    const [a, b] = await Promise.all([inGroup, inRecord]);
-    const found = new Set([...a, ...b].flatMap((r) => (r.id === null ? [] : [r.id])));
+    const [a, b, c] = await Promise.all([inGroup, inRecord, ownType]);
+    const found = new Set([...a, ...b, ...c].flatMap((r) => (r.id === null ? [] : [r.id])));
     return [...found].sort((x, y) => x - y);
   }
 
@@ -207,6 +212,7 @@ export class GroupLinesRepository {
       eq(nodes.ownerId, s.ownerId),
       eq(nodes.zoneId, s.zoneId),
       eq(nodes.status, 'initialized'),
+      eq(nodes.portType, s.portType),
       notExists(onLine),
       notExists(otherGroup),
       notExists(otherRecord),

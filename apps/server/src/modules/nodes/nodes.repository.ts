@@ -5,6 +5,16 @@ import { groupNodes, nodeGroups, nodeJoinTokens, nodes, zones } from '../../plat
 
 export type NodeRow = typeof nodes.$inferSelect;
 
+/** The operator's initialised nodes among `ids`, in `zoneId` when given. */
+function placed(ownerId: number, ids: number[], zoneId?: number) {
+  return and(
+    eq(nodes.ownerId, ownerId),
+    eq(nodes.status, 'initialized'),
+    inArray(nodes.id, ids),
+    zoneId === undefined ? undefined : eq(nodes.zoneId, zoneId),
+  );
+}
+
 /** Nodes and join tokens: one typed query per method. Every read is scoped by owner. */
 export class NodesRepository {
   constructor(private readonly db: Db) {}
@@ -64,10 +74,16 @@ export class NodesRepository {
     return { rows, total: total?.n ?? 0 };
   }
 
-  /** Initialised nodes of the operator with their zone, filtered by zones and a name/address search. */
+  /** Initialised nodes of the operator with their zone, filtered by zones, settings and a name/address search. */
   async listInitialized(
     ownerId: number,
-    f: { zoneIDs?: number[] | undefined; value?: string | undefined },
+    f: {
+      zoneIDs?: number[] | undefined;
+      value?: string | undefined;
+      portType?: 7 | 4 | undefined;
+      version?: string | undefined;
+      status?: 'on' | 'off' | undefined;
+    },
     page: number,
     pageSize: number,
   ) {
@@ -76,6 +92,9 @@ export class NodesRepository {
       eq(nodes.ownerId, ownerId),
       eq(nodes.status, 'initialized'),
       f.zoneIDs && f.zoneIDs.length > 0 ? inArray(nodes.zoneId, f.zoneIDs) : undefined,
+      f.portType !== undefined ? eq(nodes.portType, f.portType) : undefined,
+      f.version ? eq(nodes.version, f.version) : undefined,
+      f.status !== undefined ? eq(nodes.enabled, f.status === 'on') : undefined,
       search
         ? or(ilike(nodes.name, containsPattern(search)), sql`${nodes.ips}::text ILIKE ${containsPattern(search)}`)
         : undefined,
@@ -109,5 +128,66 @@ export class NodesRepository {
       })),
       total: total?.n ?? 0,
     };
+  }
+
+  /**
+   * The operator's initialised nodes among `ids` (in `zoneId` when given), locked for the caller's
+   * transaction, with the port types of the groups each sits in.
+   */
+  async placedNodes(ownerId: number, ids: number[], zoneId?: number) {
+    return this.db
+      .select({
+        id: nodes.id,
+        groupPortTypes: sql<
+          number[]
+        >`ARRAY(SELECT DISTINCT g.port_type::int FROM group_nodes gn JOIN node_groups g ON g.id = gn.group_id WHERE gn.node_id = "nodes"."id")`,
+      })
+      .from(nodes)
+      .where(placed(ownerId, ids, zoneId))
+      .for('update');
+  }
+
+  /** Updates the operator's initialised nodes among `ids` (in `zoneId` when given); returns how many. */
+  async updatePlaced(
+    ownerId: number,
+    ids: number[],
+    values: Partial<
+      Pick<typeof nodes.$inferInsert, 'enabled' | 'memo' | 'monitor' | 'portType' | 'logRotateTime' | 'name'>
+    >,
+    zoneId?: number,
+  ): Promise<number> {
+    const rows = await this.db
+      .update(nodes)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(placed(ownerId, ids, zoneId))
+      .returning({ id: nodes.id });
+    return rows.length;
+  }
+
+  /** One initialised node of the operator in the zone, or undefined. */
+  async findPlaced(ownerId: number, zoneId: number, id: number): Promise<NodeRow | undefined> {
+    const rows = await this.db
+      .select()
+      .from(nodes)
+      .where(
+        and(eq(nodes.ownerId, ownerId), eq(nodes.status, 'initialized'), eq(nodes.zoneId, zoneId), eq(nodes.id, id)),
+      );
+    return rows[0];
+  }
+
+  async metaInZone(ownerId: number, zoneId: number) {
+    return this.db
+      .select({ id: nodes.id, name: nodes.name })
+      .from(nodes)
+      .where(and(eq(nodes.ownerId, ownerId), eq(nodes.status, 'initialized'), eq(nodes.zoneId, zoneId)))
+      .orderBy(asc(nodes.name), asc(nodes.id));
+  }
+
+  /** Takes a node out of its zone: uninitialised again, as after registration. */
+  async uninitialize(ownerId: number, id: number): Promise<void> {
+    await this.db
+      .update(nodes)
+      .set({ status: 'uninitialized', zoneId: null, updatedAt: sql`now()` })
+      .where(and(eq(nodes.ownerId, ownerId), eq(nodes.id, id)));
   }
 }

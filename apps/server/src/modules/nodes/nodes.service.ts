@@ -1,4 +1,4 @@
-import { type InitializedNode, NODE_ONLINE_WINDOW_SECONDS } from '@rampart/contract';
+import { type InitializedNode, NODE_ONLINE_WINDOW_SECONDS, type NodeSystem } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -62,20 +62,36 @@ export class NodesService {
 
   async report(
     nodeId: number,
-    input: { version: string; appliedVersion: string; lastError: string; ips?: string[] | undefined },
+    input: {
+      version: string;
+      appliedVersion: string;
+      lastError: string;
+      ips?: string[] | undefined;
+      system?: NodeSystem | undefined;
+    },
   ) {
+    const now = new Date(this.clock());
     await this.nodes.updateNode(nodeId, {
       version: input.version,
       appliedVersion: input.appliedVersion,
       lastError: input.lastError,
       ...(input.ips ? { ips: input.ips } : {}),
-      lastSeenAt: new Date(this.clock()),
+      ...(input.system ? { system: input.system, systemAt: now } : {}),
+      lastSeenAt: now,
     });
   }
 
   async listInitialized(
     operatorId: number,
-    q: { zoneIDs?: number[] | undefined; value?: string | undefined; page: number; pageSize: number },
+    q: {
+      zoneIDs?: number[] | undefined;
+      value?: string | undefined;
+      portType?: 7 | 4 | undefined;
+      version?: string | undefined;
+      status?: 'on' | 'off' | undefined;
+      page: number;
+      pageSize: number;
+    },
     currentVersion: (nodeId: number) => Promise<string>,
   ): Promise<{ data: InitializedNode[]; total: number }> {
     const { rows, total } = await this.nodes.listInitialized(operatorId, q, q.page, q.pageSize);
@@ -98,6 +114,11 @@ export class NodesService {
             : ('offline' as const),
         lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
         createdAt: row.createdAt.toISOString(),
+        status: row.enabled ? ('on' as const) : ('off' as const),
+        memo: row.memo,
+        monitor: row.monitor,
+        portType: row.portType,
+        logRotateTime: row.logRotateTime,
       })),
     );
     return { data, total };

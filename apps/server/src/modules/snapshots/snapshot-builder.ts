@@ -25,6 +25,9 @@ import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
  * the edge answers it with the "disabled" page instead of "unknown host". Disabled domains are
  * left out (their names may belong to an enabled domain elsewhere).
  *
+ * A node the operator switched off gets an empty data plane: it stays connected (commands, status)
+ * but serves no site, so the edge answers every host with its unknown-host page.
+ *
  * The listen ports, HTTP/2, the force-SSL redirect code and the nginx settings (when the zone
  * turned them on) come from the node's zone. A node waiting to be placed listens on 80 and 443
  * and serves nothing.
@@ -76,21 +79,13 @@ export class SnapshotBuilder {
   }
 
   private async content(nodeId: number, now: Date): Promise<SnapshotContent> {
-    const uninitialized: SnapshotContent = {
-      initialized: false,
-      listen: {
-        ...DEFAULT_LISTEN,
-        httpPorts: [...DEFAULT_LISTEN.httpPorts],
-        httpsPorts: [...DEFAULT_LISTEN.httpsPorts],
-      },
-      nginx: { ...EMPTY_TUNING },
-      dataPlane: { version: 'pending', domains: [], certificates: [] },
-    };
     const [node] = await this.db
       .select({
         ownerId: nodes.ownerId,
         status: nodes.status,
         zoneId: nodes.zoneId,
+        enabled: nodes.enabled,
+        logRotateTime: nodes.logRotateTime,
         http2: zones.http2,
         forceSSLRedirectCode: zones.forceSSLRedirectCode,
         nginxEnabled: zones.nginxEnabled,
@@ -99,7 +94,20 @@ export class SnapshotBuilder {
       .from(nodes)
       .leftJoin(zones, eq(zones.id, nodes.zoneId))
       .where(eq(nodes.id, nodeId));
-    if (node?.status !== 'initialized' || node.zoneId === null) return uninitialized;
+    const noDomains = (): DataPlane => ({ version: 'pending', domains: [], certificates: [] });
+    if (node?.status !== 'initialized' || node.zoneId === null) {
+      return {
+        initialized: false,
+        listen: {
+          ...DEFAULT_LISTEN,
+          httpPorts: [...DEFAULT_LISTEN.httpPorts],
+          httpsPorts: [...DEFAULT_LISTEN.httpsPorts],
+        },
+        nginx: { ...EMPTY_TUNING },
+        dataPlane: noDomains(),
+        logRotateTime: node?.logRotateTime ?? null,
+      };
+    }
     const forceSSLCode = (node.forceSSLRedirectCode ?? DEFAULT_FORCE_SSL_CODE) as EdgeDomain['forceSSLCode'];
     const ports = await new ZoneSettingsRepository(this.db).ports(node.zoneId);
     const zoneLevel = {
@@ -111,11 +119,10 @@ export class SnapshotBuilder {
       },
       // Stored sections were checked against the contract when written; off means the defaults.
       nginx: node.nginxEnabled && node.nginxTuning ? node.nginxTuning : { ...EMPTY_TUNING },
+      logRotateTime: node.logRotateTime,
     };
-    const empty = (): SnapshotContent => ({
-      ...zoneLevel,
-      dataPlane: { version: 'pending', domains: [], certificates: [] },
-    });
+    const empty = (): SnapshotContent => ({ ...zoneLevel, dataPlane: noDomains() });
+    if (!node.enabled) return empty();
 
     // The node's groups: those it is on (any line), and those a virtual node naming it is on,
     // since DNS sends that virtual node's traffic to the node's IPs.

@@ -1,4 +1,4 @@
-import type { NginxTuning, ZonePortType } from '@rampart/contract';
+import type { NginxTuning, NodeCommandStatus, NodeCommandType, NodeSystem, ZonePortType } from '@rampart/contract';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -260,10 +260,58 @@ export const nodes = pgTable(
     appliedVersion: text('applied_version').notNull().default(''),
     lastError: text('last_error').notNull().default(''),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
+    /** The operator's on/off switch: an off node stays connected but its snapshot serves no site. */
+    enabled: boolean('enabled').notNull().default(true),
+    memo: text('memo').notNull().default(''),
+    /** Whether monitoring watches the node. */
+    monitor: boolean('monitor').notNull().default(false),
+    /** The kind of group the node may sit in: 7 (sites) or 4 (layer-4 ports). */
+    portType: smallint('port_type').$type<7 | 4>().notNull().default(7),
+    /** Daily log rotation time, `HH:MM` UTC; null: on demand only. */
+    logRotateTime: text('log_rotate_time'),
+    /** The latest system information the agent reported (contract's nodeSystemSchema) and when. */
+    system: jsonb('system').$type<NodeSystem>(),
+    systemAt: timestamp('system_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('nodes_owner_status_idx').on(t.ownerId, t.status), index('nodes_zone_idx').on(t.zoneId)],
+  (t) => [
+    index('nodes_owner_status_idx').on(t.ownerId, t.status),
+    index('nodes_zone_idx').on(t.zoneId),
+    check('nodes_port_type_check', sql`${t.portType} IN (4, 7)`),
+    check('nodes_log_rotate_time_check', sql`${t.logRotateTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
+  ],
+);
+
+/**
+ * Commands for a node's agent (reboot, reset, log rotation; later purge, preheat, upgrade): queued
+ * by the operator, handed to the agent by its command poll (sent), answered by the agent
+ * (succeeded / failed), or expired when not picked up or not answered in time.
+ */
+export const nodeCommands = pgTable(
+  'node_commands',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    nodeId: bigint('node_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    type: text('type').$type<NodeCommandType>().notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    status: text('status').$type<NodeCommandStatus>().notNull().default('queued'),
+    message: text('message').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    /** Until when the command may still be picked up (queued) or answered (sent). */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    index('node_commands_node_created_idx').on(t.nodeId, t.createdAt),
+    index('node_commands_open_idx').on(t.nodeId, t.status).where(sql`${t.status} IN ('queued', 'sent')`),
+  ],
 );
 
 /** A node's place in a group on a DNS line. A node in a group cannot be deleted (202003). */

@@ -1,25 +1,33 @@
-import { type InitializedNode, nodeRoutes, zoneRoutes } from '@rampart/contract';
+import { type InitializedNode, NODE_SWITCHES, nodeRoutes, PORT_TYPES, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Select, type TableColumnsType, Tag, Tooltip, theme } from 'antd';
+import { Button, Flex, Select, Space, type TableColumnsType, Tag, Tooltip, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { SearchBox } from '../../../components/SearchBox';
-import { useListSearch } from '../../../features/lists/use-list-search';
+import { idFilter, oneOf, useListSearch } from '../../../features/lists/use-list-search';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
 import { MoveNodesModal } from './MoveNodesModal';
+import { NodeActionModal } from './NodeActionModal';
+import { NodeActionsMenu } from './NodeActionsMenu';
+import { NodeDetailDrawer } from './NodeDetailDrawer';
+import type { NodeAction } from './node-actions';
 import { NODE_LIST_QUERY } from './node-refresh';
 
+const PORT_TYPE_VALUES = PORT_TYPES.map((type) => String(type) as '7' | '4');
+
 /**
- * Initialised nodes with their zone, groups and what their agents last reported; filtered by zones
- * and a search. Selected nodes can be moved to another zone.
+ * Initialised nodes with their zone, groups, settings and what their agents last reported;
+ * filtered by zones, on/off, port type, agent version and a search (all in the URL). A row's menu
+ * and the selection's menu send commands (reboot, reset, log rotation) and change settings;
+ * selected nodes can be moved to another zone; a node's details open in a drawer (`node` in the URL).
  */
 export function InitializedNodesTab() {
-  const { t } = useTranslation(['nodes', 'common']);
+  const { t } = useTranslation(['nodes', 'nodeOps', 'common']);
   const { token } = theme.useToken();
-  const search = useListSearch(['zoneIDs', 'value'] as const);
+  const search = useListSearch(['zoneIDs', 'value', 'status', 'portType', 'version', 'node'] as const);
   const zoneIDs = search
     .all('zoneIDs')
     .map(Number)
@@ -29,11 +37,17 @@ export function InitializedNodesTab() {
     pageSize: search.pageSize,
     zoneIDs: zoneIDs.length > 0 ? zoneIDs : undefined,
     value: search.filters.value,
+    status: oneOf(search.filters.status, NODE_SWITCHES),
+    portType: oneOf(search.filters.portType, PORT_TYPE_VALUES),
+    version: search.filters.version,
   };
   const nodes = useQuery({ ...routeQuery('client', nodeRoutes.listInitializedNodes, { query }), ...NODE_LIST_QUERY });
   const zones = useQuery(routeQuery('client', zoneRoutes.metaZones, {}));
   const { selected, rowSelection, clear } = useSelectedRows<InitializedNode>();
   const [moving, setMoving] = useState<InitializedNode[] | null>(null);
+  const [action, setAction] = useState<NodeAction | null>(null);
+  const openNodeId = idFilter(search.filters.node);
+  const openNode = nodes.data?.data.find((node) => node.id === openNodeId) ?? null;
 
   const columns: TableColumnsType<InitializedNode> = [
     { title: t('name'), dataIndex: 'name' },
@@ -48,6 +62,29 @@ export function InitializedNodesTab() {
           : groups.map((group) => <Tag key={`${group.id}-${group.line}`}>{`${group.name} (${group.line})`}</Tag>),
     },
     { title: t('version'), dataIndex: 'version' },
+    {
+      title: t('nodeOps:status.title'),
+      dataIndex: 'status',
+      render: (value: InitializedNode['status']) => (
+        <Tag color={value === 'on' ? 'blue' : 'red'}>{t(`nodeOps:status.${value}`)}</Tag>
+      ),
+    },
+    {
+      title: t('nodeOps:portType'),
+      dataIndex: 'portType',
+      render: (value: InitializedNode['portType']) => t(`common:portTypes.${value}`),
+    },
+    {
+      title: t('nodeOps:monitor'),
+      dataIndex: 'monitor',
+      render: (value: boolean) => t(value ? 'common:yes' : 'common:no'),
+    },
+    { title: t('nodeOps:memo'), dataIndex: 'memo', ellipsis: true, render: (value: string) => value || '—' },
+    {
+      title: t('nodeOps:logRotateTime'),
+      dataIndex: 'logRotateTime',
+      render: (value: string | null) => value ?? t('nodeOps:never'),
+    },
     {
       title: t('config.title'),
       key: 'config',
@@ -75,6 +112,18 @@ export function InitializedNodesTab() {
       render: (value: string) => (value ? <span style={{ color: token.colorError }}>{value}</span> : '—'),
     },
     { title: t('lastSeen'), dataIndex: 'lastSeenAt', render: (value: string | null) => <DateTime value={value} /> },
+    {
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, node) => (
+        <Space>
+          <Button size="small" onClick={() => search.setFilters({ node: String(node.id) })}>
+            {t('nodeOps:details')}
+          </Button>
+          <NodeActionsMenu nodes={[node]} label={t('nodeOps:more')} size="small" onPick={setAction} />
+        </Space>
+      ),
+    },
   ];
 
   return (
@@ -91,15 +140,42 @@ export function InitializedNodesTab() {
           options={zones.data?.data.map((zone) => ({ value: zone.id, label: zone.name }))}
           onChange={(ids: number[]) => search.setFilters({ zoneIDs: ids.map(String) })}
         />
+        <Select
+          allowClear
+          style={{ width: 120 }}
+          placeholder={t('nodeOps:filters.status')}
+          aria-label={t('nodeOps:filters.status')}
+          value={query.status}
+          options={NODE_SWITCHES.map((value) => ({ value, label: t(`nodeOps:status.${value}`) }))}
+          onChange={(value?: string) => search.setFilters({ status: value })}
+        />
+        <Select
+          allowClear
+          style={{ width: 200 }}
+          placeholder={t('nodeOps:filters.portType')}
+          aria-label={t('nodeOps:filters.portType')}
+          value={query.portType}
+          options={PORT_TYPE_VALUES.map((value) => ({ value, label: t(`common:portTypes.${value}`) }))}
+          onChange={(value?: string) => search.setFilters({ portType: value })}
+        />
+        <SearchBox
+          label={t('nodeOps:filters.version')}
+          value={search.filters.version}
+          width={160}
+          onSearch={(text) => search.setFilters({ version: text })}
+        />
         <SearchBox
           label={t('filters.value')}
           value={search.filters.value}
-          width={280}
+          width={240}
           onSearch={(text) => search.setFilters({ value: text })}
         />
-        <Button disabled={selected.length === 0} onClick={() => setMoving(selected)} style={{ marginLeft: 'auto' }}>
-          {t('move.selected', { count: selected.length })}
-        </Button>
+        <Space style={{ marginLeft: 'auto' }}>
+          <NodeActionsMenu nodes={selected} label={t('nodeOps:bulk', { count: selected.length })} onPick={setAction} />
+          <Button disabled={selected.length === 0} onClick={() => setMoving(selected)}>
+            {t('move.selected', { count: selected.length })}
+          </Button>
+        </Space>
       </Flex>
       <ListTable<InitializedNode>
         rowKey="id"
@@ -118,6 +194,15 @@ export function InitializedNodesTab() {
           clear();
         }}
       />
+      <NodeActionModal
+        action={action}
+        onClose={() => setAction(null)}
+        onDone={() => {
+          setAction(null);
+          clear();
+        }}
+      />
+      <NodeDetailDrawer node={openNode} onClose={() => search.setFilters({ node: undefined })} />
     </>
   );
 }

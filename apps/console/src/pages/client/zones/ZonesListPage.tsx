@@ -13,18 +13,19 @@ import { PageTitle } from '../../../components/PageTitle';
 import { idFilter, oneOf, useListSearch } from '../../../features/lists/use-list-search';
 import { ZoneFormModal } from './ZoneFormModal';
 import { ZoneGroupsDrawer } from './ZoneGroupsDrawer';
+import { ZoneNodesDrawer } from './ZoneNodesDrawer';
 import { ZoneSettingsDrawer } from './ZoneSettingsDrawer';
 
 const SORT_FIELDS = ['name', 'createdAt', 'nodeCount'] as const;
 
 /**
  * `/client/nodeManage/zonesList`: the operator's zones, paged and sorted on the server; create,
- * edit and delete a zone, and open a zone's groups or its settings in a drawer (the zone's id kept in
- * the URL as `zone` or `settings`).
+ * edit and delete a zone, and open a zone's groups, nodes or settings in a drawer (the zone's id kept
+ * in the URL as `zone`, `nodes` or `settings`).
  */
 export function ZonesListPage() {
-  const { t } = useTranslation(['zones', 'common', 'shell']);
-  const search = useListSearch(['sortBy', 'orderBy', 'zone', 'settings'] as const);
+  const { t } = useTranslation(['zones', 'common', 'shell', 'nodeOps']);
+  const search = useListSearch(['sortBy', 'orderBy', 'zone', 'settings', 'nodes'] as const);
   const sortBy = oneOf(search.filters.sortBy, SORT_FIELDS);
   const orderBy = oneOf(search.filters.orderBy, ['asc', 'desc'] as const);
   const input = { query: { page: search.page, pageSize: search.pageSize, sortBy, orderBy } };
@@ -39,6 +40,8 @@ export function ZonesListPage() {
   const openZone = zones.data?.data.find((zone) => zone.id === openZoneId) ?? null;
   const settingsZoneId = idFilter(search.filters.settings);
   const settingsZone = zones.data?.data.find((zone) => zone.id === settingsZoneId) ?? null;
+  const nodesZoneId = idFilter(search.filters.nodes);
+  const nodesZone = zones.data?.data.find((zone) => zone.id === nodesZoneId) ?? null;
 
   const columns: TableColumnsType<Zone> = [
     { title: t('name'), dataIndex: 'name', sorter: true, sortOrder: search.sortOrder('name') },
@@ -58,6 +61,9 @@ export function ZonesListPage() {
         <Space>
           <Button size="small" onClick={() => search.setFilters({ zone: String(zone.id) })}>
             {t('groups')}
+          </Button>
+          <Button size="small" onClick={() => search.setFilters({ nodes: String(zone.id) })}>
+            {t('nodeOps:zoneNodes.open')}
           </Button>
           <Button size="small" onClick={() => search.setFilters({ settings: String(zone.id) })}>
             {t('settings.open')}
@@ -87,6 +93,7 @@ export function ZonesListPage() {
       <ZoneFormModal zone={editing} onClose={() => setEditing(null)} />
       <ZoneGroupsDrawer zone={openZone} onClose={() => search.setFilters({ zone: undefined })} />
       <ZoneSettingsDrawer zone={settingsZone} onClose={() => search.setFilters({ settings: undefined })} />
+      <ZoneNodesDrawer zone={nodesZone} onClose={() => search.setFilters({ nodes: undefined })} />
     </>
   );
 }

@@ -1,0 +1,257 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+// The operator's node operations on the initialised-nodes tab: row and bulk actions (commands,
+// on/off, settings) and a node's details drawer with system information and command history.
+
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+beforeEach(() => {
+  api = signedInFakeApi('client');
+  api.on('GET', '/client/nodes', { status: 200, body: { data: [], total: 0 } });
+  api.on('GET', '/client/metaZones', ok([{ id: 2, name: 'Europe' }]));
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  restoreFakeApi();
+});
+
+const node = (overrides: object) => ({
+  id: 21,
+  name: 'edge-paris-1',
+  ips: ['198.51.100.4'],
+  version: '0.3.0',
+  zoneId: 2,
+  zoneName: 'Europe',
+  groups: [],
+  appliedVersion: 'a'.repeat(32),
+  currentVersion: 'a'.repeat(32),
+  lastError: '',
+  connection: 'online',
+  lastSeenAt: '2026-03-01T10:05:00.000Z',
+  createdAt: '2026-03-01T10:00:00.000Z',
+  status: 'on',
+  memo: '',
+  monitor: false,
+  portType: 7,
+  logRotateTime: null,
+  ...overrides,
+});
+const paris1 = node({});
+const paris2 = node({ id: 22, name: 'edge-paris-2', status: 'off', portType: 4, memo: 'spare rack', monitor: true });
+const tokyo = node({ id: 31, name: 'edge-tokyo-1', zoneId: 3, zoneName: 'Asia', logRotateTime: '02:15' });
+const list = (...rows: object[]) => ({ status: 200, body: { data: rows, total: rows.length } });
+
+/** Opens a menu of node actions (a row's "More" or the selection's) and picks `item`. */
+async function pick(menuButton: string, item: string, scope?: HTMLElement) {
+  clickButton(menuButton, scope);
+  fireEvent.click(await screen.findByText(item, { selector: '.ant-dropdown-menu-title-content' }));
+}
+
+function selectRow(row: HTMLElement) {
+  fireEvent.click(within(row).getByRole('checkbox'));
+}
+
+describe('node operations', () => {
+  beforeEach(() => {
+    api.on('GET', '/client/nodes/initialized', list(paris1, paris2, tokyo));
+  });
+
+  it('shows each node’s switch, port type, monitoring and memo, and keeps the new filters in the URL', async () => {
+    renderAt('/client/nodeManage/nodesList?tab=initialized&status=off&portType=4&version=0.3.0');
+    const row = await findRow('edge-paris-2');
+    expect(within(row).getByText('Off')).toBeTruthy();
+    expect(within(row).getByText('Layer 4 (TCP/UDP)')).toBeTruthy();
+    expect(within(row).getByText('spare rack')).toBeTruthy();
+    expect(within(row).getByText('Yes')).toBeTruthy();
+    expect(within(row).getByText('Never')).toBeTruthy();
+    expect(within(await findRow('edge-tokyo-1')).getByText('02:15')).toBeTruthy();
+    const query = api.sent('GET', '/client/nodes/initialized')[0]?.search;
+    expect([query?.get('status'), query?.get('portType'), query?.get('version')]).toEqual(['off', '4', '0.3.0']);
+  });
+
+  it('reboots one node from its row after confirming, under its zone', async () => {
+    api.on('POST', '/client/zone/2/node/reboot', ok([]));
+    renderAt('/client/nodeManage/nodesList?tab=initialized');
+    await pick('More', 'Reboot', await findRow('edge-paris-1'));
+    const dialog = await findModal();
+    expect(within(dialog).getByText(/restarts nginx on 1 node/)).toBeTruthy();
+    clickButton('OK', dialog);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('POST', '/client/zone/2/node/reboot').map((r) => r.body)).toEqual([{ ids: [21] }]);
+  });
+
+  it('switches the selected nodes off, and offers reboot and reset only for nodes of one zone', async () => {
+    api.on('PATCH', '/client/node/status', ok(true));
+    api.on('POST', '/client/nodes/logRotate', ok([]));
+    renderAt('/client/nodeManage/nodesList?tab=initialized');
+    selectRow(await findRow('edge-paris-1'));
+    selectRow(await findRow('edge-paris-2'));
+    await pick('Actions for selected (2)', 'Switch off');
+    clickButton('OK', await findModal());
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('PATCH', '/client/node/status')[0]?.body).toEqual({ ids: [21, 22], status: 'off' });
+
+    selectRow(await findRow('edge-paris-1'));
+    selectRow(await findRow('edge-tokyo-1'));
+    clickButton('Actions for selected (2)');
+    const reboot = await screen.findByText('Reboot', { selector: '.ant-dropdown-menu-title-content' });
+    expect(reboot.closest('li')?.getAttribute('aria-disabled')).toBe('true');
+    fireEvent.click(await screen.findByText('Rotate logs now', { selector: '.ant-dropdown-menu-title-content' }));
+    clickButton('OK', await findModal());
+    await waitFor(() => expect(api.sent('POST', '/client/nodes/logRotate')[0]?.body).toEqual({ ids: [21, 31] }));
+  });
+
+  it('sets memo, port type and the daily rotation time, showing refusals', async () => {
+    api.on('PUT', '/client/nodes/memo', ok(true));
+    api.on('PUT', '/client/nodes/portType', fail(409, 202005, 'Port Type 4 In Use', { nodeIDs: [21] }));
+    api.on('PUT', '/client/nodes/logRotateTime', ok(true));
+    renderAt('/client/nodeManage/nodesList?tab=initialized');
+    const row = await findRow('edge-paris-1');
+
+    await pick('More', 'Set memo', row);
+    let dialog = await findModal();
+    typeInto(dialog, 'Memo', 'rack 4');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('PUT', '/client/nodes/memo')[0]?.body).toEqual({ ids: [21], memo: 'rack 4' });
+
+    await pick('More', 'Set port type', row);
+    dialog = await findModal();
+    fireEvent.click(within(dialog).getByLabelText('Layer 4 (TCP/UDP)'));
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Port Type 4 In Use')).toBeTruthy();
+    expect(api.sent('PUT', '/client/nodes/portType')[0]?.body).toEqual({ ids: [21], portType: 4 });
+    clickButton('Cancel', dialog);
+
+    await pick('More', 'Set daily log rotation', row);
+    dialog = await findModal();
+    typeInto(dialog, 'Daily log rotation (UTC)', '25:00');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('Wrong format')).toBeTruthy();
+    expect(api.sent('PUT', '/client/nodes/logRotateTime')).toEqual([]);
+    typeInto(dialog, 'Daily log rotation (UTC)', '03:30');
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent('PUT', '/client/nodes/logRotateTime')[0]?.body).toEqual({ ids: [21], time: '03:30' }),
+    );
+  });
+});
+
+describe('a node’s details', () => {
+  const system = {
+    cpuCount: 4,
+    cpuUsage: 12.5,
+    memoryTotalBytes: 8e9,
+    memoryUsedBytes: 2e9,
+    diskTotalBytes: 100e9,
+    diskUsedBytes: 40e9,
+    loadAverage: [0.5, 0.4, 0.3],
+    uptimeSeconds: 90_061,
+    nginxVersion: '1.22.1',
+    agentVersion: '0.3.0',
+    reportedAt: '2026-03-01T10:05:00.000Z',
+  };
+  const command = {
+    id: 7,
+    nodeId: 21,
+    type: 'reboot',
+    status: 'succeeded',
+    message: 'nginx restarted: master 10 → 20',
+    createdAt: '2026-03-01T10:00:00.000Z',
+    sentAt: '2026-03-01T10:00:01.000Z',
+    finishedAt: '2026-03-01T10:00:02.000Z',
+  };
+
+  beforeEach(() => {
+    api.on('GET', '/client/nodes/initialized', list(paris1));
+    api.on('GET', '/client/zone/2/node/21/system', ok(system));
+    api.on(
+      'GET',
+      '/client/zone/2/node/21/commands',
+      list(command, { ...command, id: 8, type: 'logRotate', status: 'sent', message: '' }),
+    );
+  });
+
+  it('opens from the row with the node in the URL, and shows its system and commands with results', async () => {
+    const router = renderAt('/client/nodeManage/nodesList?tab=initialized');
+    clickButton('Details', await findRow('edge-paris-1'));
+    expect(await screen.findByText('Node edge-paris-1')).toBeTruthy();
+    expect(router.state.location.search).toContain('node=21');
+    expect(await screen.findByText('4 cores, 12.5% busy')).toBeTruthy();
+    expect(screen.getByText('2.00 GB of 8.00 GB')).toBeTruthy();
+    expect(screen.getByText('40.00 GB of 100.00 GB')).toBeTruthy();
+    expect(screen.getByText('1 d 1 h 1 min')).toBeTruthy();
+    expect(screen.getByText('1.22.1')).toBeTruthy();
+    expect(await screen.findByText('nginx restarted: master 10 → 20')).toBeTruthy();
+    expect(screen.getByText('Succeeded')).toBeTruthy();
+    expect(screen.getByText('Running')).toBeTruthy();
+    expect(api.sent('GET', '/client/zone/2/node/21/commands')[0]?.search.get('pageSize')).toBe('20');
+  });
+
+  it('says so when the agent has not reported yet', async () => {
+    api.on('GET', '/client/zone/2/node/21/system', ok(null));
+    renderAt('/client/nodeManage/nodesList?tab=initialized&node=21');
+    expect(await screen.findByText('The agent has not reported its system yet.')).toBeTruthy();
+  });
+
+  it('reloads the system information and the commands every 2000 ms', async () => {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+    });
+    renderAt('/client/nodeManage/nodesList?tab=initialized&node=21');
+    await screen.findByText('4 cores, 12.5% busy', undefined, { timeout: 10_000 });
+    const before = api.sent('GET', '/client/zone/2/node/21/system').length;
+    const commandsBefore = api.sent('GET', '/client/zone/2/node/21/commands').length;
+    await act(() => vi.advanceTimersByTimeAsync(2100));
+    await waitFor(() => expect(api.sent('GET', '/client/zone/2/node/21/system')).toHaveLength(before + 1));
+    expect(api.sent('GET', '/client/zone/2/node/21/commands').length).toBeGreaterThan(commandsBefore);
+  });
+});
+
+describe('a zone’s nodes', () => {
+  const zone = {
+    id: 2,
+    name: 'Europe',
+    memo: '',
+    nodeCount: 2,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    updatedAt: '2026-03-01T10:00:00.000Z',
+  };
+
+  beforeEach(() => {
+    api.on('GET', '/client/zones', list(zone));
+    api.on('GET', '/client/zone/2/nodes', list(paris1, paris2));
+  });
+
+  it('lists them in a drawer kept in the URL, renames one and refuses to remove one still in a group', async () => {
+    api.on('PATCH', '/client/zone/2/node', ok(true));
+    api.on('DELETE', '/client/zone/2/node', fail(409, 202003, 'Node Exists In Group', { nodeIDs: [21] }));
+    const router = renderAt('/client/nodeManage/zonesList');
+    clickButton('Nodes', await findRow('Europe'));
+    expect(await screen.findByText('Nodes of Europe')).toBeTruthy();
+    expect(router.state.location.search).toBe('?nodes=2');
+    const row = await findRow('edge-paris-1');
+    expect(api.sent('GET', '/client/zone/2/nodes')[0]?.search.get('page')).toBe('1');
+
+    clickButton('Rename', row);
+    const dialog = await findModal();
+    typeInto(dialog, 'Name', 'Paris 1');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Update Success')).toBeTruthy();
+    expect(api.sent('PATCH', '/client/zone/2/node')[0]?.body).toEqual({ id: 21, name: 'Paris 1' });
+
+    clickButton('Remove from zone', row);
+    const popup = (await screen.findByText(/Take edge-paris-1 out of the zone/)).closest('.ant-popover') as HTMLElement;
+    clickButton('Delete', popup);
+    expect(await screen.findByText('Node Exists In Group')).toBeTruthy();
+    expect(api.sent('DELETE', '/client/zone/2/node')[0]?.body).toEqual({ id: 21 });
+  });
+});

@@ -1,0 +1,58 @@
+import { DownOutlined } from '@ant-design/icons';
+import type { InitializedNode } from '@rampart/contract';
+import { Button, Dropdown, type MenuProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import {
+  COMMAND_ACTIONS,
+  commonZone,
+  isZoneCommand,
+  type NodeAction,
+  type NodeActionKind,
+  SETTING_ACTIONS,
+  SWITCH_ACTIONS,
+} from './node-actions';
+
+/**
+ * The menu of node actions for one row or for the selected rows: commands, the on/off switch and
+ * the settings. Reboot and reset are offered only for nodes of one zone (their call names it); a
+ * single node is offered only the switch position it is not in.
+ */
+export function NodeActionsMenu({
+  nodes,
+  label,
+  size,
+  onPick,
+}: {
+  nodes: InitializedNode[];
+  label: string;
+  size?: 'small';
+  onPick: (action: NodeAction) => void;
+}) {
+  const { t } = useTranslation('nodeOps');
+  const oneZone = commonZone(nodes) !== null;
+  const only = nodes.length === 1 ? nodes[0] : undefined;
+  const item = (kind: NodeActionKind) => ({
+    key: kind,
+    label: t(`actions.${kind}`),
+    disabled: isZoneCommand(kind) && !oneZone,
+    title: isZoneCommand(kind) && !oneZone ? t('oneZone') : undefined,
+  });
+  const items: MenuProps['items'] = [
+    ...COMMAND_ACTIONS.map(item),
+    { type: 'divider' },
+    ...SWITCH_ACTIONS.filter((kind) => only === undefined || only.status !== kind).map(item),
+    { type: 'divider' },
+    ...SETTING_ACTIONS.map(item),
+  ];
+  return (
+    <Dropdown
+      trigger={['click']}
+      disabled={nodes.length === 0}
+      menu={{ items, onClick: ({ key }) => onPick({ kind: key as NodeActionKind, nodes }) }}
+    >
+      <Button size={size}>
+        {label} <DownOutlined />
+      </Button>
+    </Dropdown>
+  );
+}

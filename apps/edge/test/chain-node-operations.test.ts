@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
+import { request } from './helpers/net.js';
+import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import {
+  type ControlPlane,
+  initializeFirstNode,
+  type OperatorSetup,
+  removeDir,
+  SERVER_BUNDLE,
+  setUpOperator,
+  startControlPlane,
+  waitUntil,
+} from './helpers/real-control-plane.js';
+
+/**
+ * The operator's node operations through the whole chain: the built control plane, the agent with
+ * its own nginx and an origin, everything driven through the console's API. Needs `npm run build`.
+ */
+
+let cp: ControlPlane;
+let setup: OperatorSetup;
+let edge: TestAgent;
+let origin: Origin;
+let nodeId: number;
+
+interface Command {
+  id: number;
+  status: string;
+  message: string;
+}
+
+const operator = <T>(method: string, url: string, body?: unknown) => setup.operator.call<T>(method, url, body);
+const status = async () => (await request(edge.ports.http, 'www.shop.example')).status;
+
+/** Waits for a command queued through the API to finish, and answers it as the operator sees it. */
+async function finished(command: Command): Promise<Command> {
+  let seen: Command | undefined;
+  await waitUntil(
+    async () => {
+      const history = await operator<Command[]>('GET', `client/zone/${setup.zoneId}/node/${nodeId}/commands`);
+      seen = history.find((c) => c.id === command.id);
+      return seen !== undefined && seen.status !== 'queued' && seen.status !== 'sent';
+    },
+    20_000,
+    100,
+  );
+  if (!seen) throw new Error('command not found');
+  return seen;
+}
+
+beforeAll(async () => {
+  if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
+  origin = await startOrigin('a');
+  cp = await startControlPlane();
+  setup = await setUpOperator(cp);
+  edge = await startAgent({ controlPlane: cp.url, joinToken: setup.joinToken, heartbeatMs: 500 });
+  nodeId = await initializeFirstNode(setup);
+  await setup.customer.call('POST', `user/site/${setup.siteId}/domains`, {
+    domains: [{ name: 'www.shop.example', upstreams: [{ ip: '127.0.0.1', port: origin.port }] }],
+  });
+  await waitUntil(async () => (await status()) === 200, 10_000);
+}, 90_000);
+
+afterAll(async () => {
+  await cleanUpAgents();
+  await cp?.stop();
+  if (cp) await removeDir(cp.dataDir);
+  await origin?.close();
+});
+
+describe('node operations through the whole chain', () => {
+  it('switches the node off (it answers the unknown-host page) and on again (it serves the site)', async () => {
+    await operator('PATCH', 'client/node/status', { ids: [nodeId], status: 'off' });
+    await waitUntil(async () => (await status()) === 404, 5000);
+    await operator('PATCH', 'client/node/status', { ids: [nodeId], status: 'on' });
+    await waitUntil(async () => (await status()) === 200, 5000);
+    expect(servedBy((await request(edge.ports.http, 'www.shop.example')).body)).toBe('a');
+  });
+
+  it('reboots the node: the command succeeds with a new nginx master and the site is still served', async () => {
+    const before = await edge.agent.nginx.masterPid();
+    const [command] = await operator<Command[]>('POST', `client/zone/${setup.zoneId}/node/reboot`, { ids: [nodeId] });
+    const done = await finished(command as Command);
+    const after = await edge.agent.nginx.masterPid();
+    expect(done).toMatchObject({ status: 'succeeded', message: `nginx restarted: master ${before} → ${after}` });
+    expect(after).not.toBe(before);
+    expect(await status()).toBe(200);
+  });
+
+  it('rotates the logs on demand and reports the machine through the system call', async () => {
+    const [command] = await operator<Command[]>('POST', 'client/nodes/logRotate', { ids: [nodeId] });
+    expect((await finished(command as Command)).status).toBe('succeeded');
+    expect((await stat(path.join(edge.stateDir, 'nginx/logs/access.log.1'))).isFile()).toBe(true);
+    let system: { cpuCount: number; nginxVersion: string } | null = null;
+    await waitUntil(
+      async () => {
+        system = await operator('GET', `client/zone/${setup.zoneId}/node/${nodeId}/system`);
+        return system !== null;
+      },
+      5000,
+      100,
+    );
+    expect(system).toMatchObject({ cpuCount: expect.any(Number), nginxVersion: expect.stringMatching(/^1\./) });
+  });
+});

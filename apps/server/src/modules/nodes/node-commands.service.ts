@@ -1,0 +1,115 @@
+import {
+  type EdgeCommand,
+  NODE_COMMAND_EXPIRY_SECONDS,
+  type NodeCommand,
+  type NodeCommandType,
+} from '@rampart/contract';
+import type { ConfigChanges } from '../../platform/changes.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { type NodeCommandRow, NodeCommandsRepository } from './node-commands.repository.js';
+import { NodesRepository } from './nodes.repository.js';
+
+/** A waiting poll looks at the table this often, for commands queued by another control-plane process. */
+const RECHECK_MS = 5000;
+/** Most commands handed to a node in one answer. */
+const TAKE_LIMIT = 100;
+
+export function presentNodeCommand(row: NodeCommandRow): NodeCommand {
+  return {
+    id: row.id,
+    nodeId: row.nodeId,
+    type: row.type,
+    status: row.status,
+    message: row.message,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+function presentEdgeCommand(row: NodeCommandRow): EdgeCommand {
+  return { id: row.id, type: row.type, payload: {} };
+}
+
+/**
+ * The command channel to node agents. The operator's calls queue commands, all or none; a node's
+ * long poll takes its own queued commands (woken at once by `queued`, the same mechanism as the
+ * snapshot poll), and its result call answers only its own sent commands.
+ */
+export class NodeCommandsService {
+  /** Aborted at shutdown so that held polls answer at once. */
+  private readonly closing = new AbortController();
+
+  constructor(
+    private readonly db: Db,
+    private readonly commands: NodeCommandsRepository,
+    private readonly queued: ConfigChanges,
+    private readonly clock: Clock,
+  ) {}
+
+  private deadline(from: number): Date {
+    return new Date(from + NODE_COMMAND_EXPIRY_SECONDS * 1000);
+  }
+
+  /** Queues `type` for every id, all or none: each must be an initialised node of the operator (in the zone when given). */
+  async queue(operatorId: number, ids: number[], type: NodeCommandType, zoneId?: number): Promise<NodeCommand[]> {
+    const unique = [...new Set(ids)];
+    const now = this.clock();
+    const rows = await this.db.transaction(async (tx) => {
+      const found = await new NodesRepository(tx).placedNodes(operatorId, unique, zoneId);
+      if (found.length !== unique.length) {
+        throw new AppError(101018, {
+          extra: { reason: 'not every node is an initialised node of yours in this zone' },
+        });
+      }
+      return new NodeCommandsRepository(tx).insertMany(
+        unique.map((nodeId) => ({
+          ownerId: operatorId,
+          nodeId,
+          type,
+          createdAt: new Date(now),
+          expiresAt: this.deadline(now),
+        })),
+      );
+    });
+    this.queued.bump();
+    return rows.map(presentNodeCommand);
+  }
+
+  /** The node's queued commands, now or within `waitSeconds`; an empty list when none came. */
+  async poll(nodeId: number, waitSeconds: number, hangUp: AbortSignal): Promise<EdgeCommand[]> {
+    const signal = AbortSignal.any([hangUp, this.closing.signal]);
+    const deadline = Date.now() + waitSeconds * 1000;
+    for (;;) {
+      const now = this.clock();
+      await this.commands.expire(nodeId, new Date(now));
+      const taken = await this.commands.take(nodeId, new Date(now), this.deadline(now), TAKE_LIMIT);
+      if (taken.length > 0) return taken.map(presentEdgeCommand);
+      const left = deadline - Date.now();
+      if (left <= 0 || signal.aborted) return [];
+      await this.queued.next(Math.min(left, RECHECK_MS), signal);
+      if (signal.aborted) return [];
+    }
+  }
+
+  /** Records a node's result for one of its sent commands; anything else is 101018. */
+  async report(nodeId: number, id: number, result: { ok: boolean; message: string }): Promise<void> {
+    const now = new Date(this.clock());
+    await this.commands.expire(nodeId, now);
+    const done = await this.commands.finish(nodeId, id, result.ok ? 'succeeded' : 'failed', result.message, now);
+    if (!done) throw new AppError(101018, { extra: { reason: 'not a running command of this node' } });
+  }
+
+  /** A node's commands, newest first (the caller has checked the node is the operator's). */
+  async list(operatorId: number, nodeId: number, page: number, pageSize: number) {
+    await this.commands.expire(nodeId, new Date(this.clock()));
+    const { rows, total } = await this.commands.list(operatorId, nodeId, page, pageSize);
+    return { data: rows.map(presentNodeCommand), total };
+  }
+
+  close(): void {
+    this.closing.abort();
+  }
+}

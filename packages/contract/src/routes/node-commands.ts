@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { dataOf, defineRoute, nodeAccess } from '../route.js';
+
+/**
+ * The command channel from the operator to a node's agent: the operator's calls queue commands
+ * (reboot, reset, log rotation; later cache purge, preheat, upgrade), the agent long-polls for its
+ * own, runs them and reports each result. A command moves queued → sent (handed to the agent) →
+ * succeeded or failed; one the agent did not pick up, or did not answer, within
+ * {@link NODE_COMMAND_EXPIRY_SECONDS} becomes expired.
+ */
+
+export const NODE_COMMAND_TYPES = ['reboot', 'reset', 'logRotate'] as const;
+export const nodeCommandTypeSchema = z.enum(NODE_COMMAND_TYPES);
+export type NodeCommandType = z.infer<typeof nodeCommandTypeSchema>;
+
+export const NODE_COMMAND_STATUSES = ['queued', 'sent', 'succeeded', 'failed', 'expired'] as const;
+export const nodeCommandStatusSchema = z.enum(NODE_COMMAND_STATUSES);
+export type NodeCommandStatus = z.infer<typeof nodeCommandStatusSchema>;
+
+/** A command waits this long to be picked up, and then this long again for its result. */
+export const NODE_COMMAND_EXPIRY_SECONDS = 600;
+/** Longest a command poll is held open when nothing is queued. */
+export const EDGE_COMMANDS_MAX_WAIT_SECONDS = 30;
+/** Longest result message a node may send (longer ones are cut by the agent). */
+export const NODE_COMMAND_MESSAGE_MAX = 2000;
+
+const commandId = z.number().int().positive();
+/** None of today's commands takes arguments; later ones (purge URLs) add their own payload schema. */
+const noPayload = z.strictObject({});
+
+/** A command as the agent receives it: one variant per type, each with its own payload allowlist. */
+export const edgeCommandSchema = z.discriminatedUnion('type', [
+  z.strictObject({ id: commandId, type: z.literal('reboot'), payload: noPayload }),
+  z.strictObject({ id: commandId, type: z.literal('reset'), payload: noPayload }),
+  z.strictObject({ id: commandId, type: z.literal('logRotate'), payload: noPayload }),
+]);
+export type EdgeCommand = z.infer<typeof edgeCommandSchema>;
+
+export const getNodeCommands = defineRoute({
+  id: 'edge.commands',
+  api: 'edge',
+  method: 'GET',
+  path: '/commands',
+  access: nodeAccess,
+  summary:
+    "Long poll for the node's queued commands: answers them at once (they become sent), else holds the " +
+    'request up to `wait` seconds and answers an empty list when none was queued',
+  tags: ['edge'],
+  request: {
+    query: z.object({ wait: z.coerce.number().int().min(0).max(EDGE_COMMANDS_MAX_WAIT_SECONDS).default(0) }),
+  },
+  response: dataOf(z.array(edgeCommandSchema).max(100)),
+});
+
+export const reportNodeCommandResult = defineRoute({
+  id: 'edge.commandResult',
+  api: 'edge',
+  method: 'POST',
+  path: '/commands/{id}/result',
+  access: nodeAccess,
+  summary: "A node reports the outcome of one of its sent commands (101018 for another node's or a finished one)",
+  tags: ['edge'],
+  request: {
+    params: z.object({ id: z.coerce.number().int().positive() }),
+    body: z.object({ ok: z.boolean(), message: z.string().max(NODE_COMMAND_MESSAGE_MAX) }),
+  },
+  response: dataOf(z.literal(true)),
+});
+
+export const nodeCommandRoutes = { getNodeCommands, reportNodeCommandResult } as const;
