@@ -91,24 +91,30 @@ describe('nodes on lines', () => {
     expect((await call('POST', lineUrl(g, 'default'), { nodeIDs: [a, 999_999] })).json().code).toBe(101018);
   });
 
-  it('keeps a node to one port type (101003 portTypeMismatch) and offers only fitting candidates', async () => {
+  it('keeps a node to its one port type (101003 portTypeMismatch) and offers only fitting candidates', async () => {
     const web = await group('pt-web', 7);
     const tcp = await group('pt-tcp', 4);
     const a = await initializedNode(t, client, zoneId, 'pt-a');
     const b = await initializedNode(t, client, zoneId, 'pt-b');
     await call('POST', lineUrl(web, 'default'), { nodeIDs: [a] });
+    // Nodes are of port type 7 until the operator sets them to 4.
     const refused = await call('POST', lineUrl(tcp, 'default'), { nodeIDs: [a, b] });
     expect(refused.json()).toMatchObject({
       code: 101003,
       extra: { fields: [{ field: 'nodeIDs', key: 'portTypeMismatch' }] },
     });
-    expect(refused.json().extra.fields[0].message).toContain(String(a));
-    const tcpCandidates = ids(await call('GET', `${lineUrl(tcp, 'default')}/candidates?pageSize=500`));
-    expect(tcpCandidates).toContain(b);
-    expect(tcpCandidates).not.toContain(a);
-    const webCandidates = ids(await call('GET', `${lineUrl(web, 'default')}/candidates?value=pt-&pageSize=500`));
-    expect(webCandidates).toEqual([b]); // a is on this line already
-    expect(ids(await call('GET', `${lineUrl(web, 'telecom')}/candidates?value=pt-`))).toEqual([a, b]);
+    expect(refused.json().extra.fields[0].message).toContain(`${a}, ${b}`);
+    expect(ids(await call('GET', `${lineUrl(tcp, 'default')}/candidates?value=pt-&pageSize=500`))).toEqual([]);
+
+    // A node in a group of port type 7 cannot become 4 (202005); one in no group can.
+    expect((await call('PUT', 'client/nodes/portType', { ids: [a, b], portType: 4 })).json().code).toBe(202005);
+    expect((await call('PUT', 'client/nodes/portType', { ids: [b], portType: 4 })).statusCode).toBe(200);
+    const tcpCandidates = ids(await call('GET', `${lineUrl(tcp, 'default')}/candidates?value=pt-&pageSize=500`));
+    expect(tcpCandidates).toEqual([b]);
+    expect((await call('POST', lineUrl(web, 'telecom'), { nodeIDs: [b] })).json().code).toBe(101003);
+    expect((await call('POST', lineUrl(tcp, 'default'), { nodeIDs: [b] })).statusCode).toBe(200);
+    expect(ids(await call('GET', `${lineUrl(web, 'default')}/candidates?value=pt-&pageSize=500`))).toEqual([]);
+    expect(ids(await call('GET', `${lineUrl(web, 'telecom')}/candidates?value=pt-`))).toEqual([a]);
   });
 
   it('removes nodes all or none: one not on the line is 101018 and nothing is removed', async () => {

@@ -154,8 +154,12 @@ describe('virtual node records', () => {
       extra: { fields: [{ field: 'nodeIDs', key: 'portTypeMismatch' }] },
     });
     expect((await call('GET', `${base()}/virtualNode/${id}/records`)).json().total).toBe(0);
-    // b now serves layer 4 through the record, so a layer-7 group refuses it.
-    await call('POST', `${base()}/virtualNode/${id}/record/node`, { nodeIDs: [b] });
+    // b is a layer-7 node until the operator makes it a layer-4 one; then the record takes it.
+    expect(
+      (await call('POST', `${base()}/virtualNode/${id}/record/node`, { nodeIDs: [b] })).json().extra.fields[0].key,
+    ).toBe('portTypeMismatch');
+    await call('PUT', 'client/nodes/portType', { ids: [b], portType: 4 });
+    expect((await call('POST', `${base()}/virtualNode/${id}/record/node`, { nodeIDs: [b] })).statusCode).toBe(200);
     const place = await call('POST', `${base()}/group/${web}/line/default/nodes`, { nodeIDs: [b] });
     expect(place.json().extra.fields[0].key).toBe('portTypeMismatch');
   });
