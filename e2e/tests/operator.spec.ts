@@ -1,0 +1,95 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { api } from '../support/api.js';
+import { login } from '../support/console.js';
+import { E2E } from '../support/env.js';
+
+/** Picks `option` in the antd Select labelled `label` inside `scope` (typing narrows long lists). */
+async function choose(page: Page, scope: Locator, label: string, option: string): Promise<void> {
+  await scope.getByLabel(label, { exact: true }).click();
+  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
+}
+
+/** Registers a node with the operator's join token, as `rampart-edge` does on a new machine. */
+async function registerNode(hostname: string): Promise<number> {
+  const info = await api<string>('client', 'GET', 'client/node-info');
+  const joinToken = /^join_token=(.*)$/m.exec(info)?.[1];
+  const res = await fetch(`${E2E.url}/api/edge/v1/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ joinToken, hostname, ips: ['192.0.2.44'], version: '0.1.0' }),
+  });
+  if (!res.ok) throw new Error(`register: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: { nodeId: number } }).data.nodeId;
+}
+
+test('an operator creates a zone, a group and a product, initialises a node and creates a site for a customer', async ({
+  page,
+}) => {
+  const stamp = Date.now();
+  const zoneName = `op-zone-${stamp}`;
+  const productName = `op-product-${stamp}`;
+  const nodeName = `op-edge-${stamp}`;
+  const nodeId = await registerNode(nodeName);
+  await login(page, 'client');
+
+  // Zone, then a group in it.
+  await page.goto('/client/nodeManage/zonesList');
+  await page.getByRole('button', { name: 'New zone' }).click();
+  const zoneDialog = page.getByRole('dialog');
+  await zoneDialog.getByLabel('Name').fill(zoneName);
+  await zoneDialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('Create Success!')).toBeVisible();
+  const zoneRow = page.getByRole('row', { name: new RegExp(zoneName) });
+  await zoneRow.getByRole('button', { name: 'Groups' }).click();
+  const drawer = page.locator('.ant-drawer-content');
+  await drawer.getByRole('button', { name: 'New group' }).click();
+  const groupDialog = page.locator('.ant-modal');
+  await groupDialog.getByLabel('Name').fill('web');
+  await groupDialog.getByRole('button', { name: 'OK' }).click();
+  await expect(drawer.getByRole('cell', { name: 'web', exact: true })).toBeVisible();
+  await drawer.locator('.ant-drawer-close').click();
+
+  // Product on that group.
+  await page.goto('/client/sitesManagement/productsList');
+  await page.getByRole('button', { name: 'New product' }).click();
+  const productDialog = page.getByRole('dialog');
+  await productDialog.getByLabel('Name', { exact: true }).fill(productName);
+  await choose(page, productDialog, 'Zone', zoneName);
+  await choose(page, productDialog, 'Groups of the zone', 'web');
+  await productDialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('cell', { name: productName })).toBeVisible();
+
+  // The registered node, initialised into the zone and group.
+  await page.goto('/client/nodeManage/nodesList');
+  await page.getByRole('tab', { name: 'Waiting to be initialised' }).click();
+  await page.getByRole('row', { name: new RegExp(nodeName) }).getByRole('button', { name: 'Initialize' }).click();
+  const initDialog = page.getByRole('dialog');
+  await choose(page, initDialog, 'Zone', zoneName);
+  await choose(page, initDialog, 'Group', 'web');
+  await initDialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('SET SUCCESS')).toBeVisible();
+
+  // A site for the customer on the product.
+  await page.goto('/client/sitesManagement/sitesList');
+  await page.getByRole('button', { name: 'New site' }).click();
+  const siteDialog = page.getByRole('dialog');
+  await siteDialog.getByLabel('Site name').fill(`op shop ${stamp}`);
+  await choose(page, siteDialog, 'Customer', 'user');
+  await choose(page, siteDialog, 'Product', productName);
+  await siteDialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('cell', { name: `op shop ${stamp}` })).toBeVisible();
+
+  // What the console did is what the server stored.
+  const [node] = await api<{ id: number; zoneName: string; groups: { name: string }[] }[]>(
+    'client',
+    'GET',
+    `client/nodes/initialized?value=${nodeName}`,
+  );
+  expect(node).toMatchObject({ id: nodeId, zoneName, groups: [{ name: 'web' }] });
+  const sites = await api<{ siteName: string; productName: string }[]>(
+    'client',
+    'GET',
+    `client/sites?siteName=${encodeURIComponent(`op shop ${stamp}`)}`,
+  );
+  expect(sites).toEqual([expect.objectContaining({ siteName: `op shop ${stamp}`, productName })]);
+});
