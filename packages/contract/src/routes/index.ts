@@ -4,6 +4,7 @@ import { authRoutes } from './auth.js';
 import { certificateRoutes } from './certificates.js';
 import { domainRoutes } from './domains.js';
 import { groupRoutes } from './groups.js';
+import { monitoringRoutes } from './monitoring.js';
 import { nodeRoutes } from './nodes.js';
 import { productRoutes } from './products.js';
 import { siteRoutes } from './sites.js';
@@ -16,6 +17,7 @@ export * from './auth.js';
 export * from './certificates.js';
 export * from './domains.js';
 export * from './groups.js';
+export * from './monitoring.js';
 export * from './nodes.js';
 export * from './products.js';
 export * from './sites.js';
@@ -36,6 +38,7 @@ export const ROUTE_GROUPS = {
   sites: siteRoutes,
   domains: domainRoutes,
   certificates: certificateRoutes,
+  monitoring: monitoringRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

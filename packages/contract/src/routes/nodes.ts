@@ -3,6 +3,7 @@ import { dataPlaneSchema } from '../edge/data-plane.js';
 import { nginxTuningSchema } from '../edge/nginx-tuning.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, pageOf, publicAccess, tiers } from '../route.js';
+import { nodeMonitorStatusSchema } from './monitoring.js';
 
 /**
  * Edge nodes joining the operator's fleet. A node's agent registers with the operator's join token
@@ -123,6 +124,8 @@ export const initializedNodeSchema = z.object({
   connection: z.enum(['online', 'offline']),
   lastSeenAt: z.string().nullable(),
   createdAt: z.string(),
+  /** What the monitor groups say about the node (see client/monitor/nodes/enableStatus). */
+  monitor: nodeMonitorStatusSchema.optional(),
 });
 export type InitializedNode = z.infer<typeof initializedNodeSchema>;
 
