@@ -81,7 +81,9 @@ describe('registration and signed requests', () => {
     expect(again.logs.some((e) => e.event === 'registered')).toBe(false);
     expect(cp.registrations).toHaveLength(1);
     expect(cp.refused).toEqual([]);
-    expect(new Set(cp.accepted)).toEqual(new Set(['/api/edge/v1/status', '/api/edge/v1/snapshot']));
+    expect(new Set(cp.accepted)).toEqual(
+      new Set(['/api/edge/v1/status', '/api/edge/v1/snapshot', '/api/edge/v1/probes']),
+    );
   });
 
   it('keeps retrying a registration the control plane refuses, without spinning', async () => {

@@ -9,6 +9,7 @@ import { NginxConfigError, NginxProcess } from '../nginx/nginx-process.js';
 import { type NginxSettingsInput, nginxSettingsSchema, renderNginxConf } from '../nginx/render.js';
 import { Backoff, pause } from './backoff.js';
 import { errorText, jsonLineLogger, type Logger } from './log.js';
+import { ProbeLoop } from './monitor.js';
 import { NodeApiError, NodeClient, SnapshotRefusedError } from './node-client.js';
 import { alive, killNginxLeftovers } from './processes.js';
 import { type Credentials, StateDir } from './state.js';
@@ -56,6 +57,8 @@ export interface AgentOptions {
   superviseMs?: number;
   backoffMinMs?: number;
   backoffMaxMs?: number;
+  /** How often the node asks what it should probe as a monitor node (monitor.ts). */
+  probeRefreshMs?: number;
 }
 
 type NginxAction = 'none' | 'started' | 'reloaded' | 'stopped';
@@ -107,6 +110,7 @@ export class Agent {
   private controlPlaneUrl = '';
   /** Set by applySnapshot once it started or reloaded nginx (decides whether a failure rolls back). */
   private nginxChanged = false;
+  private probes: ProbeLoop | null = null;
 
   constructor(private readonly config: AgentOptions) {
     this.log = config.logger ?? jsonLineLogger();
@@ -218,6 +222,7 @@ export class Agent {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.supervisor) clearTimeout(this.supervisor);
     await this.running;
+    await this.probes?.stop();
     await this.supervising;
     await this.statusInFlight;
     await this.exclusive(async () => {
@@ -230,6 +235,10 @@ export class Agent {
     await this.register();
     if (this.stopping) return;
     this.reportStatus();
+    if (this.client) {
+      this.probes = new ProbeLoop(this.client, this.log, this.config.probeRefreshMs);
+      this.probes.start();
+    }
     await this.poll();
   }
 

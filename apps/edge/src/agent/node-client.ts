@@ -4,8 +4,11 @@ import {
   EDGE_SNAPSHOT_MAX_WAIT_SECONDS,
   type EdgeSnapshot,
   getNodeSnapshot,
+  getProbes,
+  type ProbeAssignment,
   registerNode,
   reportNodeStatus,
+  reportProbeResults,
   routeUrl,
 } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
@@ -54,6 +57,7 @@ export interface NodeCredentials {
 
 type RegisterBody = z.input<NonNullable<(typeof registerNode)['request']['body']>>;
 type StatusBody = z.input<NonNullable<(typeof reportNodeStatus)['request']['body']>>;
+type ProbeResultsBody = z.input<NonNullable<(typeof reportProbeResults)['request']['body']>>;
 
 /** Combines the caller's signal (agent shutdown) with a timeout; AbortSignal.any needs Node 20.3. */
 function withTimeout(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal; done: () => void } {
@@ -184,6 +188,19 @@ export class NodeClient {
     const checked = reportNodeStatus.request.body.parse(body);
     await this.call(reportNodeStatus, { body: checked, signed: true, signal }, (text) =>
       NodeClient.json(reportNodeStatus, text),
+    );
+  }
+
+  /** What this node probes as a monitor node (empty when it is not one). */
+  async probes(signal?: AbortSignal): Promise<ProbeAssignment[]> {
+    const reply = await this.call(getProbes, { signed: true, signal }, (text) => NodeClient.json(getProbes, text));
+    return (reply as z.output<(typeof getProbes)['response']>).data;
+  }
+
+  async reportProbes(body: ProbeResultsBody, signal?: AbortSignal): Promise<void> {
+    const checked = reportProbeResults.request.body.parse(body);
+    await this.call(reportProbeResults, { body: checked, signed: true, signal }, (text) =>
+      NodeClient.json(reportProbeResults, text),
     );
   }
 
