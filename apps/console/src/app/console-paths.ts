@@ -26,6 +26,8 @@ export const CLIENT_PATHS = {
   nodesList: 'nodeManage/nodesList',
   productsList: 'sitesManagement/productsList',
   sitesList: 'sitesManagement/sitesList',
+  monitorNodeList: 'monitorManagement/monitorNodeList',
+  monitorNodeGroup: 'monitorManagement/monitorNodeGroup',
 } as const;
 
 /** Pages of the user (customer) console, by their path under `/user/`. */

@@ -9,6 +9,7 @@ import { ListTable } from '../../../components/ListTable';
 import { SearchBox } from '../../../components/SearchBox';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
+import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
 import { MoveNodesModal } from './MoveNodesModal';
 import { NODE_LIST_QUERY } from './node-refresh';
 
@@ -67,6 +68,12 @@ export function InitializedNodesTab() {
       render: (value: InitializedNode['connection']) => (
         <Tag color={value === 'online' ? 'green' : 'default'}>{t(`connection.${value}`)}</Tag>
       ),
+    },
+    {
+      title: t('monitor'),
+      dataIndex: 'monitor',
+      render: (value: InitializedNode['monitor']) =>
+        value ? <MonitorStateTag state={value.state} since={value.since} /> : '—',
     },
     {
       title: t('lastError'),
