@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { containsPattern } from '../../platform/db/like.js';
 import { monitorEvents, monitorGroups, monitorTargets, nodes, zones } from '../../platform/db/schema.js';
+import { nodeSearchCondition } from '../nodes/nodes.repository.js';
 
 type TargetState = 'up' | 'down' | 'unknown';
 export type NodeMonitorState = TargetState | 'unmonitored';
@@ -101,9 +101,7 @@ export class MonitorStatusRepository {
       eq(nodes.ownerId, ownerId),
       eq(nodes.status, 'initialized'),
       f.state ? sql`${state} = ${f.state}` : undefined,
-      search
-        ? or(ilike(nodes.name, containsPattern(search)), sql`${nodes.ips}::text ILIKE ${containsPattern(search)}`)
-        : undefined,
+      search ? nodeSearchCondition(search) : undefined,
     );
     const [rows, [total]] = await Promise.all([
       this.db

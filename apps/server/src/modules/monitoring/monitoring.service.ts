@@ -1,9 +1,10 @@
-import { type Locale, type MonitorGroup, type MonitorNode, NODE_ONLINE_WINDOW_SECONDS } from '@rampart/contract';
+import type { Locale, MonitorGroup, MonitorNode } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import { nodeConnection } from '../nodes/nodes.service.js';
 import { MonitorGroupsRepository, type MonitorGroupValues } from './monitor-groups.repository.js';
 import type { MonitorNodeRow, MonitorNodesRepository } from './monitor-nodes.repository.js';
 
@@ -22,9 +23,7 @@ export class MonitoringService {
   ) {}
 
   private connection(lastSeenAt: Date | null): 'online' | 'offline' {
-    return lastSeenAt && this.clock() - lastSeenAt.getTime() <= NODE_ONLINE_WINDOW_SECONDS * 1000
-      ? 'online'
-      : 'offline';
+    return nodeConnection(lastSeenAt, this.clock());
   }
 
   private async presentMonitors(rows: MonitorNodeRow[]): Promise<MonitorNode[]> {

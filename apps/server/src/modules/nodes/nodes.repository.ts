@@ -5,6 +5,11 @@ import { groupNodes, nodeGroups, nodeJoinTokens, nodes, zones } from '../../plat
 
 export type NodeRow = typeof nodes.$inferSelect;
 
+/** Nodes whose name or one of whose addresses contains `search` (case-insensitive). */
+export function nodeSearchCondition(search: string) {
+  return or(ilike(nodes.name, containsPattern(search)), sql`${nodes.ips}::text ILIKE ${containsPattern(search)}`);
+}
+
 /** Nodes and join tokens: one typed query per method. Every read is scoped by owner. */
 export class NodesRepository {
   constructor(private readonly db: Db) {}
@@ -76,9 +81,7 @@ export class NodesRepository {
       eq(nodes.ownerId, ownerId),
       eq(nodes.status, 'initialized'),
       f.zoneIDs && f.zoneIDs.length > 0 ? inArray(nodes.zoneId, f.zoneIDs) : undefined,
-      search
-        ? or(ilike(nodes.name, containsPattern(search)), sql`${nodes.ips}::text ILIKE ${containsPattern(search)}`)
-        : undefined,
+      search ? nodeSearchCondition(search) : undefined,
     );
     const [rows, [total]] = await Promise.all([
       this.db
