@@ -281,6 +281,10 @@ export const enUS = {
     },
   },
   monitoring: {
+    tabs: {
+      groups: 'Groups',
+      nodes: 'Node states',
+    },
     states: {
       up: 'Up',
       down: 'Down',

@@ -277,6 +277,10 @@ export const zhCN: LocaleResources = {
     },
   },
   monitoring: {
+    tabs: {
+      groups: '监控组',
+      nodes: '节点状态',
+    },
     states: {
       up: '正常',
       down: '故障',

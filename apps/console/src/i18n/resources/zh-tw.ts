@@ -277,6 +277,10 @@ export const zhTW: LocaleResources = {
     },
   },
   monitoring: {
+    tabs: {
+      groups: '監控群組',
+      nodes: '節點狀態',
+    },
     states: {
       up: '正常',
       down: '故障',

@@ -231,6 +231,53 @@ describe('monitorNodeGroup', () => {
   });
 });
 
+describe('monitorNodeGroup node states', () => {
+  it('lists every initialised node with its state across groups, filtered by state and search in the URL', async () => {
+    api.on(
+      'GET',
+      '/client/monitor/nodes/enableStatus',
+      page([
+        {
+          id: 21,
+          name: 'edge-paris-1',
+          ips: ['198.51.100.4'],
+          zoneName: 'Europe',
+          state: 'down',
+          since: at,
+          groups: [
+            { id: 3, name: 'web', state: 'down', since: at, checkedAt: at, reason: '443 ECONNREFUSED' },
+            { id: 4, name: 'api', state: 'up', since: at, checkedAt: at, reason: '' },
+          ],
+        },
+        {
+          id: 22,
+          name: 'edge-paris-2',
+          ips: ['198.51.100.5'],
+          zoneName: 'Europe',
+          state: 'unmonitored',
+          since: null,
+          groups: [],
+        },
+      ]),
+    );
+    const router = renderAt('/client/monitorManagement/monitorNodeGroup?tab=nodes&state=down&value=paris');
+    const row = await findRow('edge-paris-1');
+    expect(within(row).getByText('Down')).toBeTruthy();
+    expect(within(row).getByText('web: Down')).toBeTruthy();
+    expect(within(row).getByText('api: Up')).toBeTruthy();
+    expect(within(await findRow('edge-paris-2')).getByText('Not monitored')).toBeTruthy();
+    const query = api.sent('GET', '/client/monitor/nodes/enableStatus')[0]?.search;
+    expect(query?.get('state')).toBe('down');
+    expect(query?.get('value')).toBe('paris');
+
+    await chooseOption(document.body, 'State', 'Up');
+    await waitFor(() => expect(router.state.location.search).toContain('state=up'));
+    await waitFor(() =>
+      expect(api.sent('GET', '/client/monitor/nodes/enableStatus').at(-1)?.search.get('state')).toBe('up'),
+    );
+  });
+});
+
 describe('node list', () => {
   it("shows each initialised node's monitoring state", async () => {
     api.on('GET', '/client/nodes', page([]));

@@ -8,6 +8,7 @@ import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
+import { MONITOR_REFRESH } from './monitor-refresh';
 
 /** The nodes a monitor group probes, with their state, since when and latest changes; closed when `group` is null. */
 export function GroupTargetsDrawer({ group, onClose }: { group: MonitorGroup | null; onClose: () => void }) {
@@ -34,7 +35,7 @@ function GroupTargets({ group }: { group: MonitorGroup }) {
       params: { id: group.id },
       query: { page: paging.page, pageSize: paging.pageSize, ...(state ? { state } : {}) },
     }),
-    refetchInterval: 5000,
+    ...MONITOR_REFRESH,
   });
 
   const columns: TableColumnsType<MonitorTarget> = [

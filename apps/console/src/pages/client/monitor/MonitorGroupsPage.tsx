@@ -1,108 +1,30 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { type MonitorGroup, monitoringRoutes } from '@rampart/contract';
-import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Space, type TableColumnsType, Tag } from 'antd';
-import { useState } from 'react';
+import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { routeQuery, useRouteMutation } from '../../../app/route-query';
-import { toastText } from '../../../app/toast';
-import { DeleteButton } from '../../../components/DeleteButton';
-import { ListTable } from '../../../components/ListTable';
+import { useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
-import { idFilter, useListSearch } from '../../../features/lists/use-list-search';
-import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
-import { GroupTargetsDrawer } from './GroupTargetsDrawer';
-import { MonitorGroupFormModal } from './MonitorGroupFormModal';
+import { MonitorGroupsTab } from './MonitorGroupsTab';
+import { NodeStatesTab } from './NodeStatesTab';
 
-const r = monitoringRoutes;
-/** The group lists reload like the node lists: they show what the monitors report. */
-const REFRESH = { refetchInterval: 5000 } as const;
-
-/** `/client/monitorManagement/monitorNodeGroup`: monitor groups; create, edit, delete, and their nodes' states. */
+/**
+ * `/client/monitorManagement/monitorNodeGroup`: the monitor groups, and every initialised node with
+ * what the groups say about it. The tab is `?tab=` in the URL; switching starts the other list afresh.
+ */
 export function MonitorGroupsPage() {
-  const { t } = useTranslation(['monitoring', 'common', 'shell']);
-  const search = useListSearch(['group'] as const);
-  const groups = useQuery({
-    ...routeQuery('client', r.listMonitorGroups, { query: { page: search.page, pageSize: search.pageSize } }),
-    ...REFRESH,
-  });
-  const [editing, setEditing] = useState<MonitorGroup | 'new' | null>(null);
-  const remove = useRouteMutation('client', r.deleteMonitorGroup, {
-    input: (group: MonitorGroup) => ({ body: { id: group.id } }),
-    invalidates: [r.listMonitorGroups, r.metaMonitorGroups, r.listMonitorNodes],
-    success: () => toastText('deleteSuccess'),
-  });
-  const openId = idFilter(search.filters.group);
-  const open = groups.data?.data.find((group) => group.id === openId) ?? null;
-
-  const columns: TableColumnsType<MonitorGroup> = [
-    { title: t('name'), dataIndex: 'name' },
-    { title: t('intervalSeconds'), dataIndex: 'intervalSeconds' },
-    { title: t('timeoutSeconds'), dataIndex: 'timeoutSeconds' },
-    { title: t('failureThreshold'), dataIndex: 'failureThreshold' },
-    {
-      title: t('monitors'),
-      dataIndex: 'monitors',
-      render: (monitors: MonitorGroup['monitors']) => monitors.map((m) => <Tag key={m.id}>{m.name}</Tag>),
-    },
-    {
-      title: t('counts'),
-      dataIndex: 'counts',
-      render: (counts: MonitorGroup['counts']) => (
-        <Space size={0}>
-          {(['up', 'down', 'unknown'] as const).map((state) => (
-            <span key={state}>
-              <MonitorStateTag state={state} /> {counts[state]}{' '}
-            </span>
-          ))}
-        </Space>
-      ),
-    },
-    {
-      title: t('enabled'),
-      dataIndex: 'enabled',
-      render: (enabled: boolean) => (enabled ? t('common:yes') : t('common:no')),
-    },
-    { title: t('memo'), dataIndex: 'memo' },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, group) => (
-        <Space>
-          <Button size="small" onClick={() => search.setFilters({ group: String(group.id) })}>
-            {t('showTargets')}
-          </Button>
-          <Button size="small" onClick={() => setEditing(group)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('groupDeleteConfirm', { name: group.name })}
-            pending={remove.isPending && remove.variables?.id === group.id}
-            onConfirm={() => remove.mutate(group)}
-          />
-        </Space>
-      ),
-    },
-  ];
-
+  const { t } = useTranslation(['monitoring', 'shell']);
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'nodes' ? 'nodes' : 'groups';
   return (
     <>
       <PageTitle>{t('shell:menu.monitorNodeGroup')}</PageTitle>
-      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-          {t('groupCreate')}
-        </Button>
-      </Flex>
-      <ListTable<MonitorGroup>
-        rowKey="id"
-        columns={columns}
-        list={groups}
-        paging={search}
-        emptyText={t('emptyGroups')}
-        quietRefresh
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setParams({ tab: key })}
+        items={[
+          { key: 'groups', label: t('tabs.groups'), children: <MonitorGroupsTab /> },
+          { key: 'nodes', label: t('tabs.nodes'), children: <NodeStatesTab /> },
+        ]}
+        destroyOnHidden
       />
-      <MonitorGroupFormModal group={editing} onClose={() => setEditing(null)} />
-      <GroupTargetsDrawer group={open} onClose={() => search.setFilters({ group: undefined })} />
     </>
   );
 }
