@@ -102,6 +102,21 @@ describe('monitor nodes', () => {
     const fields = res.json().extra.fields.map((f: { field: string }) => f.field);
     expect(fields.sort()).toEqual(['memo', 'nodeID']);
     expect((await call('PUT', 'client/monitor/node', { id: 1 })).json().extra.fields[0].field).toBe('enabled');
+    const badParams = await call('GET', 'client/monitor/group/abc/nodes?state=sideways');
+    expect(badParams.json().code).toBe(101003);
+    expect(
+      badParams
+        .json()
+        .extra.fields.map((f: { in: string; field: string }) => `${f.in}:${f.field}`)
+        .sort(),
+    ).toEqual(['params:id', 'query:state']);
+    const badQuery = await call('GET', 'client/monitor/nodes/enableStatus?state=sideways&pageSize=0');
+    expect(
+      badQuery
+        .json()
+        .extra.fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['pageSize', 'state']);
   });
 });
 
