@@ -265,8 +265,8 @@ export const listMonitorGroupNodes = defineRoute({
 
 /**
  * A node's monitoring state across its groups: down when any group has it down, else up when any
- * has it up, else unknown; `unmonitored` when no enabled group probes it. `since` is when that
- * state began (the latest transition into it among the groups that say so).
+ * has it up, else unknown; `unmonitored` when no enabled group probes it. `since`: for down, the
+ * earliest change to down among the groups that say so; for up, the latest change to up.
  */
 export const NODE_MONITOR_STATES = [...MONITOR_STATES, 'unmonitored'] as const;
 export const nodeMonitorStatusSchema = z.object({
