@@ -62,7 +62,10 @@ test('an operator creates a zone, a group and a product, initialises a node and 
   // The registered node, initialised into the zone and group.
   await page.goto('/client/nodeManage/nodesList');
   await page.getByRole('tab', { name: 'Waiting to be initialised' }).click();
-  await page.getByRole('row', { name: new RegExp(nodeName) }).getByRole('button', { name: 'Initialize' }).click();
+  await page
+    .getByRole('row', { name: new RegExp(nodeName) })
+    .getByRole('button', { name: 'Initialize' })
+    .click();
   const initDialog = page.getByRole('dialog');
   await choose(page, initDialog, 'Zone', zoneName);
   await choose(page, initDialog, 'Group', 'web');

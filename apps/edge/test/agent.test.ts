@@ -82,7 +82,7 @@ describe('registration and signed requests', () => {
     expect(cp.registrations).toHaveLength(1);
     expect(cp.refused).toEqual([]);
     expect(new Set(cp.accepted)).toEqual(
-      new Set(['/api/edge/v1/status', '/api/edge/v1/snapshot', '/api/edge/v1/commands']),
+      new Set(['/api/edge/v1/status', '/api/edge/v1/snapshot', '/api/edge/v1/commands', '/api/edge/v1/probes']),
     );
   });
 

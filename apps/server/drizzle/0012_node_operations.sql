@@ -14,7 +14,7 @@ CREATE TABLE "node_commands" (
 --> statement-breakpoint
 ALTER TABLE "nodes" ADD COLUMN "enabled" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "nodes" ADD COLUMN "memo" text DEFAULT '' NOT NULL;--> statement-breakpoint
-ALTER TABLE "nodes" ADD COLUMN "monitor" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "nodes" ADD COLUMN "monitor" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "nodes" ADD COLUMN "port_type" smallint DEFAULT 7 NOT NULL;--> statement-breakpoint
 ALTER TABLE "nodes" ADD COLUMN "log_rotate_time" text;--> statement-breakpoint
 ALTER TABLE "nodes" ADD COLUMN "system" jsonb;--> statement-breakpoint

@@ -26,6 +26,14 @@ import { GroupLinesService } from './modules/group-lines/group-lines.service.js'
 import { GroupsRepository } from './modules/groups/groups.repository.js';
 import { bindGroupRoutes } from './modules/groups/groups.routes.js';
 import { GroupsService } from './modules/groups/groups.service.js';
+import { MonitorGroupsRepository } from './modules/monitoring/monitor-groups.repository.js';
+import { MonitorNodesRepository } from './modules/monitoring/monitor-nodes.repository.js';
+import { MonitorStatusRepository } from './modules/monitoring/monitor-status.repository.js';
+import { MonitorStatusService } from './modules/monitoring/monitor-status.service.js';
+import { bindMonitoringRoutes } from './modules/monitoring/monitoring.routes.js';
+import { MonitoringService } from './modules/monitoring/monitoring.service.js';
+import { ProbesRepository } from './modules/monitoring/probes.repository.js';
+import { ProbesService } from './modules/monitoring/probes.service.js';
 import { NodeCommandsRepository } from './modules/nodes/node-commands.repository.js';
 import { NodeCommandsService } from './modules/nodes/node-commands.service.js';
 import { bindNodeOperationRoutes } from './modules/nodes/node-operations.routes.js';
@@ -190,7 +198,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const snapshots = new SnapshotsService(new SnapshotBuilder(db, box), changes, clock);
   // Held node polls would otherwise keep a graceful shutdown waiting for up to their full wait.
   app.addHook('preClose', async () => snapshots.close());
-  bindNodeRoutes(binder, nodesService, snapshots, (origin) => options.config.publicUrl ?? origin);
+  const monitorStatus = new MonitorStatusService(new MonitorStatusRepository(db));
+  bindNodeRoutes(
+    binder,
+    nodesService,
+    snapshots,
+    (origin) => options.config.publicUrl ?? origin,
+    (operatorId, nodeIds) => monitorStatus.statesOf(operatorId, nodeIds),
+  );
   // Queued node commands wake the agents' command polls, as configuration changes wake snapshot polls.
   const nodeCommands = new NodeCommandsService(db, new NodeCommandsRepository(db), new ConfigChanges(), clock);
   app.addHook('preClose', async () => nodeCommands.close());
@@ -217,6 +232,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);
   bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
   bindAccountRoutes(binder, accountsRepo, nodesService);
+  bindMonitoringRoutes(
+    binder,
+    new MonitoringService(db, new MonitorNodesRepository(db), new MonitorGroupsRepository(db), clock),
+    monitorStatus,
+    new ProbesService(db, new ProbesRepository(db), clock),
+    nodesService,
+  );
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {

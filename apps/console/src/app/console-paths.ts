@@ -28,6 +28,8 @@ export const CLIENT_PATHS = {
   productsList: 'sitesManagement/productsList',
   sitesList: 'sitesManagement/sitesList',
   domains: 'sitesManagement/domains',
+  monitorNodeList: 'monitorManagement/monitorNodeList',
+  monitorNodeGroup: 'monitorManagement/monitorNodeGroup',
 } as const;
 
 /** Pages of the user (customer) console, by their path under `/user/`. */

@@ -11,6 +11,7 @@ import { Backoff, pause } from './backoff.js';
 import { runCommandLoop } from './command-loop.js';
 import { errorText, jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime, shiftLogs } from './log-rotate.js';
+import { ProbeLoop } from './monitor.js';
 import { NodeApiError, NodeClient, SnapshotRefusedError } from './node-client.js';
 import { alive, killNginxLeftovers } from './processes.js';
 import { type Credentials, StateDir } from './state.js';
@@ -60,6 +61,8 @@ export interface AgentOptions {
   superviseMs?: number;
   backoffMinMs?: number;
   backoffMaxMs?: number;
+  /** How often the node asks what it should probe as a monitor node (monitor.ts). */
+  probeRefreshMs?: number;
 }
 
 type NginxAction = 'none' | 'started' | 'reloaded' | 'stopped';
@@ -115,6 +118,7 @@ export class Agent {
   /** The daily log rotation the applied snapshot asks for (`HH:MM` UTC) and its timer. */
   private rotationTime: string | null = null;
   private rotationTimer: NodeJS.Timeout | null = null;
+  private probes: ProbeLoop | null = null;
 
   constructor(private readonly config: AgentOptions) {
     this.log = config.logger ?? jsonLineLogger();
@@ -229,6 +233,7 @@ export class Agent {
     if (this.supervisor) clearTimeout(this.supervisor);
     if (this.rotationTimer) clearTimeout(this.rotationTimer);
     await this.running;
+    await this.probes?.stop();
     await this.supervising;
     await this.statusInFlight;
     await this.exclusive(async () => {
@@ -243,6 +248,8 @@ export class Agent {
     this.reportStatus();
     const client = this.client;
     if (!client) return;
+    this.probes = new ProbeLoop(client, this.log, this.config.probeRefreshMs);
+    this.probes.start();
     await Promise.all([
       this.poll(),
       runCommandLoop({

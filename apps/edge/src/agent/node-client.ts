@@ -9,10 +9,13 @@ import {
   fillPath,
   getNodeCommands,
   getNodeSnapshot,
+  getProbes,
   NODE_COMMAND_MESSAGE_MAX,
+  type ProbeAssignment,
   registerNode,
   reportNodeCommandResult,
   reportNodeStatus,
+  reportProbeResults,
   routeUrl,
 } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
@@ -69,6 +72,7 @@ const commandsEnvelope = z.object({
 
 type RegisterBody = z.input<NonNullable<(typeof registerNode)['request']['body']>>;
 type StatusBody = z.input<NonNullable<(typeof reportNodeStatus)['request']['body']>>;
+type ProbeResultsBody = z.input<NonNullable<(typeof reportProbeResults)['request']['body']>>;
 
 /** Combines the caller's signal (agent shutdown) with a timeout; AbortSignal.any needs Node 20.3. */
 function withTimeout(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal; done: () => void } {
@@ -206,6 +210,19 @@ export class NodeClient {
     const checked = reportNodeStatus.request.body.parse(body);
     await this.call(reportNodeStatus, { body: checked, signed: true, signal }, (text) =>
       NodeClient.json(reportNodeStatus, text),
+    );
+  }
+
+  /** What this node probes as a monitor node (empty when it is not one). */
+  async probes(signal?: AbortSignal): Promise<ProbeAssignment[]> {
+    const reply = await this.call(getProbes, { signed: true, signal }, (text) => NodeClient.json(getProbes, text));
+    return (reply as z.output<(typeof getProbes)['response']>).data;
+  }
+
+  async reportProbes(body: ProbeResultsBody, signal?: AbortSignal): Promise<void> {
+    const checked = reportProbeResults.request.body.parse(body);
+    await this.call(reportProbeResults, { body: checked, signed: true, signal }, (text) =>
+      NodeClient.json(reportProbeResults, text),
     );
   }
 

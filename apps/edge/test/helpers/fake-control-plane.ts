@@ -7,19 +7,22 @@ import {
   type EdgeSnapshot,
   getNodeCommands,
   getNodeSnapshot,
+  getProbes,
   NODE_SIGNATURE_HEADERS,
   NODE_SIGNATURE_MAX_SKEW_SECONDS,
   nodeSignaturePayload,
+  type ProbeAssignment,
   registerNode,
   reportNodeCommandResult,
   reportNodeStatus,
+  reportProbeResults,
 } from '@rampart/contract';
 import type { z } from 'zod';
 
 /**
  * A small stand-in for the control plane's node API (register, snapshot long poll, status,
- * command long poll and results) on a
- * loopback port, for the agent's tests. It checks requests the way the real one does
+ * command long poll and results, probe assignments and results) on a loopback port, for the
+ * agent's tests. It checks requests the way the real one does
  * (apps/server/src/modules/nodes/node-signature.ts: HMAC-SHA256 over method, path with query,
  * timestamp, nonce and body hash; skew; nonce replay; 401 with code 101013 for any failure) and
  * validates bodies with the contract's request schemas. It serves whatever snapshot a test gives
@@ -38,6 +41,9 @@ export interface CommandResult {
   ok: boolean;
   message: string;
 }
+export type ProbeResult = z.output<NonNullable<(typeof reportProbeResults)['request']['body']>>['results'][number] & {
+  monitorNodeId: number;
+};
 
 export interface FakeControlPlane {
   url: string;
@@ -57,6 +63,12 @@ export interface FakeControlPlane {
   results: CommandResult[];
   /** Resolves with the result of command `id` (already received or to come). */
   waitForResult(id: number, timeoutMs?: number): Promise<CommandResult>;
+  /** Probe results the nodes reported, in order. */
+  probeResults: ProbeResult[];
+  /** Answers `assignments` to every node's `GET /probes` from now on (none at first). */
+  setProbes(assignments: ProbeAssignment[]): void;
+  /** Resolves once the results reported so far satisfy `match`. */
+  waitForProbeResults(match: (results: ProbeResult[]) => boolean, timeoutMs?: number): Promise<ProbeResult[]>;
   /** The secret the fake gave a node (tests sign their own requests with it). */
   secretOf(nodeId: number): string | undefined;
   /** Resolves with the first status report (already received or to come) that matches. */
@@ -99,6 +111,9 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const refused: FakeControlPlane['refused'] = [];
   const accepted: string[] = [];
   let snapshot: unknown = null;
+  let probes: ProbeAssignment[] = [];
+  const probeResults: ProbeResult[] = [];
+  let probeWaiters: (() => void)[] = [];
   let waiters: (() => void)[] = [];
   let reportWaiters: { match: (r: StatusReport) => boolean; resolve: (r: StatusReport) => void }[] = [];
   let commands: unknown[] = [];
@@ -220,6 +235,19 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         for (const wake of [...resultWaiters]) wake();
         return send(res, 200, { data: true });
       }
+      if (route === `GET ${EDGE_API_BASE}${getProbes.path}`) {
+        if (verify(req, body) === null) return invalidToken(res);
+        return send(res, 200, { data: probes });
+      }
+      if (route === `POST ${EDGE_API_BASE}${reportProbeResults.path}`) {
+        const nodeId = verify(req, body);
+        if (nodeId === null) return invalidToken(res);
+        const input = reportProbeResults.request.body.safeParse(parseJson(body));
+        if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
+        probeResults.push(...input.data.results.map((r) => ({ ...r, monitorNodeId: nodeId })));
+        for (const wake of [...probeWaiters]) wake();
+        return send(res, 200, { data: true });
+      }
       send(res, 404, { code: 101004, message: 'unknown path', extra: null });
     });
   });
@@ -260,6 +288,26 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
           reject(new Error(`no result for command ${id} within ${timeoutMs} ms; results: ${JSON.stringify(results)}`));
         }, timeoutMs);
         resultWaiters.push(check);
+        check();
+      });
+    },
+    probeResults,
+    setProbes(assignments) {
+      probes = assignments;
+    },
+    waitForProbeResults(match, timeoutMs = 15_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!match(probeResults)) return;
+          clearTimeout(timer);
+          probeWaiters = probeWaiters.filter((w) => w !== check);
+          resolve(probeResults);
+        };
+        const timer = setTimeout(() => {
+          probeWaiters = probeWaiters.filter((w) => w !== check);
+          reject(new Error(`no matching probe results within ${timeoutMs} ms: ${JSON.stringify(probeResults)}`));
+        }, timeoutMs);
+        probeWaiters.push(check);
         check();
       });
     },

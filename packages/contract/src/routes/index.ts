@@ -8,6 +8,7 @@ import { dnsLineRoutes } from './dns-lines.js';
 import { domainRoutes } from './domains.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
+import { monitoringRoutes } from './monitoring.js';
 import { nodeCommandRoutes } from './node-commands.js';
 import { nodeOperationRoutes } from './node-operations.js';
 import { nodeRoutes } from './nodes.js';
@@ -27,6 +28,7 @@ export * from './dns-lines.js';
 export * from './domains.js';
 export * from './group-lines.js';
 export * from './groups.js';
+export * from './monitoring.js';
 export * from './node-commands.js';
 export * from './node-operations.js';
 export * from './nodes.js';
@@ -57,6 +59,7 @@ export const ROUTE_GROUPS = {
   domains: domainRoutes,
   clientDomains: clientDomainRoutes,
   certificates: certificateRoutes,
+  monitoring: monitoringRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

@@ -4,6 +4,7 @@ import { nginxTuningSchema } from '../edge/nginx-tuning.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, pageOf, publicAccess, tiers } from '../route.js';
 import { portTypeSchema } from './groups.js';
+import { nodeMonitorStatusSchema } from './monitoring.js';
 
 /**
  * Edge nodes joining the operator's fleet. A node's agent registers with the operator's join token
@@ -166,6 +167,8 @@ export const initializedNodeSchema = z.object({
   portType: portTypeSchema,
   /** Daily log rotation time (`HH:MM` UTC), null when the node only rotates on demand. */
   logRotateTime: dailyTimeSchema.nullable(),
+  /** What the monitor groups say about the node (see client/monitor/nodes/enableStatus). */
+  monitorState: nodeMonitorStatusSchema.optional(),
 });
 export type InitializedNode = z.infer<typeof initializedNodeSchema>;
 

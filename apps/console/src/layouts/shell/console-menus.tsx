@@ -1,4 +1,11 @@
-import { ClusterOutlined, DashboardOutlined, GlobalOutlined, LockOutlined, TeamOutlined } from '@ant-design/icons';
+import {
+  ClusterOutlined,
+  DashboardOutlined,
+  GlobalOutlined,
+  LockOutlined,
+  MonitorOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
 import type { Tier } from '@rampart/contract';
 import type { ReactNode } from 'react';
 import { CLIENT_PATHS, CONSOLE_PATHS, USER_PATHS } from '../../app/console-paths';
@@ -79,6 +86,14 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'productsList', path: CLIENT_PATHS.productsList },
         { key: 'sitesList', path: CLIENT_PATHS.sitesList },
         { key: 'domains', path: CLIENT_PATHS.domains },
+      ],
+    },
+    {
+      key: 'monitorManagement',
+      icon: <MonitorOutlined />,
+      children: [
+        { key: 'monitorNodeList', path: CLIENT_PATHS.monitorNodeList },
+        { key: 'monitorNodeGroup', path: CLIENT_PATHS.monitorNodeGroup },
       ],
     },
     userManagement,

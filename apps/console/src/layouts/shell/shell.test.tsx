@@ -56,7 +56,14 @@ describe('console shell', () => {
     const top = [...nav.querySelectorAll(':scope > li')].map(
       (item) => item.querySelector('.ant-menu-submenu-title, .ant-menu-title-content')?.textContent,
     );
-    expect(top).toEqual(['Dashboard', 'Node management', 'Site management', 'User management', 'Change password']);
+    expect(top).toEqual([
+      'Dashboard',
+      'Node management',
+      'Site management',
+      'Monitoring',
+      'User management',
+      'Change password',
+    ]);
     expect(within(nav).getByRole('link', { name: 'Zones' }).getAttribute('href')).toBe('/client/nodeManage/zonesList');
     expect(within(nav).getByRole('link', { name: 'Nodes' }).closest('li')?.className).toContain(
       'ant-menu-item-selected',

@@ -59,6 +59,22 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
       (m) => m.DomainsListPage,
     ),
   },
+  {
+    name: 'monitorNodeList',
+    path: CLIENT_PATHS.monitorNodeList,
+    lazy: lazyPage(
+      () => import('./monitor/MonitorNodesPage'),
+      (m) => m.MonitorNodesPage,
+    ),
+  },
+  {
+    name: 'monitorNodeGroup',
+    path: CLIENT_PATHS.monitorNodeGroup,
+    lazy: lazyPage(
+      () => import('./monitor/MonitorGroupsPage'),
+      (m) => m.MonitorGroupsPage,
+    ),
+  },
 ];
 
 /** The client (operator) console, /client. */

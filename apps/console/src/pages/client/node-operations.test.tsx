@@ -69,9 +69,12 @@ describe('node operations', () => {
     expect(within(row).getByText('Off')).toBeTruthy();
     expect(within(row).getByText('Layer 4 (TCP/UDP)')).toBeTruthy();
     expect(within(row).getByText('spare rack')).toBeTruthy();
-    expect(within(row).getByText('Yes')).toBeTruthy();
     expect(within(row).getByText('Never')).toBeTruthy();
-    expect(within(await findRow('edge-tokyo-1')).getByText('02:15')).toBeTruthy();
+    // The monitor switch: off for edge-tokyo-1, which monitoring then leaves out.
+    expect(within(row).queryByText('Not monitored')).toBeNull();
+    const tokyo = await findRow('edge-tokyo-1');
+    expect(within(tokyo).getByText('02:15')).toBeTruthy();
+    expect(within(tokyo).getByText('Not monitored')).toBeTruthy();
     const query = api.sent('GET', '/client/nodes/initialized')[0]?.search;
     expect([query?.get('status'), query?.get('portType'), query?.get('version')]).toEqual(['off', '4', '0.3.0']);
   });

@@ -15,6 +15,11 @@ function placed(ownerId: number, ids: number[], zoneId?: number) {
   );
 }
 
+/** Nodes whose name or one of whose addresses contains `search` (case-insensitive). */
+export function nodeSearchCondition(search: string) {
+  return or(ilike(nodes.name, containsPattern(search)), sql`${nodes.ips}::text ILIKE ${containsPattern(search)}`);
+}
+
 /** Nodes and join tokens: one typed query per method. Every read is scoped by owner. */
 export class NodesRepository {
   constructor(private readonly db: Db) {}
@@ -95,9 +100,7 @@ export class NodesRepository {
       f.portType !== undefined ? eq(nodes.portType, f.portType) : undefined,
       f.version ? eq(nodes.version, f.version) : undefined,
       f.status !== undefined ? eq(nodes.enabled, f.status === 'on') : undefined,
-      search
-        ? or(ilike(nodes.name, containsPattern(search)), sql`${nodes.ips}::text ILIKE ${containsPattern(search)}`)
-        : undefined,
+      search ? nodeSearchCondition(search) : undefined,
     );
     const [rows, [total]] = await Promise.all([
       this.db

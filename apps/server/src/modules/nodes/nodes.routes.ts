@@ -1,4 +1,4 @@
-import { nodeRoutes } from '@rampart/contract';
+import { type NodeMonitorStatus, nodeRoutes } from '@rampart/contract';
 import { type Binder, requireCaller } from '../../platform/http/bind-route.js';
 import type { SnapshotsService } from '../snapshots/snapshots.service.js';
 import type { NodesService } from './nodes.service.js';
@@ -8,6 +8,8 @@ export function bindNodeRoutes(
   nodes: NodesService,
   snapshots: SnapshotsService,
   publicUrl: (origin: string) => string,
+  /** The monitoring state of nodes, shown in the initialised node list (monitoring module). */
+  monitorStates?: (operatorId: number, nodeIds: number[]) => Promise<Map<number, NodeMonitorStatus>>,
 ): void {
   binder.bind(nodeRoutes.registerNode, async ({ body }) => ({ data: await nodes.register(body) }));
   binder.bind(nodeRoutes.getNodeSnapshot, async ({ query }, { node, reply }) => {
@@ -25,7 +27,13 @@ export function bindNodeRoutes(
   });
   binder.bind(nodeRoutes.listInitializedNodes, async ({ query }, { caller }) => {
     const operatorId = await nodes.operatorOf(requireCaller(caller).accountId);
-    return nodes.listInitialized(operatorId, query, async (id) => (await snapshots.current(id)).version);
+    const list = await nodes.listInitialized(operatorId, query, async (id) => (await snapshots.current(id)).version);
+    if (!monitorStates) return list;
+    const states = await monitorStates(
+      operatorId,
+      list.data.map((n) => n.id),
+    );
+    return { ...list, data: list.data.map((n) => ({ ...n, monitorState: states.get(n.id) })) };
   });
   binder.bind(nodeRoutes.reportNodeStatus, async ({ body }, { node }) => {
     if (!node) throw new Error('node route without a node');

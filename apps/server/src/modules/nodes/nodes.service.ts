@@ -17,6 +17,11 @@ export function presentUninitializedNode(row: NodeRow) {
   };
 }
 
+/** online while the agent reported within NODE_ONLINE_WINDOW_SECONDS of `now`. */
+export function nodeConnection(lastSeenAt: Date | null, now: number): 'online' | 'offline' {
+  return lastSeenAt && now - lastSeenAt.getTime() <= NODE_ONLINE_WINDOW_SECONDS * 1000 ? 'online' : 'offline';
+}
+
 /** Node registration and reports, and the operator's view of them. */
 export class NodesService {
   constructor(
@@ -108,10 +113,7 @@ export class NodesService {
         appliedVersion: row.appliedVersion,
         currentVersion: await currentVersion(row.id),
         lastError: row.lastError,
-        connection:
-          row.lastSeenAt && now - row.lastSeenAt.getTime() <= NODE_ONLINE_WINDOW_SECONDS * 1000
-            ? ('online' as const)
-            : ('offline' as const),
+        connection: nodeConnection(row.lastSeenAt, now),
         lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
         createdAt: row.createdAt.toISOString(),
         status: row.enabled ? ('on' as const) : ('off' as const),

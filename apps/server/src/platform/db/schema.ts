@@ -264,7 +264,7 @@ export const nodes = pgTable(
     enabled: boolean('enabled').notNull().default(true),
     memo: text('memo').notNull().default(''),
     /** Whether monitoring watches the node. */
-    monitor: boolean('monitor').notNull().default(false),
+    monitor: boolean('monitor').notNull().default(true),
     /** The kind of group the node may sit in: 7 (sites) or 4 (layer-4 ports). */
     portType: smallint('port_type').$type<7 | 4>().notNull().default(7),
     /** Daily log rotation time, `HH:MM` UTC; null: on demand only. */
@@ -548,4 +548,123 @@ export const domainUpstreams = pgTable(
     enabled: boolean('enabled').notNull().default(true),
   },
   (t) => [index('domain_upstreams_domain_idx').on(t.domainId)],
+);
+
+/**
+ * Monitor nodes: registered nodes of an operator chosen to probe others (a dedicated machine that
+ * stays uninitialised, or an edge node that also probes). Leaving the node deleted takes it along.
+ */
+export const monitorNodes = pgTable(
+  'monitor_nodes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    nodeId: bigint('node_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    memo: text('memo').notNull().default(''),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('monitor_nodes_node_key').on(t.nodeId), index('monitor_nodes_owner_idx').on(t.ownerId)],
+);
+
+/** Monitor groups: which monitor nodes probe which initialised nodes, how often and how strictly. */
+export const monitorGroups = pgTable(
+  'monitor_groups',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    memo: text('memo').notNull().default(''),
+    enabled: boolean('enabled').notNull().default(true),
+    intervalSeconds: integer('interval_seconds').notNull(),
+    timeoutSeconds: integer('timeout_seconds').notNull(),
+    failureThreshold: integer('failure_threshold').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('monitor_groups_owner_name_key').on(t.ownerId, t.name)],
+);
+
+/** The monitor nodes of a monitor group. */
+export const monitorGroupMonitors = pgTable(
+  'monitor_group_monitors',
+  {
+    groupId: bigint('group_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitorGroups.id, { onDelete: 'cascade' }),
+    monitorId: bigint('monitor_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitorNodes.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.monitorId] }),
+    index('monitor_group_monitors_monitor_idx').on(t.monitorId),
+  ],
+);
+
+/** A monitor group's targets with the state the monitors last agreed on and since when. */
+export const monitorTargets = pgTable(
+  'monitor_targets',
+  {
+    groupId: bigint('group_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitorGroups.id, { onDelete: 'cascade' }),
+    nodeId: bigint('node_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    state: text('state').$type<'up' | 'down' | 'unknown'>().notNull().default('unknown'),
+    since: timestamp('since', { withTimezone: true, mode: 'date' }),
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }),
+    reason: text('reason').notNull().default(''),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.nodeId] }),
+    index('monitor_targets_node_idx').on(t.nodeId),
+    check('monitor_targets_state_check', sql`${t.state} IN ('up', 'down', 'unknown')`),
+  ],
+);
+
+/** Each monitor's running count of failed probes of a target, to decide when the monitors agree. */
+export const monitorProbeStates = pgTable(
+  'monitor_probe_states',
+  {
+    groupId: bigint('group_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitorGroups.id, { onDelete: 'cascade' }),
+    nodeId: bigint('node_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    monitorId: bigint('monitor_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitorNodes.id, { onDelete: 'cascade' }),
+    failures: integer('failures').notNull().default(0),
+    reason: text('reason').notNull().default(''),
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.nodeId, t.monitorId] })],
+);
+
+/** A target's state transitions, kept as history. */
+export const monitorEvents = pgTable(
+  'monitor_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    groupId: bigint('group_id', { mode: 'number' })
+      .notNull()
+      .references(() => monitorGroups.id, { onDelete: 'cascade' }),
+    nodeId: bigint('node_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    state: text('state').$type<'up' | 'down'>().notNull(),
+    reason: text('reason').notNull().default(''),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('monitor_events_target_idx').on(t.groupId, t.nodeId, t.at)],
 );

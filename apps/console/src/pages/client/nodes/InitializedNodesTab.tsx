@@ -9,6 +9,7 @@ import { ListTable } from '../../../components/ListTable';
 import { SearchBox } from '../../../components/SearchBox';
 import { idFilter, oneOf, useListSearch } from '../../../features/lists/use-list-search';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
+import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
 import { MoveNodesModal } from './MoveNodesModal';
 import { NodeActionModal } from './NodeActionModal';
 import { NodeActionsMenu } from './NodeActionsMenu';
@@ -74,11 +75,6 @@ export function InitializedNodesTab() {
       dataIndex: 'portType',
       render: (value: InitializedNode['portType']) => t(`common:portTypes.${value}`),
     },
-    {
-      title: t('nodeOps:monitor'),
-      dataIndex: 'monitor',
-      render: (value: boolean) => t(value ? 'common:yes' : 'common:no'),
-    },
     { title: t('nodeOps:memo'), dataIndex: 'memo', ellipsis: true, render: (value: string) => value || '—' },
     {
       title: t('nodeOps:logRotateTime'),
@@ -104,6 +100,20 @@ export function InitializedNodesTab() {
       render: (value: InitializedNode['connection']) => (
         <Tag color={value === 'online' ? 'green' : 'default'}>{t(`connection.${value}`)}</Tag>
       ),
+    },
+    {
+      // The switch (PATCH client/node/monitor) and what the monitor groups say: a node switched off
+      // is not probed.
+      title: t('monitor'),
+      key: 'monitor',
+      render: (_: unknown, node: InitializedNode) =>
+        !node.monitor ? (
+          <MonitorStateTag state="unmonitored" />
+        ) : node.monitorState ? (
+          <MonitorStateTag state={node.monitorState.state} since={node.monitorState.since} />
+        ) : (
+          '—'
+        ),
     },
     {
       title: t('lastError'),

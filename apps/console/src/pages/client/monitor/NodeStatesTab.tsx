@@ -1,0 +1,77 @@
+import { monitoringRoutes, NODE_MONITOR_STATES, type NodeMonitorStatus } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Flex, Select, type TableColumnsType, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { routeQuery } from '../../../app/route-query';
+import { DateTime } from '../../../components/DateTime';
+import { ListTable } from '../../../components/ListTable';
+import { SearchBox } from '../../../components/SearchBox';
+import { oneOf, useListSearch } from '../../../features/lists/use-list-search';
+import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
+import { MONITOR_REFRESH } from './monitor-refresh';
+
+type NodeState = z.infer<typeof monitoringRoutes.listNodesEnableStatus.response>['data'][number];
+
+/** Every initialised node with its state across the monitor groups, filtered by state and search in the URL. */
+export function NodeStatesTab() {
+  const { t } = useTranslation('monitoring');
+  const search = useListSearch(['state', 'value'] as const);
+  const state = oneOf<NodeMonitorStatus['state']>(search.filters.state, NODE_MONITOR_STATES);
+  const nodes = useQuery({
+    ...routeQuery('client', monitoringRoutes.listNodesEnableStatus, {
+      query: { page: search.page, pageSize: search.pageSize, state, value: search.filters.value },
+    }),
+    ...MONITOR_REFRESH,
+  });
+
+  const columns: TableColumnsType<NodeState> = [
+    { title: t('name'), dataIndex: 'name' },
+    { title: t('ips'), dataIndex: 'ips', render: (ips: string[]) => ips.join(', ') },
+    { title: t('zone'), dataIndex: 'zoneName' },
+    { title: t('state'), dataIndex: 'state', render: (value: NodeState['state']) => <MonitorStateTag state={value} /> },
+    { title: t('sinceColumn'), dataIndex: 'since', render: (value: string | null) => <DateTime value={value} /> },
+    {
+      title: t('groups'),
+      dataIndex: 'groups',
+      render: (groups: NodeState['groups']) =>
+        groups.length === 0
+          ? '—'
+          : groups.map((group) => (
+              <Tag key={group.id} color={group.state === 'down' ? 'red' : group.state === 'up' ? 'green' : 'default'}>
+                {`${group.name}: ${t(`states.${group.state}`)}`}
+              </Tag>
+            )),
+    },
+  ];
+
+  return (
+    <>
+      <Flex gap="small" wrap style={{ marginBottom: 16 }}>
+        <Select
+          allowClear
+          style={{ width: 180 }}
+          placeholder={t('filterState')}
+          aria-label={t('filterState')}
+          value={state}
+          options={NODE_MONITOR_STATES.map((value) => ({ value, label: t(`states.${value}`) }))}
+          onChange={(value?: string) => search.setFilters({ state: value })}
+        />
+        <SearchBox
+          label={t('searchNodes')}
+          value={search.filters.value}
+          width={280}
+          onSearch={(text) => search.setFilters({ value: text })}
+        />
+      </Flex>
+      <ListTable<NodeState>
+        rowKey="id"
+        columns={columns}
+        list={nodes}
+        paging={search}
+        emptyText={t('emptyTargets')}
+        quietRefresh
+      />
+    </>
+  );
+}

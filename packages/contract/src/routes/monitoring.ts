@@ -1,0 +1,367 @@
+import { z } from 'zod';
+import { pageQuery } from '../http.js';
+import { dataOf, defineRoute, nodeAccess, pageOf, tiers } from '../route.js';
+import { zName, zText } from '../validators/zod.js';
+
+/**
+ * Monitoring (spec part 2 §7 "Monitoring"). A monitor node is one of the operator's registered
+ * nodes chosen to probe: a dedicated machine that stays uninitialised, or an edge node that also
+ * probes. A monitor group names the monitor nodes that probe, the edge nodes they probe (targets)
+ * and how: interval, timeout and the number of consecutive failures that mark a target down. The
+ * monitors fetch their assignments (`GET /api/edge/v1/probes`), connect over TCP to each target's
+ * zone listen ports and report the results; the control plane records each target's up/down
+ * transitions with their time.
+ */
+
+/** A target's state: up, down, or unknown before the monitors agreed on anything. */
+export const MONITOR_STATES = ['up', 'down', 'unknown'] as const;
+export const monitorStateSchema = z.enum(MONITOR_STATES);
+export type MonitorState = z.infer<typeof monitorStateSchema>;
+
+/** Bounds of a group's probe settings (seconds, count). */
+export const MONITOR_LIMITS = {
+  intervalMin: 10,
+  intervalMax: 3600,
+  timeoutMin: 1,
+  timeoutMax: 30,
+  thresholdMin: 1,
+  thresholdMax: 10,
+  monitorsPerGroup: 16,
+  targetsPerGroup: 500,
+  resultsPerReport: 2000,
+  /** Transitions shown per target in a group's target list. */
+  historyPerTarget: 5,
+} as const;
+
+const client = tiers(['client']);
+const id = z.number().int().positive();
+const ts = z.string();
+
+/** The node a monitor node is: what the operator needs to recognise it. */
+const monitorNodeRef = {
+  nodeId: z.number().int(),
+  name: z.string(),
+  ips: z.array(z.string()),
+  /** Whether the node is also an initialised edge node (else a dedicated monitor machine). */
+  initialized: z.boolean(),
+  connection: z.enum(['online', 'offline']),
+};
+
+export const monitorNodeSchema = z.object({
+  id: z.number().int(),
+  ...monitorNodeRef,
+  memo: z.string(),
+  /** A disabled monitor node gets no assignments (its probes pause). */
+  enabled: z.boolean(),
+  groups: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  createdAt: ts,
+});
+export type MonitorNode = z.infer<typeof monitorNodeSchema>;
+
+export const listMonitorNodes = defineRoute({
+  id: 'client.monitor.nodes.list',
+  method: 'GET',
+  path: '/client/monitor/nodes',
+  access: client,
+  summary: "The operator's monitor nodes, paged",
+  tags: ['monitoring'],
+  request: { query: pageQuery },
+  response: pageOf(monitorNodeSchema),
+});
+
+export const metaMonitors = defineRoute({
+  id: 'client.monitor.nodes.meta',
+  method: 'GET',
+  path: '/client/monitor/metaMonitors',
+  access: client,
+  summary: 'Every monitor node as id and name, for pickers',
+  tags: ['monitoring'],
+  request: {},
+  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string(), enabled: z.boolean() }))),
+});
+
+export const monitorCandidateSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  ips: z.array(z.string()),
+  connection: z.enum(['online', 'offline']),
+  createdAt: ts,
+});
+
+export const listMonitorCandidates = defineRoute({
+  id: 'client.monitor.nodes.notInit',
+  method: 'GET',
+  path: '/client/monitor/nodes/notInit',
+  access: client,
+  summary: 'Registered nodes that are not initialised and not monitor nodes yet: dedicated monitor candidates',
+  tags: ['monitoring'],
+  request: { query: pageQuery },
+  response: pageOf(monitorCandidateSchema),
+});
+
+export const createMonitorNode = defineRoute({
+  id: 'client.monitor.node.create',
+  method: 'POST',
+  path: '/client/monitor/node',
+  access: client,
+  summary: "Makes one of the operator's registered nodes a monitor node (101025 when it is one already)",
+  tags: ['monitoring'],
+  request: { body: z.object({ nodeID: id, memo: zText(256).default(''), enabled: z.boolean().default(true) }) },
+  response: dataOf(monitorNodeSchema),
+});
+
+export const updateMonitorNode = defineRoute({
+  id: 'client.monitor.node.update',
+  method: 'PUT',
+  path: '/client/monitor/node',
+  access: client,
+  summary: "Changes a monitor node's memo or pauses it",
+  tags: ['monitoring'],
+  request: { body: z.object({ id, memo: zText(256).default(''), enabled: z.boolean() }) },
+  response: dataOf(monitorNodeSchema),
+});
+
+export const deleteMonitorNode = defineRoute({
+  id: 'client.monitor.node.delete',
+  method: 'DELETE',
+  path: '/client/monitor/node',
+  access: client,
+  summary: 'Stops using a node as a monitor; it leaves its groups (the node itself stays)',
+  tags: ['monitoring'],
+  request: { body: z.object({ id }) },
+  response: dataOf(z.literal(true)),
+});
+
+/** Where a target stands in one group. `since`: when it entered the state (null while unknown). */
+const targetStateFields = {
+  state: monitorStateSchema,
+  since: ts.nullable(),
+  /** The last result any monitor of the group reported for it. */
+  checkedAt: ts.nullable(),
+  /** Why it is down ('' when up or unknown): the ports that refused or timed out. */
+  reason: z.string(),
+};
+
+export const monitorGroupSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  memo: z.string(),
+  enabled: z.boolean(),
+  intervalSeconds: z.number().int(),
+  timeoutSeconds: z.number().int(),
+  failureThreshold: z.number().int(),
+  monitors: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  targets: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  /** Targets per state. */
+  counts: z.object({ up: z.number().int(), down: z.number().int(), unknown: z.number().int() }),
+  createdAt: ts,
+});
+export type MonitorGroup = z.infer<typeof monitorGroupSchema>;
+
+const monitorGroupBody = z
+  .object({
+    name: zName,
+    memo: zText(256).default(''),
+    enabled: z.boolean().default(true),
+    intervalSeconds: z.number().int().min(MONITOR_LIMITS.intervalMin).max(MONITOR_LIMITS.intervalMax),
+    timeoutSeconds: z.number().int().min(MONITOR_LIMITS.timeoutMin).max(MONITOR_LIMITS.timeoutMax),
+    failureThreshold: z.number().int().min(MONITOR_LIMITS.thresholdMin).max(MONITOR_LIMITS.thresholdMax),
+    /** Monitor node ids (not node ids) that probe. */
+    monitorIDs: z.array(id).min(1).max(MONITOR_LIMITS.monitorsPerGroup),
+    /** Initialised node ids that are probed. */
+    nodeIDs: z.array(id).min(1).max(MONITOR_LIMITS.targetsPerGroup),
+  })
+  // A probe must end before the next one starts.
+  .superRefine((b, ctx) => {
+    if (b.timeoutSeconds >= b.intervalSeconds) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['timeoutSeconds'],
+        message: 'tooBig',
+        params: { key: 'tooBig', max: b.intervalSeconds - 1 },
+      });
+    }
+  });
+
+export const listMonitorGroups = defineRoute({
+  id: 'client.monitor.groups.list',
+  method: 'GET',
+  path: '/client/monitor/groups',
+  access: client,
+  summary: "The operator's monitor groups, paged, with their monitors, targets and how many are up or down",
+  tags: ['monitoring'],
+  request: { query: pageQuery },
+  response: pageOf(monitorGroupSchema),
+});
+
+export const metaMonitorGroups = defineRoute({
+  id: 'client.monitor.groups.meta',
+  method: 'GET',
+  path: '/client/monitor/metaGroups',
+  access: client,
+  summary: 'Every monitor group as id and name, for pickers',
+  tags: ['monitoring'],
+  request: {},
+  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+});
+
+export const createMonitorGroup = defineRoute({
+  id: 'client.monitor.group.create',
+  method: 'POST',
+  path: '/client/monitor/group',
+  access: client,
+  summary: 'Creates a monitor group (101025 when the name is taken)',
+  tags: ['monitoring'],
+  request: { body: monitorGroupBody },
+  response: dataOf(monitorGroupSchema),
+});
+
+export const updateMonitorGroup = defineRoute({
+  id: 'client.monitor.group.update',
+  method: 'PUT',
+  path: '/client/monitor/group',
+  access: client,
+  summary: 'Changes a monitor group; targets that stay keep their state, new ones start unknown',
+  tags: ['monitoring'],
+  request: { body: monitorGroupBody.safeExtend({ id }) },
+  response: dataOf(monitorGroupSchema),
+});
+
+export const deleteMonitorGroup = defineRoute({
+  id: 'client.monitor.group.delete',
+  method: 'DELETE',
+  path: '/client/monitor/group',
+  access: client,
+  summary: 'Deletes a monitor group and its history',
+  tags: ['monitoring'],
+  request: { body: z.object({ id }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const monitorTargetSchema = z.object({
+  nodeId: z.number().int(),
+  name: z.string(),
+  ips: z.array(z.string()),
+  zoneName: z.string(),
+  ...targetStateFields,
+  /** The latest transitions, newest first. */
+  history: z.array(z.object({ state: monitorStateSchema, at: ts, reason: z.string() })),
+});
+export type MonitorTarget = z.infer<typeof monitorTargetSchema>;
+
+export const listMonitorGroupNodes = defineRoute({
+  id: 'client.monitor.group.nodes',
+  method: 'GET',
+  path: '/client/monitor/group/{id}/nodes',
+  access: client,
+  summary: "A monitor group's targets with their state, since when, and their latest transitions",
+  tags: ['monitoring'],
+  request: {
+    params: z.object({ id: z.coerce.number().int().positive() }),
+    query: pageQuery.extend({ state: monitorStateSchema.optional() }),
+  },
+  response: pageOf(monitorTargetSchema),
+});
+
+/**
+ * A node's monitoring state across its groups: down when any group has it down, else up when any
+ * has it up, else unknown; `unmonitored` when no enabled group probes it. `since`: for down, the
+ * earliest change to down among the groups that say so; for up, the latest change to up.
+ */
+export const NODE_MONITOR_STATES = [...MONITOR_STATES, 'unmonitored'] as const;
+export const nodeMonitorStatusSchema = z.object({
+  state: z.enum(NODE_MONITOR_STATES),
+  since: ts.nullable(),
+});
+export type NodeMonitorStatus = z.infer<typeof nodeMonitorStatusSchema>;
+
+export const listNodesEnableStatus = defineRoute({
+  id: 'client.monitor.nodes.enableStatus',
+  method: 'GET',
+  path: '/client/monitor/nodes/enableStatus',
+  access: client,
+  summary: "The operator's initialised nodes with their monitoring state, filtered by state and name/address",
+  tags: ['monitoring'],
+  request: {
+    query: pageQuery.extend({
+      state: z.enum(NODE_MONITOR_STATES).optional(),
+      value: z.string().max(256).optional(),
+    }),
+  },
+  response: pageOf(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      ips: z.array(z.string()),
+      zoneName: z.string(),
+      ...nodeMonitorStatusSchema.shape,
+      groups: z.array(z.object({ id: z.number().int(), name: z.string(), ...targetStateFields })),
+    }),
+  ),
+});
+
+/** What one monitor node probes: per group, its settings and targets (address and ports). */
+export const probeAssignmentSchema = z.object({
+  groupId: z.number().int(),
+  intervalSeconds: z.number().int(),
+  timeoutSeconds: z.number().int(),
+  targets: z.array(
+    z.object({
+      nodeId: z.number().int(),
+      ip: z.union([z.ipv4(), z.ipv6()]),
+      ports: z.array(z.number().int().min(1).max(65_535)).min(1).max(32),
+    }),
+  ),
+});
+export type ProbeAssignment = z.infer<typeof probeAssignmentSchema>;
+
+export const getProbes = defineRoute({
+  id: 'edge.probes',
+  api: 'edge',
+  method: 'GET',
+  path: '/probes',
+  access: nodeAccess,
+  summary: 'What this node probes as a monitor node (an empty list when it is not one, or paused)',
+  tags: ['edge'],
+  request: {},
+  response: dataOf(z.array(probeAssignmentSchema)),
+});
+
+export const probeResultSchema = z.object({
+  groupId: id,
+  nodeId: id,
+  /** True when every port accepted a TCP connection within the timeout. */
+  ok: z.boolean(),
+  /** The ports that failed and why (e.g. `443 ECONNREFUSED`); '' when ok. */
+  reason: z.string().max(256).default(''),
+});
+
+export const reportProbeResults = defineRoute({
+  id: 'edge.probes.results',
+  api: 'edge',
+  method: 'POST',
+  path: '/probes/results',
+  access: nodeAccess,
+  summary: 'A monitor node reports one round of probes; all or none (101018 for a pair it is not assigned)',
+  tags: ['edge'],
+  request: { body: z.object({ results: z.array(probeResultSchema).min(1).max(MONITOR_LIMITS.resultsPerReport) }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const monitoringRoutes = {
+  listMonitorNodes,
+  metaMonitors,
+  listMonitorCandidates,
+  createMonitorNode,
+  updateMonitorNode,
+  deleteMonitorNode,
+  listMonitorGroups,
+  metaMonitorGroups,
+  createMonitorGroup,
+  updateMonitorGroup,
+  deleteMonitorGroup,
+  listMonitorGroupNodes,
+  listNodesEnableStatus,
+  getProbes,
+  reportProbeResults,
+} as const;
