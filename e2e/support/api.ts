@@ -13,6 +13,12 @@ export async function api<T>(tier: 'client' | 'user', method: string, path: stri
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
+  // A few calls answer plain text (client/node-info's key=value lines).
+  if (!(res.headers.get('content-type') ?? '').includes('json')) {
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return text as T;
+  }
   const reply = (await res.json()) as { data: T };
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(reply)}`);
   return reply.data;

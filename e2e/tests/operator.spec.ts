@@ -3,9 +3,9 @@ import { api } from '../support/api.js';
 import { login } from '../support/console.js';
 import { E2E } from '../support/env.js';
 
-/** Picks `option` in the antd Select labelled `label` inside `scope` (typing narrows long lists). */
+/** Picks `option` in the (first) antd Select labelled `label` inside `scope`. */
 async function choose(page: Page, scope: Locator, label: string, option: string): Promise<void> {
-  await scope.getByLabel(label, { exact: true }).click();
+  await scope.getByLabel(label, { exact: true }).first().click();
   await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
 }
 
@@ -39,15 +39,18 @@ test('an operator creates a zone, a group and a product, initialises a node and 
   await zoneDialog.getByLabel('Name').fill(zoneName);
   await zoneDialog.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByText('Create Success!')).toBeVisible();
+  await expect(zoneDialog).toBeHidden();
   const zoneRow = page.getByRole('row', { name: new RegExp(zoneName) });
   await zoneRow.getByRole('button', { name: 'Groups' }).click();
-  const drawer = page.locator('.ant-drawer-content');
+  const drawer = page.getByRole('dialog', { name: `Groups of ${zoneName}` });
+  await expect(drawer).toBeVisible();
   await drawer.getByRole('button', { name: 'New group' }).click();
   const groupDialog = page.locator('.ant-modal');
   await groupDialog.getByLabel('Name').fill('web');
   await groupDialog.getByRole('button', { name: 'OK' }).click();
   await expect(drawer.getByRole('cell', { name: 'web', exact: true })).toBeVisible();
-  await drawer.locator('.ant-drawer-close').click();
+  await drawer.getByRole('button', { name: 'Close' }).click();
+  await expect(drawer).toBeHidden();
 
   // Product on that group.
   await page.goto('/client/sitesManagement/productsList');
@@ -55,7 +58,8 @@ test('an operator creates a zone, a group and a product, initialises a node and 
   const productDialog = page.getByRole('dialog');
   await productDialog.getByLabel('Name', { exact: true }).fill(productName);
   await choose(page, productDialog, 'Zone', zoneName);
-  await choose(page, productDialog, 'Groups of the zone', 'web');
+  await choose(page, productDialog, 'Main groups', 'web');
+  await page.keyboard.press('Escape');
   await productDialog.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByRole('cell', { name: productName })).toBeVisible();
 
@@ -77,7 +81,7 @@ test('an operator creates a zone, a group and a product, initialises a node and 
   await page.getByRole('button', { name: 'New site' }).click();
   const siteDialog = page.getByRole('dialog');
   await siteDialog.getByLabel('Site name').fill(`op shop ${stamp}`);
-  await choose(page, siteDialog, 'Customer', 'user');
+  await choose(page, siteDialog, 'Customer', 'user (user)');
   await choose(page, siteDialog, 'Product', productName);
   await siteDialog.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByRole('cell', { name: `op shop ${stamp}` })).toBeVisible();
