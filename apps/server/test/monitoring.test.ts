@@ -241,7 +241,10 @@ describe('probes', () => {
     expect((await targets(g.id)).data[0]).toMatchObject({ state: 'down', since: downAt, reason: '443 ECONNREFUSED' });
 
     const nodeList = (await call('GET', 'client/nodes/initialized?pageSize=100')).json().data;
-    expect(nodeList.find((n: { id: number }) => n.id === a.nodeId).monitorState).toEqual({ state: 'down', since: downAt });
+    expect(nodeList.find((n: { id: number }) => n.id === a.nodeId).monitorState).toEqual({
+      state: 'down',
+      since: downAt,
+    });
     const down = (await call('GET', 'client/monitor/nodes/enableStatus?state=down&pageSize=100')).json();
     expect(down.data.map((n: { id: number }) => n.id)).toEqual([a.nodeId]);
     expect(down.data[0]).toMatchObject({ state: 'down', since: downAt, groups: [{ id: g.id, state: 'down' }] });
