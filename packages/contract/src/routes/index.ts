@@ -10,6 +10,7 @@ import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
 import { nodeCommandRoutes } from './node-commands.js';
 import { nodeOperationRoutes } from './node-operations.js';
+import { nodeUpgradeRoutes } from './node-upgrade.js';
 import { nodeRoutes } from './nodes.js';
 import { productRoutes } from './products.js';
 import { siteRoutes } from './sites.js';
@@ -29,6 +30,7 @@ export * from './group-lines.js';
 export * from './groups.js';
 export * from './node-commands.js';
 export * from './node-operations.js';
+export * from './node-upgrade.js';
 export * from './nodes.js';
 export * from './products.js';
 export * from './sites.js';
@@ -45,6 +47,7 @@ export const ROUTE_GROUPS = {
   nodes: nodeRoutes,
   nodeCommands: nodeCommandRoutes,
   nodeOperations: nodeOperationRoutes,
+  nodeUpgrade: nodeUpgradeRoutes,
   zones: zoneRoutes,
   zoneSettings: zoneSettingRoutes,
   groups: groupRoutes,

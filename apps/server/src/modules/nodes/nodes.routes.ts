@@ -8,6 +8,8 @@ export function bindNodeRoutes(
   nodes: NodesService,
   snapshots: SnapshotsService,
   publicUrl: (origin: string) => string,
+  /** Hears each status report's agent version (it ends a node's upgrade). */
+  versionReported: (node: { nodeId: number; ownerId: number }, version: string) => Promise<void>,
 ): void {
   binder.bind(nodeRoutes.registerNode, async ({ body }) => ({ data: await nodes.register(body) }));
   binder.bind(nodeRoutes.getNodeSnapshot, async ({ query }, { node, reply }) => {
@@ -30,6 +32,7 @@ export function bindNodeRoutes(
   binder.bind(nodeRoutes.reportNodeStatus, async ({ body }, { node }) => {
     if (!node) throw new Error('node route without a node');
     await nodes.report(node.nodeId, body);
+    await versionReported(node, body.version);
     return { data: true as const };
   });
   binder.bind(nodeRoutes.listUninitializedNodes, async ({ query }, { caller }) => {
