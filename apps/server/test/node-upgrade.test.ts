@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EDGE_API_BASE } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentReleases } from '../src/modules/nodes/agent-releases.js';
 import { callApi, type Method, manualClock, signIn, signInOtherOperator } from './helpers/auth.js';
 import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -77,6 +78,21 @@ describe('node upgrade', () => {
     const other = await signIn(bare.app, 'client');
     const res = await callApi(bare.app, other, 'GET', 'client/node/latestVersion');
     expect(res.json().data).toEqual({ version: VERSION, available: false });
+  });
+
+  it('serves a release only when its bundle declares the control plane’s version, and sees a rebuild', async () => {
+    expect(await new AgentReleases(releaseDir, '9.9.9').manifest()).toBeNull();
+    const releases = new AgentReleases(releaseDir, VERSION);
+    const lua = path.join(releaseDir, 'lua/rampart/extra.lua');
+    await writeFile(lua, '-- more\n');
+    try {
+      const manifest = await releases.manifest();
+      expect(manifest?.files.map((f) => f.path)).toContain('lua/rampart/extra.lua');
+      expect((await releases.file(VERSION, 'lua/rampart/extra.lua'))?.toString()).toBe('-- more\n');
+    } finally {
+      await rm(lua);
+    }
+    expect((await releases.manifest())?.files.map((f) => f.path)).not.toContain('lua/rampart/extra.lua');
   });
 
   it('serves the release manifest and its files to signed nodes only, and nothing outside it', async () => {
