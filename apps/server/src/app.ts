@@ -34,11 +34,14 @@ import { bindMonitoringRoutes } from './modules/monitoring/monitoring.routes.js'
 import { MonitoringService } from './modules/monitoring/monitoring.service.js';
 import { ProbesRepository } from './modules/monitoring/probes.repository.js';
 import { ProbesService } from './modules/monitoring/probes.service.js';
+import { AgentReleases } from './modules/nodes/agent-releases.js';
 import { NodeCommandsRepository } from './modules/nodes/node-commands.repository.js';
 import { NodeCommandsService } from './modules/nodes/node-commands.service.js';
 import { bindNodeOperationRoutes } from './modules/nodes/node-operations.routes.js';
 import { NodeSettingsService } from './modules/nodes/node-settings.service.js';
 import { createNodeAuthenticator } from './modules/nodes/node-signature.js';
+import { bindNodeUpgradeRoutes } from './modules/nodes/node-upgrade.routes.js';
+import { NodeUpgradeService } from './modules/nodes/node-upgrade.service.js';
 import { NodesRepository } from './modules/nodes/nodes.repository.js';
 import { bindNodeRoutes } from './modules/nodes/nodes.routes.js';
 import { NodesService } from './modules/nodes/nodes.service.js';
@@ -74,6 +77,7 @@ export interface AppOptions {
   readonly config: Pick<
     Config,
     | 'version'
+    | 'agentReleaseDir'
     | 'consoleDir'
     | 'logLevel'
     | 'secret'
@@ -199,16 +203,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Held node polls would otherwise keep a graceful shutdown waiting for up to their full wait.
   app.addHook('preClose', async () => snapshots.close());
   const monitorStatus = new MonitorStatusService(new MonitorStatusRepository(db));
+  // Queued node commands wake the agents' command polls, as configuration changes wake snapshot polls.
+  const commandsRepo = new NodeCommandsRepository(db);
+  const nodeCommands = new NodeCommandsService(db, commandsRepo, new ConfigChanges(), clock);
+  app.addHook('preClose', async () => nodeCommands.close());
+  const releases = new AgentReleases(options.config.agentReleaseDir, options.config.version);
+  const upgrades = new NodeUpgradeService(db, releases, nodeCommands, commandsRepo, clock);
   bindNodeRoutes(
     binder,
     nodesService,
     snapshots,
     (origin) => options.config.publicUrl ?? origin,
+    (node, version) => upgrades.reported(node.nodeId, node.ownerId, version),
     (operatorId, nodeIds) => monitorStatus.statesOf(operatorId, nodeIds),
   );
-  // Queued node commands wake the agents' command polls, as configuration changes wake snapshot polls.
-  const nodeCommands = new NodeCommandsService(db, new NodeCommandsRepository(db), new ConfigChanges(), clock);
-  app.addHook('preClose', async () => nodeCommands.close());
+  bindNodeUpgradeRoutes(binder, nodesService, upgrades, releases);
   const zonesRepo = new ZonesRepository(db);
   bindNodeOperationRoutes(
     binder,

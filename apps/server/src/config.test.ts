@@ -21,6 +21,16 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, dataDir, databaseUrl: undefined, consoleDir: null });
   });
 
+  it('finds the agent release next to the control plane, or takes RAMPART_AGENT_RELEASE_DIR', () => {
+    const dataDir = tempDir();
+    // From apps/server/src (here), apps/edge holds the Lua package: the repository's own agent.
+    const repo = loadConfig({ DATA_DIR: dataDir }, import.meta.dirname);
+    expect(repo.agentReleaseDir).toBe(path.resolve(import.meta.dirname, '../../edge'));
+    expect(loadConfig({ DATA_DIR: dataDir }, dataDir).agentReleaseDir).toBeNull();
+    const given = loadConfig({ DATA_DIR: dataDir, RAMPART_AGENT_RELEASE_DIR: 'rel' }, dataDir);
+    expect(given.agentReleaseDir).toBe(path.resolve('rel'));
+  });
+
   it('makes a signing secret once and reads the same one back', () => {
     const dataDir = tempDir();
     const a = loadConfig({ DATA_DIR: dataDir }, dataDir).secret;

@@ -18,6 +18,11 @@ export interface Config {
   /** The console's production build; `null` when it has not been built. */
   readonly consoleDir: string | null;
   readonly version: string;
+  /**
+   * The agent package whose release nodes upgrade to (`dist/rampart-edge.js` and `lua/`):
+   * `RAMPART_AGENT_RELEASE_DIR`, else the repository's apps/edge; null when there is none.
+   */
+  readonly agentReleaseDir: string | null;
   /** Password of the root accounts made on first start; unset means generated and printed once. */
   readonly initPassword: string | undefined;
   /** Address people reach the console at, for links in e-mails; defaults to http://HOST:PORT. */
@@ -77,6 +82,14 @@ function findConsoleDir(env: NodeJS.ProcessEnv, here: string): string | null {
   return candidates.find((dir) => existsSync(path.join(dir, 'index.html'))) ?? null;
 }
 
+function findAgentReleaseDir(env: NodeJS.ProcessEnv, here: string): string | null {
+  if (env.RAMPART_AGENT_RELEASE_DIR) return path.resolve(env.RAMPART_AGENT_RELEASE_DIR);
+  // From src/ (tsx) or dist/ (bundle), apps/edge is two levels up; whether it holds a release of
+  // this version is checked on each upgrade call, so a later build is picked up.
+  const dir = path.resolve(here, '../../edge');
+  return existsSync(path.join(dir, 'lua')) ? dir : null;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.meta.dirname): Config {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -89,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     logLevel: env.LOG_LEVEL || 'info',
     consoleDir: findConsoleDir(env, here),
     version: env.RAMPART_VERSION || '0.1.0',
+    agentReleaseDir: findAgentReleaseDir(env, here),
     initPassword: env.RAMPART_INIT_PASSWORD || undefined,
     publicUrl: env.PUBLIC_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,

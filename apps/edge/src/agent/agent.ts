@@ -16,6 +16,7 @@ import { NodeApiError, NodeClient, SnapshotRefusedError } from './node-client.js
 import { alive, killNginxLeftovers } from './processes.js';
 import { type Credentials, StateDir } from './state.js';
 import { SystemSampler } from './system-info.js';
+import { installRelease } from './upgrade.js';
 import { AGENT_VERSION } from './version.js';
 
 /**
@@ -119,6 +120,13 @@ export class Agent {
   private rotationTime: string | null = null;
   private rotationTimer: NodeJS.Timeout | null = null;
   private probes: ProbeLoop | null = null;
+  /** Set once an upgrade switched releases; resolved after its result is reported (see upgrade.ts). */
+  private switchedTo: string | null = null;
+  private restartWanted: (version: string) => void = () => {};
+  /** Resolves with the version an upgrade installed, once the agent should restart onto it. */
+  readonly restartRequested = new Promise<string>((resolve) => {
+    this.restartWanted = resolve;
+  });
 
   constructor(private readonly config: AgentOptions) {
     this.log = config.logger ?? jsonLineLogger();
@@ -255,6 +263,9 @@ export class Agent {
       runCommandLoop({
         client,
         execute: (command) => this.execute(command),
+        afterEach: () => {
+          if (this.switchedTo !== null) this.restartWanted(this.switchedTo);
+        },
         log: this.log,
         signal: this.signal,
         waitSeconds: this.options.pollWaitSeconds,
@@ -594,7 +605,54 @@ export class Agent {
         return this.reset();
       case 'logRotate':
         return this.rotateLogs();
+      case 'upgrade':
+        return this.upgrade(command.id, command.payload.version);
     }
+  }
+
+  /**
+   * Upgrade: installs the control plane's release `version` (upgrade.ts) and asks for a restart
+   * onto it once the result is reported. nginx is not touched: it serves on while the agent restarts.
+   */
+  async upgrade(commandId: number, version: string): Promise<string> {
+    const client = this.client;
+    if (!client) throw new Error('agent not started');
+    if (version === AGENT_VERSION) return `already running ${version}`;
+    this.log('info', 'upgrade.started', { version, from: AGENT_VERSION });
+    await installRelease(
+      {
+        client,
+        stateDir: this.config.stateDir,
+        log: this.log,
+        signal: this.signal,
+        progress: async (stage, message) => {
+          this.log('info', `upgrade.${stage}`, { version, message });
+          await client.upgradeProgress({ commandId, stage, message }, this.signal).catch((err: unknown) => {
+            this.log('warn', 'upgrade.progress_failed', { stage, error: describeError(err) });
+          });
+        },
+      },
+      version,
+    );
+    this.switchedTo = version;
+    return `switched to ${version}; restarting onto it`;
+  }
+
+  /**
+   * Stops polling, the supervisor and the timers but leaves nginx serving: for a restart onto a new
+   * release, whose start-up adopts the running nginx (as after a crash) and reloads it when its
+   * config differs (the Lua directory of the new release).
+   */
+  async detach(): Promise<void> {
+    if (!this.stopping) this.controller.abort(new Error('agent restarting'));
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.supervisor) clearTimeout(this.supervisor);
+    if (this.rotationTimer) clearTimeout(this.rotationTimer);
+    await this.running;
+    await this.supervising;
+    await this.statusInFlight;
+    await this.lock;
+    this.log('info', 'agent.detached', { appliedVersion: this.appliedVersion, nginxPid: await this.nginx.masterPid() });
   }
 
   /** Reboot: stops nginx and starts it again (a new master) with the applied snapshot. */

@@ -30,6 +30,9 @@ Options (each also read from the environment variable shown):
   --ips <list>               addresses reported, comma-separated
                              (the non-internal interface addresses)  RAMPART_EDGE_IPS
   --worker-processes <n>     nginx worker_processes: auto or 1-64 (auto)  RAMPART_EDGE_WORKER_PROCESSES
+  --self-restart             after an upgrade, start the new release itself
+                             (no service manager); else exit 75 for the
+                             service manager to restart it  RAMPART_EDGE_SELF_RESTART=1
   -h, --help                 this text
   -v, --version              the agent's version
 `;
@@ -79,7 +82,10 @@ function safeDir(value: string, what: string): string {
   return resolved.replace(/\/+$/, '') || '/';
 }
 
-export type CliResult = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: AgentOptions };
+export type CliResult =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'run'; options: AgentOptions; selfRestart: boolean };
 
 /** Parses the command line and the environment into the agent's options. */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliResult {
@@ -138,6 +144,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   const adminPortText = pick(values['admin-port'], 'RAMPART_EDGE_ADMIN_PORT');
   return {
     kind: 'run',
+    selfRestart: values['self-restart'] === true || ['1', 'true', 'yes'].includes(env.RAMPART_EDGE_SELF_RESTART ?? ''),
     options: {
       controlPlane,
       joinToken: pick(values['join-token'] ?? values.token, 'RAMPART_JOIN_TOKEN') ?? null,
@@ -172,6 +179,7 @@ function parse(argv: string[]) {
       hostname: { type: 'string' },
       ips: { type: 'string' },
       'worker-processes': { type: 'string' },
+      'self-restart': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

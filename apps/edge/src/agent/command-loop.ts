@@ -9,6 +9,8 @@ export interface CommandLoopOptions {
   execute: (command: EdgeCommand) => Promise<string>;
   log: Logger;
   signal: AbortSignal;
+  /** Runs after each command's result was reported (an upgrade then restarts the agent). */
+  afterEach?: () => void;
   waitSeconds: number;
   backoffMinMs: number;
   backoffMaxMs: number;
@@ -41,6 +43,7 @@ export async function runCommandLoop(options: CommandLoopOptions): Promise<void>
     for (const command of commands) {
       if (signal.aborted) return;
       await runOne(options, command);
+      options.afterEach?.();
     }
     // A control plane that answers "nothing" at once must not make this loop spin.
     const elapsed = Date.now() - started;

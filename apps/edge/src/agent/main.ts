@@ -1,7 +1,13 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Agent } from './agent.js';
 import { parseCli, USAGE, UsageError } from './cli.js';
 import { errorText, jsonLineLogger } from './log.js';
+import { releaseToRun } from './release-handoff.js';
 import { AGENT_VERSION } from './version.js';
+
+/** Exit status asking the service manager to start the agent again (after an upgrade). */
+export const EXIT_RESTART = 75;
 
 /**
  * `rampart-edge`: runs the edge agent until SIGTERM or SIGINT, then stops polling, stops nginx
@@ -25,6 +31,18 @@ async function main(): Promise<number> {
     return 0;
   }
   const log = jsonLineLogger();
+  // An upgrade installed another release: run it in this process (its own main() takes over and
+  // exits the process). One that does not even load leaves this agent running instead.
+  const release = releaseToRun(cli.options.stateDir, fileURLToPath(import.meta.url), AGENT_VERSION);
+  if (release !== null) {
+    log('info', 'agent.handoff', { from: AGENT_VERSION, bundle: release });
+    try {
+      await import(pathToFileURL(release).href);
+      return new Promise<number>(() => {});
+    } catch (err) {
+      log('error', 'agent.handoff_failed', { bundle: release, error: errorText(err) });
+    }
+  }
   const agent = new Agent({ ...cli.options, logger: log });
   let stopping: Promise<void> | null = null;
   const stopped = new Promise<number>((resolve) => {
@@ -44,6 +62,23 @@ async function main(): Promise<number> {
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+    // After an upgrade: leave nginx serving, then start again, by ourselves or by the service manager.
+    void agent.restartRequested.then(async (version) => {
+      if (stopping) return;
+      stopping = agent.detach();
+      await stopping;
+      if (!cli.selfRestart) {
+        log('info', 'agent.restarting', { version, exitCode: EXIT_RESTART });
+        return resolve(EXIT_RESTART);
+      }
+      const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+        detached: true,
+        stdio: 'inherit',
+      });
+      child.unref();
+      log('info', 'agent.restarting', { version, pid: child.pid ?? null });
+      resolve(0);
+    });
   });
   try {
     await agent.start();

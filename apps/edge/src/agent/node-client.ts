@@ -8,13 +8,17 @@ import {
   edgeCommandSchema,
   fillPath,
   getNodeCommands,
+  getNodeRelease,
+  getNodeReleaseFile,
   getNodeSnapshot,
   getProbes,
   NODE_COMMAND_MESSAGE_MAX,
   type ProbeAssignment,
   registerNode,
+  type ReleaseManifest,
   reportNodeCommandResult,
   reportNodeStatus,
+  reportNodeUpgradeProgress,
   reportProbeResults,
   routeUrl,
 } from '@rampart/contract';
@@ -90,6 +94,26 @@ function withTimeout(signal: AbortSignal | undefined, ms: number): { signal: Abo
   };
 }
 
+/** Reads a response body, refusing one longer than `maxBytes` as soon as it is known to be. */
+async function readBounded(response: Response, maxBytes: number | undefined): Promise<Buffer> {
+  if (maxBytes === undefined) return Buffer.from(await response.arrayBuffer());
+  const refuse = () => new NodeApiError(response.status, `answer larger than ${maxBytes} bytes`);
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel();
+    throw refuse();
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  if (response.body) {
+    for await (const chunk of response.body) {
+      total += chunk.byteLength;
+      if (total > maxBytes) throw refuse();
+      chunks.push(Buffer.from(chunk));
+    }
+  }
+  return Buffer.concat(chunks);
+}
+
 export class NodeClient {
   private readonly base: URL;
 
@@ -127,8 +151,10 @@ export class NodeClient {
       signed: boolean;
       timeoutMs?: number;
       signal?: AbortSignal | undefined;
+      /** Largest answer read (release files); a longer one is refused before it is all in memory. */
+      maxBytes?: number;
     },
-    parse: (text: string) => T,
+    parse: (text: string, bytes: Buffer) => T,
   ): Promise<T> {
     const url = this.url(route, options.query, options.path);
     const body = options.body === undefined ? '' : JSON.stringify(options.body);
@@ -140,7 +166,7 @@ export class NodeClient {
     }
     const timed = withTimeout(options.signal, options.timeoutMs ?? this.requestTimeoutMs);
     let status: number;
-    let text: string;
+    let bytes: Buffer;
     let serverDate: string | null;
     try {
       const response = await fetch(url, {
@@ -151,14 +177,16 @@ export class NodeClient {
       });
       status = response.status;
       serverDate = response.headers.get('date');
-      text = await response.text();
+      bytes = await readBounded(response, options.maxBytes);
     } catch (err) {
+      if (err instanceof NodeApiError) throw err;
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ?? cause?.message ?? (err as Error).message;
       throw new NodeApiError(0, `${route.method} ${url.pathname}: ${detail}`);
     } finally {
       timed.done();
     }
+    const text = bytes.toString('utf8');
     if (status < 200 || status > 299) {
       let code: number | null = null;
       let message = text.slice(0, 200);
@@ -176,7 +204,7 @@ export class NodeClient {
       }
       throw new NodeApiError(status, `${route.method} ${url.pathname} answered ${status}: ${message}`, code);
     }
-    return parse(text);
+    return parse(text, bytes);
   }
 
   private static json(route: AnyRoute, text: string): unknown {
@@ -302,6 +330,37 @@ export class NodeClient {
     const body = { ok: result.ok, message: result.message.slice(0, NODE_COMMAND_MESSAGE_MAX) };
     await this.call(reportNodeCommandResult, { path: { id }, body, signed: true, signal }, (text) =>
       NodeClient.json(reportNodeCommandResult, text),
+    );
+  }
+
+  /** The manifest of the release the control plane serves (checked with the contract's schema). */
+  async releaseManifest(signal?: AbortSignal): Promise<ReleaseManifest> {
+    const reply = await this.call(getNodeRelease, { signed: true, signal }, (text) =>
+      NodeClient.json(getNodeRelease, text),
+    );
+    return (reply as z.output<(typeof getNodeRelease)['response']>).data;
+  }
+
+  /** One file of the served release, at most `maxBytes` long (its manifest size). */
+  async releaseFile(version: string, file: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+    const query = `?${new URLSearchParams({ version, path: file })}`;
+    return this.call(
+      getNodeReleaseFile,
+      { query, signed: true, signal, maxBytes, timeoutMs: 120_000 },
+      (_text, bytes) => bytes,
+    );
+  }
+
+  async upgradeProgress(
+    body: z.input<NonNullable<(typeof reportNodeUpgradeProgress)['request']['body']>>,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const checked = reportNodeUpgradeProgress.request.body.parse({
+      ...body,
+      message: body.message.slice(0, NODE_COMMAND_MESSAGE_MAX),
+    });
+    await this.call(reportNodeUpgradeProgress, { body: checked, signed: true, signal }, (text) =>
+      NodeClient.json(reportNodeUpgradeProgress, text),
     );
   }
 }

@@ -6,6 +6,8 @@ import {
   EDGE_API_BASE,
   type EdgeSnapshot,
   getNodeCommands,
+  getNodeRelease,
+  getNodeReleaseFile,
   getNodeSnapshot,
   getProbes,
   NODE_SIGNATURE_HEADERS,
@@ -13,8 +15,10 @@ import {
   nodeSignaturePayload,
   type ProbeAssignment,
   registerNode,
+  type ReleaseManifest,
   reportNodeCommandResult,
   reportNodeStatus,
+  reportNodeUpgradeProgress,
   reportProbeResults,
 } from '@rampart/contract';
 import type { z } from 'zod';
@@ -69,6 +73,10 @@ export interface FakeControlPlane {
   setProbes(assignments: ProbeAssignment[]): void;
   /** Resolves once the results reported so far satisfy `match`. */
   waitForProbeResults(match: (results: ProbeResult[]) => boolean, timeoutMs?: number): Promise<ProbeResult[]>;
+  /** Serves this agent release (manifest and file bytes by path); null: none (202008). */
+  setRelease(release: { manifest: ReleaseManifest; files: Map<string, Buffer> } | null): void;
+  /** Upgrade stages the agents reported, in order. */
+  progress: { nodeId: number; commandId: number; stage: string; message: string }[];
   /** The secret the fake gave a node (tests sign their own requests with it). */
   secretOf(nodeId: number): string | undefined;
   /** Resolves with the first status report (already received or to come) that matches. */
@@ -120,6 +128,8 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   let commandWaiters: (() => void)[] = [];
   const results: CommandResult[] = [];
   let resultWaiters: (() => void)[] = [];
+  let release: { manifest: ReleaseManifest; files: Map<string, Buffer> } | null = null;
+  const progress: FakeControlPlane['progress'] = [];
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -248,6 +258,28 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         for (const wake of [...probeWaiters]) wake();
         return send(res, 200, { data: true });
       }
+      if (route === `GET ${EDGE_API_BASE}${getNodeRelease.path}`) {
+        if (verify(req, body) === null) return invalidToken(res);
+        if (!release) return send(res, 409, { code: 202008, message: 'no release', extra: null });
+        return send(res, 200, { data: release.manifest });
+      }
+      if (route === `GET ${EDGE_API_BASE}${getNodeReleaseFile.path}`) {
+        if (verify(req, body) === null) return invalidToken(res);
+        const query = getNodeReleaseFile.request.query.safeParse(Object.fromEntries(url.searchParams));
+        if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
+        const bytes = release?.manifest.version === query.data.version ? release.files.get(query.data.path) : undefined;
+        if (!bytes) return send(res, 403, { code: 101018, message: 'not found', extra: null });
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        return res.end(bytes);
+      }
+      if (route === `POST ${EDGE_API_BASE}${reportNodeUpgradeProgress.path}`) {
+        const nodeId = verify(req, body);
+        if (nodeId === null) return invalidToken(res);
+        const input = reportNodeUpgradeProgress.request.body.safeParse(parseJson(body));
+        if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
+        progress.push({ nodeId, ...input.data });
+        return send(res, 200, { data: true });
+      }
       send(res, 404, { code: 101004, message: 'unknown path', extra: null });
     });
   });
@@ -311,6 +343,10 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         check();
       });
     },
+    setRelease(next) {
+      release = next;
+    },
+    progress,
     secretOf: (nodeId) => secrets.get(nodeId),
     waitForReport(match, timeoutMs = 15_000) {
       const seen = reports.find(match);

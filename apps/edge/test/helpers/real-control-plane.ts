@@ -20,7 +20,8 @@ export interface ControlPlane {
   stop(): Promise<void>;
 }
 
-export async function startControlPlane(dataDir?: string): Promise<ControlPlane> {
+/** `env` adds settings (the upgrade test's version and agent release directory). */
+export async function startControlPlane(dataDir?: string, env: Record<string, string> = {}): Promise<ControlPlane> {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'rampart-cp-')));
   const child = spawn(process.execPath, [SERVER_BUNDLE], {
     env: {
@@ -31,6 +32,7 @@ export async function startControlPlane(dataDir?: string): Promise<ControlPlane>
       LOG_LEVEL: 'warn',
       RAMPART_INIT_PASSWORD: PASSWORD,
       RAMPART_ALLOW_PRIVATE_ORIGINS: '1',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -29,6 +29,8 @@ export async function createTestApp(
   const app = await buildApp({
     config: {
       version: 'test',
+      // No agent release unless a test makes one (node-upgrade.test.ts).
+      agentReleaseDir: null,
       consoleDir: null,
       logLevel: 'info',
       secret: 'test-secret-0123456789-0123456789-0123456789',

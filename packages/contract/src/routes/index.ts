@@ -11,6 +11,7 @@ import { groupRoutes } from './groups.js';
 import { monitoringRoutes } from './monitoring.js';
 import { nodeCommandRoutes } from './node-commands.js';
 import { nodeOperationRoutes } from './node-operations.js';
+import { nodeUpgradeRoutes } from './node-upgrade.js';
 import { nodeRoutes } from './nodes.js';
 import { productRoutes } from './products.js';
 import { siteRoutes } from './sites.js';
@@ -31,6 +32,7 @@ export * from './groups.js';
 export * from './monitoring.js';
 export * from './node-commands.js';
 export * from './node-operations.js';
+export * from './node-upgrade.js';
 export * from './nodes.js';
 export * from './products.js';
 export * from './sites.js';
@@ -47,6 +49,7 @@ export const ROUTE_GROUPS = {
   nodes: nodeRoutes,
   nodeCommands: nodeCommandRoutes,
   nodeOperations: nodeOperationRoutes,
+  nodeUpgrade: nodeUpgradeRoutes,
   zones: zoneRoutes,
   zoneSettings: zoneSettingRoutes,
   groups: groupRoutes,

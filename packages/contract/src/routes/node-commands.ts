@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { releaseVersionSchema } from '../edge/agent-release.js';
 import { dataOf, defineRoute, nodeAccess } from '../route.js';
 
 /**
  * The command channel from the operator to a node's agent: the operator's calls queue commands
- * (reboot, reset, log rotation; later cache purge, preheat, upgrade), the agent long-polls for its
+ * (reboot, reset, log rotation, upgrade; later cache purge, preheat), the agent long-polls for its
  * own, runs them and reports each result. A command moves queued → sent (handed to the agent) →
  * succeeded or failed; one the agent did not pick up, or did not answer, within
  * {@link NODE_COMMAND_EXPIRY_SECONDS} becomes expired.
  */
 
-export const NODE_COMMAND_TYPES = ['reboot', 'reset', 'logRotate'] as const;
+export const NODE_COMMAND_TYPES = ['reboot', 'reset', 'logRotate', 'upgrade'] as const;
 export const nodeCommandTypeSchema = z.enum(NODE_COMMAND_TYPES);
 export type NodeCommandType = z.infer<typeof nodeCommandTypeSchema>;
 
@@ -33,6 +34,12 @@ export const edgeCommandSchema = z.discriminatedUnion('type', [
   z.strictObject({ id: commandId, type: z.literal('reboot'), payload: noPayload }),
   z.strictObject({ id: commandId, type: z.literal('reset'), payload: noPayload }),
   z.strictObject({ id: commandId, type: z.literal('logRotate'), payload: noPayload }),
+  /** Fetch the control plane's release of `version` and restart onto it (see node-upgrade.ts). */
+  z.strictObject({
+    id: commandId,
+    type: z.literal('upgrade'),
+    payload: z.strictObject({ version: releaseVersionSchema }),
+  }),
 ]);
 export type EdgeCommand = z.infer<typeof edgeCommandSchema>;
 

@@ -136,6 +136,14 @@ export const listUninitializedNodes = defineRoute({
   response: pageOf(uninitializedNodeSchema),
 });
 
+/**
+ * Where a node's latest upgrade stands: none asked for, running (queued until the node reports the
+ * new version), succeeded, failed (the agent's reason is in the node's upgrade logs).
+ */
+export const NODE_UPGRADE_STATUSES = ['none', 'upgrading', 'succeeded', 'failed'] as const;
+export const nodeUpgradeStatusSchema = z.enum(NODE_UPGRADE_STATUSES);
+export type NodeUpgradeStatus = z.infer<typeof nodeUpgradeStatusSchema>;
+
 export const NODE_SWITCHES = ['on', 'off'] as const;
 export const nodeSwitchSchema = z.enum(NODE_SWITCHES);
 export type NodeSwitch = z.infer<typeof nodeSwitchSchema>;
@@ -169,6 +177,7 @@ export const initializedNodeSchema = z.object({
   logRotateTime: dailyTimeSchema.nullable(),
   /** What the monitor groups say about the node (see client/monitor/nodes/enableStatus). */
   monitorState: nodeMonitorStatusSchema.optional(),
+  upgradeStatus: nodeUpgradeStatusSchema,
 });
 export type InitializedNode = z.infer<typeof initializedNodeSchema>;
 
@@ -194,6 +203,10 @@ export const listInitializedNodes = defineRoute({
       /** The agent version exactly as reported. */
       version: z.string().max(64).optional(),
       status: nodeSwitchSchema.optional(),
+      upgradeStatuses: z
+        .union([nodeUpgradeStatusSchema, z.array(nodeUpgradeStatusSchema).max(NODE_UPGRADE_STATUSES.length)])
+        .transform((v) => (Array.isArray(v) ? v : [v]))
+        .optional(),
     }),
   },
   response: pageOf(initializedNodeSchema),

@@ -316,6 +316,7 @@ export const enUS = {
       monitor: 'Set monitoring',
       portType: 'Set port type',
       logRotateTime: 'Set daily log rotation',
+      upgrade: 'Upgrade agent',
     },
     confirm: {
       reboot: 'The agent restarts nginx on {{count}} node(s). Sites stay configured; open connections are closed.',
@@ -323,6 +324,8 @@ export const enUS = {
       logRotate: "The agent renames nginx's access and error logs on {{count}} node(s) and keeps the last 7.",
       on: "{{count}} node(s) serve their zone's sites again.",
       off: '{{count}} node(s) stay connected but serve no site: every host gets the unknown-host page.',
+      upgrade:
+        'The agent on {{count}} node(s) downloads version {{version}} from the control plane, checks it and restarts onto it; nginx keeps serving.',
     },
     commandQueued: "Sent to the node(s): see each node's details for the result.",
     monitorOn: 'Watch these nodes',
@@ -354,6 +357,7 @@ export const enUS = {
       reboot: 'Reboot',
       reset: 'Reset',
       logRotate: 'Log rotation',
+      upgrade: 'Upgrade',
     },
     commandStatuses: {
       queued: 'Queued',
@@ -431,6 +435,35 @@ export const enUS = {
     filterState: 'State',
     probeHint:
       'Each monitor node connects to the zone listen ports of every node probed. A node is down once more than half of the monitor nodes saw it fail this many times in a row.',
+  },
+  nodeUpgrade: {
+    latest: 'Latest agent version: {{version}}',
+    unavailable:
+      'This control plane has no agent release of version {{version}} to serve: build the agent (npm run build -w @rampart/edge).',
+    upToDate: 'Every selected node already runs the latest version.',
+    status: {
+      title: 'Upgrade',
+      none: 'None',
+      upgrading: 'Upgrading',
+      succeeded: 'Upgraded',
+      failed: 'Upgrade failed',
+    },
+    filter: 'Upgrade status',
+    logs: 'Upgrade log',
+    noLogs: 'This node has not been upgraded yet.',
+    stage: 'Stage',
+    version: 'Version',
+    message: 'Details',
+    at: 'Time',
+    stages: {
+      queued: 'Queued',
+      downloading: 'Downloading',
+      verified: 'Verified',
+      switched: 'Switched',
+      restarting: 'Restarting',
+      reported: 'Reports the new version',
+      failed: 'Failed',
+    },
   },
   products: {
     create: 'New product',

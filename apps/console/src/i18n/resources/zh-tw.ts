@@ -312,6 +312,7 @@ export const zhTW: LocaleResources = {
       monitor: '設定監控',
       portType: '設定連接埠類型',
       logRotateTime: '設定每日日誌輪替',
+      upgrade: '升級代理程式',
     },
     confirm: {
       reboot: '代理程式將在 {{count}} 個節點上重新啟動 nginx。網站設定不變，現有連線會被關閉。',
@@ -319,6 +320,8 @@ export const zhTW: LocaleResources = {
       logRotate: '代理程式將在 {{count}} 個節點上重新命名 nginx 的存取日誌與錯誤日誌，並保留最近 7 份。',
       on: '{{count}} 個節點將重新為其區域的網站提供服務。',
       off: '{{count}} 個節點保持連線但不再服務任何網站：所有主機都會得到未知主機頁面。',
+      upgrade:
+        '{{count}} 個節點上的代理程式將從控制平面下載 {{version}} 版本，驗證後切換並重新啟動至該版本；nginx 持續提供服務。',
     },
     commandQueued: '已傳送到節點：結果請查看各節點詳情。',
     monitorOn: '監控這些節點',
@@ -350,6 +353,7 @@ export const zhTW: LocaleResources = {
       reboot: '重新啟動',
       reset: '重設',
       logRotate: '日誌輪替',
+      upgrade: '升級',
     },
     commandStatuses: {
       queued: '排隊中',
@@ -426,6 +430,35 @@ export const zhTW: LocaleResources = {
     filterState: '狀態',
     probeHint:
       '每個監控節點連線被探測節點所在區域的監聽連接埠。超過半數的監控節點連續失敗達到此次數時，節點判定為故障。',
+  },
+  nodeUpgrade: {
+    latest: '最新代理程式版本：{{version}}',
+    unavailable:
+      '此控制平面沒有可提供的 {{version}} 版本代理程式發行包：請先建置代理程式（npm run build -w @rampart/edge）。',
+    upToDate: '所選節點皆已執行最新版本。',
+    status: {
+      title: '升級',
+      none: '無',
+      upgrading: '升級中',
+      succeeded: '已升級',
+      failed: '升級失敗',
+    },
+    filter: '升級狀態',
+    logs: '升級日誌',
+    noLogs: '此節點尚未升級過。',
+    stage: '階段',
+    version: '版本',
+    message: '詳情',
+    at: '時間',
+    stages: {
+      queued: '已排入佇列',
+      downloading: '下載中',
+      verified: '已驗證',
+      switched: '已切換',
+      restarting: '重新啟動中',
+      reported: '已回報新版本',
+      failed: '失敗',
+    },
   },
   products: {
     create: '新增產品',

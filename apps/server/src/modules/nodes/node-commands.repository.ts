@@ -16,16 +16,20 @@ export class NodeCommandsRepository {
   }
 
   /** Marks the open commands of one node whose time ran out as expired (queued: never picked up; sent: never answered). */
-  async expire(nodeId: number, now: Date): Promise<void> {
+  async expire(nodeId: number, now: Date): Promise<NodeCommandRow[]> {
+    const expired: NodeCommandRow[] = [];
     for (const [status, message] of [
       ['queued', 'not picked up by the node in time'],
       ['sent', 'no result from the node in time'],
     ] as const) {
-      await this.db
+      const rows = await this.db
         .update(nodeCommands)
         .set({ status: 'expired', message, finishedAt: now })
-        .where(and(eq(nodeCommands.nodeId, nodeId), eq(nodeCommands.status, status), lte(nodeCommands.expiresAt, now)));
+        .where(and(eq(nodeCommands.nodeId, nodeId), eq(nodeCommands.status, status), lte(nodeCommands.expiresAt, now)))
+        .returning();
+      expired.push(...rows);
     }
+    return expired;
   }
 
   /**
@@ -48,7 +52,7 @@ export class NodeCommandsRepository {
     return rows.sort((a, b) => a.id - b.id);
   }
 
-  /** Records the result of a sent command of this node; false when it is not one (another node's, finished, expired). */
+  /** Records the result of a sent command of this node; undefined when it is not one (another node's, finished, expired). */
   async finish(
     nodeId: number,
     id: number,
@@ -60,8 +64,24 @@ export class NodeCommandsRepository {
       .update(nodeCommands)
       .set({ status, message, finishedAt: now })
       .where(and(eq(nodeCommands.id, id), eq(nodeCommands.nodeId, nodeId), eq(nodeCommands.status, 'sent')))
-      .returning({ id: nodeCommands.id });
-    return rows.length === 1;
+      .returning();
+    return rows[0];
+  }
+
+  /** A sent command of this node of `type`, or undefined. */
+  async findSent(nodeId: number, id: number, type: NodeCommandRow['type']): Promise<NodeCommandRow | undefined> {
+    const rows = await this.db
+      .select()
+      .from(nodeCommands)
+      .where(
+        and(
+          eq(nodeCommands.id, id),
+          eq(nodeCommands.nodeId, nodeId),
+          eq(nodeCommands.type, type),
+          eq(nodeCommands.status, 'sent'),
+        ),
+      );
+    return rows[0];
   }
 
   async list(ownerId: number, nodeId: number, page: number, pageSize: number) {

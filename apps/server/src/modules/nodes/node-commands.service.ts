@@ -30,8 +30,12 @@ export function presentNodeCommand(row: NodeCommandRow): NodeCommand {
 }
 
 function presentEdgeCommand(row: NodeCommandRow): EdgeCommand {
+  if (row.type === 'upgrade') return { id: row.id, type: row.type, payload: { version: String(row.payload.version) } };
   return { id: row.id, type: row.type, payload: {} };
 }
+
+/** Told about commands that ended (answered or expired), e.g. to end an upgrade. */
+export type CommandsFinished = (rows: NodeCommandRow[]) => Promise<void>;
 
 /**
  * The command channel to node agents. The operator's calls queue commands, all or none; a node's
@@ -41,6 +45,7 @@ function presentEdgeCommand(row: NodeCommandRow): EdgeCommand {
 export class NodeCommandsService {
   /** Aborted at shutdown so that held polls answer at once. */
   private readonly closing = new AbortController();
+  private finished: CommandsFinished = async () => {};
 
   constructor(
     private readonly db: Db,
@@ -49,12 +54,32 @@ export class NodeCommandsService {
     private readonly clock: Clock,
   ) {}
 
+  /** Installs the listener for ended commands (one: the upgrade service). */
+  onFinished(listener: CommandsFinished): void {
+    this.finished = listener;
+  }
+
+  private async expire(nodeId: number, now: Date): Promise<void> {
+    const expired = await this.commands.expire(nodeId, now);
+    if (expired.length > 0) await this.finished(expired);
+  }
+
   private deadline(from: number): Date {
     return new Date(from + NODE_COMMAND_EXPIRY_SECONDS * 1000);
   }
 
-  /** Queues `type` for every id, all or none: each must be an initialised node of the operator (in the zone when given). */
-  async queue(operatorId: number, ids: number[], type: NodeCommandType, zoneId?: number): Promise<NodeCommand[]> {
+  /**
+   * Queues `type` for every id, all or none: each must be an initialised node of the operator (in the
+   * zone when given). `within` runs in the same transaction once the commands are inserted (it may
+   * refuse, and then nothing is queued).
+   */
+  async queue(
+    operatorId: number,
+    ids: number[],
+    type: NodeCommandType,
+    zoneId?: number,
+    options: { payload?: Record<string, unknown>; within?: (tx: Db, rows: NodeCommandRow[]) => Promise<void> } = {},
+  ): Promise<NodeCommand[]> {
     const unique = [...new Set(ids)];
     const now = this.clock();
     const rows = await this.db.transaction(async (tx) => {
@@ -64,15 +89,18 @@ export class NodeCommandsService {
           extra: { reason: 'not every node is an initialised node of yours in this zone' },
         });
       }
-      return new NodeCommandsRepository(tx).insertMany(
+      const inserted = await new NodeCommandsRepository(tx).insertMany(
         unique.map((nodeId) => ({
           ownerId: operatorId,
           nodeId,
           type,
+          payload: options.payload ?? {},
           createdAt: new Date(now),
           expiresAt: this.deadline(now),
         })),
       );
+      await options.within?.(tx, inserted);
+      return inserted;
     });
     this.queued.bump();
     return rows.map(presentNodeCommand);
@@ -84,7 +112,7 @@ export class NodeCommandsService {
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
       const now = this.clock();
-      await this.commands.expire(nodeId, new Date(now));
+      await this.expire(nodeId, new Date(now));
       const taken = await this.commands.take(nodeId, new Date(now), this.deadline(now), TAKE_LIMIT);
       if (taken.length > 0) return taken.map(presentEdgeCommand);
       const left = deadline - Date.now();
@@ -97,14 +125,15 @@ export class NodeCommandsService {
   /** Records a node's result for one of its sent commands; anything else is 101018. */
   async report(nodeId: number, id: number, result: { ok: boolean; message: string }): Promise<void> {
     const now = new Date(this.clock());
-    await this.commands.expire(nodeId, now);
+    await this.expire(nodeId, now);
     const done = await this.commands.finish(nodeId, id, result.ok ? 'succeeded' : 'failed', result.message, now);
     if (!done) throw new AppError(101018, { extra: { reason: 'not a running command of this node' } });
+    await this.finished([done]);
   }
 
   /** A node's commands, newest first (the caller has checked the node is the operator's). */
   async list(operatorId: number, nodeId: number, page: number, pageSize: number) {
-    await this.commands.expire(nodeId, new Date(this.clock()));
+    await this.expire(nodeId, new Date(this.clock()));
     const { rows, total } = await this.commands.list(operatorId, nodeId, page, pageSize);
     return { data: rows.map(presentNodeCommand), total };
   }

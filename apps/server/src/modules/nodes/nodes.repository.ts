@@ -1,3 +1,4 @@
+import type { NodeUpgradeStatus } from '@rampart/contract';
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
@@ -88,6 +89,7 @@ export class NodesRepository {
       portType?: 7 | 4 | undefined;
       version?: string | undefined;
       status?: 'on' | 'off' | undefined;
+      upgradeStatuses?: NodeUpgradeStatus[] | undefined;
     },
     page: number,
     pageSize: number,
@@ -100,6 +102,7 @@ export class NodesRepository {
       f.portType !== undefined ? eq(nodes.portType, f.portType) : undefined,
       f.version ? eq(nodes.version, f.version) : undefined,
       f.status !== undefined ? eq(nodes.enabled, f.status === 'on') : undefined,
+      f.upgradeStatuses && f.upgradeStatuses.length > 0 ? inArray(nodes.upgradeStatus, f.upgradeStatuses) : undefined,
       search ? nodeSearchCondition(search) : undefined,
     );
     const [rows, [total]] = await Promise.all([

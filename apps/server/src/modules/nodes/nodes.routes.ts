@@ -8,6 +8,8 @@ export function bindNodeRoutes(
   nodes: NodesService,
   snapshots: SnapshotsService,
   publicUrl: (origin: string) => string,
+  /** Hears each status report's agent version (it ends a node's upgrade). */
+  versionReported: (node: { nodeId: number; ownerId: number }, version: string) => Promise<void>,
   /** The monitoring state of nodes, shown in the initialised node list (monitoring module). */
   monitorStates?: (operatorId: number, nodeIds: number[]) => Promise<Map<number, NodeMonitorStatus>>,
 ): void {
@@ -38,6 +40,7 @@ export function bindNodeRoutes(
   binder.bind(nodeRoutes.reportNodeStatus, async ({ body }, { node }) => {
     if (!node) throw new Error('node route without a node');
     await nodes.report(node.nodeId, body);
+    await versionReported(node, body.version);
     return { data: true as const };
   });
   binder.bind(nodeRoutes.listUninitializedNodes, async ({ query }, { caller }) => {

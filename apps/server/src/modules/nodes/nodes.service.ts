@@ -1,4 +1,9 @@
-import { type InitializedNode, NODE_ONLINE_WINDOW_SECONDS, type NodeSystem } from '@rampart/contract';
+import {
+  type InitializedNode,
+  NODE_ONLINE_WINDOW_SECONDS,
+  type NodeSystem,
+  type NodeUpgradeStatus,
+} from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -94,6 +99,7 @@ export class NodesService {
       portType?: 7 | 4 | undefined;
       version?: string | undefined;
       status?: 'on' | 'off' | undefined;
+      upgradeStatuses?: NodeUpgradeStatus[] | undefined;
       page: number;
       pageSize: number;
     },
@@ -121,6 +127,7 @@ export class NodesService {
         monitor: row.monitor,
         portType: row.portType,
         logRotateTime: row.logRotateTime,
+        upgradeStatus: row.upgradeStatus,
       })),
     );
     return { data, total };

@@ -1,4 +1,12 @@
-import type { NginxTuning, NodeCommandStatus, NodeCommandType, NodeSystem, ZonePortType } from '@rampart/contract';
+import type {
+  NginxTuning,
+  NodeCommandStatus,
+  NodeCommandType,
+  NodeSystem,
+  NodeUpgradeStage,
+  NodeUpgradeStatus,
+  ZonePortType,
+} from '@rampart/contract';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -272,6 +280,9 @@ export const nodes = pgTable(
     /** The latest system information the agent reported (contract's nodeSystemSchema) and when. */
     system: jsonb('system').$type<NodeSystem>(),
     systemAt: timestamp('system_at', { withTimezone: true, mode: 'date' }),
+    /** Where the latest upgrade stands, and the version it goes to (null when none was asked for). */
+    upgradeStatus: text('upgrade_status').$type<NodeUpgradeStatus>().notNull().default('none'),
+    upgradeVersion: text('upgrade_version'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -312,6 +323,26 @@ export const nodeCommands = pgTable(
     index('node_commands_node_created_idx').on(t.nodeId, t.createdAt),
     index('node_commands_open_idx').on(t.nodeId, t.status).where(sql`${t.status} IN ('queued', 'sent')`),
   ],
+);
+
+/** Each stage of each node upgrade (queued, downloading, ..., reported or failed), per node. */
+export const nodeUpgradeLogs = pgTable(
+  'node_upgrade_logs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    nodeId: bigint('node_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    commandId: bigint('command_id', { mode: 'number' }).references(() => nodeCommands.id, { onDelete: 'set null' }),
+    version: text('version').notNull(),
+    stage: text('stage').$type<NodeUpgradeStage>().notNull(),
+    message: text('message').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('node_upgrade_logs_node_created_idx').on(t.nodeId, t.createdAt)],
 );
 
 /** A node's place in a group on a DNS line. A node in a group cannot be deleted (202003). */

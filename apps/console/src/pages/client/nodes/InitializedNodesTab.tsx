@@ -16,19 +16,31 @@ import { NodeActionsMenu } from './NodeActionsMenu';
 import { NodeDetailDrawer } from './NodeDetailDrawer';
 import type { NodeAction } from './node-actions';
 import { NODE_LIST_QUERY } from './node-refresh';
+import { UpgradeFilter, upgradeStatusesOf, useUpgradeStatusColumn } from './node-upgrade-ui';
 
 const PORT_TYPE_VALUES = PORT_TYPES.map((type) => String(type) as '7' | '4');
 
 /**
  * Initialised nodes with their zone, groups, settings and what their agents last reported;
- * filtered by zones, on/off, port type, agent version and a search (all in the URL). A row's menu
- * and the selection's menu send commands (reboot, reset, log rotation) and change settings;
+ * filtered by zones, on/off, port type, agent version, upgrade status and a search (all in the
+ * URL). A row's menu and the selection's menu send commands (reboot, reset, log rotation,
+ * upgrade) and change settings;
  * selected nodes can be moved to another zone; a node's details open in a drawer (`node` in the URL).
  */
 export function InitializedNodesTab() {
   const { t } = useTranslation(['nodes', 'nodeOps', 'common']);
   const { token } = theme.useToken();
-  const search = useListSearch(['zoneIDs', 'value', 'status', 'portType', 'version', 'node'] as const);
+  const search = useListSearch([
+    'zoneIDs',
+    'value',
+    'status',
+    'portType',
+    'version',
+    'upgradeStatuses',
+    'node',
+  ] as const);
+  const upgradeStatuses = upgradeStatusesOf(search.all('upgradeStatuses'));
+  const upgradeColumn = useUpgradeStatusColumn();
   const zoneIDs = search
     .all('zoneIDs')
     .map(Number)
@@ -41,6 +53,7 @@ export function InitializedNodesTab() {
     status: oneOf(search.filters.status, NODE_SWITCHES),
     portType: oneOf(search.filters.portType, PORT_TYPE_VALUES),
     version: search.filters.version,
+    upgradeStatuses: upgradeStatuses.length > 0 ? upgradeStatuses : undefined,
   };
   const nodes = useQuery({ ...routeQuery('client', nodeRoutes.listInitializedNodes, { query }), ...NODE_LIST_QUERY });
   const zones = useQuery(routeQuery('client', zoneRoutes.metaZones, {}));
@@ -63,6 +76,7 @@ export function InitializedNodesTab() {
           : groups.map((group) => <Tag key={`${group.id}-${group.line}`}>{`${group.name} (${group.line})`}</Tag>),
     },
     { title: t('version'), dataIndex: 'version' },
+    upgradeColumn,
     {
       title: t('nodeOps:status.title'),
       dataIndex: 'status',
@@ -174,6 +188,7 @@ export function InitializedNodesTab() {
           width={160}
           onSearch={(text) => search.setFilters({ version: text })}
         />
+        <UpgradeFilter value={upgradeStatuses} onChange={(values) => search.setFilters({ upgradeStatuses: values })} />
         <SearchBox
           label={t('filters.value')}
           value={search.filters.value}

@@ -13,6 +13,7 @@ import {
   type NodeActionValues,
   runNodeAction,
 } from './node-actions';
+import { useLatestVersion } from './node-upgrade-ui';
 
 const memoRules = schemaRules(ops.setNodeMemo.request.body, { ids: [1] });
 const timeRules = valueRules(z.union([dailyTimeSchema, z.literal('')]));
@@ -32,6 +33,7 @@ export function NodeActionModal({
   onDone: () => void;
 }) {
   const { t } = useTranslation(['nodeOps', 'common']);
+  const latest = useLatestVersion().data?.data;
   const [form] = Form.useForm<NodeActionValues>();
   const run = useCallsMutation('client', (values: NodeActionValues) => runNodeAction(action as NodeAction, values), {
     invalidates: NODE_ACTION_INVALIDATES,
@@ -63,9 +65,12 @@ export function NodeActionModal({
       initialValues={initialValues}
     >
       <p style={{ marginTop: 0 }}>{(action?.nodes ?? []).map((node) => node.name).join(', ')}</p>
-      {(kind === 'reboot' || kind === 'reset' || kind === 'logRotate' || kind === 'on' || kind === 'off') && (
-        <p>{t(`confirm.${kind}`, { count })}</p>
-      )}
+      {(kind === 'reboot' ||
+        kind === 'reset' ||
+        kind === 'logRotate' ||
+        kind === 'upgrade' ||
+        kind === 'on' ||
+        kind === 'off') && <p>{t(`confirm.${kind}`, { count, version: latest?.version ?? '' })}</p>}
       {kind === 'memo' && (
         <Form.Item name="memo" label={t('memo')} rules={memoRules('memo')}>
           <Input.TextArea rows={3} />

@@ -11,11 +11,13 @@ import {
   SETTING_ACTIONS,
   SWITCH_ACTIONS,
 } from './node-actions';
+import { upgradeBlocked, useLatestVersion } from './node-upgrade-ui';
 
 /**
  * The menu of node actions for one row or for the selected rows: commands, the on/off switch and
  * the settings. Reboot and reset are offered only for nodes of one zone (their call names it); a
- * single node is offered only the switch position it is not in.
+ * single node is offered only the switch position it is not in; the upgrade only when the control
+ * plane has the latest release and some node runs another version.
  */
 export function NodeActionsMenu({
   nodes,
@@ -28,14 +30,21 @@ export function NodeActionsMenu({
   size?: 'small';
   onPick: (action: NodeAction) => void;
 }) {
-  const { t } = useTranslation('nodeOps');
+  const { t } = useTranslation(['nodeOps', 'nodeUpgrade']);
   const oneZone = commonZone(nodes) !== null;
   const only = nodes.length === 1 ? nodes[0] : undefined;
+  const latest = useLatestVersion().data?.data;
+  const blocked = upgradeBlocked(nodes, latest);
+  const why = (kind: NodeActionKind) => {
+    if (isZoneCommand(kind) && !oneZone) return t('oneZone');
+    if (kind === 'upgrade' && blocked) return t(`nodeUpgrade:${blocked}`, { version: latest?.version ?? '' });
+    return undefined;
+  };
   const item = (kind: NodeActionKind) => ({
     key: kind,
     label: t(`actions.${kind}`),
-    disabled: isZoneCommand(kind) && !oneZone,
-    title: isZoneCommand(kind) && !oneZone ? t('oneZone') : undefined,
+    disabled: why(kind) !== undefined,
+    title: why(kind),
   });
   const items: MenuProps['items'] = [
     ...COMMAND_ACTIONS.map(item),

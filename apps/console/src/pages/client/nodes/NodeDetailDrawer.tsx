@@ -10,6 +10,7 @@ import { Descriptions, Drawer, Empty, Spin, Table, type TableColumnsType, Tag, T
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
+import { NodeUpgradeLogs } from './NodeUpgradeLogs';
 
 /** The latest commands shown with a node (the newest page; older ones are kept on the server). */
 const RECENT_COMMANDS = 20;
@@ -23,8 +24,8 @@ const STATUS_COLORS: Record<NodeCommand['status'], string> = {
 };
 
 /**
- * One node's details: the system information its agent reported last and its recent commands with
- * their results, both reloaded every 2000 ms (spec part 2 §9, "node information"). Closed when
+ * One node's details: the system information its agent reported last, its recent commands with
+ * their results and its upgrade log, reloaded every 2000 ms (spec part 2 §9, "node information"). Closed when
  * `node` is null.
  */
 export function NodeDetailDrawer({ node, onClose }: { node: InitializedNode | null; onClose: () => void }) {
@@ -116,6 +117,7 @@ function NodeDetails({ node }: { node: InitializedNode }) {
         pagination={false}
         locale={{ emptyText: t('drawer.noCommands') }}
       />
+      <NodeUpgradeLogs nodeId={node.id} />
     </>
   );
 }

@@ -1,8 +1,8 @@
-import { type InitializedNode, nodeRoutes, nodeOperationRoutes as ops } from '@rampart/contract';
+import { type InitializedNode, nodeRoutes, nodeUpgradeRoutes, nodeOperationRoutes as ops } from '@rampart/contract';
 import { callAuthed } from '../../../session';
 
 /** What the operator can do to one node or a selection (spec part 2 §7 "Nodes"). */
-export const COMMAND_ACTIONS = ['reboot', 'reset', 'logRotate'] as const;
+export const COMMAND_ACTIONS = ['reboot', 'reset', 'logRotate', 'upgrade'] as const;
 export const SWITCH_ACTIONS = ['on', 'off'] as const;
 export const SETTING_ACTIONS = ['memo', 'monitor', 'portType', 'logRotateTime'] as const;
 export type NodeActionKind =
@@ -36,8 +36,13 @@ export function commonZone(nodes: readonly InitializedNode[]): number | null {
   return zones.size === 1 ? (nodes[0]?.zoneId ?? null) : null;
 }
 
-/** Routes whose data an action changes: the node lists, and a node's command history. */
-export const NODE_ACTION_INVALIDATES = [nodeRoutes.listInitializedNodes, ops.listNodeCommands, ops.listZoneNodes];
+/** Routes whose data an action changes: the node lists, and a node's command history and upgrade log. */
+export const NODE_ACTION_INVALIDATES = [
+  nodeRoutes.listInitializedNodes,
+  ops.listNodeCommands,
+  ops.listZoneNodes,
+  nodeUpgradeRoutes.listNodeUpgradeLogs,
+];
 
 /** Makes the call of an action, all or none over its nodes. */
 export async function runNodeAction(action: NodeAction, values: NodeActionValues): Promise<unknown> {
@@ -52,6 +57,8 @@ export async function runNodeAction(action: NodeAction, values: NodeActionValues
     }
     case 'logRotate':
       return callAuthed('client', ops.rotateNodeLogs, { body: { ids } });
+    case 'upgrade':
+      return callAuthed('client', nodeUpgradeRoutes.upgradeNodes, { body: { ids } });
     case 'on':
     case 'off':
       return callAuthed('client', ops.setNodeStatus, { body: { ids, status: action.kind } });

@@ -1,0 +1,254 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EDGE_API_BASE } from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentReleases } from '../src/modules/nodes/agent-releases.js';
+import { callApi, type Method, manualClock, signIn, signInOtherOperator } from './helpers/auth.js';
+import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+// Node upgrade: the control plane serves the agent release of its own version (1.2.0 here) over the
+// signed node API, queues upgrade commands, records each stage per node and ends an upgrade when the
+// node reports the new version, or when its command fails or expires.
+
+const VERSION = '1.2.0';
+const BUNDLE = `#!/usr/bin/env node\n// rampart-edge-version: ${VERSION}\nconsole.log('agent');\n`;
+const INIT_LUA = 'return {}\n';
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const clock = manualClock();
+let releaseDir: string;
+let t: TestApp;
+let bare: TestApp;
+let client: { accessToken: string };
+let rival: { accessToken: string };
+let zoneId: number;
+let a: JoinedNode;
+let b: JoinedNode;
+let c: JoinedNode;
+
+beforeAll(async () => {
+  releaseDir = await mkdtemp(path.join(tmpdir(), 'rampart-release-'));
+  await mkdir(path.join(releaseDir, 'dist'));
+  await mkdir(path.join(releaseDir, 'lua/rampart'), { recursive: true });
+  await writeFile(path.join(releaseDir, 'dist/rampart-edge.js'), BUNDLE);
+  await writeFile(path.join(releaseDir, 'dist/rampart-edge.js.map'), '{}');
+  await writeFile(path.join(releaseDir, 'lua/rampart/init.lua'), INIT_LUA);
+  await writeFile(path.join(releaseDir, 'secret.txt'), 'not part of the release');
+  t = await createTestApp({ clock: clock.now, config: { version: VERSION, agentReleaseDir: releaseDir } });
+  bare = await createTestApp({ config: { version: VERSION, agentReleaseDir: null } });
+  client = await signIn(t.app, 'client');
+  rival = await signInOtherOperator(t.app);
+  zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
+  [a, b, c] = [
+    await joinNode(t.app, client, 'edge-a'),
+    await joinNode(t.app, client, 'edge-b'),
+    await joinNode(t.app, client, 'edge-c'),
+  ];
+  await call('POST', 'client/nodes/initialize', { ids: [a.nodeId, b.nodeId, c.nodeId], zoneID: zoneId });
+});
+afterAll(async () => {
+  await t.close();
+  await bare.close();
+  await rm(releaseDir, { recursive: true, force: true });
+});
+
+function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
+  return callApi(t.app, token, method, url, payload);
+}
+const node = (n: JoinedNode, method: 'GET' | 'POST', p: string, body?: unknown) =>
+  nodeRequest(t.app, n, method, p, body, { nowMs: clock.now() });
+const report = (n: JoinedNode, version: string) =>
+  node(n, 'POST', '/status', { version, appliedVersion: '', lastError: '' });
+async function logs(n: JoinedNode, query = 'page=1&pageSize=50') {
+  const res = await call('GET', `client/node/${n.nodeId}/upgrade/logs?${query}`);
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
+async function listed(n: JoinedNode) {
+  const res = await call('GET', 'client/nodes/initialized?page=1&pageSize=50');
+  return res.json().data.find((x: { id: number }) => x.id === n.nodeId);
+}
+
+describe('node upgrade', () => {
+  it('answers the latest version and whether this control plane has its release', async () => {
+    expect((await call('GET', 'client/node/latestVersion')).json().data).toEqual({ version: VERSION, available: true });
+    const other = await signIn(bare.app, 'client');
+    const res = await callApi(bare.app, other, 'GET', 'client/node/latestVersion');
+    expect(res.json().data).toEqual({ version: VERSION, available: false });
+  });
+
+  it('serves a release only when its bundle declares the control plane’s version, and sees a rebuild', async () => {
+    expect(await new AgentReleases(releaseDir, '9.9.9').manifest()).toBeNull();
+    const releases = new AgentReleases(releaseDir, VERSION);
+    const lua = path.join(releaseDir, 'lua/rampart/extra.lua');
+    await writeFile(lua, '-- more\n');
+    try {
+      const manifest = await releases.manifest();
+      expect(manifest?.files.map((f) => f.path)).toContain('lua/rampart/extra.lua');
+      expect((await releases.file(VERSION, 'lua/rampart/extra.lua'))?.toString()).toBe('-- more\n');
+    } finally {
+      await rm(lua);
+    }
+    expect((await releases.manifest())?.files.map((f) => f.path)).not.toContain('lua/rampart/extra.lua');
+  });
+
+  it('serves the release manifest and its files to signed nodes only, and nothing outside it', async () => {
+    const manifest = (await node(a, 'GET', '/release')).json().data;
+    expect(manifest).toEqual({
+      version: VERSION,
+      files: [
+        { path: 'dist/rampart-edge.js', sha256: sha(BUNDLE), size: BUNDLE.length },
+        { path: 'lua/rampart/init.lua', sha256: sha(INIT_LUA), size: INIT_LUA.length },
+      ],
+    });
+    const file = await node(a, 'GET', `/release/file?version=${VERSION}&path=dist/rampart-edge.js`);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/octet-stream');
+    expect(file.body).toBe(BUNDLE);
+
+    const unsigned = await t.app.inject({ method: 'GET', url: `${EDGE_API_BASE}/release` });
+    expect(unsigned.json().code).toBe(101013);
+    const unsignedFile = await t.app.inject({
+      method: 'GET',
+      url: `${EDGE_API_BASE}/release/file?version=${VERSION}&path=dist/rampart-edge.js`,
+    });
+    expect(unsignedFile.json().code).toBe(101013);
+    // Not in the manifest (a map, a file beside the release, another version): as if missing.
+    for (const query of [
+      `version=${VERSION}&path=dist/rampart-edge.js.map`,
+      `version=${VERSION}&path=lua/missing.lua`,
+      'version=1.1.0&path=dist/rampart-edge.js',
+    ]) {
+      expect((await node(a, 'GET', `/release/file?${query}`)).json().code).toBe(101018);
+    }
+    // Paths that leave the release are not even release paths.
+    for (const bad of ['lua/../secret.txt', '../secret.txt', 'secret.txt', '/etc/passwd']) {
+      const res = await node(a, 'GET', `/release/file?version=${VERSION}&path=${encodeURIComponent(bad)}`);
+      expect(res.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'path' }] } });
+    }
+    const other = await joinNode(bare.app, await signIn(bare.app, 'client'), 'bare-node');
+    const none = await nodeRequest(bare.app, other, 'GET', '/release');
+    expect(none.json().code).toBe(202008);
+  });
+
+  it('queues an upgrade per node, records each stage and succeeds when the node reports the version', async () => {
+    const queued = await call('POST', 'client/node/upgrade', { ids: [a.nodeId, b.nodeId] });
+    expect(queued.statusCode).toBe(200);
+    const [command] = queued.json().data;
+    expect(command).toMatchObject({ nodeId: a.nodeId, type: 'upgrade', status: 'queued' });
+    expect(await listed(a)).toMatchObject({ upgradeStatus: 'upgrading' });
+    const upgrading = await call('GET', 'client/nodes/initialized?upgradeStatuses=upgrading');
+    expect(
+      upgrading
+        .json()
+        .data.map((n: { id: number }) => n.id)
+        .sort(),
+    ).toEqual([a.nodeId, b.nodeId].sort());
+
+    expect((await node(a, 'GET', '/commands')).json().data).toEqual([
+      { id: command.id, type: 'upgrade', payload: { version: VERSION } },
+    ]);
+    for (const stage of ['downloading', 'verified', 'switched']) {
+      const res = await node(a, 'POST', '/upgrade/progress', { commandId: command.id, stage, message: `${stage} ok` });
+      expect(res.statusCode).toBe(200);
+    }
+    // Another node cannot report on a's upgrade.
+    const forged = await node(b, 'POST', '/upgrade/progress', {
+      commandId: command.id,
+      stage: 'verified',
+      message: '',
+    });
+    expect(forged.json().code).toBe(101018);
+    await node(a, 'POST', `/commands/${command.id}/result`, { ok: true, message: `restarting onto ${VERSION}` });
+    // The old agent's heartbeat still says 0.1.0: the upgrade runs on.
+    await report(a, '0.1.0');
+    expect(await listed(a)).toMatchObject({ upgradeStatus: 'upgrading' });
+    await report(a, VERSION);
+    expect(await listed(a)).toMatchObject({ upgradeStatus: 'succeeded', version: VERSION });
+
+    const history = await logs(a);
+    expect(history.data.map((l: { stage: string }) => l.stage).reverse()).toEqual([
+      'queued',
+      'downloading',
+      'verified',
+      'switched',
+      'restarting',
+      'reported',
+    ]);
+    expect(history.data[0]).toMatchObject({
+      nodeId: a.nodeId,
+      version: VERSION,
+      message: `the node reports version ${VERSION}`,
+    });
+    expect(history.data[1]).toMatchObject({ commandId: command.id, message: `restarting onto ${VERSION}` });
+    const page = await logs(a, 'page=2&pageSize=4');
+    expect(page.total).toBe(6);
+    expect(page.data.map((l: { stage: string }) => l.stage)).toEqual(['downloading', 'queued']);
+    const succeeded = await call('GET', 'client/nodes/initialized?upgradeStatuses=succeeded&upgradeStatuses=failed');
+    expect(succeeded.json().data.map((n: { id: number }) => n.id)).toEqual([a.nodeId]);
+  });
+
+  it('marks an upgrade failed with the reason when the agent fails it or never picks it up', async () => {
+    const [command] = (await node(b, 'GET', '/commands')).json().data;
+    expect(command.type).toBe('upgrade');
+    await node(b, 'POST', `/commands/${command.id}/result`, {
+      ok: false,
+      message: 'sha256 of lua/rampart/init.lua differs',
+    });
+    expect(await listed(b)).toMatchObject({ upgradeStatus: 'failed' });
+    expect((await logs(b)).data[0]).toMatchObject({
+      stage: 'failed',
+      message: 'sha256 of lua/rampart/init.lua differs',
+    });
+    // A finished upgrade takes no more progress.
+    const late = await node(b, 'POST', '/upgrade/progress', { commandId: command.id, stage: 'switched', message: '' });
+    expect(late.json().code).toBe(101018);
+
+    await call('POST', 'client/node/upgrade', { ids: [c.nodeId] });
+    clock.advance(601_000);
+    expect((await node(c, 'GET', '/commands')).json().data).toEqual([]);
+    expect(await listed(c)).toMatchObject({ upgradeStatus: 'failed' });
+    expect((await logs(c)).data[0]).toMatchObject({ stage: 'failed', message: 'not picked up by the node in time' });
+  });
+
+  it('refuses with 202008 when there is no release to serve or a node runs a newer version, queuing nothing', async () => {
+    const other = await signIn(bare.app, 'client');
+    const zone = (await callApi(bare.app, other, 'POST', 'client/zone', { name: 'Bare' })).json().data.id;
+    const n = await joinNode(bare.app, other, 'bare-edge');
+    await callApi(bare.app, other, 'POST', 'client/nodes/initialize', { ids: [n.nodeId], zoneID: zone });
+    const none = await callApi(bare.app, other, 'POST', 'client/node/upgrade', { ids: [n.nodeId] });
+    expect(none.statusCode).toBe(409);
+    expect(none.json()).toMatchObject({ code: 202008, extra: { version: VERSION } });
+
+    await report(c, '1.10.0');
+    const before = (await logs(a)).total;
+    const newer = await call('POST', 'client/node/upgrade', { ids: [a.nodeId, c.nodeId] });
+    expect(newer.json()).toMatchObject({ code: 202008, extra: { nodeIDs: [c.nodeId], version: VERSION } });
+    expect((await logs(a)).total).toBe(before);
+    expect((await node(a, 'GET', '/commands')).json().data).toEqual([]);
+  });
+
+  it('refuses bad input with 101003 naming the field', async () => {
+    const empty = await call('POST', 'client/node/upgrade', { ids: [] });
+    expect(empty.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'ids' }] } });
+    const filter = await call('GET', 'client/nodes/initialized?upgradeStatuses=done');
+    expect(filter.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'upgradeStatuses' }] } });
+    const id = await call('GET', 'client/node/abc/upgrade/logs');
+    expect(id.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'id' }] } });
+    const stage = await node(a, 'POST', '/upgrade/progress', { commandId: 1, stage: 'reported', message: '' });
+    expect(stage.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'stage' }] } });
+  });
+
+  it('keeps upgrades to their operator: another operator can neither upgrade nor read them', async () => {
+    const all = await call('POST', 'client/node/upgrade', { ids: [a.nodeId, 987_654] });
+    expect(all.json().code).toBe(101018);
+    expect((await call('POST', 'client/node/upgrade', { ids: [a.nodeId] }, rival)).json().code).toBe(101018);
+    expect((await call('GET', `client/node/${a.nodeId}/upgrade/logs`, undefined, rival)).json().code).toBe(101018);
+    const list = await call('GET', 'client/nodes/initialized?upgradeStatuses=succeeded', undefined, rival);
+    expect(list.json()).toMatchObject({ data: [], total: 0 });
+    expect((await logs(a)).data[0].stage).toBe('reported');
+  });
+});
