@@ -1,6 +1,8 @@
+import type { InitializedNode } from '@rampart/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { initializedNode } from '../../test/fixtures';
 import { clickButton, findModal, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -22,27 +24,7 @@ afterEach(() => {
   restoreFakeApi();
 });
 
-const node = (overrides: object) => ({
-  id: 21,
-  name: 'edge-paris-1',
-  ips: ['198.51.100.4'],
-  version: '0.3.0',
-  zoneId: 2,
-  zoneName: 'Europe',
-  groups: [],
-  appliedVersion: 'a'.repeat(32),
-  currentVersion: 'a'.repeat(32),
-  lastError: '',
-  connection: 'online',
-  lastSeenAt: '2026-03-01T10:05:00.000Z',
-  createdAt: '2026-03-01T10:00:00.000Z',
-  status: 'on',
-  memo: '',
-  monitor: false,
-  portType: 7,
-  logRotateTime: null,
-  ...overrides,
-});
+const node = (overrides: Partial<InitializedNode>) => initializedNode(overrides);
 const paris1 = node({});
 const paris2 = node({ id: 22, name: 'edge-paris-2', status: 'off', portType: 4, memo: 'spare rack', monitor: true });
 const tokyo = node({ id: 31, name: 'edge-tokyo-1', zoneId: 3, zoneName: 'Asia', logRotateTime: '02:15' });

@@ -1,6 +1,8 @@
+import type { InitializedNode } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { initializedNode } from '../../test/fixtures';
 import { clickButton, findModal, findRow } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -12,28 +14,7 @@ vi.setConfig({ testTimeout: 20_000 });
 
 let api: FakeApi;
 
-const node = (overrides: object) => ({
-  id: 21,
-  name: 'edge-paris-1',
-  ips: ['198.51.100.4'],
-  version: '0.3.0',
-  zoneId: 2,
-  zoneName: 'Europe',
-  groups: [],
-  appliedVersion: 'a'.repeat(32),
-  currentVersion: 'a'.repeat(32),
-  lastError: '',
-  connection: 'online',
-  lastSeenAt: '2026-03-01T10:05:00.000Z',
-  createdAt: '2026-03-01T10:00:00.000Z',
-  status: 'on',
-  memo: '',
-  monitor: false,
-  portType: 7,
-  logRotateTime: null,
-  upgradeStatus: 'none',
-  ...overrides,
-});
+const node = (overrides: Partial<InitializedNode>) => initializedNode(overrides);
 const old = node({ upgradeStatus: 'failed' });
 const current = node({ id: 22, name: 'edge-paris-2', version: '0.4.0', upgradeStatus: 'succeeded' });
 const list = (...rows: object[]) => ({ status: 200, body: { data: rows, total: rows.length } });

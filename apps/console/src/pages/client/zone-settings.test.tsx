@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { initializedNode } from '../../test/fixtures';
 import { clickButton, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -17,21 +18,7 @@ const zone = {
   updatedAt: '2026-03-01T10:00:00.000Z',
 };
 const page = (data: unknown[]) => ({ status: 200, body: { data, total: data.length } });
-const node = (lastError: string) => ({
-  id: 21,
-  name: 'edge-tokyo-1',
-  ips: ['203.0.113.7'],
-  version: '0.3.0',
-  zoneId: 1,
-  zoneName: 'Asia',
-  groups: [],
-  appliedVersion: 'a'.repeat(32),
-  currentVersion: 'b'.repeat(32),
-  lastError,
-  connection: 'online',
-  lastSeenAt: '2026-03-01T10:05:00.000Z',
-  createdAt: '2026-03-01T10:00:00.000Z',
-});
+const node = (lastError: string) => initializedNode({ zoneId: 1, zoneName: 'Asia', name: 'edge-tokyo-1', lastError });
 
 beforeEach(() => {
   api = signedInFakeApi('client');
