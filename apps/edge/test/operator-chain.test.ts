@@ -33,6 +33,7 @@ let setup: OperatorSetup;
 let edge: TestAgent;
 let origin: Origin;
 let extraPort: number;
+let nodeId: number;
 
 const zone = (method: string, url: string, body?: unknown) =>
   setup.operator.call<unknown>(method, `client/zone/${setup.zoneId}/setting/${url}`, body);
@@ -65,7 +66,7 @@ beforeAll(async () => {
       [8080, extraPort],
     ]),
   });
-  await initializeFirstNode(setup);
+  nodeId = await initializeFirstNode(setup);
   await setup.customer.call('POST', `user/site/${setup.siteId}/domains`, {
     domains: [{ name: 'www.zone.example', upstreams: [{ ip: '127.0.0.1', port: origin.port }] }],
   });
@@ -79,7 +80,7 @@ afterAll(async () => {
   await origin?.close();
 });
 
-describe("an operator's zone settings on the whole chain", () => {
+describe("an operator's zones on the whole chain", () => {
   it('adds a listen port: the node reloads nginx and serves the sites on it too', async () => {
     await expect(request(extraPort, 'www.zone.example', '/', { timeoutMs: 500 })).rejects.toThrow();
     await zone('POST', 'ports', { ports: [{ port: 8080, portType: 'http' }] });
@@ -128,5 +129,50 @@ describe("an operator's zone settings on the whole chain", () => {
     expect(await conf()).toContain('worker_connections 4096;');
     await inSync();
     expect(await served()).toBe('origin');
+  });
+
+  it("moves the node to another zone: it takes that zone's ports, and serves the site again once in a group of the product", async () => {
+    const zoneB = await setup.operator.call<{ id: number }>('POST', 'client/zone', { name: 'Second' });
+    const groupB = await setup.operator.call<{ id: number }>('POST', `client/zone/${zoneB.id}/group`, {
+      name: 'web-b',
+      portType: 7,
+    });
+    const [product] = await setup.operator.call<{ id: number; name: string }[]>('GET', 'client/products');
+    await setup.operator.call('PUT', 'client/product', {
+      id: product?.id,
+      name: product?.name,
+      portType: 7,
+      mainGroupIDs: [setup.groupId, groupB.id],
+    });
+
+    // A node in a group of its zone cannot move (202003): take it out first.
+    const lineA = `client/zone/${setup.zoneId}/group/${setup.groupId}/line/default/nodes`;
+    await expect(
+      setup.operator.call('POST', 'client/node/moveToZone', { nodeIDs: [nodeId], zoneID: zoneB.id }),
+    ).rejects.toThrow(/202003/);
+    await setup.operator.call('DELETE', lineA, { nodeIDs: [nodeId] });
+    await setup.operator.call('POST', 'client/node/moveToZone', { nodeIDs: [nodeId], zoneID: zoneB.id });
+
+    // In zone B and in no group: no site, and no listener on zone A's extra port 8080.
+    await waitUntil(async () => (await request(edge.ports.http, 'www.zone.example')).status === 404, 15_000);
+    await waitUntil(
+      async () =>
+        request(extraPort, 'www.zone.example', '/', { timeoutMs: 500 }).then(
+          () => false,
+          () => true,
+        ),
+      15_000,
+    );
+    await inSync();
+
+    await setup.operator.call('POST', `client/zone/${zoneB.id}/group/${groupB.id}/line/default/nodes`, {
+      nodeIDs: [nodeId],
+    });
+    await waitUntil(async () => (await served()) === 'origin', 15_000);
+    const [row] = await setup.operator.call<{ zoneName: string; groups: { name: string }[] }[]>(
+      'GET',
+      'client/nodes/initialized',
+    );
+    expect(row).toMatchObject({ zoneName: 'Second', groups: [{ name: 'web-b' }] });
   });
 });
