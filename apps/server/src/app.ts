@@ -59,6 +59,7 @@ import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
 import { bindVirtualNodeRoutes } from './modules/virtual-nodes/virtual-nodes.routes.js';
 import { VirtualNodesService } from './modules/virtual-nodes/virtual-nodes.service.js';
+import { bindOperatorNginxRoutes, OperatorNginxService } from './modules/zones/operator-nginx.service.js';
 import { bindZoneSettingRoutes } from './modules/zones/zone-settings.routes.js';
 import { ZoneSettingsService } from './modules/zones/zone-settings.service.js';
 import { ZonesRepository } from './modules/zones/zones.repository.js';
@@ -229,6 +230,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const zonesService = new ZonesService(db, zonesRepo);
   bindZoneRoutes(binder, zonesService, nodesService);
   bindZoneSettingRoutes(binder, new ZoneSettingsService(db, zonesService), nodesService);
+  bindOperatorNginxRoutes(binder, new OperatorNginxService(db), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo), nodesService);
   bindGroupLineRoutes(binder, new GroupLinesService(db), nodesService);
   bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo), nodesService);

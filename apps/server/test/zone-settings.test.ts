@@ -7,12 +7,14 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
 let t: TestApp;
 let client: { accessToken: string };
 let other: { accessToken: string };
+let signInUser: { accessToken: string };
 let zoneId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
   other = await createSignedInAccount(t, 'client', 'operator-two');
+  signInUser = await signIn(t.app, 'user');
   zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
 });
 afterAll(async () => t.close());
@@ -184,5 +186,52 @@ describe('zone nginx settings', () => {
     expect((await callApi(t.app, other, 'PUT', `${base}/stream`, { value: {} })).json().code).toBe(101018);
     expect((await callApi(t.app, other, 'DELETE', `${base}/custom`)).json().code).toBe(101018);
     expect((await call('GET', base)).json().data.enable).toBe(true);
+  });
+});
+
+describe("the operator's nginx settings", () => {
+  it('store each section, reach every node under the zone settings, and reset', async () => {
+    const node = await initializedNode('edge-operator-nginx');
+    const zoneBase = `client/zone/${zoneId}/setting/nginx`;
+    expect((await call('GET', 'client/setting/nginx/http')).json().data).toEqual({});
+
+    const http = { keepaliveTimeoutSeconds: 40, sendTimeoutSeconds: 30 };
+    expect((await call('PUT', 'client/setting/nginx/http', { value: http })).json().data).toEqual(http);
+    const custom = [{ context: 'server', name: 'tcp_nodelay', args: ['on'] }];
+    expect((await call('PUT', 'client/setting/nginx/custom', { value: custom })).json().data).toEqual(custom);
+    expect((await call('GET', 'client/setting/nginx/http')).json().data).toEqual(http);
+
+    // The zone (its settings on, from the tests above) overrides value by value and adds its directives.
+    await call('PUT', zoneBase, { enable: true });
+    await call('PUT', `${zoneBase}/http`, { value: { keepaliveTimeoutSeconds: 20 } });
+    const zoneCustom = (await call('GET', `${zoneBase}/custom`)).json().data;
+    const merged = (await snapshotOf(node)).nginx;
+    expect(merged.http).toEqual({ keepaliveTimeoutSeconds: 20, sendTimeoutSeconds: 30 });
+    expect(merged.custom).toEqual([...custom, ...zoneCustom]);
+
+    // With the zone's own off, the operator's alone.
+    await call('PUT', zoneBase, { enable: false });
+    expect((await snapshotOf(node)).nginx).toEqual({ worker: {}, http, stream: {}, custom });
+
+    expect((await call('DELETE', 'client/setting/nginx/http')).json().data).toEqual({});
+    expect((await call('DELETE', 'client/setting/nginx/custom')).json().data).toEqual([]);
+    expect((await snapshotOf(node)).nginx).toEqual({ worker: {}, http: {}, stream: {}, custom: [] });
+  });
+
+  it('refuses a directive off the allowlist with its field, and keeps each operator to its own settings', async () => {
+    const bad = await call('PUT', 'client/setting/nginx/custom', {
+      value: [{ context: 'http', name: 'lua_code_cache', args: ['off'] }],
+    });
+    expect(fields(bad)).toEqual(['value.0.name:nginxDirectiveNotAllowed']);
+
+    await call('PUT', 'client/setting/nginx/worker', { value: { workerConnections: 1024 } });
+    const theirs = await callApi(t.app, other, 'GET', 'client/setting/nginx/worker');
+    expect(theirs.json().data).toEqual({});
+    expect(
+      (await callApi(t.app, other, 'PUT', 'client/setting/nginx/worker', { value: { workerConnections: 2048 } })).json()
+        .data,
+    ).toEqual({ workerConnections: 2048 });
+    expect((await call('GET', 'client/setting/nginx/worker')).json().data).toEqual({ workerConnections: 1024 });
+    expect((await callApi(t.app, signInUser, 'GET', 'client/setting/nginx/worker')).statusCode).toBe(403);
   });
 });

@@ -30,6 +30,7 @@ export const CLIENT_PATHS = {
   domains: 'sitesManagement/domains',
   monitorNodeList: 'monitorManagement/monitorNodeList',
   monitorNodeGroup: 'monitorManagement/monitorNodeGroup',
+  nginxSetting: 'systemManagement/nginxSetting',
 } as const;
 
 /** Pages of the user (customer) console, by their path under `/user/`. */

@@ -177,3 +177,20 @@ export const NGINX_TUNING_DEFAULTS = {
   http: Required<z.infer<typeof nginxHttpSchema>>;
   stream: Required<z.infer<typeof nginxStreamSchema>>;
 };
+
+export const EMPTY_NGINX_TUNING: NginxTuning = { worker: {}, http: {}, stream: {}, custom: [] };
+
+/**
+ * What a node runs: the operator's settings, overridden value by value by its zone's (when the zone
+ * turned them on), with the zone's custom directives after the operator's. A directive both set is
+ * rendered twice, and nginx -t on the node says whether that is allowed.
+ */
+export function mergeNginxTuning(operator: NginxTuning, zone: NginxTuning | null): NginxTuning {
+  if (zone === null) return operator;
+  return {
+    worker: { ...operator.worker, ...zone.worker },
+    http: { ...operator.http, ...zone.http },
+    stream: { ...operator.stream, ...zone.stream },
+    custom: [...operator.custom, ...zone.custom],
+  };
+}

@@ -13,6 +13,7 @@ import { nodeCommandRoutes } from './node-commands.js';
 import { nodeOperationRoutes } from './node-operations.js';
 import { nodeUpgradeRoutes } from './node-upgrade.js';
 import { nodeRoutes } from './nodes.js';
+import { operatorNginxRoutes } from './operator-nginx.js';
 import { productRoutes } from './products.js';
 import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
@@ -34,6 +35,7 @@ export * from './node-commands.js';
 export * from './node-operations.js';
 export * from './node-upgrade.js';
 export * from './nodes.js';
+export * from './operator-nginx.js';
 export * from './products.js';
 export * from './sites.js';
 export * from './system.js';
@@ -52,6 +54,7 @@ export const ROUTE_GROUPS = {
   nodeUpgrade: nodeUpgradeRoutes,
   zones: zoneRoutes,
   zoneSettings: zoneSettingRoutes,
+  operatorNginx: operatorNginxRoutes,
   groups: groupRoutes,
   dnsLines: dnsLineRoutes,
   groupLines: groupLineRoutes,

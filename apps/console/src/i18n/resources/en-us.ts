@@ -86,6 +86,8 @@ export const enUS = {
       monitorManagement: 'Monitoring',
       monitorNodeList: 'Monitor nodes',
       monitorNodeGroup: 'Monitor groups',
+      systemManagement: 'System settings',
+      nginxSetting: 'nginx settings',
     },
     navigation: 'Navigation',
     accountMenu: 'Account menu',
@@ -189,6 +191,9 @@ export const enUS = {
       changeType: 'Change type',
       done: 'Done',
       deleteConfirm: 'Stop listening on port {{port}}?',
+    },
+    operatorNginx: {
+      hint: "The defaults of every zone's nodes. A zone whose own nginx settings are on overrides them value by value and adds its custom directives after these. Each node checks a change with nginx -t; one that refuses it keeps its running configuration and shows the error in the node list.",
     },
     nginx: {
       enable: 'Apply these nginx settings',

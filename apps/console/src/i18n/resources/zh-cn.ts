@@ -83,6 +83,8 @@ export const zhCN: LocaleResources = {
       monitorManagement: '监控管理',
       monitorNodeList: '监控节点',
       monitorNodeGroup: '监控组',
+      systemManagement: '系统设置',
+      nginxSetting: 'nginx 设置',
     },
     navigation: '导航',
     accountMenu: '账号菜单',
@@ -185,6 +187,9 @@ export const zhCN: LocaleResources = {
       changeType: '更改类型',
       done: '完成',
       deleteConfirm: '停止监听端口 {{port}}？',
+    },
+    operatorNginx: {
+      hint: '所有区域节点的默认设置。开启了自身 nginx 设置的区域会逐项覆盖这些值，并在其后追加其自定义指令。每个节点使用变更前会先以 nginx -t 检查；拒绝变更的节点会保留当前运行的配置，并在节点列表中显示错误。',
     },
     nginx: {
       enable: '应用这些 nginx 设置',

@@ -83,6 +83,8 @@ export const zhTW: LocaleResources = {
       monitorManagement: '監控管理',
       monitorNodeList: '監控節點',
       monitorNodeGroup: '監控群組',
+      systemManagement: '系統設定',
+      nginxSetting: 'nginx 設定',
     },
     navigation: '導覽',
     accountMenu: '帳號選單',
@@ -185,6 +187,9 @@ export const zhTW: LocaleResources = {
       changeType: '變更類型',
       done: '完成',
       deleteConfirm: '停止監聽連接埠 {{port}}？',
+    },
+    operatorNginx: {
+      hint: '所有區域節點的預設設定。開啟了自身 nginx 設定的區域會逐項覆寫這些值，並在其後加上其自訂指令。每個節點使用變更前會先以 nginx -t 檢查；拒絕變更的節點會保留目前執行的設定，並在節點列表中顯示錯誤。',
     },
     nginx: {
       enable: '套用這些 nginx 設定',

@@ -4,6 +4,7 @@ import {
   GlobalOutlined,
   LockOutlined,
   MonitorOutlined,
+  SettingOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
 import type { Tier } from '@rampart/contract';
@@ -95,6 +96,11 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'monitorNodeList', path: CLIENT_PATHS.monitorNodeList },
         { key: 'monitorNodeGroup', path: CLIENT_PATHS.monitorNodeGroup },
       ],
+    },
+    {
+      key: 'systemManagement',
+      icon: <SettingOutlined />,
+      children: [{ key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting }],
     },
     userManagement,
     changePassword,

@@ -61,6 +61,7 @@ describe('console shell', () => {
       'Node management',
       'Site management',
       'Monitoring',
+      'System settings',
       'User management',
       'Change password',
     ]);

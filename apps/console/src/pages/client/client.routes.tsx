@@ -75,6 +75,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
       (m) => m.MonitorGroupsPage,
     ),
   },
+  {
+    name: 'nginxSetting',
+    path: CLIENT_PATHS.nginxSetting,
+    lazy: lazyPage(
+      () => import('./settings/NginxSettingPage'),
+      (m) => m.NginxSettingPage,
+    ),
+  },
 ];
 
 /** The client (operator) console, /client. */

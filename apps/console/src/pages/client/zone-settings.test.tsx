@@ -153,3 +153,32 @@ describe("a zone's nginx settings", () => {
     expect(await within(custom).findByText('Not an allowed argument')).toBeTruthy();
   });
 });
+
+describe("the operator's nginx settings page", () => {
+  it('shows the four sections, saves one and resets the custom directives', async () => {
+    api.on('GET', '/client/setting/nginx/worker', ok({}));
+    api.on('GET', '/client/setting/nginx/http', ok({ keepaliveTimeoutSeconds: 40 }));
+    api.on('GET', '/client/setting/nginx/stream', ok({}));
+    api.on('GET', '/client/setting/nginx/custom', ok([{ context: 'server', name: 'tcp_nodelay', args: ['on'] }]));
+    api.on('PUT', '/client/setting/nginx/http', ok({ keepaliveTimeoutSeconds: 30 }));
+    api.on('DELETE', '/client/setting/nginx/custom', ok([]));
+    renderAt('/client/systemManagement/nginxSetting');
+    expect(await screen.findByText(/The defaults of every zone's nodes/)).toBeTruthy();
+    fireEvent.click(await screen.findByText('HTTP'));
+    const http = await screen.findByRole('form', { name: 'HTTP' });
+    expect((within(http).getByLabelText('Keep-alive timeout (s)') as HTMLInputElement).value).toBe('40');
+    typeInto(http, 'Keep-alive timeout (s)', '30');
+    clickButton('Save', http);
+    await waitFor(() =>
+      expect(api.sent('PUT', '/client/setting/nginx/http')[0]?.body).toEqual({
+        value: { keepaliveTimeoutSeconds: 30 },
+      }),
+    );
+
+    fireEvent.click(screen.getByText('Custom directives'));
+    const custom = await screen.findByRole('form', { name: 'Custom directives' });
+    clickButton('Reset to defaults', custom);
+    await waitFor(() => expect(api.sent('DELETE', '/client/setting/nginx/custom')).toHaveLength(1));
+    expect(await screen.findByText('REMOVE SUCCESS')).toBeTruthy();
+  });
+});

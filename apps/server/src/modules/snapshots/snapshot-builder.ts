@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { DataPlane, EdgeCertificate, EdgeDomain, EdgeSnapshot, NginxTuning } from '@rampart/contract';
+import {
+  type DataPlane,
+  type EdgeCertificate,
+  type EdgeDomain,
+  type EdgeSnapshot,
+  EMPTY_NGINX_TUNING,
+  mergeNginxTuning,
+} from '@rampart/contract';
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Db } from '../../platform/db/database.js';
@@ -14,6 +21,7 @@ import {
   virtualNodeRecords,
   zones,
 } from '../../platform/db/schema.js';
+import { OperatorNginxService } from '../zones/operator-nginx.service.js';
 import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
 
 /**
@@ -33,7 +41,6 @@ import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
  * and serves nothing.
  */
 export const DEFAULT_LISTEN = { httpPorts: [80], httpsPorts: [443], http2: true } as const;
-const EMPTY_TUNING: NginxTuning = { worker: {}, http: {}, stream: {}, custom: [] };
 const DEFAULT_FORCE_SSL_CODE = 301;
 
 /** A served domain as the builder's query answers it (see the json_build_array there). */
@@ -103,7 +110,7 @@ export class SnapshotBuilder {
           httpPorts: [...DEFAULT_LISTEN.httpPorts],
           httpsPorts: [...DEFAULT_LISTEN.httpsPorts],
         },
-        nginx: { ...EMPTY_TUNING },
+        nginx: { ...EMPTY_NGINX_TUNING },
         dataPlane: noDomains(),
         logRotateTime: node?.logRotateTime ?? null,
       };
@@ -117,8 +124,12 @@ export class SnapshotBuilder {
         httpsPorts: ports.filter((p) => p.portType === 'https').map((p) => p.port),
         http2: node.http2 ?? DEFAULT_LISTEN.http2,
       },
-      // Stored sections were checked against the contract when written; off means the defaults.
-      nginx: node.nginxEnabled && node.nginxTuning ? node.nginxTuning : { ...EMPTY_TUNING },
+      // The operator's settings under the zone's (when the zone turned its own on); both were
+      // checked against the contract when written.
+      nginx: mergeNginxTuning(
+        await new OperatorNginxService(this.db).tuning(node.ownerId),
+        node.nginxEnabled && node.nginxTuning ? node.nginxTuning : null,
+      ),
       logRotateTime: node.logRotateTime,
     };
     const empty = (): SnapshotContent => ({ ...zoneLevel, dataPlane: noDomains() });

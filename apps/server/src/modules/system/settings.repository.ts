@@ -21,6 +21,14 @@ export class SettingsRepository {
       .onConflictDoUpdate({ target: systemSettings.key, set: { value, updatedAt: sql`now()` } });
   }
 
+  /**
+   * Serialises writers of `key` until the transaction ends (a transaction-scoped advisory lock: the
+   * row may not exist yet, so a row lock would not do).
+   */
+  async lock(key: string): Promise<void> {
+    await this.db.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`);
+  }
+
   /** Stores `value` unless the key exists; returns whichever value is stored afterwards. */
   async putIfAbsent(key: string, value: unknown): Promise<unknown> {
     await this.db.insert(systemSettings).values({ key, value }).onConflictDoNothing({ target: systemSettings.key });

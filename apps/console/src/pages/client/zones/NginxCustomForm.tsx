@@ -5,12 +5,12 @@ import {
   NGINX_CUSTOM_MAX,
   type NginxCustomContext,
   type NginxCustomDirective,
-  zoneNginxCustom,
 } from '@rampart/contract';
 import { Button, Form, Input, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useRouteMutation } from '../../../app/route-query';
+import { useCallsMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { type NginxScope, nginxReads, resetSection, saveSection } from './nginx-section-calls';
 import { SaveResetButtons } from './SaveResetButtons';
 
 interface Row {
@@ -30,33 +30,27 @@ const toBody = (rows: Row[]): NginxCustomDirective[] =>
  * and its arguments. The server checks every name and argument; each node checks the result with
  * `nginx -t` and keeps its running configuration (showing the error in the node list) if refused.
  */
-export function NginxCustomForm({
-  zoneId,
-  value,
-  invalidates,
-}: {
-  zoneId: number;
-  value: NginxCustomDirective[];
-  invalidates: Parameters<typeof useRouteMutation>[2]['invalidates'];
-}) {
+export function NginxCustomForm({ scope, value }: { scope: NginxScope; value: NginxCustomDirective[] }) {
   const { t } = useTranslation(['zoneSettings']);
   const [form] = Form.useForm<{ directives: Row[] }>();
-  const params = { zoneID: zoneId };
-  const save = useRouteMutation('client', zoneNginxCustom.put, {
-    input: (values: { directives: Row[] }) => ({ params, body: { value: toBody(values.directives ?? []) } }),
-    invalidates,
-    success: () => toastText('setSuccess'),
-    // `value.2.args.0` on the server is the arguments input of row 2.
-    form: {
-      instance: form,
-      fields: (path) =>
-        path[0] === 'value' && path[1] !== undefined && (path[2] === 'name' || path[2] === 'args')
-          ? ['directives', Number(path[1]), path[2]]
-          : undefined,
+  const invalidates = nginxReads(scope);
+  const save = useCallsMutation(
+    'client',
+    (values: { directives: Row[] }) => saveSection(scope, 'custom', toBody(values.directives ?? [])),
+    {
+      invalidates,
+      success: () => toastText('setSuccess'),
+      // `value.2.args.0` on the server is the arguments input of row 2.
+      form: {
+        instance: form,
+        fields: (path) =>
+          path[0] === 'value' && path[1] !== undefined && (path[2] === 'name' || path[2] === 'args')
+            ? ['directives', Number(path[1]), path[2]]
+            : undefined,
+      },
     },
-  });
-  const reset = useRouteMutation('client', zoneNginxCustom.delete, {
-    input: () => ({ params }),
+  );
+  const reset = useCallsMutation('client', () => resetSection(scope, 'custom'), {
     invalidates,
     success: () => toastText('removeSuccess'),
     onSuccess: () => form.setFieldsValue({ directives: [] }),

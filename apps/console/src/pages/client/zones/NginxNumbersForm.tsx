@@ -1,8 +1,9 @@
-import { NGINX_TUNING_DEFAULTS, type NginxTuning, ZONE_NGINX_SECTION_ROUTES } from '@rampart/contract';
+import { NGINX_TUNING_DEFAULTS, type NginxTuning } from '@rampart/contract';
 import { Form, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useRouteMutation } from '../../../app/route-query';
+import { useCallsMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { type NginxScope, nginxReads, resetSection, saveSection } from './nginx-section-calls';
 import { SaveResetButtons } from './SaveResetButtons';
 
 type NumberSection = 'worker' | 'http' | 'stream';
@@ -10,42 +11,42 @@ type FieldKey = { [S in NumberSection]: keyof (typeof NGINX_TUNING_DEFAULTS)[S] 
 type Values = Record<string, number | null | undefined>;
 
 /**
- * One structured nginx section of a zone as number inputs. An empty input is "not set": the nodes
- * use the default shown as its placeholder. Save replaces the section; Reset empties it.
+ * One structured nginx section of a zone or of the operator as number inputs. An empty input is
+ * "not set": the nodes use the default shown as its placeholder. Save replaces the section; Reset
+ * empties it.
  */
 export function NginxNumbersForm({
-  zoneId,
+  scope,
   section,
   value,
-  invalidates,
 }: {
-  zoneId: number;
+  scope: NginxScope;
   section: NumberSection;
   value: NginxTuning[NumberSection];
-  invalidates: Parameters<typeof useRouteMutation>[2]['invalidates'];
 }) {
   const { t } = useTranslation(['zoneSettings']);
   const [form] = Form.useForm<Values>();
-  const routes = ZONE_NGINX_SECTION_ROUTES[section];
   const defaults: Record<string, number | string> = NGINX_TUNING_DEFAULTS[section];
   const keys = Object.keys(defaults) as FieldKey[];
-  const params = { zoneID: zoneId };
-  const save = useRouteMutation('client', routes.put, {
-    input: (values: Values) => ({
-      params,
-      body: {
-        value: Object.fromEntries(
+  const invalidates = nginxReads(scope);
+  const save = useCallsMutation(
+    'client',
+    (values: Values) =>
+      saveSection(
+        scope,
+        section,
+        Object.fromEntries(
           Object.entries(values).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
         ),
-      },
-    }),
-    invalidates,
-    success: () => toastText('setSuccess'),
-    // `value.keepaliveTimeoutSeconds` on the server is the input of that name.
-    form: { instance: form, fields: (path) => (path[0] === 'value' && path[1] ? path[1] : undefined) },
-  });
-  const reset = useRouteMutation('client', routes.delete, {
-    input: () => ({ params }),
+      ),
+    {
+      invalidates,
+      success: () => toastText('setSuccess'),
+      // `value.keepaliveTimeoutSeconds` on the server is the input of that name.
+      form: { instance: form, fields: (path) => (path[0] === 'value' && path[1] ? path[1] : undefined) },
+    },
+  );
+  const reset = useCallsMutation('client', () => resetSection(scope, section), {
     invalidates,
     success: () => toastText('removeSuccess'),
     onSuccess: () => form.setFieldsValue(Object.fromEntries(keys.map((key) => [key, undefined]))),

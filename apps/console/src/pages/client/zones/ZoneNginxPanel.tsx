@@ -1,12 +1,11 @@
 import { nodeRoutes, zoneSettingRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Collapse, List, Space, Spin, Switch, Typography } from 'antd';
+import { Alert, List, Space, Spin, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { NODE_LIST_QUERY } from '../nodes/node-refresh';
-import { NginxCustomForm } from './NginxCustomForm';
-import { NginxNumbersForm } from './NginxNumbersForm';
+import { NginxSections } from './NginxSections';
 
 /**
  * The zone's nginx settings: whether they apply, the worker, http and stream values and the custom
@@ -64,23 +63,7 @@ export function ZoneNginxPanel({ zoneId }: { zoneId: number }) {
           }
         />
       )}
-      <Collapse
-        defaultActiveKey={['worker']}
-        items={[
-          ...(['worker', 'http', 'stream'] as const).map((section) => ({
-            key: section,
-            label: t(`nginx.sections.${section}`),
-            children: (
-              <NginxNumbersForm zoneId={zoneId} section={section} value={current[section]} invalidates={invalidates} />
-            ),
-          })),
-          {
-            key: 'custom',
-            label: t('nginx.sections.custom'),
-            children: <NginxCustomForm zoneId={zoneId} value={current.custom} invalidates={invalidates} />,
-          },
-        ]}
-      />
+      <NginxSections scope={{ kind: 'zone', zoneId }} value={current} />
     </>
   );
 }

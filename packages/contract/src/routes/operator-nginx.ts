@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import {
+  type NginxTuning,
+  type NginxTuningSection,
+  nginxCustomSchema,
+  nginxHttpSchema,
+  nginxStreamSchema,
+  nginxWorkerSchema,
+} from '../edge/nginx-tuning.js';
+import { dataOf, defineRoute, tiers } from '../route.js';
+
+/**
+ * The operator's own nginx settings (spec part 2 §7 "System settings": client/setting nginx
+ * http/stream/worker/custom), the defaults of every zone's nodes. A zone whose nginx settings are
+ * on overrides them value by value and adds its custom directives after the operator's.
+ */
+
+const client = tiers(['client']);
+
+/** GET, PUT (replace) and DELETE (back to nginx's defaults) for one section. */
+function operatorSectionRoutes<S extends NginxTuningSection, B extends z.ZodType<NginxTuning[S]>>(section: S, body: B) {
+  const path = `/client/setting/nginx/${section}`;
+  return {
+    get: defineRoute({
+      id: `client.setting.nginx.${section}`,
+      method: 'GET',
+      path,
+      access: client,
+      summary: `The operator's nginx ${section} settings, the defaults of every zone's nodes`,
+      tags: ['settings'],
+      request: {},
+      response: dataOf(body),
+    }),
+    put: defineRoute({
+      id: `client.setting.nginx.${section}.put`,
+      method: 'PUT',
+      path,
+      access: client,
+      summary: `Replaces the operator's nginx ${section} settings; every node checks them with nginx -t and keeps its running configuration when refused`,
+      tags: ['settings'],
+      request: { body: z.object({ value: body }) },
+      response: dataOf(body),
+    }),
+    delete: defineRoute({
+      id: `client.setting.nginx.${section}.delete`,
+      method: 'DELETE',
+      path,
+      access: client,
+      summary: `Returns the operator's nginx ${section} settings to nginx's defaults`,
+      tags: ['settings'],
+      request: {},
+      response: dataOf(body),
+    }),
+  };
+}
+
+export const OPERATOR_NGINX_SECTION_ROUTES = {
+  worker: operatorSectionRoutes('worker', nginxWorkerSchema),
+  http: operatorSectionRoutes('http', nginxHttpSchema),
+  stream: operatorSectionRoutes('stream', nginxStreamSchema),
+  custom: operatorSectionRoutes('custom', nginxCustomSchema),
+} as const;
+
+export const operatorNginxRoutes = Object.fromEntries(
+  Object.entries(OPERATOR_NGINX_SECTION_ROUTES).flatMap(([section, r]) => [
+    [`get_${section}`, r.get],
+    [`put_${section}`, r.put],
+    [`delete_${section}`, r.delete],
+  ]),
+);
