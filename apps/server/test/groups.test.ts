@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInOtherOperator } from './helpers/accounts.js';
 import { callApi, type Method, signIn } from './helpers/auth.js';
-import { initializedNode, secondOperator } from './helpers/operators.js';
+import { initializedNode } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -107,7 +108,7 @@ describe('groups', () => {
   });
 
   it("answers another operator 101018 for the zone's groups, metaGroups and a new group in it", async () => {
-    const rival = await secondOperator(t);
+    const rival = await signInOtherOperator(t.app);
     const as = (method: Method, url: string, payload?: Record<string, unknown>) =>
       callApi(t.app, rival, method, url, payload);
     expect((await as('GET', `client/zone/${zoneId}/groups`)).json().code).toBe(101018);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideState } from '../src/modules/monitoring/probes.service.js';
-import { createSignedInAccount } from './helpers/accounts.js';
+import { signInOtherOperator } from './helpers/accounts.js';
 import { callApi, type Method, manualClock, signIn } from './helpers/auth.js';
 import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -13,7 +13,7 @@ let zoneId: number;
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
   client = await signIn(t.app, 'client');
-  other = await createSignedInAccount(t, 'client', 'operator-two');
+  other = await signInOtherOperator(t.app, 'operator-two');
   zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
 });
 afterAll(async () => t.close());

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, type Method, signIn, signInOtherOperator } from './helpers/auth.js';
+import { signInOtherOperator } from './helpers/accounts.js';
+import { callApi, type Method, signIn } from './helpers/auth.js';
 import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 

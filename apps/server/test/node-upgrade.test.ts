@@ -5,7 +5,8 @@ import path from 'node:path';
 import { EDGE_API_BASE } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentReleases } from '../src/modules/nodes/agent-releases.js';
-import { callApi, type Method, manualClock, signIn, signInOtherOperator } from './helpers/auth.js';
+import { signInOtherOperator } from './helpers/accounts.js';
+import { callApi, type Method, manualClock, signIn } from './helpers/auth.js';
 import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 

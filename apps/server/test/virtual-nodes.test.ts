@@ -2,8 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isForeignKeyViolation } from '../src/platform/db/errors.js';
 import { nodes } from '../src/platform/db/schema.js';
+import { signInOtherOperator } from './helpers/accounts.js';
 import { callApi, type Method, signIn } from './helpers/auth.js';
-import { initializedNode, secondOperator } from './helpers/operators.js';
+import { initializedNode } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -14,7 +15,7 @@ let otherZoneId: number;
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
-  rival = await secondOperator(t);
+  rival = await signInOtherOperator(t.app);
   zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
   otherZoneId = (await call('POST', 'client/zone', { name: 'Europe' })).json().data.id;
 });

@@ -1,8 +1,8 @@
 import type { TokenSet } from '@rampart/contract';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../src/platform/crypto/passwords.js';
-import { signIn, type TierName } from './auth.js';
-import { TEST_PASSWORD, type TestApp } from './test-app.js';
+import { signIn } from './auth.js';
+import { TEST_PASSWORD } from './test-app.js';
 
 /**
  * Adds an account with the test password: a customer (`user`) below `parentId`, or with no parent
@@ -25,16 +25,10 @@ export async function addAccount(
 }
 
 /**
- * A second account of `tier` under the root account of the tier above (the admin console's account
- * calls come later), signed in with the test password. A client made this way is a second
- * operator: isolation tests check that it reaches nothing of the root client's.
+ * Makes a second operator (a root client account beside the seeded one) and signs it in: the
+ * isolation tests' other tenant, who must get 101018 / nothing for the first operator's objects.
  */
-export async function createSignedInAccount(
-  t: TestApp,
-  tier: Exclude<TierName, 'admin'>,
-  account: string,
-): Promise<TokenSet & { id: number }> {
-  const parent = await t.app.rampart.accounts.findRoot(tier === 'user' ? 'client' : 'admin');
-  const id = await addAccount(t.app, tier, account, parent?.id);
-  return { ...(await signIn(t.app, tier, account)), id };
+export async function signInOtherOperator(app: FastifyInstance, account = 'rival'): Promise<TokenSet> {
+  await addAccount(app, 'client', account);
+  return signIn(app, 'client', account);
 }

@@ -1,6 +1,5 @@
 import type { TokenSet } from '@rampart/contract';
 import type { FastifyInstance } from 'fastify';
-import { hashPassword } from '../../src/platform/crypto/passwords.js';
 import { TEST_PASSWORD } from './test-app.js';
 
 export type TierName = 'admin' | 'client' | 'user';
@@ -17,21 +16,6 @@ export async function signIn(
   const { data } = res.json();
   if (!data.accessToken) throw new Error(`sign-in needs a second factor: ${res.body}`);
   return { accessToken: data.accessToken, refreshToken: data.refreshToken, tokenType: 'Bearer' };
-}
-
-/**
- * Makes a second operator (a root client account beside the seeded one) and signs it in: the
- * isolation tests' other tenant, who must get 101018 / nothing for the first operator's objects.
- */
-export async function signInOtherOperator(app: FastifyInstance, account = 'rival'): Promise<TokenSet> {
-  const password = `${account} operator password 1`;
-  await app.rampart.accounts.insert({
-    tier: 'client',
-    account,
-    name: account,
-    passwordHash: await hashPassword(password),
-  });
-  return signIn(app, 'client', account, password);
 }
 
 export function bearer(tokens: Pick<TokenSet, 'accessToken'>) {

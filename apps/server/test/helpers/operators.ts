@@ -1,18 +1,5 @@
-import { hashPassword } from '../../src/platform/crypto/passwords.js';
-import { callApi, type Method, signIn } from './auth.js';
+import { callApi, type Method } from './auth.js';
 import type { TestApp } from './test-app.js';
-
-/** A root client account besides `client`: an operator of its own, for isolation tests. */
-export async function secondOperator(t: TestApp, account = 'rival'): Promise<{ accessToken: string }> {
-  const password = 'rival operator pass 7';
-  await t.app.rampart.accounts.insert({
-    tier: 'client',
-    account,
-    name: account,
-    passwordHash: await hashPassword(password),
-  });
-  return signIn(t.app, 'client', account, password);
-}
 
 /** Registers a node with the operator's join token and initialises it in the zone; answers its id. */
 export async function initializedNode(

@@ -101,18 +101,6 @@ export class ZonesRepository {
     return rows.length;
   }
 
-  /** Initialised nodes of the operator among `ids`, with whether each is in a group. */
-  async placedNodes(ownerId: number, ids: number[]) {
-    return this.db
-      .select({
-        id: nodes.id,
-        inGroup: sql<boolean>`EXISTS (SELECT 1 FROM group_nodes g WHERE g.node_id = "nodes"."id")`,
-      })
-      .from(nodes)
-      .where(and(eq(nodes.ownerId, ownerId), eq(nodes.status, 'initialized'), inArray(nodes.id, ids)))
-      .for('update');
-  }
-
   async moveNodes(ownerId: number, ids: number[], zoneId: number): Promise<void> {
     await this.db
       .update(nodes)

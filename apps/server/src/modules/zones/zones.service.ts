@@ -5,6 +5,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/erro
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
+import { NodesRepository } from '../nodes/nodes.repository.js';
 import { ZoneSettingsRepository } from './zone-settings.repository.js';
 import { type ZoneRow, ZonesRepository } from './zones.repository.js';
 
@@ -145,14 +146,13 @@ export class ZonesService {
     await this.get(operatorId, zoneId);
     const unique = [...new Set(ids)];
     await this.db.transaction(async (tx) => {
-      const repo = new ZonesRepository(tx);
-      const found = await repo.placedNodes(operatorId, unique);
+      const found = await new NodesRepository(tx).placedNodes(operatorId, unique);
       if (found.length !== unique.length) {
         throw new AppError(101018, { extra: { reason: 'not every node is an initialised node of yours' } });
       }
-      const grouped = found.filter((n) => n.inGroup).map((n) => n.id);
+      const grouped = found.filter((n) => n.groupPortTypes.length > 0).map((n) => n.id);
       if (grouped.length > 0) throw new AppError(202003, { extra: { nodeIDs: grouped } });
-      await repo.moveNodes(operatorId, unique, zoneId);
+      await new ZonesRepository(tx).moveNodes(operatorId, unique, zoneId);
     });
   }
 }
