@@ -9,7 +9,6 @@ import {
   type ControlPlane,
   initializeFirstNode,
   type OperatorSetup,
-  removeDir,
   SERVER_BUNDLE,
   setUpOperator,
   startControlPlane,
@@ -67,8 +66,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cleanUpAgents();
-  await cp?.stop();
-  if (cp) await removeDir(cp.dataDir);
+  await cp?.destroy();
   await origin?.close();
 });
 

@@ -10,7 +10,6 @@ import {
   type ControlPlane,
   initializeFirstNode,
   type OperatorSetup,
-  removeDir,
   SERVER_BUNDLE,
   setUpOperator,
   startControlPlane,
@@ -74,8 +73,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await agent?.stop();
-  await cp?.stop();
-  if (cp) await removeDir(cp.dataDir);
+  await cp?.destroy();
   await origin?.close();
   if (work) await rm(work, { recursive: true, force: true });
 }, 40_000);

@@ -10,7 +10,6 @@ import {
   type ControlPlane,
   initializeFirstNode,
   type OperatorSetup,
-  removeDir,
   SERVER_BUNDLE,
   setUpOperator,
   startControlPlane,
@@ -80,8 +79,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cleanUpAgents();
-  await cp?.stop();
-  if (cp) await removeDir(cp.dataDir);
+  await cp?.destroy();
   await Promise.all([a, b, c].map((o) => o?.close()));
 });
 

@@ -8,7 +8,6 @@ import {
   type ControlPlane,
   initializeFirstNode,
   type OperatorSetup,
-  removeDir,
   SERVER_BUNDLE,
   setUpOperator,
   startControlPlane,
@@ -75,8 +74,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cleanUpAgents();
-  await cp?.stop();
-  if (cp) await removeDir(cp.dataDir);
+  await cp?.destroy();
   await origin?.close();
 });
 

@@ -18,6 +18,8 @@ export interface ControlPlane {
   readonly url: string;
   readonly dataDir: string;
   stop(): Promise<void>;
+  /** Stops it (if still running) and removes its data directory: a test file's teardown. */
+  destroy(): Promise<void>;
 }
 
 /** `env` adds settings (the upgrade test's version and agent release directory). */
@@ -61,10 +63,15 @@ export async function startControlPlane(dataDir?: string, env: Record<string, st
     child.stderr?.on('data', onData);
     child.once('exit', onExit);
   });
+  const stop = () => stopProcess(child);
   return {
     url,
     dataDir: dir,
-    stop: () => stopProcess(child),
+    stop,
+    destroy: async () => {
+      await stop();
+      await removeDir(dir);
+    },
   };
 }
 
