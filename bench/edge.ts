@@ -19,7 +19,7 @@
  *   the API call to the first edge response that shows it (polled every 5 ms).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -103,6 +103,33 @@ async function wrk(port: number, script: string): Promise<WrkResult> {
   const errors = non2xx + (socketErrors ? socketErrors.slice(1).reduce((n, x) => n + Number(x), 0) : 0);
   if (!Number.isFinite(rps) || !p99) throw new Error(`cannot read wrk output:\n${stdout}`);
   return { rps, p99ms: Number(p99[1]) * unit, errors };
+}
+
+/** CPU ticks (user + system) of a process and all its descendants, from /proc. */
+async function treeTicks(root: number): Promise<number> {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // pid (comm) state ppid … utime(14) stime(15): comm may hold spaces, so split after ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields.length < 13) continue;
+    stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 64; p = stats.get(p)?.ppid ?? 0, hops++) if (p === root) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, s] of stats) if (inTree(pid)) ticks += s.ticks;
+  return ticks;
+}
+
+/** Busy CPU ticks of the whole machine (every field of /proc/stat's cpu line but idle and iowait). */
+async function machineTicks(): Promise<number> {
+  const [cpu] = (await readFile('/proc/stat', 'utf8')).split('\n');
+  const f = (cpu ?? '').trim().split(/\s+/).slice(1).map(Number);
+  return f.reduce((a, b) => a + b, 0) - (f[3] ?? 0) - (f[4] ?? 0);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -226,11 +253,41 @@ end
     }
     const baseline: WrkResult[] = [];
     const edge: WrkResult[] = [];
+    // BENCH_PROFILE=1: CPU microseconds per request of each party during a round, from /proc, so
+    // that what the edge costs beyond the plain proxy is read directly rather than inferred.
+    const masterPid = async (name: string) => Number(await readFile(path.join(work, name, 'nginx.pid'), 'utf8'));
+    const parties = process.env.BENCH_PROFILE
+      ? {
+          origin: await masterPid('origin'),
+          baseline: await masterPid('baseline'),
+          edge: await masterPid('edge/nginx/logs'),
+        }
+      : undefined;
+    const measured = async (which: 'baseline' | 'edge', port: number) => {
+      if (!parties) return wrk(port, script);
+      const ticksOf = async () => ({
+        machine: await machineTicks(),
+        origin: await treeTicks(parties.origin),
+        proxy: await treeTicks(parties[which]),
+      });
+      const before = await ticksOf();
+      const result = await wrk(port, script);
+      const after = await ticksOf();
+      const requests = result.rps * SECONDS;
+      const us = (ticks: number) => Math.round(((ticks * 10_000) / requests) * 10) / 10; // 100 ticks/s
+      const proxy = after.proxy - before.proxy;
+      const origin = after.origin - before.origin;
+      const rest = after.machine - before.machine - proxy - origin;
+      log(
+        `${which}: ${Math.round(result.rps)} rps; CPU µs per request: proxy ${us(proxy)}, origin ${us(origin)}, wrk and the rest ${us(rest)}`,
+      );
+      return result;
+    };
     for (let i = 0; i < rounds; i++) {
       log(`round ${i + 1}: baseline`);
-      baseline.push(await wrk(baselinePort, script));
+      baseline.push(await measured('baseline', baselinePort));
       log(`round ${i + 1}: edge`);
-      edge.push(await wrk(edgeHttp, script));
+      edge.push(await measured('edge', edgeHttp));
     }
     const failed = [...baseline, ...edge].reduce((n, r) => n + r.errors, 0);
     if (failed > 0) throw new Error(`${failed} requests failed or were not 2xx/3xx`);

@@ -18,8 +18,8 @@
 -- a hash of its id, and an entry is encoded as [<a>, value, <b>] with small numbers that differ per
 -- entry in the first and last four bytes.
 local bit = require "bit"
+local cache = require "rampart.cache"
 local cjson = require "cjson.safe"
-local lrucache = require "resty.lrucache"
 
 local _M = {}
 
@@ -28,13 +28,14 @@ _M.dict = dict
 
 -- Decoded entries of one generation, per worker, keyed by the name itself (no key to build per
 -- request). A new generation starts new caches; the old ones are garbage.
+local cache_get, cache_set = cache.get, cache.set
 local FOUND_SIZE, MISSING_SIZE = 20000, 5000
 local cache_gen, found, missing = nil, nil, nil
 
 local function caches(gen)
   if gen ~= cache_gen then
-    found = assert(lrucache.new(FOUND_SIZE))
-    missing = assert(lrucache.new(MISSING_SIZE))
+    found = cache.new(FOUND_SIZE)
+    missing = cache.new(MISSING_SIZE)
     cache_gen = gen
   end
   return found, missing
@@ -75,19 +76,19 @@ end
 -- The decoded domain stored under exactly `name` in generation `gen`, or nil.
 local function entry(gen, name)
   local hits, misses = caches(gen)
-  local domain = hits:get(name)
+  local domain = cache_get(hits, name)
   if domain then return domain end
-  if misses:get(name) then return nil end
+  if cache_get(misses, name) then return nil end
   local raw = dict:get(_M.domain_key(gen, name))
   if raw == nil then
-    misses:set(name, true)
+    cache_set(misses, name, true)
     return nil
   end
   domain = assert(_M.decode_entry(raw), "undecodable domain entry")
   -- Derived once per worker and generation, not per request.
   domain._redirect_code = tostring(domain.forceSSLCode)
   domain._id = tostring(domain.id)
-  hits:set(name, domain)
+  cache_set(hits, name, domain)
   return domain
 end
 
@@ -104,7 +105,7 @@ end
 -- shared dict: for the balancer, right after the router looked the host up in the same request.
 -- Falls back to a full lookup when the cache moved on in between.
 function _M.routed(host)
-  local domain = found and found:get(host)
+  local domain = found and cache_get(found, host)
   if domain then return domain end
   return (_M.lookup(host))
 end
@@ -120,12 +121,12 @@ function _M.lookup(host)
   if gen == nil then return nil, nil end
   local hits = caches(gen)
   -- "*.x" keys hold wildcard entries; a Host header that is literally "*.x" must not reach them.
-  local cached = byte(host, 1) ~= STAR and hits:get(host)
+  local cached = byte(host, 1) ~= STAR and cache_get(hits, host)
   if cached then return cached, gen end
   if #host > 253 or not ngx.re.find(host, HOST_RE, "jo") then return nil, gen end
   local domain = _M.find_domain(gen, host)
   -- A host served by a wildcard entry is remembered under its own name too.
-  if domain then hits:set(host, domain) end
+  if domain then cache_set(hits, host, domain) end
   if domain == nil then
     local latest = _M.generation()
     if latest ~= gen then return _M.find_domain(latest, host), latest end
