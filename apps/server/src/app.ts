@@ -20,7 +20,7 @@ import { CertificatesService } from './modules/certificates/certificates.service
 import { bindClientDomainRoutes } from './modules/domains/client-domains.routes.js';
 import { ClientDomainsService } from './modules/domains/client-domains.service.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
-import { DomainsService } from './modules/domains/domains.service.js';
+import { DomainsService, UserDomainsService } from './modules/domains/domains.service.js';
 import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
 import { GroupLinesService } from './modules/group-lines/group-lines.service.js';
 import { GroupsRepository } from './modules/groups/groups.repository.js';
@@ -239,7 +239,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sitesRepo = new SitesRepository(db);
   bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo), nodesService);
   const siteAccess = new SiteAccess(sitesRepo);
-  bindDomainRoutes(binder, new DomainsService(db, siteAccess, options.config.allowPrivateOrigins));
+  bindDomainRoutes(
+    binder,
+    new DomainsService(db, siteAccess, options.config.allowPrivateOrigins),
+    new UserDomainsService(db),
+  );
   bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);
   bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
   bindAccountRoutes(binder, accountsRepo, nodesService);

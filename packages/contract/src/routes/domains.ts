@@ -4,7 +4,7 @@ import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
 import { isIP } from '../validators/ip.js';
 import { zDomainName, zPort, zValidatedString } from '../validators/zod.js';
-import { siteTagSchema } from './sites.js';
+import { queryList, siteTagSchema } from './sites.js';
 
 /**
  * Domains of a site and their upstreams (spec part 1 §7 "User console: domains"; field names as
@@ -23,6 +23,16 @@ import { siteTagSchema } from './sites.js';
 export const UPSTREAMS_PER_DOMAIN_MAX = 64;
 export const DOMAINS_PER_REQUEST_MAX = 500;
 export const DOMAIN_TAGS_MAX = 20;
+/** Most entries a site's metaDomains answer holds; pickers search with `keyword` for the rest. */
+export const SITE_DOMAIN_META_MAX = 1000;
+
+/**
+ * Certificate state of a domain (the advanced filter's certStatus): 0 = no certificate, 1 = a
+ * certificate valid now, 2 = a certificate that expired (or is not valid yet).
+ */
+export const DOMAIN_CERT_STATUS = { none: 0, valid: 1, expired: 2 } as const;
+export const domainCertStatusSchema = z.literal([0, 1, 2]);
+export type DomainCertStatus = z.infer<typeof domainCertStatusSchema>;
 
 export const ORIGIN_SCHEMES = { http: 0, https: 1 } as const;
 export const originSchemeSchema = z.literal([0, 1]);
@@ -102,6 +112,7 @@ export const domainSchema = z.object({
   forceSSL: z.boolean(),
   certificateID: z.number().int(),
   certificateName: z.string(),
+  certStatus: domainCertStatusSchema,
   tags: z.array(z.string()),
   upstreams: z.array(upstreamSchema),
   /** First upstream as `host:port` (IPv6 in brackets), '' when there is none. */
@@ -116,6 +127,12 @@ const user = tiers(['user']);
 const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
 const domainParams = siteParams.extend({ domainId: z.coerce.number().int().positive() });
 const base = '/user/site/{siteId}';
+
+const timeQuery = z.iso.datetime({ offset: true }).optional();
+const domainNames = z
+  .array(zDomainName({ wildcard: true }))
+  .min(1)
+  .max(DOMAINS_PER_REQUEST_MAX);
 
 export const DOMAIN_SORT_FIELDS = ['name', 'createdAt', 'updatedAt'] as const;
 
@@ -134,6 +151,14 @@ export const listDomains = defineRoute({
       orderBy: orderBySchema.default('desc'),
       forceSSL: z.enum(['true', 'false']).optional(),
       status: z.coerce.number().pipe(domainStatusSchema).optional(),
+      /** Any of these tags. */
+      tags: queryList(siteTagSchema, DOMAIN_TAGS_MAX),
+      certStatus: z.coerce.number().pipe(domainCertStatusSchema).optional(),
+      /** Ranges are inclusive at both ends; either end may be left out. */
+      createdAtStart: timeQuery,
+      createdAtEnd: timeQuery,
+      updatedAtStart: timeQuery,
+      updatedAtEnd: timeQuery,
     }),
   },
   response: pageOf(domainSchema),
@@ -267,6 +292,193 @@ export const updateUpstream = defineRoute({
   response: dataOf(upstreamSchema),
 });
 
+export const createSimpleDomains = defineRoute({
+  id: 'user.domains.simpleCreate',
+  method: 'POST',
+  path: `${base}/simpleDomains`,
+  access: user,
+  summary:
+    'Adds domains by name, all sharing the given upstreams and default settings (all or none; per-name failures through 101009)',
+  tags: ['domains'],
+  request: { params: siteParams, body: z.object({ names: domainNames, upstreams: upstreamList }) },
+  response: dataOf(z.array(domainSchema)),
+});
+
+export const deleteDomainsByNames = defineRoute({
+  id: 'user.domains.deleteByNames',
+  method: 'DELETE',
+  path: `${base}/domainsByNames`,
+  access: user,
+  summary: 'Deletes domains of the site by name (all or none; a name not in the site answers 101009 naming it)',
+  tags: ['domains'],
+  request: { params: siteParams, body: z.object({ names: domainNames }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const domainMetaSchema = z.object({ id: z.number().int(), name: z.string(), status: domainStatusSchema });
+
+export const metaDomains = defineRoute({
+  id: 'user.domains.meta',
+  method: 'GET',
+  path: `${base}/metaDomains`,
+  access: user,
+  summary: `The site's domains as id, name and status for pickers, by name; at most ${SITE_DOMAIN_META_MAX}`,
+  tags: ['domains'],
+  request: { params: siteParams, query: z.object({ keyword: z.string().max(256).default('') }) },
+  response: dataOf(z.array(domainMetaSchema)),
+});
+
+export const modifyUpstreamIPs = defineRoute({
+  id: 'user.domains.modifyUpstreamIPs',
+  method: 'PUT',
+  path: `${base}/domains/modifyUpstreamIPs`,
+  access: user,
+  summary:
+    'Batch change of origin: every upstream with IP `oldIP` of the given domains (or all of the site when domainIDs is empty) gets `newIP`; answers how many changed',
+  tags: ['domains'],
+  request: {
+    params: siteParams,
+    body: z.object({
+      domainIDs: z.array(positiveId).max(DOMAINS_PER_REQUEST_MAX).default([]),
+      oldIP: zUpstreamIP,
+      newIP: zUpstreamIP,
+    }),
+  },
+  response: dataOf(z.object({ domains: z.number().int(), upstreams: z.number().int() })),
+});
+
+export const replaceDomainsUpstreams = defineRoute({
+  id: 'user.domains.upstreams',
+  method: 'PUT',
+  path: `${base}/domains/upstreams`,
+  access: user,
+  summary: 'Replaces the upstreams of several domains with one list (all or none; 401008 when none is enabled)',
+  tags: ['domains'],
+  request: { params: siteParams, body: z.object({ domainIDs: idList, upstreams: upstreamList }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const domainSettings = defineRoute({
+  id: 'user.domain.settings',
+  method: 'GET',
+  path: `${base}/domain/settings`,
+  access: user,
+  summary: 'One domain of the site with all its settings, by exact name (101018 when the site has none of that name)',
+  tags: ['domains'],
+  request: { params: siteParams, query: z.object({ domainName: zDomainName({ wildcard: true }) }) },
+  response: dataOf(domainSchema),
+});
+
+export const setDomainsTags = defineRoute({
+  id: 'user.domains.tags',
+  method: 'PUT',
+  path: `${base}/domain/setting/tags`,
+  access: user,
+  summary: 'Replaces the tags of domains (all or none)',
+  tags: ['domains'],
+  request: {
+    params: siteParams,
+    body: z.object({ domainIDs: idList, tags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX) }),
+  },
+  response: dataOf(z.literal(true)),
+});
+
+export const copyDomainsToSite = defineRoute({
+  id: 'user.domains.copyToSite',
+  method: 'POST',
+  path: `${base}/domains/copyToSite`,
+  access: user,
+  summary:
+    "Copies domains with their upstreams and settings to another of the customer's sites, disabled (an enabled name is unique); no certificate (it belongs to the source site); 101009 per name taken there",
+  tags: ['domains'],
+  request: { params: siteParams, body: z.object({ domainIDs: idList, siteID: positiveId }) },
+  response: dataOf(z.array(domainSchema)),
+});
+
+export const createDomainsFrom = defineRoute({
+  id: 'user.domains.createFrom',
+  method: 'POST',
+  path: `${base}/domains/createFrom`,
+  access: user,
+  summary:
+    'Adds domains by name to the site with the upstreams and settings of one of its domains (tags included, certificate only where it covers the name); 101009 per name',
+  tags: ['domains'],
+  request: {
+    params: siteParams,
+    body: z.object({ domainID: positiveId, names: domainNames, status: domainStatusSchema.default(1) }),
+  },
+  response: dataOf(z.array(domainSchema)),
+});
+
+export const EXPORT_DOMAIN_COLUMNS = [
+  'name',
+  'status',
+  'scheme',
+  'hashType',
+  'hostName',
+  'forceSSL',
+  'certificateName',
+  'tags',
+  'upstreams',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+export const exportDomains = defineRoute({
+  id: 'user.domains.export',
+  method: 'POST',
+  path: `${base}/domains/export`,
+  access: user,
+  summary:
+    'The given domains (or every domain of the site when ids is empty) as a CSV file; its name is in the Content-Disposition header',
+  tags: ['domains'],
+  request: { params: siteParams, body: z.object({ ids: z.array(positiveId).max(10_000).default([]) }) },
+  response: z.string(),
+  reply: 'raw',
+});
+
+// Domains across the customer's sites (spec part 1 §7 "Domains across sites").
+const siteIDList = z.array(positiveId).max(500).default([]);
+
+export const userDomainsMeta = defineRoute({
+  id: 'user.domains.acrossMeta',
+  method: 'POST',
+  path: '/user/domains/meta',
+  access: user,
+  summary: `Domains of the given sites of the customer (or all) as id, name and site, for pickers; at most ${SITE_DOMAIN_META_MAX}`,
+  tags: ['domains'],
+  request: { body: z.object({ siteIDs: siteIDList, name: z.string().max(256).default('') }) },
+  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string(), siteID: z.number().int() }))),
+});
+
+export const userDomainsTags = defineRoute({
+  id: 'user.domains.acrossTags',
+  method: 'POST',
+  path: '/user/domains/tags',
+  access: user,
+  summary: 'Every tag the domains of the given sites of the customer (or all) carry, for filters',
+  tags: ['domains'],
+  request: { body: z.object({ siteIDs: siteIDList }) },
+  response: dataOf(z.array(z.string())),
+});
+
+export const userDomainIds = defineRoute({
+  id: 'user.domains.ids',
+  method: 'GET',
+  path: '/user/domains/ids',
+  access: user,
+  summary: "The ids of the customer's domains with exactly this name, optionally in the site of this name or id",
+  tags: ['domains'],
+  request: {
+    query: z.object({
+      name: zDomainName({ wildcard: true }),
+      siteName: z.string().max(256).optional(),
+      siteID: z.coerce.number().int().positive().optional(),
+    }),
+  },
+  response: dataOf(z.array(z.number().int())),
+});
+
 export const domainRoutes = {
   listDomains,
   createDomains,
@@ -280,4 +492,17 @@ export const domainRoutes = {
   addUpstreams,
   deleteUpstreams,
   updateUpstream,
+  createSimpleDomains,
+  deleteDomainsByNames,
+  metaDomains,
+  modifyUpstreamIPs,
+  replaceDomainsUpstreams,
+  domainSettings,
+  setDomainsTags,
+  copyDomainsToSite,
+  createDomainsFrom,
+  exportDomains,
+  userDomainsMeta,
+  userDomainsTags,
+  userDomainIds,
 } as const;

@@ -1,9 +1,29 @@
-import { and, asc, count, desc, eq, ilike, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  notInArray,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
-import { certificates, domains, domainUpstreams } from '../../platform/db/schema.js';
+import { certificates, domains, domainUpstreams, sites } from '../../platform/db/schema.js';
+import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
 
-export type DomainRow = typeof domains.$inferSelect & { certificateName: string | null };
+export type DomainRow = typeof domains.$inferSelect & {
+  certificateName: string | null;
+  certificateNotBefore: Date | null;
+  certificateNotAfter: Date | null;
+};
 export type UpstreamRow = typeof domainUpstreams.$inferSelect;
 export type NewUpstream = Omit<typeof domainUpstreams.$inferInsert, 'id' | 'domainId'>;
 
@@ -11,6 +31,13 @@ export interface DomainFilter {
   keywords?: string | undefined;
   status?: 0 | 1 | undefined;
   forceSSL?: 'true' | 'false' | undefined;
+  tags?: string[] | undefined;
+  /** 0 none, 1 valid now, 2 expired or not yet valid. */
+  certStatus?: 0 | 1 | 2 | undefined;
+  createdAtStart?: string | undefined;
+  createdAtEnd?: string | undefined;
+  updatedAtStart?: string | undefined;
+  updatedAtEnd?: string | undefined;
   sortBy: 'name' | 'createdAt' | 'updatedAt';
   orderBy: 'asc' | 'desc';
 }
@@ -30,7 +57,25 @@ const columns = {
   createdAt: domains.createdAt,
   updatedAt: domains.updatedAt,
   certificateName: certificates.name,
+  certificateNotBefore: certificates.notBefore,
+  certificateNotAfter: certificates.notAfter,
 };
+
+/** The certificate state filter, against the database clock like the edge's validity check. */
+function certStatusWhere(status: 0 | 1 | 2): SQL | undefined {
+  if (status === 0) return isNull(domains.certificateId);
+  const valid = and(lte(certificates.notBefore, sql`now()`), gte(certificates.notAfter, sql`now()`));
+  if (status === 1) return and(isNotNull(domains.certificateId), valid);
+  return and(isNotNull(domains.certificateId), sql`not (${valid})`);
+}
+
+function between(
+  column: typeof domains.createdAt | typeof domains.updatedAt,
+  start?: string,
+  end?: string,
+): SQL | undefined {
+  return and(start ? gte(column, new Date(start)) : undefined, end ? lte(column, new Date(end)) : undefined);
+}
 
 /** Domains and upstreams of one site; every query takes the site id the caller was checked against. */
 export class DomainsRepository {
@@ -42,6 +87,10 @@ export class DomainsRepository {
       f.keywords ? ilike(domains.name, containsPattern(f.keywords.trim().toLowerCase())) : undefined,
       f.status === undefined ? undefined : eq(domains.enabled, f.status === 1),
       f.forceSSL === undefined ? undefined : eq(domains.forceSSL, f.forceSSL === 'true'),
+      f.tags && f.tags.length > 0 ? hasAnyTag(domains.tags, f.tags) : undefined,
+      f.certStatus === undefined ? undefined : certStatusWhere(f.certStatus),
+      between(domains.createdAt, f.createdAtStart, f.createdAtEnd),
+      between(domains.updatedAt, f.updatedAtStart, f.updatedAtEnd),
     );
     const order = f.orderBy === 'asc' ? asc : desc;
     const [rows, [total]] = await Promise.all([
@@ -53,7 +102,11 @@ export class DomainsRepository {
         .orderBy(order(SORT[f.sortBy]), order(domains.id))
         .limit(pageSize)
         .offset((page - 1) * pageSize),
-      this.db.select({ n: count() }).from(domains).where(where),
+      this.db
+        .select({ n: count() })
+        .from(domains)
+        .leftJoin(certificates, eq(certificates.id, domains.certificateId))
+        .where(where),
     ]);
     return { rows: rows as DomainRow[], total: total?.n ?? 0 };
   }
@@ -71,6 +124,59 @@ export class DomainsRepository {
       .leftJoin(certificates, eq(certificates.id, domains.certificateId))
       .where(and(eq(domains.siteId, siteId), inArray(domains.id, ids)));
     return rows as DomainRow[];
+  }
+
+  async findByNames(siteId: number, names: string[]): Promise<DomainRow[]> {
+    if (names.length === 0) return [];
+    const rows = await this.db
+      .select(columns)
+      .from(domains)
+      .leftJoin(certificates, eq(certificates.id, domains.certificateId))
+      .where(and(eq(domains.siteId, siteId), inArray(domains.name, names)));
+    return rows as DomainRow[];
+  }
+
+  /** Id, name and status of the site's domains whose name holds `keyword`, by name. */
+  meta(siteId: number, keyword: string, limit: number) {
+    return this.db
+      .select({ id: domains.id, name: domains.name, enabled: domains.enabled })
+      .from(domains)
+      .where(
+        and(
+          eq(domains.siteId, siteId),
+          keyword.trim() ? ilike(domains.name, containsPattern(keyword.trim().toLowerCase())) : undefined,
+        ),
+      )
+      .orderBy(asc(domains.name), asc(domains.id))
+      .limit(limit);
+  }
+
+  /** The site's domains with these ids (all of the site when `ids` is empty), by name. */
+  async forExport(siteId: number, ids: number[]): Promise<DomainRow[]> {
+    const rows = await this.db
+      .select(columns)
+      .from(domains)
+      .leftJoin(certificates, eq(certificates.id, domains.certificateId))
+      .where(and(eq(domains.siteId, siteId), ids.length > 0 ? inArray(domains.id, ids) : undefined))
+      .orderBy(asc(domains.name), asc(domains.id));
+    return rows as DomainRow[];
+  }
+
+  /**
+   * Sets `newIP` on every upstream with `oldIP` of the site's domains (only those in `domainIds`
+   * unless it is empty); answers the changed upstreams' domain ids.
+   */
+  async replaceUpstreamIP(siteId: number, domainIds: number[], oldIP: string, newIP: string): Promise<number[]> {
+    const inSite = this.db
+      .select({ id: domains.id })
+      .from(domains)
+      .where(and(eq(domains.siteId, siteId), domainIds.length > 0 ? inArray(domains.id, domainIds) : undefined));
+    const rows = await this.db
+      .update(domainUpstreams)
+      .set({ ip: newIP })
+      .where(and(eq(domainUpstreams.ip, oldIP), inArray(domainUpstreams.domainId, inSite)))
+      .returning({ domainId: domainUpstreams.domainId });
+    return rows.map((r) => r.domainId);
   }
 
   async upstreamsOf(domainIds: number[]): Promise<UpstreamRow[]> {
@@ -158,7 +264,63 @@ export class DomainsRepository {
     return row;
   }
 
-  async touch(domainId: number): Promise<void> {
-    await this.db.update(domains).set({ updatedAt: sql`now()` }).where(eq(domains.id, domainId));
+  async touch(domainId: number | number[]): Promise<void> {
+    const ids = Array.isArray(domainId) ? domainId : [domainId];
+    if (ids.length === 0) return;
+    await this.db.update(domains).set({ updatedAt: sql`now()` }).where(inArray(domains.id, ids));
+  }
+}
+
+export interface UserDomainSiteFilter {
+  siteID?: number | undefined;
+  siteName?: string | undefined;
+}
+
+/** The customer's domains across its sites: every query joins the site and carries the user's id. */
+export class UserDomainsRepository {
+  constructor(private readonly db: Db) {}
+
+  meta(userId: number, siteIds: number[], name: string, limit: number) {
+    return this.db
+      .select({ id: domains.id, name: domains.name, siteID: domains.siteId })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(
+        and(
+          eq(sites.userId, userId),
+          siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined,
+          name.trim() ? ilike(domains.name, containsPattern(name.trim().toLowerCase())) : undefined,
+        ),
+      )
+      .orderBy(asc(domains.name), asc(domains.id))
+      .limit(limit);
+  }
+
+  async tags(userId: number, siteIds: number[]): Promise<string[]> {
+    const tag = tagElements(domains.tags);
+    const rows = await this.db
+      .selectDistinct({ tag })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(and(eq(sites.userId, userId), siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined))
+      .orderBy(sql`1`);
+    return rows.map((r) => r.tag);
+  }
+
+  async idsByName(userId: number, name: string, site: UserDomainSiteFilter): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: domains.id })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(
+        and(
+          eq(sites.userId, userId),
+          eq(domains.name, name),
+          site.siteID ? eq(sites.id, site.siteID) : undefined,
+          site.siteName ? eq(sites.name, site.siteName) : undefined,
+        ),
+      )
+      .orderBy(asc(domains.id));
+    return rows.map((r) => r.id);
   }
 }

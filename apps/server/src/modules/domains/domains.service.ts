@@ -1,8 +1,12 @@
 import {
+  DOMAIN_CERT_STATUS,
+  type DomainCertStatus,
   type DomainUpstream,
   type ErrorCode,
+  EXPORT_DOMAIN_COLUMNS,
   isOriginAddressAllowed,
   type Locale,
+  SITE_DOMAIN_META_MAX,
   type SiteDomain,
 } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
@@ -19,6 +23,8 @@ import {
   DomainsRepository,
   type NewUpstream,
   type UpstreamRow,
+  type UserDomainSiteFilter,
+  UserDomainsRepository,
 } from './domains.repository.js';
 
 export interface UpstreamIn {
@@ -50,7 +56,16 @@ function hostPort(u: UpstreamRow): string {
   return u.ip.includes(':') ? `[${u.ip}]:${u.port}` : `${u.ip}:${u.port}`;
 }
 
-export function presentDomain(row: DomainRow, upstreams: UpstreamRow[]): SiteDomain {
+function certStatus(row: DomainRow, now: Date): DomainCertStatus {
+  if (row.certificateId === null || !row.certificateNotAfter || !row.certificateNotBefore) {
+    return DOMAIN_CERT_STATUS.none;
+  }
+  return row.certificateNotBefore <= now && now <= row.certificateNotAfter
+    ? DOMAIN_CERT_STATUS.valid
+    : DOMAIN_CERT_STATUS.expired;
+}
+
+export function presentDomain(row: DomainRow, upstreams: UpstreamRow[], now = new Date()): SiteDomain {
   const first = upstreams[0];
   return {
     id: row.id,
@@ -63,6 +78,7 @@ export function presentDomain(row: DomainRow, upstreams: UpstreamRow[]): SiteDom
     forceSSL: row.forceSSL,
     certificateID: row.certificateId ?? 0,
     certificateName: row.certificateName ?? '',
+    certStatus: certStatus(row, now),
     tags: row.tags,
     upstreams: upstreams.map(presentUpstream),
     upstreamURL: first ? hostPort(first) : '',
@@ -159,33 +175,36 @@ export class DomainsService {
       locale,
       items.flatMap((item, i) => item.upstreams.map((u, j) => ({ field: `domains.${i}.upstreams.${j}.ip`, ip: u.ip }))),
     );
-    return this.db.transaction(async (tx) => {
-      const repo = this.repo(tx);
-      await this.checkDomainLimit(tx, repo, siteId, items.length);
-      const failures = new Failures();
-      const seen = new Set<string>();
-      for (const item of items) {
-        if (seen.has(item.name)) failures.add(101025, item.name);
-        seen.add(item.name);
-        if (!servable(item.upstreams.map(toRow))) failures.add(401008, item.name);
-      }
-      const names = [...seen];
-      for (const name of await repo.namesInSite(siteId, names)) failures.add(101025, name);
-      const enabled = items.filter((i) => i.status === 1).map((i) => i.name);
-      for (const name of await repo.enabledNamesTaken(enabled)) failures.add(401001, name);
-      await this.checkCertificates(tx, siteId, items, failures);
-      failures.throwIfAny();
+    return this.db.transaction((tx) => this.insertAll(tx, siteId, items));
+  }
 
-      const ids: number[] = [];
-      for (const item of items) {
-        const id = await this.insertDomain(repo, siteId, item);
-        await repo.insertUpstreams(id, item.upstreams.map(toRow));
-        ids.push(id);
-      }
-      const rows = await repo.findMany(siteId, ids);
-      rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
-      return this.present(repo, rows);
-    });
+  /** Checks and inserts new domains of a site inside the caller's transaction (101009 per name). */
+  private async insertAll(tx: Db, siteId: number, items: (DomainSettingsIn & { name: string })[]) {
+    const repo = this.repo(tx);
+    await this.checkDomainLimit(tx, repo, siteId, items.length);
+    const failures = new Failures();
+    const seen = new Set<string>();
+    for (const item of items) {
+      if (seen.has(item.name)) failures.add(101025, item.name);
+      seen.add(item.name);
+      if (!servable(item.upstreams.map(toRow))) failures.add(401008, item.name);
+    }
+    const names = [...seen];
+    for (const name of await repo.namesInSite(siteId, names)) failures.add(101025, name);
+    const enabled = items.filter((i) => i.status === 1).map((i) => i.name);
+    for (const name of await repo.enabledNamesTaken(enabled)) failures.add(401001, name);
+    await this.checkCertificates(tx, siteId, items, failures);
+    failures.throwIfAny();
+
+    const ids: number[] = [];
+    for (const item of items) {
+      const id = await this.insertDomain(repo, siteId, item);
+      await repo.insertUpstreams(id, item.upstreams.map(toRow));
+      ids.push(id);
+    }
+    const rows = await repo.findMany(siteId, ids);
+    rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+    return this.present(repo, rows);
   }
 
   /**
@@ -391,5 +410,247 @@ export class DomainsService {
       return updated;
     });
     return presentUpstream(row);
+  }
+  async createSimple(
+    userId: number,
+    siteId: number,
+    names: string[],
+    upstreams: UpstreamIn[],
+    locale: Locale,
+  ): Promise<SiteDomain[]> {
+    await this.access.userSite(userId, siteId);
+    this.checkOrigins(
+      locale,
+      upstreams.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip })),
+    );
+    const items = names.map((name) => ({ name, upstreams, ...SIMPLE_DEFAULTS }));
+    return this.db.transaction((tx) => this.insertAll(tx, siteId, items));
+  }
+
+  /** All or none: a name the site does not have answers 101009 naming it (101018). */
+  async deleteByNames(userId: number, siteId: number, names: string[]) {
+    await this.access.userSite(userId, siteId);
+    const unique = [...new Set(names)];
+    await this.db.transaction(async (tx) => {
+      const repo = this.repo(tx);
+      const rows = await repo.findByNames(siteId, unique);
+      const failures = new Failures();
+      for (const name of unique) if (!rows.some((r) => r.name === name)) failures.add(101018, name);
+      failures.throwIfAny();
+      await repo.deleteMany(
+        siteId,
+        rows.map((r) => r.id),
+      );
+    });
+  }
+
+  async meta(userId: number, siteId: number, keyword: string) {
+    await this.access.userSite(userId, siteId);
+    const rows = await this.repo().meta(siteId, keyword, SITE_DOMAIN_META_MAX);
+    return rows.map((r) => ({ id: r.id, name: r.name, status: r.enabled ? (1 as const) : (0 as const) }));
+  }
+
+  async settings(userId: number, siteId: number, name: string): Promise<SiteDomain> {
+    await this.access.userSite(userId, siteId);
+    const repo = this.repo();
+    const [row] = await repo.findByNames(siteId, [name]);
+    if (!row) throw new AppError(101018);
+    const [presented] = await this.present(repo, [row]);
+    if (!presented) throw new Error('domain vanished');
+    return presented;
+  }
+
+  setTags(userId: number, siteId: number, ids: number[], tags: string[]) {
+    return this.allOrNone(userId, siteId, ids, async (repo, unique) => {
+      await repo.update(siteId, unique, { tags: [...new Set(tags)] });
+    });
+  }
+
+  /**
+   * Batch change of origin: `oldIP` becomes `newIP` in the upstreams of the given domains (every
+   * domain of the site when none is given). Only addresses change, so every domain stays servable.
+   */
+  async modifyUpstreamIPs(
+    userId: number,
+    siteId: number,
+    ids: number[],
+    oldIP: string,
+    newIP: string,
+    locale: Locale,
+  ): Promise<{ domains: number; upstreams: number }> {
+    await this.access.userSite(userId, siteId);
+    this.checkOrigins(locale, [{ field: 'newIP', ip: newIP }]);
+    const unique = [...new Set(ids)];
+    return this.db.transaction(async (tx) => {
+      const repo = this.repo(tx);
+      if (unique.length > 0 && (await repo.findMany(siteId, unique)).length !== unique.length) {
+        throw new AppError(101018);
+      }
+      const changed = await repo.replaceUpstreamIP(siteId, unique, oldIP.toLowerCase(), newIP.toLowerCase());
+      const domainIds = [...new Set(changed)];
+      await repo.touch(domainIds);
+      return { domains: domainIds.length, upstreams: changed.length };
+    });
+  }
+
+  /** One upstream list for several domains, all or none (401008 when none would serve). */
+  async replaceManyUpstreams(userId: number, siteId: number, ids: number[], upstreams: UpstreamIn[], locale: Locale) {
+    this.checkOrigins(
+      locale,
+      upstreams.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip })),
+    );
+    const list = upstreams.map(toRow);
+    return this.allOrNone(userId, siteId, ids, async (repo, unique, rows) => {
+      if (!servable(list)) throw new AppError(401008, { extra: { targets: rows.map((r) => r.name) } });
+      for (const id of unique) await repo.replaceUpstreams(id, list);
+      await repo.touch(unique);
+    });
+  }
+
+  /**
+   * Copies domains (settings, tags, upstreams) into another site of the same customer. The copies
+   * are disabled, since an enabled name is unique in the installation, and carry no certificate,
+   * which belongs to the source site. Names the target has already fail per name (101009).
+   */
+  async copyToSite(userId: number, siteId: number, ids: number[], targetSiteId: number): Promise<SiteDomain[]> {
+    await this.access.userSite(userId, siteId);
+    await this.access.userSite(userId, targetSiteId);
+    const unique = [...new Set(ids)];
+    return this.db.transaction(async (tx) => {
+      const repo = this.repo(tx);
+      const rows = await repo.findMany(siteId, unique);
+      if (rows.length !== unique.length) throw new AppError(101018);
+      rows.sort((a, b) => unique.indexOf(a.id) - unique.indexOf(b.id));
+      const upstreams = await repo.upstreamsOf(unique);
+      const items = rows.map((row) => ({
+        ...settingsOf(
+          row,
+          upstreams.filter((u) => u.domainId === row.id),
+        ),
+        name: row.name,
+        status: 0 as const,
+        certificateID: 0,
+      }));
+      return this.insertAll(tx, targetSiteId, items);
+    });
+  }
+
+  /**
+   * New domains of the site by name with the settings and upstreams of one of its domains; the
+   * certificate is kept for the names it covers.
+   */
+  async createFrom(
+    userId: number,
+    siteId: number,
+    domainId: number,
+    names: string[],
+    status: 0 | 1,
+  ): Promise<SiteDomain[]> {
+    await this.access.userSite(userId, siteId);
+    return this.db.transaction(async (tx) => {
+      const repo = this.repo(tx);
+      const source = await this.oneDomain(repo, siteId, domainId);
+      const base = settingsOf(source, await repo.upstreamsOf([source.id]));
+      const [cert] =
+        source.certificateId === null
+          ? []
+          : await new CertificatesRepository(tx).findMany(siteId, [source.certificateId]);
+      const items = names.map((name) => ({
+        ...base,
+        name,
+        status,
+        certificateID: cert && certificateCovers(cert.names, name) ? cert.id : 0,
+      }));
+      return this.insertAll(tx, siteId, items);
+    });
+  }
+
+  /** The given domains (all of the site when none is given) as a CSV file, by name. */
+  async export(userId: number, siteId: number, ids: number[]): Promise<{ fileName: string; csv: string }> {
+    await this.access.userSite(userId, siteId);
+    const unique = [...new Set(ids)];
+    const repo = this.repo();
+    const rows = await repo.forExport(siteId, unique);
+    if (rows.length !== unique.length && unique.length > 0) throw new AppError(101018);
+    const domains = await this.present(repo, rows);
+    const lines = [
+      EXPORT_DOMAIN_COLUMNS.join(','),
+      ...domains.map((d) =>
+        [
+          d.name,
+          d.status,
+          d.scheme === 1 ? 'https' : 'http',
+          d.hashType === 1 ? 'ipHash' : 'roundRobin',
+          d.hostName,
+          d.forceSSL,
+          d.certificateName,
+          d.tags.join(' '),
+          d.upstreams
+            .map(
+              (u) =>
+                `${u.ip.includes(':') ? `[${u.ip}]` : u.ip}:${u.port}*${u.weight}${u.backup ? ' backup' : ''}${u.status === 1 ? '' : ' disabled'}`,
+            )
+            .join('; '),
+          d.createdAt,
+          d.updatedAt,
+        ]
+          .map(csvCell)
+          .join(','),
+      ),
+    ];
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+    return { fileName: `domains-site${siteId}-${stamp}.csv`, csv: `${lines.join('\r\n')}\r\n` };
+  }
+}
+
+/** Everything of a domain but its name, status and certificate, as input for a new domain. */
+function settingsOf(row: DomainRow, upstreams: UpstreamRow[]): Omit<DomainSettingsIn, 'status' | 'certificateID'> {
+  return {
+    upstreams: upstreams.map((u) => ({
+      ip: u.ip,
+      port: u.port,
+      weight: u.weight,
+      backup: u.backup,
+      status: u.enabled ? 1 : 0,
+    })),
+    scheme: row.scheme,
+    hashType: row.hashType,
+    hostName: row.hostName,
+    forceSSL: row.forceSSL,
+    tags: row.tags,
+  };
+}
+
+const SIMPLE_DEFAULTS = {
+  scheme: 0,
+  hashType: 0,
+  hostName: '',
+  forceSSL: false,
+  certificateID: 0,
+  status: 1,
+  tags: [] as string[],
+} as const;
+
+/** One CSV cell (RFC 4180 quoting); a leading = + - @ is neutralised so spreadsheets do not evaluate it. */
+export function csvCell(value: string | number | boolean): string {
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The customer's domains across its sites (pickers, tag filters, ids by name). */
+export class UserDomainsService {
+  constructor(private readonly db: Db) {}
+
+  meta(userId: number, siteIds: number[], name: string) {
+    return new UserDomainsRepository(this.db).meta(userId, [...new Set(siteIds)], name, SITE_DOMAIN_META_MAX);
+  }
+
+  tags(userId: number, siteIds: number[]) {
+    return new UserDomainsRepository(this.db).tags(userId, [...new Set(siteIds)]);
+  }
+
+  ids(userId: number, q: { name: string } & UserDomainSiteFilter) {
+    return new UserDomainsRepository(this.db).idsByName(userId, q.name, q);
   }
 }
