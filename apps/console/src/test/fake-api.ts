@@ -20,6 +20,8 @@ export interface FakeReply {
   body?: unknown;
   /** A raw reply's text, sent as text/plain instead of a JSON body. */
   text?: string;
+  /** Extra headers of a raw reply (a download's Content-Disposition). */
+  headers?: Record<string, string>;
 }
 
 type Handler = (request: SeenRequest) => FakeReply | Promise<FakeReply>;
@@ -59,7 +61,10 @@ export function installFakeApi() {
     const handler = handlers.get(`${request.method} ${request.path}`);
     const reply = handler ? await handler(request) : fail(404, 101004, 'API Path Invalid');
     if (reply.text !== undefined) {
-      return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'text/plain' } });
+      return new Response(reply.text, {
+        status: reply.status,
+        headers: { 'Content-Type': 'text/plain', ...reply.headers },
+      });
     }
     return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
       status: reply.status,

@@ -65,6 +65,7 @@ const domain = {
   forceSSL: false,
   certificateID: 7,
   certificateName: 'wildcard-2026',
+  certStatus: 1,
   tags: ['main'],
   upstreams: [upstream],
   upstreamURL: '192.0.2.10:8080',

@@ -1,15 +1,27 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { DOMAIN_SORT_FIELDS, DOMAIN_STATUS, domainRoutes, type SiteDomain } from '@rampart/contract';
-import { useQuery } from '@tanstack/react-query';
+import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  DOMAIN_CERT_STATUS,
+  DOMAIN_SORT_FIELDS,
+  DOMAIN_STATUS,
+  domainCertStatusSchema,
+  domainRoutes,
+  type SiteDomain,
+} from '@rampart/contract';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Flex, Select, Space, Switch, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../../app/route-query';
+import { showApiError } from '../../../../app/show-error';
 import { DateTime } from '../../../../components/DateTime';
 import { DeleteButton } from '../../../../components/DeleteButton';
 import { ListTable } from '../../../../components/ListTable';
 import { SearchBox } from '../../../../components/SearchBox';
+import { saveResponse } from '../../../../features/download/save-file';
 import { oneOf, useListSearch } from '../../../../features/lists/use-list-search';
+import { callAuthedRaw } from '../../../../session/call-authed';
+import { ADVANCED_FILTER_KEYS, DomainAdvancedFilter } from './DomainAdvancedFilter';
+import { CopyToSiteModal, DomainTagsModal, UpstreamIPModal } from './DomainBatchModals';
 import { DomainFormModal } from './DomainFormModal';
 import { useDomainActions } from './domain-actions';
 
@@ -18,8 +30,17 @@ const ALL = 'all';
 /** A site's domains, paged, searched, filtered and sorted on the server; add, edit, switch, delete. */
 export function DomainsTab({ siteId }: { siteId: number }) {
   const { t } = useTranslation(['domains', 'common']);
-  const search = useListSearch(['keywords', 'status', 'forceSSL', 'sortBy', 'orderBy'] as const);
+  const search = useListSearch([
+    'keywords',
+    'status',
+    'forceSSL',
+    'sortBy',
+    'orderBy',
+    ...ADVANCED_FILTER_KEYS,
+  ] as const);
   const { filters } = search;
+  const tagFilter = search.all('tags');
+  const certStatus = domainCertStatusSchema.safeParse(Number(filters.certStatus ?? 'x'));
   const query = {
     page: search.page,
     pageSize: search.pageSize,
@@ -28,6 +49,12 @@ export function DomainsTab({ siteId }: { siteId: number }) {
     forceSSL: oneOf(filters.forceSSL, ['true', 'false'] as const),
     sortBy: oneOf(filters.sortBy, DOMAIN_SORT_FIELDS),
     orderBy: oneOf(filters.orderBy, ['asc', 'desc'] as const),
+    tags: tagFilter.length > 0 ? tagFilter : undefined,
+    certStatus: certStatus.success ? certStatus.data : undefined,
+    createdAtStart: filters.createdAtStart,
+    createdAtEnd: filters.createdAtEnd,
+    updatedAtStart: filters.updatedAtStart,
+    updatedAtEnd: filters.updatedAtEnd,
   };
   const domains = useQuery(routeQuery('user', domainRoutes.listDomains, { params: { siteId }, query }));
   const [selected, setSelected] = useState<number[]>([]);
@@ -36,6 +63,17 @@ export function DomainsTab({ siteId }: { siteId: number }) {
     setSelected((current) => current.filter((id) => !ids.includes(id))),
   );
   const busy = (ids: number[], id: number) => ids.length === 1 && ids[0] === id;
+  const [tagging, setTagging] = useState<number[] | null>(null);
+  const [copying, setCopying] = useState<number[] | null>(null);
+  const [changingIP, setChangingIP] = useState<number[] | null>(null);
+  const exportFile = useMutation({
+    mutationFn: async (ids: number[]) =>
+      saveResponse(
+        await callAuthedRaw('user', domainRoutes.exportDomains, { params: { siteId }, body: { ids } }),
+        `domains-site${siteId}.csv`,
+      ),
+    onError: (error) => showApiError(error),
+  });
 
   const columns: TableColumnsType<SiteDomain> = [
     { title: t('name'), dataIndex: 'name', sorter: true, sortOrder: search.sortOrder('name') },
@@ -65,6 +103,11 @@ export function DomainsTab({ siteId }: { siteId: number }) {
       ),
     },
     {
+      title: t('tags'),
+      dataIndex: 'tags',
+      render: (tags: string[]) => (tags.length === 0 ? '—' : tags.map((tag) => <Tag key={tag}>{tag}</Tag>)),
+    },
+    {
       title: t('forceSSL'),
       dataIndex: 'forceSSL',
       render: (on: boolean, domain) => (
@@ -80,7 +123,14 @@ export function DomainsTab({ siteId }: { siteId: number }) {
     {
       title: t('certificate'),
       dataIndex: 'certificateName',
-      render: (name: string, domain) => (domain.certificateID === 0 ? '—' : <Tag color="blue">{name}</Tag>),
+      render: (name: string, domain) =>
+        domain.certificateID === 0 ? (
+          '—'
+        ) : (
+          <Tag color={domain.certStatus === DOMAIN_CERT_STATUS.valid ? 'blue' : 'red'}>
+            {domain.certStatus === DOMAIN_CERT_STATUS.valid ? name : `${name} (${t('certStatuses.expired')})`}
+          </Tag>
+        ),
     },
     {
       title: t('updatedAt'),
@@ -137,6 +187,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
           ]}
           onChange={(value: string) => search.setFilters({ forceSSL: value === ALL ? undefined : value })}
         />
+        <DomainAdvancedFilter siteId={siteId} search={search} />
       </Flex>
       <Flex justify="space-between" style={{ marginBottom: 16 }}>
         <Space>
@@ -159,6 +210,20 @@ export function DomainsTab({ siteId }: { siteId: number }) {
             pending={remove.isPending && remove.variables === selected}
             onConfirm={() => remove.mutate(selected)}
           />
+          <Button disabled={selected.length === 0} onClick={() => setTagging(selected)}>
+            {t('bulk.tags', { count: selected.length })}
+          </Button>
+          <Button disabled={selected.length === 0} onClick={() => setCopying(selected)}>
+            {t('bulk.copy', { count: selected.length })}
+          </Button>
+          <Button onClick={() => setChangingIP(selected)}>{t('bulk.changeIP')}</Button>
+          <Button
+            icon={<DownloadOutlined />}
+            loading={exportFile.isPending}
+            onClick={() => exportFile.mutate(selected)}
+          >
+            {selected.length === 0 ? t('bulk.exportAll') : t('bulk.export', { count: selected.length })}
+          </Button>
         </Space>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
           {t('add')}
@@ -173,6 +238,9 @@ export function DomainsTab({ siteId }: { siteId: number }) {
         emptyText={t('empty')}
       />
       <DomainFormModal siteId={siteId} domain={editing} onClose={() => setEditing(null)} />
+      <DomainTagsModal siteId={siteId} ids={tagging} onClose={() => setTagging(null)} onDone={() => setSelected([])} />
+      <CopyToSiteModal siteId={siteId} ids={copying} onClose={() => setCopying(null)} />
+      <UpstreamIPModal siteId={siteId} ids={changingIP} onClose={() => setChangingIP(null)} />
     </>
   );
 }
