@@ -49,6 +49,8 @@ import { ProductsRepository } from './modules/products/products.repository.js';
 import { bindProductRoutes } from './modules/products/products.routes.js';
 import { ProductsService } from './modules/products/products.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
+import { bindSiteCacheRoutes } from './modules/sites/site-cache.routes.js';
+import { SiteCacheService } from './modules/sites/site-cache.service.js';
 import { SitesRepository } from './modules/sites/sites.repository.js';
 import { bindSiteRoutes } from './modules/sites/sites.routes.js';
 import { SitesService } from './modules/sites/sites.service.js';
@@ -242,6 +244,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindDomainRoutes(binder, new DomainsService(db, siteAccess, options.config.allowPrivateOrigins));
   bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);
   bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
+  bindSiteCacheRoutes(binder, new SiteCacheService(db, siteAccess));
   bindAccountRoutes(binder, accountsRepo, nodesService);
   bindMonitoringRoutes(
     binder,

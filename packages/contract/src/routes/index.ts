@@ -15,6 +15,7 @@ import { nodeUpgradeRoutes } from './node-upgrade.js';
 import { nodeRoutes } from './nodes.js';
 import { operatorNginxRoutes } from './operator-nginx.js';
 import { productRoutes } from './products.js';
+import { siteCacheRoutes } from './site-cache.js';
 import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
 import { virtualNodeRoutes } from './virtual-nodes.js';
@@ -37,6 +38,7 @@ export * from './node-upgrade.js';
 export * from './nodes.js';
 export * from './operator-nginx.js';
 export * from './products.js';
+export * from './site-cache.js';
 export * from './sites.js';
 export * from './system.js';
 export * from './virtual-nodes.js';
@@ -65,6 +67,7 @@ export const ROUTE_GROUPS = {
   domains: domainRoutes,
   clientDomains: clientDomainRoutes,
   certificates: certificateRoutes,
+  siteCache: siteCacheRoutes,
   monitoring: monitoringRoutes,
 } as const;
 
