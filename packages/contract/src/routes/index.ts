@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../route.js';
 import { accountRoutes } from './accounts.js';
+import { announcementRoutes } from './announcements.js';
 import { authRoutes } from './auth.js';
 import { certificateRoutes } from './certificates.js';
 import { clientDomainRoutes } from './client-domains.js';
@@ -17,11 +18,13 @@ import { operatorNginxRoutes } from './operator-nginx.js';
 import { productRoutes } from './products.js';
 import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
+import { userResourceRoutes } from './user-resources.js';
 import { virtualNodeRoutes } from './virtual-nodes.js';
 import { zoneSettingRoutes } from './zone-settings.js';
 import { zoneRoutes } from './zones.js';
 
 export * from './accounts.js';
+export * from './announcements.js';
 export * from './auth.js';
 export * from './certificates.js';
 export * from './client-domains.js';
@@ -39,6 +42,7 @@ export * from './operator-nginx.js';
 export * from './products.js';
 export * from './sites.js';
 export * from './system.js';
+export * from './user-resources.js';
 export * from './virtual-nodes.js';
 export * from './zone-settings.js';
 export * from './zones.js';
@@ -66,6 +70,8 @@ export const ROUTE_GROUPS = {
   clientDomains: clientDomainRoutes,
   certificates: certificateRoutes,
   monitoring: monitoringRoutes,
+  userResources: userResourceRoutes,
+  announcements: announcementRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>
