@@ -6,6 +6,11 @@ import { type AnnouncementRow, AnnouncementsRepository } from './announcements.r
 type Values = { title: string; content: string; running: boolean };
 type Page = { page: number; pageSize: number };
 
+/** Only the columns a caller may write, the title trimmed. */
+function columns(values: Values): Values {
+  return { title: values.title.trim(), content: values.content, running: values.running };
+}
+
 function present(row: AnnouncementRow): Announcement {
   return {
     id: row.id,
@@ -30,11 +35,11 @@ export class AnnouncementsService {
   }
 
   async create(operatorId: number, values: Values): Promise<Announcement> {
-    return present(await this.repo.insert(operatorId, { ...values, title: values.title.trim() }));
+    return present(await this.repo.insert(operatorId, columns(values)));
   }
 
   async update(operatorId: number, id: number, values: Values): Promise<Announcement> {
-    const row = await this.repo.update(operatorId, id, { ...values, title: values.title.trim() });
+    const row = await this.repo.update(operatorId, id, columns(values));
     if (!row) throw new AppError(101018);
     return present(row);
   }
