@@ -5,6 +5,9 @@ import { ALL_ROUTES, API_BASE, buildOpenApiDocument } from '@rampart/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.js';
 import { bindAccountRoutes } from './modules/accounts/accounts.routes.js';
+import { AnnouncementsRepository } from './modules/announcements/announcements.repository.js';
+import { bindAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
+import { AnnouncementsService } from './modules/announcements/announcements.service.js';
 import { AccountService } from './modules/auth/account.service.js';
 import { AccountsRepository } from './modules/auth/accounts.repository.js';
 import { bindAuthRoutes } from './modules/auth/auth.routes.js';
@@ -246,6 +249,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
   bindSiteCacheRoutes(binder, new SiteCacheService(db, siteAccess));
   bindAccountRoutes(binder, accountsRepo, nodesService);
+  bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);
   bindMonitoringRoutes(
     binder,
     new MonitoringService(db, new MonitorNodesRepository(db), new MonitorGroupsRepository(db), clock),

@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../route.js';
 import { accountRoutes } from './accounts.js';
+import { announcementRoutes } from './announcements.js';
 import { authRoutes } from './auth.js';
 import { certificateRoutes } from './certificates.js';
 import { clientDomainRoutes } from './client-domains.js';
@@ -18,11 +19,13 @@ import { productRoutes } from './products.js';
 import { siteCacheRoutes } from './site-cache.js';
 import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
+import { userResourceRoutes } from './user-resources.js';
 import { virtualNodeRoutes } from './virtual-nodes.js';
 import { zoneSettingRoutes } from './zone-settings.js';
 import { zoneRoutes } from './zones.js';
 
 export * from './accounts.js';
+export * from './announcements.js';
 export * from './auth.js';
 export * from './certificates.js';
 export * from './client-domains.js';
@@ -41,6 +44,7 @@ export * from './products.js';
 export * from './site-cache.js';
 export * from './sites.js';
 export * from './system.js';
+export * from './user-resources.js';
 export * from './virtual-nodes.js';
 export * from './zone-settings.js';
 export * from './zones.js';
@@ -69,6 +73,8 @@ export const ROUTE_GROUPS = {
   certificates: certificateRoutes,
   siteCache: siteCacheRoutes,
   monitoring: monitoringRoutes,
+  userResources: userResourceRoutes,
+  announcements: announcementRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

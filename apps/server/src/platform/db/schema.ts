@@ -509,6 +509,41 @@ export const sites = pgTable(
 );
 
 /**
+ * Sub-accounts a customer gave access to one of its sites (`user/site/users`): they see and manage
+ * the site like its holder. Given back to another customer, a site loses these rows.
+ */
+export const siteUsers = pgTable(
+  'site_users',
+  {
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.accountId] }), index('site_users_account_idx').on(t.accountId)],
+);
+
+/** Announcements an operator publishes to its customers. */
+export const announcements = pgTable(
+  'announcements',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    running: boolean('running').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('announcements_owner_idx').on(t.ownerId, t.createdAt)],
+);
+
+/**
  * Certificates a customer uploaded to a site. The chain is public data; the private key is sealed
  * with the installation secret (AES-GCM, see SecretBox) and only opened to build node snapshots.
  */
