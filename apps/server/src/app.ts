@@ -5,6 +5,9 @@ import { ALL_ROUTES, API_BASE, buildOpenApiDocument } from '@rampart/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.js';
 import { bindAccountRoutes } from './modules/accounts/accounts.routes.js';
+import { AnnouncementsRepository } from './modules/announcements/announcements.repository.js';
+import { bindAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
+import { AnnouncementsService } from './modules/announcements/announcements.service.js';
 import { AccountService } from './modules/auth/account.service.js';
 import { AccountsRepository } from './modules/auth/accounts.repository.js';
 import { bindAuthRoutes } from './modules/auth/auth.routes.js';
@@ -49,6 +52,8 @@ import { ProductsRepository } from './modules/products/products.repository.js';
 import { bindProductRoutes } from './modules/products/products.routes.js';
 import { ProductsService } from './modules/products/products.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
+import { bindSiteCacheRoutes } from './modules/sites/site-cache.routes.js';
+import { SiteCacheService } from './modules/sites/site-cache.service.js';
 import { SitesRepository } from './modules/sites/sites.repository.js';
 import { bindSiteRoutes } from './modules/sites/sites.routes.js';
 import { SitesService } from './modules/sites/sites.service.js';
@@ -246,7 +251,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);
   bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
+  bindSiteCacheRoutes(binder, new SiteCacheService(db, siteAccess));
   bindAccountRoutes(binder, accountsRepo, nodesService);
+  bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);
   bindMonitoringRoutes(
     binder,
     new MonitoringService(db, new MonitorNodesRepository(db), new MonitorGroupsRepository(db), clock),

@@ -4,6 +4,7 @@ export * from './edge/data-plane.js';
 export * from './edge/nginx-tuning.js';
 export * from './enums.js';
 export * from './errors.js';
+export * from './geo.js';
 export * from './http.js';
 export * from './locale.js';
 export * from './openapi.js';

@@ -6,6 +6,7 @@
 --   "https"   proxy to the domain's HTTPS origin
 --   "404", "403", "503"          the edge's own page for that status
 --   "301", "302", "307", "308"   the forceSSL redirect
+--   "@rampart_cache_<ttl>[_fixed]"  the cache location of the first cache rule that matches
 -- set_by_lua runs without a coroutine of its own, which is measurably cheaper per request than
 -- rewrite_by_lua; nothing here yields. It writes as few nginx variables as it can (each write is a
 -- hash lookup in nginx): the domain id for the access log, and the Host sent upstream only when the
@@ -14,12 +15,92 @@ local store = require "rampart.store"
 local pages = require "rampart.pages"
 
 local _M = {}
+local cached_location
 
 -- Request ids: "<node>-<worker pid>-<serial>", unique on the node while the worker lives (a new
 -- worker has a new pid). Instead of $request_id, whose per-request call into OpenSSL's RNG cost
 -- ~13% of the edge's CPU per request, and of an nginx-side "$pid-$connection-..." whose number
 -- formatting cost ~2,500 instructions (bench/README.md).
 local id_prefix, serial = nil, 0
+
+-- Cache rules (packages/contract/src/routes/site-cache.ts), compiled once per cached domain entry
+-- (worker and generation): each rule becomes a test on the request path and the name of the
+-- nginx location that caches with its lifetime (render.ts cacheLocations).
+local unescape, lower = ngx.unescape_uri, string.lower
+
+local function compile_rule(rule)
+  local compiled = {
+    scope = rule.scope,
+    bypass = rule.bypass,
+    include_query = rule.queryString == "include",
+    location = "@rampart_cache_" .. rule.ttl .. (rule.respectOrigin and "" or "_fixed"),
+  }
+  if rule.scope == "directory" then
+    -- "/live" covers "/live" and "/live/...", not "/lively".
+    local dirs = {}
+    for i, v in ipairs(rule.values) do
+      local dir = unescape(v)
+      local slash = dir:sub(-1) == "/"
+      dirs[i] = { exact = slash and dir:sub(1, -2) or dir, prefix = slash and dir or dir .. "/" }
+    end
+    compiled.dirs = dirs
+  elseif rule.scope ~= "all" then
+    local set = {}
+    for _, v in ipairs(rule.values) do set[rule.scope == "path" and unescape(v) or v] = true end
+    compiled.set = set
+  end
+  return compiled
+end
+
+local function compile_policy(policy)
+  local rules = {}
+  for i, rule in ipairs(policy.rules) do rules[i] = compile_rule(rule) end
+  return { key_prefix = policy.generation .. "|", rules = rules }
+end
+
+local function rule_matches(rule, uri)
+  local scope = rule.scope
+  if scope == "all" then return true end
+  if scope == "path" then return rule.set[uri] == true end
+  if scope == "suffix" then
+    local ext = uri:match("%.([^./]+)$")
+    return ext ~= nil and rule.set[lower(ext)] == true
+  end
+  for _, dir in ipairs(rule.dirs) do
+    if uri == dir.exact or uri:sub(1, #dir.prefix) == dir.prefix then return true end
+  end
+  return false
+end
+
+-- The cache location for this request, or nil to proxy without the cache (no policy, no rule
+-- matched, a bypass rule, or a method other than GET and HEAD). Sets the cache key (the site's
+-- cache generation, the host, the path and, when the rule keeps it, the query) and the pool.
+cached_location = function(domain, gen, var)
+  local policy = domain._cache
+  if policy == nil then
+    local raw = store.cache_policy(gen, domain.cacheId)
+    policy = raw and compile_policy(raw) or false
+    domain._cache = policy
+  end
+  if not policy then return nil end
+  local method = var.request_method
+  if method ~= "GET" and method ~= "HEAD" then return nil end
+  local uri = var.uri
+  for _, rule in ipairs(policy.rules) do
+    if rule_matches(rule, uri) then
+      if rule.bypass then return nil end
+      local path = uri
+      if rule.include_query then
+        local args = var.args
+        if args and args ~= "" then path = uri .. "?" .. args end
+      end
+      var.rampart_cache_key = policy.key_prefix .. var.host .. path
+      var.rampart_cache_pass = domain.origin.scheme == "http" and "http://rampart_http" or "https://rampart_https"
+      return rule.location
+    end
+  end
+  return nil
+end
 
 function _M.route()
   local var = ngx.var
@@ -36,6 +117,10 @@ function _M.route()
 
   local origin = domain.origin
   if origin.host then var.rampart_upstream_host = origin.host end
+  if domain.cacheId then
+    local location = cached_location(domain, gen, var)
+    if location then return location end
+  end
   if origin.scheme ~= "http" then return "https" end
   return ""
 end
@@ -45,6 +130,7 @@ function _M.elsewhere()
   local var = ngx.var
   local route = var.rampart_route
   if route == "https" then return end
+  if route:byte(1) == 64 then return ngx.exec(route) end -- "@rampart_cache_..."
   local status = tonumber(route)
   if status and status >= 300 and status < 400 then
     local host, port = var.host, var.rampart_https_port

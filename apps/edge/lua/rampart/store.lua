@@ -5,6 +5,7 @@
 --   gen_seq             the last generation number handed out
 --   …|g<N>|d:<name>     a domain, <name> exact or "*.parent"
 --   …|g<N>|c:<id>       a certificate {cert, key}
+--   …|g<N>|p:<id>       a site's cache policy {id, generation, rules}
 --   …|g<N>|meta:        {version, generation, domains, certificates}
 --   …|g<N>|keys:        every key of generation N, to retire it later
 -- A generation is written completely before `current` points at it and never changes afterwards,
@@ -49,6 +50,15 @@ end
 
 function _M.domain_key(gen, name) return key(gen, "d", name) end
 function _M.certificate_key(gen, id) return key(gen, "c", tostring(id)) end
+function _M.cache_key(gen, id) return key(gen, "p", tostring(id)) end
+
+-- The cache policy `id` of generation `gen`, decoded, or nil. Called once per domain entry and
+-- worker (the router memoizes the compiled policy on the cached domain), so no cache of its own.
+function _M.cache_policy(gen, id)
+  local raw = dict:get(_M.cache_key(gen, id))
+  if raw == nil then return nil end
+  return _M.decode_entry(raw)
+end
 function _M.meta_key(gen) return key(gen, "meta", "") end
 function _M.keys_key(gen) return key(gen, "keys", "") end
 

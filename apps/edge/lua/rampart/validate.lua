@@ -12,7 +12,15 @@ local IPV4_RE = [[^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d
 local IPV6_RE = [[^[0-9a-fA-F:.]{2,45}$]]
 local VERSION_RE = [[^[A-Za-z0-9._:-]{1,128}$]]
 local REDIRECT_CODES = { [301] = true, [302] = true, [307] = true, [308] = true }
-local LIMITS = { domains = 50000, certificates = 10000, upstreams = 64 }
+local LIMITS = { domains = 50000, certificates = 10000, upstreams = 64, cache_rules = 100, cache_values = 400 }
+-- The same patterns as the contract (packages/contract/src/routes/site-cache.ts).
+local CACHE_PATH_RE = [[^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}$]]
+local CACHE_SUFFIX_RE = [[^[a-z0-9]{1,16}$]]
+local CACHE_SCOPES = { all = true, directory = true, path = true, suffix = true }
+local CACHE_TTLS = {}
+for _, ttl in ipairs({ 60, 300, 600, 1800, 3600, 7200, 21600, 43200, 86400, 259200, 604800, 2592000 }) do
+  CACHE_TTLS[ttl] = true
+end
 
 local function is_array(t, max)
   if type(t) ~= "table" then return false end
@@ -74,7 +82,48 @@ local function origin(o, path)
   return { scheme = o.scheme, host = host, balance = o.balance, upstreams = upstreams }
 end
 
-local function domain(d, path, certificate_ids)
+local function cache_rule(r, path)
+  if type(r) ~= "table" then return nil, path, "not an object" end
+  if not CACHE_SCOPES[r.scope] then return nil, path .. ".scope", "not a cache scope" end
+  if not is_array(r.values, LIMITS.cache_values) then return nil, path .. ".values", "not a list" end
+  local pattern = (r.scope == "suffix") and CACHE_SUFFIX_RE or CACHE_PATH_RE
+  if (r.scope == "all") ~= (#r.values == 0) then return nil, path .. ".values", "wrong number of values" end
+  local values = {}
+  for i, v in ipairs(r.values) do
+    if type(v) ~= "string" or not re_find(v, pattern, "jo") then
+      return nil, path .. ".values[" .. (i - 1) .. "]", "not a valid value"
+    end
+    values[i] = v
+  end
+  if not CACHE_TTLS[r.ttl] then return nil, path .. ".ttl", "not a cache lifetime" end
+  if r.queryString ~= "ignore" and r.queryString ~= "include" then
+    return nil, path .. ".queryString", "not ignore or include"
+  end
+  if type(r.bypass) ~= "boolean" then return nil, path .. ".bypass", "not a boolean" end
+  if type(r.respectOrigin) ~= "boolean" then return nil, path .. ".respectOrigin", "not a boolean" end
+  return {
+    scope = r.scope, values = values, ttl = r.ttl, queryString = r.queryString, bypass = r.bypass,
+    respectOrigin = r.respectOrigin,
+  }
+end
+
+local function cache_policy(p, path)
+  if type(p) ~= "table" then return nil, path, "not an object" end
+  if not is_int(p.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
+  if not is_int(p.generation, 1, 2147483647) then return nil, path .. ".generation", "not a generation" end
+  if not is_array(p.rules, LIMITS.cache_rules) or #p.rules == 0 then
+    return nil, path .. ".rules", "not a list of 1 to " .. LIMITS.cache_rules
+  end
+  local rules = {}
+  for i, r in ipairs(p.rules) do
+    local clean, field, reason = cache_rule(r, path .. ".rules[" .. (i - 1) .. "]")
+    if clean == nil then return nil, field, reason end
+    rules[i] = clean
+  end
+  return { id = p.id, generation = p.generation, rules = rules }
+end
+
+local function domain(d, path, certificate_ids, cache_ids)
   if type(d) ~= "table" then return nil, path, "not an object" end
   if not is_int(d.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
   if not is_host(d.name) then return nil, path .. ".name", "not a host name" end
@@ -88,15 +137,22 @@ local function domain(d, path, certificate_ids)
     end
     certificate_id = d.certificateId
   end
+  local cache_id = nil
+  if d.cacheId ~= nil and d.cacheId ~= null then
+    if not is_int(d.cacheId, 1, 2147483647) or not cache_ids[d.cacheId] then
+      return nil, path .. ".cacheId", "not the id of a cache policy in the document"
+    end
+    cache_id = d.cacheId
+  end
   local clean_origin, field, reason = origin(d.origin, path .. ".origin")
   if clean_origin == nil then return nil, field, reason end
   return {
     id = d.id, name = d.name, enabled = d.enabled, forceSSL = d.forceSSL, forceSSLCode = d.forceSSLCode,
-    certificateId = certificate_id, origin = clean_origin,
+    certificateId = certificate_id, cacheId = cache_id, origin = clean_origin,
   }
 end
 
--- doc (decoded JSON) → { version, domains = {...}, certificates = {...} } or nil, field, reason.
+-- doc (decoded JSON) → { version, domains, certificates, caches } or nil, field, reason.
 function _M.document(doc)
   if type(doc) ~= "table" or #doc > 0 then return nil, "(document)", "not an object" end
   if type(doc.version) ~= "string" or not re_find(doc.version, VERSION_RE, "jo") then
@@ -121,17 +177,32 @@ function _M.document(doc)
     certificates[i] = { id = c.id, cert = c.certPem, key = c.keyPem }
   end
 
+  local caches, cache_ids = {}, {}
+  local raw_caches = doc.caches
+  if raw_caches == nil then raw_caches = {} end
+  if not is_array(raw_caches, LIMITS.domains) then
+    return nil, "caches", "not a list of at most " .. LIMITS.domains
+  end
+  for i, p in ipairs(raw_caches) do
+    local path = "caches[" .. (i - 1) .. "]"
+    local clean, field, reason = cache_policy(p, path)
+    if clean == nil then return nil, field, reason end
+    if cache_ids[clean.id] then return nil, path .. ".id", "duplicate cache policy id" end
+    cache_ids[clean.id] = true
+    caches[i] = clean
+  end
+
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
     local path = "domains[" .. (i - 1) .. "]"
-    local clean, field, reason = domain(d, path, certificate_ids)
+    local clean, field, reason = domain(d, path, certificate_ids, cache_ids)
     if clean == nil then return nil, field, reason end
     if names[clean.name] then return nil, path .. ".name", "duplicate domain name" end
     names[clean.name] = true
     domains[i] = clean
   end
 
-  return { version = doc.version, domains = domains, certificates = certificates }
+  return { version = doc.version, domains = domains, certificates = certificates, caches = caches }
 end
 
 return _M

@@ -12,6 +12,7 @@ function domain(overrides: Record<string, unknown> = {}, origin: Record<string, 
     forceSSL: false,
     forceSSLCode: 301,
     certificateId: null,
+    cacheId: null,
     ...overrides,
     origin: {
       scheme: 'http',
@@ -24,7 +25,7 @@ function domain(overrides: Record<string, unknown> = {}, origin: Record<string, 
 }
 
 function doc(overrides: Record<string, unknown> = {}): DataPlane {
-  return { version: 'v1', domains: [domain()], certificates: [], ...overrides } as DataPlane;
+  return { version: 'v1', domains: [domain()], certificates: [], caches: [], ...overrides } as DataPlane;
 }
 
 /** The DataPlaneError parseDataPlane throws for `value` (fails the test when it accepts it). */
@@ -232,6 +233,34 @@ describe('parseDataPlane refuses', () => {
   ])('a certificate with a bad %s', (key, fields) => {
     const certificates = [{ id: 1, certPem: CERT_PEM, keyPem: KEY_PEM, ...fields }];
     expect(refusal(doc({ certificates })).field).toBe(`certificates[0].${key}`);
+  });
+
+  const cacheRule = {
+    scope: 'path',
+    values: ['/a.png'],
+    ttl: 3600,
+    queryString: 'include',
+    bypass: false,
+    respectOrigin: true,
+  };
+  it.each([
+    ['caches[0].rules[0].values', { values: ['/a"; return 200'] }],
+    ['caches[0].rules[0].values', { values: ['no-slash'] }],
+    ['caches[0].rules[0].ttl', { ttl: 61 }],
+    ['caches[0].rules[0].scope', { scope: 'fileType' }],
+    ['caches[0].rules[0].queryString', { queryString: 'sometimes' }],
+  ])('a cache rule with a bad field (%s: %j)', (field, fields) => {
+    const caches = [{ id: 3, generation: 1, rules: [{ ...cacheRule, ...fields }] }];
+    expect(refusal(doc({ caches })).field).toBe(field);
+  });
+
+  it('a domain naming a cache policy the document lacks', () => {
+    expect(refusal(doc({ domains: [domain({ cacheId: 9 })] })).field).toBe('domains[0].cacheId');
+  });
+
+  it('two cache policies with one id', () => {
+    const policy = { id: 3, generation: 1, rules: [cacheRule] };
+    expect(refusal(doc({ caches: [policy, policy] })).field).toBe('caches[1].id');
   });
 
   it('with a typed error whose message names the field', () => {

@@ -1,4 +1,10 @@
-import { isIP, type NginxCustomContext, type NginxTuning, nginxTuningSchema } from '@rampart/contract';
+import {
+  CACHE_TTL_SECONDS,
+  isIP,
+  type NginxCustomContext,
+  type NginxTuning,
+  nginxTuningSchema,
+} from '@rampart/contract';
 import { z } from 'zod';
 import { DATA_PLANE_LIMITS } from '../data-plane/schema.js';
 
@@ -41,6 +47,10 @@ export const nginxSettingsSchema = z
     accessLogPath: absolutePath,
     /** Size of the `rampart_config` shared dict that holds the data plane (two generations at a push). */
     configDictMegabytes: z.number().int().min(1).max(4096).default(256),
+    /** Disk the HTTP cache may use (nginx's cache manager evicts the least recently used beyond it). */
+    cacheMaxSizeMegabytes: z.number().int().min(16).max(10_485_760).default(10_240),
+    /** Shared memory for cache keys (~8,000 keys per megabyte). */
+    cacheKeysMegabytes: z.number().int().min(1).max(4096).default(64),
     proxyConnectTimeoutSeconds: z.number().int().min(1).max(75).default(5),
     proxyReadTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
     proxySendTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
@@ -88,6 +98,7 @@ export function prefixLayout(prefix: string) {
     pidFile: `${prefix}/logs/nginx.pid`,
     logsDir: `${prefix}/logs`,
     tempDir: `${prefix}/temp`,
+    cacheDir: `${prefix}/cache`,
     tempPaths: {
       client_body_temp_path: `${prefix}/temp/client_body`,
       proxy_temp_path: `${prefix}/temp/proxy`,
@@ -163,6 +174,37 @@ function listenAddress(s: NginxSettings, p: number): string {
     : `${s.listenAddress}:${p}`;
 }
 
+/**
+ * One named location per cache lifetime and origin policy (packages/contract/src/routes/site-cache.ts):
+ * the router picks one by name, so no rule change needs a reload. `…_fixed` ignores the origin's
+ * Cache-Control and Expires; both keep nginx's refusal to store a response that sets a cookie.
+ * The key ($rampart_cache_key) starts with the site's cache generation, so clearing a site is a
+ * new generation; the pool (http or https origin) comes from $rampart_cache_pass, an upstream name.
+ */
+function cacheLocations(): string[] {
+  return CACHE_TTL_SECONDS.flatMap((ttl) =>
+    [false, true].map((fixed) =>
+      [
+        `    location ${cacheLocationName(ttl, fixed)} {`,
+        '      proxy_cache rampart_cache;',
+        '      proxy_cache_key $rampart_cache_key;',
+        `      proxy_cache_valid 200 206 301 302 ${ttl}s;`,
+        ...(fixed ? ['      proxy_ignore_headers Cache-Control Expires X-Accel-Expires;'] : []),
+        '      proxy_cache_lock on;',
+        '      proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;',
+        '      add_header X-Cache-Status $upstream_cache_status always;',
+        '      proxy_pass $rampart_cache_pass;',
+        '    }',
+      ].join('\n'),
+    ),
+  );
+}
+
+/** The named location for a lifetime (seconds) and origin policy; the router builds the same name. */
+export function cacheLocationName(ttl: number, fixed: boolean): string {
+  return `@rampart_cache_${ttl}${fixed ? '_fixed' : ''}`;
+}
+
 function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTestHooks): string[] {
   const listen = tls
     ? `listen ${listenAddress(s, p)} ssl${s.http2 ? ' http2' : ''} default_server;`
@@ -199,11 +241,14 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
     ...ERROR_PAGES.map(
       (code) => `    location @rampart_${code} { content_by_lua_block { require("rampart.pages").send(${code}) } }`,
     ),
+    ...cacheLocations(),
     // Declares the variables the router writes (see the note at uninitialized_variable_warn).
     '    location @rampart_declarations {',
     '      set $rampart_domain_id "";',
     '      set $rampart_upstream_host "";',
     '      set $rampart_request_id "";',
+    '      set $rampart_cache_key "";',
+    '      set $rampart_cache_pass "";',
     '      return 404;',
     '    }',
     ...customLines(s.tuning, 'server', '    '),
@@ -265,6 +310,7 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     `  lua_package_path '${s.luaDir}/?.lua;${SYSTEM_LUA_PATH};;';`,
     `  lua_package_cpath '${SYSTEM_LUA_CPATH};;';`,
     `  lua_shared_dict rampart_config ${s.configDictMegabytes}m;`,
+    `  proxy_cache_path ${layout.cacheDir} levels=1:2 keys_zone=rampart_cache:${s.cacheKeysMegabytes}m max_size=${s.cacheMaxSizeMegabytes}m inactive=7d use_temp_path=off;`,
     // Loads the modules in the master (workers inherit them) and touches no data: the shared dict
     // survives a reload and holds what the agent pushed.
     '  init_by_lua_block { require("rampart.init").master() }',

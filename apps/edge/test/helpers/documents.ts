@@ -20,11 +20,17 @@ export function domain(
     forceSSL: false,
     forceSSLCode: 301,
     certificateId: null,
+    cacheId: null,
     ...rest,
     origin: { scheme: 'http', host: null, balance: 'round_robin', upstreams, ...origin },
   };
 }
 
-export function document(version: string, domains: Domain[], certificates: DataPlane['certificates'] = []): DataPlane {
-  return { version, domains, certificates };
+export function document(
+  version: string,
+  domains: Domain[],
+  certificates: DataPlane['certificates'] = [],
+  caches: DataPlane['caches'] = [],
+): DataPlane {
+  return { version, domains, certificates, caches };
 }

@@ -22,6 +22,8 @@ export interface OriginOptions {
   address?: string;
   tls?: { cert: string; key: string };
   hang?: boolean;
+  /** Extra response headers per request URL (e.g. Cache-Control for the cache tests). */
+  responseHeaders?: (url: string) => Record<string, string>;
 }
 
 export async function startOrigin(name: string, options: OriginOptions = {}): Promise<Origin> {
@@ -43,6 +45,9 @@ export async function startOrigin(name: string, options: OriginOptions = {}): Pr
       });
       if (options.hang) return;
       res.setHeader('content-type', 'application/json');
+      for (const [name, value] of Object.entries(options.responseHeaders?.(req.url ?? '/') ?? {})) {
+        res.setHeader(name, value);
+      }
       res.end(JSON.stringify({ server: name, host: req.headers.host, url: req.url, bodyLength: body.length }));
     });
   };

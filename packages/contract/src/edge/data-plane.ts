@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  CACHE_PATH_RE,
+  CACHE_RULE_VALUES_MAX,
+  CACHE_RULES_PER_SITE,
+  CACHE_SUFFIX_RE,
+  CACHE_TTL_SECONDS,
+} from '../routes/site-cache.js';
 import { isIP } from '../validators/ip.js';
 
 /**
@@ -55,6 +62,36 @@ export const edgeOriginSchema = z.strictObject({
     .refine((list) => list.some((u) => !u.backup), 'at least one upstream must not be a backup'),
 });
 
+/**
+ * A site's cache policy on the edge (see routes/site-cache.ts): rules already in the order the
+ * edge tries them. Values are checked again here with the same patterns as the API, since the
+ * router turns them into comparisons (never into nginx configuration or patterns).
+ */
+export const edgeCacheRuleSchema = z.strictObject({
+  /** fileType rules arrive as suffix rules (the groups expanded by the control plane). */
+  scope: z.enum(['all', 'directory', 'path', 'suffix']),
+  /** Paths for directory/path; lower-case suffixes (file-type groups already expanded) otherwise. */
+  values: z
+    .array(z.string().max(256))
+    .max(CACHE_RULE_VALUES_MAX * 8)
+    .refine((values) => values.every((v) => CACHE_PATH_RE.test(v) || CACHE_SUFFIX_RE.test(v)), 'invalid value'),
+  ttl: z
+    .number()
+    .int()
+    .refine((n) => (CACHE_TTL_SECONDS as readonly number[]).includes(n), 'not a cache lifetime'),
+  queryString: z.enum(['ignore', 'include']),
+  bypass: z.boolean(),
+  respectOrigin: z.boolean(),
+});
+
+export const edgeCachePolicySchema = z.strictObject({
+  /** The site's id. */
+  id,
+  /** Part of every cache key of the site: a new generation clears the site's cache. */
+  generation: z.number().int().min(1).max(2_147_483_647),
+  rules: z.array(edgeCacheRuleSchema).min(1).max(CACHE_RULES_PER_SITE),
+});
+
 export const edgeDomainSchema = z.strictObject({
   id,
   name: hostName,
@@ -62,6 +99,8 @@ export const edgeDomainSchema = z.strictObject({
   forceSSL: z.boolean(),
   forceSSLCode: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]),
   certificateId: id.nullable(),
+  /** The cache policy (site id) that applies, or null: then nothing of the domain is cached. */
+  cacheId: id.nullable().default(null),
   origin: edgeOriginSchema,
 });
 
@@ -79,6 +118,7 @@ export const dataPlaneSchema = z
     version: z.string().min(1).max(DATA_PLANE_LIMITS.versionLength).regex(VERSION_RE, 'not a version token'),
     domains: z.array(edgeDomainSchema).max(DATA_PLANE_LIMITS.domains),
     certificates: z.array(edgeCertificateSchema).max(DATA_PLANE_LIMITS.certificates),
+    caches: z.array(edgeCachePolicySchema).max(DATA_PLANE_LIMITS.domains).default([]),
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();
@@ -87,6 +127,13 @@ export const dataPlaneSchema = z
         ctx.addIssue({ code: 'custom', path: ['certificates', i, 'id'], message: 'duplicate certificate id' });
       }
       certificateIds.add(cert.id);
+    });
+    const cacheIds = new Set<number>();
+    doc.caches.forEach((policy, i) => {
+      if (cacheIds.has(policy.id)) {
+        ctx.addIssue({ code: 'custom', path: ['caches', i, 'id'], message: 'duplicate cache policy id' });
+      }
+      cacheIds.add(policy.id);
     });
     const names = new Set<string>();
     const ids = new Set<number>();
@@ -104,6 +151,13 @@ export const dataPlaneSchema = z
           message: 'no certificate with this id in the document',
         });
       }
+      if (domain.cacheId !== null && !cacheIds.has(domain.cacheId)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['domains', i, 'cacheId'],
+          message: 'no cache policy with this id in the document',
+        });
+      }
       names.add(domain.name);
       ids.add(domain.id);
     });
@@ -111,5 +165,7 @@ export const dataPlaneSchema = z
 
 export type DataPlane = z.infer<typeof dataPlaneSchema>;
 export type EdgeDomain = z.infer<typeof edgeDomainSchema>;
+export type EdgeCachePolicy = z.infer<typeof edgeCachePolicySchema>;
+export type EdgeCacheRule = z.infer<typeof edgeCacheRuleSchema>;
 export type EdgeCertificate = z.infer<typeof edgeCertificateSchema>;
 export type EdgeUpstream = z.infer<typeof edgeUpstreamSchema>;

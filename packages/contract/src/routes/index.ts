@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../route.js';
 import { accountRoutes } from './accounts.js';
+import { announcementRoutes } from './announcements.js';
 import { authRoutes } from './auth.js';
 import { certificateRoutes } from './certificates.js';
 import { clientDomainRoutes } from './client-domains.js';
@@ -15,13 +16,16 @@ import { nodeUpgradeRoutes } from './node-upgrade.js';
 import { nodeRoutes } from './nodes.js';
 import { operatorNginxRoutes } from './operator-nginx.js';
 import { productRoutes } from './products.js';
+import { siteCacheRoutes } from './site-cache.js';
 import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
+import { userResourceRoutes } from './user-resources.js';
 import { virtualNodeRoutes } from './virtual-nodes.js';
 import { zoneSettingRoutes } from './zone-settings.js';
 import { zoneRoutes } from './zones.js';
 
 export * from './accounts.js';
+export * from './announcements.js';
 export * from './auth.js';
 export * from './certificates.js';
 export * from './client-domains.js';
@@ -37,8 +41,10 @@ export * from './node-upgrade.js';
 export * from './nodes.js';
 export * from './operator-nginx.js';
 export * from './products.js';
+export * from './site-cache.js';
 export * from './sites.js';
 export * from './system.js';
+export * from './user-resources.js';
 export * from './virtual-nodes.js';
 export * from './zone-settings.js';
 export * from './zones.js';
@@ -65,7 +71,10 @@ export const ROUTE_GROUPS = {
   domains: domainRoutes,
   clientDomains: clientDomainRoutes,
   certificates: certificateRoutes,
+  siteCache: siteCacheRoutes,
   monitoring: monitoringRoutes,
+  userResources: userResourceRoutes,
+  announcements: announcementRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

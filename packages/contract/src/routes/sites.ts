@@ -57,13 +57,14 @@ const siteFilters = pageQuery.extend({
   // The console omits status when it is -1 (all).
   status: siteAccountStatusSchema.optional(),
   productID: z.coerce.number().int().positive().optional(),
+  /** Any of these tags. */
+  tags: queryList(siteTagSchema, 20),
 });
 
 /** Filters of the operator's list: `siteName` is a part of the name, `siteID` an exact id. */
 const clientSiteFilters = siteFilters.extend({
   siteID: z.coerce.number().int().positive().optional(),
   userID: z.coerce.number().int().positive().optional(),
-  tags: queryList(siteTagSchema, 20),
   expired: booleanQuery.optional(),
   forceBackup: booleanQuery.optional(),
 });
@@ -146,6 +147,108 @@ export const getUserSite = defineRoute({
   response: dataOf(siteSchema),
 });
 
+const user = tiers(['user']);
+const siteIds = z.array(z.number().int().positive()).min(1).max(500);
+/** Most tags a site carries (the operator's `client/site/tags` has the same bound). */
+const tagList = z.array(siteTagSchema).max(20);
+
+export const metaUserSites = defineRoute({
+  id: 'user.sites.meta',
+  method: 'GET',
+  path: '/user/metaSites',
+  access: user,
+  summary: 'Every site the caller holds or was given access to, as id and name, for pickers',
+  tags: ['sites'],
+  request: {},
+  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+});
+
+export const userSiteTags = defineRoute({
+  id: 'user.sites.tags',
+  method: 'GET',
+  path: '/user/site/tags',
+  access: user,
+  summary: "Every tag the caller's sites carry, sorted, for filters",
+  tags: ['sites'],
+  request: {},
+  response: dataOf(z.array(z.string())),
+});
+
+export const setUserSitesTags = defineRoute({
+  id: 'user.sites.tags.set',
+  method: 'PUT',
+  path: '/user/site/tags',
+  access: user,
+  summary: 'Replaces the tags of sites the caller holds (all or none; 101018 for a site that is not its own)',
+  tags: ['sites'],
+  request: { body: z.object({ ids: siteIds, tags: tagList }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const setUserSiteTags = defineRoute({
+  id: 'user.site.tags.set',
+  method: 'PUT',
+  path: '/user/site/{siteId}/tags',
+  access: user,
+  summary: 'Replaces the tags of one site the caller holds and answers the site',
+  tags: ['sites'],
+  request: {
+    params: z.object({ siteId: z.coerce.number().int().positive() }),
+    body: z.object({ tags: tagList }),
+  },
+  response: dataOf(siteSchema),
+});
+
+/** A sub-account of the customer and whether it may manage the site. */
+export const siteUserSchema = z.object({
+  id: z.number().int(),
+  account: z.string(),
+  name: z.string(),
+  email: z.string(),
+  granted: z.boolean(),
+});
+export type SiteUser = z.infer<typeof siteUserSchema>;
+
+export const listSiteUsers = defineRoute({
+  id: 'user.site.users',
+  method: 'GET',
+  path: '/user/site/users/{siteId}',
+  access: user,
+  summary:
+    "The caller's sub-accounts, each with whether it was given access to the site (only the site's holder may ask)",
+  tags: ['sites'],
+  request: { params: z.object({ siteId: z.coerce.number().int().positive() }) },
+  response: dataOf(z.array(siteUserSchema)),
+});
+
+const siteUsersBody = z.object({
+  siteIDs: siteIds,
+  userIDs: z.array(z.number().int().positive()).min(1).max(100),
+});
+
+export const grantSiteUsers = defineRoute({
+  id: 'user.site.users.grant',
+  method: 'PATCH',
+  path: '/user/site/users',
+  access: user,
+  summary:
+    "Gives sub-accounts of the caller access to sites it holds: they see and manage them (all or none; 101018 for a site or account that is not the caller's)",
+  tags: ['sites'],
+  request: { body: siteUsersBody },
+  response: dataOf(z.literal(true)),
+});
+
+export const revokeSiteUsers = defineRoute({
+  id: 'user.site.users.revoke',
+  method: 'DELETE',
+  path: '/user/site/users',
+  access: user,
+  summary: 'Takes access to sites the caller holds away from its sub-accounts (all or none)',
+  tags: ['sites'],
+  request: { body: siteUsersBody },
+  response: dataOf(z.literal(true)),
+});
+
 export const siteRoutes = {
   listClientSites,
   createSite,
@@ -153,4 +256,11 @@ export const siteRoutes = {
   setSitesStatus,
   listUserSites,
   getUserSite,
+  metaUserSites,
+  userSiteTags,
+  setUserSitesTags,
+  setUserSiteTags,
+  listSiteUsers,
+  grantSiteUsers,
+  revokeSiteUsers,
 } as const;

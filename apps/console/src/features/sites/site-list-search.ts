@@ -18,9 +18,11 @@ export function siteListQuery(search: ListSearch<SiteFilterKey>): SiteListQuery 
   };
 }
 
-/** Page and filters of a site list from the URL, and the query they make. */
-export function useSiteListSearch(): { search: ListSearch<SiteFilterKey>; query: SiteListQuery } {
-  const search = useListSearch(SITE_FILTER_KEYS);
+/** Page and filters of a site list from the URL, and the query they make; `more` are further filter keys. */
+export function useSiteListSearch<K extends string = never>(
+  more: readonly K[] = [],
+): { search: ListSearch<SiteFilterKey | K>; query: SiteListQuery } {
+  const search = useListSearch([...SITE_FILTER_KEYS, ...more] as const);
   return { search, query: siteListQuery(search) };
 }
 

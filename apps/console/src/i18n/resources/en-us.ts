@@ -516,6 +516,8 @@ export const enUS = {
       allProducts: 'All products',
       byProduct: 'Show only sites of {{name}}',
       productTag: 'Product: {{name}}',
+      tags: 'Tags',
+      anyTag: 'Any tag',
     },
     bulk: {
       setStatus: 'Set status ({{count}})',
@@ -532,12 +534,33 @@ export const enUS = {
       tagsHint: 'Press Enter or a comma after each tag.',
       expiryHint: 'The site stops at the end of this day. Empty: no expiry.',
     },
+    editTags: {
+      open: 'Tags',
+      title: 'Tags of {{name}}',
+    },
+    resources: {
+      sites: 'Sites',
+      domains: 'Domains',
+      currentMonthTraffic: 'Traffic this month',
+      lastMonthTraffic: 'Traffic last month',
+      trafficHint: 'Counted once traffic statistics are recorded; until then 0.',
+    },
+    users: {
+      account: 'Account',
+      name: 'Name',
+      email: 'E-mail',
+      access: 'Access',
+      accessFor: 'Access to this site for {{account}}',
+      hint: 'Sub-accounts with access see this site and manage its domains and certificates.',
+      empty: 'You have no sub-accounts.',
+    },
     setting: {
       chooseSite: 'Choose a site from your site list.',
       toList: 'Go to the site list',
       tabs: {
         domains: 'Domains',
         certificates: 'Certificates',
+        users: 'Sub-accounts',
       },
     },
   },

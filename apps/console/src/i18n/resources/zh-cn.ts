@@ -509,6 +509,8 @@ export const zhCN: LocaleResources = {
       allProducts: '全部产品',
       byProduct: '只显示 {{name}} 的站点',
       productTag: '产品：{{name}}',
+      tags: '标签',
+      anyTag: '任意标签',
     },
     bulk: {
       setStatus: '设置状态（{{count}}）',
@@ -525,12 +527,33 @@ export const zhCN: LocaleResources = {
       tagsHint: '每个标签后按回车或逗号。',
       expiryHint: '站点在当天结束时停止。留空表示不过期。',
     },
+    editTags: {
+      open: '标签',
+      title: '{{name}} 的标签',
+    },
+    resources: {
+      sites: '站点',
+      domains: '域名',
+      currentMonthTraffic: '本月流量',
+      lastMonthTraffic: '上月流量',
+      trafficHint: '开始记录流量统计后计算；在此之前为 0。',
+    },
+    users: {
+      account: '账号',
+      name: '名称',
+      email: '邮箱',
+      access: '访问权限',
+      accessFor: '{{account}} 对此站点的访问权限',
+      hint: '有访问权限的子账号可以看到此站点，并管理其域名和证书。',
+      empty: '您还没有子账号。',
+    },
     setting: {
       chooseSite: '请从站点列表中选择一个站点。',
       toList: '前往站点列表',
       tabs: {
         domains: '域名',
         certificates: '证书',
+        users: '子账号',
       },
     },
   },

@@ -511,6 +511,8 @@ export const zhTW: LocaleResources = {
       allProducts: '全部產品',
       byProduct: '只顯示 {{name}} 的網站',
       productTag: '產品：{{name}}',
+      tags: '標籤',
+      anyTag: '任意標籤',
     },
     bulk: {
       setStatus: '設定狀態（{{count}}）',
@@ -527,12 +529,33 @@ export const zhTW: LocaleResources = {
       tagsHint: '每個標籤後按 Enter 或逗號。',
       expiryHint: '網站在當天結束時停止。留空表示不會到期。',
     },
+    editTags: {
+      open: '標籤',
+      title: '{{name}} 的標籤',
+    },
+    resources: {
+      sites: '網站',
+      domains: '網域',
+      currentMonthTraffic: '本月流量',
+      lastMonthTraffic: '上月流量',
+      trafficHint: '開始記錄流量統計後計算；在此之前為 0。',
+    },
+    users: {
+      account: '帳號',
+      name: '名稱',
+      email: '電子郵件',
+      access: '存取權限',
+      accessFor: '{{account}} 對此網站的存取權限',
+      hint: '有存取權限的子帳號可以看到此網站，並管理其網域與憑證。',
+      empty: '您還沒有子帳號。',
+    },
     setting: {
       chooseSite: '請從網站清單中選擇一個網站。',
       toList: '前往網站清單',
       tabs: {
         domains: '網域',
         certificates: '憑證',
+        users: '子帳號',
       },
     },
   },

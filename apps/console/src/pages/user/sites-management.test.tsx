@@ -31,6 +31,15 @@ const site = {
 };
 
 describe('sites (user console)', () => {
+  beforeEach(() => {
+    api.on(
+      'GET',
+      '/user/resourceInfo',
+      ok({ siteCount: 2, domainCount: 5, currentMonthTraffic: 0, lastMonthTraffic: 0 }),
+    );
+    api.on('GET', '/user/site/tags', ok(['live', 'web']));
+  });
+
   it('lists the caller’s sites with the URL’s filters, links each to its settings and filters by product', async () => {
     api.on('GET', '/user/sites', { status: 200, body: { data: [site], total: 1 } });
     const router = renderAt('/user/sitesManagement/sites?status=normal');
@@ -48,6 +57,73 @@ describe('sites (user console)', () => {
     expect(await screen.findByText('Product: Standard')).toBeTruthy();
     expect(router.state.location.search).toBe('?status=normal&productID=4');
     await waitFor(() => expect(api.sent('GET', '/user/sites').at(-1)?.search.get('productID')).toBe('4'));
+  });
+  it('shows the caller’s totals above the list and filters by tags from the URL', async () => {
+    api.on('GET', '/user/sites', { status: 200, body: { data: [{ ...site, tags: ['web'] }], total: 1 } });
+    renderAt('/user/sitesManagement/sites?tags=web&tags=live');
+    await findRow('my shop');
+    const summary = screen.getByTestId('resource-summary');
+    await waitFor(() => expect(within(summary).getByText('5')).toBeTruthy());
+    expect(within(summary).getByText('2')).toBeTruthy();
+    expect(within(summary).getByText('Traffic this month')).toBeTruthy();
+    expect(within(summary).getAllByText('0.00 Byte')).toHaveLength(2);
+    expect(api.sent('GET', '/user/sites')[0]?.search.getAll('tags')).toEqual(['web', 'live']);
+  });
+
+  it('edits the tags of a site and puts a refused tag under the field', async () => {
+    api.on('GET', '/user/sites', { status: 200, body: { data: [{ ...site, tags: ['web'] }], total: 1 } });
+    const fields = [{ in: 'body', field: 'tags.1', key: 'wrongFormat', message: 'Wrong format' }];
+    api.on('PUT', '/user/site/3/tags', fail(400, 101003, 'Parameter Error', { fields }));
+    renderAt('/user/sitesManagement/sites');
+    clickButton('Tags', await findRow('my shop'));
+    const dialog = await findModal();
+    expect(within(dialog).getByText('Tags of my shop')).toBeTruthy();
+    const input = within(dialog).getByLabelText('Tags') as HTMLInputElement;
+    fireEvent.change(input, { target: { value: 'eu' } });
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' });
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('Wrong format')).toBeTruthy();
+    expect(api.sent('PUT', '/user/site/3/tags')[0]?.body).toEqual({ tags: ['web', 'eu'] });
+
+    api.on('PUT', '/user/site/3/tags', ok({ ...site, tags: ['web', 'eu'] }));
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Update Tags Success!')).toBeTruthy();
+    await waitFor(() => expect(api.sent('GET', '/user/sites').length).toBeGreaterThan(1));
+  });
+});
+
+describe('sitesSetting: sub-accounts', () => {
+  beforeEach(() => {
+    api.on('GET', '/user/site/3', ok(site));
+  });
+
+  it('lists the sub-accounts with their access and gives or takes it with a switch', async () => {
+    const users = [
+      { id: 21, account: 'ops', name: 'Ops team', email: 'ops@example.com', granted: false },
+      { id: 22, account: 'dev', name: 'Dev', email: '', granted: true },
+    ];
+    api.on('GET', '/user/site/users/3', ok(users));
+    api.on('PATCH', '/user/site/users', ok(true));
+    api.on('DELETE', '/user/site/users', ok(true));
+    renderAt(`${SETTING}?tab=users`);
+    const ops = await screen.findByLabelText('Access to this site for ops');
+    expect(ops.getAttribute('aria-checked')).toBe('false');
+    expect(screen.getByLabelText('Access to this site for dev').getAttribute('aria-checked')).toBe('true');
+    expect(within(await findRow('ops')).getByText('ops@example.com')).toBeTruthy();
+
+    fireEvent.click(ops);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('PATCH', '/user/site/users')[0]?.body).toEqual({ siteIDs: [3], userIDs: [21] });
+    fireEvent.click(screen.getByLabelText('Access to this site for dev'));
+    await waitFor(() =>
+      expect(api.sent('DELETE', '/user/site/users')[0]?.body).toEqual({ siteIDs: [3], userIDs: [22] }),
+    );
+  });
+
+  it('says when there are no sub-accounts', async () => {
+    api.on('GET', '/user/site/users/3', ok([]));
+    renderAt(`${SETTING}?tab=users`);
+    expect(await screen.findByText('You have no sub-accounts.')).toBeTruthy();
   });
 });
 

@@ -1,7 +1,23 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  exists,
+  gt,
+  ilike,
+  inArray,
+  isNull,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
-import { accounts, domains, products, sites } from '../../platform/db/schema.js';
+import { accounts, domains, products, sites, siteUsers } from '../../platform/db/schema.js';
 import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
 
 export type SiteStatus = 'normal' | 'pause' | 'limit';
@@ -57,7 +73,23 @@ export type SiteView = {
   userAccount: string;
   domainCount: number;
 };
-export type SiteScope = { ownerId: number } | { userId: number };
+/**
+ * Whose sites: the operator that owns them (`ownerId`), the customer that holds them or a
+ * sub-account it gave access to (`userId`, what every customer call reads and manages through),
+ * or only the customer that holds them (`holderId`, for who may see them and their tags).
+ */
+export type SiteScope = { ownerId: number } | { userId: number } | { holderId: number };
+
+export function siteScope(scope: SiteScope): SQL {
+  if ('ownerId' in scope) return eq(sites.ownerId, scope.ownerId);
+  if ('holderId' in scope) return eq(sites.userId, scope.holderId);
+  return or(
+    eq(sites.userId, scope.userId),
+    exists(
+      sql`(select 1 from ${siteUsers} where ${siteUsers.siteId} = ${sites.id} and ${siteUsers.accountId} = ${scope.userId})`,
+    ),
+  ) as SQL;
+}
 
 /** Sites, scoped either to the operator that owns them or to the customer they belong to. */
 export class SitesRepository {
@@ -66,7 +98,7 @@ export class SitesRepository {
   private where(scope: SiteScope, f: SiteFilter): SQL | undefined {
     const now = new Date();
     return and(
-      'ownerId' in scope ? eq(sites.ownerId, scope.ownerId) : eq(sites.userId, scope.userId),
+      siteScope(scope),
       f.siteName ? ilike(sites.name, containsPattern(f.siteName)) : undefined,
       f.status ? eq(sites.status, f.status) : undefined,
       f.productID ? eq(sites.productId, f.productID) : undefined,
@@ -105,7 +137,7 @@ export class SitesRepository {
    */
   async findMany(scope: SiteScope, ids: number[], lock = false): Promise<SiteView[]> {
     if (ids.length === 0) return [];
-    const base = 'ownerId' in scope ? eq(sites.ownerId, scope.ownerId) : eq(sites.userId, scope.userId);
+    const base = siteScope(scope);
     const query = this.db
       .select(columns)
       .from(sites)
@@ -125,6 +157,102 @@ export class SitesRepository {
       .from(sites)
       .where(and(eq(sites.ownerId, ownerId), userId ? eq(sites.userId, userId) : undefined))
       .orderBy(asc(sites.name), asc(sites.id));
+  }
+
+  /** The customer's sites (held or given access to) as id and name. */
+  metaForUser(userId: number) {
+    return this.db
+      .select({ id: sites.id, name: sites.name })
+      .from(sites)
+      .where(siteScope({ userId }))
+      .orderBy(asc(sites.name), asc(sites.id));
+  }
+
+  /** Every tag the customer's sites (held or given access to) carry, sorted. */
+  async userTags(userId: number): Promise<string[]> {
+    const tag = tagElements(sites.tags);
+    const rows = await this.db.selectDistinct({ tag }).from(sites).where(siteScope({ userId })).orderBy(sql`1`);
+    return rows.map((r) => r.tag);
+  }
+
+  /** How many sites the customer reaches and how many domains they have. */
+  async resourceCounts(userId: number): Promise<{ siteCount: number; domainCount: number }> {
+    const [row] = await this.db
+      .select({ siteCount: countDistinct(sites.id), domainCount: count(domains.id) })
+      .from(sites)
+      .leftJoin(domains, eq(domains.siteId, sites.id))
+      .where(siteScope({ userId }));
+    return { siteCount: row?.siteCount ?? 0, domainCount: row?.domainCount ?? 0 };
+  }
+
+  /** The products the customer's sites are on, with how many of them each carries; paged in SQL. */
+  async userProducts(userId: number, productIds: number[] | undefined, page: number, pageSize: number) {
+    const where = and(
+      siteScope({ userId }),
+      productIds && productIds.length > 0 ? inArray(sites.productId, productIds) : undefined,
+    );
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select({ id: products.id, name: products.name, portType: products.portType, siteCount: count(sites.id) })
+        .from(sites)
+        .innerJoin(products, eq(products.id, sites.productId))
+        .where(where)
+        .groupBy(products.id, products.name, products.portType)
+        .orderBy(asc(products.name), asc(products.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db
+        .select({ n: countDistinct(sites.productId) })
+        .from(sites)
+        .where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  /** Replaces the tags of the customer's own sites among `ids`; answers how many it changed. */
+  async setHolderTags(holderId: number, ids: number[], tags: string[]): Promise<number> {
+    const rows = await this.db
+      .update(sites)
+      .set({ tags, updatedAt: sql`now()` })
+      .where(and(siteScope({ holderId }), inArray(sites.id, ids)))
+      .returning({ id: sites.id });
+    return rows.length;
+  }
+
+  /** The customer's sub-accounts (tier user, parent the customer), each with whether it may use `siteId`. */
+  siteUsers(holderId: number, siteId: number) {
+    const granted = sql<boolean>`exists (select 1 from ${siteUsers} where ${siteUsers.siteId} = ${siteId} and ${siteUsers.accountId} = ${accounts.id})`;
+    return this.db
+      .select({ id: accounts.id, account: accounts.account, name: accounts.name, email: accounts.email, granted })
+      .from(accounts)
+      .where(and(eq(accounts.parentId, holderId), eq(accounts.tier, 'user')))
+      .orderBy(asc(accounts.account), asc(accounts.id));
+  }
+
+  /** Which of `ids` are sub-accounts of the customer. */
+  async subAccounts(holderId: number, ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(and(eq(accounts.parentId, holderId), eq(accounts.tier, 'user'), inArray(accounts.id, ids)));
+    return rows.map((r) => r.id);
+  }
+
+  async grant(siteIds: number[], accountIds: number[]): Promise<void> {
+    const values = siteIds.flatMap((siteId) => accountIds.map((accountId) => ({ siteId, accountId })));
+    if (values.length > 0) await this.db.insert(siteUsers).values(values).onConflictDoNothing();
+  }
+
+  async revoke(siteIds: number[], accountIds: number[]): Promise<void> {
+    await this.db
+      .delete(siteUsers)
+      .where(and(inArray(siteUsers.siteId, siteIds), inArray(siteUsers.accountId, accountIds)));
+  }
+
+  /** Forgets every sub-account given access to `siteIds` (the sites went to another customer). */
+  async revokeAll(siteIds: number[]): Promise<void> {
+    if (siteIds.length > 0) await this.db.delete(siteUsers).where(inArray(siteUsers.siteId, siteIds));
   }
 
   /** Every tag the operator's sites carry, sorted. */

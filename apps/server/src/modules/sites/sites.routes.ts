@@ -1,4 +1,4 @@
-import { clientSiteRoutes, siteRoutes } from '@rampart/contract';
+import { clientSiteRoutes, GEO_REGIONS, siteRoutes, userResourceRoutes } from '@rampart/contract';
 import { type Binder, type Caller, requireCaller } from '../../platform/http/bind-route.js';
 import { requestLocale } from '../../platform/http/request-locale.js';
 import type { NodesService } from '../nodes/nodes.service.js';
@@ -61,4 +61,31 @@ export function bindSiteRoutes(binder: Binder, sites: SitesService, nodes: Nodes
     await sites.setTags(await operator(caller), body.ids, body.tags);
     return done;
   });
+
+  const u = (caller: Caller | null) => who(caller).accountId;
+  binder.bind(r.metaUserSites, async (_i, { caller }) => ({ data: await sites.metaForUser(u(caller)) }));
+  binder.bind(r.userSiteTags, async (_i, { caller }) => ({ data: await sites.userTags(u(caller)) }));
+  binder.bind(r.setUserSitesTags, async ({ body }, { caller }) => {
+    await sites.setUserTags(u(caller), body.ids, body.tags);
+    return done;
+  });
+  binder.bind(r.setUserSiteTags, async ({ params, body }, { caller }) => ({
+    data: await sites.setUserSiteTags(u(caller), params.siteId, body.tags),
+  }));
+  binder.bind(r.listSiteUsers, async ({ params }, { caller }) => ({
+    data: await sites.siteUsers(u(caller), params.siteId),
+  }));
+  binder.bind(r.grantSiteUsers, async ({ body }, { caller }) => {
+    await sites.setSiteUsers(u(caller), body.siteIDs, body.userIDs, true);
+    return done;
+  });
+  binder.bind(r.revokeSiteUsers, async ({ body }, { caller }) => {
+    await sites.setSiteUsers(u(caller), body.siteIDs, body.userIDs, false);
+    return done;
+  });
+
+  const m = userResourceRoutes;
+  binder.bind(m.getResourceInfo, async (_i, { caller }) => ({ data: await sites.resourceInfo(u(caller)) }));
+  binder.bind(m.listUserProducts, async ({ query }, { caller }) => sites.userProducts(u(caller), query));
+  binder.bind(m.listGeoIps, async () => ({ data: [...GEO_REGIONS] }));
 }

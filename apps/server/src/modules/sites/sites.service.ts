@@ -1,4 +1,4 @@
-import type { Locale, OperatorSite, Site } from '@rampart/contract';
+import type { Locale, OperatorSite, ResourceInfo, Site, SiteUser, UserProduct } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -177,9 +177,12 @@ export class SitesService {
     });
   }
 
+  /** The sub-accounts the old customer gave access to lose it with the sites. */
   async setUser(operatorId: number, ids: number[], userID: number) {
     const userId = await this.customer(operatorId, userID);
-    await this.change(operatorId, ids, { userId });
+    await this.change(operatorId, ids, { userId }, async (rows, tx) => {
+      await new SitesRepository(tx).revokeAll(rows.filter((row) => row.userId !== userId).map((row) => row.id));
+    });
   }
 
   /** Another product of the same port type (101003 on productID otherwise), within its sites limit. */
@@ -229,5 +232,67 @@ export class SitesService {
 
   async setTags(operatorId: number, ids: number[], tags: string[]) {
     await this.change(operatorId, ids, { tags: [...new Set(tags)] });
+  }
+
+  // The customer's side: its sites' tags, who of its sub-accounts may use them, and its totals.
+
+  metaForUser(userId: number) {
+    return this.sites.metaForUser(userId);
+  }
+
+  userTags(userId: number) {
+    return this.sites.userTags(userId);
+  }
+
+  /** Only the customer holding every one of the sites may retag them (101018 otherwise, nothing changed). */
+  async setUserTags(userId: number, ids: number[], tags: string[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    await this.db.transaction(async (tx) => {
+      if ((await new SitesRepository(tx).setHolderTags(userId, unique, [...new Set(tags)])) !== unique.length) {
+        throw new AppError(101018);
+      }
+    });
+  }
+
+  async setUserSiteTags(userId: number, siteId: number, tags: string[]): Promise<Site> {
+    await this.setUserTags(userId, [siteId], tags);
+    return this.getForUser(userId, siteId);
+  }
+
+  /** The site must be the caller's own (a sub-account given access to it may not ask: 101018). */
+  async siteUsers(userId: number, siteId: number): Promise<SiteUser[]> {
+    if (!(await this.sites.find({ holderId: userId }, siteId))) throw new AppError(101018);
+    return this.sites.siteUsers(userId, siteId);
+  }
+
+  /**
+   * Gives (or takes back) access: every site must be held by the caller and every account one of
+   * its sub-accounts, else 101018 and nothing changes.
+   */
+  async setSiteUsers(userId: number, siteIds: number[], userIds: number[], grant: boolean): Promise<void> {
+    const sitesWanted = [...new Set(siteIds)];
+    const usersWanted = [...new Set(userIds)];
+    await this.db.transaction(async (tx) => {
+      const repo = new SitesRepository(tx);
+      const held = await repo.findMany({ holderId: userId }, sitesWanted, true);
+      if (held.length !== sitesWanted.length) throw new AppError(101018);
+      if ((await repo.subAccounts(userId, usersWanted)).length !== usersWanted.length) throw new AppError(101018);
+      if (grant) await repo.grant(sitesWanted, usersWanted);
+      else await repo.revoke(sitesWanted, usersWanted);
+    });
+  }
+
+  /** Traffic is 0 until the analytics issue records it (documented on the contract's schema). */
+  async resourceInfo(userId: number): Promise<ResourceInfo> {
+    const counts = await this.sites.resourceCounts(userId);
+    return { ...counts, currentMonthTraffic: 0, lastMonthTraffic: 0 };
+  }
+
+  async userProducts(
+    userId: number,
+    q: { productIDs?: number[] | undefined; page: number; pageSize: number },
+  ): Promise<{ data: UserProduct[]; total: number }> {
+    const { rows, total } = await this.sites.userProducts(userId, q.productIDs, q.page, q.pageSize);
+    return { data: rows, total };
   }
 }

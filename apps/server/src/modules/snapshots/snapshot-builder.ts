@@ -21,6 +21,7 @@ import {
   virtualNodeRecords,
   zones,
 } from '../../platform/db/schema.js';
+import { edgeCachePolicies } from '../sites/site-cache.service.js';
 import { OperatorNginxService } from '../zones/operator-nginx.service.js';
 import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
 
@@ -52,6 +53,7 @@ type ServedDomainRow = [
   hashType: 0 | 1,
   hostName: string,
   certificateId: number | null,
+  siteId: number,
   siteServes: boolean,
   upstreams: [ip: string, port: number, weight: number, backup: boolean][],
 ];
@@ -101,7 +103,7 @@ export class SnapshotBuilder {
       .from(nodes)
       .leftJoin(zones, eq(zones.id, nodes.zoneId))
       .where(eq(nodes.id, nodeId));
-    const noDomains = (): DataPlane => ({ version: 'pending', domains: [], certificates: [] });
+    const noDomains = (): DataPlane => ({ version: 'pending', domains: [], certificates: [], caches: [] });
     if (node?.status !== 'initialized' || node.zoneId === null) {
       return {
         initialized: false,
@@ -164,7 +166,7 @@ export class SnapshotBuilder {
     // weight, backup] tuples, enabled ones only, in their id order.
     const served = await this.db.execute(sql`
       SELECT coalesce(json_agg(json_build_array(
-        d.id, d.name, d.force_ssl, d.scheme, d.hash_type, d.host_name, d.certificate_id,
+        d.id, d.name, d.force_ssl, d.scheme, d.hash_type, d.host_name, d.certificate_id, d.site_id,
         s.status = 'normal' AND (s.expires_at IS NULL OR s.expires_at > ${now.toISOString()}::timestamptz),
         (SELECT coalesce(json_agg(json_build_array(u.ip, u.port, u.weight, u.backup) ORDER BY u.id), '[]'::json)
            FROM domain_upstreams u WHERE u.domain_id = d.id AND u.enabled)
@@ -175,6 +177,8 @@ export class SnapshotBuilder {
     const domainRows = (typeof raw === 'string' ? JSON.parse(raw) : raw) as ServedDomainRow[];
     if (domainRows.length === 0) return empty();
 
+    const caches = await edgeCachePolicies(this.db, [...new Set(domainRows.map((row) => row[7]))]);
+    const cached = new Set(caches.map((policy) => policy.id));
     const out: EdgeDomain[] = [];
     for (const [
       id,
@@ -184,6 +188,7 @@ export class SnapshotBuilder {
       hashType,
       hostName,
       certificateId,
+      siteId,
       siteServes,
       upstreamTuples,
     ] of domainRows) {
@@ -197,6 +202,7 @@ export class SnapshotBuilder {
         forceSSL,
         forceSSLCode,
         certificateId,
+        cacheId: cached.has(siteId) ? siteId : null,
         origin: {
           scheme: scheme === 1 ? 'https' : 'http',
           host: hostName === '' ? null : hostName,
@@ -220,7 +226,13 @@ export class SnapshotBuilder {
       certPem: c.certPem,
       keyPem: this.box.open(c.keySealed),
     }));
-    const plane: DataPlane = { version: 'pending', domains: out, certificates: certs };
+    const used = new Set(out.map((d) => d.cacheId));
+    const plane: DataPlane = {
+      version: 'pending',
+      domains: out,
+      certificates: certs,
+      caches: caches.filter((policy) => used.has(policy.id)),
+    };
     return { ...zoneLevel, dataPlane: plane };
   }
 }

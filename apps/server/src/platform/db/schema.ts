@@ -496,6 +496,8 @@ export const sites = pgTable(
     memo: text('memo').notNull().default(''),
     // Limitations the API enforces: most domains the site may have; 0 = unlimited (401002 beyond it).
     maxDomains: integer('max_domains').notNull().default(0),
+    // Part of every cache key of the site at the edge; clearing the site's cache increments it.
+    cacheGeneration: integer('cache_generation').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -504,6 +506,41 @@ export const sites = pgTable(
     index('sites_user_idx').on(t.userId),
     index('sites_product_idx').on(t.productId),
   ],
+);
+
+/**
+ * Sub-accounts a customer gave access to one of its sites (`user/site/users`): they see and manage
+ * the site like its holder. Given back to another customer, a site loses these rows.
+ */
+export const siteUsers = pgTable(
+  'site_users',
+  {
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.accountId] }), index('site_users_account_idx').on(t.accountId)],
+);
+
+/** Announcements an operator publishes to its customers. */
+export const announcements = pgTable(
+  'announcements',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    running: boolean('running').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('announcements_owner_idx').on(t.ownerId, t.createdAt)],
 );
 
 /**
@@ -530,6 +567,31 @@ export const certificates = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('certificates_site_idx').on(t.siteId)],
+);
+
+/**
+ * Cache rules of a site (packages/contract/src/routes/site-cache.ts): tried by priority, then id.
+ * `values` were checked against the contract's patterns when written.
+ */
+export const siteCacheRules = pgTable(
+  'site_cache_rules',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    scope: text('scope').$type<'all' | 'directory' | 'path' | 'suffix' | 'fileType'>().notNull(),
+    values: jsonb('values').$type<string[]>().notNull().default([]),
+    ttl: integer('ttl').notNull(),
+    queryString: text('query_string').$type<'ignore' | 'include'>().notNull(),
+    bypass: boolean('bypass').notNull().default(false),
+    respectOrigin: boolean('respect_origin').notNull().default(true),
+    priority: integer('priority').notNull().default(0),
+    memo: text('memo').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('site_cache_rules_site_idx').on(t.siteId)],
 );
 
 /**

@@ -1,25 +1,33 @@
 import { type Site, siteRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, type TableColumnsType, Tag } from 'antd';
+import { Button, Space, type TableColumnsType, Tag } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { siteSettingPath } from '../../../app/console-paths';
 import { routeQuery } from '../../../app/route-query';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { TagsFilter } from '../../../components/TagsFilter';
 import { SiteFilters } from '../../../features/sites/SiteFilters';
 import { useSiteStateColumns } from '../../../features/sites/site-columns';
 import { useSiteListSearch } from '../../../features/sites/site-list-search';
+import { ResourceSummary } from './ResourceSummary';
+import { SiteTagsModal } from './SiteTagsModal';
 
 /**
- * `/user/sitesManagement/sites`: the customer's sites, paged and filtered on the server; each opens
- * its settings. The product filter is set by clicking a product in the list (the user console has
- * no product list to choose from).
+ * `/user/sitesManagement/sites`: the customer's totals, then its sites, paged and filtered on the
+ * server (name, status, tags, product); each opens its settings and has its tags edited here. The
+ * product filter is set by clicking a product in the list.
  */
 export function SitesPage() {
   const { t } = useTranslation(['sites', 'common', 'shell']);
-  const { search, query } = useSiteListSearch();
+  const { search, query: baseQuery } = useSiteListSearch(['tags']);
+  const chosenTags = search.all('tags');
+  const query = { ...baseQuery, tags: chosenTags.length > 0 ? chosenTags : undefined };
   const sites = useQuery(routeQuery('user', siteRoutes.listUserSites, { query }));
+  const tags = useQuery(routeQuery('user', siteRoutes.userSiteTags, {}));
+  const [tagging, setTagging] = useState<Site | null>(null);
   const productName = sites.data?.data.find((site) => site.productID === query.productID)?.productName;
 
   const stateColumns = useSiteStateColumns();
@@ -48,14 +56,29 @@ export function SitesPage() {
     {
       title: t('common:actions.title'),
       key: 'actions',
-      render: (_, site) => <Link to={siteSettingPath(site.siteID, site.siteName)}>{t('settings')}</Link>,
+      render: (_, site) => (
+        <Space>
+          <Link to={siteSettingPath(site.siteID, site.siteName)}>{t('settings')}</Link>
+          <Button size="small" onClick={() => setTagging(site)}>
+            {t('editTags.open')}
+          </Button>
+        </Space>
+      ),
     },
   ];
 
   return (
     <>
       <PageTitle>{t('shell:menu.sites')}</PageTitle>
+      <ResourceSummary />
       <SiteFilters search={search}>
+        <TagsFilter
+          label={t('filters.tags')}
+          placeholder={t('filters.anyTag')}
+          value={chosenTags}
+          tags={tags.data?.data}
+          onChange={(chosen) => search.setFilters({ tags: chosen })}
+        />
         {query.productID !== undefined && (
           <Tag closable onClose={() => search.setFilters({ productID: undefined })} style={{ alignSelf: 'center' }}>
             {t('filters.productTag', { name: productName ?? `#${query.productID}` })}
@@ -63,6 +86,7 @@ export function SitesPage() {
         )}
       </SiteFilters>
       <ListTable<Site> rowKey="siteID" columns={columns} list={sites} paging={search} emptyText={t('emptyUser')} />
+      <SiteTagsModal site={tagging} onClose={() => setTagging(null)} />
     </>
   );
 }

@@ -1,0 +1,69 @@
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import { announcements } from '../../platform/db/schema.js';
+
+export type AnnouncementRow = typeof announcements.$inferSelect;
+type Values = { title: string; content: string; running: boolean };
+
+/** Announcements, always scoped to the operator that wrote them. */
+export class AnnouncementsRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(ownerId: number, page: number, pageSize: number) {
+    const where = eq(announcements.ownerId, ownerId);
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select()
+        .from(announcements)
+        .where(where)
+        .orderBy(desc(announcements.createdAt), desc(announcements.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db.select({ n: count() }).from(announcements).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  async insert(ownerId: number, values: Values): Promise<AnnouncementRow> {
+    const [row] = await this.db
+      .insert(announcements)
+      .values({ ownerId, ...values })
+      .returning();
+    if (!row) throw new Error('insert returned no row');
+    return row;
+  }
+
+  async update(ownerId: number, id: number, values: Values): Promise<AnnouncementRow | undefined> {
+    const [row] = await this.db
+      .update(announcements)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(announcements.ownerId, ownerId), eq(announcements.id, id)))
+      .returning();
+    return row;
+  }
+
+  async deleteMany(ownerId: number, ids: number[]): Promise<number> {
+    const rows = await this.db
+      .delete(announcements)
+      .where(and(eq(announcements.ownerId, ownerId), inArray(announcements.id, ids)))
+      .returning({ id: announcements.id });
+    return rows.length;
+  }
+
+  /**
+   * The operator a customer account (or a sub-account of one) belongs to: the topmost account of
+   * tier client above it, or none for a customer outside every operator's tree.
+   */
+  async operatorAbove(accountId: number): Promise<number | undefined> {
+    const result = (await this.db.execute(sql`
+      WITH RECURSIVE chain AS (
+        SELECT id, parent_id, tier, 0 AS depth FROM accounts WHERE id = ${accountId}
+        UNION ALL
+        SELECT a.id, a.parent_id, a.tier, c.depth + 1 FROM accounts a JOIN chain c ON a.id = c.parent_id
+      )
+      SELECT id FROM chain WHERE tier = 'client' ORDER BY depth DESC LIMIT 1
+    `)) as unknown as { rows: { id: number | string }[] };
+    const top = result.rows[0];
+    return top ? Number(top.id) : undefined;
+  }
+}

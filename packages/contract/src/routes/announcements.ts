@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { pageQuery } from '../http.js';
+import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zName, zText } from '../validators/zod.js';
+
+/**
+ * Announcements: the operator writes them (spec part 2 §7 "Operator settings: logos and
+ * announcements"), its customers read them (part 1 §7 `user/announcements`), newest first.
+ */
+
+export const ANNOUNCEMENT_CONTENT_MAX = 5000;
+
+export const announcementSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  content: z.string(),
+  /** Shown scrolling along the top of the customer console while set. */
+  running: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Announcement = z.infer<typeof announcementSchema>;
+
+const client = tiers(['client']);
+const body = z.object({
+  title: zName,
+  content: zText(ANNOUNCEMENT_CONTENT_MAX),
+  running: z.boolean().default(false),
+});
+
+export const listClientAnnouncements = defineRoute({
+  id: 'client.announcements.list',
+  method: 'GET',
+  path: '/client/setting/announcements',
+  access: client,
+  summary: "The operator's announcements, newest first, paged",
+  tags: ['announcements'],
+  request: { query: pageQuery },
+  response: pageOf(announcementSchema),
+});
+
+export const createAnnouncement = defineRoute({
+  id: 'client.announcement.create',
+  method: 'POST',
+  path: '/client/setting/announcement',
+  access: client,
+  summary: "Publishes an announcement to the operator's customers",
+  tags: ['announcements'],
+  request: { body },
+  response: dataOf(announcementSchema),
+});
+
+export const updateAnnouncement = defineRoute({
+  id: 'client.announcement.update',
+  method: 'PUT',
+  path: '/client/setting/announcement',
+  access: client,
+  summary: 'Edits an announcement',
+  tags: ['announcements'],
+  request: { body: body.extend({ id: z.number().int().positive() }) },
+  response: dataOf(announcementSchema),
+});
+
+export const deleteAnnouncement = defineRoute({
+  id: 'client.announcement.delete',
+  method: 'DELETE',
+  path: '/client/setting/announcement',
+  access: client,
+  summary: 'Deletes one announcement',
+  tags: ['announcements'],
+  request: { body: z.object({ id: z.number().int().positive() }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const deleteAnnouncements = defineRoute({
+  id: 'client.announcements.delete',
+  method: 'DELETE',
+  path: '/client/setting/announcements',
+  access: client,
+  summary: 'Deletes announcements (all or none)',
+  tags: ['announcements'],
+  request: { body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const listUserAnnouncements = defineRoute({
+  id: 'user.announcements.list',
+  method: 'GET',
+  path: '/user/announcements',
+  access: tiers(['user']),
+  summary: "Announcements of the caller's operator, newest first, paged",
+  tags: ['announcements'],
+  request: { query: pageQuery },
+  response: pageOf(announcementSchema),
+});
+
+export const announcementRoutes = {
+  listClientAnnouncements,
+  createAnnouncement,
+  updateAnnouncement,
+  deleteAnnouncement,
+  deleteAnnouncements,
+  listUserAnnouncements,
+} as const;
