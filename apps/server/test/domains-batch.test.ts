@@ -378,6 +378,16 @@ describe('across sites', () => {
     ).toEqual(ids);
     expect((await call('GET', 'user/domains/ids?name=blog.alice.example', undefined, bob)).json().data).toEqual([]);
     expect((await call('GET', 'user/domains/ids?name=bad_', undefined, alice)).json().code).toBe(101003);
+    // A sub-account given one of Alice's sites sees that site's domains, and only those.
+    const aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+    const subId = await addAccount(t.app, 'user', 'alice-sub', aliceId);
+    const sub = await signIn(t.app, 'user', 'alice-sub', TEST_PASSWORD);
+    expect((await call('POST', 'user/domains/meta', {}, sub)).json().data).toEqual([]);
+    const grant = await call('PATCH', 'user/site/users', { siteIDs: [aliceOther], userIDs: [subId] }, alice);
+    expect(grant.statusCode).toBe(200);
+    expect((await call('POST', 'user/domains/meta', {}, sub)).json().data).toEqual(meta);
+    expect((await call('POST', 'user/domains/tags', {}, sub)).json().data).toEqual(['blog']);
+    expect((await call('GET', 'user/domains/ids?name=blog.alice.example', undefined, sub)).json().data).toEqual(ids);
     // An operator token is not a customer's.
     expect((await call('POST', 'user/domains/meta', {})).statusCode).toBeGreaterThanOrEqual(400);
   });

@@ -18,6 +18,7 @@ import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { certificates, domains, domainUpstreams, sites } from '../../platform/db/schema.js';
 import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
+import { siteScope } from '../sites/sites.repository.js';
 
 export type DomainRow = typeof domains.$inferSelect & {
   certificateName: string | null;
@@ -276,7 +277,10 @@ export interface UserDomainSiteFilter {
   siteName?: string | undefined;
 }
 
-/** The customer's domains across its sites: every query joins the site and carries the user's id. */
+/**
+ * The customer's domains across its sites: every query joins the site and keeps to the sites the
+ * caller holds or was given as a sub-account (the same scope as every site call).
+ */
 export class UserDomainsRepository {
   constructor(private readonly db: Db) {}
 
@@ -287,7 +291,7 @@ export class UserDomainsRepository {
       .innerJoin(sites, eq(sites.id, domains.siteId))
       .where(
         and(
-          eq(sites.userId, userId),
+          siteScope({ userId }),
           siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined,
           name.trim() ? ilike(domains.name, containsPattern(name.trim().toLowerCase())) : undefined,
         ),
@@ -302,7 +306,7 @@ export class UserDomainsRepository {
       .selectDistinct({ tag })
       .from(domains)
       .innerJoin(sites, eq(sites.id, domains.siteId))
-      .where(and(eq(sites.userId, userId), siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined))
+      .where(and(siteScope({ userId }), siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined))
       .orderBy(sql`1`);
     return rows.map((r) => r.tag);
   }
@@ -314,7 +318,7 @@ export class UserDomainsRepository {
       .innerJoin(sites, eq(sites.id, domains.siteId))
       .where(
         and(
-          eq(sites.userId, userId),
+          siteScope({ userId }),
           eq(domains.name, name),
           site.siteID ? eq(sites.id, site.siteID) : undefined,
           site.siteName ? eq(sites.name, site.siteName) : undefined,
