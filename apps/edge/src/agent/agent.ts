@@ -516,7 +516,7 @@ export class Agent {
 
   private async track(): Promise<void> {
     const master = await this.nginx.masterPid();
-    if (master !== null) this.trackedPids = new Set([master, ...(await this.nginx.workerPids())]);
+    if (master !== null) this.trackedPids = new Set([master, ...(await this.nginx.childPids())]);
   }
 
   private scheduleSupervisor(): void {

@@ -198,6 +198,14 @@ export class NginxProcess {
 
   /** Pids of the master's live workers (not those still shutting down after a reload). */
   async workerPids(): Promise<number[]> {
+    return this.childPids((args) => args === 'nginx: worker process');
+  }
+
+  /**
+   * Pids of the processes the master started: its workers and, with a proxy cache, the cache
+   * manager and loader. They all hold the listening sockets, so none may outlive a dead master.
+   */
+  async childPids(match: (args: string) => boolean = (args) => args.startsWith('nginx: ')): Promise<number[]> {
     const master = await this.masterPid();
     if (master === null) return [];
     let stdout: string;
@@ -209,7 +217,7 @@ export class NginxProcess {
     return stdout
       .split('\n')
       .map((line) => line.trim().match(/^(\d+)\s+(.*)$/))
-      .filter((m): m is RegExpMatchArray => m !== null && m[2] === 'nginx: worker process')
+      .filter((m): m is RegExpMatchArray => m !== null && match(m[2] ?? ''))
       .map((m) => Number(m[1]))
       .sort((a, b) => a - b);
   }
@@ -321,15 +329,15 @@ export class NginxProcess {
   async stop(timeoutMs = 10_000): Promise<void> {
     const master = await this.masterPid();
     if (master === null) return;
-    const workers = await this.workerPids();
+    const children = await this.childPids();
     process.kill(master, 'SIGQUIT');
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!alive(master)) return;
       await sleep(25);
     }
-    // Workers do not die with their master: kill the ones this master started, then the master.
-    for (const pid of [...workers, ...(await this.workerPids())]) kill(pid);
+    // Children do not die with their master: kill the ones this master started, then the master.
+    for (const pid of [...children, ...(await this.childPids())]) kill(pid);
     kill(master);
   }
 }
