@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 
 type Scope = HTMLElement | undefined;
 
@@ -35,6 +35,21 @@ export async function findModal(): Promise<HTMLElement> {
   const last = modals[modals.length - 1];
   if (!last) throw new Error('no dialog');
   return last;
+}
+
+/**
+ * Waits until `modal` (from findModal) has been closed: gone, hidden, or leaving (jsdom never ends
+ * antd's leave animation). A user cannot reach the page behind an open dialog, so a test that goes
+ * on to the next action waits for this too; otherwise the next dialog can open before the last one
+ * closed and start from its values.
+ */
+export async function modalClosed(modal: HTMLElement): Promise<void> {
+  await waitFor(() => {
+    const hidden = modal.closest<HTMLElement>('.ant-modal-wrap')?.style.display === 'none';
+    if (modal.isConnected && !hidden && !modal.classList.contains('ant-zoom-leave')) {
+      throw new Error('the dialog is still open');
+    }
+  });
 }
 
 /** Types into the field labelled `label` inside `scope`. */

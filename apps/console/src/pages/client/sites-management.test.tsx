@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { chooseOption, clickButton, findModal, findRow, selectRows, typeInto } from '../../test/queries';
+import { chooseOption, clickButton, findModal, findRow, modalClosed, selectRows, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
@@ -327,6 +327,7 @@ describe('sitesList', () => {
     await waitFor(() =>
       expect(api.sent('PATCH', '/client/site/forceBackup')[0]?.body).toEqual({ ids: [1], forceBackup: true }),
     );
+    await modalClosed(dialog);
 
     await menuAction(await more(), 'Set expiry');
     dialog = await findModal();
@@ -334,6 +335,7 @@ describe('sitesList', () => {
     await waitFor(() =>
       expect(api.sent('PATCH', '/client/site/expired')[0]?.body).toEqual({ ids: [1], expiredAt: null }),
     );
+    await modalClosed(dialog);
 
     await menuAction(await more(), 'Set tags');
     dialog = await findModal();
