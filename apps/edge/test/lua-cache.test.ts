@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODULES_DIR, SYSTEM_LUA_CPATH, SYSTEM_LUA_PATH } from '../src/nginx/render.js';
 import { LUA_DIR } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
 
@@ -66,8 +67,8 @@ beforeAll(async () => {
     .join('\n');
   await writeFile(
     path.join(prefix, 'nginx.conf'),
-    `load_module /usr/lib/nginx/modules/ndk_http_module.so;
-load_module /usr/lib/nginx/modules/ngx_http_lua_module.so;
+    `load_module ${MODULES_DIR}/ndk_http_module.so;
+load_module ${MODULES_DIR}/ngx_http_lua_module.so;
 worker_processes 1;
 pid ${prefix}/logs/nginx.pid;
 error_log ${prefix}/logs/error.log warn;
@@ -76,8 +77,8 @@ http {
   access_log off;
   client_body_temp_path ${prefix}/tmp-body; proxy_temp_path ${prefix}/tmp-proxy;
   fastcgi_temp_path ${prefix}/tmp-fcgi; uwsgi_temp_path ${prefix}/tmp-uwsgi; scgi_temp_path ${prefix}/tmp-scgi;
-  lua_package_path '${LUA_DIR}/?.lua;/usr/share/lua/5.1/?.lua;;';
-  lua_package_cpath '/usr/lib/x86_64-linux-gnu/lua/5.1/?.so;;';
+  lua_package_path '${LUA_DIR}/?.lua;${SYSTEM_LUA_PATH};;';
+  lua_package_cpath '${SYSTEM_LUA_CPATH};;';
   server {
     listen 127.0.0.1:${port};
 ${locations}

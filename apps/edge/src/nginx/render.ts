@@ -109,9 +109,9 @@ export function prefixLayout(prefix: string) {
   };
 }
 
-const MODULES_DIR = '/usr/lib/nginx/modules';
-const SYSTEM_LUA_PATH = '/usr/share/lua/5.1/?.lua';
-const SYSTEM_LUA_CPATH = '/usr/lib/x86_64-linux-gnu/lua/5.1/?.so';
+export const MODULES_DIR = '/usr/lib/nginx/modules';
+export const SYSTEM_LUA_PATH = '/usr/share/lua/5.1/?.lua';
+export const SYSTEM_LUA_CPATH = '/usr/lib/x86_64-linux-gnu/lua/5.1/?.so';
 
 /**
  * The access log of the public server on `port`: one format per server, so the scheme and port
@@ -201,7 +201,7 @@ function cacheLocations(): string[] {
 }
 
 /** The named location for a lifetime (seconds) and origin policy; the router builds the same name. */
-export function cacheLocationName(ttl: number, fixed: boolean): string {
+function cacheLocationName(ttl: number, fixed: boolean): string {
   return `@rampart_cache_${ttl}${fixed ? '_fixed' : ''}`;
 }
 

@@ -11,6 +11,7 @@ import type { Db } from '../../platform/db/database.js';
 import { siteCacheRules, sites } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from './site-access.js';
+import { SitesRepository } from './sites.repository.js';
 
 type RuleInput = z.output<typeof cacheRuleInputSchema>;
 type RuleRow = typeof siteCacheRules.$inferSelect;
@@ -72,8 +73,8 @@ export class SiteCacheService {
   async add(userId: number, siteId: number, inputs: RuleInput[]): Promise<CacheRule[]> {
     await this.access.userSite(userId, siteId);
     return this.db.transaction(async (tx) => {
-      // Lock the site row so two concurrent adds cannot both pass the limit.
-      await tx.execute(sql`SELECT id FROM sites WHERE id = ${siteId} FOR UPDATE`);
+      // The site row stays locked until the transaction ends: concurrent adds count in turn.
+      await new SitesRepository(tx).lock(siteId);
       const [{ count } = { count: 0 }] = await tx
         .select({ count: sql<number>`count(*)::int` })
         .from(siteCacheRules)
