@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { accounts, domains, sites } from '../../platform/db/schema.js';
-import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
+import { hasAnyTag } from '../../platform/db/tags.js';
 
 export interface ClientDomainFilter {
   siteID?: number | undefined;
@@ -51,33 +51,6 @@ export class ClientDomainsRepository {
     return { rows, total: total?.n ?? 0 };
   }
 
-  meta(ownerId: number, siteIds: number[], name: string, limit: number) {
-    return this.db
-      .select({ id: domains.id, name: domains.name, siteID: domains.siteId })
-      .from(domains)
-      .innerJoin(sites, eq(sites.id, domains.siteId))
-      .where(
-        and(
-          eq(sites.ownerId, ownerId),
-          siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined,
-          name ? ilike(domains.name, containsPattern(name.trim().toLowerCase())) : undefined,
-        ),
-      )
-      .orderBy(asc(domains.name), asc(domains.id))
-      .limit(limit);
-  }
-
-  async tags(ownerId: number): Promise<string[]> {
-    const tag = tagElements(domains.tags);
-    const rows = await this.db
-      .selectDistinct({ tag })
-      .from(domains)
-      .innerJoin(sites, eq(sites.id, domains.siteId))
-      .where(eq(sites.ownerId, ownerId))
-      .orderBy(sql`1`);
-    return rows.map((r) => r.tag);
-  }
-
   /** Ids among `ids` of domains in the operator's sites. */
   async owned(ownerId: number, ids: number[]): Promise<number[]> {
     const rows = await this.db
@@ -90,22 +63,5 @@ export class ClientDomainsRepository {
 
   async setTags(ids: number[], tags: string[]): Promise<void> {
     await this.db.update(domains).set({ tags, updatedAt: sql`now()` }).where(inArray(domains.id, ids));
-  }
-
-  async idsByName(ownerId: number, name: string, site: { siteID?: number | undefined; siteName?: string | undefined }) {
-    const rows = await this.db
-      .select({ id: domains.id })
-      .from(domains)
-      .innerJoin(sites, eq(sites.id, domains.siteId))
-      .where(
-        and(
-          eq(sites.ownerId, ownerId),
-          eq(domains.name, name),
-          site.siteID ? eq(sites.id, site.siteID) : undefined,
-          site.siteName ? eq(sites.name, site.siteName) : undefined,
-        ),
-      )
-      .orderBy(asc(domains.id));
-    return rows.map((r) => r.id);
   }
 }

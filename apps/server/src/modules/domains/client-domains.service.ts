@@ -2,10 +2,15 @@ import { type ClientDomain, DOMAIN_META_MAX } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { type ClientDomainFilter, ClientDomainsRepository } from './client-domains.repository.js';
+import { DomainsAcrossSitesRepository } from './domains.repository.js';
 
 /** The operator's view of its customers' domains; a domain outside its sites is never seen (101018 by id). */
 export class ClientDomainsService {
   constructor(private readonly db: Db) {}
+
+  private across() {
+    return new DomainsAcrossSitesRepository(this.db);
+  }
 
   private repo(db: Db = this.db) {
     return new ClientDomainsRepository(db);
@@ -27,11 +32,11 @@ export class ClientDomainsService {
   }
 
   meta(operatorId: number, siteIds: number[], name: string) {
-    return this.repo().meta(operatorId, [...new Set(siteIds)], name, DOMAIN_META_MAX);
+    return this.across().meta({ ownerId: operatorId }, [...new Set(siteIds)], name, DOMAIN_META_MAX);
   }
 
   tags(operatorId: number) {
-    return this.repo().tags(operatorId);
+    return this.across().tags({ ownerId: operatorId }, []);
   }
 
   /** All or none: one id outside the operator's sites changes nothing. */
@@ -45,6 +50,6 @@ export class ClientDomainsService {
   }
 
   ids(operatorId: number, q: { name: string; siteID?: number | undefined; siteName?: string | undefined }) {
-    return this.repo().idsByName(operatorId, q.name, q);
+    return this.across().idsByName({ ownerId: operatorId }, q.name, q);
   }
 }

@@ -18,7 +18,7 @@ import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { certificates, domains, domainUpstreams, sites } from '../../platform/db/schema.js';
 import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
-import { siteScope } from '../sites/sites.repository.js';
+import { type SiteScope, siteScope } from '../sites/sites.repository.js';
 
 export type DomainRow = typeof domains.$inferSelect & {
   certificateName: string | null;
@@ -272,26 +272,27 @@ export class DomainsRepository {
   }
 }
 
-export interface UserDomainSiteFilter {
+export interface DomainSiteFilter {
   siteID?: number | undefined;
   siteName?: string | undefined;
 }
 
 /**
- * The customer's domains across its sites: every query joins the site and keeps to the sites the
- * caller holds or was given as a sub-account (the same scope as every site call).
+ * Domains across the sites a scope admits, for pickers, tag filters and ids by name: the
+ * operator's own sites (`{ ownerId }`) or a customer's, sub-accounts included (`{ userId }`).
+ * Every query joins the site and keeps to that scope, the same one every site call uses.
  */
-export class UserDomainsRepository {
+export class DomainsAcrossSitesRepository {
   constructor(private readonly db: Db) {}
 
-  meta(userId: number, siteIds: number[], name: string, limit: number) {
+  meta(scope: SiteScope, siteIds: number[], name: string, limit: number) {
     return this.db
       .select({ id: domains.id, name: domains.name, siteID: domains.siteId })
       .from(domains)
       .innerJoin(sites, eq(sites.id, domains.siteId))
       .where(
         and(
-          siteScope({ userId }),
+          siteScope(scope),
           siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined,
           name.trim() ? ilike(domains.name, containsPattern(name.trim().toLowerCase())) : undefined,
         ),
@@ -300,25 +301,25 @@ export class UserDomainsRepository {
       .limit(limit);
   }
 
-  async tags(userId: number, siteIds: number[]): Promise<string[]> {
+  async tags(scope: SiteScope, siteIds: number[]): Promise<string[]> {
     const tag = tagElements(domains.tags);
     const rows = await this.db
       .selectDistinct({ tag })
       .from(domains)
       .innerJoin(sites, eq(sites.id, domains.siteId))
-      .where(and(siteScope({ userId }), siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined))
+      .where(and(siteScope(scope), siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined))
       .orderBy(sql`1`);
     return rows.map((r) => r.tag);
   }
 
-  async idsByName(userId: number, name: string, site: UserDomainSiteFilter): Promise<number[]> {
+  async idsByName(scope: SiteScope, name: string, site: DomainSiteFilter): Promise<number[]> {
     const rows = await this.db
       .select({ id: domains.id })
       .from(domains)
       .innerJoin(sites, eq(sites.id, domains.siteId))
       .where(
         and(
-          siteScope({ userId }),
+          siteScope(scope),
           eq(domains.name, name),
           site.siteID ? eq(sites.id, site.siteID) : undefined,
           site.siteName ? eq(sites.name, site.siteName) : undefined,

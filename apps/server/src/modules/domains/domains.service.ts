@@ -20,11 +20,11 @@ import { SitesRepository } from '../sites/sites.repository.js';
 import {
   type DomainFilter,
   type DomainRow,
+  type DomainSiteFilter,
+  DomainsAcrossSitesRepository,
   DomainsRepository,
   type NewUpstream,
   type UpstreamRow,
-  type UserDomainSiteFilter,
-  UserDomainsRepository,
 } from './domains.repository.js';
 
 export interface UpstreamIn {
@@ -643,14 +643,19 @@ export class UserDomainsService {
   constructor(private readonly db: Db) {}
 
   meta(userId: number, siteIds: number[], name: string) {
-    return new UserDomainsRepository(this.db).meta(userId, [...new Set(siteIds)], name, SITE_DOMAIN_META_MAX);
+    return new DomainsAcrossSitesRepository(this.db).meta(
+      { userId },
+      [...new Set(siteIds)],
+      name,
+      SITE_DOMAIN_META_MAX,
+    );
   }
 
   tags(userId: number, siteIds: number[]) {
-    return new UserDomainsRepository(this.db).tags(userId, [...new Set(siteIds)]);
+    return new DomainsAcrossSitesRepository(this.db).tags({ userId }, [...new Set(siteIds)]);
   }
 
-  ids(userId: number, q: { name: string } & UserDomainSiteFilter) {
-    return new UserDomainsRepository(this.db).idsByName(userId, q.name, q);
+  ids(userId: number, q: { name: string } & DomainSiteFilter) {
+    return new DomainsAcrossSitesRepository(this.db).idsByName({ userId }, q.name, q);
   }
 }
