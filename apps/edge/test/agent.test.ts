@@ -323,8 +323,9 @@ describe('supervision and restarts', () => {
     expect(restarted).toMatchObject({ version: s1.version, nginx: 'started', domains: 1 });
     const died = await edge.waitForLog('nginx.died');
     // The loader exits on its own after its first pass; whatever still ran was killed.
-    expect(children).toEqual(expect.arrayContaining(died.killedLeftovers));
-    for (const pid of workers) expect(died.killedLeftovers).toContain(pid);
+    const killed = died.killedLeftovers as number[];
+    expect(children).toEqual(expect.arrayContaining(killed));
+    for (const pid of workers) expect(killed).toContain(pid);
     const newMaster = await edge.agent.nginx.masterPid();
     expect(newMaster).not.toBeNull();
     expect(newMaster).not.toBe(master);
