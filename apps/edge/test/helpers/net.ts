@@ -1,18 +1,32 @@
 import http from 'node:http';
 import { createServer } from 'node:net';
 
-/** A port that was free on 127.0.0.1 a moment ago. */
-export function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
+// Ports for the servers a test starts (origins, nginx, control planes) come from below Linux's
+// ephemeral range (32768 and up) and from a block of their own per vitest worker. A port the kernel
+// hands out for bind(0) lies in the ephemeral range, so any outgoing connection of the busy test
+// run could take it as its source port before the server binds it, and two workers asking at once
+// can be given the same one: nginx then fails to start on a port that was "free".
+const FIRST_PORT = 20_000;
+const BLOCK = 1_000;
+const BLOCKS = 12; // 20000–31999
+const block = Number(process.env.VITEST_POOL_ID ?? 0) % BLOCKS;
+let cursor = Math.floor(Math.random() * BLOCK);
+
+function canListen(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
+}
+
+/** A port that was free on `host` a moment ago, from this worker's block (see above). */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  for (let tries = 0; tries < BLOCK; tries++) {
+    const port = FIRST_PORT + block * BLOCK + (cursor++ % BLOCK);
+    if (await canListen(port, host)) return port;
+  }
+  throw new Error(`no free port in ${FIRST_PORT + block * BLOCK}–${FIRST_PORT + block * BLOCK + BLOCK - 1}`);
 }
 
 export interface Answer {
