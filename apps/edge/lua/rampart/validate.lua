@@ -152,7 +152,7 @@ local function domain(d, path, certificate_ids, cache_ids)
   }
 end
 
--- doc (decoded JSON) → { version, domains, certificates, caches } or nil, field, reason.
+-- doc (decoded JSON) → { version, domains, certificates, caches, cacheEpoch } or nil, field, reason.
 function _M.document(doc)
   if type(doc) ~= "table" or #doc > 0 then return nil, "(document)", "not an object" end
   if type(doc.version) ~= "string" or not re_find(doc.version, VERSION_RE, "jo") then
@@ -192,6 +192,10 @@ function _M.document(doc)
     caches[i] = clean
   end
 
+  local epoch = doc.cacheEpoch
+  if epoch == nil or epoch == null then epoch = 0 end
+  if not is_int(epoch, 0, 2147483647) then return nil, "cacheEpoch", "not a cache epoch" end
+
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
     local path = "domains[" .. (i - 1) .. "]"
@@ -202,7 +206,9 @@ function _M.document(doc)
     domains[i] = clean
   end
 
-  return { version = doc.version, domains = domains, certificates = certificates, caches = caches }
+  return {
+    version = doc.version, domains = domains, certificates = certificates, caches = caches, cacheEpoch = epoch,
+  }
 end
 
 return _M

@@ -31,6 +31,7 @@ export function document(
   domains: Domain[],
   certificates: DataPlane['certificates'] = [],
   caches: DataPlane['caches'] = [],
+  cacheEpoch = 0,
 ): DataPlane {
-  return { version, domains, certificates, caches };
+  return { version, domains, certificates, caches, cacheEpoch };
 }

@@ -95,6 +95,7 @@ export class SnapshotBuilder {
         zoneId: nodes.zoneId,
         enabled: nodes.enabled,
         logRotateTime: nodes.logRotateTime,
+        cacheEpoch: nodes.cacheEpoch,
         http2: zones.http2,
         forceSSLRedirectCode: zones.forceSSLRedirectCode,
         nginxEnabled: zones.nginxEnabled,
@@ -103,7 +104,8 @@ export class SnapshotBuilder {
       .from(nodes)
       .leftJoin(zones, eq(zones.id, nodes.zoneId))
       .where(eq(nodes.id, nodeId));
-    const noDomains = (): DataPlane => ({ version: 'pending', domains: [], certificates: [], caches: [] });
+    const cacheEpoch = node?.cacheEpoch ?? 0;
+    const noDomains = (): DataPlane => ({ version: 'pending', domains: [], certificates: [], caches: [], cacheEpoch });
     if (node?.status !== 'initialized' || node.zoneId === null) {
       return {
         initialized: false,
@@ -232,6 +234,7 @@ export class SnapshotBuilder {
       domains: out,
       certificates: certs,
       caches: caches.filter((policy) => used.has(policy.id)),
+      cacheEpoch,
     };
     return { ...zoneLevel, dataPlane: plane };
   }
