@@ -181,7 +181,7 @@ export const enUS = {
     },
   },
   zoneSettings: {
-    tabs: { listen: 'Listen', ports: 'Ports', nginx: 'nginx' },
+    tabs: { listen: 'Listen', ports: 'Ports', nginx: 'nginx', preheat: 'Cache preheat' },
     ports: {
       port: 'Port',
       portType: 'Type',
@@ -831,6 +831,7 @@ export const enUS = {
     expiry: 'Set expiry',
     backup: 'Force backup',
     tags: 'Set tags',
+    clearCache: 'Clear cache',
     limitations: 'Set limitations',
     forSites: '{{action}} — {{names}}',
     refreshed: 'Published again. Serving groups: {{groups}}',

@@ -177,7 +177,7 @@ export const zhCN: LocaleResources = {
     },
   },
   zoneSettings: {
-    tabs: { listen: '监听', ports: '端口', nginx: 'nginx' },
+    tabs: { listen: '监听', ports: '端口', nginx: 'nginx', preheat: '缓存预热' },
     ports: {
       port: '端口',
       portType: '类型',
@@ -819,6 +819,7 @@ export const zhCN: LocaleResources = {
     expiry: '设置到期时间',
     backup: '强制备用',
     tags: '设置标签',
+    clearCache: '清除缓存',
     limitations: '设置限制',
     forSites: '{{action}} — {{names}}',
     refreshed: '已重新发布。服务分组：{{groups}}',

@@ -177,7 +177,7 @@ export const zhTW: LocaleResources = {
     },
   },
   zoneSettings: {
-    tabs: { listen: '監聽', ports: '連接埠', nginx: 'nginx' },
+    tabs: { listen: '監聽', ports: '連接埠', nginx: 'nginx', preheat: '快取預熱' },
     ports: {
       port: '連接埠',
       portType: '類型',
@@ -821,6 +821,7 @@ export const zhTW: LocaleResources = {
     expiry: '設定到期時間',
     backup: '強制備用',
     tags: '設定標籤',
+    clearCache: '清除快取',
     limitations: '設定限制',
     forSites: '{{action}} — {{names}}',
     refreshed: '已重新發佈。服務群組：{{groups}}',

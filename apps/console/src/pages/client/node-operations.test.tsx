@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
-import { clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's node operations on the initialised-nodes tab: row and bulk actions (commands,
@@ -93,6 +93,39 @@ describe('node operations', () => {
     await waitFor(() => expect(api.sent('POST', '/client/nodes/logRotate')[0]?.body).toEqual({ ids: [21, 31] }));
   });
 
+  it("clears the cache of one zone's nodes, and purges URLs checked line by line", async () => {
+    api.on('DELETE', '/client/zone/2/node/currentCache', ok([]));
+    api.on('DELETE', '/client/zone/2/node/cache', ok([]));
+    renderAt('/client/nodeManage/nodesList?tab=initialized');
+    await pick('More', 'Clear cache', await findRow('edge-paris-1'));
+    let dialog = await findModal();
+    expect(within(dialog).getByText(/Every entry cached on 1 node/)).toBeTruthy();
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent('DELETE', '/client/zone/2/node/currentCache').map((r) => r.body)).toEqual([{ ids: [21] }]),
+    );
+    await modalClosed(dialog);
+
+    // The first row's menu stays in the page: pick from the menu opened last.
+    clickButton('More', await findRow('edge-paris-2'));
+    const items = await screen.findAllByText('Purge URLs', { selector: '.ant-dropdown-menu-title-content' });
+    fireEvent.click(items.at(-1) as HTMLElement);
+    dialog = await findModal();
+    typeInto(dialog, 'URLs', 'https://www.shop.example/a.css\nftp://www.shop.example/b');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('Line 2: Please enter a valid URL')).toBeTruthy();
+    expect(api.sent('DELETE', '/client/zone/2/node/cache')).toHaveLength(0);
+    typeInto(dialog, 'URLs', 'https://www.shop.example/a.css\n\n http://www.shop.example/b ');
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent('DELETE', '/client/zone/2/node/cache')[0]?.body).toEqual({
+        ids: [22],
+        type: 'url',
+        urls: ['https://www.shop.example/a.css', 'http://www.shop.example/b'],
+      }),
+    );
+  });
+
   it('sets memo, port type and the daily rotation time, showing refusals', async () => {
     api.on('PUT', '/client/nodes/memo', ok(true));
     api.on('PUT', '/client/nodes/portType', fail(409, 202005, 'Port Type 4 In Use', { nodeIDs: [21] }));
@@ -152,6 +185,31 @@ describe('a node’s details', () => {
     createdAt: '2026-03-01T10:00:00.000Z',
     sentAt: '2026-03-01T10:00:01.000Z',
     finishedAt: '2026-03-01T10:00:02.000Z',
+    results: [],
+  };
+  const purge = {
+    ...command,
+    id: 9,
+    type: 'purgeUrls',
+    message: '2 URL(s): 1 cache entry removed',
+    results: [
+      {
+        url: 'http://www.shop.example/a.css',
+        ok: true,
+        httpStatus: null,
+        cacheStatus: null,
+        purged: 1,
+        message: 'purged',
+      },
+      {
+        url: 'http://unknown.example/',
+        ok: false,
+        httpStatus: null,
+        cacheStatus: null,
+        purged: 0,
+        message: 'no domain of this node serves unknown.example',
+      },
+    ],
   };
 
   beforeEach(() => {
@@ -160,8 +218,17 @@ describe('a node’s details', () => {
     api.on(
       'GET',
       '/client/zone/2/node/21/commands',
-      list(command, { ...command, id: 8, type: 'logRotate', status: 'sent', message: '' }),
+      list(command, { ...command, id: 8, type: 'logRotate', status: 'sent', message: '' }, purge),
     );
+  });
+
+  it("opens a URL purge's row on its result per URL", async () => {
+    renderAt('/client/nodeManage/nodesList?tab=initialized&node=21');
+    const row = (await screen.findByText('2 URL(s): 1 cache entry removed')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('URL purge')).toBeTruthy();
+    fireEvent.click(within(row).getByRole('button', { name: /expand/i }));
+    expect(await screen.findByText('no domain of this node serves unknown.example')).toBeTruthy();
+    expect(screen.getByText('http://www.shop.example/a.css')).toBeTruthy();
   });
 
   it('opens from the row with the node in the URL, and shows its system and commands with results', async () => {
@@ -175,7 +242,7 @@ describe('a node’s details', () => {
     expect(screen.getByText('1 d 1 h 1 min')).toBeTruthy();
     expect(screen.getByText('1.22.1')).toBeTruthy();
     expect(await screen.findByText('nginx restarted: master 10 → 20')).toBeTruthy();
-    expect(screen.getByText('Succeeded')).toBeTruthy();
+    expect(screen.getAllByText('Succeeded')).toHaveLength(2);
     expect(screen.getByText('Running')).toBeTruthy();
     expect(api.sent('GET', '/client/zone/2/node/21/commands')[0]?.search.get('pageSize')).toBe('20');
   });

@@ -259,6 +259,25 @@ describe('sitesList', () => {
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
   });
 
+  it("clears the chosen sites' cache after a confirmation", async () => {
+    api.on(
+      'DELETE',
+      '/client/site/currentCache',
+      ok([
+        { id: 1, generation: 3 },
+        { id: 2, generation: 2 },
+      ]),
+    );
+    renderAt('/client/sitesManagement/sitesList');
+    await selectRows(['shop', 'blog']);
+    await bulkAction('Clear cache');
+    const dialog = await findModal();
+    expect(within(dialog).getByText(/Every entry cached for 2 site\(s\)/)).toBeTruthy();
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Clear Cache Success!')).toBeTruthy();
+    expect(api.sent('DELETE', '/client/site/currentCache')[0]?.body).toEqual({ ids: [1, 2] });
+  });
+
   it("sets one site's domain limit from its row, and edits its name and memo", async () => {
     api.on('PATCH', '/client/site/limitations', ok(true));
     api.on('PATCH', '/client/site', ok({ ...site(1, 'shop-2'), memo: 'yearly' }));

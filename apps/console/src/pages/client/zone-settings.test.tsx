@@ -182,3 +182,80 @@ describe("the operator's nginx settings page", () => {
     expect(await screen.findByText('REMOVE SUCCESS')).toBeTruthy();
   });
 });
+
+describe("a zone's cache preheat", () => {
+  const result = (url: string, ok: boolean) => ({
+    url,
+    ok,
+    httpStatus: ok ? 200 : 404,
+    cacheStatus: ok ? 'MISS' : null,
+    purged: null,
+    message: ok ? '200 MISS, 10 bytes in 3 ms' : '404 not cached by a rule, 0 bytes in 1 ms',
+  });
+  const task = (state: string) => ({
+    id: 5,
+    kind: 'preheat',
+    state,
+    urls: ['https://www.shop.example/', 'https://www.shop.example/gone'],
+    createdAt: '2026-03-01T10:00:00.000Z',
+    nodes: [
+      {
+        nodeId: 21,
+        nodeName: 'edge-tokyo-1',
+        commandId: 40,
+        status: state === 'running' ? 'sent' : 'succeeded',
+        message: state === 'running' ? '' : '1 of 2 URL(s) fetched',
+        results:
+          state === 'running'
+            ? []
+            : [result('https://www.shop.example/', true), result('https://www.shop.example/gone', false)],
+      },
+    ],
+  });
+
+  it('checks the URLs, sends them, and shows the task until each node answered with its results', async () => {
+    let calls = 0;
+    api.on('GET', '/client/zone/1/setting/preheatCaches', () => {
+      calls += 1;
+      return page(calls <= 1 ? [] : calls === 2 ? [task('running')] : [task('partial')]);
+    });
+    api.on('POST', '/client/zone/1/setting/preheatCaches', ok(task('running')));
+    const drawer = await openTab('Cache preheat');
+    expect(await within(drawer).findByText('No task yet.')).toBeTruthy();
+
+    typeInto(drawer, 'URLs', 'www.shop.example/');
+    clickButton('Preheat', drawer);
+    expect(await within(drawer).findByText('Line 1: Please enter a valid URL')).toBeTruthy();
+    typeInto(drawer, 'URLs', 'https://www.shop.example/\nhttps://www.shop.example/gone');
+    clickButton('Preheat', drawer);
+    expect(await screen.findByText('Preheat sent to 1 node(s).')).toBeTruthy();
+    expect(api.sent('POST', '/client/zone/1/setting/preheatCaches')[0]?.body).toEqual({
+      urls: ['https://www.shop.example/', 'https://www.shop.example/gone'],
+    });
+    expect(await within(drawer).findByText('Running')).toBeTruthy();
+    // Reloaded while the task runs, until it settles.
+    expect(await within(drawer).findByText('Partly failed', undefined, { timeout: 5000 })).toBeTruthy();
+    const row = within(drawer).getByText('Partly failed').closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: /expand/i }));
+    expect(await within(drawer).findByText('1 of 2 URL(s) fetched')).toBeTruthy();
+    expect(within(drawer).getByText('MISS')).toBeTruthy();
+    expect(within(drawer).getByText('404')).toBeTruthy();
+  });
+
+  it('shows the refusal of a zone without an enabled node under the URL box', async () => {
+    api.on('GET', '/client/zone/1/setting/preheatCaches', page([]));
+    api.on(
+      'POST',
+      '/client/zone/1/setting/preheatCaches',
+      fail(400, 101003, 'Parameter Error', {
+        fields: [
+          { in: 'params', field: 'zoneID', key: 'noEnabledNode', message: 'The zone has no enabled node to run this' },
+        ],
+      }),
+    );
+    const drawer = await openTab('Cache preheat');
+    typeInto(drawer, 'URLs', 'https://www.shop.example/');
+    clickButton('Preheat', drawer);
+    expect(await screen.findByText(/The zone has no enabled node to run this/)).toBeTruthy();
+  });
+});

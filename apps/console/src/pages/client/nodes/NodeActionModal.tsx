@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { useCallsMutation } from '../../../app/route-query';
 import { toast, toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
+import { UrlsField } from '../../../features/cache/CacheTasks';
 import { schemaRules, valueRules } from '../../../forms/zod-rules';
 import {
   COMMAND_ACTIONS,
@@ -38,7 +39,7 @@ export function NodeActionModal({
   const run = useCallsMutation('client', (values: NodeActionValues) => runNodeAction(action as NodeAction, values), {
     invalidates: NODE_ACTION_INVALIDATES,
     success: () => toastText('setSuccess'),
-    form: { instance: form, fields: ['memo', 'monitor', 'portType', 'time'] },
+    form: { instance: form, fields: ['memo', 'monitor', 'portType', 'time', 'urls'] },
     onSuccess: () => {
       if (action && (COMMAND_ACTIONS as readonly string[]).includes(action.kind)) toast.info(t('commandQueued'));
       onDone();
@@ -69,6 +70,7 @@ export function NodeActionModal({
         kind === 'reset' ||
         kind === 'logRotate' ||
         kind === 'upgrade' ||
+        kind === 'clearCache' ||
         kind === 'on' ||
         kind === 'off') && <p>{t(`confirm.${kind}`, { count, version: latest?.version ?? '' })}</p>}
       {kind === 'memo' && (
@@ -76,6 +78,7 @@ export function NodeActionModal({
           <Input.TextArea rows={3} />
         </Form.Item>
       )}
+      {kind === 'purgeCache' && <UrlsField />}
       {kind === 'monitor' && (
         <Form.Item name="monitor" label={t('monitorOn')} valuePropName="checked">
           <Switch aria-label={t('monitorOn')} />

@@ -10,6 +10,7 @@ import { Descriptions, Drawer, Empty, Spin, Table, type TableColumnsType, Tag, T
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
+import { commandResultsRow } from '../../../features/cache/CacheTasks';
 import { NodeUpgradeLogs } from './NodeUpgradeLogs';
 
 /** The latest commands shown with a node (the newest page; older ones are kept on the server). */
@@ -115,6 +116,7 @@ function NodeDetails({ node }: { node: InitializedNode }) {
         dataSource={commands.data?.data ?? []}
         loading={commands.isLoading}
         pagination={false}
+        expandable={{ rowExpandable: (row) => row.results.length > 0, expandedRowRender: commandResultsRow }}
         locale={{ emptyText: t('drawer.noCommands') }}
       />
       <NodeUpgradeLogs nodeId={node.id} />

@@ -1,8 +1,15 @@
-import { type InitializedNode, nodeRoutes, nodeUpgradeRoutes, nodeOperationRoutes as ops } from '@rampart/contract';
+import {
+  cacheTaskRoutes,
+  type InitializedNode,
+  nodeRoutes,
+  nodeUpgradeRoutes,
+  nodeOperationRoutes as ops,
+} from '@rampart/contract';
+import { urlsOf } from '../../../features/cache/CacheTasks';
 import { callAuthed } from '../../../session';
 
 /** What the operator can do to one node or a selection (spec part 2 §7 "Nodes"). */
-export const COMMAND_ACTIONS = ['reboot', 'reset', 'logRotate', 'upgrade'] as const;
+export const COMMAND_ACTIONS = ['reboot', 'reset', 'logRotate', 'upgrade', 'clearCache', 'purgeCache'] as const;
 export const SWITCH_ACTIONS = ['on', 'off'] as const;
 export const SETTING_ACTIONS = ['memo', 'monitor', 'portType', 'logRotateTime'] as const;
 export type NodeActionKind =
@@ -23,11 +30,13 @@ export interface NodeActionValues {
   portType?: 7 | 4;
   /** '' means none (rotate on demand only). */
   time?: string;
+  /** The URLs to purge, one per line. */
+  urls?: string;
 }
 
-/** Reboot and reset are calls under one zone's path. */
+/** Reboot, reset and the cache calls are under one zone's path. */
 export function isZoneCommand(kind: NodeActionKind): boolean {
-  return kind === 'reboot' || kind === 'reset';
+  return kind === 'reboot' || kind === 'reset' || kind === 'clearCache' || kind === 'purgeCache';
 }
 
 /** The zone all `nodes` are in, or null when they span several. */
@@ -54,6 +63,17 @@ export async function runNodeAction(action: NodeAction, values: NodeActionValues
       if (zoneID === null) throw new Error('reboot and reset take the nodes of one zone');
       const route = action.kind === 'reboot' ? ops.rebootZoneNodes : ops.resetZoneNodes;
       return callAuthed('client', route, { params: { zoneID }, body: { ids } });
+    }
+    case 'clearCache':
+    case 'purgeCache': {
+      const zoneID = commonZone(action.nodes);
+      if (zoneID === null) throw new Error('cache calls take the nodes of one zone');
+      return action.kind === 'clearCache'
+        ? callAuthed('client', cacheTaskRoutes.clearNodesCache, { params: { zoneID }, body: { ids } })
+        : callAuthed('client', cacheTaskRoutes.purgeNodesCache, {
+            params: { zoneID },
+            body: { ids, type: 'url', urls: urlsOf(values.urls) },
+          });
     }
     case 'logRotate':
       return callAuthed('client', ops.rotateNodeLogs, { body: { ids } });

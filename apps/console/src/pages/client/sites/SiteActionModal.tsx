@@ -1,4 +1,4 @@
-import { clientSiteRoutes, type OperatorSite, productRoutes, siteRoutes } from '@rampart/contract';
+import { cacheTaskRoutes, clientSiteRoutes, type OperatorSite, productRoutes, siteRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { DatePicker, Form, InputNumber, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -8,8 +8,8 @@ import { FormModal } from '../../../components/FormModal';
 import { callAuthed } from '../../../session';
 import { AccountPicker } from './AccountPicker';
 
-/** The changes made through a form; status, refresh and delete need none. */
-export const FORM_ACTIONS = ['product', 'user', 'expiry', 'backup', 'tags', 'limitations'] as const;
+/** The changes made through a form (clearing the cache: a confirmation); status, refresh and delete need none. */
+export const FORM_ACTIONS = ['product', 'user', 'expiry', 'backup', 'tags', 'limitations', 'clearCache'] as const;
 export type FormAction = (typeof FORM_ACTIONS)[number];
 
 /** The date a DatePicker holds (a Dayjs); only what is needed to send it. */
@@ -26,7 +26,7 @@ interface ActionValues {
 }
 
 /** One call per action, on every chosen site (the server changes all of them or none). */
-function send(action: FormAction, ids: number[], v: ActionValues) {
+function send(action: FormAction, ids: number[], v: ActionValues): Promise<unknown> {
   const c = clientSiteRoutes;
   switch (action) {
     case 'product':
@@ -45,6 +45,8 @@ function send(action: FormAction, ids: number[], v: ActionValues) {
       return callAuthed('client', c.setSitesLimitations, {
         body: { ids, limitations: { maxDomains: v.maxDomains ?? 0 } },
       });
+    case 'clearCache':
+      return callAuthed('client', cacheTaskRoutes.clearClientSitesCache, { body: { ids } });
   }
 }
 
@@ -61,7 +63,7 @@ const required = [{ required: true }];
 /** A change to the chosen sites made through a small form (product, customer, expiry, backup, tags, limits). */
 export function SiteActionModal(props: { action: FormAction | null; sites: OperatorSite[]; onClose: () => void }) {
   const { action, sites, onClose } = props;
-  const { t } = useTranslation(['siteActions', 'sites']);
+  const { t } = useTranslation(['siteActions', 'sites', 'cacheTasks']);
   const [form] = Form.useForm<ActionValues>();
   const products = useQuery({ ...routeQuery('client', productRoutes.metaProducts, {}), enabled: action === 'product' });
   const run = useCallsMutation(
@@ -74,7 +76,10 @@ export function SiteActionModal(props: { action: FormAction | null; sites: Opera
       ),
     {
       invalidates: [siteRoutes.listClientSites, clientSiteRoutes.siteTags, productRoutes.listProducts],
-      success: () => toastText(action === 'tags' ? 'updateTagsSuccess' : 'setSuccess'),
+      success: () =>
+        toastText(
+          action === 'tags' ? 'updateTagsSuccess' : action === 'clearCache' ? 'clearCacheSuccess' : 'setSuccess',
+        ),
       form: { instance: form, fields: (path) => (path[0] === 'limitations' ? 'maxDomains' : path[0]) },
       onSuccess: onClose,
     },
@@ -122,6 +127,7 @@ export function SiteActionModal(props: { action: FormAction | null; sites: Opera
           <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />
         </Form.Item>
       )}
+      {action === 'clearCache' && <p>{t('cacheTasks:clearSitesConfirm', { count: sites.length })}</p>}
       {action === 'limitations' && (
         <Form.Item name="maxDomains" label={t('maxDomains')} extra={t('hints.maxDomains')} rules={required}>
           <InputNumber min={0} max={100_000} precision={0} style={{ width: '100%' }} />

@@ -6,12 +6,13 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { ZoneNginxPanel } from './ZoneNginxPanel';
 import { ZonePortsPanel } from './ZonePortsPanel';
+import { ZonePreheatPanel } from './ZonePreheatPanel';
 
 /**
- * A zone's settings in three tabs: listen settings (HTTP/2, HTTP/3 shown off and locked: the
- * nodes' nginx has no QUIC, the force-SSL redirect code), listen ports, and nginx settings. Each is
- * saved as it changes; the zone's nodes pick them up with their next snapshot. Closed when `zone`
- * is null.
+ * A zone's settings in tabs: listen settings (HTTP/2, HTTP/3 shown off and locked: the nodes'
+ * nginx has no QUIC, the force-SSL redirect code), listen ports, nginx settings, and cache preheat.
+ * Each is saved as it changes; the zone's nodes pick them up with their next snapshot. Closed when
+ * `zone` is null.
  */
 export function ZoneSettingsDrawer({ zone, onClose }: { zone: Zone | null; onClose: () => void }) {
   const { t } = useTranslation(['zones', 'zoneSettings']);
@@ -29,6 +30,7 @@ export function ZoneSettingsDrawer({ zone, onClose }: { zone: Zone | null; onClo
             { key: 'listen', label: t('zoneSettings:tabs.listen'), children: <ZoneSettingsForm zone={zone} /> },
             { key: 'ports', label: t('zoneSettings:tabs.ports'), children: <ZonePortsPanel zoneId={zone.id} /> },
             { key: 'nginx', label: t('zoneSettings:tabs.nginx'), children: <ZoneNginxPanel zoneId={zone.id} /> },
+            { key: 'preheat', label: t('zoneSettings:tabs.preheat'), children: <ZonePreheatPanel zoneId={zone.id} /> },
           ]}
         />
       )}

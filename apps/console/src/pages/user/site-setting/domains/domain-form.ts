@@ -9,9 +9,9 @@ import {
   type UpstreamInput,
 } from '@rampart/contract';
 import type { FormRule } from 'antd';
+import { lineListRules } from '../../../../forms/line-rules';
 import type { FieldNameOf } from '../../../../forms/server-errors';
-import { issueKey, validationText } from '../../../../forms/validation-text';
-import { currentLocale, i18n } from '../../../../i18n/i18n';
+import { i18n } from '../../../../i18n/i18n';
 
 /** One upstream row of the form; `status` is kept from the domain (new rows are enabled). */
 export interface UpstreamRow {
@@ -90,22 +90,8 @@ export const createFieldOf: FieldNameOf = (path) => {
 };
 
 /** The names box: one valid domain name per line (a `*.` wildcard allowed), at least one, at most 500. */
-export const namesRules: FormRule[] = [
-  {
-    validator: async (_rule, text: string | undefined) => {
-      const lines = numberedLines(text ?? '');
-      const locale = currentLocale();
-      if (lines.length === 0) throw new Error(validationText('required', locale));
-      if (lines.length > DOMAINS_PER_REQUEST_MAX) {
-        throw new Error(validationText('tooMany', locale, { max: DOMAINS_PER_REQUEST_MAX }));
-      }
-      for (const { line, value } of lines) {
-        const result = domainInputSchema.shape.name.safeParse(value);
-        const issue = result.success ? undefined : result.error.issues[0];
-        if (!issue) continue;
-        const { key, params } = issueKey(issue, value);
-        throw new Error(i18n.t('domains:form.lineError', { line, message: validationText(key, locale, params) }));
-      }
-    },
-  },
-];
+export const namesRules: FormRule[] = lineListRules(
+  domainInputSchema.shape.name,
+  DOMAINS_PER_REQUEST_MAX,
+  (line, message) => i18n.t('domains:form.lineError', { line, message }),
+);
