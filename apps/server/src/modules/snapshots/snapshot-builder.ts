@@ -21,6 +21,7 @@ import {
   virtualNodeRecords,
   zones,
 } from '../../platform/db/schema.js';
+import { edgeModulesOf } from '../site-modules/edge-modules.js';
 import { edgeCachePolicies } from '../sites/site-cache.service.js';
 import { OperatorNginxService } from '../zones/operator-nginx.service.js';
 import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
@@ -103,7 +104,7 @@ export class SnapshotBuilder {
       .from(nodes)
       .leftJoin(zones, eq(zones.id, nodes.zoneId))
       .where(eq(nodes.id, nodeId));
-    const noDomains = (): DataPlane => ({ version: 'pending', domains: [], certificates: [], caches: [] });
+    const noDomains = (): DataPlane => ({ version: 'pending', domains: [], certificates: [], caches: [], modules: [] });
     if (node?.status !== 'initialized' || node.zoneId === null) {
       return {
         initialized: false,
@@ -179,6 +180,10 @@ export class SnapshotBuilder {
 
     const caches = await edgeCachePolicies(this.db, [...new Set(domainRows.map((row) => row[7]))]);
     const cached = new Set(caches.map((policy) => policy.id));
+    const siteModules = await edgeModulesOf(
+      this.db,
+      domainRows.map((row) => row[0]),
+    );
     const out: EdgeDomain[] = [];
     for (const [
       id,
@@ -203,6 +208,7 @@ export class SnapshotBuilder {
         forceSSLCode,
         certificateId,
         cacheId: cached.has(siteId) ? siteId : null,
+        modules: siteModules.byDomain.get(id) ?? null,
         origin: {
           scheme: scheme === 1 ? 'https' : 'http',
           host: hostName === '' ? null : hostName,
@@ -232,6 +238,7 @@ export class SnapshotBuilder {
       domains: out,
       certificates: certs,
       caches: caches.filter((policy) => used.has(policy.id)),
+      modules: siteModules.modules,
     };
     return { ...zoneLevel, dataPlane: plane };
   }
