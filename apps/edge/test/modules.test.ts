@@ -1,5 +1,6 @@
 import type { EdgeDomainModules, EdgeModule } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeCertificate } from './helpers/certificates.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { request } from './helpers/net.js';
@@ -11,6 +12,7 @@ import { type Origin, startOrigin } from './helpers/origins.js';
 
 let edge: Edge;
 let origin: Origin;
+let secure: Origin;
 
 const refs = (extra: Partial<NonNullable<EdgeDomainModules>>): EdgeDomainModules => ({
   customHeader: null,
@@ -74,6 +76,8 @@ beforeAll(async () => {
       ...(url.startsWith('/static') ? { 'cache-control': 'max-age=600' } : {}),
     }),
   });
+  const cert = await makeCertificate('origin.example.net');
+  secure = await startOrigin('secure', { tls: { cert: cert.certPem, key: cert.keyPem } });
   edge = await startEdge();
   const up = [upstream(origin.port)];
   await edge.push(
@@ -86,6 +90,10 @@ beforeAll(async () => {
         domain(4, 'rewrite.example.com', up, { modules: refs({ proxyRewrite: 4 }) }),
         domain(5, 'cached.example.com', up, { cacheId: 9, modules: refs({ customHeader: 1, cors: 3 }) }),
         domain(6, 'plain.example.com', up),
+        domain(7, 'tls-origin.example.com', [upstream(secure.port)], {
+          origin: { scheme: 'https' },
+          modules: refs({ customHeader: 1 }),
+        }),
       ],
       [],
       [
@@ -112,6 +120,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await edge?.stop();
   await origin?.close();
+  await secure?.close();
 });
 
 const last = () => origin.seen[origin.seen.length - 1];
@@ -126,6 +135,14 @@ describe('custom headers at the edge', () => {
     expect(last()?.headers.cookie).toBeUndefined();
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('applies them on the way to an HTTPS origin too', async () => {
+    const res = await request(edge.httpPort, 'tls-origin.example.com', '/secure');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).server).toBe('secure');
+    expect(secure.seen[secure.seen.length - 1]?.headers['x-from-edge']).toBe('yes');
+    expect(res.headers['x-frame-options']).toBe('DENY');
   });
 
   it('leaves a domain without modules untouched', async () => {

@@ -247,6 +247,22 @@ describe('binding and isolation', () => {
     expect((await bind('customHeader', { domainIDs: [domainId], moduleID: mine }, other)).json().code).toBe(101018);
   });
 
+  it("drops a deleted domain's bindings, so its module can be deleted then", async () => {
+    const temp = (
+      await call(
+        'POST',
+        `user/site/${siteId}/domains`,
+        { domains: [{ name: 'temp.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+        user,
+      )
+    ).json().data[0].id;
+    const moduleId = (await mod('POST', 'customHeaders', { modules: [{ name: 'temp' }] })).json().data[0].id;
+    await bind('customHeader', { domainIDs: [temp], moduleID: moduleId });
+    expect((await mod('DELETE', 'customHeaders', { ids: [moduleId] })).json().code).toBe(101003);
+    expect((await call('DELETE', `user/site/${siteId}/domains`, { ids: [temp] }, user)).statusCode).toBe(200);
+    expect((await mod('DELETE', 'customHeaders', { ids: [moduleId] })).json().data).toBe(true);
+  });
+
   it('deletes all or none', async () => {
     expect((await mod('DELETE', 'customHeaders', { ids: [mine, 999_999] })).json().code).toBe(101018);
     expect((await mod('GET', 'customHeaders?name=mine')).json().total).toBe(1);
