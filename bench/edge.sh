@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 need_node
-apt_need wrk nginx libnginx-mod-http-lua lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream openssl
+apt_need wrk nginx libnginx-mod-http-lua libnginx-mod-http-cache-purge lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream openssl
 npm_deps
 npm run build --silent >&2
 exec npx tsx bench/edge.ts

@@ -11,7 +11,7 @@
 #   node apps/edge/dist/rampart-edge.js --control-plane https://cp.example.com --join-token jt_...
 set -euo pipefail
 
-PACKAGES=(nginx libnginx-mod-http-lua lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream openssl nodejs)
+PACKAGES=(nginx libnginx-mod-http-lua libnginx-mod-http-cache-purge lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream openssl nodejs)
 keep_system_nginx=0
 for arg in "$@"; do
   case "$arg" in
@@ -55,7 +55,7 @@ fi
 # The agent is bundled for Node 18 or newer (Debian 12 ships 18).
 node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' \
   || { echo "setup-node.sh: Node.js 18 or newer is needed, found $(node -v)" >&2; exit 1; }
-for module in ndk_http_module ngx_http_lua_module; do
+for module in ndk_http_module ngx_http_lua_module ngx_http_cache_purge_module; do
   [ -f "/usr/lib/nginx/modules/$module.so" ] || { echo "setup-node.sh: /usr/lib/nginx/modules/$module.so is missing" >&2; exit 1; }
 done
 echo "==> ready: $(nginx -v 2>&1), node $(node -v)"

@@ -105,3 +105,74 @@ describe('node operations through the whole chain', () => {
     expect(system).toMatchObject({ cpuCount: expect.any(Number), nginxVersion: expect.stringMatching(/^1\./) });
   });
 });
+
+interface Task {
+  id: number;
+  state: string;
+  nodes: {
+    status: string;
+    message: string;
+    results: { ok: boolean; cacheStatus: string | null; purged: number | null }[];
+  }[];
+}
+
+describe('clearing and warming the cache through the whole chain', () => {
+  const cacheStatus = async (urlPath: string) =>
+    (await request(edge.ports.http, 'www.shop.example', urlPath)).headers['x-cache-status'];
+  const originHits = (urlPath: string) => origin.seen.filter((s) => s.url === urlPath).length;
+
+  async function settled(list: string, id: number): Promise<Task> {
+    let task: Task | undefined;
+    await waitUntil(
+      async () => {
+        const page = await (list.startsWith('user/') ? setup.customer : setup.operator).call<Task[]>('GET', list);
+        task = page.find((t) => t.id === id);
+        return task !== undefined && task.state !== 'running';
+      },
+      20_000,
+      100,
+    );
+    if (!task) throw new Error('task not found');
+    return task;
+  }
+
+  beforeAll(async () => {
+    await setup.customer.call('POST', `user/site/${setup.siteId}/setting/caches`, {
+      data: [{ scope: 'directory', values: ['/'], ttl: 3600 }],
+    });
+    await waitUntil(async () => (await cacheStatus('/probe')) !== undefined, 10_000);
+  });
+
+  it('preheats a URL on the zone: the node fetched it (MISS) and the next request is a hit', async () => {
+    const task = await operator<Task>('POST', `client/zone/${setup.zoneId}/setting/preheatCaches`, {
+      urls: ['http://www.shop.example/warm.html'],
+    });
+    const done = await settled(`client/zone/${setup.zoneId}/setting/preheatCaches`, task.id);
+    expect(done.state).toBe('succeeded');
+    expect(done.nodes[0]?.results[0]).toMatchObject({ ok: true, cacheStatus: 'MISS' });
+    expect(await cacheStatus('/warm.html')).toBe('HIT');
+    expect(originHits('/warm.html')).toBe(1);
+  });
+
+  it("purges the customer's URL on the node: the next request goes to the origin again", async () => {
+    const task = await setup.customer.call<Task>('POST', `user/site/${setup.siteId}/setting/purgeCache`, {
+      urls: ['http://www.shop.example/warm.html'],
+    });
+    const done = await settled(`user/site/${setup.siteId}/setting/purgeCache`, task.id);
+    expect(done).toMatchObject({ state: 'succeeded' });
+    expect(done.nodes[0]?.results[0]).toMatchObject({ ok: true, purged: 1 });
+    expect(await cacheStatus('/warm.html')).toBe('MISS');
+    expect(originHits('/warm.html')).toBe(2);
+  });
+
+  it("clears the node's whole cache: the command answers once the new epoch serves", async () => {
+    await cacheStatus('/kept.html');
+    expect(await cacheStatus('/kept.html')).toBe('HIT');
+    const [command] = await operator<Command[]>('DELETE', `client/zone/${setup.zoneId}/node/currentCache`, {
+      ids: [nodeId],
+    });
+    const done = await finished(command as Command);
+    expect(done).toMatchObject({ status: 'succeeded', message: expect.stringMatching(/^cache epoch 1 active/) });
+    expect(await cacheStatus('/kept.html')).toBe('MISS');
+  });
+});

@@ -112,6 +112,7 @@ beforeAll(async () => {
           ],
         },
       ],
+      0,
       MODULES,
     ),
   );

@@ -17,6 +17,8 @@ import { LoginService } from './modules/auth/login.service.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { TicketsRepository } from './modules/auth/tickets.repository.js';
 import { TokenService } from './modules/auth/token.service.js';
+import { bindCacheTaskRoutes } from './modules/cache-tasks/cache-tasks.routes.js';
+import { CacheTasksService } from './modules/cache-tasks/cache-tasks.service.js';
 import { CertificatesRepository } from './modules/certificates/certificates.repository.js';
 import { bindCertificateRoutes } from './modules/certificates/certificates.routes.js';
 import { CertificatesService } from './modules/certificates/certificates.service.js';
@@ -227,13 +229,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   bindNodeUpgradeRoutes(binder, nodesService, upgrades, releases);
   const zonesRepo = new ZonesRepository(db);
-  bindNodeOperationRoutes(
-    binder,
-    nodesService,
-    nodeCommands,
-    new NodeSettingsService(db, nodesRepo, zonesRepo),
-    snapshots,
-  );
+  const nodeSettings = new NodeSettingsService(db, nodesRepo, zonesRepo);
+  bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
   const zonesService = new ZonesService(db, zonesRepo);
   bindZoneRoutes(binder, zonesService, nodesService);
   bindZoneSettingRoutes(binder, new ZoneSettingsService(db, zonesService), nodesService);
@@ -254,6 +251,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);
   bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
   bindSiteCacheRoutes(binder, new SiteCacheService(db, siteAccess));
+  bindCacheTaskRoutes(binder, new CacheTasksService(db, nodeCommands, nodeSettings, siteAccess, clock), nodesService);
   bindSiteModuleRoutes(binder, new SiteModulesService(db, siteAccess));
   bindAccountRoutes(binder, accountsRepo, nodesService);
   bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);

@@ -131,6 +131,16 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '请输入有效的 URL',
     zh_TW: '請輸入有效的網址',
   },
+  urlNotOfSite: {
+    en_US: "The URL's host is not a domain of this site",
+    zh_CN: '该 URL 的主机不是本站点的域名',
+    zh_TW: '該網址的主機不是本站點的網域',
+  },
+  noEnabledNode: {
+    en_US: 'The zone has no enabled node to run this',
+    zh_CN: '该区域没有可执行此操作的已启用节点',
+    zh_TW: '該區域沒有可執行此操作的已啟用節點',
+  },
   invalidCIDR: {
     en_US: 'Please enter a valid CIDR block',
     zh_CN: '请输入有效的 CIDR 网段',

@@ -2,6 +2,7 @@
 --   PUT /config          the whole data-plane document → {version, domains, certificates, generation}
 --   GET /config/version  the active {version, generation, domains, certificates}
 --   GET /config/stats    keys per generation in the shared dict, dict capacity and free space
+--   POST /cache/purge    {urls} → {results} (rampart.purge)
 -- A push writes a NEW generation, switches `current` to it, then retires the previous one: a
 -- request reads `current` once and sees the whole old or the whole new document, never a mix.
 local cjson = require "cjson.safe"
@@ -101,7 +102,10 @@ local function apply(doc)
     ok, err = put(store.module_key(gen, m.id), store.encode_entry(i, m))
     if i % YIELD_EVERY == 0 then yield() end
   end
-  local meta = { version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates }
+  local meta = {
+    version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates,
+    cacheEpoch = doc.cacheEpoch,
+  }
   if ok then ok, err = put(store.meta_key(gen), cjson.encode(meta)) end
   if ok then
     keys[#keys + 1] = store.keys_key(gen)
@@ -172,6 +176,14 @@ local function stats()
   })
 end
 
+local function purge()
+  local decoded = cjson.decode(read_body() or "")
+  if type(decoded) ~= "table" then return respond(400, { error = "invalid JSON", field = "(body)" }) end
+  local results, reason = require("rampart.purge").urls(decoded.urls)
+  if results == nil then return respond(400, { error = reason, field = "urls" }) end
+  return respond(200, { results = results })
+end
+
 function _M.handle()
   if ngx.var.remote_addr ~= "127.0.0.1" then return respond(403, { error = "loopback only" }) end
   local method, uri = ngx.req.get_method(), ngx.var.uri
@@ -182,6 +194,7 @@ function _M.handle()
     return respond(200, meta)
   end
   if uri == "/config/stats" and method == "GET" then return stats() end
+  if uri == "/cache/purge" and method == "POST" then return purge() end
   return respond(404, { error = "not found" })
 end
 

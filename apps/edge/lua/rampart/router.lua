@@ -53,10 +53,17 @@ local function compile_rule(rule)
   return compiled
 end
 
-local function compile_policy(policy)
+-- Every cache key starts with "<node cache epoch>:<site cache generation>|" (see cache_key_prefix).
+local function compile_policy(policy, gen)
   local rules = {}
   for i, rule in ipairs(policy.rules) do rules[i] = compile_rule(rule) end
-  return { key_prefix = policy.generation .. "|", rules = rules }
+  return { key_prefix = _M.cache_key_prefix(store.cache_epoch(gen), policy), rules = rules }
+end
+
+-- The start of every cache key of a site: raising either number clears the entries at once.
+-- The purge (rampart.purge) builds the same keys.
+function _M.cache_key_prefix(epoch, policy)
+  return epoch .. ":" .. policy.generation .. "|"
 end
 
 local function rule_matches(rule, uri)
@@ -80,7 +87,7 @@ cached_location = function(domain, gen, var)
   local policy = domain._cache
   if policy == nil then
     local raw = store.cache_policy(gen, domain.cacheId)
-    policy = raw and compile_policy(raw) or false
+    policy = raw and compile_policy(raw, gen) or false
     domain._cache = policy
   end
   if not policy then return nil end

@@ -7,7 +7,7 @@
 --   …|g<N>|c:<id>       a certificate {cert, key}
 --   …|g<N>|p:<id>       a site's cache policy {id, generation, rules}
 --   …|g<N>|m:<id>       a site module {id, type, …} (rampart.modules)
---   …|g<N>|meta:        {version, generation, domains, certificates}
+--   …|g<N>|meta:        {version, generation, domains, certificates, cacheEpoch}
 --   …|g<N>|keys:        every key of generation N, to retire it later
 -- A generation is written completely before `current` points at it and never changes afterwards,
 -- so a cache keyed by generation never needs invalidating.
@@ -69,6 +69,18 @@ function _M.module(gen, id)
   return _M.decode_entry(raw)
 end
 function _M.meta_key(gen) return key(gen, "meta", "") end
+
+-- The node's cache epoch in generation `gen` (part of every cache key), read from the meta entry
+-- once per worker and generation.
+local epoch_gen, epoch_value = nil, 0
+function _M.cache_epoch(gen)
+  if gen ~= epoch_gen then
+    local meta = cjson.decode(dict:get(_M.meta_key(gen)) or "")
+    epoch_value = type(meta) == "table" and tonumber(meta.cacheEpoch) or 0
+    epoch_gen = gen
+  end
+  return epoch_value
+end
 function _M.keys_key(gen) return key(gen, "keys", "") end
 
 -- The generation a key belongs to, or nil for the global keys.

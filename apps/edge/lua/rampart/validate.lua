@@ -155,7 +155,7 @@ local function domain(d, path, certificate_ids, cache_ids, module_types)
   }
 end
 
--- doc (decoded JSON) → { version, domains, certificates, caches, modules } or nil, field, reason.
+-- doc (decoded JSON) → { version, domains, certificates, caches, modules, cacheEpoch } or nil, field, reason.
 function _M.document(doc)
   if type(doc) ~= "table" or #doc > 0 then return nil, "(document)", "not an object" end
   if type(doc.version) ~= "string" or not re_find(doc.version, VERSION_RE, "jo") then
@@ -197,6 +197,9 @@ function _M.document(doc)
 
   local modules, module_types, modules_reason = modules_check.modules(doc.modules)
   if modules == nil then return nil, module_types, modules_reason end
+  local epoch = doc.cacheEpoch
+  if epoch == nil or epoch == null then epoch = 0 end
+  if not is_int(epoch, 0, 2147483647) then return nil, "cacheEpoch", "not a cache epoch" end
 
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
@@ -210,6 +213,7 @@ function _M.document(doc)
 
   return {
     version = doc.version, domains = domains, certificates = certificates, caches = caches, modules = modules,
+    cacheEpoch = epoch,
   }
 end
 

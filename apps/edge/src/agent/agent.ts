@@ -8,7 +8,8 @@ import { type CertificatePaths, ensureDefaultCertificate } from '../nginx/defaul
 import { NginxConfigError, NginxProcess } from '../nginx/nginx-process.js';
 import { type NginxSettingsInput, nginxSettingsSchema, renderNginxConf } from '../nginx/render.js';
 import { Backoff, pause } from './backoff.js';
-import { runCommandLoop } from './command-loop.js';
+import { preheatUrls, purgeUrls } from './cache-commands.js';
+import { type CommandOutcome, runCommandLoop } from './command-loop.js';
 import { errorText, jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime, shiftLogs } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
@@ -597,8 +598,14 @@ export class Agent {
   }
 
   /** Runs one operator command (see command-loop.ts); answers the result message, throws on failure. */
-  private execute(command: EdgeCommand): Promise<string> {
+  private execute(command: EdgeCommand): Promise<CommandOutcome> {
     switch (command.type) {
+      case 'clearCache':
+        return this.clearCache(command.payload.epoch);
+      case 'purgeUrls':
+        return this.purge(command.payload.urls);
+      case 'preheat':
+        return this.preheat(command.payload.urls);
       case 'reboot':
         return this.reboot();
       case 'reset':
@@ -608,6 +615,48 @@ export class Agent {
       case 'upgrade':
         return this.upgrade(command.id, command.payload.version);
     }
+  }
+
+  /**
+   * Clear the whole cache: the control plane raised this node's cache epoch, part of every cache
+   * key. Answers once a snapshot with that epoch serves (fetched now when the poll has not yet
+   * brought it).
+   */
+  async clearCache(epoch: number): Promise<string> {
+    const active = () => (this.applied?.dataPlane.cacheEpoch ?? 0) >= epoch;
+    if (!active()) {
+      const client = this.client;
+      if (!client) throw new Error('agent not started');
+      const snapshot = await client.snapshot(null, 0, this.signal);
+      if (snapshot === null) throw new Error('the control plane answered no snapshot');
+      await this.takeSnapshot(snapshot);
+    }
+    if (!active()) throw new Error(this.snapshotError || `cache epoch ${epoch} is not active yet`);
+    return `cache epoch ${this.applied?.dataPlane.cacheEpoch} active: every entry cached before misses`;
+  }
+
+  /** Purges URLs from nginx's cache (rampart.purge, through the admin endpoint). */
+  async purge(urls: string[]): Promise<CommandOutcome> {
+    if (this.applied === null) throw new Error('no applied snapshot: nothing is cached');
+    const results = await purgeUrls(this.config.adminPort, urls);
+    const purged = results.reduce((sum, r) => sum + (r.purged ?? 0), 0);
+    return { message: `${urls.length} URL(s): ${purged} cache entr${purged === 1 ? 'y' : 'ies'} removed`, results };
+  }
+
+  /** Requests URLs from this node's nginx so that the sites' cache rules store them. */
+  async preheat(urls: string[]): Promise<CommandOutcome> {
+    const snapshot = this.applied;
+    const settings = snapshot && this.settingsFor(snapshot);
+    if (!settings) throw new Error('no applied snapshot: nginx serves nothing');
+    const listen = settings.listenAddress;
+    const address = listen === undefined || listen === '0.0.0.0' ? '127.0.0.1' : listen === '::' ? '::1' : listen;
+    const results = await preheatUrls(
+      { address, httpPort: settings.httpPorts[0] ?? null, httpsPort: settings.httpsPorts[0] ?? null },
+      urls,
+      this.signal,
+    );
+    const ok = results.filter((r) => r.ok).length;
+    return { message: `${ok} of ${urls.length} URL(s) fetched`, results };
   }
 
   /**

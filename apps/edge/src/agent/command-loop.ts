@@ -1,12 +1,15 @@
-import type { EdgeCommand } from '@rampart/contract';
+import type { CacheUrlResult, EdgeCommand } from '@rampart/contract';
 import { Backoff, pause } from './backoff.js';
 import { errorText, type Logger } from './log.js';
-import type { NodeClient, ReceivedCommand } from './node-client.js';
+import type { CommandResult, NodeClient, ReceivedCommand } from './node-client.js';
+
+/** What a command that ran answers: its message, and for URL commands a result per URL. */
+export type CommandOutcome = string | { message: string; results: CacheUrlResult[] };
 
 export interface CommandLoopOptions {
   client: NodeClient;
-  /** Runs one command and answers its result message; throws when it failed. */
-  execute: (command: EdgeCommand) => Promise<string>;
+  /** Runs one command and answers its outcome; throws when it failed. */
+  execute: (command: EdgeCommand) => Promise<CommandOutcome>;
   log: Logger;
   signal: AbortSignal;
   /** Runs after each command's result was reported (an upgrade then restarts the agent). */
@@ -53,18 +56,25 @@ export async function runCommandLoop(options: CommandLoopOptions): Promise<void>
 
 async function runOne(options: CommandLoopOptions, command: ReceivedCommand): Promise<void> {
   const { client, log, signal } = options;
-  let result: { ok: boolean; message: string };
+  let result: CommandResult;
   if ('refused' in command) {
     result = { ok: false, message: `this agent cannot run ${command.type}: ${command.refused}` };
   } else {
     log('info', 'command.started', { id: command.id, type: command.type });
     try {
-      result = { ok: true, message: await options.execute(command) };
+      const outcome = await options.execute(command);
+      result = typeof outcome === 'string' ? { ok: true, message: outcome } : { ok: true, ...outcome };
     } catch (err) {
       result = { ok: false, message: errorText(err) };
     }
   }
-  log(result.ok ? 'info' : 'error', 'command.finished', { id: command.id, type: command.type, ...result });
+  log(result.ok ? 'info' : 'error', 'command.finished', {
+    id: command.id,
+    type: command.type,
+    ok: result.ok,
+    message: result.message,
+    ...(result.results ? { urls: result.results.length, urlsFailed: result.results.filter((r) => !r.ok).length } : {}),
+  });
   for (let attempt = 1; attempt <= RESULT_ATTEMPTS && !signal.aborted; attempt++) {
     try {
       await client.commandResult(command.id, result, signal);

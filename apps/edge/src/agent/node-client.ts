@@ -1,5 +1,6 @@
 import {
   type AnyRoute,
+  type CacheUrlResult,
   DATA_PLANE_LIMITS,
   EDGE_COMMANDS_MAX_WAIT_SECONDS,
   EDGE_SNAPSHOT_MAX_WAIT_SECONDS,
@@ -68,6 +69,12 @@ export interface NodeCredentials {
 
 /** A command the agent received: one it knows, or one it cannot run (unknown type or payload). */
 export type ReceivedCommand = EdgeCommand | { id: number; type: string; refused: string };
+/** What the agent reports for one command. */
+export interface CommandResult {
+  ok: boolean;
+  message: string;
+  results?: CacheUrlResult[];
+}
 
 /** The command poll's envelope: each command is then checked alone, so one unknown type spoils nothing else. */
 const commandsEnvelope = z.object({
@@ -326,8 +333,12 @@ export class NodeClient {
     );
   }
 
-  async commandResult(id: number, result: { ok: boolean; message: string }, signal?: AbortSignal): Promise<void> {
-    const body = { ok: result.ok, message: result.message.slice(0, NODE_COMMAND_MESSAGE_MAX) };
+  async commandResult(id: number, result: CommandResult, signal?: AbortSignal): Promise<void> {
+    const body = {
+      ok: result.ok,
+      message: result.message.slice(0, NODE_COMMAND_MESSAGE_MAX),
+      ...(result.results ? { results: result.results } : {}),
+    };
     await this.call(reportNodeCommandResult, { path: { id }, body, signed: true, signal }, (text) =>
       NodeClient.json(reportNodeCommandResult, text),
     );

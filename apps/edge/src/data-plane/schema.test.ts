@@ -26,7 +26,15 @@ function domain(overrides: Record<string, unknown> = {}, origin: Record<string, 
 }
 
 function doc(overrides: Record<string, unknown> = {}): DataPlane {
-  return { version: 'v1', domains: [domain()], certificates: [], caches: [], modules: [], ...overrides } as DataPlane;
+  return {
+    version: 'v1',
+    domains: [domain()],
+    certificates: [],
+    caches: [],
+    cacheEpoch: 0,
+    modules: [],
+    ...overrides,
+  } as DataPlane;
 }
 
 /** The DataPlaneError parseDataPlane throws for `value` (fails the test when it accepts it). */

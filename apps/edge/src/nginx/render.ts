@@ -282,6 +282,9 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     '# Rendered by @rampart/edge from zone-level settings; per-domain data lives in Lua shared memory.',
     `load_module ${MODULES_DIR}/ndk_http_module.so;`,
     `load_module ${MODULES_DIR}/ngx_http_lua_module.so;`,
+    // ngx_cache_purge (libnginx-mod-http-cache-purge): removes one cache key, file and shared-memory
+    // entry together, for URL purges (rampart.purge).
+    `load_module ${MODULES_DIR}/ngx_http_cache_purge_module.so;`,
     ...(stream.length > 0 ? [`load_module ${MODULES_DIR}/ngx_stream_module.so;`] : []),
     '',
     `worker_processes ${worker.workerProcesses ?? s.workerProcesses};`,
@@ -381,6 +384,9 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     '    allow 127.0.0.1;',
     '    deny all;',
     '    location / { content_by_lua_block { require("rampart.admin").handle() } }',
+    // One cache key per subrequest from rampart.purge, which sets $rampart_purge_key.
+    '    location = /rampart-purge { internal; proxy_cache_purge rampart_cache $rampart_purge_key; }',
+    '    location @rampart_admin_declarations { set $rampart_purge_key ""; return 404; }',
     '  }',
     '}',
     '',

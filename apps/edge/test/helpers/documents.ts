@@ -32,7 +32,8 @@ export function document(
   domains: Domain[],
   certificates: DataPlane['certificates'] = [],
   caches: DataPlane['caches'] = [],
+  cacheEpoch = 0,
   modules: DataPlane['modules'] = [],
 ): DataPlane {
-  return { version, domains, certificates, caches, modules };
+  return { version, domains, certificates, caches, cacheEpoch, modules };
 }

@@ -122,6 +122,8 @@ export const dataPlaneSchema = z
     domains: z.array(edgeDomainSchema).max(DATA_PLANE_LIMITS.domains),
     certificates: z.array(edgeCertificateSchema).max(DATA_PLANE_LIMITS.certificates),
     caches: z.array(edgeCachePolicySchema).max(DATA_PLANE_LIMITS.domains).default([]),
+    /** The node's cache epoch, part of every cache key: a higher one clears the node's whole cache. */
+    cacheEpoch: z.number().int().min(0).max(2_147_483_647).default(0),
     modules: z.array(edgeModuleSchema).max(DATA_PLANE_LIMITS.domains).default([]),
   })
   .superRefine((doc, ctx) => {

@@ -2,6 +2,7 @@ import type { AnyRoute } from '../route.js';
 import { accountRoutes } from './accounts.js';
 import { announcementRoutes } from './announcements.js';
 import { authRoutes } from './auth.js';
+import { cacheTaskRoutes } from './cache-tasks.js';
 import { certificateRoutes } from './certificates.js';
 import { clientDomainRoutes } from './client-domains.js';
 import { clientSiteRoutes } from './client-sites.js';
@@ -28,6 +29,7 @@ import { zoneRoutes } from './zones.js';
 export * from './accounts.js';
 export * from './announcements.js';
 export * from './auth.js';
+export * from './cache-tasks.js';
 export * from './certificates.js';
 export * from './client-domains.js';
 export * from './client-sites.js';
@@ -74,6 +76,7 @@ export const ROUTE_GROUPS = {
   clientDomains: clientDomainRoutes,
   certificates: certificateRoutes,
   siteCache: siteCacheRoutes,
+  cacheTasks: cacheTaskRoutes,
   siteModules: siteModuleRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,

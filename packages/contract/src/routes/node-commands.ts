@@ -1,16 +1,25 @@
 import { z } from 'zod';
 import { releaseVersionSchema } from '../edge/agent-release.js';
+import { CACHE_TASK_URLS_MAX, cacheUrlResultSchema, cacheUrlSchema } from '../edge/cache-urls.js';
 import { dataOf, defineRoute, nodeAccess } from '../route.js';
 
 /**
  * The command channel from the operator to a node's agent: the operator's calls queue commands
- * (reboot, reset, log rotation, upgrade; later cache purge, preheat), the agent long-polls for its
+ * (reboot, reset, log rotation, upgrade, cache clear, URL purge, preheat), the agent long-polls for its
  * own, runs them and reports each result. A command moves queued → sent (handed to the agent) →
  * succeeded or failed; one the agent did not pick up, or did not answer, within
  * {@link NODE_COMMAND_EXPIRY_SECONDS} becomes expired.
  */
 
-export const NODE_COMMAND_TYPES = ['reboot', 'reset', 'logRotate', 'upgrade'] as const;
+export const NODE_COMMAND_TYPES = [
+  'reboot',
+  'reset',
+  'logRotate',
+  'upgrade',
+  'clearCache',
+  'purgeUrls',
+  'preheat',
+] as const;
 export const nodeCommandTypeSchema = z.enum(NODE_COMMAND_TYPES);
 export type NodeCommandType = z.infer<typeof nodeCommandTypeSchema>;
 
@@ -26,8 +35,9 @@ export const EDGE_COMMANDS_MAX_WAIT_SECONDS = 30;
 export const NODE_COMMAND_MESSAGE_MAX = 2000;
 
 const commandId = z.number().int().positive();
-/** None of today's commands takes arguments; later ones (purge URLs) add their own payload schema. */
 const noPayload = z.strictObject({});
+/** URLs as the control plane already normalised them (edge/cache-urls.ts). */
+const urls = z.array(cacheUrlSchema).min(1).max(CACHE_TASK_URLS_MAX);
 
 /** A command as the agent receives it: one variant per type, each with its own payload allowlist. */
 export const edgeCommandSchema = z.discriminatedUnion('type', [
@@ -40,6 +50,20 @@ export const edgeCommandSchema = z.discriminatedUnion('type', [
     type: z.literal('upgrade'),
     payload: z.strictObject({ version: releaseVersionSchema }),
   }),
+  /**
+   * Clear the node's whole cache: the control plane raised the node's cache epoch (part of every
+   * cache key, carried by the snapshot); the agent makes sure a snapshot with at least `epoch` is
+   * active and answers when it is.
+   */
+  z.strictObject({
+    id: commandId,
+    type: z.literal('clearCache'),
+    payload: z.strictObject({ epoch: z.number().int().min(1).max(2_147_483_647) }),
+  }),
+  /** Remove the cached entries of these URLs (per-URL results). */
+  z.strictObject({ id: commandId, type: z.literal('purgeUrls'), payload: z.strictObject({ urls }) }),
+  /** Fetch these URLs through the node's own nginx so that its cache rules store them (per-URL results). */
+  z.strictObject({ id: commandId, type: z.literal('preheat'), payload: z.strictObject({ urls }) }),
 ]);
 export type EdgeCommand = z.infer<typeof edgeCommandSchema>;
 
@@ -69,7 +93,12 @@ export const reportNodeCommandResult = defineRoute({
   tags: ['edge'],
   request: {
     params: z.object({ id: z.coerce.number().int().positive() }),
-    body: z.object({ ok: z.boolean(), message: z.string().max(NODE_COMMAND_MESSAGE_MAX) }),
+    body: z.object({
+      ok: z.boolean(),
+      message: z.string().max(NODE_COMMAND_MESSAGE_MAX),
+      /** Per-URL outcomes of purgeUrls and preheat, in the order of the command's URLs. */
+      results: z.array(cacheUrlResultSchema).max(CACHE_TASK_URLS_MAX).optional(),
+    }),
   },
   response: dataOf(z.literal(true)),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cacheUrlResultSchema } from '../edge/cache-urls.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
 import { zName, zText } from '../validators/zod.js';
@@ -30,6 +31,8 @@ export const nodeCommandSchema = z.object({
   createdAt: z.string(),
   sentAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /** Per-URL outcomes of a URL purge or a preheat ([] for other commands and until answered). */
+  results: z.array(cacheUrlResultSchema),
 });
 export type NodeCommand = z.infer<typeof nodeCommandSchema>;
 

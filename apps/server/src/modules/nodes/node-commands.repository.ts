@@ -59,13 +59,33 @@ export class NodeCommandsRepository {
     status: Extract<NodeCommandStatus, 'succeeded' | 'failed'>,
     message: string,
     now: Date,
+    results: NodeCommandRow['results'] = [],
   ) {
     const rows = await this.db
       .update(nodeCommands)
-      .set({ status, message, finishedAt: now })
+      .set({ status, message, finishedAt: now, results })
       .where(and(eq(nodeCommands.id, id), eq(nodeCommands.nodeId, nodeId), eq(nodeCommands.status, 'sent')))
       .returning();
     return rows[0];
+  }
+
+  /**
+   * Expires the open commands of these cache tasks whose time ran out (their nodes may never poll
+   * again), so that a task's state settles. Purges and preheats have no listener for ended commands.
+   */
+  async expireTasks(taskIds: number[], now: Date): Promise<void> {
+    if (taskIds.length === 0) return;
+    for (const [status, message] of [
+      ['queued', 'not picked up by the node in time'],
+      ['sent', 'no result from the node in time'],
+    ] as const) {
+      await this.db
+        .update(nodeCommands)
+        .set({ status: 'expired', message, finishedAt: now })
+        .where(
+          and(inArray(nodeCommands.taskId, taskIds), eq(nodeCommands.status, status), lte(nodeCommands.expiresAt, now)),
+        );
+    }
   }
 
   /** A sent command of this node of `type`, or undefined. */

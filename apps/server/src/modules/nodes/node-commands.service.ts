@@ -1,4 +1,5 @@
 import {
+  type CacheUrlResult,
   type EdgeCommand,
   NODE_COMMAND_EXPIRY_SECONDS,
   type NodeCommand,
@@ -26,12 +27,24 @@ export function presentNodeCommand(row: NodeCommandRow): NodeCommand {
     createdAt: row.createdAt.toISOString(),
     sentAt: row.sentAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
+    results: row.results,
   };
 }
 
+/** The command as the agent receives it: each type's payload, as the queuing call stored it. */
 function presentEdgeCommand(row: NodeCommandRow): EdgeCommand {
-  if (row.type === 'upgrade') return { id: row.id, type: row.type, payload: { version: String(row.payload.version) } };
-  return { id: row.id, type: row.type, payload: {} };
+  const { id, type, payload } = row;
+  switch (type) {
+    case 'upgrade':
+      return { id, type, payload: { version: String(payload.version) } };
+    case 'clearCache':
+      return { id, type, payload: { epoch: Number(payload.epoch) } };
+    case 'purgeUrls':
+    case 'preheat':
+      return { id, type, payload: { urls: (payload.urls as string[]) ?? [] } };
+    default:
+      return { id, type, payload: {} };
+  }
 }
 
 /** Told about commands that ended (answered or expired), e.g. to end an upgrade. */
@@ -78,7 +91,13 @@ export class NodeCommandsService {
     ids: number[],
     type: NodeCommandType,
     zoneId?: number,
-    options: { payload?: Record<string, unknown>; within?: (tx: Db, rows: NodeCommandRow[]) => Promise<void> } = {},
+    options: {
+      /** The same payload for every node, or one per node id. */
+      payload?: Record<string, unknown> | ((tx: Db, nodeId: number) => Promise<Record<string, unknown>>);
+      /** Runs once the nodes are checked, before the commands are inserted: creates their task (its id). */
+      task?: (tx: Db) => Promise<number>;
+      within?: (tx: Db, rows: NodeCommandRow[]) => Promise<void>;
+    } = {},
   ): Promise<NodeCommand[]> {
     const unique = [...new Set(ids)];
     const now = this.clock();
@@ -89,16 +108,21 @@ export class NodeCommandsService {
           extra: { reason: 'not every node is an initialised node of yours in this zone' },
         });
       }
-      const inserted = await new NodeCommandsRepository(tx).insertMany(
-        unique.map((nodeId) => ({
+      const taskId = options.task ? await options.task(tx) : null;
+      const payloadOf = options.payload;
+      const values = [];
+      for (const nodeId of unique) {
+        values.push({
           ownerId: operatorId,
           nodeId,
           type,
-          payload: options.payload ?? {},
+          payload: typeof payloadOf === 'function' ? await payloadOf(tx, nodeId) : (payloadOf ?? {}),
+          taskId,
           createdAt: new Date(now),
           expiresAt: this.deadline(now),
-        })),
-      );
+        });
+      }
+      const inserted = await new NodeCommandsRepository(tx).insertMany(values);
       await options.within?.(tx, inserted);
       return inserted;
     });
@@ -123,10 +147,21 @@ export class NodeCommandsService {
   }
 
   /** Records a node's result for one of its sent commands; anything else is 101018. */
-  async report(nodeId: number, id: number, result: { ok: boolean; message: string }): Promise<void> {
+  async report(
+    nodeId: number,
+    id: number,
+    result: { ok: boolean; message: string; results?: CacheUrlResult[] | undefined },
+  ): Promise<void> {
     const now = new Date(this.clock());
     await this.expire(nodeId, now);
-    const done = await this.commands.finish(nodeId, id, result.ok ? 'succeeded' : 'failed', result.message, now);
+    const done = await this.commands.finish(
+      nodeId,
+      id,
+      result.ok ? 'succeeded' : 'failed',
+      result.message,
+      now,
+      result.results ?? [],
+    );
     if (!done) throw new AppError(101018, { extra: { reason: 'not a running command of this node' } });
     await this.finished([done]);
   }

@@ -96,6 +96,7 @@ export class SnapshotBuilder {
         zoneId: nodes.zoneId,
         enabled: nodes.enabled,
         logRotateTime: nodes.logRotateTime,
+        cacheEpoch: nodes.cacheEpoch,
         http2: zones.http2,
         forceSSLRedirectCode: zones.forceSSLRedirectCode,
         nginxEnabled: zones.nginxEnabled,
@@ -104,7 +105,15 @@ export class SnapshotBuilder {
       .from(nodes)
       .leftJoin(zones, eq(zones.id, nodes.zoneId))
       .where(eq(nodes.id, nodeId));
-    const noDomains = (): DataPlane => ({ version: 'pending', domains: [], certificates: [], caches: [], modules: [] });
+    const cacheEpoch = node?.cacheEpoch ?? 0;
+    const noDomains = (): DataPlane => ({
+      version: 'pending',
+      domains: [],
+      certificates: [],
+      caches: [],
+      cacheEpoch,
+      modules: [],
+    });
     if (node?.status !== 'initialized' || node.zoneId === null) {
       return {
         initialized: false,
@@ -238,6 +247,7 @@ export class SnapshotBuilder {
       domains: out,
       certificates: certs,
       caches: caches.filter((policy) => used.has(policy.id)),
+      cacheEpoch,
       modules: siteModules.modules,
     };
     return { ...zoneLevel, dataPlane: plane };

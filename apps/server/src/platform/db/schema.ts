@@ -1,4 +1,5 @@
 import type {
+  CacheUrlResult,
   NginxTuning,
   NodeCommandStatus,
   NodeCommandType,
@@ -283,6 +284,8 @@ export const nodes = pgTable(
     /** Where the latest upgrade stands, and the version it goes to (null when none was asked for). */
     upgradeStatus: text('upgrade_status').$type<NodeUpgradeStatus>().notNull().default('none'),
     upgradeVersion: text('upgrade_version'),
+    /** Part of every cache key on the node: raised to clear the node's whole cache (cache-tasks.ts). */
+    cacheEpoch: integer('cache_epoch').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -295,7 +298,33 @@ export const nodes = pgTable(
 );
 
 /**
- * Commands for a node's agent (reboot, reset, log rotation; later purge, preheat, upgrade): queued
+ * A URL purge or preheat (routes/cache-tasks.ts): one call's URLs, sent to nodes as one command
+ * each (node_commands.task_id). A customer's purge names its site; an operator's preheat its zone;
+ * an operator's purge on named nodes has neither.
+ */
+export const cacheTasks = pgTable(
+  'cache_tasks',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** The operator whose nodes run the task. */
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    kind: text('kind').$type<'purge' | 'preheat'>().notNull(),
+    siteId: bigint('site_id', { mode: 'number' }).references(() => sites.id, { onDelete: 'cascade' }),
+    zoneId: bigint('zone_id', { mode: 'number' }).references(() => zones.id, { onDelete: 'cascade' }),
+    urls: jsonb('urls').$type<string[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('cache_tasks_site_idx').on(t.siteId, t.id),
+    index('cache_tasks_zone_idx').on(t.zoneId, t.id),
+    check('cache_tasks_kind_check', sql`${t.kind} IN ('purge', 'preheat')`),
+  ],
+);
+
+/**
+ * Commands for a node's agent (reboot, reset, log rotation, upgrade, cache clear, purge, preheat): queued
  * by the operator, handed to the agent by its command poll (sent), answered by the agent
  * (succeeded / failed), or expired when not picked up or not answered in time.
  */
@@ -318,9 +347,13 @@ export const nodeCommands = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
     /** Until when the command may still be picked up (queued) or answered (sent). */
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** The purge or preheat task the command belongs to, and the agent's result per URL. */
+    taskId: bigint('task_id', { mode: 'number' }).references(() => cacheTasks.id, { onDelete: 'cascade' }),
+    results: jsonb('results').$type<CacheUrlResult[]>().notNull().default([]),
   },
   (t) => [
     index('node_commands_node_created_idx').on(t.nodeId, t.createdAt),
+    index('node_commands_task_idx').on(t.taskId),
     index('node_commands_open_idx').on(t.nodeId, t.status).where(sql`${t.status} IN ('queued', 'sent')`),
   ],
 );
