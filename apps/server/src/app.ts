@@ -53,6 +53,8 @@ import { NodesService } from './modules/nodes/nodes.service.js';
 import { ProductsRepository } from './modules/products/products.repository.js';
 import { bindProductRoutes } from './modules/products/products.routes.js';
 import { ProductsService } from './modules/products/products.service.js';
+import { bindSiteModuleRoutes } from './modules/site-modules/site-modules.routes.js';
+import { SiteModulesService } from './modules/site-modules/site-modules.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
 import { bindSiteCacheRoutes } from './modules/sites/site-cache.routes.js';
 import { SiteCacheService } from './modules/sites/site-cache.service.js';
@@ -250,6 +252,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
   bindSiteCacheRoutes(binder, new SiteCacheService(db, siteAccess));
   bindCacheTaskRoutes(binder, new CacheTasksService(db, nodeCommands, nodeSettings, siteAccess, clock), nodesService);
+  bindSiteModuleRoutes(binder, new SiteModulesService(db, siteAccess));
   bindAccountRoutes(binder, accountsRepo, nodesService);
   bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);
   bindMonitoringRoutes(

@@ -211,6 +211,17 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '证书仍分配给：{domains}',
     zh_TW: '憑證仍指派給：{domains}',
   },
+  headerNameNotAllowed: {
+    en_US:
+      'Letters, digits and "-" only; hop-by-hop headers, Host, Content-Length and the edge\'s own headers cannot be changed',
+    zh_CN: '仅限字母、数字和“-”；逐跳标头、Host、Content-Length 及边缘节点自身的标头不可修改',
+    zh_TW: '僅限字母、數字和「-」；逐跳標頭、Host、Content-Length 及邊緣節點自身的標頭不可修改',
+  },
+  moduleInUse: {
+    en_US: 'The module is still bound to: {domains}',
+    zh_CN: '模块仍绑定到：{domains}',
+    zh_TW: '模組仍綁定至：{domains}',
+  },
   portTypeMismatch: {
     en_US: 'A node serves one port type; these already serve the other one: {ids}',
     zh_CN: '节点只能服务一种端口类型；以下节点已服务另一种：{ids}',

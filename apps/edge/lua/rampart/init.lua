@@ -8,6 +8,7 @@ function _M.master()
   require "rampart.pages"
   require "rampart.validate"
   require "rampart.router"
+  require "rampart.modules"
   require "rampart.balancer"
   require "rampart.certs"
   require "rampart.admin"

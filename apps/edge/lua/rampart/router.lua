@@ -7,6 +7,7 @@
 --   "404", "403", "503"          the edge's own page for that status
 --   "301", "302", "307", "308"   the forceSSL redirect
 --   "@rampart_cache_<ttl>[_fixed]"  the cache location of the first cache rule that matches
+--   "@rampart_modules"           the domain has site modules (rampart.modules does the rest)
 -- set_by_lua runs without a coroutine of its own, which is measurably cheaper per request than
 -- rewrite_by_lua; nothing here yields. It writes as few nginx variables as it can (each write is a
 -- hash lookup in nginx): the domain id for the access log, and the Host sent upstream only when the
@@ -109,6 +110,9 @@ cached_location = function(domain, gen, var)
   return nil
 end
 
+-- For rampart.modules: a domain with modules picks its cache location after its own work.
+_M.cached_location = cached_location
+
 function _M.route()
   local var = ngx.var
   if id_prefix == nil then id_prefix = (var.rampart_node or "edge") .. "-" .. ngx.worker.pid() .. "-" end
@@ -124,6 +128,7 @@ function _M.route()
 
   local origin = domain.origin
   if origin.host then var.rampart_upstream_host = origin.host end
+  if domain.modules then return "@rampart_modules" end
   if domain.cacheId then
     local location = cached_location(domain, gen, var)
     if location then return location end

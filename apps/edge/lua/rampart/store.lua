@@ -6,6 +6,7 @@
 --   …|g<N>|d:<name>     a domain, <name> exact or "*.parent"
 --   …|g<N>|c:<id>       a certificate {cert, key}
 --   …|g<N>|p:<id>       a site's cache policy {id, generation, rules}
+--   …|g<N>|m:<id>       a site module {id, type, …} (rampart.modules)
 --   …|g<N>|meta:        {version, generation, domains, certificates, cacheEpoch}
 --   …|g<N>|keys:        every key of generation N, to retire it later
 -- A generation is written completely before `current` points at it and never changes afterwards,
@@ -56,6 +57,14 @@ function _M.cache_key(gen, id) return key(gen, "p", tostring(id)) end
 -- worker (the router memoizes the compiled policy on the cached domain), so no cache of its own.
 function _M.cache_policy(gen, id)
   local raw = dict:get(_M.cache_key(gen, id))
+  if raw == nil then return nil end
+  return _M.decode_entry(raw)
+end
+function _M.module_key(gen, id) return key(gen, "m", tostring(id)) end
+
+-- The site module `id` of generation `gen`, decoded, or nil (memoized by rampart.modules per domain entry).
+function _M.module(gen, id)
+  local raw = dict:get(_M.module_key(gen, id))
   if raw == nil then return nil end
   return _M.decode_entry(raw)
 end

@@ -1,6 +1,7 @@
 -- Defence in depth: the agent validated the document (src/data-plane/schema.ts); this checks its
 -- shape again and returns clean records holding only known fields. On failure: nil, field, reason.
 local cjson = require "cjson.safe"
+local modules_check = require "rampart.modules_check"
 
 local _M = {}
 
@@ -123,7 +124,7 @@ local function cache_policy(p, path)
   return { id = p.id, generation = p.generation, rules = rules }
 end
 
-local function domain(d, path, certificate_ids, cache_ids)
+local function domain(d, path, certificate_ids, cache_ids, module_types)
   if type(d) ~= "table" then return nil, path, "not an object" end
   if not is_int(d.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
   if not is_host(d.name) then return nil, path .. ".name", "not a host name" end
@@ -144,15 +145,17 @@ local function domain(d, path, certificate_ids, cache_ids)
     end
     cache_id = d.cacheId
   end
+  local modules, modules_field, modules_reason = modules_check.domain_refs(d.modules, path .. ".modules", module_types)
+  if modules == nil then return nil, modules_field, modules_reason end
   local clean_origin, field, reason = origin(d.origin, path .. ".origin")
   if clean_origin == nil then return nil, field, reason end
   return {
     id = d.id, name = d.name, enabled = d.enabled, forceSSL = d.forceSSL, forceSSLCode = d.forceSSLCode,
-    certificateId = certificate_id, cacheId = cache_id, origin = clean_origin,
+    certificateId = certificate_id, cacheId = cache_id, modules = modules or nil, origin = clean_origin,
   }
 end
 
--- doc (decoded JSON) → { version, domains, certificates, caches, cacheEpoch } or nil, field, reason.
+-- doc (decoded JSON) → { version, domains, certificates, caches, modules, cacheEpoch } or nil, field, reason.
 function _M.document(doc)
   if type(doc) ~= "table" or #doc > 0 then return nil, "(document)", "not an object" end
   if type(doc.version) ~= "string" or not re_find(doc.version, VERSION_RE, "jo") then
@@ -192,6 +195,8 @@ function _M.document(doc)
     caches[i] = clean
   end
 
+  local modules, module_types, modules_reason = modules_check.modules(doc.modules)
+  if modules == nil then return nil, module_types, modules_reason end
   local epoch = doc.cacheEpoch
   if epoch == nil or epoch == null then epoch = 0 end
   if not is_int(epoch, 0, 2147483647) then return nil, "cacheEpoch", "not a cache epoch" end
@@ -199,7 +204,7 @@ function _M.document(doc)
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
     local path = "domains[" .. (i - 1) .. "]"
-    local clean, field, reason = domain(d, path, certificate_ids, cache_ids)
+    local clean, field, reason = domain(d, path, certificate_ids, cache_ids, module_types)
     if clean == nil then return nil, field, reason end
     if names[clean.name] then return nil, path .. ".name", "duplicate domain name" end
     names[clean.name] = true
@@ -207,7 +212,8 @@ function _M.document(doc)
   end
 
   return {
-    version = doc.version, domains = domains, certificates = certificates, caches = caches, cacheEpoch = epoch,
+    version = doc.version, domains = domains, certificates = certificates, caches = caches, modules = modules,
+    cacheEpoch = epoch,
   }
 end
 

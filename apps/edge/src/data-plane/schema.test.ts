@@ -13,6 +13,7 @@ function domain(overrides: Record<string, unknown> = {}, origin: Record<string, 
     forceSSLCode: 301,
     certificateId: null,
     cacheId: null,
+    modules: null,
     ...overrides,
     origin: {
       scheme: 'http',
@@ -25,7 +26,15 @@ function domain(overrides: Record<string, unknown> = {}, origin: Record<string, 
 }
 
 function doc(overrides: Record<string, unknown> = {}): DataPlane {
-  return { version: 'v1', domains: [domain()], certificates: [], caches: [], cacheEpoch: 0, ...overrides } as DataPlane;
+  return {
+    version: 'v1',
+    domains: [domain()],
+    certificates: [],
+    caches: [],
+    cacheEpoch: 0,
+    modules: [],
+    ...overrides,
+  } as DataPlane;
 }
 
 /** The DataPlaneError parseDataPlane throws for `value` (fails the test when it accepts it). */
@@ -261,6 +270,57 @@ describe('parseDataPlane refuses', () => {
   it('two cache policies with one id', () => {
     const policy = { id: 3, generation: 1, rules: [cacheRule] };
     expect(refusal(doc({ caches: [policy, policy] })).field).toBe('caches[1].id');
+  });
+
+  const headerModule = { id: 5, type: 'customHeader', request: [], response: [] };
+  const noModules = { customHeader: null, urlRedirect: null, cors: null, proxyRewrite: null };
+  it.each([
+    ['modules[0].request[0].value', { request: [{ name: 'X-A', value: 'a\r\nSet-Cookie: x=1' }] }],
+    ['modules[0].request[0].name', { request: [{ name: 'X A', value: 'a' }] }],
+    ['modules[0].request[0].name', { request: [{ name: 'Host', value: 'evil.example' }] }],
+    ['modules[0].request[0].name', { request: [{ name: 'X-Forwarded-For', value: '1.2.3.4' }] }],
+    ['modules[0].response[0].name', { response: [{ name: 'Content-Length', value: '0' }] }],
+    ['modules[0].response[0].name', { response: [{ name: 'Transfer-Encoding', value: 'chunked' }] }],
+  ])('a custom-header module with a bad header (%s: %j)', (field, fields) => {
+    expect(refusal(doc({ modules: [{ ...headerModule, ...fields }] })).field).toBe(field);
+  });
+
+  const redirect = { match: 'exact', source: '/old', target: '/new', code: 301, keepQuery: true };
+  it.each([
+    ['modules[0].rules[0].source', { match: 'regex', source: '^/(?<=a)b' }],
+    ['modules[0].rules[0].source', { match: 'regex', source: '^/(a)\\1' }],
+    ['modules[0].rules[0].source', { match: 'exact', source: 'old' }],
+    ['modules[0].rules[0].target', { target: 'javascript:alert(1)' }],
+    ['modules[0].rules[0].target', { target: '/a b' }],
+    ['modules[0].rules[0].code', { code: 303 }],
+  ])('a redirect rule with a bad field (%s: %j)', (field, fields) => {
+    const modules = [{ id: 6, type: 'urlRedirect', rules: [{ ...redirect, ...fields }] }];
+    expect(refusal(doc({ modules })).field).toBe(field);
+  });
+
+  it('a CORS module with a bad origin and a rewrite module with a bad host', () => {
+    const cors = {
+      id: 7,
+      type: 'cors',
+      origins: ['https://a.example.com\r\nX: y'],
+      methods: ['GET'],
+      allowHeaders: [],
+      exposeHeaders: [],
+      credentials: false,
+      maxAge: 0,
+    };
+    expect(refusal(doc({ modules: [cors] })).field).toBe('modules[0].origins[0]');
+    const rewrite = { id: 8, type: 'proxyRewrite', host: 'a b', setHeaders: [], removeHeaders: [], rules: [] };
+    expect(refusal(doc({ modules: [rewrite] })).field).toBe('modules[0].host');
+  });
+
+  it('a domain naming a module the document lacks, or one of another type', () => {
+    const missing = domain({ modules: { ...noModules, customHeader: 9 } });
+    expect(refusal(doc({ domains: [missing] })).field).toBe('domains[0].modules.customHeader');
+    const wrongType = domain({ modules: { ...noModules, cors: 5 } });
+    expect(refusal(doc({ domains: [wrongType], modules: [headerModule] })).field).toBe('domains[0].modules.cors');
+    const ok = domain({ modules: { ...noModules, customHeader: 5 } });
+    expect(() => parseDataPlane(JSON.stringify(doc({ domains: [ok], modules: [headerModule] })))).not.toThrow();
   });
 
   it('with a typed error whose message names the field', () => {

@@ -55,6 +55,18 @@ describe('renderNginxConf', () => {
     expect(conf.indexOf('events {')).toBeGreaterThan(lua);
   });
 
+  it('runs the site modules phases only in the locations module domains are routed to', () => {
+    const conf = render();
+    const block = (name: string) => conf.slice(conf.indexOf(`location ${name} {`)).split('\n    }')[0] ?? '';
+    expect(block('/')).not.toContain('_by_lua_block { require("rampart.modules")');
+    expect(block('@rampart_cache_3600')).not.toContain('rampart.modules');
+    expect(block('@rampart_modules')).toContain('rewrite_by_lua_block { require("rampart.modules").rewrite() }');
+    expect(block('@rampart_modules')).toContain('header_filter_by_lua_block');
+    expect(block('@rampart_cache_3600_m')).toContain('header_filter_by_lua_block');
+    expect(block('@rampart_cache_60_fixed_m')).toContain('proxy_ignore_headers');
+    expect(conf).toContain('lua_regex_match_limit 100000;');
+  });
+
   it('keeps the pid file, logs and every temp path inside the prefix', () => {
     const conf = render();
     const layout = prefixLayout(BASE.prefix);

@@ -183,21 +183,28 @@ function listenAddress(s: NginxSettings, p: number): string {
  */
 function cacheLocations(): string[] {
   return CACHE_TTL_SECONDS.flatMap((ttl) =>
-    [false, true].map((fixed) =>
-      [
-        `    location ${cacheLocationName(ttl, fixed)} {`,
-        '      proxy_cache rampart_cache;',
-        '      proxy_cache_key $rampart_cache_key;',
-        `      proxy_cache_valid 200 206 301 302 ${ttl}s;`,
-        ...(fixed ? ['      proxy_ignore_headers Cache-Control Expires X-Accel-Expires;'] : []),
-        '      proxy_cache_lock on;',
-        '      proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;',
-        '      add_header X-Cache-Status $upstream_cache_status always;',
-        '      proxy_pass $rampart_cache_pass;',
-        '    }',
-      ].join('\n'),
-    ),
+    [false, true].flatMap((fixed) => [cacheLocation(ttl, fixed, false), cacheLocation(ttl, fixed, true)]),
   );
+}
+
+/**
+ * One cache location; the `_m` twin (for domains with site modules, rampart.modules) adds the
+ * modules' header filter, so cached domains without modules never run it.
+ */
+function cacheLocation(ttl: number, fixed: boolean, modules: boolean): string {
+  return [
+    `    location ${cacheLocationName(ttl, fixed)}${modules ? '_m' : ''} {`,
+    '      proxy_cache rampart_cache;',
+    '      proxy_cache_key $rampart_cache_key;',
+    `      proxy_cache_valid 200 206 301 302 ${ttl}s;`,
+    ...(fixed ? ['      proxy_ignore_headers Cache-Control Expires X-Accel-Expires;'] : []),
+    '      proxy_cache_lock on;',
+    '      proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;',
+    '      add_header X-Cache-Status $upstream_cache_status always;',
+    ...(modules ? ['      header_filter_by_lua_block { require("rampart.modules").header_filter() }'] : []),
+    '      proxy_pass $rampart_cache_pass;',
+    '    }',
+  ].join('\n');
 }
 
 /** The named location for a lifetime (seconds) and origin policy; the router builds the same name. */
@@ -237,6 +244,14 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
     '    location @rampart_route {',
     '      rewrite_by_lua_block { require("rampart.router").elsewhere() }',
     '      proxy_pass https://rampart_https;',
+    '    }',
+    // Domains with site modules (rampart.modules): redirects, CORS preflights and the request to
+    // the origin in the rewrite phase, response headers in the header filter; the origin pool
+    // (http or https) comes from $rampart_cache_pass like the cache locations'.
+    '    location @rampart_modules {',
+    '      rewrite_by_lua_block { require("rampart.modules").rewrite() }',
+    '      header_filter_by_lua_block { require("rampart.modules").header_filter() }',
+    '      proxy_pass $rampart_cache_pass;',
     '    }',
     ...ERROR_PAGES.map(
       (code) => `    location @rampart_${code} { content_by_lua_block { require("rampart.pages").send(${code}) } }`,
@@ -313,6 +328,9 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     `  lua_package_path '${s.luaDir}/?.lua;${SYSTEM_LUA_PATH};;';`,
     `  lua_package_cpath '${SYSTEM_LUA_CPATH};;';`,
     `  lua_shared_dict rampart_config ${s.configDictMegabytes}m;`,
+    // Backtracking bound of every ngx.re match (site modules' regex rules): a pathological pattern
+    // fails (no match) instead of holding a worker.
+    '  lua_regex_match_limit 100000;',
     `  proxy_cache_path ${layout.cacheDir} levels=1:2 keys_zone=rampart_cache:${s.cacheKeysMegabytes}m max_size=${s.cacheMaxSizeMegabytes}m inactive=7d use_temp_path=off;`,
     // Loads the modules in the master (workers inherit them) and touches no data: the shared dict
     // survives a reload and holds what the agent pushed.

@@ -21,6 +21,7 @@ export function domain(
     forceSSLCode: 301,
     certificateId: null,
     cacheId: null,
+    modules: null,
     ...rest,
     origin: { scheme: 'http', host: null, balance: 'round_robin', upstreams, ...origin },
   };
@@ -32,6 +33,7 @@ export function document(
   certificates: DataPlane['certificates'] = [],
   caches: DataPlane['caches'] = [],
   cacheEpoch = 0,
+  modules: DataPlane['modules'] = [],
 ): DataPlane {
-  return { version, domains, certificates, caches, cacheEpoch };
+  return { version, domains, certificates, caches, cacheEpoch, modules };
 }

@@ -41,7 +41,7 @@ export function request(
   port: number,
   host: string,
   path = '/',
-  options: { method?: string; body?: string; timeoutMs?: number } = {},
+  options: { method?: string; body?: string; timeoutMs?: number; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -51,7 +51,7 @@ export function request(
         port,
         path,
         method: options.method ?? 'GET',
-        headers: { host },
+        headers: { ...options.headers, host },
         agent: false,
         timeout: options.timeoutMs ?? 10_000,
       },

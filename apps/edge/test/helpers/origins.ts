@@ -14,6 +14,8 @@ export interface Origin {
     method: string | undefined;
     requestId: string | undefined;
     body: string;
+    /** Every request header as received (names lower-case). */
+    headers: http.IncomingHttpHeaders;
   }[];
   close(): Promise<void>;
 }
@@ -42,6 +44,7 @@ export async function startOrigin(name: string, options: OriginOptions = {}): Pr
         method: req.method,
         requestId: Array.isArray(requestId) ? requestId.join(',') : requestId,
         body,
+        headers: req.headers,
       });
       if (options.hang) return;
       res.setHeader('content-type', 'application/json');

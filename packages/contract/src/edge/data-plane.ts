@@ -7,6 +7,7 @@ import {
   CACHE_TTL_SECONDS,
 } from '../routes/site-cache.js';
 import { isIP } from '../validators/ip.js';
+import { edgeDomainModulesSchema, edgeModuleSchema } from './modules.js';
 
 /**
  * The data-plane document: everything an edge node serves per domain. The control plane builds it
@@ -101,6 +102,8 @@ export const edgeDomainSchema = z.strictObject({
   certificateId: id.nullable(),
   /** The cache policy (site id) that applies, or null: then nothing of the domain is cached. */
   cacheId: id.nullable().default(null),
+  /** The site modules bound to the domain (ids in `modules`), or null when it has none. */
+  modules: edgeDomainModulesSchema,
   origin: edgeOriginSchema,
 });
 
@@ -121,6 +124,7 @@ export const dataPlaneSchema = z
     caches: z.array(edgeCachePolicySchema).max(DATA_PLANE_LIMITS.domains).default([]),
     /** The node's cache epoch, part of every cache key: a higher one clears the node's whole cache. */
     cacheEpoch: z.number().int().min(0).max(2_147_483_647).default(0),
+    modules: z.array(edgeModuleSchema).max(DATA_PLANE_LIMITS.domains).default([]),
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();
@@ -136,6 +140,13 @@ export const dataPlaneSchema = z
         ctx.addIssue({ code: 'custom', path: ['caches', i, 'id'], message: 'duplicate cache policy id' });
       }
       cacheIds.add(policy.id);
+    });
+    const moduleTypes = new Map<number, string>();
+    doc.modules.forEach((module, i) => {
+      if (moduleTypes.has(module.id)) {
+        ctx.addIssue({ code: 'custom', path: ['modules', i, 'id'], message: 'duplicate module id' });
+      }
+      moduleTypes.set(module.id, module.type);
     });
     const names = new Set<string>();
     const ids = new Set<number>();
@@ -159,6 +170,15 @@ export const dataPlaneSchema = z
           path: ['domains', i, 'cacheId'],
           message: 'no cache policy with this id in the document',
         });
+      }
+      for (const [type, moduleId] of Object.entries(domain.modules ?? {})) {
+        if (moduleId !== null && moduleTypes.get(moduleId) !== type) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['domains', i, 'modules', type],
+            message: `no ${type} module with this id in the document`,
+          });
+        }
       }
       names.add(domain.name);
       ids.add(domain.id);

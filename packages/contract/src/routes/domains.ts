@@ -118,6 +118,13 @@ export const domainSchema = z.object({
   /** First upstream as `host:port` (IPv6 in brackets), '' when there is none. */
   upstreamURL: z.string(),
   upstreamCount: z.number().int(),
+  /** Bound site modules (routes/site-modules.ts), 0 = none; names as the CDNRay domain list shows them. */
+  customHeaderModuleID: z.number().int(),
+  customHeaderModuleName: z.string(),
+  urlRedirectModuleID: z.number().int(),
+  urlRedirectModuleName: z.string(),
+  corsID: z.number().int(),
+  proxyRewriteModuleID: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -18,6 +18,7 @@ import { nodeRoutes } from './nodes.js';
 import { operatorNginxRoutes } from './operator-nginx.js';
 import { productRoutes } from './products.js';
 import { siteCacheRoutes } from './site-cache.js';
+import { siteModuleRoutes } from './site-modules.js';
 import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
 import { userResourceRoutes } from './user-resources.js';
@@ -44,6 +45,7 @@ export * from './nodes.js';
 export * from './operator-nginx.js';
 export * from './products.js';
 export * from './site-cache.js';
+export * from './site-modules.js';
 export * from './sites.js';
 export * from './system.js';
 export * from './user-resources.js';
@@ -75,6 +77,7 @@ export const ROUTE_GROUPS = {
   certificates: certificateRoutes,
   siteCache: siteCacheRoutes,
   cacheTasks: cacheTaskRoutes,
+  siteModules: siteModuleRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,
   announcements: announcementRoutes,

@@ -18,6 +18,7 @@ import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { certificates, domains, domainUpstreams, sites } from '../../platform/db/schema.js';
 import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
+import { moduleBindingsOf } from '../site-modules/site-modules.repository.js';
 import { type SiteScope, siteScope } from '../sites/sites.repository.js';
 
 export type DomainRow = typeof domains.$inferSelect & {
@@ -178,6 +179,11 @@ export class DomainsRepository {
       .where(and(eq(domainUpstreams.ip, oldIP), inArray(domainUpstreams.domainId, inSite)))
       .returning({ domainId: domainUpstreams.domainId });
     return rows.map((r) => r.domainId);
+  }
+
+  /** Site modules bound to the domains (module id and name by type). */
+  modulesOf(domainIds: number[]) {
+    return moduleBindingsOf(this.db, domainIds);
   }
 
   async upstreamsOf(domainIds: number[]): Promise<UpstreamRow[]> {

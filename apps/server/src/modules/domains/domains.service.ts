@@ -65,8 +65,17 @@ function certStatus(row: DomainRow, now: Date): DomainCertStatus {
     : DOMAIN_CERT_STATUS.expired;
 }
 
-export function presentDomain(row: DomainRow, upstreams: UpstreamRow[], now = new Date()): SiteDomain {
+/** The modules bound to one domain, by type (see routes/site-modules.ts). */
+type DomainModuleRefs = { type: string; moduleId: number; name: string }[];
+
+export function presentDomain(
+  row: DomainRow,
+  upstreams: UpstreamRow[],
+  now = new Date(),
+  modules: DomainModuleRefs = [],
+): SiteDomain {
   const first = upstreams[0];
+  const bound = (type: string) => modules.find((m) => m.type === type);
   return {
     id: row.id,
     siteID: row.siteId,
@@ -83,6 +92,12 @@ export function presentDomain(row: DomainRow, upstreams: UpstreamRow[], now = ne
     upstreams: upstreams.map(presentUpstream),
     upstreamURL: first ? hostPort(first) : '',
     upstreamCount: upstreams.length,
+    customHeaderModuleID: bound('customHeader')?.moduleId ?? 0,
+    customHeaderModuleName: bound('customHeader')?.name ?? '',
+    urlRedirectModuleID: bound('urlRedirect')?.moduleId ?? 0,
+    urlRedirectModuleName: bound('urlRedirect')?.name ?? '',
+    corsID: bound('cors')?.moduleId ?? 0,
+    proxyRewriteModuleID: bound('proxyRewrite')?.moduleId ?? 0,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -132,11 +147,15 @@ export class DomainsService {
   }
 
   private async present(repo: DomainsRepository, rows: DomainRow[]): Promise<SiteDomain[]> {
-    const upstreams = await repo.upstreamsOf(rows.map((r) => r.id));
+    const ids = rows.map((r) => r.id);
+    const [upstreams, modules] = await Promise.all([repo.upstreamsOf(ids), repo.modulesOf(ids)]);
+    const now = new Date();
     return rows.map((row) =>
       presentDomain(
         row,
         upstreams.filter((u) => u.domainId === row.id),
+        now,
+        modules.filter((m) => m.domainId === row.id),
       ),
     );
   }

@@ -21,6 +21,7 @@ import {
   virtualNodeRecords,
   zones,
 } from '../../platform/db/schema.js';
+import { edgeModulesOf } from '../site-modules/edge-modules.js';
 import { edgeCachePolicies } from '../sites/site-cache.service.js';
 import { OperatorNginxService } from '../zones/operator-nginx.service.js';
 import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
@@ -105,7 +106,14 @@ export class SnapshotBuilder {
       .leftJoin(zones, eq(zones.id, nodes.zoneId))
       .where(eq(nodes.id, nodeId));
     const cacheEpoch = node?.cacheEpoch ?? 0;
-    const noDomains = (): DataPlane => ({ version: 'pending', domains: [], certificates: [], caches: [], cacheEpoch });
+    const noDomains = (): DataPlane => ({
+      version: 'pending',
+      domains: [],
+      certificates: [],
+      caches: [],
+      cacheEpoch,
+      modules: [],
+    });
     if (node?.status !== 'initialized' || node.zoneId === null) {
       return {
         initialized: false,
@@ -181,6 +189,10 @@ export class SnapshotBuilder {
 
     const caches = await edgeCachePolicies(this.db, [...new Set(domainRows.map((row) => row[7]))]);
     const cached = new Set(caches.map((policy) => policy.id));
+    const siteModules = await edgeModulesOf(
+      this.db,
+      domainRows.map((row) => row[0]),
+    );
     const out: EdgeDomain[] = [];
     for (const [
       id,
@@ -205,6 +217,7 @@ export class SnapshotBuilder {
         forceSSLCode,
         certificateId,
         cacheId: cached.has(siteId) ? siteId : null,
+        modules: siteModules.byDomain.get(id) ?? null,
         origin: {
           scheme: scheme === 1 ? 'https' : 'http',
           host: hostName === '' ? null : hostName,
@@ -235,6 +248,7 @@ export class SnapshotBuilder {
       certificates: certs,
       caches: caches.filter((policy) => used.has(policy.id)),
       cacheEpoch,
+      modules: siteModules.modules,
     };
     return { ...zoneLevel, dataPlane: plane };
   }

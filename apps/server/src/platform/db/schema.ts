@@ -794,3 +794,63 @@ export const monitorEvents = pgTable(
   },
   (t) => [index('monitor_events_target_idx').on(t.groupId, t.nodeId, t.at)],
 );
+
+/**
+ * Site modules (packages/contract/src/routes/site-modules.ts): named sets of one type per site.
+ * `settings` holds the type's settings, checked against the contract's schema when written.
+ */
+export const siteModules = pgTable(
+  'site_modules',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    type: text('type').$type<'customHeader' | 'urlRedirect' | 'cors' | 'proxyRewrite'>().notNull(),
+    name: text('name').notNull(),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('site_modules_site_type_name_key').on(t.siteId, t.type, t.name)],
+);
+
+/** Rules of URL-redirect and proxy-rewrite modules; `site_id` lets the per-site limit count in one index. */
+export const siteModuleRules = pgTable(
+  'site_module_rules',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    moduleId: bigint('module_id', { mode: 'number' })
+      .notNull()
+      .references(() => siteModules.id, { onDelete: 'cascade' }),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    type: text('type').$type<'urlRedirect' | 'proxyRewrite'>().notNull(),
+    rule: jsonb('rule').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('site_module_rules_module_idx').on(t.moduleId),
+    index('site_module_rules_site_type_idx').on(t.siteId, t.type),
+  ],
+);
+
+/**
+ * Which module of each type a domain uses (at most one per type). A bound module cannot be
+ * deleted (restrict; the service names the domains); deleting the domain drops its bindings.
+ */
+export const domainModules = pgTable(
+  'domain_modules',
+  {
+    domainId: bigint('domain_id', { mode: 'number' })
+      .notNull()
+      .references(() => domains.id, { onDelete: 'cascade' }),
+    type: text('type').$type<'customHeader' | 'urlRedirect' | 'cors' | 'proxyRewrite'>().notNull(),
+    moduleId: bigint('module_id', { mode: 'number' })
+      .notNull()
+      .references(() => siteModules.id, { onDelete: 'restrict' }),
+  },
+  (t) => [primaryKey({ columns: [t.domainId, t.type] }), index('domain_modules_module_idx').on(t.moduleId)],
+);

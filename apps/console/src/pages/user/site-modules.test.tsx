@@ -1,0 +1,217 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+// Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+beforeEach(() => {
+  api = signedInFakeApi('user');
+  api.on('GET', '/user/site/3', fail(404, 101004, 'not here')); // the header is not what these tests look at
+});
+
+afterEach(() => restoreFakeApi());
+
+const MODULES = '/user/sitesManagement/sitesSetting/3/shop?tab=modules';
+const stamps = { siteID: 3, createdAt: '2026-01-02T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z' };
+const security = {
+  id: 5,
+  name: 'security',
+  domainIDs: [9],
+  headers: [
+    { type: 'request', name: 'X-From-Edge', value: 'yes' },
+    { type: 'response', name: 'X-Frame-Options', value: 'DENY' },
+  ],
+  ...stamps,
+};
+const domain = {
+  id: 9,
+  name: 'www.example.com',
+  customHeaderModuleID: 5,
+  urlRedirectModuleID: 0,
+  corsID: 0,
+  proxyRewriteModuleID: 0,
+};
+
+describe('sitesSetting: modules', () => {
+  beforeEach(() => {
+    api.on('GET', '/user/site/3/module/customHeaders', { status: 200, body: { data: [security], total: 1 } });
+    api.on('GET', '/user/site/3/domains', { status: 200, body: { data: [domain], total: 1 } });
+  });
+
+  it('lists custom header modules and creates one with headers in both directions', async () => {
+    api.on('POST', '/user/site/3/module/customHeaders', ok([{ ...security, id: 6, name: 'cors-ish' }]));
+    renderAt(MODULES);
+    const row = await findRow('security');
+    expect(within(row).getByText('1 request, 1 response')).toBeTruthy();
+    clickButton('Create module');
+    const dialog = await findModal();
+    typeInto(dialog, 'Name', 'cache hints');
+    clickButton('Add header', dialog);
+    clickButton('Add header', dialog);
+    typeInto(dialog, 'Header name 1', 'Cache-Control');
+    typeInto(dialog, 'Value (empty removes the header) 1', 'no-cache');
+    await chooseOption(dialog, 'Direction 2', 'Request (to origin)');
+    typeInto(dialog, 'Header name 2', 'Cookie');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Create Success!')).toBeTruthy();
+    expect(api.sent('POST', '/user/site/3/module/customHeaders')[0]?.body).toEqual({
+      modules: [
+        {
+          name: 'cache hints',
+          headers: [
+            { type: 'response', name: 'Cache-Control', value: 'no-cache' },
+            { type: 'request', name: 'Cookie', value: '' },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('edits a module (Header Set Success!) and shows a refused header under its field', async () => {
+    const fields = [{ in: 'body', field: 'headers.1.name', key: 'headerNameNotAllowed', message: 'Not this header' }];
+    let calls = 0;
+    api.on('PUT', '/user/site/3/module/customHeader', () => {
+      calls += 1;
+      return calls === 1 ? fail(400, 101003, 'Parameter Error', { fields }) : ok(security);
+    });
+    renderAt(MODULES);
+    clickButton('Edit', await findRow('security'));
+    const dialog = await findModal();
+    expect((within(dialog).getByLabelText('Header name 2') as HTMLInputElement).value).toBe('X-Frame-Options');
+    typeInto(dialog, 'Header name 2', 'Content-Length');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('Not this header')).toBeTruthy();
+    typeInto(dialog, 'Header name 2', 'X-Frame-Options');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Header Set Success!')).toBeTruthy();
+    expect(api.sent('PUT', '/user/site/3/module/customHeader')[1]?.body).toEqual({
+      id: 5,
+      name: 'security',
+      headers: security.headers,
+    });
+  });
+
+  it('binds a module to domains, and "None" (0) unbinds', async () => {
+    api.on('PUT', '/user/site/3/domains/module/customHeader', ok(true));
+    renderAt(MODULES);
+    clickButton('Bind to domains', await findRow('security'));
+    let dialog = await findModal();
+    await waitFor(() => expect(api.sent('GET', '/user/site/3/domains')).toHaveLength(1));
+    await chooseOption(dialog, 'Domains', 'www.example.com (security)');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('PUT', '/user/site/3/domains/module/customHeader')[0]?.body).toEqual({
+      domainIDs: [9],
+      moduleID: 5,
+    });
+
+    const toolbarBind = screen.getAllByText('Bind to domains', { selector: 'button, button *' })[0] as HTMLElement;
+    fireEvent.click(toolbarBind);
+    dialog = await findModal();
+    await chooseOption(dialog, 'Domains', 'www.example.com (security)');
+    clickButton('OK', dialog);
+    await waitFor(() => expect(api.sent('PUT', '/user/site/3/domains/module/customHeader')).toHaveLength(2));
+    expect(api.sent('PUT', '/user/site/3/domains/module/customHeader')[1]?.body).toEqual({
+      domainIDs: [9],
+      moduleID: 0,
+    });
+  });
+
+  it('deletes a module (REMOVE SUCCESS) and shows why a bound one cannot go', async () => {
+    const fields = [
+      { in: 'body', field: 'ids.0', key: 'moduleInUse', message: 'The module is still bound to: www.example.com' },
+    ];
+    let calls = 0;
+    api.on('DELETE', '/user/site/3/module/customHeaders', () => {
+      calls += 1;
+      return calls === 1 ? fail(400, 101003, 'Parameter Error', { fields }) : ok(true);
+    });
+    renderAt(MODULES);
+    const remove = async () => {
+      clickButton('Delete', await findRow('security'));
+      const popup = (await screen.findByText('Delete the module security?')).closest('.ant-popover') as HTMLElement;
+      clickButton('Delete', popup);
+    };
+    await remove();
+    expect(await screen.findByText('The module is still bound to: www.example.com')).toBeTruthy();
+    await remove();
+    expect(await screen.findByText('REMOVE SUCCESS')).toBeTruthy();
+    expect(api.sent('DELETE', '/user/site/3/module/customHeaders')[1]?.body).toEqual({ ids: [5] });
+  });
+
+  it('binds a CORS module with corsID', async () => {
+    const cors = {
+      id: 8,
+      name: 'app',
+      domainIDs: [],
+      origins: ['https://app.example.com'],
+      methods: ['GET'],
+      allowHeaders: [],
+      exposeHeaders: [],
+      credentials: false,
+      maxAge: 600,
+      ...stamps,
+    };
+    api.on('GET', '/user/site/3/module/corsSettings', { status: 200, body: { data: [cors], total: 1 } });
+    api.on('PUT', '/user/site/3/domains/module/cors', ok(true));
+    renderAt(`${MODULES}&module=cors`);
+    const row = await findRow('app');
+    expect(within(row).getByText('https://app.example.com')).toBeTruthy();
+    clickButton('Bind to domains', row);
+    const dialog = await findModal();
+    await chooseOption(dialog, 'Domains', 'www.example.com');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    expect(api.sent('PUT', '/user/site/3/domains/module/cors')[0]?.body).toEqual({ domainIDs: [9], corsID: 8 });
+  });
+
+  it('adds and deletes the rules of a redirect module', async () => {
+    const moves = { id: 11, name: 'moves', domainIDs: [], ruleCount: 1, ...stamps };
+    const rule = {
+      id: 40,
+      moduleID: 11,
+      matchType: 'exact',
+      source: '/old',
+      target: '/new',
+      statusCode: 301,
+      keepQuery: true,
+      createdAt: stamps.createdAt,
+      updatedAt: stamps.updatedAt,
+    };
+    api.on('GET', '/user/site/3/module/urlRedirects', { status: 200, body: { data: [moves], total: 1 } });
+    api.on('GET', '/user/site/3/module/urlRedirect/11/rules', { status: 200, body: { data: [rule], total: 1 } });
+    api.on('POST', '/user/site/3/module/urlRedirect/11/rules', ok([{ ...rule, id: 41 }]));
+    api.on('DELETE', '/user/site/3/module/urlRedirect/11/rules', ok(true));
+    renderAt(`${MODULES}&module=urlRedirect`);
+    clickButton('Rules (1)', await findRow('moves'));
+    const drawer = (await screen.findByText('Rules of moves')).closest('.ant-drawer') as HTMLElement;
+    expect(await within(drawer).findByText('/old')).toBeTruthy();
+    typeInto(drawer, 'Source', '/docs/');
+    typeInto(drawer, 'Target', 'https://docs.example.com/');
+    await chooseOption(drawer, 'Match', 'Path prefix');
+    await chooseOption(drawer, 'Status code', '302');
+    clickButton('Add rule', drawer);
+    expect(await screen.findByText('Create Success!')).toBeTruthy();
+    expect(api.sent('POST', '/user/site/3/module/urlRedirect/11/rules')[0]?.body).toEqual({
+      items: [
+        {
+          matchType: 'prefix',
+          source: '/docs/',
+          target: 'https://docs.example.com/',
+          statusCode: 302,
+          keepQuery: true,
+        },
+      ],
+    });
+    clickButton('Delete', (await within(drawer).findByText('/old')).closest('tr') as HTMLElement);
+    const popup = (await screen.findByText('Delete this rule?')).closest('.ant-popover') as HTMLElement;
+    clickButton('Delete', popup);
+    expect(await screen.findByText('REMOVE SUCCESS')).toBeTruthy();
+    expect(api.sent('DELETE', '/user/site/3/module/urlRedirect/11/rules')[0]?.body).toEqual({ ids: [40] });
+  });
+});

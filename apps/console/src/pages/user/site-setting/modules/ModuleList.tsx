@@ -1,0 +1,110 @@
+import { LinkOutlined, PlusOutlined } from '@ant-design/icons';
+import type { SiteModuleType } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Space, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../../app/route-query';
+import { toastText } from '../../../../app/toast';
+import { DeleteButton } from '../../../../components/DeleteButton';
+import { ListTable } from '../../../../components/ListTable';
+import { SearchBox } from '../../../../components/SearchBox';
+import { useListSearch } from '../../../../features/lists/use-list-search';
+import { BindModuleModal } from './BindModuleModal';
+import { ModuleFormModal } from './ModuleFormModal';
+import { ModuleRulesDrawer } from './ModuleRulesDrawer';
+import { ModuleSummary } from './ModuleSummary';
+import { type ListedModule, MODULE_ROUTES, moduleInvalidates, RULE_ROUTES } from './module-types';
+
+/** The site's modules of one type, paged and searched on the server: create, edit, rules, bind, delete. */
+export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleType }) {
+  const { t } = useTranslation(['modules', 'common']);
+  const search = useListSearch(['name'] as const);
+  const params = { siteId };
+  const routes = MODULE_ROUTES[type];
+  const ruleRoutes = RULE_ROUTES[type];
+  const list = useQuery(
+    routeQuery('user', routes.list, {
+      params,
+      query: { page: search.page, pageSize: search.pageSize, name: search.filters.name },
+    }),
+  );
+  const [editing, setEditing] = useState<ListedModule | 'new' | null>(null);
+  const [binding, setBinding] = useState<number | null>(null);
+  const [rulesOf, setRulesOf] = useState<ListedModule | null>(null);
+  const remove = useRouteMutation('user', routes.delete, {
+    input: (id: number) => ({ params, body: { ids: [id] } }),
+    invalidates: moduleInvalidates(type),
+    success: () => toastText('removeSuccess'),
+  });
+  const modules = (list.data?.data ?? []) as ListedModule[];
+
+  const columns: TableColumnsType<ListedModule> = [
+    { title: t('name'), dataIndex: 'name' },
+    { title: t('summary'), key: 'summary', render: (_, m) => <ModuleSummary type={type} module={m} /> },
+    { title: t('domains'), dataIndex: 'domainIDs', render: (ids: number[]) => ids.length },
+    {
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, m) => (
+        <Space wrap>
+          {ruleRoutes && (
+            <Button size="small" onClick={() => setRulesOf(m)}>
+              {t('rules.open', { count: m.ruleCount ?? 0 })}
+            </Button>
+          )}
+          <Button size="small" onClick={() => setBinding(m.id)}>
+            {t('bind.open')}
+          </Button>
+          <Button size="small" onClick={() => setEditing(m)}>
+            {t('common:actions.edit')}
+          </Button>
+          <DeleteButton
+            confirm={t('deleteConfirm', { name: m.name })}
+            pending={remove.isPending && remove.variables === m.id}
+            onConfirm={() => remove.mutate(m.id)}
+          />
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Flex justify="space-between" gap="small" wrap style={{ marginBottom: 16 }}>
+        <SearchBox
+          label={t('search')}
+          value={search.filters.name}
+          onSearch={(text) => search.setFilters({ name: text })}
+        />
+        <Space>
+          <Button icon={<LinkOutlined />} onClick={() => setBinding(0)}>
+            {t('bind.open')}
+          </Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+            {t('create')}
+          </Button>
+        </Space>
+      </Flex>
+      <ListTable<ListedModule> rowKey="id" columns={columns} list={list} paging={search} emptyText={t('empty')} />
+      <ModuleFormModal siteId={siteId} type={type} module={editing} onClose={() => setEditing(null)} />
+      <BindModuleModal
+        siteId={siteId}
+        type={type}
+        open={binding !== null}
+        modules={modules}
+        initialModule={binding ?? 0}
+        onClose={() => setBinding(null)}
+      />
+      {ruleRoutes && (
+        <ModuleRulesDrawer
+          siteId={siteId}
+          type={type}
+          routes={ruleRoutes}
+          module={rulesOf}
+          onClose={() => setRulesOf(null)}
+        />
+      )}
+    </>
+  );
+}

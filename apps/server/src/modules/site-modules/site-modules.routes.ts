@@ -1,0 +1,104 @@
+import {
+  bindModuleRoutes,
+  type CorsModule,
+  type CustomHeaderModule,
+  corsRoutes,
+  customHeaderRoutes,
+  type ProxyRewriteModule,
+  type ProxyRewriteRule,
+  proxyRewriteRoutes,
+  SITE_MODULE_TYPES,
+  type UrlRedirectModule,
+  type UrlRedirectRule,
+  urlRedirectRoutes,
+} from '@rampart/contract';
+import { type Binder, requireCaller } from '../../platform/http/bind-route.js';
+import { requestLocale } from '../../platform/http/request-locale.js';
+import type { ModuleInput, SiteModulesService } from './site-modules.service.js';
+
+/*
+ * The module rows hold the type's settings exactly as the contract's schema parsed them, so the
+ * presented object has the type's shape; the casts below name that shape for the binder (which
+ * checks every reply against the route's response schema in tests).
+ */
+
+export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService): void {
+  const crud = <M>(
+    type: (typeof SITE_MODULE_TYPES)[number],
+    r: typeof customHeaderRoutes | typeof corsRoutes | typeof urlRedirectRoutes | typeof proxyRewriteRoutes,
+  ) => {
+    binder.bind(r.list, async ({ params, query }, { caller }) => {
+      const page = await modules.list(requireCaller(caller).accountId, params.siteId, type, query);
+      return page as { data: M[]; total: number } as never;
+    });
+    binder.bind(r.create, async ({ params, body }, { caller }) => ({
+      data: (await modules.create(
+        requireCaller(caller).accountId,
+        params.siteId,
+        type,
+        body.modules as ModuleInput[],
+      )) as M[] as never,
+    }));
+    binder.bind(r.update, async ({ params, body }, { caller }) => ({
+      data: (await modules.update(
+        requireCaller(caller).accountId,
+        params.siteId,
+        type,
+        body as ModuleInput & { id: number },
+      )) as M as never,
+    }));
+    binder.bind(r.delete, async ({ params, body }, { caller, request }) => {
+      await modules.delete(requireCaller(caller).accountId, params.siteId, type, body.ids, requestLocale(request));
+      return { data: true as const };
+    });
+  };
+  crud<CustomHeaderModule>('customHeader', customHeaderRoutes);
+  crud<CorsModule>('cors', corsRoutes);
+  crud<UrlRedirectModule>('urlRedirect', urlRedirectRoutes);
+  crud<ProxyRewriteModule>('proxyRewrite', proxyRewriteRoutes);
+
+  const rules = <R>(type: 'urlRedirect' | 'proxyRewrite', r: typeof urlRedirectRoutes | typeof proxyRewriteRoutes) => {
+    binder.bind(r.listRules, async ({ params, query }, { caller }) => {
+      const page = await modules.listRules(
+        requireCaller(caller).accountId,
+        params.siteId,
+        type,
+        params.moduleId,
+        query,
+      );
+      return page as { data: R[]; total: number } as never;
+    });
+    binder.bind(r.addRules, async ({ params, body }, { caller }) => ({
+      data: (await modules.addRules(
+        requireCaller(caller).accountId,
+        params.siteId,
+        type,
+        params.moduleId,
+        body.items,
+      )) as R[] as never,
+    }));
+    binder.bind(r.updateRule, async ({ params, body }, { caller }) => ({
+      data: (await modules.updateRule(
+        requireCaller(caller).accountId,
+        params.siteId,
+        type,
+        params.moduleId,
+        body,
+      )) as R as never,
+    }));
+    binder.bind(r.deleteRules, async ({ params, body }, { caller }) => {
+      await modules.deleteRules(requireCaller(caller).accountId, params.siteId, type, params.moduleId, body.ids);
+      return { data: true as const };
+    });
+  };
+  rules<UrlRedirectRule>('urlRedirect', urlRedirectRoutes);
+  rules<ProxyRewriteRule>('proxyRewrite', proxyRewriteRoutes);
+
+  for (const type of SITE_MODULE_TYPES) {
+    binder.bind(bindModuleRoutes[type], async ({ params, body }, { caller }) => {
+      const moduleId = 'corsID' in body ? body.corsID : body.moduleID;
+      await modules.bind(requireCaller(caller).accountId, params.siteId, type, body.domainIDs, moduleId);
+      return { data: true as const };
+    });
+  }
+}

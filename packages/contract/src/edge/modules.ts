@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { CACHE_PATH_RE } from '../routes/site-cache.js';
+import {
+  CORS_LIST_MAX,
+  CORS_MAX_AGE_MAX,
+  CORS_METHODS,
+  CORS_ORIGIN_RE,
+  CUSTOM_HEADERS_MAX,
+  isSafeModuleRegex,
+  MODULE_HEADER_NAME_RE,
+  MODULE_HEADER_VALUE_MAX,
+  MODULE_HEADER_VALUE_RE,
+  moduleHeaderAllowed,
+  PATH_MATCH_TYPES,
+  REDIRECT_CODES,
+  REDIRECT_RULES_PER_SITE,
+  REDIRECT_TARGET_RE,
+  REWRITE_RULES_PER_MODULE,
+  REWRITE_TARGET_RE,
+} from '../routes/site-modules.js';
+
+/**
+ * Site modules in the data-plane document (see routes/site-modules.ts for what each does). The
+ * control plane sends the modules bound to served domains; a domain names them in `modules`.
+ * Every value is checked again here with the API's allowlists (and by validate.lua once more):
+ * the edge sets these headers and patterns from Lua, never from nginx.conf.
+ */
+
+const id = z.number().int().min(1).max(2_147_483_647);
+const headerValue = z.string().max(MODULE_HEADER_VALUE_MAX).regex(MODULE_HEADER_VALUE_RE, 'not printable ASCII');
+const header = (direction: 'request' | 'response') =>
+  z.strictObject({
+    name: z.string().refine((n) => moduleHeaderAllowed(n, direction), 'header name not allowed'),
+    value: headerValue,
+  });
+const headerList = (direction: 'request' | 'response') => z.array(header(direction)).max(CUSTOM_HEADERS_MAX);
+
+const pathRule = {
+  match: z.enum(PATH_MATCH_TYPES),
+  source: z.string().max(256),
+};
+function sourceOk(rule: { match: string; source: string }) {
+  return rule.match === 'regex' ? isSafeModuleRegex(rule.source) : CACHE_PATH_RE.test(rule.source);
+}
+
+export const edgeCustomHeaderModuleSchema = z.strictObject({
+  id,
+  type: z.literal('customHeader'),
+  request: headerList('request'),
+  response: headerList('response'),
+});
+
+export const edgeUrlRedirectModuleSchema = z.strictObject({
+  id,
+  type: z.literal('urlRedirect'),
+  rules: z
+    .array(
+      z
+        .strictObject({
+          ...pathRule,
+          target: z.string().max(1100).regex(REDIRECT_TARGET_RE, 'not a redirect target'),
+          code: z.union(REDIRECT_CODES.map((c) => z.literal(c))),
+          keepQuery: z.boolean(),
+        })
+        .refine(sourceOk, { message: 'not a valid source', path: ['source'] }),
+    )
+    .max(REDIRECT_RULES_PER_SITE),
+});
+
+export const edgeCorsModuleSchema = z.strictObject({
+  id,
+  type: z.literal('cors'),
+  origins: z.array(z.string().regex(CORS_ORIGIN_RE, 'not an origin')).min(1).max(CORS_LIST_MAX),
+  methods: z.array(z.enum(CORS_METHODS)).min(1).max(CORS_METHODS.length),
+  allowHeaders: z.array(z.string().refine((s) => s === '*' || MODULE_HEADER_NAME_RE.test(s))).max(CORS_LIST_MAX),
+  exposeHeaders: z.array(z.string().refine((s) => s === '*' || MODULE_HEADER_NAME_RE.test(s))).max(CORS_LIST_MAX),
+  credentials: z.boolean(),
+  maxAge: z.number().int().min(0).max(CORS_MAX_AGE_MAX),
+});
+
+export const edgeProxyRewriteModuleSchema = z.strictObject({
+  id,
+  type: z.literal('proxyRewrite'),
+  /** Host header to the origin, or null for the domain's own. */
+  host: z
+    .string()
+    .max(253)
+    .regex(/^([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/, 'not a host name')
+    .nullable(),
+  setHeaders: headerList('request'),
+  removeHeaders: z
+    .array(z.string().refine((n) => moduleHeaderAllowed(n, 'request'), 'header name not allowed'))
+    .max(CUSTOM_HEADERS_MAX),
+  rules: z
+    .array(
+      z
+        .strictObject({ ...pathRule, target: z.string().max(1024).regex(REWRITE_TARGET_RE, 'not a path') })
+        .refine(sourceOk, { message: 'not a valid source', path: ['source'] }),
+    )
+    .max(REWRITE_RULES_PER_MODULE),
+});
+
+export const edgeModuleSchema = z.discriminatedUnion('type', [
+  edgeCustomHeaderModuleSchema,
+  edgeUrlRedirectModuleSchema,
+  edgeCorsModuleSchema,
+  edgeProxyRewriteModuleSchema,
+]);
+
+/** The modules a domain uses, by type (module ids in the document's `modules`), or null for none. */
+export const edgeDomainModulesSchema = z
+  .strictObject({
+    customHeader: id.nullable(),
+    urlRedirect: id.nullable(),
+    cors: id.nullable(),
+    proxyRewrite: id.nullable(),
+  })
+  .nullable()
+  .default(null);
+
+export type EdgeModule = z.infer<typeof edgeModuleSchema>;
+export type EdgeDomainModules = z.infer<typeof edgeDomainModulesSchema>;
