@@ -1,25 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { api } from '../support/api.js';
 import { login } from '../support/console.js';
+import { customerSite } from '../support/sites.js';
 
 test('a customer adds domains to a site in the console and sees them listed', async ({ page }) => {
-  // The operator's side, through the API: a zone with a group, a product, a site for the customer.
-  const zone = await api<{ id: number }>('client', 'POST', 'client/zone', { name: `e2e-${Date.now()}` });
-  const group = await api<{ id: number }>('client', 'POST', `client/zone/${zone.id}/group`, {
-    name: 'web',
-    portType: 7,
-  });
-  const product = await api<{ id: number }>('client', 'POST', 'client/product', {
-    name: `e2e-product-${Date.now()}`,
-    portType: 7,
-    mainGroupIDs: [group.id],
-  });
-  const [customer] = await api<{ id: number }[]>('client', 'GET', 'client/accounts?name=user');
-  const site = await api<{ siteID: number }>('client', 'POST', 'client/site', {
-    siteName: 'e2e shop',
-    userID: customer?.id,
-    productID: product.id,
-  });
+  const site = await customerSite('e2e shop');
 
   await login(page, 'user');
   await page.goto('/user/sitesManagement/sites');

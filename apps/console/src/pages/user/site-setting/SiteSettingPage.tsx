@@ -11,6 +11,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { TagList } from '../../../components/TagList';
 import { idFilter } from '../../../features/lists/use-list-search';
 import { SiteStatusTag } from '../../../features/sites/SiteStatusTag';
+import { CacheTab } from './cache/CacheTab';
 import { CertificatesTab } from './certificates/CertificatesTab';
 import { DomainsTab } from './domains/DomainsTab';
 import { ModulesTab } from './modules/ModulesTab';
@@ -18,9 +19,12 @@ import { SiteUsersTab } from './users/SiteUsersTab';
 
 /**
  * `/user/sitesManagement/sitesSetting/:id?/:name?`: one site's header and its settings in tabs
- * (domains, certificates, modules, sub-accounts given access; `?tab=` in the URL). The name in the path titles the page until the site
+ * (domains, certificates, cache rules, modules, sub-accounts given access; `?tab=` in the URL). The name in the path titles the page until the site
  * has loaded. Without an id it points back to the site list.
  */
+/** The tabs `?tab=` may name; anything else shows the domains. */
+const TABS = ['domains', 'certificates', 'cache', 'modules', 'users'] as const;
+
 export function SiteSettingPage() {
   const { t } = useTranslation(['sites', 'shell']);
   const { id, name } = useParams();
@@ -42,7 +46,7 @@ function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
   const { t } = useTranslation(['sites', 'shell']);
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
-  const tab = asked === 'certificates' || asked === 'users' || asked === 'modules' ? asked : 'domains';
+  const tab = (TABS as readonly string[]).includes(asked ?? '') ? (asked as (typeof TABS)[number]) : 'domains';
   const site = useQuery(routeQuery('user', siteRoutes.getUserSite, { params: { siteId } }));
   const data = site.data?.data;
 
@@ -75,6 +79,7 @@ function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
         items={[
           { key: 'domains', label: t('setting.tabs.domains'), children: <DomainsTab siteId={siteId} /> },
           { key: 'certificates', label: t('setting.tabs.certificates'), children: <CertificatesTab siteId={siteId} /> },
+          { key: 'cache', label: t('setting.tabs.cache'), children: <CacheTab siteId={siteId} /> },
           { key: 'modules', label: t('setting.tabs.modules'), children: <ModulesTab siteId={siteId} /> },
           { key: 'users', label: t('setting.tabs.users'), children: <SiteUsersTab siteId={siteId} /> },
         ]}

@@ -1,0 +1,180 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../i18n/i18n';
+import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { chooseOption, clickButton, findModal, findRow, selectRows, typeInto } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+// Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+const CACHE = '/user/sitesManagement/sitesSetting/3/shop?tab=cache';
+const RULES = '/user/site/3/setting/caches';
+
+const rule = {
+  id: 11,
+  siteID: 3,
+  scope: 'fileType',
+  values: ['image'],
+  ttl: 86400,
+  queryString: 'ignore',
+  bypass: false,
+  respectOrigin: true,
+  priority: 10,
+  memo: 'pictures',
+  createdAt: '2026-03-01T10:00:00.000Z',
+  updatedAt: '2026-03-01T10:00:00.000Z',
+};
+const bypassRule = {
+  ...rule,
+  id: 12,
+  scope: 'directory',
+  values: ['/api/'],
+  bypass: true,
+  priority: 20,
+  memo: 'live data',
+};
+
+/** Types `values` into the tags box labelled Values, each ended with Enter as a person would. */
+function typeTags(dialog: HTMLElement, values: string[]): void {
+  const input = within(dialog).getByLabelText('Values');
+  for (const value of values) {
+    fireEvent.change(input, { target: { value } });
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13, which: 13 });
+  }
+}
+
+beforeEach(() => {
+  api = signedInFakeApi('user');
+  api.on('GET', '/user/site/3', fail(404, 101004, 'not here')); // the header is not what these tests look at
+  api.on('GET', RULES, ok({ rules: [bypassRule, rule], generation: 1 }));
+});
+
+afterEach(() => restoreFakeApi());
+
+describe('sitesSetting: cache', () => {
+  it('lists the rules in the order the server gives, with their scope, lifetime and headers policy', async () => {
+    renderAt(CACHE);
+    const images = await findRow('Images (gif, png, jpg, jpeg, bmp)');
+    expect(within(images).getByText('File types')).toBeTruthy();
+    expect(within(images).getByText('1 day')).toBeTruthy();
+    expect(within(images).getByText('Respected')).toBeTruthy();
+    expect(within(images).getByText('Ignored (one copy per path)')).toBeTruthy();
+    const live = await findRow('/api/');
+    expect(within(live).getByText('Not cached')).toBeTruthy();
+    const rows = [...document.querySelectorAll('tbody tr.ant-table-row')].map((row) => row.textContent ?? '');
+    expect(rows[0]).toContain('/api/');
+    expect(rows[1]).toContain('pictures');
+  });
+
+  it('adds a suffix rule, sending suffixes without their dot and in lower case', async () => {
+    api.on('POST', RULES, ok([{ ...rule, id: 13 }]));
+    renderAt(CACHE);
+    await findRow('pictures');
+    clickButton('Add cache rule');
+    const dialog = await findModal();
+    typeTags(dialog, ['.JPG', 'css']);
+    await chooseOption(dialog, 'Cache time', '7 days');
+    fireEvent.change(within(dialog).getByLabelText('Priority'), { target: { value: '30' } });
+    fireEvent.click(within(dialog).getByLabelText('Ignored (one copy per path)'));
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Cache Rules Added Success!')).toBeTruthy();
+    expect(api.sent('POST', RULES)[0]?.body).toEqual({
+      data: [
+        {
+          scope: 'suffix',
+          values: ['jpg', 'css'],
+          ttl: 604800,
+          queryString: 'ignore',
+          bypass: false,
+          respectOrigin: true,
+          priority: 30,
+          memo: '',
+        },
+      ],
+    });
+  });
+
+  it('checks values with the contract’s rule schema before sending, naming the value at fault', async () => {
+    renderAt(CACHE);
+    await findRow('pictures');
+    clickButton('Add cache rule');
+    const dialog = await findModal();
+    await chooseOption(dialog, 'Match', 'Directories');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('This field is required')).toBeTruthy();
+    typeTags(dialog, ['/static/', 'img/']);
+    expect(await within(dialog).findByText('img/: Wrong format')).toBeTruthy();
+    expect(api.sent('POST', RULES)).toHaveLength(0);
+  });
+
+  it('shows the server’s field errors of an added rule under its field', async () => {
+    const fields = [{ in: 'body', field: 'data.0.values.0', key: 'wrongFormat', message: 'Wrong format (server)' }];
+    api.on('POST', RULES, fail(400, 101003, 'Parameter Error', { fields }));
+    renderAt(CACHE);
+    await findRow('pictures');
+    clickButton('Add cache rule');
+    const dialog = await findModal();
+    typeTags(dialog, ['png']);
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('Wrong format (server)')).toBeTruthy();
+  });
+
+  it('edits a rule: a scope that takes no values sends none, a bypass rule keeps its settings', async () => {
+    api.on('PUT', '/user/site/3/setting/cache/12', ok({ ...bypassRule, scope: 'all', values: [] }));
+    renderAt(CACHE);
+    clickButton('Edit', await findRow('/api/'));
+    const dialog = await findModal();
+    expect((within(dialog).getByLabelText('Memo') as HTMLInputElement).value).toBe('live data');
+    await chooseOption(dialog, 'Match', 'Every request');
+    await waitFor(() => expect(within(dialog).queryByLabelText('Values')).toBeNull());
+    typeInto(dialog, 'Memo', 'everything live');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Update Success')).toBeTruthy();
+    expect(api.sent('PUT', '/user/site/3/setting/cache/12')[0]?.body).toEqual({
+      scope: 'all',
+      values: [],
+      ttl: 86400,
+      queryString: 'ignore',
+      bypass: true,
+      respectOrigin: true,
+      priority: 20,
+      memo: 'everything live',
+    });
+  });
+
+  it('deletes the chosen rules in one call', async () => {
+    api.on('DELETE', RULES, ok(true));
+    renderAt(CACHE);
+    await findRow('pictures');
+    await selectRows(['pictures', 'live data']);
+    clickButton('Delete (2)');
+    const popup = (await screen.findByText('Delete 2 cache rules?')).closest('.ant-popover') as HTMLElement;
+    clickButton('Delete', popup);
+    expect(await screen.findByText('Delete Success!')).toBeTruthy();
+    expect(api.sent('DELETE', RULES)[0]?.body).toEqual({ ids: [11, 12] });
+  });
+
+  it('clears the site’s cache only after the confirm', async () => {
+    api.on('DELETE', '/user/site/3/setting/currentCache', ok({ generation: 2 }));
+    renderAt(CACHE);
+    await findRow('pictures');
+    clickButton('Clear cache');
+    const popup = (await screen.findByText(/Clear the whole cache of this site/)).closest(
+      '.ant-popover',
+    ) as HTMLElement;
+    expect(api.sent('DELETE', '/user/site/3/setting/currentCache')).toHaveLength(0);
+    clickButton('Clear cache', popup);
+    expect(await screen.findByText('Clear Cache Success!')).toBeTruthy();
+    await waitFor(() => expect(api.sent('DELETE', '/user/site/3/setting/currentCache')).toHaveLength(1));
+  });
+
+  it('shows the tab in the reader’s language', async () => {
+    await i18n.changeLanguage('zh_TW'); // the setup file sets English back before each test
+    renderAt(CACHE);
+    expect(await screen.findByText('新增快取規則')).toBeTruthy();
+    expect(await findRow('圖片 (gif, png, jpg, jpeg, bmp)')).toBeTruthy();
+  });
+});

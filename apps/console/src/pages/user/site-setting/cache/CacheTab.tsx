@@ -1,0 +1,117 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { type CacheRule, siteCacheRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../../app/route-query';
+import { toastText } from '../../../../app/toast';
+import { DateTime } from '../../../../components/DateTime';
+import { DeleteButton } from '../../../../components/DeleteButton';
+import { ListEmpty } from '../../../../components/ListEmpty';
+import { TagList } from '../../../../components/TagList';
+import { CachePurgeActions } from './CachePurgeActions';
+import { CacheRuleFormModal } from './CacheRuleFormModal';
+import { fileTypeLabel, ttlLabel } from './cache-rule-form';
+
+/**
+ * A site's cache rules in the order the edge tries them (the server's order: priority, then age;
+ * at most 100, so one unpaged table), with add, edit, delete (also several at once) and the
+ * site-wide purge.
+ */
+export function CacheTab({ siteId }: { siteId: number }) {
+  const { t } = useTranslation(['cache', 'common']);
+  const params = { siteId };
+  const list = useQuery(routeQuery('user', siteCacheRoutes.listCacheRules, { params }));
+  const [editing, setEditing] = useState<CacheRule | 'new' | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const remove = useRouteMutation('user', siteCacheRoutes.deleteCacheRules, {
+    input: (ids: number[]) => ({ params, body: { ids } }),
+    invalidates: [siteCacheRoutes.listCacheRules],
+    success: () => toastText('deleteSuccess'),
+    onSuccess: (_reply, ids) => setSelected((current) => current.filter((id) => !ids.includes(id))),
+  });
+  const busy = (id: number) => remove.isPending && remove.variables.length === 1 && remove.variables[0] === id;
+
+  const columns: TableColumnsType<CacheRule> = [
+    { title: t('priority'), dataIndex: 'priority', width: 90 },
+    {
+      title: t('scope'),
+      key: 'scope',
+      render: (_, rule) => (
+        <Space orientation="vertical" size={4}>
+          <span>{t(`scopes.${rule.scope}`)}</span>
+          {rule.scope !== 'all' && (
+            <div>
+              <TagList items={rule.scope === 'fileType' ? rule.values.map(fileTypeLabel) : rule.values} />
+            </div>
+          )}
+        </Space>
+      ),
+    },
+    {
+      title: t('ttl'),
+      key: 'ttl',
+      render: (_, rule) => (rule.bypass ? <Tag color="orange">{t('bypassed')}</Tag> : ttlLabel(rule.ttl)),
+    },
+    {
+      title: t('respectOrigin'),
+      dataIndex: 'respectOrigin',
+      render: (on: boolean, rule) => (rule.bypass ? '—' : on ? t('respected') : t('ignored')),
+    },
+    {
+      title: t('queryString'),
+      dataIndex: 'queryString',
+      render: (value: CacheRule['queryString'], rule) => (rule.bypass ? '—' : t(`queryStrings.${value}`)),
+    },
+    { title: t('memo'), dataIndex: 'memo', render: (memo: string) => memo || '—' },
+    { title: t('updatedAt'), dataIndex: 'updatedAt', render: (value: string) => <DateTime value={value} /> },
+    {
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, rule) => (
+        <Space>
+          <Button size="small" onClick={() => setEditing(rule)}>
+            {t('common:actions.edit')}
+          </Button>
+          <DeleteButton
+            confirm={t('deleteConfirm')}
+            pending={busy(rule.id)}
+            onConfirm={() => remove.mutate([rule.id])}
+          />
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <CachePurgeActions siteId={siteId} />
+      <Typography.Title level={5}>{t('rules')}</Typography.Title>
+      <Typography.Paragraph type="secondary">{t('rulesHint')}</Typography.Paragraph>
+      <Flex justify="space-between" style={{ marginBottom: 16 }}>
+        <DeleteButton
+          label={t('bulkDelete', { count: selected.length })}
+          confirm={t('bulkDeleteConfirm', { count: selected.length })}
+          disabled={selected.length === 0}
+          pending={remove.isPending && remove.variables === selected}
+          onConfirm={() => remove.mutate(selected)}
+        />
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('add')}
+        </Button>
+      </Flex>
+      <Table<CacheRule>
+        rowKey="id"
+        columns={columns}
+        dataSource={list.data?.data.rules}
+        loading={list.isFetching}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+        locale={{ emptyText: <ListEmpty text={t('empty')} failed={list.isError} onRetry={() => list.refetch()} /> }}
+      />
+      <CacheRuleFormModal siteId={siteId} rule={editing} onClose={() => setEditing(null)} />
+    </>
+  );
+}

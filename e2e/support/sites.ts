@@ -1,0 +1,30 @@
+import { api } from './api.js';
+
+/**
+ * A site of the customer account `user`, arranged on the operator's side through the API: a fresh
+ * zone with a layer-7 group, a product on it, and the site on that product.
+ */
+export async function customerSite(siteName: string): Promise<{ siteID: number }> {
+  const stamp = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const zone = await api<{ id: number }>('client', 'POST', 'client/zone', { name: `e2e-${stamp}` });
+  const group = await api<{ id: number }>('client', 'POST', `client/zone/${zone.id}/group`, {
+    name: 'web',
+    portType: 7,
+  });
+  const product = await api<{ id: number }>('client', 'POST', 'client/product', {
+    name: `e2e-product-${stamp}`,
+    portType: 7,
+    mainGroupIDs: [group.id],
+  });
+  const [customer] = await api<{ id: number }[]>('client', 'GET', 'client/accounts?name=user');
+  return api<{ siteID: number }>('client', 'POST', 'client/site', {
+    siteName,
+    userID: customer?.id,
+    productID: product.id,
+  });
+}
+
+/** A name unique to this run, for domains and certificates that the whole control plane keeps apart. */
+export function uniqueLabel(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+}
