@@ -511,6 +511,7 @@ export const enUS = {
       'Every entry cached for {{count}} site(s) stops being served on every node at once (a new cache generation).',
     purge: 'Purge URLs',
     purgeHint: "Removes these URLs of the site's domains from the cache of every node that serves the site.",
+    purgeTasks: 'URL purges',
     purgeSent: 'Purge sent to {{count}} node(s).',
   },
   products: {

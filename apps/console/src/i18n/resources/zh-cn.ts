@@ -501,6 +501,7 @@ export const zhCN: LocaleResources = {
     clearSitesConfirm: '{{count}} 个站点在所有节点上缓存的内容将立即停止提供（新的缓存代）。',
     purge: '刷新 URL',
     purgeHint: '从服务本站点的每个节点的缓存中删除这些属于本站点域名的 URL。',
+    purgeTasks: 'URL 刷新记录',
     purgeSent: '刷新已发送至 {{count}} 个节点。',
   },
   products: {

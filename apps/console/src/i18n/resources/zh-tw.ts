@@ -503,6 +503,7 @@ export const zhTW: LocaleResources = {
     clearSitesConfirm: '{{count}} 個站點在所有節點上快取的內容將立即停止提供（新的快取世代）。',
     purge: '清除網址快取',
     purgeHint: '從服務本站點的每個節點的快取中刪除這些屬於本站點網域的網址。',
+    purgeTasks: '網址清除紀錄',
     purgeSent: '清除已傳送至 {{count}} 個節點。',
   },
   products: {

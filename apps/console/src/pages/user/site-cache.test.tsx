@@ -12,6 +12,7 @@ let api: FakeApi;
 
 const CACHE = '/user/sitesManagement/sitesSetting/3/shop?tab=cache';
 const RULES = '/user/site/3/setting/caches';
+const PURGES = '/user/site/3/setting/purgeCache';
 
 const rule = {
   id: 11,
@@ -50,6 +51,7 @@ beforeEach(() => {
   api = signedInFakeApi('user');
   api.on('GET', '/user/site/3', fail(404, 101004, 'not here')); // the header is not what these tests look at
   api.on('GET', RULES, ok({ rules: [bypassRule, rule], generation: 1 }));
+  api.on('GET', PURGES, { status: 200, body: { data: [], total: 0 } });
 });
 
 afterEach(() => restoreFakeApi());
@@ -169,6 +171,65 @@ describe('sitesSetting: cache', () => {
     clickButton('Clear cache', popup);
     expect(await screen.findByText('Clear Cache Success!')).toBeTruthy();
     await waitFor(() => expect(api.sent('DELETE', '/user/site/3/setting/currentCache')).toHaveLength(1));
+  });
+
+  it('purges URLs of the site: the server names a URL of another host, then the task shows each node’s results', async () => {
+    const task = {
+      id: 4,
+      kind: 'purge',
+      state: 'succeeded',
+      urls: ['https://www.shop.example/app.css'],
+      createdAt: '2026-03-01T10:00:00.000Z',
+      nodes: [
+        {
+          nodeId: 21,
+          nodeName: 'edge-1',
+          commandId: 40,
+          status: 'succeeded',
+          message: '1 URL(s): 1 cache entry removed',
+          results: [
+            {
+              url: 'https://www.shop.example/app.css',
+              ok: true,
+              httpStatus: null,
+              cacheStatus: null,
+              purged: 1,
+              message: 'purged',
+            },
+          ],
+        },
+      ],
+    };
+    api.on('POST', PURGES, (request) =>
+      (request.body as { urls: string[] }).urls.length > 1
+        ? fail(400, 101003, 'Parameter Error', {
+            fields: [
+              {
+                in: 'body',
+                field: 'urls.1',
+                key: 'urlNotOfSite',
+                message: "The URL's host is not a domain of this site",
+              },
+            ],
+          })
+        : ok(task),
+    );
+    renderAt(CACHE);
+    await findRow('pictures');
+    expect(await screen.findByText('No task yet.')).toBeTruthy();
+    clickButton('Purge URLs');
+    const dialog = await findModal();
+    typeInto(dialog, 'URLs', 'https://www.shop.example/app.css\nhttps://evil.example/x');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText("The URL's host is not a domain of this site")).toBeTruthy();
+    typeInto(dialog, 'URLs', 'https://www.shop.example/app.css');
+    api.on('GET', PURGES, { status: 200, body: { data: [task], total: 1 } });
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Purge sent to 1 node(s).')).toBeTruthy();
+    expect(api.sent('POST', PURGES).at(-1)?.body).toEqual({ urls: ['https://www.shop.example/app.css'] });
+    const row = (await screen.findByText('Succeeded')).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: /expand/i }));
+    expect(await screen.findByText('1 URL(s): 1 cache entry removed')).toBeTruthy();
   });
 
   it('shows the tab in the reader’s language', async () => {

@@ -1,27 +1,31 @@
 import { ClearOutlined } from '@ant-design/icons';
 import { siteCacheRoutes } from '@rampart/contract';
 import { Button, Flex, Popconfirm } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
+import { PurgeUrlsModal } from './PurgeUrls';
 
 /**
- * The site's purge actions above its rules. Today one: clear the whole cache (`DELETE
- * .../setting/currentCache`, a new cache generation on every node), after a confirm.
- *
- * Purging chosen URLs (the lead's call, in progress) belongs here too: its button goes beside
- * "Clear cache" in this Flex, with its own dialog component in this folder.
+ * The site's purge actions above its rules: purge chosen URLs (a dialog; the task's results show
+ * under the rules) and clear the whole cache (`DELETE .../setting/currentCache`, a new cache
+ * generation on every node) after a confirm.
  */
 export function CachePurgeActions({ siteId }: { siteId: number }) {
-  const { t } = useTranslation(['cache', 'common']);
+  const { t } = useTranslation(['cache', 'common', 'cacheTasks']);
   const clear = useRouteMutation('user', siteCacheRoutes.clearSiteCache, {
     input: () => ({ params: { siteId } }),
     invalidates: [siteCacheRoutes.listCacheRules],
     success: () => toastText('clearCacheSuccess'),
   });
 
+  const [purging, setPurging] = useState(false);
+
   return (
     <Flex gap="small" wrap justify="flex-end" style={{ marginBottom: 16 }}>
+      <Button onClick={() => setPurging(true)}>{t('cacheTasks:purge')}</Button>
+      <PurgeUrlsModal siteId={siteId} open={purging} onClose={() => setPurging(false)} />
       <Popconfirm
         title={t('clearConfirm')}
         okText={t('clear')}

@@ -13,6 +13,7 @@ import { TagList } from '../../../../components/TagList';
 import { CachePurgeActions } from './CachePurgeActions';
 import { CacheRuleFormModal } from './CacheRuleFormModal';
 import { fileTypeLabel, ttlLabel } from './cache-rule-form';
+import { PurgeTasks } from './PurgeUrls';
 
 /**
  * A site's cache rules in the order the edge tries them (the server's order: priority, then age;
@@ -112,6 +113,7 @@ export function CacheTab({ siteId }: { siteId: number }) {
         locale={{ emptyText: <ListEmpty text={t('empty')} failed={list.isError} onRetry={() => list.refetch()} /> }}
       />
       <CacheRuleFormModal siteId={siteId} rule={editing} onClose={() => setEditing(null)} />
+      <PurgeTasks siteId={siteId} />
     </>
   );
 }
