@@ -21,6 +21,7 @@ export function domain(
     forceSSLCode: 301,
     certificateId: null,
     cacheId: null,
+    settingsId: null,
     ...rest,
     origin: { scheme: 'http', host: null, balance: 'round_robin', upstreams, ...origin },
   };
@@ -31,6 +32,7 @@ export function document(
   domains: Domain[],
   certificates: DataPlane['certificates'] = [],
   caches: DataPlane['caches'] = [],
+  settings: DataPlane['settings'] = [],
 ): DataPlane {
-  return { version, domains, certificates, caches };
+  return { version, domains, certificates, caches, settings };
 }

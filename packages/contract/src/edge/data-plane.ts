@@ -6,6 +6,18 @@ import {
   CACHE_SUFFIX_RE,
   CACHE_TTL_SECONDS,
 } from '../routes/site-cache.js';
+import {
+  ERROR_PAGE_LANGUAGES,
+  ERROR_PAGE_MAX_BYTES,
+  ERROR_PAGE_STATUSES,
+  GZIP_MAX_MIN_LENGTH,
+  GZIP_TYPES,
+  isRatePattern,
+  RATE_MAX_KBPS,
+  RATE_MIN_KBPS,
+  RATE_RULES_PER_SITE,
+  utf8Bytes,
+} from '../routes/site-settings.js';
 import { isIP } from '../validators/ip.js';
 
 /**
@@ -92,6 +104,49 @@ export const edgeCachePolicySchema = z.strictObject({
   rules: z.array(edgeCacheRuleSchema).min(1).max(CACHE_RULES_PER_SITE),
 });
 
+/**
+ * A site's settings on the edge (see routes/site-settings.ts): compression, bandwidth limits, error
+ * pages. Every value is data the Lua code compares or sends verbatim as a body (never nginx
+ * configuration, never a pattern): types from an allowlist, patterns with one `*` at most.
+ */
+export const edgeSiteSettingsSchema = z.strictObject({
+  /** The site's id. */
+  id,
+  /** null: no compression. */
+  gzip: z
+    .strictObject({
+      types: z.array(z.enum(GZIP_TYPES)).min(1).max(GZIP_TYPES.length),
+      minLength: z.number().int().min(0).max(GZIP_MAX_MIN_LENGTH),
+    })
+    .nullable(),
+  /** Bandwidth caps; the lowest rate of the matching rules applies. */
+  rates: z
+    .array(
+      z.strictObject({
+        pattern: z.string().max(256).refine(isRatePattern, 'not a rate pattern'),
+        kbps: z.number().int().min(RATE_MIN_KBPS).max(RATE_MAX_KBPS),
+      }),
+    )
+    .max(RATE_RULES_PER_SITE),
+  /** Language of the edge's own pages for the site's domains. */
+  language: z.enum(ERROR_PAGE_LANGUAGES),
+  /** The site's own pages, served verbatim as text/html. */
+  pages: z
+    .array(
+      z.strictObject({
+        status: z
+          .number()
+          .int()
+          .refine((n) => (ERROR_PAGE_STATUSES as readonly number[]).includes(n), 'not an error page status'),
+        body: z
+          .string()
+          .min(1)
+          .refine((s) => utf8Bytes(s) <= ERROR_PAGE_MAX_BYTES, 'page too large'),
+      }),
+    )
+    .max(ERROR_PAGE_STATUSES.length),
+});
+
 export const edgeDomainSchema = z.strictObject({
   id,
   name: hostName,
@@ -101,6 +156,8 @@ export const edgeDomainSchema = z.strictObject({
   certificateId: id.nullable(),
   /** The cache policy (site id) that applies, or null: then nothing of the domain is cached. */
   cacheId: id.nullable().default(null),
+  /** The site settings (site id) that apply, or null: the domain pays for none of them. */
+  settingsId: id.nullable().default(null),
   origin: edgeOriginSchema,
 });
 
@@ -119,6 +176,7 @@ export const dataPlaneSchema = z
     domains: z.array(edgeDomainSchema).max(DATA_PLANE_LIMITS.domains),
     certificates: z.array(edgeCertificateSchema).max(DATA_PLANE_LIMITS.certificates),
     caches: z.array(edgeCachePolicySchema).max(DATA_PLANE_LIMITS.domains).default([]),
+    settings: z.array(edgeSiteSettingsSchema).max(DATA_PLANE_LIMITS.domains).default([]),
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();
@@ -134,6 +192,13 @@ export const dataPlaneSchema = z
         ctx.addIssue({ code: 'custom', path: ['caches', i, 'id'], message: 'duplicate cache policy id' });
       }
       cacheIds.add(policy.id);
+    });
+    const settingsIds = new Set<number>();
+    doc.settings.forEach((settings, i) => {
+      if (settingsIds.has(settings.id)) {
+        ctx.addIssue({ code: 'custom', path: ['settings', i, 'id'], message: 'duplicate site settings id' });
+      }
+      settingsIds.add(settings.id);
     });
     const names = new Set<string>();
     const ids = new Set<number>();
@@ -158,6 +223,13 @@ export const dataPlaneSchema = z
           message: 'no cache policy with this id in the document',
         });
       }
+      if (domain.settingsId !== null && !settingsIds.has(domain.settingsId)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['domains', i, 'settingsId'],
+          message: 'no site settings with this id in the document',
+        });
+      }
       names.add(domain.name);
       ids.add(domain.id);
     });
@@ -167,5 +239,6 @@ export type DataPlane = z.infer<typeof dataPlaneSchema>;
 export type EdgeDomain = z.infer<typeof edgeDomainSchema>;
 export type EdgeCachePolicy = z.infer<typeof edgeCachePolicySchema>;
 export type EdgeCacheRule = z.infer<typeof edgeCacheRuleSchema>;
+export type EdgeSiteSettings = z.infer<typeof edgeSiteSettingsSchema>;
 export type EdgeCertificate = z.infer<typeof edgeCertificateSchema>;
 export type EdgeUpstream = z.infer<typeof edgeUpstreamSchema>;

@@ -21,6 +21,7 @@ import {
   virtualNodeRecords,
   zones,
 } from '../../platform/db/schema.js';
+import { edgeSiteSettings } from '../site-settings/site-settings.edge.js';
 import { edgeCachePolicies } from '../sites/site-cache.service.js';
 import { OperatorNginxService } from '../zones/operator-nginx.service.js';
 import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
@@ -103,7 +104,13 @@ export class SnapshotBuilder {
       .from(nodes)
       .leftJoin(zones, eq(zones.id, nodes.zoneId))
       .where(eq(nodes.id, nodeId));
-    const noDomains = (): DataPlane => ({ version: 'pending', domains: [], certificates: [], caches: [] });
+    const noDomains = (): DataPlane => ({
+      version: 'pending',
+      domains: [],
+      certificates: [],
+      caches: [],
+      settings: [],
+    });
     if (node?.status !== 'initialized' || node.zoneId === null) {
       return {
         initialized: false,
@@ -179,6 +186,8 @@ export class SnapshotBuilder {
 
     const caches = await edgeCachePolicies(this.db, [...new Set(domainRows.map((row) => row[7]))]);
     const cached = new Set(caches.map((policy) => policy.id));
+    const settings = await edgeSiteSettings(this.db, [...new Set(domainRows.map((row) => row[7]))]);
+    const withSettings = new Set(settings.map((entry) => entry.id));
     const out: EdgeDomain[] = [];
     for (const [
       id,
@@ -203,6 +212,7 @@ export class SnapshotBuilder {
         forceSSLCode,
         certificateId,
         cacheId: cached.has(siteId) ? siteId : null,
+        settingsId: withSettings.has(siteId) ? siteId : null,
         origin: {
           scheme: scheme === 1 ? 'https' : 'http',
           host: hostName === '' ? null : hostName,
@@ -227,11 +237,13 @@ export class SnapshotBuilder {
       keyPem: this.box.open(c.keySealed),
     }));
     const used = new Set(out.map((d) => d.cacheId));
+    const usedSettings = new Set(out.map((d) => d.settingsId));
     const plane: DataPlane = {
       version: 'pending',
       domains: out,
       certificates: certs,
       caches: caches.filter((policy) => used.has(policy.id)),
+      settings: settings.filter((entry) => usedSettings.has(entry.id)),
     };
     return { ...zoneLevel, dataPlane: plane };
   }
