@@ -1,6 +1,7 @@
 -- Defence in depth: the agent validated the document (src/data-plane/schema.ts); this checks its
 -- shape again and returns clean records holding only known fields. On failure: nil, field, reason.
 local cjson = require "cjson.safe"
+local settings_check = require "rampart.settings_check"
 
 local _M = {}
 
@@ -123,7 +124,7 @@ local function cache_policy(p, path)
   return { id = p.id, generation = p.generation, rules = rules }
 end
 
-local function domain(d, path, certificate_ids, cache_ids)
+local function domain(d, path, certificate_ids, cache_ids, settings_ids)
   if type(d) ~= "table" then return nil, path, "not an object" end
   if not is_int(d.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
   if not is_host(d.name) then return nil, path .. ".name", "not a host name" end
@@ -144,15 +145,22 @@ local function domain(d, path, certificate_ids, cache_ids)
     end
     cache_id = d.cacheId
   end
+  local settings_id = nil
+  if d.settingsId ~= nil and d.settingsId ~= null then
+    if not is_int(d.settingsId, 1, 2147483647) or not settings_ids[d.settingsId] then
+      return nil, path .. ".settingsId", "not the id of site settings in the document"
+    end
+    settings_id = d.settingsId
+  end
   local clean_origin, field, reason = origin(d.origin, path .. ".origin")
   if clean_origin == nil then return nil, field, reason end
   return {
     id = d.id, name = d.name, enabled = d.enabled, forceSSL = d.forceSSL, forceSSLCode = d.forceSSLCode,
-    certificateId = certificate_id, cacheId = cache_id, origin = clean_origin,
+    certificateId = certificate_id, cacheId = cache_id, settingsId = settings_id, origin = clean_origin,
   }
 end
 
--- doc (decoded JSON) → { version, domains, certificates, caches } or nil, field, reason.
+-- doc (decoded JSON) → { version, domains, certificates, caches, settings } or nil, field, reason.
 function _M.document(doc)
   if type(doc) ~= "table" or #doc > 0 then return nil, "(document)", "not an object" end
   if type(doc.version) ~= "string" or not re_find(doc.version, VERSION_RE, "jo") then
@@ -192,17 +200,34 @@ function _M.document(doc)
     caches[i] = clean
   end
 
+  local settings, settings_ids = {}, {}
+  local raw_settings = doc.settings
+  if raw_settings == nil then raw_settings = {} end
+  if not is_array(raw_settings, LIMITS.domains) then
+    return nil, "settings", "not a list of at most " .. LIMITS.domains
+  end
+  for i, s in ipairs(raw_settings) do
+    local path = "settings[" .. (i - 1) .. "]"
+    local clean, field, reason = settings_check.entry(s, path)
+    if clean == nil then return nil, field, reason end
+    if settings_ids[clean.id] then return nil, path .. ".id", "duplicate site settings id" end
+    settings_ids[clean.id] = true
+    settings[i] = clean
+  end
+
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
     local path = "domains[" .. (i - 1) .. "]"
-    local clean, field, reason = domain(d, path, certificate_ids, cache_ids)
+    local clean, field, reason = domain(d, path, certificate_ids, cache_ids, settings_ids)
     if clean == nil then return nil, field, reason end
     if names[clean.name] then return nil, path .. ".name", "duplicate domain name" end
     names[clean.name] = true
     domains[i] = clean
   end
 
-  return { version = doc.version, domains = domains, certificates = certificates, caches = caches }
+  return {
+    version = doc.version, domains = domains, certificates = certificates, caches = caches, settings = settings,
+  }
 end
 
 return _M

@@ -1,5 +1,6 @@
 import {
   CACHE_TTL_SECONDS,
+  GZIP_TYPES,
   isIP,
   type NginxCustomContext,
   type NginxTuning,
@@ -183,20 +184,52 @@ function listenAddress(s: NginxSettings, p: number): string {
  */
 function cacheLocations(): string[] {
   return CACHE_TTL_SECONDS.flatMap((ttl) =>
-    [false, true].map((fixed) =>
-      [
-        `    location ${cacheLocationName(ttl, fixed)} {`,
-        '      proxy_cache rampart_cache;',
-        '      proxy_cache_key $rampart_cache_key;',
-        `      proxy_cache_valid 200 206 301 302 ${ttl}s;`,
-        ...(fixed ? ['      proxy_ignore_headers Cache-Control Expires X-Accel-Expires;'] : []),
-        '      proxy_cache_lock on;',
-        '      proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;',
-        '      add_header X-Cache-Status $upstream_cache_status always;',
-        '      proxy_pass $rampart_cache_pass;',
-        '    }',
-      ].join('\n'),
+    [false, true].flatMap((fixed) =>
+      [false, true].map((site) =>
+        [
+          `    location ${cacheLocationName(ttl, fixed)}${site ? '_site' : ''} {`,
+          ...(site ? SITE_FILTERS : []),
+          '      proxy_cache rampart_cache;',
+          '      proxy_cache_key $rampart_cache_key;',
+          `      proxy_cache_valid 200 206 301 302 ${ttl}s;`,
+          ...(fixed ? ['      proxy_ignore_headers Cache-Control Expires X-Accel-Expires;'] : []),
+          '      proxy_cache_lock on;',
+          '      proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;',
+          '      add_header X-Cache-Status $upstream_cache_status always;',
+          '      proxy_pass $rampart_cache_pass;',
+          '    }',
+        ].join('\n'),
+      ),
     ),
+  );
+}
+
+/**
+ * Compression and error pages of sites that have them (packages/contract/src/routes/site-settings.ts):
+ * fixed directives (gzip takes no variables) in the locations the router sends those sites to. gzip
+ * is on for every offered type; rampart.settings' header filter, which runs before nginx's gzip
+ * filter, vetoes what the site did not ask for and swaps in the site's error pages.
+ */
+const SITE_FILTERS = [
+  '      gzip on;',
+  // text/html is always compressed when gzip is on; naming it again is a warning.
+  `      gzip_types ${GZIP_TYPES.filter((t) => t !== 'text/html').join(' ')};`,
+  '      gzip_min_length 0;',
+  '      gzip_proxied any;',
+  '      gzip_vary on;',
+  '      header_filter_by_lua_block { require("rampart.settings").header_filter() }',
+  '      body_filter_by_lua_block { require("rampart.settings").body_filter() }',
+];
+
+/** The locations of sites with compression or pages and no cache rule for the request. */
+function siteLocations(): string[] {
+  return (['http', 'https'] as const).map((scheme) =>
+    [
+      `    location @rampart_site_${scheme} {`,
+      ...SITE_FILTERS,
+      `      proxy_pass ${scheme}://rampart_${scheme};`,
+      '    }',
+    ].join('\n'),
   );
 }
 
@@ -242,6 +275,7 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
       (code) => `    location @rampart_${code} { content_by_lua_block { require("rampart.pages").send(${code}) } }`,
     ),
     ...cacheLocations(),
+    ...siteLocations(),
     // Declares the variables the router writes (see the note at uninitialized_variable_warn).
     '    location @rampart_declarations {',
     '      set $rampart_domain_id "";',
