@@ -102,7 +102,10 @@ export const gzipSettingInputSchema = z
 export type GzipSettingInput = z.input<typeof gzipSettingInputSchema>;
 
 export const rateRuleInputSchema = z.object({
-  url: z.string().max(256, 'tooLong').refine(isRatePattern, 'wrongFormat'),
+  url: z.string().superRefine((url, ctx) => {
+    if (url.length > 256) ctx.addIssue({ code: 'custom', message: 'tooLong' });
+    else if (!isRatePattern(url)) ctx.addIssue({ code: 'custom', message: 'wrongFormat' });
+  }),
   rate: z.number().int().min(RATE_MIN_KBPS).max(RATE_MAX_KBPS),
   memo: z.string().max(256, 'tooLong').default(''),
 });
