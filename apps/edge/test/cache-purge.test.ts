@@ -42,7 +42,7 @@ async function push(epoch: number) {
       ],
       [],
       [POLICY],
-      epoch,
+      { cacheEpoch: epoch },
     ),
   );
 }

@@ -112,8 +112,7 @@ beforeAll(async () => {
           ],
         },
       ],
-      0,
-      MODULES,
+      { modules: MODULES },
     ),
   );
 });

@@ -55,6 +55,8 @@ import { bindProductRoutes } from './modules/products/products.routes.js';
 import { ProductsService } from './modules/products/products.service.js';
 import { bindSiteModuleRoutes } from './modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from './modules/site-modules/site-modules.service.js';
+import { bindSiteSettingRoutes } from './modules/site-settings/site-settings.routes.js';
+import { SiteSettingsService } from './modules/site-settings/site-settings.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
 import { bindSiteCacheRoutes } from './modules/sites/site-cache.routes.js';
 import { SiteCacheService } from './modules/sites/site-cache.service.js';
@@ -253,6 +255,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindSiteCacheRoutes(binder, new SiteCacheService(db, siteAccess));
   bindCacheTaskRoutes(binder, new CacheTasksService(db, nodeCommands, nodeSettings, siteAccess, clock), nodesService);
   bindSiteModuleRoutes(binder, new SiteModulesService(db, siteAccess));
+  bindSiteSettingRoutes(binder, new SiteSettingsService(db, siteAccess));
   bindAccountRoutes(binder, accountsRepo, nodesService);
   bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);
   bindMonitoringRoutes(

@@ -102,6 +102,11 @@ local function apply(doc)
     ok, err = put(store.module_key(gen, m.id), store.encode_entry(i, m))
     if i % YIELD_EVERY == 0 then yield() end
   end
+  for i, c in ipairs(doc.settings) do
+    if not ok then break end
+    ok, err = put(store.settings_key(gen, c.id), store.encode_entry(i, c))
+    if i % YIELD_EVERY == 0 then yield() end
+  end
   local meta = {
     version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates,
     cacheEpoch = doc.cacheEpoch,

@@ -5,10 +5,12 @@ local _M = {}
 
 function _M.master()
   require "rampart.store"
+  require "rampart.settings"
   require "rampart.pages"
   require "rampart.validate"
   require "rampart.router"
   require "rampart.modules"
+  require "rampart.filters"
   require "rampart.balancer"
   require "rampart.certs"
   require "rampart.admin"

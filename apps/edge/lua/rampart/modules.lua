@@ -238,11 +238,11 @@ function _M.rewrite()
     end
   end
 
-  if cache_location then return ngx.exec(cache_location .. "_m") end
+  if cache_location then return ngx.exec(cache_location .. "_site") end
   var.rampart_cache_pass = pass
 end
 
--- header_filter_by_lua in @rampart_modules and the cache locations' "_m" twins.
+-- Part of the header filter (rampart.filters) of @rampart_modules and the cache locations' `_site` twins.
 function _M.header_filter()
   local var = ngx.var
   local m = current(var)

@@ -6,7 +6,9 @@
 --   "https"   proxy to the domain's HTTPS origin
 --   "404", "403", "503"          the edge's own page for that status
 --   "301", "302", "307", "308"   the forceSSL redirect
---   "@rampart_cache_<ttl>[_fixed]"  the cache location of the first cache rule that matches
+--   "@rampart_cache_<ttl>[_fixed][_site]"  the cache location of the first cache rule that matches
+--                                (`_site`: with the site filters, for a site with compression or pages)
+--   "@rampart_site_http", "@rampart_site_https"  a site with compression or error pages (rampart.settings)
 --   "@rampart_modules"           the domain has site modules (rampart.modules does the rest)
 -- set_by_lua runs without a coroutine of its own, which is measurably cheaper per request than
 -- rewrite_by_lua; nothing here yields. It writes as few nginx variables as it can (each write is a
@@ -14,6 +16,7 @@
 -- domain overrides it ($rampart_host_header falls back to $host).
 local store = require "rampart.store"
 local pages = require "rampart.pages"
+local settings = require "rampart.settings"
 
 local _M = {}
 local cached_location
@@ -128,11 +131,23 @@ function _M.route()
 
   local origin = domain.origin
   if origin.host then var.rampart_upstream_host = origin.host end
+  local filtered = false
+  if domain.settingsId then
+    local site = settings.of(domain, gen)
+    if site then
+      if site.rates then
+        local bytes = settings.rate(site, var.uri)
+        if bytes then var.limit_rate = bytes end
+      end
+      filtered = site.filters
+    end
+  end
   if domain.modules then return "@rampart_modules" end
   if domain.cacheId then
     local location = cached_location(domain, gen, var)
-    if location then return location end
+    if location then return filtered and location .. "_site" or location end
   end
+  if filtered then return origin.scheme == "http" and "@rampart_site_http" or "@rampart_site_https" end
   if origin.scheme ~= "http" then return "https" end
   return ""
 end
@@ -142,7 +157,7 @@ function _M.elsewhere()
   local var = ngx.var
   local route = var.rampart_route
   if route == "https" then return end
-  if route:byte(1) == 64 then return ngx.exec(route) end -- "@rampart_cache_..."
+  if route:byte(1) == 64 then return ngx.exec(route) end -- "@rampart_cache_...", "@rampart_site_..."
   local status = tonumber(route)
   if status and status >= 300 and status < 400 then
     local host, port = var.host, var.rampart_https_port

@@ -2,6 +2,7 @@
 -- shape again and returns clean records holding only known fields. On failure: nil, field, reason.
 local cjson = require "cjson.safe"
 local modules_check = require "rampart.modules_check"
+local settings_check = require "rampart.settings_check"
 
 local _M = {}
 
@@ -124,7 +125,7 @@ local function cache_policy(p, path)
   return { id = p.id, generation = p.generation, rules = rules }
 end
 
-local function domain(d, path, certificate_ids, cache_ids, module_types)
+local function domain(d, path, certificate_ids, cache_ids, module_types, settings_ids)
   if type(d) ~= "table" then return nil, path, "not an object" end
   if not is_int(d.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
   if not is_host(d.name) then return nil, path .. ".name", "not a host name" end
@@ -147,15 +148,24 @@ local function domain(d, path, certificate_ids, cache_ids, module_types)
   end
   local modules, modules_field, modules_reason = modules_check.domain_refs(d.modules, path .. ".modules", module_types)
   if modules == nil then return nil, modules_field, modules_reason end
+  local settings_id = nil
+  if d.settingsId ~= nil and d.settingsId ~= null then
+    if not is_int(d.settingsId, 1, 2147483647) or not settings_ids[d.settingsId] then
+      return nil, path .. ".settingsId", "not the id of site settings in the document"
+    end
+    settings_id = d.settingsId
+  end
   local clean_origin, field, reason = origin(d.origin, path .. ".origin")
   if clean_origin == nil then return nil, field, reason end
   return {
     id = d.id, name = d.name, enabled = d.enabled, forceSSL = d.forceSSL, forceSSLCode = d.forceSSLCode,
-    certificateId = certificate_id, cacheId = cache_id, modules = modules or nil, origin = clean_origin,
+    certificateId = certificate_id, cacheId = cache_id, modules = modules or nil, settingsId = settings_id,
+    origin = clean_origin,
   }
 end
 
--- doc (decoded JSON) → { version, domains, certificates, caches, modules, cacheEpoch } or nil, field, reason.
+-- doc (decoded JSON) → { version, domains, certificates, caches, modules, settings, cacheEpoch } or nil,
+-- field, reason.
 function _M.document(doc)
   if type(doc) ~= "table" or #doc > 0 then return nil, "(document)", "not an object" end
   if type(doc.version) ~= "string" or not re_find(doc.version, VERSION_RE, "jo") then
@@ -201,10 +211,25 @@ function _M.document(doc)
   if epoch == nil or epoch == null then epoch = 0 end
   if not is_int(epoch, 0, 2147483647) then return nil, "cacheEpoch", "not a cache epoch" end
 
+  local settings, settings_ids = {}, {}
+  local raw_settings = doc.settings
+  if raw_settings == nil then raw_settings = {} end
+  if not is_array(raw_settings, LIMITS.domains) then
+    return nil, "settings", "not a list of at most " .. LIMITS.domains
+  end
+  for i, s in ipairs(raw_settings) do
+    local path = "settings[" .. (i - 1) .. "]"
+    local clean, field, reason = settings_check.entry(s, path)
+    if clean == nil then return nil, field, reason end
+    if settings_ids[clean.id] then return nil, path .. ".id", "duplicate site settings id" end
+    settings_ids[clean.id] = true
+    settings[i] = clean
+  end
+
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
     local path = "domains[" .. (i - 1) .. "]"
-    local clean, field, reason = domain(d, path, certificate_ids, cache_ids, module_types)
+    local clean, field, reason = domain(d, path, certificate_ids, cache_ids, module_types, settings_ids)
     if clean == nil then return nil, field, reason end
     if names[clean.name] then return nil, path .. ".name", "duplicate domain name" end
     names[clean.name] = true
@@ -213,7 +238,7 @@ function _M.document(doc)
 
   return {
     version = doc.version, domains = domains, certificates = certificates, caches = caches, modules = modules,
-    cacheEpoch = epoch,
+    settings = settings, cacheEpoch = epoch,
   }
 end
 

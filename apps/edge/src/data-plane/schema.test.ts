@@ -14,6 +14,7 @@ function domain(overrides: Record<string, unknown> = {}, origin: Record<string, 
     certificateId: null,
     cacheId: null,
     modules: null,
+    settingsId: null,
     ...overrides,
     origin: {
       scheme: 'http',
@@ -33,6 +34,7 @@ function doc(overrides: Record<string, unknown> = {}): DataPlane {
     caches: [],
     cacheEpoch: 0,
     modules: [],
+    settings: [],
     ...overrides,
   } as DataPlane;
 }
@@ -321,6 +323,39 @@ describe('parseDataPlane refuses', () => {
     expect(refusal(doc({ domains: [wrongType], modules: [headerModule] })).field).toBe('domains[0].modules.cors');
     const ok = domain({ modules: { ...noModules, customHeader: 5 } });
     expect(() => parseDataPlane(JSON.stringify(doc({ domains: [ok], modules: [headerModule] })))).not.toThrow();
+  });
+
+  const siteSettings = {
+    id: 4,
+    gzip: { types: ['text/html'], minLength: 1024 },
+    rates: [{ pattern: '/downloads/*', kbps: 16 }],
+    language: 'zh_CN',
+    pages: [{ status: 404, body: '<h1>gone</h1>' }],
+  };
+  it('site settings with every part', () => {
+    const input = doc({ domains: [domain({ settingsId: 4 })], settings: [siteSettings] });
+    expect(() => parseDataPlane(JSON.stringify(input))).not.toThrow();
+  });
+  it.each([
+    ['settings[0].gzip.types.0', { gzip: { types: ['application/octet-stream'], minLength: 0 } }],
+    ['settings[0].gzip.types.0', { gzip: { types: ['text/html; x=1'], minLength: 0 } }],
+    ['settings[0].gzip.types', { gzip: { types: [], minLength: 0 } }],
+    ['settings[0].gzip.minLength', { gzip: { types: ['text/css'], minLength: -1 } }],
+    ['settings[0].rates.0.pattern', { rates: [{ pattern: '/a/*/b/*', kbps: 1 }] }],
+    ['settings[0].rates.0.pattern', { rates: [{ pattern: '/a"; limit_rate 0', kbps: 1 }] }],
+    ['settings[0].rates.0.pattern', { rates: [{ pattern: 'downloads', kbps: 1 }] }],
+    ['settings[0].rates.0.kbps', { rates: [{ pattern: '*', kbps: 0 }] }],
+    ['settings[0].language', { language: 'fr_FR' }],
+    ['settings[0].pages.0.status', { pages: [{ status: 200, body: 'ok' }] }],
+    ['settings[0].pages.0.body', { pages: [{ status: 404, body: 'x'.repeat(64 * 1024 + 1) }] }],
+  ])('site settings with a bad field (%s)', (field, fields) => {
+    const settings = [{ ...siteSettings, ...fields }];
+    expect(refusal(doc({ settings })).field.replace(/\[(\d+)\]/g, '.$1')).toBe(field.replace(/\[(\d+)\]/g, '.$1'));
+  });
+
+  it('a domain naming site settings the document lacks, and two settings with one id', () => {
+    expect(refusal(doc({ domains: [domain({ settingsId: 9 })] })).field).toBe('domains[0].settingsId');
+    expect(refusal(doc({ settings: [siteSettings, siteSettings] })).field).toBe('settings[1].id');
   });
 
   it('with a typed error whose message names the field', () => {

@@ -55,15 +55,18 @@ describe('renderNginxConf', () => {
     expect(conf.indexOf('events {')).toBeGreaterThan(lua);
   });
 
-  it('runs the site modules phases only in the locations module domains are routed to', () => {
+  it('runs the site modules and site settings phases only in the locations those domains are routed to', () => {
     const conf = render();
     const block = (name: string) => conf.slice(conf.indexOf(`location ${name} {`)).split('\n    }')[0] ?? '';
     expect(block('/')).not.toContain('_by_lua_block { require("rampart.modules")');
-    expect(block('@rampart_cache_3600')).not.toContain('rampart.modules');
+    expect(block('@rampart_cache_3600')).not.toContain('rampart.filters');
+    expect(block('@rampart_cache_3600')).not.toContain('gzip on');
     expect(block('@rampart_modules')).toContain('rewrite_by_lua_block { require("rampart.modules").rewrite() }');
-    expect(block('@rampart_modules')).toContain('header_filter_by_lua_block');
-    expect(block('@rampart_cache_3600_m')).toContain('header_filter_by_lua_block');
-    expect(block('@rampart_cache_60_fixed_m')).toContain('proxy_ignore_headers');
+    for (const name of ['@rampart_modules', '@rampart_site_http', '@rampart_cache_3600_site']) {
+      expect(block(name)).toContain('header_filter_by_lua_block { require("rampart.filters").header() }');
+      expect(block(name)).toContain('gzip on;');
+    }
+    expect(block('@rampart_cache_60_fixed_site')).toContain('proxy_ignore_headers');
     expect(conf).toContain('lua_regex_match_limit 100000;');
   });
 

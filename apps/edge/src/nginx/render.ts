@@ -1,5 +1,6 @@
 import {
   CACHE_TTL_SECONDS,
+  GZIP_TYPES,
   isIP,
   type NginxCustomContext,
   type NginxTuning,
@@ -188,12 +189,13 @@ function cacheLocations(): string[] {
 }
 
 /**
- * One cache location; the `_m` twin (for domains with site modules, rampart.modules) adds the
- * modules' header filter, so cached domains without modules never run it.
+ * One cache location; the `_site` twin (for domains with site modules or site settings) adds the
+ * site filters, so cached domains without either run no Lua there.
  */
-function cacheLocation(ttl: number, fixed: boolean, modules: boolean): string {
+function cacheLocation(ttl: number, fixed: boolean, site: boolean): string {
   return [
-    `    location ${cacheLocationName(ttl, fixed)}${modules ? '_m' : ''} {`,
+    `    location ${cacheLocationName(ttl, fixed)}${site ? '_site' : ''} {`,
+    ...(site ? SITE_FILTERS : []),
     '      proxy_cache rampart_cache;',
     '      proxy_cache_key $rampart_cache_key;',
     `      proxy_cache_valid 200 206 301 302 ${ttl}s;`,
@@ -201,10 +203,40 @@ function cacheLocation(ttl: number, fixed: boolean, modules: boolean): string {
     '      proxy_cache_lock on;',
     '      proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;',
     '      add_header X-Cache-Status $upstream_cache_status always;',
-    ...(modules ? ['      header_filter_by_lua_block { require("rampart.modules").header_filter() }'] : []),
     '      proxy_pass $rampart_cache_pass;',
     '    }',
   ].join('\n');
+}
+
+/**
+ * The filters of the locations for domains with site modules or site settings (compression and
+ * error pages, packages/contract/src/routes/site-settings.ts): fixed directives (gzip takes no
+ * variables). gzip is on for every offered type; rampart.filters' header filter runs the modules'
+ * response headers and rampart.settings' filter, which runs before nginx's gzip filter, vetoes what
+ * the site did not ask for (everything, for a site without compression) and swaps in the site's
+ * error pages.
+ */
+const SITE_FILTERS = [
+  '      gzip on;',
+  // text/html is always compressed when gzip is on; naming it again is a warning.
+  `      gzip_types ${GZIP_TYPES.filter((t) => t !== 'text/html').join(' ')};`,
+  '      gzip_min_length 0;',
+  '      gzip_proxied any;',
+  '      gzip_vary on;',
+  '      header_filter_by_lua_block { require("rampart.filters").header() }',
+  '      body_filter_by_lua_block { require("rampart.filters").body() }',
+];
+
+/** The locations of sites with compression or pages and no cache rule for the request. */
+function siteLocations(): string[] {
+  return (['http', 'https'] as const).map((scheme) =>
+    [
+      `    location @rampart_site_${scheme} {`,
+      ...SITE_FILTERS,
+      `      proxy_pass ${scheme}://rampart_${scheme};`,
+      '    }',
+    ].join('\n'),
+  );
 }
 
 /** The named location for a lifetime (seconds) and origin policy; the router builds the same name. */
@@ -246,17 +278,19 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
     '      proxy_pass https://rampart_https;',
     '    }',
     // Domains with site modules (rampart.modules): redirects, CORS preflights and the request to
-    // the origin in the rewrite phase, response headers in the header filter; the origin pool
-    // (http or https) comes from $rampart_cache_pass like the cache locations'.
+    // the origin in the rewrite phase, response headers (and the site settings' filters) in the
+    // filters; the origin pool (http or https) comes from $rampart_cache_pass like the cache
+    // locations'.
     '    location @rampart_modules {',
     '      rewrite_by_lua_block { require("rampart.modules").rewrite() }',
-    '      header_filter_by_lua_block { require("rampart.modules").header_filter() }',
+    ...SITE_FILTERS,
     '      proxy_pass $rampart_cache_pass;',
     '    }',
     ...ERROR_PAGES.map(
       (code) => `    location @rampart_${code} { content_by_lua_block { require("rampart.pages").send(${code}) } }`,
     ),
     ...cacheLocations(),
+    ...siteLocations(),
     // Declares the variables the router writes (see the note at uninitialized_variable_warn).
     '    location @rampart_declarations {',
     '      set $rampart_domain_id "";',

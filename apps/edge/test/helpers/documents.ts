@@ -22,6 +22,7 @@ export function domain(
     certificateId: null,
     cacheId: null,
     modules: null,
+    settingsId: null,
     ...rest,
     origin: { scheme: 'http', host: null, balance: 'round_robin', upstreams, ...origin },
   };
@@ -32,8 +33,7 @@ export function document(
   domains: Domain[],
   certificates: DataPlane['certificates'] = [],
   caches: DataPlane['caches'] = [],
-  cacheEpoch = 0,
-  modules: DataPlane['modules'] = [],
+  extra: Partial<Pick<DataPlane, 'cacheEpoch' | 'modules' | 'settings'>> = {},
 ): DataPlane {
-  return { version, domains, certificates, caches, cacheEpoch, modules };
+  return { version, domains, certificates, caches, cacheEpoch: 0, modules: [], settings: [], ...extra };
 }

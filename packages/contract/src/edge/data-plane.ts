@@ -6,6 +6,18 @@ import {
   CACHE_SUFFIX_RE,
   CACHE_TTL_SECONDS,
 } from '../routes/site-cache.js';
+import {
+  ERROR_PAGE_LANGUAGES,
+  ERROR_PAGE_MAX_BYTES,
+  ERROR_PAGE_STATUSES,
+  GZIP_MAX_MIN_LENGTH,
+  GZIP_TYPES,
+  isRatePattern,
+  RATE_MAX_KBPS,
+  RATE_MIN_KBPS,
+  RATE_RULES_PER_SITE,
+  utf8Bytes,
+} from '../routes/site-settings.js';
 import { isIP } from '../validators/ip.js';
 import { edgeDomainModulesSchema, edgeModuleSchema } from './modules.js';
 
@@ -93,6 +105,49 @@ export const edgeCachePolicySchema = z.strictObject({
   rules: z.array(edgeCacheRuleSchema).min(1).max(CACHE_RULES_PER_SITE),
 });
 
+/**
+ * A site's settings on the edge (see routes/site-settings.ts): compression, bandwidth limits, error
+ * pages. Every value is data the Lua code compares or sends verbatim as a body (never nginx
+ * configuration, never a pattern): types from an allowlist, patterns with one `*` at most.
+ */
+export const edgeSiteSettingsSchema = z.strictObject({
+  /** The site's id. */
+  id,
+  /** null: no compression. */
+  gzip: z
+    .strictObject({
+      types: z.array(z.enum(GZIP_TYPES)).min(1).max(GZIP_TYPES.length),
+      minLength: z.number().int().min(0).max(GZIP_MAX_MIN_LENGTH),
+    })
+    .nullable(),
+  /** Bandwidth caps; the lowest rate of the matching rules applies. */
+  rates: z
+    .array(
+      z.strictObject({
+        pattern: z.string().max(256).refine(isRatePattern, 'not a rate pattern'),
+        kbps: z.number().int().min(RATE_MIN_KBPS).max(RATE_MAX_KBPS),
+      }),
+    )
+    .max(RATE_RULES_PER_SITE),
+  /** Language of the edge's own pages for the site's domains. */
+  language: z.enum(ERROR_PAGE_LANGUAGES),
+  /** The site's own pages, served verbatim as text/html. */
+  pages: z
+    .array(
+      z.strictObject({
+        status: z
+          .number()
+          .int()
+          .refine((n) => (ERROR_PAGE_STATUSES as readonly number[]).includes(n), 'not an error page status'),
+        body: z
+          .string()
+          .min(1)
+          .refine((s) => utf8Bytes(s) <= ERROR_PAGE_MAX_BYTES, 'page too large'),
+      }),
+    )
+    .max(ERROR_PAGE_STATUSES.length),
+});
+
 export const edgeDomainSchema = z.strictObject({
   id,
   name: hostName,
@@ -104,6 +159,8 @@ export const edgeDomainSchema = z.strictObject({
   cacheId: id.nullable().default(null),
   /** The site modules bound to the domain (ids in `modules`), or null when it has none. */
   modules: edgeDomainModulesSchema,
+  /** The site settings (site id) that apply, or null: the domain pays for none of them. */
+  settingsId: id.nullable().default(null),
   origin: edgeOriginSchema,
 });
 
@@ -125,6 +182,7 @@ export const dataPlaneSchema = z
     /** The node's cache epoch, part of every cache key: a higher one clears the node's whole cache. */
     cacheEpoch: z.number().int().min(0).max(2_147_483_647).default(0),
     modules: z.array(edgeModuleSchema).max(DATA_PLANE_LIMITS.domains).default([]),
+    settings: z.array(edgeSiteSettingsSchema).max(DATA_PLANE_LIMITS.domains).default([]),
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();
@@ -147,6 +205,13 @@ export const dataPlaneSchema = z
         ctx.addIssue({ code: 'custom', path: ['modules', i, 'id'], message: 'duplicate module id' });
       }
       moduleTypes.set(module.id, module.type);
+    });
+    const settingsIds = new Set<number>();
+    doc.settings.forEach((settings, i) => {
+      if (settingsIds.has(settings.id)) {
+        ctx.addIssue({ code: 'custom', path: ['settings', i, 'id'], message: 'duplicate site settings id' });
+      }
+      settingsIds.add(settings.id);
     });
     const names = new Set<string>();
     const ids = new Set<number>();
@@ -180,6 +245,13 @@ export const dataPlaneSchema = z
           });
         }
       }
+      if (domain.settingsId !== null && !settingsIds.has(domain.settingsId)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['domains', i, 'settingsId'],
+          message: 'no site settings with this id in the document',
+        });
+      }
       names.add(domain.name);
       ids.add(domain.id);
     });
@@ -189,5 +261,6 @@ export type DataPlane = z.infer<typeof dataPlaneSchema>;
 export type EdgeDomain = z.infer<typeof edgeDomainSchema>;
 export type EdgeCachePolicy = z.infer<typeof edgeCachePolicySchema>;
 export type EdgeCacheRule = z.infer<typeof edgeCacheRuleSchema>;
+export type EdgeSiteSettings = z.infer<typeof edgeSiteSettingsSchema>;
 export type EdgeCertificate = z.infer<typeof edgeCertificateSchema>;
 export type EdgeUpstream = z.infer<typeof edgeUpstreamSchema>;

@@ -19,6 +19,7 @@ import { operatorNginxRoutes } from './operator-nginx.js';
 import { productRoutes } from './products.js';
 import { siteCacheRoutes } from './site-cache.js';
 import { siteModuleRoutes } from './site-modules.js';
+import { siteSettingRoutes } from './site-settings.js';
 import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
 import { userResourceRoutes } from './user-resources.js';
@@ -46,6 +47,7 @@ export * from './operator-nginx.js';
 export * from './products.js';
 export * from './site-cache.js';
 export * from './site-modules.js';
+export * from './site-settings.js';
 export * from './sites.js';
 export * from './system.js';
 export * from './user-resources.js';
@@ -78,6 +80,7 @@ export const ROUTE_GROUPS = {
   siteCache: siteCacheRoutes,
   cacheTasks: cacheTaskRoutes,
   siteModules: siteModuleRoutes,
+  siteSettings: siteSettingRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,
   announcements: announcementRoutes,

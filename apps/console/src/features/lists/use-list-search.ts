@@ -1,5 +1,6 @@
 import { PAGE_DEFAULT, PAGE_SIZE_CHOICES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '@rampart/contract';
 import type { TablePaginationConfig, TableProps } from 'antd';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -92,7 +93,7 @@ export function useListSearch<K extends string>(keys: readonly K[]): ListSearch<
   };
 }
 
-type Translate = ReturnType<typeof useTranslation>['t'];
+type Translate = TFunction<'common'>;
 
 /** A Table's pagination for a server-paged list; a new page size starts again on the first page. */
 function paginationConfig(

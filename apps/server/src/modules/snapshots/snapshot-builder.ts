@@ -22,6 +22,7 @@ import {
   zones,
 } from '../../platform/db/schema.js';
 import { edgeModulesOf } from '../site-modules/edge-modules.js';
+import { edgeSiteSettings } from '../site-settings/site-settings.edge.js';
 import { edgeCachePolicies } from '../sites/site-cache.service.js';
 import { OperatorNginxService } from '../zones/operator-nginx.service.js';
 import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
@@ -113,6 +114,7 @@ export class SnapshotBuilder {
       caches: [],
       cacheEpoch,
       modules: [],
+      settings: [],
     });
     if (node?.status !== 'initialized' || node.zoneId === null) {
       return {
@@ -193,6 +195,8 @@ export class SnapshotBuilder {
       this.db,
       domainRows.map((row) => row[0]),
     );
+    const settings = await edgeSiteSettings(this.db, [...new Set(domainRows.map((row) => row[7]))]);
+    const withSettings = new Set(settings.map((entry) => entry.id));
     const out: EdgeDomain[] = [];
     for (const [
       id,
@@ -218,6 +222,7 @@ export class SnapshotBuilder {
         certificateId,
         cacheId: cached.has(siteId) ? siteId : null,
         modules: siteModules.byDomain.get(id) ?? null,
+        settingsId: withSettings.has(siteId) ? siteId : null,
         origin: {
           scheme: scheme === 1 ? 'https' : 'http',
           host: hostName === '' ? null : hostName,
@@ -242,6 +247,7 @@ export class SnapshotBuilder {
       keyPem: this.box.open(c.keySealed),
     }));
     const used = new Set(out.map((d) => d.cacheId));
+    const usedSettings = new Set(out.map((d) => d.settingsId));
     const plane: DataPlane = {
       version: 'pending',
       domains: out,
@@ -249,6 +255,7 @@ export class SnapshotBuilder {
       caches: caches.filter((policy) => used.has(policy.id)),
       cacheEpoch,
       modules: siteModules.modules,
+      settings: settings.filter((entry) => usedSettings.has(entry.id)),
     };
     return { ...zoneLevel, dataPlane: plane };
   }

@@ -628,6 +628,52 @@ export const siteCacheRules = pgTable(
 );
 
 /**
+ * Per-site settings with one value each (packages/contract/src/routes/site-settings.ts): HTTP
+ * compression and the language of the edge's own pages. No row = the defaults.
+ */
+export const siteSettings = pgTable('site_settings', {
+  siteId: bigint('site_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => sites.id, { onDelete: 'cascade' }),
+  gzipEnabled: boolean('gzip_enabled').notNull().default(false),
+  gzipTypes: jsonb('gzip_types').$type<string[]>().notNull().default([]),
+  gzipMinLength: integer('gzip_min_length').notNull().default(1024),
+  gzipUpdatedAt: timestamp('gzip_updated_at', { withTimezone: true, mode: 'date' }),
+  errorPageLanguage: text('error_page_language').$type<'en_US' | 'zh_CN' | 'zh_TW'>().notNull().default('en_US'),
+});
+
+/** Bandwidth rate limits of a site: a path pattern and a cap in KB/s. */
+export const siteRateRules = pgTable(
+  'site_rate_rules',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    rate: integer('rate').notNull(),
+    memo: text('memo').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('site_rate_rules_site_idx').on(t.siteId)],
+);
+
+/** A site's own error pages, one per status, served verbatim as text/html by the edge. */
+export const siteErrorPages = pgTable(
+  'site_error_pages',
+  {
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    status: integer('status').notNull(),
+    body: text('body').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.status] })],
+);
+
+/**
  * Domains of a site. A name is unique in its site; among enabled domains it is unique in the whole
  * installation (401001), enforced by the partial unique index so two writers cannot both win.
  */

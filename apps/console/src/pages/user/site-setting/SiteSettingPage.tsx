@@ -15,16 +15,18 @@ import { CacheTab } from './cache/CacheTab';
 import { CertificatesTab } from './certificates/CertificatesTab';
 import { DomainsTab } from './domains/DomainsTab';
 import { ModulesTab } from './modules/ModulesTab';
+import { SiteOptionsTab } from './options/SiteOptionsTab';
 import { SiteUsersTab } from './users/SiteUsersTab';
+
+/** The tabs `?tab=` may name; anything else shows the domains. */
+const TABS = ['domains', 'certificates', 'cache', 'settings', 'modules', 'users'] as const;
 
 /**
  * `/user/sitesManagement/sitesSetting/:id?/:name?`: one site's header and its settings in tabs
- * (domains, certificates, cache rules, modules, sub-accounts given access; `?tab=` in the URL). The name in the path titles the page until the site
+ * (domains, certificates, cache rules, compression / rate limits / error pages, modules, sub-accounts
+ * given access; `?tab=` in the URL). The name in the path titles the page until the site
  * has loaded. Without an id it points back to the site list.
  */
-/** The tabs `?tab=` may name; anything else shows the domains. */
-const TABS = ['domains', 'certificates', 'cache', 'modules', 'users'] as const;
-
 export function SiteSettingPage() {
   const { t } = useTranslation(['sites', 'shell']);
   const { id, name } = useParams();
@@ -43,7 +45,7 @@ export function SiteSettingPage() {
 }
 
 function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
-  const { t } = useTranslation(['sites', 'shell']);
+  const { t } = useTranslation(['sites', 'shell', 'siteSettings']);
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
   const tab = (TABS as readonly string[]).includes(asked ?? '') ? (asked as (typeof TABS)[number]) : 'domains';
@@ -80,6 +82,7 @@ function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
           { key: 'domains', label: t('setting.tabs.domains'), children: <DomainsTab siteId={siteId} /> },
           { key: 'certificates', label: t('setting.tabs.certificates'), children: <CertificatesTab siteId={siteId} /> },
           { key: 'cache', label: t('setting.tabs.cache'), children: <CacheTab siteId={siteId} /> },
+          { key: 'settings', label: t('siteSettings:tab'), children: <SiteOptionsTab siteId={siteId} /> },
           { key: 'modules', label: t('setting.tabs.modules'), children: <ModulesTab siteId={siteId} /> },
           { key: 'users', label: t('setting.tabs.users'), children: <SiteUsersTab siteId={siteId} /> },
         ]}

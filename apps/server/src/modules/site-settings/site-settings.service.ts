@@ -1,0 +1,156 @@
+import {
+  type ErrorPage,
+  type ErrorPages,
+  type errorPageInputSchema,
+  GZIP_DEFAULT_MIN_LENGTH,
+  GZIP_DEFAULT_TYPES,
+  type GzipSetting,
+  type GzipType,
+  type gzipSettingInputSchema,
+  RATE_RULES_PER_SITE,
+  type RateRule,
+  type rateRuleInputSchema,
+} from '@rampart/contract';
+import type { z } from 'zod';
+import type { Db } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { SiteAccess } from '../sites/site-access.js';
+import { SitesRepository } from '../sites/sites.repository.js';
+import {
+  type ErrorPageRow,
+  type RateRuleRow,
+  SiteSettingsRepository,
+  type SiteSettingsRow,
+} from './site-settings.repository.js';
+
+type GzipInput = z.output<typeof gzipSettingInputSchema>;
+type RateInput = z.output<typeof rateRuleInputSchema>;
+type PageInput = z.output<typeof errorPageInputSchema>;
+
+function presentGzip(row: SiteSettingsRow | undefined): GzipSetting {
+  if (!row?.gzipUpdatedAt) {
+    return { enabled: false, types: GZIP_DEFAULT_TYPES, minLength: GZIP_DEFAULT_MIN_LENGTH, updatedAt: null };
+  }
+  return {
+    enabled: row.gzipEnabled,
+    types: row.gzipTypes as GzipType[],
+    minLength: row.gzipMinLength,
+    updatedAt: row.gzipUpdatedAt.toISOString(),
+  };
+}
+
+function presentRate(row: RateRuleRow): RateRule {
+  return {
+    id: row.id,
+    siteID: row.siteId,
+    url: row.url,
+    rate: row.rate,
+    memo: row.memo,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const presentPage = (row: ErrorPageRow): ErrorPage => ({
+  status: row.status,
+  body: row.body,
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/**
+ * Compression, rate limits and error pages of a customer's site (routes/site-settings.ts). Every
+ * call starts with the site check (101018 for a site that is not the caller's); the snapshot hook
+ * in app.ts sends a change to the nodes.
+ */
+export class SiteSettingsService {
+  private readonly repo: SiteSettingsRepository;
+
+  constructor(
+    private readonly db: Db,
+    private readonly access: SiteAccess,
+  ) {
+    this.repo = new SiteSettingsRepository(db);
+  }
+
+  async gzip(userId: number, siteId: number): Promise<GzipSetting> {
+    await this.access.userSite(userId, siteId);
+    return presentGzip(await this.repo.settings(siteId));
+  }
+
+  async setGzip(userId: number, siteId: number, input: GzipInput): Promise<GzipSetting> {
+    await this.access.userSite(userId, siteId);
+    const row = await this.repo.upsertSettings(siteId, {
+      gzipEnabled: input.enabled,
+      gzipTypes: input.types,
+      gzipMinLength: input.minLength,
+      gzipUpdatedAt: new Date(),
+    });
+    return presentGzip(row);
+  }
+
+  async rates(userId: number, siteId: number): Promise<RateRule[]> {
+    await this.access.userSite(userId, siteId);
+    return (await this.repo.rateRules(siteId)).map(presentRate);
+  }
+
+  async addRates(userId: number, siteId: number, inputs: RateInput[]): Promise<RateRule[]> {
+    await this.access.userSite(userId, siteId);
+    return this.db.transaction(async (tx) => {
+      // The site row stays locked until the transaction ends: concurrent adds count in turn.
+      await new SitesRepository(tx).lock(siteId);
+      const repo = new SiteSettingsRepository(tx);
+      if ((await repo.countRateRules(siteId)) + inputs.length > RATE_RULES_PER_SITE) {
+        throw new AppError(101029, { extra: { max: RATE_RULES_PER_SITE } });
+      }
+      return (await repo.insertRateRules(siteId, inputs)).map(presentRate);
+    });
+  }
+
+  async updateRate(userId: number, siteId: number, ruleId: number, input: RateInput): Promise<RateRule> {
+    await this.access.userSite(userId, siteId);
+    const row = await this.repo.updateRateRule(siteId, ruleId, input);
+    if (!row) throw new AppError(101018);
+    return presentRate(row);
+  }
+
+  /** All or none: an id that is not a rule of this site refuses the whole call (101018). */
+  async deleteRates(userId: number, siteId: number, ids: number[]): Promise<void> {
+    await this.access.userSite(userId, siteId);
+    const unique = [...new Set(ids)];
+    await this.db.transaction(async (tx) => {
+      const deleted = await new SiteSettingsRepository(tx).deleteRateRules(siteId, unique);
+      if (deleted.length !== unique.length) throw new AppError(101018);
+    });
+  }
+
+  async errorPages(userId: number, siteId: number): Promise<ErrorPages> {
+    await this.access.userSite(userId, siteId);
+    const [settings, pages] = await Promise.all([this.repo.settings(siteId), this.repo.errorPages(siteId)]);
+    return { language: settings?.errorPageLanguage ?? 'en_US', pages: pages.map(presentPage) };
+  }
+
+  async setErrorPage(userId: number, siteId: number, input: PageInput): Promise<ErrorPage> {
+    await this.access.userSite(userId, siteId);
+    return presentPage(await this.repo.upsertErrorPage(siteId, input.status, input.body));
+  }
+
+  /** All or none: a status without a page refuses the whole call (101018). */
+  async deleteErrorPages(userId: number, siteId: number, statuses: number[]): Promise<void> {
+    await this.access.userSite(userId, siteId);
+    const unique = [...new Set(statuses)];
+    await this.db.transaction(async (tx) => {
+      const deleted = await new SiteSettingsRepository(tx).deleteErrorPages(siteId, unique);
+      if (deleted.length !== unique.length) throw new AppError(101018);
+    });
+  }
+
+  async setLanguage(
+    userId: number,
+    siteId: number,
+    language: SiteSettingsRow['errorPageLanguage'],
+  ): Promise<{ language: SiteSettingsRow['errorPageLanguage'] }> {
+    await this.access.userSite(userId, siteId);
+    const row = await this.repo.upsertSettings(siteId, { errorPageLanguage: language });
+    return { language: row.errorPageLanguage };
+  }
+}
