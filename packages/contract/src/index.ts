@@ -2,6 +2,7 @@ export * from './constants.js';
 export * from './edge/agent-release.js';
 export * from './edge/data-plane.js';
 export * from './edge/nginx-tuning.js';
+export * from './edge/stream-ports.js';
 export * from './enums.js';
 export * from './errors.js';
 export * from './geo.js';

@@ -17,6 +17,7 @@ import { nodeRoutes } from './nodes.js';
 import { operatorNginxRoutes } from './operator-nginx.js';
 import { productRoutes } from './products.js';
 import { siteCacheRoutes } from './site-cache.js';
+import { sitePortRoutes } from './site-ports.js';
 import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
 import { userResourceRoutes } from './user-resources.js';
@@ -42,6 +43,7 @@ export * from './nodes.js';
 export * from './operator-nginx.js';
 export * from './products.js';
 export * from './site-cache.js';
+export * from './site-ports.js';
 export * from './sites.js';
 export * from './system.js';
 export * from './user-resources.js';
@@ -72,6 +74,7 @@ export const ROUTE_GROUPS = {
   clientDomains: clientDomainRoutes,
   certificates: certificateRoutes,
   siteCache: siteCacheRoutes,
+  sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,
   announcements: announcementRoutes,

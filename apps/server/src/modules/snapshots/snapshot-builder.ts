@@ -21,6 +21,7 @@ import {
   virtualNodeRecords,
   zones,
 } from '../../platform/db/schema.js';
+import { edgeStreamPorts } from '../site-ports/edge-stream-ports.js';
 import { edgeCachePolicies } from '../sites/site-cache.service.js';
 import { OperatorNginxService } from '../zones/operator-nginx.service.js';
 import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
@@ -114,6 +115,7 @@ export class SnapshotBuilder {
         },
         nginx: { ...EMPTY_NGINX_TUNING },
         dataPlane: noDomains(),
+        streamPorts: [],
         logRotateTime: node?.logRotateTime ?? null,
       };
     }
@@ -133,6 +135,7 @@ export class SnapshotBuilder {
         node.nginxEnabled && node.nginxTuning ? node.nginxTuning : null,
       ),
       logRotateTime: node.logRotateTime,
+      streamPorts: [] as SnapshotContent['streamPorts'],
     };
     const empty = (): SnapshotContent => ({ ...zoneLevel, dataPlane: noDomains() });
     if (!node.enabled) return empty();
@@ -148,6 +151,14 @@ export class SnapshotBuilder {
       .from(groupVirtualNodes)
       .innerJoin(virtualNodeRecords, eq(virtualNodeRecords.virtualNodeId, groupVirtualNodes.virtualNodeId))
       .where(eq(virtualNodeRecords.nodeId, nodeId));
+    // Layer-4 ports of sites served through the node's port-type-4 groups (rendered into nginx.conf).
+    zoneLevel.streamPorts = await edgeStreamPorts(
+      this.db,
+      node.ownerId,
+      or(inArray(productGroups.groupId, directGroups), inArray(productGroups.groupId, virtualGroups)),
+      [...zoneLevel.listen.httpPorts, ...zoneLevel.listen.httpsPorts],
+      now,
+    );
     const servedSites = this.db
       .selectDistinct({ id: sites.id })
       .from(sites)
