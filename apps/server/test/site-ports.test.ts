@@ -208,10 +208,12 @@ describe('site ports', () => {
     expect((await snapshot()).streamPorts.map((p: { port: number }) => p.port)).toEqual([25565]);
     expect((await site(game, 'POST', 'setting/ports', { ids: [voice.id, 999999] })).json().code).toBe(101018);
     expect((await site(game, 'POST', 'setting/ports', { ids: [voice.id] })).statusCode).toBe(200);
-    expect((await snapshot()).streamPorts.map((p: { port: number }) => [p.port, p.protocol])).toEqual([
-      [5001, 'both'],
-      [25565, 'tcp'],
-    ]);
+    expect((await snapshot()).streamPorts.map((p: { port: number; protocol: string }) => [p.port, p.protocol])).toEqual(
+      [
+        [5001, 'both'],
+        [25565, 'tcp'],
+      ],
+    );
   });
 
   it("manages a port's upstreams, keeping one that serves (401008)", async () => {

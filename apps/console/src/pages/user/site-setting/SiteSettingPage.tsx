@@ -13,11 +13,12 @@ import { idFilter } from '../../../features/lists/use-list-search';
 import { SiteStatusTag } from '../../../features/sites/SiteStatusTag';
 import { CertificatesTab } from './certificates/CertificatesTab';
 import { DomainsTab } from './domains/DomainsTab';
+import { PortsTab } from './ports/PortsTab';
 import { SiteUsersTab } from './users/SiteUsersTab';
 
 /**
  * `/user/sitesManagement/sitesSetting/:id?/:name?`: one site's header and its settings in tabs
- * (domains, certificates, sub-accounts given access; `?tab=` in the URL). The name in the path titles the page until the site
+ * (domains, certificates, layer-4 ports, sub-accounts given access; `?tab=` in the URL). The name in the path titles the page until the site
  * has loaded. Without an id it points back to the site list.
  */
 export function SiteSettingPage() {
@@ -41,7 +42,7 @@ function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
   const { t } = useTranslation(['sites', 'shell']);
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
-  const tab = asked === 'certificates' || asked === 'users' ? asked : 'domains';
+  const tab = asked === 'certificates' || asked === 'users' || asked === 'ports' ? asked : 'domains';
   const site = useQuery(routeQuery('user', siteRoutes.getUserSite, { params: { siteId } }));
   const data = site.data?.data;
 
@@ -74,6 +75,7 @@ function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
         items={[
           { key: 'domains', label: t('setting.tabs.domains'), children: <DomainsTab siteId={siteId} /> },
           { key: 'certificates', label: t('setting.tabs.certificates'), children: <CertificatesTab siteId={siteId} /> },
+          { key: 'ports', label: t('setting.tabs.ports'), children: <PortsTab siteId={siteId} /> },
           { key: 'users', label: t('setting.tabs.users'), children: <SiteUsersTab siteId={siteId} /> },
         ]}
       />
