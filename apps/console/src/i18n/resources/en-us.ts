@@ -777,6 +777,7 @@ export const enUS = {
     domains: 'Domains',
     forceBackup: 'Force backup',
     maxDomains: 'Most domains',
+    maxPorts: 'Most layer-4 ports',
     unlimited: 'Unlimited',
     edit: 'Edit',
     editTitle: 'Edit site',
@@ -800,6 +801,7 @@ export const enUS = {
       expiry: 'The site stops at the end of this day; empty: never. An expired site is served as disabled.',
       forceBackup: "Served by the product's backup groups; takes effect in DNS once Rampart manages DNS.",
       maxDomains: '0 = unlimited. Checked when the customer adds domains.',
+      maxPorts: '0 = unlimited. Checked when the customer adds ports.',
       tags: 'Replaces the tags of the chosen sites.',
     },
     filters: {

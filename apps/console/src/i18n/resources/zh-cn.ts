@@ -768,6 +768,7 @@ export const zhCN: LocaleResources = {
     domains: '域名',
     forceBackup: '强制备用',
     maxDomains: '域名上限',
+    maxPorts: '四层端口上限',
     unlimited: '不限',
     edit: '编辑',
     editTitle: '编辑站点',
@@ -791,6 +792,7 @@ export const zhCN: LocaleResources = {
       expiry: '站点在当天结束时停止；留空表示永不到期。已到期的站点按停用提供。',
       forceBackup: '由产品的备用分组提供服务；Rampart 管理 DNS 后在 DNS 中生效。',
       maxDomains: '0 表示不限。客户添加域名时检查。',
+      maxPorts: '0 表示不限。客户添加端口时检查。',
       tags: '替换所选站点的标签。',
     },
     filters: {

@@ -770,6 +770,7 @@ export const zhTW: LocaleResources = {
     domains: '網域',
     forceBackup: '強制備用',
     maxDomains: '網域上限',
+    maxPorts: '四層連接埠上限',
     unlimited: '不限',
     edit: '編輯',
     editTitle: '編輯網站',
@@ -793,6 +794,7 @@ export const zhTW: LocaleResources = {
       expiry: '網站在當天結束時停止；留空表示永不到期。已到期的網站以停用提供。',
       forceBackup: '由產品的備用群組提供服務；Rampart 管理 DNS 後在 DNS 中生效。',
       maxDomains: '0 表示不限。客戶新增網域時檢查。',
+      maxPorts: '0 表示不限。客戶新增連接埠時檢查。',
       tags: '取代所選網站的標籤。',
     },
     filters: {

@@ -23,6 +23,7 @@ interface ActionValues {
   forceBackup?: boolean;
   tags?: string[];
   maxDomains?: number;
+  maxPorts?: number;
 }
 
 /** One call per action, on every chosen site (the server changes all of them or none). */
@@ -43,7 +44,7 @@ function send(action: FormAction, ids: number[], v: ActionValues) {
       return callAuthed('client', c.setSitesTags, { body: { ids, tags: v.tags ?? [] } });
     case 'limitations':
       return callAuthed('client', c.setSitesLimitations, {
-        body: { ids, limitations: { maxDomains: v.maxDomains ?? 0 } },
+        body: { ids, limitations: { maxDomains: v.maxDomains ?? 0, maxPorts: v.maxPorts ?? 0 } },
       });
   }
 }
@@ -52,7 +53,9 @@ function send(action: FormAction, ids: number[], v: ActionValues) {
 function initialValues(action: FormAction, first: OperatorSite | undefined): ActionValues {
   if (action === 'backup') return { forceBackup: !(first?.forceBackup ?? false) };
   if (action === 'tags') return { tags: first?.tags ?? [] };
-  if (action === 'limitations') return { maxDomains: first?.limitations.maxDomains ?? 0 };
+  if (action === 'limitations') {
+    return { maxDomains: first?.limitations.maxDomains ?? 0, maxPorts: first?.limitations.maxPorts ?? 0 };
+  }
   return {};
 }
 
@@ -75,7 +78,7 @@ export function SiteActionModal(props: { action: FormAction | null; sites: Opera
     {
       invalidates: [siteRoutes.listClientSites, clientSiteRoutes.siteTags, productRoutes.listProducts],
       success: () => toastText(action === 'tags' ? 'updateTagsSuccess' : 'setSuccess'),
-      form: { instance: form, fields: (path) => (path[0] === 'limitations' ? 'maxDomains' : path[0]) },
+      form: { instance: form, fields: (path) => (path[0] === 'limitations' ? (path[1] ?? 'maxDomains') : path[0]) },
       onSuccess: onClose,
     },
   );
@@ -124,6 +127,11 @@ export function SiteActionModal(props: { action: FormAction | null; sites: Opera
       )}
       {action === 'limitations' && (
         <Form.Item name="maxDomains" label={t('maxDomains')} extra={t('hints.maxDomains')} rules={required}>
+          <InputNumber min={0} max={100_000} precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+      )}
+      {action === 'limitations' && (
+        <Form.Item name="maxPorts" label={t('maxPorts')} extra={t('hints.maxPorts')} rules={required}>
           <InputNumber min={0} max={100_000} precision={0} style={{ width: '100%' }} />
         </Form.Item>
       )}
