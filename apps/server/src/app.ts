@@ -55,6 +55,8 @@ import { bindProductRoutes } from './modules/products/products.routes.js';
 import { ProductsService } from './modules/products/products.service.js';
 import { bindSiteModuleRoutes } from './modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from './modules/site-modules/site-modules.service.js';
+import { bindSitePortRoutes } from './modules/site-ports/site-ports.routes.js';
+import { SitePortsService } from './modules/site-ports/site-ports.service.js';
 import { bindSiteSettingRoutes } from './modules/site-settings/site-settings.routes.js';
 import { SiteSettingsService } from './modules/site-settings/site-settings.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
@@ -256,6 +258,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindCacheTaskRoutes(binder, new CacheTasksService(db, nodeCommands, nodeSettings, siteAccess, clock), nodesService);
   bindSiteModuleRoutes(binder, new SiteModulesService(db, siteAccess));
   bindSiteSettingRoutes(binder, new SiteSettingsService(db, siteAccess));
+  bindSitePortRoutes(binder, new SitePortsService(db, siteAccess, options.config.allowPrivateOrigins));
   bindAccountRoutes(binder, accountsRepo, nodesService);
   bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);
   bindMonitoringRoutes(

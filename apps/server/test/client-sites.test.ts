@@ -94,7 +94,7 @@ describe('operator site list', () => {
     expect(paged.data).toHaveLength(1);
     expect(await siteRow(shop)).toMatchObject({
       memo: '',
-      limitations: { maxDomains: 0 },
+      limitations: { maxDomains: 0, maxPorts: 0 },
       domainCount: 0,
       tags: ['vip', 'eu'],
     });
@@ -236,7 +236,7 @@ describe('operator site changes', () => {
     expect(
       (await call('PATCH', 'client/site/limitations', { ids: [id], limitations: { maxDomains: 1 } })).statusCode,
     ).toBe(200);
-    expect((await siteRow(id)).limitations).toEqual({ maxDomains: 1 });
+    expect((await siteRow(id)).limitations).toEqual({ maxDomains: 1, maxPorts: 0 });
     expect((await addDomain(id, 'one.limited.example')).statusCode).toBe(200);
     expect((await addDomain(id, 'two.limited.example')).json().code).toBe(401002);
     await call('PATCH', 'client/site/limitations', { ids: [id], limitations: { maxDomains: 0 } });

@@ -4,6 +4,7 @@ export * from './edge/cache-urls.js';
 export * from './edge/data-plane.js';
 export * from './edge/modules.js';
 export * from './edge/nginx-tuning.js';
+export * from './edge/stream-ports.js';
 export * from './enums.js';
 export * from './errors.js';
 export * from './geo.js';

@@ -25,7 +25,8 @@ import { AGENT_VERSION } from './version.js';
  * node's snapshot, applies it to a supervised nginx, keeps the last good snapshots on disk and
  * reports what it applied.
  *
- * Apply: the snapshot's listen settings (ports through the port map, http2) are rendered into
+ * Apply: the snapshot's listen settings (ports through the port map, http2), nginx settings and
+ * layer-4 stream ports (also through the port map) are rendered into
  * nginx.conf with render.ts; when the text differs from the active config, or nginx is not
  * running, nginx is reloaded (nginx -t first; a refused config leaves the old one running) or
  * started. Then the data plane is pushed into Lua shared memory. A data-plane-only change never
@@ -478,6 +479,7 @@ export class Agent {
       accessLogPath: path.join(prefix, 'logs/access.log'),
       ...(this.credentials ? { requestIdPrefix: `n${this.credentials.nodeId}` } : {}),
       tuning: snapshot.nginx,
+      streamPorts: (snapshot.streamPorts ?? []).map((p) => ({ ...p, port: map(p.port) })),
     };
   }
 

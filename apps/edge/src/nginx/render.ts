@@ -1,5 +1,7 @@
 import {
   CACHE_TTL_SECONDS,
+  type EdgeStreamPort,
+  edgeStreamPortsSchema,
   GZIP_TYPES,
   isIP,
   type NginxCustomContext,
@@ -13,7 +15,8 @@ import { DATA_PLANE_LIMITS } from '../data-plane/schema.js';
  * Renders nginx.conf from zone-level settings only: one generic server per listen port, whatever
  * the number of domains. Per-domain data never passes through here; it is pushed into Lua shared
  * memory (see lua/rampart/admin.lua). Every rendered value is a number, a keyword or a path the
- * agent chose, each checked by allowlist, so nothing in this file can inject a directive.
+ * agent chose, each checked by allowlist, so nothing in this file can inject a directive. The one
+ * per-site input, layer-4 ports, is integers, keywords and IP literals (edgeStreamPortsSchema).
  */
 
 const SAFE_PATH_RE = /^\/[A-Za-z0-9._/-]*$/;
@@ -69,6 +72,11 @@ export const nginxSettingsSchema = z
      * allowlists). A value they set wins over the agent's own above; one they leave out keeps it.
      */
     tuning: nginxTuningSchema.default({ worker: {}, http: {}, stream: {}, custom: [] }),
+    /**
+     * The site's layer-4 ports from the snapshot (after the port map), checked again against the
+     * contract's schema: integers, protocol and balance keywords, and IP literals only.
+     */
+    streamPorts: edgeStreamPortsSchema.default([]),
   })
   .superRefine((s, ctx) => {
     const seen = new Set<number>();
@@ -76,6 +84,13 @@ export const nginxSettingsSchema = z
     all.forEach((p) => {
       if (seen.has(p)) ctx.addIssue({ code: 'custom', path: ['httpPorts'], message: `port ${p} is used twice` });
       seen.add(p);
+    });
+    // A layer-4 port holds its number for TCP and UDP alike (the control plane keeps them apart).
+    s.streamPorts.forEach((p, i) => {
+      if (seen.has(p.port)) {
+        ctx.addIssue({ code: 'custom', path: ['streamPorts', i, 'port'], message: `port ${p.port} is used twice` });
+      }
+      seen.add(p.port);
     });
     if (s.httpPorts.length + s.httpsPorts.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['httpPorts'], message: 'at least one listen port' });
@@ -155,16 +170,50 @@ function customLines(tuning: NginxTuning, context: NginxCustomContext, indent: s
   return tuning.custom.filter((d) => d.context === context).map((d) => `${indent}${d.name} ${d.args.join(' ')};`);
 }
 
-/** The stream block, rendered only when the zone sets a stream value (the nodes proxy no layer-4 port yet). */
-function streamBlock(tuning: NginxTuning): string[] {
-  const { proxyConnectTimeoutSeconds: connect, proxyTimeoutSeconds: timeout } = tuning.stream;
-  if (connect === undefined && timeout === undefined) return [];
+/**
+ * The stream block: the zone's stream tuning and one server per layer-4 port, proxying to an
+ * upstream block of the port's upstreams. Rendered (with the stream module) only when there is
+ * a stream value or a port.
+ */
+function streamBlock(s: NginxSettings): string[] {
+  const { proxyConnectTimeoutSeconds: connect, proxyTimeoutSeconds: timeout } = s.tuning.stream;
+  if (connect === undefined && timeout === undefined && s.streamPorts.length === 0) return [];
   return [
     'stream {',
     ...(connect !== undefined ? [`  proxy_connect_timeout ${connect}s;`] : []),
     ...(timeout !== undefined ? [`  proxy_timeout ${timeout}s;`] : []),
+    ...s.streamPorts.flatMap((p) => streamServer(s, p)),
     '}',
     '',
+  ];
+}
+
+/** An upstream's address: only IP literals reach here (checked by the schema and again below). */
+function upstreamAddress(ip: string, port: number): string {
+  if (!isIP(ip) || !/^[0-9A-Fa-f:.]+$/.test(ip)) throw new Error('stream upstream is not an IP literal');
+  return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
+}
+
+/**
+ * One layer-4 port: its upstream block and its server. Client-IP balancing is `hash
+ * $remote_addr consistent`, with which nginx allows no backup server: backups are left out then.
+ */
+function streamServer(s: NginxSettings, p: EdgeStreamPort): string[] {
+  const name = `rampart_l4_${p.id}`;
+  const hash = p.balance === 'ip_hash';
+  const servers = p.upstreams.filter((u) => !(hash && u.backup));
+  return [
+    `  upstream ${name} {`,
+    ...(hash ? ['    hash $remote_addr consistent;'] : []),
+    ...servers.map(
+      (u) => `    server ${upstreamAddress(u.ip, u.port)} weight=${u.weight}${u.backup ? ' backup' : ''};`,
+    ),
+    '  }',
+    '  server {',
+    ...(p.protocol !== 'udp' ? [`    listen ${listenAddress(s, p.port)};`] : []),
+    ...(p.protocol !== 'tcp' ? [`    listen ${listenAddress(s, p.port)} udp;`] : []),
+    `    proxy_pass ${name};`,
+    '  }',
   ];
 }
 
@@ -311,7 +360,7 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
   const s = nginxSettingsSchema.parse(input);
   const layout = prefixLayout(s.prefix);
   const { worker, http } = s.tuning;
-  const stream = streamBlock(s.tuning);
+  const stream = streamBlock(s);
   const lines = [
     '# Rendered by @rampart/edge from zone-level settings; per-domain data lives in Lua shared memory.',
     `load_module ${MODULES_DIR}/ndk_http_module.so;`,

@@ -90,9 +90,11 @@ export function snapshotOf(
   listen: EdgeSnapshot['listen'] = { httpPorts: [80], httpsPorts: [443], http2: true },
   initialized = true,
   nginx: EdgeSnapshot['nginx'] = { worker: {}, http: {}, stream: {}, custom: [] },
+  streamPorts: EdgeSnapshot['streamPorts'] = [],
 ): EdgeSnapshot {
-  const version = createHash('md5').update(JSON.stringify({ listen, dataPlane, initialized, nginx })).digest('hex');
-  return { version, generatedAt: new Date().toISOString(), initialized, listen, nginx, dataPlane };
+  const content = { listen, dataPlane, initialized, nginx, ...(streamPorts.length > 0 ? { streamPorts } : {}) };
+  const version = createHash('md5').update(JSON.stringify(content)).digest('hex');
+  return { version, generatedAt: new Date().toISOString(), initialized, listen, nginx, dataPlane, streamPorts };
 }
 
 function parseJson(text: string): unknown {

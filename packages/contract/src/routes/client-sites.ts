@@ -83,9 +83,12 @@ export const setSitesLimitations = defineRoute({
   method: 'PATCH',
   path: '/client/site/limitations',
   access: client,
-  summary: 'Sets the limitations of sites (401002 when a site already has more domains than allowed)',
+  summary: 'Sets the limitations of sites (401002 / 401007 when a site already has more domains / ports than allowed)',
   tags: ['sites'],
-  request: { body: z.object({ ids, limitations: siteLimitationsSchema }) },
+  request: {
+    // A limitation left out keeps its current value.
+    body: z.object({ ids, limitations: siteLimitationsSchema.partial({ maxPorts: true }) }),
+  },
   response: done,
 });
 

@@ -19,6 +19,7 @@ import { operatorNginxRoutes } from './operator-nginx.js';
 import { productRoutes } from './products.js';
 import { siteCacheRoutes } from './site-cache.js';
 import { siteModuleRoutes } from './site-modules.js';
+import { sitePortRoutes } from './site-ports.js';
 import { siteSettingRoutes } from './site-settings.js';
 import { siteRoutes } from './sites.js';
 import { systemRoutes } from './system.js';
@@ -47,6 +48,7 @@ export * from './operator-nginx.js';
 export * from './products.js';
 export * from './site-cache.js';
 export * from './site-modules.js';
+export * from './site-ports.js';
 export * from './site-settings.js';
 export * from './sites.js';
 export * from './system.js';
@@ -81,6 +83,7 @@ export const ROUTE_GROUPS = {
   cacheTasks: cacheTaskRoutes,
   siteModules: siteModuleRoutes,
   siteSettings: siteSettingRoutes,
+  sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,
   announcements: announcementRoutes,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dataPlaneSchema } from '../edge/data-plane.js';
 import { nginxTuningSchema } from '../edge/nginx-tuning.js';
+import { edgeStreamPortsSchema } from '../edge/stream-ports.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, pageOf, publicAccess, tiers } from '../route.js';
 import { portTypeSchema } from './groups.js';
@@ -246,6 +247,8 @@ export const edgeSnapshotSchema = z.object({
   /** The zone's nginx settings (empty sections when the zone has them off): rendered into nginx.conf. */
   nginx: nginxTuningSchema.default({ worker: {}, http: {}, stream: {}, custom: [] }),
   dataPlane: dataPlaneSchema,
+  /** The layer-4 ports the node serves (rendered into nginx.conf's stream block; see edge/stream-ports.ts). */
+  streamPorts: edgeStreamPortsSchema.default([]),
   /** Daily time (`HH:MM` UTC) at which the agent rotates nginx's logs; null or absent: never. */
   logRotateTime: dailyTimeSchema.nullable().optional(),
 });

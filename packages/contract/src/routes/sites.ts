@@ -30,8 +30,14 @@ export const siteSchema = z.object({
 });
 export type Site = z.infer<typeof siteSchema>;
 
-/** Limitations of a site that the API enforces: `maxDomains` (0 = unlimited) on domain create (401002). */
-export const siteLimitationsSchema = z.object({ maxDomains: z.number().int().min(0).max(100_000) });
+/**
+ * Limitations of a site that the API enforces: `maxDomains` (0 = unlimited) on domain create
+ * (401002) and `maxPorts` (0 = unlimited) on layer-4 port create (401007).
+ */
+export const siteLimitationsSchema = z.object({
+  maxDomains: z.number().int().min(0).max(100_000),
+  maxPorts: z.number().int().min(0).max(100_000),
+});
 export type SiteLimitations = z.infer<typeof siteLimitationsSchema>;
 
 /** A site as its operator sees it: the customer's view plus the operator's memo, limits and usage. */

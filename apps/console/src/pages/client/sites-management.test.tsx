@@ -137,7 +137,7 @@ const site = (siteID: number, siteName: string, status = 'normal') => ({
   expiredAt: null,
   forceBackup: false,
   memo: '',
-  limitations: { maxDomains: 0 },
+  limitations: { maxDomains: 0, maxPorts: 0 },
   domainCount: 1,
   createdAt: '2026-03-01T10:00:00.000Z',
 });
@@ -291,7 +291,7 @@ describe('sitesList', () => {
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
     expect(api.sent('PATCH', '/client/site/limitations')[0]?.body).toEqual({
       ids: [1],
-      limitations: { maxDomains: 25 },
+      limitations: { maxDomains: 25, maxPorts: 0 },
     });
 
     clickButton('Edit', await findRow('shop'));

@@ -1,6 +1,15 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { domains, groupNodes, nodeGroups, productGroups, products, sites, zones } from '../../platform/db/schema.js';
+import {
+  domains,
+  groupNodes,
+  nodeGroups,
+  productGroups,
+  products,
+  sitePorts,
+  sites,
+  zones,
+} from '../../platform/db/schema.js';
 
 export type ProductRow = typeof products.$inferSelect;
 export interface ProductGroupRef {
@@ -75,6 +84,17 @@ export class ProductsRepository {
       .select({ id: domains.id })
       .from(domains)
       .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(eq(sites.productId, productId))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /** Whether a site on the product has layer-4 ports (they need a port-type-4 product). */
+  async hasPorts(productId: number): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: sitePorts.id })
+      .from(sitePorts)
+      .innerJoin(sites, eq(sites.id, sitePorts.siteId))
       .where(eq(sites.productId, productId))
       .limit(1);
     return rows.length > 0;

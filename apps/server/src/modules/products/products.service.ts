@@ -107,10 +107,12 @@ export class ProductsService {
         const repo = new ProductsRepository(tx);
         const current = await repo.lock(operatorId, input.id);
         if (!current) throw new AppError(101018);
-        // Sites keep the product they have: a limit below them, or a new port type under their L7 domains, is refused.
+        // Sites keep the product they have: a limit below them, or a new port type under their L7 domains
+        // (205005) or L4 ports (205004), is refused.
         const counts = await repo.siteCounts([input.id]);
         if (overSiteLimit(input, counts.get(input.id) ?? 0)) throw new AppError(204003);
         if (current.portType !== input.portType && (await repo.hasDomains(input.id))) throw new AppError(205005);
+        if (current.portType !== input.portType && (await repo.hasPorts(input.id))) throw new AppError(205004);
         const values = {
           name: input.name.trim(),
           portType: input.portType,

@@ -17,7 +17,7 @@ import {
 } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
-import { accounts, domains, products, sites, siteUsers } from '../../platform/db/schema.js';
+import { accounts, domains, products, sitePorts, sites, siteUsers } from '../../platform/db/schema.js';
 import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
 
 export type SiteStatus = 'normal' | 'pause' | 'limit';
@@ -37,6 +37,9 @@ export interface SiteFilter {
 const domainCount = sql<number>`(select count(*) from ${domains} where ${domains.siteId} = ${sites.id})`.mapWith(
   Number,
 );
+const portCount = sql<number>`(select count(*) from ${sitePorts} where ${sitePorts.siteId} = ${sites.id})`.mapWith(
+  Number,
+);
 const columns = {
   id: sites.id,
   ownerId: sites.ownerId,
@@ -49,11 +52,13 @@ const columns = {
   forceBackup: sites.forceBackup,
   memo: sites.memo,
   maxDomains: sites.maxDomains,
+  maxPorts: sites.maxPorts,
   createdAt: sites.createdAt,
   productName: products.name,
   productPortType: products.portType,
   userAccount: accounts.account,
   domainCount,
+  portCount,
 };
 export type SiteView = {
   id: number;
@@ -67,11 +72,13 @@ export type SiteView = {
   forceBackup: boolean;
   memo: string;
   maxDomains: number;
+  maxPorts: number;
   createdAt: Date;
   productName: string;
   productPortType: 7 | 4;
   userAccount: string;
   domainCount: number;
+  portCount: number;
 };
 /**
  * Whose sites: the operator that owns them (`ownerId`), the customer that holds them or a
@@ -274,6 +281,17 @@ export class SitesRepository {
     return row.id;
   }
 
+  /** Which of the operator's sites among `ids` still have layer-4 ports. */
+  async withPorts(ownerId: number, ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectDistinct({ id: sites.id })
+      .from(sites)
+      .innerJoin(sitePorts, eq(sitePorts.siteId, sites.id))
+      .where(and(eq(sites.ownerId, ownerId), inArray(sites.id, ids)));
+    return rows.map((r) => r.id);
+  }
+
   async deleteMany(ownerId: number, ids: number[]): Promise<number> {
     const rows = await this.db
       .delete(sites)
@@ -294,9 +312,9 @@ export class SitesRepository {
   }
 
   /** Locks one site's row until the transaction ends (domain creation counts against its limit). */
-  async lock(id: number): Promise<{ maxDomains: number } | undefined> {
+  async lock(id: number): Promise<{ maxDomains: number; maxPorts: number } | undefined> {
     const [row] = await this.db
-      .select({ maxDomains: sites.maxDomains })
+      .select({ maxDomains: sites.maxDomains, maxPorts: sites.maxPorts })
       .from(sites)
       .where(eq(sites.id, id))
       .for('update');

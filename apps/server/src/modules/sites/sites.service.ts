@@ -29,7 +29,7 @@ export function presentOperatorSite(row: SiteView): OperatorSite {
   return {
     ...presentSite(row),
     memo: row.memo,
-    limitations: { maxDomains: row.maxDomains },
+    limitations: { maxDomains: row.maxDomains, maxPorts: row.maxPorts },
     domainCount: row.domainCount,
   };
 }
@@ -151,12 +151,18 @@ export class SitesService {
     });
   }
 
-  /** A site that still has domains is refused (205005): its customer's configuration would vanish from the edge. */
+  /**
+   * A site that still has layer-4 ports (205004) or domains (205005) is refused: its customer's
+   * configuration would vanish from the edge.
+   */
   async delete(operatorId: number, ids: number[]) {
     const unique = [...new Set(ids)];
     try {
       await this.db.transaction(async (tx) => {
-        if ((await new SitesRepository(tx).deleteMany(operatorId, unique)) !== unique.length) {
+        const repo = new SitesRepository(tx);
+        const withPorts = await repo.withPorts(operatorId, unique);
+        if (withPorts.length > 0) throw new AppError(205004, { extra: { siteIDs: withPorts.sort((a, b) => a - b) } });
+        if ((await repo.deleteMany(operatorId, unique)) !== unique.length) {
           throw new AppError(101018);
         }
       });
@@ -214,11 +220,17 @@ export class SitesService {
     }));
   }
 
-  /** A site that already has more domains than the new limit allows is refused (401002). */
-  async setLimitations(operatorId: number, ids: number[], limitations: { maxDomains: number }) {
-    const { maxDomains } = limitations;
-    await this.change(operatorId, ids, { maxDomains }, (rows) => {
+  /**
+   * A site that already has more domains (401002) or layer-4 ports (401007) than the new limit
+   * allows is refused; `maxPorts` left out keeps each site's current value.
+   */
+  async setLimitations(operatorId: number, ids: number[], limitations: { maxDomains: number; maxPorts?: number }) {
+    const { maxDomains, maxPorts } = limitations;
+    await this.change(operatorId, ids, { maxDomains, ...(maxPorts !== undefined ? { maxPorts } : {}) }, (rows) => {
       if (maxDomains > 0 && rows.some((row) => row.domainCount > maxDomains)) throw new AppError(401002);
+      if (maxPorts !== undefined && maxPorts > 0 && rows.some((row) => row.portCount > maxPorts)) {
+        throw new AppError(401007);
+      }
     });
   }
 

@@ -22,6 +22,7 @@ import {
   zones,
 } from '../../platform/db/schema.js';
 import { edgeModulesOf } from '../site-modules/edge-modules.js';
+import { edgeStreamPorts } from '../site-ports/edge-stream-ports.js';
 import { edgeSiteSettings } from '../site-settings/site-settings.edge.js';
 import { edgeCachePolicies } from '../sites/site-cache.service.js';
 import { OperatorNginxService } from '../zones/operator-nginx.service.js';
@@ -126,6 +127,7 @@ export class SnapshotBuilder {
         },
         nginx: { ...EMPTY_NGINX_TUNING },
         dataPlane: noDomains(),
+        streamPorts: [],
         logRotateTime: node?.logRotateTime ?? null,
       };
     }
@@ -145,6 +147,7 @@ export class SnapshotBuilder {
         node.nginxEnabled && node.nginxTuning ? node.nginxTuning : null,
       ),
       logRotateTime: node.logRotateTime,
+      streamPorts: [] as SnapshotContent['streamPorts'],
     };
     const empty = (): SnapshotContent => ({ ...zoneLevel, dataPlane: noDomains() });
     if (!node.enabled) return empty();
@@ -160,6 +163,14 @@ export class SnapshotBuilder {
       .from(groupVirtualNodes)
       .innerJoin(virtualNodeRecords, eq(virtualNodeRecords.virtualNodeId, groupVirtualNodes.virtualNodeId))
       .where(eq(virtualNodeRecords.nodeId, nodeId));
+    // Layer-4 ports of sites served through the node's port-type-4 groups (rendered into nginx.conf).
+    zoneLevel.streamPorts = await edgeStreamPorts(
+      this.db,
+      node.ownerId,
+      or(inArray(productGroups.groupId, directGroups), inArray(productGroups.groupId, virtualGroups)),
+      [...zoneLevel.listen.httpPorts, ...zoneLevel.listen.httpsPorts],
+      now,
+    );
     const servedSites = this.db
       .selectDistinct({ id: sites.id })
       .from(sites)

@@ -13,6 +13,7 @@ import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import { SitePortsRepository } from '../site-ports/site-ports.repository.js';
 import { type ZonePortRow, ZoneSettingsRepository } from './zone-settings.repository.js';
 import type { ZonesService } from './zones.service.js';
 
@@ -26,9 +27,15 @@ const presentPorts = (rows: ZonePortRow[]) => ({ data: rows satisfies ZonePort[]
  * ZONE_PORTS_MAX_PER_TYPE of a type (101029), at least one left. `fieldOf` names the request field
  * of a port that came from the request.
  */
-function checkPorts(after: PortInput[], fieldOf: (index: number) => string | null, locale: Locale): void {
+function checkPorts(
+  after: PortInput[],
+  fieldOf: (index: number) => string | null,
+  locale: Locale,
+  sitePortNumbers: ReadonlySet<number>,
+): void {
   const problems: FieldProblem[] = [];
-  const seen = new Set<number>();
+  // Layer-4 ports of sites served in the zone hold their numbers on its nodes too.
+  const seen = new Set<number>(sitePortNumbers);
   after.forEach((p, i) => {
     const field = fieldOf(i);
     if (field === null) {
@@ -71,13 +78,15 @@ export class ZoneSettingsService {
   private async changePorts(
     operatorId: number,
     zoneId: number,
-    change: (repo: ZoneSettingsRepository, current: ZonePortRow[]) => Promise<void>,
+    change: (repo: ZoneSettingsRepository, current: ZonePortRow[], sitePortNumbers: Set<number>) => Promise<void>,
   ) {
     await this.zones.settings(operatorId, zoneId);
     try {
       await this.db.transaction(async (tx) => {
+        await SitePortsRepository.lockOperator(tx, operatorId);
         const repo = new ZoneSettingsRepository(tx);
-        await change(repo, await repo.portsForUpdate(zoneId));
+        const current = await repo.portsForUpdate(zoneId);
+        await change(repo, current, await new SitePortsRepository(tx).numbersInZone(zoneId));
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(101025);
@@ -87,19 +96,24 @@ export class ZoneSettingsService {
   }
 
   addPorts(operatorId: number, zoneId: number, ports: PortInput[], locale: Locale) {
-    return this.changePorts(operatorId, zoneId, async (repo, current) => {
+    return this.changePorts(operatorId, zoneId, async (repo, current, sitePortNumbers) => {
       const after = [...current, ...ports];
-      checkPorts(after, (i) => (i < current.length ? null : `ports.${i - current.length}.port`), locale);
+      checkPorts(
+        after,
+        (i) => (i < current.length ? null : `ports.${i - current.length}.port`),
+        locale,
+        sitePortNumbers,
+      );
       await repo.insertPorts(zoneId, ports);
     });
   }
 
   updatePort(operatorId: number, zoneId: number, input: PortInput & { id: number }, locale: Locale) {
-    return this.changePorts(operatorId, zoneId, async (repo, current) => {
+    return this.changePorts(operatorId, zoneId, async (repo, current, sitePortNumbers) => {
       if (!current.some((p) => p.id === input.id)) throw new AppError(101018);
       // The changed port is checked last, against all the others.
       const after = [...current.filter((p) => p.id !== input.id), input];
-      checkPorts(after, (i) => (i === after.length - 1 ? 'port' : null), locale);
+      checkPorts(after, (i) => (i === after.length - 1 ? 'port' : null), locale, sitePortNumbers);
       await repo.updatePort(zoneId, input.id, { port: input.port, portType: input.portType });
     });
   }

@@ -529,6 +529,8 @@ export const sites = pgTable(
     memo: text('memo').notNull().default(''),
     // Limitations the API enforces: most domains the site may have; 0 = unlimited (401002 beyond it).
     maxDomains: integer('max_domains').notNull().default(0),
+    // Most layer-4 ports the site may have; 0 = unlimited (401007 beyond it).
+    maxPorts: integer('max_ports').notNull().default(0),
     // Part of every cache key of the site at the edge; clearing the site's cache increments it.
     cacheGeneration: integer('cache_generation').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -720,6 +722,50 @@ export const domainUpstreams = pgTable(
     enabled: boolean('enabled').notNull().default(true),
   },
   (t) => [index('domain_upstreams_domain_idx').on(t.domainId)],
+);
+
+/**
+ * Layer-4 ports of a site (packages/contract/src/routes/site-ports.ts). A site with ports cannot be
+ * deleted (205004, the restrict below); the service checks that first to name the right code.
+ */
+export const sitePorts = pgTable(
+  'site_ports',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'restrict' }),
+    port: integer('port').notNull(),
+    protocol: text('protocol').$type<'tcp' | 'udp' | 'both'>().notNull().default('tcp'),
+    hashType: smallint('hash_type').$type<0 | 1>().notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    memo: text('memo').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('site_ports_site_port_key').on(t.siteId, t.port),
+    index('site_ports_port_idx').on(t.port),
+    check('site_ports_port_check', sql`${t.port} BETWEEN 1 AND 65535`),
+    check('site_ports_protocol_check', sql`${t.protocol} IN ('tcp', 'udp', 'both')`),
+  ],
+);
+
+/** Upstreams of a layer-4 port, in the order the customer gave them. */
+export const sitePortUpstreams = pgTable(
+  'site_port_upstreams',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    portId: bigint('port_id', { mode: 'number' })
+      .notNull()
+      .references(() => sitePorts.id, { onDelete: 'cascade' }),
+    ip: text('ip').notNull(),
+    port: integer('port').notNull(),
+    weight: smallint('weight').notNull().default(1),
+    backup: boolean('backup').notNull().default(false),
+    enabled: boolean('enabled').notNull().default(true),
+  },
+  (t) => [index('site_port_upstreams_port_idx').on(t.portId)],
 );
 
 /**

@@ -23,6 +23,7 @@ interface ActionValues {
   forceBackup?: boolean;
   tags?: string[];
   maxDomains?: number;
+  maxPorts?: number;
 }
 
 /** One call per action, on every chosen site (the server changes all of them or none). */
@@ -43,7 +44,7 @@ function send(action: FormAction, ids: number[], v: ActionValues): Promise<unkno
       return callAuthed('client', c.setSitesTags, { body: { ids, tags: v.tags ?? [] } });
     case 'limitations':
       return callAuthed('client', c.setSitesLimitations, {
-        body: { ids, limitations: { maxDomains: v.maxDomains ?? 0 } },
+        body: { ids, limitations: { maxDomains: v.maxDomains ?? 0, maxPorts: v.maxPorts ?? 0 } },
       });
     case 'clearCache':
       return callAuthed('client', cacheTaskRoutes.clearClientSitesCache, { body: { ids } });
@@ -54,7 +55,9 @@ function send(action: FormAction, ids: number[], v: ActionValues): Promise<unkno
 function initialValues(action: FormAction, first: OperatorSite | undefined): ActionValues {
   if (action === 'backup') return { forceBackup: !(first?.forceBackup ?? false) };
   if (action === 'tags') return { tags: first?.tags ?? [] };
-  if (action === 'limitations') return { maxDomains: first?.limitations.maxDomains ?? 0 };
+  if (action === 'limitations') {
+    return { maxDomains: first?.limitations.maxDomains ?? 0, maxPorts: first?.limitations.maxPorts ?? 0 };
+  }
   return {};
 }
 
@@ -80,7 +83,7 @@ export function SiteActionModal(props: { action: FormAction | null; sites: Opera
         toastText(
           action === 'tags' ? 'updateTagsSuccess' : action === 'clearCache' ? 'clearCacheSuccess' : 'setSuccess',
         ),
-      form: { instance: form, fields: (path) => (path[0] === 'limitations' ? 'maxDomains' : path[0]) },
+      form: { instance: form, fields: (path) => (path[0] === 'limitations' ? (path[1] ?? 'maxDomains') : path[0]) },
       onSuccess: onClose,
     },
   );
@@ -130,6 +133,11 @@ export function SiteActionModal(props: { action: FormAction | null; sites: Opera
       {action === 'clearCache' && <p>{t('cacheTasks:clearSitesConfirm', { count: sites.length })}</p>}
       {action === 'limitations' && (
         <Form.Item name="maxDomains" label={t('maxDomains')} extra={t('hints.maxDomains')} rules={required}>
+          <InputNumber min={0} max={100_000} precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+      )}
+      {action === 'limitations' && (
+        <Form.Item name="maxPorts" label={t('maxPorts')} extra={t('hints.maxPorts')} rules={required}>
           <InputNumber min={0} max={100_000} precision={0} style={{ width: '100%' }} />
         </Form.Item>
       )}

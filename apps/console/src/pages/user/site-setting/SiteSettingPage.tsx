@@ -16,15 +16,16 @@ import { CertificatesTab } from './certificates/CertificatesTab';
 import { DomainsTab } from './domains/DomainsTab';
 import { ModulesTab } from './modules/ModulesTab';
 import { SiteOptionsTab } from './options/SiteOptionsTab';
+import { PortsTab } from './ports/PortsTab';
 import { SiteUsersTab } from './users/SiteUsersTab';
 
 /** The tabs `?tab=` may name; anything else shows the domains. */
-const TABS = ['domains', 'certificates', 'cache', 'settings', 'modules', 'users'] as const;
+const TABS = ['domains', 'certificates', 'cache', 'settings', 'modules', 'ports', 'users'] as const;
 
 /**
  * `/user/sitesManagement/sitesSetting/:id?/:name?`: one site's header and its settings in tabs
- * (domains, certificates, cache rules, compression / rate limits / error pages, modules, sub-accounts
- * given access; `?tab=` in the URL). The name in the path titles the page until the site
+ * (domains, certificates, cache rules, compression / rate limits / error pages, modules, layer-4
+ * ports, sub-accounts given access; `?tab=` in the URL). The name in the path titles the page until the site
  * has loaded. Without an id it points back to the site list.
  */
 export function SiteSettingPage() {
@@ -84,6 +85,7 @@ function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
           { key: 'cache', label: t('setting.tabs.cache'), children: <CacheTab siteId={siteId} /> },
           { key: 'settings', label: t('siteSettings:tab'), children: <SiteOptionsTab siteId={siteId} /> },
           { key: 'modules', label: t('setting.tabs.modules'), children: <ModulesTab siteId={siteId} /> },
+          { key: 'ports', label: t('setting.tabs.ports'), children: <PortsTab siteId={siteId} /> },
           { key: 'users', label: t('setting.tabs.users'), children: <SiteUsersTab siteId={siteId} /> },
         ]}
       />

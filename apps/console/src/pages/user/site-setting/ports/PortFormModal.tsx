@@ -1,0 +1,100 @@
+import { type SitePort, STREAM_PROTOCOLS, sitePortInputSchema, sitePortRoutes } from '@rampart/contract';
+import { Form, Input, InputNumber, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useRouteMutation } from '../../../../app/route-query';
+import { createdText, toastText } from '../../../../app/toast';
+import { FormModal } from '../../../../components/FormModal';
+import { nestedFieldNames } from '../../../../forms/server-errors';
+import { valueRules } from '../../../../forms/zod-rules';
+import { NEW_UPSTREAM, type UpstreamRow } from '../domains/domain-form';
+import { UpstreamsList } from '../domains/UpstreamsList';
+
+interface PortValues {
+  port: number;
+  protocol: SitePort['protocol'];
+  hashType: 0 | 1;
+  memo: string;
+  /** Create only: the port's upstreams (edited afterwards in their own dialog). */
+  upstreams: UpstreamRow[];
+}
+
+const shape = sitePortInputSchema.shape;
+const portRules = valueRules(shape.port);
+const memoRules = valueRules(shape.memo);
+const FIELDS = nestedFieldNames(['port', 'protocol', 'hashType', 'memo', 'upstreams']);
+
+interface PortFormModalProps {
+  siteId: number;
+  /** 'new' adds a port, a port edits it, null closes. */
+  port: SitePort | 'new' | null;
+  onClose: () => void;
+}
+
+/** Adds a layer-4 port with its upstreams, or edits a port's number, protocol, balancing and memo. */
+export function PortFormModal({ siteId, port, onClose }: PortFormModalProps) {
+  const { t } = useTranslation('ports');
+  const [form] = Form.useForm<PortValues>();
+  const params = { siteId };
+  const existing = port === 'new' ? null : port;
+  // A create's field errors come back as ports.0.…: the form shows that one port.
+  const createFields = (path: readonly string[]) => FIELDS(path[0] === 'ports' ? path.slice(2) : path);
+  const create = useRouteMutation('user', sitePortRoutes.addSitePorts, {
+    input: (v: PortValues) => ({
+      params,
+      body: {
+        ports: [
+          { port: v.port, protocol: v.protocol, hashType: v.hashType, memo: v.memo ?? '', upstreams: v.upstreams },
+        ],
+      },
+    }),
+    invalidates: [sitePortRoutes.listSitePorts],
+    success: createdText,
+    form: { instance: form, fields: createFields },
+    onSuccess: onClose,
+  });
+  const update = useRouteMutation('user', sitePortRoutes.updateSitePort, {
+    input: (v: PortValues & { id: number }) => ({
+      params,
+      body: { id: v.id, port: v.port, protocol: v.protocol, hashType: v.hashType, memo: v.memo ?? '' },
+    }),
+    invalidates: [sitePortRoutes.listSitePorts],
+    success: () => toastText('updateSuccess'),
+    form: { instance: form, fields: FIELDS },
+    onSuccess: onClose,
+  });
+
+  return (
+    <FormModal<PortValues>
+      open={port !== null}
+      title={existing ? t('form.editTitle', { port: existing.port }) : t('form.addTitle')}
+      form={form}
+      width={720}
+      pending={create.isPending || update.isPending}
+      onCancel={onClose}
+      initialValues={
+        existing
+          ? { port: existing.port, protocol: existing.protocol, hashType: existing.hashType, memo: existing.memo }
+          : { protocol: 'tcp', hashType: 0, memo: '', upstreams: [{ ...NEW_UPSTREAM }] }
+      }
+      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+    >
+      <Form.Item name="port" label={t('port')} rules={portRules} required>
+        <InputNumber min={1} max={65535} autoFocus style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="protocol" label={t('protocol')}>
+        <Select options={STREAM_PROTOCOLS.map((p) => ({ value: p, label: t(`protocols.${p}`) }))} />
+      </Form.Item>
+      <Form.Item name="hashType" label={t('hashType')}>
+        <Select options={[0, 1].map((h) => ({ value: h, label: t(`hashTypes.${h as 0 | 1}`) }))} />
+      </Form.Item>
+      <Form.Item name="memo" label={t('memo')} rules={memoRules}>
+        <Input />
+      </Form.Item>
+      {!existing && (
+        <Form.Item label={t('upstreams')} required>
+          <UpstreamsList />
+        </Form.Item>
+      )}
+    </FormModal>
+  );
+}

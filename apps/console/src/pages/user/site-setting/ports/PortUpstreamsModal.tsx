@@ -1,0 +1,123 @@
+import { type DomainUpstream, type SitePort, sitePortRoutes, upstreamInputSchema } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Checkbox, Flex, Form, Input, InputNumber, Modal, Table, type TableColumnsType, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../../app/route-query';
+import { createdText, toastText } from '../../../../app/toast';
+import { DeleteButton } from '../../../../components/DeleteButton';
+import { valueRules } from '../../../../forms/zod-rules';
+
+interface NewUpstream {
+  ip: string;
+  port: number;
+  weight: number;
+  backup: boolean;
+}
+
+const shape = upstreamInputSchema.shape;
+
+/**
+ * One port's upstreams: the list, delete one (the server keeps one that serves: 401008), add one.
+ */
+export function PortUpstreamsModal({
+  siteId,
+  port,
+  onClose,
+}: {
+  siteId: number;
+  port: SitePort | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation(['ports', 'common']);
+  const [form] = Form.useForm<NewUpstream>();
+  const params = { siteId, portId: port?.id ?? 0 };
+  const list = useQuery({
+    ...routeQuery('user', sitePortRoutes.listSitePortUpstreams, { params }),
+    enabled: port !== null,
+  });
+  const invalidates = [sitePortRoutes.listSitePortUpstreams, sitePortRoutes.listSitePorts];
+  const remove = useRouteMutation('user', sitePortRoutes.deleteSitePortUpstreams, {
+    input: (id: number) => ({ params, body: { ids: [id] } }),
+    invalidates,
+    success: () => toastText('deleteSuccess'),
+  });
+  const add = useRouteMutation('user', sitePortRoutes.addSitePortUpstreams, {
+    input: (v: NewUpstream) => ({ params, body: { upstreams: [{ ...v, backup: v.backup ?? false }] } }),
+    invalidates,
+    success: createdText,
+    form: { instance: form, fields: (path) => (path[0] === 'upstreams' ? path[2] : undefined) },
+    onSuccess: () => form.resetFields(),
+  });
+
+  const columns: TableColumnsType<DomainUpstream> = [
+    { title: t('upstream.ip'), dataIndex: 'ip' },
+    { title: t('upstream.port'), dataIndex: 'port' },
+    { title: t('upstream.weight'), dataIndex: 'weight' },
+    {
+      title: t('upstream.role'),
+      key: 'role',
+      render: (_, u) => (
+        <>
+          {u.backup && <Tag>{t('backup')}</Tag>}
+          {u.status === 0 && <Tag color="red">{t('off')}</Tag>}
+        </>
+      ),
+    },
+    {
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, u) => (
+        <DeleteButton
+          confirm={t('upstream.deleteConfirm', { address: `${u.ip}:${u.port}` })}
+          pending={remove.isPending && remove.variables === u.id}
+          onConfirm={() => remove.mutate(u.id)}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <Modal
+      open={port !== null}
+      title={t('upstream.title', { port: port?.port ?? '' })}
+      onCancel={onClose}
+      footer={null}
+      width={720}
+      destroyOnHidden
+    >
+      <Table<DomainUpstream>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        dataSource={list.data?.data ?? []}
+        loading={list.isLoading}
+        pagination={false}
+        style={{ marginBottom: 16 }}
+      />
+      <Form<NewUpstream>
+        form={form}
+        layout="inline"
+        initialValues={{ port: port?.port ?? 80, weight: 1, backup: false }}
+        onFinish={(v) => add.mutate(v)}
+      >
+        <Flex gap="small" wrap align="flex-start">
+          <Form.Item name="ip" rules={valueRules(shape.ip)}>
+            <Input placeholder={t('upstream.ip')} aria-label={t('upstream.newIp')} />
+          </Form.Item>
+          <Form.Item name="port" rules={valueRules(shape.port)}>
+            <InputNumber min={1} max={65535} aria-label={t('upstream.newPort')} />
+          </Form.Item>
+          <Form.Item name="weight" rules={valueRules(shape.weight)}>
+            <InputNumber min={1} max={100} aria-label={t('upstream.newWeight')} />
+          </Form.Item>
+          <Form.Item name="backup" valuePropName="checked">
+            <Checkbox>{t('backup')}</Checkbox>
+          </Form.Item>
+          <Button type="primary" htmlType="submit" loading={add.isPending}>
+            {t('upstream.add')}
+          </Button>
+        </Flex>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,151 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { type SitePort, STREAM_PROTOCOLS, sitePortRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Flex, Select, Space, Switch, type TableColumnsType, Tag } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../../app/route-query';
+import { toastText } from '../../../../app/toast';
+import { DeleteButton } from '../../../../components/DeleteButton';
+import { ListTable } from '../../../../components/ListTable';
+import { SearchBox } from '../../../../components/SearchBox';
+import { idFilter, oneOf, useListSearch } from '../../../../features/lists/use-list-search';
+import { PortBatchModal } from './PortBatchModal';
+import { PortFormModal } from './PortFormModal';
+import { PortUpstreamsModal } from './PortUpstreamsModal';
+
+const address = (u: { ip: string; port: number }) => (u.ip.includes(':') ? `[${u.ip}]:${u.port}` : `${u.ip}:${u.port}`);
+
+/**
+ * A site's layer-4 ports, paged and filtered on the server (port number, protocol; in the URL):
+ * add, batch create, edit, turn on/off, upstreams, delete. The zone listen ports the site cannot
+ * use are shown above the list.
+ */
+export function PortsTab({ siteId }: { siteId: number }) {
+  const { t } = useTranslation(['ports', 'common']);
+  const search = useListSearch(['port', 'protocol'] as const);
+  const port = idFilter(search.filters.port);
+  const protocol = oneOf(search.filters.protocol, STREAM_PROTOCOLS);
+  const params = { siteId };
+  const query = { page: search.page, pageSize: search.pageSize, port, protocol };
+  const ports = useQuery(routeQuery('user', sitePortRoutes.listSitePorts, { params, query }));
+  const zonePorts = useQuery(routeQuery('user', sitePortRoutes.listSiteZonePorts, { params }));
+  const [editing, setEditing] = useState<SitePort | 'new' | null>(null);
+  const [batch, setBatch] = useState(false);
+  const [upstreamsOf, setUpstreamsOf] = useState<SitePort | null>(null);
+  const remove = useRouteMutation('user', sitePortRoutes.deleteSitePorts, {
+    input: (id: number) => ({ params, body: { ids: [id] } }),
+    invalidates: [sitePortRoutes.listSitePorts],
+    success: () => toastText('deleteSuccess'),
+  });
+  const enable = useRouteMutation('user', sitePortRoutes.enableSitePorts, {
+    input: (id: number) => ({ params, body: { ids: [id] } }),
+    invalidates: [sitePortRoutes.listSitePorts],
+    success: () => toastText('setSuccess'),
+  });
+  const disable = useRouteMutation('user', sitePortRoutes.disableSitePorts, {
+    input: (id: number) => ({ params, body: { ids: [id] } }),
+    invalidates: [sitePortRoutes.listSitePorts],
+    success: () => toastText('setSuccess'),
+  });
+  const taken = zonePorts.data?.data ?? [];
+
+  const columns: TableColumnsType<SitePort> = [
+    { title: t('port'), dataIndex: 'port' },
+    { title: t('protocol'), dataIndex: 'protocol', render: (p: SitePort['protocol']) => t(`protocols.${p}`) },
+    { title: t('hashType'), dataIndex: 'hashType', render: (h: 0 | 1) => t(`hashTypes.${h}`) },
+    {
+      title: t('upstreams'),
+      dataIndex: 'upstreams',
+      render: (list: SitePort['upstreams']) => (
+        <Space size={[0, 4]} wrap>
+          {list.map((u) => (
+            <Tag key={u.id} color={u.backup ? 'default' : 'blue'}>
+              {address(u)}
+              {u.backup ? ` (${t('backup')})` : ''}
+            </Tag>
+          ))}
+        </Space>
+      ),
+    },
+    { title: t('memo'), dataIndex: 'memo', ellipsis: true },
+    {
+      title: t('status'),
+      dataIndex: 'status',
+      render: (status: 0 | 1, row) => (
+        <Switch
+          size="small"
+          checked={status === 1}
+          aria-label={t('toggle', { port: row.port })}
+          loading={
+            (enable.isPending && enable.variables === row.id) || (disable.isPending && disable.variables === row.id)
+          }
+          onChange={(on) => (on ? enable.mutate(row.id) : disable.mutate(row.id))}
+        />
+      ),
+    },
+    {
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, row) => (
+        <Space>
+          <Button size="small" onClick={() => setUpstreamsOf(row)}>
+            {t('upstreams')}
+          </Button>
+          <Button size="small" onClick={() => setEditing(row)}>
+            {t('common:actions.edit')}
+          </Button>
+          <DeleteButton
+            confirm={t('deleteConfirm', { port: row.port })}
+            pending={remove.isPending && remove.variables === row.id}
+            onConfirm={() => remove.mutate(row.id)}
+          />
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      {taken.length > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="zone-ports"
+          message={t('zonePorts', {
+            ports: taken.map((z) => `${z.port} (${z.portType}, ${z.zoneName})`).join(', '),
+          })}
+        />
+      )}
+      <Flex justify="space-between" gap="small" wrap style={{ marginBottom: 16 }}>
+        <Space wrap>
+          <SearchBox
+            label={t('search')}
+            value={search.filters.port}
+            onSearch={(text) => search.setFilters({ port: text })}
+          />
+          <Select
+            aria-label={t('protocol')}
+            allowClear
+            placeholder={t('allProtocols')}
+            style={{ width: 160 }}
+            value={protocol}
+            onChange={(value?: string) => search.setFilters({ protocol: value })}
+            options={STREAM_PROTOCOLS.map((p) => ({ value: p, label: t(`protocols.${p}`) }))}
+          />
+        </Space>
+        <Space>
+          <Button onClick={() => setBatch(true)}>{t('batch.open')}</Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+            {t('add')}
+          </Button>
+        </Space>
+      </Flex>
+      <ListTable<SitePort> rowKey="id" columns={columns} list={ports} paging={search} emptyText={t('empty')} />
+      <PortFormModal siteId={siteId} port={editing} onClose={() => setEditing(null)} />
+      <PortBatchModal siteId={siteId} open={batch} onClose={() => setBatch(false)} />
+      <PortUpstreamsModal siteId={siteId} port={upstreamsOf} onClose={() => setUpstreamsOf(null)} />
+    </>
+  );
+}

@@ -1,0 +1,223 @@
+import { and, asc, count, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database.js';
+import {
+  nodeGroups,
+  productGroups,
+  sitePorts,
+  sitePortUpstreams,
+  sites,
+  zonePorts,
+  zones,
+} from '../../platform/db/schema.js';
+
+export type SitePortRow = typeof sitePorts.$inferSelect;
+export type PortUpstreamRow = typeof sitePortUpstreams.$inferSelect;
+export type NewPortUpstream = Required<Omit<typeof sitePortUpstreams.$inferInsert, 'id' | 'portId'>>;
+export interface PortFilter {
+  port?: number | undefined;
+  protocol?: 'tcp' | 'udp' | 'both' | undefined;
+  status?: 0 | 1 | undefined;
+}
+
+/** First key of the advisory lock that serialises port-number checks (any constant unique to this use). */
+const PORT_LOCK_CLASS = 4_004_007;
+
+/** Zones whose groups a site's product uses (main or backup): the zones whose nodes serve its ports. */
+function zonesOfSite(siteId: number) {
+  return sql`(select distinct ${nodeGroups.zoneId} from ${sites}
+    join ${productGroups} on ${productGroups.productId} = ${sites.productId}
+    join ${nodeGroups} on ${nodeGroups.id} = ${productGroups.groupId}
+    where ${sites.id} = ${siteId})`;
+}
+
+/**
+ * Layer-4 ports of a site and their upstreams. The caller checked the site is the customer's
+ * (SiteAccess); every query here still names the site, so a port id of another site finds nothing.
+ */
+export class SitePortsRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Serialises port-number checks of one operator's sites and zones until the transaction ends
+   * (site ports and zone ports of the same operator are checked under the same lock).
+   */
+  static async lockOperator(db: Db, ownerId: number): Promise<void> {
+    await db.execute(sql`select pg_advisory_xact_lock(${PORT_LOCK_CLASS}::int, ${ownerId}::int)`);
+  }
+
+  private where(siteId: number, f: PortFilter): SQL | undefined {
+    return and(
+      eq(sitePorts.siteId, siteId),
+      f.port !== undefined ? eq(sitePorts.port, f.port) : undefined,
+      f.protocol !== undefined ? eq(sitePorts.protocol, f.protocol) : undefined,
+      f.status !== undefined ? eq(sitePorts.enabled, f.status === 1) : undefined,
+    );
+  }
+
+  async list(siteId: number, f: PortFilter, page: number, pageSize: number) {
+    const where = this.where(siteId, f);
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select()
+        .from(sitePorts)
+        .where(where)
+        .orderBy(asc(sitePorts.port))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db.select({ n: count() }).from(sitePorts).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  async byIds(siteId: number, ids: number[]): Promise<SitePortRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(sitePorts)
+      .where(and(eq(sitePorts.siteId, siteId), inArray(sitePorts.id, ids)))
+      .orderBy(asc(sitePorts.port));
+  }
+
+  /** One port of the site, locked until the transaction ends (upstream changes check the result). */
+  async lockPort(siteId: number, id: number): Promise<SitePortRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(sitePorts)
+      .where(and(eq(sitePorts.siteId, siteId), eq(sitePorts.id, id)))
+      .for('update');
+    return row;
+  }
+
+  async countInSite(siteId: number): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(sitePorts).where(eq(sitePorts.siteId, siteId));
+    return row?.n ?? 0;
+  }
+
+  /** The listen ports of the zones serving the site, by zone then port. */
+  zonePortsOfSite(siteId: number) {
+    return this.db
+      .select({ zoneID: zones.id, zoneName: zones.name, port: zonePorts.port, portType: zonePorts.portType })
+      .from(zonePorts)
+      .innerJoin(zones, eq(zones.id, zonePorts.zoneId))
+      .where(inArray(zonePorts.zoneId, zonesOfSite(siteId)))
+      .orderBy(asc(zones.id), asc(zonePorts.port));
+  }
+
+  /**
+   * Port numbers a port of `siteId` cannot take: the zone listen ports of its zones, the ports of
+   * the site itself, and the ports of the operator's other sites served in one of those zones.
+   * `exceptPortId` is the port being changed.
+   */
+  async takenNumbers(ownerId: number, siteId: number, exceptPortId?: number): Promise<Set<number>> {
+    const zoneIds = zonesOfSite(siteId);
+    const sharing = this.db
+      .selectDistinct({ id: sites.id })
+      .from(sites)
+      .innerJoin(productGroups, eq(productGroups.productId, sites.productId))
+      .innerJoin(nodeGroups, eq(nodeGroups.id, productGroups.groupId))
+      .where(and(eq(sites.ownerId, ownerId), inArray(nodeGroups.zoneId, zoneIds)));
+    const [siteRows, zoneRows] = await Promise.all([
+      this.db
+        .select({ port: sitePorts.port })
+        .from(sitePorts)
+        .where(
+          and(
+            or(eq(sitePorts.siteId, siteId), inArray(sitePorts.siteId, sharing)),
+            exceptPortId !== undefined ? ne(sitePorts.id, exceptPortId) : undefined,
+          ),
+        ),
+      this.db.select({ port: zonePorts.port }).from(zonePorts).where(inArray(zonePorts.zoneId, zoneIds)),
+    ]);
+    return new Set([...siteRows, ...zoneRows].map((r) => r.port));
+  }
+
+  async insertPorts(
+    siteId: number,
+    items: { port: Omit<typeof sitePorts.$inferInsert, 'siteId'>; upstreams: NewPortUpstream[] }[],
+  ): Promise<SitePortRow[]> {
+    const rows = await this.db
+      .insert(sitePorts)
+      .values(items.map((item) => ({ ...item.port, siteId })))
+      .returning();
+    const upstreams = rows.flatMap((row, i) => (items[i]?.upstreams ?? []).map((u) => ({ ...u, portId: row.id })));
+    if (upstreams.length > 0) await this.db.insert(sitePortUpstreams).values(upstreams);
+    return rows;
+  }
+
+  async updatePort(
+    siteId: number,
+    id: number,
+    values: Partial<Pick<SitePortRow, 'port' | 'protocol' | 'hashType' | 'enabled' | 'memo'>>,
+  ): Promise<SitePortRow | undefined> {
+    const [row] = await this.db
+      .update(sitePorts)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(sitePorts.siteId, siteId), eq(sitePorts.id, id)))
+      .returning();
+    return row;
+  }
+
+  /** Sets `enabled` on the site's ports among `ids`; answers how many it changed. */
+  async setEnabled(siteId: number, ids: number[], enabled: boolean): Promise<number> {
+    const rows = await this.db
+      .update(sitePorts)
+      .set({ enabled, updatedAt: sql`now()` })
+      .where(and(eq(sitePorts.siteId, siteId), inArray(sitePorts.id, ids)))
+      .returning({ id: sitePorts.id });
+    return rows.length;
+  }
+
+  async deletePorts(siteId: number, ids: number[]): Promise<number> {
+    const rows = await this.db
+      .delete(sitePorts)
+      .where(and(eq(sitePorts.siteId, siteId), inArray(sitePorts.id, ids)))
+      .returning({ id: sitePorts.id });
+    return rows.length;
+  }
+
+  async upstreamsOf(portIds: number[]): Promise<PortUpstreamRow[]> {
+    if (portIds.length === 0) return [];
+    return this.db
+      .select()
+      .from(sitePortUpstreams)
+      .where(inArray(sitePortUpstreams.portId, portIds))
+      .orderBy(asc(sitePortUpstreams.id));
+  }
+
+  async insertUpstreams(portId: number, list: NewPortUpstream[]): Promise<void> {
+    if (list.length > 0) await this.db.insert(sitePortUpstreams).values(list.map((u) => ({ ...u, portId })));
+  }
+
+  async updateUpstream(portId: number, id: number, values: NewPortUpstream): Promise<number> {
+    const rows = await this.db
+      .update(sitePortUpstreams)
+      .set(values)
+      .where(and(eq(sitePortUpstreams.portId, portId), eq(sitePortUpstreams.id, id)))
+      .returning({ id: sitePortUpstreams.id });
+    return rows.length;
+  }
+
+  async deleteUpstreams(portId: number, ids: number[]): Promise<number> {
+    const rows = await this.db
+      .delete(sitePortUpstreams)
+      .where(and(eq(sitePortUpstreams.portId, portId), inArray(sitePortUpstreams.id, ids)))
+      .returning({ id: sitePortUpstreams.id });
+    return rows.length;
+  }
+
+  async touch(id: number): Promise<void> {
+    await this.db.update(sitePorts).set({ updatedAt: sql`now()` }).where(eq(sitePorts.id, id));
+  }
+
+  /** Ports of sites served in `zoneId` (any protocol, on or off): numbers the zone cannot listen on. */
+  async numbersInZone(zoneId: number): Promise<Set<number>> {
+    const rows = await this.db
+      .selectDistinct({ port: sitePorts.port })
+      .from(sitePorts)
+      .innerJoin(sites, eq(sites.id, sitePorts.siteId))
+      .innerJoin(productGroups, eq(productGroups.productId, sites.productId))
+      .innerJoin(nodeGroups, eq(nodeGroups.id, productGroups.groupId))
+      .where(eq(nodeGroups.zoneId, zoneId));
+    return new Set(rows.map((r) => r.port));
+  }
+}

@@ -1,0 +1,262 @@
+import { z } from 'zod';
+import { STREAM_PROTOCOLS } from '../edge/stream-ports.js';
+import { domainStatusSchema } from '../enums.js';
+import { pageQuery } from '../http.js';
+import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zPort } from '../validators/zod.js';
+import { hashTypeSchema, UPSTREAMS_PER_DOMAIN_MAX, upstreamInputSchema, upstreamSchema } from './domains.js';
+import { ZONE_PORT_TYPES } from './zone-settings.js';
+
+/**
+ * Layer-4 ports of a site (spec part 1 §7 "Ports"; issue 6). A port is a number the site's nodes
+ * listen on for TCP, UDP or both, and proxy as a byte stream (nginx's stream module) to the port's
+ * upstreams — IP literals and ports, weighted, with backups, balanced round robin or by client IP.
+ *
+ * Rules decided here (the spec names only the calls and the codes):
+ * - Ports belong to sites on a layer-4 product (port type 4): its groups of port type 4 serve them.
+ *   A site on a layer-7 product holds domains, not ports (101023 Illegal Port Type).
+ * - The zones of a site are the zones of its product's groups (main and backup). A port number is
+ *   refused (101003 on the field, key `portInUse`) when it is a listen port of one of those zones
+ *   (`zonePorts` lists them), when another port of the same operator's sites already uses it in
+ *   one of those zones (whatever the protocol), or when the site already has it; 9180 is the
+ *   node agent's (`portReserved`). The operator's zone ports refuse a number a site port uses.
+ * - At most SITE_PORTS_MAX ports per site (101029), and at most the site's limitation `maxPorts`
+ *   set by its operator (401007; 0 = unlimited).
+ * - A port keeps one enabled upstream that is not a backup (401008).
+ * - Batch create maps a listen range onto an upstream range of the same length, port by port
+ *   (101011 Inconsistent Ports when the lengths differ); every upstream IP gets each port.
+ * - `setting/ports` turns ports on (POST) or off (DELETE) in bulk; an off port is not listened on.
+ * - Every write reaches the site's nodes with their next snapshot; a node reloads nginx (after
+ *   `nginx -t`) for a port change, which keeps HTTP service up.
+ * - Deleting a site that still has ports is refused (205004).
+ */
+
+/** Most layer-4 ports one site may have (101029 beyond). */
+export const SITE_PORTS_MAX = 100;
+/** Most ports one batch create may make. */
+export const PORT_BATCH_MAX = 100;
+
+export const sitePortInputSchema = z.object({
+  port: zPort,
+  protocol: z.enum(STREAM_PROTOCOLS).default('tcp'),
+  /** 0 = weighted round robin, 1 = client IP hash (as a domain's hashType). */
+  hashType: hashTypeSchema.default(0),
+  status: domainStatusSchema.default(1),
+  memo: z.string().max(256, 'tooLong').default(''),
+  upstreams: z.array(upstreamInputSchema).min(1).max(UPSTREAMS_PER_DOMAIN_MAX),
+});
+export type SitePortInput = z.input<typeof sitePortInputSchema>;
+
+/** An edit: the settings given change; the upstreams are managed on their own calls. */
+export const sitePortUpdateSchema = z.object({
+  id: z.number().int().positive(),
+  port: zPort,
+  protocol: z.enum(STREAM_PROTOCOLS).optional(),
+  hashType: hashTypeSchema.optional(),
+  status: domainStatusSchema.optional(),
+  memo: z.string().max(256, 'tooLong').optional(),
+});
+export type SitePortUpdate = z.input<typeof sitePortUpdateSchema>;
+
+export const sitePortSchema = z.object({
+  id: z.number().int(),
+  siteID: z.number().int(),
+  port: z.number().int(),
+  protocol: z.enum(STREAM_PROTOCOLS),
+  hashType: hashTypeSchema,
+  status: domainStatusSchema,
+  memo: z.string(),
+  upstreams: z.array(upstreamSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SitePort = z.infer<typeof sitePortSchema>;
+
+/** One upstream IP of a batch: it receives every port of the upstream range. */
+const batchUpstreamIP = upstreamInputSchema.omit({ port: true, status: true });
+
+export const sitePortBatchSchema = z.object({
+  portFrom: zPort,
+  portTo: zPort,
+  upstreamPortFrom: zPort,
+  upstreamPortTo: zPort,
+  protocol: z.enum(STREAM_PROTOCOLS).default('tcp'),
+  hashType: hashTypeSchema.default(0),
+  memo: z.string().max(256, 'tooLong').default(''),
+  upstreams: z.array(batchUpstreamIP).min(1).max(UPSTREAMS_PER_DOMAIN_MAX),
+});
+export type SitePortBatch = z.input<typeof sitePortBatchSchema>;
+
+/** A zone listen port that serves the site's zones (taken for layer-4 ports). */
+export const siteZonePortSchema = z.object({
+  zoneID: z.number().int(),
+  zoneName: z.string(),
+  port: z.number().int(),
+  portType: z.enum(ZONE_PORT_TYPES),
+});
+export type SiteZonePort = z.infer<typeof siteZonePortSchema>;
+
+const user = tiers(['user']);
+const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
+const portParams = siteParams.extend({ portId: z.coerce.number().int().positive() });
+const base = '/user/site/{siteId}';
+const ids = z.array(z.number().int().positive()).min(1).max(SITE_PORTS_MAX);
+
+export const listSitePorts = defineRoute({
+  id: 'user.site.ports.list',
+  method: 'GET',
+  path: `${base}/ports`,
+  access: user,
+  summary: "The site's layer-4 ports by port number, paged; `port` finds one number, `protocol` and `status` filter",
+  tags: ['ports'],
+  request: {
+    params: siteParams,
+    query: pageQuery.extend({
+      port: z.coerce.number().int().min(1).max(65_535).optional(),
+      protocol: z.enum(STREAM_PROTOCOLS).optional(),
+      status: z.coerce.number().pipe(domainStatusSchema).optional(),
+    }),
+  },
+  response: pageOf(sitePortSchema),
+});
+
+export const addSitePorts = defineRoute({
+  id: 'user.site.ports.add',
+  method: 'POST',
+  path: `${base}/ports`,
+  access: user,
+  summary:
+    'Adds layer-4 ports with their upstreams (all or none): 101023 on a layer-7 site, 401007 over the site limit, portInUse',
+  tags: ['ports'],
+  request: { params: siteParams, body: z.object({ ports: z.array(sitePortInputSchema).min(1).max(SITE_PORTS_MAX) }) },
+  response: dataOf(z.array(sitePortSchema)),
+});
+
+export const updateSitePort = defineRoute({
+  id: 'user.site.port.update',
+  method: 'PUT',
+  path: `${base}/port`,
+  access: user,
+  summary: 'Changes one port (number, protocol, balance, status, memo)',
+  tags: ['ports'],
+  request: { params: siteParams, body: sitePortUpdateSchema },
+  response: dataOf(sitePortSchema),
+});
+
+export const deleteSitePorts = defineRoute({
+  id: 'user.site.ports.delete',
+  method: 'DELETE',
+  path: `${base}/ports`,
+  access: user,
+  summary: 'Deletes ports of the site with their upstreams (all or none)',
+  tags: ['ports'],
+  request: { params: siteParams, body: z.object({ ids }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const batchCreateSitePorts = defineRoute({
+  id: 'user.site.ports.batchCreate',
+  method: 'POST',
+  path: `${base}/port/batchCreate`,
+  access: user,
+  summary:
+    'Creates one port per number of a listen range, each to the same offset of the upstream range (101011 when the ranges differ in length)',
+  tags: ['ports'],
+  request: { params: siteParams, body: sitePortBatchSchema },
+  response: dataOf(z.array(sitePortSchema)),
+});
+
+export const listSitePortUpstreams = defineRoute({
+  id: 'user.site.port.upstreams.list',
+  method: 'GET',
+  path: `${base}/port/{portId}/upstreams`,
+  access: user,
+  summary: "A port's upstreams",
+  tags: ['ports'],
+  request: { params: portParams },
+  response: dataOf(z.array(upstreamSchema)),
+});
+
+export const addSitePortUpstreams = defineRoute({
+  id: 'user.site.port.upstreams.add',
+  method: 'POST',
+  path: `${base}/port/{portId}/upstreams`,
+  access: user,
+  summary: 'Adds upstreams to a port (at most 64 in all)',
+  tags: ['ports'],
+  request: {
+    params: portParams,
+    body: z.object({ upstreams: z.array(upstreamInputSchema).min(1).max(UPSTREAMS_PER_DOMAIN_MAX) }),
+  },
+  response: dataOf(z.array(upstreamSchema)),
+});
+
+export const deleteSitePortUpstreams = defineRoute({
+  id: 'user.site.port.upstreams.delete',
+  method: 'DELETE',
+  path: `${base}/port/{portId}/upstreams`,
+  access: user,
+  summary: 'Deletes upstreams of a port (401008 when no enabled one would remain)',
+  tags: ['ports'],
+  request: { params: portParams, body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(64) }) },
+  response: dataOf(z.array(upstreamSchema)),
+});
+
+export const updateSitePortUpstream = defineRoute({
+  id: 'user.site.port.upstream.update',
+  method: 'PUT',
+  path: `${base}/port/{portId}/upstream`,
+  access: user,
+  summary: 'Changes one upstream of a port (401008 when no enabled one would remain)',
+  tags: ['ports'],
+  request: { params: portParams, body: upstreamInputSchema.extend({ id: z.number().int().positive() }) },
+  response: dataOf(upstreamSchema),
+});
+
+export const enableSitePorts = defineRoute({
+  id: 'user.site.setting.ports.enable',
+  method: 'POST',
+  path: `${base}/setting/ports`,
+  access: user,
+  summary: 'Turns ports of the site on (all or none)',
+  tags: ['ports'],
+  request: { params: siteParams, body: z.object({ ids }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const disableSitePorts = defineRoute({
+  id: 'user.site.setting.ports.disable',
+  method: 'DELETE',
+  path: `${base}/setting/ports`,
+  access: user,
+  summary: 'Turns ports of the site off (all or none); their nodes stop listening on them',
+  tags: ['ports'],
+  request: { params: siteParams, body: z.object({ ids }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const listSiteZonePorts = defineRoute({
+  id: 'user.site.zonePorts',
+  method: 'GET',
+  path: `${base}/zonePorts`,
+  access: user,
+  summary: "The listen ports of the zones serving the site (its product's groups): numbers a layer-4 port cannot use",
+  tags: ['ports'],
+  request: { params: siteParams },
+  response: dataOf(z.array(siteZonePortSchema)),
+});
+
+export const sitePortRoutes = {
+  listSitePorts,
+  addSitePorts,
+  updateSitePort,
+  deleteSitePorts,
+  batchCreateSitePorts,
+  listSitePortUpstreams,
+  addSitePortUpstreams,
+  deleteSitePortUpstreams,
+  updateSitePortUpstream,
+  enableSitePorts,
+  disableSitePorts,
+  listSiteZonePorts,
+} as const;
