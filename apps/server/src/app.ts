@@ -22,6 +22,11 @@ import { bindCertificateRoutes } from './modules/certificates/certificates.route
 import { CertificatesService } from './modules/certificates/certificates.service.js';
 import { bindClientDomainRoutes } from './modules/domains/client-domains.routes.js';
 import { ClientDomainsService } from './modules/domains/client-domains.service.js';
+import {
+  bindCnameSettingRoutes,
+  CnameSettingsService,
+  defaultCnameDomain,
+} from './modules/domains/cname-settings.service.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
 import { DomainsService, UserDomainsService } from './modules/domains/domains.service.js';
 import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
@@ -77,6 +82,7 @@ import type { Database } from './platform/db/database.js';
 import { installErrorHandling } from './platform/errors/error-handler.js';
 import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
+import { CnameResolver } from './platform/dns/cname-resolver.js';
 import { Mailer } from './platform/mail/mailer.js';
 
 export interface AppOptions {
@@ -92,6 +98,8 @@ export interface AppOptions {
     | 'smtpUrl'
     | 'accessTokenTtlSeconds'
     | 'allowPrivateOrigins'
+    | 'dnsServers'
+    | 'dnsTimeoutMs'
   >;
   /** Time source for tokens, tickets and throttles; tests move it. */
   readonly clock?: Clock;
@@ -244,9 +252,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sitesRepo = new SitesRepository(db);
   bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo), nodesService);
   const siteAccess = new SiteAccess(sitesRepo);
+  const cnameSettings = new CnameSettingsService(db, defaultCnameDomain(options.config.publicUrl));
+  bindCnameSettingRoutes(binder, cnameSettings, nodesService);
   bindDomainRoutes(
     binder,
-    new DomainsService(db, siteAccess, options.config.allowPrivateOrigins),
+    new DomainsService(
+      db,
+      siteAccess,
+      options.config.allowPrivateOrigins,
+      cnameSettings,
+      new CnameResolver(options.config.dnsServers, options.config.dnsTimeoutMs),
+    ),
     new UserDomainsService(db),
   );
   bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);
