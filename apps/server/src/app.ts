@@ -79,10 +79,10 @@ import { ConfigChanges } from './platform/changes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
 import type { Database } from './platform/db/database.js';
+import { CnameResolver } from './platform/dns/cname-resolver.js';
 import { installErrorHandling } from './platform/errors/error-handler.js';
 import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
-import { CnameResolver } from './platform/dns/cname-resolver.js';
 import { Mailer } from './platform/mail/mailer.js';
 
 export interface AppOptions {

@@ -45,8 +45,8 @@ export class CnameSettingsService {
   }
 
   /** The CNAME domain in use for the operator's sites. */
-  async domainOf(operatorId: number): Promise<string> {
-    return (await this.get(operatorId)).domain;
+  async domainOf(operatorId: number, db: Db = this.db): Promise<string> {
+    return (await this.get(operatorId, db)).domain;
   }
 
   /** Sets (or with '' clears: stored as {}) the operator's domain; a change resets its domains' CNAME statuses. */
@@ -59,10 +59,7 @@ export class CnameSettingsService {
       const after = await this.get(operatorId, tx);
       if (after.domain !== before.domain) {
         const owned = tx.select({ id: sites.id }).from(sites).where(eq(sites.ownerId, operatorId));
-        await tx
-          .update(domains)
-          .set({ cnameStatus: 0, cnameCheckedAt: null })
-          .where(inArray(domains.siteId, owned));
+        await tx.update(domains).set({ cnameStatus: 0, cnameCheckedAt: null }).where(inArray(domains.siteId, owned));
       }
       return after;
     });

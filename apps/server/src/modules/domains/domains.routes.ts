@@ -32,13 +32,7 @@ export function bindDomainRoutes(binder: Binder, domains: DomainsService, across
     return done;
   });
   binder.bind(r.setDomainScheme, async ({ params, body }, { caller }) => {
-    await domains.setScheme(
-      requireCaller(caller).accountId,
-      params.siteId,
-      params.domainId,
-      body.scheme,
-      body.portMap,
-    );
+    await domains.setScheme(requireCaller(caller).accountId, params.siteId, params.domainId, body.scheme, body.portMap);
     return done;
   });
   binder.bind(r.setDomainsAutoSSL, async ({ params, body }, { caller }) => {

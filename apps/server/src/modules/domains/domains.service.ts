@@ -2,8 +2,8 @@ import {
   AUTO_SSL_DOMAINS_PER_SITE_MAX,
   DOMAIN_CERT_STATUS,
   DOMAIN_CNAME_STATUS,
-  type DomainCnameCheck,
   type DomainCertStatus,
+  type DomainCnameCheck,
   type DomainUpstream,
   type ErrorCode,
   EXPORT_DOMAIN_COLUMNS,
@@ -180,9 +180,15 @@ export class DomainsService {
   }
 
   /** Domains with their upstreams; `site` gives the operator whose CNAME domain the targets use. */
-  private async present(repo: DomainsRepository, site: SiteView, rows: DomainRow[]): Promise<SiteDomain[]> {
+  private async present(
+    repo: DomainsRepository,
+    site: SiteView,
+    rows: DomainRow[],
+    db: Db = this.db,
+  ): Promise<SiteDomain[]> {
     const upstreams = await repo.upstreamsOf(rows.map((r) => r.id));
-    const cnameDomain = await this.cnames.domainOf(site.ownerId);
+    // Inside a transaction, `db` is it (PGlite has one connection: another query would wait forever).
+    const cnameDomain = await this.cnames.domainOf(site.ownerId, db);
     return rows.map((row) =>
       presentDomain(
         row,
@@ -264,7 +270,7 @@ export class DomainsService {
     }
     const rows = await repo.findMany(siteId, ids);
     rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
-    return this.present(repo, site, rows);
+    return this.present(repo, site, rows, tx);
   }
 
   /**
@@ -350,7 +356,7 @@ export class DomainsService {
         throw err;
       }
       await repo.replaceUpstreams(row.id, input.upstreams.map(toRow));
-      const [presented] = await this.present(repo, site, [await this.oneDomain(repo, siteId, row.id)]);
+      const [presented] = await this.present(repo, site, [await this.oneDomain(repo, siteId, row.id)], tx);
       if (!presented) throw new Error('updated domain not found');
       return presented;
     });

@@ -618,9 +618,7 @@ export const domains = pgTable(
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
     // The label of the domain's CNAME target `<label>.<the operator's CNAME domain>`: 16 hex digits
     // from a strong random source, made by the database for every new row (existing rows included).
-    cnameLabel: text('cname_label')
-      .notNull()
-      .default(sql`substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)`),
+    cnameLabel: text('cname_label').notNull().default(sql`substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)`),
     // 0 = not checked, 1 = the name resolves to the target, 2 = it does not (DOMAIN_CNAME_STATUS).
     cnameStatus: smallint('cname_status').$type<0 | 1 | 2>().notNull().default(0),
     cnameCheckedAt: timestamp('cname_checked_at', { withTimezone: true, mode: 'date' }),
