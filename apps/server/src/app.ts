@@ -24,6 +24,11 @@ import { bindCertificateRoutes } from './modules/certificates/certificates.route
 import { CertificatesService } from './modules/certificates/certificates.service.js';
 import { bindClientDomainRoutes } from './modules/domains/client-domains.routes.js';
 import { ClientDomainsService } from './modules/domains/client-domains.service.js';
+import {
+  bindCnameSettingRoutes,
+  CnameSettingsService,
+  defaultCnameDomain,
+} from './modules/domains/cname-settings.service.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
 import { DomainsService, UserDomainsService } from './modules/domains/domains.service.js';
 import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
@@ -82,6 +87,7 @@ import { ConfigChanges } from './platform/changes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
 import type { Database } from './platform/db/database.js';
+import { CnameResolver } from './platform/dns/cname-resolver.js';
 import { installErrorHandling } from './platform/errors/error-handler.js';
 import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
@@ -100,6 +106,8 @@ export interface AppOptions {
     | 'smtpUrl'
     | 'accessTokenTtlSeconds'
     | 'allowPrivateOrigins'
+    | 'dnsServers'
+    | 'dnsTimeoutMs'
   >;
   /** Time source for tokens, tickets and throttles; tests move it. */
   readonly clock?: Clock;
@@ -247,9 +255,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sitesRepo = new SitesRepository(db);
   bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo), nodesService);
   const siteAccess = new SiteAccess(sitesRepo);
+  const cnameSettings = new CnameSettingsService(db, defaultCnameDomain(options.config.publicUrl));
+  bindCnameSettingRoutes(binder, cnameSettings, nodesService);
   bindDomainRoutes(
     binder,
-    new DomainsService(db, siteAccess, options.config.allowPrivateOrigins),
+    new DomainsService(
+      db,
+      siteAccess,
+      options.config.allowPrivateOrigins,
+      cnameSettings,
+      new CnameResolver(options.config.dnsServers, options.config.dnsTimeoutMs),
+    ),
     new UserDomainsService(db),
   );
   bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
+import { defaultCnameDomain } from './modules/domains/cname-settings.service.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -19,6 +20,25 @@ describe('loadConfig', () => {
     const dataDir = tempDir();
     const config = loadConfig({ DATA_DIR: dataDir }, dataDir);
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, dataDir, databaseUrl: undefined, consoleDir: null });
+  });
+
+  it('takes the DNS servers and timeout of the CNAME check, refusing what the resolver would not', () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }, dataDir)).toMatchObject({ dnsServers: [], dnsTimeoutMs: 5000 });
+    const set = loadConfig(
+      { DATA_DIR: dataDir, RAMPART_DNS_SERVERS: ' 127.0.0.1:5353, [::1]:53 ', RAMPART_DNS_TIMEOUT_MS: '800' },
+      dataDir,
+    );
+    expect(set).toMatchObject({ dnsServers: ['127.0.0.1:5353', '[::1]:53'], dnsTimeoutMs: 800 });
+    expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_DNS_SERVERS: 'dns.example' }, dataDir)).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_DNS_TIMEOUT_MS: '5' }, dataDir)).toThrow(ConfigError);
+  });
+
+  it('derives the default CNAME domain from PUBLIC_URL when it names a DNS domain', () => {
+    expect(defaultCnameDomain('https://cdn.Example.com:8443/')).toBe('cname.cdn.example.com');
+    for (const url of [undefined, 'http://127.0.0.1:8080', 'http://[::1]/', 'http://localhost:8080', 'nonsense']) {
+      expect(defaultCnameDomain(url)).toBe('cname.rampart.invalid');
+    }
   });
 
   it('finds the agent release next to the control plane, or takes RAMPART_AGENT_RELEASE_DIR', () => {

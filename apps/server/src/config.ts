@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -37,6 +38,13 @@ export interface Config {
    * internal hosts on a customer's behalf (SSRF). Test rigs and private data centres turn it on.
    */
   readonly allowPrivateOrigins: boolean;
+  /**
+   * DNS servers that checkCNAME asks (`RAMPART_DNS_SERVERS`, comma-separated `ip` or `ip:port`,
+   * `[ipv6]:port`); empty means the system's resolvers (/etc/resolv.conf).
+   */
+  readonly dnsServers: readonly string[];
+  /** How long one name's CNAME check may take, in milliseconds (`RAMPART_DNS_TIMEOUT_MS`, default 5000). */
+  readonly dnsTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -53,6 +61,28 @@ function parseTtl(raw: string | undefined): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 86_400)
     throw new ConfigError(`RAMPART_ACCESS_TOKEN_TTL must be 1-86400 seconds, got "${raw}"`);
+  return n;
+}
+
+/** `RAMPART_DNS_SERVERS`: each entry must be an address Node's resolver accepts. */
+export function parseDnsServers(raw: string | undefined): string[] {
+  const list = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  try {
+    if (list.length > 0) new Resolver().setServers(list);
+  } catch {
+    throw new ConfigError(`RAMPART_DNS_SERVERS must be addresses like 127.0.0.1:53 or [::1]:53, got "${raw}"`);
+  }
+  return list;
+}
+
+function parseDnsTimeout(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 5000;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 100 || n > 60_000)
+    throw new ConfigError(`RAMPART_DNS_TIMEOUT_MS must be 100-60000, got "${raw}"`);
   return n;
 }
 
@@ -108,5 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     smtpUrl: env.SMTP_URL || undefined,
     accessTokenTtlSeconds: parseTtl(env.RAMPART_ACCESS_TOKEN_TTL),
     allowPrivateOrigins: ['1', 'true', 'yes'].includes((env.RAMPART_ALLOW_PRIVATE_ORIGINS ?? '').toLowerCase()),
+    dnsServers: parseDnsServers(env.RAMPART_DNS_SERVERS),
+    dnsTimeoutMs: parseDnsTimeout(env.RAMPART_DNS_TIMEOUT_MS),
   };
 }

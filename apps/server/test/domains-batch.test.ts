@@ -332,8 +332,10 @@ describe('export', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="domains-site\d+-\d{8}T\d{6}\.csv"$/);
     const lines = res.body.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'name,status,scheme,hashType,hostName,forceSSL,certificateName,tags,upstreams,createdAt,updatedAt',
+      'name,status,scheme,hashType,hostName,forceSSL,autoSSL,portMap,cname,cnameStatus,certificateName,tags,upstreams,createdAt,updatedAt',
     );
+    // The CNAME target under the default CNAME domain, not checked yet.
+    expect(lines[1]).toMatch(/,false,false,[0-9a-f]{16}\.cname\.rampart\.invalid,0,/);
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([
       'a.alice.example',
       'b.alice.example',

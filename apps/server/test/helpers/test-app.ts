@@ -40,6 +40,9 @@ export async function createTestApp(
       accessTokenTtlSeconds: 900,
       // The tests' origins are loopback upstreams; the refusal is tested with this turned off.
       allowPrivateOrigins: true,
+      // No test reaches the system's resolvers: cname.test.ts points this at its own DNS server.
+      dnsServers: ['127.0.0.1:9'],
+      dnsTimeoutMs: 2000,
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),

@@ -18,6 +18,23 @@ import { queryList, siteTagSchema } from './sites.js';
  *   IP hash. `hostName`: the Host header sent to the origin; '' sends the client's Host.
  * - A name is unique within a site, and at most one enabled domain in the whole installation may
  *   have a given name (401001): the edge could not tell two of them apart.
+ * - CNAME target (`cname`): `<label>.<the operator's CNAME domain>`. The label is 16 hex digits from
+ *   a strong random source, made once per domain row and never shown for another domain; the
+ *   operator's CNAME domain is its setting `client/setting/dns/cname` (cname-settings.ts). A
+ *   wildcard `*.example.com` has the same kind of target (the customer CNAMEs `*.example.com`).
+ * - `cnameStatus` (DOMAIN_CNAME_STATUS): 0 not checked yet, 1 verified (the customer's name
+ *   resolves, following a CNAME chain of at most 8 links, to the target), 2 checked and not
+ *   pointing at the target (no CNAME, another target, or the name does not exist). It is recorded
+ *   by `PUT domains/checkCNAME` with a real DNS query (a wildcard is checked through the name
+ *   `<label>.<the wildcard's parent>`); a resolver that fails or times out answers 101010 and
+ *   records nothing. An operator who changes its CNAME domain resets its domains to 0.
+ * - `autoSSL`: the customer wants a certificate issued automatically (a flag; issuance is not built
+ *   yet). At most AUTO_SSL_DOMAINS_PER_SITE_MAX domains of a site may have it: 401004 beyond.
+ * - `portMap`: the edge reaches the origin on the port the client used (instead of the upstream's
+ *   port) when the client came in on a listener of the scheme's protocol (an `http` zone port for
+ *   scheme http, `https` for https); on the other listeners the upstream's port is used. 401003 when
+ *   a mapped port is the well-known port of the other protocol (an http listener on 443, an https
+ *   listener on 80) in a zone serving the site, with `extra` 'port N is ...' for the console.
  */
 
 export const UPSTREAMS_PER_DOMAIN_MAX = 64;
@@ -31,6 +48,13 @@ export const SITE_DOMAIN_META_MAX = 1000;
  * certificate valid now, 2 = a certificate that expired (or is not valid yet).
  */
 export const DOMAIN_CERT_STATUS = { none: 0, valid: 1, expired: 2 } as const;
+export const DOMAIN_CNAME_STATUS = { unchecked: 0, verified: 1, notPointing: 2 } as const;
+export const domainCnameStatusSchema = z.literal([0, 1, 2]);
+export type DomainCnameStatus = z.infer<typeof domainCnameStatusSchema>;
+/** Domains one checkCNAME call resolves (each a DNS query chain). */
+export const CNAME_CHECK_MAX = 100;
+/** Domains of one site that may have auto SSL on (401004 beyond). */
+export const AUTO_SSL_DOMAINS_PER_SITE_MAX = 50;
 export const domainCertStatusSchema = z.literal([0, 1, 2]);
 export type DomainCertStatus = z.infer<typeof domainCertStatusSchema>;
 
@@ -77,6 +101,8 @@ export const domainSettingsInput = z.object({
   hashType: hashTypeSchema.default(0),
   hostName: originHostName.default(''),
   forceSSL: z.boolean().default(false),
+  autoSSL: z.boolean().default(false),
+  portMap: z.boolean().default(false),
   /** 0 = none. */
   certificateID: z.number().int().min(0).default(0),
   status: domainStatusSchema.default(1),
@@ -93,6 +119,8 @@ export const domainUpdateInput = z.object({
   hashType: hashTypeSchema.optional(),
   hostName: originHostName.optional(),
   forceSSL: z.boolean().optional(),
+  autoSSL: z.boolean().optional(),
+  portMap: z.boolean().optional(),
   /** 0 = none. */
   certificateID: z.number().int().min(0).optional(),
   status: domainStatusSchema.optional(),
@@ -110,6 +138,13 @@ export const domainSchema = z.object({
   hashType: hashTypeSchema,
   hostName: z.string(),
   forceSSL: z.boolean(),
+  autoSSL: z.boolean(),
+  portMap: z.boolean(),
+  /** The name the customer CNAMEs this domain to. */
+  cname: z.string(),
+  cnameStatus: domainCnameStatusSchema,
+  /** When checkCNAME last resolved the name; null before the first check. */
+  cnameCheckedAt: z.string().nullable(),
   certificateID: z.number().int(),
   certificateName: z.string(),
   certStatus: domainCertStatusSchema,
@@ -161,6 +196,8 @@ export const listDomains = defineRoute({
       /** Any of these tags. */
       tags: queryList(siteTagSchema, DOMAIN_TAGS_MAX),
       certStatus: z.coerce.number().pipe(domainCertStatusSchema).optional(),
+      /** Any of these CNAME states. */
+      cnameStatuses: queryList(z.coerce.number().pipe(domainCnameStatusSchema), 3),
       /** Ranges are inclusive at both ends; either end may be left out. */
       createdAtStart: timeQuery,
       createdAtEnd: timeQuery,
@@ -246,10 +283,46 @@ export const setDomainScheme = defineRoute({
   method: 'PUT',
   path: `${base}/domain/{domainId}/scheme`,
   access: user,
-  summary: 'Sets the protocol the edge uses towards the origin',
+  summary:
+    'Sets the protocol the edge uses towards the origin and, when given, the port map (401003 when a mapped port is not available)',
   tags: ['domains'],
-  request: { params: domainParams, body: z.object({ scheme: originSchemeSchema }) },
+  request: { params: domainParams, body: z.object({ scheme: originSchemeSchema, portMap: z.boolean().optional() }) },
   response: dataOf(z.literal(true)),
+});
+
+export const setDomainsAutoSSL = defineRoute({
+  id: 'user.domains.autoSSL',
+  method: 'POST',
+  path: `${base}/domain/setting/autoSSL`,
+  access: user,
+  summary: `Turns automatic certificates of domains on or off (all or none; 401004 over ${AUTO_SSL_DOMAINS_PER_SITE_MAX} per site)`,
+  tags: ['domains'],
+  request: { params: siteParams, body: z.object({ domainIDs: idList, autoSSL: z.boolean() }) },
+  response: dataOf(z.literal(true)),
+});
+
+export const domainCnameCheckSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  cname: z.string(),
+  cnameStatus: domainCnameStatusSchema,
+  cnameCheckedAt: z.string().nullable(),
+});
+export type DomainCnameCheck = z.infer<typeof domainCnameCheckSchema>;
+
+export const checkDomainsCNAME = defineRoute({
+  id: 'user.domains.checkCNAME',
+  method: 'PUT',
+  path: `${base}/domains/checkCNAME`,
+  access: user,
+  summary:
+    'Resolves the names of domains in DNS and records whether each points (through CNAMEs) at its target; 101010 when the resolver fails, recording nothing',
+  tags: ['domains'],
+  request: {
+    params: siteParams,
+    body: z.object({ domainIDs: z.array(positiveId).min(1).max(CNAME_CHECK_MAX) }),
+  },
+  response: dataOf(z.array(domainCnameCheckSchema)),
 });
 
 export const listUpstreams = defineRoute({
@@ -424,6 +497,10 @@ export const EXPORT_DOMAIN_COLUMNS = [
   'hashType',
   'hostName',
   'forceSSL',
+  'autoSSL',
+  'portMap',
+  'cname',
+  'cnameStatus',
   'certificateName',
   'tags',
   'upstreams',
@@ -495,6 +572,8 @@ export const domainRoutes = {
   setDomainsForceSSL,
   setDomainsBalance,
   setDomainScheme,
+  setDomainsAutoSSL,
+  checkDomainsCNAME,
   listUpstreams,
   addUpstreams,
   deleteUpstreams,

@@ -6,6 +6,7 @@ import { cacheTaskRoutes } from './cache-tasks.js';
 import { certificateRoutes } from './certificates.js';
 import { clientDomainRoutes } from './client-domains.js';
 import { clientSiteRoutes } from './client-sites.js';
+import { cnameSettingRoutes } from './cname-settings.js';
 import { dnsLineRoutes } from './dns-lines.js';
 import { domainRoutes } from './domains.js';
 import { groupLineRoutes } from './group-lines.js';
@@ -35,6 +36,7 @@ export * from './cache-tasks.js';
 export * from './certificates.js';
 export * from './client-domains.js';
 export * from './client-sites.js';
+export * from './cname-settings.js';
 export * from './dns-lines.js';
 export * from './domains.js';
 export * from './group-lines.js';
@@ -78,6 +80,7 @@ export const ROUTE_GROUPS = {
   clientSites: clientSiteRoutes,
   domains: domainRoutes,
   clientDomains: clientDomainRoutes,
+  cnameSettings: cnameSettingRoutes,
   certificates: certificateRoutes,
   siteCache: siteCacheRoutes,
   cacheTasks: cacheTaskRoutes,

@@ -16,7 +16,15 @@ import {
 } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
-import { certificates, domains, domainUpstreams, sites } from '../../platform/db/schema.js';
+import {
+  certificates,
+  domains,
+  domainUpstreams,
+  nodeGroups,
+  productGroups,
+  sites,
+  zonePorts,
+} from '../../platform/db/schema.js';
 import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
 import { moduleBindingsOf } from '../site-modules/site-modules.repository.js';
 import { type SiteScope, siteScope } from '../sites/sites.repository.js';
@@ -36,6 +44,8 @@ export interface DomainFilter {
   tags?: string[] | undefined;
   /** 0 none, 1 valid now, 2 expired or not yet valid. */
   certStatus?: 0 | 1 | 2 | undefined;
+  /** Any of these (0 not checked, 1 verified, 2 not pointing). */
+  cnameStatuses?: (0 | 1 | 2)[] | undefined;
   createdAtStart?: string | undefined;
   createdAtEnd?: string | undefined;
   updatedAtStart?: string | undefined;
@@ -54,6 +64,11 @@ const columns = {
   hashType: domains.hashType,
   hostName: domains.hostName,
   forceSSL: domains.forceSSL,
+  autoSSL: domains.autoSSL,
+  portMap: domains.portMap,
+  cnameLabel: domains.cnameLabel,
+  cnameStatus: domains.cnameStatus,
+  cnameCheckedAt: domains.cnameCheckedAt,
   certificateId: domains.certificateId,
   tags: domains.tags,
   createdAt: domains.createdAt,
@@ -91,6 +106,7 @@ export class DomainsRepository {
       f.forceSSL === undefined ? undefined : eq(domains.forceSSL, f.forceSSL === 'true'),
       f.tags && f.tags.length > 0 ? hasAnyTag(domains.tags, f.tags) : undefined,
       f.certStatus === undefined ? undefined : certStatusWhere(f.certStatus),
+      f.cnameStatuses && f.cnameStatuses.length > 0 ? inArray(domains.cnameStatus, f.cnameStatuses) : undefined,
       between(domains.createdAt, f.createdAtStart, f.createdAtEnd),
       between(domains.updatedAt, f.updatedAtStart, f.updatedAtEnd),
     );
@@ -111,6 +127,42 @@ export class DomainsRepository {
         .where(where),
     ]);
     return { rows: rows as DomainRow[], total: total?.n ?? 0 };
+  }
+
+  /** Domains of the site with auto SSL on, leaving out `exceptIds`. */
+  async countAutoSSL(siteId: number, exceptIds: number[] = []): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(domains)
+      .where(
+        and(
+          eq(domains.siteId, siteId),
+          eq(domains.autoSSL, true),
+          exceptIds.length > 0 ? notInArray(domains.id, exceptIds) : undefined,
+        ),
+      );
+    return row?.n ?? 0;
+  }
+
+  /** The listen ports of the zones whose groups the site's product uses (main and backup). */
+  async listenPorts(siteId: number): Promise<{ port: number; portType: 'http' | 'https' }[]> {
+    return this.db
+      .selectDistinct({ port: zonePorts.port, portType: zonePorts.portType })
+      .from(sites)
+      .innerJoin(productGroups, eq(productGroups.productId, sites.productId))
+      .innerJoin(nodeGroups, eq(nodeGroups.id, productGroups.groupId))
+      .innerJoin(zonePorts, eq(zonePorts.zoneId, nodeGroups.zoneId))
+      .where(eq(sites.id, siteId))
+      .orderBy(asc(zonePorts.port));
+  }
+
+  /** Records the result of a CNAME check of the site's domains (ids by status). */
+  async setCnameStatus(siteId: number, ids: number[], status: 0 | 1 | 2, at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(domains)
+      .set({ cnameStatus: status, cnameCheckedAt: at })
+      .where(and(eq(domains.siteId, siteId), inArray(domains.id, ids)));
   }
 
   async countInSite(siteId: number): Promise<number> {

@@ -32,9 +32,16 @@ export function bindDomainRoutes(binder: Binder, domains: DomainsService, across
     return done;
   });
   binder.bind(r.setDomainScheme, async ({ params, body }, { caller }) => {
-    await domains.setScheme(requireCaller(caller).accountId, params.siteId, params.domainId, body.scheme);
+    await domains.setScheme(requireCaller(caller).accountId, params.siteId, params.domainId, body.scheme, body.portMap);
     return done;
   });
+  binder.bind(r.setDomainsAutoSSL, async ({ params, body }, { caller }) => {
+    await domains.setAutoSSL(requireCaller(caller).accountId, params.siteId, body.domainIDs, body.autoSSL);
+    return done;
+  });
+  binder.bind(r.checkDomainsCNAME, async ({ params, body }, { caller }) => ({
+    data: await domains.checkCname(requireCaller(caller).accountId, params.siteId, body.domainIDs),
+  }));
   binder.bind(r.listUpstreams, async ({ params }, { caller }) => ({
     data: await domains.listUpstreams(requireCaller(caller).accountId, params.siteId, params.domainId),
   }));

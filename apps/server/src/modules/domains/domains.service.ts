@@ -1,6 +1,9 @@
 import {
+  AUTO_SSL_DOMAINS_PER_SITE_MAX,
   DOMAIN_CERT_STATUS,
+  DOMAIN_CNAME_STATUS,
   type DomainCertStatus,
+  type DomainCnameCheck,
   type DomainUpstream,
   type ErrorCode,
   EXPORT_DOMAIN_COLUMNS,
@@ -11,12 +14,14 @@ import {
 } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
+import { type CnameResolver, DnsLookupError } from '../../platform/dns/cname-resolver.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { CertificatesRepository } from '../certificates/certificates.repository.js';
 import { certificateCovers } from '../certificates/x509.js';
 import type { SiteAccess } from '../sites/site-access.js';
-import { SitesRepository } from '../sites/sites.repository.js';
+import { SitesRepository, type SiteView } from '../sites/sites.repository.js';
+import type { CnameSettingsService } from './cname-settings.service.js';
 import {
   type DomainFilter,
   type DomainRow,
@@ -40,6 +45,8 @@ export interface DomainSettingsIn {
   hashType: 0 | 1;
   hostName: string;
   forceSSL: boolean;
+  autoSSL: boolean;
+  portMap: boolean;
   certificateID: number;
   status: 0 | 1;
   tags: string[];
@@ -68,9 +75,39 @@ function certStatus(row: DomainRow, now: Date): DomainCertStatus {
 /** The modules bound to one domain, by type (see routes/site-modules.ts). */
 type DomainModuleRefs = { type: string; moduleId: number; name: string }[];
 
+/** The CNAME target of a domain: its label under the operator's CNAME domain. */
+export function cnameTarget(row: Pick<DomainRow, 'cnameLabel'>, cnameDomain: string): string {
+  return `${row.cnameLabel}.${cnameDomain}`;
+}
+
+/**
+ * The name checkCNAME resolves for a domain: the name itself, or for a wildcard `*.example.com` the
+ * name `<label>.example.com`, which the customer's wildcard record answers (a name nobody else uses).
+ */
+export function cnameQueryName(row: Pick<DomainRow, 'name' | 'cnameLabel'>): string {
+  return row.name.startsWith('*.') ? `${row.cnameLabel}${row.name.slice(1)}` : row.name;
+}
+
+/**
+ * With the port map on, a client on a listener of the scheme's protocol reaches the origin on its
+ * own port. The well-known port of the other protocol cannot be right there (TLS to port 80, plain
+ * HTTP to 443): 401003 naming the first such port, 'port N is ...' for the console.
+ */
+function checkPortMap(scheme: 0 | 1, ports: { port: number; portType: 'http' | 'https' }[]) {
+  const mapped = scheme === 1 ? 'https' : 'http';
+  const wrong = scheme === 1 ? 80 : 443;
+  const bad = ports.find((p) => p.portType === mapped && p.port === wrong);
+  if (bad) {
+    throw new AppError(401003, {
+      extra: `port ${bad.port} is an ${mapped} listen port of the site's zones, but the well-known ${scheme === 1 ? 'HTTP' : 'HTTPS'} port; the origin cannot be reached over ${mapped} on it`,
+    });
+  }
+}
+
 export function presentDomain(
   row: DomainRow,
   upstreams: UpstreamRow[],
+  cnameDomain: string,
   now = new Date(),
   modules: DomainModuleRefs = [],
 ): SiteDomain {
@@ -85,6 +122,11 @@ export function presentDomain(
     hashType: row.hashType,
     hostName: row.hostName,
     forceSSL: row.forceSSL,
+    autoSSL: row.autoSSL,
+    portMap: row.portMap,
+    cname: cnameTarget(row, cnameDomain),
+    cnameStatus: row.cnameStatus,
+    cnameCheckedAt: row.cnameCheckedAt?.toISOString() ?? null,
     certificateID: row.certificateId ?? 0,
     certificateName: row.certificateName ?? '',
     certStatus: certStatus(row, now),
@@ -132,6 +174,8 @@ export class DomainsService {
     private readonly db: Db,
     private readonly access: SiteAccess,
     private readonly allowPrivateOrigins: boolean,
+    private readonly cnames: CnameSettingsService,
+    private readonly resolver: CnameResolver,
   ) {}
 
   private repo(db: Db = this.db) {
@@ -146,14 +190,23 @@ export class DomainsService {
     if (bad.length > 0) throw invalidFields(locale, bad);
   }
 
-  private async present(repo: DomainsRepository, rows: DomainRow[]): Promise<SiteDomain[]> {
+  /** Domains with their upstreams and bound modules; `site` gives the operator whose CNAME domain the targets use. */
+  private async present(
+    repo: DomainsRepository,
+    site: SiteView,
+    rows: DomainRow[],
+    db: Db = this.db,
+  ): Promise<SiteDomain[]> {
     const ids = rows.map((r) => r.id);
     const [upstreams, modules] = await Promise.all([repo.upstreamsOf(ids), repo.modulesOf(ids)]);
+    // Inside a transaction, `db` is it (PGlite has one connection: another query would wait forever).
+    const cnameDomain = await this.cnames.domainOf(site.ownerId, db);
     const now = new Date();
     return rows.map((row) =>
       presentDomain(
         row,
         upstreams.filter((u) => u.domainId === row.id),
+        cnameDomain,
         now,
         modules.filter((m) => m.domainId === row.id),
       ),
@@ -161,10 +214,10 @@ export class DomainsService {
   }
 
   async list(userId: number, siteId: number, q: DomainFilter & { page: number; pageSize: number }) {
-    await this.access.userSite(userId, siteId);
+    const site = await this.access.userSite(userId, siteId);
     const repo = this.repo();
     const { rows, total } = await repo.list(siteId, q, q.page, q.pageSize);
-    return { data: await this.present(repo, rows), total };
+    return { data: await this.present(repo, site, rows), total };
   }
 
   /** Certificates named by the items must be the site's and cover the names (301001). */
@@ -189,18 +242,27 @@ export class DomainsService {
     items: (DomainSettingsIn & { name: string })[],
     locale: Locale,
   ): Promise<SiteDomain[]> {
-    await this.access.userSite(userId, siteId);
+    const site = await this.access.userSite(userId, siteId);
     this.checkOrigins(
       locale,
       items.flatMap((item, i) => item.upstreams.map((u, j) => ({ field: `domains.${i}.upstreams.${j}.ip`, ip: u.ip }))),
     );
-    return this.db.transaction((tx) => this.insertAll(tx, siteId, items));
+    return this.db.transaction((tx) => this.insertAll(tx, site, items));
   }
 
   /** Checks and inserts new domains of a site inside the caller's transaction (101009 per name). */
-  private async insertAll(tx: Db, siteId: number, items: (DomainSettingsIn & { name: string })[]) {
+  private async insertAll(tx: Db, site: SiteView, items: (DomainSettingsIn & { name: string })[]) {
+    const siteId = site.id;
     const repo = this.repo(tx);
     await this.checkDomainLimit(tx, repo, siteId, items.length);
+    const autoSSL = items.filter((i) => i.autoSSL).length;
+    if (autoSSL > 0 && (await repo.countAutoSSL(siteId)) + autoSSL > AUTO_SSL_DOMAINS_PER_SITE_MAX) {
+      throw new AppError(401004, { extra: { limit: AUTO_SSL_DOMAINS_PER_SITE_MAX } });
+    }
+    if (items.some((i) => i.portMap)) {
+      const ports = await repo.listenPorts(siteId);
+      for (const item of items) if (item.portMap) checkPortMap(item.scheme, ports);
+    }
     const failures = new Failures();
     const seen = new Set<string>();
     for (const item of items) {
@@ -223,7 +285,7 @@ export class DomainsService {
     }
     const rows = await repo.findMany(siteId, ids);
     rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
-    return this.present(repo, rows);
+    return this.present(repo, site, rows, tx);
   }
 
   /**
@@ -247,6 +309,8 @@ export class DomainsService {
         hashType: item.hashType,
         hostName: item.hostName,
         forceSSL: item.forceSSL,
+        autoSSL: item.autoSSL,
+        portMap: item.portMap,
         certificateId: item.certificateID === 0 ? null : item.certificateID,
         tags: [...new Set(item.tags)],
       });
@@ -264,7 +328,7 @@ export class DomainsService {
   }
 
   async update(userId: number, siteId: number, input: DomainUpdateIn, locale: Locale): Promise<SiteDomain> {
-    await this.access.userSite(userId, siteId);
+    const site = await this.access.userSite(userId, siteId);
     this.checkOrigins(
       locale,
       input.upstreams.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip })),
@@ -285,13 +349,20 @@ export class DomainsService {
         await this.checkCertificates(tx, siteId, [{ name: row.name, certificateID: input.certificateID }], failures);
       }
       failures.throwIfAny();
+      const scheme = input.scheme ?? row.scheme;
+      const autoSSL = input.autoSSL ?? row.autoSSL;
+      const portMap = input.portMap ?? row.portMap;
+      if (autoSSL && !row.autoSSL) await this.checkAutoSSL(repo, siteId, [row.id]);
+      if (portMap) checkPortMap(scheme, await repo.listenPorts(siteId));
       try {
         await repo.update(siteId, [row.id], {
           enabled,
-          scheme: input.scheme ?? row.scheme,
+          scheme,
           hashType: input.hashType ?? row.hashType,
           hostName: input.hostName ?? row.hostName,
           forceSSL: input.forceSSL ?? row.forceSSL,
+          autoSSL,
+          portMap,
           certificateId,
           tags: input.tags ? [...new Set(input.tags)] : row.tags,
         });
@@ -300,7 +371,7 @@ export class DomainsService {
         throw err;
       }
       await repo.replaceUpstreams(row.id, input.upstreams.map(toRow));
-      const [presented] = await this.present(repo, [await this.oneDomain(repo, siteId, row.id)]);
+      const [presented] = await this.present(repo, site, [await this.oneDomain(repo, siteId, row.id)], tx);
       if (!presented) throw new Error('updated domain not found');
       return presented;
     });
@@ -363,10 +434,68 @@ export class DomainsService {
     });
   }
 
-  setScheme(userId: number, siteId: number, id: number, scheme: 0 | 1) {
-    return this.allOrNone(userId, siteId, [id], async (repo, unique) => {
-      await repo.update(siteId, unique, { scheme });
+  /** 401004 when turning auto SSL on for `ids` would take the site over its limit. */
+  private async checkAutoSSL(repo: DomainsRepository, siteId: number, ids: number[]) {
+    if ((await repo.countAutoSSL(siteId, ids)) + ids.length > AUTO_SSL_DOMAINS_PER_SITE_MAX) {
+      throw new AppError(401004, { extra: { limit: AUTO_SSL_DOMAINS_PER_SITE_MAX } });
+    }
+  }
+
+  setAutoSSL(userId: number, siteId: number, ids: number[], autoSSL: boolean) {
+    return this.allOrNone(userId, siteId, ids, async (repo, unique) => {
+      if (autoSSL) await this.checkAutoSSL(repo, siteId, unique);
+      await repo.update(siteId, unique, { autoSSL });
     });
+  }
+
+  /** The scheme, and the port map when given (kept otherwise); 401003 when the map cannot work. */
+  setScheme(userId: number, siteId: number, id: number, scheme: 0 | 1, portMap?: boolean) {
+    return this.allOrNone(userId, siteId, [id], async (repo, unique, rows) => {
+      const mapped = portMap ?? rows[0]?.portMap ?? false;
+      if (mapped) checkPortMap(scheme, await repo.listenPorts(siteId));
+      await repo.update(siteId, unique, { scheme, portMap: mapped });
+    });
+  }
+
+  /**
+   * Resolves each domain's name (a wildcard through `<label>.<parent>`) and records whether it
+   * points at its CNAME target. Every name is resolved before anything is written: a resolver
+   * failure answers 101010 naming the host and reason, and records nothing.
+   */
+  async checkCname(userId: number, siteId: number, ids: number[]): Promise<DomainCnameCheck[]> {
+    const site = await this.access.userSite(userId, siteId);
+    const unique = [...new Set(ids)];
+    const repo = this.repo();
+    const rows = await repo.findMany(siteId, unique);
+    if (rows.length !== unique.length) throw new AppError(101018);
+    rows.sort((a, b) => unique.indexOf(a.id) - unique.indexOf(b.id));
+    const cnameDomain = await this.cnames.domainOf(site.ownerId);
+    const results = new Map<number, boolean>();
+    try {
+      await eachLimited(rows, CNAME_CHECK_CONCURRENCY, async (row) => {
+        results.set(row.id, await this.resolver.pointsAt(cnameQueryName(row), cnameTarget(row, cnameDomain)));
+      });
+    } catch (err) {
+      if (err instanceof DnsLookupError) {
+        throw new AppError(101010, { extra: { name: err.hostname, reason: err.reason }, cause: err });
+      }
+      throw err;
+    }
+    const at = new Date();
+    const verified = rows.filter((r) => results.get(r.id)).map((r) => r.id);
+    const notPointing = rows.filter((r) => !results.get(r.id)).map((r) => r.id);
+    await this.db.transaction(async (tx) => {
+      const txRepo = this.repo(tx);
+      await txRepo.setCnameStatus(siteId, verified, DOMAIN_CNAME_STATUS.verified, at);
+      await txRepo.setCnameStatus(siteId, notPointing, DOMAIN_CNAME_STATUS.notPointing, at);
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      cname: cnameTarget(row, cnameDomain),
+      cnameStatus: results.get(row.id) ? DOMAIN_CNAME_STATUS.verified : DOMAIN_CNAME_STATUS.notPointing,
+      cnameCheckedAt: at.toISOString(),
+    }));
   }
 
   async listUpstreams(userId: number, siteId: number, domainId: number): Promise<DomainUpstream[]> {
@@ -437,13 +566,13 @@ export class DomainsService {
     upstreams: UpstreamIn[],
     locale: Locale,
   ): Promise<SiteDomain[]> {
-    await this.access.userSite(userId, siteId);
+    const site = await this.access.userSite(userId, siteId);
     this.checkOrigins(
       locale,
       upstreams.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip })),
     );
     const items = names.map((name) => ({ name, upstreams, ...SIMPLE_DEFAULTS }));
-    return this.db.transaction((tx) => this.insertAll(tx, siteId, items));
+    return this.db.transaction((tx) => this.insertAll(tx, site, items));
   }
 
   /** All or none: a name the site does not have answers 101009 naming it (101018). */
@@ -470,11 +599,11 @@ export class DomainsService {
   }
 
   async settings(userId: number, siteId: number, name: string): Promise<SiteDomain> {
-    await this.access.userSite(userId, siteId);
+    const site = await this.access.userSite(userId, siteId);
     const repo = this.repo();
     const [row] = await repo.findByNames(siteId, [name]);
     if (!row) throw new AppError(101018);
-    const [presented] = await this.present(repo, [row]);
+    const [presented] = await this.present(repo, site, [row]);
     if (!presented) throw new Error('domain vanished');
     return presented;
   }
@@ -533,7 +662,7 @@ export class DomainsService {
    */
   async copyToSite(userId: number, siteId: number, ids: number[], targetSiteId: number): Promise<SiteDomain[]> {
     await this.access.userSite(userId, siteId);
-    await this.access.userSite(userId, targetSiteId);
+    const target = await this.access.userSite(userId, targetSiteId);
     const unique = [...new Set(ids)];
     return this.db.transaction(async (tx) => {
       const repo = this.repo(tx);
@@ -550,7 +679,7 @@ export class DomainsService {
         status: 0 as const,
         certificateID: 0,
       }));
-      return this.insertAll(tx, targetSiteId, items);
+      return this.insertAll(tx, target, items);
     });
   }
 
@@ -565,7 +694,7 @@ export class DomainsService {
     names: string[],
     status: 0 | 1,
   ): Promise<SiteDomain[]> {
-    await this.access.userSite(userId, siteId);
+    const site = await this.access.userSite(userId, siteId);
     return this.db.transaction(async (tx) => {
       const repo = this.repo(tx);
       const source = await this.oneDomain(repo, siteId, domainId);
@@ -580,18 +709,18 @@ export class DomainsService {
         status,
         certificateID: cert && certificateCovers(cert.names, name) ? cert.id : 0,
       }));
-      return this.insertAll(tx, siteId, items);
+      return this.insertAll(tx, site, items);
     });
   }
 
   /** The given domains (all of the site when none is given) as a CSV file, by name. */
   async export(userId: number, siteId: number, ids: number[]): Promise<{ fileName: string; csv: string }> {
-    await this.access.userSite(userId, siteId);
+    const site = await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     const repo = this.repo();
     const rows = await repo.forExport(siteId, unique);
     if (rows.length !== unique.length && unique.length > 0) throw new AppError(101018);
-    const domains = await this.present(repo, rows);
+    const domains = await this.present(repo, site, rows);
     const lines = [
       EXPORT_DOMAIN_COLUMNS.join(','),
       ...domains.map((d) =>
@@ -602,6 +731,10 @@ export class DomainsService {
           d.hashType === 1 ? 'ipHash' : 'roundRobin',
           d.hostName,
           d.forceSSL,
+          d.autoSSL,
+          d.portMap,
+          d.cname,
+          d.cnameStatus,
           d.certificateName,
           d.tags.join(' '),
           d.upstreams
@@ -636,6 +769,8 @@ function settingsOf(row: DomainRow, upstreams: UpstreamRow[]): Omit<DomainSettin
     hashType: row.hashType,
     hostName: row.hostName,
     forceSSL: row.forceSSL,
+    autoSSL: row.autoSSL,
+    portMap: row.portMap,
     tags: row.tags,
   };
 }
@@ -645,10 +780,33 @@ const SIMPLE_DEFAULTS = {
   hashType: 0,
   hostName: '',
   forceSSL: false,
+  autoSSL: false,
+  portMap: false,
   certificateID: 0,
   status: 1,
   tags: [] as string[],
 } as const;
+
+/** DNS queries of one checkCNAME call in flight at once. */
+const CNAME_CHECK_CONCURRENCY = 8;
+
+/** Runs `work` on every item, at most `limit` at a time; after the first failure no new item starts. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length && !failed) {
+      const item = items[next++] as T;
+      try {
+        await work(item);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  });
+  await Promise.all(lanes);
+}
 
 /** One CSV cell (RFC 4180 quoting); a leading = + - @ is neutralised so spreadsheets do not evaluate it. */
 export function csvCell(value: string | number | boolean): string {

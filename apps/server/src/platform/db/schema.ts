@@ -697,11 +697,22 @@ export const domains = pgTable(
       onDelete: 'restrict',
     }),
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    // The label of the domain's CNAME target `<label>.<the operator's CNAME domain>`: 16 hex digits
+    // from a strong random source, made by the database for every new row (existing rows included).
+    cnameLabel: text('cname_label').notNull().default(sql`substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)`),
+    // 0 = not checked, 1 = the name resolves to the target, 2 = it does not (DOMAIN_CNAME_STATUS).
+    cnameStatus: smallint('cname_status').$type<0 | 1 | 2>().notNull().default(0),
+    cnameCheckedAt: timestamp('cname_checked_at', { withTimezone: true, mode: 'date' }),
+    // Automatic certificate for the domain (a flag; issuance is not built yet); 401004 over the limit.
+    autoSSL: boolean('auto_ssl').notNull().default(false),
+    // Reach the origin on the port the client used (listeners of the scheme's protocol).
+    portMap: boolean('port_map').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('domains_site_name_key').on(t.siteId, t.name),
+    uniqueIndex('domains_cname_label_key').on(t.cnameLabel),
     uniqueIndex('domains_enabled_name_key').on(t.name).where(sql`${t.enabled}`),
     index('domains_certificate_idx').on(t.certificateId),
   ],

@@ -26,7 +26,16 @@ import {
 import { UpstreamsList } from './UpstreamsList';
 
 const hostNameRules = valueRules(domainSettingsInput.shape.hostName);
-const SETTINGS_FIELDS = ['upstreams', 'scheme', 'hashType', 'hostName', 'forceSSL', 'certificateID'];
+const SETTINGS_FIELDS = [
+  'upstreams',
+  'scheme',
+  'hashType',
+  'hostName',
+  'forceSSL',
+  'autoSSL',
+  'portMap',
+  'certificateID',
+];
 const INVALIDATES = [domainRoutes.listDomains, certificateRoutes.listCertificates, certificateRoutes.getCertificate];
 
 interface DomainFormModalProps {
@@ -116,6 +125,12 @@ export function DomainFormModal({ siteId, domain, onClose }: DomainFormModalProp
         />
       </Form.Item>
       <Form.Item name="forceSSL" label={t('forceSSL')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="autoSSL" label={t('autoSSL')} extra={t('form.autoSSLHint')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="portMap" label={t('portMap')} extra={t('form.portMapHint')} valuePropName="checked">
         <Switch />
       </Form.Item>
     </FormModal>

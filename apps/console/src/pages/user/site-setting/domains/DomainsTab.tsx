@@ -1,18 +1,22 @@
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import {
+  CNAME_CHECK_MAX,
   DOMAIN_CERT_STATUS,
+  DOMAIN_CNAME_STATUS,
   DOMAIN_SORT_FIELDS,
   DOMAIN_STATUS,
   domainCertStatusSchema,
+  domainCnameStatusSchema,
   domainRoutes,
   type SiteDomain,
 } from '@rampart/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Button, Flex, Select, Space, Switch, type TableColumnsType, Tag } from 'antd';
+import { Button, Flex, Select, Space, Switch, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../../app/route-query';
 import { showApiError } from '../../../../app/show-error';
+import { CopyButton } from '../../../../components/CopyButton';
 import { DateTime } from '../../../../components/DateTime';
 import { DeleteButton } from '../../../../components/DeleteButton';
 import { ListTable } from '../../../../components/ListTable';
@@ -26,6 +30,11 @@ import { DomainFormModal } from './DomainFormModal';
 import { useDomainActions } from './domain-actions';
 
 const ALL = 'all';
+const CNAME_TAGS = {
+  [DOMAIN_CNAME_STATUS.unchecked]: { color: 'default', key: 'unchecked' },
+  [DOMAIN_CNAME_STATUS.verified]: { color: 'green', key: 'verified' },
+  [DOMAIN_CNAME_STATUS.notPointing]: { color: 'orange', key: 'notPointing' },
+} as const;
 
 /** A site's domains, paged, searched, filtered and sorted on the server; add, edit, switch, delete. */
 export function DomainsTab({ siteId }: { siteId: number }) {
@@ -34,6 +43,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
     'keywords',
     'status',
     'forceSSL',
+    'cnameStatus',
     'sortBy',
     'orderBy',
     ...ADVANCED_FILTER_KEYS,
@@ -41,6 +51,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
   const { filters } = search;
   const tagFilter = search.all('tags');
   const certStatus = domainCertStatusSchema.safeParse(Number(filters.certStatus ?? 'x'));
+  const cnameStatus = domainCnameStatusSchema.safeParse(Number(filters.cnameStatus ?? 'x'));
   const query = {
     page: search.page,
     pageSize: search.pageSize,
@@ -51,6 +62,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
     orderBy: oneOf(filters.orderBy, ['asc', 'desc'] as const),
     tags: tagFilter.length > 0 ? tagFilter : undefined,
     certStatus: certStatus.success ? certStatus.data : undefined,
+    cnameStatuses: cnameStatus.success ? [cnameStatus.data] : undefined,
     createdAtStart: filters.createdAtStart,
     createdAtEnd: filters.createdAtEnd,
     updatedAtStart: filters.updatedAtStart,
@@ -59,7 +71,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
   const domains = useQuery(routeQuery('user', domainRoutes.listDomains, { params: { siteId }, query }));
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState<SiteDomain | 'new' | null>(null);
-  const { setStatus, setForceSSL, remove } = useDomainActions(siteId, (ids) =>
+  const { setStatus, setForceSSL, checkCname, remove } = useDomainActions(siteId, (ids) =>
     setSelected((current) => current.filter((id) => !ids.includes(id))),
   );
   const busy = (ids: number[], id: number) => ids.length === 1 && ids[0] === id;
@@ -101,6 +113,22 @@ export function DomainsTab({ siteId }: { siteId: number }) {
           {domain.upstreamCount > 1 && <Tag style={{ marginInlineStart: 8 }}>{`+${domain.upstreamCount - 1}`}</Tag>}
         </>
       ),
+    },
+    {
+      title: t('cname'),
+      dataIndex: 'cname',
+      render: (cname: string, domain) => {
+        const state = CNAME_TAGS[domain.cnameStatus];
+        return (
+          <Space size="small" wrap>
+            <Typography.Text code aria-label={t('cnameOf', { name: domain.name })}>
+              {cname}
+            </Typography.Text>
+            <CopyButton text={cname} />
+            <Tag color={state.color}>{t(`cnameStatuses.${state.key}`)}</Tag>
+          </Space>
+        );
+      },
     },
     {
       title: t('tags'),
@@ -187,6 +215,16 @@ export function DomainsTab({ siteId }: { siteId: number }) {
           ]}
           onChange={(value: string) => search.setFilters({ forceSSL: value === ALL ? undefined : value })}
         />
+        <Select
+          style={{ width: 180 }}
+          aria-label={t('cname')}
+          value={filters.cnameStatus ?? ALL}
+          options={[
+            { value: ALL, label: t('filters.cnameAll') },
+            ...Object.entries(CNAME_TAGS).map(([value, state]) => ({ value, label: t(`cnameStatuses.${state.key}`) })),
+          ]}
+          onChange={(value: string) => search.setFilters({ cnameStatus: value === ALL ? undefined : value })}
+        />
         <DomainAdvancedFilter siteId={siteId} search={search} />
       </Flex>
       <Flex justify="space-between" style={{ marginBottom: 16 }}>
@@ -215,6 +253,13 @@ export function DomainsTab({ siteId }: { siteId: number }) {
           </Button>
           <Button disabled={selected.length === 0} onClick={() => setCopying(selected)}>
             {t('bulk.copy', { count: selected.length })}
+          </Button>
+          <Button
+            disabled={selected.length === 0 || selected.length > CNAME_CHECK_MAX}
+            loading={checkCname.isPending}
+            onClick={() => checkCname.mutate(selected)}
+          >
+            {t('bulk.checkCname', { count: selected.length })}
           </Button>
           <Button onClick={() => setChangingIP(selected)}>{t('bulk.changeIP')}</Button>
           <Button

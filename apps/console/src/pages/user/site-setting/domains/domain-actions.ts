@@ -1,8 +1,9 @@
-import { certificateRoutes, type DomainStatus, domainRoutes } from '@rampart/contract';
+import { certificateRoutes, DOMAIN_CNAME_STATUS, type DomainStatus, domainRoutes } from '@rampart/contract';
 import { useRouteMutation } from '../../../../app/route-query';
-import { toastText } from '../../../../app/toast';
+import { toast, toastText } from '../../../../app/toast';
+import { i18n } from '../../../../i18n/i18n';
 
-/** The list's calls on chosen domains: enable / disable, force HTTPS on / off, delete. */
+/** The list's calls on chosen domains: enable / disable, force HTTPS on / off, check CNAME, delete. */
 export function useDomainActions(siteId: number, onDeleted: (ids: number[]) => void) {
   const params = { siteId };
   const invalidates = [domainRoutes.listDomains];
@@ -16,11 +17,22 @@ export function useDomainActions(siteId: number, onDeleted: (ids: number[]) => v
     invalidates,
     success: () => toastText('setSuccess'),
   });
+  const checkCname = useRouteMutation('user', domainRoutes.checkDomainsCNAME, {
+    input: (domainIDs: number[]) => ({ params, body: { domainIDs } }),
+    invalidates,
+    onSuccess: (reply) =>
+      toast.success(
+        i18n.t('domains:bulk.checkCnameDone', {
+          count: reply.data.length,
+          verified: reply.data.filter((d) => d.cnameStatus === DOMAIN_CNAME_STATUS.verified).length,
+        }),
+      ),
+  });
   const remove = useRouteMutation('user', domainRoutes.deleteDomains, {
     input: (ids: number[]) => ({ params, body: { ids } }),
     invalidates: [...invalidates, certificateRoutes.listCertificates, certificateRoutes.getCertificate],
     success: () => toastText('deleteSuccess'),
     onSuccess: (_reply, ids) => onDeleted(ids),
   });
-  return { setStatus, setForceSSL, remove };
+  return { setStatus, setForceSSL, checkCname, remove };
 }

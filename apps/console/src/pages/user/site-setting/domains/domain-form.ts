@@ -30,6 +30,8 @@ export interface DomainValues {
   hashType: HashType;
   hostName: string;
   forceSSL: boolean;
+  autoSSL: boolean;
+  portMap: boolean;
   /** 0: none. */
   certificateID: number;
 }
@@ -43,6 +45,8 @@ export const NEW_DOMAIN: Partial<DomainValues> = {
   hashType: 0,
   hostName: '',
   forceSSL: false,
+  autoSSL: false,
+  portMap: false,
   certificateID: 0,
 };
 
@@ -54,6 +58,8 @@ export function domainValues(domain: SiteDomain): Partial<DomainValues> {
     hashType: domain.hashType,
     hostName: domain.hostName,
     forceSSL: domain.forceSSL,
+    autoSSL: domain.autoSSL,
+    portMap: domain.portMap,
     certificateID: domain.certificateID,
   };
 }
@@ -67,6 +73,8 @@ export function domainSettings(values: DomainValues) {
     hashType: values.hashType,
     hostName: values.hostName ?? '',
     forceSSL: values.forceSSL,
+    autoSSL: values.autoSSL ?? false,
+    portMap: values.portMap ?? false,
     certificateID: values.certificateID ?? 0,
   };
 }

@@ -1,0 +1,150 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { chooseOption, clickButton, findModal, findRow, selectRows } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+// Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+const site = {
+  siteID: 3,
+  siteName: 'my shop',
+  status: 'normal',
+  tags: [],
+  productID: 4,
+  productName: 'Standard',
+  userID: 7,
+  userAccount: 'alice',
+  expiredAt: null,
+  forceBackup: false,
+  createdAt: '2026-03-01T10:00:00.000Z',
+};
+const upstream = { id: 40, ip: '192.0.2.10', port: 8080, weight: 1, backup: false, status: 1 };
+const CNAME = '0123456789abcdef.cname.example.net';
+const domain = {
+  id: 9,
+  siteID: 3,
+  name: 'www.example.com',
+  status: 1,
+  scheme: 0,
+  hashType: 0,
+  hostName: '',
+  forceSSL: false,
+  autoSSL: false,
+  portMap: false,
+  cname: CNAME,
+  cnameStatus: 2,
+  cnameCheckedAt: '2026-03-02T10:00:00.000Z',
+  certificateID: 0,
+  certificateName: '',
+  certStatus: 0,
+  tags: [],
+  upstreams: [upstream],
+  upstreamURL: '192.0.2.10:8080',
+  upstreamCount: 1,
+  createdAt: '2026-03-01T10:00:00.000Z',
+  updatedAt: '2026-03-02T10:00:00.000Z',
+};
+const SETTING = '/user/sitesManagement/sitesSetting/3/my%20shop';
+const listed = () => api.sent('GET', '/user/site/3/domains').at(-1)?.search;
+
+beforeEach(() => {
+  api = signedInFakeApi('user');
+  api.on('GET', '/user/site/3', ok(site));
+  api.on('GET', '/user/site/3/domains', { status: 200, body: { data: [domain], total: 1 } });
+  api.on('GET', '/user/site/3/metaCertificates', ok([]));
+  api.on('POST', '/user/domains/tags', ok([]));
+});
+
+afterEach(() => restoreFakeApi());
+
+describe('sitesSetting: CNAME targets', () => {
+  it('shows each domain’s CNAME target with its status and copies it', async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderAt(SETTING);
+    const row = await findRow('www.example.com');
+    expect(within(row).getByLabelText('CNAME target of www.example.com').textContent).toBe(CNAME);
+    expect(within(row).getByText('Not pointing here')).toBeTruthy();
+    fireEvent.click(within(row).getByRole('button', { name: /Copy/ }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(CNAME));
+  });
+
+  it('filters by CNAME status through the URL', async () => {
+    const router = renderAt(`${SETTING}?cnameStatus=1`);
+    await findRow('www.example.com');
+    await waitFor(() => expect(listed()?.getAll('cnameStatuses')).toEqual(['1']));
+    const bar = screen.getByLabelText('CNAME target').closest('.ant-flex') as HTMLElement;
+    await chooseOption(bar, 'CNAME target', 'Not checked');
+    await waitFor(() => expect(router.state.location.search).toContain('cnameStatus=0'));
+    await waitFor(() => expect(listed()?.getAll('cnameStatuses')).toEqual(['0']));
+  });
+
+  it('checks the CNAME of the chosen domains and says how many point here', async () => {
+    api.on(
+      'PUT',
+      '/user/site/3/domains/checkCNAME',
+      ok([
+        { id: 9, name: 'www.example.com', cname: CNAME, cnameStatus: 1, cnameCheckedAt: '2026-03-03T10:00:00.000Z' },
+      ]),
+    );
+    renderAt(SETTING);
+    await selectRows(['www.example.com']);
+    clickButton('Check CNAME (1)');
+    await waitFor(() =>
+      expect(api.sent('PUT', '/user/site/3/domains/checkCNAME')[0]?.body).toEqual({ domainIDs: [9] }),
+    );
+    expect(await screen.findByText('CNAME checked: 1 of 1 verified')).toBeTruthy();
+  });
+
+  it('shows a resolver failure', async () => {
+    api.on(
+      'PUT',
+      '/user/site/3/domains/checkCNAME',
+      fail(502, 101010, 'DNS Execution Error', { name: 'x', reason: 'ETIMEOUT' }),
+    );
+    renderAt(SETTING);
+    await selectRows(['www.example.com']);
+    clickButton('Check CNAME (1)');
+    expect(await screen.findByText('DNS Execution Error')).toBeTruthy();
+  });
+});
+
+describe('sitesSetting: auto SSL and port map', () => {
+  it('sends both switches of the edit form', async () => {
+    api.on('PUT', '/user/site/3/domain', ok({ ...domain, autoSSL: true, portMap: true }));
+    renderAt(SETTING);
+    const row = await findRow('www.example.com');
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit' }));
+    const dialog = await findModal();
+    fireEvent.click(within(dialog).getByLabelText('Auto SSL'));
+    fireEvent.click(within(dialog).getByLabelText('Port map'));
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent('PUT', '/user/site/3/domain')[0]?.body).toMatchObject({ id: 9, autoSSL: true, portMap: true }),
+    );
+  });
+
+  it('names the port of a refused port map (401003) and the auto SSL limit (401004)', async () => {
+    api.on(
+      'PUT',
+      '/user/site/3/domain',
+      fail(400, 401003, 'Illegal Port Mapping Settings', 'port 80 is an https listen port of the site’s zones'),
+    );
+    renderAt(SETTING);
+    const row = await findRow('www.example.com');
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit' }));
+    const dialog = await findModal();
+    fireEvent.click(within(dialog).getByLabelText('Port map'));
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Illegal port mapping settings: port 80 is not available')).toBeTruthy();
+
+    api.on('PUT', '/user/site/3/domain', fail(422, 401004, 'Auto SSL exceeds limit', { limit: 50 }));
+    fireEvent.click(within(dialog).getByLabelText('Auto SSL'));
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Auto SSL exceeds limit')).toBeTruthy();
+  });
+});

@@ -1,0 +1,370 @@
+import { AUTO_SSL_DOMAINS_PER_SITE_MAX } from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addAccount, signInOtherOperator } from './helpers/accounts.js';
+import { callApi, type Method, signIn } from './helpers/auth.js';
+import { type DnsServer, freeDnsPort, startDnsServer, startSilentDns } from './helpers/dns-server.js';
+import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
+
+// CNAME targets, checkCNAME against a real DNS server (BIND on loopback), auto SSL and port map.
+
+let t: TestApp;
+let dns: DnsServer;
+let client: { accessToken: string };
+let alice: { accessToken: string };
+let bob: { accessToken: string };
+let aliceSite: number;
+let oddSite: number;
+let bobSite: number;
+let oddZone: number;
+const d: Record<string, { id: number; cname: string }> = {};
+
+const up = [{ ip: '127.0.0.1', port: 8080 }];
+const label = (name: string) => d[name]?.cname.split('.')[0] ?? '';
+
+function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
+  return callApi(t.app, token, method, url, payload);
+}
+const asAlice = (method: Method, url: string, payload?: Record<string, unknown>, site = aliceSite) =>
+  call(method, `user/site/${site}/${url}`, payload, alice);
+const asBob = (method: Method, url: string, payload?: Record<string, unknown>) =>
+  call(method, `user/site/${bobSite}/${url}`, payload, bob);
+
+async function product(name: string) {
+  const zoneId = (await call('POST', 'client/zone', { name })).json().data.id;
+  const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
+  const productId = (await call('POST', 'client/product', { name, portType: 7, mainGroupIDs: [web] })).json().data.id;
+  return { zoneId, productId };
+}
+
+const NAMES = [
+  'www.shop.test', // CNAME straight to its target
+  'alias.shop.test', // through another zone's CNAME to its target
+  '*.wild.shop.test', // a wildcard record to its target
+  'plain.shop.test', // an A record, no CNAME
+  'missing.shop.test', // no such name
+  'wrong.shop.test', // CNAME to another domain's target
+  'loop.shop.test', // a CNAME loop
+  'later.shop.test', // verifiable, used for the failure cases
+  'elsewhere.example', // a zone the server does not serve: it refuses
+];
+
+beforeAll(async () => {
+  const port = await freeDnsPort();
+  t = await createTestApp({ config: { dnsServers: [`127.0.0.1:${port}`] } });
+  client = await signIn(t.app, 'client');
+  expect((await call('PUT', 'client/setting/dns/cname', { domain: 'CNAME.Test' })).statusCode).toBe(200);
+  const main = await product('Asia');
+  const odd = await product('Odd');
+  oddZone = odd.zoneId;
+  const aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+  const bobId = await addAccount(t.app, 'user', 'bob', clientRoot);
+  const site = async (name: string, userID: number, productID: number) =>
+    (await call('POST', 'client/site', { siteName: name, userID, productID })).json().data.siteID;
+  aliceSite = await site('alice-shop', aliceId, main.productId);
+  oddSite = await site('alice-odd', aliceId, odd.productId);
+  bobSite = await site('bob-blog', bobId, main.productId);
+  alice = await signIn(t.app, 'user');
+  bob = await signIn(t.app, 'user', 'bob', TEST_PASSWORD);
+
+  const created = await asAlice('POST', 'simpleDomains', { names: NAMES, upstreams: up });
+  expect(created.statusCode).toBe(200);
+  for (const row of created.json().data) d[row.name] = { id: row.id, cname: row.cname };
+  dns = await startDnsServer(
+    {
+      'shop.test': [
+        `www IN CNAME ${d['www.shop.test']?.cname}.`,
+        'alias IN CNAME hop.other.test.',
+        `*.wild IN CNAME ${d['*.wild.shop.test']?.cname}.`,
+        'plain IN A 192.0.2.1',
+        `wrong IN CNAME ${d['www.shop.test']?.cname}.`,
+        'loop IN CNAME loop2.shop.test.',
+        'loop2 IN CNAME loop.shop.test.',
+        `later IN CNAME ${d['later.shop.test']?.cname}.`,
+      ],
+      'other.test': [`hop IN CNAME ${d['alias.shop.test']?.cname}.`],
+      // The operator's zone answers every target with its edge address.
+      'cname.test': ['* IN A 192.0.2.10'],
+    },
+    port,
+  );
+}, 60_000);
+afterAll(async () => {
+  await dns?.stop();
+  await t?.close();
+});
+
+describe("the operator's CNAME domain", () => {
+  it('has a default, is set per operator in ASCII, checked, and goes back to the default with ""', async () => {
+    const rival = await signInOtherOperator(t.app);
+    // PUBLIC_URL of the tests is an IP address: the reserved fallback.
+    expect((await call('GET', 'client/setting/dns/cname', undefined, rival)).json().data).toEqual({
+      domain: 'cname.rampart.invalid',
+      defaultDomain: 'cname.rampart.invalid',
+      custom: false,
+    });
+    expect((await call('GET', 'client/setting/dns/cname')).json().data).toEqual({
+      domain: 'cname.test',
+      defaultDomain: 'cname.rampart.invalid',
+      custom: true,
+    });
+    const own = await call('PUT', 'client/setting/dns/cname', { domain: 'Bücher.example' }, rival);
+    expect(own.json().data).toMatchObject({ domain: 'xn--bcher-kva.example', custom: true });
+    // The first operator's setting is untouched by the rival's.
+    expect((await call('GET', 'client/setting/dns/cname')).json().data.domain).toBe('cname.test');
+    expect((await call('PUT', 'client/setting/dns/cname', { domain: '' }, rival)).json().data).toMatchObject({
+      domain: 'cname.rampart.invalid',
+      custom: false,
+    });
+
+    const bad = await call('PUT', 'client/setting/dns/cname', { domain: 'not a name' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'domain' }] } });
+    expect((await call('PUT', 'client/setting/dns/cname', {})).json()).toMatchObject({ code: 101003 });
+    // Customers cannot read or set it.
+    expect((await call('GET', 'client/setting/dns/cname', undefined, alice)).statusCode).not.toBe(200);
+    expect((await call('PUT', 'client/setting/dns/cname', { domain: 'x.example' }, alice)).statusCode).not.toBe(200);
+  });
+});
+
+describe('CNAME targets and checkCNAME', () => {
+  it('gives every domain its own unguessable target under the CNAME domain, not checked yet', async () => {
+    const labels = NAMES.map(label);
+    for (const l of labels) expect(l).toMatch(/^[0-9a-f]{16}$/);
+    expect(new Set(labels).size).toBe(NAMES.length);
+    const one = (await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data;
+    expect(one).toMatchObject({ cname: `${label('www.shop.test')}.cname.test`, cnameStatus: 0, cnameCheckedAt: null });
+  });
+
+  it('resolves each name with real DNS queries and records whether it reaches its target', async () => {
+    const names = NAMES.filter((n) => n !== 'later.shop.test' && n !== 'elsewhere.example');
+    const ids = names.map((n) => d[n]?.id);
+    const res = await asAlice('PUT', 'domains/checkCNAME', { domainIDs: ids });
+    expect(res.statusCode).toBe(200);
+    const status = Object.fromEntries(
+      res.json().data.map((r: { name: string; cnameStatus: number }) => [r.name, r.cnameStatus]),
+    );
+    expect(status).toEqual({
+      'www.shop.test': 1,
+      'alias.shop.test': 1,
+      '*.wild.shop.test': 1,
+      'plain.shop.test': 2,
+      'missing.shop.test': 2,
+      'wrong.shop.test': 2,
+      'loop.shop.test': 2,
+    });
+    expect(res.json().data[0]).toMatchObject({ id: d['www.shop.test']?.id, cname: d['www.shop.test']?.cname });
+    expect(Date.parse(res.json().data[0].cnameCheckedAt)).toBeGreaterThan(Date.now() - 60_000);
+
+    // Recorded: the list filters by status (any of several), in SQL.
+    const verified = (await asAlice('GET', 'domains?cnameStatuses=1&sortBy=name&orderBy=asc')).json();
+    expect(verified.data.map((x: { name: string }) => x.name)).toEqual([
+      '*.wild.shop.test',
+      'alias.shop.test',
+      'www.shop.test',
+    ]);
+    expect(verified.total).toBe(3);
+    const unchecked = (await asAlice('GET', 'domains?cnameStatuses=0&sortBy=name&orderBy=asc')).json();
+    expect(unchecked.data.map((x: { name: string }) => x.name)).toEqual(['elsewhere.example', 'later.shop.test']);
+    const either = (await asAlice('GET', 'domains?cnameStatuses=0&cnameStatuses=2&pageSize=100')).json();
+    expect(either.total).toBe(6);
+    const badFilter = await asAlice('GET', 'domains?cnameStatuses=7');
+    expect(badFilter.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'cnameStatuses' }] } });
+  });
+
+  it('answers 101010 naming the host when the resolver fails, and records nothing', async () => {
+    const ids = [d['later.shop.test']?.id, d['elsewhere.example']?.id];
+    const res = await asAlice('PUT', 'domains/checkCNAME', { domainIDs: ids });
+    expect(res.statusCode).toBe(502);
+    // An authoritative-only server refuses a name outside its zones.
+    expect(res.json()).toMatchObject({ code: 101010, extra: { name: 'elsewhere.example', reason: 'EREFUSED' } });
+    const later = (await asAlice('GET', 'domain/settings?domainName=later.shop.test')).json().data;
+    expect(later).toMatchObject({ cnameStatus: 0, cnameCheckedAt: null });
+    // The same domain alone verifies.
+    const alone = await asAlice('PUT', 'domains/checkCNAME', { domainIDs: [d['later.shop.test']?.id] });
+    expect(alone.json().data).toMatchObject([{ name: 'later.shop.test', cnameStatus: 1 }]);
+  });
+
+  it('times out on a resolver that never answers', async () => {
+    const silent = await startSilentDns();
+    const other = await createTestApp({ config: { dnsServers: [silent.address], dnsTimeoutMs: 400 } });
+    try {
+      const token = await signIn(other.app, 'client');
+      const zoneId = (await callApi(other.app, token, 'POST', 'client/zone', { name: 'Z' })).json().data.id;
+      const group = (
+        await callApi(other.app, token, 'POST', `client/zone/${zoneId}/group`, { name: 'g', portType: 7 })
+      ).json().data.id;
+      const productID = (
+        await callApi(other.app, token, 'POST', 'client/product', { name: 'P', portType: 7, mainGroupIDs: [group] })
+      ).json().data.id;
+      const userID = (await other.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+      const siteId = (
+        await callApi(other.app, token, 'POST', 'client/site', { siteName: 's', userID, productID })
+      ).json().data.siteID;
+      const user = await signIn(other.app, 'user');
+      const [domain] = (
+        await callApi(other.app, user, 'POST', `user/site/${siteId}/simpleDomains`, {
+          names: ['a.test'],
+          upstreams: up,
+        })
+      ).json().data;
+      const started = Date.now();
+      const res = await callApi(other.app, user, 'PUT', `user/site/${siteId}/domains/checkCNAME`, {
+        domainIDs: [domain.id],
+      });
+      expect(res.json()).toMatchObject({ code: 101010, extra: { name: 'a.test', reason: 'ETIMEOUT' } });
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await other.close();
+      await silent.stop();
+    }
+  });
+
+  it('refuses ids outside the site and bad bodies, and keeps customers apart', async () => {
+    const www = d['www.shop.test']?.id;
+    expect((await asAlice('PUT', 'domains/checkCNAME', { domainIDs: [www, 999_999] })).json()).toMatchObject({
+      code: 101018,
+    });
+    expect((await asBob('PUT', 'domains/checkCNAME', { domainIDs: [www] })).json()).toMatchObject({ code: 101018 });
+    expect(
+      (await call('PUT', `user/site/${aliceSite}/domains/checkCNAME`, { domainIDs: [www] }, bob)).json(),
+    ).toMatchObject({ code: 101018 });
+    const empty = await asAlice('PUT', 'domains/checkCNAME', { domainIDs: [] });
+    expect(empty.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'domainIDs' }] } });
+    const many = await asAlice('PUT', 'domains/checkCNAME', {
+      domainIDs: Array.from({ length: 101 }, (_, i) => i + 1),
+    });
+    expect(many.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'domainIDs' }] } });
+  });
+
+  it("resets the operator's statuses when it changes its CNAME domain, and the targets follow", async () => {
+    expect((await call('PUT', 'client/setting/dns/cname', { domain: 'edge.example' })).statusCode).toBe(200);
+    const www = (await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data;
+    expect(www).toMatchObject({
+      cname: `${label('www.shop.test')}.edge.example`,
+      cnameStatus: 0,
+      cnameCheckedAt: null,
+    });
+    // Setting the same domain again changes nothing.
+    expect((await call('PUT', 'client/setting/dns/cname', { domain: 'cname.test' })).statusCode).toBe(200);
+    await asAlice('PUT', 'domains/checkCNAME', { domainIDs: [d['www.shop.test']?.id] });
+    await call('PUT', 'client/setting/dns/cname', { domain: 'cname.test' });
+    expect((await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data.cnameStatus).toBe(1);
+  });
+});
+
+describe('auto SSL', () => {
+  it('turns on and off for domains, all or none, within the per-site limit (401004)', async () => {
+    const www = d['www.shop.test']?.id;
+    const plain = d['plain.shop.test']?.id;
+    expect(
+      (await asAlice('POST', 'domain/setting/autoSSL', { domainIDs: [www, plain], autoSSL: true })).statusCode,
+    ).toBe(200);
+    const on = (await asAlice('GET', 'domains?pageSize=100'))
+      .json()
+      .data.filter((x: { autoSSL: boolean }) => x.autoSSL);
+    expect(on.map((x: { id: number }) => x.id).sort()).toEqual([www, plain].sort());
+    expect((await asAlice('POST', 'domain/setting/autoSSL', { domainIDs: [plain], autoSSL: false })).statusCode).toBe(
+      200,
+    );
+
+    // The odd site: fill it to the limit in one create, then one more fails whichever way.
+    const names = Array.from({ length: AUTO_SSL_DOMAINS_PER_SITE_MAX }, (_, i) => `a${i}.odd.test`);
+    const full = await asAlice(
+      'POST',
+      'domains',
+      { domains: names.map((name) => ({ name, upstreams: up, autoSSL: true })) },
+      oddSite,
+    );
+    expect(full.statusCode).toBe(200);
+    const extra = await asAlice(
+      'POST',
+      'domains',
+      { domains: [{ name: 'b.odd.test', upstreams: up, autoSSL: true }] },
+      oddSite,
+    );
+    expect(extra.json()).toMatchObject({ code: 401004, extra: { limit: AUTO_SSL_DOMAINS_PER_SITE_MAX } });
+    const plainOne = (
+      await asAlice('POST', 'domains', { domains: [{ name: 'c.odd.test', upstreams: up }] }, oddSite)
+    ).json().data[0];
+    expect(plainOne.autoSSL).toBe(false);
+    const set = await asAlice('POST', 'domain/setting/autoSSL', { domainIDs: [plainOne.id], autoSSL: true }, oddSite);
+    expect(set.json()).toMatchObject({ code: 401004 });
+    const edit = await asAlice('PUT', 'domain', { id: plainOne.id, upstreams: up, autoSSL: true }, oddSite);
+    expect(edit.json()).toMatchObject({ code: 401004 });
+    // Nothing changed; re-asserting domains already on stays within the limit.
+    expect(
+      (await asAlice('GET', 'domain/settings?domainName=c.odd.test', undefined, oddSite)).json().data.autoSSL,
+    ).toBe(false);
+    const first = full.json().data[0].id;
+    expect(
+      (await asAlice('POST', 'domain/setting/autoSSL', { domainIDs: [first], autoSSL: true }, oddSite)).statusCode,
+    ).toBe(200);
+  });
+
+  it('checks its body and keeps customers apart', async () => {
+    const www = d['www.shop.test']?.id;
+    const bad = await asAlice('POST', 'domain/setting/autoSSL', { domainIDs: [www], autoSSL: 'yes' });
+    expect(bad.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'autoSSL' }] } });
+    expect((await asBob('POST', 'domain/setting/autoSSL', { domainIDs: [www], autoSSL: false })).json()).toMatchObject({
+      code: 101018,
+    });
+    expect((await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data.autoSSL).toBe(true);
+  });
+});
+
+describe('port map', () => {
+  it('is set with the scheme and kept when left out', async () => {
+    const www = d['www.shop.test']?.id;
+    expect((await asAlice('PUT', `domain/${www}/scheme`, { scheme: 0, portMap: true })).statusCode).toBe(200);
+    expect((await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data).toMatchObject({
+      scheme: 0,
+      portMap: true,
+    });
+    // The default zone listens on 80 (http) and 443 (https): either scheme maps its own listeners.
+    expect((await asAlice('PUT', `domain/${www}/scheme`, { scheme: 1 })).statusCode).toBe(200);
+    expect((await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data).toMatchObject({
+      scheme: 1,
+      portMap: true,
+    });
+    const bad = await asAlice('PUT', `domain/${www}/scheme`, { scheme: 1, portMap: 1 });
+    expect(bad.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'portMap' }] } });
+    expect((await asBob('PUT', `domain/${www}/scheme`, { scheme: 0, portMap: false })).json()).toMatchObject({
+      code: 101018,
+    });
+  });
+
+  it('answers 401003 naming the port when a mapped listener is the other protocol’s well-known port', async () => {
+    // The odd zone serves HTTPS on port 80.
+    const ports = (await call('GET', `client/zone/${oddZone}/setting/ports`)).json().data;
+    const port80 = ports.find((p: { port: number }) => p.port === 80);
+    expect((await call('DELETE', `client/zone/${oddZone}/setting/ports`, { ids: [port80.id] })).statusCode).toBe(200);
+    const add = await call('POST', `client/zone/${oddZone}/setting/ports`, {
+      ports: [{ port: 80, portType: 'https' }],
+    });
+    expect(add.statusCode).toBe(200);
+
+    const c = (await asAlice('GET', 'domain/settings?domainName=c.odd.test', undefined, oddSite)).json().data;
+    const https = await asAlice('PUT', `domain/${c.id}/scheme`, { scheme: 1, portMap: true }, oddSite);
+    expect(https.statusCode).toBe(400);
+    expect(https.json().code).toBe(401003);
+    expect(https.json().extra).toMatch(/^port 80 is /);
+    // Over http only the http listeners are mapped, and the zone has none on 443.
+    expect((await asAlice('PUT', `domain/${c.id}/scheme`, { scheme: 0, portMap: true }, oddSite)).statusCode).toBe(200);
+    const edit = await asAlice('PUT', 'domain', { id: c.id, upstreams: up, scheme: 1 }, oddSite);
+    expect(edit.json().code).toBe(401003);
+    const create = await asAlice(
+      'POST',
+      'domains',
+      { domains: [{ name: 'd.odd.test', upstreams: up, scheme: 1, portMap: true }] },
+      oddSite,
+    );
+    expect(create.json().code).toBe(401003);
+    expect(
+      (await asAlice('GET', 'domain/settings?domainName=c.odd.test', undefined, oddSite)).json().data,
+    ).toMatchObject({
+      scheme: 0,
+      portMap: true,
+    });
+  });
+});

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { dataOf, defineRoute, tiers } from '../route.js';
+import { zDomainName } from '../validators/zod.js';
+
+/**
+ * The operator's CNAME domain (spec part 2 §7 "System settings": `client/setting/dns/cname`). Each
+ * customer domain of the operator's sites gets the CNAME target `<label>.<CNAME domain>` (see
+ * domains.ts); the operator serves that zone (a wildcard record towards its edge, or a virtual node).
+ *
+ * Open points decided here (the minimal setting; `dns/cnames` and `cname/meta` of the spec, the
+ * original product's lists of CNAME records, are not built):
+ * - One CNAME domain per operator, stored per operator; another operator never sees or changes it.
+ * - Until the operator sets one, the default is `cname.<host of PUBLIC_URL>` when that host is a DNS
+ *   name with a dot (the install's own domain), else `cname.rampart.invalid` (RFC 2606: a name that
+ *   never resolves, so no customer's check passes before the operator has chosen).
+ * - Setting '' goes back to the default. A change resets the CNAME status of the operator's
+ *   domains to "not checked", since they were checked against the old targets.
+ */
+
+export const cnameSettingSchema = z.object({
+  /** The CNAME domain in use (the operator's, else the default). */
+  domain: z.string(),
+  /** What the installation would use without the operator's setting. */
+  defaultDomain: z.string(),
+  /** Whether the operator has set its own. */
+  custom: z.boolean(),
+});
+export type CnameSetting = z.infer<typeof cnameSettingSchema>;
+
+const client = tiers(['client']);
+
+export const getCnameSetting = defineRoute({
+  id: 'client.setting.cname',
+  method: 'GET',
+  path: '/client/setting/dns/cname',
+  access: client,
+  summary: "The operator's CNAME domain, under which its customers' domains get their CNAME targets",
+  tags: ['settings'],
+  request: {},
+  response: dataOf(cnameSettingSchema),
+});
+
+export const putCnameSetting = defineRoute({
+  id: 'client.setting.cname.update',
+  method: 'PUT',
+  path: '/client/setting/dns/cname',
+  access: client,
+  summary: "Sets the operator's CNAME domain ('' = the default); its domains' CNAME statuses go back to not checked",
+  tags: ['settings'],
+  request: { body: z.object({ domain: z.union([z.literal(''), zDomainName()]) }) },
+  response: dataOf(cnameSettingSchema),
+});
+
+export const cnameSettingRoutes = { getCnameSetting, putCnameSetting } as const;
