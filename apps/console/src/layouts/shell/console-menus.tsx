@@ -46,10 +46,11 @@ const dashboard: MenuLeaf = { key: 'dashboard', path: CONSOLE_PATHS.dashboard, i
 const changePassword: MenuLeaf = { key: 'changePassword', path: CONSOLE_PATHS.changePassword, icon: <LockOutlined /> };
 const userInformation: MenuLeaf = { key: 'userInformation', path: CONSOLE_PATHS.userInformation };
 const twoFactor: MenuLeaf = { key: 'twoFactor', path: CONSOLE_PATHS.twoFactor };
+const logOperation: MenuLeaf = { key: 'logOperation', path: CONSOLE_PATHS.logOperation };
 const userManagement: MenuGroup = {
   key: 'userManagement',
   icon: <TeamOutlined />,
-  children: [userInformation, twoFactor],
+  children: [userInformation, twoFactor, logOperation],
 };
 
 /**

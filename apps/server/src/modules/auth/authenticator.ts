@@ -32,6 +32,12 @@ export function createAuthenticator(tokens: TokenService, sessions: SessionsRepo
       throw new AppError(101013);
     }
     if (found.account.status !== 'normal') throw new AppError(101008);
-    return { tier: claims.tier, accountId: claims.accountId, sessionId: claims.sessionId, account: found.account };
+    return {
+      tier: claims.tier,
+      accountId: claims.accountId,
+      sessionId: claims.sessionId,
+      account: found.account,
+      realAccountId: found.session.realAccountId,
+    };
   };
 }
