@@ -632,6 +632,24 @@ export const enUS = {
       to: '{{range}} to',
       endBeforeStart: 'The end is before the start',
     },
+    byNames: {
+      modules: 'Modules',
+      modulesOf: 'Modules of {{name}}',
+      simpleOpen: 'Quick add',
+      simpleTitle: 'Quick add domains',
+      simpleHint:
+        'Every name gets these origins and the default settings (HTTP to the origin, round robin, no certificate).',
+      fromOpen: 'Add like a domain',
+      fromTitle: 'Add domains with the settings of another',
+      fromHint:
+        "The new domains get the chosen domain's origins, settings and tags; its certificate only where it covers the name.",
+      source: 'Settings from',
+      pickSource: 'Choose a domain',
+      enableNew: 'Enable the new domains',
+      deleteOpen: 'Delete by names',
+      deleteTitle: 'Delete domains by name',
+      deleteHint: 'Every name must be a domain of this site; otherwise nothing is deleted.',
+    },
     batch: {
       tagsTitle: 'Tags of {{count}} domain(s)',
       tagsHint: 'Replaces the tags of every chosen domain; empty removes them.',
