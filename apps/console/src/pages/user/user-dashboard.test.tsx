@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { type FakeApi, fail, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
 import { findRow } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
