@@ -354,7 +354,7 @@ describe('CORS modules', () => {
       maxAge: 600,
     });
     await bind('cors', { domainIDs: [domainId], corsID: cors.id });
-    expect(await domainRow()).toMatchObject({ corsID: cors.id });
+    expect(await domainRow()).toMatchObject({ corsID: cors.id, corsName: 'app' });
     const snap = await snapshot();
     expect(dataPlaneSchema.safeParse(snap.dataPlane).success).toBe(true);
     expect(snap.dataPlane.modules.find((m: { id: number }) => m.id === cors.id)).toEqual({
@@ -405,7 +405,7 @@ describe('proxy rewrite modules', () => {
     });
     expect(rules.statusCode).toBe(200);
     await bind('proxyRewrite', { domainIDs: [domainId], moduleID: id });
-    expect(await domainRow()).toMatchObject({ proxyRewriteModuleID: id });
+    expect(await domainRow()).toMatchObject({ proxyRewriteModuleID: id, proxyRewriteModuleName: 'legacy' });
     const snap = await snapshot();
     expect(dataPlaneSchema.safeParse(snap.dataPlane).success).toBe(true);
     expect(snap.dataPlane.modules.find((m: { id: number }) => m.id === id)).toEqual({

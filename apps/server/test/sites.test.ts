@@ -78,6 +78,27 @@ describe('sites', () => {
     }
   });
 
+  it("tells the customer its site's product port type (7 for domains, 4 for layer-4 ports)", async () => {
+    const zoneId = (await call('POST', 'client/zone', { name: 'Ports zone' })).json().data.id;
+    const tcp = (await call('POST', `client/zone/${zoneId}/group`, { name: 'tcp', portType: 4 })).json().data.id;
+    const l4 = (await call('POST', 'client/product', { name: 'L4', portType: 4, mainGroupIDs: [tcp] })).json().data.id;
+    const web = (await call('POST', 'client/site', { siteName: 'web7', userID: userId, productID: productId })).json()
+      .data.siteID;
+    const ports = (await call('POST', 'client/site', { siteName: 'ports4', userID: userId, productID: l4 })).json().data
+      .siteID;
+    const user = await signIn(t.app, 'user');
+    expect((await call('GET', `user/site/${web}`, undefined, user)).json().data).toMatchObject({
+      siteID: web,
+      portType: 7,
+    });
+    expect((await call('GET', `user/site/${ports}`, undefined, user)).json().data).toMatchObject({
+      siteID: ports,
+      productID: l4,
+      portType: 4,
+    });
+    expect((await call('DELETE', 'client/site', { ids: [web, ports] })).statusCode).toBe(200);
+  });
+
   it('sets status and deletes all or none', async () => {
     const a = (await call('POST', 'client/site', { siteName: 'a', userID: userId, productID: productId })).json().data
       .siteID;

@@ -196,6 +196,19 @@ describe('node snapshots', () => {
     expect(arrived.dataPlane.domains[0].origin.scheme).toBe('https');
   });
 
+  it('carries the port map of a domain to its nodes, and a change of it makes a new version', async () => {
+    const before = await snapshot();
+    const domainId = before.dataPlane.domains[0].id;
+    expect(before.dataPlane.domains[0].origin.portMap).toBe(false);
+    expect((await site('PUT', `domain/${domainId}/scheme`, { scheme: 0, portMap: true })).statusCode).toBe(200);
+    const after = await snapshot();
+    expect(after.version).not.toBe(before.version);
+    expect(after.dataPlane.domains[0].origin).toMatchObject({ scheme: 'http', portMap: true });
+    expect(dataPlaneSchema.safeParse(after.dataPlane).success).toBe(true);
+    await site('PUT', `domain/${domainId}/scheme`, { scheme: 0, portMap: false });
+    expect((await snapshot()).dataPlane.domains[0].origin.portMap).toBe(false);
+  });
+
   it('shows the operator what each node applied against what it should run', async () => {
     const current = (await snapshot()).version;
     await nodeRequest(t.app, node, 'POST', '/status', {

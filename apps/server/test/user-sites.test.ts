@@ -281,4 +281,32 @@ describe('announcements', () => {
     expect((await as(alice)('POST', 'client/setting/announcement', { title: 'x', content: '' })).statusCode).toBe(403);
     expect((await r('DELETE', 'client/setting/announcements', { ids: [mine.id] })).json()).toEqual({ data: true });
   });
+
+  it('lists only the running (or only the stopped) announcements when asked, in the database', async () => {
+    const running = (
+      await call('POST', 'client/setting/announcement', { title: 'Running now', content: 'x', running: true })
+    ).json().data;
+    const stopped = (await call('GET', 'client/setting/announcements?running=false')).json();
+    expect(stopped.total).toBeGreaterThan(0);
+    expect(stopped.data.every((a: { running: boolean }) => !a.running)).toBe(true);
+    expect((await call('GET', 'client/setting/announcements?running=true')).json()).toMatchObject({
+      total: 1,
+      data: [{ id: running.id }],
+    });
+    for (const reader of [alice, aliceSub]) {
+      expect((await as(reader)('GET', 'user/announcements?running=true&pageSize=5')).json()).toMatchObject({
+        total: 1,
+        data: [{ id: running.id, title: 'Running now', running: true }],
+      });
+    }
+    // Another operator's running announcement never reaches this operator's customers.
+    const rival = await signInOtherOperator(t.app, 'rival-running');
+    await call('POST', 'client/setting/announcement', { title: 'rival', content: '', running: true }, rival);
+    expect((await as(alice)('GET', 'user/announcements?running=true')).json().total).toBe(1);
+
+    const bad = await as(alice)('GET', 'user/announcements?running=yes');
+    expect(bad.json().code).toBe(101003);
+    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['running']);
+    expect((await call('DELETE', 'client/setting/announcement', { id: running.id })).statusCode).toBe(200);
+  });
 });

@@ -32,6 +32,7 @@ export const CLIENT_PATHS = {
   monitorNodeList: 'monitorManagement/monitorNodeList',
   monitorNodeGroup: 'monitorManagement/monitorNodeGroup',
   nginxSetting: 'systemManagement/nginxSetting',
+  announcementSetting: 'userManagement/announcementSetting',
 } as const;
 
 /** Pages of the user (customer) console, by their path under `/user/`. */

@@ -60,9 +60,19 @@ local function fail(...)
   return ngx.exit(ngx.ERROR)
 end
 
-local function use(peer)
-  local ok, err = balancer.set_current_peer(peer.host, peer.port)
-  if not ok then return fail("cannot use ", peer.host, ":", peer.port, ": ", err) end
+-- port: the port map's port (nil: the peer's own).
+local function use(peer, port)
+  port = port or peer.port
+  local ok, err = balancer.set_current_peer(peer.host, port)
+  if not ok then return fail("cannot use ", peer.host, ":", port, ": ", err) end
+end
+
+-- The port map: a client on a listener of the origin's protocol is sent to the port it connected
+-- to; on the other protocol's listeners (and for every domain without the map) the peer's port.
+local function mapped_port(origin)
+  local var = ngx.var
+  if var.scheme ~= origin.scheme then return nil end
+  return tonumber(var.server_port)
 end
 
 function _M.balance()
@@ -71,9 +81,11 @@ function _M.balance()
   local domain = store.routed(ngx.var.host)
   if domain == nil then return fail("domain of ", ngx.var.host, " is gone") end
   local peers = peers_of(domain)
+  local port = nil
+  if domain.origin.portMap then port = mapped_port(domain.origin) end
 
   -- One upstream (the common case): nothing to remember between tries.
-  if peers.single then return use(peers.single) end
+  if peers.single then return use(peers.single, port) end
   local count = #peers.primaries + #peers.backups
   if count == 0 then return fail("domain ", domain.id, " has no upstream") end
 
@@ -91,7 +103,7 @@ function _M.balance()
   local peer = pick(peers.primaries, state.tried, client) or pick(peers.backups, state.tried, client)
   if peer == nil then return fail("every upstream of domain ", domain.id, " failed") end
   state.tried[peer] = true
-  return use(peer)
+  return use(peer, port)
 end
 
 return _M

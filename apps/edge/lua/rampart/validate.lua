@@ -80,8 +80,14 @@ local function origin(o, path)
     upstreams[i] = clean
   end
   if primaries == 0 then return nil, path .. ".upstreams", "no upstream that is not a backup" end
+  local port_map = o.portMap
+  if port_map == nil then port_map = false end
+  if type(port_map) ~= "boolean" then return nil, path .. ".portMap", "not a boolean" end
   local host = o.host ~= null and o.host or nil
-  return { scheme = o.scheme, host = host, balance = o.balance, upstreams = upstreams }
+  -- portMap stays nil when off: the balancer pays one field check for domains without it.
+  return {
+    scheme = o.scheme, host = host, balance = o.balance, upstreams = upstreams, portMap = port_map or nil,
+  }
 end
 
 local function cache_rule(r, path)

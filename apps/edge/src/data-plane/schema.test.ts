@@ -20,6 +20,7 @@ function domain(overrides: Record<string, unknown> = {}, origin: Record<string, 
       scheme: 'http',
       host: null,
       balance: 'round_robin',
+      portMap: false,
       upstreams: [{ ip: '192.0.2.10', port: 80, weight: 1, backup: false }],
       ...origin,
     },
@@ -80,6 +81,14 @@ describe('parseDataPlane accepts', () => {
     });
     expect(parseDataPlane(JSON.stringify(input))).toEqual(input);
     expect(parseDataPlane(new TextEncoder().encode(JSON.stringify(input)))).toEqual(input);
+  });
+
+  it('the port map, off when a document does not carry it', () => {
+    const on = doc({ domains: [domain({}, { portMap: true })] });
+    expect(parseDataPlane(JSON.stringify(on)).domains[0]?.origin.portMap).toBe(true);
+    const without = domain();
+    delete (without.origin as Partial<Domain['origin']>).portMap;
+    expect(parseDataPlane(JSON.stringify(doc({ domains: [without] }))).domains[0]?.origin.portMap).toBe(false);
   });
 
   it('exactly the limits: 64 upstreams', () => {
@@ -177,6 +186,8 @@ describe('parseDataPlane refuses', () => {
     ['an origin host with a port', { host: 'origin.example.net:8080' }, 'domains[0].origin.host'],
     ['an origin host with a directive', { host: 'o.example.net;\nproxy_pass x' }, 'domains[0].origin.host'],
     ['balance least_conn', { balance: 'least_conn' }, 'domains[0].origin.balance'],
+    ['a port map that is a string', { portMap: 'yes' }, 'domains[0].origin.portMap'],
+    ['a port map that is null', { portMap: null }, 'domains[0].origin.portMap'],
     ['no upstreams', { upstreams: [] }, 'domains[0].origin.upstreams'],
     [
       'only backup upstreams',

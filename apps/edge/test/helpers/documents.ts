@@ -24,7 +24,7 @@ export function domain(
     modules: null,
     settingsId: null,
     ...rest,
-    origin: { scheme: 'http', host: null, balance: 'round_robin', upstreams, ...origin },
+    origin: { scheme: 'http', host: null, balance: 'round_robin', portMap: false, upstreams, ...origin },
   };
 }
 

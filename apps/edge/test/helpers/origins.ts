@@ -22,6 +22,8 @@ export interface Origin {
 
 export interface OriginOptions {
   address?: string;
+  /** A fixed port (default: any free one). */
+  port?: number;
   tls?: { cert: string; key: string };
   hang?: boolean;
   /** Extra response headers per request URL (e.g. Cache-Control for the cache tests). */
@@ -57,7 +59,7 @@ export async function startOrigin(name: string, options: OriginOptions = {}): Pr
   const server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, options.address ?? '127.0.0.1', resolve);
+    server.listen(options.port ?? 0, options.address ?? '127.0.0.1', resolve);
   });
   return {
     name,

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { addAccount } from './accounts.js';
 import { callApi, type Method, signIn } from './auth.js';
-import { type JoinedNode, joinNode, nodeRequest } from './edge-node.js';
+import { joinNode, nodeRequest } from './edge-node.js';
 import type { TestApp } from './test-app.js';
 
 type Token = { accessToken: string };

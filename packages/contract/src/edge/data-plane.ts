@@ -68,6 +68,11 @@ export const edgeOriginSchema = z.strictObject({
   scheme: z.enum(['http', 'https']),
   host: originHost.nullable(),
   balance: z.enum(['round_robin', 'ip_hash']),
+  /**
+   * Port map: a client that came in on a listener of the scheme's protocol (http listeners for an
+   * http origin, https for https) reaches the origin on the port it connected to, not the upstream's.
+   */
+  portMap: z.boolean().default(false),
   upstreams: z
     .array(edgeUpstreamSchema)
     .min(1)

@@ -22,6 +22,8 @@ export const announcementSchema = z.object({
 export type Announcement = z.infer<typeof announcementSchema>;
 
 const client = tiers(['client']);
+/** `running=true` lists only the running announcements, `false` only the others; absent: all. */
+const listQuery = pageQuery.extend({ running: z.enum(['true', 'false']).optional() });
 const body = z.object({
   title: zName,
   content: zText(ANNOUNCEMENT_CONTENT_MAX),
@@ -33,9 +35,9 @@ export const listClientAnnouncements = defineRoute({
   method: 'GET',
   path: '/client/setting/announcements',
   access: client,
-  summary: "The operator's announcements, newest first, paged",
+  summary: "The operator's announcements, newest first, paged, optionally only running or stopped ones",
   tags: ['announcements'],
-  request: { query: pageQuery },
+  request: { query: listQuery },
   response: pageOf(announcementSchema),
 });
 
@@ -88,9 +90,9 @@ export const listUserAnnouncements = defineRoute({
   method: 'GET',
   path: '/user/announcements',
   access: tiers(['user']),
-  summary: "Announcements of the caller's operator, newest first, paged",
+  summary: "Announcements of the caller's operator, newest first, paged, optionally only running or stopped ones",
   tags: ['announcements'],
-  request: { query: pageQuery },
+  request: { query: listQuery },
   response: pageOf(announcementSchema),
 });
 

@@ -159,7 +159,9 @@ export const domainSchema = z.object({
   urlRedirectModuleID: z.number().int(),
   urlRedirectModuleName: z.string(),
   corsID: z.number().int(),
+  corsName: z.string(),
   proxyRewriteModuleID: z.number().int(),
+  proxyRewriteModuleName: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -3,6 +3,7 @@ import { siteAccountStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
 import { zName } from '../validators/zod.js';
+import { portTypeSchema } from './groups.js';
 
 /**
  * Sites: what an operator gives a customer on a product (spec part 1 §3 "site"; part 2 §3
@@ -142,15 +143,19 @@ export const listUserSites = defineRoute({
   response: pageOf(siteSchema),
 });
 
+/** One site as its customer sees it, with its product's port type (7: domains, 4: layer-4 ports). */
+export const userSiteDetailSchema = siteSchema.extend({ portType: portTypeSchema });
+export type UserSiteDetail = z.infer<typeof userSiteDetailSchema>;
+
 export const getUserSite = defineRoute({
   id: 'user.site.get',
   method: 'GET',
   path: '/user/site/{siteId}',
   access: tiers(['user']),
-  summary: "One of the caller's sites",
+  summary: "One of the caller's sites, with its product's port type",
   tags: ['sites'],
   request: { params: z.object({ siteId: z.coerce.number().int().positive() }) },
-  response: dataOf(siteSchema),
+  response: dataOf(userSiteDetailSchema),
 });
 
 const user = tiers(['user']);

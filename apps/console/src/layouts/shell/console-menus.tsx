@@ -103,7 +103,11 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
       icon: <SettingOutlined />,
       children: [{ key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting }],
     },
-    userManagement,
+    // The operator alone has announcement settings (spec part 1 §2, userManagement group).
+    {
+      ...userManagement,
+      children: [...userManagement.children, { key: 'announcementSetting', path: CLIENT_PATHS.announcementSetting }],
+    },
     changePassword,
   ],
   admin: [dashboard, userManagement, changePassword],

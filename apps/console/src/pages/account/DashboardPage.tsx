@@ -6,9 +6,13 @@ import { localized } from '../../app/toast';
 import { formatDateTime } from '../../components/DateTime';
 import { PageTitle } from '../../components/PageTitle';
 import { useLocale } from '../../i18n';
+import { UserDashboardPanels } from '../user/dashboard/UserDashboardPanels';
 import { login2FAName } from './login2fa-names';
 
-/** `/{tier}/dashboard`: the account summary for now; the statistics widgets come with a later issue. */
+/**
+ * `/{tier}/dashboard`: the account summary (a customer also sees its operator's running announcements
+ * and its products); the statistics widgets come with a later issue.
+ */
 export function DashboardPage() {
   const { t } = useTranslation(['account', 'shell', 'common']);
   const [locale] = useLocale();
@@ -35,6 +39,7 @@ export function DashboardPage() {
       <Card title={t('summary.title')} data-testid="account-summary">
         <Descriptions items={items} column={{ xs: 1, md: 2 }} />
       </Card>
+      {self.auth === 'user' && <UserDashboardPanels />}
     </>
   );
 }

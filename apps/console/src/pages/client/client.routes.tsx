@@ -83,6 +83,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
       (m) => m.NginxSettingPage,
     ),
   },
+  {
+    name: 'announcementSetting',
+    path: CLIENT_PATHS.announcementSetting,
+    lazy: lazyPage(
+      () => import('./announcements/AnnouncementSettingPage'),
+      (m) => m.AnnouncementSettingPage,
+    ),
+  },
 ];
 
 /** The client (operator) console, /client. */

@@ -9,8 +9,11 @@ type Values = { title: string; content: string; running: boolean };
 export class AnnouncementsRepository {
   constructor(private readonly db: Db) {}
 
-  async list(ownerId: number, page: number, pageSize: number) {
-    const where = eq(announcements.ownerId, ownerId);
+  async list(ownerId: number, page: number, pageSize: number, running?: boolean) {
+    const where =
+      running === undefined
+        ? eq(announcements.ownerId, ownerId)
+        : and(eq(announcements.ownerId, ownerId), eq(announcements.running, running));
     const [rows, [total]] = await Promise.all([
       this.db
         .select()

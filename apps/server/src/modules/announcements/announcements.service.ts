@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors/app-error.js';
 import { type AnnouncementRow, AnnouncementsRepository } from './announcements.repository.js';
 
 type Values = { title: string; content: string; running: boolean };
-type Page = { page: number; pageSize: number };
+type Page = { page: number; pageSize: number; running?: 'true' | 'false' | undefined };
 
 /** Only the columns a caller may write, the title trimmed. */
 function columns(values: Values): Values {
@@ -30,7 +30,8 @@ export class AnnouncementsService {
   ) {}
 
   async list(operatorId: number, q: Page) {
-    const { rows, total } = await this.repo.list(operatorId, q.page, q.pageSize);
+    const running = q.running === undefined ? undefined : q.running === 'true';
+    const { rows, total } = await this.repo.list(operatorId, q.page, q.pageSize, running);
     return { data: rows.map(present), total };
   }
 

@@ -139,7 +139,9 @@ export function presentDomain(
     urlRedirectModuleID: bound('urlRedirect')?.moduleId ?? 0,
     urlRedirectModuleName: bound('urlRedirect')?.name ?? '',
     corsID: bound('cors')?.moduleId ?? 0,
+    corsName: bound('cors')?.name ?? '',
     proxyRewriteModuleID: bound('proxyRewrite')?.moduleId ?? 0,
+    proxyRewriteModuleName: bound('proxyRewrite')?.name ?? '',
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,4 +1,12 @@
-import type { Locale, OperatorSite, ResourceInfo, Site, SiteUser, UserProduct } from '@rampart/contract';
+import type {
+  Locale,
+  OperatorSite,
+  ResourceInfo,
+  Site,
+  SiteUser,
+  UserProduct,
+  UserSiteDetail,
+} from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -60,10 +68,11 @@ export class SitesService {
     return { data: rows.map(presentSite), total };
   }
 
-  async getForUser(userId: number, siteId: number): Promise<Site> {
+  /** One of the customer's sites with its product's port type (the console shows the tabs that apply). */
+  async getForUser(userId: number, siteId: number): Promise<UserSiteDetail> {
     const row = await this.sites.find({ userId }, siteId);
     if (!row) throw new AppError(101018);
-    return presentSite(row);
+    return { ...presentSite(row), portType: row.productPortType };
   }
 
   meta(operatorId: number, userId?: number) {

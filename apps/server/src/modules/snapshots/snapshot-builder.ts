@@ -59,6 +59,7 @@ type ServedDomainRow = [
   siteId: number,
   siteServes: boolean,
   upstreams: [ip: string, port: number, weight: number, backup: boolean][],
+  portMap: boolean,
 ];
 
 export type SnapshotContent = Omit<EdgeSnapshot, 'version' | 'generatedAt'>;
@@ -192,7 +193,8 @@ export class SnapshotBuilder {
         d.id, d.name, d.force_ssl, d.scheme, d.hash_type, d.host_name, d.certificate_id, d.site_id,
         s.status = 'normal' AND (s.expires_at IS NULL OR s.expires_at > ${now.toISOString()}::timestamptz),
         (SELECT coalesce(json_agg(json_build_array(u.ip, u.port, u.weight, u.backup) ORDER BY u.id), '[]'::json)
-           FROM domain_upstreams u WHERE u.domain_id = d.id AND u.enabled)
+           FROM domain_upstreams u WHERE u.domain_id = d.id AND u.enabled),
+        d.port_map
       ) ORDER BY d.id), '[]'::json) AS doc
       FROM domains d JOIN sites s ON s.id = d.site_id
       WHERE d.enabled AND d.site_id IN ${servedSites}`);
@@ -220,6 +222,7 @@ export class SnapshotBuilder {
       siteId,
       siteServes,
       upstreamTuples,
+      portMap,
     ] of domainRows) {
       const upstreams = upstreamTuples.map(([ip, port, weight, backup]) => ({ ip, port, weight, backup }));
       // The API refuses this (401008); a row in that state is skipped rather than breaking the node.
@@ -238,6 +241,7 @@ export class SnapshotBuilder {
           scheme: scheme === 1 ? 'https' : 'http',
           host: hostName === '' ? null : hostName,
           balance: hashType === 1 ? 'ip_hash' : 'round_robin',
+          portMap,
           upstreams,
         },
       });

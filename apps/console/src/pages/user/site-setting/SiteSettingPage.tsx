@@ -19,8 +19,19 @@ import { SiteOptionsTab } from './options/SiteOptionsTab';
 import { PortsTab } from './ports/PortsTab';
 import { SiteUsersTab } from './users/SiteUsersTab';
 
-/** The tabs `?tab=` may name; anything else shows the domains. */
+/** The tabs `?tab=` may name; anything else shows the first tab the site has. */
 const TABS = ['domains', 'certificates', 'cache', 'settings', 'modules', 'ports', 'users'] as const;
+type Tab = (typeof TABS)[number];
+
+/**
+ * The tabs of a site by its product's port type: layer 7 serves domains (and what hangs on them),
+ * layer 4 serves ports; users apply to both. Unknown (the site did not load): every tab.
+ */
+export function siteTabs(portType: 4 | 7 | undefined): readonly Tab[] {
+  if (portType === 4) return ['ports', 'users'];
+  if (portType === 7) return TABS.filter((key) => key !== 'ports');
+  return TABS;
+}
 
 /**
  * `/user/sitesManagement/sitesSetting/:id?/:name?`: one site's header and its settings in tabs
@@ -49,9 +60,10 @@ function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
   const { t } = useTranslation(['sites', 'shell', 'siteSettings']);
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
-  const tab = (TABS as readonly string[]).includes(asked ?? '') ? (asked as (typeof TABS)[number]) : 'domains';
   const site = useQuery(routeQuery('user', siteRoutes.getUserSite, { params: { siteId } }));
   const data = site.data?.data;
+  const shown = siteTabs(data?.portType);
+  const tab = (shown as readonly string[]).includes(asked ?? '') ? (asked as Tab) : (shown[0] ?? 'domains');
 
   const items: DescriptionsProps['items'] = data && [
     { key: 'status', label: t('status'), children: <SiteStatusTag status={data.status} /> },
@@ -75,20 +87,27 @@ function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
           <Descriptions items={items} column={{ xs: 1, md: 3 }} />
         )}
       </Card>
-      <Tabs
-        activeKey={tab}
-        onChange={(key) => setParams({ tab: key })}
-        destroyOnHidden
-        items={[
-          { key: 'domains', label: t('setting.tabs.domains'), children: <DomainsTab siteId={siteId} /> },
-          { key: 'certificates', label: t('setting.tabs.certificates'), children: <CertificatesTab siteId={siteId} /> },
-          { key: 'cache', label: t('setting.tabs.cache'), children: <CacheTab siteId={siteId} /> },
-          { key: 'settings', label: t('siteSettings:tab'), children: <SiteOptionsTab siteId={siteId} /> },
-          { key: 'modules', label: t('setting.tabs.modules'), children: <ModulesTab siteId={siteId} /> },
-          { key: 'ports', label: t('setting.tabs.ports'), children: <PortsTab siteId={siteId} /> },
-          { key: 'users', label: t('setting.tabs.users'), children: <SiteUsersTab siteId={siteId} /> },
-        ]}
-      />
+      {/* The tabs wait for the site: a layer-4 site has no domain tabs, a layer-7 site no ports. */}
+      {!site.isLoading && (
+        <Tabs
+          activeKey={tab}
+          onChange={(key) => setParams({ tab: key })}
+          destroyOnHidden
+          items={[
+            { key: 'domains', label: t('setting.tabs.domains'), children: <DomainsTab siteId={siteId} /> },
+            {
+              key: 'certificates',
+              label: t('setting.tabs.certificates'),
+              children: <CertificatesTab siteId={siteId} />,
+            },
+            { key: 'cache', label: t('setting.tabs.cache'), children: <CacheTab siteId={siteId} /> },
+            { key: 'settings', label: t('siteSettings:tab'), children: <SiteOptionsTab siteId={siteId} /> },
+            { key: 'modules', label: t('setting.tabs.modules'), children: <ModulesTab siteId={siteId} /> },
+            { key: 'ports', label: t('setting.tabs.ports'), children: <PortsTab siteId={siteId} /> },
+            { key: 'users', label: t('setting.tabs.users'), children: <SiteUsersTab siteId={siteId} /> },
+          ].filter((item) => (shown as readonly string[]).includes(item.key))}
+        />
+      )}
     </>
   );
 }

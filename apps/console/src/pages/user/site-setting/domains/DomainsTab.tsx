@@ -27,6 +27,7 @@ import { callAuthedRaw } from '../../../../session/call-authed';
 import { ADVANCED_FILTER_KEYS, DomainAdvancedFilter } from './DomainAdvancedFilter';
 import { CopyToSiteModal, DomainTagsModal, UpstreamIPModal } from './DomainBatchModals';
 import { DomainFormModal } from './DomainFormModal';
+import { CreateFromDomainModal, DeleteByNamesModal, SimpleDomainsModal } from './DomainNameModals';
 import { useDomainActions } from './domain-actions';
 
 const ALL = 'all';
@@ -38,7 +39,7 @@ const CNAME_TAGS = {
 
 /** A site's domains, paged, searched, filtered and sorted on the server; add, edit, switch, delete. */
 export function DomainsTab({ siteId }: { siteId: number }) {
-  const { t } = useTranslation(['domains', 'common']);
+  const { t } = useTranslation(['domains', 'common', 'modules']);
   const search = useListSearch([
     'keywords',
     'status',
@@ -78,6 +79,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
   const [tagging, setTagging] = useState<number[] | null>(null);
   const [copying, setCopying] = useState<number[] | null>(null);
   const [changingIP, setChangingIP] = useState<number[] | null>(null);
+  const [byNames, setByNames] = useState<'simple' | 'from' | 'delete' | null>(null);
   const exportFile = useMutation({
     mutationFn: async (ids: number[]) =>
       saveResponse(
@@ -159,6 +161,27 @@ export function DomainsTab({ siteId }: { siteId: number }) {
             {domain.certStatus === DOMAIN_CERT_STATUS.valid ? name : `${name} (${t('certStatuses.expired')})`}
           </Tag>
         ),
+    },
+    {
+      title: t('byNames.modules'),
+      key: 'modules',
+      render: (_, domain) => {
+        const bound = [
+          { type: 'customHeader', id: domain.customHeaderModuleID, name: domain.customHeaderModuleName },
+          { type: 'urlRedirect', id: domain.urlRedirectModuleID, name: domain.urlRedirectModuleName },
+          { type: 'cors', id: domain.corsID, name: domain.corsName },
+          { type: 'proxyRewrite', id: domain.proxyRewriteModuleID, name: domain.proxyRewriteModuleName },
+        ] as const;
+        const tags = bound.filter((module) => module.id !== 0);
+        if (tags.length === 0) return '—';
+        return (
+          <Space size={4} wrap aria-label={t('byNames.modulesOf', { name: domain.name })}>
+            {tags.map((module) => (
+              <Tag key={module.type}>{`${t(`modules:types.${module.type}`)}: ${module.name}`}</Tag>
+            ))}
+          </Space>
+        );
+      },
     },
     {
       title: t('updatedAt'),
@@ -270,9 +293,14 @@ export function DomainsTab({ siteId }: { siteId: number }) {
             {selected.length === 0 ? t('bulk.exportAll') : t('bulk.export', { count: selected.length })}
           </Button>
         </Space>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-          {t('add')}
-        </Button>
+        <Space>
+          <Button onClick={() => setByNames('delete')}>{t('byNames.deleteOpen')}</Button>
+          <Button onClick={() => setByNames('from')}>{t('byNames.fromOpen')}</Button>
+          <Button onClick={() => setByNames('simple')}>{t('byNames.simpleOpen')}</Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+            {t('add')}
+          </Button>
+        </Space>
       </Flex>
       <ListTable<SiteDomain>
         rowKey="id"
@@ -286,6 +314,16 @@ export function DomainsTab({ siteId }: { siteId: number }) {
       <DomainTagsModal siteId={siteId} ids={tagging} onClose={() => setTagging(null)} onDone={() => setSelected([])} />
       <CopyToSiteModal siteId={siteId} ids={copying} onClose={() => setCopying(null)} />
       <UpstreamIPModal siteId={siteId} ids={changingIP} onClose={() => setChangingIP(null)} />
+      <SimpleDomainsModal siteId={siteId} open={byNames === 'simple'} onClose={() => setByNames(null)} />
+      <CreateFromDomainModal siteId={siteId} open={byNames === 'from'} onClose={() => setByNames(null)} />
+      <DeleteByNamesModal
+        siteId={siteId}
+        open={byNames === 'delete'}
+        onClose={() => {
+          setByNames(null);
+          setSelected([]);
+        }}
+      />
     </>
   );
 }

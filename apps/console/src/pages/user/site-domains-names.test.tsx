@@ -1,0 +1,219 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { chooseOption, clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+import { siteTabs } from './site-setting/SiteSettingPage';
+
+// The site setting page: tabs by the product's port type, bound modules in the domain list, and
+// the forms adding and deleting domains by name.
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+const site = {
+  siteID: 3,
+  siteName: 'my shop',
+  status: 'normal',
+  tags: [],
+  productID: 4,
+  productName: 'Standard',
+  userID: 7,
+  userAccount: 'alice',
+  expiredAt: null,
+  forceBackup: false,
+  createdAt: '2026-03-01T10:00:00.000Z',
+  portType: 7,
+};
+const domain = {
+  id: 9,
+  siteID: 3,
+  name: 'www.example.com',
+  status: 1,
+  scheme: 0,
+  hashType: 0,
+  hostName: '',
+  forceSSL: false,
+  autoSSL: false,
+  portMap: false,
+  cname: '0123456789abcdef.cname.example.net',
+  cnameStatus: 0,
+  cnameCheckedAt: null,
+  certificateID: 0,
+  certificateName: '',
+  certStatus: 0,
+  tags: [],
+  upstreams: [{ id: 40, ip: '192.0.2.10', port: 8080, weight: 1, backup: false, status: 1 }],
+  upstreamURL: '192.0.2.10:8080',
+  upstreamCount: 1,
+  customHeaderModuleID: 5,
+  customHeaderModuleName: 'security',
+  urlRedirectModuleID: 0,
+  urlRedirectModuleName: '',
+  corsID: 8,
+  corsName: 'app',
+  proxyRewriteModuleID: 0,
+  proxyRewriteModuleName: '',
+  createdAt: '2026-03-01T10:00:00.000Z',
+  updatedAt: '2026-03-02T10:00:00.000Z',
+};
+const plain = {
+  ...domain,
+  id: 10,
+  name: 'plain.example.com',
+  customHeaderModuleID: 0,
+  customHeaderModuleName: '',
+  corsID: 0,
+  corsName: '',
+};
+const SETTING = '/user/sitesManagement/sitesSetting/3/my%20shop';
+
+beforeEach(() => {
+  api = signedInFakeApi('user');
+  api.on('GET', '/user/site/3', ok(site));
+  api.on('GET', '/user/site/3/domains', { status: 200, body: { data: [domain, plain], total: 2 } });
+  api.on('GET', '/user/site/3/metaCertificates', ok([]));
+  api.on('POST', '/user/domains/tags', ok([]));
+  api.on('GET', '/user/site/3/ports', { status: 200, body: { data: [], total: 0 } });
+  api.on('GET', '/user/site/3/zonePorts', ok([]));
+});
+
+afterEach(() => restoreFakeApi());
+
+function tabNames(): string[] {
+  return screen.getAllByRole('tab').map((tab) => tab.textContent ?? '');
+}
+
+describe('sitesSetting: tabs by port type', () => {
+  it('shows a layer-7 site its domain tabs and no Ports tab, even when the URL asks for it', async () => {
+    renderAt(`${SETTING}?tab=ports`);
+    await findRow('www.example.com');
+    expect(tabNames()).toEqual(['Domains', 'Certificates', 'Cache', 'Site settings', 'Modules', 'Sub-accounts']);
+    expect(api.sent('GET', '/user/site/3/ports')).toHaveLength(0);
+  });
+
+  it('shows a layer-4 site its ports and users only, the ports first', async () => {
+    api.on('GET', '/user/site/3', ok({ ...site, portType: 4 }));
+    renderAt(SETTING);
+    expect(await screen.findByText('Add port')).toBeTruthy();
+    expect(tabNames()).toEqual(['Ports', 'Sub-accounts']);
+    expect(api.sent('GET', '/user/site/3/domains')).toHaveLength(0);
+  });
+
+  it('keeps every tab when the site cannot be read', async () => {
+    api.on('GET', '/user/site/3', fail(404, 101018, 'gone'));
+    renderAt(SETTING);
+    await findRow('www.example.com');
+    expect(tabNames()).toHaveLength(7);
+    expect(siteTabs(undefined)).toHaveLength(7);
+  });
+});
+
+describe('sitesSetting: domains by name', () => {
+  it('lists the modules bound to each domain', async () => {
+    renderAt(SETTING);
+    const row = await findRow('www.example.com');
+    const modules = within(row).getByLabelText('Modules of www.example.com');
+    expect(within(modules).getByText('Custom header: security')).toBeTruthy();
+    expect(within(modules).getByText('CORS setting: app')).toBeTruthy();
+    expect(within(modules).queryByText(/Redirects/)).toBeNull();
+    expect(within(await findRow('plain.example.com')).queryByLabelText('Modules of plain.example.com')).toBeNull();
+  });
+
+  it('quick-adds names with shared origins, checking each line first', async () => {
+    api.on('POST', '/user/site/3/simpleDomains', ok([{ ...plain, id: 11, name: 'a.example.com' }]));
+    renderAt(SETTING);
+    await findRow('www.example.com');
+    clickButton('Quick add');
+    const dialog = await findModal();
+    typeInto(dialog, 'Domain names', 'a.example.com\nnot a name');
+    typeInto(dialog, 'Origin 1 IP', '192.0.2.20');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText(/Line 2/)).toBeTruthy();
+    expect(api.sent('POST', '/user/site/3/simpleDomains')).toHaveLength(0);
+
+    typeInto(dialog, 'Domain names', 'a.example.com\n\n*.b.example.com');
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent('POST', '/user/site/3/simpleDomains')[0]?.body).toEqual({
+        names: ['a.example.com', '*.b.example.com'],
+        upstreams: [{ ip: '192.0.2.20', port: 80, weight: 1, backup: false, status: 1 }],
+      }),
+    );
+    await modalClosed(dialog);
+  });
+
+  it("shows the server's field error of a quick add on the origin row", async () => {
+    api.on(
+      'POST',
+      '/user/site/3/simpleDomains',
+      fail(400, 101003, 'Parameter Error', {
+        fields: [{ in: 'body', field: 'upstreams.0.ip', key: 'invalid', message: 'Not a public address' }],
+      }),
+    );
+    renderAt(SETTING);
+    await findRow('www.example.com');
+    clickButton('Quick add');
+    const dialog = await findModal();
+    typeInto(dialog, 'Domain names', 'a.example.com');
+    typeInto(dialog, 'Origin 1 IP', '192.0.2.20');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('Not a public address')).toBeTruthy();
+  });
+
+  it('adds names like another domain of the site, disabled when asked', async () => {
+    api.on('GET', '/user/site/3/metaDomains', ok([{ id: 9, name: 'www.example.com', status: 1 }]));
+    api.on('POST', '/user/site/3/domains/createFrom', ok([{ ...domain, id: 12, name: 'shop.example.com' }]));
+    renderAt(SETTING);
+    await findRow('www.example.com');
+    clickButton('Add like a domain');
+    const dialog = await findModal();
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('Choose a domain')).toBeTruthy();
+    await chooseOption(dialog, 'Settings from', 'www.example.com');
+    typeInto(dialog, 'Domain names', 'shop.example.com');
+    within(dialog).getByRole('switch').click();
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent('POST', '/user/site/3/domains/createFrom')[0]?.body).toEqual({
+        domainID: 9,
+        names: ['shop.example.com'],
+        status: 0,
+      }),
+    );
+    await modalClosed(dialog);
+  });
+
+  it('deletes by names, and shows a name the site does not have (101009) without closing', async () => {
+    let calls = 0;
+    api.on('DELETE', '/user/site/3/domainsByNames', () => {
+      calls++;
+      return calls === 1
+        ? {
+            status: 400,
+            body: {
+              code: 101009,
+              message: 'Multiple Errors',
+              errors: [{ code: 101018, message: 'Data not found', targets: ['gone.example.com'] }],
+            },
+          }
+        : ok(true);
+    });
+    renderAt(SETTING);
+    await findRow('www.example.com');
+    clickButton('Delete by names');
+    const dialog = await findModal();
+    typeInto(dialog, 'Domain names', 'www.example.com\ngone.example.com');
+    clickButton('OK', dialog);
+    const title = await screen.findByText('Multiple Errors', { selector: '.ant-modal-confirm-title' });
+    const errorDialog = title.closest('.ant-modal') as HTMLElement;
+    expect(within(errorDialog).getByText('gone.example.com')).toBeTruthy();
+    expect(within(dialog).getByLabelText('Domain names')).toBeTruthy();
+
+    typeInto(dialog, 'Domain names', 'www.example.com');
+    clickButton('OK', dialog);
+    await waitFor(() => expect(api.sent('DELETE', '/user/site/3/domainsByNames')).toHaveLength(2));
+    expect(api.sent('DELETE', '/user/site/3/domainsByNames')[1]?.body).toEqual({ names: ['www.example.com'] });
+    expect(await screen.findByText('Delete Success!')).toBeTruthy();
+  });
+});

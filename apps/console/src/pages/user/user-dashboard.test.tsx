@@ -1,0 +1,78 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, fail, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { findRow } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+// The customer's dashboard: its operator's running announcements and its products.
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+beforeEach(() => {
+  api = signedInFakeApi('user');
+});
+
+afterEach(() => restoreFakeApi());
+
+describe('user dashboard', () => {
+  it("shows the operator's running announcements and the customer's products", async () => {
+    api.on('GET', '/user/announcements', {
+      status: 200,
+      body: {
+        data: [
+          {
+            id: 12,
+            title: 'New PoP',
+            content: 'Frankfurt is live',
+            running: true,
+            createdAt: '2026-03-01T10:00:00.000Z',
+            updatedAt: '2026-03-01T10:00:00.000Z',
+          },
+        ],
+        total: 1,
+      },
+    });
+    api.on('GET', '/user/products', {
+      status: 200,
+      body: {
+        data: [
+          { id: 4, name: 'Standard', portType: 7, siteCount: 2 },
+          { id: 5, name: 'Game ports', portType: 4, siteCount: 1 },
+        ],
+        total: 2,
+      },
+    });
+    renderAt('/user/dashboard');
+    const panel = await screen.findByTestId('announcements-panel');
+    expect(await within(panel).findByText('New PoP')).toBeTruthy();
+    expect(within(panel).getByText('Frankfurt is live')).toBeTruthy();
+    const search = api.sent('GET', '/user/announcements')[0]?.search;
+    expect(search?.get('running')).toBe('true');
+    expect(search?.get('pageSize')).toBe('5');
+
+    const standard = await findRow('Standard');
+    expect(within(standard).getByText('Layer 7 (HTTP/HTTPS)')).toBeTruthy();
+    expect(within(standard).getByText('2')).toBeTruthy();
+    expect(within(await findRow('Game ports')).getByText('Layer 4 (TCP/UDP)')).toBeTruthy();
+  });
+
+  it('says when there is no announcement, and offers a retry when the list fails', async () => {
+    api.on('GET', '/user/announcements', { status: 200, body: { data: [], total: 0 } });
+    api.on('GET', '/user/products', fail(500, 100001, 'boom'));
+    renderAt('/user/dashboard');
+    const panel = await screen.findByTestId('announcements-panel');
+    expect(await within(panel).findByText('No announcements right now.')).toBeTruthy();
+    const products = screen.getByTestId('products-panel');
+    await waitFor(() => expect(within(products).getByRole('button', { name: /retry/i })).toBeTruthy());
+  });
+
+  it('shows an operator no customer panels', async () => {
+    restoreFakeApi();
+    api = signedInFakeApi('client');
+    renderAt('/client/dashboard');
+    expect(await screen.findByTestId('account-summary')).toBeTruthy();
+    expect(screen.queryByTestId('announcements-panel')).toBeNull();
+    expect(api.sent('GET', '/user/announcements')).toHaveLength(0);
+  });
+});
