@@ -22,6 +22,8 @@ export function initializedNode(overrides: Partial<InitializedNode> = {}): Initi
     portType: 7,
     logRotateTime: null,
     upgradeStatus: 'none',
+    subNodeCount: 0,
+    dnsStatus: 'none',
     ...overrides,
   };
 }

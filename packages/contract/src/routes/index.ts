@@ -24,6 +24,7 @@ import { siteModuleRoutes } from './site-modules.js';
 import { sitePortRoutes } from './site-ports.js';
 import { siteSettingRoutes } from './site-settings.js';
 import { siteRoutes } from './sites.js';
+import { subNodeRoutes } from './sub-nodes.js';
 import { systemRoutes } from './system.js';
 import { userResourceRoutes } from './user-resources.js';
 import { virtualNodeRoutes } from './virtual-nodes.js';
@@ -55,6 +56,7 @@ export * from './site-modules.js';
 export * from './site-ports.js';
 export * from './site-settings.js';
 export * from './sites.js';
+export * from './sub-nodes.js';
 export * from './system.js';
 export * from './user-resources.js';
 export * from './virtual-nodes.js';
@@ -70,6 +72,7 @@ export const ROUTE_GROUPS = {
   nodeCommands: nodeCommandRoutes,
   nodeOperations: nodeOperationRoutes,
   nodeUpgrade: nodeUpgradeRoutes,
+  subNodes: subNodeRoutes,
   zones: zoneRoutes,
   zoneSettings: zoneSettingRoutes,
   operatorNginx: operatorNginxRoutes,

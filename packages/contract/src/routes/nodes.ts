@@ -149,6 +149,24 @@ export const NODE_SWITCHES = ['on', 'off'] as const;
 export const nodeSwitchSchema = z.enum(NODE_SWITCHES);
 export type NodeSwitch = z.infer<typeof nodeSwitchSchema>;
 
+/**
+ * The `subNodeType` filter of the initialised-node list: `withSubs` nodes that have at least one
+ * sub-node (routes/sub-nodes.ts), `withoutSubs` nodes that have none.
+ */
+export const SUB_NODE_TYPES = ['withSubs', 'withoutSubs'] as const;
+export const subNodeTypeSchema = z.enum(SUB_NODE_TYPES);
+export type SubNodeType = z.infer<typeof subNodeTypeSchema>;
+
+/**
+ * A node's DNS record state, from the group lines it is placed on (Rampart has no DNS management
+ * yet, so this says whether DNS *would* answer the node, not what a DNS provider holds):
+ * `recorded` — the node sits on at least one line of a group, so the group's records name it;
+ * `none` — it sits on no line: no record answers it and it gets no traffic by DNS.
+ */
+export const NODE_DNS_STATUSES = ['recorded', 'none'] as const;
+export const nodeDnsStatusSchema = z.enum(NODE_DNS_STATUSES);
+export type NodeDnsStatus = z.infer<typeof nodeDnsStatusSchema>;
+
 /** A node the operator placed in a zone, with what its agent last reported. */
 export const initializedNodeSchema = z.object({
   id: z.number().int(),
@@ -179,6 +197,9 @@ export const initializedNodeSchema = z.object({
   /** What the monitor groups say about the node (see client/monitor/nodes/enableStatus). */
   monitorState: nodeMonitorStatusSchema.optional(),
   upgradeStatus: nodeUpgradeStatusSchema,
+  /** How many sub-nodes (extra addresses of the machine) the node has. */
+  subNodeCount: z.number().int(),
+  dnsStatus: nodeDnsStatusSchema,
 });
 export type InitializedNode = z.infer<typeof initializedNodeSchema>;
 
@@ -208,6 +229,8 @@ export const listInitializedNodes = defineRoute({
         .union([nodeUpgradeStatusSchema, z.array(nodeUpgradeStatusSchema).max(NODE_UPGRADE_STATUSES.length)])
         .transform((v) => (Array.isArray(v) ? v : [v]))
         .optional(),
+      subNodeType: subNodeTypeSchema.optional(),
+      dnsStatus: nodeDnsStatusSchema.optional(),
     }),
   },
   response: pageOf(initializedNodeSchema),

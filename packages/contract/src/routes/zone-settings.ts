@@ -177,7 +177,43 @@ export const ZONE_NGINX_SECTION_ROUTES = {
   custom: zoneNginxCustom,
 } as const;
 
+/**
+ * What the zone carries (spec part 2 §7 "Zone settings: resource GET"), counted from the database
+ * at the time of the call. A site counts for the zone when its product has a group (main or backup)
+ * in the zone; its domains and layer-4 ports count with it.
+ */
+export const zoneResourceSchema = z.object({
+  /** Initialised nodes in the zone. */
+  nodes: z.number().int(),
+  /** Of those, the ones whose agent reported within the online window (NODE_ONLINE_WINDOW_SECONDS). */
+  onlineNodes: z.number().int(),
+  /** Of those, the ones switched on. */
+  enabledNodes: z.number().int(),
+  subNodes: z.number().int(),
+  groups: z.number().int(),
+  virtualNodes: z.number().int(),
+  sites: z.number().int(),
+  domains: z.number().int(),
+  /** Layer-4 ports of the zone's sites (served by its port-type-4 groups). */
+  sitePorts: z.number().int(),
+  /** The zone's own HTTP and HTTPS listen ports. */
+  listenPorts: z.number().int(),
+});
+export type ZoneResource = z.infer<typeof zoneResourceSchema>;
+
+export const getZoneResource = defineRoute({
+  id: 'client.zone.resource',
+  method: 'GET',
+  path: '/client/zone/{zoneID}/setting/resource',
+  access: client,
+  summary: 'Resource usage of the zone: nodes (online, on), sub-nodes, groups, virtual nodes, sites, domains, ports',
+  tags: ['zones'],
+  request: { params: zoneParams },
+  response: dataOf(zoneResourceSchema),
+});
+
 export const zoneSettingRoutes = {
+  getZoneResource,
   listZonePorts,
   createZonePorts,
   updateZonePort,

@@ -247,6 +247,36 @@ describe('a node’s details', () => {
     expect(api.sent('GET', '/client/zone/2/node/21/commands')[0]?.search.get('pageSize')).toBe('20');
   });
 
+  it('lists the sub-nodes, adds several addresses at once, changes one and deletes selected ones', async () => {
+    const sub = { id: 5, nodeId: 21, ip: '198.51.100.40', memo: 'nic 2', createdAt: '2026-03-01T10:00:00.000Z' };
+    api.on('GET', '/client/zone/2/node/21/subs', ok([sub]));
+    api.on('POST', '/client/zone/2/node/21/subs', ok([]));
+    api.on('PUT', '/client/zone/2/node/21/sub/ip', ok({ ...sub, ip: '198.51.100.41' }));
+    api.on('DELETE', '/client/zone/2/node/21/subs', ok(true));
+    renderAt('/client/nodeManage/nodesList?tab=initialized&node=21');
+    const row = await findRow('198.51.100.40');
+    expect(within(row).getByText('nic 2')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Add sub-nodes'), { target: { value: '198.51.100.42, 2001:db8::42' } });
+    clickButton('Add sub-nodes', screen.getByLabelText('Add sub-nodes').parentElement as HTMLElement);
+    await waitFor(() => expect(api.sent('POST', '/client/zone/2/node/21/subs')).toHaveLength(1));
+    expect(api.sent('POST', '/client/zone/2/node/21/subs')[0]?.body).toEqual({
+      ips: ['198.51.100.42', '2001:db8::42'],
+    });
+    clickButton('Change address', row);
+    const modal = await findModal();
+    typeInto(modal, 'Address', '198.51.100.41');
+    clickButton('Save', modal);
+    await waitFor(() => expect(api.sent('PUT', '/client/zone/2/node/21/sub/ip')).toHaveLength(1));
+    expect(api.sent('PUT', '/client/zone/2/node/21/sub/ip')[0]?.body).toEqual({ id: 5, ip: '198.51.100.41' });
+    await modalClosed(modal);
+    fireEvent.click(within(row).getByRole('checkbox'));
+    clickButton('Delete selected (1)');
+    const confirm = (await screen.findByText('Delete 1 sub-node(s)?')).closest('.ant-popover') as HTMLElement;
+    clickButton('Delete', confirm);
+    await waitFor(() => expect(api.sent('DELETE', '/client/zone/2/node/21/subs')).toHaveLength(1));
+    expect(api.sent('DELETE', '/client/zone/2/node/21/subs')[0]?.body).toEqual({ ids: [5] });
+  });
+
   it('says so when the agent has not reported yet', async () => {
     api.on('GET', '/client/zone/2/node/21/system', ok(null));
     renderAt('/client/nodeManage/nodesList?tab=initialized&node=21');

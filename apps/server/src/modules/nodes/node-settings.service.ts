@@ -85,13 +85,17 @@ export class NodeSettingsService {
     return this.update(operatorId, [id], { name: name.trim() }, zoneId);
   }
 
-  /** Back to uninitialised, only when the node sits in no group (202003: groups belong to the zone). */
+  /**
+   * Back to uninitialised, only when the node sits in no group (202003: groups belong to the zone)
+   * and no virtual node's record names it (202004: the records belong to the zone's virtual nodes).
+   */
   async remove(operatorId: number, zoneId: number, id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       const repo = new NodesRepository(tx);
       const [found] = await repo.placedNodes(operatorId, [id], zoneId);
       if (!found) throw new AppError(101018);
       if (found.groupPortTypes.length > 0) throw new AppError(202003, { extra: { nodeIDs: [id] } });
+      if (found.inVirtualNode) throw new AppError(202004, { extra: { nodeIDs: [id] } });
       await repo.uninitialize(operatorId, id);
     });
   }

@@ -1,5 +1,5 @@
-import type { NodeUpgradeStatus } from '@rampart/contract';
-import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { NodeDnsStatus, NodeUpgradeStatus, SubNodeType } from '@rampart/contract';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, not, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { groupNodes, nodeGroups, nodeJoinTokens, nodes, zones } from '../../platform/db/schema.js';
@@ -20,6 +20,12 @@ function placed(ownerId: number, ids: number[], zoneId?: number) {
 export function nodeSearchCondition(search: string) {
   return or(ilike(nodes.name, containsPattern(search)), sql`${nodes.ips}::text ILIKE ${containsPattern(search)}`);
 }
+
+// Written out in full, as in zones.repository.ts: drizzle leaves column names unqualified in subqueries.
+/** Nodes with at least one sub-node. */
+const hasSubs = sql`EXISTS (SELECT 1 FROM sub_nodes sn WHERE sn.node_id = "nodes"."id")`;
+/** Nodes on at least one line of a group: a DNS record would answer them (contract's NODE_DNS_STATUSES). */
+const onLine = sql`EXISTS (SELECT 1 FROM group_nodes gn WHERE gn.node_id = "nodes"."id")`;
 
 /** Nodes and join tokens: one typed query per method. Every read is scoped by owner. */
 export class NodesRepository {
@@ -90,6 +96,8 @@ export class NodesRepository {
       version?: string | undefined;
       status?: 'on' | 'off' | undefined;
       upgradeStatuses?: NodeUpgradeStatus[] | undefined;
+      subNodeType?: SubNodeType | undefined;
+      dnsStatus?: NodeDnsStatus | undefined;
     },
     page: number,
     pageSize: number,
@@ -104,10 +112,16 @@ export class NodesRepository {
       f.status !== undefined ? eq(nodes.enabled, f.status === 'on') : undefined,
       f.upgradeStatuses && f.upgradeStatuses.length > 0 ? inArray(nodes.upgradeStatus, f.upgradeStatuses) : undefined,
       search ? nodeSearchCondition(search) : undefined,
+      f.subNodeType === undefined ? undefined : f.subNodeType === 'withSubs' ? hasSubs : not(hasSubs),
+      f.dnsStatus === undefined ? undefined : f.dnsStatus === 'recorded' ? onLine : not(onLine),
     );
     const [rows, [total]] = await Promise.all([
       this.db
-        .select({ node: nodes, zoneName: zones.name })
+        .select({
+          node: nodes,
+          zoneName: zones.name,
+          subNodeCount: sql<number>`(SELECT count(*)::int FROM sub_nodes sn WHERE sn.node_id = "nodes"."id")`,
+        })
         .from(nodes)
         .innerJoin(zones, eq(zones.id, nodes.zoneId))
         .where(where)
@@ -130,6 +144,7 @@ export class NodesRepository {
       rows: rows.map((r) => ({
         ...r.node,
         zoneName: r.zoneName,
+        subNodeCount: Number(r.subNodeCount),
         groups: places.filter((p) => p.nodeId === r.node.id).map(({ id, name, line }) => ({ id, name, line })),
       })),
       total: total?.n ?? 0,
@@ -138,7 +153,7 @@ export class NodesRepository {
 
   /**
    * The operator's initialised nodes among `ids` (in `zoneId` when given), locked for the caller's
-   * transaction, with the port types of the groups each sits in.
+   * transaction, with the port types of the groups each sits in and whether a virtual node names it.
    */
   async placedNodes(ownerId: number, ids: number[], zoneId?: number) {
     return this.db
@@ -147,6 +162,8 @@ export class NodesRepository {
         groupPortTypes: sql<
           number[]
         >`ARRAY(SELECT DISTINCT g.port_type::int FROM group_nodes gn JOIN node_groups g ON g.id = gn.group_id WHERE gn.node_id = "nodes"."id")`,
+        /** Whether a virtual node's record names the node (202004 for removing or moving it). */
+        inVirtualNode: sql<boolean>`EXISTS (SELECT 1 FROM virtual_node_records r WHERE r.node_id = "nodes"."id")`,
       })
       .from(nodes)
       .where(placed(ownerId, ids, zoneId))

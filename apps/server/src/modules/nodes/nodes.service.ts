@@ -1,8 +1,10 @@
 import {
   type InitializedNode,
   NODE_ONLINE_WINDOW_SECONDS,
+  type NodeDnsStatus,
   type NodeSystem,
   type NodeUpgradeStatus,
+  type SubNodeType,
 } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
@@ -100,6 +102,8 @@ export class NodesService {
       version?: string | undefined;
       status?: 'on' | 'off' | undefined;
       upgradeStatuses?: NodeUpgradeStatus[] | undefined;
+      subNodeType?: SubNodeType | undefined;
+      dnsStatus?: NodeDnsStatus | undefined;
       page: number;
       pageSize: number;
     },
@@ -128,6 +132,8 @@ export class NodesService {
         portType: row.portType,
         logRotateTime: row.logRotateTime,
         upgradeStatus: row.upgradeStatus,
+        subNodeCount: row.subNodeCount,
+        dnsStatus: row.groups.length > 0 ? ('recorded' as const) : ('none' as const),
       })),
     );
     return { data, total };

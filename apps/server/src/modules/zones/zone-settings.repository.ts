@@ -1,4 +1,4 @@
-import type { NginxTuning, NginxTuningSection, ZonePortType } from '@rampart/contract';
+import type { NginxTuning, NginxTuningSection, ZonePortType, ZoneResource } from '@rampart/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { zonePorts, zones } from '../../platform/db/schema.js';
@@ -13,6 +13,36 @@ const portColumns = { id: zonePorts.id, port: zonePorts.port, portType: zonePort
  */
 export class ZoneSettingsRepository {
   constructor(private readonly db: Db) {}
+
+  /**
+   * The zone's resource usage in one statement. A site counts when its product has a group of the
+   * zone; nodes are online when seen after `onlineSince`.
+   */
+  async resource(zoneId: number, onlineSince: Date): Promise<ZoneResource> {
+    const result = (await this.db.execute(sql`
+      WITH zn AS (SELECT id, enabled, last_seen_at FROM nodes WHERE zone_id = ${zoneId} AND status = 'initialized'),
+           zs AS (
+             SELECT DISTINCT s.id FROM sites s
+             JOIN product_groups pg ON pg.product_id = s.product_id
+             JOIN node_groups g ON g.id = pg.group_id
+             WHERE g.zone_id = ${zoneId}
+           )
+      SELECT
+        (SELECT count(*)::int FROM zn) AS "nodes",
+        (SELECT count(*)::int FROM zn WHERE last_seen_at >= ${onlineSince.toISOString()}::timestamptz) AS "onlineNodes",
+        (SELECT count(*)::int FROM zn WHERE enabled) AS "enabledNodes",
+        (SELECT count(*)::int FROM sub_nodes sn JOIN zn ON zn.id = sn.node_id) AS "subNodes",
+        (SELECT count(*)::int FROM node_groups WHERE zone_id = ${zoneId}) AS "groups",
+        (SELECT count(*)::int FROM virtual_nodes WHERE zone_id = ${zoneId}) AS "virtualNodes",
+        (SELECT count(*)::int FROM zs) AS "sites",
+        (SELECT count(*)::int FROM domains d JOIN zs ON zs.id = d.site_id) AS "domains",
+        (SELECT count(*)::int FROM site_ports p JOIN zs ON zs.id = p.site_id) AS "sitePorts",
+        (SELECT count(*)::int FROM zone_ports WHERE zone_id = ${zoneId}) AS "listenPorts"
+    `)) as unknown as { rows: Record<keyof ZoneResource, number | string>[] };
+    const row = result.rows[0];
+    if (!row) throw new Error('resource query returned no row');
+    return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as ZoneResource;
+  }
 
   ports(zoneId: number): Promise<ZonePortRow[]> {
     return this.db.select(portColumns).from(zonePorts).where(eq(zonePorts.zoneId, zoneId)).orderBy(asc(zonePorts.port));

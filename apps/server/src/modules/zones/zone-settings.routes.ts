@@ -7,6 +7,9 @@ import type { ZoneSettingsService } from './zone-settings.service.js';
 export function bindZoneSettingRoutes(binder: Binder, settings: ZoneSettingsService, nodes: NodesService): void {
   const operator = (caller: Caller | null) => nodes.operatorOf(requireCaller(caller).accountId);
 
+  binder.bind(routes.getZoneResource, async ({ params }, { caller }) => ({
+    data: await settings.resource(await operator(caller), params.zoneID),
+  }));
   binder.bind(routes.listZonePorts, async ({ params }, { caller }) =>
     settings.ports(await operator(caller), params.zoneID),
   );

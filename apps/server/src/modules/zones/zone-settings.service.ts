@@ -2,13 +2,16 @@ import {
   type Locale,
   type NginxTuning,
   type NginxTuningSection,
+  NODE_ONLINE_WINDOW_SECONDS,
   RESERVED_NODE_PORTS,
   type ValidationKey,
   ZONE_PORTS_MAX_PER_TYPE,
   type ZoneNginx,
   type ZonePort,
   type ZonePortType,
+  type ZoneResource,
 } from '@rampart/contract';
+import { type Clock, systemClock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -67,7 +70,17 @@ export class ZoneSettingsService {
   constructor(
     private readonly db: Db,
     private readonly zones: ZonesService,
+    private readonly clock: Clock = systemClock,
   ) {}
+
+  /** The zone's resource usage (contract's zoneResourceSchema), counted now. */
+  async resource(operatorId: number, zoneId: number): Promise<ZoneResource> {
+    await this.zones.settings(operatorId, zoneId);
+    return new ZoneSettingsRepository(this.db).resource(
+      zoneId,
+      new Date(this.clock() - NODE_ONLINE_WINDOW_SECONDS * 1000),
+    );
+  }
 
   async ports(operatorId: number, zoneId: number) {
     await this.zones.settings(operatorId, zoneId);

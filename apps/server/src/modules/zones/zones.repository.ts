@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { nodes, zones } from '../../platform/db/schema.js';
+import { accounts, nodes, zones } from '../../platform/db/schema.js';
 
 export type ZoneRow = typeof zones.$inferSelect & { nodeCount: number };
 
@@ -59,6 +59,20 @@ export class ZonesRepository {
       .from(zones)
       .where(and(eq(zones.ownerId, ownerId), eq(zones.id, id)));
     return rows[0] as ZoneRow | undefined;
+  }
+
+  /**
+   * The operator's zone limit (0 = unlimited) and how many zones it has, with the operator's row
+   * locked for the caller's transaction so two creations cannot both pass the limit.
+   */
+  async lockZoneLimit(ownerId: number): Promise<{ limit: number; zones: number }> {
+    const [owner] = await this.db
+      .select({ limit: accounts.zoneLimit })
+      .from(accounts)
+      .where(eq(accounts.id, ownerId))
+      .for('update');
+    const [row] = await this.db.select({ n: count() }).from(zones).where(eq(zones.ownerId, ownerId));
+    return { limit: owner?.limit ?? 0, zones: row?.n ?? 0 };
   }
 
   async insert(ownerId: number, values: { name: string; memo: string }): Promise<number> {

@@ -79,10 +79,14 @@ export class ZonesService {
     return settings;
   }
 
+  /** 201003 when the operator has as many zones as its account's zone limit allows (0 = no limit). */
   async create(operatorId: number, input: { name: string; memo: string }): Promise<Zone> {
     try {
       const id = await this.db.transaction(async (tx) => {
-        const zoneId = await new ZonesRepository(tx).insert(operatorId, { name: input.name.trim(), memo: input.memo });
+        const repo = new ZonesRepository(tx);
+        const { limit, zones } = await repo.lockZoneLimit(operatorId);
+        if (limit > 0 && zones >= limit) throw new AppError(201003, { extra: { limit } });
+        const zoneId = await repo.insert(operatorId, { name: input.name.trim(), memo: input.memo });
         await new ZoneSettingsRepository(tx).insertPorts(zoneId, DEFAULT_ZONE_PORTS);
         return zoneId;
       });
@@ -140,7 +144,8 @@ export class ZonesService {
 
   /**
    * All or nothing: every id must be an initialised node of this operator, and none may still be
-   * in a group (groups belong to a zone: 202003 until the node is taken out of its groups).
+   * in a group (groups belong to a zone: 202003 until the node is taken out of its groups) nor be
+   * named by a virtual node's record (202004 until the record is deleted).
    */
   async moveNodes(operatorId: number, ids: number[], zoneId: number): Promise<void> {
     await this.get(operatorId, zoneId);
@@ -152,6 +157,8 @@ export class ZonesService {
       }
       const grouped = found.filter((n) => n.groupPortTypes.length > 0).map((n) => n.id);
       if (grouped.length > 0) throw new AppError(202003, { extra: { nodeIDs: grouped } });
+      const named = found.filter((n) => n.inVirtualNode).map((n) => n.id);
+      if (named.length > 0) throw new AppError(202004, { extra: { nodeIDs: named } });
       await new ZonesRepository(tx).moveNodes(operatorId, unique, zoneId);
     });
   }

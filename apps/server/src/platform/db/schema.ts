@@ -59,6 +59,11 @@ export const accounts = pgTable(
     isRoot: boolean('is_root').notNull().default(false),
     dnsType: text('dns_type').notNull().default(''),
     maxLogExportTimes: integer('max_log_export_times').notNull().default(10),
+    /**
+     * Operators only: most zones (regions) the operator may have, 0 = unlimited (201003 beyond it).
+     * Set by the platform admin until licences (issue 7) carry the region count.
+     */
+    zoneLimit: integer('zone_limit').notNull().default(0),
     /** argon2id PHC string; null until the owner sets a first password through the e-mailed link. */
     passwordHash: text('password_hash'),
     login2FAType: smallint('login_2fa_type').notNull().default(0),
@@ -299,6 +304,28 @@ export const nodes = pgTable(
     check('nodes_port_type_check', sql`${t.portType} IN (4, 7)`),
     check('nodes_log_rotate_time_check', sql`${t.logRotateTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
   ],
+);
+
+/**
+ * Sub-nodes: extra addresses of a node's machine, each its own DNS record (contract's
+ * routes/sub-nodes.ts). An address is unique among the owner's sub-nodes (and, checked by the
+ * service, not one a node of the owner reported).
+ */
+export const subNodes = pgTable(
+  'sub_nodes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    nodeId: bigint('node_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    ip: text('ip').notNull(),
+    memo: text('memo').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sub_nodes_owner_ip_key').on(t.ownerId, t.ip), index('sub_nodes_node_idx').on(t.nodeId)],
 );
 
 /**

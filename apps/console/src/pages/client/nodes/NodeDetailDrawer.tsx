@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
 import { commandResultsRow } from '../../../features/cache/CacheTasks';
+import { NodeSubNodes } from './NodeSubNodes';
 import { NodeUpgradeLogs } from './NodeUpgradeLogs';
 
 /** The latest commands shown with a node (the newest page; older ones are kept on the server). */
@@ -119,6 +120,7 @@ function NodeDetails({ node }: { node: InitializedNode }) {
         expandable={{ rowExpandable: (row) => row.results.length > 0, expandedRowRender: commandResultsRow }}
         locale={{ emptyText: t('drawer.noCommands') }}
       />
+      <NodeSubNodes node={node} />
       <NodeUpgradeLogs nodeId={node.id} />
     </>
   );

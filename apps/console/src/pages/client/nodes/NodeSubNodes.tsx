@@ -1,0 +1,123 @@
+import { type InitializedNode, type SubNode, subNodeRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Input, Modal, Table, type TableColumnsType, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { toastText } from '../../../app/toast';
+import { DateTime } from '../../../components/DateTime';
+import { DeleteButton } from '../../../components/DeleteButton';
+import { useSelectedRows } from '../../../features/lists/use-selected-rows';
+
+const INVALIDATES = [subNodeRoutes.listSubNodes] as const;
+
+/** Addresses typed one per line (or separated by commas or spaces). */
+function addressesOf(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/**
+ * A node's sub-nodes in its drawer (contract's routes/sub-nodes.ts): extra addresses of the same
+ * machine, each its own DNS record. Add several at once, change one's address, delete selected ones.
+ */
+export function NodeSubNodes({ node }: { node: InitializedNode }) {
+  const { t } = useTranslation('nodeOps');
+  const params = { zoneID: node.zoneId, id: node.id };
+  const subs = useQuery(routeQuery('client', subNodeRoutes.listSubNodes, { params }));
+  const { selected, rowSelection, clear } = useSelectedRows<SubNode>();
+  const [adding, setAdding] = useState('');
+  const [editing, setEditing] = useState<{ id: number; ip: string } | null>(null);
+  const create = useRouteMutation('client', subNodeRoutes.createSubNodes, {
+    input: (ips: string[]) => ({ params, body: { ips } }),
+    invalidates: INVALIDATES,
+    success: () => toastText('setSuccess'),
+    onSuccess: () => setAdding(''),
+  });
+  const remove = useRouteMutation('client', subNodeRoutes.deleteSubNodes, {
+    input: (ids: number[]) => ({ params, body: { ids } }),
+    invalidates: INVALIDATES,
+    success: () => toastText('deleteSuccess'),
+    onSuccess: clear,
+  });
+  const update = useRouteMutation('client', subNodeRoutes.updateSubNodeIp, {
+    input: (value: { id: number; ip: string }) => ({ params, body: value }),
+    invalidates: INVALIDATES,
+    success: () => toastText('updateSuccess'),
+    onSuccess: () => setEditing(null),
+  });
+  const ids = selected.map((s) => s.id);
+  const columns: TableColumnsType<SubNode> = [
+    { title: t('subs.ip'), dataIndex: 'ip' },
+    { title: t('subs.memo'), dataIndex: 'memo', render: (memo: string) => memo || '—' },
+    { title: t('subs.createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
+    {
+      title: t('subs.actions'),
+      key: 'actions',
+      render: (_, sub) => (
+        <Button size="small" onClick={() => setEditing({ id: sub.id, ip: sub.ip })}>
+          {t('subs.edit')}
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Typography.Title level={5} style={{ marginTop: 24 }}>
+        {t('subs.title')}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">{t('subs.hint')}</Typography.Paragraph>
+      <Flex gap="small" style={{ marginBottom: 12 }}>
+        <Input
+          aria-label={t('subs.add')}
+          placeholder={t('subs.placeholder')}
+          value={adding}
+          onChange={(e) => setAdding(e.target.value)}
+        />
+        <Button
+          type="primary"
+          disabled={addressesOf(adding).length === 0}
+          loading={create.isPending}
+          onClick={() => create.mutate(addressesOf(adding))}
+        >
+          {t('subs.add')}
+        </Button>
+        <DeleteButton
+          label={t('subs.deleteSelected', { count: ids.length })}
+          confirm={t('subs.deleteConfirm', { count: ids.length })}
+          disabled={ids.length === 0}
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate(ids)}
+        />
+      </Flex>
+      <Table<SubNode>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        dataSource={subs.data?.data ?? []}
+        loading={subs.isLoading}
+        pagination={false}
+        rowSelection={rowSelection}
+        locale={{ emptyText: t('subs.empty') }}
+      />
+      <Modal
+        open={editing !== null}
+        title={t('subs.editTitle')}
+        okText={t('subs.save')}
+        confirmLoading={update.isPending}
+        onOk={() => editing && update.mutate(editing)}
+        onCancel={() => setEditing(null)}
+        destroyOnHidden
+      >
+        <Input
+          aria-label={t('subs.ip')}
+          value={editing?.ip ?? ''}
+          onChange={(e) => setEditing((current) => current && { ...current, ip: e.target.value.trim() })}
+        />
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,91 @@
+import { isIPv6 } from 'node:net';
+import { SUB_NODE_LIMIT, type SubNode } from '@rampart/contract';
+import type { Db } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { NodesRepository } from '../nodes/nodes.repository.js';
+import { type SubNodeRow, SubNodesRepository } from './sub-nodes.repository.js';
+
+/** One spelling per address: IPv6 in the compressed lower-case form (as a URL host prints it). */
+export function canonicalIp(ip: string): string {
+  return isIPv6(ip) ? new URL(`http://[${ip}]/`).hostname.slice(1, -1) : ip;
+}
+
+function present(row: SubNodeRow): SubNode {
+  return { id: row.id, nodeId: row.nodeId, ip: row.ip, memo: row.memo, createdAt: row.createdAt.toISOString() };
+}
+
+/**
+ * Sub-nodes of the operator's initialised nodes (contract's routes/sub-nodes.ts). Every change runs
+ * in one transaction with the node's row locked, so the per-node limit holds under concurrent calls;
+ * the unique index on (owner, address) settles a race between two nodes.
+ */
+export class SubNodesService {
+  constructor(private readonly db: Db) {}
+
+  private async inTx<T>(
+    operatorId: number,
+    zoneId: number,
+    nodeId: number,
+    work: (repo: SubNodesRepository) => Promise<T>,
+  ) {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const [found] = await new NodesRepository(tx).placedNodes(operatorId, [nodeId], zoneId);
+        if (!found) throw new AppError(101018);
+        return work(new SubNodesRepository(tx));
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new AppError(101025, { extra: { reason: 'address already used' } });
+      throw e;
+    }
+  }
+
+  private async refuseTaken(repo: SubNodesRepository, operatorId: number, ips: string[], exceptId?: number) {
+    const taken = await repo.taken(operatorId, ips, exceptId);
+    if (taken.length > 0) throw new AppError(101025, { extra: { ips: taken } });
+  }
+
+  async list(operatorId: number, zoneId: number, nodeId: number): Promise<SubNode[]> {
+    return this.inTx(operatorId, zoneId, nodeId, async (repo) => (await repo.list(operatorId, nodeId)).map(present));
+  }
+
+  /** All or none: 101025 when an address repeats or is used, 202002 past the node's limit. */
+  async create(operatorId: number, zoneId: number, nodeId: number, ips: string[], memo: string): Promise<SubNode[]> {
+    const wanted = ips.map(canonicalIp);
+    const repeated = wanted.filter((ip, i) => wanted.indexOf(ip) !== i);
+    if (repeated.length > 0) throw new AppError(101025, { extra: { ips: [...new Set(repeated)].sort() } });
+    return this.inTx(operatorId, zoneId, nodeId, async (repo) => {
+      if ((await repo.countOf(operatorId, nodeId)) + wanted.length > SUB_NODE_LIMIT) {
+        throw new AppError(202002, { extra: { limit: SUB_NODE_LIMIT } });
+      }
+      await this.refuseTaken(repo, operatorId, wanted);
+      return (await repo.insert(operatorId, nodeId, wanted, memo.trim())).map(present);
+    });
+  }
+
+  /** All or none: an id that is not a sub-node of this node is 101018. */
+  async remove(operatorId: number, zoneId: number, nodeId: number, ids: number[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    await this.inTx(operatorId, zoneId, nodeId, async (repo) => {
+      if ((await repo.delete(operatorId, nodeId, unique)) !== unique.length) {
+        throw new AppError(101018, { extra: { reason: 'not every id is a sub-node of this node' } });
+      }
+    });
+  }
+
+  async updateIp(
+    operatorId: number,
+    zoneId: number,
+    nodeId: number,
+    body: { id: number; ip: string; memo?: string | undefined },
+  ): Promise<SubNode> {
+    const ip = canonicalIp(body.ip);
+    return this.inTx(operatorId, zoneId, nodeId, async (repo) => {
+      await this.refuseTaken(repo, operatorId, [ip], body.id);
+      const row = await repo.update(operatorId, nodeId, body.id, { ip, memo: body.memo?.trim() });
+      if (!row) throw new AppError(101018);
+      return present(row);
+    });
+  }
+}
