@@ -18,6 +18,7 @@ import { nodeUpgradeRoutes } from './node-upgrade.js';
 import { nodeRoutes } from './nodes.js';
 import { operatorNginxRoutes } from './operator-nginx.js';
 import { productRoutes } from './products.js';
+import { apiTokenRoutes, roleRoutes } from './roles.js';
 import { siteCacheRoutes } from './site-cache.js';
 import { siteModuleRoutes } from './site-modules.js';
 import { sitePortRoutes } from './site-ports.js';
@@ -48,6 +49,7 @@ export * from './node-upgrade.js';
 export * from './nodes.js';
 export * from './operator-nginx.js';
 export * from './products.js';
+export * from './roles.js';
 export * from './site-cache.js';
 export * from './site-modules.js';
 export * from './site-ports.js';
@@ -90,6 +92,8 @@ export const ROUTE_GROUPS = {
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,
   announcements: announcementRoutes,
+  roles: roleRoutes,
+  apiTokens: apiTokenRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>
