@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   assignablePermissions,
-  metaRoles,
+  metaRolesOf,
   PERMISSION_GROUPS,
   permissionOf,
   ROUTE_PERMISSIONS,
@@ -70,6 +70,6 @@ describe('permission keys', () => {
         }
       }
     }
-    expect(metaRoles('user', 'zh_CN')[1]).toMatchObject({ key: 'sitesManagement', name: '网站管理' });
+    expect(metaRolesOf('user', 'zh_CN')[1]).toMatchObject({ key: 'sitesManagement', name: '网站管理' });
   });
 });

@@ -213,7 +213,7 @@ export function assignablePermissions(tier: Tier): Set<string> {
 }
 
 /** The meta roles of a tier in one language: groups of keys with their names. */
-export function metaRoles(tier: Tier, locale: Locale) {
+export function metaRolesOf(tier: Tier, locale: Locale) {
   return PERMISSION_GROUPS[tier].map((group) => ({
     key: group.key,
     name: group.name[locale],
