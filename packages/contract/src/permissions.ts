@@ -138,6 +138,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, PermissionRule>> = {
   'user.domains.*': pair('user.domains'),
   'user.domain.*': pair('user.domains'),
   'user.domains.acrossMeta': 'user.domains.read',
+  'user.domains.acrossTags': 'user.domains.read',
   'user.domains.export': 'user.domains.read',
   'user.domains.module.*': 'user.siteSettings.write',
   'user.certificates.*': pair('user.certificates'),
