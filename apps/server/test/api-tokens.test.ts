@@ -132,3 +132,13 @@ async function otherCustomer(): Promise<string> {
   await addAccount(t.app, 'user', 'stranger', clientId);
   return 'stranger';
 }
+
+describe('API reference', () => {
+  it('explains how to call the API with a token, and names each operation key', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    expect(doc.info.description).toContain('/api/v1/user/apiToken/accessToken');
+    expect(doc.info.description).toContain('Authorization: Bearer');
+    expect(doc.paths['/api/v1/user/sites'].get['x-permission']).toBe('user.sites.read');
+    expect(doc.paths['/api/v1/{auth}/apiToken'].post['x-permission']).toBe('apiTokens.write');
+  });
+});
