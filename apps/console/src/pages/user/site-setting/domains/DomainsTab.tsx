@@ -98,6 +98,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
         <Switch
           size="small"
           checked={status === DOMAIN_STATUS.enabled}
+          disabled={!canWrite}
           aria-label={t('statusOf', { name: domain.name })}
           loading={setStatus.isPending && busy(setStatus.variables.domainIDs, domain.id)}
           onChange={(on) =>
@@ -144,6 +145,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
         <Switch
           size="small"
           checked={on}
+          disabled={!canWrite}
           aria-label={t('forceSSLOf', { name: domain.name })}
           loading={setForceSSL.isPending && busy(setForceSSL.variables.domainIDs, domain.id)}
           onChange={(next) => setForceSSL.mutate({ domainIDs: [domain.id], forceSSL: next })}
