@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount } from './helpers/accounts.js';
 import { callApi, type Method, manualClock, signIn } from './helpers/auth.js';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 const clock = manualClock();
 let t: TestApp;
@@ -132,6 +132,25 @@ async function otherCustomer(): Promise<string> {
   await addAccount(t.app, 'user', 'stranger', clientId);
   return 'stranger';
 }
+
+describe('a password change', () => {
+  it("stops the account's API tokens with its sessions", async () => {
+    const clientId = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+    await addAccount(t.app, 'user', 'rotating', clientId);
+    const owner = await signIn(t.app, 'user', 'rotating');
+    const created = await createToken({ name: 'old', lifetime: 600 }, owner);
+    const access = (await mint(created.token)).json().data;
+    const changed = await call(
+      'PATCH',
+      'user/password',
+      { oldPassword: TEST_PASSWORD, password: 'a new long passphrase 7', confirmPassword: 'a new long passphrase 7' },
+      owner,
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await call('GET', 'user/sites', undefined, access)).json().code).toBe(101013);
+    expect((await mint(created.token)).json().code).toBe(101013);
+  });
+});
 
 describe('API reference', () => {
   it('explains how to call the API with a token, and names each operation key', async () => {
