@@ -8,6 +8,8 @@ import { bindAccountRoutes } from './modules/accounts/accounts.routes.js';
 import { AnnouncementsRepository } from './modules/announcements/announcements.repository.js';
 import { bindAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { AnnouncementsService } from './modules/announcements/announcements.service.js';
+import { bindApiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
+import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
 import { bindAuditRoutes } from './modules/audit/audit.routes.js';
 import { AuditService } from './modules/audit/audit.service.js';
@@ -62,6 +64,10 @@ import { NodesService } from './modules/nodes/nodes.service.js';
 import { ProductsRepository } from './modules/products/products.repository.js';
 import { bindProductRoutes } from './modules/products/products.routes.js';
 import { ProductsService } from './modules/products/products.service.js';
+import { PermissionResolver } from './modules/roles/permission-resolver.js';
+import { RolesRepository } from './modules/roles/roles.repository.js';
+import { bindRoleRoutes } from './modules/roles/roles.routes.js';
+import { RolesService } from './modules/roles/roles.service.js';
 import { bindSiteModuleRoutes } from './modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from './modules/site-modules/site-modules.service.js';
 import { bindSitePortRoutes } from './modules/site-ports/site-ports.routes.js';
@@ -217,16 +223,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const audit = new AuditService(db, new AuditRepository(db));
+  const permissionResolver = new PermissionResolver(db);
   const binder = createBinder(
     app,
     {
-      account: createAuthenticator(tokens, sessionsRepo, clock),
+      account: createAuthenticator(tokens, sessionsRepo, permissionResolver, clock),
       node: createNodeAuthenticator(nodesRepo, box, clock),
     },
     audit,
   );
   bindSystemRoutes(binder, system);
   bindAuthRoutes(binder, login, tokens, account);
+  bindRoleRoutes(binder, new RolesService(new RolesRepository(db)));
+  bindApiTokenRoutes(binder, new ApiTokensService(db, tokens, clock));
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
   const changes = new ConfigChanges();
   app.addHook('onResponse', async (request, reply) => {

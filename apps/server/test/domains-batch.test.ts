@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { addAccount, giveRole } from './helpers/accounts.js';
 import { callApi, type Method, signIn } from './helpers/auth.js';
 import { makeCertificate } from './helpers/certificates.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
@@ -383,6 +383,7 @@ describe('across sites', () => {
     // A sub-account given one of Alice's sites sees that site's domains, and only those.
     const aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
     const subId = await addAccount(t.app, 'user', 'alice-sub', aliceId);
+    await giveRole(t.app, alice, 'user', subId, ['user.domains.read']);
     const sub = await signIn(t.app, 'user', 'alice-sub', TEST_PASSWORD);
     expect((await call('POST', 'user/domains/meta', {}, sub)).json().data).toEqual([]);
     const grant = await call('PATCH', 'user/site/users', { siteIDs: [aliceOther], userIDs: [subId] }, alice);

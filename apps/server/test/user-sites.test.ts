@@ -1,6 +1,6 @@
 import type { TokenSet } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, signInOtherOperator } from './helpers/accounts.js';
+import { addAccount, giveRole, signInOtherOperator } from './helpers/accounts.js';
 import { callApi, type Method, signIn } from './helpers/auth.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -43,6 +43,8 @@ beforeAll(async () => {
   bobSite = await site('bob-site', bobId, cdn, ['bob-only']);
   alice = await signIn(t.app, 'user');
   bob = await signIn(t.app, 'user', 'bob');
+  // The sub-accounts hold every key of their tier; which sites they reach is what these tests check.
+  await giveRole(t.app, alice, 'user', aliceSubId);
   aliceSub = await signIn(t.app, 'user', 'alice-sub');
 });
 afterAll(async () => t.close());

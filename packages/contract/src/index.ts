@@ -11,6 +11,7 @@ export * from './geo.js';
 export * from './http.js';
 export * from './locale.js';
 export * from './openapi.js';
+export * from './permissions.js';
 export * from './route.js';
 export * from './routes/index.js';
 export * from './toasts.js';

@@ -1,6 +1,39 @@
 import { z } from 'zod';
 import { errorReplySchema } from './http.js';
+import { permissionOf } from './permissions.js';
 import { type AnyRoute, routeUrl } from './route.js';
+
+/**
+ * How to call the API with an API token: the front page of the API reference (the console's
+ * `apiDoc` page leads there). CommonMark, as OpenAPI's `info.description`.
+ */
+export const API_GUIDE = `Every console call is under \`/api/v1\` and answers JSON: \`{ data }\` or \`{ data, total }\` on success,
+\`{ code, message, extra }\` on failure (\`code\` from the error catalogue). \`{auth}\` in a path is the console tier:
+\`user\`, \`client\` or \`admin\`.
+
+## Calling the API with an API token
+
+1. Signed in to your console, create a token with \`POST /api/v1/{auth}/apiToken\`
+   (body \`{"name":"ci","lifetime":3600,"permissions":["user.sites.read"]}\`): a name, a **lifetime** (seconds, 60 to 86400: how long each access token it mints lives) and,
+   optionally, the permission keys it is limited to (\`GET /api/v1/{auth}/metaRoles\` lists them; never more than
+   your own). The token (\`rat_…\`) is shown **once**; only its hash is stored.
+2. Exchange it for an access token:
+
+   \`\`\`
+   curl -s -X POST https://HOST/api/v1/user/apiToken/accessToken \\
+        -H 'Content-Type: application/json' -d '{"token":"rat_…"}'
+   # → {"data":{"accessToken":"eyJ…","tokenType":"Bearer","expiresIn":3600}}
+   \`\`\`
+3. Send the access token on every call, as the token's owner within its keys:
+
+   \`\`\`
+   curl -s https://HOST/api/v1/user/sites -H 'Authorization: Bearer eyJ…'
+   \`\`\`
+4. When it expires (\`101014\`), exchange the API token again. Deleting the API token
+   (\`DELETE /api/v1/{auth}/apiTokens\` with \`{"ids":[…]}\`) stops it and every access token it minted at once (\`101013\`).
+
+A call outside the token's keys, or outside the owner's, answers \`101018\` (Permission Denied). Each operation
+names the key it needs in \`x-permission\`.`;
 
 type JsonObject = Record<string, unknown>;
 
@@ -72,7 +105,8 @@ export function buildOpenApiDocument(
     if (route.access.kind === 'tiers') {
       operation.security = [{ bearer: [] }];
       operation['x-tiers'] = [...route.access.tiers];
-      if (route.access.permission) operation['x-permission'] = route.access.permission;
+      const permission = permissionOf(route);
+      if (permission) operation['x-permission'] = permission;
     }
     const key = routeUrl(route);
     paths[key] ??= {};
@@ -80,7 +114,7 @@ export function buildOpenApiDocument(
   }
   return {
     openapi: '3.0.3',
-    info,
+    info: { description: API_GUIDE, ...info },
     servers: [{ url: '/' }],
     components: {
       securitySchemes: {

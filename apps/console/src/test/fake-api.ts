@@ -1,4 +1,4 @@
-import { type SelfInfo, TIERS, type Tier } from '@rampart/contract';
+import { type SelfInfo, TIERS, type Tier, tierPermissions } from '@rampart/contract';
 import { vi } from 'vitest';
 import { apiClientConfig } from '../api/client';
 import { attachToastSink, resetToastsForTests, type ToastKind } from '../app/toast';
@@ -117,7 +117,7 @@ export function selfInfo(tier: Tier, overrides: Partial<SelfInfo> = {}): SelfInf
     dnsType: '',
     maxLogExportTimes: 5,
     login2FAType: 0,
-    permissions: [],
+    permissions: tierPermissions(tier),
     createdAt: '2026-01-15T08:30:00.000Z',
     ...overrides,
   };

@@ -1,4 +1,4 @@
-import type { TokenSet } from '@rampart/contract';
+import { assignablePermissions, type TokenSet } from '@rampart/contract';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../src/platform/crypto/passwords.js';
 import { signIn } from './auth.js';
@@ -31,4 +31,34 @@ export async function addAccount(
 export async function signInOtherOperator(app: FastifyInstance, account = 'rival'): Promise<TokenSet> {
   await addAccount(app, 'client', account);
   return signIn(app, 'client', account);
+}
+
+/**
+ * Gives a sub-account a role holding `permissions` (every key of its tier by default), created by
+ * its parent (`parentTokens`) through the API: a sub-account without a role holds no key (issue 7).
+ */
+export async function giveRole(
+  app: FastifyInstance,
+  parentTokens: Pick<TokenSet, 'accessToken'>,
+  tier: 'admin' | 'client' | 'user',
+  accountId: number,
+  permissions: readonly string[] = [...assignablePermissions(tier)],
+): Promise<number> {
+  const headers = { authorization: `Bearer ${parentTokens.accessToken}` };
+  const role = await app.inject({
+    method: 'POST',
+    url: `/api/v1/${tier}/roles`,
+    headers,
+    payload: { name: `role of ${accountId}`, permissions },
+  });
+  if (role.statusCode !== 200) throw new Error(`role: ${role.body}`);
+  const roleId = role.json().data.id as number;
+  const res = await app.inject({
+    method: 'PUT',
+    url: `/api/v1/${tier}/account/role`,
+    headers,
+    payload: { accountId, roleId },
+  });
+  if (res.statusCode !== 200) throw new Error(`assign role: ${res.body}`);
+  return roleId;
 }

@@ -19,6 +19,7 @@ import { nodeUpgradeRoutes } from './node-upgrade.js';
 import { nodeRoutes } from './nodes.js';
 import { operatorNginxRoutes } from './operator-nginx.js';
 import { productRoutes } from './products.js';
+import { apiTokenRoutes, roleRoutes } from './roles.js';
 import { siteCacheRoutes } from './site-cache.js';
 import { siteModuleRoutes } from './site-modules.js';
 import { sitePortRoutes } from './site-ports.js';
@@ -51,6 +52,7 @@ export * from './node-upgrade.js';
 export * from './nodes.js';
 export * from './operator-nginx.js';
 export * from './products.js';
+export * from './roles.js';
 export * from './site-cache.js';
 export * from './site-modules.js';
 export * from './site-ports.js';
@@ -96,6 +98,8 @@ export const ROUTE_GROUPS = {
   userResources: userResourceRoutes,
   announcements: announcementRoutes,
   audit: auditRoutes,
+  roles: roleRoutes,
+  apiTokens: apiTokenRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

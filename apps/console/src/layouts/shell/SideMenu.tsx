@@ -3,15 +3,20 @@ import { Menu, type MenuProps } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { CONSOLE_MENUS, isCurrentLeaf, isMenuGroup, type MenuLeaf } from './console-menus';
+import { useAccount } from '../../app/account-context';
+import { CONSOLE_MENUS, isCurrentLeaf, isMenuGroup, type MenuLeaf, visibleMenu } from './console-menus';
 
 type Items = NonNullable<MenuProps['items']>;
 
-/** The console's sidebar menu; entries are links, the current page is selected and its group open. */
+/**
+ * The console's sidebar menu; entries are links, the current page is selected and its group open.
+ * Only the pages the caller holds the key of are listed.
+ */
 export function SideMenu({ tier }: { tier: Tier }) {
   const { t } = useTranslation('shell');
   const { pathname } = useLocation();
-  const entries = CONSOLE_MENUS[tier];
+  const { permissions } = useAccount();
+  const entries = useMemo(() => visibleMenu(CONSOLE_MENUS[tier], permissions), [tier, permissions]);
 
   const leaf = (entry: MenuLeaf) => ({
     key: entry.path,
@@ -31,10 +36,10 @@ export function SideMenu({ tier }: { tier: Tier }) {
     .map((candidate) => candidate.path);
   const openGroups = useMemo(
     () =>
-      CONSOLE_MENUS[tier]
+      entries
         .filter((entry) => isMenuGroup(entry) && entry.children.some((child) => isCurrentLeaf(child, current)))
         .map((entry) => entry.key),
-    [tier, current],
+    [entries, current],
   );
 
   return (

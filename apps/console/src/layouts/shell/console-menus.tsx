@@ -21,6 +21,8 @@ export interface MenuLeaf {
   readonly icon?: ReactNode;
   /** Pages without an entry of their own that show this one as current (a site's settings under its list). */
   readonly alsoFor?: readonly string[];
+  /** The permission key the page needs (`@rampart/contract` permissions); without it the entry is hidden. */
+  readonly permission?: string;
 }
 
 /** True when the page at `current` (relative to `/{tier}/`) is this entry's or one it stands for. */
@@ -40,6 +42,16 @@ export type MenuEntry = MenuLeaf | MenuGroup;
 
 export function isMenuGroup(entry: MenuEntry): entry is MenuGroup {
   return 'children' in entry;
+}
+
+/** The entries a caller holding `permissions` may use: leaves it lacks the key of, and groups left empty, go. */
+export function visibleMenu(entries: readonly MenuEntry[], permissions: readonly string[]): MenuEntry[] {
+  const allowed = (leaf: MenuLeaf) => leaf.permission === undefined || permissions.includes(leaf.permission);
+  return entries.flatMap((entry): MenuEntry[] => {
+    if (!isMenuGroup(entry)) return allowed(entry) ? [entry] : [];
+    const children = entry.children.filter(allowed);
+    return children.length > 0 ? [{ ...entry, children }] : [];
+  });
 }
 
 const dashboard: MenuLeaf = { key: 'dashboard', path: CONSOLE_PATHS.dashboard, icon: <DashboardOutlined /> };
@@ -66,7 +78,14 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
     {
       key: 'sitesManagement',
       icon: <GlobalOutlined />,
-      children: [{ key: 'sites', path: USER_PATHS.sites, alsoFor: [USER_PATHS.sitesSetting] }],
+      children: [
+        {
+          key: 'sites',
+          path: USER_PATHS.sites,
+          alsoFor: [USER_PATHS.sitesSetting],
+          permission: 'user.sites.read',
+        },
+      ],
     },
     changePassword,
   ],
@@ -76,32 +95,32 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
       key: 'nodeManage',
       icon: <ClusterOutlined />,
       children: [
-        { key: 'zonesList', path: CLIENT_PATHS.zonesList },
-        { key: 'nodesList', path: CLIENT_PATHS.nodesList },
-        { key: 'vNode', path: CLIENT_PATHS.vNode },
+        { key: 'zonesList', path: CLIENT_PATHS.zonesList, permission: 'client.zones.read' },
+        { key: 'nodesList', path: CLIENT_PATHS.nodesList, permission: 'client.nodes.read' },
+        { key: 'vNode', path: CLIENT_PATHS.vNode, permission: 'client.virtualNodes.read' },
       ],
     },
     {
       key: 'sitesManagement',
       icon: <GlobalOutlined />,
       children: [
-        { key: 'productsList', path: CLIENT_PATHS.productsList },
-        { key: 'sitesList', path: CLIENT_PATHS.sitesList },
-        { key: 'domains', path: CLIENT_PATHS.domains },
+        { key: 'productsList', path: CLIENT_PATHS.productsList, permission: 'client.products.read' },
+        { key: 'sitesList', path: CLIENT_PATHS.sitesList, permission: 'client.sites.read' },
+        { key: 'domains', path: CLIENT_PATHS.domains, permission: 'client.domains.read' },
       ],
     },
     {
       key: 'monitorManagement',
       icon: <MonitorOutlined />,
       children: [
-        { key: 'monitorNodeList', path: CLIENT_PATHS.monitorNodeList },
-        { key: 'monitorNodeGroup', path: CLIENT_PATHS.monitorNodeGroup },
+        { key: 'monitorNodeList', path: CLIENT_PATHS.monitorNodeList, permission: 'client.monitor.read' },
+        { key: 'monitorNodeGroup', path: CLIENT_PATHS.monitorNodeGroup, permission: 'client.monitor.read' },
       ],
     },
     {
       key: 'systemManagement',
       icon: <SettingOutlined />,
-      children: [{ key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting }],
+      children: [{ key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting, permission: 'client.settings.read' }],
     },
     // The operator alone has announcement settings (spec part 1 §2, userManagement group).
     {

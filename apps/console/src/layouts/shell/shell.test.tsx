@@ -71,6 +71,23 @@ describe('console shell', () => {
     );
   });
 
+  it('lists only the pages the caller holds the key of, and drops groups left empty', async () => {
+    api.on(
+      'GET',
+      '/client/account/self',
+      ok(selfInfo('client', { isRoot: false, permissions: ['account.self', 'client.nodes.read'] })),
+    );
+    renderAt('/client/dashboard');
+    const nav = await screen.findByRole('menu', { name: 'Navigation' });
+    const top = [...nav.querySelectorAll(':scope > li')].map(
+      (item) => item.querySelector('.ant-menu-submenu-title, .ant-menu-title-content')?.textContent,
+    );
+    expect(top).toEqual(['Dashboard', 'Node management', 'User management', 'Change password']);
+    fireEvent.click(within(nav).getByText('Node management'));
+    expect(await within(nav).findByRole('link', { name: 'Nodes' })).toBeTruthy();
+    expect(within(nav).queryByRole('link', { name: 'Zones' })).toBeNull();
+  });
+
   it('keeps the user console’s site list selected on a site’s settings', async () => {
     signedInCookies('user');
     api.on('GET', '/user/account/self', ok(selfInfo('user')));

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { buttonByText, clickButton, findModal, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -92,6 +92,27 @@ describe('sites (user console)', () => {
   });
 });
 
+describe('a read-only caller', () => {
+  const readOnly = ['account.self', 'user.domains.read', 'user.sites.read'];
+  beforeEach(() => {
+    api.on('GET', '/user/account/self', ok(selfInfo('user', { isRoot: false, permissions: readOnly })));
+    api.on(
+      'GET',
+      '/user/resourceInfo',
+      ok({ siteCount: 1, domainCount: 1, currentMonthTraffic: 0, lastMonthTraffic: 0 }),
+    );
+    api.on('GET', '/user/site/tags', ok([]));
+  });
+
+  it('sees its sites without the tags button', async () => {
+    api.on('GET', '/user/sites', { status: 200, body: { data: [site], total: 1 } });
+    renderAt('/user/sitesManagement/sites');
+    const row = await findRow('my shop');
+    expect(within(row).getByText('Settings')).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: 'Tags' })).toBeNull();
+  });
+});
+
 describe('sitesSetting: sub-accounts', () => {
   beforeEach(() => {
     api.on('GET', '/user/site/3', ok(site));
@@ -170,6 +191,22 @@ describe('sitesSetting: domains', () => {
     api.on('GET', '/user/site/3', ok(site));
     api.on('GET', '/user/site/3/domains', { status: 200, body: { data: [domain], total: 1 } });
     api.on('GET', '/user/site/3/metaCertificates', ok([]));
+  });
+
+  it('shows a read-only caller the domains without add, edit, delete or bulk buttons, and its switches off', async () => {
+    api.on(
+      'GET',
+      '/user/account/self',
+      ok(selfInfo('user', { isRoot: false, permissions: ['account.self', 'user.domains.read', 'user.sites.read'] })),
+    );
+    renderAt(SETTING);
+    const row = await findRow('www.example.com');
+    expect(within(row).queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(within(row).queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect((within(row).getByLabelText('Force HTTPS for www.example.com') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: /Add domains/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Change origin IP/ })).toBeNull();
+    expect(screen.getByRole('button', { name: /Export/ })).toBeTruthy();
   });
 
   it('shows the site and its domains with the URL’s search and sort, switches force HTTPS and deletes', async () => {

@@ -21,7 +21,7 @@ export const SETUP_TICKET_TTL_MS = 10 * 60 * 1000;
 export const PASSWORD_TOKEN_TTL_MS = 24 * 3600 * 1000;
 
 /** What the API shows of an account to itself: no hash, no seed. */
-export function presentSelf(row: AccountRow): SelfInfo {
+export function presentSelf(row: AccountRow, permissions: ReadonlySet<string>): SelfInfo {
   return {
     id: row.id,
     auth: row.tier,
@@ -33,8 +33,7 @@ export function presentSelf(row: AccountRow): SelfInfo {
     dnsType: row.dnsType,
     maxLogExportTimes: row.maxLogExportTimes,
     login2FAType: row.login2FAType as SelfInfo['login2FAType'],
-    // Roles and their permission keys arrive with account management; a root holds every key of its tier.
-    permissions: row.isRoot ? ['*'] : [],
+    permissions: [...permissions].sort(),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -64,7 +63,7 @@ export class AccountService {
   }
 
   async self(caller: Caller): Promise<SelfInfo> {
-    return presentSelf(caller.account);
+    return presentSelf(caller.account, caller.permissions);
   }
 
   async updateSelf(
@@ -82,7 +81,7 @@ export class AccountService {
     try {
       const updated = await this.accounts.update(row.id, { name: input.name.trim(), email: input.email });
       if (!updated) throw new AppError(101013);
-      return presentSelf(updated);
+      return presentSelf(updated, caller.permissions);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(101017);
       throw error;

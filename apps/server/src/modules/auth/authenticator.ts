@@ -1,7 +1,9 @@
+import { SELF_PERMISSION } from '@rampart/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Authenticator, Caller } from '../../platform/http/bind-route.js';
+import type { PermissionResolver } from '../roles/permission-resolver.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import type { TokenService } from './token.service.js';
 
@@ -9,9 +11,15 @@ import type { TokenService } from './token.service.js';
  * Checks the bearer token of a non-public route. The token is read from the Authorization header
  * only (the console copies it there from its cookie), so a cross-site request carries no
  * credentials and needs no CSRF token. A token of another tier, or for another console than the
- * path's `{auth}`, is 101018.
+ * path's `{auth}`, is 101018. The caller's permission keys are resolved here (the binder checks
+ * them); an access token minted from an API token holds only the token's keys among its owner's.
  */
-export function createAuthenticator(tokens: TokenService, sessions: SessionsRepository, clock: Clock): Authenticator {
+export function createAuthenticator(
+  tokens: TokenService,
+  sessions: SessionsRepository,
+  permissions: PermissionResolver,
+  clock: Clock,
+): Authenticator {
   return async (request: FastifyRequest, access): Promise<Caller> => {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/.exec(header);
@@ -32,12 +40,17 @@ export function createAuthenticator(tokens: TokenService, sessions: SessionsRepo
       throw new AppError(101013);
     }
     if (found.account.status !== 'normal') throw new AppError(101008);
+    let keys = await permissions.keysOf(found.account);
+    const limit = found.apiToken?.permissions;
+    if (limit) keys = new Set([SELF_PERMISSION, ...limit.filter((key) => keys.has(key))]);
     return {
       tier: claims.tier,
       accountId: claims.accountId,
       sessionId: claims.sessionId,
       account: found.account,
       realAccountId: found.session.realAccountId,
+      permissions: keys,
+      apiTokenId: found.apiToken?.id ?? null,
     };
   };
 }

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { accounts, authSessions, refreshTokens } from '../../platform/db/schema.js';
+import { accounts, apiTokens, authSessions, refreshTokens } from '../../platform/db/schema.js';
 
 export type SessionRow = typeof authSessions.$inferSelect;
 
@@ -16,12 +16,17 @@ export class SessionsRepository {
     await this.db.insert(refreshTokens).values(row);
   }
 
-  /** The session and its account, for checking an access token. */
+  /** The session, its account and the API token it belongs to (if any), for checking an access token. */
   async findSessionWithAccount(sessionId: string) {
     const rows = await this.db
-      .select({ session: authSessions, account: accounts })
+      .select({
+        session: authSessions,
+        account: accounts,
+        apiToken: { id: apiTokens.id, permissions: apiTokens.permissions },
+      })
       .from(authSessions)
       .innerJoin(accounts, eq(accounts.id, authSessions.accountId))
+      .leftJoin(apiTokens, eq(apiTokens.sessionId, authSessions.id))
       .where(eq(authSessions.id, sessionId));
     return rows[0];
   }

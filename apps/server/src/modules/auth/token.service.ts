@@ -46,7 +46,7 @@ export class TokenService {
     this.key = deriveKey(secret, 'access-token/v1');
   }
 
-  private async signAccess(claims: AccessClaims): Promise<string> {
+  private async signAccess(claims: AccessClaims, ttlS = this.accessTtlS): Promise<string> {
     const now = Math.floor(this.clock() / 1000);
     return new SignJWT({ typ: 'access', sid: claims.sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -54,7 +54,7 @@ export class TokenService {
       .setAudience(`rampart:${claims.tier}`)
       .setSubject(String(claims.accountId))
       .setIssuedAt(now)
-      .setExpirationTime(now + this.accessTtlS)
+      .setExpirationTime(now + ttlS)
       .sign(this.key);
   }
 
@@ -90,6 +90,14 @@ export class TokenService {
       refreshToken: await this.issueRefresh(sessionId),
       tokenType: 'Bearer',
     };
+  }
+
+  /**
+   * An access token of an API token's session, living `ttlS` seconds. The session is the API
+   * token's own: deleting the token deletes it, which ends every access token minted from it.
+   */
+  async mintApiAccess(claims: AccessClaims, ttlS: number): Promise<string> {
+    return this.signAccess(claims, ttlS);
   }
 
   /** Verifies an access token's signature and claims: 101014 expired, 101013 anything else wrong. */

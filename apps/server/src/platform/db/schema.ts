@@ -1023,3 +1023,66 @@ export const auditLogs = pgTable(
   ],
 );
 export type AuditLogRow = typeof auditLogs.$inferSelect;
+
+/**
+ * Roles (issue 7): named sets of permission keys owned by an account and given to its
+ * sub-accounts. Keys are those of `@rampart/contract`'s permissions; the owner holds them all.
+ */
+export const roles = pgTable(
+  'roles',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    remark: text('remark').notNull().default(''),
+    permissions: jsonb('permissions').$type<string[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('roles_owner_name_key').on(t.ownerId, t.name)],
+);
+
+/** The role of a sub-account (at most one). Deleting the role leaves the account without keys. */
+export const accountRoles = pgTable(
+  'account_roles',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    roleId: bigint('role_id', { mode: 'number' })
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('account_roles_role_idx').on(t.roleId)],
+);
+
+/**
+ * API tokens: a secret (stored as its SHA-256) that mints access tokens of `lifetimeS` for its
+ * owner, limited to `permissions` when set. Each token has its own session (`sessionId`), which
+ * the minted access tokens name: deleting the token deletes the session, so they stop at once.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    lifetimeS: integer('lifetime_s').notNull(),
+    permissions: jsonb('permissions').$type<string[] | null>(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => authSessions.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('api_tokens_hash_key').on(t.tokenHash),
+    uniqueIndex('api_tokens_session_key').on(t.sessionId),
+    index('api_tokens_account_idx').on(t.accountId, t.createdAt),
+  ],
+);

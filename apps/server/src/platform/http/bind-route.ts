@@ -1,6 +1,7 @@
 import {
   type AnyRoute,
   type FieldError,
+  permissionOf,
   type RouteAccess,
   type RouteParsed,
   type RouteReply,
@@ -22,6 +23,10 @@ export interface Caller {
   readonly account: AccountRow;
   /** Switch user: the account really acting through this session; null (or absent) otherwise. */
   readonly realAccountId?: number | null;
+  /** Permission keys the caller holds for this request (limited by its API token, if any). */
+  readonly permissions: ReadonlySet<string>;
+  /** The API token the access token was minted from, or null for a console session. */
+  readonly apiTokenId: number | null;
 }
 
 /** Records state-changing calls (the audit module); `begin` answers null for a call it does not audit. */
@@ -75,7 +80,8 @@ export function fastifyPath(route: Pick<AnyRoute, 'api' | 'path'>): string {
 }
 
 /**
- * Binds declared routes to handlers: access check, validation of params, query and body against
+ * Binds declared routes to handlers: access check (token, tier, and the route's permission key
+ * from the contract: 101018 when the caller does not hold it), validation of params, query and body against
  * the contract (101003 naming each field), and the reply passed through the response schema, so
  * that a handler can never send a field the contract does not declare.
  */
@@ -86,6 +92,11 @@ export function createBinder(app: FastifyInstance, authenticators: Authenticator
     bind(route, handler) {
       if (bound.has(route.id)) throw new Error(`route ${route.id} bound twice`);
       bound.add(route.id);
+      // The key is the contract's: a signed-in route without one is a declaration error, refused at start.
+      const permission = permissionOf(route);
+      if (route.access.kind === 'tiers' && permission === null) {
+        throw new Error(`route ${route.id} has no permission key (packages/contract/src/permissions.ts)`);
+      }
       app.route({
         method: route.method,
         url: fastifyPath(route),
@@ -97,6 +108,7 @@ export function createBinder(app: FastifyInstance, authenticators: Authenticator
             if (!authenticators.account) throw new Error(`route ${route.id} needs sign-in but none is installed`);
             caller = await authenticators.account(request, access);
             request.caller = caller ?? undefined;
+            if (permission !== null && !caller.permissions.has(permission)) throw new AppError(101018);
           } else if (access.kind === 'node') {
             if (!authenticators.node)
               throw new Error(`route ${route.id} needs node credentials but none are installed`);

@@ -4,6 +4,7 @@ import { Button, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useCan } from '../../../app/account-context';
 import { siteSettingPath } from '../../../app/console-paths';
 import { routeQuery } from '../../../app/route-query';
 import { ListTable } from '../../../components/ListTable';
@@ -28,6 +29,7 @@ export function SitesPage() {
   const sites = useQuery(routeQuery('user', siteRoutes.listUserSites, { query }));
   const tags = useQuery(routeQuery('user', siteRoutes.userSiteTags, {}));
   const [tagging, setTagging] = useState<Site | null>(null);
+  const canWrite = useCan('user.sites.write');
   const productName = sites.data?.data.find((site) => site.productID === query.productID)?.productName;
 
   const stateColumns = useSiteStateColumns();
@@ -59,9 +61,11 @@ export function SitesPage() {
       render: (_, site) => (
         <Space>
           <Link to={siteSettingPath(site.siteID, site.siteName)}>{t('settings')}</Link>
-          <Button size="small" onClick={() => setTagging(site)}>
-            {t('editTags.open')}
-          </Button>
+          {canWrite && (
+            <Button size="small" onClick={() => setTagging(site)}>
+              {t('editTags.open')}
+            </Button>
+          )}
         </Space>
       ),
     },

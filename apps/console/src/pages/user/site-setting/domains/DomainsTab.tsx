@@ -14,6 +14,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Flex, Select, Space, Switch, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../../app/account-context';
 import { routeQuery } from '../../../../app/route-query';
 import { showApiError } from '../../../../app/show-error';
 import { CopyButton } from '../../../../components/CopyButton';
@@ -40,6 +41,7 @@ const CNAME_TAGS = {
 /** A site's domains, paged, searched, filtered and sorted on the server; add, edit, switch, delete. */
 export function DomainsTab({ siteId }: { siteId: number }) {
   const { t } = useTranslation(['domains', 'common', 'modules']);
+  const canWrite = useCan('user.domains.write');
   const search = useListSearch([
     'keywords',
     'status',
@@ -98,6 +100,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
         <Switch
           size="small"
           checked={status === DOMAIN_STATUS.enabled}
+          disabled={!canWrite}
           aria-label={t('statusOf', { name: domain.name })}
           loading={setStatus.isPending && busy(setStatus.variables.domainIDs, domain.id)}
           onChange={(on) =>
@@ -144,6 +147,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
         <Switch
           size="small"
           checked={on}
+          disabled={!canWrite}
           aria-label={t('forceSSLOf', { name: domain.name })}
           loading={setForceSSL.isPending && busy(setForceSSL.variables.domainIDs, domain.id)}
           onChange={(next) => setForceSSL.mutate({ domainIDs: [domain.id], forceSSL: next })}
@@ -190,22 +194,27 @@ export function DomainsTab({ siteId }: { siteId: number }) {
       sortOrder: search.sortOrder('updatedAt'),
       render: (value: string) => <DateTime value={value} />,
     },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, domain) => (
-        <Space>
-          <Button size="small" onClick={() => setEditing(domain)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { name: domain.name })}
-            pending={remove.isPending && busy(remove.variables, domain.id)}
-            onConfirm={() => remove.mutate([domain.id])}
-          />
-        </Space>
-      ),
-    },
+    // Editing needs the write key; a read-only caller sees no edit buttons (spec: the console shows only what it may use).
+    ...(canWrite
+      ? [
+          {
+            title: t('common:actions.title'),
+            key: 'actions',
+            render: (_: unknown, domain: SiteDomain) => (
+              <Space>
+                <Button size="small" onClick={() => setEditing(domain)}>
+                  {t('common:actions.edit')}
+                </Button>
+                <DeleteButton
+                  confirm={t('deleteConfirm', { name: domain.name })}
+                  pending={remove.isPending && busy(remove.variables, domain.id)}
+                  onConfirm={() => remove.mutate([domain.id])}
+                />
+              </Space>
+            ),
+          },
+        ]
+      : []),
   ];
 
   return (
@@ -252,39 +261,43 @@ export function DomainsTab({ siteId }: { siteId: number }) {
       </Flex>
       <Flex justify="space-between" style={{ marginBottom: 16 }}>
         <Space>
-          <Button
-            disabled={selected.length === 0}
-            onClick={() => setStatus.mutate({ domainIDs: selected, status: DOMAIN_STATUS.enabled })}
-          >
-            {t('bulk.enable', { count: selected.length })}
-          </Button>
-          <Button
-            disabled={selected.length === 0}
-            onClick={() => setStatus.mutate({ domainIDs: selected, status: DOMAIN_STATUS.disabled })}
-          >
-            {t('bulk.disable', { count: selected.length })}
-          </Button>
-          <DeleteButton
-            label={t('bulk.delete', { count: selected.length })}
-            confirm={t('bulk.deleteConfirm', { count: selected.length })}
-            disabled={selected.length === 0}
-            pending={remove.isPending && remove.variables === selected}
-            onConfirm={() => remove.mutate(selected)}
-          />
-          <Button disabled={selected.length === 0} onClick={() => setTagging(selected)}>
-            {t('bulk.tags', { count: selected.length })}
-          </Button>
-          <Button disabled={selected.length === 0} onClick={() => setCopying(selected)}>
-            {t('bulk.copy', { count: selected.length })}
-          </Button>
-          <Button
-            disabled={selected.length === 0 || selected.length > CNAME_CHECK_MAX}
-            loading={checkCname.isPending}
-            onClick={() => checkCname.mutate(selected)}
-          >
-            {t('bulk.checkCname', { count: selected.length })}
-          </Button>
-          <Button onClick={() => setChangingIP(selected)}>{t('bulk.changeIP')}</Button>
+          {canWrite && (
+            <>
+              <Button
+                disabled={selected.length === 0}
+                onClick={() => setStatus.mutate({ domainIDs: selected, status: DOMAIN_STATUS.enabled })}
+              >
+                {t('bulk.enable', { count: selected.length })}
+              </Button>
+              <Button
+                disabled={selected.length === 0}
+                onClick={() => setStatus.mutate({ domainIDs: selected, status: DOMAIN_STATUS.disabled })}
+              >
+                {t('bulk.disable', { count: selected.length })}
+              </Button>
+              <DeleteButton
+                label={t('bulk.delete', { count: selected.length })}
+                confirm={t('bulk.deleteConfirm', { count: selected.length })}
+                disabled={selected.length === 0}
+                pending={remove.isPending && remove.variables === selected}
+                onConfirm={() => remove.mutate(selected)}
+              />
+              <Button disabled={selected.length === 0} onClick={() => setTagging(selected)}>
+                {t('bulk.tags', { count: selected.length })}
+              </Button>
+              <Button disabled={selected.length === 0} onClick={() => setCopying(selected)}>
+                {t('bulk.copy', { count: selected.length })}
+              </Button>
+              <Button
+                disabled={selected.length === 0 || selected.length > CNAME_CHECK_MAX}
+                loading={checkCname.isPending}
+                onClick={() => checkCname.mutate(selected)}
+              >
+                {t('bulk.checkCname', { count: selected.length })}
+              </Button>
+              <Button onClick={() => setChangingIP(selected)}>{t('bulk.changeIP')}</Button>
+            </>
+          )}
           <Button
             icon={<DownloadOutlined />}
             loading={exportFile.isPending}
@@ -293,14 +306,16 @@ export function DomainsTab({ siteId }: { siteId: number }) {
             {selected.length === 0 ? t('bulk.exportAll') : t('bulk.export', { count: selected.length })}
           </Button>
         </Space>
-        <Space>
-          <Button onClick={() => setByNames('delete')}>{t('byNames.deleteOpen')}</Button>
-          <Button onClick={() => setByNames('from')}>{t('byNames.fromOpen')}</Button>
-          <Button onClick={() => setByNames('simple')}>{t('byNames.simpleOpen')}</Button>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-            {t('add')}
-          </Button>
-        </Space>
+        {canWrite && (
+          <Space>
+            <Button onClick={() => setByNames('delete')}>{t('byNames.deleteOpen')}</Button>
+            <Button onClick={() => setByNames('from')}>{t('byNames.fromOpen')}</Button>
+            <Button onClick={() => setByNames('simple')}>{t('byNames.simpleOpen')}</Button>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+              {t('add')}
+            </Button>
+          </Space>
+        )}
       </Flex>
       <ListTable<SiteDomain>
         rowKey="id"

@@ -1,0 +1,103 @@
+import { assignablePermissions, type Locale, metaRolesOf, type Role } from '@rampart/contract';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { Caller } from '../../platform/http/bind-route.js';
+import { invalidFields } from '../../platform/http/validation.js';
+import type { RoleRow, RolesRepository } from './roles.repository.js';
+
+function present(row: { role: RoleRow; accounts: number }): Role {
+  return {
+    id: row.role.id,
+    name: row.role.name,
+    remark: row.role.remark,
+    permissions: [...row.role.permissions].sort(),
+    accounts: row.accounts,
+    createdAt: row.role.createdAt.toISOString(),
+    updatedAt: row.role.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Keys a caller may put in a role or an API token: keys of its tier (101003 `permissions`
+ * otherwise) that it holds itself (101018 otherwise) — nobody hands out a key it lacks.
+ */
+export function checkGrantable(caller: Caller, keys: readonly string[], locale: Locale): void {
+  const tierKeys = assignablePermissions(caller.tier);
+  if (keys.some((key) => !tierKeys.has(key))) {
+    throw invalidFields(locale, [{ field: 'permissions', key: 'invalidValue' }]);
+  }
+  if (keys.some((key) => !caller.permissions.has(key))) throw new AppError(101018);
+}
+
+/** Roles of the caller (spec part 1 §6): named sets of keys given to its sub-accounts. */
+export class RolesService {
+  constructor(private readonly roles: RolesRepository) {}
+
+  async list(caller: Caller, query: { name?: string | undefined; page: number; pageSize: number }) {
+    const { rows, total } = await this.roles.list(caller.accountId, query.name, query.page, query.pageSize);
+    return { data: rows.map(present), total };
+  }
+
+  /** The keys of the caller's tier it holds, grouped as its console's menus. */
+  meta(caller: Caller, locale: Locale) {
+    const groups = metaRolesOf(caller.tier, locale)
+      .map((group) => ({ ...group, permissions: group.permissions.filter((p) => caller.permissions.has(p.key)) }))
+      .filter((group) => group.permissions.length > 0);
+    return { data: groups, total: groups.length };
+  }
+
+  async create(caller: Caller, body: { name: string; remark: string; permissions: string[] }, locale: Locale) {
+    checkGrantable(caller, body.permissions, locale);
+    try {
+      const id = await this.roles.insert({
+        ownerId: caller.accountId,
+        name: body.name.trim(),
+        remark: body.remark,
+        permissions: body.permissions,
+      });
+      return this.get(caller, id);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(101025);
+      throw error;
+    }
+  }
+
+  async update(
+    caller: Caller,
+    id: number,
+    body: { name: string; remark: string; permissions: string[] },
+    locale: Locale,
+  ) {
+    if (!(await this.roles.find(caller.accountId, id))) throw new AppError(101018);
+    checkGrantable(caller, body.permissions, locale);
+    try {
+      await this.roles.update(caller.accountId, id, { ...body, name: body.name.trim() });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(101025);
+      throw error;
+    }
+    return this.get(caller, id);
+  }
+
+  async delete(caller: Caller, id: number): Promise<void> {
+    if (!(await this.roles.delete(caller.accountId, id))) throw new AppError(101018);
+  }
+
+  /** Gives a role of the caller's to a sub-account of the caller's; another's account or role is 101018. */
+  async assign(caller: Caller, accountId: number, roleId: number | null): Promise<void> {
+    if (!(await this.roles.findSubAccount(caller.accountId, caller.tier, accountId))) throw new AppError(101018);
+    if (roleId !== null) {
+      const role = await this.roles.find(caller.accountId, roleId);
+      if (!role) throw new AppError(101018);
+      // The caller's own keys may have shrunk since the role was written.
+      if (role.role.permissions.some((key) => !caller.permissions.has(key))) throw new AppError(101018);
+    }
+    await this.roles.assign(accountId, roleId);
+  }
+
+  private async get(caller: Caller, id: number): Promise<Role> {
+    const row = await this.roles.find(caller.accountId, id);
+    if (!row) throw new AppError(101018);
+    return present(row);
+  }
+}

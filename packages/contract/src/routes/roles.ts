@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { pageQuery } from '../http.js';
+import { dataOf, defineRoute, pageOf, TIERS, tierSchema, tiers } from '../route.js';
+import { zName } from '../validators/zod.js';
+
+/**
+ * Roles and API tokens (spec part 1 §6, §7 "roles, metaRoles, account/role, apiTokens"; issue 7).
+ * Keys are declared in `permissions.ts`. A role is a named set of keys owned by an account; it
+ * can only hold keys its owner holds, and it is given to the owner's sub-accounts.
+ */
+
+const auth = z.object({ auth: tierSchema });
+const everyTier = tiers(TIERS);
+const ok = dataOf(z.literal(true));
+const id = z.number().int().positive();
+/** Permission keys as sent (at most 200); repeats are dropped. A key not of the tier is 101003 (invalidValue). */
+const permissionKeys = z
+  .array(z.string().min(1).max(64))
+  .max(200)
+  .transform((keys) => [...new Set(keys)]);
+
+export const roleSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  remark: z.string(),
+  permissions: z.array(z.string()),
+  /** Sub-accounts holding this role. */
+  accounts: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Role = z.infer<typeof roleSchema>;
+
+const roleBody = z.object({
+  name: zName,
+  remark: z.string().max(256).default(''),
+  permissions: permissionKeys,
+});
+
+export const listRoles = defineRoute({
+  id: 'roles.list',
+  method: 'GET',
+  path: '/{auth}/roles',
+  access: everyTier,
+  summary: "The caller's roles, paged, optionally searched by name",
+  tags: ['roles'],
+  request: { params: auth, query: pageQuery.extend({ name: z.string().max(256).optional() }) },
+  response: pageOf(roleSchema),
+});
+
+export const createRole = defineRoute({
+  id: 'roles.create',
+  method: 'POST',
+  path: '/{auth}/roles',
+  access: everyTier,
+  summary: 'Creates a role; its keys must be keys of the tier that the caller holds (101018 otherwise)',
+  tags: ['roles'],
+  request: { params: auth, body: roleBody },
+  response: dataOf(roleSchema),
+});
+
+export const updateRole = defineRoute({
+  id: 'roles.update',
+  method: 'PUT',
+  path: '/{auth}/roles/{roleId}',
+  access: everyTier,
+  summary: "Renames a role or changes its keys; its holders' keys change with it at once",
+  tags: ['roles'],
+  request: { params: auth.extend({ roleId: z.coerce.number().int().positive() }), body: roleBody },
+  response: dataOf(roleSchema),
+});
+
+export const deleteRole = defineRoute({
+  id: 'roles.delete',
+  method: 'DELETE',
+  path: '/{auth}/roles/{roleId}',
+  access: everyTier,
+  summary: 'Deletes a role; the sub-accounts holding it are left without a role (no keys)',
+  tags: ['roles'],
+  request: { params: auth.extend({ roleId: z.coerce.number().int().positive() }) },
+  response: ok,
+});
+
+export const metaRoleGroupSchema = z.object({
+  /** The console's menu group. */
+  key: z.string(),
+  name: z.string(),
+  permissions: z.array(z.object({ key: z.string(), name: z.string() })),
+});
+
+export const metaRoles = defineRoute({
+  id: 'roles.meta',
+  method: 'GET',
+  path: '/{auth}/metaRoles',
+  access: everyTier,
+  summary: "The permission keys of the caller's tier, grouped as its console's menus, named in the caller's language",
+  tags: ['roles'],
+  request: { params: auth },
+  response: pageOf(metaRoleGroupSchema),
+});
+
+export const assignRole = defineRoute({
+  id: 'roles.assign',
+  method: 'PUT',
+  path: '/{auth}/account/role',
+  access: everyTier,
+  summary: "Gives one of the caller's roles to one of its sub-accounts (roleId null: no role)",
+  tags: ['roles'],
+  request: { params: auth, body: z.object({ accountId: id, roleId: id.nullable() }) },
+  response: ok,
+});
+
+/** Lifetime of the access tokens an API token mints: 1 minute to 24 hours. */
+export const API_TOKEN_TTL_MIN_S = 60;
+export const API_TOKEN_TTL_MAX_S = 24 * 3600;
+
+export const apiTokenSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** Seconds each minted access token lives. */
+  lifetime: z.number().int(),
+  /** The keys the token is limited to; `null`: all of its owner's. */
+  permissions: z.array(z.string()).nullable(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type ApiToken = z.infer<typeof apiTokenSchema>;
+
+export const listApiTokens = defineRoute({
+  id: 'apiTokens.list',
+  method: 'GET',
+  path: '/{auth}/apiTokens',
+  access: everyTier,
+  summary: "The caller's API tokens (never their secret)",
+  tags: ['apiTokens'],
+  request: { params: auth, query: pageQuery },
+  response: pageOf(apiTokenSchema),
+});
+
+export const createApiToken = defineRoute({
+  id: 'apiTokens.create',
+  method: 'POST',
+  path: '/{auth}/apiToken',
+  access: everyTier,
+  summary:
+    'Creates an API token; its secret is in this reply only (stored hashed). Keys must be keys the caller holds (101018 otherwise)',
+  tags: ['apiTokens'],
+  request: {
+    params: auth,
+    body: z.object({
+      name: zName,
+      lifetime: z.number().int().min(API_TOKEN_TTL_MIN_S).max(API_TOKEN_TTL_MAX_S),
+      permissions: permissionKeys.nullable().default(null),
+    }),
+  },
+  response: dataOf(apiTokenSchema.extend({ token: z.string() })),
+});
+
+export const deleteApiTokens = defineRoute({
+  id: 'apiTokens.delete',
+  method: 'DELETE',
+  path: '/{auth}/apiTokens',
+  access: everyTier,
+  summary: "Deletes API tokens of the caller's; the access tokens they minted stop at once",
+  tags: ['apiTokens'],
+  request: { params: auth, body: z.object({ ids: z.array(id).min(1).max(100) }) },
+  response: ok,
+});
+
+export const apiAccessTokenSchema = z.object({
+  accessToken: z.string(),
+  tokenType: z.literal('Bearer'),
+  /** Seconds until the access token expires (the API token's lifetime). */
+  expiresIn: z.number().int(),
+});
+
+export const mintApiAccessToken = defineRoute({
+  id: 'apiTokens.accessToken',
+  method: 'POST',
+  path: '/{auth}/apiToken/accessToken',
+  access: { kind: 'public' },
+  summary:
+    'Exchanges an API token for an access token of its lifetime; send it as `Authorization: Bearer <accessToken>` (101013 for an unknown or deleted token)',
+  tags: ['apiTokens'],
+  request: { params: auth, body: z.object({ token: z.string().min(1).max(256) }) },
+  response: dataOf(apiAccessTokenSchema),
+});
+
+export const roleRoutes = { listRoles, createRole, updateRole, deleteRole, metaRoles, assignRole } as const;
+export const apiTokenRoutes = { listApiTokens, createApiToken, deleteApiTokens, mintApiAccessToken } as const;
