@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accountStatusSchema } from '../enums.js';
 import { orderBySchema, pageQuery } from '../http.js';
+import type { Localized } from '../locale.js';
 import { dataOf, defineRoute, pageOf, TIERS, type Tier, tierSchema, tiers } from '../route.js';
 import { zAccount, zEmail, zName } from '../validators/zod.js';
 
@@ -161,6 +162,24 @@ export const resetAccountTwoFactor = defineRoute({
 /** Why a delete was refused: `extra.reason` of the 205003 reply, with the count in `extra.count`. */
 export const ACCOUNT_DELETE_REFUSALS = ['accountHasSites', 'accountHasSubAccounts', 'accountInUse'] as const;
 export type AccountDeleteRefusal = (typeof ACCOUNT_DELETE_REFUSALS)[number];
+/** What the console says for each refusal (`{count}` is `extra.count`). */
+export const ACCOUNT_DELETE_REFUSAL_MESSAGES: Record<AccountDeleteRefusal, Localized> = {
+  accountHasSites: {
+    en_US: 'This account still has {count} site(s): delete them or give them to another account first.',
+    zh_CN: '该账号仍有 {count} 个站点：请先删除这些站点或将其转给其他账号。',
+    zh_TW: '此帳號仍有 {count} 個網站：請先刪除這些網站或將其轉給其他帳號。',
+  },
+  accountHasSubAccounts: {
+    en_US: 'This account still has {count} account(s) below it: delete them first.',
+    zh_CN: '该账号下仍有 {count} 个账号：请先删除它们。',
+    zh_TW: '此帳號下仍有 {count} 個帳號：請先刪除它們。',
+  },
+  accountInUse: {
+    en_US: 'This account still owns nodes, zones, products or other objects: remove them first.',
+    zh_CN: '该账号仍拥有节点、区域、产品或其他对象：请先移除它们。',
+    zh_TW: '此帳號仍擁有節點、區域、產品或其他物件：請先移除它們。',
+  },
+};
 
 export const accountRoutes = {
   listAccounts,

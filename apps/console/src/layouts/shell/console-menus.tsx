@@ -9,7 +9,7 @@ import {
 } from '@ant-design/icons';
 import type { Tier } from '@rampart/contract';
 import type { ReactNode } from 'react';
-import { CLIENT_PATHS, CONSOLE_PATHS, USER_PATHS } from '../../app/console-paths';
+import { ACCOUNTS_PATHS, CLIENT_PATHS, CONSOLE_PATHS, USER_PATHS } from '../../app/console-paths';
 import type { LocaleResources } from '../../i18n/resources';
 
 export type MenuKey = keyof LocaleResources['shell']['menu'];
@@ -46,11 +46,11 @@ const dashboard: MenuLeaf = { key: 'dashboard', path: CONSOLE_PATHS.dashboard, i
 const changePassword: MenuLeaf = { key: 'changePassword', path: CONSOLE_PATHS.changePassword, icon: <LockOutlined /> };
 const userInformation: MenuLeaf = { key: 'userInformation', path: CONSOLE_PATHS.userInformation };
 const twoFactor: MenuLeaf = { key: 'twoFactor', path: CONSOLE_PATHS.twoFactor };
-const userManagement: MenuGroup = {
-  key: 'userManagement',
-  icon: <TeamOutlined />,
-  children: [userInformation, twoFactor],
-};
+/** userManagement of a console: its own information, the accounts it manages, its second factor. */
+function userManagementOf(tier: Tier): MenuGroup {
+  const accounts: MenuLeaf = { key: tier === 'user' ? 'usersList' : 'users', path: ACCOUNTS_PATHS[tier] };
+  return { key: 'userManagement', icon: <TeamOutlined />, children: [userInformation, accounts, twoFactor] };
+}
 
 /**
  * The sidebar of each console, in the spec's order (part 1 §2). Only pages that work are listed;
@@ -61,7 +61,7 @@ const userManagement: MenuGroup = {
 export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
   user: [
     dashboard,
-    userManagement,
+    userManagementOf('user'),
     {
       key: 'sitesManagement',
       icon: <GlobalOutlined />,
@@ -102,8 +102,8 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
       icon: <SettingOutlined />,
       children: [{ key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting }],
     },
-    userManagement,
+    userManagementOf('client'),
     changePassword,
   ],
-  admin: [dashboard, userManagement, changePassword],
+  admin: [dashboard, userManagementOf('admin'), changePassword],
 };
