@@ -1,4 +1,10 @@
-import type { AccountDeleteRefusal, Locale, ManagedAccount, Tier } from '@rampart/contract';
+import {
+  type AccountDeleteRefusal,
+  type Locale,
+  MANAGED_TIERS,
+  type ManagedAccount,
+  type Tier,
+} from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
 import type { Db } from '../../platform/db/database.js';
@@ -58,7 +64,7 @@ export class AccountsService {
   ) {}
 
   async list(caller: Caller, query: ListQuery) {
-    const tier = query.auth ?? (caller.tier === 'admin' ? 'client' : 'user');
+    const tier = query.auth ?? MANAGED_TIERS[caller.tier][0];
     const parentId = await parentForTier(this.accounts, caller, tier);
     return this.page(parentId, tier, query);
   }
