@@ -212,7 +212,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const binder = createBinder(app, {
-    account: createAuthenticator(tokens, sessionsRepo, clock),
+    account: createAuthenticator(tokens, sessionsRepo, accountsRepo, clock),
     node: createNodeAuthenticator(nodesRepo, box, clock),
   });
   bindSystemRoutes(binder, system);

@@ -291,6 +291,18 @@ describe('PUT {auth}/account', () => {
     await signIn(t.app, 'user', 'editme', 'editme first password');
   });
 
+  it("stops a customer's sub-users while the customer is paused", async () => {
+    const { id } = await createCustomer('paused-parent');
+    await smtp.next('paused-parent@rampart.test');
+    await addAccount(t.app, 'user', 'paused-child', id);
+    const child = await signIn(t.app, 'user', 'paused-child');
+    await as(client, 'PUT', 'client/account', { id, name: 'P', email: 'paused-parent@rampart.test', status: 'pause' });
+    expect((await as(child, 'GET', 'user/account/self')).json().code).toBe(101008);
+    await expect(signIn(t.app, 'user', 'paused-child')).rejects.toThrow(/101008/);
+    await as(client, 'PUT', 'client/account', { id, name: 'P', email: 'paused-parent@rampart.test', status: 'normal' });
+    expect((await as(child, 'GET', 'user/account/self')).statusCode).toBe(200);
+  });
+
   it('spends the link mailed to an old address when the e-mail changes', async () => {
     const { id } = await createCustomer('moving');
     const token = await mailedToken('moving@rampart.test', 'user');

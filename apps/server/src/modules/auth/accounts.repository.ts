@@ -171,4 +171,21 @@ export class AccountsRepository {
     const rows = await this.db.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id });
     return rows.length === 1;
   }
+
+  /**
+   * Whether an account above `id` of the same tier is paused, locked or expired: a sub-account
+   * stops with the account it belongs to.
+   */
+  async disabledAbove(id: number): Promise<boolean> {
+    const result = (await this.db.execute(sql`
+      WITH RECURSIVE chain AS (
+        SELECT id, parent_id, tier, status FROM accounts WHERE id = ${id}
+        UNION ALL
+        SELECT a.id, a.parent_id, a.tier, a.status FROM accounts a JOIN chain c ON a.id = c.parent_id
+        WHERE a.tier = c.tier
+      )
+      SELECT 1 AS hit FROM chain WHERE id <> ${id} AND status <> 'normal' LIMIT 1
+    `)) as unknown as { rows: unknown[] };
+    return result.rows.length > 0;
+  }
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Authenticator, Caller } from '../../platform/http/bind-route.js';
+import type { AccountsRepository } from './accounts.repository.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import type { TokenService } from './token.service.js';
 
@@ -11,7 +12,12 @@ import type { TokenService } from './token.service.js';
  * credentials and needs no CSRF token. A token of another tier, or for another console than the
  * path's `{auth}`, is 101018.
  */
-export function createAuthenticator(tokens: TokenService, sessions: SessionsRepository, clock: Clock): Authenticator {
+export function createAuthenticator(
+  tokens: TokenService,
+  sessions: SessionsRepository,
+  accounts: AccountsRepository,
+  clock: Clock,
+): Authenticator {
   return async (request: FastifyRequest, access): Promise<Caller> => {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/.exec(header);
@@ -32,6 +38,8 @@ export function createAuthenticator(tokens: TokenService, sessions: SessionsRepo
       throw new AppError(101013);
     }
     if (found.account.status !== 'normal') throw new AppError(101008);
+    // A sub-account stops at once with the account above it (a paused customer's sub-users).
+    if (!found.account.isRoot && (await accounts.disabledAbove(found.account.id))) throw new AppError(101008);
     return { tier: claims.tier, accountId: claims.accountId, sessionId: claims.sessionId, account: found.account };
   };
 }
