@@ -9,6 +9,10 @@ import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AnnouncementsRepository } from './modules/announcements/announcements.repository.js';
 import { bindAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { AnnouncementsService } from './modules/announcements/announcements.service.js';
+import { AuditRepository } from './modules/audit/audit.repository.js';
+import { bindAuditRoutes } from './modules/audit/audit.routes.js';
+import { AuditService } from './modules/audit/audit.service.js';
+import { SwitchUserService } from './modules/audit/switch-user.service.js';
 import { AccountService } from './modules/auth/account.service.js';
 import { AccountsRepository } from './modules/auth/accounts.repository.js';
 import { bindAuthRoutes } from './modules/auth/auth.routes.js';
@@ -211,10 +215,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     parseJson(request, body as string, done);
   });
 
-  const binder = createBinder(app, {
-    account: createAuthenticator(tokens, sessionsRepo, accountsRepo, clock),
-    node: createNodeAuthenticator(nodesRepo, box, clock),
-  });
+  const audit = new AuditService(db, new AuditRepository(db));
+  const binder = createBinder(
+    app,
+    {
+      account: createAuthenticator(tokens, sessionsRepo, accountsRepo, clock),
+      node: createNodeAuthenticator(nodesRepo, box, clock),
+    },
+    audit,
+  );
   bindSystemRoutes(binder, system);
   bindAuthRoutes(binder, login, tokens, account);
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
@@ -289,6 +298,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new ProbesService(db, new ProbesRepository(db), clock),
     nodesService,
   );
+  bindAuditRoutes(binder, audit, new SwitchUserService(accountsRepo, tokens));
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {

@@ -1,52 +1,32 @@
 import { CACHE_RULES_PER_SITE, dataPlaneSchema } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
-import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import type { Method } from './helpers/auth.js';
+import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Cache rules of a site (user/site/{id}/setting/caches …, currentCache) and what reaches the nodes.
 
 let t: TestApp;
-let client: { accessToken: string };
+let f: SiteFixture;
 let user: { accessToken: string };
 let other: { accessToken: string };
 let siteId: number;
-let node: JoinedNode;
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
-}
+const call = (
+  method: Method,
+  url: string,
+  payload?: Record<string, unknown>,
+  token: { accessToken: string } = f.client,
+) => f.call(method, url, payload, token);
 const cache = (method: Method, url: string, payload?: Record<string, unknown>, token = user) =>
   call(method, `user/site/${siteId}/setting/${url}`, payload, token);
-
-async function snapshot() {
-  const res = await nodeRequest(t.app, node, 'GET', '/snapshot');
-  expect(res.statusCode).toBe(200);
-  return res.json().data;
-}
+const snapshot = () => f.snapshot();
 
 beforeAll(async () => {
   t = await createTestApp();
-  client = await signIn(t.app, 'client');
-  user = await signIn(t.app, 'user');
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
-  await addAccount(t.app, 'user', 'neighbour', clientRoot);
-  other = await signIn(t.app, 'user', 'neighbour');
-  const zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
-  const productId = (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [web] })).json()
-    .data.id;
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  siteId = (await call('POST', 'client/site', { siteName: 'shop', userID, productID: productId })).json().data.siteID;
-  node = await joinNode(t.app, client, 'edge-1');
-  await call('POST', 'client/nodes/initialize', { ids: [node.nodeId], zoneID: zoneId, groupID: web });
-  await call(
-    'POST',
-    `user/site/${siteId}/domains`,
-    { domains: [{ name: 'www.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
-    user,
-  );
+  f = await siteFixture(t);
+  ({ user, other, siteId } = f);
+  await f.addDomains(['www.shop.example']);
 });
 afterAll(async () => t.close());
 

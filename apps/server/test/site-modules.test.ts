@@ -1,14 +1,14 @@
 import { dataPlaneSchema, REDIRECT_RULES_PER_SITE } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
-import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import type { Method } from './helpers/auth.js';
+import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Site modules (user/site/{id}/module/…), their binding to domains (PUT domains/module/{type}) and
 // what reaches the nodes.
 
 let t: TestApp;
+let f: SiteFixture;
 let client: { accessToken: string };
 let user: { accessToken: string };
 let other: { accessToken: string };
@@ -17,21 +17,14 @@ let otherSiteId: number;
 let domainId: number;
 let secondDomainId: number;
 let otherDomainId: number;
-let node: JoinedNode;
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
-}
+const call = (method: Method, url: string, payload?: Record<string, unknown>, token = client) =>
+  f.call(method, url, payload, token);
 const mod = (method: Method, url: string, payload?: Record<string, unknown>, token = user, site = siteId) =>
   call(method, `user/site/${site}/module/${url}`, payload, token);
 const bind = (type: string, payload: Record<string, unknown>, token = user, site = siteId) =>
   call('PUT', `user/site/${site}/domains/module/${type}`, payload, token);
-
-async function snapshot() {
-  const res = await nodeRequest(t.app, node, 'GET', '/snapshot');
-  expect(res.statusCode).toBe(200);
-  return res.json().data;
-}
+const snapshot = () => f.snapshot();
 async function domainRow(id = domainId) {
   const list = (await call('GET', `user/site/${siteId}/domains`, undefined, user)).json().data;
   return list.find((d: { id: number }) => d.id === id);
@@ -41,42 +34,10 @@ const fields = (res: { json(): { extra: { fields: { field: string }[] } } }) =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  client = await signIn(t.app, 'client');
-  user = await signIn(t.app, 'user');
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
-  const neighbourId = await addAccount(t.app, 'user', 'neighbour', clientRoot);
-  other = await signIn(t.app, 'user', 'neighbour');
-  const zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
-  const productId = (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [web] })).json()
-    .data.id;
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  siteId = (await call('POST', 'client/site', { siteName: 'shop', userID, productID: productId })).json().data.siteID;
-  otherSiteId = (
-    await call('POST', 'client/site', { siteName: 'rival', userID: neighbourId, productID: productId })
-  ).json().data.siteID;
-  node = await joinNode(t.app, client, 'edge-1');
-  await call('POST', 'client/nodes/initialize', { ids: [node.nodeId], zoneID: zoneId, groupID: web });
-  const created = await call(
-    'POST',
-    `user/site/${siteId}/domains`,
-    {
-      domains: [
-        { name: 'www.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] },
-        { name: 'api.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] },
-      ],
-    },
-    user,
-  );
-  [domainId, secondDomainId] = created.json().data.map((d: { id: number }) => d.id);
-  otherDomainId = (
-    await call(
-      'POST',
-      `user/site/${otherSiteId}/domains`,
-      { domains: [{ name: 'www.rival.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
-      other,
-    )
-  ).json().data[0].id;
+  f = await siteFixture(t, 'rival');
+  ({ client, user, other, siteId, otherSiteId } = f);
+  [domainId = 0, secondDomainId = 0] = await f.addDomains(['www.shop.example', 'api.shop.example']);
+  [otherDomainId = 0] = await f.addDomains(['www.rival.example'], 'other');
 });
 afterAll(async () => t.close());
 

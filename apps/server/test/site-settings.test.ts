@@ -1,66 +1,41 @@
 import { dataPlaneSchema, ERROR_PAGE_MAX_BYTES, GZIP_DEFAULT_TYPES, RATE_RULES_PER_SITE } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
-import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import type { Method } from './helpers/auth.js';
+import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Site settings (user/site/{id}/setting/gzip, rates, errorPages …) and what reaches the nodes.
 
 let t: TestApp;
-let client: { accessToken: string };
+let f: SiteFixture;
 let user: { accessToken: string };
 let other: { accessToken: string };
 let siteId: number;
 let otherSiteId: number;
-let node: JoinedNode;
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
-}
+const call = (
+  method: Method,
+  url: string,
+  payload?: Record<string, unknown>,
+  token: { accessToken: string } = f.client,
+) => f.call(method, url, payload, token);
 const setting = (method: Method, url: string, payload?: Record<string, unknown>, token = user, site = siteId) =>
   call(method, `user/site/${site}/setting/${url}`, payload, token);
 const fields = (res: { json(): { extra: { fields: { field: string }[] } } }) =>
   res.json().extra.fields.map((f) => f.field);
 
 async function snapshot() {
-  const res = await nodeRequest(t.app, node, 'GET', '/snapshot');
-  expect(res.statusCode).toBe(200);
-  const data = res.json().data;
-  expect(dataPlaneSchema.safeParse(data.dataPlane).success).toBe(true);
-  return data.dataPlane;
+  const { dataPlane } = await f.snapshot();
+  expect(dataPlaneSchema.safeParse(dataPlane).success).toBe(true);
+  return dataPlane;
 }
 
 beforeAll(async () => {
   t = await createTestApp();
-  client = await signIn(t.app, 'client');
-  user = await signIn(t.app, 'user');
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
-  const neighbour = await addAccount(t.app, 'user', 'neighbour', clientRoot);
-  other = await signIn(t.app, 'user', 'neighbour');
-  const zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
-  const productId = (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [web] })).json()
-    .data.id;
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  siteId = (await call('POST', 'client/site', { siteName: 'shop', userID, productID: productId })).json().data.siteID;
-  otherSiteId = (
-    await call('POST', 'client/site', { siteName: 'blog', userID: neighbour, productID: productId })
-  ).json().data.siteID;
-  node = await joinNode(t.app, client, 'edge-1');
-  await call('POST', 'client/nodes/initialize', { ids: [node.nodeId], zoneID: zoneId, groupID: web });
-  await call(
-    'POST',
-    `user/site/${siteId}/domains`,
-    { domains: [{ name: 'www.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
-    user,
-  );
-  await call(
-    'POST',
-    `user/site/${otherSiteId}/domains`,
-    { domains: [{ name: 'www.blog.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
-    other,
-  );
+  f = await siteFixture(t, 'blog');
+  ({ user, other, siteId, otherSiteId } = f);
+  await f.addDomains(['www.shop.example']);
+  await f.addDomains(['www.blog.example'], 'other');
 });
 afterAll(async () => t.close());
 

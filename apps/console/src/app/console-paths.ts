@@ -11,6 +11,7 @@ export const CONSOLE_PATHS = {
   changePassword: 'changePassword',
   userInformation: 'userManagement/userInformation',
   twoFactor: 'userManagement/twoFactor',
+  logOperation: 'userManagement/logOperation',
 } as const;
 
 export type ConsolePathName = keyof typeof CONSOLE_PATHS;

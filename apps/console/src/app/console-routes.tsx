@@ -46,6 +46,14 @@ export const ACCOUNT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'logOperation',
+    path: CONSOLE_PATHS.logOperation,
+    lazy: lazyPage(
+      () => import('../pages/account/LogOperationPage'),
+      (m) => m.LogOperationPage,
+    ),
+  },
+  {
     name: 'twoFactor',
     path: CONSOLE_PATHS.twoFactor,
     lazy: lazyPage(

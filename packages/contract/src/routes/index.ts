@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../route.js';
 import { accountRoutes } from './accounts.js';
 import { announcementRoutes } from './announcements.js';
+import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { cacheTaskRoutes } from './cache-tasks.js';
 import { certificateRoutes } from './certificates.js';
@@ -31,6 +32,7 @@ import { zoneRoutes } from './zones.js';
 
 export * from './accounts.js';
 export * from './announcements.js';
+export * from './audit.js';
 export * from './auth.js';
 export * from './cache-tasks.js';
 export * from './certificates.js';
@@ -90,6 +92,7 @@ export const ROUTE_GROUPS = {
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,
   announcements: announcementRoutes,
+  audit: auditRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

@@ -46,10 +46,15 @@ const dashboard: MenuLeaf = { key: 'dashboard', path: CONSOLE_PATHS.dashboard, i
 const changePassword: MenuLeaf = { key: 'changePassword', path: CONSOLE_PATHS.changePassword, icon: <LockOutlined /> };
 const userInformation: MenuLeaf = { key: 'userInformation', path: CONSOLE_PATHS.userInformation };
 const twoFactor: MenuLeaf = { key: 'twoFactor', path: CONSOLE_PATHS.twoFactor };
-/** userManagement of a console: its own information, the accounts it manages, its second factor. */
+const logOperation: MenuLeaf = { key: 'logOperation', path: CONSOLE_PATHS.logOperation };
+/** userManagement of a console: its own information, the accounts it manages, its second factor, the operation log. */
 function userManagementOf(tier: Tier): MenuGroup {
   const accounts: MenuLeaf = { key: tier === 'user' ? 'usersList' : 'users', path: ACCOUNTS_PATHS[tier] };
-  return { key: 'userManagement', icon: <TeamOutlined />, children: [userInformation, accounts, twoFactor] };
+  return {
+    key: 'userManagement',
+    icon: <TeamOutlined />,
+    children: [userInformation, accounts, twoFactor, logOperation],
+  };
 }
 
 /**

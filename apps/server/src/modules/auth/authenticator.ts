@@ -40,6 +40,12 @@ export function createAuthenticator(
     if (found.account.status !== 'normal') throw new AppError(101008);
     // A sub-account stops at once with the account above it (a paused customer's sub-users).
     if (!found.account.isRoot && (await accounts.disabledAbove(found.account.id))) throw new AppError(101008);
-    return { tier: claims.tier, accountId: claims.accountId, sessionId: claims.sessionId, account: found.account };
+    return {
+      tier: claims.tier,
+      accountId: claims.accountId,
+      sessionId: claims.sessionId,
+      account: found.account,
+      realAccountId: found.session.realAccountId,
+    };
   };
 }

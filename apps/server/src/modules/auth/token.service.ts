@@ -69,13 +69,19 @@ export class TokenService {
   }
 
   /** Starts a session for an account that has just proved who it is. */
-  async startSession(account: AccountRow, meta: SessionMeta): Promise<TokenSet> {
+  async startSession(
+    account: AccountRow,
+    meta: SessionMeta,
+    /** Switch user: who really acts, and the session's shorter life. */
+    switched?: { readonly realAccountId: number; readonly lifetimeMs: number },
+  ): Promise<TokenSet> {
     const sessionId = randomUUID();
     await this.sessions.insertSession({
       id: sessionId,
       accountId: account.id,
       tier: account.tier,
-      absoluteExpiresAt: new Date(this.clock() + SESSION_ABSOLUTE_TTL_MS),
+      realAccountId: switched?.realAccountId ?? null,
+      absoluteExpiresAt: new Date(this.clock() + (switched?.lifetimeMs ?? SESSION_ABSOLUTE_TTL_MS)),
       ip: meta.ip.slice(0, 64),
       userAgent: meta.userAgent.slice(0, 256),
     });

@@ -92,6 +92,10 @@ export const authSessions = pgTable(
     revokedReason: text('revoked_reason'),
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
+    /** Switch user: the account that opened this session as `accountId`; null for a normal sign-in. */
+    realAccountId: bigint('real_account_id', { mode: 'number' }).references((): AnyPgColumn => accounts.id, {
+      onDelete: 'cascade',
+    }),
   },
   (t) => [index('auth_sessions_account_idx').on(t.accountId)],
 );
@@ -957,3 +961,38 @@ export const domainModules = pgTable(
   },
   (t) => [primaryKey({ columns: [t.domainId, t.type] }), index('domain_modules_module_idx').on(t.moduleId)],
 );
+
+/**
+ * The audit log: one row per state-changing console call that reached its handler, written before
+ * the handler runs (outcome `pending`) and completed after it. Rows are never updated otherwise
+ * and never deleted through the API. `visibleTo` lists the actor and every account above it on the
+ * owner chain: the accounts that may read the row.
+ */
+export const auditLogs = pgTable(
+  'audit_logs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    accountName: text('account_name').notNull(),
+    tier: text('tier').$type<'admin' | 'client' | 'user'>().notNull(),
+    realAccountId: bigint('real_account_id', { mode: 'number' }),
+    realAccountName: text('real_account_name'),
+    visibleTo: bigint('visible_to', { mode: 'number' }).array().notNull(),
+    action: text('action').notNull(),
+    method: text('method').notNull(),
+    url: text('url').notNull(),
+    target: jsonb('target').$type<Record<string, unknown>>().notNull(),
+    changes: jsonb('changes').$type<unknown>(),
+    ip: text('ip').notNull(),
+    reqId: text('req_id').notNull(),
+    pending: boolean('pending').notNull().default(true),
+    status: integer('status').notNull().default(0),
+    code: integer('code').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('audit_logs_visible_idx').using('gin', t.visibleTo),
+    index('audit_logs_created_idx').on(t.createdAt, t.id),
+  ],
+);
+export type AuditLogRow = typeof auditLogs.$inferSelect;

@@ -20,6 +20,18 @@ export interface Caller {
   readonly sessionId: string;
   /** The caller's account row as loaded for this request. */
   readonly account: AccountRow;
+  /** Switch user: the account really acting through this session; null (or absent) otherwise. */
+  readonly realAccountId?: number | null;
+}
+
+/** Records state-changing calls (the audit module); `begin` answers null for a call it does not audit. */
+export interface AuditHook {
+  begin(
+    route: AnyRoute,
+    caller: Caller,
+    input: { params: unknown; body: unknown },
+    request: FastifyRequest,
+  ): Promise<{ finish(error: unknown, status: number): Promise<void> } | null>;
 }
 
 /** Checks the token of a console route; installed by the auth module. */
@@ -67,7 +79,7 @@ export function fastifyPath(route: Pick<AnyRoute, 'api' | 'path'>): string {
  * the contract (101003 naming each field), and the reply passed through the response schema, so
  * that a handler can never send a field the contract does not declare.
  */
-export function createBinder(app: FastifyInstance, authenticators: Authenticators): Binder {
+export function createBinder(app: FastifyInstance, authenticators: Authenticators, audit?: AuditHook): Binder {
   const bound = new Set<string>();
   return {
     bound,
@@ -104,12 +116,25 @@ export function createBinder(app: FastifyInstance, authenticators: Authenticator
           const body = parse('body', route.request.body, request.body);
           if (errors.length > 0) throw new AppError(101003, { extra: { fields: errors } });
 
-          const result = await handler({ params, query, body } as RouteParsed<typeof route>, {
-            request,
-            reply,
-            caller,
-            node,
-          });
+          // The audit record is written before the handler runs, so a committed change never lacks one.
+          const audited = caller && audit ? await audit.begin(route, caller, { params, body }, request) : null;
+          let result: unknown;
+          try {
+            result = await handler({ params, query, body } as RouteParsed<typeof route>, {
+              request,
+              reply,
+              caller,
+              node,
+            });
+          } catch (error) {
+            await audited
+              ?.finish(error, 0)
+              .catch((e: unknown) => request.log.error({ err: e }, 'audit: outcome not recorded'));
+            throw error;
+          }
+          await audited
+            ?.finish(null, reply.statusCode)
+            .catch((e: unknown) => request.log.error({ err: e }, 'audit: outcome not recorded'));
           if (route.reply === 'raw') return reply;
           const checked = route.response.safeParse(result);
           if (!checked.success) {

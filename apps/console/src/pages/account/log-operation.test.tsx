@@ -1,0 +1,58 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type FakeApi,
+  installFakeApi,
+  ok,
+  resetBrowserSession,
+  restoreFakeApi,
+  selfInfo,
+  signedInCookies,
+} from '../../test/fake-api';
+import { renderAt } from '../../test/render-app';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+beforeEach(() => {
+  resetBrowserSession();
+  api = installFakeApi();
+  signedInCookies('client');
+  api.on('GET', '/client/account/self', ok(selfInfo('client')));
+});
+afterEach(() => restoreFakeApi());
+
+const record = {
+  id: 7,
+  accountID: 3,
+  accountName: 'alice',
+  tier: 'user',
+  realAccountID: 2,
+  realAccountName: 'operator1',
+  action: 'user.site.create',
+  method: 'POST',
+  url: '/api/v1/user/site',
+  target: {},
+  changes: { siteName: 'shop' },
+  ip: '192.0.2.1',
+  reqID: 'req-12345678',
+  status: 200,
+  code: 0,
+  pending: false,
+  createdAt: '2026-01-02T03:04:05.000Z',
+};
+
+describe('logOperation', () => {
+  it('lists records with the real actor and sends the URL filters to the server', async () => {
+    api.on('GET', '/client/auditLogs', { status: 200, body: { data: [record], total: 1 } });
+    renderAt('/client/userManagement/logOperation?method=POST&reqID=req-12345678&page=2');
+    expect(await screen.findByText('operator1 as alice')).toBeTruthy();
+    expect(screen.getByText('user.site.create')).toBeTruthy();
+    expect(screen.getByText('Success')).toBeTruthy();
+    await waitFor(() => expect(api.sent('GET', '/client/auditLogs').length).toBeGreaterThan(0));
+    const [sent] = api.sent('GET', '/client/auditLogs');
+    expect(sent?.search.get('reqID')).toBe('req-12345678');
+    expect(sent?.search.get('method')).toBe('POST');
+    expect(sent?.search.get('page')).toBe('2');
+  });
+});

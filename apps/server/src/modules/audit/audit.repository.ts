@@ -1,0 +1,56 @@
+import type { auditQuery } from '@rampart/contract';
+import { and, count, desc, eq, gte, ilike, lte, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../platform/db/database.js';
+import { containsPattern } from '../../platform/db/like.js';
+import { type AuditLogRow, auditLogs } from '../../platform/db/schema.js';
+
+export type NewAuditLog = typeof auditLogs.$inferInsert;
+
+/** Audit rows: inserted, completed once, read by the accounts on their `visibleTo` list. Nothing else. */
+export class AuditRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(values: NewAuditLog): Promise<number> {
+    const [row] = await this.db.insert(auditLogs).values(values).returning({ id: auditLogs.id });
+    if (!row) throw new Error('insert returned no row');
+    return row.id;
+  }
+
+  /** Records the outcome of a pending row (once: a completed row is never changed again). */
+  async complete(id: number, status: number, code: number): Promise<void> {
+    await this.db
+      .update(auditLogs)
+      .set({ pending: false, status, code })
+      .where(and(eq(auditLogs.id, id), eq(auditLogs.pending, true)));
+  }
+
+  async list(viewerId: number, query: z.output<typeof auditQuery>) {
+    const name = query.accountName ? containsPattern(query.accountName) : undefined;
+    const url = query.url ? containsPattern(query.url) : undefined;
+    const where = and(
+      sql`${auditLogs.visibleTo} @> ARRAY[${viewerId}]::bigint[]`,
+      name
+        ? or(ilike(auditLogs.accountName, name), ilike(sql`coalesce(${auditLogs.realAccountName}, '')`, name))
+        : undefined,
+      query.startTime ? gte(auditLogs.createdAt, new Date(query.startTime)) : undefined,
+      query.endTime ? lte(auditLogs.createdAt, new Date(query.endTime)) : undefined,
+      query.method ? eq(auditLogs.method, query.method) : undefined,
+      url ? or(ilike(auditLogs.url, url), ilike(auditLogs.action, url)) : undefined,
+      query.reqID ? eq(auditLogs.reqId, query.reqID) : undefined,
+    );
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select()
+        .from(auditLogs)
+        .where(where)
+        .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize),
+      this.db.select({ n: count() }).from(auditLogs).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+}
+
+export type { AuditLogRow };

@@ -1,0 +1,122 @@
+import type { AnyRoute, AuditRecord, auditQuery } from '@rampart/contract';
+import { errorStatus, isErrorCode } from '@rampart/contract';
+import { sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Db } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { AuditHook, Caller } from '../../platform/http/bind-route.js';
+import type { AuditLogRow, AuditRepository } from './audit.repository.js';
+import { redactBody } from './redact.js';
+
+/**
+ * Calls that change nothing although they are not GETs: queries sent as POST because their
+ * filters are long. They are left out of the audit log so it lists changes only.
+ */
+export const READ_ONLY_ROUTES: ReadonlySet<string> = new Set([
+  'client.domains.meta',
+  'user.domains.acrossMeta',
+  'user.domains.acrossTags',
+  'user.domains.export',
+]);
+
+/**
+ * Which calls are audited: every console call of a signed-in account that is not a GET and not
+ * in {@link READ_ONLY_ROUTES}. Public calls (sign-in, refresh, logout, set-password links) have
+ * no signed-in actor and are in the request log; node-API calls are the agents' own polling and
+ * reporting, thousands a day per node, and change nothing an account did.
+ */
+export function isAudited(route: AnyRoute): boolean {
+  return (
+    route.access.kind === 'tiers' && route.method !== 'GET' && route.api !== 'edge' && !READ_ONLY_ROUTES.has(route.id)
+  );
+}
+
+/**
+ * Writes the audit log. The record is inserted *before* the handler runs and completed after it,
+ * so a change that was committed always has its record: if the insert fails the call answers an
+ * error and its handler never runs; if the process dies in between, the record stays `pending`
+ * (outcome unknown) rather than missing. The handlers' own transactions are left alone.
+ */
+export class AuditService implements AuditHook {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: AuditRepository,
+  ) {}
+
+  async begin(route: AnyRoute, caller: Caller, input: { params: unknown; body: unknown }, request: FastifyRequest) {
+    if (!isAudited(route)) return null;
+    const chain = await this.chainOf(caller.accountId);
+    const real = caller.realAccountId ? await this.nameOf(caller.realAccountId) : null;
+    const { auth: _tier, ...target } = (input.params ?? {}) as Record<string, unknown>;
+    const id = await this.repo.insert({
+      accountId: caller.accountId,
+      accountName: caller.account.account,
+      tier: caller.tier,
+      realAccountId: caller.realAccountId ?? null,
+      realAccountName: real,
+      visibleTo: chain,
+      action: route.id,
+      method: route.method,
+      url: request.url.split('?')[0] ?? '',
+      target,
+      changes: redactBody(input.body),
+      ip: request.ip,
+      reqId: request.id,
+    });
+    return {
+      finish: async (error: unknown, status: number) => {
+        const code = error instanceof AppError ? error.code : error === null ? 0 : 101002;
+        const answered =
+          error === null ? status : error instanceof AppError ? (error.status ?? errorStatus(error.code)) : 500;
+        await this.repo.complete(id, answered, isErrorCode(code) || code === 0 ? code : 101002);
+      },
+    };
+  }
+
+  async list(viewer: Caller, query: z.output<typeof auditQuery>) {
+    const { rows, total } = await this.repo.list(viewer.accountId, query);
+    return { data: rows.map(present), total };
+  }
+
+  /** The account and every account above it: who may read its records. */
+  private async chainOf(accountId: number): Promise<number[]> {
+    const result = (await this.db.execute(sql`
+      WITH RECURSIVE chain AS (
+        SELECT id, parent_id FROM accounts WHERE id = ${accountId}
+        UNION ALL
+        SELECT a.id, a.parent_id FROM accounts a JOIN chain c ON a.id = c.parent_id
+      ) SELECT id FROM chain
+    `)) as unknown as { rows: { id: number | string }[] };
+    return result.rows.map((row) => Number(row.id));
+  }
+
+  private async nameOf(accountId: number): Promise<string> {
+    const result = (await this.db.execute(sql`SELECT account FROM accounts WHERE id = ${accountId}`)) as unknown as {
+      rows: { account: string }[];
+    };
+    return result.rows[0]?.account ?? '';
+  }
+}
+
+function present(row: AuditLogRow): AuditRecord {
+  return {
+    id: row.id,
+    accountID: row.accountId,
+    accountName: row.accountName,
+    tier: row.tier,
+    realAccountID: row.realAccountId,
+    realAccountName: row.realAccountName,
+    action: row.action,
+    method: row.method as AuditRecord['method'],
+    url: row.url,
+    target: row.target,
+    changes: row.changes ?? null,
+    ip: row.ip,
+    reqID: row.reqId,
+    status: row.status,
+    code: row.code,
+    pending: row.pending,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

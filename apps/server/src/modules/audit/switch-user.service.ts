@@ -1,0 +1,38 @@
+import { SWITCH_USER_SESSION_SECONDS, type Tier, type TokenSet } from '@rampart/contract';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { Caller } from '../../platform/http/bind-route.js';
+import type { AccountsRepository } from '../auth/accounts.repository.js';
+import type { SessionMeta, TokenService } from '../auth/token.service.js';
+
+/** The tier each tier may switch into: an operator opens its customers' console, the admin its operators'. */
+const SWITCHES_TO: Partial<Record<Tier, Tier>> = { client: 'user', admin: 'client' };
+
+/**
+ * Switch user (`POST {auth}/proxy`): a session of the target account that remembers who opened it.
+ * It lives {@link SWITCH_USER_SESSION_SECONDS} however often it is refreshed; every call made with
+ * it is audited with the caller as the real actor. A switched session cannot switch again.
+ */
+export class SwitchUserService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly tokens: TokenService,
+  ) {}
+
+  async switchTo(caller: Caller, targetId: number, meta: SessionMeta): Promise<TokenSet & { auth: Tier }> {
+    const tier = SWITCHES_TO[caller.tier];
+    if (!tier || caller.realAccountId) throw new AppError(101018);
+    // An operator's sub-account acts for its operator: the customers are below the operator, not below it.
+    const owner = caller.tier === 'client' ? await this.accounts.topOfTier(caller.accountId) : caller.accountId;
+    const target = await this.accounts.findById(targetId);
+    // A missing account and one outside the caller's owner chain answer alike, so ids cannot be probed.
+    if (!target || target.tier !== tier || !(await this.accounts.isDescendant(owner, target.id))) {
+      throw new AppError(101018);
+    }
+    if (target.status !== 'normal') throw new AppError(101008);
+    const tokens = await this.tokens.startSession(target, meta, {
+      realAccountId: caller.realAccountId ?? caller.accountId,
+      lifetimeMs: SWITCH_USER_SESSION_SECONDS * 1000,
+    });
+    return { ...tokens, auth: tier };
+  }
+}

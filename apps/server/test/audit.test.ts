@@ -1,0 +1,188 @@
+import { ALL_ROUTES, type AuditRecord } from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READ_ONLY_ROUTES } from '../src/modules/audit/audit.service.js';
+import { addAccount, signInOtherOperator } from './helpers/accounts.js';
+import { bearer, callApi, type Method, signIn } from './helpers/auth.js';
+import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+type Tokens = { accessToken: string };
+let admin: Tokens;
+let client: Tokens;
+let user: Tokens;
+let rival: Tokens;
+let clientId: number;
+let userId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await signIn(t.app, 'admin');
+  client = await signIn(t.app, 'client');
+  user = await signIn(t.app, 'user');
+  rival = await signInOtherOperator(t.app);
+  clientId = (await callApi(t.app, client, 'GET', 'client/account/self')).json().data.id;
+  userId = (await callApi(t.app, user, 'GET', 'user/account/self')).json().data.id;
+});
+afterAll(async () => t.close());
+
+const call = (tokens: Tokens, method: Method, url: string, payload?: Record<string, unknown>, reqId?: string) =>
+  t.app.inject({
+    method,
+    url: `/api/v1/${url}`,
+    headers: { ...bearer(tokens), ...(reqId ? { 'x-request-id': reqId } : {}) },
+    ...(payload === undefined ? {} : { payload }),
+  });
+
+async function records(tokens: Tokens, tier: string, query = ''): Promise<{ data: AuditRecord[]; total: number }> {
+  const res = await call(tokens, 'GET', `${tier}/auditLogs?pageSize=100${query}`);
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
+
+describe('audit log', () => {
+  it('records a successful write with actor, target, body, IP, request id and outcome', async () => {
+    const created = await call(client, 'POST', 'client/zone', { name: 'Audited', memo: 'm' }, 'req-audit-zone-1');
+    expect(created.statusCode).toBe(200);
+    const zoneId = created.json().data.id;
+    await call(client, 'GET', 'client/zones');
+    const { data } = await records(client, 'client', '&reqID=req-audit-zone-1');
+    expect(data).toHaveLength(1);
+    expect(data[0]).toMatchObject({
+      accountID: clientId,
+      accountName: 'client',
+      tier: 'client',
+      realAccountID: null,
+      action: 'client.zone.create',
+      method: 'POST',
+      url: '/api/v1/client/zone',
+      changes: { name: 'Audited', memo: 'm' },
+      ip: '127.0.0.1',
+      reqID: 'req-audit-zone-1',
+      status: 200,
+      code: 0,
+      pending: false,
+    });
+    // A zone's own settings call carries its id in the path: the target.
+    await call(client, 'PUT', `client/zone/${zoneId}/setting/http2`, { enable: false }, 'req-audit-zone-2');
+    const [setting] = (await records(client, 'client', '&reqID=req-audit-zone-2')).data;
+    expect(setting?.target).toEqual({ zoneID: zoneId });
+  });
+
+  it('records a refused write with its error code, and no GET at all', async () => {
+    await call(client, 'POST', 'client/zone', { name: 'Twice' });
+    const dup = await call(client, 'POST', 'client/zone', { name: 'Twice' }, 'req-audit-dup');
+    expect(dup.json().code).toBe(201002);
+    const [row] = (await records(client, 'client', '&reqID=req-audit-dup')).data;
+    expect(row).toMatchObject({ status: 409, code: 201002, pending: false });
+    const all = await records(client, 'client', '&method=GET');
+    expect(all.total).toBe(0);
+  });
+
+  it('redacts passwords, keys and tokens from the recorded body', async () => {
+    const res = await call(
+      user,
+      'PUT',
+      'user/account/self',
+      { name: 'Customer One', email: 'one@example.com', password: TEST_PASSWORD },
+      'req-audit-self',
+    );
+    expect(res.statusCode).toBe(200);
+    const [row] = (await records(user, 'user', '&reqID=req-audit-self')).data;
+    expect(row?.changes).toEqual({ name: 'Customer One', email: 'one@example.com', password: '[redacted]' });
+    expect(JSON.stringify(row)).not.toContain(TEST_PASSWORD);
+  });
+
+  it('shows a customer only its own records, an operator its own and its customers, another operator none', async () => {
+    await call(user, 'PUT', 'user/account/self', { name: 'Customer Two', email: 'one@example.com' }, 'req-iso-user');
+    await call(client, 'POST', 'client/zone', { name: 'Iso' }, 'req-iso-client');
+    expect((await records(user, 'user', '&reqID=req-iso-user')).total).toBe(1);
+    expect((await records(user, 'user', '&reqID=req-iso-client')).total).toBe(0);
+    expect((await records(client, 'client', '&reqID=req-iso-user')).total).toBe(1);
+    expect((await records(admin, 'admin', '&reqID=req-iso-client')).total).toBe(1);
+    expect((await records(rival, 'client')).data.filter((r) => r.accountName !== 'rival')).toEqual([]);
+    expect((await records(rival, 'client', '&reqID=req-iso-user')).total).toBe(0);
+    // The path's tier must be the token's.
+    expect((await call(user, 'GET', 'client/auditLogs')).json().code).toBe(101018);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/user/auditLogs' })).json().code).toBe(101013);
+  });
+
+  it('filters by account name, method, url, time range and pages in the database', async () => {
+    for (const name of ['F1', 'F2', 'F3']) await call(client, 'POST', 'client/zone', { name });
+    const byUrl = await records(client, 'client', '&url=client/zone&method=POST');
+    expect(byUrl.total).toBeGreaterThanOrEqual(3);
+    expect(byUrl.data.every((r) => r.method === 'POST' && r.url.includes('client/zone'))).toBe(true);
+    const page = await call(client, 'GET', 'client/auditLogs?page=2&pageSize=2&url=client.zone.create');
+    expect(page.json().data).toHaveLength(2);
+    expect(page.json().total).toBe(byUrl.data.filter((r) => r.action === 'client.zone.create').length);
+    expect((await records(client, 'client', '&accountName=cust')).total).toBe(0);
+    expect((await records(client, 'client', '&accountName=user')).data.every((r) => r.accountName === 'user')).toBe(
+      true,
+    );
+    const future = new Date(Date.now() + 3600_000).toISOString();
+    expect((await records(client, 'client', `&startTime=${encodeURIComponent(future)}`)).total).toBe(0);
+    expect((await records(client, 'client', `&endTime=${encodeURIComponent(future)}`)).total).toBeGreaterThan(0);
+    const bad = await call(client, 'GET', 'client/auditLogs?method=FETCH&startTime=yesterday&pageSize=0');
+    expect(bad.json().code).toBe(101003);
+    expect(
+      bad
+        .json()
+        .extra.fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['method', 'pageSize', 'startTime']);
+  });
+
+  it('offers no call that edits or deletes records, and every read-only exception is a declared route', async () => {
+    const auditPaths = ALL_ROUTES.filter((r) => r.path.includes('auditLog'));
+    expect(auditPaths.map((r) => r.method)).toEqual(['GET']);
+    const ids = new Set(ALL_ROUTES.map((r) => r.id));
+    for (const id of READ_ONLY_ROUTES) expect(ids.has(id), id).toBe(true);
+    const del = await call(client, 'DELETE', 'client/auditLogs', { ids: [1] });
+    expect(del.statusCode).toBe(404);
+  });
+});
+
+describe('switch user', () => {
+  it('lets an operator act as its customer, audited with the operator as the real actor', async () => {
+    const res = await call(client, 'POST', 'client/proxy', { id: userId }, 'req-switch');
+    expect(res.statusCode).toBe(200);
+    const switched = res.json().data;
+    expect(switched).toMatchObject({ auth: 'user', tokenType: 'Bearer' });
+    const self = await call(switched, 'GET', 'user/account/self');
+    expect(self.json().data.id).toBe(userId);
+    await call(
+      switched,
+      'PUT',
+      'user/account/self',
+      { name: 'Set by operator', email: 'one@example.com' },
+      'req-as-customer',
+    );
+    const [row] = (await records(user, 'user', '&reqID=req-as-customer')).data;
+    expect(row).toMatchObject({ accountID: userId, realAccountID: clientId, realAccountName: 'client' });
+    // The switch itself is in the operator's log, naming the target.
+    const [switchRow] = (await records(client, 'client', '&reqID=req-switch')).data;
+    expect(switchRow).toMatchObject({ action: 'auth.switchUser', changes: { id: userId }, accountID: clientId });
+    // Searching by the real actor's name finds what was done on its behalf.
+    expect((await records(client, 'client', '&accountName=client&reqID=req-as-customer')).total).toBe(1);
+    // A switched session cannot switch on.
+    const admSwitch = (await call(admin, 'POST', 'admin/proxy', { id: clientId })).json().data;
+    expect(admSwitch.auth).toBe('client');
+    expect((await call(admSwitch, 'POST', 'client/proxy', { id: userId })).json().code).toBe(101018);
+  });
+
+  it('refuses accounts outside the caller, the wrong tier, paused targets and bad bodies', async () => {
+    const rivalId = (await call(rival, 'GET', 'client/account/self')).json().data.id;
+    const rivalCustomer = await addAccount(t.app, 'user', 'rival-customer', rivalId);
+    expect((await call(client, 'POST', 'client/proxy', { id: rivalCustomer })).json().code).toBe(101018);
+    expect((await call(client, 'POST', 'client/proxy', { id: 999999 })).json().code).toBe(101018);
+    expect((await call(client, 'POST', 'client/proxy', { id: clientId })).json().code).toBe(101018);
+    expect((await call(user, 'POST', 'user/proxy', { id: userId })).json().code).toBe(101018);
+    const paused = await addAccount(t.app, 'user', 'paused-customer', clientId);
+    await t.app.rampart.accounts.update(paused, { status: 'pause' });
+    expect((await call(client, 'POST', 'client/proxy', { id: paused })).json().code).toBe(101008);
+    const bad = await call(client, 'POST', 'client/proxy', { id: 'x' });
+    expect(bad.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'id' }] } });
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/client/proxy', payload: { id: userId } })).json().code,
+    ).toBe(101013);
+  });
+});

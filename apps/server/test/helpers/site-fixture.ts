@@ -1,0 +1,65 @@
+import { expect } from 'vitest';
+import { addAccount } from './accounts.js';
+import { callApi, type Method, signIn } from './auth.js';
+import { type JoinedNode, joinNode, nodeRequest } from './edge-node.js';
+import type { TestApp } from './test-app.js';
+
+type Token = { accessToken: string };
+
+/**
+ * The setting most site-feature tests start from: the root operator (`client`) with a zone, a
+ * layer-7 group and a product on it; the root customer's (`user`) site `shop` and a neighbouring
+ * customer's (`other`) site on the same product; one node initialised on the group, so snapshots
+ * carry what the sites serve. `call` calls the API as the operator unless given a token;
+ * `snapshot()` reads the node's snapshot; `addDomains` adds domains (origin 127.0.0.1:8080) to the
+ * customer's site or the neighbour's and answers their ids.
+ */
+export type SiteFixture = Awaited<ReturnType<typeof siteFixture>>;
+
+export async function siteFixture(t: TestApp, otherSiteName = 'next door') {
+  const client = await signIn(t.app, 'client');
+  const user = await signIn(t.app, 'user');
+  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
+  const neighbourId = await addAccount(t.app, 'user', 'neighbour', clientRoot);
+  const other = await signIn(t.app, 'user', 'neighbour');
+  const call = (method: Method, url: string, payload?: Record<string, unknown>, token: Token = client as Token) =>
+    callApi(t.app, token, method, url, payload);
+
+  const zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
+  const groupId = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
+  const productId = (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [groupId] })).json()
+    .data.id;
+  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
+  const siteId = (await call('POST', 'client/site', { siteName: 'shop', userID, productID: productId })).json().data
+    .siteID;
+  const otherSiteId = (
+    await call('POST', 'client/site', { siteName: otherSiteName, userID: neighbourId, productID: productId })
+  ).json().data.siteID;
+  const node = await joinNode(t.app, client, 'edge-1');
+  await call('POST', 'client/nodes/initialize', { ids: [node.nodeId], zoneID: zoneId, groupID: groupId });
+
+  return {
+    client,
+    user,
+    other,
+    zoneId,
+    groupId,
+    productId,
+    siteId,
+    otherSiteId,
+    node,
+    call,
+    async snapshot() {
+      const res = await nodeRequest(t.app, node, 'GET', '/snapshot');
+      expect(res.statusCode).toBe(200);
+      return res.json().data;
+    },
+    async addDomains(names: string[], site: 'mine' | 'other' = 'mine'): Promise<number[]> {
+      const [id, token] = site === 'mine' ? [siteId, user] : [otherSiteId, other];
+      const domains = names.map((name) => ({ name, upstreams: [{ ip: '127.0.0.1', port: 8080 }] }));
+      const res = await call('POST', `user/site/${id}/domains`, { domains }, token);
+      expect(res.statusCode).toBe(200);
+      return (res.json().data as { id: number }[]).map((d) => d.id);
+    },
+  };
+}
