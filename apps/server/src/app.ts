@@ -5,6 +5,7 @@ import { ALL_ROUTES, API_BASE, buildOpenApiDocument } from '@rampart/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.js';
 import { bindAccountRoutes } from './modules/accounts/accounts.routes.js';
+import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AnnouncementsRepository } from './modules/announcements/announcements.repository.js';
 import { bindAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { AnnouncementsService } from './modules/announcements/announcements.service.js';
@@ -227,7 +228,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const binder = createBinder(
     app,
     {
-      account: createAuthenticator(tokens, sessionsRepo, permissionResolver, clock),
+      account: createAuthenticator(tokens, sessionsRepo, permissionResolver, accountsRepo, clock),
       node: createNodeAuthenticator(nodesRepo, box, clock),
     },
     audit,
@@ -296,7 +297,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindSiteModuleRoutes(binder, new SiteModulesService(db, siteAccess));
   bindSiteSettingRoutes(binder, new SiteSettingsService(db, siteAccess));
   bindSitePortRoutes(binder, new SitePortsService(db, siteAccess, options.config.allowPrivateOrigins));
-  bindAccountRoutes(binder, accountsRepo, nodesService);
+  bindAccountRoutes(
+    binder,
+    new AccountsService(db, accountsRepo, mailer, clock, productName),
+    (origin) => options.config.publicUrl ?? origin,
+  );
   bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);
   bindMonitoringRoutes(
     binder,

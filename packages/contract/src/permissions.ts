@@ -121,6 +121,11 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, PermissionRule>> = {
   // Account management, roles and API tokens ({auth} routes of every tier).
   'accounts.*': pair('accounts'),
   'client.accounts.*': pair('accounts'),
+  'auth.accounts.*': pair('accounts'),
+  'auth.account.*': pair('accounts'),
+  // The operation log shows what the accounts below did; switch user acts as one of them.
+  'auth.auditLogs.list': 'accounts.read',
+  'auth.switchUser': 'accounts.write',
   'roles.*': pair('roles'),
   'roles.meta': 'roles.read',
   'roles.assign': 'accounts.write',

@@ -1,4 +1,6 @@
 import {
+  ACCOUNT_DELETE_REFUSAL_MESSAGES,
+  ACCOUNT_DELETE_REFUSALS,
   DEFAULT_ERROR_MESSAGE,
   errorMessage,
   type FieldError,
@@ -59,6 +61,16 @@ export function describeApiError(err: unknown, locale: Locale, options: Describe
       if (port === undefined) return { message: err.serverMessage || errorMessage(401003, locale) };
       return { message: formatMessage(PORT_MAPPING_MESSAGE[locale], { port }) };
     }
+    case 205003: {
+      // An account delete refused: say what it still has (extra.reason, extra.count).
+      const refusal = accountRefusal.safeParse(err.extra);
+      if (!refusal.success) return fallback();
+      return {
+        message: formatMessage(ACCOUNT_DELETE_REFUSAL_MESSAGES[refusal.data.reason][locale], {
+          count: refusal.data.count,
+        }),
+      };
+    }
     case 601001:
       return { message: errorMessage(601001, locale, { num: SIMULTANEOUS_EXPORT_LIMIT }) };
     case 601002:
@@ -74,6 +86,8 @@ export function describeApiError(err: unknown, locale: Locale, options: Describe
       return fallback();
   }
 }
+
+const accountRefusal = z.object({ reason: z.enum(ACCOUNT_DELETE_REFUSALS), count: z.number() });
 
 const parameterErrorExtra = z.object({ fields: z.array(fieldErrorSchema) });
 

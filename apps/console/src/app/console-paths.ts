@@ -21,6 +21,13 @@ export function consolePath(tier: Tier, page: ConsolePathName): string {
   return `/${tier}/${CONSOLE_PATHS[page]}`;
 }
 
+/** The account management page of each console (spec part 1 §2: users, users, usersList). */
+export const ACCOUNTS_PATHS: Readonly<Record<Tier, string>> = {
+  admin: 'userManagement/users',
+  client: 'userManagement/users',
+  user: 'userManagement/usersList',
+};
+
 /** Pages of the client (operator) console, by their path under `/client/` (spec part 1 §2, group/page). */
 export const CLIENT_PATHS = {
   zonesList: 'nodeManage/zonesList',

@@ -1,7 +1,7 @@
 import type { Tier } from '@rampart/contract';
 import { type RouteObject, redirect } from 'react-router';
 import { NoScreen } from '../components/NoScreen';
-import { CONSOLE_PATHS, consolePath } from './console-paths';
+import { ACCOUNTS_PATHS, CONSOLE_PATHS, consolePath } from './console-paths';
 import { lazyPage } from './lazy-page';
 import {
   createPasswordGuard,
@@ -62,6 +62,18 @@ export const ACCOUNT_PAGES: readonly ConsolePage[] = [
     ),
   },
 ];
+
+/** The account management page of a console (`users`, or `usersList` in the user console). */
+export function accountsPage(tier: Tier): ConsolePage {
+  return {
+    name: tier === 'user' ? 'usersList' : 'users',
+    path: ACCOUNTS_PATHS[tier],
+    lazy: lazyPage(
+      () => import('../pages/account/accounts/AccountsPage'),
+      (m) => m.AccountsPage,
+    ),
+  };
+}
 
 /** Marks the route of a console's frame; ConsoleFrame reads the tier from it. */
 export interface ConsoleHandle {

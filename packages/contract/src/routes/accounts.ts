@@ -1,31 +1,192 @@
 import { z } from 'zod';
 import { accountStatusSchema } from '../enums.js';
-import { pageQuery } from '../http.js';
-import { defineRoute, pageOf, tiers } from '../route.js';
+import { orderBySchema, pageQuery } from '../http.js';
+import type { Localized } from '../locale.js';
+import { dataOf, defineRoute, pageOf, TIERS, type Tier, tierSchema, tiers } from '../route.js';
+import { zAccount, zEmail, zName } from '../validators/zod.js';
 
 /**
- * Account lists (spec part 1 §7 `{auth}/accounts`). This is the read side the operator needs to
- * give a site to a customer; creating and editing accounts comes with the accounts issue.
+ * Account management (spec part 1 §2 `userManagement`, §6, §7 `{auth}/accounts`, `{auth}/account`,
+ * `{auth}/account/{userId}/subs`, `{auth}/account/resendEmail`).
+ *
+ * The tree: the admin root owns the operators (tier `client`) and its admin users (tier `admin`);
+ * an operator owns its customers (tier `user`) and its own sub-accounts (tier `client`); a customer
+ * owns its sub-users (tier `user`). Which tiers an account may list and create is
+ * {@link MANAGED_TIERS}: the first is the console's default tab. Accounts of a lower tier belong to
+ * the caller's top account (a sub-account acts for its operator); accounts of the caller's own tier
+ * are the caller's own sub-accounts. Another tenant's account answers 101018, like a missing one.
+ * `GET client/accounts` (default tab: customers) is also the site owner picker's search.
  */
-export const accountListItemSchema = z.object({
+export const MANAGED_TIERS = {
+  admin: ['client', 'admin'],
+  client: ['user', 'client'],
+  user: ['user'],
+} as const satisfies Record<Tier, readonly Tier[]>;
+
+/** An account as the account-management pages show it. */
+export const managedAccountSchema = z.object({
   id: z.number().int(),
+  /** The account's console (tier). */
+  auth: tierSchema,
   account: z.string(),
   name: z.string(),
   email: z.string(),
   status: accountStatusSchema,
+  /** The top account of its tier (an operator, a customer) rather than a sub-account. */
+  isRoot: z.boolean(),
+  /** False until the owner sets a first password through the e-mailed link. */
+  hasPassword: z.boolean(),
+  login2FAType: z.number().int(),
+  maxLogExportTimes: z.number().int(),
+  /** Accounts directly below it. */
+  subCount: z.number().int(),
   createdAt: z.string(),
 });
-export type AccountListItem = z.infer<typeof accountListItemSchema>;
+export type ManagedAccount = z.infer<typeof managedAccountSchema>;
 
-export const listClientAccounts = defineRoute({
-  id: 'client.accounts.list',
+const auth = z.object({ auth: tierSchema });
+const everyTier = tiers(TIERS);
+const ok = dataOf(z.literal(true));
+const accountId = z.object({ id: z.number().int().positive() });
+
+export const ACCOUNT_SORT_FIELDS = ['createdAt', 'account', 'name', 'email', 'status'] as const;
+
+export const listAccounts = defineRoute({
+  id: 'auth.accounts.list',
   method: 'GET',
-  path: '/client/accounts',
-  access: tiers(['client']),
-  summary: "The operator's customer accounts (tier user), paged and searched by account or name",
+  path: '/{auth}/accounts',
+  access: everyTier,
+  summary:
+    "The accounts the caller manages of one tier (query `auth`, the console's tab; default the first of MANAGED_TIERS), paged, sorted and searched by account, name or e-mail",
   tags: ['accounts'],
-  request: { query: pageQuery.extend({ name: z.string().max(256).optional() }) },
-  response: pageOf(accountListItemSchema),
+  request: {
+    params: auth,
+    query: pageQuery.extend({
+      auth: tierSchema.optional(),
+      sortBy: z.enum(ACCOUNT_SORT_FIELDS).default('createdAt'),
+      orderBy: orderBySchema.default('desc'),
+      name: z.string().max(256).optional(),
+    }),
+  },
+  response: pageOf(managedAccountSchema),
 });
 
-export const accountRoutes = { listClientAccounts } as const;
+export const listSubAccounts = defineRoute({
+  id: 'auth.accounts.subs',
+  method: 'GET',
+  path: '/{auth}/account/{userId}/subs',
+  access: everyTier,
+  summary: 'The sub-accounts (same tier) directly below an account the caller manages, paged',
+  tags: ['accounts'],
+  request: {
+    params: auth.extend({ userId: z.coerce.number().int().positive() }),
+    query: pageQuery,
+  },
+  response: pageOf(managedAccountSchema),
+});
+
+export const createAccountBodySchema = z.object({
+  /** The tier of the new account: one of MANAGED_TIERS of the caller's console. */
+  auth: tierSchema,
+  account: zAccount,
+  name: zName,
+  email: zEmail,
+  maxLogExportTimes: z.number().int().min(0).max(1000).optional(),
+});
+
+export const createAccount = defineRoute({
+  id: 'auth.account.create',
+  method: 'POST',
+  path: '/{auth}/account',
+  access: everyTier,
+  summary:
+    'Creates an account below the caller without a password and e-mails it a one-time link to create one (101020 when no mail server is set)',
+  tags: ['accounts'],
+  request: { params: auth, body: createAccountBodySchema },
+  response: dataOf(managedAccountSchema),
+});
+
+export const updateAccountBodySchema = accountId.extend({
+  name: zName,
+  email: zEmail,
+  status: accountStatusSchema.optional(),
+  maxLogExportTimes: z.number().int().min(0).max(1000).optional(),
+});
+
+export const updateAccount = defineRoute({
+  id: 'auth.account.update',
+  method: 'PUT',
+  path: '/{auth}/account',
+  access: everyTier,
+  summary:
+    'Edits an account the caller manages: name, e-mail, status (pause, lock and expired sign it out everywhere), log export limit',
+  tags: ['accounts'],
+  request: { params: auth, body: updateAccountBodySchema },
+  response: dataOf(managedAccountSchema),
+});
+
+export const deleteAccount = defineRoute({
+  id: 'auth.account.delete',
+  method: 'DELETE',
+  path: '/{auth}/account',
+  access: everyTier,
+  summary:
+    'Deletes an account the caller manages; refused (205003, extra.reason) while it has sites, sub-accounts or other objects',
+  tags: ['accounts'],
+  request: { params: auth, body: accountId },
+  response: ok,
+});
+
+export const resendAccountEmail = defineRoute({
+  id: 'auth.account.resendEmail',
+  method: 'POST',
+  path: '/{auth}/account/resendEmail',
+  access: everyTier,
+  summary: 'Sends an account the caller manages a new one-time link to create its password',
+  tags: ['accounts'],
+  request: { params: auth, body: accountId },
+  response: ok,
+});
+
+export const resetAccountTwoFactor = defineRoute({
+  id: 'auth.account.resetLogin2fa',
+  method: 'PUT',
+  path: '/{auth}/account/login2fa',
+  access: everyTier,
+  summary: 'Turns off the second factor of an account the caller manages (a lost authenticator); it is signed out',
+  tags: ['accounts'],
+  request: { params: auth, body: accountId },
+  response: ok,
+});
+
+/** Why a delete was refused: `extra.reason` of the 205003 reply, with the count in `extra.count`. */
+export const ACCOUNT_DELETE_REFUSALS = ['accountHasSites', 'accountHasSubAccounts', 'accountInUse'] as const;
+export type AccountDeleteRefusal = (typeof ACCOUNT_DELETE_REFUSALS)[number];
+/** What the console says for each refusal (`{count}` is `extra.count`). */
+export const ACCOUNT_DELETE_REFUSAL_MESSAGES: Record<AccountDeleteRefusal, Localized> = {
+  accountHasSites: {
+    en_US: 'This account still has {count} site(s): delete them or give them to another account first.',
+    zh_CN: '该账号仍有 {count} 个站点：请先删除这些站点或将其转给其他账号。',
+    zh_TW: '此帳號仍有 {count} 個網站：請先刪除這些網站或將其轉給其他帳號。',
+  },
+  accountHasSubAccounts: {
+    en_US: 'This account still has {count} account(s) below it: delete them first.',
+    zh_CN: '该账号下仍有 {count} 个账号：请先删除它们。',
+    zh_TW: '此帳號下仍有 {count} 個帳號：請先刪除它們。',
+  },
+  accountInUse: {
+    en_US: 'This account still owns nodes, zones, products or other objects: remove them first.',
+    zh_CN: '该账号仍拥有节点、区域、产品或其他对象：请先移除它们。',
+    zh_TW: '此帳號仍擁有節點、區域、產品或其他物件：請先移除它們。',
+  },
+};
+
+export const accountRoutes = {
+  listAccounts,
+  listSubAccounts,
+  createAccount,
+  updateAccount,
+  deleteAccount,
+  resendAccountEmail,
+  resetAccountTwoFactor,
+} as const;

@@ -9,7 +9,7 @@ import {
 } from '@ant-design/icons';
 import type { Tier } from '@rampart/contract';
 import type { ReactNode } from 'react';
-import { CLIENT_PATHS, CONSOLE_PATHS, USER_PATHS } from '../../app/console-paths';
+import { ACCOUNTS_PATHS, CLIENT_PATHS, CONSOLE_PATHS, USER_PATHS } from '../../app/console-paths';
 import type { LocaleResources } from '../../i18n/resources';
 
 export type MenuKey = keyof LocaleResources['shell']['menu'];
@@ -59,11 +59,19 @@ const changePassword: MenuLeaf = { key: 'changePassword', path: CONSOLE_PATHS.ch
 const userInformation: MenuLeaf = { key: 'userInformation', path: CONSOLE_PATHS.userInformation };
 const twoFactor: MenuLeaf = { key: 'twoFactor', path: CONSOLE_PATHS.twoFactor };
 const logOperation: MenuLeaf = { key: 'logOperation', path: CONSOLE_PATHS.logOperation };
-const userManagement: MenuGroup = {
-  key: 'userManagement',
-  icon: <TeamOutlined />,
-  children: [userInformation, twoFactor, logOperation],
-};
+/** userManagement of a console: its own information, the accounts it manages, its second factor, the operation log. */
+function userManagementOf(tier: Tier, extra: readonly MenuLeaf[] = []): MenuGroup {
+  const accounts: MenuLeaf = {
+    key: tier === 'user' ? 'usersList' : 'users',
+    path: ACCOUNTS_PATHS[tier],
+    permission: 'accounts.read',
+  };
+  return {
+    key: 'userManagement',
+    icon: <TeamOutlined />,
+    children: [userInformation, accounts, twoFactor, { ...logOperation, permission: 'accounts.read' }, ...extra],
+  };
+}
 
 /**
  * The sidebar of each console, in the spec's order (part 1 §2). Only pages that work are listed;
@@ -74,7 +82,7 @@ const userManagement: MenuGroup = {
 export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
   user: [
     dashboard,
-    userManagement,
+    userManagementOf('user'),
     {
       key: 'sitesManagement',
       icon: <GlobalOutlined />,
@@ -123,11 +131,10 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
       children: [{ key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting, permission: 'client.settings.read' }],
     },
     // The operator alone has announcement settings (spec part 1 §2, userManagement group).
-    {
-      ...userManagement,
-      children: [...userManagement.children, { key: 'announcementSetting', path: CLIENT_PATHS.announcementSetting }],
-    },
+    userManagementOf('client', [
+      { key: 'announcementSetting', path: CLIENT_PATHS.announcementSetting, permission: 'client.announcements.read' },
+    ]),
     changePassword,
   ],
-  admin: [dashboard, userManagement, changePassword],
+  admin: [dashboard, userManagementOf('admin'), changePassword],
 };

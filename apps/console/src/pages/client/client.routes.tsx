@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { apiDocRoute } from '../../app/api-doc-route';
 import { CLIENT_PATHS } from '../../app/console-paths';
-import { ACCOUNT_PAGES, type ConsolePage, consoleRoutes } from '../../app/console-routes';
+import { ACCOUNT_PAGES, accountsPage, type ConsolePage, consoleRoutes } from '../../app/console-routes';
 import { lazyPage } from '../../app/lazy-page';
 
 /**
@@ -11,6 +11,7 @@ import { lazyPage } from '../../app/lazy-page';
  */
 export const CLIENT_PAGES: readonly ConsolePage[] = [
   ...ACCOUNT_PAGES,
+  accountsPage('client'),
   {
     name: 'zonesList',
     path: CLIENT_PATHS.zonesList,

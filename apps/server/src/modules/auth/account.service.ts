@@ -10,6 +10,7 @@ import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
+import { requireManaged } from '../accounts/account-scope.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
 import { createPasswordMail } from './auth.mails.js';
 import type { RequestMeta } from './login.service.js';
@@ -104,7 +105,7 @@ export class AccountService {
   /** A parent sets the password of an account below it; that account is signed out everywhere. */
   async setPasswordOf(caller: Caller, input: { id: number; password: string }, locale: Locale): Promise<void> {
     // Not found and not yours answer the same, so ids of other tenants cannot be probed.
-    if (!(await this.accounts.isDescendant(caller.accountId, input.id))) throw new AppError(101018);
+    await requireManaged(this.accounts, caller, input.id);
     this.refuseCommon(input.password, locale);
     await this.accounts.update(input.id, { passwordHash: await hashPassword(input.password) });
     await this.sessions.revokeAccountSessions(input.id, 'password-set-by-parent');

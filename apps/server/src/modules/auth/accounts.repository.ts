@@ -1,8 +1,8 @@
 import type { Tier } from '@rampart/contract';
-import { and, count, desc, eq, ilike, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
-import { type AccountRow, accounts } from '../../platform/db/schema.js';
+import { type AccountRow, accounts, sites } from '../../platform/db/schema.js';
 
 export type { AccountRow };
 export type NewAccount = typeof accounts.$inferInsert;
@@ -28,7 +28,9 @@ export class AccountsRepository {
     const rows = await this.db
       .select()
       .from(accounts)
-      .where(and(eq(accounts.tier, tier), eq(accounts.isRoot, true)));
+      .where(and(eq(accounts.tier, tier), eq(accounts.isRoot, true)))
+      .orderBy(asc(accounts.id))
+      .limit(1);
     return rows[0];
   }
 
@@ -103,32 +105,87 @@ export class AccountsRepository {
     return rows.length > 0;
   }
 
-  /** Accounts of `tier` anywhere below `ancestorId`, paged, searched by account or name. */
-  async listBelow(ancestorId: number, tier: Tier, name: string | undefined, page: number, pageSize: number) {
-    const below = sql`(
-      WITH RECURSIVE below AS (
-        SELECT id FROM accounts WHERE parent_id = ${ancestorId}
-        UNION ALL
-        SELECT a.id FROM accounts a JOIN below b ON a.parent_id = b.id
-      ) SELECT id FROM below)`;
-    const search = name?.trim();
+  /**
+   * Accounts of `tier` directly below `parentId`, with how many accounts sit directly below each;
+   * paged, sorted and searched (account, name or e-mail) in SQL.
+   */
+  async listChildren(q: {
+    parentId: number;
+    tier: Tier;
+    search?: string | undefined;
+    sortBy: 'createdAt' | 'account' | 'name' | 'email' | 'status';
+    orderBy: 'asc' | 'desc';
+    page: number;
+    pageSize: number;
+  }) {
+    const search = q.search?.trim();
     const where = and(
-      eq(accounts.tier, tier),
-      sql`${accounts.id} IN ${below}`,
+      eq(accounts.parentId, q.parentId),
+      eq(accounts.tier, q.tier),
       search
-        ? or(ilike(accounts.account, containsPattern(search)), ilike(accounts.name, containsPattern(search)))
+        ? or(
+            ilike(accounts.account, containsPattern(search)),
+            ilike(accounts.name, containsPattern(search)),
+            ilike(accounts.email, containsPattern(search)),
+          )
         : undefined,
     );
+    const column = {
+      createdAt: accounts.createdAt,
+      account: accounts.account,
+      name: accounts.name,
+      email: accounts.email,
+      status: accounts.status,
+    }[q.sortBy];
+    const direction = q.orderBy === 'asc' ? asc : desc;
+    // Qualified by hand: drizzle writes a bare column name, which the sub-select would read as its own.
+    const subCount = sql<number>`(SELECT count(*) FROM accounts s WHERE s.parent_id = "accounts"."id")`.mapWith(Number);
     const [rows, [total]] = await Promise.all([
       this.db
-        .select()
+        .select({ row: accounts, subCount })
         .from(accounts)
         .where(where)
-        .orderBy(desc(accounts.createdAt), desc(accounts.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(direction(column), direction(accounts.id))
+        .limit(q.pageSize)
+        .offset((q.page - 1) * q.pageSize),
       this.db.select({ n: count() }).from(accounts).where(where),
     ]);
     return { rows, total: total?.n ?? 0 };
+  }
+
+  async countChildren(id: number): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(accounts).where(eq(accounts.parentId, id));
+    return row?.n ?? 0;
+  }
+
+  /** Sites the account holds as customer or owns as operator. */
+  async countSites(id: number): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(sites)
+      .where(or(eq(sites.userId, id), eq(sites.ownerId, id)));
+    return row?.n ?? 0;
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const rows = await this.db.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id });
+    return rows.length === 1;
+  }
+
+  /**
+   * Whether an account above `id` of the same tier is paused, locked or expired: a sub-account
+   * stops with the account it belongs to.
+   */
+  async disabledAbove(id: number): Promise<boolean> {
+    const result = (await this.db.execute(sql`
+      WITH RECURSIVE chain AS (
+        SELECT id, parent_id, tier, status FROM accounts WHERE id = ${id}
+        UNION ALL
+        SELECT a.id, a.parent_id, a.tier, a.status FROM accounts a JOIN chain c ON a.id = c.parent_id
+        WHERE a.tier = c.tier
+      )
+      SELECT 1 AS hit FROM chain WHERE id <> ${id} AND status <> 'normal' LIMIT 1
+    `)) as unknown as { rows: unknown[] };
+    return result.rows.length > 0;
   }
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Authenticator, Caller } from '../../platform/http/bind-route.js';
 import type { PermissionResolver } from '../roles/permission-resolver.js';
+import type { AccountsRepository } from './accounts.repository.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import type { TokenService } from './token.service.js';
 
@@ -18,6 +19,7 @@ export function createAuthenticator(
   tokens: TokenService,
   sessions: SessionsRepository,
   permissions: PermissionResolver,
+  accounts: AccountsRepository,
   clock: Clock,
 ): Authenticator {
   return async (request: FastifyRequest, access): Promise<Caller> => {
@@ -40,6 +42,8 @@ export function createAuthenticator(
       throw new AppError(101013);
     }
     if (found.account.status !== 'normal') throw new AppError(101008);
+    // A sub-account stops at once with the account above it (a paused customer's sub-users).
+    if (!found.account.isRoot && (await accounts.disabledAbove(found.account.id))) throw new AppError(101008);
     let keys = await permissions.keysOf(found.account);
     const limit = found.apiToken?.permissions;
     if (limit) keys = new Set([SELF_PERMISSION, ...limit.filter((key) => keys.has(key))]);

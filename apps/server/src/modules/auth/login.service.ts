@@ -103,6 +103,7 @@ export class LoginService {
     }
     if (result.needsRehash) await this.accounts.update(row.id, { passwordHash: await hashPassword(password) });
     if (row.status !== 'normal') throw new AppError(101008);
+    if (!row.isRoot && (await this.accounts.disabledAbove(row.id))) throw new AppError(101008);
     return row;
   }
 

@@ -74,4 +74,12 @@ export class TicketsRepository {
       .returning({ tokenHash: passwordTokens.tokenHash });
     return rows.length === 1;
   }
+
+  /** Spends every open create-password link of the account (its e-mail changed). */
+  async revokePasswordTokens(accountId: number): Promise<void> {
+    await this.db
+      .update(passwordTokens)
+      .set({ usedAt: sql`now()` })
+      .where(and(eq(passwordTokens.accountId, accountId), isNull(passwordTokens.usedAt)));
+  }
 }

@@ -22,7 +22,8 @@ export function AccountPicker({ id, value, onChange }: AccountPickerProps) {
   const { t } = useTranslation(['sites', 'common']);
   const [name, setName] = useState('');
   const accounts = useQuery({
-    ...routeQuery('client', accountRoutes.listClientAccounts, {
+    ...routeQuery('client', accountRoutes.listAccounts, {
+      params: { auth: 'client' },
       query: { page: 1, pageSize: PICKER_PAGE_SIZE, name: name === '' ? undefined : name },
     }),
     placeholderData: keepPreviousData,

@@ -1,0 +1,204 @@
+import type { ManagedAccount } from '@rampart/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+// Account management in the three consoles (userManagement/users, userManagement/usersList).
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+
+afterEach(() => restoreFakeApi());
+
+function account(overrides: Partial<ManagedAccount> = {}): ManagedAccount {
+  return {
+    id: 21,
+    auth: 'user',
+    account: 'acme',
+    name: 'Acme Ltd',
+    email: 'ops@acme.test',
+    status: 'normal',
+    isRoot: true,
+    hasPassword: true,
+    login2FAType: 0,
+    maxLogExportTimes: 10,
+    subCount: 0,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const page = (data: ManagedAccount[]) => ({ status: 200, body: { data, total: data.length } });
+
+describe('client userManagement/users', () => {
+  beforeEach(() => {
+    api = signedInFakeApi('client');
+    api.on('GET', '/client/accounts', (request) =>
+      request.search.get('auth') === 'client'
+        ? page([account({ id: 30, auth: 'client', account: 'helper', name: 'Helper', isRoot: false })])
+        : page([
+            account(),
+            account({ id: 22, account: 'pending', name: 'Pending', hasPassword: false, login2FAType: 3, subCount: 1 }),
+          ]),
+    );
+  });
+
+  it('lists customers with search, sort and tab in the URL', async () => {
+    const router = renderAt('/client/userManagement/users');
+    const row = await findRow('acme');
+    expect(within(row).getByText('Normal')).toBeTruthy();
+    expect(within(await findRow('pending')).getByText('Waiting for the e-mail link')).toBeTruthy();
+    expect(api.sent('GET', '/client/accounts')[0]?.search.get('auth')).toBe('user');
+
+    const box = screen.getByLabelText('Search account, name or e-mail');
+    fireEvent.change(box, { target: { value: ' acm ' } });
+    fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(router.state.location.search).toContain('name=acm'));
+    await waitFor(() => expect(api.sent('GET', '/client/accounts').at(-1)?.search.get('name')).toBe('acm'));
+
+    fireEvent.click(screen.getByText('E-mail', { selector: 'th *' }));
+    await waitFor(() => expect(router.state.location.search).toContain('sortBy=email'));
+    await waitFor(() => expect(api.sent('GET', '/client/accounts').at(-1)?.search.get('sortBy')).toBe('email'));
+    expect(api.sent('GET', '/client/accounts').at(-1)?.search.get('orderBy')).toBe('asc');
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Sub-accounts' }));
+    expect(await findRow('helper')).toBeTruthy();
+    expect(router.state.location.search).toContain('auth=client');
+    expect(router.state.location.search).not.toContain('name=');
+  });
+
+  it('creates a customer after checking the form, then edits its status', async () => {
+    api.on('POST', '/client/account', ok(account({ id: 40, account: 'newco', hasPassword: false })));
+    api.on('PUT', '/client/account', ok(account({ status: 'lock' })));
+    renderAt('/client/userManagement/users');
+    await findRow('acme');
+    clickButton('New account');
+    let dialog = await findModal();
+    expect(within(dialog).getByText(/receives an e-mail with a link/)).toBeTruthy();
+    typeInto(dialog, 'Account', 'new co');
+    typeInto(dialog, 'E-mail', 'not-mail');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findAllByText(/./, { selector: '.ant-form-item-explain-error' })).toHaveLength(3);
+    expect(api.sent('POST', '/client/account')).toHaveLength(0);
+
+    typeInto(dialog, 'Account', 'newco');
+    typeInto(dialog, 'Name', 'New Co');
+    typeInto(dialog, 'E-mail', 'hi@newco.test');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Create User Successful!')).toBeTruthy();
+    expect(api.sent('POST', '/client/account')[0]?.body).toEqual({
+      auth: 'user',
+      account: 'newco',
+      name: 'New Co',
+      email: 'hi@newco.test',
+    });
+    await modalClosed(dialog);
+
+    clickButton('Edit', await findRow('acme'));
+    dialog = await findModal();
+    expect((within(dialog).getByLabelText('Account') as HTMLInputElement).disabled).toBe(true);
+    fireEvent.mouseDown(within(dialog).getByLabelText('Status'));
+    fireEvent.click(await screen.findByText('Locked', { selector: '.ant-select-item-option-content' }));
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Edit Account successful!')).toBeTruthy();
+    expect(api.sent('PUT', '/client/account')[0]?.body).toEqual({
+      id: 21,
+      name: 'Acme Ltd',
+      email: 'ops@acme.test',
+      status: 'lock',
+      maxLogExportTimes: 10,
+    });
+  });
+
+  it('shows server field errors under the fields and a clear text when a delete is refused', async () => {
+    api.on('POST', '/client/account', fail(409, 101017, 'Duplicate Email'));
+    api.on('DELETE', '/client/account', fail(409, 205003, 'The Site In Use', { reason: 'accountHasSites', count: 2 }));
+    renderAt('/client/userManagement/users');
+    const row = await findRow('acme');
+    clickButton('Delete', row);
+    clickButton('Delete', document.querySelector('.ant-popover') as HTMLElement);
+    expect(
+      await screen.findByText('This account still has 2 site(s): delete them or give them to another account first.'),
+    ).toBeTruthy();
+    expect(api.sent('DELETE', '/client/account')[0]?.body).toEqual({ id: 21 });
+
+    clickButton('New account');
+    const dialog = await findModal();
+    typeInto(dialog, 'Account', 'dupe');
+    typeInto(dialog, 'Name', 'Dupe');
+    typeInto(dialog, 'E-mail', 'ops@acme.test');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Duplicate Email')).toBeTruthy();
+  });
+
+  it('sets a password, resends the e-mail, resets 2FA and opens the accounts below', async () => {
+    api.on('PUT', '/client/account/password', ok(true));
+    api.on('POST', '/client/account/resendEmail', ok(true));
+    api.on('PUT', '/client/account/login2fa', ok(true));
+    api.on('GET', '/client/account/22/subs', page([account({ id: 23, account: 'pending-sub', isRoot: false })]));
+    renderAt('/client/userManagement/users');
+    const row = await findRow('pending');
+    expect(within(await findRow('acme')).queryByText('Reset 2FA')).toBeNull();
+
+    clickButton('Password', row);
+    const dialog = await findModal();
+    typeInto(dialog, 'New password', 'a long new password');
+    typeInto(dialog, 'Confirm password', 'another password');
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('The two passwords do not match')).toBeTruthy();
+    typeInto(dialog, 'Confirm password', 'a long new password');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Change password successful!')).toBeTruthy();
+    expect(api.sent('PUT', '/client/account/password')[0]?.body).toEqual({
+      id: 22,
+      password: 'a long new password',
+      confirmPassword: 'a long new password',
+    });
+    await modalClosed(dialog);
+
+    clickButton('Resend e-mail', row);
+    clickButton('Yes', (await screen.findByText(/Send pending a new link/)).closest('.ant-popover') as HTMLElement);
+    expect(await screen.findByText('Resend Email Successful!')).toBeTruthy();
+    expect(api.sent('POST', '/client/account/resendEmail')[0]?.body).toEqual({ id: 22 });
+
+    clickButton('Reset 2FA', row);
+    clickButton(
+      'Yes',
+      (await screen.findByText(/Turn off the second factor of pending/)).closest('.ant-popover') as HTMLElement,
+    );
+    await waitFor(() => expect(api.sent('PUT', '/client/account/login2fa')[0]?.body).toEqual({ id: 22 }));
+
+    fireEvent.click(row.querySelector('.ant-table-row-expand-icon') as HTMLElement);
+    expect(await screen.findByText('pending-sub')).toBeTruthy();
+  });
+});
+
+describe('the other consoles', () => {
+  it('admin: operators and admin users tabs', async () => {
+    api = signedInFakeApi('admin');
+    api.on('GET', '/admin/accounts', (request) =>
+      page([
+        request.search.get('auth') === 'admin'
+          ? account({ id: 2, auth: 'admin', account: 'ada', isRoot: false })
+          : account({ id: 3, auth: 'client', account: 'operator-one' }),
+      ]),
+    );
+    renderAt('/admin/userManagement/users');
+    expect(await findRow('operator-one')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Operators' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Admin users' }));
+    expect(await findRow('ada')).toBeTruthy();
+  });
+
+  it('user: sub-users, no tabs, and the menu entry', async () => {
+    api = signedInFakeApi('user');
+    api.on('GET', '/user/accounts', page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
+    renderAt('/user/userManagement/usersList');
+    expect(await findRow('alice-sub')).toBeTruthy();
+    expect(screen.queryByRole('tab')).toBeNull();
+    expect(api.sent('GET', '/user/accounts')[0]?.search.get('auth')).toBe('user');
+    expect(screen.getAllByText('Users').length).toBeGreaterThan(0);
+  });
+});

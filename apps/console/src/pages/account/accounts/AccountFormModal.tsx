@@ -1,0 +1,132 @@
+import {
+  ACCOUNT_STATUS_LABELS,
+  ACCOUNT_STATUSES,
+  accountRoutes,
+  type ManagedAccount,
+  type Tier,
+} from '@rampart/contract';
+import { Form, Input, InputNumber, Select, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useRouteMutation } from '../../../app/route-query';
+import { localized, toastText } from '../../../app/toast';
+import { FormModal } from '../../../components/FormModal';
+import { schemaRules } from '../../../forms/zod-rules';
+import { authToast } from './account-texts';
+
+interface AccountValues {
+  account: string;
+  name: string;
+  email: string;
+  status: ManagedAccount['status'];
+  maxLogExportTimes?: number;
+}
+
+const createRules = schemaRules(accountRoutes.createAccount.request.body, { auth: 'user' });
+const updateRules = schemaRules(accountRoutes.updateAccount.request.body, { id: 1 });
+const invalidates = [accountRoutes.listAccounts, accountRoutes.listSubAccounts];
+
+/**
+ * Creates an account of `kind` (it is mailed a link to create its password) or edits one: name,
+ * e-mail, status and, for customer accounts, the daily log export limit.
+ */
+export function AccountFormModal({
+  tier,
+  kind,
+  account,
+  onClose,
+}: {
+  /** The console. */
+  tier: Tier;
+  /** The tier of the account created (the tab). */
+  kind: Tier;
+  account: ManagedAccount | 'new' | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation(['accounts', 'common']);
+  const [form] = Form.useForm<AccountValues>();
+  const fields = { instance: form, fields: ['account', 'name', 'email', 'status', 'maxLogExportTimes'] };
+  const existing = account === 'new' ? null : account;
+  const create = useRouteMutation(tier, accountRoutes.createAccount, {
+    input: (values: AccountValues) => ({
+      params: { auth: tier },
+      body: {
+        auth: kind,
+        account: values.account,
+        name: values.name,
+        email: values.email,
+        ...(values.maxLogExportTimes === undefined ? {} : { maxLogExportTimes: values.maxLogExportTimes }),
+      },
+    }),
+    invalidates,
+    success: () => authToast('createAuthSuccess', kind),
+    form: fields,
+    onSuccess: onClose,
+  });
+  const update = useRouteMutation(tier, accountRoutes.updateAccount, {
+    input: ({ id, ...values }: AccountValues & { id: number }) => ({
+      params: { auth: tier },
+      body: {
+        id,
+        name: values.name,
+        email: values.email,
+        status: values.status,
+        ...(values.maxLogExportTimes === undefined ? {} : { maxLogExportTimes: values.maxLogExportTimes }),
+      },
+    }),
+    invalidates,
+    success: () => toastText('editAccountSuccess'),
+    form: fields,
+    onSuccess: onClose,
+  });
+  const rules = existing ? updateRules : createRules;
+  const accountTier = existing?.auth ?? kind;
+
+  return (
+    <FormModal<AccountValues>
+      open={account !== null}
+      title={existing ? t('edit') : t('create')}
+      form={form}
+      pending={create.isPending || update.isPending}
+      onCancel={onClose}
+      initialValues={
+        existing
+          ? {
+              account: existing.account,
+              name: existing.name,
+              email: existing.email,
+              status: existing.status,
+              maxLogExportTimes: existing.maxLogExportTimes,
+            }
+          : {}
+      }
+      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+    >
+      {!existing && <Typography.Paragraph type="secondary">{t('createHint')}</Typography.Paragraph>}
+      <Form.Item name="account" label={t('account')} rules={existing ? [] : rules('account')} required={!existing}>
+        <Input disabled={existing !== null} autoComplete="off" />
+      </Form.Item>
+      <Form.Item name="name" label={t('name')} rules={rules('name')} required>
+        <Input />
+      </Form.Item>
+      <Form.Item name="email" label={t('email')} rules={rules('email')} required>
+        <Input autoComplete="off" />
+      </Form.Item>
+      {existing && (
+        <Form.Item name="status" label={t('status')}>
+          <Select
+            aria-label={t('status')}
+            options={ACCOUNT_STATUSES.map((status) => ({
+              value: status,
+              label: localized(ACCOUNT_STATUS_LABELS[status]),
+            }))}
+          />
+        </Form.Item>
+      )}
+      {accountTier === 'user' && (
+        <Form.Item name="maxLogExportTimes" label={t('maxLogExportTimes')} rules={rules('maxLogExportTimes')}>
+          <InputNumber min={0} max={1000} precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+      )}
+    </FormModal>
+  );
+}

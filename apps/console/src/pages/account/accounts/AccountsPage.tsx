@@ -1,0 +1,242 @@
+import { PlusOutlined } from '@ant-design/icons';
+import {
+  ACCOUNT_STATUS_LABELS,
+  accountRoutes,
+  MANAGED_TIERS,
+  type ManagedAccount,
+  PAGE_SIZE_DEFAULT,
+  type Tier,
+} from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Popconfirm, Space, Table, type TableColumnsType, Tabs, Tag } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { useTier } from '../../../app/tier-context';
+import { localized, toastText } from '../../../app/toast';
+import { DateTime } from '../../../components/DateTime';
+import { DeleteButton } from '../../../components/DeleteButton';
+import { ListTable } from '../../../components/ListTable';
+import { PageTitle } from '../../../components/PageTitle';
+import { SearchBox } from '../../../components/SearchBox';
+import { useListSearch } from '../../../features/lists/use-list-search';
+import { AccountFormModal } from './AccountFormModal';
+import { AccountPasswordModal } from './AccountPasswordModal';
+import { authToast } from './account-texts';
+
+const STATUS_COLOR: Record<ManagedAccount['status'], string> = {
+  normal: 'green',
+  pause: 'orange',
+  lock: 'red',
+  expired: 'default',
+};
+
+const SORTABLE = ['account', 'name', 'email', 'status', 'createdAt'] as const;
+type SortField = (typeof SORTABLE)[number];
+
+function isTab(console: Tier, value: string | undefined): value is Tier {
+  return (MANAGED_TIERS[console] as readonly string[]).includes(value ?? '');
+}
+
+/**
+ * `/{admin,client}/userManagement/users` and `/user/userManagement/usersList`: the accounts the
+ * caller manages, one tab per kind (admin: operators, admin users; client: customers, sub-accounts;
+ * user: sub-users), searched, sorted and paged in the URL; create (a password link is mailed), edit
+ * and status, password, resend the link, second factor reset, delete; a row opens the accounts below it.
+ */
+export function AccountsPage() {
+  const tier = useTier();
+  const { t } = useTranslation(['accounts', 'common', 'shell']);
+  const search = useListSearch(['auth', 'name', 'sortBy', 'orderBy']);
+  const tabs = MANAGED_TIERS[tier] as readonly Tier[];
+  const kind: Tier = isTab(tier, search.filters.auth) ? search.filters.auth : (tabs[0] as Tier);
+  const sortBy = (SORTABLE as readonly string[]).includes(search.filters.sortBy ?? '')
+    ? (search.filters.sortBy as SortField)
+    : undefined;
+  const orderBy =
+    search.filters.orderBy === 'asc' || search.filters.orderBy === 'desc' ? search.filters.orderBy : undefined;
+  const accounts = useQuery(
+    routeQuery(tier, accountRoutes.listAccounts, {
+      params: { auth: tier },
+      query: {
+        auth: kind,
+        page: search.page,
+        pageSize: search.pageSize,
+        ...(search.filters.name ? { name: search.filters.name } : {}),
+        ...(sortBy ? { sortBy } : {}),
+        ...(orderBy ? { orderBy } : {}),
+      },
+    }),
+  );
+  const [editing, setEditing] = useState<ManagedAccount | 'new' | null>(null);
+  const [password, setPassword] = useState<ManagedAccount | null>(null);
+  const invalidates = [accountRoutes.listAccounts, accountRoutes.listSubAccounts];
+  const remove = useRouteMutation(tier, accountRoutes.deleteAccount, {
+    input: (account: ManagedAccount) => ({ params: { auth: tier }, body: { id: account.id } }),
+    invalidates,
+    success: () => authToast('removeAuthSuccess', kind),
+  });
+  const resend = useRouteMutation(tier, accountRoutes.resendAccountEmail, {
+    input: (account: ManagedAccount) => ({ params: { auth: tier }, body: { id: account.id } }),
+    invalidates: [],
+    success: () => toastText('resendEmailSuccess'),
+  });
+  const reset2FA = useRouteMutation(tier, accountRoutes.resetAccountTwoFactor, {
+    input: (account: ManagedAccount) => ({ params: { auth: tier }, body: { id: account.id } }),
+    invalidates,
+    success: () => t('reset2FASuccess'),
+  });
+
+  const actions = (account: ManagedAccount) => (
+    <Space wrap>
+      <Button size="small" onClick={() => setEditing(account)}>
+        {t('common:actions.edit')}
+      </Button>
+      <Button size="small" onClick={() => setPassword(account)}>
+        {t('actionPassword')}
+      </Button>
+      <Popconfirm
+        title={t('resendConfirm', { account: account.account })}
+        onConfirm={() => resend.mutate(account)}
+        okText={t('common:yes')}
+        cancelText={t('common:no')}
+      >
+        <Button size="small" loading={resend.isPending && resend.variables?.id === account.id}>
+          {t('actionResend')}
+        </Button>
+      </Popconfirm>
+      {account.login2FAType !== 0 && (
+        <Popconfirm
+          title={t('reset2FAConfirm', { account: account.account })}
+          onConfirm={() => reset2FA.mutate(account)}
+          okText={t('common:yes')}
+          cancelText={t('common:no')}
+        >
+          <Button size="small" loading={reset2FA.isPending && reset2FA.variables?.id === account.id}>
+            {t('actionReset2FA')}
+          </Button>
+        </Popconfirm>
+      )}
+      <DeleteButton
+        confirm={t('deleteConfirm', { account: account.account })}
+        pending={remove.isPending && remove.variables?.id === account.id}
+        onConfirm={() => remove.mutate(account)}
+      />
+    </Space>
+  );
+
+  const sortable = (field: SortField) => ({ sorter: true, sortOrder: search.sortOrder(field) });
+  const columns: TableColumnsType<ManagedAccount> = [
+    { title: t('account'), dataIndex: 'account', key: 'account', ...sortable('account') },
+    { title: t('name'), dataIndex: 'name', key: 'name', ...sortable('name') },
+    { title: t('email'), dataIndex: 'email', key: 'email', ...sortable('email') },
+    {
+      title: t('status'),
+      dataIndex: 'status',
+      key: 'status',
+      ...sortable('status'),
+      render: (status: ManagedAccount['status']) => (
+        <Tag color={STATUS_COLOR[status]}>{localized(ACCOUNT_STATUS_LABELS[status])}</Tag>
+      ),
+    },
+    {
+      title: t('password'),
+      key: 'password',
+      render: (_, account) => (account.hasPassword ? t('passwordSet') : <Tag>{t('passwordPending')}</Tag>),
+    },
+    {
+      title: t('login2FA'),
+      key: 'login2FA',
+      render: (_, account) => (account.login2FAType === 0 ? t('login2FAOff') : t('login2FAOn')),
+    },
+    { title: t('subCount'), dataIndex: 'subCount', key: 'subCount' },
+    {
+      title: t('createdAt'),
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      ...sortable('createdAt'),
+      render: (value: string) => <DateTime value={value} />,
+    },
+    { title: t('common:actions.title'), key: 'actions', render: (_, account) => actions(account) },
+  ];
+
+  return (
+    <>
+      <PageTitle>{t(`shell:menu.${tier === 'user' ? 'usersList' : 'users'}`)}</PageTitle>
+      {tabs.length > 1 && (
+        <Tabs
+          activeKey={kind}
+          onChange={(key) => search.setFilters({ auth: key, name: undefined, sortBy: undefined, orderBy: undefined })}
+          items={tabs.map((tab) => ({ key: tab, label: t(`tabs.${tier}.${tab}` as 'tabs.user.user') }))}
+        />
+      )}
+      <Flex justify="space-between" style={{ marginBottom: 16 }} gap={8} wrap>
+        <SearchBox
+          key={kind}
+          label={t('search')}
+          value={search.filters.name}
+          onSearch={(text) => search.setFilters({ name: text })}
+          width={300}
+        />
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('create')}
+        </Button>
+      </Flex>
+      <ListTable<ManagedAccount>
+        rowKey="id"
+        columns={columns}
+        list={accounts}
+        paging={search}
+        emptyText={t('empty')}
+        expandable={{
+          rowExpandable: (account) => account.subCount > 0,
+          expandedRowRender: (account) => <SubAccounts tier={tier} parent={account} actions={actions} />,
+        }}
+      />
+      <AccountFormModal tier={tier} kind={kind} account={editing} onClose={() => setEditing(null)} />
+      <AccountPasswordModal tier={tier} account={password} onClose={() => setPassword(null)} />
+    </>
+  );
+}
+
+/** The accounts directly below one (`account/{userId}/subs`), paged in place. */
+function SubAccounts({
+  tier,
+  parent,
+  actions,
+}: {
+  tier: Tier;
+  parent: ManagedAccount;
+  actions: (account: ManagedAccount) => ReactNode;
+}) {
+  const { t } = useTranslation(['accounts', 'common']);
+  const [page, setPage] = useState(1);
+  const subs = useQuery(
+    routeQuery(tier, accountRoutes.listSubAccounts, {
+      params: { auth: tier, userId: parent.id },
+      query: { page, pageSize: PAGE_SIZE_DEFAULT },
+    }),
+  );
+  return (
+    <Table<ManagedAccount>
+      size="small"
+      rowKey="id"
+      title={() => t('subsOf', { account: parent.account })}
+      loading={subs.isFetching}
+      dataSource={subs.data?.data ?? []}
+      locale={{ emptyText: t('noSubs') }}
+      pagination={{ current: page, pageSize: PAGE_SIZE_DEFAULT, total: subs.data?.total ?? 0, onChange: setPage }}
+      columns={[
+        { title: t('account'), dataIndex: 'account' },
+        { title: t('name'), dataIndex: 'name' },
+        { title: t('email'), dataIndex: 'email' },
+        {
+          title: t('status'),
+          dataIndex: 'status',
+          render: (status: ManagedAccount['status']) => localized(ACCOUNT_STATUS_LABELS[status]),
+        },
+        { title: t('common:actions.title'), key: 'actions', render: (_, account) => actions(account) },
+      ]}
+    />
+  );
+}

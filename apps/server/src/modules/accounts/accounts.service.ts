@@ -1,0 +1,229 @@
+import {
+  type AccountDeleteRefusal,
+  type Locale,
+  MANAGED_TIERS,
+  type ManagedAccount,
+  type Tier,
+} from '@rampart/contract';
+import type { Clock } from '../../platform/clock.js';
+import { randomToken, sha256 } from '../../platform/crypto/keys.js';
+import type { Db } from '../../platform/db/database.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { Caller } from '../../platform/http/bind-route.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
+import { PASSWORD_TOKEN_TTL_MS } from '../auth/account.service.js';
+import { type AccountRow, AccountsRepository } from '../auth/accounts.repository.js';
+import { createPasswordMail } from '../auth/auth.mails.js';
+import { SessionsRepository } from '../auth/sessions.repository.js';
+import { TicketsRepository } from '../auth/tickets.repository.js';
+import { parentForTier, requireManaged } from './account-scope.js';
+
+export function presentAccount(row: AccountRow, subCount: number): ManagedAccount {
+  return {
+    id: row.id,
+    auth: row.tier,
+    account: row.account,
+    name: row.name,
+    email: row.email,
+    status: row.status,
+    isRoot: row.isRoot,
+    hasPassword: row.passwordHash !== null,
+    login2FAType: row.login2FAType,
+    maxLogExportTimes: row.maxLogExportTimes,
+    subCount,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export interface ListQuery {
+  auth?: Tier | undefined;
+  sortBy: 'createdAt' | 'account' | 'name' | 'email' | 'status';
+  orderBy: 'asc' | 'desc';
+  name?: string | undefined;
+  page: number;
+  pageSize: number;
+}
+
+function refuseDelete(reason: AccountDeleteRefusal, count: number, cause?: unknown): AppError {
+  return new AppError(205003, { extra: { reason, count }, ...(cause === undefined ? {} : { cause }) });
+}
+
+/**
+ * Accounts below the caller (spec part 1 §7 `{auth}/accounts`, `{auth}/account`): list, create
+ * (the new account gets a link to create its password), edit, status, delete, resend, 2FA reset.
+ * Who may touch which account is account-scope.ts.
+ */
+export class AccountsService {
+  constructor(
+    private readonly db: Db,
+    private readonly accounts: AccountsRepository,
+    private readonly mailer: Mailer,
+    private readonly clock: Clock,
+    private readonly productName: () => Promise<string>,
+  ) {}
+
+  async list(caller: Caller, query: ListQuery) {
+    const tier = query.auth ?? MANAGED_TIERS[caller.tier][0];
+    const parentId = await parentForTier(this.accounts, caller, tier);
+    return this.page(parentId, tier, query);
+  }
+
+  async subs(caller: Caller, userId: number, page: number, pageSize: number) {
+    const parent = userId === caller.accountId ? caller.account : await requireManaged(this.accounts, caller, userId);
+    return this.page(parent.id, parent.tier, { sortBy: 'createdAt', orderBy: 'desc', page, pageSize });
+  }
+
+  private async page(parentId: number, tier: Tier, query: ListQuery) {
+    const { rows, total } = await this.accounts.listChildren({
+      parentId,
+      tier,
+      search: query.name,
+      sortBy: query.sortBy,
+      orderBy: query.orderBy,
+      page: query.page,
+      pageSize: query.pageSize,
+    });
+    return { data: rows.map((r) => presentAccount(r.row, r.subCount)), total };
+  }
+
+  /**
+   * Creates the account without a password and mails it a one-time create-password link. The
+   * account and the link are written together; if the mail cannot be sent both are removed again.
+   */
+  async create(
+    caller: Caller,
+    input: { auth: Tier; account: string; name: string; email: string; maxLogExportTimes?: number | undefined },
+    baseUrl: string,
+    locale: Locale,
+  ): Promise<ManagedAccount> {
+    const parentId = await parentForTier(this.accounts, caller, input.auth);
+    if (!(await this.mailer.configured())) throw new AppError(101020);
+    if (await this.accounts.emailTaken(input.auth, input.email, 0)) throw new AppError(101017);
+    const token = randomToken('cp_');
+    let row: AccountRow;
+    try {
+      row = await this.db.transaction(async (tx) => {
+        const created = await new AccountsRepository(tx).insert({
+          tier: input.auth,
+          parentId,
+          account: input.account,
+          name: input.name.trim(),
+          email: input.email,
+          // The top account of a tier (an operator, a customer) is a root; one of the caller's own tier is a sub-account.
+          isRoot: input.auth !== caller.tier,
+          ...(input.maxLogExportTimes === undefined ? {} : { maxLogExportTimes: input.maxLogExportTimes }),
+        });
+        await new TicketsRepository(tx).insertPasswordToken({
+          tokenHash: sha256(token),
+          accountId: created.id,
+          purpose: 'create',
+          expiresAt: new Date(this.clock() + PASSWORD_TOKEN_TTL_MS),
+        });
+        return created;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        if (await this.accounts.emailTaken(input.auth, input.email, 0)) throw new AppError(101017, { cause: error });
+        throw new AppError(101025, { extra: { field: 'account' }, cause: error });
+      }
+      throw error;
+    }
+    try {
+      await this.mailCreateLink(row, token, baseUrl, locale);
+    } catch (error) {
+      await this.accounts.delete(row.id);
+      throw error;
+    }
+    return presentAccount(row, 0);
+  }
+
+  private async mailCreateLink(row: AccountRow, token: string, baseUrl: string, locale: Locale): Promise<void> {
+    const link = `${baseUrl.replace(/\/$/, '')}/${row.tier}/verifyMail?token=${encodeURIComponent(token)}`;
+    try {
+      await this.mailer.send(createPasswordMail(row.email, link, locale, await this.productName()));
+    } catch (error) {
+      throw new AppError(101020, { cause: error });
+    }
+  }
+
+  async update(
+    caller: Caller,
+    input: {
+      id: number;
+      name: string;
+      email: string;
+      status?: AccountRow['status'] | undefined;
+      maxLogExportTimes?: number | undefined;
+    },
+  ): Promise<ManagedAccount> {
+    const target = await requireManaged(this.accounts, caller, input.id);
+    if (await this.accounts.emailTaken(target.tier, input.email, target.id)) throw new AppError(101017);
+    const disabled = input.status !== undefined && input.status !== 'normal' && target.status !== input.status;
+    const emailChanged = input.email.toLowerCase() !== target.email.toLowerCase();
+    try {
+      const updated = await this.db.transaction(async (tx) => {
+        const row = await new AccountsRepository(tx).update(target.id, {
+          name: input.name.trim(),
+          email: input.email,
+          ...(input.status === undefined ? {} : { status: input.status }),
+          ...(input.maxLogExportTimes === undefined ? {} : { maxLogExportTimes: input.maxLogExportTimes }),
+        });
+        if (!row) throw new AppError(101018);
+        // A paused, locked or expired account is signed out at once, not when its token runs out.
+        if (disabled) await new SessionsRepository(tx).revokeAccountSessions(target.id, `status-${input.status}`);
+        // A link mailed to the old address must not work once the address changed.
+        if (emailChanged) await new TicketsRepository(tx).revokePasswordTokens(target.id);
+        return row;
+      });
+      return presentAccount(updated, await this.accounts.countChildren(updated.id));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(101017, { cause: error });
+      throw error;
+    }
+  }
+
+  /** Refused while the account has sites, sub-accounts (or customers), or other objects (nodes, zones...). */
+  async delete(caller: Caller, id: number): Promise<void> {
+    const target = await requireManaged(this.accounts, caller, id);
+    const sites = await this.accounts.countSites(target.id);
+    if (sites > 0) throw refuseDelete('accountHasSites', sites);
+    const children = await this.accounts.countChildren(target.id);
+    if (children > 0) throw refuseDelete('accountHasSubAccounts', children);
+    try {
+      await this.accounts.delete(target.id);
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw refuseDelete('accountInUse', 0, error);
+      throw error;
+    }
+  }
+
+  async resendEmail(caller: Caller, id: number, baseUrl: string, locale: Locale): Promise<void> {
+    const target = await requireManaged(this.accounts, caller, id);
+    if (!target.email) throw new AppError(101020);
+    if (!(await this.mailer.configured())) throw new AppError(101020);
+    const token = randomToken('cp_');
+    const tickets = new TicketsRepository(this.db);
+    await tickets.insertPasswordToken({
+      tokenHash: sha256(token),
+      accountId: target.id,
+      purpose: 'create',
+      expiresAt: new Date(this.clock() + PASSWORD_TOKEN_TTL_MS),
+    });
+    try {
+      await this.mailCreateLink(target, token, baseUrl, locale);
+    } catch (error) {
+      await tickets.usePasswordToken(sha256(token));
+      throw error;
+    }
+  }
+
+  /** Turns the second factor off (a lost authenticator) and signs the account out everywhere. */
+  async resetTwoFactor(caller: Caller, id: number): Promise<void> {
+    const target = await requireManaged(this.accounts, caller, id);
+    await this.db.transaction(async (tx) => {
+      await new AccountsRepository(tx).update(target.id, { login2FAType: 0, totpSecret: null, totpLastStep: 0 });
+      await new SessionsRepository(tx).revokeAccountSessions(target.id, 'login2fa-reset-by-parent');
+    });
+  }
+}

@@ -1,0 +1,420 @@
+import type { TokenSet } from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addAccount, signInOtherOperator } from './helpers/accounts.js';
+import { callApi, type Method, signIn } from './helpers/auth.js';
+import { decodedText, startSmtp, type TestSmtp } from './helpers/smtp.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+// Account management in the three consoles (spec part 1 §7 `{auth}/accounts`, `{auth}/account`,
+// `account/{userId}/subs`, `account/resendEmail`; security list items 27–33).
+let t: TestApp;
+let smtp: TestSmtp;
+let admin: TokenSet;
+let client: TokenSet;
+let rival: TokenSet;
+let clientRoot: number;
+let userRoot: number;
+
+const smtpSettings = () => ({ host: '127.0.0.1', port: smtp.port, from: 'noreply@rampart.test' });
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  t = await createTestApp();
+  await t.app.rampart.settings.put('smtp', smtpSettings());
+  admin = await signIn(t.app, 'admin');
+  client = await signIn(t.app, 'client');
+  rival = await signInOtherOperator(t.app);
+  clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+  userRoot = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+const as = (tokens: TokenSet, method: Method, url: string, payload?: Record<string, unknown>) =>
+  callApi(t.app, tokens, method, url, payload);
+
+/** The one-time token of the next create-password mail to `to`. */
+async function mailedToken(to: string, tier: string): Promise<string> {
+  const text = decodedText(await smtp.next(to));
+  const link = new RegExp(`http://127\\.0\\.0\\.1:9/${tier}/verifyMail\\?token=(\\S+)`).exec(text);
+  if (!link?.[1]) throw new Error(`no link in ${text}`);
+  return decodeURIComponent(link[1]);
+}
+
+async function createCustomer(account: string, by = client) {
+  const res = await as(by, 'POST', 'client/account', {
+    auth: 'user',
+    account,
+    name: `${account} Ltd`,
+    email: `${account}@rampart.test`,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { id: number };
+}
+
+async function setPassword(token: string, password: string) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/register/password',
+    payload: { token, password, confirmPassword: password },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+describe('POST {auth}/account', () => {
+  it('creates a customer without a password and mails it a link to create one', async () => {
+    const res = await as(client, 'POST', 'client/account', {
+      auth: 'user',
+      account: 'acme',
+      name: ' Acme Ltd ',
+      email: 'ops@acme.test',
+      maxLogExportTimes: 3,
+      // Mass assignment: none of these is the caller's to choose.
+      isRoot: false,
+      parentId: userRoot,
+      status: 'lock',
+      passwordHash: 'x',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const created = res.json().data;
+    expect(created).toMatchObject({
+      auth: 'user',
+      account: 'acme',
+      name: 'Acme Ltd',
+      email: 'ops@acme.test',
+      status: 'normal',
+      isRoot: true,
+      hasPassword: false,
+      maxLogExportTimes: 3,
+      subCount: 0,
+    });
+    const row = await t.app.rampart.accounts.findById(created.id);
+    expect(row?.parentId).toBe(clientRoot);
+    expect(row?.passwordHash).toBeNull();
+
+    const token = await mailedToken('ops@acme.test', 'user');
+    await setPassword(token, 'acme first password');
+    await signIn(t.app, 'user', 'acme', 'acme first password');
+    const listed = await as(client, 'GET', 'client/accounts?name=acme');
+    expect(listed.json().data[0]).toMatchObject({ id: created.id, hasPassword: true });
+  });
+
+  it('lets each console create only the tiers it manages', async () => {
+    const operator = await as(admin, 'POST', 'admin/account', {
+      auth: 'client',
+      account: 'op-two',
+      name: 'Operator Two',
+      email: 'op2@rampart.test',
+    });
+    expect(operator.json().data).toMatchObject({ auth: 'client', isRoot: true });
+    const adminUser = await as(admin, 'POST', 'admin/account', {
+      auth: 'admin',
+      account: 'ada',
+      name: 'Ada',
+      email: 'ada@rampart.test',
+    });
+    expect(adminUser.json().data).toMatchObject({ auth: 'admin', isRoot: false });
+    await mailedToken('op2@rampart.test', 'client');
+    await mailedToken('ada@rampart.test', 'admin');
+
+    const body = { account: 'nope', name: 'Nope', email: 'nope@rampart.test' };
+    expect((await as(client, 'POST', 'client/account', { ...body, auth: 'admin' })).json().code).toBe(101018);
+    const user = await signIn(t.app, 'user');
+    expect((await as(user, 'POST', 'user/account', { ...body, auth: 'client' })).json().code).toBe(101018);
+    expect((await as(admin, 'POST', 'admin/account', { ...body, auth: 'user' })).json().code).toBe(101018);
+    // A token of one console on another console's path.
+    expect((await as(client, 'POST', 'user/account', { ...body, auth: 'user' })).json().code).toBe(101018);
+    expect((await as(client, 'GET', 'client/accounts?name=nope')).json().total).toBe(0);
+  });
+
+  it('names every invalid field', async () => {
+    const res = await as(client, 'POST', 'client/account', {
+      auth: 'operator',
+      account: 'bad name',
+      name: '',
+      email: 'not-an-email',
+      maxLogExportTimes: -1,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe(101003);
+    const fields = res.json().extra.fields.map((f: { field: string }) => f.field);
+    expect(fields).toEqual(expect.arrayContaining(['auth', 'account', 'name', 'email', 'maxLogExportTimes']));
+  });
+
+  it('refuses a taken account name (101025) or e-mail (101017)', async () => {
+    await createCustomer('dup');
+    await smtp.next('dup@rampart.test');
+    const sameName = await as(client, 'POST', 'client/account', {
+      auth: 'user',
+      account: 'dup',
+      name: 'Other',
+      email: 'other-dup@rampart.test',
+    });
+    expect(sameName.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
+    const sameMail = await as(client, 'POST', 'client/account', {
+      auth: 'user',
+      account: 'dup-two',
+      name: 'Other',
+      email: 'DUP@rampart.test',
+    });
+    expect(sameMail.json().code).toBe(101017);
+  });
+
+  it('writes nothing when the mail cannot be sent (101020)', async () => {
+    await t.app.rampart.settings.put('smtp', { host: '127.0.0.1', port: 9, from: 'noreply@rampart.test' });
+    try {
+      const res = await as(client, 'POST', 'client/account', {
+        auth: 'user',
+        account: 'unmailed',
+        name: 'Unmailed',
+        email: 'unmailed@rampart.test',
+      });
+      expect(res.json().code).toBe(101020);
+      expect(await t.app.rampart.accounts.findByTierAndAccount('user', 'unmailed')).toBeUndefined();
+    } finally {
+      await t.app.rampart.settings.put('smtp', smtpSettings());
+    }
+    // The name is free again.
+    await createCustomer('unmailed');
+    await smtp.next('unmailed@rampart.test');
+  });
+});
+
+describe('GET {auth}/accounts and account/{userId}/subs', () => {
+  let rivalCustomer: number;
+  beforeAll(async () => {
+    for (const name of ['list-b', 'list-a', 'list-c']) {
+      await createCustomer(name);
+      await smtp.next(`${name}@rampart.test`);
+    }
+    rivalCustomer = await createCustomer('list-rival', rival).then((c) => c.id);
+    await smtp.next('list-rival@rampart.test');
+  });
+
+  it('pages, sorts and searches the customers of the operator only', async () => {
+    const res = await as(client, 'GET', 'client/accounts?name=LIST-&sortBy=account&orderBy=asc&page=1&pageSize=2');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().total).toBe(3);
+    expect(res.json().data.map((a: { account: string }) => a.account)).toEqual(['list-a', 'list-b']);
+    const second = await as(client, 'GET', 'client/accounts?name=list-&sortBy=account&orderBy=asc&page=2&pageSize=2');
+    expect(second.json().data.map((a: { account: string }) => a.account)).toEqual(['list-c']);
+    // The other operator sees its own customer only, whatever it searches for.
+    const theirs = await as(rival, 'GET', 'client/accounts?name=list-&pageSize=100');
+    expect(theirs.json().data.map((a: { id: number }) => a.id)).toEqual([rivalCustomer]);
+    const bad = await as(client, 'GET', 'client/accounts?sortBy=password&orderBy=up&pageSize=100000');
+    expect(
+      bad
+        .json()
+        .extra.fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['orderBy', 'pageSize', 'sortBy']);
+  });
+
+  it('lists each console its tabs', async () => {
+    const operators = (await as(admin, 'GET', 'admin/accounts?auth=client&pageSize=100')).json();
+    const names = operators.data.map((a: { account: string }) => a.account);
+    expect(names).toContain('client');
+    expect(names).toContain('op-two');
+    // The second operator was made outside the admin's tree by the test helper.
+    expect(names).not.toContain('rival');
+    const admins = (await as(admin, 'GET', 'admin/accounts?auth=admin')).json();
+    expect(admins.data.map((a: { account: string }) => a.account)).toEqual(['ada']);
+    expect((await as(admin, 'GET', 'admin/accounts?auth=user')).json().code).toBe(101018);
+
+    const subAccount = await addAccount(t.app, 'client', 'client-helper', clientRoot);
+    const subs = (await as(client, 'GET', 'client/accounts?auth=client')).json();
+    expect(subs.data.map((a: { id: number }) => a.id)).toEqual([subAccount]);
+    expect((await as(rival, 'GET', 'client/accounts?auth=client')).json().total).toBe(0);
+
+    const user = await signIn(t.app, 'user');
+    const subUser = await addAccount(t.app, 'user', 'user-helper', userRoot);
+    const subUsers = (await as(user, 'GET', 'user/accounts')).json();
+    expect(subUsers.data.map((a: { id: number }) => a.id)).toEqual([subUser]);
+    expect((await as(user, 'GET', 'user/accounts?auth=client')).json().code).toBe(101018);
+  });
+
+  it("lists a customer's sub-users to its operator, never to another", async () => {
+    const parent = await createCustomer('with-subs');
+    await smtp.next('with-subs@rampart.test');
+    const sub = await addAccount(t.app, 'user', 'with-subs-1', parent.id);
+    const res = await as(client, 'GET', `client/account/${parent.id}/subs`);
+    expect(res.json()).toMatchObject({ total: 1, data: [{ id: sub, auth: 'user', isRoot: false }] });
+    const listed = (await as(client, 'GET', 'client/accounts?name=with-subs')).json();
+    expect(listed.data).toEqual([expect.objectContaining({ id: parent.id, subCount: 1 })]);
+    const denied = await as(rival, 'GET', `client/account/${parent.id}/subs`);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().code).toBe(101018);
+    const missing = await as(rival, 'GET', 'client/account/999999/subs');
+    expect(missing.body).toBe(denied.body);
+    expect((await as(client, 'GET', 'client/account/abc/subs')).json().extra.fields[0].field).toBe('userId');
+  });
+});
+
+describe('PUT {auth}/account', () => {
+  it('edits name, e-mail, log export limit and status; a paused account is signed out at once', async () => {
+    const { id } = await createCustomer('editme');
+    const token = await mailedToken('editme@rampart.test', 'user');
+    await setPassword(token, 'editme first password');
+    const session = await signIn(t.app, 'user', 'editme', 'editme first password');
+
+    const res = await as(client, 'PUT', 'client/account', {
+      id,
+      name: 'Edited',
+      email: 'edited@rampart.test',
+      maxLogExportTimes: 7,
+      status: 'pause',
+      isRoot: false,
+      auth: 'admin',
+      parentId: null,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({
+      name: 'Edited',
+      email: 'edited@rampart.test',
+      maxLogExportTimes: 7,
+      status: 'pause',
+      isRoot: true,
+      auth: 'user',
+    });
+    expect((await t.app.rampart.accounts.findById(id))?.parentId).toBe(clientRoot);
+    expect((await as(session, 'GET', 'user/account/self')).json().code).toBe(101013);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/code',
+      payload: { account: 'editme', password: 'editme first password' },
+    });
+    expect(login.json().code).toBe(101008);
+
+    await as(client, 'PUT', 'client/account', { id, name: 'Edited', email: 'edited@rampart.test', status: 'normal' });
+    await signIn(t.app, 'user', 'editme', 'editme first password');
+  });
+
+  it("stops a customer's sub-users while the customer is paused", async () => {
+    const { id } = await createCustomer('paused-parent');
+    await smtp.next('paused-parent@rampart.test');
+    await addAccount(t.app, 'user', 'paused-child', id);
+    const child = await signIn(t.app, 'user', 'paused-child');
+    await as(client, 'PUT', 'client/account', { id, name: 'P', email: 'paused-parent@rampart.test', status: 'pause' });
+    expect((await as(child, 'GET', 'user/account/self')).json().code).toBe(101008);
+    await expect(signIn(t.app, 'user', 'paused-child')).rejects.toThrow(/101008/);
+    await as(client, 'PUT', 'client/account', { id, name: 'P', email: 'paused-parent@rampart.test', status: 'normal' });
+    expect((await as(child, 'GET', 'user/account/self')).statusCode).toBe(200);
+  });
+
+  it('spends the link mailed to an old address when the e-mail changes', async () => {
+    const { id } = await createCustomer('moving');
+    const token = await mailedToken('moving@rampart.test', 'user');
+    await as(client, 'PUT', 'client/account', { id, name: 'Moving', email: 'moved@rampart.test' });
+    const check = await t.app.inject({ method: 'POST', url: '/api/v1/token/check', payload: { token } });
+    expect(check.json().code).toBe(101013);
+  });
+
+  it("refuses another tenant's account, a parent and a taken e-mail, and changes nothing", async () => {
+    const { id } = await createCustomer('guarded');
+    await smtp.next('guarded@rampart.test');
+    const before = await t.app.rampart.accounts.findById(id);
+    const edit = { id, name: 'Hijacked', email: 'hijack@rampart.test', status: 'lock' };
+    const denied = await as(rival, 'PUT', 'client/account', edit);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().code).toBe(101018);
+    expect((await as(rival, 'PUT', 'client/account', { ...edit, id: 999999 })).body).toBe(denied.body);
+    expect(await t.app.rampart.accounts.findById(id)).toEqual(before);
+
+    // A sub-account cannot change the account it belongs to, nor itself through this call.
+    await addAccount(t.app, 'client', 'client-sub-2', clientRoot);
+    const sub = await signIn(t.app, 'client', 'client-sub-2');
+    const up = await as(sub, 'PUT', 'client/account', { id: clientRoot, name: 'x', email: 'x@rampart.test' });
+    expect(up.json().code).toBe(101018);
+    const user = await signIn(t.app, 'user');
+    const customerParent = await as(user, 'PUT', 'user/account', { id: clientRoot, name: 'x', email: 'x@x.test' });
+    expect(customerParent.json().code).toBe(101018);
+
+    await createCustomer('other-mail');
+    await smtp.next('other-mail@rampart.test');
+    const taken = await as(client, 'PUT', 'client/account', { id, name: 'G', email: 'other-mail@rampart.test' });
+    expect(taken.json().code).toBe(101017);
+  });
+});
+
+describe('DELETE {auth}/account', () => {
+  it('deletes an account that owns nothing', async () => {
+    const { id } = await createCustomer('deleteme');
+    await smtp.next('deleteme@rampart.test');
+    expect((await as(rival, 'DELETE', 'client/account', { id })).json().code).toBe(101018);
+    expect(await t.app.rampart.accounts.findById(id)).toBeDefined();
+    const res = await as(client, 'DELETE', 'client/account', { id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await t.app.rampart.accounts.findById(id)).toBeUndefined();
+    expect((await as(client, 'DELETE', 'client/account', { id })).json().code).toBe(101018);
+  });
+
+  it('refuses while the account has sites or sub-accounts, saying which', async () => {
+    const { id } = await createCustomer('site-owner');
+    await smtp.next('site-owner@rampart.test');
+    const zoneId = (await as(client, 'POST', 'client/zone', { name: 'Accounts zone' })).json().data.id;
+    const groupId = (await as(client, 'POST', `client/zone/${zoneId}/group`, { name: 'g', portType: 7 })).json().data
+      .id;
+    const productId = (
+      await as(client, 'POST', 'client/product', { name: 'Accounts product', portType: 7, mainGroupIDs: [groupId] })
+    ).json().data.id;
+    const site = await as(client, 'POST', 'client/site', { siteName: 'owned', userID: id, productID: productId });
+    expect(site.statusCode, site.body).toBe(200);
+
+    const refused = await as(client, 'DELETE', 'client/account', { id });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 205003, extra: { reason: 'accountHasSites', count: 1 } });
+    expect(await t.app.rampart.accounts.findById(id)).toBeDefined();
+
+    const parent = await createCustomer('has-subs');
+    await smtp.next('has-subs@rampart.test');
+    await addAccount(t.app, 'user', 'has-subs-1', parent.id);
+    const withSubs = await as(client, 'DELETE', 'client/account', { id: parent.id });
+    expect(withSubs.json()).toMatchObject({ code: 205003, extra: { reason: 'accountHasSubAccounts', count: 1 } });
+
+    // The operator itself owns zones and products: the admin cannot delete it from under them.
+    const operator = await as(admin, 'DELETE', 'admin/account', { id: clientRoot });
+    expect(operator.json().code).toBe(205003);
+  });
+});
+
+describe('resend e-mail, password and second factor of a managed account', () => {
+  it('mails a new create-password link', async () => {
+    const { id } = await createCustomer('resend');
+    const first = await mailedToken('resend@rampart.test', 'user');
+    const res = await as(client, 'POST', 'client/account/resendEmail', { id });
+    expect(res.statusCode, res.body).toBe(200);
+    const second = await mailedToken('resend@rampart.test', 'user');
+    expect(second).not.toBe(first);
+    await setPassword(second, 'resent password ok');
+    await signIn(t.app, 'user', 'resend', 'resent password ok');
+    expect((await as(rival, 'POST', 'client/account/resendEmail', { id })).json().code).toBe(101018);
+    expect((await as(client, 'POST', 'client/account/resendEmail', {})).json().extra.fields[0].field).toBe('id');
+  });
+
+  it("lets the operator set a customer's password, never another operator", async () => {
+    const { id } = await createCustomer('pw-set');
+    await smtp.next('pw-set@rampart.test');
+    const body = { id, password: 'operator set this', confirmPassword: 'operator set this' };
+    expect((await as(rival, 'PUT', 'client/account/password', body)).json().code).toBe(101018);
+    expect((await as(client, 'PUT', 'client/account/password', body)).statusCode).toBe(200);
+    await signIn(t.app, 'user', 'pw-set', 'operator set this');
+  });
+
+  it('turns a lost second factor off and signs the account out', async () => {
+    const { id } = await createCustomer('lost-phone');
+    await setPassword(await mailedToken('lost-phone@rampart.test', 'user'), 'lost phone password');
+    const session = await signIn(t.app, 'user', 'lost-phone', 'lost phone password');
+    await t.app.rampart.accounts.update(id, { login2FAType: 3, totpSecret: 'sealed-seed' });
+
+    expect((await as(rival, 'PUT', 'client/account/login2fa', { id })).json().code).toBe(101018);
+    expect((await t.app.rampart.accounts.findById(id))?.login2FAType).toBe(3);
+    const res = await as(client, 'PUT', 'client/account/login2fa', { id });
+    expect(res.statusCode, res.body).toBe(200);
+    const row = await t.app.rampart.accounts.findById(id);
+    expect(row).toMatchObject({ login2FAType: 0, totpSecret: null });
+    expect((await as(session, 'GET', 'user/account/self')).json().code).toBe(101013);
+    await signIn(t.app, 'user', 'lost-phone', 'lost phone password');
+  });
+});
