@@ -12,6 +12,9 @@ export const CONSOLE_PATHS = {
   userInformation: 'userManagement/userInformation',
   twoFactor: 'userManagement/twoFactor',
   logOperation: 'userManagement/logOperation',
+  /** Roles and API tokens: the user and client consoles only (spec part 1 §2). */
+  roles: 'userManagement/roles',
+  apiTokenSetting: 'userManagement/apiTokenSetting',
 } as const;
 
 export type ConsolePathName = keyof typeof CONSOLE_PATHS;

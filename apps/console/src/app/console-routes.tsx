@@ -75,6 +75,26 @@ export function accountsPage(tier: Tier): ConsolePage {
   };
 }
 
+/** userManagement/roles and userManagement/apiTokenSetting (the user and client consoles). */
+export const ACCESS_PAGES: readonly ConsolePage[] = [
+  {
+    name: 'roles',
+    path: CONSOLE_PATHS.roles,
+    lazy: lazyPage(
+      () => import('../pages/account/roles/RolesPage'),
+      (m) => m.RolesPage,
+    ),
+  },
+  {
+    name: 'apiTokenSetting',
+    path: CONSOLE_PATHS.apiTokenSetting,
+    lazy: lazyPage(
+      () => import('../pages/account/api-tokens/ApiTokensPage'),
+      (m) => m.ApiTokensPage,
+    ),
+  },
+];
+
 /** Marks the route of a console's frame; ConsoleFrame reads the tier from it. */
 export interface ConsoleHandle {
   readonly tier: Tier;

@@ -59,17 +59,35 @@ const changePassword: MenuLeaf = { key: 'changePassword', path: CONSOLE_PATHS.ch
 const userInformation: MenuLeaf = { key: 'userInformation', path: CONSOLE_PATHS.userInformation };
 const twoFactor: MenuLeaf = { key: 'twoFactor', path: CONSOLE_PATHS.twoFactor };
 const logOperation: MenuLeaf = { key: 'logOperation', path: CONSOLE_PATHS.logOperation };
-/** userManagement of a console: its own information, the accounts it manages, its second factor, the operation log. */
+const roles: MenuLeaf = { key: 'roles', path: CONSOLE_PATHS.roles, permission: 'roles.read' };
+const apiTokenSetting: MenuLeaf = {
+  key: 'apiTokenSetting',
+  path: CONSOLE_PATHS.apiTokenSetting,
+  permission: 'apiTokens.read',
+};
+/**
+ * userManagement of a console, in the spec's order: its own information, the accounts it manages,
+ * roles (user and client), its second factor, the operation log, API tokens (user and client).
+ */
 function userManagementOf(tier: Tier, extra: readonly MenuLeaf[] = []): MenuGroup {
   const accounts: MenuLeaf = {
     key: tier === 'user' ? 'usersList' : 'users',
     path: ACCOUNTS_PATHS[tier],
     permission: 'accounts.read',
   };
+  const access = tier !== 'admin';
   return {
     key: 'userManagement',
     icon: <TeamOutlined />,
-    children: [userInformation, accounts, twoFactor, { ...logOperation, permission: 'accounts.read' }, ...extra],
+    children: [
+      userInformation,
+      accounts,
+      ...(access ? [roles] : []),
+      twoFactor,
+      { ...logOperation, permission: 'accounts.read' },
+      ...(access ? [apiTokenSetting] : []),
+      ...extra,
+    ],
   };
 }
 

@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { apiDocRoute } from '../../app/api-doc-route';
 import { CLIENT_PATHS } from '../../app/console-paths';
-import { ACCOUNT_PAGES, accountsPage, type ConsolePage, consoleRoutes } from '../../app/console-routes';
+import { ACCESS_PAGES, ACCOUNT_PAGES, accountsPage, type ConsolePage, consoleRoutes } from '../../app/console-routes';
 import { lazyPage } from '../../app/lazy-page';
 
 /**
@@ -12,6 +12,7 @@ import { lazyPage } from '../../app/lazy-page';
 export const CLIENT_PAGES: readonly ConsolePage[] = [
   ...ACCOUNT_PAGES,
   accountsPage('client'),
+  ...ACCESS_PAGES,
   {
     name: 'zonesList',
     path: CLIENT_PATHS.zonesList,

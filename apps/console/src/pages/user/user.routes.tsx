@@ -1,13 +1,14 @@
 import type { RouteObject } from 'react-router';
 import { apiDocRoute } from '../../app/api-doc-route';
 import { USER_PATHS } from '../../app/console-paths';
-import { ACCOUNT_PAGES, accountsPage, type ConsolePage, consoleRoutes } from '../../app/console-routes';
+import { ACCESS_PAGES, ACCOUNT_PAGES, accountsPage, type ConsolePage, consoleRoutes } from '../../app/console-routes';
 import { lazyPage } from '../../app/lazy-page';
 
 /** Pages of the user (customer) console behind its session; later issues add theirs here. */
 export const USER_PAGES: readonly ConsolePage[] = [
   ...ACCOUNT_PAGES,
   accountsPage('user'),
+  ...ACCESS_PAGES,
   {
     name: 'sites',
     path: USER_PATHS.sites,

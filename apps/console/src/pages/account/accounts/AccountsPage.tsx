@@ -20,6 +20,7 @@ import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { SearchBox } from '../../../components/SearchBox';
 import { useListSearch } from '../../../features/lists/use-list-search';
+import { AccessActions, AssignRoleModal, useSwitchUser } from './AccountAccess';
 import { AccountFormModal } from './AccountFormModal';
 import { AccountPasswordModal } from './AccountPasswordModal';
 import { authToast } from './account-texts';
@@ -70,6 +71,8 @@ export function AccountsPage() {
   );
   const [editing, setEditing] = useState<ManagedAccount | 'new' | null>(null);
   const [password, setPassword] = useState<ManagedAccount | null>(null);
+  const [roleOf, setRoleOf] = useState<ManagedAccount | null>(null);
+  const switchUser = useSwitchUser(tier);
   const invalidates = [accountRoutes.listAccounts, accountRoutes.listSubAccounts];
   const remove = useRouteMutation(tier, accountRoutes.deleteAccount, {
     input: (account: ManagedAccount) => ({ params: { auth: tier }, body: { id: account.id } }),
@@ -117,6 +120,7 @@ export function AccountsPage() {
           </Button>
         </Popconfirm>
       )}
+      <AccessActions tier={tier} account={account} onRole={setRoleOf} switchUser={switchUser} />
       <DeleteButton
         confirm={t('deleteConfirm', { account: account.account })}
         pending={remove.isPending && remove.variables?.id === account.id}
@@ -195,6 +199,7 @@ export function AccountsPage() {
       />
       <AccountFormModal tier={tier} kind={kind} account={editing} onClose={() => setEditing(null)} />
       <AccountPasswordModal tier={tier} account={password} onClose={() => setPassword(null)} />
+      <AssignRoleModal tier={tier} account={roleOf} onClose={() => setRoleOf(null)} />
     </>
   );
 }

@@ -1,0 +1,157 @@
+import { auditRoutes, type ManagedAccount, PAGE_SIZE_MAX, roleRoutes, type Tier } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Form, Popconfirm, Select, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useCan } from '../../../app/account-context';
+import { CONSOLE_PATHS } from '../../../app/console-paths';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { toastText } from '../../../app/toast';
+import { FormModal } from '../../../components/FormModal';
+import { validationText } from '../../../forms/validation-text';
+import { currentLocale } from '../../../i18n/i18n';
+
+/** The tier a console may switch to (`{auth}/proxy`): the admin to operators, an operator to customers. */
+const SWITCH_TARGET: Partial<Record<Tier, Tier>> = { admin: 'client', client: 'user' };
+
+/**
+ * Switch user: mints a token pair for the account and opens its console through
+ * `/{auth}/switchUser?accessToken&refreshToken&tokenType`, which stores the pair as that console's
+ * cookies. The caller's own console keeps its session (another tier's cookies).
+ */
+export function useSwitchUser(tier: Tier) {
+  const navigate = useNavigate();
+  return useRouteMutation(tier, auditRoutes.switchUser, {
+    input: (account: ManagedAccount) => ({ params: { auth: tier as 'admin' | 'client' }, body: { id: account.id } }),
+    invalidates: [],
+    onSuccess: (reply) => {
+      const { auth, accessToken, refreshToken, tokenType } = reply.data;
+      const query = new URLSearchParams({ accessToken, refreshToken, tokenType });
+      void navigate(`/${auth}/${CONSOLE_PATHS.switchUser}?${query}`);
+    },
+  });
+}
+
+export type SwitchUser = ReturnType<typeof useSwitchUser>;
+
+/**
+ * A row's "Role" (a sub-account of the console's own tier, roles being the user and client
+ * consoles') and "Switch to" (an account of the tier below) actions, for a caller holding the keys.
+ */
+export function AccessActions({
+  tier,
+  account,
+  onRole,
+  switchUser,
+}: {
+  tier: Tier;
+  account: ManagedAccount;
+  onRole: (account: ManagedAccount) => void;
+  switchUser: SwitchUser;
+}) {
+  const { t } = useTranslation(['accounts', 'common']);
+  const canWrite = useCan('accounts.write');
+  const canReadRoles = useCan('roles.read');
+  if (!canWrite) return null;
+  const roles = tier !== 'admin' && account.auth === tier && !account.isRoot && canReadRoles;
+  const switchable = SWITCH_TARGET[tier] === account.auth;
+  return (
+    <>
+      {roles && (
+        <Button size="small" onClick={() => onRole(account)}>
+          {t('actionRole')}
+        </Button>
+      )}
+      {switchable && (
+        <Popconfirm
+          title={t('switchConfirm', { account: account.account })}
+          onConfirm={() => switchUser.mutate(account)}
+          okText={t('common:yes')}
+          cancelText={t('common:no')}
+          disabled={account.status !== 'normal'}
+        >
+          <Button
+            size="small"
+            disabled={account.status !== 'normal'}
+            loading={switchUser.isPending && switchUser.variables?.id === account.id}
+          >
+            {t('actionSwitch')}
+          </Button>
+        </Popconfirm>
+      )}
+    </>
+  );
+}
+
+interface RoleValues {
+  roleId: number | 'none' | undefined;
+}
+
+/**
+ * Gives one of the caller's roles to a sub-account, or takes its role away (`PUT {auth}/account/role`).
+ * The roles are searched by name on the server. The list of accounts does not say which role an
+ * account holds, so the choice starts empty.
+ */
+export function AssignRoleModal({
+  tier,
+  account,
+  onClose,
+}: {
+  tier: Tier;
+  account: ManagedAccount | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('accounts');
+  const [form] = Form.useForm<RoleValues>();
+  const [name, setName] = useState('');
+  const roles = useQuery({
+    ...routeQuery(tier, roleRoutes.listRoles, {
+      params: { auth: tier },
+      query: { page: 1, pageSize: PAGE_SIZE_MAX, ...(name ? { name } : {}) },
+    }),
+    enabled: account !== null,
+  });
+  const assign = useRouteMutation(tier, roleRoutes.assignRole, {
+    input: ({ id, roleId }: { id: number; roleId: number | null }) => ({
+      params: { auth: tier },
+      body: { accountId: id, roleId },
+    }),
+    invalidates: [roleRoutes.listRoles],
+    success: () => toastText('updateUserRoleSuccess'),
+    form: { instance: form, fields: ['roleId'] },
+    onSuccess: onClose,
+  });
+  const options = [
+    { value: 'none' as const, label: t('noRole') },
+    ...(roles.data?.data ?? []).map((role) => ({ value: role.id, label: role.name })),
+  ];
+  return (
+    <FormModal<RoleValues>
+      open={account !== null}
+      title={t('roleTitle', { account: account?.account ?? '' })}
+      form={form}
+      pending={assign.isPending}
+      onCancel={onClose}
+      onSubmit={(values) =>
+        account && assign.mutate({ id: account.id, roleId: values.roleId === 'none' ? null : (values.roleId ?? null) })
+      }
+    >
+      <Typography.Paragraph type="secondary">{t('roleHint')}</Typography.Paragraph>
+      <Form.Item
+        name="roleId"
+        label={t('role')}
+        rules={[{ required: true, message: validationText('required', currentLocale()) }]}
+      >
+        <Select
+          aria-label={t('role')}
+          showSearch
+          filterOption={false}
+          onSearch={(text) => setName(text.trim())}
+          loading={roles.isFetching}
+          options={options}
+        />
+      </Form.Item>
+    </FormModal>
+  );
+}

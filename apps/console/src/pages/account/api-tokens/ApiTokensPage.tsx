@@ -1,0 +1,125 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { type ApiToken, apiTokenRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, type TableColumnsType, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../app/account-context';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { useTier } from '../../../app/tier-context';
+import { toastText } from '../../../app/toast';
+import { DateTime } from '../../../components/DateTime';
+import { DeleteButton } from '../../../components/DeleteButton';
+import { ListTable } from '../../../components/ListTable';
+import { PageTitle } from '../../../components/PageTitle';
+import { useListSearch } from '../../../features/lists/use-list-search';
+import { ApiTokenFormModal, ApiTokenSecretModal, type CreatedApiToken } from './ApiTokenModals';
+
+/**
+ * `/{user,client}/userManagement/apiTokenSetting` (spec part 1 §2; cdnray §9.1): the caller's API
+ * tokens, paged in the URL; create (name, access token lifetime, optional keys), whose secret is
+ * shown once with a copy button; delete one or the chosen ones.
+ */
+export function ApiTokensPage() {
+  const tier = useTier();
+  const { t } = useTranslation(['apiTokens', 'common', 'shell']);
+  const canWrite = useCan('apiTokens.write');
+  const search = useListSearch([]);
+  const tokens = useQuery(
+    routeQuery(tier, apiTokenRoutes.listApiTokens, {
+      params: { auth: tier },
+      query: { page: search.page, pageSize: search.pageSize },
+    }),
+  );
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<CreatedApiToken | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const remove = useRouteMutation(tier, apiTokenRoutes.deleteApiTokens, {
+    input: (ids: number[]) => ({ params: { auth: tier }, body: { ids } }),
+    invalidates: [apiTokenRoutes.listApiTokens],
+    success: () => toastText('deleteSuccess'),
+    onSuccess: (_reply, ids) => setSelected((current) => current.filter((id) => !ids.includes(id))),
+  });
+
+  const columns: TableColumnsType<ApiToken> = [
+    { title: t('name'), dataIndex: 'name', key: 'name' },
+    {
+      title: t('lifetime'),
+      dataIndex: 'lifetime',
+      key: 'lifetime',
+      render: (seconds: number) => t('lifetimeValue', { seconds }),
+    },
+    {
+      title: t('permissions'),
+      key: 'permissions',
+      render: (_, token) =>
+        token.permissions === null ? t('allPermissions') : token.permissions.join(', ') || t('allPermissions'),
+    },
+    {
+      title: t('createdAt'),
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      render: (value: string) => <DateTime value={value} />,
+    },
+    {
+      title: t('lastUsedAt'),
+      dataIndex: 'lastUsedAt',
+      key: 'lastUsedAt',
+      render: (value: string | null) => (value ? <DateTime value={value} /> : t('never')),
+    },
+  ];
+  if (canWrite) {
+    columns.push({
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, token) => (
+        <DeleteButton
+          confirm={t('deleteConfirm', { name: token.name })}
+          pending={remove.isPending && remove.variables?.length === 1 && remove.variables[0] === token.id}
+          onConfirm={() => remove.mutate([token.id])}
+        />
+      ),
+    });
+  }
+
+  return (
+    <>
+      <PageTitle>{t('shell:menu.apiTokenSetting')}</PageTitle>
+      <Typography.Paragraph type="secondary">{t('usage', { auth: tier })}</Typography.Paragraph>
+      {canWrite && (
+        <Flex justify="space-between" style={{ marginBottom: 16 }}>
+          <DeleteButton
+            label={t('bulkDelete', { count: selected.length })}
+            confirm={t('bulkDeleteConfirm', { count: selected.length })}
+            disabled={selected.length === 0}
+            pending={remove.isPending && remove.variables === selected}
+            onConfirm={() => remove.mutate(selected)}
+          />
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+            {t('create')}
+          </Button>
+        </Flex>
+      )}
+      <ListTable<ApiToken>
+        rowKey="id"
+        columns={columns}
+        rowSelection={
+          canWrite ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) } : undefined
+        }
+        list={tokens}
+        paging={search}
+        emptyText={t('empty')}
+      />
+      <ApiTokenFormModal
+        tier={tier}
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(token) => {
+          setCreating(false);
+          setCreated(token);
+        }}
+      />
+      <ApiTokenSecretModal token={created} onClose={() => setCreated(null)} />
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { type Role, roleRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Space, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../app/account-context';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { useTier } from '../../../app/tier-context';
+import { toastText } from '../../../app/toast';
+import { DateTime } from '../../../components/DateTime';
+import { DeleteButton } from '../../../components/DeleteButton';
+import { ListTable } from '../../../components/ListTable';
+import { PageTitle } from '../../../components/PageTitle';
+import { SearchBox } from '../../../components/SearchBox';
+import { useListSearch } from '../../../features/lists/use-list-search';
+import { RoleFormModal } from './RoleFormModal';
+
+/**
+ * `/{user,client}/userManagement/roles` (spec part 1 §2, §6): the caller's roles, searched by name
+ * and paged in the URL; create and edit (name, remark, keys picked from the meta roles), delete
+ * (its holders are left without a role). Roles are given to sub-accounts on the users page.
+ */
+export function RolesPage() {
+  const tier = useTier();
+  const { t } = useTranslation(['roles', 'common', 'shell']);
+  const canWrite = useCan('roles.write');
+  const search = useListSearch(['name']);
+  const roles = useQuery(
+    routeQuery(tier, roleRoutes.listRoles, {
+      params: { auth: tier },
+      query: {
+        page: search.page,
+        pageSize: search.pageSize,
+        ...(search.filters.name ? { name: search.filters.name } : {}),
+      },
+    }),
+  );
+  const [editing, setEditing] = useState<Role | 'new' | null>(null);
+  const remove = useRouteMutation(tier, roleRoutes.deleteRole, {
+    input: (role: Role) => ({ params: { auth: tier, roleId: role.id } }),
+    invalidates: [roleRoutes.listRoles],
+    success: () => toastText('removeRoleSuccess'),
+  });
+
+  const columns: TableColumnsType<Role> = [
+    { title: t('name'), dataIndex: 'name', key: 'name' },
+    { title: t('remark'), dataIndex: 'remark', key: 'remark' },
+    {
+      title: t('permissions'),
+      key: 'permissions',
+      render: (_, role) => t('permissionCount', { count: role.permissions.length }),
+    },
+    { title: t('accounts'), dataIndex: 'accounts', key: 'accounts' },
+    {
+      title: t('updatedAt'),
+      dataIndex: 'updatedAt',
+      key: 'updatedAt',
+      render: (value: string) => <DateTime value={value} />,
+    },
+  ];
+  if (canWrite) {
+    columns.push({
+      title: t('common:actions.title'),
+      key: 'actions',
+      render: (_, role) => (
+        <Space>
+          <Button size="small" onClick={() => setEditing(role)}>
+            {t('common:actions.edit')}
+          </Button>
+          <DeleteButton
+            confirm={t('deleteConfirm', { name: role.name })}
+            pending={remove.isPending && remove.variables?.id === role.id}
+            onConfirm={() => remove.mutate(role)}
+          />
+        </Space>
+      ),
+    });
+  }
+
+  return (
+    <>
+      <PageTitle>{t('shell:menu.roles')}</PageTitle>
+      <Flex justify="space-between" style={{ marginBottom: 16 }} gap={8} wrap>
+        <SearchBox
+          label={t('search')}
+          value={search.filters.name}
+          onSearch={(text) => search.setFilters({ name: text })}
+        />
+        {canWrite && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+            {t('create')}
+          </Button>
+        )}
+      </Flex>
+      <ListTable<Role> rowKey="id" columns={columns} list={roles} paging={search} emptyText={t('empty')} />
+      <RoleFormModal tier={tier} role={editing} onClose={() => setEditing(null)} />
+    </>
+  );
+}
