@@ -69,7 +69,7 @@ export function ApiTokenFormModal({
         rules={rules('lifetime')}
         required
       >
-        <InputNumber min={API_TOKEN_TTL_MIN_S} max={API_TOKEN_TTL_MAX_S} precision={0} style={{ width: '100%' }} />
+        <InputNumber precision={0} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="permissions" label={t('limitPermissions')}>
         <PermissionPicker tier={tier} />
