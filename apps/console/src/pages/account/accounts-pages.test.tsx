@@ -1,8 +1,9 @@
 import type { ManagedAccount } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
+import { readTokenSet } from '../../session/cookies';
+import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { buttonByText, chooseOption, clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Account management in the three consoles (userManagement/users, userManagement/usersList).
@@ -30,7 +31,9 @@ function account(overrides: Partial<ManagedAccount> = {}): ManagedAccount {
   };
 }
 
-const page = (data: ManagedAccount[]) => ({ status: 200, body: { data, total: data.length } });
+const page = <T,>(data: T[]) => ({ status: 200, body: { data, total: data.length } });
+const rolesPage = (roles: { id: number; name: string }[]) =>
+  page(roles.map((r) => ({ ...r, remark: '', permissions: [], accounts: 0, createdAt: '', updatedAt: '' })));
 
 describe('client userManagement/users', () => {
   beforeEach(() => {
@@ -172,6 +175,90 @@ describe('client userManagement/users', () => {
 
     fireEvent.click(row.querySelector('.ant-table-row-expand-icon') as HTMLElement);
     expect(await screen.findByText('pending-sub')).toBeTruthy();
+  });
+});
+
+describe('roles and switch user in the accounts list', () => {
+  it('client: gives a sub-account a role, and switches to a customer', async () => {
+    api = signedInFakeApi('client');
+    api.on('GET', '/client/accounts', (request) =>
+      request.search.get('auth') === 'client'
+        ? page([account({ id: 30, auth: 'client', account: 'helper', isRoot: false })])
+        : page([account(), account({ id: 24, account: 'paused', status: 'pause' })]),
+    );
+    api.on('GET', '/client/roles', rolesPage([{ id: 3, name: 'Support' }]));
+    api.on('PUT', '/client/account/role', ok(true));
+    api.on(
+      'POST',
+      '/client/proxy',
+      ok({ auth: 'user', accessToken: 'sw-access', refreshToken: 'sw-refresh', tokenType: 'Bearer' }),
+    );
+    api.on('GET', '/user/account/self', ok(selfInfo('user', { id: 21, account: 'acme' })));
+    const router = renderAt('/client/userManagement/users');
+    const acme = await findRow('acme');
+    expect(within(acme).queryByText('Role')).toBeNull(); // a customer is not a sub-account of the caller
+    expect(buttonByText('Switch to', await findRow('paused')).disabled).toBe(true);
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Sub-accounts' }));
+    const helper = await findRow('helper');
+    expect(within(helper).queryByText('Switch to')).toBeNull();
+    clickButton('Role', helper);
+    const dialog = await findModal();
+    clickButton('OK', dialog);
+    expect(await within(dialog).findByText('This field is required')).toBeTruthy();
+    await chooseOption(dialog, 'Role', 'Support');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Update User‘s Role Success !')).toBeTruthy();
+    expect(api.sent('PUT', '/client/account/role')[0]?.body).toEqual({ accountId: 30, roleId: 3 });
+    await modalClosed(dialog);
+
+    clickButton('Role', await findRow('helper'));
+    const again = await findModal();
+    await chooseOption(again, 'Role', 'No role');
+    clickButton('OK', again);
+    await waitFor(() =>
+      expect(api.sent('PUT', '/client/account/role')[1]?.body).toEqual({ accountId: 30, roleId: null }),
+    );
+    await modalClosed(again);
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Customers' }));
+    clickButton('Switch to', await findRow('acme'));
+    clickButton('Yes', (await screen.findByText(/Open the console as acme/)).closest('.ant-popover') as HTMLElement);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/dashboard'));
+    expect(api.sent('POST', '/client/proxy')[0]?.body).toEqual({ id: 21 });
+    expect(readTokenSet('user')?.accessToken).toBe('sw-access');
+    expect(readTokenSet('client')?.accessToken).toBe('access-1'); // the operator's own session stays
+  });
+
+  it('admin: switches to an operator, a refusal is shown', async () => {
+    api = signedInFakeApi('admin');
+    api.on('GET', '/admin/accounts', page([account({ id: 3, auth: 'client', account: 'operator-one' })]));
+    api.on('POST', '/admin/proxy', fail(403, 101018, 'Permission Denied'));
+    const router = renderAt('/admin/userManagement/users');
+    const row = await findRow('operator-one');
+    expect(within(row).queryByText('Role')).toBeNull();
+    clickButton('Switch to', row);
+    clickButton(
+      'Yes',
+      (await screen.findByText(/Open the console as operator-one/)).closest('.ant-popover') as HTMLElement,
+    );
+    await waitFor(() => expect(api.sent('POST', '/admin/proxy')[0]?.body).toEqual({ id: 3 }));
+    expect(await screen.findByText(/Permission/)).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/admin/userManagement/users');
+  });
+
+  it('user: no switch, and no role action without accounts.write', async () => {
+    api = signedInFakeApi('user');
+    api.on(
+      'GET',
+      '/user/account/self',
+      ok(selfInfo('user', { isRoot: false, permissions: ['account.self', 'accounts.read', 'roles.read'] })),
+    );
+    api.on('GET', '/user/accounts', page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
+    renderAt('/user/userManagement/usersList');
+    const row = await findRow('alice-sub');
+    expect(within(row).queryByText('Role')).toBeNull();
+    expect(within(row).queryByText('Switch to')).toBeNull();
   });
 });
 
