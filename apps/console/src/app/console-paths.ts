@@ -39,6 +39,7 @@ export const CLIENT_PATHS = {
   monitorNodeList: 'monitorManagement/monitorNodeList',
   monitorNodeGroup: 'monitorManagement/monitorNodeGroup',
   nginxSetting: 'systemManagement/nginxSetting',
+  cname: 'systemManagement/cname',
   announcementSetting: 'userManagement/announcementSetting',
 } as const;
 
