@@ -42,6 +42,7 @@ export const CLIENT_PATHS = {
   monitorNodeList: 'monitorManagement/monitorNodeList',
   monitorNodeGroup: 'monitorManagement/monitorNodeGroup',
   nginxSetting: 'systemManagement/nginxSetting',
+  cname: 'systemManagement/cname',
   announcementSetting: 'userManagement/announcementSetting',
 } as const;
 

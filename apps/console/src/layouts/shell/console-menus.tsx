@@ -146,7 +146,11 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
     {
       key: 'systemManagement',
       icon: <SettingOutlined />,
-      children: [{ key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting, permission: 'client.settings.read' }],
+      children: [
+        // Spec part 1 §2 order: ..., dnsSetting, cname, nginxSetting, ...
+        { key: 'cname', path: CLIENT_PATHS.cname, permission: 'client.settings.read' },
+        { key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting, permission: 'client.settings.read' },
+      ],
     },
     // The operator alone has announcement settings (spec part 1 §2, userManagement group).
     userManagementOf('client', [

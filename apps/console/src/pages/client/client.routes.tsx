@@ -86,6 +86,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'cname',
+    path: CLIENT_PATHS.cname,
+    lazy: lazyPage(
+      () => import('./settings/CnameSettingPage'),
+      (m) => m.CnameSettingPage,
+    ),
+  },
+  {
     name: 'announcementSetting',
     path: CLIENT_PATHS.announcementSetting,
     lazy: lazyPage(

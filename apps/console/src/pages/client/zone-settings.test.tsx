@@ -259,3 +259,45 @@ describe("a zone's cache preheat", () => {
     expect(await screen.findByText(/The zone has no enabled node to run this/)).toBeTruthy();
   });
 });
+
+describe("a zone's resources", () => {
+  const counts = {
+    nodes: 4,
+    onlineNodes: 3,
+    enabledNodes: 2,
+    subNodes: 5,
+    groups: 6,
+    virtualNodes: 7,
+    sites: 8,
+    domains: 9,
+    sitePorts: 10,
+    listenPorts: 11,
+  };
+  const value = (drawer: HTMLElement, label: string) =>
+    within(drawer).getByText(label, { selector: 'th, th *' }).closest('tr')?.querySelector('td')?.textContent;
+
+  it('shows what the zone carries and counts again on Refresh', async () => {
+    api.on('GET', '/client/zone/1/setting/resource', ok(counts));
+    const drawer = await openTab('Resource');
+    expect(await within(drawer).findByText('4 (3 online, 2 switched on)')).toBeTruthy();
+    expect(
+      ['Sub-nodes', 'Groups', 'Virtual nodes', 'Sites', 'Domains', 'Layer-4 site ports', 'Listen ports'].map((label) =>
+        value(drawer, label),
+      ),
+    ).toEqual(['5', '6', '7', '8', '9', '10', '11']);
+
+    api.on('GET', '/client/zone/1/setting/resource', ok({ ...counts, sites: 12 }));
+    clickButton('Refresh', drawer);
+    await waitFor(() => expect(value(drawer, 'Sites')).toBe('12'));
+    expect(api.sent('GET', '/client/zone/1/setting/resource')).toHaveLength(2);
+  });
+
+  it('says when the counts could not be loaded and retries', async () => {
+    api.on('GET', '/client/zone/1/setting/resource', fail(500, 100001, 'Server Error'));
+    const drawer = await openTab('Resource');
+    expect(await within(drawer).findByText("The zone's resources could not be loaded.")).toBeTruthy();
+    api.on('GET', '/client/zone/1/setting/resource', ok(counts));
+    clickButton('Retry', drawer);
+    expect(await within(drawer).findByText('4 (3 online, 2 switched on)')).toBeTruthy();
+  });
+});

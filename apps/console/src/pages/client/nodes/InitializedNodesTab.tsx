@@ -1,4 +1,12 @@
-import { type InitializedNode, NODE_SWITCHES, nodeRoutes, PORT_TYPES, zoneRoutes } from '@rampart/contract';
+import {
+  type InitializedNode,
+  NODE_DNS_STATUSES,
+  NODE_SWITCHES,
+  nodeRoutes,
+  PORT_TYPES,
+  SUB_NODE_TYPES,
+  zoneRoutes,
+} from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Select, Space, type TableColumnsType, Tag, Tooltip, theme } from 'antd';
 import { useState } from 'react';
@@ -16,14 +24,15 @@ import { NodeActionsMenu } from './NodeActionsMenu';
 import { NodeDetailDrawer } from './NodeDetailDrawer';
 import type { NodeAction } from './node-actions';
 import { NODE_LIST_QUERY } from './node-refresh';
+import { SubNodeDnsFilters, useSubNodeDnsColumns } from './node-subs-dns-ui';
 import { UpgradeFilter, upgradeStatusesOf, useUpgradeStatusColumn } from './node-upgrade-ui';
 
 const PORT_TYPE_VALUES = PORT_TYPES.map((type) => String(type) as '7' | '4');
 
 /**
  * Initialised nodes with their zone, groups, settings and what their agents last reported;
- * filtered by zones, on/off, port type, agent version, upgrade status and a search (all in the
- * URL). A row's menu and the selection's menu send commands (reboot, reset, log rotation,
+ * filtered by zones, on/off, port type, agent version, upgrade status, sub-nodes, DNS status and a
+ * search (all in the URL). A row's menu and the selection's menu send commands (reboot, reset, log rotation,
  * upgrade) and change settings;
  * selected nodes can be moved to another zone; a node's details open in a drawer (`node` in the URL).
  */
@@ -37,10 +46,13 @@ export function InitializedNodesTab() {
     'portType',
     'version',
     'upgradeStatuses',
+    'subNodeType',
+    'dnsStatus',
     'node',
   ] as const);
   const upgradeStatuses = upgradeStatusesOf(search.all('upgradeStatuses'));
   const upgradeColumn = useUpgradeStatusColumn();
+  const subNodeDnsColumns = useSubNodeDnsColumns();
   const zoneIDs = search
     .all('zoneIDs')
     .map(Number)
@@ -54,6 +66,8 @@ export function InitializedNodesTab() {
     portType: oneOf(search.filters.portType, PORT_TYPE_VALUES),
     version: search.filters.version,
     upgradeStatuses: upgradeStatuses.length > 0 ? upgradeStatuses : undefined,
+    subNodeType: oneOf(search.filters.subNodeType, SUB_NODE_TYPES),
+    dnsStatus: oneOf(search.filters.dnsStatus, NODE_DNS_STATUSES),
   };
   const nodes = useQuery({ ...routeQuery('client', nodeRoutes.listInitializedNodes, { query }), ...NODE_LIST_QUERY });
   const zones = useQuery(routeQuery('client', zoneRoutes.metaZones, {}));
@@ -75,6 +89,7 @@ export function InitializedNodesTab() {
           ? '—'
           : groups.map((group) => <Tag key={`${group.id}-${group.line}`}>{`${group.name} (${group.line})`}</Tag>),
     },
+    ...subNodeDnsColumns,
     { title: t('version'), dataIndex: 'version' },
     upgradeColumn,
     {
@@ -189,6 +204,7 @@ export function InitializedNodesTab() {
           onSearch={(text) => search.setFilters({ version: text })}
         />
         <UpgradeFilter value={upgradeStatuses} onChange={(values) => search.setFilters({ upgradeStatuses: values })} />
+        <SubNodeDnsFilters subNodeType={query.subNodeType} dnsStatus={query.dnsStatus} onChange={search.setFilters} />
         <SearchBox
           label={t('filters.value')}
           value={search.filters.value}

@@ -7,10 +7,12 @@ import { toastText } from '../../../app/toast';
 import { ZoneNginxPanel } from './ZoneNginxPanel';
 import { ZonePortsPanel } from './ZonePortsPanel';
 import { ZonePreheatPanel } from './ZonePreheatPanel';
+import { ZoneResourcePanel } from './ZoneResourcePanel';
 
 /**
  * A zone's settings in tabs: listen settings (HTTP/2, HTTP/3 shown off and locked: the nodes'
- * nginx has no QUIC, the force-SSL redirect code), listen ports, nginx settings, and cache preheat.
+ * nginx has no QUIC, the force-SSL redirect code), listen ports, nginx settings, cache preheat, and
+ * what the zone carries (resource).
  * Each is saved as it changes; the zone's nodes pick them up with their next snapshot. Closed when
  * `zone` is null.
  */
@@ -31,6 +33,11 @@ export function ZoneSettingsDrawer({ zone, onClose }: { zone: Zone | null; onClo
             { key: 'ports', label: t('zoneSettings:tabs.ports'), children: <ZonePortsPanel zoneId={zone.id} /> },
             { key: 'nginx', label: t('zoneSettings:tabs.nginx'), children: <ZoneNginxPanel zoneId={zone.id} /> },
             { key: 'preheat', label: t('zoneSettings:tabs.preheat'), children: <ZonePreheatPanel zoneId={zone.id} /> },
+            {
+              key: 'resource',
+              label: t('zoneSettings:tabs.resource'),
+              children: <ZoneResourcePanel zoneId={zone.id} />,
+            },
           ]}
         />
       )}
