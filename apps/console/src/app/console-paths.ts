@@ -40,6 +40,7 @@ export const CLIENT_PATHS = {
   monitorNodeGroup: 'monitorManagement/monitorNodeGroup',
   nginxSetting: 'systemManagement/nginxSetting',
   announcementSetting: 'userManagement/announcementSetting',
+  customizeLogo: 'userManagement/customizeLogo',
 } as const;
 
 /** Pages of the user (customer) console, by their path under `/user/`. */
