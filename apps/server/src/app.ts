@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ALL_ROUTES, API_BASE, buildOpenApiDocument } from '@rampart/contract';
+import { ALL_ROUTES, API_BASE, buildOpenApiDocument, LOGO_IMAGE_MAX_BYTES } from '@rampart/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.js';
 import { bindAccountRoutes } from './modules/accounts/accounts.routes.js';
@@ -43,6 +43,9 @@ import { GroupLinesService } from './modules/group-lines/group-lines.service.js'
 import { GroupsRepository } from './modules/groups/groups.repository.js';
 import { bindGroupRoutes } from './modules/groups/groups.routes.js';
 import { GroupsService } from './modules/groups/groups.service.js';
+import { LogosRepository } from './modules/logos/logos.repository.js';
+import { bindLogoRoutes } from './modules/logos/logos.routes.js';
+import { LogosService } from './modules/logos/logos.service.js';
 import { MonitorGroupsRepository } from './modules/monitoring/monitor-groups.repository.js';
 import { MonitorNodesRepository } from './modules/monitoring/monitor-nodes.repository.js';
 import { MonitorStatusRepository } from './modules/monitoring/monitor-status.repository.js';
@@ -104,6 +107,7 @@ import { CnameResolver } from './platform/dns/cname-resolver.js';
 import { installErrorHandling } from './platform/errors/error-handler.js';
 import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
+import { registerMultipart } from './platform/http/multipart.js';
 import { Mailer } from './platform/mail/mailer.js';
 
 export interface AppOptions {
@@ -222,6 +226,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request.rawBody = body as string;
     parseJson(request, body as string, done);
   });
+  // Form data for the logo uploads; the largest slot bounds every file.
+  await registerMultipart(app, Math.max(...Object.values(LOGO_IMAGE_MAX_BYTES)));
 
   const audit = new AuditService(db, new AuditRepository(db));
   const permissionResolver = new PermissionResolver(db);
@@ -303,6 +309,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (origin) => options.config.publicUrl ?? origin,
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);
+  bindLogoRoutes(binder, new LogosService(db, new LogosRepository(db), system), nodesService);
   bindMonitoringRoutes(
     binder,
     new MonitoringService(db, new MonitorNodesRepository(db), new MonitorGroupsRepository(db), clock),

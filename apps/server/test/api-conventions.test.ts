@@ -174,6 +174,11 @@ describe('declared routes', () => {
     const logo = doc.paths['/api/v1/{auth}/logo'].get;
     expect(logo.parameters).toEqual([
       { name: 'auth', in: 'path', required: true, schema: { type: 'string', enum: ['admin', 'client', 'user'] } },
+      expect.objectContaining({ name: 'operator', in: 'query', required: false }),
+    ]);
+    // Form-data calls say so.
+    expect(Object.keys(doc.paths['/api/v1/client/setting/logo'].post.requestBody.content)).toEqual([
+      'multipart/form-data',
     ]);
   });
 

@@ -98,7 +98,11 @@ export function buildOpenApiDocument(
     if (route.request.body) {
       operation.requestBody = {
         required: true,
-        content: { 'application/json': { schema: toJsonSchema(route.request.body, 'input') } },
+        content: {
+          [route.bodyType === 'multipart' ? 'multipart/form-data' : 'application/json']: {
+            schema: toJsonSchema(route.request.body, 'input'),
+          },
+        },
       };
     }
     if (route.access.kind === 'node') operation.security = [{ nodeSignature: [] }];

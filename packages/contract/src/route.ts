@@ -58,6 +58,11 @@ export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res ex
    * and its `response` schema only describes it.
    */
   readonly reply?: 'json' | 'raw';
+  /**
+   * `json` (default) or `multipart`: the body is `multipart/form-data`; `request.body` describes its
+   * text parts and the handler reads the file parts (validated by the service).
+   */
+  readonly bodyType?: 'json' | 'multipart';
 }
 
 export function defineRoute<const Req extends RouteRequest, Res extends z.ZodType>(

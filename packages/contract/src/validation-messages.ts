@@ -232,6 +232,16 @@ export const VALIDATION_MESSAGES = {
     zh_CN: 'CNAME 记录必须是虚拟节点的唯一记录',
     zh_TW: 'CNAME 記錄必須是虛擬節點的唯一記錄',
   },
+  fileType: {
+    en_US: 'Only PNG, JPEG, GIF, WebP or ICO images',
+    zh_CN: '仅支持 PNG、JPEG、GIF、WebP 或 ICO 图片',
+    zh_TW: '僅支援 PNG、JPEG、GIF、WebP 或 ICO 圖片',
+  },
+  fileTooLarge: {
+    en_US: 'The file is larger than {max}',
+    zh_CN: '文件不能大于 {max}',
+    zh_TW: '檔案不得大於 {max}',
+  },
 } as const satisfies Record<string, Localized>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

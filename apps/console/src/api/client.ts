@@ -127,6 +127,19 @@ function queryValue(value: unknown): string {
   return String(value);
 }
 
+/**
+ * The body of a form-data route: strings become text parts, Blobs (Files) file parts, undefined
+ * values are left out. The browser sets the multipart Content-Type with its boundary.
+ */
+function formDataOf(values: unknown): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+    if (value instanceof Blob) form.append(name, value, value instanceof File ? value.name : name);
+    else if (value !== undefined && value !== null) form.append(name, String(value));
+  }
+  return form;
+}
+
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 async function exchange<T>(
@@ -139,10 +152,13 @@ async function exchange<T>(
   const url = routeUrl(route, input);
   const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': LOCALE_TAGS[locale] };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
+  let body: string | FormData | undefined;
   if (route.method !== 'GET' && input.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(input.body);
+    if (route.bodyType === 'multipart') body = formDataOf(input.body);
+    else {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(input.body);
+    }
   }
 
   // One controller for both the time-out and the caller's signal, so fetch sees a single signal.

@@ -44,6 +44,7 @@ export const CLIENT_PATHS = {
   nginxSetting: 'systemManagement/nginxSetting',
   cname: 'systemManagement/cname',
   announcementSetting: 'userManagement/announcementSetting',
+  customizeLogo: 'userManagement/customizeLogo',
 } as const;
 
 /** Pages of the user (customer) console, by their path under `/user/`. */

@@ -55,7 +55,8 @@ export function installFakeApi() {
       path: parsed.pathname.replace(/^\/api\/v1/, ''),
       search: parsed.searchParams,
       headers: new Headers(init.headers),
-      body: text === '' ? undefined : JSON.parse(text),
+      // A form-data body is recorded as it was sent (a FormData); a JSON one parsed.
+      body: init.body instanceof FormData ? init.body : text === '' ? undefined : JSON.parse(text),
     };
     requests.push(request);
     const handler = handlers.get(`${request.method} ${request.path}`);

@@ -12,6 +12,7 @@ import { dnsLineRoutes } from './dns-lines.js';
 import { domainRoutes } from './domains.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
+import { logoRoutes } from './logos.js';
 import { monitoringRoutes } from './monitoring.js';
 import { nodeCommandRoutes } from './node-commands.js';
 import { nodeOperationRoutes } from './node-operations.js';
@@ -45,6 +46,7 @@ export * from './dns-lines.js';
 export * from './domains.js';
 export * from './group-lines.js';
 export * from './groups.js';
+export * from './logos.js';
 export * from './monitoring.js';
 export * from './node-commands.js';
 export * from './node-operations.js';
@@ -100,6 +102,7 @@ export const ROUTE_GROUPS = {
   audit: auditRoutes,
   roles: roleRoutes,
   apiTokens: apiTokenRoutes,
+  logos: logoRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

@@ -44,9 +44,14 @@ export const logo = defineRoute({
   method: 'GET',
   path: '/{auth}/logo',
   access: publicAccess,
-  summary: 'Branding for a console; needs no token',
+  summary:
+    "Branding for a console's login pages; needs no token. `operator` (an operator's login name) picks " +
+    "that operator's logo set for the client and user consoles; without it, the first operator's",
   tags: ['auth'],
-  request: { params: z.object({ auth: tierSchema }) },
+  request: {
+    params: z.object({ auth: tierSchema }),
+    query: z.object({ operator: z.string().max(256).optional() }),
+  },
   response: dataOf(logoInfoSchema),
 });
 

@@ -152,9 +152,10 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting, permission: 'client.settings.read' },
       ],
     },
-    // The operator alone has announcement settings (spec part 1 §2, userManagement group).
+    // The operator alone has announcement and logo settings (spec part 1 §2, userManagement group).
     userManagementOf('client', [
       { key: 'announcementSetting', path: CLIENT_PATHS.announcementSetting, permission: 'client.announcements.read' },
+      { key: 'customizeLogo', path: CLIENT_PATHS.customizeLogo, permission: 'client.settings.read' },
     ]),
     changePassword,
   ],

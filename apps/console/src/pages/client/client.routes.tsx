@@ -101,6 +101,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
       (m) => m.AnnouncementSettingPage,
     ),
   },
+  {
+    name: 'customizeLogo',
+    path: CLIENT_PATHS.customizeLogo,
+    lazy: lazyPage(
+      () => import('./logos/CustomizeLogoPage'),
+      (m) => m.CustomizeLogoPage,
+    ),
+  },
 ];
 
 /** The client (operator) console, /client. */

@@ -9,5 +9,4 @@ export function bindSystemRoutes(binder: Binder, system: SystemService): void {
     if (health.status !== 'ok') reply.status(503);
     return { data: health };
   });
-  binder.bind(systemRoutes.logo, async () => ({ data: await system.branding() }));
 }

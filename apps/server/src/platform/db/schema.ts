@@ -14,6 +14,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -1085,4 +1086,43 @@ export const apiTokens = pgTable(
     uniqueIndex('api_tokens_session_key').on(t.sessionId),
     index('api_tokens_account_idx').on(t.accountId, t.createdAt),
   ],
+);
+
+/** Raw bytes (`bytea`): node-postgres and PGlite both hand back a Uint8Array / Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * An operator's logo set (one per operator): the texts here, the images in `operator_logo_images`.
+ * Served to the operator's customers' login pages by `GET {auth}/logo?operator=`.
+ */
+export const operatorLogos = pgTable('operator_logos', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  ownerId: bigint('owner_id', { mode: 'number' })
+    .notNull()
+    .unique()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  title: text('title').notNull().default(''),
+  subTitle: text('sub_title').notNull().default(''),
+  description: text('description').notNull().default(''),
+  copyright: text('copyright').notNull().default(''),
+  version: text('version').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** The images of a logo set, one row per filled slot; the type was checked by its magic bytes. */
+export const operatorLogoImages = pgTable(
+  'operator_logo_images',
+  {
+    logoId: bigint('logo_id', { mode: 'number' })
+      .notNull()
+      .references(() => operatorLogos.id, { onDelete: 'cascade' }),
+    slot: text('slot').notNull(),
+    mime: text('mime').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.logoId, t.slot] })],
 );

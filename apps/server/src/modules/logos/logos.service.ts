@@ -1,0 +1,194 @@
+import {
+  LOGO_IMAGE_MAX_BYTES,
+  LOGO_IMAGE_SLOTS,
+  type Locale,
+  type LogoForm,
+  type LogoImageSlot,
+  type LogoInfo,
+  type OperatorLogo,
+  type Tier,
+  type ValidationKey,
+} from '@rampart/contract';
+import type { Db } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { isUploadedFile } from '../../platform/http/multipart.js';
+import { invalidFields } from '../../platform/http/validation.js';
+import type { SystemService } from '../system/system.service.js';
+import { imageTypeOf } from './image-type.js';
+import {
+  type LogoImageRow,
+  type LogoRow,
+  type LogosRepository,
+  type LogoTexts,
+  LogosRepository as Repo,
+} from './logos.repository.js';
+
+const TEXT_FIELDS = ['title', 'subTitle', 'description', 'copyright', 'version'] as const;
+
+interface Image {
+  slot: LogoImageSlot;
+  mime: string;
+  data: Buffer;
+}
+/** What a form asks for once checked: texts to set, images to store, slots to empty. */
+interface Change {
+  texts: Partial<LogoTexts>;
+  images: Image[];
+  reset: LogoImageSlot[];
+}
+
+function isSlot(name: string): name is LogoImageSlot {
+  return (LOGO_IMAGE_SLOTS as readonly string[]).includes(name);
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
+}
+
+function dataUrl(image: LogoImageRow | undefined): string {
+  return image ? `data:${image.mime};base64,${image.data.toString('base64')}` : '';
+}
+
+function emptyImages(): Record<LogoImageSlot, string> {
+  return { backgroundImage: '', favicon: '', logo: '', sidebarLogo: '', sidebarSimpleLogo: '' };
+}
+
+function imagesOf(row: LogoRow, images: LogoImageRow[]): Record<LogoImageSlot, string> {
+  const out = emptyImages();
+  for (const image of images) if (image.logoId === row.id && isSlot(image.slot)) out[image.slot] = dataUrl(image);
+  return out;
+}
+
+/**
+ * An operator's branding: one logo set of texts and images (PNG, JPEG, GIF, WebP, ICO, checked by
+ * magic bytes, each slot with its own size limit), shown on its customers' login pages.
+ */
+export class LogosService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: LogosRepository,
+    private readonly system: SystemService,
+  ) {}
+
+  /**
+   * Checks the form: every file part must be an image slot, of an accepted type, within the slot's
+   * size; `reset` names slots. All faults at once, as 101003 with field names.
+   */
+  private change(locale: Locale, form: LogoForm, parts: Record<string, unknown>): Change {
+    const faults: { field: string; key: ValidationKey; params?: Record<string, string | number> }[] = [];
+    const images: Image[] = [];
+    for (const [field, value] of Object.entries(parts)) {
+      const file = isUploadedFile(value);
+      if (!isSlot(field)) {
+        if (file) faults.push({ field, key: 'invalidValue' });
+        continue;
+      }
+      if (!file) {
+        faults.push({ field, key: 'wrongFormat' });
+        continue;
+      }
+      const max = LOGO_IMAGE_MAX_BYTES[field];
+      if (value.truncated || value.data.length > max) {
+        faults.push({ field, key: 'fileTooLarge', params: { max: sizeText(max) } });
+        continue;
+      }
+      const mime = imageTypeOf(value.data);
+      if (!mime) faults.push({ field, key: 'fileType' });
+      else images.push({ slot: field, mime, data: value.data });
+    }
+    const reset: LogoImageSlot[] = [];
+    for (const name of (form.reset ?? '').split(',').map((s) => s.trim())) {
+      if (name === '') continue;
+      if (isSlot(name)) reset.push(name);
+      else faults.push({ field: 'reset', key: 'invalidValue' });
+    }
+    if (faults.length > 0) throw invalidFields(locale, faults);
+    const texts: Partial<LogoTexts> = {};
+    for (const name of TEXT_FIELDS) {
+      const value = form[name];
+      if (value !== undefined) texts[name] = value.trim();
+    }
+    return { texts, images, reset: reset.filter((slot) => !images.some((i) => i.slot === slot)) };
+  }
+
+  private async present(row: LogoRow, repo: LogosRepository = this.repo): Promise<OperatorLogo> {
+    return {
+      id: row.id,
+      operator: await repo.accountName(row.ownerId),
+      title: row.title,
+      subTitle: row.subTitle,
+      description: row.description,
+      copyright: row.copyright,
+      version: row.version,
+      ...imagesOf(row, await repo.images([row.id])),
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  }
+
+  async list(operatorId: number, page: number, pageSize: number) {
+    const { rows, total } = await this.repo.list(operatorId, page, pageSize);
+    const images = await this.repo.images(rows.map((r) => r.id));
+    const operator = await this.repo.accountName(operatorId);
+    const data: OperatorLogo[] = rows.map((row) => ({
+      id: row.id,
+      operator,
+      title: row.title,
+      subTitle: row.subTitle,
+      description: row.description,
+      copyright: row.copyright,
+      version: row.version,
+      ...imagesOf(row, images),
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    }));
+    return { data, total };
+  }
+
+  /** 101025 when the operator has a logo set already (change it with PUT). */
+  async create(operatorId: number, locale: Locale, form: LogoForm, parts: Record<string, unknown>) {
+    const change = this.change(locale, form, parts);
+    return this.db.transaction(async (tx) => {
+      const repo = new Repo(tx);
+      const row = await repo.insert(operatorId, change.texts);
+      if (!row) throw new AppError(101025);
+      for (const image of change.images) await repo.putImage(row.id, image.slot, image.mime, image.data);
+      return this.present(row, repo);
+    });
+  }
+
+  /** Parts sent replace, parts left out stay; 101018 when the operator has no logo set. */
+  async update(operatorId: number, locale: Locale, form: LogoForm, parts: Record<string, unknown>) {
+    const change = this.change(locale, form, parts);
+    return this.db.transaction(async (tx) => {
+      const repo = new Repo(tx);
+      const row = await repo.update(operatorId, change.texts);
+      if (!row) throw new AppError(101018);
+      await repo.removeImages(row.id, change.reset);
+      for (const image of change.images) await repo.putImage(row.id, image.slot, image.mime, image.data);
+      return this.present(row, repo);
+    });
+  }
+
+  async delete(operatorId: number): Promise<void> {
+    if (!(await this.repo.delete(operatorId))) throw new AppError(101018);
+  }
+
+  /**
+   * What a login page shows (`GET {auth}/logo`, no token). The admin console keeps the
+   * installation's branding; the client and user consoles show the named operator's logo set (the
+   * first operator's without a name), texts it left empty and an unknown name falling back to the
+   * installation's.
+   */
+  async branding(tier: Tier, operatorName: string | undefined): Promise<LogoInfo> {
+    const base = await this.system.branding();
+    if (tier === 'admin') return base;
+    const operator = await this.repo.operatorNamed(operatorName === '' ? undefined : operatorName);
+    const row = operator ? await this.repo.byOwner(operator.id) : undefined;
+    if (!row) return base;
+    const images = imagesOf(row, await this.repo.images([row.id]));
+    const out: LogoInfo = { ...base, ...images };
+    for (const name of TEXT_FIELDS) if (row[name] !== '') out[name] = row[name];
+    return out;
+  }
+}
