@@ -13,7 +13,8 @@ test('a customer adds domains in bulk; a bad name and each duplicate are reporte
   await page.goto(`/user/sitesManagement/sitesSetting/${site.siteID}`);
   await expect(page.getByRole('cell', { name: `taken.${zone}`, exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Add domains' }).click();
-  const dialog = page.getByRole('dialog');
+  // The add dialog itself (the error report opens as a second dialog on top of it).
+  const dialog = page.getByRole('dialog').filter({ has: page.getByLabel('Domain names') });
   const names = dialog.getByLabel('Domain names');
   await dialog.getByLabel('Origin 1 IP').fill('1.1.1.1');
 
@@ -31,6 +32,7 @@ test('a customer adds domains in bulk; a bad name and each duplicate are reporte
   const targets = (await duplicates.locator('div').textContent()) ?? '';
   expect(targets.split(', ').sort()).toEqual([`img.${zone}`, `taken.${zone}`]);
   await report.getByRole('button', { name: 'OK' }).click();
+  await expect(report).toBeHidden();
   // All or none: nothing of the refused batch was stored.
   const afterRefusal = await api<{ name: string }[]>('user', 'GET', `user/site/${site.siteID}/domains`);
   expect(afterRefusal.map((d) => d.name)).toEqual([`taken.${zone}`]);

@@ -32,8 +32,13 @@ export function FormModal<V>({
   // Each opening starts from this opening's initialValues: a form instance keeps the values it
   // held (clearOnDestroy resets it to the *previous* initialValues, which a newly mounted form
   // would keep), so a dialog reopened for another row would show the first row's values.
+  // The values are set as well as reset: reopened before the closing animation ended, the dialog
+  // keeps its mounted form, whose reset goes back to the initialValues of the previous opening.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only an opening applies initialValues
   useEffect(() => {
-    if (open) form.resetFields();
+    if (!open) return;
+    form.resetFields();
+    if (initialValues) form.setFieldsValue(initialValues as Parameters<typeof form.setFieldsValue>[0]);
   }, [open, form]);
   return (
     <Modal
