@@ -125,12 +125,17 @@ describe('assigning a role', () => {
     // A read-only role calling a write route.
     expect((await call('PUT', 'user/site/tags', { tags: [] }, sub)).json().code).toBe(101018);
     expect((await call('GET', 'user/roles', undefined, user)).json().data[0]).toMatchObject({ accounts: 1 });
+    // The accounts list says which role each sub-account holds.
+    const listed = (await call('GET', 'user/accounts?page=1&pageSize=10', undefined, user)).json().data;
+    expect(listed.find((a: { id: number }) => a.id === subId)?.role).toEqual({ id: role.id, name: 'Site reader' });
 
     await call('PUT', `user/roles/${role.id}`, { name: 'Site reader', permissions: [] });
     expect((await call('GET', 'user/sites', undefined, sub)).json().code).toBe(101018);
     await call('PUT', `user/roles/${role.id}`, { name: 'Site reader', permissions: ['user.sites.read'] });
     expect((await call('PUT', 'user/account/role', { accountId: subId, roleId: null })).json()).toEqual({ data: true });
     expect((await call('GET', 'user/sites', undefined, sub)).json().code).toBe(101018);
+    const after = (await call('GET', 'user/accounts?page=1&pageSize=10', undefined, user)).json().data;
+    expect(after.find((a: { id: number }) => a.id === subId)?.role).toBeNull();
   });
 
   it('only to its own sub-accounts, and a sub-account never holds a key its parent lacks', async () => {

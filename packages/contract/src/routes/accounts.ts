@@ -40,6 +40,8 @@ export const managedAccountSchema = z.object({
   maxLogExportTimes: z.number().int(),
   /** Accounts directly below it. */
   subCount: z.number().int(),
+  /** The role a sub-account holds (routes/roles.ts); null without one, and for top accounts. */
+  role: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   createdAt: z.string(),
 });
 export type ManagedAccount = z.infer<typeof managedAccountSchema>;

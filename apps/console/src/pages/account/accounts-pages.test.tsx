@@ -26,6 +26,7 @@ function account(overrides: Partial<ManagedAccount> = {}): ManagedAccount {
     login2FAType: 0,
     maxLogExportTimes: 10,
     subCount: 0,
+    role: null,
     createdAt: '2026-03-01T10:00:00.000Z',
     ...overrides,
   };
@@ -183,7 +184,16 @@ describe('roles and switch user in the accounts list', () => {
     api = signedInFakeApi('client');
     api.on('GET', '/client/accounts', (request) =>
       request.search.get('auth') === 'client'
-        ? page([account({ id: 30, auth: 'client', account: 'helper', isRoot: false })])
+        ? page([
+            account({
+              id: 30,
+              auth: 'client',
+              account: 'helper',
+              isRoot: false,
+              // Holds the role once it was given (the list is reloaded after the change).
+              role: api.sent('PUT', '/client/account/role').length === 1 ? { id: 3, name: 'Support' } : null,
+            }),
+          ])
         : page([account(), account({ id: 24, account: 'paused', status: 'pause' })]),
     );
     api.on('GET', '/client/roles', rolesPage([{ id: 3, name: 'Support' }]));
@@ -204,8 +214,8 @@ describe('roles and switch user in the accounts list', () => {
     expect(within(helper).queryByText('Switch to')).toBeNull();
     clickButton('Role', helper);
     const dialog = await findModal();
-    clickButton('OK', dialog);
-    expect(await within(dialog).findByText('This field is required')).toBeTruthy();
+    // The choice starts from the role the account holds: none yet.
+    expect(within(dialog).getAllByText('No role').length).toBeGreaterThan(0);
     await chooseOption(dialog, 'Role', 'Support');
     clickButton('OK', dialog);
     expect(await screen.findByText('Update User‘s Role Success !')).toBeTruthy();
@@ -214,6 +224,7 @@ describe('roles and switch user in the accounts list', () => {
 
     clickButton('Role', await findRow('helper'));
     const again = await findModal();
+    expect(await within(again).findByTitle('Support')).toBeTruthy();
     await chooseOption(again, 'Role', 'No role');
     clickButton('OK', again);
     await waitFor(() =>

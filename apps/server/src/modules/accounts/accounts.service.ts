@@ -19,7 +19,7 @@ import { SessionsRepository } from '../auth/sessions.repository.js';
 import { TicketsRepository } from '../auth/tickets.repository.js';
 import { parentForTier, requireManaged } from './account-scope.js';
 
-export function presentAccount(row: AccountRow, subCount: number): ManagedAccount {
+export function presentAccount(row: AccountRow, subCount: number, role: ManagedAccount['role'] = null): ManagedAccount {
   return {
     id: row.id,
     auth: row.tier,
@@ -32,6 +32,7 @@ export function presentAccount(row: AccountRow, subCount: number): ManagedAccoun
     login2FAType: row.login2FAType,
     maxLogExportTimes: row.maxLogExportTimes,
     subCount,
+    role,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -84,7 +85,7 @@ export class AccountsService {
       page: query.page,
       pageSize: query.pageSize,
     });
-    return { data: rows.map((r) => presentAccount(r.row, r.subCount)), total };
+    return { data: rows.map((r) => presentAccount(r.row, r.subCount, r.role)), total };
   }
 
   /**
@@ -176,7 +177,11 @@ export class AccountsService {
         if (emailChanged) await new TicketsRepository(tx).revokePasswordTokens(target.id);
         return row;
       });
-      return presentAccount(updated, await this.accounts.countChildren(updated.id));
+      return presentAccount(
+        updated,
+        await this.accounts.countChildren(updated.id),
+        await this.accounts.roleOf(updated.id),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(101017, { cause: error });
       throw error;

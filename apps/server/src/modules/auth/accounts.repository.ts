@@ -2,7 +2,7 @@ import type { Tier } from '@rampart/contract';
 import { and, asc, count, desc, eq, ilike, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
-import { type AccountRow, accounts, sites } from '../../platform/db/schema.js';
+import { type AccountRow, accountRoles, accounts, roles, sites } from '../../platform/db/schema.js';
 
 export type { AccountRow };
 export type NewAccount = typeof accounts.$inferInsert;
@@ -109,6 +109,16 @@ export class AccountsRepository {
    * Accounts of `tier` directly below `parentId`, with how many accounts sit directly below each;
    * paged, sorted and searched (account, name or e-mail) in SQL.
    */
+  /** The role the account holds, or null. */
+  async roleOf(accountId: number): Promise<{ id: number; name: string } | null> {
+    const [row] = await this.db
+      .select({ id: roles.id, name: roles.name })
+      .from(accountRoles)
+      .innerJoin(roles, eq(roles.id, accountRoles.roleId))
+      .where(eq(accountRoles.accountId, accountId));
+    return row ?? null;
+  }
+
   async listChildren(q: {
     parentId: number;
     tier: Tier;
@@ -142,7 +152,7 @@ export class AccountsRepository {
     const subCount = sql<number>`(SELECT count(*) FROM accounts s WHERE s.parent_id = "accounts"."id")`.mapWith(Number);
     const [rows, [total]] = await Promise.all([
       this.db
-        .select({ row: accounts, subCount })
+        .select({ row: accounts, subCount, role: roleOfAccount })
         .from(accounts)
         .where(where)
         .orderBy(direction(column), direction(accounts.id))
@@ -189,3 +199,12 @@ export class AccountsRepository {
     return result.rows.length > 0;
   }
 }
+
+/** The role an account holds, as `{id, name}` or null (one sub-select per listed account). */
+const roleOfAccount = sql<{ id: number; name: string } | null>`(SELECT json_build_object('id', r.id, 'name', r.name)
+  FROM account_roles ar JOIN roles r ON r.id = ar.role_id WHERE ar.account_id = "accounts"."id")`.mapWith(
+  (value: unknown) => {
+    const parsed = typeof value === 'string' ? JSON.parse(value) : value;
+    return parsed ? { id: Number(parsed.id), name: String(parsed.name) } : null;
+  },
+);

@@ -1,4 +1,11 @@
-import { auditRoutes, type ManagedAccount, PAGE_SIZE_MAX, roleRoutes, type Tier } from '@rampart/contract';
+import {
+  accountRoutes,
+  auditRoutes,
+  type ManagedAccount,
+  PAGE_SIZE_MAX,
+  roleRoutes,
+  type Tier,
+} from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Popconfirm, Select, Typography } from 'antd';
 import { useState } from 'react';
@@ -90,8 +97,8 @@ interface RoleValues {
 
 /**
  * Gives one of the caller's roles to a sub-account, or takes its role away (`PUT {auth}/account/role`).
- * The roles are searched by name on the server. The list of accounts does not say which role an
- * account holds, so the choice starts empty.
+ * The roles are searched by name on the server; the choice starts from the role the account holds
+ * (or "No role").
  */
 export function AssignRoleModal({
   tier,
@@ -117,14 +124,18 @@ export function AssignRoleModal({
       params: { auth: tier },
       body: { accountId: id, roleId },
     }),
-    invalidates: [roleRoutes.listRoles],
+    invalidates: [roleRoutes.listRoles, accountRoutes.listAccounts, accountRoutes.listSubAccounts],
     success: () => toastText('updateUserRoleSuccess'),
     form: { instance: form, fields: ['roleId'] },
     onSuccess: onClose,
   });
+  const held = account?.role ?? null;
+  const found = (roles.data?.data ?? []).map((role) => ({ value: role.id, label: role.name }));
   const options = [
     { value: 'none' as const, label: t('noRole') },
-    ...(roles.data?.data ?? []).map((role) => ({ value: role.id, label: role.name })),
+    // The held role stays choosable while a search leaves it out of the page of roles.
+    ...(held && !found.some((o) => o.value === held.id) ? [{ value: held.id, label: held.name }] : []),
+    ...found,
   ];
   return (
     <FormModal<RoleValues>
@@ -133,6 +144,7 @@ export function AssignRoleModal({
       form={form}
       pending={assign.isPending}
       onCancel={onClose}
+      initialValues={{ roleId: held ? held.id : 'none' }}
       onSubmit={(values) =>
         account && assign.mutate({ id: account.id, roleId: values.roleId === 'none' ? null : (values.roleId ?? null) })
       }
