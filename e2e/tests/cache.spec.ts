@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { api } from '../support/api.js';
 import { login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
@@ -6,6 +6,23 @@ import { customerSite, uniqueLabel } from '../support/sites.js';
 interface StoredRules {
   rules: { scope: string; values: string[]; ttl: number; priority: number; bypass: boolean }[];
   generation: number;
+}
+
+/**
+ * Picks `option` in the antd select `box` and checks it was taken: a click on the opening list
+ * can land on a neighbouring option while the list still slides in, so the choice is made again
+ * until the select shows it.
+ */
+async function choose(page: Page, box: Locator, option: string) {
+  await expect(async () => {
+    await box.click();
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: option })
+      .click();
+    await expect(box.locator('xpath=ancestor::*[contains(@class,"ant-select")][1]')).toContainText(option, {
+      timeout: 1000,
+    });
+  }).toPass({ timeout: 15_000 });
 }
 
 test('a customer sets a cache rule, then clears the site’s cache', async ({ page }) => {
@@ -20,8 +37,7 @@ test('a customer sets a cache rule, then clears the site’s cache', async ({ pa
 
   await page.getByRole('button', { name: 'Add cache rule' }).click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByRole('combobox', { name: 'Match' }).click();
-  await page.locator('.ant-select-item-option', { hasText: 'Directories' }).click();
+  await choose(page, dialog.getByRole('combobox', { name: 'Match' }), 'Directories');
   const values = dialog.getByRole('combobox', { name: 'Values' });
   // A value the contract's schema refuses is named before anything is sent.
   await values.fill('static');
@@ -30,8 +46,7 @@ test('a customer sets a cache rule, then clears the site’s cache', async ({ pa
   await dialog.locator('.ant-select-selection-item', { hasText: 'static' }).getByLabel('close').click();
   await values.fill('/static/');
   await values.press('Enter');
-  await dialog.getByRole('combobox', { name: 'Cache time' }).click();
-  await page.locator('.ant-select-item-option', { hasText: '1 day' }).click();
+  await choose(page, dialog.getByRole('combobox', { name: 'Cache time' }), '1 day');
   await dialog.getByLabel('Priority').fill('10');
   await dialog.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByText('Cache Rules Added Success!')).toBeVisible();
