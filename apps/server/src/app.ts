@@ -4,6 +4,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ALL_ROUTES, API_BASE, buildOpenApiDocument, LOGO_IMAGE_MAX_BYTES } from '@rampart/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.js';
+import { AccountZonesRepository } from './modules/account-zones/account-zones.repository.js';
+import { bindAccountZoneRoutes } from './modules/account-zones/account-zones.routes.js';
+import { AccountZonesService } from './modules/account-zones/account-zones.service.js';
+import { createZoneScopeCheck } from './modules/account-zones/zone-scope-check.js';
 import { bindAccountRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AnnouncementsRepository } from './modules/announcements/announcements.repository.js';
@@ -231,14 +235,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const audit = new AuditService(db, new AuditRepository(db));
   const permissionResolver = new PermissionResolver(db);
+  const accountZonesRepo = new AccountZonesRepository(db);
   const binder = createBinder(
     app,
     {
-      account: createAuthenticator(tokens, sessionsRepo, permissionResolver, accountsRepo, clock),
+      account: createAuthenticator(tokens, sessionsRepo, permissionResolver, accountsRepo, clock, (id) =>
+        accountZonesRepo.scopeOf(id),
+      ),
       node: createNodeAuthenticator(nodesRepo, box, clock),
     },
     audit,
+    createZoneScopeCheck(db),
   );
+  bindAccountZoneRoutes(binder, new AccountZonesService(db));
   bindSystemRoutes(binder, system);
   bindAuthRoutes(binder, login, tokens, account);
   bindRoleRoutes(binder, new RolesService(new RolesRepository(db)));

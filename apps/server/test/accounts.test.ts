@@ -338,6 +338,57 @@ describe('PUT {auth}/account', () => {
   });
 });
 
+describe("an operator's zone limit", () => {
+  it('is set by the admin on an operator only, and holds the operator to it (201003)', async () => {
+    const adminRoot = (await t.app.rampart.accounts.findRoot('admin'))?.id ?? 0;
+    const limited = await addAccount(t.app, 'client', 'limited-op', adminRoot);
+    await t.app.rampart.accounts.update(limited, { isRoot: true });
+    const edit = (zoneLimit: number, by = admin, id = limited) =>
+      as(by, 'PUT', `${by === admin ? 'admin' : 'client'}/account`, {
+        id,
+        name: 'Limited',
+        email: 'limited@op.test',
+        zoneLimit,
+      });
+    const set = await edit(1);
+    expect(set.json().data, set.body).toMatchObject({ id: limited, zoneLimit: 1 });
+    const listed = (await as(admin, 'GET', 'admin/accounts?auth=client&name=limited-op')).json().data;
+    expect(listed[0]).toMatchObject({ account: 'limited-op', zoneLimit: 1 });
+
+    const op = await signIn(t.app, 'client', 'limited-op');
+    expect((await as(op, 'POST', 'client/zone', { name: 'first' })).statusCode).toBe(200);
+    expect((await as(op, 'POST', 'client/zone', { name: 'second' })).json()).toMatchObject({
+      code: 201003,
+      extra: { limit: 1 },
+    });
+    expect((await edit(0)).json().data.zoneLimit).toBe(0);
+    expect((await as(op, 'POST', 'client/zone', { name: 'second' })).statusCode).toBe(200);
+
+    // Out of range, an operator setting it (even on its customer), the admin on an admin user.
+    expect((await edit(-1)).json().extra.fields[0].field).toBe('zoneLimit');
+    expect((await edit(10_001)).json().extra.fields[0].field).toBe('zoneLimit');
+    const customer = await addAccount(t.app, 'user', 'limit-customer', clientRoot);
+    const byOperator = await as(client, 'PUT', 'client/account', {
+      id: customer,
+      name: 'C',
+      email: 'c@limit.test',
+      zoneLimit: 3,
+    });
+    expect(byOperator.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'zoneLimit' }] } });
+    const created = await as(client, 'POST', 'client/account', {
+      auth: 'user',
+      account: 'limit-new',
+      name: 'N',
+      email: 'n@limit.test',
+      zoneLimit: 3,
+    });
+    expect(created.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'zoneLimit' }] } });
+    // A customer shows no limit of its own.
+    const customers = (await as(client, 'GET', 'client/accounts?name=limit-customer')).json().data;
+    expect(customers[0]).toMatchObject({ account: 'limit-customer', zoneLimit: 0 });
+  });
+});
+
 describe('DELETE {auth}/account', () => {
   it('deletes an account that owns nothing', async () => {
     const { id } = await createCustomer('deleteme');

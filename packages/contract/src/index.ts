@@ -18,3 +18,4 @@ export * from './toasts.js';
 export * from './units.js';
 export * from './validation-messages.js';
 export * from './validators/index.js';
+export * from './zone-scope.js';

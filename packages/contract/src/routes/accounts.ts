@@ -38,6 +38,11 @@ export const managedAccountSchema = z.object({
   hasPassword: z.boolean(),
   login2FAType: z.number().int(),
   maxLogExportTimes: z.number().int(),
+  /**
+   * Operators (top `client` accounts): the most zones it may have, 0 = no limit (201003 beyond
+   * it); set by the admin. 0 for every other account.
+   */
+  zoneLimit: z.number().int(),
   /** Accounts directly below it. */
   subCount: z.number().int(),
   /** The role a sub-account holds (routes/roles.ts); null without one, and for top accounts. */
@@ -50,6 +55,9 @@ const auth = z.object({ auth: tierSchema });
 const everyTier = tiers(TIERS);
 const ok = dataOf(z.literal(true));
 const accountId = z.object({ id: z.number().int().positive() });
+
+/** An operator's zone limit: 0 = no limit. */
+const ZONE_LIMIT_SCHEMA = z.number().int().min(0).max(10_000);
 
 export const ACCOUNT_SORT_FIELDS = ['createdAt', 'account', 'name', 'email', 'status'] as const;
 
@@ -94,6 +102,8 @@ export const createAccountBodySchema = z.object({
   name: zName,
   email: zEmail,
   maxLogExportTimes: z.number().int().min(0).max(1000).optional(),
+  /** Only the admin, only for an operator (101003 on this field otherwise). */
+  zoneLimit: ZONE_LIMIT_SCHEMA.optional(),
 });
 
 export const createAccount = defineRoute({
@@ -113,6 +123,8 @@ export const updateAccountBodySchema = accountId.extend({
   email: zEmail,
   status: accountStatusSchema.optional(),
   maxLogExportTimes: z.number().int().min(0).max(1000).optional(),
+  /** Only the admin, only for an operator (101003 on this field otherwise). */
+  zoneLimit: ZONE_LIMIT_SCHEMA.optional(),
 });
 
 export const updateAccount = defineRoute({

@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../route.js';
+import { accountZoneRoutes } from './account-zones.js';
 import { accountRoutes } from './accounts.js';
 import { announcementRoutes } from './announcements.js';
 import { auditRoutes } from './audit.js';
@@ -33,6 +34,7 @@ import { virtualNodeRoutes } from './virtual-nodes.js';
 import { zoneSettingRoutes } from './zone-settings.js';
 import { zoneRoutes } from './zones.js';
 
+export * from './account-zones.js';
 export * from './accounts.js';
 export * from './announcements.js';
 export * from './audit.js';
@@ -72,6 +74,7 @@ export const ROUTE_GROUPS = {
   system: systemRoutes,
   auth: authRoutes,
   accounts: accountRoutes,
+  accountZones: accountZoneRoutes,
   nodes: nodeRoutes,
   nodeCommands: nodeCommandRoutes,
   nodeOperations: nodeOperationRoutes,

@@ -1209,6 +1209,8 @@ export const enUS = {
     login2FAOn: 'On',
     login2FAOff: 'Off',
     subCount: 'Accounts below',
+    zoneLimit: 'Zone limit',
+    zoneLimitHelp: 'The most zones the operator may create; 0 means no limit.',
     maxLogExportTimes: 'Log exports per day',
     createdAt: 'Created',
     search: 'Search account, name or e-mail',
@@ -1229,6 +1231,14 @@ export const enUS = {
     deleteConfirm: 'Delete the account {{account}}?',
     subsOf: 'Accounts below {{account}}',
     noSubs: 'No accounts below it.',
+    actionZones: 'Zones',
+    zonesTitle: 'Zones of {{account}}',
+    zonesHint:
+      'Leave empty to let the sub-account work on every zone. With zones chosen it sees and manages only those zones and their nodes.',
+    zonesField: 'Zones',
+    zonesAll: 'Every zone',
+    zonesNoneLeft: 'Restricted to zones that were all deleted: it has no zone now.',
+    zonesSaved: 'Zones saved',
     actionRole: 'Role',
     roleTitle: 'Role of {{account}}',
     roleHint:

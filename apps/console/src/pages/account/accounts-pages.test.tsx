@@ -25,6 +25,7 @@ function account(overrides: Partial<ManagedAccount> = {}): ManagedAccount {
     hasPassword: true,
     login2FAType: 0,
     maxLogExportTimes: 10,
+    zoneLimit: 0,
     subCount: 0,
     role: null,
     createdAt: '2026-03-01T10:00:00.000Z',
@@ -241,6 +242,53 @@ describe('roles and switch user in the accounts list', () => {
     expect(readTokenSet('client')?.accessToken).toBe('access-1'); // the operator's own session stays
   });
 
+  it('client: assigns zones to a sub-account, and lifts the restriction', async () => {
+    api = signedInFakeApi('client');
+    api.on('GET', '/client/accounts', (request) =>
+      request.search.get('auth') === 'client'
+        ? page([account({ id: 30, auth: 'client', account: 'helper', isRoot: false })])
+        : page([account()]),
+    );
+    api.on(
+      'GET',
+      '/client/metaZones',
+      ok([
+        { id: 5, name: 'Asia' },
+        { id: 6, name: 'Europe' },
+      ]),
+    );
+    api.on('GET', '/client/30/zones', () =>
+      api.sent('PUT', '/client/30/zones').length === 0
+        ? ok({ restricted: true, zoneIDs: [5], zones: [{ id: 5, name: 'Asia' }] })
+        : ok({ restricted: false, zoneIDs: [], zones: [] }),
+    );
+    api.on('PUT', '/client/30/zones', (request) =>
+      (request.body as { zoneIDs: number[] }).zoneIDs.length === 2
+        ? fail(403, 101018, 'Permission Denied')
+        : ok({ restricted: false, zoneIDs: [], zones: [] }),
+    );
+    renderAt('/client/userManagement/users');
+    // Customers are no sub-accounts of the operator: no zones action.
+    expect(within(await findRow('acme')).queryByText('Zones')).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Sub-accounts' }));
+    clickButton('Zones', await findRow('helper'));
+    const dialog = await findModal();
+    // Starts from the assignment.
+    expect(await within(dialog).findByTitle('Asia')).toBeTruthy();
+    await chooseOption(dialog, 'Zones', 'Europe');
+    clickButton('OK', dialog);
+    await waitFor(() => expect(api.sent('PUT', '/client/30/zones')[0]?.body).toEqual({ zoneIDs: [5, 6] }));
+    // A refusal leaves the dialog open with the error.
+    expect(await screen.findByText(/Permission/)).toBeTruthy();
+    fireEvent.mouseDown(within(dialog).getByLabelText('Zones'));
+    for (const remove of within(dialog).getAllByLabelText('close')) fireEvent.click(remove);
+    await waitFor(() => expect(within(dialog).queryByTitle('Asia')).toBeNull());
+    clickButton('OK', dialog);
+    await waitFor(() => expect(api.sent('PUT', '/client/30/zones')[1]?.body).toEqual({ zoneIDs: [] }));
+    expect(await screen.findByText('Zones saved')).toBeTruthy();
+    await modalClosed(dialog);
+  });
+
   it('admin: switches to an operator, a refusal is shown', async () => {
     api = signedInFakeApi('admin');
     api.on('GET', '/admin/accounts', page([account({ id: 3, auth: 'client', account: 'operator-one' })]));
@@ -288,6 +336,31 @@ describe('the other consoles', () => {
     expect(screen.getByRole('tab', { name: 'Operators' })).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: 'Admin users' }));
     expect(await findRow('ada')).toBeTruthy();
+  });
+
+  it("admin: sets an operator's zone limit, which admin users and customers do not have", async () => {
+    api = signedInFakeApi('admin');
+    api.on('GET', '/admin/accounts', (request) =>
+      page([
+        request.search.get('auth') === 'admin'
+          ? account({ id: 2, auth: 'admin', account: 'ada', isRoot: false })
+          : account({ id: 3, auth: 'client', account: 'operator-one', zoneLimit: 4 }),
+      ]),
+    );
+    api.on('PUT', '/admin/account', ok(account({ id: 3, auth: 'client', account: 'operator-one', zoneLimit: 2 })));
+    renderAt('/admin/userManagement/users');
+    clickButton('Edit', await findRow('operator-one'));
+    const dialog = await findModal();
+    const limit = within(dialog).getByLabelText('Zone limit') as HTMLInputElement;
+    expect(limit.value).toBe('4');
+    expect(within(dialog).getByText(/0 means no limit/)).toBeTruthy();
+    fireEvent.change(limit, { target: { value: '2' } });
+    clickButton('OK', dialog);
+    await waitFor(() => expect(api.sent('PUT', '/admin/account')[0]?.body).toMatchObject({ id: 3, zoneLimit: 2 }));
+    await modalClosed(dialog);
+    fireEvent.click(screen.getByRole('tab', { name: 'Admin users' }));
+    clickButton('Edit', await findRow('ada'));
+    expect(within(await findModal()).queryByLabelText('Zone limit')).toBeNull();
   });
 
   it('user: sub-users, no tabs, and the menu entry', async () => {

@@ -21,8 +21,8 @@ export function bindAccountRoutes(
   binder.bind(r.createAccount, async ({ body }, { caller, request }) => ({
     data: await service.create(requireCaller(caller), body, baseUrl(request), requestLocale(request)),
   }));
-  binder.bind(r.updateAccount, async ({ body }, { caller }) => ({
-    data: await service.update(requireCaller(caller), body),
+  binder.bind(r.updateAccount, async ({ body }, { caller, request }) => ({
+    data: await service.update(requireCaller(caller), body, requestLocale(request)),
   }));
   binder.bind(r.deleteAccount, async ({ body }, { caller }) => {
     await service.delete(requireCaller(caller), body.id);

@@ -11,6 +11,7 @@ import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
+import { invalidFields } from '../../platform/http/validation.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { PASSWORD_TOKEN_TTL_MS } from '../auth/account.service.js';
 import { type AccountRow, AccountsRepository } from '../auth/accounts.repository.js';
@@ -31,10 +32,29 @@ export function presentAccount(row: AccountRow, subCount: number, role: ManagedA
     hasPassword: row.passwordHash !== null,
     login2FAType: row.login2FAType,
     maxLogExportTimes: row.maxLogExportTimes,
+    zoneLimit: isOperator(row) ? row.zoneLimit : 0,
     subCount,
     role,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** An operator: the top account of the client tier (the zone limit is its own). */
+function isOperator(row: Pick<AccountRow, 'tier' | 'isRoot'>): boolean {
+  return row.tier === 'client' && row.isRoot;
+}
+
+/** The zone limit is the admin's to set, and only an operator's (101003 on `zoneLimit` otherwise). */
+function checkZoneLimit(
+  caller: Caller,
+  target: Pick<AccountRow, 'tier' | 'isRoot'>,
+  zoneLimit: number | undefined,
+  locale: Locale,
+) {
+  if (zoneLimit === undefined) return;
+  if (caller.tier !== 'admin' || !isOperator(target)) {
+    throw invalidFields(locale, [{ field: 'zoneLimit', key: 'invalidValue' }]);
+  }
 }
 
 export interface ListQuery {
@@ -94,11 +114,19 @@ export class AccountsService {
    */
   async create(
     caller: Caller,
-    input: { auth: Tier; account: string; name: string; email: string; maxLogExportTimes?: number | undefined },
+    input: {
+      auth: Tier;
+      account: string;
+      name: string;
+      email: string;
+      maxLogExportTimes?: number | undefined;
+      zoneLimit?: number | undefined;
+    },
     baseUrl: string,
     locale: Locale,
   ): Promise<ManagedAccount> {
     const parentId = await parentForTier(this.accounts, caller, input.auth);
+    checkZoneLimit(caller, { tier: input.auth, isRoot: input.auth !== caller.tier }, input.zoneLimit, locale);
     if (!(await this.mailer.configured())) throw new AppError(101020);
     if (await this.accounts.emailTaken(input.auth, input.email, 0)) throw new AppError(101017);
     const token = randomToken('cp_');
@@ -114,6 +142,7 @@ export class AccountsService {
           // The top account of a tier (an operator, a customer) is a root; one of the caller's own tier is a sub-account.
           isRoot: input.auth !== caller.tier,
           ...(input.maxLogExportTimes === undefined ? {} : { maxLogExportTimes: input.maxLogExportTimes }),
+          ...(input.zoneLimit === undefined ? {} : { zoneLimit: input.zoneLimit }),
         });
         await new TicketsRepository(tx).insertPasswordToken({
           tokenHash: sha256(token),
@@ -156,9 +185,12 @@ export class AccountsService {
       email: string;
       status?: AccountRow['status'] | undefined;
       maxLogExportTimes?: number | undefined;
+      zoneLimit?: number | undefined;
     },
+    locale: Locale,
   ): Promise<ManagedAccount> {
     const target = await requireManaged(this.accounts, caller, input.id);
+    checkZoneLimit(caller, target, input.zoneLimit, locale);
     if (await this.accounts.emailTaken(target.tier, input.email, target.id)) throw new AppError(101017);
     const disabled = input.status !== undefined && input.status !== 'normal' && target.status !== input.status;
     const emailChanged = input.email.toLowerCase() !== target.email.toLowerCase();
@@ -169,6 +201,7 @@ export class AccountsService {
           email: input.email,
           ...(input.status === undefined ? {} : { status: input.status }),
           ...(input.maxLogExportTimes === undefined ? {} : { maxLogExportTimes: input.maxLogExportTimes }),
+          ...(input.zoneLimit === undefined ? {} : { zoneLimit: input.zoneLimit }),
         });
         if (!row) throw new AppError(101018);
         // A paused, locked or expired account is signed out at once, not when its token runs out.

@@ -21,6 +21,7 @@ export function createAuthenticator(
   permissions: PermissionResolver,
   accounts: AccountsRepository,
   clock: Clock,
+  zoneScopeOf: (accountId: number) => Promise<ReadonlySet<number> | null>,
 ): Authenticator {
   return async (request: FastifyRequest, access): Promise<Caller> => {
     const header = request.headers.authorization ?? '';
@@ -55,6 +56,8 @@ export function createAuthenticator(
       realAccountId: found.session.realAccountId,
       permissions: keys,
       apiTokenId: found.apiToken?.id ?? null,
+      // Only an operator's sub-accounts can have zones assigned.
+      zoneScope: claims.tier === 'client' && !found.account.isRoot ? await zoneScopeOf(found.account.id) : null,
     };
   };
 }

@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, ilike, inArray, isNull, not, or, sql } from 
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { groupNodes, nodeGroups, nodeJoinTokens, nodes, zones } from '../../platform/db/schema.js';
+import { withinZoneScope } from '../account-zones/account-zones.repository.js';
 
 export type NodeRow = typeof nodes.$inferSelect;
 
@@ -98,6 +99,8 @@ export class NodesRepository {
       upgradeStatuses?: NodeUpgradeStatus[] | undefined;
       subNodeType?: SubNodeType | undefined;
       dnsStatus?: NodeDnsStatus | undefined;
+      /** The caller's zone scope (a restricted operator sub-account); null for every zone. */
+      scope?: ReadonlySet<number> | null | undefined;
     },
     page: number,
     pageSize: number,
@@ -106,6 +109,7 @@ export class NodesRepository {
     const where = and(
       eq(nodes.ownerId, ownerId),
       eq(nodes.status, 'initialized'),
+      withinZoneScope(nodes.zoneId, f.scope ?? null),
       f.zoneIDs && f.zoneIDs.length > 0 ? inArray(nodes.zoneId, f.zoneIDs) : undefined,
       f.portType !== undefined ? eq(nodes.portType, f.portType) : undefined,
       f.version ? eq(nodes.version, f.version) : undefined,

@@ -29,7 +29,12 @@ export function bindNodeRoutes(
   });
   binder.bind(nodeRoutes.listInitializedNodes, async ({ query }, { caller }) => {
     const operatorId = await nodes.operatorOf(requireCaller(caller).accountId);
-    const list = await nodes.listInitialized(operatorId, query, async (id) => (await snapshots.current(id)).version);
+    const scope = requireCaller(caller).zoneScope;
+    const list = await nodes.listInitialized(
+      operatorId,
+      { ...query, scope },
+      async (id) => (await snapshots.current(id)).version,
+    );
     if (!monitorStates) return list;
     const states = await monitorStates(
       operatorId,

@@ -104,6 +104,7 @@ export class NodesService {
       upgradeStatuses?: NodeUpgradeStatus[] | undefined;
       subNodeType?: SubNodeType | undefined;
       dnsStatus?: NodeDnsStatus | undefined;
+      scope?: ReadonlySet<number> | null | undefined;
       page: number;
       pageSize: number;
     },

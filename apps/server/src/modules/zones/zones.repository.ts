@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { accounts, nodes, zones } from '../../platform/db/schema.js';
+import { withinZoneScope } from '../account-zones/account-zones.repository.js';
 
 export type ZoneRow = typeof zones.$inferSelect & { nodeCount: number };
 
@@ -29,27 +30,29 @@ export class ZonesRepository {
     pageSize: number,
     sortBy: 'name' | 'createdAt' | 'nodeCount',
     order: 'asc' | 'desc',
+    scope: ReadonlySet<number> | null = null,
   ) {
+    const where = and(eq(zones.ownerId, ownerId), withinZoneScope(zones.id, scope));
     const key = sortBy === 'name' ? zones.name : sortBy === 'nodeCount' ? nodeCount : zones.createdAt;
     const dir = order === 'asc' ? asc : desc;
     const [rows, [total]] = await Promise.all([
       this.db
         .select(columns)
         .from(zones)
-        .where(eq(zones.ownerId, ownerId))
+        .where(where)
         .orderBy(dir(key), dir(zones.id))
         .limit(pageSize)
         .offset((page - 1) * pageSize),
-      this.db.select({ n: count() }).from(zones).where(eq(zones.ownerId, ownerId)),
+      this.db.select({ n: count() }).from(zones).where(where),
     ]);
     return { rows: rows as ZoneRow[], total: total?.n ?? 0 };
   }
 
-  async meta(ownerId: number) {
+  async meta(ownerId: number, scope: ReadonlySet<number> | null = null) {
     return this.db
       .select({ id: zones.id, name: zones.name })
       .from(zones)
-      .where(eq(zones.ownerId, ownerId))
+      .where(and(eq(zones.ownerId, ownerId), withinZoneScope(zones.id, scope)))
       .orderBy(asc(zones.name));
   }
 

@@ -8,10 +8,14 @@ export function bindZoneRoutes(binder: Binder, zones: ZonesService, nodes: Nodes
   const operator = (caller: Caller | null) => {
     return nodes.operatorOf(requireCaller(caller).accountId);
   };
-  binder.bind(zoneRoutes.listZones, async ({ query }, { caller }) => zones.list(await operator(caller), query));
-  binder.bind(zoneRoutes.metaZones, async (_input, { caller }) => ({ data: await zones.meta(await operator(caller)) }));
+  binder.bind(zoneRoutes.listZones, async ({ query }, { caller }) =>
+    zones.list(await operator(caller), query, requireCaller(caller).zoneScope),
+  );
+  binder.bind(zoneRoutes.metaZones, async (_input, { caller }) => ({
+    data: await zones.meta(await operator(caller), requireCaller(caller).zoneScope),
+  }));
   binder.bind(zoneRoutes.createZone, async ({ body }, { caller }) => ({
-    data: await zones.create(await operator(caller), body),
+    data: await zones.create(await operator(caller), body, requireCaller(caller).accountId),
   }));
   binder.bind(zoneRoutes.updateZone, async ({ body }, { caller }) => ({
     data: await zones.update(await operator(caller), body),

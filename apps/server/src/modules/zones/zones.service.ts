@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import { AccountZonesRepository } from '../account-zones/account-zones.repository.js';
 import { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
 import { NodesRepository } from '../nodes/nodes.repository.js';
 import { ZoneSettingsRepository } from './zone-settings.repository.js';
@@ -39,13 +40,14 @@ export class ZonesService {
   async list(
     operatorId: number,
     q: { page: number; pageSize: number; sortBy: 'name' | 'createdAt' | 'nodeCount'; orderBy: 'asc' | 'desc' },
+    scope: ReadonlySet<number> | null = null,
   ) {
-    const { rows, total } = await this.zones.list(operatorId, q.page, q.pageSize, q.sortBy, q.orderBy);
+    const { rows, total } = await this.zones.list(operatorId, q.page, q.pageSize, q.sortBy, q.orderBy, scope);
     return { data: rows.map(presentZone), total };
   }
 
-  meta(operatorId: number) {
-    return this.zones.meta(operatorId);
+  meta(operatorId: number, scope: ReadonlySet<number> | null = null) {
+    return this.zones.meta(operatorId, scope);
   }
 
   private async row(operatorId: number, id: number): Promise<ZoneRow> {
@@ -79,8 +81,12 @@ export class ZonesService {
     return settings;
   }
 
-  /** 201003 when the operator has as many zones as its account's zone limit allows (0 = no limit). */
-  async create(operatorId: number, input: { name: string; memo: string }): Promise<Zone> {
+  /**
+   * 201003 when the operator has as many zones as its account's zone limit allows (0 = no limit).
+   * A zone made by a zone-restricted sub-account joins its assignment (and that of each restricted
+   * sub-account above it), so the creator can work on it.
+   */
+  async create(operatorId: number, input: { name: string; memo: string }, creatorId?: number): Promise<Zone> {
     try {
       const id = await this.db.transaction(async (tx) => {
         const repo = new ZonesRepository(tx);
@@ -88,6 +94,9 @@ export class ZonesService {
         if (limit > 0 && zones >= limit) throw new AppError(201003, { extra: { limit } });
         const zoneId = await repo.insert(operatorId, { name: input.name.trim(), memo: input.memo });
         await new ZoneSettingsRepository(tx).insertPorts(zoneId, DEFAULT_ZONE_PORTS);
+        if (creatorId !== undefined && creatorId !== operatorId) {
+          await new AccountZonesRepository(tx).addToRestrictedChain(creatorId, zoneId);
+        }
         return zoneId;
       });
       return await this.get(operatorId, id);

@@ -65,6 +65,11 @@ export const accounts = pgTable(
      * Set by the platform admin until licences (issue 7) carry the region count.
      */
     zoneLimit: integer('zone_limit').notNull().default(0),
+    /**
+     * Operator sub-accounts: true once zones were assigned (`account_zones`); the account then
+     * works only on its assigned zones, none left if they were all deleted.
+     */
+    zonesRestricted: boolean('zones_restricted').notNull().default(false),
     /** argon2id PHC string; null until the owner sets a first password through the e-mailed link. */
     passwordHash: text('password_hash'),
     login2FAType: smallint('login_2fa_type').notNull().default(0),
@@ -1057,6 +1062,23 @@ export const accountRoles = pgTable(
       .references(() => roles.id, { onDelete: 'cascade' }),
   },
   (t) => [index('account_roles_role_idx').on(t.roleId)],
+);
+
+/**
+ * Zones assigned to an operator's sub-account (`PUT client/{clientId}/zones`): with rows, the
+ * sub-account works only on those zones and their nodes; without, on every zone of its operator.
+ */
+export const accountZones = pgTable(
+  'account_zones',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    zoneId: bigint('zone_id', { mode: 'number' })
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.zoneId] }), index('account_zones_zone_idx').on(t.zoneId)],
 );
 
 /**

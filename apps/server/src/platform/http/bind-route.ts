@@ -27,7 +27,19 @@ export interface Caller {
   readonly permissions: ReadonlySet<string>;
   /** The API token the access token was minted from, or null for a console session. */
   readonly apiTokenId: number | null;
+  /**
+   * Operator sub-accounts with assigned zones (`client/{clientId}/zones`): the zones the caller
+   * may name; null when it may name every zone of its operator (every other caller).
+   */
+  readonly zoneScope: ReadonlySet<number> | null;
 }
+
+/** Refuses (101018) a call naming a zone or node outside the caller's zone scope (contract `zone-scope.ts`). */
+export type ZoneScopeCheck = (
+  route: AnyRoute,
+  caller: Caller,
+  input: { params: unknown; query: unknown; body: unknown },
+) => Promise<void>;
 
 /** Records state-changing calls (the audit module); `begin` answers null for a call it does not audit. */
 export interface AuditHook {
@@ -82,10 +94,16 @@ export function fastifyPath(route: Pick<AnyRoute, 'api' | 'path'>): string {
 /**
  * Binds declared routes to handlers: access check (token, tier, and the route's permission key
  * from the contract: 101018 when the caller does not hold it), validation of params, query and body against
- * the contract (101003 naming each field), and the reply passed through the response schema, so
+ * the contract (101003 naming each field), the zone scope of a restricted operator sub-account
+ * (101018 for a zone or node outside it), and the reply passed through the response schema, so
  * that a handler can never send a field the contract does not declare.
  */
-export function createBinder(app: FastifyInstance, authenticators: Authenticators, audit?: AuditHook): Binder {
+export function createBinder(
+  app: FastifyInstance,
+  authenticators: Authenticators,
+  audit?: AuditHook,
+  zoneScope?: ZoneScopeCheck,
+): Binder {
   const bound = new Set<string>();
   return {
     bound,
@@ -127,6 +145,7 @@ export function createBinder(app: FastifyInstance, authenticators: Authenticator
           const query = parse('query', route.request.query, request.query);
           const body = parse('body', route.request.body, request.body);
           if (errors.length > 0) throw new AppError(101003, { extra: { fields: errors } });
+          if (caller?.zoneScope && zoneScope) await zoneScope(route, caller, { params, query, body });
 
           // The audit record is written before the handler runs, so a committed change never lacks one.
           const audited = caller && audit ? await audit.begin(route, caller, { params, body }, request) : null;

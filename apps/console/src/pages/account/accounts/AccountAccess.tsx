@@ -50,11 +50,14 @@ export function AccessActions({
   tier,
   account,
   onRole,
+  onZones,
   switchUser,
 }: {
   tier: Tier;
   account: ManagedAccount;
   onRole: (account: ManagedAccount) => void;
+  /** An operator's own sub-account: the zones it may work on. */
+  onZones: (account: ManagedAccount) => void;
   switchUser: SwitchUser;
 }) {
   const { t } = useTranslation(['accounts', 'common']);
@@ -63,11 +66,17 @@ export function AccessActions({
   if (!canWrite) return null;
   const roles = tier !== 'admin' && account.auth === tier && !account.isRoot && canReadRoles;
   const switchable = SWITCH_TARGET[tier] === account.auth;
+  const zones = tier === 'client' && account.auth === 'client' && !account.isRoot;
   return (
     <>
       {roles && (
         <Button size="small" onClick={() => onRole(account)}>
           {t('actionRole')}
+        </Button>
+      )}
+      {zones && (
+        <Button size="small" onClick={() => onZones(account)}>
+          {t('actionZones')}
         </Button>
       )}
       {switchable && (

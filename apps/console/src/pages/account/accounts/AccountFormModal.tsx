@@ -19,6 +19,7 @@ interface AccountValues {
   email: string;
   status: ManagedAccount['status'];
   maxLogExportTimes?: number;
+  zoneLimit?: number;
 }
 
 const createRules = schemaRules(accountRoutes.createAccount.request.body, { auth: 'user' });
@@ -44,7 +45,7 @@ export function AccountFormModal({
 }) {
   const { t } = useTranslation(['accounts', 'common']);
   const [form] = Form.useForm<AccountValues>();
-  const fields = { instance: form, fields: ['account', 'name', 'email', 'status', 'maxLogExportTimes'] };
+  const fields = { instance: form, fields: ['account', 'name', 'email', 'status', 'maxLogExportTimes', 'zoneLimit'] };
   const existing = account === 'new' ? null : account;
   const create = useRouteMutation(tier, accountRoutes.createAccount, {
     input: (values: AccountValues) => ({
@@ -55,6 +56,7 @@ export function AccountFormModal({
         name: values.name,
         email: values.email,
         ...(values.maxLogExportTimes === undefined ? {} : { maxLogExportTimes: values.maxLogExportTimes }),
+        ...(values.zoneLimit === undefined ? {} : { zoneLimit: values.zoneLimit }),
       },
     }),
     invalidates,
@@ -71,6 +73,7 @@ export function AccountFormModal({
         email: values.email,
         status: values.status,
         ...(values.maxLogExportTimes === undefined ? {} : { maxLogExportTimes: values.maxLogExportTimes }),
+        ...(values.zoneLimit === undefined ? {} : { zoneLimit: values.zoneLimit }),
       },
     }),
     invalidates,
@@ -80,6 +83,8 @@ export function AccountFormModal({
   });
   const rules = existing ? updateRules : createRules;
   const accountTier = existing?.auth ?? kind;
+  // The admin sets an operator's zone limit (an operator is the top client account).
+  const operator = tier === 'admin' && accountTier === 'client' && (existing === null || existing.isRoot);
 
   return (
     <FormModal<AccountValues>
@@ -96,8 +101,11 @@ export function AccountFormModal({
               email: existing.email,
               status: existing.status,
               maxLogExportTimes: existing.maxLogExportTimes,
+              zoneLimit: existing.zoneLimit,
             }
-          : {}
+          : operator
+            ? { zoneLimit: 0 }
+            : {}
       }
       onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
     >
@@ -125,6 +133,11 @@ export function AccountFormModal({
       {accountTier === 'user' && (
         <Form.Item name="maxLogExportTimes" label={t('maxLogExportTimes')} rules={rules('maxLogExportTimes')}>
           <InputNumber min={0} max={1000} precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+      )}
+      {operator && (
+        <Form.Item name="zoneLimit" label={t('zoneLimit')} extra={t('zoneLimitHelp')} rules={rules('zoneLimit')}>
+          <InputNumber aria-label={t('zoneLimit')} min={0} max={10000} precision={0} style={{ width: '100%' }} />
         </Form.Item>
       )}
     </FormModal>

@@ -23,6 +23,7 @@ import { useListSearch } from '../../../features/lists/use-list-search';
 import { AccessActions, AssignRoleModal, useSwitchUser } from './AccountAccess';
 import { AccountFormModal } from './AccountFormModal';
 import { AccountPasswordModal } from './AccountPasswordModal';
+import { AssignZonesModal } from './AssignZonesModal';
 import { authToast } from './account-texts';
 
 const STATUS_COLOR: Record<ManagedAccount['status'], string> = {
@@ -72,6 +73,7 @@ export function AccountsPage() {
   const [editing, setEditing] = useState<ManagedAccount | 'new' | null>(null);
   const [password, setPassword] = useState<ManagedAccount | null>(null);
   const [roleOf, setRoleOf] = useState<ManagedAccount | null>(null);
+  const [zonesOf, setZonesOf] = useState<ManagedAccount | null>(null);
   const switchUser = useSwitchUser(tier);
   const invalidates = [accountRoutes.listAccounts, accountRoutes.listSubAccounts];
   const remove = useRouteMutation(tier, accountRoutes.deleteAccount, {
@@ -120,7 +122,7 @@ export function AccountsPage() {
           </Button>
         </Popconfirm>
       )}
-      <AccessActions tier={tier} account={account} onRole={setRoleOf} switchUser={switchUser} />
+      <AccessActions tier={tier} account={account} onRole={setRoleOf} onZones={setZonesOf} switchUser={switchUser} />
       <DeleteButton
         confirm={t('deleteConfirm', { account: account.account })}
         pending={remove.isPending && remove.variables?.id === account.id}
@@ -200,6 +202,7 @@ export function AccountsPage() {
       <AccountFormModal tier={tier} kind={kind} account={editing} onClose={() => setEditing(null)} />
       <AccountPasswordModal tier={tier} account={password} onClose={() => setPassword(null)} />
       <AssignRoleModal tier={tier} account={roleOf} onClose={() => setRoleOf(null)} />
+      {tier === 'client' && <AssignZonesModal account={zonesOf} onClose={() => setZonesOf(null)} />}
     </>
   );
 }

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { dataOf, defineRoute, tiers } from '../route.js';
+
+/**
+ * Zones assigned to an operator's sub-account (spec part 2 §6: "Sub-users can be listed per
+ * parent, switched to, and assigned zones"; §7 `PUT/GET client/{clientId}/zones`).
+ *
+ * `clientId` is a sub-account of the operator (tier `client`). With no zone assigned the
+ * sub-account works on every zone of its operator (as before any assignment); with one or more, it
+ * sees and changes only those zones and the nodes placed in them: the binder refuses any other zone
+ * or node named by a call (101018, as for another operator's zone; see `zone-scope.ts`), and the
+ * zone and node lists leave them out. A zone the restricted sub-account creates is assigned to it.
+ * Sites, products and settings of the operator are not zone-bound and stay governed by the role.
+ * Deleting every assigned zone leaves the sub-account restricted to none, never to all.
+ */
+export const accountZonesSchema = z.object({
+  /** False: the sub-account works on every zone of its operator (nothing assigned). */
+  restricted: z.boolean(),
+  /** Assigned zone ids, ascending (empty while restricted: every assigned zone was deleted). */
+  zoneIDs: z.array(z.number().int()),
+  zones: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+export type AccountZones = z.infer<typeof accountZonesSchema>;
+
+const params = z.object({ clientId: z.coerce.number().int().positive() });
+const client = tiers(['client']);
+
+export const getAccountZones = defineRoute({
+  id: 'client.accounts.zones',
+  method: 'GET',
+  path: '/client/{clientId}/zones',
+  access: client,
+  summary: "The zones assigned to one of the operator's sub-accounts (empty: every zone)",
+  tags: ['accounts'],
+  request: { params },
+  response: dataOf(accountZonesSchema),
+});
+
+export const setAccountZones = defineRoute({
+  id: 'client.accounts.zones.set',
+  method: 'PUT',
+  path: '/client/{clientId}/zones',
+  access: client,
+  summary:
+    "Replaces the zones assigned to one of the operator's sub-accounts (an empty list lifts the restriction); every id must be a zone of the operator",
+  tags: ['accounts'],
+  request: {
+    params,
+    body: z.object({
+      zoneIDs: z
+        .array(z.number().int().positive())
+        .max(500)
+        .refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate zone id' }),
+    }),
+  },
+  response: dataOf(accountZonesSchema),
+});
+
+export const accountZoneRoutes = { getAccountZones, setAccountZones } as const;
