@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import tls from 'node:tls';
 import type { EdgeZoneLimits } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,13 +43,11 @@ function get(from: string, host: string): Promise<number | 'closed'> {
 /** One full TLS handshake from `from` (new connection, no session to resume): true when it completed. */
 function handshake(from: string): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const socket = tls.connect(
-      { host: '127.0.0.1', port: edge.httpsPort, localAddress: from, servername: KNOWN, rejectUnauthorized: false },
-      () => {
-        socket.end();
-        resolve(true);
-      },
-    );
+    const tcp = net.connect({ host: '127.0.0.1', port: edge.httpsPort, localAddress: from });
+    const socket = tls.connect({ socket: tcp, servername: KNOWN, rejectUnauthorized: false }, () => {
+      socket.end();
+      resolve(true);
+    });
     socket.setTimeout(10_000, () => socket.destroy(new Error('handshake timed out')));
     socket.on('error', (err: NodeJS.ErrnoException) => {
       if (err.message.includes('timed out')) reject(err);
