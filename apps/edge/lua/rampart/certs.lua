@@ -1,5 +1,6 @@
--- ssl_certificate_by_lua: the zone's handshake limit, then SNI → domain → its certificate, parsed once per worker per (generation,
--- certificate). No SNI, an unknown name or a domain without a certificate keep the default one.
+-- ssl_certificate_by_lua: the zone's handshake limit (rampart.limits), then SNI → domain → its
+-- certificate, parsed once per worker per (generation, certificate). No SNI, an unknown name or a
+-- domain without a certificate keep the default one.
 local ssl = require "ngx.ssl"
 local lrucache = require "resty.lrucache"
 local store = require "rampart.store"
