@@ -136,13 +136,37 @@ describe('zone settings', () => {
   it('starts with HTTP/2 on, HTTP/3 off and 301 redirects, and changes them', async () => {
     const zoneId = (await call('POST', 'client/zone', { name: 'Settings' })).json().data.id;
     const settings = (path = '') => call('GET', `client/zone/${zoneId}/setting${path}`);
-    expect((await settings()).json().data).toEqual({ http2: true, http3: false, forceSSLRedirectCode: 301 });
+    expect((await settings()).json().data).toEqual({
+      http2: true,
+      http3: false,
+      forceSSLRedirectCode: 301,
+      invalidDomainLimitCount: 0,
+      tlsLimitCount: 0,
+    });
 
     const off = await call('PUT', `client/zone/${zoneId}/setting/http2`, { enable: false });
-    expect(off.json().data).toEqual({ http2: false, http3: false, forceSSLRedirectCode: 301 });
+    expect(off.json().data).toEqual({
+      http2: false,
+      http3: false,
+      forceSSLRedirectCode: 301,
+      invalidDomainLimitCount: 0,
+      tlsLimitCount: 0,
+    });
     const code = await call('PUT', `client/zone/${zoneId}/setting/forceSSLRedirectCode`, { code: 308 });
-    expect(code.json().data).toEqual({ http2: false, http3: false, forceSSLRedirectCode: 308 });
-    expect((await settings()).json().data).toEqual({ http2: false, http3: false, forceSSLRedirectCode: 308 });
+    expect(code.json().data).toEqual({
+      http2: false,
+      http3: false,
+      forceSSLRedirectCode: 308,
+      invalidDomainLimitCount: 0,
+      tlsLimitCount: 0,
+    });
+    expect((await settings()).json().data).toEqual({
+      http2: false,
+      http3: false,
+      forceSSLRedirectCode: 308,
+      invalidDomainLimitCount: 0,
+      tlsLimitCount: 0,
+    });
   });
 
   it("refuses HTTP/3 on with a field error, other redirect codes, and zones not the caller's", async () => {

@@ -109,7 +109,7 @@ local function apply(doc)
   end
   local meta = {
     version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates,
-    cacheEpoch = doc.cacheEpoch,
+    cacheEpoch = doc.cacheEpoch, limits = doc.limits,
   }
   if ok then ok, err = put(store.meta_key(gen), cjson.encode(meta)) end
   if ok then

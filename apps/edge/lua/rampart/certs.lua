@@ -1,8 +1,10 @@
--- ssl_certificate_by_lua: SNI → domain → its certificate, parsed once per worker per (generation,
--- certificate). No SNI, an unknown name or a domain without a certificate keep the default one.
+-- ssl_certificate_by_lua: the zone's handshake limit (rampart.limits), then SNI → domain → its
+-- certificate, parsed once per worker per (generation, certificate). No SNI, an unknown name or a
+-- domain without a certificate keep the default one.
 local ssl = require "ngx.ssl"
 local lrucache = require "resty.lrucache"
 local store = require "rampart.store"
+local limits = require "rampart.limits"
 
 local _M = {}
 
@@ -23,6 +25,8 @@ local function load(gen, id)
 end
 
 function _M.set_certificate()
+  -- The zone's TLS handshake limit (rampart.limits): counted before anything else, SNI or not.
+  if not limits.handshake() then return ngx.exit(ngx.ERROR) end
   local name = ssl.server_name()
   if name == nil then return end
   name = name:lower()

@@ -5,6 +5,7 @@ local _M = {}
 
 function _M.master()
   require "rampart.store"
+  require "rampart.limits"
   require "rampart.settings"
   require "rampart.pages"
   require "rampart.validate"

@@ -5,6 +5,7 @@
 --   anything else: nginx hands the request to @rampart_route, where elsewhere() acts on it:
 --   "https"   proxy to the domain's HTTPS origin
 --   "404", "403", "503"          the edge's own page for that status
+--   "444"     close the connection unanswered (a zone limit, rampart.limits)
 --   "301", "302", "307", "308"   the forceSSL redirect
 --   "@rampart_cache_<ttl>[_fixed][_site]"  the cache location of the first cache rule that matches
 --                                (`_site`: with the site filters, for a site with compression or pages)
@@ -17,6 +18,7 @@
 local store = require "rampart.store"
 local pages = require "rampart.pages"
 local settings = require "rampart.settings"
+local limits = require "rampart.limits"
 
 local _M = {}
 local cached_location
@@ -123,6 +125,8 @@ function _M.route()
   var.rampart_request_id = id_prefix .. serial
   local domain, gen = store.lookup(var.host) -- nginx lower-cases the host and strips the port
   if gen == nil then return "503" end
+  -- Zone limits (rampart.limits): one boolean while the unknown-host limit is off.
+  if limits.http and limits.refuse(var, domain) then return "444" end
   if domain == nil then return "404" end
 
   var.rampart_domain_id = domain._id
@@ -159,6 +163,7 @@ function _M.elsewhere()
   if route == "https" then return end
   if route:byte(1) == 64 then return ngx.exec(route) end -- "@rampart_cache_...", "@rampart_site_..."
   local status = tonumber(route)
+  if status == 444 then return ngx.exit(444) end -- a zone limit: close without an answer
   if status and status >= 300 and status < 400 then
     local host, port = var.host, var.rampart_https_port
     local authority = port == "443" and host or (host .. ":" .. port)

@@ -8,7 +8,7 @@
 --   …|g<N>|p:<id>       a site's cache policy {id, generation, rules}
 --   …|g<N>|m:<id>       a site module {id, type, …} (rampart.modules)
 --   …|g<N>|s:<id>       a site's settings {id, gzip, rates, language, pages}
---   …|g<N>|meta:        {version, generation, domains, certificates, cacheEpoch}
+--   …|g<N>|meta:        {version, generation, domains, certificates, cacheEpoch, limits}
 --   …|g<N>|keys:        every key of generation N, to retire it later
 -- A generation is written completely before `current` points at it and never changes afterwards,
 -- so a cache keyed by generation never needs invalidating.
@@ -35,11 +35,16 @@ local cache_get, cache_set = cache.get, cache.set
 local FOUND_SIZE, MISSING_SIZE = 20000, 5000
 local cache_gen, found, missing = nil, nil, nil
 
+-- Called with a generation when this worker's lookups first meet it (rampart.limits reads its
+-- settings then, so requests pay nothing for them).
+_M.on_generation = nil
+
 local function caches(gen)
   if gen ~= cache_gen then
     found = cache.new(FOUND_SIZE)
     missing = cache.new(MISSING_SIZE)
     cache_gen = gen
+    if _M.on_generation then _M.on_generation(gen) end
   end
   return found, missing
 end

@@ -51,6 +51,21 @@ local function is_pem(v, max)
   return type(v) == "string" and #v <= max and v:find("-----BEGIN ", 1, true) == 1
 end
 
+-- Zone limits (rampart.limits, packages/contract/src/edge/data-plane.ts edgeZoneLimitsSchema):
+-- absent in an older document means off.
+local ZONE_LIMIT_MAX = 100000
+local function zone_limits(l)
+  if l == nil then return { invalidDomainPerMinute = 0, tlsHandshakesPerMinute = 0 } end
+  if type(l) ~= "table" or #l > 0 then return nil, "limits", "not an object" end
+  if not is_int(l.invalidDomainPerMinute, 0, ZONE_LIMIT_MAX) then
+    return nil, "limits.invalidDomainPerMinute", "not an integer 0.." .. ZONE_LIMIT_MAX
+  end
+  if not is_int(l.tlsHandshakesPerMinute, 0, ZONE_LIMIT_MAX) then
+    return nil, "limits.tlsHandshakesPerMinute", "not an integer 0.." .. ZONE_LIMIT_MAX
+  end
+  return { invalidDomainPerMinute = l.invalidDomainPerMinute, tlsHandshakesPerMinute = l.tlsHandshakesPerMinute }
+end
+
 local function upstream(u, path)
   if type(u) ~= "table" then return nil, path, "not an object" end
   if not is_ip(u.ip) then return nil, path .. ".ip", "not an IP literal" end
@@ -170,8 +185,8 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
   }
 end
 
--- doc (decoded JSON) → { version, domains, certificates, caches, modules, settings, cacheEpoch } or nil,
--- field, reason.
+-- doc (decoded JSON) → { version, domains, certificates, caches, modules, settings, cacheEpoch, limits }
+-- or nil, field, reason.
 function _M.document(doc)
   if type(doc) ~= "table" or #doc > 0 then return nil, "(document)", "not an object" end
   if type(doc.version) ~= "string" or not re_find(doc.version, VERSION_RE, "jo") then
@@ -232,6 +247,9 @@ function _M.document(doc)
     settings[i] = clean
   end
 
+  local limits, limits_field, limits_reason = zone_limits(doc.limits)
+  if limits == nil then return nil, limits_field, limits_reason end
+
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
     local path = "domains[" .. (i - 1) .. "]"
@@ -244,7 +262,7 @@ function _M.document(doc)
 
   return {
     version = doc.version, domains = domains, certificates = certificates, caches = caches, modules = modules,
-    settings = settings, cacheEpoch = epoch,
+    settings = settings, cacheEpoch = epoch, limits = limits,
   }
 end
 

@@ -36,6 +36,7 @@ function doc(overrides: Record<string, unknown> = {}): DataPlane {
     cacheEpoch: 0,
     modules: [],
     settings: [],
+    limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
     ...overrides,
   } as DataPlane;
 }
@@ -89,6 +90,19 @@ describe('parseDataPlane accepts', () => {
     const without = domain();
     delete (without.origin as Partial<Domain['origin']>).portMap;
     expect(parseDataPlane(JSON.stringify(doc({ domains: [without] }))).domains[0]?.origin.portMap).toBe(false);
+  });
+
+  it('zone limits up to 100,000, off when a document does not carry them', () => {
+    const on = doc({ limits: { invalidDomainPerMinute: 100_000, tlsHandshakesPerMinute: 3 } });
+    expect(parseDataPlane(JSON.stringify(on)).limits).toEqual({
+      invalidDomainPerMinute: 100_000,
+      tlsHandshakesPerMinute: 3,
+    });
+    const { limits: _omitted, ...older } = doc();
+    expect(parseDataPlane(JSON.stringify(older)).limits).toEqual({
+      invalidDomainPerMinute: 0,
+      tlsHandshakesPerMinute: 0,
+    });
   });
 
   it('exactly the limits: 64 upstreams', () => {
@@ -367,6 +381,18 @@ describe('parseDataPlane refuses', () => {
   it('a domain naming site settings the document lacks, and two settings with one id', () => {
     expect(refusal(doc({ domains: [domain({ settingsId: 9 })] })).field).toBe('domains[0].settingsId');
     expect(refusal(doc({ settings: [siteSettings, siteSettings] })).field).toBe('settings[1].id');
+  });
+
+  it.each([
+    ['negative', { invalidDomainPerMinute: -1, tlsHandshakesPerMinute: 0 }, 'limits.invalidDomainPerMinute'],
+    ['fractional', { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 1.5 }, 'limits.tlsHandshakesPerMinute'],
+    ['over 100,000', { invalidDomainPerMinute: 100_001, tlsHandshakesPerMinute: 0 }, 'limits.invalidDomainPerMinute'],
+    ['a string', { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: '3' }, 'limits.tlsHandshakesPerMinute'],
+    ['missing a field', { invalidDomainPerMinute: 3 }, 'limits.tlsHandshakesPerMinute'],
+    ['with an unknown field', { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0, ban: 1 }, 'limits'],
+    ['null', null, 'limits'],
+  ])('zone limits that are %s', (_label, limits, field) => {
+    expect(refusal(doc({ limits }))).toMatchObject({ code: 'invalid_document', field });
   });
 
   it('with a typed error whose message names the field', () => {

@@ -411,6 +411,9 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     `  lua_package_path '${s.luaDir}/?.lua;${SYSTEM_LUA_PATH};;';`,
     `  lua_package_cpath '${SYSTEM_LUA_CPATH};;';`,
     `  lua_shared_dict rampart_config ${s.configDictMegabytes}m;`,
+    // Counters and bans of the zone limits (rampart.limits): ~100,000 client addresses; when full,
+    // the least recently used entries go first.
+    '  lua_shared_dict rampart_limits 16m;',
     // Backtracking bound of every ngx.re match (site modules' regex rules): a pathological pattern
     // fails (no match) instead of holding a worker.
     '  lua_regex_match_limit 100000;',

@@ -33,7 +33,17 @@ export function document(
   domains: Domain[],
   certificates: DataPlane['certificates'] = [],
   caches: DataPlane['caches'] = [],
-  extra: Partial<Pick<DataPlane, 'cacheEpoch' | 'modules' | 'settings'>> = {},
+  extra: Partial<Pick<DataPlane, 'cacheEpoch' | 'modules' | 'settings' | 'limits'>> = {},
 ): DataPlane {
-  return { version, domains, certificates, caches, cacheEpoch: 0, modules: [], settings: [], ...extra };
+  return {
+    version,
+    domains,
+    certificates,
+    caches,
+    cacheEpoch: 0,
+    modules: [],
+    settings: [],
+    limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
+    ...extra,
+  };
 }

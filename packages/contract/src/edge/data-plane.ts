@@ -18,6 +18,7 @@ import {
   RATE_RULES_PER_SITE,
   utf8Bytes,
 } from '../routes/site-settings.js';
+import { ZONE_LIMIT_MAX } from '../routes/zones.js';
 import { isIP } from '../validators/ip.js';
 import { edgeDomainModulesSchema, edgeModuleSchema } from './modules.js';
 
@@ -178,6 +179,17 @@ export const edgeCertificateSchema = z.strictObject({
     .refine((pem) => KEY_BLOCK_RE.test(pem), 'not a PEM private key'),
 });
 
+/**
+ * The zone's per-client-IP limits on the node (routes/zones.ts, docs/decisions.md "Zone limits"),
+ * counted in fixed 60-second windows; 0 = off. Zone-level, not per domain: they apply to every
+ * request and handshake the node sees, including those for hosts it does not serve.
+ */
+export const edgeZoneLimitsSchema = z.strictObject({
+  invalidDomainPerMinute: z.number().int().min(0).max(ZONE_LIMIT_MAX),
+  tlsHandshakesPerMinute: z.number().int().min(0).max(ZONE_LIMIT_MAX),
+});
+export const NO_ZONE_LIMITS = { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 } as const;
+
 export const dataPlaneSchema = z
   .strictObject({
     version: z.string().min(1).max(DATA_PLANE_LIMITS.versionLength).regex(VERSION_RE, 'not a version token'),
@@ -188,6 +200,7 @@ export const dataPlaneSchema = z
     cacheEpoch: z.number().int().min(0).max(2_147_483_647).default(0),
     modules: z.array(edgeModuleSchema).max(DATA_PLANE_LIMITS.domains).default([]),
     settings: z.array(edgeSiteSettingsSchema).max(DATA_PLANE_LIMITS.domains).default([]),
+    limits: edgeZoneLimitsSchema.default(NO_ZONE_LIMITS),
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();
@@ -267,5 +280,6 @@ export type EdgeDomain = z.infer<typeof edgeDomainSchema>;
 export type EdgeCachePolicy = z.infer<typeof edgeCachePolicySchema>;
 export type EdgeCacheRule = z.infer<typeof edgeCacheRuleSchema>;
 export type EdgeSiteSettings = z.infer<typeof edgeSiteSettingsSchema>;
+export type EdgeZoneLimits = z.infer<typeof edgeZoneLimitsSchema>;
 export type EdgeCertificate = z.infer<typeof edgeCertificateSchema>;
 export type EdgeUpstream = z.infer<typeof edgeUpstreamSchema>;

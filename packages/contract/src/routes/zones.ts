@@ -124,10 +124,23 @@ export const moveNodesToZone = defineRoute({
  * a field error rather than accepted and silently ignored.
  */
 export const FORCE_SSL_REDIRECT_CODES = [301, 302, 307, 308] as const;
+/**
+ * Zone limits (docs/decisions.md "Zone limits"), per client IP and node in a fixed 60-second
+ * window, 0 = off. invalidDomainLimitCount: requests for a Host the node does not serve; the one
+ * over it and every request of that IP for the next 300 s get their connection closed unanswered.
+ * tlsLimitCount: full TLS handshakes (session resumptions are not counted); over it the handshake
+ * is aborted until the window ends.
+ */
+export const ZONE_LIMIT_MAX = 100_000;
+export const ZONE_LIMIT_WINDOW_SECONDS = 60;
+export const ZONE_INVALID_DOMAIN_BAN_SECONDS = 300;
+export const zoneLimitCount = z.number().int().min(0).max(ZONE_LIMIT_MAX);
 export const zoneSettingsSchema = z.object({
   http2: z.boolean(),
   http3: z.boolean(),
   forceSSLRedirectCode: z.union(FORCE_SSL_REDIRECT_CODES.map((c) => z.literal(c))),
+  invalidDomainLimitCount: zoneLimitCount,
+  tlsLimitCount: zoneLimitCount,
 });
 export type ZoneSettings = z.infer<typeof zoneSettingsSchema>;
 export const getZoneSettings = defineRoute({
@@ -135,7 +148,8 @@ export const getZoneSettings = defineRoute({
   method: 'GET',
   path: '/client/zone/{zoneID}/setting',
   access: client,
-  summary: "A zone's listen settings: HTTP/2, HTTP/3 and the force-SSL redirect code",
+  summary:
+    "A zone's listen settings: HTTP/2, HTTP/3, the force-SSL redirect code and the per-IP limits on unknown hosts and TLS handshakes",
   tags: ['zones'],
   request: { params: zoneParams },
   response: dataOf(zoneSettingsSchema),
@@ -174,6 +188,30 @@ export const setZoneForceSSLRedirectCode = defineRoute({
   response: dataOf(zoneSettingsSchema),
 });
 
+export const setZoneInvalidDomainLimitCount = defineRoute({
+  id: 'client.zone.setting.invalidDomainLimitCount',
+  method: 'PUT',
+  path: '/client/zone/{zoneID}/setting/invalidDomainLimitCount',
+  access: client,
+  summary:
+    'Requests for hosts the node does not serve allowed per client IP and node in 60 s (0..100000, 0 = off); the IP is then cut off from the node for 300 s',
+  tags: ['zones'],
+  request: { params: zoneParams, body: z.object({ count: zoneLimitCount }) },
+  response: dataOf(zoneSettingsSchema),
+});
+
+export const setZoneTlsLimitCount = defineRoute({
+  id: 'client.zone.setting.tlsLimitCount',
+  method: 'PUT',
+  path: '/client/zone/{zoneID}/setting/tlsLimitCount',
+  access: client,
+  summary:
+    'Full TLS handshakes allowed per client IP and node in 60 s (0..100000, 0 = off); further handshakes are aborted until the window ends',
+  tags: ['zones'],
+  request: { params: zoneParams, body: z.object({ count: zoneLimitCount }) },
+  response: dataOf(zoneSettingsSchema),
+});
+
 export const zoneRoutes = {
   listZones,
   metaZones,
@@ -186,4 +224,6 @@ export const zoneRoutes = {
   setZoneHttp2,
   setZoneHttp3,
   setZoneForceSSLRedirectCode,
+  setZoneInvalidDomainLimitCount,
+  setZoneTlsLimitCount,
 } as const;

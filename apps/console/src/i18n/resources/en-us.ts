@@ -190,6 +190,17 @@ export const enUS = {
   },
   zoneSettings: {
     tabs: { listen: 'Listen', ports: 'Ports', nginx: 'nginx', preheat: 'Cache preheat', resource: 'Resource' },
+    limits: {
+      title: 'Limits per client IP (each node counts on its own)',
+      invalidDomainLimitCount: 'Requests for unknown hosts per minute',
+      invalidDomainLimitCountHelp:
+        'How many requests for a host the node does not serve one client IP may send to a node in 60 seconds. The request over it, and every request from that IP to any host of the node for the next 5 minutes, get their connection closed without an answer (scanners trying random host names). 0 = off.',
+      tlsLimitCount: 'TLS handshakes per minute',
+      tlsLimitCountHelp:
+        'How many full TLS handshakes one client IP may make with a node in 60 seconds (resumed sessions do not count). Further handshakes are refused until the minute is over. 0 = off.',
+      range: 'Enter a whole number from 0 to 100000',
+      save: 'Save',
+    },
     resource: {
       nodes: 'Nodes',
       nodesValue: '{{total}} ({{online}} online, {{enabled}} switched on)',

@@ -186,6 +186,17 @@ export const zhCN: LocaleResources = {
   },
   zoneSettings: {
     tabs: { listen: '监听', ports: '端口', nginx: 'nginx', preheat: '缓存预热', resource: '资源' },
+    limits: {
+      title: '每个客户端 IP 的限制（各节点分别计数）',
+      invalidDomainLimitCount: '每分钟未知域名请求数',
+      invalidDomainLimitCountHelp:
+        '一个客户端 IP 在 60 秒内可向一个节点发送的、该节点未提供的域名的请求数。超出的那个请求，以及该 IP 在之后 5 分钟内对该节点任何域名的请求，都会被直接断开连接、不作应答（针对以随机域名扫描的扫描器）。0 表示关闭。',
+      tlsLimitCount: '每分钟 TLS 握手次数',
+      tlsLimitCountHelp:
+        '一个客户端 IP 在 60 秒内可与一个节点完成的完整 TLS 握手次数（会话复用不计）。超出后，握手会被拒绝，直到这一分钟结束。0 表示关闭。',
+      range: '请输入 0 到 100000 之间的整数',
+      save: '保存',
+    },
     resource: {
       nodes: '节点',
       nodesValue: '{{total}}（{{online}} 在线，{{enabled}} 已开启）',

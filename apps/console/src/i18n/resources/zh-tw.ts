@@ -186,6 +186,17 @@ export const zhTW: LocaleResources = {
   },
   zoneSettings: {
     tabs: { listen: '監聽', ports: '連接埠', nginx: 'nginx', preheat: '快取預熱', resource: '資源' },
+    limits: {
+      title: '每個用戶端 IP 的限制（各節點分別計數）',
+      invalidDomainLimitCount: '每分鐘未知網域請求數',
+      invalidDomainLimitCountHelp:
+        '一個用戶端 IP 在 60 秒內可向一個節點傳送的、該節點未提供之網域的請求數。超出的那個請求，以及該 IP 在之後 5 分鐘內對該節點任何網域的請求，都會被直接中斷連線、不予回應（針對以隨機網域掃描的掃描器）。0 表示關閉。',
+      tlsLimitCount: '每分鐘 TLS 交握次數',
+      tlsLimitCountHelp:
+        '一個用戶端 IP 在 60 秒內可與一個節點完成的完整 TLS 交握次數（工作階段續用不計）。超出後，交握會被拒絕，直到這一分鐘結束。0 表示關閉。',
+      range: '請輸入 0 到 100000 之間的整數',
+      save: '儲存',
+    },
     resource: {
       nodes: '節點',
       nodesValue: '{{total}}（{{online}} 線上，{{enabled}} 已開啟）',

@@ -110,7 +110,13 @@ describe('zonesList', () => {
     });
   });
   it('shows a zone’s settings in a drawer and saves each change as it is made; HTTP/3 stays off', async () => {
-    const settings = { http2: true, http3: false, forceSSLRedirectCode: 301 };
+    const settings = {
+      http2: true,
+      http3: false,
+      forceSSLRedirectCode: 301,
+      invalidDomainLimitCount: 0,
+      tlsLimitCount: 0,
+    };
     api.on('GET', '/client/zone/1/setting', ok(settings));
     api.on('PUT', '/client/zone/1/setting/http2', ok({ ...settings, http2: false }));
     api.on('PUT', '/client/zone/1/setting/forceSSLRedirectCode', ok({ ...settings, forceSSLRedirectCode: 308 }));

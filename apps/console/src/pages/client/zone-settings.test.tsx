@@ -17,13 +17,20 @@ const zone = {
   createdAt: '2026-03-01T10:00:00.000Z',
   updatedAt: '2026-03-01T10:00:00.000Z',
 };
+const listenSettings = {
+  http2: true,
+  http3: false,
+  forceSSLRedirectCode: 301,
+  invalidDomainLimitCount: 0,
+  tlsLimitCount: 25,
+};
 const page = (data: unknown[]) => ({ status: 200, body: { data, total: data.length } });
 const node = (lastError: string) => initializedNode({ zoneId: 1, zoneName: 'Asia', name: 'edge-tokyo-1', lastError });
 
 beforeEach(() => {
   api = signedInFakeApi('client');
   api.on('GET', '/client/zones', page([zone]));
-  api.on('GET', '/client/zone/1/setting', ok({ http2: true, http3: false, forceSSLRedirectCode: 301 }));
+  api.on('GET', '/client/zone/1/setting', ok(listenSettings));
 });
 
 afterEach(() => {
@@ -37,6 +44,53 @@ async function openTab(tab: string): Promise<HTMLElement> {
   fireEvent.click(within(drawer).getByText(tab, { selector: '[role="tab"], [role="tab"] *' }));
   return drawer;
 }
+
+describe("a zone's limits per client IP", () => {
+  it('shows both limits with their help, saves each, and puts a refused count under its field', async () => {
+    api.on(
+      'PUT',
+      '/client/zone/1/setting/invalidDomainLimitCount',
+      ok({ ...listenSettings, invalidDomainLimitCount: 20 }),
+    );
+    api.on('PUT', '/client/zone/1/setting/tlsLimitCount', () =>
+      fail(400, 101003, 'Parameter Error', {
+        fields: [{ in: 'body', field: 'count', key: 'tooLarge', message: 'At most 100000' }],
+      }),
+    );
+    const drawer = await openTab('Listen');
+    const invalid = await within(drawer).findByRole('form', { name: 'Requests for unknown hosts per minute' });
+    const tls = within(drawer).getByRole('form', { name: 'TLS handshakes per minute' });
+    await waitFor(() =>
+      expect((within(invalid).getByLabelText('Requests for unknown hosts per minute') as HTMLInputElement).value).toBe(
+        '0',
+      ),
+    );
+    expect((within(tls).getByLabelText('TLS handshakes per minute') as HTMLInputElement).value).toBe('25');
+    expect(
+      within(invalid).getByText(/every request from that IP to any host of the node for the next 5 minutes/),
+    ).toBeTruthy();
+    expect(within(invalid).getByText(/0 = off/)).toBeTruthy();
+    expect(within(tls).getByText(/resumed sessions do not count/)).toBeTruthy();
+
+    typeInto(invalid, 'Requests for unknown hosts per minute', '20');
+    clickButton('Save', invalid);
+    await waitFor(() =>
+      expect(api.sent('PUT', '/client/zone/1/setting/invalidDomainLimitCount')[0]?.body).toEqual({ count: 20 }),
+    );
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+
+    // An empty input is refused before any call.
+    typeInto(tls, 'TLS handshakes per minute', '');
+    clickButton('Save', tls);
+    expect(await within(tls).findByText('Enter a whole number from 0 to 100000')).toBeTruthy();
+    expect(api.sent('PUT', '/client/zone/1/setting/tlsLimitCount')).toHaveLength(0);
+
+    typeInto(tls, 'TLS handshakes per minute', '500');
+    clickButton('Save', tls);
+    expect(await within(tls).findByText('At most 100000')).toBeTruthy();
+    expect(api.sent('PUT', '/client/zone/1/setting/tlsLimitCount')[0]?.body).toEqual({ count: 500 });
+  });
+});
 
 describe("a zone's listen ports", () => {
   it('lists the ports, puts a refused port under its field, adds one and removes one', async () => {

@@ -6,6 +6,7 @@ import {
   type EdgeSnapshot,
   EMPTY_NGINX_TUNING,
   mergeNginxTuning,
+  NO_ZONE_LIMITS,
 } from '@rampart/contract';
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -40,8 +41,8 @@ import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
  * A node the operator switched off gets an empty data plane: it stays connected (commands, status)
  * but serves no site, so the edge answers every host with its unknown-host page.
  *
- * The listen ports, HTTP/2, the force-SSL redirect code and the nginx settings (when the zone
- * turned them on) come from the node's zone. A node waiting to be placed listens on 80 and 443
+ * The listen ports, HTTP/2, the force-SSL redirect code, the per-IP limits and the nginx settings
+ * (when the zone turned them on) come from the node's zone. A node waiting to be placed listens on 80 and 443
  * and serves nothing.
  */
 export const DEFAULT_LISTEN = { httpPorts: [80], httpsPorts: [443], http2: true } as const;
@@ -102,6 +103,8 @@ export class SnapshotBuilder {
         cacheEpoch: nodes.cacheEpoch,
         http2: zones.http2,
         forceSSLRedirectCode: zones.forceSSLRedirectCode,
+        invalidDomainLimitCount: zones.invalidDomainLimitCount,
+        tlsLimitCount: zones.tlsLimitCount,
         nginxEnabled: zones.nginxEnabled,
         nginxTuning: zones.nginxTuning,
       })
@@ -109,6 +112,15 @@ export class SnapshotBuilder {
       .leftJoin(zones, eq(zones.id, nodes.zoneId))
       .where(eq(nodes.id, nodeId));
     const cacheEpoch = node?.cacheEpoch ?? 0;
+    // The zone's limits (docs/decisions.md "Zone limits") hold for every host, served or not, so
+    // they ride along even when the node serves no domain.
+    const limits: DataPlane['limits'] =
+      node?.status === 'initialized' && node.zoneId !== null
+        ? {
+            invalidDomainPerMinute: node.invalidDomainLimitCount ?? 0,
+            tlsHandshakesPerMinute: node.tlsLimitCount ?? 0,
+          }
+        : { ...NO_ZONE_LIMITS };
     const noDomains = (): DataPlane => ({
       version: 'pending',
       domains: [],
@@ -117,6 +129,7 @@ export class SnapshotBuilder {
       cacheEpoch,
       modules: [],
       settings: [],
+      limits,
     });
     if (node?.status !== 'initialized' || node.zoneId === null) {
       return {
@@ -271,6 +284,7 @@ export class SnapshotBuilder {
       cacheEpoch,
       modules: siteModules.modules,
       settings: settings.filter((entry) => usedSettings.has(entry.id)),
+      limits,
     };
     return { ...zoneLevel, dataPlane: plane };
   }

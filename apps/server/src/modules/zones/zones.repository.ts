@@ -15,6 +15,8 @@ const columns = {
   memo: zones.memo,
   http2: zones.http2,
   forceSSLRedirectCode: zones.forceSSLRedirectCode,
+  invalidDomainLimitCount: zones.invalidDomainLimitCount,
+  tlsLimitCount: zones.tlsLimitCount,
   createdAt: zones.createdAt,
   updatedAt: zones.updatedAt,
   nodeCount,
@@ -90,7 +92,14 @@ export class ZonesRepository {
   async update(
     ownerId: number,
     id: number,
-    values: Partial<{ name: string; memo: string; http2: boolean; forceSSLRedirectCode: number }>,
+    values: Partial<{
+      name: string;
+      memo: string;
+      http2: boolean;
+      forceSSLRedirectCode: number;
+      invalidDomainLimitCount: number;
+      tlsLimitCount: number;
+    }>,
   ): Promise<boolean> {
     const rows = await this.db
       .update(zones)

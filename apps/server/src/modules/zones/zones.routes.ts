@@ -36,6 +36,12 @@ export function bindZoneRoutes(binder: Binder, zones: ZonesService, nodes: Nodes
   binder.bind(zoneRoutes.setZoneForceSSLRedirectCode, async ({ params, body }, { caller }) => ({
     data: await zones.changeSettings(await operator(caller), params.zoneID, { forceSSLRedirectCode: body.code }),
   }));
+  binder.bind(zoneRoutes.setZoneInvalidDomainLimitCount, async ({ params, body }, { caller }) => ({
+    data: await zones.changeSettings(await operator(caller), params.zoneID, { invalidDomainLimitCount: body.count }),
+  }));
+  binder.bind(zoneRoutes.setZoneTlsLimitCount, async ({ params, body }, { caller }) => ({
+    data: await zones.changeSettings(await operator(caller), params.zoneID, { tlsLimitCount: body.count }),
+  }));
   binder.bind(zoneRoutes.moveNodesToZone, async ({ body }, { caller }) => {
     await zones.moveNodes(await operator(caller), body.nodeIDs, body.zoneID);
     return { data: true as const };

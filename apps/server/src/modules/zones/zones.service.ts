@@ -10,12 +10,16 @@ import { NodesRepository } from '../nodes/nodes.repository.js';
 import { ZoneSettingsRepository } from './zone-settings.repository.js';
 import { type ZoneRow, ZonesRepository } from './zones.repository.js';
 
-export function presentZoneSettings(row: Pick<ZoneRow, 'http2' | 'forceSSLRedirectCode'>): ZoneSettings {
+export function presentZoneSettings(
+  row: Pick<ZoneRow, 'http2' | 'forceSSLRedirectCode' | 'invalidDomainLimitCount' | 'tlsLimitCount'>,
+): ZoneSettings {
   return {
     http2: row.http2,
     // Debian 12's nginx has no QUIC; the setting cannot be on.
     http3: false,
     forceSSLRedirectCode: row.forceSSLRedirectCode as ZoneSettings['forceSSLRedirectCode'],
+    invalidDomainLimitCount: row.invalidDomainLimitCount,
+    tlsLimitCount: row.tlsLimitCount,
   };
 }
 
@@ -64,11 +68,14 @@ export class ZonesService {
     return presentZoneSettings(await this.row(operatorId, id));
   }
 
-  /** Changes listen settings of a zone; its nodes get them with their next snapshot. */
+  /**
+   * Changes listen settings or limits of a zone; its nodes get them with their next snapshot (the
+   * snapshot is built from these columns, so its version changes with them).
+   */
   async changeSettings(
     operatorId: number,
     id: number,
-    change: Partial<{ http2: boolean; forceSSLRedirectCode: ZoneSettings['forceSSLRedirectCode'] }>,
+    change: Partial<Pick<ZoneSettings, 'http2' | 'forceSSLRedirectCode' | 'invalidDomainLimitCount' | 'tlsLimitCount'>>,
   ): Promise<ZoneSettings> {
     if (!(await this.zones.update(operatorId, id, change))) throw new AppError(101018);
     return this.settings(operatorId, id);

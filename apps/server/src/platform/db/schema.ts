@@ -205,6 +205,12 @@ export const zones = pgTable(
     http2: boolean('http2').notNull().default(true),
     /** Status of force-SSL redirects: 301, 302, 307 or 308. */
     forceSSLRedirectCode: smallint('force_ssl_redirect_code').notNull().default(301),
+    /**
+     * Zone limits (docs/decisions.md "Zone limits"), per client IP and node in 60 s, 0 = off:
+     * requests for hosts the node does not serve, and full TLS handshakes.
+     */
+    invalidDomainLimitCount: integer('invalid_domain_limit_count').notNull().default(0),
+    tlsLimitCount: integer('tls_limit_count').notNull().default(0),
     /** Whether the zone's nginx settings apply to its nodes (off: the nodes run on the defaults). */
     nginxEnabled: boolean('nginx_enabled').notNull().default(false),
     /** The worker, http, stream and custom sections, as the contract's nginxTuningSchema (checked on write). */
@@ -218,6 +224,8 @@ export const zones = pgTable(
   (t) => [
     uniqueIndex('zones_owner_name_key').on(t.ownerId, t.name),
     check('zones_force_ssl_redirect_code_check', sql`${t.forceSSLRedirectCode} IN (301, 302, 307, 308)`),
+    check('zones_invalid_domain_limit_count_check', sql`${t.invalidDomainLimitCount} BETWEEN 0 AND 100000`),
+    check('zones_tls_limit_count_check', sql`${t.tlsLimitCount} BETWEEN 0 AND 100000`),
   ],
 );
 

@@ -4,6 +4,7 @@ import { Alert, Descriptions, Drawer, Select, Spin, Switch, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { ZoneLimitsPanel } from './ZoneLimitsPanel';
 import { ZoneNginxPanel } from './ZoneNginxPanel';
 import { ZonePortsPanel } from './ZonePortsPanel';
 import { ZonePreheatPanel } from './ZonePreheatPanel';
@@ -11,7 +12,7 @@ import { ZoneResourcePanel } from './ZoneResourcePanel';
 
 /**
  * A zone's settings in tabs: listen settings (HTTP/2, HTTP/3 shown off and locked: the nodes'
- * nginx has no QUIC, the force-SSL redirect code), listen ports, nginx settings, cache preheat, and
+ * nginx has no QUIC, the force-SSL redirect code, the per-client-IP limits), listen ports, nginx settings, cache preheat, and
  * what the zone carries (resource).
  * Each is saved as it changes; the zone's nodes pick them up with their next snapshot. Closed when
  * `zone` is null.
@@ -105,6 +106,7 @@ function ZoneSettingsForm({ zone }: { zone: Zone }) {
       />
       <Alert style={{ marginTop: 16 }} type="info" showIcon title={t('settings.http3Unsupported')} />
       <Alert style={{ marginTop: 8 }} type="info" showIcon title={t('settings.appliesToNodes')} />
+      <ZoneLimitsPanel zoneId={zone.id} current={current} />
     </>
   );
 }

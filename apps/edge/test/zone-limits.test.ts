@@ -1,0 +1,146 @@
+import http from 'node:http';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { EdgeZoneLimits } from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { document, domain, upstream } from './helpers/documents.js';
+import { type Edge, startEdge } from './helpers/edge.js';
+import { type Origin, startOrigin } from './helpers/origins.js';
+
+// Zone limits (docs/decisions.md "Zone limits", rampart.limits) through a real nginx. Counters are
+// per client IP and node: every case connects from its own loopback address (127.0.0.x), so the
+// cases do not share counters or bans.
+
+let edge: Edge;
+let origin: Origin;
+const KNOWN = 'known.example.com';
+
+async function pushLimits(version: string, limits: EdgeZoneLimits) {
+  await edge.push(document(version, [domain(1, KNOWN, [upstream(origin.port)])], [], [], { limits }));
+}
+
+/** One HTTP request from `from` on a new connection: its status, or 'closed' when nothing came back. */
+function get(from: string, host: string): Promise<number | 'closed'> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: edge.httpPort, localAddress: from, path: '/', headers: { host }, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error(`request for ${host} timed out`)));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // nginx's 444: the connection closes before any byte of an answer.
+      if (err.code === 'ECONNRESET' || err.message === 'socket hang up') resolve('closed');
+      else reject(err);
+    });
+    req.end();
+  });
+}
+
+/** One full TLS handshake from `from` (new connection, no session to resume): true when it completed. */
+function handshake(from: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const tcp = net.connect({ host: '127.0.0.1', port: edge.httpsPort, localAddress: from });
+    const socket = tls.connect({ socket: tcp, servername: KNOWN, rejectUnauthorized: false }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.setTimeout(10_000, () => socket.destroy(new Error('handshake timed out')));
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.message.includes('timed out')) reject(err);
+      else resolve(false);
+    });
+  });
+}
+
+async function times<T>(n: number, fn: () => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(await fn());
+  return out;
+}
+
+beforeAll(async () => {
+  origin = await startOrigin('origin');
+  edge = await startEdge();
+});
+
+afterAll(async () => {
+  await edge?.stop();
+  await origin?.close();
+});
+
+describe('the unknown-host limit', () => {
+  it('closes the request over the limit and then every request of that IP, to any host', async () => {
+    await pushLimits('limits-invalid-3', { invalidDomainPerMinute: 3, tlsHandshakesPerMinute: 0 });
+    const scanner = '127.0.0.11';
+    expect(await get(scanner, KNOWN)).toBe(200);
+    expect(await times(3, () => get(scanner, 'random-1.example.net'))).toEqual([404, 404, 404]);
+    expect(await get(scanner, 'random-2.example.net')).toBe('closed');
+    expect(await get(scanner, KNOWN)).toBe('closed');
+    // Another address is neither counted with it nor banned.
+    expect(await get('127.0.0.12', KNOWN)).toBe(200);
+    expect(await get('127.0.0.12', 'random-3.example.net')).toBe(404);
+
+    // The closed requests are in the access log with nginx's 444, like the edge's other answers.
+    let closed: { host: string; status: string }[] = [];
+    for (let i = 0; i < 40 && closed.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100)); // the access log is buffered with flush=1s
+      closed = (await edge.accessLog())
+        .split('\n')
+        .filter((line) => line.includes(scanner))
+        .map((line) => JSON.parse(line) as { remote_addr: string; host: string; status: string })
+        .filter((entry) => entry.remote_addr === scanner && entry.status === '444');
+    }
+    expect(closed.map((e) => e.host)).toEqual(['random-2.example.net', KNOWN]);
+    expect(await edge.errorLog()).toContain(`rampart limits: ${scanner} sent more than 3 requests for unknown hosts`);
+  });
+
+  it('answers every unknown host while the limit is 0', async () => {
+    await pushLimits('limits-invalid-0', { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 });
+    const from = '127.0.0.13';
+    const answers = await times(20, () => get(from, 'random-4.example.net'));
+    expect(answers).toEqual(Array(20).fill(404));
+    expect(await get(from, KNOWN)).toBe(200);
+  });
+});
+
+describe('the TLS handshake limit', () => {
+  it('aborts the handshake over the limit, for that IP only', async () => {
+    await pushLimits('limits-tls-3', { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 3 });
+    const from = '127.0.0.21';
+    expect(await times(4, () => handshake(from))).toEqual([true, true, true, false]);
+    expect(await handshake(from)).toBe(false);
+    expect(await handshake('127.0.0.22')).toBe(true);
+    expect(await edge.errorLog()).toContain('rampart limits: 127.0.0.21 made more than 3 TLS handshakes');
+  });
+
+  it('lets every handshake through while the limit is 0', async () => {
+    await pushLimits('limits-tls-0', { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 });
+    expect(await times(10, () => handshake('127.0.0.23'))).toEqual(Array(10).fill(true));
+  });
+});
+
+describe('the Lua check of the limits', () => {
+  it.each([
+    [{ invalidDomainPerMinute: -1, tlsHandshakesPerMinute: 0 }, 'limits.invalidDomainPerMinute'],
+    [{ invalidDomainPerMinute: 1.5, tlsHandshakesPerMinute: 0 }, 'limits.invalidDomainPerMinute'],
+    [{ invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 100001 }, 'limits.tlsHandshakesPerMinute'],
+    [{ invalidDomainPerMinute: 0, tlsHandshakesPerMinute: '3' }, 'limits.tlsHandshakesPerMinute'],
+    [[1, 2], 'limits'],
+    ['3', 'limits'],
+  ])('refuses %j', async (limits, field) => {
+    const body = { ...document('limits-bad', [domain(1, KNOWN, [upstream(origin.port)])]), limits };
+    const res = await edge.putRaw(JSON.stringify(body));
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe(field);
+  });
+
+  it('takes a document without limits as both off', async () => {
+    const { limits: _omitted, ...older } = document('limits-absent', [domain(1, KNOWN, [upstream(origin.port)])]);
+    expect((await edge.putRaw(JSON.stringify(older))).status).toBe(200);
+    expect(await times(8, () => get('127.0.0.31', 'random-5.example.net'))).toEqual(Array(8).fill(404));
+  });
+});
