@@ -1,5 +1,9 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { type ApiReply, callApi } from './api.js';
 import { E2E } from './env.js';
+
+/** The code of an expired access token (docs/decisions.md). */
+const TOKEN_EXPIRED = 101014;
 
 export type Tier = 'user' | 'client' | 'admin';
 
@@ -62,28 +66,28 @@ async function storedAccessToken(page: Page, tier: Tier): Promise<string | undef
   return value ? decodeURIComponent(value) : undefined;
 }
 
-function secondsLeft(jwt: string): number {
-  const payload = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp: number };
-  return payload.exp - Date.now() / 1000;
-}
-
 /**
- * The access token the console stored for `tier` (its cookie), with at least `seconds` to live.
- * The e2e server's access tokens live 3 s and the console refreshes them only when a call answers
- * 101014, so a token about to expire is renewed by reloading the page (once the old one has expired,
- * the reloaded page's calls make the console refresh it) until the cookie holds a fresh one.
+ * Calls the API with the access token the console stored for `tier` (its cookie), as a script
+ * lifting it from the browser would. The e2e server's access tokens live 3 s and the console renews
+ * one only when a call of its own answers 101014; so a call answered 101014 here (the stored token
+ * had expired) is made again after a reload of the page has made the console refresh its session
+ * and store a new token. Nothing else is retried.
  */
-export async function consoleAccessToken(page: Page, tier: Tier, seconds = 1.5): Promise<string> {
-  let fresh: string | undefined;
-  await expect(async () => {
+export async function callWithConsoleToken<T = unknown>(
+  page: Page,
+  tier: Tier,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiReply<T>> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
     const token = await storedAccessToken(page, tier);
-    if (token && secondsLeft(token) >= seconds) {
-      fresh = token;
-      return;
-    }
+    if (!token) throw new Error(`the ${tier} console stored no access token`);
+    const reply = await callApi<T>(method, path, token, body);
+    if (reply.body.code !== TOKEN_EXPIRED) return reply;
     await page.reload();
+    await expect.poll(() => storedAccessToken(page, tier)).not.toBe(token);
     await expect(page.getByTestId('account-menu')).toBeVisible();
-    throw new Error(`the ${tier} console holds no access token with ${seconds} s to live yet`);
-  }).toPass({ timeout: 20_000 });
-  return fresh as string;
+  }
+  throw new Error(`the ${tier} console's stored access token kept expiring`);
 }

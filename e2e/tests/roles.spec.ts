@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { newCustomer } from '../support/accounts.js';
-import { api, callApi } from '../support/api.js';
-import { chooseOption, consoleAccessToken, logout, submitLogin } from '../support/console.js';
+import { api } from '../support/api.js';
+import { callWithConsoleToken, chooseOption, logout, submitLogin } from '../support/console.js';
 import { mailCount, nextMail } from '../support/mail.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
@@ -133,17 +133,13 @@ test('a sub-user holding a read-only role sees no write controls and is refused 
   await expect(menu.getByRole('link', { name: 'Sites', exact: true })).toBeVisible();
 
   // Calling a write route anyway, with the token the console stored, is refused.
-  const token = await consoleAccessToken(page, 'user');
-  const refused = await callApi('POST', `user/site/${site.siteID}/domains`, token, {
+  const refused = await callWithConsoleToken(page, 'user', 'POST', `user/site/${site.siteID}/domains`, {
     domains: [{ name: `api.${domain}`, upstreams: [{ ip: '1.1.1.1', port: 80 }] }],
   });
+  expect(refused.status).toBe(403);
   expect(refused.body.code).toBe(101018);
-  // The same token reads what the role lets it read, and the refused domain was not added.
-  const read = await callApi<{ name: string }[]>(
-    'GET',
-    `user/site/${site.siteID}/domains`,
-    await consoleAccessToken(page, 'user'),
-  );
+  // The stored token reads what the role lets it read, and the refused domain was not added.
+  const read = await callWithConsoleToken<{ name: string }[]>(page, 'user', 'GET', `user/site/${site.siteID}/domains`);
   expect(read.status).toBe(200);
   expect(read.body.data?.map((d) => d.name)).toEqual([domain]);
 });
