@@ -1,5 +1,9 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { type ApiReply, callApi } from './api.js';
 import { E2E } from './env.js';
+
+/** The code of an expired access token (docs/decisions.md). */
+const TOKEN_EXPIRED = 101014;
 
 export type Tier = 'user' | 'client' | 'admin';
 
@@ -34,4 +38,56 @@ export async function chooseSecondFactor(page: Page, tier: Tier, label: 'None' |
   await page.getByLabel(label).check();
   await page.getByLabel('Current password').fill(E2E.password);
   await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/**
+ * Picks `option` in the antd select `box` and checks it was taken: a click on the opening list
+ * can land on a neighbouring option while the list still slides in, so the choice is made again
+ * until the select shows it.
+ */
+export async function chooseOption(page: Page, box: Locator, option: string): Promise<void> {
+  await expect(async () => {
+    await box.click();
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: option })
+      .click();
+    await expect(box.locator('xpath=ancestor::*[contains(@class,"ant-select")][1]')).toContainText(option, {
+      timeout: 1000,
+    });
+  }).toPass({ timeout: 15_000 });
+}
+
+/** The console's token cookies of each tier (`u_accessToken`, ...; spec part 1 §3). */
+const COOKIE_PREFIX: Record<Tier, string> = { user: 'u_', client: 'c_', admin: 'a_' };
+
+async function storedAccessToken(page: Page, tier: Tier): Promise<string | undefined> {
+  const cookies = await page.context().cookies();
+  const value = cookies.find((c) => c.name === `${COOKIE_PREFIX[tier]}accessToken`)?.value;
+  return value ? decodeURIComponent(value) : undefined;
+}
+
+/**
+ * Calls the API with the access token the console stored for `tier` (its cookie), as a script
+ * lifting it from the browser would. The e2e server's access tokens live 3 s and the console renews
+ * one only when a call of its own answers 101014; so a call answered 101014 here (the stored token
+ * had expired) is made again after a reload of the page has made the console refresh its session
+ * and store a new token. Nothing else is retried.
+ */
+export async function callWithConsoleToken<T = unknown>(
+  page: Page,
+  tier: Tier,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiReply<T>> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const token = await storedAccessToken(page, tier);
+    if (!token) throw new Error(`the ${tier} console stored no access token`);
+    const reply = await callApi<T>(method, path, token, body);
+    if (reply.body.code !== TOKEN_EXPIRED) return reply;
+    await page.reload();
+    await expect.poll(() => storedAccessToken(page, tier)).not.toBe(token);
+    await expect(page.getByTestId('account-menu')).toBeVisible();
+  }
+  throw new Error(`the ${tier} console's stored access token kept expiring`);
 }

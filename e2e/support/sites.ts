@@ -1,10 +1,10 @@
 import { api } from './api.js';
 
 /**
- * A site of the customer account `user`, arranged on the operator's side through the API: a fresh
- * zone with a layer-7 group, a product on it, and the site on that product.
+ * A site of the customer `account` (default: the root customer `user`), arranged on the operator's
+ * side through the API: a fresh zone with a layer-7 group, a product on it, and the site on that product.
  */
-export async function customerSite(siteName: string): Promise<{ siteID: number }> {
+export async function customerSite(siteName: string, account = 'user'): Promise<{ siteID: number }> {
   const stamp = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   const zone = await api<{ id: number }>('client', 'POST', 'client/zone', { name: `e2e-${stamp}` });
   const group = await api<{ id: number }>('client', 'POST', `client/zone/${zone.id}/group`, {
@@ -16,10 +16,17 @@ export async function customerSite(siteName: string): Promise<{ siteID: number }
     portType: 7,
     mainGroupIDs: [group.id],
   });
-  const [customer] = await api<{ id: number }[]>('client', 'GET', 'client/accounts?name=user');
+  // The search matches parts of account, name and e-mail: pick the account itself.
+  const found = await api<{ id: number; account: string }[]>(
+    'client',
+    'GET',
+    `client/accounts?auth=user&pageSize=100&name=${encodeURIComponent(account)}`,
+  );
+  const customer = found.find((candidate) => candidate.account === account);
+  if (!customer) throw new Error(`no customer ${account}`);
   return api<{ siteID: number }>('client', 'POST', 'client/site', {
     siteName,
-    userID: customer?.id,
+    userID: customer.id,
     productID: product.id,
   });
 }

@@ -1,28 +1,11 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { api } from '../support/api.js';
-import { login } from '../support/console.js';
+import { chooseOption as choose, login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
 interface StoredRules {
   rules: { scope: string; values: string[]; ttl: number; priority: number; bypass: boolean }[];
   generation: number;
-}
-
-/**
- * Picks `option` in the antd select `box` and checks it was taken: a click on the opening list
- * can land on a neighbouring option while the list still slides in, so the choice is made again
- * until the select shows it.
- */
-async function choose(page: Page, box: Locator, option: string) {
-  await expect(async () => {
-    await box.click();
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: option })
-      .click();
-    await expect(box.locator('xpath=ancestor::*[contains(@class,"ant-select")][1]')).toContainText(option, {
-      timeout: 1000,
-    });
-  }).toPass({ timeout: 15_000 });
 }
 
 test('a customer sets a cache rule, then clears the site’s cache', async ({ page }) => {
