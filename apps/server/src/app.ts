@@ -107,6 +107,7 @@ import { ConfigChanges } from './platform/changes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
 import type { Database } from './platform/db/database.js';
+import { transactionScoped } from './platform/db/request-transaction.js';
 import { CnameResolver } from './platform/dns/cname-resolver.js';
 import { installErrorHandling } from './platform/errors/error-handler.js';
 import { type Binder, createBinder } from './platform/http/bind-route.js';
@@ -188,7 +189,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const clock = options.clock ?? systemClock;
-  const db = options.database.db;
+  // Every state-changing console call runs in one transaction with its audit record (request-transaction.ts).
+  const transactions = transactionScoped(options.database.db);
+  const db = transactions.db;
   const settings = new SettingsRepository(db);
   const system = new SystemService(options.database, settings, options.config.version);
   await system.ensureInstance();
@@ -244,8 +247,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ),
       node: createNodeAuthenticator(nodesRepo, box, clock),
     },
-    audit,
-    createZoneScopeCheck(db),
+    { audit, zoneScope: createZoneScopeCheck(db), transactions },
   );
   bindAccountZoneRoutes(binder, new AccountZonesService(db));
   bindSystemRoutes(binder, system);

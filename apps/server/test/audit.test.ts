@@ -1,4 +1,5 @@
 import { ALL_ROUTES, type AuditRecord } from '@rampart/contract';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_ONLY_ROUTES } from '../src/modules/audit/audit.service.js';
 import { addAccount, signInOtherOperator } from './helpers/accounts.js';
@@ -76,6 +77,35 @@ describe('audit log', () => {
     expect(row).toMatchObject({ status: 409, code: 201002, pending: false });
     const all = await records(client, 'client', '&method=GET');
     expect(all.total).toBe(0);
+  });
+
+  it('commits a change and its record together: when the record cannot be completed, the change is undone', async () => {
+    const raw = t.db.database.db;
+    // The record of one zone's creation can be inserted but not completed.
+    await raw.execute(sql`
+      CREATE FUNCTION audit_refuse_completion() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.changes->>'name' = 'Half written' AND NOT NEW.pending THEN
+          RAISE EXCEPTION 'audit record refused';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await raw.execute(
+      sql`CREATE TRIGGER audit_refuse_completion BEFORE UPDATE ON audit_logs FOR EACH ROW EXECUTE FUNCTION audit_refuse_completion()`,
+    );
+    try {
+      const res = await call(client, 'POST', 'client/zone', { name: 'Half written' }, 'req-audit-atomic');
+      expect(res.statusCode).toBe(500);
+      // No zone without its record, and no record of a change that did not happen.
+      const zones = (await call(client, 'GET', 'client/metaZones')).json().data as { name: string }[];
+      expect(zones.map((z) => z.name)).not.toContain('Half written');
+      expect((await records(client, 'client', '&reqID=req-audit-atomic')).data.filter((r) => !r.pending)).toEqual([]);
+    } finally {
+      await raw.execute(sql`DROP TRIGGER audit_refuse_completion ON audit_logs`);
+      await raw.execute(sql`DROP FUNCTION audit_refuse_completion()`);
+    }
+    // The same call goes through once the record can be written.
+    expect((await call(client, 'POST', 'client/zone', { name: 'Half written' })).statusCode).toBe(200);
   });
 
   it('redacts passwords, keys and tokens from the recorded body', async () => {

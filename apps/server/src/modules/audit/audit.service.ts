@@ -33,10 +33,12 @@ export function isAudited(route: AnyRoute): boolean {
 }
 
 /**
- * Writes the audit log. The record is inserted *before* the handler runs and completed after it,
- * so a change that was committed always has its record: if the insert fails the call answers an
- * error and its handler never runs; if the process dies in between, the record stays `pending`
- * (outcome unknown) rather than missing. The handlers' own transactions are left alone.
+ * Writes the audit log. The binder runs each audited call in one transaction: the record is
+ * inserted first, the handler runs, the record is completed, and all of it commits together — a
+ * change never commits without its record, and a call that fails leaves no change and a record of
+ * its refusal (written after the rollback). The few calls that wait on the outside world
+ * (`OUTSIDE_TRANSACTION_ROUTES` in bind-route.ts) write the record `pending` before the handler
+ * and complete it after, so a process that dies in between leaves `pending`, never nothing.
  */
 export class AuditService implements AuditHook {
   constructor(
@@ -44,8 +46,11 @@ export class AuditService implements AuditHook {
     private readonly repo: AuditRepository,
   ) {}
 
+  audits(route: AnyRoute): boolean {
+    return isAudited(route);
+  }
+
   async begin(route: AnyRoute, caller: Caller, input: { params: unknown; body: unknown }, request: FastifyRequest) {
-    if (!isAudited(route)) return null;
     const chain = await this.chainOf(caller.accountId);
     const real = caller.realAccountId ? await this.nameOf(caller.realAccountId) : null;
     const { auth: _tier, ...target } = (input.params ?? {}) as Record<string, unknown>;

@@ -41,14 +41,44 @@ export type ZoneScopeCheck = (
   input: { params: unknown; query: unknown; body: unknown },
 ) => Promise<void>;
 
-/** Records state-changing calls (the audit module); `begin` answers null for a call it does not audit. */
+/**
+ * Records state-changing calls (the audit module). `audits` says whether a route is recorded;
+ * `begin` writes the record — inside the call's transaction when there is one — and `finish`
+ * completes it with the outcome.
+ */
 export interface AuditHook {
+  audits(route: AnyRoute): boolean;
   begin(
     route: AnyRoute,
     caller: Caller,
     input: { params: unknown; body: unknown },
     request: FastifyRequest,
-  ): Promise<{ finish(error: unknown, status: number): Promise<void> } | null>;
+  ): Promise<{ finish(error: unknown, status: number): Promise<void> }>;
+}
+
+/** Runs a call in one database transaction (platform/db/request-transaction.ts). */
+export interface TransactionRunner {
+  run<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Audited calls whose handler waits on the outside world (a mail server, a DNS server, an upload
+ * streamed from the client): they do not hold a database transaction open meanwhile — on the
+ * embedded database that would stall every other request. Their record is written `pending`
+ * before the handler and completed after it, so a committed change never lacks one.
+ */
+export const OUTSIDE_TRANSACTION_ROUTES: ReadonlySet<string> = new Set([
+  'auth.account.create',
+  'auth.account.resendEmail',
+  'user.domains.checkCNAME',
+  'client.setting.logo.create',
+  'client.setting.logo.update',
+]);
+
+export interface BinderOptions {
+  readonly audit?: AuditHook;
+  readonly zoneScope?: ZoneScopeCheck;
+  readonly transactions?: TransactionRunner;
 }
 
 /** Checks the token of a console route; installed by the auth module. */
@@ -101,8 +131,7 @@ export function fastifyPath(route: Pick<AnyRoute, 'api' | 'path'>): string {
 export function createBinder(
   app: FastifyInstance,
   authenticators: Authenticators,
-  audit?: AuditHook,
-  zoneScope?: ZoneScopeCheck,
+  { audit, zoneScope, transactions }: BinderOptions = {},
 ): Binder {
   const bound = new Set<string>();
   return {
@@ -147,25 +176,43 @@ export function createBinder(
           if (errors.length > 0) throw new AppError(101003, { extra: { fields: errors } });
           if (caller?.zoneScope && zoneScope) await zoneScope(route, caller, { params, query, body });
 
-          // The audit record is written before the handler runs, so a committed change never lacks one.
-          const audited = caller && audit ? await audit.begin(route, caller, { params, body }, request) : null;
+          const parsed = { params, query, body } as RouteParsed<typeof route>;
+          const run = () => handler(parsed, { request, reply, caller, node });
           let result: unknown;
-          try {
-            result = await handler({ params, query, body } as RouteParsed<typeof route>, {
-              request,
-              reply,
-              caller,
-              node,
-            });
-          } catch (error) {
-            await audited
-              ?.finish(error, 0)
+          if (!caller || !audit?.audits(route)) {
+            result = await run();
+          } else if (transactions && !OUTSIDE_TRANSACTION_ROUTES.has(route.id)) {
+            // The change and its audit record commit together, or neither does.
+            try {
+              result = await transactions.run(async () => {
+                const record = await audit.begin(route, caller, { params, body }, request);
+                const value = await run();
+                await record.finish(null, reply.statusCode);
+                return value;
+              });
+            } catch (error) {
+              // Rolled back: the refused call is recorded on its own, with its error.
+              await audit
+                .begin(route, caller, { params, body }, request)
+                .then((record) => record.finish(error, 0))
+                .catch((e: unknown) => request.log.error({ err: e }, 'audit: refused call not recorded'));
+              throw error;
+            }
+          } else {
+            // Written before the handler runs, so a committed change never lacks its record.
+            const record = await audit.begin(route, caller, { params, body }, request);
+            try {
+              result = await run();
+            } catch (error) {
+              await record
+                .finish(error, 0)
+                .catch((e: unknown) => request.log.error({ err: e }, 'audit: outcome not recorded'));
+              throw error;
+            }
+            await record
+              .finish(null, reply.statusCode)
               .catch((e: unknown) => request.log.error({ err: e }, 'audit: outcome not recorded'));
-            throw error;
           }
-          await audited
-            ?.finish(null, reply.statusCode)
-            .catch((e: unknown) => request.log.error({ err: e }, 'audit: outcome not recorded'));
           if (route.reply === 'raw') return reply;
           const checked = route.response.safeParse(result);
           if (!checked.success) {

@@ -1,0 +1,58 @@
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openPglite } from './database.js';
+import { transactionScoped } from './request-transaction.js';
+
+let database: Database;
+beforeAll(async () => {
+  database = openPglite(await PGlite.create());
+  await database.db.execute(sql`CREATE TABLE t (v int)`);
+});
+afterAll(async () => database.close());
+
+async function values(): Promise<number[]> {
+  const result = (await database.db.execute(sql`SELECT v FROM t ORDER BY v`)) as unknown as { rows: { v: number }[] };
+  return result.rows.map((r) => r.v);
+}
+
+describe('request transactions', () => {
+  it('sends every query made through the scoped db inside run() to one transaction', async () => {
+    const { db, run, active } = transactionScoped(database.db);
+    expect(active()).toBe(false);
+    await expect(
+      run(async () => {
+        expect(active()).toBe(true);
+        await db.execute(sql`INSERT INTO t VALUES (1)`);
+        // A service's own transaction is a savepoint inside the call's.
+        await db.transaction(async (tx) => {
+          await tx.execute(sql`INSERT INTO t VALUES (2)`);
+        });
+        throw new Error('refused late');
+      }),
+    ).rejects.toThrow('refused late');
+    expect(await values()).toEqual([]);
+
+    await run(async () => {
+      await db.execute(sql`INSERT INTO t VALUES (3)`);
+      // A nested savepoint that fails is undone alone.
+      await db
+        .transaction(async (tx) => {
+          await tx.execute(sql`INSERT INTO t VALUES (4)`);
+          throw new Error('inner');
+        })
+        .catch(() => undefined);
+    });
+    expect(await values()).toEqual([3]);
+  });
+
+  it('falls back to the plain database for work that outlives the transaction', async () => {
+    const { db, run } = transactionScoped(database.db);
+    let later: Promise<unknown> = Promise.resolve();
+    await run(async () => {
+      later = new Promise((resolve) => setTimeout(resolve, 20)).then(() => db.execute(sql`INSERT INTO t VALUES (5)`));
+    });
+    await later;
+    expect(await values()).toContain(5);
+  });
+});
