@@ -35,7 +35,7 @@ describe('API tokens', () => {
     expect(created).toMatchObject({ name: 'CI', lifetime: 600, permissions: null, lastUsedAt: null });
     const list = (await call('GET', 'user/apiTokens')).json();
     expect(list.total).toBe(1);
-    expect(list.data[0]).toMatchObject({ id: created.id, name: 'CI', lifetime: 600 });
+    expect(list.data[0]).toMatchObject({ id: created.id, name: 'CI', lifetime: 600, revokedAt: null });
     expect(JSON.stringify(list)).not.toContain(created.token);
     const stored = await t.db.database.db.execute(`SELECT token_hash FROM api_tokens WHERE id = ${created.id}`);
     const hash = (stored as unknown as { rows: { token_hash: string }[] }).rows[0]?.token_hash;
@@ -148,6 +148,12 @@ describe('a password change', () => {
     );
     expect(changed.statusCode, changed.body).toBe(200);
     expect((await call('GET', 'user/sites', undefined, access)).json().code).toBe(101013);
+    expect((await mint(created.token)).json().code).toBe(101013);
+    // The list says the token stopped, and when; signing in again does not revive it.
+    const again = await signIn(t.app, 'user', 'rotating', 'a new long passphrase 7');
+    const [listed] = (await call('GET', 'user/apiTokens', undefined, again)).json().data;
+    expect(listed).toMatchObject({ id: created.id, name: 'old' });
+    expect(Date.parse(listed.revokedAt)).toBeGreaterThan(Date.parse(listed.createdAt) - 1);
     expect((await mint(created.token)).json().code).toBe(101013);
   });
 });

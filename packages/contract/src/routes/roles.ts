@@ -123,6 +123,12 @@ export const apiTokenSchema = z.object({
   permissions: z.array(z.string()).nullable(),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
+  /**
+   * When the token stopped working because every session of its owner was ended (a password
+   * change, the account paused, its second factor reset); null while it works. A stopped token
+   * never works again: delete it and create another.
+   */
+  revokedAt: z.string().nullable(),
 });
 export type ApiToken = z.infer<typeof apiTokenSchema>;
 

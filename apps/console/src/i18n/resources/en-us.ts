@@ -1285,6 +1285,11 @@ export const enUS = {
     allPermissions: 'All of yours',
     limitPermissions: 'Limit to these keys (leave empty for all of yours)',
     createdAt: 'Created',
+    state: 'State',
+    active: 'Active',
+    revoked: 'Stopped',
+    revokedHint:
+      'Stopped when your password changed or your account was paused or its second factor reset. Delete it and create a new one.',
     lastUsedAt: 'Last used',
     never: 'Never',
     create: 'New API token',

@@ -142,6 +142,7 @@ function token(overrides: Partial<ApiToken> = {}): ApiToken {
     permissions: null,
     createdAt: '2026-03-01T10:00:00.000Z',
     lastUsedAt: null,
+    revokedAt: null,
     ...overrides,
   };
 }
@@ -152,7 +153,16 @@ describe('API tokens', () => {
     api.on(
       'GET',
       '/client/apiTokens',
-      page([token(), token({ id: 12, name: 'reports', lifetime: 60, permissions: ['client.sites.read'] })]),
+      page([
+        token(),
+        token({
+          id: 12,
+          name: 'reports',
+          lifetime: 60,
+          permissions: ['client.sites.read'],
+          revokedAt: '2026-03-02T10:00:00.000Z',
+        }),
+      ]),
     );
     api.on('GET', '/client/metaRoles', page(META));
   });
@@ -165,6 +175,9 @@ describe('API tokens', () => {
     expect(within(await findRow('deploy')).getByText('All of yours')).toBeTruthy();
     expect(within(await findRow('reports')).getByText('client.sites.read')).toBeTruthy();
     expect(within(await findRow('reports')).getByText('60 s')).toBeTruthy();
+    // A token stopped by a password change says so; a working one is active.
+    expect(within(await findRow('reports')).getByText('Stopped')).toBeTruthy();
+    expect(within(await findRow('deploy')).getByText('Active')).toBeTruthy();
 
     clickButton('New API token');
     const dialog = await findModal();

@@ -16,7 +16,7 @@ const TOKEN_PREFIX = 'rat_';
 
 type ApiTokenRow = typeof apiTokens.$inferSelect;
 
-function present(row: ApiTokenRow): ApiToken {
+function present(row: ApiTokenRow, revokedAt: Date | null): ApiToken {
   return {
     id: row.id,
     name: row.name,
@@ -24,6 +24,7 @@ function present(row: ApiTokenRow): ApiToken {
     permissions: row.permissions ? [...row.permissions].sort() : null,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: revokedAt?.toISOString() ?? null,
   };
 }
 
@@ -44,15 +45,16 @@ export class ApiTokensService {
     const where = eq(apiTokens.accountId, caller.accountId);
     const [rows, [total]] = await Promise.all([
       this.db
-        .select()
+        .select({ token: apiTokens, revokedAt: authSessions.revokedAt })
         .from(apiTokens)
+        .leftJoin(authSessions, eq(authSessions.id, apiTokens.sessionId))
         .where(where)
         .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
         .limit(pageSize)
         .offset((page - 1) * pageSize),
       this.db.select({ n: count() }).from(apiTokens).where(where),
     ]);
-    return { data: rows.map(present), total: total?.n ?? 0 };
+    return { data: rows.map((r) => present(r.token, r.revokedAt)), total: total?.n ?? 0 };
   }
 
   async create(
@@ -85,7 +87,7 @@ export class ApiTokensService {
       if (!inserted) throw new Error('api token insert returned nothing');
       return inserted;
     });
-    return { ...present(row), token };
+    return { ...present(row, null), token };
   }
 
   /** Deletes tokens of the caller's (one not its own: 101018, nothing deleted) and their sessions. */

@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type ApiToken, apiTokenRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, type TableColumnsType, Typography } from 'antd';
+import { Button, Flex, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
@@ -66,6 +66,18 @@ export function ApiTokensPage() {
       dataIndex: 'lastUsedAt',
       key: 'lastUsedAt',
       render: (value: string | null) => (value ? <DateTime value={value} /> : t('never')),
+    },
+    {
+      title: t('state'),
+      key: 'state',
+      render: (_, token) =>
+        token.revokedAt ? (
+          <Tooltip title={t('revokedHint')}>
+            <Tag color="red">{t('revoked')}</Tag>
+          </Tooltip>
+        ) : (
+          <Tag color="green">{t('active')}</Tag>
+        ),
     },
   ];
   if (canWrite) {
