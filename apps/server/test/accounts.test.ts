@@ -338,6 +338,17 @@ describe('PUT {auth}/account', () => {
   });
 });
 
+describe('self information', () => {
+  it("names the account's operator, whose branding the console shows", async () => {
+    const operatorName = (await t.app.rampart.accounts.findRoot('client'))?.account;
+    expect((await as(client, 'GET', 'client/account/self')).json().data.operator).toBe(operatorName);
+    expect((await as(rival, 'GET', 'client/account/self')).json().data.operator).toBe('rival');
+    const customer = await signIn(t.app, 'user');
+    expect((await as(customer, 'GET', 'user/account/self')).json().data.operator).toBe(operatorName);
+    expect((await as(admin, 'GET', 'admin/account/self')).json().data.operator).toBeNull();
+  });
+});
+
 describe("an operator's zone limit", () => {
   it('is set by the admin on an operator only, and holds the operator to it (201003)', async () => {
     const adminRoot = (await t.app.rampart.accounts.findRoot('admin'))?.id ?? 0;

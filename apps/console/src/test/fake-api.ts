@@ -119,6 +119,7 @@ export function selfInfo(tier: Tier, overrides: Partial<SelfInfo> = {}): SelfInf
     maxLogExportTimes: 5,
     login2FAType: 0,
     permissions: tierPermissions(tier),
+    operator: tier === 'admin' ? null : 'acme-operator',
     createdAt: '2026-01-15T08:30:00.000Z',
     ...overrides,
   };

@@ -59,6 +59,12 @@ export const selfSchema = z.object({
   login2FAType: login2FATypeSchema,
   /** Permission keys the caller holds (a root account holds all of its tier). */
   permissions: z.array(z.string()),
+  /**
+   * The login name of the operator the account belongs to (itself for an operator, the operator
+   * above a customer or a sub-account); its branding is the console's (`GET {auth}/logo?operator=`).
+   * Null for the admin console.
+   */
+  operator: z.string().nullable(),
   createdAt: z.string(),
 });
 export type SelfInfo = z.infer<typeof selfSchema>;

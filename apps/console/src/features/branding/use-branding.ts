@@ -2,6 +2,7 @@ import { type LogoInfo, systemRoutes, type Tier } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { callApi } from '../../api/client';
+import { useSelf } from '../../session';
 
 export const OPERATOR_STORAGE_KEY = 'rampart.operator';
 
@@ -10,8 +11,8 @@ export const OPERATOR_STORAGE_KEY = 'rampart.operator';
  * operator hands out `/user/login?operator=acme`), remembered in the browser for later visits.
  * `undefined`: none known, the server answers the installation's first operator.
  */
-export function brandingOperator(): string | undefined {
-  const named = new URLSearchParams(globalThis.location?.search ?? '').get('operator')?.trim();
+export function brandingOperator(signedInAs?: string | null): string | undefined {
+  const named = signedInAs || new URLSearchParams(globalThis.location?.search ?? '').get('operator')?.trim();
   try {
     if (named) globalThis.localStorage?.setItem(OPERATOR_STORAGE_KEY, named);
     return named || globalThis.localStorage?.getItem(OPERATOR_STORAGE_KEY) || undefined;
@@ -24,13 +25,18 @@ export function brandingOperator(): string | undefined {
 export type Branding = LogoInfo;
 
 /**
+ * Signed in, the branding is that of the account's own operator (self information `operator`),
+ * whatever login link was used before; it is remembered, so the login page after a logout shows it
+ * too. Signed out, the operator named by the address or remembered.
+ *
  * The branding of a console with the defaults of spec part 1 §1 filled in: when the operator set
  * none (or it cannot be loaded), the product name is the title, a default copyright is shown and
  * every image is empty.
  */
 export function useBranding(tier: Tier): Branding {
   const { t } = useTranslation();
-  const operator = brandingOperator();
+  const self = useSelf(tier);
+  const operator = brandingOperator(self?.operator);
   const { data } = useQuery({
     queryKey: ['logo', tier, operator],
     queryFn: async ({ signal }) =>

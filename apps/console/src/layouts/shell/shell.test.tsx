@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTokenSet } from '../../session';
 import {
@@ -104,6 +104,23 @@ describe('console shell', () => {
     expect(await screen.findByText('© 2026 Example Networks')).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Example CDN' }).getAttribute('src')).toBe(branding.sidebarLogo);
     expect(document.title).toBe('Example CDN');
+  });
+
+  it("shows the signed-in account's own operator's branding, not the one a login link named earlier", async () => {
+    // A login link of another operator was opened in this browser before.
+    localStorage.setItem('rampart.operator', 'someone-else');
+    signedInCookies('user');
+    api.on('GET', '/user/account/self', ok(selfInfo('user', { operator: 'acme-operator' })));
+    api.on('GET', '/user/logo', (request) =>
+      request.search.get('operator') === 'acme-operator'
+        ? ok({ ...branding, title: 'Acme Edge' })
+        : ok({ ...branding, title: 'Someone Else CDN' }),
+    );
+    renderAt('/user/dashboard');
+    await waitFor(() => expect(document.title).toBe('Acme Edge'));
+    expect(api.sent('GET', '/user/logo').every((r) => r.search.get('operator') === 'acme-operator')).toBe(true);
+    // Remembered for the login page after a logout.
+    expect(localStorage.getItem('rampart.operator')).toBe('acme-operator');
   });
 
   it('opens the account pages from the account menu', async () => {

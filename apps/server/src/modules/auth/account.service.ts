@@ -22,7 +22,7 @@ export const SETUP_TICKET_TTL_MS = 10 * 60 * 1000;
 export const PASSWORD_TOKEN_TTL_MS = 24 * 3600 * 1000;
 
 /** What the API shows of an account to itself: no hash, no seed. */
-export function presentSelf(row: AccountRow, permissions: ReadonlySet<string>): SelfInfo {
+export function presentSelf(row: AccountRow, permissions: ReadonlySet<string>, operator: string | null): SelfInfo {
   return {
     id: row.id,
     auth: row.tier,
@@ -35,6 +35,7 @@ export function presentSelf(row: AccountRow, permissions: ReadonlySet<string>): 
     maxLogExportTimes: row.maxLogExportTimes,
     login2FAType: row.login2FAType as SelfInfo['login2FAType'],
     permissions: [...permissions].sort(),
+    operator,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -64,7 +65,7 @@ export class AccountService {
   }
 
   async self(caller: Caller): Promise<SelfInfo> {
-    return presentSelf(caller.account, caller.permissions);
+    return presentSelf(caller.account, caller.permissions, await this.accounts.operatorName(caller.account.id));
   }
 
   async updateSelf(
@@ -82,7 +83,7 @@ export class AccountService {
     try {
       const updated = await this.accounts.update(row.id, { name: input.name.trim(), email: input.email });
       if (!updated) throw new AppError(101013);
-      return presentSelf(updated, caller.permissions);
+      return presentSelf(updated, caller.permissions, await this.accounts.operatorName(updated.id));
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(101017);
       throw error;

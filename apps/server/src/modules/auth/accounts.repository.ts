@@ -91,6 +91,19 @@ export class AccountsRepository {
     return Number(top.id);
   }
 
+  /** The login name of the operator (topmost client account) at or above `id`; null for admin accounts. */
+  async operatorName(id: number): Promise<string | null> {
+    const result = (await this.db.execute(sql`
+      WITH RECURSIVE chain AS (
+        SELECT id, parent_id, tier, account, 0 AS depth FROM accounts WHERE id = ${id}
+        UNION ALL
+        SELECT a.id, a.parent_id, a.tier, a.account, c.depth + 1 FROM accounts a JOIN chain c ON a.id = c.parent_id
+      )
+      SELECT account FROM chain WHERE tier = 'client' ORDER BY depth DESC LIMIT 1
+    `)) as unknown as { rows: { account: string }[] };
+    return result.rows[0]?.account ?? null;
+  }
+
   async emailTaken(tier: Tier, email: string, exceptId: number): Promise<boolean> {
     const rows = await this.db
       .select({ id: accounts.id })
