@@ -660,7 +660,7 @@ export const enUS = {
       email: 'E-mail',
       access: 'Access',
       accessFor: 'Access to this site for {{account}}',
-      hint: 'Sub-accounts with access see this site and manage its domains and certificates.',
+      hint: 'Sub-accounts with access see this site; what they may change in it (domains, certificates, settings) is what their role allows.',
       empty: 'You have no sub-accounts.',
     },
     setting: {

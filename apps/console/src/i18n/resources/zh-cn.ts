@@ -650,7 +650,7 @@ export const zhCN: LocaleResources = {
       email: '邮箱',
       access: '访问权限',
       accessFor: '{{account}} 对此站点的访问权限',
-      hint: '有访问权限的子账号可以看到此站点，并管理其域名和证书。',
+      hint: '有访问权限的子账号可以看到此站点；可修改的内容（域名、证书、设置）由其角色决定。',
       empty: '您还没有子账号。',
     },
     setting: {

@@ -652,7 +652,7 @@ export const zhTW: LocaleResources = {
       email: '電子郵件',
       access: '存取權限',
       accessFor: '{{account}} 對此網站的存取權限',
-      hint: '有存取權限的子帳號可以看到此網站，並管理其網域與憑證。',
+      hint: '有存取權限的子帳號可以看到此網站；可修改的內容（網域、憑證、設定）由其角色決定。',
       empty: '您還沒有子帳號。',
     },
     setting: {
