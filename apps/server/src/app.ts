@@ -130,6 +130,7 @@ export interface AppOptions {
     | 'allowPrivateOrigins'
     | 'dnsServers'
     | 'dnsTimeoutMs'
+    | 'tokenSecrets'
   >;
   /** Time source for tokens, tickets and throttles; tests move it. */
   readonly clock?: Clock;
@@ -203,11 +204,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const ticketsRepo = new TicketsRepository(db);
   const productName = async () => (await system.branding()).title;
   const tokens = new TokenService(
-    options.config.secret,
+    options.config.tokenSecrets?.current ?? options.config.secret,
     sessionsRepo,
     clock,
     app.log,
     options.config.accessTokenTtlSeconds,
+    options.config.tokenSecrets?.previous ?? [],
   );
   const login = new LoginService(
     accountsRepo,

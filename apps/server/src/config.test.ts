@@ -67,6 +67,29 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_SECRET: 'short' }, dataDir)).toThrow(ConfigError);
   });
 
+  it('takes the access-token signing secret and the previous ones of a rotation', () => {
+    const dataDir = tempDir();
+    const main = 'm'.repeat(40);
+    expect(loadConfig({ DATA_DIR: dataDir, RAMPART_SECRET: main }, dataDir).tokenSecrets).toEqual({
+      current: main,
+      previous: [],
+    });
+    const rotated = loadConfig(
+      {
+        DATA_DIR: dataDir,
+        RAMPART_SECRET: main,
+        RAMPART_TOKEN_SECRET: 'n'.repeat(40),
+        RAMPART_TOKEN_PREVIOUS_SECRETS: ` ${main} ,${'o'.repeat(32)},`,
+      },
+      dataDir,
+    ).tokenSecrets;
+    expect(rotated).toEqual({ current: 'n'.repeat(40), previous: [main, 'o'.repeat(32)] });
+    expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_TOKEN_SECRET: 'short' }, dataDir)).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_TOKEN_PREVIOUS_SECRETS: 'short' }, dataDir)).toThrow(
+      ConfigError,
+    );
+  });
+
   it.each(['-1', '65536', 'abc', '80.5'])('refuses PORT=%s', (port) => {
     const dataDir = tempDir();
     expect(() => loadConfig({ DATA_DIR: dataDir, PORT: port }, dataDir)).toThrow(ConfigError);

@@ -33,6 +33,12 @@ export interface Config {
   /** Lifetime of access tokens in seconds (default 900). */
   readonly accessTokenTtlSeconds: number;
   /**
+   * Access-token signing keys (security list item 40). `RAMPART_TOKEN_SECRET` signs (default: the
+   * main secret); `RAMPART_TOKEN_PREVIOUS_SECRETS` (comma-separated) still verify during a
+   * rotation's overlap and stop the moment they are removed. Each at least 32 characters.
+   */
+  readonly tokenSecrets?: { readonly current: string; readonly previous: readonly string[] };
+  /**
    * `RAMPART_ALLOW_PRIVATE_ORIGINS=1` lets customers point domains at loopback and private
    * addresses. Off by default: the edge would otherwise reach the node itself and the operator's
    * internal hosts on a customer's behalf (SSRF). Test rigs and private data centres turn it on.
@@ -86,6 +92,20 @@ function parseDnsTimeout(raw: string | undefined): number {
   return n;
 }
 
+/** The access-token signing secrets: the current one and those still accepted during a rotation. */
+export function loadTokenSecrets(env: NodeJS.ProcessEnv, secret: string): { current: string; previous: string[] } {
+  const current = env.RAMPART_TOKEN_SECRET || secret;
+  if (current.length < 32) throw new ConfigError('RAMPART_TOKEN_SECRET must be at least 32 characters');
+  const previous = (env.RAMPART_TOKEN_PREVIOUS_SECRETS ?? '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+  if (previous.some((value) => value.length < 32)) {
+    throw new ConfigError('each of RAMPART_TOKEN_PREVIOUS_SECRETS must be at least 32 characters');
+  }
+  return { current, previous: previous.filter((value) => value !== current) };
+}
+
 /** Reads the signing secret, making and storing one (mode 0600) on first start. */
 export function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
   const fromEnv = env.RAMPART_SECRET;
@@ -123,12 +143,14 @@ function findAgentReleaseDir(env: NodeJS.ProcessEnv, here: string): string | nul
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.meta.dirname): Config {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const secret = loadSecret(env, dataDir);
   return {
     host: env.HOST || '127.0.0.1',
     port: parsePort(env.PORT, 8080),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
-    secret: loadSecret(env, dataDir),
+    secret,
+    tokenSecrets: loadTokenSecrets(env, secret),
     logLevel: env.LOG_LEVEL || 'info',
     consoleDir: findConsoleDir(env, here),
     version: env.RAMPART_VERSION || '0.1.0',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tier, TokenSet } from '@rampart/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../../platform/clock.js';
 import { deriveKey, randomToken, sha256 } from '../../platform/crypto/keys.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -15,6 +15,11 @@ export const SESSION_ABSOLUTE_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Clock skew tolerated on access tokens: they are made and checked by the control planes, whose clocks agree. */
 const CLOCK_TOLERANCE_S = 5;
 const ISSUER = 'rampart';
+
+/** A key's public name: the first 16 hex digits of its SHA-256 (says nothing of the key). */
+function keyId(key: Uint8Array): string {
+  return sha256(Buffer.from(key).toString('hex')).slice(0, 16);
+}
 
 export interface AccessClaims {
   readonly tier: Tier;
@@ -35,21 +40,35 @@ export interface SessionMeta {
  */
 export class TokenService {
   private readonly key: Uint8Array;
+  private readonly kid: string;
+  /** Every key that verifies, by key id: the current one and those of a rotation's overlap. */
+  private readonly keys = new Map<string, Uint8Array>();
 
+  /**
+   * `secret` signs; `previousSecrets` only verify (tokens signed before a rotation, until they are
+   * removed from the configuration). Each token names its key (`kid`, a hash of the key, not the key).
+   */
   constructor(
     secret: string,
     private readonly sessions: SessionsRepository,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly accessTtlS = DEFAULT_ACCESS_TOKEN_TTL_S,
+    previousSecrets: readonly string[] = [],
   ) {
     this.key = deriveKey(secret, 'access-token/v1');
+    this.kid = keyId(this.key);
+    this.keys.set(this.kid, this.key);
+    for (const previous of previousSecrets) {
+      const key = deriveKey(previous, 'access-token/v1');
+      this.keys.set(keyId(key), key);
+    }
   }
 
   private async signAccess(claims: AccessClaims, ttlS = this.accessTtlS): Promise<string> {
     const now = Math.floor(this.clock() / 1000);
     return new SignJWT({ typ: 'access', sid: claims.sessionId })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: this.kid })
       .setIssuer(ISSUER)
       .setAudience(`rampart:${claims.tier}`)
       .setSubject(String(claims.accountId))
@@ -103,7 +122,11 @@ export class TokenService {
   /** Verifies an access token's signature and claims: 101014 expired, 101013 anything else wrong. */
   async verifyAccess(token: string): Promise<AccessClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      // The key the token names; a token without one (made before key ids) is checked with the current key.
+      const { kid } = decodeProtectedHeader(token);
+      const key = kid === undefined ? this.key : this.keys.get(kid);
+      if (!key) throw new AppError(101013);
+      const { payload } = await jwtVerify(token, key, {
         algorithms: ['HS256'],
         issuer: ISSUER,
         clockTolerance: CLOCK_TOLERANCE_S,
