@@ -79,6 +79,69 @@ describe('audit log', () => {
     expect(all.total).toBe(0);
   });
 
+  it('keeps what each call changed, row by row, before and after, with secrets redacted', async () => {
+    const zone = (await call(client, 'POST', 'client/zone', { name: 'Rows', memo: 'first' }, 'req-rows-1')).json().data;
+    const [created] = (await records(client, 'client', '&reqID=req-rows-1')).data;
+    const insert = created?.rowChanges.find((c) => c.table === 'zones');
+    expect(insert).toMatchObject({ op: 'insert', id: String(zone.id), before: null });
+    expect(insert?.after).toMatchObject({ name: 'Rows', memo: 'first', owner_id: clientId });
+    // The zone's default listen ports were written by the same call.
+    expect(created?.rowChanges.filter((c) => c.table === 'zone_ports').length).toBeGreaterThan(0);
+
+    await call(client, 'PUT', 'client/zone', { id: zone.id, name: 'Rows', memo: 'second' }, 'req-rows-2');
+    const [renamed] = (await records(client, 'client', '&reqID=req-rows-2')).data;
+    // Only the changed column, not the unchanged name nor the update time.
+    expect(renamed?.rowChanges).toEqual([
+      { table: 'zones', op: 'update', id: String(zone.id), before: { memo: 'first' }, after: { memo: 'second' } },
+    ]);
+
+    await call(client, 'DELETE', 'client/zone', { id: zone.id }, 'req-rows-3');
+    const [deleted] = (await records(client, 'client', '&reqID=req-rows-3')).data;
+    const removed = deleted?.rowChanges.find((c) => c.table === 'zones');
+    expect(removed).toMatchObject({ op: 'delete', after: null });
+    expect(removed?.before).toMatchObject({ name: 'Rows', memo: 'second' });
+
+    // An API token's hash never reaches the log.
+    await call(user, 'POST', 'user/apiToken', { name: 'rows-token', lifetime: 600 }, 'req-rows-4');
+    const [token] = (await records(user, 'user', '&reqID=req-rows-4')).data;
+    const tokenRow = token?.rowChanges.find((c) => c.table === 'api_tokens');
+    expect(tokenRow?.after).toMatchObject({ name: 'rows-token', token_hash: '[redacted]' });
+    expect(JSON.stringify(token)).not.toMatch(/[0-9a-f]{64}/);
+  });
+
+  it('captures nothing for writes made outside an audited call, and covers every table but the listed ones', async () => {
+    const raw = t.db.database.db;
+    const count = async () =>
+      Number(
+        (
+          (await raw.execute(sql`SELECT count(*)::int AS n FROM audit_row_changes`)) as unknown as {
+            rows: { n: number }[];
+          }
+        ).rows[0]?.n,
+      );
+    const before = await count();
+    await raw.execute(sql`UPDATE zones SET memo = memo || '.' WHERE owner_id = ${clientId}`);
+    expect(await count()).toBe(before);
+    const uncovered = (await raw.execute(sql`
+      SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = 'public' AND c.relkind = 'r'
+        AND NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = c.oid AND g.tgname = 'audit_row_change')
+      ORDER BY 1`)) as unknown as { rows: { name: string }[] };
+    // A new table gets the trigger in its migration, or joins this list with a reason.
+    expect(uncovered.rows.map((r) => r.name)).toEqual([
+      'audit_logs',
+      'audit_row_changes',
+      'auth_sessions',
+      'auth_tickets',
+      'monitor_events',
+      'monitor_probe_states',
+      'node_upgrade_logs',
+      'operator_logo_images',
+      'password_tokens',
+      'refresh_tokens',
+    ]);
+  });
+
   it('commits a change and its record together: when the record cannot be completed, the change is undone', async () => {
     const raw = t.db.database.db;
     // The record of one zone's creation can be inserted but not completed.

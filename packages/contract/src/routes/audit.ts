@@ -31,6 +31,20 @@ export const auditRecordSchema = z.object({
   target: z.record(z.string(), z.unknown()),
   /** The request body, secrets replaced by `[redacted]`. */
   changes: z.unknown(),
+  /**
+   * What the call changed in the database, row by row: the changed columns before and after
+   * (`before` null for an insert, `after` null for a delete), secret-named fields `[redacted]`.
+   * Empty for a call that changed nothing, and for the few calls that run outside one transaction.
+   */
+  rowChanges: z.array(
+    z.object({
+      table: z.string(),
+      op: z.enum(['insert', 'update', 'delete']),
+      id: z.string(),
+      before: z.record(z.string(), z.unknown()).nullable(),
+      after: z.record(z.string(), z.unknown()).nullable(),
+    }),
+  ),
   ip: z.string(),
   reqID: z.string(),
   /** HTTP status answered (0 while pending). */

@@ -1,6 +1,6 @@
 import { type AuditRecord, auditRoutes, HTTP_METHODS } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Flex, Input, Select, type TableColumnsType, Tag, Typography } from 'antd';
+import { Flex, Input, Select, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../app/route-query';
 import { useTier } from '../../app/tier-context';
@@ -96,15 +96,65 @@ export function LogOperationPage() {
         list={list}
         paging={search}
         emptyText={t('empty')}
-        expandable={{
-          expandedRowRender: (row) => (
-            <pre style={{ margin: 0 }}>
-              {JSON.stringify({ url: row.url, target: row.target, changes: row.changes }, null, 2)}
-            </pre>
-          ),
-        }}
+        expandable={{ expandedRowRender: (row) => <RecordDetail record={row} /> }}
       />
     </>
+  );
+}
+
+const OP_TEXT = { insert: 'opInsert', update: 'opUpdate', delete: 'opDelete' } as const;
+
+/** A value as the log shows it: strings as they are, everything else as JSON; absent as a dash. */
+function shown(value: unknown): string {
+  if (value === undefined) return '–';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The expanded row: the request as sent, then each stored row the call changed, before and after. */
+function RecordDetail({ record }: { record: AuditRecord }) {
+  const { t } = useTranslation('audit');
+  return (
+    <Flex vertical gap={12}>
+      <div>
+        <Typography.Text strong>{t('request')}</Typography.Text>
+        <pre style={{ margin: 0 }}>
+          {JSON.stringify({ url: record.url, target: record.target, changes: record.changes }, null, 2)}
+        </pre>
+      </div>
+      <div>
+        <Typography.Text strong>{t('rowChanges')}</Typography.Text>
+        {record.rowChanges.length === 0 ? (
+          <Typography.Paragraph type="secondary">{t('noRowChanges')}</Typography.Paragraph>
+        ) : (
+          record.rowChanges.map((change, index) => {
+            const fields = Object.keys({ ...change.before, ...change.after });
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the changes of one record never reorder
+              <div key={index} style={{ marginTop: 8 }}>
+                <Typography.Text code>{`${change.table} #${change.id}`}</Typography.Text>{' '}
+                <Tag>{t(OP_TEXT[change.op])}</Tag>
+                <Table
+                  size="small"
+                  pagination={false}
+                  rowKey="field"
+                  aria-label={`${change.table} #${change.id}`}
+                  dataSource={fields.map((field) => ({
+                    field,
+                    before: change.before ? shown(change.before[field]) : '–',
+                    after: change.after ? shown(change.after[field]) : '–',
+                  }))}
+                  columns={[
+                    { title: t('field'), dataIndex: 'field' },
+                    { title: t('before'), dataIndex: 'before' },
+                    { title: t('after'), dataIndex: 'after' },
+                  ]}
+                />
+              </div>
+            );
+          })
+        )}
+      </div>
+    </Flex>
   );
 }
 

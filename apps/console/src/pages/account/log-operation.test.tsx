@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type FakeApi,
@@ -34,6 +34,10 @@ const record = {
   url: '/api/v1/user/site',
   target: {},
   changes: { siteName: 'shop' },
+  rowChanges: [
+    { table: 'sites', op: 'update', id: '41', before: { name: 'old-shop' }, after: { name: 'shop' } },
+    { table: 'site_users', op: 'delete', id: '', before: { account_id: 9 }, after: null },
+  ],
   ip: '192.0.2.1',
   reqID: 'req-12345678',
   status: 200,
@@ -54,5 +58,20 @@ describe('logOperation', () => {
     expect(sent?.search.get('reqID')).toBe('req-12345678');
     expect(sent?.search.get('method')).toBe('POST');
     expect(sent?.search.get('page')).toBe('2');
+  });
+
+  it('opens a record on the rows it changed, before and after', async () => {
+    api.on('GET', '/client/auditLogs', { status: 200, body: { data: [record], total: 1 } });
+    renderAt('/client/userManagement/logOperation');
+    await screen.findByText('operator1 as alice');
+    fireEvent.click(screen.getByRole('button', { name: /expand row/i }));
+    const site = within(await screen.findByRole('table', { name: 'sites #41' }));
+    const nameRow = site.getByText('name').closest('tr') as HTMLElement;
+    expect(within(nameRow).getByText('old-shop')).toBeTruthy();
+    expect(within(nameRow).getByText('shop')).toBeTruthy();
+    expect(screen.getByText('changed')).toBeTruthy();
+    const removed = within(screen.getByRole('table', { name: 'site_users #' }));
+    expect(within(removed.getByText('account_id').closest('tr') as HTMLElement).getByText('9')).toBeTruthy();
+    expect(screen.getByText('deleted')).toBeTruthy();
   });
 });

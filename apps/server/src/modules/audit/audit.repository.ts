@@ -1,9 +1,9 @@
 import type { auditQuery } from '@rampart/contract';
-import { and, count, desc, eq, gte, ilike, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lte, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
-import { type AuditLogRow, auditLogs } from '../../platform/db/schema.js';
+import { type AuditLogRow, auditLogs, auditRowChanges } from '../../platform/db/schema.js';
 
 export type NewAuditLog = typeof auditLogs.$inferInsert;
 
@@ -50,6 +50,24 @@ export class AuditRepository {
       this.db.select({ n: count() }).from(auditLogs).where(where),
     ]);
     return { rows, total: total?.n ?? 0 };
+  }
+
+  /** The row changes of the given calls' transactions, in the order they were made. */
+  async rowChanges(txIds: number[]) {
+    if (txIds.length === 0) return [];
+    return this.db
+      .select()
+      .from(auditRowChanges)
+      .where(inArray(auditRowChanges.txId, txIds))
+      .orderBy(asc(auditRowChanges.id));
+  }
+
+  /** Turns row-change capture on for the rest of the current transaction; answers its id. */
+  async captureRowChanges(): Promise<number> {
+    const result = (await this.db.execute(
+      sql`SELECT set_config('rampart.audit', 'on', true) AS on, txid_current() AS tx`,
+    )) as unknown as { rows: { tx: number | string }[] };
+    return Number(result.rows[0]?.tx);
   }
 }
 

@@ -4,9 +4,13 @@ import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../platform/db/database.js';
+import type { auditRowChanges } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { AuditHook, Caller } from '../../platform/http/bind-route.js';
 import type { AuditLogRow, AuditRepository } from './audit.repository.js';
+
+type AuditRowChangeRow = typeof auditRowChanges.$inferSelect;
+
 import { redactBody } from './redact.js';
 
 /**
@@ -50,7 +54,18 @@ export class AuditService implements AuditHook {
     return isAudited(route);
   }
 
-  async begin(route: AnyRoute, caller: Caller, input: { params: unknown; body: unknown }, request: FastifyRequest) {
+  /**
+   * Inserts the record. `inTransaction`: the call runs in its own transaction (the binder's), so
+   * the record notes the transaction and the row changes it makes are captured (`audit_row_changes`).
+   */
+  async begin(
+    route: AnyRoute,
+    caller: Caller,
+    input: { params: unknown; body: unknown },
+    request: FastifyRequest,
+    inTransaction = false,
+  ) {
+    const txId = inTransaction ? await this.repo.captureRowChanges() : null;
     const chain = await this.chainOf(caller.accountId);
     const real = caller.realAccountId ? await this.nameOf(caller.realAccountId) : null;
     const { auth: _tier, ...target } = (input.params ?? {}) as Record<string, unknown>;
@@ -68,6 +83,7 @@ export class AuditService implements AuditHook {
       changes: redactBody(input.body),
       ip: request.ip,
       reqId: request.id,
+      txId,
     });
     return {
       finish: async (error: unknown, status: number) => {
@@ -81,7 +97,10 @@ export class AuditService implements AuditHook {
 
   async list(viewer: Caller, query: z.output<typeof auditQuery>) {
     const { rows, total } = await this.repo.list(viewer.accountId, query);
-    return { data: rows.map(present), total };
+    const changes = await this.repo.rowChanges(rows.flatMap((row) => (row.txId === null ? [] : [row.txId])));
+    const byTx = new Map<number, AuditRowChangeRow[]>();
+    for (const change of changes) byTx.set(change.txId, [...(byTx.get(change.txId) ?? []), change]);
+    return { data: rows.map((row) => present(row, row.txId === null ? [] : (byTx.get(row.txId) ?? []))), total };
   }
 
   /** The account and every account above it: who may read its records. */
@@ -104,7 +123,7 @@ export class AuditService implements AuditHook {
   }
 }
 
-function present(row: AuditLogRow): AuditRecord {
+function present(row: AuditLogRow, changes: AuditRowChangeRow[]): AuditRecord {
   return {
     id: row.id,
     accountID: row.accountId,
@@ -117,6 +136,13 @@ function present(row: AuditLogRow): AuditRecord {
     url: row.url,
     target: row.target,
     changes: row.changes ?? null,
+    rowChanges: changes.map((change) => ({
+      table: change.tableName,
+      op: change.op,
+      id: change.rowId,
+      before: change.before ?? null,
+      after: change.after ?? null,
+    })),
     ip: row.ip,
     reqID: row.reqId,
     status: row.status,

@@ -1029,6 +1029,8 @@ export const auditLogs = pgTable(
     pending: boolean('pending').notNull().default(true),
     status: integer('status').notNull().default(0),
     code: integer('code').notNull().default(0),
+    /** The transaction of the call (`txid_current()`): its row changes are `audit_row_changes` of the same id. */
+    txId: bigint('tx_id', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
@@ -1037,6 +1039,26 @@ export const auditLogs = pgTable(
   ],
 );
 export type AuditLogRow = typeof auditLogs.$inferSelect;
+
+/**
+ * Before and after values of every row an audited call changed, written by the `audit_row_change`
+ * trigger (migration audit_row_triggers) in the call's own transaction while it runs with
+ * `rampart.audit = on`; secret-named fields are `[redacted]`, long values cut. Only the changed
+ * columns of an update are kept.
+ */
+export const auditRowChanges = pgTable(
+  'audit_row_changes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    txId: bigint('tx_id', { mode: 'number' }).notNull(),
+    tableName: text('table_name').notNull(),
+    op: text('op').$type<'insert' | 'update' | 'delete'>().notNull(),
+    rowId: text('row_id').notNull(),
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
+  },
+  (t) => [index('audit_row_changes_tx_idx').on(t.txId)],
+);
 
 /**
  * Roles (issue 7): named sets of permission keys owned by an account and given to its

@@ -53,6 +53,8 @@ export interface AuditHook {
     caller: Caller,
     input: { params: unknown; body: unknown },
     request: FastifyRequest,
+    /** The call runs in its own transaction: record it and capture the rows it changes. */
+    inTransaction?: boolean,
   ): Promise<{ finish(error: unknown, status: number): Promise<void> }>;
 }
 
@@ -185,7 +187,7 @@ export function createBinder(
             // The change and its audit record commit together, or neither does.
             try {
               result = await transactions.run(async () => {
-                const record = await audit.begin(route, caller, { params, body }, request);
+                const record = await audit.begin(route, caller, { params, body }, request, true);
                 const value = await run();
                 await record.finish(null, reply.statusCode);
                 return value;
