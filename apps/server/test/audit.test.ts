@@ -171,6 +171,26 @@ describe('audit log', () => {
     expect((await call(client, 'POST', 'client/zone', { name: 'Half written' })).statusCode).toBe(200);
   });
 
+  it('records an authorization denial of a write, visible to the account above', async () => {
+    const subId = await addAccount(t.app, 'user', 'audit-denied', userId);
+    const sub = await signIn(t.app, 'user', 'audit-denied');
+    const denied = await call(sub, 'POST', 'user/apiToken', { name: 'nope', lifetime: 600 }, 'req-audit-denied');
+    expect(denied.json().code).toBe(101018);
+    const [row] = (await records(user, 'user', '&reqID=req-audit-denied')).data;
+    expect(row).toMatchObject({
+      accountID: subId,
+      url: '/api/v1/user/apiToken',
+      changes: { name: 'nope', lifetime: 600 },
+      status: 403,
+      code: 101018,
+      pending: false,
+      rowChanges: [],
+    });
+    // A denied read is not a change and is not recorded.
+    expect((await call(sub, 'GET', 'user/sites', undefined, 'req-audit-denied-read')).json().code).toBe(101018);
+    expect((await records(user, 'user', '&reqID=req-audit-denied-read')).total).toBe(0);
+  });
+
   it('redacts passwords, keys and tokens from the recorded body', async () => {
     const res = await call(
       user,

@@ -150,6 +150,17 @@ export function createBinder(
         method: route.method,
         url: fastifyPath(route),
         handler: async (request, reply) => {
+          // An authorization denial of a state-changing call is audited (security list item 36), then answered 101018.
+          const recordDenial = async (who: Caller, input: { params: unknown; body: unknown }): Promise<never> => {
+            const denied = new AppError(101018);
+            if (audit?.audits(route)) {
+              await audit
+                .begin(route, who, input, request)
+                .then((record) => record.finish(denied, 0))
+                .catch((e: unknown) => request.log.error({ err: e }, 'audit: denial not recorded'));
+            }
+            throw denied;
+          };
           const access = route.access;
           let caller: Caller | null = null;
           let node: NodeCaller | null = null;
@@ -157,7 +168,9 @@ export function createBinder(
             if (!authenticators.account) throw new Error(`route ${route.id} needs sign-in but none is installed`);
             caller = await authenticators.account(request, access);
             request.caller = caller ?? undefined;
-            if (permission !== null && !caller.permissions.has(permission)) throw new AppError(101018);
+            if (permission !== null && !caller.permissions.has(permission)) {
+              await recordDenial(caller, { params: request.params, body: request.body });
+            }
           } else if (access.kind === 'node') {
             if (!authenticators.node)
               throw new Error(`route ${route.id} needs node credentials but none are installed`);
@@ -176,7 +189,12 @@ export function createBinder(
           const query = parse('query', route.request.query, request.query);
           const body = parse('body', route.request.body, request.body);
           if (errors.length > 0) throw new AppError(101003, { extra: { fields: errors } });
-          if (caller?.zoneScope && zoneScope) await zoneScope(route, caller, { params, query, body });
+          if (caller?.zoneScope && zoneScope) {
+            await zoneScope(route, caller, { params, query, body }).catch(async (error: unknown) => {
+              if (error instanceof AppError && error.code === 101018) await recordDenial(caller, { params, body });
+              throw error;
+            });
+          }
 
           const parsed = { params, query, body } as RouteParsed<typeof route>;
           const run = () => handler(parsed, { request, reply, caller, node });
