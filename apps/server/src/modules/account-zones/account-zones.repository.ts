@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
 import { accounts, accountZones, nodes, zones } from '../../platform/db/schema.js';
 
@@ -24,12 +25,7 @@ export class AccountZonesRepository {
    */
   async scopeOf(accountId: number): Promise<Set<number> | null> {
     const result = (await this.db.execute(sql`
-      WITH RECURSIVE chain AS (
-        SELECT id, parent_id, tier, zones_restricted FROM accounts WHERE id = ${accountId}
-        UNION ALL
-        SELECT a.id, a.parent_id, a.tier, a.zones_restricted FROM accounts a JOIN chain c ON a.id = c.parent_id
-        WHERE a.tier = c.tier
-      )
+      ${accountChain(accountId, { sameTier: true, extra: ['zones_restricted'] })}
       SELECT c.id AS account_id, az.zone_id
       FROM chain c LEFT JOIN account_zones az ON az.account_id = c.id
       WHERE c.zones_restricted
@@ -60,12 +56,7 @@ export class AccountZonesRepository {
   /** Adds a new zone to the assignment of every restricted account on the chain of `accountId` (its creator). */
   async addToRestrictedChain(accountId: number, zoneId: number): Promise<void> {
     await this.db.execute(sql`
-      WITH RECURSIVE chain AS (
-        SELECT id, parent_id, tier, zones_restricted FROM accounts WHERE id = ${accountId}
-        UNION ALL
-        SELECT a.id, a.parent_id, a.tier, a.zones_restricted FROM accounts a JOIN chain c ON a.id = c.parent_id
-        WHERE a.tier = c.tier
-      )
+      ${accountChain(accountId, { sameTier: true, extra: ['zones_restricted'] })}
       INSERT INTO account_zones (account_id, zone_id)
       SELECT id, ${zoneId} FROM chain WHERE zones_restricted
       ON CONFLICT DO NOTHING

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
 import { announcements } from '../../platform/db/schema.js';
 
@@ -59,11 +60,7 @@ export class AnnouncementsRepository {
    */
   async operatorAbove(accountId: number): Promise<number | undefined> {
     const result = (await this.db.execute(sql`
-      WITH RECURSIVE chain AS (
-        SELECT id, parent_id, tier, 0 AS depth FROM accounts WHERE id = ${accountId}
-        UNION ALL
-        SELECT a.id, a.parent_id, a.tier, c.depth + 1 FROM accounts a JOIN chain c ON a.id = c.parent_id
-      )
+      ${accountChain(accountId)}
       SELECT id FROM chain WHERE tier = 'client' ORDER BY depth DESC LIMIT 1
     `)) as unknown as { rows: { id: number | string }[] };
     const top = result.rows[0];

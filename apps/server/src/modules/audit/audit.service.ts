@@ -3,6 +3,7 @@ import { errorStatus, isErrorCode } from '@rampart/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
 import type { auditRowChanges } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -106,11 +107,7 @@ export class AuditService implements AuditHook {
   /** The account and every account above it: who may read its records. */
   private async chainOf(accountId: number): Promise<number[]> {
     const result = (await this.db.execute(sql`
-      WITH RECURSIVE chain AS (
-        SELECT id, parent_id FROM accounts WHERE id = ${accountId}
-        UNION ALL
-        SELECT a.id, a.parent_id FROM accounts a JOIN chain c ON a.id = c.parent_id
-      ) SELECT id FROM chain
+      ${accountChain(accountId)} SELECT id FROM chain
     `)) as unknown as { rows: { id: number | string }[] };
     return result.rows.map((row) => Number(row.id));
   }

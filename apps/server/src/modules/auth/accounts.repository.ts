@@ -1,5 +1,6 @@
 import type { Tier } from '@rampart/contract';
 import { and, asc, count, desc, eq, ilike, lt, or, sql } from 'drizzle-orm';
+import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { type AccountRow, accountRoles, accounts, roles, sites } from '../../platform/db/schema.js';
@@ -65,11 +66,7 @@ export class AccountsRepository {
   /** Whether `descendantId` sits below `ancestorId` on the owner chain (not equal to it). */
   async isDescendant(ancestorId: number, descendantId: number): Promise<boolean> {
     const result = (await this.db.execute(sql`
-      WITH RECURSIVE chain AS (
-        SELECT id, parent_id FROM accounts WHERE id = ${descendantId}
-        UNION ALL
-        SELECT a.id, a.parent_id FROM accounts a JOIN chain c ON a.id = c.parent_id
-      )
+      ${accountChain(descendantId)}
       SELECT 1 AS hit FROM chain WHERE id = ${ancestorId} AND id <> ${descendantId} LIMIT 1
     `)) as unknown as { rows: unknown[] };
     return result.rows.length > 0;
@@ -78,12 +75,7 @@ export class AccountsRepository {
   /** The topmost account above `id` (or `id` itself) of the same tier: the operator a client sub-account acts for. */
   async topOfTier(id: number): Promise<number> {
     const result = (await this.db.execute(sql`
-      WITH RECURSIVE chain AS (
-        SELECT id, parent_id, tier, 0 AS depth FROM accounts WHERE id = ${id}
-        UNION ALL
-        SELECT a.id, a.parent_id, a.tier, c.depth + 1 FROM accounts a JOIN chain c ON a.id = c.parent_id
-        WHERE a.tier = (SELECT tier FROM accounts WHERE id = ${id})
-      )
+      ${accountChain(id, { sameTier: true })}
       SELECT id FROM chain ORDER BY depth DESC LIMIT 1
     `)) as unknown as { rows: { id: number | string }[] };
     const top = result.rows[0];
@@ -94,11 +86,7 @@ export class AccountsRepository {
   /** The login name of the operator (topmost client account) at or above `id`; null for admin accounts. */
   async operatorName(id: number): Promise<string | null> {
     const result = (await this.db.execute(sql`
-      WITH RECURSIVE chain AS (
-        SELECT id, parent_id, tier, account, 0 AS depth FROM accounts WHERE id = ${id}
-        UNION ALL
-        SELECT a.id, a.parent_id, a.tier, a.account, c.depth + 1 FROM accounts a JOIN chain c ON a.id = c.parent_id
-      )
+      ${accountChain(id, { extra: ['account'] })}
       SELECT account FROM chain WHERE tier = 'client' ORDER BY depth DESC LIMIT 1
     `)) as unknown as { rows: { account: string }[] };
     return result.rows[0]?.account ?? null;
@@ -201,12 +189,7 @@ export class AccountsRepository {
    */
   async disabledAbove(id: number): Promise<boolean> {
     const result = (await this.db.execute(sql`
-      WITH RECURSIVE chain AS (
-        SELECT id, parent_id, tier, status FROM accounts WHERE id = ${id}
-        UNION ALL
-        SELECT a.id, a.parent_id, a.tier, a.status FROM accounts a JOIN chain c ON a.id = c.parent_id
-        WHERE a.tier = c.tier
-      )
+      ${accountChain(id, { sameTier: true, extra: ['status'] })}
       SELECT 1 AS hit FROM chain WHERE id <> ${id} AND status <> 'normal' LIMIT 1
     `)) as unknown as { rows: unknown[] };
     return result.rows.length > 0;
