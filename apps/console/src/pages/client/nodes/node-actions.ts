@@ -34,9 +34,25 @@ export interface NodeActionValues {
   urls?: string;
 }
 
-/** Reboot, reset and the cache calls are under one zone's path. */
+/** The call each action makes. */
+const ACTION_ROUTES = {
+  reboot: ops.rebootZoneNodes,
+  reset: ops.resetZoneNodes,
+  clearCache: cacheTaskRoutes.clearNodesCache,
+  purgeCache: cacheTaskRoutes.purgeNodesCache,
+  logRotate: ops.rotateNodeLogs,
+  upgrade: nodeUpgradeRoutes.upgradeNodes,
+  on: ops.setNodeStatus,
+  off: ops.setNodeStatus,
+  memo: ops.setNodeMemo,
+  monitor: ops.setNodeMonitor,
+  portType: ops.setNodePortType,
+  logRotateTime: ops.setNodeLogRotateTime,
+} as const satisfies Record<NodeActionKind, { path: string }>;
+
+/** An action whose call sits under one zone's path (reboot, reset, the cache calls) takes nodes of one zone. */
 export function isZoneCommand(kind: NodeActionKind): boolean {
-  return kind === 'reboot' || kind === 'reset' || kind === 'clearCache' || kind === 'purgeCache';
+  return ACTION_ROUTES[kind].path.includes('{zoneID}');
 }
 
 /** The zone all `nodes` are in, or null when they span several. */
@@ -61,8 +77,7 @@ export async function runNodeAction(action: NodeAction, values: NodeActionValues
     case 'reset': {
       const zoneID = commonZone(action.nodes);
       if (zoneID === null) throw new Error('reboot and reset take the nodes of one zone');
-      const route = action.kind === 'reboot' ? ops.rebootZoneNodes : ops.resetZoneNodes;
-      return callAuthed('client', route, { params: { zoneID }, body: { ids } });
+      return callAuthed('client', ACTION_ROUTES[action.kind], { params: { zoneID }, body: { ids } });
     }
     case 'clearCache':
     case 'purgeCache': {
