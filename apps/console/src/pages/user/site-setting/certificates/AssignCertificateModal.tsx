@@ -1,11 +1,10 @@
-import { type CertificateSummary, certificateRoutes, domainRoutes, PAGE_SIZE_MAX } from '@rampart/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type CertificateSummary, certificateRoutes, domainRoutes } from '@rampart/contract';
 import { Form, Select } from 'antd';
-import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { routeQuery, useRouteMutation } from '../../../../app/route-query';
+import { useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
+import { useSiteDomainOptions } from '../../../../features/domains/use-site-domain-options';
 import { schemaRules } from '../../../../forms/zod-rules';
 
 interface AssignValues {
@@ -29,24 +28,13 @@ interface AssignCertificateModalProps {
 export function AssignCertificateModal({ siteId, certificate, onClose }: AssignCertificateModalProps) {
   const { t } = useTranslation('certificates');
   const [form] = Form.useForm<AssignValues>();
-  const [keywords, setKeywords] = useState('');
   const chosen = Form.useWatch('domainIDs', form) ?? [];
-  // Labels of every domain seen, so chosen ones keep theirs while a later search does not list them.
-  const labels = useRef(new Map<number, string>()).current;
   const params = { siteId };
-  const domains = useQuery({
-    ...routeQuery('user', domainRoutes.listDomains, {
-      params,
-      query: {
-        page: 1,
-        pageSize: PAGE_SIZE_MAX,
-        keywords: keywords === '' ? undefined : keywords,
-        sortBy: 'name',
-        orderBy: 'asc',
-      },
-    }),
+  const domains = useSiteDomainOptions({
+    siteId,
     enabled: certificate !== null,
-    placeholderData: keepPreviousData,
+    chosen,
+    label: (domain) => (domain.certificateID === 0 ? domain.name : `${domain.name} (${domain.certificateName})`),
   });
   const assign = useRouteMutation('user', certificateRoutes.assignCertificate, {
     input: ({ domainIDs, certificateID }: AssignValues & { certificateID: number }) => ({
@@ -58,15 +46,6 @@ export function AssignCertificateModal({ siteId, certificate, onClose }: AssignC
     form: { instance: form, fields: ['domainIDs'] },
     onSuccess: onClose,
   });
-
-  for (const domain of domains.data?.data ?? []) {
-    labels.set(domain.id, domain.certificateID === 0 ? domain.name : `${domain.name} (${domain.certificateName})`);
-  }
-  const listed = new Set((domains.data?.data ?? []).map((domain) => domain.id));
-  const options = [...listed, ...chosen.filter((id) => !listed.has(id))].map((id) => ({
-    value: id,
-    label: labels.get(id) ?? `#${id}`,
-  }));
 
   return (
     <FormModal<AssignValues>
@@ -83,10 +62,10 @@ export function AssignCertificateModal({ siteId, certificate, onClose }: AssignC
       <Form.Item name="domainIDs" label={t('domains')} rules={rules('domainIDs')} required>
         <Select
           mode="multiple"
-          showSearch={{ filterOption: false, onSearch: (text) => setKeywords(text.trim()) }}
-          loading={domains.isFetching}
+          showSearch={{ filterOption: false, onSearch: domains.onSearch }}
+          loading={domains.loading}
           notFoundContent={t('assign.noDomains')}
-          options={options}
+          options={domains.options}
         />
       </Form.Item>
     </FormModal>

@@ -1,11 +1,10 @@
-import { bindModuleRoutes, domainRoutes, PAGE_SIZE_MAX, type SiteModuleType } from '@rampart/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { bindModuleRoutes, type SiteModuleType } from '@rampart/contract';
 import { Form, Select } from 'antd';
-import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { routeQuery, useRouteMutation } from '../../../../app/route-query';
+import { useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
+import { useSiteDomainOptions } from '../../../../features/domains/use-site-domain-options';
 import { type ListedModule, moduleInvalidates } from './module-types';
 
 interface BindValues {
@@ -39,23 +38,17 @@ interface BindModuleModalProps {
 export function BindModuleModal({ siteId, type, open, modules, initialModule, onClose }: BindModuleModalProps) {
   const { t } = useTranslation('modules');
   const [form] = Form.useForm<BindValues>();
-  const [keywords, setKeywords] = useState('');
   const chosen = Form.useWatch('domainIDs', form) ?? [];
-  const labels = useRef(new Map<number, string>()).current;
   const params = { siteId };
-  const domains = useQuery({
-    ...routeQuery('user', domainRoutes.listDomains, {
-      params,
-      query: {
-        page: 1,
-        pageSize: PAGE_SIZE_MAX,
-        keywords: keywords === '' ? undefined : keywords,
-        sortBy: 'name',
-        orderBy: 'asc',
-      },
-    }),
+  const names = new Map(modules.map((m) => [m.id, m.name]));
+  const domains = useSiteDomainOptions({
+    siteId,
     enabled: open,
-    placeholderData: keepPreviousData,
+    chosen,
+    label: (domain) => {
+      const bound = domain[BOUND_FIELD[type]];
+      return bound === 0 ? domain.name : `${domain.name} (${names.get(bound) ?? `#${bound}`})`;
+    },
   });
   const bind = useRouteMutation('user', bindModuleRoutes[type], {
     input: ({ domainIDs, moduleID }: BindValues) => ({
@@ -67,17 +60,6 @@ export function BindModuleModal({ siteId, type, open, modules, initialModule, on
     form: { instance: form, fields: ['domainIDs', 'moduleID', 'corsID'] },
     onSuccess: onClose,
   });
-
-  const names = new Map(modules.map((m) => [m.id, m.name]));
-  for (const domain of domains.data?.data ?? []) {
-    const bound = domain[BOUND_FIELD[type]];
-    labels.set(domain.id, bound === 0 ? domain.name : `${domain.name} (${names.get(bound) ?? `#${bound}`})`);
-  }
-  const listed = new Set((domains.data?.data ?? []).map((domain) => domain.id));
-  const options = [...listed, ...chosen.filter((id) => !listed.has(id))].map((id) => ({
-    value: id,
-    label: labels.get(id) ?? `#${id}`,
-  }));
 
   return (
     <FormModal<BindValues>
@@ -98,10 +80,10 @@ export function BindModuleModal({ siteId, type, open, modules, initialModule, on
       <Form.Item name="domainIDs" label={t('domains')} required>
         <Select
           mode="multiple"
-          showSearch={{ filterOption: false, onSearch: (text) => setKeywords(text.trim()) }}
-          loading={domains.isFetching}
+          showSearch={{ filterOption: false, onSearch: domains.onSearch }}
+          loading={domains.loading}
           notFoundContent={t('bind.noDomains')}
-          options={options}
+          options={domains.options}
         />
       </Form.Item>
     </FormModal>
