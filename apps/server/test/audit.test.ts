@@ -1,7 +1,8 @@
 import { ALL_ROUTES, type AuditRecord } from '@rampart/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READ_ONLY_ROUTES } from '../src/modules/audit/audit.service.js';
+import { isAudited, READ_ONLY_ROUTES } from '../src/modules/audit/audit.service.js';
+import { OUTSIDE_TRANSACTION_ROUTES } from '../src/platform/http/bind-route.js';
 import { addAccount, signInOtherOperator } from './helpers/accounts.js';
 import { bearer, callApi, type Method, signIn } from './helpers/auth.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
@@ -249,6 +250,11 @@ describe('audit log', () => {
     expect(auditPaths.map((r) => r.method)).toEqual(['GET']);
     const ids = new Set(ALL_ROUTES.map((r) => r.id));
     for (const id of READ_ONLY_ROUTES) expect(ids.has(id), id).toBe(true);
+    // The calls kept outside one transaction are declared, audited routes.
+    for (const id of OUTSIDE_TRANSACTION_ROUTES) {
+      const route = ALL_ROUTES.find((r) => r.id === id);
+      expect(route && isAudited(route), id).toBe(true);
+    }
     const del = await call(client, 'DELETE', 'client/auditLogs', { ids: [1] });
     expect(del.statusCode).toBe(404);
   });
