@@ -32,6 +32,8 @@ const readOnly = {} as Record<Tier, TokenSet>;
 const noRole = {} as Record<Tier, TokenSet>;
 /** Ids of the roots' own objects, by path parameter name. */
 const own: Record<string, number> = {};
+/** The same objects of another operator and its customer: never readable by the roots. */
+const foreign: Record<string, number> = {};
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -54,6 +56,42 @@ beforeAll(async () => {
     tags: [],
   });
   own.siteId = site.json().data.siteID;
+
+  // Another operator with the same objects, and a customer of its own with a site.
+  const rivalId = (
+    await t.app.rampart.accounts.insert({
+      tier: 'client',
+      account: 'matrix-rival',
+      name: 'rival',
+      isRoot: true,
+      passwordHash: await hashPassword(TEST_PASSWORD),
+    })
+  ).id;
+  const rival = await signIn(t.app, 'client', 'matrix-rival');
+  foreign.zoneID = (await call(rival, 'POST', 'client/zone', { name: 'Matrix' })).json().data.id;
+  foreign.groupID = (
+    await call(rival, 'POST', `client/zone/${foreign.zoneID}/group`, { name: 'web', portType: 7 })
+  ).json().data.id;
+  foreign.productId = (
+    await call(rival, 'POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [foreign.groupID] })
+  ).json().data.id;
+  const rivalCustomer = await t.app.rampart.accounts.insert({
+    tier: 'user',
+    parentId: rivalId,
+    account: 'matrix-rival-customer',
+    name: 'rival customer',
+    isRoot: true,
+    passwordHash: await hashPassword(TEST_PASSWORD),
+  });
+  foreign.siteId = (
+    await call(rival, 'POST', 'client/site', {
+      siteName: 'rival',
+      userID: rivalCustomer.id,
+      productID: foreign.productId,
+      tags: [],
+    })
+  ).json().data.siteID;
+  for (const [name, id] of Object.entries(foreign)) expect(id, name).toBeGreaterThan(0);
 
   for (const tier of TIERS) {
     const parentId = (await t.app.rampart.accounts.findRoot(tier))?.id ?? 0;
@@ -186,5 +224,23 @@ describe('route × role matrix', () => {
     }
     expect(wrong).toEqual([]);
     expect(checked).toBeGreaterThan(150);
+  });
+
+  it("no read route answers with another tenant's object: its zone, group, product or site ids", async () => {
+    const leaked: string[] = [];
+    let checked = 0;
+    for (const route of SIGNED_IN.filter((r) => r.method === 'GET')) {
+      const names = pathParamNames(route.path).filter((name) => name !== 'auth');
+      const ids: Record<string, number> = { ...foreign };
+      if (route.id === 'client.product.groups') ids.id = foreign.productId as number;
+      if (names.length === 0 || names.some((name) => ids[name] === undefined)) continue;
+      for (const tier of route.access.tiers) {
+        checked++;
+        const code = await codeOf(route, root[tier], tier, ids);
+        if (code === 0) leaked.push(`${route.id} (${tier})`);
+      }
+    }
+    expect(leaked).toEqual([]);
+    expect(checked).toBeGreaterThan(30);
   });
 });
