@@ -1,4 +1,5 @@
-import type { InitializedNode } from '@rampart/contract';
+import type { domainRoutes, InitializedNode, RouteReply, UserSiteDetail } from '@rampart/contract';
+import { type FakeApi, ok } from './fake-api';
 
 /** An initialised node as `GET client/nodes/initialized` answers it; tests override what they look at. */
 export function initializedNode(overrides: Partial<InitializedNode> = {}): InitializedNode {
@@ -26,4 +27,71 @@ export function initializedNode(overrides: Partial<InitializedNode> = {}): Initi
     dnsStatus: 'none',
     ...overrides,
   };
+}
+
+/** The customer's site most site-page tests open: `my shop` (id 3), a layer-7 site of product 4. */
+export function userSite(overrides: Partial<UserSiteDetail> = {}): UserSiteDetail {
+  return {
+    siteID: 3,
+    siteName: 'my shop',
+    status: 'normal',
+    tags: [],
+    productID: 4,
+    productName: 'Standard',
+    userID: 7,
+    userAccount: 'alice',
+    expiredAt: null,
+    forceBackup: false,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    portType: 7,
+    ...overrides,
+  };
+}
+
+/** The site page of {@link userSite}. */
+export const SITE_SETTING = '/user/sitesManagement/sitesSetting/3/my%20shop';
+
+/** A domain of the site's list (`GET user/site/{id}/domains`): `www.example.com`, one origin, nothing bound. */
+export type SiteDomainRow = RouteReply<typeof domainRoutes.listDomains>['data'][number];
+export function siteDomain(overrides: Partial<SiteDomainRow> = {}): SiteDomainRow {
+  return {
+    id: 9,
+    siteID: 3,
+    name: 'www.example.com',
+    status: 1,
+    scheme: 0,
+    hashType: 0,
+    hostName: '',
+    forceSSL: false,
+    autoSSL: false,
+    portMap: false,
+    cname: '0123456789abcdef.cname.example.net',
+    cnameStatus: 0,
+    cnameCheckedAt: null,
+    certificateID: 0,
+    certificateName: '',
+    certStatus: 0,
+    tags: [],
+    upstreams: [{ id: 40, ip: '192.0.2.10', port: 8080, weight: 1, backup: false, status: 1 }],
+    upstreamURL: '192.0.2.10:8080',
+    upstreamCount: 1,
+    customHeaderModuleID: 0,
+    customHeaderModuleName: '',
+    urlRedirectModuleID: 0,
+    urlRedirectModuleName: '',
+    corsID: 0,
+    corsName: '',
+    proxyRewriteModuleID: 0,
+    proxyRewriteModuleName: '',
+    createdAt: '2026-03-01T10:00:00.000Z',
+    updatedAt: '2026-03-02T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** Fake answers for {@link SITE_SETTING}: the site, its domains (as one page) and no certificates. */
+export function stubSitePage(api: FakeApi, domains: SiteDomainRow[], site: UserSiteDetail = userSite()): void {
+  api.on('GET', `/user/site/${site.siteID}`, ok(site));
+  api.on('GET', `/user/site/${site.siteID}/domains`, { status: 200, body: { data: domains, total: domains.length } });
+  api.on('GET', `/user/site/${site.siteID}/metaCertificates`, ok([]));
 }

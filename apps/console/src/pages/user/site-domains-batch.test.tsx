@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fileNameOf } from '../../features/download/save-file';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { SITE_SETTING as SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
 import { buttonByText, chooseOption, clickButton, findModal, findRow, selectRows, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 import { fromLocalInput, toLocalInput } from './site-setting/domains/DomainAdvancedFilter';
@@ -12,52 +13,13 @@ vi.setConfig({ testTimeout: 20_000 });
 
 let api: FakeApi;
 
-const site = {
-  siteID: 3,
-  siteName: 'my shop',
-  status: 'normal',
-  tags: [],
-  productID: 4,
-  productName: 'Standard',
-  userID: 7,
-  userAccount: 'alice',
-  expiredAt: null,
-  forceBackup: false,
-  createdAt: '2026-03-01T10:00:00.000Z',
-};
-const upstream = { id: 40, ip: '192.0.2.10', port: 8080, weight: 1, backup: false, status: 1 };
-const domain = {
-  id: 9,
-  siteID: 3,
-  name: 'www.example.com',
-  status: 1,
-  scheme: 0,
-  hashType: 0,
-  hostName: '',
-  forceSSL: false,
-  autoSSL: false,
-  portMap: false,
-  cname: '0123456789abcdef.cname.example.net',
-  cnameStatus: 0,
-  cnameCheckedAt: null,
-  certificateID: 7,
-  certificateName: 'wildcard-2026',
-  certStatus: 2,
-  tags: ['main', 'eu'],
-  upstreams: [upstream],
-  upstreamURL: '192.0.2.10:8080',
-  upstreamCount: 1,
-  createdAt: '2026-03-01T10:00:00.000Z',
-  updatedAt: '2026-03-02T10:00:00.000Z',
-};
-const SETTING = '/user/sitesManagement/sitesSetting/3/my%20shop';
+const site = userSite();
+const domain = siteDomain({ certificateID: 7, certificateName: 'wildcard-2026', certStatus: 2, tags: ['main', 'eu'] });
 const listed = () => Object.fromEntries(api.sent('GET', '/user/site/3/domains').at(-1)?.search ?? []);
 
 beforeEach(() => {
   api = signedInFakeApi('user');
-  api.on('GET', '/user/site/3', ok(site));
-  api.on('GET', '/user/site/3/domains', { status: 200, body: { data: [domain], total: 1 } });
-  api.on('GET', '/user/site/3/metaCertificates', ok([]));
+  stubSitePage(api, [domain], site);
   api.on('POST', '/user/domains/tags', ok(['eu', 'main', 'shop']));
 });
 

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { SITE_SETTING as SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 import { siteTabs } from './site-setting/SiteSettingPage';
@@ -11,68 +12,18 @@ vi.setConfig({ testTimeout: 20_000 });
 
 let api: FakeApi;
 
-const site = {
-  siteID: 3,
-  siteName: 'my shop',
-  status: 'normal',
-  tags: [],
-  productID: 4,
-  productName: 'Standard',
-  userID: 7,
-  userAccount: 'alice',
-  expiredAt: null,
-  forceBackup: false,
-  createdAt: '2026-03-01T10:00:00.000Z',
-  portType: 7,
-};
-const domain = {
-  id: 9,
-  siteID: 3,
-  name: 'www.example.com',
-  status: 1,
-  scheme: 0,
-  hashType: 0,
-  hostName: '',
-  forceSSL: false,
-  autoSSL: false,
-  portMap: false,
-  cname: '0123456789abcdef.cname.example.net',
-  cnameStatus: 0,
-  cnameCheckedAt: null,
-  certificateID: 0,
-  certificateName: '',
-  certStatus: 0,
-  tags: [],
-  upstreams: [{ id: 40, ip: '192.0.2.10', port: 8080, weight: 1, backup: false, status: 1 }],
-  upstreamURL: '192.0.2.10:8080',
-  upstreamCount: 1,
+const site = userSite();
+const domain = siteDomain({
   customHeaderModuleID: 5,
   customHeaderModuleName: 'security',
-  urlRedirectModuleID: 0,
-  urlRedirectModuleName: '',
   corsID: 8,
   corsName: 'app',
-  proxyRewriteModuleID: 0,
-  proxyRewriteModuleName: '',
-  createdAt: '2026-03-01T10:00:00.000Z',
-  updatedAt: '2026-03-02T10:00:00.000Z',
-};
-const plain = {
-  ...domain,
-  id: 10,
-  name: 'plain.example.com',
-  customHeaderModuleID: 0,
-  customHeaderModuleName: '',
-  corsID: 0,
-  corsName: '',
-};
-const SETTING = '/user/sitesManagement/sitesSetting/3/my%20shop';
+});
+const plain = siteDomain({ id: 10, name: 'plain.example.com' });
 
 beforeEach(() => {
   api = signedInFakeApi('user');
-  api.on('GET', '/user/site/3', ok(site));
-  api.on('GET', '/user/site/3/domains', { status: 200, body: { data: [domain, plain], total: 2 } });
-  api.on('GET', '/user/site/3/metaCertificates', ok([]));
+  stubSitePage(api, [domain, plain], site);
   api.on('POST', '/user/domains/tags', ok([]));
   api.on('GET', '/user/site/3/ports', { status: 200, body: { data: [], total: 0 } });
   api.on('GET', '/user/site/3/zonePorts', ok([]));
