@@ -41,16 +41,18 @@ export async function chooseSecondFactor(page: Page, tier: Tier, label: 'None' |
 }
 
 /**
- * Picks `option` in the antd select `box` and checks it was taken: a click on the opening list
- * can land on a neighbouring option while the list still slides in, so the choice is made again
- * until the select shows it.
+ * Picks `option` in the antd select `box` and checks it was taken. The option gets its click event
+ * directly: a pointer click at its position can land on a neighbouring option while the list still
+ * slides in (on a loaded machine it did, again and again). Retried until the select shows it.
  */
 export async function chooseOption(page: Page, box: Locator, option: string): Promise<void> {
   await expect(async () => {
     await box.click();
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: option })
-      .click();
+    const item = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', {
+      hasText: option,
+    });
+    await expect(item).toBeVisible({ timeout: 2000 });
+    await item.dispatchEvent('click');
     await expect(box.locator('xpath=ancestor::*[contains(@class,"ant-select")][1]')).toContainText(option, {
       timeout: 1000,
     });

@@ -73,7 +73,9 @@ test('an operator switches to a customer, adds a domain as it, and the audit log
   // And the stored row the call created, field by field.
   const domainRow = page.getByRole('table', { name: /^domains #\d+$/ });
   await expect(domainRow).toBeVisible();
-  await expect(domainRow.getByRole('row').filter({ hasText: /^name/ }).getByRole('cell', { name: domain })).toBeVisible();
+  await expect(
+    domainRow.getByRole('row').filter({ hasText: /^name/ }).getByRole('cell', { name: domain }),
+  ).toBeVisible();
 
   // The customer's own log shows the same record, still naming the operator.
   const customerRows = await auditRows(page, 'user', customer.account, 'user.domains.create');
