@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { SITE_SETTING as SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
 import { buttonByText, clickButton, findModal, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -16,19 +17,7 @@ beforeEach(() => {
 
 afterEach(() => restoreFakeApi());
 
-const site = {
-  siteID: 3,
-  siteName: 'my shop',
-  status: 'normal',
-  tags: [],
-  productID: 4,
-  productName: 'Standard',
-  userID: 7,
-  userAccount: 'alice',
-  expiredAt: null,
-  forceBackup: false,
-  createdAt: '2026-03-01T10:00:00.000Z',
-};
+const site = userSite();
 
 describe('sites (user console)', () => {
   beforeEach(() => {
@@ -148,33 +137,7 @@ describe('sitesSetting: sub-accounts', () => {
   });
 });
 
-const SETTING = '/user/sitesManagement/sitesSetting/3/my%20shop';
-
-const upstream = { id: 40, ip: '192.0.2.10', port: 8080, weight: 1, backup: false, status: 1 };
-const domain = {
-  id: 9,
-  siteID: 3,
-  name: 'www.example.com',
-  status: 1,
-  scheme: 0,
-  hashType: 0,
-  hostName: '',
-  forceSSL: false,
-  autoSSL: false,
-  portMap: false,
-  cname: '0123456789abcdef.cname.example.net',
-  cnameStatus: 0,
-  cnameCheckedAt: null,
-  certificateID: 7,
-  certificateName: 'wildcard-2026',
-  certStatus: 1,
-  tags: ['main'],
-  upstreams: [upstream],
-  upstreamURL: '192.0.2.10:8080',
-  upstreamCount: 1,
-  createdAt: '2026-03-01T10:00:00.000Z',
-  updatedAt: '2026-03-02T10:00:00.000Z',
-};
+const domain = siteDomain({ certificateID: 7, certificateName: 'wildcard-2026', certStatus: 1, tags: ['main'] });
 
 /** Opens the add-domains dialog and fills the names and the first origin. */
 async function fillNewDomains(names: string) {
@@ -188,9 +151,7 @@ async function fillNewDomains(names: string) {
 
 describe('sitesSetting: domains', () => {
   beforeEach(() => {
-    api.on('GET', '/user/site/3', ok(site));
-    api.on('GET', '/user/site/3/domains', { status: 200, body: { data: [domain], total: 1 } });
-    api.on('GET', '/user/site/3/metaCertificates', ok([]));
+    stubSitePage(api, [domain], site);
   });
 
   it('shows a read-only caller the domains without add, edit, delete or bulk buttons, and its switches off', async () => {
