@@ -1,15 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTokenSet } from '../../session';
-import {
-  type FakeApi,
-  installFakeApi,
-  ok,
-  resetBrowserSession,
-  restoreFakeApi,
-  selfInfo,
-  signedInCookies,
-} from '../../test/fake-api';
+import { type FakeApi, ok, restoreFakeApi, selfInfo, signedInCookies, signedInFakeApi } from '../../test/fake-api';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
@@ -30,10 +22,7 @@ const branding = {
 };
 
 beforeEach(() => {
-  resetBrowserSession();
-  api = installFakeApi();
-  signedInCookies('client');
-  api.on('GET', '/client/account/self', ok(selfInfo('client')));
+  api = signedInFakeApi('client');
 });
 
 afterEach(() => restoreFakeApi());

@@ -1,16 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTokenSet } from '../../session';
-import {
-  type FakeApi,
-  fail,
-  installFakeApi,
-  ok,
-  resetBrowserSession,
-  restoreFakeApi,
-  selfInfo,
-  signedInCookies,
-} from '../../test/fake-api';
+import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
@@ -19,10 +10,7 @@ vi.setConfig({ testTimeout: 20_000 });
 let api: FakeApi;
 
 beforeEach(() => {
-  resetBrowserSession();
-  api = installFakeApi();
-  signedInCookies('user');
-  api.on('GET', '/user/account/self', ok(selfInfo('user')));
+  api = signedInFakeApi('user');
 });
 
 afterEach(() => restoreFakeApi());

@@ -1,24 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type FakeApi,
-  installFakeApi,
-  ok,
-  resetBrowserSession,
-  restoreFakeApi,
-  selfInfo,
-  signedInCookies,
-} from '../../test/fake-api';
+import { type FakeApi, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
 import { renderAt } from '../../test/render-app';
 
 vi.setConfig({ testTimeout: 20_000 });
 
 let api: FakeApi;
 beforeEach(() => {
-  resetBrowserSession();
-  api = installFakeApi();
-  signedInCookies('client');
-  api.on('GET', '/client/account/self', ok(selfInfo('client')));
+  api = signedInFakeApi('client');
 });
 afterEach(() => restoreFakeApi());
 
