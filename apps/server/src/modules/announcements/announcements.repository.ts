@@ -1,5 +1,4 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
 import { announcements } from '../../platform/db/schema.js';
 
@@ -52,18 +51,5 @@ export class AnnouncementsRepository {
       .where(and(eq(announcements.ownerId, ownerId), inArray(announcements.id, ids)))
       .returning({ id: announcements.id });
     return rows.length;
-  }
-
-  /**
-   * The operator a customer account (or a sub-account of one) belongs to: the topmost account of
-   * tier client above it, or none for a customer outside every operator's tree.
-   */
-  async operatorAbove(accountId: number): Promise<number | undefined> {
-    const result = (await this.db.execute(sql`
-      ${accountChain(accountId)}
-      SELECT id FROM chain WHERE tier = 'client' ORDER BY depth DESC LIMIT 1
-    `)) as unknown as { rows: { id: number | string }[] };
-    const top = result.rows[0];
-    return top ? Number(top.id) : undefined;
   }
 }

@@ -1,6 +1,7 @@
 import type { Announcement } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import { AccountsRepository } from '../auth/accounts.repository.js';
 import { type AnnouncementRow, AnnouncementsRepository } from './announcements.repository.js';
 
 type Values = { title: string; content: string; running: boolean };
@@ -57,8 +58,8 @@ export class AnnouncementsService {
 
   /** A customer outside every operator's tree has none. */
   async forUser(userId: number, q: Page) {
-    const operatorId = await this.repo.operatorAbove(userId);
-    if (operatorId === undefined) return { data: [], total: 0 };
-    return this.list(operatorId, q);
+    const operator = await new AccountsRepository(this.db).operatorAbove(userId);
+    if (operator === undefined) return { data: [], total: 0 };
+    return this.list(operator.id, q);
   }
 }

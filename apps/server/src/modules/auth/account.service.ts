@@ -65,7 +65,11 @@ export class AccountService {
   }
 
   async self(caller: Caller): Promise<SelfInfo> {
-    return presentSelf(caller.account, caller.permissions, await this.accounts.operatorName(caller.account.id));
+    return presentSelf(
+      caller.account,
+      caller.permissions,
+      (await this.accounts.operatorAbove(caller.account.id))?.account ?? null,
+    );
   }
 
   async updateSelf(
@@ -83,7 +87,7 @@ export class AccountService {
     try {
       const updated = await this.accounts.update(row.id, { name: input.name.trim(), email: input.email });
       if (!updated) throw new AppError(101013);
-      return presentSelf(updated, caller.permissions, await this.accounts.operatorName(updated.id));
+      return presentSelf(updated, caller.permissions, (await this.accounts.operatorAbove(updated.id))?.account ?? null);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(101017);
       throw error;

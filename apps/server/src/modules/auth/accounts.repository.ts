@@ -83,13 +83,17 @@ export class AccountsRepository {
     return Number(top.id);
   }
 
-  /** The login name of the operator (topmost client account) at or above `id`; null for admin accounts. */
-  async operatorName(id: number): Promise<string | null> {
+  /**
+   * The operator an account belongs to: the topmost account of tier client at or above it (itself
+   * for an operator); none for admin accounts and customers outside every operator's tree.
+   */
+  async operatorAbove(id: number): Promise<{ id: number; account: string } | undefined> {
     const result = (await this.db.execute(sql`
       ${accountChain(id, { extra: ['account'] })}
-      SELECT account FROM chain WHERE tier = 'client' ORDER BY depth DESC LIMIT 1
-    `)) as unknown as { rows: { account: string }[] };
-    return result.rows[0]?.account ?? null;
+      SELECT id, account FROM chain WHERE tier = 'client' ORDER BY depth DESC LIMIT 1
+    `)) as unknown as { rows: { id: number | string; account: string }[] };
+    const top = result.rows[0];
+    return top ? { id: Number(top.id), account: top.account } : undefined;
   }
 
   async emailTaken(tier: Tier, email: string, exceptId: number): Promise<boolean> {
