@@ -79,6 +79,8 @@ http {
   fastcgi_temp_path ${prefix}/tmp-fcgi; uwsgi_temp_path ${prefix}/tmp-uwsgi; scgi_temp_path ${prefix}/tmp-scgi;
   lua_package_path '${LUA_DIR}/?.lua;${SYSTEM_LUA_PATH};;';
   lua_package_cpath '${SYSTEM_LUA_CPATH};;';
+  # Loaded in the master, as the edge does: the workers run unprivileged and need not read the repo.
+  init_by_lua_block { require "rampart.cache" }
   server {
     listen 127.0.0.1:${port};
 ${locations}

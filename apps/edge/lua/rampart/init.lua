@@ -15,6 +15,7 @@ function _M.master()
   require "rampart.balancer"
   require "rampart.certs"
   require "rampart.admin"
+  require "rampart.purge"
   -- The one global: what the per-request chunks in nginx.conf call. A `require` there would be a
   -- call into C on every request (~700 instructions per request for the two chunks, bench/).
   rampart = {
