@@ -7,6 +7,7 @@ import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NodeApiError, NodeClient } from '../src/agent/node-client.js';
 import { commandLine } from '../src/agent/processes.js';
+import { adminRequest } from '../src/data-plane/admin-client.js';
 import { NginxProcess } from '../src/nginx/nginx-process.js';
 import { agentPorts, cleanUpAgents, makeStateDir, startAgent, type TestAgent } from './helpers/agent.js';
 import { document, domain, upstream } from './helpers/documents.js';
@@ -183,8 +184,8 @@ describe('applying snapshots', () => {
     expect(report.lastError).toContain('b'.repeat(32));
     expect(await served(edge)).toBe('first');
 
-    // Listen ports that collide with the admin port once mapped: refused before nginx sees them.
-    const clash = siteTo(second, 'clash', { httpPorts: [80, edge.ports.admin], httpsPorts: [443], http2: true });
+    // Listen ports that collide once mapped: refused before nginx sees them.
+    const clash = siteTo(second, 'clash', { httpPorts: [80, edge.ports.https], httpsPorts: [443], http2: true });
     cp.setSnapshot(clash);
     const clashReport = await cp.waitForReport((r) => r.lastError.includes(clash.version));
     expect(clashReport.lastError).toMatch(/listen\.httpPorts: port \d+ is used twice/);
@@ -334,6 +335,39 @@ describe('supervision and restarts', () => {
     expect(await served(edge)).toBe('first');
   });
 
+  it('notices a data plane replaced behind its back (version or content) and pushes its own again', async () => {
+    const cp = await fake();
+    const s1 = siteTo(first, 'one');
+    cp.setSnapshot(s1);
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, verifyMs: 200 });
+    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    // The admin secret (0600) and the socket's directory (0700) in the state directory.
+    expect(mode(await stat(path.join(edge.stateDir, 'admin.secret')))).toBe('600');
+    expect(mode(await stat(path.join(edge.stateDir, 'admin')))).toBe('700');
+    const endpoint = {
+      socketPath: path.join(edge.stateDir, 'admin/admin.sock'),
+      secret: (await readFile(path.join(edge.stateDir, 'admin.secret'), 'utf8')).trim(),
+    };
+    const active = async () => JSON.parse((await adminRequest(endpoint, 'GET', '/config/version')).text);
+
+    // Another version: the second origin serves the site until the agent notices.
+    const other = document('planted', [domain(1, 'site.example.com', [upstream(second.port)])]);
+    expect((await adminRequest(endpoint, 'PUT', '/config', JSON.stringify(other))).status).toBe(200);
+    const mismatch = await edge.waitForLog('dataplane.mismatch', () => true, 5000);
+    expect(mismatch).toMatchObject({ expected: s1.dataPlane.version, found: 'planted' });
+    expect(await active()).toMatchObject({ version: s1.dataPlane.version });
+    expect(await served(edge)).toBe('first');
+
+    // The same version with other content: only the hash tells.
+    const same = { ...s1.dataPlane, domains: [domain(1, 'site.example.com', [upstream(second.port)])] };
+    expect((await adminRequest(endpoint, 'PUT', '/config', JSON.stringify(same))).status).toBe(200);
+    const second_ = await edge.waitForLog('dataplane.mismatch', (e) => e.found === s1.dataPlane.version, 5000);
+    expect(second_.foundHash).not.toBe((await active()).hash);
+    expect(await active()).toMatchObject({ version: s1.dataPlane.version });
+    expect(await served(edge)).toBe('first');
+    expect(edge.logs.filter((e) => e.event === 'dataplane.mismatch')).toHaveLength(2);
+  });
+
   it('serves the last good snapshot after the agent and nginx restart with the control plane gone', async () => {
     const cp = await fake();
     const s1 = siteTo(first, 'one');
@@ -388,8 +422,9 @@ describe('the command line', () => {
         stateDir,
         '--port-map',
         `80=${ports.http},443=${ports.https}`,
+        // An old service file's option: accepted and ignored (the admin server is a unix socket).
         '--admin-port',
-        String(ports.admin),
+        '9180',
         '--listen-address',
         '127.0.0.1',
         '--worker-processes',

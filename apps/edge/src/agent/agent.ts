@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { EdgeCommand, EdgeSnapshot } from '@rampart/contract';
+import type { AdminEndpoint } from '../data-plane/admin-client.js';
 import { DataPlanePushError } from '../data-plane/push.js';
 import { formatPath } from '../data-plane/schema.js';
 import { NginxConfigError, NginxProcess } from '../nginx/nginx-process.js';
@@ -43,8 +44,6 @@ export interface AgentOptions {
   /** Absolute path of the state directory. */
   stateDir: string;
   nginxBinary: string;
-  /** Loopback port of nginx's admin server (data-plane pushes). */
-  adminPort: number;
   /** Absolute path of the Lua package directory (holds `rampart/`). */
   luaDir: string;
   /** Snapshot listen port → local port (ports not in the map are used as they are). */
@@ -60,6 +59,8 @@ export interface AgentOptions {
   heartbeatMs?: number;
   /** How often the supervisor checks that nginx's master runs. */
   superviseMs?: number;
+  /** How often the supervisor checks that nginx holds the applied data plane (version and hash). */
+  verifyMs?: number;
   backoffMinMs?: number;
   backoffMaxMs?: number;
   /** How often the node asks what it should probe as a monitor node (monitor.ts). */
@@ -71,8 +72,10 @@ export class Agent {
   readonly nginx: NginxProcess;
   private readonly log: Logger;
   private readonly options: Required<
-    Pick<AgentOptions, 'pollWaitSeconds' | 'heartbeatMs' | 'superviseMs' | 'backoffMinMs' | 'backoffMaxMs'>
+    Pick<AgentOptions, 'pollWaitSeconds' | 'heartbeatMs' | 'superviseMs' | 'verifyMs' | 'backoffMinMs' | 'backoffMaxMs'>
   >;
+  /** nginx's admin endpoint; the secret is read (or made) at start. */
+  private readonly admin: AdminEndpoint;
   private readonly applier: SnapshotApplier;
   private readonly supervisor: NginxSupervisor;
   private readonly status: StatusReporter;
@@ -111,6 +114,7 @@ export class Agent {
       pollWaitSeconds: config.pollWaitSeconds ?? 25,
       heartbeatMs: config.heartbeatMs ?? 15_000,
       superviseMs: config.superviseMs ?? 1000,
+      verifyMs: config.verifyMs ?? 30_000,
       backoffMinMs: config.backoffMinMs ?? 500,
       backoffMaxMs: config.backoffMaxMs ?? 10_000,
     };
@@ -121,10 +125,13 @@ export class Agent {
       nginxBinary: config.nginxBinary,
     });
     this.system = new SystemSampler(config.stateDir, config.nginxBinary);
+    this.admin = { socketPath: this.state.adminSocketPath, secret: '' };
     this.applier = new SnapshotApplier({
       nginx: this.nginx,
       prefix: this.state.nginxPrefix,
-      adminPort: config.adminPort,
+      admin: this.admin,
+      adminSecretFile: this.state.adminSecretPath,
+      ips: config.ips,
       luaDir: config.luaDir,
       portMap: config.portMap,
       listenAddress: config.listenAddress,
@@ -137,6 +144,7 @@ export class Agent {
       log: this.log,
       signal: this.signal,
       intervalMs: this.options.superviseMs,
+      verifyMs: this.options.verifyMs,
       backoffMinMs: this.options.backoffMinMs,
       backoffMaxMs: this.options.backoffMaxMs,
       exclusive: (task) => this.exclusive(task),
@@ -163,7 +171,7 @@ export class Agent {
       log: this.log,
       signal: this.signal,
       stateDir: config.stateDir,
-      adminPort: config.adminPort,
+      admin: this.admin,
       client: () => {
         if (!this.client) throw new Error('agent not started');
         return this.client;
@@ -225,6 +233,7 @@ export class Agent {
   async start(): Promise<void> {
     await this.state.prepare();
     await this.nginx.prepare();
+    this.admin.secret = await this.state.adminSecret();
     await this.applier.prepare();
     this.credentials = await this.state.readCredentials();
     const controlPlane = this.config.controlPlane ?? this.credentials?.controlPlane ?? null;
@@ -428,7 +437,7 @@ export class Agent {
       const check = nginxSettingsSchema.safeParse(settings);
       if (!check.success) {
         const issue = check.error.issues[0];
-        const field = formatPath(issue?.path ?? []).replace(/^(httpPorts|httpsPorts|adminPort)/, 'listen.$1');
+        const field = formatPath(issue?.path ?? []).replace(/^(httpPorts|httpsPorts)/, 'listen.$1');
         this.refuse(snapshot.version, `${field}: ${issue?.message ?? 'invalid'} (after the port map)`);
         return;
       }

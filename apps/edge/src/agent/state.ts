@@ -3,6 +3,7 @@ import { chmod, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs
 import path from 'node:path';
 import { type EdgeSnapshot, edgeSnapshotSchema } from '@rampart/contract';
 import { z } from 'zod';
+import { ADMIN_SECRET_RE } from '../data-plane/admin-client.js';
 import { formatPath } from '../data-plane/schema.js';
 
 /**
@@ -13,6 +14,8 @@ import { formatPath } from '../data-plane/schema.js';
  *   <state>/snapshots/<version>.json  one applied snapshot (it holds private keys)   0600
  *   <state>/snapshots/current         the version of the active snapshot             0600
  *   <state>/nginx/                    nginx's prefix (see NginxProcess)              0755
+ *   <state>/admin.secret              the node's admin secret (nginx's master reads it) 0600
+ *   <state>/admin/                    nginx's admin socket (admin.sock)              0700
  *
  * Every file is written atomically: a temp file in the same directory, fsync, rename over the
  * target, fsync of the directory. A snapshot file is written only after it applied, so every
@@ -94,6 +97,38 @@ export class StateDir {
     return path.join(this.snapshotsDir, 'current');
   }
 
+  get adminSecretPath(): string {
+    return path.join(this.dir, 'admin.secret');
+  }
+
+  /** The directory of nginx's admin socket: only the agent's user (and root) may enter it. */
+  get adminSocketDir(): string {
+    return path.join(this.dir, 'admin');
+  }
+
+  get adminSocketPath(): string {
+    return path.join(this.adminSocketDir, 'admin.sock');
+  }
+
+  /**
+   * The node's admin secret: read from its file, or generated (32 random bytes, hex) and written
+   * 0600 on the first start. Kept across restarts: nginx's master holds the one it read last.
+   */
+  async adminSecret(): Promise<string> {
+    try {
+      const text = (await readFile(this.adminSecretPath, 'utf8')).trim();
+      if (ADMIN_SECRET_RE.test(text)) {
+        await chmod(this.adminSecretPath, 0o600);
+        return text;
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    const secret = randomBytes(32).toString('hex');
+    await writeFileAtomic(this.adminSecretPath, `${secret}\n`, 0o600);
+    return secret;
+  }
+
   get nginxPrefix(): string {
     return path.join(this.dir, 'nginx');
   }
@@ -111,8 +146,10 @@ export class StateDir {
     await mkdir(this.dir, { recursive: true, mode: 0o755 });
     const { mode } = await stat(this.dir);
     if ((mode & 0o011) !== 0o011) await chmod(this.dir, (mode & 0o7777) | 0o011);
-    await mkdir(this.snapshotsDir, { recursive: true, mode: 0o700 });
-    await chmod(this.snapshotsDir, 0o700);
+    for (const dir of [this.snapshotsDir, this.adminSocketDir]) {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await chmod(dir, 0o700);
+    }
     for (const dir of [this.dir, this.snapshotsDir]) {
       for (const name of await readdir(dir)) {
         if (name.includes(TMP_MARK)) await rm(path.join(dir, name), { force: true });
