@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,9 +192,9 @@ describe('applying snapshots', () => {
     expect(clashReport.appliedVersion).toBe(good.version);
     expect(await served(edge)).toBe('first');
     expect(await readdir(path.join(edge.stateDir, 'snapshots'))).toEqual(
-      expect.arrayContaining([`${good.version}.json`, 'current']),
+      expect.arrayContaining([`${good.version}.json`, `${good.version}.hmac`, 'current']),
     );
-    expect(await readdir(path.join(edge.stateDir, 'snapshots'))).toHaveLength(2);
+    expect(await readdir(path.join(edge.stateDir, 'snapshots'))).toHaveLength(3);
     expect((await readFile(path.join(edge.stateDir, 'snapshots/current'), 'utf8')).trim()).toBe(good.version);
 
     // The next good snapshot applies and clears the error.
@@ -294,7 +294,7 @@ describe('applying snapshots', () => {
     const dir = path.join(edge.stateDir, 'snapshots');
     expect(mode(await stat(dir))).toBe('700');
     const files = (await readdir(dir)).sort();
-    expect(files).toEqual([...versions.slice(2).map((v) => `${v}.json`), 'current'].sort());
+    expect(files).toEqual([...versions.slice(2).flatMap((v) => [`${v}.json`, `${v}.hmac`]), 'current'].sort());
     for (const file of files) expect(mode(await stat(path.join(dir, file)))).toBe('600');
     expect((await readFile(path.join(dir, 'current'), 'utf8')).trim()).toBe(versions[4]);
     const stored = JSON.parse(await readFile(path.join(dir, `${versions[4]}.json`), 'utf8'));
@@ -398,6 +398,40 @@ describe('supervision and restarts', () => {
     expect(failures.length).toBeGreaterThanOrEqual(2);
     expect(failures.length).toBeLessThanOrEqual(8);
     expect(await served(again)).toBe('first');
+  });
+});
+
+describe('stored snapshots changed on disk', () => {
+  it.each([
+    ['a changed upstream', (text: string) => text.replace(/"port":\d+/, '"port":1')],
+    ['a byte appended', (text: string) => `${text} `],
+    ['the digest removed', null],
+  ])('refuses %s on restore, reports it, and falls back to the previous good one', async (_label, edit) => {
+    const cp = await fake();
+    const [s1, s2] = [siteTo(first, 'one'), siteTo(second, 'two')];
+    const ports = await agentPorts();
+    const stateDir = await makeStateDir();
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, stateDir, ports });
+    for (const s of [s1, s2]) {
+      cp.setSnapshot(s);
+      await cp.waitForReport((r) => r.appliedVersion === s.version);
+    }
+    await edge.stop();
+    const file = path.join(stateDir, `snapshots/${s2.version}.json`);
+    if (edit) await writeFile(file, edit(await readFile(file, 'utf8')));
+    else await rm(path.join(stateDir, `snapshots/${s2.version}.hmac`));
+
+    // The control plane answers nothing new: what serves comes from disk.
+    cp.setSnapshot(s1);
+    const again = await startAgent({ controlPlane: cp.url, stateDir, ports });
+    expect(again.logs.find((e) => e.event === 'snapshot.stored_refused')).toMatchObject({ version: s2.version });
+    expect(again.logs.find((e) => e.event === 'snapshot.applied')).toMatchObject({
+      version: s1.version,
+      source: 'disk',
+    });
+    expect(await served(again)).toBe('first');
+    const report = await cp.waitForReport((r) => r.lastError.includes('stored snapshot refused'));
+    expect(report.lastError).toContain(s2.version);
   });
 });
 

@@ -61,7 +61,8 @@ local function regex_ok(source)
     if next == "" or not next:find("^[dDwWsS%./\\%-%^%$|%?%*%+%(%)%[%]{}]$") then return false end
     i = at + 2
   end
-  local _, err = ngx.re.find("", source, "jo")
+  -- ngx.re.find answers from, to, err: a pattern PCRE cannot compile gives nil, nil, err.
+  local _, _, err = ngx.re.find("", source, "jo")
   return err == nil
 end
 

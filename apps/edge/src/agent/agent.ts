@@ -255,9 +255,15 @@ export class Agent {
       nodeId: this.credentials?.nodeId ?? null,
     });
 
-    const stored = await this.state.loadGood((version, err) =>
-      this.log('warn', 'snapshot.stored_refused', { version, error: err.message }),
-    );
+    this.state.snapshotKey = this.admin.secret;
+    const refusedStored: string[] = [];
+    const stored = await this.state.loadGood((version, err) => {
+      refusedStored.push(err.message);
+      this.log('error', 'snapshot.stored_refused', { version, error: err.message });
+    });
+    // Reported until a snapshot from the control plane applies.
+    if (refusedStored.length > 0)
+      this.snapshotError = `stored snapshot refused: ${refusedStored.join('; ')}`.slice(0, 2000);
     if (stored) {
       this.log('info', 'snapshot.restored', { version: stored.version });
       try {
