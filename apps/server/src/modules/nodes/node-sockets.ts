@@ -2,11 +2,12 @@ import { parseIP } from '@rampart/contract';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { nodes, sitePorts, sites, zonePorts, zones } from '../../platform/db/schema.js';
+import { DEFAULT_LISTEN } from '../snapshots/snapshot-builder.js';
 
 /**
  * The listening sockets of an operator's nodes, which no customer origin may be: every address a
- * node registered or reported, on every listen port of the operator's zones and every layer-4 port
- * of its customers' sites (a node may serve any of them). An origin there would send the edge's
+ * node registered or reported, on every listen port of the operator's zones, the default ports of a
+ * node not initialised yet, and every layer-4 port of its customers' sites (a node may serve any). An origin there would send the edge's
  * requests back into the edge (a loop) or at its own servers; the edge refuses such an upstream as
  * well (lua/rampart/node_self.lua), this is the refusal at the API, where the customer sees it.
  * Addresses compare by value: an IPv4 address and its IPv4-mapped IPv6 form are the same.
@@ -33,7 +34,9 @@ export class NodeSockets {
         .where(eq(sites.ownerId, operatorId)),
     ]);
     const addresses = new Set(nodeRows.flatMap((n) => n.ips.map(addressKey)).filter((k) => k !== null));
-    const ports = [...zonePortRows, ...sitePortRows].map((r) => r.port);
+    // A node not initialised yet listens on the default ports.
+    const ports = [...DEFAULT_LISTEN.httpPorts, ...DEFAULT_LISTEN.httpsPorts, ...zonePortRows.map((r) => r.port)];
+    ports.push(...sitePortRows.map((r) => r.port));
     return new NodeSockets(addresses, new Set([...ports, ...morePorts]));
   }
 
