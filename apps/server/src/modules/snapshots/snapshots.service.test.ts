@@ -11,7 +11,25 @@ function builder(outcomes: (() => Promise<BuiltSnapshot>)[]) {
   return { stub: stub as unknown as SnapshotBuilder, calls: () => calls };
 }
 
-const snapshot = (version: string) => ({ version }) as unknown as EdgeSnapshot;
+const snapshot = (version: string): EdgeSnapshot => ({
+  version,
+  generatedAt: new Date(0).toISOString(),
+  initialized: true,
+  listen: { httpPorts: [80], httpsPorts: [443], http2: true },
+  nginx: { worker: {}, http: {}, stream: {}, custom: [] },
+  dataPlane: {
+    version,
+    domains: [],
+    certificates: [],
+    caches: [],
+    cacheEpoch: 0,
+    modules: [],
+    settings: [],
+    limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
+  },
+  streamPorts: [],
+  logRotateTime: null,
+});
 
 describe('SnapshotsService when a snapshot cannot be built', () => {
   it('answers the poll as "no change" and keeps the cause for the operator, then serves the next good build', async () => {
@@ -36,6 +54,16 @@ describe('SnapshotsService when a snapshot cannot be built', () => {
     const next = await service.poll(1, undefined, 0, new AbortController().signal);
     expect(next?.version).toBe('b'.repeat(32));
     expect((await service.state(1)).problem).toBe('');
+  });
+
+  it('refuses a snapshot whose zone-level part breaks its schema, naming the field, instead of serving it', async () => {
+    const broken = { ...snapshot('d'.repeat(32)), listen: { httpPorts: [0], httpsPorts: [443], http2: true } };
+    const { stub } = builder([async () => ({ snapshot: broken, leftOut: [] })]);
+    const service = new SnapshotsService(stub, new ConfigChanges(), Date.now);
+    expect(await service.poll(1, undefined, 0, new AbortController().signal)).toBeNull();
+    const state = await service.state(1);
+    expect(state.snapshot).toBeNull();
+    expect(state.problem).toMatch(/^the snapshot cannot be built: listen\.httpPorts\.0: /);
   });
 
   it('names the sites left out of a snapshot it could build', async () => {

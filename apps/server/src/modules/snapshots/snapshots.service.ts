@@ -1,4 +1,4 @@
-import type { EdgeSnapshot } from '@rampart/contract';
+import { type EdgeSnapshot, edgeSnapshotSchema } from '@rampart/contract';
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SnapshotBuilder } from './snapshot-builder.js';
@@ -12,6 +12,8 @@ import type { SnapshotBuilder } from './snapshot-builder.js';
 const CACHE_MS = 60_000;
 /** A waiting poll wakes this often to see whether the cached snapshot has expired. */
 const RECHECK_MS = 5000;
+/** The snapshot's schema but for the data plane (SnapshotBuilder checks that part itself). */
+const ZONE_LEVEL = edgeSnapshotSchema.omit({ dataPlane: true });
 
 /**
  * What a node is given, and what the operator is told about it: `problem` names the sites left
@@ -48,23 +50,30 @@ export class SnapshotsService {
     const now = Date.now();
     const hit = this.cache.get(nodeId);
     if (hit && hit.generation === generation && now - hit.at < CACHE_MS) return hit.state;
-    const state = this.builder.build(nodeId, new Date(this.clock())).then(
-      ({ snapshot, leftOut }) => {
+    const state: Promise<SnapshotState> = this.builder
+      .build(nodeId, new Date(this.clock()))
+      .then(({ snapshot, leftOut }) => {
+        // The builder fits the data plane; the zone-level rest (listen ports, nginx settings,
+        // layer-4 ports) must fit too, or the poll's reply would break its schema on every poll.
+        const zoneLevel = ZONE_LEVEL.safeParse(snapshot);
+        if (!zoneLevel.success) {
+          const issue = zoneLevel.error.issues[0];
+          throw new Error(`${issue?.path.join('.')}: ${issue?.message}`);
+        }
         const problem =
           leftOut.length === 0
             ? ''
             : `left out of this node's snapshot: ${leftOut.map((s) => `site ${s.siteId} (${s.name}): ${s.reason}`).join('; ')}`;
         if (problem !== '') this.log(nodeId, problem);
         return { snapshot, problem };
-      },
-      (error: unknown) => {
+      })
+      .catch((error: unknown) => {
         const problem = `the snapshot cannot be built: ${error instanceof Error ? error.message : String(error)}`;
         this.log(nodeId, problem);
         // Retried after a short while rather than on every poll.
         this.cache.set(nodeId, { generation, at: now - CACHE_MS + RECHECK_MS, state });
         return { snapshot: null, problem };
-      },
-    );
+      });
     this.cache.set(nodeId, { generation, at: now, state });
     return state;
   }
