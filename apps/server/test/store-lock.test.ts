@@ -48,7 +48,11 @@ describe('two control planes on one DATA_DIR (embedded database)', () => {
     });
     expect(zone.status).toBe(200);
 
-    const second = await startRefused(env);
+    const second = await startRefused(env).catch(async (error: unknown) => {
+      // A start that was not refused: neither process may outlive the test.
+      await killHard(first);
+      throw error;
+    });
     expect(second.code).toBe(3);
     expect(second.output).toContain(
       `rampart: the embedded database at ${path.join(dataDir, 'pglite')} is in use by another Rampart control plane (process ${first.child.pid}); stop it first, or give this one another DATA_DIR`,
