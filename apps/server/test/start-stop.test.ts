@@ -34,5 +34,5 @@ describe(`the control plane process on ${TEST_DB_KIND}`, () => {
     expect(b.data.instanceId).toBe(a.data.instanceId);
     const secret = statSync(path.join(dataDir, 'secret.key'));
     expect(secret.mode & 0o777).toBe(0o600);
-  }, 90_000);
+  }, 400_000);
 });

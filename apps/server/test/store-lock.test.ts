@@ -33,7 +33,7 @@ describe('the lock of a store directory', () => {
 describe('two control planes on one DATA_DIR (embedded database)', () => {
   it('refuses the second start with a message; after a kill -9 of the first a new start takes over with its data', async () => {
     const env = { DATA_DIR: dataDir, RAMPART_INIT_PASSWORD: TEST_PASSWORD };
-    const first = await start(env, 150_000);
+    const first = await start(env);
     // An acknowledged write of the first process.
     const login = await fetch(`${first.url}/api/v1/client/code`, {
       method: 'POST',
@@ -59,7 +59,7 @@ describe('two control planes on one DATA_DIR (embedded database)', () => {
     );
 
     await killHard(first);
-    const third = await start(env, 150_000);
+    const third = await start(env);
     const again = await fetch(`${third.url}/api/v1/client/code`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

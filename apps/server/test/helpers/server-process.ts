@@ -14,7 +14,7 @@ export interface Running {
  * when it does not come within `timeoutMs`; a first start on a loaded machine creates the
  * embedded database, which can take tens of seconds).
  */
-export function start(env: Record<string, string>, timeoutMs = 30_000): Promise<Running> {
+export function start(env: Record<string, string>, timeoutMs = 150_000): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: {
