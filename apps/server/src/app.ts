@@ -88,6 +88,7 @@ import { SiteCacheService } from './modules/sites/site-cache.service.js';
 import { SitesRepository } from './modules/sites/sites.repository.js';
 import { bindSiteRoutes } from './modules/sites/sites.routes.js';
 import { SitesService } from './modules/sites/sites.service.js';
+import { NodeCapacity } from './modules/snapshots/node-capacity.js';
 import { SnapshotBuilder } from './modules/snapshots/snapshot-builder.js';
 import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import { bindSubNodeRoutes } from './modules/sub-nodes/sub-nodes.routes.js';
@@ -131,6 +132,7 @@ export interface AppOptions {
     | 'dnsServers'
     | 'dnsTimeoutMs'
     | 'tokenSecrets'
+    | 'nodeDomainLimit'
   >;
   /** Time source for tokens, tickets and throttles; tests move it. */
   readonly clock?: Clock;
@@ -261,7 +263,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) changes.bump();
   });
-  const snapshots = new SnapshotsService(new SnapshotBuilder(db, box), changes, clock);
+  const capacity = new NodeCapacity(options.config.nodeDomainLimit);
+  const snapshots = new SnapshotsService(
+    new SnapshotBuilder(db, box, { domains: capacity.domainLimit }),
+    changes,
+    clock,
+    (nodeId, problem) => app.log.warn({ nodeId, problem }, 'node snapshot incomplete'),
+  );
   // Held node polls would otherwise keep a graceful shutdown waiting for up to their full wait.
   app.addHook('preClose', async () => snapshots.close());
   const monitorStatus = new MonitorStatusService(new MonitorStatusRepository(db));
@@ -284,17 +292,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const nodeSettings = new NodeSettingsService(db, nodesRepo, zonesRepo);
   bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
   bindSubNodeRoutes(binder, new SubNodesService(db), nodesService);
-  const zonesService = new ZonesService(db, zonesRepo);
+  const zonesService = new ZonesService(db, zonesRepo, capacity);
   bindZoneRoutes(binder, zonesService, nodesService);
   bindZoneSettingRoutes(binder, new ZoneSettingsService(db, zonesService, clock), nodesService);
   bindOperatorNginxRoutes(binder, new OperatorNginxService(db), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo), nodesService);
-  bindGroupLineRoutes(binder, new GroupLinesService(db), nodesService);
-  bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo), nodesService);
+  bindGroupLineRoutes(binder, new GroupLinesService(db, capacity), nodesService);
+  bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo, capacity), nodesService);
   const productsRepo = new ProductsRepository(db);
-  bindProductRoutes(binder, new ProductsService(db, productsRepo), nodesService);
+  bindProductRoutes(binder, new ProductsService(db, productsRepo, capacity), nodesService);
   const sitesRepo = new SitesRepository(db);
-  bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo), nodesService);
+  bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo, capacity), nodesService);
   const siteAccess = new SiteAccess(sitesRepo);
   const cnameSettings = new CnameSettingsService(db, defaultCnameDomain(options.config.publicUrl));
   bindCnameSettingRoutes(binder, cnameSettings, nodesService);
@@ -306,6 +314,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       options.config.allowPrivateOrigins,
       cnameSettings,
       new CnameResolver(options.config.dnsServers, options.config.dnsTimeoutMs),
+      capacity,
     ),
     new UserDomainsService(db),
   );

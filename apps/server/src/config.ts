@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DATA_PLANE_LIMITS } from '@rampart/contract';
 
 /**
  * Configuration from the environment (documented in the README). Defaults are safe for a
@@ -51,6 +52,13 @@ export interface Config {
   readonly dnsServers: readonly string[];
   /** How long one name's CNAME check may take, in milliseconds (`RAMPART_DNS_TIMEOUT_MS`, default 5000). */
   readonly dnsTimeoutMs: number;
+  /**
+   * Most domains one node may serve (`RAMPART_NODE_DOMAIN_LIMIT`, 1 to the data plane's 50,000,
+   * default 50,000): the API refuses writes that would take a node over (401002), and the snapshot
+   * builder leaves out whole sites, newest first, when a node is over anyway. Optional so that
+   * embedders keep the default.
+   */
+  readonly nodeDomainLimit?: number;
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +97,14 @@ function parseDnsTimeout(raw: string | undefined): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 100 || n > 60_000)
     throw new ConfigError(`RAMPART_DNS_TIMEOUT_MS must be 100-60000, got "${raw}"`);
+  return n;
+}
+
+function parseNodeDomainLimit(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DATA_PLANE_LIMITS.domains;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > DATA_PLANE_LIMITS.domains)
+    throw new ConfigError(`RAMPART_NODE_DOMAIN_LIMIT must be 1-${DATA_PLANE_LIMITS.domains}, got "${raw}"`);
   return n;
 }
 
@@ -162,5 +178,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     allowPrivateOrigins: ['1', 'true', 'yes'].includes((env.RAMPART_ALLOW_PRIVATE_ORIGINS ?? '').toLowerCase()),
     dnsServers: parseDnsServers(env.RAMPART_DNS_SERVERS),
     dnsTimeoutMs: parseDnsTimeout(env.RAMPART_DNS_TIMEOUT_MS),
+    nodeDomainLimit: parseNodeDomainLimit(env.RAMPART_NODE_DOMAIN_LIMIT),
   };
 }

@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './platform/db/database.js';
+import { StoreLockedError } from './platform/db/store-lock.js';
 
 /** Starts the control plane: config from the environment, migrations, HTTP, graceful shutdown. */
 async function main(): Promise<void> {
@@ -14,7 +15,23 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const database = await openDatabase(config);
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    database = await openDatabase({
+      ...config,
+      onLockLost: (error) => {
+        // Another process could now open the same store: stop rather than write beside it.
+        process.stderr.write(`rampart: ${error.message}; stopping\n`);
+        process.exit(1);
+      },
+    });
+  } catch (error) {
+    if (error instanceof StoreLockedError) {
+      process.stderr.write(`rampart: ${error.message}\n`);
+      process.exit(3);
+    }
+    throw error;
+  }
   await database.migrate();
   const app = await buildApp({ config, database });
   app.log.info(

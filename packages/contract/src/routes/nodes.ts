@@ -178,9 +178,18 @@ export const initializedNodeSchema = z.object({
   groups: z.array(z.object({ id: z.number().int(), name: z.string(), line: z.string() })),
   /** Snapshot version the agent applied last ('' before the first). */
   appliedVersion: z.string(),
-  /** Version the control plane would send the node now; equal to appliedVersion when in sync. */
+  /**
+   * Version the control plane would send the node now; equal to appliedVersion when in sync, ''
+   * while none can be built (snapshotError says why).
+   */
   currentVersion: z.string(),
   lastError: z.string(),
+  /**
+   * What the control plane could not put into the node's snapshot: sites left out (over the
+   * node's limits, or rows the data plane refuses) and why, or why no snapshot can be built; ''
+   * when none. The agent's own failures are in lastError.
+   */
+  snapshotError: z.string(),
   /** online: the agent reported within the last minute; offline: it did not. */
   connection: z.enum(['online', 'offline']),
   lastSeenAt: z.string().nullable(),

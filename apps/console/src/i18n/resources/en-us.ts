@@ -278,6 +278,7 @@ export const enUS = {
     registeredAt: 'Registered',
     lastSeen: 'Last seen',
     lastError: 'Last error',
+    snapshotError: 'Snapshot: {{error}}',
     monitor: 'Monitoring',
     config: {
       title: 'Configuration',

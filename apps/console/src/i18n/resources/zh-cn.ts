@@ -274,6 +274,7 @@ export const zhCN: LocaleResources = {
     registeredAt: '注册时间',
     lastSeen: '最后上报',
     lastError: '最近错误',
+    snapshotError: '快照：{{error}}',
     monitor: '监控',
     config: {
       title: '配置',

@@ -274,6 +274,7 @@ export const zhTW: LocaleResources = {
     registeredAt: '註冊時間',
     lastSeen: '最後回報',
     lastError: '最近錯誤',
+    snapshotError: '快照：{{error}}',
     monitor: '監控',
     config: {
       title: '設定',

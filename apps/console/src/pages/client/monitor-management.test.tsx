@@ -45,6 +45,7 @@ const edgeNode = {
   appliedVersion: '',
   currentVersion: '',
   lastError: '',
+  snapshotError: '',
   connection: 'online',
   lastSeenAt: at,
   createdAt: at,

@@ -162,6 +162,7 @@ const placed = (overrides: object) => ({
   appliedVersion: 'a'.repeat(32),
   currentVersion: 'a'.repeat(32),
   lastError: '',
+  snapshotError: '',
   connection: 'online',
   lastSeenAt: '2026-03-01T10:05:00.000Z',
   createdAt: '2026-03-01T10:00:00.000Z',
@@ -203,6 +204,7 @@ describe('nodesList', () => {
           currentVersion: 'b'.repeat(32),
           connection: 'offline',
           lastError: 'nginx -t failed',
+          snapshotError: "left out of this node's snapshot: site 9 (big): the node would serve more than 50000 domains",
         }),
       ]),
     );
@@ -216,6 +218,13 @@ describe('nodesList', () => {
     expect(within(second).getByText('Pending')).toBeTruthy();
     expect(within(second).getByText('Offline')).toBeTruthy();
     expect(within(second).getByText('nginx -t failed')).toBeTruthy();
+    // What the control plane could not put into the node's snapshot shows beside the agent's error.
+    expect(
+      within(second).getByText(
+        "Snapshot: left out of this node's snapshot: site 9 (big): the node would serve more than 50000 domains",
+      ),
+    ).toBeTruthy();
+    expect(within(first).queryByText(/^Snapshot:/)).toBeNull();
     const query = api.sent('GET', '/client/nodes/initialized')[0]?.search;
     expect(query?.getAll('zoneIDs')).toEqual(['2']);
     expect(query?.get('value')).toBe('paris');

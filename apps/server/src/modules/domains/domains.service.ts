@@ -22,6 +22,7 @@ import { certificateCovers } from '../certificates/x509.js';
 import { NodeSockets } from '../nodes/node-sockets.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import { SitesRepository, type SiteView } from '../sites/sites.repository.js';
+import { NodeCapacity } from '../snapshots/node-capacity.js';
 import type { CnameSettingsService } from './cname-settings.service.js';
 import {
   type DomainFilter,
@@ -179,6 +180,7 @@ export class DomainsService {
     private readonly allowPrivateOrigins: boolean,
     private readonly cnames: CnameSettingsService,
     private readonly resolver: CnameResolver,
+    private readonly capacity: NodeCapacity = new NodeCapacity(),
   ) {}
 
   private repo(db: Db = this.db) {
@@ -276,6 +278,7 @@ export class DomainsService {
   private async insertAll(tx: Db, site: SiteView, items: (DomainSettingsIn & { name: string })[]) {
     const siteId = site.id;
     const repo = this.repo(tx);
+    const nodesStillFit = await this.capacity.before(tx, site.ownerId, { sites: [siteId] });
     await this.checkDomainLimit(tx, repo, siteId, items.length);
     const autoSSL = items.filter((i) => i.autoSSL).length;
     if (autoSSL > 0 && (await repo.countAutoSSL(siteId)) + autoSSL > AUTO_SSL_DOMAINS_PER_SITE_MAX) {
@@ -305,6 +308,7 @@ export class DomainsService {
       await repo.insertUpstreams(id, item.upstreams.map(toRow));
       ids.push(id);
     }
+    await nodesStillFit();
     const rows = await repo.findMany(siteId, ids);
     rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     return this.present(repo, site, rows, tx);

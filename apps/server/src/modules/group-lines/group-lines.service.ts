@@ -2,6 +2,7 @@ import { DNS_LINES, type DnsLine, GROUP_PLACEMENT_LIMIT, type Locale } from '@ra
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import { NodeCapacity } from '../snapshots/node-capacity.js';
 import { GroupLinesRepository, type PlaceKind } from './group-lines.repository.js';
 
 type Scope = { operatorId: number; zoneId: number };
@@ -20,7 +21,10 @@ export function dnsLines(locale: Locale): DnsLine[] {
  * or not on the line it is taken from), then written, so a call does all or nothing.
  */
 export class GroupLinesService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly capacity: NodeCapacity = new NodeCapacity(),
+  ) {}
 
   private async group(repo: GroupLinesRepository, s: Scope, groupId: number, lock = true) {
     const group = await (lock ? repo.lockGroup : repo.findGroup).call(repo, s.operatorId, s.zoneId, groupId);
@@ -74,6 +78,9 @@ export class GroupLinesService {
   async add(kind: PlaceKind, s: Scope, groupId: number, line: string, ids: number[], locale: Locale): Promise<void> {
     const unique = [...new Set(ids)];
     await this.db.transaction(async (tx) => {
+      // The placed nodes take the sites of the products using the group.
+      const loads = kind === 'nodes' ? { nodes: unique } : { virtualNodes: unique };
+      const nodesStillFit = await this.capacity.before(tx, s.operatorId, loads, { nameNode: true });
       const repo = new GroupLinesRepository(tx);
       const group = await this.group(repo, s, groupId);
       let wrongPortType: number[];
@@ -99,6 +106,7 @@ export class GroupLinesService {
       const after = (await repo.placementCount(groupId)) + unique.length - already.length;
       if (after > GROUP_PLACEMENT_LIMIT) throw new AppError(203003, { extra: { limit: GROUP_PLACEMENT_LIMIT } });
       await repo.add(kind, groupId, line, unique);
+      await nodesStillFit();
     });
   }
 

@@ -76,11 +76,7 @@ export function bindNodeOperationRoutes(
   binder.bind(ops.listZoneNodes, async ({ params, query }, { caller }) => {
     const operatorId = await operator(caller);
     await settings.zone(operatorId, params.zoneID);
-    return nodes.listInitialized(
-      operatorId,
-      { ...query, zoneIDs: [params.zoneID] },
-      async (id) => (await snapshots.current(id)).version,
-    );
+    return nodes.listInitialized(operatorId, { ...query, zoneIDs: [params.zoneID] }, (id) => snapshots.state(id));
   });
   binder.bind(ops.metaZoneNodes, async ({ params }, { caller }) => ({
     data: await settings.metaInZone(await operator(caller), params.zoneID),

@@ -30,11 +30,7 @@ export function bindNodeRoutes(
   binder.bind(nodeRoutes.listInitializedNodes, async ({ query }, { caller }) => {
     const operatorId = await nodes.operatorOf(requireCaller(caller).accountId);
     const scope = requireCaller(caller).zoneScope;
-    const list = await nodes.listInitialized(
-      operatorId,
-      { ...query, scope },
-      async (id) => (await snapshots.current(id)).version,
-    );
+    const list = await nodes.listInitialized(operatorId, { ...query, scope }, (id) => snapshots.state(id));
     if (!monitorStates) return list;
     const states = await monitorStates(
       operatorId,

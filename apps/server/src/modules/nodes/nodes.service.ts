@@ -108,34 +108,39 @@ export class NodesService {
       page: number;
       pageSize: number;
     },
-    currentVersion: (nodeId: number) => Promise<string>,
+    /** The node's current snapshot and what could not go into it (SnapshotsService.state). */
+    snapshotState: (nodeId: number) => Promise<{ snapshot: { version: string } | null; problem: string }>,
   ): Promise<{ data: InitializedNode[]; total: number }> {
     const { rows, total } = await this.nodes.listInitialized(operatorId, q, q.page, q.pageSize);
     const now = this.clock();
     const data = await Promise.all(
-      rows.map(async (row) => ({
-        id: row.id,
-        name: row.name,
-        ips: row.ips,
-        version: row.version,
-        zoneId: row.zoneId ?? 0,
-        zoneName: row.zoneName,
-        groups: row.groups,
-        appliedVersion: row.appliedVersion,
-        currentVersion: await currentVersion(row.id),
-        lastError: row.lastError,
-        connection: nodeConnection(row.lastSeenAt, now),
-        lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
-        createdAt: row.createdAt.toISOString(),
-        status: row.enabled ? ('on' as const) : ('off' as const),
-        memo: row.memo,
-        monitor: row.monitor,
-        portType: row.portType,
-        logRotateTime: row.logRotateTime,
-        upgradeStatus: row.upgradeStatus,
-        subNodeCount: row.subNodeCount,
-        dnsStatus: row.groups.length > 0 ? ('recorded' as const) : ('none' as const),
-      })),
+      rows.map(async (row) => {
+        const state = await snapshotState(row.id);
+        return {
+          id: row.id,
+          name: row.name,
+          ips: row.ips,
+          version: row.version,
+          zoneId: row.zoneId ?? 0,
+          zoneName: row.zoneName,
+          groups: row.groups,
+          appliedVersion: row.appliedVersion,
+          currentVersion: state.snapshot?.version ?? '',
+          lastError: row.lastError,
+          snapshotError: state.problem,
+          connection: nodeConnection(row.lastSeenAt, now),
+          lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
+          createdAt: row.createdAt.toISOString(),
+          status: row.enabled ? ('on' as const) : ('off' as const),
+          memo: row.memo,
+          monitor: row.monitor,
+          portType: row.portType,
+          logRotateTime: row.logRotateTime,
+          upgradeStatus: row.upgradeStatus,
+          subNodeCount: row.subNodeCount,
+          dnsStatus: row.groups.length > 0 ? ('recorded' as const) : ('none' as const),
+        };
+      }),
     );
     return { data, total };
   }

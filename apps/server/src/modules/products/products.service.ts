@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import { NodeCapacity } from '../snapshots/node-capacity.js';
 import { type ProductGroupRef, type ProductRow, ProductsRepository } from './products.repository.js';
 
 export function presentProduct(row: ProductRow, groups: ProductGroupRef[], siteCount: number): Product {
@@ -39,6 +40,7 @@ export class ProductsService {
   constructor(
     private readonly db: Db,
     private readonly products: ProductsRepository,
+    private readonly capacity: NodeCapacity = new NodeCapacity(),
   ) {}
 
   async list(operatorId: number, page: number, pageSize: number) {
@@ -104,6 +106,9 @@ export class ProductsService {
     const { main, backup } = await this.checkGroups(operatorId, input, locale);
     try {
       await this.db.transaction(async (tx) => {
+        // The nodes of the new groups take the product's sites.
+        const loads = { products: [input.id], groups: [...main, ...backup] };
+        const nodesStillFit = await this.capacity.before(tx, operatorId, loads, { nameNode: true });
         const repo = new ProductsRepository(tx);
         const current = await repo.lock(operatorId, input.id);
         if (!current) throw new AppError(101018);
@@ -121,6 +126,7 @@ export class ProductsService {
         };
         await repo.update(operatorId, input.id, values);
         await repo.setGroups(input.id, main, backup);
+        await nodesStillFit();
       });
       return await this.get(operatorId, input.id);
     } catch (error) {

@@ -14,6 +14,7 @@ import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import { ProductsRepository } from '../products/products.repository.js';
 import { overSiteLimit } from '../products/products.service.js';
+import { type CapacityScope, NodeCapacity } from '../snapshots/node-capacity.js';
 import { type SiteFilter, type SiteStatus, SitesRepository, type SiteView } from './sites.repository.js';
 
 export function presentSite(row: SiteView): Site {
@@ -56,6 +57,7 @@ export class SitesService {
     private readonly sites: SitesRepository,
     private readonly products: ProductsRepository,
     private readonly accounts: AccountsRepository,
+    private readonly capacity: NodeCapacity = new NodeCapacity(),
   ) {}
 
   async listForOperator(operatorId: number, q: Paged) {
@@ -148,14 +150,18 @@ export class SitesService {
     ids: number[],
     values: Parameters<SitesRepository['updateMany']>[2],
     check?: Checked,
+    /** Nodes the change may load (sites moved to another product): checked after the write. */
+    loads?: CapacityScope,
   ) {
     const unique = [...new Set(ids)];
     return this.db.transaction(async (tx) => {
+      const nodesStillFit = loads ? await this.capacity.before(tx, operatorId, loads, { nameNode: true }) : null;
       const repo = new SitesRepository(tx);
       const rows = await repo.findMany({ ownerId: operatorId }, unique, true);
       if (rows.length !== unique.length) throw new AppError(101018);
       await check?.(rows, tx);
       await repo.updateMany(operatorId, unique, values);
+      await nodesStillFit?.();
       return rows;
     });
   }
@@ -202,13 +208,20 @@ export class SitesService {
 
   /** Another product of the same port type (101003 on productID otherwise), within its sites limit. */
   async changeProduct(operatorId: number, ids: number[], productID: number, locale: Locale) {
-    await this.change(operatorId, ids, { productId: productID }, async (rows, tx) => {
-      const moving = rows.filter((row) => row.productId !== productID).length;
-      const product = await this.productWithRoom(tx, operatorId, productID, moving);
-      if (rows.some((row) => row.productPortType !== product.portType)) {
-        throw invalidFields(locale, [{ field: 'productID', key: 'invalidValue' }]);
-      }
-    });
+    await this.change(
+      operatorId,
+      ids,
+      { productId: productID },
+      async (rows, tx) => {
+        const moving = rows.filter((row) => row.productId !== productID).length;
+        const product = await this.productWithRoom(tx, operatorId, productID, moving);
+        if (rows.some((row) => row.productPortType !== product.portType)) {
+          throw invalidFields(locale, [{ field: 'productID', key: 'invalidValue' }]);
+        }
+      },
+      // The nodes of the new product's groups take the sites' domains.
+      { sites: ids, products: [productID] },
+    );
   }
 
   /**

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
+  DATA_PLANE_LIMITS,
   type DataPlane,
+  dataPlaneSchema,
   type EdgeCertificate,
   type EdgeDomain,
   type EdgeSnapshot,
@@ -75,24 +77,73 @@ export function contentVersion(content: SnapshotContent): string {
     .slice(0, 32);
 }
 
+/** What one node's data plane may carry (DATA_PLANE_LIMITS by default; tests and installs go lower). */
+export interface SnapshotLimits {
+  domains: number;
+  certificates: number;
+  documentBytes: number;
+}
+
+/** A site the builder left out of a node's snapshot, and why (shown to the operator on the node). */
+export interface LeftOutSite {
+  siteId: number;
+  name: string;
+  reason: string;
+}
+
+/** A node's snapshot with the sites it could not carry. */
+export interface BuiltSnapshot {
+  snapshot: EdgeSnapshot;
+  leftOut: LeftOutSite[];
+}
+
 export class SnapshotBuilder {
+  private readonly limits: SnapshotLimits;
+
   constructor(
     private readonly db: Db,
     private readonly box: SecretBox,
-  ) {}
+    limits: Partial<SnapshotLimits> = {},
+  ) {
+    this.limits = {
+      domains: Math.min(limits.domains ?? DATA_PLANE_LIMITS.domains, DATA_PLANE_LIMITS.domains),
+      certificates: Math.min(limits.certificates ?? DATA_PLANE_LIMITS.certificates, DATA_PLANE_LIMITS.certificates),
+      documentBytes: Math.min(limits.documentBytes ?? DATA_PLANE_LIMITS.documentBytes, DATA_PLANE_LIMITS.documentBytes),
+    };
+  }
 
-  async build(nodeId: number, now: Date): Promise<EdgeSnapshot> {
-    const content = await this.content(nodeId, now);
+  /**
+   * The node's snapshot. It always fits the data plane's schema: sites that would take it over a
+   * limit, or whose rows the schema refuses, are left out whole and named in `leftOut`, so one
+   * tenant can never stop a node from taking every other tenant's changes.
+   */
+  async build(nodeId: number, now: Date): Promise<BuiltSnapshot> {
+    const found: Omit<LeftOutSite, 'name'>[] = [];
+    const content = await this.content(nodeId, now, found);
+    const names =
+      found.length === 0
+        ? []
+        : await this.db
+            .select({ id: sites.id, name: sites.name })
+            .from(sites)
+            .where(
+              inArray(
+                sites.id,
+                found.map((s) => s.siteId),
+              ),
+            );
+    const leftOut = found.map((s) => ({ ...s, name: names.find((n) => n.id === s.siteId)?.name ?? '' }));
     const version = contentVersion(content);
-    return {
+    const snapshot = {
       version,
       generatedAt: now.toISOString(),
       ...content,
       dataPlane: { ...content.dataPlane, version },
     };
+    return { snapshot, leftOut };
   }
 
-  private async content(nodeId: number, now: Date): Promise<SnapshotContent> {
+  private async content(nodeId: number, now: Date, leftOut: Omit<LeftOutSite, 'name'>[]): Promise<SnapshotContent> {
     const [node] = await this.db
       .select({
         ownerId: nodes.ownerId,
@@ -215,15 +266,17 @@ export class SnapshotBuilder {
     const domainRows = (typeof raw === 'string' ? JSON.parse(raw) : raw) as ServedDomainRow[];
     if (domainRows.length === 0) return empty();
 
-    const caches = await edgeCachePolicies(this.db, [...new Set(domainRows.map((row) => row[7]))]);
+    const siteIds = [...new Set(domainRows.map((row) => row[7]))];
+    const caches = await edgeCachePolicies(this.db, siteIds);
     const cached = new Set(caches.map((policy) => policy.id));
     const siteModules = await edgeModulesOf(
       this.db,
       domainRows.map((row) => row[0]),
     );
-    const settings = await edgeSiteSettings(this.db, [...new Set(domainRows.map((row) => row[7]))]);
+    const settings = await edgeSiteSettings(this.db, siteIds);
     const withSettings = new Set(settings.map((entry) => entry.id));
-    const out: EdgeDomain[] = [];
+    const all: EdgeDomain[] = [];
+    const siteOf = new Map<number, number>();
     for (const [
       id,
       name,
@@ -240,7 +293,8 @@ export class SnapshotBuilder {
       const upstreams = upstreamTuples.map(([ip, port, weight, backup]) => ({ ip, port, weight, backup }));
       // The API refuses this (401008); a row in that state is skipped rather than breaking the node.
       if (!upstreams.some((u) => !u.backup)) continue;
-      out.push({
+      siteOf.set(id, siteId);
+      all.push({
         id,
         name,
         enabled: siteServes,
@@ -260,7 +314,7 @@ export class SnapshotBuilder {
       });
     }
 
-    const certIds = [...new Set(out.map((d) => d.certificateId).filter((id): id is number => id !== null))];
+    const certIds = [...new Set(all.map((d) => d.certificateId).filter((id): id is number => id !== null))];
     const certRows =
       certIds.length === 0
         ? []
@@ -274,18 +328,158 @@ export class SnapshotBuilder {
       certPem: c.certPem,
       keyPem: this.box.open(c.keySealed),
     }));
-    const used = new Set(out.map((d) => d.cacheId));
-    const usedSettings = new Set(out.map((d) => d.settingsId));
-    const plane: DataPlane = {
-      version: 'pending',
-      domains: out,
-      certificates: certs,
-      caches: caches.filter((policy) => used.has(policy.id)),
-      cacheEpoch,
-      modules: siteModules.modules,
-      settings: settings.filter((entry) => usedSettings.has(entry.id)),
-      limits,
+    const planWithout = (out: ReadonlySet<number>): DataPlane => {
+      const domains = out.size === 0 ? all : all.filter((d) => !out.has(siteOf.get(d.id) ?? 0));
+      const usedCerts = new Set(domains.map((d) => d.certificateId));
+      const usedCaches = new Set(domains.map((d) => d.cacheId));
+      const usedSettings = new Set(domains.map((d) => d.settingsId));
+      const usedModules = new Set(
+        domains.flatMap((d) => (d.modules ? Object.values(d.modules).filter((m) => m !== null) : [])),
+      );
+      return {
+        version: 'pending',
+        domains,
+        certificates: certs.filter((cert) => usedCerts.has(cert.id)),
+        caches: caches.filter((policy) => usedCaches.has(policy.id)),
+        cacheEpoch,
+        modules: siteModules.modules.filter((module) => usedModules.has(module.id)),
+        settings: settings.filter((entry) => usedSettings.has(entry.id)),
+        limits,
+      };
     };
+    const fitted = fitSites(all, siteOf, planWithout, this.limits);
+    leftOut.push(...fitted.leftOut);
+    const plane = fitted.plane;
     return { ...zoneLevel, dataPlane: plane };
   }
 }
+
+/**
+ * The data plane without the sites that do not fit: while the node's domains, certificates or
+ * document bytes are over the limits, the site with the most domains on the node goes first (the
+ * fewest tenants lose service; ties: the newest site), then any site whose rows the schema
+ * refuses (a row written before a check existed, or by hand). Deterministic: the same rows give the
+ * same choice on every build and every control-plane process.
+ */
+export function fitSites(
+  all: readonly EdgeDomain[],
+  siteOf: ReadonlyMap<number, number>,
+  planWithout: (out: ReadonlySet<number>) => DataPlane,
+  limits: SnapshotLimits,
+): { plane: DataPlane; leftOut: Omit<LeftOutSite, 'name'>[] } {
+  const out = new Set<number>();
+  const leftOut: Omit<LeftOutSite, 'name'>[] = [];
+  const domainsOf = new Map<number, number>();
+  const certsOf = new Map<number, Set<number>>();
+  for (const d of all) {
+    const site = siteOf.get(d.id) ?? 0;
+    domainsOf.set(site, (domainsOf.get(site) ?? 0) + 1);
+    if (d.certificateId !== null) {
+      const set = certsOf.get(site) ?? new Set<number>();
+      set.add(d.certificateId);
+      certsOf.set(site, set);
+    }
+  }
+  const bySize = [...domainsOf.keys()].sort((a, b) => (domainsOf.get(b) ?? 0) - (domainsOf.get(a) ?? 0) || b - a);
+  let domains = all.length;
+  let certs = new Set(all.map((d) => d.certificateId).filter((id) => id !== null)).size;
+  for (const site of bySize) {
+    if (domains <= limits.domains && certs <= limits.certificates) break;
+    out.add(site);
+    domains -= domainsOf.get(site) ?? 0;
+    certs -= certsOf.get(site)?.size ?? 0;
+    leftOut.push({
+      siteId: site,
+      reason:
+        domains + (domainsOf.get(site) ?? 0) > limits.domains
+          ? `the node would serve more than ${limits.domains} domains`
+          : `the node would hold more than ${limits.certificates} certificates`,
+    });
+  }
+  // Rows the schema refuses: each issue is traced to the site whose row it is.
+  for (let round = 0; ; round++) {
+    const plane = planWithout(out);
+    const checked = dataPlaneSchema.safeParse({ ...plane, version: 'check' });
+    const bytes = checked.success ? Buffer.byteLength(JSON.stringify(plane), 'utf8') : 0;
+    if (checked.success && bytes <= limits.documentBytes) return { plane, leftOut };
+    if (round >= 3) {
+      throw new SnapshotBuildError(
+        checked.success
+          ? `the data plane is ${bytes} bytes, over the limit of ${limits.documentBytes}`
+          : `the data plane breaks its schema: ${checked.error.issues[0]?.path.join('.')} ${checked.error.issues[0]?.message}`,
+      );
+    }
+    if (!checked.success) {
+      const blamed = new Map<number, string>();
+      for (const issue of checked.error.issues) {
+        for (const site of sitesOfIssue(plane, siteOf, issue.path)) {
+          if (!blamed.has(site))
+            blamed.set(site, `${issue.path.slice(2).join('.') || issue.path.join('.')}: ${issue.message}`);
+        }
+      }
+      if (blamed.size === 0) {
+        const first = checked.error.issues[0];
+        throw new SnapshotBuildError(`the data plane breaks its schema: ${first?.path.join('.')} ${first?.message}`);
+      }
+      for (const [site, why] of [...blamed].sort(([a], [b]) => a - b)) {
+        out.add(site);
+        leftOut.push({ siteId: site, reason: `its configuration breaks the data plane's schema (${why})` });
+      }
+    } else {
+      // Over the byte limit: the largest sites by their share of the document go first.
+      const share = new Map<number, number>();
+      for (const d of plane.domains) {
+        const site = siteOf.get(d.id) ?? 0;
+        share.set(site, (share.get(site) ?? 0) + JSON.stringify(d).length);
+      }
+      const byCert = new Map(plane.certificates.map((c) => [c.id, c.certPem.length + c.keyPem.length]));
+      for (const [site, ids] of certsOf) {
+        if (!share.has(site)) continue;
+        for (const id of ids) share.set(site, (share.get(site) ?? 0) + (byCert.get(id) ?? 0));
+      }
+      let left = bytes;
+      for (const [site, size] of [...share].sort(([a, x], [b, y]) => y - x || b - a)) {
+        if (left <= limits.documentBytes) break;
+        out.add(site);
+        left -= size;
+        leftOut.push({ siteId: site, reason: `the node's data plane would be over ${limits.documentBytes} bytes` });
+      }
+    }
+  }
+}
+
+/** The sites whose rows an issue at `path` of the data plane is about. */
+function sitesOfIssue(plane: DataPlane, siteOf: ReadonlyMap<number, number>, path: readonly PropertyKey[]): number[] {
+  const [list, index] = path;
+  if (typeof index !== 'number') return [];
+  const bySite = (pick: (d: EdgeDomain) => boolean) => [
+    ...new Set(plane.domains.filter(pick).map((d) => siteOf.get(d.id) ?? 0)),
+  ];
+  switch (list) {
+    case 'domains': {
+      const domain = plane.domains[index];
+      return domain ? [siteOf.get(domain.id) ?? 0] : [];
+    }
+    case 'certificates': {
+      const id = plane.certificates[index]?.id;
+      return bySite((d) => d.certificateId === id);
+    }
+    case 'caches': {
+      const id = plane.caches[index]?.id;
+      return bySite((d) => d.cacheId === id);
+    }
+    case 'settings': {
+      const id = plane.settings[index]?.id;
+      return bySite((d) => d.settingsId === id);
+    }
+    case 'modules': {
+      const id = plane.modules[index]?.id;
+      return bySite((d) => (d.modules ? Object.values(d.modules).includes(id ?? -1) : false));
+    }
+    default:
+      return [];
+  }
+}
+
+/** A node's snapshot cannot be built at all; the message names the cause for the operator. */
+export class SnapshotBuildError extends Error {}

@@ -1,4 +1,4 @@
-import type { EdgeSnapshot } from '@rampart/contract';
+import { type EdgeSnapshot, edgeSnapshotSchema } from '@rampart/contract';
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SnapshotBuilder } from './snapshot-builder.js';
@@ -12,11 +12,23 @@ import type { SnapshotBuilder } from './snapshot-builder.js';
 const CACHE_MS = 60_000;
 /** A waiting poll wakes this often to see whether the cached snapshot has expired. */
 const RECHECK_MS = 5000;
+/** The snapshot's schema but for the data plane (SnapshotBuilder checks that part itself). */
+const ZONE_LEVEL = edgeSnapshotSchema.omit({ dataPlane: true });
+
+/**
+ * What a node is given, and what the operator is told about it: `problem` names the sites left
+ * out of the snapshot and why, or why no snapshot could be built at all (`snapshot` null: the
+ * node keeps what it has, and its poll waits as if nothing changed instead of failing).
+ */
+export interface SnapshotState {
+  readonly snapshot: EdgeSnapshot | null;
+  readonly problem: string;
+}
 
 interface Cached {
   readonly generation: number;
   readonly at: number;
-  readonly snapshot: Promise<EdgeSnapshot>;
+  readonly state: Promise<SnapshotState>;
 }
 
 /** Per-node snapshots: built on demand, cached per configuration generation, served by long poll. */
@@ -29,29 +41,61 @@ export class SnapshotsService {
     private readonly builder: SnapshotBuilder,
     private readonly changes: ConfigChanges,
     private readonly clock: Clock,
+    /** Where a snapshot that cannot be built is logged (the operator sees it on the node too). */
+    private readonly log: (nodeId: number, problem: string) => void = () => {},
   ) {}
 
-  current(nodeId: number): Promise<EdgeSnapshot> {
+  state(nodeId: number): Promise<SnapshotState> {
     const generation = this.changes.generation;
     const now = Date.now();
     const hit = this.cache.get(nodeId);
-    if (hit && hit.generation === generation && now - hit.at < CACHE_MS) return hit.snapshot;
-    const snapshot = this.builder.build(nodeId, new Date(this.clock()));
-    this.cache.set(nodeId, { generation, at: now, snapshot });
-    snapshot.catch(() => this.cache.delete(nodeId));
+    if (hit && hit.generation === generation && now - hit.at < CACHE_MS) return hit.state;
+    const state: Promise<SnapshotState> = this.builder
+      .build(nodeId, new Date(this.clock()))
+      .then(({ snapshot, leftOut }) => {
+        // The builder fits the data plane; the zone-level rest (listen ports, nginx settings,
+        // layer-4 ports) must fit too, or the poll's reply would break its schema on every poll.
+        const zoneLevel = ZONE_LEVEL.safeParse(snapshot);
+        if (!zoneLevel.success) {
+          const issue = zoneLevel.error.issues[0];
+          throw new Error(`${issue?.path.join('.')}: ${issue?.message}`);
+        }
+        const problem =
+          leftOut.length === 0
+            ? ''
+            : `left out of this node's snapshot: ${leftOut.map((s) => `site ${s.siteId} (${s.name}): ${s.reason}`).join('; ')}`;
+        if (problem !== '') this.log(nodeId, problem);
+        return { snapshot, problem };
+      })
+      .catch((error: unknown) => {
+        const problem = `the snapshot cannot be built: ${error instanceof Error ? error.message : String(error)}`;
+        this.log(nodeId, problem);
+        // Retried after a short while rather than on every poll.
+        this.cache.set(nodeId, { generation, at: now - CACHE_MS + RECHECK_MS, state });
+        return { snapshot: null, problem };
+      });
+    this.cache.set(nodeId, { generation, at: now, state });
+    return state;
+  }
+
+  /** The node's current snapshot; throws when none can be built (see `state` for why). */
+  async current(nodeId: number): Promise<EdgeSnapshot> {
+    const { snapshot, problem } = await this.state(nodeId);
+    if (!snapshot) throw new Error(problem);
     return snapshot;
   }
 
   /**
    * Answers the current snapshot when its version differs from `known`; otherwise waits up to
-   * `waitSeconds` for one that does and answers null when none came (or the node hung up).
+   * `waitSeconds` for one that does and answers null when none came (or the node hung up). A
+   * snapshot that cannot be built counts as no change: the node keeps serving what it has.
    */
   async poll(nodeId: number, known: string | undefined, waitSeconds: number, hangUp: AbortSignal) {
     const signal = AbortSignal.any([hangUp, this.closing.signal]);
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
-      const snapshot = await this.current(nodeId);
-      if (snapshot.version !== known) return snapshot;
+      const { snapshot } = await this.state(nodeId);
+      if (snapshot && snapshot.version !== known) return snapshot;
       const left = deadline - Date.now();
       if (left <= 0 || signal.aborted) return null;
       await this.changes.next(Math.min(left, RECHECK_MS), signal);

@@ -4,6 +4,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/erro
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
+import { NodeCapacity } from '../snapshots/node-capacity.js';
 import type { ZonesRepository } from '../zones/zones.repository.js';
 import { type VirtualNodeRow, VirtualNodesRepository } from './virtual-nodes.repository.js';
 
@@ -44,6 +45,7 @@ export class VirtualNodesService {
   constructor(
     private readonly db: Db,
     private readonly zones: ZonesRepository,
+    private readonly capacity: NodeCapacity = new NodeCapacity(),
   ) {}
 
   private repo(db: Db = this.db) {
@@ -134,6 +136,8 @@ export class VirtualNodesService {
   async addNodeRecords(s: Scope, id: number, nodeIds: number[], locale: Locale): Promise<void> {
     const unique = [...new Set(nodeIds)];
     await this.db.transaction(async (tx) => {
+      // The named nodes take the sites of the products using the virtual node's groups.
+      const nodesStillFit = await this.capacity.before(tx, s.operatorId, { nodes: unique }, { nameNode: true });
       const virtualNode = await this.get(s, id, tx, true);
       const repo = this.repo(tx);
       if ((await repo.recordTypes(id)).includes('cname')) {
@@ -147,6 +151,7 @@ export class VirtualNodesService {
         throw invalidFields(locale, [{ field: 'nodeIDs', key: 'portTypeMismatch', params: { ids: other.join(', ') } }]);
       }
       await repo.insertNodeRecords(id, unique);
+      await nodesStillFit();
     });
   }
 

@@ -7,6 +7,7 @@ import { invalidFields } from '../../platform/http/validation.js';
 import { AccountZonesRepository } from '../account-zones/account-zones.repository.js';
 import { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
 import { NodesRepository } from '../nodes/nodes.repository.js';
+import { NodeCapacity } from '../snapshots/node-capacity.js';
 import { ZoneSettingsRepository } from './zone-settings.repository.js';
 import { type ZoneRow, ZonesRepository } from './zones.repository.js';
 
@@ -39,6 +40,7 @@ export class ZonesService {
   constructor(
     private readonly db: Db,
     private readonly zones: ZonesRepository,
+    private readonly capacity: NodeCapacity = new NodeCapacity(),
   ) {}
 
   async list(
@@ -143,6 +145,7 @@ export class ZonesService {
     await this.get(operatorId, zoneId);
     const unique = [...new Set(ids)];
     await this.db.transaction(async (tx) => {
+      const nodesStillFit = await this.capacity.before(tx, operatorId, { nodes: unique }, { nameNode: true });
       const moved = await new ZonesRepository(tx).initializeNodes(operatorId, unique, zoneId);
       if (moved !== unique.length)
         throw new AppError(101018, { extra: { reason: 'not every node is an uninitialised node of yours' } });
@@ -154,6 +157,8 @@ export class ZonesService {
           throw new AppError(203003, { extra: { limit: GROUP_PLACEMENT_LIMIT } });
         }
         await lines.add('nodes', groupId, DEFAULT_LINE, unique);
+        // The new nodes take the sites of the products using the group.
+        await nodesStillFit();
       }
     });
   }

@@ -8,6 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema.js';
+import { lockStore } from './store-lock.js';
 
 export type Schema = typeof schema;
 /**
@@ -103,9 +104,33 @@ export function openPglite(client: PGlite): Database {
   };
 }
 
-/** PostgreSQL when a URL is given, otherwise PGlite with its data in `dataDir/pglite`. */
-export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<Database> {
+/**
+ * PostgreSQL when a URL is given, otherwise PGlite with its data in `dataDir/pglite`, locked for
+ * this process (StoreLockedError when another one holds it; see store-lock.ts). `onLockLost` runs
+ * if the lock is lost while open: the caller must stop.
+ */
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  onLockLost?: (error: Error) => void;
+}): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  const client = await PGlite.create({ dataDir: path.join(options.dataDir, 'pglite') });
-  return openPglite(client);
+  const dir = path.join(options.dataDir, 'pglite');
+  const lock = await lockStore(dir, 'embedded database', options.onLockLost);
+  try {
+    const database = openPglite(await PGlite.create({ dataDir: dir }));
+    return {
+      ...database,
+      async close() {
+        try {
+          await database.close();
+        } finally {
+          await lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }

@@ -148,7 +148,18 @@ export function InitializedNodesTab() {
       title: t('lastError'),
       dataIndex: 'lastError',
       ellipsis: true,
-      render: (value: string) => (value ? <span style={{ color: token.colorError }}>{value}</span> : '—'),
+      // The agent's own failure, and what the control plane could not put into the node's snapshot.
+      render: (value: string, node) =>
+        value || node.snapshotError ? (
+          <Space orientation="vertical" size={0}>
+            {node.snapshotError && (
+              <span style={{ color: token.colorError }}>{t('snapshotError', { error: node.snapshotError })}</span>
+            )}
+            {value && <span style={{ color: token.colorError }}>{value}</span>}
+          </Space>
+        ) : (
+          '—'
+        ),
     },
     { title: t('lastSeen'), dataIndex: 'lastSeenAt', render: (value: string | null) => <DateTime value={value} /> },
     {

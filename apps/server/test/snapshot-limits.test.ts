@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeRequest } from './helpers/edge-node.js';
+import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+/**
+ * A node whose sites are over its data-plane limits anyway (rows written before a limit was
+ * lowered, or by hand) keeps taking every other site's changes: the builder leaves out the sites
+ * that do not fit, whole, and the operator sees which and why on the node.
+ */
+
+/** `count` domains named `<i>.<suffix>` in the site, each with one upstream, written straight into the database. */
+async function insertDomains(t: TestApp, siteId: number, suffix: string, count: number) {
+  const db = t.db.database.db;
+  await db.execute(sql`INSERT INTO domains (site_id, name)
+    SELECT ${siteId}, 'd' || i || '.' || ${suffix} FROM generate_series(1, ${count}) AS i`);
+  await db.execute(sql`INSERT INTO domain_upstreams (domain_id, ip, port)
+    SELECT id, '127.0.0.1', 8080 FROM domains WHERE site_id = ${siteId}`);
+}
+
+async function poll(t: TestApp, f: SiteFixture) {
+  const res = await nodeRequest(t.app, f.node, 'GET', '/snapshot');
+  return res;
+}
+
+async function nodeRow(f: SiteFixture) {
+  const list = (await f.call('GET', 'client/nodes/initialized?page=1&pageSize=10')).json().data;
+  return list.find((n: { id: number }) => n.id === f.node.nodeId) as {
+    currentVersion: string;
+    snapshotError: string;
+  };
+}
+
+describe('a node over its configured domain limit', () => {
+  let t: TestApp;
+  let f: SiteFixture;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { nodeDomainLimit: 5 } });
+    f = await siteFixture(t);
+  });
+  afterAll(async () => t.close());
+
+  it('leaves out the site that goes over, keeps serving and updating the others, and tells the operator', async () => {
+    await f.addDomains(['a.shop.example', 'b.shop.example']);
+    await insertDomains(t, f.otherSiteId, 'next.example', 4);
+    // The next write anywhere rebuilds the snapshot.
+    const [shopDomain] = (
+      await f.call('GET', `user/site/${f.siteId}/domains?page=1&pageSize=1`, undefined, f.user)
+    ).json().data;
+    const res = await poll(t, f);
+    expect(res.statusCode).toBe(200);
+    const names = res
+      .json()
+      .data.dataPlane.domains.map((d: { name: string }) => d.name)
+      .sort();
+    expect(names).toEqual(['a.shop.example', 'b.shop.example']);
+    const row = await nodeRow(f);
+    expect(row.snapshotError).toContain(`site ${f.otherSiteId} (next door)`);
+    expect(row.snapshotError).toContain('more than 5 domains');
+    expect(row.currentVersion).toBe(res.json().data.version);
+
+    // The customer's change still reaches the node.
+    const changed = await f.call(
+      'PUT',
+      `user/site/${f.siteId}/domain`,
+      { id: shopDomain.id, upstreams: [{ ip: '127.0.0.1', port: 9090 }] },
+      f.user,
+    );
+    expect(changed.statusCode).toBe(200);
+    const next = await nodeRequest(t.app, f.node, 'GET', `/snapshot?version=${res.json().data.version}`);
+    expect(next.statusCode).toBe(200);
+    const served = next.json().data.dataPlane.domains.find((d: { id: number }) => d.id === shopDomain.id);
+    expect(served.origin.upstreams[0].port).toBe(9090);
+    expect(next.json().data.dataPlane.domains).toHaveLength(2);
+  });
+
+  it('leaves out a site whose rows the data plane refuses, instead of failing every poll', async () => {
+    // Back under the limit: the neighbour's rows go, one with a name the data plane refuses comes.
+    const db = t.db.database.db;
+    await db.execute(sql`DELETE FROM domains WHERE site_id = ${f.otherSiteId}`);
+    await db.execute(sql`INSERT INTO domains (site_id, name) VALUES (${f.otherSiteId}, 'UPPER.next.example')`);
+    await db.execute(sql`INSERT INTO domain_upstreams (domain_id, ip, port)
+      SELECT id, '127.0.0.1', 8080 FROM domains WHERE site_id = ${f.otherSiteId}`);
+    await f.addDomains(['c.shop.example']);
+    const res = await poll(t, f);
+    expect(res.statusCode).toBe(200);
+    const names = res
+      .json()
+      .data.dataPlane.domains.map((d: { name: string }) => d.name)
+      .sort();
+    expect(names).toEqual(['a.shop.example', 'b.shop.example', 'c.shop.example']);
+    const row = await nodeRow(f);
+    expect(row.snapshotError).toContain(`site ${f.otherSiteId} (next door)`);
+    expect(row.snapshotError).toContain("breaks the data plane's schema");
+  });
+});
+
+describe('a node over the data plane limit of 50,000 domains', () => {
+  let t: TestApp;
+  let f: SiteFixture;
+  beforeAll(async () => {
+    t = await createTestApp();
+    f = await siteFixture(t);
+  });
+  afterAll(async () => t.close());
+
+  it("answers its poll with every other site's domains and names the site left out", async () => {
+    await f.addDomains(['a.shop.example']);
+    await f.addDomains(['b.shop.example']);
+    await insertDomains(t, f.otherSiteId, 'next.example', 50_000);
+    const res = await poll(t, f);
+    expect(res.statusCode).toBe(200);
+    const names = res
+      .json()
+      .data.dataPlane.domains.map((d: { name: string }) => d.name)
+      .sort();
+    expect(names).toEqual(['a.shop.example', 'b.shop.example']);
+    const row = await nodeRow(f);
+    expect(row.snapshotError).toContain(`site ${f.otherSiteId} (next door)`);
+    expect(row.snapshotError).toContain('more than 50000 domains');
+  }, 120_000);
+});
