@@ -113,6 +113,7 @@ import { installErrorHandling } from './platform/errors/error-handler.js';
 import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
 import { registerMultipart } from './platform/http/multipart.js';
+import { escapeUndecodablePath, parseQueryString } from './platform/http/url-decoding.js';
 import { Mailer } from './platform/mail/mailer.js';
 
 export interface AppOptions {
@@ -157,6 +158,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // One line per request is written by the onResponse hook below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    // Undecodable bytes in a query value become unpaired surrogates, which the binder refuses (101003).
+    routerOptions: { querystringParser: parseQueryString },
+    // Undecodable bytes in the path become %00, so the route matches and the binder names the parameter.
+    rewriteUrl: (req) => escapeUndecodablePath(req.url ?? '/'),
   });
 
   const consoleDir = options.config.consoleDir;

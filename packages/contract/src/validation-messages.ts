@@ -16,6 +16,11 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '格式错误',
     zh_TW: '格式錯誤',
   },
+  invalidCharacter: {
+    en_US: 'Contains a character that is not allowed (a NUL or an unpaired surrogate)',
+    zh_CN: '包含不允许的字符（NUL 或不成对的代理字符）',
+    zh_TW: '包含不允許的字元（NUL 或不成對的代理字元）',
+  },
   duplicateIP: {
     en_US: 'Duplicate IP',
     zh_CN: 'IP 重复',

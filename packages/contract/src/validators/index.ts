@@ -3,4 +3,5 @@ export * from './fields.js';
 export * from './ip.js';
 export * from './lists.js';
 export * from './origin.js';
+export * from './text.js';
 export * from './zod.js';

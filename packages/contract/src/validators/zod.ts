@@ -12,6 +12,7 @@ import {
   validateTextLength,
 } from './fields.js';
 import { validateBlacklistIPs, validateIPList, validateIPListText, validateWhitelistUrls } from './lists.js';
+import { hasUnsafeCharacter } from './text.js';
 
 /**
  * Zod schemas over the validators, for route declarations. A failed rule is reported as a custom
@@ -46,10 +47,16 @@ function baseString(missing: ValidationKey = 'required') {
   return z.string({ error: (issue) => (issue.input === undefined ? missing : 'invalid_type') });
 }
 
-/** A string schema checked by one of the validators; the value passes through unchanged. */
+const INVALID_CHARACTER: Exclude<ValidationResult, { ok: true }> = { ok: false, key: 'invalidCharacter' };
+
+/**
+ * A string schema checked by one of the validators; the value passes through unchanged. A NUL or
+ * an unpaired surrogate fails first (invalidCharacter), whatever the validator would say; the
+ * server's binder also refuses them in every string of a request, declared or not.
+ */
 export function zValidatedString(validate: (s: string) => ValidationResult) {
   return baseString().superRefine((value, ctx) => {
-    const result = validate(value);
+    const result = hasUnsafeCharacter(value) ? INVALID_CHARACTER : validate(value);
     if (!result.ok) addValidationIssue(ctx, result);
   });
 }
@@ -57,6 +64,10 @@ export function zValidatedString(validate: (s: string) => ValidationResult) {
 /** A domain name (spec §5); the output is its ASCII (Punycode) form, e.g. `xn--mnchen-3ya.de`. */
 export function zDomainName(opts: DomainNameOptions = {}) {
   return baseString('invalid_type').transform((value, ctx) => {
+    if (hasUnsafeCharacter(value)) {
+      addValidationIssue(ctx, INVALID_CHARACTER);
+      return z.NEVER;
+    }
     const result = validateDomainName(value, opts);
     if (result.ok) return result.ascii;
     addValidationIssue(ctx, { ok: false, key: result.reason });
