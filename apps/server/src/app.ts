@@ -109,7 +109,7 @@ import { SecretBox } from './platform/crypto/secret-box.js';
 import type { Database } from './platform/db/database.js';
 import { transactionScoped } from './platform/db/request-transaction.js';
 import { CnameResolver } from './platform/dns/cname-resolver.js';
-import { installErrorHandling } from './platform/errors/error-handler.js';
+import { clientErrorReply, frameworkErrorReply, installErrorHandling } from './platform/errors/error-handler.js';
 import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
 import { registerMultipart } from './platform/http/multipart.js';
@@ -162,6 +162,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { querystringParser: parseQueryString },
     // Undecodable bytes in the path become %00, so the route matches and the binder names the parameter.
     rewriteUrl: (req) => escapeUndecodablePath(req.url ?? '/'),
+    // Requests Node's parser refuses (headers or URL over the limit) answer in the catalogue's shape.
+    clientErrorHandler: clientErrorReply,
+    frameworkErrors: frameworkErrorReply,
   });
 
   const consoleDir = options.config.consoleDir;
