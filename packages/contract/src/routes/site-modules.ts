@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zDomainName } from '../validators/zod.js';
+import { zCorsOrigin, zDomainName, zRedirectTarget } from '../validators/zod.js';
 import { CACHE_PATH_RE } from './site-cache.js';
 
 /**
@@ -111,13 +111,14 @@ export function isSafeModuleRegex(source: string): boolean {
   }
 }
 
-/** A redirect target: a path, or an absolute http(s) URL; `$1`…`$9` allowed (regex rules). */
+/** A redirect target: a path, or an absolute http(s) URL (port 1–65535); `$1`…`$9` allowed (regex rules). */
 export const REDIRECT_TARGET_RE =
-  /^(https?:\/\/[a-z0-9.-]{1,253}(:[0-9]{1,5})?)?\/[A-Za-z0-9._~!$&'()*+,;=:@%/?#-]{0,1023}$/;
+  /^(https?:\/\/[a-z0-9.-]{1,253}(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?)?\/[A-Za-z0-9._~!$&'()*+,;=:@%/?#-]{0,1023}$/;
 /** A rewrite target: a path only (the origin stays the domain's). */
 export const REWRITE_TARGET_RE = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,1023}$/;
-/** A CORS origin: `*`, or scheme://host[:port] with an optional `*.` wildcard label. */
-export const CORS_ORIGIN_RE = /^(\*|https?:\/\/(\*\.)?[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:[0-9]{1,5})?)$/;
+/** A CORS origin: `*`, or scheme://host[:port] (port 1–65535) with an optional `*.` wildcard label. */
+export const CORS_ORIGIN_RE =
+  /^(\*|https?:\/\/(\*\.)?[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?)$/;
 export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const REDIRECT_CODES = [301, 302, 307, 308] as const;
 export const PATH_MATCH_TYPES = ['exact', 'prefix', 'regex'] as const;
@@ -167,7 +168,7 @@ const corsHeaderList = z
   .max(CORS_LIST_MAX);
 export const corsSettingsSchema = z.object({
   origins: z
-    .array(z.string().refine((s) => CORS_ORIGIN_RE.test(s), 'wrongFormat'))
+    .array(zCorsOrigin.refine((s) => CORS_ORIGIN_RE.test(s), 'wrongFormat'))
     .min(1)
     .max(CORS_LIST_MAX),
   methods: z.array(z.enum(CORS_METHODS)).min(1).max(CORS_METHODS.length).default(['GET', 'HEAD', 'POST']),
@@ -186,6 +187,7 @@ export const urlRedirectRuleInputSchema = z
     target: z
       .string()
       .max(MODULE_TARGET_MAX + 64)
+      .pipe(zRedirectTarget)
       .refine((s) => REDIRECT_TARGET_RE.test(s), 'wrongFormat'),
     statusCode: z.union(REDIRECT_CODES.map((c) => z.literal(c))).default(301),
     /** Appends the request's query string to the target. */

@@ -13,6 +13,7 @@ import {
 } from './fields.js';
 import { validateBlacklistIPs, validateIPList, validateIPListText, validateWhitelistUrls } from './lists.js';
 import { hasUnsafeCharacter } from './text.js';
+import { type HostPortResult, normalizeCorsOrigin, normalizeRedirectTarget } from './url.js';
 
 /**
  * Zod schemas over the validators, for route declarations. A failed rule is reported as a custom
@@ -90,7 +91,12 @@ export const zBlacklistIPs = zValidatedString(validateBlacklistIPs);
 /** Whitelist URLs text: http(s) URLs one per line; may be empty. */
 export const zWhitelistUrls = zValidatedString(validateWhitelistUrls);
 
-export const zEmail = zValidatedString(validateEmail);
+/** An e-mail address; the output has its domain in ASCII (UTS #46, Punycode), as SMTP needs it. */
+export const zEmail = zValidatedString(validateEmail).transform((email) => {
+  const at = email.lastIndexOf('@');
+  const domain = validateDomainName(email.slice(at + 1), { underscore: false });
+  return domain.ok ? `${email.slice(0, at)}@${domain.ascii}` : email;
+});
 export const zAccount = zValidatedString(validateAccount);
 export const zPassword = zValidatedString(validatePassword);
 export const zNewPassword = zValidatedString(validateNewPassword);
@@ -111,3 +117,22 @@ export const zPort = z
 export function zText(max: number) {
   return zValidatedString((s) => validateTextLength(s, max));
 }
+
+function zNormalizedUrl(normalize: (s: string) => HostPortResult) {
+  return baseString().transform((value, ctx) => {
+    if (hasUnsafeCharacter(value)) {
+      addValidationIssue(ctx, INVALID_CHARACTER);
+      return z.NEVER;
+    }
+    const result = normalize(value);
+    if (result.ok) return result.value;
+    addValidationIssue(ctx, { ok: false, key: result.key });
+    return z.NEVER;
+  });
+}
+
+/** A CORS origin (`*` or `http(s)://[*.]host[:port]`); the output is its canonical ASCII form. */
+export const zCorsOrigin = zNormalizedUrl(normalizeCorsOrigin);
+
+/** A redirect target (a path, or an absolute http(s) URL); the output has its host in ASCII. */
+export const zRedirectTarget = zNormalizedUrl(normalizeRedirectTarget);
