@@ -296,6 +296,12 @@ describe('URL redirect modules', () => {
     [{ matchType: 'regex', source: '^/(?<name>a)$', target: '/new' }, 'items.0.source'],
     [{ matchType: 'regex', source: '^/(a)\\1$', target: '/new' }, 'items.0.source'],
     [{ matchType: 'regex', source: '^/(a$', target: '/new' }, 'items.0.source'],
+    // Valid JavaScript, refused by the edge's PCRE2.
+    [{ matchType: 'regex', source: '^/[]', target: '/new' }, 'items.0.source'],
+    [{ matchType: 'regex', source: '^/[^]', target: '/new' }, 'items.0.source'],
+    [{ matchType: 'regex', source: '^/[a-\\d]', target: '/new' }, 'items.0.source'],
+    [{ matchType: 'regex', source: '^/a{1,100000}', target: '/new' }, 'items.0.source'],
+    [{ matchType: 'regex', source: '^/[:alpha:]', target: '/new' }, 'items.0.source'],
     [{ source: '/old', target: 'javascript:alert(1)' }, 'items.0.target'],
     [{ source: '/old', target: 'https://example.com:99999/' }, 'items.0.target'],
     [{ source: '/old', target: '/new\r\nSet-Cookie: a=1' }, 'items.0.target'],
@@ -467,6 +473,13 @@ describe('proxy rewrite modules', () => {
       items: [{ source: '/a', target: 'https://elsewhere.example/' }],
     });
     expect(fields(bad)).toEqual(['items.0.target']);
+    // Patterns JavaScript compiles and the edge's PCRE2 does not.
+    for (const source of ['^/[]', '^/[^]', '^/[a-\\d]', '^/a{1,100000}']) {
+      const refused = await mod('POST', `proxyRewrite/${id}/rules`, {
+        items: [{ matchType: 'regex', source, target: '/x' }],
+      });
+      expect(fields(refused), source).toEqual(['items.0.source']);
+    }
     const items = Array.from({ length: 101 }, (_, i) => ({ source: `/r${i}`, target: '/x' }));
     expect((await mod('POST', `proxyRewrite/${id}/rules`, { items })).json().code).toBe(101029);
     expect((await mod('GET', `proxyRewrite/${id}/rules`)).json().total).toBe(0);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { pcreRegexProblem } from '../validators/regex.js';
 import { zCorsOrigin, zDomainName, zRedirectTarget } from '../validators/zod.js';
 import { CACHE_PATH_RE } from './site-cache.js';
 
@@ -91,24 +92,12 @@ export function moduleHeaderAllowed(name: string, direction: 'request' | 'respon
 /** Characters of a regex source: the URL path set plus the regex operators; no quotes, spaces or controls. */
 export const MODULE_REGEX_RE = /^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?[\]{}\\-]{1,256}$/;
 /**
- * The regex subset both JavaScript (checked here) and PCRE (at the edge) read alike: no `(?`
- * constructs (lookaround, named groups, inline flags), and a backslash only before a class letter
- * (d D w W s S) or a punctuation character it escapes; no back-references, \x, \u, \p, \Q.
+ * A customer's path pattern: the characters of {@link MODULE_REGEX_RE}, and a pattern the edge's
+ * PCRE2 compiles within the subset both engines read alike (validators/regex.ts: no `(?` or `(*`
+ * constructs, a backslash only before a class letter d D w W s S or a punctuation character).
  */
 export function isSafeModuleRegex(source: string): boolean {
-  if (!MODULE_REGEX_RE.test(source) || source.includes('(?')) return false;
-  for (let i = 0; i < source.length; i++) {
-    if (source[i] !== '\\') continue;
-    const next = source[i + 1];
-    if (next === undefined || !/[dDwWsS./\\\-^$|?*+()[\]{}]/.test(next)) return false;
-    i++;
-  }
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
+  return MODULE_REGEX_RE.test(source) && pcreRegexProblem(source) === null;
 }
 
 /** A redirect target: a path, or an absolute http(s) URL (port 1–65535); `$1`…`$9` allowed (regex rules). */
