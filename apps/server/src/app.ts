@@ -110,10 +110,11 @@ import { SecretBox } from './platform/crypto/secret-box.js';
 import type { Database } from './platform/db/database.js';
 import { transactionScoped } from './platform/db/request-transaction.js';
 import { CnameResolver } from './platform/dns/cname-resolver.js';
-import { installErrorHandling } from './platform/errors/error-handler.js';
+import { clientErrorReply, frameworkErrorReply, installErrorHandling } from './platform/errors/error-handler.js';
 import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
 import { registerMultipart } from './platform/http/multipart.js';
+import { escapeUndecodablePath, parseQueryString } from './platform/http/url-decoding.js';
 import { Mailer } from './platform/mail/mailer.js';
 
 export interface AppOptions {
@@ -159,6 +160,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // One line per request is written by the onResponse hook below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    // Undecodable bytes in a query value become unpaired surrogates, which the binder refuses (101003).
+    routerOptions: { querystringParser: parseQueryString },
+    // Undecodable bytes in the path become %00, so the route matches and the binder names the parameter.
+    rewriteUrl: (req) => escapeUndecodablePath(req.url ?? '/'),
+    // Requests Node's parser refuses (headers or URL over the limit) answer in the catalogue's shape.
+    clientErrorHandler: clientErrorReply,
+    frameworkErrors: frameworkErrorReply,
   });
 
   const consoleDir = options.config.consoleDir;

@@ -124,7 +124,7 @@ describe('reply conventions', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 101003, extra: { reason: 'invalid JSON body' } });
+    expect(res.json()).toMatchObject({ code: 101003, extra: { reason: 'invalidJson' } });
   });
 
   it('answers an unknown API path with 101004 and does not name the framework', async () => {

@@ -226,6 +226,12 @@ describe('origin address policy', () => {
               { ip: '169.254.169.254', port: 80 },
               { ip: '10.0.0.1', port: 80 },
               { ip: '::ffff:192.168.1.1', port: 80 },
+              // IPv6 forms that carry a loopback or link-local IPv4 address
+              { ip: '::127.0.0.1', port: 80 },
+              { ip: '::ffff:0:127.0.0.1', port: 80 },
+              { ip: '2002:7f00:1::1', port: 80 },
+              { ip: '2002:a9fe:a9fe::1', port: 80 },
+              { ip: '64:ff9b::a9fe:a9fe', port: 80 },
               { ip: '1.1.1.1', port: 80 },
             ],
           },
@@ -237,6 +243,11 @@ describe('origin address policy', () => {
         'domains.0.upstreams.1.ip:originNotAllowed',
         'domains.0.upstreams.2.ip:originNotAllowed',
         'domains.0.upstreams.3.ip:originNotAllowed',
+        'domains.0.upstreams.4.ip:originNotAllowed',
+        'domains.0.upstreams.5.ip:originNotAllowed',
+        'domains.0.upstreams.6.ip:originNotAllowed',
+        'domains.0.upstreams.7.ip:originNotAllowed',
+        'domains.0.upstreams.8.ip:originNotAllowed',
       ]);
       const ok = await callApi(strict.app, u, 'POST', `user/site/${site}/domains`, {
         domains: [{ name: 'a.example.com', upstreams: [{ ip: '1.1.1.1', port: 80 }] }],

@@ -296,7 +296,14 @@ describe('URL redirect modules', () => {
     [{ matchType: 'regex', source: '^/(?<name>a)$', target: '/new' }, 'items.0.source'],
     [{ matchType: 'regex', source: '^/(a)\\1$', target: '/new' }, 'items.0.source'],
     [{ matchType: 'regex', source: '^/(a$', target: '/new' }, 'items.0.source'],
+    // Valid JavaScript, refused by the edge's PCRE2.
+    [{ matchType: 'regex', source: '^/[]', target: '/new' }, 'items.0.source'],
+    [{ matchType: 'regex', source: '^/[^]', target: '/new' }, 'items.0.source'],
+    [{ matchType: 'regex', source: '^/[a-\\d]', target: '/new' }, 'items.0.source'],
+    [{ matchType: 'regex', source: '^/a{1,100000}', target: '/new' }, 'items.0.source'],
+    [{ matchType: 'regex', source: '^/[:alpha:]', target: '/new' }, 'items.0.source'],
     [{ source: '/old', target: 'javascript:alert(1)' }, 'items.0.target'],
+    [{ source: '/old', target: 'https://example.com:99999/' }, 'items.0.target'],
     [{ source: '/old', target: '/new\r\nSet-Cookie: a=1' }, 'items.0.target'],
     [{ source: '/old', target: '/new', statusCode: 303 }, 'items.0.statusCode'],
     [{ source: '/old', target: '/new', matchType: 'glob' }, 'items.0.matchType'],
@@ -376,10 +383,38 @@ describe('CORS modules', () => {
     [{ origins: ['*'], methods: ['TRACE'] }, 'modules.0.methods.0'],
     [{ origins: ['*'], allowHeaders: ['X Y'] }, 'modules.0.allowHeaders.0'],
     [{ origins: ['*'], maxAge: 86_401 }, 'modules.0.maxAge'],
+    [{ origins: ['https://a.example.com:99999'] }, 'modules.0.origins.0'],
+    [{ origins: ['https://a.example.com:0'] }, 'modules.0.origins.0'],
+    [{ origins: ['https://a\u200Db.example.com'] }, 'modules.0.origins.0'],
   ])('refuses %j with 101003 naming %s', async (settings, field) => {
     const res = await mod('POST', 'corsSettings', { modules: [{ name: 'bad', ...settings }] });
     expect(res.json().code).toBe(101003);
     expect(fields(res)).toEqual([field]);
+  });
+});
+
+describe('hosts in CORS origins and redirect targets', () => {
+  it('maps fullwidth and zero-width forms to the ASCII host (UTS #46) before storing and sending them', async () => {
+    const cors = await mod('POST', 'corsSettings', {
+      modules: [
+        {
+          name: 'idn',
+          origins: ['https://ａｐｐ.example.com:8443', 'https://ex\u200Bample.org', 'https://münchen.de'],
+        },
+      ],
+    });
+    expect(cors.statusCode, cors.body).toBe(200);
+    expect(cors.json().data[0].origins).toEqual([
+      'https://app.example.com:8443',
+      'https://example.org',
+      'https://xn--mnchen-3ya.de',
+    ]);
+    const redirect = (await mod('POST', 'urlRedirects', { modules: [{ name: 'idn' }] })).json().data[0];
+    const rules = await mod('POST', `urlRedirect/${redirect.id}/rules`, {
+      items: [{ source: '/x', target: 'https://ｄｏｃｓ.example.com:8080/y' }],
+    });
+    expect(rules.statusCode, rules.body).toBe(200);
+    expect(rules.json().data[0].target).toBe('https://docs.example.com:8080/y');
   });
 });
 
@@ -438,6 +473,13 @@ describe('proxy rewrite modules', () => {
       items: [{ source: '/a', target: 'https://elsewhere.example/' }],
     });
     expect(fields(bad)).toEqual(['items.0.target']);
+    // Patterns JavaScript compiles and the edge's PCRE2 does not.
+    for (const source of ['^/[]', '^/[^]', '^/[a-\\d]', '^/a{1,100000}']) {
+      const refused = await mod('POST', `proxyRewrite/${id}/rules`, {
+        items: [{ matchType: 'regex', source, target: '/x' }],
+      });
+      expect(fields(refused), source).toEqual(['items.0.source']);
+    }
     const items = Array.from({ length: 101 }, (_, i) => ({ source: `/r${i}`, target: '/x' }));
     expect((await mod('POST', `proxyRewrite/${id}/rules`, { items })).json().code).toBe(101029);
     expect((await mod('GET', `proxyRewrite/${id}/rules`)).json().total).toBe(0);

@@ -16,6 +16,52 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '格式错误',
     zh_TW: '格式錯誤',
   },
+  invalidCharacter: {
+    en_US: 'Contains a character that is not allowed (a NUL or an unpaired surrogate)',
+    zh_CN: '包含不允许的字符（NUL 或不成对的代理字符）',
+    zh_TW: '包含不允許的字元（NUL 或不成對的代理字元）',
+  },
+  // Requests refused before any route reads them (the `reason` of a framework-level 101003).
+  bodyTooLarge: {
+    en_US: 'The request body is too large',
+    zh_CN: '请求正文过大',
+    zh_TW: '請求內容過大',
+  },
+  unsupportedMediaType: {
+    en_US: 'Unsupported content type; send JSON (or form data where a file is uploaded)',
+    zh_CN: '不支持的内容类型；请发送 JSON（上传文件时使用表单数据）',
+    zh_TW: '不支援的內容類型；請傳送 JSON（上傳檔案時使用表單資料）',
+  },
+  invalidJson: {
+    en_US: 'The request body is not valid JSON',
+    zh_CN: '请求正文不是有效的 JSON',
+    zh_TW: '請求內容不是有效的 JSON',
+  },
+  emptyJsonBody: {
+    en_US: 'The request body is empty although its type is JSON',
+    zh_CN: '请求正文为空，但其类型为 JSON',
+    zh_TW: '請求內容為空，但其類型為 JSON',
+  },
+  urlTooLong: {
+    en_US: 'The request URL is too long',
+    zh_CN: '请求网址过长',
+    zh_TW: '請求網址過長',
+  },
+  headersTooLarge: {
+    en_US: 'The request headers or URL are too large',
+    zh_CN: '请求标头或网址过大',
+    zh_TW: '請求標頭或網址過大',
+  },
+  requestTimeout: {
+    en_US: 'The request was not received in time',
+    zh_CN: '未能及时收到请求',
+    zh_TW: '未能及時收到請求',
+  },
+  badRequest: {
+    en_US: 'The request is malformed',
+    zh_CN: '请求格式错误',
+    zh_TW: '請求格式錯誤',
+  },
   duplicateIP: {
     en_US: 'Duplicate IP',
     zh_CN: 'IP 重复',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zDomainName } from '../validators/zod.js';
+import { pcreRegexProblem } from '../validators/regex.js';
+import { zCorsOrigin, zDomainName, zRedirectTarget } from '../validators/zod.js';
 import { CACHE_PATH_RE } from './site-cache.js';
 
 /**
@@ -91,33 +92,22 @@ export function moduleHeaderAllowed(name: string, direction: 'request' | 'respon
 /** Characters of a regex source: the URL path set plus the regex operators; no quotes, spaces or controls. */
 export const MODULE_REGEX_RE = /^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?[\]{}\\-]{1,256}$/;
 /**
- * The regex subset both JavaScript (checked here) and PCRE (at the edge) read alike: no `(?`
- * constructs (lookaround, named groups, inline flags), and a backslash only before a class letter
- * (d D w W s S) or a punctuation character it escapes; no back-references, \x, \u, \p, \Q.
+ * A customer's path pattern: the characters of {@link MODULE_REGEX_RE}, and a pattern the edge's
+ * PCRE2 compiles within the subset both engines read alike (validators/regex.ts: no `(?` or `(*`
+ * constructs, a backslash only before a class letter d D w W s S or a punctuation character).
  */
 export function isSafeModuleRegex(source: string): boolean {
-  if (!MODULE_REGEX_RE.test(source) || source.includes('(?')) return false;
-  for (let i = 0; i < source.length; i++) {
-    if (source[i] !== '\\') continue;
-    const next = source[i + 1];
-    if (next === undefined || !/[dDwWsS./\\\-^$|?*+()[\]{}]/.test(next)) return false;
-    i++;
-  }
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
+  return MODULE_REGEX_RE.test(source) && pcreRegexProblem(source) === null;
 }
 
-/** A redirect target: a path, or an absolute http(s) URL; `$1`…`$9` allowed (regex rules). */
+/** A redirect target: a path, or an absolute http(s) URL (port 1–65535); `$1`…`$9` allowed (regex rules). */
 export const REDIRECT_TARGET_RE =
-  /^(https?:\/\/[a-z0-9.-]{1,253}(:[0-9]{1,5})?)?\/[A-Za-z0-9._~!$&'()*+,;=:@%/?#-]{0,1023}$/;
+  /^(https?:\/\/[a-z0-9.-]{1,253}(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?)?\/[A-Za-z0-9._~!$&'()*+,;=:@%/?#-]{0,1023}$/;
 /** A rewrite target: a path only (the origin stays the domain's). */
 export const REWRITE_TARGET_RE = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,1023}$/;
-/** A CORS origin: `*`, or scheme://host[:port] with an optional `*.` wildcard label. */
-export const CORS_ORIGIN_RE = /^(\*|https?:\/\/(\*\.)?[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:[0-9]{1,5})?)$/;
+/** A CORS origin: `*`, or scheme://host[:port] (port 1–65535) with an optional `*.` wildcard label. */
+export const CORS_ORIGIN_RE =
+  /^(\*|https?:\/\/(\*\.)?[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?)$/;
 export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const REDIRECT_CODES = [301, 302, 307, 308] as const;
 export const PATH_MATCH_TYPES = ['exact', 'prefix', 'regex'] as const;
@@ -167,7 +157,7 @@ const corsHeaderList = z
   .max(CORS_LIST_MAX);
 export const corsSettingsSchema = z.object({
   origins: z
-    .array(z.string().refine((s) => CORS_ORIGIN_RE.test(s), 'wrongFormat'))
+    .array(zCorsOrigin.refine((s) => CORS_ORIGIN_RE.test(s), 'wrongFormat'))
     .min(1)
     .max(CORS_LIST_MAX),
   methods: z.array(z.enum(CORS_METHODS)).min(1).max(CORS_METHODS.length).default(['GET', 'HEAD', 'POST']),
@@ -186,6 +176,7 @@ export const urlRedirectRuleInputSchema = z
     target: z
       .string()
       .max(MODULE_TARGET_MAX + 64)
+      .pipe(zRedirectTarget)
       .refine((s) => REDIRECT_TARGET_RE.test(s), 'wrongFormat'),
     statusCode: z.union(REDIRECT_CODES.map((c) => z.literal(c))).default(301),
     /** Appends the request's query string to the target. */

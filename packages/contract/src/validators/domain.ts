@@ -6,7 +6,6 @@ import punycodeModule from 'punycode/punycode.js';
 import { DOMAIN_LABEL_MAX } from '../constants.js';
 
 const punycode = punycodeModule as {
-  toASCII(input: string): string;
   decode(input: string): string;
   encode(input: string): string;
 };
@@ -41,29 +40,52 @@ const TLD_RE = /^[a-z]{2,}$/;
 const LABEL_RE = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const LABEL_UNDERSCORE_RE = /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/;
 
+// Characters that end or change a URL host (and spaces, controls): refused before the host parser
+// could read them as something else (`%61` as `a`, `a@b` as a user name).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+const HOST_FORBIDDEN_RE = /[\s\u0000-\u001f\u007f/\\?#@:%[\]<>^|"'`]/u;
+
+/**
+ * The ASCII form of a host name by UTS #46 processing, as browsers and Node read a URL's host
+ * (WHATWG URL: non-transitional, CheckJoiners): fullwidth letters and dots are mapped to ASCII,
+ * letters are case-folded, ignorable characters (zero-width space, soft hyphen) are removed, a
+ * joiner out of context or an invalid A-label fails (null). `.x` is appended so that a name ending
+ * in digits is never read as an IPv4 address.
+ */
+function uts46ToASCII(name: string): string | null {
+  try {
+    const host = new URL(`http://${name}.x/`).hostname;
+    return host.endsWith('.x') ? host.slice(0, -2) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Validates a domain name and returns its ASCII (Punycode) form, spec part 1 §5. The input is
- * trimmed, lower-cased and NFC-normalised first, so `München.DE` and `münchen.de` both give
- * `xn--mnchen-3ya.de`. Checks run from the most specific reason to the generic one: a 64-character
- * second-level label reports invalid_sld_length rather than invalid_format.
+ * trimmed and mapped by UTS #46 first (see {@link uts46ToASCII}), so `München.DE`, `münchen.de`
+ * and `ｍüｎｃｈｅｎ．ｄｅ` all give `xn--mnchen-3ya.de`, and a zero-width space disappears
+ * rather than becoming part of a Punycode label. Checks run from the most specific reason to the
+ * generic one: a 64-character second-level label reports invalid_sld_length rather than invalid_format.
  */
 export function validateDomainName(input: unknown, opts: DomainNameOptions = {}): DomainNameResult {
   const wildcard = opts.wildcard ?? false;
   const underscore = opts.underscore ?? true;
   if (typeof input !== 'string') return fail('invalid_type');
 
-  let name = input.trim().toLowerCase().normalize('NFC');
+  let name = input.trim();
+  if (HOST_FORBIDDEN_RE.test(name)) return fail('invalid_format');
   let prefix = '';
   if (wildcard && name.startsWith('*.')) {
     prefix = '*.';
     name = name.slice(2);
   }
 
-  let ascii: string;
+  const ascii = uts46ToASCII(name);
+  if (ascii === null) return fail('punycode_error');
   try {
-    ascii = punycode.toASCII(name);
-    // toASCII passes existing `xn--` labels through untouched; decoding them (and re-encoding to
-    // the same text) is what tells a real A-label from garbage such as `xn--zz`.
+    // Decoding each A-label (and re-encoding it to the same text) is what tells a real A-label
+    // from garbage such as `xn--zz`.
     for (const label of ascii.split('.')) {
       if (label.startsWith(ACE_PREFIX) && punycode.encode(punycode.decode(label.slice(4))) !== label.slice(4)) {
         return fail('punycode_error');

@@ -3,4 +3,7 @@ export * from './fields.js';
 export * from './ip.js';
 export * from './lists.js';
 export * from './origin.js';
+export * from './regex.js';
+export * from './text.js';
+export * from './url.js';
 export * from './zod.js';

@@ -21,15 +21,22 @@ const RANGES: ReadonlyArray<readonly [string, AddressScope]> = [
   ['198.18.0.0/15', 'reserved'],
   ['198.51.100.0/24', 'reserved'],
   ['203.0.113.0/24', 'reserved'],
+  ['192.88.99.0/24', 'reserved'], // former 6to4 relay anycast
   ['224.0.0.0/4', 'multicast'],
   ['240.0.0.0/4', 'reserved'], // includes 255.255.255.255
   ['::/128', 'unspecified'],
   ['::1/128', 'loopback'],
-  ['::ffff:0:0/96', 'reserved'], // IPv4-mapped: judged by the IPv4 rules below
-  ['64:ff9b::/96', 'reserved'], // NAT64 can reach private IPv4
-  ['100::/64', 'reserved'],
-  ['2001:db8::/32', 'reserved'],
+  // Forms that carry an IPv4 address (mapped, compatible, SIIT, 6to4, NAT64 96, Teredo) are judged
+  // by that address before this table is read: see embeddedIPv4.
+  ['64:ff9b:1::/48', 'private'], // local-use NAT64 (RFC 8215): the operator's own translator
+  ['100::/64', 'reserved'], // discard-only
+  ['2001:2::/48', 'reserved'], // benchmarking
+  ['2001:10::/28', 'reserved'], // ORCHID
+  ['2001:20::/28', 'reserved'], // ORCHIDv2
+  ['2001:db8::/32', 'reserved'], // documentation
+  ['3fff::/20', 'reserved'], // documentation (RFC 9637)
   ['fc00::/7', 'private'],
+  ['fec0::/10', 'private'], // deprecated site-local
   ['fe80::/10', 'linkLocal'],
   ['ff00::/8', 'multicast'],
 ];
@@ -42,10 +49,47 @@ const PARSED = RANGES.map(([cidr, scope]) => {
   return { version: parsed.ip.version, base: parsed.ip.value >> shift, shift, scope };
 });
 
+const V4_MASK = 0xffffffffn;
+
+/**
+ * The IPv4 addresses an IPv6 address hands the packet to, for the forms that embed one: a
+ * connection to `::ffff:127.0.0.1`, `::127.0.0.1`, `2002:7f00:1::1` or `64:ff9b::7f00:1` ends at
+ * 127.0.0.1 on a host or network that translates or tunnels it. Null for a plain IPv6 address.
+ */
+function embeddedIPv4(value: bigint): bigint[] | null {
+  const top96 = value >> 32n;
+  const low32 = value & V4_MASK;
+  // ::ffff:a.b.c.d (IPv4-mapped) and ::ffff:0:a.b.c.d (SIIT, RFC 7915).
+  if (top96 === 0xffffn || top96 === 0xffff0000n) return [low32];
+  // ::a.b.c.d (IPv4-compatible, deprecated); :: and ::1 are IPv6's own unspecified and loopback.
+  if (top96 === 0n && value > 1n) return [low32];
+  // 64:ff9b::a.b.c.d (NAT64 well-known prefix, RFC 6052).
+  if (top96 === 0x0064ff9b0000000000000000n) return [low32];
+  // 2002:AABB:CCDD::/48 (6to4, RFC 3056): the relay forwards to AA.BB.CC.DD.
+  if (value >> 112n === 0x2002n) return [(value >> 80n) & V4_MASK];
+  // 2001:0:SSSS:SSSS:flags:port:CCCC:CCCC (Teredo, RFC 4380): the server, and the client with its bits inverted.
+  if (value >> 96n === 0x20010000n) return [(value >> 64n) & V4_MASK, ~value & V4_MASK];
+  return null;
+}
+
+/** Scopes from the most to the least restrictive, to judge an address that embeds several. */
+const SEVERITY: readonly AddressScope[] = [
+  'unspecified',
+  'multicast',
+  'loopback',
+  'linkLocal',
+  'private',
+  'reserved',
+  'public',
+];
+
 function scopeOfParsed(ip: ParsedIP): AddressScope {
-  if (ip.version === 6 && ip.value >> 32n === 0xffffn) {
-    // ::ffff:a.b.c.d is the IPv4 address a.b.c.d.
-    return scopeOfParsed({ version: 4, value: ip.value & 0xffffffffn });
+  if (ip.version === 6) {
+    const embedded = embeddedIPv4(ip.value);
+    if (embedded) {
+      const scopes = embedded.map((value) => scopeOfParsed({ version: 4, value }));
+      return SEVERITY.find((scope) => scopes.includes(scope)) ?? 'public';
+    }
   }
   for (const range of PARSED) {
     if (range.version === ip.version && ip.value >> range.shift === range.base) return range.scope;

@@ -12,6 +12,8 @@ import {
   validateTextLength,
 } from './fields.js';
 import { validateBlacklistIPs, validateIPList, validateIPListText, validateWhitelistUrls } from './lists.js';
+import { hasUnsafeCharacter } from './text.js';
+import { type HostPortResult, normalizeCorsOrigin, normalizeRedirectTarget } from './url.js';
 
 /**
  * Zod schemas over the validators, for route declarations. A failed rule is reported as a custom
@@ -46,10 +48,16 @@ function baseString(missing: ValidationKey = 'required') {
   return z.string({ error: (issue) => (issue.input === undefined ? missing : 'invalid_type') });
 }
 
-/** A string schema checked by one of the validators; the value passes through unchanged. */
+const INVALID_CHARACTER: Exclude<ValidationResult, { ok: true }> = { ok: false, key: 'invalidCharacter' };
+
+/**
+ * A string schema checked by one of the validators; the value passes through unchanged. A NUL or
+ * an unpaired surrogate fails first (invalidCharacter), whatever the validator would say; the
+ * server's binder also refuses them in every string of a request, declared or not.
+ */
 export function zValidatedString(validate: (s: string) => ValidationResult) {
   return baseString().superRefine((value, ctx) => {
-    const result = validate(value);
+    const result = hasUnsafeCharacter(value) ? INVALID_CHARACTER : validate(value);
     if (!result.ok) addValidationIssue(ctx, result);
   });
 }
@@ -57,6 +65,10 @@ export function zValidatedString(validate: (s: string) => ValidationResult) {
 /** A domain name (spec §5); the output is its ASCII (Punycode) form, e.g. `xn--mnchen-3ya.de`. */
 export function zDomainName(opts: DomainNameOptions = {}) {
   return baseString('invalid_type').transform((value, ctx) => {
+    if (hasUnsafeCharacter(value)) {
+      addValidationIssue(ctx, INVALID_CHARACTER);
+      return z.NEVER;
+    }
     const result = validateDomainName(value, opts);
     if (result.ok) return result.ascii;
     addValidationIssue(ctx, { ok: false, key: result.reason });
@@ -79,7 +91,12 @@ export const zBlacklistIPs = zValidatedString(validateBlacklistIPs);
 /** Whitelist URLs text: http(s) URLs one per line; may be empty. */
 export const zWhitelistUrls = zValidatedString(validateWhitelistUrls);
 
-export const zEmail = zValidatedString(validateEmail);
+/** An e-mail address; the output has its domain in ASCII (UTS #46, Punycode), as SMTP needs it. */
+export const zEmail = zValidatedString(validateEmail).transform((email) => {
+  const at = email.lastIndexOf('@');
+  const domain = validateDomainName(email.slice(at + 1), { underscore: false });
+  return domain.ok ? `${email.slice(0, at)}@${domain.ascii}` : email;
+});
 export const zAccount = zValidatedString(validateAccount);
 export const zPassword = zValidatedString(validatePassword);
 export const zNewPassword = zValidatedString(validateNewPassword);
@@ -100,3 +117,22 @@ export const zPort = z
 export function zText(max: number) {
   return zValidatedString((s) => validateTextLength(s, max));
 }
+
+function zNormalizedUrl(normalize: (s: string) => HostPortResult) {
+  return baseString().transform((value, ctx) => {
+    if (hasUnsafeCharacter(value)) {
+      addValidationIssue(ctx, INVALID_CHARACTER);
+      return z.NEVER;
+    }
+    const result = normalize(value);
+    if (result.ok) return result.value;
+    addValidationIssue(ctx, { ok: false, key: result.key });
+    return z.NEVER;
+  });
+}
+
+/** A CORS origin (`*` or `http(s)://[*.]host[:port]`); the output is its canonical ASCII form. */
+export const zCorsOrigin = zNormalizedUrl(normalizeCorsOrigin);
+
+/** A redirect target (a path, or an absolute http(s) URL); the output has its host in ASCII. */
+export const zRedirectTarget = zNormalizedUrl(normalizeRedirectTarget);

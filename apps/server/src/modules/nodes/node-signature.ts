@@ -59,7 +59,8 @@ export function createNodeAuthenticator(nodes: NodesRepository, box: SecretBox, 
     if (!node) throw new AppError(101013);
     const expected = signNodeRequest(box.open(node.secretSealed), {
       method: request.method,
-      path: request.url,
+      // As sent: the URL the router reads may have been rewritten (url-decoding.ts).
+      path: request.originalUrl,
       body: request.rawBody ?? '',
       timestamp,
       nonce,

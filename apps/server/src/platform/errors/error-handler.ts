@@ -1,4 +1,13 @@
-import { type ErrorCode, type ErrorReply, errorMessage, errorStatus } from '@rampart/contract';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import {
+  type ErrorReply,
+  errorMessage,
+  errorStatus,
+  type Locale,
+  localeFromLanguageTag,
+  VALIDATION_MESSAGES,
+} from '@rampart/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestLocale } from '../http/request-locale.js';
 import { AppError } from './app-error.js';
@@ -26,22 +35,86 @@ function replyWith(request: FastifyRequest, reply: FastifyReply, error: AppError
     .send(body);
 }
 
+type RequestReason =
+  | 'bodyTooLarge'
+  | 'unsupportedMediaType'
+  | 'invalidJson'
+  | 'emptyJsonBody'
+  | 'urlTooLong'
+  | 'headersTooLarge'
+  | 'requestTimeout'
+  | 'badRequest';
+
+/** A request refused before any route read it: 101003 with the framework's status and a localized reason. */
+function requestError(reason: RequestReason, status: number, locale: Locale): AppError {
+  return new AppError(101003, { status, extra: { reason, message: VALIDATION_MESSAGES[reason][locale] } });
+}
+
+/** Fastify's own error codes for requests it refuses before a handler runs, and what they mean. */
+const FRAMEWORK_REASONS: Readonly<Record<string, RequestReason>> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupportedMediaType',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'bodyTooLarge',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'badRequest',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'emptyJsonBody',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalidJson',
+  FST_ERR_MAX_PARAM_LENGTH: 'urlTooLong',
+  FST_ERR_BAD_URL: 'badRequest',
+  // @fastify/multipart: more parts, files or fields than allowed, or a form that cannot be read.
+  FST_PARTS_LIMIT: 'bodyTooLarge',
+  FST_FILES_LIMIT: 'bodyTooLarge',
+  FST_FIELDS_LIMIT: 'bodyTooLarge',
+  FST_REQ_FILE_TOO_LARGE: 'bodyTooLarge',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupportedMediaType',
+};
+
 /** Errors Fastify raises before a handler runs (bad JSON, wrong content type, body too large). */
-function fromFramework(error: FastifyError): AppError | null {
+function fromFramework(error: FastifyError, locale: Locale): AppError | null {
   const status = error.statusCode ?? 500;
   if (status === 404) return new AppError(101004);
   if (status >= 400 && status < 500) {
-    // The framework's own text is safe (no paths or SQL) and says what was wrong with the request.
-    const reason: Record<string, string> = {
-      FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported content type',
-      FST_ERR_CTP_BODY_TOO_LARGE: 'request body too large',
-      FST_ERR_CTP_EMPTY_JSON_BODY: 'empty JSON body',
-      FST_ERR_CTP_INVALID_JSON_BODY: 'invalid JSON body',
-    };
-    const code: ErrorCode = 101003;
-    return new AppError(code, { extra: { reason: reason[error.code] ?? 'bad request' } });
+    const reason = FRAMEWORK_REASONS[error.code] ?? (status === 413 ? 'bodyTooLarge' : 'badRequest');
+    return requestError(reason, status, locale);
   }
   return null;
+}
+
+/** Errors the router raises before a route is chosen (a URL it cannot decode, a parameter over its length limit). */
+export function frameworkErrorReply(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return replyWith(request, reply, fromFramework(error, requestLocale(request)) ?? new AppError(101002));
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them: headers (or the request line,
+ * so a URL) over the size limit, a malformed request, a client too slow to send its headers. They
+ * get the catalogue's reply too. No request object exists yet, so the language is read from the
+ * raw bytes received when they hold an Accept-Language line.
+ */
+export function clientErrorReply(error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const received = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
+  const language = /\r\naccept-language:[ \t]*([^\r\n]*)/i.exec(received)?.[1];
+  const locale = localeFromLanguageTag(language, 'en_US');
+  const [reason, status]: [RequestReason, number] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? ['headersTooLarge', 431]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['requestTimeout', 408]
+        : ['badRequest', 400];
+  const body = Buffer.from(
+    JSON.stringify({
+      code: 101003,
+      message: errorMessage(101003, locale),
+      extra: { reason, message: VALIDATION_MESSAGES[reason][locale] },
+    } satisfies ErrorReply),
+  );
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${body.length}\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\n\r\n`,
+    );
+    socket.write(body);
+  }
+  socket.destroy(error);
 }
 
 /**
@@ -59,7 +132,7 @@ export function installErrorHandling(
       if (errorStatus(error.code) >= 500) request.log.error({ err: error, cause: error.cause }, 'request failed');
       return replyWith(request, reply, error);
     }
-    const mapped = fromFramework(error as FastifyError);
+    const mapped = fromFramework(error as FastifyError, requestLocale(request));
     if (mapped) return replyWith(request, reply, mapped);
     request.log.error({ err: error }, 'unexpected error');
     return replyWith(request, reply, new AppError(101002));

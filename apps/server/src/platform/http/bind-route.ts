@@ -6,13 +6,14 @@ import {
   type RouteParsed,
   type RouteReply,
   routeUrl,
+  unsafeTextPaths,
 } from '@rampart/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AccountRow } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { requestLocale } from './request-locale.js';
-import { fieldErrors } from './validation.js';
+import { fieldErrors, invalidCharacterErrors } from './validation.js';
 
 /** Who is calling, once authentication has run. */
 export interface Caller {
@@ -126,7 +127,8 @@ export function fastifyPath(route: Pick<AnyRoute, 'api' | 'path'>): string {
 /**
  * Binds declared routes to handlers: access check (token, tier, and the route's permission key
  * from the contract: 101018 when the caller does not hold it), validation of params, query and body against
- * the contract (101003 naming each field), the zone scope of a restricted operator sub-account
+ * the contract (101003 naming each field; a NUL or an unpaired surrogate in any string, declared
+ * or not, is refused the same way before the schemas run), the zone scope of a restricted operator sub-account
  * (101018 for a zone or node outside it), and the reply passed through the response schema, so
  * that a handler can never send a field the contract does not declare.
  */
@@ -161,6 +163,13 @@ export function createBinder(
             }
             throw denied;
           };
+          // Every string of the request, declared or not, is checked for NUL and unpaired surrogates
+          // before anything reads it (the authenticator reads the path's tier): no field can miss the
+          // check. Refusing them says nothing about the caller's rights or anyone's objects.
+          const unsafe = (['params', 'query', 'body'] as const).flatMap((part) =>
+            invalidCharacterErrors(part, unsafeTextPaths(request[part]), requestLocale(request)),
+          );
+          if (unsafe.length > 0) throw new AppError(101003, { extra: { fields: unsafe } });
           const access = route.access;
           let caller: Caller | null = null;
           let node: NodeCaller | null = null;

@@ -74,6 +74,16 @@ export function fieldErrors(part: Part, error: z.ZodError, input: unknown, local
   });
 }
 
+/** The `extra.fields` entries for strings holding a NUL or an unpaired surrogate (contract `unsafeTextPaths`). */
+export function invalidCharacterErrors(part: Part, paths: readonly string[], locale: Locale): FieldError[] {
+  return paths.map((field) => ({
+    in: part,
+    field,
+    key: 'invalidCharacter',
+    message: VALIDATION_MESSAGES.invalidCharacter[locale],
+  }));
+}
+
 /** A 101003 raised by a service for fields the schema could not judge (a wrong current password, a wrong code). */
 export function invalidFields(
   locale: Locale,

@@ -1,0 +1,274 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { isSafeModuleRegex, pcreRegexProblem } from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODULES_DIR } from '../src/nginx/render.js';
+import { freePort } from './helpers/net.js';
+
+const run = promisify(execFile);
+
+/**
+ * The API's check of customer path patterns (redirect and rewrite rules with matchType regex)
+ * against the engine that runs them: each pattern of the corpus is compiled by ngx.re in a real
+ * nginx with the options the edge uses ("jo"), and the API must accept exactly the patterns
+ * nginx compiles, except constructs the API refuses on purpose (`(?`, `(*`, escapes outside
+ * the subset), which it must refuse whatever nginx says.
+ */
+const CORPUS: readonly string[] = [
+  // plain and typical patterns
+  '^/a$',
+  '^/item/(\\d+)$',
+  '^/u/(\\w+)/(\\w+)$',
+  '^/(a|b|)c$',
+  '/x.y',
+  '^/files/.*\\.(jpg|png)$',
+  '^/a/?$',
+  '()',
+  '(a)(b)(c)',
+  '^$',
+  'a|',
+  '|a',
+  // character classes
+  '[]',
+  '[^]',
+  '[]a]',
+  '[^]a]',
+  '[]]',
+  '[a]]',
+  '[a-z]',
+  '[z-a]',
+  '[a-a]',
+  '[a-\\d]',
+  '[\\d-z]',
+  '[\\d-]',
+  '[-\\d]',
+  '[a-]',
+  '[-a]',
+  '[a-c-e]',
+  '[%-/]',
+  '[\\.-z]',
+  '[a-\\]]',
+  '[\\]-a]',
+  '[\\w]',
+  '[\\W\\s\\S]',
+  '[[]',
+  '[a[]',
+  '[',
+  '[a',
+  ']',
+  'a]',
+  '[[:alpha:]]',
+  '[[:digit:]-z]',
+  '[a-[:digit:]]',
+  '[[:foo:]]',
+  '[[:^alpha:]]',
+  '[[.a.]]',
+  '[[=a=]]',
+  '[:alpha:]',
+  '[.a.]',
+  '[=a=]',
+  '[[:alpha:]',
+  '[a[:alpha:]b]',
+  '[:a]',
+  '[[:a]',
+  '[^-]',
+  '[\\^]',
+  '[$^.*+?(){}|]',
+  '[\\d-\\w]',
+  '[a-\\.]',
+  '[--/]',
+  '[a\\-z]',
+  '[^\\]]',
+  '[]-a]',
+  '[]-\\d]',
+  '[[]]',
+  '[[:alpha:][:digit:]]',
+  '[[:alpha:]-[:digit:]]',
+  '[a-[]',
+  '[[-a]',
+  '[a-c-\\d]',
+  '[[:alpha:]-]',
+  '[[:ALPHA:]]',
+  // quantifiers
+  'a{1,100000}',
+  'a{65535}',
+  'a{65536}',
+  'a{0,65535}',
+  'a{1,65536}',
+  'a{2,1}',
+  'a{1,}',
+  'a{,3}',
+  'a{}',
+  'a{x}',
+  'a{1',
+  '{1}',
+  'x{1}{2}',
+  'a{2}+',
+  'a{2}?',
+  'a{2}*',
+  '*a',
+  '+a',
+  '?a',
+  'a**',
+  'a++',
+  'a+?',
+  'a?+',
+  'a??',
+  'a*+',
+  'a+++',
+  'a+?+',
+  'a+??',
+  '(*)',
+  '(+)',
+  '(a|*)',
+  '^*',
+  '$*',
+  '^+a',
+  'a$?',
+  '.*',
+  '\\d{2,4}',
+  '[a]{3}',
+  '(ab){0,3}',
+  '}',
+  'a}',
+  '{',
+  '{a',
+  'a{1,2}{3}',
+  'a{3,3}',
+  'a{0}',
+  'a{00001}',
+  'a{065536}',
+  'a{99999999999999999999}',
+  'a{1,0065535}',
+  '(a|b)*+',
+  '(|)',
+  '(a)|*',
+  'a|*b',
+  '()*',
+  '(^)*',
+  '.{2}{3}',
+  '\\d{1}+?',
+  // groups
+  '(',
+  ')',
+  '(a',
+  'a)',
+  '((a)',
+  '(a))',
+  '(?:a)',
+  '(?<name>a)',
+  '(?=a)',
+  '(?i)a',
+  '(*ACCEPT)',
+  '(*a)',
+  // escapes
+  '\\',
+  'a\\',
+  '\\d\\D\\w\\W\\s\\S',
+  '\\.\\/\\\\\\-\\^\\$\\|\\?\\*\\+\\(\\)\\[\\]\\{\\}',
+  '\\1',
+  '(a)\\1',
+  '\\b',
+  '\\A',
+  '\\Q',
+  '\\x41',
+  '\\p',
+  '\\z',
+];
+
+let prefix: string;
+let port: number;
+
+beforeAll(async () => {
+  prefix = await mkdtemp('/tmp/rampart-module-regex-');
+  await chmod(prefix, 0o755);
+  await mkdir(path.join(prefix, 'logs'));
+  port = await freePort();
+  await writeFile(
+    path.join(prefix, 'nginx.conf'),
+    `load_module ${MODULES_DIR}/ndk_http_module.so;
+load_module ${MODULES_DIR}/ngx_http_lua_module.so;
+worker_processes 1;
+pid ${prefix}/logs/nginx.pid;
+error_log ${prefix}/logs/error.log warn;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path ${prefix}/tmp-body; proxy_temp_path ${prefix}/tmp-proxy;
+  fastcgi_temp_path ${prefix}/tmp-fcgi; uwsgi_temp_path ${prefix}/tmp-uwsgi; scgi_temp_path ${prefix}/tmp-scgi;
+  client_body_buffer_size 16k;
+  server {
+    listen 127.0.0.1:${port};
+    location = /compile {
+      content_by_lua_block {
+        ngx.req.read_body()
+        local pattern = ngx.req.get_body_data() or ""
+        -- The options of the edge's own matching (rampart/modules.lua).
+        local from, _, err = ngx.re.find("", pattern, "jo")
+        if err then ngx.say("error: ", err) else ngx.say("ok") end
+      }
+    }
+  }
+}
+`,
+  );
+  await run('/usr/sbin/nginx', ['-p', prefix, '-c', `${prefix}/nginx.conf`, '-e', `${prefix}/logs/error.log`]);
+});
+
+afterAll(async () => {
+  if (!prefix) return;
+  await run('/usr/sbin/nginx', [
+    '-p',
+    prefix,
+    '-c',
+    `${prefix}/nginx.conf`,
+    '-e',
+    `${prefix}/logs/error.log`,
+    '-s',
+    'stop',
+  ]).catch(() => undefined);
+  await rm(prefix, { recursive: true, force: true });
+});
+
+async function nginxCompiles(pattern: string): Promise<{ ok: boolean; text: string }> {
+  const response = await fetch(`http://127.0.0.1:${port}/compile`, {
+    method: 'POST',
+    body: pattern,
+    signal: AbortSignal.timeout(10_000),
+  });
+  expect(response.status).toBe(200);
+  const text = (await response.text()).trim();
+  return { ok: text === 'ok', text };
+}
+
+describe('customer path patterns: the API agrees with the PCRE2 of the edge', () => {
+  it('accepts exactly what ngx.re compiles, refusing constructs outside the subset whatever nginx says', async () => {
+    const wrong: string[] = [];
+    let compiled = 0;
+    let refused = 0;
+    for (const pattern of CORPUS) {
+      const nginx = await nginxCompiles(pattern);
+      const api = isSafeModuleRegex(pattern);
+      if (nginx.ok) compiled++;
+      else refused++;
+      const expected = pcreRegexProblem(pattern) === 'subset' ? false : nginx.ok;
+      if (api !== expected)
+        wrong.push(`${JSON.stringify(pattern)}: nginx ${nginx.text}, API ${api ? 'accepts' : 'refuses'}`);
+      // The subset never accepts what nginx cannot compile.
+      if (api && !nginx.ok) wrong.push(`${JSON.stringify(pattern)}: accepted but nginx says ${nginx.text}`);
+    }
+    expect(wrong).toEqual([]);
+    // The corpus holds both kinds in numbers, so the comparison cannot pass by accident.
+    expect(compiled).toBeGreaterThan(40);
+    expect(refused).toBeGreaterThan(30);
+  }, 120_000);
+
+  it('the review examples are refused by the API and by nginx', async () => {
+    for (const pattern of ['[]', '[^]', '[a-\\d]', 'a{1,100000}']) {
+      expect(isSafeModuleRegex(pattern), pattern).toBe(false);
+      expect((await nginxCompiles(pattern)).ok, pattern).toBe(false);
+    }
+  });
+});
