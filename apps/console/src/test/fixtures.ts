@@ -14,6 +14,7 @@ export function initializedNode(overrides: Partial<InitializedNode> = {}): Initi
     appliedVersion: 'a'.repeat(32),
     currentVersion: 'a'.repeat(32),
     lastError: '',
+    failedPorts: [],
     connection: 'online',
     lastSeenAt: '2026-03-01T10:05:00.000Z',
     createdAt: '2026-03-01T10:00:00.000Z',

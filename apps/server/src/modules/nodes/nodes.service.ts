@@ -2,6 +2,7 @@ import {
   type InitializedNode,
   NODE_ONLINE_WINDOW_SECONDS,
   type NodeDnsStatus,
+  type NodeFailedPort,
   type NodeSystem,
   type NodeUpgradeStatus,
   type SubNodeType,
@@ -80,6 +81,7 @@ export class NodesService {
       lastError: string;
       ips?: string[] | undefined;
       system?: NodeSystem | undefined;
+      failedPorts?: NodeFailedPort[] | undefined;
     },
   ) {
     const now = new Date(this.clock());
@@ -87,6 +89,7 @@ export class NodesService {
       version: input.version,
       appliedVersion: input.appliedVersion,
       lastError: input.lastError,
+      failedPorts: input.failedPorts ?? [],
       ...(input.ips ? { ips: input.ips } : {}),
       ...(input.system ? { system: input.system, systemAt: now } : {}),
       lastSeenAt: now,
@@ -112,6 +115,10 @@ export class NodesService {
   ): Promise<{ data: InitializedNode[]; total: number }> {
     const { rows, total } = await this.nodes.listInitialized(operatorId, q, q.page, q.pageSize);
     const now = this.clock();
+    const siteOfPort = await this.nodes.sitesOfPorts(
+      operatorId,
+      rows.flatMap((r) => r.failedPorts.flatMap((f) => (f.id !== undefined ? [f.id] : []))),
+    );
     const data = await Promise.all(
       rows.map(async (row) => ({
         id: row.id,
@@ -124,6 +131,14 @@ export class NodesService {
         appliedVersion: row.appliedVersion,
         currentVersion: await currentVersion(row.id),
         lastError: row.lastError,
+        failedPorts: row.failedPorts.map((f) => ({
+          kind: f.kind,
+          port: f.port,
+          protocol: f.protocol,
+          portID: f.id ?? null,
+          siteID: f.id !== undefined ? (siteOfPort.get(f.id) ?? null) : null,
+          error: f.error,
+        })),
         connection: nodeConnection(row.lastSeenAt, now),
         lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
         createdAt: row.createdAt.toISOString(),
