@@ -1,40 +1,38 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EdgeCommand, EdgeSnapshot } from '@rampart/contract';
-import { ZodError } from 'zod';
-import { DataPlanePushError, type PushResult, pushDataPlane } from '../data-plane/push.js';
+import { DataPlanePushError } from '../data-plane/push.js';
 import { formatPath } from '../data-plane/schema.js';
-import { type CertificatePaths, ensureDefaultCertificate } from '../nginx/default-certificate.js';
 import { NginxConfigError, NginxProcess } from '../nginx/nginx-process.js';
-import { type NginxSettingsInput, nginxSettingsSchema, renderNginxConf } from '../nginx/render.js';
+import { nginxSettingsSchema } from '../nginx/render.js';
+import { type ApplyResult, applySummary, SnapshotApplier } from './apply.js';
 import { Backoff, pause } from './backoff.js';
-import { preheatUrls, purgeUrls } from './cache-commands.js';
 import { type CommandOutcome, runCommandLoop } from './command-loop.js';
-import { errorText, jsonLineLogger, type Logger } from './log.js';
-import { nextDailyTime, shiftLogs } from './log-rotate.js';
+import { type CommandHost, executeCommand, rotateLogs } from './commands.js';
+import { describeError } from './errors.js';
+import { jsonLineLogger, type Logger } from './log.js';
+import { nextDailyTime } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
 import { NodeApiError, NodeClient, SnapshotRefusedError } from './node-client.js';
-import { alive, killNginxLeftovers } from './processes.js';
 import { type Credentials, StateDir } from './state.js';
+import { StatusReporter } from './status-reporter.js';
+import { NginxSupervisor } from './supervisor.js';
 import { SystemSampler } from './system-info.js';
-import { installRelease } from './upgrade.js';
 import { AGENT_VERSION } from './version.js';
+
+export { describeError } from './errors.js';
 
 /**
  * The edge agent (`rampart-edge`): registers the node once, long-polls the control plane for the
  * node's snapshot, applies it to a supervised nginx, keeps the last good snapshots on disk and
  * reports what it applied.
  *
- * Apply: the snapshot's listen settings (ports through the port map, http2), nginx settings and
- * layer-4 stream ports (also through the port map) are rendered into
- * nginx.conf with render.ts; when the text differs from the active config, or nginx is not
- * running, nginx is reloaded (nginx -t first; a refused config leaves the old one running) or
- * started. Then the data plane is pushed into Lua shared memory. A data-plane-only change never
- * reloads nginx. A snapshot becomes good (written to disk, `current`) only once it applied.
+ * The parts live beside this file: the apply step (apply.ts: nginx.conf rendered, nginx started or
+ * reloaded when it changed, data plane pushed), the nginx supervisor (supervisor.ts), the status
+ * reporter (status-reporter.ts) and the operator's commands (commands.ts, run by command-loop.ts).
+ * A snapshot becomes good (written to disk, `current`) only once it applied.
  *
  * Everything that changes nginx runs one at a time (the apply lock): a snapshot from the poll, the
- * restart by the supervisor, the operator's commands (reboot, reset, log rotation; see
- * command-loop.ts) and the shutdown. The status report carries the machine's system information.
+ * restart by the supervisor, the operator's commands (reboot, reset, log rotation) and the shutdown.
  */
 
 export interface AgentOptions {
@@ -68,22 +66,6 @@ export interface AgentOptions {
   probeRefreshMs?: number;
 }
 
-type NginxAction = 'none' | 'started' | 'reloaded' | 'stopped';
-
-interface ApplyResult {
-  nginx: NginxAction;
-  push: PushResult | null;
-}
-
-/** One line for a log or the status report's lastError. */
-export function describeError(err: unknown): string {
-  if (err instanceof ZodError) {
-    const issue = err.issues[0];
-    return `${formatPath(issue?.path ?? [])}: ${issue?.message ?? 'invalid'}`;
-  }
-  return errorText(err);
-}
-
 export class Agent {
   readonly state: StateDir;
   readonly nginx: NginxProcess;
@@ -91,10 +73,13 @@ export class Agent {
   private readonly options: Required<
     Pick<AgentOptions, 'pollWaitSeconds' | 'heartbeatMs' | 'superviseMs' | 'backoffMinMs' | 'backoffMaxMs'>
   >;
+  private readonly applier: SnapshotApplier;
+  private readonly supervisor: NginxSupervisor;
+  private readonly status: StatusReporter;
+  private readonly commands: CommandHost;
 
   private client: NodeClient | null = null;
   private credentials: Credentials | null = null;
-  private defaultCertificate: CertificatePaths | null = null;
   private applied: EdgeSnapshot | null = null;
   /** Version sent as `?version=`: the applied one, or a refused one so the control plane waits for a newer. */
   private lastSeen: string | null = null;
@@ -104,19 +89,9 @@ export class Agent {
   private readonly controller = new AbortController();
   private lock: Promise<unknown> = Promise.resolve();
   private running: Promise<void> | null = null;
-  private statusInFlight: Promise<void> | null = null;
-  private statusAgain = false;
   private heartbeat: NodeJS.Timeout | null = null;
-  private supervisor: NodeJS.Timeout | null = null;
-  private supervising: Promise<void> | null = null;
-  /** The master and workers seen last: a master killed with SIGKILL leaves its workers on the ports. */
-  private trackedPids = new Set<number>();
-  private readonly restartBackoff: Backoff;
-  private nextRestartAt = 0;
   private controlPlaneReachable = true;
   private controlPlaneUrl = '';
-  /** Set by applySnapshot once it started or reloaded nginx (decides whether a failure rolls back). */
-  private nginxChanged = false;
   private readonly system: SystemSampler;
   /** The daily log rotation the applied snapshot asks for (`HH:MM` UTC) and its timer. */
   private rotationTime: string | null = null;
@@ -139,7 +114,6 @@ export class Agent {
       backoffMinMs: config.backoffMinMs ?? 500,
       backoffMaxMs: config.backoffMaxMs ?? 10_000,
     };
-    this.restartBackoff = new Backoff(this.options.backoffMinMs, this.options.backoffMaxMs);
     this.state = new StateDir(config.stateDir);
     this.nginx = new NginxProcess({
       prefix: this.state.nginxPrefix,
@@ -147,6 +121,69 @@ export class Agent {
       nginxBinary: config.nginxBinary,
     });
     this.system = new SystemSampler(config.stateDir, config.nginxBinary);
+    this.applier = new SnapshotApplier({
+      nginx: this.nginx,
+      prefix: this.state.nginxPrefix,
+      adminPort: config.adminPort,
+      luaDir: config.luaDir,
+      portMap: config.portMap,
+      listenAddress: config.listenAddress,
+      workerProcesses: config.workerProcesses,
+      nodeId: () => this.credentials?.nodeId ?? null,
+    });
+    this.supervisor = new NginxSupervisor({
+      nginx: this.nginx,
+      applier: this.applier,
+      log: this.log,
+      signal: this.signal,
+      intervalMs: this.options.superviseMs,
+      backoffMinMs: this.options.backoffMinMs,
+      backoffMaxMs: this.options.backoffMaxMs,
+      exclusive: (task) => this.exclusive(task),
+      applied: () => this.applied,
+      restartOutcome: (error) => {
+        this.nginxError = error;
+      },
+      reportStatus: () => this.reportStatus(),
+    });
+    this.status = new StatusReporter({
+      client: () => (this.credentials ? this.client : null),
+      appliedVersion: () => this.appliedVersion,
+      lastError: () => this.lastError,
+      ips: config.ips,
+      system: this.system,
+      log: this.log,
+      signal: this.signal,
+    });
+    this.commands = {
+      nginx: this.nginx,
+      state: this.state,
+      applier: this.applier,
+      system: this.system,
+      log: this.log,
+      signal: this.signal,
+      stateDir: config.stateDir,
+      adminPort: config.adminPort,
+      client: () => {
+        if (!this.client) throw new Error('agent not started');
+        return this.client;
+      },
+      applied: () => this.applied,
+      snapshotError: () => this.snapshotError,
+      takeSnapshot: (snapshot) => this.takeSnapshot(snapshot),
+      exclusive: (task) => this.exclusive(task),
+      forgetApplied: () => {
+        this.applied = null;
+        this.lastSeen = null;
+      },
+      nginxRecovered: () => {
+        this.nginxError = '';
+      },
+      reportStatus: () => this.reportStatus(),
+      switchedTo: (version) => {
+        this.switchedTo = version;
+      },
+    };
   }
 
   /** The version of the snapshot nginx serves now ('' before the first). */
@@ -188,7 +225,7 @@ export class Agent {
   async start(): Promise<void> {
     await this.state.prepare();
     await this.nginx.prepare();
-    this.defaultCertificate = await ensureDefaultCertificate(path.join(this.state.nginxPrefix, 'certs'));
+    await this.applier.prepare();
     this.credentials = await this.state.readCredentials();
     const controlPlane = this.config.controlPlane ?? this.credentials?.controlPlane ?? null;
     if (controlPlane === null) throw new Error('no control plane URL: pass --control-plane');
@@ -215,11 +252,11 @@ export class Agent {
     if (stored) {
       this.log('info', 'snapshot.restored', { version: stored.version });
       try {
-        const result = await this.exclusive(() => this.applySnapshot(stored));
+        const result = await this.exclusive(() => this.applier.apply(stored));
         this.applied = stored;
         this.lastSeen = stored.version;
         this.scheduleRotation(stored.logRotateTime ?? null);
-        this.log('info', 'snapshot.applied', { version: stored.version, source: 'disk', ...summary(result) });
+        this.log('info', 'snapshot.applied', { version: stored.version, source: 'disk', ...applySummary(result) });
       } catch (err) {
         this.nginxError = `stored snapshot ${stored.version}: ${describeError(err)}`;
         // Still the best known state: the supervisor retries it and the poll may bring a newer one.
@@ -229,7 +266,7 @@ export class Agent {
       }
     }
 
-    this.scheduleSupervisor();
+    this.supervisor.start();
     this.heartbeat = setInterval(() => this.reportStatus(), this.options.heartbeatMs);
     this.running = this.run().catch((err: unknown) => {
       this.log('error', 'agent.failed', { error: describeError(err) });
@@ -240,12 +277,12 @@ export class Agent {
   async stop(): Promise<void> {
     if (!this.stopping) this.controller.abort(new Error('agent stopping'));
     if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.supervisor) clearTimeout(this.supervisor);
+    this.supervisor.stop();
     if (this.rotationTimer) clearTimeout(this.rotationTimer);
     await this.running;
     await this.probes?.stop();
-    await this.supervising;
-    await this.statusInFlight;
+    await this.supervisor.settled();
+    await this.status.settled();
     await this.exclusive(async () => {
       await this.nginx.stop();
     });
@@ -386,7 +423,7 @@ export class Agent {
       domains: snapshot.dataPlane.domains.length,
       certificates: snapshot.dataPlane.certificates.length,
     });
-    const settings = this.settingsFor(snapshot);
+    const settings = this.applier.settingsFor(snapshot);
     if (settings !== null) {
       const check = nginxSettingsSchema.safeParse(settings);
       if (!check.success) {
@@ -402,12 +439,12 @@ export class Agent {
         if (this.stopping) throw new Error('agent stopping');
         const previous = this.applied;
         let applied: ApplyResult;
-        this.nginxChanged = false;
+        this.applier.nginxChanged = false;
         try {
-          applied = await this.applySnapshot(snapshot);
+          applied = await this.applier.apply(snapshot);
         } catch (err) {
           // A config nginx refused never went live; one that did (or a dead nginx) needs the old one back.
-          const rollBack = this.nginxChanged || !(await this.nginx.isRunning());
+          const rollBack = this.applier.nginxChanged || !(await this.nginx.isRunning());
           if (previous !== null && rollBack && !this.stopping) await this.rollBack(previous);
           throw err;
         }
@@ -422,7 +459,7 @@ export class Agent {
         version: snapshot.version,
         source: 'control_plane',
         ms: Math.round(performance.now() - started),
-        ...summary(result),
+        ...applySummary(result),
       });
       try {
         await this.state.saveGood(snapshot);
@@ -448,9 +485,9 @@ export class Agent {
   /** After a failed apply: puts the previous good snapshot's config and data plane back. */
   private async rollBack(previous: EdgeSnapshot): Promise<void> {
     try {
-      const result = await this.applySnapshot(previous);
+      const result = await this.applier.apply(previous);
       if (result.nginx !== 'none' || result.push !== null) {
-        this.log('info', 'snapshot.rolled_back', { version: previous.version, ...summary(result) });
+        this.log('info', 'snapshot.rolled_back', { version: previous.version, ...applySummary(result) });
       }
     } catch (err) {
       this.nginxError = `rollback to ${previous.version} failed: ${describeError(err)}`;
@@ -458,235 +495,15 @@ export class Agent {
     }
   }
 
-  /** nginx settings for a snapshot; null when it listens on no port (nothing to run). */
-  private settingsFor(snapshot: EdgeSnapshot): NginxSettingsInput | null {
-    const { listen } = snapshot;
-    if (listen.httpPorts.length + listen.httpsPorts.length === 0) return null;
-    const map = (p: number) => this.config.portMap.get(p) ?? p;
-    const prefix = this.state.nginxPrefix;
-    if (!this.defaultCertificate) throw new Error('agent not started');
-    return {
-      prefix,
-      httpPorts: listen.httpPorts.map(map),
-      httpsPorts: listen.httpsPorts.map(map),
-      http2: listen.http2,
-      adminPort: this.config.adminPort,
-      ...(this.config.listenAddress !== undefined ? { listenAddress: this.config.listenAddress } : {}),
-      workerProcesses: this.config.workerProcesses,
-      luaDir: this.config.luaDir,
-      defaultCertificate: this.defaultCertificate,
-      errorLogPath: this.nginx.errorLogPath,
-      accessLogPath: path.join(prefix, 'logs/access.log'),
-      ...(this.credentials ? { requestIdPrefix: `n${this.credentials.nodeId}` } : {}),
-      tuning: snapshot.nginx,
-      streamPorts: (snapshot.streamPorts ?? []).map((p) => ({ ...p, port: map(p.port) })),
-    };
-  }
-
-  private async activeConf(): Promise<string | null> {
-    try {
-      return await readFile(this.nginx.currentConfPath, 'utf8');
-    } catch {
-      return null;
-    }
-  }
-
-  /**
-   * Makes nginx serve `snapshot` (call under the apply lock): start or reload only when the
-   * rendered config differs from the active one or nginx is down, then push the data plane.
-   */
-  private async applySnapshot(snapshot: EdgeSnapshot): Promise<ApplyResult> {
-    const settings = this.settingsFor(snapshot);
-    if (settings === null) {
-      if (!(await this.nginx.isRunning())) return { nginx: 'none', push: null };
-      await this.nginx.stop();
-      return { nginx: 'stopped', push: null };
-    }
-    const conf = renderNginxConf(settings);
-    let action: NginxAction = 'none';
-    if (!(await this.nginx.isRunning())) {
-      await this.nginx.start(conf);
-      action = 'started';
-    } else if ((await this.activeConf()) !== conf) {
-      await this.nginx.reload(conf);
-      action = 'reloaded';
-    }
-    if (action !== 'none') this.nginxChanged = true;
-    await this.track();
-    const push = await pushDataPlane(this.config.adminPort, snapshot.dataPlane);
-    return { nginx: action, push };
-  }
-
-  private async track(): Promise<void> {
-    const master = await this.nginx.masterPid();
-    if (master !== null) this.trackedPids = new Set([master, ...(await this.nginx.childPids())]);
-  }
-
-  private scheduleSupervisor(): void {
-    if (this.stopping) return;
-    this.supervisor = setTimeout(() => {
-      this.supervising = this.exclusive(() => this.supervise())
-        .catch((err: unknown) => this.log('error', 'supervisor.failed', { error: describeError(err) }))
-        .finally(() => this.scheduleSupervisor());
-    }, this.options.superviseMs);
-  }
-
-  /**
-   * One supervisor round (under the apply lock): when nginx's master is gone although the applied
-   * snapshot needs it, kills the workers it left on the ports, starts nginx again and re-pushes the
-   * data plane (the shared dict died with the master: requests would get 503 until the push).
-   */
-  private async supervise(): Promise<void> {
-    if (this.stopping) return;
-    if (await this.nginx.isRunning()) {
-      await this.track();
-      return;
-    }
-    const snapshot = this.applied;
-    if (snapshot === null || this.settingsFor(snapshot) === null) return;
-    if (Date.now() < this.nextRestartAt) return;
-    const leftovers = killNginxLeftovers(this.trackedPids);
-    const deadline = Date.now() + 3000;
-    while (leftovers.some(alive) && Date.now() < deadline) await pause(20, this.signal);
-    this.log('warn', 'nginx.died', { pids: [...this.trackedPids], killedLeftovers: leftovers });
-    try {
-      const result = await this.applySnapshot(snapshot);
-      this.restartBackoff.reset();
-      this.nextRestartAt = 0;
-      this.nginxError = '';
-      this.log('info', 'nginx.restarted', { version: snapshot.version, ...summary(result) });
-    } catch (err) {
-      const retryInMs = this.restartBackoff.next();
-      this.nextRestartAt = Date.now() + retryInMs;
-      this.nginxError = `nginx restart failed: ${describeError(err)}`.slice(0, 2000);
-      this.log('error', 'nginx.restart_failed', { error: describeError(err), retryInMs });
-    }
-    this.reportStatus();
-  }
-
   /** Sends a status report now (coalesced: at most one in flight, one more queued). */
   reportStatus(): void {
-    const client = this.client;
-    if (!client || !this.credentials || this.stopping) return;
-    if (this.statusInFlight) {
-      this.statusAgain = true;
-      return;
-    }
-    this.statusInFlight = (async () => {
-      do {
-        this.statusAgain = false;
-        try {
-          const system = await this.system.sample().catch((err: unknown) => {
-            this.log('warn', 'system.sample_failed', { error: describeError(err) });
-            return undefined;
-          });
-          await client.reportStatus(
-            {
-              version: AGENT_VERSION,
-              appliedVersion: this.appliedVersion,
-              lastError: this.lastError,
-              ips: this.config.ips,
-              ...(system ? { system } : {}),
-            },
-            this.signal,
-          );
-        } catch (err) {
-          if (this.stopping) break;
-          this.log('warn', 'status.failed', { error: describeError(err) });
-        }
-      } while (this.statusAgain && !this.stopping);
-      this.statusInFlight = null;
-    })();
+    if (this.stopping) return;
+    this.status.report();
   }
 
-  /** Runs one operator command (see command-loop.ts); answers the result message, throws on failure. */
+  /** Runs one operator command (see commands.ts); answers the result message, throws on failure. */
   private execute(command: EdgeCommand): Promise<CommandOutcome> {
-    switch (command.type) {
-      case 'clearCache':
-        return this.clearCache(command.payload.epoch);
-      case 'purgeUrls':
-        return this.purge(command.payload.urls);
-      case 'preheat':
-        return this.preheat(command.payload.urls);
-      case 'reboot':
-        return this.reboot();
-      case 'reset':
-        return this.reset();
-      case 'logRotate':
-        return this.rotateLogs();
-      case 'upgrade':
-        return this.upgrade(command.id, command.payload.version);
-    }
-  }
-
-  /**
-   * Clear the whole cache: the control plane raised this node's cache epoch, part of every cache
-   * key. Answers once a snapshot with that epoch serves (fetched now when the poll has not yet
-   * brought it).
-   */
-  async clearCache(epoch: number): Promise<string> {
-    const active = () => (this.applied?.dataPlane.cacheEpoch ?? 0) >= epoch;
-    if (!active()) {
-      const client = this.client;
-      if (!client) throw new Error('agent not started');
-      const snapshot = await client.snapshot(null, 0, this.signal);
-      if (snapshot === null) throw new Error('the control plane answered no snapshot');
-      await this.takeSnapshot(snapshot);
-    }
-    if (!active()) throw new Error(this.snapshotError || `cache epoch ${epoch} is not active yet`);
-    return `cache epoch ${this.applied?.dataPlane.cacheEpoch} active: every entry cached before misses`;
-  }
-
-  /** Purges URLs from nginx's cache (rampart.purge, through the admin endpoint). */
-  async purge(urls: string[]): Promise<CommandOutcome> {
-    if (this.applied === null) throw new Error('no applied snapshot: nothing is cached');
-    const results = await purgeUrls(this.config.adminPort, urls);
-    const purged = results.reduce((sum, r) => sum + (r.purged ?? 0), 0);
-    return { message: `${urls.length} URL(s): ${purged} cache entr${purged === 1 ? 'y' : 'ies'} removed`, results };
-  }
-
-  /** Requests URLs from this node's nginx so that the sites' cache rules store them. */
-  async preheat(urls: string[]): Promise<CommandOutcome> {
-    const snapshot = this.applied;
-    const settings = snapshot && this.settingsFor(snapshot);
-    if (!settings) throw new Error('no applied snapshot: nginx serves nothing');
-    const listen = settings.listenAddress;
-    const address = listen === undefined || listen === '0.0.0.0' ? '127.0.0.1' : listen === '::' ? '::1' : listen;
-    const results = await preheatUrls(
-      { address, httpPort: settings.httpPorts[0] ?? null, httpsPort: settings.httpsPorts[0] ?? null },
-      urls,
-      this.signal,
-    );
-    const ok = results.filter((r) => r.ok).length;
-    return { message: `${ok} of ${urls.length} URL(s) fetched`, results };
-  }
-
-  /**
-   * Upgrade: installs the control plane's release `version` (upgrade.ts) and asks for a restart
-   * onto it once the result is reported. nginx is not touched: it serves on while the agent restarts.
-   */
-  async upgrade(commandId: number, version: string): Promise<string> {
-    const client = this.client;
-    if (!client) throw new Error('agent not started');
-    if (version === AGENT_VERSION) return `already running ${version}`;
-    this.log('info', 'upgrade.started', { version, from: AGENT_VERSION });
-    await installRelease(
-      {
-        client,
-        stateDir: this.config.stateDir,
-        log: this.log,
-        signal: this.signal,
-        progress: async (stage, message) => {
-          this.log('info', `upgrade.${stage}`, { version, message });
-          await client.upgradeProgress({ commandId, stage, message }, this.signal).catch((err: unknown) => {
-            this.log('warn', 'upgrade.progress_failed', { stage, error: describeError(err) });
-          });
-        },
-      },
-      version,
-    );
-    this.switchedTo = version;
-    return `switched to ${version}; restarting onto it`;
+    return executeCommand(this.commands, command);
   }
 
   /**
@@ -697,65 +514,13 @@ export class Agent {
   async detach(): Promise<void> {
     if (!this.stopping) this.controller.abort(new Error('agent restarting'));
     if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.supervisor) clearTimeout(this.supervisor);
+    this.supervisor.stop();
     if (this.rotationTimer) clearTimeout(this.rotationTimer);
     await this.running;
-    await this.supervising;
-    await this.statusInFlight;
+    await this.supervisor.settled();
+    await this.status.settled();
     await this.lock;
     this.log('info', 'agent.detached', { appliedVersion: this.appliedVersion, nginxPid: await this.nginx.masterPid() });
-  }
-
-  /** Reboot: stops nginx and starts it again (a new master) with the applied snapshot. */
-  async reboot(): Promise<string> {
-    const message = await this.exclusive(async () => {
-      const snapshot = this.applied;
-      if (snapshot === null || this.settingsFor(snapshot) === null) throw new Error('no applied snapshot to serve');
-      const before = await this.nginx.masterPid();
-      await this.nginx.stop();
-      await this.applySnapshot(snapshot);
-      const after = await this.nginx.masterPid();
-      return `nginx restarted: master ${before ?? 'none'} → ${after ?? 'none'}`;
-    });
-    this.system.forgetNginxVersion();
-    this.nginxError = '';
-    this.reportStatus();
-    return message;
-  }
-
-  /**
-   * Reset: stops nginx, forgets every stored snapshot, fetches the node's snapshot afresh and
-   * applies it from scratch (new config version, nginx started, data plane pushed). Should the
-   * fetch or apply fail, the snapshot poll keeps trying (it asks with no known version).
-   */
-  async reset(): Promise<string> {
-    const client = this.client;
-    if (!client) throw new Error('agent not started');
-    await this.exclusive(async () => {
-      await this.nginx.stop();
-      await this.state.dropSnapshots();
-      this.applied = null;
-      this.lastSeen = null;
-    });
-    this.log('info', 'agent.reset', {});
-    const snapshot = await client.snapshot(null, 0, this.signal);
-    if (snapshot === null) throw new Error('the control plane answered no snapshot');
-    await this.takeSnapshot(snapshot);
-    if (this.applied?.version !== snapshot.version) throw new Error(this.snapshotError || 'snapshot not applied');
-    const master = await this.nginx.masterPid();
-    return `snapshot ${snapshot.version} applied again; nginx master ${master ?? 'not running'}`;
-  }
-
-  /** Renames nginx's access and error logs (keeping the last few) and has nginx write fresh ones. */
-  async rotateLogs(): Promise<string> {
-    return this.exclusive(async () => {
-      const files = [path.join(this.state.nginxPrefix, 'logs/access.log'), this.nginx.errorLogPath];
-      const rotated = await shiftLogs(files);
-      const reopened = rotated.length > 0 && (await this.nginx.reopenLogs(rotated));
-      const names = rotated.map((f) => path.basename(f)).join(', ') || 'no log';
-      this.log('info', 'logs.rotated', { files: rotated, reopened });
-      return `rotated ${names}${reopened ? '; nginx reopened its logs' : ''}`;
-    });
   }
 
   /** (Re)arms the daily log rotation for `time` (`HH:MM` UTC); null disarms it. */
@@ -769,18 +534,11 @@ export class Agent {
     this.log('info', 'logs.rotation_scheduled', { daily: time, at: at.toISOString() });
     this.rotationTimer = setTimeout(() => {
       this.rotationTimer = null;
-      this.rotateLogs()
+      rotateLogs(this.commands)
         .catch((err: unknown) => this.log('error', 'logs.rotate_failed', { error: describeError(err) }))
         .finally(() => {
           if (this.rotationTime === time) this.scheduleRotation(time);
         });
     }, at.getTime() - Date.now());
   }
-}
-
-function summary(result: ApplyResult): Record<string, unknown> {
-  return {
-    nginx: result.nginx,
-    ...(result.push ? { generation: result.push.generation, domains: result.push.domains } : {}),
-  };
 }

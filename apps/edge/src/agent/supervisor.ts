@@ -1,0 +1,96 @@
+import type { EdgeSnapshot } from '@rampart/contract';
+import type { NginxProcess } from '../nginx/nginx-process.js';
+import { applySummary, type SnapshotApplier } from './apply.js';
+import { Backoff, pause } from './backoff.js';
+import { describeError } from './errors.js';
+import type { Logger } from './log.js';
+import { alive, killNginxLeftovers } from './processes.js';
+
+export interface SupervisorOptions {
+  nginx: NginxProcess;
+  applier: SnapshotApplier;
+  log: Logger;
+  signal: AbortSignal;
+  /** How often the supervisor checks that nginx's master runs. */
+  intervalMs: number;
+  backoffMinMs: number;
+  backoffMaxMs: number;
+  /** Runs a task under the agent's apply lock. */
+  exclusive: <T>(task: () => Promise<T>) => Promise<T>;
+  /** The snapshot nginx should serve. */
+  applied: () => EdgeSnapshot | null;
+  /** nginx was restarted (message '') or failed to restart (the message for lastError). */
+  restartOutcome: (error: string) => void;
+  reportStatus: () => void;
+}
+
+/**
+ * The nginx supervisor: every `intervalMs`, under the apply lock, checks that nginx's master runs;
+ * when it is gone although the applied snapshot needs it, kills the workers it left on the ports,
+ * starts nginx again and re-pushes the data plane (the shared dict died with the master: requests
+ * would get 503 until the push). Restarts that fail back off.
+ */
+export class NginxSupervisor {
+  private timer: NodeJS.Timeout | null = null;
+  private round: Promise<void> | null = null;
+  private readonly restartBackoff: Backoff;
+  private nextRestartAt = 0;
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.restartBackoff = new Backoff(options.backoffMinMs, options.backoffMaxMs);
+  }
+
+  private get stopping(): boolean {
+    return this.options.signal.aborted;
+  }
+
+  /** Schedules the next round (after each round, until the agent stops). */
+  start(): void {
+    if (this.stopping) return;
+    this.timer = setTimeout(() => {
+      this.round = this.options
+        .exclusive(() => this.supervise())
+        .catch((err: unknown) => this.options.log('error', 'supervisor.failed', { error: describeError(err) }))
+        .finally(() => this.start());
+    }, this.options.intervalMs);
+  }
+
+  /** Cancels the scheduled round (a running one finishes: see `settled`). */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  /** Resolves when the round in progress (if any) has finished. */
+  async settled(): Promise<void> {
+    await this.round;
+  }
+
+  private async supervise(): Promise<void> {
+    const { nginx, applier, log } = this.options;
+    if (this.stopping) return;
+    if (await nginx.isRunning()) {
+      await applier.track();
+      return;
+    }
+    const snapshot = this.options.applied();
+    if (snapshot === null || applier.settingsFor(snapshot) === null) return;
+    if (Date.now() < this.nextRestartAt) return;
+    const leftovers = killNginxLeftovers(applier.trackedPids);
+    const deadline = Date.now() + 3000;
+    while (leftovers.some(alive) && Date.now() < deadline) await pause(20, this.options.signal);
+    log('warn', 'nginx.died', { pids: [...applier.trackedPids], killedLeftovers: leftovers });
+    try {
+      const result = await applier.apply(snapshot);
+      this.restartBackoff.reset();
+      this.nextRestartAt = 0;
+      this.options.restartOutcome('');
+      log('info', 'nginx.restarted', { version: snapshot.version, ...applySummary(result) });
+    } catch (err) {
+      const retryInMs = this.restartBackoff.next();
+      this.nextRestartAt = Date.now() + retryInMs;
+      this.options.restartOutcome(`nginx restart failed: ${describeError(err)}`.slice(0, 2000));
+      log('error', 'nginx.restart_failed', { error: describeError(err), retryInMs });
+    }
+    this.options.reportStatus();
+  }
+}
