@@ -60,6 +60,8 @@ export interface AgentOptions {
   heartbeatMs?: number;
   /** How often the supervisor checks that nginx's master runs. */
   superviseMs?: number;
+  /** How often ports that did not bind are tried again (supervisor.ts). */
+  portRetryMs?: number;
   backoffMinMs?: number;
   backoffMaxMs?: number;
   /** How often the node asks what it should probe as a monitor node (monitor.ts). */
@@ -71,7 +73,10 @@ export class Agent {
   readonly nginx: NginxProcess;
   private readonly log: Logger;
   private readonly options: Required<
-    Pick<AgentOptions, 'pollWaitSeconds' | 'heartbeatMs' | 'superviseMs' | 'backoffMinMs' | 'backoffMaxMs'>
+    Pick<
+      AgentOptions,
+      'pollWaitSeconds' | 'heartbeatMs' | 'superviseMs' | 'portRetryMs' | 'backoffMinMs' | 'backoffMaxMs'
+    >
   >;
   private readonly applier: SnapshotApplier;
   private readonly supervisor: NginxSupervisor;
@@ -111,6 +116,7 @@ export class Agent {
       pollWaitSeconds: config.pollWaitSeconds ?? 25,
       heartbeatMs: config.heartbeatMs ?? 15_000,
       superviseMs: config.superviseMs ?? 1000,
+      portRetryMs: config.portRetryMs ?? 5000,
       backoffMinMs: config.backoffMinMs ?? 500,
       backoffMaxMs: config.backoffMaxMs ?? 10_000,
     };
@@ -137,6 +143,7 @@ export class Agent {
       log: this.log,
       signal: this.signal,
       intervalMs: this.options.superviseMs,
+      portRetryMs: this.options.portRetryMs,
       backoffMinMs: this.options.backoffMinMs,
       backoffMaxMs: this.options.backoffMaxMs,
       exclusive: (task) => this.exclusive(task),
@@ -150,6 +157,7 @@ export class Agent {
       client: () => (this.credentials ? this.client : null),
       appliedVersion: () => this.appliedVersion,
       lastError: () => this.lastError,
+      failedPorts: () => this.applier.failedPorts,
       ips: config.ips,
       system: this.system,
       log: this.log,
