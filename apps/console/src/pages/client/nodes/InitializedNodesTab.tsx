@@ -148,7 +148,11 @@ export function InitializedNodesTab() {
       title: t('lastError'),
       dataIndex: 'lastError',
       ellipsis: true,
-      render: (value: string) => (value ? <span style={{ color: token.colorError }}>{value}</span> : '—'),
+      render: (value: string, node) => {
+        const failed = node.failedPorts.map((p) => `${p.port}/${p.protocol}`).join(', ');
+        const text = [value, failed ? t('failedPorts', { ports: failed }) : ''].filter((v) => v !== '').join('; ');
+        return text ? <span style={{ color: token.colorError }}>{text}</span> : '—';
+      },
     },
     { title: t('lastSeen'), dataIndex: 'lastSeenAt', render: (value: string | null) => <DateTime value={value} /> },
     {
