@@ -45,6 +45,7 @@ const edgeNode = {
   appliedVersion: '',
   currentVersion: '',
   lastError: '',
+  failedPorts: [],
   connection: 'online',
   lastSeenAt: at,
   createdAt: at,
