@@ -152,7 +152,7 @@ describe('refused pushes keep the previous version serving', () => {
 
   it('reports a refusal to the push client as DataPlanePushError with the field', async () => {
     const bad = document('bad', [domain(1, 'x.example.com', [upstream(0)])]);
-    const error = await pushDataPlane(edge.adminPort, bad).catch((err: unknown) => err);
+    const error = await pushDataPlane(edge.adminEndpoint, bad).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(DataPlanePushError);
     expect(error).toMatchObject({ status: 400, field: 'domains[0].origin.upstreams[0].port' });
   });

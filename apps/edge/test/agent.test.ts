@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NodeApiError, NodeClient } from '../src/agent/node-client.js';
 import { commandLine } from '../src/agent/processes.js';
+import { adminRequest } from '../src/data-plane/admin-client.js';
 import { NginxProcess } from '../src/nginx/nginx-process.js';
 import { agentPorts, cleanUpAgents, makeStateDir, startAgent, type TestAgent } from './helpers/agent.js';
 import { document, domain, upstream } from './helpers/documents.js';
@@ -183,17 +184,17 @@ describe('applying snapshots', () => {
     expect(report.lastError).toContain('b'.repeat(32));
     expect(await served(edge)).toBe('first');
 
-    // Listen ports that collide with the admin port once mapped: refused before nginx sees them.
-    const clash = siteTo(second, 'clash', { httpPorts: [80, edge.ports.admin], httpsPorts: [443], http2: true });
+    // Listen ports that collide once mapped: refused before nginx sees them.
+    const clash = siteTo(second, 'clash', { httpPorts: [80, edge.ports.https], httpsPorts: [443], http2: true });
     cp.setSnapshot(clash);
     const clashReport = await cp.waitForReport((r) => r.lastError.includes(clash.version));
     expect(clashReport.lastError).toMatch(/listen\.httpPorts: port \d+ is used twice/);
     expect(clashReport.appliedVersion).toBe(good.version);
     expect(await served(edge)).toBe('first');
     expect(await readdir(path.join(edge.stateDir, 'snapshots'))).toEqual(
-      expect.arrayContaining([`${good.version}.json`, 'current']),
+      expect.arrayContaining([`${good.version}.json`, `${good.version}.hmac`, 'current']),
     );
-    expect(await readdir(path.join(edge.stateDir, 'snapshots'))).toHaveLength(2);
+    expect(await readdir(path.join(edge.stateDir, 'snapshots'))).toHaveLength(3);
     expect((await readFile(path.join(edge.stateDir, 'snapshots/current'), 'utf8')).trim()).toBe(good.version);
 
     // The next good snapshot applies and clears the error.
@@ -288,7 +289,7 @@ describe('applying snapshots', () => {
     const dir = path.join(edge.stateDir, 'snapshots');
     expect(mode(await stat(dir))).toBe('700');
     const files = (await readdir(dir)).sort();
-    expect(files).toEqual([...versions.slice(2).map((v) => `${v}.json`), 'current'].sort());
+    expect(files).toEqual([...versions.slice(2).flatMap((v) => [`${v}.json`, `${v}.hmac`]), 'current'].sort());
     for (const file of files) expect(mode(await stat(path.join(dir, file)))).toBe('600');
     expect((await readFile(path.join(dir, 'current'), 'utf8')).trim()).toBe(versions[4]);
     const stored = JSON.parse(await readFile(path.join(dir, `${versions[4]}.json`), 'utf8'));
@@ -329,6 +330,39 @@ describe('supervision and restarts', () => {
     expect(await served(edge)).toBe('first');
   });
 
+  it('notices a data plane replaced behind its back (version or content) and pushes its own again', async () => {
+    const cp = await fake();
+    const s1 = siteTo(first, 'one');
+    cp.setSnapshot(s1);
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, verifyMs: 200 });
+    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    // The admin secret (0600) and the socket's directory (0700) in the state directory.
+    expect(mode(await stat(path.join(edge.stateDir, 'admin.secret')))).toBe('600');
+    expect(mode(await stat(path.join(edge.stateDir, 'admin')))).toBe('700');
+    const endpoint = {
+      socketPath: path.join(edge.stateDir, 'admin/admin.sock'),
+      secret: (await readFile(path.join(edge.stateDir, 'admin.secret'), 'utf8')).trim(),
+    };
+    const active = async () => JSON.parse((await adminRequest(endpoint, 'GET', '/config/version')).text);
+
+    // Another version: the second origin serves the site until the agent notices.
+    const other = document('planted', [domain(1, 'site.example.com', [upstream(second.port)])]);
+    expect((await adminRequest(endpoint, 'PUT', '/config', JSON.stringify(other))).status).toBe(200);
+    const mismatch = await edge.waitForLog('dataplane.mismatch', () => true, 5000);
+    expect(mismatch).toMatchObject({ expected: s1.dataPlane.version, found: 'planted' });
+    expect(await active()).toMatchObject({ version: s1.dataPlane.version });
+    expect(await served(edge)).toBe('first');
+
+    // The same version with other content: only the hash tells.
+    const same = { ...s1.dataPlane, domains: [domain(1, 'site.example.com', [upstream(second.port)])] };
+    expect((await adminRequest(endpoint, 'PUT', '/config', JSON.stringify(same))).status).toBe(200);
+    const second_ = await edge.waitForLog('dataplane.mismatch', (e) => e.found === s1.dataPlane.version, 5000);
+    expect(second_.foundHash).not.toBe((await active()).hash);
+    expect(await active()).toMatchObject({ version: s1.dataPlane.version });
+    expect(await served(edge)).toBe('first');
+    expect(edge.logs.filter((e) => e.event === 'dataplane.mismatch')).toHaveLength(2);
+  });
+
   it('serves the last good snapshot after the agent and nginx restart with the control plane gone', async () => {
     const cp = await fake();
     const s1 = siteTo(first, 'one');
@@ -362,6 +396,40 @@ describe('supervision and restarts', () => {
   });
 });
 
+describe('stored snapshots changed on disk', () => {
+  it.each([
+    ['a changed upstream', (text: string) => text.replace(/"port":\d+/, '"port":1')],
+    ['a byte appended', (text: string) => `${text} `],
+    ['the digest removed', null],
+  ])('refuses %s on restore, reports it, and falls back to the previous good one', async (_label, edit) => {
+    const cp = await fake();
+    const [s1, s2] = [siteTo(first, 'one'), siteTo(second, 'two')];
+    const ports = await agentPorts();
+    const stateDir = await makeStateDir();
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, stateDir, ports });
+    for (const s of [s1, s2]) {
+      cp.setSnapshot(s);
+      await cp.waitForReport((r) => r.appliedVersion === s.version);
+    }
+    await edge.stop();
+    const file = path.join(stateDir, `snapshots/${s2.version}.json`);
+    if (edit) await writeFile(file, edit(await readFile(file, 'utf8')));
+    else await rm(path.join(stateDir, `snapshots/${s2.version}.hmac`));
+
+    // The control plane answers nothing new: what serves comes from disk.
+    cp.setSnapshot(s1);
+    const again = await startAgent({ controlPlane: cp.url, stateDir, ports });
+    expect(again.logs.find((e) => e.event === 'snapshot.stored_refused')).toMatchObject({ version: s2.version });
+    expect(again.logs.find((e) => e.event === 'snapshot.applied')).toMatchObject({
+      version: s1.version,
+      source: 'disk',
+    });
+    expect(await served(again)).toBe('first');
+    const report = await cp.waitForReport((r) => r.lastError.includes('stored snapshot refused'));
+    expect(report.lastError).toContain(s2.version);
+  });
+});
+
 describe('the command line', () => {
   it('runs rampart-edge, logs JSON lines, and exits 0 on SIGTERM with nginx stopped', async () => {
     const cp = await fake();
@@ -383,8 +451,9 @@ describe('the command line', () => {
         stateDir,
         '--port-map',
         `80=${ports.http},443=${ports.https}`,
+        // An old service file's option: accepted and ignored (the admin server is a unix socket).
         '--admin-port',
-        String(ports.admin),
+        '9180',
         '--listen-address',
         '127.0.0.1',
         '--worker-processes',

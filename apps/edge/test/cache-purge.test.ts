@@ -2,7 +2,7 @@ import type { EdgeCachePolicy, EdgeCacheRule } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preheatUrls, purgeUrls } from '../src/agent/cache-commands.js';
 import { document, domain, upstream } from './helpers/documents.js';
-import { type Edge, startEdge } from './helpers/edge.js';
+import { adminCall, type Edge, startEdge } from './helpers/edge.js';
 import { request } from './helpers/net.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
 
@@ -68,7 +68,7 @@ describe('URL purge', () => {
     await get('www.shop.example', '/b.html');
     expect(await status('www.shop.example', '/a.html')).toBe('HIT');
 
-    const [result] = await purgeUrls(edge.adminPort, ['http://www.shop.example/a.html']);
+    const [result] = await purgeUrls(edge.adminEndpoint, ['http://www.shop.example/a.html']);
     expect(result).toMatchObject({ ok: true, purged: 1, message: 'purged' });
     expect(await status('www.shop.example', '/a.html')).toBe('MISS');
     expect(await status('www.shop.example', '/b.html')).toBe('HIT');
@@ -80,7 +80,7 @@ describe('URL purge', () => {
     await get('www.shop.example', '/q.html?v=1');
     await get('www.shop.example', '/style.css?v=9'); // the css rule ignores the query
     await get('www.shop.example', '/with%20space.html');
-    const results = await purgeUrls(edge.adminPort, [
+    const results = await purgeUrls(edge.adminEndpoint, [
       'http://www.shop.example/q.html?v=1',
       'https://www.shop.example/style.css?v=1',
       'http://www.shop.example/with%20space.html',
@@ -94,13 +94,13 @@ describe('URL purge', () => {
   it('purges under a wildcard domain by the host the request named', async () => {
     await get('cdn.img.shop.example', '/logo.png');
     expect(await status('cdn.img.shop.example', '/logo.png')).toBe('HIT');
-    const [result] = await purgeUrls(edge.adminPort, ['http://cdn.img.shop.example/logo.png']);
+    const [result] = await purgeUrls(edge.adminEndpoint, ['http://cdn.img.shop.example/logo.png']);
     expect(result?.purged).toBe(1);
     expect(await status('cdn.img.shop.example', '/logo.png')).toBe('MISS');
   });
 
   it('reports URLs with nothing cached, no cache policy or no domain on the node', async () => {
-    const results = await purgeUrls(edge.adminPort, [
+    const results = await purgeUrls(edge.adminEndpoint, [
       'http://www.shop.example/never-requested',
       'http://plain.shop.example/x',
       'http://unknown.example/x',
@@ -113,12 +113,14 @@ describe('URL purge', () => {
   });
 
   it('refuses a body without a list of URLs', async () => {
-    const response = await fetch(`http://127.0.0.1:${edge.adminPort}/cache/purge`, {
-      method: 'POST',
-      body: JSON.stringify({ urls: 'http://www.shop.example/' }),
-    });
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ field: 'urls' });
+    const answer = await adminCall(
+      edge.adminEndpoint,
+      'POST',
+      '/cache/purge',
+      JSON.stringify({ urls: 'http://www.shop.example/' }),
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ field: 'urls' });
   });
 });
 

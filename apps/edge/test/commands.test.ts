@@ -111,7 +111,7 @@ describe('operator commands on the agent', () => {
     expect(result.message).toBe(`snapshot ${applied} applied again; nginx master ${after}`);
     expect(after).not.toBe(before);
     expect(edge.agent.appliedVersion).toBe(applied);
-    expect((await readdir(snapshots)).sort()).toEqual(['current', `${applied}.json`].sort());
+    expect((await readdir(snapshots)).sort()).toEqual(['current', `${applied}.json`, `${applied}.hmac`].sort());
     expect(edge.logs.filter((e) => e.event === 'snapshot.applied').at(-1)).toMatchObject({ nginx: 'started' });
     expect(await served(edge)).toBe('first');
   });

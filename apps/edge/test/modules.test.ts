@@ -345,6 +345,30 @@ describe('module values the edge refuses', () => {
     expect(answer.body.field).toBe(field);
   });
 
+  // Patterns the contract's characters allow but PCRE cannot compile: the edge compiles each.
+  it.each(['[]', '[^]', '[a-\\d]', 'a{1,100000}', '^/(a'])(
+    'refuses the regex %s PCRE cannot compile',
+    async (source) => {
+      const redirect = await push([
+        { id: 1, type: 'urlRedirect', rules: [{ match: 'regex', source, target: '/a', code: 301, keepQuery: true }] },
+      ]);
+      expect(redirect.status).toBe(400);
+      expect(redirect.body.field).toBe('modules[0].rules[0].source');
+      const rewrite = await push([
+        {
+          id: 1,
+          type: 'proxyRewrite',
+          host: null,
+          setHeaders: [],
+          removeHeaders: [],
+          rules: [{ match: 'regex', source, target: '/a' }],
+        },
+      ]);
+      expect(rewrite.status).toBe(400);
+      expect(rewrite.body.field).toBe('modules[0].rules[0].source');
+    },
+  );
+
   it('refuses a domain naming a module of another type', async () => {
     const answer = await push([MODULES[0]], refs({ cors: 1 }));
     expect(answer.status).toBe(400);

@@ -156,6 +156,11 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '不允许使用回环、私有或保留地址作为源站',
     zh_TW: '不允許使用迴路、私有或保留位址作為源站',
   },
+  originIsNode: {
+    en_US: "The origin cannot be one of the edge nodes' own addresses on a port they listen on",
+    zh_CN: '源站不能是边缘节点自身地址上正在监听的端口',
+    zh_TW: '源站不能是邊緣節點自身位址上正在監聽的連接埠',
+  },
   http3Unsupported: {
     en_US: "HTTP/3 is not available: the nodes' nginx has no QUIC support",
     zh_CN: 'HTTP/3 不可用：节点的 nginx 不支持 QUIC',

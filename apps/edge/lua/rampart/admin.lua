@@ -1,6 +1,9 @@
--- The loopback admin endpoint (content_by_lua on 127.0.0.1:<adminPort>).
---   PUT /config          the whole data-plane document → {version, domains, certificates, generation}
---   GET /config/version  the active {version, generation, domains, certificates}
+-- The admin endpoint (content_by_lua on nginx's admin server, a unix socket in a directory only the
+-- agent's user can enter). Every request carries `Authorization: Bearer <the node's admin secret>`:
+-- the secret file (written by the agent, readable by it and root only) is read by the master at
+-- start and reload (configure, from init_by_lua) and lives in the workers' memory only.
+--   PUT /config          the whole data-plane document → {version, domains, certificates, generation, hash}
+--   GET /config/version  the active {version, generation, domains, certificates, hash}
 --   GET /config/stats    keys per generation in the shared dict, dict capacity and free space
 --   POST /cache/purge    {urls} → {results} (rampart.purge)
 -- A push writes a NEW generation, switches `current` to it, then retires the previous one: a
@@ -14,6 +17,35 @@ local _M = {}
 local dict = store.dict
 local LOCK_TTL = 120
 local YIELD_EVERY = 1000
+local SECRET_RE = [[^[0-9a-f]{64}$]]
+
+-- The admin secret (set in the master) and its SHA-1 (computed once per worker): requests are
+-- compared by digest, so the comparison's time says nothing about the secret.
+local secret, secret_digest = nil, nil
+
+local function hex(bin)
+  return (bin:gsub(".", function(c) return string.format("%02x", c:byte()) end))
+end
+
+-- init_by_lua (master): reads the admin secret. A missing or malformed file stops nginx from
+-- starting (nginx -t reports it), rather than leaving an endpoint nobody can use.
+function _M.configure(secret_file)
+  local file, err = io.open(secret_file, "rb")
+  if file == nil then error("rampart admin: cannot read the admin secret: " .. tostring(err)) end
+  local text = file:read("*a") or ""
+  file:close()
+  text = text:gsub("%s+$", "")
+  if not ngx.re.find(text, SECRET_RE, "jo") then error("rampart admin: " .. secret_file .. " holds no admin secret") end
+  secret, secret_digest = text, nil
+end
+
+local function authorized()
+  if secret == nil then return false end
+  local given = ngx.var.http_authorization
+  if type(given) ~= "string" or given:sub(1, 7) ~= "Bearer " then return false end
+  if secret_digest == nil then secret_digest = ngx.sha1_bin(secret) end
+  return ngx.sha1_bin(given:sub(8)) == secret_digest
+end
 
 local function respond(status, body)
   ngx.status = status
@@ -67,8 +99,9 @@ local function retire(gen)
   dict:delete(store.keys_key(gen))
 end
 
--- Writes `doc` as a new generation and activates it. Returns status, body.
-local function apply(doc)
+-- Writes `doc` as a new generation and activates it. `hash`: SHA-1 (hex) of the document's bytes,
+-- kept with it so the agent can tell that the data plane is the one it pushed. Returns status, body.
+local function apply(doc, hash)
   local interrupted = dict:get("pending")
   if interrupted then sweep(interrupted) end
 
@@ -109,7 +142,7 @@ local function apply(doc)
   end
   local meta = {
     version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates,
-    cacheEpoch = doc.cacheEpoch, limits = doc.limits,
+    cacheEpoch = doc.cacheEpoch, limits = doc.limits, hash = hash,
   }
   if ok then ok, err = put(store.meta_key(gen), cjson.encode(meta)) end
   if ok then
@@ -147,7 +180,7 @@ local function put_config()
   if not dict:safe_add("push_lock", ngx.worker.pid(), LOCK_TTL) then
     return respond(409, { error = "another push is in progress" })
   end
-  local ok, status, answer = pcall(apply, doc)
+  local ok, status, answer = pcall(apply, doc, hex(ngx.sha1_bin(body)))
   dict:delete("push_lock")
   if not ok then
     ngx.log(ngx.ERR, "rampart admin: push failed: ", status)
@@ -190,7 +223,8 @@ local function purge()
 end
 
 function _M.handle()
-  if ngx.var.remote_addr ~= "127.0.0.1" then return respond(403, { error = "loopback only" }) end
+  if ngx.var.remote_addr ~= "unix:" then return respond(403, { error = "admin socket only" }) end
+  if not authorized() then return respond(401, { error = "admin secret required" }) end
   local method, uri = ngx.req.get_method(), ngx.var.uri
   if uri == "/config" and method == "PUT" then return put_config() end
   if uri == "/config/version" and method == "GET" then

@@ -1,7 +1,10 @@
 -- balancer_by_lua: picks the peer for each attempt of a request. Primaries by smooth weighted round
 -- robin (state per worker, kept on the cached domain entry) or by a weighted hash of the client
 -- address; backups only once every primary has failed in this request.
+-- An upstream that is one of the node's own listening sockets (rampart.node_self) is never used,
+-- whatever the control plane sent: a customer's origin must not reach the node's own servers.
 local balancer = require "ngx.balancer"
+local node_self = require "rampart.node_self"
 local store = require "rampart.store"
 
 local _M = {}
@@ -11,11 +14,18 @@ local function peers_of(domain)
   local peers = domain._peers
   if peers then return peers end
   peers = { primaries = {}, backups = {} }
+  -- With the port map the port is the one the client connected to: always one of the node's.
+  local port_map = domain.origin.portMap
   for _, u in ipairs(domain.origin.upstreams) do
-    local host = u.ip
-    if host:find(":", 1, true) then host = "[" .. host .. "]" end
-    local list = u.backup and peers.backups or peers.primaries
-    list[#list + 1] = { host = host, port = u.port, weight = u.weight, current = 0 }
+    if node_self.is_own_address(u.ip) and (port_map or node_self.is_own_port(u.port)) then
+      ngx.log(ngx.WARN, "rampart balancer: upstream ", u.ip, ":", port_map and "(port map)" or u.port,
+        " of domain ", domain.id, " is this node's own listening socket: refused")
+    else
+      local host = u.ip
+      if host:find(":", 1, true) then host = "[" .. host .. "]" end
+      local list = u.backup and peers.backups or peers.primaries
+      list[#list + 1] = { host = host, port = u.port, weight = u.weight, current = 0 }
+    end
   end
   if #peers.primaries + #peers.backups == 1 then peers.single = peers.primaries[1] or peers.backups[1] end
   domain._peers = peers

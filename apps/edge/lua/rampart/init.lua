@@ -1,9 +1,15 @@
 -- init_by_lua: load every module in the master so the workers inherit them (they run as an
 -- unprivileged user and never read Lua files themselves). It deliberately touches no data: the
 -- shared dict survives a reload and holds what the agent pushed.
+-- options (rendered into nginx.conf by the agent): admin_secret_file, the path of the admin secret
+-- (rampart.admin); own_ports, own_addresses and every_address, the node's listening sockets no
+-- origin may be (rampart.node_self).
 local _M = {}
 
-function _M.master()
+function _M.master(options)
+  options = options or {}
+  require("rampart.node_self").configure(options.own_ports, options.own_addresses, options.every_address)
+  if options.admin_secret_file then require("rampart.admin").configure(options.admin_secret_file) end
   require "rampart.store"
   require "rampart.limits"
   require "rampart.settings"

@@ -2,6 +2,7 @@
 -- rest): the same allowlists as packages/contract/src/edge/modules.ts. Returns clean records with
 -- only known fields, or nil, field, reason.
 local cjson = require "cjson.safe"
+local checks = require "rampart.checks"
 
 local _M = {}
 
@@ -32,14 +33,7 @@ local REDIRECT_CODES = { [301] = true, [302] = true, [307] = true, [308] = true 
 local MATCHES = { exact = true, prefix = true, regex = true }
 local TYPES = { customHeader = true, urlRedirect = true, cors = true, proxyRewrite = true }
 
-local function is_array(t, max)
-  if type(t) ~= "table" then return false end
-  local n = #t
-  if n > max then return false end
-  local count = 0
-  for _ in pairs(t) do count = count + 1 end
-  return count == n
-end
+local is_array = checks.is_array
 
 local function matches(v, re) return type(v) == "string" and re_find(v, re, "jo") ~= nil end
 
@@ -61,7 +55,8 @@ local function regex_ok(source)
     if next == "" or not next:find("^[dDwWsS%./\\%-%^%$|%?%*%+%(%)%[%]{}]$") then return false end
     i = at + 2
   end
-  local _, err = ngx.re.find("", source, "jo")
+  -- ngx.re.find answers from, to, err: a pattern PCRE cannot compile gives nil, nil, err.
+  local _, _, err = ngx.re.find("", source, "jo")
   return err == nil
 end
 

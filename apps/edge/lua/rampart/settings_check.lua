@@ -17,17 +17,9 @@ local RATE_PATTERN_RE = [[^[/*][A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}$]]
 local MAX_RATES, MAX_KBPS, MAX_MIN_LENGTH, MAX_PAGE_BYTES = 100, 1048576, 10485760, 65536
 
 local re_find = ngx.re.find
+local checks = require "rampart.checks"
+local is_int, is_list = checks.is_int, checks.is_array
 
-local function is_int(v, min, max)
-  return type(v) == "number" and v == math.floor(v) and v >= min and v <= max
-end
-
-local function is_list(t, max)
-  if type(t) ~= "table" or #t > max then return false end
-  local count = 0
-  for _ in pairs(t) do count = count + 1 end
-  return count == #t
-end
 
 local function gzip(g, path)
   if g == nil or g == ngx.null then return false end

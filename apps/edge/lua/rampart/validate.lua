@@ -1,6 +1,7 @@
 -- Defence in depth: the agent validated the document (src/data-plane/schema.ts); this checks its
 -- shape again and returns clean records holding only known fields. On failure: nil, field, reason.
 local cjson = require "cjson.safe"
+local checks = require "rampart.checks"
 local modules_check = require "rampart.modules_check"
 local settings_check = require "rampart.settings_check"
 
@@ -24,18 +25,7 @@ for _, ttl in ipairs({ 60, 300, 600, 1800, 3600, 7200, 21600, 43200, 86400, 2592
   CACHE_TTLS[ttl] = true
 end
 
-local function is_array(t, max)
-  if type(t) ~= "table" then return false end
-  local n = #t
-  if n > max then return false end
-  local count = 0
-  for _ in pairs(t) do count = count + 1 end
-  return count == n
-end
-
-local function is_int(v, min, max)
-  return type(v) == "number" and v == math.floor(v) and v >= min and v <= max
-end
+local is_array, is_int = checks.is_array, checks.is_int
 
 local function is_host(v)
   return type(v) == "string" and #v <= 253 and re_find(v, HOST_RE, "jo") ~= nil

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { EdgeCommand, EdgeSnapshot } from '@rampart/contract';
+import type { AdminEndpoint } from '../data-plane/admin-client.js';
 import { DataPlanePushError } from '../data-plane/push.js';
 import { formatPath } from '../data-plane/schema.js';
 import { NginxConfigError, NginxProcess } from '../nginx/nginx-process.js';
@@ -43,8 +44,6 @@ export interface AgentOptions {
   /** Absolute path of the state directory. */
   stateDir: string;
   nginxBinary: string;
-  /** Loopback port of nginx's admin server (data-plane pushes). */
-  adminPort: number;
   /** Absolute path of the Lua package directory (holds `rampart/`). */
   luaDir: string;
   /** Snapshot listen port → local port (ports not in the map are used as they are). */
@@ -62,6 +61,8 @@ export interface AgentOptions {
   superviseMs?: number;
   /** How often ports that did not bind are tried again (supervisor.ts). */
   portRetryMs?: number;
+  /** How often the supervisor checks that nginx holds the applied data plane (version and hash). */
+  verifyMs?: number;
   backoffMinMs?: number;
   backoffMaxMs?: number;
   /** How often the node asks what it should probe as a monitor node (monitor.ts). */
@@ -75,9 +76,11 @@ export class Agent {
   private readonly options: Required<
     Pick<
       AgentOptions,
-      'pollWaitSeconds' | 'heartbeatMs' | 'superviseMs' | 'portRetryMs' | 'backoffMinMs' | 'backoffMaxMs'
+      'pollWaitSeconds' | 'heartbeatMs' | 'superviseMs' | 'portRetryMs' | 'verifyMs' | 'backoffMinMs' | 'backoffMaxMs'
     >
   >;
+  /** nginx's admin endpoint; the secret is read (or made) at start. */
+  private readonly admin: AdminEndpoint;
   private readonly applier: SnapshotApplier;
   private readonly supervisor: NginxSupervisor;
   private readonly status: StatusReporter;
@@ -117,6 +120,7 @@ export class Agent {
       heartbeatMs: config.heartbeatMs ?? 15_000,
       superviseMs: config.superviseMs ?? 1000,
       portRetryMs: config.portRetryMs ?? 5000,
+      verifyMs: config.verifyMs ?? 30_000,
       backoffMinMs: config.backoffMinMs ?? 500,
       backoffMaxMs: config.backoffMaxMs ?? 10_000,
     };
@@ -127,10 +131,13 @@ export class Agent {
       nginxBinary: config.nginxBinary,
     });
     this.system = new SystemSampler(config.stateDir, config.nginxBinary);
+    this.admin = { socketPath: this.state.adminSocketPath, secret: '' };
     this.applier = new SnapshotApplier({
       nginx: this.nginx,
       prefix: this.state.nginxPrefix,
-      adminPort: config.adminPort,
+      admin: this.admin,
+      adminSecretFile: this.state.adminSecretPath,
+      ips: config.ips,
       luaDir: config.luaDir,
       portMap: config.portMap,
       listenAddress: config.listenAddress,
@@ -144,6 +151,7 @@ export class Agent {
       signal: this.signal,
       intervalMs: this.options.superviseMs,
       portRetryMs: this.options.portRetryMs,
+      verifyMs: this.options.verifyMs,
       backoffMinMs: this.options.backoffMinMs,
       backoffMaxMs: this.options.backoffMaxMs,
       exclusive: (task) => this.exclusive(task),
@@ -171,7 +179,7 @@ export class Agent {
       log: this.log,
       signal: this.signal,
       stateDir: config.stateDir,
-      adminPort: config.adminPort,
+      admin: this.admin,
       client: () => {
         if (!this.client) throw new Error('agent not started');
         return this.client;
@@ -233,6 +241,7 @@ export class Agent {
   async start(): Promise<void> {
     await this.state.prepare();
     await this.nginx.prepare();
+    this.admin.secret = await this.state.adminSecret();
     await this.applier.prepare();
     this.credentials = await this.state.readCredentials();
     const controlPlane = this.config.controlPlane ?? this.credentials?.controlPlane ?? null;
@@ -254,9 +263,15 @@ export class Agent {
       nodeId: this.credentials?.nodeId ?? null,
     });
 
-    const stored = await this.state.loadGood((version, err) =>
-      this.log('warn', 'snapshot.stored_refused', { version, error: err.message }),
-    );
+    this.state.snapshotKey = this.admin.secret;
+    const refusedStored: string[] = [];
+    const stored = await this.state.loadGood((version, err) => {
+      refusedStored.push(err.message);
+      this.log('error', 'snapshot.stored_refused', { version, error: err.message });
+    });
+    // Reported until a snapshot from the control plane applies.
+    if (refusedStored.length > 0)
+      this.snapshotError = `stored snapshot refused: ${refusedStored.join('; ')}`.slice(0, 2000);
     if (stored) {
       this.log('info', 'snapshot.restored', { version: stored.version });
       try {
@@ -436,7 +451,7 @@ export class Agent {
       const check = nginxSettingsSchema.safeParse(settings);
       if (!check.success) {
         const issue = check.error.issues[0];
-        const field = formatPath(issue?.path ?? []).replace(/^(httpPorts|httpsPorts|adminPort)/, 'listen.$1');
+        const field = formatPath(issue?.path ?? []).replace(/^(httpPorts|httpsPorts)/, 'listen.$1');
         this.refuse(snapshot.version, `${field}: ${issue?.message ?? 'invalid'} (after the port map)`);
         return;
       }

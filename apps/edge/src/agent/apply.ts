@@ -1,11 +1,14 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import type { EdgeSnapshot, NodeFailedPort } from '@rampart/contract';
-import { type PushResult, pushDataPlane } from '../data-plane/push.js';
+import { type AdminEndpoint, documentHash } from '../data-plane/admin-client.js';
+import { activeDataPlane, type PushResult, pushDataPlane } from '../data-plane/push.js';
 import { type CertificatePaths, ensureDefaultCertificate } from '../nginx/default-certificate.js';
 import { NginxConfigError, type NginxProcess } from '../nginx/nginx-process.js';
 import { type NginxSettingsInput, renderNginxConf } from '../nginx/render.js';
 import { bindFailures, failure, listenedPorts, type PlannedPort, unbindablePorts } from './port-check.js';
+import { alive } from './processes.js';
 
 /**
  * The apply step: renders a snapshot's listen settings (ports through the port map, http2), nginx
@@ -37,8 +40,12 @@ export interface ApplierOptions {
   nginx: NginxProcess;
   /** nginx's prefix directory (in the state directory). */
   prefix: string;
-  /** Loopback port of nginx's admin server (data-plane pushes). */
-  adminPort: number;
+  /** nginx's admin server: its unix socket (in a 0700 directory) and the node's admin secret. */
+  admin: AdminEndpoint;
+  /** The file nginx's master reads the admin secret from. */
+  adminSecretFile: string;
+  /** Addresses the agent reports (--ips); with the interfaces', the node's own addresses. */
+  ips: readonly string[];
   /** Absolute path of the Lua package directory (holds `rampart/`). */
   luaDir: string;
   /** Snapshot listen port → local port (ports not in the map are used as they are). */
@@ -54,6 +61,7 @@ export class SnapshotApplier {
   private defaultCertificate: CertificatePaths | null = null;
   /** The master and workers seen last: a master killed with SIGKILL leaves its workers on the ports. */
   trackedPids = new Set<number>();
+  private trackedMaster: number | null = null;
   /** Set once an apply started or reloaded nginx (decides whether a failure rolls back); reset by the caller. */
   nginxChanged = false;
   /** Ports the config nginx runs leaves out because they did not bind (snapshot numbers). */
@@ -79,7 +87,9 @@ export class SnapshotApplier {
       httpPorts: listen.httpPorts.map(map),
       httpsPorts: listen.httpsPorts.map(map),
       http2: listen.http2,
-      adminPort: this.options.adminPort,
+      adminSocket: this.options.admin.socketPath,
+      adminSecretFile: this.options.adminSecretFile,
+      ownAddresses: ownAddresses(this.options.ips),
       ...(this.options.listenAddress !== undefined ? { listenAddress: this.options.listenAddress } : {}),
       workerProcesses: this.options.workerProcesses,
       luaDir: this.options.luaDir,
@@ -123,6 +133,8 @@ export class SnapshotApplier {
       const conf = renderNginxConf(withoutPorts(base, failed, planned));
       try {
         if (!(await nginx.isRunning())) {
+          // A master that died (SIGKILL) leaves its socket file behind, and nginx cannot bind over it.
+          await rm(this.options.admin.socketPath, { force: true });
           await nginx.start(conf);
           action = 'started';
         } else if ((await this.activeConf()) !== conf) {
@@ -131,16 +143,35 @@ export class SnapshotApplier {
         }
         break;
       } catch (err) {
-        const more = attempt < BIND_RETRIES ? newlyFailed(err, planned, failed) : [];
-        if (more.length === 0) throw err;
-        failed.push(...more);
+        const named = err instanceof NginxConfigError ? bindFailures(err.emerg) : [];
+        if (attempt >= BIND_RETRIES || named.length === 0) throw err;
+        failed.push(...newlyFailed(named, planned, failed));
+        // nginx tries a bind five times, 500 ms apart, logging each: wait until it gave up, or the
+        // next attempt would read those lines as its own failure.
+        await this.quietErrorLog();
       }
     }
     this.failedPorts = failed;
     if (action !== 'none') this.nginxChanged = true;
-    await this.track();
-    const push = await pushDataPlane(this.options.adminPort, snapshot.dataPlane);
+    await this.track(action === 'started');
+    const push = await pushDataPlane(this.options.admin, snapshot.dataPlane);
     return { nginx: action, push };
+  }
+
+  /** Resolves once nginx's error log has not grown for 700 ms (at most 5 s). */
+  private async quietErrorLog(): Promise<void> {
+    const size = async () => (await stat(this.options.nginx.errorLogPath).catch(() => null))?.size ?? 0;
+    const deadline = Date.now() + 5000;
+    let last = await size();
+    let since = Date.now();
+    while (Date.now() < deadline && Date.now() - since < 700) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const now = await size();
+      if (now !== last) {
+        last = now;
+        since = Date.now();
+      }
+    }
   }
 
   /** Whether one of `failedPorts` binds now (the process holding it let go): worth applying again. */
@@ -155,12 +186,61 @@ export class SnapshotApplier {
     return still.length < retry.length;
   }
 
-  /** Remembers nginx's master and workers (the supervisor kills those a dead master left). */
-  async track(): Promise<void> {
+  /**
+   * Checks that nginx holds `snapshot`'s data plane: asks the admin endpoint for the active version
+   * and content hash and pushes the data plane again when either differs from the snapshot's (a
+   * data plane replaced behind the agent's back, or a shared dict that lost it). Answers what it
+   * found when it had to push, null when all was well or nginx serves nothing. Call under the lock.
+   */
+  async verify(snapshot: EdgeSnapshot): Promise<{ found: PushResult | null; push: PushResult } | null> {
+    if (this.settingsFor(snapshot) === null || !(await this.options.nginx.isRunning())) return null;
+    const found = await activeDataPlane(this.options.admin);
+    if (found !== null && found.version === snapshot.dataPlane.version && found.hash === this.expectedHash(snapshot))
+      return null;
+    const push = await pushDataPlane(this.options.admin, snapshot.dataPlane);
+    return { found, push };
+  }
+
+  private hashOf: { version: string; hash: string } | null = null;
+
+  /** The content hash of `snapshot`'s data plane (as pushed: its JSON text), kept for the last one. */
+  private expectedHash(snapshot: EdgeSnapshot): string {
+    if (this.hashOf?.version !== snapshot.version) {
+      this.hashOf = { version: snapshot.version, hash: documentHash(JSON.stringify(snapshot.dataPlane)) };
+    }
+    return this.hashOf.hash;
+  }
+
+  /**
+   * Remembers nginx's master and workers (the supervisor kills those a dead master left). Just
+   * after a start (`started`) the master may not have forked its workers yet: waits up to two
+   * seconds for them, or a master killed at once would leave untracked workers on the ports.
+   */
+  async track(started = false): Promise<void> {
     const { nginx } = this.options;
     const master = await nginx.masterPid();
-    if (master !== null) this.trackedPids = new Set([master, ...(await nginx.childPids())]);
+    if (master === null) return;
+    let children = await nginx.childPids();
+    const deadline = Date.now() + 2000;
+    while (started && children.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      children = await nginx.childPids();
+    }
+    // The same master: keep the children seen before too (a read between a reload's old and new
+    // workers, or a failed `ps`, must not forget them; killNginxLeftovers skips the gone ones).
+    const previous = this.trackedMaster === master ? [...this.trackedPids].filter(alive) : [];
+    this.trackedMaster = master;
+    this.trackedPids = new Set([...previous, master, ...children]);
   }
+}
+
+/**
+ * The node's own addresses: the ones it reports and every interface address (with no listen
+ * address nginx listens on all of them, and no customer origin may be one of them on a listen port).
+ */
+export function ownAddresses(ips: readonly string[]): string[] {
+  const interfaces = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  return [...new Set([...ips, ...interfaces])].filter((ip) => /^[0-9A-Fa-f:.]+$/.test(ip)).slice(0, 256);
 }
 
 /** The log fields for an apply's result. */
@@ -222,14 +302,13 @@ function withoutPorts(
 
 /** Ports nginx's error says it could not bind that are not among `failed` yet. */
 function newlyFailed(
-  err: unknown,
+  named: readonly { localPort: number; error: string }[],
   planned: readonly PlannedPort[],
   failed: readonly NodeFailedPort[],
 ): NodeFailedPort[] {
-  if (!(err instanceof NginxConfigError)) return [];
   const known = new Set(failed.map((f) => `${f.kind}/${f.id ?? ''}/${f.protocol}/${f.port}`));
   const out: NodeFailedPort[] = [];
-  for (const { localPort, error } of bindFailures(err.emerg)) {
+  for (const { localPort, error } of named) {
     // nginx's message does not say TCP or UDP: every planned use of the port goes.
     for (const p of planned) {
       const k = `${p.kind}/${p.id ?? ''}/${p.protocol}/${p.port}`;

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { CACHE_URL_MESSAGE_MAX, type CacheUrlResult, cacheUrlResultSchema } from '@rampart/contract';
 import { z } from 'zod';
+import { type AdminEndpoint, adminRequest } from '../data-plane/admin-client.js';
 
 /**
  * The agent's side of URL purges and preheats (packages/contract/src/edge/cache-urls.ts).
@@ -18,15 +19,13 @@ const CACHE_STATUS_RE = /^[A-Z]{1,16}$/;
 
 const purgeAnswer = z.object({ results: z.array(cacheUrlResultSchema) });
 
-export async function purgeUrls(adminPort: number, urls: string[], timeoutMs = 30_000): Promise<CacheUrlResult[]> {
-  const response = await fetch(`http://127.0.0.1:${adminPort}/cache/purge`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ urls }),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`purge refused with ${response.status}: ${text.slice(0, 200)}`);
+export async function purgeUrls(
+  endpoint: AdminEndpoint,
+  urls: string[],
+  timeoutMs = 30_000,
+): Promise<CacheUrlResult[]> {
+  const { status, text } = await adminRequest(endpoint, 'POST', '/cache/purge', JSON.stringify({ urls }), timeoutMs);
+  if (status !== 200) throw new Error(`purge refused with ${status}: ${text.slice(0, 200)}`);
   const parsed = purgeAnswer.safeParse(JSON.parse(text));
   if (!parsed.success || parsed.data.results.length !== urls.length) {
     throw new Error(`unexpected purge answer: ${text.slice(0, 200)}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Backoff } from './backoff.js';
-import { DEFAULT_ADMIN_PORT, defaultLuaDir, parseCli, parsePortMap, UsageError } from './cli.js';
+import { defaultLuaDir, parseCli, parsePortMap, UsageError } from './cli.js';
 import { reportedHostname } from './host.js';
 
 function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
@@ -20,7 +20,6 @@ describe('rampart-edge command line', () => {
       joinToken: 'jt_1',
       stateDir: '/var/lib/edge-test',
       nginxBinary: '/usr/sbin/nginx',
-      adminPort: DEFAULT_ADMIN_PORT,
       luaDir: defaultLuaDir(),
       ips: ['10.0.0.1'],
       workerProcesses: 'auto',
@@ -51,7 +50,6 @@ describe('rampart-edge command line', () => {
       [['--listen-address', 'localhost'], /--listen-address/],
       [['--ips', '10.0.0.1,nope'], /nope/],
       [['--worker-processes', '0'], /--worker-processes/],
-      [['--admin-port', '70000'], /--admin-port/],
       [['--bogus'], /bogus/],
       [['status'], /unexpected argument/],
     ];
@@ -60,6 +58,15 @@ describe('rampart-edge command line', () => {
     }
     expect(parseCli(['--help'], {}).kind).toBe('help');
     expect(parseCli(['-v'], {}).kind).toBe('version');
+  });
+
+  it('accepts an old --admin-port and ignores it with a warning', () => {
+    const result = parseCli(['--admin-port', '9180', '--ips', '10.0.0.1'], {});
+    if (result.kind !== 'run') throw new Error('expected options');
+    expect(result.warnings).toEqual([expect.stringMatching(/--admin-port .* ignored/)]);
+    expect(result.options).not.toHaveProperty('adminPort');
+    const plain = parseCli(['--ips', '10.0.0.1'], {});
+    expect(plain.kind === 'run' && plain.warnings).toEqual([]);
   });
 
   it('reports a host name the contract accepts', () => {

@@ -8,7 +8,6 @@ import { reportedHostname, reportedIps } from './host.js';
 
 export const DEFAULT_STATE_DIR = '/var/lib/rampart-edge';
 export const DEFAULT_NGINX = '/usr/sbin/nginx';
-export const DEFAULT_ADMIN_PORT = 9180;
 
 export const USAGE = `Usage: rampart-edge [join] [options]
 
@@ -21,7 +20,6 @@ Options (each also read from the environment variable shown):
   --join-token <token>       operator's join token (alias --token)  RAMPART_JOIN_TOKEN
   --state-dir <dir>          state directory (${DEFAULT_STATE_DIR})  RAMPART_EDGE_STATE_DIR
   --nginx <path>             nginx binary (${DEFAULT_NGINX})  RAMPART_EDGE_NGINX
-  --admin-port <port>        loopback port of nginx's admin server (${DEFAULT_ADMIN_PORT})  RAMPART_EDGE_ADMIN_PORT
   --lua-dir <dir>            Lua package directory (the package's lua/)  RAMPART_EDGE_LUA_DIR
   --port-map <list>          listen ports of the snapshot to local ports,
                              e.g. 80=18080,443=18443 (unprivileged runs, tests)  RAMPART_EDGE_PORT_MAP
@@ -33,6 +31,8 @@ Options (each also read from the environment variable shown):
   --self-restart             after an upgrade, start the new release itself
                              (no service manager); else exit 75 for the
                              service manager to restart it  RAMPART_EDGE_SELF_RESTART=1
+  --admin-port <port>        ignored (accepted for old service files): nginx's
+                             admin server is a unix socket in the state directory
   -h, --help                 this text
   -v, --version              the agent's version
 `;
@@ -85,7 +85,7 @@ function safeDir(value: string, what: string): string {
 export type CliResult =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'run'; options: AgentOptions; selfRestart: boolean };
+  | { kind: 'run'; options: AgentOptions; selfRestart: boolean; warnings: string[] };
 
 /** Parses the command line and the environment into the agent's options. */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliResult {
@@ -141,16 +141,23 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     }
   }
 
-  const adminPortText = pick(values['admin-port'], 'RAMPART_EDGE_ADMIN_PORT');
+  // The admin server has no TCP port any more: an old service file's value is ignored, not refused
+  // (an upgraded agent restarts with the same arguments and must come up).
+  const warnings =
+    pick(values['admin-port'], 'RAMPART_EDGE_ADMIN_PORT') === undefined
+      ? []
+      : [
+          "--admin-port (RAMPART_EDGE_ADMIN_PORT) is ignored: nginx's admin server is a unix socket in the state directory",
+        ];
   return {
     kind: 'run',
+    warnings,
     selfRestart: values['self-restart'] === true || ['1', 'true', 'yes'].includes(env.RAMPART_EDGE_SELF_RESTART ?? ''),
     options: {
       controlPlane,
       joinToken: pick(values['join-token'] ?? values.token, 'RAMPART_JOIN_TOKEN') ?? null,
       stateDir: safeDir(pick(values['state-dir'], 'RAMPART_EDGE_STATE_DIR') ?? DEFAULT_STATE_DIR, '--state-dir'),
       nginxBinary: pick(values.nginx, 'RAMPART_EDGE_NGINX') ?? DEFAULT_NGINX,
-      adminPort: adminPortText === undefined ? DEFAULT_ADMIN_PORT : port(adminPortText, '--admin-port'),
       luaDir: safeDir(pick(values['lua-dir'], 'RAMPART_EDGE_LUA_DIR') ?? defaultLuaDir(), '--lua-dir'),
       portMap: parsePortMap(pick(values['port-map'], 'RAMPART_EDGE_PORT_MAP') ?? ''),
       listenAddress,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { EdgeCommand, EdgeSnapshot } from '@rampart/contract';
+import type { AdminEndpoint } from '../data-plane/admin-client.js';
 import type { NginxProcess } from '../nginx/nginx-process.js';
 import type { SnapshotApplier } from './apply.js';
 import { preheatUrls, purgeUrls } from './cache-commands.js';
@@ -22,7 +23,7 @@ export interface CommandHost {
   readonly log: Logger;
   readonly signal: AbortSignal;
   readonly stateDir: string;
-  readonly adminPort: number;
+  readonly admin: AdminEndpoint;
   /** The control plane client (throws before the agent started). */
   client(): NodeClient;
   /** The snapshot nginx serves now. */
@@ -81,7 +82,7 @@ async function clearCache(host: CommandHost, epoch: number): Promise<string> {
 /** Purges URLs from nginx's cache (rampart.purge, through the admin endpoint). */
 async function purge(host: CommandHost, urls: string[]): Promise<CommandOutcome> {
   if (host.applied() === null) throw new Error('no applied snapshot: nothing is cached');
-  const results = await purgeUrls(host.adminPort, urls);
+  const results = await purgeUrls(host.admin, urls);
   const purged = results.reduce((sum, r) => sum + (r.purged ?? 0), 0);
   return { message: `${urls.length} URL(s): ${purged} cache entr${purged === 1 ? 'y' : 'ies'} removed`, results };
 }

@@ -31,6 +31,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const log = jsonLineLogger();
+  for (const warning of cli.warnings) log('warn', 'agent.option_ignored', { message: warning });
   // An upgrade installed another release: run it in this process (its own main() takes over and
   // exits the process). One that does not even load leaves this agent running instead.
   const release = releaseToRun(cli.options.stateDir, fileURLToPath(import.meta.url), AGENT_VERSION);

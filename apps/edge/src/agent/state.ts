@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type EdgeSnapshot, edgeSnapshotSchema } from '@rampart/contract';
 import { z } from 'zod';
+import { ADMIN_SECRET_RE } from '../data-plane/admin-client.js';
 import { formatPath } from '../data-plane/schema.js';
 
 /**
@@ -11,8 +12,11 @@ import { formatPath } from '../data-plane/schema.js';
  *   <state>/credentials.json          {nodeId, nodeSecret, controlPlane}            0600
  *   <state>/snapshots/                the last good snapshots                        0700
  *   <state>/snapshots/<version>.json  one applied snapshot (it holds private keys)   0600
+ *   <state>/snapshots/<version>.hmac  HMAC-SHA256 of that file's bytes (key: the admin secret) 0600
  *   <state>/snapshots/current         the version of the active snapshot             0600
  *   <state>/nginx/                    nginx's prefix (see NginxProcess)              0755
+ *   <state>/admin.secret              the node's admin secret (nginx's master reads it) 0600
+ *   <state>/admin/                    nginx's admin socket (admin.sock)              0700
  *
  * Every file is written atomically: a temp file in the same directory, fsync, rename over the
  * target, fsync of the directory. A snapshot file is written only after it applied, so every
@@ -77,6 +81,11 @@ export function parseSnapshot(value: unknown): EdgeSnapshot {
 
 export class StateDir {
   readonly dir: string;
+  /**
+   * The key of the stored snapshots' digests (the admin secret, set at start): a snapshot file
+   * whose bytes do not match its digest (edited on disk) is refused on restore.
+   */
+  snapshotKey: string | null = null;
 
   constructor(dir: string) {
     this.dir = dir;
@@ -94,12 +103,53 @@ export class StateDir {
     return path.join(this.snapshotsDir, 'current');
   }
 
+  get adminSecretPath(): string {
+    return path.join(this.dir, 'admin.secret');
+  }
+
+  /** The directory of nginx's admin socket: only the agent's user (and root) may enter it. */
+  get adminSocketDir(): string {
+    return path.join(this.dir, 'admin');
+  }
+
+  get adminSocketPath(): string {
+    return path.join(this.adminSocketDir, 'admin.sock');
+  }
+
+  /**
+   * The node's admin secret: read from its file, or generated (32 random bytes, hex) and written
+   * 0600 on the first start. Kept across restarts: nginx's master holds the one it read last.
+   */
+  async adminSecret(): Promise<string> {
+    try {
+      const text = (await readFile(this.adminSecretPath, 'utf8')).trim();
+      if (ADMIN_SECRET_RE.test(text)) {
+        await chmod(this.adminSecretPath, 0o600);
+        return text;
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    const secret = randomBytes(32).toString('hex');
+    await writeFileAtomic(this.adminSecretPath, `${secret}\n`, 0o600);
+    return secret;
+  }
+
   get nginxPrefix(): string {
     return path.join(this.dir, 'nginx');
   }
 
   snapshotPath(version: string): string {
     return path.join(this.snapshotsDir, `${version}.json`);
+  }
+
+  digestPath(version: string): string {
+    return path.join(this.snapshotsDir, `${version}.hmac`);
+  }
+
+  private digestOf(text: string): string {
+    if (this.snapshotKey === null) throw new StoredSnapshotError('no key for the snapshot digests');
+    return createHmac('sha256', this.snapshotKey).update(text, 'utf8').digest('hex');
   }
 
   /**
@@ -111,8 +161,10 @@ export class StateDir {
     await mkdir(this.dir, { recursive: true, mode: 0o755 });
     const { mode } = await stat(this.dir);
     if ((mode & 0o011) !== 0o011) await chmod(this.dir, (mode & 0o7777) | 0o011);
-    await mkdir(this.snapshotsDir, { recursive: true, mode: 0o700 });
-    await chmod(this.snapshotsDir, 0o700);
+    for (const dir of [this.snapshotsDir, this.adminSocketDir]) {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await chmod(dir, 0o700);
+    }
     for (const dir of [this.dir, this.snapshotsDir]) {
       for (const name of await readdir(dir)) {
         if (name.includes(TMP_MARK)) await rm(path.join(dir, name), { force: true });
@@ -152,6 +204,17 @@ export class StateDir {
     } catch (err) {
       throw new StoredSnapshotError(`cannot read snapshot ${version}: ${(err as Error).message}`);
     }
+    let digest: string;
+    try {
+      digest = (await readFile(this.digestPath(version), 'utf8')).trim();
+    } catch (err) {
+      throw new StoredSnapshotError(`snapshot ${version} has no digest: ${(err as Error).message}`);
+    }
+    const expected = Buffer.from(this.digestOf(text), 'utf8');
+    const found = Buffer.from(digest, 'utf8');
+    if (found.length !== expected.length || !timingSafeEqual(found, expected)) {
+      throw new StoredSnapshotError(`snapshot ${version} does not match its digest (changed on disk)`);
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -184,15 +247,22 @@ export class StateDir {
    * {@link SNAPSHOTS_KEPT} good ones.
    */
   async saveGood(snapshot: EdgeSnapshot): Promise<void> {
-    await writeFileAtomic(this.snapshotPath(snapshot.version), JSON.stringify(snapshot), 0o600);
+    const text = JSON.stringify(snapshot);
+    await writeFileAtomic(this.snapshotPath(snapshot.version), text, 0o600);
+    await writeFileAtomic(this.digestPath(snapshot.version), `${this.digestOf(text)}\n`, 0o600);
     await writeFileAtomic(this.currentPointerPath, `${snapshot.version}\n`, 0o600);
     const versions = (await this.storedVersions()).filter((v) => v !== snapshot.version);
-    for (const old of versions.slice(SNAPSHOTS_KEPT - 1)) await rm(this.snapshotPath(old), { force: true });
+    for (const old of versions.slice(SNAPSHOTS_KEPT - 1)) await this.removeSnapshot(old);
+  }
+
+  private async removeSnapshot(version: string): Promise<void> {
+    await rm(this.snapshotPath(version), { force: true });
+    await rm(this.digestPath(version), { force: true });
   }
 
   /** Forgets every stored snapshot and the `current` pointer (a reset fetches everything again). */
   async dropSnapshots(): Promise<void> {
-    for (const version of await this.storedVersions()) await rm(this.snapshotPath(version), { force: true });
+    for (const version of await this.storedVersions()) await this.removeSnapshot(version);
     await rm(this.currentPointerPath, { force: true });
     await syncDir(this.snapshotsDir);
   }

@@ -15,6 +15,8 @@ export interface SupervisorOptions {
   intervalMs: number;
   /** How often ports that did not bind are tried again (a failed try backs off up to backoffMaxMs). */
   portRetryMs: number;
+  /** How often it checks that nginx holds the applied data plane (version and content hash). */
+  verifyMs: number;
   backoffMinMs: number;
   backoffMaxMs: number;
   /** Runs a task under the agent's apply lock. */
@@ -41,6 +43,7 @@ export class NginxSupervisor {
   private nextRestartAt = 0;
   private readonly portBackoff: Backoff;
   private nextPortRetryAt = 0;
+  private nextVerifyAt = 0;
 
   constructor(private readonly options: SupervisorOptions) {
     this.restartBackoff = new Backoff(options.backoffMinMs, options.backoffMaxMs);
@@ -78,6 +81,7 @@ export class NginxSupervisor {
     if (await nginx.isRunning()) {
       await applier.track();
       await this.retryFailedPorts();
+      await this.verify();
       return;
     }
     const snapshot = this.options.applied();
@@ -123,5 +127,27 @@ export class NginxSupervisor {
       log('error', 'ports.retry_failed', { error: describeError(err) });
     }
     this.options.reportStatus();
+  }
+
+  /**
+   * Every `verifyMs`: asks the admin endpoint which data plane nginx holds and pushes the applied
+   * one again when the version or the content hash differ (see SnapshotApplier.verify).
+   */
+  private async verify(): Promise<void> {
+    const snapshot = this.options.applied();
+    if (snapshot === null || Date.now() < this.nextVerifyAt) return;
+    this.nextVerifyAt = Date.now() + this.options.verifyMs;
+    try {
+      const repaired = await this.options.applier.verify(snapshot);
+      if (repaired === null) return;
+      this.options.log('error', 'dataplane.mismatch', {
+        expected: snapshot.dataPlane.version,
+        found: repaired.found?.version ?? null,
+        foundHash: repaired.found?.hash ?? null,
+        pushedGeneration: repaired.push.generation,
+      });
+    } catch (err) {
+      this.options.log('warn', 'dataplane.verify_failed', { version: snapshot.version, error: describeError(err) });
+    }
   }
 }

@@ -6,7 +6,8 @@ const BASE: NginxSettingsInput = {
   httpPorts: [80, 8080],
   httpsPorts: [443],
   http2: true,
-  adminPort: 9180,
+  adminSocket: '/var/lib/rampart/admin/admin.sock',
+  adminSecretFile: '/var/lib/rampart/admin.secret',
   workerProcesses: 'auto',
   luaDir: '/opt/rampart/apps/edge/lua',
   defaultCertificate: { certPath: '/var/lib/rampart/certs/default.crt', keyPath: '/var/lib/rampart/certs/default.key' },
@@ -33,7 +34,7 @@ describe('renderNginxConf', () => {
       ['80 default_server'],
       ['8080 default_server'],
       ['443 ssl http2 default_server'],
-      ['127.0.0.1:9180'],
+      ['unix:/var/lib/rampart/admin/admin.sock'],
     ]);
     expect(conf.match(/server_name _;/g)).toHaveLength(3);
   });
@@ -41,7 +42,7 @@ describe('renderNginxConf', () => {
   it('binds the public servers to the configured address, IPv6 in brackets', () => {
     expect(servers(render({ listenAddress: '127.0.0.1', httpPorts: [8080], httpsPorts: [] }))).toEqual([
       ['127.0.0.1:8080 default_server'],
-      ['127.0.0.1:9180'],
+      ['unix:/var/lib/rampart/admin/admin.sock'],
     ]);
     expect(render({ listenAddress: '::1', http2: false })).toContain('listen [::1]:443 ssl default_server;');
   });
@@ -88,7 +89,43 @@ describe('renderNginxConf', () => {
     expect(conf).toContain(`lua_package_path '${BASE.luaDir}/?.lua;`);
     expect(conf).toContain('lua_shared_dict rampart_config 512m;');
     expect(render()).toContain('lua_shared_dict rampart_config 256m;');
-    expect(conf).toContain('init_by_lua_block { require("rampart.init").master() }');
+    expect(conf).toContain(
+      'init_by_lua_block { require("rampart.init").master({ admin_secret_file = "/var/lib/rampart/admin.secret", ' +
+        'own_ports = { 80, 8080, 443 }, own_addresses = {  }, every_address = true }) }',
+    );
+  });
+
+  it("hands the master the node's own listening sockets: the listen address, or every own address", () => {
+    const bound = render({ listenAddress: '10.0.0.5', ownAddresses: ['10.0.0.5', '192.0.2.1'] });
+    expect(bound).toContain('own_addresses = { "10.0.0.5" }, every_address = false');
+    const everywhere = render({ ownAddresses: ['10.0.0.5', '2001:db8::1'] });
+    expect(everywhere).toContain('own_addresses = { "10.0.0.5", "2001:db8::1" }, every_address = true');
+  });
+
+  it("leaves out a layer-4 upstream that is one of the node's own listening sockets, and a port left with none", () => {
+    const port = (id: number, listen: number, upstreams: { ip: string; port: number }[]) => ({
+      id,
+      port: listen,
+      protocol: 'tcp',
+      balance: 'round_robin',
+      upstreams: upstreams.map((u) => ({ ...u, weight: 1, backup: false })),
+    });
+    const conf = render({
+      listenAddress: '127.0.0.1',
+      streamPorts: [
+        port(1, 9001, [
+          { ip: '127.0.0.1', port: 80 },
+          { ip: '::ffff:127.0.0.1', port: 9002 },
+          { ip: '127.0.0.1', port: 7000 },
+          { ip: '127.0.0.2', port: 443 },
+        ]),
+        port(2, 9002, [{ ip: '0.0.0.0', port: 9001 }]),
+      ],
+    });
+    expect(conf).toContain(
+      'upstream rampart_l4_1 {\n    server 127.0.0.1:7000 weight=1;\n    server 127.0.0.2:443 weight=1;\n  }',
+    );
+    expect(conf).not.toContain('rampart_l4_2');
   });
 
   it("quotes every variable of the JSON access log, with each server's scheme and port as constants", () => {
@@ -159,10 +196,12 @@ describe('renderNginxConf', () => {
   it.each([
     ['a port 0', { httpPorts: [0] }],
     ['a port 65536', { httpsPorts: [65_536] }],
-    ['a fractional port', { adminPort: 80.5 }],
+    ['a fractional port', { httpPorts: [80.5] }],
     ['a port as a string', { httpPorts: ['80; include /etc/passwd'] }],
     ['a port used twice', { httpPorts: [80], httpsPorts: [80] }],
-    ['the admin port reused', { adminPort: 80 }],
+    ['an admin socket path over 100 characters', { adminSocket: `/${'a'.repeat(100)}` }],
+    ['an admin socket outside the allowlist', { adminSocket: '/tmp/a b' }],
+    ['an own address that is not an IP literal', { ownAddresses: ['10.0.0.1"; os.exit()'] }],
     ['no public port', { httpPorts: [], httpsPorts: [] }],
     ['0 workers', { workerProcesses: 0 }],
     ['workers as text', { workerProcesses: '2; daemon off' }],

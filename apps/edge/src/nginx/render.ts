@@ -10,6 +10,7 @@ import {
 } from '@rampart/contract';
 import { z } from 'zod';
 import { DATA_PLANE_LIMITS } from '../data-plane/schema.js';
+import { isOwnSocket, type OwnSockets } from './own-sockets.js';
 
 /**
  * Renders nginx.conf from zone-level settings only: one generic server per listen port, whatever
@@ -35,8 +36,22 @@ export const nginxSettingsSchema = z
     httpPorts: z.array(port).max(16),
     httpsPorts: z.array(port).max(16),
     http2: z.boolean(),
-    /** Loopback-only admin endpoint that receives data-plane pushes. */
-    adminPort: port,
+    /**
+     * The admin server's unix socket (data-plane pushes, purges): in a directory only the agent's
+     * user can enter; the master opens it, no worker connects to it. No TCP port: nothing a
+     * customer's origin can point at. At most 100 bytes (the kernel's limit is 107).
+     */
+    adminSocket: absolutePath.refine((p) => p.length <= 100, 'at most 100 characters (unix socket path)'),
+    /** The file holding the node's admin secret (0600): read by the master at start and reload. */
+    adminSecretFile: absolutePath,
+    /**
+     * The machine's own addresses (interfaces and the reported ones): with no listenAddress nginx
+     * listens on every address, and no customer origin may be one of them on a listen port.
+     */
+    ownAddresses: z
+      .array(z.string().refine((ip) => isIP(ip) && /^[0-9A-Fa-f:.]+$/.test(ip), 'not an IP literal'))
+      .max(256)
+      .default([]),
     /** IP literal the public servers bind to; absent = every address (`listen <port>`). */
     listenAddress: z
       .string()
@@ -80,7 +95,7 @@ export const nginxSettingsSchema = z
   })
   .superRefine((s, ctx) => {
     const seen = new Set<number>();
-    const all = [...s.httpPorts, ...s.httpsPorts, s.adminPort];
+    const all = [...s.httpPorts, ...s.httpsPorts];
     all.forEach((p) => {
       if (seen.has(p)) ctx.addIssue({ code: 'custom', path: ['httpPorts'], message: `port ${p} is used twice` });
       seen.add(p);
@@ -178,11 +193,17 @@ function customLines(tuning: NginxTuning, context: NginxCustomContext, indent: s
 function streamBlock(s: NginxSettings): string[] {
   const { proxyConnectTimeoutSeconds: connect, proxyTimeoutSeconds: timeout } = s.tuning.stream;
   if (connect === undefined && timeout === undefined && s.streamPorts.length === 0) return [];
+  // An upstream that is one of the node's own listening sockets is left out; a port left with no
+  // upstream is not served (nginx refuses an empty upstream block).
+  const own = ownSockets(s);
+  const ports = s.streamPorts
+    .map((p) => ({ ...p, upstreams: p.upstreams.filter((u) => !isOwnSocket(own, u.ip, u.port)) }))
+    .filter((p) => p.upstreams.some((u) => !(p.balance === 'ip_hash' && u.backup)));
   return [
     'stream {',
     ...(connect !== undefined ? [`  proxy_connect_timeout ${connect}s;`] : []),
     ...(timeout !== undefined ? [`  proxy_timeout ${timeout}s;`] : []),
-    ...s.streamPorts.flatMap((p) => streamServer(s, p)),
+    ...ports.flatMap((p) => streamServer(s, p)),
     '}',
     '',
   ];
@@ -355,6 +376,42 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
   ];
 }
 
+/** Whether nginx listens on every address (no listen address, or an unspecified one). */
+function listensEverywhere(s: NginxSettings): boolean {
+  return s.listenAddress === undefined || s.listenAddress === '0.0.0.0' || s.listenAddress === '::';
+}
+
+/**
+ * The Lua options of the master's init (rampart.init): the admin secret's file, and the node's own
+ * listening sockets no customer origin may be (rampart.node_self): every listen port (public and
+ * layer-4) on the listen address, or, listening on every address, on loopback and the machine's
+ * own addresses. Paths, integers and IP literals only (allowlisted above), each quoted.
+ */
+function ownSockets(s: NginxSettings): OwnSockets {
+  const everyAddress = listensEverywhere(s);
+  return {
+    ports: new Set([...s.httpPorts, ...s.httpsPorts, ...s.streamPorts.map((p) => p.port)]),
+    addresses: everyAddress ? s.ownAddresses : [s.listenAddress as string],
+    everyAddress,
+  };
+}
+
+function initOptions(s: NginxSettings): string {
+  const own = ownSockets(s);
+  const ports = [...own.ports];
+  const addresses = own.addresses;
+  const everywhere = own.everyAddress;
+  for (const ip of addresses) {
+    if (!/^[0-9A-Fa-f:.]+$/.test(ip)) throw new Error('own address is not an IP literal');
+  }
+  return [
+    `{ admin_secret_file = "${s.adminSecretFile}"`,
+    `own_ports = { ${ports.join(', ')} }`,
+    `own_addresses = { ${addresses.map((a) => `"${a}"`).join(', ')} }`,
+    `every_address = ${everywhere} }`,
+  ].join(', ');
+}
+
 /** Renders the whole nginx.conf. Throws a ZodError when a setting fails its allowlist. */
 export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHooks = {}): string {
   const s = nginxSettingsSchema.parse(input);
@@ -420,7 +477,7 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     `  proxy_cache_path ${layout.cacheDir} levels=1:2 keys_zone=rampart_cache:${s.cacheKeysMegabytes}m max_size=${s.cacheMaxSizeMegabytes}m inactive=7d use_temp_path=off;`,
     // Loads the modules in the master (workers inherit them) and touches no data: the shared dict
     // survives a reload and holds what the agent pushed.
-    '  init_by_lua_block { require("rampart.init").master() }',
+    `  init_by_lua_block { require("rampart.init").master(${initOptions(s)}) }`,
     '',
     '  ssl_protocols TLSv1.2 TLSv1.3;',
     '  ssl_session_cache shared:rampart_ssl:16m;',
@@ -462,12 +519,12 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     ...s.httpsPorts.flatMap((p) => publicServer(s, p, true, hooks)),
     '',
     '  server {',
-    `    listen 127.0.0.1:${s.adminPort};`,
+    `    listen unix:${s.adminSocket};`,
     '    server_name rampart-admin;',
     '    access_log off;',
     `    client_max_body_size ${DATA_PLANE_LIMITS.documentBytes / (1024 * 1024)}m;`,
     '    client_body_buffer_size 16m;',
-    '    allow 127.0.0.1;',
+    '    allow unix:;',
     '    deny all;',
     '    location / { content_by_lua_block { require("rampart.admin").handle() } }',
     // One cache key per subrequest from rampart.purge, which sets $rampart_purge_key.

@@ -102,7 +102,7 @@ export function startAgentProcess(options: {
     [
       options.bundle,
       ...['--control-plane', options.controlPlane, '--join-token', options.joinToken, '--state-dir', options.stateDir],
-      ...['--port-map', `80=${ports.http},443=${ports.https}`, '--admin-port', String(ports.admin)],
+      ...['--port-map', `80=${ports.http},443=${ports.https}`],
       ...['--listen-address', '127.0.0.1', '--ips', '127.0.0.1', '--hostname', 'edge-upgrade'],
       ...['--worker-processes', '1', '--self-restart'],
     ],

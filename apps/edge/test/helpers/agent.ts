@@ -4,11 +4,10 @@ import type { LogEntry } from '../../src/agent/log.js';
 import { LUA_DIR } from './edge.js';
 import { freePort } from './net.js';
 
-/** Local ports an agent maps the snapshot's 80 and 443 to, and its admin port. */
+/** Local ports an agent maps the snapshot's 80 and 443 to. */
 export interface AgentPorts {
   http: number;
   https: number;
-  admin: number;
 }
 
 export interface TestAgent {
@@ -25,7 +24,7 @@ const started = new Set<TestAgent>();
 const stateDirs = new Set<string>();
 
 export async function agentPorts(): Promise<AgentPorts> {
-  return { http: await freePort(), https: await freePort(), admin: await freePort() };
+  return { http: await freePort(), https: await freePort() };
 }
 
 export async function makeStateDir(): Promise<string> {
@@ -53,7 +52,6 @@ export async function startAgent(
     joinToken,
     stateDir,
     nginxBinary: '/usr/sbin/nginx',
-    adminPort: ports.admin,
     luaDir: LUA_DIR,
     portMap: new Map([
       [80, ports.http],

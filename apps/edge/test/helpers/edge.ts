@@ -1,6 +1,8 @@
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type AdminEndpoint, adminRequest } from '../../src/data-plane/admin-client.js';
 import { type PushResult, pushDataPlane } from '../../src/data-plane/push.js';
 import type { DataPlane } from '../../src/data-plane/schema.js';
 import { ensureDefaultCertificate } from '../../src/nginx/default-certificate.js';
@@ -16,7 +18,8 @@ export interface Edge {
   settings: NginxSettingsInput;
   httpPort: number;
   httpsPort: number;
-  adminPort: number;
+  /** nginx's admin server: its unix socket and the secret (as the agent has them). */
+  adminEndpoint: AdminEndpoint;
   push(doc: DataPlane): Promise<PushResult>;
   /** A raw PUT /config (for documents the agent would never send). */
   putRaw(body: string): Promise<{ status: number; body: Record<string, unknown> }>;
@@ -27,13 +30,14 @@ export interface Edge {
   stop(): Promise<void>;
 }
 
-async function adminCall(port: number, method: string, urlPath: string, body?: string) {
-  const response = await fetch(`http://127.0.0.1:${port}${urlPath}`, {
-    method,
-    body: body ?? null,
-    signal: AbortSignal.timeout(30_000),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+export async function adminCall(
+  endpoint: AdminEndpoint,
+  method: 'GET' | 'PUT' | 'POST',
+  urlPath: string,
+  body?: string,
+) {
+  const answer = await adminRequest(endpoint, method, urlPath, body);
+  return { status: answer.status, body: JSON.parse(answer.text) as Record<string, unknown> };
 }
 
 /**
@@ -46,14 +50,23 @@ export async function startEdge(
 ): Promise<Edge> {
   const prefix = await mkdtemp('/tmp/rampart-edge-');
   await chmod(prefix, 0o755);
-  const [httpPort, httpsPort, adminPort] = [await freePort(), await freePort(), await freePort()];
+  const [httpPort, httpsPort] = [await freePort(), await freePort()];
+  // As the agent keeps them: the socket in a 0700 directory, the secret in a 0600 file.
+  await mkdir(path.join(prefix, 'admin'), { mode: 0o700 });
+  const adminEndpoint: AdminEndpoint = {
+    socketPath: path.join(prefix, 'admin/admin.sock'),
+    secret: randomBytes(32).toString('hex'),
+  };
+  const adminSecretFile = path.join(prefix, 'admin.secret');
+  await writeFile(adminSecretFile, `${adminEndpoint.secret}\n`, { mode: 0o600 });
   const defaultCertificate = await ensureDefaultCertificate(path.join(prefix, 'certs'));
   const settings: NginxSettingsInput = {
     prefix,
     httpPorts: [httpPort],
     httpsPorts: [httpsPort],
     http2: true,
-    adminPort,
+    adminSocket: adminEndpoint.socketPath,
+    adminSecretFile,
     listenAddress: '127.0.0.1',
     workerProcesses: 2,
     luaDir: LUA_DIR,
@@ -78,10 +91,10 @@ export async function startEdge(
     settings,
     httpPort,
     httpsPort,
-    adminPort,
-    push: (doc) => pushDataPlane(adminPort, doc),
-    putRaw: (body) => adminCall(adminPort, 'PUT', '/config', body),
-    admin: (urlPath) => adminCall(adminPort, 'GET', urlPath),
+    adminEndpoint,
+    push: (doc) => pushDataPlane(adminEndpoint, doc),
+    putRaw: (body) => adminCall(adminEndpoint, 'PUT', '/config', body),
+    admin: (urlPath) => adminCall(adminEndpoint, 'GET', urlPath),
     render,
     errorLog: () => readFile(settings.errorLogPath, 'utf8'),
     accessLog: () => readFile(settings.accessLogPath, 'utf8'),

@@ -220,7 +220,12 @@ export class DomainsRepository {
    * Sets `newIP` on every upstream with `oldIP` of the site's domains (only those in `domainIds`
    * unless it is empty); answers the changed upstreams' domain ids.
    */
-  async replaceUpstreamIP(siteId: number, domainIds: number[], oldIP: string, newIP: string): Promise<number[]> {
+  async replaceUpstreamIP(
+    siteId: number,
+    domainIds: number[],
+    oldIP: string,
+    newIP: string,
+  ): Promise<{ domainId: number; port: number }[]> {
     const inSite = this.db
       .select({ id: domains.id })
       .from(domains)
@@ -229,8 +234,8 @@ export class DomainsRepository {
       .update(domainUpstreams)
       .set({ ip: newIP })
       .where(and(eq(domainUpstreams.ip, oldIP), inArray(domainUpstreams.domainId, inSite)))
-      .returning({ domainId: domainUpstreams.domainId });
-    return rows.map((r) => r.domainId);
+      .returning({ domainId: domainUpstreams.domainId, port: domainUpstreams.port });
+    return rows;
   }
 
   /** Site modules bound to the domains (module id and name by type). */

@@ -19,6 +19,7 @@ import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { CertificatesRepository } from '../certificates/certificates.repository.js';
 import { certificateCovers } from '../certificates/x509.js';
+import { NodeSockets } from '../nodes/node-sockets.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import { SitesRepository, type SiteView } from '../sites/sites.repository.js';
 import type { CnameSettingsService } from './cname-settings.service.js';
@@ -184,11 +185,22 @@ export class DomainsService {
     return new DomainsRepository(db);
   }
 
-  /** Refuses origins the installation does not allow (SSRF policy), naming each field. */
-  private checkOrigins(locale: Locale, entries: { field: string; ip: string }[]) {
-    const bad = entries
-      .filter((e) => !isOriginAddressAllowed(e.ip, this.allowPrivateOrigins))
-      .map((e) => ({ field: e.field, key: 'originNotAllowed' as const }));
+  /**
+   * Refuses origins the installation does not allow (SSRF policy) and origins that are one of the
+   * operator's node sockets (NodeSockets), naming each field.
+   */
+  private async checkOrigins(
+    locale: Locale,
+    operatorId: number,
+    entries: { field: string; ip: string; port: number; portMap?: boolean | undefined }[],
+  ) {
+    const sockets = await NodeSockets.ofOperator(this.db, operatorId);
+    const bad: { field: string; key: 'originNotAllowed' | 'originIsNode' }[] = [];
+    for (const e of entries) {
+      if (!isOriginAddressAllowed(e.ip, this.allowPrivateOrigins))
+        bad.push({ field: e.field, key: 'originNotAllowed' });
+      else if (sockets.isNodeSocket(e.ip, e.port, e.portMap)) bad.push({ field: e.field, key: 'originIsNode' });
+    }
     if (bad.length > 0) throw invalidFields(locale, bad);
   }
 
@@ -245,9 +257,17 @@ export class DomainsService {
     locale: Locale,
   ): Promise<SiteDomain[]> {
     const site = await this.access.userSite(userId, siteId);
-    this.checkOrigins(
+    await this.checkOrigins(
       locale,
-      items.flatMap((item, i) => item.upstreams.map((u, j) => ({ field: `domains.${i}.upstreams.${j}.ip`, ip: u.ip }))),
+      site.ownerId,
+      items.flatMap((item, i) =>
+        item.upstreams.map((u, j) => ({
+          field: `domains.${i}.upstreams.${j}.ip`,
+          ip: u.ip,
+          port: u.port,
+          portMap: item.portMap,
+        })),
+      ),
     );
     return this.db.transaction((tx) => this.insertAll(tx, site, items));
   }
@@ -331,9 +351,10 @@ export class DomainsService {
 
   async update(userId: number, siteId: number, input: DomainUpdateIn, locale: Locale): Promise<SiteDomain> {
     const site = await this.access.userSite(userId, siteId);
-    this.checkOrigins(
+    await this.checkOrigins(
       locale,
-      input.upstreams.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip })),
+      site.ownerId,
+      input.upstreams.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip, port: u.port, portMap: input.portMap })),
     );
     return this.db.transaction(async (tx) => {
       const repo = this.repo(tx);
@@ -529,9 +550,11 @@ export class DomainsService {
   }
 
   async addUpstreams(userId: number, siteId: number, domainId: number, list: UpstreamIn[], locale: Locale) {
-    this.checkOrigins(
+    const site = await this.access.userSite(userId, siteId);
+    await this.checkOrigins(
       locale,
-      list.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip })),
+      site.ownerId,
+      list.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip, port: u.port })),
     );
     const rows = await this.changeUpstreams(userId, siteId, domainId, (repo) =>
       repo.insertUpstreams(domainId, list.map(toRow)),
@@ -553,7 +576,8 @@ export class DomainsService {
     input: UpstreamIn & { id: number },
     locale: Locale,
   ): Promise<DomainUpstream> {
-    this.checkOrigins(locale, [{ field: 'ip', ip: input.ip }]);
+    const site = await this.access.userSite(userId, siteId);
+    await this.checkOrigins(locale, site.ownerId, [{ field: 'ip', ip: input.ip, port: input.port }]);
     const row = await this.changeUpstreams(userId, siteId, domainId, async (repo) => {
       const updated = await repo.updateUpstream(domainId, input.id, toRow(input));
       if (!updated) throw new AppError(101018);
@@ -569,9 +593,10 @@ export class DomainsService {
     locale: Locale,
   ): Promise<SiteDomain[]> {
     const site = await this.access.userSite(userId, siteId);
-    this.checkOrigins(
+    await this.checkOrigins(
       locale,
-      upstreams.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip })),
+      site.ownerId,
+      upstreams.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip, port: u.port })),
     );
     const items = names.map((name) => ({ name, upstreams, ...SIMPLE_DEFAULTS }));
     return this.db.transaction((tx) => this.insertAll(tx, site, items));
@@ -628,15 +653,21 @@ export class DomainsService {
     newIP: string,
     locale: Locale,
   ): Promise<{ domains: number; upstreams: number }> {
-    await this.access.userSite(userId, siteId);
-    this.checkOrigins(locale, [{ field: 'newIP', ip: newIP }]);
+    const site = await this.access.userSite(userId, siteId);
+    await this.checkOrigins(locale, site.ownerId, [{ field: 'newIP', ip: newIP, port: 0 }]);
+    const sockets = await NodeSockets.ofOperator(this.db, site.ownerId);
     const unique = [...new Set(ids)];
     return this.db.transaction(async (tx) => {
       const repo = this.repo(tx);
       if (unique.length > 0 && (await repo.findMany(siteId, unique)).length !== unique.length) {
         throw new AppError(101018);
       }
-      const changed = await repo.replaceUpstreamIP(siteId, unique, oldIP.toLowerCase(), newIP.toLowerCase());
+      const moved = await repo.replaceUpstreamIP(siteId, unique, oldIP.toLowerCase(), newIP.toLowerCase());
+      // Each moved upstream keeps its port: none may become one of the nodes' sockets.
+      if (moved.some((u) => sockets.isNodeSocket(newIP, u.port))) {
+        throw invalidFields(locale, [{ field: 'newIP', key: 'originIsNode' }]);
+      }
+      const changed = moved.map((u) => u.domainId);
       const domainIds = [...new Set(changed)];
       await repo.touch(domainIds);
       return { domains: domainIds.length, upstreams: changed.length };
@@ -645,9 +676,11 @@ export class DomainsService {
 
   /** One upstream list for several domains, all or none (401008 when none would serve). */
   async replaceManyUpstreams(userId: number, siteId: number, ids: number[], upstreams: UpstreamIn[], locale: Locale) {
-    this.checkOrigins(
+    const site = await this.access.userSite(userId, siteId);
+    await this.checkOrigins(
       locale,
-      upstreams.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip })),
+      site.ownerId,
+      upstreams.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip, port: u.port })),
     );
     const list = upstreams.map(toRow);
     return this.allOrNone(userId, siteId, ids, async (repo, unique, rows) => {

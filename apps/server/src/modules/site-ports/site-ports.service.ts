@@ -14,6 +14,7 @@ import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import { NodeSockets } from '../nodes/node-sockets.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import { SitesRepository } from '../sites/sites.repository.js';
 import {
@@ -101,11 +102,23 @@ export class SitePortsService {
     private readonly allowPrivateOrigins: boolean,
   ) {}
 
-  /** Refuses origins the installation does not allow (SSRF policy), naming each field. */
-  private checkOrigins(locale: Locale, entries: { field: string; ip: string }[]) {
-    const bad = entries
-      .filter((e) => !isOriginAddressAllowed(e.ip, this.allowPrivateOrigins))
-      .map((e) => ({ field: e.field, key: 'originNotAllowed' as const }));
+  /**
+   * Refuses origins the installation does not allow (SSRF policy) and origins that are one of the
+   * operator's node sockets (NodeSockets), naming each field.
+   */
+  private async checkOrigins(
+    locale: Locale,
+    operatorId: number,
+    entries: { field: string; ip: string; port: number }[],
+    newPorts: readonly number[] = [],
+  ) {
+    const sockets = await NodeSockets.ofOperator(this.db, operatorId, newPorts);
+    const bad: { field: string; key: 'originNotAllowed' | 'originIsNode' }[] = [];
+    for (const e of entries) {
+      if (!isOriginAddressAllowed(e.ip, this.allowPrivateOrigins))
+        bad.push({ field: e.field, key: 'originNotAllowed' });
+      else if (sockets.isNodeSocket(e.ip, e.port)) bad.push({ field: e.field, key: 'originIsNode' });
+    }
     if (bad.length > 0) throw invalidFields(locale, bad);
   }
 
@@ -152,9 +165,12 @@ export class SitePortsService {
   ): Promise<SitePort[]> {
     const site = await this.access.userSite(userId, siteId);
     if (site.productPortType !== 4) throw new AppError(101023, { extra: { productPortType: site.productPortType } });
-    this.checkOrigins(
+    await this.checkOrigins(
       locale,
-      inputs.flatMap((p, i) => p.upstreams.map((u, j) => ({ field: upstreamField(i, j), ip: u.ip }))),
+      site.ownerId,
+      inputs.flatMap((p, i) => p.upstreams.map((u, j) => ({ field: upstreamField(i, j), ip: u.ip, port: u.port }))),
+      // The ports this request opens are the nodes' sockets too.
+      inputs.map((p) => p.port),
     );
     const unservable = inputs.filter((p) => !servable(p.upstreams.map(toRow))).map((p) => p.port);
     if (unservable.length > 0) throw new AppError(401008, { extra: { targets: unservable.map(String) } });
@@ -311,10 +327,12 @@ export class SitePortsService {
     });
   }
 
-  addUpstreams(userId: number, siteId: number, portId: number, list: PortUpstreamIn[], locale: Locale) {
-    this.checkOrigins(
+  async addUpstreams(userId: number, siteId: number, portId: number, list: PortUpstreamIn[], locale: Locale) {
+    const site = await this.access.userSite(userId, siteId);
+    await this.checkOrigins(
       locale,
-      list.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip })),
+      site.ownerId,
+      list.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip, port: u.port })),
     );
     return this.changeUpstreams(userId, siteId, portId, (repo) => repo.insertUpstreams(portId, list.map(toRow)));
   }
@@ -333,7 +351,8 @@ export class SitePortsService {
     input: PortUpstreamIn & { id: number },
     locale: Locale,
   ): Promise<DomainUpstream> {
-    this.checkOrigins(locale, [{ field: 'ip', ip: input.ip }]);
+    const site = await this.access.userSite(userId, siteId);
+    await this.checkOrigins(locale, site.ownerId, [{ field: 'ip', ip: input.ip, port: input.port }]);
     const after = await this.changeUpstreams(userId, siteId, portId, async (repo) => {
       if ((await repo.updateUpstream(portId, input.id, toRow(input))) !== 1) throw new AppError(101018);
     });

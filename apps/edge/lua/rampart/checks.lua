@@ -1,0 +1,21 @@
+-- The shape checks every data-plane check uses (rampart.validate, modules_check, settings_check).
+local _M = {}
+
+local floor = math.floor
+
+-- A list (keys 1..n, nothing else) of at most `max` items.
+function _M.is_array(t, max)
+  if type(t) ~= "table" then return false end
+  local n = #t
+  if n > max then return false end
+  local count = 0
+  for _ in pairs(t) do count = count + 1 end
+  return count == n
+end
+
+-- An integer within min..max.
+function _M.is_int(v, min, max)
+  return type(v) == "number" and v == floor(v) and v >= min and v <= max
+end
+
+return _M

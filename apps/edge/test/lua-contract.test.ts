@@ -1,0 +1,193 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  CACHE_PATH_RE,
+  CACHE_RULE_VALUES_MAX,
+  CACHE_RULES_PER_SITE,
+  CACHE_SUFFIX_RE,
+  CACHE_TTL_SECONDS,
+  CORS_LIST_MAX,
+  CORS_MAX_AGE_MAX,
+  CORS_METHODS,
+  CORS_ORIGIN_RE,
+  CUSTOM_HEADERS_MAX,
+  DATA_PLANE_LIMITS,
+  ERROR_PAGE_LANGUAGES,
+  ERROR_PAGE_MAX_BYTES,
+  ERROR_PAGE_STATUSES,
+  GZIP_MAX_MIN_LENGTH,
+  GZIP_TYPES,
+  HOST_NAME_RE,
+  MODULE_HEADER_NAME_RE,
+  MODULE_HEADER_VALUE_MAX,
+  MODULE_HEADER_VALUE_RE,
+  MODULE_HEADERS_DENIED,
+  MODULE_REGEX_RE,
+  MODULE_REQUEST_HEADERS_DENIED,
+  PATH_MATCH_TYPES,
+  RATE_MAX_KBPS,
+  RATE_PATTERN_RE,
+  RATE_RULES_PER_SITE,
+  REDIRECT_CODES,
+  REDIRECT_RULES_PER_SITE,
+  REDIRECT_TARGET_RE,
+  REWRITE_RULES_PER_MODULE,
+  REWRITE_TARGET_RE,
+  SITE_MODULE_TYPES,
+  ZONE_LIMIT_MAX,
+} from '@rampart/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dataPlaneSchema } from '../src/data-plane/schema.js';
+import { LUA_DIR } from './helpers/edge.js';
+
+// The Lua checks (validate.lua, modules_check.lua, settings_check.lua) repeat the contract's
+// allowlists and limits, because nginx cannot import TypeScript. This test reads every copied
+// pattern, list and limit out of the Lua sources and compares it with the contract's own, so that a
+// change on one side without the other fails here.
+
+const lua: Record<string, string> = {};
+
+beforeAll(async () => {
+  for (const name of ['validate', 'modules_check', 'settings_check']) {
+    lua[name] = await readFile(path.join(LUA_DIR, `rampart/${name}.lua`), 'utf8');
+  }
+});
+
+function source(file: string): string {
+  const text = lua[file];
+  if (text === undefined) throw new Error(`${file}.lua not read`);
+  return text;
+}
+
+/** `local NAME = [[...]]` (the pattern may start on the next line). */
+function pattern(file: string, name: string): string {
+  const m = new RegExp(`^local ${name} =\\s*\\[\\[(.*?)\\]\\]`, 'ms').exec(source(file));
+  if (!m?.[1]) throw new Error(`no pattern ${name} in ${file}.lua`);
+  return m[1];
+}
+
+/** A JavaScript regex's source as PCRE reads it (`\/` is `/` in both). */
+const pcre = (re: RegExp) => re.source.replace(/\\\//g, '/');
+
+/** `local NAME = { k = v, ... }` or `{ [k] = true, ... }` as key → value text. */
+function table(file: string, name: string): Record<string, string> {
+  const m = new RegExp(`^local ${name} = \\{([^}]*)\\}`, 'm').exec(source(file));
+  if (!m?.[1]) throw new Error(`no table ${name} in ${file}.lua`);
+  const entries = m[1]
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  return Object.fromEntries(
+    entries.map((e) => {
+      const [k = '', v = ''] = e.split('=').map((s) => s.trim());
+      return [k.replace(/^\[(.*)\]$/, '$1').replace(/^"(.*)"$/, '$1'), v];
+    }),
+  );
+}
+
+/** The items of the `ipairs({ ... })` list that fills NAME. */
+function filledList(file: string, name: string): string[] {
+  const m = new RegExp(`for _, \\w+ in ipairs\\(\\{([^}]*)\\}\\) do\\s*${name}\\[`, 'm').exec(source(file));
+  if (!m?.[1]) throw new Error(`no list for ${name} in ${file}.lua`);
+  return m[1]
+    .split(',')
+    .map((e) => e.trim().replace(/^"(.*)"$/, '$1'))
+    .filter((e) => e !== '');
+}
+
+function number(file: string, expression: RegExp): number {
+  const m = expression.exec(source(file));
+  if (!m?.[1]) throw new Error(`${expression} not in ${file}.lua`);
+  return Number(m[1]);
+}
+
+const sorted = (list: readonly (string | number)[]) => [...list].map(String).sort();
+
+describe('the Lua checks agree with the contract', () => {
+  it('validate.lua: host, cache patterns, TTLs, scopes, redirect codes and limits', () => {
+    expect(pattern('validate', 'HOST_RE')).toBe(pcre(HOST_NAME_RE));
+    expect(pattern('validate', 'CACHE_PATH_RE')).toBe(pcre(CACHE_PATH_RE));
+    expect(pattern('validate', 'CACHE_SUFFIX_RE')).toBe(pcre(CACHE_SUFFIX_RE));
+    expect(sorted(filledList('validate', 'CACHE_TTLS'))).toEqual(sorted(CACHE_TTL_SECONDS));
+    const scope = dataPlaneSchema.shape.caches.unwrap().element.shape.rules.element.shape.scope;
+    expect(sorted(Object.keys(table('validate', 'CACHE_SCOPES')))).toEqual(sorted(scope.options));
+    expect(sorted(Object.keys(table('validate', 'REDIRECT_CODES')))).toEqual(sorted(REDIRECT_CODES));
+    const limits = table('validate', 'LIMITS');
+    expect(Number(limits.domains)).toBe(DATA_PLANE_LIMITS.domains);
+    expect(Number(limits.certificates)).toBe(DATA_PLANE_LIMITS.certificates);
+    expect(Number(limits.upstreams)).toBe(DATA_PLANE_LIMITS.upstreamsPerDomain);
+    expect(Number(limits.cache_rules)).toBe(CACHE_RULES_PER_SITE);
+    expect(Number(limits.cache_values)).toBe(CACHE_RULE_VALUES_MAX * 8);
+    expect(number('validate', /^local ZONE_LIMIT_MAX = (\d+)/m)).toBe(ZONE_LIMIT_MAX);
+  });
+
+  it('validate.lua: the version token accepts what the contract accepts', () => {
+    const re = new RegExp(pattern('validate', 'VERSION_RE'));
+    const accepted = (version: string) => dataPlaneSchema.safeParse({ version, domains: [], certificates: [] }).success;
+    const probes = [
+      ...Array.from({ length: 95 }, (_, i) => `v${String.fromCharCode(32 + i)}1`),
+      'a'.repeat(DATA_PLANE_LIMITS.versionLength),
+      'a'.repeat(DATA_PLANE_LIMITS.versionLength + 1),
+      '',
+    ];
+    for (const probe of probes) expect(re.test(probe), JSON.stringify(probe)).toBe(accepted(probe));
+  });
+
+  it('modules_check.lua: header, path, regex, target, origin and host patterns, lists and limits', () => {
+    expect(pattern('modules_check', 'HEADER_NAME_RE')).toBe(pcre(MODULE_HEADER_NAME_RE));
+    // The contract bounds the value's length apart from its pattern.
+    expect(pattern('modules_check', 'HEADER_VALUE_RE')).toBe(
+      pcre(MODULE_HEADER_VALUE_RE).replace(/\*\$$/, `{0,${MODULE_HEADER_VALUE_MAX}}$`),
+    );
+    // exact and prefix rule sources are the contract's CACHE_PATH_RE (edge/modules.ts).
+    expect(pattern('modules_check', 'PATH_RE')).toBe(pcre(CACHE_PATH_RE));
+    // PCRE needs `[` escaped inside a class where JavaScript does not.
+    expect(pattern('modules_check', 'REGEX_CHARS_RE').replace('\\[', '[')).toBe(pcre(MODULE_REGEX_RE));
+    expect(pattern('modules_check', 'REDIRECT_TARGET_RE')).toBe(pcre(REDIRECT_TARGET_RE));
+    expect(pattern('modules_check', 'REWRITE_TARGET_RE')).toBe(pcre(REWRITE_TARGET_RE));
+    expect(pattern('modules_check', 'CORS_ORIGIN_RE')).toBe(pcre(CORS_ORIGIN_RE));
+    // A rewrite's Host: the data plane's host name without the wildcard.
+    expect(pattern('modules_check', 'HOST_RE')).toBe(pcre(HOST_NAME_RE).replace('^(\\*\\.)?', '^'));
+    expect(sorted(Object.keys(table('modules_check', 'METHODS')))).toEqual(sorted(CORS_METHODS));
+    expect(sorted(Object.keys(table('modules_check', 'REDIRECT_CODES')))).toEqual(sorted(REDIRECT_CODES));
+    expect(sorted(Object.keys(table('modules_check', 'MATCHES')))).toEqual(sorted(PATH_MATCH_TYPES));
+    expect(sorted(Object.keys(table('modules_check', 'TYPES')))).toEqual(sorted(SITE_MODULE_TYPES));
+    const both =
+      /for _, h in ipairs\(\{([^}]*)\}\) do\s*DENIED\[h\] = "both"/m.exec(source('modules_check'))?.[1] ?? '';
+    const request =
+      /for _, h in ipairs\(\{([^}]*)\}\) do\s*DENIED\[h\] = "request"/m.exec(source('modules_check'))?.[1] ?? '';
+    const items = (text: string) =>
+      text
+        .split(',')
+        .map((s) => s.trim().replace(/^"(.*)"$/, '$1'))
+        .filter(Boolean);
+    expect(sorted(items(both))).toEqual(sorted(MODULE_HEADERS_DENIED));
+    expect(sorted([...items(both), ...items(request)])).toEqual(sorted(MODULE_REQUEST_HEADERS_DENIED));
+    const limits = table('modules_check', 'LIMITS');
+    expect(Number(limits.modules)).toBe(DATA_PLANE_LIMITS.domains);
+    expect(Number(limits.headers)).toBe(CUSTOM_HEADERS_MAX);
+    expect(Number(limits.redirects)).toBe(REDIRECT_RULES_PER_SITE);
+    expect(Number(limits.rewrites)).toBe(REWRITE_RULES_PER_MODULE);
+    expect(Number(limits.cors)).toBe(CORS_LIST_MAX);
+    expect(number('modules_check', /m\.maxAge > (\d+)/)).toBe(CORS_MAX_AGE_MAX);
+    expect(number('modules_check', /#m\.host > (\d+)/)).toBe(DATA_PLANE_LIMITS.hostLength);
+  });
+
+  it('settings_check.lua: gzip types, page statuses, languages, the rate pattern and limits', () => {
+    expect(sorted(filledList('settings_check', 'GZIP_TYPES'))).toEqual(sorted(GZIP_TYPES));
+    expect(sorted(filledList('settings_check', 'PAGE_STATUSES'))).toEqual(sorted(ERROR_PAGE_STATUSES));
+    expect(sorted(Object.keys(table('settings_check', 'LANGUAGES')))).toEqual(sorted(ERROR_PAGE_LANGUAGES));
+    expect(pattern('settings_check', 'RATE_PATTERN_RE')).toBe(pcre(RATE_PATTERN_RE));
+    const m = /^local MAX_RATES, MAX_KBPS, MAX_MIN_LENGTH, MAX_PAGE_BYTES = (\d+), (\d+), (\d+), (\d+)/m.exec(
+      source('settings_check'),
+    );
+    expect(m?.slice(1).map(Number)).toEqual([
+      RATE_RULES_PER_SITE,
+      RATE_MAX_KBPS,
+      GZIP_MAX_MIN_LENGTH,
+      ERROR_PAGE_MAX_BYTES,
+    ]);
+    expect(number('settings_check', /is_list\(g\.types, (\d+)\)/)).toBe(GZIP_TYPES.length);
+    expect(number('settings_check', /is_list\(s\.pages, (\d+)\)/)).toBe(ERROR_PAGE_STATUSES.length);
+  });
+});
