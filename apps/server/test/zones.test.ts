@@ -86,6 +86,37 @@ describe('zones', () => {
     expect((await call('GET', 'client/nodes')).json().data.map((n: { id: number }) => n.id)).toContain(c);
   });
 
+  it("initialises into a group under the group lines' rule: a layer-7 node is refused by a layer-4 group, all or none", async () => {
+    const zone = (await call('POST', 'client/zone', { name: 'Placement' })).json().data;
+    const tcp = (await call('POST', `client/zone/${zone.id}/group`, { name: 'tcp', portType: 4 })).json().data.id;
+    const web = (await call('POST', `client/zone/${zone.id}/group`, { name: 'web', portType: 7 })).json().data.id;
+    const [a, b] = [await registeredNode('place-a'), await registeredNode('place-b')];
+    const refused = await call('POST', 'client/nodes/initialize', { ids: [a, b], zoneID: zone.id, groupID: tcp });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 101003,
+      extra: { fields: [{ field: 'ids', key: 'portTypeMismatch' }] },
+    });
+    // Nothing moved: both still wait, and the group is empty.
+    const waiting = (await call('GET', 'client/nodes?page=1&pageSize=100'))
+      .json()
+      .data.map((n: { id: number }) => n.id);
+    expect(waiting).toEqual(expect.arrayContaining([a, b]));
+    const lineOf = (g: number) =>
+      call('GET', `client/zone/${zone.id}/group/${g}/line/default/nodes?page=1&pageSize=100`);
+    expect((await lineOf(tcp)).json().total).toBe(0);
+
+    expect(
+      (await call('POST', 'client/nodes/initialize', { ids: [a, b], zoneID: zone.id, groupID: web })).statusCode,
+    ).toBe(200);
+    expect(
+      (await lineOf(web))
+        .json()
+        .data.map((n: { id: number }) => n.id)
+        .sort(),
+    ).toEqual([a, b].sort());
+  });
+
   it("keeps zones to their operator: a user's token and a foreign id get nothing", async () => {
     const user = await signIn(t.app, 'user');
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/client/zones', headers: bearer(user) });

@@ -228,9 +228,9 @@ export const VALIDATION_MESSAGES = {
     zh_TW: '連接埠 {port} 已在此區域中使用',
   },
   portReserved: {
-    en_US: 'Port {port} is reserved for the node agent',
-    zh_CN: '端口 {port} 保留给节点代理使用',
-    zh_TW: '連接埠 {port} 保留給節點代理程式使用',
+    en_US: 'Port {port} is reserved on the nodes of this zone',
+    zh_CN: '端口 {port} 在此区域的节点上被保留',
+    zh_TW: '連接埠 {port} 在此區域的節點上被保留',
   },
   lastPort: {
     en_US: 'A zone keeps at least one listen port',

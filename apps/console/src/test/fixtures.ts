@@ -15,6 +15,7 @@ export function initializedNode(overrides: Partial<InitializedNode> = {}): Initi
     currentVersion: 'a'.repeat(32),
     lastError: '',
     snapshotError: '',
+    failedPorts: [],
     connection: 'online',
     lastSeenAt: '2026-03-01T10:05:00.000Z',
     createdAt: '2026-03-01T10:00:00.000Z',

@@ -59,6 +59,8 @@ export interface AgentOptions {
   heartbeatMs?: number;
   /** How often the supervisor checks that nginx's master runs. */
   superviseMs?: number;
+  /** How often ports that did not bind are tried again (supervisor.ts). */
+  portRetryMs?: number;
   /** How often the supervisor checks that nginx holds the applied data plane (version and hash). */
   verifyMs?: number;
   backoffMinMs?: number;
@@ -72,7 +74,10 @@ export class Agent {
   readonly nginx: NginxProcess;
   private readonly log: Logger;
   private readonly options: Required<
-    Pick<AgentOptions, 'pollWaitSeconds' | 'heartbeatMs' | 'superviseMs' | 'verifyMs' | 'backoffMinMs' | 'backoffMaxMs'>
+    Pick<
+      AgentOptions,
+      'pollWaitSeconds' | 'heartbeatMs' | 'superviseMs' | 'portRetryMs' | 'verifyMs' | 'backoffMinMs' | 'backoffMaxMs'
+    >
   >;
   /** nginx's admin endpoint; the secret is read (or made) at start. */
   private readonly admin: AdminEndpoint;
@@ -114,6 +119,7 @@ export class Agent {
       pollWaitSeconds: config.pollWaitSeconds ?? 25,
       heartbeatMs: config.heartbeatMs ?? 15_000,
       superviseMs: config.superviseMs ?? 1000,
+      portRetryMs: config.portRetryMs ?? 5000,
       verifyMs: config.verifyMs ?? 30_000,
       backoffMinMs: config.backoffMinMs ?? 500,
       backoffMaxMs: config.backoffMaxMs ?? 10_000,
@@ -144,6 +150,7 @@ export class Agent {
       log: this.log,
       signal: this.signal,
       intervalMs: this.options.superviseMs,
+      portRetryMs: this.options.portRetryMs,
       verifyMs: this.options.verifyMs,
       backoffMinMs: this.options.backoffMinMs,
       backoffMaxMs: this.options.backoffMaxMs,
@@ -158,6 +165,7 @@ export class Agent {
       client: () => (this.credentials ? this.client : null),
       appliedVersion: () => this.appliedVersion,
       lastError: () => this.lastError,
+      failedPorts: () => this.applier.failedPorts,
       ips: config.ips,
       system: this.system,
       log: this.log,

@@ -1,12 +1,13 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import type { EdgeSnapshot } from '@rampart/contract';
+import type { EdgeSnapshot, NodeFailedPort } from '@rampart/contract';
 import { type AdminEndpoint, documentHash } from '../data-plane/admin-client.js';
 import { activeDataPlane, type PushResult, pushDataPlane } from '../data-plane/push.js';
 import { type CertificatePaths, ensureDefaultCertificate } from '../nginx/default-certificate.js';
-import type { NginxProcess } from '../nginx/nginx-process.js';
+import { NginxConfigError, type NginxProcess } from '../nginx/nginx-process.js';
 import { type NginxSettingsInput, renderNginxConf } from '../nginx/render.js';
+import { bindFailures, failure, listenedPorts, type PlannedPort, unbindablePorts } from './port-check.js';
 import { alive } from './processes.js';
 
 /**
@@ -16,7 +17,17 @@ import { alive } from './processes.js';
  * -t first; a refused config leaves the old one running) or started. Then the data plane is pushed
  * into Lua shared memory. A data-plane-only change never reloads nginx. Callers hold the agent's
  * apply lock.
+ *
+ * A port this node cannot listen on (another process holds it) would make nginx refuse the whole
+ * config, and with it every tenant's change: before a start or reload each port nginx does not
+ * hold yet is tried (port-check.ts) and one that does not bind is left out of the config; should
+ * nginx still fail to bind one (taken meanwhile), it is left out and the config rendered again.
+ * The ports left out are `failedPorts`, reported with each status. A zone listen port is left out
+ * only while another listen port remains.
  */
+
+/** How many times one apply renders again without a port nginx could not bind. */
+const BIND_RETRIES = 3;
 
 export type NginxAction = 'none' | 'started' | 'reloaded' | 'stopped';
 
@@ -53,6 +64,8 @@ export class SnapshotApplier {
   private trackedMaster: number | null = null;
   /** Set once an apply started or reloaded nginx (decides whether a failure rolls back); reset by the caller. */
   nginxChanged = false;
+  /** Ports the config nginx runs leaves out because they did not bind (snapshot numbers). */
+  failedPorts: NodeFailedPort[] = [];
 
   constructor(private readonly options: ApplierOptions) {}
 
@@ -99,31 +112,78 @@ export class SnapshotApplier {
 
   /**
    * Makes nginx serve `snapshot` (call under the apply lock): start or reload only when the
-   * rendered config differs from the active one or nginx is down, then push the data plane.
+   * rendered config differs from the active one or nginx is down, then push the data plane. Ports
+   * that do not bind are left out (`failedPorts`).
    */
   async apply(snapshot: EdgeSnapshot): Promise<ApplyResult> {
     const { nginx } = this.options;
-    const settings = this.settingsFor(snapshot);
-    if (settings === null) {
+    const base = this.settingsFor(snapshot);
+    if (base === null) {
+      this.failedPorts = [];
       if (!(await nginx.isRunning())) return { nginx: 'none', push: null };
       await nginx.stop();
       return { nginx: 'stopped', push: null };
     }
-    const conf = renderNginxConf(settings);
+    const planned = plannedPorts(snapshot, base);
+    const running = await nginx.isRunning();
+    const held = running ? listenedPorts((await this.activeConf()) ?? '') : new Set<string>();
+    const failed = await unbindablePorts(planned, held, this.options.listenAddress ?? '0.0.0.0');
     let action: NginxAction = 'none';
-    if (!(await nginx.isRunning())) {
-      // A master that died (SIGKILL) leaves its socket file behind, and nginx cannot bind over it.
-      await rm(this.options.admin.socketPath, { force: true });
-      await nginx.start(conf);
-      action = 'started';
-    } else if ((await this.activeConf()) !== conf) {
-      await nginx.reload(conf);
-      action = 'reloaded';
+    for (let attempt = 0; ; attempt++) {
+      const conf = renderNginxConf(withoutPorts(base, failed, planned));
+      try {
+        if (!(await nginx.isRunning())) {
+          // A master that died (SIGKILL) leaves its socket file behind, and nginx cannot bind over it.
+          await rm(this.options.admin.socketPath, { force: true });
+          await nginx.start(conf);
+          action = 'started';
+        } else if ((await this.activeConf()) !== conf) {
+          await nginx.reload(conf);
+          action = 'reloaded';
+        }
+        break;
+      } catch (err) {
+        const named = err instanceof NginxConfigError ? bindFailures(err.emerg) : [];
+        if (attempt >= BIND_RETRIES || named.length === 0) throw err;
+        failed.push(...newlyFailed(named, planned, failed));
+        // nginx tries a bind five times, 500 ms apart, logging each: wait until it gave up, or the
+        // next attempt would read those lines as its own failure.
+        await this.quietErrorLog();
+      }
     }
+    this.failedPorts = failed;
     if (action !== 'none') this.nginxChanged = true;
     await this.track(action === 'started');
     const push = await pushDataPlane(this.options.admin, snapshot.dataPlane);
     return { nginx: action, push };
+  }
+
+  /** Resolves once nginx's error log has not grown for 700 ms (at most 5 s). */
+  private async quietErrorLog(): Promise<void> {
+    const size = async () => (await stat(this.options.nginx.errorLogPath).catch(() => null))?.size ?? 0;
+    const deadline = Date.now() + 5000;
+    let last = await size();
+    let since = Date.now();
+    while (Date.now() < deadline && Date.now() - since < 700) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const now = await size();
+      if (now !== last) {
+        last = now;
+        since = Date.now();
+      }
+    }
+  }
+
+  /** Whether one of `failedPorts` binds now (the process holding it let go): worth applying again. */
+  async failedPortFreed(snapshot: EdgeSnapshot): Promise<boolean> {
+    const settings = this.settingsFor(snapshot);
+    if (settings === null || this.failedPorts.length === 0) return false;
+    const key = (p: { kind: string; id?: number | undefined; port: number; protocol: string }) =>
+      `${p.kind}/${p.id ?? ''}/${p.port}/${p.protocol}`;
+    const failed = new Set(this.failedPorts.map(key));
+    const retry = plannedPorts(snapshot, settings).filter((p) => failed.has(key(p)));
+    const still = await unbindablePorts(retry, new Set(), this.options.listenAddress ?? '0.0.0.0');
+    return still.length < retry.length;
   }
 
   /**
@@ -189,4 +249,73 @@ export function applySummary(result: ApplyResult): Record<string, unknown> {
     nginx: result.nginx,
     ...(result.push ? { generation: result.push.generation, domains: result.push.domains } : {}),
   };
+}
+
+/** Every port `settings` listens on, with the snapshot number it stands for. */
+function plannedPorts(snapshot: EdgeSnapshot, settings: NginxSettingsInput): PlannedPort[] {
+  const listen = (ports: number[], local: number[]): PlannedPort[] =>
+    ports.map((port, i) => ({ kind: 'listen', port, localPort: local[i] ?? port, protocol: 'tcp' }));
+  const stream = (snapshot.streamPorts ?? []).flatMap((p, i): PlannedPort[] => {
+    const localPort = settings.streamPorts?.[i]?.port ?? p.port;
+    const protocols = p.protocol === 'both' ? (['tcp', 'udp'] as const) : ([p.protocol] as const);
+    return protocols.map((protocol) => ({ kind: 'stream', id: p.id, port: p.port, localPort, protocol }));
+  });
+  return [
+    ...listen(snapshot.listen.httpPorts, settings.httpPorts),
+    ...listen(snapshot.listen.httpsPorts, settings.httpsPorts),
+    ...stream,
+  ];
+}
+
+/**
+ * `settings` without the failed ports: a stream port loses the failed protocol (a `both` port whose
+ * UDP side failed keeps TCP), a listen port goes while another listen port remains.
+ */
+function withoutPorts(
+  settings: NginxSettingsInput,
+  failed: readonly NodeFailedPort[],
+  planned: readonly PlannedPort[],
+): NginxSettingsInput {
+  if (failed.length === 0) return settings;
+  const streamFailed = (id: number, protocol: 'tcp' | 'udp') =>
+    failed.some((f) => f.kind === 'stream' && f.id === id && f.protocol === protocol);
+  const streamPorts = (settings.streamPorts ?? []).flatMap((p) => {
+    const tcp = p.protocol !== 'udp' && !streamFailed(p.id, 'tcp');
+    const udp = p.protocol !== 'tcp' && !streamFailed(p.id, 'udp');
+    if (!tcp && !udp) return [];
+    return [{ ...p, protocol: tcp && udp ? ('both' as const) : tcp ? ('tcp' as const) : ('udp' as const) }];
+  });
+  const dropped = new Set(
+    planned
+      .filter((p) => p.kind === 'listen' && failed.some((f) => f.kind === 'listen' && f.port === p.port))
+      .map((p) => p.localPort),
+  );
+  let { httpPorts, httpsPorts } = settings;
+  const http = httpPorts.filter((p) => !dropped.has(p));
+  const https = httpsPorts.filter((p) => !dropped.has(p));
+  if (http.length + https.length > 0) {
+    httpPorts = http;
+    httpsPorts = https;
+  }
+  return { ...settings, httpPorts, httpsPorts, streamPorts };
+}
+
+/** Ports nginx's error says it could not bind that are not among `failed` yet. */
+function newlyFailed(
+  named: readonly { localPort: number; error: string }[],
+  planned: readonly PlannedPort[],
+  failed: readonly NodeFailedPort[],
+): NodeFailedPort[] {
+  const known = new Set(failed.map((f) => `${f.kind}/${f.id ?? ''}/${f.protocol}/${f.port}`));
+  const out: NodeFailedPort[] = [];
+  for (const { localPort, error } of named) {
+    // nginx's message does not say TCP or UDP: every planned use of the port goes.
+    for (const p of planned) {
+      const k = `${p.kind}/${p.id ?? ''}/${p.protocol}/${p.port}`;
+      if (p.localPort !== localPort || known.has(k)) continue;
+      known.add(k);
+      out.push(failure(p, error));
+    }
+  }
+  return out;
 }

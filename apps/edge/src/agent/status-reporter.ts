@@ -1,3 +1,4 @@
+import type { NodeFailedPort } from '@rampart/contract';
 import { describeError } from './errors.js';
 import type { Logger } from './log.js';
 import type { NodeClient } from './node-client.js';
@@ -9,6 +10,8 @@ export interface StatusReporterOptions {
   client: () => NodeClient | null;
   appliedVersion: () => string;
   lastError: () => string;
+  /** Ports the node could not listen on with the config nginx runs. */
+  failedPorts: () => NodeFailedPort[];
   ips: string[];
   system: SystemSampler;
   log: Logger;
@@ -17,7 +20,7 @@ export interface StatusReporterOptions {
 
 /**
  * The status reporter: sends the agent's version, the applied snapshot's version, the last error,
- * the node's addresses and the machine's system information. Reports are coalesced: at most one in
+ * the ports the node could not listen on, the node's addresses and the machine's system information. Reports are coalesced: at most one in
  * flight and one more queued, so a burst of changes sends the latest state once.
  */
 export class StatusReporter {
@@ -49,6 +52,7 @@ export class StatusReporter {
               appliedVersion: this.options.appliedVersion(),
               lastError: this.options.lastError(),
               ips: this.options.ips,
+              failedPorts: this.options.failedPorts(),
               ...(system ? { system } : {}),
             },
             signal,

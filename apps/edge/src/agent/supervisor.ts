@@ -13,6 +13,8 @@ export interface SupervisorOptions {
   signal: AbortSignal;
   /** How often the supervisor checks that nginx's master runs. */
   intervalMs: number;
+  /** How often ports that did not bind are tried again (a failed try backs off up to backoffMaxMs). */
+  portRetryMs: number;
   /** How often it checks that nginx holds the applied data plane (version and content hash). */
   verifyMs: number;
   backoffMinMs: number;
@@ -30,17 +32,22 @@ export interface SupervisorOptions {
  * The nginx supervisor: every `intervalMs`, under the apply lock, checks that nginx's master runs;
  * when it is gone although the applied snapshot needs it, kills the workers it left on the ports,
  * starts nginx again and re-pushes the data plane (the shared dict died with the master: requests
- * would get 503 until the push). Restarts that fail back off.
+ * would get 503 until the push). Restarts that fail back off. While nginx runs with ports left out
+ * because they did not bind, it tries them every `portRetryMs` and applies the snapshot again once
+ * one binds, so a port freed on the host is served without waiting for a new snapshot.
  */
 export class NginxSupervisor {
   private timer: NodeJS.Timeout | null = null;
   private round: Promise<void> | null = null;
   private readonly restartBackoff: Backoff;
   private nextRestartAt = 0;
+  private readonly portBackoff: Backoff;
+  private nextPortRetryAt = 0;
   private nextVerifyAt = 0;
 
   constructor(private readonly options: SupervisorOptions) {
     this.restartBackoff = new Backoff(options.backoffMinMs, options.backoffMaxMs);
+    this.portBackoff = new Backoff(options.portRetryMs, Math.max(options.portRetryMs, options.backoffMaxMs));
   }
 
   private get stopping(): boolean {
@@ -73,6 +80,7 @@ export class NginxSupervisor {
     if (this.stopping) return;
     if (await nginx.isRunning()) {
       await applier.track();
+      await this.retryFailedPorts();
       await this.verify();
       return;
     }
@@ -94,6 +102,29 @@ export class NginxSupervisor {
       this.nextRestartAt = Date.now() + retryInMs;
       this.options.restartOutcome(`nginx restart failed: ${describeError(err)}`.slice(0, 2000));
       log('error', 'nginx.restart_failed', { error: describeError(err), retryInMs });
+    }
+    this.options.reportStatus();
+  }
+
+  /** Applies the snapshot again when a port left out binds now (see the class comment). */
+  private async retryFailedPorts(): Promise<void> {
+    const { applier, log } = this.options;
+    const snapshot = this.options.applied();
+    if (snapshot === null || applier.failedPorts.length === 0) {
+      this.portBackoff.reset();
+      this.nextPortRetryAt = 0;
+      return;
+    }
+    if (this.nextPortRetryAt === 0) this.nextPortRetryAt = Date.now() + this.portBackoff.next();
+    if (Date.now() < this.nextPortRetryAt) return;
+    this.nextPortRetryAt = Date.now() + this.portBackoff.next();
+    if (!(await applier.failedPortFreed(snapshot))) return;
+    const before = applier.failedPorts.length;
+    try {
+      const result = await applier.apply(snapshot);
+      log('info', 'ports.retried', { failed: applier.failedPorts.length, before, ...applySummary(result) });
+    } catch (err) {
+      log('error', 'ports.retry_failed', { error: describeError(err) });
     }
     this.options.reportStatus();
   }

@@ -55,3 +55,21 @@ export const edgeStreamPortsSchema = z
 
 export type EdgeStreamPort = z.infer<typeof edgeStreamPortSchema>;
 export type EdgeStreamUpstream = z.infer<typeof edgeStreamUpstreamSchema>;
+
+/**
+ * A port a node could not listen on (another process holds it, or the address is not there). The
+ * node leaves it out, keeps serving everything else, and reports it with each status report until
+ * it binds again. `stream` ports are a site's layer-4 ports (`id` is the site port's id), `listen`
+ * ports are the zone's HTTP/HTTPS listen ports.
+ */
+export const nodeFailedPortSchema = z.strictObject({
+  kind: z.enum(['stream', 'listen']),
+  id: z.number().int().min(1).max(2_147_483_647).optional(),
+  port: listenPort,
+  protocol: z.enum(['tcp', 'udp']),
+  /** What the bind answered (`EADDRINUSE`, `EACCES`, `EADDRNOTAVAIL`, or nginx's message). */
+  error: z.string().max(200),
+});
+export type NodeFailedPort = z.infer<typeof nodeFailedPortSchema>;
+/** Most failed ports one report carries (every stream port and every listen port). */
+export const NODE_FAILED_PORTS_MAX = STREAM_PORTS_PER_NODE + 32;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dataPlaneSchema } from '../edge/data-plane.js';
 import { nginxTuningSchema } from '../edge/nginx-tuning.js';
-import { edgeStreamPortsSchema } from '../edge/stream-ports.js';
+import { edgeStreamPortsSchema, NODE_FAILED_PORTS_MAX, nodeFailedPortSchema } from '../edge/stream-ports.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, pageOf, publicAccess, tiers } from '../route.js';
 import { portTypeSchema } from './groups.js';
@@ -103,7 +103,8 @@ export const reportNodeStatus = defineRoute({
   method: 'POST',
   path: '/status',
   access: nodeAccess,
-  summary: 'A node reports its agent version, the snapshot version it applied and its last error',
+  summary:
+    'A node reports its agent version, the snapshot version it applied, its last error and the ports it could not listen on',
   tags: ['edge'],
   request: {
     body: z.object({
@@ -112,6 +113,8 @@ export const reportNodeStatus = defineRoute({
       lastError: z.string().max(2000),
       ips: z.array(ipLiteral).min(1).max(32).optional(),
       system: nodeSystemSchema.optional(),
+      /** Ports the node could not listen on with the applied snapshot; absent (older agents) = none. */
+      failedPorts: z.array(nodeFailedPortSchema).max(NODE_FAILED_PORTS_MAX).optional(),
     }),
   },
   response: dataOf(z.literal(true)),
@@ -190,6 +193,21 @@ export const initializedNodeSchema = z.object({
    * when none. The agent's own failures are in lastError.
    */
   snapshotError: z.string(),
+  /**
+   * Ports the node could not listen on at its latest report (another process holds them): it
+   * serves everything else. A stream port names the site it belongs to.
+   */
+  failedPorts: z.array(
+    z.object({
+      kind: z.enum(['stream', 'listen']),
+      port: z.number().int(),
+      protocol: z.enum(['tcp', 'udp']),
+      /** The site port's id and its site (stream ports only). */
+      portID: z.number().int().nullable(),
+      siteID: z.number().int().nullable(),
+      error: z.string(),
+    }),
+  ),
   /** online: the agent reported within the last minute; offline: it did not. */
   connection: z.enum(['online', 'offline']),
   lastSeenAt: z.string().nullable(),

@@ -18,8 +18,13 @@ import { ZONE_PORT_TYPES } from './zone-settings.js';
  * - The zones of a site are the zones of its product's groups (main and backup). A port number is
  *   refused (101003 on the field, key `portInUse`) when it is a listen port of one of those zones
  *   (`zonePorts` lists them), when another port of the same operator's sites already uses it in
- *   one of those zones (whatever the protocol), or when the site already has it; 9180 is the
- *   node agent's (`portReserved`). The operator's zone ports refuse a number a site port uses.
+ *   one of those zones (whatever the protocol), or when the site already has it. A number one of
+ *   those zones reserves (its `reservedPorts`, by default 22, 25, 53, 111, 123 and 323) or the
+ *   node's own (9180, the agent's admin port) is `portReserved`. The operator's zone ports refuse
+ *   a number a site port uses or the zone reserves.
+ * - A node that cannot listen on a port (something else on the host holds it) leaves that port
+ *   out, keeps applying every other change, and reports it: the port lists the nodes in
+ *   `failedNodes`, the node lists it in its `failedPorts`.
  * - At most SITE_PORTS_MAX ports per site (101029), and at most the site's limitation `maxPorts`
  *   set by its operator (401007; 0 = unlimited).
  * - A port keeps one enabled upstream that is not a backup (401008).
@@ -67,6 +72,11 @@ export const sitePortSchema = z.object({
   status: domainStatusSchema,
   memo: z.string(),
   upstreams: z.array(upstreamSchema),
+  /**
+   * Nodes that could not listen on this port at their latest report (another process on the
+   * node holds it): the port does not work there until it is freed or changed.
+   */
+  failedNodes: z.array(z.object({ nodeID: z.number().int(), nodeName: z.string(), error: z.string() })),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -87,12 +97,15 @@ export const sitePortBatchSchema = z.object({
 });
 export type SitePortBatch = z.input<typeof sitePortBatchSchema>;
 
-/** A zone listen port that serves the site's zones (taken for layer-4 ports). */
+/**
+ * A number a layer-4 port of the site cannot use in one of its zones: a zone listen port
+ * (`http`, `https`) or a port the zone reserves, the node's own included (`reserved`).
+ */
 export const siteZonePortSchema = z.object({
   zoneID: z.number().int(),
   zoneName: z.string(),
   port: z.number().int(),
-  portType: z.enum(ZONE_PORT_TYPES),
+  portType: z.enum([...ZONE_PORT_TYPES, 'reserved']),
 });
 export type SiteZonePort = z.infer<typeof siteZonePortSchema>;
 
@@ -126,7 +139,7 @@ export const addSitePorts = defineRoute({
   path: `${base}/ports`,
   access: user,
   summary:
-    'Adds layer-4 ports with their upstreams (all or none): 101023 on a layer-7 site, 401007 over the site limit, portInUse',
+    'Adds layer-4 ports with their upstreams (all or none): 101023 on a layer-7 site, 401007 over the site limit, portInUse, portReserved',
   tags: ['ports'],
   request: { params: siteParams, body: z.object({ ports: z.array(sitePortInputSchema).min(1).max(SITE_PORTS_MAX) }) },
   response: dataOf(z.array(sitePortSchema)),
@@ -240,7 +253,8 @@ export const listSiteZonePorts = defineRoute({
   method: 'GET',
   path: `${base}/zonePorts`,
   access: user,
-  summary: "The listen ports of the zones serving the site (its product's groups): numbers a layer-4 port cannot use",
+  summary:
+    "The listen and reserved ports of the zones serving the site (its product's groups): numbers a layer-4 port cannot use",
   tags: ['ports'],
   request: { params: siteParams },
   response: dataOf(z.array(siteZonePortSchema)),

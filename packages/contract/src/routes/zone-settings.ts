@@ -25,11 +25,20 @@ export type ZonePortType = (typeof ZONE_PORT_TYPES)[number];
 /** Per port type: what one nginx.conf renders (one generic server per port). */
 export const ZONE_PORTS_MAX_PER_TYPE = 16;
 /**
- * Ports a zone cannot listen on: the agent's default loopback admin port (nginx binds it on
- * 127.0.0.1; a public listen on it would collide). A node started with another admin port refuses a
- * colliding zone port itself and keeps serving.
+ * The node's own ports, refused always (zone listen ports, layer-4 ports, a zone's reserved list
+ * holds them implicitly): the agent's default loopback admin port (nginx binds it on 127.0.0.1; a
+ * public listen on it would collide). A node started with another admin port refuses a colliding
+ * port itself and keeps serving the others.
  */
 export const RESERVED_NODE_PORTS = [9180] as const;
+/**
+ * What a zone reserves until its operator says otherwise: ports the nodes' hosts commonly run
+ * services on — SSH 22, SMTP 25, DNS 53, rpcbind 111, NTP 123 and chrony 323. A customer's
+ * layer-4 port and a zone listen port may use none of them (`portReserved`).
+ */
+export const DEFAULT_RESERVED_PORTS: readonly number[] = [22, 25, 53, 111, 123, 323];
+/** Most ports one zone's reserved list holds. */
+export const RESERVED_PORTS_MAX = 256;
 /** What a new zone listens on. */
 export const DEFAULT_ZONE_PORTS: readonly { port: number; portType: ZonePortType }[] = [
   { port: 80, portType: 'http' },
@@ -94,6 +103,43 @@ export const deleteZonePorts = defineRoute({
   tags: ['zones'],
   request: { params: zoneParams, body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(64) }) },
   response: pageOf(zonePortSchema),
+});
+
+/**
+ * Ports the zone's nodes keep for other services on their hosts. `ports` is the operator's list
+ * (DEFAULT_RESERVED_PORTS for a new zone); `nodePorts` are the node's own (RESERVED_NODE_PORTS),
+ * reserved always. The zone's listen ports are taken too (`portInUse`), by the listen-port rule.
+ */
+export const zoneReservedPortsSchema = z.object({
+  ports: z.array(z.number().int()),
+  nodePorts: z.array(z.number().int()),
+});
+export type ZoneReservedPorts = z.infer<typeof zoneReservedPortsSchema>;
+
+export const getZoneReservedPorts = defineRoute({
+  id: 'client.zone.ports.reserved',
+  method: 'GET',
+  path: '/client/zone/{zoneID}/setting/reservedPorts',
+  access: client,
+  summary: "Ports the zone's nodes keep for their hosts' own services: no layer-4 or listen port may use them",
+  tags: ['zones'],
+  request: { params: zoneParams },
+  response: dataOf(zoneReservedPortsSchema),
+});
+
+export const setZoneReservedPorts = defineRoute({
+  id: 'client.zone.ports.reserved.put',
+  method: 'PUT',
+  path: '/client/zone/{zoneID}/setting/reservedPorts',
+  access: client,
+  summary:
+    "Replaces the zone's reserved ports (at most 256); a number a listen port or a site's layer-4 port of the zone uses is refused (portInUse)",
+  tags: ['zones'],
+  request: {
+    params: zoneParams,
+    body: z.object({ ports: z.array(zPort).max(RESERVED_PORTS_MAX) }),
+  },
+  response: dataOf(zoneReservedPortsSchema),
 });
 
 /** The zone's nginx settings as the console reads them: the flag and the four stored sections. */
@@ -218,6 +264,8 @@ export const zoneSettingRoutes = {
   createZonePorts,
   updateZonePort,
   deleteZonePorts,
+  getZoneReservedPorts,
+  setZoneReservedPorts,
   getZoneNginx,
   setZoneNginxEnable,
   getZoneNginxWorker: zoneNginxWorker.get,

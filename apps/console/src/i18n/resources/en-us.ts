@@ -224,6 +224,12 @@ export const enUS = {
       changeType: 'Change type',
       done: 'Done',
       deleteConfirm: 'Stop listening on port {{port}}?',
+      reserved: {
+        title: 'Reserved ports',
+        help: "Ports the zone's nodes keep for other services on their hosts (SSH, DNS, ...). Neither customers' layer-4 ports nor listen ports may use them. Always reserved besides: {{nodePorts}} (the node agent).",
+        label: 'Reserved ports',
+        save: 'Save reserved ports',
+      },
     },
     operatorNginx: {
       hint: "The defaults of every zone's nodes. A zone whose own nginx settings are on overrides them value by value and adds its custom directives after these. Each node checks a change with nginx -t; one that refuses it keeps its running configuration and shows the error in the node list.",
@@ -279,6 +285,7 @@ export const enUS = {
     lastSeen: 'Last seen',
     lastError: 'Last error',
     snapshotError: 'Snapshot: {{error}}',
+    failedPorts: 'Could not listen on {{ports}}',
     monitor: 'Monitoring',
     config: {
       title: 'Configuration',
@@ -1175,6 +1182,7 @@ export const enUS = {
     toggle: 'Port {{port}} on',
     deleteConfirm: 'Delete port {{port}} and its upstreams?',
     zonePorts: 'Used by the zones serving this site (not available for ports): {{ports}}',
+    failedOn: 'Not listening on {{nodes}}: the port is held by another program there',
     protocols: { tcp: 'TCP', udp: 'UDP', both: 'TCP + UDP' },
     hashTypes: { '0': 'Weighted round robin', '1': 'Client IP hash' },
     form: { addTitle: 'Add a port', editTitle: 'Edit port {{port}}' },

@@ -220,6 +220,12 @@ export const zhCN: LocaleResources = {
       changeType: '更改类型',
       done: '完成',
       deleteConfirm: '停止监听端口 {{port}}？',
+      reserved: {
+        title: '保留端口',
+        help: '区域节点为主机上其他服务（SSH、DNS 等）保留的端口。客户的四层端口和监听端口都不能使用。此外始终保留：{{nodePorts}}（节点代理）。',
+        label: '保留端口',
+        save: '保存保留端口',
+      },
     },
     operatorNginx: {
       hint: '所有区域节点的默认设置。开启了自身 nginx 设置的区域会逐项覆盖这些值，并在其后追加其自定义指令。每个节点使用变更前会先以 nginx -t 检查；拒绝变更的节点会保留当前运行的配置，并在节点列表中显示错误。',
@@ -275,6 +281,7 @@ export const zhCN: LocaleResources = {
     lastSeen: '最后上报',
     lastError: '最近错误',
     snapshotError: '快照：{{error}}',
+    failedPorts: '无法监听 {{ports}}',
     monitor: '监控',
     config: {
       title: '配置',
@@ -1160,6 +1167,7 @@ export const zhCN: LocaleResources = {
     toggle: '启用端口 {{port}}',
     deleteConfirm: '删除端口 {{port}} 及其源站？',
     zonePorts: '服务此站点的区域已使用（端口不可用）：{{ports}}',
+    failedOn: '在 {{nodes}} 上未监听：该端口被节点上的其他程序占用',
     protocols: { tcp: 'TCP', udp: 'UDP', both: 'TCP + UDP' },
     hashTypes: { '0': '加权轮询', '1': '客户端 IP 哈希' },
     form: { addTitle: '添加端口', editTitle: '编辑端口 {{port}}' },

@@ -220,6 +220,12 @@ export const zhTW: LocaleResources = {
       changeType: '變更類型',
       done: '完成',
       deleteConfirm: '停止監聽連接埠 {{port}}？',
+      reserved: {
+        title: '保留連接埠',
+        help: '區域節點為主機上其他服務（SSH、DNS 等）保留的連接埠。客戶的四層連接埠和監聽連接埠都不能使用。此外始終保留：{{nodePorts}}（節點代理程式）。',
+        label: '保留連接埠',
+        save: '儲存保留連接埠',
+      },
     },
     operatorNginx: {
       hint: '所有區域節點的預設設定。開啟了自身 nginx 設定的區域會逐項覆寫這些值，並在其後加上其自訂指令。每個節點使用變更前會先以 nginx -t 檢查；拒絕變更的節點會保留目前執行的設定，並在節點列表中顯示錯誤。',
@@ -275,6 +281,7 @@ export const zhTW: LocaleResources = {
     lastSeen: '最後回報',
     lastError: '最近錯誤',
     snapshotError: '快照：{{error}}',
+    failedPorts: '無法監聽 {{ports}}',
     monitor: '監控',
     config: {
       title: '設定',
@@ -1162,6 +1169,7 @@ export const zhTW: LocaleResources = {
     toggle: '啟用連接埠 {{port}}',
     deleteConfirm: '刪除連接埠 {{port}} 及其源站？',
     zonePorts: '服務此網站的區域已使用（連接埠不可用）：{{ports}}',
+    failedOn: '在 {{nodes}} 上未監聽：該連接埠被節點上的其他程式占用',
     protocols: { tcp: 'TCP', udp: 'UDP', both: 'TCP + UDP' },
     hashTypes: { '0': '加權輪詢', '1': '用戶端 IP 雜湊' },
     form: { addTitle: '新增連接埠', editTitle: '編輯連接埠 {{port}}' },

@@ -46,6 +46,7 @@ const edgeNode = {
   currentVersion: '',
   lastError: '',
   snapshotError: '',
+  failedPorts: [],
   connection: 'online',
   lastSeenAt: at,
   createdAt: at,

@@ -163,6 +163,7 @@ const placed = (overrides: object) => ({
   currentVersion: 'a'.repeat(32),
   lastError: '',
   snapshotError: '',
+  failedPorts: [],
   connection: 'online',
   lastSeenAt: '2026-03-01T10:05:00.000Z',
   createdAt: '2026-03-01T10:00:00.000Z',
@@ -185,6 +186,8 @@ describe('nodesList', () => {
     const dialog = await findModal();
     await chooseOption(dialog, 'Zone', 'Europe');
     await waitFor(() => expect(api.sent('GET', '/client/zone/2/metaGroups')).toHaveLength(1));
+    // A new node serves port type 7: only layer-7 groups are offered.
+    expect(api.sent('GET', '/client/zone/2/metaGroups')[0]?.search.get('portType')).toBe('7');
     await chooseOption(dialog, 'Group', 'web');
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
@@ -206,6 +209,14 @@ describe('nodesList', () => {
           lastError: 'nginx -t failed',
           snapshotError: "left out of this node's snapshot: site 9 (big): the node would serve more than 50000 domains",
         }),
+        placed({
+          id: 23,
+          name: 'edge-paris-3',
+          failedPorts: [
+            { kind: 'stream', port: 22, protocol: 'tcp', portID: 9, siteID: 3, error: 'EADDRINUSE' },
+            { kind: 'stream', port: 53, protocol: 'udp', portID: 10, siteID: 3, error: 'EADDRINUSE' },
+          ],
+        }),
       ]),
     );
     renderAt('/client/nodeManage/nodesList?tab=initialized&zoneIDs=2&value=paris');
@@ -225,6 +236,8 @@ describe('nodesList', () => {
       ),
     ).toBeTruthy();
     expect(within(first).queryByText(/^Snapshot:/)).toBeNull();
+    // Ports the node could not listen on are shown with its errors.
+    expect(within(await findRow('edge-paris-3')).getByText('Could not listen on 22/tcp, 53/udp')).toBeTruthy();
     const query = api.sent('GET', '/client/nodes/initialized')[0]?.search;
     expect(query?.getAll('zoneIDs')).toEqual(['2']);
     expect(query?.get('value')).toBe('paris');

@@ -31,6 +31,7 @@ beforeEach(() => {
   api = signedInFakeApi('client');
   api.on('GET', '/client/zones', page([zone]));
   api.on('GET', '/client/zone/1/setting', ok(listenSettings));
+  api.on('GET', '/client/zone/1/setting/reservedPorts', ok({ ports: [22, 53], nodePorts: [9180] }));
 });
 
 afterEach(() => {
@@ -89,6 +90,35 @@ describe("a zone's limits per client IP", () => {
     clickButton('Save', tls);
     expect(await within(tls).findByText('At most 100000')).toBeTruthy();
     expect(api.sent('PUT', '/client/zone/1/setting/tlsLimitCount')[0]?.body).toEqual({ count: 500 });
+  });
+});
+
+describe("a zone's reserved ports", () => {
+  it('shows the list and the node ports, saves a new list, and puts a refused number under the field', async () => {
+    api.on('GET', '/client/zone/1/setting/ports', page([{ id: 1, port: 80, portType: 'http' }]));
+    let calls = 0;
+    api.on('PUT', '/client/zone/1/setting/reservedPorts', () => {
+      calls++;
+      return calls === 1
+        ? fail(400, 101003, 'Parameter Error', {
+            fields: [
+              { in: 'body', field: 'ports.2', key: 'portInUse', message: 'Port 80 is already used in this zone' },
+            ],
+          })
+        : ok({ ports: [22, 53, 3306], nodePorts: [9180] });
+    });
+    const drawer = await openTab('Ports');
+    const form = await within(drawer).findByRole('form', { name: 'Reserved ports' });
+    expect(await within(form).findByText('22')).toBeTruthy();
+    expect(within(form).getByText('53')).toBeTruthy();
+    expect(within(form).getByText(/Always reserved besides: 9180/)).toBeTruthy();
+
+    const input = within(form).getByLabelText('Reserved ports');
+    fireEvent.change(input, { target: { value: '80' } });
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    clickButton('Save reserved ports', form);
+    expect(await within(form).findByText('Port 80 is already used in this zone')).toBeTruthy();
+    expect(api.sent('PUT', '/client/zone/1/setting/reservedPorts')[0]?.body).toEqual({ ports: [22, 53, 80] });
   });
 });
 

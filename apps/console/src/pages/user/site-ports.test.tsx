@@ -39,6 +39,7 @@ const minecraft = {
     { id: 21, ip: '198.51.100.7', port: 25565, weight: 1, backup: false, status: 1 },
     { id: 22, ip: '198.51.100.8', port: 25565, weight: 1, backup: true, status: 1 },
   ],
+  failedNodes: [] as { nodeID: number; nodeName: string; error: string }[],
   createdAt: '2026-01-02T00:00:00.000Z',
   updatedAt: '2026-01-02T00:00:00.000Z',
 };
@@ -52,6 +53,22 @@ describe('sitesSetting: ports', () => {
     expect(within(row).getByText('198.51.100.7:25565')).toBeTruthy();
     expect(within(row).getByText('198.51.100.8:25565 (backup)')).toBeTruthy();
     expect((await screen.findByTestId('zone-ports')).textContent).toContain('80 (http, Asia), 443 (https, Asia)');
+  });
+
+  it('shows a port that a node could not listen on, naming the node', async () => {
+    const held = { ...minecraft, failedNodes: [{ nodeID: 4, nodeName: 'edge-tokyo-1', error: 'EADDRINUSE' }] };
+    api.on('GET', '/user/site/3/ports', { status: 200, body: { data: [held], total: 1 } });
+    renderAt(PORTS);
+    await findRow('minecraft');
+    expect((await screen.findByTestId('port-failed-25565')).textContent).toBe(
+      'Not listening on edge-tokyo-1: the port is held by another program there',
+    );
+  });
+
+  it('lists no failure for a port every node listens on', async () => {
+    renderAt(PORTS);
+    await findRow('minecraft');
+    expect(screen.queryByTestId('port-failed-25565')).toBeNull();
   });
 
   it('adds a port with an upstream, and shows the server refusing a taken number on the field', async () => {

@@ -16,6 +16,40 @@ export function dnsLines(locale: Locale): DnsLine[] {
 }
 
 /**
+ * The one placement rule, for every call that puts nodes or virtual nodes in a group (the group
+ * lines and `client/nodes/initialize`): each member serves the group's port type (101003
+ * `portTypeMismatch` on `to.field` otherwise: a node's own port type, a group of the other type it
+ * sits in, or a virtual node's record naming it), and the group stays within
+ * GROUP_PLACEMENT_LIMIT (203003). Runs in the caller's transaction with the group locked, after the
+ * caller found every id among the operator's.
+ */
+export async function placeOnLine(
+  repo: GroupLinesRepository,
+  kind: PlaceKind,
+  s: Scope & { groupId: number },
+  groupPortType: 7 | 4,
+  line: string,
+  unique: number[],
+  to: { field: string; locale: Locale },
+): Promise<void> {
+  const wrongPortType =
+    kind === 'nodes'
+      ? await repo.servingOtherPortType(s.operatorId, unique, groupPortType)
+      : (await repo.virtualNodesInZone(s.operatorId, s.zoneId, unique))
+          .filter((v) => v.portType !== groupPortType)
+          .map((v) => v.id);
+  if (wrongPortType.length > 0) {
+    throw invalidFields(to.locale, [
+      { field: to.field, key: 'portTypeMismatch', params: { ids: wrongPortType.join(', ') } },
+    ]);
+  }
+  const already = await repo.onLine(kind, s.groupId, line, unique);
+  const after = (await repo.placementCount(s.groupId)) + unique.length - already.length;
+  if (after > GROUP_PLACEMENT_LIMIT) throw new AppError(203003, { extra: { limit: GROUP_PLACEMENT_LIMIT } });
+  await repo.add(kind, s.groupId, line, unique);
+}
+
+/**
  * Nodes and virtual nodes on a group's lines. Every change runs in one transaction with the group
  * row locked: all ids are checked first (101018 for one that is not the operator's in this zone,
  * or not on the line it is taken from), then written, so a call does all or nothing.
@@ -83,29 +117,29 @@ export class GroupLinesService {
       const nodesStillFit = await this.capacity.before(tx, s.operatorId, loads, { nameNode: true });
       const repo = new GroupLinesRepository(tx);
       const group = await this.group(repo, s, groupId);
-      let wrongPortType: number[];
       if (kind === 'nodes') {
         const found = await repo.nodesInZone(s.operatorId, s.zoneId, unique);
         if (found.length !== unique.length) {
           throw new AppError(101018, { extra: { reason: 'every node must be an initialised node of this zone' } });
         }
-        wrongPortType = await repo.servingOtherPortType(s.operatorId, unique, group.portType);
       } else {
         const found = await repo.virtualNodesInZone(s.operatorId, s.zoneId, unique);
         if (found.length !== unique.length) {
           throw new AppError(101018, { extra: { reason: 'every virtual node must be of this zone' } });
         }
-        wrongPortType = found.filter((v) => v.portType !== group.portType).map((v) => v.id);
       }
-      if (wrongPortType.length > 0) {
-        throw invalidFields(locale, [
-          { field: ID_FIELD[kind], key: 'portTypeMismatch', params: { ids: wrongPortType.join(', ') } },
-        ]);
-      }
-      const already = await repo.onLine(kind, groupId, line, unique);
-      const after = (await repo.placementCount(groupId)) + unique.length - already.length;
-      if (after > GROUP_PLACEMENT_LIMIT) throw new AppError(203003, { extra: { limit: GROUP_PLACEMENT_LIMIT } });
-      await repo.add(kind, groupId, line, unique);
+      await placeOnLine(
+        repo,
+        kind,
+        { operatorId: s.operatorId, zoneId: s.zoneId, groupId },
+        group.portType,
+        line,
+        unique,
+        {
+          field: ID_FIELD[kind],
+          locale,
+        },
+      );
       await nodesStillFit();
     });
   }

@@ -2,7 +2,7 @@ import type { NodeDnsStatus, NodeUpgradeStatus, SubNodeType } from '@rampart/con
 import { and, asc, count, desc, eq, ilike, inArray, isNull, not, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
-import { groupNodes, nodeGroups, nodeJoinTokens, nodes, zones } from '../../platform/db/schema.js';
+import { groupNodes, nodeGroups, nodeJoinTokens, nodes, sitePorts, sites, zones } from '../../platform/db/schema.js';
 import { withinZoneScope } from '../account-zones/account-zones.repository.js';
 
 export type NodeRow = typeof nodes.$inferSelect;
@@ -88,6 +88,17 @@ export class NodesRepository {
   }
 
   /** Initialised nodes of the operator with their zone, filtered by zones, settings and a name/address search. */
+  /** The site of each of `portIds` that is a layer-4 port of the operator's sites. */
+  async sitesOfPorts(ownerId: number, portIds: number[]): Promise<Map<number, number>> {
+    if (portIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: sitePorts.id, siteId: sitePorts.siteId })
+      .from(sitePorts)
+      .innerJoin(sites, eq(sites.id, sitePorts.siteId))
+      .where(and(eq(sites.ownerId, ownerId), inArray(sitePorts.id, [...new Set(portIds)])));
+    return new Map(rows.map((r) => [r.id, r.siteId]));
+  }
+
   async listInitialized(
     ownerId: number,
     f: {

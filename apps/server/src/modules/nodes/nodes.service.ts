@@ -2,6 +2,7 @@ import {
   type InitializedNode,
   NODE_ONLINE_WINDOW_SECONDS,
   type NodeDnsStatus,
+  type NodeFailedPort,
   type NodeSystem,
   type NodeUpgradeStatus,
   type SubNodeType,
@@ -80,6 +81,7 @@ export class NodesService {
       lastError: string;
       ips?: string[] | undefined;
       system?: NodeSystem | undefined;
+      failedPorts?: NodeFailedPort[] | undefined;
     },
   ) {
     const now = new Date(this.clock());
@@ -87,6 +89,7 @@ export class NodesService {
       version: input.version,
       appliedVersion: input.appliedVersion,
       lastError: input.lastError,
+      failedPorts: input.failedPorts ?? [],
       ...(input.ips ? { ips: input.ips } : {}),
       ...(input.system ? { system: input.system, systemAt: now } : {}),
       lastSeenAt: now,
@@ -113,6 +116,10 @@ export class NodesService {
   ): Promise<{ data: InitializedNode[]; total: number }> {
     const { rows, total } = await this.nodes.listInitialized(operatorId, q, q.page, q.pageSize);
     const now = this.clock();
+    const siteOfPort = await this.nodes.sitesOfPorts(
+      operatorId,
+      rows.flatMap((r) => r.failedPorts.flatMap((f) => (f.id !== undefined ? [f.id] : []))),
+    );
     const data = await Promise.all(
       rows.map(async (row) => {
         const state = await snapshotState(row.id);
@@ -128,6 +135,14 @@ export class NodesService {
           currentVersion: state.snapshot?.version ?? '',
           lastError: row.lastError,
           snapshotError: state.problem,
+          failedPorts: row.failedPorts.map((f) => ({
+            kind: f.kind,
+            port: f.port,
+            protocol: f.protocol,
+            portID: f.id ?? null,
+            siteID: f.id !== undefined ? (siteOfPort.get(f.id) ?? null) : null,
+            error: f.error,
+          })),
           connection: nodeConnection(row.lastSeenAt, now),
           lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
           createdAt: row.createdAt.toISOString(),

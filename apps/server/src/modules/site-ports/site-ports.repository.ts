@@ -1,7 +1,9 @@
+import { RESERVED_NODE_PORTS, type SitePort, type SiteZonePort } from '@rampart/contract';
 import { and, asc, count, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import {
   nodeGroups,
+  nodes,
   productGroups,
   sitePorts,
   sitePortUpstreams,
@@ -11,6 +13,7 @@ import {
 } from '../../platform/db/schema.js';
 
 export type SitePortRow = typeof sitePorts.$inferSelect;
+export type FailedNode = SitePort['failedNodes'][number];
 export type PortUpstreamRow = typeof sitePortUpstreams.$inferSelect;
 export type NewPortUpstream = Required<Omit<typeof sitePortUpstreams.$inferInsert, 'id' | 'portId'>>;
 export interface PortFilter {
@@ -94,13 +97,65 @@ export class SitePortsRepository {
   }
 
   /** The listen ports of the zones serving the site, by zone then port. */
-  zonePortsOfSite(siteId: number) {
-    return this.db
-      .select({ zoneID: zones.id, zoneName: zones.name, port: zonePorts.port, portType: zonePorts.portType })
-      .from(zonePorts)
-      .innerJoin(zones, eq(zones.id, zonePorts.zoneId))
-      .where(inArray(zonePorts.zoneId, zonesOfSite(siteId)))
-      .orderBy(asc(zones.id), asc(zonePorts.port));
+  async zonePortsOfSite(siteId: number): Promise<SiteZonePort[]> {
+    const [listen, reserved] = await Promise.all([
+      this.db
+        .select({ zoneID: zones.id, zoneName: zones.name, port: zonePorts.port, portType: zonePorts.portType })
+        .from(zonePorts)
+        .innerJoin(zones, eq(zones.id, zonePorts.zoneId))
+        .where(inArray(zonePorts.zoneId, zonesOfSite(siteId))),
+      this.reservedOfZones(siteId),
+    ]);
+    const out: SiteZonePort[] = [
+      ...listen,
+      ...reserved.flatMap((z) =>
+        z.ports.map((port) => ({ zoneID: z.id, zoneName: z.name, port, portType: 'reserved' as const })),
+      ),
+    ];
+    return out.sort((a, b) => a.zoneID - b.zoneID || a.port - b.port);
+  }
+
+  /** Each zone of the site with its reserved ports, the node's own included. */
+  private async reservedOfZones(siteId: number) {
+    const rows = await this.db
+      .select({ id: zones.id, name: zones.name, ports: zones.reservedPorts })
+      .from(zones)
+      .where(inArray(zones.id, zonesOfSite(siteId)));
+    return rows.map((z) => ({ ...z, ports: [...new Set([...z.ports, ...RESERVED_NODE_PORTS])] }));
+  }
+
+  /**
+   * The operator's nodes whose latest report lists one of `portIds` as failed to bind, by port id.
+   * The ids are the site's ports (the caller checked the site), and only the operator's nodes count.
+   */
+  async failedNodesOf(ownerId: number, portIds: number[]): Promise<Map<number, FailedNode[]>> {
+    const out = new Map<number, FailedNode[]>();
+    if (portIds.length === 0) return out;
+    const result = (await this.db.execute(sql`
+      SELECT (f->>'id')::bigint AS "portId", n.id AS "nodeID", n.name AS "nodeName", f->>'error' AS "error"
+      FROM ${nodes} n CROSS JOIN LATERAL jsonb_array_elements(n.failed_ports) f
+      WHERE n.owner_id = ${ownerId} AND f->>'kind' = 'stream'
+        AND (f->>'id')::bigint IN (${sql.join(
+          portIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})
+      ORDER BY n.id
+    `)) as unknown as { rows: { portId: number | string; nodeID: number | string; nodeName: string; error: string }[] };
+    for (const r of result.rows) {
+      const list = out.get(Number(r.portId)) ?? [];
+      // A node reports a port once per protocol: one entry per node is enough.
+      if (!list.some((n) => n.nodeID === Number(r.nodeID))) {
+        list.push({ nodeID: Number(r.nodeID), nodeName: r.nodeName, error: r.error });
+      }
+      out.set(Number(r.portId), list);
+    }
+    return out;
+  }
+
+  /** Numbers a port of `siteId` may never take: what its zones reserve, and the node's own ports. */
+  async reservedNumbers(siteId: number): Promise<Set<number>> {
+    const zonesReserved = await this.reservedOfZones(siteId);
+    return new Set([...RESERVED_NODE_PORTS, ...zonesReserved.flatMap((z) => z.ports)]);
   }
 
   /**

@@ -3,7 +3,6 @@ import {
   isOriginAddressAllowed,
   type Locale,
   PORT_BATCH_MAX,
-  RESERVED_NODE_PORTS,
   SITE_PORTS_MAX,
   type SitePort,
   type SiteZonePort,
@@ -19,6 +18,7 @@ import { NodeSockets } from '../nodes/node-sockets.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import { SitesRepository } from '../sites/sites.repository.js';
 import {
+  type FailedNode,
   type NewPortUpstream,
   type PortFilter,
   type PortUpstreamRow,
@@ -65,7 +65,7 @@ function presentUpstream(u: PortUpstreamRow): DomainUpstream {
   return { id: u.id, ip: u.ip, port: u.port, weight: u.weight, backup: u.backup, status: u.enabled ? 1 : 0 };
 }
 
-function present(row: SitePortRow, upstreams: PortUpstreamRow[]): SitePort {
+function present(row: SitePortRow, upstreams: PortUpstreamRow[], failed: Map<number, FailedNode[]>): SitePort {
   return {
     id: row.id,
     siteID: row.siteId,
@@ -75,6 +75,7 @@ function present(row: SitePortRow, upstreams: PortUpstreamRow[]): SitePort {
     status: row.enabled ? 1 : 0,
     memo: row.memo,
     upstreams: upstreams.filter((u) => u.portId === row.id).map(presentUpstream),
+    failedNodes: failed.get(row.id) ?? [],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -88,8 +89,6 @@ function toRow(u: PortUpstreamIn): NewPortUpstream {
 function servable(list: readonly { backup: boolean; enabled: boolean }[]): boolean {
   return list.some((u) => u.enabled && !u.backup);
 }
-
-const reserved = (port: number) => (RESERVED_NODE_PORTS as readonly number[]).includes(port);
 
 /**
  * Layer-4 ports of a customer's site (packages/contract/src/routes/site-ports.ts has the rules).
@@ -123,9 +122,11 @@ export class SitePortsService {
     if (bad.length > 0) throw invalidFields(locale, bad);
   }
 
-  private async present(repo: SitePortsRepository, rows: SitePortRow[]): Promise<SitePort[]> {
-    const upstreams = await repo.upstreamsOf(rows.map((r) => r.id));
-    return rows.map((row) => present(row, upstreams));
+  /** `ownerId` is the site's operator: only its nodes' failures are shown. */
+  private async present(repo: SitePortsRepository, ownerId: number, rows: SitePortRow[]): Promise<SitePort[]> {
+    const ids = rows.map((r) => r.id);
+    const [upstreams, failed] = await Promise.all([repo.upstreamsOf(ids), repo.failedNodesOf(ownerId, ids)]);
+    return rows.map((row) => present(row, upstreams, failed));
   }
 
   /** Runs `work` in a transaction; a unique violation (a number taken meanwhile) is 101025. */
@@ -139,10 +140,10 @@ export class SitePortsService {
   }
 
   async list(userId: number, siteId: number, q: PortFilter & { page: number; pageSize: number }) {
-    await this.access.userSite(userId, siteId);
+    const site = await this.access.userSite(userId, siteId);
     const repo = new SitePortsRepository(this.db);
     const { rows, total } = await repo.list(siteId, q, q.page, q.pageSize);
-    return { data: await this.present(repo, rows), total };
+    return { data: await this.present(repo, site.ownerId, rows), total };
   }
 
   async zonePorts(userId: number, siteId: number): Promise<SiteZonePort[]> {
@@ -182,9 +183,10 @@ export class SitePortsService {
       const maxPorts = locked?.maxPorts ?? 0;
       if (maxPorts > 0 && current + inputs.length > maxPorts) throw new AppError(401007, { extra: { max: maxPorts } });
       const taken = await repo.takenNumbers(site.ownerId, siteId);
+      const reserved = await repo.reservedNumbers(siteId);
       const problems: FieldProblem[] = [];
       inputs.forEach((p, i) => {
-        if (reserved(p.port)) problems.push({ field: fieldOf(i), key: 'portReserved', params: { port: p.port } });
+        if (reserved.has(p.port)) problems.push({ field: fieldOf(i), key: 'portReserved', params: { port: p.port } });
         else if (taken.has(p.port)) problems.push({ field: fieldOf(i), key: 'portInUse', params: { port: p.port } });
         taken.add(p.port);
       });
@@ -196,7 +198,7 @@ export class SitePortsService {
           upstreams: p.upstreams.map(toRow),
         })),
       );
-      return this.present(repo, rows);
+      return this.present(repo, site.ownerId, rows);
     });
   }
 
@@ -253,7 +255,7 @@ export class SitePortsService {
       const current = await repo.lockPort(siteId, input.id);
       if (!current) throw new AppError(101018);
       if (input.port !== current.port) {
-        if (reserved(input.port))
+        if ((await repo.reservedNumbers(siteId)).has(input.port))
           throw invalidFields(locale, [{ field: 'port', key: 'portReserved', params: { port: input.port } }]);
         if ((await repo.takenNumbers(site.ownerId, siteId, input.id)).has(input.port)) {
           throw invalidFields(locale, [{ field: 'port', key: 'portInUse', params: { port: input.port } }]);
@@ -267,7 +269,7 @@ export class SitePortsService {
         ...(input.memo !== undefined ? { memo: input.memo } : {}),
       });
       if (!row) throw new AppError(101018);
-      const [out] = await this.present(repo, [row]);
+      const [out] = await this.present(repo, site.ownerId, [row]);
       return out as SitePort;
     });
   }

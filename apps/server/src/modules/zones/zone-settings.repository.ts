@@ -74,6 +74,20 @@ export class ZoneSettingsRepository {
     await this.db.delete(zonePorts).where(and(eq(zonePorts.zoneId, zoneId), inArray(zonePorts.id, ids)));
   }
 
+  /** The zone's reserved ports (the operator's list, without the node's own); locked when `forUpdate`. */
+  async reservedPorts(zoneId: number, forUpdate = false): Promise<number[]> {
+    const query = this.db.select({ ports: zones.reservedPorts }).from(zones).where(eq(zones.id, zoneId));
+    const [row] = await (forUpdate ? query.for('update') : query);
+    return row?.ports ?? [];
+  }
+
+  async setReservedPorts(ownerId: number, zoneId: number, ports: number[]): Promise<void> {
+    await this.db
+      .update(zones)
+      .set({ reservedPorts: ports, updatedAt: sql`now()` })
+      .where(and(eq(zones.ownerId, ownerId), eq(zones.id, zoneId)));
+  }
+
   async nginx(ownerId: number, zoneId: number): Promise<{ enable: boolean; tuning: NginxTuning } | undefined> {
     const [row] = await this.db
       .select({ enable: zones.nginxEnabled, tuning: zones.nginxTuning })

@@ -23,6 +23,13 @@ export function bindZoneSettingRoutes(binder: Binder, settings: ZoneSettingsServ
     settings.deletePorts(await operator(caller), params.zoneID, body.ids, requestLocale(request)),
   );
 
+  binder.bind(routes.getZoneReservedPorts, async ({ params }, { caller }) => ({
+    data: await settings.reservedPorts(await operator(caller), params.zoneID),
+  }));
+  binder.bind(routes.setZoneReservedPorts, async ({ params, body }, { caller, request }) => ({
+    data: await settings.setReservedPorts(await operator(caller), params.zoneID, body.ports, requestLocale(request)),
+  }));
+
   binder.bind(routes.getZoneNginx, async ({ params }, { caller }) => ({
     data: await settings.nginx(await operator(caller), params.zoneID),
   }));

@@ -9,6 +9,7 @@ import {
   type ZoneNginx,
   type ZonePort,
   type ZonePortType,
+  type ZoneReservedPorts,
   type ZoneResource,
 } from '@rampart/contract';
 import { type Clock, systemClock } from '../../platform/clock.js';
@@ -26,7 +27,8 @@ type FieldProblem = { field: string; key: ValidationKey; params?: Record<string,
 const presentPorts = (rows: ZonePortRow[]) => ({ data: rows satisfies ZonePort[], total: rows.length });
 
 /**
- * Checks a zone's whole port list after a change: no port twice, none reserved, at most
+ * Checks a zone's whole port list after a change: no port twice, none reserved (the zone's
+ * reserved ports and the node's own), at most
  * ZONE_PORTS_MAX_PER_TYPE of a type (101029), at least one left. `fieldOf` names the request field
  * of a port that came from the request.
  */
@@ -35,6 +37,7 @@ function checkPorts(
   fieldOf: (index: number) => string | null,
   locale: Locale,
   sitePortNumbers: ReadonlySet<number>,
+  reserved: ReadonlySet<number>,
 ): void {
   const problems: FieldProblem[] = [];
   // Layer-4 ports of sites served in the zone hold their numbers on its nodes too.
@@ -45,7 +48,7 @@ function checkPorts(
       seen.add(p.port);
       return;
     }
-    if ((RESERVED_NODE_PORTS as readonly number[]).includes(p.port)) {
+    if (reserved.has(p.port)) {
       problems.push({ field, key: 'portReserved', params: { port: p.port } });
     } else if (seen.has(p.port)) {
       problems.push({ field, key: 'portInUse', params: { port: p.port } });
@@ -91,7 +94,12 @@ export class ZoneSettingsService {
   private async changePorts(
     operatorId: number,
     zoneId: number,
-    change: (repo: ZoneSettingsRepository, current: ZonePortRow[], sitePortNumbers: Set<number>) => Promise<void>,
+    change: (
+      repo: ZoneSettingsRepository,
+      current: ZonePortRow[],
+      sitePortNumbers: Set<number>,
+      reserved: Set<number>,
+    ) => Promise<void>,
   ) {
     await this.zones.settings(operatorId, zoneId);
     try {
@@ -99,7 +107,8 @@ export class ZoneSettingsService {
         await SitePortsRepository.lockOperator(tx, operatorId);
         const repo = new ZoneSettingsRepository(tx);
         const current = await repo.portsForUpdate(zoneId);
-        await change(repo, current, await new SitePortsRepository(tx).numbersInZone(zoneId));
+        const reserved = new Set([...RESERVED_NODE_PORTS, ...(await repo.reservedPorts(zoneId))]);
+        await change(repo, current, await new SitePortsRepository(tx).numbersInZone(zoneId), reserved);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(101025);
@@ -109,24 +118,25 @@ export class ZoneSettingsService {
   }
 
   addPorts(operatorId: number, zoneId: number, ports: PortInput[], locale: Locale) {
-    return this.changePorts(operatorId, zoneId, async (repo, current, sitePortNumbers) => {
+    return this.changePorts(operatorId, zoneId, async (repo, current, sitePortNumbers, reserved) => {
       const after = [...current, ...ports];
       checkPorts(
         after,
         (i) => (i < current.length ? null : `ports.${i - current.length}.port`),
         locale,
         sitePortNumbers,
+        reserved,
       );
       await repo.insertPorts(zoneId, ports);
     });
   }
 
   updatePort(operatorId: number, zoneId: number, input: PortInput & { id: number }, locale: Locale) {
-    return this.changePorts(operatorId, zoneId, async (repo, current, sitePortNumbers) => {
+    return this.changePorts(operatorId, zoneId, async (repo, current, sitePortNumbers, reserved) => {
       if (!current.some((p) => p.id === input.id)) throw new AppError(101018);
       // The changed port is checked last, against all the others.
       const after = [...current.filter((p) => p.id !== input.id), input];
-      checkPorts(after, (i) => (i === after.length - 1 ? 'port' : null), locale, sitePortNumbers);
+      checkPorts(after, (i) => (i === after.length - 1 ? 'port' : null), locale, sitePortNumbers, reserved);
       await repo.updatePort(zoneId, input.id, { port: input.port, portType: input.portType });
     });
   }
@@ -138,6 +148,39 @@ export class ZoneSettingsService {
       if (current.length - unique.length < 1) throw invalidFields(locale, [{ field: 'ids', key: 'lastPort' }]);
       await repo.deletePorts(zoneId, unique);
     });
+  }
+
+  async reservedPorts(operatorId: number, zoneId: number): Promise<ZoneReservedPorts> {
+    await this.zones.settings(operatorId, zoneId);
+    const ports = await new ZoneSettingsRepository(this.db).reservedPorts(zoneId);
+    return { ports, nodePorts: [...RESERVED_NODE_PORTS] };
+  }
+
+  /**
+   * Replaces the zone's reserved list (sorted, each number once). A number newly reserved that a
+   * listen port or a site's layer-4 port of the zone uses is refused (`portInUse`): the operator
+   * moves that port first. A number already reserved stays whatever uses it (ports older than the
+   * list), and the node's own ports are reserved always, so they are not stored.
+   */
+  async setReservedPorts(operatorId: number, zoneId: number, ports: number[], locale: Locale) {
+    await this.zones.settings(operatorId, zoneId);
+    await this.db.transaction(async (tx) => {
+      await SitePortsRepository.lockOperator(tx, operatorId);
+      const repo = new ZoneSettingsRepository(tx);
+      const current = new Set(await repo.reservedPorts(zoneId, true));
+      const used = await new SitePortsRepository(tx).numbersInZone(zoneId);
+      for (const p of await repo.ports(zoneId)) used.add(p.port);
+      const problems: FieldProblem[] = [];
+      ports.forEach((port, i) => {
+        if (!current.has(port) && used.has(port))
+          problems.push({ field: `ports.${i}`, key: 'portInUse', params: { port } });
+      });
+      if (problems.length > 0) throw invalidFields(locale, problems);
+      const node = new Set<number>(RESERVED_NODE_PORTS);
+      const stored = [...new Set(ports)].filter((p) => !node.has(p)).sort((a, b) => a - b);
+      await repo.setReservedPorts(operatorId, zoneId, stored);
+    });
+    return this.reservedPorts(operatorId, zoneId);
   }
 
   async nginx(operatorId: number, zoneId: number): Promise<ZoneNginx> {

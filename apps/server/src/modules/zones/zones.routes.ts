@@ -46,8 +46,8 @@ export function bindZoneRoutes(binder: Binder, zones: ZonesService, nodes: Nodes
     await zones.moveNodes(await operator(caller), body.nodeIDs, body.zoneID);
     return { data: true as const };
   });
-  binder.bind(zoneRoutes.initializeNodes, async ({ body }, { caller }) => {
-    await zones.initializeNodes(await operator(caller), body.ids, body.zoneID, body.groupID);
+  binder.bind(zoneRoutes.initializeNodes, async ({ body }, { caller, request }) => {
+    await zones.initializeNodes(await operator(caller), body.ids, body.zoneID, body.groupID, requestLocale(request));
     return { data: true as const };
   });
 }

@@ -1,11 +1,12 @@
 import type { Locale, Zone, ZoneSettings } from '@rampart/contract';
-import { DEFAULT_LINE, DEFAULT_ZONE_PORTS, GROUP_PLACEMENT_LIMIT } from '@rampart/contract';
+import { DEFAULT_LINE, DEFAULT_ZONE_PORTS } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { AccountZonesRepository } from '../account-zones/account-zones.repository.js';
 import { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
+import { placeOnLine } from '../group-lines/group-lines.service.js';
 import { NodesRepository } from '../nodes/nodes.repository.js';
 import { NodeCapacity } from '../snapshots/node-capacity.js';
 import { ZoneSettingsRepository } from './zone-settings.repository.js';
@@ -140,8 +141,18 @@ export class ZonesService {
     }
   }
 
-  /** All or nothing: every id must be an uninitialised node of this operator. */
-  async initializeNodes(operatorId: number, ids: number[], zoneId: number, groupId?: number): Promise<void> {
+  /**
+   * All or nothing: every id must be an uninitialised node of this operator. With a group, the
+   * nodes go on its default line under the group lines' own rule (placeOnLine): a node serves the
+   * group's port type (a new node serves 7 until PUT client/nodes/portType says 4).
+   */
+  async initializeNodes(
+    operatorId: number,
+    ids: number[],
+    zoneId: number,
+    groupId: number | undefined,
+    locale: Locale,
+  ): Promise<void> {
     await this.get(operatorId, zoneId);
     const unique = [...new Set(ids)];
     await this.db.transaction(async (tx) => {
@@ -150,13 +161,13 @@ export class ZonesService {
       if (moved !== unique.length)
         throw new AppError(101018, { extra: { reason: 'not every node is an uninitialised node of yours' } });
       if (groupId !== undefined) {
-        // New nodes serve no port type yet: only the group's place limit can refuse them.
         const lines = new GroupLinesRepository(tx);
-        if (!(await lines.lockGroup(operatorId, zoneId, groupId))) throw new AppError(101018);
-        if ((await lines.placementCount(groupId)) + unique.length > GROUP_PLACEMENT_LIMIT) {
-          throw new AppError(203003, { extra: { limit: GROUP_PLACEMENT_LIMIT } });
-        }
-        await lines.add('nodes', groupId, DEFAULT_LINE, unique);
+        const group = await lines.lockGroup(operatorId, zoneId, groupId);
+        if (!group) throw new AppError(101018);
+        await placeOnLine(lines, 'nodes', { operatorId, zoneId, groupId }, group.portType, DEFAULT_LINE, unique, {
+          field: 'ids',
+          locale,
+        });
         // The new nodes take the sites of the products using the group.
         await nodesStillFit();
       }

@@ -3,6 +3,7 @@ import type {
   NginxTuning,
   NodeCommandStatus,
   NodeCommandType,
+  NodeFailedPort,
   NodeSystem,
   NodeUpgradeStage,
   NodeUpgradeStatus,
@@ -218,6 +219,12 @@ export const zones = pgTable(
       .$type<NginxTuning>()
       .notNull()
       .default({ worker: {}, http: {}, stream: {}, custom: [] }),
+    /**
+     * Ports the zone's nodes keep for their hosts' services. The default is the contract's
+     * DEFAULT_RESERVED_PORTS, written out because drizzle-kit reads this file without the contract
+     * (a test keeps the two equal).
+     */
+    reservedPorts: integer('reserved_ports').array().notNull().default([22, 25, 53, 111, 123, 323]),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -309,6 +316,8 @@ export const nodes = pgTable(
     upgradeVersion: text('upgrade_version'),
     /** Part of every cache key on the node: raised to clear the node's whole cache (cache-tasks.ts). */
     cacheEpoch: integer('cache_epoch').notNull().default(0),
+    /** Ports the node could not bind at its latest report (contract's nodeFailedPortSchema); [] when all bound. */
+    failedPorts: jsonb('failed_ports').$type<NodeFailedPort[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

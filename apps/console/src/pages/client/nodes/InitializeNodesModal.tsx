@@ -42,7 +42,8 @@ export function InitializeNodesModal({ nodes, onClose, onDone }: InitializeNodes
   const zoneID = Form.useWatch('zoneID', form);
   const zones = useQuery({ ...routeQuery('client', zoneRoutes.metaZones, {}), enabled: nodes !== null });
   const groups = useQuery({
-    ...routeQuery('client', groupRoutes.metaGroups, { params: { zoneID: zoneID ?? 0 } }),
+    // New nodes serve port type 7 (sites): only those groups can take them.
+    ...routeQuery('client', groupRoutes.metaGroups, { params: { zoneID: zoneID ?? 0 }, query: { portType: 7 } }),
     enabled: nodes !== null && zoneID !== undefined,
   });
   const place = useCallsMutation('client', (values: PlaceValues) => initializeNodes(ids(nodes), values), {

@@ -148,18 +148,22 @@ export function InitializedNodesTab() {
       title: t('lastError'),
       dataIndex: 'lastError',
       ellipsis: true,
-      // The agent's own failure, and what the control plane could not put into the node's snapshot.
-      render: (value: string, node) =>
-        value || node.snapshotError ? (
+      // The agent's own failure, the ports it could not listen on, and what the control plane could
+      // not put into the node's snapshot.
+      render: (value: string, node) => {
+        const failed = node.failedPorts.map((p) => `${p.port}/${p.protocol}`).join(', ');
+        const agent = [value, failed ? t('failedPorts', { ports: failed }) : ''].filter((v) => v !== '').join('; ');
+        return agent || node.snapshotError ? (
           <Space orientation="vertical" size={0}>
             {node.snapshotError && (
               <span style={{ color: token.colorError }}>{t('snapshotError', { error: node.snapshotError })}</span>
             )}
-            {value && <span style={{ color: token.colorError }}>{value}</span>}
+            {agent && <span style={{ color: token.colorError }}>{agent}</span>}
           </Space>
         ) : (
           '—'
-        ),
+        );
+      },
     },
     { title: t('lastSeen'), dataIndex: 'lastSeenAt', render: (value: string | null) => <DateTime value={value} /> },
     {

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
 import { DeleteButton } from '../../../components/DeleteButton';
+import { ZoneReservedPortsPanel } from './ZoneReservedPortsPanel';
 
 interface PortValues {
   port: number;
@@ -107,6 +108,7 @@ export function ZonePortsPanel({ zoneId }: { zoneId: number }) {
           },
         ]}
       />
+      <ZoneReservedPortsPanel zoneId={zoneId} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type SitePort, STREAM_PROTOCOLS, sitePortRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Flex, Select, Space, Switch, type TableColumnsType, Tag } from 'antd';
+import { Alert, Button, Flex, Select, Space, Switch, type TableColumnsType, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
@@ -73,15 +73,24 @@ export function PortsTab({ siteId }: { siteId: number }) {
       title: t('status'),
       dataIndex: 'status',
       render: (status: 0 | 1, row) => (
-        <Switch
-          size="small"
-          checked={status === 1}
-          aria-label={t('toggle', { port: row.port })}
-          loading={
-            (enable.isPending && enable.variables === row.id) || (disable.isPending && disable.variables === row.id)
-          }
-          onChange={(on) => (on ? enable.mutate(row.id) : disable.mutate(row.id))}
-        />
+        <Space size={4} wrap>
+          <Switch
+            size="small"
+            checked={status === 1}
+            aria-label={t('toggle', { port: row.port })}
+            loading={
+              (enable.isPending && enable.variables === row.id) || (disable.isPending && disable.variables === row.id)
+            }
+            onChange={(on) => (on ? enable.mutate(row.id) : disable.mutate(row.id))}
+          />
+          {row.failedNodes.length > 0 && (
+            <Tooltip title={row.failedNodes.map((n) => `${n.nodeName}: ${n.error}`).join('; ')}>
+              <Tag color="error" data-testid={`port-failed-${row.port}`}>
+                {t('failedOn', { nodes: row.failedNodes.map((n) => n.nodeName).join(', ') })}
+              </Tag>
+            </Tooltip>
+          )}
+        </Space>
       ),
     },
     {

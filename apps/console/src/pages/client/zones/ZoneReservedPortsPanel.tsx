@@ -1,0 +1,60 @@
+import { zoneSettingRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Form, Select, Typography } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { toastText } from '../../../app/toast';
+
+/**
+ * Ports the zone's nodes keep for their hosts' own services (docs/decisions.md "Reserved ports"):
+ * no layer-4 port of a customer and no listen port may use them. Typed as numbers into a tag list
+ * and saved as a whole; a number a port of the zone uses is refused on its field.
+ */
+export function ZoneReservedPortsPanel({ zoneId }: { zoneId: number }) {
+  const { t } = useTranslation(['zoneSettings']);
+  const params = { zoneID: zoneId };
+  const reserved = useQuery(routeQuery('client', zoneSettingRoutes.getZoneReservedPorts, { params }));
+  const [form] = Form.useForm<{ ports: string[] }>();
+  const current = reserved.data?.data;
+  useEffect(() => {
+    if (current) form.setFieldsValue({ ports: current.ports.map(String) });
+  }, [form, current]);
+  const save = useRouteMutation('client', zoneSettingRoutes.setZoneReservedPorts, {
+    input: (ports: number[]) => ({ params, body: { ports } }),
+    invalidates: [zoneSettingRoutes.getZoneReservedPorts],
+    success: () => toastText('setSuccess'),
+    form: { instance: form, fields: (path) => (path[0] === 'ports' ? 'ports' : undefined) },
+  });
+  const label = t('ports.reserved.label');
+  return (
+    <div style={{ marginTop: 24 }}>
+      <Typography.Title level={5}>{t('ports.reserved.title')}</Typography.Title>
+      <Form
+        form={form}
+        layout="vertical"
+        aria-label={label}
+        onFinish={(values) => save.mutate(values.ports.map(Number))}
+      >
+        <Form.Item
+          name="ports"
+          label={label}
+          extra={t('ports.reserved.help', { nodePorts: current?.nodePorts.join(', ') ?? '' })}
+          rules={[
+            {
+              validator: (_, value: string[] | undefined) =>
+                (value ?? []).every((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65_535)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('ports.portRequired'))),
+            },
+          ]}
+        >
+          <Select mode="tags" aria-label={label} tokenSeparators={[',', ' ']} open={false} style={{ maxWidth: 480 }} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={save.isPending} disabled={!current}>
+          {t('ports.reserved.save')}
+        </Button>
+      </Form>
+    </div>
+  );
+}

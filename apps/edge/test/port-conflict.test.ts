@@ -1,0 +1,173 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { connect, createServer, type Server } from 'node:net';
+import type { EdgeSnapshot, EdgeStreamPort } from '@rampart/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bindFailures } from '../src/agent/port-check.js';
+import { NginxConfigError } from '../src/nginx/nginx-process.js';
+import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
+import { document, domain, upstream } from './helpers/documents.js';
+import { startEdge } from './helpers/edge.js';
+import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
+import { freePort, request } from './helpers/net.js';
+import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+
+// A layer-4 port that another process on the node holds: the agent leaves that port out, keeps
+// applying every other change, reports the port, and serves it once the other process lets go.
+
+/** A plain listening socket on loopback, as sshd or a DNS server would hold a port. */
+async function occupyTcp(port: number): Promise<Server> {
+  const server = createServer((socket) => socket.end('blocker\n'));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
+}
+/** Stops listening (the port is free at once; connections still open do not hold it). */
+const letGo = (server: Server) => {
+  server.close();
+  server.unref();
+};
+async function occupyUdp(port: number): Promise<Socket> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(port, '127.0.0.1', resolve));
+  return socket;
+}
+
+/** A TCP origin that answers every chunk with `<name>:<chunk>`. */
+async function tcpEcho(name: string): Promise<{ server: Server; port: number }> {
+  const port = await freePort();
+  const server = createServer((socket) => socket.on('data', (d) => socket.write(`${name}:${d.toString()}`)));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { server, port };
+}
+
+/** Sends `text` on a new TCP connection and answers the first chunk that comes back. */
+function tcpAsk(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    socket.setTimeout(5000, () => socket.destroy(new Error('tcp answer timed out')));
+    socket.once('data', (d) => {
+      resolve(d.toString());
+      socket.end();
+    });
+    socket.once('error', reject);
+  });
+}
+
+const streamPort = (id: number, port: number, to: number, more: Partial<EdgeStreamPort> = {}): EdgeStreamPort => ({
+  id,
+  port,
+  protocol: 'tcp',
+  balance: 'round_robin',
+  upstreams: [{ ip: '127.0.0.1', port: to, weight: 1, backup: false }],
+  ...more,
+});
+
+const LISTEN: EdgeSnapshot['listen'] = { httpPorts: [80], httpsPorts: [443], http2: true };
+const NGINX: EdgeSnapshot['nginx'] = { worker: {}, http: {}, stream: {}, custom: [] };
+
+let origin: Origin;
+let echo: Awaited<ReturnType<typeof tcpEcho>>;
+let cp: FakeControlPlane;
+
+beforeAll(async () => {
+  origin = await startOrigin('web');
+  echo = await tcpEcho('echo');
+});
+afterAll(async () => {
+  await origin?.close();
+  if (echo) letGo(echo.server);
+});
+afterEach(async () => {
+  await cleanUpAgents();
+  await cp?.close();
+});
+
+async function agentWith(snapshot: EdgeSnapshot): Promise<TestAgent> {
+  cp = await startFakeControlPlane();
+  cp.setSnapshot(snapshot);
+  return startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, portRetryMs: 200 });
+}
+
+const sites = (version: string, names: string[]) =>
+  document(
+    version,
+    names.map((name, i) => domain(i + 1, name, [upstream(origin.port)])),
+  );
+const served = async (edge: TestAgent, host: string) => servedBy((await request(edge.ports.http, host)).body);
+
+describe('a layer-4 port another process holds', () => {
+  it('fails for that port only: other ports and later changes apply, the port is reported, and binds once freed', async () => {
+    const [free, held] = [await freePort(), await freePort()];
+    const blocker = await occupyTcp(held);
+    const ports = [streamPort(1, free, echo.port), streamPort(2, held, echo.port)];
+    const s1 = snapshotOf(sites('one', ['site.example.com']), LISTEN, true, NGINX, ports);
+    const edge = await agentWith(s1);
+
+    const first = await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    expect(first.lastError).toBe('');
+    expect(first.failedPorts).toEqual([{ kind: 'stream', id: 2, port: held, protocol: 'tcp', error: 'EADDRINUSE' }]);
+    expect(await tcpAsk(free, 'a')).toBe('echo:a');
+    expect(await tcpAsk(held, 'b')).toBe('blocker\n');
+    expect(await served(edge, 'site.example.com')).toBe('web');
+
+    // Another site's change still applies while the port stays held: a new domain answers.
+    const s2 = snapshotOf(sites('two', ['site.example.com', 'new.example.com']), LISTEN, true, NGINX, ports);
+    cp.setSnapshot(s2);
+    const second = await cp.waitForReport((r) => r.appliedVersion === s2.version);
+    expect(second.failedPorts).toEqual(first.failedPorts);
+    expect(await served(edge, 'new.example.com')).toBe('web');
+
+    // And so does a port change of another site (a reload).
+    const other = await freePort();
+    const s3 = snapshotOf(sites('three', ['site.example.com', 'new.example.com']), LISTEN, true, NGINX, [
+      ...ports,
+      streamPort(3, other, echo.port),
+    ]);
+    cp.setSnapshot(s3);
+    await cp.waitForReport((r) => r.appliedVersion === s3.version);
+    expect(await tcpAsk(other, 'c')).toBe('echo:c');
+
+    // The holder lets go: the agent tries again by itself and serves the port, with no new snapshot.
+    letGo(blocker);
+    const freed = await cp.waitForReport((r) => r.appliedVersion === s3.version && r.failedPorts?.length === 0);
+    expect(freed.lastError).toBe('');
+    expect(await tcpAsk(held, 'd')).toBe('echo:d');
+    expect(await tcpAsk(free, 'e')).toBe('echo:e');
+  });
+
+  it('keeps the free protocol of a TCP+UDP port whose UDP side is held', async () => {
+    const port = await freePort();
+    const blocker = await occupyUdp(port);
+    try {
+      const s1 = snapshotOf(sites('both', ['site.example.com']), LISTEN, true, NGINX, [
+        streamPort(7, port, echo.port, { protocol: 'both' }),
+      ]);
+      const edge = await agentWith(s1);
+      const report = await cp.waitForReport((r) => r.appliedVersion === s1.version);
+      expect(report.failedPorts).toEqual([{ kind: 'stream', id: 7, port, protocol: 'udp', error: 'EADDRINUSE' }]);
+      expect(await tcpAsk(port, 'tcp')).toBe('echo:tcp');
+      expect(await served(edge, 'site.example.com')).toBe('web');
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe("nginx's own bind error", () => {
+  it('names the port, which the agent reads to render again without it', async () => {
+    const held = await freePort();
+    const blocker = await occupyTcp(held);
+    const edge = await startEdge();
+    try {
+      const err = await edge.nginx
+        .reload(edge.render({ streamPorts: [streamPort(1, held, echo.port)] }))
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(NginxConfigError);
+      expect(bindFailures((err as NginxConfigError).emerg)).toEqual([
+        { localPort: held, error: '98: Address already in use' },
+      ]);
+    } finally {
+      await edge.stop();
+      letGo(blocker);
+    }
+  });
+});

@@ -1,0 +1,2 @@
+ALTER TABLE "nodes" ADD COLUMN "failed_ports" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "zones" ADD COLUMN "reserved_ports" integer[] DEFAULT '{22,25,53,111,123,323}' NOT NULL;
