@@ -40,6 +40,9 @@ import {
   CnameSettingsService,
   defaultCnameDomain,
 } from './modules/domains/cname-settings.service.js';
+import { DomainProofJob } from './modules/domains/domain-proof.job.js';
+import { bindDomainProofRoutes } from './modules/domains/domain-proof.routes.js';
+import { DomainProofService } from './modules/domains/domain-proof.service.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
 import { DomainsService, UserDomainsService } from './modules/domains/domains.service.js';
 import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
@@ -109,6 +112,7 @@ import { SecretBox } from './platform/crypto/secret-box.js';
 import type { Database } from './platform/db/database.js';
 import { transactionScoped } from './platform/db/request-transaction.js';
 import { CnameResolver } from './platform/dns/cname-resolver.js';
+import { TxtResolver } from './platform/dns/txt-resolver.js';
 import { installErrorHandling } from './platform/errors/error-handler.js';
 import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
@@ -130,6 +134,8 @@ export interface AppOptions {
     | 'allowPrivateOrigins'
     | 'dnsServers'
     | 'dnsTimeoutMs'
+    | 'domainProof'
+    | 'domainProofIntervalSeconds'
     | 'tokenSecrets'
   >;
   /** Time source for tokens, tickets and throttles; tests move it. */
@@ -298,15 +304,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const siteAccess = new SiteAccess(sitesRepo);
   const cnameSettings = new CnameSettingsService(db, defaultCnameDomain(options.config.publicUrl));
   bindCnameSettingRoutes(binder, cnameSettings, nodesService);
+  const cnameResolver = new CnameResolver(options.config.dnsServers, options.config.dnsTimeoutMs);
+  const domainProof = new DomainProofService(
+    db,
+    siteAccess,
+    cnameSettings,
+    new TxtResolver(options.config.dnsServers, options.config.dnsTimeoutMs),
+    cnameResolver,
+    options.config.domainProof,
+  );
+  bindDomainProofRoutes(binder, domainProof, nodesService);
+  // Background proof checks; a claim that went live or was lost wakes the nodes' snapshot polls.
+  const domainProofJob = new DomainProofJob(domainProof, changes, app.log);
+  domainProofJob.start(options.config.domainProofIntervalSeconds);
+  app.addHook('preClose', async () => domainProofJob.stop());
   bindDomainRoutes(
     binder,
-    new DomainsService(
-      db,
-      siteAccess,
-      options.config.allowPrivateOrigins,
-      cnameSettings,
-      new CnameResolver(options.config.dnsServers, options.config.dnsTimeoutMs),
-    ),
+    new DomainsService(db, siteAccess, options.config.allowPrivateOrigins, cnameSettings, cnameResolver, domainProof),
     new UserDomainsService(db),
   );
   bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);
@@ -344,6 +358,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     nodes: nodesRepo,
     changes,
     snapshots,
+    domainProofJob,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: options.config.version });
@@ -374,6 +389,7 @@ declare module 'fastify' {
       nodes: NodesRepository;
       changes: ConfigChanges;
       snapshots: SnapshotsService;
+      domainProofJob: DomainProofJob;
     };
   }
   interface FastifyRequest {

@@ -40,7 +40,7 @@ beforeAll(async () => {
     expect(r.statusCode, r.body).toBe(200);
     return r.json().data as never;
   };
-  [theirs.domain] = await f.addDomains(['victim-secret.example'], 'other');
+  theirs.domain = (await f.addDomains(['victim-secret.example'], 'other'))[0] as number;
   theirs.upstream = ((await ok(on('GET', `domain/${theirs.domain}/upstreams`))) as { id: number }[])[0]?.id ?? 0;
   const cert = await makeCertificate(['victim-secret.example']);
   theirs.certificate = (
@@ -85,7 +85,7 @@ beforeAll(async () => {
   theirs.rateRule = ((await ok(on('POST', 'setting/rates', { data: [{ url: '*', rate: 1 }] }))) as { id: number }[])[0]
     ?.id as number;
   // The customer's own objects the calls need besides the foreign id (a domain, a module).
-  [theirs.ownDomain] = await f.addDomains(['mine.example']);
+  theirs.ownDomain = (await f.addDomains(['mine.example']))[0] as number;
   for (const [name, id] of Object.entries(theirs)) expect(id, name).toBeGreaterThan(0);
 }, 120_000);
 afterAll(async () => t.close());
@@ -93,7 +93,7 @@ afterAll(async () => t.close());
 const upstream = { ip: '127.0.0.1', port: 8080 };
 type Ids = Record<string, number>;
 /** A valid call of the route with `x` standing for the id under test (path and body). */
-type Template = { path?: (x: Ids) => Record<string, number>; body: (x: Ids) => Record<string, unknown> };
+type Template = { path?: (x: Ids) => Record<string, number | undefined>; body: (x: Ids) => Record<string, unknown> };
 
 /** Every write route of a customer's site that takes an id of an object of the site. */
 const TEMPLATES: Record<string, Template> = {
