@@ -4,6 +4,7 @@ import { Alert, Button, Descriptions, Form, Input, Modal, Space, Spin, Tag, Typo
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { PageTitle } from '../../../components/PageTitle';
@@ -26,7 +27,7 @@ export function CnameSettingPage() {
   const setting = useQuery(routeQuery('client', cnameSettingRoutes.getCnameSetting, {}));
   const save = useRouteMutation('client', cnameSettingRoutes.putCnameSetting, {
     input: (domain: string) => ({ body: { domain } }),
-    invalidates: [cnameSettingRoutes.getCnameSetting],
+    invalidates: changes('cnameSetting'),
     success: () => toastText('setSuccess'),
     form: { instance: form, fields: ['domain'] },
     onSuccess: (reply) => {
