@@ -29,6 +29,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
       <DomainFilters siteId={siteId} search={search} />
       <DomainBulkBar siteId={siteId} canWrite={canWrite} selected={selected} actions={actions} onOpen={setDialog} />
       <DomainsTable
+        siteId={siteId}
         canWrite={canWrite}
         search={search}
         list={domains}

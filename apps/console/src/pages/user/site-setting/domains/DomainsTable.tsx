@@ -5,10 +5,12 @@ import { CopyButton } from '../../../../components/CopyButton';
 import { DateTime } from '../../../../components/DateTime';
 import { DeleteButton } from '../../../../components/DeleteButton';
 import { type ListQuery, ListTable } from '../../../../components/ListTable';
+import { DomainProofCell } from './DomainProofPanel';
 import type { useDomainActions } from './domain-actions';
 import { CNAME_TAGS, type DomainSearch } from './domain-list';
 
 interface DomainsTableProps {
+  siteId: number;
   canWrite: boolean;
   search: DomainSearch;
   list: ListQuery<SiteDomain>;
@@ -18,8 +20,17 @@ interface DomainsTableProps {
   onEdit: (domain: SiteDomain) => void;
 }
 
-/** One row a domain: status and HTTPS switches, origin, CNAME and its state, tags, certificate, bound modules. */
-export function DomainsTable({ canWrite, search, list, actions, selected, onSelect, onEdit }: DomainsTableProps) {
+/** One row a domain: status and HTTPS switches, origin, CNAME and its state, ownership proof, tags, certificate, bound modules. */
+export function DomainsTable({
+  siteId,
+  canWrite,
+  search,
+  list,
+  actions,
+  selected,
+  onSelect,
+  onEdit,
+}: DomainsTableProps) {
   const { t } = useTranslation(['domains', 'common', 'modules']);
   const { setStatus, setForceSSL, remove } = actions;
   const busy = (ids: number[], id: number) => ids.length === 1 && ids[0] === id;
@@ -67,6 +78,11 @@ export function DomainsTable({ canWrite, search, list, actions, selected, onSele
           </Space>
         );
       },
+    },
+    {
+      title: t('proof.column'),
+      key: 'proof',
+      render: (_, domain) => <DomainProofCell siteId={siteId} domain={domain} canWrite={canWrite} />,
     },
     {
       title: t('tags'),
