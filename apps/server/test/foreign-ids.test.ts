@@ -105,6 +105,7 @@ const TEMPLATES: Record<string, Template> = {
   'user.domain.scheme': { path: (x) => ({ domainId: x.domain }), body: () => ({ scheme: 0 }) },
   'user.domains.autoSSL': { body: (x) => ({ domainIDs: [x.domain], autoSSL: true }) },
   'user.domains.checkCNAME': { body: (x) => ({ domainIDs: [x.domain] }) },
+  'user.domains.verify': { body: (x) => ({ domainIDs: [x.domain] }) },
   'user.domain.upstreams.add': { path: (x) => ({ domainId: x.domain }), body: () => ({ upstreams: [upstream] }) },
   'user.domain.upstreams.delete': { path: (x) => ({ domainId: x.domain }), body: (x) => ({ ids: [x.upstream] }) },
   'user.domain.upstream.update': {
