@@ -9,6 +9,7 @@ import {
   clientDomainRoutes,
   clientSiteRoutes,
   cnameSettingRoutes,
+  domainProofRoutes,
   domainRoutes,
   groupLineRoutes,
   groupRoutes,
@@ -47,6 +48,7 @@ const CHANGES = readsByResource({
     domainRoutes.listDomains,
   ],
   cnameSetting: [cnameSettingRoutes.getCnameSetting],
+  domainProofSetting: [domainProofRoutes.getDomainProofSetting],
   domains: [
     domainRoutes.listDomains,
     domainRoutes.listUpstreams,

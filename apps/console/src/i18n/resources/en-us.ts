@@ -1412,6 +1412,11 @@ export const enUS = {
     empty: 'None of your sites is on a product yet.',
   },
   cnameSetting: {
+    proof: {
+      title: 'Domain ownership',
+      required: 'Customers must prove control of a domain before it is served',
+      hint: 'With this on, a domain goes live once its customer publishes its TXT record (_rampart-challenge.<domain>) or CNAME. Turn it off only if you trust your customers: their domains then go live at once, but a customer who proves control of the same name still takes it over.',
+    },
     hint: 'Each customer domain of your sites gets the CNAME target <label>.<CNAME domain>. Point this zone at your edge (a wildcard record or a virtual node).',
     current: 'CNAME domain in use',
     source: 'Source',

@@ -9,6 +9,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { PageTitle } from '../../../components/PageTitle';
 import { valueRules } from '../../../forms/zod-rules';
+import { DomainProofSetting } from './DomainProofSetting';
 
 const domainRules = valueRules(zDomainName());
 
@@ -107,6 +108,7 @@ export function CnameSettingPage() {
           </Modal>
         </>
       )}
+      <DomainProofSetting />
     </>
   );
 }
