@@ -43,9 +43,12 @@ export class DomainProofRepository {
    * locks in name order, so two writers of overlapping names cannot deadlock).
    */
   async lockNames(names: string[]): Promise<void> {
-    for (const name of [...new Set(names)].sort()) {
-      await this.db.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`domain-name:${name}`}))`);
-    }
+    const keys = [...new Set(names)].sort().map((name) => sql`${`domain-name:${name}`}`);
+    if (keys.length === 0) return;
+    // One statement; unnest keeps the array's order, in which the locks are taken.
+    await this.db.execute(
+      sql`SELECT pg_advisory_xact_lock(hashtext(k)) FROM unnest(ARRAY[${sql.join(keys, sql`, `)}]::text[]) AS k`,
+    );
   }
 
   async claimsOf(names: string[]): Promise<Claim[]> {
