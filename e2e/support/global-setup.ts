@@ -68,6 +68,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     DATA_DIR: path.join(work, 'data'),
     LOG_LEVEL: 'warn',
     RAMPART_INIT_PASSWORD: E2E_PASSWORD,
+    // Test domains are served without proof of control (the server's tests cover the proof).
+    RAMPART_DOMAIN_PROOF: '0',
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}?from=${encodeURIComponent('Rampart <noreply@rampart.test>')}`,
     // Short-lived access tokens, so that the tests see the console refresh them as it works.
     RAMPART_ACCESS_TOKEN_TTL: '3',

@@ -40,6 +40,9 @@ import {
   CnameSettingsService,
   defaultCnameDomain,
 } from './modules/domains/cname-settings.service.js';
+import { DomainProofJob } from './modules/domains/domain-proof.job.js';
+import { bindDomainProofRoutes } from './modules/domains/domain-proof.routes.js';
+import { DomainProofService } from './modules/domains/domain-proof.service.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
 import { DomainsService, UserDomainsService } from './modules/domains/domains.service.js';
 import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
@@ -110,6 +113,7 @@ import { SecretBox } from './platform/crypto/secret-box.js';
 import type { Database } from './platform/db/database.js';
 import { transactionScoped } from './platform/db/request-transaction.js';
 import { CnameResolver } from './platform/dns/cname-resolver.js';
+import { TxtResolver } from './platform/dns/txt-resolver.js';
 import { clientErrorReply, frameworkErrorReply, installErrorHandling } from './platform/errors/error-handler.js';
 import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
@@ -132,6 +136,8 @@ export interface AppOptions {
     | 'allowPrivateOrigins'
     | 'dnsServers'
     | 'dnsTimeoutMs'
+    | 'domainProof'
+    | 'domainProofIntervalSeconds'
     | 'tokenSecrets'
     | 'nodeDomainLimit'
   >;
@@ -314,6 +320,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const siteAccess = new SiteAccess(sitesRepo);
   const cnameSettings = new CnameSettingsService(db, defaultCnameDomain(options.config.publicUrl));
   bindCnameSettingRoutes(binder, cnameSettings, nodesService);
+  const cnameResolver = new CnameResolver(options.config.dnsServers, options.config.dnsTimeoutMs);
+  const domainProof = new DomainProofService(
+    db,
+    siteAccess,
+    cnameSettings,
+    new TxtResolver(options.config.dnsServers, options.config.dnsTimeoutMs),
+    cnameResolver,
+    options.config.domainProof,
+  );
+  bindDomainProofRoutes(binder, domainProof, nodesService);
+  // Background proof checks; a claim that went live or was lost wakes the nodes' snapshot polls.
+  const domainProofJob = new DomainProofJob(domainProof, changes, app.log);
+  domainProofJob.start(options.config.domainProofIntervalSeconds);
+  app.addHook('preClose', async () => domainProofJob.stop());
   bindDomainRoutes(
     binder,
     new DomainsService(
@@ -321,7 +341,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       siteAccess,
       options.config.allowPrivateOrigins,
       cnameSettings,
-      new CnameResolver(options.config.dnsServers, options.config.dnsTimeoutMs),
+      cnameResolver,
+      domainProof,
       capacity,
     ),
     new UserDomainsService(db),
@@ -361,6 +382,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     nodes: nodesRepo,
     changes,
     snapshots,
+    domainProofJob,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: options.config.version });
@@ -391,6 +413,7 @@ declare module 'fastify' {
       nodes: NodesRepository;
       changes: ConfigChanges;
       snapshots: SnapshotsService;
+      domainProofJob: DomainProofJob;
     };
   }
   interface FastifyRequest {

@@ -59,6 +59,12 @@ export interface Config {
    * embedders keep the default.
    */
   readonly nodeDomainLimit?: number;
+   * Whether customers must prove control of a domain before it goes live, for operators that have
+   * not chosen (`RAMPART_DOMAIN_PROOF`, default on; `0` waives it for such operators).
+   */
+  readonly domainProof: boolean;
+  /** How often the background job looks for proof of pending domains, in seconds (`RAMPART_DOMAIN_PROOF_INTERVAL`, default 300; 0 = never). */
+  readonly domainProofIntervalSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -156,6 +162,14 @@ function findAgentReleaseDir(env: NodeJS.ProcessEnv, here: string): string | nul
   return existsSync(path.join(dir, 'lua')) ? dir : null;
 }
 
+function parseProofInterval(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 300;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 86_400)
+    throw new ConfigError(`RAMPART_DOMAIN_PROOF_INTERVAL must be 0-86400 seconds, got "${raw}"`);
+  return n;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.meta.dirname): Config {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -179,5 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     dnsServers: parseDnsServers(env.RAMPART_DNS_SERVERS),
     dnsTimeoutMs: parseDnsTimeout(env.RAMPART_DNS_TIMEOUT_MS),
     nodeDomainLimit: parseNodeDomainLimit(env.RAMPART_NODE_DOMAIN_LIMIT),
+    domainProof: !['0', 'false', 'no', 'off'].includes((env.RAMPART_DOMAIN_PROOF ?? '').toLowerCase()),
+    domainProofIntervalSeconds: parseProofInterval(env.RAMPART_DOMAIN_PROOF_INTERVAL),
   };
 }

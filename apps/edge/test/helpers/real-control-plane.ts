@@ -33,6 +33,8 @@ export async function startControlPlane(dataDir?: string, env: Record<string, st
       DATA_DIR: dir,
       LOG_LEVEL: 'warn',
       RAMPART_INIT_PASSWORD: PASSWORD,
+      // Test domains are served without proof of control (the server's tests cover the proof).
+      RAMPART_DOMAIN_PROOF: '0',
       RAMPART_ALLOW_PRIVATE_ORIGINS: '1',
       ...env,
     },

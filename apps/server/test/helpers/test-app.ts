@@ -43,6 +43,9 @@ export async function createTestApp(
       // No test reaches the system's resolvers: cname.test.ts points this at its own DNS server.
       dnsServers: ['127.0.0.1:9'],
       dnsTimeoutMs: 2000,
+      // Domains go live without proof of control unless a test asks for it (domain-proof.test.ts).
+      domainProof: false,
+      domainProofIntervalSeconds: 0,
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),

@@ -4,6 +4,7 @@ import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
 import { isIP } from '../validators/ip.js';
 import { zDomainName, zPort, zValidatedString } from '../validators/zod.js';
+import { domainProofStatusSchema } from './domain-proof.js';
 import { queryList, siteTagSchema } from './sites.js';
 
 /**
@@ -145,6 +146,12 @@ export const domainSchema = z.object({
   cnameStatus: domainCnameStatusSchema,
   /** When checkCNAME last resolved the name; null before the first check. */
   cnameCheckedAt: z.string().nullable(),
+  /** Proof of control of the name (domain-proof.ts): pending, proved, waived or lost. */
+  proofStatus: domainProofStatusSchema,
+  /** The TXT record that proves control: its name and the value it must hold. */
+  proofRecordName: z.string(),
+  proofToken: z.string(),
+  proofCheckedAt: z.string().nullable(),
   certificateID: z.number().int(),
   certificateName: z.string(),
   certStatus: domainCertStatusSchema,

@@ -10,6 +10,7 @@ import { clientDomainRoutes } from './client-domains.js';
 import { clientSiteRoutes } from './client-sites.js';
 import { cnameSettingRoutes } from './cname-settings.js';
 import { dnsLineRoutes } from './dns-lines.js';
+import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
@@ -45,6 +46,7 @@ export * from './client-domains.js';
 export * from './client-sites.js';
 export * from './cname-settings.js';
 export * from './dns-lines.js';
+export * from './domain-proof.js';
 export * from './domains.js';
 export * from './group-lines.js';
 export * from './groups.js';
@@ -93,6 +95,7 @@ export const ROUTE_GROUPS = {
   domains: domainRoutes,
   clientDomains: clientDomainRoutes,
   cnameSettings: cnameSettingRoutes,
+  domainProof: domainProofRoutes,
   certificates: certificateRoutes,
   siteCache: siteCacheRoutes,
   cacheTasks: cacheTaskRoutes,

@@ -753,6 +753,36 @@ export const enUS = {
       verified: 'Verified',
       notPointing: 'Not pointing here',
     },
+    proof: {
+      column: 'Ownership',
+      stateOf: 'Ownership of {{name}}',
+      statuses: {
+        pending: 'Not verified',
+        proved: 'Verified',
+        waived: 'Not required',
+        lost: 'Claimed by another',
+      },
+      howTo: 'Verify',
+      title: 'Verify ownership of {{name}}',
+      explain: {
+        pending: 'Edge nodes serve this domain once you prove that you control it.',
+        proved: 'You proved control of this domain; edge nodes serve it.',
+        waived:
+          'Your provider does not require proof, so edge nodes serve it. If someone else proves control of this name first, it stops being served here.',
+        lost: 'Someone else proved control of this name first, so edge nodes do not serve it here. If that claim is removed, verify again.',
+      },
+      txtIntro: 'Add this TXT record at your DNS provider, then choose Verify:',
+      recordType: 'Type',
+      recordName: 'Name',
+      recordValue: 'Value',
+      recordNameOf: 'TXT record name for {{name}}',
+      recordValueOf: 'TXT record value for {{name}}',
+      cnameAlternative:
+        'Alternatively, a CNAME record from {{name}} to {{target}} also proves control (use Check CNAME or Verify).',
+      checkedAt: 'Last checked',
+      neverChecked: 'never',
+      verify: 'Verify',
+    },
     autoSSL: 'Auto SSL',
     portMap: 'Port map',
     certificate: 'Certificate',
@@ -1391,6 +1421,11 @@ export const enUS = {
     empty: 'None of your sites is on a product yet.',
   },
   cnameSetting: {
+    proof: {
+      title: 'Domain ownership',
+      required: 'Customers must prove control of a domain before it is served',
+      hint: 'With this on, a domain goes live once its customer publishes its TXT record (_rampart-challenge.<domain>) or CNAME. Turn it off only if you trust your customers: their domains then go live at once, but a customer who proves control of the same name still takes it over.',
+    },
     hint: 'Each customer domain of your sites gets the CNAME target <label>.<CNAME domain>. Point this zone at your edge (a wildcard record or a virtual node).',
     current: 'CNAME domain in use',
     source: 'Source',

@@ -17,6 +17,8 @@ const row = (label: string) =>
 
 beforeEach(() => {
   api = signedInFakeApi('client');
+  // The page also shows the domain ownership setting (domain-proof-setting.test.tsx).
+  api.on('GET', '/client/setting/domainProof', ok({ required: true }));
 });
 
 afterEach(() => restoreFakeApi());
@@ -25,7 +27,8 @@ describe('the CNAME domain page', () => {
   it('is in the menu and shows the default domain in use, with reset unavailable', async () => {
     api.on('GET', '/client/setting/dns/cname', ok(byDefault));
     renderAt(PAGE);
-    expect(await screen.findByText('Default', { selector: 'td *' })).toBeTruthy();
+    // The first render of the file loads the page's modules: give it the time findRow gives.
+    expect(await screen.findByText('Default', { selector: 'td *' }, { timeout: 10_000 })).toBeTruthy();
     expect(row('CNAME domain in use')).toBe('cname.rampart.test');
     expect(row('Default of this installation')).toBe('cname.rampart.test');
     expect(screen.getByRole('link', { name: 'CNAME domain' }).getAttribute('href')).toBe(PAGE);

@@ -69,6 +69,25 @@ describe('sitesSetting: domains advanced filter', () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
+  it('reads the tag filter’s choices again after a domain is deleted', async () => {
+    api.on('DELETE', '/user/site/3/domains', ok(true));
+    renderAt(SETTING);
+    const row = await findRow('www.example.com');
+    clickButton('Advanced filter');
+    const drawer = (await screen.findByText('Apply')).closest('.ant-drawer') as HTMLElement;
+    await waitFor(() => expect(api.sent('POST', '/user/domains/tags')).toHaveLength(1));
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Close' }));
+
+    clickButton('Delete', row);
+    const popup = (await screen.findByText('Delete the domain www.example.com?')).closest(
+      '.ant-popover',
+    ) as HTMLElement;
+    clickButton('Delete', popup);
+    expect(await screen.findByText('Delete Success!')).toBeTruthy();
+    clickButton('Advanced filter');
+    await waitFor(() => expect(api.sent('POST', '/user/domains/tags')).toHaveLength(2));
+  });
+
   it('converts between datetime-local values and ISO instants', () => {
     const iso = new Date('2026-05-06T07:08').toISOString();
     expect(toLocalInput(iso)).toBe('2026-05-06T07:08');

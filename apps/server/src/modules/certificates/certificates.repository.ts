@@ -76,12 +76,13 @@ export class CertificatesRepository {
     return rows[0];
   }
 
-  async domainsOf(certificateIds: number[]) {
+  /** The site's domains using any of the certificates (a lookup never reaches another site's domains). */
+  async domainsOf(siteId: number, certificateIds: number[]) {
     if (certificateIds.length === 0) return [];
     return this.db
       .select({ id: domains.id, name: domains.name, certificateId: domains.certificateId })
       .from(domains)
-      .where(inArray(domains.certificateId, certificateIds))
+      .where(and(eq(domains.siteId, siteId), inArray(domains.certificateId, certificateIds)))
       .orderBy(asc(domains.name));
   }
 

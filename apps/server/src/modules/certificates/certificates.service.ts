@@ -85,7 +85,7 @@ export class CertificatesService {
   private async detail(siteId: number, id: number, repo = this.repo): Promise<CertificateDetail> {
     const row = await repo.find(siteId, id);
     if (!row) throw new AppError(101018);
-    const used = await repo.domainsOf([id]);
+    const used = await repo.domainsOf(siteId, [id]);
     return {
       ...this.present({ ...row, domainCount: used.length }),
       certificate: row.certPem,
@@ -140,7 +140,9 @@ export class CertificatesService {
       const repo = new CertificatesRepository(tx);
       if (!(await repo.find(siteId, input.id))) throw new AppError(101018);
       if (parsed) {
-        const uncovered = (await repo.domainsOf([input.id])).filter((d) => !certificateCovers(parsed.names, d.name));
+        const uncovered = (await repo.domainsOf(siteId, [input.id])).filter(
+          (d) => !certificateCovers(parsed.names, d.name),
+        );
         if (uncovered.length > 0) throw new AppError(301001, { extra: { targets: uncovered.map((d) => d.name) } });
       }
       await repo.update(siteId, input.id, {
@@ -152,13 +154,17 @@ export class CertificatesService {
     });
   }
 
-  /** All or none; a certificate still assigned is refused with the domains named. */
+  /**
+   * All or none; a certificate still assigned is refused with the domains named. Ownership of every
+   * id is settled first, so another site's certificate answers 101018 whatever uses it.
+   */
   async delete(userId: number, siteId: number, ids: number[], locale: Locale): Promise<void> {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.db.transaction(async (tx) => {
       const repo = new CertificatesRepository(tx);
-      const used = await repo.domainsOf(unique);
+      if ((await repo.findMany(siteId, unique)).length !== unique.length) throw new AppError(101018);
+      const used = await repo.domainsOf(siteId, unique);
       if (used.length > 0) {
         const firstUsed = used[0]?.certificateId;
         throw invalidFields(locale, [

@@ -69,6 +69,9 @@ const columns = {
   cnameLabel: domains.cnameLabel,
   cnameStatus: domains.cnameStatus,
   cnameCheckedAt: domains.cnameCheckedAt,
+  proofStatus: domains.proofStatus,
+  proofToken: domains.proofToken,
+  proofCheckedAt: domains.proofCheckedAt,
   certificateId: domains.certificateId,
   tags: domains.tags,
   createdAt: domains.createdAt,
@@ -269,9 +272,16 @@ export class DomainsRepository {
     return this.namesTaken(eq(domains.siteId, siteId), names, exceptIds);
   }
 
-  /** Names among `names` that an enabled domain outside `exceptIds` already has, in any site. */
+  /**
+   * Names among `names` that a live domain (enabled, and proved or waived) outside `exceptIds`
+   * already has, in any site.
+   */
   enabledNamesTaken(names: string[], exceptIds: number[] = []): Promise<string[]> {
-    return this.namesTaken(eq(domains.enabled, true), names, exceptIds);
+    return this.namesTaken(
+      and(eq(domains.enabled, true), inArray(domains.proofStatus, [1, 2])) as SQL,
+      names,
+      exceptIds,
+    );
   }
 
   async insert(row: typeof domains.$inferInsert): Promise<number> {

@@ -9,6 +9,8 @@ import {
   EXPORT_DOMAIN_COLUMNS,
   isOriginAddressAllowed,
   type Locale,
+  proofIsLive,
+  proofRecordName,
   SITE_DOMAIN_META_MAX,
   type SiteDomain,
 } from '@rampart/contract';
@@ -24,6 +26,7 @@ import type { SiteAccess } from '../sites/site-access.js';
 import { SitesRepository, type SiteView } from '../sites/sites.repository.js';
 import { NodeCapacity } from '../snapshots/node-capacity.js';
 import type { CnameSettingsService } from './cname-settings.service.js';
+import type { DomainProofService } from './domain-proof.service.js';
 import {
   type DomainFilter,
   type DomainRow,
@@ -129,6 +132,10 @@ export function presentDomain(
     cname: cnameTarget(row, cnameDomain),
     cnameStatus: row.cnameStatus,
     cnameCheckedAt: row.cnameCheckedAt?.toISOString() ?? null,
+    proofStatus: row.proofStatus,
+    proofRecordName: proofRecordName(row.name),
+    proofToken: row.proofToken,
+    proofCheckedAt: row.proofCheckedAt?.toISOString() ?? null,
     certificateID: row.certificateId ?? 0,
     certificateName: row.certificateName ?? '',
     certStatus: certStatus(row, now),
@@ -180,6 +187,7 @@ export class DomainsService {
     private readonly allowPrivateOrigins: boolean,
     private readonly cnames: CnameSettingsService,
     private readonly resolver: CnameResolver,
+    private readonly proof: DomainProofService,
     private readonly capacity: NodeCapacity = new NodeCapacity(),
   ) {}
 
@@ -297,14 +305,18 @@ export class DomainsService {
     }
     const names = [...seen];
     for (const name of await repo.namesInSite(siteId, names)) failures.add(101025, name);
-    const enabled = items.filter((i) => i.status === 1).map((i) => i.name);
-    for (const name of await repo.enabledNamesTaken(enabled)) failures.add(401001, name);
+    // Proof of control (domain-proof.service.ts): a name another customer proved is taken; a new
+    // claim that would go live at once must not meet another live one.
+    const proof = await this.proof.initialStates(tx, site, items);
+    for (const name of proof.refused) failures.add(401001, name);
+    const live = items.filter((i) => i.status === 1 && proofIsLive(proof.states.get(i.name) ?? 0)).map((i) => i.name);
+    for (const name of await repo.enabledNamesTaken(live)) failures.add(401001, name);
     await this.checkCertificates(tx, siteId, items, failures);
     failures.throwIfAny();
 
     const ids: number[] = [];
     for (const item of items) {
-      const id = await this.insertDomain(repo, siteId, item);
+      const id = await this.insertDomain(repo, siteId, item, proof.states.get(item.name) ?? 0);
       await repo.insertUpstreams(id, item.upstreams.map(toRow));
       ids.push(id);
     }
@@ -325,11 +337,17 @@ export class DomainsService {
     }
   }
 
-  private async insertDomain(repo: DomainsRepository, siteId: number, item: DomainSettingsIn & { name: string }) {
+  private async insertDomain(
+    repo: DomainsRepository,
+    siteId: number,
+    item: DomainSettingsIn & { name: string },
+    proofStatus: 0 | 1 | 2 | 3,
+  ) {
     try {
       return await repo.insert({
         siteId,
         name: item.name,
+        proofStatus,
         enabled: item.status === 1,
         scheme: item.scheme,
         hashType: item.hashType,
@@ -369,8 +387,11 @@ export class DomainsService {
         input.certificateID === undefined ? row.certificateId : input.certificateID === 0 ? null : input.certificateID;
       const failures = new Failures();
       if (!servable(input.upstreams.map(toRow))) failures.add(401008, row.name);
-      if (enabled && (await repo.enabledNamesTaken([row.name], [row.id])).length > 0) {
+      if (enabled && proofIsLive(row.proofStatus) && (await repo.enabledNamesTaken([row.name], [row.id])).length > 0) {
         failures.add(401001, row.name);
+      }
+      if (enabled && !row.enabled && !proofIsLive(row.proofStatus)) {
+        for (const name of await this.proof.refusedToEnable(tx, site, [row.name])) failures.add(401001, name);
       }
       if (input.certificateID !== undefined) {
         await this.checkCertificates(tx, siteId, [{ name: row.name, certificateID: input.certificateID }], failures);
@@ -409,15 +430,15 @@ export class DomainsService {
     userId: number,
     siteId: number,
     ids: number[],
-    change: (repo: DomainsRepository, unique: number[], rows: DomainRow[]) => Promise<void>,
+    change: (repo: DomainsRepository, unique: number[], rows: DomainRow[], tx: Db, site: SiteView) => Promise<void>,
   ) {
-    await this.access.userSite(userId, siteId);
+    const site = await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.db.transaction(async (tx) => {
       const repo = this.repo(tx);
       const rows = await repo.findMany(siteId, unique);
       if (rows.length !== unique.length) throw new AppError(101018);
-      await change(repo, unique, rows);
+      await change(repo, unique, rows, tx, site);
     });
   }
 
@@ -428,10 +449,12 @@ export class DomainsService {
   }
 
   setStatus(userId: number, siteId: number, ids: number[], status: 0 | 1) {
-    return this.allOrNone(userId, siteId, ids, async (repo, unique, rows) => {
+    return this.allOrNone(userId, siteId, ids, async (repo, unique, rows, tx, site) => {
       if (status === 1) {
         const failures = new Failures();
-        const names = rows.map((r) => r.name);
+        const waiting = rows.filter((r) => !r.enabled && !proofIsLive(r.proofStatus)).map((r) => r.name);
+        for (const name of await this.proof.refusedToEnable(tx, site, waiting)) failures.add(401001, name);
+        const names = rows.filter((r) => proofIsLive(r.proofStatus)).map((r) => r.name);
         const seen = new Set<string>();
         for (const name of names) {
           if (seen.has(name)) failures.add(401001, name);
@@ -516,6 +539,8 @@ export class DomainsService {
       await txRepo.setCnameStatus(siteId, verified, DOMAIN_CNAME_STATUS.verified, at);
       await txRepo.setCnameStatus(siteId, notPointing, DOMAIN_CNAME_STATUS.notPointing, at);
     });
+    // A name that CNAMEs to its claim's own target proves control of it.
+    await this.proof.cnameVerified(siteId, verified, at);
     return rows.map((row) => ({
       id: row.id,
       name: row.name,

@@ -39,6 +39,14 @@ export class SiteModulesRepository {
     return row;
   }
 
+  async findMany(siteId: number, type: SiteModuleType, ids: number[]): Promise<ModuleRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(siteModules)
+      .where(and(eq(siteModules.siteId, siteId), eq(siteModules.type, type), inArray(siteModules.id, ids)));
+  }
+
   async countOfType(siteId: number, type: SiteModuleType): Promise<number> {
     const [row] = await this.db
       .select({ n: count() })
@@ -87,14 +95,14 @@ export class SiteModulesRepository {
     return rows.length;
   }
 
-  /** Domains bound to any of `moduleIds`: module id and domain id and name. */
-  boundDomains(moduleIds: number[]) {
+  /** The site's domains bound to any of `moduleIds`: module id and domain id and name. */
+  boundDomains(siteId: number, moduleIds: number[]) {
     if (moduleIds.length === 0) return Promise.resolve([]);
     return this.db
       .select({ moduleId: domainModules.moduleId, domainId: domains.id, name: domains.name })
       .from(domainModules)
       .innerJoin(domains, eq(domains.id, domainModules.domainId))
-      .where(inArray(domainModules.moduleId, moduleIds))
+      .where(and(eq(domains.siteId, siteId), inArray(domainModules.moduleId, moduleIds)))
       .orderBy(asc(domains.name));
   }
 

@@ -67,7 +67,9 @@ export class SiteModulesService {
 
   private async present(repo: SiteModulesRepository, rows: ModuleRow[]): Promise<PresentedModule[]> {
     const ids = rows.map((r) => r.id);
-    const [bound, counts] = await Promise.all([repo.boundDomains(ids), repo.ruleCounts(ids)]);
+    const siteId = rows[0]?.siteId;
+    if (siteId === undefined) return [];
+    const [bound, counts] = await Promise.all([repo.boundDomains(siteId, ids), repo.ruleCounts(ids)]);
     return rows.map((row) => ({
       ...row.settings,
       id: row.id,
@@ -139,13 +141,17 @@ export class SiteModulesService {
     return presented as PresentedModule;
   }
 
-  /** All or none: an id not of this site and type is 101018; a bound module is refused (moduleInUse). */
+  /**
+   * All or none: an id not of this site and type is 101018, settled before anything else about the
+   * ids; a bound module is then refused (moduleInUse) naming the site's domains that use it.
+   */
   async delete(userId: number, siteId: number, type: SiteModuleType, ids: number[], locale: Locale) {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.db.transaction(async (tx) => {
       const repo = new SiteModulesRepository(tx);
-      const bound = await repo.boundDomains(unique);
+      if ((await repo.findMany(siteId, type, unique)).length !== unique.length) throw new AppError(101018);
+      const bound = await repo.boundDomains(siteId, unique);
       const first = bound[0];
       if (first) {
         throw invalidFields(locale, [

@@ -175,6 +175,9 @@ export class SitesService {
     try {
       await this.db.transaction(async (tx) => {
         const repo = new SitesRepository(tx);
+        if ((await repo.findMany({ ownerId: operatorId }, unique, true)).length !== unique.length) {
+          throw new AppError(101018);
+        }
         const withPorts = await repo.withPorts(operatorId, unique);
         if (withPorts.length > 0) throw new AppError(205004, { extra: { siteIDs: withPorts.sort((a, b) => a - b) } });
         if ((await repo.deleteMany(operatorId, unique)) !== unique.length) {

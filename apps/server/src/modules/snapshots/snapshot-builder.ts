@@ -38,7 +38,8 @@ import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
  *
  * A domain of a site that is paused, limited or expired stays in the snapshot marked disabled, so
  * the edge answers it with the "disabled" page instead of "unknown host". Disabled domains are
- * left out (their names may belong to an enabled domain elsewhere).
+ * left out (their names may belong to an enabled domain elsewhere), and so are claims that have
+ * not proved control of their name (pending or lost; see domain-proof.service.ts).
  *
  * A node the operator switched off gets an empty data plane: it stays connected (commands, status)
  * but serves no site, so the edge answers every host with its unknown-host page.
@@ -261,7 +262,7 @@ export class SnapshotBuilder {
         d.port_map
       ) ORDER BY d.id), '[]'::json) AS doc
       FROM domains d JOIN sites s ON s.id = d.site_id
-      WHERE d.enabled AND d.site_id IN ${servedSites}`);
+      WHERE d.enabled AND d.proof_status IN (1, 2) AND d.site_id IN ${servedSites}`);
     const raw = (served as unknown as { rows: { doc: unknown }[] }).rows[0]?.doc;
     const domainRows = (typeof raw === 'string' ? JSON.parse(raw) : raw) as ServedDomainRow[];
     if (domainRows.length === 0) return empty();

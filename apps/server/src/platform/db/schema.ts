@@ -730,7 +730,8 @@ export const siteErrorPages = pgTable(
 );
 
 /**
- * Domains of a site. A name is unique in its site; among enabled domains it is unique in the whole
+ * Domains of a site, each one customer's claim of its name. A name is unique in its site; among
+ * live domains (enabled, and proved or waived: DOMAIN_PROOF_STATUS) it is unique in the whole
  * installation (401001), enforced by the partial unique index so two writers cannot both win.
  */
 export const domains = pgTable(
@@ -757,6 +758,12 @@ export const domains = pgTable(
     // 0 = not checked, 1 = the name resolves to the target, 2 = it does not (DOMAIN_CNAME_STATUS).
     cnameStatus: smallint('cname_status').$type<0 | 1 | 2>().notNull().default(0),
     cnameCheckedAt: timestamp('cname_checked_at', { withTimezone: true, mode: 'date' }),
+    // Proof of control of the name: 0 pending, 1 proved, 2 waived, 3 lost (DOMAIN_PROOF_STATUS).
+    proofStatus: smallint('proof_status').$type<0 | 1 | 2 | 3>().notNull().default(0),
+    // The value of the TXT record `_rampart-challenge.<name>` that proves this claim: 32 hex digits
+    // from a strong random source, one per row.
+    proofToken: text('proof_token').notNull().default(sql`replace(gen_random_uuid()::text, '-', '')`),
+    proofCheckedAt: timestamp('proof_checked_at', { withTimezone: true, mode: 'date' }),
     // Automatic certificate for the domain (a flag; issuance is not built yet); 401004 over the limit.
     autoSSL: boolean('auto_ssl').notNull().default(false),
     // Reach the origin on the port the client used (listeners of the scheme's protocol).
@@ -767,7 +774,8 @@ export const domains = pgTable(
   (t) => [
     uniqueIndex('domains_site_name_key').on(t.siteId, t.name),
     uniqueIndex('domains_cname_label_key').on(t.cnameLabel),
-    uniqueIndex('domains_enabled_name_key').on(t.name).where(sql`${t.enabled}`),
+    uniqueIndex('domains_live_name_key').on(t.name).where(sql`${t.enabled} AND ${t.proofStatus} IN (1, 2)`),
+    index('domains_name_idx').on(t.name),
     index('domains_certificate_idx').on(t.certificateId),
   ],
 );

@@ -1,11 +1,4 @@
-import {
-  accountRoutes,
-  auditRoutes,
-  type ManagedAccount,
-  PAGE_SIZE_MAX,
-  roleRoutes,
-  type Tier,
-} from '@rampart/contract';
+import { auditRoutes, type ManagedAccount, PAGE_SIZE_MAX, roleRoutes, type Tier } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Popconfirm, Select, Typography } from 'antd';
 import { useState } from 'react';
@@ -13,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCan } from '../../../app/account-context';
 import { CONSOLE_PATHS } from '../../../app/console-paths';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -133,7 +127,7 @@ export function AssignRoleModal({
       params: { auth: tier },
       body: { accountId: id, roleId },
     }),
-    invalidates: [roleRoutes.listRoles, accountRoutes.listAccounts, accountRoutes.listSubAccounts],
+    invalidates: changes('roles', 'accounts'),
     success: () => toastText('updateUserRoleSuccess'),
     form: { instance: form, fields: ['roleId'] },
     onSuccess: onClose,

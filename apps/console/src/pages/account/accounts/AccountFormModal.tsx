@@ -7,6 +7,7 @@ import {
 } from '@rampart/contract';
 import { Form, Input, InputNumber, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { localized, toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -24,7 +25,7 @@ interface AccountValues {
 
 const createRules = schemaRules(accountRoutes.createAccount.request.body, { auth: 'user' });
 const updateRules = schemaRules(accountRoutes.updateAccount.request.body, { id: 1 });
-const invalidates = [accountRoutes.listAccounts, accountRoutes.listSubAccounts];
+const invalidates = changes('accounts');
 
 /**
  * Creates an account of `kind` (it is mailed a link to create its password) or edits one: name,

@@ -11,6 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Popconfirm, Space, Table, type TableColumnsType, Tabs, Tag } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { useTier } from '../../../app/tier-context';
 import { localized, toastText } from '../../../app/toast';
@@ -75,7 +76,7 @@ export function AccountsPage() {
   const [roleOf, setRoleOf] = useState<ManagedAccount | null>(null);
   const [zonesOf, setZonesOf] = useState<ManagedAccount | null>(null);
   const switchUser = useSwitchUser(tier);
-  const invalidates = [accountRoutes.listAccounts, accountRoutes.listSubAccounts];
+  const invalidates = changes('accounts');
   const remove = useRouteMutation(tier, accountRoutes.deleteAccount, {
     input: (account: ManagedAccount) => ({ params: { auth: tier }, body: { id: account.id } }),
     invalidates,

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Select, Spin, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { FormModal } from '../../../components/FormModal';
 
@@ -25,7 +26,7 @@ export function AssignZonesModal({ account, onClose }: { account: ManagedAccount
   const zones = useQuery({ ...routeQuery('client', zoneRoutes.metaZones, {}), enabled: open });
   const save = useRouteMutation('client', accountZoneRoutes.setAccountZones, {
     input: ({ id, zoneIDs }: { id: number; zoneIDs: number[] }) => ({ params: { clientId: id }, body: { zoneIDs } }),
-    invalidates: [accountZoneRoutes.getAccountZones],
+    invalidates: changes('accountZones'),
     success: () => t('zonesSaved'),
     form: { instance: form, fields: ['zoneIDs'] },
     onSuccess: onClose,

@@ -1,6 +1,7 @@
 import { API_TOKEN_TTL_MAX_S, API_TOKEN_TTL_MIN_S, type ApiToken, apiTokenRoutes, type Tier } from '@rampart/contract';
 import { Alert, Button, Flex, Form, Input, InputNumber, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { createdText } from '../../../app/toast';
 import { CopyButton } from '../../../components/CopyButton';
@@ -43,7 +44,7 @@ export function ApiTokenFormModal({
         permissions: values.permissions && values.permissions.length > 0 ? values.permissions : null,
       },
     }),
-    invalidates: [apiTokenRoutes.listApiTokens],
+    invalidates: changes('apiTokens'),
     success: createdText,
     form: { instance: form, fields: ['name', 'lifetime', 'permissions'] },
     onSuccess: (reply) => onCreated(reply.data),

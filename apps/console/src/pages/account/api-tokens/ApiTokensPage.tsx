@@ -5,6 +5,7 @@ import { Button, Flex, type TableColumnsType, Tag, Tooltip, Typography } from 'a
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { useTier } from '../../../app/tier-context';
 import { toastText } from '../../../app/toast';
@@ -36,7 +37,7 @@ export function ApiTokensPage() {
   const [selected, setSelected] = useState<number[]>([]);
   const remove = useRouteMutation(tier, apiTokenRoutes.deleteApiTokens, {
     input: (ids: number[]) => ({ params: { auth: tier }, body: { ids } }),
-    invalidates: [apiTokenRoutes.listApiTokens],
+    invalidates: changes('apiTokens'),
     success: () => toastText('deleteSuccess'),
     onSuccess: (_reply, ids) => setSelected((current) => current.filter((id) => !ids.includes(id))),
   });

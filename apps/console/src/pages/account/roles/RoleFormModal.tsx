@@ -1,6 +1,7 @@
 import { type Role, roleRoutes, type Tier } from '@rampart/contract';
 import { Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -25,7 +26,7 @@ export function RoleFormModal({ tier, role, onClose }: { tier: Tier; role: Role 
   const { t } = useTranslation('roles');
   const [form] = Form.useForm<RoleValues>();
   const existing = role === 'new' ? null : role;
-  const outcome = { invalidates: [roleRoutes.listRoles], form: { instance: form, fields: FIELDS }, onSuccess: onClose };
+  const outcome = { invalidates: changes('roles'), form: { instance: form, fields: FIELDS }, onSuccess: onClose };
   const create = useRouteMutation(tier, roleRoutes.createRole, {
     input: (values: RoleValues) => ({ params: { auth: tier }, body: bodyOf(values) }),
     success: () => toastText('createRoleSuccess'),

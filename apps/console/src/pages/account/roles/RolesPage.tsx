@@ -5,6 +5,7 @@ import { Button, Flex, Space, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { useTier } from '../../../app/tier-context';
 import { toastText } from '../../../app/toast';
@@ -39,7 +40,7 @@ export function RolesPage() {
   const [editing, setEditing] = useState<Role | 'new' | null>(null);
   const remove = useRouteMutation(tier, roleRoutes.deleteRole, {
     input: (role: Role) => ({ params: { auth: tier, roleId: role.id } }),
-    invalidates: [roleRoutes.listRoles],
+    invalidates: changes('roles'),
     success: () => toastText('removeRoleSuccess'),
   });
 

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Form, Input, Space, Switch, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
@@ -21,7 +22,6 @@ interface AnnouncementValues {
 }
 
 const rules = schemaRules(announcementRoutes.createAnnouncement.request.body);
-const INVALIDATES = [announcementRoutes.listClientAnnouncements, announcementRoutes.listUserAnnouncements];
 const FIELDS = ['title', 'content', 'running'];
 
 /**
@@ -44,12 +44,12 @@ export function AnnouncementSettingPage() {
     input: ({ item, running }: { item: Announcement; running: boolean }) => ({
       body: { id: item.id, title: item.title, content: item.content, running },
     }),
-    invalidates: INVALIDATES,
+    invalidates: changes('announcements'),
     success: () => toastText('setSuccess'),
   });
   const remove = useRouteMutation('client', announcementRoutes.deleteAnnouncements, {
     input: (ids: number[]) => ({ body: { ids } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('announcements'),
     success: () => toastText('deleteSuccess'),
     onSuccess: (_reply, ids) => setSelected((current) => current.filter((id) => !ids.includes(id))),
   });
@@ -141,7 +141,7 @@ function AnnouncementFormModal({
   const existing = announcement === 'new' ? null : announcement;
   const create = useRouteMutation('client', announcementRoutes.createAnnouncement, {
     input: (values: AnnouncementValues) => ({ body: { ...values, content: values.content ?? '' } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('announcements'),
     success: createdText,
     form: { instance: form, fields: FIELDS },
     onSuccess: onClose,
@@ -150,7 +150,7 @@ function AnnouncementFormModal({
     input: ({ values, id }: { values: AnnouncementValues; id: number }) => ({
       body: { ...values, content: values.content ?? '', id },
     }),
-    invalidates: INVALIDATES,
+    invalidates: changes('announcements'),
     success: () => toastText('updateSuccess'),
     form: { instance: form, fields: FIELDS },
     onSuccess: onClose,

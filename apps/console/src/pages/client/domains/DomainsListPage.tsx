@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Select, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { localized, toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
@@ -38,7 +39,7 @@ export function DomainsListPage() {
   const [form] = Form.useForm<{ tags: string[] }>();
   const setTags = useRouteMutation('client', clientDomainRoutes.setClientDomainTags, {
     input: ({ tags }: { tags?: string[] }) => ({ body: { ids: selected, tags: tags ?? [] } }),
-    invalidates: [clientDomainRoutes.listClientDomains, clientDomainRoutes.clientDomainTags],
+    invalidates: changes('domains'),
     success: () => toastText('updateTagsSuccess'),
     form: { instance: form, fields: ['tags'] },
     onSuccess: () => setTagging(false),

@@ -10,6 +10,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Form, Input, Space, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DeleteButton } from '../../../components/DeleteButton';
@@ -101,14 +102,14 @@ export function CustomizeLogoPage() {
       if (cleared.length > 0) body.reset = cleared.join(',');
       return { body };
     },
-    invalidates: [logoRoutes.listLogos],
+    invalidates: changes('logos'),
     success: () => t('saved'),
     onSuccess: done,
     form: { instance: form, fields: [...TEXT_FIELDS] },
   });
   const reset = useRouteMutation('client', logoRoutes.deleteLogo, {
     input: () => ({}),
-    invalidates: [logoRoutes.listLogos],
+    invalidates: changes('logos'),
     success: () => toastText('deleteSuccess'),
     onSuccess: done,
   });

@@ -1,8 +1,9 @@
-import { type AnyRoute, monitoringRoutes } from '@rampart/contract';
+import { monitoringRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Input, Radio, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -36,15 +37,7 @@ const CANDIDATES = 100;
  * Makes a node a monitor node: a registered machine left uninitialised (`client/monitor/nodes/notInit`)
  * or an initialised edge node that probes as well.
  */
-export function AddMonitorModal({
-  open,
-  onClose,
-  invalidates,
-}: {
-  open: boolean;
-  onClose: () => void;
-  invalidates: readonly AnyRoute[];
-}) {
+export function AddMonitorModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('monitoring');
   const [form] = Form.useForm<AddValues>();
   const source = Form.useWatch('source', form) ?? 'dedicated';
@@ -54,7 +47,7 @@ export function AddMonitorModal({
   });
   const create = useRouteMutation('client', monitoringRoutes.createMonitorNode, {
     input: (values: AddValues) => ({ body: { ...toBody(values), nodeID: toBody(values).nodeID ?? 0 } }),
-    invalidates,
+    invalidates: changes('monitors'),
     success: createdText,
     form: { instance: form, fields: (path: readonly string[]) => (path[0] === 'nodeID' ? source : path[0]) },
     onSuccess: onClose,

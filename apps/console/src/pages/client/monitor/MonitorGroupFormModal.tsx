@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -31,7 +32,7 @@ const rules = schemaRules(
   (field) => (field === 'targets' ? 'nodeIDs' : field),
 );
 const r = monitoringRoutes;
-const invalidates = [r.listMonitorGroups, r.metaMonitorGroups, r.listMonitorNodes, r.listMonitorGroupNodes];
+const invalidates = changes('monitorGroups');
 
 /** Creates or edits a monitor group: its probe settings, the monitor nodes that probe and the nodes probed. */
 export function MonitorGroupFormModal({ group, onClose }: { group: MonitorGroup | 'new' | null; onClose: () => void }) {

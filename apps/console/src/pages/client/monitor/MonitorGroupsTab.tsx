@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DeleteButton } from '../../../components/DeleteButton';
@@ -27,7 +28,7 @@ export function MonitorGroupsTab() {
   const [editing, setEditing] = useState<MonitorGroup | 'new' | null>(null);
   const remove = useRouteMutation('client', r.deleteMonitorGroup, {
     input: (group: MonitorGroup) => ({ body: { id: group.id } }),
-    invalidates: [r.listMonitorGroups, r.metaMonitorGroups, r.listMonitorNodes],
+    invalidates: changes('monitorGroups'),
     success: () => toastText('deleteSuccess'),
   });
   const openId = idFilter(search.filters.group);

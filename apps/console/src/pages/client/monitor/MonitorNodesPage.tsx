@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Switch, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
@@ -14,7 +15,7 @@ import { useListSearch } from '../../../features/lists/use-list-search';
 import { AddMonitorModal } from './AddMonitorModal';
 
 const r = monitoringRoutes;
-const invalidates = [r.listMonitorNodes, r.metaMonitors, r.listMonitorCandidates, r.listMonitorGroups];
+const invalidates = changes('monitors');
 
 /** `/client/monitorManagement/monitorNodeList`: the nodes that probe; add, pause and remove them. */
 export function MonitorNodesPage() {
@@ -102,7 +103,7 @@ export function MonitorNodesPage() {
         paging={search}
         emptyText={t('emptyMonitors')}
       />
-      <AddMonitorModal open={adding} onClose={() => setAdding(false)} invalidates={invalidates} />
+      <AddMonitorModal open={adding} onClose={() => setAdding(false)} />
     </>
   );
 }

@@ -1,8 +1,9 @@
-import { groupRoutes, nodeRoutes, type uninitializedNodeSchema, zoneRoutes } from '@rampart/contract';
+import { groupRoutes, type uninitializedNodeSchema, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useCallsMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -47,7 +48,7 @@ export function InitializeNodesModal({ nodes, onClose, onDone }: InitializeNodes
     enabled: nodes !== null && zoneID !== undefined,
   });
   const place = useCallsMutation('client', (values: PlaceValues) => initializeNodes(ids(nodes), values), {
-    invalidates: [nodeRoutes.listUninitializedNodes, nodeRoutes.listInitializedNodes, groupRoutes.listGroups],
+    invalidates: changes('nodes'),
     success: () => toastText('setSuccess'),
     form: { instance: form, fields: ['zoneID'] },
     onSuccess: onDone,

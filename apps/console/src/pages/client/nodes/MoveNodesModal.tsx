@@ -1,7 +1,8 @@
-import { type InitializedNode, nodeRoutes, zoneRoutes } from '@rampart/contract';
+import { type InitializedNode, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -32,7 +33,7 @@ export function MoveNodesModal({
   const zones = useQuery({ ...routeQuery('client', zoneRoutes.metaZones, {}), enabled: nodes !== null });
   const move = useRouteMutation('client', zoneRoutes.moveNodesToZone, {
     input: (values: MoveValues) => ({ body: { nodeIDs: (nodes ?? []).map((n) => n.id), zoneID: values.zoneID } }),
-    invalidates: [nodeRoutes.listInitializedNodes, zoneRoutes.listZones],
+    invalidates: changes('nodes'),
     success: () => toastText('setSuccess'),
     form: { instance: form, fields: ['zoneID'] },
     onSuccess: onDone,

@@ -2,18 +2,13 @@ import { dailyTimeSchema, nodeOperationRoutes as ops, PORT_TYPES } from '@rampar
 import { Form, Input, Radio, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { changes } from '../../../app/resource-changes';
 import { useCallsMutation } from '../../../app/route-query';
 import { toast, toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
 import { UrlsField } from '../../../features/cache/CacheTasks';
 import { schemaRules, valueRules } from '../../../forms/zod-rules';
-import {
-  COMMAND_ACTIONS,
-  NODE_ACTION_INVALIDATES,
-  type NodeAction,
-  type NodeActionValues,
-  runNodeAction,
-} from './node-actions';
+import { COMMAND_ACTIONS, type NodeAction, type NodeActionValues, runNodeAction } from './node-actions';
 import { useLatestVersion } from './node-upgrade-ui';
 
 const memoRules = schemaRules(ops.setNodeMemo.request.body, { ids: [1] });
@@ -37,7 +32,7 @@ export function NodeActionModal({
   const latest = useLatestVersion().data?.data;
   const [form] = Form.useForm<NodeActionValues>();
   const run = useCallsMutation('client', (values: NodeActionValues) => runNodeAction(action as NodeAction, values), {
-    invalidates: NODE_ACTION_INVALIDATES,
+    invalidates: changes('nodes'),
     success: () => toastText('setSuccess'),
     form: { instance: form, fields: ['memo', 'monitor', 'portType', 'time', 'urls'] },
     onSuccess: () => {

@@ -3,13 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Input, Modal, Table, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { DeleteButton } from '../../../components/DeleteButton';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
-
-const INVALIDATES = [subNodeRoutes.listSubNodes] as const;
 
 /** Addresses typed one per line (or separated by commas or spaces). */
 function addressesOf(text: string): string[] {
@@ -32,19 +31,19 @@ export function NodeSubNodes({ node }: { node: InitializedNode }) {
   const [editing, setEditing] = useState<{ id: number; ip: string } | null>(null);
   const create = useRouteMutation('client', subNodeRoutes.createSubNodes, {
     input: (ips: string[]) => ({ params, body: { ips } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('subNodes'),
     success: () => toastText('setSuccess'),
     onSuccess: () => setAdding(''),
   });
   const remove = useRouteMutation('client', subNodeRoutes.deleteSubNodes, {
     input: (ids: number[]) => ({ params, body: { ids } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('subNodes'),
     success: () => toastText('deleteSuccess'),
     onSuccess: clear,
   });
   const update = useRouteMutation('client', subNodeRoutes.updateSubNodeIp, {
     input: (value: { id: number; ip: string }) => ({ params, body: value }),
-    invalidates: INVALIDATES,
+    invalidates: changes('subNodes'),
     success: () => toastText('updateSuccess'),
     onSuccess: () => setEditing(null),
   });

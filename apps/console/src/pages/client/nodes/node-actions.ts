@@ -1,7 +1,6 @@
 import {
   cacheTaskRoutes,
   type InitializedNode,
-  nodeRoutes,
   nodeUpgradeRoutes,
   nodeOperationRoutes as ops,
 } from '@rampart/contract';
@@ -60,14 +59,6 @@ export function commonZone(nodes: readonly InitializedNode[]): number | null {
   const zones = new Set(nodes.map((n) => n.zoneId));
   return zones.size === 1 ? (nodes[0]?.zoneId ?? null) : null;
 }
-
-/** Routes whose data an action changes: the node lists, and a node's command history and upgrade log. */
-export const NODE_ACTION_INVALIDATES = [
-  nodeRoutes.listInitializedNodes,
-  ops.listNodeCommands,
-  ops.listZoneNodes,
-  nodeUpgradeRoutes.listNodeUpgradeLogs,
-];
 
 /** Makes the call of an action, all or none over its nodes. */
 export async function runNodeAction(action: NodeAction, values: NodeActionValues): Promise<unknown> {

@@ -2,6 +2,7 @@ import { PORT_TYPES, type Product, productRoutes } from '@rampart/contract';
 import { Form, Input, InputNumber, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -48,7 +49,7 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
   const [form] = Form.useForm<ProductValues>();
   const portType = Form.useWatch('portType', form) ?? 7;
   const fields = { instance: form, fields: (path: readonly string[]) => FORM_FIELD[path[0] ?? ''] };
-  const invalidates = [productRoutes.listProducts, productRoutes.metaProducts];
+  const invalidates = changes('products');
   const create = useRouteMutation('client', productRoutes.createProduct, {
     input: (values: ProductValues) => ({ body: toBody(values) }),
     invalidates,

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
@@ -32,7 +33,7 @@ export function ProductsListPage() {
   const [editing, setEditing] = useState<Product | 'new' | null>(null);
   const remove = useRouteMutation('client', productRoutes.deleteProduct, {
     input: (product: Product) => ({ body: { id: product.id } }),
-    invalidates: [productRoutes.listProducts, productRoutes.metaProducts],
+    invalidates: changes('products'),
     success: () => toastText('deleteSuccess'),
   });
 

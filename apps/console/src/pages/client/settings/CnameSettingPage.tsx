@@ -4,10 +4,12 @@ import { Alert, Button, Descriptions, Form, Input, Modal, Space, Spin, Tag, Typo
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { PageTitle } from '../../../components/PageTitle';
 import { valueRules } from '../../../forms/zod-rules';
+import { DomainProofSetting } from './DomainProofSetting';
 
 const domainRules = valueRules(zDomainName());
 
@@ -26,7 +28,7 @@ export function CnameSettingPage() {
   const setting = useQuery(routeQuery('client', cnameSettingRoutes.getCnameSetting, {}));
   const save = useRouteMutation('client', cnameSettingRoutes.putCnameSetting, {
     input: (domain: string) => ({ body: { domain } }),
-    invalidates: [cnameSettingRoutes.getCnameSetting],
+    invalidates: changes('cnameSetting'),
     success: () => toastText('setSuccess'),
     form: { instance: form, fields: ['domain'] },
     onSuccess: (reply) => {
@@ -106,6 +108,7 @@ export function CnameSettingPage() {
           </Modal>
         </>
       )}
+      <DomainProofSetting />
     </>
   );
 }

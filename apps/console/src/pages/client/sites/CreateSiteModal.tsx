@@ -2,6 +2,7 @@ import { productRoutes, siteRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { DatePicker, Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -33,7 +34,7 @@ export function CreateSiteModal({ open, onClose }: { open: boolean; onClose: () 
     input: ({ expiredAt, tags, ...rest }: SiteValues) => ({
       body: { ...rest, tags: tags ?? [], expiredAt: expiredAt ? expiredAt.endOf('day').toISOString() : null },
     }),
-    invalidates: [siteRoutes.listClientSites],
+    invalidates: changes('sites'),
     success: createdText,
     form: { instance: form, fields: FIELDS },
     onSuccess: onClose,

@@ -1,6 +1,7 @@
-import { clientSiteRoutes, type OperatorSite, siteRoutes } from '@rampart/contract';
+import { clientSiteRoutes, type OperatorSite } from '@rampart/contract';
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -19,7 +20,7 @@ export function EditSiteModal({ site, onClose }: { site: OperatorSite | null; on
   const [form] = Form.useForm<EditValues>();
   const update = useRouteMutation('client', clientSiteRoutes.updateSite, {
     input: (values: EditValues) => ({ body: { ...values, id: site?.siteID ?? 0 } }),
-    invalidates: [siteRoutes.listClientSites, clientSiteRoutes.metaSites],
+    invalidates: changes('sites'),
     success: () => toastText('updateSuccess'),
     form: { instance: form, fields: ['siteName', 'memo'] },
     onSuccess: onClose,

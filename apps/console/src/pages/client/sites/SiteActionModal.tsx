@@ -1,7 +1,8 @@
-import { cacheTaskRoutes, clientSiteRoutes, type OperatorSite, productRoutes, siteRoutes } from '@rampart/contract';
+import { cacheTaskRoutes, clientSiteRoutes, type OperatorSite, productRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { DatePicker, Form, InputNumber, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useCallsMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -78,7 +79,7 @@ export function SiteActionModal(props: { action: FormAction | null; sites: Opera
         values,
       ),
     {
-      invalidates: [siteRoutes.listClientSites, clientSiteRoutes.siteTags, productRoutes.listProducts],
+      invalidates: changes('sites'),
       success: () =>
         toastText(
           action === 'tags' ? 'updateTagsSuccess' : action === 'clearCache' ? 'clearCacheSuccess' : 'setSuccess',

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Dropdown, Flex, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DeleteButton } from '../../../components/DeleteButton';
@@ -32,7 +33,7 @@ export function SitesListPage() {
   const actions = useSiteActions();
   const remove = useRouteMutation('client', siteRoutes.deleteSites, {
     input: (ids: number[]) => ({ body: { ids } }),
-    invalidates: [siteRoutes.listClientSites],
+    invalidates: changes('sites'),
     success: () => toastText('deleteSuccess'),
     onSuccess: (_reply, ids) => setSelected((current) => current.filter((site) => !ids.includes(site.siteID))),
   });

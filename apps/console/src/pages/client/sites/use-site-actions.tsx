@@ -1,7 +1,6 @@
 import {
   clientSiteRoutes,
   type OperatorSite,
-  productRoutes,
   SITE_ACCOUNT_STATUS_LABELS,
   type SiteAccountStatus,
   siteRoutes,
@@ -9,6 +8,7 @@ import {
 import type { MenuProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { localized, toast, toastText } from '../../../app/toast';
 import { FORM_ACTIONS, type FormAction } from './SiteActionModal';
@@ -25,12 +25,12 @@ export function useSiteActions() {
   const [open, setOpen] = useState<{ action: FormAction; sites: OperatorSite[] } | null>(null);
   const setStatus = useRouteMutation('client', siteRoutes.setSitesStatus, {
     input: (body: { ids: number[]; status: SiteAccountStatus }) => ({ body }),
-    invalidates: [siteRoutes.listClientSites],
+    invalidates: changes('sites'),
     success: () => toastText('setSuccess'),
   });
   const refresh = useRouteMutation('client', clientSiteRoutes.refreshSitesProduct, {
     input: (ids: number[]) => ({ body: { ids } }),
-    invalidates: [siteRoutes.listClientSites, productRoutes.listProducts],
+    invalidates: changes('sites'),
     onSuccess: (reply) => {
       const names = [...new Set(reply.data.flatMap((site) => site.groups.map((group) => group.name)))];
       toast.success(t('refreshed', { groups: names.length > 0 ? names.join(', ') : t('noGroups') }));

@@ -1,11 +1,11 @@
 import { type VirtualNode, virtualNodeRoutes } from '@rampart/contract';
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { createdText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
 import { schemaRules } from '../../../forms/zod-rules';
-import { RECORD_INVALIDATES } from './record-invalidates';
 
 interface CnameValues {
   value: string;
@@ -27,7 +27,7 @@ export function CnameRecordModal({
   const [form] = Form.useForm<CnameValues>();
   const add = useRouteMutation('client', virtualNodeRoutes.addVirtualNodeCname, {
     input: (body: CnameValues) => ({ params: { zoneID: zoneId, id: node?.id ?? 0 }, body }),
-    invalidates: RECORD_INVALIDATES,
+    invalidates: changes('virtualNodeRecords'),
     success: createdText,
     form: { instance: form, fields: ['value'] },
     onSuccess: onClose,

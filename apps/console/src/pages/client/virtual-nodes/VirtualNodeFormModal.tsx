@@ -1,6 +1,7 @@
 import { PORT_TYPES, type VirtualNode, virtualNodeRoutes } from '@rampart/contract';
 import { Form, Input, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -29,7 +30,7 @@ export function VirtualNodeFormModal({
   const { t } = useTranslation(['virtualNodes', 'common']);
   const [form] = Form.useForm<VirtualNodeValues>();
   const params = { zoneID: zoneId };
-  const invalidates = [virtualNodeRoutes.listVirtualNodes];
+  const invalidates = changes('virtualNodes');
   const create = useRouteMutation('client', virtualNodeRoutes.createVirtualNode, {
     input: (body: VirtualNodeValues) => ({ params, body }),
     invalidates,

@@ -10,6 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Flex, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DeleteButton } from '../../../components/DeleteButton';
@@ -18,7 +19,6 @@ import { PickerModal } from '../../../features/lists/PickerModal';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
 import { CnameRecordModal } from './CnameRecordModal';
-import { RECORD_INVALIDATES } from './record-invalidates';
 
 /** A virtual node's records in a drawer: add a CNAME or node records, delete selected ones. */
 export function VirtualNodeRecordsDrawer({
@@ -58,13 +58,13 @@ function Records({ zoneId, node }: { zoneId: number; node: VirtualNode }) {
   const [adding, setAdding] = useState<'cname' | 'nodes' | null>(null);
   const remove = useRouteMutation('client', virtualNodeRoutes.deleteVirtualNodeRecords, {
     input: (ids: number[]) => ({ params, body: { ids } }),
-    invalidates: RECORD_INVALIDATES,
+    invalidates: changes('virtualNodeRecords'),
     success: () => toastText('deleteSuccess'),
     onSuccess: clear,
   });
   const addNodes = useRouteMutation('client', virtualNodeRoutes.addVirtualNodeNodeRecords, {
     input: (nodeIDs: number[]) => ({ params, body: { nodeIDs } }),
-    invalidates: RECORD_INVALIDATES,
+    invalidates: changes('virtualNodeRecords'),
     success: () => toastText('setSuccess'),
     onSuccess: () => setAdding(null),
   });

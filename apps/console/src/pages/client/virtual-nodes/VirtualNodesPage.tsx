@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Select, Space, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
@@ -36,7 +37,7 @@ export function VirtualNodesPage() {
   const [editing, setEditing] = useState<VirtualNode | 'new' | null>(null);
   const remove = useRouteMutation('client', virtualNodeRoutes.deleteVirtualNodes, {
     input: (node: VirtualNode) => ({ params, body: { ids: [node.id] } }),
-    invalidates: [virtualNodeRoutes.listVirtualNodes],
+    invalidates: changes('virtualNodes'),
     success: () => toastText('deleteSuccess'),
   });
   const recordsId = idFilter(search.filters.records);

@@ -1,6 +1,7 @@
 import { type Group, groupRoutes, PORT_TYPES } from '@rampart/contract';
 import { Form, Input, Radio, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -28,7 +29,7 @@ export function GroupFormModal({ zoneId, group, onClose }: GroupFormModalProps) 
   const { t } = useTranslation(['zones', 'common']);
   const [form] = Form.useForm<GroupValues>();
   const params = { zoneID: zoneId };
-  const invalidates = [groupRoutes.listGroups, groupRoutes.metaGroups];
+  const invalidates = changes('groups');
   const create = useRouteMutation('client', groupRoutes.createGroup, {
     input: (body: GroupValues) => ({ params, body }),
     invalidates,

@@ -3,16 +3,15 @@ import {
   type AnyRoute,
   type DnsLineId,
   groupLineRoutes,
-  groupRoutes,
   type LineNode,
   type LineVirtualNode,
   type RouteInput,
-  virtualNodeRoutes,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Select, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DeleteButton } from '../../../components/DeleteButton';
@@ -27,17 +26,6 @@ export interface LineRef {
   groupId: number;
   line: DnsLineId;
 }
-
-/** What a change on a line makes stale: the line lists, their counts and the groups' totals. */
-const INVALIDATES = [
-  groupLineRoutes.listLineNodes,
-  groupLineRoutes.listLineVirtualNodes,
-  groupLineRoutes.lineNodeCandidates,
-  groupLineRoutes.lineVirtualNodeCandidates,
-  groupLineRoutes.lineNodeNums,
-  groupRoutes.listGroups,
-  virtualNodeRoutes.listVirtualNodes,
-];
 
 interface MembersProps<T extends { id: number; name: string }> {
   at: LineRef;
@@ -119,17 +107,17 @@ function useLineMutations<R extends LineRouteSet>(at: LineRef, routes: R, field:
     ({ params, body: { [field]: ids, ...extra } }) as unknown as RouteInput<T>;
   const add = useRouteMutation<R['add'], number[]>('client', routes.add, {
     input: (ids: number[]) => input<R['add']>(ids),
-    invalidates: INVALIDATES,
+    invalidates: changes('lines'),
     success: () => toastText('setSuccess'),
   });
   const remove = useRouteMutation<R['remove'], number[]>('client', routes.remove, {
     input: (ids: number[]) => input<R['remove']>(ids),
-    invalidates: INVALIDATES,
+    invalidates: changes('lines'),
     success: () => toastText('removeSuccess'),
   });
   const move = useRouteMutation<R['move'], { ids: number[]; toLine: DnsLineId }>('client', routes.move, {
     input: ({ ids, toLine }: { ids: number[]; toLine: DnsLineId }) => input<R['move']>(ids, { toLine }),
-    invalidates: INVALIDATES,
+    invalidates: changes('lines'),
     success: () => toastText('setSuccess'),
   });
   return {

@@ -1,6 +1,7 @@
 import { type Zone, zoneRoutes } from '@rampart/contract';
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -18,7 +19,7 @@ const rules = schemaRules(zoneRoutes.createZone.request.body);
 export function ZoneFormModal({ zone, onClose }: { zone: Zone | 'new' | null; onClose: () => void }) {
   const { t } = useTranslation('zones');
   const [form] = Form.useForm<ZoneValues>();
-  const invalidates = [zoneRoutes.listZones, zoneRoutes.metaZones];
+  const invalidates = changes('zones');
   const create = useRouteMutation('client', zoneRoutes.createZone, {
     input: (body: ZoneValues) => ({ body }),
     invalidates,

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Flex, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DeleteButton } from '../../../components/DeleteButton';
@@ -43,7 +44,7 @@ function ZoneGroups({ zone }: { zone: Zone }) {
   const [openLine, setOpenLine] = useState<(LineRef & { groupName: string }) | null>(null);
   const remove = useRouteMutation('client', groupRoutes.deleteGroup, {
     input: (group: Group) => ({ params, body: { id: group.id } }),
-    invalidates: [groupRoutes.listGroups, groupRoutes.metaGroups],
+    invalidates: changes('groups'),
     success: () => toastText('deleteSuccess'),
   });
 

@@ -2,6 +2,7 @@ import { ZONE_LIMIT_MAX, type ZoneSettings, zoneRoutes } from '@rampart/contract
 import { Button, Form, InputNumber, Space, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 
@@ -33,7 +34,7 @@ function LimitForm({ zoneId, field, value }: { zoneId: number; field: LimitKey; 
   useEffect(() => form.setFieldsValue({ count: value }), [form, value]);
   const save = useRouteMutation('client', ROUTES[field], {
     input: (count: number) => ({ params: { zoneID: zoneId }, body: { count } }),
-    invalidates: [zoneRoutes.getZoneSettings],
+    invalidates: changes('zones'),
     success: () => toastText('setSuccess'),
     form: { instance: form, fields: ['count'] },
   });

@@ -2,6 +2,7 @@ import { nodeRoutes, zoneSettingRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, List, Space, Spin, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { NODE_LIST_QUERY } from '../nodes/node-refresh';
@@ -22,7 +23,7 @@ export function ZoneNginxPanel({ zoneId }: { zoneId: number }) {
     }),
     ...NODE_LIST_QUERY,
   });
-  const invalidates = [zoneSettingRoutes.getZoneNginx];
+  const invalidates = changes('zoneNginx');
   const enable = useRouteMutation('client', zoneSettingRoutes.setZoneNginxEnable, {
     input: (on: boolean) => ({ params, body: { enable: on } }),
     invalidates,

@@ -1,8 +1,9 @@
-import { type InitializedNode, nodeRoutes, nodeOperationRoutes as ops, type Zone, zoneRoutes } from '@rampart/contract';
+import { type InitializedNode, nodeOperationRoutes as ops, type Zone } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Form, Input, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DeleteButton } from '../../../components/DeleteButton';
@@ -13,8 +14,6 @@ import { schemaRules } from '../../../forms/zod-rules';
 
 const renameRules = schemaRules(ops.renameZoneNode.request.body, { id: 1 });
 /** Lists that show a zone's nodes or count them. */
-const INVALIDATES = [ops.listZoneNodes, ops.metaZoneNodes, nodeRoutes.listInitializedNodes, zoneRoutes.listZones];
-
 /**
  * The initialised nodes of one zone, paged, each with rename and "remove from zone" (back to the
  * waiting nodes; refused with 202003 while it sits in a group). Closed when `zone` is null.
@@ -43,7 +42,7 @@ function ZoneNodes({ zone }: { zone: Zone }) {
   const [renaming, setRenaming] = useState<InitializedNode | null>(null);
   const remove = useRouteMutation('client', ops.removeZoneNode, {
     input: (node: InitializedNode) => ({ params, body: { id: node.id } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('nodes'),
     success: () => toastText('setSuccess'),
   });
 
@@ -111,7 +110,7 @@ function RenameNodeModal({
       params: { zoneID: zoneId },
       body: { id: node?.id ?? 0, name: values.name },
     }),
-    invalidates: INVALIDATES,
+    invalidates: changes('nodes'),
     success: () => toastText('updateSuccess'),
     form: { instance: form, fields: ['name'] },
     onSuccess: onClose,

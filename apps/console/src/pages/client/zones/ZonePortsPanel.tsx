@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Form, InputNumber, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
 import { DeleteButton } from '../../../components/DeleteButton';
@@ -23,7 +24,7 @@ export function ZonePortsPanel({ zoneId }: { zoneId: number }) {
   const ports = useQuery(routeQuery('client', zoneSettingRoutes.listZonePorts, { params }));
   const [form] = Form.useForm<PortValues>();
   const [editing, setEditing] = useState<number | null>(null);
-  const invalidates = [zoneSettingRoutes.listZonePorts];
+  const invalidates = changes('zonePorts');
   const add = useRouteMutation('client', zoneSettingRoutes.createZonePorts, {
     input: (port: PortValues) => ({ params, body: { ports: [port] } }),
     invalidates,

@@ -2,6 +2,7 @@ import { cacheTaskRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Divider, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toast } from '../../../app/toast';
 import { CacheTasksTable, UrlsForm, whileRunning } from '../../../features/cache/CacheTasks';
@@ -24,7 +25,7 @@ export function ZonePreheatPanel({ zoneId }: { zoneId: number }) {
   });
   const preheat = useRouteMutation('client', cacheTaskRoutes.preheatZoneCaches, {
     input: (urls: string[]) => ({ params, body: { urls } }),
-    invalidates: [cacheTaskRoutes.listZonePreheatTasks],
+    invalidates: changes('preheatTasks'),
     onSuccess: (reply) => toast.success(t('preheatSent', { count: reply.data.nodes.length })),
   });
   return (

@@ -2,6 +2,7 @@ import { FORCE_SSL_REDIRECT_CODES, type Zone, type ZoneSettings, zoneRoutes } fr
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Descriptions, Drawer, Select, Spin, Switch, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { ZoneLimitsPanel } from './ZoneLimitsPanel';
@@ -50,7 +51,7 @@ function ZoneSettingsForm({ zone }: { zone: Zone }) {
   const { t } = useTranslation(['zones']);
   const params = { zoneID: zone.id };
   const settings = useQuery(routeQuery('client', zoneRoutes.getZoneSettings, { params }));
-  const options = { invalidates: [zoneRoutes.getZoneSettings], success: () => toastText('setSuccess') };
+  const options = { invalidates: changes('zones'), success: () => toastText('setSuccess') };
   const http2 = useRouteMutation('client', zoneRoutes.setZoneHttp2, {
     ...options,
     input: (enable: boolean) => ({ params, body: { enable } }),

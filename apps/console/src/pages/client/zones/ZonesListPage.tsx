@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Space, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
@@ -33,7 +34,7 @@ export function ZonesListPage() {
   const [editing, setEditing] = useState<Zone | 'new' | null>(null);
   const remove = useRouteMutation('client', zoneRoutes.deleteZone, {
     input: (zone: Zone) => ({ body: { id: zone.id } }),
-    invalidates: [zoneRoutes.listZones, zoneRoutes.metaZones],
+    invalidates: changes('zones'),
     success: () => toastText('deleteSuccess'),
   });
   const openZoneId = idFilter(search.filters.zone);

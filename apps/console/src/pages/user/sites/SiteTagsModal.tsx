@@ -1,6 +1,7 @@
 import { type Site, siteRoutes } from '@rampart/contract';
 import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
@@ -15,7 +16,7 @@ export function SiteTagsModal({ site, onClose }: { site: Site | null; onClose: (
   const [form] = Form.useForm<TagsValues>();
   const save = useRouteMutation('user', siteRoutes.setUserSiteTags, {
     input: (values: TagsValues) => ({ params: { siteId: site?.siteID ?? 0 }, body: { tags: values.tags ?? [] } }),
-    invalidates: [siteRoutes.listUserSites, siteRoutes.userSiteTags, siteRoutes.getUserSite],
+    invalidates: changes('sites'),
     success: () => toastText('updateTagsSuccess'),
     form: { instance: form, fields: (path) => path[0] },
     onSuccess: onClose,

@@ -3,6 +3,7 @@ import { siteCacheRoutes } from '@rampart/contract';
 import { Button, Flex, Popconfirm } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { PurgeUrlsModal } from './PurgeUrls';
@@ -16,7 +17,7 @@ export function CachePurgeActions({ siteId }: { siteId: number }) {
   const { t } = useTranslation(['cache', 'common', 'cacheTasks']);
   const clear = useRouteMutation('user', siteCacheRoutes.clearSiteCache, {
     input: () => ({ params: { siteId } }),
-    invalidates: [siteCacheRoutes.listCacheRules],
+    invalidates: changes('siteCacheRules'),
     success: () => toastText('clearCacheSuccess'),
   });
 

@@ -8,6 +8,7 @@ import {
 } from '@rampart/contract';
 import { Form, Input, InputNumber, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
@@ -23,7 +24,6 @@ import {
   valuesRules,
 } from './cache-rule-form';
 
-const INVALIDATES = [siteCacheRoutes.listCacheRules];
 const TOKEN_SEPARATORS = [' ', ',', '\n'];
 
 interface CacheRuleFormModalProps {
@@ -42,7 +42,7 @@ export function CacheRuleFormModal({ siteId, rule, onClose }: CacheRuleFormModal
   const params = { siteId };
   const add = useRouteMutation('user', siteCacheRoutes.addCacheRules, {
     input: (values: CacheRuleValues) => ({ params, body: { data: [ruleBody(values)] } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('siteCacheRules'),
     success: () => toastText('cacheRulesAddedSuccess'),
     form: { instance: form, fields: addFieldOf },
     onSuccess: onClose,
@@ -52,7 +52,7 @@ export function CacheRuleFormModal({ siteId, rule, onClose }: CacheRuleFormModal
       params: { siteId, ruleId: id },
       body: ruleBody(values),
     }),
-    invalidates: INVALIDATES,
+    invalidates: changes('siteCacheRules'),
     success: () => toastText('updateSuccess'),
     form: { instance: form, fields: RULE_FIELDS },
     onSuccess: onClose,

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
@@ -28,7 +29,7 @@ export function CacheTab({ siteId }: { siteId: number }) {
   const [selected, setSelected] = useState<number[]>([]);
   const remove = useRouteMutation('user', siteCacheRoutes.deleteCacheRules, {
     input: (ids: number[]) => ({ params, body: { ids } }),
-    invalidates: [siteCacheRoutes.listCacheRules],
+    invalidates: changes('siteCacheRules'),
     success: () => toastText('deleteSuccess'),
     onSuccess: (_reply, ids) => setSelected((current) => current.filter((id) => !ids.includes(id))),
   });

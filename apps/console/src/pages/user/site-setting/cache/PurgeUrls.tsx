@@ -2,6 +2,7 @@ import { cacheTaskRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toast } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
@@ -17,7 +18,7 @@ export function PurgeUrlsModal({ siteId, open, onClose }: { siteId: number; open
   const [form] = Form.useForm<{ urls: string }>();
   const purge = useRouteMutation('user', cacheTaskRoutes.purgeSiteUrls, {
     input: (values: { urls: string }) => ({ params: { siteId }, body: { urls: urlsOf(values.urls) } }),
-    invalidates: [cacheTaskRoutes.listSitePurgeTasks],
+    invalidates: changes('purgeTasks'),
     form: { instance: form, fields: ['urls'] },
     onSuccess: (reply) => {
       toast.success(t('purgeSent', { count: reply.data.nodes.length }));

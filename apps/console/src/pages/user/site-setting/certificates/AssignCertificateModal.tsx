@@ -1,6 +1,7 @@
-import { type CertificateSummary, certificateRoutes, domainRoutes } from '@rampart/contract';
+import { type CertificateSummary, certificateRoutes } from '@rampart/contract';
 import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
@@ -41,7 +42,7 @@ export function AssignCertificateModal({ siteId, certificate, onClose }: AssignC
       params,
       body: { certificateID, domainIDs },
     }),
-    invalidates: [certificateRoutes.listCertificates, certificateRoutes.getCertificate, domainRoutes.listDomains],
+    invalidates: changes('certificates'),
     success: () => toastText('assignCertificateSuccess'),
     form: { instance: form, fields: ['domainIDs'] },
     onSuccess: onClose,

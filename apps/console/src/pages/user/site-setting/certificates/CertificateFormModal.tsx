@@ -1,6 +1,7 @@
-import { type CertificateSummary, certificateRoutes, domainRoutes } from '@rampart/contract';
+import { type CertificateSummary, certificateRoutes } from '@rampart/contract';
 import { Checkbox, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
@@ -18,12 +19,6 @@ interface CertificateValues {
 
 const FIELDS = ['name', 'memo', 'certificate', 'privateKey'] as const;
 const createRules = schemaRules(certificateRoutes.createCertificate.request.body);
-const INVALIDATES = [
-  certificateRoutes.listCertificates,
-  certificateRoutes.metaCertificates,
-  certificateRoutes.getCertificate,
-  domainRoutes.listDomains,
-];
 
 interface CertificateFormModalProps {
   siteId: number;
@@ -44,7 +39,7 @@ export function CertificateFormModal({ siteId, certificate, onClose }: Certifica
       params,
       body: { name, memo: memo ?? '', certificate, privateKey },
     }),
-    invalidates: INVALIDATES,
+    invalidates: changes('certificates'),
     success: () => toastText('updateCertificateSuccess'),
     form: fields,
     onSuccess: onClose,
@@ -54,7 +49,7 @@ export function CertificateFormModal({ siteId, certificate, onClose }: Certifica
       params,
       body: replace ? { id, name, memo: memo ?? '', certificate, privateKey } : { id, name, memo: memo ?? '' },
     }),
-    invalidates: INVALIDATES,
+    invalidates: changes('certificates'),
     success: () => toastText('updateCertificateSuccess'),
     form: fields,
     onSuccess: onClose,

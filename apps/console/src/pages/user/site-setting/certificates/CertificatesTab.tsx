@@ -1,9 +1,10 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { type CertificateSummary, certificateRoutes, domainRoutes } from '@rampart/contract';
+import { type CertificateSummary, certificateRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Space, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
@@ -37,7 +38,7 @@ export function CertificatesTab({ siteId }: { siteId: number }) {
   const [viewing, setViewing] = useState<number | null>(null);
   const remove = useRouteMutation('user', certificateRoutes.deleteCertificates, {
     input: (id: number) => ({ params, body: { ids: [id] } }),
-    invalidates: [certificateRoutes.listCertificates, certificateRoutes.metaCertificates, domainRoutes.listDomains],
+    invalidates: changes('certificates'),
     success: () => toastText('deleteSuccess'),
   });
 

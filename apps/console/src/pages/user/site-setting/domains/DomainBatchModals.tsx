@@ -2,6 +2,7 @@ import { DOMAIN_TAGS_MAX, domainRoutes, PAGE_SIZE_MAX, siteRoutes } from '@rampa
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
@@ -14,8 +15,6 @@ interface BatchProps {
   onClose: () => void;
   onDone?: () => void;
 }
-
-const INVALIDATES = [domainRoutes.listDomains, domainRoutes.userDomainsTags];
 
 /** Replaces the tags of the chosen domains (`PUT domain/setting/tags`). */
 export function DomainTagsModal({ siteId, ids, onClose, onDone }: BatchProps) {
@@ -30,7 +29,7 @@ export function DomainTagsModal({ siteId, ids, onClose, onDone }: BatchProps) {
       params: { siteId },
       body: { domainIDs: ids ?? [], tags: chosen ?? [] },
     }),
-    invalidates: INVALIDATES,
+    invalidates: changes('domains'),
     success: () => toastText('updateTagsSuccess'),
     form: { instance: form, fields: ['tags'] },
     onSuccess: () => {
@@ -74,7 +73,7 @@ export function CopyToSiteModal({ siteId, ids, onClose, onDone }: BatchProps) {
   });
   const copy = useRouteMutation('user', domainRoutes.copyDomainsToSite, {
     input: ({ siteID }: { siteID: number }) => ({ params: { siteId }, body: { domainIDs: ids ?? [], siteID } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('domains'),
     success: () => toastText('copyDomainToSiteSuccess'),
     form: { instance: form, fields: ['siteID'] },
     onSuccess: () => {
@@ -123,7 +122,7 @@ export function UpstreamIPModal({ siteId, ids, onClose }: BatchProps) {
       params: { siteId },
       body: { domainIDs: ids ?? [], oldIP: values.oldIP.trim(), newIP: values.newIP.trim() },
     }),
-    invalidates: [domainRoutes.listDomains, domainRoutes.listUpstreams],
+    invalidates: changes('domains'),
     success: () => toastText('updateSuccess'),
     form: { instance: form, fields: ['oldIP', 'newIP'] },
     onSuccess: onClose,

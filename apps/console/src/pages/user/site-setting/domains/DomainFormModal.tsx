@@ -9,6 +9,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { createdText, toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
@@ -36,8 +37,6 @@ const SETTINGS_FIELDS = [
   'portMap',
   'certificateID',
 ];
-const INVALIDATES = [domainRoutes.listDomains, certificateRoutes.listCertificates, certificateRoutes.getCertificate];
-
 interface DomainFormModalProps {
   siteId: number;
   /** 'new' adds domains, a domain edits it (its name stays), null closes. */
@@ -59,7 +58,7 @@ export function DomainFormModal({ siteId, domain, onClose }: DomainFormModalProp
   });
   const create = useRouteMutation('user', domainRoutes.createDomains, {
     input: (values: DomainValues) => ({ params, body: { domains: domainsToCreate(values) } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('domains'),
     success: createdText,
     form: { instance: form, fields: createFieldOf },
     onSuccess: onClose,
@@ -70,7 +69,7 @@ export function DomainFormModal({ siteId, domain, onClose }: DomainFormModalProp
       // The PUT replaces every setting: status and tags go back as they are.
       body: { ...domainSettings(values), id: existing.id, status: existing.status, tags: existing.tags },
     }),
-    invalidates: INVALIDATES,
+    invalidates: changes('domains'),
     success: () => toastText('updateSuccess'),
     form: { instance: form, fields: nestedFieldNames(SETTINGS_FIELDS) },
     onSuccess: onClose,

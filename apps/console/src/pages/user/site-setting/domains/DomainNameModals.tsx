@@ -1,7 +1,8 @@
-import { certificateRoutes, DOMAIN_STATUS, domainRoutes, numberedLines } from '@rampart/contract';
+import { DOMAIN_STATUS, domainRoutes, numberedLines } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Input, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { createdText, toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
@@ -14,8 +15,6 @@ interface NamesModalProps {
   open: boolean;
   onClose: () => void;
 }
-
-const INVALIDATES = [domainRoutes.listDomains, certificateRoutes.listCertificates, certificateRoutes.getCertificate];
 
 /** The names box of these forms as the body takes it: one name a line, blank lines left out. */
 export function namesOf(text: string): string[] {
@@ -52,7 +51,7 @@ export function SimpleDomainsModal({ siteId, open, onClose }: NamesModalProps) {
         upstreams: values.upstreams.map((row) => ({ ...row, port: Number(row.port) })),
       },
     }),
-    invalidates: INVALIDATES,
+    invalidates: changes('domains'),
     success: createdText,
     form: { instance: form, fields: namesFieldOf([]) },
     onSuccess: onClose,
@@ -105,7 +104,7 @@ export function CreateFromDomainModal({ siteId, open, onClose }: NamesModalProps
         status: values.enabled ? DOMAIN_STATUS.enabled : DOMAIN_STATUS.disabled,
       },
     }),
-    invalidates: INVALIDATES,
+    invalidates: changes('domains'),
     success: createdText,
     form: {
       instance: form,
@@ -152,7 +151,7 @@ export function DeleteByNamesModal({ siteId, open, onClose }: NamesModalProps) {
   const [form] = Form.useForm<{ names: string }>();
   const remove = useRouteMutation('user', domainRoutes.deleteDomainsByNames, {
     input: (values: { names: string }) => ({ params: { siteId }, body: { names: namesOf(values.names) } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('domains'),
     success: () => toastText('deleteSuccess'),
     form: { instance: form, fields: namesFieldOf([]) },
     onSuccess: onClose,

@@ -1,4 +1,5 @@
-import { certificateRoutes, DOMAIN_CNAME_STATUS, type DomainStatus, domainRoutes } from '@rampart/contract';
+import { DOMAIN_CNAME_STATUS, type DomainStatus, domainRoutes } from '@rampart/contract';
+import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { toast, toastText } from '../../../../app/toast';
 import { i18n } from '../../../../i18n/i18n';
@@ -6,7 +7,7 @@ import { i18n } from '../../../../i18n/i18n';
 /** The list's calls on chosen domains: enable / disable, force HTTPS on / off, check CNAME, delete. */
 export function useDomainActions(siteId: number, onDeleted: (ids: number[]) => void) {
   const params = { siteId };
-  const invalidates = [domainRoutes.listDomains];
+  const invalidates = changes('domains');
   const setStatus = useRouteMutation('user', domainRoutes.setDomainsStatus, {
     input: (body: { domainIDs: number[]; status: DomainStatus }) => ({ params, body }),
     invalidates,
@@ -30,7 +31,7 @@ export function useDomainActions(siteId: number, onDeleted: (ids: number[]) => v
   });
   const remove = useRouteMutation('user', domainRoutes.deleteDomains, {
     input: (ids: number[]) => ({ params, body: { ids } }),
-    invalidates: [...invalidates, certificateRoutes.listCertificates, certificateRoutes.getCertificate],
+    invalidates,
     success: () => toastText('deleteSuccess'),
     onSuccess: (_reply, ids) => onDeleted(ids),
   });

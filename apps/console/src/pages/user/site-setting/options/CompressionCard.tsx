@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Checkbox, Form, InputNumber, Switch } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { ListEmpty } from '../../../../components/ListEmpty';
@@ -22,7 +23,7 @@ export function CompressionCard({ siteId }: { siteId: number }) {
   }, [current, form]);
   const save = useRouteMutation('user', siteSettingRoutes.setGzipSetting, {
     input: (values: Values) => ({ params: { siteId }, body: values }),
-    invalidates: [siteSettingRoutes.getGzipSetting],
+    invalidates: changes('siteSettings'),
     success: () => toastText('httpCompressionSetSuccess'),
     form: { instance: form, fields: FIELDS },
   });

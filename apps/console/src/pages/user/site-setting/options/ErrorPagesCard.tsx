@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Form, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DeleteButton } from '../../../../components/DeleteButton';
@@ -17,8 +18,6 @@ import { ListEmpty } from '../../../../components/ListEmpty';
 import { schemaRules } from '../../../../forms/zod-rules';
 
 const rules = schemaRules(siteSettingRoutes.setErrorPage.request.body);
-const INVALIDATES = [siteSettingRoutes.getErrorPages];
-
 interface Row {
   status: ErrorPageStatus;
   page: ErrorPage | undefined;
@@ -38,19 +37,19 @@ export function ErrorPagesCard({ siteId }: { siteId: number }) {
   const close = () => setEditing(null);
   const language = useRouteMutation('user', siteSettingRoutes.setErrorPageLanguage, {
     input: (value: (typeof ERROR_PAGE_LANGUAGES)[number]) => ({ params, body: { language: value } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('siteSettings'),
     success: () => toastText('setSuccess'),
   });
   const save = useRouteMutation('user', siteSettingRoutes.setErrorPage, {
     input: ({ status, body }: { status: number; body: string }) => ({ params, body: { status, body } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('siteSettings'),
     success: () => toastText('setSuccess'),
     form: { instance: form, fields: ['body'] as const },
     onSuccess: close,
   });
   const remove = useRouteMutation('user', siteSettingRoutes.deleteErrorPages, {
     input: (status: number) => ({ params, body: { statuses: [status] } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('siteSettings'),
     success: () => toastText('removeSuccess'),
   });
 

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Form, Input, InputNumber, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DeleteButton } from '../../../../components/DeleteButton';
@@ -17,8 +18,6 @@ interface RateValues {
 }
 const FIELDS = ['url', 'rate', 'memo'] as const;
 const rules = schemaRules(siteSettingRoutes.updateRateRule.request.body);
-const INVALIDATES = [siteSettingRoutes.listRateRules];
-
 /** Bandwidth limits: a path pattern and KB/s per rule; add, edit and delete. */
 export function RateLimitsCard({ siteId }: { siteId: number }) {
   const { t } = useTranslation(['siteSettings', 'common']);
@@ -30,7 +29,7 @@ export function RateLimitsCard({ siteId }: { siteId: number }) {
   const close = () => setEditing(null);
   const add = useRouteMutation('user', siteSettingRoutes.addRateRules, {
     input: (values: RateValues) => ({ params, body: { data: [{ ...values, memo: values.memo ?? '' }] } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('siteSettings'),
     success: () => toastText('rateAddedSuccess'),
     form: { instance: form, fields: FIELDS },
     onSuccess: close,
@@ -40,14 +39,14 @@ export function RateLimitsCard({ siteId }: { siteId: number }) {
       params: { siteId, ruleId: id },
       body: { ...values, memo: values.memo ?? '' },
     }),
-    invalidates: INVALIDATES,
+    invalidates: changes('siteSettings'),
     success: () => toastText('setSuccess'),
     form: fields,
     onSuccess: close,
   });
   const remove = useRouteMutation('user', siteSettingRoutes.deleteRateRules, {
     input: (id: number) => ({ params, body: { ids: [id] } }),
-    invalidates: INVALIDATES,
+    invalidates: changes('siteSettings'),
     success: () => toastText('deleteSuccess'),
   });
   const existing = editing === 'new' ? null : editing;

@@ -1,6 +1,7 @@
 import { STREAM_PROTOCOLS, sitePortBatchSchema, sitePortRoutes, upstreamInputSchema } from '@rampart/contract';
 import { Flex, Form, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { createdText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
@@ -35,7 +36,7 @@ export function PortBatchModal({ siteId, open, onClose }: { siteId: number; open
       params: { siteId },
       body: { ...v, upstreams: ips.map((ip) => ({ ip })) },
     }),
-    invalidates: [sitePortRoutes.listSitePorts],
+    invalidates: changes('sitePorts'),
     success: createdText,
     form: {
       instance: form,

@@ -1,6 +1,7 @@
 import { type SitePort, STREAM_PROTOCOLS, sitePortInputSchema, sitePortRoutes } from '@rampart/contract';
 import { Form, Input, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { createdText, toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
@@ -47,7 +48,7 @@ export function PortFormModal({ siteId, port, onClose }: PortFormModalProps) {
         ],
       },
     }),
-    invalidates: [sitePortRoutes.listSitePorts],
+    invalidates: changes('sitePorts'),
     success: createdText,
     form: { instance: form, fields: createFields },
     onSuccess: onClose,
@@ -57,7 +58,7 @@ export function PortFormModal({ siteId, port, onClose }: PortFormModalProps) {
       params,
       body: { id: v.id, port: v.port, protocol: v.protocol, hashType: v.hashType, memo: v.memo ?? '' },
     }),
-    invalidates: [sitePortRoutes.listSitePorts],
+    invalidates: changes('sitePorts'),
     success: () => toastText('updateSuccess'),
     form: { instance: form, fields: FIELDS },
     onSuccess: onClose,

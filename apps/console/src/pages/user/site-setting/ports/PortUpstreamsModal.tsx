@@ -2,6 +2,7 @@ import { type DomainUpstream, type SitePort, sitePortRoutes, upstreamInputSchema
 import { useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, Flex, Form, Input, InputNumber, Modal, Table, type TableColumnsType, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { createdText, toastText } from '../../../../app/toast';
 import { DeleteButton } from '../../../../components/DeleteButton';
@@ -35,7 +36,7 @@ export function PortUpstreamsModal({
     ...routeQuery('user', sitePortRoutes.listSitePortUpstreams, { params }),
     enabled: port !== null,
   });
-  const invalidates = [sitePortRoutes.listSitePortUpstreams, sitePortRoutes.listSitePorts];
+  const invalidates = changes('sitePorts');
   const remove = useRouteMutation('user', sitePortRoutes.deleteSitePortUpstreams, {
     input: (id: number) => ({ params, body: { ids: [id] } }),
     invalidates,

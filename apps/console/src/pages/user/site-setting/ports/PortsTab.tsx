@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Flex, Select, Space, Switch, type TableColumnsType, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DeleteButton } from '../../../../components/DeleteButton';
@@ -35,17 +36,17 @@ export function PortsTab({ siteId }: { siteId: number }) {
   const [upstreamsOf, setUpstreamsOf] = useState<SitePort | null>(null);
   const remove = useRouteMutation('user', sitePortRoutes.deleteSitePorts, {
     input: (id: number) => ({ params, body: { ids: [id] } }),
-    invalidates: [sitePortRoutes.listSitePorts],
+    invalidates: changes('sitePorts'),
     success: () => toastText('deleteSuccess'),
   });
   const enable = useRouteMutation('user', sitePortRoutes.enableSitePorts, {
     input: (id: number) => ({ params, body: { ids: [id] } }),
-    invalidates: [sitePortRoutes.listSitePorts],
+    invalidates: changes('sitePorts'),
     success: () => toastText('setSuccess'),
   });
   const disable = useRouteMutation('user', sitePortRoutes.disableSitePorts, {
     input: (id: number) => ({ params, body: { ids: [id] } }),
-    invalidates: [sitePortRoutes.listSitePorts],
+    invalidates: changes('sitePorts'),
     success: () => toastText('setSuccess'),
   });
   const taken = zonePorts.data?.data ?? [];

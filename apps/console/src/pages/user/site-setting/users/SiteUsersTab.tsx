@@ -2,6 +2,7 @@ import { type SiteUser, siteRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Switch, Table, type TableColumnsType, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useCallsMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { ListEmpty } from '../../../../components/ListEmpty';
@@ -20,7 +21,7 @@ export function SiteUsersTab({ siteId }: { siteId: number }) {
       callAuthed('user', granted ? siteRoutes.grantSiteUsers : siteRoutes.revokeSiteUsers, {
         body: { siteIDs: [siteId], userIDs: [user.id] },
       }),
-    { invalidates: [siteRoutes.listSiteUsers], success: () => toastText('setSuccess') },
+    { invalidates: changes('siteUsers'), success: () => toastText('setSuccess') },
   );
 
   const columns: TableColumnsType<SiteUser> = [

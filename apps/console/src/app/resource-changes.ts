@@ -1,0 +1,128 @@
+import {
+  type AnyRoute,
+  accountRoutes,
+  accountZoneRoutes,
+  announcementRoutes,
+  apiTokenRoutes,
+  cacheTaskRoutes,
+  certificateRoutes,
+  clientDomainRoutes,
+  clientSiteRoutes,
+  cnameSettingRoutes,
+  domainProofRoutes,
+  domainRoutes,
+  groupLineRoutes,
+  groupRoutes,
+  logoRoutes,
+  monitoringRoutes,
+  nodeOperationRoutes,
+  nodeRoutes,
+  nodeUpgradeRoutes,
+  productRoutes,
+  roleRoutes,
+  siteCacheRoutes,
+  sitePortRoutes,
+  siteRoutes,
+  siteSettingRoutes,
+  subNodeRoutes,
+  virtualNodeRoutes,
+  zoneRoutes,
+  zoneSettingRoutes,
+} from '@rampart/contract';
+
+/**
+ * What a change to each resource makes stale: every read that shows it, on any page. A call that
+ * changes a resource names the resource (`invalidates: changes('domains')`), never its own list of
+ * routes, so two calls that change the same thing refresh the same reads. A read that shows another
+ * resource's data (a certificate's bound domains, a product's site count) is listed under that resource too.
+ */
+const CHANGES = readsByResource({
+  accounts: [accountRoutes.listAccounts, accountRoutes.listSubAccounts],
+  accountZones: [accountZoneRoutes.getAccountZones],
+  announcements: [announcementRoutes.listClientAnnouncements, announcementRoutes.listUserAnnouncements],
+  apiTokens: [apiTokenRoutes.listApiTokens],
+  certificates: [
+    certificateRoutes.listCertificates,
+    certificateRoutes.metaCertificates,
+    certificateRoutes.getCertificate,
+    domainRoutes.listDomains,
+  ],
+  cnameSetting: [cnameSettingRoutes.getCnameSetting],
+  domainProofSetting: [domainProofRoutes.getDomainProofSetting],
+  domains: [
+    domainRoutes.listDomains,
+    domainRoutes.listUpstreams,
+    domainRoutes.userDomainsTags,
+    clientDomainRoutes.listClientDomains,
+    clientDomainRoutes.clientDomainTags,
+    certificateRoutes.listCertificates,
+    certificateRoutes.getCertificate,
+  ],
+  groups: [groupRoutes.listGroups, groupRoutes.metaGroups],
+  lines: [
+    groupLineRoutes.listLineNodes,
+    groupLineRoutes.listLineVirtualNodes,
+    groupLineRoutes.lineNodeCandidates,
+    groupLineRoutes.lineVirtualNodeCandidates,
+    groupLineRoutes.lineNodeNums,
+    groupRoutes.listGroups,
+    virtualNodeRoutes.listVirtualNodes,
+  ],
+  logos: [logoRoutes.listLogos],
+  monitorGroups: [
+    monitoringRoutes.listMonitorGroups,
+    monitoringRoutes.metaMonitorGroups,
+    monitoringRoutes.listMonitorNodes,
+    monitoringRoutes.listMonitorGroupNodes,
+  ],
+  monitors: [
+    monitoringRoutes.listMonitorNodes,
+    monitoringRoutes.metaMonitors,
+    monitoringRoutes.listMonitorCandidates,
+    monitoringRoutes.listMonitorGroups,
+  ],
+  nodes: [
+    nodeRoutes.listInitializedNodes,
+    nodeRoutes.listUninitializedNodes,
+    nodeOperationRoutes.listNodeCommands,
+    nodeOperationRoutes.listZoneNodes,
+    nodeOperationRoutes.metaZoneNodes,
+    nodeUpgradeRoutes.listNodeUpgradeLogs,
+    zoneRoutes.listZones,
+    groupRoutes.listGroups,
+  ],
+  products: [productRoutes.listProducts, productRoutes.metaProducts],
+  purgeTasks: [cacheTaskRoutes.listSitePurgeTasks],
+  preheatTasks: [cacheTaskRoutes.listZonePreheatTasks],
+  roles: [roleRoutes.listRoles],
+  siteCacheRules: [siteCacheRoutes.listCacheRules],
+  sitePorts: [sitePortRoutes.listSitePorts, sitePortRoutes.listSitePortUpstreams],
+  sites: [
+    siteRoutes.listClientSites,
+    clientSiteRoutes.siteTags,
+    clientSiteRoutes.metaSites,
+    siteRoutes.listUserSites,
+    siteRoutes.userSiteTags,
+    siteRoutes.getUserSite,
+    productRoutes.listProducts,
+  ],
+  siteSettings: [siteSettingRoutes.getGzipSetting, siteSettingRoutes.listRateRules, siteSettingRoutes.getErrorPages],
+  siteUsers: [siteRoutes.listSiteUsers],
+  subNodes: [subNodeRoutes.listSubNodes],
+  virtualNodeRecords: [virtualNodeRoutes.listVirtualNodeRecords, virtualNodeRoutes.listVirtualNodes],
+  virtualNodes: [virtualNodeRoutes.listVirtualNodes],
+  zoneNginx: [zoneSettingRoutes.getZoneNginx],
+  zonePorts: [zoneSettingRoutes.listZonePorts],
+  zones: [zoneRoutes.listZones, zoneRoutes.metaZones, zoneRoutes.getZoneSettings],
+});
+
+export type Resource = keyof typeof CHANGES;
+
+function readsByResource<K extends string>(reads: Record<K, readonly AnyRoute[]>): Record<K, readonly AnyRoute[]> {
+  return reads;
+}
+
+/** The reads a change to these resources makes stale, each once. */
+export function changes(...resources: Resource[]): readonly AnyRoute[] {
+  return [...new Set(resources.flatMap((resource) => CHANGES[resource]))];
+}

@@ -1,0 +1,34 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { renderAt } from '../../test/render-app';
+
+// The operator's proof-of-control setting (GET/PUT client/setting/domainProof) on the CNAME page.
+vi.setConfig({ testTimeout: 20_000 });
+
+let api: FakeApi;
+const PAGE = '/client/systemManagement/cname';
+
+beforeEach(() => {
+  api = signedInFakeApi('client');
+  api.on('GET', '/client/setting/dns/cname', ok({ domain: 'c.example', defaultDomain: 'c.example', custom: false }));
+});
+
+afterEach(() => restoreFakeApi());
+
+describe("the operator's domain ownership setting", () => {
+  it('shows that proof is required and waives it on request', async () => {
+    api.on('GET', '/client/setting/domainProof', ok({ required: true }));
+    api.on('PUT', '/client/setting/domainProof', ok({ required: false }));
+    renderAt(PAGE);
+    const toggle = await screen.findByRole(
+      'switch',
+      { name: 'Customers must prove control of a domain before it is served' },
+      { timeout: 10_000 },
+    );
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
+    expect(screen.getByText(/_rampart-challenge/)).toBeTruthy();
+    fireEvent.click(toggle);
+    await waitFor(() => expect(api.sent('PUT', '/client/setting/domainProof')[0]?.body).toEqual({ required: false }));
+  });
+});

@@ -1,0 +1,126 @@
+import { DOMAIN_PROOF_STATUS, type DomainProofStatus, domainProofRoutes, type SiteDomain } from '@rampart/contract';
+import { Alert, Button, Descriptions, Modal, Space, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { changes } from '../../../../app/resource-changes';
+import { useRouteMutation } from '../../../../app/route-query';
+import { CopyButton } from '../../../../components/CopyButton';
+import { DateTime } from '../../../../components/DateTime';
+
+/** The tag of each proof state (contract: domain-proof.ts). */
+export const PROOF_TAGS = {
+  [DOMAIN_PROOF_STATUS.pending]: { key: 'pending', color: 'orange' },
+  [DOMAIN_PROOF_STATUS.proved]: { key: 'proved', color: 'green' },
+  [DOMAIN_PROOF_STATUS.waived]: { key: 'waived', color: 'blue' },
+  [DOMAIN_PROOF_STATUS.lost]: { key: 'lost', color: 'red' },
+} as const satisfies Record<DomainProofStatus, { key: string; color: string }>;
+
+interface ProofProps {
+  siteId: number;
+  domain: SiteDomain;
+  canWrite: boolean;
+}
+
+/** The domain list's cell: the proof state, and for a claim not proved the way to prove it. */
+export function DomainProofCell({ siteId, domain, canWrite }: ProofProps) {
+  const { t } = useTranslation('domains');
+  const [open, setOpen] = useState(false);
+  const state = PROOF_TAGS[domain.proofStatus];
+  return (
+    <Space size="small" wrap>
+      <Tag color={state.color} aria-label={t('proof.stateOf', { name: domain.name })}>
+        {t(`proof.statuses.${state.key}`)}
+      </Tag>
+      {domain.proofStatus !== DOMAIN_PROOF_STATUS.proved && (
+        <Button size="small" type="link" onClick={() => setOpen(true)}>
+          {t('proof.howTo')}
+        </Button>
+      )}
+      {open && <DomainProofPanel siteId={siteId} domain={domain} canWrite={canWrite} onClose={() => setOpen(false)} />}
+    </Space>
+  );
+}
+
+/**
+ * How to prove control of a domain's name: the TXT record to publish (or the CNAME), and a Verify
+ * action that asks the control plane to look now; the result is shown in place.
+ */
+export function DomainProofPanel({ siteId, domain, canWrite, onClose }: ProofProps & { onClose: () => void }) {
+  const { t } = useTranslation(['domains', 'common']);
+  const [checked, setChecked] = useState<{ status: DomainProofStatus; at: string | null }>({
+    status: domain.proofStatus,
+    at: domain.proofCheckedAt,
+  });
+  const verify = useRouteMutation('user', domainProofRoutes.verifyDomains, {
+    input: () => ({ params: { siteId }, body: { domainIDs: [domain.id] } }),
+    invalidates: changes('domains'),
+    onSuccess: (reply) => {
+      const result = reply.data[0];
+      if (result) setChecked({ status: result.proofStatus, at: result.proofCheckedAt });
+    },
+  });
+  const state = PROOF_TAGS[checked.status];
+  return (
+    <Modal
+      open
+      title={t('proof.title', { name: domain.name })}
+      onCancel={onClose}
+      footer={[
+        <Button key="close" onClick={onClose}>
+          {t('common:actions.close')}
+        </Button>,
+        ...(canWrite
+          ? [
+              <Button key="verify" type="primary" loading={verify.isPending} onClick={() => verify.mutate()}>
+                {t('proof.verify')}
+              </Button>,
+            ]
+          : []),
+      ]}
+    >
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Alert
+          type={
+            checked.status === DOMAIN_PROOF_STATUS.lost
+              ? 'error'
+              : checked.status === DOMAIN_PROOF_STATUS.proved
+                ? 'success'
+                : 'info'
+          }
+          message={
+            <Space>
+              <Tag color={state.color}>{t(`proof.statuses.${state.key}`)}</Tag>
+              {t(`proof.explain.${state.key}`)}
+            </Space>
+          }
+        />
+        <Typography.Paragraph>{t('proof.txtIntro')}</Typography.Paragraph>
+        <Descriptions column={1} bordered size="small">
+          <Descriptions.Item label={t('proof.recordType')}>TXT</Descriptions.Item>
+          <Descriptions.Item label={t('proof.recordName')}>
+            <Space wrap>
+              <Typography.Text code aria-label={t('proof.recordNameOf', { name: domain.name })}>
+                {domain.proofRecordName}
+              </Typography.Text>
+              <CopyButton text={domain.proofRecordName} />
+            </Space>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('proof.recordValue')}>
+            <Space wrap>
+              <Typography.Text code aria-label={t('proof.recordValueOf', { name: domain.name })}>
+                {domain.proofToken}
+              </Typography.Text>
+              <CopyButton text={domain.proofToken} />
+            </Space>
+          </Descriptions.Item>
+        </Descriptions>
+        <Typography.Paragraph type="secondary">
+          {t('proof.cnameAlternative', { name: domain.name, target: domain.cname })}
+        </Typography.Paragraph>
+        <Typography.Text type="secondary">
+          {t('proof.checkedAt')}: {checked.at ? <DateTime value={checked.at} /> : t('proof.neverChecked')}
+        </Typography.Text>
+      </Space>
+    </Modal>
+  );
+}

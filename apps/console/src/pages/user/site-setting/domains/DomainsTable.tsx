@@ -1,0 +1,179 @@
+import { DOMAIN_CERT_STATUS, DOMAIN_STATUS, type SiteDomain } from '@rampart/contract';
+import { Button, Space, Switch, type TableColumnsType, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { CopyButton } from '../../../../components/CopyButton';
+import { DateTime } from '../../../../components/DateTime';
+import { DeleteButton } from '../../../../components/DeleteButton';
+import { type ListQuery, ListTable } from '../../../../components/ListTable';
+import { DomainProofCell } from './DomainProofPanel';
+import type { useDomainActions } from './domain-actions';
+import { CNAME_TAGS, type DomainSearch } from './domain-list';
+
+interface DomainsTableProps {
+  siteId: number;
+  canWrite: boolean;
+  search: DomainSearch;
+  list: ListQuery<SiteDomain>;
+  actions: ReturnType<typeof useDomainActions>;
+  selected: number[];
+  onSelect: (ids: number[]) => void;
+  onEdit: (domain: SiteDomain) => void;
+}
+
+/** One row a domain: status and HTTPS switches, origin, CNAME and its state, ownership proof, tags, certificate, bound modules. */
+export function DomainsTable({
+  siteId,
+  canWrite,
+  search,
+  list,
+  actions,
+  selected,
+  onSelect,
+  onEdit,
+}: DomainsTableProps) {
+  const { t } = useTranslation(['domains', 'common', 'modules']);
+  const { setStatus, setForceSSL, remove } = actions;
+  const busy = (ids: number[], id: number) => ids.length === 1 && ids[0] === id;
+
+  const columns: TableColumnsType<SiteDomain> = [
+    { title: t('name'), dataIndex: 'name', sorter: true, sortOrder: search.sortOrder('name') },
+    {
+      title: t('status'),
+      dataIndex: 'status',
+      render: (status: number, domain) => (
+        <Switch
+          size="small"
+          checked={status === DOMAIN_STATUS.enabled}
+          disabled={!canWrite}
+          aria-label={t('statusOf', { name: domain.name })}
+          loading={setStatus.isPending && busy(setStatus.variables.domainIDs, domain.id)}
+          onChange={(on) =>
+            setStatus.mutate({ domainIDs: [domain.id], status: on ? DOMAIN_STATUS.enabled : DOMAIN_STATUS.disabled })
+          }
+        />
+      ),
+    },
+    {
+      title: t('origin'),
+      key: 'upstream',
+      render: (_, domain) => (
+        <>
+          {`${domain.scheme === 1 ? 'https' : 'http'}://${domain.upstreamURL}`}
+          {domain.upstreamCount > 1 && <Tag style={{ marginInlineStart: 8 }}>{`+${domain.upstreamCount - 1}`}</Tag>}
+        </>
+      ),
+    },
+    {
+      title: t('cname'),
+      dataIndex: 'cname',
+      render: (cname: string, domain) => {
+        const state = CNAME_TAGS[domain.cnameStatus];
+        return (
+          <Space size="small" wrap>
+            <Typography.Text code aria-label={t('cnameOf', { name: domain.name })}>
+              {cname}
+            </Typography.Text>
+            <CopyButton text={cname} />
+            <Tag color={state.color}>{t(`cnameStatuses.${state.key}`)}</Tag>
+          </Space>
+        );
+      },
+    },
+    {
+      title: t('proof.column'),
+      key: 'proof',
+      render: (_, domain) => <DomainProofCell siteId={siteId} domain={domain} canWrite={canWrite} />,
+    },
+    {
+      title: t('tags'),
+      dataIndex: 'tags',
+      render: (tags: string[]) => (tags.length === 0 ? '—' : tags.map((tag) => <Tag key={tag}>{tag}</Tag>)),
+    },
+    {
+      title: t('forceSSL'),
+      dataIndex: 'forceSSL',
+      render: (on: boolean, domain) => (
+        <Switch
+          size="small"
+          checked={on}
+          disabled={!canWrite}
+          aria-label={t('forceSSLOf', { name: domain.name })}
+          loading={setForceSSL.isPending && busy(setForceSSL.variables.domainIDs, domain.id)}
+          onChange={(next) => setForceSSL.mutate({ domainIDs: [domain.id], forceSSL: next })}
+        />
+      ),
+    },
+    {
+      title: t('certificate'),
+      dataIndex: 'certificateName',
+      render: (name: string, domain) =>
+        domain.certificateID === 0 ? (
+          '—'
+        ) : (
+          <Tag color={domain.certStatus === DOMAIN_CERT_STATUS.valid ? 'blue' : 'red'}>
+            {domain.certStatus === DOMAIN_CERT_STATUS.valid ? name : `${name} (${t('certStatuses.expired')})`}
+          </Tag>
+        ),
+    },
+    {
+      title: t('byNames.modules'),
+      key: 'modules',
+      render: (_, domain) => {
+        const bound = [
+          { type: 'customHeader', id: domain.customHeaderModuleID, name: domain.customHeaderModuleName },
+          { type: 'urlRedirect', id: domain.urlRedirectModuleID, name: domain.urlRedirectModuleName },
+          { type: 'cors', id: domain.corsID, name: domain.corsName },
+          { type: 'proxyRewrite', id: domain.proxyRewriteModuleID, name: domain.proxyRewriteModuleName },
+        ] as const;
+        const tags = bound.filter((module) => module.id !== 0);
+        if (tags.length === 0) return '—';
+        return (
+          <Space size={4} wrap aria-label={t('byNames.modulesOf', { name: domain.name })}>
+            {tags.map((module) => (
+              <Tag key={module.type}>{`${t(`modules:types.${module.type}`)}: ${module.name}`}</Tag>
+            ))}
+          </Space>
+        );
+      },
+    },
+    {
+      title: t('updatedAt'),
+      dataIndex: 'updatedAt',
+      sorter: true,
+      sortOrder: search.sortOrder('updatedAt'),
+      render: (value: string) => <DateTime value={value} />,
+    },
+    // Editing needs the write key; a read-only caller sees no edit buttons (spec: the console shows only what it may use).
+    ...(canWrite
+      ? [
+          {
+            title: t('common:actions.title'),
+            key: 'actions',
+            render: (_: unknown, domain: SiteDomain) => (
+              <Space>
+                <Button size="small" onClick={() => onEdit(domain)}>
+                  {t('common:actions.edit')}
+                </Button>
+                <DeleteButton
+                  confirm={t('deleteConfirm', { name: domain.name })}
+                  pending={remove.isPending && busy(remove.variables, domain.id)}
+                  onConfirm={() => remove.mutate([domain.id])}
+                />
+              </Space>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <ListTable<SiteDomain>
+      rowKey="id"
+      columns={columns}
+      rowSelection={{ selectedRowKeys: selected, onChange: (keys) => onSelect(keys as number[]) }}
+      list={list}
+      paging={search}
+      emptyText={t('empty')}
+    />
+  );
+}

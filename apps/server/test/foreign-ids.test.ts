@@ -1,0 +1,298 @@
+import { ALL_ROUTES, type AnyRoute, fillPath, pathParamNames } from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addAccount } from './helpers/accounts.js';
+import { callApi, type Method, signIn } from './helpers/auth.js';
+import { makeCertificate } from './helpers/certificates.js';
+import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+/**
+ * Another tenant's ids get the answer an id that does not exist gets, on every write route that
+ * takes ids: no "in use" check, no limit and no lookup runs on an id before its ownership is
+ * proven, and no reply names another tenant's objects. The neighbour's objects are all in use
+ * (its certificate and every module bound to its domain, rules in its modules and its cache and
+ * rate lists), which is what "in use" checks look at.
+ */
+
+let t: TestApp;
+let f: SiteFixture;
+/** The neighbour's objects, by kind. */
+const theirs: Record<string, number> = {};
+/** Names that must never appear in a reply to the customer. */
+const secretNames = [
+  'victim-secret.example',
+  'victim-cert',
+  'victim-headers',
+  'victim-cors',
+  'victim-moves',
+  'victim-rw',
+];
+const MISSING = 999_999;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  f = await siteFixture(t);
+  const { other, otherSiteId } = f;
+  const on = (method: Method, url: string, body?: Record<string, unknown>) =>
+    f.call(method, `user/site/${otherSiteId}/${url}`, body, other);
+  const ok = async (res: Promise<{ statusCode: number; body: string; json(): { data: unknown } }>) => {
+    const r = await res;
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json().data as never;
+  };
+  theirs.domain = (await f.addDomains(['victim-secret.example'], 'other'))[0] as number;
+  theirs.upstream = ((await ok(on('GET', `domain/${theirs.domain}/upstreams`))) as { id: number }[])[0]?.id ?? 0;
+  const cert = await makeCertificate(['victim-secret.example']);
+  theirs.certificate = (
+    (await ok(
+      on('POST', 'certificate', { name: 'victim-cert', certificate: cert.certPem, privateKey: cert.keyPem }),
+    )) as {
+      id: number;
+    }
+  ).id;
+  await ok(on('PATCH', 'certificate/domains', { certificateID: theirs.certificate, domainIDs: [theirs.domain] }));
+  const moduleOf = async (many: string, body: Record<string, unknown>) =>
+    ((await ok(on('POST', `module/${many}`, { modules: [body] }))) as { id: number }[])[0]?.id ?? 0;
+  theirs.customHeader = await moduleOf('customHeaders', { name: 'victim-headers' });
+  theirs.cors = await moduleOf('corsSettings', { name: 'victim-cors', origins: ['https://app.example.com'] });
+  theirs.urlRedirect = await moduleOf('urlRedirects', { name: 'victim-moves' });
+  theirs.proxyRewrite = await moduleOf('proxyRewrites', { name: 'victim-rw' });
+  for (const [type, key] of [
+    ['customHeader', 'moduleID'],
+    ['urlRedirect', 'moduleID'],
+    ['cors', 'corsID'],
+    ['proxyRewrite', 'moduleID'],
+  ] as const) {
+    await ok(on('PUT', `domains/module/${type}`, { domainIDs: [theirs.domain], [key]: theirs[type] }));
+  }
+  theirs.redirectRule = (
+    (await ok(
+      on('POST', `module/urlRedirect/${theirs.urlRedirect}/rules`, { items: [{ source: '/a', target: '/b' }] }),
+    )) as {
+      id: number;
+    }[]
+  )[0]?.id as number;
+  theirs.rewriteRule = (
+    (await ok(
+      on('POST', `module/proxyRewrite/${theirs.proxyRewrite}/rules`, {
+        items: [{ matchType: 'prefix', source: '/api/', target: '/v2/' }],
+      }),
+    )) as { id: number }[]
+  )[0]?.id as number;
+  theirs.cacheRule = (
+    (await ok(on('POST', 'setting/caches', { data: [{ scope: 'all', ttl: 60 }] }))) as { id: number }[]
+  )[0]?.id as number;
+  theirs.rateRule = ((await ok(on('POST', 'setting/rates', { data: [{ url: '*', rate: 1 }] }))) as { id: number }[])[0]
+    ?.id as number;
+  // The customer's own objects the calls need besides the foreign id (a domain, a module).
+  theirs.ownDomain = (await f.addDomains(['mine.example']))[0] as number;
+  for (const [name, id] of Object.entries(theirs)) expect(id, name).toBeGreaterThan(0);
+}, 120_000);
+afterAll(async () => t.close());
+
+const upstream = { ip: '127.0.0.1', port: 8080 };
+type Ids = Record<string, number>;
+/** A valid call of the route with `x` standing for the id under test (path and body). */
+type Template = { path?: (x: Ids) => Record<string, number | undefined>; body: (x: Ids) => Record<string, unknown> };
+
+/** Every write route of a customer's site that takes an id of an object of the site. */
+const TEMPLATES: Record<string, Template> = {
+  'user.domain.update': { body: (x) => ({ id: x.domain, upstreams: [upstream] }) },
+  'user.domains.delete': { body: (x) => ({ ids: [x.domain] }) },
+  'user.domains.status': { body: (x) => ({ domainIDs: [x.domain], status: 1 }) },
+  'user.domains.forceSSL': { body: (x) => ({ domainIDs: [x.domain], forceSSL: true }) },
+  'user.domains.balance': { body: (x) => ({ domainIDs: [x.domain], hashType: 1 }) },
+  'user.domain.scheme': { path: (x) => ({ domainId: x.domain }), body: () => ({ scheme: 0 }) },
+  'user.domains.autoSSL': { body: (x) => ({ domainIDs: [x.domain], autoSSL: true }) },
+  'user.domains.checkCNAME': { body: (x) => ({ domainIDs: [x.domain] }) },
+  'user.domains.verify': { body: (x) => ({ domainIDs: [x.domain] }) },
+  'user.domain.upstreams.add': { path: (x) => ({ domainId: x.domain }), body: () => ({ upstreams: [upstream] }) },
+  'user.domain.upstreams.delete': { path: (x) => ({ domainId: x.domain }), body: (x) => ({ ids: [x.upstream] }) },
+  'user.domain.upstream.update': {
+    path: (x) => ({ domainId: x.domain }),
+    body: (x) => ({ id: x.upstream, ...upstream }),
+  },
+  'user.domains.modifyUpstreamIPs': {
+    body: (x) => ({ domainIDs: [x.domain], oldIP: '127.0.0.1', newIP: '127.0.0.2' }),
+  },
+  'user.domains.upstreams': { body: (x) => ({ domainIDs: [x.domain], upstreams: [upstream] }) },
+  'user.domains.tags': { body: (x) => ({ domainIDs: [x.domain], tags: ['t'] }) },
+  'user.domains.copyToSite': { body: (x) => ({ domainIDs: [x.domain], siteID: f.siteId }) },
+  'user.domains.createFrom': { body: (x) => ({ domainID: x.domain, names: ['copy.example'], status: 0 }) },
+  'user.domains.export': { body: (x) => ({ ids: [x.domain] }) },
+  'user.certificate.update': { body: (x) => ({ id: x.certificate, name: 'renamed' }) },
+  'user.certificates.delete': { body: (x) => ({ ids: [x.certificate] }) },
+  'user.certificate.domains': { body: (x) => ({ certificateID: x.certificate, domainIDs: [x.ownDomain] }) },
+  'user.site.cacheRule.update': { path: (x) => ({ ruleId: x.cacheRule }), body: () => ({ scope: 'all', ttl: 60 }) },
+  'user.site.cacheRules.delete': { body: (x) => ({ ids: [x.cacheRule] }) },
+  'user.site.rate.update': { path: (x) => ({ ruleId: x.rateRule }), body: () => ({ url: '*', rate: 2 }) },
+  'user.site.rates.delete': { body: (x) => ({ ids: [x.rateRule] }) },
+  'user.site.customHeader.update': { body: (x) => ({ id: x.customHeader, name: 'renamed' }) },
+  'user.site.customHeaders.delete': { body: (x) => ({ ids: [x.customHeader] }) },
+  'user.site.corsSetting.update': {
+    body: (x) => ({ id: x.cors, name: 'renamed', origins: ['https://app.example.com'] }),
+  },
+  'user.site.corsSettings.delete': { body: (x) => ({ ids: [x.cors] }) },
+  'user.site.urlRedirect.update': { body: (x) => ({ id: x.urlRedirect, name: 'renamed' }) },
+  'user.site.urlRedirects.delete': { body: (x) => ({ ids: [x.urlRedirect] }) },
+  'user.site.urlRedirect.rules.add': {
+    path: (x) => ({ moduleId: x.urlRedirect }),
+    body: () => ({ items: [{ source: '/x', target: '/y' }] }),
+  },
+  'user.site.urlRedirect.rule.update': {
+    path: (x) => ({ moduleId: x.urlRedirect }),
+    body: (x) => ({ id: x.redirectRule, source: '/x', target: '/y' }),
+  },
+  'user.site.urlRedirect.rules.delete': {
+    path: (x) => ({ moduleId: x.urlRedirect }),
+    body: (x) => ({ ids: [x.redirectRule] }),
+  },
+  'user.site.proxyRewrite.update': { body: (x) => ({ id: x.proxyRewrite, name: 'renamed' }) },
+  'user.site.proxyRewrites.delete': { body: (x) => ({ ids: [x.proxyRewrite] }) },
+  'user.site.proxyRewrite.rules.add': {
+    path: (x) => ({ moduleId: x.proxyRewrite }),
+    body: () => ({ items: [{ matchType: 'prefix', source: '/x/', target: '/y/' }] }),
+  },
+  'user.site.proxyRewrite.rule.update': {
+    path: (x) => ({ moduleId: x.proxyRewrite }),
+    body: (x) => ({ id: x.rewriteRule, matchType: 'prefix', source: '/x/', target: '/y/' }),
+  },
+  'user.site.proxyRewrite.rules.delete': {
+    path: (x) => ({ moduleId: x.proxyRewrite }),
+    body: (x) => ({ ids: [x.rewriteRule] }),
+  },
+  'user.domains.module.customHeader': { body: (x) => ({ domainIDs: [x.ownDomain], moduleID: x.customHeader }) },
+  'user.domains.module.urlRedirect': { body: (x) => ({ domainIDs: [x.ownDomain], moduleID: x.urlRedirect }) },
+  'user.domains.module.cors': { body: (x) => ({ domainIDs: [x.ownDomain], corsID: x.cors }) },
+  'user.domains.module.proxyRewrite': { body: (x) => ({ domainIDs: [x.ownDomain], moduleID: x.proxyRewrite }) },
+};
+
+/**
+ * Write routes of a site that take no id of an object of the site (they create, or act on the
+ * site as a whole), and the layer-4 port routes, whose fixture is a layer-4 site: site-ports.test.ts
+ * checks another customer's port ids there.
+ */
+const NO_OBJECT_ID = new Set([
+  'user.site.tags.set',
+  'user.domains.create',
+  'user.domains.simpleCreate',
+  'user.domains.deleteByNames',
+  'user.certificate.create',
+  'user.site.cacheRules.add',
+  'user.site.currentCache.delete',
+  'user.site.purgeCache.create',
+  'user.site.customHeaders.create',
+  'user.site.corsSettings.create',
+  'user.site.urlRedirects.create',
+  'user.site.proxyRewrites.create',
+  'user.site.gzip.set',
+  'user.site.rates.add',
+  'user.site.errorPage.set',
+  'user.site.errorPages.delete',
+  'user.site.errorPages.language',
+  'user.site.ports.add',
+  'user.site.port.update',
+  'user.site.ports.delete',
+  'user.site.ports.batchCreate',
+  'user.site.port.upstreams.add',
+  'user.site.port.upstreams.delete',
+  'user.site.port.upstream.update',
+  'user.site.setting.ports.enable',
+  'user.site.setting.ports.disable',
+]);
+
+const SITE_WRITES = ALL_ROUTES.filter((r) => r.method !== 'GET' && r.path.startsWith('/user/site/{siteId}'));
+
+async function answer(route: AnyRoute, template: Template, ids: Ids) {
+  const params: Record<string, unknown> = { siteId: f.siteId, ...(template.path?.(ids) ?? {}) };
+  for (const name of pathParamNames(route.path)) expect(params[name], `${route.id} ${name}`).toBeDefined();
+  const res = await callApi(
+    t.app,
+    f.user,
+    route.method as Method,
+    fillPath(route.path, params).slice(1),
+    template.body(ids),
+  );
+  return { status: res.statusCode, body: res.json() as { code?: number; extra?: unknown } };
+}
+
+describe("another tenant's ids", () => {
+  it('every write route of a site that takes an object id is walked', () => {
+    const unknown = SITE_WRITES.filter((r) => !(r.id in TEMPLATES) && !NO_OBJECT_ID.has(r.id)).map((r) => r.id);
+    expect(unknown).toEqual([]);
+  });
+
+  it('answer exactly as an id that does not exist, and name nothing of theirs', async () => {
+    const wrong: string[] = [];
+    const missing = Object.fromEntries(Object.keys(theirs).map((k) => [k, MISSING]));
+    for (const route of SITE_WRITES) {
+      const template = TEMPLATES[route.id];
+      if (!template) continue;
+      // Every id the call names is the neighbour's, or one that does not exist; the customer's own stay.
+      const foreign = await answer(route, template, theirs);
+      const absent = await answer(route, template, { ...missing, ownDomain: theirs.ownDomain as number });
+      const text = JSON.stringify(foreign.body);
+      if (absent.body.code !== 101018) wrong.push(`${route.id}: a missing id answers ${JSON.stringify(absent.body)}`);
+      if (foreign.status !== absent.status || text !== JSON.stringify(absent.body)) {
+        wrong.push(`${route.id}: their id answers ${text}, a missing one ${JSON.stringify(absent.body)}`);
+      }
+      const leaked = secretNames.filter((name) => text.includes(name));
+      if (leaked.length > 0) wrong.push(`${route.id}: names ${leaked.join(', ')}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("leave the neighbour's objects as they were", async () => {
+    const certs = (await f.call('GET', `user/site/${f.otherSiteId}/certificates`, undefined, f.other)).json();
+    expect(certs.data.map((c: { name: string }) => c.name)).toEqual(['victim-cert']);
+    const headers = (await f.call('GET', `user/site/${f.otherSiteId}/module/customHeaders`, undefined, f.other)).json();
+    expect(headers.data.map((m: { name: string }) => m.name)).toEqual(['victim-headers']);
+  });
+});
+
+describe("another operator's ids", () => {
+  /** Delete routes of the operator tier whose body is `{ id }` or `{ ids }` with no other field. */
+  const OPERATOR_DELETES = ALL_ROUTES.filter(
+    (r) => r.method === 'DELETE' && r.path.startsWith('/client/') && 'tiers' in r.access,
+  );
+
+  it('deleting an in-use object of another operator answers as a missing one', async () => {
+    const rivalId = await addAccount(t.app, 'client', 'rival-op');
+    const rival = await signIn(t.app, 'client', 'rival-op');
+    const as = (method: Method, url: string, body?: Record<string, unknown>) =>
+      callApi(t.app, rival, method, url, body);
+    const zone = (await as('POST', 'client/zone', { name: 'Their zone' })).json().data.id as number;
+    const group = (await as('POST', `client/zone/${zone}/group`, { name: 'their-web', portType: 7 })).json().data
+      .id as number;
+    const product = (
+      await as('POST', 'client/product', { name: 'Their CDN', portType: 7, mainGroupIDs: [group] })
+    ).json().data.id as number;
+    // Their zone holds a group a product uses, their product a site: all in use.
+    const rivalCustomer = await addAccount(t.app, 'user', 'rival-own-customer', rivalId);
+    const site = (
+      await as('POST', 'client/site', { siteName: 'their-site', userID: rivalCustomer, productID: product })
+    ).json();
+    const foreign: Record<string, number> = { zone, group, product, site: site.data?.siteID ?? 0 };
+    const byRoute: Record<string, Record<string, unknown>> = {
+      'client.zone.delete': { id: foreign.zone },
+      'client.group.delete': { id: foreign.group },
+      'client.product.delete': { id: foreign.product },
+      'client.sites.delete': { ids: [foreign.site] },
+    };
+    const wrong: string[] = [];
+    for (const route of OPERATOR_DELETES) {
+      const body = byRoute[route.id];
+      if (!body) continue;
+      const url = fillPath(route.path, { zoneID: f.zoneId }).slice(1);
+      const theirAnswer = (await callApi(t.app, f.client, 'DELETE', url, body)).json();
+      const missing = JSON.parse(JSON.stringify(body).replace(/\d+/g, String(MISSING)));
+      const missingAnswer = (await callApi(t.app, f.client, 'DELETE', url, missing)).json();
+      if (missingAnswer.code !== 101018) wrong.push(`${route.id}: missing answers ${JSON.stringify(missingAnswer)}`);
+      if (theirAnswer.code !== missingAnswer.code)
+        wrong.push(`${route.id}: theirs answers ${JSON.stringify(theirAnswer)}`);
+    }
+    expect(wrong).toEqual([]);
+    // Still theirs, still there.
+    expect((await as('GET', `client/product/${product}/groups?isBackup=false`)).statusCode).toBe(200);
+  });
+});
