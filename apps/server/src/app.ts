@@ -24,6 +24,7 @@ import { AccountsRepository } from './modules/auth/accounts.repository.js';
 import { bindAuthRoutes } from './modules/auth/auth.routes.js';
 import { createAuthenticator } from './modules/auth/authenticator.js';
 import { type CreatedRoot, ensureRootAccounts } from './modules/auth/bootstrap.js';
+import { CredentialGuard } from './modules/auth/credential-guard.js';
 import { LoginService } from './modules/auth/login.service.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { TicketsRepository } from './modules/auth/tickets.repository.js';
@@ -211,6 +212,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.config.accessTokenTtlSeconds,
     options.config.tokenSecrets?.previous ?? [],
   );
+  const credentialGuard = new CredentialGuard(clock);
   const login = new LoginService(
     accountsRepo,
     ticketsRepo,
@@ -221,8 +223,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.log,
     options.config.secret,
     productName,
+    credentialGuard,
   );
-  const account = new AccountService(accountsRepo, sessionsRepo, ticketsRepo, tokens, mailer, box, clock, productName);
+  const account = new AccountService(
+    accountsRepo,
+    sessionsRepo,
+    ticketsRepo,
+    tokens,
+    mailer,
+    box,
+    clock,
+    productName,
+    credentialGuard,
+  );
   const createdRoots = await ensureRootAccounts(accountsRepo, options.config.initPassword);
 
   const nodesRepo = new NodesRepository(db);

@@ -221,9 +221,20 @@ export const totpPhase0 = defineRoute({
   method: 'POST',
   path: '/{auth}/login2fa/phase0',
   access: everyTier,
-  summary: 'Second-factor setup, phase 0: confirm the password; answers a ticket for phases 1 and 2',
+  summary:
+    'Second-factor setup, phase 0: confirm the password (and, while an authenticator is on, a current code from it); answers a ticket for phases 1 and 2',
   tags: ['auth'],
-  request: { params: auth, body: z.object({ password: z.string().min(1).max(1024) }) },
+  request: {
+    params: auth,
+    body: z.object({
+      password: z.string().min(1).max(1024),
+      /** Required while the account's authenticator is on: a current code from it. */
+      code: z
+        .string()
+        .regex(/^\d{6}$/)
+        .optional(),
+    }),
+  },
   response: dataOf(z.object({ onePassKey: z.string(), login2FAType: login2FATypeSchema })),
 });
 

@@ -43,10 +43,10 @@ export function bindAuthRoutes(
   });
   binder.bind(r.getSelf, async (_input, ctx) => ({ data: await account.self(caller(ctx.caller)) }));
   binder.bind(r.updateSelf, async ({ body }, ctx) => ({
-    data: await account.updateSelf(caller(ctx.caller), body, meta(ctx.request).locale),
+    data: await account.updateSelf(caller(ctx.caller), body, meta(ctx.request)),
   }));
   binder.bind(r.totpPhase0, async ({ body }, ctx) => ({
-    data: await account.setupPhase0(caller(ctx.caller), body.password, meta(ctx.request).locale),
+    data: await account.setupPhase0(caller(ctx.caller), body, meta(ctx.request)),
   }));
   binder.bind(r.totpPhase1, async ({ body }, ctx) => ({
     data: await account.setupPhase1(caller(ctx.caller), body.onePassKey),
