@@ -1,10 +1,9 @@
 import type { Locale, Tier } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { verifyPassword } from '../../platform/crypto/passwords.js';
-import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountRow } from './accounts.repository.js';
-import { FailureThrottle } from './login-throttle.js';
+import { FailureThrottle, throttledError } from './login-throttle.js';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
@@ -34,16 +33,6 @@ export class CredentialGuard {
     return { accountIp: `${name}@${ip}`, ip, account: name };
   }
 
-  /** The throttled answer: 101012 with HTTP 429 and when to try again. */
-  static throttled(retryMs: number): AppError {
-    const seconds = Math.max(1, Math.ceil(retryMs / 1000));
-    return new AppError(101012, {
-      status: 429,
-      headers: { 'retry-after': String(seconds) },
-      extra: { retryAfterSeconds: seconds },
-    });
-  }
-
   /** Refuses while any password throttle holds, before the password is even looked at. */
   checkPasswordThrottles(tier: Tier, account: string, ip: string): void {
     const k = this.keys(tier, account, ip);
@@ -52,7 +41,7 @@ export class CredentialGuard {
       this.perIp.retryAfterMs(k.ip),
       this.perAccount.retryAfterMs(k.account),
     );
-    if (wait > 0) throw CredentialGuard.throttled(wait);
+    if (wait > 0) throw throttledError(wait);
   }
 
   passwordFailed(tier: Tier, account: string, ip: string): void {
@@ -72,7 +61,7 @@ export class CredentialGuard {
 
   checkSecondFactorThrottle(row: Pick<AccountRow, 'tier' | 'id'>): void {
     const wait = this.secondFactor.retryAfterMs(this.factorKey(row));
-    if (wait > 0) throw CredentialGuard.throttled(wait);
+    if (wait > 0) throw throttledError(wait);
   }
 
   secondFactorFailed(row: Pick<AccountRow, 'tier' | 'id'>): void {
