@@ -27,8 +27,9 @@ const SWITCH_TARGET: Record<Tier, Tier> = { admin: 'client', client: 'user', use
 
 /**
  * Switch user: mints a token pair for the account and opens its console through
- * `/{auth}/switchUser?accessToken&refreshToken&tokenType`, which stores the pair as that console's
- * cookies. The caller's own console keeps its session (another tier's cookies).
+ * `/{auth}/switchUser?accessToken&tokenType`, which stores them as that console's cookies; the
+ * refresh token never passes through the page (the reply set it as that console's HttpOnly
+ * cookie). The caller's own console keeps its session (another tier's cookies).
  */
 export function useSwitchUser(tier: Tier) {
   const navigate = useNavigate();
@@ -36,8 +37,8 @@ export function useSwitchUser(tier: Tier) {
     input: (account: ManagedAccount) => ({ params: { auth: tier }, body: { id: account.id } }),
     invalidates: [],
     onSuccess: (reply) => {
-      const { auth, accessToken, refreshToken, tokenType } = reply.data;
-      const query = new URLSearchParams({ accessToken, refreshToken, tokenType });
+      const { auth, accessToken, tokenType } = reply.data;
+      const query = new URLSearchParams({ accessToken, tokenType });
       void navigate(`/${auth}/${CONSOLE_PATHS.switchUser}?${query}`);
     },
   });
