@@ -51,6 +51,8 @@ test('a wrong password shows the error and stays on the login form', async ({ pa
 });
 
 test('an authenticator is set up from its QR code and then asked for at login', async ({ page }) => {
+  // Two waits for a fresh authenticator time step (up to 30 s each): sign-in, then turning it off.
+  test.setTimeout(150_000);
   await login(page, 'user');
   await chooseSecondFactor(page, 'user', 'Authenticator app');
   await expect(page.getByRole('img', { name: 'QR code of the authenticator setup' })).toBeVisible();
