@@ -33,10 +33,17 @@ export async function logout(page: Page, tier: Tier): Promise<void> {
 }
 
 /** Chooses a second factor on the two-factor page (phase 0; for none and e-mail also phase 2). */
-export async function chooseSecondFactor(page: Page, tier: Tier, label: 'None' | 'E-mail code' | 'Authenticator app') {
+/** Changes the second factor; `currentCode` is a code of the authenticator that is on, when one is. */
+export async function chooseSecondFactor(
+  page: Page,
+  tier: Tier,
+  label: 'None' | 'E-mail code' | 'Authenticator app',
+  currentCode?: string,
+) {
   await page.goto(`/${tier}/userManagement/twoFactor`);
   await page.getByLabel(label).check();
   await page.getByLabel('Current password').fill(E2E.password);
+  if (currentCode !== undefined) await page.getByLabel('Code from your authenticator app now').fill(currentCode);
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 

@@ -24,7 +24,9 @@ import { AccountsRepository } from './modules/auth/accounts.repository.js';
 import { bindAuthRoutes } from './modules/auth/auth.routes.js';
 import { createAuthenticator } from './modules/auth/authenticator.js';
 import { type CreatedRoot, ensureRootAccounts } from './modules/auth/bootstrap.js';
+import { CredentialGuard } from './modules/auth/credential-guard.js';
 import { LoginService } from './modules/auth/login.service.js';
+import { RefreshCookie, servedOverHttps } from './modules/auth/refresh-cookie.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { TicketsRepository } from './modules/auth/tickets.repository.js';
 import { TokenService } from './modules/auth/token.service.js';
@@ -119,6 +121,7 @@ import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
 import { registerMultipart } from './platform/http/multipart.js';
 import { escapeUndecodablePath, parseQueryString } from './platform/http/url-decoding.js';
+import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { Mailer } from './platform/mail/mailer.js';
 
 export interface AppOptions {
@@ -184,10 +187,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('x-frame-options', 'DENY');
   });
+  registerSecurityHeaders(app);
 
   // One structured line per request. The path is logged without its query string, which may carry tokens.
   app.addHook('onResponse', async (request, reply) => {
@@ -227,6 +228,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.config.accessTokenTtlSeconds,
     options.config.tokenSecrets?.previous ?? [],
   );
+  const credentialGuard = new CredentialGuard(clock);
   const login = new LoginService(
     accountsRepo,
     ticketsRepo,
@@ -237,8 +239,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.log,
     options.config.secret,
     productName,
+    credentialGuard,
   );
-  const account = new AccountService(accountsRepo, sessionsRepo, ticketsRepo, tokens, mailer, box, clock, productName);
+  const account = new AccountService(
+    accountsRepo,
+    sessionsRepo,
+    ticketsRepo,
+    tokens,
+    mailer,
+    box,
+    clock,
+    productName,
+    credentialGuard,
+  );
   const createdRoots = await ensureRootAccounts(accountsRepo, options.config.initPassword);
 
   const nodesRepo = new NodesRepository(db);
@@ -269,7 +282,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   bindAccountZoneRoutes(binder, new AccountZonesService(db));
   bindSystemRoutes(binder, system);
-  bindAuthRoutes(binder, login, tokens, account);
+  const refreshCookie = new RefreshCookie(servedOverHttps(options.config.publicUrl));
+  bindAuthRoutes(binder, login, tokens, account, refreshCookie);
   bindRoleRoutes(binder, new RolesService(new RolesRepository(db)));
   bindApiTokenRoutes(binder, new ApiTokensService(db, tokens, clock));
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
@@ -368,7 +382,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new ProbesService(db, new ProbesRepository(db), clock),
     nodesService,
   );
-  bindAuditRoutes(binder, audit, new SwitchUserService(accountsRepo, tokens));
+  bindAuditRoutes(binder, audit, new SwitchUserService(accountsRepo, tokens), refreshCookie);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {
@@ -388,7 +402,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: options.config.version });
   app.get(`${API_BASE}/openapi.json`, async () => document);
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
-  await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs` });
+  // No validator badge: it would call validator.swagger.io, which an offline install cannot reach.
+  await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs`, uiConfig: { validatorUrl: null } });
 
   if (consoleDir) await serveConsole(app, consoleDir);
 

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAudited, READ_ONLY_ROUTES } from '../src/modules/audit/audit.service.js';
 import { OUTSIDE_TRANSACTION_ROUTES } from '../src/platform/http/bind-route.js';
-import { addAccount, signInOtherOperator } from './helpers/accounts.js';
+import { addAccount, giveRole, signInOtherOperator } from './helpers/accounts.js';
 import { bearer, callApi, type Method, signIn } from './helpers/auth.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
@@ -288,12 +288,57 @@ describe('switch user', () => {
     expect((await call(admSwitch, 'POST', 'client/proxy', { id: userId })).json().code).toBe(101018);
   });
 
+  it('lets a customer act as its own sub-user (user/proxy), audited with the customer as the real actor', async () => {
+    const subId = await addAccount(t.app, 'user', 'proxied-sub', userId);
+    const res = await call(user, 'POST', 'user/proxy', { id: subId }, 'req-user-switch');
+    expect(res.statusCode, res.body).toBe(200);
+    const switched = res.json().data;
+    expect(switched).toMatchObject({ auth: 'user', tokenType: 'Bearer' });
+    expect((await call(switched, 'GET', 'user/account/self')).json().data).toMatchObject({
+      id: subId,
+      account: 'proxied-sub',
+    });
+    await call(switched, 'PUT', 'user/account/self', { name: 'Set by parent', email: 'sub@example.com' }, 'req-as-sub');
+    const [row] = (await records(user, 'user', '&reqID=req-as-sub')).data;
+    expect(row).toMatchObject({
+      accountID: subId,
+      accountName: 'proxied-sub',
+      realAccountID: userId,
+      realAccountName: 'user',
+    });
+    const [switchRow] = (await records(user, 'user', '&reqID=req-user-switch')).data;
+    expect(switchRow).toMatchObject({ action: 'auth.switchUser', changes: { id: subId }, accountID: userId });
+    // A switched session cannot switch on.
+    const deeper = await addAccount(t.app, 'user', 'proxied-sub-sub', subId);
+    expect((await call(switched, 'POST', 'user/proxy', { id: deeper })).json().code).toBe(101018);
+  });
+
+  it("refuses a customer another customer's sub-user, its parent, a sibling and accounts of other tiers", async () => {
+    const rivalId = (await call(rival, 'GET', 'client/account/self')).json().data.id;
+    const otherCustomer = await addAccount(t.app, 'user', 'other-customer', rivalId);
+    const otherSub = await addAccount(t.app, 'user', 'other-customers-sub', otherCustomer);
+    const sameOperatorCustomer = await addAccount(t.app, 'user', 'neighbour-customer', clientId);
+    const neighbourSub = await addAccount(t.app, 'user', 'neighbours-sub', sameOperatorCustomer);
+    for (const id of [otherSub, otherCustomer, sameOperatorCustomer, neighbourSub, clientId, 999999]) {
+      expect((await call(user, 'POST', 'user/proxy', { id })).json().code, String(id)).toBe(101018);
+    }
+    // A sub-user switches below itself only: not to its parent, nor to a sibling.
+    const subA = await addAccount(t.app, 'user', 'sibling-a', userId);
+    const subB = await addAccount(t.app, 'user', 'sibling-b', userId);
+    const asA = await signIn(t.app, 'user', 'sibling-a');
+    await giveRole(t.app, user, 'user', subA);
+    for (const id of [userId, subB]) {
+      expect((await call(asA, 'POST', 'user/proxy', { id })).json().code, String(id)).toBe(101018);
+    }
+  });
+
   it('refuses accounts outside the caller, the wrong tier, paused targets and bad bodies', async () => {
     const rivalId = (await call(rival, 'GET', 'client/account/self')).json().data.id;
     const rivalCustomer = await addAccount(t.app, 'user', 'rival-customer', rivalId);
     expect((await call(client, 'POST', 'client/proxy', { id: rivalCustomer })).json().code).toBe(101018);
     expect((await call(client, 'POST', 'client/proxy', { id: 999999 })).json().code).toBe(101018);
     expect((await call(client, 'POST', 'client/proxy', { id: clientId })).json().code).toBe(101018);
+    // Not to itself.
     expect((await call(user, 'POST', 'user/proxy', { id: userId })).json().code).toBe(101018);
     const paused = await addAccount(t.app, 'user', 'paused-customer', clientId);
     await t.app.rampart.accounts.update(paused, { status: 'pause' });

@@ -70,18 +70,33 @@ export function verifyMailLoader(tier: Tier) {
 }
 
 /**
- * `{tier}/switchUser?accessToken&refreshToken&tokenType`: with all three, they become the tier's
- * cookies (a new session) and the visitor goes to the Dashboard, which loads the account; else LoginForm.
+ * `{tier}/switchUser?accessToken&tokenType[&refreshToken]`: the access token and type become the
+ * tier's cookies (a new session) and the visitor goes to the Dashboard, which loads the account;
+ * without them, LoginForm. The console's own switch sends no refresh token (the switch call set it
+ * as the server's HttpOnly cookie); one in the link (the spec's form) is exchanged at once for a
+ * new set, so that the server holds it in that cookie and the page forgets it.
  */
 export function switchUserLoader(tier: Tier) {
-  return ({ request }: LoaderFunctionArgs) => {
+  return async ({ request }: LoaderFunctionArgs) => {
     const search = searchOf(request);
     const accessToken = search.get('accessToken');
     const refreshToken = search.get('refreshToken');
     const tokenType = search.get('tokenType');
-    if (!accessToken || !refreshToken || !tokenType) throw redirect(consolePath(tier, 'login'));
+    if (!accessToken || !tokenType) throw redirect(consolePath(tier, 'login'));
     clearSession(tier);
-    writeTokenSet(tier, { accessToken, refreshToken, tokenType });
+    if (refreshToken) {
+      try {
+        const reply = await callApi(authRoutes.refresh, {
+          params: { auth: tier },
+          body: { refreshToken, accessToken },
+        });
+        writeTokenSet(tier, reply.data);
+      } catch {
+        throw redirect(consolePath(tier, 'login'));
+      }
+    } else {
+      writeTokenSet(tier, { accessToken, tokenType });
+    }
     throw redirect(consolePath(tier, 'dashboard'));
   };
 }

@@ -169,16 +169,28 @@ describe('verifyMail and switchUser', () => {
     });
   });
 
-  it('stores the three tokens of switchUser and opens the dashboard with them', async () => {
+  it('stores the access token and type of switchUser and opens the dashboard with them', async () => {
+    api.on('GET', '/user/account/self', ok(selfInfo('user', { account: 'sub-1' })));
+    const router = renderAt('/user/switchUser?accessToken=sa&tokenType=Bearer');
+    expect(await screen.findByTestId('account-summary')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/user/dashboard');
+    expect(readTokenSet('user')).toEqual({ accessToken: 'sa', tokenType: 'Bearer' });
+    expect(api.sent('GET', '/user/account/self')[0]?.headers.get('Authorization')).toBe('Bearer sa');
+    expect(api.sent('PATCH', '/user')).toHaveLength(0);
+  });
+
+  it('exchanges a refresh token in the switchUser link, so the page never keeps it', async () => {
+    api.on('PATCH', '/user', ok({ accessToken: 'sa-2', refreshToken: 'sr-2', tokenType: 'Bearer' }));
     api.on('GET', '/user/account/self', ok(selfInfo('user', { account: 'sub-1' })));
     const router = renderAt('/user/switchUser?accessToken=sa&refreshToken=sr&tokenType=Bearer');
     expect(await screen.findByTestId('account-summary')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/user/dashboard');
-    expect(readTokenSet('user')).toEqual({ accessToken: 'sa', refreshToken: 'sr', tokenType: 'Bearer' });
-    expect(api.sent('GET', '/user/account/self')[0]?.headers.get('Authorization')).toBe('Bearer sa');
+    expect(api.sent('PATCH', '/user')[0]?.body).toEqual({ refreshToken: 'sr', accessToken: 'sa' });
+    expect(readTokenSet('user')).toEqual({ accessToken: 'sa-2', tokenType: 'Bearer' });
+    expect(document.cookie).not.toContain('sr');
   });
 
-  it('sends switchUser without all three tokens to the login form', async () => {
+  it('sends switchUser without the access token and type to the login form', async () => {
     const router = renderAt('/user/switchUser?accessToken=sa&refreshToken=sr');
     await expectLoginForm();
     expect(router.state.location.pathname).toBe('/user/login');

@@ -51,7 +51,7 @@ beforeEach(() => {
   api = installFakeApi();
   navigate = vi.spyOn(appNavigation, 'replace').mockImplementation(() => {});
   toasts = recordToasts();
-  signedInCookies('user', 'access-1', 'refresh-1');
+  signedInCookies('user', 'access-1');
 });
 
 afterEach(() => {
@@ -69,9 +69,7 @@ describe('callAuthed', () => {
 
   it('refreshes exactly once when ten concurrent calls hit 101014, and all ten replay with the new token', async () => {
     selfNeedsNewToken(api);
-    api.on('PATCH', '/user', () =>
-      delayed(20, ok({ accessToken: 'access-2', refreshToken: 'refresh-2', tokenType: 'Bearer' })),
-    );
+    api.on('PATCH', '/user', () => delayed(20, ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' })));
 
     const replies = await Promise.all(Array.from({ length: 10 }, getSelf));
 
@@ -79,11 +77,13 @@ describe('callAuthed', () => {
     for (const reply of replies) expect(reply.data.account).toBe('alice');
     const refreshes = api.sent('PATCH', '/user');
     expect(refreshes).toHaveLength(1);
-    expect(refreshes[0]?.body).toEqual({ refreshToken: 'refresh-1', accessToken: 'access-1' });
+    // The refresh token is the server's HttpOnly cookie: the body names only the expired access token.
+    expect(refreshes[0]?.body).toEqual({ accessToken: 'access-1' });
     const selfCalls = api.sent('GET', '/user/account/self');
     expect(selfCalls.filter((r) => bearer(r) === 'Bearer access-1')).toHaveLength(10);
     expect(selfCalls.filter((r) => bearer(r) === 'Bearer access-2')).toHaveLength(10);
-    expect(readTokenSet('user')).toEqual({ accessToken: 'access-2', refreshToken: 'refresh-2', tokenType: 'Bearer' });
+    expect(readTokenSet('user')).toEqual({ accessToken: 'access-2', tokenType: 'Bearer' });
+    expect(document.cookie).not.toContain('refresh');
     expect(navigate).not.toHaveBeenCalled();
     expect(toasts.toasts).toEqual([]);
   });
@@ -93,7 +93,7 @@ describe('callAuthed', () => {
     let late: Promise<unknown> | undefined;
     api.on('PATCH', '/user', () => {
       late = getSelf(); // starts while the refresh is in flight
-      return delayed(20, ok({ accessToken: 'access-2', refreshToken: 'refresh-2', tokenType: 'Bearer' }));
+      return delayed(20, ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' }));
     });
 
     await getSelf();
@@ -124,7 +124,7 @@ describe('callAuthed', () => {
     [101013, 'Invalid Token'],
     [101015, 'Revoke Token Failed'],
   ])('forces a logout on %i without trying a refresh', async (code, message) => {
-    sessionStore.setSelf('user', selfInfo('user'), 'refresh-1');
+    sessionStore.setSelf('user', selfInfo('user'), 'access-1');
     api.on('GET', '/user/account/self', fail(401, code, message));
 
     expect((await rejection(getSelf())).code).toBe(code);
@@ -138,7 +138,7 @@ describe('callAuthed', () => {
 
   it('ends the session when the replay after a successful refresh is still expired', async () => {
     api.on('GET', '/user/account/self', fail(401, 101014, 'Token Expired'));
-    api.on('PATCH', '/user', ok({ accessToken: 'access-2', refreshToken: 'refresh-2', tokenType: 'Bearer' }));
+    api.on('PATCH', '/user', ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' }));
 
     expect((await rejection(getSelf())).code).toBe(101014);
 
@@ -164,7 +164,7 @@ describe('callAuthed', () => {
   });
 
   it('ends only its own console’s session', async () => {
-    signedInCookies('client', 'client-access', 'client-refresh');
+    signedInCookies('client', 'client-access');
     api.on('GET', '/user/account/self', fail(401, 101013, 'Invalid Token'));
 
     await rejection(getSelf());

@@ -110,11 +110,12 @@ export function refreshSession(tier: Tier, expiredAccessToken: string): Promise<
         if (!current) throw new ApiError({ failure: 'reply', status: 401, code: 101016, message: '' });
         const reply = await callApi(authRoutes.refresh, {
           params: { auth: tier },
-          body: { refreshToken: current.refreshToken, accessToken: current.accessToken },
+          // The refresh token is the HttpOnly cookie the browser sends with this call only.
+          body: { accessToken: current.accessToken },
         });
         if (sessionStore.get(tier).generation !== generation) return; // logged out meanwhile
         writeTokenSet(tier, reply.data);
-        sessionStore.tokensRotated(tier, reply.data.refreshToken);
+        sessionStore.tokensRotated(tier, reply.data.accessToken);
       }),
     )
     .catch((error: unknown) => {

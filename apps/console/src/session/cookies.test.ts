@@ -24,27 +24,32 @@ describe('token cookies', () => {
     );
   });
 
-  it('are named per console (u_, c_, a_) and read back as a token set', () => {
-    writeTokenSet('client', { accessToken: 'acc', refreshToken: 'ref', tokenType: 'Bearer' });
+  it('are named per console (u_, c_, a_) and read back; the refresh token is never written by the page', () => {
+    writeTokenSet('client', { accessToken: 'acc', tokenType: 'Bearer' });
     expect(document.cookie).toContain('c_accessToken=acc');
-    expect(document.cookie).toContain('c_refreshToken=ref');
     expect(document.cookie).toContain('c_tokenType=Bearer');
-    expect(readTokenSet('client')).toEqual({ accessToken: 'acc', refreshToken: 'ref', tokenType: 'Bearer' });
+    expect(document.cookie).not.toContain('refreshToken');
+    expect(readTokenSet('client')).toEqual({ accessToken: 'acc', tokenType: 'Bearer' });
     expect(hasTokenCookies('client')).toBe(true);
     expect(readTokenSet('user')).toBeNull();
     expect(hasTokenCookies('user')).toBe(false);
   });
 
-  it('count as a session only when all three are present', () => {
+  it('count as a session only when the access token and its type are present', () => {
     setCookie('a_accessToken=acc; Path=/');
-    setCookie('a_refreshToken=ref; Path=/');
     expect(hasTokenCookies('admin')).toBe(false);
     expect(readTokenSet('admin')).toBeNull();
   });
 
+  it('remove a readable refresh token an older console wrote', () => {
+    setCookie('u_refreshToken=legacy; Path=/');
+    writeTokenSet('user', { accessToken: 'u', tokenType: 'Bearer' });
+    expect(document.cookie).not.toContain('refreshToken');
+  });
+
   it('are removed by clearTokenSet, leaving the other consoles’ cookies', () => {
-    writeTokenSet('user', { accessToken: 'u', refreshToken: 'ur', tokenType: 'Bearer' });
-    writeTokenSet('admin', { accessToken: 'a', refreshToken: 'ar', tokenType: 'Bearer' });
+    writeTokenSet('user', { accessToken: 'u', tokenType: 'Bearer' });
+    writeTokenSet('admin', { accessToken: 'a', tokenType: 'Bearer' });
     clearTokenSet('user');
     expect(document.cookie).not.toContain('u_');
     expect(readTokenSet('admin')?.accessToken).toBe('a');

@@ -1,11 +1,18 @@
-import { type Tier, TOKEN_COOKIE_DAYS, type TokenSet, tokenCookieNames } from '@rampart/contract';
+import { type Tier, TOKEN_COOKIE_DAYS, tokenCookieNames } from '@rampart/contract';
 
 /**
  * A console's token set lives in three cookies (spec part 1 §3: `u_accessToken`, `u_refreshToken`,
- * `u_tokenType`, likewise `c_` and `a_`), kept for TOKEN_COOKIE_DAYS. Cookies rather than
- * localStorage because the spec's switchUser flow and the other consoles of the same origin share
- * them; the API itself reads the bearer header, never these cookies, so SameSite=Lax is enough.
+ * `u_tokenType`, likewise `c_` and `a_`). The console writes and reads the access token and the
+ * token type, kept for TOKEN_COOKIE_DAYS; the API reads the bearer header, never these, so
+ * SameSite=Lax is enough. The refresh token is the server's: an HttpOnly cookie scoped to the
+ * refresh call's path that no script here can read or write (see the server's refresh-cookie.ts).
  */
+
+/** What the console keeps of a token set. */
+export interface StoredTokens {
+  accessToken: string;
+  tokenType: 'Bearer';
+}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -54,31 +61,35 @@ export function readCookie(name: string): string | undefined {
   return undefined;
 }
 
-/** The tier's stored token set; null unless all three cookies are present and non-empty. */
-export function readTokenSet(tier: Tier): TokenSet | null {
+/** The tier's stored tokens; null unless the access token and token type cookies are present. */
+export function readTokenSet(tier: Tier): StoredTokens | null {
   const names = tokenCookieNames(tier);
   const accessToken = readCookie(names.accessToken);
-  const refreshToken = readCookie(names.refreshToken);
   const tokenType = readCookie(names.tokenType);
-  if (!accessToken || !refreshToken || !tokenType) return null;
+  if (!accessToken || !tokenType) return null;
   // The API knows one token type; a cookie with another value came from elsewhere and is ignored.
-  return tokenType === 'Bearer' ? { accessToken, refreshToken, tokenType } : null;
+  return tokenType === 'Bearer' ? { accessToken, tokenType } : null;
 }
 
-/** "A visitor holding all three auth cookies" (spec part 1 §2). */
+/**
+ * "A visitor holding all three auth cookies" (spec part 1 §2): the two this page can see; the
+ * refresh token's is HttpOnly, and the server refuses a refresh when it is gone.
+ */
 export function hasTokenCookies(tier: Tier): boolean {
-  const names = tokenCookieNames(tier);
-  return Boolean(readCookie(names.accessToken) && readCookie(names.refreshToken) && readCookie(names.tokenType));
+  return readTokenSet(tier) !== null;
 }
 
-export function writeTokenSet(tier: Tier, tokens: { accessToken: string; refreshToken: string; tokenType: string }) {
+/** Stores a token set's access token and type; its refresh token is the server's cookie already. */
+export function writeTokenSet(tier: Tier, tokens: { accessToken: string; tokenType: string }) {
   const names = tokenCookieNames(tier);
   const options = { secure: pageIsSecure() };
   setCookie(tokenCookieString(names.accessToken, tokens.accessToken, options));
-  setCookie(tokenCookieString(names.refreshToken, tokens.refreshToken, options));
   setCookie(tokenCookieString(names.tokenType, tokens.tokenType, options));
+  // A readable refresh token that an older console wrote (Path=/) is removed; the server's stays.
+  setCookie(expiredCookieString(names.refreshToken, options));
 }
 
+/** Forgets the tokens this page holds (the server's logout clears the refresh cookie). */
 export function clearTokenSet(tier: Tier): void {
   const options = { secure: pageIsSecure() };
   for (const name of Object.values(tokenCookieNames(tier))) setCookie(expiredCookieString(name, options));

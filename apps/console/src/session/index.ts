@@ -6,7 +6,7 @@ export {
   SESSION_END_CODES,
   TOKEN_EXPIRED,
 } from './call-authed';
-export { clearTokenSet, hasTokenCookies, readTokenSet, writeTokenSet } from './cookies';
+export { clearTokenSet, hasTokenCookies, readTokenSet, type StoredTokens, writeTokenSet } from './cookies';
 export { type LoginOutcome, pendingLogin, resendCode, submitCode, submitCredentials } from './login-flow';
 export { sessionQueryKey } from './query-keys';
 export { beginSession, loadSelf, logout, NoSessionError, replaceTokens, restoreSession } from './session';

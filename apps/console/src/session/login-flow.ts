@@ -18,12 +18,8 @@ export async function submitCredentials(
   credentials: { account: string; password: string },
 ): Promise<LoginOutcome> {
   const { data } = await callApi(authRoutes.requestLogin, { params: { auth: tier }, body: credentials });
-  if (data.accessToken && data.refreshToken && data.tokenType) {
-    const self = await beginSession(tier, {
-      accessToken: data.accessToken,
-      refreshToken: data.refreshToken,
-      tokenType: data.tokenType,
-    });
+  if (data.accessToken && data.tokenType) {
+    const self = await beginSession(tier, { accessToken: data.accessToken, tokenType: data.tokenType });
     return { kind: 'signedIn', self };
   }
   const onePassKey = data.onePassKey ?? '';

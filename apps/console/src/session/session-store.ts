@@ -17,8 +17,8 @@ export interface PendingLogin {
 
 interface TierState {
   self: SelfInfo | null;
-  /** The refresh token the session had when `self` was loaded or last refreshed; `self` is stale if the cookie differs. */
-  selfRefreshToken: string | null;
+  /** The access token the session had when `self` was loaded or last refreshed; `self` is stale if the cookie differs. */
+  selfAccessToken: string | null;
   pending: PendingLogin | null;
   /** Bumped whenever a session starts or ends, so late replies of an older session change nothing. */
   generation: number;
@@ -27,7 +27,7 @@ interface TierState {
 }
 
 function initial(): TierState {
-  return { self: null, selfRefreshToken: null, pending: null, generation: 0, refreshing: null };
+  return { self: null, selfAccessToken: null, pending: null, generation: 0, refreshing: null };
 }
 
 const states: Record<Tier, TierState> = { user: initial(), client: initial(), admin: initial() };
@@ -47,9 +47,9 @@ export const sessionStore = {
     return () => listeners.delete(listener);
   },
 
-  /** The self information of the session, valid while `refreshToken` is the session's token. */
-  setSelf(tier: Tier, self: SelfInfo, refreshToken: string): void {
-    states[tier] = { ...states[tier], self, selfRefreshToken: refreshToken };
+  /** The self information of the session, valid while `accessToken` is the session's token. */
+  setSelf(tier: Tier, self: SelfInfo, accessToken: string): void {
+    states[tier] = { ...states[tier], self, selfAccessToken: accessToken };
     emit();
   },
 
@@ -61,9 +61,9 @@ export const sessionStore = {
   },
 
   /** The session's tokens were rotated by this tab (refresh, password change): `self` stays valid. */
-  tokensRotated(tier: Tier, refreshToken: string): void {
+  tokensRotated(tier: Tier, accessToken: string): void {
     if (states[tier].self === null) return;
-    states[tier] = { ...states[tier], selfRefreshToken: refreshToken };
+    states[tier] = { ...states[tier], selfAccessToken: accessToken };
   },
 
   setPending(tier: Tier, pending: PendingLogin | null): void {

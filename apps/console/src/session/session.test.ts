@@ -22,6 +22,8 @@ let api: FakeApi;
 let navigate: ReturnType<typeof vi.spyOn>;
 let toasts: ReturnType<typeof recordToasts>;
 const tokens = { accessToken: 'access-1', refreshToken: 'refresh-1', tokenType: 'Bearer' };
+/** What the page keeps of `tokens`: the refresh token is the server's HttpOnly cookie. */
+const stored = { accessToken: 'access-1', tokenType: 'Bearer' };
 const credentials = { account: 'alice', password: 'correct horse' };
 
 beforeEach(() => {
@@ -47,7 +49,7 @@ describe('login', () => {
     expect(outcome).toEqual({ kind: 'signedIn', self: selfInfo('client') });
     expect(api.sent('POST', '/client/code')[0]?.body).toEqual(credentials);
     expect(api.sent('GET', '/client/account/self')[0]?.headers.get('Authorization')).toBe('Bearer access-1');
-    expect(readTokenSet('client')).toEqual(tokens);
+    expect(readTokenSet('client')).toEqual(stored);
     expect(sessionStore.get('client').self?.account).toBe('alice');
   });
 
@@ -70,7 +72,8 @@ describe('login', () => {
       login2FAType: 1,
       code: '123456',
     });
-    expect(readTokenSet('user')).toEqual(tokens);
+    expect(readTokenSet('user')).toEqual(stored);
+    expect(document.cookie).not.toContain('refresh-1');
     expect(pendingLogin('user')).toBeNull();
   });
 
@@ -115,7 +118,7 @@ describe('restoreSession', () => {
     expect((await restoreSession('user')).account).toBe('alice');
     expect(api.sent('GET', '/user/account/self')).toHaveLength(1);
 
-    signedInCookies('user', 'access-9', 'refresh-9'); // e.g. switchUser in another tab
+    signedInCookies('user', 'access-9'); // e.g. switchUser in another tab
     await restoreSession('user');
     expect(api.sent('GET', '/user/account/self')).toHaveLength(2);
   });
@@ -136,14 +139,14 @@ describe('restoreSession', () => {
 });
 
 describe('logout', () => {
-  it('revokes the session with both tokens and forgets it, even when the server refuses', async () => {
+  it('revokes the session (the refresh token is the server’s cookie) and forgets it, even when the server refuses', async () => {
     signedInCookies('user');
-    sessionStore.setSelf('user', selfInfo('user'), 'refresh-1');
+    sessionStore.setSelf('user', selfInfo('user'), 'access-1');
     api.on('DELETE', '/user', fail(401, 101015, 'Revoke Token Failed'));
 
     await logout('user');
 
-    expect(api.sent('DELETE', '/user')[0]?.body).toEqual({ accessToken: 'access-1', refreshToken: 'refresh-1' });
+    expect(api.sent('DELETE', '/user')[0]?.body).toEqual({ accessToken: 'access-1' });
     expect(readTokenSet('user')).toBeNull();
     expect(sessionStore.get('user').self).toBeNull();
   });

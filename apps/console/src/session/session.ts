@@ -1,8 +1,8 @@
-import { authRoutes, type SelfInfo, type Tier, type TokenSet } from '@rampart/contract';
+import { authRoutes, type SelfInfo, type Tier } from '@rampart/contract';
 import { ApiError, callApi } from '../api/client';
 import { toastText } from '../app/toast';
 import { callAuthed } from './call-authed';
-import { readTokenSet, writeTokenSet } from './cookies';
+import { readTokenSet, type StoredTokens, writeTokenSet } from './cookies';
 import { clearSession, endSession } from './session-end';
 import { sessionStore } from './session-store';
 
@@ -37,7 +37,7 @@ export async function loadSelf(tier: Tier): Promise<SelfInfo> {
   checkAuth(tier, self);
   const tokens = readTokenSet(tier);
   if (!tokens) throw new NoSessionError('signed out while loading');
-  sessionStore.setSelf(tier, self, tokens.refreshToken);
+  sessionStore.setSelf(tier, self, tokens.accessToken);
   return self;
 }
 
@@ -53,36 +53,34 @@ export async function restoreSession(tier: Tier): Promise<SelfInfo> {
     clearSession(tier);
     throw new NoSessionError('no token cookies');
   }
-  const { self, selfRefreshToken } = sessionStore.get(tier);
-  if (self && selfRefreshToken === tokens.refreshToken) return self;
+  const { self, selfAccessToken } = sessionStore.get(tier);
+  if (self && selfAccessToken === tokens.accessToken) return self;
   return loadSelf(tier);
 }
 
 /** Stores a new token set (login, switchUser) as a fresh session and loads its account. */
-export async function beginSession(tier: Tier, tokens: TokenSet): Promise<SelfInfo> {
+export async function beginSession(tier: Tier, tokens: StoredTokens): Promise<SelfInfo> {
   sessionStore.reset(tier);
   writeTokenSet(tier, tokens);
   return loadSelf(tier);
 }
 
 /** The server answered a new token set for the running session (password change): keep the account. */
-export function replaceTokens(tier: Tier, tokens: TokenSet): void {
+export function replaceTokens(tier: Tier, tokens: StoredTokens): void {
   writeTokenSet(tier, tokens);
-  sessionStore.tokensRotated(tier, tokens.refreshToken);
+  sessionStore.tokensRotated(tier, tokens.accessToken);
 }
 
 /**
- * Logout (spec part 1 §4): revoke the session on the server, then clear cookies and state whatever
- * it answered: the visitor asked to leave, and a session the server no longer knows is gone anyway.
+ * Logout (spec part 1 §4): revoke the session on the server (its refresh token is the HttpOnly
+ * cookie, which the reply clears), then clear cookies and state whatever it answered: the visitor
+ * asked to leave, and a session the server no longer knows is gone anyway.
  */
 export async function logout(tier: Tier): Promise<void> {
   const tokens = readTokenSet(tier);
   if (tokens) {
     try {
-      await callApi(authRoutes.logout, {
-        params: { auth: tier },
-        body: { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken },
-      });
+      await callApi(authRoutes.logout, { params: { auth: tier }, body: { accessToken: tokens.accessToken } });
     } catch {
       // Already revoked, expired or unreachable: nothing left to do on this side but forget it.
     }

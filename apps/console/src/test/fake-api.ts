@@ -138,6 +138,6 @@ export function signedInFakeApi(tier: Tier): FakeApi {
 }
 
 /** Stores a token set as the tier's cookies, as a previous login would have. */
-export function signedInCookies(tier: Tier, accessToken = 'access-1', refreshToken = 'refresh-1'): void {
-  writeTokenSet(tier, { accessToken, refreshToken, tokenType: 'Bearer' });
+export function signedInCookies(tier: Tier, accessToken = 'access-1'): void {
+  writeTokenSet(tier, { accessToken, tokenType: 'Bearer' });
 }

@@ -128,10 +128,13 @@ describe('authenticator (TOTP)', () => {
     return res.json().data;
   }
 
-  it('turns the authenticator off through phase 0 and 2', async () => {
+  it('turns the authenticator off through phase 0 (password and a current code) and 2', async () => {
     const tokens = await signInWithTotp();
-    const { onePassKey } = (await post('user/login2fa/phase0', { password: TEST_PASSWORD }, bearer(tokens))).json()
-      .data;
+    clock.advance(30_000); // the sign-in's step is spent
+    const code = totpAt(secret, timeStep(clock.now()));
+    const { onePassKey } = (
+      await post('user/login2fa/phase0', { password: TEST_PASSWORD, code }, bearer(tokens))
+    ).json().data;
     expect((await post('user/login2fa/phase2', { onePassKey, login2FAType: 0 }, bearer(tokens))).json().data).toEqual({
       login2FAType: 0,
     });

@@ -89,12 +89,12 @@ export const switchUser = defineRoute({
   id: 'auth.switchUser',
   method: 'POST',
   path: '/{auth}/proxy',
-  access: tiers(['admin', 'client']),
+  access: tiers(TIERS),
   summary:
-    "Switch user: mints a short-lived token pair for an account below the caller (an operator's customer, or the admin's operator); every call made with it is audited with the caller as the real actor",
+    "Switch user: mints a short-lived token pair for an account below the caller (the admin's operator, an operator's customer, a customer's own sub-user); every call made with it is audited with the caller as the real actor",
   tags: ['auth'],
   request: {
-    params: z.object({ auth: z.enum(['admin', 'client']) }),
+    params: z.object({ auth: tierSchema }),
     body: z.object({ id: z.number().int().positive() }),
   },
   response: dataOf(tokenSetSchema.extend({ auth: tierSchema })),

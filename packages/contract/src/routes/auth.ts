@@ -136,11 +136,12 @@ export const logout = defineRoute({
   method: 'DELETE',
   path: '/{auth}',
   access: publicAccess,
-  summary: 'Logout: revokes the session (the refresh token and every access token of it)',
+  summary:
+    "Logout: revokes the session (the refresh token and every access token of it). The refresh token is the body's, else the console's HttpOnly cookie (`u_refreshToken`, `c_`, `a_`), which the reply clears",
   tags: ['auth'],
   request: {
     params: auth,
-    body: z.object({ accessToken: z.string().max(4096).optional(), refreshToken: secretString }),
+    body: z.object({ accessToken: z.string().max(4096).optional(), refreshToken: secretString.optional() }),
   },
   response: ok,
 });
@@ -150,11 +151,12 @@ export const refresh = defineRoute({
   method: 'PATCH',
   path: '/{auth}',
   access: publicAccess,
-  summary: 'Exchanges a refresh token for a new token set; the old refresh token is spent',
+  summary:
+    "Exchanges a refresh token for a new token set; the old refresh token is spent. Without one in the body, the console's HttpOnly cookie is used, and the new refresh token is then set in that cookie only (`refreshToken` is empty in the body)",
   tags: ['auth'],
   request: {
     params: auth,
-    body: z.object({ refreshToken: secretString, accessToken: z.string().max(4096).optional() }),
+    body: z.object({ refreshToken: secretString.optional(), accessToken: z.string().max(4096).optional() }),
   },
   response: dataOf(tokenSetSchema),
 });
@@ -221,9 +223,20 @@ export const totpPhase0 = defineRoute({
   method: 'POST',
   path: '/{auth}/login2fa/phase0',
   access: everyTier,
-  summary: 'Second-factor setup, phase 0: confirm the password; answers a ticket for phases 1 and 2',
+  summary:
+    'Second-factor setup, phase 0: confirm the password (and, while an authenticator is on, a current code from it); answers a ticket for phases 1 and 2',
   tags: ['auth'],
-  request: { params: auth, body: z.object({ password: z.string().min(1).max(1024) }) },
+  request: {
+    params: auth,
+    body: z.object({
+      password: z.string().min(1).max(1024),
+      /** Required while the account's authenticator is on: a current code from it. */
+      code: z
+        .string()
+        .regex(/^\d{6}$/)
+        .optional(),
+    }),
+  },
   response: dataOf(z.object({ onePassKey: z.string(), login2FAType: login2FATypeSchema })),
 });
 

@@ -139,6 +139,8 @@ export const enUS = {
       choose: 'New second factor',
       password: 'Current password',
       passwordHint: 'Confirm your password to change the second factor.',
+      currentCode: 'Code from your authenticator app now',
+      currentCodeHint: 'While the authenticator is on, a code from it confirms the change.',
       next: 'Continue',
       scan: 'Scan the QR code with your authenticator app, or add this setup URI to it.',
       qrAlt: 'QR code of the authenticator setup',

@@ -136,6 +136,8 @@ export const zhCN: LocaleResources = {
       choose: '新的第二重验证',
       password: '当前密码',
       passwordHint: '请输入密码以修改第二重验证方式。',
+      currentCode: '身份验证器当前的验证码',
+      currentCodeHint: '已启用身份验证器时，需输入其验证码以确认修改。',
       next: '继续',
       scan: '请用身份验证器应用扫描二维码，或将下方的设置 URI 添加到应用中。',
       qrAlt: '身份验证器设置二维码',

@@ -136,6 +136,8 @@ export const zhTW: LocaleResources = {
       choose: '新的第二重驗證',
       password: '目前密碼',
       passwordHint: '請輸入密碼以變更第二重驗證方式。',
+      currentCode: '驗證器目前的驗證碼',
+      currentCodeHint: '已啟用驗證器時，需輸入其驗證碼以確認變更。',
       next: '繼續',
       scan: '請以驗證器應用程式掃描 QR 碼，或將下方的設定 URI 加入應用程式。',
       qrAlt: '驗證器設定 QR 碼',

@@ -156,5 +156,21 @@ describe('twoFactor', () => {
     expect(await screen.findByText('Update Success')).toBeTruthy();
     expect(api.sent('POST', '/user/login2fa/phase1')).toHaveLength(0);
     expect(api.sent('POST', '/user/login2fa/phase2')[0]?.body).toEqual({ onePassKey: 'ticket', login2FAType: 1 });
+    // No authenticator is on: no code is asked for.
+    expect(screen.queryByLabelText('Code from your authenticator app now')).toBeNull();
+  });
+
+  it('turning an authenticator off sends the password and a current code from it', async () => {
+    api.on('GET', '/user/account/self', ok(selfInfo('user', { login2FAType: 3 })));
+    api.on('POST', '/user/login2fa/phase0', ok({ onePassKey: 'ticket', login2FAType: 3 }));
+    api.on('POST', '/user/login2fa/phase2', ok({ login2FAType: 0 }));
+    renderAt('/user/userManagement/twoFactor');
+    fireEvent.click(await screen.findByLabelText('None'));
+    type('Current password', 'my secret');
+    type('Code from your authenticator app now', '654321');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Update Success')).toBeTruthy();
+    expect(api.sent('POST', '/user/login2fa/phase0')[0]?.body).toEqual({ password: 'my secret', code: '654321' });
+    expect(api.sent('POST', '/user/login2fa/phase2')[0]?.body).toEqual({ onePassKey: 'ticket', login2FAType: 0 });
   });
 });

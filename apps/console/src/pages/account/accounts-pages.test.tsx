@@ -306,7 +306,28 @@ describe('roles and switch user in the accounts list', () => {
     expect(router.state.location.pathname).toBe('/admin/userManagement/users');
   });
 
-  it('user: no switch, and no role action without accounts.write', async () => {
+  it('user: switches to an own sub-user, whose session replaces its own in this console', async () => {
+    api = signedInFakeApi('user');
+    api.on('GET', '/user/accounts', page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
+    api.on('GET', '/user/roles', rolesPage([]));
+    api.on(
+      'POST',
+      '/user/proxy',
+      ok({ auth: 'user', accessToken: 'sub-access', refreshToken: 'sub-refresh', tokenType: 'Bearer' }),
+    );
+    const router = renderAt('/user/userManagement/usersList');
+    clickButton('Switch to', await findRow('alice-sub'));
+    api.on('GET', '/user/account/self', ok(selfInfo('user', { id: 5, account: 'alice-sub', isRoot: false })));
+    clickButton(
+      'Yes',
+      (await screen.findByText(/Open the console as alice-sub/)).closest('.ant-popover') as HTMLElement,
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/dashboard'));
+    expect(api.sent('POST', '/user/proxy')[0]?.body).toEqual({ id: 5 });
+    expect(readTokenSet('user')?.accessToken).toBe('sub-access');
+  });
+
+  it('user: no switch and no role action without accounts.write', async () => {
     api = signedInFakeApi('user');
     api.on(
       'GET',

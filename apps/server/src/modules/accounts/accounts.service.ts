@@ -16,6 +16,7 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 import { PASSWORD_TOKEN_TTL_MS } from '../auth/account.service.js';
 import { type AccountRow, AccountsRepository } from '../auth/accounts.repository.js';
 import { createPasswordMail } from '../auth/auth.mails.js';
+import { FailureThrottle, throttledError } from '../auth/login-throttle.js';
 import { SessionsRepository } from '../auth/sessions.repository.js';
 import { TicketsRepository } from '../auth/tickets.repository.js';
 import { parentForTier, requireManaged } from './account-scope.js';
@@ -66,6 +67,17 @@ export interface ListQuery {
   pageSize: number;
 }
 
+/**
+ * Create-password mails: 5 an hour to one address (a new account's and `{auth}/account/resendEmail`,
+ * so creating and deleting accounts cannot flood an address either), and 30 re-sends an hour by one
+ * signed-in account (creating accounts is not limited here: each is a real account). Counted when a
+ * mail is attempted.
+ */
+export const MAIL_LIMITS = {
+  perAddress: { limit: 5, windowMs: 60 * 60 * 1000 },
+  perSender: { limit: 30, windowMs: 60 * 60 * 1000 },
+} as const;
+
 function refuseDelete(reason: AccountDeleteRefusal, count: number, cause?: unknown): AppError {
   return new AppError(205003, { extra: { reason, count }, ...(cause === undefined ? {} : { cause }) });
 }
@@ -76,13 +88,37 @@ function refuseDelete(reason: AccountDeleteRefusal, count: number, cause?: unkno
  * Who may touch which account is account-scope.ts.
  */
 export class AccountsService {
+  /** Create-password mails per address and per sending account (see {@link MAIL_LIMITS}). */
+  private readonly mailsPerAddress: FailureThrottle;
+  private readonly mailsPerSender: FailureThrottle;
+
   constructor(
     private readonly db: Db,
     private readonly accounts: AccountsRepository,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly productName: () => Promise<string>,
-  ) {}
+  ) {
+    this.mailsPerAddress = new FailureThrottle(MAIL_LIMITS.perAddress, clock);
+    this.mailsPerSender = new FailureThrottle(MAIL_LIMITS.perSender, clock);
+  }
+
+  /**
+   * Refuses (101012, HTTP 429, as a throttled login) while the address, or for a re-send the
+   * sending account, has had its share of mails, else counts one: nobody can turn Rampart into a
+   * mail cannon.
+   */
+  private countMail(caller: Caller, email: string, resend: boolean): void {
+    const address = email.toLowerCase();
+    const sender = String(caller.accountId);
+    const wait = Math.max(
+      this.mailsPerAddress.retryAfterMs(address),
+      resend ? this.mailsPerSender.retryAfterMs(sender) : 0,
+    );
+    if (wait > 0) throw throttledError(wait);
+    this.mailsPerAddress.fail(address);
+    if (resend) this.mailsPerSender.fail(sender);
+  }
 
   async list(caller: Caller, query: ListQuery) {
     const tier = query.auth ?? MANAGED_TIERS[caller.tier][0];
@@ -129,6 +165,7 @@ export class AccountsService {
     checkZoneLimit(caller, { tier: input.auth, isRoot: input.auth !== caller.tier }, input.zoneLimit, locale);
     if (!(await this.mailer.configured())) throw new AppError(101020);
     if (await this.accounts.emailTaken(input.auth, input.email, 0)) throw new AppError(101017);
+    this.countMail(caller, input.email, false);
     const token = randomToken('cp_');
     let row: AccountRow;
     try {
@@ -240,6 +277,7 @@ export class AccountsService {
     const target = await requireManaged(this.accounts, caller, id);
     if (!target.email) throw new AppError(101020);
     if (!(await this.mailer.configured())) throw new AppError(101020);
+    this.countMail(caller, target.email, true);
     const token = randomToken('cp_');
     const tickets = new TicketsRepository(this.db);
     await tickets.insertPasswordToken({

@@ -4,8 +4,12 @@ import type { Caller } from '../../platform/http/bind-route.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import type { SessionMeta, TokenService } from '../auth/token.service.js';
 
-/** The tier each tier may switch into: an operator opens its customers' console, the admin its operators'. */
-const SWITCHES_TO: Partial<Record<Tier, Tier>> = { client: 'user', admin: 'client' };
+/**
+ * The tier each tier may switch into: the admin opens its operators' console, an operator its
+ * customers', a customer (or a sub-user) its own sub-users' — the same console, so the switched
+ * session takes the place of the caller's in that browser.
+ */
+const SWITCHES_TO: Record<Tier, Tier> = { admin: 'client', client: 'user', user: 'user' };
 
 /**
  * Switch user (`POST {auth}/proxy`): a session of the target account that remembers who opened it.
@@ -20,8 +24,9 @@ export class SwitchUserService {
 
   async switchTo(caller: Caller, targetId: number, meta: SessionMeta): Promise<TokenSet & { auth: Tier }> {
     const tier = SWITCHES_TO[caller.tier];
-    if (!tier || caller.realAccountId) throw new AppError(101018);
+    if (caller.realAccountId) throw new AppError(101018);
     // An operator's sub-account acts for its operator: the customers are below the operator, not below it.
+    // A customer's sub-user switches only to accounts below itself, never to its parent or siblings.
     const owner = caller.tier === 'client' ? await this.accounts.topOfTier(caller.accountId) : caller.accountId;
     const target = await this.accounts.findById(targetId);
     // A missing account and one outside the caller's owner chain answer alike, so ids cannot be probed.

@@ -2,7 +2,7 @@ import { LOGIN_2FA_TYPES, type Locale, type SelfInfo, type Tier, type TokenSet }
 import QRCode from 'qrcode';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
-import { hashPassword, isCommonPassword, verifyPassword } from '../../platform/crypto/passwords.js';
+import { hashPassword, isCommonPassword } from '../../platform/crypto/passwords.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { matchTotp, newTotpSecret, otpauthUri } from '../../platform/crypto/totp.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
@@ -13,6 +13,7 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 import { requireManaged } from '../accounts/account-scope.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
 import { createPasswordMail } from './auth.mails.js';
+import type { CredentialGuard } from './credential-guard.js';
 import type { RequestMeta } from './login.service.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import type { TicketsRepository } from './tickets.repository.js';
@@ -51,17 +52,11 @@ export class AccountService {
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly productName: () => Promise<string>,
+    private readonly guard: CredentialGuard,
   ) {}
 
   private refuseCommon(password: string, locale: Locale): void {
     if (isCommonPassword(password)) throw invalidFields(locale, [{ field: 'password', key: 'passwordTooCommon' }]);
-  }
-
-  private async requirePassword(row: AccountRow, password: string | undefined, field: string, locale: Locale) {
-    if (!password) throw invalidFields(locale, [{ field, key: 'required' }]);
-    if (!(await verifyPassword(row.passwordHash, password)).ok) {
-      throw invalidFields(locale, [{ field, key: 'wrongPassword' }]);
-    }
   }
 
   async self(caller: Caller): Promise<SelfInfo> {
@@ -75,13 +70,13 @@ export class AccountService {
   async updateSelf(
     caller: Caller,
     input: { name: string; email: string; password?: string | undefined },
-    locale: Locale,
+    meta: RequestMeta,
   ) {
     const row = caller.account;
     const emailChanged = input.email.toLowerCase() !== row.email.toLowerCase();
     if (emailChanged) {
       // A new e-mail redirects sign-in codes and password mails: prove it is the owner.
-      await this.requirePassword(row, input.password, 'password', locale);
+      await this.guard.requirePassword(row, input.password, 'password', meta);
       if (await this.accounts.emailTaken(row.tier, input.email, row.id)) throw new AppError(101017);
     }
     try {
@@ -100,7 +95,7 @@ export class AccountService {
     input: { oldPassword: string; password: string },
     meta: RequestMeta,
   ): Promise<TokenSet> {
-    await this.requirePassword(caller.account, input.oldPassword, 'oldPassword', meta.locale);
+    await this.guard.requirePassword(caller.account, input.oldPassword, 'oldPassword', meta);
     this.refuseCommon(input.password, meta.locale);
     await this.accounts.update(caller.accountId, { passwordHash: await hashPassword(input.password) });
     await this.sessions.revokeAccountSessions(caller.accountId, 'password-changed');
@@ -118,8 +113,21 @@ export class AccountService {
 
   // --- second factor set-up: phase 0 (password) → 1 (new seed) → 2 (choice, confirmed) ---
 
-  async setupPhase0(caller: Caller, password: string, locale: Locale) {
-    await this.requirePassword(caller.account, password, 'password', locale);
+  /**
+   * Phase 0: the password and, while an authenticator is on, a current code from it: a session
+   * and the password alone must not be enough to turn the factor off or move it elsewhere.
+   */
+  async setupPhase0(caller: Caller, input: { password: string; code?: string | undefined }, meta: RequestMeta) {
+    const row = caller.account;
+    await this.guard.requirePassword(row, input.password, 'password', meta);
+    if (row.login2FAType === LOGIN_2FA_TYPES.totp && row.totpSecret) {
+      const secret = row.totpSecret;
+      if (!input.code) throw invalidFields(meta.locale, [{ field: 'code', key: 'required' }]);
+      await this.guard.requireCode(row, 'code', meta.locale, async () => {
+        const step = matchTotp(this.box.open(secret), input.code ?? '', this.clock());
+        return step !== null && (await this.accounts.acceptTotpStep(row.id, step));
+      });
+    }
     const onePassKey = randomToken('sk_');
     await this.tickets.insertTicket({
       keyHash: sha256(onePassKey),
@@ -156,13 +164,24 @@ export class AccountService {
     if (input.login2FAType === LOGIN_2FA_TYPES.totp) {
       if (!ticket.pendingSecret) throw new AppError(101013);
       if (!input.code) throw invalidFields(locale, [{ field: 'code', key: 'required' }]);
-      const step = matchTotp(this.box.open(ticket.pendingSecret), input.code, this.clock());
-      if (step === null) {
-        const attempts = await this.tickets.countAttempt(ticket.keyHash);
-        if (attempts >= 5) await this.tickets.consumeTicket(ticket.keyHash);
-        throw invalidFields(locale, [{ field: 'code', key: 'wrongCode' }]);
-      }
-      values = { login2FAType: 3, totpSecret: ticket.pendingSecret, totpLastStep: step };
+      const pending = ticket.pendingSecret;
+      const code = input.code;
+      const matched: { step: number | null } = { step: null };
+      await this.guard.requireCode(
+        caller.account,
+        'code',
+        locale,
+        async () => {
+          matched.step = matchTotp(this.box.open(pending), code, this.clock());
+          return matched.step !== null;
+        },
+        async () => {
+          const attempts = await this.tickets.countAttempt(ticket.keyHash);
+          if (attempts >= 5) await this.tickets.consumeTicket(ticket.keyHash);
+        },
+      );
+      if (matched.step === null) throw new AppError(101013);
+      values = { login2FAType: 3, totpSecret: pending, totpLastStep: matched.step };
     } else if (input.login2FAType === LOGIN_2FA_TYPES.email) {
       if (!caller.account.email || !(await this.mailer.configured())) throw new AppError(101020);
       values = { login2FAType: 1, totpSecret: null };

@@ -1,4 +1,5 @@
 import type { Clock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors/app-error.js';
 
 export interface ThrottleRule {
   /** Failures allowed inside the window before the key is blocked. */
@@ -53,4 +54,17 @@ export class FailureThrottle {
   reset(key: string): void {
     this.failures.delete(key);
   }
+}
+
+/**
+ * The answer while a throttle holds: 101012 with HTTP 429, `Retry-After` and
+ * `extra.retryAfterSeconds` (the login form's; every throttled call answers alike).
+ */
+export function throttledError(retryMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(retryMs / 1000));
+  return new AppError(101012, {
+    status: 429,
+    headers: { 'retry-after': String(seconds) },
+    extra: { retryAfterSeconds: seconds },
+  });
 }

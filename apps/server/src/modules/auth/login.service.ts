@@ -6,11 +6,10 @@ import { hashPassword, verifyPassword } from '../../platform/crypto/passwords.js
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { matchTotp } from '../../platform/crypto/totp.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { invalidFields } from '../../platform/http/validation.js';
 import { type Mailer, MailNotConfiguredError } from '../../platform/mail/mailer.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
 import { loginCodeMail } from './auth.mails.js';
-import { FailureThrottle } from './login-throttle.js';
+import type { CredentialGuard } from './credential-guard.js';
 import type { TicketRow, TicketsRepository } from './tickets.repository.js';
 import type { SessionMeta, TokenService } from './token.service.js';
 
@@ -23,7 +22,6 @@ export const LOGIN_TICKET_TTL_MS = 10 * 60 * 1000;
 export const TICKET_MAX_ATTEMPTS = 5;
 /** Codes mailed for one ticket at most (the first and four re-sends). */
 export const TICKET_MAX_SENDS = 5;
-const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
 type LoginStep = ({ login2FAType: 0 } & TokenSet) | { login2FAType: 1 | 3; onePassKey: string };
 
@@ -34,11 +32,6 @@ type LoginStep = ({ login2FAType: 0 } & TokenSet) | { login2FAType: 1 | 3; onePa
  * account and to a wrong password is the same, in the same time.
  */
 export class LoginService {
-  private readonly perAccountAndIp: FailureThrottle;
-  private readonly perIp: FailureThrottle;
-  private readonly perAccount: FailureThrottle;
-  /** Wrong second-factor codes per account, across tickets. */
-  private readonly secondFactor: FailureThrottle;
   private readonly codeKey: Buffer;
 
   constructor(
@@ -51,55 +44,20 @@ export class LoginService {
     private readonly log: FastifyBaseLogger,
     secret: string,
     private readonly productName: () => Promise<string>,
+    private readonly guard: CredentialGuard,
   ) {
-    this.perAccountAndIp = new FailureThrottle({ limit: 10, windowMs: FIFTEEN_MINUTES }, clock);
-    this.perIp = new FailureThrottle({ limit: 30, windowMs: FIFTEEN_MINUTES }, clock);
-    this.perAccount = new FailureThrottle({ limit: 100, windowMs: FIFTEEN_MINUTES }, clock);
-    this.secondFactor = new FailureThrottle({ limit: 10, windowMs: FIFTEEN_MINUTES }, clock);
     this.codeKey = deriveKey(secret, 'login-code/v1');
-  }
-
-  private keys(tier: Tier, account: string, ip: string) {
-    const name = `${tier}:${account.toLowerCase()}`;
-    return { accountIp: `${name}@${ip}`, ip, account: name };
-  }
-
-  private throttled(retryMs: number): AppError {
-    const seconds = Math.max(1, Math.ceil(retryMs / 1000));
-    return new AppError(101012, {
-      status: 429,
-      headers: { 'retry-after': String(seconds) },
-      extra: { retryAfterSeconds: seconds },
-    });
-  }
-
-  /** Refuses while any throttle holds, before the password is even looked at. */
-  private checkThrottles(tier: Tier, account: string, ip: string): void {
-    const k = this.keys(tier, account, ip);
-    const wait = Math.max(
-      this.perAccountAndIp.retryAfterMs(k.accountIp),
-      this.perIp.retryAfterMs(k.ip),
-      this.perAccount.retryAfterMs(k.account),
-    );
-    if (wait > 0) throw this.throttled(wait);
-  }
-
-  private recordFailure(tier: Tier, account: string, ip: string): AppError {
-    const k = this.keys(tier, account, ip);
-    this.perAccountAndIp.fail(k.accountIp);
-    this.perIp.fail(k.ip);
-    this.perAccount.fail(k.account);
-    return new AppError(101012);
   }
 
   /** Account and password, or 101012. Rehashes with current parameters when needed. */
   private async checkPassword(tier: Tier, account: string, password: string, meta: RequestMeta): Promise<AccountRow> {
-    this.checkThrottles(tier, account, meta.ip);
+    this.guard.checkPasswordThrottles(tier, account, meta.ip);
     const row = await this.accounts.findByTierAndAccount(tier, account);
     const result = await verifyPassword(row?.passwordHash ?? null, password);
     if (!row || !result.ok) {
       this.log.info({ event: 'auth.login.failed', tier, accountId: row?.id ?? null }, 'sign-in failed');
-      throw this.recordFailure(tier, account, meta.ip);
+      this.guard.passwordFailed(tier, account, meta.ip);
+      throw new AppError(101012);
     }
     if (result.needsRehash) await this.accounts.update(row.id, { passwordHash: await hashPassword(password) });
     if (row.status !== 'normal') throw new AppError(101008);
@@ -108,7 +66,7 @@ export class LoginService {
   }
 
   private async succeed(row: AccountRow, meta: RequestMeta): Promise<TokenSet> {
-    this.perAccountAndIp.reset(this.keys(row.tier, row.account, meta.ip).accountIp);
+    this.guard.passwordSucceeded(row.tier, row.account, meta.ip);
     this.log.info({ event: 'auth.login.succeeded', tier: row.tier, accountId: row.id }, 'signed in');
     return this.tokens.startSession(row, meta);
   }
@@ -172,21 +130,21 @@ export class LoginService {
   ): Promise<TokenSet> {
     const row = await this.checkPassword(tier, input.account, input.password, meta);
     const ticket = await this.liveTicket(row, input.onePassKey);
-    const factorKey = `${row.tier}:${row.id}`;
-    const wait = this.secondFactor.retryAfterMs(factorKey);
-    if (wait > 0) throw this.throttled(wait);
-    if (!(await this.codeMatches(row, ticket, input.code))) {
-      this.secondFactor.fail(factorKey);
-      const attempts = await this.tickets.countAttempt(ticket.keyHash);
-      this.log.info({ event: 'auth.2fa.failed', tier, accountId: row.id, attempts }, 'second factor failed');
-      if (attempts >= TICKET_MAX_ATTEMPTS) {
-        await this.tickets.consumeTicket(ticket.keyHash);
-        throw new AppError(101012, { extra: { reason: 'too many wrong codes; sign in again' } });
-      }
-      throw invalidFields(meta.locale, [{ field: 'code', key: 'wrongCode' }]);
-    }
+    await this.guard.requireCode(
+      row,
+      'code',
+      meta.locale,
+      () => this.codeMatches(row, ticket, input.code),
+      async () => {
+        const attempts = await this.tickets.countAttempt(ticket.keyHash);
+        this.log.info({ event: 'auth.2fa.failed', tier, accountId: row.id, attempts }, 'second factor failed');
+        if (attempts >= TICKET_MAX_ATTEMPTS) {
+          await this.tickets.consumeTicket(ticket.keyHash);
+          throw new AppError(101012, { extra: { reason: 'too many wrong codes; sign in again' } });
+        }
+      },
+    );
     if (!(await this.tickets.consumeTicket(ticket.keyHash))) throw new AppError(101012);
-    this.secondFactor.reset(factorKey);
     return this.succeed(row, meta);
   }
 

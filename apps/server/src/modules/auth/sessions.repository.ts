@@ -40,11 +40,19 @@ export class SessionsRepository {
     return rows[0];
   }
 
-  /** Marks a refresh token spent. Only one caller can win; false means it was already spent. */
-  async spendRefreshToken(tokenHash: string): Promise<boolean> {
+  /**
+   * Adds a refresh token unless it exists already: the successor of a spent token is derived from
+   * it, so two refreshes with one token (within the grace window) write the same row.
+   */
+  async ensureRefreshToken(row: typeof refreshTokens.$inferInsert): Promise<void> {
+    await this.db.insert(refreshTokens).values(row).onConflictDoNothing({ target: refreshTokens.tokenHash });
+  }
+
+  /** Marks a refresh token spent at `at`. Only one caller can win; false means it was already spent. */
+  async spendRefreshToken(tokenHash: string, at: Date): Promise<boolean> {
     const rows = await this.db
       .update(refreshTokens)
-      .set({ usedAt: sql`now()` })
+      .set({ usedAt: at })
       .where(and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.usedAt)))
       .returning({ tokenHash: refreshTokens.tokenHash });
     return rows.length === 1;

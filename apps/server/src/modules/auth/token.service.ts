@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { Tier, TokenSet } from '@rampart/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
@@ -12,6 +12,11 @@ import type { SessionsRepository } from './sessions.repository.js';
 export const DEFAULT_ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_MS = 14 * 24 * 3600 * 1000;
 export const SESSION_ABSOLUTE_TTL_MS = 30 * 24 * 3600 * 1000;
+/**
+ * How long a spent refresh token may be presented again and answer the same successor: a page
+ * reloaded while its refresh was in flight never saw the reply and presents the old token again.
+ */
+export const REFRESH_GRACE_MS = 10_000;
 /** Clock skew tolerated on access tokens: they are made and checked by the control planes, whose clocks agree. */
 const CLOCK_TOLERANCE_S = 5;
 const ISSUER = 'rampart';
@@ -41,6 +46,8 @@ export interface SessionMeta {
 export class TokenService {
   private readonly key: Uint8Array;
   private readonly kid: string;
+  /** Derives a refresh token's successor (see {@link successorOf}). */
+  private readonly successorKey: Buffer;
   /** Every key that verifies, by key id: the current one and those of a rotation's overlap. */
   private readonly keys = new Map<string, Uint8Array>();
 
@@ -57,6 +64,7 @@ export class TokenService {
     previousSecrets: readonly string[] = [],
   ) {
     this.key = deriveKey(secret, 'access-token/v1');
+    this.successorKey = deriveKey(secret, 'refresh-successor/v1');
     this.kid = keyId(this.key);
     this.keys.set(this.kid, this.key);
     for (const previous of previousSecrets) {
@@ -153,36 +161,67 @@ export class TokenService {
   }
 
   /**
+   * The refresh token that replaces `token`: a keyed hash of it, so unpredictable without both, and
+   * the same every time `token` is spent. Two refreshes with one token therefore hand out one
+   * successor, never two live descendants.
+   */
+  private successorOf(token: string): string {
+    return `rt_${createHmac('sha256', this.successorKey).update(token).digest('base64url')}`;
+  }
+
+  /**
    * Rotates a refresh token. Unknown, expired or revoked → 101016. A token already spent is a
-   * reuse: the whole session is revoked, including what the first use obtained, → 101016.
+   * reuse: the whole session is revoked, including what the first use obtained, → 101016 — except
+   * within {@link REFRESH_GRACE_MS} of its first use while its successor is still unspent: then it
+   * answers that same successor (a page reloaded mid-refresh, or a second tab racing the first).
    */
   async refresh(tier: Tier, refreshToken: string): Promise<{ tokens: TokenSet; accountId: number }> {
     const hash = sha256(refreshToken);
     const found = await this.sessions.findRefreshToken(hash);
     const now = this.clock();
     if (!found || found.session.tier !== tier || found.session.revokedAt) throw new AppError(101016);
-    if (found.token.usedAt || !(await this.sessions.spendRefreshToken(hash))) {
-      await this.sessions.revokeSession(found.session.id, 'refresh-token-reuse');
+    const session = found.session;
+    const successor = this.successorOf(refreshToken);
+    const spentBefore = found.token.usedAt !== null || !(await this.sessions.spendRefreshToken(hash, new Date(now)));
+    if (spentBefore && !(await this.withinGrace(hash, successor, now))) {
+      await this.sessions.revokeSession(session.id, 'refresh-token-reuse');
       this.log.warn(
-        { event: 'auth.refresh.reuse', tier, accountId: found.session.accountId, sessionId: found.session.id },
+        { event: 'auth.refresh.reuse', tier, accountId: session.accountId, sessionId: session.id },
         'refresh token reused: session revoked',
       );
       throw new AppError(101016, { extra: { reason: 'session revoked: refresh token reused' } });
     }
-    if (found.token.expiresAt.getTime() <= now || found.session.absoluteExpiresAt.getTime() <= now) {
-      await this.sessions.revokeSession(found.session.id, 'expired');
+    if (found.token.expiresAt.getTime() <= now || session.absoluteExpiresAt.getTime() <= now) {
+      await this.sessions.revokeSession(session.id, 'expired');
       throw new AppError(101016);
     }
-    const sessionId = found.session.id;
-    const accountId = found.session.accountId;
+    await this.sessions.ensureRefreshToken({
+      tokenHash: sha256(successor),
+      sessionId: session.id,
+      expiresAt: new Date(now + REFRESH_TOKEN_TTL_MS),
+    });
+    if (spentBefore) {
+      this.log.info(
+        { event: 'auth.refresh.grace', tier, accountId: session.accountId, sessionId: session.id },
+        'refresh replayed within the grace window',
+      );
+    }
     return {
-      accountId,
+      accountId: session.accountId,
       tokens: {
-        accessToken: await this.signAccess({ tier, accountId, sessionId }),
-        refreshToken: await this.issueRefresh(sessionId),
+        accessToken: await this.signAccess({ tier, accountId: session.accountId, sessionId: session.id }),
+        refreshToken: successor,
         tokenType: 'Bearer',
       },
     };
+  }
+
+  /** A spent token is still good for its own successor: spent moments ago, and the successor not spent yet. */
+  private async withinGrace(hash: string, successor: string, now: number): Promise<boolean> {
+    const usedAt = (await this.sessions.findRefreshToken(hash))?.token.usedAt;
+    if (!usedAt || now - usedAt.getTime() > REFRESH_GRACE_MS) return false;
+    const next = await this.sessions.findRefreshToken(sha256(successor));
+    return !next?.token.usedAt;
   }
 
   /** Logout: revokes the session the refresh token belongs to; 101015 when it names none of this tier. */

@@ -13,22 +13,26 @@ import { FormModal } from '../../../components/FormModal';
 import { validationText } from '../../../forms/validation-text';
 import { currentLocale } from '../../../i18n/i18n';
 
-/** The tier a console may switch to (`{auth}/proxy`): the admin to operators, an operator to customers. */
-const SWITCH_TARGET: Partial<Record<Tier, Tier>> = { admin: 'client', client: 'user' };
+/**
+ * The tier a console may switch to (`{auth}/proxy`): the admin to operators, an operator to
+ * customers, a customer to its own sub-users (the same console: the switched session replaces its own).
+ */
+const SWITCH_TARGET: Record<Tier, Tier> = { admin: 'client', client: 'user', user: 'user' };
 
 /**
  * Switch user: mints a token pair for the account and opens its console through
- * `/{auth}/switchUser?accessToken&refreshToken&tokenType`, which stores the pair as that console's
- * cookies. The caller's own console keeps its session (another tier's cookies).
+ * `/{auth}/switchUser?accessToken&tokenType`, which stores them as that console's cookies; the
+ * refresh token never passes through the page (the reply set it as that console's HttpOnly
+ * cookie). The caller's own console keeps its session (another tier's cookies).
  */
 export function useSwitchUser(tier: Tier) {
   const navigate = useNavigate();
   return useRouteMutation(tier, auditRoutes.switchUser, {
-    input: (account: ManagedAccount) => ({ params: { auth: tier as 'admin' | 'client' }, body: { id: account.id } }),
+    input: (account: ManagedAccount) => ({ params: { auth: tier }, body: { id: account.id } }),
     invalidates: [],
     onSuccess: (reply) => {
-      const { auth, accessToken, refreshToken, tokenType } = reply.data;
-      const query = new URLSearchParams({ accessToken, refreshToken, tokenType });
+      const { auth, accessToken, tokenType } = reply.data;
+      const query = new URLSearchParams({ accessToken, tokenType });
       void navigate(`/${auth}/${CONSOLE_PATHS.switchUser}?${query}`);
     },
   });

@@ -1,4 +1,4 @@
-import { authRoutes, type Tier } from '@rampart/contract';
+import { authRoutes, LOGIN_2FA_TYPES, type Tier } from '@rampart/contract';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Form, Input, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { SETTABLE_TYPES, type SettableLogin2FAType, startTwoFactorChange, type T
 interface FactorChoice {
   login2FAType: SettableLogin2FAType;
   password: string;
+  code?: string;
 }
 
 const rules = schemaRules(authRoutes.totpPhase0.request.body);
@@ -30,7 +31,8 @@ export function ChooseFactorForm({ tier, initialType, onEnroll, onDone }: Props)
   const [form] = Form.useForm<FactorChoice>();
 
   const start = useMutation({
-    mutationFn: ({ login2FAType, password }: FactorChoice) => startTwoFactorChange(tier, login2FAType, password),
+    mutationFn: ({ login2FAType, password, code }: FactorChoice) =>
+      startTwoFactorChange(tier, login2FAType, password, code),
     onSuccess: (enrollment, { login2FAType }) => {
       if (enrollment) {
         onEnroll(enrollment);
@@ -40,7 +42,7 @@ export function ChooseFactorForm({ tier, initialType, onEnroll, onDone }: Props)
       onDone(login2FAType);
     },
     onError: (error) => {
-      if (!applyFieldErrors(form, error, ['password'])) showApiError(error);
+      if (!applyFieldErrors(form, error, ['password', 'code'])) showApiError(error);
     },
   });
 
@@ -65,6 +67,17 @@ export function ChooseFactorForm({ tier, initialType, onEnroll, onDone }: Props)
       >
         <Input.Password autoComplete="current-password" />
       </Form.Item>
+      {initialType === LOGIN_2FA_TYPES.totp && (
+        <Form.Item
+          name="code"
+          label={t('twoFactor.currentCode')}
+          extra={t('twoFactor.currentCodeHint')}
+          rules={rules('code')}
+          required
+        >
+          <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+        </Form.Item>
+      )}
       <Button type="primary" htmlType="submit" loading={start.isPending}>
         {t('twoFactor.next')}
       </Button>

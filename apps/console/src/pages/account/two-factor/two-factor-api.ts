@@ -18,16 +18,19 @@ export interface TotpEnrollment {
 }
 
 /**
- * Phase 0 (the password) and, for an authenticator, phase 1 (a new secret). Resolves with the
+ * Phase 0 (the password, and a current code while an authenticator is on) and, for an authenticator, phase 1 (a new secret). Resolves with the
  * enrollment to confirm, or null when `type` needs no confirmation and phase 2 is done already.
  */
 export async function startTwoFactorChange(
   tier: Tier,
   type: SettableLogin2FAType,
   password: string,
+  /** A code from the authenticator that is on now (the server asks for it while one is). */
+  currentCode?: string,
 ): Promise<TotpEnrollment | null> {
   const params = { auth: tier };
-  const { onePassKey } = (await callAuthed(tier, authRoutes.totpPhase0, { params, body: { password } })).data;
+  const body = currentCode ? { password, code: currentCode } : { password };
+  const { onePassKey } = (await callAuthed(tier, authRoutes.totpPhase0, { params, body })).data;
   if (type === LOGIN_2FA_TYPES.totp) {
     const { qrCode, qrCodeData } = (await callAuthed(tier, authRoutes.totpPhase1, { params, body: { onePassKey } }))
       .data;

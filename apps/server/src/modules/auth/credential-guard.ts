@@ -1,0 +1,113 @@
+import type { Locale, Tier } from '@rampart/contract';
+import type { Clock } from '../../platform/clock.js';
+import { verifyPassword } from '../../platform/crypto/passwords.js';
+import { invalidFields } from '../../platform/http/validation.js';
+import type { AccountRow } from './accounts.repository.js';
+import { FailureThrottle, throttledError } from './login-throttle.js';
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+
+/**
+ * One set of throttles for every check of a password or a second-factor code, signed in or not:
+ * the login form, the password change, the second-factor set-up, a new e-mail address. A wrong
+ * password anywhere counts towards the same limits (10 per account and address, 30 per address,
+ * 100 per account, in a sliding 15 minutes), wrong codes towards one per-account limit (10 per 15
+ * minutes); while a limit holds, even the right password or code is refused with 101012 / 429,
+ * so a session cannot be used to guess the password the login form protects.
+ */
+export class CredentialGuard {
+  private readonly perAccountAndIp: FailureThrottle;
+  private readonly perIp: FailureThrottle;
+  private readonly perAccount: FailureThrottle;
+  private readonly secondFactor: FailureThrottle;
+
+  constructor(clock: Clock) {
+    this.perAccountAndIp = new FailureThrottle({ limit: 10, windowMs: FIFTEEN_MINUTES }, clock);
+    this.perIp = new FailureThrottle({ limit: 30, windowMs: FIFTEEN_MINUTES }, clock);
+    this.perAccount = new FailureThrottle({ limit: 100, windowMs: FIFTEEN_MINUTES }, clock);
+    this.secondFactor = new FailureThrottle({ limit: 10, windowMs: FIFTEEN_MINUTES }, clock);
+  }
+
+  private keys(tier: Tier, account: string, ip: string) {
+    const name = `${tier}:${account.toLowerCase()}`;
+    return { accountIp: `${name}@${ip}`, ip, account: name };
+  }
+
+  /** Refuses while any password throttle holds, before the password is even looked at. */
+  checkPasswordThrottles(tier: Tier, account: string, ip: string): void {
+    const k = this.keys(tier, account, ip);
+    const wait = Math.max(
+      this.perAccountAndIp.retryAfterMs(k.accountIp),
+      this.perIp.retryAfterMs(k.ip),
+      this.perAccount.retryAfterMs(k.account),
+    );
+    if (wait > 0) throw throttledError(wait);
+  }
+
+  passwordFailed(tier: Tier, account: string, ip: string): void {
+    const k = this.keys(tier, account, ip);
+    this.perAccountAndIp.fail(k.accountIp);
+    this.perIp.fail(k.ip);
+    this.perAccount.fail(k.account);
+  }
+
+  passwordSucceeded(tier: Tier, account: string, ip: string): void {
+    this.perAccountAndIp.reset(this.keys(tier, account, ip).accountIp);
+  }
+
+  private factorKey(row: Pick<AccountRow, 'tier' | 'id'>): string {
+    return `${row.tier}:${row.id}`;
+  }
+
+  checkSecondFactorThrottle(row: Pick<AccountRow, 'tier' | 'id'>): void {
+    const wait = this.secondFactor.retryAfterMs(this.factorKey(row));
+    if (wait > 0) throw throttledError(wait);
+  }
+
+  secondFactorFailed(row: Pick<AccountRow, 'tier' | 'id'>): void {
+    this.secondFactor.fail(this.factorKey(row));
+  }
+
+  secondFactorSucceeded(row: Pick<AccountRow, 'tier' | 'id'>): void {
+    this.secondFactor.reset(this.factorKey(row));
+  }
+
+  /**
+   * The signed-in account proves its password again (password change, second-factor set-up, a new
+   * e-mail address): throttled as sign-in is; a wrong one is 101003 naming `field` (`wrongPassword`).
+   */
+  async requirePassword(
+    row: AccountRow,
+    password: string | undefined,
+    field: string,
+    meta: { ip: string; locale: Locale },
+  ): Promise<void> {
+    if (!password) throw invalidFields(meta.locale, [{ field, key: 'required' }]);
+    this.checkPasswordThrottles(row.tier, row.account, meta.ip);
+    if (!(await verifyPassword(row.passwordHash, password)).ok) {
+      this.passwordFailed(row.tier, row.account, meta.ip);
+      throw invalidFields(meta.locale, [{ field, key: 'wrongPassword' }]);
+    }
+    this.passwordSucceeded(row.tier, row.account, meta.ip);
+  }
+
+  /**
+   * Checks a second-factor code under the per-account code throttle: `matches` runs only while the
+   * throttle lets it; a miss counts and is 101003 naming `field` (`wrongCode`).
+   */
+  async requireCode(
+    row: AccountRow,
+    field: string,
+    locale: Locale,
+    matches: () => Promise<boolean>,
+    onMiss?: () => Promise<void>,
+  ): Promise<void> {
+    this.checkSecondFactorThrottle(row);
+    if (!(await matches())) {
+      this.secondFactorFailed(row);
+      await onMiss?.();
+      throw invalidFields(locale, [{ field, key: 'wrongCode' }]);
+    }
+    this.secondFactorSucceeded(row);
+  }
+}

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timeStep, totpAt } from '../../src/platform/crypto/totp.js';
+import { addAccount } from '../helpers/accounts.js';
+import { manualClock, signIn } from '../helpers/auth.js';
+import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * Every check of a password or a second-factor code made with a session is throttled as the login
+ * form is, with the same counters: a stolen session is no oracle for the password or the code.
+ */
+const clock = manualClock(1_800_000_000_000);
+let t: TestApp;
+let rootUserId = 0;
+beforeAll(async () => {
+  t = await createTestApp({ clock: clock.now });
+  rootUserId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+});
+afterAll(async () => t.close());
+
+type Payload = Record<string, unknown>;
+const send = (method: 'POST' | 'PUT' | 'PATCH', url: string, token: string, payload: Payload, ip: string) =>
+  t.app.inject({
+    method,
+    url: `/api/v1/${url}`,
+    headers: { authorization: `Bearer ${token}` },
+    payload,
+    remoteAddress: ip,
+  });
+const login = (account: string, password: string, ip: string) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/user/code', payload: { account, password }, remoteAddress: ip });
+
+let n = 0;
+/** A fresh customer sub-account, signed in, and an address of its own to guess from. */
+async function fresh() {
+  n += 1;
+  const account = `guess-target-${n}`;
+  await addAccount(t.app, 'user', account, rootUserId);
+  const tokens = await signIn(t.app, 'user', account);
+  return { account, tokens, ip: `198.51.100.${n}` };
+}
+
+const PASSWORD_CHECKS: {
+  name: string;
+  method: 'POST' | 'PUT' | 'PATCH';
+  url: string;
+  field: string;
+  body: (password: string, account: string) => Payload;
+}[] = [
+  {
+    name: 'PATCH user/password',
+    method: 'PATCH',
+    url: 'user/password',
+    field: 'oldPassword',
+    body: (oldPassword) => ({ oldPassword, password: 'a brand new secret', confirmPassword: 'a brand new secret' }),
+  },
+  {
+    name: 'POST user/login2fa/phase0',
+    method: 'POST',
+    url: 'user/login2fa/phase0',
+    field: 'password',
+    body: (password) => ({ password }),
+  },
+  {
+    name: 'PUT user/account/self (a new e-mail address)',
+    method: 'PUT',
+    url: 'user/account/self',
+    field: 'password',
+    body: (password, account) => ({ name: account, email: `${account}@moved.example`, password }),
+  },
+];
+
+describe('password checks made with a session', () => {
+  for (const route of PASSWORD_CHECKS) {
+    it(`${route.name}: 10 wrong passwords, then even the right one is throttled (429, 101012), and sign-in too`, async () => {
+      const { account, tokens, ip } = await fresh();
+      for (let i = 0; i < 10; i++) {
+        const wrong = await send(route.method, route.url, tokens.accessToken, route.body(`wrong-${i}`, account), ip);
+        expect(wrong.statusCode).toBe(400);
+        expect(wrong.json().extra.fields[0]).toMatchObject({ field: route.field, key: 'wrongPassword' });
+      }
+      const right = await send(route.method, route.url, tokens.accessToken, route.body(TEST_PASSWORD, account), ip);
+      expect(right.statusCode).toBe(429);
+      expect(right.json().code).toBe(101012);
+      expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+      // The same counters as the login form: the account is blocked there from that address too.
+      expect((await login(account, TEST_PASSWORD, ip)).statusCode).toBe(429);
+      clock.advance(15 * 60 * 1000 + 1000);
+      const later = await send(route.method, route.url, tokens.accessToken, route.body(TEST_PASSWORD, account), ip);
+      expect(later.statusCode).toBe(200);
+    });
+  }
+
+  it('failures at the login form count against the password change too', async () => {
+    const { account, tokens, ip } = await fresh();
+    for (let i = 0; i < 10; i++) expect((await login(account, `nope-${i}`, ip)).statusCode).toBe(401);
+    const change = await send(
+      'PATCH',
+      'user/password',
+      tokens.accessToken,
+      PASSWORD_CHECKS[0]?.body(TEST_PASSWORD, account) ?? {},
+      ip,
+    );
+    expect(change.statusCode).toBe(429);
+    clock.advance(15 * 60 * 1000 + 1000);
+  });
+
+  it('the per-account limit holds across addresses (100 failures)', async () => {
+    const { tokens } = await fresh();
+    for (let i = 0; i < 100; i++) {
+      const ip = `10.9.${Math.floor(i / 9)}.${i % 9}`;
+      const res = await send('POST', 'user/login2fa/phase0', tokens.accessToken, { password: `w-${i}` }, ip);
+      expect(res.statusCode).toBe(400);
+    }
+    const right = await send(
+      'POST',
+      'user/login2fa/phase0',
+      tokens.accessToken,
+      { password: TEST_PASSWORD },
+      '10.99.0.1',
+    );
+    expect(right.statusCode).toBe(429);
+    clock.advance(15 * 60 * 1000 + 1000);
+  });
+});
+
+/** Phases 0 → 1 → 2 for an authenticator; returns the seed. */
+async function enableTotp(token: string, ip: string): Promise<string> {
+  const { onePassKey } = (await send('POST', 'user/login2fa/phase0', token, { password: TEST_PASSWORD }, ip)).json()
+    .data;
+  const { qrCodeData } = (await send('POST', 'user/login2fa/phase1', token, { onePassKey }, ip)).json().data;
+  const secret = new URL(qrCodeData).searchParams.get('secret') ?? '';
+  const code = totpAt(secret, timeStep(clock.now()));
+  const p2 = await send('POST', 'user/login2fa/phase2', token, { onePassKey, login2FAType: 3, code }, ip);
+  expect(p2.json()).toEqual({ data: { login2FAType: 3 } });
+  clock.advance(30_000);
+  return secret;
+}
+
+/** A code that is not the authenticator's for now (nor the steps around it). */
+function wrongCode(secret: string): string {
+  const near = [-1, 0, 1].map((d) => totpAt(secret, timeStep(clock.now()) + d));
+  for (let i = 0; ; i++) {
+    const code = String(100000 + i);
+    if (!near.includes(code)) return code;
+  }
+}
+
+describe('second-factor codes checked with a session', () => {
+  it('turning the authenticator off needs a current code besides the password', async () => {
+    const { tokens, ip } = await fresh();
+    const secret = await enableTotp(tokens.accessToken, ip);
+    const noCode = await send('POST', 'user/login2fa/phase0', tokens.accessToken, { password: TEST_PASSWORD }, ip);
+    expect(noCode.statusCode).toBe(400);
+    expect(noCode.json().extra.fields[0]).toMatchObject({ field: 'code', key: 'required' });
+    const wrong = await send(
+      'POST',
+      'user/login2fa/phase0',
+      tokens.accessToken,
+      { password: TEST_PASSWORD, code: wrongCode(secret) },
+      ip,
+    );
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().extra.fields[0]).toMatchObject({ field: 'code', key: 'wrongCode' });
+    const code = totpAt(secret, timeStep(clock.now()));
+    const p0 = await send('POST', 'user/login2fa/phase0', tokens.accessToken, { password: TEST_PASSWORD, code }, ip);
+    expect(p0.statusCode).toBe(200);
+    const off = await send(
+      'POST',
+      'user/login2fa/phase2',
+      tokens.accessToken,
+      { onePassKey: p0.json().data.onePassKey, login2FAType: 0 },
+      ip,
+    );
+    expect(off.json()).toEqual({ data: { login2FAType: 0 } });
+  });
+
+  it('phase 0: 10 wrong authenticator codes, then even the right code is throttled', async () => {
+    const { account, tokens, ip } = await fresh();
+    const secret = await enableTotp(tokens.accessToken, ip);
+    for (let i = 0; i < 10; i++) {
+      const res = await send(
+        'POST',
+        'user/login2fa/phase0',
+        tokens.accessToken,
+        { password: TEST_PASSWORD, code: wrongCode(secret) },
+        ip,
+      );
+      expect(res.statusCode).toBe(400);
+    }
+    const code = totpAt(secret, timeStep(clock.now()));
+    const right = await send('POST', 'user/login2fa/phase0', tokens.accessToken, { password: TEST_PASSWORD, code }, ip);
+    expect(right.statusCode).toBe(429);
+    expect(right.json().code).toBe(101012);
+    // The login form's second step shares the limit: the account's codes are blocked there too.
+    const step1 = await login(account, TEST_PASSWORD, ip);
+    expect(step1.json().data.login2FAType).toBe(3);
+    const step2 = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/login',
+      payload: { account, password: TEST_PASSWORD, onePassKey: step1.json().data.onePassKey, login2FAType: 3, code },
+      remoteAddress: ip,
+    });
+    expect(step2.statusCode).toBe(429);
+    clock.advance(15 * 60 * 1000 + 1000);
+  });
+
+  it('phase 2: 10 wrong codes for the new authenticator (over several tickets), then the right one is throttled', async () => {
+    const { tokens, ip } = await fresh();
+    const ticket = async () => {
+      const { onePassKey } = (
+        await send('POST', 'user/login2fa/phase0', tokens.accessToken, { password: TEST_PASSWORD }, ip)
+      ).json().data;
+      const { qrCodeData } = (await send('POST', 'user/login2fa/phase1', tokens.accessToken, { onePassKey }, ip)).json()
+        .data;
+      return { onePassKey, secret: new URL(qrCodeData).searchParams.get('secret') ?? '' };
+    };
+    for (let round = 0; round < 2; round++) {
+      const { onePassKey, secret } = await ticket();
+      for (let i = 0; i < 5; i++) {
+        const res = await send(
+          'POST',
+          'user/login2fa/phase2',
+          tokens.accessToken,
+          { onePassKey, login2FAType: 3, code: wrongCode(secret) },
+          ip,
+        );
+        expect(res.statusCode).toBe(400);
+      }
+    }
+    const { onePassKey, secret } = await ticket();
+    const code = totpAt(secret, timeStep(clock.now()));
+    const right = await send(
+      'POST',
+      'user/login2fa/phase2',
+      tokens.accessToken,
+      { onePassKey, login2FAType: 3, code },
+      ip,
+    );
+    expect(right.statusCode).toBe(429);
+    expect(right.json().code).toBe(101012);
+    clock.advance(15 * 60 * 1000 + 1000);
+  });
+});
