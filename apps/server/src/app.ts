@@ -120,8 +120,8 @@ import { clientErrorReply, frameworkErrorReply, installErrorHandling } from './p
 import { type Binder, createBinder } from './platform/http/bind-route.js';
 import { serveConsole, wantsConsolePage } from './platform/http/console-static.js';
 import { registerMultipart } from './platform/http/multipart.js';
-import { escapeUndecodablePath, parseQueryString } from './platform/http/url-decoding.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
+import { escapeUndecodablePath, parseQueryString } from './platform/http/url-decoding.js';
 import { Mailer } from './platform/mail/mailer.js';
 
 export interface AppOptions {

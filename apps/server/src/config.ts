@@ -59,6 +59,7 @@ export interface Config {
    * embedders keep the default.
    */
   readonly nodeDomainLimit?: number;
+  /**
    * Whether customers must prove control of a domain before it goes live, for operators that have
    * not chosen (`RAMPART_DOMAIN_PROOF`, default on; `0` waives it for such operators).
    */
