@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cacheUrlListSchema, cacheUrlResultSchema } from '../edge/cache-urls.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zIdParam, zIds } from '../validators/ids.js';
 import { nodeCommandStatusSchema } from './node-commands.js';
 import { nodeCommandSchema } from './node-operations.js';
 import { zoneParams } from './zones.js';
@@ -27,7 +28,7 @@ import { zoneParams } from './zones.js';
 
 const client = tiers(['client']);
 const user = tiers(['user']);
-const ids = z.array(z.number().int().positive()).min(1).max(500);
+const ids = zIds(500);
 
 export const CACHE_TASK_KINDS = ['purge', 'preheat'] as const;
 /** running: some node has not answered; succeeded / failed: every node did; partial: a mix. */
@@ -90,7 +91,7 @@ export const clearClientSitesCache = defineRoute({
   response: dataOf(z.array(z.object({ id: z.number().int(), generation: z.number().int() }))),
 });
 
-const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
+const siteParams = z.object({ siteId: zIdParam });
 
 export const purgeSiteUrls = defineRoute({
   id: 'user.site.purgeCache.create',
