@@ -8,8 +8,8 @@ import { nodeCommandSchema } from './node-operations.js';
 import { zoneParams } from './zones.js';
 
 /**
- * Clearing and warming the edge's cache (issue 5 "clear a node's cache, all or by URLs", "cache
- * preheat tasks"; issue 6 "clear the site's cache … and clear by URLs"). The spec names the calls
+ * Clearing and warming the edge's cache: a node's cache, all or by URLs; zone preheat tasks; a
+ * site's cache, all or by URLs. The spec names the calls
  * (`DELETE node currentCache (ids)`, `DELETE node cache (ids, type, urls)`, `DELETE client/site
  * currentCache`, zone `preheatCaches GET/POST (urls)`); the customer's URL purge and the task
  * shapes are our design:

@@ -5,7 +5,7 @@ import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName } from '../validators/zod.js';
 
 /**
- * Roles and API tokens (spec part 1 §6, §7 "roles, metaRoles, account/role, apiTokens"; issue 7).
+ * Roles and API tokens (spec part 1 §6, §7 "roles, metaRoles, account/role, apiTokens").
  * Keys are declared in `permissions.ts`. A role is a named set of keys owned by an account; it
  * can only hold keys its owner holds, and it is given to the owner's sub-accounts.
  */

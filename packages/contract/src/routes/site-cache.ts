@@ -4,7 +4,7 @@ import { dataOf, defineRoute, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 
 /**
- * Cache rules of a site (issue 6 "Cache"; the spec names only the toasts 'Cache Rules Added
+ * Cache rules of a site (the spec names only the toasts 'Cache Rules Added
  * Success!' and 'Clear Cache Success!' and the purge call `DELETE user/site/{siteID}/setting/currentCache`,
  * so the rest is our design, documented here).
  *

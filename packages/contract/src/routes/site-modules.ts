@@ -6,7 +6,7 @@ import { zDomainName } from '../validators/zod.js';
 import { CACHE_PATH_RE } from './site-cache.js';
 
 /**
- * Site modules (issue 6; spec part 1 §3 and §7 "PUT domains/module/{type}", part 2 "Proxy rewrite";
+ * Site modules (spec part 1 §3 and §7 "PUT domains/module/{type}", part 2 "Proxy rewrite";
  * CDNRay behaviour reference §3.3): named sets created once per site that do nothing until bound
  * to domains. A domain has at most one module of each type (0 / null = none).
  *

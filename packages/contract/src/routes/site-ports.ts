@@ -9,7 +9,7 @@ import { hashTypeSchema, UPSTREAMS_PER_DOMAIN_MAX, upstreamInputSchema, upstream
 import { ZONE_PORT_TYPES } from './zone-settings.js';
 
 /**
- * Layer-4 ports of a site (spec part 1 §7 "Ports"; issue 6). A port is a number the site's nodes
+ * Layer-4 ports of a site (spec part 1 §7 "Ports"). A port is a number the site's nodes
  * listen on for TCP, UDP or both, and proxy as a byte stream (nginx's stream module) to the port's
  * upstreams — IP literals and ports, weighted, with backups, balanced round robin or by client IP.
  *

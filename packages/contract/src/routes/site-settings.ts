@@ -4,7 +4,7 @@ import { dataOf, defineRoute, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 
 /**
- * Site settings (issue 6): HTTP compression, bandwidth rate limits and error pages, each per site
+ * Site settings: HTTP compression, bandwidth rate limits and error pages, each per site
  * and applied on every domain of the site at the edge without an nginx reload.
  *
  * Compression. nginx's `gzip`, `gzip_types` and `gzip_min_length` take no variables, so the edge

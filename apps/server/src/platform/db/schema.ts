@@ -78,7 +78,7 @@ export const accounts = pgTable(
     maxLogExportTimes: integer('max_log_export_times').notNull().default(10),
     /**
      * Operators only: most zones (regions) the operator may have, 0 = unlimited (201003 beyond it).
-     * Set by the platform admin until licences (issue 7) carry the region count.
+     * Set by the platform admin until licences carry the region count.
      */
     zoneLimit: integer('zone_limit').notNull().default(0),
     /**
@@ -1049,7 +1049,7 @@ export const auditRowChanges = pgTable(
 );
 
 /**
- * Roles (issue 7): named sets of permission keys owned by an account and given to its
+ * Roles: named sets of permission keys owned by an account and given to its
  * sub-accounts. Keys are those of `@rampart/contract`'s permissions; the owner holds them all.
  */
 export const roles = pgTable(
