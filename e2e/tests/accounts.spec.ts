@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { login, logout, submitLogin } from '../support/console.js';
 import { mailCount, nextMail } from '../support/mail.js';
 
-// Issue 7: the operator creates a customer; the customer sets its password from the e-mailed link
+// The operator creates a customer; the customer sets its password from the e-mailed link
 // (read from the local SMTP server) and logs in.
 test('an operator creates a customer, who creates a password from the e-mail and logs in', async ({ page }) => {
   const email = 'e2e-customer@rampart.test';

@@ -14,7 +14,7 @@ async function exchange(token: string) {
   );
 }
 
-// Issue 7: an API token calls the API and stops working when deleted.
+// An API token calls the API and stops working when deleted.
 test('a customer creates an API token in the console, calls the API with it, and it stops when deleted', async ({
   page,
 }) => {

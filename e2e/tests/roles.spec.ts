@@ -33,7 +33,7 @@ async function expectSiteControls(page: Page, siteName: string, domain: string, 
   await expect(page.getByRole('button', { name: 'Quick add' })).toHaveCount(canWrite ? 1 : 0);
 }
 
-// Issue 7: a sub-user with a read-only role sees no edit buttons, and gets 101018 if it calls anyway.
+// A sub-user with a read-only role sees no edit buttons, and gets 101018 if it calls anyway.
 test('a sub-user holding a read-only role sees no write controls and is refused a write call', async ({ page }) => {
   const owner = await newCustomer('ro-owner');
   const siteName = uniqueLabel('ro site ');

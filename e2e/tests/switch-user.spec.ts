@@ -12,7 +12,7 @@ async function auditRows(page: Page, tier: 'client' | 'user', account: string, a
   return page.getByRole('row').filter({ has: page.getByRole('cell', { name: action, exact: true }) });
 }
 
-// Issue 7: an operator switches to a customer, acts in its console, and the audit log shows who did what.
+// An operator switches to a customer, acts in its console, and the audit log shows who did what.
 test('an operator switches to a customer, adds a domain as it, and the audit logs name the operator as the real actor', async ({
   page,
 }) => {

@@ -5,7 +5,7 @@ import { makeCertificate } from './helpers/certificates.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 /**
- * The rest of the domain calls (issue 6 "Sites and domains"): the advanced filter, simple create,
+ * The rest of the domain calls: the advanced filter, simple create,
  * delete by names, meta domains, tags, settings by name, batch upstream changes, copy to another
  * site, create from a domain, export, and the calls across the customer's sites.
  */

@@ -16,7 +16,7 @@ import { type Method, signIn } from './helpers/auth.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 /**
- * The route × role matrix (issue 7): every declared signed-in route, for each tier and kind of
+ * The route × role matrix: every declared signed-in route, for each tier and kind of
  * account — no token, a token of another tier, a sub-account without the route's key, and the
  * root on its own objects. Walks ALL_ROUTES, so a new route is covered the day it is declared.
  */

@@ -2,7 +2,7 @@ import type { Locale, Localized } from './locale.js';
 import type { AnyRoute, Tier } from './route.js';
 
 /**
- * Permission keys (issue 7). Every signed-in route carries one key; the server's binder checks
+ * Permission keys. Every signed-in route carries one key; the server's binder checks
  * the caller's keys against it (101018), so no handler checks permissions by hand.
  *
  * The keys are declared here, not in the route files: {@link PERMISSION_GROUPS} lists them as

@@ -67,8 +67,9 @@ export interface CallOptions {
   /** Cancels the call (TanStack Query passes one); a cancelled call rejects with the abort reason, not an ApiError. */
   signal?: AbortSignal;
   /**
-   * Access token sent as `Authorization: Bearer <token>`. This is the seam for session handling
-   * (cookies, refresh on 101014, logout on 101013/15/16), which wraps callApi in a later task.
+   * Access token sent as `Authorization: Bearer <token>`. Pages do not pass it themselves:
+   * `callAuthed` (session/call-authed.ts) reads the tier's session, refreshes once on 101014 and
+   * ends the session on 101013/15/16.
    */
   token?: string;
 }

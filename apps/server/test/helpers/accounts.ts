@@ -35,7 +35,7 @@ export async function signInOtherOperator(app: FastifyInstance, account = 'rival
 
 /**
  * Gives a sub-account a role holding `permissions` (every key of its tier by default), created by
- * its parent (`parentTokens`) through the API: a sub-account without a role holds no key (issue 7).
+ * its parent (`parentTokens`) through the API: a sub-account without a role holds no key.
  */
 export async function giveRole(
   app: FastifyInstance,

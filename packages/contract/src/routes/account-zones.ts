@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, defineRoute, tiers } from '../route.js';
+import { zId, zIdParam } from '../validators/ids.js';
 
 /**
  * Zones assigned to an operator's sub-account (spec part 2 §6: "Sub-users can be listed per
@@ -22,7 +23,7 @@ export const accountZonesSchema = z.object({
 });
 export type AccountZones = z.infer<typeof accountZonesSchema>;
 
-const params = z.object({ clientId: z.coerce.number().int().positive() });
+const params = z.object({ clientId: zIdParam });
 const client = tiers(['client']);
 
 export const getAccountZones = defineRoute({
@@ -48,7 +49,7 @@ export const setAccountZones = defineRoute({
     params,
     body: z.object({
       zoneIDs: z
-        .array(z.number().int().positive())
+        .array(zId)
         .max(500)
         .refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate zone id' }),
     }),

@@ -3,6 +3,7 @@ import { accountStatusSchema } from '../enums.js';
 import { orderBySchema, pageQuery } from '../http.js';
 import type { Localized } from '../locale.js';
 import { dataOf, defineRoute, pageOf, TIERS, type Tier, tierSchema, tiers } from '../route.js';
+import { zId, zIdParam } from '../validators/ids.js';
 import { zAccount, zEmail, zName } from '../validators/zod.js';
 
 /**
@@ -54,7 +55,7 @@ export type ManagedAccount = z.infer<typeof managedAccountSchema>;
 const auth = z.object({ auth: tierSchema });
 const everyTier = tiers(TIERS);
 const ok = dataOf(z.literal(true));
-const accountId = z.object({ id: z.number().int().positive() });
+const accountId = z.object({ id: zId });
 
 /** An operator's zone limit: 0 = no limit. */
 const ZONE_LIMIT_SCHEMA = z.number().int().min(0).max(10_000);
@@ -89,7 +90,7 @@ export const listSubAccounts = defineRoute({
   summary: 'The sub-accounts (same tier) directly below an account the caller manages, paged',
   tags: ['accounts'],
   request: {
-    params: auth.extend({ userId: z.coerce.number().int().positive() }),
+    params: auth.extend({ userId: zIdParam }),
     query: pageQuery,
   },
   response: pageOf(managedAccountSchema),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 
 /**
@@ -59,7 +60,7 @@ export const updateAnnouncement = defineRoute({
   access: client,
   summary: 'Edits an announcement',
   tags: ['announcements'],
-  request: { body: body.extend({ id: z.number().int().positive() }) },
+  request: { body: body.extend({ id: zId }) },
   response: dataOf(announcementSchema),
 });
 
@@ -70,7 +71,7 @@ export const deleteAnnouncement = defineRoute({
   access: client,
   summary: 'Deletes one announcement',
   tags: ['announcements'],
-  request: { body: z.object({ id: z.number().int().positive() }) },
+  request: { body: z.object({ id: zId }) },
   response: dataOf(z.literal(true)),
 });
 
@@ -81,7 +82,7 @@ export const deleteAnnouncements = defineRoute({
   access: client,
   summary: 'Deletes announcements (all or none)',
   tags: ['announcements'],
-  request: { body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) }) },
+  request: { body: z.object({ ids: zIds(500) }) },
   response: dataOf(z.literal(true)),
 });
 

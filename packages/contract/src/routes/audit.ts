@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, HTTP_METHODS, pageOf, TIERS, tierSchema, tiers } from '../route.js';
+import { zId } from '../validators/ids.js';
 import { tokenSetSchema } from './auth.js';
 
 /**
@@ -95,7 +96,7 @@ export const switchUser = defineRoute({
   tags: ['auth'],
   request: {
     params: z.object({ auth: tierSchema }),
-    body: z.object({ id: z.number().int().positive() }),
+    body: z.object({ id: zId }),
   },
   response: dataOf(tokenSetSchema.extend({ auth: tierSchema })),
 });

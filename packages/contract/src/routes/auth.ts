@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TOKEN_COOKIE_PREFIX } from '../constants.js';
 import { accountStatusSchema } from '../enums.js';
 import { dataOf, defineRoute, publicAccess, TIERS, type Tier, tierSchema, tiers } from '../route.js';
+import { zId } from '../validators/ids.js';
 import { zEmail, zName, zNewPassword } from '../validators/zod.js';
 
 /**
@@ -186,9 +187,7 @@ export const setSubAccountPassword = defineRoute({
   tags: ['auth'],
   request: {
     params: auth,
-    body: withConfirmation(
-      z.object({ id: z.number().int().positive(), password: zNewPassword, confirmPassword: z.string() }),
-    ),
+    body: withConfirmation(z.object({ id: zId, password: zNewPassword, confirmPassword: z.string() })),
   },
   response: ok,
 });

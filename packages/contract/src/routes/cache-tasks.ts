@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { cacheUrlListSchema, cacheUrlResultSchema } from '../edge/cache-urls.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zIdParam, zIds } from '../validators/ids.js';
 import { nodeCommandStatusSchema } from './node-commands.js';
 import { nodeCommandSchema } from './node-operations.js';
 import { zoneParams } from './zones.js';
 
 /**
- * Clearing and warming the edge's cache (issue 5 "clear a node's cache, all or by URLs", "cache
- * preheat tasks"; issue 6 "clear the site's cache … and clear by URLs"). The spec names the calls
+ * Clearing and warming the edge's cache: a node's cache, all or by URLs; zone preheat tasks; a
+ * site's cache, all or by URLs. The spec names the calls
  * (`DELETE node currentCache (ids)`, `DELETE node cache (ids, type, urls)`, `DELETE client/site
  * currentCache`, zone `preheatCaches GET/POST (urls)`); the customer's URL purge and the task
  * shapes are our design:
@@ -27,7 +28,7 @@ import { zoneParams } from './zones.js';
 
 const client = tiers(['client']);
 const user = tiers(['user']);
-const ids = z.array(z.number().int().positive()).min(1).max(500);
+const ids = zIds(500);
 
 export const CACHE_TASK_KINDS = ['purge', 'preheat'] as const;
 /** running: some node has not answered; succeeded / failed: every node did; partial: a mix. */
@@ -90,7 +91,7 @@ export const clearClientSitesCache = defineRoute({
   response: dataOf(z.array(z.object({ id: z.number().int(), generation: z.number().int() }))),
 });
 
-const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
+const siteParams = z.object({ siteId: zIdParam });
 
 export const purgeSiteUrls = defineRoute({
   id: 'user.site.purgeCache.create',

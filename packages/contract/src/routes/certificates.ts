@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 
 /**
@@ -44,7 +45,7 @@ export type CertificateDetail = z.infer<typeof certificateDetailSchema>;
 export const CERTIFICATE_EXPIRING_DAYS = 30;
 
 const user = tiers(['user']);
-const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
+const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}';
 const pem = (max: number) => z.string().min(1, 'required').max(max, 'tooLong');
 
@@ -86,7 +87,7 @@ export const getCertificate = defineRoute({
   access: user,
   summary: 'One certificate with its chain and the domains it is assigned to',
   tags: ['certificates'],
-  request: { params: siteParams.extend({ certificateId: z.coerce.number().int().positive() }) },
+  request: { params: siteParams.extend({ certificateId: zIdParam }) },
   response: dataOf(certificateDetailSchema),
 });
 
@@ -121,7 +122,7 @@ export const updateCertificate = defineRoute({
     params: siteParams,
     body: z
       .object({
-        id: z.number().int().positive(),
+        id: zId,
         name: zName,
         memo: zText(256).default(''),
         certificate: pem(CERTIFICATE_PEM_MAX).optional(),
@@ -142,7 +143,7 @@ export const deleteCertificates = defineRoute({
   access: user,
   summary: 'Deletes certificates (all or none); one still assigned to domains is refused with the domains named',
   tags: ['certificates'],
-  request: { params: siteParams, body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) }) },
+  request: { params: siteParams, body: z.object({ ids: zIds(500) }) },
   response: dataOf(z.literal(true)),
 });
 
@@ -158,7 +159,7 @@ export const assignCertificate = defineRoute({
     params: siteParams,
     body: z.object({
       certificateID: z.number().int().min(0),
-      domainIDs: z.array(z.number().int().positive()).min(1).max(500),
+      domainIDs: zIds(500),
     }),
   },
   response: dataOf(z.literal(true)),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { domainStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zIdParam, zIds } from '../validators/ids.js';
 import { zDomainName } from '../validators/zod.js';
 import { DOMAIN_TAGS_MAX, DOMAINS_PER_REQUEST_MAX } from './domains.js';
 import { queryList, siteTagSchema } from './sites.js';
@@ -13,7 +14,7 @@ import { queryList, siteTagSchema } from './sites.js';
  */
 
 const client = tiers(['client']);
-const domainIds = z.array(z.number().int().positive()).min(1).max(DOMAINS_PER_REQUEST_MAX);
+const domainIds = zIds(DOMAINS_PER_REQUEST_MAX);
 
 export const clientDomainSchema = z.object({
   id: z.number().int(),
@@ -36,7 +37,7 @@ export const listClientDomains = defineRoute({
   tags: ['domains'],
   request: {
     query: pageQuery.extend({
-      siteID: z.coerce.number().int().positive().optional(),
+      siteID: zIdParam.optional(),
       name: z.string().max(256).optional(),
       tags: queryList(siteTagSchema, DOMAIN_TAGS_MAX),
       status: z.coerce.number().pipe(domainStatusSchema).optional(),
@@ -57,7 +58,7 @@ export const metaClientDomains = defineRoute({
   tags: ['domains'],
   request: {
     body: z.object({
-      siteIDs: z.array(z.number().int().positive()).max(500).default([]),
+      siteIDs: zIds(500, 0).default([]),
       name: z.string().max(256).default(''),
     }),
   },
@@ -97,7 +98,7 @@ export const clientDomainIds = defineRoute({
     query: z.object({
       name: zDomainName({ wildcard: true }),
       siteName: z.string().max(256).optional(),
-      siteID: z.coerce.number().int().positive().optional(),
+      siteID: zIdParam.optional(),
     }),
   },
   response: dataOf(z.array(z.number().int())),

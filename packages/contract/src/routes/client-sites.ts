@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, defineRoute, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 import { operatorSiteSchema, siteLimitationsSchema, siteTagSchema } from './sites.js';
 
@@ -10,7 +11,7 @@ import { operatorSiteSchema, siteLimitationsSchema, siteTagSchema } from './site
  */
 
 const client = tiers(['client']);
-const ids = z.array(z.number().int().positive()).min(1).max(500);
+const ids = zIds(500);
 const done = dataOf(z.literal(true));
 export const SITE_TAGS_MAX = 20;
 
@@ -21,7 +22,7 @@ export const metaSites = defineRoute({
   access: client,
   summary: "Every site of the operator as id and name, for pickers (optionally one customer's)",
   tags: ['sites'],
-  request: { query: z.object({ userID: z.coerce.number().int().positive().optional() }) },
+  request: { query: z.object({ userID: zIdParam.optional() }) },
   response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
 });
 
@@ -32,7 +33,7 @@ export const updateSite = defineRoute({
   access: client,
   summary: "Renames a site and sets the operator's memo",
   tags: ['sites'],
-  request: { body: z.object({ id: z.number().int().positive(), siteName: zName, memo: zText(256).default('') }) },
+  request: { body: z.object({ id: zId, siteName: zName, memo: zText(256).default('') }) },
   response: dataOf(operatorSiteSchema),
 });
 
@@ -43,7 +44,7 @@ export const setSitesUser = defineRoute({
   access: client,
   summary: 'Gives sites, with their domains and certificates, to another customer account of the operator',
   tags: ['sites'],
-  request: { body: z.object({ ids, userID: z.number().int().positive() }) },
+  request: { body: z.object({ ids, userID: zId }) },
   response: done,
 });
 
@@ -54,7 +55,7 @@ export const changeSitesProduct = defineRoute({
   access: client,
   summary: "Moves sites to another product of the same port type (204003 beyond the product's sites limit)",
   tags: ['sites'],
-  request: { body: z.object({ ids, productID: z.number().int().positive() }) },
+  request: { body: z.object({ ids, productID: zId }) },
   response: done,
 });
 

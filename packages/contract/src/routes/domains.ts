@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { domainStatusSchema } from '../enums.js';
 import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { isIP } from '../validators/ip.js';
 import { zDomainName, zPort, zValidatedString } from '../validators/zod.js';
 import { domainProofStatusSchema } from './domain-proof.js';
@@ -66,8 +67,7 @@ export const HASH_TYPES = { roundRobin: 0, ipHash: 1 } as const;
 export const hashTypeSchema = z.literal([0, 1]);
 export type HashType = z.infer<typeof hashTypeSchema>;
 
-const positiveId = z.number().int().positive();
-const idList = z.array(positiveId).min(1).max(DOMAINS_PER_REQUEST_MAX);
+const idList = zIds(DOMAINS_PER_REQUEST_MAX);
 
 /** An IP literal (`invalidIP` otherwise); the address policy is applied by the server. */
 export const zUpstreamIP = zValidatedString((value) => (isIP(value) ? { ok: true } : { ok: false, key: 'invalidIP' }));
@@ -114,7 +114,7 @@ export const domainInputSchema = domainSettingsInput.extend({ name: zDomainName(
 
 /** An edit: the upstreams are replaced; a setting left out keeps its current value. */
 export const domainUpdateInput = z.object({
-  id: positiveId,
+  id: zId,
   upstreams: upstreamList,
   scheme: originSchemeSchema.optional(),
   hashType: hashTypeSchema.optional(),
@@ -175,8 +175,8 @@ export const domainSchema = z.object({
 export type SiteDomain = z.infer<typeof domainSchema>;
 
 const user = tiers(['user']);
-const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
-const domainParams = siteParams.extend({ domainId: z.coerce.number().int().positive() });
+const siteParams = z.object({ siteId: zIdParam });
+const domainParams = siteParams.extend({ domainId: zIdParam });
 const base = '/user/site/{siteId}';
 
 const timeQuery = z.iso.datetime({ offset: true }).optional();
@@ -329,7 +329,7 @@ export const checkDomainsCNAME = defineRoute({
   tags: ['domains'],
   request: {
     params: siteParams,
-    body: z.object({ domainIDs: z.array(positiveId).min(1).max(CNAME_CHECK_MAX) }),
+    body: z.object({ domainIDs: zIds(CNAME_CHECK_MAX) }),
   },
   response: dataOf(z.array(domainCnameCheckSchema)),
 });
@@ -365,7 +365,7 @@ export const deleteUpstreams = defineRoute({
   tags: ['domains'],
   request: {
     params: domainParams,
-    body: z.object({ ids: z.array(positiveId).min(1).max(UPSTREAMS_PER_DOMAIN_MAX) }),
+    body: z.object({ ids: zIds(UPSTREAMS_PER_DOMAIN_MAX) }),
   },
   response: dataOf(z.literal(true)),
 });
@@ -377,7 +377,7 @@ export const updateUpstream = defineRoute({
   access: user,
   summary: 'Changes one upstream of a domain (401008 when no enabled one would remain)',
   tags: ['domains'],
-  request: { params: domainParams, body: upstreamInputSchema.extend({ id: positiveId }) },
+  request: { params: domainParams, body: upstreamInputSchema.extend({ id: zId }) },
   response: dataOf(upstreamSchema),
 });
 
@@ -428,7 +428,7 @@ export const modifyUpstreamIPs = defineRoute({
   request: {
     params: siteParams,
     body: z.object({
-      domainIDs: z.array(positiveId).max(DOMAINS_PER_REQUEST_MAX).default([]),
+      domainIDs: zIds(DOMAINS_PER_REQUEST_MAX, 0).default([]),
       oldIP: zUpstreamIP,
       newIP: zUpstreamIP,
     }),
@@ -480,7 +480,7 @@ export const copyDomainsToSite = defineRoute({
   summary:
     "Copies domains with their upstreams and settings to another of the customer's sites, disabled (an enabled name is unique); no certificate (it belongs to the source site); 101009 per name taken there",
   tags: ['domains'],
-  request: { params: siteParams, body: z.object({ domainIDs: idList, siteID: positiveId }) },
+  request: { params: siteParams, body: z.object({ domainIDs: idList, siteID: zId }) },
   response: dataOf(z.array(domainSchema)),
 });
 
@@ -494,7 +494,7 @@ export const createDomainsFrom = defineRoute({
   tags: ['domains'],
   request: {
     params: siteParams,
-    body: z.object({ domainID: positiveId, names: domainNames, status: domainStatusSchema.default(1) }),
+    body: z.object({ domainID: zId, names: domainNames, status: domainStatusSchema.default(1) }),
   },
   response: dataOf(z.array(domainSchema)),
 });
@@ -525,13 +525,13 @@ export const exportDomains = defineRoute({
   summary:
     'The given domains (or every domain of the site when ids is empty) as a CSV file; its name is in the Content-Disposition header',
   tags: ['domains'],
-  request: { params: siteParams, body: z.object({ ids: z.array(positiveId).max(10_000).default([]) }) },
+  request: { params: siteParams, body: z.object({ ids: zIds(10_000, 0).default([]) }) },
   response: z.string(),
   reply: 'raw',
 });
 
 // Domains across the customer's sites (spec part 1 §7 "Domains across sites").
-const siteIDList = z.array(positiveId).max(500).default([]);
+const siteIDList = zIds(500, 0).default([]);
 
 export const userDomainsMeta = defineRoute({
   id: 'user.domains.acrossMeta',
@@ -566,7 +566,7 @@ export const userDomainIds = defineRoute({
     query: z.object({
       name: zDomainName({ wildcard: true }),
       siteName: z.string().max(256).optional(),
-      siteID: z.coerce.number().int().positive().optional(),
+      siteID: zIdParam.optional(),
     }),
   },
   response: dataOf(z.array(z.number().int())),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zIdParam, zIds } from '../validators/ids.js';
 import { lineIdSchema } from './dns-lines.js';
 import { portTypeSchema } from './groups.js';
 import { zoneParams } from './zones.js';
@@ -18,9 +19,8 @@ import { zoneParams } from './zones.js';
 export const GROUP_PLACEMENT_LIMIT = 1000;
 
 const client = tiers(['client']);
-const id = z.number().int().positive();
-const ids = z.array(id).min(1).max(500);
-export const groupLinesParams = zoneParams.extend({ groupID: z.coerce.number().int().positive() });
+const ids = zIds(500);
+export const groupLinesParams = zoneParams.extend({ groupID: zIdParam });
 export const lineParams = groupLinesParams.extend({ lineID: lineIdSchema });
 const candidateQuery = pageQuery.extend({
   /** Searches the name (and a node's addresses). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 import { zoneParams } from './zones.js';
 
@@ -28,7 +29,6 @@ export const groupSchema = z.object({
 export type Group = z.infer<typeof groupSchema>;
 
 const client = tiers(['client']);
-const id = z.number().int().positive();
 
 export const listGroups = defineRoute({
   id: 'client.groups.list',
@@ -89,7 +89,7 @@ export const updateGroup = defineRoute({
   tags: ['zones'],
   request: {
     params: zoneParams,
-    body: z.object({ id, name: zName, isBackup: z.boolean(), memo: zText(256).default('') }),
+    body: z.object({ id: zId, name: zName, isBackup: z.boolean(), memo: zText(256).default('') }),
   },
   response: dataOf(groupSchema),
 });
@@ -101,7 +101,7 @@ export const deleteGroup = defineRoute({
   access: client,
   summary: 'Deletes a group that no product uses (203001 otherwise); its node places go with it',
   tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ id }) },
+  request: { params: zoneParams, body: z.object({ id: zId }) },
   response: dataOf(z.literal(true)),
 });
 

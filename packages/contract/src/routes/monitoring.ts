@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, pageOf, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 
 /**
@@ -34,7 +35,6 @@ export const MONITOR_LIMITS = {
 } as const;
 
 const client = tiers(['client']);
-const id = z.number().int().positive();
 const ts = z.string();
 
 /** The node a monitor node is: what the operator needs to recognise it. */
@@ -106,7 +106,7 @@ export const createMonitorNode = defineRoute({
   access: client,
   summary: "Makes one of the operator's registered nodes a monitor node (101025 when it is one already)",
   tags: ['monitoring'],
-  request: { body: z.object({ nodeID: id, memo: zText(256).default(''), enabled: z.boolean().default(true) }) },
+  request: { body: z.object({ nodeID: zId, memo: zText(256).default(''), enabled: z.boolean().default(true) }) },
   response: dataOf(monitorNodeSchema),
 });
 
@@ -117,7 +117,7 @@ export const updateMonitorNode = defineRoute({
   access: client,
   summary: "Changes a monitor node's memo or pauses it",
   tags: ['monitoring'],
-  request: { body: z.object({ id, memo: zText(256).default(''), enabled: z.boolean() }) },
+  request: { body: z.object({ id: zId, memo: zText(256).default(''), enabled: z.boolean() }) },
   response: dataOf(monitorNodeSchema),
 });
 
@@ -128,7 +128,7 @@ export const deleteMonitorNode = defineRoute({
   access: client,
   summary: 'Stops using a node as a monitor; it leaves its groups (the node itself stays)',
   tags: ['monitoring'],
-  request: { body: z.object({ id }) },
+  request: { body: z.object({ id: zId }) },
   response: dataOf(z.literal(true)),
 });
 
@@ -167,9 +167,9 @@ const monitorGroupBody = z
     timeoutSeconds: z.number().int().min(MONITOR_LIMITS.timeoutMin).max(MONITOR_LIMITS.timeoutMax),
     failureThreshold: z.number().int().min(MONITOR_LIMITS.thresholdMin).max(MONITOR_LIMITS.thresholdMax),
     /** Monitor node ids (not node ids) that probe. */
-    monitorIDs: z.array(id).min(1).max(MONITOR_LIMITS.monitorsPerGroup),
+    monitorIDs: zIds(MONITOR_LIMITS.monitorsPerGroup),
     /** Initialised node ids that are probed. */
-    nodeIDs: z.array(id).min(1).max(MONITOR_LIMITS.targetsPerGroup),
+    nodeIDs: zIds(MONITOR_LIMITS.targetsPerGroup),
   })
   // A probe must end before the next one starts.
   .superRefine((b, ctx) => {
@@ -223,7 +223,7 @@ export const updateMonitorGroup = defineRoute({
   access: client,
   summary: 'Changes a monitor group; targets that stay keep their state, new ones start unknown',
   tags: ['monitoring'],
-  request: { body: monitorGroupBody.safeExtend({ id }) },
+  request: { body: monitorGroupBody.safeExtend({ id: zId }) },
   response: dataOf(monitorGroupSchema),
 });
 
@@ -234,7 +234,7 @@ export const deleteMonitorGroup = defineRoute({
   access: client,
   summary: 'Deletes a monitor group and its history',
   tags: ['monitoring'],
-  request: { body: z.object({ id }) },
+  request: { body: z.object({ id: zId }) },
   response: dataOf(z.literal(true)),
 });
 
@@ -257,7 +257,7 @@ export const listMonitorGroupNodes = defineRoute({
   summary: "A monitor group's targets with their state, since when, and their latest transitions",
   tags: ['monitoring'],
   request: {
-    params: z.object({ id: z.coerce.number().int().positive() }),
+    params: z.object({ id: zIdParam }),
     query: pageQuery.extend({ state: monitorStateSchema.optional() }),
   },
   response: pageOf(monitorTargetSchema),
@@ -328,8 +328,8 @@ export const getProbes = defineRoute({
 });
 
 export const probeResultSchema = z.object({
-  groupId: id,
-  nodeId: id,
+  groupId: zId,
+  nodeId: zId,
   /** True when every port accepted a TCP connection within the timeout. */
   ok: z.boolean(),
   /** The ports that failed and why (e.g. `443 ECONNREFUSED`); '' when ok. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { releaseVersionSchema } from '../edge/agent-release.js';
 import { CACHE_TASK_URLS_MAX, cacheUrlResultSchema, cacheUrlSchema } from '../edge/cache-urls.js';
 import { dataOf, defineRoute, nodeAccess } from '../route.js';
+import { zId, zIdParam } from '../validators/ids.js';
 
 /**
  * The command channel from the operator to a node's agent: the operator's calls queue commands
@@ -34,19 +35,18 @@ export const EDGE_COMMANDS_MAX_WAIT_SECONDS = 30;
 /** Longest result message a node may send (longer ones are cut by the agent). */
 export const NODE_COMMAND_MESSAGE_MAX = 2000;
 
-const commandId = z.number().int().positive();
 const noPayload = z.strictObject({});
 /** URLs as the control plane already normalised them (edge/cache-urls.ts). */
 const urls = z.array(cacheUrlSchema).min(1).max(CACHE_TASK_URLS_MAX);
 
 /** A command as the agent receives it: one variant per type, each with its own payload allowlist. */
 export const edgeCommandSchema = z.discriminatedUnion('type', [
-  z.strictObject({ id: commandId, type: z.literal('reboot'), payload: noPayload }),
-  z.strictObject({ id: commandId, type: z.literal('reset'), payload: noPayload }),
-  z.strictObject({ id: commandId, type: z.literal('logRotate'), payload: noPayload }),
+  z.strictObject({ id: zId, type: z.literal('reboot'), payload: noPayload }),
+  z.strictObject({ id: zId, type: z.literal('reset'), payload: noPayload }),
+  z.strictObject({ id: zId, type: z.literal('logRotate'), payload: noPayload }),
   /** Fetch the control plane's release of `version` and restart onto it (see node-upgrade.ts). */
   z.strictObject({
-    id: commandId,
+    id: zId,
     type: z.literal('upgrade'),
     payload: z.strictObject({ version: releaseVersionSchema }),
   }),
@@ -56,14 +56,14 @@ export const edgeCommandSchema = z.discriminatedUnion('type', [
    * active and answers when it is.
    */
   z.strictObject({
-    id: commandId,
+    id: zId,
     type: z.literal('clearCache'),
     payload: z.strictObject({ epoch: z.number().int().min(1).max(2_147_483_647) }),
   }),
   /** Remove the cached entries of these URLs (per-URL results). */
-  z.strictObject({ id: commandId, type: z.literal('purgeUrls'), payload: z.strictObject({ urls }) }),
+  z.strictObject({ id: zId, type: z.literal('purgeUrls'), payload: z.strictObject({ urls }) }),
   /** Fetch these URLs through the node's own nginx so that its cache rules store them (per-URL results). */
-  z.strictObject({ id: commandId, type: z.literal('preheat'), payload: z.strictObject({ urls }) }),
+  z.strictObject({ id: zId, type: z.literal('preheat'), payload: z.strictObject({ urls }) }),
 ]);
 export type EdgeCommand = z.infer<typeof edgeCommandSchema>;
 
@@ -92,7 +92,7 @@ export const reportNodeCommandResult = defineRoute({
   summary: "A node reports the outcome of one of its sent commands (101018 for another node's or a finished one)",
   tags: ['edge'],
   request: {
-    params: z.object({ id: z.coerce.number().int().positive() }),
+    params: z.object({ id: zIdParam }),
     body: z.object({
       ok: z.boolean(),
       message: z.string().max(NODE_COMMAND_MESSAGE_MAX),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cacheUrlResultSchema } from '../edge/cache-urls.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 import { nodeCommandStatusSchema, nodeCommandTypeSchema } from './node-commands.js';
@@ -16,8 +17,8 @@ import { zoneParams } from './zones.js';
  */
 
 const client = tiers(['client']);
-const ids = z.array(z.number().int().positive()).min(1).max(500);
-const nodeParams = zoneParams.extend({ id: z.coerce.number().int().positive() });
+const ids = zIds(500);
+const nodeParams = zoneParams.extend({ id: zIdParam });
 const ok = dataOf(z.literal(true));
 
 /** A command as the operator sees it in a node's history. */
@@ -185,7 +186,7 @@ export const renameZoneNode = defineRoute({
   access: client,
   summary: 'Renames a node of the zone',
   tags: ['nodes'],
-  request: { params: zoneParams, body: z.object({ id: z.number().int().positive(), name: zName }) },
+  request: { params: zoneParams, body: z.object({ id: zId, name: zName }) },
   response: ok,
 });
 
@@ -197,7 +198,7 @@ export const removeZoneNode = defineRoute({
   summary:
     'Takes a node out of the zone: it becomes uninitialised again (its agent keeps its credentials); 202003 while it sits in a group',
   tags: ['nodes'],
-  request: { params: zoneParams, body: z.object({ id: z.number().int().positive() }) },
+  request: { params: zoneParams, body: z.object({ id: zId }) },
   response: ok,
 });
 

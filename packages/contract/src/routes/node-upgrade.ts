@@ -7,6 +7,7 @@ import {
 } from '../edge/agent-release.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, pageOf, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { NODE_COMMAND_MESSAGE_MAX } from './node-commands.js';
 import { nodeCommandSchema } from './node-operations.js';
 
@@ -69,7 +70,7 @@ export const upgradeNodes = defineRoute({
   summary:
     'Queues an upgrade for initialised nodes (all or none): each agent fetches the latest release, checks it and restarts onto it; 202008 when there is no release to serve or a node runs a newer version',
   tags: ['nodes'],
-  request: { body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) }) },
+  request: { body: z.object({ ids: zIds(500) }) },
   response: dataOf(z.array(nodeCommandSchema)),
 });
 
@@ -80,7 +81,7 @@ export const listNodeUpgradeLogs = defineRoute({
   access: client,
   summary: "A node's upgrade log: each stage of each upgrade, newest first",
   tags: ['nodes'],
-  request: { params: z.object({ id: z.coerce.number().int().positive() }), query: pageQuery },
+  request: { params: z.object({ id: zIdParam }), query: pageQuery },
   response: pageOf(nodeUpgradeLogSchema),
 });
 
@@ -120,7 +121,7 @@ export const reportNodeUpgradeProgress = defineRoute({
   tags: ['edge'],
   request: {
     body: z.object({
-      commandId: z.number().int().positive(),
+      commandId: zId,
       stage: z.enum(AGENT_UPGRADE_STAGES),
       message: z.string().max(NODE_COMMAND_MESSAGE_MAX),
     }),

@@ -4,6 +4,7 @@ import { nginxTuningSchema } from '../edge/nginx-tuning.js';
 import { edgeStreamPortsSchema, NODE_FAILED_PORTS_MAX, nodeFailedPortSchema } from '../edge/stream-ports.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, pageOf, publicAccess, tiers } from '../route.js';
+import { zIdParam } from '../validators/ids.js';
 import { portTypeSchema } from './groups.js';
 import { nodeMonitorStatusSchema } from './monitoring.js';
 
@@ -243,7 +244,7 @@ export const listInitializedNodes = defineRoute({
   request: {
     query: pageQuery.extend({
       zoneIDs: z
-        .union([z.coerce.number().int().positive(), z.array(z.coerce.number().int().positive()).max(100)])
+        .union([zIdParam, z.array(zIdParam).max(100)])
         .transform((v) => (Array.isArray(v) ? v : [v]))
         .optional(),
       /** Searches the node name and its addresses. */

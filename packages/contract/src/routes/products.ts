@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 
@@ -28,7 +29,7 @@ export type Product = z.infer<typeof productSchema>;
 export const PRODUCT_SITE_LIMIT_MAX = 1_000_000;
 
 const client = tiers(['client']);
-const groupIds = z.array(z.number().int().positive()).max(100);
+const groupIds = zIds(100, 0);
 const productBody = z.object({
   name: zName,
   portType: portTypeSchema,
@@ -78,7 +79,7 @@ export const productGroups = defineRoute({
   summary: "A product's main groups (isBackup=false, the default) or backup groups, with their zones",
   tags: ['products'],
   request: {
-    params: z.object({ id: z.coerce.number().int().positive() }),
+    params: z.object({ id: zIdParam }),
     query: z.object({
       isBackup: z
         .enum(['true', 'false'])
@@ -107,7 +108,7 @@ export const updateProduct = defineRoute({
   access: client,
   summary: 'Changes a product; a sites limit below the sites it carries is refused (204003)',
   tags: ['products'],
-  request: { body: productBody.extend({ id: z.number().int().positive() }) },
+  request: { body: productBody.extend({ id: zId }) },
   response: dataOf(productSchema),
 });
 
@@ -118,7 +119,7 @@ export const deleteProduct = defineRoute({
   access: client,
   summary: 'Deletes a product no site uses (204002 otherwise)',
   tags: ['products'],
-  request: { body: z.object({ id: z.number().int().positive() }) },
+  request: { body: z.object({ id: zId }) },
   response: dataOf(z.literal(true)),
 });
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, TIERS, tierSchema, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName } from '../validators/zod.js';
 
 /**
- * Roles and API tokens (spec part 1 §6, §7 "roles, metaRoles, account/role, apiTokens"; issue 7).
+ * Roles and API tokens (spec part 1 §6, §7 "roles, metaRoles, account/role, apiTokens").
  * Keys are declared in `permissions.ts`. A role is a named set of keys owned by an account; it
  * can only hold keys its owner holds, and it is given to the owner's sub-accounts.
  */
@@ -12,7 +13,6 @@ import { zName } from '../validators/zod.js';
 const auth = z.object({ auth: tierSchema });
 const everyTier = tiers(TIERS);
 const ok = dataOf(z.literal(true));
-const id = z.number().int().positive();
 /** Permission keys as sent (at most 200); repeats are dropped. A key not of the tier is 101003 (invalidValue). */
 const permissionKeys = z
   .array(z.string().min(1).max(64))
@@ -66,7 +66,7 @@ export const updateRole = defineRoute({
   access: everyTier,
   summary: "Renames a role or changes its keys; its holders' keys change with it at once",
   tags: ['roles'],
-  request: { params: auth.extend({ roleId: z.coerce.number().int().positive() }), body: roleBody },
+  request: { params: auth.extend({ roleId: zIdParam }), body: roleBody },
   response: dataOf(roleSchema),
 });
 
@@ -77,7 +77,7 @@ export const deleteRole = defineRoute({
   access: everyTier,
   summary: 'Deletes a role; the sub-accounts holding it are left without a role (no keys)',
   tags: ['roles'],
-  request: { params: auth.extend({ roleId: z.coerce.number().int().positive() }) },
+  request: { params: auth.extend({ roleId: zIdParam }) },
   response: ok,
 });
 
@@ -106,7 +106,7 @@ export const assignRole = defineRoute({
   access: everyTier,
   summary: "Gives one of the caller's roles to one of its sub-accounts (roleId null: no role)",
   tags: ['roles'],
-  request: { params: auth, body: z.object({ accountId: id, roleId: id.nullable() }) },
+  request: { params: auth, body: z.object({ accountId: zId, roleId: zId.nullable() }) },
   response: ok,
 });
 
@@ -169,7 +169,7 @@ export const deleteApiTokens = defineRoute({
   access: everyTier,
   summary: "Deletes API tokens of the caller's; the access tokens they minted stop at once",
   tags: ['apiTokens'],
-  request: { params: auth, body: z.object({ ids: z.array(id).min(1).max(100) }) },
+  request: { params: auth, body: z.object({ ids: zIds(100) }) },
   response: ok,
 });
 

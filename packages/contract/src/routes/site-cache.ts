@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { FILE_TYPE_GROUPS } from '../constants.js';
 import { dataOf, defineRoute, tiers } from '../route.js';
+import { zIdParam, zIds } from '../validators/ids.js';
 
 /**
- * Cache rules of a site (issue 6 "Cache"; the spec names only the toasts 'Cache Rules Added
+ * Cache rules of a site (the spec names only the toasts 'Cache Rules Added
  * Success!' and 'Clear Cache Success!' and the purge call `DELETE user/site/{siteID}/setting/currentCache`,
  * so the rest is our design, documented here).
  *
@@ -101,7 +102,7 @@ export const cacheRuleSchema = z.object({
 export type CacheRule = z.infer<typeof cacheRuleSchema>;
 
 const user = tiers(['user']);
-const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
+const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}/setting';
 
 export const listCacheRules = defineRoute({
@@ -137,7 +138,7 @@ export const updateCacheRule = defineRoute({
   summary: 'Replaces one cache rule',
   tags: ['cache'],
   request: {
-    params: siteParams.extend({ ruleId: z.coerce.number().int().positive() }),
+    params: siteParams.extend({ ruleId: zIdParam }),
     body: cacheRuleInputSchema,
   },
   response: dataOf(cacheRuleSchema),
@@ -152,7 +153,7 @@ export const deleteCacheRules = defineRoute({
   tags: ['cache'],
   request: {
     params: siteParams,
-    body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(CACHE_RULES_PER_SITE) }),
+    body: z.object({ ids: zIds(CACHE_RULES_PER_SITE) }),
   },
   response: dataOf(z.literal(true)),
 });

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { pcreRegexProblem } from '../validators/regex.js';
 import { zCorsOrigin, zDomainName, zRedirectTarget } from '../validators/zod.js';
 import { CACHE_PATH_RE } from './site-cache.js';
 
 /**
- * Site modules (issue 6; spec part 1 §3 and §7 "PUT domains/module/{type}", part 2 "Proxy rewrite";
+ * Site modules (spec part 1 §3 and §7 "PUT domains/module/{type}", part 2 "Proxy rewrite";
  * CDNRay behaviour reference §3.3): named sets created once per site that do nothing until bound
  * to domains. A domain has at most one module of each type (0 / null = none).
  *
@@ -283,11 +284,10 @@ export type ProxyRewriteRule = z.infer<typeof proxyRewriteRuleSchema>;
 // ---- routes ----------------------------------------------------------------------------------
 
 const user = tiers(['user']);
-const positiveId = z.number().int().positive();
-const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
-const moduleParams = siteParams.extend({ moduleId: z.coerce.number().int().positive() });
+const siteParams = z.object({ siteId: zIdParam });
+const moduleParams = siteParams.extend({ moduleId: zIdParam });
 const base = '/user/site/{siteId}/module';
-const idList = z.array(positiveId).min(1).max(MODULES_PER_SITE_MAX);
+const idList = zIds(MODULES_PER_SITE_MAX);
 const listQuery = pageQuery.extend({ name: z.string().max(MODULE_NAME_MAX).optional() });
 
 /** Path segments per type: list (plural) and one module (singular). */
@@ -333,7 +333,7 @@ function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z
       access: user,
       summary: `Replaces the name and settings of one ${p.label} module`,
       tags: ['modules'],
-      request: { params: siteParams, body: input.extend({ id: positiveId }) },
+      request: { params: siteParams, body: input.extend({ id: zId }) },
       response: dataOf(item),
     }),
     delete: defineRoute({
@@ -386,7 +386,7 @@ function ruleRoutes<T extends (typeof RULE_MODULE_TYPES)[number], S extends z.Zo
       tags: ['modules'],
       request: {
         params: moduleParams,
-        body: z.intersection(input, z.object({ id: positiveId })),
+        body: z.intersection(input, z.object({ id: zId })),
       },
       response: dataOf(rule),
     }),
@@ -399,7 +399,7 @@ function ruleRoutes<T extends (typeof RULE_MODULE_TYPES)[number], S extends z.Zo
       tags: ['modules'],
       request: {
         params: moduleParams,
-        body: z.object({ ids: z.array(positiveId).min(1).max(RULES_PER_REQUEST_MAX) }),
+        body: z.object({ ids: zIds(RULES_PER_REQUEST_MAX) }),
       },
       response: dataOf(z.literal(true)),
     }),
@@ -435,7 +435,7 @@ export const MODULE_BINDING_FIELD = {
   proxyRewrite: 'moduleID',
 } as const satisfies Record<SiteModuleType, string>;
 
-const domainIDs = z.array(positiveId).min(1).max(500);
+const domainIDs = zIds(500);
 const moduleRef = z.number().int().min(0);
 
 function bindRoute<T extends SiteModuleType>(type: T) {

@@ -3,12 +3,13 @@ import { STREAM_PROTOCOLS } from '../edge/stream-ports.js';
 import { domainStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zPort } from '../validators/zod.js';
 import { hashTypeSchema, UPSTREAMS_PER_DOMAIN_MAX, upstreamInputSchema, upstreamSchema } from './domains.js';
 import { ZONE_PORT_TYPES } from './zone-settings.js';
 
 /**
- * Layer-4 ports of a site (spec part 1 §7 "Ports"; issue 6). A port is a number the site's nodes
+ * Layer-4 ports of a site (spec part 1 §7 "Ports"). A port is a number the site's nodes
  * listen on for TCP, UDP or both, and proxy as a byte stream (nginx's stream module) to the port's
  * upstreams — IP literals and ports, weighted, with backups, balanced round robin or by client IP.
  *
@@ -54,7 +55,7 @@ export type SitePortInput = z.input<typeof sitePortInputSchema>;
 
 /** An edit: the settings given change; the upstreams are managed on their own calls. */
 export const sitePortUpdateSchema = z.object({
-  id: z.number().int().positive(),
+  id: zId,
   port: zPort,
   protocol: z.enum(STREAM_PROTOCOLS).optional(),
   hashType: hashTypeSchema.optional(),
@@ -110,10 +111,10 @@ export const siteZonePortSchema = z.object({
 export type SiteZonePort = z.infer<typeof siteZonePortSchema>;
 
 const user = tiers(['user']);
-const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
-const portParams = siteParams.extend({ portId: z.coerce.number().int().positive() });
+const siteParams = z.object({ siteId: zIdParam });
+const portParams = siteParams.extend({ portId: zIdParam });
 const base = '/user/site/{siteId}';
-const ids = z.array(z.number().int().positive()).min(1).max(SITE_PORTS_MAX);
+const ids = zIds(SITE_PORTS_MAX);
 
 export const listSitePorts = defineRoute({
   id: 'user.site.ports.list',
@@ -211,7 +212,7 @@ export const deleteSitePortUpstreams = defineRoute({
   access: user,
   summary: 'Deletes upstreams of a port (401008 when no enabled one would remain)',
   tags: ['ports'],
-  request: { params: portParams, body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(64) }) },
+  request: { params: portParams, body: z.object({ ids: zIds(64) }) },
   response: dataOf(z.array(upstreamSchema)),
 });
 
@@ -222,7 +223,7 @@ export const updateSitePortUpstream = defineRoute({
   access: user,
   summary: 'Changes one upstream of a port (401008 when no enabled one would remain)',
   tags: ['ports'],
-  request: { params: portParams, body: upstreamInputSchema.extend({ id: z.number().int().positive() }) },
+  request: { params: portParams, body: upstreamInputSchema.extend({ id: zId }) },
   response: dataOf(upstreamSchema),
 });
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { LOCALES } from '../locale.js';
 import { dataOf, defineRoute, tiers } from '../route.js';
+import { zIdParam, zIds } from '../validators/ids.js';
 
 /**
- * Site settings (issue 6): HTTP compression, bandwidth rate limits and error pages, each per site
+ * Site settings: HTTP compression, bandwidth rate limits and error pages, each per site
  * and applied on every domain of the site at the edge without an nginx reload.
  *
  * Compression. nginx's `gzip`, `gzip_types` and `gzip_min_length` take no variables, so the edge
@@ -146,7 +147,7 @@ export const errorPagesSchema = z.object({
 export type ErrorPages = z.infer<typeof errorPagesSchema>;
 
 const user = tiers(['user']);
-const siteParams = z.object({ siteId: z.coerce.number().int().positive() });
+const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}/setting';
 
 export const getGzipSetting = defineRoute({
@@ -204,7 +205,7 @@ export const updateRateRule = defineRoute({
   summary: 'Replaces one rate limit',
   tags: ['site settings'],
   request: {
-    params: siteParams.extend({ ruleId: z.coerce.number().int().positive() }),
+    params: siteParams.extend({ ruleId: zIdParam }),
     body: rateRuleInputSchema,
   },
   response: dataOf(rateRuleSchema),
@@ -219,7 +220,7 @@ export const deleteRateRules = defineRoute({
   tags: ['site settings'],
   request: {
     params: siteParams,
-    body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(RATE_RULES_PER_SITE) }),
+    body: z.object({ ids: zIds(RATE_RULES_PER_SITE) }),
   },
   response: dataOf(z.literal(true)),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { siteAccountStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 
@@ -63,15 +64,15 @@ const siteFilters = pageQuery.extend({
   siteName: z.string().max(256).optional(),
   // The console omits status when it is -1 (all).
   status: siteAccountStatusSchema.optional(),
-  productID: z.coerce.number().int().positive().optional(),
+  productID: zIdParam.optional(),
   /** Any of these tags. */
   tags: queryList(siteTagSchema, 20),
 });
 
 /** Filters of the operator's list: `siteName` is a part of the name, `siteID` an exact id. */
 const clientSiteFilters = siteFilters.extend({
-  siteID: z.coerce.number().int().positive().optional(),
-  userID: z.coerce.number().int().positive().optional(),
+  siteID: zIdParam.optional(),
+  userID: zIdParam.optional(),
   expired: booleanQuery.optional(),
   forceBackup: booleanQuery.optional(),
 });
@@ -98,8 +99,8 @@ export const createSite = defineRoute({
   request: {
     body: z.object({
       siteName: zName,
-      userID: z.number().int().positive(),
-      productID: z.number().int().positive(),
+      userID: zId,
+      productID: zId,
       tags: z.array(siteTagSchema).max(20).default([]),
       expiredAt: z.iso.datetime({ offset: true }).nullable().default(null),
     }),
@@ -114,7 +115,7 @@ export const deleteSites = defineRoute({
   access: client,
   summary: 'Deletes sites of the operator (all or none); a site that still has domains is refused (205005)',
   tags: ['sites'],
-  request: { body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) }) },
+  request: { body: z.object({ ids: zIds(500) }) },
   response: dataOf(z.literal(true)),
 });
 
@@ -127,7 +128,7 @@ export const setSitesStatus = defineRoute({
     "Sets the status of sites (all or none); 205002 for 'limit' (traffic quotas set it) and for 'normal' on an expired site",
   tags: ['sites'],
   request: {
-    body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(500), status: siteAccountStatusSchema }),
+    body: z.object({ ids: zIds(500), status: siteAccountStatusSchema }),
   },
   response: dataOf(z.literal(true)),
 });
@@ -154,12 +155,12 @@ export const getUserSite = defineRoute({
   access: tiers(['user']),
   summary: "One of the caller's sites, with its product's port type",
   tags: ['sites'],
-  request: { params: z.object({ siteId: z.coerce.number().int().positive() }) },
+  request: { params: z.object({ siteId: zIdParam }) },
   response: dataOf(userSiteDetailSchema),
 });
 
 const user = tiers(['user']);
-const siteIds = z.array(z.number().int().positive()).min(1).max(500);
+const siteIds = zIds(500);
 /** Most tags a site carries (the operator's `client/site/tags` has the same bound). */
 const tagList = z.array(siteTagSchema).max(20);
 
@@ -204,7 +205,7 @@ export const setUserSiteTags = defineRoute({
   summary: 'Replaces the tags of one site the caller holds and answers the site',
   tags: ['sites'],
   request: {
-    params: z.object({ siteId: z.coerce.number().int().positive() }),
+    params: z.object({ siteId: zIdParam }),
     body: z.object({ tags: tagList }),
   },
   response: dataOf(siteSchema),
@@ -228,13 +229,13 @@ export const listSiteUsers = defineRoute({
   summary:
     "The caller's sub-accounts, each with whether it was given access to the site (only the site's holder may ask)",
   tags: ['sites'],
-  request: { params: z.object({ siteId: z.coerce.number().int().positive() }) },
+  request: { params: z.object({ siteId: zIdParam }) },
   response: dataOf(z.array(siteUserSchema)),
 });
 
 const siteUsersBody = z.object({
   siteIDs: siteIds,
-  userIDs: z.array(z.number().int().positive()).min(1).max(100),
+  userIDs: zIds(100),
 });
 
 export const grantSiteUsers = defineRoute({

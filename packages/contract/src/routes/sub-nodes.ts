@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, defineRoute, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zText } from '../validators/zod.js';
 import { zoneParams } from './zones.js';
 
@@ -25,7 +26,7 @@ export const SUB_NODE_LIMIT = 32;
 
 const client = tiers(['client']);
 const ipLiteral = z.union([z.ipv4(), z.ipv6()]);
-const nodeParams = zoneParams.extend({ id: z.coerce.number().int().positive() });
+const nodeParams = zoneParams.extend({ id: zIdParam });
 
 export const subNodeSchema = z.object({
   id: z.number().int(),
@@ -70,7 +71,7 @@ export const deleteSubNodes = defineRoute({
   tags: ['nodes'],
   request: {
     params: nodeParams,
-    body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(SUB_NODE_LIMIT) }),
+    body: z.object({ ids: zIds(SUB_NODE_LIMIT) }),
   },
   response: dataOf(z.literal(true)),
 });
@@ -84,7 +85,7 @@ export const updateSubNodeIp = defineRoute({
   tags: ['nodes'],
   request: {
     params: nodeParams,
-    body: z.object({ id: z.number().int().positive(), ip: ipLiteral, memo: zText(256).optional() }),
+    body: z.object({ id: zId, ip: ipLiteral, memo: zText(256).optional() }),
   },
   response: dataOf(subNodeSchema),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zIdParam } from '../validators/ids.js';
 import { portTypeSchema } from './groups.js';
 import { queryList } from './sites.js';
 
@@ -52,7 +53,7 @@ export const listUserProducts = defineRoute({
   access: user,
   summary: "The products the caller's sites are on, paged, optionally only some (productIDs)",
   tags: ['products'],
-  request: { query: pageQuery.extend({ productIDs: queryList(z.coerce.number().int().positive(), 100) }) },
+  request: { query: pageQuery.extend({ productIDs: queryList(zIdParam, 100) }) },
   response: pageOf(userProductSchema),
 });
 

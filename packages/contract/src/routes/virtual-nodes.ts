@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zDomainName, zName, zText } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 import { zoneParams } from './zones.js';
@@ -15,8 +16,8 @@ import { zoneParams } from './zones.js';
  */
 
 const client = tiers(['client']);
-const ids = z.array(z.number().int().positive()).min(1).max(500);
-const virtualNodeParams = zoneParams.extend({ id: z.coerce.number().int().positive() });
+const ids = zIds(500);
+const virtualNodeParams = zoneParams.extend({ id: zIdParam });
 
 export const virtualNodeSchema = z.object({
   id: z.number().int(),
@@ -80,7 +81,7 @@ export const updateVirtualNode = defineRoute({
   tags: ['zones'],
   request: {
     params: zoneParams,
-    body: z.object({ id: z.number().int().positive(), name: zName, memo: zText(256).default('') }),
+    body: z.object({ id: zId, name: zName, memo: zText(256).default('') }),
   },
   response: dataOf(virtualNodeSchema),
 });

@@ -8,6 +8,7 @@ import {
   nginxWorkerSchema,
 } from '../edge/nginx-tuning.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId, zIds } from '../validators/ids.js';
 import { zPort } from '../validators/zod.js';
 import { zoneParams } from './zones.js';
 
@@ -90,7 +91,7 @@ export const updateZonePort = defineRoute({
   access: client,
   summary: 'Changes one listen port or its type',
   tags: ['zones'],
-  request: { params: zoneParams, body: portBody.extend({ id: z.number().int().positive() }) },
+  request: { params: zoneParams, body: portBody.extend({ id: zId }) },
   response: pageOf(zonePortSchema),
 });
 
@@ -101,7 +102,7 @@ export const deleteZonePorts = defineRoute({
   access: client,
   summary: 'Removes listen ports, all or none; a zone keeps at least one (lastPort)',
   tags: ['zones'],
-  request: { params: zoneParams, body: z.object({ ids: z.array(z.number().int().positive()).min(1).max(64) }) },
+  request: { params: zoneParams, body: z.object({ ids: zIds(64) }) },
   response: pageOf(zonePortSchema),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 
 /** Zones: the operator's regions of edge nodes (spec part 2 §7 "Zones and groups"). */
@@ -19,9 +20,9 @@ export type Zone = z.infer<typeof zoneSchema>;
 const zoneBody = z.object({ name: zName, memo: zText(256).default('') });
 const client = tiers(['client']);
 /** Path parameters of the calls under `client/zone/{zoneID}` (zone settings, groups, lines). */
-export const zoneParams = z.object({ zoneID: z.coerce.number().int().positive() });
+export const zoneParams = z.object({ zoneID: zIdParam });
 /** The nodes one call places or moves, all or none. */
-const nodeIds = z.array(z.number().int().positive()).min(1).max(500);
+const nodeIds = zIds(500);
 
 export const listZones = defineRoute({
   id: 'client.zones.list',
@@ -68,7 +69,7 @@ export const updateZone = defineRoute({
   access: client,
   summary: 'Renames a zone or changes its memo',
   tags: ['zones'],
-  request: { body: zoneBody.extend({ id: z.number().int().positive() }) },
+  request: { body: zoneBody.extend({ id: zId }) },
   response: dataOf(zoneSchema),
 });
 
@@ -79,7 +80,7 @@ export const deleteZone = defineRoute({
   access: client,
   summary: 'Deletes a zone that holds no nodes (201001 otherwise)',
   tags: ['zones'],
-  request: { body: z.object({ id: z.number().int().positive() }) },
+  request: { body: z.object({ id: zId }) },
   response: dataOf(z.literal(true)),
 });
 
@@ -94,8 +95,8 @@ export const initializeNodes = defineRoute({
   request: {
     body: z.object({
       ids: nodeIds,
-      zoneID: z.number().int().positive(),
-      groupID: z.number().int().positive().optional(),
+      zoneID: zId,
+      groupID: zId.optional(),
     }),
   },
   response: dataOf(z.literal(true)),
@@ -112,7 +113,7 @@ export const moveNodesToZone = defineRoute({
   request: {
     body: z.object({
       nodeIDs: nodeIds,
-      zoneID: z.number().int().positive(),
+      zoneID: zId,
     }),
   },
   response: dataOf(z.literal(true)),

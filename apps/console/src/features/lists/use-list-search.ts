@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import type { z } from 'zod';
 
 /** Page sizes a list offers: the default, then the spec's choices (part 1 §9). */
 export const PAGE_SIZE_OPTIONS = [PAGE_SIZE_DEFAULT, ...PAGE_SIZE_CHOICES];
@@ -134,4 +135,24 @@ export function oneOf<T extends string>(value: string | undefined, allowed: read
 export function idFilter(value: string | undefined): number | undefined {
   const n = Number(value);
   return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * The URL's values of `keys` as the route's query takes them, each kept only when the route's own
+ * query schema accepts it (an enum value, a number, a date, a list of tags); a key the URL does not
+ * name, or names with a value the server would refuse, is left out, so the server's default applies.
+ */
+export function urlQuery<S extends z.ZodObject, K extends string & keyof S['shape']>(
+  schema: S,
+  search: { all(key: NoInfer<K>): string[] },
+  keys: readonly K[],
+): { [P in K]?: z.input<S>[P] } {
+  const query: Partial<Record<K, string | string[]>> = {};
+  for (const key of keys) {
+    const values = search.all(key);
+    if (values.length === 0) continue;
+    const value = values.length === 1 ? values[0] : values;
+    if ((schema.shape[key] as z.ZodType).safeParse(value).success) query[key] = value;
+  }
+  return query as { [P in K]?: z.input<S>[P] };
 }

@@ -5,7 +5,7 @@ import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } fro
 import { clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
-// userManagement/roles and userManagement/apiTokenSetting (issue 7).
+// userManagement/roles and userManagement/apiTokenSetting.
 vi.setConfig({ testTimeout: 20_000 });
 
 let api: FakeApi;

@@ -29,7 +29,7 @@ function present(row: ApiTokenRow, revokedAt: Date | null): ApiToken {
 }
 
 /**
- * API tokens (issue 7). A token is a secret shown once and stored as its SHA-256; it is exchanged
+ * API tokens. A token is a secret shown once and stored as its SHA-256; it is exchanged
  * for access tokens of its lifetime (`POST {auth}/apiToken/accessToken`) that act as its owner
  * within its keys. Each token has a session of its own, named by the access tokens it mints:
  * deleting the token deletes that session, so they stop at once.

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './database.js';
 
 /**
- * One transaction per state-changing console call (issue 7: the audit record is written in the
+ * One transaction per state-changing console call (the audit record is written in the
  * same transaction as the change it describes).
  *
  * Services and repositories hold the one `Db` made by {@link transactionScoped}. While a call runs

@@ -34,11 +34,27 @@ import {
  * Migrations are expand-only within a release so that the previous release still runs on them.
  */
 
+/** A table's own id: a 64-bit identity the database assigns. */
+const rowId = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+
+/** When the row was written first / last (the database's clock). */
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/**
+ * The account a row belongs to (tenant isolation filters on it). `restrict`: the account cannot be
+ * deleted while it owns the row; `cascade`: the row goes with the account.
+ */
+const ownerKey = (onDelete: 'restrict' | 'cascade') =>
+  bigint('owner_id', { mode: 'number' })
+    .notNull()
+    .references((): AnyPgColumn => accounts.id, { onDelete });
+
 /** Installation-wide settings as JSON documents, one row per key (`instance`, `branding`, ...). */
 export const systemSettings = pgTable('system_settings', {
   key: text('key').primaryKey(),
   value: jsonb('value').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /**
@@ -49,7 +65,7 @@ export const systemSettings = pgTable('system_settings', {
 export const accounts = pgTable(
   'accounts',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     tier: text('tier').$type<'admin' | 'client' | 'user'>().notNull(),
     parentId: bigint('parent_id', { mode: 'number' }).references((): AnyPgColumn => accounts.id, {
       onDelete: 'restrict',
@@ -63,7 +79,7 @@ export const accounts = pgTable(
     maxLogExportTimes: integer('max_log_export_times').notNull().default(10),
     /**
      * Operators only: most zones (regions) the operator may have, 0 = unlimited (201003 beyond it).
-     * Set by the platform admin until licences (issue 7) carry the region count.
+     * Set by the platform admin until licences carry the region count.
      */
     zoneLimit: integer('zone_limit').notNull().default(0),
     /**
@@ -78,8 +94,8 @@ export const accounts = pgTable(
     totpSecret: text('totp_secret'),
     /** Last TOTP time step accepted: a code of this step or an earlier one is a replay. */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }).notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('accounts_tier_account_key').on(t.tier, t.account),
@@ -97,7 +113,7 @@ export const authSessions = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     tier: text('tier').$type<'admin' | 'client' | 'user'>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /** The family dies here however often it is refreshed. */
     absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
@@ -120,7 +136,7 @@ export const refreshTokens = pgTable(
     sessionId: uuid('session_id')
       .notNull()
       .references(() => authSessions.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
   },
@@ -145,7 +161,7 @@ export const authTickets = pgTable(
     pendingSecret: text('pending_secret'),
     attempts: integer('attempts').notNull().default(0),
     sends: integer('sends').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date' }),
   },
@@ -161,7 +177,7 @@ export const passwordTokens = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     purpose: text('purpose').$type<'create'>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
   },
@@ -177,13 +193,11 @@ export type AccountRow = typeof accounts.$inferSelect;
 export const nodeJoinTokens = pgTable(
   'node_join_tokens',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    id: rowId(),
+    ownerId: ownerKey('cascade'),
     tokenHash: text('token_hash').notNull(),
     tokenSealed: text('token_sealed').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
@@ -196,10 +210,8 @@ export const nodeJoinTokens = pgTable(
 export const zones = pgTable(
   'zones',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    id: rowId(),
+    ownerId: ownerKey('restrict'),
     name: text('name').notNull(),
     memo: text('memo').notNull().default(''),
     /** HTTP/2 on the zone's HTTPS ports. */
@@ -225,8 +237,8 @@ export const zones = pgTable(
      * (a test keeps the two equal).
      */
     reservedPorts: integer('reserved_ports').array().notNull().default([22, 25, 53, 111, 123, 323]),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('zones_owner_name_key').on(t.ownerId, t.name),
@@ -240,13 +252,13 @@ export const zones = pgTable(
 export const zonePorts = pgTable(
   'zone_ports',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     zoneId: bigint('zone_id', { mode: 'number' })
       .notNull()
       .references(() => zones.id, { onDelete: 'cascade' }),
     port: integer('port').notNull(),
     portType: text('port_type').$type<ZonePortType>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('zone_ports_zone_port_key').on(t.zoneId, t.port),
@@ -259,10 +271,8 @@ export const zonePorts = pgTable(
 export const nodeGroups = pgTable(
   'node_groups',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    id: rowId(),
+    ownerId: ownerKey('restrict'),
     // An empty zone takes its groups with it; a zone with nodes cannot be deleted (201001).
     zoneId: bigint('zone_id', { mode: 'number' })
       .notNull()
@@ -271,8 +281,8 @@ export const nodeGroups = pgTable(
     portType: smallint('port_type').$type<7 | 4>().notNull(),
     isBackup: boolean('is_backup').notNull().default(false),
     memo: text('memo').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('node_groups_zone_name_key').on(t.zoneId, t.name)],
 );
@@ -285,10 +295,8 @@ export const nodeGroups = pgTable(
 export const nodes = pgTable(
   'nodes',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    id: rowId(),
+    ownerId: ownerKey('restrict'),
     name: text('name').notNull(),
     ips: jsonb('ips').$type<string[]>().notNull(),
     version: text('version').notNull(),
@@ -318,8 +326,8 @@ export const nodes = pgTable(
     cacheEpoch: integer('cache_epoch').notNull().default(0),
     /** Ports the node could not bind at its latest report (contract's nodeFailedPortSchema); [] when all bound. */
     failedPorts: jsonb('failed_ports').$type<NodeFailedPort[]>().notNull().default([]),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index('nodes_owner_status_idx').on(t.ownerId, t.status),
@@ -337,16 +345,14 @@ export const nodes = pgTable(
 export const subNodes = pgTable(
   'sub_nodes',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    id: rowId(),
+    ownerId: ownerKey('restrict'),
     nodeId: bigint('node_id', { mode: 'number' })
       .notNull()
       .references(() => nodes.id, { onDelete: 'cascade' }),
     ip: text('ip').notNull(),
     memo: text('memo').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('sub_nodes_owner_ip_key').on(t.ownerId, t.ip), index('sub_nodes_node_idx').on(t.nodeId)],
 );
@@ -359,16 +365,14 @@ export const subNodes = pgTable(
 export const cacheTasks = pgTable(
   'cache_tasks',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     /** The operator whose nodes run the task. */
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    ownerId: ownerKey('restrict'),
     kind: text('kind').$type<'purge' | 'preheat'>().notNull(),
     siteId: bigint('site_id', { mode: 'number' }).references(() => sites.id, { onDelete: 'cascade' }),
     zoneId: bigint('zone_id', { mode: 'number' }).references(() => zones.id, { onDelete: 'cascade' }),
     urls: jsonb('urls').$type<string[]>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('cache_tasks_site_idx').on(t.siteId, t.id),
@@ -385,10 +389,8 @@ export const cacheTasks = pgTable(
 export const nodeCommands = pgTable(
   'node_commands',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    id: rowId(),
+    ownerId: ownerKey('restrict'),
     nodeId: bigint('node_id', { mode: 'number' })
       .notNull()
       .references(() => nodes.id, { onDelete: 'cascade' }),
@@ -396,7 +398,7 @@ export const nodeCommands = pgTable(
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
     status: text('status').$type<NodeCommandStatus>().notNull().default('queued'),
     message: text('message').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
     /** Until when the command may still be picked up (queued) or answered (sent). */
@@ -416,10 +418,8 @@ export const nodeCommands = pgTable(
 export const nodeUpgradeLogs = pgTable(
   'node_upgrade_logs',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    id: rowId(),
+    ownerId: ownerKey('restrict'),
     nodeId: bigint('node_id', { mode: 'number' })
       .notNull()
       .references(() => nodes.id, { onDelete: 'cascade' }),
@@ -427,7 +427,7 @@ export const nodeUpgradeLogs = pgTable(
     version: text('version').notNull(),
     stage: text('stage').$type<NodeUpgradeStage>().notNull(),
     message: text('message').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('node_upgrade_logs_node_created_idx').on(t.nodeId, t.createdAt)],
 );
@@ -443,7 +443,7 @@ export const groupNodes = pgTable(
       .notNull()
       .references(() => nodes.id, { onDelete: 'restrict' }),
     line: text('line').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.nodeId, t.line] }), index('group_nodes_node_idx').on(t.nodeId)],
 );
@@ -456,10 +456,8 @@ export const groupNodes = pgTable(
 export const virtualNodes = pgTable(
   'virtual_nodes',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    id: rowId(),
+    ownerId: ownerKey('restrict'),
     zoneId: bigint('zone_id', { mode: 'number' })
       .notNull()
       .references(() => zones.id, { onDelete: 'cascade' }),
@@ -467,8 +465,8 @@ export const virtualNodes = pgTable(
     /** Fixed at creation: a virtual node goes only on groups of its port type. */
     portType: smallint('port_type').$type<7 | 4>().notNull(),
     memo: text('memo').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('virtual_nodes_zone_name_key').on(t.zoneId, t.name),
@@ -483,14 +481,14 @@ export const virtualNodes = pgTable(
 export const virtualNodeRecords = pgTable(
   'virtual_node_records',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     virtualNodeId: bigint('virtual_node_id', { mode: 'number' })
       .notNull()
       .references(() => virtualNodes.id, { onDelete: 'cascade' }),
     type: text('type').$type<'cname' | 'node'>().notNull(),
     value: text('value').notNull().default(''),
     nodeId: bigint('node_id', { mode: 'number' }).references(() => nodes.id, { onDelete: 'restrict' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     check(
@@ -515,7 +513,7 @@ export const groupVirtualNodes = pgTable(
       // cascade to both its groups' places and its virtual nodes.
       .references(() => virtualNodes.id, { onDelete: 'no action' }),
     line: text('line').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.groupId, t.virtualNodeId, t.line] }),
@@ -527,17 +525,15 @@ export const groupVirtualNodes = pgTable(
 export const products = pgTable(
   'products',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    id: rowId(),
+    ownerId: ownerKey('restrict'),
     name: text('name').notNull(),
     portType: smallint('port_type').$type<7 | 4>().notNull(),
     memo: text('memo').notNull().default(''),
     // How many sites the product may carry; 0 = unlimited (204003 beyond it).
     siteLimit: integer('site_limit').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('products_owner_name_key').on(t.ownerId, t.name)],
 );
@@ -564,10 +560,8 @@ export const productGroups = pgTable(
 export const sites = pgTable(
   'sites',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    id: rowId(),
+    ownerId: ownerKey('restrict'),
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => accounts.id, { onDelete: 'restrict' }),
@@ -587,8 +581,8 @@ export const sites = pgTable(
     maxPorts: integer('max_ports').notNull().default(0),
     // Part of every cache key of the site at the edge; clearing the site's cache increments it.
     cacheGeneration: integer('cache_generation').notNull().default(1),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index('sites_owner_idx').on(t.ownerId),
@@ -610,7 +604,7 @@ export const siteUsers = pgTable(
     accountId: bigint('account_id', { mode: 'number' })
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.siteId, t.accountId] }), index('site_users_account_idx').on(t.accountId)],
 );
@@ -619,15 +613,13 @@ export const siteUsers = pgTable(
 export const announcements = pgTable(
   'announcements',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    id: rowId(),
+    ownerId: ownerKey('cascade'),
     title: text('title').notNull(),
     content: text('content').notNull(),
     running: boolean('running').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('announcements_owner_idx').on(t.ownerId, t.createdAt)],
 );
@@ -639,7 +631,7 @@ export const announcements = pgTable(
 export const certificates = pgTable(
   'certificates',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     siteId: bigint('site_id', { mode: 'number' })
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
@@ -652,8 +644,8 @@ export const certificates = pgTable(
     notBefore: timestamp('not_before', { withTimezone: true, mode: 'date' }).notNull(),
     notAfter: timestamp('not_after', { withTimezone: true, mode: 'date' }).notNull(),
     fingerprint: text('fingerprint').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('certificates_site_idx').on(t.siteId)],
 );
@@ -665,7 +657,7 @@ export const certificates = pgTable(
 export const siteCacheRules = pgTable(
   'site_cache_rules',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     siteId: bigint('site_id', { mode: 'number' })
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
@@ -677,8 +669,8 @@ export const siteCacheRules = pgTable(
     respectOrigin: boolean('respect_origin').notNull().default(true),
     priority: integer('priority').notNull().default(0),
     memo: text('memo').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('site_cache_rules_site_idx').on(t.siteId)],
 );
@@ -702,15 +694,15 @@ export const siteSettings = pgTable('site_settings', {
 export const siteRateRules = pgTable(
   'site_rate_rules',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     siteId: bigint('site_id', { mode: 'number' })
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
     rate: integer('rate').notNull(),
     memo: text('memo').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('site_rate_rules_site_idx').on(t.siteId)],
 );
@@ -724,7 +716,7 @@ export const siteErrorPages = pgTable(
       .references(() => sites.id, { onDelete: 'cascade' }),
     status: integer('status').notNull(),
     body: text('body').notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.siteId, t.status] })],
 );
@@ -737,7 +729,7 @@ export const siteErrorPages = pgTable(
 export const domains = pgTable(
   'domains',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     siteId: bigint('site_id', { mode: 'number' })
       .notNull()
       .references(() => sites.id, { onDelete: 'restrict' }),
@@ -768,8 +760,8 @@ export const domains = pgTable(
     autoSSL: boolean('auto_ssl').notNull().default(false),
     // Reach the origin on the port the client used (listeners of the scheme's protocol).
     portMap: boolean('port_map').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('domains_site_name_key').on(t.siteId, t.name),
@@ -784,7 +776,7 @@ export const domains = pgTable(
 export const domainUpstreams = pgTable(
   'domain_upstreams',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     domainId: bigint('domain_id', { mode: 'number' })
       .notNull()
       .references(() => domains.id, { onDelete: 'cascade' }),
@@ -804,7 +796,7 @@ export const domainUpstreams = pgTable(
 export const sitePorts = pgTable(
   'site_ports',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     siteId: bigint('site_id', { mode: 'number' })
       .notNull()
       .references(() => sites.id, { onDelete: 'restrict' }),
@@ -813,8 +805,8 @@ export const sitePorts = pgTable(
     hashType: smallint('hash_type').$type<0 | 1>().notNull().default(0),
     enabled: boolean('enabled').notNull().default(true),
     memo: text('memo').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('site_ports_site_port_key').on(t.siteId, t.port),
@@ -828,7 +820,7 @@ export const sitePorts = pgTable(
 export const sitePortUpstreams = pgTable(
   'site_port_upstreams',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     portId: bigint('port_id', { mode: 'number' })
       .notNull()
       .references(() => sitePorts.id, { onDelete: 'cascade' }),
@@ -848,17 +840,15 @@ export const sitePortUpstreams = pgTable(
 export const monitorNodes = pgTable(
   'monitor_nodes',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    id: rowId(),
+    ownerId: ownerKey('restrict'),
     nodeId: bigint('node_id', { mode: 'number' })
       .notNull()
       .references(() => nodes.id, { onDelete: 'cascade' }),
     memo: text('memo').notNull().default(''),
     enabled: boolean('enabled').notNull().default(true),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('monitor_nodes_node_key').on(t.nodeId), index('monitor_nodes_owner_idx').on(t.ownerId)],
 );
@@ -867,18 +857,16 @@ export const monitorNodes = pgTable(
 export const monitorGroups = pgTable(
   'monitor_groups',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    id: rowId(),
+    ownerId: ownerKey('restrict'),
     name: text('name').notNull(),
     memo: text('memo').notNull().default(''),
     enabled: boolean('enabled').notNull().default(true),
     intervalSeconds: integer('interval_seconds').notNull(),
     timeoutSeconds: integer('timeout_seconds').notNull(),
     failureThreshold: integer('failure_threshold').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('monitor_groups_owner_name_key').on(t.ownerId, t.name)],
 );
@@ -946,7 +934,7 @@ export const monitorProbeStates = pgTable(
 export const monitorEvents = pgTable(
   'monitor_events',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     groupId: bigint('group_id', { mode: 'number' })
       .notNull()
       .references(() => monitorGroups.id, { onDelete: 'cascade' }),
@@ -967,15 +955,15 @@ export const monitorEvents = pgTable(
 export const siteModules = pgTable(
   'site_modules',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     siteId: bigint('site_id', { mode: 'number' })
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
     type: text('type').$type<'customHeader' | 'urlRedirect' | 'cors' | 'proxyRewrite'>().notNull(),
     name: text('name').notNull(),
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('site_modules_site_type_name_key').on(t.siteId, t.type, t.name)],
 );
@@ -984,7 +972,7 @@ export const siteModules = pgTable(
 export const siteModuleRules = pgTable(
   'site_module_rules',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     moduleId: bigint('module_id', { mode: 'number' })
       .notNull()
       .references(() => siteModules.id, { onDelete: 'cascade' }),
@@ -993,8 +981,8 @@ export const siteModuleRules = pgTable(
       .references(() => sites.id, { onDelete: 'cascade' }),
     type: text('type').$type<'urlRedirect' | 'proxyRewrite'>().notNull(),
     rule: jsonb('rule').$type<Record<string, unknown>>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index('site_module_rules_module_idx').on(t.moduleId),
@@ -1029,7 +1017,7 @@ export const domainModules = pgTable(
 export const auditLogs = pgTable(
   'audit_logs',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     accountId: bigint('account_id', { mode: 'number' }).notNull(),
     accountName: text('account_name').notNull(),
     tier: text('tier').$type<'admin' | 'client' | 'user'>().notNull(),
@@ -1048,7 +1036,7 @@ export const auditLogs = pgTable(
     code: integer('code').notNull().default(0),
     /** The transaction of the call (`txid_current()`): its row changes are `audit_row_changes` of the same id. */
     txId: bigint('tx_id', { mode: 'number' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('audit_logs_visible_idx').using('gin', t.visibleTo),
@@ -1066,7 +1054,7 @@ export type AuditLogRow = typeof auditLogs.$inferSelect;
 export const auditRowChanges = pgTable(
   'audit_row_changes',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     txId: bigint('tx_id', { mode: 'number' }).notNull(),
     tableName: text('table_name').notNull(),
     op: text('op').$type<'insert' | 'update' | 'delete'>().notNull(),
@@ -1078,21 +1066,19 @@ export const auditRowChanges = pgTable(
 );
 
 /**
- * Roles (issue 7): named sets of permission keys owned by an account and given to its
+ * Roles: named sets of permission keys owned by an account and given to its
  * sub-accounts. Keys are those of `@rampart/contract`'s permissions; the owner holds them all.
  */
 export const roles = pgTable(
   'roles',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    ownerId: bigint('owner_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    id: rowId(),
+    ownerId: ownerKey('cascade'),
     name: text('name').notNull(),
     remark: text('remark').notNull().default(''),
     permissions: jsonb('permissions').$type<string[]>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('roles_owner_name_key').on(t.ownerId, t.name)],
 );
@@ -1136,7 +1122,7 @@ export const accountZones = pgTable(
 export const apiTokens = pgTable(
   'api_tokens',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: rowId(),
     accountId: bigint('account_id', { mode: 'number' })
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
@@ -1147,7 +1133,7 @@ export const apiTokens = pgTable(
     sessionId: uuid('session_id')
       .notNull()
       .references(() => authSessions.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
@@ -1168,18 +1154,15 @@ const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
  * Served to the operator's customers' login pages by `GET {auth}/logo?operator=`.
  */
 export const operatorLogos = pgTable('operator_logos', {
-  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-  ownerId: bigint('owner_id', { mode: 'number' })
-    .notNull()
-    .unique()
-    .references(() => accounts.id, { onDelete: 'cascade' }),
+  id: rowId(),
+  ownerId: ownerKey('cascade').unique(),
   title: text('title').notNull().default(''),
   subTitle: text('sub_title').notNull().default(''),
   description: text('description').notNull().default(''),
   copyright: text('copyright').notNull().default(''),
   version: text('version').notNull().default(''),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
 });
 
 /** The images of a logo set, one row per filled slot; the type was checked by its magic bytes. */

@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Role, roleRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Space, type TableColumnsType } from 'antd';
+import { Button, Flex, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
@@ -10,9 +10,9 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { useTier } from '../../../app/tier-context';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { RowActions } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { RoleFormModal } from './RoleFormModal';
@@ -65,16 +65,12 @@ export function RolesPage() {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, role) => (
-        <Space>
-          <Button size="small" onClick={() => setEditing(role)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { name: role.name })}
-            pending={remove.isPending && remove.variables?.id === role.id}
-            onConfirm={() => remove.mutate(role)}
-          />
-        </Space>
+        <RowActions
+          onEdit={() => setEditing(role)}
+          deleteConfirm={t('deleteConfirm', { name: role.name })}
+          deleting={remove.isPending && remove.variables?.id === role.id}
+          onDelete={() => remove.mutate(role)}
+        />
       ),
     });
   }

@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Announcement, announcementRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Form, Input, Space, Switch, type TableColumnsType, Typography } from 'antd';
+import { Button, Flex, Form, Input, Switch, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
@@ -12,6 +12,7 @@ import { DeleteButton } from '../../../components/DeleteButton';
 import { FormModal } from '../../../components/FormModal';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { RowActions } from '../../../components/RowActions';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { schemaRules } from '../../../forms/zod-rules';
 
@@ -86,16 +87,12 @@ export function AnnouncementSettingPage() {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, item) => (
-        <Space>
-          <Button size="small" onClick={() => setEditing(item)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { title: item.title })}
-            pending={remove.isPending && remove.variables?.length === 1 && remove.variables[0] === item.id}
-            onConfirm={() => remove.mutate([item.id])}
-          />
-        </Space>
+        <RowActions
+          onEdit={() => setEditing(item)}
+          deleteConfirm={t('deleteConfirm', { title: item.title })}
+          deleting={remove.isPending && remove.variables?.length === 1 && remove.variables[0] === item.id}
+          onDelete={() => remove.mutate([item.id])}
+        />
       ),
     },
   ];

@@ -11,7 +11,7 @@ import { FormModal } from '../../../components/FormModal';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { TagList } from '../../../components/TagList';
-import { idFilter, oneOf, useListSearch } from '../../../features/lists/use-list-search';
+import { urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { useLocale } from '../../../i18n';
 import { DOMAIN_FILTER_KEYS, DomainFilters } from './DomainFilters';
 
@@ -23,15 +23,10 @@ export function DomainsListPage() {
   const { t } = useTranslation(['clientDomains', 'shell']);
   useLocale(); // the status labels follow a language change
   const search = useListSearch(DOMAIN_FILTER_KEYS);
-  const tagFilter = search.all('tags');
-  const status = oneOf(search.filters.status, ['0', '1'] as const);
   const query = {
     page: search.page,
     pageSize: search.pageSize,
-    name: search.filters.name,
-    siteID: idFilter(search.filters.siteID),
-    tags: tagFilter.length > 0 ? tagFilter : undefined,
-    status: status === undefined ? undefined : (Number(status) as 0 | 1),
+    ...urlQuery(clientDomainRoutes.listClientDomains.request.query, search, DOMAIN_FILTER_KEYS),
   };
   const domains = useQuery(routeQuery('client', clientDomainRoutes.listClientDomains, { query }));
   const [selected, setSelected] = useState<number[]>([]);

@@ -4,8 +4,8 @@ import { Alert, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { changes } from '../../../app/resource-changes';
-import { routeQuery, useRouteMutation } from '../../../app/route-query';
-import { createdText, toastText } from '../../../app/toast';
+import { routeQuery } from '../../../app/route-query';
+import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
 import { type NodeOption, NodeSearchSelect } from '../../../features/monitoring/NodeSearchSelect';
 import { schemaRules } from '../../../forms/zod-rules';
@@ -43,17 +43,12 @@ export function MonitorGroupFormModal({ group, onClose }: { group: MonitorGroup 
     instance: form,
     fields: (path: readonly string[]) => (path[0] === 'nodeIDs' ? 'targets' : path[0]),
   };
-  const create = useRouteMutation('client', r.createMonitorGroup, {
-    input: (values: GroupValues) => ({ body: toBody(values) }),
+  const save = useCreateOrUpdate('client', {
+    create: r.createMonitorGroup,
+    update: r.updateMonitorGroup,
+    createInput: (values: GroupValues) => ({ body: toBody(values) }),
+    updateInput: ({ id, ...values }) => ({ body: { ...toBody(values), id } }),
     invalidates,
-    success: createdText,
-    form: fields,
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation('client', r.updateMonitorGroup, {
-    input: ({ id, ...values }: GroupValues & { id: number }) => ({ body: { ...toBody(values), id } }),
-    invalidates,
-    success: () => toastText('updateSuccess'),
     form: fields,
     onSuccess: onClose,
   });
@@ -70,7 +65,7 @@ export function MonitorGroupFormModal({ group, onClose }: { group: MonitorGroup 
       title={existing ? t('groupEdit') : t('groupCreate')}
       form={form}
       width={640}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={
         existing
@@ -89,7 +84,7 @@ export function MonitorGroupFormModal({ group, onClose }: { group: MonitorGroup 
               targets: [],
             }
       }
-      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       <Alert type="info" showIcon title={t('probeHint')} style={{ marginBottom: 16 }} />
       <Form.Item name="name" label={t('name')} rules={rules('name')} required>

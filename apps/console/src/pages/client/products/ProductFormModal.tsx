@@ -3,8 +3,7 @@ import { Form, Input, InputNumber, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { changes } from '../../../app/resource-changes';
-import { useRouteMutation } from '../../../app/route-query';
-import { createdText, toastText } from '../../../app/toast';
+import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
 import { schemaRules } from '../../../forms/zod-rules';
 import { type GroupRef, GroupsPicker } from './GroupsPicker';
@@ -49,18 +48,12 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
   const [form] = Form.useForm<ProductValues>();
   const portType = Form.useWatch('portType', form) ?? 7;
   const fields = { instance: form, fields: (path: readonly string[]) => FORM_FIELD[path[0] ?? ''] };
-  const invalidates = changes('products');
-  const create = useRouteMutation('client', productRoutes.createProduct, {
-    input: (values: ProductValues) => ({ body: toBody(values) }),
-    invalidates,
-    success: createdText,
-    form: fields,
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation('client', productRoutes.updateProduct, {
-    input: ({ id, ...values }: ProductValues & { id: number }) => ({ body: { ...toBody(values), id } }),
-    invalidates,
-    success: () => toastText('updateSuccess'),
+  const save = useCreateOrUpdate('client', {
+    create: productRoutes.createProduct,
+    update: productRoutes.updateProduct,
+    createInput: (values: ProductValues) => ({ body: toBody(values) }),
+    updateInput: ({ id, ...values }) => ({ body: { ...toBody(values), id } }),
+    invalidates: changes('products'),
     form: fields,
     onSuccess: onClose,
   });
@@ -72,7 +65,7 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
       title={existing ? t('edit') : t('create')}
       form={form}
       width={640}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={
         existing
@@ -86,7 +79,7 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
             }
           : { portType: 7, memo: '', mainGroups: [], backupGroups: [], siteLimit: 0 }
       }
-      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       <Form.Item name="name" label={t('name')} rules={rules('name')} required>
         <Input autoFocus />

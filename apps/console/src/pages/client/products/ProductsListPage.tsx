@@ -1,16 +1,16 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Product, productRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Space, type TableColumnsType, Tag } from 'antd';
+import { Button, Flex, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { RowActions } from '../../../components/RowActions';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { ProductFormModal } from './ProductFormModal';
 import { ProductGroupsPanel } from './ProductGroupsPanel';
@@ -56,16 +56,12 @@ export function ProductsListPage() {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, product) => (
-        <Space>
-          <Button size="small" onClick={() => setEditing(product)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { name: product.name })}
-            pending={remove.isPending && remove.variables?.id === product.id}
-            onConfirm={() => remove.mutate(product)}
-          />
-        </Space>
+        <RowActions
+          onEdit={() => setEditing(product)}
+          deleteConfirm={t('deleteConfirm', { name: product.name })}
+          deleting={remove.isPending && remove.variables?.id === product.id}
+          onDelete={() => remove.mutate(product)}
+        />
       ),
     },
   ];

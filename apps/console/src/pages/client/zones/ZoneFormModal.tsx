@@ -2,8 +2,7 @@ import { type Zone, zoneRoutes } from '@rampart/contract';
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
-import { useRouteMutation } from '../../../app/route-query';
-import { createdText, toastText } from '../../../app/toast';
+import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
 import { schemaRules } from '../../../forms/zod-rules';
 
@@ -19,18 +18,12 @@ const rules = schemaRules(zoneRoutes.createZone.request.body);
 export function ZoneFormModal({ zone, onClose }: { zone: Zone | 'new' | null; onClose: () => void }) {
   const { t } = useTranslation('zones');
   const [form] = Form.useForm<ZoneValues>();
-  const invalidates = changes('zones');
-  const create = useRouteMutation('client', zoneRoutes.createZone, {
-    input: (body: ZoneValues) => ({ body }),
-    invalidates,
-    success: createdText,
-    form: { instance: form, fields: FIELDS },
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation('client', zoneRoutes.updateZone, {
-    input: (body: ZoneValues & { id: number }) => ({ body }),
-    invalidates,
-    success: () => toastText('updateSuccess'),
+  const save = useCreateOrUpdate('client', {
+    create: zoneRoutes.createZone,
+    update: zoneRoutes.updateZone,
+    createInput: (body: ZoneValues) => ({ body }),
+    updateInput: (body) => ({ body }),
+    invalidates: changes('zones'),
     form: { instance: form, fields: FIELDS },
     onSuccess: onClose,
   });
@@ -41,10 +34,10 @@ export function ZoneFormModal({ zone, onClose }: { zone: Zone | 'new' | null; on
       open={zone !== null}
       title={existing ? t('edit') : t('create')}
       form={form}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={existing ? { name: existing.name, memo: existing.memo } : { memo: '' }}
-      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       <Form.Item name="name" label={t('name')} rules={rules('name')} required>
         <Input autoFocus />

@@ -1,14 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Group, groupRoutes, type Zone } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Flex, Space, type TableColumnsType, Tag } from 'antd';
+import { Button, Drawer, Flex, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
+import { RowActions } from '../../../components/RowActions';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { GroupFormModal } from './GroupFormModal';
 import { GroupLines } from './GroupLines';
@@ -63,16 +63,12 @@ function ZoneGroups({ zone }: { zone: Zone }) {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, group) => (
-        <Space>
-          <Button size="small" onClick={() => setEditing(group)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('group.deleteConfirm', { name: group.name })}
-            pending={remove.isPending && remove.variables?.id === group.id}
-            onConfirm={() => remove.mutate(group)}
-          />
-        </Space>
+        <RowActions
+          onEdit={() => setEditing(group)}
+          deleteConfirm={t('group.deleteConfirm', { name: group.name })}
+          deleting={remove.isPending && remove.variables?.id === group.id}
+          onDelete={() => remove.mutate(group)}
+        />
       ),
     },
   ];

@@ -10,6 +10,7 @@ import { toastText } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
 import { DeleteButton } from '../../../../components/DeleteButton';
 import { ListEmpty } from '../../../../components/ListEmpty';
+import { RowActions } from '../../../../components/RowActions';
 import { TagList } from '../../../../components/TagList';
 import { CachePurgeActions } from './CachePurgeActions';
 import { CacheRuleFormModal } from './CacheRuleFormModal';
@@ -72,16 +73,12 @@ export function CacheTab({ siteId }: { siteId: number }) {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, rule) => (
-        <Space>
-          <Button size="small" onClick={() => setEditing(rule)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm')}
-            pending={busy(rule.id)}
-            onConfirm={() => remove.mutate([rule.id])}
-          />
-        </Space>
+        <RowActions
+          onEdit={() => setEditing(rule)}
+          deleteConfirm={t('deleteConfirm')}
+          deleting={busy(rule.id)}
+          onDelete={() => remove.mutate([rule.id])}
+        />
       ),
     },
   ];

@@ -12,13 +12,13 @@ import { DeleteButton } from '../../../../components/DeleteButton';
 import { ListTable } from '../../../../components/ListTable';
 import { SearchBox } from '../../../../components/SearchBox';
 import { TagList } from '../../../../components/TagList';
-import { oneOf, useListSearch } from '../../../../features/lists/use-list-search';
+import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
 import { AssignCertificateModal } from './AssignCertificateModal';
 import { CertificateDrawer } from './CertificateDrawer';
 import { CertificateFormModal } from './CertificateFormModal';
 import { CertificateStatusTag } from './CertificateStatusTag';
 
-const SORT_FIELDS = ['name', 'notAfter', 'createdAt'] as const;
+const _SORT_FIELDS = ['name', 'notAfter', 'createdAt'] as const;
 
 /** A site's certificates, paged, searched and sorted on the server; upload, edit, assign, delete, details. */
 export function CertificatesTab({ siteId }: { siteId: number }) {
@@ -27,9 +27,7 @@ export function CertificatesTab({ siteId }: { siteId: number }) {
   const query = {
     page: search.page,
     pageSize: search.pageSize,
-    name: search.filters.name,
-    sortBy: oneOf(search.filters.sortBy, SORT_FIELDS),
-    orderBy: oneOf(search.filters.orderBy, ['asc', 'desc'] as const),
+    ...urlQuery(certificateRoutes.listCertificates.request.query, search, ['name', 'sortBy', 'orderBy']),
   };
   const params = { siteId };
   const certificates = useQuery(routeQuery('user', certificateRoutes.listCertificates, { params, query }));

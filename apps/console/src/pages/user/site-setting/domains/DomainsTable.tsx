@@ -1,10 +1,10 @@
 import { DOMAIN_CERT_STATUS, DOMAIN_STATUS, type SiteDomain } from '@rampart/contract';
-import { Button, Space, Switch, type TableColumnsType, Tag, Typography } from 'antd';
+import { Space, Switch, type TableColumnsType, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../../components/CopyButton';
 import { DateTime } from '../../../../components/DateTime';
-import { DeleteButton } from '../../../../components/DeleteButton';
 import { type ListQuery, ListTable } from '../../../../components/ListTable';
+import { RowActions } from '../../../../components/RowActions';
 import { DomainProofCell } from './DomainProofPanel';
 import type { useDomainActions } from './domain-actions';
 import { CNAME_TAGS, type DomainSearch } from './domain-list';
@@ -150,16 +150,12 @@ export function DomainsTable({
             title: t('common:actions.title'),
             key: 'actions',
             render: (_: unknown, domain: SiteDomain) => (
-              <Space>
-                <Button size="small" onClick={() => onEdit(domain)}>
-                  {t('common:actions.edit')}
-                </Button>
-                <DeleteButton
-                  confirm={t('deleteConfirm', { name: domain.name })}
-                  pending={remove.isPending && busy(remove.variables, domain.id)}
-                  onConfirm={() => remove.mutate([domain.id])}
-                />
-              </Space>
+              <RowActions
+                onEdit={() => onEdit(domain)}
+                deleteConfirm={t('deleteConfirm', { name: domain.name })}
+                deleting={remove.isPending && busy(remove.variables, domain.id)}
+                onDelete={() => remove.mutate([domain.id])}
+              />
             ),
           },
         ]

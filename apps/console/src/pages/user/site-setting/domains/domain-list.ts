@@ -1,11 +1,5 @@
-import {
-  DOMAIN_CNAME_STATUS,
-  DOMAIN_SORT_FIELDS,
-  domainCertStatusSchema,
-  domainCnameStatusSchema,
-  type SiteDomain,
-} from '@rampart/contract';
-import { type ListSearch, oneOf } from '../../../../features/lists/use-list-search';
+import { DOMAIN_CNAME_STATUS, domainCnameStatusSchema, domainRoutes, type SiteDomain } from '@rampart/contract';
+import { type ListSearch, urlQuery } from '../../../../features/lists/use-list-search';
 import { ADVANCED_FILTER_KEYS } from './DomainAdvancedFilter';
 
 /** URL keys of the domain list's search, filters and sort. */
@@ -28,25 +22,20 @@ export const CNAME_TAGS = {
 
 /** The list call's query from the URL; a value the server would refuse is left out. */
 export function domainListQuery(search: DomainSearch) {
-  const { filters } = search;
-  const tagFilter = search.all('tags');
-  const certStatus = domainCertStatusSchema.safeParse(Number(filters.certStatus ?? 'x'));
-  const cnameStatus = domainCnameStatusSchema.safeParse(Number(filters.cnameStatus ?? 'x'));
+  const cnameStatus = domainCnameStatusSchema.safeParse(Number(search.filters.cnameStatus ?? 'x'));
   return {
     page: search.page,
     pageSize: search.pageSize,
-    keywords: filters.keywords,
-    status: filters.status === '1' ? 1 : filters.status === '0' ? 0 : undefined,
-    forceSSL: oneOf(filters.forceSSL, ['true', 'false'] as const),
-    sortBy: oneOf(filters.sortBy, DOMAIN_SORT_FIELDS),
-    orderBy: oneOf(filters.orderBy, ['asc', 'desc'] as const),
-    tags: tagFilter.length > 0 ? tagFilter : undefined,
-    certStatus: certStatus.success ? certStatus.data : undefined,
+    ...urlQuery(domainRoutes.listDomains.request.query, search, [
+      'keywords',
+      'status',
+      'forceSSL',
+      'sortBy',
+      'orderBy',
+      ...ADVANCED_FILTER_KEYS,
+    ]),
+    // One CNAME state in the URL, a list of them in the query.
     cnameStatuses: cnameStatus.success ? [cnameStatus.data] : undefined,
-    createdAtStart: filters.createdAtStart,
-    createdAtEnd: filters.createdAtEnd,
-    updatedAtStart: filters.updatedAtStart,
-    updatedAtEnd: filters.updatedAtEnd,
   };
 }
 

@@ -1,14 +1,14 @@
 import { RATE_MAX_KBPS, RATE_MIN_KBPS, type RateRule, siteSettingRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, Input, InputNumber, Space, Table, type TableColumnsType, Typography } from 'antd';
+import { Button, Card, Form, Input, InputNumber, Table, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
-import { DeleteButton } from '../../../../components/DeleteButton';
 import { FormModal } from '../../../../components/FormModal';
 import { ListEmpty } from '../../../../components/ListEmpty';
+import { RowActions } from '../../../../components/RowActions';
 import { schemaRules } from '../../../../forms/zod-rules';
 
 interface RateValues {
@@ -59,16 +59,12 @@ export function RateLimitsCard({ siteId }: { siteId: number }) {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, rule) => (
-        <Space>
-          <Button size="small" onClick={() => setEditing(rule)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('rates.deleteConfirm', { url: rule.url })}
-            pending={remove.isPending && remove.variables === rule.id}
-            onConfirm={() => remove.mutate(rule.id)}
-          />
-        </Space>
+        <RowActions
+          onEdit={() => setEditing(rule)}
+          deleteConfirm={t('rates.deleteConfirm', { url: rule.url })}
+          deleting={remove.isPending && remove.variables === rule.id}
+          onDelete={() => remove.mutate(rule.id)}
+        />
       ),
     },
   ];

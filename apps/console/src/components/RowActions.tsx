@@ -1,0 +1,29 @@
+import { Button, Space } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DeleteButton } from './DeleteButton';
+
+interface RowActionsProps {
+  onEdit: () => void;
+  /** The delete question, naming the row. */
+  deleteConfirm: string;
+  onDelete: () => void;
+  /** This row's delete is under way. */
+  deleting: boolean;
+  /** Further buttons of the row, between edit and delete. */
+  children?: ReactNode;
+}
+
+/** The actions cell of a list row: edit, the row's own buttons, and delete after asking. */
+export function RowActions({ onEdit, deleteConfirm, onDelete, deleting, children }: RowActionsProps) {
+  const { t } = useTranslation();
+  return (
+    <Space>
+      <Button size="small" onClick={onEdit}>
+        {t('actions.edit')}
+      </Button>
+      {children}
+      <DeleteButton confirm={deleteConfirm} pending={deleting} onConfirm={onDelete} />
+    </Space>
+  );
+}
