@@ -172,7 +172,7 @@ describe('POST {auth}/account', () => {
         email: 'unmailed@rampart.test',
       });
       expect(res.json().code).toBe(101020);
-      expect(await t.app.rampart.accounts.findByTierAndAccount('user', 'unmailed')).toBeUndefined();
+      expect(await t.app.rampart.accounts.findForLogin('user', 'unmailed')).toBeUndefined();
     } finally {
       await t.app.rampart.settings.put('smtp', smtpSettings());
     }

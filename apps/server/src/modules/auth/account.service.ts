@@ -82,7 +82,7 @@ export class AccountService {
     if (emailChanged) {
       // A new e-mail redirects sign-in codes and password mails: prove it is the owner.
       await this.requirePassword(row, input.password, 'password', locale);
-      if (await this.accounts.emailTaken(row.tier, input.email, row.id)) throw new AppError(101017);
+      if (await this.accounts.emailTaken(row.tier, row.operatorId, input.email, row.id)) throw new AppError(101017);
     }
     try {
       const updated = await this.accounts.update(row.id, { name: input.name.trim(), email: input.email });

@@ -18,7 +18,7 @@ export function bindAuthRoutes(
 ): void {
   const r = authRoutes;
   binder.bind(r.requestLogin, async ({ params, body }, { request }) => ({
-    data: await login.start(params.auth as Tier, body.account, body.password, meta(request)),
+    data: await login.start(params.auth as Tier, body, meta(request)),
   }));
   binder.bind(r.login, async ({ params, body }, { request }) => ({
     data: await login.finish(params.auth, body, meta(request)),
