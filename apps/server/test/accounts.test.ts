@@ -38,7 +38,7 @@ const as = (tokens: TokenSet, method: Method, url: string, payload?: Record<stri
 /** The one-time token of the next create-password mail to `to`. */
 async function mailedToken(to: string, tier: string): Promise<string> {
   const text = decodedText(await smtp.next(to));
-  const link = new RegExp(`http://127\\.0\\.0\\.1:9/${tier}/verifyMail\\?token=(\\S+)`).exec(text);
+  const link = new RegExp(`http://127\\.0\\.0\\.1:9/${tier}/verifyMail\\?token=([^\\s&]+)`).exec(text);
   if (!link?.[1]) throw new Error(`no link in ${text}`);
   return decodeURIComponent(link[1]);
 }

@@ -15,7 +15,7 @@ import { invalidFields } from '../../platform/http/validation.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { PASSWORD_TOKEN_TTL_MS } from '../auth/account.service.js';
 import { type AccountRow, AccountsRepository } from '../auth/accounts.repository.js';
-import { createPasswordMail } from '../auth/auth.mails.js';
+import { createPasswordLink, createPasswordMail } from '../auth/auth.mails.js';
 import { SessionsRepository } from '../auth/sessions.repository.js';
 import { TicketsRepository } from '../auth/tickets.repository.js';
 import { parentForTier, requireManaged } from './account-scope.js';
@@ -191,7 +191,8 @@ export class AccountsService {
   }
 
   private async mailCreateLink(row: AccountRow, token: string, baseUrl: string, locale: Locale): Promise<void> {
-    const link = `${baseUrl.replace(/\/$/, '')}/${row.tier}/verifyMail?token=${encodeURIComponent(token)}`;
+    const operator = row.operatorId === null ? undefined : (await this.accounts.findById(row.operatorId))?.account;
+    const link = createPasswordLink(baseUrl, row.tier, token, operator);
     try {
       await this.mailer.send(createPasswordMail(row.email, link, locale, await this.productName()));
     } catch (error) {
