@@ -1,8 +1,12 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import type { TokenSet } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationsFolder } from '../src/platform/db/database.js';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { callApi, type Method, signIn } from './helpers/auth.js';
-import { startSmtp, type TestSmtp } from './helpers/smtp.js';
+import { decodedText, startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 // Account names are unique per tier within one operator: a name another operator's account uses is
@@ -246,5 +250,68 @@ describe('the database', () => {
     const other = await repo.insert({ tier: 'client', account: 'third-op', name: 'third' });
     const row = await repo.insert({ tier: 'user', parentId: other.id, account: 'alice', name: 'third alice' });
     expect(row.operatorId).toBe(other.id);
+  });
+});
+
+describe('create-password mails', () => {
+  it("name the account's operator in the link, for the login after it", async () => {
+    const res = await as(rival, 'POST', 'client/account', {
+      auth: 'user',
+      account: 'linked',
+      name: 'linked',
+      email: 'linked@rival.test',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const text = decodedText(await smtp.next('linked@rival.test'));
+    expect(text).toMatch(/\/user\/verifyMail\?token=[^\s&]+&operator=rival(\s|$)/);
+  });
+});
+
+describe('the migration to names per operator', () => {
+  it('gives every existing account its operator', async () => {
+    const db = new PGlite();
+    const folder = migrationsFolder();
+    const files = readdirSync(folder)
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
+    const run = async (file: string) => {
+      for (const statement of readFileSync(join(folder, file), 'utf8').split('--> statement-breakpoint')) {
+        if (statement.trim()) await db.exec(statement);
+      }
+    };
+    const last = files.indexOf('0029_account_name_scope.sql');
+    for (const file of files.slice(0, last)) await run(file);
+    const add = async (tier: string, account: string, parent: number | null) =>
+      (
+        await db.query<{ id: number }>(
+          'INSERT INTO accounts (tier, parent_id, account, name) VALUES ($1, $2, $3, $3) RETURNING id',
+          [tier, parent, account],
+        )
+      ).rows[0]?.id as number;
+    const adminRoot = await add('admin', 'admin', null);
+    const adminUser = await add('admin', 'admin2', adminRoot);
+    const operator = await add('client', 'op', adminRoot);
+    const staff = await add('client', 'staff', operator);
+    const staffSub = await add('client', 'staff2', staff);
+    const customer = await add('user', 'cust', operator);
+    const subUser = await add('user', 'sub', customer);
+    const lone = await add('client', 'lone', null);
+    await run(files[last] as string);
+    const rows = (await db.query<{ id: number; operator_id: number | null }>('SELECT id, operator_id FROM accounts'))
+      .rows;
+    const operatorOf = Object.fromEntries(
+      rows.map((r) => [Number(r.id), r.operator_id === null ? null : Number(r.operator_id)]),
+    );
+    expect(operatorOf).toEqual({
+      [adminRoot]: null,
+      [adminUser]: null,
+      [operator]: null,
+      [staff]: operator,
+      [staffSub]: operator,
+      [customer]: operator,
+      [subUser]: operator,
+      [lone]: null,
+    });
+    await db.close();
   });
 });
