@@ -1,6 +1,7 @@
 import { authRoutes, type Tier } from '@rampart/contract';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { ApiError, callApi } from '../api/client';
+import { rememberOperator } from '../features/branding/use-branding';
 import { clearSession, hasTokenCookies, NoSessionError, pendingLogin, restoreSession, writeTokenSet } from '../session';
 import { consolePath } from './console-paths';
 import { toast } from './toast';
@@ -46,9 +47,12 @@ export function createPasswordGuard(tier: Tier) {
  * `{tier}/verifyMail?token=`: the token is checked by the server. Invalid: its message as an info
  * toast and LoginForm. Valid: CreatePassword with the account's auth, email, id, name and the token.
  * CreatePassword opens in the console of the account the token is for (normally the same one).
+ * The link's `operator` (the account's operator) is remembered: the login after it names it.
  */
 export function verifyMailLoader(tier: Tier) {
   return async ({ request }: LoaderFunctionArgs) => {
+    const operator = searchOf(request).get('operator')?.trim();
+    if (operator) rememberOperator(operator);
     const token = searchOf(request).get('token') ?? '';
     let account: { auth: Tier; email: string; id: number; name: string };
     try {

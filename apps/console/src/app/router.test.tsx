@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { OPERATOR_STORAGE_KEY } from '../features/branding/use-branding';
 import { pendingLogin, readTokenSet, submitCredentials } from '../session';
 import {
   type FakeApi,
@@ -167,6 +168,13 @@ describe('verifyMail and switchUser', () => {
       name: 'Op',
       token: 'good',
     });
+  });
+
+  it('remembers the operator a create-password link names, for the login after it', async () => {
+    api.on('POST', '/token/check', ok({ auth: 'user', email: 'alice@example.com', id: 14, name: 'Alice' }));
+    renderAt('/user/verifyMail?token=good&operator=rival');
+    expect(await screen.findByText('For Alice (alice@example.com)')).toBeTruthy();
+    expect(localStorage.getItem(OPERATOR_STORAGE_KEY)).toBe('rival');
   });
 
   it('stores the access token and type of switchUser and opens the dashboard with them', async () => {

@@ -9,13 +9,14 @@ export type LoginOutcome =
   | { readonly kind: 'needsCode'; readonly login2FAType: PendingLogin['login2FAType'] };
 
 /**
- * Step 1 (spec part 1 §4): account and password. Tokens in the reply sign in at once; type 2
+ * Step 1 (spec part 1 §4): account and password, and the operator the login page names (account
+ * names are unique within one operator; the same name may be another operator's customer). Tokens in the reply sign in at once; type 2
  * signs in at once with the reply's one-pass key and code; types 1 and 3 keep the step-1 info in
  * memory for verifyAccount.
  */
 export async function submitCredentials(
   tier: Tier,
-  credentials: { account: string; password: string },
+  credentials: { account: string; password: string; operator?: string },
 ): Promise<LoginOutcome> {
   const { data } = await callApi(authRoutes.requestLogin, { params: { auth: tier }, body: credentials });
   if (data.accessToken && data.tokenType) {
@@ -49,6 +50,7 @@ export async function submitCode(tier: Tier, code: string): Promise<SelfInfo> {
     body: {
       account: pending.account,
       password: pending.password,
+      ...(pending.operator ? { operator: pending.operator } : {}),
       onePassKey: pending.onePassKey,
       login2FAType: pending.login2FAType,
       code,
@@ -59,8 +61,11 @@ export async function submitCode(tier: Tier, code: string): Promise<SelfInfo> {
 
 /** Mails the code of a pending e-mail login again (`POST {auth}/verify`). */
 export async function resendCode(tier: Tier): Promise<void> {
-  const { account, password, onePassKey } = requirePending(tier);
-  await callApi(authRoutes.resendLoginCode, { params: { auth: tier }, body: { account, password, onePassKey } });
+  const { account, password, operator, onePassKey } = requirePending(tier);
+  await callApi(authRoutes.resendLoginCode, {
+    params: { auth: tier },
+    body: { account, password, ...(operator ? { operator } : {}), onePassKey },
+  });
 }
 
 function requirePending(tier: Tier): PendingLogin {

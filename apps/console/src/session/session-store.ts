@@ -10,6 +10,8 @@ import type { SelfInfo, Tier } from '@rampart/contract';
 export interface PendingLogin {
   account: string;
   password: string;
+  /** The operator the login page named (sent again with the code). */
+  operator?: string;
   onePassKey: string;
   /** 1 e-mail code or 3 authenticator code. */
   login2FAType: 1 | 3;

@@ -21,10 +21,18 @@ export const login2FATypeSchema = z.union([z.literal(0), z.literal(1), z.literal
 /** What an account may choose for itself. */
 export const settableLogin2FATypeSchema = z.union([z.literal(0), z.literal(1), z.literal(3)]);
 
-/** Credentials as typed on the login form. Length-bounded; the account's format is not revealed by the error. */
+/**
+ * Credentials as typed on the login form. Length-bounded; the account's format is not revealed by
+ * the error. Account names are unique per tier within one operator: `operator` (the operator's
+ * login name, `?operator=` of the login page) names whose customer or sub-account signs in. Without
+ * it (or when that operator has no account of the name) the name alone must be unambiguous: an
+ * operator, an admin account, or a name only one operator's accounts use; otherwise the answer is
+ * the one for a wrong password (101012).
+ */
 const credentials = {
   account: z.string().min(1).max(256),
   password: z.string().min(1).max(1024),
+  operator: z.string().max(256).optional(),
 };
 const secretString = z.string().min(1).max(4096);
 

@@ -13,11 +13,20 @@ export const OPERATOR_STORAGE_KEY = 'rampart.operator';
  */
 export function brandingOperator(signedInAs?: string | null): string | undefined {
   const named = signedInAs || new URLSearchParams(globalThis.location?.search ?? '').get('operator')?.trim();
+  if (named) rememberOperator(named);
   try {
-    if (named) globalThis.localStorage?.setItem(OPERATOR_STORAGE_KEY, named);
     return named || globalThis.localStorage?.getItem(OPERATOR_STORAGE_KEY) || undefined;
   } catch {
     return named || undefined; // storage refused (private mode): this visit only
+  }
+}
+
+/** Remembers the operator a link named (a login link, a create-password mail) for this browser. */
+export function rememberOperator(name: string): void {
+  try {
+    globalThis.localStorage?.setItem(OPERATOR_STORAGE_KEY, name);
+  } catch {
+    // storage refused (private mode): nothing to remember
   }
 }
 

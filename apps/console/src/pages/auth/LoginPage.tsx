@@ -9,6 +9,7 @@ import { consolePath } from '../../app/console-paths';
 import { landingPath } from '../../app/landing';
 import { useTier } from '../../app/tier-context';
 import { toast, toastText } from '../../app/toast';
+import { brandingOperator } from '../../features/branding/use-branding';
 import { applyFieldErrors } from '../../forms/server-errors';
 import { schemaRules } from '../../forms/zod-rules';
 import { submitCredentials } from '../../session';
@@ -32,7 +33,12 @@ export function LoginPage() {
   const [failure, setFailure] = useState<string | null>(null);
 
   const login = useMutation({
-    mutationFn: (values: Credentials) => submitCredentials(tier, values),
+    mutationFn: (values: Credentials) => {
+      // The operator of the login link (`?operator=`) or remembered: whose customer or sub-account
+      // this name is. The admin console has no operator.
+      const operator = tier === 'admin' ? undefined : brandingOperator();
+      return submitCredentials(tier, operator ? { ...values, operator } : values);
+    },
     onMutate: () => setFailure(null),
     onSuccess: (outcome) => {
       if (outcome.kind === 'signedIn') {

@@ -57,6 +57,46 @@ describe('login form', () => {
     expect(readTokenSet('user')).toEqual(tokens);
   });
 
+  it('names the operator of the login link, also with the code and its resend', async () => {
+    window.history.replaceState(null, '', '/user/login?operator=rival');
+    try {
+      api.on('POST', '/user/code', ok({ login2FAType: 1, onePassKey: 'ticket' }));
+      api.on('POST', '/user/verify', ok(true));
+      api.on('POST', '/user/login', ok(tokens));
+      api.on('GET', '/user/account/self', ok(selfInfo('user')));
+      renderAt('/user/login');
+      await logIn();
+      await waitFor(() => expect(api.sent('POST', '/user/code')).toHaveLength(1));
+      expect(api.sent('POST', '/user/code')[0]?.body).toEqual({
+        account: 'alice',
+        password: 'correct horse',
+        operator: 'rival',
+      });
+      fireEvent.click(await screen.findByRole('button', { name: 'Resend code' }));
+      await waitFor(() => expect(api.sent('POST', '/user/verify')).toHaveLength(1));
+      expect(api.sent('POST', '/user/verify')[0]?.body).toMatchObject({ operator: 'rival' });
+      type('Verification code', '123456');
+      fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+      await waitFor(() => expect(api.sent('POST', '/user/login')).toHaveLength(1));
+      expect(api.sent('POST', '/user/login')[0]?.body).toMatchObject({ account: 'alice', operator: 'rival' });
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
+  it('sends no operator from the admin login page', async () => {
+    window.history.replaceState(null, '', '/admin/login?operator=rival');
+    try {
+      api.on('POST', '/admin/code', fail(401, 101012, 'Wrong account or password'));
+      renderAt('/admin/login');
+      await logIn();
+      await waitFor(() => expect(api.sent('POST', '/admin/code')).toHaveLength(1));
+      expect(api.sent('POST', '/admin/code')[0]?.body).toEqual({ account: 'alice', password: 'correct horse' });
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
   it('shows the messages of a 101003 reply under their fields', async () => {
     const fields = [{ in: 'body', field: 'account', key: 'tooLong', message: 'At most 256 characters' }];
     api.on('POST', '/admin/code', fail(400, 101003, 'Parameter Error', { fields }));

@@ -15,7 +15,7 @@ import { invalidFields } from '../../platform/http/validation.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { PASSWORD_TOKEN_TTL_MS } from '../auth/account.service.js';
 import { type AccountRow, AccountsRepository } from '../auth/accounts.repository.js';
-import { createPasswordMail } from '../auth/auth.mails.js';
+import { createPasswordLink, createPasswordMail } from '../auth/auth.mails.js';
 import { FailureThrottle, throttledError } from '../auth/login-throttle.js';
 import { SessionsRepository } from '../auth/sessions.repository.js';
 import { TicketsRepository } from '../auth/tickets.repository.js';
@@ -164,7 +164,10 @@ export class AccountsService {
     const parentId = await parentForTier(this.accounts, caller, input.auth);
     checkZoneLimit(caller, { tier: input.auth, isRoot: input.auth !== caller.tier }, input.zoneLimit, locale);
     if (!(await this.mailer.configured())) throw new AppError(101020);
-    if (await this.accounts.emailTaken(input.auth, input.email, 0)) throw new AppError(101017);
+    // Names and e-mails are unique per tier within the operator the account will belong to.
+    const operatorId = await this.accounts.operatorIdFor(parentId);
+    await this.refuseOperatorName(input.auth, operatorId, input.account);
+    if (await this.accounts.emailTaken(input.auth, operatorId, input.email, 0)) throw new AppError(101017);
     this.countMail(caller, input.email, false);
     const token = randomToken('cp_');
     let row: AccountRow;
@@ -173,6 +176,7 @@ export class AccountsService {
         const created = await new AccountsRepository(tx).insert({
           tier: input.auth,
           parentId,
+          operatorId,
           account: input.account,
           name: input.name.trim(),
           email: input.email,
@@ -191,7 +195,9 @@ export class AccountsService {
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
-        if (await this.accounts.emailTaken(input.auth, input.email, 0)) throw new AppError(101017, { cause: error });
+        if (await this.accounts.emailTaken(input.auth, operatorId, input.email, 0)) {
+          throw new AppError(101017, { cause: error });
+        }
         throw new AppError(101025, { extra: { field: 'account' }, cause: error });
       }
       throw error;
@@ -205,8 +211,25 @@ export class AccountsService {
     return presentAccount(row, 0);
   }
 
+  /**
+   * Client-tier names the database does not hold unique on its own (101025): an operator's
+   * sub-account is not named like its operator (a login naming the operator then means the
+   * operator), and a new operator (created by the admin, who sees every operator's accounts) is
+   * not named like any client-tier account, so sub-accounts of existing installs keep signing in
+   * without naming their operator.
+   */
+  private async refuseOperatorName(tier: Tier, operatorId: number | null, account: string): Promise<void> {
+    if (tier !== 'client') return;
+    const clash =
+      operatorId === null
+        ? await this.accounts.clientNameUsed(account)
+        : (await this.accounts.findById(operatorId))?.account === account;
+    if (clash) throw new AppError(101025, { extra: { field: 'account' } });
+  }
+
   private async mailCreateLink(row: AccountRow, token: string, baseUrl: string, locale: Locale): Promise<void> {
-    const link = `${baseUrl.replace(/\/$/, '')}/${row.tier}/verifyMail?token=${encodeURIComponent(token)}`;
+    const operator = row.operatorId === null ? undefined : (await this.accounts.findById(row.operatorId))?.account;
+    const link = createPasswordLink(baseUrl, row.tier, token, operator);
     try {
       await this.mailer.send(createPasswordMail(row.email, link, locale, await this.productName()));
     } catch (error) {
@@ -228,7 +251,8 @@ export class AccountsService {
   ): Promise<ManagedAccount> {
     const target = await requireManaged(this.accounts, caller, input.id);
     checkZoneLimit(caller, target, input.zoneLimit, locale);
-    if (await this.accounts.emailTaken(target.tier, input.email, target.id)) throw new AppError(101017);
+    if (await this.accounts.emailTaken(target.tier, target.operatorId, input.email, target.id))
+      throw new AppError(101017);
     const disabled = input.status !== undefined && input.status !== 'normal' && target.status !== input.status;
     const emailChanged = input.email.toLowerCase() !== target.email.toLowerCase();
     try {

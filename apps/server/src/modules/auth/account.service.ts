@@ -12,7 +12,7 @@ import { invalidFields } from '../../platform/http/validation.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { requireManaged } from '../accounts/account-scope.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
-import { createPasswordMail } from './auth.mails.js';
+import { createPasswordLink, createPasswordMail } from './auth.mails.js';
 import type { CredentialGuard } from './credential-guard.js';
 import type { RequestMeta } from './login.service.js';
 import type { SessionsRepository } from './sessions.repository.js';
@@ -77,7 +77,7 @@ export class AccountService {
     if (emailChanged) {
       // A new e-mail redirects sign-in codes and password mails: prove it is the owner.
       await this.guard.requirePassword(row, input.password, 'password', meta);
-      if (await this.accounts.emailTaken(row.tier, input.email, row.id)) throw new AppError(101017);
+      if (await this.accounts.emailTaken(row.tier, row.operatorId, input.email, row.id)) throw new AppError(101017);
     }
     try {
       const updated = await this.accounts.update(row.id, { name: input.name.trim(), email: input.email });
@@ -206,7 +206,8 @@ export class AccountService {
       purpose: 'create',
       expiresAt: new Date(this.clock() + PASSWORD_TOKEN_TTL_MS),
     });
-    const link = `${baseUrl.replace(/\/$/, '')}/${row.tier}/verifyMail?token=${encodeURIComponent(token)}`;
+    const operator = row.operatorId === null ? undefined : (await this.accounts.findById(row.operatorId))?.account;
+    const link = createPasswordLink(baseUrl, row.tier, token, operator);
     await this.mailer.send(createPasswordMail(row.email, link, locale, await this.productName()));
     return token;
   }

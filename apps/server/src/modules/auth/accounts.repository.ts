@@ -1,5 +1,5 @@
 import type { Tier } from '@rampart/contract';
-import { and, asc, count, desc, eq, ilike, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNull, lt, or, sql } from 'drizzle-orm';
 import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
@@ -12,12 +12,61 @@ export type NewAccount = typeof accounts.$inferInsert;
 export class AccountsRepository {
   constructor(private readonly db: Db) {}
 
-  async findByTierAndAccount(tier: Tier, account: string): Promise<AccountRow | undefined> {
+  /**
+   * The account a login names. Names are unique per tier within one operator, so the login may
+   * name the operator (`?operator=` of the login page): first the account of that name in that
+   * operator's scope. Otherwise (no operator, an unknown one, or none of that name in it) the
+   * account of that name without an operator (an operator itself, an admin account), else the one
+   * account of that name in the tier if there is exactly one; a name several operators' accounts
+   * share is no account (the login answers as for a wrong password).
+   */
+  async findForLogin(tier: Tier, account: string, operator?: string): Promise<AccountRow | undefined> {
+    if (operator && tier !== 'admin') {
+      const op = await this.operatorNamed(operator);
+      if (op) {
+        const [row] = await this.db
+          .select()
+          .from(accounts)
+          .where(and(eq(accounts.tier, tier), eq(accounts.operatorId, op.id), eq(accounts.account, account)));
+        if (row) return row;
+      }
+    }
     const rows = await this.db
       .select()
       .from(accounts)
-      .where(and(eq(accounts.tier, tier), eq(accounts.account, account)));
-    return rows[0];
+      .where(and(eq(accounts.tier, tier), eq(accounts.account, account)))
+      .orderBy(sql`${accounts.operatorId} IS NULL DESC`, asc(accounts.id))
+      .limit(2);
+    const [first] = rows;
+    return first && (first.operatorId === null || rows.length === 1) ? first : undefined;
+  }
+
+  /** The operator of that login name: a client-tier account without an operator above it. */
+  async operatorNamed(name: string): Promise<AccountRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.tier, 'client'), isNull(accounts.operatorId), eq(accounts.account, name)));
+    return row;
+  }
+
+  /** Whether a client-tier account (an operator or any operator's sub-account) has that name. */
+  async clientNameUsed(name: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(and(eq(accounts.tier, 'client'), eq(accounts.account, name)))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /**
+   * The operator a new account below `parentId` belongs to (`operatorId`): the top client-tier
+   * account at or above the parent; null for an operator and the admin tier.
+   */
+  async operatorIdFor(parentId: number | null | undefined): Promise<number | null> {
+    if (parentId === null || parentId === undefined) return null;
+    return (await this.operatorAbove(parentId))?.id ?? null;
   }
 
   async findById(id: number): Promise<AccountRow | undefined> {
@@ -35,8 +84,13 @@ export class AccountsRepository {
     return rows[0];
   }
 
+  /** Inserts the account; `operatorId` follows from `parentId` unless given. */
   async insert(row: NewAccount): Promise<AccountRow> {
-    const [created] = await this.db.insert(accounts).values(row).returning();
+    const operatorId = row.operatorId !== undefined ? row.operatorId : await this.operatorIdFor(row.parentId);
+    const [created] = await this.db
+      .insert(accounts)
+      .values({ ...row, operatorId })
+      .returning();
     if (!created) throw new Error('insert returned no row');
     return created;
   }
@@ -96,13 +150,15 @@ export class AccountsRepository {
     return top ? { id: Number(top.id), account: top.account } : undefined;
   }
 
-  async emailTaken(tier: Tier, email: string, exceptId: number): Promise<boolean> {
+  /** Whether another account of the tier and operator (`null`: none) has that e-mail. */
+  async emailTaken(tier: Tier, operatorId: number | null, email: string, exceptId: number): Promise<boolean> {
     const rows = await this.db
       .select({ id: accounts.id })
       .from(accounts)
       .where(
         and(
           eq(accounts.tier, tier),
+          operatorId === null ? isNull(accounts.operatorId) : eq(accounts.operatorId, operatorId),
           sql`lower(${accounts.email}) = lower(${email})`,
           sql`${accounts.id} <> ${exceptId}`,
         ),

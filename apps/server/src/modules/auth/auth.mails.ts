@@ -1,6 +1,15 @@
 import type { Locale } from '@rampart/contract';
 import type { Mail } from '../../platform/mail/mailer.js';
 
+/**
+ * The console link of a create-password mail. It names the account's operator (`&operator=`), so
+ * the console's login after it names the operator too: account names are unique only within one.
+ */
+export function createPasswordLink(baseUrl: string, tier: string, token: string, operator: string | undefined): string {
+  const query = `token=${encodeURIComponent(token)}${operator ? `&operator=${encodeURIComponent(operator)}` : ''}`;
+  return `${baseUrl.replace(/\/$/, '')}/${tier}/verifyMail?${query}`;
+}
+
 /** The sign-in e-mails, in the reader's language. */
 export function loginCodeMail(to: string, code: string, locale: Locale, product: string): Mail {
   const texts: Record<Locale, { subject: string; text: string }> = {

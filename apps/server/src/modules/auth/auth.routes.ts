@@ -21,7 +21,7 @@ export function bindAuthRoutes(
 ): void {
   const r = authRoutes;
   binder.bind(r.requestLogin, async ({ params, body }, { request, reply }) => {
-    const step = await login.start(params.auth as Tier, body.account, body.password, meta(request));
+    const step = await login.start(params.auth as Tier, body, meta(request));
     if ('refreshToken' in step) cookie.set(reply, params.auth, step.refreshToken);
     return { data: step };
   });

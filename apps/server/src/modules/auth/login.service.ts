@@ -50,9 +50,14 @@ export class LoginService {
   }
 
   /** Account and password, or 101012. Rehashes with current parameters when needed. */
-  private async checkPassword(tier: Tier, account: string, password: string, meta: RequestMeta): Promise<AccountRow> {
+  private async checkPassword(
+    tier: Tier,
+    input: { account: string; password: string; operator?: string | undefined },
+    meta: RequestMeta,
+  ): Promise<AccountRow> {
+    const { account, password } = input;
     this.guard.checkPasswordThrottles(tier, account, meta.ip);
-    const row = await this.accounts.findByTierAndAccount(tier, account);
+    const row = await this.accounts.findForLogin(tier, account, input.operator);
     const result = await verifyPassword(row?.passwordHash ?? null, password);
     if (!row || !result.ok) {
       this.log.info({ event: 'auth.login.failed', tier, accountId: row?.id ?? null }, 'sign-in failed');
@@ -83,8 +88,12 @@ export class LoginService {
   }
 
   /** `POST {auth}/code` */
-  async start(tier: Tier, account: string, password: string, meta: RequestMeta): Promise<LoginStep> {
-    const row = await this.checkPassword(tier, account, password, meta);
+  async start(
+    tier: Tier,
+    input: { account: string; password: string; operator?: string | undefined },
+    meta: RequestMeta,
+  ): Promise<LoginStep> {
+    const row = await this.checkPassword(tier, input, meta);
     const type = row.login2FAType;
     if (type === LOGIN_2FA_TYPES.none || (type === LOGIN_2FA_TYPES.totp && !row.totpSecret)) {
       return { login2FAType: 0, ...(await this.succeed(row, meta)) };
@@ -125,10 +134,10 @@ export class LoginService {
   /** `POST {auth}/login` */
   async finish(
     tier: Tier,
-    input: { account: string; password: string; onePassKey: string; code: string },
+    input: { account: string; password: string; operator?: string | undefined; onePassKey: string; code: string },
     meta: RequestMeta,
   ): Promise<TokenSet> {
-    const row = await this.checkPassword(tier, input.account, input.password, meta);
+    const row = await this.checkPassword(tier, input, meta);
     const ticket = await this.liveTicket(row, input.onePassKey);
     await this.guard.requireCode(
       row,
@@ -149,8 +158,12 @@ export class LoginService {
   }
 
   /** `POST {auth}/verify`: a new e-mailed code for a pending login. */
-  async resend(tier: Tier, input: { account: string; password: string; onePassKey: string }, meta: RequestMeta) {
-    const row = await this.checkPassword(tier, input.account, input.password, meta);
+  async resend(
+    tier: Tier,
+    input: { account: string; password: string; operator?: string | undefined; onePassKey: string },
+    meta: RequestMeta,
+  ) {
+    const row = await this.checkPassword(tier, input, meta);
     const ticket = await this.liveTicket(row, input.onePassKey);
     if (ticket.login2FAType !== LOGIN_2FA_TYPES.email) throw new AppError(101012);
     if (ticket.sends >= TICKET_MAX_SENDS) throw new AppError(101029, { extra: { max: TICKET_MAX_SENDS } });

@@ -59,8 +59,9 @@ export const systemSettings = pgTable('system_settings', {
 
 /**
  * Accounts of every tier. The owner chain (admin → client → user → sub-user) is `parentId`;
- * every query that reaches another account walks it. `account` is unique per tier, and so is the
- * e-mail (case-insensitive) when set.
+ * every query that reaches another account walks it. `account` is unique per tier within one
+ * operator (`operatorId`), and so is the e-mail (case-insensitive) when set: operators, admin
+ * accounts (no operator) are unique among themselves, so nothing refused reveals another tenant.
  */
 export const accounts = pgTable(
   'accounts',
@@ -68,6 +69,14 @@ export const accounts = pgTable(
     id: rowId(),
     tier: text('tier').$type<'admin' | 'client' | 'user'>().notNull(),
     parentId: bigint('parent_id', { mode: 'number' }).references((): AnyPgColumn => accounts.id, {
+      onDelete: 'restrict',
+    }),
+    /**
+     * The operator the account belongs to: the top client-tier account above it (customers, their
+     * sub-users, an operator's sub-accounts). Null for an operator itself and the admin tier. Set at
+     * insert and never changed (accounts do not move).
+     */
+    operatorId: bigint('operator_id', { mode: 'number' }).references((): AnyPgColumn => accounts.id, {
       onDelete: 'restrict',
     }),
     account: text('account').notNull(),
@@ -98,8 +107,11 @@ export const accounts = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('accounts_tier_account_key').on(t.tier, t.account),
-    uniqueIndex('accounts_tier_email_key').on(t.tier, sql`lower(${t.email})`).where(sql`${t.email} <> ''`),
+    uniqueIndex('accounts_tier_operator_account_key').on(t.tier, sql`coalesce(${t.operatorId}, 0)`, t.account),
+    uniqueIndex('accounts_tier_operator_email_key')
+      .on(t.tier, sql`coalesce(${t.operatorId}, 0)`, sql`lower(${t.email})`)
+      .where(sql`${t.email} <> ''`),
+    index('accounts_operator_idx').on(t.operatorId),
     index('accounts_parent_idx').on(t.parentId),
   ],
 );
