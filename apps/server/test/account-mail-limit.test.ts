@@ -72,7 +72,7 @@ describe('POST {auth}/account/resendEmail limits', () => {
     expect(refused.json().code).toBe(101012);
     expect(mailsTo(address)).toBe(MAIL_LIMITS.perAddress.limit);
     // Nothing was written for the refused creation.
-    expect(await t.app.rampart.accounts.findByTierAndAccount('user', 'recreated')).toBeUndefined();
+    expect(await t.app.rampart.accounts.findForLogin('user', 'recreated')).toBeUndefined();
     clock.advance(HOUR + 1000);
   });
 
