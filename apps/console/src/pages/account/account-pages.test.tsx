@@ -57,7 +57,9 @@ describe('changePassword', () => {
       password: 'a long passphrase',
       confirmPassword: 'a long passphrase',
     });
-    expect(readTokenSet('user')).toEqual({ accessToken: 'access-9', refreshToken: 'refresh-9', tokenType: 'Bearer' });
+    // The page keeps the access token and its type; the refresh token lives in the HttpOnly cookie.
+    expect(readTokenSet('user')).toEqual({ accessToken: 'access-9', tokenType: 'Bearer' });
+    expect(document.cookie).not.toContain('refresh-9');
   });
 
   it('shows a refused current password under its field', async () => {

@@ -54,7 +54,9 @@ describe('login form', () => {
     expect(await screen.findByTestId('account-summary')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/user/dashboard');
     expect(api.sent('POST', '/user/code')[0]?.body).toEqual({ account: 'alice', password: 'correct horse' });
-    expect(readTokenSet('user')).toEqual(tokens);
+    // The page keeps the access token and its type; the refresh token lives in the HttpOnly cookie.
+    expect(readTokenSet('user')).toEqual({ accessToken: tokens.accessToken, tokenType: tokens.tokenType });
+    expect(document.cookie).not.toContain(tokens.refreshToken);
   });
 
   it('names the operator of the login link, also with the code and its resend', async () => {
