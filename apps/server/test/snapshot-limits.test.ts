@@ -10,11 +10,14 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
  * that do not fit, whole, and the operator sees which and why on the node.
  */
 
-/** `count` domains named `<i>.<suffix>` in the site, each with one upstream, written straight into the database. */
+/**
+ * `count` live domains named `<i>.<suffix>` in the site (proof waived, as the API makes them when
+ * the test app waives proof), each with one upstream, written straight into the database.
+ */
 async function insertDomains(t: TestApp, siteId: number, suffix: string, count: number) {
   const db = t.db.database.db;
-  await db.execute(sql`INSERT INTO domains (site_id, name)
-    SELECT ${siteId}, 'd' || i || '.' || ${suffix} FROM generate_series(1, ${count}) AS i`);
+  await db.execute(sql`INSERT INTO domains (site_id, name, proof_status)
+    SELECT ${siteId}, 'd' || i || '.' || ${suffix}, 2 FROM generate_series(1, ${count}) AS i`);
   await db.execute(sql`INSERT INTO domain_upstreams (domain_id, ip, port)
     SELECT id, '127.0.0.1', 8080 FROM domains WHERE site_id = ${siteId}`);
 }
@@ -79,7 +82,7 @@ describe('a node over its configured domain limit', () => {
     // Back under the limit: the neighbour's rows go, one with a name the data plane refuses comes.
     const db = t.db.database.db;
     await db.execute(sql`DELETE FROM domains WHERE site_id = ${f.otherSiteId}`);
-    await db.execute(sql`INSERT INTO domains (site_id, name) VALUES (${f.otherSiteId}, 'UPPER.next.example')`);
+    await db.execute(sql`INSERT INTO domains (site_id, name, proof_status) VALUES (${f.otherSiteId}, 'UPPER.next.example', 2)`);
     await db.execute(sql`INSERT INTO domain_upstreams (domain_id, ip, port)
       SELECT id, '127.0.0.1', 8080 FROM domains WHERE site_id = ${f.otherSiteId}`);
     await f.addDomains(['c.shop.example']);
