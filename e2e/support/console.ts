@@ -52,9 +52,11 @@ export async function chooseSecondFactor(
  * directly: a pointer click at its position can land on a neighbouring option while the list still
  * slides in (on a loaded machine it did, again and again). Retried until the select shows it.
  */
-export async function chooseOption(page: Page, box: Locator, option: string): Promise<void> {
+export async function chooseOption(page: Page, box: Locator, option: string, search?: string): Promise<void> {
   await expect(async () => {
     await box.click();
+    // A searchable select narrows its list to what is typed first.
+    if (search !== undefined) await box.fill(search);
     const item = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', {
       hasText: option,
     });
