@@ -82,7 +82,9 @@ describe('a node over its configured domain limit', () => {
     // Back under the limit: the neighbour's rows go, one with a name the data plane refuses comes.
     const db = t.db.database.db;
     await db.execute(sql`DELETE FROM domains WHERE site_id = ${f.otherSiteId}`);
-    await db.execute(sql`INSERT INTO domains (site_id, name, proof_status) VALUES (${f.otherSiteId}, 'UPPER.next.example', 2)`);
+    await db.execute(
+      sql`INSERT INTO domains (site_id, name, proof_status) VALUES (${f.otherSiteId}, 'UPPER.next.example', 2)`,
+    );
     await db.execute(sql`INSERT INTO domain_upstreams (domain_id, ip, port)
       SELECT id, '127.0.0.1', 8080 FROM domains WHERE site_id = ${f.otherSiteId}`);
     await f.addDomains(['c.shop.example']);
