@@ -9,13 +9,9 @@ export interface Running {
   output: () => string;
 }
 
-/**
- * Starts the real entry point (through tsx) on a free port and waits for its URL line (killed
- * when it does not come within `timeoutMs`; a first start on a loaded machine creates the
- * embedded database, which can take tens of seconds).
- */
-export function start(env: Record<string, string>, timeoutMs = 150_000): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/** The real entry point on a free loopback port, with `env` over the test defaults. */
+function spawnServer(env: Record<string, string>) {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: {
       PATH: process.env.PATH ?? '',
@@ -27,6 +23,15 @@ export function start(env: Record<string, string>, timeoutMs = 150_000): Promise
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * Starts the real entry point (through tsx) on a free port and waits for its URL line (killed
+ * when it does not come within `timeoutMs`; a first start on a loaded machine creates the
+ * embedded database, which can take tens of seconds).
+ */
+export function start(env: Record<string, string>, timeoutMs = 150_000): Promise<Running> {
+  const child = spawnServer(env);
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -60,18 +65,7 @@ export function stop(running: Running): Promise<number | null> {
 
 /** Starts the real entry point and waits for it to exit on its own (a start that is refused). */
 export function startRefused(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      CONSOLE_DIR: '/nonexistent',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnServer(env);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
