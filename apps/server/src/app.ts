@@ -47,6 +47,7 @@ import { bindDomainProofRoutes } from './modules/domains/domain-proof.routes.js'
 import { DomainProofService } from './modules/domains/domain-proof.service.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
 import { DomainsService, UserDomainsService } from './modules/domains/domains.service.js';
+import { GroupLinesRepository } from './modules/group-lines/group-lines.repository.js';
 import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
 import { GroupLinesService } from './modules/group-lines/group-lines.service.js';
 import { GroupsRepository } from './modules/groups/groups.repository.js';
@@ -83,6 +84,7 @@ import { bindRoleRoutes } from './modules/roles/roles.routes.js';
 import { RolesService } from './modules/roles/roles.service.js';
 import { bindSiteModuleRoutes } from './modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from './modules/site-modules/site-modules.service.js';
+import { SitePortsRepository } from './modules/site-ports/site-ports.repository.js';
 import { bindSitePortRoutes } from './modules/site-ports/site-ports.routes.js';
 import { SitePortsService } from './modules/site-ports/site-ports.service.js';
 import { bindSiteSettingRoutes } from './modules/site-settings/site-settings.routes.js';
@@ -103,7 +105,9 @@ import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
 import { bindVirtualNodeRoutes } from './modules/virtual-nodes/virtual-nodes.routes.js';
 import { VirtualNodesService } from './modules/virtual-nodes/virtual-nodes.service.js';
-import { bindOperatorNginxRoutes, OperatorNginxService } from './modules/zones/operator-nginx.service.js';
+import { bindOperatorNginxRoutes } from './modules/zones/operator-nginx.routes.js';
+import { OperatorNginxService } from './modules/zones/operator-nginx.service.js';
+import { ZoneSettingsRepository } from './modules/zones/zone-settings.repository.js';
 import { bindZoneSettingRoutes } from './modules/zones/zone-settings.routes.js';
 import { ZoneSettingsService } from './modules/zones/zone-settings.service.js';
 import { ZonesRepository } from './modules/zones/zones.repository.js';
@@ -320,10 +324,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const nodeSettings = new NodeSettingsService(db, nodesRepo, zonesRepo);
   bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
   bindSubNodeRoutes(binder, new SubNodesService(db), nodesService);
-  const zonesService = new ZonesService(db, zonesRepo, capacity);
+  const zoneSettingsRepo = new ZoneSettingsRepository(db);
+  const groupLinesRepo = new GroupLinesRepository(db);
+  const zonesService = new ZonesService(zonesRepo, {
+    zoneSettings: zoneSettingsRepo,
+    accountZones: accountZonesRepo,
+    nodes: nodesRepo,
+    groupLines: groupLinesRepo,
+    transactions,
+    db,
+    capacity,
+  });
   bindZoneRoutes(binder, zonesService, nodesService);
-  bindZoneSettingRoutes(binder, new ZoneSettingsService(db, zonesService, clock), nodesService);
-  bindOperatorNginxRoutes(binder, new OperatorNginxService(db), nodesService);
+  const zoneSettings = new ZoneSettingsService(
+    zoneSettingsRepo,
+    new SitePortsRepository(db),
+    zonesService,
+    transactions,
+    clock,
+  );
+  bindZoneSettingRoutes(binder, zoneSettings, nodesService);
+  bindOperatorNginxRoutes(binder, new OperatorNginxService(settings, transactions), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo), nodesService);
   bindGroupLineRoutes(binder, new GroupLinesService(db, capacity), nodesService);
   bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo, capacity), nodesService);

@@ -28,7 +28,8 @@ import { edgeModulesOf } from '../site-modules/edge-modules.js';
 import { edgeStreamPorts } from '../site-ports/edge-stream-ports.js';
 import { edgeSiteSettings } from '../site-settings/site-settings.edge.js';
 import { edgeCachePolicies } from '../sites/site-cache.service.js';
-import { OperatorNginxService } from '../zones/operator-nginx.service.js';
+import { SettingsRepository } from '../system/settings.repository.js';
+import { operatorNginxTuning } from '../zones/operator-nginx.edge.js';
 import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
 
 /**
@@ -209,7 +210,7 @@ export class SnapshotBuilder {
       // The operator's settings under the zone's (when the zone turned its own on); both were
       // checked against the contract when written.
       nginx: mergeNginxTuning(
-        await new OperatorNginxService(this.db).tuning(node.ownerId),
+        await operatorNginxTuning(new SettingsRepository(this.db), node.ownerId),
         node.nginxEnabled && node.nginxTuning ? node.nginxTuning : null,
       ),
       logRotateTime: node.logRotateTime,
