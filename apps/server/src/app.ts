@@ -398,9 +398,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindLogoRoutes(binder, new LogosService(db, new LogosRepository(db), system), nodesService);
   bindMonitoringRoutes(
     binder,
-    new MonitoringService(db, new MonitorNodesRepository(db), new MonitorGroupsRepository(db), clock),
+    new MonitoringService(new MonitorNodesRepository(db), new MonitorGroupsRepository(db), transactions, clock),
     monitorStatus,
-    new ProbesService(db, new ProbesRepository(db), clock),
+    new ProbesService(new ProbesRepository(db), transactions, clock),
     nodesService,
   );
   bindAuditRoutes(binder, audit, new SwitchUserService(accountsRepo, tokens), refreshCookie);
