@@ -346,7 +346,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindZoneSettingRoutes(binder, zoneSettings, nodesService);
   bindOperatorNginxRoutes(binder, new OperatorNginxService(settings, transactions), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo), nodesService);
-  bindGroupLineRoutes(binder, new GroupLinesService(db, capacity), nodesService);
+  bindGroupLineRoutes(binder, new GroupLinesService(groupLinesRepo, transactions, db, capacity), nodesService);
   bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo, capacity), nodesService);
   const productsRepo = new ProductsRepository(db);
   bindProductRoutes(binder, new ProductsService(db, productsRepo, capacity), nodesService);

@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { type Binder, type Caller, requireCaller } from '../../platform/http/bind-route.js';
 import { requestLocale } from '../../platform/http/request-locale.js';
 import type { NodesService } from '../nodes/nodes.service.js';
-import { dnsLines, type GroupLinesService } from './group-lines.service.js';
+import { dnsLines } from './group-lines.presenter.js';
+import type { GroupLinesService } from './group-lines.service.js';
 
 /**
  * Language of the line names: the `language` header (en_US, zh_CN, zh_TW), else Accept-Language,
@@ -34,10 +35,10 @@ export function bindGroupLineRoutes(binder: Binder, lines: GroupLinesService, no
     lines.lineVirtualNodes(await scope(caller, params.zoneID), params.groupID, params.lineID, query),
   );
   binder.bind(r.lineNodeCandidates, async ({ params, query }, { caller }) =>
-    lines.nodeCandidates(await scope(caller, params.zoneID), params.groupID, params.lineID, query.value, query),
+    lines.nodeCandidates(await scope(caller, params.zoneID), params.groupID, params.lineID, query),
   );
   binder.bind(r.lineVirtualNodeCandidates, async ({ params, query }, { caller }) =>
-    lines.virtualNodeCandidates(await scope(caller, params.zoneID), params.groupID, params.lineID, query.value, query),
+    lines.virtualNodeCandidates(await scope(caller, params.zoneID), params.groupID, params.lineID, query),
   );
   binder.bind(r.addLineNodes, async ({ params, body }, { caller, request }) => {
     const s = await scope(caller, params.zoneID);
