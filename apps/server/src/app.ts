@@ -349,7 +349,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindGroupLineRoutes(binder, new GroupLinesService(groupLinesRepo, transactions, db, capacity), nodesService);
   bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo, capacity), nodesService);
   const productsRepo = new ProductsRepository(db);
-  bindProductRoutes(binder, new ProductsService(db, productsRepo, capacity), nodesService);
+  bindProductRoutes(binder, new ProductsService(productsRepo, transactions, db, capacity), nodesService);
   const sitesRepo = new SitesRepository(db);
   bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo, capacity), nodesService);
   const siteAccess = new SiteAccess(sitesRepo);
