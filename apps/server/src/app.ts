@@ -335,7 +335,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     capacity,
   });
-  bindZoneRoutes(binder, zonesService, nodesService);
+  bindZoneRoutes(binder, zonesService);
   const zoneSettings = new ZoneSettingsService(
     zoneSettingsRepo,
     new SitePortsRepository(db),
@@ -343,13 +343,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transactions,
     clock,
   );
-  bindZoneSettingRoutes(binder, zoneSettings, nodesService);
-  bindOperatorNginxRoutes(binder, new OperatorNginxService(settings, transactions), nodesService);
-  bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo), nodesService);
-  bindGroupLineRoutes(binder, new GroupLinesService(groupLinesRepo, transactions, db, capacity), nodesService);
+  bindZoneSettingRoutes(binder, zoneSettings);
+  bindOperatorNginxRoutes(binder, new OperatorNginxService(settings, transactions));
+  bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo));
+  bindGroupLineRoutes(binder, new GroupLinesService(groupLinesRepo, transactions, db, capacity));
   bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo, capacity), nodesService);
   const productsRepo = new ProductsRepository(db);
-  bindProductRoutes(binder, new ProductsService(productsRepo, transactions, db, capacity), nodesService);
+  bindProductRoutes(binder, new ProductsService(productsRepo, transactions, db, capacity));
   const sitesRepo = new SitesRepository(db);
   bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo, capacity), nodesService);
   const siteAccess = new SiteAccess(sitesRepo);
@@ -401,7 +401,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new MonitoringService(new MonitorNodesRepository(db), new MonitorGroupsRepository(db), transactions, clock),
     monitorStatus,
     new ProbesService(new ProbesRepository(db), transactions, clock),
-    nodesService,
   );
   bindAuditRoutes(binder, audit, new SwitchUserService(accountsRepo, tokens), refreshCookie);
   options.extraRoutes?.(binder);

@@ -1,6 +1,6 @@
-import { GROUP_PLACEMENT_LIMIT, type LineCandidateQuery, type Locale, type PageQuery } from '@rampart/contract';
+import { GROUP_PLACEMENT_LIMIT, type LineCandidateQuery, type PageQuery } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { NodeCapacity } from '../snapshots/node-capacity.js';
@@ -14,7 +14,7 @@ const ID_FIELD = { nodes: 'nodeIDs', virtualNodes: 'virtualNodeIDs' } as const;
 /**
  * The one placement rule, for every call that puts nodes or virtual nodes in a group (the group
  * lines and `client/nodes/initialize`): each member serves the group's port type (101003
- * `portTypeMismatch` on `to.field` otherwise: a node's own port type, a group of the other type it
+ * `portTypeMismatch` on `field` otherwise: a node's own port type, a group of the other type it
  * sits in, or a virtual node's record naming it), and the group stays within
  * GROUP_PLACEMENT_LIMIT (203003). Runs in the caller's transaction with the group locked, after the
  * caller found every id among the operator's.
@@ -26,7 +26,7 @@ export async function placeOnLine(
   groupPortType: 7 | 4,
   line: string,
   unique: number[],
-  to: { field: string; locale: Locale },
+  field: string,
 ): Promise<void> {
   const wrongPortType =
     kind === 'nodes'
@@ -35,9 +35,7 @@ export async function placeOnLine(
           .filter((v) => v.portType !== groupPortType)
           .map((v) => v.id);
   if (wrongPortType.length > 0) {
-    throw invalidFields(to.locale, [
-      { field: to.field, key: 'portTypeMismatch', params: { ids: wrongPortType.join(', ') } },
-    ]);
+    throw invalidFields([{ field, key: 'portTypeMismatch', params: { ids: wrongPortType.join(', ') } }]);
   }
   const already = await repo.onLine(kind, s.groupId, line, unique);
   const after = (await repo.placementCount(s.groupId)) + unique.length - already.length;
@@ -53,7 +51,7 @@ export async function placeOnLine(
 export class GroupLinesService {
   constructor(
     private readonly lines: GroupLinesRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly db: Db,
     private readonly capacity: NodeCapacity,
   ) {}
@@ -102,7 +100,7 @@ export class GroupLinesService {
   }
 
   /** Places members of the zone on the line; each must serve the group's port type. */
-  async add(kind: PlaceKind, s: Scope, groupId: number, line: string, ids: number[], locale: Locale): Promise<void> {
+  async add(kind: PlaceKind, s: Scope, groupId: number, line: string, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       // The placed nodes take the sites of the products using the group.
@@ -120,8 +118,7 @@ export class GroupLinesService {
           throw new AppError(101018, { extra: { reason: 'every virtual node must be of this zone' } });
         }
       }
-      const to = { field: ID_FIELD[kind], locale };
-      await placeOnLine(this.lines, kind, { ...s, groupId }, group.portType, line, unique, to);
+      await placeOnLine(this.lines, kind, { ...s, groupId }, group.portType, line, unique, ID_FIELD[kind]);
       await nodesStillFit();
     });
   }

@@ -1,5 +1,4 @@
 import type {
-  Locale,
   MonitorGroup,
   MonitorGroupIn,
   MonitorGroupUpdateIn,
@@ -9,7 +8,7 @@ import type {
 } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { nodeConnection } from '../nodes/nodes.service.js';
@@ -22,7 +21,7 @@ export class MonitoringService {
   constructor(
     private readonly monitors: MonitorNodesRepository,
     private readonly groups: MonitorGroupsRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
 
@@ -112,7 +111,7 @@ export class MonitoringService {
   }
 
   /** Every monitor and target must be the operator's (101018); targets must be initialised (101003). */
-  private async checkMembers(operatorId: number, input: MonitorGroupIn, locale: Locale) {
+  private async checkMembers(operatorId: number, input: MonitorGroupIn) {
     const monitorIds = [...new Set(input.monitorIDs)];
     const nodeIds = [...new Set(input.nodeIDs)];
     const [monitors, targets] = await Promise.all([
@@ -121,7 +120,7 @@ export class MonitoringService {
     ]);
     if (monitors.length !== monitorIds.length || targets.length !== nodeIds.length) throw new AppError(101018);
     const notReady = nodeIds.findIndex((id) => targets.find((t) => t.id === id)?.status !== 'initialized');
-    if (notReady >= 0) throw invalidFields(locale, [{ field: `nodeIDs.${notReady}`, key: 'invalidValue' }]);
+    if (notReady >= 0) throw invalidFields([{ field: `nodeIDs.${notReady}`, key: 'invalidValue' }]);
     return { monitorIds, nodeIds };
   }
 
@@ -136,8 +135,8 @@ export class MonitoringService {
     };
   }
 
-  async createGroup(operatorId: number, input: MonitorGroupIn, locale: Locale): Promise<MonitorGroup> {
-    const { monitorIds, nodeIds } = await this.checkMembers(operatorId, input, locale);
+  async createGroup(operatorId: number, input: MonitorGroupIn): Promise<MonitorGroup> {
+    const { monitorIds, nodeIds } = await this.checkMembers(operatorId, input);
     try {
       const id = await this.transactions.run(async () => {
         const created = await this.groups.insert(operatorId, this.values(input));
@@ -151,8 +150,8 @@ export class MonitoringService {
     }
   }
 
-  async updateGroup(operatorId: number, input: MonitorGroupUpdateIn, locale: Locale): Promise<MonitorGroup> {
-    const { monitorIds, nodeIds } = await this.checkMembers(operatorId, input, locale);
+  async updateGroup(operatorId: number, input: MonitorGroupUpdateIn): Promise<MonitorGroup> {
+    const { monitorIds, nodeIds } = await this.checkMembers(operatorId, input);
     try {
       await this.transactions.run(async () => {
         if (!(await this.groups.update(operatorId, input.id, this.values(input)))) throw new AppError(101018);

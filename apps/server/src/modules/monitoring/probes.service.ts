@@ -1,6 +1,6 @@
 import type { ProbeAssignment, ProbeResultIn } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ProbesRepository } from './probes.repository.js';
 
@@ -29,7 +29,7 @@ export function decideState(current: State, failures: readonly number[], thresho
 export class ProbesService {
   constructor(
     private readonly probes: ProbesRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
 

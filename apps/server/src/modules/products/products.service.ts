@@ -1,7 +1,7 @@
-import type { Locale, Product, ProductIn, ProductUpdateIn } from '@rampart/contract';
+import type { Product, ProductIn, ProductUpdateIn } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { NodeCapacity } from '../snapshots/node-capacity.js';
@@ -17,7 +17,7 @@ export function overSiteLimit(product: { siteLimit: number }, count: number): bo
 export class ProductsService {
   constructor(
     private readonly products: ProductsRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly db: Db,
     private readonly capacity: NodeCapacity,
   ) {}
@@ -45,22 +45,22 @@ export class ProductsService {
     return this.products.groupDetails(id, isBackup);
   }
 
-  private async checkGroups(operatorId: number, input: ProductIn, locale: Locale) {
+  private async checkGroups(operatorId: number, input: ProductIn) {
     const main = [...new Set(input.mainGroupIDs)];
     const backup = [...new Set(input.backupGroupIDs)];
     if (backup.some((id) => main.includes(id))) {
-      throw invalidFields(locale, [{ field: 'backupGroupIDs', key: 'invalidValue' }]);
+      throw invalidFields([{ field: 'backupGroupIDs', key: 'invalidValue' }]);
     }
     const owned = await this.products.ownedGroups(operatorId, [...main, ...backup]);
     if (owned.length !== main.length + backup.length) throw new AppError(101018);
     if (owned.some((g) => g.portType !== input.portType)) {
-      throw invalidFields(locale, [{ field: 'mainGroupIDs', key: 'invalidValue' }]);
+      throw invalidFields([{ field: 'mainGroupIDs', key: 'invalidValue' }]);
     }
     return { main, backup };
   }
 
-  async create(operatorId: number, input: ProductIn, locale: Locale): Promise<Product> {
-    const { main, backup } = await this.checkGroups(operatorId, input, locale);
+  async create(operatorId: number, input: ProductIn): Promise<Product> {
+    const { main, backup } = await this.checkGroups(operatorId, input);
     try {
       const id = await this.transactions.run(async () => {
         const created = await this.products.insert({
@@ -80,8 +80,8 @@ export class ProductsService {
     }
   }
 
-  async update(operatorId: number, input: ProductUpdateIn, locale: Locale): Promise<Product> {
-    const { main, backup } = await this.checkGroups(operatorId, input, locale);
+  async update(operatorId: number, input: ProductUpdateIn): Promise<Product> {
+    const { main, backup } = await this.checkGroups(operatorId, input);
     try {
       await this.transactions.run(async () => {
         // The nodes of the new groups take the product's sites.

@@ -1,5 +1,5 @@
 import type { NginxTuning, NginxTuningSection } from '@rampart/contract';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
 import { operatorNginxKey, operatorNginxTuning, parseOperatorNginx } from './operator-nginx.edge.js';
 
@@ -10,7 +10,7 @@ import { operatorNginxKey, operatorNginxTuning, parseOperatorNginx } from './ope
 export class OperatorNginxService {
   constructor(
     private readonly settings: SettingsRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
   ) {}
 
   /** The stored settings; a document that no longer fits the contract counts as none. */

@@ -1,5 +1,4 @@
 import {
-  type Locale,
   type NginxTuning,
   type NginxTuningSection,
   NODE_ONLINE_WINDOW_SECONDS,
@@ -14,7 +13,7 @@ import {
 } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SitePortsRepository } from '../site-ports/site-ports.repository.js';
@@ -33,7 +32,6 @@ type FieldProblem = { field: string; key: ValidationKey; params?: Record<string,
 function checkPorts(
   after: ZonePortIn[],
   fieldOf: (index: number) => string | null,
-  locale: Locale,
   sitePortNumbers: ReadonlySet<number>,
   reserved: ReadonlySet<number>,
 ): void {
@@ -53,7 +51,7 @@ function checkPorts(
     }
     seen.add(p.port);
   });
-  if (problems.length > 0) throw invalidFields(locale, problems);
+  if (problems.length > 0) throw invalidFields(problems);
   for (const type of ['http', 'https'] as const) {
     if (after.filter((p) => p.portType === type).length > ZONE_PORTS_MAX_PER_TYPE) {
       throw new AppError(101029, { extra: { portType: type, max: ZONE_PORTS_MAX_PER_TYPE } });
@@ -72,7 +70,7 @@ export class ZoneSettingsService {
     private readonly settings: ZoneSettingsRepository,
     private readonly sitePorts: SitePortsRepository,
     private readonly zones: ZonesService,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
 
@@ -108,13 +106,12 @@ export class ZoneSettingsService {
     return this.ports(operatorId, zoneId);
   }
 
-  addPorts(operatorId: number, zoneId: number, ports: ZonePortIn[], locale: Locale) {
+  addPorts(operatorId: number, zoneId: number, ports: ZonePortIn[]) {
     return this.changePorts(operatorId, zoneId, async (current, sitePortNumbers, reserved) => {
       const after = [...current, ...ports];
       checkPorts(
         after,
         (i) => (i < current.length ? null : `ports.${i - current.length}.port`),
-        locale,
         sitePortNumbers,
         reserved,
       );
@@ -122,21 +119,21 @@ export class ZoneSettingsService {
     });
   }
 
-  updatePort(operatorId: number, zoneId: number, input: ZonePortUpdateIn, locale: Locale) {
+  updatePort(operatorId: number, zoneId: number, input: ZonePortUpdateIn) {
     return this.changePorts(operatorId, zoneId, async (current, sitePortNumbers, reserved) => {
       if (!current.some((p) => p.id === input.id)) throw new AppError(101018);
       // The changed port is checked last, against all the others.
       const after = [...current.filter((p) => p.id !== input.id), input];
-      checkPorts(after, (i) => (i === after.length - 1 ? 'port' : null), locale, sitePortNumbers, reserved);
+      checkPorts(after, (i) => (i === after.length - 1 ? 'port' : null), sitePortNumbers, reserved);
       await this.settings.updatePort(zoneId, input.id, { port: input.port, portType: input.portType });
     });
   }
 
-  deletePorts(operatorId: number, zoneId: number, ids: number[], locale: Locale) {
+  deletePorts(operatorId: number, zoneId: number, ids: number[]) {
     return this.changePorts(operatorId, zoneId, async (current) => {
       const unique = [...new Set(ids)];
       if (!unique.every((id) => current.some((p) => p.id === id))) throw new AppError(101018);
-      if (current.length - unique.length < 1) throw invalidFields(locale, [{ field: 'ids', key: 'lastPort' }]);
+      if (current.length - unique.length < 1) throw invalidFields([{ field: 'ids', key: 'lastPort' }]);
       await this.settings.deletePorts(zoneId, unique);
     });
   }
@@ -153,7 +150,7 @@ export class ZoneSettingsService {
    * moves that port first. A number already reserved stays whatever uses it (ports older than the
    * list), and the node's own ports are reserved always, so they are not stored.
    */
-  async setReservedPorts(operatorId: number, zoneId: number, ports: number[], locale: Locale) {
+  async setReservedPorts(operatorId: number, zoneId: number, ports: number[]) {
     await this.zones.settings(operatorId, zoneId);
     await this.transactions.run(async () => {
       await this.settings.lockOperatorPorts(operatorId);
@@ -165,7 +162,7 @@ export class ZoneSettingsService {
         if (!current.has(port) && used.has(port))
           problems.push({ field: `ports.${i}`, key: 'portInUse', params: { port } });
       });
-      if (problems.length > 0) throw invalidFields(locale, problems);
+      if (problems.length > 0) throw invalidFields(problems);
       const node = new Set<number>(RESERVED_NODE_PORTS);
       const stored = [...new Set(ports)].filter((p) => !node.has(p)).sort((a, b) => a - b);
       await this.settings.setReservedPorts(operatorId, zoneId, stored);

@@ -1,8 +1,8 @@
-import type { Locale, Zone, ZoneIn, ZoneListQuery, ZoneSettings, ZoneUpdateIn } from '@rampart/contract';
+import type { Zone, ZoneIn, ZoneListQuery, ZoneSettings, ZoneUpdateIn } from '@rampart/contract';
 import { DEFAULT_LINE, DEFAULT_ZONE_PORTS } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountZonesRepository } from '../account-zones/account-zones.repository.js';
@@ -20,7 +20,7 @@ export interface ZonesServiceDeps {
   readonly accountZones: AccountZonesRepository;
   readonly nodes: NodesRepository;
   readonly groupLines: GroupLinesRepository;
-  readonly transactions: Pick<RequestTransactions, 'run'>;
+  readonly transactions: Transactions;
   readonly db: Db;
   readonly capacity: NodeCapacity;
 }
@@ -69,9 +69,9 @@ export class ZonesService {
   }
 
   /** HTTP/3 can only be off (no QUIC in the nodes' nginx): `true` is a field error, not a no-op. */
-  async setHttp3(operatorId: number, id: number, enable: boolean, locale: Locale): Promise<ZoneSettings> {
+  async setHttp3(operatorId: number, id: number, enable: boolean): Promise<ZoneSettings> {
     const settings = await this.settings(operatorId, id);
-    if (enable) throw invalidFields(locale, [{ field: 'enable', key: 'http3Unsupported' }]);
+    if (enable) throw invalidFields([{ field: 'enable', key: 'http3Unsupported' }]);
     return settings;
   }
 
@@ -129,13 +129,7 @@ export class ZonesService {
    * nodes go on its default line under the group lines' own rule (placeOnLine): a node serves the
    * group's port type (a new node serves 7 until PUT client/nodes/portType says 4).
    */
-  async initializeNodes(
-    operatorId: number,
-    ids: number[],
-    zoneId: number,
-    groupId: number | undefined,
-    locale: Locale,
-  ): Promise<void> {
+  async initializeNodes(operatorId: number, ids: number[], zoneId: number, groupId: number | undefined): Promise<void> {
     await this.get(operatorId, zoneId);
     const unique = [...new Set(ids)];
     await this.deps.transactions.run(async () => {
@@ -152,10 +146,7 @@ export class ZonesService {
         const lines = this.deps.groupLines;
         const group = await lines.lockGroup(operatorId, zoneId, groupId);
         if (!group) throw new AppError(101018);
-        await placeOnLine(lines, 'nodes', { operatorId, zoneId, groupId }, group.portType, DEFAULT_LINE, unique, {
-          field: 'ids',
-          locale,
-        });
+        await placeOnLine(lines, 'nodes', { operatorId, zoneId, groupId }, group.portType, DEFAULT_LINE, unique, 'ids');
         // The new nodes take the sites of the products using the group.
         await nodesStillFit();
       }
