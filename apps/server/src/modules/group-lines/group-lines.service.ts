@@ -58,8 +58,9 @@ export class GroupLinesService {
 
   /** The operator's group in this zone (101018 otherwise), locked for the transaction when `lock`. */
   private async group(s: Scope, groupId: number, lock = true) {
-    const find = lock ? this.lines.lockGroup : this.lines.findGroup;
-    const group = await find.call(this.lines, s.operatorId, s.zoneId, groupId);
+    const group = lock
+      ? await this.lines.lockGroup(s.operatorId, s.zoneId, groupId)
+      : await this.lines.findGroup(s.operatorId, s.zoneId, groupId);
     if (!group) throw new AppError(101018);
     return group;
   }
