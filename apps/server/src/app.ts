@@ -69,6 +69,7 @@ import { NodeCommandsService } from './modules/nodes/node-commands.service.js';
 import { bindNodeOperationRoutes } from './modules/nodes/node-operations.routes.js';
 import { NodeSettingsService } from './modules/nodes/node-settings.service.js';
 import { createNodeAuthenticator } from './modules/nodes/node-signature.js';
+import { NodeUpgradeRepository } from './modules/nodes/node-upgrade.repository.js';
 import { bindNodeUpgradeRoutes } from './modules/nodes/node-upgrade.routes.js';
 import { NodeUpgradeService } from './modules/nodes/node-upgrade.service.js';
 import { NodesRepository } from './modules/nodes/nodes.repository.js';
@@ -81,19 +82,24 @@ import { PermissionResolver } from './modules/roles/permission-resolver.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
 import { bindRoleRoutes } from './modules/roles/roles.routes.js';
 import { RolesService } from './modules/roles/roles.service.js';
+import { edgeModulesOf } from './modules/site-modules/edge-modules.js';
 import { bindSiteModuleRoutes } from './modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from './modules/site-modules/site-modules.service.js';
+import { edgeStreamPorts } from './modules/site-ports/edge-stream-ports.js';
 import { bindSitePortRoutes } from './modules/site-ports/site-ports.routes.js';
 import { SitePortsService } from './modules/site-ports/site-ports.service.js';
+import { edgeSiteSettings } from './modules/site-settings/site-settings.edge.js';
 import { bindSiteSettingRoutes } from './modules/site-settings/site-settings.routes.js';
 import { SiteSettingsService } from './modules/site-settings/site-settings.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
 import { bindSiteCacheRoutes } from './modules/sites/site-cache.routes.js';
-import { SiteCacheService } from './modules/sites/site-cache.service.js';
+import { edgeCachePolicies, SiteCacheService } from './modules/sites/site-cache.service.js';
 import { SitesRepository } from './modules/sites/sites.repository.js';
 import { bindSiteRoutes } from './modules/sites/sites.routes.js';
 import { SitesService } from './modules/sites/sites.service.js';
 import { NodeCapacity } from './modules/snapshots/node-capacity.js';
+import { NodeCapacityRepository } from './modules/snapshots/node-capacity.repository.js';
+import { SnapshotRepository } from './modules/snapshots/snapshot.repository.js';
 import { SnapshotBuilder } from './modules/snapshots/snapshot-builder.js';
 import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import { bindSubNodeRoutes } from './modules/sub-nodes/sub-nodes.routes.js';
@@ -291,9 +297,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) changes.bump();
   });
-  const capacity = new NodeCapacity(options.config.nodeDomainLimit);
+  const capacity = new NodeCapacity(options.config.nodeDomainLimit, new NodeCapacityRepository(db));
+  // What each feature puts into a node's data plane: its *.edge.ts projection.
+  const operatorNginx = new OperatorNginxService(db);
   const snapshots = new SnapshotsService(
-    new SnapshotBuilder(db, box, { domains: capacity.domainLimit }),
+    new SnapshotBuilder(
+      new SnapshotRepository(db),
+      {
+        streamPorts: (ownerId, nodeGroups, listenPorts, now) =>
+          edgeStreamPorts(db, ownerId, nodeGroups, listenPorts, now),
+        cachePolicies: (siteIds) => edgeCachePolicies(db, siteIds),
+        modules: (domainIds) => edgeModulesOf(db, domainIds),
+        siteSettings: (siteIds) => edgeSiteSettings(db, siteIds),
+        nginxTuning: (ownerId) => operatorNginx.tuning(ownerId),
+      },
+      box,
+      { domains: capacity.domainLimit },
+    ),
     changes,
     clock,
     (nodeId, problem) => app.log.warn({ nodeId, problem }, 'node snapshot incomplete'),
@@ -306,7 +326,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const nodeCommands = new NodeCommandsService(db, commandsRepo, new ConfigChanges(), clock);
   app.addHook('preClose', async () => nodeCommands.close());
   const releases = new AgentReleases(options.config.agentReleaseDir, options.config.version);
-  const upgrades = new NodeUpgradeService(db, releases, nodeCommands, commandsRepo, clock);
+  const upgrades = new NodeUpgradeService(new NodeUpgradeRepository(db), releases, nodeCommands, commandsRepo, clock);
   bindNodeRoutes(
     binder,
     nodesService,

@@ -1,14 +1,15 @@
 import {
-  type CacheUrlResult,
   type EdgeCommand,
   NODE_COMMAND_EXPIRY_SECONDS,
   type NodeCommand,
+  type NodeCommandResultIn,
   type NodeCommandType,
 } from '@rampart/contract';
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import { presentEdgeCommand, presentNodeCommand } from './node-commands.presenter.js';
 import { type NodeCommandRow, NodeCommandsRepository } from './node-commands.repository.js';
 import { NodesRepository } from './nodes.repository.js';
 
@@ -16,36 +17,6 @@ import { NodesRepository } from './nodes.repository.js';
 const RECHECK_MS = 5000;
 /** Most commands handed to a node in one answer. */
 const TAKE_LIMIT = 100;
-
-export function presentNodeCommand(row: NodeCommandRow): NodeCommand {
-  return {
-    id: row.id,
-    nodeId: row.nodeId,
-    type: row.type,
-    status: row.status,
-    message: row.message,
-    createdAt: row.createdAt.toISOString(),
-    sentAt: row.sentAt?.toISOString() ?? null,
-    finishedAt: row.finishedAt?.toISOString() ?? null,
-    results: row.results,
-  };
-}
-
-/** The command as the agent receives it: each type's payload, as the queuing call stored it. */
-function presentEdgeCommand(row: NodeCommandRow): EdgeCommand {
-  const { id, type, payload } = row;
-  switch (type) {
-    case 'upgrade':
-      return { id, type, payload: { version: String(payload.version) } };
-    case 'clearCache':
-      return { id, type, payload: { epoch: Number(payload.epoch) } };
-    case 'purgeUrls':
-    case 'preheat':
-      return { id, type, payload: { urls: (payload.urls as string[]) ?? [] } };
-    default:
-      return { id, type, payload: {} };
-  }
-}
 
 /** Told about commands that ended (answered or expired), e.g. to end an upgrade. */
 export type CommandsFinished = (rows: NodeCommandRow[]) => Promise<void>;
@@ -147,11 +118,7 @@ export class NodeCommandsService {
   }
 
   /** Records a node's result for one of its sent commands; anything else is 101018. */
-  async report(
-    nodeId: number,
-    id: number,
-    result: { ok: boolean; message: string; results?: CacheUrlResult[] | undefined },
-  ): Promise<void> {
+  async report(nodeId: number, id: number, result: NodeCommandResultIn): Promise<void> {
     const now = new Date(this.clock());
     await this.expire(nodeId, now);
     const done = await this.commands.finish(

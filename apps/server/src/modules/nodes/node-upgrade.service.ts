@@ -1,23 +1,16 @@
-import { compareAgentVersions, type NodeCommand, type NodeUpgradeLog, type NodeUpgradeStage } from '@rampart/contract';
+import {
+  compareAgentVersions,
+  type NodeCommand,
+  type NodeUpgradeProgressIn,
+  type NodeUpgradeStage,
+} from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { AgentReleases } from './agent-releases.js';
 import type { NodeCommandRow, NodeCommandsRepository } from './node-commands.repository.js';
 import type { NodeCommandsService } from './node-commands.service.js';
-import { type NodeUpgradeLogRow, NodeUpgradeRepository } from './node-upgrade.repository.js';
-
-export function presentUpgradeLog(row: NodeUpgradeLogRow): NodeUpgradeLog {
-  return {
-    id: row.id,
-    nodeId: row.nodeId,
-    commandId: row.commandId,
-    version: row.version,
-    stage: row.stage,
-    message: row.message,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
+import { presentUpgradeLog } from './node-upgrade.presenter.js';
+import { NodeUpgradeRepository } from './node-upgrade.repository.js';
 
 /**
  * Node upgrades: queues `upgrade` commands for the release this control plane serves, records each
@@ -25,16 +18,13 @@ export function presentUpgradeLog(row: NodeUpgradeLogRow): NodeUpgradeLog {
  * its command fails or expires (failed).
  */
 export class NodeUpgradeService {
-  private readonly repo: NodeUpgradeRepository;
-
   constructor(
-    db: Db,
+    private readonly repo: NodeUpgradeRepository,
     private readonly releases: AgentReleases,
     private readonly commands: NodeCommandsService,
     private readonly commandRows: NodeCommandsRepository,
     private readonly clock: Clock,
   ) {
-    this.repo = new NodeUpgradeRepository(db);
     commands.onFinished((rows) => this.commandsEnded(rows));
   }
 
@@ -70,7 +60,7 @@ export class NodeUpgradeService {
   }
 
   /** A stage an agent reports for one of its running upgrade commands; anything else is 101018. */
-  async progress(nodeId: number, input: { commandId: number; stage: NodeUpgradeStage; message: string }) {
+  async progress(nodeId: number, input: NodeUpgradeProgressIn) {
     const command = await this.commandRows.findSent(nodeId, input.commandId, 'upgrade');
     if (!command) throw new AppError(101018, { extra: { reason: 'not a running upgrade of this node' } });
     await this.repo.insertLogs([this.log(command, input.stage, input.message)]);

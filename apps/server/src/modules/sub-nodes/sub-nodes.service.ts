@@ -1,18 +1,15 @@
 import { isIPv6 } from 'node:net';
-import { SUB_NODE_LIMIT, type SubNode } from '@rampart/contract';
+import { SUB_NODE_LIMIT, type SubNode, type SubNodeIpIn } from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { NodesRepository } from '../nodes/nodes.repository.js';
-import { type SubNodeRow, SubNodesRepository } from './sub-nodes.repository.js';
+import { presentSubNode } from './sub-nodes.presenter.js';
+import { SubNodesRepository } from './sub-nodes.repository.js';
 
 /** One spelling per address: IPv6 in the compressed lower-case form (as a URL host prints it). */
 export function canonicalIp(ip: string): string {
   return isIPv6(ip) ? new URL(`http://[${ip}]/`).hostname.slice(1, -1) : ip;
-}
-
-function present(row: SubNodeRow): SubNode {
-  return { id: row.id, nodeId: row.nodeId, ip: row.ip, memo: row.memo, createdAt: row.createdAt.toISOString() };
 }
 
 /**
@@ -47,7 +44,9 @@ export class SubNodesService {
   }
 
   async list(operatorId: number, zoneId: number, nodeId: number): Promise<SubNode[]> {
-    return this.inTx(operatorId, zoneId, nodeId, async (repo) => (await repo.list(operatorId, nodeId)).map(present));
+    return this.inTx(operatorId, zoneId, nodeId, async (repo) =>
+      (await repo.list(operatorId, nodeId)).map(presentSubNode),
+    );
   }
 
   /** All or none: 101025 when an address repeats or is used, 202002 past the node's limit. */
@@ -60,7 +59,7 @@ export class SubNodesService {
         throw new AppError(202002, { extra: { limit: SUB_NODE_LIMIT } });
       }
       await this.refuseTaken(repo, operatorId, wanted);
-      return (await repo.insert(operatorId, nodeId, wanted, memo.trim())).map(present);
+      return (await repo.insert(operatorId, nodeId, wanted, memo.trim())).map(presentSubNode);
     });
   }
 
@@ -74,18 +73,13 @@ export class SubNodesService {
     });
   }
 
-  async updateIp(
-    operatorId: number,
-    zoneId: number,
-    nodeId: number,
-    body: { id: number; ip: string; memo?: string | undefined },
-  ): Promise<SubNode> {
+  async updateIp(operatorId: number, zoneId: number, nodeId: number, body: SubNodeIpIn): Promise<SubNode> {
     const ip = canonicalIp(body.ip);
     return this.inTx(operatorId, zoneId, nodeId, async (repo) => {
       await this.refuseTaken(repo, operatorId, [ip], body.id);
       const row = await repo.update(operatorId, nodeId, body.id, { ip, memo: body.memo?.trim() });
       if (!row) throw new AppError(101018);
-      return present(row);
+      return presentSubNode(row);
     });
   }
 }

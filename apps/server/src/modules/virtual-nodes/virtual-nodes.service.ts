@@ -1,4 +1,10 @@
-import type { Locale, VirtualNode, VirtualNodeRecord } from '@rampart/contract';
+import type {
+  Locale,
+  VirtualNode,
+  VirtualNodeCreateIn,
+  VirtualNodeRecord,
+  VirtualNodeUpdateIn,
+} from '@rampart/contract';
 import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -6,33 +12,8 @@ import { invalidFields } from '../../platform/http/validation.js';
 import { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
 import { NodeCapacity } from '../snapshots/node-capacity.js';
 import type { ZonesRepository } from '../zones/zones.repository.js';
-import { type VirtualNodeRow, VirtualNodesRepository } from './virtual-nodes.repository.js';
-
-export function presentVirtualNode(row: VirtualNodeRow): VirtualNode {
-  return {
-    id: row.id,
-    zoneId: row.zoneId,
-    name: row.name,
-    portType: row.portType,
-    memo: row.memo,
-    recordCount: row.recordCount,
-    lineCount: row.lineCount,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-type RecordRow = Awaited<ReturnType<VirtualNodesRepository['records']>>['rows'][number];
-function presentRecord(row: RecordRow): VirtualNodeRecord {
-  return {
-    id: row.id,
-    type: row.type,
-    value: row.value,
-    nodeId: row.nodeId,
-    nodeName: row.nodeName ?? '',
-    ips: row.ips ?? [],
-    createdAt: row.createdAt.toISOString(),
-  };
-}
+import { presentVirtualNode, presentVirtualNodeRecord } from './virtual-nodes.presenter.js';
+import { VirtualNodesRepository } from './virtual-nodes.repository.js';
 
 type Scope = { operatorId: number; zoneId: number };
 
@@ -68,7 +49,7 @@ export class VirtualNodesService {
     return presentVirtualNode(row);
   }
 
-  async create(s: Scope, input: { name: string; portType: 7 | 4; memo: string }): Promise<VirtualNode> {
+  async create(s: Scope, input: VirtualNodeCreateIn): Promise<VirtualNode> {
     await this.zone(s);
     try {
       const id = await this.repo().insert({
@@ -84,7 +65,7 @@ export class VirtualNodesService {
     }
   }
 
-  async update(s: Scope, input: { id: number; name: string; memo: string }): Promise<VirtualNode> {
+  async update(s: Scope, input: VirtualNodeUpdateIn): Promise<VirtualNode> {
     try {
       const values = { name: input.name.trim(), memo: input.memo };
       if (!(await this.repo().update(s.operatorId, s.zoneId, input.id, values))) throw new AppError(101018);
@@ -115,7 +96,7 @@ export class VirtualNodesService {
   async records(s: Scope, id: number, page: number, pageSize: number) {
     await this.get(s, id);
     const { rows, total } = await this.repo().records(id, page, pageSize);
-    return { data: rows.map(presentRecord), total };
+    return { data: rows.map(presentVirtualNodeRecord), total };
   }
 
   /** A CNAME must be a name's only record (RFC 1034 §3.6.2): refused next to any other record. */
@@ -129,7 +110,7 @@ export class VirtualNodesService {
     const { rows } = await this.repo().records(id, 1, 1);
     const row = rows.find((r) => r.id === recordId);
     if (!row) throw new Error('record vanished after insert');
-    return presentRecord(row);
+    return presentVirtualNodeRecord(row);
   }
 
   /** All or none: initialised nodes of the operator that serve the virtual node's port type. */
