@@ -47,6 +47,7 @@ import { bindDomainProofRoutes } from './modules/domains/domain-proof.routes.js'
 import { DomainProofService } from './modules/domains/domain-proof.service.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
 import { DomainsService, UserDomainsService } from './modules/domains/domains.service.js';
+import { GroupLinesRepository } from './modules/group-lines/group-lines.repository.js';
 import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
 import { GroupLinesService } from './modules/group-lines/group-lines.service.js';
 import { GroupsRepository } from './modules/groups/groups.repository.js';
@@ -102,11 +103,13 @@ import { NodeCapacityRepository } from './modules/snapshots/node-capacity.reposi
 import { SnapshotRepository } from './modules/snapshots/snapshot.repository.js';
 import { SnapshotBuilder } from './modules/snapshots/snapshot-builder.js';
 import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
+import { SubNodesRepository } from './modules/sub-nodes/sub-nodes.repository.js';
 import { bindSubNodeRoutes } from './modules/sub-nodes/sub-nodes.routes.js';
 import { SubNodesService } from './modules/sub-nodes/sub-nodes.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
+import { VirtualNodesRepository } from './modules/virtual-nodes/virtual-nodes.repository.js';
 import { bindVirtualNodeRoutes } from './modules/virtual-nodes/virtual-nodes.routes.js';
 import { VirtualNodesService } from './modules/virtual-nodes/virtual-nodes.service.js';
 import { bindOperatorNginxRoutes, OperatorNginxService } from './modules/zones/operator-nginx.service.js';
@@ -323,7 +326,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const monitorStatus = new MonitorStatusService(new MonitorStatusRepository(db));
   // Queued node commands wake the agents' command polls, as configuration changes wake snapshot polls.
   const commandsRepo = new NodeCommandsRepository(db);
-  const nodeCommands = new NodeCommandsService(db, commandsRepo, new ConfigChanges(), clock);
+  const nodeCommands = new NodeCommandsService(commandsRepo, nodesRepo, transactions, new ConfigChanges(), clock);
   app.addHook('preClose', async () => nodeCommands.close());
   const releases = new AgentReleases(options.config.agentReleaseDir, options.config.version);
   const upgrades = new NodeUpgradeService(new NodeUpgradeRepository(db), releases, nodeCommands, commandsRepo, clock);
@@ -335,18 +338,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (node, version) => upgrades.reported(node.nodeId, node.ownerId, version),
     (operatorId, nodeIds) => monitorStatus.statesOf(operatorId, nodeIds),
   );
-  bindNodeUpgradeRoutes(binder, nodesService, upgrades, releases);
+  bindNodeUpgradeRoutes(binder, upgrades, releases);
   const zonesRepo = new ZonesRepository(db);
-  const nodeSettings = new NodeSettingsService(db, nodesRepo, zonesRepo);
+  const nodeSettings = new NodeSettingsService(nodesRepo, zonesRepo, transactions);
   bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
-  bindSubNodeRoutes(binder, new SubNodesService(db), nodesService);
+  bindSubNodeRoutes(binder, new SubNodesService(new SubNodesRepository(db), nodesRepo, transactions));
   const zonesService = new ZonesService(db, zonesRepo, capacity);
   bindZoneRoutes(binder, zonesService, nodesService);
   bindZoneSettingRoutes(binder, new ZoneSettingsService(db, zonesService, clock), nodesService);
   bindOperatorNginxRoutes(binder, new OperatorNginxService(db), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo), nodesService);
   bindGroupLineRoutes(binder, new GroupLinesService(db, capacity), nodesService);
-  bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo, capacity), nodesService);
+  bindVirtualNodeRoutes(
+    binder,
+    new VirtualNodesService(
+      new VirtualNodesRepository(db),
+      zonesRepo,
+      new GroupLinesRepository(db),
+      capacity,
+      transactions,
+    ),
+  );
   const productsRepo = new ProductsRepository(db);
   bindProductRoutes(binder, new ProductsService(db, productsRepo, capacity), nodesService);
   const sitesRepo = new SitesRepository(db);

@@ -10,7 +10,7 @@ import type { AgentReleases } from './agent-releases.js';
 import type { NodeCommandRow, NodeCommandsRepository } from './node-commands.repository.js';
 import type { NodeCommandsService } from './node-commands.service.js';
 import { presentUpgradeLog } from './node-upgrade.presenter.js';
-import { NodeUpgradeRepository } from './node-upgrade.repository.js';
+import type { NodeUpgradeRepository } from './node-upgrade.repository.js';
 
 /**
  * Node upgrades: queues `upgrade` commands for the release this control plane serves, records each
@@ -45,16 +45,15 @@ export class NodeUpgradeService {
     const unique = [...new Set(ids)];
     return this.commands.queue(operatorId, unique, 'upgrade', undefined, {
       payload: { version },
-      within: async (tx, rows) => {
-        const repo = new NodeUpgradeRepository(tx);
-        const newer = (await repo.versions(operatorId, unique))
+      within: async (rows) => {
+        const newer = (await this.repo.versions(operatorId, unique))
           .filter((n) => compareAgentVersions(n.version, version) === 1)
           .map((n) => n.id);
         if (newer.length > 0) {
           throw new AppError(202008, { extra: { reason: 'nodes run a newer version', version, nodeIDs: newer } });
         }
-        await repo.start(operatorId, unique, version);
-        await repo.insertLogs(rows.map((row) => this.log(row, 'queued', `upgrade to ${version} queued`)));
+        await this.repo.start(operatorId, unique, version);
+        await this.repo.insertLogs(rows.map((row) => this.log(row, 'queued', `upgrade to ${version} queued`)));
       },
     });
   }
