@@ -31,7 +31,7 @@ export class NodeCapacity {
 
   /** Runs in the current transaction (the injected repository's scoped database). */
   before(ownerId: number, scope: CapacityScope, options?: CapacityOptions): Promise<CapacityCheck>;
-  /** @deprecated Transitional: a service's own `db.transaction`; use the form without `tx` inside `transactions.run`. */
+  /** @deprecated Transitional, for services still handing a database around: the form without it runs in `transactions.run`. */
   before(tx: Db, ownerId: number, scope: CapacityScope, options?: CapacityOptions): Promise<CapacityCheck>;
   async before(...args: [number, CapacityScope, CapacityOptions?] | [Db, number, CapacityScope, CapacityOptions?]) {
     const [repository, ownerId, scope, options = {}] =
