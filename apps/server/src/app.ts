@@ -70,6 +70,7 @@ import { NodeCommandsService } from './modules/nodes/node-commands.service.js';
 import { bindNodeOperationRoutes } from './modules/nodes/node-operations.routes.js';
 import { NodeSettingsService } from './modules/nodes/node-settings.service.js';
 import { createNodeAuthenticator } from './modules/nodes/node-signature.js';
+import { NodeUpgradeRepository } from './modules/nodes/node-upgrade.repository.js';
 import { bindNodeUpgradeRoutes } from './modules/nodes/node-upgrade.routes.js';
 import { NodeUpgradeService } from './modules/nodes/node-upgrade.service.js';
 import { NodesRepository } from './modules/nodes/nodes.repository.js';
@@ -82,29 +83,37 @@ import { PermissionResolver } from './modules/roles/permission-resolver.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
 import { bindRoleRoutes } from './modules/roles/roles.routes.js';
 import { RolesService } from './modules/roles/roles.service.js';
+import { edgeModulesOf } from './modules/site-modules/edge-modules.js';
 import { bindSiteModuleRoutes } from './modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from './modules/site-modules/site-modules.service.js';
+import { edgeStreamPorts } from './modules/site-ports/edge-stream-ports.js';
 import { SitePortsRepository } from './modules/site-ports/site-ports.repository.js';
 import { bindSitePortRoutes } from './modules/site-ports/site-ports.routes.js';
 import { SitePortsService } from './modules/site-ports/site-ports.service.js';
+import { edgeSiteSettings } from './modules/site-settings/site-settings.edge.js';
 import { bindSiteSettingRoutes } from './modules/site-settings/site-settings.routes.js';
 import { SiteSettingsService } from './modules/site-settings/site-settings.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
 import { bindSiteCacheRoutes } from './modules/sites/site-cache.routes.js';
-import { SiteCacheService } from './modules/sites/site-cache.service.js';
+import { edgeCachePolicies, SiteCacheService } from './modules/sites/site-cache.service.js';
 import { SitesRepository } from './modules/sites/sites.repository.js';
 import { bindSiteRoutes } from './modules/sites/sites.routes.js';
 import { SitesService } from './modules/sites/sites.service.js';
 import { NodeCapacity } from './modules/snapshots/node-capacity.js';
+import { NodeCapacityRepository } from './modules/snapshots/node-capacity.repository.js';
+import { SnapshotRepository } from './modules/snapshots/snapshot.repository.js';
 import { SnapshotBuilder } from './modules/snapshots/snapshot-builder.js';
 import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
+import { SubNodesRepository } from './modules/sub-nodes/sub-nodes.repository.js';
 import { bindSubNodeRoutes } from './modules/sub-nodes/sub-nodes.routes.js';
 import { SubNodesService } from './modules/sub-nodes/sub-nodes.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
+import { VirtualNodesRepository } from './modules/virtual-nodes/virtual-nodes.repository.js';
 import { bindVirtualNodeRoutes } from './modules/virtual-nodes/virtual-nodes.routes.js';
 import { VirtualNodesService } from './modules/virtual-nodes/virtual-nodes.service.js';
+import { operatorNginxTuning } from './modules/zones/operator-nginx.edge.js';
 import { bindOperatorNginxRoutes } from './modules/zones/operator-nginx.routes.js';
 import { OperatorNginxService } from './modules/zones/operator-nginx.service.js';
 import { ZoneSettingsRepository } from './modules/zones/zone-settings.repository.js';
@@ -303,9 +312,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) changes.bump();
   });
-  const capacity = new NodeCapacity(options.config.nodeDomainLimit);
+  const capacity = new NodeCapacity(options.config.nodeDomainLimit, new NodeCapacityRepository(db));
+  // What each feature puts into a node's data plane: its *.edge.ts projection.
   const snapshots = new SnapshotsService(
-    new SnapshotBuilder(db, box, { domains: capacity.domainLimit }),
+    new SnapshotBuilder(
+      new SnapshotRepository(db),
+      {
+        streamPorts: (ownerId, nodeGroups, listenPorts, now) =>
+          edgeStreamPorts(db, ownerId, nodeGroups, listenPorts, now),
+        cachePolicies: (siteIds) => edgeCachePolicies(db, siteIds),
+        modules: (domainIds) => edgeModulesOf(db, domainIds),
+        siteSettings: (siteIds) => edgeSiteSettings(db, siteIds),
+        nginxTuning: (ownerId) => operatorNginxTuning(settings, ownerId),
+      },
+      box,
+      { domains: capacity.domainLimit },
+    ),
     changes,
     clock,
     (nodeId, problem) => app.log.warn({ nodeId, problem }, 'node snapshot incomplete'),
@@ -315,10 +337,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const monitorStatus = new MonitorStatusService(new MonitorStatusRepository(db));
   // Queued node commands wake the agents' command polls, as configuration changes wake snapshot polls.
   const commandsRepo = new NodeCommandsRepository(db);
-  const nodeCommands = new NodeCommandsService(db, commandsRepo, new ConfigChanges(), clock);
+  const nodeCommands = new NodeCommandsService(commandsRepo, nodesRepo, transactions, new ConfigChanges(), clock);
   app.addHook('preClose', async () => nodeCommands.close());
   const releases = new AgentReleases(options.config.agentReleaseDir, options.config.version);
-  const upgrades = new NodeUpgradeService(db, releases, nodeCommands, commandsRepo, clock);
+  const upgrades = new NodeUpgradeService(new NodeUpgradeRepository(db), releases, nodeCommands, commandsRepo, clock);
   bindNodeRoutes(
     binder,
     nodesService,
@@ -327,11 +349,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (node, version) => upgrades.reported(node.nodeId, node.ownerId, version),
     (operatorId, nodeIds) => monitorStatus.statesOf(operatorId, nodeIds),
   );
-  bindNodeUpgradeRoutes(binder, nodesService, upgrades, releases);
+  bindNodeUpgradeRoutes(binder, upgrades, releases);
   const zonesRepo = new ZonesRepository(db);
-  const nodeSettings = new NodeSettingsService(db, nodesRepo, zonesRepo);
+  const nodeSettings = new NodeSettingsService(nodesRepo, zonesRepo, transactions);
   bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
-  bindSubNodeRoutes(binder, new SubNodesService(db), nodesService);
+  bindSubNodeRoutes(binder, new SubNodesService(new SubNodesRepository(db), nodesRepo, transactions));
   const zoneSettingsRepo = new ZoneSettingsRepository(db);
   const groupLinesRepo = new GroupLinesRepository(db);
   const zonesService = new ZonesService(zonesRepo, {
@@ -340,7 +362,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     nodes: nodesRepo,
     groupLines: groupLinesRepo,
     transactions,
-    db,
     capacity,
   });
   bindZoneRoutes(binder, zonesService);
@@ -354,10 +375,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindZoneSettingRoutes(binder, zoneSettings);
   bindOperatorNginxRoutes(binder, new OperatorNginxService(settings, transactions));
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo));
-  bindGroupLineRoutes(binder, new GroupLinesService(groupLinesRepo, transactions, db, capacity));
-  bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo, capacity), nodesService);
+  bindGroupLineRoutes(binder, new GroupLinesService(groupLinesRepo, transactions, capacity));
+  bindVirtualNodeRoutes(
+    binder,
+    new VirtualNodesService(new VirtualNodesRepository(db), zonesRepo, groupLinesRepo, capacity, transactions),
+  );
   const productsRepo = new ProductsRepository(db);
-  bindProductRoutes(binder, new ProductsService(productsRepo, transactions, db, capacity));
+  bindProductRoutes(binder, new ProductsService(productsRepo, transactions, capacity));
   const sitesRepo = new SitesRepository(db);
   bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo, capacity), nodesService);
   const siteAccess = new SiteAccess(sitesRepo);

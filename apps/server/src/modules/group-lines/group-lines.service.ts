@@ -1,5 +1,4 @@
 import { GROUP_PLACEMENT_LIMIT, type LineCandidateQuery, type PageQuery } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -52,7 +51,6 @@ export class GroupLinesService {
   constructor(
     private readonly lines: GroupLinesRepository,
     private readonly transactions: Transactions,
-    private readonly db: Db,
     private readonly capacity: NodeCapacity,
   ) {}
 
@@ -106,7 +104,7 @@ export class GroupLinesService {
     await this.transactions.run(async () => {
       // The placed nodes take the sites of the products using the group.
       const loads = kind === 'nodes' ? { nodes: unique } : { virtualNodes: unique };
-      const nodesStillFit = await this.capacity.before(this.db, s.operatorId, loads, { nameNode: true });
+      const nodesStillFit = await this.capacity.before(s.operatorId, loads, { nameNode: true });
       const group = await this.group(s, groupId);
       if (kind === 'nodes') {
         const found = await this.lines.nodesInZone(s.operatorId, s.zoneId, unique);

@@ -1,5 +1,4 @@
 import type { Product, ProductIn, ProductUpdateIn } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -18,7 +17,6 @@ export class ProductsService {
   constructor(
     private readonly products: ProductsRepository,
     private readonly transactions: Transactions,
-    private readonly db: Db,
     private readonly capacity: NodeCapacity,
   ) {}
 
@@ -86,7 +84,7 @@ export class ProductsService {
       await this.transactions.run(async () => {
         // The nodes of the new groups take the product's sites.
         const loads = { products: [input.id], groups: [...main, ...backup] };
-        const nodesStillFit = await this.capacity.before(this.db, operatorId, loads, { nameNode: true });
+        const nodesStillFit = await this.capacity.before(operatorId, loads, { nameNode: true });
         const current = await this.products.lock(operatorId, input.id);
         if (!current) throw new AppError(101018);
         // Sites keep the product they have: a limit below them, or a new port type under their L7 domains

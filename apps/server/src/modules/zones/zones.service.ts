@@ -1,6 +1,5 @@
 import type { Zone, ZoneIn, ZoneListQuery, ZoneSettings, ZoneUpdateIn } from '@rampart/contract';
 import { DEFAULT_LINE, DEFAULT_ZONE_PORTS } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -21,7 +20,6 @@ export interface ZonesServiceDeps {
   readonly nodes: NodesRepository;
   readonly groupLines: GroupLinesRepository;
   readonly transactions: Transactions;
-  readonly db: Db;
   readonly capacity: NodeCapacity;
 }
 
@@ -133,12 +131,7 @@ export class ZonesService {
     await this.get(operatorId, zoneId);
     const unique = [...new Set(ids)];
     await this.deps.transactions.run(async () => {
-      const nodesStillFit = await this.deps.capacity.before(
-        this.deps.db,
-        operatorId,
-        { nodes: unique },
-        { nameNode: true },
-      );
+      const nodesStillFit = await this.deps.capacity.before(operatorId, { nodes: unique }, { nameNode: true });
       const moved = await this.zones.initializeNodes(operatorId, unique, zoneId);
       if (moved !== unique.length)
         throw new AppError(101018, { extra: { reason: 'not every node is an uninitialised node of yours' } });
