@@ -251,6 +251,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     productName,
     credentialGuard,
+    options.config.secret,
   );
   const createdRoots = await ensureRootAccounts(accountsRepo, options.config.initPassword);
 

@@ -1,7 +1,7 @@
 import { LOGIN_2FA_TYPES, type Locale, type SelfInfo, type Tier, type TokenSet } from '@rampart/contract';
 import QRCode from 'qrcode';
 import type { Clock } from '../../platform/clock.js';
-import { randomToken, sha256 } from '../../platform/crypto/keys.js';
+import { deriveKey, hmac, randomDigits, randomToken, safeEqual, sha256 } from '../../platform/crypto/keys.js';
 import { hashPassword, isCommonPassword } from '../../platform/crypto/passwords.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { matchTotp, newTotpSecret, otpauthUri } from '../../platform/crypto/totp.js';
@@ -12,15 +12,17 @@ import { invalidFields } from '../../platform/http/validation.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { requireManaged } from '../accounts/account-scope.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
-import { createPasswordLink, createPasswordMail } from './auth.mails.js';
+import { createPasswordLink, createPasswordMail, setupCodeMail } from './auth.mails.js';
 import type { CredentialGuard } from './credential-guard.js';
-import type { RequestMeta } from './login.service.js';
+import { type RequestMeta, TICKET_MAX_SENDS } from './login.service.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import type { TicketsRepository } from './tickets.repository.js';
 import type { TokenService } from './token.service.js';
 
 export const SETUP_TICKET_TTL_MS = 10 * 60 * 1000;
 export const PASSWORD_TOKEN_TTL_MS = 24 * 3600 * 1000;
+/** How long a code mailed for phase 0 works. */
+export const SETUP_CODE_TTL_MS = 10 * 60 * 1000;
 
 /** What the API shows of an account to itself: no hash, no seed. */
 export function presentSelf(row: AccountRow, permissions: ReadonlySet<string>, operator: string | null): SelfInfo {
@@ -43,6 +45,8 @@ export function presentSelf(row: AccountRow, permissions: ReadonlySet<string>, o
 
 /** The caller's own account: profile, password, second factor; and first passwords from e-mailed links. */
 export class AccountService {
+  private readonly codeKey: Buffer;
+
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly sessions: SessionsRepository,
@@ -53,7 +57,10 @@ export class AccountService {
     private readonly clock: Clock,
     private readonly productName: () => Promise<string>,
     private readonly guard: CredentialGuard,
-  ) {}
+    secret: string,
+  ) {
+    this.codeKey = deriveKey(secret, 'setup-code/v1');
+  }
 
   private refuseCommon(password: string, locale: Locale): void {
     if (isCommonPassword(password)) throw invalidFields(locale, [{ field: 'password', key: 'passwordTooCommon' }]);
@@ -114,8 +121,54 @@ export class AccountService {
   // --- second factor set-up: phase 0 (password) → 1 (new seed) → 2 (choice, confirmed) ---
 
   /**
-   * Phase 0: the password and, while an authenticator is on, a current code from it: a session
-   * and the password alone must not be enough to turn the factor off or move it elsewhere.
+   * Before phase 0, while the e-mail second factor is on: mails a code to the account's address.
+   * One live code per account; asking again mails a new one that replaces it, at most
+   * TICKET_MAX_SENDS times in the code's lifetime (then 101029).
+   */
+  async sendSetupCode(caller: Caller, locale: Locale): Promise<void> {
+    const row = caller.account;
+    if (row.login2FAType !== LOGIN_2FA_TYPES.email) throw new AppError(101018);
+    if (!row.email || !(await this.mailer.configured())) throw new AppError(101020);
+    const live = await this.tickets.findLiveTicketOf(row.id, 'setup-code', new Date(this.clock()));
+    if (live && live.sends >= TICKET_MAX_SENDS) throw new AppError(101029, { extra: { max: TICKET_MAX_SENDS } });
+    const keyHash = live?.keyHash ?? sha256(randomToken('sc_'));
+    const code = randomDigits(6);
+    const codeHash = hmac(this.codeKey, `${keyHash}:${code}`);
+    if (live) {
+      await this.tickets.updateTicket(keyHash, { codeHash, sends: live.sends + 1 });
+    } else {
+      await this.tickets.insertTicket({
+        keyHash,
+        purpose: 'setup-code',
+        accountId: row.id,
+        login2FAType: LOGIN_2FA_TYPES.email,
+        codeHash,
+        sends: 1,
+        expiresAt: new Date(this.clock() + SETUP_CODE_TTL_MS),
+      });
+    }
+    try {
+      await this.mailer.send(setupCodeMail(row.email, code, locale, await this.productName()));
+    } catch (error) {
+      throw new AppError(101020, { cause: error });
+    }
+  }
+
+  /**
+   * Whether `code` is the live mailed phase-0 code of the account; a match spends it. Guessing is
+   * bounded by the per-account code throttle (the caller's `requireCode`): a count kept on the
+   * ticket would be rolled back with the refused call's transaction.
+   */
+  private async spendSetupCode(row: AccountRow, code: string): Promise<boolean> {
+    const ticket = await this.tickets.findLiveTicketOf(row.id, 'setup-code', new Date(this.clock()));
+    if (!ticket?.codeHash || !safeEqual(ticket.codeHash, hmac(this.codeKey, `${ticket.keyHash}:${code}`))) return false;
+    return this.tickets.consumeTicket(ticket.keyHash);
+  }
+
+  /**
+   * Phase 0: the password and, while a second factor is on, a code of it (a current one from the
+   * authenticator, or the one mailed by `sendSetupCode`): a session and the password alone must
+   * not be enough to turn the factor off or move it elsewhere.
    */
   async setupPhase0(caller: Caller, input: { password: string; code?: string | undefined }, meta: RequestMeta) {
     const row = caller.account;
@@ -127,6 +180,10 @@ export class AccountService {
         const step = matchTotp(this.box.open(secret), input.code ?? '', this.clock());
         return step !== null && (await this.accounts.acceptTotpStep(row.id, step));
       });
+    } else if (row.login2FAType === LOGIN_2FA_TYPES.email) {
+      const code = input.code;
+      if (!code) throw invalidFields(meta.locale, [{ field: 'code', key: 'required' }]);
+      await this.guard.requireCode(row, 'code', meta.locale, () => this.spendSetupCode(row, code));
     }
     const onePassKey = randomToken('sk_');
     await this.tickets.insertTicket({

@@ -73,6 +73,10 @@ export function bindAuthRoutes(
   binder.bind(r.totpPhase0, async ({ body }, ctx) => ({
     data: await account.setupPhase0(caller(ctx.caller), body, meta(ctx.request)),
   }));
+  binder.bind(r.totpPhase0Code, async (_input, ctx) => {
+    await account.sendSetupCode(caller(ctx.caller), meta(ctx.request).locale);
+    return { data: true as const };
+  });
   binder.bind(r.totpPhase1, async ({ body }, ctx) => ({
     data: await account.setupPhase1(caller(ctx.caller), body.onePassKey),
   }));
