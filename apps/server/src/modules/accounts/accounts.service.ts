@@ -20,30 +20,7 @@ import { FailureThrottle, throttledError } from '../auth/login-throttle.js';
 import { SessionsRepository } from '../auth/sessions.repository.js';
 import { TicketsRepository } from '../auth/tickets.repository.js';
 import { parentForTier, requireManaged } from './account-scope.js';
-
-export function presentAccount(row: AccountRow, subCount: number, role: ManagedAccount['role'] = null): ManagedAccount {
-  return {
-    id: row.id,
-    auth: row.tier,
-    account: row.account,
-    name: row.name,
-    email: row.email,
-    status: row.status,
-    isRoot: row.isRoot,
-    hasPassword: row.passwordHash !== null,
-    login2FAType: row.login2FAType,
-    maxLogExportTimes: row.maxLogExportTimes,
-    zoneLimit: isOperator(row) ? row.zoneLimit : 0,
-    subCount,
-    role,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-/** An operator: the top account of the client tier (the zone limit is its own). */
-function isOperator(row: Pick<AccountRow, 'tier' | 'isRoot'>): boolean {
-  return row.tier === 'client' && row.isRoot;
-}
+import { isOperator, presentAccount } from './accounts.presenter.js';
 
 /** The zone limit is the admin's to set, and only an operator's (101003 on `zoneLimit` otherwise). */
 function checkZoneLimit(

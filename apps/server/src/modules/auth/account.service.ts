@@ -11,6 +11,7 @@ import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { requireManaged } from '../accounts/account-scope.js';
+import { presentSelf } from './account.presenter.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
 import { createPasswordLink, createPasswordMail, setupCodeMail } from './auth.mails.js';
 import type { CredentialGuard } from './credential-guard.js';
@@ -23,25 +24,6 @@ export const SETUP_TICKET_TTL_MS = 10 * 60 * 1000;
 export const PASSWORD_TOKEN_TTL_MS = 24 * 3600 * 1000;
 /** How long a code mailed for phase 0 works. */
 export const SETUP_CODE_TTL_MS = 10 * 60 * 1000;
-
-/** What the API shows of an account to itself: no hash, no seed. */
-export function presentSelf(row: AccountRow, permissions: ReadonlySet<string>, operator: string | null): SelfInfo {
-  return {
-    id: row.id,
-    auth: row.tier,
-    account: row.account,
-    email: row.email,
-    name: row.name,
-    status: row.status,
-    isRoot: row.isRoot,
-    dnsType: row.dnsType,
-    maxLogExportTimes: row.maxLogExportTimes,
-    login2FAType: row.login2FAType as SelfInfo['login2FAType'],
-    permissions: [...permissions].sort(),
-    operator,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 /** The caller's own account: profile, password, second factor; and first passwords from e-mailed links. */
 export class AccountService {

@@ -1,21 +1,10 @@
-import { assignablePermissions, type Locale, metaRolesOf, type Role } from '@rampart/contract';
+import { assignablePermissions, type Locale, metaRolesOf, type Role, type RoleIn } from '@rampart/contract';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import type { RoleRow, RolesRepository } from './roles.repository.js';
-
-function present(row: { role: RoleRow; accounts: number }): Role {
-  return {
-    id: row.role.id,
-    name: row.role.name,
-    remark: row.role.remark,
-    permissions: [...row.role.permissions].sort(),
-    accounts: row.accounts,
-    createdAt: row.role.createdAt.toISOString(),
-    updatedAt: row.role.updatedAt.toISOString(),
-  };
-}
+import { presentRole } from './roles.presenter.js';
+import type { RolesRepository } from './roles.repository.js';
 
 /**
  * Keys a caller may put in a role or an API token: keys of its tier (101003 `permissions`
@@ -35,7 +24,7 @@ export class RolesService {
 
   async list(caller: Caller, query: { name?: string | undefined; page: number; pageSize: number }) {
     const { rows, total } = await this.roles.list(caller.accountId, query.name, query.page, query.pageSize);
-    return { data: rows.map(present), total };
+    return { data: rows.map(presentRole), total };
   }
 
   /** The keys of the caller's tier it holds, grouped as its console's menus. */
@@ -46,7 +35,7 @@ export class RolesService {
     return { data: groups, total: groups.length };
   }
 
-  async create(caller: Caller, body: { name: string; remark: string; permissions: string[] }, locale: Locale) {
+  async create(caller: Caller, body: RoleIn, locale: Locale) {
     checkGrantable(caller, body.permissions, locale);
     try {
       const id = await this.roles.insert({
@@ -62,12 +51,7 @@ export class RolesService {
     }
   }
 
-  async update(
-    caller: Caller,
-    id: number,
-    body: { name: string; remark: string; permissions: string[] },
-    locale: Locale,
-  ) {
+  async update(caller: Caller, id: number, body: RoleIn, locale: Locale) {
     if (!(await this.roles.find(caller.accountId, id))) throw new AppError(101018);
     checkGrantable(caller, body.permissions, locale);
     try {
@@ -98,6 +82,6 @@ export class RolesService {
   private async get(caller: Caller, id: number): Promise<Role> {
     const row = await this.roles.find(caller.accountId, id);
     if (!row) throw new AppError(101018);
-    return present(row);
+    return presentRole(row);
   }
 }
