@@ -376,7 +376,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindSitePortRoutes(binder, new SitePortsService(db, siteAccess, options.config.allowPrivateOrigins));
   bindAccountRoutes(
     binder,
-    new AccountsService(db, accountsRepo, mailer, clock, productName),
+    new AccountsService(accountsRepo, sessionsRepo, ticketsRepo, transactions, mailer, clock, productName),
     (origin) => options.config.publicUrl ?? origin,
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);

@@ -318,6 +318,13 @@ export const registerPassword = defineRoute({
   response: ok,
 });
 
+/** Service inputs: the parsed bodies of the routes above. */
+export type UpdateSelfIn = z.output<typeof updateSelf.request.body>;
+export type ChangePasswordIn = z.output<typeof changePassword.request.body>;
+export type SetAccountPasswordIn = z.output<typeof setSubAccountPassword.request.body>;
+export type SetupPhase0In = z.output<typeof totpPhase0.request.body>;
+export type SetupPhase2In = z.output<typeof totpPhase2.request.body>;
+
 export const authRoutes = {
   requestLogin,
   login,

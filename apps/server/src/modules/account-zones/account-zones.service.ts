@@ -1,6 +1,7 @@
 import type { AccountZones } from '@rampart/contract';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { Caller, TransactionRunner } from '../../platform/http/bind-route.js';
+import type { Caller } from '../../platform/http/bind-route.js';
 import { requireManaged } from '../accounts/account-scope.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import type { AccountZonesRepository } from './account-zones.repository.js';
@@ -10,7 +11,7 @@ export class AccountZonesService {
   constructor(
     private readonly repo: AccountZonesRepository,
     private readonly accounts: AccountsRepository,
-    private readonly transactions: TransactionRunner,
+    private readonly transactions: Transactions,
   ) {}
 
   /** A sub-account of the caller's tier (an operator's sub-account) that the caller manages. */

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiToken, ApiTokenIn, Locale, Tier } from '@rampart/contract';
+import type { ApiToken, ApiTokenIn, Tier } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { Caller, TransactionRunner } from '../../platform/http/bind-route.js';
+import type { Caller } from '../../platform/http/bind-route.js';
 import type { SessionsRepository } from '../auth/sessions.repository.js';
 import type { TokenService } from '../auth/token.service.js';
 import { checkGrantable } from '../roles/roles.service.js';
@@ -24,7 +25,7 @@ export class ApiTokensService {
   constructor(
     private readonly repo: ApiTokensRepository,
     private readonly sessions: SessionsRepository,
-    private readonly transactions: TransactionRunner,
+    private readonly transactions: Transactions,
     private readonly tokens: TokenService,
     private readonly clock: Clock,
   ) {}
@@ -34,8 +35,8 @@ export class ApiTokensService {
     return { data: rows.map((r) => presentApiToken(r.token, r.revokedAt)), total };
   }
 
-  async create(caller: Caller, body: ApiTokenIn, locale: Locale): Promise<ApiToken & { token: string }> {
-    if (body.permissions) checkGrantable(caller, body.permissions, locale);
+  async create(caller: Caller, body: ApiTokenIn): Promise<ApiToken & { token: string }> {
+    if (body.permissions) checkGrantable(caller, body.permissions);
     const token = randomToken(TOKEN_PREFIX);
     const sessionId = randomUUID();
     const row = await this.transactions.run(async () => {

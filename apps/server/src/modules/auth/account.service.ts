@@ -1,4 +1,15 @@
-import { LOGIN_2FA_TYPES, type Locale, type SelfInfo, type Tier, type TokenSet } from '@rampart/contract';
+import {
+  type ChangePasswordIn,
+  LOGIN_2FA_TYPES,
+  type Locale,
+  type SelfInfo,
+  type SetAccountPasswordIn,
+  type SetupPhase0In,
+  type SetupPhase2In,
+  type Tier,
+  type TokenSet,
+  type UpdateSelfIn,
+} from '@rampart/contract';
 import QRCode from 'qrcode';
 import type { Clock } from '../../platform/clock.js';
 import { deriveKey, hmac, randomDigits, randomToken, safeEqual, sha256 } from '../../platform/crypto/keys.js';
@@ -44,8 +55,8 @@ export class AccountService {
     this.codeKey = deriveKey(secret, 'setup-code/v1');
   }
 
-  private refuseCommon(password: string, locale: Locale): void {
-    if (isCommonPassword(password)) throw invalidFields(locale, [{ field: 'password', key: 'passwordTooCommon' }]);
+  private refuseCommon(password: string): void {
+    if (isCommonPassword(password)) throw invalidFields([{ field: 'password', key: 'passwordTooCommon' }]);
   }
 
   async self(caller: Caller): Promise<SelfInfo> {
@@ -56,11 +67,7 @@ export class AccountService {
     );
   }
 
-  async updateSelf(
-    caller: Caller,
-    input: { name: string; email: string; password?: string | undefined },
-    meta: RequestMeta,
-  ) {
+  async updateSelf(caller: Caller, input: UpdateSelfIn, meta: RequestMeta) {
     const row = caller.account;
     const emailChanged = input.email.toLowerCase() !== row.email.toLowerCase();
     if (emailChanged) {
@@ -79,23 +86,19 @@ export class AccountService {
   }
 
   /** Changes the caller's password, ends every session of the account and starts a new one for the caller. */
-  async changePassword(
-    caller: Caller,
-    input: { oldPassword: string; password: string },
-    meta: RequestMeta,
-  ): Promise<TokenSet> {
+  async changePassword(caller: Caller, input: ChangePasswordIn, meta: RequestMeta): Promise<TokenSet> {
     await this.guard.requirePassword(caller.account, input.oldPassword, 'oldPassword', meta);
-    this.refuseCommon(input.password, meta.locale);
+    this.refuseCommon(input.password);
     await this.accounts.update(caller.accountId, { passwordHash: await hashPassword(input.password) });
     await this.sessions.revokeAccountSessions(caller.accountId, 'password-changed');
     return this.tokens.startSession(caller.account, meta);
   }
 
   /** A parent sets the password of an account below it; that account is signed out everywhere. */
-  async setPasswordOf(caller: Caller, input: { id: number; password: string }, locale: Locale): Promise<void> {
+  async setPasswordOf(caller: Caller, input: SetAccountPasswordIn): Promise<void> {
     // Not found and not yours answer the same, so ids of other tenants cannot be probed.
     await requireManaged(this.accounts, caller, input.id);
-    this.refuseCommon(input.password, locale);
+    this.refuseCommon(input.password);
     await this.accounts.update(input.id, { passwordHash: await hashPassword(input.password) });
     await this.sessions.revokeAccountSessions(input.id, 'password-set-by-parent');
   }
@@ -107,7 +110,7 @@ export class AccountService {
    * One live code per account; asking again mails a new one that replaces it, at most
    * TICKET_MAX_SENDS times in the code's lifetime (then 101029).
    */
-  async sendSetupCode(caller: Caller, locale: Locale): Promise<void> {
+  async sendSetupCode(caller: Caller, meta: RequestMeta): Promise<void> {
     const row = caller.account;
     if (row.login2FAType !== LOGIN_2FA_TYPES.email) throw new AppError(101018);
     if (!row.email || !(await this.mailer.configured())) throw new AppError(101020);
@@ -130,7 +133,7 @@ export class AccountService {
       });
     }
     try {
-      await this.mailer.send(setupCodeMail(row.email, code, locale, await this.productName()));
+      await this.mailer.send(setupCodeMail(row.email, code, meta.locale, await this.productName()));
     } catch (error) {
       throw new AppError(101020, { cause: error });
     }
@@ -152,20 +155,20 @@ export class AccountService {
    * authenticator, or the one mailed by `sendSetupCode`): a session and the password alone must
    * not be enough to turn the factor off or move it elsewhere.
    */
-  async setupPhase0(caller: Caller, input: { password: string; code?: string | undefined }, meta: RequestMeta) {
+  async setupPhase0(caller: Caller, input: SetupPhase0In, meta: RequestMeta) {
     const row = caller.account;
     await this.guard.requirePassword(row, input.password, 'password', meta);
     if (row.login2FAType === LOGIN_2FA_TYPES.totp && row.totpSecret) {
       const secret = row.totpSecret;
-      if (!input.code) throw invalidFields(meta.locale, [{ field: 'code', key: 'required' }]);
-      await this.guard.requireCode(row, 'code', meta.locale, async () => {
+      if (!input.code) throw invalidFields([{ field: 'code', key: 'required' }]);
+      await this.guard.requireCode(row, 'code', async () => {
         const step = matchTotp(this.box.open(secret), input.code ?? '', this.clock());
         return step !== null && (await this.accounts.acceptTotpStep(row.id, step));
       });
     } else if (row.login2FAType === LOGIN_2FA_TYPES.email) {
       const code = input.code;
-      if (!code) throw invalidFields(meta.locale, [{ field: 'code', key: 'required' }]);
-      await this.guard.requireCode(row, 'code', meta.locale, () => this.spendSetupCode(row, code));
+      if (!code) throw invalidFields([{ field: 'code', key: 'required' }]);
+      await this.guard.requireCode(row, 'code', () => this.spendSetupCode(row, code));
     }
     const onePassKey = randomToken('sk_');
     await this.tickets.insertTicket({
@@ -193,23 +196,18 @@ export class AccountService {
     return { qrCode, qrCodeData };
   }
 
-  async setupPhase2(
-    caller: Caller,
-    input: { onePassKey: string; login2FAType: 0 | 1 | 3; code?: string | undefined },
-    locale: Locale,
-  ) {
+  async setupPhase2(caller: Caller, input: SetupPhase2In) {
     const ticket = await this.setupTicket(caller, input.onePassKey);
     let values: Partial<AccountRow>;
     if (input.login2FAType === LOGIN_2FA_TYPES.totp) {
       if (!ticket.pendingSecret) throw new AppError(101013);
-      if (!input.code) throw invalidFields(locale, [{ field: 'code', key: 'required' }]);
+      if (!input.code) throw invalidFields([{ field: 'code', key: 'required' }]);
       const pending = ticket.pendingSecret;
       const code = input.code;
       const matched: { step: number | null } = { step: null };
       await this.guard.requireCode(
         caller.account,
         'code',
-        locale,
         async () => {
           matched.step = matchTotp(this.box.open(pending), code, this.clock());
           return matched.step !== null;
@@ -258,10 +256,10 @@ export class AccountService {
     return { auth: row.tier, email: row.email, id: row.id, name: row.name };
   }
 
-  async registerPassword(token: string, password: string, locale: Locale): Promise<void> {
+  async registerPassword(token: string, password: string): Promise<void> {
     const found = await this.tickets.findLivePasswordToken(sha256(token), new Date(this.clock()));
     if (!found) throw new AppError(101013);
-    this.refuseCommon(password, locale);
+    this.refuseCommon(password);
     if (!(await this.tickets.usePasswordToken(found.tokenHash))) throw new AppError(101013);
     await this.accounts.update(found.accountId, { passwordHash: await hashPassword(password) });
     await this.sessions.revokeAccountSessions(found.accountId, 'password-created');

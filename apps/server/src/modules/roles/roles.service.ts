@@ -10,10 +10,10 @@ import type { RolesRepository } from './roles.repository.js';
  * Keys a caller may put in a role or an API token: keys of its tier (101003 `permissions`
  * otherwise) that it holds itself (101018 otherwise) — nobody hands out a key it lacks.
  */
-export function checkGrantable(caller: Caller, keys: readonly string[], locale: Locale): void {
+export function checkGrantable(caller: Caller, keys: readonly string[]): void {
   const tierKeys = assignablePermissions(caller.tier);
   if (keys.some((key) => !tierKeys.has(key))) {
-    throw invalidFields(locale, [{ field: 'permissions', key: 'invalidValue' }]);
+    throw invalidFields([{ field: 'permissions', key: 'invalidValue' }]);
   }
   if (keys.some((key) => !caller.permissions.has(key))) throw new AppError(101018);
 }
@@ -35,8 +35,8 @@ export class RolesService {
     return { data: groups, total: groups.length };
   }
 
-  async create(caller: Caller, body: RoleIn, locale: Locale) {
-    checkGrantable(caller, body.permissions, locale);
+  async create(caller: Caller, body: RoleIn) {
+    checkGrantable(caller, body.permissions);
     try {
       const id = await this.roles.insert({
         ownerId: caller.accountId,
@@ -51,9 +51,9 @@ export class RolesService {
     }
   }
 
-  async update(caller: Caller, id: number, body: RoleIn, locale: Locale) {
+  async update(caller: Caller, id: number, body: RoleIn) {
     if (!(await this.roles.find(caller.accountId, id))) throw new AppError(101018);
-    checkGrantable(caller, body.permissions, locale);
+    checkGrantable(caller, body.permissions);
     try {
       await this.roles.update(caller.accountId, id, { ...body, name: body.name.trim() });
     } catch (error) {
