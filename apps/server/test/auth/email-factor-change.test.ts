@@ -160,12 +160,13 @@ describe('turning an e-mail second factor off', () => {
     );
   });
 
-  it('is not for an account without the e-mail second factor (101018)', async () => {
+  it('is not for an account without the e-mail second factor (101003 login2FAType)', async () => {
     const { id, tokens } = await fresh();
     await t.app.rampart.accounts.update(id, { login2FAType: 0 });
     const res = await sendCode(tokens);
-    expect(res.statusCode).toBe(403);
-    expect(res.json().code).toBe(101018);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe(101003);
+    expect(res.json().extra.fields[0]).toMatchObject({ field: 'login2FAType', key: 'invalidValue' });
     // Without a second factor the password alone is phase 0, as before.
     expect((await phase0(tokens)).statusCode).toBe(200);
   });

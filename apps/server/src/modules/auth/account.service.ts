@@ -112,7 +112,9 @@ export class AccountService {
    */
   async sendSetupCode(caller: Caller, meta: RequestMeta): Promise<void> {
     const row = caller.account;
-    if (row.login2FAType !== LOGIN_2FA_TYPES.email) throw new AppError(101018);
+    // Nothing to confirm with a mailed code: the account's second factor is not e-mail.
+    if (row.login2FAType !== LOGIN_2FA_TYPES.email)
+      throw invalidFields([{ field: 'login2FAType', key: 'invalidValue' }]);
     if (!row.email || !(await this.mailer.configured())) throw new AppError(101020);
     const live = await this.tickets.findLiveTicketOf(row.id, 'setup-code', new Date(this.clock()));
     if (live && live.sends >= TICKET_MAX_SENDS) throw new AppError(101029, { extra: { max: TICKET_MAX_SENDS } });
