@@ -13,6 +13,7 @@ import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AnnouncementsRepository } from './modules/announcements/announcements.repository.js';
 import { bindAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { AnnouncementsService } from './modules/announcements/announcements.service.js';
+import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
 import { bindApiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
@@ -272,6 +273,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     productName,
     credentialGuard,
+    options.config.secret,
   );
   const createdRoots = await ensureRootAccounts(accountsRepo, options.config.initPassword);
 
@@ -288,8 +290,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Form data for the logo uploads; the largest slot bounds every file.
   await registerMultipart(app, Math.max(...Object.values(LOGO_IMAGE_MAX_BYTES)));
 
-  const audit = new AuditService(db, new AuditRepository(db));
-  const permissionResolver = new PermissionResolver(db);
+  const audit = new AuditService(new AuditRepository(db));
+  const rolesRepo = new RolesRepository(db);
+  const permissionResolver = new PermissionResolver(rolesRepo);
   const accountZonesRepo = new AccountZonesRepository(db);
   const binder = createBinder(
     app,
@@ -299,14 +302,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ),
       node: createNodeAuthenticator(nodesRepo, box, clock),
     },
-    { audit, zoneScope: createZoneScopeCheck(db), transactions },
+    { audit, zoneScope: createZoneScopeCheck(accountZonesRepo, accountsRepo), transactions },
   );
-  bindAccountZoneRoutes(binder, new AccountZonesService(db));
+  bindAccountZoneRoutes(binder, new AccountZonesService(accountZonesRepo, accountsRepo, transactions));
   bindSystemRoutes(binder, system);
   const refreshCookie = new RefreshCookie(servedOverHttps(options.config.publicUrl));
   bindAuthRoutes(binder, login, tokens, account, refreshCookie);
-  bindRoleRoutes(binder, new RolesService(new RolesRepository(db)));
-  bindApiTokenRoutes(binder, new ApiTokensService(db, tokens, clock));
+  bindRoleRoutes(binder, new RolesService(rolesRepo));
+  bindApiTokenRoutes(
+    binder,
+    new ApiTokensService(new ApiTokensRepository(db), sessionsRepo, transactions, tokens, clock),
+  );
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
   const changes = new ConfigChanges();
   app.addHook('onResponse', async (request, reply) => {
@@ -423,7 +429,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindSitePortRoutes(binder, new SitePortsService(db, siteAccess, options.config.allowPrivateOrigins));
   bindAccountRoutes(
     binder,
-    new AccountsService(db, accountsRepo, mailer, clock, productName),
+    new AccountsService(accountsRepo, sessionsRepo, ticketsRepo, transactions, mailer, clock, productName),
     (origin) => options.config.publicUrl ?? origin,
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);
