@@ -1,9 +1,19 @@
 import { domainRoutes } from '@rampart/contract';
 import { type Binder, requireCaller } from '../../platform/http/bind-route.js';
 import { requestLocale } from '../../platform/http/request-locale.js';
-import type { DomainsService, UserDomainsService } from './domains.service.js';
+import type { DomainCnameCheckService } from './domain-cname-check.service.js';
+import type { DomainUpstreamsService } from './domain-upstreams.service.js';
+import type { DomainsService } from './domains.service.js';
+import type { UserDomainsService } from './user-domains.service.js';
 
-export function bindDomainRoutes(binder: Binder, domains: DomainsService, across: UserDomainsService): void {
+export interface DomainServices {
+  domains: DomainsService;
+  upstreams: DomainUpstreamsService;
+  cnameCheck: DomainCnameCheckService;
+  across: UserDomainsService;
+}
+
+export function bindDomainRoutes(binder: Binder, { domains, upstreams, cnameCheck, across }: DomainServices): void {
   const r = domainRoutes;
   const done = { data: true as const };
   binder.bind(r.listDomains, async ({ params, query }, { caller }) =>
@@ -40,13 +50,13 @@ export function bindDomainRoutes(binder: Binder, domains: DomainsService, across
     return done;
   });
   binder.bind(r.checkDomainsCNAME, async ({ params, body }, { caller }) => ({
-    data: await domains.checkCname(requireCaller(caller).accountId, params.siteId, body.domainIDs),
+    data: await cnameCheck.check(requireCaller(caller).accountId, params.siteId, body.domainIDs),
   }));
   binder.bind(r.listUpstreams, async ({ params }, { caller }) => ({
-    data: await domains.listUpstreams(requireCaller(caller).accountId, params.siteId, params.domainId),
+    data: await upstreams.list(requireCaller(caller).accountId, params.siteId, params.domainId),
   }));
   binder.bind(r.addUpstreams, async ({ params, body }, { caller, request }) => ({
-    data: await domains.addUpstreams(
+    data: await upstreams.add(
       requireCaller(caller).accountId,
       params.siteId,
       params.domainId,
@@ -55,11 +65,11 @@ export function bindDomainRoutes(binder: Binder, domains: DomainsService, across
     ),
   }));
   binder.bind(r.deleteUpstreams, async ({ params, body }, { caller }) => {
-    await domains.deleteUpstreams(requireCaller(caller).accountId, params.siteId, params.domainId, body.ids);
+    await upstreams.delete(requireCaller(caller).accountId, params.siteId, params.domainId, body.ids);
     return done;
   });
   binder.bind(r.updateUpstream, async ({ params, body }, { caller, request }) => ({
-    data: await domains.updateUpstream(
+    data: await upstreams.update(
       requireCaller(caller).accountId,
       params.siteId,
       params.domainId,

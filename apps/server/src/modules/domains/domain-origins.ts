@@ -1,0 +1,43 @@
+import { isOriginAddressAllowed, type Locale, type UpstreamIn } from '@rampart/contract';
+import { invalidFields } from '../../platform/http/validation.js';
+import type { NodeSockets } from '../nodes/node-sockets.js';
+
+/** One origin a request names, with the field that names it. */
+export interface OriginEntry {
+  field: string;
+  ip: string;
+  port: number;
+  portMap?: boolean | undefined;
+}
+
+/** The origin entries of an upstream list, fields `<prefix>.<j>.ip`. */
+export function upstreamOrigins(
+  list: readonly UpstreamIn[],
+  prefix = 'upstreams',
+  portMap?: boolean | undefined,
+): OriginEntry[] {
+  return list.map((u, j) => ({ field: `${prefix}.${j}.ip`, ip: u.ip, port: u.port, portMap }));
+}
+
+/**
+ * The origin policy of domain upstreams: origins the installation does not allow (SSRF policy) and
+ * origins that are one of the operator's node sockets (NodeSockets) are refused, naming each field.
+ */
+export class OriginCheck {
+  constructor(
+    /** The operator's node sockets, read through the current call's transaction. */
+    readonly socketsOf: (operatorId: number) => Promise<NodeSockets>,
+    private readonly allowPrivateOrigins: boolean,
+  ) {}
+
+  async check(locale: Locale, operatorId: number, entries: OriginEntry[]): Promise<void> {
+    const sockets = await this.socketsOf(operatorId);
+    const bad: { field: string; key: 'originNotAllowed' | 'originIsNode' }[] = [];
+    for (const e of entries) {
+      if (!isOriginAddressAllowed(e.ip, this.allowPrivateOrigins))
+        bad.push({ field: e.field, key: 'originNotAllowed' });
+      else if (sockets.isNodeSocket(e.ip, e.port, e.portMap)) bad.push({ field: e.field, key: 'originIsNode' });
+    }
+    if (bad.length > 0) throw invalidFields(locale, bad);
+  }
+}
