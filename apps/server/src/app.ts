@@ -399,7 +399,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new ClientDomainsService(new ClientDomainsRepository(db), domainsAcross, transactions),
     nodesService,
   );
-  bindCertificateRoutes(binder, new CertificatesService(db, certificatesRepo, siteAccess, box, clock));
+  bindCertificateRoutes(binder, new CertificatesService(certificatesRepo, transactions, siteAccess, box, clock));
   bindSiteCacheRoutes(binder, new SiteCacheService(db, siteAccess));
   bindCacheTaskRoutes(binder, new CacheTasksService(db, nodeCommands, nodeSettings, siteAccess, clock), nodesService);
   bindSiteModuleRoutes(binder, new SiteModulesService(db, siteAccess));
