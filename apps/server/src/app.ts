@@ -415,7 +415,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new AnnouncementsService(db, new AnnouncementsRepository(db)),
     nodesService,
   );
-  bindLogoRoutes(binder, new LogosService(db, new LogosRepository(db), system), nodesService);
+  bindLogoRoutes(binder, new LogosService(new LogosRepository(db), transactions, system), nodesService);
   bindMonitoringRoutes(
     binder,
     new MonitoringService(db, new MonitorNodesRepository(db), new MonitorGroupsRepository(db), clock),
