@@ -412,7 +412,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   bindAnnouncementRoutes(
     binder,
-    new AnnouncementsService(db, new AnnouncementsRepository(db)),
+    new AnnouncementsService(new AnnouncementsRepository(db), accountsRepo, transactions),
     nodesService,
   );
   bindLogoRoutes(binder, new LogosService(new LogosRepository(db), transactions, system), nodesService);
