@@ -7,6 +7,7 @@ import type { SiteAccess } from '../sites/site-access.js';
 import type { CnameSettingsService } from './cname-settings.service.js';
 import { cnameQueryName, cnameTarget } from './domain-names.js';
 import type { DomainProofService } from './domain-proof.service.js';
+import { presentCnameCheck } from './domains.presenter.js';
 import type { DomainsRepository } from './domains.repository.js';
 
 /** DNS queries of one checkCNAME call in flight at once. */
@@ -55,12 +56,6 @@ export class DomainCnameCheckService {
     });
     // A name that CNAMEs to its claim's own target proves control of it.
     await this.proof.cnameVerified(siteId, verified, at);
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      cname: cnameTarget(row, cnameDomain),
-      cnameStatus: results.get(row.id) ? DOMAIN_CNAME_STATUS.verified : DOMAIN_CNAME_STATUS.notPointing,
-      cnameCheckedAt: at.toISOString(),
-    }));
+    return rows.map((row) => presentCnameCheck(row, cnameDomain, results.get(row.id) === true, at));
   }
 }

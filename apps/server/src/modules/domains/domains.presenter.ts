@@ -1,6 +1,8 @@
 import {
   DOMAIN_CERT_STATUS,
+  DOMAIN_CNAME_STATUS,
   type DomainCertStatus,
+  type DomainCnameCheck,
   type DomainUpstream,
   proofRecordName,
   type SiteDomain,
@@ -100,4 +102,20 @@ export function presentDomains(
 /** A domain for pickers: id, name and status. */
 export function presentDomainMeta(row: { id: number; name: string; enabled: boolean }) {
   return { id: row.id, name: row.name, status: row.enabled ? (1 as const) : (0 as const) };
+}
+
+/** The outcome of one domain's CNAME check at `at`. */
+export function presentCnameCheck(
+  row: Pick<DomainRow, 'id' | 'name' | 'cnameLabel'>,
+  cnameDomain: string,
+  pointing: boolean,
+  at: Date,
+): DomainCnameCheck {
+  return {
+    id: row.id,
+    name: row.name,
+    cname: cnameTarget(row, cnameDomain),
+    cnameStatus: pointing ? DOMAIN_CNAME_STATUS.verified : DOMAIN_CNAME_STATUS.notPointing,
+    cnameCheckedAt: at.toISOString(),
+  };
 }
