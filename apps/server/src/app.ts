@@ -348,7 +348,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transactions,
     defaultCnameDomain(options.config.publicUrl),
   );
-  bindCnameSettingRoutes(binder, cnameSettings, nodesService);
+  bindCnameSettingRoutes(binder, cnameSettings);
   const cnameResolver = new CnameResolver(options.config.dnsServers, options.config.dnsTimeoutMs);
   const domainProof = new DomainProofService(
     new DomainProofRepository(db),
@@ -360,7 +360,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     cnameResolver,
     options.config.domainProof,
   );
-  bindDomainProofRoutes(binder, domainProof, nodesService);
+  bindDomainProofRoutes(binder, domainProof);
   // Background proof checks; a claim that went live or was lost wakes the nodes' snapshot polls.
   const domainProofJob = new DomainProofJob(domainProof, changes, app.log);
   domainProofJob.start(options.config.domainProofIntervalSeconds);
@@ -397,7 +397,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindClientDomainRoutes(
     binder,
     new ClientDomainsService(new ClientDomainsRepository(db), domainsAcross, transactions),
-    nodesService,
   );
   bindCertificateRoutes(binder, new CertificatesService(certificatesRepo, transactions, siteAccess, box, clock));
   bindSiteCacheRoutes(binder, new SiteCacheService(db, siteAccess));
@@ -410,12 +409,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new AccountsService(db, accountsRepo, mailer, clock, productName),
     (origin) => options.config.publicUrl ?? origin,
   );
-  bindAnnouncementRoutes(
-    binder,
-    new AnnouncementsService(new AnnouncementsRepository(db), accountsRepo, transactions),
-    nodesService,
-  );
-  bindLogoRoutes(binder, new LogosService(new LogosRepository(db), transactions, system), nodesService);
+  bindAnnouncementRoutes(binder, new AnnouncementsService(new AnnouncementsRepository(db), accountsRepo, transactions));
+  bindLogoRoutes(binder, new LogosService(new LogosRepository(db), transactions, system));
   bindMonitoringRoutes(
     binder,
     new MonitoringService(db, new MonitorNodesRepository(db), new MonitorGroupsRepository(db), clock),

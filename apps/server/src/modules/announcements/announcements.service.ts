@@ -1,5 +1,5 @@
 import type { Announcement, AnnouncementIn, AnnouncementListQuery } from '@rampart/contract';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import { presentAnnouncement } from './announcements.presenter.js';
@@ -15,7 +15,7 @@ export class AnnouncementsService {
   constructor(
     private readonly repo: AnnouncementsRepository,
     private readonly accounts: AccountsRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
   ) {}
 
   async list(operatorId: number, q: AnnouncementListQuery) {

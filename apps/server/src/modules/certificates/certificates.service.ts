@@ -3,11 +3,10 @@ import type {
   CertificateDetail,
   CertificateListQuery,
   CertificateUpdateIn,
-  Locale,
 } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SiteAccess } from '../sites/site-access.js';
@@ -19,20 +18,18 @@ import { CertificateInputError, certificateCovers, type ParsedCertificate, parse
 export class CertificatesService {
   constructor(
     private readonly repo: CertificatesRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly access: SiteAccess,
     private readonly box: SecretBox,
     private readonly clock: Clock,
   ) {}
 
-  private parse(locale: Locale, certificate: string, privateKey: string): ParsedCertificate {
+  private parse(certificate: string, privateKey: string): ParsedCertificate {
     try {
       return parseCertificate(certificate, privateKey, new Date(this.clock()));
     } catch (err) {
       if (err instanceof CertificateInputError) {
-        throw invalidFields(locale, [
-          { field: err.field, key: err.key, ...(err.params ? { params: err.params } : {}) },
-        ]);
+        throw invalidFields([{ field: err.field, key: err.key, ...(err.params ? { params: err.params } : {}) }]);
       }
       throw err;
     }
@@ -73,19 +70,19 @@ export class CertificatesService {
     };
   }
 
-  async create(userId: number, siteId: number, input: CertificateCreateIn, locale: Locale): Promise<CertificateDetail> {
+  async create(userId: number, siteId: number, input: CertificateCreateIn): Promise<CertificateDetail> {
     await this.access.userSite(userId, siteId);
-    const parsed = this.parse(locale, input.certificate, input.privateKey);
+    const parsed = this.parse(input.certificate, input.privateKey);
     const id = await this.repo.insert({ siteId, name: input.name.trim(), memo: input.memo, ...this.columns(parsed) });
     return this.detail(siteId, id);
   }
 
   /** A new chain must still cover every domain the certificate is assigned to (301001 names them). */
-  async update(userId: number, siteId: number, input: CertificateUpdateIn, locale: Locale): Promise<CertificateDetail> {
+  async update(userId: number, siteId: number, input: CertificateUpdateIn): Promise<CertificateDetail> {
     await this.access.userSite(userId, siteId);
     const parsed =
       input.certificate !== undefined && input.privateKey !== undefined
-        ? this.parse(locale, input.certificate, input.privateKey)
+        ? this.parse(input.certificate, input.privateKey)
         : null;
     return this.transactions.run(async () => {
       if (!(await this.repo.find(siteId, input.id))) throw new AppError(101018);
@@ -108,7 +105,7 @@ export class CertificatesService {
    * All or none; a certificate still assigned is refused with the domains named. Ownership of every
    * id is settled first, so another site's certificate answers 101018 whatever uses it.
    */
-  async delete(userId: number, siteId: number, ids: number[], locale: Locale): Promise<void> {
+  async delete(userId: number, siteId: number, ids: number[]): Promise<void> {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
@@ -116,7 +113,7 @@ export class CertificatesService {
       const used = await this.repo.domainsOf(siteId, unique);
       if (used.length > 0) {
         const firstUsed = used[0]?.certificateId;
-        throw invalidFields(locale, [
+        throw invalidFields([
           {
             field: `ids.${unique.indexOf(firstUsed ?? 0)}`,
             key: 'certificateInUse',

@@ -1,5 +1,5 @@
 import { type ClientDomainIdsQuery, type ClientDomainListQuery, DOMAIN_META_MAX } from '@rampart/contract';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { presentClientDomain } from './client-domains.presenter.js';
 import type { ClientDomainsRepository } from './client-domains.repository.js';
@@ -10,7 +10,7 @@ export class ClientDomainsService {
   constructor(
     private readonly repo: ClientDomainsRepository,
     private readonly across: DomainsAcrossSitesRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
   ) {}
 
   async list(operatorId: number, q: ClientDomainListQuery) {

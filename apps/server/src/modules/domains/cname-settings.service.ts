@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { CnameSetting } from '@rampart/contract';
 import { z } from 'zod';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
 import type { DomainsRepository } from './domains.repository.js';
 
@@ -29,7 +29,7 @@ export class CnameSettingsService {
   constructor(
     private readonly settings: SettingsRepository,
     private readonly domains: DomainsRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly fallback: string,
   ) {}
 

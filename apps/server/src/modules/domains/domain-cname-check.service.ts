@@ -1,5 +1,5 @@
 import { DOMAIN_CNAME_STATUS, type DomainCnameCheck } from '@rampart/contract';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { type CnameResolver, DnsLookupError } from '../../platform/dns/cname-resolver.js';
 import { eachLimited } from '../../platform/each-limited.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -17,7 +17,7 @@ const CNAME_CHECK_CONCURRENCY = 8;
 export class DomainCnameCheckService {
   constructor(
     private readonly repo: DomainsRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly access: SiteAccess,
     private readonly cnames: CnameSettingsService,
     private readonly resolver: CnameResolver,

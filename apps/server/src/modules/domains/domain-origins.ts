@@ -1,4 +1,4 @@
-import { isOriginAddressAllowed, type Locale, type UpstreamIn } from '@rampart/contract';
+import { isOriginAddressAllowed, type UpstreamIn } from '@rampart/contract';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { NodeSockets } from '../nodes/node-sockets.js';
 
@@ -30,7 +30,7 @@ export class OriginCheck {
     private readonly allowPrivateOrigins: boolean,
   ) {}
 
-  async check(locale: Locale, operatorId: number, entries: OriginEntry[]): Promise<void> {
+  async check(operatorId: number, entries: OriginEntry[]): Promise<void> {
     const sockets = await this.socketsOf(operatorId);
     const bad: { field: string; key: 'originNotAllowed' | 'originIsNode' }[] = [];
     for (const e of entries) {
@@ -38,6 +38,6 @@ export class OriginCheck {
         bad.push({ field: e.field, key: 'originNotAllowed' });
       else if (sockets.isNodeSocket(e.ip, e.port, e.portMap)) bad.push({ field: e.field, key: 'originIsNode' });
     }
-    if (bad.length > 0) throw invalidFields(locale, bad);
+    if (bad.length > 0) throw invalidFields(bad);
   }
 }

@@ -7,7 +7,7 @@ import {
   proofRecordName,
 } from '@rampart/contract';
 import { z } from 'zod';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { type CnameResolver, DnsLookupError } from '../../platform/dns/cname-resolver.js';
 import type { TxtResolver } from '../../platform/dns/txt-resolver.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -31,7 +31,7 @@ export class DomainProofService {
   constructor(
     private readonly repo: DomainProofRepository,
     private readonly settings: SettingsRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly access: SiteAccess,
     private readonly cnames: CnameSettingsService,
     private readonly txt: TxtResolver,

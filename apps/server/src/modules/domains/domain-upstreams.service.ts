@@ -1,5 +1,5 @@
-import { type DomainUpstream, type Locale, UPSTREAMS_PER_DOMAIN_MAX, type UpstreamIn } from '@rampart/contract';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import { type DomainUpstream, UPSTREAMS_PER_DOMAIN_MAX, type UpstreamIn } from '@rampart/contract';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import { type OriginCheck, upstreamOrigins } from './domain-origins.js';
@@ -11,7 +11,7 @@ import type { DomainsRepository } from './domains.repository.js';
 export class DomainUpstreamsService {
   constructor(
     private readonly repo: DomainsRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly access: SiteAccess,
     private readonly origins: OriginCheck,
   ) {}
@@ -42,9 +42,9 @@ export class DomainUpstreamsService {
     });
   }
 
-  async add(userId: number, siteId: number, domainId: number, list: UpstreamIn[], locale: Locale) {
+  async add(userId: number, siteId: number, domainId: number, list: UpstreamIn[]) {
     const site = await this.access.userSite(userId, siteId);
-    await this.origins.check(locale, site.ownerId, upstreamOrigins(list));
+    await this.origins.check(site.ownerId, upstreamOrigins(list));
     const rows = await this.change(userId, siteId, domainId, () =>
       this.repo.insertUpstreams(domainId, list.map(upstreamRow)),
     );
@@ -63,10 +63,9 @@ export class DomainUpstreamsService {
     siteId: number,
     domainId: number,
     input: UpstreamIn & { id: number },
-    locale: Locale,
   ): Promise<DomainUpstream> {
     const site = await this.access.userSite(userId, siteId);
-    await this.origins.check(locale, site.ownerId, [{ field: 'ip', ip: input.ip, port: input.port }]);
+    await this.origins.check(site.ownerId, [{ field: 'ip', ip: input.ip, port: input.port }]);
     const row = await this.change(userId, siteId, domainId, async () => {
       const updated = await this.repo.updateUpstream(domainId, input.id, upstreamRow(input));
       if (!updated) throw new AppError(101018);

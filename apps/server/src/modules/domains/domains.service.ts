@@ -2,14 +2,13 @@ import {
   type DomainIn,
   type DomainListQuery,
   type DomainUpdateIn,
-  type Locale,
   proofIsLive,
   SITE_DOMAIN_META_MAX,
   type SiteDomain,
   type UpstreamIn,
 } from '@rampart/contract';
 import { isUniqueViolation } from '../../platform/db/errors.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { BatchFailures } from '../../platform/errors/batch-failures.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -30,7 +29,7 @@ import { domainsCsv } from './domains-csv.presenter.js';
 export class DomainsService {
   constructor(
     private readonly repo: DomainsRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly access: SiteAccess,
     private readonly origins: OriginCheck,
     private readonly cnames: CnameSettingsService,
@@ -70,34 +69,27 @@ export class DomainsService {
     return { data: await this.present(site, rows), total };
   }
 
-  async create(userId: number, siteId: number, items: DomainIn[], locale: Locale): Promise<SiteDomain[]> {
+  async create(userId: number, siteId: number, items: DomainIn[]): Promise<SiteDomain[]> {
     const site = await this.access.userSite(userId, siteId);
     await this.origins.check(
-      locale,
       site.ownerId,
       items.flatMap((item, i) => upstreamOrigins(item.upstreams, `domains.${i}.upstreams`, item.portMap)),
     );
     return this.insertAll(site, items);
   }
 
-  async createSimple(
-    userId: number,
-    siteId: number,
-    names: string[],
-    upstreams: UpstreamIn[],
-    locale: Locale,
-  ): Promise<SiteDomain[]> {
+  async createSimple(userId: number, siteId: number, names: string[], upstreams: UpstreamIn[]): Promise<SiteDomain[]> {
     const site = await this.access.userSite(userId, siteId);
-    await this.origins.check(locale, site.ownerId, upstreamOrigins(upstreams));
+    await this.origins.check(site.ownerId, upstreamOrigins(upstreams));
     return this.insertAll(
       site,
       names.map((name) => ({ name, upstreams, ...SIMPLE_DEFAULTS })),
     );
   }
 
-  async update(userId: number, siteId: number, input: DomainUpdateIn, locale: Locale): Promise<SiteDomain> {
+  async update(userId: number, siteId: number, input: DomainUpdateIn): Promise<SiteDomain> {
     const site = await this.access.userSite(userId, siteId);
-    await this.origins.check(locale, site.ownerId, upstreamOrigins(input.upstreams, 'upstreams', input.portMap));
+    await this.origins.check(site.ownerId, upstreamOrigins(input.upstreams, 'upstreams', input.portMap));
     return this.transactions.run(async () => {
       const row = await this.oneDomain(siteId, input.id);
       // A setting left out keeps its current value.
@@ -272,10 +264,9 @@ export class DomainsService {
     ids: number[],
     oldIP: string,
     newIP: string,
-    locale: Locale,
   ): Promise<{ domains: number; upstreams: number }> {
     const site = await this.access.userSite(userId, siteId);
-    await this.origins.check(locale, site.ownerId, [{ field: 'newIP', ip: newIP, port: 0 }]);
+    await this.origins.check(site.ownerId, [{ field: 'newIP', ip: newIP, port: 0 }]);
     const sockets = await this.origins.socketsOf(site.ownerId);
     const unique = [...new Set(ids)];
     return this.transactions.run(async () => {
@@ -285,7 +276,7 @@ export class DomainsService {
       const moved = await this.repo.replaceUpstreamIP(siteId, unique, oldIP.toLowerCase(), newIP.toLowerCase());
       // Each moved upstream keeps its port: none may become one of the nodes' sockets.
       if (moved.some((u) => sockets.isNodeSocket(newIP, u.port))) {
-        throw invalidFields(locale, [{ field: 'newIP', key: 'originIsNode' }]);
+        throw invalidFields([{ field: 'newIP', key: 'originIsNode' }]);
       }
       const changed = moved.map((u) => u.domainId);
       const domainIds = [...new Set(changed)];
@@ -295,9 +286,9 @@ export class DomainsService {
   }
 
   /** One upstream list for several domains, all or none (401008 when none would serve). */
-  async replaceManyUpstreams(userId: number, siteId: number, ids: number[], upstreams: UpstreamIn[], locale: Locale) {
+  async replaceManyUpstreams(userId: number, siteId: number, ids: number[], upstreams: UpstreamIn[]) {
     const site = await this.access.userSite(userId, siteId);
-    await this.origins.check(locale, site.ownerId, upstreamOrigins(upstreams));
+    await this.origins.check(site.ownerId, upstreamOrigins(upstreams));
     const list = upstreams.map(upstreamRow);
     return this.allOrNone(userId, siteId, ids, async (unique, rows) => {
       if (!servable(list)) throw new AppError(401008, { extra: { targets: rows.map((r) => r.name) } });

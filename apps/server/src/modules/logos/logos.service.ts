@@ -1,6 +1,5 @@
 import {
   LOGO_IMAGE_MAX_BYTES,
-  type Locale,
   type LogoForm,
   type LogoImageSlot,
   type LogoInfo,
@@ -8,7 +7,7 @@ import {
   type Tier,
   type ValidationKey,
 } from '@rampart/contract';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { isUploadedFile } from '../../platform/http/multipart.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -42,7 +41,7 @@ function sizeText(bytes: number): string {
 export class LogosService {
   constructor(
     private readonly repo: LogosRepository,
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly system: SystemService,
   ) {}
 
@@ -50,7 +49,7 @@ export class LogosService {
    * Checks the form: every file part must be an image slot, of an accepted type, within the slot's
    * size; `reset` names slots. All faults at once, as 101003 with field names.
    */
-  private change(locale: Locale, form: LogoForm, parts: Record<string, unknown>): Change {
+  private change(form: LogoForm, parts: Record<string, unknown>): Change {
     const faults: { field: string; key: ValidationKey; params?: Record<string, string | number> }[] = [];
     const images: Image[] = [];
     for (const [field, value] of Object.entries(parts)) {
@@ -78,7 +77,7 @@ export class LogosService {
       if (isSlot(name)) reset.push(name);
       else faults.push({ field: 'reset', key: 'invalidValue' });
     }
-    if (faults.length > 0) throw invalidFields(locale, faults);
+    if (faults.length > 0) throw invalidFields(faults);
     const texts: Partial<LogoTexts> = {};
     for (const name of TEXT_FIELDS) {
       const value = form[name];
@@ -99,8 +98,8 @@ export class LogosService {
   }
 
   /** 101025 when the operator has a logo set already (change it with PUT). */
-  async create(operatorId: number, locale: Locale, form: LogoForm, parts: Record<string, unknown>) {
-    const change = this.change(locale, form, parts);
+  async create(operatorId: number, form: LogoForm, parts: Record<string, unknown>) {
+    const change = this.change(form, parts);
     return this.transactions.run(async () => {
       const row = await this.repo.insert(operatorId, change.texts);
       if (!row) throw new AppError(101025);
@@ -110,8 +109,8 @@ export class LogosService {
   }
 
   /** Parts sent replace, parts left out stay; 101018 when the operator has no logo set. */
-  async update(operatorId: number, locale: Locale, form: LogoForm, parts: Record<string, unknown>) {
-    const change = this.change(locale, form, parts);
+  async update(operatorId: number, form: LogoForm, parts: Record<string, unknown>) {
+    const change = this.change(form, parts);
     return this.transactions.run(async () => {
       const row = await this.repo.update(operatorId, change.texts);
       if (!row) throw new AppError(101018);
