@@ -158,6 +158,11 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Extra routes bound with the same binder, for tests of the mechanism itself. */
   readonly extraRoutes?: (binder: Binder) => void;
+  /**
+   * Tests: every error reply is checked against the contract (the `extra` each code may carry,
+   * contract `error-extra.ts`); one that breaks it is logged and answered 101002, so the test fails.
+   */
+  readonly checkErrorReplies?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -186,10 +191,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const consoleDir = options.config.consoleDir;
-  installErrorHandling(app, (request, reply) =>
-    consoleDir && wantsConsolePage(request.method, request.url)
-      ? reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir)
-      : null,
+  installErrorHandling(
+    app,
+    (request, reply) =>
+      consoleDir && wantsConsolePage(request.method, request.url)
+        ? reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir)
+        : null,
+    { checkReplies: options.checkErrorReplies === true },
   );
 
   app.addHook('onSend', async (request, reply) => {
