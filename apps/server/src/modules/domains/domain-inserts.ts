@@ -5,15 +5,10 @@ import { BatchFailures } from '../../platform/errors/batch-failures.js';
 import type { CertificatesRepository } from '../certificates/certificates.repository.js';
 import { certificateCovers } from '../certificates/x509.js';
 import type { SitesRepository, SiteView } from '../sites/sites.repository.js';
+import type { NodeCapacity } from '../snapshots/node-capacity.js';
 import type { DomainProofService } from './domain-proof.service.js';
 import { checkPortMap, servable, upstreamRow } from './domain-rules.js';
 import type { DomainsRepository } from './domains.repository.js';
-
-/**
- * Takes the operator's capacity lock and notes the nodes' loads for a write that adds domains to
- * the site; the function it answers checks no node ended over its limit (NodeCapacity).
- */
-export type CapacityCheck = (ownerId: number, siteId: number) => Promise<() => Promise<void>>;
 
 /**
  * The checks and inserts of new domains of a site, shared by every call that makes domains (create,
@@ -25,7 +20,7 @@ export class DomainInserts {
     private readonly sites: SitesRepository,
     private readonly certificates: CertificatesRepository,
     private readonly proof: DomainProofService,
-    private readonly capacity: CapacityCheck,
+    private readonly capacity: NodeCapacity,
   ) {}
 
   /** Certificates named by the items must be the site's and cover the names (301001). */
@@ -50,7 +45,7 @@ export class DomainInserts {
   async insertAll(site: SiteView, items: DomainIn[]): Promise<number[]> {
     const siteId = site.id;
     const repo = this.repo;
-    const nodesStillFit = await this.capacity(site.ownerId, siteId);
+    const nodesStillFit = await this.capacity.before(site.ownerId, { sites: [siteId] });
     await this.checkDomainLimit(siteId, items.length);
     const autoSSL = items.filter((i) => i.autoSSL).length;
     if (autoSSL > 0 && (await repo.countAutoSSL(siteId)) + autoSSL > AUTO_SSL_DOMAINS_PER_SITE_MAX) {

@@ -1,6 +1,7 @@
 import { isOriginAddressAllowed, type UpstreamIn } from '@rampart/contract';
 import { invalidFields } from '../../platform/http/validation.js';
-import type { NodeSockets } from '../nodes/node-sockets.js';
+import { NodeSockets } from '../nodes/node-sockets.js';
+import type { NodeSocketsRepository } from '../nodes/node-sockets.repository.js';
 
 /** One origin a request names, with the field that names it. */
 export interface OriginEntry {
@@ -25,10 +26,14 @@ export function upstreamOrigins(
  */
 export class OriginCheck {
   constructor(
-    /** The operator's node sockets, read through the current call's transaction. */
-    readonly socketsOf: (operatorId: number) => Promise<NodeSockets>,
+    private readonly sockets: NodeSocketsRepository,
     private readonly allowPrivateOrigins: boolean,
   ) {}
+
+  /** The operator's node sockets. */
+  async socketsOf(operatorId: number): Promise<NodeSockets> {
+    return NodeSockets.of(await this.sockets.listening(operatorId));
+  }
 
   async check(operatorId: number, entries: OriginEntry[]): Promise<void> {
     const sockets = await this.socketsOf(operatorId);
