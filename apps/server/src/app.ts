@@ -36,18 +36,24 @@ import { CacheTasksService } from './modules/cache-tasks/cache-tasks.service.js'
 import { CertificatesRepository } from './modules/certificates/certificates.repository.js';
 import { bindCertificateRoutes } from './modules/certificates/certificates.routes.js';
 import { CertificatesService } from './modules/certificates/certificates.service.js';
+import { ClientDomainsRepository } from './modules/domains/client-domains.repository.js';
 import { bindClientDomainRoutes } from './modules/domains/client-domains.routes.js';
 import { ClientDomainsService } from './modules/domains/client-domains.service.js';
-import {
-  bindCnameSettingRoutes,
-  CnameSettingsService,
-  defaultCnameDomain,
-} from './modules/domains/cname-settings.service.js';
+import { bindCnameSettingRoutes } from './modules/domains/cname-settings.routes.js';
+import { CnameSettingsService, defaultCnameDomain } from './modules/domains/cname-settings.service.js';
+import { DomainCnameCheckService } from './modules/domains/domain-cname-check.service.js';
+import { DomainInserts } from './modules/domains/domain-inserts.js';
+import { OriginCheck } from './modules/domains/domain-origins.js';
 import { DomainProofJob } from './modules/domains/domain-proof.job.js';
+import { DomainProofRepository } from './modules/domains/domain-proof.repository.js';
 import { bindDomainProofRoutes } from './modules/domains/domain-proof.routes.js';
 import { DomainProofService } from './modules/domains/domain-proof.service.js';
+import { DomainUpstreamsService } from './modules/domains/domain-upstreams.service.js';
+import { DomainsRepository } from './modules/domains/domains.repository.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
-import { DomainsService, UserDomainsService } from './modules/domains/domains.service.js';
+import { DomainsService } from './modules/domains/domains.service.js';
+import { DomainsAcrossSitesRepository } from './modules/domains/domains-across-sites.repository.js';
+import { UserDomainsService } from './modules/domains/user-domains.service.js';
 import { GroupLinesRepository } from './modules/group-lines/group-lines.repository.js';
 import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
 import { GroupLinesService } from './modules/group-lines/group-lines.service.js';
@@ -71,6 +77,7 @@ import { NodeCommandsService } from './modules/nodes/node-commands.service.js';
 import { bindNodeOperationRoutes } from './modules/nodes/node-operations.routes.js';
 import { NodeSettingsService } from './modules/nodes/node-settings.service.js';
 import { createNodeAuthenticator } from './modules/nodes/node-signature.js';
+import { NodeSocketsRepository } from './modules/nodes/node-sockets.repository.js';
 import { NodeUpgradeRepository } from './modules/nodes/node-upgrade.repository.js';
 import { bindNodeUpgradeRoutes } from './modules/nodes/node-upgrade.routes.js';
 import { NodeUpgradeService } from './modules/nodes/node-upgrade.service.js';
@@ -391,37 +398,61 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sitesRepo = new SitesRepository(db);
   bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo, capacity), nodesService);
   const siteAccess = new SiteAccess(sitesRepo);
-  const cnameSettings = new CnameSettingsService(db, defaultCnameDomain(options.config.publicUrl));
-  bindCnameSettingRoutes(binder, cnameSettings, nodesService);
+  const domainsRepo = new DomainsRepository(db);
+  const domainsAcross = new DomainsAcrossSitesRepository(db);
+  const certificatesRepo = new CertificatesRepository(db);
+  const cnameSettings = new CnameSettingsService(
+    settings,
+    domainsRepo,
+    transactions,
+    defaultCnameDomain(options.config.publicUrl),
+  );
+  bindCnameSettingRoutes(binder, cnameSettings);
   const cnameResolver = new CnameResolver(options.config.dnsServers, options.config.dnsTimeoutMs);
   const domainProof = new DomainProofService(
-    db,
+    new DomainProofRepository(db),
+    settings,
+    transactions,
     siteAccess,
     cnameSettings,
     new TxtResolver(options.config.dnsServers, options.config.dnsTimeoutMs),
     cnameResolver,
     options.config.domainProof,
   );
-  bindDomainProofRoutes(binder, domainProof, nodesService);
+  bindDomainProofRoutes(binder, domainProof);
   // Background proof checks; a claim that went live or was lost wakes the nodes' snapshot polls.
   const domainProofJob = new DomainProofJob(domainProof, changes, app.log);
   domainProofJob.start(options.config.domainProofIntervalSeconds);
   app.addHook('preClose', async () => domainProofJob.stop());
-  bindDomainRoutes(
-    binder,
-    new DomainsService(
-      db,
+  const origins = new OriginCheck(new NodeSocketsRepository(db), options.config.allowPrivateOrigins);
+  const domainInserts = new DomainInserts(domainsRepo, sitesRepo, certificatesRepo, domainProof, capacity);
+  bindDomainRoutes(binder, {
+    domains: new DomainsService(
+      domainsRepo,
+      transactions,
       siteAccess,
-      options.config.allowPrivateOrigins,
+      origins,
+      cnameSettings,
+      domainProof,
+      domainInserts,
+      certificatesRepo,
+    ),
+    upstreams: new DomainUpstreamsService(domainsRepo, transactions, siteAccess, origins),
+    cnameCheck: new DomainCnameCheckService(
+      domainsRepo,
+      transactions,
+      siteAccess,
       cnameSettings,
       cnameResolver,
       domainProof,
-      capacity,
     ),
-    new UserDomainsService(db),
+    across: new UserDomainsService(domainsAcross),
+  });
+  bindClientDomainRoutes(
+    binder,
+    new ClientDomainsService(new ClientDomainsRepository(db), domainsAcross, transactions),
   );
-  bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);
-  bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
+  bindCertificateRoutes(binder, new CertificatesService(certificatesRepo, transactions, siteAccess, box, clock));
   bindSiteCacheRoutes(binder, new SiteCacheService(db, siteAccess));
   bindCacheTaskRoutes(binder, new CacheTasksService(db, nodeCommands, nodeSettings, siteAccess, clock), nodesService);
   bindSiteModuleRoutes(binder, new SiteModulesService(db, siteAccess));
@@ -432,8 +463,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new AccountsService(accountsRepo, sessionsRepo, ticketsRepo, transactions, mailer, clock, productName),
     (origin) => options.config.publicUrl ?? origin,
   );
-  bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);
-  bindLogoRoutes(binder, new LogosService(db, new LogosRepository(db), system), nodesService);
+  bindAnnouncementRoutes(binder, new AnnouncementsService(new AnnouncementsRepository(db), accountsRepo, transactions));
+  bindLogoRoutes(binder, new LogosService(new LogosRepository(db), transactions, system));
   bindMonitoringRoutes(
     binder,
     new MonitoringService(new MonitorNodesRepository(db), new MonitorGroupsRepository(db), transactions, clock),

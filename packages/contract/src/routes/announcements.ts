@@ -30,6 +30,10 @@ const body = z.object({
   content: zText(ANNOUNCEMENT_CONTENT_MAX),
   running: z.boolean().default(false),
 });
+/** An announcement's fields as the server receives them. */
+export type AnnouncementIn = z.output<typeof body>;
+/** The list query as the server receives it. */
+export type AnnouncementListQuery = z.output<typeof listQuery>;
 
 export const listClientAnnouncements = defineRoute({
   id: 'client.announcements.list',

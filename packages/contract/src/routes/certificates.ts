@@ -66,6 +66,8 @@ export const listCertificates = defineRoute({
   },
   response: pageOf(certificateSummarySchema),
 });
+/** The list query as the server receives it. */
+export type CertificateListQuery = z.output<typeof listCertificates.request.query>;
 
 export const metaCertificates = defineRoute({
   id: 'user.certificates.meta',
@@ -109,6 +111,8 @@ export const createCertificate = defineRoute({
   },
   response: dataOf(certificateDetailSchema),
 });
+/** A new certificate as the server receives it. */
+export type CertificateCreateIn = z.output<typeof createCertificate.request.body>;
 
 export const updateCertificate = defineRoute({
   id: 'user.certificate.update',
@@ -135,6 +139,8 @@ export const updateCertificate = defineRoute({
   },
   response: dataOf(certificateDetailSchema),
 });
+/** An edit as the server receives it. */
+export type CertificateUpdateIn = z.output<typeof updateCertificate.request.body>;
 
 export const deleteCertificates = defineRoute({
   id: 'user.certificates.delete',

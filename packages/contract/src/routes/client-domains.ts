@@ -45,6 +45,8 @@ export const listClientDomains = defineRoute({
   },
   response: pageOf(clientDomainSchema),
 });
+/** The list query as the server receives it. */
+export type ClientDomainListQuery = z.output<typeof listClientDomains.request.query>;
 
 /** Most entries a meta answer holds; pickers search with `name` for the rest. */
 export const DOMAIN_META_MAX = 1000;
@@ -103,6 +105,8 @@ export const clientDomainIds = defineRoute({
   },
   response: dataOf(z.array(z.number().int())),
 });
+/** The query as the server receives it. */
+export type ClientDomainIdsQuery = z.output<typeof clientDomainIds.request.query>;
 
 export const clientDomainRoutes = {
   listClientDomains,

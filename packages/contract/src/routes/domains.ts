@@ -80,6 +80,8 @@ export const upstreamInputSchema = z.object({
   status: domainStatusSchema.default(1),
 });
 export type UpstreamInput = z.input<typeof upstreamInputSchema>;
+/** An upstream as the server receives it (defaults applied). */
+export type UpstreamIn = z.output<typeof upstreamInputSchema>;
 
 export const upstreamSchema = z.object({
   id: z.number().int(),
@@ -129,6 +131,12 @@ export const domainUpdateInput = z.object({
 });
 export type DomainUpdateInput = z.input<typeof domainUpdateInput>;
 export type DomainInput = z.input<typeof domainInputSchema>;
+/** A domain's settings as the server receives them (defaults applied). */
+export type DomainSettingsIn = z.output<typeof domainSettingsInput>;
+/** A new domain as the server receives it. */
+export type DomainIn = z.output<typeof domainInputSchema>;
+/** An edit as the server receives it: the upstreams are replaced, absent settings kept. */
+export type DomainUpdateIn = z.output<typeof domainUpdateInput>;
 
 export const domainSchema = z.object({
   id: z.number().int(),
@@ -216,6 +224,8 @@ export const listDomains = defineRoute({
   },
   response: pageOf(domainSchema),
 });
+/** The list query as the server receives it (defaults applied, coerced). */
+export type DomainListQuery = z.output<typeof listDomains.request.query>;
 
 export const createDomains = defineRoute({
   id: 'user.domains.create',
@@ -571,6 +581,8 @@ export const userDomainIds = defineRoute({
   },
   response: dataOf(z.array(z.number().int())),
 });
+/** The query as the server receives it. */
+export type UserDomainIdsQuery = z.output<typeof userDomainIds.request.query>;
 
 export const domainRoutes = {
   listDomains,

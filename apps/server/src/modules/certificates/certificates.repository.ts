@@ -86,6 +86,24 @@ export class CertificatesRepository {
       .orderBy(asc(domains.name));
   }
 
+  /** The site's domains among `ids` (fewer when some are not the site's). */
+  async siteDomains(siteId: number, ids: number[]): Promise<{ id: number; name: string }[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select({ id: domains.id, name: domains.name })
+      .from(domains)
+      .where(and(eq(domains.siteId, siteId), inArray(domains.id, ids)));
+  }
+
+  /** Sets (or with null clears) the certificate of the site's domains among `ids`. */
+  async assign(siteId: number, ids: number[], certificateId: number | null): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(domains)
+      .set({ certificateId, updatedAt: sql`now()` })
+      .where(and(eq(domains.siteId, siteId), inArray(domains.id, ids)));
+  }
+
   async insert(row: typeof certificates.$inferInsert): Promise<number> {
     const [created] = await this.db.insert(certificates).values(row).returning({ id: certificates.id });
     if (!created) throw new Error('insert returned no row');

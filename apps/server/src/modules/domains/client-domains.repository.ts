@@ -4,6 +4,9 @@ import { containsPattern } from '../../platform/db/like.js';
 import { accounts, domains, sites } from '../../platform/db/schema.js';
 import { hasAnyTag } from '../../platform/db/tags.js';
 
+/** One row of the operator's domain list. */
+export type ClientDomainRow = Awaited<ReturnType<ClientDomainsRepository['list']>>['rows'][number];
+
 export interface ClientDomainFilter {
   siteID?: number | undefined;
   name?: string | undefined;

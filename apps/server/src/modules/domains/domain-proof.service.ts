@@ -7,23 +7,19 @@ import {
   proofRecordName,
 } from '@rampart/contract';
 import { z } from 'zod';
-import type { Db } from '../../platform/db/database.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { type CnameResolver, DnsLookupError } from '../../platform/dns/cname-resolver.js';
 import type { TxtResolver } from '../../platform/dns/txt-resolver.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from '../sites/site-access.js';
-import { SettingsRepository } from '../system/settings.repository.js';
+import type { SettingsRepository } from '../system/settings.repository.js';
 import type { CnameSettingsService } from './cname-settings.service.js';
-import { type Claim, DomainProofRepository } from './domain-proof.repository.js';
+import { cnameQueryName, cnameTarget } from './domain-names.js';
+import type { Claim, DomainProofRepository } from './domain-proof.repository.js';
 
 const { pending, proved, waived, lost } = DOMAIN_PROOF_STATUS;
 const storedSchema = z.object({ required: z.boolean() });
 const keyOf = (operatorId: number) => `domainProof:${operatorId}`;
-
-/** The name the CNAME proof resolves: a wildcard's `<label>.<parent>`, as checkCNAME does. */
-function cnameQueryName(claim: Pick<Claim, 'name' | 'cnameLabel'>): string {
-  return claim.name.startsWith('*.') ? `${claim.cnameLabel}${claim.name.slice(1)}` : claim.name;
-}
 
 /**
  * Proof of control of domain names (contract: domain-proof.ts): the state a new claim starts in,
@@ -33,7 +29,9 @@ function cnameQueryName(claim: Pick<Claim, 'name' | 'cnameLabel'>): string {
  */
 export class DomainProofService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: DomainProofRepository,
+    private readonly settings: SettingsRepository,
+    private readonly transactions: Transactions,
     private readonly access: SiteAccess,
     private readonly cnames: CnameSettingsService,
     private readonly txt: TxtResolver,
@@ -42,23 +40,21 @@ export class DomainProofService {
     private readonly requiredByDefault: boolean,
   ) {}
 
-  async setting(operatorId: number, db: Db = this.db): Promise<DomainProofSetting> {
-    const parsed = storedSchema.safeParse(await new SettingsRepository(db).get(keyOf(operatorId)));
+  async setting(operatorId: number): Promise<DomainProofSetting> {
+    const parsed = storedSchema.safeParse(await this.settings.get(keyOf(operatorId)));
     return { required: parsed.success ? parsed.data.required : this.requiredByDefault };
   }
 
   /** Stores the operator's choice; waiving proof lets its pending claims go live where nobody else's is. */
   async putSetting(operatorId: number, required: boolean): Promise<DomainProofSetting> {
-    return this.db.transaction(async (tx) => {
-      const settings = new SettingsRepository(tx);
-      await settings.lock(keyOf(operatorId));
-      await settings.put(keyOf(operatorId), { required });
+    return this.transactions.run(async () => {
+      await this.settings.lock(keyOf(operatorId));
+      await this.settings.put(keyOf(operatorId), { required });
       if (!required) {
-        const repo = new DomainProofRepository(tx);
-        const waiting = await repo.pendingOfOperator(operatorId);
-        await repo.lockNames(waiting.map((c) => c.name));
+        const waiting = await this.repo.pendingOfOperator(operatorId);
+        await this.repo.lockNames(waiting.map((c) => c.name));
         for (const claim of waiting) {
-          if (canWaive(claim, await repo.claimsOf([claim.name]))) await repo.setStatus([claim.id], waived);
+          if (canWaive(claim, await this.repo.claimsOf([claim.name]))) await this.repo.setStatus([claim.id], waived);
         }
       }
       return { required };
@@ -73,16 +69,14 @@ export class DomainProofService {
    * of an operator that waives proof starts waived when no other customer's claim of it is live.
    */
   async initialStates(
-    tx: Db,
     site: { ownerId: number; userId: number },
     items: { name: string; status: 0 | 1 }[],
   ): Promise<{ states: Map<string, DomainProofStatus>; refused: string[] }> {
     const names = [...new Set(items.map((i) => i.name))];
     const enabled = new Set(items.filter((i) => i.status === 1).map((i) => i.name));
-    const repo = new DomainProofRepository(tx);
-    await repo.lockNames(names);
-    const claims = await repo.claimsOf(names);
-    const required = (await this.setting(site.ownerId, tx)).required;
+    await this.repo.lockNames(names);
+    const claims = await this.repo.claimsOf(names);
+    const required = (await this.setting(site.ownerId)).required;
     const states = new Map<string, DomainProofStatus>();
     const refused: string[] = [];
     for (const name of names) {
@@ -106,9 +100,9 @@ export class DomainProofService {
    * Names among `names` (claims of the customer of `site` not live yet) that may not be enabled:
    * where the operator waives proof, another of its customers holds the name live (401001).
    */
-  async refusedToEnable(tx: Db, site: { ownerId: number; userId: number }, names: string[]): Promise<string[]> {
-    if (names.length === 0 || (await this.setting(site.ownerId, tx)).required) return [];
-    const claims = await new DomainProofRepository(tx).claimsOf(names);
+  async refusedToEnable(site: { ownerId: number; userId: number }, names: string[]): Promise<string[]> {
+    if (names.length === 0 || (await this.setting(site.ownerId)).required) return [];
+    const claims = await this.repo.claimsOf(names);
     return names.filter((name) =>
       claims.some((c) => c.name === name && c.userId !== site.userId && c.ownerId === site.ownerId && isLiveClaim(c)),
     );
@@ -118,7 +112,7 @@ export class DomainProofService {
   async verify(userId: number, siteId: number, ids: number[]): Promise<DomainProofCheck[]> {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
-    const claims = await new DomainProofRepository(this.db).siteClaims(siteId, unique);
+    const claims = await this.repo.siteClaims(siteId, unique);
     if (claims.length !== unique.length) throw new AppError(101018);
     claims.sort((a, b) => unique.indexOf(a.id) - unique.indexOf(b.id));
     let found: Map<number, boolean>;
@@ -145,7 +139,7 @@ export class DomainProofService {
    * of control too, since the target's label is the claim's own random one.
    */
   async cnameVerified(siteId: number, ids: number[], at: Date): Promise<void> {
-    const claims = await new DomainProofRepository(this.db).siteClaims(siteId, ids);
+    const claims = await this.repo.siteClaims(siteId, ids);
     await this.settle(
       claims.filter((c) => c.proofStatus !== proved),
       new Map(claims.map((c) => [c.id, true])),
@@ -155,7 +149,7 @@ export class DomainProofService {
 
   /** The background job's round: up to `limit` waiting claims, longest unchecked first. Answers how many it looked at. */
   async checkWaiting(limit: number): Promise<number> {
-    const claims = await new DomainProofRepository(this.db).waiting(limit);
+    const claims = await this.repo.waiting(limit);
     const found = new Map<number, boolean>();
     for (const claim of claims) {
       try {
@@ -193,7 +187,7 @@ export class DomainProofService {
         cnameDomain = await this.cnames.domainOf(claim.ownerId);
         domainOf.set(claim.ownerId, cnameDomain);
       }
-      found.set(claim.id, await this.cname.pointsAt(cnameQueryName(claim), `${claim.cnameLabel}.${cnameDomain}`));
+      found.set(claim.id, await this.cname.pointsAt(cnameQueryName(claim), cnameTarget(claim, cnameDomain)));
     }
     return found;
   }
@@ -211,12 +205,11 @@ export class DomainProofService {
   ): Promise<Map<number, DomainProofStatus>> {
     const result = new Map<number, DomainProofStatus>();
     if (claims.length === 0) return result;
-    await this.db.transaction(async (tx) => {
-      const repo = new DomainProofRepository(tx);
-      await repo.lockNames(claims.map((c) => c.name));
+    await this.transactions.run(async () => {
+      await this.repo.lockNames(claims.map((c) => c.name));
       const requiredOf = new Map<number, boolean>();
       for (const stale of claims) {
-        const ofName = await repo.claimsOf([stale.name]);
+        const ofName = await this.repo.claimsOf([stale.name]);
         const claim = ofName.find((c) => c.id === stale.id);
         if (!claim) continue;
         const others = ofName.filter((c) => c.userId !== claim.userId);
@@ -229,7 +222,7 @@ export class DomainProofService {
           // that one waits until the customer disables the other.
           const clash = claim.enabled && mine.some((c) => c.enabled && proofIsLive(c.proofStatus));
           if (!clash) {
-            await repo.setStatus(
+            await this.repo.setStatus(
               others.filter((c) => c.proofStatus !== lost).map((c) => c.id),
               lost,
             );
@@ -241,15 +234,15 @@ export class DomainProofService {
         if (next === pending) {
           let required = requiredOf.get(claim.ownerId);
           if (required === undefined) {
-            required = (await this.setting(claim.ownerId, tx)).required;
+            required = (await this.setting(claim.ownerId)).required;
             requiredOf.set(claim.ownerId, required);
           }
           if (!required && canWaive(claim, ofName)) next = waived;
         }
-        if (next !== claim.proofStatus) await repo.setStatus([claim.id], next);
+        if (next !== claim.proofStatus) await this.repo.setStatus([claim.id], next);
         result.set(claim.id, next);
       }
-      await repo.setChecked(
+      await this.repo.setChecked(
         claims.map((c) => c.id),
         at,
       );

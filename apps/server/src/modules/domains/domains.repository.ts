@@ -25,9 +25,8 @@ import {
   sites,
   zonePorts,
 } from '../../platform/db/schema.js';
-import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
+import { hasAnyTag } from '../../platform/db/tags.js';
 import { moduleBindingsOf } from '../site-modules/site-modules.repository.js';
-import { type SiteScope, siteScope } from '../sites/sites.repository.js';
 
 export type DomainRow = typeof domains.$inferSelect & {
   certificateName: string | null;
@@ -166,6 +165,12 @@ export class DomainsRepository {
       .update(domains)
       .set({ cnameStatus: status, cnameCheckedAt: at })
       .where(and(eq(domains.siteId, siteId), inArray(domains.id, ids)));
+  }
+
+  /** Marks every domain of the operator's sites not checked (its CNAME domain changed). */
+  async resetCnameStatusOfOperator(operatorId: number): Promise<void> {
+    const owned = this.db.select({ id: sites.id }).from(sites).where(eq(sites.ownerId, operatorId));
+    await this.db.update(domains).set({ cnameStatus: 0, cnameCheckedAt: null }).where(inArray(domains.siteId, owned));
   }
 
   async countInSite(siteId: number): Promise<number> {
@@ -342,63 +347,5 @@ export class DomainsRepository {
     const ids = Array.isArray(domainId) ? domainId : [domainId];
     if (ids.length === 0) return;
     await this.db.update(domains).set({ updatedAt: sql`now()` }).where(inArray(domains.id, ids));
-  }
-}
-
-export interface DomainSiteFilter {
-  siteID?: number | undefined;
-  siteName?: string | undefined;
-}
-
-/**
- * Domains across the sites a scope admits, for pickers, tag filters and ids by name: the
- * operator's own sites (`{ ownerId }`) or a customer's, sub-accounts included (`{ userId }`).
- * Every query joins the site and keeps to that scope, the same one every site call uses.
- */
-export class DomainsAcrossSitesRepository {
-  constructor(private readonly db: Db) {}
-
-  meta(scope: SiteScope, siteIds: number[], name: string, limit: number) {
-    return this.db
-      .select({ id: domains.id, name: domains.name, siteID: domains.siteId })
-      .from(domains)
-      .innerJoin(sites, eq(sites.id, domains.siteId))
-      .where(
-        and(
-          siteScope(scope),
-          siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined,
-          name.trim() ? ilike(domains.name, containsPattern(name.trim().toLowerCase())) : undefined,
-        ),
-      )
-      .orderBy(asc(domains.name), asc(domains.id))
-      .limit(limit);
-  }
-
-  async tags(scope: SiteScope, siteIds: number[]): Promise<string[]> {
-    const tag = tagElements(domains.tags);
-    const rows = await this.db
-      .selectDistinct({ tag })
-      .from(domains)
-      .innerJoin(sites, eq(sites.id, domains.siteId))
-      .where(and(siteScope(scope), siteIds.length > 0 ? inArray(domains.siteId, siteIds) : undefined))
-      .orderBy(sql`1`);
-    return rows.map((r) => r.tag);
-  }
-
-  async idsByName(scope: SiteScope, name: string, site: DomainSiteFilter): Promise<number[]> {
-    const rows = await this.db
-      .select({ id: domains.id })
-      .from(domains)
-      .innerJoin(sites, eq(sites.id, domains.siteId))
-      .where(
-        and(
-          siteScope(scope),
-          eq(domains.name, name),
-          site.siteID ? eq(sites.id, site.siteID) : undefined,
-          site.siteName ? eq(sites.name, site.siteName) : undefined,
-        ),
-      )
-      .orderBy(asc(domains.id));
-    return rows.map((r) => r.id);
   }
 }

@@ -1,7 +1,5 @@
 import {
   LOGO_IMAGE_MAX_BYTES,
-  LOGO_IMAGE_SLOTS,
-  type Locale,
   type LogoForm,
   type LogoImageSlot,
   type LogoInfo,
@@ -9,19 +7,14 @@ import {
   type Tier,
   type ValidationKey,
 } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { isUploadedFile } from '../../platform/http/multipart.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SystemService } from '../system/system.service.js';
 import { imageTypeOf } from './image-type.js';
-import {
-  type LogoImageRow,
-  type LogoRow,
-  type LogosRepository,
-  type LogoTexts,
-  LogosRepository as Repo,
-} from './logos.repository.js';
+import { imagesOf, isSlot, presentLogo } from './logos.presenter.js';
+import type { LogoRow, LogosRepository, LogoTexts } from './logos.repository.js';
 
 const TEXT_FIELDS = ['title', 'subTitle', 'description', 'copyright', 'version'] as const;
 
@@ -37,26 +30,8 @@ interface Change {
   reset: LogoImageSlot[];
 }
 
-function isSlot(name: string): name is LogoImageSlot {
-  return (LOGO_IMAGE_SLOTS as readonly string[]).includes(name);
-}
-
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
-}
-
-function dataUrl(image: LogoImageRow | undefined): string {
-  return image ? `data:${image.mime};base64,${image.data.toString('base64')}` : '';
-}
-
-function emptyImages(): Record<LogoImageSlot, string> {
-  return { backgroundImage: '', favicon: '', logo: '', sidebarLogo: '', sidebarSimpleLogo: '' };
-}
-
-function imagesOf(row: LogoRow, images: LogoImageRow[]): Record<LogoImageSlot, string> {
-  const out = emptyImages();
-  for (const image of images) if (image.logoId === row.id && isSlot(image.slot)) out[image.slot] = dataUrl(image);
-  return out;
 }
 
 /**
@@ -65,8 +40,8 @@ function imagesOf(row: LogoRow, images: LogoImageRow[]): Record<LogoImageSlot, s
  */
 export class LogosService {
   constructor(
-    private readonly db: Db,
     private readonly repo: LogosRepository,
+    private readonly transactions: Transactions,
     private readonly system: SystemService,
   ) {}
 
@@ -74,7 +49,7 @@ export class LogosService {
    * Checks the form: every file part must be an image slot, of an accepted type, within the slot's
    * size; `reset` names slots. All faults at once, as 101003 with field names.
    */
-  private change(locale: Locale, form: LogoForm, parts: Record<string, unknown>): Change {
+  private change(form: LogoForm, parts: Record<string, unknown>): Change {
     const faults: { field: string; key: ValidationKey; params?: Record<string, string | number> }[] = [];
     const images: Image[] = [];
     for (const [field, value] of Object.entries(parts)) {
@@ -102,7 +77,7 @@ export class LogosService {
       if (isSlot(name)) reset.push(name);
       else faults.push({ field: 'reset', key: 'invalidValue' });
     }
-    if (faults.length > 0) throw invalidFields(locale, faults);
+    if (faults.length > 0) throw invalidFields(faults);
     const texts: Partial<LogoTexts> = {};
     for (const name of TEXT_FIELDS) {
       const value = form[name];
@@ -111,62 +86,37 @@ export class LogosService {
     return { texts, images, reset: reset.filter((slot) => !images.some((i) => i.slot === slot)) };
   }
 
-  private async present(row: LogoRow, repo: LogosRepository = this.repo): Promise<OperatorLogo> {
-    return {
-      id: row.id,
-      operator: await repo.accountName(row.ownerId),
-      title: row.title,
-      subTitle: row.subTitle,
-      description: row.description,
-      copyright: row.copyright,
-      version: row.version,
-      ...imagesOf(row, await repo.images([row.id])),
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-    };
+  private async present(row: LogoRow): Promise<OperatorLogo> {
+    return presentLogo(row, await this.repo.accountName(row.ownerId), await this.repo.images([row.id]));
   }
 
   async list(operatorId: number, page: number, pageSize: number) {
     const { rows, total } = await this.repo.list(operatorId, page, pageSize);
     const images = await this.repo.images(rows.map((r) => r.id));
     const operator = await this.repo.accountName(operatorId);
-    const data: OperatorLogo[] = rows.map((row) => ({
-      id: row.id,
-      operator,
-      title: row.title,
-      subTitle: row.subTitle,
-      description: row.description,
-      copyright: row.copyright,
-      version: row.version,
-      ...imagesOf(row, images),
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-    }));
-    return { data, total };
+    return { data: rows.map((row) => presentLogo(row, operator, images)), total };
   }
 
   /** 101025 when the operator has a logo set already (change it with PUT). */
-  async create(operatorId: number, locale: Locale, form: LogoForm, parts: Record<string, unknown>) {
-    const change = this.change(locale, form, parts);
-    return this.db.transaction(async (tx) => {
-      const repo = new Repo(tx);
-      const row = await repo.insert(operatorId, change.texts);
+  async create(operatorId: number, form: LogoForm, parts: Record<string, unknown>) {
+    const change = this.change(form, parts);
+    return this.transactions.run(async () => {
+      const row = await this.repo.insert(operatorId, change.texts);
       if (!row) throw new AppError(101025);
-      for (const image of change.images) await repo.putImage(row.id, image.slot, image.mime, image.data);
-      return this.present(row, repo);
+      for (const image of change.images) await this.repo.putImage(row.id, image.slot, image.mime, image.data);
+      return this.present(row);
     });
   }
 
   /** Parts sent replace, parts left out stay; 101018 when the operator has no logo set. */
-  async update(operatorId: number, locale: Locale, form: LogoForm, parts: Record<string, unknown>) {
-    const change = this.change(locale, form, parts);
-    return this.db.transaction(async (tx) => {
-      const repo = new Repo(tx);
-      const row = await repo.update(operatorId, change.texts);
+  async update(operatorId: number, form: LogoForm, parts: Record<string, unknown>) {
+    const change = this.change(form, parts);
+    return this.transactions.run(async () => {
+      const row = await this.repo.update(operatorId, change.texts);
       if (!row) throw new AppError(101018);
-      await repo.removeImages(row.id, change.reset);
-      for (const image of change.images) await repo.putImage(row.id, image.slot, image.mime, image.data);
-      return this.present(row, repo);
+      await this.repo.removeImages(row.id, change.reset);
+      for (const image of change.images) await this.repo.putImage(row.id, image.slot, image.mime, image.data);
+      return this.present(row);
     });
   }
 

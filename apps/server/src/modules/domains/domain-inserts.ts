@@ -1,0 +1,119 @@
+import { AUTO_SSL_DOMAINS_PER_SITE_MAX, type DomainIn, proofIsLive } from '@rampart/contract';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { BatchFailures } from '../../platform/errors/batch-failures.js';
+import type { CertificatesRepository } from '../certificates/certificates.repository.js';
+import { certificateCovers } from '../certificates/x509.js';
+import type { SitesRepository, SiteView } from '../sites/sites.repository.js';
+import type { NodeCapacity } from '../snapshots/node-capacity.js';
+import type { DomainProofService } from './domain-proof.service.js';
+import { checkPortMap, servable, upstreamRow } from './domain-rules.js';
+import type { DomainsRepository } from './domains.repository.js';
+
+/**
+ * The checks and inserts of new domains of a site, shared by every call that makes domains (create,
+ * by name, copies). Runs inside the caller's all-or-none block.
+ */
+export class DomainInserts {
+  constructor(
+    private readonly repo: DomainsRepository,
+    private readonly sites: SitesRepository,
+    private readonly certificates: CertificatesRepository,
+    private readonly proof: DomainProofService,
+    private readonly capacity: NodeCapacity,
+  ) {}
+
+  /** Certificates named by the items must be the site's and cover the names (301001). */
+  async checkCertificates(siteId: number, items: { name: string; certificateID: number }[], failures: BatchFailures) {
+    const ids = [...new Set(items.map((i) => i.certificateID).filter((id) => id !== 0))];
+    const found = await this.certificates.findMany(siteId, ids);
+    if (found.length !== ids.length) throw new AppError(101018);
+    for (const item of items) {
+      const cert = found.find((c) => c.id === item.certificateID);
+      if (cert && !certificateCovers(cert.names, item.name)) failures.add(301001, item.name);
+    }
+  }
+
+  /** 401004 when turning auto SSL on for `ids` would take the site over its limit. */
+  async checkAutoSSL(siteId: number, ids: number[]) {
+    if ((await this.repo.countAutoSSL(siteId, ids)) + ids.length > AUTO_SSL_DOMAINS_PER_SITE_MAX) {
+      throw new AppError(401004, { extra: { limit: AUTO_SSL_DOMAINS_PER_SITE_MAX } });
+    }
+  }
+
+  /** Checks and inserts new domains of a site (101009 per name); answers their ids in the items' order. */
+  async insertAll(site: SiteView, items: DomainIn[]): Promise<number[]> {
+    const siteId = site.id;
+    const repo = this.repo;
+    const nodesStillFit = await this.capacity.before(site.ownerId, { sites: [siteId] });
+    await this.checkDomainLimit(siteId, items.length);
+    const autoSSL = items.filter((i) => i.autoSSL).length;
+    if (autoSSL > 0 && (await repo.countAutoSSL(siteId)) + autoSSL > AUTO_SSL_DOMAINS_PER_SITE_MAX) {
+      throw new AppError(401004, { extra: { limit: AUTO_SSL_DOMAINS_PER_SITE_MAX } });
+    }
+    if (items.some((i) => i.portMap)) {
+      const ports = await repo.listenPorts(siteId);
+      for (const item of items) if (item.portMap) checkPortMap(item.scheme, ports);
+    }
+    const failures = new BatchFailures();
+    const seen = new Set<string>();
+    for (const item of items) {
+      if (seen.has(item.name)) failures.add(101025, item.name);
+      seen.add(item.name);
+      if (!servable(item.upstreams.map(upstreamRow))) failures.add(401008, item.name);
+    }
+    const names = [...seen];
+    for (const name of await repo.namesInSite(siteId, names)) failures.add(101025, name);
+    // Proof of control (domain-proof.service.ts): a name another customer proved is taken; a new
+    // claim that would go live at once must not meet another live one.
+    const proof = await this.proof.initialStates(site, items);
+    for (const name of proof.refused) failures.add(401001, name);
+    const live = items.filter((i) => i.status === 1 && proofIsLive(proof.states.get(i.name) ?? 0)).map((i) => i.name);
+    for (const name of await repo.enabledNamesTaken(live)) failures.add(401001, name);
+    await this.checkCertificates(siteId, items, failures);
+    failures.throwIfAny();
+
+    const ids: number[] = [];
+    for (const item of items) {
+      const id = await this.insertDomain(siteId, item, proof.states.get(item.name) ?? 0);
+      await repo.insertUpstreams(id, item.upstreams.map(upstreamRow));
+      ids.push(id);
+    }
+    await nodesStillFit();
+    return ids;
+  }
+
+  /**
+   * The site's limitation set by its operator (0 = none): 401002 when the new domains would take it
+   * over. The site row stays locked until the transaction ends, so concurrent additions count in turn.
+   */
+  private async checkDomainLimit(siteId: number, adding: number) {
+    const site = await this.sites.lock(siteId);
+    if (site && site.maxDomains > 0 && (await this.repo.countInSite(siteId)) + adding > site.maxDomains) {
+      throw new AppError(401002);
+    }
+  }
+
+  private async insertDomain(siteId: number, item: DomainIn, proofStatus: 0 | 1 | 2 | 3) {
+    try {
+      return await this.repo.insert({
+        siteId,
+        name: item.name,
+        proofStatus,
+        enabled: item.status === 1,
+        scheme: item.scheme,
+        hashType: item.hashType,
+        hostName: item.hostName,
+        forceSSL: item.forceSSL,
+        autoSSL: item.autoSSL,
+        portMap: item.portMap,
+        certificateId: item.certificateID === 0 ? null : item.certificateID,
+        tags: [...new Set(item.tags)],
+      });
+    } catch (err) {
+      // Another request took the name between the check and this insert.
+      if (isUniqueViolation(err)) throw new AppError(101009, { errors: [{ code: 401001, targets: [item.name] }] });
+      throw err;
+    }
+  }
+}

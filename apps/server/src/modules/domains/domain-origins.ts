@@ -1,0 +1,48 @@
+import { isOriginAddressAllowed, type UpstreamIn } from '@rampart/contract';
+import { invalidFields } from '../../platform/http/validation.js';
+import { NodeSockets } from '../nodes/node-sockets.js';
+import type { NodeSocketsRepository } from '../nodes/node-sockets.repository.js';
+
+/** One origin a request names, with the field that names it. */
+export interface OriginEntry {
+  field: string;
+  ip: string;
+  port: number;
+  portMap?: boolean | undefined;
+}
+
+/** The origin entries of an upstream list, fields `<prefix>.<j>.ip`. */
+export function upstreamOrigins(
+  list: readonly UpstreamIn[],
+  prefix = 'upstreams',
+  portMap?: boolean | undefined,
+): OriginEntry[] {
+  return list.map((u, j) => ({ field: `${prefix}.${j}.ip`, ip: u.ip, port: u.port, portMap }));
+}
+
+/**
+ * The origin policy of domain upstreams: origins the installation does not allow (SSRF policy) and
+ * origins that are one of the operator's node sockets (NodeSockets) are refused, naming each field.
+ */
+export class OriginCheck {
+  constructor(
+    private readonly sockets: NodeSocketsRepository,
+    private readonly allowPrivateOrigins: boolean,
+  ) {}
+
+  /** The operator's node sockets. */
+  async socketsOf(operatorId: number): Promise<NodeSockets> {
+    return NodeSockets.of(await this.sockets.listening(operatorId));
+  }
+
+  async check(operatorId: number, entries: OriginEntry[]): Promise<void> {
+    const sockets = await this.socketsOf(operatorId);
+    const bad: { field: string; key: 'originNotAllowed' | 'originIsNode' }[] = [];
+    for (const e of entries) {
+      if (!isOriginAddressAllowed(e.ip, this.allowPrivateOrigins))
+        bad.push({ field: e.field, key: 'originNotAllowed' });
+      else if (sockets.isNodeSocket(e.ip, e.port, e.portMap)) bad.push({ field: e.field, key: 'originIsNode' });
+    }
+    if (bad.length > 0) throw invalidFields(bad);
+  }
+}
