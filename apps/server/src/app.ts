@@ -30,6 +30,7 @@ import { RefreshCookie, servedOverHttps } from './modules/auth/refresh-cookie.js
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { TicketsRepository } from './modules/auth/tickets.repository.js';
 import { TokenService } from './modules/auth/token.service.js';
+import { CacheTasksRepository } from './modules/cache-tasks/cache-tasks.repository.js';
 import { bindCacheTaskRoutes } from './modules/cache-tasks/cache-tasks.routes.js';
 import { CacheTasksService } from './modules/cache-tasks/cache-tasks.service.js';
 import { CertificatesRepository } from './modules/certificates/certificates.repository.js';
@@ -88,6 +89,7 @@ import { SitePortsService } from './modules/site-ports/site-ports.service.js';
 import { bindSiteSettingRoutes } from './modules/site-settings/site-settings.routes.js';
 import { SiteSettingsService } from './modules/site-settings/site-settings.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
+import { SiteCacheRepository } from './modules/sites/site-cache.repository.js';
 import { bindSiteCacheRoutes } from './modules/sites/site-cache.routes.js';
 import { SiteCacheService } from './modules/sites/site-cache.service.js';
 import { SitesRepository } from './modules/sites/sites.repository.js';
@@ -363,8 +365,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);
   bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
-  bindSiteCacheRoutes(binder, new SiteCacheService(db, siteAccess));
-  bindCacheTaskRoutes(binder, new CacheTasksService(db, nodeCommands, nodeSettings, siteAccess, clock), nodesService);
+  const siteCacheRepo = new SiteCacheRepository(db);
+  bindSiteCacheRoutes(binder, new SiteCacheService(transactions, siteCacheRepo, sitesRepo, siteAccess));
+  bindCacheTaskRoutes(
+    binder,
+    new CacheTasksService(
+      transactions,
+      new CacheTasksRepository(db),
+      siteCacheRepo,
+      commandsRepo,
+      nodeCommands,
+      nodeSettings,
+      siteAccess,
+      clock,
+    ),
+    nodesService,
+  );
   bindSiteModuleRoutes(binder, new SiteModulesService(db, siteAccess));
   bindSiteSettingRoutes(binder, new SiteSettingsService(db, siteAccess));
   bindSitePortRoutes(binder, new SitePortsService(db, siteAccess, options.config.allowPrivateOrigins));

@@ -27,7 +27,7 @@ import {
 import { edgeModulesOf } from '../site-modules/edge-modules.js';
 import { edgeStreamPorts } from '../site-ports/edge-stream-ports.js';
 import { edgeSiteSettings } from '../site-settings/site-settings.edge.js';
-import { edgeCachePolicies } from '../sites/site-cache.service.js';
+import { edgeCachePolicies } from '../sites/site-cache.edge.js';
 import { OperatorNginxService } from '../zones/operator-nginx.service.js';
 import { ZoneSettingsRepository } from '../zones/zone-settings.repository.js';
 
