@@ -70,6 +70,7 @@ import { NodeCommandsService } from './modules/nodes/node-commands.service.js';
 import { bindNodeOperationRoutes } from './modules/nodes/node-operations.routes.js';
 import { NodeSettingsService } from './modules/nodes/node-settings.service.js';
 import { createNodeAuthenticator } from './modules/nodes/node-signature.js';
+import { NodeSockets } from './modules/nodes/node-sockets.js';
 import { bindNodeUpgradeRoutes } from './modules/nodes/node-upgrade.routes.js';
 import { NodeUpgradeService } from './modules/nodes/node-upgrade.service.js';
 import { NodesRepository } from './modules/nodes/nodes.repository.js';
@@ -82,10 +83,13 @@ import { PermissionResolver } from './modules/roles/permission-resolver.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
 import { bindRoleRoutes } from './modules/roles/roles.routes.js';
 import { RolesService } from './modules/roles/roles.service.js';
+import { SiteModulesRepository } from './modules/site-modules/site-modules.repository.js';
 import { bindSiteModuleRoutes } from './modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from './modules/site-modules/site-modules.service.js';
+import { SitePortsRepository } from './modules/site-ports/site-ports.repository.js';
 import { bindSitePortRoutes } from './modules/site-ports/site-ports.routes.js';
 import { SitePortsService } from './modules/site-ports/site-ports.service.js';
+import { SiteSettingsRepository } from './modules/site-settings/site-settings.repository.js';
 import { bindSiteSettingRoutes } from './modules/site-settings/site-settings.routes.js';
 import { SiteSettingsService } from './modules/site-settings/site-settings.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
@@ -332,7 +336,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const productsRepo = new ProductsRepository(db);
   bindProductRoutes(binder, new ProductsService(db, productsRepo, capacity), nodesService);
   const sitesRepo = new SitesRepository(db);
-  bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo, capacity), nodesService);
+  bindSiteRoutes(
+    binder,
+    new SitesService(transactions, sitesRepo, productsRepo, accountsRepo, (ownerId, scope, options) =>
+      capacity.before(db, ownerId, scope, options),
+    ),
+    nodesService,
+  );
   const siteAccess = new SiteAccess(sitesRepo);
   const cnameSettings = new CnameSettingsService(db, defaultCnameDomain(options.config.publicUrl));
   bindCnameSettingRoutes(binder, cnameSettings, nodesService);
@@ -381,9 +391,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ),
     nodesService,
   );
-  bindSiteModuleRoutes(binder, new SiteModulesService(db, siteAccess));
-  bindSiteSettingRoutes(binder, new SiteSettingsService(db, siteAccess));
-  bindSitePortRoutes(binder, new SitePortsService(db, siteAccess, options.config.allowPrivateOrigins));
+  bindSiteModuleRoutes(
+    binder,
+    new SiteModulesService(transactions, new SiteModulesRepository(db), sitesRepo, siteAccess),
+  );
+  bindSiteSettingRoutes(
+    binder,
+    new SiteSettingsService(transactions, new SiteSettingsRepository(db), sitesRepo, siteAccess),
+  );
+  bindSitePortRoutes(
+    binder,
+    new SitePortsService(
+      transactions,
+      new SitePortsRepository(db),
+      sitesRepo,
+      siteAccess,
+      (operatorId, morePorts) => NodeSockets.ofOperator(db, operatorId, morePorts),
+      options.config.allowPrivateOrigins,
+    ),
+  );
   bindAccountRoutes(
     binder,
     new AccountsService(db, accountsRepo, mailer, clock, productName),

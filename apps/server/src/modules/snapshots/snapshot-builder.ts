@@ -24,8 +24,8 @@ import {
   virtualNodeRecords,
   zones,
 } from '../../platform/db/schema.js';
-import { edgeModulesOf } from '../site-modules/edge-modules.js';
-import { edgeStreamPorts } from '../site-ports/edge-stream-ports.js';
+import { edgeModulesOf } from '../site-modules/site-modules.edge.js';
+import { edgeStreamPorts } from '../site-ports/site-ports.edge.js';
 import { edgeSiteSettings } from '../site-settings/site-settings.edge.js';
 import { edgeCachePolicies } from '../sites/site-cache.edge.js';
 import { OperatorNginxService } from '../zones/operator-nginx.service.js';
