@@ -341,7 +341,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new SitesService(transactions, sitesRepo, productsRepo, accountsRepo, (ownerId, scope, options) =>
       capacity.before(db, ownerId, scope, options),
     ),
-    nodesService,
   );
   const siteAccess = new SiteAccess(sitesRepo);
   const cnameSettings = new CnameSettingsService(db, defaultCnameDomain(options.config.publicUrl));
@@ -389,7 +388,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       siteAccess,
       clock,
     ),
-    nodesService,
   );
   bindSiteModuleRoutes(
     binder,

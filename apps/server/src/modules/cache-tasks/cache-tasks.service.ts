@@ -1,6 +1,6 @@
-import type { CacheTask, Locale, NodeCommand } from '@rampart/contract';
+import type { CacheTask, NodeCommand } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { NodeCommandsRepository } from '../nodes/node-commands.repository.js';
@@ -17,7 +17,7 @@ import type { CacheTaskRow, CacheTasksRepository } from './cache-tasks.repositor
  */
 export class CacheTasksService {
   constructor(
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly tasks: CacheTasksRepository,
     private readonly siteCache: SiteCacheRepository,
     private readonly commandRows: NodeCommandsRepository,
@@ -56,7 +56,7 @@ export class CacheTasksService {
    * Purges URLs of the customer's site on every enabled node that serves it. Each URL's host must
    * be a domain of the site (exactly, or under one of its wildcard domains).
    */
-  async purgeSite(userId: number, siteId: number, urls: string[], locale: Locale): Promise<CacheTask> {
+  async purgeSite(userId: number, siteId: number, urls: string[]): Promise<CacheTask> {
     const site = await this.access.userSite(userId, siteId);
     const hosts = urls.map((url) => new URL(url).hostname);
     const candidates = new Set<string>();
@@ -67,7 +67,7 @@ export class CacheTasksService {
     }
     const names = await this.tasks.domainNamesIn(siteId, [...candidates]);
     const foreign = hosts.findIndex((host) => !names.has(host) && !names.has(`*${host.slice(host.indexOf('.'))}`));
-    if (foreign >= 0) throw invalidFields(locale, [{ field: `urls.${foreign}`, key: 'urlNotOfSite' }]);
+    if (foreign >= 0) throw invalidFields([{ field: `urls.${foreign}`, key: 'urlNotOfSite' }]);
 
     const nodeIds = await this.tasks.nodesServing(site.ownerId, site.productId);
     const create = () => this.tasks.insert({ ownerId: site.ownerId, kind: 'purge', siteId, zoneId: null, urls });
@@ -86,10 +86,10 @@ export class CacheTasksService {
   }
 
   /** Preheats URLs on every enabled node of the zone. */
-  async preheatZone(operatorId: number, zoneId: number, urls: string[], locale: Locale): Promise<CacheTask> {
+  async preheatZone(operatorId: number, zoneId: number, urls: string[]): Promise<CacheTask> {
     await this.settings.zone(operatorId, zoneId);
     const nodeIds = await this.tasks.enabledNodesInZone(operatorId, zoneId);
-    if (nodeIds.length === 0) throw invalidFields(locale, [{ field: 'zoneID', in: 'params', key: 'noEnabledNode' }]);
+    if (nodeIds.length === 0) throw invalidFields([{ field: 'zoneID', in: 'params', key: 'noEnabledNode' }]);
     const queued = await this.commands.queue(operatorId, nodeIds, 'preheat', zoneId, {
       payload: { urls },
       task: () => this.tasks.insert({ ownerId: operatorId, kind: 'preheat', zoneId, siteId: null, urls }),

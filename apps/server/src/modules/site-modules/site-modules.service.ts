@@ -1,12 +1,11 @@
 import {
-  type Locale,
   MODULES_PER_SITE_MAX,
   REDIRECT_RULES_PER_SITE,
   REWRITE_RULES_PER_MODULE,
   type SiteModuleType,
 } from '@rampart/contract';
 import { isUniqueViolation } from '../../platform/db/errors.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SiteAccess } from '../sites/site-access.js';
@@ -48,7 +47,7 @@ function checkDuplicateHeaders(type: SiteModuleType, settings: Record<string, un
  */
 export class SiteModulesService {
   constructor(
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly repo: SiteModulesRepository,
     private readonly sites: SitesRepository,
     private readonly access: SiteAccess,
@@ -122,7 +121,7 @@ export class SiteModulesService {
    * All or none: an id not of this site and type is 101018, settled before anything else about the
    * ids; a bound module is then refused (moduleInUse) naming the site's domains that use it.
    */
-  async delete(userId: number, siteId: number, type: SiteModuleType, ids: number[], locale: Locale) {
+  async delete(userId: number, siteId: number, type: SiteModuleType, ids: number[]) {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
@@ -130,7 +129,7 @@ export class SiteModulesService {
       const bound = await this.repo.boundDomains(siteId, unique);
       const first = bound[0];
       if (first) {
-        throw invalidFields(locale, [
+        throw invalidFields([
           {
             field: `ids.${ids.indexOf(first.moduleId)}`,
             key: 'moduleInUse',

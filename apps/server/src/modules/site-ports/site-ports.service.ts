@@ -1,7 +1,6 @@
 import {
   type DomainUpstream,
   isOriginAddressAllowed,
-  type Locale,
   PORT_BATCH_MAX,
   type PortUpstreamIn,
   SITE_PORTS_MAX,
@@ -14,7 +13,7 @@ import {
   type ValidationKey,
 } from '@rampart/contract';
 import { isUniqueViolation } from '../../platform/db/errors.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { NodeSockets } from '../nodes/node-sockets.js';
@@ -44,7 +43,7 @@ function servable(list: readonly { backup: boolean; enabled: boolean }[]): boole
  */
 export class SitePortsService {
   constructor(
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly repo: SitePortsRepository,
     private readonly sites: SitesRepository,
     private readonly access: SiteAccess,
@@ -57,7 +56,6 @@ export class SitePortsService {
    * operator's node sockets (NodeSockets), naming each field.
    */
   private async checkOrigins(
-    locale: Locale,
     operatorId: number,
     entries: { field: string; ip: string; port: number }[],
     newPorts: readonly number[] = [],
@@ -69,7 +67,7 @@ export class SitePortsService {
         bad.push({ field: e.field, key: 'originNotAllowed' });
       else if (sockets.isNodeSocket(e.ip, e.port)) bad.push({ field: e.field, key: 'originIsNode' });
     }
-    if (bad.length > 0) throw invalidFields(locale, bad);
+    if (bad.length > 0) throw invalidFields(bad);
   }
 
   /** `ownerId` is the site's operator: only its nodes' failures are shown. */
@@ -108,14 +106,12 @@ export class SitePortsService {
     userId: number,
     siteId: number,
     inputs: SitePortIn[],
-    locale: Locale,
     fieldOf: (i: number) => string,
     upstreamField: (i: number, j: number) => string,
   ): Promise<SitePort[]> {
     const site = await this.access.userSite(userId, siteId);
     if (site.productPortType !== 4) throw new AppError(101023, { extra: { productPortType: site.productPortType } });
     await this.checkOrigins(
-      locale,
       site.ownerId,
       inputs.flatMap((p, i) => p.upstreams.map((u, j) => ({ field: upstreamField(i, j), ip: u.ip, port: u.port }))),
       // The ports this request opens are the nodes' sockets too.
@@ -138,7 +134,7 @@ export class SitePortsService {
         else if (taken.has(p.port)) problems.push({ field: fieldOf(i), key: 'portInUse', params: { port: p.port } });
         taken.add(p.port);
       });
-      if (problems.length > 0) throw invalidFields(locale, problems);
+      if (problems.length > 0) throw invalidFields(problems);
       const rows = await this.repo.insertPorts(
         siteId,
         inputs.map((p) => ({
@@ -150,12 +146,11 @@ export class SitePortsService {
     });
   }
 
-  add(userId: number, siteId: number, inputs: SitePortIn[], locale: Locale) {
+  add(userId: number, siteId: number, inputs: SitePortIn[]) {
     return this.create(
       userId,
       siteId,
       inputs,
-      locale,
       (i) => `ports.${i}.port`,
       (i, j) => `ports.${i}.upstreams.${j}.ip`,
     );
@@ -165,11 +160,11 @@ export class SitePortsService {
    * One port per number of the listen range, each to the same offset of the upstream range on
    * every upstream IP. Ranges of different lengths are 101011; a range backwards is a field error.
    */
-  async batchCreate(userId: number, siteId: number, input: SitePortBatchIn, locale: Locale) {
+  async batchCreate(userId: number, siteId: number, input: SitePortBatchIn) {
     const problems: FieldProblem[] = [];
     if (input.portTo < input.portFrom) problems.push({ field: 'portTo', key: 'invalidValue' });
     if (input.upstreamPortTo < input.upstreamPortFrom) problems.push({ field: 'upstreamPortTo', key: 'invalidValue' });
-    if (problems.length > 0) throw invalidFields(locale, problems);
+    if (problems.length > 0) throw invalidFields(problems);
     const count = input.portTo - input.portFrom + 1;
     if (count !== input.upstreamPortTo - input.upstreamPortFrom + 1) {
       throw new AppError(101011, {
@@ -189,13 +184,12 @@ export class SitePortsService {
       userId,
       siteId,
       inputs,
-      locale,
       () => 'portFrom',
       (_i, j) => `upstreams.${j}.ip`,
     );
   }
 
-  async update(userId: number, siteId: number, input: SitePortUpdateIn, locale: Locale): Promise<SitePort> {
+  async update(userId: number, siteId: number, input: SitePortUpdateIn): Promise<SitePort> {
     const site = await this.access.userSite(userId, siteId);
     return this.write(async () => {
       await this.repo.lockPortNumbers(site.ownerId);
@@ -203,9 +197,9 @@ export class SitePortsService {
       if (!current) throw new AppError(101018);
       if (input.port !== current.port) {
         if ((await this.repo.reservedNumbers(siteId)).has(input.port))
-          throw invalidFields(locale, [{ field: 'port', key: 'portReserved', params: { port: input.port } }]);
+          throw invalidFields([{ field: 'port', key: 'portReserved', params: { port: input.port } }]);
         if ((await this.repo.takenNumbers(site.ownerId, siteId, input.id)).has(input.port)) {
-          throw invalidFields(locale, [{ field: 'port', key: 'portInUse', params: { port: input.port } }]);
+          throw invalidFields([{ field: 'port', key: 'portInUse', params: { port: input.port } }]);
         }
       }
       const row = await this.repo.updatePort(siteId, input.id, {
@@ -272,10 +266,9 @@ export class SitePortsService {
     });
   }
 
-  async addUpstreams(userId: number, siteId: number, portId: number, list: PortUpstreamIn[], locale: Locale) {
+  async addUpstreams(userId: number, siteId: number, portId: number, list: PortUpstreamIn[]) {
     const site = await this.access.userSite(userId, siteId);
     await this.checkOrigins(
-      locale,
       site.ownerId,
       list.map((u, j) => ({ field: `upstreams.${j}.ip`, ip: u.ip, port: u.port })),
     );
@@ -294,10 +287,9 @@ export class SitePortsService {
     siteId: number,
     portId: number,
     input: PortUpstreamIn & { id: number },
-    locale: Locale,
   ): Promise<DomainUpstream> {
     const site = await this.access.userSite(userId, siteId);
-    await this.checkOrigins(locale, site.ownerId, [{ field: 'ip', ip: input.ip, port: input.port }]);
+    await this.checkOrigins(site.ownerId, [{ field: 'ip', ip: input.ip, port: input.port }]);
     const after = await this.changeUpstreams(userId, siteId, portId, async () => {
       if ((await this.repo.updateUpstream(portId, input.id, toRow(input))) !== 1) throw new AppError(101018);
     });

@@ -9,7 +9,7 @@ import {
   type rateRuleInputSchema,
 } from '@rampart/contract';
 import type { z } from 'zod';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import type { SitesRepository } from '../sites/sites.repository.js';
@@ -27,7 +27,7 @@ type PageInput = z.output<typeof errorPageInputSchema>;
  */
 export class SiteSettingsService {
   constructor(
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly repo: SiteSettingsRepository,
     private readonly sites: SitesRepository,
     private readonly access: SiteAccess,

@@ -1,6 +1,6 @@
 import { CACHE_RULES_PER_SITE, type CacheRule, type cacheRuleInputSchema } from '@rampart/contract';
 import type { z } from 'zod';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from './site-access.js';
 import { presentCacheRule } from './site-cache.presenter.js';
@@ -28,7 +28,7 @@ function columns(input: RuleInput): CacheRuleColumns {
  */
 export class SiteCacheService {
   constructor(
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly cache: SiteCacheRepository,
     private readonly sites: SitesRepository,
     private readonly access: SiteAccess,

@@ -1,5 +1,4 @@
 import type {
-  Locale,
   OperatorSite,
   ResourceInfo,
   Site,
@@ -10,7 +9,7 @@ import type {
   UserSiteDetail,
 } from '@rampart/contract';
 import { isForeignKeyViolation } from '../../platform/db/errors.js';
-import type { RequestTransactions } from '../../platform/db/request-transaction.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
@@ -40,7 +39,7 @@ function expired(row: SiteView, now = new Date()): boolean {
 /** Sites: the operator manages them; the customer sees its own. */
 export class SitesService {
   constructor(
-    private readonly transactions: Pick<RequestTransactions, 'run'>,
+    private readonly transactions: Transactions,
     private readonly sites: SitesRepository,
     private readonly products: ProductsRepository,
     private readonly accounts: AccountsRepository,
@@ -192,7 +191,7 @@ export class SitesService {
   }
 
   /** Another product of the same port type (101003 on productID otherwise), within its sites limit. */
-  async changeProduct(operatorId: number, ids: number[], productID: number, locale: Locale) {
+  async changeProduct(operatorId: number, ids: number[], productID: number) {
     await this.change(
       operatorId,
       ids,
@@ -201,7 +200,7 @@ export class SitesService {
         const moving = rows.filter((row) => row.productId !== productID).length;
         const product = await this.productWithRoom(operatorId, productID, moving);
         if (rows.some((row) => row.productPortType !== product.portType)) {
-          throw invalidFields(locale, [{ field: 'productID', key: 'invalidValue' }]);
+          throw invalidFields([{ field: 'productID', key: 'invalidValue' }]);
         }
       },
       // The nodes of the new product's groups take the sites' domains.
