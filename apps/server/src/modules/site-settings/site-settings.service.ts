@@ -1,24 +1,19 @@
 import {
   type ErrorPage,
+  type ErrorPageIn,
   type ErrorPages,
-  type errorPageInputSchema,
   type GzipSetting,
-  type gzipSettingInputSchema,
+  type GzipSettingIn,
   RATE_RULES_PER_SITE,
   type RateRule,
-  type rateRuleInputSchema,
+  type RateRuleIn,
 } from '@rampart/contract';
-import type { z } from 'zod';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import type { SitesRepository } from '../sites/sites.repository.js';
 import { presentGzip, presentPage, presentRate } from './site-settings.presenter.js';
 import type { SiteSettingsRepository, SiteSettingsRow } from './site-settings.repository.js';
-
-type GzipInput = z.output<typeof gzipSettingInputSchema>;
-type RateInput = z.output<typeof rateRuleInputSchema>;
-type PageInput = z.output<typeof errorPageInputSchema>;
 
 /**
  * Compression, rate limits and error pages of a customer's site (routes/site-settings.ts). Every
@@ -38,7 +33,7 @@ export class SiteSettingsService {
     return presentGzip(await this.repo.settings(siteId));
   }
 
-  async setGzip(userId: number, siteId: number, input: GzipInput): Promise<GzipSetting> {
+  async setGzip(userId: number, siteId: number, input: GzipSettingIn): Promise<GzipSetting> {
     await this.access.userSite(userId, siteId);
     const row = await this.repo.upsertSettings(siteId, {
       gzipEnabled: input.enabled,
@@ -54,7 +49,7 @@ export class SiteSettingsService {
     return (await this.repo.rateRules(siteId)).map(presentRate);
   }
 
-  async addRates(userId: number, siteId: number, inputs: RateInput[]): Promise<RateRule[]> {
+  async addRates(userId: number, siteId: number, inputs: RateRuleIn[]): Promise<RateRule[]> {
     await this.access.userSite(userId, siteId);
     return this.transactions.run(async () => {
       // The site row stays locked until the transaction ends: concurrent adds count in turn.
@@ -66,7 +61,7 @@ export class SiteSettingsService {
     });
   }
 
-  async updateRate(userId: number, siteId: number, ruleId: number, input: RateInput): Promise<RateRule> {
+  async updateRate(userId: number, siteId: number, ruleId: number, input: RateRuleIn): Promise<RateRule> {
     await this.access.userSite(userId, siteId);
     const row = await this.repo.updateRateRule(siteId, ruleId, input);
     if (!row) throw new AppError(101018);
@@ -89,7 +84,7 @@ export class SiteSettingsService {
     return { language: settings?.errorPageLanguage ?? 'en_US', pages: pages.map(presentPage) };
   }
 
-  async setErrorPage(userId: number, siteId: number, input: PageInput): Promise<ErrorPage> {
+  async setErrorPage(userId: number, siteId: number, input: ErrorPageIn): Promise<ErrorPage> {
     await this.access.userSite(userId, siteId);
     return presentPage(await this.repo.upsertErrorPage(siteId, input.status, input.body));
   }

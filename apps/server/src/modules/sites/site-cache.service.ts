@@ -1,5 +1,4 @@
-import { CACHE_RULES_PER_SITE, type CacheRule, type cacheRuleInputSchema } from '@rampart/contract';
-import type { z } from 'zod';
+import { CACHE_RULES_PER_SITE, type CacheRule, type CacheRuleIn } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from './site-access.js';
@@ -7,9 +6,7 @@ import { presentCacheRule } from './site-cache.presenter.js';
 import type { CacheRuleColumns, SiteCacheRepository } from './site-cache.repository.js';
 import type { SitesRepository } from './sites.repository.js';
 
-type RuleInput = z.output<typeof cacheRuleInputSchema>;
-
-function columns(input: RuleInput): CacheRuleColumns {
+function columns(input: CacheRuleIn): CacheRuleColumns {
   return {
     scope: input.scope,
     values: input.values,
@@ -41,7 +38,7 @@ export class SiteCacheService {
     return { rules: rows.map(presentCacheRule), generation: generation ?? 1 };
   }
 
-  async add(userId: number, siteId: number, inputs: RuleInput[]): Promise<CacheRule[]> {
+  async add(userId: number, siteId: number, inputs: CacheRuleIn[]): Promise<CacheRule[]> {
     await this.access.userSite(userId, siteId);
     return this.transactions.run(async () => {
       // The site row stays locked until the transaction ends: concurrent adds count in turn.
@@ -55,7 +52,7 @@ export class SiteCacheService {
     });
   }
 
-  async update(userId: number, siteId: number, ruleId: number, input: RuleInput): Promise<CacheRule> {
+  async update(userId: number, siteId: number, ruleId: number, input: CacheRuleIn): Promise<CacheRule> {
     await this.access.userSite(userId, siteId);
     const row = await this.cache.updateRule(siteId, ruleId, columns(input));
     if (!row) throw new AppError(101018);
