@@ -48,6 +48,7 @@ import { bindDomainProofRoutes } from './modules/domains/domain-proof.routes.js'
 import { DomainProofService } from './modules/domains/domain-proof.service.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
 import { DomainsService, UserDomainsService } from './modules/domains/domains.service.js';
+import { GroupLinesRepository } from './modules/group-lines/group-lines.repository.js';
 import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
 import { GroupLinesService } from './modules/group-lines/group-lines.service.js';
 import { GroupsRepository } from './modules/groups/groups.repository.js';
@@ -70,7 +71,8 @@ import { NodeCommandsService } from './modules/nodes/node-commands.service.js';
 import { bindNodeOperationRoutes } from './modules/nodes/node-operations.routes.js';
 import { NodeSettingsService } from './modules/nodes/node-settings.service.js';
 import { createNodeAuthenticator } from './modules/nodes/node-signature.js';
-import { NodeSockets } from './modules/nodes/node-sockets.js';
+import { NodeSocketsRepository } from './modules/nodes/node-sockets.repository.js';
+import { NodeUpgradeRepository } from './modules/nodes/node-upgrade.repository.js';
 import { bindNodeUpgradeRoutes } from './modules/nodes/node-upgrade.routes.js';
 import { NodeUpgradeService } from './modules/nodes/node-upgrade.service.js';
 import { NodesRepository } from './modules/nodes/nodes.repository.js';
@@ -83,16 +85,20 @@ import { PermissionResolver } from './modules/roles/permission-resolver.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
 import { bindRoleRoutes } from './modules/roles/roles.routes.js';
 import { RolesService } from './modules/roles/roles.service.js';
+import { edgeModulesOf } from './modules/site-modules/site-modules.edge.js';
 import { SiteModulesRepository } from './modules/site-modules/site-modules.repository.js';
 import { bindSiteModuleRoutes } from './modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from './modules/site-modules/site-modules.service.js';
+import { edgeStreamPorts } from './modules/site-ports/site-ports.edge.js';
 import { SitePortsRepository } from './modules/site-ports/site-ports.repository.js';
 import { bindSitePortRoutes } from './modules/site-ports/site-ports.routes.js';
 import { SitePortsService } from './modules/site-ports/site-ports.service.js';
+import { edgeSiteSettings } from './modules/site-settings/site-settings.edge.js';
 import { SiteSettingsRepository } from './modules/site-settings/site-settings.repository.js';
 import { bindSiteSettingRoutes } from './modules/site-settings/site-settings.routes.js';
 import { SiteSettingsService } from './modules/site-settings/site-settings.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
+import { edgeCachePolicies } from './modules/sites/site-cache.edge.js';
 import { SiteCacheRepository } from './modules/sites/site-cache.repository.js';
 import { bindSiteCacheRoutes } from './modules/sites/site-cache.routes.js';
 import { SiteCacheService } from './modules/sites/site-cache.service.js';
@@ -100,13 +106,17 @@ import { SitesRepository } from './modules/sites/sites.repository.js';
 import { bindSiteRoutes } from './modules/sites/sites.routes.js';
 import { SitesService } from './modules/sites/sites.service.js';
 import { NodeCapacity } from './modules/snapshots/node-capacity.js';
+import { NodeCapacityRepository } from './modules/snapshots/node-capacity.repository.js';
+import { SnapshotRepository } from './modules/snapshots/snapshot.repository.js';
 import { SnapshotBuilder } from './modules/snapshots/snapshot-builder.js';
 import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
+import { SubNodesRepository } from './modules/sub-nodes/sub-nodes.repository.js';
 import { bindSubNodeRoutes } from './modules/sub-nodes/sub-nodes.routes.js';
 import { SubNodesService } from './modules/sub-nodes/sub-nodes.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
+import { VirtualNodesRepository } from './modules/virtual-nodes/virtual-nodes.repository.js';
 import { bindVirtualNodeRoutes } from './modules/virtual-nodes/virtual-nodes.routes.js';
 import { VirtualNodesService } from './modules/virtual-nodes/virtual-nodes.service.js';
 import { bindOperatorNginxRoutes, OperatorNginxService } from './modules/zones/operator-nginx.service.js';
@@ -157,6 +167,11 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Extra routes bound with the same binder, for tests of the mechanism itself. */
   readonly extraRoutes?: (binder: Binder) => void;
+  /**
+   * Tests: every error reply is checked against the contract (the `extra` each code may carry,
+   * contract `error-extra.ts`); one that breaks it is logged and answered 101002, so the test fails.
+   */
+  readonly checkErrorReplies?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -185,10 +200,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const consoleDir = options.config.consoleDir;
-  installErrorHandling(app, (request, reply) =>
-    consoleDir && wantsConsolePage(request.method, request.url)
-      ? reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir)
-      : null,
+  installErrorHandling(
+    app,
+    (request, reply) =>
+      consoleDir && wantsConsolePage(request.method, request.url)
+        ? reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir)
+        : null,
+    { checkReplies: options.checkErrorReplies === true },
   );
 
   app.addHook('onSend', async (request, reply) => {
@@ -297,9 +315,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) changes.bump();
   });
-  const capacity = new NodeCapacity(options.config.nodeDomainLimit);
+  const capacity = new NodeCapacity(options.config.nodeDomainLimit, new NodeCapacityRepository(db));
+  // What each feature puts into a node's data plane: its *.edge.ts projection.
+  const operatorNginx = new OperatorNginxService(db);
   const snapshots = new SnapshotsService(
-    new SnapshotBuilder(db, box, { domains: capacity.domainLimit }),
+    new SnapshotBuilder(
+      new SnapshotRepository(db),
+      {
+        streamPorts: (ownerId, nodeGroups, listenPorts, now) =>
+          edgeStreamPorts(db, ownerId, nodeGroups, listenPorts, now),
+        cachePolicies: (siteIds) => edgeCachePolicies(db, siteIds),
+        modules: (domainIds) => edgeModulesOf(db, domainIds),
+        siteSettings: (siteIds) => edgeSiteSettings(db, siteIds),
+        nginxTuning: (ownerId) => operatorNginx.tuning(ownerId),
+      },
+      box,
+      { domains: capacity.domainLimit },
+    ),
     changes,
     clock,
     (nodeId, problem) => app.log.warn({ nodeId, problem }, 'node snapshot incomplete'),
@@ -309,10 +341,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const monitorStatus = new MonitorStatusService(new MonitorStatusRepository(db));
   // Queued node commands wake the agents' command polls, as configuration changes wake snapshot polls.
   const commandsRepo = new NodeCommandsRepository(db);
-  const nodeCommands = new NodeCommandsService(db, commandsRepo, new ConfigChanges(), clock);
+  const nodeCommands = new NodeCommandsService(commandsRepo, nodesRepo, transactions, new ConfigChanges(), clock);
   app.addHook('preClose', async () => nodeCommands.close());
   const releases = new AgentReleases(options.config.agentReleaseDir, options.config.version);
-  const upgrades = new NodeUpgradeService(db, releases, nodeCommands, commandsRepo, clock);
+  const upgrades = new NodeUpgradeService(new NodeUpgradeRepository(db), releases, nodeCommands, commandsRepo, clock);
   bindNodeRoutes(
     binder,
     nodesService,
@@ -321,27 +353,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (node, version) => upgrades.reported(node.nodeId, node.ownerId, version),
     (operatorId, nodeIds) => monitorStatus.statesOf(operatorId, nodeIds),
   );
-  bindNodeUpgradeRoutes(binder, nodesService, upgrades, releases);
+  bindNodeUpgradeRoutes(binder, upgrades, releases);
   const zonesRepo = new ZonesRepository(db);
-  const nodeSettings = new NodeSettingsService(db, nodesRepo, zonesRepo);
+  const nodeSettings = new NodeSettingsService(nodesRepo, zonesRepo, transactions);
   bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
-  bindSubNodeRoutes(binder, new SubNodesService(db), nodesService);
+  bindSubNodeRoutes(binder, new SubNodesService(new SubNodesRepository(db), nodesRepo, transactions));
   const zonesService = new ZonesService(db, zonesRepo, capacity);
   bindZoneRoutes(binder, zonesService, nodesService);
   bindZoneSettingRoutes(binder, new ZoneSettingsService(db, zonesService, clock), nodesService);
   bindOperatorNginxRoutes(binder, new OperatorNginxService(db), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo), nodesService);
   bindGroupLineRoutes(binder, new GroupLinesService(db, capacity), nodesService);
-  bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo, capacity), nodesService);
+  bindVirtualNodeRoutes(
+    binder,
+    new VirtualNodesService(
+      new VirtualNodesRepository(db),
+      zonesRepo,
+      new GroupLinesRepository(db),
+      capacity,
+      transactions,
+    ),
+  );
   const productsRepo = new ProductsRepository(db);
   bindProductRoutes(binder, new ProductsService(db, productsRepo, capacity), nodesService);
   const sitesRepo = new SitesRepository(db);
-  bindSiteRoutes(
-    binder,
-    new SitesService(transactions, sitesRepo, productsRepo, accountsRepo, (ownerId, scope, options) =>
-      capacity.before(db, ownerId, scope, options),
-    ),
-  );
+  bindSiteRoutes(binder, new SitesService(transactions, sitesRepo, productsRepo, accountsRepo, capacity));
   const siteAccess = new SiteAccess(sitesRepo);
   const cnameSettings = new CnameSettingsService(db, defaultCnameDomain(options.config.publicUrl));
   bindCnameSettingRoutes(binder, cnameSettings, nodesService);
@@ -404,7 +440,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       new SitePortsRepository(db),
       sitesRepo,
       siteAccess,
-      (operatorId, morePorts) => NodeSockets.ofOperator(db, operatorId, morePorts),
+      new NodeSocketsRepository(db),
       options.config.allowPrivateOrigins,
     ),
   );

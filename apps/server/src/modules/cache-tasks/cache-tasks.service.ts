@@ -30,7 +30,7 @@ export class CacheTasksService {
   /** Raises the cache epoch of each node (all or none) and queues the command that confirms it. */
   clearNodes(operatorId: number, zoneId: number, ids: number[]): Promise<NodeCommand[]> {
     return this.commands.queue(operatorId, ids, 'clearCache', zoneId, {
-      payload: async (_tx, nodeId) => ({ epoch: await this.tasks.nextNodeEpoch(nodeId) }),
+      payload: async (nodeId) => ({ epoch: await this.tasks.nextNodeEpoch(nodeId) }),
     });
   }
 

@@ -16,14 +16,12 @@ import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import type { NodeSockets } from '../nodes/node-sockets.js';
+import { NodeSockets } from '../nodes/node-sockets.js';
+import type { NodeSocketsRepository } from '../nodes/node-sockets.repository.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import type { SitesRepository } from '../sites/sites.repository.js';
 import { presentPortUpstream, presentSitePort } from './site-ports.presenter.js';
 import type { NewPortUpstream, PortFilter, SitePortRow, SitePortsRepository } from './site-ports.repository.js';
-
-/** The sockets of the operator's nodes, with `morePorts` as listen ports too (NodeSockets.ofOperator). */
-export type NodeSocketsOf = (operatorId: number, morePorts: readonly number[]) => Promise<NodeSockets>;
 
 type FieldProblem = { field: string; key: ValidationKey; params?: Record<string, string | number> };
 
@@ -47,7 +45,7 @@ export class SitePortsService {
     private readonly repo: SitePortsRepository,
     private readonly sites: SitesRepository,
     private readonly access: SiteAccess,
-    private readonly nodeSockets: NodeSocketsOf,
+    private readonly nodeSockets: NodeSocketsRepository,
     private readonly allowPrivateOrigins: boolean,
   ) {}
 
@@ -60,7 +58,7 @@ export class SitePortsService {
     entries: { field: string; ip: string; port: number }[],
     newPorts: readonly number[] = [],
   ) {
-    const sockets = await this.nodeSockets(operatorId, newPorts);
+    const sockets = NodeSockets.of(await this.nodeSockets.listening(operatorId), newPorts);
     const bad: { field: string; key: 'originNotAllowed' | 'originIsNode' }[] = [];
     for (const e of entries) {
       if (!isOriginAddressAllowed(e.ip, this.allowPrivateOrigins))

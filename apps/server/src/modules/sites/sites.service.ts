@@ -15,19 +15,9 @@ import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import type { ProductsRepository } from '../products/products.repository.js';
 import { overSiteLimit } from '../products/products.service.js';
-import type { CapacityScope } from '../snapshots/node-capacity.js';
+import type { CapacityScope, NodeCapacity } from '../snapshots/node-capacity.js';
 import { presentOperatorSite, presentSite } from './sites.presenter.js';
 import type { SiteFilter, SiteStatus, SitesRepository, SiteView } from './sites.repository.js';
-
-/**
- * NodeCapacity.before on the service's database: called first in a transaction, it answers the
- * check to run after the write (the nodes the change loads still fit).
- */
-export type CapacityCheck = (
-  ownerId: number,
-  scope: CapacityScope,
-  options: { nameNode?: boolean },
-) => Promise<() => Promise<void>>;
 
 type Paged = SiteFilter & { page: number; pageSize: number };
 type Checked = (rows: SiteView[]) => Promise<void> | void;
@@ -43,7 +33,7 @@ export class SitesService {
     private readonly sites: SitesRepository,
     private readonly products: ProductsRepository,
     private readonly accounts: AccountsRepository,
-    private readonly capacityBefore: CapacityCheck,
+    private readonly capacity: NodeCapacity,
   ) {}
 
   async listForOperator(operatorId: number, q: Paged) {
@@ -138,7 +128,7 @@ export class SitesService {
   ) {
     const unique = [...new Set(ids)];
     return this.transactions.run(async () => {
-      const nodesStillFit = loads ? await this.capacityBefore(operatorId, loads, { nameNode: true }) : null;
+      const nodesStillFit = loads ? await this.capacity.before(operatorId, loads, { nameNode: true }) : null;
       const rows = await this.sites.findMany({ ownerId: operatorId }, unique, true);
       if (rows.length !== unique.length) throw new AppError(101018);
       await check?.(rows);
