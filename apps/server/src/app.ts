@@ -316,17 +316,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) changes.bump();
   });
   const capacity = new NodeCapacity(options.config.nodeDomainLimit, new NodeCapacityRepository(db));
-  // What each feature puts into a node's data plane: its *.edge.ts projection.
+  // What each feature puts into a node's data plane: its *.edge.ts projection over its repository.
   const operatorNginx = new OperatorNginxService(db);
+  const siteCacheRepo = new SiteCacheRepository(db);
+  const siteModulesRepo = new SiteModulesRepository(db);
+  const sitePortsRepo = new SitePortsRepository(db);
+  const siteSettingsRepo = new SiteSettingsRepository(db);
   const snapshots = new SnapshotsService(
     new SnapshotBuilder(
       new SnapshotRepository(db),
       {
         streamPorts: (ownerId, nodeGroups, listenPorts, now) =>
-          edgeStreamPorts(db, ownerId, nodeGroups, listenPorts, now),
-        cachePolicies: (siteIds) => edgeCachePolicies(db, siteIds),
-        modules: (domainIds) => edgeModulesOf(db, domainIds),
-        siteSettings: (siteIds) => edgeSiteSettings(db, siteIds),
+          edgeStreamPorts(sitePortsRepo, ownerId, nodeGroups, listenPorts, now),
+        cachePolicies: (siteIds) => edgeCachePolicies(siteCacheRepo, siteIds),
+        modules: (domainIds) => edgeModulesOf(siteModulesRepo, domainIds),
+        siteSettings: (siteIds) => edgeSiteSettings(siteSettingsRepo, siteIds),
         nginxTuning: (ownerId) => operatorNginx.tuning(ownerId),
       },
       box,
@@ -410,7 +414,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   bindClientDomainRoutes(binder, new ClientDomainsService(db), nodesService);
   bindCertificateRoutes(binder, new CertificatesService(db, new CertificatesRepository(db), siteAccess, box, clock));
-  const siteCacheRepo = new SiteCacheRepository(db);
   bindSiteCacheRoutes(binder, new SiteCacheService(transactions, siteCacheRepo, sitesRepo, siteAccess));
   bindCacheTaskRoutes(
     binder,
@@ -425,19 +428,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       clock,
     ),
   );
-  bindSiteModuleRoutes(
-    binder,
-    new SiteModulesService(transactions, new SiteModulesRepository(db), sitesRepo, siteAccess),
-  );
-  bindSiteSettingRoutes(
-    binder,
-    new SiteSettingsService(transactions, new SiteSettingsRepository(db), sitesRepo, siteAccess),
-  );
+  bindSiteModuleRoutes(binder, new SiteModulesService(transactions, siteModulesRepo, sitesRepo, siteAccess));
+  bindSiteSettingRoutes(binder, new SiteSettingsService(transactions, siteSettingsRepo, sitesRepo, siteAccess));
   bindSitePortRoutes(
     binder,
     new SitePortsService(
       transactions,
-      new SitePortsRepository(db),
+      sitePortsRepo,
       sitesRepo,
       siteAccess,
       new NodeSocketsRepository(db),

@@ -7,20 +7,18 @@ import type {
   ProxyRewriteSettings,
   UrlRedirectRuleInput,
 } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
-import { SiteModulesRepository } from './site-modules.repository.js';
+import type { SiteModulesRepository } from './site-modules.repository.js';
 
 /**
  * The modules the given domains are bound to, as the data-plane document carries them: one entry
  * per module (rules in id order) and, per bound domain, its module ids by type.
  */
 export async function edgeModulesOf(
-  db: Db,
+  repo: SiteModulesRepository,
   domainIds: number[],
 ): Promise<{ byDomain: Map<number, NonNullable<EdgeDomainModules>>; modules: EdgeModule[] }> {
   const byDomain = new Map<number, NonNullable<EdgeDomainModules>>();
   if (domainIds.length === 0) return { byDomain, modules: [] };
-  const repo = new SiteModulesRepository(db);
   const bindings = await repo.bindingsOfDomains(domainIds);
   if (bindings.length === 0) return { byDomain, modules: [] };
   for (const b of bindings) {

@@ -1,7 +1,6 @@
 import { type EdgeStreamPort, RESERVED_NODE_PORTS, STREAM_PORTS_PER_NODE } from '@rampart/contract';
 import type { SQL } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.js';
-import { SitePortsRepository } from './site-ports.repository.js';
+import type { SitePortsRepository } from './site-ports.repository.js';
 
 /**
  * The layer-4 ports one node serves: the enabled ports of the operator's serving sites (status
@@ -13,13 +12,12 @@ import { SitePortsRepository } from './site-ports.repository.js';
  * receives a configuration nginx would refuse.
  */
 export async function edgeStreamPorts(
-  db: Db,
+  repo: SitePortsRepository,
   ownerId: number,
   nodeGroup: SQL | undefined,
   listenPorts: readonly number[],
   now: Date,
 ): Promise<EdgeStreamPort[]> {
-  const repo = new SitePortsRepository(db);
   const ports = await repo.servedPorts(ownerId, nodeGroup, now);
   if (ports.length === 0) return [];
   const upstreams = await repo.enabledUpstreamsOf(ports.map((p) => p.id));

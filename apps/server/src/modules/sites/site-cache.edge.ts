@@ -1,13 +1,12 @@
 import { type EdgeCachePolicy, FILE_TYPE_GROUPS } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
-import { SiteCacheRepository } from './site-cache.repository.js';
+import type { SiteCacheRepository } from './site-cache.repository.js';
 
 /**
  * The edge's cache policies of the given sites: those with at least one rule, rules in the order
  * the edge tries them, file-type groups expanded into suffixes.
  */
-export async function edgeCachePolicies(db: Db, siteIds: number[]): Promise<EdgeCachePolicy[]> {
-  const rows = await new SiteCacheRepository(db).rulesOfSites(siteIds);
+export async function edgeCachePolicies(cache: SiteCacheRepository, siteIds: number[]): Promise<EdgeCachePolicy[]> {
+  const rows = await cache.rulesOfSites(siteIds);
   const policies = new Map<number, EdgeCachePolicy>();
   for (const { rule, generation } of rows) {
     let policy = policies.get(rule.siteId);
