@@ -13,6 +13,7 @@ import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AnnouncementsRepository } from './modules/announcements/announcements.repository.js';
 import { bindAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { AnnouncementsService } from './modules/announcements/announcements.service.js';
+import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
 import { bindApiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
@@ -119,7 +120,10 @@ import { SystemService } from './modules/system/system.service.js';
 import { VirtualNodesRepository } from './modules/virtual-nodes/virtual-nodes.repository.js';
 import { bindVirtualNodeRoutes } from './modules/virtual-nodes/virtual-nodes.routes.js';
 import { VirtualNodesService } from './modules/virtual-nodes/virtual-nodes.service.js';
-import { bindOperatorNginxRoutes, OperatorNginxService } from './modules/zones/operator-nginx.service.js';
+import { operatorNginxTuning } from './modules/zones/operator-nginx.edge.js';
+import { bindOperatorNginxRoutes } from './modules/zones/operator-nginx.routes.js';
+import { OperatorNginxService } from './modules/zones/operator-nginx.service.js';
+import { ZoneSettingsRepository } from './modules/zones/zone-settings.repository.js';
 import { bindZoneSettingRoutes } from './modules/zones/zone-settings.routes.js';
 import { ZoneSettingsService } from './modules/zones/zone-settings.service.js';
 import { ZonesRepository } from './modules/zones/zones.repository.js';
@@ -275,6 +279,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     productName,
     credentialGuard,
+    options.config.secret,
   );
   const createdRoots = await ensureRootAccounts(accountsRepo, options.config.initPassword);
 
@@ -291,8 +296,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Form data for the logo uploads; the largest slot bounds every file.
   await registerMultipart(app, Math.max(...Object.values(LOGO_IMAGE_MAX_BYTES)));
 
-  const audit = new AuditService(db, new AuditRepository(db));
-  const permissionResolver = new PermissionResolver(db);
+  const audit = new AuditService(new AuditRepository(db));
+  const rolesRepo = new RolesRepository(db);
+  const permissionResolver = new PermissionResolver(rolesRepo);
   const accountZonesRepo = new AccountZonesRepository(db);
   const binder = createBinder(
     app,
@@ -302,14 +308,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ),
       node: createNodeAuthenticator(nodesRepo, box, clock),
     },
-    { audit, zoneScope: createZoneScopeCheck(db), transactions },
+    { audit, zoneScope: createZoneScopeCheck(accountZonesRepo, accountsRepo), transactions },
   );
-  bindAccountZoneRoutes(binder, new AccountZonesService(db));
+  bindAccountZoneRoutes(binder, new AccountZonesService(accountZonesRepo, accountsRepo, transactions));
   bindSystemRoutes(binder, system);
   const refreshCookie = new RefreshCookie(servedOverHttps(options.config.publicUrl));
   bindAuthRoutes(binder, login, tokens, account, refreshCookie);
-  bindRoleRoutes(binder, new RolesService(new RolesRepository(db)));
-  bindApiTokenRoutes(binder, new ApiTokensService(db, tokens, clock));
+  bindRoleRoutes(binder, new RolesService(rolesRepo));
+  bindApiTokenRoutes(
+    binder,
+    new ApiTokensService(new ApiTokensRepository(db), sessionsRepo, transactions, tokens, clock),
+  );
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
   const changes = new ConfigChanges();
   app.addHook('onResponse', async (request, reply) => {
@@ -317,7 +326,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const capacity = new NodeCapacity(options.config.nodeDomainLimit, new NodeCapacityRepository(db));
   // What each feature puts into a node's data plane: its *.edge.ts projection over its repository.
-  const operatorNginx = new OperatorNginxService(db);
   const siteCacheRepo = new SiteCacheRepository(db);
   const siteModulesRepo = new SiteModulesRepository(db);
   const sitePortsRepo = new SitePortsRepository(db);
@@ -331,7 +339,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         cachePolicies: (siteIds) => edgeCachePolicies(siteCacheRepo, siteIds),
         modules: (domainIds) => edgeModulesOf(siteModulesRepo, domainIds),
         siteSettings: (siteIds) => edgeSiteSettings(siteSettingsRepo, siteIds),
-        nginxTuning: (ownerId) => operatorNginx.tuning(ownerId),
+        nginxTuning: (ownerId) => operatorNginxTuning(settings, ownerId),
       },
       box,
       { domains: capacity.domainLimit },
@@ -362,24 +370,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const nodeSettings = new NodeSettingsService(nodesRepo, zonesRepo, transactions);
   bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
   bindSubNodeRoutes(binder, new SubNodesService(new SubNodesRepository(db), nodesRepo, transactions));
-  const zonesService = new ZonesService(db, zonesRepo, capacity);
-  bindZoneRoutes(binder, zonesService, nodesService);
-  bindZoneSettingRoutes(binder, new ZoneSettingsService(db, zonesService, clock), nodesService);
-  bindOperatorNginxRoutes(binder, new OperatorNginxService(db), nodesService);
-  bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo), nodesService);
-  bindGroupLineRoutes(binder, new GroupLinesService(db, capacity), nodesService);
+  const zoneSettingsRepo = new ZoneSettingsRepository(db);
+  const groupLinesRepo = new GroupLinesRepository(db);
+  const zonesService = new ZonesService(zonesRepo, {
+    zoneSettings: zoneSettingsRepo,
+    accountZones: accountZonesRepo,
+    nodes: nodesRepo,
+    groupLines: groupLinesRepo,
+    transactions,
+    capacity,
+  });
+  bindZoneRoutes(binder, zonesService);
+  const zoneSettings = new ZoneSettingsService(
+    zoneSettingsRepo,
+    new SitePortsRepository(db),
+    zonesService,
+    transactions,
+    clock,
+  );
+  bindZoneSettingRoutes(binder, zoneSettings);
+  bindOperatorNginxRoutes(binder, new OperatorNginxService(settings, transactions));
+  bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo));
+  bindGroupLineRoutes(binder, new GroupLinesService(groupLinesRepo, transactions, capacity));
   bindVirtualNodeRoutes(
     binder,
-    new VirtualNodesService(
-      new VirtualNodesRepository(db),
-      zonesRepo,
-      new GroupLinesRepository(db),
-      capacity,
-      transactions,
-    ),
+    new VirtualNodesService(new VirtualNodesRepository(db), zonesRepo, groupLinesRepo, capacity, transactions),
   );
   const productsRepo = new ProductsRepository(db);
-  bindProductRoutes(binder, new ProductsService(db, productsRepo, capacity), nodesService);
+  bindProductRoutes(binder, new ProductsService(productsRepo, transactions, capacity));
   const sitesRepo = new SitesRepository(db);
   bindSiteRoutes(binder, new SitesService(transactions, sitesRepo, productsRepo, accountsRepo, capacity));
   const siteAccess = new SiteAccess(sitesRepo);
@@ -443,17 +461,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   bindAccountRoutes(
     binder,
-    new AccountsService(db, accountsRepo, mailer, clock, productName),
+    new AccountsService(accountsRepo, sessionsRepo, ticketsRepo, transactions, mailer, clock, productName),
     (origin) => options.config.publicUrl ?? origin,
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);
   bindLogoRoutes(binder, new LogosService(db, new LogosRepository(db), system), nodesService);
   bindMonitoringRoutes(
     binder,
-    new MonitoringService(db, new MonitorNodesRepository(db), new MonitorGroupsRepository(db), clock),
+    new MonitoringService(new MonitorNodesRepository(db), new MonitorGroupsRepository(db), transactions, clock),
     monitorStatus,
-    new ProbesService(db, new ProbesRepository(db), clock),
-    nodesService,
+    new ProbesService(new ProbesRepository(db), transactions, clock),
   );
   bindAuditRoutes(binder, audit, new SwitchUserService(accountsRepo, tokens), refreshCookie);
   options.extraRoutes?.(binder);

@@ -26,6 +26,7 @@ const candidateQuery = pageQuery.extend({
   /** Searches the name (and a node's addresses). */
   value: z.string().max(256).optional(),
 });
+export type LineCandidateQuery = z.output<typeof candidateQuery>;
 
 export const lineNodeSchema = z.object({ id: z.number().int(), name: z.string(), ips: z.array(z.string()) });
 export type LineNode = z.infer<typeof lineNodeSchema>;

@@ -41,6 +41,15 @@ export const listGroups = defineRoute({
   response: pageOf(groupSchema),
 });
 
+const groupMetaQuery = z.object({
+  portType: z.coerce.number().pipe(portTypeSchema).optional(),
+  isBackup: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
+});
+export type GroupMetaQuery = z.output<typeof groupMetaQuery>;
+
 export const metaGroups = defineRoute({
   id: 'client.groups.meta',
   method: 'GET',
@@ -50,16 +59,20 @@ export const metaGroups = defineRoute({
   tags: ['zones'],
   request: {
     params: zoneParams,
-    query: z.object({
-      portType: z.coerce.number().pipe(portTypeSchema).optional(),
-      isBackup: z
-        .enum(['true', 'false'])
-        .transform((v) => v === 'true')
-        .optional(),
-    }),
+    query: groupMetaQuery,
   },
   response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
 });
+
+const groupBody = z.object({
+  name: zName,
+  portType: portTypeSchema,
+  isBackup: z.boolean().default(false),
+  memo: zText(256).default(''),
+});
+export type GroupIn = z.output<typeof groupBody>;
+const groupUpdateBody = z.object({ id: zId, name: zName, isBackup: z.boolean(), memo: zText(256).default('') });
+export type GroupUpdateIn = z.output<typeof groupUpdateBody>;
 
 export const createGroup = defineRoute({
   id: 'client.group.create',
@@ -70,12 +83,7 @@ export const createGroup = defineRoute({
   tags: ['zones'],
   request: {
     params: zoneParams,
-    body: z.object({
-      name: zName,
-      portType: portTypeSchema,
-      isBackup: z.boolean().default(false),
-      memo: zText(256).default(''),
-    }),
+    body: groupBody,
   },
   response: dataOf(groupSchema),
 });
@@ -89,7 +97,7 @@ export const updateGroup = defineRoute({
   tags: ['zones'],
   request: {
     params: zoneParams,
-    body: z.object({ id: zId, name: zName, isBackup: z.boolean(), memo: zText(256).default('') }),
+    body: groupUpdateBody,
   },
   response: dataOf(groupSchema),
 });

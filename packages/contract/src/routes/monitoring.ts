@@ -99,6 +99,11 @@ export const listMonitorCandidates = defineRoute({
   response: pageOf(monitorCandidateSchema),
 });
 
+const monitorNodeBody = z.object({ nodeID: zId, memo: zText(256).default(''), enabled: z.boolean().default(true) });
+export type MonitorNodeIn = z.output<typeof monitorNodeBody>;
+const monitorNodeUpdateBody = z.object({ id: zId, memo: zText(256).default(''), enabled: z.boolean() });
+export type MonitorNodeUpdateIn = z.output<typeof monitorNodeUpdateBody>;
+
 export const createMonitorNode = defineRoute({
   id: 'client.monitor.node.create',
   method: 'POST',
@@ -106,7 +111,7 @@ export const createMonitorNode = defineRoute({
   access: client,
   summary: "Makes one of the operator's registered nodes a monitor node (101025 when it is one already)",
   tags: ['monitoring'],
-  request: { body: z.object({ nodeID: zId, memo: zText(256).default(''), enabled: z.boolean().default(true) }) },
+  request: { body: monitorNodeBody },
   response: dataOf(monitorNodeSchema),
 });
 
@@ -117,7 +122,7 @@ export const updateMonitorNode = defineRoute({
   access: client,
   summary: "Changes a monitor node's memo or pauses it",
   tags: ['monitoring'],
-  request: { body: z.object({ id: zId, memo: zText(256).default(''), enabled: z.boolean() }) },
+  request: { body: monitorNodeUpdateBody },
   response: dataOf(monitorNodeSchema),
 });
 
@@ -183,6 +188,10 @@ const monitorGroupBody = z
     }
   });
 
+export type MonitorGroupIn = z.output<typeof monitorGroupBody>;
+const monitorGroupUpdateBody = monitorGroupBody.safeExtend({ id: zId });
+export type MonitorGroupUpdateIn = z.output<typeof monitorGroupUpdateBody>;
+
 export const listMonitorGroups = defineRoute({
   id: 'client.monitor.groups.list',
   method: 'GET',
@@ -223,7 +232,7 @@ export const updateMonitorGroup = defineRoute({
   access: client,
   summary: 'Changes a monitor group; targets that stay keep their state, new ones start unknown',
   tags: ['monitoring'],
-  request: { body: monitorGroupBody.safeExtend({ id: zId }) },
+  request: { body: monitorGroupUpdateBody },
   response: dataOf(monitorGroupSchema),
 });
 
@@ -249,6 +258,9 @@ export const monitorTargetSchema = z.object({
 });
 export type MonitorTarget = z.infer<typeof monitorTargetSchema>;
 
+const monitorTargetQuery = pageQuery.extend({ state: monitorStateSchema.optional() });
+export type MonitorTargetQuery = z.output<typeof monitorTargetQuery>;
+
 export const listMonitorGroupNodes = defineRoute({
   id: 'client.monitor.group.nodes',
   method: 'GET',
@@ -258,7 +270,7 @@ export const listMonitorGroupNodes = defineRoute({
   tags: ['monitoring'],
   request: {
     params: z.object({ id: zIdParam }),
-    query: pageQuery.extend({ state: monitorStateSchema.optional() }),
+    query: monitorTargetQuery,
   },
   response: pageOf(monitorTargetSchema),
 });
@@ -275,6 +287,12 @@ export const nodeMonitorStatusSchema = z.object({
 });
 export type NodeMonitorStatus = z.infer<typeof nodeMonitorStatusSchema>;
 
+const nodeMonitorStatusQuery = pageQuery.extend({
+  state: z.enum(NODE_MONITOR_STATES).optional(),
+  value: z.string().max(256).optional(),
+});
+export type NodeMonitorStatusQuery = z.output<typeof nodeMonitorStatusQuery>;
+
 export const listNodesEnableStatus = defineRoute({
   id: 'client.monitor.nodes.enableStatus',
   method: 'GET',
@@ -283,10 +301,7 @@ export const listNodesEnableStatus = defineRoute({
   summary: "The operator's initialised nodes with their monitoring state, filtered by state and name/address",
   tags: ['monitoring'],
   request: {
-    query: pageQuery.extend({
-      state: z.enum(NODE_MONITOR_STATES).optional(),
-      value: z.string().max(256).optional(),
-    }),
+    query: nodeMonitorStatusQuery,
   },
   response: pageOf(
     z.object({
@@ -335,6 +350,8 @@ export const probeResultSchema = z.object({
   /** The ports that failed and why (e.g. `443 ECONNREFUSED`); '' when ok. */
   reason: z.string().max(256).default(''),
 });
+
+export type ProbeResultIn = z.output<typeof probeResultSchema>;
 
 export const reportProbeResults = defineRoute({
   id: 'edge.probes.results',

@@ -39,6 +39,10 @@ const productBody = z.object({
   siteLimit: z.number().int().min(0).max(PRODUCT_SITE_LIMIT_MAX).default(0),
 });
 
+export type ProductIn = z.output<typeof productBody>;
+const productUpdateBody = productBody.extend({ id: zId });
+export type ProductUpdateIn = z.output<typeof productUpdateBody>;
+
 export const listProducts = defineRoute({
   id: 'client.products.list',
   method: 'GET',
@@ -108,7 +112,7 @@ export const updateProduct = defineRoute({
   access: client,
   summary: 'Changes a product; a sites limit below the sites it carries is refused (204003)',
   tags: ['products'],
-  request: { body: productBody.extend({ id: zId }) },
+  request: { body: productUpdateBody },
   response: dataOf(productSchema),
 });
 

@@ -53,6 +53,9 @@ export const zonePortSchema = z.object({
 });
 export type ZonePort = z.infer<typeof zonePortSchema>;
 const portBody = z.object({ port: zPort, portType: z.enum(ZONE_PORT_TYPES) });
+export type ZonePortIn = z.output<typeof portBody>;
+const portUpdateBody = portBody.extend({ id: zId });
+export type ZonePortUpdateIn = z.output<typeof portUpdateBody>;
 
 export const listZonePorts = defineRoute({
   id: 'client.zone.ports',
@@ -91,7 +94,7 @@ export const updateZonePort = defineRoute({
   access: client,
   summary: 'Changes one listen port or its type',
   tags: ['zones'],
-  request: { params: zoneParams, body: portBody.extend({ id: zId }) },
+  request: { params: zoneParams, body: portUpdateBody },
   response: pageOf(zonePortSchema),
 });
 

@@ -18,6 +18,14 @@ export const zoneSchema = z.object({
 export type Zone = z.infer<typeof zoneSchema>;
 
 const zoneBody = z.object({ name: zName, memo: zText(256).default('') });
+export type ZoneIn = z.output<typeof zoneBody>;
+const zoneUpdateBody = zoneBody.extend({ id: zId });
+export type ZoneUpdateIn = z.output<typeof zoneUpdateBody>;
+const zoneListQuery = pageQuery.extend({
+  sortBy: z.enum(['name', 'createdAt', 'nodeCount']).default('createdAt'),
+  orderBy: orderBySchema.default('desc'),
+});
+export type ZoneListQuery = z.output<typeof zoneListQuery>;
 const client = tiers(['client']);
 /** Path parameters of the calls under `client/zone/{zoneID}` (zone settings, groups, lines). */
 export const zoneParams = z.object({ zoneID: zIdParam });
@@ -31,12 +39,7 @@ export const listZones = defineRoute({
   access: client,
   summary: "The operator's zones, paged",
   tags: ['zones'],
-  request: {
-    query: pageQuery.extend({
-      sortBy: z.enum(['name', 'createdAt', 'nodeCount']).default('createdAt'),
-      orderBy: orderBySchema.default('desc'),
-    }),
-  },
+  request: { query: zoneListQuery },
   response: pageOf(zoneSchema),
 });
 
@@ -69,7 +72,7 @@ export const updateZone = defineRoute({
   access: client,
   summary: 'Renames a zone or changes its memo',
   tags: ['zones'],
-  request: { body: zoneBody.extend({ id: zId }) },
+  request: { body: zoneUpdateBody },
   response: dataOf(zoneSchema),
 });
 

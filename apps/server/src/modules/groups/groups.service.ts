@@ -1,22 +1,9 @@
-import type { Group } from '@rampart/contract';
+import type { Group, GroupIn, GroupMetaQuery, GroupUpdateIn } from '@rampart/contract';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ZonesRepository } from '../zones/zones.repository.js';
-import type { GroupRow, GroupsRepository } from './groups.repository.js';
-
-export function presentGroup(row: GroupRow): Group {
-  return {
-    id: row.id,
-    zoneId: row.zoneId,
-    name: row.name,
-    portType: row.portType,
-    isBackup: row.isBackup,
-    memo: row.memo,
-    nodeCount: row.nodeCount,
-    virtualNodeCount: row.virtualNodeCount,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
+import { presentGroup } from './groups.presenter.js';
+import type { GroupsRepository } from './groups.repository.js';
 
 type Scope = { operatorId: number; zoneId: number };
 
@@ -38,7 +25,7 @@ export class GroupsService {
     return { data: rows.map(presentGroup), total };
   }
 
-  async meta(s: Scope, filter: { portType?: 7 | 4 | undefined; isBackup?: boolean | undefined }) {
+  async meta(s: Scope, filter: GroupMetaQuery) {
     await this.zone(s);
     return this.groups.meta(s.operatorId, s.zoneId, filter);
   }
@@ -49,7 +36,7 @@ export class GroupsService {
     return presentGroup(row);
   }
 
-  async create(s: Scope, input: { name: string; portType: 7 | 4; isBackup: boolean; memo: string }): Promise<Group> {
+  async create(s: Scope, input: GroupIn): Promise<Group> {
     // The zone comes from the path: without this check a group could be made in another operator's zone.
     await this.zone(s);
     try {
@@ -66,7 +53,7 @@ export class GroupsService {
     }
   }
 
-  async update(s: Scope, input: { id: number; name: string; isBackup: boolean; memo: string }): Promise<Group> {
+  async update(s: Scope, input: GroupUpdateIn): Promise<Group> {
     try {
       const { id, ...values } = input;
       if (!(await this.groups.update(s.operatorId, s.zoneId, id, { ...values, name: values.name.trim() }))) {

@@ -1,45 +1,36 @@
-import type { Locale, MonitorGroup, MonitorNode } from '@rampart/contract';
+import type {
+  MonitorGroup,
+  MonitorGroupIn,
+  MonitorGroupUpdateIn,
+  MonitorNode,
+  MonitorNodeIn,
+  MonitorNodeUpdateIn,
+} from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { nodeConnection } from '../nodes/nodes.service.js';
-import { MonitorGroupsRepository, type MonitorGroupValues } from './monitor-groups.repository.js';
+import type { MonitorGroupRow, MonitorGroupsRepository, MonitorGroupValues } from './monitor-groups.repository.js';
 import type { MonitorNodeRow, MonitorNodesRepository } from './monitor-nodes.repository.js';
-
-interface GroupInput extends MonitorGroupValues {
-  monitorIDs: number[];
-  nodeIDs: number[];
-}
+import { presentCandidate, presentMonitor, presentMonitorGroup } from './monitoring.presenter.js';
 
 /** Monitor nodes and monitor groups of one operator. */
 export class MonitoringService {
   constructor(
-    private readonly db: Db,
     private readonly monitors: MonitorNodesRepository,
     private readonly groups: MonitorGroupsRepository,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
 
-  private connection(lastSeenAt: Date | null): 'online' | 'offline' {
-    return nodeConnection(lastSeenAt, this.clock());
-  }
+  private readonly connection = (lastSeenAt: Date | null): 'online' | 'offline' =>
+    nodeConnection(lastSeenAt, this.clock());
 
   private async presentMonitors(rows: MonitorNodeRow[]): Promise<MonitorNode[]> {
     const groups = await this.monitors.groupsOf(rows.map((r) => r.id));
-    return rows.map((row) => ({
-      id: row.id,
-      nodeId: row.nodeId,
-      name: row.name,
-      ips: row.ips,
-      initialized: row.status === 'initialized',
-      connection: this.connection(row.lastSeenAt),
-      memo: row.memo,
-      enabled: row.enabled,
-      groups: groups.filter((g) => g.monitorId === row.id).map(({ id, name }) => ({ id, name })),
-      createdAt: row.createdAt.toISOString(),
-    }));
+    return rows.map((row) => presentMonitor(row, groups, this.connection));
   }
 
   async listMonitors(operatorId: number, page: number, pageSize: number) {
@@ -53,14 +44,7 @@ export class MonitoringService {
 
   async candidates(operatorId: number, page: number, pageSize: number) {
     const { rows, total } = await this.monitors.candidates(operatorId, page, pageSize);
-    const data = rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      ips: row.ips,
-      connection: this.connection(row.lastSeenAt),
-      createdAt: row.createdAt.toISOString(),
-    }));
-    return { data, total };
+    return { data: rows.map((row) => presentCandidate(row, this.connection)), total };
   }
 
   private async getMonitor(operatorId: number, id: number): Promise<MonitorNode> {
@@ -71,7 +55,7 @@ export class MonitoringService {
     return monitor;
   }
 
-  async createMonitor(operatorId: number, input: { nodeID: number; memo: string; enabled: boolean }) {
+  async createMonitor(operatorId: number, input: MonitorNodeIn) {
     if (!(await this.monitors.ownsNode(operatorId, input.nodeID))) throw new AppError(101018);
     try {
       const id = await this.monitors.insert({
@@ -87,7 +71,7 @@ export class MonitoringService {
     }
   }
 
-  async updateMonitor(operatorId: number, input: { id: number; memo: string; enabled: boolean }) {
+  async updateMonitor(operatorId: number, input: MonitorNodeUpdateIn) {
     if (!(await this.monitors.update(operatorId, input.id, { memo: input.memo, enabled: input.enabled }))) {
       throw new AppError(101018);
     }
@@ -98,27 +82,10 @@ export class MonitoringService {
     if (!(await this.monitors.delete(operatorId, id))) throw new AppError(101018);
   }
 
-  private async presentGroups(rows: Awaited<ReturnType<MonitorGroupsRepository['list']>>['rows']) {
+  private async presentGroups(rows: MonitorGroupRow[]): Promise<MonitorGroup[]> {
     const ids = rows.map((r) => r.id);
     const [monitors, targets] = await Promise.all([this.groups.monitorsOf(ids), this.groups.targetsOf(ids)]);
-    return rows.map((row): MonitorGroup => {
-      const mine = targets.filter((t) => t.groupId === row.id);
-      const counts = { up: 0, down: 0, unknown: 0 };
-      for (const target of mine) counts[target.state] += 1;
-      return {
-        id: row.id,
-        name: row.name,
-        memo: row.memo,
-        enabled: row.enabled,
-        intervalSeconds: row.intervalSeconds,
-        timeoutSeconds: row.timeoutSeconds,
-        failureThreshold: row.failureThreshold,
-        monitors: monitors.filter((m) => m.groupId === row.id).map(({ id, name }) => ({ id, name })),
-        targets: mine.map(({ id, name }) => ({ id, name })),
-        counts,
-        createdAt: row.createdAt.toISOString(),
-      };
-    });
+    return rows.map((row) => presentMonitorGroup(row, monitors, targets));
   }
 
   async listGroups(operatorId: number, page: number, pageSize: number) {
@@ -144,7 +111,7 @@ export class MonitoringService {
   }
 
   /** Every monitor and target must be the operator's (101018); targets must be initialised (101003). */
-  private async checkMembers(operatorId: number, input: GroupInput, locale: Locale) {
+  private async checkMembers(operatorId: number, input: MonitorGroupIn) {
     const monitorIds = [...new Set(input.monitorIDs)];
     const nodeIds = [...new Set(input.nodeIDs)];
     const [monitors, targets] = await Promise.all([
@@ -153,11 +120,11 @@ export class MonitoringService {
     ]);
     if (monitors.length !== monitorIds.length || targets.length !== nodeIds.length) throw new AppError(101018);
     const notReady = nodeIds.findIndex((id) => targets.find((t) => t.id === id)?.status !== 'initialized');
-    if (notReady >= 0) throw invalidFields(locale, [{ field: `nodeIDs.${notReady}`, key: 'invalidValue' }]);
+    if (notReady >= 0) throw invalidFields([{ field: `nodeIDs.${notReady}`, key: 'invalidValue' }]);
     return { monitorIds, nodeIds };
   }
 
-  private values(input: GroupInput): MonitorGroupValues {
+  private values(input: MonitorGroupIn): MonitorGroupValues {
     return {
       name: input.name.trim(),
       memo: input.memo,
@@ -168,13 +135,12 @@ export class MonitoringService {
     };
   }
 
-  async createGroup(operatorId: number, input: GroupInput, locale: Locale): Promise<MonitorGroup> {
-    const { monitorIds, nodeIds } = await this.checkMembers(operatorId, input, locale);
+  async createGroup(operatorId: number, input: MonitorGroupIn): Promise<MonitorGroup> {
+    const { monitorIds, nodeIds } = await this.checkMembers(operatorId, input);
     try {
-      const id = await this.db.transaction(async (tx) => {
-        const repo = new MonitorGroupsRepository(tx);
-        const created = await repo.insert(operatorId, this.values(input));
-        await repo.setMembers(created, monitorIds, nodeIds);
+      const id = await this.transactions.run(async () => {
+        const created = await this.groups.insert(operatorId, this.values(input));
+        await this.groups.setMembers(created, monitorIds, nodeIds);
         return created;
       });
       return await this.getGroup(operatorId, id);
@@ -184,13 +150,12 @@ export class MonitoringService {
     }
   }
 
-  async updateGroup(operatorId: number, input: GroupInput & { id: number }, locale: Locale): Promise<MonitorGroup> {
-    const { monitorIds, nodeIds } = await this.checkMembers(operatorId, input, locale);
+  async updateGroup(operatorId: number, input: MonitorGroupUpdateIn): Promise<MonitorGroup> {
+    const { monitorIds, nodeIds } = await this.checkMembers(operatorId, input);
     try {
-      await this.db.transaction(async (tx) => {
-        const repo = new MonitorGroupsRepository(tx);
-        if (!(await repo.update(operatorId, input.id, this.values(input)))) throw new AppError(101018);
-        await repo.setMembers(input.id, monitorIds, nodeIds);
+      await this.transactions.run(async () => {
+        if (!(await this.groups.update(operatorId, input.id, this.values(input)))) throw new AppError(101018);
+        await this.groups.setMembers(input.id, monitorIds, nodeIds);
       });
       return await this.getGroup(operatorId, input.id);
     } catch (error) {

@@ -1,8 +1,8 @@
-import type { ProbeAssignment } from '@rampart/contract';
+import type { ProbeAssignment, ProbeResultIn } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { ProbesRepository } from './probes.repository.js';
+import type { ProbesRepository } from './probes.repository.js';
 
 /** Ports probed when a target's zone lists none (zones always have some; this is a safety net). */
 const FALLBACK_PORTS = [80, 443];
@@ -25,18 +25,11 @@ export function decideState(current: State, failures: readonly number[], thresho
   return current;
 }
 
-export interface ProbeResult {
-  groupId: number;
-  nodeId: number;
-  ok: boolean;
-  reason: string;
-}
-
 /** What a monitor node probes, and the state changes its results bring. */
 export class ProbesService {
   constructor(
-    private readonly db: Db,
     private readonly probes: ProbesRepository,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
   ) {}
 
@@ -71,7 +64,7 @@ export class ProbesService {
    * Records one round of results, all or none: every (group, target) must be one this monitor is
    * assigned now (101018 otherwise, whatever the reason: another operator's node, a group it left).
    */
-  async report(ownerId: number, nodeId: number, results: ProbeResult[]): Promise<void> {
+  async report(ownerId: number, nodeId: number, results: ProbeResultIn[]): Promise<void> {
     const monitor = await this.probes.activeMonitor(ownerId, nodeId);
     if (!monitor) throw new AppError(101018);
     const assigned = new Map<string, { intervalSeconds: number; failureThreshold: number }>();
@@ -80,16 +73,15 @@ export class ProbesService {
     }
     if (results.some((r) => !assigned.has(`${r.groupId}:${r.nodeId}`))) throw new AppError(101018);
     const at = new Date(this.clock());
-    await this.db.transaction(async (tx) => {
-      const repo = new ProbesRepository(tx);
+    await this.transactions.run(async () => {
       for (const result of results) {
         const group = assigned.get(`${result.groupId}:${result.nodeId}`);
         if (!group) continue;
-        const target = await repo.lockTarget(result.groupId, result.nodeId);
+        const target = await this.probes.lockTarget(result.groupId, result.nodeId);
         if (!target) continue;
-        await repo.recordProbe({ ...result, monitorId: monitor.id, at });
+        await this.probes.recordProbe({ ...result, monitorId: monitor.id, at });
         const after = new Date(at.getTime() - ACTIVE_INTERVALS * group.intervalSeconds * 1000);
-        const counts = await repo.activeCounts(result.groupId, result.nodeId, after);
+        const counts = await this.probes.activeCounts(result.groupId, result.nodeId, after);
         const state = decideState(
           target.state,
           counts.map((c) => c.failures),
@@ -97,10 +89,10 @@ export class ProbesService {
         );
         const reason = state === 'down' ? (counts.find((c) => c.failures > 0)?.reason ?? '') : '';
         if (state !== target.state && state !== 'unknown') {
-          await repo.setTarget(result.groupId, result.nodeId, { checkedAt: at, reason, state, since: at });
-          await repo.insertEvent({ groupId: result.groupId, nodeId: result.nodeId, state, reason, at });
+          await this.probes.setTarget(result.groupId, result.nodeId, { checkedAt: at, reason, state, since: at });
+          await this.probes.insertEvent({ groupId: result.groupId, nodeId: result.nodeId, state, reason, at });
         } else {
-          await repo.setTarget(result.groupId, result.nodeId, { checkedAt: at, reason });
+          await this.probes.setTarget(result.groupId, result.nodeId, { checkedAt: at, reason });
         }
       }
     });

@@ -1,29 +1,22 @@
-import { productRoutes } from '@rampart/contract';
-import { type Binder, type Caller, requireCaller } from '../../platform/http/bind-route.js';
-import { requestLocale } from '../../platform/http/request-locale.js';
-import type { NodesService } from '../nodes/nodes.service.js';
+import { productRoutes as r } from '@rampart/contract';
+import type { Binder } from '../../platform/http/bind-route.js';
 import type { ProductsService } from './products.service.js';
 
-export function bindProductRoutes(binder: Binder, products: ProductsService, nodes: NodesService): void {
-  const operator = (caller: Caller | null) => {
-    return nodes.operatorOf(requireCaller(caller).accountId);
-  };
-  const r = productRoutes;
+export function bindProductRoutes(binder: Binder, products: ProductsService): void {
   binder.bind(r.listProducts, async ({ query }, { caller }) =>
-    products.list(await operator(caller), query.page, query.pageSize),
+    products.list(caller.operatorId, query.page, query.pageSize),
   );
-  binder.bind(r.metaProducts, async (_i, { caller }) => ({ data: await products.meta(await operator(caller)) }));
+  binder.bind(r.metaProducts, async (_i, { caller }) => ({ data: await products.meta(caller.operatorId) }));
   binder.bind(r.productGroups, async ({ params, query }, { caller }) => ({
-    data: await products.groups(await operator(caller), params.id, query.isBackup),
+    data: await products.groups(caller.operatorId, params.id, query.isBackup),
   }));
-  binder.bind(r.createProduct, async ({ body }, { caller, request }) => ({
-    data: await products.create(await operator(caller), body, requestLocale(request)),
+  binder.bind(r.createProduct, async ({ body }, { caller }) => ({
+    data: await products.create(caller.operatorId, body),
   }));
-  binder.bind(r.updateProduct, async ({ body }, { caller, request }) => ({
-    data: await products.update(await operator(caller), body, requestLocale(request)),
+  binder.bind(r.updateProduct, async ({ body }, { caller }) => ({
+    data: await products.update(caller.operatorId, body),
   }));
   binder.bind(r.deleteProduct, async ({ body }, { caller }) => {
-    await products.delete(await operator(caller), body.id);
-    return { data: true as const };
+    await products.delete(caller.operatorId, body.id);
   });
 }

@@ -1,34 +1,11 @@
-import type { Locale, Product } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
+import type { Product, ProductIn, ProductUpdateIn } from '@rampart/contract';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import { NodeCapacity } from '../snapshots/node-capacity.js';
-import { type ProductGroupRef, type ProductRow, ProductsRepository } from './products.repository.js';
-
-export function presentProduct(row: ProductRow, groups: ProductGroupRef[], siteCount: number): Product {
-  const ref = (g: ProductGroupRef) => ({ id: g.id, name: g.name, zoneId: g.zoneId });
-  return {
-    id: row.id,
-    name: row.name,
-    portType: row.portType,
-    memo: row.memo,
-    mainGroups: groups.filter((g) => g.productId === row.id && !g.isBackup).map(ref),
-    backupGroups: groups.filter((g) => g.productId === row.id && g.isBackup).map(ref),
-    siteLimit: row.siteLimit,
-    siteCount,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-interface ProductInput {
-  name: string;
-  portType: 7 | 4;
-  memo: string;
-  mainGroupIDs: number[];
-  backupGroupIDs: number[];
-  siteLimit: number;
-}
+import type { NodeCapacity } from '../snapshots/node-capacity.js';
+import { presentProduct } from './products.presenter.js';
+import type { ProductsRepository } from './products.repository.js';
 
 /** True when `count` sites are more than a product's limit allows (0 = unlimited). */
 export function overSiteLimit(product: { siteLimit: number }, count: number): boolean {
@@ -38,9 +15,9 @@ export function overSiteLimit(product: { siteLimit: number }, count: number): bo
 /** Products of one operator; their groups must be the operator's and of the product's port type. */
 export class ProductsService {
   constructor(
-    private readonly db: Db,
     private readonly products: ProductsRepository,
-    private readonly capacity: NodeCapacity = new NodeCapacity(),
+    private readonly transactions: Transactions,
+    private readonly capacity: NodeCapacity,
   ) {}
 
   async list(operatorId: number, page: number, pageSize: number) {
@@ -66,33 +43,32 @@ export class ProductsService {
     return this.products.groupDetails(id, isBackup);
   }
 
-  private async checkGroups(operatorId: number, input: ProductInput, locale: Locale) {
+  private async checkGroups(operatorId: number, input: ProductIn) {
     const main = [...new Set(input.mainGroupIDs)];
     const backup = [...new Set(input.backupGroupIDs)];
     if (backup.some((id) => main.includes(id))) {
-      throw invalidFields(locale, [{ field: 'backupGroupIDs', key: 'invalidValue' }]);
+      throw invalidFields([{ field: 'backupGroupIDs', key: 'invalidValue' }]);
     }
     const owned = await this.products.ownedGroups(operatorId, [...main, ...backup]);
     if (owned.length !== main.length + backup.length) throw new AppError(101018);
     if (owned.some((g) => g.portType !== input.portType)) {
-      throw invalidFields(locale, [{ field: 'mainGroupIDs', key: 'invalidValue' }]);
+      throw invalidFields([{ field: 'mainGroupIDs', key: 'invalidValue' }]);
     }
     return { main, backup };
   }
 
-  async create(operatorId: number, input: ProductInput, locale: Locale): Promise<Product> {
-    const { main, backup } = await this.checkGroups(operatorId, input, locale);
+  async create(operatorId: number, input: ProductIn): Promise<Product> {
+    const { main, backup } = await this.checkGroups(operatorId, input);
     try {
-      const id = await this.db.transaction(async (tx) => {
-        const repo = new ProductsRepository(tx);
-        const created = await repo.insert({
+      const id = await this.transactions.run(async () => {
+        const created = await this.products.insert({
           ownerId: operatorId,
           name: input.name.trim(),
           portType: input.portType,
           memo: input.memo,
           siteLimit: input.siteLimit,
         });
-        await repo.setGroups(created, main, backup);
+        await this.products.setGroups(created, main, backup);
         return created;
       });
       return await this.get(operatorId, id);
@@ -102,30 +78,30 @@ export class ProductsService {
     }
   }
 
-  async update(operatorId: number, input: ProductInput & { id: number }, locale: Locale): Promise<Product> {
-    const { main, backup } = await this.checkGroups(operatorId, input, locale);
+  async update(operatorId: number, input: ProductUpdateIn): Promise<Product> {
+    const { main, backup } = await this.checkGroups(operatorId, input);
     try {
-      await this.db.transaction(async (tx) => {
+      await this.transactions.run(async () => {
         // The nodes of the new groups take the product's sites.
         const loads = { products: [input.id], groups: [...main, ...backup] };
-        const nodesStillFit = await this.capacity.before(tx, operatorId, loads, { nameNode: true });
-        const repo = new ProductsRepository(tx);
-        const current = await repo.lock(operatorId, input.id);
+        const nodesStillFit = await this.capacity.before(operatorId, loads, { nameNode: true });
+        const current = await this.products.lock(operatorId, input.id);
         if (!current) throw new AppError(101018);
         // Sites keep the product they have: a limit below them, or a new port type under their L7 domains
         // (205005) or L4 ports (205004), is refused.
-        const counts = await repo.siteCounts([input.id]);
+        const counts = await this.products.siteCounts([input.id]);
         if (overSiteLimit(input, counts.get(input.id) ?? 0)) throw new AppError(204003);
-        if (current.portType !== input.portType && (await repo.hasDomains(input.id))) throw new AppError(205005);
-        if (current.portType !== input.portType && (await repo.hasPorts(input.id))) throw new AppError(205004);
+        if (current.portType !== input.portType && (await this.products.hasDomains(input.id)))
+          throw new AppError(205005);
+        if (current.portType !== input.portType && (await this.products.hasPorts(input.id))) throw new AppError(205004);
         const values = {
           name: input.name.trim(),
           portType: input.portType,
           memo: input.memo,
           siteLimit: input.siteLimit,
         };
-        await repo.update(operatorId, input.id, values);
-        await repo.setGroups(input.id, main, backup);
+        await this.products.update(operatorId, input.id, values);
+        await this.products.setGroups(input.id, main, backup);
         await nodesStillFit();
       });
       return await this.get(operatorId, input.id);

@@ -2,6 +2,7 @@ import type { NginxTuning, NginxTuningSection, ZonePortType, ZoneResource } from
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { zonePorts, zones } from '../../platform/db/schema.js';
+import { SitePortsRepository } from '../site-ports/site-ports.repository.js';
 
 export type ZonePortRow = { id: number; port: number; portType: ZonePortType };
 const portColumns = { id: zonePorts.id, port: zonePorts.port, portType: zonePorts.portType };
@@ -42,6 +43,14 @@ export class ZoneSettingsRepository {
     const row = result.rows[0];
     if (!row) throw new Error('resource query returned no row');
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as ZoneResource;
+  }
+
+  /**
+   * The operator's port lock (the one site ports take), held until the transaction ends: listen
+   * ports, reserved ports and layer-4 ports of one operator change one writer at a time.
+   */
+  lockOperatorPorts(ownerId: number): Promise<void> {
+    return SitePortsRepository.lockOperator(this.db, ownerId);
   }
 
   ports(zoneId: number): Promise<ZonePortRow[]> {

@@ -1,5 +1,4 @@
 import {
-  type Locale,
   type NginxTuning,
   type NginxTuningSection,
   NODE_ONLINE_WINDOW_SECONDS,
@@ -7,24 +6,22 @@ import {
   type ValidationKey,
   ZONE_PORTS_MAX_PER_TYPE,
   type ZoneNginx,
-  type ZonePort,
-  type ZonePortType,
+  type ZonePortIn,
+  type ZonePortUpdateIn,
   type ZoneReservedPorts,
   type ZoneResource,
 } from '@rampart/contract';
-import { type Clock, systemClock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Clock } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import { SitePortsRepository } from '../site-ports/site-ports.repository.js';
-import { type ZonePortRow, ZoneSettingsRepository } from './zone-settings.repository.js';
+import type { SitePortsRepository } from '../site-ports/site-ports.repository.js';
+import type { ZonePortRow, ZoneSettingsRepository } from './zone-settings.repository.js';
+import { presentPorts } from './zones.presenter.js';
 import type { ZonesService } from './zones.service.js';
 
-type PortInput = { port: number; portType: ZonePortType };
 type FieldProblem = { field: string; key: ValidationKey; params?: Record<string, string | number> };
-
-const presentPorts = (rows: ZonePortRow[]) => ({ data: rows satisfies ZonePort[], total: rows.length });
 
 /**
  * Checks a zone's whole port list after a change: no port twice, none reserved (the zone's
@@ -33,9 +30,8 @@ const presentPorts = (rows: ZonePortRow[]) => ({ data: rows satisfies ZonePort[]
  * of a port that came from the request.
  */
 function checkPorts(
-  after: PortInput[],
+  after: ZonePortIn[],
   fieldOf: (index: number) => string | null,
-  locale: Locale,
   sitePortNumbers: ReadonlySet<number>,
   reserved: ReadonlySet<number>,
 ): void {
@@ -55,7 +51,7 @@ function checkPorts(
     }
     seen.add(p.port);
   });
-  if (problems.length > 0) throw invalidFields(locale, problems);
+  if (problems.length > 0) throw invalidFields(problems);
   for (const type of ['http', 'https'] as const) {
     if (after.filter((p) => p.portType === type).length > ZONE_PORTS_MAX_PER_TYPE) {
       throw new AppError(101029, { extra: { portType: type, max: ZONE_PORTS_MAX_PER_TYPE } });
@@ -71,44 +67,37 @@ function checkPorts(
  */
 export class ZoneSettingsService {
   constructor(
-    private readonly db: Db,
+    private readonly settings: ZoneSettingsRepository,
+    private readonly sitePorts: SitePortsRepository,
     private readonly zones: ZonesService,
-    private readonly clock: Clock = systemClock,
+    private readonly transactions: Transactions,
+    private readonly clock: Clock,
   ) {}
 
   /** The zone's resource usage (contract's zoneResourceSchema), counted now. */
   async resource(operatorId: number, zoneId: number): Promise<ZoneResource> {
     await this.zones.settings(operatorId, zoneId);
-    return new ZoneSettingsRepository(this.db).resource(
-      zoneId,
-      new Date(this.clock() - NODE_ONLINE_WINDOW_SECONDS * 1000),
-    );
+    return this.settings.resource(zoneId, new Date(this.clock() - NODE_ONLINE_WINDOW_SECONDS * 1000));
   }
 
   async ports(operatorId: number, zoneId: number) {
     await this.zones.settings(operatorId, zoneId);
-    return presentPorts(await new ZoneSettingsRepository(this.db).ports(zoneId));
+    return presentPorts(await this.settings.ports(zoneId));
   }
 
   /** Runs `change` on the zone's locked port list; a unique violation (a concurrent writer) is 101025. */
   private async changePorts(
     operatorId: number,
     zoneId: number,
-    change: (
-      repo: ZoneSettingsRepository,
-      current: ZonePortRow[],
-      sitePortNumbers: Set<number>,
-      reserved: Set<number>,
-    ) => Promise<void>,
+    change: (current: ZonePortRow[], sitePortNumbers: Set<number>, reserved: Set<number>) => Promise<void>,
   ) {
     await this.zones.settings(operatorId, zoneId);
     try {
-      await this.db.transaction(async (tx) => {
-        await SitePortsRepository.lockOperator(tx, operatorId);
-        const repo = new ZoneSettingsRepository(tx);
-        const current = await repo.portsForUpdate(zoneId);
-        const reserved = new Set([...RESERVED_NODE_PORTS, ...(await repo.reservedPorts(zoneId))]);
-        await change(repo, current, await new SitePortsRepository(tx).numbersInZone(zoneId), reserved);
+      await this.transactions.run(async () => {
+        await this.settings.lockOperatorPorts(operatorId);
+        const current = await this.settings.portsForUpdate(zoneId);
+        const reserved = new Set([...RESERVED_NODE_PORTS, ...(await this.settings.reservedPorts(zoneId))]);
+        await change(current, await this.sitePorts.numbersInZone(zoneId), reserved);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(101025);
@@ -117,42 +106,41 @@ export class ZoneSettingsService {
     return this.ports(operatorId, zoneId);
   }
 
-  addPorts(operatorId: number, zoneId: number, ports: PortInput[], locale: Locale) {
-    return this.changePorts(operatorId, zoneId, async (repo, current, sitePortNumbers, reserved) => {
+  addPorts(operatorId: number, zoneId: number, ports: ZonePortIn[]) {
+    return this.changePorts(operatorId, zoneId, async (current, sitePortNumbers, reserved) => {
       const after = [...current, ...ports];
       checkPorts(
         after,
         (i) => (i < current.length ? null : `ports.${i - current.length}.port`),
-        locale,
         sitePortNumbers,
         reserved,
       );
-      await repo.insertPorts(zoneId, ports);
+      await this.settings.insertPorts(zoneId, ports);
     });
   }
 
-  updatePort(operatorId: number, zoneId: number, input: PortInput & { id: number }, locale: Locale) {
-    return this.changePorts(operatorId, zoneId, async (repo, current, sitePortNumbers, reserved) => {
+  updatePort(operatorId: number, zoneId: number, input: ZonePortUpdateIn) {
+    return this.changePorts(operatorId, zoneId, async (current, sitePortNumbers, reserved) => {
       if (!current.some((p) => p.id === input.id)) throw new AppError(101018);
       // The changed port is checked last, against all the others.
       const after = [...current.filter((p) => p.id !== input.id), input];
-      checkPorts(after, (i) => (i === after.length - 1 ? 'port' : null), locale, sitePortNumbers, reserved);
-      await repo.updatePort(zoneId, input.id, { port: input.port, portType: input.portType });
+      checkPorts(after, (i) => (i === after.length - 1 ? 'port' : null), sitePortNumbers, reserved);
+      await this.settings.updatePort(zoneId, input.id, { port: input.port, portType: input.portType });
     });
   }
 
-  deletePorts(operatorId: number, zoneId: number, ids: number[], locale: Locale) {
-    return this.changePorts(operatorId, zoneId, async (repo, current) => {
+  deletePorts(operatorId: number, zoneId: number, ids: number[]) {
+    return this.changePorts(operatorId, zoneId, async (current) => {
       const unique = [...new Set(ids)];
       if (!unique.every((id) => current.some((p) => p.id === id))) throw new AppError(101018);
-      if (current.length - unique.length < 1) throw invalidFields(locale, [{ field: 'ids', key: 'lastPort' }]);
-      await repo.deletePorts(zoneId, unique);
+      if (current.length - unique.length < 1) throw invalidFields([{ field: 'ids', key: 'lastPort' }]);
+      await this.settings.deletePorts(zoneId, unique);
     });
   }
 
   async reservedPorts(operatorId: number, zoneId: number): Promise<ZoneReservedPorts> {
     await this.zones.settings(operatorId, zoneId);
-    const ports = await new ZoneSettingsRepository(this.db).reservedPorts(zoneId);
+    const ports = await this.settings.reservedPorts(zoneId);
     return { ports, nodePorts: [...RESERVED_NODE_PORTS] };
   }
 
@@ -162,36 +150,35 @@ export class ZoneSettingsService {
    * moves that port first. A number already reserved stays whatever uses it (ports older than the
    * list), and the node's own ports are reserved always, so they are not stored.
    */
-  async setReservedPorts(operatorId: number, zoneId: number, ports: number[], locale: Locale) {
+  async setReservedPorts(operatorId: number, zoneId: number, ports: number[]) {
     await this.zones.settings(operatorId, zoneId);
-    await this.db.transaction(async (tx) => {
-      await SitePortsRepository.lockOperator(tx, operatorId);
-      const repo = new ZoneSettingsRepository(tx);
-      const current = new Set(await repo.reservedPorts(zoneId, true));
-      const used = await new SitePortsRepository(tx).numbersInZone(zoneId);
-      for (const p of await repo.ports(zoneId)) used.add(p.port);
+    await this.transactions.run(async () => {
+      await this.settings.lockOperatorPorts(operatorId);
+      const current = new Set(await this.settings.reservedPorts(zoneId, true));
+      const used = await this.sitePorts.numbersInZone(zoneId);
+      for (const p of await this.settings.ports(zoneId)) used.add(p.port);
       const problems: FieldProblem[] = [];
       ports.forEach((port, i) => {
         if (!current.has(port) && used.has(port))
           problems.push({ field: `ports.${i}`, key: 'portInUse', params: { port } });
       });
-      if (problems.length > 0) throw invalidFields(locale, problems);
+      if (problems.length > 0) throw invalidFields(problems);
       const node = new Set<number>(RESERVED_NODE_PORTS);
       const stored = [...new Set(ports)].filter((p) => !node.has(p)).sort((a, b) => a - b);
-      await repo.setReservedPorts(operatorId, zoneId, stored);
+      await this.settings.setReservedPorts(operatorId, zoneId, stored);
     });
     return this.reservedPorts(operatorId, zoneId);
   }
 
   async nginx(operatorId: number, zoneId: number): Promise<ZoneNginx> {
-    const row = await new ZoneSettingsRepository(this.db).nginx(operatorId, zoneId);
+    const row = await this.settings.nginx(operatorId, zoneId);
     if (!row) throw new AppError(101018);
     return { enable: row.enable, ...row.tuning };
   }
 
   async setNginxEnabled(operatorId: number, zoneId: number, enable: boolean): Promise<ZoneNginx> {
     await this.nginx(operatorId, zoneId);
-    await new ZoneSettingsRepository(this.db).setNginxEnabled(operatorId, zoneId, enable);
+    await this.settings.setNginxEnabled(operatorId, zoneId, enable);
     return this.nginx(operatorId, zoneId);
   }
 
@@ -206,7 +193,7 @@ export class ZoneSettingsService {
     value: NginxTuning[S],
   ): Promise<NginxTuning[S]> {
     await this.nginx(operatorId, zoneId);
-    await new ZoneSettingsRepository(this.db).setNginxSection(operatorId, zoneId, section, value);
+    await this.settings.setNginxSection(operatorId, zoneId, section, value);
     return this.section(operatorId, zoneId, section);
   }
 

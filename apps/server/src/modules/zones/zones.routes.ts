@@ -1,53 +1,45 @@
 import { zoneRoutes } from '@rampart/contract';
-import { type Binder, type Caller, requireCaller } from '../../platform/http/bind-route.js';
-import { requestLocale } from '../../platform/http/request-locale.js';
-import type { NodesService } from '../nodes/nodes.service.js';
+import type { Binder } from '../../platform/http/bind-route.js';
 import type { ZonesService } from './zones.service.js';
 
-export function bindZoneRoutes(binder: Binder, zones: ZonesService, nodes: NodesService): void {
-  const operator = (caller: Caller | null) => {
-    return nodes.operatorOf(requireCaller(caller).accountId);
-  };
+export function bindZoneRoutes(binder: Binder, zones: ZonesService): void {
   binder.bind(zoneRoutes.listZones, async ({ query }, { caller }) =>
-    zones.list(await operator(caller), query, requireCaller(caller).zoneScope),
+    zones.list(caller.operatorId, query, caller.zoneScope),
   );
   binder.bind(zoneRoutes.metaZones, async (_input, { caller }) => ({
-    data: await zones.meta(await operator(caller), requireCaller(caller).zoneScope),
+    data: await zones.meta(caller.operatorId, caller.zoneScope),
   }));
   binder.bind(zoneRoutes.createZone, async ({ body }, { caller }) => ({
-    data: await zones.create(await operator(caller), body, requireCaller(caller).accountId),
+    data: await zones.create(caller.operatorId, body, caller.accountId),
   }));
   binder.bind(zoneRoutes.updateZone, async ({ body }, { caller }) => ({
-    data: await zones.update(await operator(caller), body),
+    data: await zones.update(caller.operatorId, body),
   }));
   binder.bind(zoneRoutes.deleteZone, async ({ body }, { caller }) => {
-    await zones.delete(await operator(caller), body.id);
-    return { data: true as const };
+    await zones.delete(caller.operatorId, body.id);
   });
   binder.bind(zoneRoutes.getZoneSettings, async ({ params }, { caller }) => ({
-    data: await zones.settings(await operator(caller), params.zoneID),
+    data: await zones.settings(caller.operatorId, params.zoneID),
   }));
   binder.bind(zoneRoutes.setZoneHttp2, async ({ params, body }, { caller }) => ({
-    data: await zones.changeSettings(await operator(caller), params.zoneID, { http2: body.enable }),
+    data: await zones.changeSettings(caller.operatorId, params.zoneID, { http2: body.enable }),
   }));
-  binder.bind(zoneRoutes.setZoneHttp3, async ({ params, body }, { caller, request }) => ({
-    data: await zones.setHttp3(await operator(caller), params.zoneID, body.enable, requestLocale(request)),
+  binder.bind(zoneRoutes.setZoneHttp3, async ({ params, body }, { caller }) => ({
+    data: await zones.setHttp3(caller.operatorId, params.zoneID, body.enable),
   }));
   binder.bind(zoneRoutes.setZoneForceSSLRedirectCode, async ({ params, body }, { caller }) => ({
-    data: await zones.changeSettings(await operator(caller), params.zoneID, { forceSSLRedirectCode: body.code }),
+    data: await zones.changeSettings(caller.operatorId, params.zoneID, { forceSSLRedirectCode: body.code }),
   }));
   binder.bind(zoneRoutes.setZoneInvalidDomainLimitCount, async ({ params, body }, { caller }) => ({
-    data: await zones.changeSettings(await operator(caller), params.zoneID, { invalidDomainLimitCount: body.count }),
+    data: await zones.changeSettings(caller.operatorId, params.zoneID, { invalidDomainLimitCount: body.count }),
   }));
   binder.bind(zoneRoutes.setZoneTlsLimitCount, async ({ params, body }, { caller }) => ({
-    data: await zones.changeSettings(await operator(caller), params.zoneID, { tlsLimitCount: body.count }),
+    data: await zones.changeSettings(caller.operatorId, params.zoneID, { tlsLimitCount: body.count }),
   }));
   binder.bind(zoneRoutes.moveNodesToZone, async ({ body }, { caller }) => {
-    await zones.moveNodes(await operator(caller), body.nodeIDs, body.zoneID);
-    return { data: true as const };
+    await zones.moveNodes(caller.operatorId, body.nodeIDs, body.zoneID);
   });
-  binder.bind(zoneRoutes.initializeNodes, async ({ body }, { caller, request }) => {
-    await zones.initializeNodes(await operator(caller), body.ids, body.zoneID, body.groupID, requestLocale(request));
-    return { data: true as const };
+  binder.bind(zoneRoutes.initializeNodes, async ({ body }, { caller }) => {
+    await zones.initializeNodes(caller.operatorId, body.ids, body.zoneID, body.groupID);
   });
 }

@@ -1,54 +1,36 @@
-import type { Locale, Zone, ZoneSettings } from '@rampart/contract';
+import type { Zone, ZoneIn, ZoneListQuery, ZoneSettings, ZoneUpdateIn } from '@rampart/contract';
 import { DEFAULT_LINE, DEFAULT_ZONE_PORTS } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import { AccountZonesRepository } from '../account-zones/account-zones.repository.js';
-import { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
+import type { AccountZonesRepository } from '../account-zones/account-zones.repository.js';
+import type { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
 import { placeOnLine } from '../group-lines/group-lines.service.js';
-import { NodesRepository } from '../nodes/nodes.repository.js';
-import { NodeCapacity } from '../snapshots/node-capacity.js';
-import { ZoneSettingsRepository } from './zone-settings.repository.js';
-import { type ZoneRow, ZonesRepository } from './zones.repository.js';
+import type { NodesRepository } from '../nodes/nodes.repository.js';
+import type { NodeCapacity } from '../snapshots/node-capacity.js';
+import type { ZoneSettingsRepository } from './zone-settings.repository.js';
+import { presentZone, presentZoneSettings } from './zones.presenter.js';
+import type { ZoneRow, ZonesRepository } from './zones.repository.js';
 
-export function presentZoneSettings(
-  row: Pick<ZoneRow, 'http2' | 'forceSSLRedirectCode' | 'invalidDomainLimitCount' | 'tlsLimitCount'>,
-): ZoneSettings {
-  return {
-    http2: row.http2,
-    // Debian 12's nginx has no QUIC; the setting cannot be on.
-    http3: false,
-    forceSSLRedirectCode: row.forceSSLRedirectCode as ZoneSettings['forceSSLRedirectCode'],
-    invalidDomainLimitCount: row.invalidDomainLimitCount,
-    tlsLimitCount: row.tlsLimitCount,
-  };
-}
-
-export function presentZone(row: ZoneRow): Zone {
-  return {
-    id: row.id,
-    name: row.name,
-    memo: row.memo,
-    nodeCount: row.nodeCount,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+/** What ZonesService works with besides its own repository. */
+export interface ZonesServiceDeps {
+  readonly zoneSettings: ZoneSettingsRepository;
+  readonly accountZones: AccountZonesRepository;
+  readonly nodes: NodesRepository;
+  readonly groupLines: GroupLinesRepository;
+  readonly transactions: Transactions;
+  readonly capacity: NodeCapacity;
 }
 
 /** Zones of one operator. A zone that does not belong to the operator is 101018, like a missing one. */
 export class ZonesService {
   constructor(
-    private readonly db: Db,
     private readonly zones: ZonesRepository,
-    private readonly capacity: NodeCapacity = new NodeCapacity(),
+    private readonly deps: ZonesServiceDeps,
   ) {}
 
-  async list(
-    operatorId: number,
-    q: { page: number; pageSize: number; sortBy: 'name' | 'createdAt' | 'nodeCount'; orderBy: 'asc' | 'desc' },
-    scope: ReadonlySet<number> | null = null,
-  ) {
+  async list(operatorId: number, q: ZoneListQuery, scope: ReadonlySet<number> | null = null) {
     const { rows, total } = await this.zones.list(operatorId, q.page, q.pageSize, q.sortBy, q.orderBy, scope);
     return { data: rows.map(presentZone), total };
   }
@@ -85,9 +67,9 @@ export class ZonesService {
   }
 
   /** HTTP/3 can only be off (no QUIC in the nodes' nginx): `true` is a field error, not a no-op. */
-  async setHttp3(operatorId: number, id: number, enable: boolean, locale: Locale): Promise<ZoneSettings> {
+  async setHttp3(operatorId: number, id: number, enable: boolean): Promise<ZoneSettings> {
     const settings = await this.settings(operatorId, id);
-    if (enable) throw invalidFields(locale, [{ field: 'enable', key: 'http3Unsupported' }]);
+    if (enable) throw invalidFields([{ field: 'enable', key: 'http3Unsupported' }]);
     return settings;
   }
 
@@ -96,16 +78,15 @@ export class ZonesService {
    * A zone made by a zone-restricted sub-account joins its assignment (and that of each restricted
    * sub-account above it), so the creator can work on it.
    */
-  async create(operatorId: number, input: { name: string; memo: string }, creatorId?: number): Promise<Zone> {
+  async create(operatorId: number, input: ZoneIn, creatorId?: number): Promise<Zone> {
     try {
-      const id = await this.db.transaction(async (tx) => {
-        const repo = new ZonesRepository(tx);
-        const { limit, zones } = await repo.lockZoneLimit(operatorId);
+      const id = await this.deps.transactions.run(async () => {
+        const { limit, zones } = await this.zones.lockZoneLimit(operatorId);
         if (limit > 0 && zones >= limit) throw new AppError(201003, { extra: { limit } });
-        const zoneId = await repo.insert(operatorId, { name: input.name.trim(), memo: input.memo });
-        await new ZoneSettingsRepository(tx).insertPorts(zoneId, DEFAULT_ZONE_PORTS);
+        const zoneId = await this.zones.insert(operatorId, { name: input.name.trim(), memo: input.memo });
+        await this.deps.zoneSettings.insertPorts(zoneId, DEFAULT_ZONE_PORTS);
         if (creatorId !== undefined && creatorId !== operatorId) {
-          await new AccountZonesRepository(tx).addToRestrictedChain(creatorId, zoneId);
+          await this.deps.accountZones.addToRestrictedChain(creatorId, zoneId);
         }
         return zoneId;
       });
@@ -116,7 +97,7 @@ export class ZonesService {
     }
   }
 
-  async update(operatorId: number, input: { id: number; name: string; memo: string }): Promise<Zone> {
+  async update(operatorId: number, input: ZoneUpdateIn): Promise<Zone> {
     try {
       if (!(await this.zones.update(operatorId, input.id, { name: input.name.trim(), memo: input.memo }))) {
         throw new AppError(101018);
@@ -146,28 +127,19 @@ export class ZonesService {
    * nodes go on its default line under the group lines' own rule (placeOnLine): a node serves the
    * group's port type (a new node serves 7 until PUT client/nodes/portType says 4).
    */
-  async initializeNodes(
-    operatorId: number,
-    ids: number[],
-    zoneId: number,
-    groupId: number | undefined,
-    locale: Locale,
-  ): Promise<void> {
+  async initializeNodes(operatorId: number, ids: number[], zoneId: number, groupId: number | undefined): Promise<void> {
     await this.get(operatorId, zoneId);
     const unique = [...new Set(ids)];
-    await this.db.transaction(async (tx) => {
-      const nodesStillFit = await this.capacity.before(tx, operatorId, { nodes: unique }, { nameNode: true });
-      const moved = await new ZonesRepository(tx).initializeNodes(operatorId, unique, zoneId);
+    await this.deps.transactions.run(async () => {
+      const nodesStillFit = await this.deps.capacity.before(operatorId, { nodes: unique }, { nameNode: true });
+      const moved = await this.zones.initializeNodes(operatorId, unique, zoneId);
       if (moved !== unique.length)
         throw new AppError(101018, { extra: { reason: 'not every node is an uninitialised node of yours' } });
       if (groupId !== undefined) {
-        const lines = new GroupLinesRepository(tx);
+        const lines = this.deps.groupLines;
         const group = await lines.lockGroup(operatorId, zoneId, groupId);
         if (!group) throw new AppError(101018);
-        await placeOnLine(lines, 'nodes', { operatorId, zoneId, groupId }, group.portType, DEFAULT_LINE, unique, {
-          field: 'ids',
-          locale,
-        });
+        await placeOnLine(lines, 'nodes', { operatorId, zoneId, groupId }, group.portType, DEFAULT_LINE, unique, 'ids');
         // The new nodes take the sites of the products using the group.
         await nodesStillFit();
       }
@@ -182,8 +154,8 @@ export class ZonesService {
   async moveNodes(operatorId: number, ids: number[], zoneId: number): Promise<void> {
     await this.get(operatorId, zoneId);
     const unique = [...new Set(ids)];
-    await this.db.transaction(async (tx) => {
-      const found = await new NodesRepository(tx).placedNodes(operatorId, unique);
+    await this.deps.transactions.run(async () => {
+      const found = await this.deps.nodes.placedNodes(operatorId, unique);
       if (found.length !== unique.length) {
         throw new AppError(101018, { extra: { reason: 'not every node is an initialised node of yours' } });
       }
@@ -191,7 +163,7 @@ export class ZonesService {
       if (grouped.length > 0) throw new AppError(202003, { extra: { nodeIDs: grouped } });
       const named = found.filter((n) => n.inVirtualNode).map((n) => n.id);
       if (named.length > 0) throw new AppError(202004, { extra: { nodeIDs: named } });
-      await new ZonesRepository(tx).moveNodes(operatorId, unique, zoneId);
+      await this.zones.moveNodes(operatorId, unique, zoneId);
     });
   }
 }
