@@ -31,6 +31,7 @@ import { RefreshCookie, servedOverHttps } from './modules/auth/refresh-cookie.js
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { TicketsRepository } from './modules/auth/tickets.repository.js';
 import { TokenService } from './modules/auth/token.service.js';
+import { CacheTasksRepository } from './modules/cache-tasks/cache-tasks.repository.js';
 import { bindCacheTaskRoutes } from './modules/cache-tasks/cache-tasks.routes.js';
 import { CacheTasksService } from './modules/cache-tasks/cache-tasks.service.js';
 import { CertificatesRepository } from './modules/certificates/certificates.repository.js';
@@ -91,19 +92,23 @@ import { PermissionResolver } from './modules/roles/permission-resolver.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
 import { bindRoleRoutes } from './modules/roles/roles.routes.js';
 import { RolesService } from './modules/roles/roles.service.js';
-import { edgeModulesOf } from './modules/site-modules/edge-modules.js';
+import { edgeModulesOf } from './modules/site-modules/site-modules.edge.js';
+import { SiteModulesRepository } from './modules/site-modules/site-modules.repository.js';
 import { bindSiteModuleRoutes } from './modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from './modules/site-modules/site-modules.service.js';
-import { edgeStreamPorts } from './modules/site-ports/edge-stream-ports.js';
+import { edgeStreamPorts } from './modules/site-ports/site-ports.edge.js';
 import { SitePortsRepository } from './modules/site-ports/site-ports.repository.js';
 import { bindSitePortRoutes } from './modules/site-ports/site-ports.routes.js';
 import { SitePortsService } from './modules/site-ports/site-ports.service.js';
 import { edgeSiteSettings } from './modules/site-settings/site-settings.edge.js';
+import { SiteSettingsRepository } from './modules/site-settings/site-settings.repository.js';
 import { bindSiteSettingRoutes } from './modules/site-settings/site-settings.routes.js';
 import { SiteSettingsService } from './modules/site-settings/site-settings.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
+import { edgeCachePolicies } from './modules/sites/site-cache.edge.js';
+import { SiteCacheRepository } from './modules/sites/site-cache.repository.js';
 import { bindSiteCacheRoutes } from './modules/sites/site-cache.routes.js';
-import { edgeCachePolicies, SiteCacheService } from './modules/sites/site-cache.service.js';
+import { SiteCacheService } from './modules/sites/site-cache.service.js';
 import { SitesRepository } from './modules/sites/sites.repository.js';
 import { bindSiteRoutes } from './modules/sites/sites.routes.js';
 import { SitesService } from './modules/sites/sites.service.js';
@@ -326,16 +331,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) changes.bump();
   });
   const capacity = new NodeCapacity(options.config.nodeDomainLimit, new NodeCapacityRepository(db));
-  // What each feature puts into a node's data plane: its *.edge.ts projection.
+  // What each feature puts into a node's data plane: its *.edge.ts projection over its repository.
+  const siteCacheRepo = new SiteCacheRepository(db);
+  const siteModulesRepo = new SiteModulesRepository(db);
+  const sitePortsRepo = new SitePortsRepository(db);
+  const siteSettingsRepo = new SiteSettingsRepository(db);
   const snapshots = new SnapshotsService(
     new SnapshotBuilder(
       new SnapshotRepository(db),
       {
         streamPorts: (ownerId, nodeGroups, listenPorts, now) =>
-          edgeStreamPorts(db, ownerId, nodeGroups, listenPorts, now),
-        cachePolicies: (siteIds) => edgeCachePolicies(db, siteIds),
-        modules: (domainIds) => edgeModulesOf(db, domainIds),
-        siteSettings: (siteIds) => edgeSiteSettings(db, siteIds),
+          edgeStreamPorts(sitePortsRepo, ownerId, nodeGroups, listenPorts, now),
+        cachePolicies: (siteIds) => edgeCachePolicies(siteCacheRepo, siteIds),
+        modules: (domainIds) => edgeModulesOf(siteModulesRepo, domainIds),
+        siteSettings: (siteIds) => edgeSiteSettings(siteSettingsRepo, siteIds),
         nginxTuning: (ownerId) => operatorNginxTuning(settings, ownerId),
       },
       box,
@@ -396,7 +405,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const productsRepo = new ProductsRepository(db);
   bindProductRoutes(binder, new ProductsService(productsRepo, transactions, capacity));
   const sitesRepo = new SitesRepository(db);
-  bindSiteRoutes(binder, new SitesService(db, sitesRepo, productsRepo, accountsRepo, capacity), nodesService);
+  bindSiteRoutes(binder, new SitesService(transactions, sitesRepo, productsRepo, accountsRepo, capacity));
   const siteAccess = new SiteAccess(sitesRepo);
   const domainsRepo = new DomainsRepository(db);
   const domainsAcross = new DomainsAcrossSitesRepository(db);
@@ -453,11 +462,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new ClientDomainsService(new ClientDomainsRepository(db), domainsAcross, transactions),
   );
   bindCertificateRoutes(binder, new CertificatesService(certificatesRepo, transactions, siteAccess, box, clock));
-  bindSiteCacheRoutes(binder, new SiteCacheService(db, siteAccess));
-  bindCacheTaskRoutes(binder, new CacheTasksService(db, nodeCommands, nodeSettings, siteAccess, clock), nodesService);
-  bindSiteModuleRoutes(binder, new SiteModulesService(db, siteAccess));
-  bindSiteSettingRoutes(binder, new SiteSettingsService(db, siteAccess));
-  bindSitePortRoutes(binder, new SitePortsService(db, siteAccess, options.config.allowPrivateOrigins));
+  bindSiteCacheRoutes(binder, new SiteCacheService(transactions, siteCacheRepo, sitesRepo, siteAccess));
+  bindCacheTaskRoutes(
+    binder,
+    new CacheTasksService(
+      transactions,
+      new CacheTasksRepository(db),
+      siteCacheRepo,
+      commandsRepo,
+      nodeCommands,
+      nodeSettings,
+      siteAccess,
+      clock,
+    ),
+  );
+  bindSiteModuleRoutes(binder, new SiteModulesService(transactions, siteModulesRepo, sitesRepo, siteAccess));
+  bindSiteSettingRoutes(binder, new SiteSettingsService(transactions, siteSettingsRepo, sitesRepo, siteAccess));
+  bindSitePortRoutes(
+    binder,
+    new SitePortsService(
+      transactions,
+      sitePortsRepo,
+      sitesRepo,
+      siteAccess,
+      new NodeSocketsRepository(db),
+      options.config.allowPrivateOrigins,
+    ),
+  );
   bindAccountRoutes(
     binder,
     new AccountsService(accountsRepo, sessionsRepo, ticketsRepo, transactions, mailer, clock, productName),

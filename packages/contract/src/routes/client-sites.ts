@@ -26,6 +26,9 @@ export const metaSites = defineRoute({
   response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
 });
 
+export const siteUpdateBody = z.object({ id: zId, siteName: zName, memo: zText(256).default('') });
+export type SiteUpdateIn = z.output<typeof siteUpdateBody>;
+
 export const updateSite = defineRoute({
   id: 'client.site.update',
   method: 'PATCH',
@@ -33,7 +36,7 @@ export const updateSite = defineRoute({
   access: client,
   summary: "Renames a site and sets the operator's memo",
   tags: ['sites'],
-  request: { body: z.object({ id: zId, siteName: zName, memo: zText(256).default('') }) },
+  request: { body: siteUpdateBody },
   response: dataOf(operatorSiteSchema),
 });
 

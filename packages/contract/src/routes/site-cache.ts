@@ -84,6 +84,7 @@ export const cacheRuleInputSchema = z
     }
   });
 export type CacheRuleInput = z.input<typeof cacheRuleInputSchema>;
+export type CacheRuleIn = z.output<typeof cacheRuleInputSchema>;
 
 export const cacheRuleSchema = z.object({
   id: z.number().int(),

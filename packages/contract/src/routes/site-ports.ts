@@ -52,6 +52,10 @@ export const sitePortInputSchema = z.object({
   upstreams: z.array(upstreamInputSchema).min(1).max(UPSTREAMS_PER_DOMAIN_MAX),
 });
 export type SitePortInput = z.input<typeof sitePortInputSchema>;
+/** A port as the server receives it (defaults applied). */
+export type SitePortIn = z.output<typeof sitePortInputSchema>;
+/** One upstream of a port as the server receives it. */
+export type PortUpstreamIn = SitePortIn['upstreams'][number];
 
 /** An edit: the settings given change; the upstreams are managed on their own calls. */
 export const sitePortUpdateSchema = z.object({
@@ -63,6 +67,7 @@ export const sitePortUpdateSchema = z.object({
   memo: z.string().max(256, 'tooLong').optional(),
 });
 export type SitePortUpdate = z.input<typeof sitePortUpdateSchema>;
+export type SitePortUpdateIn = z.output<typeof sitePortUpdateSchema>;
 
 export const sitePortSchema = z.object({
   id: z.number().int(),
@@ -97,6 +102,7 @@ export const sitePortBatchSchema = z.object({
   upstreams: z.array(batchUpstreamIP).min(1).max(UPSTREAMS_PER_DOMAIN_MAX),
 });
 export type SitePortBatch = z.input<typeof sitePortBatchSchema>;
+export type SitePortBatchIn = z.output<typeof sitePortBatchSchema>;
 
 /**
  * A number a layer-4 port of the site cannot use in one of its zones: a zone listen port

@@ -101,6 +101,7 @@ export const gzipSettingInputSchema = z
     }
   });
 export type GzipSettingInput = z.input<typeof gzipSettingInputSchema>;
+export type GzipSettingIn = z.output<typeof gzipSettingInputSchema>;
 
 export const rateRuleInputSchema = z.object({
   url: z.string().superRefine((url, ctx) => {
@@ -111,6 +112,7 @@ export const rateRuleInputSchema = z.object({
   memo: z.string().max(256, 'tooLong').default(''),
 });
 export type RateRuleInput = z.input<typeof rateRuleInputSchema>;
+export type RateRuleIn = z.output<typeof rateRuleInputSchema>;
 
 export const rateRuleSchema = z.object({
   id: z.number().int(),
@@ -136,6 +138,7 @@ export const errorPageInputSchema = z.object({
     .refine((s) => utf8Bytes(s) <= ERROR_PAGE_MAX_BYTES, 'tooLong'),
 });
 export type ErrorPageInput = z.input<typeof errorPageInputSchema>;
+export type ErrorPageIn = z.output<typeof errorPageInputSchema>;
 
 export const errorPageSchema = z.object({ status: z.number().int(), body: z.string(), updatedAt: z.string() });
 export type ErrorPage = z.infer<typeof errorPageSchema>;

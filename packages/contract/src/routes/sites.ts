@@ -89,6 +89,15 @@ export const listClientSites = defineRoute({
   response: pageOf(operatorSiteSchema),
 });
 
+export const siteCreateBody = z.object({
+  siteName: zName,
+  userID: zId,
+  productID: zId,
+  tags: z.array(siteTagSchema).max(20).default([]),
+  expiredAt: z.iso.datetime({ offset: true }).nullable().default(null),
+});
+export type SiteCreateIn = z.output<typeof siteCreateBody>;
+
 export const createSite = defineRoute({
   id: 'client.site.create',
   method: 'POST',
@@ -96,15 +105,7 @@ export const createSite = defineRoute({
   access: client,
   summary: 'Creates a site for a customer account on a product',
   tags: ['sites'],
-  request: {
-    body: z.object({
-      siteName: zName,
-      userID: zId,
-      productID: zId,
-      tags: z.array(siteTagSchema).max(20).default([]),
-      expiredAt: z.iso.datetime({ offset: true }).nullable().default(null),
-    }),
-  },
+  request: { body: siteCreateBody },
   response: dataOf(operatorSiteSchema),
 });
 

@@ -188,6 +188,33 @@ export class SiteModulesRepository {
       .values(domainIds.map((domainId) => ({ domainId, type, moduleId })))
       .onConflictDoUpdate({ target: [domainModules.domainId, domainModules.type], set: { moduleId } });
   }
+
+  // The edge's view of many domains at once (site-modules.edge.ts).
+
+  /** The module bindings of the given domains. */
+  bindingsOfDomains(domainIds: number[]) {
+    if (domainIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .select({ domainId: domainModules.domainId, type: domainModules.type, moduleId: domainModules.moduleId })
+      .from(domainModules)
+      .where(inArray(domainModules.domainId, domainIds));
+  }
+
+  /** Modules by id (of any site: the ids come from bindings), in id order. */
+  modulesByIds(ids: number[]): Promise<ModuleRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.select().from(siteModules).where(inArray(siteModules.id, ids)).orderBy(asc(siteModules.id));
+  }
+
+  /** The rules of the modules, in id order. */
+  rulesOfModules(moduleIds: number[]) {
+    if (moduleIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .select({ moduleId: siteModuleRules.moduleId, rule: siteModuleRules.rule })
+      .from(siteModuleRules)
+      .where(inArray(siteModuleRules.moduleId, moduleIds))
+      .orderBy(asc(siteModuleRules.id));
+  }
 }
 
 /** Bound module id and name per domain and type, for the domain list. */

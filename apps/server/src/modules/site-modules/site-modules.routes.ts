@@ -12,8 +12,7 @@ import {
   type UrlRedirectRule,
   urlRedirectRoutes,
 } from '@rampart/contract';
-import { type Binder, requireCaller } from '../../platform/http/bind-route.js';
-import { requestLocale } from '../../platform/http/request-locale.js';
+import type { Binder } from '../../platform/http/bind-route.js';
 import type { ModuleInput, SiteModulesService } from './site-modules.service.js';
 
 /*
@@ -28,12 +27,12 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
     r: typeof customHeaderRoutes | typeof corsRoutes | typeof urlRedirectRoutes | typeof proxyRewriteRoutes,
   ) => {
     binder.bind(r.list, async ({ params, query }, { caller }) => {
-      const page = await modules.list(requireCaller(caller).accountId, params.siteId, type, query);
+      const page = await modules.list(caller.accountId, params.siteId, type, query);
       return page as { data: M[]; total: number } as never;
     });
     binder.bind(r.create, async ({ params, body }, { caller }) => ({
       data: (await modules.create(
-        requireCaller(caller).accountId,
+        caller.accountId,
         params.siteId,
         type,
         body.modules as ModuleInput[],
@@ -41,15 +40,14 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
     }));
     binder.bind(r.update, async ({ params, body }, { caller }) => ({
       data: (await modules.update(
-        requireCaller(caller).accountId,
+        caller.accountId,
         params.siteId,
         type,
         body as ModuleInput & { id: number },
       )) as M as never,
     }));
-    binder.bind(r.delete, async ({ params, body }, { caller, request }) => {
-      await modules.delete(requireCaller(caller).accountId, params.siteId, type, body.ids, requestLocale(request));
-      return { data: true as const };
+    binder.bind(r.delete, async ({ params, body }, { caller }) => {
+      await modules.delete(caller.accountId, params.siteId, type, body.ids);
     });
   };
   crud<CustomHeaderModule>('customHeader', customHeaderRoutes);
@@ -59,18 +57,12 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
 
   const rules = <R>(type: 'urlRedirect' | 'proxyRewrite', r: typeof urlRedirectRoutes | typeof proxyRewriteRoutes) => {
     binder.bind(r.listRules, async ({ params, query }, { caller }) => {
-      const page = await modules.listRules(
-        requireCaller(caller).accountId,
-        params.siteId,
-        type,
-        params.moduleId,
-        query,
-      );
+      const page = await modules.listRules(caller.accountId, params.siteId, type, params.moduleId, query);
       return page as { data: R[]; total: number } as never;
     });
     binder.bind(r.addRules, async ({ params, body }, { caller }) => ({
       data: (await modules.addRules(
-        requireCaller(caller).accountId,
+        caller.accountId,
         params.siteId,
         type,
         params.moduleId,
@@ -78,17 +70,10 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
       )) as R[] as never,
     }));
     binder.bind(r.updateRule, async ({ params, body }, { caller }) => ({
-      data: (await modules.updateRule(
-        requireCaller(caller).accountId,
-        params.siteId,
-        type,
-        params.moduleId,
-        body,
-      )) as R as never,
+      data: (await modules.updateRule(caller.accountId, params.siteId, type, params.moduleId, body)) as R as never,
     }));
     binder.bind(r.deleteRules, async ({ params, body }, { caller }) => {
-      await modules.deleteRules(requireCaller(caller).accountId, params.siteId, type, params.moduleId, body.ids);
-      return { data: true as const };
+      await modules.deleteRules(caller.accountId, params.siteId, type, params.moduleId, body.ids);
     });
   };
   rules<UrlRedirectRule>('urlRedirect', urlRedirectRoutes);
@@ -97,8 +82,7 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
   for (const type of SITE_MODULE_TYPES) {
     binder.bind(bindModuleRoutes[type], async ({ params, body }, { caller }) => {
       const moduleId = 'corsID' in body ? body.corsID : body.moduleID;
-      await modules.bind(requireCaller(caller).accountId, params.siteId, type, body.domainIDs, moduleId);
-      return { data: true as const };
+      await modules.bind(caller.accountId, params.siteId, type, body.domainIDs, moduleId);
     });
   }
 }

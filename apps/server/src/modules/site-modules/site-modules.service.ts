@@ -1,38 +1,24 @@
 import {
-  type Locale,
   MODULES_PER_SITE_MAX,
   REDIRECT_RULES_PER_SITE,
   REWRITE_RULES_PER_MODULE,
   type SiteModuleType,
 } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SiteAccess } from '../sites/site-access.js';
-import { SitesRepository } from '../sites/sites.repository.js';
-import { type ModuleRow, type RuleRow, type RuleType, SiteModulesRepository } from './site-modules.repository.js';
+import type { SitesRepository } from '../sites/sites.repository.js';
+import { type PresentedModule, presentModule, presentRule } from './site-modules.presenter.js';
+import type { ModuleRow, RuleType, SiteModulesRepository } from './site-modules.repository.js';
 
-/** A module as the API shows it: common fields, the type's settings and, for rule types, the rule count. */
-export type PresentedModule = Record<string, unknown> & { id: number; name: string };
 export type ModuleInput = { name: string } & Record<string, unknown>;
 type RuleInput = Record<string, unknown>;
-
-const RULE_TYPES: readonly SiteModuleType[] = ['urlRedirect', 'proxyRewrite'];
 
 function settingsOf(input: ModuleInput): Record<string, unknown> {
   const { name: _name, id: _id, ...settings } = input;
   return settings;
-}
-
-function presentRule(row: RuleRow): Record<string, unknown> & { id: number } {
-  return {
-    ...row.rule,
-    id: row.id,
-    moduleID: row.moduleId,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
 }
 
 function ruleOf(input: RuleInput): Record<string, unknown> {
@@ -61,25 +47,18 @@ function checkDuplicateHeaders(type: SiteModuleType, settings: Record<string, un
  */
 export class SiteModulesService {
   constructor(
-    private readonly db: Db,
+    private readonly transactions: Transactions,
+    private readonly repo: SiteModulesRepository,
+    private readonly sites: SitesRepository,
     private readonly access: SiteAccess,
   ) {}
 
-  private async present(repo: SiteModulesRepository, rows: ModuleRow[]): Promise<PresentedModule[]> {
+  private async present(rows: ModuleRow[]): Promise<PresentedModule[]> {
     const ids = rows.map((r) => r.id);
     const siteId = rows[0]?.siteId;
     if (siteId === undefined) return [];
-    const [bound, counts] = await Promise.all([repo.boundDomains(siteId, ids), repo.ruleCounts(ids)]);
-    return rows.map((row) => ({
-      ...row.settings,
-      id: row.id,
-      siteID: row.siteId,
-      name: row.name,
-      domainIDs: bound.filter((b) => b.moduleId === row.id).map((b) => b.domainId),
-      ...(RULE_TYPES.includes(row.type) ? { ruleCount: counts.get(row.id) ?? 0 } : {}),
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-    }));
+    const [bound, counts] = await Promise.all([this.repo.boundDomains(siteId, ids), this.repo.ruleCounts(ids)]);
+    return rows.map((row) => presentModule(row, bound, counts));
   }
 
   async list(
@@ -89,31 +68,29 @@ export class SiteModulesService {
     q: { page: number; pageSize: number; name?: string | undefined },
   ) {
     await this.access.userSite(userId, siteId);
-    const repo = new SiteModulesRepository(this.db);
-    const { rows, total } = await repo.list(siteId, type, q.name, q.page, q.pageSize);
-    return { data: await this.present(repo, rows), total };
+    const { rows, total } = await this.repo.list(siteId, type, q.name, q.page, q.pageSize);
+    return { data: await this.present(rows), total };
   }
 
   async create(userId: number, siteId: number, type: SiteModuleType, inputs: ModuleInput[]) {
     await this.access.userSite(userId, siteId);
     for (const input of inputs) checkDuplicateHeaders(type, settingsOf(input));
     try {
-      return await this.db.transaction(async (tx) => {
-        await new SitesRepository(tx).lock(siteId);
-        const repo = new SiteModulesRepository(tx);
-        if ((await repo.countOfType(siteId, type)) + inputs.length > MODULES_PER_SITE_MAX) {
+      return await this.transactions.run(async () => {
+        await this.sites.lock(siteId);
+        if ((await this.repo.countOfType(siteId, type)) + inputs.length > MODULES_PER_SITE_MAX) {
           throw new AppError(101029, { extra: { max: MODULES_PER_SITE_MAX } });
         }
         const names = inputs.map((i) => i.name);
         const repeated = names.filter((n, i) => names.indexOf(n) !== i);
-        const taken = [...new Set([...repeated, ...(await repo.namesTaken(siteId, type, names))])];
+        const taken = [...new Set([...repeated, ...(await this.repo.namesTaken(siteId, type, names))])];
         if (taken.length > 0) throw new AppError(101025, { extra: { targets: taken } });
-        const rows = await repo.insert(
+        const rows = await this.repo.insert(
           siteId,
           type,
           inputs.map((i) => ({ name: i.name, settings: settingsOf(i) })),
         );
-        return this.present(repo, rows);
+        return this.present(rows);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(101025);
@@ -125,19 +102,18 @@ export class SiteModulesService {
     await this.access.userSite(userId, siteId);
     const settings = settingsOf(input);
     checkDuplicateHeaders(type, settings);
-    const repo = new SiteModulesRepository(this.db);
-    if ((await repo.namesTaken(siteId, type, [input.name], input.id)).length > 0) {
+    if ((await this.repo.namesTaken(siteId, type, [input.name], input.id)).length > 0) {
       throw new AppError(101025, { extra: { targets: [input.name] } });
     }
     let row: ModuleRow | undefined;
     try {
-      row = await repo.update(siteId, type, input.id, input.name, settings);
+      row = await this.repo.update(siteId, type, input.id, input.name, settings);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(101025);
       throw error;
     }
     if (!row) throw new AppError(101018);
-    const [presented] = await this.present(repo, [row]);
+    const [presented] = await this.present([row]);
     return presented as PresentedModule;
   }
 
@@ -145,16 +121,15 @@ export class SiteModulesService {
    * All or none: an id not of this site and type is 101018, settled before anything else about the
    * ids; a bound module is then refused (moduleInUse) naming the site's domains that use it.
    */
-  async delete(userId: number, siteId: number, type: SiteModuleType, ids: number[], locale: Locale) {
+  async delete(userId: number, siteId: number, type: SiteModuleType, ids: number[]) {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
-    await this.db.transaction(async (tx) => {
-      const repo = new SiteModulesRepository(tx);
-      if ((await repo.findMany(siteId, type, unique)).length !== unique.length) throw new AppError(101018);
-      const bound = await repo.boundDomains(siteId, unique);
+    await this.transactions.run(async () => {
+      if ((await this.repo.findMany(siteId, type, unique)).length !== unique.length) throw new AppError(101018);
+      const bound = await this.repo.boundDomains(siteId, unique);
       const first = bound[0];
       if (first) {
-        throw invalidFields(locale, [
+        throw invalidFields([
           {
             field: `ids.${ids.indexOf(first.moduleId)}`,
             key: 'moduleInUse',
@@ -162,12 +137,12 @@ export class SiteModulesService {
           },
         ]);
       }
-      if ((await repo.deleteMany(siteId, type, unique)) !== unique.length) throw new AppError(101018);
+      if ((await this.repo.deleteMany(siteId, type, unique)) !== unique.length) throw new AppError(101018);
     });
   }
 
-  private async ruleModule(repo: SiteModulesRepository, siteId: number, type: RuleType, moduleId: number) {
-    const module = await repo.find(siteId, type, moduleId);
+  private async ruleModule(siteId: number, type: RuleType, moduleId: number) {
+    const module = await this.repo.find(siteId, type, moduleId);
     if (!module) throw new AppError(101018);
     return module;
   }
@@ -180,28 +155,26 @@ export class SiteModulesService {
     q: { page: number; pageSize: number },
   ) {
     await this.access.userSite(userId, siteId);
-    const repo = new SiteModulesRepository(this.db);
-    await this.ruleModule(repo, siteId, type, moduleId);
-    const { rows, total } = await repo.listRules(moduleId, q.page, q.pageSize);
+    await this.ruleModule(siteId, type, moduleId);
+    const { rows, total } = await this.repo.listRules(moduleId, q.page, q.pageSize);
     return { data: rows.map(presentRule), total };
   }
 
   /** All or none: 205007 beyond 3,000 redirect rules per site, 101029 beyond 100 rewrite rules per module. */
   async addRules(userId: number, siteId: number, type: RuleType, moduleId: number, items: RuleInput[]) {
     await this.access.userSite(userId, siteId);
-    return this.db.transaction(async (tx) => {
+    return this.transactions.run(async () => {
       // The site row stays locked until the end: concurrent additions count in turn.
-      await new SitesRepository(tx).lock(siteId);
-      const repo = new SiteModulesRepository(tx);
-      await this.ruleModule(repo, siteId, type, moduleId);
+      await this.sites.lock(siteId);
+      await this.ruleModule(siteId, type, moduleId);
       if (type === 'urlRedirect') {
-        if ((await repo.countRules({ siteId, type })) + items.length > REDIRECT_RULES_PER_SITE) {
+        if ((await this.repo.countRules({ siteId, type })) + items.length > REDIRECT_RULES_PER_SITE) {
           throw new AppError(205007, { extra: { max: REDIRECT_RULES_PER_SITE } });
         }
-      } else if ((await repo.countRules({ moduleId })) + items.length > REWRITE_RULES_PER_MODULE) {
+      } else if ((await this.repo.countRules({ moduleId })) + items.length > REWRITE_RULES_PER_MODULE) {
         throw new AppError(101029, { extra: { max: REWRITE_RULES_PER_MODULE } });
       }
-      const rows = await repo.insertRules(siteId, type, moduleId, items.map(ruleOf));
+      const rows = await this.repo.insertRules(siteId, type, moduleId, items.map(ruleOf));
       return rows.map(presentRule);
     });
   }
@@ -214,9 +187,8 @@ export class SiteModulesService {
     input: RuleInput & { id: number },
   ) {
     await this.access.userSite(userId, siteId);
-    const repo = new SiteModulesRepository(this.db);
-    await this.ruleModule(repo, siteId, type, moduleId);
-    const row = await repo.updateRule(moduleId, input.id, ruleOf(input));
+    await this.ruleModule(siteId, type, moduleId);
+    const row = await this.repo.updateRule(moduleId, input.id, ruleOf(input));
     if (!row) throw new AppError(101018);
     return presentRule(row);
   }
@@ -224,10 +196,9 @@ export class SiteModulesService {
   async deleteRules(userId: number, siteId: number, type: RuleType, moduleId: number, ids: number[]) {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
-    await this.db.transaction(async (tx) => {
-      const repo = new SiteModulesRepository(tx);
-      await this.ruleModule(repo, siteId, type, moduleId);
-      if ((await repo.deleteRules(moduleId, unique)) !== unique.length) throw new AppError(101018);
+    await this.transactions.run(async () => {
+      await this.ruleModule(siteId, type, moduleId);
+      if ((await this.repo.deleteRules(moduleId, unique)) !== unique.length) throw new AppError(101018);
     });
   }
 
@@ -239,15 +210,14 @@ export class SiteModulesService {
   async bind(userId: number, siteId: number, type: SiteModuleType, domainIds: number[], moduleId: number) {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(domainIds)];
-    await this.db.transaction(async (tx) => {
-      const repo = new SiteModulesRepository(tx);
-      if ((await repo.domainIdsInSite(siteId, unique)).length !== unique.length) throw new AppError(101018);
+    await this.transactions.run(async () => {
+      if ((await this.repo.domainIdsInSite(siteId, unique)).length !== unique.length) throw new AppError(101018);
       if (moduleId === 0) {
-        await repo.unbind(type, unique);
+        await this.repo.unbind(type, unique);
         return;
       }
-      if (!(await repo.find(siteId, type, moduleId))) throw new AppError(101018);
-      await repo.bind(type, unique, moduleId);
+      if (!(await this.repo.find(siteId, type, moduleId))) throw new AppError(101018);
+      await this.repo.bind(type, unique, moduleId);
     });
   }
 }

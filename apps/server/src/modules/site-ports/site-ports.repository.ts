@@ -1,5 +1,5 @@
 import { RESERVED_NODE_PORTS, type SitePort, type SiteZonePort } from '@rampart/contract';
-import { and, asc, count, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import {
   nodeGroups,
@@ -46,6 +46,11 @@ export class SitePortsRepository {
    */
   static async lockOperator(db: Db, ownerId: number): Promise<void> {
     await db.execute(sql`select pg_advisory_xact_lock(${PORT_LOCK_CLASS}::int, ${ownerId}::int)`);
+  }
+
+  /** {@link SitePortsRepository.lockOperator} on this repository's database. */
+  lockPortNumbers(ownerId: number): Promise<void> {
+    return SitePortsRepository.lockOperator(this.db, ownerId);
   }
 
   private where(siteId: number, f: PortFilter): SQL | undefined {
@@ -274,5 +279,44 @@ export class SitePortsRepository {
       .innerJoin(nodeGroups, eq(nodeGroups.id, productGroups.groupId))
       .where(eq(nodeGroups.zoneId, zoneId));
     return new Set(rows.map((r) => r.port));
+  }
+
+  // The edge's view of one node (site-ports.edge.ts).
+
+  /**
+   * The enabled ports of the operator's serving sites (status normal, not expired at `now`) on
+   * products using one of the node's groups (`nodeGroup`, a condition on product_groups.group_id)
+   * of port type 4, in id order.
+   */
+  servedPorts(ownerId: number, nodeGroup: SQL | undefined, now: Date): Promise<SitePortRow[]> {
+    const servedSites = this.db
+      .selectDistinct({ id: sites.id })
+      .from(sites)
+      .innerJoin(productGroups, eq(productGroups.productId, sites.productId))
+      .innerJoin(nodeGroups, eq(nodeGroups.id, productGroups.groupId))
+      .where(
+        and(
+          nodeGroup,
+          eq(nodeGroups.portType, 4),
+          eq(sites.ownerId, ownerId),
+          eq(sites.status, 'normal'),
+          or(isNull(sites.expiresAt), gt(sites.expiresAt, now)),
+        ),
+      );
+    return this.db
+      .select()
+      .from(sitePorts)
+      .where(and(eq(sitePorts.enabled, true), inArray(sitePorts.siteId, servedSites)))
+      .orderBy(asc(sitePorts.id));
+  }
+
+  /** The enabled upstreams of the ports, in id order. */
+  enabledUpstreamsOf(portIds: number[]): Promise<PortUpstreamRow[]> {
+    if (portIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .select()
+      .from(sitePortUpstreams)
+      .where(and(eq(sitePortUpstreams.enabled, true), inArray(sitePortUpstreams.portId, portIds)))
+      .orderBy(asc(sitePortUpstreams.id));
   }
 }

@@ -1,15 +1,13 @@
 import type { EdgeSiteSettings, GzipType } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
-import { SiteSettingsRepository } from './site-settings.repository.js';
+import type { SiteSettingsRepository } from './site-settings.repository.js';
 
 /**
  * The edge's settings of the given sites: only those with something to do at the edge (compression
  * on, a rate limit, a page, or pages in another language than English), so a site without any
  * costs its domains nothing.
  */
-export async function edgeSiteSettings(db: Db, siteIds: number[]): Promise<EdgeSiteSettings[]> {
+export async function edgeSiteSettings(repo: SiteSettingsRepository, siteIds: number[]): Promise<EdgeSiteSettings[]> {
   if (siteIds.length === 0) return [];
-  const repo = new SiteSettingsRepository(db);
   const [settings, rates, pages] = await Promise.all([
     repo.settingsOf(siteIds),
     repo.rateRulesOf(siteIds),

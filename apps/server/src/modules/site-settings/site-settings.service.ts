@@ -1,61 +1,19 @@
 import {
   type ErrorPage,
+  type ErrorPageIn,
   type ErrorPages,
-  type errorPageInputSchema,
-  GZIP_DEFAULT_MIN_LENGTH,
-  GZIP_DEFAULT_TYPES,
   type GzipSetting,
-  type GzipType,
-  type gzipSettingInputSchema,
+  type GzipSettingIn,
   RATE_RULES_PER_SITE,
   type RateRule,
-  type rateRuleInputSchema,
+  type RateRuleIn,
 } from '@rampart/contract';
-import type { z } from 'zod';
-import type { Db } from '../../platform/db/database.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from '../sites/site-access.js';
-import { SitesRepository } from '../sites/sites.repository.js';
-import {
-  type ErrorPageRow,
-  type RateRuleRow,
-  SiteSettingsRepository,
-  type SiteSettingsRow,
-} from './site-settings.repository.js';
-
-type GzipInput = z.output<typeof gzipSettingInputSchema>;
-type RateInput = z.output<typeof rateRuleInputSchema>;
-type PageInput = z.output<typeof errorPageInputSchema>;
-
-function presentGzip(row: SiteSettingsRow | undefined): GzipSetting {
-  if (!row?.gzipUpdatedAt) {
-    return { enabled: false, types: GZIP_DEFAULT_TYPES, minLength: GZIP_DEFAULT_MIN_LENGTH, updatedAt: null };
-  }
-  return {
-    enabled: row.gzipEnabled,
-    types: row.gzipTypes as GzipType[],
-    minLength: row.gzipMinLength,
-    updatedAt: row.gzipUpdatedAt.toISOString(),
-  };
-}
-
-function presentRate(row: RateRuleRow): RateRule {
-  return {
-    id: row.id,
-    siteID: row.siteId,
-    url: row.url,
-    rate: row.rate,
-    memo: row.memo,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
-const presentPage = (row: ErrorPageRow): ErrorPage => ({
-  status: row.status,
-  body: row.body,
-  updatedAt: row.updatedAt.toISOString(),
-});
+import type { SitesRepository } from '../sites/sites.repository.js';
+import { presentGzip, presentPage, presentRate } from './site-settings.presenter.js';
+import type { SiteSettingsRepository, SiteSettingsRow } from './site-settings.repository.js';
 
 /**
  * Compression, rate limits and error pages of a customer's site (routes/site-settings.ts). Every
@@ -63,21 +21,19 @@ const presentPage = (row: ErrorPageRow): ErrorPage => ({
  * in app.ts sends a change to the nodes.
  */
 export class SiteSettingsService {
-  private readonly repo: SiteSettingsRepository;
-
   constructor(
-    private readonly db: Db,
+    private readonly transactions: Transactions,
+    private readonly repo: SiteSettingsRepository,
+    private readonly sites: SitesRepository,
     private readonly access: SiteAccess,
-  ) {
-    this.repo = new SiteSettingsRepository(db);
-  }
+  ) {}
 
   async gzip(userId: number, siteId: number): Promise<GzipSetting> {
     await this.access.userSite(userId, siteId);
     return presentGzip(await this.repo.settings(siteId));
   }
 
-  async setGzip(userId: number, siteId: number, input: GzipInput): Promise<GzipSetting> {
+  async setGzip(userId: number, siteId: number, input: GzipSettingIn): Promise<GzipSetting> {
     await this.access.userSite(userId, siteId);
     const row = await this.repo.upsertSettings(siteId, {
       gzipEnabled: input.enabled,
@@ -93,20 +49,19 @@ export class SiteSettingsService {
     return (await this.repo.rateRules(siteId)).map(presentRate);
   }
 
-  async addRates(userId: number, siteId: number, inputs: RateInput[]): Promise<RateRule[]> {
+  async addRates(userId: number, siteId: number, inputs: RateRuleIn[]): Promise<RateRule[]> {
     await this.access.userSite(userId, siteId);
-    return this.db.transaction(async (tx) => {
+    return this.transactions.run(async () => {
       // The site row stays locked until the transaction ends: concurrent adds count in turn.
-      await new SitesRepository(tx).lock(siteId);
-      const repo = new SiteSettingsRepository(tx);
-      if ((await repo.countRateRules(siteId)) + inputs.length > RATE_RULES_PER_SITE) {
+      await this.sites.lock(siteId);
+      if ((await this.repo.countRateRules(siteId)) + inputs.length > RATE_RULES_PER_SITE) {
         throw new AppError(101029, { extra: { max: RATE_RULES_PER_SITE } });
       }
-      return (await repo.insertRateRules(siteId, inputs)).map(presentRate);
+      return (await this.repo.insertRateRules(siteId, inputs)).map(presentRate);
     });
   }
 
-  async updateRate(userId: number, siteId: number, ruleId: number, input: RateInput): Promise<RateRule> {
+  async updateRate(userId: number, siteId: number, ruleId: number, input: RateRuleIn): Promise<RateRule> {
     await this.access.userSite(userId, siteId);
     const row = await this.repo.updateRateRule(siteId, ruleId, input);
     if (!row) throw new AppError(101018);
@@ -117,8 +72,8 @@ export class SiteSettingsService {
   async deleteRates(userId: number, siteId: number, ids: number[]): Promise<void> {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
-    await this.db.transaction(async (tx) => {
-      const deleted = await new SiteSettingsRepository(tx).deleteRateRules(siteId, unique);
+    await this.transactions.run(async () => {
+      const deleted = await this.repo.deleteRateRules(siteId, unique);
       if (deleted.length !== unique.length) throw new AppError(101018);
     });
   }
@@ -129,7 +84,7 @@ export class SiteSettingsService {
     return { language: settings?.errorPageLanguage ?? 'en_US', pages: pages.map(presentPage) };
   }
 
-  async setErrorPage(userId: number, siteId: number, input: PageInput): Promise<ErrorPage> {
+  async setErrorPage(userId: number, siteId: number, input: ErrorPageIn): Promise<ErrorPage> {
     await this.access.userSite(userId, siteId);
     return presentPage(await this.repo.upsertErrorPage(siteId, input.status, input.body));
   }
@@ -138,8 +93,8 @@ export class SiteSettingsService {
   async deleteErrorPages(userId: number, siteId: number, statuses: number[]): Promise<void> {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(statuses)];
-    await this.db.transaction(async (tx) => {
-      const deleted = await new SiteSettingsRepository(tx).deleteErrorPages(siteId, unique);
+    await this.transactions.run(async () => {
+      const deleted = await this.repo.deleteErrorPages(siteId, unique);
       if (deleted.length !== unique.length) throw new AppError(101018);
     });
   }

@@ -1,50 +1,26 @@
 import type {
-  Locale,
   OperatorSite,
   ResourceInfo,
   Site,
+  SiteCreateIn,
+  SiteUpdateIn,
   SiteUser,
   UserProduct,
   UserSiteDetail,
 } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation } from '../../platform/db/errors.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
-import { ProductsRepository } from '../products/products.repository.js';
+import type { ProductsRepository } from '../products/products.repository.js';
 import { overSiteLimit } from '../products/products.service.js';
-import { type CapacityScope, NodeCapacity } from '../snapshots/node-capacity.js';
-import { type SiteFilter, type SiteStatus, SitesRepository, type SiteView } from './sites.repository.js';
-
-export function presentSite(row: SiteView): Site {
-  return {
-    siteID: row.id,
-    siteName: row.name,
-    status: row.status,
-    tags: row.tags,
-    productID: row.productId,
-    productName: row.productName,
-    userID: row.userId,
-    userAccount: row.userAccount,
-    expiredAt: row.expiresAt?.toISOString() ?? null,
-    forceBackup: row.forceBackup,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-/** The operator's view adds what the customer does not see: the memo, the limits and the usage. */
-export function presentOperatorSite(row: SiteView): OperatorSite {
-  return {
-    ...presentSite(row),
-    memo: row.memo,
-    limitations: { maxDomains: row.maxDomains, maxPorts: row.maxPorts },
-    domainCount: row.domainCount,
-  };
-}
+import type { CapacityScope, NodeCapacity } from '../snapshots/node-capacity.js';
+import { presentOperatorSite, presentSite } from './sites.presenter.js';
+import type { SiteFilter, SiteStatus, SitesRepository, SiteView } from './sites.repository.js';
 
 type Paged = SiteFilter & { page: number; pageSize: number };
-type Checked = (rows: SiteView[], tx: Db) => Promise<void> | void;
+type Checked = (rows: SiteView[]) => Promise<void> | void;
 
 function expired(row: SiteView, now = new Date()): boolean {
   return row.expiresAt !== null && row.expiresAt <= now;
@@ -53,11 +29,11 @@ function expired(row: SiteView, now = new Date()): boolean {
 /** Sites: the operator manages them; the customer sees its own. */
 export class SitesService {
   constructor(
-    private readonly db: Db,
+    private readonly transactions: Transactions,
     private readonly sites: SitesRepository,
     private readonly products: ProductsRepository,
     private readonly accounts: AccountsRepository,
-    private readonly capacity: NodeCapacity = new NodeCapacity(),
+    private readonly capacity: NodeCapacity,
   ) {}
 
   async listForOperator(operatorId: number, q: Paged) {
@@ -104,22 +80,19 @@ export class SitesService {
    * The product, locked, when `adding` more sites keep it within its sites limit (204003), so two
    * concurrent writers cannot both take the last place.
    */
-  private async productWithRoom(tx: Db, operatorId: number, productId: number, adding: number) {
-    const product = await new ProductsRepository(tx).lock(operatorId, productId);
+  private async productWithRoom(operatorId: number, productId: number, adding: number) {
+    const product = await this.products.lock(operatorId, productId);
     if (!product) throw new AppError(101018);
-    const carried = await new SitesRepository(tx).countOnProduct(productId);
+    const carried = await this.sites.countOnProduct(productId);
     if (adding > 0 && overSiteLimit(product, carried + adding)) throw new AppError(204003);
     return product;
   }
 
-  async create(
-    operatorId: number,
-    input: { siteName: string; userID: number; productID: number; tags: string[]; expiredAt: string | null },
-  ): Promise<OperatorSite> {
+  async create(operatorId: number, input: SiteCreateIn): Promise<OperatorSite> {
     const userId = await this.customer(operatorId, input.userID);
-    const id = await this.db.transaction(async (tx) => {
-      const product = await this.productWithRoom(tx, operatorId, input.productID, 1);
-      return new SitesRepository(tx).insert({
+    const id = await this.transactions.run(async () => {
+      const product = await this.productWithRoom(operatorId, input.productID, 1);
+      return this.sites.insert({
         ownerId: operatorId,
         userId,
         productId: product.id,
@@ -131,7 +104,7 @@ export class SitesService {
     return this.operatorSite(operatorId, id);
   }
 
-  async update(operatorId: number, input: { id: number; siteName: string; memo: string }): Promise<OperatorSite> {
+  async update(operatorId: number, input: SiteUpdateIn): Promise<OperatorSite> {
     const changed = await this.sites.updateMany(operatorId, [input.id], {
       name: input.siteName.trim(),
       memo: input.memo,
@@ -154,13 +127,12 @@ export class SitesService {
     loads?: CapacityScope,
   ) {
     const unique = [...new Set(ids)];
-    return this.db.transaction(async (tx) => {
-      const nodesStillFit = loads ? await this.capacity.before(tx, operatorId, loads, { nameNode: true }) : null;
-      const repo = new SitesRepository(tx);
-      const rows = await repo.findMany({ ownerId: operatorId }, unique, true);
+    return this.transactions.run(async () => {
+      const nodesStillFit = loads ? await this.capacity.before(operatorId, loads, { nameNode: true }) : null;
+      const rows = await this.sites.findMany({ ownerId: operatorId }, unique, true);
       if (rows.length !== unique.length) throw new AppError(101018);
-      await check?.(rows, tx);
-      await repo.updateMany(operatorId, unique, values);
+      await check?.(rows);
+      await this.sites.updateMany(operatorId, unique, values);
       await nodesStillFit?.();
       return rows;
     });
@@ -173,14 +145,13 @@ export class SitesService {
   async delete(operatorId: number, ids: number[]) {
     const unique = [...new Set(ids)];
     try {
-      await this.db.transaction(async (tx) => {
-        const repo = new SitesRepository(tx);
-        if ((await repo.findMany({ ownerId: operatorId }, unique, true)).length !== unique.length) {
+      await this.transactions.run(async () => {
+        if ((await this.sites.findMany({ ownerId: operatorId }, unique, true)).length !== unique.length) {
           throw new AppError(101018);
         }
-        const withPorts = await repo.withPorts(operatorId, unique);
+        const withPorts = await this.sites.withPorts(operatorId, unique);
         if (withPorts.length > 0) throw new AppError(205004, { extra: { siteIDs: withPorts.sort((a, b) => a - b) } });
-        if ((await repo.deleteMany(operatorId, unique)) !== unique.length) {
+        if ((await this.sites.deleteMany(operatorId, unique)) !== unique.length) {
           throw new AppError(101018);
         }
       });
@@ -204,22 +175,22 @@ export class SitesService {
   /** The sub-accounts the old customer gave access to lose it with the sites. */
   async setUser(operatorId: number, ids: number[], userID: number) {
     const userId = await this.customer(operatorId, userID);
-    await this.change(operatorId, ids, { userId }, async (rows, tx) => {
-      await new SitesRepository(tx).revokeAll(rows.filter((row) => row.userId !== userId).map((row) => row.id));
+    await this.change(operatorId, ids, { userId }, async (rows) => {
+      await this.sites.revokeAll(rows.filter((row) => row.userId !== userId).map((row) => row.id));
     });
   }
 
   /** Another product of the same port type (101003 on productID otherwise), within its sites limit. */
-  async changeProduct(operatorId: number, ids: number[], productID: number, locale: Locale) {
+  async changeProduct(operatorId: number, ids: number[], productID: number) {
     await this.change(
       operatorId,
       ids,
       { productId: productID },
-      async (rows, tx) => {
+      async (rows) => {
         const moving = rows.filter((row) => row.productId !== productID).length;
-        const product = await this.productWithRoom(tx, operatorId, productID, moving);
+        const product = await this.productWithRoom(operatorId, productID, moving);
         if (rows.some((row) => row.productPortType !== product.portType)) {
-          throw invalidFields(locale, [{ field: 'productID', key: 'invalidValue' }]);
+          throw invalidFields([{ field: 'productID', key: 'invalidValue' }]);
         }
       },
       // The nodes of the new product's groups take the sites' domains.
@@ -284,8 +255,8 @@ export class SitesService {
   /** Only the customer holding every one of the sites may retag them (101018 otherwise, nothing changed). */
   async setUserTags(userId: number, ids: number[], tags: string[]): Promise<void> {
     const unique = [...new Set(ids)];
-    await this.db.transaction(async (tx) => {
-      if ((await new SitesRepository(tx).setHolderTags(userId, unique, [...new Set(tags)])) !== unique.length) {
+    await this.transactions.run(async () => {
+      if ((await this.sites.setHolderTags(userId, unique, [...new Set(tags)])) !== unique.length) {
         throw new AppError(101018);
       }
     });
@@ -309,13 +280,12 @@ export class SitesService {
   async setSiteUsers(userId: number, siteIds: number[], userIds: number[], grant: boolean): Promise<void> {
     const sitesWanted = [...new Set(siteIds)];
     const usersWanted = [...new Set(userIds)];
-    await this.db.transaction(async (tx) => {
-      const repo = new SitesRepository(tx);
-      const held = await repo.findMany({ holderId: userId }, sitesWanted, true);
+    await this.transactions.run(async () => {
+      const held = await this.sites.findMany({ holderId: userId }, sitesWanted, true);
       if (held.length !== sitesWanted.length) throw new AppError(101018);
-      if ((await repo.subAccounts(userId, usersWanted)).length !== usersWanted.length) throw new AppError(101018);
-      if (grant) await repo.grant(sitesWanted, usersWanted);
-      else await repo.revoke(sitesWanted, usersWanted);
+      if ((await this.sites.subAccounts(userId, usersWanted)).length !== usersWanted.length) throw new AppError(101018);
+      if (grant) await this.sites.grant(sitesWanted, usersWanted);
+      else await this.sites.revoke(sitesWanted, usersWanted);
     });
   }
 

@@ -1,7 +1,6 @@
 import { type EdgeStreamPort, RESERVED_NODE_PORTS, STREAM_PORTS_PER_NODE } from '@rampart/contract';
-import { and, asc, eq, gt, inArray, isNull, or, type SQL } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.js';
-import { nodeGroups, productGroups, sitePorts, sitePortUpstreams, sites } from '../../platform/db/schema.js';
+import type { SQL } from 'drizzle-orm';
+import type { SitePortsRepository } from './site-ports.repository.js';
 
 /**
  * The layer-4 ports one node serves: the enabled ports of the operator's serving sites (status
@@ -13,45 +12,15 @@ import { nodeGroups, productGroups, sitePorts, sitePortUpstreams, sites } from '
  * receives a configuration nginx would refuse.
  */
 export async function edgeStreamPorts(
-  db: Db,
+  repo: SitePortsRepository,
   ownerId: number,
   nodeGroup: SQL | undefined,
   listenPorts: readonly number[],
   now: Date,
 ): Promise<EdgeStreamPort[]> {
-  const servedSites = db
-    .selectDistinct({ id: sites.id })
-    .from(sites)
-    .innerJoin(productGroups, eq(productGroups.productId, sites.productId))
-    .innerJoin(nodeGroups, eq(nodeGroups.id, productGroups.groupId))
-    .where(
-      and(
-        nodeGroup,
-        eq(nodeGroups.portType, 4),
-        eq(sites.ownerId, ownerId),
-        eq(sites.status, 'normal'),
-        or(isNull(sites.expiresAt), gt(sites.expiresAt, now)),
-      ),
-    );
-  const ports = await db
-    .select()
-    .from(sitePorts)
-    .where(and(eq(sitePorts.enabled, true), inArray(sitePorts.siteId, servedSites)))
-    .orderBy(asc(sitePorts.id));
+  const ports = await repo.servedPorts(ownerId, nodeGroup, now);
   if (ports.length === 0) return [];
-  const upstreams = await db
-    .select()
-    .from(sitePortUpstreams)
-    .where(
-      and(
-        eq(sitePortUpstreams.enabled, true),
-        inArray(
-          sitePortUpstreams.portId,
-          ports.map((p) => p.id),
-        ),
-      ),
-    )
-    .orderBy(asc(sitePortUpstreams.id));
+  const upstreams = await repo.enabledUpstreamsOf(ports.map((p) => p.id));
   const byPort = new Map<number, EdgeStreamPort['upstreams']>();
   for (const u of upstreams) {
     const list = byPort.get(u.portId) ?? [];

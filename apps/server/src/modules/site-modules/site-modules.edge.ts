@@ -7,24 +7,19 @@ import type {
   ProxyRewriteSettings,
   UrlRedirectRuleInput,
 } from '@rampart/contract';
-import { asc, inArray } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.js';
-import { domainModules, siteModuleRules, siteModules } from '../../platform/db/schema.js';
+import type { SiteModulesRepository } from './site-modules.repository.js';
 
 /**
  * The modules the given domains are bound to, as the data-plane document carries them: one entry
  * per module (rules in id order) and, per bound domain, its module ids by type.
  */
 export async function edgeModulesOf(
-  db: Db,
+  repo: SiteModulesRepository,
   domainIds: number[],
 ): Promise<{ byDomain: Map<number, NonNullable<EdgeDomainModules>>; modules: EdgeModule[] }> {
   const byDomain = new Map<number, NonNullable<EdgeDomainModules>>();
   if (domainIds.length === 0) return { byDomain, modules: [] };
-  const bindings = await db
-    .select({ domainId: domainModules.domainId, type: domainModules.type, moduleId: domainModules.moduleId })
-    .from(domainModules)
-    .where(inArray(domainModules.domainId, domainIds));
+  const bindings = await repo.bindingsOfDomains(domainIds);
   if (bindings.length === 0) return { byDomain, modules: [] };
   for (const b of bindings) {
     const entry = byDomain.get(b.domainId) ?? { customHeader: null, urlRedirect: null, cors: null, proxyRewrite: null };
@@ -32,14 +27,7 @@ export async function edgeModulesOf(
     byDomain.set(b.domainId, entry);
   }
   const moduleIds = [...new Set(bindings.map((b) => b.moduleId))];
-  const [rows, rules] = await Promise.all([
-    db.select().from(siteModules).where(inArray(siteModules.id, moduleIds)).orderBy(asc(siteModules.id)),
-    db
-      .select({ moduleId: siteModuleRules.moduleId, rule: siteModuleRules.rule })
-      .from(siteModuleRules)
-      .where(inArray(siteModuleRules.moduleId, moduleIds))
-      .orderBy(asc(siteModuleRules.id)),
-  ]);
+  const [rows, rules] = await Promise.all([repo.modulesByIds(moduleIds), repo.rulesOfModules(moduleIds)]);
   const rulesOf = (moduleId: number) => rules.filter((r) => r.moduleId === moduleId).map((r) => r.rule);
   const modules = rows.map((row): EdgeModule => {
     switch (row.type) {

@@ -1,0 +1,35 @@
+import type { SiteModuleType } from '@rampart/contract';
+import type { ModuleRow, RuleRow } from './site-modules.repository.js';
+
+/** A module as the API shows it: common fields, the type's settings and, for rule types, the rule count. */
+export type PresentedModule = Record<string, unknown> & { id: number; name: string };
+
+const RULE_TYPES: readonly SiteModuleType[] = ['urlRedirect', 'proxyRewrite'];
+
+/** `bound` are the site's domains bound to modules, `ruleCounts` the rule count per module. */
+export function presentModule(
+  row: ModuleRow,
+  bound: readonly { moduleId: number; domainId: number }[],
+  ruleCounts: ReadonlyMap<number, number>,
+): PresentedModule {
+  return {
+    ...row.settings,
+    id: row.id,
+    siteID: row.siteId,
+    name: row.name,
+    domainIDs: bound.filter((b) => b.moduleId === row.id).map((b) => b.domainId),
+    ...(RULE_TYPES.includes(row.type) ? { ruleCount: ruleCounts.get(row.id) ?? 0 } : {}),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function presentRule(row: RuleRow): Record<string, unknown> & { id: number } {
+  return {
+    ...row.rule,
+    id: row.id,
+    moduleID: row.moduleId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
