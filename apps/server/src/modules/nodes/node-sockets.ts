@@ -26,13 +26,6 @@ export class NodeSockets {
     return new NodeSockets(addresses, new Set([...ports, ...morePorts]));
   }
 
-  /**
-   * @deprecated Transitional, for services that still hold a `Db`: inject a NodeSocketsRepository
-   * and use `NodeSockets.of(await repository.listening(operatorId), morePorts)`.
-   */
-  static async ofOperator(db: Db, operatorId: number, morePorts: readonly number[] = []): Promise<NodeSockets> {
-    return NodeSockets.of(await new NodeSocketsRepository(db).listening(operatorId), morePorts);
-  }
 
   /** Whether `ip` is one of the nodes' addresses. */
   isNodeAddress(ip: string): boolean {

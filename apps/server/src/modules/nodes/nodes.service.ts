@@ -27,11 +27,6 @@ export class NodesService {
     private readonly clock: Clock,
   ) {}
 
-  /** The operator a client-console caller acts for: the topmost client account above it. */
-  async operatorOf(accountId: number): Promise<number> {
-    return this.accounts.topOfTier(accountId);
-  }
-
   /** The operator's join token, made on first use. */
   async joinToken(operatorId: number): Promise<string> {
     const existing = await this.nodes.findLiveJoinToken(operatorId);

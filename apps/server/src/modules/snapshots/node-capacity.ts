@@ -26,19 +26,12 @@ type CapacityCheck = () => Promise<void>;
 export class NodeCapacity {
   constructor(
     readonly domainLimit: number = DATA_PLANE_LIMITS.domains,
-    private readonly repository?: NodeCapacityRepository,
+    private readonly repository: NodeCapacityRepository,
   ) {}
 
   /** Runs in the current transaction (the injected repository's scoped database). */
-  before(ownerId: number, scope: CapacityScope, options?: CapacityOptions): Promise<CapacityCheck>;
-  /** @deprecated Transitional, for services still handing a database around: the form without it runs in `transactions.run`. */
-  before(tx: Db, ownerId: number, scope: CapacityScope, options?: CapacityOptions): Promise<CapacityCheck>;
-  async before(...args: [number, CapacityScope, CapacityOptions?] | [Db, number, CapacityScope, CapacityOptions?]) {
-    const [repository, ownerId, scope, options = {}] =
-      typeof args[0] === 'number'
-        ? [this.repository, args[0], args[1] as CapacityScope, args[2] as CapacityOptions | undefined]
-        : [new NodeCapacityRepository(args[0]), args[1] as number, args[2] as CapacityScope, args[3]];
-    if (!repository) throw new Error('NodeCapacity was made without its repository');
+  async before(ownerId: number, scope: CapacityScope, options: CapacityOptions = {}): Promise<CapacityCheck> {
+    const repository = this.repository;
     await repository.lock(ownerId);
     const start = await repository.loads(ownerId, scope);
     return async (): Promise<void> => {

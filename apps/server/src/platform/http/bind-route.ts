@@ -284,12 +284,3 @@ export function createBinder(
     },
   };
 }
-
-/**
- * @deprecated The handler context of a signed-in route carries its caller already (typed non-null);
- * kept only while modules move off it.
- */
-export function requireCaller<C extends Caller>(caller: C | null): C {
-  if (!caller) throw new Error('signed-in route without a caller');
-  return caller;
-}

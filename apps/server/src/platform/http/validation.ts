@@ -86,11 +86,7 @@ type FieldInput = { field: string; key: ValidationKey; in?: Part; params?: Recor
  * A 101003 raised by a service for fields the schema could not judge (a wrong current password, a
  * wrong code). The service names the message key; the error handler words it for the caller.
  */
-export function invalidFields(fields: readonly FieldInput[]): AppError;
-/** @deprecated the locale is the error handler's business: call `invalidFields(fields)`. */
-export function invalidFields(locale: Locale, fields: readonly FieldInput[]): AppError;
-export function invalidFields(first: Locale | readonly FieldInput[], second?: readonly FieldInput[]): AppError {
-  const fields = typeof first === 'string' ? (second ?? []) : first;
+export function invalidFields(fields: readonly FieldInput[]): AppError {
   return new AppError(101003, {
     fields: fields.map((f) => ({ in: f.in ?? 'body', field: f.field, key: f.key, params: f.params })),
   });
