@@ -85,6 +85,7 @@ export const registerNode = defineRoute({
   method: 'POST',
   path: '/register',
   access: publicAccess,
+  codes: [],
   summary: "Registers a node with the operator's join token; answers its id and secret (shown once)",
   tags: ['edge'],
   request: {
@@ -104,6 +105,7 @@ export const reportNodeStatus = defineRoute({
   method: 'POST',
   path: '/status',
   access: nodeAccess,
+  codes: [],
   summary:
     'A node reports its agent version, the snapshot version it applied, its last error and the ports it could not listen on',
   tags: ['edge'],
@@ -134,7 +136,8 @@ export const listUninitializedNodes = defineRoute({
   id: 'client.nodes.uninitialized',
   method: 'GET',
   path: '/client/nodes',
-  access: tiers(['client']),
+  access: tiers(['client'], 'client.nodes.read'),
+  codes: [],
   summary: 'Nodes that registered and wait to be placed in a zone and group',
   tags: ['nodes'],
   request: { query: pageQuery },
@@ -238,7 +241,8 @@ export const listInitializedNodes = defineRoute({
   id: 'client.nodes.initialized',
   method: 'GET',
   path: '/client/nodes/initialized',
-  access: tiers(['client']),
+  access: tiers(['client'], 'client.nodes.read'),
+  codes: [],
   summary: 'Nodes placed in zones, with the snapshot version each applied and its last error',
   tags: ['nodes'],
   request: {
@@ -268,7 +272,8 @@ export const nodeInfo = defineRoute({
   id: 'client.nodeInfo',
   method: 'GET',
   path: '/client/node-info',
-  access: tiers(['client']),
+  access: tiers(['client'], 'client.nodes.read'),
+  codes: [],
   summary: 'What a new node needs to join: `key=value` lines (control plane URL, join token, install command)',
   tags: ['nodes'],
   request: {},
@@ -311,6 +316,7 @@ export const getNodeSnapshot = defineRoute({
   method: 'GET',
   path: '/snapshot',
   access: nodeAccess,
+  codes: [],
   summary:
     "Long poll for the node's snapshot: answers at once when the current version differs from `version`, " +
     'else holds the request up to `wait` seconds and answers null when nothing changed',

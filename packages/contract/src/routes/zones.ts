@@ -18,7 +18,6 @@ export const zoneSchema = z.object({
 export type Zone = z.infer<typeof zoneSchema>;
 
 const zoneBody = z.object({ name: zName, memo: zText(256).default('') });
-const client = tiers(['client']);
 /** Path parameters of the calls under `client/zone/{zoneID}` (zone settings, groups, lines). */
 export const zoneParams = z.object({ zoneID: zIdParam });
 /** The nodes one call places or moves, all or none. */
@@ -28,7 +27,8 @@ export const listZones = defineRoute({
   id: 'client.zones.list',
   method: 'GET',
   path: '/client/zones',
-  access: client,
+  access: tiers(['client'], 'client.zones.read'),
+  codes: [],
   summary: "The operator's zones, paged",
   tags: ['zones'],
   request: {
@@ -44,7 +44,8 @@ export const metaZones = defineRoute({
   id: 'client.zones.meta',
   method: 'GET',
   path: '/client/metaZones',
-  access: client,
+  access: tiers(['client'], 'client.zones.read'),
+  codes: [],
   summary: 'Every zone as id and name, for pickers',
   tags: ['zones'],
   request: {},
@@ -55,7 +56,8 @@ export const createZone = defineRoute({
   id: 'client.zone.create',
   method: 'POST',
   path: '/client/zone',
-  access: client,
+  access: tiers(['client'], 'client.zones.write'),
+  codes: [],
   summary: 'Creates a zone (201002 when the name is taken)',
   tags: ['zones'],
   request: { body: zoneBody },
@@ -66,7 +68,8 @@ export const updateZone = defineRoute({
   id: 'client.zone.update',
   method: 'PUT',
   path: '/client/zone',
-  access: client,
+  access: tiers(['client'], 'client.zones.write'),
+  codes: [],
   summary: 'Renames a zone or changes its memo',
   tags: ['zones'],
   request: { body: zoneBody.extend({ id: zId }) },
@@ -77,7 +80,8 @@ export const deleteZone = defineRoute({
   id: 'client.zone.delete',
   method: 'DELETE',
   path: '/client/zone',
-  access: client,
+  access: tiers(['client'], 'client.zones.write'),
+  codes: [],
   summary: 'Deletes a zone that holds no nodes (201001 otherwise)',
   tags: ['zones'],
   request: { body: z.object({ id: zId }) },
@@ -88,7 +92,8 @@ export const initializeNodes = defineRoute({
   id: 'client.nodes.initialize',
   method: 'POST',
   path: '/client/nodes/initialize',
-  access: client,
+  access: tiers(['client'], 'client.nodes.write'),
+  codes: [],
   summary:
     'Places registered nodes in a zone and, when groupID is given, in that group of the zone on the default line; they then receive configuration',
   tags: ['nodes'],
@@ -106,7 +111,8 @@ export const moveNodesToZone = defineRoute({
   id: 'client.nodes.moveToZone',
   method: 'POST',
   path: '/client/node/moveToZone',
-  access: client,
+  access: tiers(['client'], 'client.nodes.write'),
+  codes: [],
   summary:
     'Moves initialised nodes to another zone, all or none; a node still in a group of its zone is refused (202003), since groups belong to their zone',
   tags: ['nodes'],
@@ -148,7 +154,8 @@ export const getZoneSettings = defineRoute({
   id: 'client.zone.settings',
   method: 'GET',
   path: '/client/zone/{zoneID}/setting',
-  access: client,
+  access: tiers(['client'], 'client.settings.read'),
+  codes: [],
   summary:
     "A zone's listen settings: HTTP/2, HTTP/3, the force-SSL redirect code and the per-IP limits on unknown hosts and TLS handshakes",
   tags: ['zones'],
@@ -160,7 +167,8 @@ export const setZoneHttp2 = defineRoute({
   id: 'client.zone.setting.http2',
   method: 'PUT',
   path: '/client/zone/{zoneID}/setting/http2',
-  access: client,
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
   summary: "Turns HTTP/2 on or off on the zone's HTTPS ports (the nodes reload nginx)",
   tags: ['zones'],
   request: { params: zoneParams, body: z.object({ enable: z.boolean() }) },
@@ -171,7 +179,8 @@ export const setZoneHttp3 = defineRoute({
   id: 'client.zone.setting.http3',
   method: 'PUT',
   path: '/client/zone/{zoneID}/setting/http3',
-  access: client,
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
   summary: "HTTP/3: only `false` is accepted, the nodes' nginx has no QUIC (101003 on `enable`)",
   tags: ['zones'],
   request: { params: zoneParams, body: z.object({ enable: z.boolean() }) },
@@ -182,7 +191,8 @@ export const setZoneForceSSLRedirectCode = defineRoute({
   id: 'client.zone.setting.forceSSLRedirectCode',
   method: 'PUT',
   path: '/client/zone/{zoneID}/setting/forceSSLRedirectCode',
-  access: client,
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
   summary: 'The status of the redirect to HTTPS for force-SSL domains: 301, 302, 307 or 308',
   tags: ['zones'],
   request: { params: zoneParams, body: z.object({ code: zoneSettingsSchema.shape.forceSSLRedirectCode }) },
@@ -193,7 +203,8 @@ export const setZoneInvalidDomainLimitCount = defineRoute({
   id: 'client.zone.setting.invalidDomainLimitCount',
   method: 'PUT',
   path: '/client/zone/{zoneID}/setting/invalidDomainLimitCount',
-  access: client,
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
   summary:
     'Requests for hosts the node does not serve allowed per client IP and node in 60 s (0..100000, 0 = off); the IP is then cut off from the node for 300 s',
   tags: ['zones'],
@@ -205,7 +216,8 @@ export const setZoneTlsLimitCount = defineRoute({
   id: 'client.zone.setting.tlsLimitCount',
   method: 'PUT',
   path: '/client/zone/{zoneID}/setting/tlsLimitCount',
-  access: client,
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
   summary:
     'Full TLS handshakes allowed per client IP and node in 60 s (0..100000, 0 = off); further handshakes are aborted until the window ends',
   tags: ['zones'],
