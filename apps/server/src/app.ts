@@ -151,6 +151,11 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Extra routes bound with the same binder, for tests of the mechanism itself. */
   readonly extraRoutes?: (binder: Binder) => void;
+  /**
+   * A route answering a catalogue code it does not declare (nor imply) answers 101002 instead,
+   * and the log says which: the tests' check that the contract's `codes` lists are complete.
+   */
+  readonly strictRouteCodes?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -278,7 +283,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ),
       node: createNodeAuthenticator(nodesRepo, box, clock),
     },
-    { audit, zoneScope: createZoneScopeCheck(db), transactions },
+    {
+      audit,
+      zoneScope: createZoneScopeCheck(db),
+      transactions,
+      codes: {
+        // Test tooling: each answered code appended as `<routeId> <code>` (how the `codes` lists were filled).
+        recordFile: process.env.RAMPART_RECORD_ROUTE_CODES || undefined,
+        strict: options.strictRouteCodes,
+      },
+    },
   );
   bindAccountZoneRoutes(binder, new AccountZonesService(db));
   bindSystemRoutes(binder, system);

@@ -16,7 +16,9 @@ export interface TestApp {
 
 /** The real app on a fresh copy of the template database, logging into memory. */
 export async function createTestApp(
-  options: Partial<Pick<AppOptions, 'extraRoutes' | 'clock'>> & { config?: Partial<AppOptions['config']> } = {},
+  options: Partial<Pick<AppOptions, 'extraRoutes' | 'clock' | 'strictRouteCodes'>> & {
+    config?: Partial<AppOptions['config']>;
+  } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const logs: Record<string, unknown>[] = [];
@@ -52,6 +54,7 @@ export async function createTestApp(
     database: db.database,
     logger: { level: 'info', stream },
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
+    ...(options.strictRouteCodes ? { strictRouteCodes: true } : {}),
   });
   await app.ready();
   return {

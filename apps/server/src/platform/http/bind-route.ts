@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { AccountRow } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { requestLocale } from './request-locale.js';
+import { type RouteCodeOptions, routeCodeCheck } from './route-codes.js';
 import { fieldErrors, invalidCharacterErrors } from './validation.js';
 
 /** Who is calling, once authentication has run. */
@@ -82,6 +83,8 @@ export interface BinderOptions {
   readonly audit?: AuditHook;
   readonly zoneScope?: ZoneScopeCheck;
   readonly transactions?: TransactionRunner;
+  /** Recording of the codes each route answers, and the strict check of them (tests). */
+  readonly codes?: RouteCodeOptions;
 }
 
 /** Checks the token of a console route; installed by the auth module. */
@@ -135,7 +138,7 @@ export function fastifyPath(route: Pick<AnyRoute, 'api' | 'path'>): string {
 export function createBinder(
   app: FastifyInstance,
   authenticators: Authenticators,
-  { audit, zoneScope, transactions }: BinderOptions = {},
+  { audit, zoneScope, transactions, codes = {} }: BinderOptions = {},
 ): Binder {
   const bound = new Set<string>();
   return {
@@ -148,9 +151,18 @@ export function createBinder(
       if (route.access.kind === 'tiers' && permission === null) {
         throw new Error(`route ${route.id} has no permission key (packages/contract/src/permissions.ts)`);
       }
+      const checkCodes = routeCodeCheck(route, codes);
       app.route({
         method: route.method,
         url: fastifyPath(route),
+        // Thrown on to the app's error handler, which answers it.
+        ...(checkCodes
+          ? {
+              errorHandler: (error: unknown, request: FastifyRequest) => {
+                throw checkCodes(error, request.log);
+              },
+            }
+          : {}),
         handler: async (request, reply) => {
           // An authorization denial of a state-changing call is audited (security list item 36), then answered 101018.
           const recordDenial = async (who: Caller, input: { params: unknown; body: unknown }): Promise<never> => {
