@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, defineRoute, tiers } from '../route.js';
+import { zId, zIdParam } from '../validators/ids.js';
 
 /**
  * Proof of control of a domain's name, before the edge serves it.
@@ -56,8 +57,6 @@ export const domainProofSettingSchema = z.object({
 });
 export type DomainProofSetting = z.infer<typeof domainProofSettingSchema>;
 
-const positiveId = z.number().int().positive();
-
 export const verifyDomains = defineRoute({
   id: 'user.domains.verify',
   method: 'PUT',
@@ -68,8 +67,8 @@ export const verifyDomains = defineRoute({
     'Looks for proof of control of domains (the TXT record `_rampart-challenge.<name>` with the claim token, or the CNAME to the target) and records it; 101010 when the resolver fails, recording nothing',
   tags: ['domains'],
   request: {
-    params: z.object({ siteId: z.coerce.number().int().positive() }),
-    body: z.object({ domainIDs: z.array(positiveId).min(1).max(DOMAIN_VERIFY_MAX) }),
+    params: z.object({ siteId: zIdParam }),
+    body: z.object({ domainIDs: z.array(zId).min(1).max(DOMAIN_VERIFY_MAX) }),
   },
   response: dataOf(z.array(domainProofCheckSchema)),
 });
