@@ -20,19 +20,29 @@ export const API_BASE = '/api/v1';
 export const EDGE_API_BASE = '/api/edge/v1';
 
 /**
- * Who may call a route: anyone, or a signed-in account of one of the tiers holding the route's
- * permission key (permissions.ts lists the keys of each tier).
+ * Who may call a route: anyone, a registered edge node, or a signed-in account of one of the tiers
+ * holding the route's permission key (permissions.ts lists the keys of each tier).
  */
-export type RouteAccess =
-  | { readonly kind: 'public' }
-  | { readonly kind: 'tiers'; readonly tiers: readonly Tier[]; readonly permission: string }
-  /** A registered edge node, proving itself with a signed request. */
-  | { readonly kind: 'node' };
+export type RouteAccess = PublicAccess | TiersAccess | NodeAccess;
+export interface PublicAccess {
+  readonly kind: 'public';
+}
+/** Signed-in accounts of the listed tiers (the tuple's type is kept, so a handler's caller is typed by it). */
+export interface TiersAccess<L extends readonly Tier[] = readonly Tier[]> {
+  readonly kind: 'tiers';
+  readonly tiers: L;
+  /** The key the caller must hold (101018 otherwise). */
+  readonly permission: string;
+}
+/** A registered edge node, proving itself with a signed request. */
+export interface NodeAccess {
+  readonly kind: 'node';
+}
 
-export const publicAccess: RouteAccess = { kind: 'public' };
-export const nodeAccess: RouteAccess = { kind: 'node' };
+export const publicAccess: PublicAccess = { kind: 'public' };
+export const nodeAccess: NodeAccess = { kind: 'node' };
 /** Signed-in access: the tiers that may call, and the permission key the caller must hold. */
-export function tiers(list: readonly Tier[], permission: string): RouteAccess {
+export function tiers<const L extends readonly Tier[]>(list: L, permission: string): TiersAccess<L> {
   return { kind: 'tiers', tiers: list, permission };
 }
 
@@ -44,7 +54,11 @@ export interface RouteRequest {
   readonly body?: z.ZodType;
 }
 
-export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res extends z.ZodType = z.ZodType> {
+export interface RouteDefinition<
+  Req extends RouteRequest = RouteRequest,
+  Res extends z.ZodType = z.ZodType,
+  A extends RouteAccess = RouteAccess,
+> {
   /** Stable operation id, `<area>.<action>`; also the OpenAPI operationId. */
   readonly id: string;
   readonly method: HttpMethod;
@@ -52,11 +66,11 @@ export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res ex
   readonly path: string;
   /** `console` (default): under /api/v1; `edge`: the node API under /api/edge/v1. */
   readonly api?: 'console' | 'edge';
-  readonly access: RouteAccess;
+  readonly access: A;
   /**
    * The catalogue codes the route may answer beyond the ones its access kind implies
-   * (`IMPLIED_CODES` in route-codes.ts), sorted. The OpenAPI document lists them; in tests the binder answers
-   * 101002 for any other.
+   * (`IMPLIED_CODES` in route-codes.ts), sorted. The OpenAPI document lists them; in tests the
+   * binder answers 101002 for any other.
    */
   readonly codes: readonly ErrorCode[];
   readonly summary: string;
@@ -76,9 +90,9 @@ export interface RouteDefinition<Req extends RouteRequest = RouteRequest, Res ex
   readonly bodyType?: 'json' | 'multipart';
 }
 
-export function defineRoute<const Req extends RouteRequest, Res extends z.ZodType>(
-  def: RouteDefinition<Req, Res>,
-): RouteDefinition<Req, Res> {
+export function defineRoute<const Req extends RouteRequest, Res extends z.ZodType, A extends RouteAccess>(
+  def: RouteDefinition<Req, Res, A>,
+): RouteDefinition<Req, Res, A> {
   const names = pathParamNames(def.path);
   const shape = def.request.params instanceof z.ZodObject ? Object.keys(def.request.params.shape) : [];
   const missing = names.filter((n) => !shape.includes(n));
@@ -118,7 +132,7 @@ export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), total: z.number().int().min(0) });
 }
 
-export type AnyRoute = RouteDefinition<RouteRequest, z.ZodType>;
+export type AnyRoute = RouteDefinition<RouteRequest, z.ZodType, RouteAccess>;
 
 type InputOf<S> = S extends z.ZodType ? z.input<S> : never;
 type OutputOf<S> = S extends z.ZodType ? z.output<S> : never;

@@ -14,8 +14,7 @@ export function bindSiteRoutes(binder: Binder, sites: SitesService, nodes: Nodes
     data: await sites.create(await operator(caller), body),
   }));
   binder.bind(r.deleteSites, async ({ body }, { caller }) => {
-    await sites.delete(await operator(caller), body.ids);
-    return done;
+    await sites.delete(caller.operatorId, body.ids);
   });
   binder.bind(r.setSitesStatus, async ({ body }, { caller }) => {
     await sites.setStatus(await operator(caller), body.ids, body.status);

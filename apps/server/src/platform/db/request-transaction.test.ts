@@ -46,6 +46,42 @@ describe('request transactions', () => {
     expect(await values()).toEqual([3]);
   });
 
+  it('makes a nested run() a savepoint: a caught failure undoes only the block, an uncaught one everything', async () => {
+    await database.db.execute(sql`DELETE FROM t`);
+    const { db, run } = transactionScoped(database.db);
+    await run(async () => {
+      await db.execute(sql`INSERT INTO t VALUES (10)`);
+      await run(async () => {
+        await db.execute(sql`INSERT INTO t VALUES (11)`);
+        throw new Error('inner step failed');
+      }).catch(() => undefined);
+      await run(async () => {
+        await db.execute(sql`INSERT INTO t VALUES (12)`);
+      });
+    });
+    expect(await values()).toEqual([10, 12]);
+
+    await expect(
+      run(async () => {
+        await run(async () => {
+          await db.execute(sql`INSERT INTO t VALUES (13)`);
+        });
+        throw new Error('outer step failed');
+      }),
+    ).rejects.toThrow('outer step failed');
+    expect(await values()).toEqual([10, 12]);
+
+    // Outside any call, run() is a transaction of its own.
+    await expect(
+      run(async () => {
+        await db.execute(sql`INSERT INTO t VALUES (14)`);
+        throw new Error('job step failed');
+      }),
+    ).rejects.toThrow('job step failed');
+    expect(await values()).toEqual([10, 12]);
+    await database.db.execute(sql`DELETE FROM t`);
+  });
+
   it('falls back to the plain database for work that outlives the transaction', async () => {
     const { db, run } = transactionScoped(database.db);
     let later: Promise<unknown> = Promise.resolve();

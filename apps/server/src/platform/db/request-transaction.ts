@@ -2,26 +2,32 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './database.js';
 
 /**
- * One transaction per state-changing console call (the audit record is written in the
- * same transaction as the change it describes).
+ * The one transaction model of the server (apps/server/README.md).
  *
- * Services and repositories hold the one `Db` made by {@link transactionScoped}. While a call runs
- * inside {@link RequestTransactions.run}, every query made through it — from any service, however
- * deep — goes to that call's transaction; a service's own `db.transaction(...)` becomes a savepoint
- * inside it. Outside (background jobs, GETs, node API) it is the plain database. After the
- * transaction ended, work that was started inside it and is still running falls back to the plain
- * database rather than using a finished transaction.
+ * One transaction per state-changing console call (the audit record is written in the same
+ * transaction as the change it describes). Repositories hold the one `Db` made by
+ * {@link transactionScoped}; they are built once and injected into services. While a call runs
+ * inside {@link RequestTransactions.run}, every query made through it — from any repository,
+ * however deep — goes to that call's transaction. A service's own all-or-none block,
+ * `transactions.run(...)`, is a savepoint inside the call's transaction (so a failure it catches
+ * undoes only the block) and a transaction of its own outside any call (background jobs, GETs,
+ * node API). After a transaction ended, work that was started inside it and is still running falls
+ * back to the plain database rather than using a finished transaction.
  */
 interface Scope {
   readonly tx: Db;
   open: boolean;
 }
 
-export interface RequestTransactions {
-  /** The database every service uses: the current call's transaction when there is one. */
-  readonly db: Db;
-  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+/** What a service needs for an all-or-none block: every repository call inside `fn` commits together or not at all. */
+export interface Transactions {
+  /** Runs `fn` in one transaction (a savepoint inside an enclosing one): committed when it resolves, rolled back when it throws. */
   run<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+export interface RequestTransactions extends Transactions {
+  /** The database every repository uses: the current call's transaction when there is one. */
+  readonly db: Db;
   /** Whether the caller runs inside a call's transaction. */
   active(): boolean;
 }
@@ -43,8 +49,8 @@ export function transactionScoped(root: Db): RequestTransactions {
     db,
     active: () => storage.getStore()?.open === true,
     run<T>(fn: () => Promise<T>): Promise<T> {
-      if (storage.getStore()?.open) return fn();
-      return root.transaction(async (tx) => {
+      const outer = storage.getStore();
+      return (outer?.open ? outer.tx : root).transaction(async (tx) => {
         const scope: Scope = { tx: tx as unknown as Db, open: true };
         try {
           return await storage.run(scope, fn);

@@ -4,6 +4,7 @@ import {
   type ErrorReply,
   errorMessage,
   errorStatus,
+  formatMessage,
   type Locale,
   localeFromLanguageTag,
   VALIDATION_MESSAGES,
@@ -12,12 +13,26 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { requestLocale } from '../http/request-locale.js';
 import { AppError } from './app-error.js';
 
+/** The reply's `extra`: the error's own, with its refused fields (if any) worded for the caller. */
+function extraOf(error: AppError, locale: Locale): unknown {
+  if (!error.fields) return error.extra;
+  const fields = error.fields.map((f) => ({
+    in: f.in,
+    field: f.field,
+    key: f.key,
+    message: formatMessage(VALIDATION_MESSAGES[f.key][locale], f.params),
+  }));
+  const own = typeof error.extra === 'object' && error.extra !== null ? error.extra : {};
+  return { ...own, fields };
+}
+
 function replyWith(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const locale = requestLocale(request);
+  const extra = extraOf(error, locale);
   const body: ErrorReply = {
     code: error.code,
     message: errorMessage(error.code, locale, error.params),
-    ...(error.extra === undefined ? {} : { extra: error.extra }),
+    ...(extra === undefined ? {} : { extra }),
     ...(error.errors
       ? {
           errors: error.errors.map((e) => ({

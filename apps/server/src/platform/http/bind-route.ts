@@ -1,25 +1,29 @@
 import {
   type AnyRoute,
-  type FieldError,
   permissionOf,
-  type RouteAccess,
   type RouteParsed,
   type RouteReply,
   routeUrl,
+  type TiersAccess,
   unsafeTextPaths,
 } from '@rampart/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AccountRow } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
-import { requestLocale } from './request-locale.js';
 import { type RouteCodeOptions, routeCodeCheck } from './route-codes.js';
-import { fieldErrors, invalidCharacterErrors } from './validation.js';
+import { type FieldIssue, fieldErrors, invalidCharacterErrors } from './validation.js';
 
 /** Who is calling, once authentication has run. */
 export interface Caller {
   readonly tier: 'admin' | 'client' | 'user';
   readonly accountId: number;
+  /**
+   * The operator (root client account) the caller belongs to: itself for an operator, the operator
+   * above it for an operator's sub-account, a customer or a customer's sub-user; null for the admin
+   * tier and a customer outside every operator. Resolved by the authenticator from the account row.
+   */
+  readonly operatorId: number | null;
   readonly sessionId: string;
   /** The caller's account row as loaded for this request. */
   readonly account: AccountRow;
@@ -87,11 +91,14 @@ export interface BinderOptions {
   readonly codes?: RouteCodeOptions;
 }
 
+/** The caller of a route only operators call: its operator is always known. */
+export interface ClientCaller extends Caller {
+  readonly tier: 'client';
+  readonly operatorId: number;
+}
+
 /** Checks the token of a console route; installed by the auth module. */
-export type Authenticator = (
-  request: FastifyRequest,
-  access: Extract<RouteAccess, { kind: 'tiers' }>,
-) => Promise<Caller>;
+export type Authenticator = (request: FastifyRequest, access: TiersAccess) => Promise<Caller>;
 
 /** An edge node that proved itself on a node-API route. */
 export interface NodeCaller {
@@ -107,20 +114,41 @@ export interface Authenticators {
   readonly node: NodeAuthenticator | null;
 }
 
-export interface HandlerContext {
+/**
+ * What a handler is handed besides its input, typed by the route's access: a signed-in route always
+ * has its `caller` (a {@link ClientCaller}, operator known, when only operators may call it), a node
+ * route its `node`; a public route neither.
+ */
+export type HandlerContext<R extends AnyRoute = AnyRoute> = {
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
-  readonly caller: Caller | null;
-  readonly node: NodeCaller | null;
-}
+} & (R['access'] extends TiersAccess<infer L>
+  ? { readonly caller: L extends readonly ['client'] ? ClientCaller : Caller; readonly node: null }
+  : R['access'] extends { kind: 'node' }
+    ? { readonly caller: null; readonly node: NodeCaller }
+    : { readonly caller: null; readonly node: null });
 
-export type RouteHandler<R extends AnyRoute> = (input: RouteParsed<R>, ctx: HandlerContext) => Promise<RouteReply<R>>;
+/** A reply that only says the call succeeded (`dataOf(z.literal(true))`): the handler may return nothing. */
+type Done = { data: true };
+type HandlerResult<R extends AnyRoute> = [RouteReply<R>] extends [Done]
+  ? [Done] extends [RouteReply<R>]
+    ? // biome-ignore lint/suspicious/noConfusingVoidType: a handler with nothing to say returns nothing
+      RouteReply<R> | void
+    : RouteReply<R>
+  : RouteReply<R>;
+
+export type RouteHandler<R extends AnyRoute> = (
+  input: RouteParsed<R>,
+  ctx: HandlerContext<R>,
+) => Promise<HandlerResult<R>>;
 
 export interface Binder {
   bind<R extends AnyRoute>(route: R, handler: RouteHandler<R>): void;
   /** Ids of every route bound so far. */
   readonly bound: ReadonlySet<string>;
 }
+
+const DONE: Done = { data: true };
 
 /** `/{auth}/logo` → `/api/v1/:auth/logo` */
 export function fastifyPath(route: Pick<AnyRoute, 'api' | 'path'>): string {
@@ -148,8 +176,8 @@ export function createBinder(
       bound.add(route.id);
       // The key is the contract's: a signed-in route without one is a declaration error, refused at start.
       const permission = permissionOf(route);
-      if (route.access.kind === 'tiers' && permission === null) {
-        throw new Error(`route ${route.id} has no permission key (packages/contract/src/permissions.ts)`);
+      if (route.access.kind === 'tiers' && !permission) {
+        throw new Error(`route ${route.id} has no permission key (tiers(list, key) in its declaration)`);
       }
       const checkCodes = routeCodeCheck(route, codes);
       app.route({
@@ -179,9 +207,9 @@ export function createBinder(
           // before anything reads it (the authenticator reads the path's tier): no field can miss the
           // check. Refusing them says nothing about the caller's rights or anyone's objects.
           const unsafe = (['params', 'query', 'body'] as const).flatMap((part) =>
-            invalidCharacterErrors(part, unsafeTextPaths(request[part]), requestLocale(request)),
+            invalidCharacterErrors(part, unsafeTextPaths(request[part])),
           );
-          if (unsafe.length > 0) throw new AppError(101003, { extra: { fields: unsafe } });
+          if (unsafe.length > 0) throw new AppError(101003, { fields: unsafe });
           const access = route.access;
           let caller: Caller | null = null;
           let node: NodeCaller | null = null;
@@ -197,19 +225,18 @@ export function createBinder(
               throw new Error(`route ${route.id} needs node credentials but none are installed`);
             node = await authenticators.node(request);
           }
-          const locale = requestLocale(request);
-          const errors: FieldError[] = [];
-          const parse = (part: FieldError['in'], schema: z.ZodType | undefined, value: unknown) => {
+          const errors: FieldIssue[] = [];
+          const parse = (part: FieldIssue['in'], schema: z.ZodType | undefined, value: unknown) => {
             if (!schema) return part === 'body' ? undefined : {};
             const result = schema.safeParse(value ?? (part === 'body' ? undefined : {}));
             if (result.success) return result.data;
-            errors.push(...fieldErrors(part, result.error, value, locale));
+            errors.push(...fieldErrors(part, result.error, value));
             return undefined;
           };
           const params = parse('params', route.request.params, request.params);
           const query = parse('query', route.request.query, request.query);
           const body = parse('body', route.request.body, request.body);
-          if (errors.length > 0) throw new AppError(101003, { extra: { fields: errors } });
+          if (errors.length > 0) throw new AppError(101003, { fields: errors });
           if (caller?.zoneScope && zoneScope) {
             await zoneScope(route, caller, { params, query, body }).catch(async (error: unknown) => {
               if (error instanceof AppError && error.code === 101018) await recordDenial(caller, { params, body });
@@ -218,7 +245,8 @@ export function createBinder(
           }
 
           const parsed = { params, query, body } as RouteParsed<typeof route>;
-          const run = () => handler(parsed, { request, reply, caller, node });
+          const context = { request, reply, caller, node } as unknown as HandlerContext<typeof route>;
+          const run = async (): Promise<unknown> => (await handler(parsed, context)) ?? DONE;
           let result: unknown;
           if (!caller || !audit?.audits(route)) {
             result = await run();
@@ -268,8 +296,11 @@ export function createBinder(
   };
 }
 
-/** The caller of a route declared with tier access (the binder has authenticated it already). */
-export function requireCaller(caller: Caller | null): Caller {
+/**
+ * @deprecated The handler context of a signed-in route carries its caller already (typed non-null);
+ * kept only while modules move off it.
+ */
+export function requireCaller<C extends Caller>(caller: C | null): C {
   if (!caller) throw new Error('signed-in route without a caller');
   return caller;
 }

@@ -1,14 +1,20 @@
-import {
-  type FieldError,
-  formatMessage,
-  type Locale,
-  VALIDATION_MESSAGES,
-  type ValidationKey,
-} from '@rampart/contract';
+import { type FieldError, type Locale, VALIDATION_MESSAGES, type ValidationKey } from '@rampart/contract';
 import type { z } from 'zod';
 import { AppError } from '../errors/app-error.js';
 
 type Part = FieldError['in'];
+
+/**
+ * A field refused by a schema or a service, before it is put in words: the error handler writes
+ * its `message` in the caller's language (platform/errors/error-handler.ts), so nothing below the
+ * HTTP edge needs to know the language.
+ */
+export interface FieldIssue {
+  readonly in: Part;
+  readonly field: string;
+  readonly key: ValidationKey;
+  readonly params?: Readonly<Record<string, string | number>>;
+}
 
 function isValidationKey(key: unknown): key is ValidationKey {
   return typeof key === 'string' && Object.hasOwn(VALIDATION_MESSAGES, key);
@@ -61,42 +67,31 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
-/** Turns a failed parse into the `extra.fields` list of a 101003 reply. */
-export function fieldErrors(part: Part, error: z.ZodError, input: unknown, locale: Locale): FieldError[] {
+/** Turns a failed parse into the field issues of a 101003 reply. */
+export function fieldErrors(part: Part, error: z.ZodError, input: unknown): FieldIssue[] {
   return error.issues.map((issue) => {
     const { key, params } = keyOf(issue, valueAt(input, issue.path));
-    return {
-      in: part,
-      field: issue.path.map(String).join('.'),
-      key,
-      message: formatMessage(VALIDATION_MESSAGES[key][locale], params),
-    };
+    return { in: part, field: issue.path.map(String).join('.'), key, params };
   });
 }
 
-/** The `extra.fields` entries for strings holding a NUL or an unpaired surrogate (contract `unsafeTextPaths`). */
-export function invalidCharacterErrors(part: Part, paths: readonly string[], locale: Locale): FieldError[] {
-  return paths.map((field) => ({
-    in: part,
-    field,
-    key: 'invalidCharacter',
-    message: VALIDATION_MESSAGES.invalidCharacter[locale],
-  }));
+/** The field issues for strings holding a NUL or an unpaired surrogate (contract `unsafeTextPaths`). */
+export function invalidCharacterErrors(part: Part, paths: readonly string[]): FieldIssue[] {
+  return paths.map((field) => ({ in: part, field, key: 'invalidCharacter' }));
 }
 
-/** A 101003 raised by a service for fields the schema could not judge (a wrong current password, a wrong code). */
-export function invalidFields(
-  locale: Locale,
-  fields: readonly { field: string; key: ValidationKey; in?: Part; params?: Record<string, string | number> }[],
-): AppError {
+type FieldInput = { field: string; key: ValidationKey; in?: Part; params?: Record<string, string | number> };
+
+/**
+ * A 101003 raised by a service for fields the schema could not judge (a wrong current password, a
+ * wrong code). The service names the message key; the error handler words it for the caller.
+ */
+export function invalidFields(fields: readonly FieldInput[]): AppError;
+/** @deprecated the locale is the error handler's business: call `invalidFields(fields)`. */
+export function invalidFields(locale: Locale, fields: readonly FieldInput[]): AppError;
+export function invalidFields(first: Locale | readonly FieldInput[], second?: readonly FieldInput[]): AppError {
+  const fields = typeof first === 'string' ? (second ?? []) : first;
   return new AppError(101003, {
-    extra: {
-      fields: fields.map((f) => ({
-        in: f.in ?? 'body',
-        field: f.field,
-        key: f.key,
-        message: formatMessage(VALIDATION_MESSAGES[f.key][locale], f.params),
-      })),
-    },
+    fields: fields.map((f) => ({ in: f.in ?? 'body', field: f.field, key: f.key, params: f.params })),
   });
 }
