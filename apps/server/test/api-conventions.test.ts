@@ -184,6 +184,15 @@ describe('declared routes', () => {
     expect(Object.keys(doc.paths['/api/v1/client/setting/logo'].post.requestBody.content)).toEqual([
       'multipart/form-data',
     ]);
+    // Each operation names its permission key and the catalogue codes it may answer, by status.
+    const createZone = doc.paths['/api/v1/client/zone'].post;
+    expect(createZone['x-permission']).toBe('client.zones.write');
+    expect(createZone.responses['409']).toMatchObject({
+      description: expect.stringContaining('`201002` Zone Name Already Exists'),
+      'x-codes': expect.arrayContaining([201002]),
+    });
+    expect(createZone.responses['403']['x-codes']).toEqual([101008, 101018]);
+    expect(createZone.responses['401']['x-codes']).toEqual([101013, 101014]);
   });
 
   it('serves the API documentation page with its assets locally', async () => {

@@ -113,7 +113,7 @@ export const createAccount = defineRoute({
   method: 'POST',
   path: '/{auth}/account',
   access: tiers(TIERS, 'accounts.write'),
-  codes: [],
+  codes: [101012, 101017, 101020, 101025],
   summary:
     'Creates an account below the caller without a password and e-mails it a one-time link to create one (101020 when no mail server is set)',
   tags: ['accounts'],
@@ -135,7 +135,7 @@ export const updateAccount = defineRoute({
   method: 'PUT',
   path: '/{auth}/account',
   access: tiers(TIERS, 'accounts.write'),
-  codes: [],
+  codes: [101017],
   summary:
     'Edits an account the caller manages: name, e-mail, status (pause, lock and expired sign it out everywhere), log export limit',
   tags: ['accounts'],
@@ -148,7 +148,7 @@ export const deleteAccount = defineRoute({
   method: 'DELETE',
   path: '/{auth}/account',
   access: tiers(TIERS, 'accounts.write'),
-  codes: [],
+  codes: [205003],
   summary:
     'Deletes an account the caller manages; refused (205003, extra.reason) while it has sites, sub-accounts or other objects',
   tags: ['accounts'],
@@ -161,7 +161,7 @@ export const resendAccountEmail = defineRoute({
   method: 'POST',
   path: '/{auth}/account/resendEmail',
   access: tiers(TIERS, 'accounts.write'),
-  codes: [],
+  codes: [101012, 101020],
   summary: 'Sends an account the caller manages a new one-time link to create its password',
   tags: ['accounts'],
   request: { params: auth, body: accountId },

@@ -103,7 +103,7 @@ export const requestLogin = defineRoute({
   method: 'POST',
   path: '/{auth}/code',
   access: publicAccess,
-  codes: [],
+  codes: [101008, 101012, 101020],
   summary: 'Step 1 of login: account and password; answers the second factor needed, or the tokens',
   tags: ['auth'],
   request: { params: auth, body: z.object(credentials) },
@@ -115,7 +115,7 @@ export const login = defineRoute({
   method: 'POST',
   path: '/{auth}/login',
   access: publicAccess,
-  codes: [],
+  codes: [101008, 101012],
   summary: 'Step 2 of login: the code from the e-mail or the authenticator',
   tags: ['auth'],
   request: {
@@ -135,7 +135,7 @@ export const resendLoginCode = defineRoute({
   method: 'POST',
   path: '/{auth}/verify',
   access: publicAccess,
-  codes: [],
+  codes: [101008, 101012, 101020, 101029],
   summary: 'Mails a new code for a pending e-mail login (the ticket stays the same)',
   tags: ['auth'],
   request: { params: auth, body: z.object({ ...credentials, onePassKey: secretString }) },
@@ -147,7 +147,7 @@ export const logout = defineRoute({
   method: 'DELETE',
   path: '/{auth}',
   access: publicAccess,
-  codes: [],
+  codes: [101015],
   summary:
     "Logout: revokes the session (the refresh token and every access token of it). The refresh token is the body's, else the console's HttpOnly cookie (`u_refreshToken`, `c_`, `a_`), which the reply clears",
   tags: ['auth'],
@@ -163,7 +163,7 @@ export const refresh = defineRoute({
   method: 'PATCH',
   path: '/{auth}',
   access: publicAccess,
-  codes: [],
+  codes: [101016],
   summary:
     "Exchanges a refresh token for a new token set; the old refresh token is spent. Without one in the body, the console's HttpOnly cookie is used, and the new refresh token is then set in that cookie only (`refreshToken` is empty in the body)",
   tags: ['auth'],
@@ -179,7 +179,7 @@ export const changePassword = defineRoute({
   method: 'PATCH',
   path: '/{auth}/password',
   access: tiers(TIERS, 'account.self'),
-  codes: [],
+  codes: [101012],
   summary: "Changes the caller's password; every other session of the account is logged out",
   tags: ['auth'],
   request: {
@@ -223,7 +223,7 @@ export const updateSelf = defineRoute({
   method: 'PUT',
   path: '/{auth}/account/self',
   access: tiers(TIERS, 'account.self'),
-  codes: [],
+  codes: [101012, 101017],
   summary: "Edits the caller's name and e-mail; a new e-mail needs the current password",
   tags: ['auth'],
   request: {
@@ -238,7 +238,7 @@ export const totpPhase0 = defineRoute({
   method: 'POST',
   path: '/{auth}/login2fa/phase0',
   access: tiers(TIERS, 'account.self'),
-  codes: [],
+  codes: [101012],
   summary:
     'Second-factor setup, phase 0: confirm the password (and, while an authenticator is on, a current code from it); answers a ticket for phases 1 and 2',
   tags: ['auth'],
@@ -273,7 +273,7 @@ export const totpPhase2 = defineRoute({
   method: 'POST',
   path: '/{auth}/login2fa/phase2',
   access: tiers(TIERS, 'account.self'),
-  codes: [],
+  codes: [101012, 101020],
   summary: 'Phase 2: choose the second factor; for an authenticator, confirm a code from it',
   tags: ['auth'],
   request: {
@@ -295,7 +295,7 @@ export const checkRegisterToken = defineRoute({
   method: 'POST',
   path: '/token/check',
   access: publicAccess,
-  codes: [],
+  codes: [101013],
   summary: 'Checks the token of a create-password e-mail and names the account it is for',
   tags: ['auth'],
   request: { body: z.object({ token: secretString }) },
@@ -307,7 +307,7 @@ export const registerPassword = defineRoute({
   method: 'POST',
   path: '/register/password',
   access: publicAccess,
-  codes: [],
+  codes: [101013],
   summary: 'Sets the first password of a new account with the token from its e-mail (one use)',
   tags: ['auth'],
   request: {

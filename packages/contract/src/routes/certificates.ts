@@ -118,7 +118,7 @@ export const updateCertificate = defineRoute({
   method: 'PUT',
   path: `${base}/certificate`,
   access: tiers(['user'], 'user.certificates.write'),
-  codes: [],
+  codes: [301001],
   summary:
     'Renames a certificate or replaces its chain and key (both together); domains using it are checked against the new names',
   tags: ['certificates'],
@@ -157,7 +157,7 @@ export const assignCertificate = defineRoute({
   method: 'PATCH',
   path: `${base}/certificate/domains`,
   access: tiers(['user'], 'user.certificates.write'),
-  codes: [],
+  codes: [301001],
   summary:
     'Assigns a certificate to domains of the site (certificateID 0 removes it); 301001 when it does not cover a domain',
   tags: ['certificates'],

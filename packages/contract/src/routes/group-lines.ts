@@ -85,7 +85,7 @@ function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType
       method: 'POST',
       path,
       access: write,
-      codes: [],
+      codes: [203003, 401002],
       summary:
         `Places ${what} of the group's zone on a line, all or none (already placed ones stay); ` +
         `each must serve the group's port type; 203003 beyond ${GROUP_PLACEMENT_LIMIT} places in the group`,

@@ -66,7 +66,7 @@ export const createGroup = defineRoute({
   method: 'POST',
   path: '/client/zone/{zoneID}/group',
   access: tiers(['client'], 'client.zones.write'),
-  codes: [],
+  codes: [101025],
   summary: 'Creates a group in a zone',
   tags: ['zones'],
   request: {
@@ -86,7 +86,7 @@ export const updateGroup = defineRoute({
   method: 'PATCH',
   path: '/client/zone/{zoneID}/group',
   access: tiers(['client'], 'client.zones.write'),
-  codes: [],
+  codes: [101025],
   summary: 'Renames a group, or changes its memo or backup flag (its port type is fixed)',
   tags: ['zones'],
   request: {
@@ -101,7 +101,7 @@ export const deleteGroup = defineRoute({
   method: 'DELETE',
   path: '/client/zone/{zoneID}/group',
   access: tiers(['client'], 'client.zones.write'),
-  codes: [],
+  codes: [203001],
   summary: 'Deletes a group that no product uses (203001 otherwise); its node places go with it',
   tags: ['zones'],
   request: { params: zoneParams, body: z.object({ id: zId }) },

@@ -68,7 +68,7 @@ export const createLogo = defineRoute({
   method: 'POST',
   path: '/client/setting/logo',
   access: tiers(['client'], 'client.settings.write'),
-  codes: [],
+  codes: [101025],
   bodyType: 'multipart',
   summary: "Creates the operator's logo set from form data (101025 when it has one)",
   tags: ['logos'],

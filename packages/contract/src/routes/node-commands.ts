@@ -90,7 +90,7 @@ export const reportNodeCommandResult = defineRoute({
   method: 'POST',
   path: '/commands/{id}/result',
   access: nodeAccess,
-  codes: [],
+  codes: [101018],
   summary: "A node reports the outcome of one of its sent commands (101018 for another node's or a finished one)",
   tags: ['edge'],
   request: {

@@ -83,7 +83,7 @@ export const setNodeLogRotateTime = defineRoute({
   method: 'PUT',
   path: '/client/nodes/logRotateTime',
   access: tiers(['client'], 'client.nodes.write'),
-  codes: [],
+  codes: [202006],
   summary:
     'Sets the daily log rotation time (`HH:MM` UTC, null for none; 202006 for a time that is not one); it reaches the agents in their snapshot',
   tags: ['nodes'],
@@ -133,7 +133,7 @@ export const setNodePortType = defineRoute({
   method: 'PUT',
   path: '/client/nodes/portType',
   access: tiers(['client'], 'client.nodes.write'),
-  codes: [],
+  codes: [202005],
   summary:
     'Sets the port type of nodes (7 sites, 4 layer-4); 202005 when a node still sits in a group of the other port type',
   tags: ['nodes'],
@@ -206,7 +206,7 @@ export const removeZoneNode = defineRoute({
   method: 'DELETE',
   path: '/client/zone/{zoneID}/node',
   access: tiers(['client'], 'client.nodes.write'),
-  codes: [],
+  codes: [202003, 202004],
   summary:
     'Takes a node out of the zone: it becomes uninitialised again (its agent keeps its credentials); 202003 while it sits in a group',
   tags: ['nodes'],

@@ -67,7 +67,7 @@ export const upgradeNodes = defineRoute({
   method: 'POST',
   path: '/client/node/upgrade',
   access: tiers(['client'], 'client.nodes.write'),
-  codes: [],
+  codes: [202008],
   summary:
     'Queues an upgrade for initialised nodes (all or none): each agent fetches the latest release, checks it and restarts onto it; 202008 when there is no release to serve or a node runs a newer version',
   tags: ['nodes'],
@@ -93,7 +93,7 @@ export const getNodeRelease = defineRoute({
   method: 'GET',
   path: '/release',
   access: nodeAccess,
-  codes: [],
+  codes: [202008],
   summary: 'The manifest of the agent release the control plane serves (its own version); 202008 when it has none',
   tags: ['edge'],
   request: {},
@@ -106,7 +106,7 @@ export const getNodeReleaseFile = defineRoute({
   method: 'GET',
   path: '/release/file',
   access: nodeAccess,
-  codes: [],
+  codes: [101018],
   summary:
     'One file of the served release, as bytes (application/octet-stream); 101018 for a version or path the manifest does not list',
   tags: ['edge'],
@@ -121,7 +121,7 @@ export const reportNodeUpgradeProgress = defineRoute({
   method: 'POST',
   path: '/upgrade/progress',
   access: nodeAccess,
-  codes: [],
+  codes: [101018],
   summary: 'A node reports a stage of one of its running upgrade commands (101018 for any other command)',
   tags: ['edge'],
   request: {

@@ -85,7 +85,7 @@ export const registerNode = defineRoute({
   method: 'POST',
   path: '/register',
   access: publicAccess,
-  codes: [],
+  codes: [101013],
   summary: "Registers a node with the operator's join token; answers its id and secret (shown once)",
   tags: ['edge'],
   request: {

@@ -121,7 +121,7 @@ export const addCacheRules = defineRoute({
   method: 'POST',
   path: `${base}/caches`,
   access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+  codes: [101029],
   summary: 'Adds cache rules (all or none); 101029 beyond 100 rules per site',
   tags: ['cache'],
   request: {

@@ -190,7 +190,7 @@ export const addRateRules = defineRoute({
   method: 'POST',
   path: `${base}/rates`,
   access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [],
+  codes: [101029],
   summary: 'Adds rate limits (all or none); 101029 beyond 100 per site',
   tags: ['site settings'],
   request: {

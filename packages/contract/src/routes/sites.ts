@@ -94,7 +94,7 @@ export const createSite = defineRoute({
   method: 'POST',
   path: '/client/site',
   access: tiers(['client'], 'client.sites.write'),
-  codes: [],
+  codes: [204003],
   summary: 'Creates a site for a customer account on a product',
   tags: ['sites'],
   request: {
@@ -114,7 +114,7 @@ export const deleteSites = defineRoute({
   method: 'DELETE',
   path: '/client/site',
   access: tiers(['client'], 'client.sites.write'),
-  codes: [],
+  codes: [205004, 205005],
   summary: 'Deletes sites of the operator (all or none); a site that still has domains is refused (205005)',
   tags: ['sites'],
   request: { body: z.object({ ids: zIds(500) }) },
@@ -126,7 +126,7 @@ export const setSitesStatus = defineRoute({
   method: 'PATCH',
   path: '/client/site/status',
   access: tiers(['client'], 'client.sites.write'),
-  codes: [],
+  codes: [205002, 401002],
   summary:
     "Sets the status of sites (all or none); 205002 for 'limit' (traffic quotas set it) and for 'normal' on an expired site",
   tags: ['sites'],

@@ -41,7 +41,7 @@ export const listSubNodes = defineRoute({
   method: 'GET',
   path: '/client/zone/{zoneID}/node/{id}/subs',
   access: tiers(['client'], 'client.nodes.read'),
-  codes: [],
+  codes: [101025],
   summary: "The node's sub-nodes (extra addresses of the same machine), by address",
   tags: ['nodes'],
   request: { params: nodeParams },
@@ -53,7 +53,7 @@ export const createSubNodes = defineRoute({
   method: 'POST',
   path: '/client/zone/{zoneID}/node/{id}/subs',
   access: tiers(['client'], 'client.nodes.write'),
-  codes: [],
+  codes: [101025, 202002],
   summary: 'Adds sub-nodes to the node, one per address, all or none',
   tags: ['nodes'],
   request: {
@@ -68,7 +68,7 @@ export const deleteSubNodes = defineRoute({
   method: 'DELETE',
   path: '/client/zone/{zoneID}/node/{id}/subs',
   access: tiers(['client'], 'client.nodes.write'),
-  codes: [],
+  codes: [101025],
   summary: "Removes sub-nodes of the node, all or none (an id that is not one of the node's is 101018)",
   tags: ['nodes'],
   request: {
@@ -83,7 +83,7 @@ export const updateSubNodeIp = defineRoute({
   method: 'PUT',
   path: '/client/zone/{zoneID}/node/{id}/sub/ip',
   access: tiers(['client'], 'client.nodes.write'),
-  codes: [],
+  codes: [101025],
   summary: "Changes a sub-node's address (and memo when given)",
   tags: ['nodes'],
   request: {

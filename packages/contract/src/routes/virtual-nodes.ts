@@ -63,7 +63,7 @@ export const createVirtualNode = defineRoute({
   method: 'POST',
   path: '/client/zone/{zoneID}/virtualNode',
   access: tiers(['client'], 'client.virtualNodes.write'),
-  codes: [],
+  codes: [101025],
   summary: 'Creates a virtual node in a zone (101025 when the name is taken in the zone)',
   tags: ['zones'],
   request: {
@@ -78,7 +78,7 @@ export const updateVirtualNode = defineRoute({
   method: 'PUT',
   path: '/client/zone/{zoneID}/virtualNode',
   access: tiers(['client'], 'client.virtualNodes.write'),
-  codes: [],
+  codes: [101025],
   summary: 'Renames a virtual node or changes its memo (its port type is fixed)',
   tags: ['zones'],
   request: {
@@ -93,7 +93,7 @@ export const deleteVirtualNodes = defineRoute({
   method: 'DELETE',
   path: '/client/zone/{zoneID}/virtualNode',
   access: tiers(['client'], 'client.virtualNodes.write'),
-  codes: [],
+  codes: [206001],
   summary: 'Deletes virtual nodes with their records, all or none; one still on a line is refused (206001)',
   tags: ['zones'],
   request: { params: zoneParams, body: z.object({ ids }) },
@@ -129,7 +129,7 @@ export const addVirtualNodeNodeRecords = defineRoute({
   method: 'POST',
   path: '/client/zone/{zoneID}/virtualNode/{id}/record/node',
   access: tiers(['client'], 'client.virtualNodes.write'),
-  codes: [],
+  codes: [401002],
   summary:
     "Adds records naming initialised nodes of the operator (any zone), all or none; each must serve the virtual node's port type; already named ones stay",
   tags: ['zones'],
