@@ -104,6 +104,19 @@ test('a code sent by e-mail signs the operator in', async ({ page }) => {
   await expect(page).toHaveURL(/\/client\/dashboard$/);
   await expect(page.getByTestId('account-summary')).toContainText('ops@rampart.test');
 
-  await chooseSecondFactor(page, 'client', 'None');
+  // Turning it off takes the password and a code mailed for the change.
+  await page.goto('/client/userManagement/twoFactor');
+  await page.getByLabel('None').check();
+  await page.getByLabel('Current password').fill(E2E.password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // Without the code the server refuses the change and names the field.
+  await expect(page.getByText('This field is required')).toBeVisible();
+  const sent = mailCount('ops@rampart.test');
+  await page.getByRole('button', { name: 'E-mail me a code' }).click();
+  await expect(page.getByText('A code was sent to your e-mail address.', { exact: false })).toBeVisible();
+  const offCode = /second factor is (\d{6})/.exec(await nextMail('ops@rampart.test', sent))?.[1] ?? '';
+  expect(offCode).toMatch(/^\d{6}$/);
+  await page.getByLabel('Code from the e-mail').fill(offCode);
+  await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Update Success')).toBeVisible();
 });

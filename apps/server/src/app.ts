@@ -13,6 +13,7 @@ import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AnnouncementsRepository } from './modules/announcements/announcements.repository.js';
 import { bindAnnouncementRoutes } from './modules/announcements/announcements.routes.js';
 import { AnnouncementsService } from './modules/announcements/announcements.service.js';
+import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
 import { bindApiTokenRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
@@ -47,6 +48,7 @@ import { bindDomainProofRoutes } from './modules/domains/domain-proof.routes.js'
 import { DomainProofService } from './modules/domains/domain-proof.service.js';
 import { bindDomainRoutes } from './modules/domains/domains.routes.js';
 import { DomainsService, UserDomainsService } from './modules/domains/domains.service.js';
+import { GroupLinesRepository } from './modules/group-lines/group-lines.repository.js';
 import { bindGroupLineRoutes } from './modules/group-lines/group-lines.routes.js';
 import { GroupLinesService } from './modules/group-lines/group-lines.service.js';
 import { GroupsRepository } from './modules/groups/groups.repository.js';
@@ -69,6 +71,7 @@ import { NodeCommandsService } from './modules/nodes/node-commands.service.js';
 import { bindNodeOperationRoutes } from './modules/nodes/node-operations.routes.js';
 import { NodeSettingsService } from './modules/nodes/node-settings.service.js';
 import { createNodeAuthenticator } from './modules/nodes/node-signature.js';
+import { NodeUpgradeRepository } from './modules/nodes/node-upgrade.repository.js';
 import { bindNodeUpgradeRoutes } from './modules/nodes/node-upgrade.routes.js';
 import { NodeUpgradeService } from './modules/nodes/node-upgrade.service.js';
 import { NodesRepository } from './modules/nodes/nodes.repository.js';
@@ -81,26 +84,33 @@ import { PermissionResolver } from './modules/roles/permission-resolver.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
 import { bindRoleRoutes } from './modules/roles/roles.routes.js';
 import { RolesService } from './modules/roles/roles.service.js';
+import { edgeModulesOf } from './modules/site-modules/edge-modules.js';
 import { bindSiteModuleRoutes } from './modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from './modules/site-modules/site-modules.service.js';
+import { edgeStreamPorts } from './modules/site-ports/edge-stream-ports.js';
 import { bindSitePortRoutes } from './modules/site-ports/site-ports.routes.js';
 import { SitePortsService } from './modules/site-ports/site-ports.service.js';
+import { edgeSiteSettings } from './modules/site-settings/site-settings.edge.js';
 import { bindSiteSettingRoutes } from './modules/site-settings/site-settings.routes.js';
 import { SiteSettingsService } from './modules/site-settings/site-settings.service.js';
 import { SiteAccess } from './modules/sites/site-access.js';
 import { bindSiteCacheRoutes } from './modules/sites/site-cache.routes.js';
-import { SiteCacheService } from './modules/sites/site-cache.service.js';
+import { edgeCachePolicies, SiteCacheService } from './modules/sites/site-cache.service.js';
 import { SitesRepository } from './modules/sites/sites.repository.js';
 import { bindSiteRoutes } from './modules/sites/sites.routes.js';
 import { SitesService } from './modules/sites/sites.service.js';
 import { NodeCapacity } from './modules/snapshots/node-capacity.js';
+import { NodeCapacityRepository } from './modules/snapshots/node-capacity.repository.js';
+import { SnapshotRepository } from './modules/snapshots/snapshot.repository.js';
 import { SnapshotBuilder } from './modules/snapshots/snapshot-builder.js';
 import { SnapshotsService } from './modules/snapshots/snapshots.service.js';
+import { SubNodesRepository } from './modules/sub-nodes/sub-nodes.repository.js';
 import { bindSubNodeRoutes } from './modules/sub-nodes/sub-nodes.routes.js';
 import { SubNodesService } from './modules/sub-nodes/sub-nodes.service.js';
 import { SettingsRepository } from './modules/system/settings.repository.js';
 import { bindSystemRoutes } from './modules/system/system.routes.js';
 import { SystemService } from './modules/system/system.service.js';
+import { VirtualNodesRepository } from './modules/virtual-nodes/virtual-nodes.repository.js';
 import { bindVirtualNodeRoutes } from './modules/virtual-nodes/virtual-nodes.routes.js';
 import { VirtualNodesService } from './modules/virtual-nodes/virtual-nodes.service.js';
 import { bindOperatorNginxRoutes, OperatorNginxService } from './modules/zones/operator-nginx.service.js';
@@ -156,6 +166,11 @@ export interface AppOptions {
    * and the log says which: the tests' check that the contract's `codes` lists are complete.
    */
   readonly strictRouteCodes?: boolean;
+  /**
+   * Tests: every error reply is checked against the contract (the `extra` each code may carry,
+   * contract `error-extra.ts`); one that breaks it is logged and answered 101002, so the test fails.
+   */
+  readonly checkErrorReplies?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -184,10 +199,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const consoleDir = options.config.consoleDir;
-  installErrorHandling(app, (request, reply) =>
-    consoleDir && wantsConsolePage(request.method, request.url)
-      ? reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir)
-      : null,
+  installErrorHandling(
+    app,
+    (request, reply) =>
+      consoleDir && wantsConsolePage(request.method, request.url)
+        ? reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir)
+        : null,
+    { checkReplies: options.checkErrorReplies === true },
   );
 
   app.addHook('onSend', async (request, reply) => {
@@ -256,6 +274,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     productName,
     credentialGuard,
+    options.config.secret,
   );
   const createdRoots = await ensureRootAccounts(accountsRepo, options.config.initPassword);
 
@@ -272,8 +291,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Form data for the logo uploads; the largest slot bounds every file.
   await registerMultipart(app, Math.max(...Object.values(LOGO_IMAGE_MAX_BYTES)));
 
-  const audit = new AuditService(db, new AuditRepository(db));
-  const permissionResolver = new PermissionResolver(db);
+  const audit = new AuditService(new AuditRepository(db));
+  const rolesRepo = new RolesRepository(db);
+  const permissionResolver = new PermissionResolver(rolesRepo);
   const accountZonesRepo = new AccountZonesRepository(db);
   const binder = createBinder(
     app,
@@ -285,7 +305,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     {
       audit,
-      zoneScope: createZoneScopeCheck(db),
+      zoneScope: createZoneScopeCheck(accountZonesRepo, accountsRepo),
       transactions,
       codes: {
         // Test tooling: each answered code appended as `<routeId> <code>` (how the `codes` lists were filled).
@@ -294,20 +314,37 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
   );
-  bindAccountZoneRoutes(binder, new AccountZonesService(db));
+  bindAccountZoneRoutes(binder, new AccountZonesService(accountZonesRepo, accountsRepo, transactions));
   bindSystemRoutes(binder, system);
   const refreshCookie = new RefreshCookie(servedOverHttps(options.config.publicUrl));
   bindAuthRoutes(binder, login, tokens, account, refreshCookie);
-  bindRoleRoutes(binder, new RolesService(new RolesRepository(db)));
-  bindApiTokenRoutes(binder, new ApiTokensService(db, tokens, clock));
+  bindRoleRoutes(binder, new RolesService(rolesRepo));
+  bindApiTokenRoutes(
+    binder,
+    new ApiTokensService(new ApiTokensRepository(db), sessionsRepo, transactions, tokens, clock),
+  );
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
   const changes = new ConfigChanges();
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/`)) changes.bump();
   });
-  const capacity = new NodeCapacity(options.config.nodeDomainLimit);
+  const capacity = new NodeCapacity(options.config.nodeDomainLimit, new NodeCapacityRepository(db));
+  // What each feature puts into a node's data plane: its *.edge.ts projection.
+  const operatorNginx = new OperatorNginxService(db);
   const snapshots = new SnapshotsService(
-    new SnapshotBuilder(db, box, { domains: capacity.domainLimit }),
+    new SnapshotBuilder(
+      new SnapshotRepository(db),
+      {
+        streamPorts: (ownerId, nodeGroups, listenPorts, now) =>
+          edgeStreamPorts(db, ownerId, nodeGroups, listenPorts, now),
+        cachePolicies: (siteIds) => edgeCachePolicies(db, siteIds),
+        modules: (domainIds) => edgeModulesOf(db, domainIds),
+        siteSettings: (siteIds) => edgeSiteSettings(db, siteIds),
+        nginxTuning: (ownerId) => operatorNginx.tuning(ownerId),
+      },
+      box,
+      { domains: capacity.domainLimit },
+    ),
     changes,
     clock,
     (nodeId, problem) => app.log.warn({ nodeId, problem }, 'node snapshot incomplete'),
@@ -317,10 +354,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const monitorStatus = new MonitorStatusService(new MonitorStatusRepository(db));
   // Queued node commands wake the agents' command polls, as configuration changes wake snapshot polls.
   const commandsRepo = new NodeCommandsRepository(db);
-  const nodeCommands = new NodeCommandsService(db, commandsRepo, new ConfigChanges(), clock);
+  const nodeCommands = new NodeCommandsService(commandsRepo, nodesRepo, transactions, new ConfigChanges(), clock);
   app.addHook('preClose', async () => nodeCommands.close());
   const releases = new AgentReleases(options.config.agentReleaseDir, options.config.version);
-  const upgrades = new NodeUpgradeService(db, releases, nodeCommands, commandsRepo, clock);
+  const upgrades = new NodeUpgradeService(new NodeUpgradeRepository(db), releases, nodeCommands, commandsRepo, clock);
   bindNodeRoutes(
     binder,
     nodesService,
@@ -329,18 +366,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     (node, version) => upgrades.reported(node.nodeId, node.ownerId, version),
     (operatorId, nodeIds) => monitorStatus.statesOf(operatorId, nodeIds),
   );
-  bindNodeUpgradeRoutes(binder, nodesService, upgrades, releases);
+  bindNodeUpgradeRoutes(binder, upgrades, releases);
   const zonesRepo = new ZonesRepository(db);
-  const nodeSettings = new NodeSettingsService(db, nodesRepo, zonesRepo);
+  const nodeSettings = new NodeSettingsService(nodesRepo, zonesRepo, transactions);
   bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
-  bindSubNodeRoutes(binder, new SubNodesService(db), nodesService);
+  bindSubNodeRoutes(binder, new SubNodesService(new SubNodesRepository(db), nodesRepo, transactions));
   const zonesService = new ZonesService(db, zonesRepo, capacity);
   bindZoneRoutes(binder, zonesService, nodesService);
   bindZoneSettingRoutes(binder, new ZoneSettingsService(db, zonesService, clock), nodesService);
   bindOperatorNginxRoutes(binder, new OperatorNginxService(db), nodesService);
   bindGroupRoutes(binder, new GroupsService(new GroupsRepository(db), zonesRepo), nodesService);
   bindGroupLineRoutes(binder, new GroupLinesService(db, capacity), nodesService);
-  bindVirtualNodeRoutes(binder, new VirtualNodesService(db, zonesRepo, capacity), nodesService);
+  bindVirtualNodeRoutes(
+    binder,
+    new VirtualNodesService(
+      new VirtualNodesRepository(db),
+      zonesRepo,
+      new GroupLinesRepository(db),
+      capacity,
+      transactions,
+    ),
+  );
   const productsRepo = new ProductsRepository(db);
   bindProductRoutes(binder, new ProductsService(db, productsRepo, capacity), nodesService);
   const sitesRepo = new SitesRepository(db);
@@ -384,7 +430,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindSitePortRoutes(binder, new SitePortsService(db, siteAccess, options.config.allowPrivateOrigins));
   bindAccountRoutes(
     binder,
-    new AccountsService(db, accountsRepo, mailer, clock, productName),
+    new AccountsService(accountsRepo, sessionsRepo, ticketsRepo, transactions, mailer, clock, productName),
     (origin) => options.config.publicUrl ?? origin,
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(db, new AnnouncementsRepository(db)), nodesService);

@@ -1,6 +1,17 @@
-import { ALL_ROUTES, defineRoute, errorReplySchema, pageOf, pageQuery, publicAccess } from '@rampart/contract';
+import {
+  ALL_ROUTES,
+  dataOf,
+  defineRoute,
+  errorReplySchema,
+  pageOf,
+  pageQuery,
+  publicAccess,
+  VALIDATION_MESSAGES,
+} from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { AppError } from '../src/platform/errors/app-error.js';
+import { invalidFields } from '../src/platform/http/validation.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Routes declared only for this test, bound with the app's own binder, to prove the mechanism.
@@ -53,6 +64,17 @@ const broken = defineRoute({
   response: z.object({ data: z.number() }),
 });
 
+const refusal = defineRoute({
+  id: 'test.refusal',
+  method: 'POST',
+  path: '/test/refusal/{kind}',
+  access: publicAccess,
+  summary: 'refuses the call the way the path names, or says it is done',
+  tags: ['test'],
+  request: { params: z.object({ kind: z.enum(['done', 'field', 'goodExtra', 'badExtra', 'strayExtra']) }) },
+  response: dataOf(z.literal(true)),
+});
+
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
@@ -66,12 +88,69 @@ beforeAll(async () => {
       });
       binder.bind(leaky, async () => ({ data: { name: 'a', passwordHash: 'x' } }) as never);
       binder.bind(broken, async () => ({ data: 'not a number' }) as never);
+      binder.bind(refusal, async ({ params }) => {
+        switch (params.kind) {
+          case 'done':
+            return;
+          case 'field':
+            throw invalidFields([{ field: 'port', key: 'tooBig', params: { max: 65535 } }]);
+          case 'goodExtra':
+            throw new AppError(401003, { extra: { port: 80, portType: 'https' } });
+          case 'badExtra':
+            throw new AppError(401003, { extra: 'port 80 is a sentence' });
+          case 'strayExtra':
+            throw new AppError(201002, { extra: { reason: 'not a field of 201002' } });
+        }
+      });
     },
   });
 });
 afterAll(async () => t.close());
 
 describe('reply conventions', () => {
+  it('answers { data: true } for a handler of a true-only reply that returns nothing', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/test/refusal/done' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: true });
+  });
+
+  it("words a service's refused field in the caller's language at the HTTP edge", async () => {
+    const url = '/api/v1/test/refusal/field';
+    for (const [language, locale] of [
+      ['en-US', 'en_US'],
+      ['zh-CN', 'zh_CN'],
+      ['zh-TW', 'zh_TW'],
+    ] as const) {
+      const res = await t.app.inject({ method: 'POST', url, headers: { 'accept-language': language } });
+      expect(res.json()).toMatchObject({
+        code: 101003,
+        extra: {
+          fields: [
+            {
+              in: 'body',
+              field: 'port',
+              key: 'tooBig',
+              message: VALIDATION_MESSAGES.tooBig[locale].replace('{max}', '65535'),
+            },
+          ],
+        },
+      });
+      expect(res.json().extra.fields[0].message).toContain('65535');
+    }
+  });
+
+  it("sends an error's extra only in its code's shape (contract ERROR_EXTRA), checked under test", async () => {
+    const good = await t.app.inject({ method: 'POST', url: '/api/v1/test/refusal/goodExtra' });
+    expect(good.json()).toMatchObject({ code: 401003, extra: { port: 80, portType: 'https' } });
+    for (const kind of ['badExtra', 'strayExtra']) {
+      const bad = await t.app.inject({ method: 'POST', url: `/api/v1/test/refusal/${kind}` });
+      expect(bad.statusCode).toBe(500);
+      expect(bad.json().code).toBe(101002);
+      expect(bad.json()).not.toHaveProperty('extra');
+    }
+    expect(t.logs.some((l) => l.msg === 'error reply breaks its extra schema')).toBe(true);
+  });
+
   it('answers a valid call with { data, total } and applies paging defaults', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/test/echo/7', payload: { name: 'ab' } });
     expect(res.statusCode).toBe(200);

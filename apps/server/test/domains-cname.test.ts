@@ -348,7 +348,7 @@ describe('port map', () => {
     const https = await asAlice('PUT', `domain/${c.id}/scheme`, { scheme: 1, portMap: true }, oddSite);
     expect(https.statusCode).toBe(400);
     expect(https.json().code).toBe(401003);
-    expect(https.json().extra).toMatch(/^port 80 is /);
+    expect(https.json().extra).toEqual({ port: 80, portType: 'https' });
     // Over http only the http listeners are mapped, and the zone has none on 443.
     expect((await asAlice('PUT', `domain/${c.id}/scheme`, { scheme: 0, portMap: true }, oddSite)).statusCode).toBe(200);
     const edit = await asAlice('PUT', 'domain', { id: c.id, upstreams: up, scheme: 1 }, oddSite);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkErrorExtra, ERROR_EXTRA } from './error-extra.js';
 import {
   DEFAULT_ERROR_MESSAGE,
   ERROR_CATALOGUE,
@@ -242,5 +243,15 @@ describe('special messages', () => {
       zh_CN: '授权密钥无效',
       zh_TW: '授權金鑰無效',
     });
+  });
+});
+
+describe('ERROR_EXTRA', () => {
+  it('gives a schema only to catalogue codes, and refuses an extra for a code without one', () => {
+    for (const code of Object.keys(ERROR_EXTRA)) expect(Object.hasOwn(ERROR_CATALOGUE, code)).toBe(true);
+    expect(checkErrorExtra(201002, undefined)).toEqual({ ok: true });
+    expect(checkErrorExtra(201002, { reason: 'x' }).ok).toBe(false);
+    expect(checkErrorExtra(401003, { port: 80, portType: 'https' })).toEqual({ ok: true });
+    expect(checkErrorExtra(401003, 'port 80 is an https listen port').ok).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ export * from './edge/modules.js';
 export * from './edge/nginx-tuning.js';
 export * from './edge/stream-ports.js';
 export * from './enums.js';
+export * from './error-extra.js';
 export * from './errors.js';
 export * from './geo.js';
 export * from './http.js';

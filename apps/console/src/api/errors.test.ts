@@ -26,13 +26,13 @@ describe('describeApiError', () => {
     });
   });
 
-  it('names the port of a 401003 when extra says "port N is"', () => {
-    const err = replyError(401003, 'Illegal Port Mapping Settings', 'port 8443 is already used by another site');
+  it('names the port of a 401003 from extra.port', () => {
+    const err = replyError(401003, 'Illegal Port Mapping Settings', { port: 8443, portType: 'https' });
     expect(describeApiError(err, 'en_US')?.message).toBe('Illegal port mapping settings: port 8443 is not available');
   });
 
   it('falls back to the raw server message of a 401003 without a port', () => {
-    const err = replyError(401003, 'mapping refused', 'no detail');
+    const err = replyError(401003, 'mapping refused', 'port 8443 is a sentence, not a port');
     expect(describeApiError(err, 'en_US')?.message).toBe('mapping refused');
   });
 

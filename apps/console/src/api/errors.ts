@@ -1,7 +1,7 @@
 import {
   ACCOUNT_DELETE_REFUSAL_MESSAGES,
-  ACCOUNT_DELETE_REFUSALS,
   DEFAULT_ERROR_MESSAGE,
+  ERROR_EXTRA,
   errorMessage,
   type FieldError,
   fieldErrorSchema,
@@ -57,13 +57,13 @@ export function describeApiError(err: unknown, locale: Locale, options: Describe
     case 101025:
       return { message: codeText(options.duplicateCode, locale) ?? errorMessage(101025, locale) };
     case 401003: {
-      const port = typeof err.extra === 'string' ? /port\s+(\d+)\s+is/i.exec(err.extra)?.[1] : undefined;
-      if (port === undefined) return { message: err.serverMessage || errorMessage(401003, locale) };
-      return { message: formatMessage(PORT_MAPPING_MESSAGE[locale], { port }) };
+      const mapping = ERROR_EXTRA[401003].safeParse(err.extra);
+      if (!mapping.success) return { message: err.serverMessage || errorMessage(401003, locale) };
+      return { message: formatMessage(PORT_MAPPING_MESSAGE[locale], { port: mapping.data.port }) };
     }
     case 205003: {
       // An account delete refused: say what it still has (extra.reason, extra.count).
-      const refusal = accountRefusal.safeParse(err.extra);
+      const refusal = ERROR_EXTRA[205003].safeParse(err.extra);
       if (!refusal.success) return fallback();
       return {
         message: formatMessage(ACCOUNT_DELETE_REFUSAL_MESSAGES[refusal.data.reason][locale], {
@@ -86,8 +86,6 @@ export function describeApiError(err: unknown, locale: Locale, options: Describe
       return fallback();
   }
 }
-
-const accountRefusal = z.object({ reason: z.enum(ACCOUNT_DELETE_REFUSALS), count: z.number() });
 
 const parameterErrorExtra = z.object({ fields: z.array(fieldErrorSchema) });
 

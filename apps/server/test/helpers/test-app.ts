@@ -60,6 +60,7 @@ export async function createTestApp(
     ...(options.clock ? { clock: options.clock } : {}),
     database: db.database,
     logger: { level: 'info', stream },
+    checkErrorReplies: true,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
     strictRouteCodes: options.strictRouteCodes ?? STRICT_ROUTE_CODES,
   });

@@ -82,6 +82,8 @@ export const listAccounts = defineRoute({
   response: pageOf(managedAccountSchema),
 });
 
+export type ListAccountsQuery = z.output<typeof listAccounts.request.query>;
+
 export const listSubAccounts = defineRoute({
   id: 'auth.accounts.subs',
   method: 'GET',
@@ -108,6 +110,8 @@ export const createAccountBodySchema = z.object({
   zoneLimit: ZONE_LIMIT_SCHEMA.optional(),
 });
 
+export type CreateAccountIn = z.output<typeof createAccountBodySchema>;
+
 export const createAccount = defineRoute({
   id: 'auth.account.create',
   method: 'POST',
@@ -129,6 +133,8 @@ export const updateAccountBodySchema = accountId.extend({
   /** Only the admin, only for an operator (101003 on this field otherwise). */
   zoneLimit: ZONE_LIMIT_SCHEMA.optional(),
 });
+
+export type UpdateAccountIn = z.output<typeof updateAccountBodySchema>;
 
 export const updateAccount = defineRoute({
   id: 'auth.account.update',

@@ -240,13 +240,16 @@ export const totpPhase0 = defineRoute({
   access: tiers(TIERS, 'account.self'),
   codes: [101012],
   summary:
-    'Second-factor setup, phase 0: confirm the password (and, while an authenticator is on, a current code from it); answers a ticket for phases 1 and 2',
+    'Second-factor setup, phase 0: confirm the password and, while a second factor is on, a code of it (a current one from the authenticator, or the one `login2fa/phase0/code` mailed); answers a ticket for phases 1 and 2',
   tags: ['auth'],
   request: {
     params: auth,
     body: z.object({
       password: z.string().min(1).max(1024),
-      /** Required while the account's authenticator is on: a current code from it. */
+      /**
+       * Required while a second factor is on: a current code from the authenticator, or the code
+       * `login2fa/phase0/code` mailed while the e-mail second factor is on.
+       */
       code: z
         .string()
         .regex(/^\d{6}$/)
@@ -254,6 +257,19 @@ export const totpPhase0 = defineRoute({
     }),
   },
   response: dataOf(z.object({ onePassKey: z.string(), login2FAType: login2FATypeSchema })),
+});
+
+export const totpPhase0Code = defineRoute({
+  id: 'auth.login2fa.phase0.code',
+  method: 'POST',
+  path: '/{auth}/login2fa/phase0/code',
+  access: tiers(TIERS, 'account.self'),
+  codes: [101020, 101029],
+  summary:
+    "While the e-mail second factor is on: mails a code to the account's address for phase 0 (good once, for 10 minutes; a new one replaces the last; at most 5 mails per code's lifetime)",
+  tags: ['auth'],
+  request: { params: auth },
+  response: ok,
 });
 
 export const totpPhase1 = defineRoute({
@@ -316,6 +332,13 @@ export const registerPassword = defineRoute({
   response: ok,
 });
 
+/** Service inputs: the parsed bodies of the routes above. */
+export type UpdateSelfIn = z.output<typeof updateSelf.request.body>;
+export type ChangePasswordIn = z.output<typeof changePassword.request.body>;
+export type SetAccountPasswordIn = z.output<typeof setSubAccountPassword.request.body>;
+export type SetupPhase0In = z.output<typeof totpPhase0.request.body>;
+export type SetupPhase2In = z.output<typeof totpPhase2.request.body>;
+
 export const authRoutes = {
   requestLogin,
   login,
@@ -327,6 +350,7 @@ export const authRoutes = {
   getSelf,
   updateSelf,
   totpPhase0,
+  totpPhase0Code,
   totpPhase1,
   totpPhase2,
   checkRegisterToken,

@@ -84,6 +84,14 @@ export const getNodeCommands = defineRoute({
   response: dataOf(z.array(edgeCommandSchema).max(100)),
 });
 
+const nodeCommandResultBody = z.object({
+  ok: z.boolean(),
+  message: z.string().max(NODE_COMMAND_MESSAGE_MAX),
+  /** Per-URL outcomes of purgeUrls and preheat, in the order of the command's URLs. */
+  results: z.array(cacheUrlResultSchema).max(CACHE_TASK_URLS_MAX).optional(),
+});
+export type NodeCommandResultIn = z.output<typeof nodeCommandResultBody>;
+
 export const reportNodeCommandResult = defineRoute({
   id: 'edge.commandResult',
   api: 'edge',
@@ -95,12 +103,7 @@ export const reportNodeCommandResult = defineRoute({
   tags: ['edge'],
   request: {
     params: z.object({ id: zIdParam }),
-    body: z.object({
-      ok: z.boolean(),
-      message: z.string().max(NODE_COMMAND_MESSAGE_MAX),
-      /** Per-URL outcomes of purgeUrls and preheat, in the order of the command's URLs. */
-      results: z.array(cacheUrlResultSchema).max(CACHE_TASK_URLS_MAX).optional(),
-    }),
+    body: nodeCommandResultBody,
   },
   response: dataOf(z.literal(true)),
 });

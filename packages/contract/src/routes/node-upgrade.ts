@@ -115,6 +115,13 @@ export const getNodeReleaseFile = defineRoute({
   reply: 'raw',
 });
 
+const upgradeProgressBody = z.object({
+  commandId: zId,
+  stage: z.enum(AGENT_UPGRADE_STAGES),
+  message: z.string().max(NODE_COMMAND_MESSAGE_MAX),
+});
+export type NodeUpgradeProgressIn = z.output<typeof upgradeProgressBody>;
+
 export const reportNodeUpgradeProgress = defineRoute({
   id: 'edge.upgradeProgress',
   api: 'edge',
@@ -124,13 +131,7 @@ export const reportNodeUpgradeProgress = defineRoute({
   codes: [101018],
   summary: 'A node reports a stage of one of its running upgrade commands (101018 for any other command)',
   tags: ['edge'],
-  request: {
-    body: z.object({
-      commandId: zId,
-      stage: z.enum(AGENT_UPGRADE_STAGES),
-      message: z.string().max(NODE_COMMAND_MESSAGE_MAX),
-    }),
-  },
+  request: { body: upgradeProgressBody },
   response: ok,
 });
 

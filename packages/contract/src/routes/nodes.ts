@@ -79,6 +79,14 @@ export const nodeSystemSchema = z.strictObject({
 });
 export type NodeSystem = z.infer<typeof nodeSystemSchema>;
 
+const registerNodeBody = z.object({
+  joinToken: z.string().min(1).max(256),
+  hostname: hostLabel,
+  ips: z.array(ipLiteral).min(1).max(32),
+  version: agentVersion,
+});
+export type RegisterNodeIn = z.output<typeof registerNodeBody>;
+
 export const registerNode = defineRoute({
   id: 'edge.register',
   api: 'edge',
@@ -88,16 +96,20 @@ export const registerNode = defineRoute({
   codes: [101013],
   summary: "Registers a node with the operator's join token; answers its id and secret (shown once)",
   tags: ['edge'],
-  request: {
-    body: z.object({
-      joinToken: z.string().min(1).max(256),
-      hostname: hostLabel,
-      ips: z.array(ipLiteral).min(1).max(32),
-      version: agentVersion,
-    }),
-  },
+  request: { body: registerNodeBody },
   response: dataOf(z.object({ nodeId: z.number().int(), nodeSecret: z.string() })),
 });
+
+const nodeStatusBody = z.object({
+  version: agentVersion,
+  appliedVersion: z.string().max(128),
+  lastError: z.string().max(2000),
+  ips: z.array(ipLiteral).min(1).max(32).optional(),
+  system: nodeSystemSchema.optional(),
+  /** Ports the node could not listen on with the applied snapshot; absent (older agents) = none. */
+  failedPorts: z.array(nodeFailedPortSchema).max(NODE_FAILED_PORTS_MAX).optional(),
+});
+export type NodeStatusIn = z.output<typeof nodeStatusBody>;
 
 export const reportNodeStatus = defineRoute({
   id: 'edge.status',
@@ -109,17 +121,7 @@ export const reportNodeStatus = defineRoute({
   summary:
     'A node reports its agent version, the snapshot version it applied, its last error and the ports it could not listen on',
   tags: ['edge'],
-  request: {
-    body: z.object({
-      version: agentVersion,
-      appliedVersion: z.string().max(128),
-      lastError: z.string().max(2000),
-      ips: z.array(ipLiteral).min(1).max(32).optional(),
-      system: nodeSystemSchema.optional(),
-      /** Ports the node could not listen on with the applied snapshot; absent (older agents) = none. */
-      failedPorts: z.array(nodeFailedPortSchema).max(NODE_FAILED_PORTS_MAX).optional(),
-    }),
-  },
+  request: { body: nodeStatusBody },
   response: dataOf(z.literal(true)),
 });
 
@@ -237,6 +239,27 @@ export type InitializedNode = z.infer<typeof initializedNodeSchema>;
 /** A node counts as online while its agent reported within this many seconds. */
 export const NODE_ONLINE_WINDOW_SECONDS = 60;
 
+const initializedNodesQuery = pageQuery.extend({
+  zoneIDs: z
+    .union([zIdParam, z.array(zIdParam).max(100)])
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .optional(),
+  /** Searches the node name and its addresses. */
+  value: z.string().max(256).optional(),
+  portType: z.coerce.number().pipe(portTypeSchema).optional(),
+  /** The agent version exactly as reported. */
+  version: z.string().max(64).optional(),
+  status: nodeSwitchSchema.optional(),
+  upgradeStatuses: z
+    .union([nodeUpgradeStatusSchema, z.array(nodeUpgradeStatusSchema).max(NODE_UPGRADE_STATUSES.length)])
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .optional(),
+  subNodeType: subNodeTypeSchema.optional(),
+  dnsStatus: nodeDnsStatusSchema.optional(),
+});
+/** The filters and page of the initialised-node list. */
+export type InitializedNodesQuery = z.output<typeof initializedNodesQuery>;
+
 export const listInitializedNodes = defineRoute({
   id: 'client.nodes.initialized',
   method: 'GET',
@@ -245,26 +268,7 @@ export const listInitializedNodes = defineRoute({
   codes: [],
   summary: 'Nodes placed in zones, with the snapshot version each applied and its last error',
   tags: ['nodes'],
-  request: {
-    query: pageQuery.extend({
-      zoneIDs: z
-        .union([zIdParam, z.array(zIdParam).max(100)])
-        .transform((v) => (Array.isArray(v) ? v : [v]))
-        .optional(),
-      /** Searches the node name and its addresses. */
-      value: z.string().max(256).optional(),
-      portType: z.coerce.number().pipe(portTypeSchema).optional(),
-      /** The agent version exactly as reported. */
-      version: z.string().max(64).optional(),
-      status: nodeSwitchSchema.optional(),
-      upgradeStatuses: z
-        .union([nodeUpgradeStatusSchema, z.array(nodeUpgradeStatusSchema).max(NODE_UPGRADE_STATUSES.length)])
-        .transform((v) => (Array.isArray(v) ? v : [v]))
-        .optional(),
-      subNodeType: subNodeTypeSchema.optional(),
-      dnsStatus: nodeDnsStatusSchema.optional(),
-    }),
-  },
+  request: { query: initializedNodesQuery },
   response: pageOf(initializedNodeSchema),
 });
 

@@ -35,6 +35,8 @@ const roleBody = z.object({
   remark: z.string().max(256).default(''),
   permissions: permissionKeys,
 });
+/** A role as created or edited (the body of `roles.create` and `roles.update`). */
+export type RoleIn = z.output<typeof roleBody>;
 
 export const listRoles = defineRoute({
   id: 'roles.list',
@@ -149,6 +151,14 @@ export const listApiTokens = defineRoute({
   response: pageOf(apiTokenSchema),
 });
 
+const apiTokenBody = z.object({
+  name: zName,
+  lifetime: z.number().int().min(API_TOKEN_TTL_MIN_S).max(API_TOKEN_TTL_MAX_S),
+  permissions: permissionKeys.nullable().default(null),
+});
+/** An API token as created (the body of `apiTokens.create`). */
+export type ApiTokenIn = z.output<typeof apiTokenBody>;
+
 export const createApiToken = defineRoute({
   id: 'apiTokens.create',
   method: 'POST',
@@ -160,11 +170,7 @@ export const createApiToken = defineRoute({
   tags: ['apiTokens'],
   request: {
     params: auth,
-    body: z.object({
-      name: zName,
-      lifetime: z.number().int().min(API_TOKEN_TTL_MIN_S).max(API_TOKEN_TTL_MAX_S),
-      permissions: permissionKeys.nullable().default(null),
-    }),
+    body: apiTokenBody,
   },
   response: dataOf(apiTokenSchema.extend({ token: z.string() })),
 });

@@ -78,6 +78,9 @@ export const deleteSubNodes = defineRoute({
   response: dataOf(z.literal(true)),
 });
 
+const subNodeIpBody = z.object({ id: zId, ip: ipLiteral, memo: zText(256).optional() });
+export type SubNodeIpIn = z.output<typeof subNodeIpBody>;
+
 export const updateSubNodeIp = defineRoute({
   id: 'client.zone.node.sub.ip',
   method: 'PUT',
@@ -88,7 +91,7 @@ export const updateSubNodeIp = defineRoute({
   tags: ['nodes'],
   request: {
     params: nodeParams,
-    body: z.object({ id: zId, ip: ipLiteral, memo: zText(256).optional() }),
+    body: subNodeIpBody,
   },
   response: dataOf(subNodeSchema),
 });

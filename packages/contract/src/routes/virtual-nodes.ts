@@ -58,6 +58,11 @@ export const listVirtualNodes = defineRoute({
   response: pageOf(virtualNodeSchema),
 });
 
+const createVirtualNodeBody = z.object({ name: zName, portType: portTypeSchema, memo: zText(256).default('') });
+export type VirtualNodeCreateIn = z.output<typeof createVirtualNodeBody>;
+const updateVirtualNodeBody = z.object({ id: zId, name: zName, memo: zText(256).default('') });
+export type VirtualNodeUpdateIn = z.output<typeof updateVirtualNodeBody>;
+
 export const createVirtualNode = defineRoute({
   id: 'client.virtualNode.create',
   method: 'POST',
@@ -68,7 +73,7 @@ export const createVirtualNode = defineRoute({
   tags: ['zones'],
   request: {
     params: zoneParams,
-    body: z.object({ name: zName, portType: portTypeSchema, memo: zText(256).default('') }),
+    body: createVirtualNodeBody,
   },
   response: dataOf(virtualNodeSchema),
 });
@@ -83,7 +88,7 @@ export const updateVirtualNode = defineRoute({
   tags: ['zones'],
   request: {
     params: zoneParams,
-    body: z.object({ id: zId, name: zName, memo: zText(256).default('') }),
+    body: updateVirtualNodeBody,
   },
   response: dataOf(virtualNodeSchema),
 });

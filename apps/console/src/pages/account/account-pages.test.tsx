@@ -175,4 +175,43 @@ describe('twoFactor', () => {
     expect(api.sent('POST', '/user/login2fa/phase0')[0]?.body).toEqual({ password: 'my secret', code: '654321' });
     expect(api.sent('POST', '/user/login2fa/phase2')[0]?.body).toEqual({ onePassKey: 'ticket', login2FAType: 0 });
   });
+
+  it('turning e-mail codes off asks for a mailed code first and sends it with the password', async () => {
+    api.on('GET', '/user/account/self', ok(selfInfo('user', { login2FAType: 1 })));
+    api.on('POST', '/user/login2fa/phase0/code', ok(true));
+    api.on('POST', '/user/login2fa/phase0', ok({ onePassKey: 'ticket', login2FAType: 1 }));
+    api.on('POST', '/user/login2fa/phase2', ok({ login2FAType: 0 }));
+    renderAt('/user/userManagement/twoFactor');
+    fireEvent.click(await screen.findByLabelText('None'));
+    // The authenticator's field is not asked for; the mailed code's is.
+    expect(screen.queryByLabelText('Code from your authenticator app now')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'E-mail me a code' }));
+    expect(await screen.findByText('A code was sent to your e-mail address. It works for 10 minutes.')).toBeTruthy();
+    expect(api.sent('POST', '/user/login2fa/phase0/code')).toHaveLength(1);
+    expect(api.sent('POST', '/user/login2fa/phase0')).toHaveLength(0);
+    type('Current password', 'my secret');
+    type('Code from the e-mail', '246810');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Update Success')).toBeTruthy();
+    expect(api.sent('POST', '/user/login2fa/phase0')[0]?.body).toEqual({ password: 'my secret', code: '246810' });
+    expect(api.sent('POST', '/user/login2fa/phase2')[0]?.body).toEqual({ onePassKey: 'ticket', login2FAType: 0 });
+  });
+
+  it('a wrong mailed code is shown under its field and nothing is changed', async () => {
+    api.on('GET', '/user/account/self', ok(selfInfo('user', { login2FAType: 1 })));
+    api.on(
+      'POST',
+      '/user/login2fa/phase0',
+      fail(400, 101003, 'Parameter Error', {
+        fields: [{ in: 'body', field: 'code', key: 'wrongCode', message: 'Wrong code' }],
+      }),
+    );
+    renderAt('/user/userManagement/twoFactor');
+    fireEvent.click(await screen.findByLabelText('None'));
+    type('Current password', 'my secret');
+    type('Code from the e-mail', '111111');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Wrong code')).toBeTruthy();
+    expect(api.sent('POST', '/user/login2fa/phase2')).toHaveLength(0);
+  });
 });

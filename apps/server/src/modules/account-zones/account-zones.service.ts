@@ -1,20 +1,18 @@
 import type { AccountZones } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { requireManaged } from '../accounts/account-scope.js';
-import { AccountsRepository } from '../auth/accounts.repository.js';
-import { AccountZonesRepository } from './account-zones.repository.js';
+import type { AccountsRepository } from '../auth/accounts.repository.js';
+import type { AccountZonesRepository } from './account-zones.repository.js';
 
 /** `GET/PUT client/{clientId}/zones` (contract routes/account-zones.ts). */
 export class AccountZonesService {
-  private readonly repo: AccountZonesRepository;
-  private readonly accounts: AccountsRepository;
-
-  constructor(private readonly db: Db) {
-    this.repo = new AccountZonesRepository(db);
-    this.accounts = new AccountsRepository(db);
-  }
+  constructor(
+    private readonly repo: AccountZonesRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly transactions: Transactions,
+  ) {}
 
   /** A sub-account of the caller's tier (an operator's sub-account) that the caller manages. */
   private async target(caller: Caller, clientId: number) {
@@ -44,9 +42,7 @@ export class AccountZonesService {
     const refused = zoneIds.filter((id) => !owned.has(id) || (caller.zoneScope !== null && !caller.zoneScope.has(id)));
     if (refused.length > 0) throw new AppError(101018, { extra: { zoneIDs: refused } });
     const sorted = [...zoneIds].sort((a, b) => a - b);
-    await this.db.transaction(async (tx) => {
-      await new AccountZonesRepository(tx).replace(target.id, sorted);
-    });
+    await this.transactions.run(() => this.repo.replace(target.id, sorted));
     return this.present(target.id, sorted.length > 0);
   }
 }

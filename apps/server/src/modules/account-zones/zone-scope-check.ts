@@ -1,9 +1,8 @@
 import { scopeRefIds, zoneScopeRefsOf } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ZoneScopeCheck } from '../../platform/http/bind-route.js';
-import { AccountsRepository } from '../auth/accounts.repository.js';
-import { AccountZonesRepository } from './account-zones.repository.js';
+import type { AccountsRepository } from '../auth/accounts.repository.js';
+import type { AccountZonesRepository } from './account-zones.repository.js';
 
 /**
  * The binder's zone-scope check, from the contract's table of zone and node references: a zone id
@@ -11,9 +10,7 @@ import { AccountZonesRepository } from './account-zones.repository.js';
  * for another operator's zone, so a restricted sub-account cannot tell the two apart. Ids that are
  * no node of the operator at all are left to the handler (its own not-found answer).
  */
-export function createZoneScopeCheck(db: Db): ZoneScopeCheck {
-  const repo = new AccountZonesRepository(db);
-  const accounts = new AccountsRepository(db);
+export function createZoneScopeCheck(repo: AccountZonesRepository, accounts: AccountsRepository): ZoneScopeCheck {
   return async (route, caller, input) => {
     const scope = caller.zoneScope;
     if (scope === null) return;

@@ -1,11 +1,13 @@
 import { accountRoutes } from '@rampart/contract';
 import type { FastifyRequest } from 'fastify';
-import { type Binder, requireCaller } from '../../platform/http/bind-route.js';
+import type { Binder } from '../../platform/http/bind-route.js';
 import { requestLocale } from '../../platform/http/request-locale.js';
 import type { AccountsService } from './accounts.service.js';
 
 /**
- * Account management in the three consoles (`GET client/accounts` is also the site owner picker). `publicUrl` turns the request's origin into the address e-mailed links point at.
+ * Account management in the three consoles (`GET client/accounts` is also the site owner picker).
+ * `publicUrl` turns the request's origin into the address e-mailed links point at; the request's
+ * language is the language of the create-password mail.
  */
 export function bindAccountRoutes(
   binder: Binder,
@@ -14,26 +16,21 @@ export function bindAccountRoutes(
 ): void {
   const r = accountRoutes;
   const baseUrl = (request: FastifyRequest) => publicUrl(`${request.protocol}://${request.host}`);
-  binder.bind(r.listAccounts, async ({ query }, { caller }) => service.list(requireCaller(caller), query));
+  binder.bind(r.listAccounts, async ({ query }, { caller }) => service.list(caller, query));
   binder.bind(r.listSubAccounts, async ({ params, query }, { caller }) =>
-    service.subs(requireCaller(caller), params.userId, query.page, query.pageSize),
+    service.subs(caller, params.userId, query.page, query.pageSize),
   );
   binder.bind(r.createAccount, async ({ body }, { caller, request }) => ({
-    data: await service.create(requireCaller(caller), body, baseUrl(request), requestLocale(request)),
+    data: await service.create(caller, body, baseUrl(request), requestLocale(request)),
   }));
-  binder.bind(r.updateAccount, async ({ body }, { caller, request }) => ({
-    data: await service.update(requireCaller(caller), body, requestLocale(request)),
-  }));
+  binder.bind(r.updateAccount, async ({ body }, { caller }) => ({ data: await service.update(caller, body) }));
   binder.bind(r.deleteAccount, async ({ body }, { caller }) => {
-    await service.delete(requireCaller(caller), body.id);
-    return { data: true as const };
+    await service.delete(caller, body.id);
   });
   binder.bind(r.resendAccountEmail, async ({ body }, { caller, request }) => {
-    await service.resendEmail(requireCaller(caller), body.id, baseUrl(request), requestLocale(request));
-    return { data: true as const };
+    await service.resendEmail(caller, body.id, baseUrl(request), requestLocale(request));
   });
   binder.bind(r.resetAccountTwoFactor, async ({ body }, { caller }) => {
-    await service.resetTwoFactor(requireCaller(caller), body.id);
-    return { data: true as const };
+    await service.resetTwoFactor(caller, body.id);
   });
 }

@@ -1,71 +1,40 @@
 import {
   type AccountDeleteRefusal,
+  type CreateAccountIn,
+  type ListAccountsQuery,
   type Locale,
   MANAGED_TIERS,
   type ManagedAccount,
   type Tier,
+  type UpdateAccountIn,
 } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
-import type { Db } from '../../platform/db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { PASSWORD_TOKEN_TTL_MS } from '../auth/account.service.js';
-import { type AccountRow, AccountsRepository } from '../auth/accounts.repository.js';
+import type { AccountRow, AccountsRepository } from '../auth/accounts.repository.js';
 import { createPasswordLink, createPasswordMail } from '../auth/auth.mails.js';
 import { FailureThrottle, throttledError } from '../auth/login-throttle.js';
-import { SessionsRepository } from '../auth/sessions.repository.js';
-import { TicketsRepository } from '../auth/tickets.repository.js';
+import type { SessionsRepository } from '../auth/sessions.repository.js';
+import type { TicketsRepository } from '../auth/tickets.repository.js';
 import { parentForTier, requireManaged } from './account-scope.js';
-
-export function presentAccount(row: AccountRow, subCount: number, role: ManagedAccount['role'] = null): ManagedAccount {
-  return {
-    id: row.id,
-    auth: row.tier,
-    account: row.account,
-    name: row.name,
-    email: row.email,
-    status: row.status,
-    isRoot: row.isRoot,
-    hasPassword: row.passwordHash !== null,
-    login2FAType: row.login2FAType,
-    maxLogExportTimes: row.maxLogExportTimes,
-    zoneLimit: isOperator(row) ? row.zoneLimit : 0,
-    subCount,
-    role,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-/** An operator: the top account of the client tier (the zone limit is its own). */
-function isOperator(row: Pick<AccountRow, 'tier' | 'isRoot'>): boolean {
-  return row.tier === 'client' && row.isRoot;
-}
+import { isOperator, presentAccount } from './accounts.presenter.js';
 
 /** The zone limit is the admin's to set, and only an operator's (101003 on `zoneLimit` otherwise). */
-function checkZoneLimit(
-  caller: Caller,
-  target: Pick<AccountRow, 'tier' | 'isRoot'>,
-  zoneLimit: number | undefined,
-  locale: Locale,
-) {
+function checkZoneLimit(caller: Caller, target: Pick<AccountRow, 'tier' | 'isRoot'>, zoneLimit: number | undefined) {
   if (zoneLimit === undefined) return;
   if (caller.tier !== 'admin' || !isOperator(target)) {
-    throw invalidFields(locale, [{ field: 'zoneLimit', key: 'invalidValue' }]);
+    throw invalidFields([{ field: 'zoneLimit', key: 'invalidValue' }]);
   }
 }
 
-export interface ListQuery {
-  auth?: Tier | undefined;
-  sortBy: 'createdAt' | 'account' | 'name' | 'email' | 'status';
-  orderBy: 'asc' | 'desc';
-  name?: string | undefined;
-  page: number;
-  pageSize: number;
-}
+type ListQuery = Pick<ListAccountsQuery, 'sortBy' | 'orderBy' | 'name' | 'page' | 'pageSize'> &
+  Partial<Pick<ListAccountsQuery, 'auth'>>;
 
 /**
  * Create-password mails: 5 an hour to one address (a new account's and `{auth}/account/resendEmail`,
@@ -93,8 +62,10 @@ export class AccountsService {
   private readonly mailsPerSender: FailureThrottle;
 
   constructor(
-    private readonly db: Db,
     private readonly accounts: AccountsRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly tickets: TicketsRepository,
+    private readonly transactions: Transactions,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly productName: () => Promise<string>,
@@ -148,21 +119,9 @@ export class AccountsService {
    * Creates the account without a password and mails it a one-time create-password link. The
    * account and the link are written together; if the mail cannot be sent both are removed again.
    */
-  async create(
-    caller: Caller,
-    input: {
-      auth: Tier;
-      account: string;
-      name: string;
-      email: string;
-      maxLogExportTimes?: number | undefined;
-      zoneLimit?: number | undefined;
-    },
-    baseUrl: string,
-    locale: Locale,
-  ): Promise<ManagedAccount> {
+  async create(caller: Caller, input: CreateAccountIn, baseUrl: string, locale: Locale): Promise<ManagedAccount> {
     const parentId = await parentForTier(this.accounts, caller, input.auth);
-    checkZoneLimit(caller, { tier: input.auth, isRoot: input.auth !== caller.tier }, input.zoneLimit, locale);
+    checkZoneLimit(caller, { tier: input.auth, isRoot: input.auth !== caller.tier }, input.zoneLimit);
     if (!(await this.mailer.configured())) throw new AppError(101020);
     // Names and e-mails are unique per tier within the operator the account will belong to.
     const operatorId = await this.accounts.operatorIdFor(parentId);
@@ -172,8 +131,8 @@ export class AccountsService {
     const token = randomToken('cp_');
     let row: AccountRow;
     try {
-      row = await this.db.transaction(async (tx) => {
-        const created = await new AccountsRepository(tx).insert({
+      row = await this.transactions.run(async () => {
+        const created = await this.accounts.insert({
           tier: input.auth,
           parentId,
           operatorId,
@@ -185,7 +144,7 @@ export class AccountsService {
           ...(input.maxLogExportTimes === undefined ? {} : { maxLogExportTimes: input.maxLogExportTimes }),
           ...(input.zoneLimit === undefined ? {} : { zoneLimit: input.zoneLimit }),
         });
-        await new TicketsRepository(tx).insertPasswordToken({
+        await this.tickets.insertPasswordToken({
           tokenHash: sha256(token),
           accountId: created.id,
           purpose: 'create',
@@ -237,27 +196,16 @@ export class AccountsService {
     }
   }
 
-  async update(
-    caller: Caller,
-    input: {
-      id: number;
-      name: string;
-      email: string;
-      status?: AccountRow['status'] | undefined;
-      maxLogExportTimes?: number | undefined;
-      zoneLimit?: number | undefined;
-    },
-    locale: Locale,
-  ): Promise<ManagedAccount> {
+  async update(caller: Caller, input: UpdateAccountIn): Promise<ManagedAccount> {
     const target = await requireManaged(this.accounts, caller, input.id);
-    checkZoneLimit(caller, target, input.zoneLimit, locale);
+    checkZoneLimit(caller, target, input.zoneLimit);
     if (await this.accounts.emailTaken(target.tier, target.operatorId, input.email, target.id))
       throw new AppError(101017);
     const disabled = input.status !== undefined && input.status !== 'normal' && target.status !== input.status;
     const emailChanged = input.email.toLowerCase() !== target.email.toLowerCase();
     try {
-      const updated = await this.db.transaction(async (tx) => {
-        const row = await new AccountsRepository(tx).update(target.id, {
+      const updated = await this.transactions.run(async () => {
+        const row = await this.accounts.update(target.id, {
           name: input.name.trim(),
           email: input.email,
           ...(input.status === undefined ? {} : { status: input.status }),
@@ -266,9 +214,9 @@ export class AccountsService {
         });
         if (!row) throw new AppError(101018);
         // A paused, locked or expired account is signed out at once, not when its token runs out.
-        if (disabled) await new SessionsRepository(tx).revokeAccountSessions(target.id, `status-${input.status}`);
+        if (disabled) await this.sessions.revokeAccountSessions(target.id, `status-${input.status}`);
         // A link mailed to the old address must not work once the address changed.
-        if (emailChanged) await new TicketsRepository(tx).revokePasswordTokens(target.id);
+        if (emailChanged) await this.tickets.revokePasswordTokens(target.id);
         return row;
       });
       return presentAccount(
@@ -303,8 +251,7 @@ export class AccountsService {
     if (!(await this.mailer.configured())) throw new AppError(101020);
     this.countMail(caller, target.email, true);
     const token = randomToken('cp_');
-    const tickets = new TicketsRepository(this.db);
-    await tickets.insertPasswordToken({
+    await this.tickets.insertPasswordToken({
       tokenHash: sha256(token),
       accountId: target.id,
       purpose: 'create',
@@ -313,7 +260,7 @@ export class AccountsService {
     try {
       await this.mailCreateLink(target, token, baseUrl, locale);
     } catch (error) {
-      await tickets.usePasswordToken(sha256(token));
+      await this.tickets.usePasswordToken(sha256(token));
       throw error;
     }
   }
@@ -321,9 +268,9 @@ export class AccountsService {
   /** Turns the second factor off (a lost authenticator) and signs the account out everywhere. */
   async resetTwoFactor(caller: Caller, id: number): Promise<void> {
     const target = await requireManaged(this.accounts, caller, id);
-    await this.db.transaction(async (tx) => {
-      await new AccountsRepository(tx).update(target.id, { login2FAType: 0, totpSecret: null, totpLastStep: 0 });
-      await new SessionsRepository(tx).revokeAccountSessions(target.id, 'login2fa-reset-by-parent');
+    await this.transactions.run(async () => {
+      await this.accounts.update(target.id, { login2FAType: 0, totpSecret: null, totpLastStep: 0 });
+      await this.sessions.revokeAccountSessions(target.id, 'login2fa-reset-by-parent');
     });
   }
 }

@@ -1,11 +1,13 @@
 import type { auditQuery } from '@rampart/contract';
 import { and, asc, count, desc, eq, gte, ilike, inArray, lte, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { type AuditLogRow, auditLogs, auditRowChanges } from '../../platform/db/schema.js';
 
 export type NewAuditLog = typeof auditLogs.$inferInsert;
+export type AuditRowChangeRow = typeof auditRowChanges.$inferSelect;
 
 /** Audit rows: inserted, completed once, read by the accounts on their `visibleTo` list. Nothing else. */
 export class AuditRepository {
@@ -68,6 +70,21 @@ export class AuditRepository {
       sql`SELECT set_config('rampart.audit', 'on', true) AS on, txid_current() AS tx`,
     )) as unknown as { rows: { tx: number | string }[] };
     return Number(result.rows[0]?.tx);
+  }
+
+  /** The account and every account above it: who may read its records. */
+  async chainOf(accountId: number): Promise<number[]> {
+    const result = (await this.db.execute(sql`
+      ${accountChain(accountId)} SELECT id FROM chain
+    `)) as unknown as { rows: { id: number | string }[] };
+    return result.rows.map((row) => Number(row.id));
+  }
+
+  async accountName(accountId: number): Promise<string> {
+    const result = (await this.db.execute(sql`SELECT account FROM accounts WHERE id = ${accountId}`)) as unknown as {
+      rows: { account: string }[];
+    };
+    return result.rows[0]?.account ?? '';
   }
 }
 

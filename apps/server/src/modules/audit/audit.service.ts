@@ -1,17 +1,11 @@
-import type { AnyRoute, AuditRecord, auditQuery } from '@rampart/contract';
+import type { AnyRoute, auditQuery } from '@rampart/contract';
 import { errorStatus, isErrorCode } from '@rampart/contract';
-import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { accountChain } from '../../platform/db/account-chain.js';
-import type { Db } from '../../platform/db/database.js';
-import type { auditRowChanges } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { AuditHook, Caller } from '../../platform/http/bind-route.js';
-import type { AuditLogRow, AuditRepository } from './audit.repository.js';
-
-type AuditRowChangeRow = typeof auditRowChanges.$inferSelect;
-
+import { presentAuditRecord } from './audit.presenter.js';
+import type { AuditRepository, AuditRowChangeRow } from './audit.repository.js';
 import { redactBody } from './redact.js';
 
 /**
@@ -46,10 +40,7 @@ export function isAudited(route: AnyRoute): boolean {
  * and complete it after, so a process that dies in between leaves `pending`, never nothing.
  */
 export class AuditService implements AuditHook {
-  constructor(
-    private readonly db: Db,
-    private readonly repo: AuditRepository,
-  ) {}
+  constructor(private readonly repo: AuditRepository) {}
 
   audits(route: AnyRoute): boolean {
     return isAudited(route);
@@ -67,8 +58,8 @@ export class AuditService implements AuditHook {
     inTransaction = false,
   ) {
     const txId = inTransaction ? await this.repo.captureRowChanges() : null;
-    const chain = await this.chainOf(caller.accountId);
-    const real = caller.realAccountId ? await this.nameOf(caller.realAccountId) : null;
+    const chain = await this.repo.chainOf(caller.accountId);
+    const real = caller.realAccountId ? await this.repo.accountName(caller.realAccountId) : null;
     const { auth: _tier, ...target } = (input.params ?? {}) as Record<string, unknown>;
     const id = await this.repo.insert({
       accountId: caller.accountId,
@@ -101,50 +92,9 @@ export class AuditService implements AuditHook {
     const changes = await this.repo.rowChanges(rows.flatMap((row) => (row.txId === null ? [] : [row.txId])));
     const byTx = new Map<number, AuditRowChangeRow[]>();
     for (const change of changes) byTx.set(change.txId, [...(byTx.get(change.txId) ?? []), change]);
-    return { data: rows.map((row) => present(row, row.txId === null ? [] : (byTx.get(row.txId) ?? []))), total };
-  }
-
-  /** The account and every account above it: who may read its records. */
-  private async chainOf(accountId: number): Promise<number[]> {
-    const result = (await this.db.execute(sql`
-      ${accountChain(accountId)} SELECT id FROM chain
-    `)) as unknown as { rows: { id: number | string }[] };
-    return result.rows.map((row) => Number(row.id));
-  }
-
-  private async nameOf(accountId: number): Promise<string> {
-    const result = (await this.db.execute(sql`SELECT account FROM accounts WHERE id = ${accountId}`)) as unknown as {
-      rows: { account: string }[];
+    return {
+      data: rows.map((row) => presentAuditRecord(row, row.txId === null ? [] : (byTx.get(row.txId) ?? []))),
+      total,
     };
-    return result.rows[0]?.account ?? '';
   }
-}
-
-function present(row: AuditLogRow, changes: AuditRowChangeRow[]): AuditRecord {
-  return {
-    id: row.id,
-    accountID: row.accountId,
-    accountName: row.accountName,
-    tier: row.tier,
-    realAccountID: row.realAccountId,
-    realAccountName: row.realAccountName,
-    action: row.action,
-    method: row.method as AuditRecord['method'],
-    url: row.url,
-    target: row.target,
-    changes: row.changes ?? null,
-    rowChanges: changes.map((change) => ({
-      table: change.tableName,
-      op: change.op,
-      id: change.rowId,
-      before: change.before ?? null,
-      after: change.after ?? null,
-    })),
-    ip: row.ip,
-    reqID: row.reqId,
-    status: row.status,
-    code: row.code,
-    pending: row.pending,
-    createdAt: row.createdAt.toISOString(),
-  };
 }

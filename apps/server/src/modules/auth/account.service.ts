@@ -1,7 +1,18 @@
-import { LOGIN_2FA_TYPES, type Locale, type SelfInfo, type Tier, type TokenSet } from '@rampart/contract';
+import {
+  type ChangePasswordIn,
+  LOGIN_2FA_TYPES,
+  type Locale,
+  type SelfInfo,
+  type SetAccountPasswordIn,
+  type SetupPhase0In,
+  type SetupPhase2In,
+  type Tier,
+  type TokenSet,
+  type UpdateSelfIn,
+} from '@rampart/contract';
 import QRCode from 'qrcode';
 import type { Clock } from '../../platform/clock.js';
-import { randomToken, sha256 } from '../../platform/crypto/keys.js';
+import { deriveKey, hmac, randomDigits, randomToken, safeEqual, sha256 } from '../../platform/crypto/keys.js';
 import { hashPassword, isCommonPassword } from '../../platform/crypto/passwords.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { matchTotp, newTotpSecret, otpauthUri } from '../../platform/crypto/totp.js';
@@ -11,38 +22,24 @@ import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { requireManaged } from '../accounts/account-scope.js';
+import { presentSelf } from './account.presenter.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
-import { createPasswordLink, createPasswordMail } from './auth.mails.js';
+import { createPasswordLink, createPasswordMail, setupCodeMail } from './auth.mails.js';
 import type { CredentialGuard } from './credential-guard.js';
-import type { RequestMeta } from './login.service.js';
+import { type RequestMeta, TICKET_MAX_SENDS } from './login.service.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import type { TicketsRepository } from './tickets.repository.js';
 import type { TokenService } from './token.service.js';
 
 export const SETUP_TICKET_TTL_MS = 10 * 60 * 1000;
 export const PASSWORD_TOKEN_TTL_MS = 24 * 3600 * 1000;
-
-/** What the API shows of an account to itself: no hash, no seed. */
-export function presentSelf(row: AccountRow, permissions: ReadonlySet<string>, operator: string | null): SelfInfo {
-  return {
-    id: row.id,
-    auth: row.tier,
-    account: row.account,
-    email: row.email,
-    name: row.name,
-    status: row.status,
-    isRoot: row.isRoot,
-    dnsType: row.dnsType,
-    maxLogExportTimes: row.maxLogExportTimes,
-    login2FAType: row.login2FAType as SelfInfo['login2FAType'],
-    permissions: [...permissions].sort(),
-    operator,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
+/** How long a code mailed for phase 0 works. */
+export const SETUP_CODE_TTL_MS = 10 * 60 * 1000;
 
 /** The caller's own account: profile, password, second factor; and first passwords from e-mailed links. */
 export class AccountService {
+  private readonly codeKey: Buffer;
+
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly sessions: SessionsRepository,
@@ -53,10 +50,13 @@ export class AccountService {
     private readonly clock: Clock,
     private readonly productName: () => Promise<string>,
     private readonly guard: CredentialGuard,
-  ) {}
+    secret: string,
+  ) {
+    this.codeKey = deriveKey(secret, 'setup-code/v1');
+  }
 
-  private refuseCommon(password: string, locale: Locale): void {
-    if (isCommonPassword(password)) throw invalidFields(locale, [{ field: 'password', key: 'passwordTooCommon' }]);
+  private refuseCommon(password: string): void {
+    if (isCommonPassword(password)) throw invalidFields([{ field: 'password', key: 'passwordTooCommon' }]);
   }
 
   async self(caller: Caller): Promise<SelfInfo> {
@@ -67,11 +67,7 @@ export class AccountService {
     );
   }
 
-  async updateSelf(
-    caller: Caller,
-    input: { name: string; email: string; password?: string | undefined },
-    meta: RequestMeta,
-  ) {
+  async updateSelf(caller: Caller, input: UpdateSelfIn, meta: RequestMeta) {
     const row = caller.account;
     const emailChanged = input.email.toLowerCase() !== row.email.toLowerCase();
     if (emailChanged) {
@@ -90,23 +86,19 @@ export class AccountService {
   }
 
   /** Changes the caller's password, ends every session of the account and starts a new one for the caller. */
-  async changePassword(
-    caller: Caller,
-    input: { oldPassword: string; password: string },
-    meta: RequestMeta,
-  ): Promise<TokenSet> {
+  async changePassword(caller: Caller, input: ChangePasswordIn, meta: RequestMeta): Promise<TokenSet> {
     await this.guard.requirePassword(caller.account, input.oldPassword, 'oldPassword', meta);
-    this.refuseCommon(input.password, meta.locale);
+    this.refuseCommon(input.password);
     await this.accounts.update(caller.accountId, { passwordHash: await hashPassword(input.password) });
     await this.sessions.revokeAccountSessions(caller.accountId, 'password-changed');
     return this.tokens.startSession(caller.account, meta);
   }
 
   /** A parent sets the password of an account below it; that account is signed out everywhere. */
-  async setPasswordOf(caller: Caller, input: { id: number; password: string }, locale: Locale): Promise<void> {
+  async setPasswordOf(caller: Caller, input: SetAccountPasswordIn): Promise<void> {
     // Not found and not yours answer the same, so ids of other tenants cannot be probed.
     await requireManaged(this.accounts, caller, input.id);
-    this.refuseCommon(input.password, locale);
+    this.refuseCommon(input.password);
     await this.accounts.update(input.id, { passwordHash: await hashPassword(input.password) });
     await this.sessions.revokeAccountSessions(input.id, 'password-set-by-parent');
   }
@@ -114,19 +106,71 @@ export class AccountService {
   // --- second factor set-up: phase 0 (password) → 1 (new seed) → 2 (choice, confirmed) ---
 
   /**
-   * Phase 0: the password and, while an authenticator is on, a current code from it: a session
-   * and the password alone must not be enough to turn the factor off or move it elsewhere.
+   * Before phase 0, while the e-mail second factor is on: mails a code to the account's address.
+   * One live code per account; asking again mails a new one that replaces it, at most
+   * TICKET_MAX_SENDS times in the code's lifetime (then 101029).
    */
-  async setupPhase0(caller: Caller, input: { password: string; code?: string | undefined }, meta: RequestMeta) {
+  async sendSetupCode(caller: Caller, meta: RequestMeta): Promise<void> {
+    const row = caller.account;
+    // Nothing to confirm with a mailed code: the account's second factor is not e-mail.
+    if (row.login2FAType !== LOGIN_2FA_TYPES.email)
+      throw invalidFields([{ field: 'login2FAType', key: 'invalidValue' }]);
+    if (!row.email || !(await this.mailer.configured())) throw new AppError(101020);
+    const live = await this.tickets.findLiveTicketOf(row.id, 'setup-code', new Date(this.clock()));
+    if (live && live.sends >= TICKET_MAX_SENDS) throw new AppError(101029, { extra: { max: TICKET_MAX_SENDS } });
+    const keyHash = live?.keyHash ?? sha256(randomToken('sc_'));
+    const code = randomDigits(6);
+    const codeHash = hmac(this.codeKey, `${keyHash}:${code}`);
+    if (live) {
+      await this.tickets.updateTicket(keyHash, { codeHash, sends: live.sends + 1 });
+    } else {
+      await this.tickets.insertTicket({
+        keyHash,
+        purpose: 'setup-code',
+        accountId: row.id,
+        login2FAType: LOGIN_2FA_TYPES.email,
+        codeHash,
+        sends: 1,
+        expiresAt: new Date(this.clock() + SETUP_CODE_TTL_MS),
+      });
+    }
+    try {
+      await this.mailer.send(setupCodeMail(row.email, code, meta.locale, await this.productName()));
+    } catch (error) {
+      throw new AppError(101020, { cause: error });
+    }
+  }
+
+  /**
+   * Whether `code` is the live mailed phase-0 code of the account; a match spends it. Guessing is
+   * bounded by the per-account code throttle (the caller's `requireCode`): a count kept on the
+   * ticket would be rolled back with the refused call's transaction.
+   */
+  private async spendSetupCode(row: AccountRow, code: string): Promise<boolean> {
+    const ticket = await this.tickets.findLiveTicketOf(row.id, 'setup-code', new Date(this.clock()));
+    if (!ticket?.codeHash || !safeEqual(ticket.codeHash, hmac(this.codeKey, `${ticket.keyHash}:${code}`))) return false;
+    return this.tickets.consumeTicket(ticket.keyHash);
+  }
+
+  /**
+   * Phase 0: the password and, while a second factor is on, a code of it (a current one from the
+   * authenticator, or the one mailed by `sendSetupCode`): a session and the password alone must
+   * not be enough to turn the factor off or move it elsewhere.
+   */
+  async setupPhase0(caller: Caller, input: SetupPhase0In, meta: RequestMeta) {
     const row = caller.account;
     await this.guard.requirePassword(row, input.password, 'password', meta);
     if (row.login2FAType === LOGIN_2FA_TYPES.totp && row.totpSecret) {
       const secret = row.totpSecret;
-      if (!input.code) throw invalidFields(meta.locale, [{ field: 'code', key: 'required' }]);
-      await this.guard.requireCode(row, 'code', meta.locale, async () => {
+      if (!input.code) throw invalidFields([{ field: 'code', key: 'required' }]);
+      await this.guard.requireCode(row, 'code', async () => {
         const step = matchTotp(this.box.open(secret), input.code ?? '', this.clock());
         return step !== null && (await this.accounts.acceptTotpStep(row.id, step));
       });
+    } else if (row.login2FAType === LOGIN_2FA_TYPES.email) {
+      const code = input.code;
+      if (!code) throw invalidFields([{ field: 'code', key: 'required' }]);
+      await this.guard.requireCode(row, 'code', () => this.spendSetupCode(row, code));
     }
     const onePassKey = randomToken('sk_');
     await this.tickets.insertTicket({
@@ -154,23 +198,18 @@ export class AccountService {
     return { qrCode, qrCodeData };
   }
 
-  async setupPhase2(
-    caller: Caller,
-    input: { onePassKey: string; login2FAType: 0 | 1 | 3; code?: string | undefined },
-    locale: Locale,
-  ) {
+  async setupPhase2(caller: Caller, input: SetupPhase2In) {
     const ticket = await this.setupTicket(caller, input.onePassKey);
     let values: Partial<AccountRow>;
     if (input.login2FAType === LOGIN_2FA_TYPES.totp) {
       if (!ticket.pendingSecret) throw new AppError(101013);
-      if (!input.code) throw invalidFields(locale, [{ field: 'code', key: 'required' }]);
+      if (!input.code) throw invalidFields([{ field: 'code', key: 'required' }]);
       const pending = ticket.pendingSecret;
       const code = input.code;
       const matched: { step: number | null } = { step: null };
       await this.guard.requireCode(
         caller.account,
         'code',
-        locale,
         async () => {
           matched.step = matchTotp(this.box.open(pending), code, this.clock());
           return matched.step !== null;
@@ -219,10 +258,10 @@ export class AccountService {
     return { auth: row.tier, email: row.email, id: row.id, name: row.name };
   }
 
-  async registerPassword(token: string, password: string, locale: Locale): Promise<void> {
+  async registerPassword(token: string, password: string): Promise<void> {
     const found = await this.tickets.findLivePasswordToken(sha256(token), new Date(this.clock()));
     if (!found) throw new AppError(101013);
-    this.refuseCommon(password, locale);
+    this.refuseCommon(password);
     if (!(await this.tickets.usePasswordToken(found.tokenHash))) throw new AppError(101013);
     await this.accounts.update(found.accountId, { passwordHash: await hashPassword(password) });
     await this.sessions.revokeAccountSessions(found.accountId, 'password-created');

@@ -29,6 +29,25 @@ export function loginCodeMail(to: string, code: string, locale: Locale, product:
   return { to, ...texts[locale] };
 }
 
+/** The code that confirms a change of the e-mail second factor (phase 0 of the set-up). */
+export function setupCodeMail(to: string, code: string, locale: Locale, product: string): Mail {
+  const texts: Record<Locale, { subject: string; text: string }> = {
+    en_US: {
+      subject: `${product} code to change your second factor: ${code}`,
+      text: `Your ${product} code to change your second factor is ${code}. It expires in 10 minutes.\n\nIf you did not ask to change your second factor, change your password.`,
+    },
+    zh_CN: {
+      subject: `${product} 更改双重验证的验证码：${code}`,
+      text: `您用于更改 ${product} 双重验证的验证码是 ${code}，10 分钟内有效。\n\n如果这不是您本人的操作，请修改密码。`,
+    },
+    zh_TW: {
+      subject: `${product} 變更雙重驗證的驗證碼：${code}`,
+      text: `您用於變更 ${product} 雙重驗證的驗證碼是 ${code}，10 分鐘內有效。\n\n如果這不是您本人的操作，請變更密碼。`,
+    },
+  };
+  return { to, ...texts[locale] };
+}
+
 export function createPasswordMail(to: string, link: string, locale: Locale, product: string): Mail {
   const texts: Record<Locale, { subject: string; text: string }> = {
     en_US: {

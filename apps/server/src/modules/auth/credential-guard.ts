@@ -1,4 +1,4 @@
-import type { Locale, Tier } from '@rampart/contract';
+import type { Tier } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { verifyPassword } from '../../platform/crypto/passwords.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -80,13 +80,13 @@ export class CredentialGuard {
     row: AccountRow,
     password: string | undefined,
     field: string,
-    meta: { ip: string; locale: Locale },
+    meta: { ip: string },
   ): Promise<void> {
-    if (!password) throw invalidFields(meta.locale, [{ field, key: 'required' }]);
+    if (!password) throw invalidFields([{ field, key: 'required' }]);
     this.checkPasswordThrottles(row.tier, row.account, meta.ip);
     if (!(await verifyPassword(row.passwordHash, password)).ok) {
       this.passwordFailed(row.tier, row.account, meta.ip);
-      throw invalidFields(meta.locale, [{ field, key: 'wrongPassword' }]);
+      throw invalidFields([{ field, key: 'wrongPassword' }]);
     }
     this.passwordSucceeded(row.tier, row.account, meta.ip);
   }
@@ -98,7 +98,6 @@ export class CredentialGuard {
   async requireCode(
     row: AccountRow,
     field: string,
-    locale: Locale,
     matches: () => Promise<boolean>,
     onMiss?: () => Promise<void>,
   ): Promise<void> {
@@ -106,7 +105,7 @@ export class CredentialGuard {
     if (!(await matches())) {
       this.secondFactorFailed(row);
       await onMiss?.();
-      throw invalidFields(locale, [{ field, key: 'wrongCode' }]);
+      throw invalidFields([{ field, key: 'wrongCode' }]);
     }
     this.secondFactorSucceeded(row);
   }

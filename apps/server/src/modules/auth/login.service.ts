@@ -14,6 +14,7 @@ import type { TicketRow, TicketsRepository } from './tickets.repository.js';
 import type { SessionMeta, TokenService } from './token.service.js';
 
 export interface RequestMeta extends SessionMeta {
+  /** The language of the request: the language of the mails the call sends (sign-in codes, links). */
   readonly locale: Locale;
 }
 
@@ -142,7 +143,6 @@ export class LoginService {
     await this.guard.requireCode(
       row,
       'code',
-      meta.locale,
       () => this.codeMatches(row, ticket, input.code),
       async () => {
         const attempts = await this.tickets.countAttempt(ticket.keyHash);

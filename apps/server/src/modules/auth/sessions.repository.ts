@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { accounts, apiTokens, authSessions, refreshTokens } from '../../platform/db/schema.js';
 
@@ -71,5 +71,11 @@ export class SessionsRepository {
       .update(authSessions)
       .set({ revokedAt: sql`now()`, revokedReason: reason })
       .where(and(eq(authSessions.accountId, accountId), isNull(authSessions.revokedAt)));
+  }
+
+  /** Deletes sessions outright (an API token's: the token row goes with it by cascade). */
+  async deleteSessions(sessionIds: readonly string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    await this.db.delete(authSessions).where(inArray(authSessions.id, [...sessionIds]));
   }
 }

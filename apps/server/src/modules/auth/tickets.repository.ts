@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { authTickets, passwordTokens } from '../../platform/db/schema.js';
+import { authTickets, passwordTokens, type TicketPurpose } from '../../platform/db/schema.js';
 
 export type TicketRow = typeof authTickets.$inferSelect;
 
@@ -13,7 +13,7 @@ export class TicketsRepository {
   }
 
   /** A live (unconsumed, unexpired) ticket of the purpose. */
-  async findLiveTicket(keyHash: string, purpose: 'login' | 'setup', now: Date): Promise<TicketRow | undefined> {
+  async findLiveTicket(keyHash: string, purpose: TicketPurpose, now: Date): Promise<TicketRow | undefined> {
     const rows = await this.db
       .select()
       .from(authTickets)
@@ -25,6 +25,24 @@ export class TicketsRepository {
           gt(authTickets.expiresAt, now),
         ),
       );
+    return rows[0];
+  }
+
+  /** The newest live ticket of the purpose for the account (tickets the client never holds a key of). */
+  async findLiveTicketOf(accountId: number, purpose: TicketPurpose, now: Date): Promise<TicketRow | undefined> {
+    const rows = await this.db
+      .select()
+      .from(authTickets)
+      .where(
+        and(
+          eq(authTickets.accountId, accountId),
+          eq(authTickets.purpose, purpose),
+          isNull(authTickets.consumedAt),
+          gt(authTickets.expiresAt, now),
+        ),
+      )
+      .orderBy(desc(authTickets.expiresAt), desc(authTickets.createdAt))
+      .limit(1);
     return rows[0];
   }
 

@@ -39,8 +39,8 @@ export class CacheTasksService {
   /** Raises the cache epoch of each node (all or none) and queues the command that confirms it. */
   clearNodes(operatorId: number, zoneId: number, ids: number[]): Promise<NodeCommand[]> {
     return this.commands.queue(operatorId, ids, 'clearCache', zoneId, {
-      payload: async (tx, nodeId) => {
-        const [row] = await tx
+      payload: async (nodeId) => {
+        const [row] = await this.db
           .update(nodes)
           .set({ cacheEpoch: sql`${nodes.cacheEpoch} + 1` })
           .where(eq(nodes.id, nodeId))
@@ -54,7 +54,7 @@ export class CacheTasksService {
   purgeNodes(operatorId: number, zoneId: number, ids: number[], urls: string[]): Promise<NodeCommand[]> {
     return this.commands.queue(operatorId, ids, 'purgeUrls', zoneId, {
       payload: { urls },
-      task: (tx) => this.createTask(tx, { ownerId: operatorId, kind: 'purge', zoneId, siteId: null, urls }),
+      task: () => this.createTask(this.db, { ownerId: operatorId, kind: 'purge', zoneId, siteId: null, urls }),
     });
   }
 
@@ -103,7 +103,7 @@ export class CacheTasksService {
     } else {
       const queued = await this.commands.queue(site.ownerId, nodeIds, 'purgeUrls', undefined, {
         payload: { urls },
-        task: create,
+        task: () => create(this.db),
       });
       taskId = await this.taskOf(queued[0]?.id ?? 0);
     }
@@ -134,7 +134,7 @@ export class CacheTasksService {
       zoneId,
       {
         payload: { urls },
-        task: (tx) => this.createTask(tx, { ownerId: operatorId, kind: 'preheat', zoneId, siteId: null, urls }),
+        task: () => this.createTask(this.db, { ownerId: operatorId, kind: 'preheat', zoneId, siteId: null, urls }),
       },
     );
     const taskId = await this.taskOf(queued[0]?.id ?? 0);

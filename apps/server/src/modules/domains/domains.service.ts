@@ -96,17 +96,13 @@ export function cnameQueryName(row: Pick<DomainRow, 'name' | 'cnameLabel'>): str
 /**
  * With the port map on, a client on a listener of the scheme's protocol reaches the origin on its
  * own port. The well-known port of the other protocol cannot be right there (TLS to port 80, plain
- * HTTP to 443): 401003 naming the first such port, 'port N is ...' for the console.
+ * HTTP to 443): 401003 naming the first such port and its listener type (`extra.port`, `extra.portType`).
  */
 function checkPortMap(scheme: 0 | 1, ports: { port: number; portType: 'http' | 'https' }[]) {
   const mapped = scheme === 1 ? 'https' : 'http';
   const wrong = scheme === 1 ? 80 : 443;
   const bad = ports.find((p) => p.portType === mapped && p.port === wrong);
-  if (bad) {
-    throw new AppError(401003, {
-      extra: `port ${bad.port} is an ${mapped} listen port of the site's zones, but the well-known ${scheme === 1 ? 'HTTP' : 'HTTPS'} port; the origin cannot be reached over ${mapped} on it`,
-    });
-  }
+  if (bad) throw new AppError(401003, { extra: { port: bad.port, portType: bad.portType } });
 }
 
 export function presentDomain(

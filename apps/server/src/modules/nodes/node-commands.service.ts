@@ -1,51 +1,22 @@
 import {
-  type CacheUrlResult,
   type EdgeCommand,
   NODE_COMMAND_EXPIRY_SECONDS,
   type NodeCommand,
+  type NodeCommandResultIn,
   type NodeCommandType,
 } from '@rampart/contract';
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { type NodeCommandRow, NodeCommandsRepository } from './node-commands.repository.js';
-import { NodesRepository } from './nodes.repository.js';
+import { presentEdgeCommand, presentNodeCommand } from './node-commands.presenter.js';
+import type { NodeCommandRow, NodeCommandsRepository } from './node-commands.repository.js';
+import type { NodesRepository } from './nodes.repository.js';
 
 /** A waiting poll looks at the table this often, for commands queued by another control-plane process. */
 const RECHECK_MS = 5000;
 /** Most commands handed to a node in one answer. */
 const TAKE_LIMIT = 100;
-
-export function presentNodeCommand(row: NodeCommandRow): NodeCommand {
-  return {
-    id: row.id,
-    nodeId: row.nodeId,
-    type: row.type,
-    status: row.status,
-    message: row.message,
-    createdAt: row.createdAt.toISOString(),
-    sentAt: row.sentAt?.toISOString() ?? null,
-    finishedAt: row.finishedAt?.toISOString() ?? null,
-    results: row.results,
-  };
-}
-
-/** The command as the agent receives it: each type's payload, as the queuing call stored it. */
-function presentEdgeCommand(row: NodeCommandRow): EdgeCommand {
-  const { id, type, payload } = row;
-  switch (type) {
-    case 'upgrade':
-      return { id, type, payload: { version: String(payload.version) } };
-    case 'clearCache':
-      return { id, type, payload: { epoch: Number(payload.epoch) } };
-    case 'purgeUrls':
-    case 'preheat':
-      return { id, type, payload: { urls: (payload.urls as string[]) ?? [] } };
-    default:
-      return { id, type, payload: {} };
-  }
-}
 
 /** Told about commands that ended (answered or expired), e.g. to end an upgrade. */
 export type CommandsFinished = (rows: NodeCommandRow[]) => Promise<void>;
@@ -61,8 +32,9 @@ export class NodeCommandsService {
   private finished: CommandsFinished = async () => {};
 
   constructor(
-    private readonly db: Db,
     private readonly commands: NodeCommandsRepository,
+    private readonly nodes: NodesRepository,
+    private readonly transactions: Transactions,
     private readonly queued: ConfigChanges,
     private readonly clock: Clock,
   ) {}
@@ -93,22 +65,22 @@ export class NodeCommandsService {
     zoneId?: number,
     options: {
       /** The same payload for every node, or one per node id. */
-      payload?: Record<string, unknown> | ((tx: Db, nodeId: number) => Promise<Record<string, unknown>>);
+      payload?: Record<string, unknown> | ((nodeId: number) => Promise<Record<string, unknown>>);
       /** Runs once the nodes are checked, before the commands are inserted: creates their task (its id). */
-      task?: (tx: Db) => Promise<number>;
-      within?: (tx: Db, rows: NodeCommandRow[]) => Promise<void>;
+      task?: () => Promise<number>;
+      within?: (rows: NodeCommandRow[]) => Promise<void>;
     } = {},
   ): Promise<NodeCommand[]> {
     const unique = [...new Set(ids)];
     const now = this.clock();
-    const rows = await this.db.transaction(async (tx) => {
-      const found = await new NodesRepository(tx).placedNodes(operatorId, unique, zoneId);
+    const rows = await this.transactions.run(async () => {
+      const found = await this.nodes.placedNodes(operatorId, unique, zoneId);
       if (found.length !== unique.length) {
         throw new AppError(101018, {
           extra: { reason: 'not every node is an initialised node of yours in this zone' },
         });
       }
-      const taskId = options.task ? await options.task(tx) : null;
+      const taskId = options.task ? await options.task() : null;
       const payloadOf = options.payload;
       const values = [];
       for (const nodeId of unique) {
@@ -116,14 +88,14 @@ export class NodeCommandsService {
           ownerId: operatorId,
           nodeId,
           type,
-          payload: typeof payloadOf === 'function' ? await payloadOf(tx, nodeId) : (payloadOf ?? {}),
+          payload: typeof payloadOf === 'function' ? await payloadOf(nodeId) : (payloadOf ?? {}),
           taskId,
           createdAt: new Date(now),
           expiresAt: this.deadline(now),
         });
       }
-      const inserted = await new NodeCommandsRepository(tx).insertMany(values);
-      await options.within?.(tx, inserted);
+      const inserted = await this.commands.insertMany(values);
+      await options.within?.(inserted);
       return inserted;
     });
     this.queued.bump();
@@ -147,11 +119,7 @@ export class NodeCommandsService {
   }
 
   /** Records a node's result for one of its sent commands; anything else is 101018. */
-  async report(
-    nodeId: number,
-    id: number,
-    result: { ok: boolean; message: string; results?: CacheUrlResult[] | undefined },
-  ): Promise<void> {
+  async report(nodeId: number, id: number, result: NodeCommandResultIn): Promise<void> {
     const now = new Date(this.clock());
     await this.expire(nodeId, now);
     const done = await this.commands.finish(

@@ -1,5 +1,5 @@
 import { nodeCommandRoutes, nodeOperationRoutes as ops } from '@rampart/contract';
-import { type Binder, type Caller, requireCaller } from '../../platform/http/bind-route.js';
+import type { Binder } from '../../platform/http/bind-route.js';
 import type { SnapshotsService } from '../snapshots/snapshots.service.js';
 import type { NodeCommandsService } from './node-commands.service.js';
 import type { NodeSettingsService } from './node-settings.service.js';
@@ -13,11 +13,7 @@ export function bindNodeOperationRoutes(
   settings: NodeSettingsService,
   snapshots: SnapshotsService,
 ): void {
-  const operator = (caller: Caller | null) => nodes.operatorOf(requireCaller(caller).accountId);
-  const done = { data: true as const };
-
   binder.bind(nodeCommandRoutes.getNodeCommands, async ({ query }, { node, reply }) => {
-    if (!node) throw new Error('node route without a node');
     // As the snapshot poll: a node that hangs up ends its wait at once.
     const hangUp = new AbortController();
     const onClose = () => hangUp.abort();
@@ -29,64 +25,55 @@ export function bindNodeOperationRoutes(
     }
   });
   binder.bind(nodeCommandRoutes.reportNodeCommandResult, async ({ params, body }, { node }) => {
-    if (!node) throw new Error('node route without a node');
     await commands.report(node.nodeId, params.id, body);
-    return done;
   });
 
   binder.bind(ops.rebootZoneNodes, async ({ params, body }, { caller }) => ({
-    data: await commands.queue(await operator(caller), body.ids, 'reboot', params.zoneID),
+    data: await commands.queue(caller.operatorId, body.ids, 'reboot', params.zoneID),
   }));
   binder.bind(ops.resetZoneNodes, async ({ params, body }, { caller }) => ({
-    data: await commands.queue(await operator(caller), body.ids, 'reset', params.zoneID),
+    data: await commands.queue(caller.operatorId, body.ids, 'reset', params.zoneID),
   }));
   binder.bind(ops.rotateNodeLogs, async ({ body }, { caller }) => ({
-    data: await commands.queue(await operator(caller), body.ids, 'logRotate'),
+    data: await commands.queue(caller.operatorId, body.ids, 'logRotate'),
   }));
   binder.bind(ops.listNodeCommands, async ({ params, query }, { caller }) => {
-    const operatorId = await operator(caller);
-    await settings.node(operatorId, params.zoneID, params.id);
-    return commands.list(operatorId, params.id, query.page, query.pageSize);
+    await settings.node(caller.operatorId, params.zoneID, params.id);
+    return commands.list(caller.operatorId, params.id, query.page, query.pageSize);
   });
 
   binder.bind(ops.setNodeLogRotateTime, async ({ body }, { caller }) => {
-    await settings.setLogRotateTime(await operator(caller), body.ids, body.time);
-    return done;
+    await settings.setLogRotateTime(caller.operatorId, body.ids, body.time);
   });
   binder.bind(ops.setNodeStatus, async ({ body }, { caller }) => {
-    await settings.setStatus(await operator(caller), body.ids, body.status);
-    return done;
+    await settings.setStatus(caller.operatorId, body.ids, body.status);
   });
   binder.bind(ops.setNodeMemo, async ({ body }, { caller }) => {
-    await settings.setMemo(await operator(caller), body.ids, body.memo);
-    return done;
+    await settings.setMemo(caller.operatorId, body.ids, body.memo);
   });
   binder.bind(ops.setNodeMonitor, async ({ body }, { caller }) => {
-    await settings.setMonitor(await operator(caller), body.ids, body.monitor);
-    return done;
+    await settings.setMonitor(caller.operatorId, body.ids, body.monitor);
   });
   binder.bind(ops.setNodePortType, async ({ body }, { caller }) => {
-    await settings.setPortType(await operator(caller), body.ids, body.portType);
-    return done;
+    await settings.setPortType(caller.operatorId, body.ids, body.portType);
   });
   binder.bind(ops.getNodeSystem, async ({ params }, { caller }) => ({
-    data: await settings.system(await operator(caller), params.zoneID, params.id),
+    data: await settings.system(caller.operatorId, params.zoneID, params.id),
   }));
 
   binder.bind(ops.listZoneNodes, async ({ params, query }, { caller }) => {
-    const operatorId = await operator(caller);
-    await settings.zone(operatorId, params.zoneID);
-    return nodes.listInitialized(operatorId, { ...query, zoneIDs: [params.zoneID] }, (id) => snapshots.state(id));
+    await settings.zone(caller.operatorId, params.zoneID);
+    return nodes.listInitialized(caller.operatorId, { ...query, zoneIDs: [params.zoneID] }, (id) =>
+      snapshots.state(id),
+    );
   });
   binder.bind(ops.metaZoneNodes, async ({ params }, { caller }) => ({
-    data: await settings.metaInZone(await operator(caller), params.zoneID),
+    data: await settings.metaInZone(caller.operatorId, params.zoneID),
   }));
   binder.bind(ops.renameZoneNode, async ({ params, body }, { caller }) => {
-    await settings.rename(await operator(caller), params.zoneID, body.id, body.name);
-    return done;
+    await settings.rename(caller.operatorId, params.zoneID, body.id, body.name);
   });
   binder.bind(ops.removeZoneNode, async ({ params, body }, { caller }) => {
-    await settings.remove(await operator(caller), params.zoneID, body.id);
-    return done;
+    await settings.remove(caller.operatorId, params.zoneID, body.id);
   });
 }

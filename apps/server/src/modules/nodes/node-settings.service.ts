@@ -1,8 +1,8 @@
 import { dailyTimeSchema, type NodeSwitch, type NodeSystem } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ZonesRepository } from '../zones/zones.repository.js';
-import { type NodeRow, NodesRepository } from './nodes.repository.js';
+import type { NodeRow, NodesRepository } from './nodes.repository.js';
 
 type Settings = Parameters<NodesRepository['updatePlaced']>[2];
 
@@ -12,15 +12,15 @@ type Settings = Parameters<NodesRepository['updatePlaced']>[2];
  */
 export class NodeSettingsService {
   constructor(
-    private readonly db: Db,
     private readonly nodes: NodesRepository,
     private readonly zones: ZonesRepository,
+    private readonly transactions: Transactions,
   ) {}
 
   private async update(operatorId: number, ids: number[], values: Settings, zoneId?: number): Promise<void> {
     const unique = [...new Set(ids)];
-    await this.db.transaction(async (tx) => {
-      if ((await new NodesRepository(tx).updatePlaced(operatorId, unique, values, zoneId)) !== unique.length) {
+    await this.transactions.run(async () => {
+      if ((await this.nodes.updatePlaced(operatorId, unique, values, zoneId)) !== unique.length) {
         throw new AppError(101018, { extra: { reason: 'not every node is an initialised node of yours' } });
       }
     });
@@ -47,15 +47,14 @@ export class NodeSettingsService {
   /** 202005 when a node sits in a group of the other port type: take it out of that group first. */
   async setPortType(operatorId: number, ids: number[], portType: 7 | 4): Promise<void> {
     const unique = [...new Set(ids)];
-    await this.db.transaction(async (tx) => {
-      const repo = new NodesRepository(tx);
-      const found = await repo.placedNodes(operatorId, unique);
+    await this.transactions.run(async () => {
+      const found = await this.nodes.placedNodes(operatorId, unique);
       if (found.length !== unique.length) {
         throw new AppError(101018, { extra: { reason: 'not every node is an initialised node of yours' } });
       }
       const conflicting = found.filter((n) => n.groupPortTypes.some((t) => t !== portType)).map((n) => n.id);
       if (conflicting.length > 0) throw new AppError(202005, { extra: { nodeIDs: conflicting.sort((a, b) => a - b) } });
-      await repo.updatePlaced(operatorId, unique, { portType });
+      await this.nodes.updatePlaced(operatorId, unique, { portType });
     });
   }
 
@@ -90,13 +89,12 @@ export class NodeSettingsService {
    * and no virtual node's record names it (202004: the records belong to the zone's virtual nodes).
    */
   async remove(operatorId: number, zoneId: number, id: number): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const repo = new NodesRepository(tx);
-      const [found] = await repo.placedNodes(operatorId, [id], zoneId);
+    await this.transactions.run(async () => {
+      const [found] = await this.nodes.placedNodes(operatorId, [id], zoneId);
       if (!found) throw new AppError(101018);
       if (found.groupPortTypes.length > 0) throw new AppError(202003, { extra: { nodeIDs: [id] } });
       if (found.inVirtualNode) throw new AppError(202004, { extra: { nodeIDs: [id] } });
-      await repo.uninitialize(operatorId, id);
+      await this.nodes.uninitialize(operatorId, id);
     });
   }
 }

@@ -1,8 +1,7 @@
 import { parseIP } from '@rampart/contract';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { nodes, sitePorts, sites, zonePorts, zones } from '../../platform/db/schema.js';
 import { DEFAULT_LISTEN } from '../snapshots/snapshot-builder.js';
+import { type NodeListening, NodeSocketsRepository } from './node-sockets.repository.js';
 
 /**
  * The listening sockets of an operator's nodes, which no customer origin may be: every address a
@@ -19,25 +18,20 @@ export class NodeSockets {
   ) {}
 
   /** The operator's node sockets (none when it has no node yet), with `morePorts` about to open. */
-  static async ofOperator(db: Db, operatorId: number, morePorts: readonly number[] = []): Promise<NodeSockets> {
-    const [nodeRows, zonePortRows, sitePortRows] = await Promise.all([
-      db.select({ ips: nodes.ips }).from(nodes).where(eq(nodes.ownerId, operatorId)),
-      db
-        .selectDistinct({ port: zonePorts.port })
-        .from(zonePorts)
-        .innerJoin(zones, eq(zones.id, zonePorts.zoneId))
-        .where(eq(zones.ownerId, operatorId)),
-      db
-        .selectDistinct({ port: sitePorts.port })
-        .from(sitePorts)
-        .innerJoin(sites, eq(sites.id, sitePorts.siteId))
-        .where(eq(sites.ownerId, operatorId)),
-    ]);
-    const addresses = new Set(nodeRows.flatMap((n) => n.ips.map(addressKey)).filter((k) => k !== null));
+  static of(listening: NodeListening, morePorts: readonly number[] = []): NodeSockets {
+    const addresses = new Set(listening.ips.flatMap((ips) => ips.map(addressKey)).filter((k) => k !== null));
     // A node not initialised yet listens on the default ports.
-    const ports = [...DEFAULT_LISTEN.httpPorts, ...DEFAULT_LISTEN.httpsPorts, ...zonePortRows.map((r) => r.port)];
-    ports.push(...sitePortRows.map((r) => r.port));
+    const ports = [...DEFAULT_LISTEN.httpPorts, ...DEFAULT_LISTEN.httpsPorts, ...listening.zonePorts];
+    ports.push(...listening.sitePorts);
     return new NodeSockets(addresses, new Set([...ports, ...morePorts]));
+  }
+
+  /**
+   * @deprecated Transitional, for services that still hold a `Db`: inject a NodeSocketsRepository
+   * and use `NodeSockets.of(await repository.listening(operatorId), morePorts)`.
+   */
+  static async ofOperator(db: Db, operatorId: number, morePorts: readonly number[] = []): Promise<NodeSockets> {
+    return NodeSockets.of(await new NodeSocketsRepository(db).listening(operatorId), morePorts);
   }
 
   /** Whether `ip` is one of the nodes' addresses. */

@@ -1,23 +1,17 @@
 import { nodeUpgradeRoutes as routes } from '@rampart/contract';
 import { AppError } from '../../platform/errors/app-error.js';
-import { type Binder, requireCaller } from '../../platform/http/bind-route.js';
+import type { Binder } from '../../platform/http/bind-route.js';
 import type { AgentReleases } from './agent-releases.js';
 import type { NodeUpgradeService } from './node-upgrade.service.js';
-import type { NodesService } from './nodes.service.js';
 
 /** Node upgrade: the operator's calls and the release and progress calls of the node API. */
-export function bindNodeUpgradeRoutes(
-  binder: Binder,
-  nodes: NodesService,
-  upgrades: NodeUpgradeService,
-  releases: AgentReleases,
-): void {
+export function bindNodeUpgradeRoutes(binder: Binder, upgrades: NodeUpgradeService, releases: AgentReleases): void {
   binder.bind(routes.getLatestNodeVersion, async () => ({ data: await upgrades.latest() }));
   binder.bind(routes.upgradeNodes, async ({ body }, { caller }) => ({
-    data: await upgrades.upgrade(await nodes.operatorOf(requireCaller(caller).accountId), body.ids),
+    data: await upgrades.upgrade(caller.operatorId, body.ids),
   }));
   binder.bind(routes.listNodeUpgradeLogs, async ({ params, query }, { caller }) =>
-    upgrades.logs(await nodes.operatorOf(requireCaller(caller).accountId), params.id, query.page, query.pageSize),
+    upgrades.logs(caller.operatorId, params.id, query.page, query.pageSize),
   );
 
   binder.bind(routes.getNodeRelease, async () => {
@@ -32,8 +26,6 @@ export function bindNodeUpgradeRoutes(
     return '';
   });
   binder.bind(routes.reportNodeUpgradeProgress, async ({ body }, { node }) => {
-    if (!node) throw new Error('node route without a node');
     await upgrades.progress(node.nodeId, body);
-    return { data: true as const };
   });
 }

@@ -1,23 +1,16 @@
-import { compareAgentVersions, type NodeCommand, type NodeUpgradeLog, type NodeUpgradeStage } from '@rampart/contract';
+import {
+  compareAgentVersions,
+  type NodeCommand,
+  type NodeUpgradeProgressIn,
+  type NodeUpgradeStage,
+} from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { AgentReleases } from './agent-releases.js';
 import type { NodeCommandRow, NodeCommandsRepository } from './node-commands.repository.js';
 import type { NodeCommandsService } from './node-commands.service.js';
-import { type NodeUpgradeLogRow, NodeUpgradeRepository } from './node-upgrade.repository.js';
-
-export function presentUpgradeLog(row: NodeUpgradeLogRow): NodeUpgradeLog {
-  return {
-    id: row.id,
-    nodeId: row.nodeId,
-    commandId: row.commandId,
-    version: row.version,
-    stage: row.stage,
-    message: row.message,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
+import { presentUpgradeLog } from './node-upgrade.presenter.js';
+import type { NodeUpgradeRepository } from './node-upgrade.repository.js';
 
 /**
  * Node upgrades: queues `upgrade` commands for the release this control plane serves, records each
@@ -25,16 +18,13 @@ export function presentUpgradeLog(row: NodeUpgradeLogRow): NodeUpgradeLog {
  * its command fails or expires (failed).
  */
 export class NodeUpgradeService {
-  private readonly repo: NodeUpgradeRepository;
-
   constructor(
-    db: Db,
+    private readonly repo: NodeUpgradeRepository,
     private readonly releases: AgentReleases,
     private readonly commands: NodeCommandsService,
     private readonly commandRows: NodeCommandsRepository,
     private readonly clock: Clock,
   ) {
-    this.repo = new NodeUpgradeRepository(db);
     commands.onFinished((rows) => this.commandsEnded(rows));
   }
 
@@ -55,22 +45,21 @@ export class NodeUpgradeService {
     const unique = [...new Set(ids)];
     return this.commands.queue(operatorId, unique, 'upgrade', undefined, {
       payload: { version },
-      within: async (tx, rows) => {
-        const repo = new NodeUpgradeRepository(tx);
-        const newer = (await repo.versions(operatorId, unique))
+      within: async (rows) => {
+        const newer = (await this.repo.versions(operatorId, unique))
           .filter((n) => compareAgentVersions(n.version, version) === 1)
           .map((n) => n.id);
         if (newer.length > 0) {
           throw new AppError(202008, { extra: { reason: 'nodes run a newer version', version, nodeIDs: newer } });
         }
-        await repo.start(operatorId, unique, version);
-        await repo.insertLogs(rows.map((row) => this.log(row, 'queued', `upgrade to ${version} queued`)));
+        await this.repo.start(operatorId, unique, version);
+        await this.repo.insertLogs(rows.map((row) => this.log(row, 'queued', `upgrade to ${version} queued`)));
       },
     });
   }
 
   /** A stage an agent reports for one of its running upgrade commands; anything else is 101018. */
-  async progress(nodeId: number, input: { commandId: number; stage: NodeUpgradeStage; message: string }) {
+  async progress(nodeId: number, input: NodeUpgradeProgressIn) {
     const command = await this.commandRows.findSent(nodeId, input.commandId, 'upgrade');
     if (!command) throw new AppError(101018, { extra: { reason: 'not a running upgrade of this node' } });
     await this.repo.insertLogs([this.log(command, input.stage, input.message)]);

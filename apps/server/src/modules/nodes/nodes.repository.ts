@@ -6,6 +6,8 @@ import { groupNodes, nodeGroups, nodeJoinTokens, nodes, sitePorts, sites, zones 
 import { withinZoneScope } from '../account-zones/account-zones.repository.js';
 
 export type NodeRow = typeof nodes.$inferSelect;
+/** An initialised node with its zone's name, its groups and its sub-node count (listInitialized). */
+export type InitializedNodeRow = Awaited<ReturnType<NodesRepository['listInitialized']>>['rows'][number];
 
 /** The operator's initialised nodes among `ids`, in `zoneId` when given. */
 function placed(ownerId: number, ids: number[], zoneId?: number) {
@@ -87,7 +89,6 @@ export class NodesRepository {
     return { rows, total: total?.n ?? 0 };
   }
 
-  /** Initialised nodes of the operator with their zone, filtered by zones, settings and a name/address search. */
   /** The site of each of `portIds` that is a layer-4 port of the operator's sites. */
   async sitesOfPorts(ownerId: number, portIds: number[]): Promise<Map<number, number>> {
     if (portIds.length === 0) return new Map();
@@ -99,6 +100,7 @@ export class NodesRepository {
     return new Map(rows.map((r) => [r.id, r.siteId]));
   }
 
+  /** Initialised nodes of the operator with their zone, filtered by zones, settings and a name/address search. */
   async listInitialized(
     ownerId: number,
     f: {

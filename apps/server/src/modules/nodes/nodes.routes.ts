@@ -1,5 +1,5 @@
 import { type NodeMonitorStatus, nodeRoutes } from '@rampart/contract';
-import { type Binder, requireCaller } from '../../platform/http/bind-route.js';
+import type { Binder } from '../../platform/http/bind-route.js';
 import type { SnapshotsService } from '../snapshots/snapshots.service.js';
 import type { NodesService } from './nodes.service.js';
 
@@ -15,7 +15,6 @@ export function bindNodeRoutes(
 ): void {
   binder.bind(nodeRoutes.registerNode, async ({ body }) => ({ data: await nodes.register(body) }));
   binder.bind(nodeRoutes.getNodeSnapshot, async ({ query }, { node, reply }) => {
-    if (!node) throw new Error('node route without a node');
     // A node that hangs up stops its wait at once instead of holding a waiter until the deadline:
     // the response closes before it was written only when the connection went away.
     const hangUp = new AbortController();
@@ -28,8 +27,7 @@ export function bindNodeRoutes(
     }
   });
   binder.bind(nodeRoutes.listInitializedNodes, async ({ query }, { caller }) => {
-    const operatorId = await nodes.operatorOf(requireCaller(caller).accountId);
-    const scope = requireCaller(caller).zoneScope;
+    const { operatorId, zoneScope: scope } = caller;
     const list = await nodes.listInitialized(operatorId, { ...query, scope }, (id) => snapshots.state(id));
     if (!monitorStates) return list;
     const states = await monitorStates(
@@ -39,18 +37,15 @@ export function bindNodeRoutes(
     return { ...list, data: list.data.map((n) => ({ ...n, monitorState: states.get(n.id) })) };
   });
   binder.bind(nodeRoutes.reportNodeStatus, async ({ body }, { node }) => {
-    if (!node) throw new Error('node route without a node');
     await nodes.report(node.nodeId, body);
     await versionReported(node, body.version);
-    return { data: true as const };
   });
-  binder.bind(nodeRoutes.listUninitializedNodes, async ({ query }, { caller }) => {
-    return nodes.listUninitialized(await nodes.operatorOf(requireCaller(caller).accountId), query.page, query.pageSize);
-  });
+  binder.bind(nodeRoutes.listUninitializedNodes, async ({ query }, { caller }) =>
+    nodes.listUninitialized(caller.operatorId, query.page, query.pageSize),
+  );
   binder.bind(nodeRoutes.nodeInfo, async (_input, { caller, request, reply }) => {
-    const operatorId = await nodes.operatorOf(requireCaller(caller).accountId);
     const url = publicUrl(`${request.protocol}://${request.host}`);
-    const token = await nodes.joinToken(operatorId);
+    const token = await nodes.joinToken(caller.operatorId);
     const lines = [
       `control_plane_url=${url}`,
       `join_token=${token}`,

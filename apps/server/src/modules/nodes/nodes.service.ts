@@ -1,29 +1,17 @@
 import {
   type InitializedNode,
+  type InitializedNodesQuery,
   NODE_ONLINE_WINDOW_SECONDS,
-  type NodeDnsStatus,
-  type NodeFailedPort,
-  type NodeSystem,
-  type NodeUpgradeStatus,
-  type SubNodeType,
+  type NodeStatusIn,
+  type RegisterNodeIn,
 } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
-import type { NodeRow, NodesRepository } from './nodes.repository.js';
-
-export function presentUninitializedNode(row: NodeRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    ips: row.ips,
-    version: row.version,
-    createdAt: row.createdAt.toISOString(),
-    lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
-  };
-}
+import { presentInitializedNode, presentUninitializedNode } from './nodes.presenter.js';
+import type { NodesRepository } from './nodes.repository.js';
 
 /** online while the agent reported within NODE_ONLINE_WINDOW_SECONDS of `now`. */
 export function nodeConnection(lastSeenAt: Date | null, now: number): 'online' | 'offline' {
@@ -58,7 +46,7 @@ export class NodesService {
     return this.box.open(live.tokenSealed);
   }
 
-  async register(input: { joinToken: string; hostname: string; ips: string[]; version: string }) {
+  async register(input: RegisterNodeIn) {
     const token = await this.nodes.findLiveJoinTokenByHash(sha256(input.joinToken));
     if (!token) throw new AppError(101013);
     const secret = randomToken('ns_');
@@ -73,17 +61,7 @@ export class NodesService {
     return { nodeId: node.id, nodeSecret: secret };
   }
 
-  async report(
-    nodeId: number,
-    input: {
-      version: string;
-      appliedVersion: string;
-      lastError: string;
-      ips?: string[] | undefined;
-      system?: NodeSystem | undefined;
-      failedPorts?: NodeFailedPort[] | undefined;
-    },
-  ) {
+  async report(nodeId: number, input: NodeStatusIn) {
     const now = new Date(this.clock());
     await this.nodes.updateNode(nodeId, {
       version: input.version,
@@ -98,18 +76,9 @@ export class NodesService {
 
   async listInitialized(
     operatorId: number,
-    q: {
-      zoneIDs?: number[] | undefined;
-      value?: string | undefined;
-      portType?: 7 | 4 | undefined;
-      version?: string | undefined;
-      status?: 'on' | 'off' | undefined;
-      upgradeStatuses?: NodeUpgradeStatus[] | undefined;
-      subNodeType?: SubNodeType | undefined;
-      dnsStatus?: NodeDnsStatus | undefined;
+    q: InitializedNodesQuery & {
+      /** The caller's zone scope (a restricted operator sub-account); null for every zone. */
       scope?: ReadonlySet<number> | null | undefined;
-      page: number;
-      pageSize: number;
     },
     /** The node's current snapshot and what could not go into it (SnapshotsService.state). */
     snapshotState: (nodeId: number) => Promise<{ snapshot: { version: string } | null; problem: string }>,
@@ -121,41 +90,7 @@ export class NodesService {
       rows.flatMap((r) => r.failedPorts.flatMap((f) => (f.id !== undefined ? [f.id] : []))),
     );
     const data = await Promise.all(
-      rows.map(async (row) => {
-        const state = await snapshotState(row.id);
-        return {
-          id: row.id,
-          name: row.name,
-          ips: row.ips,
-          version: row.version,
-          zoneId: row.zoneId ?? 0,
-          zoneName: row.zoneName,
-          groups: row.groups,
-          appliedVersion: row.appliedVersion,
-          currentVersion: state.snapshot?.version ?? '',
-          lastError: row.lastError,
-          snapshotError: state.problem,
-          failedPorts: row.failedPorts.map((f) => ({
-            kind: f.kind,
-            port: f.port,
-            protocol: f.protocol,
-            portID: f.id ?? null,
-            siteID: f.id !== undefined ? (siteOfPort.get(f.id) ?? null) : null,
-            error: f.error,
-          })),
-          connection: nodeConnection(row.lastSeenAt, now),
-          lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
-          createdAt: row.createdAt.toISOString(),
-          status: row.enabled ? ('on' as const) : ('off' as const),
-          memo: row.memo,
-          monitor: row.monitor,
-          portType: row.portType,
-          logRotateTime: row.logRotateTime,
-          upgradeStatus: row.upgradeStatus,
-          subNodeCount: row.subNodeCount,
-          dnsStatus: row.groups.length > 0 ? ('recorded' as const) : ('none' as const),
-        };
-      }),
+      rows.map(async (row) => presentInitializedNode(row, await snapshotState(row.id), siteOfPort, now)),
     );
     return { data, total };
   }

@@ -1,7 +1,6 @@
 import { SELF_PERMISSION, tierPermissions } from '@rampart/contract';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database.js';
-import { type AccountRow, accountRoles, accounts, roles } from '../../platform/db/schema.js';
+import type { AccountRow } from '../../platform/db/schema.js';
+import type { RolesRepository } from './roles.repository.js';
 
 /** Longest chain of sub-accounts followed (a sub-account of a sub-account of ...). */
 const MAX_DEPTH = 8;
@@ -13,7 +12,7 @@ const MAX_DEPTH = 8;
  * parent's own role shrinks. Every account holds {@link SELF_PERMISSION}.
  */
 export class PermissionResolver {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly roles: RolesRepository) {}
 
   async keysOf(account: Pick<AccountRow, 'id' | 'tier' | 'parentId' | 'isRoot'>): Promise<Set<string>> {
     return this.resolve(account, 0);
@@ -24,21 +23,14 @@ export class PermissionResolver {
     depth: number,
   ): Promise<Set<string>> {
     if (account.isRoot || account.parentId === null) return new Set(tierPermissions(account.tier));
-    const [parent] = await this.db
-      .select({ id: accounts.id, tier: accounts.tier, parentId: accounts.parentId, isRoot: accounts.isRoot })
-      .from(accounts)
-      .where(eq(accounts.id, account.parentId));
+    const parent = await this.roles.permissionNode(account.parentId);
     if (!parent || parent.tier !== account.tier) return new Set(tierPermissions(account.tier));
     const own = new Set([SELF_PERMISSION]);
     if (depth >= MAX_DEPTH) return own;
-    const [role] = await this.db
-      .select({ permissions: roles.permissions })
-      .from(accountRoles)
-      .innerJoin(roles, eq(roles.id, accountRoles.roleId))
-      .where(eq(accountRoles.accountId, account.id));
-    if (!role) return own;
+    const keys = await this.roles.roleKeysOf(account.id);
+    if (!keys) return own;
     const parentKeys = await this.resolve(parent, depth + 1);
-    for (const key of role.permissions) if (parentKeys.has(key)) own.add(key);
+    for (const key of keys) if (parentKeys.has(key)) own.add(key);
     return own;
   }
 }

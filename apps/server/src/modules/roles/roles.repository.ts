@@ -80,4 +80,23 @@ export class RolesRepository {
       .values({ accountId, roleId })
       .onConflictDoUpdate({ target: accountRoles.accountId, set: { roleId } });
   }
+
+  /** What permission resolution needs of an account: its tier, parent and root flag. */
+  async permissionNode(accountId: number) {
+    const [row] = await this.db
+      .select({ id: accounts.id, tier: accounts.tier, parentId: accounts.parentId, isRoot: accounts.isRoot })
+      .from(accounts)
+      .where(eq(accounts.id, accountId));
+    return row;
+  }
+
+  /** The keys of the role given to the account, or undefined when it has none. */
+  async roleKeysOf(accountId: number): Promise<string[] | undefined> {
+    const [role] = await this.db
+      .select({ permissions: roles.permissions })
+      .from(accountRoles)
+      .innerJoin(roles, eq(roles.id, accountRoles.roleId))
+      .where(eq(accountRoles.accountId, accountId));
+    return role?.permissions;
+  }
 }

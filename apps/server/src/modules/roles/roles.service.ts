@@ -1,30 +1,19 @@
-import { assignablePermissions, type Locale, metaRolesOf, type Role } from '@rampart/contract';
+import { assignablePermissions, type Locale, metaRolesOf, type Role, type RoleIn } from '@rampart/contract';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import type { RoleRow, RolesRepository } from './roles.repository.js';
-
-function present(row: { role: RoleRow; accounts: number }): Role {
-  return {
-    id: row.role.id,
-    name: row.role.name,
-    remark: row.role.remark,
-    permissions: [...row.role.permissions].sort(),
-    accounts: row.accounts,
-    createdAt: row.role.createdAt.toISOString(),
-    updatedAt: row.role.updatedAt.toISOString(),
-  };
-}
+import { presentRole } from './roles.presenter.js';
+import type { RolesRepository } from './roles.repository.js';
 
 /**
  * Keys a caller may put in a role or an API token: keys of its tier (101003 `permissions`
  * otherwise) that it holds itself (101018 otherwise) — nobody hands out a key it lacks.
  */
-export function checkGrantable(caller: Caller, keys: readonly string[], locale: Locale): void {
+export function checkGrantable(caller: Caller, keys: readonly string[]): void {
   const tierKeys = assignablePermissions(caller.tier);
   if (keys.some((key) => !tierKeys.has(key))) {
-    throw invalidFields(locale, [{ field: 'permissions', key: 'invalidValue' }]);
+    throw invalidFields([{ field: 'permissions', key: 'invalidValue' }]);
   }
   if (keys.some((key) => !caller.permissions.has(key))) throw new AppError(101018);
 }
@@ -35,7 +24,7 @@ export class RolesService {
 
   async list(caller: Caller, query: { name?: string | undefined; page: number; pageSize: number }) {
     const { rows, total } = await this.roles.list(caller.accountId, query.name, query.page, query.pageSize);
-    return { data: rows.map(present), total };
+    return { data: rows.map(presentRole), total };
   }
 
   /** The keys of the caller's tier it holds, grouped as its console's menus. */
@@ -46,8 +35,8 @@ export class RolesService {
     return { data: groups, total: groups.length };
   }
 
-  async create(caller: Caller, body: { name: string; remark: string; permissions: string[] }, locale: Locale) {
-    checkGrantable(caller, body.permissions, locale);
+  async create(caller: Caller, body: RoleIn) {
+    checkGrantable(caller, body.permissions);
     try {
       const id = await this.roles.insert({
         ownerId: caller.accountId,
@@ -62,14 +51,9 @@ export class RolesService {
     }
   }
 
-  async update(
-    caller: Caller,
-    id: number,
-    body: { name: string; remark: string; permissions: string[] },
-    locale: Locale,
-  ) {
+  async update(caller: Caller, id: number, body: RoleIn) {
     if (!(await this.roles.find(caller.accountId, id))) throw new AppError(101018);
-    checkGrantable(caller, body.permissions, locale);
+    checkGrantable(caller, body.permissions);
     try {
       await this.roles.update(caller.accountId, id, { ...body, name: body.name.trim() });
     } catch (error) {
@@ -98,6 +82,6 @@ export class RolesService {
   private async get(caller: Caller, id: number): Promise<Role> {
     const row = await this.roles.find(caller.accountId, id);
     if (!row) throw new AppError(101018);
-    return present(row);
+    return presentRole(row);
   }
 }

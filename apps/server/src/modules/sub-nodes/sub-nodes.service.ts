@@ -1,18 +1,15 @@
 import { isIPv6 } from 'node:net';
-import { SUB_NODE_LIMIT, type SubNode } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
+import { SUB_NODE_LIMIT, type SubNode, type SubNodeIpIn } from '@rampart/contract';
 import { isUniqueViolation } from '../../platform/db/errors.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { NodesRepository } from '../nodes/nodes.repository.js';
-import { type SubNodeRow, SubNodesRepository } from './sub-nodes.repository.js';
+import type { NodesRepository } from '../nodes/nodes.repository.js';
+import { presentSubNode } from './sub-nodes.presenter.js';
+import type { SubNodesRepository } from './sub-nodes.repository.js';
 
 /** One spelling per address: IPv6 in the compressed lower-case form (as a URL host prints it). */
 export function canonicalIp(ip: string): string {
   return isIPv6(ip) ? new URL(`http://[${ip}]/`).hostname.slice(1, -1) : ip;
-}
-
-function present(row: SubNodeRow): SubNode {
-  return { id: row.id, nodeId: row.nodeId, ip: row.ip, memo: row.memo, createdAt: row.createdAt.toISOString() };
 }
 
 /**
@@ -21,19 +18,18 @@ function present(row: SubNodeRow): SubNode {
  * the unique index on (owner, address) settles a race between two nodes.
  */
 export class SubNodesService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly subs: SubNodesRepository,
+    private readonly nodes: NodesRepository,
+    private readonly transactions: Transactions,
+  ) {}
 
-  private async inTx<T>(
-    operatorId: number,
-    zoneId: number,
-    nodeId: number,
-    work: (repo: SubNodesRepository) => Promise<T>,
-  ) {
+  private async inTx<T>(operatorId: number, zoneId: number, nodeId: number, work: () => Promise<T>) {
     try {
-      return await this.db.transaction(async (tx) => {
-        const [found] = await new NodesRepository(tx).placedNodes(operatorId, [nodeId], zoneId);
+      return await this.transactions.run(async () => {
+        const [found] = await this.nodes.placedNodes(operatorId, [nodeId], zoneId);
         if (!found) throw new AppError(101018);
-        return work(new SubNodesRepository(tx));
+        return work();
       });
     } catch (e) {
       if (isUniqueViolation(e)) throw new AppError(101025, { extra: { reason: 'address already used' } });
@@ -41,13 +37,15 @@ export class SubNodesService {
     }
   }
 
-  private async refuseTaken(repo: SubNodesRepository, operatorId: number, ips: string[], exceptId?: number) {
-    const taken = await repo.taken(operatorId, ips, exceptId);
+  private async refuseTaken(operatorId: number, ips: string[], exceptId?: number) {
+    const taken = await this.subs.taken(operatorId, ips, exceptId);
     if (taken.length > 0) throw new AppError(101025, { extra: { ips: taken } });
   }
 
   async list(operatorId: number, zoneId: number, nodeId: number): Promise<SubNode[]> {
-    return this.inTx(operatorId, zoneId, nodeId, async (repo) => (await repo.list(operatorId, nodeId)).map(present));
+    return this.inTx(operatorId, zoneId, nodeId, async () =>
+      (await this.subs.list(operatorId, nodeId)).map(presentSubNode),
+    );
   }
 
   /** All or none: 101025 when an address repeats or is used, 202002 past the node's limit. */
@@ -55,37 +53,32 @@ export class SubNodesService {
     const wanted = ips.map(canonicalIp);
     const repeated = wanted.filter((ip, i) => wanted.indexOf(ip) !== i);
     if (repeated.length > 0) throw new AppError(101025, { extra: { ips: [...new Set(repeated)].sort() } });
-    return this.inTx(operatorId, zoneId, nodeId, async (repo) => {
-      if ((await repo.countOf(operatorId, nodeId)) + wanted.length > SUB_NODE_LIMIT) {
+    return this.inTx(operatorId, zoneId, nodeId, async () => {
+      if ((await this.subs.countOf(operatorId, nodeId)) + wanted.length > SUB_NODE_LIMIT) {
         throw new AppError(202002, { extra: { limit: SUB_NODE_LIMIT } });
       }
-      await this.refuseTaken(repo, operatorId, wanted);
-      return (await repo.insert(operatorId, nodeId, wanted, memo.trim())).map(present);
+      await this.refuseTaken(operatorId, wanted);
+      return (await this.subs.insert(operatorId, nodeId, wanted, memo.trim())).map(presentSubNode);
     });
   }
 
   /** All or none: an id that is not a sub-node of this node is 101018. */
   async remove(operatorId: number, zoneId: number, nodeId: number, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
-    await this.inTx(operatorId, zoneId, nodeId, async (repo) => {
-      if ((await repo.delete(operatorId, nodeId, unique)) !== unique.length) {
+    await this.inTx(operatorId, zoneId, nodeId, async () => {
+      if ((await this.subs.delete(operatorId, nodeId, unique)) !== unique.length) {
         throw new AppError(101018, { extra: { reason: 'not every id is a sub-node of this node' } });
       }
     });
   }
 
-  async updateIp(
-    operatorId: number,
-    zoneId: number,
-    nodeId: number,
-    body: { id: number; ip: string; memo?: string | undefined },
-  ): Promise<SubNode> {
+  async updateIp(operatorId: number, zoneId: number, nodeId: number, body: SubNodeIpIn): Promise<SubNode> {
     const ip = canonicalIp(body.ip);
-    return this.inTx(operatorId, zoneId, nodeId, async (repo) => {
-      await this.refuseTaken(repo, operatorId, [ip], body.id);
-      const row = await repo.update(operatorId, nodeId, body.id, { ip, memo: body.memo?.trim() });
+    return this.inTx(operatorId, zoneId, nodeId, async () => {
+      await this.refuseTaken(operatorId, [ip], body.id);
+      const row = await this.subs.update(operatorId, nodeId, body.id, { ip, memo: body.memo?.trim() });
       if (!row) throw new AppError(101018);
-      return present(row);
+      return presentSubNode(row);
     });
   }
 }

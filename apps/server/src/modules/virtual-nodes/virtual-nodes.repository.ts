@@ -4,6 +4,8 @@ import { containsPattern } from '../../platform/db/like.js';
 import { nodes, virtualNodeRecords, virtualNodes } from '../../platform/db/schema.js';
 
 export type VirtualNodeRow = typeof virtualNodes.$inferSelect & { recordCount: number; lineCount: number };
+/** A virtual node's record with the name and addresses of the node it names (records). */
+export type VirtualNodeRecordRow = Awaited<ReturnType<VirtualNodesRepository['records']>>['rows'][number];
 
 // Qualified by hand: drizzle leaves column names bare inside a subquery.
 const recordCount = sql<number>`(SELECT count(*)::int FROM virtual_node_records r WHERE r.virtual_node_id = "virtual_nodes"."id")`;

@@ -1,38 +1,13 @@
-import type { Locale, VirtualNode, VirtualNodeRecord } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
+import type { VirtualNode, VirtualNodeCreateIn, VirtualNodeRecord, VirtualNodeUpdateIn } from '@rampart/contract';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
-import { NodeCapacity } from '../snapshots/node-capacity.js';
+import type { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
+import type { NodeCapacity } from '../snapshots/node-capacity.js';
 import type { ZonesRepository } from '../zones/zones.repository.js';
-import { type VirtualNodeRow, VirtualNodesRepository } from './virtual-nodes.repository.js';
-
-export function presentVirtualNode(row: VirtualNodeRow): VirtualNode {
-  return {
-    id: row.id,
-    zoneId: row.zoneId,
-    name: row.name,
-    portType: row.portType,
-    memo: row.memo,
-    recordCount: row.recordCount,
-    lineCount: row.lineCount,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-type RecordRow = Awaited<ReturnType<VirtualNodesRepository['records']>>['rows'][number];
-function presentRecord(row: RecordRow): VirtualNodeRecord {
-  return {
-    id: row.id,
-    type: row.type,
-    value: row.value,
-    nodeId: row.nodeId,
-    nodeName: row.nodeName ?? '',
-    ips: row.ips ?? [],
-    createdAt: row.createdAt.toISOString(),
-  };
-}
+import { presentVirtualNode, presentVirtualNodeRecord } from './virtual-nodes.presenter.js';
+import type { VirtualNodesRepository } from './virtual-nodes.repository.js';
 
 type Scope = { operatorId: number; zoneId: number };
 
@@ -43,14 +18,12 @@ type Scope = { operatorId: number; zoneId: number };
  */
 export class VirtualNodesService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: VirtualNodesRepository,
     private readonly zones: ZonesRepository,
-    private readonly capacity: NodeCapacity = new NodeCapacity(),
+    private readonly groupLines: GroupLinesRepository,
+    private readonly capacity: NodeCapacity,
+    private readonly transactions: Transactions,
   ) {}
-
-  private repo(db: Db = this.db) {
-    return new VirtualNodesRepository(db);
-  }
 
   private async zone(s: Scope): Promise<void> {
     if (!(await this.zones.find(s.operatorId, s.zoneId))) throw new AppError(101018);
@@ -58,20 +31,21 @@ export class VirtualNodesService {
 
   async list(s: Scope, value: string | undefined, page: number, pageSize: number) {
     await this.zone(s);
-    const { rows, total } = await this.repo().list(s.operatorId, s.zoneId, value, page, pageSize);
+    const { rows, total } = await this.repo.list(s.operatorId, s.zoneId, value, page, pageSize);
     return { data: rows.map(presentVirtualNode), total };
   }
 
-  async get(s: Scope, id: number, db: Db = this.db, lock = false): Promise<VirtualNode> {
-    const row = await this.repo(db).find(s.operatorId, s.zoneId, id, lock);
+  /** The virtual node, locked until the transaction ends with `lock`; 101018 when it is not in the operator's zone. */
+  async get(s: Scope, id: number, lock = false): Promise<VirtualNode> {
+    const row = await this.repo.find(s.operatorId, s.zoneId, id, lock);
     if (!row) throw new AppError(101018);
     return presentVirtualNode(row);
   }
 
-  async create(s: Scope, input: { name: string; portType: 7 | 4; memo: string }): Promise<VirtualNode> {
+  async create(s: Scope, input: VirtualNodeCreateIn): Promise<VirtualNode> {
     await this.zone(s);
     try {
-      const id = await this.repo().insert({
+      const id = await this.repo.insert({
         ownerId: s.operatorId,
         zoneId: s.zoneId,
         ...input,
@@ -84,10 +58,10 @@ export class VirtualNodesService {
     }
   }
 
-  async update(s: Scope, input: { id: number; name: string; memo: string }): Promise<VirtualNode> {
+  async update(s: Scope, input: VirtualNodeUpdateIn): Promise<VirtualNode> {
     try {
       const values = { name: input.name.trim(), memo: input.memo };
-      if (!(await this.repo().update(s.operatorId, s.zoneId, input.id, values))) throw new AppError(101018);
+      if (!(await this.repo.update(s.operatorId, s.zoneId, input.id, values))) throw new AppError(101018);
       return await this.get(s, input.id);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(101025);
@@ -99,12 +73,11 @@ export class VirtualNodesService {
   async delete(s: Scope, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
     try {
-      await this.db.transaction(async (tx) => {
-        const repo = this.repo(tx);
-        if ((await repo.existing(s.operatorId, s.zoneId, unique)).length !== unique.length) {
+      await this.transactions.run(async () => {
+        if ((await this.repo.existing(s.operatorId, s.zoneId, unique)).length !== unique.length) {
           throw new AppError(101018);
         }
-        await repo.delete(s.operatorId, s.zoneId, unique);
+        await this.repo.delete(s.operatorId, s.zoneId, unique);
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw new AppError(206001);
@@ -114,54 +87,51 @@ export class VirtualNodesService {
 
   async records(s: Scope, id: number, page: number, pageSize: number) {
     await this.get(s, id);
-    const { rows, total } = await this.repo().records(id, page, pageSize);
-    return { data: rows.map(presentRecord), total };
+    const { rows, total } = await this.repo.records(id, page, pageSize);
+    return { data: rows.map(presentVirtualNodeRecord), total };
   }
 
   /** A CNAME must be a name's only record (RFC 1034 §3.6.2): refused next to any other record. */
-  async addCname(s: Scope, id: number, value: string, locale: Locale): Promise<VirtualNodeRecord> {
-    const recordId = await this.db.transaction(async (tx) => {
-      await this.get(s, id, tx, true);
-      const repo = this.repo(tx);
-      if ((await repo.recordTypes(id)).length > 0) throw invalidFields(locale, [{ field: 'value', key: 'cnameAlone' }]);
-      return repo.insertCname(id, value);
+  async addCname(s: Scope, id: number, value: string): Promise<VirtualNodeRecord> {
+    const recordId = await this.transactions.run(async () => {
+      await this.get(s, id, true);
+      if ((await this.repo.recordTypes(id)).length > 0) throw invalidFields([{ field: 'value', key: 'cnameAlone' }]);
+      return this.repo.insertCname(id, value);
     });
-    const { rows } = await this.repo().records(id, 1, 1);
+    const { rows } = await this.repo.records(id, 1, 1);
     const row = rows.find((r) => r.id === recordId);
     if (!row) throw new Error('record vanished after insert');
-    return presentRecord(row);
+    return presentVirtualNodeRecord(row);
   }
 
   /** All or none: initialised nodes of the operator that serve the virtual node's port type. */
-  async addNodeRecords(s: Scope, id: number, nodeIds: number[], locale: Locale): Promise<void> {
+  async addNodeRecords(s: Scope, id: number, nodeIds: number[]): Promise<void> {
     const unique = [...new Set(nodeIds)];
-    await this.db.transaction(async (tx) => {
+    await this.transactions.run(async () => {
       // The named nodes take the sites of the products using the virtual node's groups.
-      const nodesStillFit = await this.capacity.before(tx, s.operatorId, { nodes: unique }, { nameNode: true });
-      const virtualNode = await this.get(s, id, tx, true);
-      const repo = this.repo(tx);
-      if ((await repo.recordTypes(id)).includes('cname')) {
-        throw invalidFields(locale, [{ field: 'nodeIDs', key: 'cnameAlone' }]);
+      const nodesStillFit = await this.capacity.before(s.operatorId, { nodes: unique }, { nameNode: true });
+      const virtualNode = await this.get(s, id, true);
+      if ((await this.repo.recordTypes(id)).includes('cname')) {
+        throw invalidFields([{ field: 'nodeIDs', key: 'cnameAlone' }]);
       }
-      if ((await repo.operatorNodes(s.operatorId, unique)).length !== unique.length) {
+      if ((await this.repo.operatorNodes(s.operatorId, unique)).length !== unique.length) {
         throw new AppError(101018, { extra: { reason: 'every node must be an initialised node of yours' } });
       }
-      const other = await new GroupLinesRepository(tx).servingOtherPortType(s.operatorId, unique, virtualNode.portType);
+      const other = await this.groupLines.servingOtherPortType(s.operatorId, unique, virtualNode.portType);
       if (other.length > 0) {
-        throw invalidFields(locale, [{ field: 'nodeIDs', key: 'portTypeMismatch', params: { ids: other.join(', ') } }]);
+        throw invalidFields([{ field: 'nodeIDs', key: 'portTypeMismatch', params: { ids: other.join(', ') } }]);
       }
-      await repo.insertNodeRecords(id, unique);
+      await this.repo.insertNodeRecords(id, unique);
       await nodesStillFit();
     });
   }
 
   async deleteRecords(s: Scope, id: number, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
-    await this.db.transaction(async (tx) => {
-      await this.get(s, id, tx, true);
-      const repo = this.repo(tx);
-      if ((await repo.recordIds(id, unique)).length !== unique.length) throw new AppError(101018);
-      await repo.deleteRecords(id, unique);
+    await this.transactions.run(async () => {
+      await this.get(s, id, true);
+      if ((await this.repo.recordIds(id, unique)).length !== unique.length) throw new AppError(101018);
+      await this.repo.deleteRecords(id, unique);
     });
   }
 }

@@ -159,11 +159,14 @@ export const refreshTokens = pgTable(
  * Short-lived tickets (`onePassKey`): a login waiting for its second factor, or a second-factor
  * set-up confirmed by password. Stored by hash; the e-mailed code is stored as an HMAC.
  */
+export type TicketPurpose = 'login' | 'setup' | 'setup-code';
+
 export const authTickets = pgTable(
   'auth_tickets',
   {
     keyHash: text('key_hash').primaryKey(),
-    purpose: text('purpose').$type<'login' | 'setup'>().notNull(),
+    /** `login` a sign-in's second step, `setup` a set-up ticket, `setup-code` a mailed phase-0 code. */
+    purpose: text('purpose').$type<TicketPurpose>().notNull(),
     accountId: bigint('account_id', { mode: 'number' })
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  checkErrorExtra,
   type ErrorReply,
   errorMessage,
   errorStatus,
@@ -26,9 +27,17 @@ function extraOf(error: AppError, locale: Locale): unknown {
   return { ...own, fields };
 }
 
-function replyWith(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+/** `check` (tests): an `extra` that breaks its code's schema in the contract is logged and answered 101002. */
+function replyWith(request: FastifyRequest, reply: FastifyReply, error: AppError, check = false): FastifyReply {
   const locale = requestLocale(request);
   const extra = extraOf(error, locale);
+  if (check) {
+    const checked = checkErrorExtra(error.code, extra);
+    if (!checked.ok) {
+      request.log.error({ code: error.code, extra, problem: checked.problem }, 'error reply breaks its extra schema');
+      return replyWith(request, reply, new AppError(101002, { cause: new Error(checked.problem) }));
+    }
+  }
   const body: ErrorReply = {
     code: error.code,
     message: errorMessage(error.code, locale, error.params),
@@ -141,14 +150,15 @@ export function installErrorHandling(
   app: FastifyInstance,
   /** Answers an unmatched path some other way (the console's pages); `null` means 101004. */
   fallback: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null,
+  { checkReplies = false }: { checkReplies?: boolean } = {},
 ): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (errorStatus(error.code) >= 500) request.log.error({ err: error, cause: error.cause }, 'request failed');
-      return replyWith(request, reply, error);
+      return replyWith(request, reply, error, checkReplies);
     }
     const mapped = fromFramework(error as FastifyError, requestLocale(request));
-    if (mapped) return replyWith(request, reply, mapped);
+    if (mapped) return replyWith(request, reply, mapped, checkReplies);
     request.log.error({ err: error }, 'unexpected error');
     return replyWith(request, reply, new AppError(101002));
   });

@@ -78,6 +78,7 @@ export interface TransactionRunner {
 export const OUTSIDE_TRANSACTION_ROUTES: ReadonlySet<string> = new Set([
   'auth.account.create',
   'auth.account.resendEmail',
+  'auth.login2fa.phase0.code',
   'user.domains.checkCNAME',
   'client.setting.logo.create',
   'client.setting.logo.update',

@@ -3,10 +3,17 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, Form, Input, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { showApiError } from '../../../app/show-error';
+import { toast } from '../../../app/toast';
 import { applyFieldErrors } from '../../../forms/server-errors';
 import { schemaRules } from '../../../forms/zod-rules';
 import { login2FAName } from '../login2fa-names';
-import { SETTABLE_TYPES, type SettableLogin2FAType, startTwoFactorChange, type TotpEnrollment } from './two-factor-api';
+import {
+  SETTABLE_TYPES,
+  type SettableLogin2FAType,
+  sendTwoFactorChangeCode,
+  startTwoFactorChange,
+  type TotpEnrollment,
+} from './two-factor-api';
 
 interface FactorChoice {
   login2FAType: SettableLogin2FAType;
@@ -25,7 +32,10 @@ interface Props {
   onDone: (type: SettableLogin2FAType) => void;
 }
 
-/** Step 1 of the change: the new second factor and the current password (phase 0). */
+/**
+ * Step 1 of the change: the new second factor, the current password and, while a second factor is
+ * on, a code of it: the authenticator's, or one mailed on request (phase 0).
+ */
 export function ChooseFactorForm({ tier, initialType, onEnroll, onDone }: Props) {
   const { t } = useTranslation('account');
   const [form] = Form.useForm<FactorChoice>();
@@ -44,6 +54,12 @@ export function ChooseFactorForm({ tier, initialType, onEnroll, onDone }: Props)
     onError: (error) => {
       if (!applyFieldErrors(form, error, ['password', 'code'])) showApiError(error);
     },
+  });
+
+  const sendCode = useMutation({
+    mutationFn: () => sendTwoFactorChangeCode(tier),
+    onSuccess: () => toast.success(t('twoFactor.codeSent')),
+    onError: (error) => showApiError(error),
   });
 
   return (
@@ -77,6 +93,24 @@ export function ChooseFactorForm({ tier, initialType, onEnroll, onDone }: Props)
         >
           <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
         </Form.Item>
+      )}
+      {initialType === LOGIN_2FA_TYPES.email && (
+        <>
+          <Form.Item>
+            <Button onClick={() => sendCode.mutate()} loading={sendCode.isPending}>
+              {t('twoFactor.sendCode')}
+            </Button>
+          </Form.Item>
+          <Form.Item
+            name="code"
+            label={t('twoFactor.mailedCode')}
+            extra={t('twoFactor.mailedCodeHint')}
+            rules={rules('code')}
+            required
+          >
+            <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
+          </Form.Item>
+        </>
       )}
       <Button type="primary" htmlType="submit" loading={start.isPending}>
         {t('twoFactor.next')}

@@ -17,15 +17,20 @@ export interface TotpEnrollment {
   qrCodeData: string;
 }
 
+/** Before phase 0 while e-mail codes are on: mails the code that phase 0 then asks for. */
+export async function sendTwoFactorChangeCode(tier: Tier): Promise<void> {
+  await callAuthed(tier, authRoutes.totpPhase0Code, { params: { auth: tier } });
+}
+
 /**
- * Phase 0 (the password, and a current code while an authenticator is on) and, for an authenticator, phase 1 (a new secret). Resolves with the
+ * Phase 0 (the password, and a code of the second factor that is on: the authenticator's or the mailed one) and, for an authenticator, phase 1 (a new secret). Resolves with the
  * enrollment to confirm, or null when `type` needs no confirmation and phase 2 is done already.
  */
 export async function startTwoFactorChange(
   tier: Tier,
   type: SettableLogin2FAType,
   password: string,
-  /** A code from the authenticator that is on now (the server asks for it while one is). */
+  /** A code of the second factor that is on now (the server asks for it while one is). */
   currentCode?: string,
 ): Promise<TotpEnrollment | null> {
   const params = { auth: tier };
