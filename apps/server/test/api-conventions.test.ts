@@ -69,6 +69,7 @@ const refusal = defineRoute({
   method: 'POST',
   path: '/test/refusal/{kind}',
   access: publicAccess,
+  codes: [401003],
   summary: 'refuses the call the way the path names, or says it is done',
   tags: ['test'],
   request: { params: z.object({ kind: z.enum(['done', 'field', 'goodExtra', 'badExtra', 'strayExtra']) }) },
