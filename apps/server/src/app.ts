@@ -178,6 +178,11 @@ export interface AppOptions {
   /** Extra routes bound with the same binder, for tests of the mechanism itself. */
   readonly extraRoutes?: (binder: Binder) => void;
   /**
+   * A route answering a catalogue code it does not declare (nor imply) answers 101002 instead,
+   * and the log says which: the tests' check that the contract's `codes` lists are complete.
+   */
+  readonly strictRouteCodes?: boolean;
+  /**
    * Tests: every error reply is checked against the contract (the `extra` each code may carry,
    * contract `error-extra.ts`); one that breaks it is logged and answered 101002, so the test fails.
    */
@@ -314,7 +319,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ),
       node: createNodeAuthenticator(nodesRepo, box, clock),
     },
-    { audit, zoneScope: createZoneScopeCheck(accountZonesRepo, accountsRepo), transactions },
+    {
+      audit,
+      zoneScope: createZoneScopeCheck(accountZonesRepo, accountsRepo),
+      transactions,
+      codes: {
+        // Test tooling: each answered code appended as `<routeId> <code>` (how the `codes` lists were filled).
+        recordFile: process.env.RAMPART_RECORD_ROUTE_CODES || undefined,
+        strict: options.strictRouteCodes,
+      },
+    },
   );
   bindAccountZoneRoutes(binder, new AccountZonesService(accountZonesRepo, accountsRepo, transactions));
   bindSystemRoutes(binder, system);

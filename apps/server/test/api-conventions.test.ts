@@ -20,6 +20,7 @@ const echo = defineRoute({
   method: 'POST',
   path: '/test/echo/{id}',
   access: publicAccess,
+  codes: [],
   summary: 'echo',
   tags: ['test'],
   request: {
@@ -34,6 +35,7 @@ const boom = defineRoute({
   method: 'GET',
   path: '/test/boom',
   access: publicAccess,
+  codes: [],
   summary: 'throws',
   tags: ['test'],
   request: {},
@@ -44,6 +46,7 @@ const leaky = defineRoute({
   method: 'GET',
   path: '/test/leaky',
   access: publicAccess,
+  codes: [],
   summary: 'returns an undeclared field',
   tags: ['test'],
   request: {},
@@ -54,6 +57,7 @@ const broken = defineRoute({
   method: 'GET',
   path: '/test/broken',
   access: publicAccess,
+  codes: [],
   summary: 'returns a reply that breaks its schema',
   tags: ['test'],
   request: {},
@@ -65,6 +69,7 @@ const refusal = defineRoute({
   method: 'POST',
   path: '/test/refusal/{kind}',
   access: publicAccess,
+  codes: [401003],
   summary: 'refuses the call the way the path names, or says it is done',
   tags: ['test'],
   request: { params: z.object({ kind: z.enum(['done', 'field', 'goodExtra', 'badExtra', 'strayExtra']) }) },
@@ -259,6 +264,15 @@ describe('declared routes', () => {
     expect(Object.keys(doc.paths['/api/v1/client/setting/logo'].post.requestBody.content)).toEqual([
       'multipart/form-data',
     ]);
+    // Each operation names its permission key and the catalogue codes it may answer, by status.
+    const createZone = doc.paths['/api/v1/client/zone'].post;
+    expect(createZone['x-permission']).toBe('client.zones.write');
+    expect(createZone.responses['409']).toMatchObject({
+      description: expect.stringContaining('`201002` Zone Name Already Exists'),
+      'x-codes': expect.arrayContaining([201002]),
+    });
+    expect(createZone.responses['403']['x-codes']).toEqual([101008, 101018]);
+    expect(createZone.responses['401']['x-codes']).toEqual([101013, 101014]);
   });
 
   it('serves the API documentation page with its assets locally', async () => {

@@ -14,6 +14,7 @@ export * from './locale.js';
 export * from './openapi.js';
 export * from './permissions.js';
 export * from './route.js';
+export * from './route-codes.js';
 export * from './routes/index.js';
 export * from './toasts.js';
 export * from './units.js';

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { ERROR_CATALOGUE, type ErrorCode } from './errors.js';
 import { errorReplySchema } from './http.js';
 import { permissionOf } from './permissions.js';
 import { type AnyRoute, routeUrl } from './route.js';
+import { routeCodes } from './route-codes.js';
 
 /**
  * How to call the API with an API token: the front page of the API reference (the console's
@@ -33,7 +35,8 @@ export const API_GUIDE = `Every console call is under \`/api/v1\` and answers JS
    (\`DELETE /api/v1/{auth}/apiTokens\` with \`{"ids":[…]}\`) stops it and every access token it minted at once (\`101013\`).
 
 A call outside the token's keys, or outside the owner's, answers \`101018\` (Permission Denied). Each operation
-names the key it needs in \`x-permission\`.`;
+names the key it needs in \`x-permission\`, and lists the catalogue codes it may answer under its responses,
+by HTTP status.`;
 
 type JsonObject = Record<string, unknown>;
 
@@ -67,15 +70,37 @@ function parametersOf(route: AnyRoute): JsonObject[] {
   return out;
 }
 
+/**
+ * The failure responses of a route: every code it may answer (declared on the route, and those
+ * its access kind implies), grouped by the catalogue's HTTP status, each with its message.
+ */
+function errorResponsesOf(route: AnyRoute, schema: JsonObject): Record<string, JsonObject> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...routeCodes(route)].sort((a, b) => a - b)) {
+    const status = ERROR_CATALOGUE[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, JsonObject> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    out[String(status)] = {
+      description: codes.map((code) => `\`${code}\` ${ERROR_CATALOGUE[code].message.en_US}`).join('; '),
+      content: { 'application/json': { schema } },
+      'x-codes': codes,
+    };
+  }
+  return out;
+}
+
 /** Builds the OpenAPI 3 document of the declared calls. */
 export function buildOpenApiDocument(
   routes: readonly AnyRoute[],
   info: { title: string; version: string },
 ): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
+  const errorSchema = { $ref: '#/components/schemas/ErrorReply' };
   const errorResponse = {
     description: 'Failure: `code` from the error catalogue, `message`, optional `extra`',
-    content: { 'application/json': { schema: toJsonSchema(errorReplySchema, 'output') } },
+    content: { 'application/json': { schema: errorSchema } },
   };
   for (const route of routes) {
     const operation: JsonObject = {
@@ -92,6 +117,7 @@ export function buildOpenApiDocument(
             },
           },
         },
+        ...errorResponsesOf(route, errorSchema),
         default: errorResponse,
       },
     };
@@ -121,6 +147,7 @@ export function buildOpenApiDocument(
     info: { description: API_GUIDE, ...info },
     servers: [{ url: '/' }],
     components: {
+      schemas: { ErrorReply: toJsonSchema(errorReplySchema, 'output') },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         nodeSignature: { type: 'apiKey', in: 'header', name: 'x-rampart-signature' },

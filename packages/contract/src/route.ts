@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorCode } from './errors.js';
 
 /**
  * The route-declaration mechanism. Every call of the spec is declared once with `defineRoute`;
@@ -18,7 +19,10 @@ export const API_BASE = '/api/v1';
 /** Base path of the node API, called by edge agents. */
 export const EDGE_API_BASE = '/api/edge/v1';
 
-/** Who may call a route: anyone, or a signed-in account of one of the tiers (with an optional permission key). */
+/**
+ * Who may call a route: anyone, a registered edge node, or a signed-in account of one of the tiers
+ * holding the route's permission key (permissions.ts lists the keys of each tier).
+ */
 export type RouteAccess = PublicAccess | TiersAccess | NodeAccess;
 export interface PublicAccess {
   readonly kind: 'public';
@@ -27,7 +31,8 @@ export interface PublicAccess {
 export interface TiersAccess<L extends readonly Tier[] = readonly Tier[]> {
   readonly kind: 'tiers';
   readonly tiers: L;
-  readonly permission?: string;
+  /** The key the caller must hold (101018 otherwise). */
+  readonly permission: string;
 }
 /** A registered edge node, proving itself with a signed request. */
 export interface NodeAccess {
@@ -36,8 +41,9 @@ export interface NodeAccess {
 
 export const publicAccess: PublicAccess = { kind: 'public' };
 export const nodeAccess: NodeAccess = { kind: 'node' };
-export function tiers<const L extends readonly Tier[]>(list: L, permission?: string): TiersAccess<L> {
-  return permission === undefined ? { kind: 'tiers', tiers: list } : { kind: 'tiers', tiers: list, permission };
+/** Signed-in access: the tiers that may call, and the permission key the caller must hold. */
+export function tiers<const L extends readonly Tier[]>(list: L, permission: string): TiersAccess<L> {
+  return { kind: 'tiers', tiers: list, permission };
 }
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -61,6 +67,12 @@ export interface RouteDefinition<
   /** `console` (default): under /api/v1; `edge`: the node API under /api/edge/v1. */
   readonly api?: 'console' | 'edge';
   readonly access: A;
+  /**
+   * The catalogue codes the route may answer beyond the ones its access kind implies
+   * (`IMPLIED_CODES` in route-codes.ts), sorted. The OpenAPI document lists them; in tests the
+   * binder answers 101002 for any other.
+   */
+  readonly codes: readonly ErrorCode[];
   readonly summary: string;
   readonly tags: readonly string[];
   readonly request: Req;

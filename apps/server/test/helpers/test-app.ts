@@ -3,6 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
 
+/** Off while RAMPART_RECORD_ROUTE_CODES records what the routes answer: every code is recorded as it is. */
+const STRICT_ROUTE_CODES = !process.env.RAMPART_RECORD_ROUTE_CODES;
+
 /** Password of the root accounts in tests. */
 export const TEST_PASSWORD = 'horse battery staple 42';
 
@@ -14,9 +17,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on a fresh copy of the template database, logging into memory. */
+/**
+ * The real app on a fresh copy of the template database, logging into memory. A route that answers
+ * a catalogue code it does not declare answers 101002 instead (`strictRouteCodes`, on unless a test
+ * turns it off), so a test reaching an undeclared code fails.
+ */
 export async function createTestApp(
-  options: Partial<Pick<AppOptions, 'extraRoutes' | 'clock'>> & { config?: Partial<AppOptions['config']> } = {},
+  options: Partial<Pick<AppOptions, 'extraRoutes' | 'clock' | 'strictRouteCodes'>> & {
+    config?: Partial<AppOptions['config']>;
+  } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const logs: Record<string, unknown>[] = [];
@@ -53,6 +62,7 @@ export async function createTestApp(
     logger: { level: 'info', stream },
     checkErrorReplies: true,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
+    strictRouteCodes: options.strictRouteCodes ?? STRICT_ROUTE_CODES,
   });
   await app.ready();
   return {

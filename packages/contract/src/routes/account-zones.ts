@@ -24,13 +24,13 @@ export const accountZonesSchema = z.object({
 export type AccountZones = z.infer<typeof accountZonesSchema>;
 
 const params = z.object({ clientId: zIdParam });
-const client = tiers(['client']);
 
 export const getAccountZones = defineRoute({
   id: 'client.accounts.zones',
   method: 'GET',
   path: '/client/{clientId}/zones',
-  access: client,
+  access: tiers(['client'], 'accounts.read'),
+  codes: [],
   summary: "The zones assigned to one of the operator's sub-accounts (empty: every zone)",
   tags: ['accounts'],
   request: { params },
@@ -41,7 +41,8 @@ export const setAccountZones = defineRoute({
   id: 'client.accounts.zones.set',
   method: 'PUT',
   path: '/client/{clientId}/zones',
-  access: client,
+  access: tiers(['client'], 'accounts.write'),
+  codes: [],
   summary:
     "Replaces the zones assigned to one of the operator's sub-accounts (an empty list lifts the restriction); every id must be a zone of the operator",
   tags: ['accounts'],

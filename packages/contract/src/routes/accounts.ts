@@ -53,7 +53,6 @@ export const managedAccountSchema = z.object({
 export type ManagedAccount = z.infer<typeof managedAccountSchema>;
 
 const auth = z.object({ auth: tierSchema });
-const everyTier = tiers(TIERS);
 const ok = dataOf(z.literal(true));
 const accountId = z.object({ id: zId });
 
@@ -66,7 +65,8 @@ export const listAccounts = defineRoute({
   id: 'auth.accounts.list',
   method: 'GET',
   path: '/{auth}/accounts',
-  access: everyTier,
+  access: tiers(TIERS, 'accounts.read'),
+  codes: [],
   summary:
     "The accounts the caller manages of one tier (query `auth`, the console's tab; default the first of MANAGED_TIERS), paged, sorted and searched by account, name or e-mail",
   tags: ['accounts'],
@@ -88,7 +88,8 @@ export const listSubAccounts = defineRoute({
   id: 'auth.accounts.subs',
   method: 'GET',
   path: '/{auth}/account/{userId}/subs',
-  access: everyTier,
+  access: tiers(TIERS, 'accounts.read'),
+  codes: [],
   summary: 'The sub-accounts (same tier) directly below an account the caller manages, paged',
   tags: ['accounts'],
   request: {
@@ -115,7 +116,8 @@ export const createAccount = defineRoute({
   id: 'auth.account.create',
   method: 'POST',
   path: '/{auth}/account',
-  access: everyTier,
+  access: tiers(TIERS, 'accounts.write'),
+  codes: [101012, 101017, 101020, 101025],
   summary:
     'Creates an account below the caller without a password and e-mails it a one-time link to create one (101020 when no mail server is set)',
   tags: ['accounts'],
@@ -138,7 +140,8 @@ export const updateAccount = defineRoute({
   id: 'auth.account.update',
   method: 'PUT',
   path: '/{auth}/account',
-  access: everyTier,
+  access: tiers(TIERS, 'accounts.write'),
+  codes: [101017],
   summary:
     'Edits an account the caller manages: name, e-mail, status (pause, lock and expired sign it out everywhere), log export limit',
   tags: ['accounts'],
@@ -150,7 +153,8 @@ export const deleteAccount = defineRoute({
   id: 'auth.account.delete',
   method: 'DELETE',
   path: '/{auth}/account',
-  access: everyTier,
+  access: tiers(TIERS, 'accounts.write'),
+  codes: [205003],
   summary:
     'Deletes an account the caller manages; refused (205003, extra.reason) while it has sites, sub-accounts or other objects',
   tags: ['accounts'],
@@ -162,7 +166,8 @@ export const resendAccountEmail = defineRoute({
   id: 'auth.account.resendEmail',
   method: 'POST',
   path: '/{auth}/account/resendEmail',
-  access: everyTier,
+  access: tiers(TIERS, 'accounts.write'),
+  codes: [101012, 101020],
   summary: 'Sends an account the caller manages a new one-time link to create its password',
   tags: ['accounts'],
   request: { params: auth, body: accountId },
@@ -173,7 +178,8 @@ export const resetAccountTwoFactor = defineRoute({
   id: 'auth.account.resetLogin2fa',
   method: 'PUT',
   path: '/{auth}/account/login2fa',
-  access: everyTier,
+  access: tiers(TIERS, 'accounts.write'),
+  codes: [],
   summary: 'Turns off the second factor of an account the caller manages (a lost authenticator); it is signed out',
   tags: ['accounts'],
   request: { params: auth, body: accountId },

@@ -22,7 +22,6 @@ export const announcementSchema = z.object({
 });
 export type Announcement = z.infer<typeof announcementSchema>;
 
-const client = tiers(['client']);
 /** `running=true` lists only the running announcements, `false` only the others; absent: all. */
 const listQuery = pageQuery.extend({ running: z.enum(['true', 'false']).optional() });
 const body = z.object({
@@ -39,7 +38,8 @@ export const listClientAnnouncements = defineRoute({
   id: 'client.announcements.list',
   method: 'GET',
   path: '/client/setting/announcements',
-  access: client,
+  access: tiers(['client'], 'client.announcements.read'),
+  codes: [],
   summary: "The operator's announcements, newest first, paged, optionally only running or stopped ones",
   tags: ['announcements'],
   request: { query: listQuery },
@@ -50,7 +50,8 @@ export const createAnnouncement = defineRoute({
   id: 'client.announcement.create',
   method: 'POST',
   path: '/client/setting/announcement',
-  access: client,
+  access: tiers(['client'], 'client.announcements.write'),
+  codes: [],
   summary: "Publishes an announcement to the operator's customers",
   tags: ['announcements'],
   request: { body },
@@ -61,7 +62,8 @@ export const updateAnnouncement = defineRoute({
   id: 'client.announcement.update',
   method: 'PUT',
   path: '/client/setting/announcement',
-  access: client,
+  access: tiers(['client'], 'client.announcements.write'),
+  codes: [],
   summary: 'Edits an announcement',
   tags: ['announcements'],
   request: { body: body.extend({ id: zId }) },
@@ -72,7 +74,8 @@ export const deleteAnnouncement = defineRoute({
   id: 'client.announcement.delete',
   method: 'DELETE',
   path: '/client/setting/announcement',
-  access: client,
+  access: tiers(['client'], 'client.announcements.write'),
+  codes: [],
   summary: 'Deletes one announcement',
   tags: ['announcements'],
   request: { body: z.object({ id: zId }) },
@@ -83,7 +86,8 @@ export const deleteAnnouncements = defineRoute({
   id: 'client.announcements.delete',
   method: 'DELETE',
   path: '/client/setting/announcements',
-  access: client,
+  access: tiers(['client'], 'client.announcements.write'),
+  codes: [],
   summary: 'Deletes announcements (all or none)',
   tags: ['announcements'],
   request: { body: z.object({ ids: zIds(500) }) },
@@ -94,7 +98,8 @@ export const listUserAnnouncements = defineRoute({
   id: 'user.announcements.list',
   method: 'GET',
   path: '/user/announcements',
-  access: tiers(['user']),
+  access: tiers(['user'], 'user.resources.read'),
+  codes: [],
   summary: "Announcements of the caller's operator, newest first, paged, optionally only running or stopped ones",
   tags: ['announcements'],
   request: { query: listQuery },

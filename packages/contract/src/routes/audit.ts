@@ -75,7 +75,8 @@ export const listAuditLogs = defineRoute({
   id: 'auth.auditLogs.list',
   method: 'GET',
   path: '/{auth}/auditLogs',
-  access: tiers(TIERS),
+  access: tiers(TIERS, 'accounts.read'),
+  codes: [],
   summary:
     'Audit records the caller may see (its own and those of every account below it), newest first, filtered and paged',
   tags: ['audit'],
@@ -90,7 +91,8 @@ export const switchUser = defineRoute({
   id: 'auth.switchUser',
   method: 'POST',
   path: '/{auth}/proxy',
-  access: tiers(TIERS),
+  access: tiers(TIERS, 'accounts.write'),
+  codes: [],
   summary:
     "Switch user: mints a short-lived token pair for an account below the caller (the admin's operator, an operator's customer, a customer's own sub-user); every call made with it is audited with the caller as the real actor",
   tags: ['auth'],

@@ -97,13 +97,13 @@ function withConfirmation<T extends z.ZodObject<{ password: z.ZodType<string>; c
   });
 }
 const auth = z.object({ auth: tierSchema });
-const everyTier = tiers(TIERS);
 
 export const requestLogin = defineRoute({
   id: 'auth.code',
   method: 'POST',
   path: '/{auth}/code',
   access: publicAccess,
+  codes: [101008, 101012, 101020],
   summary: 'Step 1 of login: account and password; answers the second factor needed, or the tokens',
   tags: ['auth'],
   request: { params: auth, body: z.object(credentials) },
@@ -115,6 +115,7 @@ export const login = defineRoute({
   method: 'POST',
   path: '/{auth}/login',
   access: publicAccess,
+  codes: [101008, 101012],
   summary: 'Step 2 of login: the code from the e-mail or the authenticator',
   tags: ['auth'],
   request: {
@@ -134,6 +135,7 @@ export const resendLoginCode = defineRoute({
   method: 'POST',
   path: '/{auth}/verify',
   access: publicAccess,
+  codes: [101008, 101012, 101020, 101029],
   summary: 'Mails a new code for a pending e-mail login (the ticket stays the same)',
   tags: ['auth'],
   request: { params: auth, body: z.object({ ...credentials, onePassKey: secretString }) },
@@ -145,6 +147,7 @@ export const logout = defineRoute({
   method: 'DELETE',
   path: '/{auth}',
   access: publicAccess,
+  codes: [101015],
   summary:
     "Logout: revokes the session (the refresh token and every access token of it). The refresh token is the body's, else the console's HttpOnly cookie (`u_refreshToken`, `c_`, `a_`), which the reply clears",
   tags: ['auth'],
@@ -160,6 +163,7 @@ export const refresh = defineRoute({
   method: 'PATCH',
   path: '/{auth}',
   access: publicAccess,
+  codes: [101016],
   summary:
     "Exchanges a refresh token for a new token set; the old refresh token is spent. Without one in the body, the console's HttpOnly cookie is used, and the new refresh token is then set in that cookie only (`refreshToken` is empty in the body)",
   tags: ['auth'],
@@ -174,7 +178,8 @@ export const changePassword = defineRoute({
   id: 'auth.changePassword',
   method: 'PATCH',
   path: '/{auth}/password',
-  access: everyTier,
+  access: tiers(TIERS, 'account.self'),
+  codes: [101012],
   summary: "Changes the caller's password; every other session of the account is logged out",
   tags: ['auth'],
   request: {
@@ -190,7 +195,8 @@ export const setSubAccountPassword = defineRoute({
   id: 'auth.setAccountPassword',
   method: 'PUT',
   path: '/{auth}/account/password',
-  access: everyTier,
+  access: tiers(TIERS, 'accounts.write'),
+  codes: [],
   summary: 'Sets the password of an account the caller owns; that account is logged out everywhere',
   tags: ['auth'],
   request: {
@@ -204,7 +210,8 @@ export const getSelf = defineRoute({
   id: 'auth.self',
   method: 'GET',
   path: '/{auth}/account/self',
-  access: everyTier,
+  access: tiers(TIERS, 'account.self'),
+  codes: [],
   summary: "The caller's own account",
   tags: ['auth'],
   request: { params: auth },
@@ -215,7 +222,8 @@ export const updateSelf = defineRoute({
   id: 'auth.updateSelf',
   method: 'PUT',
   path: '/{auth}/account/self',
-  access: everyTier,
+  access: tiers(TIERS, 'account.self'),
+  codes: [101012, 101017],
   summary: "Edits the caller's name and e-mail; a new e-mail needs the current password",
   tags: ['auth'],
   request: {
@@ -229,7 +237,8 @@ export const totpPhase0 = defineRoute({
   id: 'auth.login2fa.phase0',
   method: 'POST',
   path: '/{auth}/login2fa/phase0',
-  access: everyTier,
+  access: tiers(TIERS, 'account.self'),
+  codes: [101012],
   summary:
     'Second-factor setup, phase 0: confirm the password and, while a second factor is on, a code of it (a current one from the authenticator, or the one `login2fa/phase0/code` mailed); answers a ticket for phases 1 and 2',
   tags: ['auth'],
@@ -254,7 +263,8 @@ export const totpPhase0Code = defineRoute({
   id: 'auth.login2fa.phase0.code',
   method: 'POST',
   path: '/{auth}/login2fa/phase0/code',
-  access: everyTier,
+  access: tiers(TIERS, 'account.self'),
+  codes: [101020, 101029],
   summary:
     "While the e-mail second factor is on: mails a code to the account's address for phase 0 (good once, for 10 minutes; a new one replaces the last; at most 5 mails per code's lifetime)",
   tags: ['auth'],
@@ -266,7 +276,8 @@ export const totpPhase1 = defineRoute({
   id: 'auth.login2fa.phase1',
   method: 'POST',
   path: '/{auth}/login2fa/phase1',
-  access: everyTier,
+  access: tiers(TIERS, 'account.self'),
+  codes: [],
   summary: 'Phase 1: a new authenticator secret, as a QR code and its otpauth URI',
   tags: ['auth'],
   request: { params: auth, body: z.object({ onePassKey: secretString }) },
@@ -277,7 +288,8 @@ export const totpPhase2 = defineRoute({
   id: 'auth.login2fa.phase2',
   method: 'POST',
   path: '/{auth}/login2fa/phase2',
-  access: everyTier,
+  access: tiers(TIERS, 'account.self'),
+  codes: [101012, 101020],
   summary: 'Phase 2: choose the second factor; for an authenticator, confirm a code from it',
   tags: ['auth'],
   request: {
@@ -299,6 +311,7 @@ export const checkRegisterToken = defineRoute({
   method: 'POST',
   path: '/token/check',
   access: publicAccess,
+  codes: [101013],
   summary: 'Checks the token of a create-password e-mail and names the account it is for',
   tags: ['auth'],
   request: { body: z.object({ token: secretString }) },
@@ -310,6 +323,7 @@ export const registerPassword = defineRoute({
   method: 'POST',
   path: '/register/password',
   access: publicAccess,
+  codes: [101013],
   summary: 'Sets the first password of a new account with the token from its e-mail (one use)',
   tags: ['auth'],
   request: {

@@ -26,8 +26,6 @@ import { zoneParams } from './zones.js';
  *   it names; a preheat goes to every enabled node of the zone.
  */
 
-const client = tiers(['client']);
-const user = tiers(['user']);
 const ids = zIds(500);
 
 export const CACHE_TASK_KINDS = ['purge', 'preheat'] as const;
@@ -57,7 +55,8 @@ export const clearNodesCache = defineRoute({
   id: 'client.zone.nodes.currentCache.delete',
   method: 'DELETE',
   path: '/client/zone/{zoneID}/node/currentCache',
-  access: client,
+  access: tiers(['client'], 'client.nodes.write'),
+  codes: [],
   summary:
     "Clears the whole cache of nodes of the zone: raises each node's cache epoch (in every cache key) and queues a command that answers once the node serves with it",
   tags: ['nodes', 'cache'],
@@ -69,7 +68,8 @@ export const purgeNodesCache = defineRoute({
   id: 'client.zone.nodes.cache.delete',
   method: 'DELETE',
   path: '/client/zone/{zoneID}/node/cache',
-  access: client,
+  access: tiers(['client'], 'client.nodes.write'),
+  codes: [],
   summary: 'Purges URLs from the cache of nodes of the zone (one command per node, results per URL)',
   tags: ['nodes', 'cache'],
   request: {
@@ -84,7 +84,8 @@ export const clearClientSitesCache = defineRoute({
   id: 'client.sites.currentCache.delete',
   method: 'DELETE',
   path: '/client/site/currentCache',
-  access: client,
+  access: tiers(['client'], 'client.sites.write'),
+  codes: [],
   summary: "Clears the whole cache of the operator's sites (all or none): a new cache generation per site",
   tags: ['sites', 'cache'],
   request: { body: z.object({ ids }) },
@@ -97,7 +98,8 @@ export const purgeSiteUrls = defineRoute({
   id: 'user.site.purgeCache.create',
   method: 'POST',
   path: '/user/site/{siteId}/setting/purgeCache',
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary:
     "Purges URLs of the site's domains from the cache of every node that serves the site (a task with results per node and URL)",
   tags: ['cache'],
@@ -109,7 +111,8 @@ export const listSitePurgeTasks = defineRoute({
   id: 'user.site.purgeCache.list',
   method: 'GET',
   path: '/user/site/{siteId}/setting/purgeCache',
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.read'),
+  codes: [],
   summary: "The site's URL purge tasks, newest first, with each node's results",
   tags: ['cache'],
   request: { params: siteParams, query: pageQuery },
@@ -120,7 +123,8 @@ export const preheatZoneCaches = defineRoute({
   id: 'client.zone.preheatCaches.create',
   method: 'POST',
   path: '/client/zone/{zoneID}/setting/preheatCaches',
-  access: client,
+  access: tiers(['client'], 'client.nodes.write'),
+  codes: [],
   summary:
     "Preheats URLs: every enabled node of the zone fetches them through its own nginx so that the sites' cache rules store them",
   tags: ['zones', 'cache'],
@@ -132,7 +136,8 @@ export const listZonePreheatTasks = defineRoute({
   id: 'client.zone.preheatCaches.list',
   method: 'GET',
   path: '/client/zone/{zoneID}/setting/preheatCaches',
-  access: client,
+  access: tiers(['client'], 'client.nodes.read'),
+  codes: [],
   summary: "The zone's preheat tasks, newest first, with each node's results per URL",
   tags: ['zones', 'cache'],
   request: { params: zoneParams, query: pageQuery },

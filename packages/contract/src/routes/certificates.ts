@@ -44,7 +44,6 @@ export type CertificateDetail = z.infer<typeof certificateDetailSchema>;
 /** Days before expiry at which a certificate counts as expiring. */
 export const CERTIFICATE_EXPIRING_DAYS = 30;
 
-const user = tiers(['user']);
 const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}';
 const pem = (max: number) => z.string().min(1, 'required').max(max, 'tooLong');
@@ -53,7 +52,8 @@ export const listCertificates = defineRoute({
   id: 'user.certificates.list',
   method: 'GET',
   path: `${base}/certificates`,
-  access: user,
+  access: tiers(['user'], 'user.certificates.read'),
+  codes: [],
   summary: "A site's certificates, paged, searched by name and sorted",
   tags: ['certificates'],
   request: {
@@ -73,7 +73,8 @@ export const metaCertificates = defineRoute({
   id: 'user.certificates.meta',
   method: 'GET',
   path: `${base}/metaCertificates`,
-  access: user,
+  access: tiers(['user'], 'user.certificates.read'),
+  codes: [],
   summary: 'Every certificate of the site, for pickers (id, name, names, expiry)',
   tags: ['certificates'],
   request: { params: siteParams },
@@ -86,7 +87,8 @@ export const getCertificate = defineRoute({
   id: 'user.certificate.get',
   method: 'GET',
   path: `${base}/certificate/{certificateId}`,
-  access: user,
+  access: tiers(['user'], 'user.certificates.read'),
+  codes: [],
   summary: 'One certificate with its chain and the domains it is assigned to',
   tags: ['certificates'],
   request: { params: siteParams.extend({ certificateId: zIdParam }) },
@@ -97,7 +99,8 @@ export const createCertificate = defineRoute({
   id: 'user.certificate.create',
   method: 'POST',
   path: `${base}/certificate`,
-  access: user,
+  access: tiers(['user'], 'user.certificates.write'),
+  codes: [],
   summary: 'Uploads a certificate chain and its private key',
   tags: ['certificates'],
   request: {
@@ -118,7 +121,8 @@ export const updateCertificate = defineRoute({
   id: 'user.certificate.update',
   method: 'PUT',
   path: `${base}/certificate`,
-  access: user,
+  access: tiers(['user'], 'user.certificates.write'),
+  codes: [301001],
   summary:
     'Renames a certificate or replaces its chain and key (both together); domains using it are checked against the new names',
   tags: ['certificates'],
@@ -146,7 +150,8 @@ export const deleteCertificates = defineRoute({
   id: 'user.certificates.delete',
   method: 'DELETE',
   path: `${base}/certificates`,
-  access: user,
+  access: tiers(['user'], 'user.certificates.write'),
+  codes: [],
   summary: 'Deletes certificates (all or none); one still assigned to domains is refused with the domains named',
   tags: ['certificates'],
   request: { params: siteParams, body: z.object({ ids: zIds(500) }) },
@@ -157,7 +162,8 @@ export const assignCertificate = defineRoute({
   id: 'user.certificate.domains',
   method: 'PATCH',
   path: `${base}/certificate/domains`,
-  access: user,
+  access: tiers(['user'], 'user.certificates.write'),
+  codes: [301001],
   summary:
     'Assigns a certificate to domains of the site (certificateID 0 removes it); 301001 when it does not cover a domain',
   tags: ['certificates'],

@@ -13,7 +13,6 @@ import { queryList, siteTagSchema } from './sites.js';
  * by id, answers 101018.
  */
 
-const client = tiers(['client']);
 const domainIds = zIds(DOMAINS_PER_REQUEST_MAX);
 
 export const clientDomainSchema = z.object({
@@ -32,7 +31,8 @@ export const listClientDomains = defineRoute({
   id: 'client.domains.list',
   method: 'GET',
   path: '/client/domains',
-  access: client,
+  access: tiers(['client'], 'client.domains.read'),
+  codes: [],
   summary: "The operator's domains, paged; filtered by site, a part of the name, tags (any of) and status",
   tags: ['domains'],
   request: {
@@ -55,7 +55,8 @@ export const metaClientDomains = defineRoute({
   id: 'client.domains.meta',
   method: 'POST',
   path: '/client/domains/meta',
-  access: client,
+  access: tiers(['client'], 'client.domains.read'),
+  codes: [],
   summary: `Domains of the given sites (or all) as id, name and site, for pickers; at most ${DOMAIN_META_MAX}`,
   tags: ['domains'],
   request: {
@@ -71,7 +72,8 @@ export const clientDomainTags = defineRoute({
   id: 'client.domains.tags',
   method: 'GET',
   path: '/client/domains/tags',
-  access: client,
+  access: tiers(['client'], 'client.domains.read'),
+  codes: [],
   summary: "Every tag the operator's domains carry, for filters",
   tags: ['domains'],
   request: {},
@@ -82,7 +84,8 @@ export const setClientDomainTags = defineRoute({
   id: 'client.domains.tags.set',
   method: 'POST',
   path: '/client/domains/tags',
-  access: client,
+  access: tiers(['client'], 'client.domains.write'),
+  codes: [],
   summary: 'Replaces the tags of domains (all or none)',
   tags: ['domains'],
   request: { body: z.object({ ids: domainIds, tags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX) }) },
@@ -93,7 +96,8 @@ export const clientDomainIds = defineRoute({
   id: 'client.domains.ids',
   method: 'GET',
   path: '/client/domains/ids',
-  access: client,
+  access: tiers(['client'], 'client.domains.read'),
+  codes: [],
   summary: 'The ids of the domains with exactly this name, optionally in the site of this name or id',
   tags: ['domains'],
   request: {

@@ -27,13 +27,12 @@ export const cnameSettingSchema = z.object({
 });
 export type CnameSetting = z.infer<typeof cnameSettingSchema>;
 
-const client = tiers(['client']);
-
 export const getCnameSetting = defineRoute({
   id: 'client.setting.cname',
   method: 'GET',
   path: '/client/setting/dns/cname',
-  access: client,
+  access: tiers(['client'], 'client.settings.read'),
+  codes: [],
   summary: "The operator's CNAME domain, under which its customers' domains get their CNAME targets",
   tags: ['settings'],
   request: {},
@@ -44,7 +43,8 @@ export const putCnameSetting = defineRoute({
   id: 'client.setting.cname.update',
   method: 'PUT',
   path: '/client/setting/dns/cname',
-  access: client,
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
   summary: "Sets the operator's CNAME domain ('' = the default); its domains' CNAME statuses go back to not checked",
   tags: ['settings'],
   request: { body: z.object({ domain: z.union([z.literal(''), zDomainName()]) }) },

@@ -36,7 +36,8 @@ export const listDnsLines = defineRoute({
   id: 'client.dns.lines',
   method: 'GET',
   path: '/client/dns/lines',
-  access: tiers(['client']),
+  access: tiers(['client'], 'client.zones.read'),
+  codes: [],
   summary:
     'The DNS lines nodes and virtual nodes can be placed on, named in the language of the `language` ' +
     'header (en_US, zh_CN, zh_TW), else of Accept-Language, else zh_TW',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataOf, defineRoute, tiers } from '../route.js';
+import { zId, zIdParam } from '../validators/ids.js';
 
 /**
  * Proof of control of a domain's name, before the edge serves it.
@@ -56,19 +57,18 @@ export const domainProofSettingSchema = z.object({
 });
 export type DomainProofSetting = z.infer<typeof domainProofSettingSchema>;
 
-const positiveId = z.number().int().positive();
-
 export const verifyDomains = defineRoute({
   id: 'user.domains.verify',
   method: 'PUT',
   path: '/user/site/{siteId}/domains/verify',
-  access: tiers(['user']),
+  access: tiers(['user'], 'user.domains.write'),
+  codes: [101010],
   summary:
     'Looks for proof of control of domains (the TXT record `_rampart-challenge.<name>` with the claim token, or the CNAME to the target) and records it; 101010 when the resolver fails, recording nothing',
   tags: ['domains'],
   request: {
-    params: z.object({ siteId: z.coerce.number().int().positive() }),
-    body: z.object({ domainIDs: z.array(positiveId).min(1).max(DOMAIN_VERIFY_MAX) }),
+    params: z.object({ siteId: zIdParam }),
+    body: z.object({ domainIDs: z.array(zId).min(1).max(DOMAIN_VERIFY_MAX) }),
   },
   response: dataOf(z.array(domainProofCheckSchema)),
 });
@@ -77,7 +77,8 @@ export const getDomainProofSetting = defineRoute({
   id: 'client.setting.domainProof',
   method: 'GET',
   path: '/client/setting/domainProof',
-  access: tiers(['client']),
+  access: tiers(['client'], 'client.settings.read'),
+  codes: [],
   summary: "Whether the operator's customers must prove control of a domain before it goes live",
   tags: ['settings'],
   request: {},
@@ -88,7 +89,8 @@ export const putDomainProofSetting = defineRoute({
   id: 'client.setting.domainProof.update',
   method: 'PUT',
   path: '/client/setting/domainProof',
-  access: tiers(['client']),
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
   summary:
     "Requires proof of control for the operator's customers' domains, or waives it (their pending claims then go live where no other customer's claim of the name is live)",
   tags: ['settings'],

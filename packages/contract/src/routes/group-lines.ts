@@ -18,7 +18,6 @@ import { zoneParams } from './zones.js';
 /** Most places (a node or virtual node on one line) one group holds, all lines together (203003 beyond). */
 export const GROUP_PLACEMENT_LIMIT = 1000;
 
-const client = tiers(['client']);
 const ids = zIds(500);
 export const groupLinesParams = zoneParams.extend({ groupID: zIdParam });
 export const lineParams = groupLinesParams.extend({ lineID: lineIdSchema });
@@ -47,20 +46,27 @@ export const lineNodeNums = defineRoute({
   id: 'client.group.lines.nodeNums',
   method: 'GET',
   path: '/client/zone/{zoneID}/group/{groupID}/lines/nodeNums',
-  access: client,
+  access: tiers(['client'], 'client.zones.read'),
+  codes: [],
   summary: 'Every DNS line of the catalogue with the number of nodes and virtual nodes the group has on it',
   tags: ['zones'],
   request: { params: groupLinesParams },
   response: dataOf(z.array(lineNodeNumsSchema)),
 });
 
-/** The calls on one line's nodes or virtual nodes: they mirror each other. */
+/**
+ * The calls on one line's nodes or virtual nodes: they mirror each other. A group's nodes are
+ * part of the zone (`client.zones.*`); its virtual nodes are managed with the virtual nodes.
+ */
 function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType, const F extends string>(
   kind: K,
   item: I,
   field: F,
   what: string,
+  key: 'client.zones' | 'client.virtualNodes',
 ) {
+  const read = tiers(['client'], `${key}.read`);
+  const write = tiers(['client'], `${key}.write`);
   const path = `/client/zone/{zoneID}/group/{groupID}/line/{lineID}/${kind}` as const;
   const idsBody = z.object({ [field]: ids } as Record<F, typeof ids>);
   return {
@@ -68,7 +74,8 @@ function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType
       id: `client.group.line.${kind}.list`,
       method: 'GET',
       path,
-      access: client,
+      access: read,
+      codes: [],
       summary: `The ${what} of a group on a DNS line, paged`,
       tags: ['zones'],
       request: { params: lineParams, query: pageQuery },
@@ -78,7 +85,8 @@ function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType
       id: `client.group.line.${kind}.add`,
       method: 'POST',
       path,
-      access: client,
+      access: write,
+      codes: [203003, 401002],
       summary:
         `Places ${what} of the group's zone on a line, all or none (already placed ones stay); ` +
         `each must serve the group's port type; 203003 beyond ${GROUP_PLACEMENT_LIMIT} places in the group`,
@@ -90,7 +98,8 @@ function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType
       id: `client.group.line.${kind}.remove`,
       method: 'DELETE',
       path,
-      access: client,
+      access: write,
+      codes: [],
       summary: `Takes ${what} off a line of the group, all or none (each must be on the line)`,
       tags: ['zones'],
       request: { params: lineParams, body: idsBody },
@@ -100,7 +109,8 @@ function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType
       id: `client.group.line.${kind}.move`,
       method: 'PATCH',
       path,
-      access: client,
+      access: write,
+      codes: [],
       summary:
         `Moves ${what} from this line to \`toLine\` of the same group, all or none (each must be on this line); ` +
         'one already on the target line just leaves this one',
@@ -112,7 +122,8 @@ function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType
       id: `client.group.line.${kind}.candidates`,
       method: 'GET',
       path: `/client/zone/{zoneID}/group/{groupID}/line/{lineID}/${kind}/candidates`,
-      access: client,
+      access: read,
+      codes: [],
       summary: `The ${what} of the zone that could be placed on the line: of the group's port type and not on it yet`,
       tags: ['zones'],
       request: { params: lineParams, query: candidateQuery },
@@ -121,8 +132,14 @@ function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType
   };
 }
 
-const nodeCalls = lineCalls('nodes', lineNodeSchema, 'nodeIDs', 'nodes');
-const virtualNodeCalls = lineCalls('virtualNodes', lineVirtualNodeSchema, 'virtualNodeIDs', 'virtual nodes');
+const nodeCalls = lineCalls('nodes', lineNodeSchema, 'nodeIDs', 'nodes', 'client.zones');
+const virtualNodeCalls = lineCalls(
+  'virtualNodes',
+  lineVirtualNodeSchema,
+  'virtualNodeIDs',
+  'virtual nodes',
+  'client.virtualNodes',
+);
 export const listLineNodes = nodeCalls.list;
 export const addLineNodes = nodeCalls.add;
 export const removeLineNodes = nodeCalls.remove;

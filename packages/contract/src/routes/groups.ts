@@ -28,13 +28,12 @@ export const groupSchema = z.object({
 });
 export type Group = z.infer<typeof groupSchema>;
 
-const client = tiers(['client']);
-
 export const listGroups = defineRoute({
   id: 'client.groups.list',
   method: 'GET',
   path: '/client/zone/{zoneID}/groups',
-  access: client,
+  access: tiers(['client'], 'client.zones.read'),
+  codes: [],
   summary: 'Groups of a zone, paged',
   tags: ['zones'],
   request: { params: zoneParams, query: pageQuery },
@@ -54,7 +53,8 @@ export const metaGroups = defineRoute({
   id: 'client.groups.meta',
   method: 'GET',
   path: '/client/zone/{zoneID}/metaGroups',
-  access: client,
+  access: tiers(['client'], 'client.zones.read'),
+  codes: [],
   summary: 'Groups of a zone as id and name, optionally of one port type or backup flag',
   tags: ['zones'],
   request: {
@@ -78,7 +78,8 @@ export const createGroup = defineRoute({
   id: 'client.group.create',
   method: 'POST',
   path: '/client/zone/{zoneID}/group',
-  access: client,
+  access: tiers(['client'], 'client.zones.write'),
+  codes: [101025],
   summary: 'Creates a group in a zone',
   tags: ['zones'],
   request: {
@@ -92,7 +93,8 @@ export const updateGroup = defineRoute({
   id: 'client.group.update',
   method: 'PATCH',
   path: '/client/zone/{zoneID}/group',
-  access: client,
+  access: tiers(['client'], 'client.zones.write'),
+  codes: [101025],
   summary: 'Renames a group, or changes its memo or backup flag (its port type is fixed)',
   tags: ['zones'],
   request: {
@@ -106,7 +108,8 @@ export const deleteGroup = defineRoute({
   id: 'client.group.delete',
   method: 'DELETE',
   path: '/client/zone/{zoneID}/group',
-  access: client,
+  access: tiers(['client'], 'client.zones.write'),
+  codes: [203001],
   summary: 'Deletes a group that no product uses (203001 otherwise); its node places go with it',
   tags: ['zones'],
   request: { params: zoneParams, body: z.object({ id: zId }) },

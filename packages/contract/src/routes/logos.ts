@@ -51,13 +51,12 @@ export const logoFormSchema = z.object({
 });
 export type LogoForm = z.infer<typeof logoFormSchema>;
 
-const client = tiers(['client']);
-
 export const listLogos = defineRoute({
   id: 'client.setting.logos.list',
   method: 'GET',
   path: '/client/setting/logos',
-  access: client,
+  access: tiers(['client'], 'client.settings.read'),
+  codes: [],
   summary: "The operator's logo sets (none or one), paged",
   tags: ['logos'],
   request: { query: pageQuery },
@@ -68,7 +67,8 @@ export const createLogo = defineRoute({
   id: 'client.setting.logo.create',
   method: 'POST',
   path: '/client/setting/logo',
-  access: client,
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [101025],
   bodyType: 'multipart',
   summary: "Creates the operator's logo set from form data (101025 when it has one)",
   tags: ['logos'],
@@ -80,7 +80,8 @@ export const updateLogo = defineRoute({
   id: 'client.setting.logo.update',
   method: 'PUT',
   path: '/client/setting/logo',
-  access: client,
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
   bodyType: 'multipart',
   summary: "Changes the operator's logo set from form data: parts sent replace, parts left out stay",
   tags: ['logos'],
@@ -92,7 +93,8 @@ export const deleteLogo = defineRoute({
   id: 'client.setting.logo.delete',
   method: 'DELETE',
   path: '/client/setting/logo',
-  access: client,
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
   summary: "Removes the operator's logo set: its login pages show the defaults again",
   tags: ['logos'],
   request: {},

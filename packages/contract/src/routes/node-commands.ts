@@ -73,6 +73,7 @@ export const getNodeCommands = defineRoute({
   method: 'GET',
   path: '/commands',
   access: nodeAccess,
+  codes: [],
   summary:
     "Long poll for the node's queued commands: answers them at once (they become sent), else holds the " +
     'request up to `wait` seconds and answers an empty list when none was queued',
@@ -97,6 +98,7 @@ export const reportNodeCommandResult = defineRoute({
   method: 'POST',
   path: '/commands/{id}/result',
   access: nodeAccess,
+  codes: [101018],
   summary: "A node reports the outcome of one of its sent commands (101018 for another node's or a finished one)",
   tags: ['edge'],
   request: {

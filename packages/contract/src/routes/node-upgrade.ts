@@ -20,7 +20,6 @@ import { nodeCommandSchema } from './node-operations.js';
  * (no silent downgrade). See docs/decisions.md "Node upgrade".
  */
 
-const client = tiers(['client']);
 const ok = dataOf(z.literal(true));
 
 /** Stages recorded in a node's upgrade log, in the order they happen. */
@@ -54,7 +53,8 @@ export const getLatestNodeVersion = defineRoute({
   id: 'client.node.latestVersion',
   method: 'GET',
   path: '/client/node/latestVersion',
-  access: client,
+  access: tiers(['client'], 'client.nodes.read'),
+  codes: [],
   summary:
     "The agent version nodes upgrade to (the control plane's own) and whether this control plane has that release to serve",
   tags: ['nodes'],
@@ -66,7 +66,8 @@ export const upgradeNodes = defineRoute({
   id: 'client.node.upgrade',
   method: 'POST',
   path: '/client/node/upgrade',
-  access: client,
+  access: tiers(['client'], 'client.nodes.write'),
+  codes: [202008],
   summary:
     'Queues an upgrade for initialised nodes (all or none): each agent fetches the latest release, checks it and restarts onto it; 202008 when there is no release to serve or a node runs a newer version',
   tags: ['nodes'],
@@ -78,7 +79,8 @@ export const listNodeUpgradeLogs = defineRoute({
   id: 'client.node.upgrade.logs',
   method: 'GET',
   path: '/client/node/{id}/upgrade/logs',
-  access: client,
+  access: tiers(['client'], 'client.nodes.read'),
+  codes: [],
   summary: "A node's upgrade log: each stage of each upgrade, newest first",
   tags: ['nodes'],
   request: { params: z.object({ id: zIdParam }), query: pageQuery },
@@ -91,6 +93,7 @@ export const getNodeRelease = defineRoute({
   method: 'GET',
   path: '/release',
   access: nodeAccess,
+  codes: [202008],
   summary: 'The manifest of the agent release the control plane serves (its own version); 202008 when it has none',
   tags: ['edge'],
   request: {},
@@ -103,6 +106,7 @@ export const getNodeReleaseFile = defineRoute({
   method: 'GET',
   path: '/release/file',
   access: nodeAccess,
+  codes: [101018],
   summary:
     'One file of the served release, as bytes (application/octet-stream); 101018 for a version or path the manifest does not list',
   tags: ['edge'],
@@ -124,6 +128,7 @@ export const reportNodeUpgradeProgress = defineRoute({
   method: 'POST',
   path: '/upgrade/progress',
   access: nodeAccess,
+  codes: [101018],
   summary: 'A node reports a stage of one of its running upgrade commands (101018 for any other command)',
   tags: ['edge'],
   request: { body: upgradeProgressBody },

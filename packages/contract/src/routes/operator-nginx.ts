@@ -15,8 +15,6 @@ import { dataOf, defineRoute, tiers } from '../route.js';
  * on overrides them value by value and adds its custom directives after the operator's.
  */
 
-const client = tiers(['client']);
-
 /** GET, PUT (replace) and DELETE (back to nginx's defaults) for one section. */
 function operatorSectionRoutes<S extends NginxTuningSection, B extends z.ZodType<NginxTuning[S]>>(section: S, body: B) {
   const path = `/client/setting/nginx/${section}`;
@@ -25,7 +23,8 @@ function operatorSectionRoutes<S extends NginxTuningSection, B extends z.ZodType
       id: `client.setting.nginx.${section}`,
       method: 'GET',
       path,
-      access: client,
+      access: tiers(['client'], 'client.settings.read'),
+      codes: [],
       summary: `The operator's nginx ${section} settings, the defaults of every zone's nodes`,
       tags: ['settings'],
       request: {},
@@ -35,7 +34,8 @@ function operatorSectionRoutes<S extends NginxTuningSection, B extends z.ZodType
       id: `client.setting.nginx.${section}.put`,
       method: 'PUT',
       path,
-      access: client,
+      access: tiers(['client'], 'client.settings.write'),
+      codes: [],
       summary: `Replaces the operator's nginx ${section} settings; every node checks them with nginx -t and keeps its running configuration when refused`,
       tags: ['settings'],
       request: { body: z.object({ value: body }) },
@@ -45,7 +45,8 @@ function operatorSectionRoutes<S extends NginxTuningSection, B extends z.ZodType
       id: `client.setting.nginx.${section}.delete`,
       method: 'DELETE',
       path,
-      access: client,
+      access: tiers(['client'], 'client.settings.write'),
+      codes: [],
       summary: `Returns the operator's nginx ${section} settings to nginx's defaults`,
       tags: ['settings'],
       request: {},

@@ -28,7 +28,6 @@ export type Product = z.infer<typeof productSchema>;
 /** Largest sites limit a product can be given (beyond it, "unlimited" is the honest choice). */
 export const PRODUCT_SITE_LIMIT_MAX = 1_000_000;
 
-const client = tiers(['client']);
 const groupIds = zIds(100, 0);
 const productBody = z.object({
   name: zName,
@@ -47,7 +46,8 @@ export const listProducts = defineRoute({
   id: 'client.products.list',
   method: 'GET',
   path: '/client/products',
-  access: client,
+  access: tiers(['client'], 'client.products.read'),
+  codes: [],
   summary: "The operator's products, paged",
   tags: ['products'],
   request: { query: pageQuery },
@@ -58,7 +58,8 @@ export const metaProducts = defineRoute({
   id: 'client.products.meta',
   method: 'GET',
   path: '/client/metaProducts',
-  access: client,
+  access: tiers(['client'], 'client.products.read'),
+  codes: [],
   summary: 'Every product as id, name and port type, for pickers',
   tags: ['products'],
   request: {},
@@ -79,7 +80,8 @@ export const productGroups = defineRoute({
   id: 'client.product.groups',
   method: 'GET',
   path: '/client/product/{id}/groups',
-  access: client,
+  access: tiers(['client'], 'client.products.read'),
+  codes: [],
   summary: "A product's main groups (isBackup=false, the default) or backup groups, with their zones",
   tags: ['products'],
   request: {
@@ -98,7 +100,8 @@ export const createProduct = defineRoute({
   id: 'client.product.create',
   method: 'POST',
   path: '/client/product',
-  access: client,
+  access: tiers(['client'], 'client.products.write'),
+  codes: [101025],
   summary: 'Creates a product served by groups of the same port type',
   tags: ['products'],
   request: { body: productBody },
@@ -109,7 +112,8 @@ export const updateProduct = defineRoute({
   id: 'client.product.update',
   method: 'PUT',
   path: '/client/product',
-  access: client,
+  access: tiers(['client'], 'client.products.write'),
+  codes: [101025, 204003, 205004, 205005, 401002],
   summary: 'Changes a product; a sites limit below the sites it carries is refused (204003)',
   tags: ['products'],
   request: { body: productUpdateBody },
@@ -120,7 +124,8 @@ export const deleteProduct = defineRoute({
   id: 'client.product.delete',
   method: 'DELETE',
   path: '/client/product',
-  access: client,
+  access: tiers(['client'], 'client.products.write'),
+  codes: [204002],
   summary: 'Deletes a product no site uses (204002 otherwise)',
   tags: ['products'],
   request: { body: z.object({ id: zId }) },

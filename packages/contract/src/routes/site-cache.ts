@@ -102,7 +102,6 @@ export const cacheRuleSchema = z.object({
 });
 export type CacheRule = z.infer<typeof cacheRuleSchema>;
 
-const user = tiers(['user']);
 const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}/setting';
 
@@ -110,7 +109,8 @@ export const listCacheRules = defineRoute({
   id: 'user.site.cacheRules.list',
   method: 'GET',
   path: `${base}/caches`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.read'),
+  codes: [],
   summary: "The site's cache rules in the order the edge tries them (priority, then age); at most 100",
   tags: ['cache'],
   request: { params: siteParams },
@@ -121,7 +121,8 @@ export const addCacheRules = defineRoute({
   id: 'user.site.cacheRules.add',
   method: 'POST',
   path: `${base}/caches`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [101029],
   summary: 'Adds cache rules (all or none); 101029 beyond 100 rules per site',
   tags: ['cache'],
   request: {
@@ -135,7 +136,8 @@ export const updateCacheRule = defineRoute({
   id: 'user.site.cacheRule.update',
   method: 'PUT',
   path: `${base}/cache/{ruleId}`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: 'Replaces one cache rule',
   tags: ['cache'],
   request: {
@@ -149,7 +151,8 @@ export const deleteCacheRules = defineRoute({
   id: 'user.site.cacheRules.delete',
   method: 'DELETE',
   path: `${base}/caches`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: 'Deletes cache rules of the site by id (all or none)',
   tags: ['cache'],
   request: {
@@ -163,7 +166,8 @@ export const clearSiteCache = defineRoute({
   id: 'user.site.currentCache.delete',
   method: 'DELETE',
   path: `${base}/currentCache`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: "Clears the site's whole cache on every node (a new cache generation)",
   tags: ['cache'],
   request: { params: siteParams },

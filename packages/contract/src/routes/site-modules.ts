@@ -283,7 +283,6 @@ export type ProxyRewriteRule = z.infer<typeof proxyRewriteRuleSchema>;
 
 // ---- routes ----------------------------------------------------------------------------------
 
-const user = tiers(['user']);
 const siteParams = z.object({ siteId: zIdParam });
 const moduleParams = siteParams.extend({ moduleId: zIdParam });
 const base = '/user/site/{siteId}/module';
@@ -310,7 +309,8 @@ function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z
       id: `user.site.${p.many}.list`,
       method: 'GET',
       path: `${base}/${p.many}`,
-      access: user,
+      access: tiers(['user'], 'user.siteSettings.read'),
+      codes: [],
       summary: `The site's ${p.label} modules, paged, by name`,
       tags: ['modules'],
       request: { params: siteParams, query: listQuery },
@@ -320,7 +320,8 @@ function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z
       id: `user.site.${p.many}.create`,
       method: 'POST',
       path: `${base}/${p.many}`,
-      access: user,
+      access: tiers(['user'], 'user.siteSettings.write'),
+      codes: [101025, 101029, 10102502],
       summary: `Creates ${p.label} modules (all or none; 101025 for a name taken in the site, 101029 beyond ${MODULES_PER_SITE_MAX})`,
       tags: ['modules'],
       request: { params: siteParams, body: z.object({ modules: z.array(input).min(1).max(MODULES_PER_SITE_MAX) }) },
@@ -330,7 +331,8 @@ function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z
       id: `user.site.${p.one}.update`,
       method: 'PUT',
       path: `${base}/${p.one}`,
-      access: user,
+      access: tiers(['user'], 'user.siteSettings.write'),
+      codes: [101025, 10102502],
       summary: `Replaces the name and settings of one ${p.label} module`,
       tags: ['modules'],
       request: { params: siteParams, body: input.extend({ id: zId }) },
@@ -340,7 +342,8 @@ function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z
       id: `user.site.${p.many}.delete`,
       method: 'DELETE',
       path: `${base}/${p.many}`,
-      access: user,
+      access: tiers(['user'], 'user.siteSettings.write'),
+      codes: [],
       summary: `Deletes ${p.label} modules by id (all or none; refused while bound to a domain)`,
       tags: ['modules'],
       request: { params: siteParams, body: z.object({ ids: idList }) },
@@ -361,7 +364,8 @@ function ruleRoutes<T extends (typeof RULE_MODULE_TYPES)[number], S extends z.Zo
       id: `user.site.${p.one}.rules.list`,
       method: 'GET',
       path: `${base}/${p.one}/{moduleId}/rules`,
-      access: user,
+      access: tiers(['user'], 'user.siteSettings.read'),
+      codes: [],
       summary: `Rules of one ${p.label} module, paged, in the order the edge tries them`,
       tags: ['modules'],
       request: { params: moduleParams, query: pageQuery },
@@ -371,7 +375,8 @@ function ruleRoutes<T extends (typeof RULE_MODULE_TYPES)[number], S extends z.Zo
       id: `user.site.${p.one}.rules.add`,
       method: 'POST',
       path: `${base}/${p.one}/{moduleId}/rules`,
-      access: user,
+      access: tiers(['user'], 'user.siteSettings.write'),
+      codes: [101029, 205007],
       summary: `Adds rules to a ${p.label} module (all or none; ${limit})`,
       tags: ['modules'],
       request: { params: moduleParams, body: z.object({ items: z.array(input).min(1).max(RULES_PER_REQUEST_MAX) }) },
@@ -381,7 +386,8 @@ function ruleRoutes<T extends (typeof RULE_MODULE_TYPES)[number], S extends z.Zo
       id: `user.site.${p.one}.rule.update`,
       method: 'PUT',
       path: `${base}/${p.one}/{moduleId}/rule`,
-      access: user,
+      access: tiers(['user'], 'user.siteSettings.write'),
+      codes: [],
       summary: `Replaces one rule of a ${p.label} module`,
       tags: ['modules'],
       request: {
@@ -394,7 +400,8 @@ function ruleRoutes<T extends (typeof RULE_MODULE_TYPES)[number], S extends z.Zo
       id: `user.site.${p.one}.rules.delete`,
       method: 'DELETE',
       path: `${base}/${p.one}/{moduleId}/rules`,
-      access: user,
+      access: tiers(['user'], 'user.siteSettings.write'),
+      codes: [],
       summary: `Deletes rules of a ${p.label} module by id (all or none)`,
       tags: ['modules'],
       request: {
@@ -446,7 +453,8 @@ function bindRoute<T extends SiteModuleType>(type: T) {
     id: `user.domains.module.${type}`,
     method: 'PUT',
     path: `/user/site/{siteId}/domains/module/${type}`,
-    access: user,
+    access: tiers(['user'], 'user.siteSettings.write'),
+    codes: [],
     summary: `Binds a ${MODULE_PATHS[type].label} module of the site to domains of the site (${field} 0 unbinds; all or none)`,
     tags: ['modules', 'domains'],
     request: { params: siteParams, body },

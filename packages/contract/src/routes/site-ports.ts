@@ -116,7 +116,6 @@ export const siteZonePortSchema = z.object({
 });
 export type SiteZonePort = z.infer<typeof siteZonePortSchema>;
 
-const user = tiers(['user']);
 const siteParams = z.object({ siteId: zIdParam });
 const portParams = siteParams.extend({ portId: zIdParam });
 const base = '/user/site/{siteId}';
@@ -126,7 +125,8 @@ export const listSitePorts = defineRoute({
   id: 'user.site.ports.list',
   method: 'GET',
   path: `${base}/ports`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.read'),
+  codes: [],
   summary: "The site's layer-4 ports by port number, paged; `port` finds one number, `protocol` and `status` filter",
   tags: ['ports'],
   request: {
@@ -144,7 +144,8 @@ export const addSitePorts = defineRoute({
   id: 'user.site.ports.add',
   method: 'POST',
   path: `${base}/ports`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [101023, 101025, 101029, 401007, 401008],
   summary:
     'Adds layer-4 ports with their upstreams (all or none): 101023 on a layer-7 site, 401007 over the site limit, portInUse, portReserved',
   tags: ['ports'],
@@ -156,7 +157,8 @@ export const updateSitePort = defineRoute({
   id: 'user.site.port.update',
   method: 'PUT',
   path: `${base}/port`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [101025],
   summary: 'Changes one port (number, protocol, balance, status, memo)',
   tags: ['ports'],
   request: { params: siteParams, body: sitePortUpdateSchema },
@@ -167,7 +169,8 @@ export const deleteSitePorts = defineRoute({
   id: 'user.site.ports.delete',
   method: 'DELETE',
   path: `${base}/ports`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: 'Deletes ports of the site with their upstreams (all or none)',
   tags: ['ports'],
   request: { params: siteParams, body: z.object({ ids }) },
@@ -178,7 +181,8 @@ export const batchCreateSitePorts = defineRoute({
   id: 'user.site.ports.batchCreate',
   method: 'POST',
   path: `${base}/port/batchCreate`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [101011, 101023, 101025, 101029, 401007, 401008],
   summary:
     'Creates one port per number of a listen range, each to the same offset of the upstream range (101011 when the ranges differ in length)',
   tags: ['ports'],
@@ -190,7 +194,8 @@ export const listSitePortUpstreams = defineRoute({
   id: 'user.site.port.upstreams.list',
   method: 'GET',
   path: `${base}/port/{portId}/upstreams`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.read'),
+  codes: [],
   summary: "A port's upstreams",
   tags: ['ports'],
   request: { params: portParams },
@@ -201,7 +206,8 @@ export const addSitePortUpstreams = defineRoute({
   id: 'user.site.port.upstreams.add',
   method: 'POST',
   path: `${base}/port/{portId}/upstreams`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [101029, 401008],
   summary: 'Adds upstreams to a port (at most 64 in all)',
   tags: ['ports'],
   request: {
@@ -215,7 +221,8 @@ export const deleteSitePortUpstreams = defineRoute({
   id: 'user.site.port.upstreams.delete',
   method: 'DELETE',
   path: `${base}/port/{portId}/upstreams`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [101029, 401008],
   summary: 'Deletes upstreams of a port (401008 when no enabled one would remain)',
   tags: ['ports'],
   request: { params: portParams, body: z.object({ ids: zIds(64) }) },
@@ -226,7 +233,8 @@ export const updateSitePortUpstream = defineRoute({
   id: 'user.site.port.upstream.update',
   method: 'PUT',
   path: `${base}/port/{portId}/upstream`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [101029, 401008],
   summary: 'Changes one upstream of a port (401008 when no enabled one would remain)',
   tags: ['ports'],
   request: { params: portParams, body: upstreamInputSchema.extend({ id: zId }) },
@@ -237,7 +245,8 @@ export const enableSitePorts = defineRoute({
   id: 'user.site.setting.ports.enable',
   method: 'POST',
   path: `${base}/setting/ports`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: 'Turns ports of the site on (all or none)',
   tags: ['ports'],
   request: { params: siteParams, body: z.object({ ids }) },
@@ -248,7 +257,8 @@ export const disableSitePorts = defineRoute({
   id: 'user.site.setting.ports.disable',
   method: 'DELETE',
   path: `${base}/setting/ports`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: 'Turns ports of the site off (all or none); their nodes stop listening on them',
   tags: ['ports'],
   request: { params: siteParams, body: z.object({ ids }) },
@@ -259,7 +269,8 @@ export const listSiteZonePorts = defineRoute({
   id: 'user.site.zonePorts',
   method: 'GET',
   path: `${base}/zonePorts`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.read'),
+  codes: [],
   summary:
     "The listen and reserved ports of the zones serving the site (its product's groups): numbers a layer-4 port cannot use",
   tags: ['ports'],

@@ -149,7 +149,6 @@ export const errorPagesSchema = z.object({
 });
 export type ErrorPages = z.infer<typeof errorPagesSchema>;
 
-const user = tiers(['user']);
 const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}/setting';
 
@@ -157,7 +156,8 @@ export const getGzipSetting = defineRoute({
   id: 'user.site.gzip.get',
   method: 'GET',
   path: `${base}/gzip`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.read'),
+  codes: [],
   summary: "The site's HTTP compression (off, with the default types and minimum, until set)",
   tags: ['site settings'],
   request: { params: siteParams },
@@ -168,7 +168,8 @@ export const setGzipSetting = defineRoute({
   id: 'user.site.gzip.set',
   method: 'PUT',
   path: `${base}/gzip`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: 'Sets HTTP compression of the site: on or off, the response types, the minimum length in bytes',
   tags: ['site settings'],
   request: { params: siteParams, body: gzipSettingInputSchema },
@@ -179,7 +180,8 @@ export const listRateRules = defineRoute({
   id: 'user.site.rates.list',
   method: 'GET',
   path: `${base}/rates`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.read'),
+  codes: [],
   summary: "The site's bandwidth rate limits, oldest first (at most 100)",
   tags: ['site settings'],
   request: { params: siteParams },
@@ -190,7 +192,8 @@ export const addRateRules = defineRoute({
   id: 'user.site.rates.add',
   method: 'POST',
   path: `${base}/rates`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [101029],
   summary: 'Adds rate limits (all or none); 101029 beyond 100 per site',
   tags: ['site settings'],
   request: {
@@ -204,7 +207,8 @@ export const updateRateRule = defineRoute({
   id: 'user.site.rate.update',
   method: 'PUT',
   path: `${base}/rate/{ruleId}`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: 'Replaces one rate limit',
   tags: ['site settings'],
   request: {
@@ -218,7 +222,8 @@ export const deleteRateRules = defineRoute({
   id: 'user.site.rates.delete',
   method: 'DELETE',
   path: `${base}/rates`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: 'Deletes rate limits of the site by id (all or none)',
   tags: ['site settings'],
   request: {
@@ -232,7 +237,8 @@ export const getErrorPages = defineRoute({
   id: 'user.site.errorPages.get',
   method: 'GET',
   path: `${base}/errorPages`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.read'),
+  codes: [],
   summary: "The site's error pages by status, and the language of the edge's own pages",
   tags: ['site settings'],
   request: { params: siteParams },
@@ -243,7 +249,8 @@ export const setErrorPage = defineRoute({
   id: 'user.site.errorPage.set',
   method: 'PUT',
   path: `${base}/errorPage`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: 'Sets (adds or replaces) the page of one status; the body is served verbatim as text/html',
   tags: ['site settings'],
   request: { params: siteParams, body: errorPageInputSchema },
@@ -254,7 +261,8 @@ export const deleteErrorPages = defineRoute({
   id: 'user.site.errorPages.delete',
   method: 'DELETE',
   path: `${base}/errorPages`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: "Removes the pages of the given statuses (all or none); the edge's own page answers again",
   tags: ['site settings'],
   request: {
@@ -268,7 +276,8 @@ export const setErrorPageLanguage = defineRoute({
   id: 'user.site.errorPages.language',
   method: 'PUT',
   path: `${base}/errorPages/language`,
-  access: user,
+  access: tiers(['user'], 'user.siteSettings.write'),
+  codes: [],
   summary: "Sets the language of the edge's own pages for the site's domains",
   tags: ['site settings'],
   request: { params: siteParams, body: z.object({ language: z.enum(ERROR_PAGE_LANGUAGES) }) },

@@ -59,7 +59,6 @@ export function queryList<T extends z.ZodType>(item: T, max = 100) {
 }
 const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
-const client = tiers(['client']);
 const siteFilters = pageQuery.extend({
   siteName: z.string().max(256).optional(),
   // The console omits status when it is -1 (all).
@@ -81,7 +80,8 @@ export const listClientSites = defineRoute({
   id: 'client.sites.list',
   method: 'GET',
   path: '/client/sites',
-  access: client,
+  access: tiers(['client'], 'client.sites.read'),
+  codes: [],
   summary:
     "The operator's sites, paged; filtered by name or id, status, product, customer, tags (any of), expiry and force-backup",
   tags: ['sites'],
@@ -102,7 +102,8 @@ export const createSite = defineRoute({
   id: 'client.site.create',
   method: 'POST',
   path: '/client/site',
-  access: client,
+  access: tiers(['client'], 'client.sites.write'),
+  codes: [204003],
   summary: 'Creates a site for a customer account on a product',
   tags: ['sites'],
   request: { body: siteCreateBody },
@@ -113,7 +114,8 @@ export const deleteSites = defineRoute({
   id: 'client.sites.delete',
   method: 'DELETE',
   path: '/client/site',
-  access: client,
+  access: tiers(['client'], 'client.sites.write'),
+  codes: [205004, 205005],
   summary: 'Deletes sites of the operator (all or none); a site that still has domains is refused (205005)',
   tags: ['sites'],
   request: { body: z.object({ ids: zIds(500) }) },
@@ -124,7 +126,8 @@ export const setSitesStatus = defineRoute({
   id: 'client.sites.status',
   method: 'PATCH',
   path: '/client/site/status',
-  access: client,
+  access: tiers(['client'], 'client.sites.write'),
+  codes: [205002, 401002],
   summary:
     "Sets the status of sites (all or none); 205002 for 'limit' (traffic quotas set it) and for 'normal' on an expired site",
   tags: ['sites'],
@@ -138,7 +141,8 @@ export const listUserSites = defineRoute({
   id: 'user.sites.list',
   method: 'GET',
   path: '/user/sites',
-  access: tiers(['user']),
+  access: tiers(['user'], 'user.sites.read'),
+  codes: [],
   summary: "The caller's sites, paged and filtered",
   tags: ['sites'],
   request: { query: siteFilters },
@@ -153,14 +157,14 @@ export const getUserSite = defineRoute({
   id: 'user.site.get',
   method: 'GET',
   path: '/user/site/{siteId}',
-  access: tiers(['user']),
+  access: tiers(['user'], 'user.sites.read'),
+  codes: [],
   summary: "One of the caller's sites, with its product's port type",
   tags: ['sites'],
   request: { params: z.object({ siteId: zIdParam }) },
   response: dataOf(userSiteDetailSchema),
 });
 
-const user = tiers(['user']);
 const siteIds = zIds(500);
 /** Most tags a site carries (the operator's `client/site/tags` has the same bound). */
 const tagList = z.array(siteTagSchema).max(20);
@@ -169,7 +173,8 @@ export const metaUserSites = defineRoute({
   id: 'user.sites.meta',
   method: 'GET',
   path: '/user/metaSites',
-  access: user,
+  access: tiers(['user'], 'user.sites.read'),
+  codes: [],
   summary: 'Every site the caller holds or was given access to, as id and name, for pickers',
   tags: ['sites'],
   request: {},
@@ -180,7 +185,8 @@ export const userSiteTags = defineRoute({
   id: 'user.sites.tags',
   method: 'GET',
   path: '/user/site/tags',
-  access: user,
+  access: tiers(['user'], 'user.sites.read'),
+  codes: [],
   summary: "Every tag the caller's sites carry, sorted, for filters",
   tags: ['sites'],
   request: {},
@@ -191,7 +197,8 @@ export const setUserSitesTags = defineRoute({
   id: 'user.sites.tags.set',
   method: 'PUT',
   path: '/user/site/tags',
-  access: user,
+  access: tiers(['user'], 'user.sites.write'),
+  codes: [],
   summary: 'Replaces the tags of sites the caller holds (all or none; 101018 for a site that is not its own)',
   tags: ['sites'],
   request: { body: z.object({ ids: siteIds, tags: tagList }) },
@@ -202,7 +209,8 @@ export const setUserSiteTags = defineRoute({
   id: 'user.site.tags.set',
   method: 'PUT',
   path: '/user/site/{siteId}/tags',
-  access: user,
+  access: tiers(['user'], 'user.sites.write'),
+  codes: [],
   summary: 'Replaces the tags of one site the caller holds and answers the site',
   tags: ['sites'],
   request: {
@@ -226,7 +234,8 @@ export const listSiteUsers = defineRoute({
   id: 'user.site.users',
   method: 'GET',
   path: '/user/site/users/{siteId}',
-  access: user,
+  access: tiers(['user'], 'user.sites.read'),
+  codes: [],
   summary:
     "The caller's sub-accounts, each with whether it was given access to the site (only the site's holder may ask)",
   tags: ['sites'],
@@ -243,7 +252,8 @@ export const grantSiteUsers = defineRoute({
   id: 'user.site.users.grant',
   method: 'PATCH',
   path: '/user/site/users',
-  access: user,
+  access: tiers(['user'], 'user.sites.write'),
+  codes: [],
   summary:
     "Gives sub-accounts of the caller access to sites it holds: they see and manage them (all or none; 101018 for a site or account that is not the caller's)",
   tags: ['sites'],
@@ -255,7 +265,8 @@ export const revokeSiteUsers = defineRoute({
   id: 'user.site.users.revoke',
   method: 'DELETE',
   path: '/user/site/users',
-  access: user,
+  access: tiers(['user'], 'user.sites.write'),
+  codes: [],
   summary: 'Takes access to sites the caller holds away from its sub-accounts (all or none)',
   tags: ['sites'],
   request: { body: siteUsersBody },

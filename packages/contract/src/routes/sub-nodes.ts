@@ -24,7 +24,6 @@ import { zoneParams } from './zones.js';
 /** Most sub-nodes one node may have. */
 export const SUB_NODE_LIMIT = 32;
 
-const client = tiers(['client']);
 const ipLiteral = z.union([z.ipv4(), z.ipv6()]);
 const nodeParams = zoneParams.extend({ id: zIdParam });
 
@@ -41,7 +40,8 @@ export const listSubNodes = defineRoute({
   id: 'client.zone.node.subs',
   method: 'GET',
   path: '/client/zone/{zoneID}/node/{id}/subs',
-  access: client,
+  access: tiers(['client'], 'client.nodes.read'),
+  codes: [101025],
   summary: "The node's sub-nodes (extra addresses of the same machine), by address",
   tags: ['nodes'],
   request: { params: nodeParams },
@@ -52,7 +52,8 @@ export const createSubNodes = defineRoute({
   id: 'client.zone.node.subs.create',
   method: 'POST',
   path: '/client/zone/{zoneID}/node/{id}/subs',
-  access: client,
+  access: tiers(['client'], 'client.nodes.write'),
+  codes: [101025, 202002],
   summary: 'Adds sub-nodes to the node, one per address, all or none',
   tags: ['nodes'],
   request: {
@@ -66,7 +67,8 @@ export const deleteSubNodes = defineRoute({
   id: 'client.zone.node.subs.delete',
   method: 'DELETE',
   path: '/client/zone/{zoneID}/node/{id}/subs',
-  access: client,
+  access: tiers(['client'], 'client.nodes.write'),
+  codes: [101025],
   summary: "Removes sub-nodes of the node, all or none (an id that is not one of the node's is 101018)",
   tags: ['nodes'],
   request: {
@@ -83,7 +85,8 @@ export const updateSubNodeIp = defineRoute({
   id: 'client.zone.node.sub.ip',
   method: 'PUT',
   path: '/client/zone/{zoneID}/node/{id}/sub/ip',
-  access: client,
+  access: tiers(['client'], 'client.nodes.write'),
+  codes: [101025],
   summary: "Changes a sub-node's address (and memo when given)",
   tags: ['nodes'],
   request: {

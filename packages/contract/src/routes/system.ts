@@ -18,6 +18,7 @@ export const health = defineRoute({
   method: 'GET',
   path: '/health',
   access: publicAccess,
+  codes: [],
   summary: 'Health of the control plane and its config store',
   tags: ['system'],
   request: {},
@@ -44,6 +45,7 @@ export const logo = defineRoute({
   method: 'GET',
   path: '/{auth}/logo',
   access: publicAccess,
+  codes: [],
   summary:
     "Branding for a console's login pages; needs no token. `operator` (an operator's login name) picks " +
     "that operator's logo set for the client and user consoles; without it, the first operator's",

@@ -10,8 +10,6 @@ import { queryList } from './sites.js';
  * products, misc"): the resource summary, the products its sites are on, and the geo list.
  */
 
-const user = tiers(['user']);
-
 export const resourceInfoSchema = z.object({
   /** Sites the caller holds or was given access to. */
   siteCount: z.number().int(),
@@ -30,7 +28,8 @@ export const getResourceInfo = defineRoute({
   id: 'user.resourceInfo',
   method: 'GET',
   path: '/user/resourceInfo',
-  access: user,
+  access: tiers(['user'], 'user.resources.read'),
+  codes: [],
   summary: "Counts of the caller's sites and domains, and this and last month's traffic in bytes",
   tags: ['sites'],
   request: {},
@@ -50,7 +49,8 @@ export const listUserProducts = defineRoute({
   id: 'user.products.list',
   method: 'GET',
   path: '/user/products',
-  access: user,
+  access: tiers(['user'], 'user.resources.read'),
+  codes: [],
   summary: "The products the caller's sites are on, paged, optionally only some (productIDs)",
   tags: ['products'],
   request: { query: pageQuery.extend({ productIDs: queryList(zIdParam, 100) }) },
@@ -66,7 +66,8 @@ export const listGeoIps = defineRoute({
   id: 'user.geoips',
   method: 'GET',
   path: '/user/geoips',
-  access: user,
+  access: tiers(['user'], 'user.resources.read'),
+  codes: [],
   summary: 'Countries and regions (ISO 3166-1 alpha-2) with their names in the three languages, for pickers',
   tags: ['sites'],
   request: {},

@@ -15,7 +15,6 @@ import { zoneParams } from './zones.js';
  * serve it. A virtual node on a line cannot be deleted (206001).
  */
 
-const client = tiers(['client']);
 const ids = zIds(500);
 const virtualNodeParams = zoneParams.extend({ id: zIdParam });
 
@@ -51,7 +50,8 @@ export const listVirtualNodes = defineRoute({
   id: 'client.virtualNodes.list',
   method: 'GET',
   path: '/client/zone/{zoneID}/virtualNodes',
-  access: client,
+  access: tiers(['client'], 'client.virtualNodes.read'),
+  codes: [],
   summary: 'Virtual nodes of a zone, paged, optionally searched by name',
   tags: ['zones'],
   request: { params: zoneParams, query: pageQuery.extend({ value: z.string().max(256).optional() }) },
@@ -67,7 +67,8 @@ export const createVirtualNode = defineRoute({
   id: 'client.virtualNode.create',
   method: 'POST',
   path: '/client/zone/{zoneID}/virtualNode',
-  access: client,
+  access: tiers(['client'], 'client.virtualNodes.write'),
+  codes: [101025],
   summary: 'Creates a virtual node in a zone (101025 when the name is taken in the zone)',
   tags: ['zones'],
   request: {
@@ -81,7 +82,8 @@ export const updateVirtualNode = defineRoute({
   id: 'client.virtualNode.update',
   method: 'PUT',
   path: '/client/zone/{zoneID}/virtualNode',
-  access: client,
+  access: tiers(['client'], 'client.virtualNodes.write'),
+  codes: [101025],
   summary: 'Renames a virtual node or changes its memo (its port type is fixed)',
   tags: ['zones'],
   request: {
@@ -95,7 +97,8 @@ export const deleteVirtualNodes = defineRoute({
   id: 'client.virtualNode.delete',
   method: 'DELETE',
   path: '/client/zone/{zoneID}/virtualNode',
-  access: client,
+  access: tiers(['client'], 'client.virtualNodes.write'),
+  codes: [206001],
   summary: 'Deletes virtual nodes with their records, all or none; one still on a line is refused (206001)',
   tags: ['zones'],
   request: { params: zoneParams, body: z.object({ ids }) },
@@ -106,7 +109,8 @@ export const listVirtualNodeRecords = defineRoute({
   id: 'client.virtualNode.records',
   method: 'GET',
   path: '/client/zone/{zoneID}/virtualNode/{id}/records',
-  access: client,
+  access: tiers(['client'], 'client.virtualNodes.read'),
+  codes: [],
   summary: "A virtual node's records, paged",
   tags: ['zones'],
   request: { params: virtualNodeParams, query: pageQuery },
@@ -117,7 +121,8 @@ export const addVirtualNodeCname = defineRoute({
   id: 'client.virtualNode.record.cname',
   method: 'POST',
   path: '/client/zone/{zoneID}/virtualNode/{id}/record/cname',
-  access: client,
+  access: tiers(['client'], 'client.virtualNodes.write'),
+  codes: [],
   summary: 'Gives a virtual node without records its CNAME target (a host name, stored in ASCII form)',
   tags: ['zones'],
   request: { params: virtualNodeParams, body: z.object({ value: zDomainName() }) },
@@ -128,7 +133,8 @@ export const addVirtualNodeNodeRecords = defineRoute({
   id: 'client.virtualNode.record.node',
   method: 'POST',
   path: '/client/zone/{zoneID}/virtualNode/{id}/record/node',
-  access: client,
+  access: tiers(['client'], 'client.virtualNodes.write'),
+  codes: [401002],
   summary:
     "Adds records naming initialised nodes of the operator (any zone), all or none; each must serve the virtual node's port type; already named ones stay",
   tags: ['zones'],
@@ -140,7 +146,8 @@ export const deleteVirtualNodeRecords = defineRoute({
   id: 'client.virtualNode.record.delete',
   method: 'DELETE',
   path: '/client/zone/{zoneID}/virtualNode/{id}/record',
-  access: client,
+  access: tiers(['client'], 'client.virtualNodes.write'),
+  codes: [],
   summary: 'Deletes records of a virtual node, all or none (each must be one of its records)',
   tags: ['zones'],
   request: { params: virtualNodeParams, body: z.object({ ids }) },

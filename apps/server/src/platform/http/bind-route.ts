@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AccountRow } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
+import { type RouteCodeOptions, routeCodeCheck } from './route-codes.js';
 import { type FieldIssue, fieldErrors, invalidCharacterErrors } from './validation.js';
 
 /** Who is calling, once authentication has run. */
@@ -87,6 +88,8 @@ export interface BinderOptions {
   readonly audit?: AuditHook;
   readonly zoneScope?: ZoneScopeCheck;
   readonly transactions?: TransactionRunner;
+  /** Recording of the codes each route answers, and the strict check of them (tests). */
+  readonly codes?: RouteCodeOptions;
 }
 
 /** The caller of a route only operators call: its operator is always known. */
@@ -164,7 +167,7 @@ export function fastifyPath(route: Pick<AnyRoute, 'api' | 'path'>): string {
 export function createBinder(
   app: FastifyInstance,
   authenticators: Authenticators,
-  { audit, zoneScope, transactions }: BinderOptions = {},
+  { audit, zoneScope, transactions, codes = {} }: BinderOptions = {},
 ): Binder {
   const bound = new Set<string>();
   return {
@@ -174,12 +177,21 @@ export function createBinder(
       bound.add(route.id);
       // The key is the contract's: a signed-in route without one is a declaration error, refused at start.
       const permission = permissionOf(route);
-      if (route.access.kind === 'tiers' && permission === null) {
-        throw new Error(`route ${route.id} has no permission key (packages/contract/src/permissions.ts)`);
+      if (route.access.kind === 'tiers' && !permission) {
+        throw new Error(`route ${route.id} has no permission key (tiers(list, key) in its declaration)`);
       }
+      const checkCodes = routeCodeCheck(route, codes);
       app.route({
         method: route.method,
         url: fastifyPath(route),
+        // Thrown on to the app's error handler, which answers it.
+        ...(checkCodes
+          ? {
+              errorHandler: (error: unknown, request: FastifyRequest) => {
+                throw checkCodes(error, request.log);
+              },
+            }
+          : {}),
         handler: async (request, reply) => {
           // An authorization denial of a state-changing call is audited (security list item 36), then answered 101018.
           const recordDenial = async (who: Caller, input: { params: unknown; body: unknown }): Promise<never> => {
