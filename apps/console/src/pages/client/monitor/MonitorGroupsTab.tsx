@@ -9,7 +9,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
-import { idFilter, useListSearch } from '../../../features/lists/use-list-search';
+import { urlId, useListSearch } from '../../../features/lists/use-list-search';
 import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
 import { GroupTargetsDrawer } from './GroupTargetsDrawer';
 import { MonitorGroupFormModal } from './MonitorGroupFormModal';
@@ -31,7 +31,7 @@ export function MonitorGroupsTab() {
     invalidates: changes('monitorGroups'),
     success: () => toastText('deleteSuccess'),
   });
-  const openId = idFilter(search.filters.group);
+  const openId = urlId(search.filters.group);
   const open = groups.data?.data.find((group) => group.id === openId) ?? null;
 
   const columns: TableColumnsType<MonitorGroup> = [

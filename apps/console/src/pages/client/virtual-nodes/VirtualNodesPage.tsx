@@ -12,7 +12,7 @@ import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { SearchBox } from '../../../components/SearchBox';
-import { idFilter, useListSearch } from '../../../features/lists/use-list-search';
+import { urlId, urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { VirtualNodeFormModal } from './VirtualNodeFormModal';
 import { VirtualNodeRecordsDrawer } from './VirtualNodeRecordsDrawer';
 
@@ -25,12 +25,16 @@ export function VirtualNodesPage() {
   const { t } = useTranslation(['virtualNodes', 'common', 'shell']);
   const search = useListSearch(['zoneID', 'value', 'records'] as const);
   const zones = useQuery(routeQuery('client', zoneRoutes.metaZones, {}));
-  const zoneId = idFilter(search.filters.zoneID) ?? zones.data?.data[0]?.id;
+  const zoneId = urlId(search.filters.zoneID) ?? zones.data?.data[0]?.id;
   const params = { zoneID: zoneId ?? 0 };
   const list = useQuery({
     ...routeQuery('client', virtualNodeRoutes.listVirtualNodes, {
       params,
-      query: { page: search.page, pageSize: search.pageSize, value: search.filters.value },
+      query: {
+        page: search.page,
+        pageSize: search.pageSize,
+        ...urlQuery(virtualNodeRoutes.listVirtualNodes.request.query, search, ['value']),
+      },
     }),
     enabled: zoneId !== undefined,
   });
@@ -40,7 +44,7 @@ export function VirtualNodesPage() {
     invalidates: changes('virtualNodes'),
     success: () => toastText('deleteSuccess'),
   });
-  const recordsId = idFilter(search.filters.records);
+  const recordsId = urlId(search.filters.records);
   const recordsOf = list.data?.data.find((node) => node.id === recordsId) ?? null;
 
   const columns: TableColumnsType<VirtualNode> = [

@@ -11,13 +11,11 @@ import { DateTime } from '../../../components/DateTime';
 import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { idFilter, oneOf, useListSearch } from '../../../features/lists/use-list-search';
+import { urlId, urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { ZoneFormModal } from './ZoneFormModal';
 import { ZoneGroupsDrawer } from './ZoneGroupsDrawer';
 import { ZoneNodesDrawer } from './ZoneNodesDrawer';
 import { ZoneSettingsDrawer } from './ZoneSettingsDrawer';
-
-const SORT_FIELDS = ['name', 'createdAt', 'nodeCount'] as const;
 
 /**
  * `/client/nodeManage/zonesList`: the operator's zones, paged and sorted on the server; create,
@@ -27,9 +25,8 @@ const SORT_FIELDS = ['name', 'createdAt', 'nodeCount'] as const;
 export function ZonesListPage() {
   const { t } = useTranslation(['zones', 'common', 'shell', 'nodeOps']);
   const search = useListSearch(['sortBy', 'orderBy', 'zone', 'settings', 'nodes'] as const);
-  const sortBy = oneOf(search.filters.sortBy, SORT_FIELDS);
-  const orderBy = oneOf(search.filters.orderBy, ['asc', 'desc'] as const);
-  const input = { query: { page: search.page, pageSize: search.pageSize, sortBy, orderBy } };
+  const sort = urlQuery(zoneRoutes.listZones.request.query, search, ['sortBy', 'orderBy']);
+  const input = { query: { page: search.page, pageSize: search.pageSize, ...sort } };
   const zones = useQuery(routeQuery('client', zoneRoutes.listZones, input));
   const [editing, setEditing] = useState<Zone | 'new' | null>(null);
   const remove = useRouteMutation('client', zoneRoutes.deleteZone, {
@@ -37,11 +34,11 @@ export function ZonesListPage() {
     invalidates: changes('zones'),
     success: () => toastText('deleteSuccess'),
   });
-  const openZoneId = idFilter(search.filters.zone);
+  const openZoneId = urlId(search.filters.zone);
   const openZone = zones.data?.data.find((zone) => zone.id === openZoneId) ?? null;
-  const settingsZoneId = idFilter(search.filters.settings);
+  const settingsZoneId = urlId(search.filters.settings);
   const settingsZone = zones.data?.data.find((zone) => zone.id === settingsZoneId) ?? null;
-  const nodesZoneId = idFilter(search.filters.nodes);
+  const nodesZoneId = urlId(search.filters.nodes);
   const nodesZone = zones.data?.data.find((zone) => zone.id === nodesZoneId) ?? null;
 
   const columns: TableColumnsType<Zone> = [
