@@ -1,16 +1,16 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type VirtualNode, virtualNodeRoutes, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Select, Space, type TableColumnsType } from 'antd';
+import { Button, Flex, Select, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { RowActions } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
 import { urlId, urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { VirtualNodeFormModal } from './VirtualNodeFormModal';
@@ -58,19 +58,17 @@ export function VirtualNodesPage() {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, node) => (
-        <Space>
-          <Button size="small" onClick={() => search.setFilters({ records: String(node.id) })}>
-            {t('records')}
-          </Button>
-          <Button size="small" onClick={() => setEditing(node)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { name: node.name })}
-            pending={remove.isPending && remove.variables?.id === node.id}
-            onConfirm={() => remove.mutate(node)}
-          />
-        </Space>
+        <RowActions
+          before={
+            <Button size="small" onClick={() => search.setFilters({ records: String(node.id) })}>
+              {t('records')}
+            </Button>
+          }
+          onEdit={() => setEditing(node)}
+          deleteConfirm={t('deleteConfirm', { name: node.name })}
+          deleting={remove.isPending && remove.variables?.id === node.id}
+          onDelete={() => remove.mutate(node)}
+        />
       ),
     },
   ];

@@ -1,16 +1,16 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Zone, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Space, type TableColumnsType } from 'antd';
+import { Button, Flex, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { RowActions } from '../../../components/RowActions';
 import { urlId, urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { ZoneFormModal } from './ZoneFormModal';
 import { ZoneGroupsDrawer } from './ZoneGroupsDrawer';
@@ -56,25 +56,25 @@ export function ZonesListPage() {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, zone) => (
-        <Space>
-          <Button size="small" onClick={() => search.setFilters({ zone: String(zone.id) })}>
-            {t('groups')}
-          </Button>
-          <Button size="small" onClick={() => search.setFilters({ nodes: String(zone.id) })}>
-            {t('nodeOps:zoneNodes.open')}
-          </Button>
-          <Button size="small" onClick={() => search.setFilters({ settings: String(zone.id) })}>
-            {t('settings.open')}
-          </Button>
-          <Button size="small" onClick={() => setEditing(zone)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { name: zone.name })}
-            pending={remove.isPending && remove.variables?.id === zone.id}
-            onConfirm={() => remove.mutate(zone)}
-          />
-        </Space>
+        <RowActions
+          before={
+            <>
+              <Button size="small" onClick={() => search.setFilters({ zone: String(zone.id) })}>
+                {t('groups')}
+              </Button>
+              <Button size="small" onClick={() => search.setFilters({ nodes: String(zone.id) })}>
+                {t('nodeOps:zoneNodes.open')}
+              </Button>
+              <Button size="small" onClick={() => search.setFilters({ settings: String(zone.id) })}>
+                {t('settings.open')}
+              </Button>
+            </>
+          }
+          onEdit={() => setEditing(zone)}
+          deleteConfirm={t('deleteConfirm', { name: zone.name })}
+          deleting={remove.isPending && remove.variables?.id === zone.id}
+          onDelete={() => remove.mutate(zone)}
+        />
       ),
     },
   ];

@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
-import { DeleteButton } from '../../../../components/DeleteButton';
 import { ListTable } from '../../../../components/ListTable';
+import { RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
 import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
 import { PortBatchModal } from './PortBatchModal';
@@ -97,19 +97,17 @@ export function PortsTab({ siteId }: { siteId: number }) {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, row) => (
-        <Space>
-          <Button size="small" onClick={() => setUpstreamsOf(row)}>
-            {t('upstreams')}
-          </Button>
-          <Button size="small" onClick={() => setEditing(row)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { port: row.port })}
-            pending={remove.isPending && remove.variables === row.id}
-            onConfirm={() => remove.mutate(row.id)}
-          />
-        </Space>
+        <RowActions
+          before={
+            <Button size="small" onClick={() => setUpstreamsOf(row)}>
+              {t('upstreams')}
+            </Button>
+          }
+          onEdit={() => setEditing(row)}
+          deleteConfirm={t('deleteConfirm', { port: row.port })}
+          deleting={remove.isPending && remove.variables === row.id}
+          onDelete={() => remove.mutate(row.id)}
+        />
       ),
     },
   ];
