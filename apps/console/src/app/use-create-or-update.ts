@@ -4,17 +4,21 @@ import type { FieldNames } from '../forms/server-errors';
 import { useRouteMutation } from './route-query';
 import { createdText, toastText } from './toast';
 
-interface CreateOrUpdateOptions<C extends AnyRoute, U extends AnyRoute, V> {
+interface CreateOrUpdateOptions<C extends AnyRoute, U extends AnyRoute, V, E extends { id: number }> {
   create: C;
   update: U;
   /** The create call's params and body from the form's values. */
   createInput: (values: V) => RouteInput<C>;
-  /** The update call's params and body from the form's values and the edited row's id. */
-  updateInput: (values: V & { id: number }) => RouteInput<U>;
+  /** The update call's params and body from the form's values with the edited row's id (and the row itself). */
+  updateInput: (values: V & { id: number }, existing: E) => RouteInput<U>;
   /** Reads the change makes stale: `changes('<resource>')`. */
   invalidates: readonly AnyRoute[];
   /** Field errors of a 101003 reply go under these fields. */
   form: { instance: FormInstance; fields: FieldNames };
+  /** The create's field names when its body nests the form's values (a list of one), else `form.fields`. */
+  createFields?: FieldNames;
+  /** Toasts other than the usual created / updated ones. */
+  success?: { create?: () => string; update?: () => string };
   /** After either call succeeded (the dialog closes). */
   onSuccess: () => void;
 }
@@ -24,24 +28,27 @@ interface CreateOrUpdateOptions<C extends AnyRoute, U extends AnyRoute, V> {
  * created / updated toast, fresh reads, field errors under the form. `submit` makes the update when
  * a row is being edited, else the create.
  */
-export function useCreateOrUpdate<C extends AnyRoute, U extends AnyRoute, V>(
+export function useCreateOrUpdate<C extends AnyRoute, U extends AnyRoute, V, E extends { id: number } = { id: number }>(
   tier: Tier,
-  options: CreateOrUpdateOptions<C, U, V>,
+  options: CreateOrUpdateOptions<C, U, V, E>,
 ) {
-  const outcome = { invalidates: options.invalidates, form: options.form, onSuccess: () => options.onSuccess() };
+  const { form, success } = options;
+  const outcome = { invalidates: options.invalidates, onSuccess: () => options.onSuccess() };
   const create = useRouteMutation(tier, options.create, {
     input: options.createInput,
-    success: createdText,
+    success: success?.create ?? createdText,
+    form: { instance: form.instance, fields: options.createFields ?? form.fields },
     ...outcome,
   });
   const update = useRouteMutation(tier, options.update, {
-    input: options.updateInput,
-    success: () => toastText('updateSuccess'),
+    input: ({ values, existing }: { values: V; existing: E }) =>
+      options.updateInput({ ...values, id: existing.id }, existing),
+    success: success?.update ?? (() => toastText('updateSuccess')),
+    form,
     ...outcome,
   });
   return {
     pending: create.isPending || update.isPending,
-    submit: (values: V, existing: { id: number } | null) =>
-      existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values),
+    submit: (values: V, existing: E | null) => (existing ? update.mutate({ values, existing }) : create.mutate(values)),
   };
 }

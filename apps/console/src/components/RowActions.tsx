@@ -12,13 +12,16 @@ interface RowActionsProps {
   deleting: boolean;
   /** Further buttons of the row, between edit and delete. */
   children?: ReactNode;
+  /** The row's own buttons shown before edit (opening what the row holds). */
+  before?: ReactNode;
 }
 
-/** The actions cell of a list row: edit, the row's own buttons, and delete after asking. */
-export function RowActions({ onEdit, deleteConfirm, onDelete, deleting, children }: RowActionsProps) {
+/** The actions cell of a list row: the row's own buttons, edit, and delete after asking. */
+export function RowActions({ onEdit, deleteConfirm, onDelete, deleting, children, before }: RowActionsProps) {
   const { t } = useTranslation();
   return (
     <Space>
+      {before}
       <Button size="small" onClick={onEdit}>
         {t('actions.edit')}
       </Button>

@@ -1,5 +1,6 @@
 export * from './domain.js';
 export * from './fields.js';
+export * from './ids.js';
 export * from './ip.js';
 export * from './lists.js';
 export * from './origin.js';

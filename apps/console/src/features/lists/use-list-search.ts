@@ -1,4 +1,4 @@
-import { PAGE_DEFAULT, PAGE_SIZE_CHOICES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '@rampart/contract';
+import { PAGE_DEFAULT, PAGE_SIZE_CHOICES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, zIdParam } from '@rampart/contract';
 import type { TablePaginationConfig, TableProps } from 'antd';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
@@ -126,21 +126,20 @@ export function useLocalPaging() {
   };
 }
 
-/** A filter from the URL when it is one of `allowed` (a sort field, a status), else undefined. */
-export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined {
-  return (allowed as readonly string[]).includes(value ?? '') ? (value as T) : undefined;
-}
-
-/** A positive whole number from the URL (an id filter), else undefined. */
-export function idFilter(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
+/**
+ * An id the URL names outside a route's query (the row a drawer shows, the site in the path), read
+ * with the contract's id schema; anything else is undefined.
+ */
+export function urlId(value: string | undefined): number | undefined {
+  const id = zIdParam.safeParse(value);
+  return id.success ? id.data : undefined;
 }
 
 /**
  * The URL's values of `keys` as the route's query takes them, each kept only when the route's own
  * query schema accepts it (an enum value, a number, a date, a list of tags); a key the URL does not
  * name, or names with a value the server would refuse, is left out, so the server's default applies.
+ * Of a list, the values the schema refuses are left out one by one.
  */
 export function urlQuery<S extends z.ZodObject, K extends string & keyof S['shape']>(
   schema: S,
@@ -149,10 +148,12 @@ export function urlQuery<S extends z.ZodObject, K extends string & keyof S['shap
 ): { [P in K]?: z.input<S>[P] } {
   const query: Partial<Record<K, string | string[]>> = {};
   for (const key of keys) {
-    const values = search.all(key);
+    const field = schema.shape[key] as z.ZodType;
+    // Of a repeated key, the values the field takes one by one (a list of ids drops a malformed one).
+    const values = search.all(key).filter((value) => field.safeParse(value).success);
     if (values.length === 0) continue;
     const value = values.length === 1 ? values[0] : values;
-    if ((schema.shape[key] as z.ZodType).safeParse(value).success) query[key] = value;
+    if (field.safeParse(value).success) query[key] = value;
   }
   return query as { [P in K]?: z.input<S>[P] };
 }

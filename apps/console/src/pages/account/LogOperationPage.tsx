@@ -8,7 +8,7 @@ import { DateTime } from '../../components/DateTime';
 import { ListTable } from '../../components/ListTable';
 import { PageTitle } from '../../components/PageTitle';
 import { SearchBox } from '../../components/SearchBox';
-import { oneOf, useListSearch } from '../../features/lists/use-list-search';
+import { urlQuery, useListSearch } from '../../features/lists/use-list-search';
 
 const FILTERS = ['accountName', 'method', 'url', 'reqID', 'startTime', 'endTime'] as const;
 
@@ -21,8 +21,8 @@ export function LogOperationPage() {
   const tier = useTier();
   const search = useListSearch(FILTERS);
   const { accountName, url, reqID, startTime, endTime } = search.filters;
-  const method = oneOf(search.filters.method, HTTP_METHODS);
-  const query = { page: search.page, pageSize: search.pageSize, accountName, method, url, reqID, startTime, endTime };
+  const filters = urlQuery(auditRoutes.listAuditLogs.request.query, search, FILTERS);
+  const query = { page: search.page, pageSize: search.pageSize, ...filters };
   const list = useQuery(routeQuery(tier, auditRoutes.listAuditLogs, { params: { auth: tier }, query }));
 
   const columns: TableColumnsType<AuditRecord> = [
@@ -69,7 +69,7 @@ export function LogOperationPage() {
           aria-label={t('method')}
           placeholder={t('method')}
           style={{ width: 120 }}
-          value={method}
+          value={filters.method}
           options={HTTP_METHODS.filter((m) => m !== 'GET').map((m) => ({ value: m, label: m }))}
           onChange={(value?: string) => search.setFilters({ method: value })}
         />

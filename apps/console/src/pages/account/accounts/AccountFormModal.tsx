@@ -8,8 +8,8 @@ import {
 import { Form, Input, InputNumber, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
-import { useRouteMutation } from '../../../app/route-query';
 import { localized, toastText } from '../../../app/toast';
+import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
 import { schemaRules } from '../../../forms/zod-rules';
 import { authToast } from './account-texts';
@@ -25,7 +25,7 @@ interface AccountValues {
 
 const createRules = schemaRules(accountRoutes.createAccount.request.body, { auth: 'user' });
 const updateRules = schemaRules(accountRoutes.updateAccount.request.body, { id: 1 });
-const invalidates = changes('accounts');
+const FIELDS = ['account', 'name', 'email', 'status', 'maxLogExportTimes', 'zoneLimit'];
 
 /**
  * Creates an account of `kind` (it is mailed a link to create its password) or edits one: name,
@@ -46,10 +46,11 @@ export function AccountFormModal({
 }) {
   const { t } = useTranslation(['accounts', 'common']);
   const [form] = Form.useForm<AccountValues>();
-  const fields = { instance: form, fields: ['account', 'name', 'email', 'status', 'maxLogExportTimes', 'zoneLimit'] };
   const existing = account === 'new' ? null : account;
-  const create = useRouteMutation(tier, accountRoutes.createAccount, {
-    input: (values: AccountValues) => ({
+  const save = useCreateOrUpdate(tier, {
+    create: accountRoutes.createAccount,
+    update: accountRoutes.updateAccount,
+    createInput: (values: AccountValues) => ({
       params: { auth: tier },
       body: {
         auth: kind,
@@ -60,13 +61,7 @@ export function AccountFormModal({
         ...(values.zoneLimit === undefined ? {} : { zoneLimit: values.zoneLimit }),
       },
     }),
-    invalidates,
-    success: () => authToast('createAuthSuccess', kind),
-    form: fields,
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation(tier, accountRoutes.updateAccount, {
-    input: ({ id, ...values }: AccountValues & { id: number }) => ({
+    updateInput: ({ id, ...values }) => ({
       params: { auth: tier },
       body: {
         id,
@@ -77,9 +72,9 @@ export function AccountFormModal({
         ...(values.zoneLimit === undefined ? {} : { zoneLimit: values.zoneLimit }),
       },
     }),
-    invalidates,
-    success: () => toastText('editAccountSuccess'),
-    form: fields,
+    invalidates: changes('accounts'),
+    form: { instance: form, fields: FIELDS },
+    success: { create: () => authToast('createAuthSuccess', kind), update: () => toastText('editAccountSuccess') },
     onSuccess: onClose,
   });
   const rules = existing ? updateRules : createRules;
@@ -92,7 +87,7 @@ export function AccountFormModal({
       open={account !== null}
       title={existing ? t('edit') : t('create')}
       form={form}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={
         existing
@@ -108,7 +103,7 @@ export function AccountFormModal({
             ? { zoneLimit: 0 }
             : {}
       }
-      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       {!existing && <Typography.Paragraph type="secondary">{t('createHint')}</Typography.Paragraph>}
       <Form.Item name="account" label={t('account')} rules={existing ? [] : rules('account')} required={!existing}>

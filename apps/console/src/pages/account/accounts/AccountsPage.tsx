@@ -1,5 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
 import {
+  type ACCOUNT_SORT_FIELDS,
   ACCOUNT_STATUS_LABELS,
   accountRoutes,
   MANAGED_TIERS,
@@ -20,7 +21,7 @@ import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { SearchBox } from '../../../components/SearchBox';
-import { useListSearch } from '../../../features/lists/use-list-search';
+import { urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { AccessActions, AssignRoleModal, useSwitchUser } from './AccountAccess';
 import { AccountFormModal } from './AccountFormModal';
 import { AccountPasswordModal } from './AccountPasswordModal';
@@ -34,8 +35,7 @@ const STATUS_COLOR: Record<ManagedAccount['status'], string> = {
   expired: 'default',
 };
 
-const SORTABLE = ['account', 'name', 'email', 'status', 'createdAt'] as const;
-type SortField = (typeof SORTABLE)[number];
+type SortField = (typeof ACCOUNT_SORT_FIELDS)[number];
 
 function isTab(console: Tier, value: string | undefined): value is Tier {
   return (MANAGED_TIERS[console] as readonly string[]).includes(value ?? '');
@@ -53,11 +53,6 @@ export function AccountsPage() {
   const search = useListSearch(['auth', 'name', 'sortBy', 'orderBy']);
   const tabs = MANAGED_TIERS[tier] as readonly Tier[];
   const kind: Tier = isTab(tier, search.filters.auth) ? search.filters.auth : (tabs[0] as Tier);
-  const sortBy = (SORTABLE as readonly string[]).includes(search.filters.sortBy ?? '')
-    ? (search.filters.sortBy as SortField)
-    : undefined;
-  const orderBy =
-    search.filters.orderBy === 'asc' || search.filters.orderBy === 'desc' ? search.filters.orderBy : undefined;
   const accounts = useQuery(
     routeQuery(tier, accountRoutes.listAccounts, {
       params: { auth: tier },
@@ -65,9 +60,7 @@ export function AccountsPage() {
         auth: kind,
         page: search.page,
         pageSize: search.pageSize,
-        ...(search.filters.name ? { name: search.filters.name } : {}),
-        ...(sortBy ? { sortBy } : {}),
-        ...(orderBy ? { orderBy } : {}),
+        ...urlQuery(accountRoutes.listAccounts.request.query, search, ['name', 'sortBy', 'orderBy']),
       },
     }),
   );

@@ -2,8 +2,8 @@ import { type Role, roleRoutes, type Tier } from '@rampart/contract';
 import { Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
-import { useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
 import { schemaRules } from '../../../forms/zod-rules';
 import { PermissionPicker } from './PermissionPicker';
@@ -26,19 +26,15 @@ export function RoleFormModal({ tier, role, onClose }: { tier: Tier; role: Role 
   const { t } = useTranslation('roles');
   const [form] = Form.useForm<RoleValues>();
   const existing = role === 'new' ? null : role;
-  const outcome = { invalidates: changes('roles'), form: { instance: form, fields: FIELDS }, onSuccess: onClose };
-  const create = useRouteMutation(tier, roleRoutes.createRole, {
-    input: (values: RoleValues) => ({ params: { auth: tier }, body: bodyOf(values) }),
-    success: () => toastText('createRoleSuccess'),
-    ...outcome,
-  });
-  const update = useRouteMutation(tier, roleRoutes.updateRole, {
-    input: ({ values, id }: { values: RoleValues; id: number }) => ({
-      params: { auth: tier, roleId: id },
-      body: bodyOf(values),
-    }),
-    success: () => toastText('updateRoleSuccess'),
-    ...outcome,
+  const save = useCreateOrUpdate(tier, {
+    create: roleRoutes.createRole,
+    update: roleRoutes.updateRole,
+    createInput: (values: RoleValues) => ({ params: { auth: tier }, body: bodyOf(values) }),
+    updateInput: ({ id, ...values }) => ({ params: { auth: tier, roleId: id }, body: bodyOf(values) }),
+    invalidates: changes('roles'),
+    form: { instance: form, fields: FIELDS },
+    success: { create: () => toastText('createRoleSuccess'), update: () => toastText('updateRoleSuccess') },
+    onSuccess: onClose,
   });
   return (
     <FormModal<RoleValues>
@@ -46,14 +42,14 @@ export function RoleFormModal({ tier, role, onClose }: { tier: Tier; role: Role 
       title={existing ? t('editTitle', { name: existing.name }) : t('createTitle')}
       form={form}
       width={720}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={
         existing
           ? { name: existing.name, remark: existing.remark, permissions: existing.permissions }
           : { name: '', remark: '', permissions: [] }
       }
-      onSubmit={(values) => (existing ? update.mutate({ values, id: existing.id }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       <Form.Item name="name" label={t('name')} rules={rules('name')} required>
         <Input autoFocus autoComplete="off" />

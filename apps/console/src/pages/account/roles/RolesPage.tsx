@@ -14,7 +14,7 @@ import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { RowActions } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
-import { useListSearch } from '../../../features/lists/use-list-search';
+import { urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { RoleFormModal } from './RoleFormModal';
 
 /**
@@ -33,7 +33,7 @@ export function RolesPage() {
       query: {
         page: search.page,
         pageSize: search.pageSize,
-        ...(search.filters.name ? { name: search.filters.name } : {}),
+        ...urlQuery(roleRoutes.listRoles.request.query, search, ['name']),
       },
     }),
   );

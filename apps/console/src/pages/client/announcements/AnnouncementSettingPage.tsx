@@ -6,7 +6,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
-import { createdText, toastText } from '../../../app/toast';
+import { toastText } from '../../../app/toast';
+import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { DateTime } from '../../../components/DateTime';
 import { DeleteButton } from '../../../components/DeleteButton';
 import { FormModal } from '../../../components/FormModal';
@@ -136,19 +137,12 @@ function AnnouncementFormModal({
   const { t } = useTranslation('announcements');
   const [form] = Form.useForm<AnnouncementValues>();
   const existing = announcement === 'new' ? null : announcement;
-  const create = useRouteMutation('client', announcementRoutes.createAnnouncement, {
-    input: (values: AnnouncementValues) => ({ body: { ...values, content: values.content ?? '' } }),
+  const save = useCreateOrUpdate('client', {
+    create: announcementRoutes.createAnnouncement,
+    update: announcementRoutes.updateAnnouncement,
+    createInput: (values: AnnouncementValues) => ({ body: { ...values, content: values.content ?? '' } }),
+    updateInput: (values) => ({ body: { ...values, content: values.content ?? '' } }),
     invalidates: changes('announcements'),
-    success: createdText,
-    form: { instance: form, fields: FIELDS },
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation('client', announcementRoutes.updateAnnouncement, {
-    input: ({ values, id }: { values: AnnouncementValues; id: number }) => ({
-      body: { ...values, content: values.content ?? '', id },
-    }),
-    invalidates: changes('announcements'),
-    success: () => toastText('updateSuccess'),
     form: { instance: form, fields: FIELDS },
     onSuccess: onClose,
   });
@@ -158,14 +152,14 @@ function AnnouncementFormModal({
       title={existing ? t('editTitle', { title: existing.title }) : t('createTitle')}
       form={form}
       width={640}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={
         existing
           ? { title: existing.title, content: existing.content, running: existing.running }
           : { title: '', content: '', running: false }
       }
-      onSubmit={(values) => (existing ? update.mutate({ values, id: existing.id }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       <Form.Item name="title" label={t('title')} rules={rules('title')} required>
         <Input autoFocus />

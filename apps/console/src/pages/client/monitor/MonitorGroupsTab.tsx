@@ -7,9 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
-import { idFilter, useListSearch } from '../../../features/lists/use-list-search';
+import { RowActions } from '../../../components/RowActions';
+import { urlId, useListSearch } from '../../../features/lists/use-list-search';
 import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
 import { GroupTargetsDrawer } from './GroupTargetsDrawer';
 import { MonitorGroupFormModal } from './MonitorGroupFormModal';
@@ -31,7 +31,7 @@ export function MonitorGroupsTab() {
     invalidates: changes('monitorGroups'),
     success: () => toastText('deleteSuccess'),
   });
-  const openId = idFilter(search.filters.group);
+  const openId = urlId(search.filters.group);
   const open = groups.data?.data.find((group) => group.id === openId) ?? null;
 
   const columns: TableColumnsType<MonitorGroup> = [
@@ -67,19 +67,17 @@ export function MonitorGroupsTab() {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, group) => (
-        <Space>
-          <Button size="small" onClick={() => search.setFilters({ group: String(group.id) })}>
-            {t('showTargets')}
-          </Button>
-          <Button size="small" onClick={() => setEditing(group)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('groupDeleteConfirm', { name: group.name })}
-            pending={remove.isPending && remove.variables?.id === group.id}
-            onConfirm={() => remove.mutate(group)}
-          />
-        </Space>
+        <RowActions
+          before={
+            <Button size="small" onClick={() => search.setFilters({ group: String(group.id) })}>
+              {t('showTargets')}
+            </Button>
+          }
+          onEdit={() => setEditing(group)}
+          deleteConfirm={t('groupDeleteConfirm', { name: group.name })}
+          deleting={remove.isPending && remove.variables?.id === group.id}
+          onDelete={() => remove.mutate(group)}
+        />
       ),
     },
   ];

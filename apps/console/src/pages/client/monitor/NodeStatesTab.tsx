@@ -1,4 +1,4 @@
-import { monitoringRoutes, NODE_MONITOR_STATES, type NodeMonitorStatus } from '@rampart/contract';
+import { monitoringRoutes, NODE_MONITOR_STATES } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Flex, Select, type TableColumnsType, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { SearchBox } from '../../../components/SearchBox';
-import { oneOf, useListSearch } from '../../../features/lists/use-list-search';
+import { urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
 import { MONITOR_REFRESH } from './monitor-refresh';
 
@@ -17,10 +17,10 @@ type NodeState = z.infer<typeof monitoringRoutes.listNodesEnableStatus.response>
 export function NodeStatesTab() {
   const { t } = useTranslation('monitoring');
   const search = useListSearch(['state', 'value'] as const);
-  const state = oneOf<NodeMonitorStatus['state']>(search.filters.state, NODE_MONITOR_STATES);
+  const filters = urlQuery(monitoringRoutes.listNodesEnableStatus.request.query, search, ['state', 'value']);
   const nodes = useQuery({
     ...routeQuery('client', monitoringRoutes.listNodesEnableStatus, {
-      query: { page: search.page, pageSize: search.pageSize, state, value: search.filters.value },
+      query: { page: search.page, pageSize: search.pageSize, ...filters },
     }),
     ...MONITOR_REFRESH,
   });
@@ -53,7 +53,7 @@ export function NodeStatesTab() {
           style={{ width: 180 }}
           placeholder={t('filterState')}
           aria-label={t('filterState')}
-          value={state}
+          value={filters.state}
           options={NODE_MONITOR_STATES.map((value) => ({ value, label: t(`states.${value}`) }))}
           onChange={(value?: string) => search.setFilters({ state: value })}
         />

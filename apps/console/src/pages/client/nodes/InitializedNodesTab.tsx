@@ -1,12 +1,4 @@
-import {
-  type InitializedNode,
-  NODE_DNS_STATUSES,
-  NODE_SWITCHES,
-  nodeRoutes,
-  PORT_TYPES,
-  SUB_NODE_TYPES,
-  zoneRoutes,
-} from '@rampart/contract';
+import { type InitializedNode, NODE_SWITCHES, nodeRoutes, PORT_TYPES, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Select, Space, type TableColumnsType, Tag, Tooltip, theme } from 'antd';
 import { useState } from 'react';
@@ -15,7 +7,7 @@ import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { SearchBox } from '../../../components/SearchBox';
-import { idFilter, oneOf, useListSearch } from '../../../features/lists/use-list-search';
+import { urlId, urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
 import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
 import { MoveNodesModal } from './MoveNodesModal';
@@ -50,31 +42,27 @@ export function InitializedNodesTab() {
     'dnsStatus',
     'node',
   ] as const);
-  const upgradeStatuses = upgradeStatusesOf(search.all('upgradeStatuses'));
   const upgradeColumn = useUpgradeStatusColumn();
   const subNodeDnsColumns = useSubNodeDnsColumns();
-  const zoneIDs = search
-    .all('zoneIDs')
-    .map(Number)
-    .filter((id) => Number.isInteger(id) && id > 0);
-  const query = {
-    page: search.page,
-    pageSize: search.pageSize,
-    zoneIDs: zoneIDs.length > 0 ? zoneIDs : undefined,
-    value: search.filters.value,
-    status: oneOf(search.filters.status, NODE_SWITCHES),
-    portType: oneOf(search.filters.portType, PORT_TYPE_VALUES),
-    version: search.filters.version,
-    upgradeStatuses: upgradeStatuses.length > 0 ? upgradeStatuses : undefined,
-    subNodeType: oneOf(search.filters.subNodeType, SUB_NODE_TYPES),
-    dnsStatus: oneOf(search.filters.dnsStatus, NODE_DNS_STATUSES),
-  };
+  const filters = urlQuery(nodeRoutes.listInitializedNodes.request.query, search, [
+    'zoneIDs',
+    'value',
+    'status',
+    'portType',
+    'version',
+    'upgradeStatuses',
+    'subNodeType',
+    'dnsStatus',
+  ]);
+  const zoneIDs = [filters.zoneIDs ?? []].flat().map(Number);
+  const upgradeStatuses = upgradeStatusesOf([filters.upgradeStatuses ?? []].flat());
+  const query = { page: search.page, pageSize: search.pageSize, ...filters };
   const nodes = useQuery({ ...routeQuery('client', nodeRoutes.listInitializedNodes, { query }), ...NODE_LIST_QUERY });
   const zones = useQuery(routeQuery('client', zoneRoutes.metaZones, {}));
   const { selected, rowSelection, clear } = useSelectedRows<InitializedNode>();
   const [moving, setMoving] = useState<InitializedNode[] | null>(null);
   const [action, setAction] = useState<NodeAction | null>(null);
-  const openNodeId = idFilter(search.filters.node);
+  const openNodeId = urlId(search.filters.node);
   const openNode = nodes.data?.data.find((node) => node.id === openNodeId) ?? null;
 
   const columns: TableColumnsType<InitializedNode> = [
@@ -208,7 +196,7 @@ export function InitializedNodesTab() {
           style={{ width: 200 }}
           placeholder={t('nodeOps:filters.portType')}
           aria-label={t('nodeOps:filters.portType')}
-          value={query.portType}
+          value={filters.portType === undefined ? undefined : String(filters.portType)}
           options={PORT_TYPE_VALUES.map((value) => ({ value, label: t(`common:portTypes.${value}`) }))}
           onChange={(value?: string) => search.setFilters({ portType: value })}
         />

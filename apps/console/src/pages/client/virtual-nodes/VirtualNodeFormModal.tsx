@@ -2,8 +2,7 @@ import { PORT_TYPES, type VirtualNode, virtualNodeRoutes } from '@rampart/contra
 import { Form, Input, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
-import { useRouteMutation } from '../../../app/route-query';
-import { createdText, toastText } from '../../../app/toast';
+import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
 import { schemaRules } from '../../../forms/zod-rules';
 
@@ -30,18 +29,12 @@ export function VirtualNodeFormModal({
   const { t } = useTranslation(['virtualNodes', 'common']);
   const [form] = Form.useForm<VirtualNodeValues>();
   const params = { zoneID: zoneId };
-  const invalidates = changes('virtualNodes');
-  const create = useRouteMutation('client', virtualNodeRoutes.createVirtualNode, {
-    input: (body: VirtualNodeValues) => ({ params, body }),
-    invalidates,
-    success: createdText,
-    form: { instance: form, fields: FIELDS },
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation('client', virtualNodeRoutes.updateVirtualNode, {
-    input: ({ portType: _fixed, ...body }: VirtualNodeValues & { id: number }) => ({ params, body }),
-    invalidates,
-    success: () => toastText('updateSuccess'),
+  const save = useCreateOrUpdate('client', {
+    create: virtualNodeRoutes.createVirtualNode,
+    update: virtualNodeRoutes.updateVirtualNode,
+    createInput: (body: VirtualNodeValues) => ({ params, body }),
+    updateInput: ({ portType: _fixed, ...body }) => ({ params, body }),
+    invalidates: changes('virtualNodes'),
     form: { instance: form, fields: FIELDS },
     onSuccess: onClose,
   });
@@ -52,12 +45,12 @@ export function VirtualNodeFormModal({
       open={node !== null}
       title={existing ? t('edit') : t('create')}
       form={form}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={
         existing ? { name: existing.name, portType: existing.portType, memo: existing.memo } : { portType: 7, memo: '' }
       }
-      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       <Form.Item name="name" label={t('name')} rules={rules('name')} required>
         <Input autoFocus />

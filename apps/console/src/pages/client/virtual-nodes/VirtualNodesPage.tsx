@@ -1,18 +1,18 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type VirtualNode, virtualNodeRoutes, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Select, Space, type TableColumnsType } from 'antd';
+import { Button, Flex, Select, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { RowActions } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
-import { idFilter, useListSearch } from '../../../features/lists/use-list-search';
+import { urlId, urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { VirtualNodeFormModal } from './VirtualNodeFormModal';
 import { VirtualNodeRecordsDrawer } from './VirtualNodeRecordsDrawer';
 
@@ -25,12 +25,16 @@ export function VirtualNodesPage() {
   const { t } = useTranslation(['virtualNodes', 'common', 'shell']);
   const search = useListSearch(['zoneID', 'value', 'records'] as const);
   const zones = useQuery(routeQuery('client', zoneRoutes.metaZones, {}));
-  const zoneId = idFilter(search.filters.zoneID) ?? zones.data?.data[0]?.id;
+  const zoneId = urlId(search.filters.zoneID) ?? zones.data?.data[0]?.id;
   const params = { zoneID: zoneId ?? 0 };
   const list = useQuery({
     ...routeQuery('client', virtualNodeRoutes.listVirtualNodes, {
       params,
-      query: { page: search.page, pageSize: search.pageSize, value: search.filters.value },
+      query: {
+        page: search.page,
+        pageSize: search.pageSize,
+        ...urlQuery(virtualNodeRoutes.listVirtualNodes.request.query, search, ['value']),
+      },
     }),
     enabled: zoneId !== undefined,
   });
@@ -40,7 +44,7 @@ export function VirtualNodesPage() {
     invalidates: changes('virtualNodes'),
     success: () => toastText('deleteSuccess'),
   });
-  const recordsId = idFilter(search.filters.records);
+  const recordsId = urlId(search.filters.records);
   const recordsOf = list.data?.data.find((node) => node.id === recordsId) ?? null;
 
   const columns: TableColumnsType<VirtualNode> = [
@@ -54,19 +58,17 @@ export function VirtualNodesPage() {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, node) => (
-        <Space>
-          <Button size="small" onClick={() => search.setFilters({ records: String(node.id) })}>
-            {t('records')}
-          </Button>
-          <Button size="small" onClick={() => setEditing(node)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { name: node.name })}
-            pending={remove.isPending && remove.variables?.id === node.id}
-            onConfirm={() => remove.mutate(node)}
-          />
-        </Space>
+        <RowActions
+          before={
+            <Button size="small" onClick={() => search.setFilters({ records: String(node.id) })}>
+              {t('records')}
+            </Button>
+          }
+          onEdit={() => setEditing(node)}
+          deleteConfirm={t('deleteConfirm', { name: node.name })}
+          deleting={remove.isPending && remove.variables?.id === node.id}
+          onDelete={() => remove.mutate(node)}
+        />
       ),
     },
   ];

@@ -2,8 +2,7 @@ import { type Group, groupRoutes, PORT_TYPES } from '@rampart/contract';
 import { Form, Input, Radio, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
-import { useRouteMutation } from '../../../app/route-query';
-import { createdText, toastText } from '../../../app/toast';
+import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
 import { schemaRules } from '../../../forms/zod-rules';
 
@@ -29,18 +28,12 @@ export function GroupFormModal({ zoneId, group, onClose }: GroupFormModalProps) 
   const { t } = useTranslation(['zones', 'common']);
   const [form] = Form.useForm<GroupValues>();
   const params = { zoneID: zoneId };
-  const invalidates = changes('groups');
-  const create = useRouteMutation('client', groupRoutes.createGroup, {
-    input: (body: GroupValues) => ({ params, body }),
-    invalidates,
-    success: createdText,
-    form: { instance: form, fields: FIELDS },
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation('client', groupRoutes.updateGroup, {
-    input: ({ portType: _fixed, ...body }: GroupValues & { id: number }) => ({ params, body }),
-    invalidates,
-    success: () => toastText('updateSuccess'),
+  const save = useCreateOrUpdate('client', {
+    create: groupRoutes.createGroup,
+    update: groupRoutes.updateGroup,
+    createInput: (body: GroupValues) => ({ params, body }),
+    updateInput: ({ portType: _fixed, ...body }) => ({ params, body }),
+    invalidates: changes('groups'),
     form: { instance: form, fields: FIELDS },
     onSuccess: onClose,
   });
@@ -51,14 +44,14 @@ export function GroupFormModal({ zoneId, group, onClose }: GroupFormModalProps) 
       open={group !== null}
       title={existing ? t('group.edit') : t('group.create')}
       form={form}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={
         existing
           ? { name: existing.name, portType: existing.portType, isBackup: existing.isBackup, memo: existing.memo }
           : { portType: 7, isBackup: false, memo: '' }
       }
-      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       <Form.Item name="name" label={t('group.name')} rules={rules('name')} required>
         <Input autoFocus />

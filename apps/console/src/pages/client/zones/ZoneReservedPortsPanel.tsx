@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Select, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 
@@ -22,7 +23,7 @@ export function ZoneReservedPortsPanel({ zoneId }: { zoneId: number }) {
   }, [form, current]);
   const save = useRouteMutation('client', zoneSettingRoutes.setZoneReservedPorts, {
     input: (ports: number[]) => ({ params, body: { ports } }),
-    invalidates: [zoneSettingRoutes.getZoneReservedPorts],
+    invalidates: changes('zoneReservedPorts'),
     success: () => toastText('setSuccess'),
     form: { instance: form, fields: (path) => (path[0] === 'ports' ? 'ports' : undefined) },
   });

@@ -1,23 +1,21 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Zone, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Space, type TableColumnsType } from 'antd';
+import { Button, Flex, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { idFilter, oneOf, useListSearch } from '../../../features/lists/use-list-search';
+import { RowActions } from '../../../components/RowActions';
+import { urlId, urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { ZoneFormModal } from './ZoneFormModal';
 import { ZoneGroupsDrawer } from './ZoneGroupsDrawer';
 import { ZoneNodesDrawer } from './ZoneNodesDrawer';
 import { ZoneSettingsDrawer } from './ZoneSettingsDrawer';
-
-const SORT_FIELDS = ['name', 'createdAt', 'nodeCount'] as const;
 
 /**
  * `/client/nodeManage/zonesList`: the operator's zones, paged and sorted on the server; create,
@@ -27,9 +25,8 @@ const SORT_FIELDS = ['name', 'createdAt', 'nodeCount'] as const;
 export function ZonesListPage() {
   const { t } = useTranslation(['zones', 'common', 'shell', 'nodeOps']);
   const search = useListSearch(['sortBy', 'orderBy', 'zone', 'settings', 'nodes'] as const);
-  const sortBy = oneOf(search.filters.sortBy, SORT_FIELDS);
-  const orderBy = oneOf(search.filters.orderBy, ['asc', 'desc'] as const);
-  const input = { query: { page: search.page, pageSize: search.pageSize, sortBy, orderBy } };
+  const sort = urlQuery(zoneRoutes.listZones.request.query, search, ['sortBy', 'orderBy']);
+  const input = { query: { page: search.page, pageSize: search.pageSize, ...sort } };
   const zones = useQuery(routeQuery('client', zoneRoutes.listZones, input));
   const [editing, setEditing] = useState<Zone | 'new' | null>(null);
   const remove = useRouteMutation('client', zoneRoutes.deleteZone, {
@@ -37,11 +34,11 @@ export function ZonesListPage() {
     invalidates: changes('zones'),
     success: () => toastText('deleteSuccess'),
   });
-  const openZoneId = idFilter(search.filters.zone);
+  const openZoneId = urlId(search.filters.zone);
   const openZone = zones.data?.data.find((zone) => zone.id === openZoneId) ?? null;
-  const settingsZoneId = idFilter(search.filters.settings);
+  const settingsZoneId = urlId(search.filters.settings);
   const settingsZone = zones.data?.data.find((zone) => zone.id === settingsZoneId) ?? null;
-  const nodesZoneId = idFilter(search.filters.nodes);
+  const nodesZoneId = urlId(search.filters.nodes);
   const nodesZone = zones.data?.data.find((zone) => zone.id === nodesZoneId) ?? null;
 
   const columns: TableColumnsType<Zone> = [
@@ -59,25 +56,25 @@ export function ZonesListPage() {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, zone) => (
-        <Space>
-          <Button size="small" onClick={() => search.setFilters({ zone: String(zone.id) })}>
-            {t('groups')}
-          </Button>
-          <Button size="small" onClick={() => search.setFilters({ nodes: String(zone.id) })}>
-            {t('nodeOps:zoneNodes.open')}
-          </Button>
-          <Button size="small" onClick={() => search.setFilters({ settings: String(zone.id) })}>
-            {t('settings.open')}
-          </Button>
-          <Button size="small" onClick={() => setEditing(zone)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { name: zone.name })}
-            pending={remove.isPending && remove.variables?.id === zone.id}
-            onConfirm={() => remove.mutate(zone)}
-          />
-        </Space>
+        <RowActions
+          before={
+            <>
+              <Button size="small" onClick={() => search.setFilters({ zone: String(zone.id) })}>
+                {t('groups')}
+              </Button>
+              <Button size="small" onClick={() => search.setFilters({ nodes: String(zone.id) })}>
+                {t('nodeOps:zoneNodes.open')}
+              </Button>
+              <Button size="small" onClick={() => search.setFilters({ settings: String(zone.id) })}>
+                {t('settings.open')}
+              </Button>
+            </>
+          }
+          onEdit={() => setEditing(zone)}
+          deleteConfirm={t('deleteConfirm', { name: zone.name })}
+          deleting={remove.isPending && remove.variables?.id === zone.id}
+          onDelete={() => remove.mutate(zone)}
+        />
       ),
     },
   ];

@@ -4,8 +4,8 @@ import {
   type NginxTuningSection,
   OPERATOR_NGINX_SECTION_ROUTES,
   ZONE_NGINX_SECTION_ROUTES,
-  zoneSettingRoutes,
 } from '@rampart/contract';
+import { changes } from '../../../app/resource-changes';
 import { callAuthed } from '../../../session';
 
 /** Whose nginx settings a form edits: one zone's, or the operator's own (the defaults of every zone). */
@@ -28,7 +28,5 @@ export function resetSection(scope: NginxScope, section: NginxTuningSection) {
 
 /** The reads a change to the scope's settings makes stale. */
 export function nginxReads(scope: NginxScope): readonly AnyRoute[] {
-  return scope.kind === 'zone'
-    ? [zoneSettingRoutes.getZoneNginx]
-    : Object.values(OPERATOR_NGINX_SECTION_ROUTES).map((routes) => routes.get);
+  return changes(scope.kind === 'zone' ? 'zoneNginx' : 'operatorNginx');
 }

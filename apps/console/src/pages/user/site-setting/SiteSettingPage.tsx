@@ -9,7 +9,7 @@ import { DateTime } from '../../../components/DateTime';
 import { ListEmpty } from '../../../components/ListEmpty';
 import { PageTitle } from '../../../components/PageTitle';
 import { TagList } from '../../../components/TagList';
-import { idFilter } from '../../../features/lists/use-list-search';
+import { urlId } from '../../../features/lists/use-list-search';
 import { SiteStatusTag } from '../../../features/sites/SiteStatusTag';
 import { CacheTab } from './cache/CacheTab';
 import { CertificatesTab } from './certificates/CertificatesTab';
@@ -42,7 +42,7 @@ export function siteTabs(portType: 4 | 7 | undefined): readonly Tab[] {
 export function SiteSettingPage() {
   const { t } = useTranslation(['sites', 'shell']);
   const { id, name } = useParams();
-  const siteId = idFilter(id);
+  const siteId = urlId(id);
   if (siteId === undefined) {
     return (
       <>

@@ -10,6 +10,7 @@ import { routeQuery } from '../../../app/route-query';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { TagsFilter } from '../../../components/TagsFilter';
+import { urlQuery } from '../../../features/lists/use-list-search';
 import { SiteFilters } from '../../../features/sites/SiteFilters';
 import { useSiteStateColumns } from '../../../features/sites/site-columns';
 import { useSiteListSearch } from '../../../features/sites/site-list-search';
@@ -25,12 +26,13 @@ export function SitesPage() {
   const { t } = useTranslation(['sites', 'common', 'shell']);
   const { search, query: baseQuery } = useSiteListSearch(['tags']);
   const chosenTags = search.all('tags');
-  const query = { ...baseQuery, tags: chosenTags.length > 0 ? chosenTags : undefined };
+  const query = { ...baseQuery, ...urlQuery(siteRoutes.listUserSites.request.query, search, ['tags']) };
   const sites = useQuery(routeQuery('user', siteRoutes.listUserSites, { query }));
   const tags = useQuery(routeQuery('user', siteRoutes.userSiteTags, {}));
   const [tagging, setTagging] = useState<Site | null>(null);
   const canWrite = useCan('user.sites.write');
-  const productName = sites.data?.data.find((site) => site.productID === query.productID)?.productName;
+  const productID = query.productID === undefined ? undefined : Number(query.productID);
+  const productName = sites.data?.data.find((site) => site.productID === productID)?.productName;
 
   const stateColumns = useSiteStateColumns();
   const columns: TableColumnsType<Site> = [
@@ -83,9 +85,9 @@ export function SitesPage() {
           tags={tags.data?.data}
           onChange={(chosen) => search.setFilters({ tags: chosen })}
         />
-        {query.productID !== undefined && (
+        {productID !== undefined && (
           <Tag closable onClose={() => search.setFilters({ productID: undefined })} style={{ alignSelf: 'center' }}>
-            {t('filters.productTag', { name: productName ?? `#${query.productID}` })}
+            {t('filters.productTag', { name: productName ?? `#${productID}` })}
           </Tag>
         )}
       </SiteFilters>

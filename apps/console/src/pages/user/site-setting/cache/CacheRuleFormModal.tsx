@@ -9,8 +9,8 @@ import {
 import { Form, Input, InputNumber, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
-import { useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
+import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
 import {
   addFieldOf,
@@ -40,21 +40,15 @@ export function CacheRuleFormModal({ siteId, rule, onClose }: CacheRuleFormModal
   const scope = Form.useWatch('scope', form) ?? NEW_RULE.scope;
   const bypass = Form.useWatch('bypass', form) ?? false;
   const params = { siteId };
-  const add = useRouteMutation('user', siteCacheRoutes.addCacheRules, {
-    input: (values: CacheRuleValues) => ({ params, body: { data: [ruleBody(values)] } }),
+  const save = useCreateOrUpdate('user', {
+    create: siteCacheRoutes.addCacheRules,
+    update: siteCacheRoutes.updateCacheRule,
+    createInput: (values: CacheRuleValues) => ({ params, body: { data: [ruleBody(values)] } }),
+    updateInput: ({ id, ...values }) => ({ params: { siteId, ruleId: id }, body: ruleBody(values) }),
     invalidates: changes('siteCacheRules'),
-    success: () => toastText('cacheRulesAddedSuccess'),
-    form: { instance: form, fields: addFieldOf },
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation('user', siteCacheRoutes.updateCacheRule, {
-    input: ({ id, values }: { id: number; values: CacheRuleValues }) => ({
-      params: { siteId, ruleId: id },
-      body: ruleBody(values),
-    }),
-    invalidates: changes('siteCacheRules'),
-    success: () => toastText('updateSuccess'),
     form: { instance: form, fields: RULE_FIELDS },
+    createFields: addFieldOf,
+    success: { create: () => toastText('cacheRulesAddedSuccess') },
     onSuccess: onClose,
   });
   const existing = rule === 'new' ? null : rule;
@@ -65,15 +59,11 @@ export function CacheRuleFormModal({ siteId, rule, onClose }: CacheRuleFormModal
       title={existing ? t('form.editTitle') : t('form.addTitle')}
       form={form}
       width={640}
-      pending={add.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={existing ? ruleValues(existing) : NEW_RULE}
       // The whole form is read back: a field hidden for the scope still holds its value.
-      onSubmit={() => {
-        const values = form.getFieldsValue(true) as CacheRuleValues;
-        if (existing) update.mutate({ id: existing.id, values });
-        else add.mutate(values);
-      }}
+      onSubmit={() => save.submit(form.getFieldsValue(true) as CacheRuleValues, existing)}
     >
       <Form.Item name="scope" label={t('scope')} rules={ruleRules('scope')}>
         <Select

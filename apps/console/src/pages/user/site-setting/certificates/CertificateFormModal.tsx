@@ -2,8 +2,8 @@ import { type CertificateSummary, certificateRoutes } from '@rampart/contract';
 import { Checkbox, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
-import { useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
+import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
 import { schemaRules } from '../../../../forms/zod-rules';
 import { PemField } from './PemField';
@@ -33,25 +33,23 @@ export function CertificateFormModal({ siteId, certificate, onClose }: Certifica
   const [form] = Form.useForm<CertificateValues>();
   const replace = Form.useWatch('replace', form) ?? false;
   const params = { siteId };
-  const fields = { instance: form, fields: FIELDS };
-  const create = useRouteMutation('user', certificateRoutes.createCertificate, {
-    input: ({ name, memo, certificate = '', privateKey = '' }: CertificateValues) => ({
+  const save = useCreateOrUpdate('user', {
+    create: certificateRoutes.createCertificate,
+    update: certificateRoutes.updateCertificate,
+    createInput: ({ name, memo, certificate = '', privateKey = '' }: CertificateValues) => ({
       params,
       body: { name, memo: memo ?? '', certificate, privateKey },
     }),
-    invalidates: changes('certificates'),
-    success: () => toastText('updateCertificateSuccess'),
-    form: fields,
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation('user', certificateRoutes.updateCertificate, {
-    input: ({ id, name, memo, replace, certificate, privateKey }: CertificateValues & { id: number }) => ({
+    updateInput: ({ id, name, memo, replace, certificate, privateKey }) => ({
       params,
       body: replace ? { id, name, memo: memo ?? '', certificate, privateKey } : { id, name, memo: memo ?? '' },
     }),
     invalidates: changes('certificates'),
-    success: () => toastText('updateCertificateSuccess'),
-    form: fields,
+    form: { instance: form, fields: FIELDS },
+    success: {
+      create: () => toastText('updateCertificateSuccess'),
+      update: () => toastText('updateCertificateSuccess'),
+    },
     onSuccess: onClose,
   });
   const existing = certificate === 'new' ? null : certificate;
@@ -63,10 +61,10 @@ export function CertificateFormModal({ siteId, certificate, onClose }: Certifica
       title={existing ? t('form.editTitle', { name: existing.name }) : t('form.uploadTitle')}
       form={form}
       width={720}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={existing ? { name: existing.name, memo: existing.memo, replace: false } : { memo: '' }}
-      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       <Form.Item name="name" label={t('name')} rules={createRules('name')} required>
         <Input autoFocus />

@@ -1,15 +1,15 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { type CertificateSummary, certificateRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Space, type TableColumnsType } from 'antd';
+import { Button, Flex, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
-import { DeleteButton } from '../../../../components/DeleteButton';
 import { ListTable } from '../../../../components/ListTable';
+import { RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
 import { TagList } from '../../../../components/TagList';
 import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
@@ -75,19 +75,17 @@ export function CertificatesTab({ siteId }: { siteId: number }) {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, cert) => (
-        <Space>
-          <Button size="small" onClick={() => setAssigning(cert)}>
-            {t('assign.open')}
-          </Button>
-          <Button size="small" onClick={() => setEditing(cert)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { name: cert.name })}
-            pending={remove.isPending && remove.variables === cert.id}
-            onConfirm={() => remove.mutate(cert.id)}
-          />
-        </Space>
+        <RowActions
+          before={
+            <Button size="small" onClick={() => setAssigning(cert)}>
+              {t('assign.open')}
+            </Button>
+          }
+          onEdit={() => setEditing(cert)}
+          deleteConfirm={t('deleteConfirm', { name: cert.name })}
+          deleting={remove.isPending && remove.variables === cert.id}
+          onDelete={() => remove.mutate(cert.id)}
+        />
       ),
     },
   ];

@@ -10,8 +10,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
-import { routeQuery, useRouteMutation } from '../../../../app/route-query';
-import { createdText, toastText } from '../../../../app/toast';
+import { routeQuery } from '../../../../app/route-query';
+import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
 import { nestedFieldNames } from '../../../../forms/server-errors';
 import { valueRules } from '../../../../forms/zod-rules';
@@ -56,22 +56,18 @@ export function DomainFormModal({ siteId, domain, onClose }: DomainFormModalProp
     ...routeQuery('user', certificateRoutes.metaCertificates, { params }),
     enabled: domain !== null,
   });
-  const create = useRouteMutation('user', domainRoutes.createDomains, {
-    input: (values: DomainValues) => ({ params, body: { domains: domainsToCreate(values) } }),
-    invalidates: changes('domains'),
-    success: createdText,
-    form: { instance: form, fields: createFieldOf },
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation('user', domainRoutes.updateDomain, {
-    input: ({ values, existing }: { values: DomainValues; existing: SiteDomain }) => ({
+  const save = useCreateOrUpdate('user', {
+    create: domainRoutes.createDomains,
+    update: domainRoutes.updateDomain,
+    createInput: (values: DomainValues) => ({ params, body: { domains: domainsToCreate(values) } }),
+    updateInput: (values, existing: SiteDomain) => ({
       params,
       // The PUT replaces every setting: status and tags go back as they are.
       body: { ...domainSettings(values), id: existing.id, status: existing.status, tags: existing.tags },
     }),
     invalidates: changes('domains'),
-    success: () => toastText('updateSuccess'),
     form: { instance: form, fields: nestedFieldNames(SETTINGS_FIELDS) },
+    createFields: createFieldOf,
     onSuccess: onClose,
   });
   const existing = domain === 'new' ? null : domain;
@@ -82,10 +78,10 @@ export function DomainFormModal({ siteId, domain, onClose }: DomainFormModalProp
       title={existing ? t('form.editTitle', { name: existing.name }) : t('form.addTitle')}
       form={form}
       width={720}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={existing ? domainValues(existing) : NEW_DOMAIN}
-      onSubmit={(values) => (existing ? update.mutate({ values, existing }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       {!existing && (
         <Form.Item name="names" label={t('form.names')} extra={t('form.namesHint')} rules={namesRules} required>

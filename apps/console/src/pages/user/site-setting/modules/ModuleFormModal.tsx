@@ -1,8 +1,8 @@
 import type { SiteModuleType } from '@rampart/contract';
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useRouteMutation } from '../../../../app/route-query';
-import { createdText, toastText } from '../../../../app/toast';
+import { toastText } from '../../../../app/toast';
+import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
 import type { FieldNameOf } from '../../../../forms/server-errors';
 import { MODULE_DEFAULTS, ModuleFields, moduleValues } from './ModuleFields';
@@ -31,19 +31,14 @@ export function ModuleFormModal({ siteId, type, module, onClose }: ModuleFormMod
   const [form] = Form.useForm<Values>();
   const routes = MODULE_ROUTES[type];
   const params = { siteId };
-  const formErrors = { instance: form, fields: fieldOf };
-  const create = useRouteMutation('user', routes.create, {
-    input: (values: Values) => ({ params, body: { modules: [values] } as never }),
+  const save = useCreateOrUpdate('user', {
+    create: routes.create,
+    update: routes.update,
+    createInput: (values: Values) => ({ params, body: { modules: [values] } as never }),
+    updateInput: (values) => ({ params, body: values as never }),
     invalidates: moduleInvalidates(type),
-    success: createdText,
-    form: formErrors,
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation('user', routes.update, {
-    input: (values: Values & { id: number }) => ({ params, body: values as never }),
-    invalidates: moduleInvalidates(type),
-    success: () => toastText(type === 'customHeader' ? 'headerSetSuccess' : 'setSuccess'),
-    form: formErrors,
+    form: { instance: form, fields: fieldOf },
+    success: { update: () => toastText(type === 'customHeader' ? 'headerSetSuccess' : 'setSuccess') },
     onSuccess: onClose,
   });
   const existing = module === 'new' ? null : module;
@@ -54,12 +49,12 @@ export function ModuleFormModal({ siteId, type, module, onClose }: ModuleFormMod
       title={existing ? t('editTitle', { name: existing.name }) : t('createTitle', { type: t(`types.${type}`) })}
       form={form}
       width={760}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={
         existing ? { name: existing.name, ...moduleValues(type, existing) } : { name: '', ...MODULE_DEFAULTS[type] }
       }
-      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       <Form.Item name="name" label={t('name')} required>
         <Input autoFocus />

@@ -9,7 +9,7 @@ import { toastText } from '../../../../app/toast';
 import { DeleteButton } from '../../../../components/DeleteButton';
 import { ListTable } from '../../../../components/ListTable';
 import { SearchBox } from '../../../../components/SearchBox';
-import { useListSearch } from '../../../../features/lists/use-list-search';
+import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
 import { BindModuleModal } from './BindModuleModal';
 import { ModuleFormModal } from './ModuleFormModal';
 import { ModuleRulesDrawer } from './ModuleRulesDrawer';
@@ -26,7 +26,7 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
   const list = useQuery(
     routeQuery('user', routes.list, {
       params,
-      query: { page: search.page, pageSize: search.pageSize, name: search.filters.name },
+      query: { page: search.page, pageSize: search.pageSize, ...urlQuery(routes.list.request.query, search, ['name']) },
     }),
   );
   const [editing, setEditing] = useState<ListedModule | 'new' | null>(null);

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { createdText, toastText } from '../../../../app/toast';
 import { DeleteButton } from '../../../../components/DeleteButton';
-import { type ListedModule, MODULE_ROUTES, type RuleRoutes } from './module-types';
+import { type ListedModule, type RuleRoutes, ruleInvalidates } from './module-types';
 
 interface Rule {
   id: number;
@@ -40,7 +40,7 @@ export function ModuleRulesDrawer({ siteId, type, routes, module, onClose }: Mod
     }),
     enabled: module !== null,
   });
-  const invalidates = [routes.listRules, MODULE_ROUTES[type].list];
+  const invalidates = ruleInvalidates(type);
   const add = useRouteMutation('user', routes.addRules, {
     input: (values: RuleValues) => ({ params, body: { items: [values] } as never }),
     invalidates,

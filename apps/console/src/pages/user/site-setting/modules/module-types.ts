@@ -2,11 +2,11 @@ import {
   type AnyRoute,
   corsRoutes,
   customHeaderRoutes,
-  domainRoutes,
   proxyRewriteRoutes,
   type SiteModuleType,
   urlRedirectRoutes,
 } from '@rampart/contract';
+import { changes, type Resource } from '../../../../app/resource-changes';
 
 /**
  * The four module types share one shape of calls (routes/site-modules.ts): list, create, update,
@@ -29,9 +29,27 @@ export const RULE_ROUTES: Partial<Record<SiteModuleType, RuleRoutes>> = {
   proxyRewrite: proxyRewriteRoutes as unknown as RuleRoutes,
 };
 
-/** What a module change makes stale: its list and the domain list (which names bound modules). */
-export function moduleInvalidates(type: SiteModuleType): AnyRoute[] {
-  return [MODULE_ROUTES[type].list, domainRoutes.listDomains];
+const MODULE_RESOURCES: Record<SiteModuleType, Resource> = {
+  customHeader: 'customHeaderModules',
+  urlRedirect: 'urlRedirectModules',
+  cors: 'corsModules',
+  proxyRewrite: 'proxyRewriteModules',
+};
+
+const RULE_RESOURCES: Partial<Record<SiteModuleType, Resource>> = {
+  urlRedirect: 'urlRedirectRules',
+  proxyRewrite: 'proxyRewriteRules',
+};
+
+/** What a change to a module of this type makes stale. */
+export function moduleInvalidates(type: SiteModuleType): readonly AnyRoute[] {
+  return changes(MODULE_RESOURCES[type]);
+}
+
+/** What a change to a rule of a module of this type makes stale. */
+export function ruleInvalidates(type: SiteModuleType): readonly AnyRoute[] {
+  const resource = RULE_RESOURCES[type];
+  return resource ? changes(resource) : [];
 }
 
 /** A module as listed, whatever its type (the type-specific fields are read by ModuleSummary). */

@@ -2,8 +2,7 @@ import { type SitePort, STREAM_PROTOCOLS, sitePortInputSchema, sitePortRoutes } 
 import { Form, Input, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
-import { useRouteMutation } from '../../../../app/route-query';
-import { createdText, toastText } from '../../../../app/toast';
+import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
 import { nestedFieldNames } from '../../../../forms/server-errors';
 import { valueRules } from '../../../../forms/zod-rules';
@@ -39,8 +38,10 @@ export function PortFormModal({ siteId, port, onClose }: PortFormModalProps) {
   const existing = port === 'new' ? null : port;
   // A create's field errors come back as ports.0.…: the form shows that one port.
   const createFields = (path: readonly string[]) => FIELDS(path[0] === 'ports' ? path.slice(2) : path);
-  const create = useRouteMutation('user', sitePortRoutes.addSitePorts, {
-    input: (v: PortValues) => ({
+  const save = useCreateOrUpdate('user', {
+    create: sitePortRoutes.addSitePorts,
+    update: sitePortRoutes.updateSitePort,
+    createInput: (v: PortValues) => ({
       params,
       body: {
         ports: [
@@ -48,19 +49,13 @@ export function PortFormModal({ siteId, port, onClose }: PortFormModalProps) {
         ],
       },
     }),
-    invalidates: changes('sitePorts'),
-    success: createdText,
-    form: { instance: form, fields: createFields },
-    onSuccess: onClose,
-  });
-  const update = useRouteMutation('user', sitePortRoutes.updateSitePort, {
-    input: (v: PortValues & { id: number }) => ({
+    updateInput: (v) => ({
       params,
       body: { id: v.id, port: v.port, protocol: v.protocol, hashType: v.hashType, memo: v.memo ?? '' },
     }),
     invalidates: changes('sitePorts'),
-    success: () => toastText('updateSuccess'),
     form: { instance: form, fields: FIELDS },
+    createFields,
     onSuccess: onClose,
   });
 
@@ -70,14 +65,14 @@ export function PortFormModal({ siteId, port, onClose }: PortFormModalProps) {
       title={existing ? t('form.editTitle', { port: existing.port }) : t('form.addTitle')}
       form={form}
       width={720}
-      pending={create.isPending || update.isPending}
+      pending={save.pending}
       onCancel={onClose}
       initialValues={
         existing
           ? { port: existing.port, protocol: existing.protocol, hashType: existing.hashType, memo: existing.memo }
           : { protocol: 'tcp', hashType: 0, memo: '', upstreams: [{ ...NEW_UPSTREAM }] }
       }
-      onSubmit={(values) => (existing ? update.mutate({ ...values, id: existing.id }) : create.mutate(values))}
+      onSubmit={(values) => save.submit(values, existing)}
     >
       <Form.Item name="port" label={t('port')} rules={portRules} required>
         <InputNumber min={1} max={65535} autoFocus style={{ width: '100%' }} />

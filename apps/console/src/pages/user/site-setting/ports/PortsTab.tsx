@@ -7,10 +7,10 @@ import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
-import { DeleteButton } from '../../../../components/DeleteButton';
 import { ListTable } from '../../../../components/ListTable';
+import { RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
-import { idFilter, oneOf, useListSearch } from '../../../../features/lists/use-list-search';
+import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
 import { PortBatchModal } from './PortBatchModal';
 import { PortFormModal } from './PortFormModal';
 import { PortUpstreamsModal } from './PortUpstreamsModal';
@@ -25,10 +25,9 @@ const address = (u: { ip: string; port: number }) => (u.ip.includes(':') ? `[${u
 export function PortsTab({ siteId }: { siteId: number }) {
   const { t } = useTranslation(['ports', 'common']);
   const search = useListSearch(['port', 'protocol'] as const);
-  const port = idFilter(search.filters.port);
-  const protocol = oneOf(search.filters.protocol, STREAM_PROTOCOLS);
+  const filters = urlQuery(sitePortRoutes.listSitePorts.request.query, search, ['port', 'protocol']);
   const params = { siteId };
-  const query = { page: search.page, pageSize: search.pageSize, port, protocol };
+  const query = { page: search.page, pageSize: search.pageSize, ...filters };
   const ports = useQuery(routeQuery('user', sitePortRoutes.listSitePorts, { params, query }));
   const zonePorts = useQuery(routeQuery('user', sitePortRoutes.listSiteZonePorts, { params }));
   const [editing, setEditing] = useState<SitePort | 'new' | null>(null);
@@ -98,19 +97,17 @@ export function PortsTab({ siteId }: { siteId: number }) {
       title: t('common:actions.title'),
       key: 'actions',
       render: (_, row) => (
-        <Space>
-          <Button size="small" onClick={() => setUpstreamsOf(row)}>
-            {t('upstreams')}
-          </Button>
-          <Button size="small" onClick={() => setEditing(row)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { port: row.port })}
-            pending={remove.isPending && remove.variables === row.id}
-            onConfirm={() => remove.mutate(row.id)}
-          />
-        </Space>
+        <RowActions
+          before={
+            <Button size="small" onClick={() => setUpstreamsOf(row)}>
+              {t('upstreams')}
+            </Button>
+          }
+          onEdit={() => setEditing(row)}
+          deleteConfirm={t('deleteConfirm', { port: row.port })}
+          deleting={remove.isPending && remove.variables === row.id}
+          onDelete={() => remove.mutate(row.id)}
+        />
       ),
     },
   ];
@@ -140,7 +137,7 @@ export function PortsTab({ siteId }: { siteId: number }) {
             allowClear
             placeholder={t('allProtocols')}
             style={{ width: 160 }}
-            value={protocol}
+            value={filters.protocol}
             onChange={(value?: string) => search.setFilters({ protocol: value })}
             options={STREAM_PROTOCOLS.map((p) => ({ value: p, label: t(`protocols.${p}`) }))}
           />
