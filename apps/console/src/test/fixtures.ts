@@ -1,4 +1,5 @@
 import type { domainRoutes, InitializedNode, RouteReply, UserSiteDetail } from '@rampart/contract';
+import { getUserSite, listDomains, metaCertificates } from '@rampart/contract';
 import { type FakeApi, ok } from './fake-api';
 
 /** An initialised node as `GET client/nodes/initialized` answers it; tests override what they look at. */
@@ -97,7 +98,7 @@ export function siteDomain(overrides: Partial<SiteDomainRow> = {}): SiteDomainRo
 
 /** Fake answers for {@link SITE_SETTING}: the site, its domains (as one page) and no certificates. */
 export function stubSitePage(api: FakeApi, domains: SiteDomainRow[], site: UserSiteDetail = userSite()): void {
-  api.on('GET', `/user/site/${site.siteID}`, ok(site));
-  api.on('GET', `/user/site/${site.siteID}/domains`, { status: 200, body: { data: domains, total: domains.length } });
-  api.on('GET', `/user/site/${site.siteID}/metaCertificates`, ok([]));
+  api.on(getUserSite, { siteId: site.siteID }, ok(site));
+  api.on(listDomains, { siteId: site.siteID }, { status: 200, body: { data: domains, total: domains.length } });
+  api.on(metaCertificates, { siteId: site.siteID }, ok([]));
 }
