@@ -1,6 +1,27 @@
-import type { domainRoutes, InitializedNode, RouteReply, UserSiteDetail } from '@rampart/contract';
+import type { domainRoutes, InitializedNode, ManagedAccount, RouteReply, UserSiteDetail } from '@rampart/contract';
 import { getUserSite, listDomains, metaCertificates } from '@rampart/contract';
 import { type FakeApi, ok } from './fake-api';
+
+/** An account as `GET {auth}/accounts` answers it; tests override what they look at. */
+export function managedAccount(overrides: Partial<ManagedAccount> = {}): ManagedAccount {
+  return {
+    id: 21,
+    auth: 'user',
+    account: 'acme',
+    name: 'Acme Ltd',
+    email: 'ops@acme.test',
+    status: 'normal',
+    isRoot: true,
+    hasPassword: true,
+    login2FAType: 0,
+    maxLogExportTimes: 10,
+    zoneLimit: 0,
+    subCount: 0,
+    role: null,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
 
 /** An initialised node as `GET client/nodes/initialized` answers it; tests override what they look at. */
 export function initializedNode(overrides: Partial<InitializedNode> = {}): InitializedNode {

@@ -23,6 +23,7 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { managedAccount } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, modalClosed, selectRows, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -329,7 +330,7 @@ describe('sitesList', () => {
       {
         status: 200,
         body: {
-          data: [{ id: 31, account: 'carol', name: '', email: 'c@example.com', status: 'normal', createdAt: '' }],
+          data: [managedAccount({ id: 31, account: 'carol', name: '', email: 'c@example.com', createdAt: '' })],
           total: 1,
         },
       },
