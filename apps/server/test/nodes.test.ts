@@ -118,8 +118,8 @@ describe('node join and reports', () => {
 
   it("does not show one operator's nodes or join token to a user or another console", async () => {
     const user = await signIn(t.app, 'user');
-    for (const url of ['/api/v1/client/nodes', '/api/v1/client/node-info']) {
-      const res = await t.app.inject({ method: 'GET', url, headers: bearer(user) });
+    for (const route of [listUninitializedNodes, nodeInfo]) {
+      const res = await send(t.app, route, undefined, { token: user });
       expect(res.json().code).toBe(101018);
       expect(res.body).not.toMatch(/jt_/);
     }
