@@ -42,9 +42,9 @@ type Loose<T> = unknown extends T
       : T extends boolean
         ? boolean
         : T extends readonly (infer E)[]
-          ? readonly Loose<E>[]
+          ? readonly (Loose<E> | undefined)[]
           : T extends object
-            ? { [K in keyof T]?: Loose<T[K]> | null }
+            ? { [K in keyof T]?: Loose<T[K]> | null | undefined }
             : T;
 
 /** {@link CallArgs} with {@link TestInput}: the input may always be left out. */
