@@ -1,3 +1,4 @@
+import { createAccount, setSubAccountPassword } from '@rampart/contract';
 import { api } from './api.js';
 import { E2E } from './env.js';
 import { uniqueLabel } from './sites.js';
@@ -18,11 +19,17 @@ export interface Customer {
 export async function newCustomer(prefix: string): Promise<Customer> {
   const account = uniqueLabel(prefix);
   const customer = { account, name: `${prefix} ${account.slice(prefix.length)}`, email: `${account}@rampart.test` };
-  const created = await api<{ id: number }>('client', 'POST', 'client/account', { auth: 'user', ...customer });
-  await api('client', 'PUT', 'client/account/password', {
-    id: created.id,
-    password: E2E.password,
-    confirmPassword: E2E.password,
+  const created = await api('client', createAccount, {
+    params: { auth: 'client' },
+    body: { auth: 'user', ...customer },
+  });
+  await api('client', setSubAccountPassword, {
+    params: { auth: 'client' },
+    body: {
+      id: created.id,
+      password: E2E.password,
+      confirmPassword: E2E.password,
+    },
   });
   return { id: created.id, ...customer, password: E2E.password };
 }

@@ -1,4 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { AnyRoute } from '@rampart/contract';
+import type { CallArgs } from '@rampart/contract/testing';
 import { type ApiReply, callApi } from './api.js';
 import { E2E } from './env.js';
 
@@ -84,17 +86,16 @@ async function storedAccessToken(page: Page, tier: Tier): Promise<string | undef
  * had expired) is made again after a reload of the page has made the console refresh its session
  * and store a new token. Nothing else is retried.
  */
-export async function callWithConsoleToken<T = unknown>(
+export async function callWithConsoleToken<R extends AnyRoute>(
   page: Page,
   tier: Tier,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<ApiReply<T>> {
+  route: R,
+  ...[input]: CallArgs<R>
+): Promise<ApiReply<R>> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const token = await storedAccessToken(page, tier);
     if (!token) throw new Error(`the ${tier} console stored no access token`);
-    const reply = await callApi<T>(method, path, token, body);
+    const reply = await callApi(route, ...([input, token] as CallArgs<R, string>));
     if (reply.body.code !== TOKEN_EXPIRED) return reply;
     await page.reload();
     await expect.poll(() => storedAccessToken(page, tier)).not.toBe(token);

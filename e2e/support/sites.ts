@@ -1,3 +1,4 @@
+import { createGroup, createProduct, createSite, createZone, listAccounts } from '@rampart/contract';
 import { api } from './api.js';
 
 /**
@@ -6,28 +7,34 @@ import { api } from './api.js';
  */
 export async function customerSite(siteName: string, account = 'user'): Promise<{ siteID: number }> {
   const stamp = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const zone = await api<{ id: number }>('client', 'POST', 'client/zone', { name: `e2e-${stamp}` });
-  const group = await api<{ id: number }>('client', 'POST', `client/zone/${zone.id}/group`, {
-    name: 'web',
-    portType: 7,
+  const zone = await api('client', createZone, { body: { name: `e2e-${stamp}` } });
+  const group = await api('client', createGroup, {
+    params: { zoneID: zone.id },
+    body: {
+      name: 'web',
+      portType: 7,
+    },
   });
-  const product = await api<{ id: number }>('client', 'POST', 'client/product', {
-    name: `e2e-product-${stamp}`,
-    portType: 7,
-    mainGroupIDs: [group.id],
+  const product = await api('client', createProduct, {
+    body: {
+      name: `e2e-product-${stamp}`,
+      portType: 7,
+      mainGroupIDs: [group.id],
+    },
   });
   // The search matches parts of account, name and e-mail: pick the account itself.
-  const found = await api<{ id: number; account: string }[]>(
-    'client',
-    'GET',
-    `client/accounts?auth=user&pageSize=100&name=${encodeURIComponent(account)}`,
-  );
+  const found = await api('client', listAccounts, {
+    params: { auth: 'client' },
+    query: { auth: 'user', pageSize: 100, name: account },
+  });
   const customer = found.find((candidate) => candidate.account === account);
   if (!customer) throw new Error(`no customer ${account}`);
-  return api<{ siteID: number }>('client', 'POST', 'client/site', {
-    siteName,
-    userID: customer.id,
-    productID: product.id,
+  return api('client', createSite, {
+    body: {
+      siteName,
+      userID: customer.id,
+      productID: product.id,
+    },
   });
 }
 

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { listUserSites, mintApiAccessToken } from '@rampart/contract';
 import { newCustomer } from '../support/accounts.js';
 import { callApi } from '../support/api.js';
 import { submitLogin } from '../support/console.js';
@@ -6,12 +7,7 @@ import { customerSite, uniqueLabel } from '../support/sites.js';
 
 /** The exchange the API reference documents: an API token for an access token of its lifetime. */
 async function exchange(token: string) {
-  return callApi<{ accessToken: string; tokenType: string; expiresIn: number }>(
-    'POST',
-    'user/apiToken/accessToken',
-    undefined,
-    { token },
-  );
+  return callApi(mintApiAccessToken, { params: { auth: 'user' }, body: { token } });
 }
 
 // An API token calls the API and stops working when deleted.
@@ -51,7 +47,7 @@ test('a customer creates an API token in the console, calls the API with it, and
   expect(minted.status).toBe(200);
   expect(minted.body.data).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600 });
   const accessToken = minted.body.data?.accessToken as string;
-  const sites = await callApi<{ siteName: string }[]>('GET', 'user/sites', accessToken);
+  const sites = await callApi(listUserSites, undefined, accessToken);
   expect(sites.status).toBe(200);
   expect(sites.body.data?.map((s) => s.siteName)).toEqual([siteName]);
   await page.reload();
@@ -62,7 +58,7 @@ test('a customer creates an API token in the console, calls the API with it, and
   await page.getByRole('tooltip').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('Delete Success!')).toBeVisible();
   await expect(row).toHaveCount(0);
-  const after = await callApi('GET', 'user/sites', accessToken);
+  const after = await callApi(listUserSites, undefined, accessToken);
   expect(after.status).toBe(401);
   expect(after.body.code).toBe(101013);
   const again = await exchange(secret);

@@ -1,16 +1,11 @@
 import { expect, test } from '@playwright/test';
+import { listCacheRules } from '@rampart/contract';
 import { api } from '../support/api.js';
 import { chooseOption as choose, login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
-interface StoredRules {
-  rules: { scope: string; values: string[]; ttl: number; priority: number; bypass: boolean }[];
-  generation: number;
-}
-
 test('a customer sets a cache rule, then clears the site’s cache', async ({ page }) => {
   const site = await customerSite(uniqueLabel('e2e cache '));
-  const rulesPath = `user/site/${site.siteID}/setting/caches`;
 
   await login(page, 'user');
   await page.goto(`/user/sitesManagement/sitesSetting/${site.siteID}`);
@@ -37,7 +32,7 @@ test('a customer sets a cache rule, then clears the site’s cache', async ({ pa
   await expect(row.getByText('Directories')).toBeVisible();
   await expect(row.getByText('1 day')).toBeVisible();
 
-  const stored = await api<StoredRules>('user', 'GET', rulesPath);
+  const stored = await api('user', listCacheRules, { params: { siteId: site.siteID } });
   expect(
     stored.rules.map(({ scope, values, ttl, priority, bypass }) => ({ scope, values, ttl, priority, bypass })),
   ).toEqual([{ scope: 'directory', values: ['/static/'], ttl: 86400, priority: 10, bypass: false }]);
@@ -47,7 +42,7 @@ test('a customer sets a cache rule, then clears the site’s cache', async ({ pa
   const confirm = page.getByRole('tooltip').filter({ hasText: 'Clear the whole cache of this site' });
   await confirm.getByRole('button', { name: 'Clear cache' }).click();
   await expect(page.getByText('Clear Cache Success!')).toBeVisible();
-  const cleared = await api<StoredRules>('user', 'GET', rulesPath);
+  const cleared = await api('user', listCacheRules, { params: { siteId: site.siteID } });
   expect(cleared.generation).toBe(stored.generation + 1);
   expect(cleared.rules).toHaveLength(1); // clearing the cache keeps the rules
 });

@@ -1,25 +1,23 @@
 import { expect, test } from '@playwright/test';
+import { createDomains, listDomains } from '@rampart/contract';
 import { makeCertificate } from '../../apps/server/test/helpers/certificates.js';
 import { api } from '../support/api.js';
 import { login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
-
-interface StoredDomain {
-  name: string;
-  certificateID: number;
-  certificateName: string;
-}
 
 test('a customer uploads a certificate from files and assigns it to a domain it covers', async ({ page }) => {
   const zone = `${uniqueLabel('tls')}.example`;
   const elsewhere = `${uniqueLabel('other')}.example`;
   const site = await customerSite(uniqueLabel('e2e tls '));
   const origin = { upstreams: [{ ip: '1.1.1.1', port: 80 }] };
-  await api('user', 'POST', `user/site/${site.siteID}/domains`, {
-    domains: [
-      { name: `www.${zone}`, ...origin },
-      { name: `shop.${elsewhere}`, ...origin },
-    ],
+  await api('user', createDomains, {
+    params: { siteId: site.siteID },
+    body: {
+      domains: [
+        { name: `www.${zone}`, ...origin },
+        { name: `shop.${elsewhere}`, ...origin },
+      ],
+    },
   });
   const { certPem, keyPem } = await makeCertificate([`*.${zone}`, zone], { withCA: true });
   const certName = uniqueLabel('wildcard-');
@@ -72,7 +70,10 @@ test('a customer uploads a certificate from files and assigns it to a domain it 
       .filter({ hasText: `www.${zone}` })
       .getByText(certName, { exact: true }),
   ).toBeVisible();
-  const stored = await api<StoredDomain[]>('user', 'GET', `user/site/${site.siteID}/domains?sortBy=name&orderBy=asc`);
+  const stored = await api('user', listDomains, {
+    params: { siteId: site.siteID },
+    query: { sortBy: 'name', orderBy: 'asc' },
+  });
   expect(stored.map((d) => [d.name, d.certificateName])).toEqual([
     [`shop.${elsewhere}`, ''],
     [`www.${zone}`, certName],

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { createDomains, listDomains } from '@rampart/contract';
 import { api } from '../support/api.js';
 import { login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
@@ -7,7 +8,10 @@ test('a customer adds domains in bulk; a bad name and each duplicate are reporte
   const zone = `${uniqueLabel('bulk')}.example`;
   const site = await customerSite(uniqueLabel('e2e bulk '));
   const origin = { upstreams: [{ ip: '1.1.1.1', port: 80 }] };
-  await api('user', 'POST', `user/site/${site.siteID}/domains`, { domains: [{ name: `taken.${zone}`, ...origin }] });
+  await api('user', createDomains, {
+    params: { siteId: site.siteID },
+    body: { domains: [{ name: `taken.${zone}`, ...origin }] },
+  });
 
   await login(page, 'user');
   await page.goto(`/user/sitesManagement/sitesSetting/${site.siteID}`);
@@ -34,7 +38,7 @@ test('a customer adds domains in bulk; a bad name and each duplicate are reporte
   await report.getByRole('button', { name: 'OK' }).click();
   await expect(report).toBeHidden();
   // All or none: nothing of the refused batch was stored.
-  const afterRefusal = await api<{ name: string }[]>('user', 'GET', `user/site/${site.siteID}/domains`);
+  const afterRefusal = await api('user', listDomains, { params: { siteId: site.siteID } });
   expect(afterRefusal.map((d) => d.name)).toEqual([`taken.${zone}`]);
 
   await names.fill(`www.${zone}\nimg.${zone}\napi.${zone}`);
@@ -43,11 +47,7 @@ test('a customer adds domains in bulk; a bad name and each duplicate are reporte
   for (const name of [`www.${zone}`, `img.${zone}`, `api.${zone}`]) {
     await expect(page.getByRole('cell', { name, exact: true })).toBeVisible();
   }
-  const stored = await api<{ name: string; upstreamURL: string }[]>(
-    'user',
-    'GET',
-    `user/site/${site.siteID}/domains?pageSize=100`,
-  );
+  const stored = await api('user', listDomains, { params: { siteId: site.siteID }, query: { pageSize: 100 } });
   expect(stored.map((d) => `${d.name} ${d.upstreamURL}`).sort()).toEqual(
     [`api.${zone}`, `img.${zone}`, `taken.${zone}`, `www.${zone}`].map((name) => `${name} 1.1.1.1:80`).sort(),
   );

@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { api } from '../support/api.js';
+import { listClientSites, listInitializedNodes, nodeInfo, registerNode as registerNodeRoute } from '@rampart/contract';
+import { api, apiText, callApi } from '../support/api.js';
 import { login } from '../support/console.js';
-import { E2E } from '../support/env.js';
 
 /** Picks `option` in the (first) antd Select labelled `label` inside `scope`. */
 async function choose(page: Page, scope: Locator, label: string, option: string): Promise<void> {
@@ -11,15 +11,14 @@ async function choose(page: Page, scope: Locator, label: string, option: string)
 
 /** Registers a node with the operator's join token, as `rampart-edge` does on a new machine. */
 async function registerNode(hostname: string): Promise<number> {
-  const info = await api<string>('client', 'GET', 'client/node-info');
+  const info = await apiText('client', nodeInfo);
   const joinToken = /^join_token=(.*)$/m.exec(info)?.[1];
-  const res = await fetch(`${E2E.url}/api/edge/v1/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ joinToken, hostname, ips: ['192.0.2.44'], version: '0.1.0' }),
+  if (!joinToken) throw new Error(`no join token in ${info}`);
+  const res = await callApi(registerNodeRoute, {
+    body: { joinToken, hostname, ips: ['192.0.2.44'], version: '0.1.0' },
   });
-  if (!res.ok) throw new Error(`register: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { data: { nodeId: number } }).data.nodeId;
+  if (res.status !== 200) throw new Error(`register: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.nodeId;
 }
 
 test('an operator creates a zone, a group and a product, initialises a node and creates a site for a customer', async ({
@@ -87,16 +86,8 @@ test('an operator creates a zone, a group and a product, initialises a node and 
   await expect(page.getByRole('cell', { name: `op shop ${stamp}` })).toBeVisible();
 
   // What the console did is what the server stored.
-  const [node] = await api<{ id: number; zoneName: string; groups: { name: string }[] }[]>(
-    'client',
-    'GET',
-    `client/nodes/initialized?value=${nodeName}`,
-  );
+  const [node] = await api('client', listInitializedNodes, { query: { value: nodeName } });
   expect(node).toMatchObject({ id: nodeId, zoneName, groups: [{ name: 'web' }] });
-  const sites = await api<{ siteName: string; productName: string }[]>(
-    'client',
-    'GET',
-    `client/sites?siteName=${encodeURIComponent(`op shop ${stamp}`)}`,
-  );
+  const sites = await api('client', listClientSites, { query: { siteName: `op shop ${stamp}` } });
   expect(sites).toEqual([expect.objectContaining({ siteName: `op shop ${stamp}`, productName })]);
 });

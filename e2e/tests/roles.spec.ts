@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { createDomains, listAccounts, listDomains } from '@rampart/contract';
 import { newCustomer } from '../support/accounts.js';
 import { api } from '../support/api.js';
 import { callWithConsoleToken, chooseOption, logout, submitLogin } from '../support/console.js';
@@ -39,15 +40,12 @@ test('a sub-user holding a read-only role sees no write controls and is refused 
   const siteName = uniqueLabel('ro site ');
   const site = await customerSite(siteName, owner.account);
   const domain = `www.${uniqueLabel('ro')}.example`;
-  await api(
-    'user',
-    'POST',
-    `user/site/${site.siteID}/domains`,
-    {
+  await api({ tier: 'user', account: owner.account }, createDomains, {
+    params: { siteId: site.siteID },
+    body: {
       domains: [{ name: domain, upstreams: [{ ip: '1.1.1.1', port: 80 }] }],
     },
-    owner.account,
-  );
+  });
   const roleName = uniqueLabel('viewer-');
   const sub = { account: uniqueLabel('ro-sub'), password: 'the viewer chose this' };
   const subEmail = `${sub.account}@rampart.test`;
@@ -85,13 +83,10 @@ test('a sub-user holding a read-only role sees no write controls and is refused 
   await assignDialog.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByText('Update User‘s Role Success !')).toBeVisible();
   await expect(assignDialog).toBeHidden();
-  const subs = await api<{ account: string; role: { name: string } | null }[]>(
-    'user',
-    'GET',
-    `user/accounts?name=${sub.account}`,
-    undefined,
-    owner.account,
-  );
+  const subs = await api({ tier: 'user', account: owner.account }, listAccounts, {
+    params: { auth: 'user' },
+    query: { name: sub.account },
+  });
   expect(subs.map((s) => [s.account, s.role?.name])).toEqual([[sub.account, roleName]]);
 
   // The site is shared with the sub-user on its Sub-accounts tab.
@@ -133,13 +128,16 @@ test('a sub-user holding a read-only role sees no write controls and is refused 
   await expect(menu.getByRole('link', { name: 'Sites', exact: true })).toBeVisible();
 
   // Calling a write route anyway, with the token the console stored, is refused.
-  const refused = await callWithConsoleToken(page, 'user', 'POST', `user/site/${site.siteID}/domains`, {
-    domains: [{ name: `api.${domain}`, upstreams: [{ ip: '1.1.1.1', port: 80 }] }],
+  const refused = await callWithConsoleToken(page, 'user', createDomains, {
+    params: { siteId: site.siteID },
+    body: {
+      domains: [{ name: `api.${domain}`, upstreams: [{ ip: '1.1.1.1', port: 80 }] }],
+    },
   });
   expect(refused.status).toBe(403);
   expect(refused.body.code).toBe(101018);
   // The stored token reads what the role lets it read, and the refused domain was not added.
-  const read = await callWithConsoleToken<{ name: string }[]>(page, 'user', 'GET', `user/site/${site.siteID}/domains`);
+  const read = await callWithConsoleToken(page, 'user', listDomains, { params: { siteId: site.siteID } });
   expect(read.status).toBe(200);
   expect(read.body.data?.map((d) => d.name)).toEqual([domain]);
 });

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { listDomains } from '@rampart/contract';
 import { api } from '../support/api.js';
 import { login } from '../support/console.js';
 import { customerSite } from '../support/sites.js';
@@ -21,7 +22,7 @@ test('a customer adds domains to a site in the console and sees them listed', as
   await expect(page.getByRole('cell', { name: 'img.e2e-shop.example', exact: true })).toBeVisible();
 
   // What the console shows is what the server stored.
-  const stored = await api<{ name: string; upstreamURL: string }[]>('user', 'GET', `user/site/${site.siteID}/domains`);
+  const stored = await api('user', listDomains, { params: { siteId: site.siteID } });
   expect(stored.map((d) => `${d.name} ${d.upstreamURL}`).sort()).toEqual([
     'img.e2e-shop.example 1.1.1.1:80',
     'www.e2e-shop.example 1.1.1.1:80',

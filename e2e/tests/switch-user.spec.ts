@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { listDomains } from '@rampart/contract';
 import { newCustomer } from '../support/accounts.js';
 import { api } from '../support/api.js';
 import { login } from '../support/console.js';
@@ -49,13 +50,9 @@ test('an operator switches to a customer, adds a domain as it, and the audit log
   await dialog.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByText('Create Success!')).toBeVisible();
   await expect(page.getByRole('cell', { name: domain, exact: true })).toBeVisible();
-  const stored = await api<{ name: string }[]>(
-    'user',
-    'GET',
-    `user/site/${site.siteID}/domains`,
-    undefined,
-    customer.account,
-  );
+  const stored = await api({ tier: 'user', account: customer.account }, listDomains, {
+    params: { siteId: site.siteID },
+  });
   expect(stored.map((d) => d.name)).toEqual([domain]);
 
   // The operator's operation log: the customer is the account, the operator the real actor.

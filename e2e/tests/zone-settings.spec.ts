@@ -1,10 +1,11 @@
 import { expect, test } from '@playwright/test';
+import { createZone, getZoneNginx, listZonePorts } from '@rampart/contract';
 import { api } from '../support/api.js';
 import { chooseOption, login } from '../support/console.js';
 
 test("an operator adds a listen port and sets a zone's nginx settings in the console", async ({ page }) => {
   const name = `e2e-zone-${Date.now()}`;
-  const zone = await api<{ id: number }>('client', 'POST', 'client/zone', { name });
+  const zone = await api('client', createZone, { body: { name } });
 
   await login(page, 'client');
   await page.goto('/client/nodeManage/zonesList?pageSize=100&sortBy=createdAt&orderBy=desc');
@@ -40,19 +41,11 @@ test("an operator adds a listen port and sets a zone's nginx settings in the con
   await page.screenshot({ path: 'test-results/zone-nginx-settings.png', fullPage: true });
 
   // What the console shows is what the server stored.
-  const stored = await api<{ enable: boolean; worker: object; custom: object[] }>(
-    'client',
-    'GET',
-    `client/zone/${zone.id}/setting/nginx`,
-  );
+  const stored = await api('client', getZoneNginx, { params: { zoneID: zone.id } });
   await expect
-    .poll(async () => (await api<{ custom: object[] }>('client', 'GET', `client/zone/${zone.id}/setting/nginx`)).custom)
+    .poll(async () => (await api('client', getZoneNginx, { params: { zoneID: zone.id } })).custom)
     .toEqual([{ context: 'http', name: 'gzip_comp_level', args: ['5'] }]);
   expect(stored).toMatchObject({ enable: true, worker: { workerConnections: 2048 } });
-  const ports = await api<{ port: number; portType: string }[]>(
-    'client',
-    'GET',
-    `client/zone/${zone.id}/setting/ports`,
-  );
+  const ports = await api('client', listZonePorts, { params: { zoneID: zone.id } });
   expect(ports.map((p) => `${p.port}/${p.portType}`)).toEqual(['80/http', '443/https', '8080/http']);
 });

@@ -1,7 +1,9 @@
 import type { TokenSet } from '@rampart/contract';
+import { createAccount, deleteAccount, resendAccountEmail } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL_LIMITS } from '../src/modules/accounts/accounts.service.js';
-import { callApi, manualClock, signIn } from './helpers/auth.js';
+import { manualClock, signIn } from './helpers/auth.js';
+import { send } from './helpers/call.js';
 import { startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -27,16 +29,25 @@ const HOUR = 60 * 60 * 1000;
 const mailsTo = (to: string) => smtp.mails.filter((m) => m.to.includes(to)).length;
 
 async function createCustomer(account: string): Promise<number> {
-  const res = await callApi(t.app, client, 'POST', 'client/account', {
-    auth: 'user',
-    account,
-    name: account,
-    email: `${account}@mail-limit.test`,
-  });
+  const res = await send(
+    t.app,
+    createAccount,
+    {
+      params: { auth: 'client' },
+      body: {
+        auth: 'user',
+        account,
+        name: account,
+        email: `${account}@mail-limit.test`,
+      },
+    },
+    { token: client },
+  );
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.id;
 }
-const resend = (id: number) => callApi(t.app, client, 'POST', 'client/account/resendEmail', { id });
+const resend = (id: number) =>
+  send(t.app, resendAccountEmail, { params: { auth: 'client' }, body: { id } }, { token: client });
 
 describe('POST {auth}/account/resendEmail limits', () => {
   it('stops mailing one address after its limit (the creation mail counts), then lets it again after the window', async () => {
@@ -60,14 +71,24 @@ describe('POST {auth}/account/resendEmail limits', () => {
     const address = 'recreated@mail-limit.test';
     for (let i = 0; i < MAIL_LIMITS.perAddress.limit; i++) {
       const id = await createCustomer('recreated');
-      expect((await callApi(t.app, client, 'DELETE', 'client/account', { id })).statusCode).toBe(200);
+      expect(
+        (await send(t.app, deleteAccount, { params: { auth: 'client' }, body: { id } }, { token: client })).statusCode,
+      ).toBe(200);
     }
-    const refused = await callApi(t.app, client, 'POST', 'client/account', {
-      auth: 'user',
-      account: 'recreated',
-      name: 'recreated',
-      email: address,
-    });
+    const refused = await send(
+      t.app,
+      createAccount,
+      {
+        params: { auth: 'client' },
+        body: {
+          auth: 'user',
+          account: 'recreated',
+          name: 'recreated',
+          email: address,
+        },
+      },
+      { token: client },
+    );
     expect(refused.statusCode).toBe(429);
     expect(refused.json().code).toBe(101012);
     expect(mailsTo(address)).toBe(MAIL_LIMITS.perAddress.limit);

@@ -1,11 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { TokenSet } from '@rampart/contract';
+import type { AnyRoute, TokenSet } from '@rampart/contract';
+import { createAccount, getSelf, requestLogin, setSubAccountPassword } from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../src/platform/db/database.js';
 import { signInOtherOperator } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { send, sendAs } from './helpers/call.js';
 import { decodedText, startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
@@ -30,8 +33,8 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const as = (tokens: TokenSet, method: Method, url: string, payload?: Record<string, unknown>) =>
-  callApi(t.app, tokens, method, url, payload);
+const as = <R extends AnyRoute>(tokens: TokenSet, route: R, ...args: TestCallArgs<R>) =>
+  sendAs(t.app, tokens, route, ...args);
 
 /** Creates an account below the caller through the API and gives it `password`. */
 async function create(
@@ -42,26 +45,33 @@ async function create(
   email: string,
   password = TEST_PASSWORD,
 ) {
-  const res = await as(by, 'POST', `${byTier}/account`, { auth: tier, account, name: account, email });
+  const res = await as(by, createAccount, {
+    params: { auth: byTier },
+    body: { auth: tier, account, name: account, email },
+  });
   expect(res.statusCode, res.body).toBe(200);
   await smtp.next(email);
   const id = res.json().data.id as number;
-  const set = await as(by, 'PUT', `${byTier}/account/password`, { id, password, confirmPassword: password });
+  const set = await as(by, setSubAccountPassword, {
+    params: { auth: byTier },
+    body: { id, password, confirmPassword: password },
+  });
   expect(set.statusCode, set.body).toBe(200);
   return id;
 }
 
 function login(tier: string, payload: Record<string, unknown>) {
-  return t.app.inject({ method: 'POST', url: `/api/v1/${tier}/code`, payload });
+  return send(t.app, requestLogin, { params: { auth: tier }, body: payload });
 }
 
 async function selfOf(tier: string, res: Awaited<ReturnType<typeof login>>) {
   expect(res.statusCode, res.body).toBe(200);
-  const self = await t.app.inject({
-    method: 'GET',
-    url: `/api/v1/${tier}/account/self`,
-    headers: { authorization: `Bearer ${res.json().data.accessToken}` },
-  });
+  const self = await send(
+    t.app,
+    getSelf,
+    { params: { auth: tier } },
+    { headers: { authorization: `Bearer ${res.json().data.accessToken}` } },
+  );
   return self.json().data as { id: number; account: string; operator: string };
 }
 
@@ -130,18 +140,24 @@ describe('customers of two operators with the same name', () => {
   });
 
   it('a duplicate inside one operator is refused with 101025, and an e-mail with 101017', async () => {
-    const name = await as(acme, 'POST', 'client/account', {
-      auth: 'user',
-      account: 'alice',
-      name: 'x',
-      email: 'x1@acme.test',
+    const name = await as(acme, createAccount, {
+      params: { auth: 'client' },
+      body: {
+        auth: 'user',
+        account: 'alice',
+        name: 'x',
+        email: 'x1@acme.test',
+      },
     });
     expect(name.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
-    const mail = await as(acme, 'POST', 'client/account', {
-      auth: 'user',
-      account: 'x2',
-      name: 'x',
-      email: 'ALICE@acme.test',
+    const mail = await as(acme, createAccount, {
+      params: { auth: 'client' },
+      body: {
+        auth: 'user',
+        account: 'x2',
+        name: 'x',
+        email: 'ALICE@acme.test',
+      },
     });
     expect(mail.json().code).toBe(101017);
     // Another operator's customer's e-mail is free.
@@ -163,11 +179,14 @@ describe("a customer's sub-users", () => {
     ).toMatchObject({ id: bob, operator: 'client' });
     expect((await t.app.rampart.accounts.findById(bob))?.parentId).toBe(carol);
     // A name a customer of the same operator holds is taken.
-    const dup = await as(carolTokens, 'POST', 'user/account', {
-      auth: 'user',
-      account: 'solo',
-      name: 'x',
-      email: 'x@carol.test',
+    const dup = await as(carolTokens, createAccount, {
+      params: { auth: 'user' },
+      body: {
+        auth: 'user',
+        account: 'solo',
+        name: 'x',
+        email: 'x@carol.test',
+      },
     });
     expect(dup.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
   });
@@ -192,18 +211,24 @@ describe("operators' sub-accounts", () => {
     const ambiguous = await login('client', { account: 'staff', password: 'acme staff password 1' });
     expect({ status: ambiguous.statusCode, body: ambiguous.json() }).toEqual(await wrongCredentials('client'));
 
-    const again = await as(acme, 'POST', 'client/account', {
-      auth: 'client',
-      account: 'staff',
-      name: 'x',
-      email: 'x3@acme.test',
+    const again = await as(acme, createAccount, {
+      params: { auth: 'client' },
+      body: {
+        auth: 'client',
+        account: 'staff',
+        name: 'x',
+        email: 'x3@acme.test',
+      },
     });
     expect(again.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
-    const ownName = await as(acme, 'POST', 'client/account', {
-      auth: 'client',
-      account: 'client',
-      name: 'x',
-      email: 'x4@acme.test',
+    const ownName = await as(acme, createAccount, {
+      params: { auth: 'client' },
+      body: {
+        auth: 'client',
+        account: 'client',
+        name: 'x',
+        email: 'x4@acme.test',
+      },
     });
     expect(ownName.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
     // The other operator's login name is free for a sub-account; it signs in naming its operator.
@@ -225,18 +250,24 @@ describe("operators' sub-accounts", () => {
   });
 
   it('a new operator (the admin sees all) is not named like any client-tier account', async () => {
-    const res = await as(admin, 'POST', 'admin/account', {
-      auth: 'client',
-      account: 'staff',
-      name: 'x',
-      email: 'x5@op.test',
+    const res = await as(admin, createAccount, {
+      params: { auth: 'admin' },
+      body: {
+        auth: 'client',
+        account: 'staff',
+        name: 'x',
+        email: 'x5@op.test',
+      },
     });
     expect(res.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
-    const taken = await as(admin, 'POST', 'admin/account', {
-      auth: 'client',
-      account: 'rival',
-      name: 'x',
-      email: 'x6@op.test',
+    const taken = await as(admin, createAccount, {
+      params: { auth: 'admin' },
+      body: {
+        auth: 'client',
+        account: 'rival',
+        name: 'x',
+        email: 'x6@op.test',
+      },
     });
     expect(taken.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
   });
@@ -255,11 +286,14 @@ describe('the database', () => {
 
 describe('create-password mails', () => {
   it("name the account's operator in the link, for the login after it", async () => {
-    const res = await as(rival, 'POST', 'client/account', {
-      auth: 'user',
-      account: 'linked',
-      name: 'linked',
-      email: 'linked@rival.test',
+    const res = await as(rival, createAccount, {
+      params: { auth: 'client' },
+      body: {
+        auth: 'user',
+        account: 'linked',
+        name: 'linked',
+        email: 'linked@rival.test',
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const text = decodedText(await smtp.next('linked@rival.test'));

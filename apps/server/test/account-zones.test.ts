@@ -1,6 +1,25 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  createZone,
+  deleteZone,
+  getAccountZones,
+  getZoneSettings,
+  listGroups,
+  listInitializedNodes,
+  listNodeUpgradeLogs,
+  listZones,
+  metaZones,
+  moveNodesToZone,
+  setAccountZones,
+  setNodeMemo,
+  setNodeStatus,
+  updateZone,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, giveRole, signInOtherOperator } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { sendAs, type Token } from './helpers/call.js';
 import { initializedNode } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -22,24 +41,24 @@ beforeAll(async () => {
   subId = await addAccount(t.app, 'client', 'zone-sub', operatorId);
   await giveRole(t.app, operator, 'client', subId);
   sub = await signIn(t.app, 'client', 'zone-sub');
-  zoneA = (await call('POST', 'client/zone', { name: 'scope-a' })).json().data.id;
-  zoneB = (await call('POST', 'client/zone', { name: 'scope-b' })).json().data.id;
+  zoneA = (await call(createZone, { body: { name: 'scope-a' } })).json().data.id;
+  zoneB = (await call(createZone, { body: { name: 'scope-b' } })).json().data.id;
   nodeA = await initializedNode(t, operator, zoneA, 'scope-node-a', ['192.0.2.61']);
   nodeB = await initializedNode(t, operator, zoneB, 'scope-node-b', ['192.0.2.62']);
 });
 afterAll(async () => t.close());
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = operator) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, operator, route, ...args);
 }
 
 async function assign(zoneIDs: number[], token = operator, id = subId) {
-  return call('PUT', `client/${id}/zones`, { zoneIDs }, token);
+  return call(setAccountZones, { params: { clientId: id }, body: { zoneIDs } }, token);
 }
 
 describe('assigning zones', () => {
   it('starts unrestricted, stores a sorted assignment and lifts it with an empty list', async () => {
-    expect((await call('GET', `client/${subId}/zones`)).json()).toEqual({
+    expect((await call(getAccountZones, { params: { clientId: subId } })).json()).toEqual({
       data: { restricted: false, zoneIDs: [], zones: [] },
     });
     const set = await assign([zoneB, zoneA]);
@@ -59,15 +78,17 @@ describe('assigning zones', () => {
     const bad = await assign([zoneA, zoneA]);
     expect(bad.json().code).toBe(101003);
     expect(bad.json().extra.fields[0].field).toBe('zoneIDs');
-    expect((await call('PUT', `client/${subId}/zones`, { zoneIDs: [-1] })).json().code).toBe(101003);
-    expect((await call('PUT', `client/${subId}/zones`, {})).json().code).toBe(101003);
+    expect((await call(setAccountZones, { params: { clientId: subId }, body: { zoneIDs: [-1] } })).json().code).toBe(
+      101003,
+    );
+    expect((await call(setAccountZones, { params: { clientId: subId }, body: {} })).json().code).toBe(101003);
 
     const rival = await signInOtherOperator(t.app, 'zone-rival');
-    const rivalZone = (await call('POST', 'client/zone', { name: 'rival-zone' }, rival)).json().data.id;
+    const rivalZone = (await call(createZone, { body: { name: 'rival-zone' } }, rival)).json().data.id;
     const foreign = await assign([zoneA, rivalZone]);
     expect(foreign.json()).toMatchObject({ code: 101018, extra: { zoneIDs: [rivalZone] } });
     // Another operator cannot read or change this operator's sub-account.
-    expect((await call('GET', `client/${subId}/zones`, undefined, rival)).json().code).toBe(101018);
+    expect((await call(getAccountZones, { params: { clientId: subId } }, rival)).json().code).toBe(101018);
     expect((await assign([rivalZone], rival)).json().code).toBe(101018);
     // A customer is no operator sub-account; the operator itself cannot be restricted.
     const customerId = await addAccount(t.app, 'user', 'zone-customer', operatorId);
@@ -75,67 +96,63 @@ describe('assigning zones', () => {
     expect((await assign([zoneA], operator, operatorId)).json().code).toBe(101018);
     // A sub-account cannot change its own assignment.
     expect((await assign([zoneA], sub)).json().code).toBe(101018);
-    expect((await call('GET', `client/${subId}/zones`)).json().data.restricted).toBe(false);
+    expect((await call(getAccountZones, { params: { clientId: subId } })).json().data.restricted).toBe(false);
   });
 });
 
 describe('a restricted sub-account', () => {
   it('lists only its zones and their nodes, and is refused any other zone or node', async () => {
     expect((await assign([zoneA])).statusCode).toBe(200);
-    const zones = (await call('GET', 'client/zones?pageSize=100', undefined, sub)).json();
+    const zones = (await call(listZones, { query: { pageSize: 100 } }, sub)).json();
     expect(zones.data.map((z: { id: number }) => z.id)).toEqual([zoneA]);
     expect(zones.total).toBe(1);
-    expect((await call('GET', 'client/metaZones', undefined, sub)).json().data).toEqual([
-      { id: zoneA, name: 'scope-a' },
-    ]);
-    const listed = (await call('GET', 'client/nodes/initialized?pageSize=100', undefined, sub)).json();
+    expect((await call(metaZones, undefined, sub)).json().data).toEqual([{ id: zoneA, name: 'scope-a' }]);
+    const listed = (await call(listInitializedNodes, { query: { pageSize: 100 } }, sub)).json();
     expect(listed.data.map((n: { id: number }) => n.id)).toEqual([nodeA]);
     // The operator still sees both.
-    const all = (await call('GET', 'client/nodes/initialized?pageSize=100')).json();
+    const all = (await call(listInitializedNodes, { query: { pageSize: 100 } })).json();
     expect(all.data.map((n: { id: number }) => n.id).sort()).toEqual([nodeA, nodeB].sort());
 
     // Zone references: path, body and query.
-    expect((await call('GET', `client/zone/${zoneA}/setting`, undefined, sub)).statusCode).toBe(200);
-    expect((await call('GET', `client/zone/${zoneB}/setting`, undefined, sub)).json().code).toBe(101018);
-    expect((await call('GET', `client/zone/${zoneB}/groups`, undefined, sub)).json().code).toBe(101018);
-    expect((await call('PUT', 'client/zone', { id: zoneB, name: 'renamed' }, sub)).json().code).toBe(101018);
-    expect((await call('GET', `client/nodes/initialized?zoneIDs=${zoneB}`, undefined, sub)).json().code).toBe(101018);
+    expect((await call(getZoneSettings, { params: { zoneID: zoneA } }, sub)).statusCode).toBe(200);
+    expect((await call(getZoneSettings, { params: { zoneID: zoneB } }, sub)).json().code).toBe(101018);
+    expect((await call(listGroups, { params: { zoneID: zoneB } }, sub)).json().code).toBe(101018);
+    expect((await call(updateZone, { body: { id: zoneB, name: 'renamed' } }, sub)).json().code).toBe(101018);
+    expect((await call(listInitializedNodes, { query: { zoneIDs: zoneB } }, sub)).json().code).toBe(101018);
     // Node references outside the zone path.
-    const memo = await call('PUT', 'client/nodes/memo', { ids: [nodeA], memo: 'mine' }, sub);
+    const memo = await call(setNodeMemo, { body: { ids: [nodeA], memo: 'mine' } }, sub);
     expect(memo.json(), memo.body).toEqual({ data: true });
-    expect((await call('PUT', 'client/nodes/memo', { ids: [nodeA, nodeB], memo: 'x' }, sub)).json().code).toBe(101018);
-    expect((await call('PATCH', 'client/node/status', { ids: [nodeB], status: 'off' }, sub)).json().code).toBe(101018);
-    expect((await call('GET', `client/node/${nodeB}/upgrade/logs`, undefined, sub)).json().code).toBe(101018);
-    expect((await call('POST', 'client/node/moveToZone', { nodeIDs: [nodeA], zoneID: zoneB }, sub)).json().code).toBe(
-      101018,
-    );
+    expect((await call(setNodeMemo, { body: { ids: [nodeA, nodeB], memo: 'x' } }, sub)).json().code).toBe(101018);
+    expect((await call(setNodeStatus, { body: { ids: [nodeB], status: 'off' } }, sub)).json().code).toBe(101018);
+    expect((await call(listNodeUpgradeLogs, { params: { id: nodeB } }, sub)).json().code).toBe(101018);
+    expect((await call(moveNodesToZone, { body: { nodeIDs: [nodeA], zoneID: zoneB } }, sub)).json().code).toBe(101018);
     // Nothing was changed by the refused calls.
     const b = all.data.find((n: { id: number }) => n.id === nodeB);
-    const after = (await call('GET', 'client/nodes/initialized?pageSize=100')).json().data;
-    expect(after.find((n: { id: number }) => n.id === nodeB)).toMatchObject({ memo: b.memo, status: b.status });
+    const after = (await call(listInitializedNodes, { query: { pageSize: 100 } })).json().data;
+    expect(after.find((n: { id: number }) => n.id === nodeB)).toMatchObject({ memo: b!.memo, status: b!.status });
   });
 
   it('gets the zones it creates, and none when its assigned zones are deleted', async () => {
     expect((await assign([zoneA])).statusCode).toBe(200);
-    const created = await call('POST', 'client/zone', { name: 'scope-own' }, sub);
+    const created = await call(createZone, { body: { name: 'scope-own' } }, sub);
     expect(created.statusCode, created.body).toBe(200);
     const own = created.json().data.id as number;
-    expect((await call('GET', `client/${subId}/zones`)).json().data.zoneIDs).toEqual([zoneA, own]);
-    expect((await call('GET', `client/zone/${own}/setting`, undefined, sub)).statusCode).toBe(200);
+    expect((await call(getAccountZones, { params: { clientId: subId } })).json().data.zoneIDs).toEqual([zoneA, own]);
+    expect((await call(getZoneSettings, { params: { zoneID: own } }, sub)).statusCode).toBe(200);
     // Deleting its zones leaves it restricted to nothing, never to everything.
-    expect((await call('DELETE', 'client/zone', { id: own }, sub)).json()).toEqual({ data: true });
+    expect((await call(deleteZone, { body: { id: own } }, sub)).json()).toEqual({ data: true });
     expect((await assign([own === zoneA ? zoneA : zoneA])).statusCode).toBe(200);
-    const temp = (await call('POST', 'client/zone', { name: 'scope-temp' })).json().data.id as number;
+    const temp = (await call(createZone, { body: { name: 'scope-temp' } })).json().data.id as number;
     expect((await assign([temp])).statusCode).toBe(200);
-    expect((await call('DELETE', 'client/zone', { id: temp })).json()).toEqual({ data: true });
-    expect((await call('GET', `client/${subId}/zones`)).json().data).toEqual({
+    expect((await call(deleteZone, { body: { id: temp } })).json()).toEqual({ data: true });
+    expect((await call(getAccountZones, { params: { clientId: subId } })).json().data).toEqual({
       restricted: true,
       zoneIDs: [],
       zones: [],
     });
-    expect((await call('GET', 'client/zones', undefined, sub)).json().total).toBe(0);
-    expect((await call('GET', 'client/nodes/initialized', undefined, sub)).json().total).toBe(0);
-    expect((await call('GET', `client/zone/${zoneA}/setting`, undefined, sub)).json().code).toBe(101018);
+    expect((await call(listZones, undefined, sub)).json().total).toBe(0);
+    expect((await call(listInitializedNodes, undefined, sub)).json().total).toBe(0);
+    expect((await call(getZoneSettings, { params: { zoneID: zoneA } }, sub)).json().code).toBe(101018);
   });
 
   it('cannot hand out more zones than it has to a sub-account of its own', async () => {
@@ -146,11 +163,9 @@ describe('a restricted sub-account', () => {
     // Unrestricted itself, the deeper account still inherits its parent's scope.
     expect((await assign([], sub, deeperId)).json().data.restricted).toBe(false);
     const deeper = await signIn(t.app, 'client', 'zone-sub-sub');
-    expect((await call('GET', 'client/metaZones', undefined, deeper)).json().data).toEqual([
-      { id: zoneA, name: 'scope-a' },
-    ]);
-    expect((await call('GET', `client/zone/${zoneB}/setting`, undefined, deeper)).json().code).toBe(101018);
+    expect((await call(metaZones, undefined, deeper)).json().data).toEqual([{ id: zoneA, name: 'scope-a' }]);
+    expect((await call(getZoneSettings, { params: { zoneID: zoneB } }, deeper)).json().code).toBe(101018);
     expect((await assign([])).statusCode).toBe(200);
-    expect((await call('GET', `client/zone/${zoneB}/setting`, undefined, deeper)).statusCode).toBe(200);
+    expect((await call(getZoneSettings, { params: { zoneID: zoneB } }, deeper)).statusCode).toBe(200);
   });
 });

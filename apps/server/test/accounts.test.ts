@@ -1,7 +1,27 @@
-import type { TokenSet } from '@rampart/contract';
+import type { AnyRoute, TokenSet } from '@rampart/contract';
+import {
+  checkRegisterToken,
+  createAccount,
+  createGroup,
+  createProduct,
+  createSite,
+  createZone,
+  deleteAccount,
+  getSelf,
+  listAccounts,
+  listSubAccounts,
+  registerPassword,
+  requestLogin,
+  resendAccountEmail,
+  resetAccountTwoFactor,
+  setSubAccountPassword,
+  updateAccount,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, signInOtherOperator } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { rawInput, send, sendAs } from './helpers/call.js';
 import { decodedText, startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -32,8 +52,8 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const as = (tokens: TokenSet, method: Method, url: string, payload?: Record<string, unknown>) =>
-  callApi(t.app, tokens, method, url, payload);
+const as = <R extends AnyRoute>(tokens: TokenSet, route: R, ...args: TestCallArgs<R>) =>
+  sendAs(t.app, tokens, route, ...args);
 
 /** The one-time token of the next create-password mail to `to`. */
 async function mailedToken(to: string, tier: string): Promise<string> {
@@ -44,39 +64,45 @@ async function mailedToken(to: string, tier: string): Promise<string> {
 }
 
 async function createCustomer(account: string, by = client) {
-  const res = await as(by, 'POST', 'client/account', {
-    auth: 'user',
-    account,
-    name: `${account} Ltd`,
-    email: `${account}@rampart.test`,
+  const res = await as(by, createAccount, {
+    params: { auth: 'client' },
+    body: {
+      auth: 'user',
+      account,
+      name: `${account} Ltd`,
+      email: `${account}@rampart.test`,
+    },
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as { id: number };
 }
 
 async function setPassword(token: string, password: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/register/password',
-    payload: { token, password, confirmPassword: password },
-  });
+  const res = await send(t.app, registerPassword, { body: { token, password, confirmPassword: password } });
   expect(res.statusCode, res.body).toBe(200);
 }
 
 describe('POST {auth}/account', () => {
   it('creates a customer without a password and mails it a link to create one', async () => {
-    const res = await as(client, 'POST', 'client/account', {
-      auth: 'user',
-      account: 'acme',
-      name: ' Acme Ltd ',
-      email: 'ops@acme.test',
-      maxLogExportTimes: 3,
-      // Mass assignment: none of these is the caller's to choose.
-      isRoot: false,
-      parentId: userRoot,
-      status: 'lock',
-      passwordHash: 'x',
-    });
+    const res = await as(
+      client,
+      createAccount,
+      rawInput({
+        params: { auth: 'client' },
+        body: {
+          auth: 'user',
+          account: 'acme',
+          name: ' Acme Ltd ',
+          email: 'ops@acme.test',
+          maxLogExportTimes: 3,
+          // Mass assignment: none of these is the caller's to choose.
+          isRoot: false,
+          parentId: userRoot,
+          status: 'lock',
+          passwordHash: 'x',
+        },
+      }),
+    );
     expect(res.statusCode, res.body).toBe(200);
     const created = res.json().data;
     expect(created).toMatchObject({
@@ -97,45 +123,64 @@ describe('POST {auth}/account', () => {
     const token = await mailedToken('ops@acme.test', 'user');
     await setPassword(token, 'acme first password');
     await signIn(t.app, 'user', 'acme', 'acme first password');
-    const listed = await as(client, 'GET', 'client/accounts?name=acme');
+    const listed = await as(client, listAccounts, { params: { auth: 'client' }, query: { name: 'acme' } });
     expect(listed.json().data[0]).toMatchObject({ id: created.id, hasPassword: true });
   });
 
   it('lets each console create only the tiers it manages', async () => {
-    const operator = await as(admin, 'POST', 'admin/account', {
-      auth: 'client',
-      account: 'op-two',
-      name: 'Operator Two',
-      email: 'op2@rampart.test',
+    const operator = await as(admin, createAccount, {
+      params: { auth: 'admin' },
+      body: {
+        auth: 'client',
+        account: 'op-two',
+        name: 'Operator Two',
+        email: 'op2@rampart.test',
+      },
     });
     expect(operator.json().data).toMatchObject({ auth: 'client', isRoot: true });
-    const adminUser = await as(admin, 'POST', 'admin/account', {
-      auth: 'admin',
-      account: 'ada',
-      name: 'Ada',
-      email: 'ada@rampart.test',
+    const adminUser = await as(admin, createAccount, {
+      params: { auth: 'admin' },
+      body: {
+        auth: 'admin',
+        account: 'ada',
+        name: 'Ada',
+        email: 'ada@rampart.test',
+      },
     });
     expect(adminUser.json().data).toMatchObject({ auth: 'admin', isRoot: false });
     await mailedToken('op2@rampart.test', 'client');
     await mailedToken('ada@rampart.test', 'admin');
 
     const body = { account: 'nope', name: 'Nope', email: 'nope@rampart.test' };
-    expect((await as(client, 'POST', 'client/account', { ...body, auth: 'admin' })).json().code).toBe(101018);
+    expect(
+      (await as(client, createAccount, { params: { auth: 'client' }, body: { ...body, auth: 'admin' } })).json().code,
+    ).toBe(101018);
     const user = await signIn(t.app, 'user');
-    expect((await as(user, 'POST', 'user/account', { ...body, auth: 'client' })).json().code).toBe(101018);
-    expect((await as(admin, 'POST', 'admin/account', { ...body, auth: 'user' })).json().code).toBe(101018);
+    expect(
+      (await as(user, createAccount, { params: { auth: 'user' }, body: { ...body, auth: 'client' } })).json().code,
+    ).toBe(101018);
+    expect(
+      (await as(admin, createAccount, { params: { auth: 'admin' }, body: { ...body, auth: 'user' } })).json().code,
+    ).toBe(101018);
     // A token of one console on another console's path.
-    expect((await as(client, 'POST', 'user/account', { ...body, auth: 'user' })).json().code).toBe(101018);
-    expect((await as(client, 'GET', 'client/accounts?name=nope')).json().total).toBe(0);
+    expect(
+      (await as(client, createAccount, { params: { auth: 'user' }, body: { ...body, auth: 'user' } })).json().code,
+    ).toBe(101018);
+    expect((await as(client, listAccounts, { params: { auth: 'client' }, query: { name: 'nope' } })).json().total).toBe(
+      0,
+    );
   });
 
   it('names every invalid field', async () => {
-    const res = await as(client, 'POST', 'client/account', {
-      auth: 'operator',
-      account: 'bad name',
-      name: '',
-      email: 'not-an-email',
-      maxLogExportTimes: -1,
+    const res = await as(client, createAccount, {
+      params: { auth: 'client' },
+      body: {
+        auth: 'operator',
+        account: 'bad name',
+        name: '',
+        email: 'not-an-email',
+        maxLogExportTimes: -1,
+      },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe(101003);
@@ -146,18 +191,24 @@ describe('POST {auth}/account', () => {
   it('refuses a taken account name (101025) or e-mail (101017)', async () => {
     await createCustomer('dup');
     await smtp.next('dup@rampart.test');
-    const sameName = await as(client, 'POST', 'client/account', {
-      auth: 'user',
-      account: 'dup',
-      name: 'Other',
-      email: 'other-dup@rampart.test',
+    const sameName = await as(client, createAccount, {
+      params: { auth: 'client' },
+      body: {
+        auth: 'user',
+        account: 'dup',
+        name: 'Other',
+        email: 'other-dup@rampart.test',
+      },
     });
     expect(sameName.json()).toMatchObject({ code: 101025, extra: { field: 'account' } });
-    const sameMail = await as(client, 'POST', 'client/account', {
-      auth: 'user',
-      account: 'dup-two',
-      name: 'Other',
-      email: 'DUP@rampart.test',
+    const sameMail = await as(client, createAccount, {
+      params: { auth: 'client' },
+      body: {
+        auth: 'user',
+        account: 'dup-two',
+        name: 'Other',
+        email: 'DUP@rampart.test',
+      },
     });
     expect(sameMail.json().code).toBe(101017);
   });
@@ -165,11 +216,14 @@ describe('POST {auth}/account', () => {
   it('writes nothing when the mail cannot be sent (101020)', async () => {
     await t.app.rampart.settings.put('smtp', { host: '127.0.0.1', port: 9, from: 'noreply@rampart.test' });
     try {
-      const res = await as(client, 'POST', 'client/account', {
-        auth: 'user',
-        account: 'unmailed',
-        name: 'Unmailed',
-        email: 'unmailed@rampart.test',
+      const res = await as(client, createAccount, {
+        params: { auth: 'client' },
+        body: {
+          auth: 'user',
+          account: 'unmailed',
+          name: 'Unmailed',
+          email: 'unmailed@rampart.test',
+        },
       });
       expect(res.json().code).toBe(101020);
       expect(await t.app.rampart.accounts.findForLogin('user', 'unmailed')).toBeUndefined();
@@ -194,16 +248,28 @@ describe('GET {auth}/accounts and account/{userId}/subs', () => {
   });
 
   it('pages, sorts and searches the customers of the operator only', async () => {
-    const res = await as(client, 'GET', 'client/accounts?name=LIST-&sortBy=account&orderBy=asc&page=1&pageSize=2');
+    const res = await as(client, listAccounts, {
+      params: { auth: 'client' },
+      query: { name: 'LIST-', sortBy: 'account', orderBy: 'asc', page: 1, pageSize: 2 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().total).toBe(3);
     expect(res.json().data.map((a: { account: string }) => a.account)).toEqual(['list-a', 'list-b']);
-    const second = await as(client, 'GET', 'client/accounts?name=list-&sortBy=account&orderBy=asc&page=2&pageSize=2');
+    const second = await as(client, listAccounts, {
+      params: { auth: 'client' },
+      query: { name: 'list-', sortBy: 'account', orderBy: 'asc', page: 2, pageSize: 2 },
+    });
     expect(second.json().data.map((a: { account: string }) => a.account)).toEqual(['list-c']);
     // The other operator sees its own customer only, whatever it searches for.
-    const theirs = await as(rival, 'GET', 'client/accounts?name=list-&pageSize=100');
+    const theirs = await as(rival, listAccounts, {
+      params: { auth: 'client' },
+      query: { name: 'list-', pageSize: 100 },
+    });
     expect(theirs.json().data.map((a: { id: number }) => a.id)).toEqual([rivalCustomer]);
-    const bad = await as(client, 'GET', 'client/accounts?sortBy=password&orderBy=up&pageSize=100000');
+    const bad = await as(client, listAccounts, {
+      params: { auth: 'client' },
+      query: { sortBy: 'password', orderBy: 'up', pageSize: 100000 },
+    });
     expect(
       bad
         .json()
@@ -213,42 +279,54 @@ describe('GET {auth}/accounts and account/{userId}/subs', () => {
   });
 
   it('lists each console its tabs', async () => {
-    const operators = (await as(admin, 'GET', 'admin/accounts?auth=client&pageSize=100')).json();
+    const operators = (
+      await as(admin, listAccounts, { params: { auth: 'admin' }, query: { auth: 'client', pageSize: 100 } })
+    ).json();
     const names = operators.data.map((a: { account: string }) => a.account);
     expect(names).toContain('client');
     expect(names).toContain('op-two');
     // The second operator was made outside the admin's tree by the test helper.
     expect(names).not.toContain('rival');
-    const admins = (await as(admin, 'GET', 'admin/accounts?auth=admin')).json();
+    const admins = (await as(admin, listAccounts, { params: { auth: 'admin' }, query: { auth: 'admin' } })).json();
     expect(admins.data.map((a: { account: string }) => a.account)).toEqual(['ada']);
-    expect((await as(admin, 'GET', 'admin/accounts?auth=user')).json().code).toBe(101018);
+    expect((await as(admin, listAccounts, { params: { auth: 'admin' }, query: { auth: 'user' } })).json().code).toBe(
+      101018,
+    );
 
     const subAccount = await addAccount(t.app, 'client', 'client-helper', clientRoot);
-    const subs = (await as(client, 'GET', 'client/accounts?auth=client')).json();
+    const subs = (await as(client, listAccounts, { params: { auth: 'client' }, query: { auth: 'client' } })).json();
     expect(subs.data.map((a: { id: number }) => a.id)).toEqual([subAccount]);
-    expect((await as(rival, 'GET', 'client/accounts?auth=client')).json().total).toBe(0);
+    expect(
+      (await as(rival, listAccounts, { params: { auth: 'client' }, query: { auth: 'client' } })).json().total,
+    ).toBe(0);
 
     const user = await signIn(t.app, 'user');
     const subUser = await addAccount(t.app, 'user', 'user-helper', userRoot);
-    const subUsers = (await as(user, 'GET', 'user/accounts')).json();
+    const subUsers = (await as(user, listAccounts, { params: { auth: 'user' } })).json();
     expect(subUsers.data.map((a: { id: number }) => a.id)).toEqual([subUser]);
-    expect((await as(user, 'GET', 'user/accounts?auth=client')).json().code).toBe(101018);
+    expect((await as(user, listAccounts, { params: { auth: 'user' }, query: { auth: 'client' } })).json().code).toBe(
+      101018,
+    );
   });
 
   it("lists a customer's sub-users to its operator, never to another", async () => {
     const parent = await createCustomer('with-subs');
     await smtp.next('with-subs@rampart.test');
     const sub = await addAccount(t.app, 'user', 'with-subs-1', parent.id);
-    const res = await as(client, 'GET', `client/account/${parent.id}/subs`);
+    const res = await as(client, listSubAccounts, { params: { auth: 'client', userId: parent.id } });
     expect(res.json()).toMatchObject({ total: 1, data: [{ id: sub, auth: 'user', isRoot: false }] });
-    const listed = (await as(client, 'GET', 'client/accounts?name=with-subs')).json();
+    const listed = (
+      await as(client, listAccounts, { params: { auth: 'client' }, query: { name: 'with-subs' } })
+    ).json();
     expect(listed.data).toEqual([expect.objectContaining({ id: parent.id, subCount: 1 })]);
-    const denied = await as(rival, 'GET', `client/account/${parent.id}/subs`);
+    const denied = await as(rival, listSubAccounts, { params: { auth: 'client', userId: parent.id } });
     expect(denied.statusCode).toBe(403);
     expect(denied.json().code).toBe(101018);
-    const missing = await as(rival, 'GET', 'client/account/999999/subs');
+    const missing = await as(rival, listSubAccounts, { params: { auth: 'client', userId: 999999 } });
     expect(missing.body).toBe(denied.body);
-    expect((await as(client, 'GET', 'client/account/abc/subs')).json().extra.fields[0].field).toBe('userId');
+    expect(
+      (await as(client, listSubAccounts, { params: { auth: 'client', userId: 'abc' } })).json().extra.fields[0].field,
+    ).toBe('userId');
   });
 });
 
@@ -259,16 +337,23 @@ describe('PUT {auth}/account', () => {
     await setPassword(token, 'editme first password');
     const session = await signIn(t.app, 'user', 'editme', 'editme first password');
 
-    const res = await as(client, 'PUT', 'client/account', {
-      id,
-      name: 'Edited',
-      email: 'edited@rampart.test',
-      maxLogExportTimes: 7,
-      status: 'pause',
-      isRoot: false,
-      auth: 'admin',
-      parentId: null,
-    });
+    const res = await as(
+      client,
+      updateAccount,
+      rawInput({
+        params: { auth: 'client' },
+        body: {
+          id,
+          name: 'Edited',
+          email: 'edited@rampart.test',
+          maxLogExportTimes: 7,
+          status: 'pause',
+          isRoot: false,
+          auth: 'admin',
+          parentId: null,
+        },
+      }),
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({
       name: 'Edited',
@@ -279,15 +364,17 @@ describe('PUT {auth}/account', () => {
       auth: 'user',
     });
     expect((await t.app.rampart.accounts.findById(id))?.parentId).toBe(clientRoot);
-    expect((await as(session, 'GET', 'user/account/self')).json().code).toBe(101013);
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/code',
-      payload: { account: 'editme', password: 'editme first password' },
+    expect((await as(session, getSelf, { params: { auth: 'user' } })).json().code).toBe(101013);
+    const login = await send(t.app, requestLogin, {
+      params: { auth: 'user' },
+      body: { account: 'editme', password: 'editme first password' },
     });
     expect(login.json().code).toBe(101008);
 
-    await as(client, 'PUT', 'client/account', { id, name: 'Edited', email: 'edited@rampart.test', status: 'normal' });
+    await as(client, updateAccount, {
+      params: { auth: 'client' },
+      body: { id, name: 'Edited', email: 'edited@rampart.test', status: 'normal' },
+    });
     await signIn(t.app, 'user', 'editme', 'editme first password');
   });
 
@@ -296,18 +383,27 @@ describe('PUT {auth}/account', () => {
     await smtp.next('paused-parent@rampart.test');
     await addAccount(t.app, 'user', 'paused-child', id);
     const child = await signIn(t.app, 'user', 'paused-child');
-    await as(client, 'PUT', 'client/account', { id, name: 'P', email: 'paused-parent@rampart.test', status: 'pause' });
-    expect((await as(child, 'GET', 'user/account/self')).json().code).toBe(101008);
+    await as(client, updateAccount, {
+      params: { auth: 'client' },
+      body: { id, name: 'P', email: 'paused-parent@rampart.test', status: 'pause' },
+    });
+    expect((await as(child, getSelf, { params: { auth: 'user' } })).json().code).toBe(101008);
     await expect(signIn(t.app, 'user', 'paused-child')).rejects.toThrow(/101008/);
-    await as(client, 'PUT', 'client/account', { id, name: 'P', email: 'paused-parent@rampart.test', status: 'normal' });
-    expect((await as(child, 'GET', 'user/account/self')).statusCode).toBe(200);
+    await as(client, updateAccount, {
+      params: { auth: 'client' },
+      body: { id, name: 'P', email: 'paused-parent@rampart.test', status: 'normal' },
+    });
+    expect((await as(child, getSelf, { params: { auth: 'user' } })).statusCode).toBe(200);
   });
 
   it('spends the link mailed to an old address when the e-mail changes', async () => {
     const { id } = await createCustomer('moving');
     const token = await mailedToken('moving@rampart.test', 'user');
-    await as(client, 'PUT', 'client/account', { id, name: 'Moving', email: 'moved@rampart.test' });
-    const check = await t.app.inject({ method: 'POST', url: '/api/v1/token/check', payload: { token } });
+    await as(client, updateAccount, {
+      params: { auth: 'client' },
+      body: { id, name: 'Moving', email: 'moved@rampart.test' },
+    });
+    const check = await send(t.app, checkRegisterToken, { body: { token } });
     expect(check.json().code).toBe(101013);
   });
 
@@ -316,24 +412,35 @@ describe('PUT {auth}/account', () => {
     await smtp.next('guarded@rampart.test');
     const before = await t.app.rampart.accounts.findById(id);
     const edit = { id, name: 'Hijacked', email: 'hijack@rampart.test', status: 'lock' };
-    const denied = await as(rival, 'PUT', 'client/account', edit);
+    const denied = await as(rival, updateAccount, { params: { auth: 'client' }, body: edit });
     expect(denied.statusCode).toBe(403);
     expect(denied.json().code).toBe(101018);
-    expect((await as(rival, 'PUT', 'client/account', { ...edit, id: 999999 })).body).toBe(denied.body);
+    expect((await as(rival, updateAccount, { params: { auth: 'client' }, body: { ...edit, id: 999999 } })).body).toBe(
+      denied.body,
+    );
     expect(await t.app.rampart.accounts.findById(id)).toEqual(before);
 
     // A sub-account cannot change the account it belongs to, nor itself through this call.
     await addAccount(t.app, 'client', 'client-sub-2', clientRoot);
     const sub = await signIn(t.app, 'client', 'client-sub-2');
-    const up = await as(sub, 'PUT', 'client/account', { id: clientRoot, name: 'x', email: 'x@rampart.test' });
+    const up = await as(sub, updateAccount, {
+      params: { auth: 'client' },
+      body: { id: clientRoot, name: 'x', email: 'x@rampart.test' },
+    });
     expect(up.json().code).toBe(101018);
     const user = await signIn(t.app, 'user');
-    const customerParent = await as(user, 'PUT', 'user/account', { id: clientRoot, name: 'x', email: 'x@x.test' });
+    const customerParent = await as(user, updateAccount, {
+      params: { auth: 'user' },
+      body: { id: clientRoot, name: 'x', email: 'x@x.test' },
+    });
     expect(customerParent.json().code).toBe(101018);
 
     await createCustomer('other-mail');
     await smtp.next('other-mail@rampart.test');
-    const taken = await as(client, 'PUT', 'client/account', { id, name: 'G', email: 'other-mail@rampart.test' });
+    const taken = await as(client, updateAccount, {
+      params: { auth: 'client' },
+      body: { id, name: 'G', email: 'other-mail@rampart.test' },
+    });
     expect(taken.json().code).toBe(101017);
   });
 });
@@ -341,11 +448,11 @@ describe('PUT {auth}/account', () => {
 describe('self information', () => {
   it("names the account's operator, whose branding the console shows", async () => {
     const operatorName = (await t.app.rampart.accounts.findRoot('client'))?.account;
-    expect((await as(client, 'GET', 'client/account/self')).json().data.operator).toBe(operatorName);
-    expect((await as(rival, 'GET', 'client/account/self')).json().data.operator).toBe('rival');
+    expect((await as(client, getSelf, { params: { auth: 'client' } })).json().data.operator).toBe(operatorName);
+    expect((await as(rival, getSelf, { params: { auth: 'client' } })).json().data.operator).toBe('rival');
     const customer = await signIn(t.app, 'user');
-    expect((await as(customer, 'GET', 'user/account/self')).json().data.operator).toBe(operatorName);
-    expect((await as(admin, 'GET', 'admin/account/self')).json().data.operator).toBeNull();
+    expect((await as(customer, getSelf, { params: { auth: 'user' } })).json().data.operator).toBe(operatorName);
+    expect((await as(admin, getSelf, { params: { auth: 'admin' } })).json().data.operator).toBeNull();
   });
 });
 
@@ -355,47 +462,60 @@ describe("an operator's zone limit", () => {
     const limited = await addAccount(t.app, 'client', 'limited-op', adminRoot);
     await t.app.rampart.accounts.update(limited, { isRoot: true });
     const edit = (zoneLimit: number, by = admin, id = limited) =>
-      as(by, 'PUT', `${by === admin ? 'admin' : 'client'}/account`, {
-        id,
-        name: 'Limited',
-        email: 'limited@op.test',
-        zoneLimit,
+      as(by, updateAccount, {
+        params: { auth: by === admin ? 'admin' : 'client' },
+        body: {
+          id,
+          name: 'Limited',
+          email: 'limited@op.test',
+          zoneLimit,
+        },
       });
     const set = await edit(1);
     expect(set.json().data, set.body).toMatchObject({ id: limited, zoneLimit: 1 });
-    const listed = (await as(admin, 'GET', 'admin/accounts?auth=client&name=limited-op')).json().data;
+    const listed = (
+      await as(admin, listAccounts, { params: { auth: 'admin' }, query: { auth: 'client', name: 'limited-op' } })
+    ).json().data;
     expect(listed[0]).toMatchObject({ account: 'limited-op', zoneLimit: 1 });
 
     const op = await signIn(t.app, 'client', 'limited-op');
-    expect((await as(op, 'POST', 'client/zone', { name: 'first' })).statusCode).toBe(200);
-    expect((await as(op, 'POST', 'client/zone', { name: 'second' })).json()).toMatchObject({
+    expect((await as(op, createZone, { body: { name: 'first' } })).statusCode).toBe(200);
+    expect((await as(op, createZone, { body: { name: 'second' } })).json()).toMatchObject({
       code: 201003,
       extra: { limit: 1 },
     });
     expect((await edit(0)).json().data.zoneLimit).toBe(0);
-    expect((await as(op, 'POST', 'client/zone', { name: 'second' })).statusCode).toBe(200);
+    expect((await as(op, createZone, { body: { name: 'second' } })).statusCode).toBe(200);
 
     // Out of range, an operator setting it (even on its customer), the admin on an admin user.
     expect((await edit(-1)).json().extra.fields[0].field).toBe('zoneLimit');
     expect((await edit(10_001)).json().extra.fields[0].field).toBe('zoneLimit');
     const customer = await addAccount(t.app, 'user', 'limit-customer', clientRoot);
-    const byOperator = await as(client, 'PUT', 'client/account', {
-      id: customer,
-      name: 'C',
-      email: 'c@limit.test',
-      zoneLimit: 3,
+    const byOperator = await as(client, updateAccount, {
+      params: { auth: 'client' },
+      body: {
+        id: customer,
+        name: 'C',
+        email: 'c@limit.test',
+        zoneLimit: 3,
+      },
     });
     expect(byOperator.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'zoneLimit' }] } });
-    const created = await as(client, 'POST', 'client/account', {
-      auth: 'user',
-      account: 'limit-new',
-      name: 'N',
-      email: 'n@limit.test',
-      zoneLimit: 3,
+    const created = await as(client, createAccount, {
+      params: { auth: 'client' },
+      body: {
+        auth: 'user',
+        account: 'limit-new',
+        name: 'N',
+        email: 'n@limit.test',
+        zoneLimit: 3,
+      },
     });
     expect(created.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'zoneLimit' }] } });
     // A customer shows no limit of its own.
-    const customers = (await as(client, 'GET', 'client/accounts?name=limit-customer')).json().data;
+    const customers = (
+      await as(client, listAccounts, { params: { auth: 'client' }, query: { name: 'limit-customer' } })
+    ).json().data;
     expect(customers[0]).toMatchObject({ account: 'limit-customer', zoneLimit: 0 });
   });
 });
@@ -404,27 +524,28 @@ describe('DELETE {auth}/account', () => {
   it('deletes an account that owns nothing', async () => {
     const { id } = await createCustomer('deleteme');
     await smtp.next('deleteme@rampart.test');
-    expect((await as(rival, 'DELETE', 'client/account', { id })).json().code).toBe(101018);
+    expect((await as(rival, deleteAccount, { params: { auth: 'client' }, body: { id } })).json().code).toBe(101018);
     expect(await t.app.rampart.accounts.findById(id)).toBeDefined();
-    const res = await as(client, 'DELETE', 'client/account', { id });
+    const res = await as(client, deleteAccount, { params: { auth: 'client' }, body: { id } });
     expect(res.statusCode, res.body).toBe(200);
     expect(await t.app.rampart.accounts.findById(id)).toBeUndefined();
-    expect((await as(client, 'DELETE', 'client/account', { id })).json().code).toBe(101018);
+    expect((await as(client, deleteAccount, { params: { auth: 'client' }, body: { id } })).json().code).toBe(101018);
   });
 
   it('refuses while the account has sites or sub-accounts, saying which', async () => {
     const { id } = await createCustomer('site-owner');
     await smtp.next('site-owner@rampart.test');
-    const zoneId = (await as(client, 'POST', 'client/zone', { name: 'Accounts zone' })).json().data.id;
-    const groupId = (await as(client, 'POST', `client/zone/${zoneId}/group`, { name: 'g', portType: 7 })).json().data
-      .id;
-    const productId = (
-      await as(client, 'POST', 'client/product', { name: 'Accounts product', portType: 7, mainGroupIDs: [groupId] })
+    const zoneId = (await as(client, createZone, { body: { name: 'Accounts zone' } })).json().data.id;
+    const groupId = (
+      await as(client, createGroup, { params: { zoneID: zoneId }, body: { name: 'g', portType: 7 } })
     ).json().data.id;
-    const site = await as(client, 'POST', 'client/site', { siteName: 'owned', userID: id, productID: productId });
+    const productId = (
+      await as(client, createProduct, { body: { name: 'Accounts product', portType: 7, mainGroupIDs: [groupId] } })
+    ).json().data.id;
+    const site = await as(client, createSite, { body: { siteName: 'owned', userID: id, productID: productId } });
     expect(site.statusCode, site.body).toBe(200);
 
-    const refused = await as(client, 'DELETE', 'client/account', { id });
+    const refused = await as(client, deleteAccount, { params: { auth: 'client' }, body: { id } });
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: 205003, extra: { reason: 'accountHasSites', count: 1 } });
     expect(await t.app.rampart.accounts.findById(id)).toBeDefined();
@@ -432,11 +553,11 @@ describe('DELETE {auth}/account', () => {
     const parent = await createCustomer('has-subs');
     await smtp.next('has-subs@rampart.test');
     await addAccount(t.app, 'user', 'has-subs-1', parent.id);
-    const withSubs = await as(client, 'DELETE', 'client/account', { id: parent.id });
+    const withSubs = await as(client, deleteAccount, { params: { auth: 'client' }, body: { id: parent.id } });
     expect(withSubs.json()).toMatchObject({ code: 205003, extra: { reason: 'accountHasSubAccounts', count: 1 } });
 
     // The operator itself owns zones and products: the admin cannot delete it from under them.
-    const operator = await as(admin, 'DELETE', 'admin/account', { id: clientRoot });
+    const operator = await as(admin, deleteAccount, { params: { auth: 'admin' }, body: { id: clientRoot } });
     expect(operator.json().code).toBe(205003);
   });
 });
@@ -445,22 +566,26 @@ describe('resend e-mail, password and second factor of a managed account', () =>
   it('mails a new create-password link', async () => {
     const { id } = await createCustomer('resend');
     const first = await mailedToken('resend@rampart.test', 'user');
-    const res = await as(client, 'POST', 'client/account/resendEmail', { id });
+    const res = await as(client, resendAccountEmail, { params: { auth: 'client' }, body: { id } });
     expect(res.statusCode, res.body).toBe(200);
     const second = await mailedToken('resend@rampart.test', 'user');
     expect(second).not.toBe(first);
     await setPassword(second, 'resent password ok');
     await signIn(t.app, 'user', 'resend', 'resent password ok');
-    expect((await as(rival, 'POST', 'client/account/resendEmail', { id })).json().code).toBe(101018);
-    expect((await as(client, 'POST', 'client/account/resendEmail', {})).json().extra.fields[0].field).toBe('id');
+    expect((await as(rival, resendAccountEmail, { params: { auth: 'client' }, body: { id } })).json().code).toBe(
+      101018,
+    );
+    expect(
+      (await as(client, resendAccountEmail, { params: { auth: 'client' }, body: {} })).json().extra.fields[0].field,
+    ).toBe('id');
   });
 
   it("lets the operator set a customer's password, never another operator", async () => {
     const { id } = await createCustomer('pw-set');
     await smtp.next('pw-set@rampart.test');
     const body = { id, password: 'operator set this', confirmPassword: 'operator set this' };
-    expect((await as(rival, 'PUT', 'client/account/password', body)).json().code).toBe(101018);
-    expect((await as(client, 'PUT', 'client/account/password', body)).statusCode).toBe(200);
+    expect((await as(rival, setSubAccountPassword, { params: { auth: 'client' }, body })).json().code).toBe(101018);
+    expect((await as(client, setSubAccountPassword, { params: { auth: 'client' }, body })).statusCode).toBe(200);
     await signIn(t.app, 'user', 'pw-set', 'operator set this');
   });
 
@@ -470,13 +595,15 @@ describe('resend e-mail, password and second factor of a managed account', () =>
     const session = await signIn(t.app, 'user', 'lost-phone', 'lost phone password');
     await t.app.rampart.accounts.update(id, { login2FAType: 3, totpSecret: 'sealed-seed' });
 
-    expect((await as(rival, 'PUT', 'client/account/login2fa', { id })).json().code).toBe(101018);
+    expect((await as(rival, resetAccountTwoFactor, { params: { auth: 'client' }, body: { id } })).json().code).toBe(
+      101018,
+    );
     expect((await t.app.rampart.accounts.findById(id))?.login2FAType).toBe(3);
-    const res = await as(client, 'PUT', 'client/account/login2fa', { id });
+    const res = await as(client, resetAccountTwoFactor, { params: { auth: 'client' }, body: { id } });
     expect(res.statusCode, res.body).toBe(200);
     const row = await t.app.rampart.accounts.findById(id);
     expect(row).toMatchObject({ login2FAType: 0, totpSecret: null });
-    expect((await as(session, 'GET', 'user/account/self')).json().code).toBe(101013);
+    expect((await as(session, getSelf, { params: { auth: 'user' } })).json().code).toBe(101013);
     await signIn(t.app, 'user', 'lost-phone', 'lost phone password');
   });
 });

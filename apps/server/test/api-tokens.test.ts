@@ -1,6 +1,21 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  assignRole,
+  changePassword,
+  createApiToken,
+  createRole,
+  deleteApiTokens,
+  getSelf,
+  listApiTokens,
+  listUserSites,
+  mintApiAccessToken,
+  setUserSitesTags,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount } from './helpers/accounts.js';
-import { callApi, type Method, manualClock, signIn } from './helpers/auth.js';
+import { manualClock, signIn } from './helpers/auth.js';
+import { send, sendAs, type Token } from './helpers/call.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 const clock = manualClock();
@@ -14,16 +29,16 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = user) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, user, route, ...args);
 }
 
 async function mint(token: string, tier = 'user') {
-  return t.app.inject({ method: 'POST', url: `/api/v1/${tier}/apiToken/accessToken`, payload: { token } });
+  return send(t.app, mintApiAccessToken, { params: { auth: tier }, body: { token } });
 }
 
 async function createToken(body: Record<string, unknown>, by = user) {
-  const res = await call('POST', 'user/apiToken', body, by);
+  const res = await call(createApiToken, { params: { auth: 'user' }, body }, by);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as { id: number; token: string; lifetime: number; permissions: string[] | null };
 }
@@ -33,7 +48,7 @@ describe('API tokens', () => {
     const created = await createToken({ name: 'CI', lifetime: 600 });
     expect(created.token).toMatch(/^rat_/);
     expect(created).toMatchObject({ name: 'CI', lifetime: 600, permissions: null, lastUsedAt: null });
-    const list = (await call('GET', 'user/apiTokens')).json();
+    const list = (await call(listApiTokens, { params: { auth: 'user' } })).json();
     expect(list.total).toBe(1);
     expect(list.data[0]).toMatchObject({ id: created.id, name: 'CI', lifetime: 600, revokedAt: null });
     expect(JSON.stringify(list)).not.toContain(created.token);
@@ -49,35 +64,39 @@ describe('API tokens', () => {
     expect(minted.statusCode, minted.body).toBe(200);
     const access = minted.json().data as { accessToken: string; tokenType: string; expiresIn: number };
     expect(access).toMatchObject({ tokenType: 'Bearer', expiresIn: 120 });
-    const self = (await call('GET', 'user/account/self', undefined, access)).json().data;
+    const self = (await call(getSelf, { params: { auth: 'user' } }, access)).json().data;
     expect(self.id).toBe(userId);
-    expect((await call('GET', 'user/sites', undefined, access)).statusCode).toBe(200);
+    expect((await call(listUserSites, undefined, access)).statusCode).toBe(200);
     expect(
-      (await call('GET', 'user/apiTokens')).json().data.find((x: { id: number }) => x.id === created.id),
+      (await call(listApiTokens, { params: { auth: 'user' } }))
+        .json()
+        .data.find((x: { id: number }) => x.id === created.id),
     ).toMatchObject({ lastUsedAt: expect.any(String) });
 
     // The lifetime: 121 s later the access token has expired (101014); a new one can be minted.
     clock.advance(126_000);
-    expect((await call('GET', 'user/sites', undefined, access)).json().code).toBe(101014);
+    expect((await call(listUserSites, undefined, access)).json().code).toBe(101014);
     const again = (await mint(created.token)).json().data;
-    expect((await call('GET', 'user/sites', undefined, again)).statusCode).toBe(200);
+    expect((await call(listUserSites, undefined, again)).statusCode).toBe(200);
 
-    expect((await call('DELETE', 'user/apiTokens', { ids: [created.id] })).json()).toEqual({ data: true });
-    expect((await call('GET', 'user/sites', undefined, again)).json().code).toBe(101013);
+    expect((await call(deleteApiTokens, { params: { auth: 'user' }, body: { ids: [created.id] } })).json()).toEqual({
+      data: true,
+    });
+    expect((await call(listUserSites, undefined, again)).json().code).toBe(101013);
     expect((await mint(created.token)).json().code).toBe(101013);
-    expect((await call('GET', 'user/apiTokens')).json().data.map((x: { id: number }) => x.id)).not.toContain(
-      created.id,
-    );
+    expect(
+      (await call(listApiTokens, { params: { auth: 'user' } })).json().data.map((x: { id: number }) => x.id),
+    ).not.toContain(created.id);
   });
 
   it('limits the calls to its keys, within the owner', async () => {
     const created = await createToken({ name: 'reader', lifetime: 300, permissions: ['user.sites.read'] });
     expect(created.permissions).toEqual(['user.sites.read']);
     const access = (await mint(created.token)).json().data;
-    expect((await call('GET', 'user/sites', undefined, access)).statusCode).toBe(200);
-    expect((await call('PUT', 'user/site/tags', { tags: [] }, access)).json().code).toBe(101018);
-    expect((await call('GET', 'user/apiTokens', undefined, access)).json().code).toBe(101018);
-    expect((await call('GET', 'user/account/self', undefined, access)).json().data.permissions).toEqual([
+    expect((await call(listUserSites, undefined, access)).statusCode).toBe(200);
+    expect((await call(setUserSitesTags, { body: { tags: [] } }, access)).json().code).toBe(101018);
+    expect((await call(listApiTokens, { params: { auth: 'user' } }, access)).json().code).toBe(101018);
+    expect((await call(getSelf, { params: { auth: 'user' } }, access)).json().data.permissions).toEqual([
       'account.self',
       'user.sites.read',
     ]);
@@ -85,44 +104,54 @@ describe('API tokens', () => {
 
   it('never holds more than its owner: a key the owner lacks is 101018, a key of another tier 101003', async () => {
     const subId = await addAccount(t.app, 'user', 'token-sub', userId);
-    const role = (await call('POST', 'user/roles', { name: 'Tokens', permissions: ['apiTokens.write'] })).json().data;
-    await call('PUT', 'user/account/role', { accountId: subId, roleId: role.id });
+    const role = (
+      await call(createRole, { params: { auth: 'user' }, body: { name: 'Tokens', permissions: ['apiTokens.write'] } })
+    ).json().data;
+    await call(assignRole, { params: { auth: 'user' }, body: { accountId: subId, roleId: role.id } });
     const sub = await signIn(t.app, 'user', 'token-sub');
     const more = await call(
-      'POST',
-      'user/apiToken',
-      { name: 'x', lifetime: 60, permissions: ['user.sites.read'] },
+      createApiToken,
+      { params: { auth: 'user' }, body: { name: 'x', lifetime: 60, permissions: ['user.sites.read'] } },
       sub,
     );
     expect(more.json().code).toBe(101018);
     // Without a list of keys it holds all of the owner's keys, and no more.
     const all = await createToken({ name: 'sub-all', lifetime: 60 }, sub);
     const access = (await mint(all.token)).json().data;
-    expect((await call('GET', 'user/sites', undefined, access)).json().code).toBe(101018);
-    const foreign = await call('POST', 'user/apiToken', {
-      name: 'x',
-      lifetime: 60,
-      permissions: ['client.nodes.read'],
+    expect((await call(listUserSites, undefined, access)).json().code).toBe(101018);
+    const foreign = await call(createApiToken, {
+      params: { auth: 'user' },
+      body: {
+        name: 'x',
+        lifetime: 60,
+        permissions: ['client.nodes.read'],
+      },
     });
     expect(foreign.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'permissions' }] } });
   });
 
   it('validates input naming the fields, and refuses tokens of another tier or another account', async () => {
-    const bad = (await call('POST', 'user/apiToken', { name: '', lifetime: 5 })).json();
+    const bad = (await call(createApiToken, { params: { auth: 'user' }, body: { name: '', lifetime: 5 } })).json();
     expect(bad.code).toBe(101003);
     expect(bad.extra.fields.map((f: { field: string }) => f.field).sort()).toEqual(['lifetime', 'name']);
-    expect((await call('POST', 'user/apiToken', { name: 'x', lifetime: 86_401 })).json().code).toBe(101003);
-    expect((await call('DELETE', 'user/apiTokens', { ids: [] })).json().code).toBe(101003);
+    expect(
+      (await call(createApiToken, { params: { auth: 'user' }, body: { name: 'x', lifetime: 86_401 } })).json().code,
+    ).toBe(101003);
+    expect((await call(deleteApiTokens, { params: { auth: 'user' }, body: { ids: [] } })).json().code).toBe(101003);
     expect((await mint('rat_unknown')).json().code).toBe(101013);
     expect((await mint('')).json().code).toBe(101003);
 
     const created = await createToken({ name: 'mine', lifetime: 60 });
     expect((await mint(created.token, 'client')).json().code).toBe(101013);
     const other = await signIn(t.app, 'user', await otherCustomer());
-    expect((await call('DELETE', 'user/apiTokens', { ids: [created.id] }, other)).json().code).toBe(101018);
-    expect((await call('GET', 'user/apiTokens', undefined, other)).json().total).toBe(0);
+    expect(
+      (await call(deleteApiTokens, { params: { auth: 'user' }, body: { ids: [created.id] } }, other)).json().code,
+    ).toBe(101018);
+    expect((await call(listApiTokens, { params: { auth: 'user' } }, other)).json().total).toBe(0);
     // A mixed list deletes nothing.
-    expect((await call('DELETE', 'user/apiTokens', { ids: [created.id, 999_999] })).json().code).toBe(101018);
+    expect(
+      (await call(deleteApiTokens, { params: { auth: 'user' }, body: { ids: [created.id, 999_999] } })).json().code,
+    ).toBe(101018);
     expect((await mint(created.token)).statusCode).toBe(200);
   });
 });
@@ -141,17 +170,23 @@ describe('a password change', () => {
     const created = await createToken({ name: 'old', lifetime: 600 }, owner);
     const access = (await mint(created.token)).json().data;
     const changed = await call(
-      'PATCH',
-      'user/password',
-      { oldPassword: TEST_PASSWORD, password: 'a new long passphrase 7', confirmPassword: 'a new long passphrase 7' },
+      changePassword,
+      {
+        params: { auth: 'user' },
+        body: {
+          oldPassword: TEST_PASSWORD,
+          password: 'a new long passphrase 7',
+          confirmPassword: 'a new long passphrase 7',
+        },
+      },
       owner,
     );
     expect(changed.statusCode, changed.body).toBe(200);
-    expect((await call('GET', 'user/sites', undefined, access)).json().code).toBe(101013);
+    expect((await call(listUserSites, undefined, access)).json().code).toBe(101013);
     expect((await mint(created.token)).json().code).toBe(101013);
     // The list says the token stopped, and when; signing in again does not revive it.
     const again = await signIn(t.app, 'user', 'rotating', 'a new long passphrase 7');
-    const [listed] = (await call('GET', 'user/apiTokens', undefined, again)).json().data;
+    const [listed] = (await call(listApiTokens, { params: { auth: 'user' } }, again)).json().data;
     expect(listed).toMatchObject({ id: created.id, name: 'old' });
     expect(Date.parse(listed.revokedAt)).toBeGreaterThan(Date.parse(listed.createdAt) - 1);
     expect((await mint(created.token)).json().code).toBe(101013);

@@ -1,7 +1,31 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  clearClientSitesCache,
+  clearNodesCache,
+  createDomains,
+  createGroup,
+  createProduct,
+  createSite,
+  createZone,
+  getNodeCommands,
+  getNodeSnapshot,
+  initializeNodes,
+  listCacheRules,
+  listNodeCommands,
+  listSitePurgeTasks,
+  listZonePreheatTasks,
+  preheatZoneCaches,
+  purgeNodesCache,
+  purgeSiteUrls,
+  reportNodeCommandResult,
+  setNodeStatus,
+} from '@rampart/contract';
+import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, signInOtherOperator } from './helpers/accounts.js';
-import { callApi, type Method, manualClock, signIn } from './helpers/auth.js';
-import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import { manualClock, signIn } from './helpers/auth.js';
+import { nodeSend, sendAs, type Token } from './helpers/call.js';
+import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Clearing and warming caches (routes/cache-tasks.ts): node cache epochs, URL purges by the
@@ -20,16 +44,16 @@ let a: JoinedNode;
 let b: JoinedNode;
 let spare: JoinedNode;
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, client, route, ...args);
 }
-const node = (n: JoinedNode, method: 'GET' | 'POST', path: string, body?: unknown) =>
-  nodeRequest(t.app, n, method, path, body, { nowMs: clock.now() });
-const snapshot = async (n: JoinedNode) => (await node(n, 'GET', '/snapshot')).json().data;
+const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: TestInput<R>) =>
+  nodeSend(t.app, n, route, input as TestInput<R>, { nowMs: clock.now() });
+const snapshot = async (n: JoinedNode) => (await node(n, getNodeSnapshot)).json().data;
 
 /** Takes the node's queued commands, as its agent's poll does. */
 async function take(n: JoinedNode) {
-  const res = await node(n, 'GET', '/commands?wait=0');
+  const res = await node(n, getNodeCommands, { query: { wait: 0 } });
   expect(res.statusCode).toBe(200);
   return res.json().data as { id: number; type: string; payload: Record<string, unknown> }[];
 }
@@ -52,32 +76,36 @@ beforeAll(async () => {
   const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
   const neighbourId = await addAccount(t.app, 'user', 'neighbour', clientRoot);
   neighbour = await signIn(t.app, 'user', 'neighbour');
-  zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
-  const other = (await call('POST', `client/zone/${zoneId}/group`, { name: 'other', portType: 7 })).json().data.id;
-  const productId = (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [web] })).json()
+  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
+  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
+    .id;
+  const other = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'other', portType: 7 } })).json()
     .data.id;
+  const productId = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data
+    .id;
   const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  siteId = (await call('POST', 'client/site', { siteName: 'shop', userID, productID: productId })).json().data.siteID;
+  siteId = (await call(createSite, { body: { siteName: 'shop', userID, productID: productId } })).json().data.siteID;
   neighbourSiteId = (
-    await call('POST', 'client/site', { siteName: 'next door', userID: neighbourId, productID: productId })
+    await call(createSite, { body: { siteName: 'next door', userID: neighbourId, productID: productId } })
   ).json().data.siteID;
   [a, b, spare] = [
     await joinNode(t.app, client, 'edge-a'),
     await joinNode(t.app, client, 'edge-b'),
     await joinNode(t.app, client, 'edge-spare'),
   ];
-  await call('POST', 'client/nodes/initialize', { ids: [a.nodeId, b.nodeId], zoneID: zoneId, groupID: web });
+  await call(initializeNodes, { body: { ids: [a.nodeId, b.nodeId], zoneID: zoneId, groupID: web } });
   // On the zone but on a group no product uses: it serves no site.
-  await call('POST', 'client/nodes/initialize', { ids: [spare.nodeId], zoneID: zoneId, groupID: other });
+  await call(initializeNodes, { body: { ids: [spare.nodeId], zoneID: zoneId, groupID: other } });
   await call(
-    'POST',
-    `user/site/${siteId}/domains`,
+    createDomains,
     {
-      domains: [
-        { name: 'www.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] },
-        { name: '*.img.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] },
-      ],
+      params: { siteId },
+      body: {
+        domains: [
+          { name: 'www.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] },
+          { name: '*.img.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] },
+        ],
+      },
     },
     user,
   );
@@ -87,25 +115,28 @@ afterAll(async () => t.close());
 describe('node cache clear (all)', () => {
   it("raises each node's cache epoch, sends it in the snapshot and queues a command carrying it", async () => {
     expect((await snapshot(a)).dataPlane.cacheEpoch).toBe(0);
-    const res = await call('DELETE', `client/zone/${zoneId}/node/currentCache`, { ids: [a.nodeId] });
+    const res = await call(clearNodesCache, { params: { zoneID: zoneId }, body: { ids: [a.nodeId] } });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject([{ nodeId: a.nodeId, type: 'clearCache', status: 'queued', results: [] }]);
     expect((await snapshot(a)).dataPlane.cacheEpoch).toBe(1);
     expect((await snapshot(b)).dataPlane.cacheEpoch).toBe(0);
     const [command] = await take(a);
     expect(command).toMatchObject({ type: 'clearCache', payload: { epoch: 1 } });
-    await node(a, 'POST', `/commands/${command?.id}/result`, { ok: true, message: 'cache epoch 1 active' });
+    await node(a, reportNodeCommandResult, {
+      params: { id: command?.id },
+      body: { ok: true, message: 'cache epoch 1 active' },
+    });
 
-    await call('DELETE', `client/zone/${zoneId}/node/currentCache`, { ids: [a.nodeId, b.nodeId] });
+    await call(clearNodesCache, { params: { zoneID: zoneId }, body: { ids: [a.nodeId, b.nodeId] } });
     expect((await take(a))[0]?.payload).toEqual({ epoch: 2 });
     expect((await take(b))[0]?.payload).toEqual({ epoch: 1 });
   });
 
   it("refuses another operator's node and a node of another zone, all or none", async () => {
     const before = (await snapshot(a)).dataPlane.cacheEpoch;
-    const foreign = await call('DELETE', `client/zone/${zoneId}/node/currentCache`, { ids: [a.nodeId] }, rival);
+    const foreign = await call(clearNodesCache, { params: { zoneID: zoneId }, body: { ids: [a.nodeId] } }, rival);
     expect(foreign.json().code).toBe(101018);
-    const mixed = await call('DELETE', `client/zone/${zoneId}/node/currentCache`, { ids: [a.nodeId, 987_654] });
+    const mixed = await call(clearNodesCache, { params: { zoneID: zoneId }, body: { ids: [a.nodeId, 987_654] } });
     expect(mixed.json().code).toBe(101018);
     expect((await snapshot(a)).dataPlane.cacheEpoch).toBe(before);
     expect(await take(a)).toEqual([]);
@@ -114,18 +145,27 @@ describe('node cache clear (all)', () => {
 
 describe('operator URL purge on nodes', () => {
   it('queues one command per node with the normalised URLs and records the results per URL', async () => {
-    const res = await call('DELETE', `client/zone/${zoneId}/node/cache`, {
-      ids: [a.nodeId],
-      type: 'url',
-      urls: ['HTTP://WWW.Shop.Example/a/../b.css#top', 'http://www.shop.example/b.css'],
+    const res = await call(purgeNodesCache, {
+      params: { zoneID: zoneId },
+      body: {
+        ids: [a.nodeId],
+        type: 'url',
+        urls: ['HTTP://WWW.Shop.Example/a/../b.css#top', 'http://www.shop.example/b.css'],
+      },
     });
     expect(res.statusCode).toBe(200);
     const [queued] = res.json().data;
     const [command] = await take(a);
     expect(command).toEqual({ id: queued.id, type: 'purgeUrls', payload: { urls: ['http://www.shop.example/b.css'] } });
     const results = [urlResult('http://www.shop.example/b.css', true)];
-    await node(a, 'POST', `/commands/${command?.id}/result`, { ok: true, message: '1 removed', results });
-    const history = await call('GET', `client/zone/${zoneId}/node/${a.nodeId}/commands?page=1&pageSize=5`);
+    await node(a, reportNodeCommandResult, {
+      params: { id: command?.id },
+      body: { ok: true, message: '1 removed', results },
+    });
+    const history = await call(listNodeCommands, {
+      params: { zoneID: zoneId, id: a.nodeId },
+      query: { page: 1, pageSize: 5 },
+    });
     expect(history.json().data[0]).toMatchObject({ id: queued.id, status: 'succeeded', results });
   });
 
@@ -138,7 +178,7 @@ describe('operator URL purge on nodes', () => {
       [[], 'urls'],
       [Array.from({ length: 101 }, (_, i) => `http://www.shop.example/${i}`), 'urls'],
     ] as const) {
-      const res = await call('DELETE', `client/zone/${zoneId}/node/cache`, { ids: [a.nodeId], urls });
+      const res = await call(purgeNodesCache, { params: { zoneID: zoneId }, body: { ids: [a.nodeId], urls } });
       expect(res.json().code).toBe(101003);
       expect(res.json().extra.fields.map((f: { field: string }) => f.field)).toContain(field);
     }
@@ -147,17 +187,17 @@ describe('operator URL purge on nodes', () => {
 
 describe('operator site cache clear', () => {
   it('gives each site a new cache generation, all or none', async () => {
-    const res = await call('DELETE', 'client/site/currentCache', { ids: [siteId, neighbourSiteId] });
+    const res = await call(clearClientSitesCache, { body: { ids: [siteId, neighbourSiteId] } });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual([
       { id: Math.min(siteId, neighbourSiteId), generation: 2 },
       { id: Math.max(siteId, neighbourSiteId), generation: 2 },
     ]);
-    const rivalCall = await call('DELETE', 'client/site/currentCache', { ids: [siteId] }, rival);
+    const rivalCall = await call(clearClientSitesCache, { body: { ids: [siteId] } }, rival);
     expect(rivalCall.json().code).toBe(101018);
-    const mixed = await call('DELETE', 'client/site/currentCache', { ids: [siteId, 999_999] });
+    const mixed = await call(clearClientSitesCache, { body: { ids: [siteId, 999_999] } });
     expect(mixed.json().code).toBe(101018);
-    const rules = await call('GET', `user/site/${siteId}/setting/caches`, undefined, user);
+    const rules = await call(listCacheRules, { params: { siteId } }, user);
     expect(rules.json().data.generation).toBe(2);
   });
 });
@@ -165,7 +205,7 @@ describe('operator site cache clear', () => {
 describe('customer URL purge', () => {
   it("sends the purge to every enabled node serving the site and shows the task's progress", async () => {
     const urls = ['http://www.shop.example/a.js', 'https://cdn.img.shop.example/logo.png?v=2'];
-    const res = await call('POST', `user/site/${siteId}/setting/purgeCache`, { urls }, user);
+    const res = await call(purgeSiteUrls, { params: { siteId }, body: { urls } }, user);
     expect(res.statusCode).toBe(200);
     const task = res.json().data;
     expect(task).toMatchObject({ kind: 'purge', state: 'running', urls });
@@ -175,41 +215,45 @@ describe('customer URL purge', () => {
     const [onA] = await take(a);
     const [onB] = await take(b);
     expect(onA?.payload).toEqual({ urls });
-    await node(a, 'POST', `/commands/${onA?.id}/result`, {
-      ok: true,
-      message: 'done',
-      results: urls.map((u) => urlResult(u, true)),
+    await node(a, reportNodeCommandResult, {
+      params: { id: onA?.id },
+      body: {
+        ok: true,
+        message: 'done',
+        results: urls.map((u) => urlResult(u, true)),
+      },
     });
     let listed = (
-      await call('GET', `user/site/${siteId}/setting/purgeCache?page=1&pageSize=10`, undefined, user)
+      await call(listSitePurgeTasks, { params: { siteId }, query: { page: 1, pageSize: 10 } }, user)
     ).json();
     expect(listed.total).toBe(1);
     expect(listed.data[0]).toMatchObject({ id: task.id, state: 'running' });
 
-    await node(b, 'POST', `/commands/${onB?.id}/result`, {
-      ok: true,
-      message: 'done',
-      results: [urlResult(urls[0] as string, true), urlResult(urls[1] as string, false)],
+    await node(b, reportNodeCommandResult, {
+      params: { id: onB?.id },
+      body: {
+        ok: true,
+        message: 'done',
+        results: [urlResult(urls[0] as string, true), urlResult(urls[1] as string, false)],
+      },
     });
-    listed = (await call('GET', `user/site/${siteId}/setting/purgeCache?page=1&pageSize=10`, undefined, user)).json();
+    listed = (await call(listSitePurgeTasks, { params: { siteId }, query: { page: 1, pageSize: 10 } }, user)).json();
     expect(listed.data[0].state).toBe('partial');
     expect(listed.data[0].nodes[1]).toMatchObject({ nodeName: 'edge-b', status: 'succeeded', message: 'done' });
   });
 
   it('refuses a URL whose host is not a domain of the site, naming the URL', async () => {
     const res = await call(
-      'POST',
-      `user/site/${siteId}/setting/purgeCache`,
-      { urls: ['http://www.shop.example/', 'http://evil.example/'] },
+      purgeSiteUrls,
+      { params: { siteId }, body: { urls: ['http://www.shop.example/', 'http://evil.example/'] } },
       user,
     );
     expect(res.json().code).toBe(101003);
     expect(res.json().extra.fields).toMatchObject([{ field: 'urls.1', key: 'urlNotOfSite' }]);
     // A name only the wildcard's parent would match is not covered either.
     const parent = await call(
-      'POST',
-      `user/site/${siteId}/setting/purgeCache`,
-      { urls: ['http://img.shop.example/'] },
+      purgeSiteUrls,
+      { params: { siteId }, body: { urls: ['http://img.shop.example/'] } },
       user,
     );
     expect(parent.json().extra.fields).toMatchObject([{ field: 'urls.0' }]);
@@ -217,27 +261,21 @@ describe('customer URL purge', () => {
 
   it("keeps customers apart: another customer's site is 101018 for purges and task lists", async () => {
     const purge = await call(
-      'POST',
-      `user/site/${siteId}/setting/purgeCache`,
-      { urls: ['http://www.shop.example/'] },
+      purgeSiteUrls,
+      { params: { siteId }, body: { urls: ['http://www.shop.example/'] } },
       neighbour,
     );
     expect(purge.json().code).toBe(101018);
-    const list = await call('GET', `user/site/${siteId}/setting/purgeCache?page=1&pageSize=10`, undefined, neighbour);
+    const list = await call(listSitePurgeTasks, { params: { siteId }, query: { page: 1, pageSize: 10 } }, neighbour);
     expect(list.json().code).toBe(101018);
   });
 
   it('settles a task whose node never answered as failed once its commands expire', async () => {
-    const res = await call(
-      'POST',
-      `user/site/${siteId}/setting/purgeCache`,
-      { urls: ['http://www.shop.example/x'] },
-      user,
-    );
+    const res = await call(purgeSiteUrls, { params: { siteId }, body: { urls: ['http://www.shop.example/x'] } }, user);
     const id = res.json().data.id;
     clock.advance(601_000);
     const listed = (
-      await call('GET', `user/site/${siteId}/setting/purgeCache?page=1&pageSize=1`, undefined, user)
+      await call(listSitePurgeTasks, { params: { siteId }, query: { page: 1, pageSize: 1 } }, user)
     ).json();
     expect(listed.data[0]).toMatchObject({ id, state: 'failed' });
     expect(listed.data[0].nodes.every((n: { status: string }) => n.status === 'expired')).toBe(true);
@@ -247,7 +285,7 @@ describe('customer URL purge', () => {
 describe('zone preheat', () => {
   it('sends the URLs to every enabled node of the zone and pages the tasks', async () => {
     const urls = ['http://www.shop.example/big.bin'];
-    const res = await call('POST', `client/zone/${zoneId}/setting/preheatCaches`, { urls });
+    const res = await call(preheatZoneCaches, { params: { zoneID: zoneId }, body: { urls } });
     expect(res.statusCode).toBe(200);
     const task = res.json().data;
     expect(task).toMatchObject({ kind: 'preheat', state: 'running' });
@@ -263,40 +301,58 @@ describe('zone preheat', () => {
         purged: null,
         message: '200 MISS',
       };
-      await node(n, 'POST', `/commands/${command?.id}/result`, { ok: true, message: '1 of 1', results: [result] });
+      await node(n, reportNodeCommandResult, {
+        params: { id: command?.id },
+        body: { ok: true, message: '1 of 1', results: [result] },
+      });
     }
-    const listed = (await call('GET', `client/zone/${zoneId}/setting/preheatCaches?page=1&pageSize=10`)).json();
+    const listed = (
+      await call(listZonePreheatTasks, { params: { zoneID: zoneId }, query: { page: 1, pageSize: 10 } })
+    ).json();
     expect(listed.total).toBe(1);
     expect(listed.data[0]).toMatchObject({ id: task.id, state: 'succeeded' });
     expect(listed.data[0].nodes[0].results[0]).toMatchObject({ httpStatus: 200, cacheStatus: 'MISS' });
   });
 
   it('refuses a zone with no enabled node, and another operator', async () => {
-    await call('PATCH', 'client/node/status', { ids: [a.nodeId, b.nodeId, spare.nodeId], status: 'off' });
-    const none = await call('POST', `client/zone/${zoneId}/setting/preheatCaches`, { urls: ['http://x.example/'] });
+    await call(setNodeStatus, { body: { ids: [a.nodeId, b.nodeId, spare.nodeId], status: 'off' } });
+    const none = await call(preheatZoneCaches, { params: { zoneID: zoneId }, body: { urls: ['http://x.example/'] } });
     expect(none.json().code).toBe(101003);
     expect(none.json().extra.fields).toMatchObject([{ field: 'zoneID', key: 'noEnabledNode' }]);
-    await call('PATCH', 'client/node/status', { ids: [a.nodeId, b.nodeId, spare.nodeId], status: 'on' });
+    await call(setNodeStatus, { body: { ids: [a.nodeId, b.nodeId, spare.nodeId], status: 'on' } });
     const foreign = await call(
-      'POST',
-      `client/zone/${zoneId}/setting/preheatCaches`,
-      { urls: ['http://x.example/'] },
+      preheatZoneCaches,
+      { params: { zoneID: zoneId }, body: { urls: ['http://x.example/'] } },
       rival,
     );
     expect(foreign.json().code).toBe(101018);
-    const list = await call('GET', `client/zone/${zoneId}/setting/preheatCaches?page=1&pageSize=10`, undefined, rival);
+    const list = await call(
+      listZonePreheatTasks,
+      { params: { zoneID: zoneId }, query: { page: 1, pageSize: 10 } },
+      rival,
+    );
     expect(list.json().code).toBe(101018);
   });
 
   it('refuses a node result with a malformed URL result', async () => {
-    const res = await call('POST', `client/zone/${zoneId}/setting/preheatCaches`, { urls: ['http://x.example/'] });
+    const res = await call(preheatZoneCaches, { params: { zoneID: zoneId }, body: { urls: ['http://x.example/'] } });
     const [command] = await take(a);
-    const bad = await node(a, 'POST', `/commands/${command?.id}/result`, {
-      ok: true,
-      message: '',
-      results: [
-        { url: 'http://x.example/', ok: true, httpStatus: 200, cacheStatus: 'miss<script>', purged: null, message: '' },
-      ],
+    const bad = await node(a, reportNodeCommandResult, {
+      params: { id: command?.id },
+      body: {
+        ok: true,
+        message: '',
+        results: [
+          {
+            url: 'http://x.example/',
+            ok: true,
+            httpStatus: 200,
+            cacheStatus: 'miss<script>',
+            purged: null,
+            message: '',
+          },
+        ],
+      },
     });
     expect(bad.json().code).toBe(101003);
     expect(res.statusCode).toBe(200);

@@ -1,7 +1,24 @@
-import type { TokenSet } from '@rampart/contract';
+import type { AnyRoute, TokenSet } from '@rampart/contract';
+import {
+  assignCertificate,
+  createCertificate,
+  createDomains,
+  createGroup,
+  createProduct,
+  createSite,
+  createZone,
+  deleteCertificates,
+  getCertificate,
+  listCertificates,
+  listDomains,
+  metaCertificates,
+  updateCertificate,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { sendAs, type Token } from './helpers/call.js';
 import { makeCertificate, type TestCertificate } from './helpers/certificates.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -22,17 +39,17 @@ let certs: Record<'a' | 'b' | 'c' | 'bob', TestCertificate>;
 beforeAll(async () => {
   t = await createTestApp();
   const client = await signIn(t.app, 'client');
-  const call = (method: Method, url: string, body?: Record<string, unknown>) =>
-    callApi(t.app, client, method, url, body);
-  const zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
-  const productID = (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [web] })).json()
-    .data.id;
+  const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
+  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
+  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
+    .id;
+  const productID = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data
+    .id;
   const aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
   const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
   const bobId = await addAccount(t.app, 'user', 'bob', clientRoot);
   const site = async (siteName: string, userID: number) =>
-    (await call('POST', 'client/site', { siteName, userID, productID })).json().data.siteID as number;
+    (await call(createSite, { body: { siteName, userID, productID } })).json().data.siteID as number;
   aliceSite = await site('alice', aliceId);
   aliceOther = await site('alice-2', aliceId);
   bobSite = await site('bob', bobId);
@@ -53,14 +70,19 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const at = (token: TokenSet, site: number) => (method: Method, url: string, body?: Record<string, unknown>) =>
-  callApi(t.app, token, method, `user/site/${site}/${url}`, body);
+const at =
+  (token: TokenSet) =>
+  <R extends AnyRoute>(route: R, ...args: TestCallArgs<R>) =>
+    sendAs(t.app, token, route, ...args);
 
 async function upload(token: TokenSet, site: number, name: string, cert: TestCertificate) {
-  const res = await at(token, site)('POST', 'certificate', {
-    name,
-    certificate: cert.certPem,
-    privateKey: cert.keyPem,
+  const res = await at(token)(createCertificate, {
+    params: { siteId: site },
+    body: {
+      name,
+      certificate: cert.certPem,
+      privateKey: cert.keyPem,
+    },
   });
   expect(res.statusCode).toBe(200);
   return res.json().data as { id: number; name: string };
@@ -73,26 +95,50 @@ describe('certificates: list, meta and detail', () => {
     await upload(alice, aliceSite, 'beta', certs.b);
     await upload(alice, aliceSite, 'alpha', certs.a);
     await upload(alice, aliceSite, 'gamma', certs.c);
-    const a = at(alice, aliceSite);
+    const a = at(alice);
 
-    expect(names((await a('GET', 'certificates')).json())).toEqual(['gamma', 'alpha', 'beta']);
-    expect(names((await a('GET', 'certificates?sortBy=name&orderBy=asc')).json())).toEqual(['alpha', 'beta', 'gamma']);
-    expect(names((await a('GET', 'certificates?sortBy=notAfter&orderBy=asc')).json())).toEqual([
-      'beta',
-      'alpha',
+    expect(names((await a(listCertificates, { params: { siteId: aliceSite } })).json())).toEqual([
       'gamma',
+      'alpha',
+      'beta',
     ]);
-    const page = (await a('GET', 'certificates?sortBy=name&orderBy=desc&page=2&pageSize=2')).json();
+    expect(
+      names(
+        (
+          await a(listCertificates, { params: { siteId: aliceSite }, query: { sortBy: 'name', orderBy: 'asc' } })
+        ).json(),
+      ),
+    ).toEqual(['alpha', 'beta', 'gamma']);
+    expect(
+      names(
+        (
+          await a(listCertificates, { params: { siteId: aliceSite }, query: { sortBy: 'notAfter', orderBy: 'asc' } })
+        ).json(),
+      ),
+    ).toEqual(['beta', 'alpha', 'gamma']);
+    const page = (
+      await a(listCertificates, {
+        params: { siteId: aliceSite },
+        query: { sortBy: 'name', orderBy: 'desc', page: 2, pageSize: 2 },
+      })
+    ).json();
     expect(page).toMatchObject({ total: 3, data: [{ name: 'alpha' }] });
-    expect(names((await a('GET', 'certificates?name=AL')).json())).toEqual(['alpha']);
-    expect((await a('GET', 'certificates?name=%25')).json().total).toBe(0);
+    expect(names((await a(listCertificates, { params: { siteId: aliceSite }, query: { name: 'AL' } })).json())).toEqual(
+      ['alpha'],
+    );
+    expect((await a(listCertificates, { params: { siteId: aliceSite }, query: { name: '%' } })).json().total).toBe(0);
 
-    const list = (await a('GET', 'certificates?sortBy=name&orderBy=asc')).json().data;
+    const list = (
+      await a(listCertificates, { params: { siteId: aliceSite }, query: { sortBy: 'name', orderBy: 'asc' } })
+    ).json().data;
     expect(list.map((c: { status: string }) => c.status)).toEqual(['valid', 'expiring', 'valid']);
     expect(list[0]).toMatchObject({ siteID: aliceSite, names: ['a.example'], domainCount: 0 });
     expect(JSON.stringify(list)).not.toContain('BEGIN');
 
-    const bad = await a('GET', 'certificates?sortBy=issuer&orderBy=up&pageSize=0');
+    const bad = await a(listCertificates, {
+      params: { siteId: aliceSite },
+      query: { sortBy: 'issuer', orderBy: 'up', pageSize: 0 },
+    });
     expect(bad.json().code).toBe(101003);
     expect(
       bad
@@ -103,138 +149,191 @@ describe('certificates: list, meta and detail', () => {
   });
 
   it("answers a site's certificates for pickers and one in detail; never another site's (101018)", async () => {
-    const meta = (await at(alice, aliceSite)('GET', 'metaCertificates')).json().data;
+    const meta = (await at(alice)(metaCertificates, { params: { siteId: aliceSite } })).json().data;
     expect(meta.map((c: { name: string }) => c.name)).toEqual(['alpha', 'beta', 'gamma']);
-    expect((await at(alice, aliceOther)('GET', 'metaCertificates')).json().data).toEqual([]);
-    expect((await at(bob, bobSite)('GET', 'certificates')).json()).toEqual({ data: [], total: 0 });
-    expect((await at(bob, aliceSite)('GET', 'certificates')).json().code).toBe(101018);
-    expect((await at(bob, aliceSite)('GET', 'metaCertificates')).json().code).toBe(101018);
+    expect((await at(alice)(metaCertificates, { params: { siteId: aliceOther } })).json().data).toEqual([]);
+    expect((await at(bob)(listCertificates, { params: { siteId: bobSite } })).json()).toEqual({ data: [], total: 0 });
+    expect((await at(bob)(listCertificates, { params: { siteId: aliceSite } })).json().code).toBe(101018);
+    expect((await at(bob)(metaCertificates, { params: { siteId: aliceSite } })).json().code).toBe(101018);
 
     const alpha = meta[0];
-    const detail = (await at(alice, aliceSite)('GET', `certificate/${alpha.id}`)).json().data;
+    const detail = (await at(alice)(getCertificate, { params: { siteId: aliceSite, certificateId: alpha.id } })).json()
+      .data;
     expect(detail).toMatchObject({ id: alpha.id, name: 'alpha', domains: [] });
     expect(detail.certificate).toContain('BEGIN CERTIFICATE');
     expect(detail.fingerprintSha256).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     // The right id through the wrong site is as unknown as a missing one.
-    expect((await at(alice, aliceOther)('GET', `certificate/${alpha.id}`)).json().code).toBe(101018);
-    expect((await at(bob, bobSite)('GET', `certificate/${alpha.id}`)).json().code).toBe(101018);
-    expect((await at(alice, aliceSite)('GET', 'certificate/999999')).json().code).toBe(101018);
+    expect(
+      (await at(alice)(getCertificate, { params: { siteId: aliceOther, certificateId: alpha.id } })).json().code,
+    ).toBe(101018);
+    expect((await at(bob)(getCertificate, { params: { siteId: bobSite, certificateId: alpha.id } })).json().code).toBe(
+      101018,
+    );
+    expect(
+      (await at(alice)(getCertificate, { params: { siteId: aliceSite, certificateId: 999999 } })).json().code,
+    ).toBe(101018);
   });
 });
 
 describe('certificates: upload, edit and delete', () => {
   it('checks every field of an upload and an edit (101003 with the field names)', async () => {
-    const a = at(alice, aliceSite);
-    const empty = await a('POST', 'certificate', { name: '', certificate: '', privateKey: '' });
+    const a = at(alice);
+    const empty = await a(createCertificate, {
+      params: { siteId: aliceSite },
+      body: { name: '', certificate: '', privateKey: '' },
+    });
     expect(empty.json().code).toBe(101003);
     expect(empty.json().extra.fields.map((f: { field: string }) => f.field)).toEqual([
       'name',
       'certificate',
       'privateKey',
     ]);
-    const huge = await a('POST', 'certificate', { name: 'x', certificate: 'x'.repeat(64 * 1024 + 1), privateKey: 'k' });
+    const huge = await a(createCertificate, {
+      params: { siteId: aliceSite },
+      body: { name: 'x', certificate: 'x'.repeat(64 * 1024 + 1), privateKey: 'k' },
+    });
     expect(huge.json().extra.fields).toMatchObject([{ field: 'certificate', key: 'tooLong' }]);
 
-    const alpha = (await a('GET', 'metaCertificates')).json().data[0];
-    const half = await a('PUT', 'certificate', { id: alpha.id, name: 'alpha', certificate: certs.a.certPem });
+    const alpha = (await a(metaCertificates, { params: { siteId: aliceSite } })).json().data[0];
+    const half = await a(updateCertificate, {
+      params: { siteId: aliceSite },
+      body: { id: alpha.id, name: 'alpha', certificate: certs.a.certPem },
+    });
     expect(half.json().extra.fields).toMatchObject([{ field: 'privateKey', key: 'required' }]);
-    const mismatch = await a('PUT', 'certificate', {
-      id: alpha.id,
-      name: 'alpha',
-      certificate: certs.a.certPem,
-      privateKey: certs.b.keyPem,
+    const mismatch = await a(updateCertificate, {
+      params: { siteId: aliceSite },
+      body: {
+        id: alpha.id,
+        name: 'alpha',
+        certificate: certs.a.certPem,
+        privateKey: certs.b.keyPem,
+      },
     });
     expect(mismatch.json().extra.fields).toMatchObject([{ field: 'privateKey', key: 'certificateKeyMismatch' }]);
-    expect((await a('GET', `certificate/${alpha.id}`)).json().data.names).toEqual(['a.example']);
+    expect(
+      (await a(getCertificate, { params: { siteId: aliceSite, certificateId: alpha.id } })).json().data.names,
+    ).toEqual(['a.example']);
   });
 
   it("replaces a chain and key, but never another site's certificate (101018)", async () => {
-    const a = at(alice, aliceSite);
-    const alpha = (await a('GET', 'metaCertificates')).json().data[0];
-    const swapped = await a('PUT', 'certificate', {
-      id: alpha.id,
-      name: 'alpha',
-      memo: 'renewed',
-      certificate: certs.c.certPem,
-      privateKey: certs.c.keyPem,
+    const a = at(alice);
+    const alpha = (await a(metaCertificates, { params: { siteId: aliceSite } })).json().data[0];
+    const swapped = await a(updateCertificate, {
+      params: { siteId: aliceSite },
+      body: {
+        id: alpha.id,
+        name: 'alpha',
+        memo: 'renewed',
+        certificate: certs.c.certPem,
+        privateKey: certs.c.keyPem,
+      },
     });
     expect(swapped.json().data).toMatchObject({ id: alpha.id, memo: 'renewed', names: ['c.example'] });
 
     const body = { id: alpha.id, name: 'stolen', certificate: certs.bob.certPem, privateKey: certs.bob.keyPem };
-    expect((await at(bob, bobSite)('PUT', 'certificate', body)).json().code).toBe(101018);
-    expect((await at(alice, aliceOther)('PUT', 'certificate', body)).json().code).toBe(101018);
-    expect((await at(bob, aliceSite)('PUT', 'certificate', body)).json().code).toBe(101018);
-    expect((await a('GET', `certificate/${alpha.id}`)).json().data.name).toBe('alpha');
+    expect((await at(bob)(updateCertificate, { params: { siteId: bobSite }, body })).json().code).toBe(101018);
+    expect((await at(alice)(updateCertificate, { params: { siteId: aliceOther }, body })).json().code).toBe(101018);
+    expect((await at(bob)(updateCertificate, { params: { siteId: aliceSite }, body })).json().code).toBe(101018);
+    expect((await a(getCertificate, { params: { siteId: aliceSite, certificateId: alpha.id } })).json().data.name).toBe(
+      'alpha',
+    );
   });
 
   it('deletes all or none: one id of another site deletes nothing (101018)', async () => {
     const mine = await upload(bob, bobSite, 'bob-wild', certs.bob);
-    const a = at(alice, aliceSite);
-    const [alpha, beta] = (await a('GET', 'metaCertificates')).json().data;
-    expect((await a('DELETE', 'certificates', { ids: [beta.id, mine.id] })).json().code).toBe(101018);
-    expect((await at(bob, bobSite)('DELETE', 'certificates', { ids: [alpha.id] })).json().code).toBe(101018);
-    expect((await at(alice, aliceOther)('DELETE', 'certificates', { ids: [alpha.id] })).json().code).toBe(101018);
-    expect((await a('GET', 'certificates')).json().total).toBe(3);
-    expect((await at(bob, bobSite)('GET', 'certificates')).json().total).toBe(1);
+    const a = at(alice);
+    const [alpha, beta] = (await a(metaCertificates, { params: { siteId: aliceSite } })).json().data;
+    expect(
+      (await a(deleteCertificates, { params: { siteId: aliceSite }, body: { ids: [beta.id, mine.id] } })).json().code,
+    ).toBe(101018);
+    expect(
+      (await at(bob)(deleteCertificates, { params: { siteId: bobSite }, body: { ids: [alpha.id] } })).json().code,
+    ).toBe(101018);
+    expect(
+      (await at(alice)(deleteCertificates, { params: { siteId: aliceOther }, body: { ids: [alpha.id] } })).json().code,
+    ).toBe(101018);
+    expect((await a(listCertificates, { params: { siteId: aliceSite } })).json().total).toBe(3);
+    expect((await at(bob)(listCertificates, { params: { siteId: bobSite } })).json().total).toBe(1);
 
-    expect((await a('DELETE', 'certificates', { ids: [beta.id, beta.id] })).json()).toEqual({ data: true });
-    expect((await a('GET', 'certificates')).json().total).toBe(2);
-    expect((await a('DELETE', 'certificates', { ids: [] })).json().extra.fields).toMatchObject([{ field: 'ids' }]);
+    expect(
+      (await a(deleteCertificates, { params: { siteId: aliceSite }, body: { ids: [beta.id, beta.id] } })).json(),
+    ).toEqual({ data: true });
+    expect((await a(listCertificates, { params: { siteId: aliceSite } })).json().total).toBe(2);
+    expect(
+      (await a(deleteCertificates, { params: { siteId: aliceSite }, body: { ids: [] } })).json().extra.fields,
+    ).toMatchObject([{ field: 'ids' }]);
   });
 });
 
 describe('certificates: assigning to domains', () => {
   it("binds only the site's own certificate to the site's own domains (101018), and shows it on the domain", async () => {
-    const bobCert = (await at(bob, bobSite)('GET', 'metaCertificates')).json().data[0];
-    const made = await at(bob, bobSite)('POST', 'domains', {
-      domains: [{ name: 'www.bob.example', upstreams: [{ ip: '127.0.0.1', port: 80 }] }],
+    const bobCert = (await at(bob)(metaCertificates, { params: { siteId: bobSite } })).json().data[0];
+    const made = await at(bob)(createDomains, {
+      params: { siteId: bobSite },
+      body: {
+        domains: [{ name: 'www.bob.example', upstreams: [{ ip: '127.0.0.1', port: 80 }] }],
+      },
     });
     const bobDomain = made.json().data[0];
     const aliceDomain = (
-      await at(alice, aliceSite)('POST', 'domains', {
-        domains: [{ name: 'c.example', upstreams: [{ ip: '127.0.0.1', port: 80 }] }],
+      await at(alice)(createDomains, {
+        params: { siteId: aliceSite },
+        body: {
+          domains: [{ name: 'c.example', upstreams: [{ ip: '127.0.0.1', port: 80 }] }],
+        },
       })
     ).json().data[0];
-    const aliceCert = (await at(alice, aliceSite)('GET', 'metaCertificates'))
+    const aliceCert = (await at(alice)(metaCertificates, { params: { siteId: aliceSite } }))
       .json()
       .data.find((c: { names: string[] }) => c.names.includes('c.example'));
 
     // Alice's certificate onto Bob's domain, through either site, and Bob's onto Alice's domain.
     for (const [token, site, certificateID, domainIDs] of [
-      [bob, bobSite, aliceCert.id, [bobDomain.id]],
+      [bob, bobSite, aliceCert!.id, [bobDomain.id]],
       [alice, aliceSite, bobCert.id, [aliceDomain.id]],
-      [alice, aliceSite, aliceCert.id, [bobDomain.id]],
-      [alice, bobSite, aliceCert.id, [bobDomain.id]],
-      [alice, aliceOther, aliceCert.id, [aliceDomain.id]],
+      [alice, aliceSite, aliceCert!.id, [bobDomain.id]],
+      [alice, bobSite, aliceCert!.id, [bobDomain.id]],
+      [alice, aliceOther, aliceCert!.id, [aliceDomain.id]],
     ] as const) {
-      const res = await at(token, site)('PATCH', 'certificate/domains', { certificateID, domainIDs: [...domainIDs] });
+      const res = await at(token)(assignCertificate, {
+        params: { siteId: site },
+        body: { certificateID, domainIDs: [...domainIDs] },
+      });
       expect(res.json().code).toBe(101018);
     }
-    const bobRow = (await at(bob, bobSite)('GET', 'domains')).json().data[0];
+    const bobRow = (await at(bob)(listDomains, { params: { siteId: bobSite } })).json().data[0];
     expect(bobRow).toMatchObject({ certificateID: 0, certificateName: '' });
 
-    const ok = await at(bob, bobSite)('PATCH', 'certificate/domains', {
-      certificateID: bobCert.id,
-      domainIDs: [bobDomain.id],
+    const ok = await at(bob)(assignCertificate, {
+      params: { siteId: bobSite },
+      body: {
+        certificateID: bobCert.id,
+        domainIDs: [bobDomain.id],
+      },
     });
     expect(ok.json()).toEqual({ data: true });
-    expect((await at(bob, bobSite)('GET', 'domains')).json().data[0]).toMatchObject({
+    expect((await at(bob)(listDomains, { params: { siteId: bobSite } })).json().data[0]).toMatchObject({
       certificateID: bobCert.id,
       certificateName: 'bob-wild',
     });
-    expect((await at(bob, bobSite)('GET', `certificate/${bobCert.id}`)).json().data).toMatchObject({
+    expect(
+      (await at(bob)(getCertificate, { params: { siteId: bobSite, certificateId: bobCert.id } })).json().data,
+    ).toMatchObject({
       domainCount: 1,
       domains: [{ id: bobDomain.id, name: 'www.bob.example' }],
     });
 
-    const inUse = await at(bob, bobSite)('DELETE', 'certificates', { ids: [bobCert.id] });
+    const inUse = await at(bob)(deleteCertificates, { params: { siteId: bobSite }, body: { ids: [bobCert.id] } });
     expect(inUse.json()).toMatchObject({
       code: 101003,
       extra: { fields: [{ field: 'ids.0', key: 'certificateInUse' }] },
     });
     expect(inUse.json().extra.fields[0].message).toContain('www.bob.example');
 
-    const bad = await at(bob, bobSite)('PATCH', 'certificate/domains', { certificateID: -1, domainIDs: [] });
+    const bad = await at(bob)(assignCertificate, {
+      params: { siteId: bobSite },
+      body: { certificateID: -1, domainIDs: [] },
+    });
     expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['certificateID', 'domainIDs']);
   });
 });

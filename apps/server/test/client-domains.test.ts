@@ -1,6 +1,21 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  clientDomainIds,
+  clientDomainTags,
+  createDomains,
+  createGroup,
+  createProduct,
+  createSite,
+  createZone,
+  listClientDomains,
+  metaClientDomains,
+  setClientDomainTags,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { rawInput, sendAs, type Token } from './helpers/call.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 // The operator's view of its customers' domains (spec part 2 §7 "Operator sites, domains").
@@ -18,22 +33,23 @@ beforeAll(async () => {
   const user = await signIn(t.app, 'user');
   const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
   const product = async (token: { accessToken: string }) => {
-    const zoneId = (await call('POST', 'client/zone', { name: 'Z' }, token)).json().data.id;
-    const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 }, token)).json().data.id;
-    return (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [web] }, token)).json().data
+    const zoneId = (await call(createZone, { body: { name: 'Z' } }, token)).json().data.id;
+    const web = (
+      await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } }, token)
+    ).json().data.id;
+    return (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } }, token)).json().data
       .id;
   };
   const productID = await product(client);
   const site = async (siteName: string) =>
-    (await call('POST', 'client/site', { siteName, userID, productID })).json().data.siteID as number;
+    (await call(createSite, { body: { siteName, userID, productID } })).json().data.siteID as number;
   shop = await site('shop');
   blog = await site('blog');
   const add = async (siteId: number, list: { name: string; status?: number; tags?: string[] }[]) => {
     const upstreams = [{ ip: '127.0.0.1', port: 80 }];
     const res = await call(
-      'POST',
-      `user/site/${siteId}/domains`,
-      { domains: list.map((d) => ({ ...d, upstreams })) },
+      createDomains,
+      { params: { siteId }, body: { domains: list.map((d) => ({ ...d, upstreams })) } },
       user,
     );
     for (const d of res.json().data) domainIds[`${siteId}:${d.name}`] = d.id;
@@ -50,20 +66,22 @@ beforeAll(async () => {
   const rivalUser = await account('user', 'rival-user', rivalId);
   rival = await signIn(t.app, 'client', 'rival', TEST_PASSWORD);
   rivalSite = (
-    await call('POST', 'client/site', { siteName: 'r', userID: rivalUser, productID: await product(rival) }, rival)
+    await call(createSite, { body: { siteName: 'r', userID: rivalUser, productID: await product(rival) } }, rival)
   ).json().data.siteID;
   const rivalToken = await signIn(t.app, 'user', 'rival-user', TEST_PASSWORD);
   await call(
-    'POST',
-    `user/site/${rivalSite}/domains`,
-    { domains: [{ name: 'www.rival.example', upstreams: [{ ip: '127.0.0.1', port: 80 }], tags: ['web'] }] },
+    createDomains,
+    {
+      params: { siteId: rivalSite },
+      body: { domains: [{ name: 'www.rival.example', upstreams: [{ ip: '127.0.0.1', port: 80 }], tags: ['web'] }] },
+    },
     rivalToken,
   );
 });
 afterAll(async () => t.close());
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, client, route, ...args);
 }
 const names = (res: { json(): { data: { name: string }[] } }) =>
   res
@@ -73,7 +91,7 @@ const names = (res: { json(): { data: { name: string }[] } }) =>
 
 describe("operator's domains", () => {
   it('lists the domains of its sites, filtered by site, name, tags and status, paged', async () => {
-    const all = (await call('GET', 'client/domains')).json();
+    const all = (await call(listClientDomains)).json();
     expect(all.total).toBe(4);
     expect(all.data.find((d: { name: string }) => d.name === 'www.shop.example')).toMatchObject({
       siteID: shop,
@@ -82,72 +100,80 @@ describe("operator's domains", () => {
       status: 1,
       tags: ['web'],
     });
-    expect(names(await call('GET', `client/domains?siteID=${blog}`))).toEqual(['api.shop.example', 'www.blog.example']);
-    expect(names(await call('GET', 'client/domains?name=SHOP'))).toEqual([
+    expect(names(await call(listClientDomains, { query: { siteID: blog } }))).toEqual([
+      'api.shop.example',
+      'www.blog.example',
+    ]);
+    expect(names(await call(listClientDomains, { query: { name: 'SHOP' } }))).toEqual([
       'api.shop.example',
       'api.shop.example',
       'www.shop.example',
     ]);
-    expect(names(await call('GET', 'client/domains?tags=web&tags=api'))).toEqual([
+    expect(names(await call(listClientDomains, { query: { tags: ['web', 'api'] } }))).toEqual([
       'api.shop.example',
       'www.shop.example',
     ]);
-    expect(names(await call('GET', 'client/domains?status=1'))).toEqual(['www.blog.example', 'www.shop.example']);
-    const paged = (await call('GET', 'client/domains?pageSize=3&page=2')).json();
+    expect(names(await call(listClientDomains, { query: { status: 1 } }))).toEqual([
+      'www.blog.example',
+      'www.shop.example',
+    ]);
+    const paged = (await call(listClientDomains, { query: { pageSize: 3, page: 2 } })).json();
     expect(paged).toMatchObject({ total: 4 });
     expect(paged.data).toHaveLength(1);
-    expect((await call('GET', 'client/domains?status=7')).json().extra.fields[0]).toMatchObject({
+    expect((await call(listClientDomains, { query: { status: 7 } })).json().extra.fields[0]).toMatchObject({
       in: 'query',
       field: 'status',
     });
     // Another operator's site as a filter simply matches nothing.
-    expect((await call('GET', `client/domains?siteID=${rivalSite}`)).json().total).toBe(0);
+    expect((await call(listClientDomains, { query: { siteID: rivalSite } })).json().total).toBe(0);
   });
 
   it('answers the domains of given sites as meta, and the ids of a name', async () => {
-    const meta = (await call('POST', 'client/domains/meta', { siteIDs: [shop] })).json().data;
+    const meta = (await call(metaClientDomains, { body: { siteIDs: [shop] } })).json().data;
     expect(meta).toEqual([
       { id: domainIds[`${shop}:api.shop.example`], name: 'api.shop.example', siteID: shop },
       { id: domainIds[`${shop}:www.shop.example`], name: 'www.shop.example', siteID: shop },
     ]);
-    expect((await call('POST', 'client/domains/meta', { name: 'blog' })).json().data).toHaveLength(1);
-    expect((await call('POST', 'client/domains/meta', { siteIDs: ['x'] })).json().code).toBe(101003);
+    expect((await call(metaClientDomains, { body: { name: 'blog' } })).json().data).toHaveLength(1);
+    expect((await call(metaClientDomains, rawInput({ body: { siteIDs: ['x'] } }))).json().code).toBe(101003);
 
-    const both = (await call('GET', 'client/domains/ids?name=API.shop.example')).json().data;
+    const both = (await call(clientDomainIds, { query: { name: 'API.shop.example' } })).json().data;
     expect(both.sort()).toEqual([domainIds[`${shop}:api.shop.example`], domainIds[`${blog}:api.shop.example`]].sort());
-    expect((await call('GET', 'client/domains/ids?name=api.shop.example&siteName=blog')).json().data).toEqual([
-      domainIds[`${blog}:api.shop.example`],
-    ]);
-    expect((await call('GET', `client/domains/ids?name=api.shop.example&siteID=${shop}`)).json().data).toEqual([
+    expect(
+      (await call(clientDomainIds, { query: { name: 'api.shop.example', siteName: 'blog' } })).json().data,
+    ).toEqual([domainIds[`${blog}:api.shop.example`]]);
+    expect((await call(clientDomainIds, { query: { name: 'api.shop.example', siteID: shop } })).json().data).toEqual([
       domainIds[`${shop}:api.shop.example`],
     ]);
-    expect((await call('GET', 'client/domains/ids?name=www.rival.example')).json().data).toEqual([]);
-    expect((await call('GET', 'client/domains/ids?name=not a name')).json().extra.fields[0].field).toBe('name');
+    expect((await call(clientDomainIds, { query: { name: 'www.rival.example' } })).json().data).toEqual([]);
+    expect((await call(clientDomainIds, { query: { name: 'not a name' } })).json().extra.fields[0].field).toBe('name');
   });
 
   it('replaces the tags of domains all or none, and lists the tags in use', async () => {
     const www = domainIds[`${shop}:www.shop.example`];
     const blogWww = domainIds[`${blog}:www.blog.example`];
     expect(
-      (await call('POST', 'client/domains/tags', { ids: [www, blogWww], tags: ['gold', 'gold'] })).statusCode,
+      (await call(setClientDomainTags, { body: { ids: [www, blogWww], tags: ['gold', 'gold'] } })).statusCode,
     ).toBe(200);
-    expect((await call('GET', `client/domains?siteID=${blog}&tags=gold`)).json().data[0].tags).toEqual(['gold']);
-    expect((await call('GET', 'client/domains/tags')).json().data).toEqual(['api', 'gold']);
-    const rivalDomain = (await call('GET', 'client/domains', undefined, rival)).json().data[0].id;
-    expect((await call('POST', 'client/domains/tags', { ids: [www, rivalDomain], tags: [] })).json().code).toBe(101018);
-    expect((await call('GET', `client/domains?siteID=${shop}&tags=gold`)).json().total).toBe(1);
+    expect((await call(listClientDomains, { query: { siteID: blog, tags: 'gold' } })).json().data[0].tags).toEqual([
+      'gold',
+    ]);
+    expect((await call(clientDomainTags)).json().data).toEqual(['api', 'gold']);
+    const rivalDomain = (await call(listClientDomains, undefined, rival)).json().data[0].id;
+    expect((await call(setClientDomainTags, { body: { ids: [www, rivalDomain], tags: [] } })).json().code).toBe(101018);
+    expect((await call(listClientDomains, { query: { siteID: shop, tags: 'gold' } })).json().total).toBe(1);
     expect(
-      (await call('POST', 'client/domains/tags', { ids: [www], tags: ['a b'] })).json().extra.fields[0].field,
+      (await call(setClientDomainTags, { body: { ids: [www], tags: ['a b'] } })).json().extra.fields[0].field,
     ).toBe('tags.0');
   });
 
   it('shows a second operator none of the first one’s domains, and refuses it their ids (101018)', async () => {
-    const seen = (await call('GET', 'client/domains', undefined, rival)).json();
+    const seen = (await call(listClientDomains, undefined, rival)).json();
     expect(seen.data.map((d: { name: string }) => d.name)).toEqual(['www.rival.example']);
-    expect((await call('POST', 'client/domains/meta', { siteIDs: [shop] }, rival)).json().data).toEqual([]);
-    expect((await call('GET', 'client/domains/tags', undefined, rival)).json().data).toEqual(['web']);
-    expect((await call('GET', 'client/domains/ids?name=www.shop.example', undefined, rival)).json().data).toEqual([]);
+    expect((await call(metaClientDomains, { body: { siteIDs: [shop] } }, rival)).json().data).toEqual([]);
+    expect((await call(clientDomainTags, undefined, rival)).json().data).toEqual(['web']);
+    expect((await call(clientDomainIds, { query: { name: 'www.shop.example' } }, rival)).json().data).toEqual([]);
     const www = domainIds[`${shop}:www.shop.example`];
-    expect((await call('POST', 'client/domains/tags', { ids: [www], tags: [] }, rival)).json().code).toBe(101018);
+    expect((await call(setClientDomainTags, { body: { ids: [www], tags: [] } }, rival)).json().code).toBe(101018);
   });
 });

@@ -1,9 +1,28 @@
-import { DOMAIN_PROOF_STATUS } from '@rampart/contract';
+import type { AnyRoute } from '@rampart/contract';
+import {
+  checkDomainsCNAME,
+  createDomains,
+  createGroup,
+  createProduct,
+  createSite,
+  createZone,
+  DOMAIN_PROOF_STATUS,
+  deleteDomains,
+  getDomainProofSetting,
+  getNodeSnapshot,
+  initializeNodes,
+  listDomains,
+  listProducts,
+  putDomainProofSetting,
+  verifyDomains,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { nodeSend, sendAs, type Token } from './helpers/call.js';
 import { type DnsServer, freeDnsPort, startDnsServer } from './helpers/dns-server.js';
-import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -17,7 +36,6 @@ import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.j
 const { pending, proved, waived, lost } = DOMAIN_PROOF_STATUS;
 const SQUAT = 'squat.example.org';
 const up = [{ ip: '127.0.0.1', port: 8080 }];
-type Token = { accessToken: string };
 interface Tenant {
   operator: Token;
   customer: Token;
@@ -37,43 +55,51 @@ let carolSecondSite: number;
 const ids: Record<string, number> = {};
 const tokens: Record<string, string> = {};
 
-const call = (token: Token, method: Method, url: string, payload?: Record<string, unknown>) =>
-  callApi(t.app, token, method, url, payload);
+const call = <R extends AnyRoute>(token: Token, route: R, ...args: TestCallArgs<R>) =>
+  sendAs(t.app, token, route, ...args);
 
 async function tenant(operator: Token, customerId: number, customer: Token, nodeName: string): Promise<Tenant> {
-  const zoneId = (await call(operator, 'POST', 'client/zone', { name: `${nodeName} zone` })).json().data.id;
-  const groupId = (await call(operator, 'POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json()
-    .data.id;
+  const zoneId = (await call(operator, createZone, { body: { name: `${nodeName} zone` } })).json().data.id;
+  const groupId = (
+    await call(operator, createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })
+  ).json().data.id;
   const productID = (
-    await call(operator, 'POST', 'client/product', { name: `${nodeName} CDN`, portType: 7, mainGroupIDs: [groupId] })
+    await call(operator, createProduct, { body: { name: `${nodeName} CDN`, portType: 7, mainGroupIDs: [groupId] } })
   ).json().data.id;
   const siteId = (
-    await call(operator, 'POST', 'client/site', { siteName: `${nodeName}-site`, userID: customerId, productID })
+    await call(operator, createSite, { body: { siteName: `${nodeName}-site`, userID: customerId, productID } })
   ).json().data.siteID;
   const node = await joinNode(t.app, operator, nodeName);
-  const init = await call(operator, 'POST', 'client/nodes/initialize', {
-    ids: [node.nodeId],
-    zoneID: zoneId,
-    groupID: groupId,
+  const init = await call(operator, initializeNodes, {
+    body: {
+      ids: [node.nodeId],
+      zoneID: zoneId,
+      groupID: groupId,
+    },
   });
   expect(init.statusCode, init.body).toBe(200);
   return { operator, customer, siteId, node };
 }
 
 async function served(who: Tenant): Promise<string[]> {
-  const res = await nodeRequest(t.app, who.node, 'GET', '/snapshot');
+  const res = await nodeSend(t.app, who.node, getNodeSnapshot, undefined);
   expect(res.statusCode).toBe(200);
   return (res.json().data.dataPlane.domains as { name: string }[]).map((d) => d.name).sort();
 }
 
 async function claim(who: { customer: Token; siteId: number }, name: string, status: 0 | 1 = 1) {
-  return call(who.customer, 'POST', `user/site/${who.siteId}/domains`, {
-    domains: [{ name, status, upstreams: up }],
+  return call(who.customer, createDomains, {
+    params: { siteId: who.siteId },
+    body: {
+      domains: [{ name, status, upstreams: up }],
+    },
   });
 }
 
 async function proofOf(who: { customer: Token; siteId: number }, id: number) {
-  const list = (await call(who.customer, 'GET', `user/site/${who.siteId}/domains?pageSize=100`)).json().data as {
+  const list = (
+    await call(who.customer, listDomains, { params: { siteId: who.siteId }, query: { pageSize: 100 } })
+  ).json().data as {
     id: number;
     proofStatus: number;
   }[];
@@ -81,7 +107,7 @@ async function proofOf(who: { customer: Token; siteId: number }, id: number) {
 }
 
 const verify = (who: { customer: Token; siteId: number }, domainIDs: number[]) =>
-  call(who.customer, 'PUT', `user/site/${who.siteId}/domains/verify`, { domainIDs });
+  call(who.customer, verifyDomains, { params: { siteId: who.siteId }, body: { domainIDs } });
 
 beforeAll(async () => {
   dnsPort = await freeDnsPort();
@@ -97,13 +123,13 @@ beforeAll(async () => {
   const rival = await signIn(t.app, 'client', 'rival', TEST_PASSWORD);
   const carolId = await addAccount(t.app, 'user', 'carol', rivalId);
   carol = await tenant(rival, carolId, await signIn(t.app, 'user', 'carol', TEST_PASSWORD), 'edge-c');
-  const carolProduct = (await call(rival, 'GET', 'client/products')).json().data[0].id;
+  const carolProduct = (await call(rival, listProducts)).json().data[0].id;
   carolSecondSite = (
-    await call(rival, 'POST', 'client/site', { siteName: 'carol-two', userID: carolId, productID: carolProduct })
+    await call(rival, createSite, { body: { siteName: 'carol-two', userID: carolId, productID: carolProduct } })
   ).json().data.siteID;
-  const aliceProduct = (await call(client, 'GET', 'client/products')).json().data[0].id;
+  const aliceProduct = (await call(client, listProducts)).json().data[0].id;
   bobSite = (
-    await call(client, 'POST', 'client/site', { siteName: 'bob-site', userID: bobId, productID: aliceProduct })
+    await call(client, createSite, { body: { siteName: 'bob-site', userID: bobId, productID: aliceProduct } })
   ).json().data.siteID;
 }, 120_000);
 
@@ -140,10 +166,13 @@ describe('claims before proof', () => {
     tokens.carol = row.proofToken;
     ids.carolJob = (await claim(carol, 'job.example.org')).json().data[0].id;
     tokens.carolJob = (
-      await call(carol.customer, 'GET', `user/site/${carol.siteId}/domains?keywords=job`)
+      await call(carol.customer, listDomains, { params: { siteId: carol.siteId }, query: { keywords: 'job' } })
     ).json().data[0].proofToken;
-    const bobs = await call(bob, 'POST', `user/site/${bobSite}/domains`, {
-      domains: [{ name: 'cn.example.org', upstreams: up }],
+    const bobs = await call(bob, createDomains, {
+      params: { siteId: bobSite },
+      body: {
+        domains: [{ name: 'cn.example.org', upstreams: up }],
+      },
     });
     expect(bobs.statusCode, bobs.body).toBe(200);
     ids.bobCname = bobs.json().data[0].id;
@@ -189,7 +218,10 @@ describe('proof', () => {
   });
 
   it('a proved name refuses new claims of other customers (401001) and lets its owner add it again', async () => {
-    const res = await call(bob, 'POST', `user/site/${bobSite}/domains`, { domains: [{ name: SQUAT, upstreams: up }] });
+    const res = await call(bob, createDomains, {
+      params: { siteId: bobSite },
+      body: { domains: [{ name: SQUAT, upstreams: up }] },
+    });
     expect(res.json()).toMatchObject({ code: 101009, errors: [{ code: 401001, targets: [SQUAT] }] });
     const again = await claim({ customer: carol.customer, siteId: carolSecondSite }, SQUAT, 0);
     expect(again.statusCode, again.body).toBe(200);
@@ -198,7 +230,10 @@ describe('proof', () => {
   });
 
   it('a name that CNAMEs to its own target is proved by checkCNAME', async () => {
-    const res = await call(bob, 'PUT', `user/site/${bobSite}/domains/checkCNAME`, { domainIDs: [ids.bobCname] });
+    const res = await call(bob, checkDomainsCNAME, {
+      params: { siteId: bobSite },
+      body: { domainIDs: [ids.bobCname] },
+    });
     expect(res.json().data[0]).toMatchObject({ cnameStatus: 1 });
     expect(await proofOf({ customer: bob, siteId: bobSite }, ids.bobCname as number)).toBe(proved);
     expect(await served(alice)).toEqual(['cn.example.org']);
@@ -221,13 +256,13 @@ describe('proof', () => {
 
 describe("the operator's setting", () => {
   it('requires proof by default, and waiving it lets its customers go live without proof', async () => {
-    expect((await call(alice.operator, 'GET', 'client/setting/domainProof')).json()).toEqual({
+    expect((await call(alice.operator, getDomainProofSetting)).json()).toEqual({
       data: { required: true },
     });
-    const put = await call(alice.operator, 'PUT', 'client/setting/domainProof', { required: false });
+    const put = await call(alice.operator, putDomainProofSetting, { body: { required: false } });
     expect(put.json()).toEqual({ data: { required: false } });
     // The other operator still requires it.
-    expect((await call(carol.operator, 'GET', 'client/setting/domainProof')).json().data.required).toBe(true);
+    expect((await call(carol.operator, getDomainProofSetting)).json().data.required).toBe(true);
     const free = await claim(alice, 'free.example.org');
     expect(free.json().data[0].proofStatus).toBe(waived);
     ids.aliceFree = free.json().data[0].id;
@@ -257,7 +292,7 @@ describe("the operator's setting", () => {
       [carol.siteId, ids.carol],
       [carolSecondSite, ids.carolCopy],
     ] as const) {
-      const res = await call(carol.customer, 'DELETE', `user/site/${siteId}/domains`, { ids: [id] });
+      const res = await call(carol.customer, deleteDomains, { params: { siteId }, body: { ids: [id] } });
       expect(res.statusCode, res.body).toBe(200);
     }
     // Alice's operator waives proof, so with nobody else holding the name her claim goes live.

@@ -1,7 +1,29 @@
-import { AUTO_SSL_DOMAINS_PER_SITE_MAX } from '@rampart/contract';
+import type { AnyRoute } from '@rampart/contract';
+import {
+  AUTO_SSL_DOMAINS_PER_SITE_MAX,
+  checkDomainsCNAME,
+  createDomains,
+  createGroup,
+  createProduct,
+  createSimpleDomains,
+  createSite,
+  createZone,
+  createZonePorts,
+  deleteZonePorts,
+  domainSettings,
+  getCnameSetting,
+  listDomains,
+  listZonePorts,
+  putCnameSetting,
+  setDomainScheme,
+  setDomainsAutoSSL,
+  updateDomain,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, signInOtherOperator } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { type DnsServer, freeDnsPort, startDnsServer, startSilentDns } from './helpers/dns-server.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
@@ -21,18 +43,17 @@ const d: Record<string, { id: number; cname: string }> = {};
 const up = [{ ip: '127.0.0.1', port: 8080 }];
 const label = (name: string) => d[name]?.cname.split('.')[0] ?? '';
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, client, route, ...args);
 }
-const asAlice = (method: Method, url: string, payload?: Record<string, unknown>, site = aliceSite) =>
-  call(method, `user/site/${site}/${url}`, payload, alice);
-const asBob = (method: Method, url: string, payload?: Record<string, unknown>) =>
-  call(method, `user/site/${bobSite}/${url}`, payload, bob);
+const asAlice = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, alice, route, ...args);
+const asBob = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, bob, route, ...args);
 
 async function product(name: string) {
-  const zoneId = (await call('POST', 'client/zone', { name })).json().data.id;
-  const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
-  const productId = (await call('POST', 'client/product', { name, portType: 7, mainGroupIDs: [web] })).json().data.id;
+  const zoneId = (await call(createZone, { body: { name } })).json().data.id;
+  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
+    .id;
+  const productId = (await call(createProduct, { body: { name, portType: 7, mainGroupIDs: [web] } })).json().data.id;
   return { zoneId, productId };
 }
 
@@ -52,7 +73,7 @@ beforeAll(async () => {
   const port = await freeDnsPort();
   t = await createTestApp({ config: { dnsServers: [`127.0.0.1:${port}`] } });
   client = await signIn(t.app, 'client');
-  expect((await call('PUT', 'client/setting/dns/cname', { domain: 'CNAME.Test' })).statusCode).toBe(200);
+  expect((await call(putCnameSetting, { body: { domain: 'CNAME.Test' } })).statusCode).toBe(200);
   const main = await product('Asia');
   const odd = await product('Odd');
   oddZone = odd.zoneId;
@@ -60,14 +81,17 @@ beforeAll(async () => {
   const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
   const bobId = await addAccount(t.app, 'user', 'bob', clientRoot);
   const site = async (name: string, userID: number, productID: number) =>
-    (await call('POST', 'client/site', { siteName: name, userID, productID })).json().data.siteID;
+    (await call(createSite, { body: { siteName: name, userID, productID } })).json().data.siteID;
   aliceSite = await site('alice-shop', aliceId, main.productId);
   oddSite = await site('alice-odd', aliceId, odd.productId);
   bobSite = await site('bob-blog', bobId, main.productId);
   alice = await signIn(t.app, 'user');
   bob = await signIn(t.app, 'user', 'bob', TEST_PASSWORD);
 
-  const created = await asAlice('POST', 'simpleDomains', { names: NAMES, upstreams: up });
+  const created = await asAlice(createSimpleDomains, {
+    params: { siteId: aliceSite },
+    body: { names: NAMES, upstreams: up },
+  });
   expect(created.statusCode).toBe(200);
   for (const row of created.json().data) d[row.name] = { id: row.id, cname: row.cname };
   dns = await startDnsServer(
@@ -98,32 +122,32 @@ describe("the operator's CNAME domain", () => {
   it('has a default, is set per operator in ASCII, checked, and goes back to the default with ""', async () => {
     const rival = await signInOtherOperator(t.app);
     // PUBLIC_URL of the tests is an IP address: the reserved fallback.
-    expect((await call('GET', 'client/setting/dns/cname', undefined, rival)).json().data).toEqual({
+    expect((await call(getCnameSetting, undefined, rival)).json().data).toEqual({
       domain: 'cname.rampart.invalid',
       defaultDomain: 'cname.rampart.invalid',
       custom: false,
     });
-    expect((await call('GET', 'client/setting/dns/cname')).json().data).toEqual({
+    expect((await call(getCnameSetting)).json().data).toEqual({
       domain: 'cname.test',
       defaultDomain: 'cname.rampart.invalid',
       custom: true,
     });
-    const own = await call('PUT', 'client/setting/dns/cname', { domain: 'Bücher.example' }, rival);
+    const own = await call(putCnameSetting, { body: { domain: 'Bücher.example' } }, rival);
     expect(own.json().data).toMatchObject({ domain: 'xn--bcher-kva.example', custom: true });
     // The first operator's setting is untouched by the rival's.
-    expect((await call('GET', 'client/setting/dns/cname')).json().data.domain).toBe('cname.test');
-    expect((await call('PUT', 'client/setting/dns/cname', { domain: '' }, rival)).json().data).toMatchObject({
+    expect((await call(getCnameSetting)).json().data.domain).toBe('cname.test');
+    expect((await call(putCnameSetting, { body: { domain: '' } }, rival)).json().data).toMatchObject({
       domain: 'cname.rampart.invalid',
       custom: false,
     });
 
-    const bad = await call('PUT', 'client/setting/dns/cname', { domain: 'not a name' });
+    const bad = await call(putCnameSetting, { body: { domain: 'not a name' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'domain' }] } });
-    expect((await call('PUT', 'client/setting/dns/cname', {})).json()).toMatchObject({ code: 101003 });
+    expect((await call(putCnameSetting, { body: {} })).json()).toMatchObject({ code: 101003 });
     // Customers cannot read or set it.
-    expect((await call('GET', 'client/setting/dns/cname', undefined, alice)).statusCode).not.toBe(200);
-    expect((await call('PUT', 'client/setting/dns/cname', { domain: 'x.example' }, alice)).statusCode).not.toBe(200);
+    expect((await call(getCnameSetting, undefined, alice)).statusCode).not.toBe(200);
+    expect((await call(putCnameSetting, { body: { domain: 'x.example' } }, alice)).statusCode).not.toBe(200);
   });
 });
 
@@ -132,14 +156,16 @@ describe('CNAME targets and checkCNAME', () => {
     const labels = NAMES.map(label);
     for (const l of labels) expect(l).toMatch(/^[0-9a-f]{16}$/);
     expect(new Set(labels).size).toBe(NAMES.length);
-    const one = (await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data;
+    const one = (
+      await asAlice(domainSettings, { params: { siteId: aliceSite }, query: { domainName: 'www.shop.test' } })
+    ).json().data;
     expect(one).toMatchObject({ cname: `${label('www.shop.test')}.cname.test`, cnameStatus: 0, cnameCheckedAt: null });
   });
 
   it('resolves each name with real DNS queries and records whether it reaches its target', async () => {
     const names = NAMES.filter((n) => n !== 'later.shop.test' && n !== 'elsewhere.example');
     const ids = names.map((n) => d[n]?.id);
-    const res = await asAlice('PUT', 'domains/checkCNAME', { domainIDs: ids });
+    const res = await asAlice(checkDomainsCNAME, { params: { siteId: aliceSite }, body: { domainIDs: ids } });
     expect(res.statusCode).toBe(200);
     const status = Object.fromEntries(
       res.json().data.map((r: { name: string; cnameStatus: number }) => [r.name, r.cnameStatus]),
@@ -157,31 +183,48 @@ describe('CNAME targets and checkCNAME', () => {
     expect(Date.parse(res.json().data[0].cnameCheckedAt)).toBeGreaterThan(Date.now() - 60_000);
 
     // Recorded: the list filters by status (any of several), in SQL.
-    const verified = (await asAlice('GET', 'domains?cnameStatuses=1&sortBy=name&orderBy=asc')).json();
+    const verified = (
+      await asAlice(listDomains, {
+        params: { siteId: aliceSite },
+        query: { cnameStatuses: 1, sortBy: 'name', orderBy: 'asc' },
+      })
+    ).json();
     expect(verified.data.map((x: { name: string }) => x.name)).toEqual([
       '*.wild.shop.test',
       'alias.shop.test',
       'www.shop.test',
     ]);
     expect(verified.total).toBe(3);
-    const unchecked = (await asAlice('GET', 'domains?cnameStatuses=0&sortBy=name&orderBy=asc')).json();
+    const unchecked = (
+      await asAlice(listDomains, {
+        params: { siteId: aliceSite },
+        query: { cnameStatuses: 0, sortBy: 'name', orderBy: 'asc' },
+      })
+    ).json();
     expect(unchecked.data.map((x: { name: string }) => x.name)).toEqual(['elsewhere.example', 'later.shop.test']);
-    const either = (await asAlice('GET', 'domains?cnameStatuses=0&cnameStatuses=2&pageSize=100')).json();
+    const either = (
+      await asAlice(listDomains, { params: { siteId: aliceSite }, query: { cnameStatuses: [0, 2], pageSize: 100 } })
+    ).json();
     expect(either.total).toBe(6);
-    const badFilter = await asAlice('GET', 'domains?cnameStatuses=7');
+    const badFilter = await asAlice(listDomains, { params: { siteId: aliceSite }, query: { cnameStatuses: 7 } });
     expect(badFilter.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'cnameStatuses' }] } });
   });
 
   it('answers 101010 naming the host when the resolver fails, and records nothing', async () => {
     const ids = [d['later.shop.test']?.id, d['elsewhere.example']?.id];
-    const res = await asAlice('PUT', 'domains/checkCNAME', { domainIDs: ids });
+    const res = await asAlice(checkDomainsCNAME, { params: { siteId: aliceSite }, body: { domainIDs: ids } });
     expect(res.statusCode).toBe(502);
     // An authoritative-only server refuses a name outside its zones.
     expect(res.json()).toMatchObject({ code: 101010, extra: { name: 'elsewhere.example', reason: 'EREFUSED' } });
-    const later = (await asAlice('GET', 'domain/settings?domainName=later.shop.test')).json().data;
+    const later = (
+      await asAlice(domainSettings, { params: { siteId: aliceSite }, query: { domainName: 'later.shop.test' } })
+    ).json().data;
     expect(later).toMatchObject({ cnameStatus: 0, cnameCheckedAt: null });
     // The same domain alone verifies.
-    const alone = await asAlice('PUT', 'domains/checkCNAME', { domainIDs: [d['later.shop.test']?.id] });
+    const alone = await asAlice(checkDomainsCNAME, {
+      params: { siteId: aliceSite },
+      body: { domainIDs: [d['later.shop.test']?.id] },
+    });
     expect(alone.json().data).toMatchObject([{ name: 'later.shop.test', cnameStatus: 1 }]);
   });
 
@@ -190,28 +233,54 @@ describe('CNAME targets and checkCNAME', () => {
     const other = await createTestApp({ config: { dnsServers: [silent.address], dnsTimeoutMs: 400 } });
     try {
       const token = await signIn(other.app, 'client');
-      const zoneId = (await callApi(other.app, token, 'POST', 'client/zone', { name: 'Z' })).json().data.id;
+      const zoneId = (await send(other.app, createZone, { body: { name: 'Z' } }, { token: token })).json().data.id;
       const group = (
-        await callApi(other.app, token, 'POST', `client/zone/${zoneId}/group`, { name: 'g', portType: 7 })
+        await send(
+          other.app,
+          createGroup,
+          { params: { zoneID: zoneId }, body: { name: 'g', portType: 7 } },
+          { token: token },
+        )
       ).json().data.id;
       const productID = (
-        await callApi(other.app, token, 'POST', 'client/product', { name: 'P', portType: 7, mainGroupIDs: [group] })
+        await send(
+          other.app,
+          createProduct,
+          { body: { name: 'P', portType: 7, mainGroupIDs: [group] } },
+          { token: token },
+        )
       ).json().data.id;
       const userID = (await other.app.rampart.accounts.findRoot('user'))?.id ?? 0;
       const siteId = (
-        await callApi(other.app, token, 'POST', 'client/site', { siteName: 's', userID, productID })
+        await send(other.app, createSite, { body: { siteName: 's', userID, productID } }, { token: token })
       ).json().data.siteID;
       const user = await signIn(other.app, 'user');
       const [domain] = (
-        await callApi(other.app, user, 'POST', `user/site/${siteId}/simpleDomains`, {
-          names: ['a.test'],
-          upstreams: up,
-        })
+        await send(
+          other.app,
+          createSimpleDomains,
+          {
+            params: { siteId },
+            body: {
+              names: ['a.test'],
+              upstreams: up,
+            },
+          },
+          { token: user },
+        )
       ).json().data;
       const started = Date.now();
-      const res = await callApi(other.app, user, 'PUT', `user/site/${siteId}/domains/checkCNAME`, {
-        domainIDs: [domain.id],
-      });
+      const res = await send(
+        other.app,
+        checkDomainsCNAME,
+        {
+          params: { siteId },
+          body: {
+            domainIDs: [domain.id],
+          },
+        },
+        { token: user },
+      );
       expect(res.json()).toMatchObject({ code: 101010, extra: { name: 'a.test', reason: 'ETIMEOUT' } });
       expect(Date.now() - started).toBeLessThan(3000);
     } finally {
@@ -222,34 +291,46 @@ describe('CNAME targets and checkCNAME', () => {
 
   it('refuses ids outside the site and bad bodies, and keeps customers apart', async () => {
     const www = d['www.shop.test']?.id;
-    expect((await asAlice('PUT', 'domains/checkCNAME', { domainIDs: [www, 999_999] })).json()).toMatchObject({
+    expect(
+      (await asAlice(checkDomainsCNAME, { params: { siteId: aliceSite }, body: { domainIDs: [www, 999_999] } })).json(),
+    ).toMatchObject({
       code: 101018,
     });
-    expect((await asBob('PUT', 'domains/checkCNAME', { domainIDs: [www] })).json()).toMatchObject({ code: 101018 });
     expect(
-      (await call('PUT', `user/site/${aliceSite}/domains/checkCNAME`, { domainIDs: [www] }, bob)).json(),
+      (await asBob(checkDomainsCNAME, { params: { siteId: bobSite }, body: { domainIDs: [www] } })).json(),
     ).toMatchObject({ code: 101018 });
-    const empty = await asAlice('PUT', 'domains/checkCNAME', { domainIDs: [] });
+    expect(
+      (await call(checkDomainsCNAME, { params: { siteId: aliceSite }, body: { domainIDs: [www] } }, bob)).json(),
+    ).toMatchObject({ code: 101018 });
+    const empty = await asAlice(checkDomainsCNAME, { params: { siteId: aliceSite }, body: { domainIDs: [] } });
     expect(empty.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'domainIDs' }] } });
-    const many = await asAlice('PUT', 'domains/checkCNAME', {
-      domainIDs: Array.from({ length: 101 }, (_, i) => i + 1),
+    const many = await asAlice(checkDomainsCNAME, {
+      params: { siteId: aliceSite },
+      body: {
+        domainIDs: Array.from({ length: 101 }, (_, i) => i + 1),
+      },
     });
     expect(many.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'domainIDs' }] } });
   });
 
   it("resets the operator's statuses when it changes its CNAME domain, and the targets follow", async () => {
-    expect((await call('PUT', 'client/setting/dns/cname', { domain: 'edge.example' })).statusCode).toBe(200);
-    const www = (await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data;
+    expect((await call(putCnameSetting, { body: { domain: 'edge.example' } })).statusCode).toBe(200);
+    const www = (
+      await asAlice(domainSettings, { params: { siteId: aliceSite }, query: { domainName: 'www.shop.test' } })
+    ).json().data;
     expect(www).toMatchObject({
       cname: `${label('www.shop.test')}.edge.example`,
       cnameStatus: 0,
       cnameCheckedAt: null,
     });
     // Setting the same domain again changes nothing.
-    expect((await call('PUT', 'client/setting/dns/cname', { domain: 'cname.test' })).statusCode).toBe(200);
-    await asAlice('PUT', 'domains/checkCNAME', { domainIDs: [d['www.shop.test']?.id] });
-    await call('PUT', 'client/setting/dns/cname', { domain: 'cname.test' });
-    expect((await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data.cnameStatus).toBe(1);
+    expect((await call(putCnameSetting, { body: { domain: 'cname.test' } })).statusCode).toBe(200);
+    await asAlice(checkDomainsCNAME, { params: { siteId: aliceSite }, body: { domainIDs: [d['www.shop.test']?.id] } });
+    await call(putCnameSetting, { body: { domain: 'cname.test' } });
+    expect(
+      (await asAlice(domainSettings, { params: { siteId: aliceSite }, query: { domainName: 'www.shop.test' } })).json()
+        .data.cnameStatus,
+    ).toBe(1);
   });
 });
 
@@ -258,110 +339,187 @@ describe('auto SSL', () => {
     const www = d['www.shop.test']?.id;
     const plain = d['plain.shop.test']?.id;
     expect(
-      (await asAlice('POST', 'domain/setting/autoSSL', { domainIDs: [www, plain], autoSSL: true })).statusCode,
+      (
+        await asAlice(setDomainsAutoSSL, {
+          params: { siteId: aliceSite },
+          body: { domainIDs: [www, plain], autoSSL: true },
+        })
+      ).statusCode,
     ).toBe(200);
-    const on = (await asAlice('GET', 'domains?pageSize=100'))
+    const on = (await asAlice(listDomains, { params: { siteId: aliceSite }, query: { pageSize: 100 } }))
       .json()
       .data.filter((x: { autoSSL: boolean }) => x.autoSSL);
     expect(on.map((x: { id: number }) => x.id).sort()).toEqual([www, plain].sort());
-    expect((await asAlice('POST', 'domain/setting/autoSSL', { domainIDs: [plain], autoSSL: false })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (
+        await asAlice(setDomainsAutoSSL, {
+          params: { siteId: aliceSite },
+          body: { domainIDs: [plain], autoSSL: false },
+        })
+      ).statusCode,
+    ).toBe(200);
 
     // The odd site: fill it to the limit in one create, then one more fails whichever way.
     const names = Array.from({ length: AUTO_SSL_DOMAINS_PER_SITE_MAX }, (_, i) => `a${i}.odd.test`);
-    const full = await asAlice(
-      'POST',
-      'domains',
-      { domains: names.map((name) => ({ name, upstreams: up, autoSSL: true })) },
-      oddSite,
-    );
+    const full = await asAlice(createDomains, {
+      params: { siteId: oddSite },
+      body: { domains: names.map((name) => ({ name, upstreams: up, autoSSL: true })) },
+    });
     expect(full.statusCode).toBe(200);
-    const extra = await asAlice(
-      'POST',
-      'domains',
-      { domains: [{ name: 'b.odd.test', upstreams: up, autoSSL: true }] },
-      oddSite,
-    );
+    const extra = await asAlice(createDomains, {
+      params: { siteId: oddSite },
+      body: { domains: [{ name: 'b.odd.test', upstreams: up, autoSSL: true }] },
+    });
     expect(extra.json()).toMatchObject({ code: 401004, extra: { limit: AUTO_SSL_DOMAINS_PER_SITE_MAX } });
     const plainOne = (
-      await asAlice('POST', 'domains', { domains: [{ name: 'c.odd.test', upstreams: up }] }, oddSite)
+      await asAlice(createDomains, {
+        params: { siteId: oddSite },
+        body: { domains: [{ name: 'c.odd.test', upstreams: up }] },
+      })
     ).json().data[0];
     expect(plainOne.autoSSL).toBe(false);
-    const set = await asAlice('POST', 'domain/setting/autoSSL', { domainIDs: [plainOne.id], autoSSL: true }, oddSite);
+    const set = await asAlice(setDomainsAutoSSL, {
+      params: { siteId: oddSite },
+      body: { domainIDs: [plainOne.id], autoSSL: true },
+    });
     expect(set.json()).toMatchObject({ code: 401004 });
-    const edit = await asAlice('PUT', 'domain', { id: plainOne.id, upstreams: up, autoSSL: true }, oddSite);
+    const edit = await asAlice(updateDomain, {
+      params: { siteId: oddSite },
+      body: { id: plainOne.id, upstreams: up, autoSSL: true },
+    });
     expect(edit.json()).toMatchObject({ code: 401004 });
     // Nothing changed; re-asserting domains already on stays within the limit.
     expect(
-      (await asAlice('GET', 'domain/settings?domainName=c.odd.test', undefined, oddSite)).json().data.autoSSL,
+      (await asAlice(domainSettings, { params: { siteId: oddSite }, query: { domainName: 'c.odd.test' } })).json().data
+        .autoSSL,
     ).toBe(false);
     const first = full.json().data[0].id;
     expect(
-      (await asAlice('POST', 'domain/setting/autoSSL', { domainIDs: [first], autoSSL: true }, oddSite)).statusCode,
+      (await asAlice(setDomainsAutoSSL, { params: { siteId: oddSite }, body: { domainIDs: [first], autoSSL: true } }))
+        .statusCode,
     ).toBe(200);
   });
 
   it('checks its body and keeps customers apart', async () => {
     const www = d['www.shop.test']?.id;
-    const bad = await asAlice('POST', 'domain/setting/autoSSL', { domainIDs: [www], autoSSL: 'yes' });
+    const bad = await asAlice(
+      setDomainsAutoSSL,
+      rawInput({
+        params: { siteId: aliceSite },
+        body: { domainIDs: [www], autoSSL: 'yes' },
+      }),
+    );
     expect(bad.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'autoSSL' }] } });
-    expect((await asBob('POST', 'domain/setting/autoSSL', { domainIDs: [www], autoSSL: false })).json()).toMatchObject({
+    expect(
+      (
+        await asBob(setDomainsAutoSSL, { params: { siteId: bobSite }, body: { domainIDs: [www], autoSSL: false } })
+      ).json(),
+    ).toMatchObject({
       code: 101018,
     });
-    expect((await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data.autoSSL).toBe(true);
+    expect(
+      (await asAlice(domainSettings, { params: { siteId: aliceSite }, query: { domainName: 'www.shop.test' } })).json()
+        .data.autoSSL,
+    ).toBe(true);
   });
 });
 
 describe('port map', () => {
   it('is set with the scheme and kept when left out', async () => {
     const www = d['www.shop.test']?.id;
-    expect((await asAlice('PUT', `domain/${www}/scheme`, { scheme: 0, portMap: true })).statusCode).toBe(200);
-    expect((await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data).toMatchObject({
+    expect(
+      (
+        await asAlice(setDomainScheme, {
+          params: { siteId: aliceSite, domainId: www },
+          body: { scheme: 0, portMap: true },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await asAlice(domainSettings, { params: { siteId: aliceSite }, query: { domainName: 'www.shop.test' } })).json()
+        .data,
+    ).toMatchObject({
       scheme: 0,
       portMap: true,
     });
     // The default zone listens on 80 (http) and 443 (https): either scheme maps its own listeners.
-    expect((await asAlice('PUT', `domain/${www}/scheme`, { scheme: 1 })).statusCode).toBe(200);
-    expect((await asAlice('GET', 'domain/settings?domainName=www.shop.test')).json().data).toMatchObject({
+    expect(
+      (await asAlice(setDomainScheme, { params: { siteId: aliceSite, domainId: www }, body: { scheme: 1 } }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await asAlice(domainSettings, { params: { siteId: aliceSite }, query: { domainName: 'www.shop.test' } })).json()
+        .data,
+    ).toMatchObject({
       scheme: 1,
       portMap: true,
     });
-    const bad = await asAlice('PUT', `domain/${www}/scheme`, { scheme: 1, portMap: 1 });
+    const bad = await asAlice(
+      setDomainScheme,
+      rawInput({
+        params: { siteId: aliceSite, domainId: www },
+        body: { scheme: 1, portMap: 1 },
+      }),
+    );
     expect(bad.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'portMap' }] } });
-    expect((await asBob('PUT', `domain/${www}/scheme`, { scheme: 0, portMap: false })).json()).toMatchObject({
+    expect(
+      (
+        await asBob(setDomainScheme, {
+          params: { siteId: bobSite, domainId: www },
+          body: { scheme: 0, portMap: false },
+        })
+      ).json(),
+    ).toMatchObject({
       code: 101018,
     });
   });
 
   it('answers 401003 naming the port when a mapped listener is the other protocol’s well-known port', async () => {
     // The odd zone serves HTTPS on port 80.
-    const ports = (await call('GET', `client/zone/${oddZone}/setting/ports`)).json().data;
+    const ports = (await call(listZonePorts, { params: { zoneID: oddZone } })).json().data;
     const port80 = ports.find((p: { port: number }) => p.port === 80);
-    expect((await call('DELETE', `client/zone/${oddZone}/setting/ports`, { ids: [port80.id] })).statusCode).toBe(200);
-    const add = await call('POST', `client/zone/${oddZone}/setting/ports`, {
-      ports: [{ port: 80, portType: 'https' }],
+    expect((await call(deleteZonePorts, { params: { zoneID: oddZone }, body: { ids: [port80!.id] } })).statusCode).toBe(
+      200,
+    );
+    const add = await call(createZonePorts, {
+      params: { zoneID: oddZone },
+      body: {
+        ports: [{ port: 80, portType: 'https' }],
+      },
     });
     expect(add.statusCode).toBe(200);
 
-    const c = (await asAlice('GET', 'domain/settings?domainName=c.odd.test', undefined, oddSite)).json().data;
-    const https = await asAlice('PUT', `domain/${c.id}/scheme`, { scheme: 1, portMap: true }, oddSite);
+    const c = (
+      await asAlice(domainSettings, { params: { siteId: oddSite }, query: { domainName: 'c.odd.test' } })
+    ).json().data;
+    const https = await asAlice(setDomainScheme, {
+      params: { siteId: oddSite, domainId: c.id },
+      body: { scheme: 1, portMap: true },
+    });
     expect(https.statusCode).toBe(400);
     expect(https.json().code).toBe(401003);
     expect(https.json().extra).toEqual({ port: 80, portType: 'https' });
     // Over http only the http listeners are mapped, and the zone has none on 443.
-    expect((await asAlice('PUT', `domain/${c.id}/scheme`, { scheme: 0, portMap: true }, oddSite)).statusCode).toBe(200);
-    const edit = await asAlice('PUT', 'domain', { id: c.id, upstreams: up, scheme: 1 }, oddSite);
+    expect(
+      (
+        await asAlice(setDomainScheme, {
+          params: { siteId: oddSite, domainId: c.id },
+          body: { scheme: 0, portMap: true },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const edit = await asAlice(updateDomain, {
+      params: { siteId: oddSite },
+      body: { id: c.id, upstreams: up, scheme: 1 },
+    });
     expect(edit.json().code).toBe(401003);
-    const create = await asAlice(
-      'POST',
-      'domains',
-      { domains: [{ name: 'd.odd.test', upstreams: up, scheme: 1, portMap: true }] },
-      oddSite,
-    );
+    const create = await asAlice(createDomains, {
+      params: { siteId: oddSite },
+      body: { domains: [{ name: 'd.odd.test', upstreams: up, scheme: 1, portMap: true }] },
+    });
     expect(create.json().code).toBe(401003);
     expect(
-      (await asAlice('GET', 'domain/settings?domainName=c.odd.test', undefined, oddSite)).json().data,
+      (await asAlice(domainSettings, { params: { siteId: oddSite }, query: { domainName: 'c.odd.test' } })).json().data,
     ).toMatchObject({
       scheme: 0,
       portMap: true,

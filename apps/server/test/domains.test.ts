@@ -1,6 +1,36 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  addUpstreams,
+  assignCertificate,
+  createCertificate,
+  createDomains,
+  createGroup,
+  createProduct,
+  createSite,
+  createZone,
+  deleteCertificates,
+  deleteDomains,
+  deleteSites,
+  deleteUpstreams,
+  getCertificate,
+  listAccounts,
+  listCertificates,
+  listDomains,
+  listUpstreams,
+  metaCertificates,
+  setDomainScheme,
+  setDomainsBalance,
+  setDomainsForceSSL,
+  setDomainsStatus,
+  updateCertificate,
+  updateDomain,
+  updateUpstream,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/platform/crypto/passwords.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { send, sendAs, type Token } from './helpers/call.js';
 import { makeCertificate } from './helpers/certificates.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
@@ -16,10 +46,11 @@ const up = (port = 8080, extra: Record<string, unknown> = {}) => ({ ip: '127.0.0
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
-  const zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
-  const productId = (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [web] })).json()
-    .data.id;
+  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
+  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
+    .id;
+  const productId = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data
+    .id;
   const aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
   const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
   const bobRow = await t.app.rampart.accounts.insert({
@@ -30,7 +61,7 @@ beforeAll(async () => {
     passwordHash: await hashPassword(TEST_PASSWORD),
   });
   const site = async (name: string, userID: number) =>
-    (await call('POST', 'client/site', { siteName: name, userID, productID: productId })).json().data.siteID;
+    (await call(createSite, { body: { siteName: name, userID, productID: productId } })).json().data.siteID;
   aliceSite = await site('alice-shop', aliceId);
   bobSite = await site('bob-blog', bobRow.id);
   alice = await signIn(t.app, 'user');
@@ -38,21 +69,22 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, client, route, ...args);
 }
-const asAlice = (method: Method, url: string, payload?: Record<string, unknown>) =>
-  call(method, `user/site/${aliceSite}/${url}`, payload, alice);
-const asBob = (method: Method, url: string, payload?: Record<string, unknown>) =>
-  call(method, `user/site/${bobSite}/${url}`, payload, bob);
+const asAlice = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, alice, route, ...args);
+const asBob = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, bob, route, ...args);
 
 describe('domains', () => {
   it('adds domains with upstreams and lists them paged, searched and sorted', async () => {
-    const res = await asAlice('POST', 'domains', {
-      domains: [
-        { name: 'WWW.Alice.Example', upstreams: [up(8080, { weight: 3 }), up(8081, { backup: true })] },
-        { name: '*.img.alice.example', upstreams: [{ ip: '2001:db8::1', port: 443 }], scheme: 1, hashType: 1 },
-      ],
+    const res = await asAlice(createDomains, {
+      params: { siteId: aliceSite },
+      body: {
+        domains: [
+          { name: 'WWW.Alice.Example', upstreams: [up(8080, { weight: 3 }), up(8081, { backup: true })] },
+          { name: '*.img.alice.example', upstreams: [{ ip: '2001:db8::1', port: 443 }], scheme: 1, hashType: 1 },
+        ],
+      },
     });
     expect(res.statusCode).toBe(200);
     const [www, img] = res.json().data;
@@ -77,22 +109,31 @@ describe('domains', () => {
       upstreamURL: '[2001:db8::1]:443',
     });
 
-    const list = (await asAlice('GET', 'domains?keywords=WWW&pageSize=1')).json();
+    const list = (
+      await asAlice(listDomains, { params: { siteId: aliceSite }, query: { keywords: 'WWW', pageSize: 1 } })
+    ).json();
     expect(list).toMatchObject({ total: 1, data: [{ id: www.id }] });
-    const sorted = (await asAlice('GET', 'domains?sortBy=name&orderBy=asc')).json();
+    const sorted = (
+      await asAlice(listDomains, { params: { siteId: aliceSite }, query: { sortBy: 'name', orderBy: 'asc' } })
+    ).json();
     expect(sorted.data.map((d: { name: string }) => d.name)).toEqual(['*.img.alice.example', 'www.alice.example']);
-    expect((await asAlice('GET', 'domains?keywords=%25')).json().total).toBe(0);
+    expect((await asAlice(listDomains, { params: { siteId: aliceSite }, query: { keywords: '%' } })).json().total).toBe(
+      0,
+    );
   });
 
   it('reports each taken name with its code through 101009 and adds none of the batch', async () => {
-    const res = await asAlice('POST', 'domains', {
-      domains: [
-        { name: 'new.alice.example', upstreams: [up()] },
-        { name: 'twice.alice.example', upstreams: [up()] },
-        { name: 'twice.alice.example', upstreams: [up()] },
-        { name: 'www.alice.example', upstreams: [up()] },
-        { name: 'only-backup.alice.example', upstreams: [up(1, { backup: true })] },
-      ],
+    const res = await asAlice(createDomains, {
+      params: { siteId: aliceSite },
+      body: {
+        domains: [
+          { name: 'new.alice.example', upstreams: [up()] },
+          { name: 'twice.alice.example', upstreams: [up()] },
+          { name: 'twice.alice.example', upstreams: [up()] },
+          { name: 'www.alice.example', upstreams: [up()] },
+          { name: 'only-backup.alice.example', upstreams: [up(1, { backup: true })] },
+        ],
+      },
     });
     expect(res.statusCode).toBe(400);
     const body = res.json();
@@ -103,26 +144,37 @@ describe('domains', () => {
         expect.objectContaining({ code: 401008, targets: ['only-backup.alice.example'] }),
       ]),
     );
-    expect((await asAlice('GET', 'domains?keywords=new.alice')).json().total).toBe(0);
+    expect(
+      (await asAlice(listDomains, { params: { siteId: aliceSite }, query: { keywords: 'new.alice' } })).json().total,
+    ).toBe(0);
   });
 
   it("refuses an enabled name another customer's site already serves (401001), allows it disabled", async () => {
-    const taken = await asBob('POST', 'domains', { domains: [{ name: 'www.alice.example', upstreams: [up()] }] });
+    const taken = await asBob(createDomains, {
+      params: { siteId: bobSite },
+      body: { domains: [{ name: 'www.alice.example', upstreams: [up()] }] },
+    });
     expect(taken.json()).toMatchObject({ code: 101009, errors: [{ code: 401001, targets: ['www.alice.example'] }] });
 
-    const parked = await asBob('POST', 'domains', {
-      domains: [{ name: 'www.alice.example', upstreams: [up()], status: 0 }],
+    const parked = await asBob(createDomains, {
+      params: { siteId: bobSite },
+      body: {
+        domains: [{ name: 'www.alice.example', upstreams: [up()], status: 0 }],
+      },
     });
     expect(parked.statusCode).toBe(200);
     const id = parked.json().data[0].id;
-    const enable = await asBob('PUT', 'domain/setting/status', { domainIDs: [id], status: 1 });
+    const enable = await asBob(setDomainsStatus, { params: { siteId: bobSite }, body: { domainIDs: [id], status: 1 } });
     expect(enable.json()).toMatchObject({ code: 101009, errors: [{ code: 401001 }] });
-    expect((await asBob('DELETE', 'domains', { ids: [id] })).statusCode).toBe(200);
+    expect((await asBob(deleteDomains, { params: { siteId: bobSite }, body: { ids: [id] } })).statusCode).toBe(200);
   });
 
   it('validates names and upstreams from the contract, naming the fields', async () => {
-    const res = await asAlice('POST', 'domains', {
-      domains: [{ name: 'bad_name..example', upstreams: [{ ip: '999.1.1.1', port: 70000 }] }],
+    const res = await asAlice(createDomains, {
+      params: { siteId: aliceSite },
+      body: {
+        domains: [{ name: 'bad_name..example', upstreams: [{ ip: '999.1.1.1', port: 70000 }] }],
+      },
     });
     expect(res.statusCode).toBe(400);
     const fields = res.json().extra.fields.map((f: { field: string; key: string }) => `${f.field}:${f.key}`);
@@ -136,24 +188,35 @@ describe('domains', () => {
   });
 
   it('keeps each customer to their own sites and domains (101018)', async () => {
-    const www = (await asAlice('GET', 'domains?keywords=www')).json().data[0];
-    expect((await call('GET', `user/site/${aliceSite}/domains`, undefined, bob)).json().code).toBe(101018);
-    expect((await asBob('DELETE', 'domains', { ids: [www.id] })).json().code).toBe(101018);
-    expect((await asBob('GET', `domain/${www.id}/upstreams`)).json().code).toBe(101018);
-    expect((await asBob('PATCH', 'domain/setting/forceSSL', { domainIDs: [www.id], forceSSL: true })).json().code).toBe(
+    const www = (await asAlice(listDomains, { params: { siteId: aliceSite }, query: { keywords: 'www' } })).json()
+      .data[0];
+    expect((await call(listDomains, { params: { siteId: aliceSite } }, bob)).json().code).toBe(101018);
+    expect((await asBob(deleteDomains, { params: { siteId: bobSite }, body: { ids: [www.id] } })).json().code).toBe(
       101018,
     );
-    expect((await asAlice('GET', `domain/${www.id}/upstreams`)).json().data).toHaveLength(2);
+    expect((await asBob(listUpstreams, { params: { siteId: bobSite, domainId: www.id } })).json().code).toBe(101018);
+    expect(
+      (
+        await asBob(setDomainsForceSSL, { params: { siteId: bobSite }, body: { domainIDs: [www.id], forceSSL: true } })
+      ).json().code,
+    ).toBe(101018);
+    expect(
+      (await asAlice(listUpstreams, { params: { siteId: aliceSite, domainId: www.id } })).json().data,
+    ).toHaveLength(2);
   });
 
   it('edits a domain and its upstreams, and refuses to leave none enabled (401008)', async () => {
-    const www = (await asAlice('GET', 'domains?keywords=www')).json().data[0];
-    const edited = await asAlice('PUT', 'domain', {
-      id: www.id,
-      upstreams: [up(9001, { weight: 5 }), up(9002)],
-      forceSSL: true,
-      hostName: 'origin.alice.example',
-      tags: ['a'],
+    const www = (await asAlice(listDomains, { params: { siteId: aliceSite }, query: { keywords: 'www' } })).json()
+      .data[0];
+    const edited = await asAlice(updateDomain, {
+      params: { siteId: aliceSite },
+      body: {
+        id: www.id,
+        upstreams: [up(9001, { weight: 5 }), up(9002)],
+        forceSSL: true,
+        hostName: 'origin.alice.example',
+        tags: ['a'],
+      },
     });
     expect(edited.json().data).toMatchObject({
       forceSSL: true,
@@ -162,23 +225,47 @@ describe('domains', () => {
       upstreams: [{ port: 9001, weight: 5 }, { port: 9002 }],
     });
     const [first, second] = edited.json().data.upstreams;
-    const disabled = await asAlice('PUT', `domain/${www.id}/upstream`, { ...up(9002), id: second.id, status: 0 });
+    const disabled = await asAlice(updateUpstream, {
+      params: { siteId: aliceSite, domainId: www.id },
+      body: { ...up(9002), id: second.id, status: 0 },
+    });
     expect(disabled.json().data).toMatchObject({ id: second.id, status: 0 });
-    expect((await asAlice('DELETE', `domain/${www.id}/upstreams`, { ids: [first.id] })).json().code).toBe(401008);
-    const added = await asAlice('POST', `domain/${www.id}/upstreams`, { upstreams: [up(9003)] });
-    expect(added.json().data).toMatchObject([{ port: 9003, status: 1 }]);
-    expect((await asAlice('DELETE', `domain/${www.id}/upstreams`, { ids: [first.id] })).statusCode).toBe(200);
     expect(
-      (await asAlice('GET', `domain/${www.id}/upstreams`)).json().data.map((u: { port: number }) => u.port),
+      (
+        await asAlice(deleteUpstreams, { params: { siteId: aliceSite, domainId: www.id }, body: { ids: [first.id] } })
+      ).json().code,
+    ).toBe(401008);
+    const added = await asAlice(addUpstreams, {
+      params: { siteId: aliceSite, domainId: www.id },
+      body: { upstreams: [up(9003)] },
+    });
+    expect(added.json().data).toMatchObject([{ port: 9003, status: 1 }]);
+    expect(
+      (await asAlice(deleteUpstreams, { params: { siteId: aliceSite, domainId: www.id }, body: { ids: [first.id] } }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await asAlice(listUpstreams, { params: { siteId: aliceSite, domainId: www.id } }))
+        .json()
+        .data.map((u: { port: number }) => u.port),
     ).toEqual([9002, 9003]);
-    expect((await asAlice('PATCH', 'domain/setting/balance', { domainIDs: [www.id], hashType: 1 })).statusCode).toBe(
-      200,
-    );
-    expect((await asAlice('PUT', `domain/${www.id}/scheme`, { scheme: 1 })).statusCode).toBe(200);
-    expect((await asAlice('GET', 'domains?keywords=www')).json().data[0]).toMatchObject({ hashType: 1, scheme: 1 });
+    expect(
+      (await asAlice(setDomainsBalance, { params: { siteId: aliceSite }, body: { domainIDs: [www.id], hashType: 1 } }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await asAlice(setDomainScheme, { params: { siteId: aliceSite, domainId: www.id }, body: { scheme: 1 } }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await asAlice(listDomains, { params: { siteId: aliceSite }, query: { keywords: 'www' } })).json().data[0],
+    ).toMatchObject({ hashType: 1, scheme: 1 });
 
     // An edit that gives only the upstreams keeps every other setting.
-    const kept = await asAlice('PUT', 'domain', { id: www.id, upstreams: [up(9004)] });
+    const kept = await asAlice(updateDomain, {
+      params: { siteId: aliceSite },
+      body: { id: www.id, upstreams: [up(9004)] },
+    });
     expect(kept.json().data).toMatchObject({
       forceSSL: true,
       hostName: 'origin.alice.example',
@@ -191,14 +278,14 @@ describe('domains', () => {
   });
 
   it('refuses a site that still has domains (205005)', async () => {
-    const res = await call('DELETE', 'client/site', { ids: [aliceSite] });
+    const res = await call(deleteSites, { body: { ids: [aliceSite] } });
     expect(res.json().code).toBe(205005);
   });
 
   it("lists the operator's customers for the site owner picker", async () => {
-    const res = await call('GET', 'client/accounts?name=bo');
+    const res = await call(listAccounts, { params: { auth: 'client' }, query: { name: 'bo' } });
     expect(res.json()).toMatchObject({ total: 1, data: [{ account: 'bob', name: 'Bob', status: 'normal' }] });
-    expect((await call('GET', 'client/accounts')).json().total).toBe(2);
+    expect((await call(listAccounts, { params: { auth: 'client' } })).json().total).toBe(2);
   });
 });
 
@@ -207,36 +294,51 @@ describe('origin address policy', () => {
     const strict = await createTestApp({ config: { allowPrivateOrigins: false } });
     try {
       const c = await signIn(strict.app, 'client');
-      const zoneId = (await callApi(strict.app, c, 'POST', 'client/zone', { name: 'z' })).json().data.id;
-      const g = (await callApi(strict.app, c, 'POST', `client/zone/${zoneId}/group`, { name: 'g', portType: 7 })).json()
-        .data.id;
+      const zoneId = (await send(strict.app, createZone, { body: { name: 'z' } }, { token: c })).json().data.id;
+      const g = (
+        await send(
+          strict.app,
+          createGroup,
+          { params: { zoneID: zoneId }, body: { name: 'g', portType: 7 } },
+          { token: c },
+        )
+      ).json().data.id;
       const p = (
-        await callApi(strict.app, c, 'POST', 'client/product', { name: 'p', portType: 7, mainGroupIDs: [g] })
+        await send(strict.app, createProduct, { body: { name: 'p', portType: 7, mainGroupIDs: [g] } }, { token: c })
       ).json().data.id;
       const userID = (await strict.app.rampart.accounts.findRoot('user'))?.id;
-      const site = (await callApi(strict.app, c, 'POST', 'client/site', { siteName: 's', userID, productID: p })).json()
-        .data.siteID;
+      const site = (
+        await send(strict.app, createSite, { body: { siteName: 's', userID, productID: p } }, { token: c })
+      ).json().data.siteID;
       const u = await signIn(strict.app, 'user');
-      const res = await callApi(strict.app, u, 'POST', `user/site/${site}/domains`, {
-        domains: [
-          {
-            name: 'a.example.com',
-            upstreams: [
-              { ip: '127.0.0.1', port: 80 },
-              { ip: '169.254.169.254', port: 80 },
-              { ip: '10.0.0.1', port: 80 },
-              { ip: '::ffff:192.168.1.1', port: 80 },
-              // IPv6 forms that carry a loopback or link-local IPv4 address
-              { ip: '::127.0.0.1', port: 80 },
-              { ip: '::ffff:0:127.0.0.1', port: 80 },
-              { ip: '2002:7f00:1::1', port: 80 },
-              { ip: '2002:a9fe:a9fe::1', port: 80 },
-              { ip: '64:ff9b::a9fe:a9fe', port: 80 },
-              { ip: '1.1.1.1', port: 80 },
+      const res = await send(
+        strict.app,
+        createDomains,
+        {
+          params: { siteId: site },
+          body: {
+            domains: [
+              {
+                name: 'a.example.com',
+                upstreams: [
+                  { ip: '127.0.0.1', port: 80 },
+                  { ip: '169.254.169.254', port: 80 },
+                  { ip: '10.0.0.1', port: 80 },
+                  { ip: '::ffff:192.168.1.1', port: 80 },
+                  // IPv6 forms that carry a loopback or link-local IPv4 address
+                  { ip: '::127.0.0.1', port: 80 },
+                  { ip: '::ffff:0:127.0.0.1', port: 80 },
+                  { ip: '2002:7f00:1::1', port: 80 },
+                  { ip: '2002:a9fe:a9fe::1', port: 80 },
+                  { ip: '64:ff9b::a9fe:a9fe', port: 80 },
+                  { ip: '1.1.1.1', port: 80 },
+                ],
+              },
             ],
           },
-        ],
-      });
+        },
+        { token: u },
+      );
       expect(res.statusCode).toBe(400);
       expect(res.json().extra.fields.map((f: { field: string; key: string }) => `${f.field}:${f.key}`)).toEqual([
         'domains.0.upstreams.0.ip:originNotAllowed',
@@ -249,9 +351,17 @@ describe('origin address policy', () => {
         'domains.0.upstreams.7.ip:originNotAllowed',
         'domains.0.upstreams.8.ip:originNotAllowed',
       ]);
-      const ok = await callApi(strict.app, u, 'POST', `user/site/${site}/domains`, {
-        domains: [{ name: 'a.example.com', upstreams: [{ ip: '1.1.1.1', port: 80 }] }],
-      });
+      const ok = await send(
+        strict.app,
+        createDomains,
+        {
+          params: { siteId: site },
+          body: {
+            domains: [{ name: 'a.example.com', upstreams: [{ ip: '1.1.1.1', port: 80 }] }],
+          },
+        },
+        { token: u },
+      );
       expect(ok.statusCode).toBe(200);
     } finally {
       await strict.close();
@@ -270,10 +380,13 @@ describe('certificates', () => {
   });
 
   it('uploads a chain with its key: names, issuer and validity parsed, the key sealed and never returned', async () => {
-    const res = await asAlice('POST', 'certificate', {
-      name: 'alice-main',
-      certificate: chain.certPem,
-      privateKey: chain.keyPem,
+    const res = await asAlice(createCertificate, {
+      params: { siteId: aliceSite },
+      body: {
+        name: 'alice-main',
+        certificate: chain.certPem,
+        privateKey: chain.keyPem,
+      },
     });
     expect(res.statusCode).toBe(200);
     const cert = res.json().data;
@@ -295,50 +408,73 @@ describe('certificates', () => {
     expect(stored.rows[0]?.key_sealed).toMatch(/^v1\./);
     expect(stored.rows[0]?.key_sealed).not.toContain('PRIVATE KEY');
 
-    const list = (await asAlice('GET', 'certificates?name=main')).json();
+    const list = (await asAlice(listCertificates, { params: { siteId: aliceSite }, query: { name: 'main' } })).json();
     expect(list).toMatchObject({ total: 1, data: [{ id: cert.id, status: 'valid' }] });
-    expect((await asAlice('GET', 'metaCertificates')).json().data).toMatchObject([{ id: cert.id, name: 'alice-main' }]);
-    expect((await asBob('GET', `certificate/${cert.id}`)).json().code).toBe(101018);
+    expect((await asAlice(metaCertificates, { params: { siteId: aliceSite } })).json().data).toMatchObject([
+      { id: cert.id, name: 'alice-main' },
+    ]);
+    expect((await asBob(getCertificate, { params: { siteId: bobSite, certificateId: cert.id } })).json().code).toBe(
+      101018,
+    );
   });
 
   it('refuses a key that does not match, text that is not PEM, and an expired certificate', async () => {
-    const mismatch = await asAlice('POST', 'certificate', {
-      name: 'x',
-      certificate: chain.certPem,
-      privateKey: other.keyPem,
+    const mismatch = await asAlice(createCertificate, {
+      params: { siteId: aliceSite },
+      body: {
+        name: 'x',
+        certificate: chain.certPem,
+        privateKey: other.keyPem,
+      },
     });
     expect(mismatch.json().extra.fields).toMatchObject([{ field: 'privateKey', key: 'certificateKeyMismatch' }]);
-    const garbage = await asAlice('POST', 'certificate', {
-      name: 'x',
-      certificate: 'hello',
-      privateKey: other.keyPem,
+    const garbage = await asAlice(createCertificate, {
+      params: { siteId: aliceSite },
+      body: {
+        name: 'x',
+        certificate: 'hello',
+        privateKey: other.keyPem,
+      },
     });
     expect(garbage.json().extra.fields).toMatchObject([{ field: 'certificate', key: 'certificateInvalid' }]);
-    const encrypted = await asAlice('POST', 'certificate', {
-      name: 'x',
-      certificate: other.certPem,
-      privateKey: '-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n',
+    const encrypted = await asAlice(createCertificate, {
+      params: { siteId: aliceSite },
+      body: {
+        name: 'x',
+        certificate: other.certPem,
+        privateKey: '-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n',
+      },
     });
     expect(encrypted.json().extra.fields).toMatchObject([{ field: 'privateKey', key: 'certificateKeyInvalid' }]);
 
     const later = await createTestApp({ clock: () => Date.now() + 100 * 86_400_000 });
     try {
       const c = await signIn(later.app, 'client');
-      const zone = (await callApi(later.app, c, 'POST', 'client/zone', { name: 'z' })).json().data.id;
-      const g = (await callApi(later.app, c, 'POST', `client/zone/${zone}/group`, { name: 'g', portType: 7 })).json()
-        .data.id;
+      const zone = (await send(later.app, createZone, { body: { name: 'z' } }, { token: c })).json().data.id;
+      const g = (
+        await send(later.app, createGroup, { params: { zoneID: zone }, body: { name: 'g', portType: 7 } }, { token: c })
+      ).json().data.id;
       const p = (
-        await callApi(later.app, c, 'POST', 'client/product', { name: 'p', portType: 7, mainGroupIDs: [g] })
+        await send(later.app, createProduct, { body: { name: 'p', portType: 7, mainGroupIDs: [g] } }, { token: c })
       ).json().data.id;
       const userID = (await later.app.rampart.accounts.findRoot('user'))?.id;
-      const site = (await callApi(later.app, c, 'POST', 'client/site', { siteName: 's', userID, productID: p })).json()
-        .data.siteID;
+      const site = (
+        await send(later.app, createSite, { body: { siteName: 's', userID, productID: p } }, { token: c })
+      ).json().data.siteID;
       const u = await signIn(later.app, 'user');
-      const expired = await callApi(later.app, u, 'POST', `user/site/${site}/certificate`, {
-        name: 'old',
-        certificate: chain.certPem,
-        privateKey: chain.keyPem,
-      });
+      const expired = await send(
+        later.app,
+        createCertificate,
+        {
+          params: { siteId: site },
+          body: {
+            name: 'old',
+            certificate: chain.certPem,
+            privateKey: chain.keyPem,
+          },
+        },
+        { token: u },
+      );
       expect(expired.json().extra.fields).toMatchObject([{ field: 'certificate', key: 'certificateExpired' }]);
     } finally {
       await later.close();
@@ -346,49 +482,77 @@ describe('certificates', () => {
   });
 
   it('assigns a certificate only to domains it covers (301001), and refuses deleting it while assigned', async () => {
-    const cert = (await asAlice('GET', 'metaCertificates')).json().data[0];
-    const made = await asAlice('POST', 'domains', {
-      domains: [
-        { name: 'a.shop.alice.example', upstreams: [up()] },
-        { name: 'b.c.shop.alice.example', upstreams: [up()] },
-      ],
+    const cert = (await asAlice(metaCertificates, { params: { siteId: aliceSite } })).json().data[0];
+    const made = await asAlice(createDomains, {
+      params: { siteId: aliceSite },
+      body: {
+        domains: [
+          { name: 'a.shop.alice.example', upstreams: [up()] },
+          { name: 'b.c.shop.alice.example', upstreams: [up()] },
+        ],
+      },
     });
     const [covered, deep] = made.json().data;
-    const www = (await asAlice('GET', 'domains?keywords=www')).json().data[0];
+    const www = (await asAlice(listDomains, { params: { siteId: aliceSite }, query: { keywords: 'www' } })).json()
+      .data[0];
 
-    const refused = await asAlice('PATCH', 'certificate/domains', {
-      certificateID: cert.id,
-      domainIDs: [www.id, deep.id],
+    const refused = await asAlice(assignCertificate, {
+      params: { siteId: aliceSite },
+      body: {
+        certificateID: cert.id,
+        domainIDs: [www.id, deep.id],
+      },
     });
     expect(refused.json()).toMatchObject({ code: 301001, extra: { targets: ['b.c.shop.alice.example'] } });
-    const ok = await asAlice('PATCH', 'certificate/domains', {
-      certificateID: cert.id,
-      domainIDs: [www.id, covered.id],
+    const ok = await asAlice(assignCertificate, {
+      params: { siteId: aliceSite },
+      body: {
+        certificateID: cert.id,
+        domainIDs: [www.id, covered.id],
+      },
     });
     expect(ok.statusCode).toBe(200);
-    const detail = (await asAlice('GET', `certificate/${cert.id}`)).json().data;
+    const detail = (await asAlice(getCertificate, { params: { siteId: aliceSite, certificateId: cert.id } })).json()
+      .data;
     expect(detail.domains.map((d: { name: string }) => d.name)).toEqual(['a.shop.alice.example', 'www.alice.example']);
-    expect((await asAlice('GET', 'domains?keywords=www')).json().data[0]).toMatchObject({
+    expect(
+      (await asAlice(listDomains, { params: { siteId: aliceSite }, query: { keywords: 'www' } })).json().data[0],
+    ).toMatchObject({
       certificateID: cert.id,
       certificateName: 'alice-main',
     });
 
-    const del = await asAlice('DELETE', 'certificates', { ids: [cert.id] });
+    const del = await asAlice(deleteCertificates, { params: { siteId: aliceSite }, body: { ids: [cert.id] } });
     expect(del.json().extra.fields).toMatchObject([{ key: 'certificateInUse' }]);
     expect(del.json().extra.fields[0].message).toContain('www.alice.example');
 
-    const swap = await asAlice('PUT', 'certificate', {
-      id: cert.id,
-      name: 'renamed',
-      certificate: other.certPem,
-      privateKey: other.keyPem,
+    const swap = await asAlice(updateCertificate, {
+      params: { siteId: aliceSite },
+      body: {
+        id: cert.id,
+        name: 'renamed',
+        certificate: other.certPem,
+        privateKey: other.keyPem,
+      },
     });
     expect(swap.json()).toMatchObject({ code: 301001 });
-    expect((await asAlice('PUT', 'certificate', { id: cert.id, name: 'renamed' })).json().data.name).toBe('renamed');
+    expect(
+      (
+        await asAlice(updateCertificate, { params: { siteId: aliceSite }, body: { id: cert.id, name: 'renamed' } })
+      ).json().data.name,
+    ).toBe('renamed');
 
     expect(
-      (await asAlice('PATCH', 'certificate/domains', { certificateID: 0, domainIDs: [covered.id] })).statusCode,
+      (
+        await asAlice(assignCertificate, {
+          params: { siteId: aliceSite },
+          body: { certificateID: 0, domainIDs: [covered.id] },
+        })
+      ).statusCode,
     ).toBe(200);
-    expect((await asAlice('DELETE', 'domains', { ids: [deep.id, covered.id] })).statusCode).toBe(200);
+    expect(
+      (await asAlice(deleteDomains, { params: { siteId: aliceSite }, body: { ids: [deep.id, covered.id] } }))
+        .statusCode,
+    ).toBe(200);
   });
 });

@@ -1,7 +1,29 @@
-import { ALL_ROUTES, type AnyRoute, fillPath, pathParamNames } from '@rampart/contract';
+import {
+  ALL_ROUTES,
+  type AnyRoute,
+  addCacheRules,
+  addRateRules,
+  assignCertificate,
+  bindModuleRoutes,
+  corsRoutes,
+  createCertificate,
+  createGroup,
+  createProduct,
+  createSite,
+  createZone,
+  customHeaderRoutes,
+  listCertificates,
+  listUpstreams,
+  pathParamNames,
+  productGroups,
+  proxyRewriteRoutes,
+  urlRedirectRoutes,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { rawRequest, sendAs, type Token } from './helpers/call.js';
 import { makeCertificate } from './helpers/certificates.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -33,57 +55,90 @@ beforeAll(async () => {
   t = await createTestApp();
   f = await siteFixture(t);
   const { other, otherSiteId } = f;
-  const on = (method: Method, url: string, body?: Record<string, unknown>) =>
-    f.call(method, `user/site/${otherSiteId}/${url}`, body, other);
+  const on = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, other, route, ...args);
   const ok = async (res: Promise<{ statusCode: number; body: string; json(): { data: unknown } }>) => {
     const r = await res;
     expect(r.statusCode, r.body).toBe(200);
     return r.json().data as never;
   };
   theirs.domain = (await f.addDomains(['victim-secret.example'], 'other'))[0] as number;
-  theirs.upstream = ((await ok(on('GET', `domain/${theirs.domain}/upstreams`))) as { id: number }[])[0]?.id ?? 0;
+  theirs.upstream =
+    ((await ok(on(listUpstreams, { params: { siteId: otherSiteId, domainId: theirs.domain } }))) as { id: number }[])[0]
+      ?.id ?? 0;
   const cert = await makeCertificate(['victim-secret.example']);
   theirs.certificate = (
     (await ok(
-      on('POST', 'certificate', { name: 'victim-cert', certificate: cert.certPem, privateKey: cert.keyPem }),
+      on(createCertificate, {
+        params: { siteId: otherSiteId },
+        body: { name: 'victim-cert', certificate: cert.certPem, privateKey: cert.keyPem },
+      }),
     )) as {
       id: number;
     }
   ).id;
-  await ok(on('PATCH', 'certificate/domains', { certificateID: theirs.certificate, domainIDs: [theirs.domain] }));
-  const moduleOf = async (many: string, body: Record<string, unknown>) =>
-    ((await ok(on('POST', `module/${many}`, { modules: [body] }))) as { id: number }[])[0]?.id ?? 0;
-  theirs.customHeader = await moduleOf('customHeaders', { name: 'victim-headers' });
-  theirs.cors = await moduleOf('corsSettings', { name: 'victim-cors', origins: ['https://app.example.com'] });
-  theirs.urlRedirect = await moduleOf('urlRedirects', { name: 'victim-moves' });
-  theirs.proxyRewrite = await moduleOf('proxyRewrites', { name: 'victim-rw' });
+  await ok(
+    on(assignCertificate, {
+      params: { siteId: otherSiteId },
+      body: { certificateID: theirs.certificate, domainIDs: [theirs.domain] },
+    }),
+  );
+  const moduleOf = async (route: AnyRoute, body: Record<string, unknown>) =>
+    (
+      (await ok(
+        rawRequest(t.app, route, { params: { siteId: otherSiteId }, body: { modules: [body] } }, { token: other }),
+      )) as {
+        id: number;
+      }[]
+    )[0]?.id ?? 0;
+  theirs.customHeader = await moduleOf(customHeaderRoutes.create, { name: 'victim-headers' });
+  theirs.cors = await moduleOf(corsRoutes.create, { name: 'victim-cors', origins: ['https://app.example.com'] });
+  theirs.urlRedirect = await moduleOf(urlRedirectRoutes.create, { name: 'victim-moves' });
+  theirs.proxyRewrite = await moduleOf(proxyRewriteRoutes.create, { name: 'victim-rw' });
   for (const [type, key] of [
     ['customHeader', 'moduleID'],
     ['urlRedirect', 'moduleID'],
     ['cors', 'corsID'],
     ['proxyRewrite', 'moduleID'],
   ] as const) {
-    await ok(on('PUT', `domains/module/${type}`, { domainIDs: [theirs.domain], [key]: theirs[type] }));
+    await ok(
+      rawRequest(
+        t.app,
+        bindModuleRoutes[type],
+        { params: { siteId: otherSiteId }, body: { domainIDs: [theirs.domain], [key]: theirs[type] } },
+        { token: other },
+      ),
+    );
   }
   theirs.redirectRule = (
     (await ok(
-      on('POST', `module/urlRedirect/${theirs.urlRedirect}/rules`, { items: [{ source: '/a', target: '/b' }] }),
+      on(urlRedirectRoutes.addRules, {
+        params: { siteId: otherSiteId, moduleId: theirs.urlRedirect },
+        body: { items: [{ source: '/a', target: '/b' }] },
+      }),
     )) as {
       id: number;
     }[]
   )[0]?.id as number;
   theirs.rewriteRule = (
     (await ok(
-      on('POST', `module/proxyRewrite/${theirs.proxyRewrite}/rules`, {
-        items: [{ matchType: 'prefix', source: '/api/', target: '/v2/' }],
+      on(proxyRewriteRoutes.addRules, {
+        params: { siteId: otherSiteId, moduleId: theirs.proxyRewrite },
+        body: {
+          items: [{ matchType: 'prefix', source: '/api/', target: '/v2/' }],
+        },
       }),
     )) as { id: number }[]
   )[0]?.id as number;
   theirs.cacheRule = (
-    (await ok(on('POST', 'setting/caches', { data: [{ scope: 'all', ttl: 60 }] }))) as { id: number }[]
+    (await ok(on(addCacheRules, { params: { siteId: otherSiteId }, body: { data: [{ scope: 'all', ttl: 60 }] } }))) as {
+      id: number;
+    }[]
   )[0]?.id as number;
-  theirs.rateRule = ((await ok(on('POST', 'setting/rates', { data: [{ url: '*', rate: 1 }] }))) as { id: number }[])[0]
-    ?.id as number;
+  theirs.rateRule = (
+    (await ok(on(addRateRules, { params: { siteId: otherSiteId }, body: { data: [{ url: '*', rate: 1 }] } }))) as {
+      id: number;
+    }[]
+  )[0]?.id as number;
   // The customer's own objects the calls need besides the foreign id (a domain, a module).
   theirs.ownDomain = (await f.addDomains(['mine.example']))[0] as number;
   for (const [name, id] of Object.entries(theirs)) expect(id, name).toBeGreaterThan(0);
@@ -206,13 +261,7 @@ const SITE_WRITES = ALL_ROUTES.filter((r) => r.method !== 'GET' && r.path.starts
 async function answer(route: AnyRoute, template: Template, ids: Ids) {
   const params: Record<string, unknown> = { siteId: f.siteId, ...(template.path?.(ids) ?? {}) };
   for (const name of pathParamNames(route.path)) expect(params[name], `${route.id} ${name}`).toBeDefined();
-  const res = await callApi(
-    t.app,
-    f.user,
-    route.method as Method,
-    fillPath(route.path, params).slice(1),
-    template.body(ids),
-  );
+  const res = await rawRequest(t.app, route, { params, body: template.body(ids) }, { token: f.user });
   return { status: res.statusCode, body: res.json() as { code?: number; extra?: unknown } };
 }
 
@@ -243,9 +292,9 @@ describe("another tenant's ids", () => {
   });
 
   it("leave the neighbour's objects as they were", async () => {
-    const certs = (await f.call('GET', `user/site/${f.otherSiteId}/certificates`, undefined, f.other)).json();
+    const certs = (await f.call(listCertificates, { params: { siteId: f.otherSiteId } }, f.other)).json();
     expect(certs.data.map((c: { name: string }) => c.name)).toEqual(['victim-cert']);
-    const headers = (await f.call('GET', `user/site/${f.otherSiteId}/module/customHeaders`, undefined, f.other)).json();
+    const headers = (await f.call(customHeaderRoutes.list, { params: { siteId: f.otherSiteId } }, f.other)).json();
     expect(headers.data.map((m: { name: string }) => m.name)).toEqual(['victim-headers']);
   });
 });
@@ -259,18 +308,17 @@ describe("another operator's ids", () => {
   it('deleting an in-use object of another operator answers as a missing one', async () => {
     const rivalId = await addAccount(t.app, 'client', 'rival-op');
     const rival = await signIn(t.app, 'client', 'rival-op');
-    const as = (method: Method, url: string, body?: Record<string, unknown>) =>
-      callApi(t.app, rival, method, url, body);
-    const zone = (await as('POST', 'client/zone', { name: 'Their zone' })).json().data.id as number;
-    const group = (await as('POST', `client/zone/${zone}/group`, { name: 'their-web', portType: 7 })).json().data
-      .id as number;
+    const as = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, rival, route, ...args);
+    const zone = (await as(createZone, { body: { name: 'Their zone' } })).json().data.id as number;
+    const group = (await as(createGroup, { params: { zoneID: zone }, body: { name: 'their-web', portType: 7 } })).json()
+      .data.id as number;
     const product = (
-      await as('POST', 'client/product', { name: 'Their CDN', portType: 7, mainGroupIDs: [group] })
+      await as(createProduct, { body: { name: 'Their CDN', portType: 7, mainGroupIDs: [group] } })
     ).json().data.id as number;
     // Their zone holds a group a product uses, their product a site: all in use.
     const rivalCustomer = await addAccount(t.app, 'user', 'rival-own-customer', rivalId);
     const site = (
-      await as('POST', 'client/site', { siteName: 'their-site', userID: rivalCustomer, productID: product })
+      await as(createSite, { body: { siteName: 'their-site', userID: rivalCustomer, productID: product } })
     ).json();
     const foreign: Record<string, number> = { zone, group, product, site: site.data?.siteID ?? 0 };
     const byRoute: Record<string, Record<string, unknown>> = {
@@ -283,16 +331,16 @@ describe("another operator's ids", () => {
     for (const route of OPERATOR_DELETES) {
       const body = byRoute[route.id];
       if (!body) continue;
-      const url = fillPath(route.path, { zoneID: f.zoneId }).slice(1);
-      const theirAnswer = (await callApi(t.app, f.client, 'DELETE', url, body)).json();
+      const params = { zoneID: f.zoneId };
+      const theirAnswer = (await rawRequest(t.app, route, { params, body }, { token: f.client })).json();
       const missing = JSON.parse(JSON.stringify(body).replace(/\d+/g, String(MISSING)));
-      const missingAnswer = (await callApi(t.app, f.client, 'DELETE', url, missing)).json();
+      const missingAnswer = (await rawRequest(t.app, route, { params, body: missing }, { token: f.client })).json();
       if (missingAnswer.code !== 101018) wrong.push(`${route.id}: missing answers ${JSON.stringify(missingAnswer)}`);
       if (theirAnswer.code !== missingAnswer.code)
         wrong.push(`${route.id}: theirs answers ${JSON.stringify(theirAnswer)}`);
     }
     expect(wrong).toEqual([]);
     // Still theirs, still there.
-    expect((await as('GET', `client/product/${product}/groups?isBackup=false`)).statusCode).toBe(200);
+    expect((await as(productGroups, { params: { id: product }, query: { isBackup: 'false' } })).statusCode).toBe(200);
   });
 });

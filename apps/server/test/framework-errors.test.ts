@@ -1,6 +1,14 @@
 import { connect } from 'node:net';
-import { errorMessage, errorReplySchema, type Locale, VALIDATION_MESSAGES } from '@rampart/contract';
+import {
+  errorMessage,
+  errorReplySchema,
+  type Locale,
+  listDomains,
+  requestLogin,
+  VALIDATION_MESSAGES,
+} from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawInput, rawRequest, send } from './helpers/call.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -54,23 +62,23 @@ describe.each(LANGS)('framework-level errors in %s', (lang, locale) => {
   const headers = { 'accept-language': lang };
 
   it('413: a body over the limit', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/code',
-      headers: { ...headers, 'content-type': 'application/json' },
-      payload: `{"account":"${'a'.repeat(2 * 1024 * 1024)}"}`,
-    });
+    const res = await rawRequest(
+      t.app,
+      requestLogin,
+      { params: { auth: 'user' }, payload: `{"account":"${'a'.repeat(2 * 1024 * 1024)}"}` },
+      { headers: { ...headers, 'content-type': 'application/json' } },
+    );
     expect(res.statusCode).toBe(413);
     expectCatalogue(res.json(), 101003, locale, 'bodyTooLarge');
   });
 
   it('415: a content type no parser reads', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/code',
-      headers: { ...headers, 'content-type': 'text/xml' },
-      payload: '<a/>',
-    });
+    const res = await rawRequest(
+      t.app,
+      requestLogin,
+      { params: { auth: 'user' }, payload: '<a/>' },
+      { headers: { ...headers, 'content-type': 'text/xml' } },
+    );
     expect(res.statusCode).toBe(415);
     expectCatalogue(res.json(), 101003, locale, 'unsupportedMediaType');
   });
@@ -80,11 +88,8 @@ describe.each(LANGS)('framework-level errors in %s', (lang, locale) => {
       ['{"account":', 'invalidJson'],
       ['', 'emptyJsonBody'],
     ] as const) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/user/code',
+      const res = await send(t.app, requestLogin, rawInput({ params: { auth: 'user' }, body: payload }), {
         headers: { ...headers, 'content-type': 'application/json' },
-        payload,
       });
       expect(res.statusCode, reason).toBe(400);
       expectCatalogue(res.json(), 101003, locale, reason);
@@ -104,7 +109,7 @@ describe.each(LANGS)('framework-level errors in %s', (lang, locale) => {
   });
 
   it('414: a path parameter over the router limit', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/user/site/${'1'.repeat(500)}/domains`, headers });
+    const res = await send(t.app, listDomains, { params: { siteId: '1'.repeat(500) } }, { headers });
     expect(res.statusCode).toBe(414);
     expectCatalogue(res.json(), 101003, locale, 'urlTooLong');
   });

@@ -1,8 +1,31 @@
-import { DNS_LINES, GROUP_PLACEMENT_LIMIT } from '@rampart/contract';
+import type { AnyRoute } from '@rampart/contract';
+import {
+  addLineNodes,
+  addLineVirtualNodes,
+  createGroup,
+  createVirtualNode,
+  createZone,
+  DNS_LINES,
+  GROUP_PLACEMENT_LIMIT,
+  lineNodeCandidates,
+  lineNodeNums,
+  lineVirtualNodeCandidates,
+  listDnsLines,
+  listGroups,
+  listLineNodes,
+  listLineVirtualNodes,
+  moveLineNodes,
+  moveLineVirtualNodes,
+  removeLineNodes,
+  removeLineVirtualNodes,
+  setNodePortType,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodes } from '../src/platform/db/schema.js';
 import { signInOtherOperator } from './helpers/accounts.js';
-import { bearer, callApi, type Method, signIn } from './helpers/auth.js';
+import { bearer, signIn } from './helpers/auth.js';
+import { send, sendAs, type Token } from './helpers/call.js';
 import { initializedNode } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -15,28 +38,26 @@ beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
   rival = await signInOtherOperator(t.app);
-  zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  otherZoneId = (await call('POST', 'client/zone', { name: 'Europe' })).json().data.id;
+  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
+  otherZoneId = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
 });
 afterAll(async () => t.close());
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, client, route, ...args);
 }
 async function group(name: string, portType: 7 | 4, zone = zoneId): Promise<number> {
-  return (await call('POST', `client/zone/${zone}/group`, { name, portType })).json().data.id;
+  return (await call(createGroup, { params: { zoneID: zone }, body: { name, portType } })).json().data.id;
 }
 async function virtualNode(name: string, portType: 7 | 4, zone = zoneId): Promise<number> {
-  return (await call('POST', `client/zone/${zone}/virtualNode`, { name, portType })).json().data.id;
+  return (await call(createVirtualNode, { params: { zoneID: zone }, body: { name, portType } })).json().data.id;
 }
-const lineUrl = (g: number, line: string, kind = 'nodes', zone = zoneId) =>
-  `client/zone/${zone}/group/${g}/line/${line}/${kind}`;
 const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map((row) => row.id);
 
 describe('DNS lines', () => {
   it('lists the catalogue in the language of the language header, else Accept-Language, else zh_TW', async () => {
     const get = (headers: Record<string, string>) =>
-      t.app.inject({ method: 'GET', url: '/api/v1/client/dns/lines', headers: { ...bearer(client), ...headers } });
+      send(t.app, listDnsLines, undefined, { headers: { ...bearer(client), ...headers } });
     const fallback = (await get({})).json().data;
     expect(fallback.map((l: { id: string }) => l.id)).toEqual(DNS_LINES.map((l) => l.id));
     expect(fallback.slice(0, 2)).toEqual([
@@ -50,13 +71,19 @@ describe('DNS lines', () => {
 
   it('refuses a line id outside the catalogue with 101003 on lineID or toLine', async () => {
     const g = await group('lines-bad', 7);
-    const res = await call('GET', lineUrl(g, 'mars'));
+    const res = await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'mars' } });
     expect(res.json()).toMatchObject({ code: 101003, extra: { fields: [{ in: 'params', field: 'lineID' }] } });
     const a = await initializedNode(t, client, zoneId, 'bad-line-a');
-    await call('POST', lineUrl(g, 'default'), { nodeIDs: [a] });
-    const move = await call('PATCH', lineUrl(g, 'default'), { nodeIDs: [a], toLine: 'mars' });
+    await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' }, body: { nodeIDs: [a] } });
+    const move = await call(moveLineNodes, {
+      params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+      body: { nodeIDs: [a], toLine: 'mars' },
+    });
     expect(move.json()).toMatchObject({ code: 101003, extra: { fields: [{ in: 'body', field: 'toLine' }] } });
-    const empty = await call('POST', lineUrl(g, 'default'), { nodeIDs: [] });
+    const empty = await call(addLineNodes, {
+      params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+      body: { nodeIDs: [] },
+    });
     expect(empty.json().extra.fields[0]).toMatchObject({ field: 'nodeIDs', key: 'required' });
   });
 });
@@ -66,20 +93,36 @@ describe('nodes on lines', () => {
     const g = await group('web', 7);
     const a = await initializedNode(t, client, zoneId, 'edge-a');
     const b = await initializedNode(t, client, zoneId, 'edge-b');
-    expect((await call('POST', lineUrl(g, 'default'), { nodeIDs: [a, b] })).json()).toEqual({ data: true });
-    expect((await call('POST', lineUrl(g, 'default'), { nodeIDs: [a] })).statusCode).toBe(200); // already there
-    expect((await call('POST', lineUrl(g, 'telecom'), { nodeIDs: [a] })).statusCode).toBe(200);
-    const list = await call('GET', `${lineUrl(g, 'default')}?page=2&pageSize=1`);
+    expect(
+      (
+        await call(addLineNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { nodeIDs: [a, b] },
+        })
+      ).json(),
+    ).toEqual({ data: true });
+    expect(
+      (await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' }, body: { nodeIDs: [a] } }))
+        .statusCode,
+    ).toBe(200); // already there
+    expect(
+      (await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'telecom' }, body: { nodeIDs: [a] } }))
+        .statusCode,
+    ).toBe(200);
+    const list = await call(listLineNodes, {
+      params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+      query: { page: 2, pageSize: 1 },
+    });
     expect(list.json()).toEqual({ total: 2, data: [{ id: b, name: 'edge-b', ips: ['192.0.2.30'] }] });
-    expect(ids(await call('GET', lineUrl(g, 'telecom')))).toEqual([a]);
+    expect(ids(await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'telecom' } }))).toEqual([a]);
 
-    const nums = (await call('GET', `client/zone/${zoneId}/group/${g}/lines/nodeNums`)).json().data;
+    const nums = (await call(lineNodeNums, { params: { zoneID: zoneId, groupID: g } })).json().data;
     expect(nums).toHaveLength(DNS_LINES.length);
     expect(nums.filter((n: { nodeNum: number }) => n.nodeNum > 0)).toEqual([
       { line: 'default', nodeNum: 2, virtualNodeNum: 0 },
       { line: 'telecom', nodeNum: 1, virtualNodeNum: 0 },
     ]);
-    const listed = (await call('GET', `client/zone/${zoneId}/groups?pageSize=100`)).json().data;
+    const listed = (await call(listGroups, { params: { zoneID: zoneId }, query: { pageSize: 100 } })).json().data;
     expect(listed.find((row: { id: number }) => row.id === g)).toMatchObject({ nodeCount: 2, virtualNodeCount: 0 });
   });
 
@@ -87,9 +130,25 @@ describe('nodes on lines', () => {
     const g = await group('strict', 7);
     const a = await initializedNode(t, client, zoneId, 'strict-a');
     const far = await initializedNode(t, client, otherZoneId, 'strict-eu');
-    expect((await call('POST', lineUrl(g, 'default'), { nodeIDs: [a, far] })).json().code).toBe(101018);
-    expect((await call('GET', lineUrl(g, 'default'))).json().total).toBe(0);
-    expect((await call('POST', lineUrl(g, 'default'), { nodeIDs: [a, 999_999] })).json().code).toBe(101018);
+    expect(
+      (
+        await call(addLineNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { nodeIDs: [a, far] },
+        })
+      ).json().code,
+    ).toBe(101018);
+    expect(
+      (await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json().total,
+    ).toBe(0);
+    expect(
+      (
+        await call(addLineNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { nodeIDs: [a, 999_999] },
+        })
+      ).json().code,
+    ).toBe(101018);
   });
 
   it('keeps a node to its one port type (101003 portTypeMismatch) and offers only fitting candidates', async () => {
@@ -97,50 +156,130 @@ describe('nodes on lines', () => {
     const tcp = await group('pt-tcp', 4);
     const a = await initializedNode(t, client, zoneId, 'pt-a');
     const b = await initializedNode(t, client, zoneId, 'pt-b');
-    await call('POST', lineUrl(web, 'default'), { nodeIDs: [a] });
+    await call(addLineNodes, { params: { zoneID: zoneId, groupID: web, lineID: 'default' }, body: { nodeIDs: [a] } });
     // Nodes are of port type 7 until the operator sets them to 4.
-    const refused = await call('POST', lineUrl(tcp, 'default'), { nodeIDs: [a, b] });
+    const refused = await call(addLineNodes, {
+      params: { zoneID: zoneId, groupID: tcp, lineID: 'default' },
+      body: { nodeIDs: [a, b] },
+    });
     expect(refused.json()).toMatchObject({
       code: 101003,
       extra: { fields: [{ field: 'nodeIDs', key: 'portTypeMismatch' }] },
     });
     expect(refused.json().extra.fields[0].message).toContain(`${a}, ${b}`);
-    expect(ids(await call('GET', `${lineUrl(tcp, 'default')}/candidates?value=pt-&pageSize=500`))).toEqual([]);
+    expect(
+      ids(
+        await call(lineNodeCandidates, {
+          params: { zoneID: zoneId, groupID: tcp, lineID: 'default' },
+          query: { value: 'pt-', pageSize: 500 },
+        }),
+      ),
+    ).toEqual([]);
 
     // A node in a group of port type 7 cannot become 4 (202005); one in no group can.
-    expect((await call('PUT', 'client/nodes/portType', { ids: [a, b], portType: 4 })).json().code).toBe(202005);
-    expect((await call('PUT', 'client/nodes/portType', { ids: [b], portType: 4 })).statusCode).toBe(200);
-    const tcpCandidates = ids(await call('GET', `${lineUrl(tcp, 'default')}/candidates?value=pt-&pageSize=500`));
+    expect((await call(setNodePortType, { body: { ids: [a, b], portType: 4 } })).json().code).toBe(202005);
+    expect((await call(setNodePortType, { body: { ids: [b], portType: 4 } })).statusCode).toBe(200);
+    const tcpCandidates = ids(
+      await call(lineNodeCandidates, {
+        params: { zoneID: zoneId, groupID: tcp, lineID: 'default' },
+        query: { value: 'pt-', pageSize: 500 },
+      }),
+    );
     expect(tcpCandidates).toEqual([b]);
-    expect((await call('POST', lineUrl(web, 'telecom'), { nodeIDs: [b] })).json().code).toBe(101003);
-    expect((await call('POST', lineUrl(tcp, 'default'), { nodeIDs: [b] })).statusCode).toBe(200);
-    expect(ids(await call('GET', `${lineUrl(web, 'default')}/candidates?value=pt-&pageSize=500`))).toEqual([]);
-    expect(ids(await call('GET', `${lineUrl(web, 'telecom')}/candidates?value=pt-`))).toEqual([a]);
+    expect(
+      (
+        await call(addLineNodes, {
+          params: { zoneID: zoneId, groupID: web, lineID: 'telecom' },
+          body: { nodeIDs: [b] },
+        })
+      ).json().code,
+    ).toBe(101003);
+    expect(
+      (
+        await call(addLineNodes, {
+          params: { zoneID: zoneId, groupID: tcp, lineID: 'default' },
+          body: { nodeIDs: [b] },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      ids(
+        await call(lineNodeCandidates, {
+          params: { zoneID: zoneId, groupID: web, lineID: 'default' },
+          query: { value: 'pt-', pageSize: 500 },
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      ids(
+        await call(lineNodeCandidates, {
+          params: { zoneID: zoneId, groupID: web, lineID: 'telecom' },
+          query: { value: 'pt-' },
+        }),
+      ),
+    ).toEqual([a]);
   });
 
   it('removes nodes all or none: one not on the line is 101018 and nothing is removed', async () => {
     const g = await group('remove', 7);
     const a = await initializedNode(t, client, zoneId, 'rm-a');
     const b = await initializedNode(t, client, zoneId, 'rm-b');
-    await call('POST', lineUrl(g, 'default'), { nodeIDs: [a] });
-    expect((await call('DELETE', lineUrl(g, 'default'), { nodeIDs: [a, b] })).json().code).toBe(101018);
-    expect((await call('GET', lineUrl(g, 'default'))).json().total).toBe(1);
-    expect((await call('DELETE', lineUrl(g, 'default'), { nodeIDs: [a] })).json()).toEqual({ data: true });
-    expect((await call('GET', lineUrl(g, 'default'))).json().total).toBe(0);
+    await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' }, body: { nodeIDs: [a] } });
+    expect(
+      (
+        await call(removeLineNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { nodeIDs: [a, b] },
+        })
+      ).json().code,
+    ).toBe(101018);
+    expect(
+      (await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json().total,
+    ).toBe(1);
+    expect(
+      (
+        await call(removeLineNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { nodeIDs: [a] },
+        })
+      ).json(),
+    ).toEqual({ data: true });
+    expect(
+      (await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json().total,
+    ).toBe(0);
   });
 
   it('moves nodes to another line of the group; one already there just leaves the old line', async () => {
     const g = await group('move', 7);
     const a = await initializedNode(t, client, zoneId, 'mv-a');
     const b = await initializedNode(t, client, zoneId, 'mv-b');
-    await call('POST', lineUrl(g, 'default'), { nodeIDs: [a, b] });
-    await call('POST', lineUrl(g, 'unicom'), { nodeIDs: [b] });
-    expect((await call('PATCH', lineUrl(g, 'unicom'), { nodeIDs: [a], toLine: 'mobile' })).json().code).toBe(101018);
-    expect((await call('PATCH', lineUrl(g, 'default'), { nodeIDs: [a, b], toLine: 'unicom' })).json()).toEqual({
+    await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' }, body: { nodeIDs: [a, b] } });
+    await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'unicom' }, body: { nodeIDs: [b] } });
+    expect(
+      (
+        await call(moveLineNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'unicom' },
+          body: { nodeIDs: [a], toLine: 'mobile' },
+        })
+      ).json().code,
+    ).toBe(101018);
+    expect(
+      (
+        await call(moveLineNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { nodeIDs: [a, b], toLine: 'unicom' },
+        })
+      ).json(),
+    ).toEqual({
       data: true,
     });
-    expect((await call('GET', lineUrl(g, 'default'))).json().total).toBe(0);
-    expect(ids(await call('GET', lineUrl(g, 'unicom')))).toEqual([a, b]);
+    expect(
+      (await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json().total,
+    ).toBe(0);
+    expect(ids(await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'unicom' } }))).toEqual([
+      a,
+      b,
+    ]);
   });
 
   it(`refuses to place beyond ${GROUP_PLACEMENT_LIMIT} places in a group (203003)`, async () => {
@@ -163,14 +302,40 @@ describe('nodes on lines', () => {
       .returning({ id: nodes.id });
     const bulk = rows.map((r) => r.id);
     for (let i = 0; i < bulk.length; i += 500) {
-      expect((await call('POST', lineUrl(g, 'default'), { nodeIDs: bulk.slice(i, i + 500) })).statusCode).toBe(200);
+      expect(
+        (
+          await call(addLineNodes, {
+            params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+            body: { nodeIDs: bulk.slice(i, i + 500) },
+          })
+        ).statusCode,
+      ).toBe(200);
     }
-    expect((await call('POST', lineUrl(g, 'default'), { nodeIDs: bulk.slice(0, 3) })).statusCode).toBe(200);
+    expect(
+      (
+        await call(addLineNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { nodeIDs: bulk.slice(0, 3) },
+        })
+      ).statusCode,
+    ).toBe(200);
     const one = await initializedNode(t, client, zoneId, 'one-too-many');
-    expect((await call('POST', lineUrl(g, 'telecom'), { nodeIDs: [one] })).json().code).toBe(203003);
-    expect((await call('PATCH', lineUrl(g, 'default'), { nodeIDs: [bulk[0]], toLine: 'telecom' })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (
+        await call(addLineNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'telecom' },
+          body: { nodeIDs: [one] },
+        })
+      ).json().code,
+    ).toBe(203003);
+    expect(
+      (
+        await call(moveLineNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { nodeIDs: [bulk[0]], toLine: 'telecom' },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -179,41 +344,106 @@ describe('virtual nodes on lines', () => {
     const g = await group('vn-web', 7);
     const v1 = await virtualNode('vn-1', 7);
     const v2 = await virtualNode('vn-2', 7);
-    const url = (line: string) => lineUrl(g, line, 'virtualNodes');
-    expect(ids(await call('GET', `${url('default')}/candidates?value=vn-`))).toEqual([v1, v2]);
-    expect((await call('POST', url('default'), { virtualNodeIDs: [v1, v2] })).json()).toEqual({ data: true });
-    expect((await call('GET', url('default'))).json()).toEqual({
+    expect(
+      ids(
+        await call(lineVirtualNodeCandidates, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          query: { value: 'vn-' },
+        }),
+      ),
+    ).toEqual([v1, v2]);
+    expect(
+      (
+        await call(addLineVirtualNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { virtualNodeIDs: [v1, v2] },
+        })
+      ).json(),
+    ).toEqual({ data: true });
+    expect(
+      (await call(listLineVirtualNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json(),
+    ).toEqual({
       total: 2,
       data: [
         { id: v1, name: 'vn-1', portType: 7, recordCount: 0 },
         { id: v2, name: 'vn-2', portType: 7, recordCount: 0 },
       ],
     });
-    expect((await call('GET', `${url('default')}/candidates?value=vn-`)).json().total).toBe(0);
-    expect((await call('PATCH', url('default'), { virtualNodeIDs: [v2], toLine: 'overseas' })).statusCode).toBe(200);
-    const nums = (await call('GET', `client/zone/${zoneId}/group/${g}/lines/nodeNums`)).json().data;
+    expect(
+      (
+        await call(lineVirtualNodeCandidates, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          query: { value: 'vn-' },
+        })
+      ).json().total,
+    ).toBe(0);
+    expect(
+      (
+        await call(moveLineVirtualNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { virtualNodeIDs: [v2], toLine: 'overseas' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const nums = (await call(lineNodeNums, { params: { zoneID: zoneId, groupID: g } })).json().data;
     expect(nums.filter((n: { virtualNodeNum: number }) => n.virtualNodeNum > 0)).toEqual([
       { line: 'default', nodeNum: 0, virtualNodeNum: 1 },
       { line: 'overseas', nodeNum: 0, virtualNodeNum: 1 },
     ]);
-    const listed = (await call('GET', `client/zone/${zoneId}/groups?pageSize=100`)).json().data;
+    const listed = (await call(listGroups, { params: { zoneID: zoneId }, query: { pageSize: 100 } })).json().data;
     expect(listed.find((row: { id: number }) => row.id === g)).toMatchObject({ virtualNodeCount: 2 });
-    expect((await call('DELETE', url('default'), { virtualNodeIDs: [v1, v2] })).json().code).toBe(101018);
-    expect((await call('DELETE', url('default'), { virtualNodeIDs: [v1] })).statusCode).toBe(200);
-    expect((await call('GET', url('default'))).json().total).toBe(0);
+    expect(
+      (
+        await call(removeLineVirtualNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { virtualNodeIDs: [v1, v2] },
+        })
+      ).json().code,
+    ).toBe(101018);
+    expect(
+      (
+        await call(removeLineVirtualNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { virtualNodeIDs: [v1] },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await call(listLineVirtualNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json().total,
+    ).toBe(0);
   });
 
   it('refuses a virtual node of another port type (101003) or of another zone (101018)', async () => {
     const g = await group('vn-strict', 7);
     const tcp = await virtualNode('vn-tcp', 4);
     const far = await virtualNode('vn-far', 7, otherZoneId);
-    const url = lineUrl(g, 'default', 'virtualNodes');
-    expect((await call('POST', url, { virtualNodeIDs: [tcp] })).json()).toMatchObject({
+    expect(
+      (
+        await call(addLineVirtualNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { virtualNodeIDs: [tcp] },
+        })
+      ).json(),
+    ).toMatchObject({
       code: 101003,
       extra: { fields: [{ field: 'virtualNodeIDs', key: 'portTypeMismatch' }] },
     });
-    expect((await call('POST', url, { virtualNodeIDs: [far] })).json().code).toBe(101018);
-    expect(ids(await call('GET', `${url}/candidates?value=vn-tcp`))).toEqual([]);
+    expect(
+      (
+        await call(addLineVirtualNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { virtualNodeIDs: [far] },
+        })
+      ).json().code,
+    ).toBe(101018);
+    expect(
+      ids(
+        await call(lineVirtualNodeCandidates, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          query: { value: 'vn-tcp' },
+        }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -221,29 +451,42 @@ describe('isolation', () => {
   it("answers another operator 101018 for the first one's group lines, and lets neither place the other's nodes", async () => {
     const g = await group('private', 7);
     const mine = await initializedNode(t, client, zoneId, 'mine');
-    const rivalZone = (await call('POST', 'client/zone', { name: 'Rival zone' }, rival)).json().data.id;
-    const rivalGroup = (await call('POST', `client/zone/${rivalZone}/group`, { name: 'g', portType: 7 }, rival)).json()
-      .data.id;
+    const rivalZone = (await call(createZone, { body: { name: 'Rival zone' } }, rival)).json().data.id;
+    const rivalGroup = (
+      await call(createGroup, { params: { zoneID: rivalZone }, body: { name: 'g', portType: 7 } }, rival)
+    ).json().data.id;
     const theirs = await initializedNode(t, rival, rivalZone, 'theirs');
     const v = await virtualNode('private-vn', 7);
 
-    for (const [method, url, body] of [
-      ['GET', lineUrl(g, 'default'), undefined],
-      ['GET', `${lineUrl(g, 'default')}/candidates`, undefined],
-      ['GET', `client/zone/${zoneId}/group/${g}/lines/nodeNums`, undefined],
-      ['POST', lineUrl(g, 'default'), { nodeIDs: [theirs] }],
-      ['DELETE', lineUrl(g, 'default'), { nodeIDs: [mine] }],
-      ['PATCH', lineUrl(g, 'default'), { nodeIDs: [mine], toLine: 'telecom' }],
-      ['GET', lineUrl(g, 'default', 'virtualNodes'), undefined],
-      ['POST', lineUrl(rivalGroup, 'default', 'virtualNodes', rivalZone), { virtualNodeIDs: [v] }],
-      ['POST', lineUrl(rivalGroup, 'default', 'nodes', rivalZone), { nodeIDs: [mine] }],
+    const line = { zoneID: zoneId, groupID: g, lineID: 'default' };
+    const rivalLine = { zoneID: rivalZone, groupID: rivalGroup, lineID: 'default' };
+    for (const [url, attempt] of [
+      ['list nodes', () => call(listLineNodes, { params: line }, rival)],
+      ['node candidates', () => call(lineNodeCandidates, { params: line }, rival)],
+      ['node numbers', () => call(lineNodeNums, { params: { zoneID: zoneId, groupID: g } }, rival)],
+      ['add nodes', () => call(addLineNodes, { params: line, body: { nodeIDs: [theirs] } }, rival)],
+      ['remove nodes', () => call(removeLineNodes, { params: line, body: { nodeIDs: [mine] } }, rival)],
+      ['move nodes', () => call(moveLineNodes, { params: line, body: { nodeIDs: [mine], toLine: 'telecom' } }, rival)],
+      ['list virtual nodes', () => call(listLineVirtualNodes, { params: line }, rival)],
+      [
+        'add my virtual node',
+        () => call(addLineVirtualNodes, { params: rivalLine, body: { virtualNodeIDs: [v] } }, rival),
+      ],
+      ['add my node', () => call(addLineNodes, { params: rivalLine, body: { nodeIDs: [mine] } }, rival)],
     ] as const) {
-      const res = await call(method, url, body, rival);
+      const res = await attempt();
       expect([url, res.json().code]).toEqual([url, 101018]);
     }
-    expect((await call('POST', lineUrl(g, 'default'), { nodeIDs: [theirs] })).json().code).toBe(101018);
-    expect((await call('POST', `client/zone/${rivalZone}/group`, { name: 'intruder', portType: 7 })).json().code).toBe(
-      101018,
-    );
+    expect(
+      (
+        await call(addLineNodes, {
+          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          body: { nodeIDs: [theirs] },
+        })
+      ).json().code,
+    ).toBe(101018);
+    expect(
+      (await call(createGroup, { params: { zoneID: rivalZone }, body: { name: 'intruder', portType: 7 } })).json().code,
+    ).toBe(101018);
   });
 });

@@ -1,8 +1,32 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  createMonitorGroup,
+  createMonitorNode,
+  createZone,
+  deleteMonitorGroup,
+  deleteMonitorNode,
+  getProbes,
+  initializeNodes,
+  listInitializedNodes,
+  listMonitorCandidates,
+  listMonitorGroupNodes,
+  listMonitorGroups,
+  listMonitorNodes,
+  listNodesEnableStatus,
+  metaMonitorGroups,
+  metaMonitors,
+  reportProbeResults,
+  setNodeMonitor,
+  updateMonitorGroup,
+  updateMonitorNode,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideState } from '../src/modules/monitoring/probes.service.js';
 import { signInOtherOperator } from './helpers/accounts.js';
-import { callApi, type Method, manualClock, signIn } from './helpers/auth.js';
-import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import { manualClock, signIn } from './helpers/auth.js';
+import { nodeSend, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 const clock = manualClock();
@@ -14,25 +38,23 @@ beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
   client = await signIn(t.app, 'client');
   other = await signInOtherOperator(t.app, 'operator-two');
-  zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
+  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
 });
 afterAll(async () => t.close());
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, as = client) {
-  return callApi(t.app, as, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, client, route, ...args);
 }
 
 /** A node of `as` placed in a zone of `as` (an edge node that can be probed). */
 async function edgeNode(hostname: string, zone = zoneId, as = client): Promise<JoinedNode> {
   const node = await joinNode(t.app, as, hostname);
-  expect((await call('POST', 'client/nodes/initialize', { ids: [node.nodeId], zoneID: zone }, as)).statusCode).toBe(
-    200,
-  );
+  expect((await call(initializeNodes, { body: { ids: [node.nodeId], zoneID: zone } }, as)).statusCode).toBe(200);
   return node;
 }
 
 async function monitorOf(node: JoinedNode, as = client): Promise<number> {
-  const res = await call('POST', 'client/monitor/node', { nodeID: node.nodeId, memo: 'probe' }, as);
+  const res = await call(createMonitorNode, { body: { nodeID: node.nodeId, memo: 'probe' } }, as);
   expect(res.statusCode).toBe(200);
   return res.json().data.id;
 }
@@ -40,27 +62,27 @@ async function monitorOf(node: JoinedNode, as = client): Promise<number> {
 const settings = { intervalSeconds: 10, timeoutSeconds: 2, failureThreshold: 2 };
 
 async function group(name: string, monitorIDs: number[], nodeIDs: number[], as = client) {
-  const res = await call('POST', 'client/monitor/group', { name, ...settings, monitorIDs, nodeIDs }, as);
+  const res = await call(createMonitorGroup, { body: { name, ...settings, monitorIDs, nodeIDs } }, as);
   expect(res.statusCode).toBe(200);
   return res.json().data as { id: number };
 }
 
 function report(monitor: JoinedNode, results: { groupId: number; nodeId: number; ok: boolean; reason?: string }[]) {
-  return nodeRequest(t.app, monitor, 'POST', '/probes/results', { results });
+  return nodeSend(t.app, monitor, reportProbeResults, { body: { results } });
 }
 
 async function targets(groupId: number, as = client) {
-  const res = await call('GET', `client/monitor/group/${groupId}/nodes`, undefined, as);
+  const res = await call(listMonitorGroupNodes, { params: { id: groupId } }, as);
   return res.json();
 }
 
 describe('monitor nodes', () => {
   it('lists uninitialised candidates, makes one a monitor node, edits and removes it', async () => {
     const box = await joinNode(t.app, client, 'probe-box');
-    const candidates = (await call('GET', 'client/monitor/nodes/notInit')).json();
+    const candidates = (await call(listMonitorCandidates)).json();
     expect(candidates.data.map((c: { id: number }) => c.id)).toContain(box.nodeId);
 
-    const created = await call('POST', 'client/monitor/node', { nodeID: box.nodeId, memo: 'rack 4' });
+    const created = await call(createMonitorNode, { body: { nodeID: box.nodeId, memo: 'rack 4' } });
     expect(created.json().data).toMatchObject({
       nodeId: box.nodeId,
       name: 'probe-box',
@@ -71,38 +93,38 @@ describe('monitor nodes', () => {
       groups: [],
     });
     const id = created.json().data.id;
-    const again = (await call('GET', 'client/monitor/nodes/notInit')).json();
+    const again = (await call(listMonitorCandidates)).json();
     expect(again.data.map((c: { id: number }) => c.id)).not.toContain(box.nodeId);
-    expect((await call('POST', 'client/monitor/node', { nodeID: box.nodeId })).json().code).toBe(101025);
+    expect((await call(createMonitorNode, { body: { nodeID: box.nodeId } })).json().code).toBe(101025);
 
-    const list = (await call('GET', 'client/monitor/nodes?page=1&pageSize=10')).json();
+    const list = (await call(listMonitorNodes, { query: { page: 1, pageSize: 10 } })).json();
     expect(list.data.find((m: { id: number }) => m.id === id)).toMatchObject({ name: 'probe-box' });
-    expect((await call('GET', 'client/monitor/metaMonitors')).json().data).toContainEqual({
+    expect((await call(metaMonitors)).json().data).toContainEqual({
       id,
       name: 'probe-box',
       enabled: true,
     });
 
-    const updated = await call('PUT', 'client/monitor/node', { id, memo: 'paused', enabled: false });
+    const updated = await call(updateMonitorNode, { body: { id, memo: 'paused', enabled: false } });
     expect(updated.json().data).toMatchObject({ memo: 'paused', enabled: false });
-    expect((await call('DELETE', 'client/monitor/node', { id })).statusCode).toBe(200);
-    expect((await call('DELETE', 'client/monitor/node', { id })).json().code).toBe(101018);
-    expect((await call('PUT', 'client/monitor/node', { id, enabled: true })).json().code).toBe(101018);
+    expect((await call(deleteMonitorNode, { body: { id } })).statusCode).toBe(200);
+    expect((await call(deleteMonitorNode, { body: { id } })).json().code).toBe(101018);
+    expect((await call(updateMonitorNode, { body: { id, enabled: true } })).json().code).toBe(101018);
   });
 
   it('takes an initialised edge node as a monitor node too', async () => {
     const edge = await edgeNode('edge-monitor');
-    const res = await call('POST', 'client/monitor/node', { nodeID: edge.nodeId });
+    const res = await call(createMonitorNode, { body: { nodeID: edge.nodeId } });
     expect(res.json().data).toMatchObject({ initialized: true, memo: '', enabled: true });
   });
 
   it('refuses bad input with the field named', async () => {
-    const res = await call('POST', 'client/monitor/node', { nodeID: 'x', memo: 'm'.repeat(300) });
+    const res = await call(createMonitorNode, rawInput({ body: { nodeID: 'x', memo: 'm'.repeat(300) } }));
     expect(res.json().code).toBe(101003);
     const fields = res.json().extra.fields.map((f: { field: string }) => f.field);
     expect(fields.sort()).toEqual(['memo', 'nodeID']);
-    expect((await call('PUT', 'client/monitor/node', { id: 1 })).json().extra.fields[0].field).toBe('enabled');
-    const badParams = await call('GET', 'client/monitor/group/abc/nodes?state=sideways');
+    expect((await call(updateMonitorNode, { body: { id: 1 } })).json().extra.fields[0].field).toBe('enabled');
+    const badParams = await call(listMonitorGroupNodes, { params: { id: 'abc' }, query: { state: 'sideways' } });
     expect(badParams.json().code).toBe(101003);
     expect(
       badParams
@@ -110,7 +132,7 @@ describe('monitor nodes', () => {
         .extra.fields.map((f: { in: string; field: string }) => `${f.in}:${f.field}`)
         .sort(),
     ).toEqual(['params:id', 'query:state']);
-    const badQuery = await call('GET', 'client/monitor/nodes/enableStatus?state=sideways&pageSize=0');
+    const badQuery = await call(listNodesEnableStatus, { query: { state: 'sideways', pageSize: 0 } });
     expect(
       badQuery
         .json()
@@ -134,38 +156,42 @@ describe('monitor groups', () => {
       targets: [{ id: a.nodeId, name: 'target-a' }],
       counts: { up: 0, down: 0, unknown: 1 },
     });
-    expect((await call('GET', 'client/monitor/metaGroups')).json().data).toContainEqual({
+    expect((await call(metaMonitorGroups)).json().data).toContainEqual({
       id: created.id,
       name: 'web',
     });
-    expect((await call('GET', 'client/monitor/groups')).json().data[0]).toMatchObject({ id: created.id });
-    const monitors = (await call('GET', 'client/monitor/nodes?pageSize=100')).json().data;
-    expect(monitors.find((m: { id: number }) => m.id === monitor).groups).toEqual([{ id: created.id, name: 'web' }]);
+    expect((await call(listMonitorGroups)).json().data[0]).toMatchObject({ id: created.id });
+    const monitors = (await call(listMonitorNodes, { query: { pageSize: 100 } })).json().data;
+    expect(monitors.find((m: { id: number }) => m.id === monitor)!.groups).toEqual([{ id: created.id, name: 'web' }]);
 
-    const updated = await call('PUT', 'client/monitor/group', {
-      id: created.id,
-      name: 'web-2',
-      ...settings,
-      intervalSeconds: 60,
-      monitorIDs: [monitor],
-      nodeIDs: [a.nodeId, b.nodeId],
+    const updated = await call(updateMonitorGroup, {
+      body: {
+        id: created.id,
+        name: 'web-2',
+        ...settings,
+        intervalSeconds: 60,
+        monitorIDs: [monitor],
+        nodeIDs: [a.nodeId, b.nodeId],
+      },
     });
     expect(updated.json().data).toMatchObject({ name: 'web-2', intervalSeconds: 60 });
     expect(updated.json().data.targets).toHaveLength(2);
     expect((await targets(created.id)).total).toBe(2);
 
     expect((await group('web-3', [monitor], [a.nodeId])).id).toBeGreaterThan(0);
-    const duplicate = await call('POST', 'client/monitor/group', {
-      name: 'web-3',
-      ...settings,
-      monitorIDs: [monitor],
-      nodeIDs: [a.nodeId],
+    const duplicate = await call(createMonitorGroup, {
+      body: {
+        name: 'web-3',
+        ...settings,
+        monitorIDs: [monitor],
+        nodeIDs: [a.nodeId],
+      },
     });
     expect(duplicate.json().code).toBe(101025);
 
-    expect((await call('DELETE', 'client/monitor/group', { id: created.id })).statusCode).toBe(200);
-    expect((await call('DELETE', 'client/monitor/group', { id: created.id })).json().code).toBe(101018);
-    expect((await call('GET', `client/monitor/group/${created.id}/nodes`)).json().code).toBe(101018);
+    expect((await call(deleteMonitorGroup, { body: { id: created.id } })).statusCode).toBe(200);
+    expect((await call(deleteMonitorGroup, { body: { id: created.id } })).json().code).toBe(101018);
+    expect((await call(listMonitorGroupNodes, { params: { id: created.id } })).json().code).toBe(101018);
   });
 
   it('refuses bad settings, an uninitialised target and unknown members', async () => {
@@ -173,7 +199,7 @@ describe('monitor groups', () => {
     const a = await edgeNode('target-bad');
     const body = { name: 'bad', ...settings, monitorIDs: [monitor], nodeIDs: [a.nodeId] };
     const fieldsOf = async (payload: Record<string, unknown>) => {
-      const res = await call('POST', 'client/monitor/group', payload);
+      const res = await call(createMonitorGroup, { body: payload });
       expect(res.json().code).toBe(101003);
       return res.json().extra.fields.map((f: { field: string; key: string }) => `${f.field}:${f.key}`);
     };
@@ -183,9 +209,9 @@ describe('monitor groups', () => {
     expect(await fieldsOf({ ...body, monitorIDs: [] })).toEqual(['monitorIDs:required']);
     const waiting = await joinNode(t.app, client, 'not-initialised');
     expect(await fieldsOf({ ...body, nodeIDs: [a.nodeId, waiting.nodeId] })).toEqual(['nodeIDs.1:invalidValue']);
-    expect((await call('POST', 'client/monitor/group', { ...body, nodeIDs: [999_999] })).json().code).toBe(101018);
-    expect((await call('POST', 'client/monitor/group', { ...body, monitorIDs: [999_999] })).json().code).toBe(101018);
-    expect((await call('PUT', 'client/monitor/group', { ...body, id: 999_999 })).json().code).toBe(101018);
+    expect((await call(createMonitorGroup, { body: { ...body, nodeIDs: [999_999] } })).json().code).toBe(101018);
+    expect((await call(createMonitorGroup, { body: { ...body, monitorIDs: [999_999] } })).json().code).toBe(101018);
+    expect((await call(updateMonitorGroup, { body: { ...body, id: 999_999 } })).json().code).toBe(101018);
   });
 });
 
@@ -195,7 +221,7 @@ describe('probes', () => {
     const monitor = await monitorOf(probe);
     const a = await edgeNode('target-p');
     const g = await group('probes', [monitor], [a.nodeId]);
-    const res = await nodeRequest(t.app, probe, 'GET', '/probes');
+    const res = await nodeSend(t.app, probe, getProbes, undefined);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual([
       {
@@ -205,18 +231,18 @@ describe('probes', () => {
         targets: [{ nodeId: a.nodeId, ip: '127.0.0.1', ports: [80, 443] }],
       },
     ]);
-    expect((await nodeRequest(t.app, a, 'GET', '/probes')).json().data).toEqual([]);
+    expect((await nodeSend(t.app, a, getProbes, undefined)).json().data).toEqual([]);
 
     // The node's own monitor switch: off, it is not probed and shows as unmonitored.
-    await call('PATCH', 'client/node/monitor', { ids: [a.nodeId], monitor: false });
-    expect((await nodeRequest(t.app, probe, 'GET', '/probes')).json().data).toEqual([]);
-    const listed = (await call('GET', 'client/nodes/initialized?value=target-p')).json().data[0];
+    await call(setNodeMonitor, { body: { ids: [a.nodeId], monitor: false } });
+    expect((await nodeSend(t.app, probe, getProbes, undefined)).json().data).toEqual([]);
+    const listed = (await call(listInitializedNodes, { query: { value: 'target-p' } })).json().data[0];
     expect(listed).toMatchObject({ monitor: false, monitorState: { state: 'unmonitored' } });
-    await call('PATCH', 'client/node/monitor', { ids: [a.nodeId], monitor: true });
-    expect((await nodeRequest(t.app, probe, 'GET', '/probes')).json().data[0].targets).toHaveLength(1);
+    await call(setNodeMonitor, { body: { ids: [a.nodeId], monitor: true } });
+    expect((await nodeSend(t.app, probe, getProbes, undefined)).json().data[0].targets).toHaveLength(1);
 
-    await call('PUT', 'client/monitor/node', { id: monitor, enabled: false });
-    expect((await nodeRequest(t.app, probe, 'GET', '/probes')).json().data).toEqual([]);
+    await call(updateMonitorNode, { body: { id: monitor, enabled: false } });
+    expect((await nodeSend(t.app, probe, getProbes, undefined)).json().data).toEqual([]);
     expect((await report(probe, [{ groupId: g.id, nodeId: a.nodeId, ok: true }])).json().code).toBe(101018);
   });
 
@@ -240,12 +266,12 @@ describe('probes', () => {
     const downAt = new Date(clock.now()).toISOString();
     expect((await targets(g.id)).data[0]).toMatchObject({ state: 'down', since: downAt, reason: '443 ECONNREFUSED' });
 
-    const nodeList = (await call('GET', 'client/nodes/initialized?pageSize=100')).json().data;
-    expect(nodeList.find((n: { id: number }) => n.id === a.nodeId).monitorState).toEqual({
+    const nodeList = (await call(listInitializedNodes, { query: { pageSize: 100 } })).json().data;
+    expect(nodeList.find((n: { id: number }) => n.id === a.nodeId)!.monitorState).toEqual({
       state: 'down',
       since: downAt,
     });
-    const down = (await call('GET', 'client/monitor/nodes/enableStatus?state=down&pageSize=100')).json();
+    const down = (await call(listNodesEnableStatus, { query: { state: 'down', pageSize: 100 } })).json();
     expect(down.data.map((n: { id: number }) => n.id)).toEqual([a.nodeId]);
     expect(down.data[0]).toMatchObject({ state: 'down', since: downAt, groups: [{ id: g.id, state: 'down' }] });
 
@@ -255,7 +281,7 @@ describe('probes', () => {
     expect(recovered).toMatchObject({ state: 'up', since: new Date(clock.now()).toISOString(), reason: '' });
     expect(recovered.history.map((h: { state: string }) => h.state)).toEqual(['up', 'down', 'up']);
     expect((await targets(g.id)).data[0].history[1]).toMatchObject({ at: downAt, reason: '443 ECONNREFUSED' });
-    const unmonitored = (await call('GET', 'client/monitor/nodes/enableStatus?state=unmonitored&pageSize=100')).json();
+    const unmonitored = (await call(listNodesEnableStatus, { query: { state: 'unmonitored', pageSize: 100 } })).json();
     expect(unmonitored.data.map((n: { id: number }) => n.id)).not.toContain(a.nodeId);
   });
 
@@ -301,7 +327,7 @@ describe('probes', () => {
     expect((await targets(g.id)).data[0].state).toBe('unknown');
     const bad = await report(probe, []);
     expect(bad.json().code).toBe(101003);
-    expect((await nodeRequest(t.app, { ...probe, secret: 'ns_wrong' }, 'GET', '/probes')).json().code).toBe(101013);
+    expect((await nodeSend(t.app, { ...probe, secret: 'ns_wrong' }, getProbes, undefined)).json().code).toBe(101013);
   });
 });
 
@@ -312,34 +338,34 @@ describe('isolation', () => {
     const a = await edgeNode('target-i');
     const g = await group('mine', [monitor], [a.nodeId]);
 
-    expect((await call('GET', 'client/monitor/nodes', undefined, other)).json()).toEqual({ data: [], total: 0 });
-    expect((await call('GET', 'client/monitor/groups', undefined, other)).json()).toEqual({ data: [], total: 0 });
-    expect((await call('GET', 'client/monitor/metaMonitors', undefined, other)).json().data).toEqual([]);
-    expect((await call('GET', 'client/monitor/metaGroups', undefined, other)).json().data).toEqual([]);
-    expect((await call('GET', 'client/monitor/nodes/notInit', undefined, other)).json().total).toBe(0);
-    expect((await call('GET', 'client/monitor/nodes/enableStatus', undefined, other)).json().total).toBe(0);
-    expect((await call('GET', `client/monitor/group/${g.id}/nodes`, undefined, other)).json().code).toBe(101018);
-    for (const [method, url, body] of [
-      ['POST', 'client/monitor/node', { nodeID: a.nodeId }],
-      ['PUT', 'client/monitor/node', { id: monitor, enabled: false }],
-      ['DELETE', 'client/monitor/node', { id: monitor }],
-      ['PUT', 'client/monitor/group', { id: g.id, name: 'x', ...settings, monitorIDs: [monitor], nodeIDs: [a.nodeId] }],
-      ['DELETE', 'client/monitor/group', { id: g.id }],
+    expect((await call(listMonitorNodes, undefined, other)).json()).toEqual({ data: [], total: 0 });
+    expect((await call(listMonitorGroups, undefined, other)).json()).toEqual({ data: [], total: 0 });
+    expect((await call(metaMonitors, undefined, other)).json().data).toEqual([]);
+    expect((await call(metaMonitorGroups, undefined, other)).json().data).toEqual([]);
+    expect((await call(listMonitorCandidates, undefined, other)).json().total).toBe(0);
+    expect((await call(listNodesEnableStatus, undefined, other)).json().total).toBe(0);
+    expect((await call(listMonitorGroupNodes, { params: { id: g.id } }, other)).json().code).toBe(101018);
+    for (const [route, input] of [
+      [createMonitorNode, { body: { nodeID: a.nodeId } }],
+      [updateMonitorNode, { body: { id: monitor, enabled: false } }],
+      [deleteMonitorNode, { body: { id: monitor } }],
+      [updateMonitorGroup, { body: { id: g.id, name: 'x', ...settings, monitorIDs: [monitor], nodeIDs: [a.nodeId] } }],
+      [deleteMonitorGroup, { body: { id: g.id } }],
     ] as const) {
-      expect((await call(method, url, body, other)).json().code).toBe(101018);
+      expect((await rawRequest(t.app, route, input, { token: other })).json().code).toBe(101018);
     }
 
     // The second operator's own monitor may not use the first one's nodes, nor report for them.
-    const otherZone = (await call('POST', 'client/zone', { name: 'Mine' }, other)).json().data.id;
+    const otherZone = (await call(createZone, { body: { name: 'Mine' } }, other)).json().data.id;
     const theirProbe = await joinNode(t.app, other, 'their-probe');
     const theirMonitor = await monitorOf(theirProbe, other);
     const theirs = await edgeNode('their-target', otherZone, other);
     const body = { name: 'theirs', ...settings, monitorIDs: [theirMonitor], nodeIDs: [a.nodeId] };
-    expect((await call('POST', 'client/monitor/group', body, other)).json().code).toBe(101018);
+    expect((await call(createMonitorGroup, { body }, other)).json().code).toBe(101018);
     const borrowed = { ...body, monitorIDs: [monitor], nodeIDs: [theirs.nodeId] };
-    expect((await call('POST', 'client/monitor/group', borrowed, other)).json().code).toBe(101018);
+    expect((await call(createMonitorGroup, { body: borrowed }, other)).json().code).toBe(101018);
     await group('theirs', [theirMonitor], [theirs.nodeId], other);
-    const probes = (await nodeRequest(t.app, theirProbe, 'GET', '/probes')).json().data;
+    const probes = (await nodeSend(t.app, theirProbe, getProbes, undefined)).json().data;
     expect(probes.flatMap((p: { targets: { nodeId: number }[] }) => p.targets.map((x) => x.nodeId))).toEqual([
       theirs.nodeId,
     ]);
@@ -349,6 +375,6 @@ describe('isolation', () => {
 
   it('does not open monitoring to the user console', async () => {
     const user = await signIn(t.app, 'user');
-    expect((await call('GET', 'client/monitor/nodes', undefined, user)).json().code).toBe(101018);
+    expect((await call(listMonitorNodes, undefined, user)).json().code).toBe(101018);
   });
 });

@@ -1,7 +1,32 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  addLineNodes,
+  addLineVirtualNodes,
+  addVirtualNodeNodeRecords,
+  changeSitesProduct,
+  copyDomainsToSite,
+  createDomains,
+  createDomainsFrom,
+  createGroup,
+  createProduct,
+  createSimpleDomains,
+  createSite,
+  createVirtualNode,
+  deleteDomainsByNames,
+  initializeNodes,
+  listClientSites,
+  listDomains,
+  listUninitializedNodes,
+  listVirtualNodeRecords,
+  productGroups,
+  updateProduct,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { send, sendAs, type Token } from './helpers/call.js';
 import { joinNode } from './helpers/edge-node.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -23,22 +48,24 @@ let shopTwin: number;
 beforeAll(async () => {
   t = await createTestApp({ config: { nodeDomainLimit: LIMIT } });
   f = await siteFixture(t);
-  spareGroup = (await f.call('POST', `client/zone/${f.zoneId}/group`, { name: 'spare', portType: 7 })).json().data.id;
+  spareGroup = (
+    await f.call(createGroup, { params: { zoneID: f.zoneId }, body: { name: 'spare', portType: 7 } })
+  ).json().data.id;
   spareProduct = (
-    await f.call('POST', 'client/product', { name: 'Spare', portType: 7, mainGroupIDs: [spareGroup] })
+    await f.call(createProduct, { body: { name: 'Spare', portType: 7, mainGroupIDs: [spareGroup] } })
   ).json().data.id;
   const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  spareSite = (await f.call('POST', 'client/site', { siteName: 'spare', userID, productID: spareProduct })).json().data
+  spareSite = (await f.call(createSite, { body: { siteName: 'spare', userID, productID: spareProduct } })).json().data
     .siteID;
   // A second site of the customer on the node's product (target of copies).
-  shopTwin = (await f.call('POST', 'client/site', { siteName: 'twin', userID, productID: f.productId })).json().data
+  shopTwin = (await f.call(createSite, { body: { siteName: 'twin', userID, productID: f.productId } })).json().data
     .siteID;
 });
 afterAll(async () => t.close());
 
 const upstreams = [{ ip: '127.0.0.1', port: 8080 }];
-const userCall = (method: Method, url: string, payload?: Record<string, unknown>) =>
-  f.call(method, url, payload, f.user);
+const userCall = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) =>
+  sendAs(t.app, f.user, route, ...args);
 
 async function domainCount(siteId: number): Promise<number> {
   const res = (await t.db.database.db.execute(
@@ -58,13 +85,15 @@ describe('domains a node can carry', () => {
     await f.addDomains(['a.shop.example', 'b.shop.example', 'c.shop.example']);
     await f.addDomains(['a.next.example'], 'other');
     const refused = await f.call(
-      'POST',
-      `user/site/${f.otherSiteId}/domains`,
+      createDomains,
       {
-        domains: [
-          { name: 'b.next.example', upstreams },
-          { name: 'c.next.example', upstreams },
-        ],
+        params: { siteId: f.otherSiteId },
+        body: {
+          domains: [
+            { name: 'b.next.example', upstreams },
+            { name: 'c.next.example', upstreams },
+          ],
+        },
       },
       f.other,
     );
@@ -80,77 +109,103 @@ describe('domains a node can carry', () => {
   it('refuses the simple create, the copy to another site and the create-from of a full node', async () => {
     // The node carries 5 of 5.
     expectNodeLimit(
-      await userCall('POST', `user/site/${f.siteId}/simpleDomains`, { names: ['d.shop.example'], upstreams }),
+      await userCall(createSimpleDomains, {
+        params: { siteId: f.siteId },
+        body: { names: ['d.shop.example'], upstreams },
+      }),
     );
-    const [first] = (await userCall('GET', `user/site/${f.siteId}/domains?page=1&pageSize=1`)).json().data;
+    const [first] = (
+      await userCall(listDomains, { params: { siteId: f.siteId }, query: { page: 1, pageSize: 1 } })
+    ).json().data;
     expectNodeLimit(
-      await userCall('POST', `user/site/${f.siteId}/domains/copyToSite`, { domainIDs: [first.id], siteID: shopTwin }),
+      await userCall(copyDomainsToSite, {
+        params: { siteId: f.siteId },
+        body: { domainIDs: [first.id], siteID: shopTwin },
+      }),
     );
     expectNodeLimit(
-      await userCall('POST', `user/site/${f.siteId}/domains/createFrom`, {
-        domainID: first.id,
-        names: ['e.shop.example'],
+      await userCall(createDomainsFrom, {
+        params: { siteId: f.siteId },
+        body: {
+          domainID: first.id,
+          names: ['e.shop.example'],
+        },
       }),
     );
     expect(await domainCount(f.siteId)).toBe(3);
     expect(await domainCount(shopTwin)).toBe(0);
     // A site on a group without nodes is not limited by any node.
-    const spare = await userCall('POST', `user/site/${spareSite}/simpleDomains`, {
-      names: [
-        'a.spare.example',
-        'b.spare.example',
-        'c.spare.example',
-        'd.spare.example',
-        'e.spare.example',
-        'f.spare.example',
-      ],
-      upstreams,
+    const spare = await userCall(createSimpleDomains, {
+      params: { siteId: spareSite },
+      body: {
+        names: [
+          'a.spare.example',
+          'b.spare.example',
+          'c.spare.example',
+          'd.spare.example',
+          'e.spare.example',
+          'f.spare.example',
+        ],
+        upstreams,
+      },
     });
     expect(spare.statusCode).toBe(200);
   });
 
   it("refuses moving a site onto the node's product, the product onto the node's group, and the node into the site's group", async () => {
     // spare carries 6 domains and no node serves it yet.
-    expectNodeLimit(await f.call('PATCH', 'client/site/product/change', { ids: [spareSite], productID: f.productId }));
-    const site = (await f.call('GET', `client/sites?page=1&pageSize=50`))
+    expectNodeLimit(await f.call(changeSitesProduct, { body: { ids: [spareSite], productID: f.productId } }));
+    const site = (await f.call(listClientSites, { query: { page: 1, pageSize: 50 } }))
       .json()
       .data.find((s: { siteID: number }) => s.siteID === spareSite);
-    expect(site.productID).toBe(spareProduct);
+    expect(site!.productID).toBe(spareProduct);
 
-    const update = await f.call('PUT', 'client/product', {
-      id: spareProduct,
-      name: 'Spare',
-      portType: 7,
-      mainGroupIDs: [spareGroup, f.groupId],
+    const update = await f.call(updateProduct, {
+      body: {
+        id: spareProduct,
+        name: 'Spare',
+        portType: 7,
+        mainGroupIDs: [spareGroup, f.groupId],
+      },
     });
     expectNodeLimit(update);
     expect(update.json().extra).toMatchObject({ nodeID: f.node.nodeId });
-    const groups = (await f.call('GET', `client/product/${spareProduct}/groups`)).json().data;
+    const groups = (await f.call(productGroups, { params: { id: spareProduct } })).json().data;
     expect(JSON.stringify(groups)).not.toContain(`"id":${f.groupId}`);
 
     expectNodeLimit(
-      await f.call('POST', `client/zone/${f.zoneId}/group/${spareGroup}/line/default/nodes`, {
-        nodeIDs: [f.node.nodeId],
+      await f.call(addLineNodes, {
+        params: { zoneID: f.zoneId, groupID: spareGroup, lineID: 'default' },
+        body: {
+          nodeIDs: [f.node.nodeId],
+        },
       }),
     );
-    const vn = (await f.call('POST', `client/zone/${f.zoneId}/virtualNode`, { name: 'pool', portType: 7 })).json().data
-      .id;
-    await f.call('POST', `client/zone/${f.zoneId}/group/${spareGroup}/line/default/virtualNodes`, {
-      virtualNodeIDs: [vn],
+    const vn = (
+      await f.call(createVirtualNode, { params: { zoneID: f.zoneId }, body: { name: 'pool', portType: 7 } })
+    ).json().data.id;
+    await f.call(addLineVirtualNodes, {
+      params: { zoneID: f.zoneId, groupID: spareGroup, lineID: 'default' },
+      body: {
+        virtualNodeIDs: [vn],
+      },
     });
     expectNodeLimit(
-      await f.call('POST', `client/zone/${f.zoneId}/virtualNode/${vn}/record/node`, { nodeIDs: [f.node.nodeId] }),
+      await f.call(addVirtualNodeNodeRecords, {
+        params: { zoneID: f.zoneId, id: vn },
+        body: { nodeIDs: [f.node.nodeId] },
+      }),
     );
     const records = (
-      await f.call('GET', `client/zone/${f.zoneId}/virtualNode/${vn}/records?page=1&pageSize=10`)
+      await f.call(listVirtualNodeRecords, { params: { zoneID: f.zoneId, id: vn }, query: { page: 1, pageSize: 10 } })
     ).json();
     expect(records.total).toBe(0);
 
     const fresh = await joinNode(t.app, f.client, 'edge-2');
     expectNodeLimit(
-      await f.call('POST', 'client/nodes/initialize', { ids: [fresh.nodeId], zoneID: f.zoneId, groupID: spareGroup }),
+      await f.call(initializeNodes, { body: { ids: [fresh.nodeId], zoneID: f.zoneId, groupID: spareGroup } }),
     );
-    const waiting = (await f.call('GET', 'client/nodes?page=1&pageSize=10')).json().data;
+    const waiting = (await f.call(listUninitializedNodes, { query: { page: 1, pageSize: 10 } })).json().data;
     expect(waiting.map((n: { id: number }) => n.id)).toContain(fresh.nodeId);
   });
 
@@ -158,25 +213,36 @@ describe('domains a node can carry', () => {
     const customer = await addAccount(t.app, 'user', 'racer', (await t.app.rampart.accounts.findRoot('client'))?.id);
     const racer = await signIn(t.app, 'user', 'racer');
     const product = (
-      await f.call('POST', 'client/product', { name: 'Race', portType: 7, mainGroupIDs: [f.groupId] })
+      await f.call(createProduct, { body: { name: 'Race', portType: 7, mainGroupIDs: [f.groupId] } })
     ).json().data.id;
     // The node is full: make room for exactly 3 by deleting the customer's domains.
-    await userCall('DELETE', `user/site/${f.siteId}/domainsByNames`, {
-      names: ['a.shop.example', 'b.shop.example', 'c.shop.example'],
+    await userCall(deleteDomainsByNames, {
+      params: { siteId: f.siteId },
+      body: {
+        names: ['a.shop.example', 'b.shop.example', 'c.shop.example'],
+      },
     });
     expect(await domainCount(f.siteId)).toBe(0);
     const sites = await Promise.all(
       ['r1', 'r2'].map(
         async (name) =>
-          (await f.call('POST', 'client/site', { siteName: name, userID: customer, productID: product })).json().data
+          (await f.call(createSite, { body: { siteName: name, userID: customer, productID: product } })).json().data
             .siteID as number,
       ),
     );
     const results = await Promise.all(
       sites.map((siteId, i) =>
-        callApi(t.app, racer, 'POST', `user/site/${siteId}/domains`, {
-          domains: ['x', 'y'].map((label) => ({ name: `${label}.r${i}.example`, upstreams })),
-        }),
+        send(
+          t.app,
+          createDomains,
+          {
+            params: { siteId },
+            body: {
+              domains: ['x', 'y'].map((label) => ({ name: `${label}.r${i}.example`, upstreams })),
+            },
+          },
+          { token: racer },
+        ),
       ),
     );
     const codes = results.map((r) => (r.statusCode === 200 ? 200 : r.json().code)).sort();

@@ -1,7 +1,20 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  createZone,
+  getNodeCommands,
+  initializeNodes,
+  listNodeCommands,
+  rebootZoneNodes,
+  reportNodeCommandResult,
+  resetZoneNodes,
+  rotateNodeLogs,
+} from '@rampart/contract';
+import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOtherOperator } from './helpers/accounts.js';
-import { callApi, type Method, manualClock, signIn } from './helpers/auth.js';
-import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import { manualClock, signIn } from './helpers/auth.js';
+import { nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
+import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // The command channel: the operator queues reboot, reset and log rotation; each node long-polls
@@ -22,64 +35,79 @@ beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
   client = await signIn(t.app, 'client');
   rival = await signInOtherOperator(t.app);
-  zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  otherZoneId = (await call('POST', 'client/zone', { name: 'Europe' })).json().data.id;
+  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
+  otherZoneId = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
   [a, b, elsewhere, waiting] = [
     await joinNode(t.app, client, 'edge-a'),
     await joinNode(t.app, client, 'edge-b'),
     await joinNode(t.app, client, 'edge-eu'),
     await joinNode(t.app, client, 'edge-new'),
   ];
-  await call('POST', 'client/nodes/initialize', { ids: [a.nodeId, b.nodeId], zoneID: zoneId });
-  await call('POST', 'client/nodes/initialize', { ids: [elsewhere.nodeId], zoneID: otherZoneId });
+  await call(initializeNodes, { body: { ids: [a.nodeId, b.nodeId], zoneID: zoneId } });
+  await call(initializeNodes, { body: { ids: [elsewhere.nodeId], zoneID: otherZoneId } });
 });
 afterAll(async () => t.close());
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, client, route, ...args);
 }
-const node = (n: JoinedNode, method: 'GET' | 'POST', path: string, body?: unknown) =>
-  nodeRequest(t.app, n, method, path, body, { nowMs: clock.now() });
+const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: TestInput<R>) =>
+  nodeSend(t.app, n, route, input as TestInput<R>, { nowMs: clock.now() });
 async function history(n: JoinedNode, zone = zoneId) {
-  const res = await call('GET', `client/zone/${zone}/node/${n.nodeId}/commands?page=1&pageSize=20`);
+  const res = await call(listNodeCommands, {
+    params: { zoneID: zone, id: n.nodeId },
+    query: { page: 1, pageSize: 20 },
+  });
   expect(res.statusCode).toBe(200);
   return res.json();
 }
 
 describe('node commands', () => {
   it('queues a reboot, hands it only to its node, and records the result the node reports', async () => {
-    const queued = await call('POST', `client/zone/${zoneId}/node/reboot`, { ids: [a.nodeId] });
+    const queued = await call(rebootZoneNodes, { params: { zoneID: zoneId }, body: { ids: [a.nodeId] } });
     expect(queued.statusCode).toBe(200);
     const [command] = queued.json().data;
     expect(command).toMatchObject({ nodeId: a.nodeId, type: 'reboot', status: 'queued', message: '' });
 
-    expect((await node(b, 'GET', '/commands')).json().data).toEqual([]);
-    const taken = await node(a, 'GET', '/commands?wait=0');
+    expect((await node(b, getNodeCommands)).json().data).toEqual([]);
+    const taken = await node(a, getNodeCommands, { query: { wait: 0 } });
     expect(taken.json().data).toEqual([{ id: command.id, type: 'reboot', payload: {} }]);
     expect((await history(a)).data[0]).toMatchObject({ id: command.id, status: 'sent' });
     // Handed out once: the next poll has nothing.
-    expect((await node(a, 'GET', '/commands')).json().data).toEqual([]);
+    expect((await node(a, getNodeCommands)).json().data).toEqual([]);
 
-    const forged = await node(b, 'POST', `/commands/${command.id}/result`, { ok: true, message: 'not mine' });
+    const forged = await node(b, reportNodeCommandResult, {
+      params: { id: command.id },
+      body: { ok: true, message: 'not mine' },
+    });
     expect(forged.json().code).toBe(101018);
-    const result = await node(a, 'POST', `/commands/${command.id}/result`, { ok: true, message: 'master 10 → 20' });
+    const result = await node(a, reportNodeCommandResult, {
+      params: { id: command.id },
+      body: { ok: true, message: 'master 10 → 20' },
+    });
     expect(result.statusCode).toBe(200);
     expect((await history(a)).data[0]).toMatchObject({ status: 'succeeded', message: 'master 10 → 20' });
     expect((await history(a)).data[0].finishedAt).not.toBeNull();
     // A finished command cannot be answered again.
-    const again = await node(a, 'POST', `/commands/${command.id}/result`, { ok: false, message: 'late' });
+    const again = await node(a, reportNodeCommandResult, {
+      params: { id: command.id },
+      body: { ok: false, message: 'late' },
+    });
     expect(again.json().code).toBe(101018);
   });
 
   it('answers a waiting poll as soon as a command is queued for its node', async () => {
-    const poll = node(a, 'GET', '/commands?wait=20');
+    const poll = node(a, getNodeCommands, { query: { wait: 20 } });
     await new Promise((r) => setTimeout(r, 200));
     const queuedAt = Date.now();
-    const command = (await call('POST', 'client/nodes/logRotate', { ids: [a.nodeId] })).json().data[0];
+    const command = (await call(rotateNodeLogs, { body: { ids: [a.nodeId] } })).json().data[0];
     const answered = (await poll).json().data;
     expect(Date.now() - queuedAt).toBeLessThan(1000);
     expect(answered).toEqual([{ id: command.id, type: 'logRotate', payload: {} }]);
-    await node(a, 'POST', `/commands/${command.id}/result`, { ok: false, message: 'rename refused' });
+    await node(a, reportNodeCommandResult, {
+      params: { id: command.id },
+      body: { ok: false, message: 'rename refused' },
+    });
     expect((await history(a)).data[0]).toMatchObject({
       type: 'logRotate',
       status: 'failed',
@@ -88,14 +116,15 @@ describe('node commands', () => {
   });
 
   it('expires a command no node picked up within ten minutes, and one never answered', async () => {
-    const [reset] = (await call('POST', `client/zone/${zoneId}/node/reset`, { ids: [b.nodeId] })).json().data;
-    const [reboot] = (await call('POST', `client/zone/${zoneId}/node/reboot`, { ids: [a.nodeId] })).json().data;
-    expect((await node(a, 'GET', '/commands')).json().data.map((c: { id: number }) => c.id)).toEqual([reboot.id]);
+    const [reset] = (await call(resetZoneNodes, { params: { zoneID: zoneId }, body: { ids: [b.nodeId] } })).json().data;
+    const [reboot] = (await call(rebootZoneNodes, { params: { zoneID: zoneId }, body: { ids: [a.nodeId] } })).json()
+      .data;
+    expect((await node(a, getNodeCommands)).json().data.map((c: { id: number }) => c.id)).toEqual([reboot.id]);
     clock.advance(601_000);
     expect((await history(b)).data[0]).toMatchObject({ id: reset.id, status: 'expired' });
     expect((await history(b)).data[0].message).toMatch(/not picked up/);
-    expect((await node(b, 'GET', '/commands')).json().data).toEqual([]);
-    const late = await node(a, 'POST', `/commands/${reboot.id}/result`, { ok: true, message: '' });
+    expect((await node(b, getNodeCommands)).json().data).toEqual([]);
+    const late = await node(a, reportNodeCommandResult, { params: { id: reboot.id }, body: { ok: true, message: '' } });
     expect(late.json().code).toBe(101018);
     expect((await history(a)).data[0]).toMatchObject({ id: reboot.id, status: 'expired' });
   });
@@ -107,25 +136,30 @@ describe('node commands', () => {
       [a.nodeId, waiting.nodeId],
       [a.nodeId, 987_654],
     ]) {
-      expect((await call('POST', `client/zone/${zoneId}/node/reboot`, { ids })).json().code).toBe(101018);
+      expect((await call(rebootZoneNodes, { params: { zoneID: zoneId }, body: { ids } })).json().code).toBe(101018);
     }
-    expect((await call('POST', 'client/nodes/logRotate', { ids: [a.nodeId, waiting.nodeId] })).json().code).toBe(
-      101018,
-    );
+    expect((await call(rotateNodeLogs, { body: { ids: [a.nodeId, waiting.nodeId] } })).json().code).toBe(101018);
     expect((await history(a)).total).toBe(before);
     // Both zones' nodes in one call are fine where the path names no zone.
-    const both = await call('POST', 'client/nodes/logRotate', { ids: [a.nodeId, elsewhere.nodeId] });
+    const both = await call(rotateNodeLogs, { body: { ids: [a.nodeId, elsewhere.nodeId] } });
     expect(both.json().data.map((c: { nodeId: number }) => c.nodeId)).toEqual([a.nodeId, elsewhere.nodeId]);
   });
 
   it('refuses bad input with 101003 naming the field', async () => {
-    const empty = await call('POST', `client/zone/${zoneId}/node/reset`, { ids: [] });
+    const empty = await call(resetZoneNodes, { params: { zoneID: zoneId }, body: { ids: [] } });
     expect(empty.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'ids' }] } });
-    const badZone = await call('POST', 'client/zone/abc/node/reboot', { ids: [a.nodeId] });
+    const badZone = await call(rebootZoneNodes, { params: { zoneID: 'abc' }, body: { ids: [a.nodeId] } });
     expect(badZone.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'zoneID' }] } });
-    const badWait = await node(a, 'GET', '/commands?wait=31');
+    const badWait = await node(a, getNodeCommands, { query: { wait: 31 } });
     expect(badWait.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'wait' }] } });
-    const badResult = await node(a, 'POST', '/commands/1/result', { ok: 'yes', message: 'x'.repeat(2001) });
+    const badResult = await node(
+      a,
+      reportNodeCommandResult,
+      rawInput({
+        params: { id: 1 },
+        body: { ok: 'yes', message: 'x'.repeat(2001) },
+      }),
+    );
     expect(
       badResult
         .json()
@@ -135,15 +169,15 @@ describe('node commands', () => {
   });
 
   it('keeps commands to their operator: another operator can neither queue nor read them', async () => {
-    expect((await call('POST', `client/zone/${zoneId}/node/reboot`, { ids: [a.nodeId] }, rival)).json().code).toBe(
-      101018,
-    );
-    expect((await call('POST', 'client/nodes/logRotate', { ids: [a.nodeId] }, rival)).json().code).toBe(101018);
-    const read = await call('GET', `client/zone/${zoneId}/node/${a.nodeId}/commands`, undefined, rival);
+    expect(
+      (await call(rebootZoneNodes, { params: { zoneID: zoneId }, body: { ids: [a.nodeId] } }, rival)).json().code,
+    ).toBe(101018);
+    expect((await call(rotateNodeLogs, { body: { ids: [a.nodeId] } }, rival)).json().code).toBe(101018);
+    const read = await call(listNodeCommands, { params: { zoneID: zoneId, id: a.nodeId } }, rival);
     expect(read.json().code).toBe(101018);
     // The node's own zone is part of the path: the right node under another zone is not found either.
-    expect((await call('GET', `client/zone/${otherZoneId}/node/${a.nodeId}/commands`)).json().code).toBe(101018);
-    const unsigned = await t.app.inject({ method: 'GET', url: '/api/edge/v1/commands' });
+    expect((await call(listNodeCommands, { params: { zoneID: otherZoneId, id: a.nodeId } })).json().code).toBe(101018);
+    const unsigned = await send(t.app, getNodeCommands, undefined);
     expect(unsigned.json().code).toBe(101013);
   });
 });

@@ -2,12 +2,28 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EDGE_API_BASE } from '@rampart/contract';
+import type { AnyRoute } from '@rampart/contract';
+import {
+  createZone,
+  getLatestNodeVersion,
+  getNodeCommands,
+  getNodeRelease,
+  getNodeReleaseFile,
+  initializeNodes,
+  listInitializedNodes,
+  listNodeUpgradeLogs,
+  reportNodeCommandResult,
+  reportNodeStatus,
+  reportNodeUpgradeProgress,
+  upgradeNodes,
+} from '@rampart/contract';
+import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentReleases } from '../src/modules/nodes/agent-releases.js';
 import { signInOtherOperator } from './helpers/accounts.js';
-import { callApi, type Method, manualClock, signIn } from './helpers/auth.js';
-import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import { manualClock, signIn } from './helpers/auth.js';
+import { nodeSend, send, sendAs, type Token } from './helpers/call.js';
+import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Node upgrade: the control plane serves the agent release of its own version (1.2.0 here) over the
@@ -42,13 +58,13 @@ beforeAll(async () => {
   bare = await createTestApp({ config: { version: VERSION, agentReleaseDir: null } });
   client = await signIn(t.app, 'client');
   rival = await signInOtherOperator(t.app);
-  zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
+  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
   [a, b, c] = [
     await joinNode(t.app, client, 'edge-a'),
     await joinNode(t.app, client, 'edge-b'),
     await joinNode(t.app, client, 'edge-c'),
   ];
-  await call('POST', 'client/nodes/initialize', { ids: [a.nodeId, b.nodeId, c.nodeId], zoneID: zoneId });
+  await call(initializeNodes, { body: { ids: [a.nodeId, b.nodeId, c.nodeId], zoneID: zoneId } });
 });
 afterAll(async () => {
   await t.close();
@@ -56,28 +72,28 @@ afterAll(async () => {
   await rm(releaseDir, { recursive: true, force: true });
 });
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, client, route, ...args);
 }
-const node = (n: JoinedNode, method: 'GET' | 'POST', p: string, body?: unknown) =>
-  nodeRequest(t.app, n, method, p, body, { nowMs: clock.now() });
+const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: TestInput<R>) =>
+  nodeSend(t.app, n, route, input as TestInput<R>, { nowMs: clock.now() });
 const report = (n: JoinedNode, version: string) =>
-  node(n, 'POST', '/status', { version, appliedVersion: '', lastError: '' });
-async function logs(n: JoinedNode, query = 'page=1&pageSize=50') {
-  const res = await call('GET', `client/node/${n.nodeId}/upgrade/logs?${query}`);
+  node(n, reportNodeStatus, { body: { version, appliedVersion: '', lastError: '' } });
+async function logs(n: JoinedNode, query: TestInput<typeof listNodeUpgradeLogs>['query'] = { page: 1, pageSize: 50 }) {
+  const res = await call(listNodeUpgradeLogs, { params: { id: n.nodeId }, query });
   expect(res.statusCode).toBe(200);
   return res.json();
 }
 async function listed(n: JoinedNode) {
-  const res = await call('GET', 'client/nodes/initialized?page=1&pageSize=50');
+  const res = await call(listInitializedNodes, { query: { page: 1, pageSize: 50 } });
   return res.json().data.find((x: { id: number }) => x.id === n.nodeId);
 }
 
 describe('node upgrade', () => {
   it('answers the latest version and whether this control plane has its release', async () => {
-    expect((await call('GET', 'client/node/latestVersion')).json().data).toEqual({ version: VERSION, available: true });
+    expect((await call(getLatestNodeVersion)).json().data).toEqual({ version: VERSION, available: true });
     const other = await signIn(bare.app, 'client');
-    const res = await callApi(bare.app, other, 'GET', 'client/node/latestVersion');
+    const res = await send(bare.app, getLatestNodeVersion, undefined, { token: other });
     expect(res.json().data).toEqual({ version: VERSION, available: false });
   });
 
@@ -97,7 +113,7 @@ describe('node upgrade', () => {
   });
 
   it('serves the release manifest and its files to signed nodes only, and nothing outside it', async () => {
-    const manifest = (await node(a, 'GET', '/release')).json().data;
+    const manifest = (await node(a, getNodeRelease)).json().data;
     expect(manifest).toEqual({
       version: VERSION,
       files: [
@@ -105,43 +121,42 @@ describe('node upgrade', () => {
         { path: 'lua/rampart/init.lua', sha256: sha(INIT_LUA), size: INIT_LUA.length },
       ],
     });
-    const file = await node(a, 'GET', `/release/file?version=${VERSION}&path=dist/rampart-edge.js`);
+    const file = await node(a, getNodeReleaseFile, { query: { version: '1.2.0', path: 'dist/rampart-edge.js' } });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('application/octet-stream');
     expect(file.body).toBe(BUNDLE);
 
-    const unsigned = await t.app.inject({ method: 'GET', url: `${EDGE_API_BASE}/release` });
+    const unsigned = await send(t.app, getNodeRelease, undefined);
     expect(unsigned.json().code).toBe(101013);
-    const unsignedFile = await t.app.inject({
-      method: 'GET',
-      url: `${EDGE_API_BASE}/release/file?version=${VERSION}&path=dist/rampart-edge.js`,
+    const unsignedFile = await send(t.app, getNodeReleaseFile, {
+      query: { version: '1.2.0', path: 'dist/rampart-edge.js' },
     });
     expect(unsignedFile.json().code).toBe(101013);
     // Not in the manifest (a map, a file beside the release, another version): as if missing.
     for (const query of [
-      `version=${VERSION}&path=dist/rampart-edge.js.map`,
-      `version=${VERSION}&path=lua/missing.lua`,
-      'version=1.1.0&path=dist/rampart-edge.js',
+      { version: VERSION, path: 'dist/rampart-edge.js.map' },
+      { version: VERSION, path: 'lua/missing.lua' },
+      { version: '1.1.0', path: 'dist/rampart-edge.js' },
     ]) {
-      expect((await node(a, 'GET', `/release/file?${query}`)).json().code).toBe(101018);
+      expect((await node(a, getNodeReleaseFile, { query })).json().code).toBe(101018);
     }
     // Paths that leave the release are not even release paths.
     for (const bad of ['lua/../secret.txt', '../secret.txt', 'secret.txt', '/etc/passwd']) {
-      const res = await node(a, 'GET', `/release/file?version=${VERSION}&path=${encodeURIComponent(bad)}`);
+      const res = await node(a, getNodeReleaseFile, { query: { version: '1.2.0', path: bad } });
       expect(res.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'path' }] } });
     }
     const other = await joinNode(bare.app, await signIn(bare.app, 'client'), 'bare-node');
-    const none = await nodeRequest(bare.app, other, 'GET', '/release');
+    const none = await nodeSend(bare.app, other, getNodeRelease, undefined);
     expect(none.json().code).toBe(202008);
   });
 
   it('queues an upgrade per node, records each stage and succeeds when the node reports the version', async () => {
-    const queued = await call('POST', 'client/node/upgrade', { ids: [a.nodeId, b.nodeId] });
+    const queued = await call(upgradeNodes, { body: { ids: [a.nodeId, b.nodeId] } });
     expect(queued.statusCode).toBe(200);
     const [command] = queued.json().data;
     expect(command).toMatchObject({ nodeId: a.nodeId, type: 'upgrade', status: 'queued' });
     expect(await listed(a)).toMatchObject({ upgradeStatus: 'upgrading' });
-    const upgrading = await call('GET', 'client/nodes/initialized?upgradeStatuses=upgrading');
+    const upgrading = await call(listInitializedNodes, { query: { upgradeStatuses: 'upgrading' } });
     expect(
       upgrading
         .json()
@@ -149,21 +164,28 @@ describe('node upgrade', () => {
         .sort(),
     ).toEqual([a.nodeId, b.nodeId].sort());
 
-    expect((await node(a, 'GET', '/commands')).json().data).toEqual([
+    expect((await node(a, getNodeCommands)).json().data).toEqual([
       { id: command.id, type: 'upgrade', payload: { version: VERSION } },
     ]);
     for (const stage of ['downloading', 'verified', 'switched']) {
-      const res = await node(a, 'POST', '/upgrade/progress', { commandId: command.id, stage, message: `${stage} ok` });
+      const res = await node(a, reportNodeUpgradeProgress, {
+        body: { commandId: command.id, stage, message: `${stage} ok` },
+      });
       expect(res.statusCode).toBe(200);
     }
     // Another node cannot report on a's upgrade.
-    const forged = await node(b, 'POST', '/upgrade/progress', {
-      commandId: command.id,
-      stage: 'verified',
-      message: '',
+    const forged = await node(b, reportNodeUpgradeProgress, {
+      body: {
+        commandId: command.id,
+        stage: 'verified',
+        message: '',
+      },
     });
     expect(forged.json().code).toBe(101018);
-    await node(a, 'POST', `/commands/${command.id}/result`, { ok: true, message: `restarting onto ${VERSION}` });
+    await node(a, reportNodeCommandResult, {
+      params: { id: command.id },
+      body: { ok: true, message: `restarting onto ${VERSION}` },
+    });
     // The old agent's heartbeat still says 0.1.0: the upgrade runs on.
     await report(a, '0.1.0');
     expect(await listed(a)).toMatchObject({ upgradeStatus: 'upgrading' });
@@ -185,19 +207,22 @@ describe('node upgrade', () => {
       message: `the node reports version ${VERSION}`,
     });
     expect(history.data[1]).toMatchObject({ commandId: command.id, message: `restarting onto ${VERSION}` });
-    const page = await logs(a, 'page=2&pageSize=4');
+    const page = await logs(a, { page: 2, pageSize: 4 });
     expect(page.total).toBe(6);
     expect(page.data.map((l: { stage: string }) => l.stage)).toEqual(['downloading', 'queued']);
-    const succeeded = await call('GET', 'client/nodes/initialized?upgradeStatuses=succeeded&upgradeStatuses=failed');
+    const succeeded = await call(listInitializedNodes, { query: { upgradeStatuses: ['succeeded', 'failed'] } });
     expect(succeeded.json().data.map((n: { id: number }) => n.id)).toEqual([a.nodeId]);
   });
 
   it('marks an upgrade failed with the reason when the agent fails it or never picks it up', async () => {
-    const [command] = (await node(b, 'GET', '/commands')).json().data;
+    const [command] = (await node(b, getNodeCommands)).json().data;
     expect(command.type).toBe('upgrade');
-    await node(b, 'POST', `/commands/${command.id}/result`, {
-      ok: false,
-      message: 'sha256 of lua/rampart/init.lua differs',
+    await node(b, reportNodeCommandResult, {
+      params: { id: command.id },
+      body: {
+        ok: false,
+        message: 'sha256 of lua/rampart/init.lua differs',
+      },
     });
     expect(await listed(b)).toMatchObject({ upgradeStatus: 'failed' });
     expect((await logs(b)).data[0]).toMatchObject({
@@ -205,50 +230,52 @@ describe('node upgrade', () => {
       message: 'sha256 of lua/rampart/init.lua differs',
     });
     // A finished upgrade takes no more progress.
-    const late = await node(b, 'POST', '/upgrade/progress', { commandId: command.id, stage: 'switched', message: '' });
+    const late = await node(b, reportNodeUpgradeProgress, {
+      body: { commandId: command.id, stage: 'switched', message: '' },
+    });
     expect(late.json().code).toBe(101018);
 
-    await call('POST', 'client/node/upgrade', { ids: [c.nodeId] });
+    await call(upgradeNodes, { body: { ids: [c.nodeId] } });
     clock.advance(601_000);
-    expect((await node(c, 'GET', '/commands')).json().data).toEqual([]);
+    expect((await node(c, getNodeCommands)).json().data).toEqual([]);
     expect(await listed(c)).toMatchObject({ upgradeStatus: 'failed' });
     expect((await logs(c)).data[0]).toMatchObject({ stage: 'failed', message: 'not picked up by the node in time' });
   });
 
   it('refuses with 202008 when there is no release to serve or a node runs a newer version, queuing nothing', async () => {
     const other = await signIn(bare.app, 'client');
-    const zone = (await callApi(bare.app, other, 'POST', 'client/zone', { name: 'Bare' })).json().data.id;
+    const zone = (await send(bare.app, createZone, { body: { name: 'Bare' } }, { token: other })).json().data.id;
     const n = await joinNode(bare.app, other, 'bare-edge');
-    await callApi(bare.app, other, 'POST', 'client/nodes/initialize', { ids: [n.nodeId], zoneID: zone });
-    const none = await callApi(bare.app, other, 'POST', 'client/node/upgrade', { ids: [n.nodeId] });
+    await send(bare.app, initializeNodes, { body: { ids: [n.nodeId], zoneID: zone } }, { token: other });
+    const none = await send(bare.app, upgradeNodes, { body: { ids: [n.nodeId] } }, { token: other });
     expect(none.statusCode).toBe(409);
     expect(none.json()).toMatchObject({ code: 202008, extra: { version: VERSION } });
 
     await report(c, '1.10.0');
     const before = (await logs(a)).total;
-    const newer = await call('POST', 'client/node/upgrade', { ids: [a.nodeId, c.nodeId] });
+    const newer = await call(upgradeNodes, { body: { ids: [a.nodeId, c.nodeId] } });
     expect(newer.json()).toMatchObject({ code: 202008, extra: { nodeIDs: [c.nodeId], version: VERSION } });
     expect((await logs(a)).total).toBe(before);
-    expect((await node(a, 'GET', '/commands')).json().data).toEqual([]);
+    expect((await node(a, getNodeCommands)).json().data).toEqual([]);
   });
 
   it('refuses bad input with 101003 naming the field', async () => {
-    const empty = await call('POST', 'client/node/upgrade', { ids: [] });
+    const empty = await call(upgradeNodes, { body: { ids: [] } });
     expect(empty.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'ids' }] } });
-    const filter = await call('GET', 'client/nodes/initialized?upgradeStatuses=done');
+    const filter = await call(listInitializedNodes, { query: { upgradeStatuses: 'done' } });
     expect(filter.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'upgradeStatuses' }] } });
-    const id = await call('GET', 'client/node/abc/upgrade/logs');
+    const id = await call(listNodeUpgradeLogs, { params: { id: 'abc' } });
     expect(id.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'id' }] } });
-    const stage = await node(a, 'POST', '/upgrade/progress', { commandId: 1, stage: 'reported', message: '' });
+    const stage = await node(a, reportNodeUpgradeProgress, { body: { commandId: 1, stage: 'reported', message: '' } });
     expect(stage.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'stage' }] } });
   });
 
   it('keeps upgrades to their operator: another operator can neither upgrade nor read them', async () => {
-    const all = await call('POST', 'client/node/upgrade', { ids: [a.nodeId, 987_654] });
+    const all = await call(upgradeNodes, { body: { ids: [a.nodeId, 987_654] } });
     expect(all.json().code).toBe(101018);
-    expect((await call('POST', 'client/node/upgrade', { ids: [a.nodeId] }, rival)).json().code).toBe(101018);
-    expect((await call('GET', `client/node/${a.nodeId}/upgrade/logs`, undefined, rival)).json().code).toBe(101018);
-    const list = await call('GET', 'client/nodes/initialized?upgradeStatuses=succeeded', undefined, rival);
+    expect((await call(upgradeNodes, { body: { ids: [a.nodeId] } }, rival)).json().code).toBe(101018);
+    expect((await call(listNodeUpgradeLogs, { params: { id: a.nodeId } }, rival)).json().code).toBe(101018);
+    const list = await call(listInitializedNodes, { query: { upgradeStatuses: 'succeeded' } }, rival);
     expect(list.json()).toMatchObject({ data: [], total: 0 });
     expect((await logs(a)).data[0].stage).toBe('reported');
   });

@@ -1,6 +1,8 @@
+import { listUninitializedNodes, nodeInfo, registerNode } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, manualClock, signIn } from './helpers/auth.js';
+import { send } from './helpers/call.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 const clock = manualClock();
@@ -13,7 +15,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function joinToken(): Promise<string> {
-  const res = await t.app.inject({ method: 'GET', url: '/api/v1/client/node-info', headers: bearer(client) });
+  const res = await send(t.app, nodeInfo, undefined, { headers: bearer(client) });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toMatch(/text\/plain/);
   expect(res.headers['cache-control']).toBe('no-store');
@@ -29,10 +31,8 @@ async function joinToken(): Promise<string> {
 }
 
 async function register(token: string, hostname = 'edge-1') {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/edge/v1/register',
-    payload: { joinToken: token, hostname, ips: ['192.0.2.10', '2001:db8::10'], version: '0.1.0' },
+  return send(t.app, registerNode, {
+    body: { joinToken: token, hostname, ips: ['192.0.2.10', '2001:db8::10'], version: '0.1.0' },
   });
 }
 
@@ -65,11 +65,12 @@ describe('node join and reports', () => {
     expect(res.statusCode).toBe(200);
     const { nodeId, nodeSecret } = res.json().data;
     expect(nodeSecret).toMatch(/^ns_/);
-    const list = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/client/nodes?page=1&pageSize=10',
-      headers: bearer(client),
-    });
+    const list = await send(
+      t.app,
+      listUninitializedNodes,
+      { query: { page: 1, pageSize: 10 } },
+      { headers: bearer(client) },
+    );
     expect(list.json()).toMatchObject({
       total: 1,
       data: [{ id: nodeId, name: 'edge-1', ips: ['192.0.2.10', '2001:db8::10'] }],
@@ -80,10 +81,8 @@ describe('node join and reports', () => {
   it('refuses an unknown join token and malformed node data', async () => {
     expect((await register('jt_forged')).json().code).toBe(101013);
     const token = await joinToken();
-    const bad = await t.app.inject({
-      method: 'POST',
-      url: '/api/edge/v1/register',
-      payload: { joinToken: token, hostname: 'edge;rm -rf', ips: ['999.1.1.1'], version: '1 0' },
+    const bad = await send(t.app, registerNode, {
+      body: { joinToken: token, hostname: 'edge;rm -rf', ips: ['999.1.1.1'], version: '1 0' },
     });
     expect(
       bad
@@ -119,8 +118,8 @@ describe('node join and reports', () => {
 
   it("does not show one operator's nodes or join token to a user or another console", async () => {
     const user = await signIn(t.app, 'user');
-    for (const url of ['/api/v1/client/nodes', '/api/v1/client/node-info']) {
-      const res = await t.app.inject({ method: 'GET', url, headers: bearer(user) });
+    for (const route of [listUninitializedNodes, nodeInfo]) {
+      const res = await send(t.app, route, undefined, { token: user });
       expect(res.json().code).toBe(101018);
       expect(res.body).not.toMatch(/jt_/);
     }

@@ -1,5 +1,25 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  addSitePorts,
+  addSitePortUpstreams,
+  addUpstreams,
+  createDomains,
+  createGroup,
+  createProduct,
+  createSimpleDomains,
+  createSite,
+  createZone,
+  listDomains,
+  listUpstreams,
+  modifyUpstreamIPs,
+  replaceDomainsUpstreams,
+  updateDomain,
+  updateUpstream,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { sendAs, type Token } from './helpers/call.js';
 import { joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -14,10 +34,8 @@ let user: { accessToken: string };
 let web: number;
 let game: number;
 
-const call = (method: Method, url: string, payload?: Record<string, unknown>, token = client) =>
-  callApi(t.app, token, method, url, payload);
-const site = (id: number, method: Method, url: string, payload?: Record<string, unknown>) =>
-  call(method, `user/site/${id}/${url}`, payload, user);
+const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
+const site = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 
 function fields(res: {
   statusCode: number;
@@ -33,13 +51,13 @@ beforeAll(async () => {
   client = await signIn(t.app, 'client');
   user = await signIn(t.app, 'user');
   const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  const zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
+  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
   const group = async (name: string, portType: 4 | 7) =>
-    (await call('POST', `client/zone/${zoneId}/group`, { name, portType })).json().data.id;
+    (await call(createGroup, { params: { zoneID: zoneId }, body: { name, portType } })).json().data.id;
   const product = async (name: string, portType: 4 | 7, g: number) =>
-    (await call('POST', 'client/product', { name, portType, mainGroupIDs: [g] })).json().data.id;
+    (await call(createProduct, { body: { name, portType, mainGroupIDs: [g] } })).json().data.id;
   const newSite = async (name: string, productID: number) =>
-    (await call('POST', 'client/site', { siteName: name, userID, productID })).json().data.siteID;
+    (await call(createSite, { body: { siteName: name, userID, productID } })).json().data.siteID;
   web = await newSite('web', await product('CDN', 7, await group('web', 7)));
   game = await newSite('game', await product('L4', 4, await group('tcp', 4)));
   await joinNode(t.app, client, 'edge-1');
@@ -48,95 +66,140 @@ afterAll(async () => t.close());
 
 describe("origins on the operator's own node sockets", () => {
   it('refuses a domain origin on a node address and a listen port, in any form of the address', async () => {
-    const res = await site(web, 'POST', 'domains', {
-      domains: [
-        {
-          name: 'a.example.com',
-          upstreams: [
-            { ip: '127.0.0.1', port: 80 },
-            { ip: '::ffff:127.0.0.1', port: 443 },
-            { ip: '127.0.0.1', port: 8080 },
-            { ip: '127.0.0.2', port: 80 },
-          ],
-        },
-      ],
+    const res = await site(createDomains, {
+      params: { siteId: web },
+      body: {
+        domains: [
+          {
+            name: 'a.example.com',
+            upstreams: [
+              { ip: '127.0.0.1', port: 80 },
+              { ip: '::ffff:127.0.0.1', port: 443 },
+              { ip: '127.0.0.1', port: 8080 },
+              { ip: '127.0.0.2', port: 80 },
+            ],
+          },
+        ],
+      },
     });
     expect(fields(res)).toEqual(['domains.0.upstreams.0.ip:originIsNode', 'domains.0.upstreams.1.ip:originIsNode']);
-    const ok = await site(web, 'POST', 'domains', {
-      domains: [{ name: 'a.example.com', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }],
+    const ok = await site(createDomains, {
+      params: { siteId: web },
+      body: {
+        domains: [{ name: 'a.example.com', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }],
+      },
     });
     expect(ok.statusCode).toBe(200);
   });
 
   it('refuses it on every other route that writes a domain upstream', async () => {
-    const domainId = (await site(web, 'GET', 'domains')).json().data[0].id;
-    const upstreamId = (await site(web, 'GET', `domain/${domainId}/upstreams`)).json().data[0].id;
+    const domainId = (await site(listDomains, { params: { siteId: web } })).json().data[0].id;
+    const upstreamId = (await site(listUpstreams, { params: { siteId: web, domainId } })).json().data[0].id;
     expect(
-      fields(await site(web, 'POST', `domain/${domainId}/upstreams`, { upstreams: [{ ip: '127.0.0.1', port: 443 }] })),
+      fields(
+        await site(addUpstreams, {
+          params: { siteId: web, domainId },
+          body: { upstreams: [{ ip: '127.0.0.1', port: 443 }] },
+        }),
+      ),
     ).toEqual(['upstreams.0.ip:originIsNode']);
     expect(
-      fields(await site(web, 'PUT', `domain/${domainId}/upstream`, { id: upstreamId, ip: '127.0.0.1', port: 80 })),
+      fields(
+        await site(updateUpstream, {
+          params: { siteId: web, domainId },
+          body: { id: upstreamId, ip: '127.0.0.1', port: 80 },
+        }),
+      ),
     ).toEqual(['ip:originIsNode']);
     expect(
       fields(
-        await site(web, 'POST', 'simpleDomains', {
-          names: ['b.example.com'],
-          upstreams: [{ ip: '127.0.0.1', port: 80 }],
+        await site(createSimpleDomains, {
+          params: { siteId: web },
+          body: {
+            names: ['b.example.com'],
+            upstreams: [{ ip: '127.0.0.1', port: 80 }],
+          },
         }),
       ),
     ).toEqual(['upstreams.0.ip:originIsNode']);
     expect(
       fields(
-        await site(web, 'PUT', 'domains/upstreams', {
-          domainIDs: [domainId],
-          upstreams: [{ ip: '127.0.0.1', port: 443 }],
+        await site(replaceDomainsUpstreams, {
+          params: { siteId: web },
+          body: {
+            domainIDs: [domainId],
+            upstreams: [{ ip: '127.0.0.1', port: 443 }],
+          },
         }),
       ),
     ).toEqual(['upstreams.0.ip:originIsNode']);
     expect(
-      fields(await site(web, 'PUT', 'domain', { id: domainId, upstreams: [{ ip: '127.0.0.1', port: 80 }] })),
+      fields(
+        await site(updateDomain, {
+          params: { siteId: web },
+          body: { id: domainId, upstreams: [{ ip: '127.0.0.1', port: 80 }] },
+        }),
+      ),
     ).toEqual(['upstreams.0.ip:originIsNode']);
     // Moving upstreams on 80 to the node's address: all or none.
     expect(
-      (await site(web, 'POST', `domain/${domainId}/upstreams`, { upstreams: [{ ip: '198.51.100.9', port: 80 }] }))
-        .statusCode,
+      (
+        await site(addUpstreams, {
+          params: { siteId: web, domainId },
+          body: { upstreams: [{ ip: '198.51.100.9', port: 80 }] },
+        })
+      ).statusCode,
     ).toBe(200);
     expect(
       fields(
-        await site(web, 'PUT', 'domains/modifyUpstreamIPs', {
-          domainIDs: [domainId],
-          oldIP: '198.51.100.9',
-          newIP: '127.0.0.1',
+        await site(modifyUpstreamIPs, {
+          params: { siteId: web },
+          body: {
+            domainIDs: [domainId],
+            oldIP: '198.51.100.9',
+            newIP: '127.0.0.1',
+          },
         }),
       ),
     ).toEqual(['newIP:originIsNode']);
-    const ips = (await site(web, 'GET', `domain/${domainId}/upstreams`))
+    const ips = (await site(listUpstreams, { params: { siteId: web, domainId } }))
       .json()
       .data.map((u: { ip: string; port: number }) => `${u.ip}:${u.port}`);
     expect(ips.sort()).toEqual(['127.0.0.1:8080', '198.51.100.9:80']);
   });
 
   it("refuses a layer-4 upstream on a node address and a listen port or a site's port", async () => {
-    const res = await site(game, 'POST', 'ports', {
-      ports: [
-        {
-          port: 25565,
-          upstreams: [
-            { ip: '127.0.0.1', port: 443 },
-            { ip: '127.0.0.1', port: 25565 },
-            { ip: '127.0.0.1', port: 25600 },
-          ],
-        },
-      ],
+    const res = await site(addSitePorts, {
+      params: { siteId: game },
+      body: {
+        ports: [
+          {
+            port: 25565,
+            upstreams: [
+              { ip: '127.0.0.1', port: 443 },
+              { ip: '127.0.0.1', port: 25565 },
+              { ip: '127.0.0.1', port: 25600 },
+            ],
+          },
+        ],
+      },
     });
     expect(fields(res)).toEqual(['ports.0.upstreams.0.ip:originIsNode', 'ports.0.upstreams.1.ip:originIsNode']);
-    const ok = await site(game, 'POST', 'ports', {
-      ports: [{ port: 25565, upstreams: [{ ip: '127.0.0.1', port: 25600 }] }],
+    const ok = await site(addSitePorts, {
+      params: { siteId: game },
+      body: {
+        ports: [{ port: 25565, upstreams: [{ ip: '127.0.0.1', port: 25600 }] }],
+      },
     });
     expect(ok.statusCode).toBe(200);
     const portId = ok.json().data[0].id;
     expect(
-      fields(await site(game, 'POST', `port/${portId}/upstreams`, { upstreams: [{ ip: '127.0.0.1', port: 25565 }] })),
+      fields(
+        await site(addSitePortUpstreams, {
+          params: { siteId: game, portId },
+          body: { upstreams: [{ ip: '127.0.0.1', port: 25565 }] },
+        }),
+      ),
     ).toEqual(['upstreams.0.ip:originIsNode']);
   });
 });

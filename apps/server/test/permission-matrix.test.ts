@@ -2,7 +2,12 @@ import {
   ALL_ROUTES,
   type AnyRoute,
   assignablePermissions,
-  fillPath,
+  assignRole,
+  createGroup,
+  createProduct,
+  createRole,
+  createSite,
+  createZone,
   pathParamNames,
   permissionOf,
   SELF_PERMISSION,
@@ -10,9 +15,11 @@ import {
   type Tier,
   type TokenSet,
 } from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/platform/crypto/passwords.js';
-import { type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { rawRequest, sendAs } from './helpers/call.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -38,22 +45,29 @@ const foreign: Record<string, number> = {};
 beforeAll(async () => {
   t = await createTestApp();
   for (const tier of TIERS) root[tier] = await signIn(t.app, tier);
-  const zone = await call(root.client, 'POST', 'client/zone', { name: 'Matrix' });
+  const zone = await call(root.client, createZone, { body: { name: 'Matrix' } });
   own.zoneID = zone.json().data.id;
-  const group = await call(root.client, 'POST', `client/zone/${own.zoneID}/group`, { name: 'web', portType: 7 });
+  const group = await call(root.client, createGroup, {
+    params: { zoneID: own.zoneID },
+    body: { name: 'web', portType: 7 },
+  });
   own.groupID = group.json().data.id;
-  const product = await call(root.client, 'POST', 'client/product', {
-    name: 'CDN',
-    portType: 7,
-    mainGroupIDs: [own.groupID],
+  const product = await call(root.client, createProduct, {
+    body: {
+      name: 'CDN',
+      portType: 7,
+      mainGroupIDs: [own.groupID],
+    },
   });
   own.productId = product.json().data.id;
   const userId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
-  const site = await call(root.client, 'POST', 'client/site', {
-    siteName: 'matrix',
-    userID: userId,
-    productID: own.productId,
-    tags: [],
+  const site = await call(root.client, createSite, {
+    body: {
+      siteName: 'matrix',
+      userID: userId,
+      productID: own.productId,
+      tags: [],
+    },
   });
   own.siteId = site.json().data.siteID;
 
@@ -68,12 +82,12 @@ beforeAll(async () => {
     })
   ).id;
   const rival = await signIn(t.app, 'client', 'matrix-rival');
-  foreign.zoneID = (await call(rival, 'POST', 'client/zone', { name: 'Matrix' })).json().data.id;
+  foreign.zoneID = (await call(rival, createZone, { body: { name: 'Matrix' } })).json().data.id;
   foreign.groupID = (
-    await call(rival, 'POST', `client/zone/${foreign.zoneID}/group`, { name: 'web', portType: 7 })
+    await call(rival, createGroup, { params: { zoneID: foreign.zoneID }, body: { name: 'web', portType: 7 } })
   ).json().data.id;
   foreign.productId = (
-    await call(rival, 'POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [foreign.groupID] })
+    await call(rival, createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [foreign.groupID] } })
   ).json().data.id;
   const rivalCustomer = await t.app.rampart.accounts.insert({
     tier: 'user',
@@ -84,11 +98,13 @@ beforeAll(async () => {
     passwordHash: await hashPassword(TEST_PASSWORD),
   });
   foreign.siteId = (
-    await call(rival, 'POST', 'client/site', {
-      siteName: 'rival',
-      userID: rivalCustomer.id,
-      productID: foreign.productId,
-      tags: [],
+    await call(rival, createSite, {
+      body: {
+        siteName: 'rival',
+        userID: rivalCustomer.id,
+        productID: foreign.productId,
+        tags: [],
+      },
     })
   ).json().data.siteID;
   for (const [name, id] of Object.entries(foreign)) expect(id, name).toBeGreaterThan(0);
@@ -96,7 +112,9 @@ beforeAll(async () => {
   for (const tier of TIERS) {
     const parentId = (await t.app.rampart.accounts.findRoot(tier))?.id ?? 0;
     const reads = [...assignablePermissions(tier)].filter((key) => key.endsWith('.read'));
-    const role = (await call(root[tier], 'POST', `${tier}/roles`, { name: 'readers', permissions: reads })).json();
+    const role = (
+      await call(root[tier], createRole, { params: { auth: tier }, body: { name: 'readers', permissions: reads } })
+    ).json();
     expect(role.data?.permissions, JSON.stringify(role)).toEqual(reads.sort());
     for (const [kind, roleId] of [
       ['read', role.data.id],
@@ -111,7 +129,7 @@ beforeAll(async () => {
         passwordHash: await hashPassword(TEST_PASSWORD),
       });
       if (roleId !== null) {
-        const res = await call(root[tier], 'PUT', `${tier}/account/role`, { accountId: row.id, roleId });
+        const res = await call(root[tier], assignRole, { params: { auth: tier }, body: { accountId: row.id, roleId } });
         expect(res.json()).toEqual({ data: true });
       }
       (kind === 'read' ? readOnly : noRole)[tier] = await signIn(t.app, tier, account);
@@ -120,24 +138,21 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t.close());
 
-function call(token: TokenSet | null, method: Method, url: string, payload?: Record<string, unknown>) {
-  return t.app.inject({
-    method,
-    url: `/api/v1/${url}`,
-    ...(token ? { headers: { authorization: `Bearer ${token.accessToken}` } } : {}),
-    ...(payload === undefined ? {} : { payload }),
-  });
+function call<R extends AnyRoute>(token: TokenSet | null, route: R, ...args: TestCallArgs<R>) {
+  return sendAs(t.app, token, route, ...args);
 }
 
-/** The route's URL for a caller of `tier`, with `ids` for its other path parameters (1 when unknown). */
-function urlOf(route: AnyRoute, tier: Tier, ids: Record<string, number> = {}): string {
-  const params: Record<string, unknown> = { auth: tier };
-  for (const name of pathParamNames(route.path)) if (name !== 'auth') params[name] = ids[name] ?? 1;
-  return fillPath(route.path, params).slice(1);
+/** The route's path parameters for a caller of `tier`, with `ids` for the others (1 when unknown). */
+function paramsOf(route: AnyRoute, tier: Tier, ids: Record<string, number> = {}): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const name of pathParamNames(route.path)) params[name] = name === 'auth' ? tier : (ids[name] ?? 1);
+  return params;
 }
 
 async function codeOf(route: AnyRoute, token: TokenSet | null, tier: Tier, ids?: Record<string, number>) {
-  const res = await call(token, route.method, urlOf(route, tier, ids), route.method === 'GET' ? undefined : {});
+  // Every route with placeholder input: what is checked here comes before validation.
+  const input = { params: paramsOf(route, tier, ids), body: route.method === 'GET' ? undefined : {} };
+  const res = await rawRequest(t.app, route, input, { token: token ?? undefined });
   return res.statusCode === 200 ? 0 : (res.json().code as number);
 }
 
@@ -214,7 +229,10 @@ describe('route × role matrix', () => {
       for (const tier of route.access.tiers) {
         if (names.includes('roleId')) {
           ids.roleId = (
-            await call(root[tier], 'POST', `${tier}/roles`, { name: `r${checked}`, permissions: [] })
+            await call(root[tier], createRole, {
+              params: { auth: tier },
+              body: { name: `r${checked}`, permissions: [] },
+            })
           ).json().data.id;
         }
         checked++;

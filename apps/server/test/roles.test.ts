@@ -1,7 +1,22 @@
-import { tierPermissions } from '@rampart/contract';
+import type { AnyRoute } from '@rampart/contract';
+import {
+  assignRole,
+  deleteRole,
+  getSelf,
+  listAccounts,
+  listRoles,
+  listUserSites,
+  metaRoles,
+  roleRoutes,
+  setUserSitesTags,
+  tierPermissions,
+  updateRole,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -21,40 +36,41 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = user) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, user, route, ...args);
 }
 
 async function createRole(name: string, permissions: string[], token = user) {
-  const res = await call('POST', 'user/roles', { name, permissions }, token);
+  const res = await call(roleRoutes.createRole, { params: { auth: 'user' }, body: { name, permissions } }, token);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as { id: number; permissions: string[] };
 }
 
 describe('self information', () => {
   it('carries every key of the tier for a root account, and only the self key for a sub-account without a role', async () => {
-    const self = (await call('GET', 'user/account/self')).json().data;
+    const self = (await call(getSelf, { params: { auth: 'user' } })).json().data;
     expect(self.permissions).toEqual([...tierPermissions('user')].sort());
     const sub = await signIn(t.app, 'user', 'sub');
-    expect((await call('GET', 'user/account/self', undefined, sub)).json().data.permissions).toEqual(['account.self']);
-    expect((await call('GET', 'user/sites', undefined, sub)).json().code).toBe(101018);
+    expect((await call(getSelf, { params: { auth: 'user' } }, sub)).json().data.permissions).toEqual(['account.self']);
+    expect((await call(listUserSites, undefined, sub)).json().code).toBe(101018);
   });
 });
 
 describe('meta roles', () => {
   it('lists the keys grouped by menu, named in the caller language', async () => {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/user/metaRoles',
-      headers: { authorization: `Bearer ${user.accessToken}`, 'accept-language': 'zh-CN' },
-    });
+    const res = await send(
+      t.app,
+      metaRoles,
+      { params: { auth: 'user' } },
+      { headers: { authorization: `Bearer ${user.accessToken}`, 'accept-language': 'zh-CN' } },
+    );
     const groups = res.json().data as { key: string; name: string; permissions: { key: string; name: string }[] }[];
     expect(groups.map((g) => g.key)).toEqual(['dashboard', 'sitesManagement', 'userManagement']);
     expect(groups[1]?.name).toBe('网站管理');
     expect(groups[1]?.permissions[0]).toEqual({ key: 'user.sites.read', name: '查看网站' });
     expect(res.json().total).toBe(3);
     const admin = await signIn(t.app, 'admin');
-    const adminGroups = (await call('GET', 'admin/metaRoles', undefined, admin)).json().data;
+    const adminGroups = (await call(metaRoles, { params: { auth: 'admin' } }, admin)).json().data;
     expect(adminGroups.map((g: { key: string }) => g.key)).toEqual(['userManagement']);
   });
 });
@@ -63,78 +79,116 @@ describe('roles', () => {
   it('creates, lists, searches, updates and deletes a role', async () => {
     const role = await createRole('Readers', ['user.sites.read', 'user.domains.read', 'user.sites.read']);
     expect(role.permissions).toEqual(['user.domains.read', 'user.sites.read']);
-    const list = (await call('GET', 'user/roles?name=read')).json();
+    const list = (await call(listRoles, { params: { auth: 'user' }, query: { name: 'read' } })).json();
     expect(list.total).toBe(1);
     expect(list.data[0]).toMatchObject({ id: role.id, name: 'Readers', remark: '', accounts: 0 });
-    expect((await call('GET', 'user/roles?name=zzz')).json().total).toBe(0);
+    expect((await call(listRoles, { params: { auth: 'user' }, query: { name: 'zzz' } })).json().total).toBe(0);
 
-    const updated = await call('PUT', `user/roles/${role.id}`, {
-      name: 'Site readers',
-      remark: 'read only',
-      permissions: ['user.sites.read'],
+    const updated = await call(updateRole, {
+      params: { auth: 'user', roleId: role.id },
+      body: {
+        name: 'Site readers',
+        remark: 'read only',
+        permissions: ['user.sites.read'],
+      },
     });
     expect(updated.json().data).toMatchObject({
       name: 'Site readers',
       remark: 'read only',
       permissions: ['user.sites.read'],
     });
-    expect((await call('DELETE', `user/roles/${role.id}`)).json()).toEqual({ data: true });
-    expect((await call('GET', 'user/roles')).json().total).toBe(0);
-    expect((await call('DELETE', `user/roles/${role.id}`)).json().code).toBe(101018);
+    expect((await call(deleteRole, { params: { auth: 'user', roleId: role.id } })).json()).toEqual({ data: true });
+    expect((await call(listRoles, { params: { auth: 'user' } })).json().total).toBe(0);
+    expect((await call(deleteRole, { params: { auth: 'user', roleId: role.id } })).json().code).toBe(101018);
   });
 
   it('refuses a duplicate name (101025), keys of another tier (101003) and bad input naming the fields', async () => {
     await createRole('Dup', []);
-    expect((await call('POST', 'user/roles', { name: 'Dup', permissions: [] })).json().code).toBe(101025);
-    const foreign = (await call('POST', 'user/roles', { name: 'Nodes', permissions: ['client.nodes.read'] })).json();
+    expect(
+      (await call(roleRoutes.createRole, { params: { auth: 'user' }, body: { name: 'Dup', permissions: [] } })).json()
+        .code,
+    ).toBe(101025);
+    const foreign = (
+      await call(roleRoutes.createRole, {
+        params: { auth: 'user' },
+        body: { name: 'Nodes', permissions: ['client.nodes.read'] },
+      })
+    ).json();
     expect(foreign.code).toBe(101003);
     expect(foreign.extra.fields[0]).toMatchObject({ field: 'permissions', key: 'invalidValue' });
-    const self = (await call('POST', 'user/roles', { name: 'Self', permissions: ['account.self'] })).json();
+    const self = (
+      await call(roleRoutes.createRole, {
+        params: { auth: 'user' },
+        body: { name: 'Self', permissions: ['account.self'] },
+      })
+    ).json();
     expect(self.code).toBe(101003);
-    const bad = (await call('POST', 'user/roles', { name: '', permissions: 'x' })).json();
+    const bad = (
+      await call(roleRoutes.createRole, rawInput({ params: { auth: 'user' }, body: { name: '', permissions: 'x' } }))
+    ).json();
     expect(bad.code).toBe(101003);
     expect(bad.extra.fields.map((f: { field: string }) => f.field).sort()).toEqual(['name', 'permissions']);
-    expect((await call('PUT', 'user/roles/abc', { name: 'x', permissions: [] })).json().code).toBe(101003);
+    expect(
+      (await call(updateRole, { params: { auth: 'user', roleId: 'abc' }, body: { name: 'x', permissions: [] } })).json()
+        .code,
+    ).toBe(101003);
   });
 
   it("keeps roles per owner: another account's role is 101018 and never listed", async () => {
     const mine = await createRole('Mine', ['user.sites.read']);
     const other = await signIn(t.app, 'user', 'other');
-    expect((await call('GET', 'user/roles', undefined, other)).json().total).toBe(0);
+    expect((await call(listRoles, { params: { auth: 'user' } }, other)).json().total).toBe(0);
     const body = { name: 'Stolen', permissions: [] };
-    expect((await call('PUT', `user/roles/${mine.id}`, body, other)).json().code).toBe(101018);
-    expect((await call('DELETE', `user/roles/${mine.id}`, undefined, other)).json().code).toBe(101018);
-    expect((await call('PUT', 'user/account/role', { accountId: subId, roleId: mine.id }, other)).json().code).toBe(
+    expect((await call(updateRole, { params: { auth: 'user', roleId: mine.id }, body }, other)).json().code).toBe(
       101018,
     );
+    expect((await call(deleteRole, { params: { auth: 'user', roleId: mine.id } }, other)).json().code).toBe(101018);
+    expect(
+      (await call(assignRole, { params: { auth: 'user' }, body: { accountId: subId, roleId: mine.id } }, other)).json()
+        .code,
+    ).toBe(101018);
   });
 });
 
 describe('assigning a role', () => {
   it('gives the role keys to the sub-account at once, and takes them back', async () => {
     const role = await createRole('Site reader', ['user.sites.read']);
-    expect((await call('PUT', 'user/account/role', { accountId: subId, roleId: role.id })).json()).toEqual({
+    expect(
+      (await call(assignRole, { params: { auth: 'user' }, body: { accountId: subId, roleId: role.id } })).json(),
+    ).toEqual({
       data: true,
     });
     const sub = await signIn(t.app, 'user', 'sub');
-    expect((await call('GET', 'user/account/self', undefined, sub)).json().data.permissions).toEqual([
+    expect((await call(getSelf, { params: { auth: 'user' } }, sub)).json().data.permissions).toEqual([
       'account.self',
       'user.sites.read',
     ]);
-    expect((await call('GET', 'user/sites', undefined, sub)).statusCode).toBe(200);
+    expect((await call(listUserSites, undefined, sub)).statusCode).toBe(200);
     // A read-only role calling a write route.
-    expect((await call('PUT', 'user/site/tags', { tags: [] }, sub)).json().code).toBe(101018);
-    expect((await call('GET', 'user/roles', undefined, user)).json().data[0]).toMatchObject({ accounts: 1 });
+    expect((await call(setUserSitesTags, { body: { tags: [] } }, sub)).json().code).toBe(101018);
+    expect((await call(listRoles, { params: { auth: 'user' } }, user)).json().data[0]).toMatchObject({ accounts: 1 });
     // The accounts list says which role each sub-account holds.
-    const listed = (await call('GET', 'user/accounts?page=1&pageSize=10', undefined, user)).json().data;
+    const listed = (
+      await call(listAccounts, { params: { auth: 'user' }, query: { page: 1, pageSize: 10 } }, user)
+    ).json().data;
     expect(listed.find((a: { id: number }) => a.id === subId)?.role).toEqual({ id: role.id, name: 'Site reader' });
 
-    await call('PUT', `user/roles/${role.id}`, { name: 'Site reader', permissions: [] });
-    expect((await call('GET', 'user/sites', undefined, sub)).json().code).toBe(101018);
-    await call('PUT', `user/roles/${role.id}`, { name: 'Site reader', permissions: ['user.sites.read'] });
-    expect((await call('PUT', 'user/account/role', { accountId: subId, roleId: null })).json()).toEqual({ data: true });
-    expect((await call('GET', 'user/sites', undefined, sub)).json().code).toBe(101018);
-    const after = (await call('GET', 'user/accounts?page=1&pageSize=10', undefined, user)).json().data;
+    await call(updateRole, {
+      params: { auth: 'user', roleId: role.id },
+      body: { name: 'Site reader', permissions: [] },
+    });
+    expect((await call(listUserSites, undefined, sub)).json().code).toBe(101018);
+    await call(updateRole, {
+      params: { auth: 'user', roleId: role.id },
+      body: { name: 'Site reader', permissions: ['user.sites.read'] },
+    });
+    expect(
+      (await call(assignRole, { params: { auth: 'user' }, body: { accountId: subId, roleId: null } })).json(),
+    ).toEqual({ data: true });
+    expect((await call(listUserSites, undefined, sub)).json().code).toBe(101018);
+    const after = (
+      await call(listAccounts, { params: { auth: 'user' }, query: { page: 1, pageSize: 10 } }, user)
+    ).json().data;
     expect(after.find((a: { id: number }) => a.id === subId)?.role).toBeNull();
   });
 
@@ -142,38 +196,59 @@ describe('assigning a role', () => {
     const role = await createRole('Everything', ['user.sites.read', 'roles.read', 'roles.write', 'accounts.write']);
     // Not a sub-account of the caller: another customer's sub-user, the caller itself, an unknown id.
     for (const accountId of [otherSubId, userId, 999_999]) {
-      expect((await call('PUT', 'user/account/role', { accountId, roleId: role.id })).json().code).toBe(101018);
+      expect(
+        (await call(assignRole, { params: { auth: 'user' }, body: { accountId, roleId: role.id } })).json().code,
+      ).toBe(101018);
     }
-    expect((await call('PUT', 'user/account/role', { accountId: subId, roleId: 999_999 })).json().code).toBe(101018);
+    expect(
+      (await call(assignRole, { params: { auth: 'user' }, body: { accountId: subId, roleId: 999_999 } })).json().code,
+    ).toBe(101018);
 
     // The sub-user may manage roles for its own sub-user, but only with keys it holds.
-    await call('PUT', 'user/account/role', { accountId: subId, roleId: role.id });
+    await call(assignRole, { params: { auth: 'user' }, body: { accountId: subId, roleId: role.id } });
     const sub = await signIn(t.app, 'user', 'sub');
     const subSubId = await addAccount(t.app, 'user', 'sub-sub', subId);
-    const tooMuch = await call('POST', 'user/roles', { name: 'More', permissions: ['user.domains.write'] }, sub);
+    const tooMuch = await call(
+      roleRoutes.createRole,
+      { params: { auth: 'user' }, body: { name: 'More', permissions: ['user.domains.write'] } },
+      sub,
+    );
     expect(tooMuch.json().code).toBe(101018);
     const subRole = (
-      await call('POST', 'user/roles', { name: 'Sub reader', permissions: ['user.sites.read'] }, sub)
+      await call(
+        roleRoutes.createRole,
+        { params: { auth: 'user' }, body: { name: 'Sub reader', permissions: ['user.sites.read'] } },
+        sub,
+      )
     ).json().data;
-    expect((await call('PUT', 'user/account/role', { accountId: subSubId, roleId: subRole.id }, sub)).json()).toEqual({
+    expect(
+      (
+        await call(assignRole, { params: { auth: 'user' }, body: { accountId: subSubId, roleId: subRole.id } }, sub)
+      ).json(),
+    ).toEqual({
       data: true,
     });
     const subSub = await signIn(t.app, 'user', 'sub-sub');
-    expect((await call('GET', 'user/sites', undefined, subSub)).statusCode).toBe(200);
+    expect((await call(listUserSites, undefined, subSub)).statusCode).toBe(200);
     // The parent loses the key: its sub-account loses it too, whatever its own role says.
-    await call('PUT', `user/roles/${role.id}`, { name: 'Everything', permissions: ['roles.read', 'accounts.write'] });
-    expect((await call('GET', 'user/sites', undefined, subSub)).json().code).toBe(101018);
-    expect((await call('GET', 'user/account/self', undefined, subSub)).json().data.permissions).toEqual([
+    await call(updateRole, {
+      params: { auth: 'user', roleId: role.id },
+      body: { name: 'Everything', permissions: ['roles.read', 'accounts.write'] },
+    });
+    expect((await call(listUserSites, undefined, subSub)).json().code).toBe(101018);
+    expect((await call(getSelf, { params: { auth: 'user' } }, subSub)).json().data.permissions).toEqual([
       'account.self',
     ]);
     // ... and cannot hand out a role holding a key it has lost.
-    expect((await call('PUT', 'user/account/role', { accountId: subSubId, roleId: subRole.id }, sub)).json().code).toBe(
-      101018,
-    );
+    expect(
+      (
+        await call(assignRole, { params: { auth: 'user' }, body: { accountId: subSubId, roleId: subRole.id } }, sub)
+      ).json().code,
+    ).toBe(101018);
   });
 
   it('validates its body, naming the fields', async () => {
-    const bad = (await call('PUT', 'user/account/role', { accountId: 'x' })).json();
+    const bad = (await call(assignRole, rawInput({ params: { auth: 'user' }, body: { accountId: 'x' } }))).json();
     expect(bad.code).toBe(101003);
     expect(bad.extra.fields.map((f: { field: string }) => f.field).sort()).toEqual(['accountId', 'roleId']);
   });

@@ -1,6 +1,16 @@
-import { CACHE_RULES_PER_SITE, dataPlaneSchema } from '@rampart/contract';
+import type { AnyRoute } from '@rampart/contract';
+import {
+  addCacheRules,
+  CACHE_RULES_PER_SITE,
+  clearSiteCache,
+  dataPlaneSchema,
+  deleteCacheRules,
+  listCacheRules,
+  updateCacheRule,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Method } from './helpers/auth.js';
+import { rawRequest, sendAs, type Token } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -12,14 +22,7 @@ let user: { accessToken: string };
 let other: { accessToken: string };
 let siteId: number;
 
-const call = (
-  method: Method,
-  url: string,
-  payload?: Record<string, unknown>,
-  token: { accessToken: string } = f.client,
-) => f.call(method, url, payload, token);
-const cache = (method: Method, url: string, payload?: Record<string, unknown>, token = user) =>
-  call(method, `user/site/${siteId}/setting/${url}`, payload, token);
+const cache = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const snapshot = () => f.snapshot();
 
 beforeAll(async () => {
@@ -32,7 +35,7 @@ afterAll(async () => t.close());
 
 describe('site cache rules', () => {
   it('starts with no rule, generation 1, and sends no cache policy to the nodes', async () => {
-    const res = await cache('GET', 'caches');
+    const res = await cache(listCacheRules, { params: { siteId } });
     expect(res.json().data).toEqual({ rules: [], generation: 1 });
     const snap = await snapshot();
     expect(snap.dataPlane.caches).toEqual([]);
@@ -40,15 +43,18 @@ describe('site cache rules', () => {
   });
 
   it('adds rules with defaults, lists them by priority, and sends them to the nodes (file types expanded)', async () => {
-    const res = await cache('POST', 'caches', {
-      data: [
-        { scope: 'fileType', values: ['image', 'file'], ttl: 86400 },
-        { scope: 'directory', values: ['/api'], bypass: true, priority: 10 },
-      ],
+    const res = await cache(addCacheRules, {
+      params: { siteId },
+      body: {
+        data: [
+          { scope: 'fileType', values: ['image', 'file'], ttl: 86400 },
+          { scope: 'directory', values: ['/api'], bypass: true, priority: 10 },
+        ],
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toHaveLength(2);
-    const listed = (await cache('GET', 'caches')).json().data.rules;
+    const listed = (await cache(listCacheRules, { params: { siteId } })).json().data.rules;
     expect(listed.map((r: { scope: string }) => r.scope)).toEqual(['directory', 'fileType']);
     expect(listed[1]).toMatchObject({
       ttl: 86400,
@@ -88,11 +94,14 @@ describe('site cache rules', () => {
   });
 
   it('edits a rule and clears the cache with a new generation on the nodes', async () => {
-    const [first] = (await cache('GET', 'caches')).json().data.rules;
-    const edited = await cache('PUT', `cache/${first.id}`, { scope: 'path', values: ['/index.html'], ttl: 60 });
+    const [first] = (await cache(listCacheRules, { params: { siteId } })).json().data.rules;
+    const edited = await cache(updateCacheRule, {
+      params: { siteId, ruleId: first.id },
+      body: { scope: 'path', values: ['/index.html'], ttl: 60 },
+    });
     expect(edited.json().data).toMatchObject({ id: first.id, scope: 'path', values: ['/index.html'], ttl: 60 });
 
-    const cleared = await cache('DELETE', 'currentCache');
+    const cleared = await cache(clearSiteCache, { params: { siteId } });
     expect(cleared.json().data).toEqual({ generation: 2 });
     expect((await snapshot()).dataPlane.caches[0].generation).toBe(2);
   });
@@ -110,37 +119,40 @@ describe('site cache rules', () => {
     [{ scope: 'all', queryString: 'sometimes' }, 'data.0.queryString'],
     [{ scope: 'all', priority: 1001 }, 'data.0.priority'],
   ])('refuses %j with 101003 naming %s', async (rule, field) => {
-    const res = await cache('POST', 'caches', { data: [rule] });
+    const res = await cache(addCacheRules, { params: { siteId }, body: { data: [rule] } });
     expect(res.json().code).toBe(101003);
     expect(res.json().extra.fields.map((f: { field: string }) => f.field)).toEqual([field]);
   });
 
   it('refuses more than the per-site limit with 101029, adding none of the batch', async () => {
-    const before = (await cache('GET', 'caches')).json().data.rules.length;
+    const before = (await cache(listCacheRules, { params: { siteId } })).json().data.rules.length;
     const data = Array.from({ length: CACHE_RULES_PER_SITE - before + 1 }, () => ({ scope: 'all' }));
-    const res = await cache('POST', 'caches', { data });
+    const res = await cache(addCacheRules, { params: { siteId }, body: { data } });
     expect(res.json().code).toBe(101029);
-    expect((await cache('GET', 'caches')).json().data.rules).toHaveLength(before);
+    expect((await cache(listCacheRules, { params: { siteId } })).json().data.rules).toHaveLength(before);
   });
 
   it("keeps one customer out of another's site and rules (101018), deletes all or none", async () => {
-    const rules = (await cache('GET', 'caches')).json().data.rules;
-    for (const [method, url, body] of [
-      ['GET', 'caches', undefined],
-      ['POST', 'caches', { data: [{ scope: 'all' }] }],
-      ['PUT', `cache/${rules[0].id}`, { scope: 'all' }],
-      ['DELETE', 'caches', { ids: [rules[0].id] }],
-      ['DELETE', 'currentCache', undefined],
+    const rules = (await cache(listCacheRules, { params: { siteId } })).json().data.rules;
+    for (const [route, input] of [
+      [listCacheRules, { params: { siteId } }],
+      [addCacheRules, { params: { siteId }, body: { data: [{ scope: 'all' }] } }],
+      [updateCacheRule, { params: { siteId, ruleId: rules[0].id }, body: { scope: 'all' } }],
+      [deleteCacheRules, { params: { siteId }, body: { ids: [rules[0].id] } }],
+      [clearSiteCache, { params: { siteId } }],
     ] as const) {
-      const res = await cache(method, url, body, other);
-      expect(res.json().code, `${method} ${url}`).toBe(101018);
+      const res = await rawRequest(t.app, route, input, { token: other });
+      expect(res.json().code, route.id).toBe(101018);
     }
-    const missing = await cache('DELETE', 'caches', { ids: [rules[0].id, 999_999] });
+    const missing = await cache(deleteCacheRules, { params: { siteId }, body: { ids: [rules[0].id, 999_999] } });
     expect(missing.json().code).toBe(101018);
-    expect((await cache('GET', 'caches')).json().data.rules).toHaveLength(rules.length);
-    expect((await cache('GET', 'caches')).json().data.generation).toBe(2);
+    expect((await cache(listCacheRules, { params: { siteId } })).json().data.rules).toHaveLength(rules.length);
+    expect((await cache(listCacheRules, { params: { siteId } })).json().data.generation).toBe(2);
 
-    const deleted = await cache('DELETE', 'caches', { ids: rules.map((r: { id: number }) => r.id) });
+    const deleted = await cache(deleteCacheRules, {
+      params: { siteId },
+      body: { ids: rules.map((r: { id: number }) => r.id) },
+    });
     expect(deleted.json().data).toBe(true);
     expect((await snapshot()).dataPlane.caches).toEqual([]);
   });

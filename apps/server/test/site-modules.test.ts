@@ -1,6 +1,20 @@
-import { dataPlaneSchema, REDIRECT_RULES_PER_SITE } from '@rampart/contract';
+import type { AnyRoute } from '@rampart/contract';
+import {
+  bindModuleRoutes,
+  corsRoutes,
+  createDomains,
+  customHeaderRoutes,
+  dataPlaneSchema,
+  deleteDomains,
+  listDomains,
+  proxyRewriteRoutes,
+  REDIRECT_RULES_PER_SITE,
+  type RouteInput,
+  urlRedirectRoutes,
+} from '@rampart/contract';
+import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Method } from './helpers/auth.js';
+import { rawRequest, sendAs, sendWith, type Token } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -18,15 +32,23 @@ let domainId: number;
 let secondDomainId: number;
 let otherDomainId: number;
 
-const call = (method: Method, url: string, payload?: Record<string, unknown>, token = client) =>
-  f.call(method, url, payload, token);
-const mod = (method: Method, url: string, payload?: Record<string, unknown>, token = user, site = siteId) =>
-  call(method, `user/site/${site}/module/${url}`, payload, token);
-const bind = (type: string, payload: Record<string, unknown>, token = user, site = siteId) =>
-  call('PUT', `user/site/${site}/domains/module/${type}`, payload, token);
+const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
+const mod = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
+const bind = <T extends keyof typeof bindModuleRoutes>(
+  type: T,
+  body: RouteInput<(typeof bindModuleRoutes)[T]>['body'],
+  token = user,
+  site = siteId,
+) =>
+  sendWith(
+    t.app,
+    bindModuleRoutes[type],
+    { params: { siteId: site }, body } as TestInput<(typeof bindModuleRoutes)[T]>,
+    { token },
+  );
 const snapshot = () => f.snapshot();
 async function domainRow(id = domainId) {
-  const list = (await call('GET', `user/site/${siteId}/domains`, undefined, user)).json().data;
+  const list = (await call(listDomains, { params: { siteId } }, user)).json().data;
   return list.find((d: { id: number }) => d.id === id);
 }
 const fields = (res: { json(): { extra: { fields: { field: string }[] } } }) =>
@@ -45,34 +67,43 @@ describe('custom header modules', () => {
   let headerId: number;
 
   it('creates, lists and edits a module with request and response headers', async () => {
-    const res = await mod('POST', 'customHeaders', {
-      modules: [
-        {
-          name: 'security',
-          headers: [
-            { type: 'request', name: 'X-From-Edge', value: 'yes' },
-            { type: 'response', name: 'Strict-Transport-Security', value: 'max-age=600' },
-            { type: 'response', name: 'Server', value: '' },
-          ],
-        },
-      ],
+    const res = await mod(customHeaderRoutes.create, {
+      params: { siteId },
+      body: {
+        modules: [
+          {
+            name: 'security',
+            headers: [
+              { type: 'request', name: 'X-From-Edge', value: 'yes' },
+              { type: 'response', name: 'Strict-Transport-Security', value: 'max-age=600' },
+              { type: 'response', name: 'Server', value: '' },
+            ],
+          },
+        ],
+      },
     });
     expect(res.statusCode).toBe(200);
     headerId = res.json().data[0].id;
     expect(res.json().data[0]).toMatchObject({ name: 'security', siteID: siteId, domainIDs: [] });
 
-    const list = await mod('GET', 'customHeaders?name=secu');
+    const list = await mod(customHeaderRoutes.list, { params: { siteId }, query: { name: 'secu' } });
     expect(list.json()).toMatchObject({ total: 1, data: [{ id: headerId, name: 'security' }] });
     expect(list.json().data[0].headers).toHaveLength(3);
-    expect((await mod('GET', 'customHeaders?name=nothing')).json()).toEqual({ data: [], total: 0 });
+    expect((await mod(customHeaderRoutes.list, { params: { siteId }, query: { name: 'nothing' } })).json()).toEqual({
+      data: [],
+      total: 0,
+    });
 
-    const edited = await mod('PUT', 'customHeader', {
-      id: headerId,
-      name: 'security',
-      headers: [
-        { type: 'request', name: 'X-From-Edge', value: 'yes' },
-        { type: 'response', name: 'X-Frame-Options', value: 'DENY' },
-      ],
+    const edited = await mod(customHeaderRoutes.update, {
+      params: { siteId },
+      body: {
+        id: headerId,
+        name: 'security',
+        headers: [
+          { type: 'request', name: 'X-From-Edge', value: 'yes' },
+          { type: 'response', name: 'X-Frame-Options', value: 'DENY' },
+        ],
+      },
     });
     expect(edited.json().data.headers).toEqual([
       { type: 'request', name: 'X-From-Edge', value: 'yes' },
@@ -85,24 +116,33 @@ describe('custom header modules', () => {
       { type: 'response', name: 'X-A', value: '1' },
       { type: 'response', name: 'x-a', value: '2' },
     ];
-    const created = await mod('POST', 'customHeaders', { modules: [{ name: 'dup', headers }] });
+    const created = await mod(customHeaderRoutes.create, {
+      params: { siteId },
+      body: { modules: [{ name: 'dup', headers }] },
+    });
     expect(created.json().code).toBe(10102502);
-    const edited = await mod('PUT', 'customHeader', { id: headerId, name: 'security', headers });
+    const edited = await mod(customHeaderRoutes.update, {
+      params: { siteId },
+      body: { id: headerId, name: 'security', headers },
+    });
     expect(edited.json().code).toBe(10102502);
     // The same name once per direction is fine.
-    const both = await mod('POST', 'customHeaders', {
-      modules: [
-        {
-          name: 'both ways',
-          headers: [
-            { type: 'request', name: 'X-A', value: '1' },
-            { type: 'response', name: 'X-A', value: '2' },
-          ],
-        },
-      ],
+    const both = await mod(customHeaderRoutes.create, {
+      params: { siteId },
+      body: {
+        modules: [
+          {
+            name: 'both ways',
+            headers: [
+              { type: 'request', name: 'X-A', value: '1' },
+              { type: 'response', name: 'X-A', value: '2' },
+            ],
+          },
+        ],
+      },
     });
     expect(both.statusCode).toBe(200);
-    await mod('DELETE', 'customHeaders', { ids: [both.json().data[0].id] });
+    await mod(customHeaderRoutes.delete, { params: { siteId }, body: { ids: [both.json().data[0].id] } });
   });
 
   it.each([
@@ -114,17 +154,28 @@ describe('custom header modules', () => {
     [{ type: 'response', name: 'Connection', value: 'close' }, 'modules.0.headers.0.name'],
     [{ type: 'sideways', name: 'X-A', value: 'a' }, 'modules.0.headers.0.type'],
   ])('refuses header %j with 101003 naming %s', async (header, field) => {
-    const res = await mod('POST', 'customHeaders', { modules: [{ name: 'bad', headers: [header] }] });
+    const res = await mod(customHeaderRoutes.create, {
+      params: { siteId },
+      body: { modules: [{ name: 'bad', headers: [header] }] },
+    });
     expect(res.json().code).toBe(101003);
     expect(fields(res)).toEqual([field]);
   });
 
   it('refuses an empty name (101003) and a name taken in the site (101025)', async () => {
-    expect(fields(await mod('POST', 'customHeaders', { modules: [{ name: ' ' }] }))).toEqual(['modules.0.name']);
-    expect((await mod('POST', 'customHeaders', { modules: [{ name: 'security' }] })).json().code).toBe(101025);
-    const twice = await mod('POST', 'customHeaders', { modules: [{ name: 'x' }, { name: 'x' }] });
+    expect(
+      fields(await mod(customHeaderRoutes.create, { params: { siteId }, body: { modules: [{ name: ' ' }] } })),
+    ).toEqual(['modules.0.name']);
+    expect(
+      (await mod(customHeaderRoutes.create, { params: { siteId }, body: { modules: [{ name: 'security' }] } })).json()
+        .code,
+    ).toBe(101025);
+    const twice = await mod(customHeaderRoutes.create, {
+      params: { siteId },
+      body: { modules: [{ name: 'x' }, { name: 'x' }] },
+    });
     expect(twice.json().code).toBe(101025);
-    expect((await mod('GET', 'customHeaders')).json().total).toBe(1);
+    expect((await mod(customHeaderRoutes.list, { params: { siteId } })).json().total).toBe(1);
   });
 
   it('binds the module to domains, shows it in the domain list and sends it to the nodes', async () => {
@@ -132,13 +183,13 @@ describe('custom header modules', () => {
     expect(res.statusCode).toBe(200);
     expect(await domainRow()).toMatchObject({ customHeaderModuleID: headerId, customHeaderModuleName: 'security' });
     expect(await domainRow(secondDomainId)).toMatchObject({ customHeaderModuleID: 0, customHeaderModuleName: '' });
-    expect((await mod('GET', 'customHeaders')).json().data[0].domainIDs).toEqual([domainId]);
+    expect((await mod(customHeaderRoutes.list, { params: { siteId } })).json().data[0].domainIDs).toEqual([domainId]);
 
     const snap = await snapshot();
     expect(dataPlaneSchema.safeParse(snap.dataPlane).success).toBe(true);
     const served = snap.dataPlane.domains.find((d: { id: number }) => d.id === domainId);
-    expect(served.modules).toEqual({ customHeader: headerId, urlRedirect: null, cors: null, proxyRewrite: null });
-    expect(snap.dataPlane.domains.find((d: { id: number }) => d.id === secondDomainId).modules).toBeNull();
+    expect(served!.modules).toEqual({ customHeader: headerId, urlRedirect: null, cors: null, proxyRewrite: null });
+    expect(snap.dataPlane.domains.find((d: { id: number }) => d.id === secondDomainId)!.modules).toBeNull();
     expect(snap.dataPlane.modules).toEqual([
       {
         id: headerId,
@@ -150,7 +201,7 @@ describe('custom header modules', () => {
   });
 
   it('refuses to delete a bound module, naming its domains; "None" (0) unbinds', async () => {
-    const refused = await mod('DELETE', 'customHeaders', { ids: [headerId] });
+    const refused = await mod(customHeaderRoutes.delete, { params: { siteId }, body: { ids: [headerId] } });
     expect(refused.json().code).toBe(101003);
     expect(refused.json().extra.fields).toMatchObject([{ field: 'ids.0', key: 'moduleInUse' }]);
     expect(refused.json().extra.fields[0].message).toContain('www.shop.example');
@@ -166,9 +217,15 @@ describe('binding and isolation', () => {
   let theirs: number;
 
   beforeAll(async () => {
-    mine = (await mod('POST', 'customHeaders', { modules: [{ name: 'mine' }] })).json().data[0].id;
-    theirs = (await mod('POST', 'customHeaders', { modules: [{ name: 'theirs' }] }, other, otherSiteId)).json().data[0]
-      .id;
+    mine = (await mod(customHeaderRoutes.create, { params: { siteId }, body: { modules: [{ name: 'mine' }] } })).json()
+      .data[0].id;
+    theirs = (
+      await mod(
+        customHeaderRoutes.create,
+        { params: { siteId: otherSiteId }, body: { modules: [{ name: 'theirs' }] } },
+        other,
+      )
+    ).json().data[0].id;
   });
 
   it("cannot bind another customer's module to one's own domain, nor one's module to their domain (101018)", async () => {
@@ -193,42 +250,61 @@ describe('binding and isolation', () => {
   });
 
   it("keeps one customer out of another's modules (101018)", async () => {
-    for (const [method, url, body] of [
-      ['GET', 'customHeaders', undefined],
-      ['POST', 'customHeaders', { modules: [{ name: 'intruder' }] }],
-      ['PUT', 'customHeader', { id: mine, name: 'stolen' }],
-      ['DELETE', 'customHeaders', { ids: [mine] }],
+    for (const [route, input] of [
+      [customHeaderRoutes.list, { params: { siteId } }],
+      [customHeaderRoutes.create, { params: { siteId }, body: { modules: [{ name: 'intruder' }] } }],
+      [customHeaderRoutes.update, { params: { siteId }, body: { id: mine, name: 'stolen' } }],
+      [customHeaderRoutes.delete, { params: { siteId }, body: { ids: [mine] } }],
     ] as const) {
-      const res = await mod(method, url, body, other);
-      expect(res.json().code, `${method} ${url}`).toBe(101018);
+      const res = await rawRequest(t.app, route, input, { token: other });
+      expect(res.json().code, route.id).toBe(101018);
     }
     // Their own site, our module's id: not found there either.
-    expect((await mod('PUT', 'customHeader', { id: mine, name: 'x' }, other, otherSiteId)).json().code).toBe(101018);
-    expect((await mod('DELETE', 'customHeaders', { ids: [mine] }, other, otherSiteId)).json().code).toBe(101018);
+    expect(
+      (
+        await mod(customHeaderRoutes.update, { params: { siteId: otherSiteId }, body: { id: mine, name: 'x' } }, other)
+      ).json().code,
+    ).toBe(101018);
+    expect(
+      (await mod(customHeaderRoutes.delete, { params: { siteId: otherSiteId }, body: { ids: [mine] } }, other)).json()
+        .code,
+    ).toBe(101018);
     expect((await bind('customHeader', { domainIDs: [domainId], moduleID: mine }, other)).json().code).toBe(101018);
   });
 
   it("drops a deleted domain's bindings, so its module can be deleted then", async () => {
     const temp = (
       await call(
-        'POST',
-        `user/site/${siteId}/domains`,
-        { domains: [{ name: 'temp.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+        createDomains,
+        {
+          params: { siteId },
+          body: { domains: [{ name: 'temp.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+        },
         user,
       )
     ).json().data[0].id;
-    const moduleId = (await mod('POST', 'customHeaders', { modules: [{ name: 'temp' }] })).json().data[0].id;
+    const moduleId = (
+      await mod(customHeaderRoutes.create, { params: { siteId }, body: { modules: [{ name: 'temp' }] } })
+    ).json().data[0].id;
     await bind('customHeader', { domainIDs: [temp], moduleID: moduleId });
-    expect((await mod('DELETE', 'customHeaders', { ids: [moduleId] })).json().code).toBe(101003);
-    expect((await call('DELETE', `user/site/${siteId}/domains`, { ids: [temp] }, user)).statusCode).toBe(200);
-    expect((await mod('DELETE', 'customHeaders', { ids: [moduleId] })).json().data).toBe(true);
+    expect((await mod(customHeaderRoutes.delete, { params: { siteId }, body: { ids: [moduleId] } })).json().code).toBe(
+      101003,
+    );
+    expect((await call(deleteDomains, { params: { siteId }, body: { ids: [temp] } }, user)).statusCode).toBe(200);
+    expect((await mod(customHeaderRoutes.delete, { params: { siteId }, body: { ids: [moduleId] } })).json().data).toBe(
+      true,
+    );
   });
 
   it('deletes all or none', async () => {
-    expect((await mod('DELETE', 'customHeaders', { ids: [mine, 999_999] })).json().code).toBe(101018);
-    expect((await mod('GET', 'customHeaders?name=mine')).json().total).toBe(1);
-    expect((await mod('DELETE', 'customHeaders', { ids: [mine] })).json().data).toBe(true);
-    expect((await mod('GET', 'customHeaders?name=mine')).json().total).toBe(0);
+    expect(
+      (await mod(customHeaderRoutes.delete, { params: { siteId }, body: { ids: [mine, 999_999] } })).json().code,
+    ).toBe(101018);
+    expect((await mod(customHeaderRoutes.list, { params: { siteId }, query: { name: 'mine' } })).json().total).toBe(1);
+    expect((await mod(customHeaderRoutes.delete, { params: { siteId }, body: { ids: [mine] } })).json().data).toBe(
+      true,
+    );
+    expect((await mod(customHeaderRoutes.list, { params: { siteId }, query: { name: 'mine' } })).json().total).toBe(0);
   });
 });
 
@@ -236,13 +312,18 @@ describe('URL redirect modules', () => {
   let redirectId: number;
 
   it('creates a module, adds rules with defaults and sends them to the nodes', async () => {
-    redirectId = (await mod('POST', 'urlRedirects', { modules: [{ name: 'moves' }] })).json().data[0].id;
-    const added = await mod('POST', `urlRedirect/${redirectId}/rules`, {
-      items: [
-        { source: '/old', target: '/new' },
-        { matchType: 'prefix', source: '/docs/', target: 'https://docs.example.com/', statusCode: 302 },
-        { matchType: 'regex', source: '^/item/(\\d+)$', target: '/items/$1', keepQuery: false, statusCode: 308 },
-      ],
+    redirectId = (
+      await mod(urlRedirectRoutes.create, { params: { siteId }, body: { modules: [{ name: 'moves' }] } })
+    ).json().data[0].id;
+    const added = await mod(urlRedirectRoutes.addRules, {
+      params: { siteId, moduleId: redirectId },
+      body: {
+        items: [
+          { source: '/old', target: '/new' },
+          { matchType: 'prefix', source: '/docs/', target: 'https://docs.example.com/', statusCode: 302 },
+          { matchType: 'regex', source: '^/item/(\\d+)$', target: '/items/$1', keepQuery: false, statusCode: 308 },
+        ],
+      },
     });
     expect(added.statusCode).toBe(200);
     expect(added.json().data[0]).toMatchObject({
@@ -251,10 +332,16 @@ describe('URL redirect modules', () => {
       statusCode: 301,
       keepQuery: true,
     });
-    const rules = await mod('GET', `urlRedirect/${redirectId}/rules?pageSize=2`);
+    const rules = await mod(urlRedirectRoutes.listRules, {
+      params: { siteId, moduleId: redirectId },
+      query: { pageSize: 2 },
+    });
     expect(rules.json().total).toBe(3);
     expect(rules.json().data).toHaveLength(2);
-    expect((await mod('GET', 'urlRedirects')).json().data[0]).toMatchObject({ id: redirectId, ruleCount: 3 });
+    expect((await mod(urlRedirectRoutes.list, { params: { siteId } })).json().data[0]).toMatchObject({
+      id: redirectId,
+      ruleCount: 3,
+    });
 
     await bind('urlRedirect', { domainIDs: [domainId, secondDomainId], moduleID: redirectId });
     expect(await domainRow(secondDomainId)).toMatchObject({
@@ -277,18 +364,26 @@ describe('URL redirect modules', () => {
   });
 
   it('edits and deletes rules (all or none)', async () => {
-    const [first] = (await mod('GET', `urlRedirect/${redirectId}/rules`)).json().data;
-    const edited = await mod('PUT', `urlRedirect/${redirectId}/rule`, {
-      id: first.id,
-      source: '/older',
-      target: '/newer',
-      statusCode: 307,
+    const [first] = (await mod(urlRedirectRoutes.listRules, { params: { siteId, moduleId: redirectId } })).json().data;
+    const edited = await mod(urlRedirectRoutes.updateRule, {
+      params: { siteId, moduleId: redirectId },
+      body: {
+        id: first.id,
+        source: '/older',
+        target: '/newer',
+        statusCode: 307,
+      },
     });
     expect(edited.json().data).toMatchObject({ id: first.id, source: '/older', statusCode: 307 });
-    expect((await mod('DELETE', `urlRedirect/${redirectId}/rules`, { ids: [first.id, 999_999] })).json().code).toBe(
-      101018,
-    );
-    expect((await mod('GET', `urlRedirect/${redirectId}/rules`)).json().total).toBe(3);
+    expect(
+      (
+        await mod(urlRedirectRoutes.deleteRules, {
+          params: { siteId, moduleId: redirectId },
+          body: { ids: [first.id, 999_999] },
+        })
+      ).json().code,
+    ).toBe(101018);
+    expect((await mod(urlRedirectRoutes.listRules, { params: { siteId, moduleId: redirectId } })).json().total).toBe(3);
   });
 
   it.each([
@@ -308,38 +403,73 @@ describe('URL redirect modules', () => {
     [{ source: '/old', target: '/new', statusCode: 303 }, 'items.0.statusCode'],
     [{ source: '/old', target: '/new', matchType: 'glob' }, 'items.0.matchType'],
   ])('refuses rule %j with 101003 naming %s', async (rule, field) => {
-    const res = await mod('POST', `urlRedirect/${redirectId}/rules`, { items: [rule] });
+    const res = await mod(urlRedirectRoutes.addRules, {
+      params: { siteId, moduleId: redirectId },
+      body: { items: [rule] },
+    });
     expect(res.json().code).toBe(101003);
     expect(fields(res)).toEqual([field]);
   });
 
   it(`refuses more than ${REDIRECT_RULES_PER_SITE} rules per site over all modules with 205007, adding none`, async () => {
-    const second = (await mod('POST', 'urlRedirects', { modules: [{ name: 'more moves' }] })).json().data[0].id;
+    const second = (
+      await mod(urlRedirectRoutes.create, { params: { siteId }, body: { modules: [{ name: 'more moves' }] } })
+    ).json().data[0].id;
     const items = (n: number, from: number) =>
       Array.from({ length: n }, (_, i) => ({ source: `/p${from + i}`, target: '/x' }));
     for (let i = 0; i < 6; i++) {
-      const res = await mod('POST', `urlRedirect/${second}/rules`, { items: items(i < 5 ? 500 : 497, i * 500) });
+      const res = await mod(urlRedirectRoutes.addRules, {
+        params: { siteId, moduleId: second },
+        body: { items: items(i < 5 ? 500 : 497, i * 500) },
+      });
       expect(res.statusCode).toBe(200);
     }
     // 3 + 2,997 = 3,000: one more is refused, in either module.
-    expect((await mod('POST', `urlRedirect/${second}/rules`, { items: items(1, 9000) })).json().code).toBe(205007);
-    expect((await mod('POST', `urlRedirect/${redirectId}/rules`, { items: items(1, 9000) })).json().code).toBe(205007);
-    expect((await mod('GET', `urlRedirect/${second}/rules`)).json().total).toBe(2997);
+    expect(
+      (
+        await mod(urlRedirectRoutes.addRules, { params: { siteId, moduleId: second }, body: { items: items(1, 9000) } })
+      ).json().code,
+    ).toBe(205007);
+    expect(
+      (
+        await mod(urlRedirectRoutes.addRules, {
+          params: { siteId, moduleId: redirectId },
+          body: { items: items(1, 9000) },
+        })
+      ).json().code,
+    ).toBe(205007);
+    expect((await mod(urlRedirectRoutes.listRules, { params: { siteId, moduleId: second } })).json().total).toBe(2997);
     // Deleting the module frees its rules.
-    expect((await mod('DELETE', 'urlRedirects', { ids: [second] })).json().data).toBe(true);
-    expect((await mod('POST', `urlRedirect/${redirectId}/rules`, { items: items(1, 9000) })).statusCode).toBe(200);
+    expect((await mod(urlRedirectRoutes.delete, { params: { siteId }, body: { ids: [second] } })).json().data).toBe(
+      true,
+    );
+    expect(
+      (
+        await mod(urlRedirectRoutes.addRules, {
+          params: { siteId, moduleId: redirectId },
+          body: { items: items(1, 9000) },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it("keeps one customer out of another's rules (101018)", async () => {
-    const [rule] = (await mod('GET', `urlRedirect/${redirectId}/rules`)).json().data;
-    for (const [method, url, body] of [
-      ['GET', `urlRedirect/${redirectId}/rules`, undefined],
-      ['POST', `urlRedirect/${redirectId}/rules`, { items: [{ source: '/a', target: '/b' }] }],
-      ['PUT', `urlRedirect/${redirectId}/rule`, { id: rule.id, source: '/a', target: '/b' }],
-      ['DELETE', `urlRedirect/${redirectId}/rules`, { ids: [rule.id] }],
+    const [rule] = (await mod(urlRedirectRoutes.listRules, { params: { siteId, moduleId: redirectId } })).json().data;
+    for (const [route, input] of [
+      [urlRedirectRoutes.listRules, { params: { siteId, moduleId: redirectId } }],
+      [
+        urlRedirectRoutes.addRules,
+        { params: { siteId, moduleId: redirectId }, body: { items: [{ source: '/a', target: '/b' }] } },
+      ],
+      [
+        urlRedirectRoutes.updateRule,
+        { params: { siteId, moduleId: redirectId }, body: { id: rule.id, source: '/a', target: '/b' } },
+      ],
+      [urlRedirectRoutes.deleteRules, { params: { siteId, moduleId: redirectId }, body: { ids: [rule.id] } }],
     ] as const) {
-      expect((await mod(method, url, body, other)).json().code, `${method} ${url}`).toBe(101018);
-      expect((await mod(method, url, body, other, otherSiteId)).json().code, `${method} ${url} (own site)`).toBe(
+      expect((await rawRequest(t.app, route, input, { token: other })).json().code, route.id).toBe(101018);
+      const ownSite = { ...input, params: { ...input.params, siteId: otherSiteId } };
+      expect((await rawRequest(t.app, route, ownSite, { token: other })).json().code, `${route.id} (own site)`).toBe(
         101018,
       );
     }
@@ -348,8 +478,11 @@ describe('URL redirect modules', () => {
 
 describe('CORS modules', () => {
   it('creates a module with defaults, binds it with corsID and sends it to the nodes', async () => {
-    const res = await mod('POST', 'corsSettings', {
-      modules: [{ name: 'app', origins: ['https://app.example.com', 'https://*.example.net'] }],
+    const res = await mod(corsRoutes.create, {
+      params: { siteId },
+      body: {
+        modules: [{ name: 'app', origins: ['https://app.example.com', 'https://*.example.net'] }],
+      },
     });
     expect(res.statusCode).toBe(200);
     const cors = res.json().data[0];
@@ -387,7 +520,7 @@ describe('CORS modules', () => {
     [{ origins: ['https://a.example.com:0'] }, 'modules.0.origins.0'],
     [{ origins: ['https://a\u200Db.example.com'] }, 'modules.0.origins.0'],
   ])('refuses %j with 101003 naming %s', async (settings, field) => {
-    const res = await mod('POST', 'corsSettings', { modules: [{ name: 'bad', ...settings }] });
+    const res = await mod(corsRoutes.create, { params: { siteId }, body: { modules: [{ name: 'bad', ...settings }] } });
     expect(res.json().code).toBe(101003);
     expect(fields(res)).toEqual([field]);
   });
@@ -395,13 +528,16 @@ describe('CORS modules', () => {
 
 describe('hosts in CORS origins and redirect targets', () => {
   it('maps fullwidth and zero-width forms to the ASCII host (UTS #46) before storing and sending them', async () => {
-    const cors = await mod('POST', 'corsSettings', {
-      modules: [
-        {
-          name: 'idn',
-          origins: ['https://ａｐｐ.example.com:8443', 'https://ex\u200Bample.org', 'https://münchen.de'],
-        },
-      ],
+    const cors = await mod(corsRoutes.create, {
+      params: { siteId },
+      body: {
+        modules: [
+          {
+            name: 'idn',
+            origins: ['https://ａｐｐ.example.com:8443', 'https://ex\u200Bample.org', 'https://münchen.de'],
+          },
+        ],
+      },
     });
     expect(cors.statusCode, cors.body).toBe(200);
     expect(cors.json().data[0].origins).toEqual([
@@ -409,9 +545,14 @@ describe('hosts in CORS origins and redirect targets', () => {
       'https://example.org',
       'https://xn--mnchen-3ya.de',
     ]);
-    const redirect = (await mod('POST', 'urlRedirects', { modules: [{ name: 'idn' }] })).json().data[0];
-    const rules = await mod('POST', `urlRedirect/${redirect.id}/rules`, {
-      items: [{ source: '/x', target: 'https://ｄｏｃｓ.example.com:8080/y' }],
+    const redirect = (
+      await mod(urlRedirectRoutes.create, { params: { siteId }, body: { modules: [{ name: 'idn' }] } })
+    ).json().data[0];
+    const rules = await mod(urlRedirectRoutes.addRules, {
+      params: { siteId, moduleId: redirect.id },
+      body: {
+        items: [{ source: '/x', target: 'https://ｄｏｃｓ.example.com:8080/y' }],
+      },
     });
     expect(rules.statusCode, rules.body).toBe(200);
     expect(rules.json().data[0].target).toBe('https://docs.example.com:8080/y');
@@ -420,23 +561,29 @@ describe('hosts in CORS origins and redirect targets', () => {
 
 describe('proxy rewrite modules', () => {
   it('creates a module with a host and headers, adds rules and sends them to the nodes', async () => {
-    const res = await mod('POST', 'proxyRewrites', {
-      modules: [
-        {
-          name: 'legacy',
-          hostHeader: 'legacy.internal.example',
-          setHeaders: [{ name: 'X-Api-Key', value: 'k' }],
-          removeHeaders: ['Cookie'],
-        },
-      ],
+    const res = await mod(proxyRewriteRoutes.create, {
+      params: { siteId },
+      body: {
+        modules: [
+          {
+            name: 'legacy',
+            hostHeader: 'legacy.internal.example',
+            setHeaders: [{ name: 'X-Api-Key', value: 'k' }],
+            removeHeaders: ['Cookie'],
+          },
+        ],
+      },
     });
     expect(res.statusCode).toBe(200);
     const id = res.json().data[0].id;
-    const rules = await mod('POST', `proxyRewrite/${id}/rules`, {
-      items: [
-        { matchType: 'prefix', source: '/api/', target: '/v2/' },
-        { matchType: 'regex', source: '^/u/(\\w+)$', target: '/users/$1' },
-      ],
+    const rules = await mod(proxyRewriteRoutes.addRules, {
+      params: { siteId, moduleId: id },
+      body: {
+        items: [
+          { matchType: 'prefix', source: '/api/', target: '/v2/' },
+          { matchType: 'regex', source: '^/u/(\\w+)$', target: '/users/$1' },
+        ],
+      },
     });
     expect(rules.statusCode).toBe(200);
     await bind('proxyRewrite', { domainIDs: [domainId], moduleID: id });
@@ -462,26 +609,39 @@ describe('proxy rewrite modules', () => {
     [{ setHeaders: [{ name: 'X-A', value: 'a\nb' }] }, 'modules.0.setHeaders.0.value'],
     [{ removeHeaders: ['X-Request-Id'] }, 'modules.0.removeHeaders.0'],
   ])('refuses %j with 101003 naming %s', async (settings, field) => {
-    const res = await mod('POST', 'proxyRewrites', { modules: [{ name: 'bad', ...settings }] });
+    const res = await mod(proxyRewriteRoutes.create, {
+      params: { siteId },
+      body: { modules: [{ name: 'bad', ...settings }] },
+    });
     expect(res.json().code).toBe(101003);
     expect(fields(res)).toEqual([field]);
   });
 
   it('refuses a rewrite target that is not a path (101003) and more than 100 rules per module (101029)', async () => {
-    const id = (await mod('POST', 'proxyRewrites', { modules: [{ name: 'many' }] })).json().data[0].id;
-    const bad = await mod('POST', `proxyRewrite/${id}/rules`, {
-      items: [{ source: '/a', target: 'https://elsewhere.example/' }],
+    const id = (
+      await mod(proxyRewriteRoutes.create, { params: { siteId }, body: { modules: [{ name: 'many' }] } })
+    ).json().data[0].id;
+    const bad = await mod(proxyRewriteRoutes.addRules, {
+      params: { siteId, moduleId: id },
+      body: {
+        items: [{ source: '/a', target: 'https://elsewhere.example/' }],
+      },
     });
     expect(fields(bad)).toEqual(['items.0.target']);
     // Patterns JavaScript compiles and the edge's PCRE2 does not.
     for (const source of ['^/[]', '^/[^]', '^/[a-\\d]', '^/a{1,100000}']) {
-      const refused = await mod('POST', `proxyRewrite/${id}/rules`, {
-        items: [{ matchType: 'regex', source, target: '/x' }],
+      const refused = await mod(proxyRewriteRoutes.addRules, {
+        params: { siteId, moduleId: id },
+        body: {
+          items: [{ matchType: 'regex', source, target: '/x' }],
+        },
       });
       expect(fields(refused), source).toEqual(['items.0.source']);
     }
     const items = Array.from({ length: 101 }, (_, i) => ({ source: `/r${i}`, target: '/x' }));
-    expect((await mod('POST', `proxyRewrite/${id}/rules`, { items })).json().code).toBe(101029);
-    expect((await mod('GET', `proxyRewrite/${id}/rules`)).json().total).toBe(0);
+    expect(
+      (await mod(proxyRewriteRoutes.addRules, { params: { siteId, moduleId: id }, body: { items } })).json().code,
+    ).toBe(101029);
+    expect((await mod(proxyRewriteRoutes.listRules, { params: { siteId, moduleId: id } })).json().total).toBe(0);
   });
 });

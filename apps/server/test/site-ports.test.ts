@@ -1,8 +1,39 @@
-import { edgeSnapshotSchema, SITE_PORTS_MAX } from '@rampart/contract';
+import type { AnyRoute } from '@rampart/contract';
+import {
+  addLineNodes,
+  addSitePorts,
+  addSitePortUpstreams,
+  batchCreateSitePorts,
+  createGroup,
+  createProduct,
+  createSite,
+  createZone,
+  createZonePorts,
+  deleteSitePorts,
+  deleteSitePortUpstreams,
+  deleteSites,
+  disableSitePorts,
+  edgeSnapshotSchema,
+  enableSitePorts,
+  getNodeSnapshot,
+  initializeNodes,
+  listClientSites,
+  listSitePorts,
+  listSitePortUpstreams,
+  listSiteZonePorts,
+  SITE_PORTS_MAX,
+  setNodePortType,
+  setSitesLimitations,
+  updateProduct,
+  updateSitePort,
+  updateSitePortUpstream,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount } from './helpers/accounts.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
-import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import { signIn } from './helpers/auth.js';
+import { nodeSend, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Layer-4 ports of a site (user/site/{id}/ports …), what reaches the nodes, and the rules that
@@ -21,15 +52,14 @@ let l4Product: number;
 let webGroup: number;
 let node: JoinedNode;
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, client, route, ...args);
 }
-const site = (id: number, method: Method, url: string, payload?: Record<string, unknown>, token = user) =>
-  call(method, `user/site/${id}/${url}`, payload, token);
+const site = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const upstream = (port: number, more: Record<string, unknown> = {}) => ({ ip: '198.51.100.7', port, ...more });
 
 async function snapshot() {
-  const res = await nodeRequest(t.app, node, 'GET', '/snapshot');
+  const res = await nodeSend(t.app, node, getNodeSnapshot, undefined);
   expect(res.statusCode).toBe(200);
   const data = res.json().data;
   expect(edgeSnapshotSchema.safeParse(data).success).toBe(true);
@@ -37,7 +67,7 @@ async function snapshot() {
 }
 
 async function newSite(name: string, productID: number, userID: number | undefined): Promise<number> {
-  const res = await call('POST', 'client/site', { siteName: name, userID, productID });
+  const res = await call(createSite, { body: { siteName: name, userID, productID } });
   expect(res.statusCode).toBe(200);
   return res.json().data.siteID;
 }
@@ -51,13 +81,16 @@ beforeAll(async () => {
   neighbour = await signIn(t.app, 'user', 'neighbour');
   const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
 
-  zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  const europe = (await call('POST', 'client/zone', { name: 'Europe' })).json().data.id;
-  const tcp = (await call('POST', `client/zone/${zoneId}/group`, { name: 'tcp', portType: 4 })).json().data.id;
-  const tcpEu = (await call('POST', `client/zone/${europe}/group`, { name: 'tcp', portType: 4 })).json().data.id;
-  const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
+  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
+  const europe = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
+  const tcp = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'tcp', portType: 4 } })).json().data
+    .id;
+  const tcpEu = (await call(createGroup, { params: { zoneID: europe }, body: { name: 'tcp', portType: 4 } })).json()
+    .data.id;
+  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
+    .id;
   const product = async (name: string, portType: 7 | 4, group: number) =>
-    (await call('POST', 'client/product', { name, portType, mainGroupIDs: [group] })).json().data.id as number;
+    (await call(createProduct, { body: { name, portType, mainGroupIDs: [group] } })).json().data.id as number;
   l4Product = await product('L4', 4, tcp);
   game = await newSite('game', l4Product, userID);
   chat = await newSite('chat', l4Product, neighbourId);
@@ -66,10 +99,13 @@ beforeAll(async () => {
   webGroup = web;
 
   node = await joinNode(t.app, client, 'edge-l4');
-  await call('POST', 'client/nodes/initialize', { ids: [node.nodeId], zoneID: zoneId });
-  expect((await call('PUT', 'client/nodes/portType', { ids: [node.nodeId], portType: 4 })).statusCode).toBe(200);
-  const placed = await call('POST', `client/zone/${zoneId}/group/${tcp}/line/default/nodes`, {
-    nodeIDs: [node.nodeId],
+  await call(initializeNodes, { body: { ids: [node.nodeId], zoneID: zoneId } });
+  expect((await call(setNodePortType, { body: { ids: [node.nodeId], portType: 4 } })).statusCode).toBe(200);
+  const placed = await call(addLineNodes, {
+    params: { zoneID: zoneId, groupID: tcp, lineID: 'default' },
+    body: {
+      nodeIDs: [node.nodeId],
+    },
   });
   expect(placed.statusCode).toBe(200);
 });
@@ -77,8 +113,8 @@ afterAll(async () => t.close());
 
 describe('site ports', () => {
   it('starts empty, lists the zone ports the site cannot use, and sends no stream port to the node', async () => {
-    expect((await site(game, 'GET', 'ports')).json()).toEqual({ data: [], total: 0 });
-    const taken = (await site(game, 'GET', 'zonePorts')).json().data;
+    expect((await site(listSitePorts, { params: { siteId: game } })).json()).toEqual({ data: [], total: 0 });
+    const taken = (await site(listSiteZonePorts, { params: { siteId: game } })).json().data;
     expect(taken.filter((p: { portType: string }) => p.portType !== 'reserved')).toEqual([
       { zoneID: zoneId, zoneName: 'Asia', port: 80, portType: 'http' },
       { zoneID: zoneId, zoneName: 'Asia', port: 443, portType: 'https' },
@@ -89,15 +125,18 @@ describe('site ports', () => {
   });
 
   it('adds ports with defaults and upstreams, and the node receives them to render', async () => {
-    const res = await site(game, 'POST', 'ports', {
-      ports: [
-        { port: 25565, upstreams: [upstream(25565), upstream(25566, { backup: true, weight: 3 })] },
-        { port: '5000', protocol: 'udp', hashType: 1, memo: 'voice', upstreams: [upstream(5000)] },
-      ],
+    const res = await site(addSitePorts, {
+      params: { siteId: game },
+      body: {
+        ports: [
+          { port: 25565, upstreams: [upstream(25565), upstream(25566, { backup: true, weight: 3 })] },
+          { port: '5000', protocol: 'udp', hashType: 1, memo: 'voice', upstreams: [upstream(5000)] },
+        ],
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toHaveLength(2);
-    const list = (await site(game, 'GET', 'ports')).json();
+    const list = (await site(listSitePorts, { params: { siteId: game } })).json();
     expect(list.total).toBe(2);
     expect(list.data.map((p: { port: number }) => p.port)).toEqual([5000, 25565]);
     expect(list.data[1]).toMatchObject({
@@ -138,18 +177,20 @@ describe('site ports', () => {
   });
 
   it('filters the list by port, protocol and status, paged', async () => {
-    expect((await site(game, 'GET', 'ports?port=5000')).json().data.map((p: { port: number }) => p.port)).toEqual([
-      5000,
-    ]);
-    expect((await site(game, 'GET', 'ports?protocol=tcp')).json().total).toBe(1);
-    expect((await site(game, 'GET', 'ports?status=0')).json().total).toBe(0);
-    const page2 = (await site(game, 'GET', 'ports?page=2&pageSize=1')).json();
+    expect(
+      (await site(listSitePorts, { params: { siteId: game }, query: { port: 5000 } }))
+        .json()
+        .data.map((p: { port: number }) => p.port),
+    ).toEqual([5000]);
+    expect((await site(listSitePorts, { params: { siteId: game }, query: { protocol: 'tcp' } })).json().total).toBe(1);
+    expect((await site(listSitePorts, { params: { siteId: game }, query: { status: 0 } })).json().total).toBe(0);
+    const page2 = (await site(listSitePorts, { params: { siteId: game }, query: { page: 2, pageSize: 1 } })).json();
     expect(page2).toMatchObject({ total: 2, data: [{ port: 25565 }] });
   });
 
   it('refuses a zone listen port, the agent port, a port taken by another site of the zone, and one twice', async () => {
     const add = (port: number, id = game, token = user) =>
-      site(id, 'POST', 'ports', { ports: [{ port, upstreams: [upstream(9000)] }] }, token);
+      site(addSitePorts, { params: { siteId: id }, body: { ports: [{ port, upstreams: [upstream(9000)] }] } }, token);
     const zonePort = (await add(443)).json();
     expect(zonePort.code).toBe(101003);
     expect(zonePort.extra.fields).toEqual([expect.objectContaining({ field: 'ports.0.port', key: 'portInUse' })]);
@@ -158,27 +199,39 @@ describe('site ports', () => {
     expect((await add(25565, chat, neighbour)).json().extra.fields[0]).toMatchObject({ key: 'portInUse' });
     // The same site again, and twice in one call (nothing written).
     expect((await add(5000)).json().extra.fields[0]).toMatchObject({ key: 'portInUse' });
-    const twice = await site(game, 'POST', 'ports', {
-      ports: [
-        { port: 7000, upstreams: [upstream(7000)] },
-        { port: 7000, upstreams: [upstream(7001)] },
-      ],
+    const twice = await site(addSitePorts, {
+      params: { siteId: game },
+      body: {
+        ports: [
+          { port: 7000, upstreams: [upstream(7000)] },
+          { port: 7000, upstreams: [upstream(7001)] },
+        ],
+      },
     });
     expect(twice.json().extra.fields[0]).toMatchObject({ field: 'ports.1.port', key: 'portInUse' });
-    expect((await site(game, 'GET', 'ports?port=7000')).json().total).toBe(0);
+    expect((await site(listSitePorts, { params: { siteId: game }, query: { port: 7000 } })).json().total).toBe(0);
     // Another zone is another set of nodes: the number is free there.
     expect((await add(25565, far)).statusCode).toBe(200);
   });
 
   it('answers 101023 on a layer-7 site, 401008 without a servable upstream, and 101003 with field names', async () => {
-    const onShop = await site(shop, 'POST', 'ports', { ports: [{ port: 7000, upstreams: [upstream(7000)] }] });
+    const onShop = await site(addSitePorts, {
+      params: { siteId: shop },
+      body: { ports: [{ port: 7000, upstreams: [upstream(7000)] }] },
+    });
     expect(onShop.json().code).toBe(101023);
-    const backups = await site(game, 'POST', 'ports', {
-      ports: [{ port: 7000, upstreams: [upstream(7000, { backup: true })] }],
+    const backups = await site(addSitePorts, {
+      params: { siteId: game },
+      body: {
+        ports: [{ port: 7000, upstreams: [upstream(7000, { backup: true })] }],
+      },
     });
     expect(backups.json().code).toBe(401008);
-    const bad = await site(game, 'POST', 'ports', {
-      ports: [{ port: 70000, protocol: 'sctp', upstreams: [{ ip: 'example.com', port: 0 }] }],
+    const bad = await site(addSitePorts, {
+      params: { siteId: game },
+      body: {
+        ports: [{ port: 70000, protocol: 'sctp', upstreams: [{ ip: 'example.com', port: 0 }] }],
+      },
     });
     expect(bad.json().code).toBe(101003);
     const fields = bad.json().extra.fields.map((f: { field: string }) => f.field);
@@ -190,25 +243,42 @@ describe('site ports', () => {
         'ports.0.upstreams.0.port',
       ]),
     );
-    expect((await site(game, 'POST', 'ports', { ports: [] })).json().extra.fields[0].field).toBe('ports');
+    expect(
+      (await site(addSitePorts, { params: { siteId: game }, body: { ports: [] } })).json().extra.fields[0].field,
+    ).toBe('ports');
   });
 
   it('edits a port, refusing a taken number, and turns ports off and on (the node stops listening)', async () => {
-    const [voice, mc] = (await site(game, 'GET', 'ports')).json().data;
-    const edited = await site(game, 'PUT', 'port', { id: voice.id, port: 5001, protocol: 'both', memo: 'v2' });
+    const [voice, mc] = (await site(listSitePorts, { params: { siteId: game } })).json().data;
+    const edited = await site(updateSitePort, {
+      params: { siteId: game },
+      body: { id: voice.id, port: 5001, protocol: 'both', memo: 'v2' },
+    });
     expect(edited.json().data).toMatchObject({ id: voice.id, port: 5001, protocol: 'both', hashType: 1, memo: 'v2' });
     // Its own number is no conflict; another port's, a zone port's and another site's are.
-    expect((await site(game, 'PUT', 'port', { id: voice.id, port: 5001 })).statusCode).toBe(200);
-    const taken = await site(game, 'PUT', 'port', { id: voice.id, port: mc.port });
+    expect(
+      (await site(updateSitePort, { params: { siteId: game }, body: { id: voice.id, port: 5001 } })).statusCode,
+    ).toBe(200);
+    const taken = await site(updateSitePort, { params: { siteId: game }, body: { id: voice.id, port: mc.port } });
     expect(taken.json().extra.fields).toEqual([expect.objectContaining({ field: 'port', key: 'portInUse' })]);
-    expect((await site(game, 'PUT', 'port', { id: voice.id, port: 80 })).json().code).toBe(101003);
-    expect((await site(game, 'PUT', 'port', { id: 999999, port: 5002 })).json().code).toBe(101018);
+    expect(
+      (await site(updateSitePort, { params: { siteId: game }, body: { id: voice.id, port: 80 } })).json().code,
+    ).toBe(101003);
+    expect(
+      (await site(updateSitePort, { params: { siteId: game }, body: { id: 999999, port: 5002 } })).json().code,
+    ).toBe(101018);
 
-    expect((await site(game, 'DELETE', 'setting/ports', { ids: [voice.id] })).json()).toEqual({ data: true });
-    expect((await site(game, 'GET', `ports?port=5001`)).json().data[0].status).toBe(0);
+    expect((await site(disableSitePorts, { params: { siteId: game }, body: { ids: [voice.id] } })).json()).toEqual({
+      data: true,
+    });
+    expect((await site(listSitePorts, { params: { siteId: game }, query: { port: 5001 } })).json().data[0].status).toBe(
+      0,
+    );
     expect((await snapshot()).streamPorts.map((p: { port: number }) => p.port)).toEqual([25565]);
-    expect((await site(game, 'POST', 'setting/ports', { ids: [voice.id, 999999] })).json().code).toBe(101018);
-    expect((await site(game, 'POST', 'setting/ports', { ids: [voice.id] })).statusCode).toBe(200);
+    expect(
+      (await site(enableSitePorts, { params: { siteId: game }, body: { ids: [voice.id, 999999] } })).json().code,
+    ).toBe(101018);
+    expect((await site(enableSitePorts, { params: { siteId: game }, body: { ids: [voice.id] } })).statusCode).toBe(200);
     expect((await snapshot()).streamPorts.map((p: { port: number; protocol: string }) => [p.port, p.protocol])).toEqual(
       [
         [5001, 'both'],
@@ -218,29 +288,50 @@ describe('site ports', () => {
   });
 
   it("manages a port's upstreams, keeping one that serves (401008)", async () => {
-    const mc = (await site(game, 'GET', 'ports?port=25565')).json().data[0];
-    const url = `port/${mc.id}/upstreams`;
-    expect((await site(game, 'GET', url)).json().data).toHaveLength(2);
-    const added = await site(game, 'POST', url, { upstreams: [upstream(25567, { weight: 5 })] });
+    const mc = (await site(listSitePorts, { params: { siteId: game }, query: { port: 25565 } })).json().data[0];
+    expect((await site(listSitePortUpstreams, { params: { siteId: game, portId: mc.id } })).json().data).toHaveLength(
+      2,
+    );
+    const added = await site(addSitePortUpstreams, {
+      params: { siteId: game, portId: mc.id },
+      body: { upstreams: [upstream(25567, { weight: 5 })] },
+    });
     expect(added.json().data.map((u: { port: number }) => u.port)).toEqual([25565, 25566, 25567]);
     const [first, , third] = added.json().data;
-    const changed = await site(game, 'PUT', `port/${mc.id}/upstream`, {
-      id: third.id,
-      ip: '198.51.100.8',
-      port: 25568,
+    const changed = await site(updateSitePortUpstream, {
+      params: { siteId: game, portId: mc.id },
+      body: {
+        id: third.id,
+        ip: '198.51.100.8',
+        port: 25568,
+      },
     });
     expect(changed.json().data).toMatchObject({ id: third.id, ip: '198.51.100.8', port: 25568, weight: 1 });
-    expect((await site(game, 'DELETE', url, { ids: [first.id] })).json().data).toHaveLength(2);
+    expect(
+      (
+        await site(deleteSitePortUpstreams, { params: { siteId: game, portId: mc.id }, body: { ids: [first.id] } })
+      ).json().data,
+    ).toHaveLength(2);
     // The last non-backup upstream cannot go, nor be switched off.
-    const remaining = (await site(game, 'GET', url)).json().data;
+    const remaining = (await site(listSitePortUpstreams, { params: { siteId: game, portId: mc.id } })).json().data;
     const serving = remaining.find((u: { backup: boolean }) => !u.backup);
-    expect((await site(game, 'DELETE', url, { ids: [serving.id] })).json().code).toBe(401008);
-    const off = await site(game, 'PUT', `port/${mc.id}/upstream`, { ...serving, status: 0 });
+    expect(
+      (
+        await site(deleteSitePortUpstreams, { params: { siteId: game, portId: mc.id }, body: { ids: [serving!.id] } })
+      ).json().code,
+    ).toBe(401008);
+    const off = await site(updateSitePortUpstream, {
+      params: { siteId: game, portId: mc.id },
+      body: { ...serving, status: 0 },
+    });
     expect(off.json().code).toBe(401008);
-    expect((await site(game, 'DELETE', url, { ids: [999999] })).json().code).toBe(101018);
-    expect((await site(game, 'GET', 'port/999999/upstreams')).json().code).toBe(101018);
+    expect(
+      (await site(deleteSitePortUpstreams, { params: { siteId: game, portId: mc.id }, body: { ids: [999999] } })).json()
+        .code,
+    ).toBe(101018);
+    expect((await site(listSitePortUpstreams, { params: { siteId: game, portId: 999999 } })).json().code).toBe(101018);
     const snap = await snapshot();
-    expect(snap.streamPorts.find((p: { port: number }) => p.port === 25565).upstreams).toEqual([
+    expect(snap.streamPorts.find((p: { port: number }) => p.port === 25565)!.upstreams).toEqual([
       { ip: '198.51.100.7', port: 25566, weight: 3, backup: true },
       { ip: '198.51.100.8', port: 25568, weight: 1, backup: false },
     ]);
@@ -248,13 +339,16 @@ describe('site ports', () => {
 
   it('batch-creates a range onto an upstream range (101011 when the lengths differ)', async () => {
     const batch = (more: Record<string, unknown>) =>
-      site(game, 'POST', 'port/batchCreate', {
-        portFrom: 30000,
-        portTo: 30002,
-        upstreamPortFrom: 40000,
-        upstreamPortTo: 40002,
-        upstreams: [{ ip: '198.51.100.9' }, { ip: '198.51.100.10', backup: true }],
-        ...more,
+      site(batchCreateSitePorts, {
+        params: { siteId: game },
+        body: {
+          portFrom: 30000,
+          portTo: 30002,
+          upstreamPortFrom: 40000,
+          upstreamPortTo: 40002,
+          upstreams: [{ ip: '198.51.100.9' }, { ip: '198.51.100.10', backup: true }],
+          ...more,
+        },
       });
     expect((await batch({ upstreamPortTo: 40005 })).json().code).toBe(101011);
     expect((await batch({ portTo: 29999 })).json().extra.fields[0].field).toBe('portTo');
@@ -284,73 +378,93 @@ describe('site ports', () => {
   });
 
   it("enforces the operator's port limit (401007) and refuses a limit below the ports a site has", async () => {
-    const count = (await site(game, 'GET', 'ports')).json().total as number;
+    const count = (await site(listSitePorts, { params: { siteId: game } })).json().total as number;
     expect(count).toBe(5);
     const limit = (maxPorts: number) =>
-      call('PATCH', 'client/site/limitations', { ids: [game], limitations: { maxDomains: 0, maxPorts } });
+      call(setSitesLimitations, { body: { ids: [game], limitations: { maxDomains: 0, maxPorts } } });
     expect((await limit(4)).json().code).toBe(401007);
     expect((await limit(5)).statusCode).toBe(200);
-    const listed = (await call('GET', `client/sites?siteID=${game}`)).json().data[0];
+    const listed = (await call(listClientSites, { query: { siteID: game } })).json().data[0];
     expect(listed.limitations).toEqual({ maxDomains: 0, maxPorts: 5 });
-    const over = await site(game, 'POST', 'ports', { ports: [{ port: 7000, upstreams: [upstream(7000)] }] });
+    const over = await site(addSitePorts, {
+      params: { siteId: game },
+      body: { ports: [{ port: 7000, upstreams: [upstream(7000)] }] },
+    });
     expect(over.json().code).toBe(401007);
     // Left out, the port limit keeps its value.
-    await call('PATCH', 'client/site/limitations', { ids: [game], limitations: { maxDomains: 3 } });
-    expect((await call('GET', `client/sites?siteID=${game}`)).json().data[0].limitations).toEqual({
+    await call(setSitesLimitations, { body: { ids: [game], limitations: { maxDomains: 3 } } });
+    expect((await call(listClientSites, { query: { siteID: game } })).json().data[0].limitations).toEqual({
       maxDomains: 3,
       maxPorts: 5,
     });
     await limit(0);
     expect(
-      (await site(game, 'POST', 'ports', { ports: [{ port: 7000, upstreams: [upstream(7000)] }] })).statusCode,
+      (
+        await site(addSitePorts, {
+          params: { siteId: game },
+          body: { ports: [{ port: 7000, upstreams: [upstream(7000)] }] },
+        })
+      ).statusCode,
     ).toBe(200);
   });
 
   it('keeps the zone from listening on a number a site port uses', async () => {
-    const res = await call('POST', `client/zone/${zoneId}/setting/ports`, {
-      ports: [{ port: 7000, portType: 'http' }],
+    const res = await call(createZonePorts, {
+      params: { zoneID: zoneId },
+      body: {
+        ports: [{ port: 7000, portType: 'http' }],
+      },
     });
     expect(res.json().code).toBe(101003);
     expect(res.json().extra.fields[0]).toMatchObject({ field: 'ports.0.port', key: 'portInUse' });
     expect(
-      (await call('POST', `client/zone/${zoneId}/setting/ports`, { ports: [{ port: 8080, portType: 'http' }] }))
+      (await call(createZonePorts, { params: { zoneID: zoneId }, body: { ports: [{ port: 8080, portType: 'http' }] } }))
         .statusCode,
     ).toBe(200);
   });
 
   it("isolates sites: another customer's calls on this site answer 101018", async () => {
-    const [one] = (await site(game, 'GET', 'ports')).json().data;
-    for (const [method, url, body] of [
-      ['GET', 'ports', undefined],
-      ['GET', 'zonePorts', undefined],
-      ['POST', 'ports', { ports: [{ port: 7100, upstreams: [upstream(7100)] }] }],
-      ['PUT', 'port', { id: one.id, port: 7101 }],
-      ['DELETE', 'ports', { ids: [one.id] }],
-      ['GET', `port/${one.id}/upstreams`, undefined],
-      ['POST', 'setting/ports', { ids: [one.id] }],
+    const [one] = (await site(listSitePorts, { params: { siteId: game } })).json().data;
+    for (const [route, input] of [
+      [listSitePorts, { params: { siteId: game } }],
+      [listSiteZonePorts, { params: { siteId: game } }],
+      [addSitePorts, { params: { siteId: game }, body: { ports: [{ port: 7100, upstreams: [upstream(7100)] }] } }],
+      [updateSitePort, { params: { siteId: game }, body: { id: one.id, port: 7101 } }],
+      [deleteSitePorts, { params: { siteId: game }, body: { ids: [one.id] } }],
+      [listSitePortUpstreams, { params: { siteId: game, portId: one.id } }],
+      [enableSitePorts, { params: { siteId: game }, body: { ids: [one.id] } }],
     ] as const) {
-      expect((await site(game, method, url, body, neighbour)).json().code).toBe(101018);
+      expect((await rawRequest(t.app, route, input, { token: neighbour })).json().code).toBe(101018);
     }
     // A port of another site is not this site's.
-    expect((await site(chat, 'PUT', 'port', { id: one.id, port: 7101 }, neighbour)).json().code).toBe(101018);
+    expect(
+      (await site(updateSitePort, { params: { siteId: chat }, body: { id: one.id, port: 7101 } }, neighbour)).json()
+        .code,
+    ).toBe(101018);
   });
 
   it('refuses to delete a site with ports (205004), and a product port type change under them', async () => {
-    expect((await call('DELETE', 'client/site', { ids: [game] })).json()).toMatchObject({
+    expect((await call(deleteSites, { body: { ids: [game] } })).json()).toMatchObject({
       code: 205004,
       extra: { siteIDs: [game] },
     });
-    const toL7 = await call('PUT', 'client/product', {
-      id: l4Product,
-      name: 'L4',
-      portType: 7,
-      mainGroupIDs: [webGroup],
+    const toL7 = await call(updateProduct, {
+      body: {
+        id: l4Product,
+        name: 'L4',
+        portType: 7,
+        mainGroupIDs: [webGroup],
+      },
     });
     expect(toL7.json().code).toBe(205004);
-    const ids = (await site(game, 'GET', 'ports?pageSize=100')).json().data.map((p: { id: number }) => p.id);
-    expect((await site(game, 'DELETE', 'ports', { ids: [...ids, 999999] })).json().code).toBe(101018);
-    expect((await site(game, 'DELETE', 'ports', { ids })).json()).toEqual({ data: true });
+    const ids = (await site(listSitePorts, { params: { siteId: game }, query: { pageSize: 100 } }))
+      .json()
+      .data.map((p: { id: number }) => p.id);
+    expect(
+      (await site(deleteSitePorts, { params: { siteId: game }, body: { ids: [...ids, 999999] } })).json().code,
+    ).toBe(101018);
+    expect((await site(deleteSitePorts, { params: { siteId: game }, body: { ids } })).json()).toEqual({ data: true });
     expect((await snapshot()).streamPorts).toEqual([]);
-    expect((await call('DELETE', 'client/site', { ids: [game] })).statusCode).toBe(200);
+    expect((await call(deleteSites, { body: { ids: [game] } })).statusCode).toBe(200);
   });
 });

@@ -1,6 +1,23 @@
-import { dataPlaneSchema, ERROR_PAGE_MAX_BYTES, GZIP_DEFAULT_TYPES, RATE_RULES_PER_SITE } from '@rampart/contract';
+import type { AnyRoute } from '@rampart/contract';
+import {
+  addRateRules,
+  dataPlaneSchema,
+  deleteErrorPages,
+  deleteRateRules,
+  ERROR_PAGE_MAX_BYTES,
+  GZIP_DEFAULT_TYPES,
+  getErrorPages,
+  getGzipSetting,
+  listRateRules,
+  RATE_RULES_PER_SITE,
+  setErrorPage,
+  setErrorPageLanguage,
+  setGzipSetting,
+  updateRateRule,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Method } from './helpers/auth.js';
+import { rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -13,14 +30,7 @@ let other: { accessToken: string };
 let siteId: number;
 let otherSiteId: number;
 
-const call = (
-  method: Method,
-  url: string,
-  payload?: Record<string, unknown>,
-  token: { accessToken: string } = f.client,
-) => f.call(method, url, payload, token);
-const setting = (method: Method, url: string, payload?: Record<string, unknown>, token = user, site = siteId) =>
-  call(method, `user/site/${site}/setting/${url}`, payload, token);
+const setting = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const fields = (res: { json(): { extra: { fields: { field: string }[] } } }) =>
   res.json().extra.fields.map((f) => f.field);
 
@@ -44,7 +54,7 @@ const domainOf = (plane: { domains: { name: string; settingsId: number | null }[
 
 describe('compression', () => {
   it('starts off with the default types, and sends no settings to the nodes', async () => {
-    const res = await setting('GET', 'gzip');
+    const res = await setting(getGzipSetting, { params: { siteId } });
     expect(res.json().data).toEqual({ enabled: false, types: GZIP_DEFAULT_TYPES, minLength: 1024, updatedAt: null });
     const plane = await snapshot();
     expect(plane.settings).toEqual([]);
@@ -52,10 +62,13 @@ describe('compression', () => {
   });
 
   it('sets compression, reads it back and sends it to the nodes; turning it off removes it', async () => {
-    const res = await setting('PUT', 'gzip', { enabled: true, types: ['text/html', 'text/css'], minLength: 2048 });
+    const res = await setting(setGzipSetting, {
+      params: { siteId },
+      body: { enabled: true, types: ['text/html', 'text/css'], minLength: 2048 },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ enabled: true, types: ['text/html', 'text/css'], minLength: 2048 });
-    expect((await setting('GET', 'gzip')).json().data.updatedAt).not.toBeNull();
+    expect((await setting(getGzipSetting, { params: { siteId } })).json().data.updatedAt).not.toBeNull();
     let plane = await snapshot();
     expect(domainOf(plane, 'www.shop.example')?.settingsId).toBe(siteId);
     expect(domainOf(plane, 'www.blog.example')?.settingsId).toBeNull();
@@ -69,8 +82,11 @@ describe('compression', () => {
       },
     ]);
 
-    await setting('PUT', 'gzip', { enabled: false });
-    expect((await setting('GET', 'gzip')).json().data).toMatchObject({ enabled: false, types: GZIP_DEFAULT_TYPES });
+    await setting(setGzipSetting, { params: { siteId }, body: { enabled: false } });
+    expect((await setting(getGzipSetting, { params: { siteId } })).json().data).toMatchObject({
+      enabled: false,
+      types: GZIP_DEFAULT_TYPES,
+    });
     plane = await snapshot();
     expect(plane.settings).toEqual([]);
   });
@@ -83,7 +99,7 @@ describe('compression', () => {
     [{ enabled: true, minLength: -1 }, 'minLength'],
     [{ enabled: true, minLength: 1.5 }, 'minLength'],
   ])('refuses %j with 101003 naming %s', async (body, field) => {
-    const res = await setting('PUT', 'gzip', body);
+    const res = await setting(setGzipSetting, rawInput({ params: { siteId }, body }));
     expect(res.json().code).toBe(101003);
     expect(fields(res)).toEqual([field]);
   });
@@ -91,18 +107,24 @@ describe('compression', () => {
 
 describe('bandwidth rate limits', () => {
   it('adds rules, lists them oldest first, edits one, and sends them to the nodes in KB/s', async () => {
-    const res = await setting('POST', 'rates', {
-      data: [
-        { url: '/downloads/*', rate: 16, memo: 'big files' },
-        { url: '*.iso', rate: 1 },
-      ],
+    const res = await setting(addRateRules, {
+      params: { siteId },
+      body: {
+        data: [
+          { url: '/downloads/*', rate: 16, memo: 'big files' },
+          { url: '*.iso', rate: 1 },
+        ],
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.map((r: { url: string }) => r.url)).toEqual(['/downloads/*', '*.iso']);
-    const [first] = (await setting('GET', 'rates')).json().data;
+    const [first] = (await setting(listRateRules, { params: { siteId } })).json().data;
     expect(first).toMatchObject({ siteID: siteId, url: '/downloads/*', rate: 16, memo: 'big files' });
 
-    const edited = await setting('PUT', `rate/${first.id}`, { url: '/video/*.mp4', rate: 512 });
+    const edited = await setting(updateRateRule, {
+      params: { siteId, ruleId: first.id },
+      body: { url: '/video/*.mp4', rate: 512 },
+    });
     expect(edited.json().data).toMatchObject({ id: first.id, url: '/video/*.mp4', rate: 512, memo: '' });
 
     const plane = await snapshot();
@@ -129,40 +151,47 @@ describe('bandwidth rate limits', () => {
     ['rate above 1 GB/s', { url: '/a', rate: 1024 * 1024 + 1 }, 'data.0.rate'],
     ['a long memo', { url: '/a', rate: 1, memo: 'm'.repeat(257) }, 'data.0.memo'],
   ])('refuses a rule with %s (101003 naming the field)', async (_label, rule, field) => {
-    const res = await setting('POST', 'rates', { data: [rule] });
+    const res = await setting(addRateRules, { params: { siteId }, body: { data: [rule] } });
     expect(res.json().code).toBe(101003);
     expect(fields(res)).toEqual([field]);
   });
 
   it('refuses more than the per-site limit with 101029, adding none of the batch', async () => {
-    const before = (await setting('GET', 'rates')).json().data.length;
+    const before = (await setting(listRateRules, { params: { siteId } })).json().data.length;
     const data = Array.from({ length: RATE_RULES_PER_SITE - before + 1 }, () => ({ url: '*', rate: 10 }));
-    const res = await setting('POST', 'rates', { data });
+    const res = await setting(addRateRules, { params: { siteId }, body: { data } });
     expect(res.json().code).toBe(101029);
-    expect((await setting('GET', 'rates')).json().data).toHaveLength(before);
+    expect((await setting(listRateRules, { params: { siteId } })).json().data).toHaveLength(before);
   });
 
   it("keeps one customer out of another's site and rules (101018), deletes all or none", async () => {
-    const rules = (await setting('GET', 'rates')).json().data;
-    for (const [method, url, body] of [
-      ['GET', 'rates', undefined],
-      ['POST', 'rates', { data: [{ url: '*', rate: 1 }] }],
-      ['PUT', `rate/${rules[0].id}`, { url: '*', rate: 1 }],
-      ['DELETE', 'rates', { ids: [rules[0].id] }],
+    const rules = (await setting(listRateRules, { params: { siteId } })).json().data;
+    for (const [route, input] of [
+      [listRateRules, { params: { siteId } }],
+      [addRateRules, { params: { siteId }, body: { data: [{ url: '*', rate: 1 }] } }],
+      [updateRateRule, { params: { siteId, ruleId: rules[0].id }, body: { url: '*', rate: 1 } }],
+      [deleteRateRules, { params: { siteId }, body: { ids: [rules[0].id] } }],
     ] as const) {
-      const res = await setting(method, url, body, other);
-      expect(res.json().code, `${method} ${url}`).toBe(101018);
+      const res = await rawRequest(t.app, route, input, { token: other });
+      expect(res.json().code, route.id).toBe(101018);
     }
     // The neighbour's own site cannot reach this site's rule either.
-    const viaOwnSite = await setting('PUT', `rate/${rules[0].id}`, { url: '*', rate: 1 }, other, otherSiteId);
+    const viaOwnSite = await setting(
+      updateRateRule,
+      { params: { siteId: otherSiteId, ruleId: rules[0].id }, body: { url: '*', rate: 1 } },
+      other,
+    );
     expect(viaOwnSite.json().code).toBe(101018);
-    expect((await setting('GET', 'rates', undefined, other, otherSiteId)).json().data).toEqual([]);
+    expect((await setting(listRateRules, { params: { siteId: otherSiteId } }, other)).json().data).toEqual([]);
 
-    const missing = await setting('DELETE', 'rates', { ids: [rules[0].id, 999_999] });
+    const missing = await setting(deleteRateRules, { params: { siteId }, body: { ids: [rules[0].id, 999_999] } });
     expect(missing.json().code).toBe(101018);
-    expect((await setting('GET', 'rates')).json().data).toHaveLength(rules.length);
+    expect((await setting(listRateRules, { params: { siteId } })).json().data).toHaveLength(rules.length);
 
-    const deleted = await setting('DELETE', 'rates', { ids: rules.map((r: { id: number }) => r.id) });
+    const deleted = await setting(deleteRateRules, {
+      params: { siteId },
+      body: { ids: rules.map((r: { id: number }) => r.id) },
+    });
     expect(deleted.json().data).toBe(true);
     expect((await snapshot()).settings).toEqual([]);
   });
@@ -170,15 +199,21 @@ describe('bandwidth rate limits', () => {
 
 describe('error pages', () => {
   it('starts in English without pages; sets, replaces and removes pages and the language', async () => {
-    expect((await setting('GET', 'errorPages')).json().data).toEqual({ language: 'en_US', pages: [] });
-    await setting('PUT', 'errorPage', { status: 404, body: '<h1>old</h1>' });
-    const replaced = await setting('PUT', 'errorPage', { status: 404, body: '<h1>nothing here</h1>' });
+    expect((await setting(getErrorPages, { params: { siteId } })).json().data).toEqual({
+      language: 'en_US',
+      pages: [],
+    });
+    await setting(setErrorPage, { params: { siteId }, body: { status: 404, body: '<h1>old</h1>' } });
+    const replaced = await setting(setErrorPage, {
+      params: { siteId },
+      body: { status: 404, body: '<h1>nothing here</h1>' },
+    });
     expect(replaced.json().data).toMatchObject({ status: 404, body: '<h1>nothing here</h1>' });
-    await setting('PUT', 'errorPage', { status: 929, body: '<h1>slow down</h1>' });
-    const language = await setting('PUT', 'errorPages/language', { language: 'zh_TW' });
+    await setting(setErrorPage, { params: { siteId }, body: { status: 929, body: '<h1>slow down</h1>' } });
+    const language = await setting(setErrorPageLanguage, { params: { siteId }, body: { language: 'zh_TW' } });
     expect(language.json().data).toEqual({ language: 'zh_TW' });
 
-    const read = (await setting('GET', 'errorPages')).json().data;
+    const read = (await setting(getErrorPages, { params: { siteId } })).json().data;
     expect(read.language).toBe('zh_TW');
     expect(read.pages.map((p: { status: number }) => p.status)).toEqual([404, 929]);
     let plane = await snapshot();
@@ -195,8 +230,10 @@ describe('error pages', () => {
       },
     ]);
 
-    expect((await setting('DELETE', 'errorPages', { statuses: [404, 929] })).json().data).toBe(true);
-    await setting('PUT', 'errorPages/language', { language: 'en_US' });
+    expect((await setting(deleteErrorPages, { params: { siteId }, body: { statuses: [404, 929] } })).json().data).toBe(
+      true,
+    );
+    await setting(setErrorPageLanguage, { params: { siteId }, body: { language: 'en_US' } });
     plane = await snapshot();
     expect(plane.settings).toEqual([]);
   });
@@ -207,32 +244,32 @@ describe('error pages', () => {
     ['a body over 64 KB of UTF-8', { status: 404, body: 'é'.repeat(ERROR_PAGE_MAX_BYTES / 2 + 1) }, 'body'],
     ['no body', { status: 404 }, 'body'],
   ])('refuses a page with %s (101003 naming the field)', async (_label, body, field) => {
-    const res = await setting('PUT', 'errorPage', body);
+    const res = await setting(setErrorPage, { params: { siteId }, body });
     expect(res.json().code).toBe(101003);
     expect(fields(res)).toEqual([field]);
   });
 
   it('refuses an unknown language and status list with 101003', async () => {
-    const language = await setting('PUT', 'errorPages/language', { language: 'fr_FR' });
+    const language = await setting(setErrorPageLanguage, { params: { siteId }, body: { language: 'fr_FR' } });
     expect(fields(language)).toEqual(['language']);
-    const statuses = await setting('DELETE', 'errorPages', { statuses: [] });
+    const statuses = await setting(deleteErrorPages, { params: { siteId }, body: { statuses: [] } });
     expect(fields(statuses)).toEqual(['statuses']);
   });
 
   it("keeps one customer out of another's pages (101018); removing a page that is not there removes none", async () => {
-    await setting('PUT', 'errorPage', { status: 502, body: '<h1>resting</h1>' });
-    for (const [method, url, body] of [
-      ['GET', 'errorPages', undefined],
-      ['PUT', 'errorPage', { status: 502, body: 'mine now' }],
-      ['DELETE', 'errorPages', { statuses: [502] }],
-      ['PUT', 'errorPages/language', { language: 'zh_CN' }],
+    await setting(setErrorPage, { params: { siteId }, body: { status: 502, body: '<h1>resting</h1>' } });
+    for (const [route, input] of [
+      [getErrorPages, { params: { siteId } }],
+      [setErrorPage, { params: { siteId }, body: { status: 502, body: 'mine now' } }],
+      [deleteErrorPages, { params: { siteId }, body: { statuses: [502] } }],
+      [setErrorPageLanguage, { params: { siteId }, body: { language: 'zh_CN' } }],
     ] as const) {
-      const res = await setting(method, url, body, other);
-      expect(res.json().code, `${method} ${url}`).toBe(101018);
+      const res = await rawRequest(t.app, route, input, { token: other });
+      expect(res.json().code, route.id).toBe(101018);
     }
-    expect((await setting('GET', 'errorPages', undefined, other, otherSiteId)).json().data.pages).toEqual([]);
-    const missing = await setting('DELETE', 'errorPages', { statuses: [502, 404] });
+    expect((await setting(getErrorPages, { params: { siteId: otherSiteId } }, other)).json().data.pages).toEqual([]);
+    const missing = await setting(deleteErrorPages, { params: { siteId }, body: { statuses: [502, 404] } });
     expect(missing.json().code).toBe(101018);
-    expect((await setting('GET', 'errorPages')).json().data.pages).toHaveLength(1);
+    expect((await setting(getErrorPages, { params: { siteId } })).json().data.pages).toHaveLength(1);
   });
 });

@@ -1,6 +1,21 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  createGroup,
+  createProduct,
+  createSite,
+  createZone,
+  deleteProduct,
+  deleteSites,
+  getUserSite,
+  listClientSites,
+  listUserSites,
+  setSitesStatus,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/platform/crypto/passwords.js';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { sendAs, type Token } from './helpers/call.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -11,9 +26,10 @@ let otherUserId: number;
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
-  const zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  const web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
-  productId = (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [web] })).json().data.id;
+  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
+  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
+    .id;
+  productId = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data.id;
   userId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
   // A customer account outside this operator's tree (no parent): not the operator's to serve.
   otherUserId = (
@@ -27,18 +43,20 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, client, route, ...args);
 }
 
 describe('sites', () => {
   it('creates a site for a customer on a product; the customer sees it, the operator lists it', async () => {
-    const res = await call('POST', 'client/site', {
-      siteName: 'shop',
-      userID: userId,
-      productID: productId,
-      tags: ['web', 'web', 'prod'],
-      expiredAt: '2027-01-01T00:00:00Z',
+    const res = await call(createSite, {
+      body: {
+        siteName: 'shop',
+        userID: userId,
+        productID: productId,
+        tags: ['web', 'web', 'prod'],
+        expiredAt: '2027-01-01T00:00:00Z',
+      },
     });
     expect(res.statusCode).toBe(200);
     const site = res.json().data;
@@ -53,18 +71,18 @@ describe('sites', () => {
       expiredAt: '2027-01-01T00:00:00.000Z',
       forceBackup: false,
     });
-    expect((await call('GET', 'client/sites?siteName=sh')).json()).toMatchObject({
+    expect((await call(listClientSites, { query: { siteName: 'sh' } })).json()).toMatchObject({
       total: 1,
       data: [{ siteID: site.siteID }],
     });
-    expect((await call('GET', 'client/sites?siteName=%25')).json().total).toBe(0);
+    expect((await call(listClientSites, { query: { siteName: '%' } })).json().total).toBe(0);
 
     const user = await signIn(t.app, 'user');
-    expect((await call('GET', 'user/sites', undefined, user)).json()).toMatchObject({
+    expect((await call(listUserSites, undefined, user)).json()).toMatchObject({
       total: 1,
       data: [{ siteName: 'shop' }],
     });
-    expect((await call('GET', `user/site/${site.siteID}`, undefined, user)).json().data.siteID).toBe(site.siteID);
+    expect((await call(getUserSite, { params: { siteId: site.siteID } }, user)).json().data.siteID).toBe(site.siteID);
   });
 
   it("refuses a customer outside the operator's tree, an unknown product, and a client account as the customer", async () => {
@@ -74,53 +92,52 @@ describe('sites', () => {
       { siteName: 'x', userID: userId, productID: 999_999 },
       { siteName: 'x', userID: clientRoot, productID: productId },
     ]) {
-      expect((await call('POST', 'client/site', body)).json().code).toBe(101018);
+      expect((await call(createSite, { body })).json().code).toBe(101018);
     }
   });
 
   it("tells the customer its site's product port type (7 for domains, 4 for layer-4 ports)", async () => {
-    const zoneId = (await call('POST', 'client/zone', { name: 'Ports zone' })).json().data.id;
-    const tcp = (await call('POST', `client/zone/${zoneId}/group`, { name: 'tcp', portType: 4 })).json().data.id;
-    const l4 = (await call('POST', 'client/product', { name: 'L4', portType: 4, mainGroupIDs: [tcp] })).json().data.id;
-    const web = (await call('POST', 'client/site', { siteName: 'web7', userID: userId, productID: productId })).json()
+    const zoneId = (await call(createZone, { body: { name: 'Ports zone' } })).json().data.id;
+    const tcp = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'tcp', portType: 4 } })).json()
+      .data.id;
+    const l4 = (await call(createProduct, { body: { name: 'L4', portType: 4, mainGroupIDs: [tcp] } })).json().data.id;
+    const web = (await call(createSite, { body: { siteName: 'web7', userID: userId, productID: productId } })).json()
       .data.siteID;
-    const ports = (await call('POST', 'client/site', { siteName: 'ports4', userID: userId, productID: l4 })).json().data
+    const ports = (await call(createSite, { body: { siteName: 'ports4', userID: userId, productID: l4 } })).json().data
       .siteID;
     const user = await signIn(t.app, 'user');
-    expect((await call('GET', `user/site/${web}`, undefined, user)).json().data).toMatchObject({
+    expect((await call(getUserSite, { params: { siteId: web } }, user)).json().data).toMatchObject({
       siteID: web,
       portType: 7,
     });
-    expect((await call('GET', `user/site/${ports}`, undefined, user)).json().data).toMatchObject({
+    expect((await call(getUserSite, { params: { siteId: ports } }, user)).json().data).toMatchObject({
       siteID: ports,
       productID: l4,
       portType: 4,
     });
-    expect((await call('DELETE', 'client/site', { ids: [web, ports] })).statusCode).toBe(200);
+    expect((await call(deleteSites, { body: { ids: [web, ports] } })).statusCode).toBe(200);
   });
 
   it('sets status and deletes all or none', async () => {
-    const a = (await call('POST', 'client/site', { siteName: 'a', userID: userId, productID: productId })).json().data
+    const a = (await call(createSite, { body: { siteName: 'a', userID: userId, productID: productId } })).json().data
       .siteID;
-    const b = (await call('POST', 'client/site', { siteName: 'b', userID: userId, productID: productId })).json().data
+    const b = (await call(createSite, { body: { siteName: 'b', userID: userId, productID: productId } })).json().data
       .siteID;
-    expect((await call('PATCH', 'client/site/status', { ids: [a, b], status: 'pause' })).statusCode).toBe(200);
-    expect((await call('GET', 'client/sites?status=pause')).json().total).toBe(2);
-    expect((await call('PATCH', 'client/site/status', { ids: [a, 999_999], status: 'normal' })).json().code).toBe(
-      101018,
-    );
-    expect((await call('GET', 'client/sites?status=pause')).json().total).toBe(2);
-    expect((await call('DELETE', 'client/site', { ids: [a, 999_999] })).json().code).toBe(101018);
-    expect((await call('DELETE', 'client/site', { ids: [a, b] })).statusCode).toBe(200);
-    expect((await call('GET', 'client/sites?status=pause')).json().total).toBe(0);
+    expect((await call(setSitesStatus, { body: { ids: [a, b], status: 'pause' } })).statusCode).toBe(200);
+    expect((await call(listClientSites, { query: { status: 'pause' } })).json().total).toBe(2);
+    expect((await call(setSitesStatus, { body: { ids: [a, 999_999], status: 'normal' } })).json().code).toBe(101018);
+    expect((await call(listClientSites, { query: { status: 'pause' } })).json().total).toBe(2);
+    expect((await call(deleteSites, { body: { ids: [a, 999_999] } })).json().code).toBe(101018);
+    expect((await call(deleteSites, { body: { ids: [a, b] } })).statusCode).toBe(200);
+    expect((await call(listClientSites, { query: { status: 'pause' } })).json().total).toBe(0);
   });
 
   it('keeps a product a site uses (204002), and keeps sites from other customers', async () => {
-    const site = (await call('POST', 'client/site', { siteName: 'kept', userID: userId, productID: productId })).json()
+    const site = (await call(createSite, { body: { siteName: 'kept', userID: userId, productID: productId } })).json()
       .data;
-    expect((await call('DELETE', 'client/product', { id: productId })).json().code).toBe(204002);
+    expect((await call(deleteProduct, { body: { id: productId } })).json().code).toBe(204002);
     const stranger = await signIn(t.app, 'user', 'stranger', 'stranger pass 1');
-    expect((await call('GET', 'user/sites', undefined, stranger)).json()).toEqual({ data: [], total: 0 });
-    expect((await call('GET', `user/site/${site.siteID}`, undefined, stranger)).json().code).toBe(101018);
+    expect((await call(listUserSites, undefined, stranger)).json()).toEqual({ data: [], total: 0 });
+    expect((await call(getUserSite, { params: { siteId: site.siteID } }, stranger)).json().code).toBe(101018);
   });
 });

@@ -1,6 +1,7 @@
+import { getNodeSnapshot, listDomains, listInitializedNodes, updateDomain } from '@rampart/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeRequest } from './helpers/edge-node.js';
+import { nodeSend } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -23,12 +24,12 @@ async function insertDomains(t: TestApp, siteId: number, suffix: string, count: 
 }
 
 async function poll(t: TestApp, f: SiteFixture) {
-  const res = await nodeRequest(t.app, f.node, 'GET', '/snapshot');
+  const res = await nodeSend(t.app, f.node, getNodeSnapshot, undefined);
   return res;
 }
 
 async function nodeRow(f: SiteFixture) {
-  const list = (await f.call('GET', 'client/nodes/initialized?page=1&pageSize=10')).json().data;
+  const list = (await f.call(listInitializedNodes, { query: { page: 1, pageSize: 10 } })).json().data;
   return list.find((n: { id: number }) => n.id === f.node.nodeId) as {
     currentVersion: string;
     snapshotError: string;
@@ -49,7 +50,7 @@ describe('a node over its configured domain limit', () => {
     await insertDomains(t, f.otherSiteId, 'next.example', 4);
     // The next write anywhere rebuilds the snapshot.
     const [shopDomain] = (
-      await f.call('GET', `user/site/${f.siteId}/domains?page=1&pageSize=1`, undefined, f.user)
+      await f.call(listDomains, { params: { siteId: f.siteId }, query: { page: 1, pageSize: 1 } }, f.user)
     ).json().data;
     const res = await poll(t, f);
     expect(res.statusCode).toBe(200);
@@ -65,16 +66,15 @@ describe('a node over its configured domain limit', () => {
 
     // The customer's change still reaches the node.
     const changed = await f.call(
-      'PUT',
-      `user/site/${f.siteId}/domain`,
-      { id: shopDomain.id, upstreams: [{ ip: '127.0.0.1', port: 9090 }] },
+      updateDomain,
+      { params: { siteId: f.siteId }, body: { id: shopDomain.id, upstreams: [{ ip: '127.0.0.1', port: 9090 }] } },
       f.user,
     );
     expect(changed.statusCode).toBe(200);
-    const next = await nodeRequest(t.app, f.node, 'GET', `/snapshot?version=${res.json().data.version}`);
+    const next = await nodeSend(t.app, f.node, getNodeSnapshot, { query: { version: res.json().data.version } });
     expect(next.statusCode).toBe(200);
     const served = next.json().data.dataPlane.domains.find((d: { id: number }) => d.id === shopDomain.id);
-    expect(served.origin.upstreams[0].port).toBe(9090);
+    expect(served!.origin.upstreams[0].port).toBe(9090);
     expect(next.json().data.dataPlane.domains).toHaveLength(2);
   });
 

@@ -1,8 +1,38 @@
-import { dataPlaneSchema } from '@rampart/contract';
+import type { AnyRoute } from '@rampart/contract';
+import {
+  addLineNodes,
+  addLineVirtualNodes,
+  addVirtualNodeNodeRecords,
+  changeSitesProduct,
+  createCertificate,
+  createDomains,
+  createGroup,
+  createProduct,
+  createSite,
+  createVirtualNode,
+  createZone,
+  dataPlaneSchema,
+  getNodeSnapshot,
+  initializeNodes,
+  listClientSites,
+  listInitializedNodes,
+  moveLineNodes,
+  removeLineNodes,
+  removeLineVirtualNodes,
+  reportNodeStatus,
+  setDomainScheme,
+  setDomainsForceSSL,
+  setSitesExpiry,
+  setSitesStatus,
+  setZoneForceSSLRedirectCode,
+  setZoneHttp2,
+} from '@rampart/contract';
+import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, type Method, signIn } from './helpers/auth.js';
+import { signIn } from './helpers/auth.js';
+import { nodeSend, send, sendAs, type Token } from './helpers/call.js';
 import { makeCertificate } from './helpers/certificates.js';
-import { type JoinedNode, joinNode, nodeRequest } from './helpers/edge-node.js';
+import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -18,25 +48,25 @@ beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
   user = await signIn(t.app, 'user');
-  zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  web = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
-  spare = (await call('POST', `client/zone/${zoneId}/group`, { name: 'spare', portType: 7 })).json().data.id;
-  const productId = (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [web] })).json()
-    .data.id;
+  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
+  web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data.id;
+  spare = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'spare', portType: 7 } })).json().data
+    .id;
+  const productId = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data
+    .id;
   const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  siteId = (await call('POST', 'client/site', { siteName: 'shop', userID, productID: productId })).json().data.siteID;
+  siteId = (await call(createSite, { body: { siteName: 'shop', userID, productID: productId } })).json().data.siteID;
   node = await joinNode(t.app, client, 'edge-1');
 });
 afterAll(async () => t.close());
 
-function call(method: Method, url: string, payload?: Record<string, unknown>, token = client) {
-  return callApi(t.app, token, method, url, payload);
+function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+  return sendAs(t.app, client, route, ...args);
 }
-const site = (method: Method, url: string, payload?: Record<string, unknown>) =>
-  call(method, `user/site/${siteId}/${url}`, payload, user);
+const site = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 
-async function snapshot(query = '') {
-  const res = await nodeRequest(t.app, node, 'GET', `/snapshot${query}`);
+async function snapshot(query?: TestInput<typeof getNodeSnapshot>['query']) {
+  const res = await nodeSend(t.app, node, getNodeSnapshot, { query });
   expect(res.statusCode).toBe(200);
   return res.json().data;
 }
@@ -47,31 +77,37 @@ describe('node snapshots', () => {
     expect(snap).toMatchObject({ initialized: false, dataPlane: { domains: [], certificates: [] } });
     expect(snap.version).toMatch(/^[0-9a-f]{32}$/);
     expect(snap.dataPlane.version).toBe(snap.version);
-    const unsigned = await t.app.inject({ method: 'GET', url: '/api/edge/v1/snapshot' });
+    const unsigned = await send(t.app, getNodeSnapshot, undefined);
     expect(unsigned.json().code).toBe(101013);
   });
 
   it("serves the domains of the sites whose product uses the node's group, with certificates and keys", async () => {
-    await call('POST', 'client/nodes/initialize', { ids: [node.nodeId], zoneID: zoneId, groupID: web });
+    await call(initializeNodes, { body: { ids: [node.nodeId], zoneID: zoneId, groupID: web } });
     const cert = await makeCertificate(['www.shop.example']);
     const certId = (
-      await site('POST', 'certificate', { name: 'shop', certificate: cert.certPem, privateKey: cert.keyPem })
+      await site(createCertificate, {
+        params: { siteId },
+        body: { name: 'shop', certificate: cert.certPem, privateKey: cert.keyPem },
+      })
     ).json().data.id;
-    await site('POST', 'domains', {
-      domains: [
-        {
-          name: 'www.shop.example',
-          upstreams: [
-            { ip: '127.0.0.1', port: 8080, weight: 2 },
-            { ip: '127.0.0.1', port: 8081, backup: true },
-            { ip: '127.0.0.1', port: 8082, status: 0 },
-          ],
-          forceSSL: true,
-          certificateID: certId,
-          hashType: 1,
-        },
-        { name: 'parked.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }], status: 0 },
-      ],
+    await site(createDomains, {
+      params: { siteId },
+      body: {
+        domains: [
+          {
+            name: 'www.shop.example',
+            upstreams: [
+              { ip: '127.0.0.1', port: 8080, weight: 2 },
+              { ip: '127.0.0.1', port: 8081, backup: true },
+              { ip: '127.0.0.1', port: 8082, status: 0 },
+            ],
+            forceSSL: true,
+            certificateID: certId,
+            hashType: 1,
+          },
+          { name: 'parked.shop.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }], status: 0 },
+        ],
+      },
     });
     const snap = await snapshot();
     expect(dataPlaneSchema.safeParse(snap.dataPlane).success).toBe(true);
@@ -105,15 +141,15 @@ describe('node snapshots', () => {
 
   it("carries the zone's HTTP/2 setting and force-SSL redirect code to its nodes", async () => {
     const before = await snapshot();
-    await call('PUT', `client/zone/${zoneId}/setting/http2`, { enable: false });
-    await call('PUT', `client/zone/${zoneId}/setting/forceSSLRedirectCode`, { code: 307 });
+    await call(setZoneHttp2, { params: { zoneID: zoneId }, body: { enable: false } });
+    await call(setZoneForceSSLRedirectCode, { params: { zoneID: zoneId }, body: { code: 307 } });
     const after = await snapshot();
     expect(after.version).not.toBe(before.version);
     expect(after.listen).toEqual({ httpPorts: [80], httpsPorts: [443], http2: false });
     expect(after.dataPlane.domains.length).toBeGreaterThan(0);
     for (const d of after.dataPlane.domains) expect(d.forceSSLCode).toBe(307);
-    await call('PUT', `client/zone/${zoneId}/setting/http2`, { enable: true });
-    await call('PUT', `client/zone/${zoneId}/setting/forceSSLRedirectCode`, { code: 301 });
+    await call(setZoneHttp2, { params: { zoneID: zoneId }, body: { enable: true } });
+    await call(setZoneForceSSLRedirectCode, { params: { zoneID: zoneId }, body: { code: 301 } });
     expect((await snapshot()).version).toBe(before.version);
   });
 
@@ -121,75 +157,106 @@ describe('node snapshots', () => {
     const a = await snapshot();
     const b = await snapshot();
     expect(b.version).toBe(a.version);
-    await site('PATCH', 'domain/setting/forceSSL', { domainIDs: [a.dataPlane.domains[0].id], forceSSL: false });
+    await site(setDomainsForceSSL, {
+      params: { siteId },
+      body: { domainIDs: [a.dataPlane.domains[0].id], forceSSL: false },
+    });
     const c = await snapshot();
     expect(c.version).not.toBe(a.version);
     expect(c.dataPlane.domains[0].forceSSL).toBe(false);
   });
 
   it('marks domains of a paused site disabled, and drops them when the node leaves the group', async () => {
-    await call('PATCH', 'client/site/status', { ids: [siteId], status: 'pause' });
+    await call(setSitesStatus, { body: { ids: [siteId], status: 'pause' } });
     expect((await snapshot()).dataPlane.domains[0].enabled).toBe(false);
-    await call('PATCH', 'client/site/status', { ids: [siteId], status: 'normal' });
+    await call(setSitesStatus, { body: { ids: [siteId], status: 'normal' } });
     expect((await snapshot()).dataPlane.domains[0].enabled).toBe(true);
 
-    await call('DELETE', `client/zone/${zoneId}/group/${web}/line/default/nodes`, { nodeIDs: [node.nodeId] });
-    await call('POST', `client/zone/${zoneId}/group/${spare}/line/default/nodes`, { nodeIDs: [node.nodeId] });
+    await call(removeLineNodes, {
+      params: { zoneID: zoneId, groupID: web, lineID: 'default' },
+      body: { nodeIDs: [node.nodeId] },
+    });
+    await call(addLineNodes, {
+      params: { zoneID: zoneId, groupID: spare, lineID: 'default' },
+      body: { nodeIDs: [node.nodeId] },
+    });
     expect((await snapshot()).dataPlane).toMatchObject({ domains: [], certificates: [] });
-    await call('DELETE', `client/zone/${zoneId}/group/${spare}/line/default/nodes`, { nodeIDs: [node.nodeId] });
-    await call('POST', `client/zone/${zoneId}/group/${web}/line/default/nodes`, { nodeIDs: [node.nodeId] });
+    await call(removeLineNodes, {
+      params: { zoneID: zoneId, groupID: spare, lineID: 'default' },
+      body: { nodeIDs: [node.nodeId] },
+    });
+    await call(addLineNodes, {
+      params: { zoneID: zoneId, groupID: web, lineID: 'default' },
+      body: { nodeIDs: [node.nodeId] },
+    });
     expect((await snapshot()).dataPlane.domains).toHaveLength(1);
   });
 
   it("serves the group's sites from any of its lines, and through a virtual node on a line that names the node", async () => {
-    const lines = `client/zone/${zoneId}/group/${web}/line`;
-    await call('PATCH', `${lines}/default/nodes`, { nodeIDs: [node.nodeId], toLine: 'telecom' });
+    await call(moveLineNodes, {
+      params: { zoneID: zoneId, groupID: web, lineID: 'default' },
+      body: { nodeIDs: [node.nodeId], toLine: 'telecom' },
+    });
     expect((await snapshot()).dataPlane.domains).toHaveLength(1);
-    await call('DELETE', `${lines}/telecom/nodes`, { nodeIDs: [node.nodeId] });
+    await call(removeLineNodes, {
+      params: { zoneID: zoneId, groupID: web, lineID: 'telecom' },
+      body: { nodeIDs: [node.nodeId] },
+    });
     expect((await snapshot()).dataPlane.domains).toHaveLength(0);
 
-    const vn = (await call('POST', `client/zone/${zoneId}/virtualNode`, { name: 'pool', portType: 7 })).json().data.id;
-    await call('POST', `client/zone/${zoneId}/virtualNode/${vn}/record/node`, { nodeIDs: [node.nodeId] });
+    const vn = (
+      await call(createVirtualNode, { params: { zoneID: zoneId }, body: { name: 'pool', portType: 7 } })
+    ).json().data.id;
+    await call(addVirtualNodeNodeRecords, { params: { zoneID: zoneId, id: vn }, body: { nodeIDs: [node.nodeId] } });
     expect((await snapshot()).dataPlane.domains).toHaveLength(0); // named, but not on a line yet
-    await call('POST', `${lines}/overseas/virtualNodes`, { virtualNodeIDs: [vn] });
+    await call(addLineVirtualNodes, {
+      params: { zoneID: zoneId, groupID: web, lineID: 'overseas' },
+      body: { virtualNodeIDs: [vn] },
+    });
     expect((await snapshot()).dataPlane.domains).toHaveLength(1);
-    await call('DELETE', `${lines}/overseas/virtualNodes`, { virtualNodeIDs: [vn] });
+    await call(removeLineVirtualNodes, {
+      params: { zoneID: zoneId, groupID: web, lineID: 'overseas' },
+      body: { virtualNodeIDs: [vn] },
+    });
     expect((await snapshot()).dataPlane.domains).toHaveLength(0);
-    await call('POST', `${lines}/default/nodes`, { nodeIDs: [node.nodeId] });
+    await call(addLineNodes, {
+      params: { zoneID: zoneId, groupID: web, lineID: 'default' },
+      body: { nodeIDs: [node.nodeId] },
+    });
     expect((await snapshot()).dataPlane.domains).toHaveLength(1);
   });
 
   it("publishes the operator's expiry and product changes to the node at once", async () => {
     const before = await snapshot();
-    await call('PATCH', 'client/site/expired', { ids: [siteId], expiredAt: '2020-01-01T00:00:00Z' });
+    await call(setSitesExpiry, { body: { ids: [siteId], expiredAt: '2020-01-01T00:00:00Z' } });
     const expired = await snapshot();
     expect(expired.version).not.toBe(before.version);
     expect(expired.dataPlane.domains[0].enabled).toBe(false);
-    await call('PATCH', 'client/site/expired', { ids: [siteId], expiredAt: null });
+    await call(setSitesExpiry, { body: { ids: [siteId], expiredAt: null } });
     expect((await snapshot()).version).toBe(before.version);
 
     // A product served by another group: the site's domains leave this node, and come back.
-    const productId = (await call('GET', `client/sites?siteID=${siteId}`)).json().data[0].productID;
+    const productId = (await call(listClientSites, { query: { siteID: siteId } })).json().data[0].productID;
     const elsewhere = (
-      await call('POST', 'client/product', { name: 'Elsewhere', portType: 7, mainGroupIDs: [spare] })
+      await call(createProduct, { body: { name: 'Elsewhere', portType: 7, mainGroupIDs: [spare] } })
     ).json().data.id;
-    await call('PATCH', 'client/site/product/change', { ids: [siteId], productID: elsewhere });
+    await call(changeSitesProduct, { body: { ids: [siteId], productID: elsewhere } });
     expect((await snapshot()).dataPlane.domains).toEqual([]);
-    await call('PATCH', 'client/site/product/change', { ids: [siteId], productID: productId });
+    await call(changeSitesProduct, { body: { ids: [siteId], productID: productId } });
     expect((await snapshot()).version).toBe(before.version);
   });
 
   it('holds a poll for a known version until a change arrives, and answers null when none does', async () => {
     const known = (await snapshot()).version;
     const started = Date.now();
-    expect(await snapshot(`?version=${known}&wait=1`)).toBeNull();
+    expect(await snapshot({ version: known, wait: 1 })).toBeNull();
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
 
     const domainId = (await snapshot()).dataPlane.domains[0].id;
-    const waiting = snapshot(`?version=${known}&wait=20`);
+    const waiting = snapshot({ version: known, wait: 20 });
     await new Promise((r) => setTimeout(r, 200));
     const changedAt = Date.now();
-    await site('PUT', `domain/${domainId}/scheme`, { scheme: 1 });
+    await site(setDomainScheme, { params: { siteId, domainId }, body: { scheme: 1 } });
     const arrived = await waiting;
     expect(Date.now() - changedAt).toBeLessThan(1000);
     expect(arrived.version).not.toBe(known);
@@ -200,23 +267,27 @@ describe('node snapshots', () => {
     const before = await snapshot();
     const domainId = before.dataPlane.domains[0].id;
     expect(before.dataPlane.domains[0].origin.portMap).toBe(false);
-    expect((await site('PUT', `domain/${domainId}/scheme`, { scheme: 0, portMap: true })).statusCode).toBe(200);
+    expect(
+      (await site(setDomainScheme, { params: { siteId, domainId }, body: { scheme: 0, portMap: true } })).statusCode,
+    ).toBe(200);
     const after = await snapshot();
     expect(after.version).not.toBe(before.version);
     expect(after.dataPlane.domains[0].origin).toMatchObject({ scheme: 'http', portMap: true });
     expect(dataPlaneSchema.safeParse(after.dataPlane).success).toBe(true);
-    await site('PUT', `domain/${domainId}/scheme`, { scheme: 0, portMap: false });
+    await site(setDomainScheme, { params: { siteId, domainId }, body: { scheme: 0, portMap: false } });
     expect((await snapshot()).dataPlane.domains[0].origin.portMap).toBe(false);
   });
 
   it('shows the operator what each node applied against what it should run', async () => {
     const current = (await snapshot()).version;
-    await nodeRequest(t.app, node, 'POST', '/status', {
-      version: '0.1.0',
-      appliedVersion: 'f'.repeat(32),
-      lastError: 'push refused with 400',
+    await nodeSend(t.app, node, reportNodeStatus, {
+      body: {
+        version: '0.1.0',
+        appliedVersion: 'f'.repeat(32),
+        lastError: 'push refused with 400',
+      },
     });
-    const list = (await call('GET', `client/nodes/initialized?zoneIDs=${zoneId}&value=edge`)).json();
+    const list = (await call(listInitializedNodes, { query: { zoneIDs: zoneId, value: 'edge' } })).json();
     expect(list).toMatchObject({
       total: 1,
       data: [
@@ -231,6 +302,6 @@ describe('node snapshots', () => {
         },
       ],
     });
-    expect((await call('GET', 'client/nodes/initialized?value=nothing-like-this')).json().total).toBe(0);
+    expect((await call(listInitializedNodes, { query: { value: 'nothing-like-this' } })).json().total).toBe(0);
   });
 });

@@ -1,5 +1,7 @@
+import { health, logo } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettingsRepository } from '../src/modules/system/settings.repository.js';
+import { send } from './helpers/call.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { TEST_DB_KIND } from './helpers/test-db.js';
 
@@ -11,7 +13,7 @@ afterAll(async () => t.close());
 
 describe('GET /api/v1/health', () => {
   it('reports the config store and this installation', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
+    const res = await send(t.app, health, undefined);
     expect(res.statusCode).toBe(200);
     const { data } = res.json();
     expect(data).toMatchObject({ status: 'ok', database: TEST_DB_KIND, databaseOk: true, version: 'test' });
@@ -21,12 +23,12 @@ describe('GET /api/v1/health', () => {
 
 describe('GET /api/v1/{auth}/logo', () => {
   it.each(['user', 'client', 'admin'])('gives the default branding to the %s console without a token', async (auth) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/${auth}/logo` });
+    const res = await send(t.app, logo, { params: { auth } });
     expect(res.statusCode).toBe(200);
     const { data } = res.json();
     expect(data.title).toBe('Rampart');
     expect(data.copyright).toMatch(/Rampart/);
-    for (const image of ['logo', 'favicon', 'backgroundImage', 'sidebarLogo', 'sidebarSimpleLogo'])
+    for (const image of ['logo', 'favicon', 'backgroundImage', 'sidebarLogo', 'sidebarSimpleLogo'] as const)
       expect(data[image]).toBe('');
   });
 
@@ -35,12 +37,12 @@ describe('GET /api/v1/{auth}/logo', () => {
       title: 'Acme CDN',
       logo: 'data:image/png;base64,AA==',
     });
-    const { data } = (await t.app.inject({ method: 'GET', url: '/api/v1/user/logo' })).json();
+    const { data } = (await send(t.app, logo, { params: { auth: 'user' } })).json();
     expect(data).toMatchObject({ title: 'Acme CDN', logo: 'data:image/png;base64,AA==', favicon: '' });
   });
 
   it('rejects an unknown console kind with 101003 naming the auth parameter', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/root/logo' });
+    const res = await send(t.app, logo, { params: { auth: 'root' } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       code: 101003,

@@ -3,6 +3,8 @@ import {
   type AnyRoute,
   EDGE_API_BASE,
   fillPath,
+  logo,
+  requestLogin,
   routeUrl,
   TIERS,
   type Tier,
@@ -12,6 +14,7 @@ import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { bearer, signIn } from './helpers/auth.js';
+import { rawRequest, send } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -219,18 +222,18 @@ describe('NUL and unpaired surrogates in every string field of every route', () 
 
 describe('NUL and unpaired surrogates outside the declared fields', () => {
   it('the examples of the review: a sign-in account and the public logo query', async () => {
-    const signInRes = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/code',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"account":"a\\u0000","password":"x"}',
-    });
+    const signInRes = await rawRequest(
+      t.app,
+      requestLogin,
+      { params: { auth: 'user' }, payload: '{"account":"a\\u0000","password":"x"}' },
+      { headers: { 'content-type': 'application/json' } },
+    );
     expect(signInRes.statusCode).toBe(400);
     expect(signInRes.json().extra.fields).toEqual([
       expect.objectContaining({ in: 'body', field: 'account', key: 'invalidCharacter' }),
     ]);
     for (const query of ['%00', '%ED%A0%80', 'a%FFb', '%E0%A4']) {
-      const logo = await t.app.inject({ method: 'GET', url: `/api/v1/user/logo?operator=${query}` });
+      const logo = await rawRequest(t.app, { method: 'GET', url: `/api/v1/user/logo?operator=${query}` });
       expect(logo.statusCode, query).toBe(400);
       expect(logo.json().extra.fields, query).toEqual([
         expect.objectContaining({ in: 'query', field: 'operator', key: 'invalidCharacter' }),
@@ -239,12 +242,15 @@ describe('NUL and unpaired surrogates outside the declared fields', () => {
   });
 
   it('an undeclared field, an object key and a deep array entry are refused and named', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/code',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"account":"user","password":"x","extra":{"list":["ok","\\ud800"]},"k\\u0000":1}',
-    });
+    const res = await rawRequest(
+      t.app,
+      requestLogin,
+      {
+        params: { auth: 'user' },
+        payload: '{"account":"user","password":"x","extra":{"list":["ok","\\ud800"]},"k\\u0000":1}',
+      },
+      { headers: { 'content-type': 'application/json' } },
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe(101003);
     const fields = res.json().extra.fields.map((f: { field: string; key: string }) => `${f.field}:${f.key}`);
@@ -252,16 +258,17 @@ describe('NUL and unpaired surrogates outside the declared fields', () => {
   });
 
   it('a paired surrogate (an emoji) is ordinary text and passes the check', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/user/logo?operator=${encodeURIComponent('😀')}` });
+    const res = await send(t.app, logo, { params: { auth: 'user' }, query: { operator: '😀' } });
     expect(res.json().extra?.fields ?? []).not.toContainEqual(expect.objectContaining({ key: 'invalidCharacter' }));
   });
 
   it('answers in the caller language', async () => {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/user/logo?operator=%00',
-      headers: { 'accept-language': 'zh-CN' },
-    });
+    const res = await rawRequest(
+      t.app,
+      { method: 'GET', url: '/api/v1/user/logo?operator=%00' },
+      {},
+      { headers: { 'accept-language': 'zh-CN' } },
+    );
     expect(res.json().extra.fields[0].message).toBe('包含不允许的字符（NUL 或不成对的代理字符）');
   });
 });

@@ -1,5 +1,27 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  createGroup,
+  createZone,
+  deleteZone,
+  getZoneSettings,
+  initializeNodes,
+  listInitializedNodes,
+  listLineNodes,
+  listUninitializedNodes,
+  listZones,
+  metaZones,
+  moveNodesToZone,
+  nodeInfo,
+  registerNode,
+  setZoneForceSSLRedirectCode,
+  setZoneHttp2,
+  setZoneHttp3,
+  updateZone,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, callApi, type Method, signIn } from './helpers/auth.js';
+import { bearer, signIn } from './helpers/auth.js';
+import { rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -10,51 +32,48 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const call = (method: Method, url: string, payload?: Record<string, unknown>) =>
-  callApi(t.app, client, method, url, payload);
+const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
 
 async function registeredNode(hostname: string): Promise<number> {
-  const info = await call('GET', 'client/node-info');
+  const info = await call(nodeInfo);
   const token = /join_token=(\S+)/.exec(info.body)?.[1];
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/edge/v1/register',
-    payload: { joinToken: token, hostname, ips: ['192.0.2.20'], version: '0.1.0' },
+  const res = await send(t.app, registerNode, {
+    body: { joinToken: token, hostname, ips: ['192.0.2.20'], version: '0.1.0' },
   });
   return res.json().data.nodeId;
 }
 
 describe('zones', () => {
   it('creates, lists, renames and deletes a zone', async () => {
-    const created = await call('POST', 'client/zone', { name: 'Asia East', memo: 'Tokyo and Taipei' });
+    const created = await call(createZone, { body: { name: 'Asia East', memo: 'Tokyo and Taipei' } });
     expect(created.statusCode).toBe(200);
     const zone = created.json().data;
     expect(zone).toMatchObject({ name: 'Asia East', memo: 'Tokyo and Taipei', nodeCount: 0 });
-    await call('POST', 'client/zone', { name: 'Europe' });
+    await call(createZone, { body: { name: 'Europe' } });
 
-    const list = await call('GET', 'client/zones?page=1&pageSize=10&sortBy=name&orderBy=asc');
+    const list = await call(listZones, { query: { page: 1, pageSize: 10, sortBy: 'name', orderBy: 'asc' } });
     expect(list.json().total).toBe(2);
     expect(list.json().data.map((z: { name: string }) => z.name)).toEqual(['Asia East', 'Europe']);
-    expect((await call('GET', 'client/zones?page=2&pageSize=1&sortBy=name&orderBy=asc')).json().data[0].name).toBe(
-      'Europe',
-    );
-    expect((await call('GET', 'client/metaZones')).json().data).toEqual([
+    expect(
+      (await call(listZones, { query: { page: 2, pageSize: 1, sortBy: 'name', orderBy: 'asc' } })).json().data[0].name,
+    ).toBe('Europe');
+    expect((await call(metaZones)).json().data).toEqual([
       { id: zone.id, name: 'Asia East' },
       { id: expect.any(Number), name: 'Europe' },
     ]);
 
-    const renamed = await call('PUT', 'client/zone', { id: zone.id, name: 'Asia', memo: '' });
+    const renamed = await call(updateZone, { body: { id: zone.id, name: 'Asia', memo: '' } });
     expect(renamed.json().data).toMatchObject({ id: zone.id, name: 'Asia', memo: '' });
-    expect((await call('DELETE', 'client/zone', { id: zone.id })).statusCode).toBe(200);
-    expect((await call('GET', 'client/zones')).json().total).toBe(1);
+    expect((await call(deleteZone, { body: { id: zone.id } })).statusCode).toBe(200);
+    expect((await call(listZones)).json().total).toBe(1);
   });
 
   it('refuses a duplicate name with 201002 and a bad one with 101003', async () => {
-    await call('POST', 'client/zone', { name: 'Americas' });
-    const dup = await call('POST', 'client/zone', { name: 'Americas' });
+    await call(createZone, { body: { name: 'Americas' } });
+    const dup = await call(createZone, { body: { name: 'Americas' } });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().code).toBe(201002);
-    const bad = await call('POST', 'client/zone', { name: '   ', memo: 'x'.repeat(257) });
+    const bad = await call(createZone, { body: { name: '   ', memo: 'x'.repeat(257) } });
     expect(
       bad
         .json()
@@ -64,51 +83,56 @@ describe('zones', () => {
   });
 
   it('places registered nodes in a zone, and then refuses to delete that zone with 201001', async () => {
-    const zone = (await call('POST', 'client/zone', { name: 'Oceania' })).json().data;
+    const zone = (await call(createZone, { body: { name: 'Oceania' } })).json().data;
     const a = await registeredNode('edge-a');
     const b = await registeredNode('edge-b');
-    expect((await call('POST', 'client/nodes/initialize', { ids: [a, b], zoneID: zone.id })).statusCode).toBe(200);
-    expect((await call('GET', 'client/nodes')).json().data.map((n: { id: number }) => n.id)).not.toContain(a);
-    const withNodes = (await call('GET', 'client/zones?sortBy=name&orderBy=asc'))
+    expect((await call(initializeNodes, { body: { ids: [a, b], zoneID: zone.id } })).statusCode).toBe(200);
+    expect((await call(listUninitializedNodes)).json().data.map((n: { id: number }) => n.id)).not.toContain(a);
+    const withNodes = (await call(listZones, { query: { sortBy: 'name', orderBy: 'asc' } }))
       .json()
       .data.find((z: { id: number }) => z.id === zone.id);
-    expect(withNodes.nodeCount).toBe(2);
-    const del = await call('DELETE', 'client/zone', { id: zone.id });
+    expect(withNodes!.nodeCount).toBe(2);
+    const del = await call(deleteZone, { body: { id: zone.id } });
     expect(del.statusCode).toBe(409);
     expect(del.json().code).toBe(201001);
   });
 
   it('initialises all or none: one unknown node id leaves every node uninitialised', async () => {
-    const zone = (await call('POST', 'client/zone', { name: 'Africa' })).json().data;
+    const zone = (await call(createZone, { body: { name: 'Africa' } })).json().data;
     const c = await registeredNode('edge-c');
-    const res = await call('POST', 'client/nodes/initialize', { ids: [c, 987_654], zoneID: zone.id });
+    const res = await call(initializeNodes, { body: { ids: [c, 987_654], zoneID: zone.id } });
     expect(res.json().code).toBe(101018);
-    expect((await call('GET', 'client/nodes')).json().data.map((n: { id: number }) => n.id)).toContain(c);
+    expect((await call(listUninitializedNodes)).json().data.map((n: { id: number }) => n.id)).toContain(c);
   });
 
   it("initialises into a group under the group lines' rule: a layer-7 node is refused by a layer-4 group, all or none", async () => {
-    const zone = (await call('POST', 'client/zone', { name: 'Placement' })).json().data;
-    const tcp = (await call('POST', `client/zone/${zone.id}/group`, { name: 'tcp', portType: 4 })).json().data.id;
-    const web = (await call('POST', `client/zone/${zone.id}/group`, { name: 'web', portType: 7 })).json().data.id;
+    const zone = (await call(createZone, { body: { name: 'Placement' } })).json().data;
+    const tcp = (await call(createGroup, { params: { zoneID: zone.id }, body: { name: 'tcp', portType: 4 } })).json()
+      .data.id;
+    const web = (await call(createGroup, { params: { zoneID: zone.id }, body: { name: 'web', portType: 7 } })).json()
+      .data.id;
     const [a, b] = [await registeredNode('place-a'), await registeredNode('place-b')];
-    const refused = await call('POST', 'client/nodes/initialize', { ids: [a, b], zoneID: zone.id, groupID: tcp });
+    const refused = await call(initializeNodes, { body: { ids: [a, b], zoneID: zone.id, groupID: tcp } });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({
       code: 101003,
       extra: { fields: [{ field: 'ids', key: 'portTypeMismatch' }] },
     });
     // Nothing moved: both still wait, and the group is empty.
-    const waiting = (await call('GET', 'client/nodes?page=1&pageSize=100'))
+    const waiting = (await call(listUninitializedNodes, { query: { page: 1, pageSize: 100 } }))
       .json()
       .data.map((n: { id: number }) => n.id);
     expect(waiting).toEqual(expect.arrayContaining([a, b]));
     const lineOf = (g: number) =>
-      call('GET', `client/zone/${zone.id}/group/${g}/line/default/nodes?page=1&pageSize=100`);
+      call(listLineNodes, {
+        params: { zoneID: zone.id, groupID: g, lineID: 'default' },
+        query: { page: 1, pageSize: 100 },
+      });
     expect((await lineOf(tcp)).json().total).toBe(0);
 
-    expect(
-      (await call('POST', 'client/nodes/initialize', { ids: [a, b], zoneID: zone.id, groupID: web })).statusCode,
-    ).toBe(200);
+    expect((await call(initializeNodes, { body: { ids: [a, b], zoneID: zone.id, groupID: web } })).statusCode).toBe(
+      200,
+    );
     expect(
       (await lineOf(web))
         .json()
@@ -119,45 +143,44 @@ describe('zones', () => {
 
   it("keeps zones to their operator: a user's token and a foreign id get nothing", async () => {
     const user = await signIn(t.app, 'user');
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/client/zones', headers: bearer(user) });
+    const res = await send(t.app, listZones, undefined, { headers: bearer(user) });
     expect(res.json().code).toBe(101018);
-    expect((await call('PUT', 'client/zone', { id: 999_999, name: 'Nope' })).json().code).toBe(101018);
-    expect((await call('DELETE', 'client/zone', { id: 999_999 })).json().code).toBe(101018);
+    expect((await call(updateZone, { body: { id: 999_999, name: 'Nope' } })).json().code).toBe(101018);
+    expect((await call(deleteZone, { body: { id: 999_999 } })).json().code).toBe(101018);
   });
 });
 
 describe('moving nodes between zones', () => {
   it('moves initialised nodes all or none, refusing one still in a group (202003)', async () => {
-    const from = (await call('POST', 'client/zone', { name: 'Move from' })).json().data.id;
-    const to = (await call('POST', 'client/zone', { name: 'Move to' })).json().data.id;
-    const group = (await call('POST', `client/zone/${from}/group`, { name: 'web', portType: 7 })).json().data.id;
+    const from = (await call(createZone, { body: { name: 'Move from' } })).json().data.id;
+    const to = (await call(createZone, { body: { name: 'Move to' } })).json().data.id;
+    const group = (await call(createGroup, { params: { zoneID: from }, body: { name: 'web', portType: 7 } })).json()
+      .data.id;
     const [loose, grouped, waiting] = [
       await registeredNode('move-loose'),
       await registeredNode('move-grouped'),
       await registeredNode('move-waiting'),
     ];
-    await call('POST', 'client/nodes/initialize', { ids: [loose], zoneID: from });
-    await call('POST', 'client/nodes/initialize', { ids: [grouped], zoneID: from, groupID: group });
+    await call(initializeNodes, { body: { ids: [loose], zoneID: from } });
+    await call(initializeNodes, { body: { ids: [grouped], zoneID: from, groupID: group } });
     const zoneOf = async (id: number) =>
-      (await call('GET', `client/nodes/initialized?page=1&pageSize=100&zoneIDs=${from}&zoneIDs=${to}`))
+      (await call(listInitializedNodes, { query: { page: 1, pageSize: 100, zoneIDs: [from, to] } }))
         .json()
         .data.find((n: { id: number }) => n.id === id)?.zoneId;
 
-    const refused = await call('POST', 'client/node/moveToZone', { nodeIDs: [loose, grouped], zoneID: to });
+    const refused = await call(moveNodesToZone, { body: { nodeIDs: [loose, grouped], zoneID: to } });
     expect(refused.json()).toMatchObject({ code: 202003, extra: { nodeIDs: [grouped] } });
     expect(await zoneOf(loose)).toBe(from);
 
     for (const nodeIDs of [[waiting], [loose, 999_999]]) {
-      expect((await call('POST', 'client/node/moveToZone', { nodeIDs, zoneID: to })).json().code).toBe(101018);
+      expect((await call(moveNodesToZone, { body: { nodeIDs, zoneID: to } })).json().code).toBe(101018);
     }
-    expect((await call('POST', 'client/node/moveToZone', { nodeIDs: [loose], zoneID: 999_999 })).json().code).toBe(
-      101018,
-    );
+    expect((await call(moveNodesToZone, { body: { nodeIDs: [loose], zoneID: 999_999 } })).json().code).toBe(101018);
     expect(await zoneOf(loose)).toBe(from);
 
-    expect((await call('POST', 'client/node/moveToZone', { nodeIDs: [loose], zoneID: to })).statusCode).toBe(200);
+    expect((await call(moveNodesToZone, { body: { nodeIDs: [loose], zoneID: to } })).statusCode).toBe(200);
     expect(await zoneOf(loose)).toBe(to);
-    const zones = (await call('GET', 'client/zones?page=1&pageSize=100')).json().data;
+    const zones = (await call(listZones, { query: { page: 1, pageSize: 100 } })).json().data;
     const count = (id: number) => zones.find((z: { id: number }) => z.id === id)?.nodeCount;
     expect([count(from), count(to)]).toEqual([1, 1]);
   });
@@ -165,8 +188,8 @@ describe('moving nodes between zones', () => {
 
 describe('zone settings', () => {
   it('starts with HTTP/2 on, HTTP/3 off and 301 redirects, and changes them', async () => {
-    const zoneId = (await call('POST', 'client/zone', { name: 'Settings' })).json().data.id;
-    const settings = (path = '') => call('GET', `client/zone/${zoneId}/setting${path}`);
+    const zoneId = (await call(createZone, { body: { name: 'Settings' } })).json().data.id;
+    const settings = () => call(getZoneSettings, { params: { zoneID: zoneId } });
     expect((await settings()).json().data).toEqual({
       http2: true,
       http3: false,
@@ -175,7 +198,7 @@ describe('zone settings', () => {
       tlsLimitCount: 0,
     });
 
-    const off = await call('PUT', `client/zone/${zoneId}/setting/http2`, { enable: false });
+    const off = await call(setZoneHttp2, { params: { zoneID: zoneId }, body: { enable: false } });
     expect(off.json().data).toEqual({
       http2: false,
       http3: false,
@@ -183,7 +206,7 @@ describe('zone settings', () => {
       invalidDomainLimitCount: 0,
       tlsLimitCount: 0,
     });
-    const code = await call('PUT', `client/zone/${zoneId}/setting/forceSSLRedirectCode`, { code: 308 });
+    const code = await call(setZoneForceSSLRedirectCode, { params: { zoneID: zoneId }, body: { code: 308 } });
     expect(code.json().data).toEqual({
       http2: false,
       http3: false,
@@ -201,34 +224,41 @@ describe('zone settings', () => {
   });
 
   it("refuses HTTP/3 on with a field error, other redirect codes, and zones not the caller's", async () => {
-    const zoneId = (await call('POST', 'client/zone', { name: 'No QUIC' })).json().data.id;
-    const http3 = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/client/zone/${zoneId}/setting/http3`,
-      headers: { ...bearer(client), 'accept-language': 'zh-TW' },
-      payload: { enable: true },
-    });
+    const zoneId = (await call(createZone, { body: { name: 'No QUIC' } })).json().data.id;
+    const http3 = await send(
+      t.app,
+      setZoneHttp3,
+      { params: { zoneID: zoneId }, body: { enable: true } },
+      { headers: { ...bearer(client), 'accept-language': 'zh-TW' } },
+    );
     expect(http3.json()).toMatchObject({
       code: 101003,
       extra: { fields: [{ field: 'enable', key: 'http3Unsupported', message: expect.stringContaining('QUIC') }] },
     });
-    expect((await call('PUT', `client/zone/${zoneId}/setting/http3`, { enable: false })).json().data.http3).toBe(false);
+    expect((await call(setZoneHttp3, { params: { zoneID: zoneId }, body: { enable: false } })).json().data.http3).toBe(
+      false,
+    );
     for (const bad of [300, 303, '301', null]) {
-      const res = await call('PUT', `client/zone/${zoneId}/setting/forceSSLRedirectCode`, { code: bad });
+      const res = await call(
+        setZoneForceSSLRedirectCode,
+        rawInput({ params: { zoneID: zoneId }, body: { code: bad } }),
+      );
       expect(res.json().code).toBe(101003);
     }
-    expect((await call('GET', `client/zone/${zoneId}/setting`)).json().data.forceSSLRedirectCode).toBe(301);
+    expect((await call(getZoneSettings, { params: { zoneID: zoneId } })).json().data.forceSSLRedirectCode).toBe(301);
 
-    expect((await call('GET', 'client/zone/999999/setting')).json().code).toBe(101018);
-    expect((await call('PUT', 'client/zone/999999/setting/http2', { enable: false })).json().code).toBe(101018);
+    expect((await call(getZoneSettings, { params: { zoneID: 999999 } })).json().code).toBe(101018);
+    expect((await call(setZoneHttp2, { params: { zoneID: 999999 }, body: { enable: false } })).json().code).toBe(
+      101018,
+    );
     const user = await signIn(t.app, 'user');
-    const asUser = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/client/zone/${zoneId}/setting/http2`,
-      headers: bearer(user),
-      payload: { enable: false },
-    });
+    const asUser = await send(
+      t.app,
+      setZoneHttp2,
+      { params: { zoneID: zoneId }, body: { enable: false } },
+      { headers: bearer(user) },
+    );
     expect(asUser.json().code).toBe(101018);
-    expect((await call('GET', `client/zone/${zoneId}/setting`)).json().data.http2).toBe(true);
+    expect((await call(getZoneSettings, { params: { zoneID: zoneId } })).json().data.http2).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { checkRegisterToken, getSelf, refresh, requestLogin } from '@rampart/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OPERATOR_STORAGE_KEY } from '../features/branding/use-branding';
@@ -75,33 +76,33 @@ describe('session routes', () => {
     const router = renderAt(path);
     await expectLoginForm();
     expect(router.state.location.pathname).toBe(login);
-    expect(api.requests.filter((r) => r.path.endsWith('/account/self'))).toHaveLength(0);
+    expect(api.requests.filter((r) => r.route === getSelf)).toHaveLength(0);
   });
 
   it('restores the session of a console root and shows its dashboard', async () => {
     signedInCookies('admin');
-    api.on('GET', '/admin/account/self', ok(selfInfo('admin')));
+    api.on(getSelf, { auth: 'admin' }, ok(selfInfo('admin')));
     const router = renderAt('/admin');
     expect(await screen.findByTestId('account-summary')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/admin/dashboard');
-    expect(api.sent('GET', '/admin/account/self')[0]?.headers.get('Authorization')).toBe('Bearer access-1');
+    expect(api.sent(getSelf, { auth: 'admin' })[0]?.headers.get('Authorization')).toBe('Bearer access-1');
   });
 
   it('refreshes once while restoring with an expired token', async () => {
     signedInCookies('user');
-    api.on('GET', '/user/account/self', (r) =>
+    api.on(getSelf, { auth: 'user' }, (r) =>
       r.headers.get('Authorization') === 'Bearer access-2' ? ok(selfInfo('user')) : fail(401, 101014, 'Token Expired'),
     );
-    api.on('PATCH', '/user', ok({ accessToken: 'access-2', refreshToken: 'refresh-2', tokenType: 'Bearer' }));
+    api.on(refresh, { auth: 'user' }, ok({ accessToken: 'access-2', refreshToken: 'refresh-2', tokenType: 'Bearer' }));
     renderAt('/user/dashboard');
     expect(await screen.findByTestId('account-summary')).toBeTruthy();
-    expect(api.sent('PATCH', '/user')).toHaveLength(1);
+    expect(api.sent(refresh, { auth: 'user' })).toHaveLength(1);
     expect(readTokenSet('user')?.accessToken).toBe('access-2');
   });
 
   it('resets the session and shows the server message when the stored token is refused', async () => {
     signedInCookies('user');
-    api.on('GET', '/user/account/self', fail(401, 101013, 'This token is not valid'));
+    api.on(getSelf, { auth: 'user' }, fail(401, 101013, 'This token is not valid'));
     const router = renderAt('/user/changePassword');
     await expectLoginForm();
     expect(await screen.findByText('This token is not valid')).toBeTruthy();
@@ -111,7 +112,7 @@ describe('session routes', () => {
 
   it('keeps the cookies and offers a reload when the server cannot be reached', async () => {
     signedInCookies('user');
-    api.on('GET', '/user/account/self', () => {
+    api.on(getSelf, { auth: 'user' }, () => {
       throw new TypeError('connection refused');
     });
     renderAt('/user/dashboard');
@@ -123,7 +124,7 @@ describe('session routes', () => {
     'sends a visitor holding all three cookies from %s to the dashboard',
     async (path) => {
       signedInCookies('client');
-      api.on('GET', '/client/account/self', ok(selfInfo('client')));
+      api.on(getSelf, { auth: 'client' }, ok(selfInfo('client')));
       const router = renderAt(path);
       expect(await screen.findByTestId('account-summary')).toBeTruthy();
       expect(router.state.location.pathname).toBe('/client/dashboard');
@@ -137,7 +138,7 @@ describe('session routes', () => {
   });
 
   it('shows verifyAccount when a login waits for its code', async () => {
-    api.on('POST', '/user/code', ok({ login2FAType: 3, onePassKey: 'ticket' }));
+    api.on(requestLogin, { auth: 'user' }, ok({ login2FAType: 3, onePassKey: 'ticket' }));
     await submitCredentials('user', { account: 'alice', password: 'pw' });
     expect(pendingLogin('user')).not.toBeNull();
     renderAt('/user/verifyAccount');
@@ -148,16 +149,16 @@ describe('session routes', () => {
 
 describe('verifyMail and switchUser', () => {
   it('sends a spent create-password token to the login form with the server message', async () => {
-    api.on('POST', '/token/check', fail(401, 101013, 'This link has expired'));
+    api.on(checkRegisterToken, fail(401, 101013, 'This link has expired'));
     const router = renderAt('/user/verifyMail?token=spent');
     await expectLoginForm();
     expect(await screen.findByText('This link has expired')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/user/login');
-    expect(api.sent('POST', '/token/check')[0]?.body).toEqual({ token: 'spent' });
+    expect(api.sent(checkRegisterToken)[0]?.body).toEqual({ token: 'spent' });
   });
 
   it('opens createPassword with the account of a valid token', async () => {
-    api.on('POST', '/token/check', ok({ auth: 'client', email: 'op@example.com', id: 12, name: 'Op' }));
+    api.on(checkRegisterToken, ok({ auth: 'client', email: 'op@example.com', id: 12, name: 'Op' }));
     const router = renderAt('/client/verifyMail?token=good');
     expect(await screen.findByText('For Op (op@example.com)')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/client/createPassword');
@@ -171,29 +172,29 @@ describe('verifyMail and switchUser', () => {
   });
 
   it('remembers the operator a create-password link names, for the login after it', async () => {
-    api.on('POST', '/token/check', ok({ auth: 'user', email: 'alice@example.com', id: 14, name: 'Alice' }));
+    api.on(checkRegisterToken, ok({ auth: 'user', email: 'alice@example.com', id: 14, name: 'Alice' }));
     renderAt('/user/verifyMail?token=good&operator=rival');
     expect(await screen.findByText('For Alice (alice@example.com)')).toBeTruthy();
     expect(localStorage.getItem(OPERATOR_STORAGE_KEY)).toBe('rival');
   });
 
   it('stores the access token and type of switchUser and opens the dashboard with them', async () => {
-    api.on('GET', '/user/account/self', ok(selfInfo('user', { account: 'sub-1' })));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { account: 'sub-1' })));
     const router = renderAt('/user/switchUser?accessToken=sa&tokenType=Bearer');
     expect(await screen.findByTestId('account-summary')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/user/dashboard');
     expect(readTokenSet('user')).toEqual({ accessToken: 'sa', tokenType: 'Bearer' });
-    expect(api.sent('GET', '/user/account/self')[0]?.headers.get('Authorization')).toBe('Bearer sa');
-    expect(api.sent('PATCH', '/user')).toHaveLength(0);
+    expect(api.sent(getSelf, { auth: 'user' })[0]?.headers.get('Authorization')).toBe('Bearer sa');
+    expect(api.sent(refresh, { auth: 'user' })).toHaveLength(0);
   });
 
   it('exchanges a refresh token in the switchUser link, so the page never keeps it', async () => {
-    api.on('PATCH', '/user', ok({ accessToken: 'sa-2', refreshToken: 'sr-2', tokenType: 'Bearer' }));
-    api.on('GET', '/user/account/self', ok(selfInfo('user', { account: 'sub-1' })));
+    api.on(refresh, { auth: 'user' }, ok({ accessToken: 'sa-2', refreshToken: 'sr-2', tokenType: 'Bearer' }));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { account: 'sub-1' })));
     const router = renderAt('/user/switchUser?accessToken=sa&refreshToken=sr&tokenType=Bearer');
     expect(await screen.findByTestId('account-summary')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/user/dashboard');
-    expect(api.sent('PATCH', '/user')[0]?.body).toEqual({ refreshToken: 'sr', accessToken: 'sa' });
+    expect(api.sent(refresh, { auth: 'user' })[0]?.body).toEqual({ refreshToken: 'sr', accessToken: 'sa' });
     expect(readTokenSet('user')).toEqual({ accessToken: 'sa-2', tokenType: 'Bearer' });
     expect(document.cookie).not.toContain('sr');
   });

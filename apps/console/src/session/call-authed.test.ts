@@ -1,4 +1,4 @@
-import { authRoutes } from '@rampart/contract';
+import { authRoutes, refresh } from '@rampart/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
 import { appNavigation } from '../app/app-navigation';
@@ -28,7 +28,7 @@ const bearer = (r: { headers: Headers }) => r.headers.get('Authorization');
 
 /** Self information for the new token only; the old one has expired. */
 function selfNeedsNewToken(api: FakeApi) {
-  api.on('GET', '/user/account/self', (r) =>
+  api.on(authRoutes.getSelf, { auth: 'user' }, (r) =>
     bearer(r) === 'Bearer access-2' ? ok(selfInfo('user')) : fail(401, 101014, 'Token Expired'),
   );
 }
@@ -62,24 +62,26 @@ afterEach(() => {
 
 describe('callAuthed', () => {
   it('sends the tier’s bearer token from its cookie', async () => {
-    api.on('GET', '/user/account/self', ok(selfInfo('user')));
+    api.on(authRoutes.getSelf, { auth: 'user' }, ok(selfInfo('user')));
     await expect(getSelf()).resolves.toEqual({ data: selfInfo('user') });
     expect(bearer(api.requests[0]!)).toBe('Bearer access-1');
   });
 
   it('refreshes exactly once when ten concurrent calls hit 101014, and all ten replay with the new token', async () => {
     selfNeedsNewToken(api);
-    api.on('PATCH', '/user', () => delayed(20, ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' })));
+    api.on(refresh, { auth: 'user' }, () =>
+      delayed(20, ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' })),
+    );
 
     const replies = await Promise.all(Array.from({ length: 10 }, getSelf));
 
     expect(replies).toHaveLength(10);
     for (const reply of replies) expect(reply.data.account).toBe('alice');
-    const refreshes = api.sent('PATCH', '/user');
+    const refreshes = api.sent(refresh, { auth: 'user' });
     expect(refreshes).toHaveLength(1);
     // The refresh token is the server's HttpOnly cookie: the body names only the expired access token.
     expect(refreshes[0]?.body).toEqual({ accessToken: 'access-1' });
-    const selfCalls = api.sent('GET', '/user/account/self');
+    const selfCalls = api.sent(authRoutes.getSelf, { auth: 'user' });
     expect(selfCalls.filter((r) => bearer(r) === 'Bearer access-1')).toHaveLength(10);
     expect(selfCalls.filter((r) => bearer(r) === 'Bearer access-2')).toHaveLength(10);
     expect(readTokenSet('user')).toEqual({ accessToken: 'access-2', tokenType: 'Bearer' });
@@ -91,7 +93,7 @@ describe('callAuthed', () => {
   it('holds a call that starts during the refresh and sends it with the new token only', async () => {
     selfNeedsNewToken(api);
     let late: Promise<unknown> | undefined;
-    api.on('PATCH', '/user', () => {
+    api.on(refresh, { auth: 'user' }, () => {
       late = getSelf(); // starts while the refresh is in flight
       return delayed(20, ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' }));
     });
@@ -99,19 +101,19 @@ describe('callAuthed', () => {
     await getSelf();
     await late;
 
-    const selfCalls = api.sent('GET', '/user/account/self');
+    const selfCalls = api.sent(authRoutes.getSelf, { auth: 'user' });
     expect(selfCalls.map(bearer)).toEqual(['Bearer access-1', 'Bearer access-2', 'Bearer access-2']);
-    expect(api.sent('PATCH', '/user')).toHaveLength(1);
+    expect(api.sent(refresh, { auth: 'user' })).toHaveLength(1);
   });
 
   it('clears the cookies, goes to the login form and shows the server message when the refresh fails', async () => {
     selfNeedsNewToken(api);
-    api.on('PATCH', '/user', () => delayed(10, fail(401, 101016, 'The session has ended; log in again')));
+    api.on(refresh, { auth: 'user' }, () => delayed(10, fail(401, 101016, 'The session has ended; log in again')));
 
     const errors = await Promise.all(Array.from({ length: 3 }, () => rejection(getSelf())));
 
     for (const error of errors) expect(error.code).toBe(101016);
-    expect(api.sent('PATCH', '/user')).toHaveLength(1);
+    expect(api.sent(refresh, { auth: 'user' })).toHaveLength(1);
     expect(readTokenSet('user')).toBeNull();
     expect(document.cookie).not.toContain('u_');
     expect(navigate).toHaveBeenCalledTimes(1);
@@ -125,11 +127,11 @@ describe('callAuthed', () => {
     [101015, 'Revoke Token Failed'],
   ])('forces a logout on %i without trying a refresh', async (code, message) => {
     sessionStore.setSelf('user', selfInfo('user'), 'access-1');
-    api.on('GET', '/user/account/self', fail(401, code, message));
+    api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, code, message));
 
     expect((await rejection(getSelf())).code).toBe(code);
 
-    expect(api.sent('PATCH', '/user')).toHaveLength(0);
+    expect(api.sent(refresh, { auth: 'user' })).toHaveLength(0);
     expect(readTokenSet('user')).toBeNull();
     expect(sessionStore.get('user').self).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/user/login');
@@ -137,24 +139,24 @@ describe('callAuthed', () => {
   });
 
   it('ends the session when the replay after a successful refresh is still expired', async () => {
-    api.on('GET', '/user/account/self', fail(401, 101014, 'Token Expired'));
-    api.on('PATCH', '/user', ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' }));
+    api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, 101014, 'Token Expired'));
+    api.on(refresh, { auth: 'user' }, ok({ accessToken: 'access-2', refreshToken: '', tokenType: 'Bearer' }));
 
     expect((await rejection(getSelf())).code).toBe(101014);
 
-    expect(api.sent('PATCH', '/user')).toHaveLength(1);
-    expect(api.sent('GET', '/user/account/self')).toHaveLength(2);
+    expect(api.sent(refresh, { auth: 'user' })).toHaveLength(1);
+    expect(api.sent(authRoutes.getSelf, { auth: 'user' })).toHaveLength(2);
     expect(readTokenSet('user')).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/user/login');
   });
 
   it('leaves the session alone on other failures, such as 101018 or a refresh that got no reply', async () => {
-    api.on('GET', '/user/account/self', fail(403, 101018, 'Permission Denied'));
+    api.on(authRoutes.getSelf, { auth: 'user' }, fail(403, 101018, 'Permission Denied'));
     expect((await rejection(getSelf())).code).toBe(101018);
     expect(readTokenSet('user')?.accessToken).toBe('access-1');
 
-    api.on('GET', '/user/account/self', fail(401, 101014, 'Token Expired'));
-    api.on('PATCH', '/user', () => {
+    api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, 101014, 'Token Expired'));
+    api.on(refresh, { auth: 'user' }, () => {
       throw new TypeError('connection reset');
     });
     expect((await rejection(getSelf())).failure).toBe('network');
@@ -165,7 +167,7 @@ describe('callAuthed', () => {
 
   it('ends only its own console’s session', async () => {
     signedInCookies('client', 'client-access');
-    api.on('GET', '/user/account/self', fail(401, 101013, 'Invalid Token'));
+    api.on(authRoutes.getSelf, { auth: 'user' }, fail(401, 101013, 'Invalid Token'));
 
     await rejection(getSelf());
 

@@ -1,3 +1,4 @@
+import { authRoutes, getSelf, login, requestLogin, resendLoginCode } from '@rampart/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appNavigation } from '../app/app-navigation';
 import type { ConsolePage } from '../app/console-routes';
@@ -41,32 +42,32 @@ afterEach(() => {
 
 describe('login', () => {
   it('type 0: stores the returned tokens and loads the account with them', async () => {
-    api.on('POST', '/client/code', ok({ login2FAType: 0, ...tokens }));
-    api.on('GET', '/client/account/self', ok(selfInfo('client')));
+    api.on(requestLogin, { auth: 'client' }, ok({ login2FAType: 0, ...tokens }));
+    api.on(getSelf, { auth: 'client' }, ok(selfInfo('client')));
 
     const outcome = await submitCredentials('client', credentials);
 
     expect(outcome).toEqual({ kind: 'signedIn', self: selfInfo('client') });
-    expect(api.sent('POST', '/client/code')[0]?.body).toEqual(credentials);
-    expect(api.sent('GET', '/client/account/self')[0]?.headers.get('Authorization')).toBe('Bearer access-1');
+    expect(api.sent(requestLogin, { auth: 'client' })[0]?.body).toEqual(credentials);
+    expect(api.sent(getSelf, { auth: 'client' })[0]?.headers.get('Authorization')).toBe('Bearer access-1');
     expect(readTokenSet('client')).toEqual(stored);
     expect(sessionStore.get('client').self?.account).toBe('alice');
   });
 
   it('type 1: keeps the step-1 info for verifyAccount, which can resend the code and then log in', async () => {
-    api.on('POST', '/user/code', ok({ login2FAType: 1, onePassKey: 'ticket' }));
+    api.on(requestLogin, { auth: 'user' }, ok({ login2FAType: 1, onePassKey: 'ticket' }));
     expect(await submitCredentials('user', credentials)).toEqual({ kind: 'needsCode', login2FAType: 1 });
     expect(readTokenSet('user')).toBeNull();
     expect(pendingLogin('user')).toEqual({ ...credentials, onePassKey: 'ticket', login2FAType: 1 });
 
-    api.on('POST', '/user/verify', ok(true));
+    api.on(resendLoginCode, { auth: 'user' }, ok(true));
     await resendCode('user');
-    expect(api.sent('POST', '/user/verify')[0]?.body).toEqual({ ...credentials, onePassKey: 'ticket' });
+    expect(api.sent(resendLoginCode, { auth: 'user' })[0]?.body).toEqual({ ...credentials, onePassKey: 'ticket' });
 
-    api.on('POST', '/user/login', ok(tokens));
-    api.on('GET', '/user/account/self', ok(selfInfo('user')));
+    api.on(login, { auth: 'user' }, ok(tokens));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user')));
     await submitCode('user', '123456');
-    expect(api.sent('POST', '/user/login')[0]?.body).toEqual({
+    expect(api.sent(login, { auth: 'user' })[0]?.body).toEqual({
       ...credentials,
       onePassKey: 'ticket',
       login2FAType: 1,
@@ -78,12 +79,12 @@ describe('login', () => {
   });
 
   it('type 2: logs in at once with the returned one-pass key and code', async () => {
-    api.on('POST', '/admin/code', ok({ login2FAType: 2, onePassKey: 'ticket', code: '654321' }));
-    api.on('POST', '/admin/login', ok(tokens));
-    api.on('GET', '/admin/account/self', ok(selfInfo('admin')));
+    api.on(requestLogin, { auth: 'admin' }, ok({ login2FAType: 2, onePassKey: 'ticket', code: '654321' }));
+    api.on(login, { auth: 'admin' }, ok(tokens));
+    api.on(getSelf, { auth: 'admin' }, ok(selfInfo('admin')));
 
     expect((await submitCredentials('admin', credentials)).kind).toBe('signedIn');
-    expect(api.sent('POST', '/admin/login')[0]?.body).toEqual({
+    expect(api.sent(login, { auth: 'admin' })[0]?.body).toEqual({
       ...credentials,
       onePassKey: 'ticket',
       login2FAType: 2,
@@ -92,13 +93,13 @@ describe('login', () => {
   });
 
   it('type 3: waits for the authenticator code', async () => {
-    api.on('POST', '/user/code', ok({ login2FAType: 3, onePassKey: 'ticket' }));
+    api.on(requestLogin, { auth: 'user' }, ok({ login2FAType: 3, onePassKey: 'ticket' }));
     expect(await submitCredentials('user', credentials)).toEqual({ kind: 'needsCode', login2FAType: 3 });
   });
 
   it('ends the session with "Auth is not match !" when the account is of another console', async () => {
-    api.on('POST', '/user/code', ok({ login2FAType: 0, ...tokens }));
-    api.on('GET', '/user/account/self', ok(selfInfo('client')));
+    api.on(requestLogin, { auth: 'user' }, ok({ login2FAType: 0, ...tokens }));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('client')));
 
     await expect(submitCredentials('user', credentials)).rejects.toBeInstanceOf(NoSessionError);
 
@@ -112,15 +113,15 @@ describe('login', () => {
 describe('restoreSession', () => {
   it('loads the account with the stored token, then answers from memory while the session is the same', async () => {
     signedInCookies('user');
-    api.on('GET', '/user/account/self', ok(selfInfo('user')));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user')));
 
     expect((await restoreSession('user')).account).toBe('alice');
     expect((await restoreSession('user')).account).toBe('alice');
-    expect(api.sent('GET', '/user/account/self')).toHaveLength(1);
+    expect(api.sent(getSelf, { auth: 'user' })).toHaveLength(1);
 
     signedInCookies('user', 'access-9'); // e.g. switchUser in another tab
     await restoreSession('user');
-    expect(api.sent('GET', '/user/account/self')).toHaveLength(2);
+    expect(api.sent(getSelf, { auth: 'user' })).toHaveLength(2);
   });
 
   it('rejects without a call when the cookies are missing', async () => {
@@ -130,7 +131,7 @@ describe('restoreSession', () => {
 
   it('treats 101018 (a token of another console) as "Auth is not match !"', async () => {
     signedInCookies('admin');
-    api.on('GET', '/admin/account/self', fail(403, 101018, 'Permission Denied'));
+    api.on(getSelf, { auth: 'admin' }, fail(403, 101018, 'Permission Denied'));
 
     await expect(restoreSession('admin')).rejects.toBeInstanceOf(NoSessionError);
     expect(readTokenSet('admin')).toBeNull();
@@ -142,11 +143,11 @@ describe('logout', () => {
   it('revokes the session (the refresh token is the server’s cookie) and forgets it, even when the server refuses', async () => {
     signedInCookies('user');
     sessionStore.setSelf('user', selfInfo('user'), 'access-1');
-    api.on('DELETE', '/user', fail(401, 101015, 'Revoke Token Failed'));
+    api.on(authRoutes.logout, { auth: 'user' }, fail(401, 101015, 'Revoke Token Failed'));
 
     await logout('user');
 
-    expect(api.sent('DELETE', '/user')[0]?.body).toEqual({ accessToken: 'access-1' });
+    expect(api.sent(authRoutes.logout, { auth: 'user' })[0]?.body).toEqual({ accessToken: 'access-1' });
     expect(readTokenSet('user')).toBeNull();
     expect(sessionStore.get('user').self).toBeNull();
   });

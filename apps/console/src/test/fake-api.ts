@@ -1,12 +1,26 @@
-import { type SelfInfo, TIERS, type Tier, tierPermissions } from '@rampart/contract';
+import {
+  ALL_ROUTES,
+  type AnyRoute,
+  getSelf,
+  type SelfInfo,
+  TIERS,
+  type Tier,
+  tierPermissions,
+} from '@rampart/contract';
+import { matchRoute, replyProblem } from '@rampart/contract/testing';
 import { vi } from 'vitest';
 import { apiClientConfig } from '../api/client';
 import { attachToastSink, resetToastsForTests, type ToastKind } from '../app/toast';
 import { clearTokenSet, writeTokenSet } from '../session/cookies';
 import { resetSessionStoreForTests } from '../session/session-store';
+import { recordReplyProblem } from './reply-problems';
 
 /** One request the console sent, as the fake server saw it. */
 export interface SeenRequest {
+  /** The contract route it reached; undefined for a path no route declares. */
+  route: AnyRoute | undefined;
+  /** Its path parameters as sent (strings). */
+  params: Record<string, string>;
   method: string;
   /** Path under /api/v1, without the query. */
   path: string;
@@ -26,6 +40,31 @@ export interface FakeReply {
 
 type Handler = (request: SeenRequest) => FakeReply | Promise<FakeReply>;
 
+/** Path parameters a stub or a lookup is limited to (compared as sent, so numbers match their text). */
+export type StubParams = Readonly<Record<string, string | number>>;
+
+interface Stub {
+  route: AnyRoute;
+  params: StubParams | undefined;
+  handler: Handler;
+}
+
+/** Throws unless a stubbed reply parses with the route's response schema (2xx) or the error schema. */
+function checkStub(route: AnyRoute, reply: FakeReply): void {
+  if (reply.text !== undefined) {
+    if (route.reply !== 'raw' && reply.status >= 200 && reply.status < 300) {
+      throw new Error(`${route.method} ${route.path} (${route.id}) answers JSON: a text reply does not fit it`);
+    }
+    return;
+  }
+  const problem = replyProblem(route, reply.status, reply.body);
+  if (problem !== undefined) throw new Error(`fake API stub: ${problem}`);
+}
+
+function paramsMatch(want: StubParams | undefined, got: Record<string, string>): boolean {
+  return want === undefined || Object.entries(want).every(([name, value]) => got[name] === String(value));
+}
+
 export function ok(data: unknown): FakeReply {
   return { status: 200, body: { data } };
 }
@@ -40,18 +79,23 @@ export function fail(status: number, code: number, message: string, extra?: unkn
 }
 
 /**
- * A stubbed `fetch` that answers console calls from handlers keyed by method and path and records
- * every request. A call without a handler gets 101004, so a missing stub shows in the assertions.
+ * A stubbed `fetch` that answers console calls from stubs keyed by contract route (and path
+ * parameters) and records every request. A call without a stub gets 101004, so a missing stub
+ * shows in the assertions. Every stubbed reply must parse with its route's schema.
  */
 export function installFakeApi() {
   const requests: SeenRequest[] = [];
-  const handlers = new Map<string, Handler>();
+  const stubs: Stub[] = [];
   apiClientConfig.postRequestDelayMs = 0;
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     const parsed = new URL(url, 'http://console.test');
     const text = typeof init.body === 'string' ? init.body : '';
+    const method = init.method ?? 'GET';
+    const reached = matchRoute(ALL_ROUTES, method, parsed.pathname);
     const request: SeenRequest = {
-      method: init.method ?? 'GET',
+      route: reached?.route,
+      params: reached?.params ?? {},
+      method,
       path: parsed.pathname.replace(/^\/api\/v1/, ''),
       search: parsed.searchParams,
       headers: new Headers(init.headers),
@@ -59,8 +103,17 @@ export function installFakeApi() {
       body: init.body instanceof FormData ? init.body : text === '' ? undefined : JSON.parse(text),
     };
     requests.push(request);
-    const handler = handlers.get(`${request.method} ${request.path}`);
-    const reply = handler ? await handler(request) : fail(404, 101004, 'API Path Invalid');
+    // The latest stub of the route (and of these params, when it names some) answers.
+    const stub = stubs.findLast((s) => s.route === request.route && paramsMatch(s.params, request.params));
+    const reply = stub ? await stub.handler(request) : fail(404, 101004, 'API Path Invalid');
+    if (stub) {
+      try {
+        checkStub(stub.route, reply);
+      } catch (error) {
+        recordReplyProblem((error as Error).message);
+        throw error;
+      }
+    }
     if (reply.text !== undefined) {
       return new Response(reply.text, {
         status: reply.status,
@@ -72,15 +125,23 @@ export function installFakeApi() {
       headers: { 'Content-Type': 'application/json' },
     });
   });
+  /**
+   * Answers `route` (with these path parameters, or any) with a fixed reply or a handler. A fixed
+   * reply is checked against the route's schema at once; a handler's reply when it answers.
+   */
+  function on(route: AnyRoute, reply: FakeReply | Handler): void;
+  function on(route: AnyRoute, params: StubParams, reply: FakeReply | Handler): void;
+  function on(route: AnyRoute, ...args: [FakeReply | Handler] | [StubParams, FakeReply | Handler]): void {
+    const [params, reply] = args.length === 2 ? args : [undefined, args[0]];
+    if (typeof reply !== 'function') checkStub(route, reply);
+    stubs.push({ route, params, handler: typeof reply === 'function' ? reply : () => reply });
+  }
   return {
     requests,
-    /** Answers `method path` with a fixed reply or a handler. */
-    on(method: string, path: string, reply: FakeReply | Handler) {
-      handlers.set(`${method} ${path}`, typeof reply === 'function' ? reply : () => reply);
-    },
-    /** The requests to `method path`. */
-    sent(method: string, path: string) {
-      return requests.filter((r) => r.method === method && r.path === path);
+    on,
+    /** The requests that reached `route` (with these path parameters, when given). */
+    sent(route: AnyRoute, params?: StubParams) {
+      return requests.filter((r) => r.route === route && paramsMatch(params, r.params));
     },
   };
 }
@@ -133,7 +194,7 @@ export function signedInFakeApi(tier: Tier): FakeApi {
   resetBrowserSession();
   const api = installFakeApi();
   signedInCookies(tier);
-  api.on('GET', `/${tier}/account/self`, ok(selfInfo(tier)));
+  api.on(getSelf, { auth: tier }, ok(selfInfo(tier)));
   return api;
 }
 

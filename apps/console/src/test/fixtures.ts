@@ -1,5 +1,27 @@
-import type { domainRoutes, InitializedNode, RouteReply, UserSiteDetail } from '@rampart/contract';
+import type { domainRoutes, InitializedNode, ManagedAccount, RouteReply, UserSiteDetail } from '@rampart/contract';
+import { getUserSite, listDomains, metaCertificates } from '@rampart/contract';
 import { type FakeApi, ok } from './fake-api';
+
+/** An account as `GET {auth}/accounts` answers it; tests override what they look at. */
+export function managedAccount(overrides: Partial<ManagedAccount> = {}): ManagedAccount {
+  return {
+    id: 21,
+    auth: 'user',
+    account: 'acme',
+    name: 'Acme Ltd',
+    email: 'ops@acme.test',
+    status: 'normal',
+    isRoot: true,
+    hasPassword: true,
+    login2FAType: 0,
+    maxLogExportTimes: 10,
+    zoneLimit: 0,
+    subCount: 0,
+    role: null,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
 
 /** An initialised node as `GET client/nodes/initialized` answers it; tests override what they look at. */
 export function initializedNode(overrides: Partial<InitializedNode> = {}): InitializedNode {
@@ -97,7 +119,7 @@ export function siteDomain(overrides: Partial<SiteDomainRow> = {}): SiteDomainRo
 
 /** Fake answers for {@link SITE_SETTING}: the site, its domains (as one page) and no certificates. */
 export function stubSitePage(api: FakeApi, domains: SiteDomainRow[], site: UserSiteDetail = userSite()): void {
-  api.on('GET', `/user/site/${site.siteID}`, ok(site));
-  api.on('GET', `/user/site/${site.siteID}/domains`, { status: 200, body: { data: domains, total: domains.length } });
-  api.on('GET', `/user/site/${site.siteID}/metaCertificates`, ok([]));
+  api.on(getUserSite, { siteId: site.siteID }, ok(site));
+  api.on(listDomains, { siteId: site.siteID }, { status: 200, body: { data: domains, total: domains.length } });
+  api.on(metaCertificates, { siteId: site.siteID }, ok([]));
 }

@@ -1,6 +1,7 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { i18n } from '../i18n';
+import { takeReplyProblems } from './reply-problems';
 
 // A whole console rendered in jsdom takes a while (antd forms, lazy pages), more so while other
 // test files run in parallel: findBy* and waitFor wait up to 5 s instead of 1 s.
@@ -89,4 +90,7 @@ beforeEach(async () => {
 
 afterEach(() => {
   cleanup();
+  // A handler of the fake API answered with a body its route's schema refuses: the stub is wrong.
+  const problems = takeReplyProblems();
+  if (problems.length > 0) throw new Error(problems.join('\n'));
 });

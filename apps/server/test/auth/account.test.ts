@@ -1,6 +1,18 @@
+import {
+  type AnyRoute,
+  changePassword,
+  checkRegisterToken,
+  getSelf,
+  registerPassword,
+  requestLogin,
+  setSubAccountPassword,
+  updateSelf,
+} from '@rampart/contract';
+import type { TestInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/platform/crypto/passwords.js';
 import { bearer, signIn } from '../helpers/auth.js';
+import { rawInput, send, sendWith } from '../helpers/call.js';
 import { decodedText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
 
@@ -16,12 +28,8 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const call = (
-  method: 'GET' | 'PUT' | 'PATCH' | 'POST',
-  url: string,
-  headers: Record<string, string>,
-  payload?: Record<string, unknown>,
-) => t.app.inject({ method, url: `/api/v1/${url}`, headers, ...(payload === undefined ? {} : { payload }) });
+const call = <R extends AnyRoute>(route: R, input: TestInput<R>, headers: Record<string, string>) =>
+  sendWith(t.app, route, input, { headers });
 
 /** An account below `parentTier`'s root, with a known password. */
 async function makeAccount(tier: 'user' | 'client', account: string, password: string | null = 'sub account pass 1') {
@@ -39,23 +47,37 @@ async function makeAccount(tier: 'user' | 'client', account: string, password: s
 describe('own account', () => {
   it('updates the name without a password and ignores fields it does not own', async () => {
     const tokens = await signIn(t.app, 'user');
-    const res = await call('PUT', 'user/account/self', bearer(tokens), {
-      name: 'Alice Example',
-      email: '',
-      isRoot: false,
-      tier: 'admin',
-      status: 'lock',
-      parentId: 1,
-    });
+    const res = await call(
+      updateSelf,
+      rawInput({
+        params: { auth: 'user' },
+        body: {
+          name: 'Alice Example',
+          email: '',
+          isRoot: false,
+          tier: 'admin',
+          status: 'lock',
+          parentId: 1,
+        },
+      }),
+      bearer(tokens),
+    );
     // email '' is not a valid address: the whole update is refused, nothing is written.
     expect(res.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'email', key: 'required' }] } });
-    const ok = await call('PUT', 'user/account/self', bearer(tokens), {
-      name: 'Alice Example',
-      email: 'alice@rampart.test',
-      password: TEST_PASSWORD,
-      isRoot: false,
-      status: 'lock',
-    });
+    const ok = await call(
+      updateSelf,
+      rawInput({
+        params: { auth: 'user' },
+        body: {
+          name: 'Alice Example',
+          email: 'alice@rampart.test',
+          password: TEST_PASSWORD,
+          isRoot: false,
+          status: 'lock',
+        },
+      }),
+      bearer(tokens),
+    );
     expect(ok.json().data).toMatchObject({
       name: 'Alice Example',
       email: 'alice@rampart.test',
@@ -63,25 +85,46 @@ describe('own account', () => {
       status: 'normal',
       auth: 'user',
     });
-    const rename = await call('PUT', 'user/account/self', bearer(tokens), {
-      name: 'Alice',
-      email: 'alice@rampart.test',
-    });
+    const rename = await call(
+      updateSelf,
+      {
+        params: { auth: 'user' },
+        body: {
+          name: 'Alice',
+          email: 'alice@rampart.test',
+        },
+      },
+      bearer(tokens),
+    );
     expect(rename.json().data.name).toBe('Alice');
   });
 
   it('needs the current password to change the e-mail', async () => {
     const tokens = await signIn(t.app, 'user');
-    const without = await call('PUT', 'user/account/self', bearer(tokens), {
-      name: 'Alice',
-      email: 'new@rampart.test',
-    });
+    const without = await call(
+      updateSelf,
+      {
+        params: { auth: 'user' },
+        body: {
+          name: 'Alice',
+          email: 'new@rampart.test',
+        },
+      },
+      bearer(tokens),
+    );
     expect(without.json().extra.fields).toEqual([expect.objectContaining({ field: 'password', key: 'required' })]);
-    const wrong = await call('PUT', 'user/account/self', bearer(tokens), {
-      name: 'Alice',
-      email: 'new@rampart.test',
-      password: 'bad-password',
-    });
+    const wrong = await call(
+      updateSelf,
+      {
+        params: { auth: 'user' },
+        body: {
+          name: 'Alice',
+          email: 'new@rampart.test',
+          password: 'bad-password',
+        },
+      },
+      bearer(tokens),
+    );
     expect(wrong.json().extra.fields).toEqual([expect.objectContaining({ field: 'password', key: 'wrongPassword' })]);
     expect((await t.app.rampart.accounts.findRoot('user'))?.email).toBe('alice@rampart.test');
   });
@@ -89,11 +132,18 @@ describe('own account', () => {
   it('refuses an e-mail another account of the tier uses with 101017', async () => {
     await makeAccount('user', 'bob');
     const tokens = await signIn(t.app, 'user');
-    const res = await call('PUT', 'user/account/self', bearer(tokens), {
-      name: 'Alice',
-      email: 'BOB@rampart.test',
-      password: TEST_PASSWORD,
-    });
+    const res = await call(
+      updateSelf,
+      {
+        params: { auth: 'user' },
+        body: {
+          name: 'Alice',
+          email: 'BOB@rampart.test',
+          password: TEST_PASSWORD,
+        },
+      },
+      bearer(tokens),
+    );
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe(101017);
   });
@@ -104,7 +154,8 @@ describe('password change', () => {
     await makeAccount('user', 'carol', 'carol first pass');
     const other = await signIn(t.app, 'user', 'carol', 'carol first pass');
     const mine = await signIn(t.app, 'user', 'carol', 'carol first pass');
-    const change = (body: Record<string, string>) => call('PATCH', 'user/password', bearer(mine), body);
+    const change = (body: Record<string, string>) =>
+      call(changePassword, { params: { auth: 'user' }, body }, bearer(mine));
 
     expect(
       (
@@ -132,15 +183,14 @@ describe('password change', () => {
     });
     expect(ok.statusCode).toBe(200);
     const fresh = ok.json().data;
-    expect((await call('GET', 'user/account/self', bearer(other))).json().code).toBe(101013);
-    expect((await call('GET', 'user/account/self', bearer(mine))).json().code).toBe(101013);
-    expect((await call('GET', 'user/account/self', bearer(fresh))).statusCode).toBe(200);
+    expect((await call(getSelf, { params: { auth: 'user' } }, bearer(other))).json().code).toBe(101013);
+    expect((await call(getSelf, { params: { auth: 'user' } }, bearer(mine))).json().code).toBe(101013);
+    expect((await call(getSelf, { params: { auth: 'user' } }, bearer(fresh))).statusCode).toBe(200);
     expect(
       (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/v1/user/code',
-          payload: { account: 'carol', password: 'carol first pass' },
+        await send(t.app, requestLogin, {
+          params: { auth: 'user' },
+          body: { account: 'carol', password: 'carol first pass' },
         })
       ).json().code,
     ).toBe(101012);
@@ -153,13 +203,20 @@ describe('setting the password of an owned account', () => {
     const dave = await makeAccount('user', 'dave', 'dave first pass');
     const daveTokens = await signIn(t.app, 'user', 'dave', 'dave first pass');
     const parent = await signIn(t.app, 'user');
-    const res = await call('PUT', 'user/account/password', bearer(parent), {
-      id: dave.id,
-      password: 'dave second pass',
-      confirmPassword: 'dave second pass',
-    });
+    const res = await call(
+      setSubAccountPassword,
+      {
+        params: { auth: 'user' },
+        body: {
+          id: dave.id,
+          password: 'dave second pass',
+          confirmPassword: 'dave second pass',
+        },
+      },
+      bearer(parent),
+    );
     expect(res.statusCode).toBe(200);
-    expect((await call('GET', 'user/account/self', bearer(daveTokens))).json().code).toBe(101013);
+    expect((await call(getSelf, { params: { auth: 'user' } }, bearer(daveTokens))).json().code).toBe(101013);
     await signIn(t.app, 'user', 'dave', 'dave second pass');
   });
 
@@ -167,16 +224,30 @@ describe('setting the password of an owned account', () => {
     await makeAccount('user', 'erin', 'erin first pass');
     const erinTokens = await signIn(t.app, 'user', 'erin', 'erin first pass');
     const root = await t.app.rampart.accounts.findRoot('user');
-    const up = await call('PUT', 'user/account/password', bearer(erinTokens), {
-      id: root?.id,
-      password: 'taken over pass',
-      confirmPassword: 'taken over pass',
-    });
-    const missing = await call('PUT', 'user/account/password', bearer(erinTokens), {
-      id: 999_999,
-      password: 'taken over pass',
-      confirmPassword: 'taken over pass',
-    });
+    const up = await call(
+      setSubAccountPassword,
+      {
+        params: { auth: 'user' },
+        body: {
+          id: root?.id,
+          password: 'taken over pass',
+          confirmPassword: 'taken over pass',
+        },
+      },
+      bearer(erinTokens),
+    );
+    const missing = await call(
+      setSubAccountPassword,
+      {
+        params: { auth: 'user' },
+        body: {
+          id: 999_999,
+          password: 'taken over pass',
+          confirmPassword: 'taken over pass',
+        },
+      },
+      bearer(erinTokens),
+    );
     expect(up.statusCode).toBe(403);
     expect(up.json().code).toBe(101018);
     expect(missing.body).toBe(up.body);
@@ -189,10 +260,9 @@ describe('create password from the e-mailed link', () => {
     const frank = await makeAccount('user', 'frank', null);
     expect(
       (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/v1/user/code',
-          payload: { account: 'frank', password: 'anything at all' },
+        await send(t.app, requestLogin, {
+          params: { auth: 'user' },
+          body: { account: 'frank', password: 'anything at all' },
         })
       ).json().code,
     ).toBe(101012);
@@ -202,41 +272,33 @@ describe('create password from the e-mailed link', () => {
     const token = decodeURIComponent(link?.[1] ?? '');
     expect(token).toMatch(/^cp_/);
 
-    const check = await t.app.inject({ method: 'POST', url: '/api/v1/token/check', payload: { token } });
+    const check = await send(t.app, checkRegisterToken, { body: { token } });
     expect(check.json().data).toEqual({ auth: 'user', email: 'frank@rampart.test', id: frank.id, name: 'frank' });
-    const common = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/register/password',
-      payload: { token, password: 'qwerty123', confirmPassword: 'qwerty123' },
+    const common = await send(t.app, registerPassword, {
+      body: { token, password: 'qwerty123', confirmPassword: 'qwerty123' },
     });
     expect(common.json().extra.fields[0].key).toBe('passwordTooCommon');
-    const ok = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/register/password',
-      payload: { token, password: 'a fifteen char pw', confirmPassword: 'a fifteen char pw' },
+    const ok = await send(t.app, registerPassword, {
+      body: { token, password: 'a fifteen char pw', confirmPassword: 'a fifteen char pw' },
     });
     expect(ok.statusCode).toBe(200);
     await signIn(t.app, 'user', 'frank', 'a fifteen char pw');
-    const reuse = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/register/password',
-      payload: { token, password: 'another long pass', confirmPassword: 'another long pass' },
+    const reuse = await send(t.app, registerPassword, {
+      body: { token, password: 'another long pass', confirmPassword: 'another long pass' },
     });
     expect(reuse.json().code).toBe(101013);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/token/check', payload: { token } })).json().code).toBe(
-      101013,
-    );
+    expect((await send(t.app, checkRegisterToken, { body: { token } })).json().code).toBe(101013);
   });
 });
 
 describe('cross-origin requests', () => {
   it('never answers with CORS headers', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/code',
-      headers: { origin: 'https://evil.example' },
-      payload: { account: 'user', password: TEST_PASSWORD },
-    });
+    const res = await send(
+      t.app,
+      requestLogin,
+      { params: { auth: 'user' }, body: { account: 'user', password: TEST_PASSWORD } },
+      { headers: { origin: 'https://evil.example' } },
+    );
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
   });

@@ -1,7 +1,19 @@
+import {
+  type AnyRoute,
+  changePassword,
+  login as loginRoute,
+  requestLogin,
+  totpPhase0,
+  totpPhase1,
+  totpPhase2,
+  updateSelf,
+} from '@rampart/contract';
+import type { TestInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeStep, totpAt } from '../../src/platform/crypto/totp.js';
 import { addAccount } from '../helpers/accounts.js';
 import { manualClock, signIn } from '../helpers/auth.js';
+import { rawRequest, send, sendWith } from '../helpers/call.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -18,16 +30,13 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 type Payload = Record<string, unknown>;
-const send = (method: 'POST' | 'PUT' | 'PATCH', url: string, token: string, payload: Payload, ip: string) =>
-  t.app.inject({
-    method,
-    url: `/api/v1/${url}`,
-    headers: { authorization: `Bearer ${token}` },
-    payload,
-    remoteAddress: ip,
-  });
+const asUser = <R extends AnyRoute>(route: R, input: TestInput<R>, accessToken: string, ip: string) =>
+  sendWith(t.app, route, input, { token: { accessToken }, remoteAddress: ip });
+/** A password check as the customer, from `ip`: the three routes take differently shaped bodies. */
+const attempt = (route: AnyRoute, accessToken: string, body: Payload, ip: string) =>
+  rawRequest(t.app, route, { params: { auth: 'user' }, body }, { token: { accessToken }, remoteAddress: ip });
 const login = (account: string, password: string, ip: string) =>
-  t.app.inject({ method: 'POST', url: '/api/v1/user/code', payload: { account, password }, remoteAddress: ip });
+  send(t.app, requestLogin, { params: { auth: 'user' }, body: { account, password } }, { remoteAddress: ip });
 
 let n = 0;
 /** A fresh customer sub-account, signed in, and an address of its own to guess from. */
@@ -41,29 +50,25 @@ async function fresh() {
 
 const PASSWORD_CHECKS: {
   name: string;
-  method: 'POST' | 'PUT' | 'PATCH';
-  url: string;
+  route: AnyRoute;
   field: string;
   body: (password: string, account: string) => Payload;
 }[] = [
   {
     name: 'PATCH user/password',
-    method: 'PATCH',
-    url: 'user/password',
+    route: changePassword,
     field: 'oldPassword',
     body: (oldPassword) => ({ oldPassword, password: 'a brand new secret', confirmPassword: 'a brand new secret' }),
   },
   {
     name: 'POST user/login2fa/phase0',
-    method: 'POST',
-    url: 'user/login2fa/phase0',
+    route: totpPhase0,
     field: 'password',
     body: (password) => ({ password }),
   },
   {
     name: 'PUT user/account/self (a new e-mail address)',
-    method: 'PUT',
-    url: 'user/account/self',
+    route: updateSelf,
     field: 'password',
     body: (password, account) => ({ name: account, email: `${account}@moved.example`, password }),
   },
@@ -74,18 +79,18 @@ describe('password checks made with a session', () => {
     it(`${route.name}: 10 wrong passwords, then even the right one is throttled (429, 101012), and sign-in too`, async () => {
       const { account, tokens, ip } = await fresh();
       for (let i = 0; i < 10; i++) {
-        const wrong = await send(route.method, route.url, tokens.accessToken, route.body(`wrong-${i}`, account), ip);
+        const wrong = await attempt(route.route, tokens.accessToken, route.body(`wrong-${i}`, account), ip);
         expect(wrong.statusCode).toBe(400);
         expect(wrong.json().extra.fields[0]).toMatchObject({ field: route.field, key: 'wrongPassword' });
       }
-      const right = await send(route.method, route.url, tokens.accessToken, route.body(TEST_PASSWORD, account), ip);
+      const right = await attempt(route.route, tokens.accessToken, route.body(TEST_PASSWORD, account), ip);
       expect(right.statusCode).toBe(429);
       expect(right.json().code).toBe(101012);
       expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
       // The same counters as the login form: the account is blocked there from that address too.
       expect((await login(account, TEST_PASSWORD, ip)).statusCode).toBe(429);
       clock.advance(15 * 60 * 1000 + 1000);
-      const later = await send(route.method, route.url, tokens.accessToken, route.body(TEST_PASSWORD, account), ip);
+      const later = await attempt(route.route, tokens.accessToken, route.body(TEST_PASSWORD, account), ip);
       expect(later.statusCode).toBe(200);
     });
   }
@@ -93,11 +98,10 @@ describe('password checks made with a session', () => {
   it('failures at the login form count against the password change too', async () => {
     const { account, tokens, ip } = await fresh();
     for (let i = 0; i < 10; i++) expect((await login(account, `nope-${i}`, ip)).statusCode).toBe(401);
-    const change = await send(
-      'PATCH',
-      'user/password',
+    const change = await asUser(
+      changePassword,
+      { params: { auth: 'user' }, body: PASSWORD_CHECKS[0]?.body(TEST_PASSWORD, account) ?? {} },
       tokens.accessToken,
-      PASSWORD_CHECKS[0]?.body(TEST_PASSWORD, account) ?? {},
       ip,
     );
     expect(change.statusCode).toBe(429);
@@ -108,14 +112,18 @@ describe('password checks made with a session', () => {
     const { tokens } = await fresh();
     for (let i = 0; i < 100; i++) {
       const ip = `10.9.${Math.floor(i / 9)}.${i % 9}`;
-      const res = await send('POST', 'user/login2fa/phase0', tokens.accessToken, { password: `w-${i}` }, ip);
+      const res = await asUser(
+        totpPhase0,
+        { params: { auth: 'user' }, body: { password: `w-${i}` } },
+        tokens.accessToken,
+        ip,
+      );
       expect(res.statusCode).toBe(400);
     }
-    const right = await send(
-      'POST',
-      'user/login2fa/phase0',
+    const right = await asUser(
+      totpPhase0,
+      { params: { auth: 'user' }, body: { password: TEST_PASSWORD } },
       tokens.accessToken,
-      { password: TEST_PASSWORD },
       '10.99.0.1',
     );
     expect(right.statusCode).toBe(429);
@@ -125,12 +133,20 @@ describe('password checks made with a session', () => {
 
 /** Phases 0 → 1 → 2 for an authenticator; returns the seed. */
 async function enableTotp(token: string, ip: string): Promise<string> {
-  const { onePassKey } = (await send('POST', 'user/login2fa/phase0', token, { password: TEST_PASSWORD }, ip)).json()
-    .data;
-  const { qrCodeData } = (await send('POST', 'user/login2fa/phase1', token, { onePassKey }, ip)).json().data;
+  const { onePassKey } = (
+    await asUser(totpPhase0, { params: { auth: 'user' }, body: { password: TEST_PASSWORD } }, token, ip)
+  ).json().data;
+  const { qrCodeData } = (
+    await asUser(totpPhase1, { params: { auth: 'user' }, body: { onePassKey } }, token, ip)
+  ).json().data;
   const secret = new URL(qrCodeData).searchParams.get('secret') ?? '';
   const code = totpAt(secret, timeStep(clock.now()));
-  const p2 = await send('POST', 'user/login2fa/phase2', token, { onePassKey, login2FAType: 3, code }, ip);
+  const p2 = await asUser(
+    totpPhase2,
+    { params: { auth: 'user' }, body: { onePassKey, login2FAType: 3, code } },
+    token,
+    ip,
+  );
   expect(p2.json()).toEqual({ data: { login2FAType: 3 } });
   clock.advance(30_000);
   return secret;
@@ -149,26 +165,34 @@ describe('second-factor codes checked with a session', () => {
   it('turning the authenticator off needs a current code besides the password', async () => {
     const { tokens, ip } = await fresh();
     const secret = await enableTotp(tokens.accessToken, ip);
-    const noCode = await send('POST', 'user/login2fa/phase0', tokens.accessToken, { password: TEST_PASSWORD }, ip);
+    const noCode = await asUser(
+      totpPhase0,
+      { params: { auth: 'user' }, body: { password: TEST_PASSWORD } },
+      tokens.accessToken,
+      ip,
+    );
     expect(noCode.statusCode).toBe(400);
     expect(noCode.json().extra.fields[0]).toMatchObject({ field: 'code', key: 'required' });
-    const wrong = await send(
-      'POST',
-      'user/login2fa/phase0',
+    const wrong = await asUser(
+      totpPhase0,
+      { params: { auth: 'user' }, body: { password: TEST_PASSWORD, code: wrongCode(secret) } },
       tokens.accessToken,
-      { password: TEST_PASSWORD, code: wrongCode(secret) },
       ip,
     );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().extra.fields[0]).toMatchObject({ field: 'code', key: 'wrongCode' });
     const code = totpAt(secret, timeStep(clock.now()));
-    const p0 = await send('POST', 'user/login2fa/phase0', tokens.accessToken, { password: TEST_PASSWORD, code }, ip);
-    expect(p0.statusCode).toBe(200);
-    const off = await send(
-      'POST',
-      'user/login2fa/phase2',
+    const p0 = await asUser(
+      totpPhase0,
+      { params: { auth: 'user' }, body: { password: TEST_PASSWORD, code } },
       tokens.accessToken,
-      { onePassKey: p0.json().data.onePassKey, login2FAType: 0 },
+      ip,
+    );
+    expect(p0.statusCode).toBe(200);
+    const off = await asUser(
+      totpPhase2,
+      { params: { auth: 'user' }, body: { onePassKey: p0.json().data.onePassKey, login2FAType: 0 } },
+      tokens.accessToken,
       ip,
     );
     expect(off.json()).toEqual({ data: { login2FAType: 0 } });
@@ -178,28 +202,35 @@ describe('second-factor codes checked with a session', () => {
     const { account, tokens, ip } = await fresh();
     const secret = await enableTotp(tokens.accessToken, ip);
     for (let i = 0; i < 10; i++) {
-      const res = await send(
-        'POST',
-        'user/login2fa/phase0',
+      const res = await asUser(
+        totpPhase0,
+        { params: { auth: 'user' }, body: { password: TEST_PASSWORD, code: wrongCode(secret) } },
         tokens.accessToken,
-        { password: TEST_PASSWORD, code: wrongCode(secret) },
         ip,
       );
       expect(res.statusCode).toBe(400);
     }
     const code = totpAt(secret, timeStep(clock.now()));
-    const right = await send('POST', 'user/login2fa/phase0', tokens.accessToken, { password: TEST_PASSWORD, code }, ip);
+    const right = await asUser(
+      totpPhase0,
+      { params: { auth: 'user' }, body: { password: TEST_PASSWORD, code } },
+      tokens.accessToken,
+      ip,
+    );
     expect(right.statusCode).toBe(429);
     expect(right.json().code).toBe(101012);
     // The login form's second step shares the limit: the account's codes are blocked there too.
     const step1 = await login(account, TEST_PASSWORD, ip);
     expect(step1.json().data.login2FAType).toBe(3);
-    const step2 = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/login',
-      payload: { account, password: TEST_PASSWORD, onePassKey: step1.json().data.onePassKey, login2FAType: 3, code },
-      remoteAddress: ip,
-    });
+    const step2 = await send(
+      t.app,
+      loginRoute,
+      {
+        params: { auth: 'user' },
+        body: { account, password: TEST_PASSWORD, onePassKey: step1.json().data.onePassKey, login2FAType: 3, code },
+      },
+      { remoteAddress: ip },
+    );
     expect(step2.statusCode).toBe(429);
     clock.advance(15 * 60 * 1000 + 1000);
   });
@@ -208,20 +239,25 @@ describe('second-factor codes checked with a session', () => {
     const { tokens, ip } = await fresh();
     const ticket = async () => {
       const { onePassKey } = (
-        await send('POST', 'user/login2fa/phase0', tokens.accessToken, { password: TEST_PASSWORD }, ip)
+        await asUser(
+          totpPhase0,
+          { params: { auth: 'user' }, body: { password: TEST_PASSWORD } },
+          tokens.accessToken,
+          ip,
+        )
       ).json().data;
-      const { qrCodeData } = (await send('POST', 'user/login2fa/phase1', tokens.accessToken, { onePassKey }, ip)).json()
-        .data;
+      const { qrCodeData } = (
+        await asUser(totpPhase1, { params: { auth: 'user' }, body: { onePassKey } }, tokens.accessToken, ip)
+      ).json().data;
       return { onePassKey, secret: new URL(qrCodeData).searchParams.get('secret') ?? '' };
     };
     for (let round = 0; round < 2; round++) {
       const { onePassKey, secret } = await ticket();
       for (let i = 0; i < 5; i++) {
-        const res = await send(
-          'POST',
-          'user/login2fa/phase2',
+        const res = await asUser(
+          totpPhase2,
+          { params: { auth: 'user' }, body: { onePassKey, login2FAType: 3, code: wrongCode(secret) } },
           tokens.accessToken,
-          { onePassKey, login2FAType: 3, code: wrongCode(secret) },
           ip,
         );
         expect(res.statusCode).toBe(400);
@@ -229,11 +265,10 @@ describe('second-factor codes checked with a session', () => {
     }
     const { onePassKey, secret } = await ticket();
     const code = totpAt(secret, timeStep(clock.now()));
-    const right = await send(
-      'POST',
-      'user/login2fa/phase2',
+    const right = await asUser(
+      totpPhase2,
+      { params: { auth: 'user' }, body: { onePassKey, login2FAType: 3, code } },
       tokens.accessToken,
-      { onePassKey, login2FAType: 3, code },
       ip,
     );
     expect(right.statusCode).toBe(429);

@@ -1,9 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { changePassword, getSelf, logout, refresh, requestLogin, switchUser } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP, DOCS_CSP } from '../../src/platform/http/security-headers.js';
 import { bearer, signIn } from '../helpers/auth.js';
+import { send } from '../helpers/call.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
 
 /** The refresh token in an HttpOnly cookie, and the security headers of the console, docs and API. */
@@ -36,19 +38,18 @@ const attrs = (header: string) =>
     .map((a) => a.trim());
 
 const refreshWithCookie = (app: TestApp, tier: string, token: string) =>
-  app.app.inject({
-    method: 'PATCH',
-    url: `/api/v1/${tier}`,
-    payload: {},
-    headers: { cookie: `${tier[0]}_refreshToken=${token}` },
-  });
+  send(
+    app.app,
+    refresh,
+    { params: { auth: tier }, body: {} },
+    { headers: { cookie: `${tier[0]}_refreshToken=${token}` } },
+  );
 
 describe('the refresh token cookie', () => {
   it('is set on sign-in: HttpOnly, SameSite=Strict, scoped to the refresh path, not Secure over http', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/code',
-      payload: { account: 'user', password: TEST_PASSWORD },
+    const res = await send(t.app, requestLogin, {
+      params: { auth: 'user' },
+      body: { account: 'user', password: TEST_PASSWORD },
     });
     const header = setCookie(res);
     expect(header.startsWith('u_refreshToken=')).toBe(true);
@@ -60,10 +61,9 @@ describe('the refresh token cookie', () => {
   });
 
   it('is Secure when PUBLIC_URL is https', async () => {
-    const res = await secure.app.inject({
-      method: 'POST',
-      url: '/api/v1/client/code',
-      payload: { account: 'client', password: TEST_PASSWORD },
+    const res = await send(secure.app, requestLogin, {
+      params: { auth: 'client' },
+      body: { account: 'client', password: TEST_PASSWORD },
     });
     const header = setCookie(res);
     expect(header.startsWith('c_refreshToken=')).toBe(true);
@@ -84,13 +84,12 @@ describe('the refresh token cookie', () => {
     // The cookie's new token is the live one.
     expect((await refreshWithCookie(t, 'user', next)).statusCode).toBe(200);
     expect(
-      (await t.app.inject({ method: 'GET', url: '/api/v1/user/account/self', headers: bearer(res.json().data) }))
-        .statusCode,
+      (await send(t.app, getSelf, { params: { auth: 'user' } }, { headers: bearer(res.json().data) })).statusCode,
     ).toBe(200);
   });
 
   it('refuses a refresh with neither body nor cookie (101016), and clears a cookie that failed', async () => {
-    const none = await t.app.inject({ method: 'PATCH', url: '/api/v1/user', payload: {} });
+    const none = await send(t.app, refresh, { params: { auth: 'user' }, body: {} });
     expect(none.statusCode).toBe(401);
     expect(none.json().code).toBe(101016);
     const bad = await refreshWithCookie(t, 'user', 'rt_not-a-token');
@@ -100,44 +99,47 @@ describe('the refresh token cookie', () => {
 
   it('logs out with the cookie and clears it', async () => {
     const tokens = await signIn(t.app, 'user');
-    const out = await t.app.inject({
-      method: 'DELETE',
-      url: '/api/v1/user',
-      payload: { accessToken: tokens.accessToken },
-      headers: { cookie: `u_refreshToken=${tokens.refreshToken}` },
-    });
+    const out = await send(
+      t.app,
+      logout,
+      { params: { auth: 'user' }, body: { accessToken: tokens.accessToken } },
+      { headers: { cookie: `u_refreshToken=${tokens.refreshToken}` } },
+    );
     expect(out.statusCode, out.body).toBe(200);
     const header = setCookie(out);
     expect(cookieValue(header)).toBe('');
     expect(attrs(header)).toEqual(expect.arrayContaining(['Max-Age=0', 'Path=/api/v1/user', 'HttpOnly']));
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/v1/user/account/self', headers: bearer(tokens) })).json().code,
-    ).toBe(101013);
-    const nothing = await t.app.inject({ method: 'DELETE', url: '/api/v1/user', payload: {} });
+    expect((await send(t.app, getSelf, { params: { auth: 'user' } }, { headers: bearer(tokens) })).json().code).toBe(
+      101013,
+    );
+    const nothing = await send(t.app, logout, { params: { auth: 'user' }, body: {} });
     expect(nothing.json().code).toBe(101015);
   });
 
   it('is set by a password change and by switch user (for the target console)', async () => {
     const client = await signIn(t.app, 'client');
     const userId = (await t.app.rampart.accounts.findRoot('user'))?.id;
-    const sw = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/client/proxy',
-      payload: { id: userId },
-      headers: bearer(client),
-    });
+    const sw = await send(
+      t.app,
+      switchUser,
+      { params: { auth: 'client' }, body: { id: userId } },
+      { headers: bearer(client) },
+    );
     expect(sw.statusCode, sw.body).toBe(200);
     const header = setCookie(sw);
     expect(header.startsWith('u_refreshToken=')).toBe(true);
     expect(attrs(header)).toContain('Path=/api/v1/user');
     expect(cookieValue(header)).toBe(sw.json().data.refreshToken);
 
-    const change = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/v1/client/password',
-      payload: { oldPassword: TEST_PASSWORD, password: 'another client pass', confirmPassword: 'another client pass' },
-      headers: bearer(client),
-    });
+    const change = await send(
+      t.app,
+      changePassword,
+      {
+        params: { auth: 'client' },
+        body: { oldPassword: TEST_PASSWORD, password: 'another client pass', confirmPassword: 'another client pass' },
+      },
+      { headers: bearer(client) },
+    );
     expect(change.statusCode, change.body).toBe(200);
     expect(cookieValue(setCookie(change))).toBe(change.json().data.refreshToken);
   });

@@ -1,5 +1,7 @@
+import { requestLogin } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../helpers/auth.js';
+import { send } from '../helpers/call.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
 
 const clock = manualClock();
@@ -10,7 +12,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const attempt = (account: string, password: string, ip = '203.0.113.7') =>
-  t.app.inject({ method: 'POST', url: '/api/v1/admin/code', payload: { account, password }, remoteAddress: ip });
+  send(t.app, requestLogin, { params: { auth: 'admin' }, body: { account, password } }, { remoteAddress: ip });
 
 describe('sign-in throttling', () => {
   it('blocks an account from one address after 10 failures, the right password too, and lifts the block later', async () => {

@@ -1,7 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
+import { authRoutes, getSelf, logout, requestLogin, type Tier } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFRESH_GRACE_MS } from '../../src/modules/auth/token.service.js';
 import { bearer, manualClock, signIn } from '../helpers/auth.js';
+import { send } from '../helpers/call.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
 
 const clock = manualClock();
@@ -12,9 +14,9 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const self = (tier: string, headers: Record<string, string>) =>
-  t.app.inject({ method: 'GET', url: `/api/v1/${tier}/account/self`, headers });
-const refresh = (tier: string, refreshToken: string) =>
-  t.app.inject({ method: 'PATCH', url: `/api/v1/${tier}`, payload: { refreshToken } });
+  send(t.app, getSelf, { params: { auth: tier } }, { headers });
+const refresh = (tier: Tier, refreshToken: string) =>
+  send(t.app, authRoutes.refresh, { params: { auth: tier }, body: { refreshToken } });
 
 function b64(obj: unknown) {
   return Buffer.from(JSON.stringify(obj)).toString('base64url');
@@ -67,15 +69,13 @@ describe('root accounts and sign-in', () => {
   });
 
   it('answers a wrong password and an unknown account alike', async () => {
-    const wrong = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/code',
-      payload: { account: 'user', password: 'nope-nope' },
+    const wrong = await send(t.app, requestLogin, {
+      params: { auth: 'user' },
+      body: { account: 'user', password: 'nope-nope' },
     });
-    const unknown = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/code',
-      payload: { account: 'ghost', password: 'nope-nope' },
+    const unknown = await send(t.app, requestLogin, {
+      params: { auth: 'user' },
+      body: { account: 'ghost', password: 'nope-nope' },
     });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(wrong.statusCode);
@@ -84,10 +84,9 @@ describe('root accounts and sign-in', () => {
   });
 
   it("does not sign an account in through another tier's console", async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/client/code',
-      payload: { account: 'user', password: TEST_PASSWORD },
+    const res = await send(t.app, requestLogin, {
+      params: { auth: 'client' },
+      body: { account: 'user', password: TEST_PASSWORD },
     });
     expect(res.json().code).toBe(101012);
   });
@@ -238,14 +237,14 @@ describe('refresh tokens', () => {
 describe('logout', () => {
   it('revokes the refresh token and the access tokens of the session', async () => {
     const tokens = await signIn(t.app, 'user');
-    const out = await t.app.inject({ method: 'DELETE', url: '/api/v1/user', payload: tokens });
+    const out = await send(t.app, logout, { params: { auth: 'user' }, body: tokens });
     expect(out.statusCode).toBe(200);
     expect((await refresh('user', tokens.refreshToken)).json().code).toBe(101016);
     expect((await self('user', bearer(tokens))).json().code).toBe(101013);
   });
 
   it('answers 101015 for a token it cannot revoke', async () => {
-    const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/user', payload: { refreshToken: 'rt_unknown' } });
+    const res = await send(t.app, logout, { params: { auth: 'user' }, body: { refreshToken: 'rt_unknown' } });
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe(101015);
   });
@@ -253,7 +252,7 @@ describe('logout', () => {
   it('keeps other sessions of the account alive', async () => {
     const a = await signIn(t.app, 'user');
     const b = await signIn(t.app, 'user');
-    await t.app.inject({ method: 'DELETE', url: '/api/v1/user', payload: a });
+    await send(t.app, logout, { params: { auth: 'user' }, body: a });
     expect((await self('user', bearer(b))).statusCode).toBe(200);
   });
 });

@@ -1,6 +1,21 @@
+import {
+  type AnyRoute,
+  getSelf,
+  login as loginRoute,
+  refresh,
+  requestLogin,
+  resendLoginCode,
+  type Tier,
+  totpPhase0,
+  totpPhase1,
+  totpPhase2,
+  updateSelf,
+} from '@rampart/contract';
+import type { TestInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeStep, totpAt } from '../../src/platform/crypto/totp.js';
 import { bearer, manualClock, signIn } from '../helpers/auth.js';
+import { send, sendWith } from '../helpers/call.js';
 import { decodedText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
 
@@ -21,35 +36,40 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const post = (url: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: `/api/v1/${url}`, payload, headers });
+/** A POST of the sign-in and second-factor calls, all under `/{auth}`. */
+const post = <R extends AnyRoute>(
+  route: R,
+  params: { auth: Tier },
+  body: TestInput<R>['body'],
+  headers: Record<string, string> = {},
+) => sendWith(t.app, route, { params, body } as TestInput<R>, { headers });
 
 /** Phases 0 → 1 → 2 for an authenticator; returns the seed. */
 async function enableTotp(tier: 'user' | 'client' | 'admin'): Promise<string> {
   const tokens = await signIn(t.app, tier);
-  const p0 = await post(`${tier}/login2fa/phase0`, { password: TEST_PASSWORD }, bearer(tokens));
+  const p0 = await post(totpPhase0, { auth: tier }, { password: TEST_PASSWORD }, bearer(tokens));
   expect(p0.statusCode).toBe(200);
   const { onePassKey } = p0.json().data;
-  const p1 = await post(`${tier}/login2fa/phase1`, { onePassKey }, bearer(tokens));
+  const p1 = await post(totpPhase1, { auth: tier }, { onePassKey }, bearer(tokens));
   const { qrCode, qrCodeData } = p1.json().data;
   expect(qrCode).toMatch(/^data:image\/png;base64,/);
   const secret = new URL(qrCodeData).searchParams.get('secret') ?? '';
   expect(qrCodeData).toMatch(/^otpauth:\/\/totp\//);
   const code = totpAt(secret, timeStep(clock.now()));
-  const p2 = await post(`${tier}/login2fa/phase2`, { onePassKey, login2FAType: 3, code }, bearer(tokens));
+  const p2 = await post(totpPhase2, { auth: tier }, { onePassKey, login2FAType: 3, code }, bearer(tokens));
   expect(p2.json()).toEqual({ data: { login2FAType: 3 } });
   clock.advance(30_000); // the set-up code's step is spent; sign-ins use later steps
   return secret;
 }
 
-async function startLogin(tier: string) {
-  const res = await post(`${tier}/code`, { account: tier, password: TEST_PASSWORD });
+async function startLogin(tier: Tier) {
+  const res = await post(requestLogin, { auth: tier }, { account: tier, password: TEST_PASSWORD });
   expect(res.statusCode).toBe(200);
   return res.json().data as { login2FAType: number; onePassKey: string; accessToken?: string };
 }
 
-const finish = (tier: string, onePassKey: string, code: string, login2FAType = 3) =>
-  post(`${tier}/login`, { account: tier, password: TEST_PASSWORD, onePassKey, login2FAType, code });
+const finish = (tier: Tier, onePassKey: string, code: string, login2FAType = 3) =>
+  post(loginRoute, { auth: tier }, { account: tier, password: TEST_PASSWORD, onePassKey, login2FAType, code });
 
 describe('authenticator (TOTP)', () => {
   let secret = '';
@@ -101,23 +121,23 @@ describe('authenticator (TOTP)', () => {
 
   it('does not let a pending second factor call anything', async () => {
     const s = await startLogin('user');
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/user/account/self',
-      headers: { authorization: `Bearer ${s.onePassKey}` },
-    });
+    const res = await send(
+      t.app,
+      getSelf,
+      { params: { auth: 'user' } },
+      { headers: { authorization: `Bearer ${s.onePassKey}` } },
+    );
     expect(res.json().code).toBe(101013);
     expect(
-      (await t.app.inject({ method: 'PATCH', url: '/api/v1/user', payload: { refreshToken: s.onePassKey } })).json()
-        .code,
+      (await send(t.app, refresh, { params: { auth: 'user' }, body: { refreshToken: s.onePassKey } })).json().code,
     ).toBe(101016);
   });
 
   it('refuses set-up phases without a fresh password ticket', async () => {
     const tokens = await signInWithTotp();
-    const wrong = await post('user/login2fa/phase0', { password: 'not-it-at-all' }, bearer(tokens));
+    const wrong = await post(totpPhase0, { auth: 'user' }, { password: 'not-it-at-all' }, bearer(tokens));
     expect(wrong.json().extra.fields[0]).toMatchObject({ field: 'password', key: 'wrongPassword' });
-    const noTicket = await post('user/login2fa/phase1', { onePassKey: 'sk_forged' }, bearer(tokens));
+    const noTicket = await post(totpPhase1, { auth: 'user' }, { onePassKey: 'sk_forged' }, bearer(tokens));
     expect(noTicket.json().code).toBe(101013);
   });
 
@@ -133,9 +153,11 @@ describe('authenticator (TOTP)', () => {
     clock.advance(30_000); // the sign-in's step is spent
     const code = totpAt(secret, timeStep(clock.now()));
     const { onePassKey } = (
-      await post('user/login2fa/phase0', { password: TEST_PASSWORD, code }, bearer(tokens))
+      await post(totpPhase0, { auth: 'user' }, { password: TEST_PASSWORD, code }, bearer(tokens))
     ).json().data;
-    expect((await post('user/login2fa/phase2', { onePassKey, login2FAType: 0 }, bearer(tokens))).json().data).toEqual({
+    expect(
+      (await post(totpPhase2, { auth: 'user' }, { onePassKey, login2FAType: 0 }, bearer(tokens))).json().data,
+    ).toEqual({
       login2FAType: 0,
     });
     expect(await startLogin('user')).toMatchObject({ login2FAType: 0, tokenType: 'Bearer' });
@@ -146,17 +168,18 @@ describe('authenticator (TOTP)', () => {
 describe('code by e-mail', () => {
   beforeAll(async () => {
     const tokens = await signIn(t.app, 'client');
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/client/account/self',
-      headers: bearer(tokens),
-      payload: { name: 'Operator', email: 'ops@rampart.test', password: TEST_PASSWORD },
-    });
-    const { onePassKey } = (await post('client/login2fa/phase0', { password: TEST_PASSWORD }, bearer(tokens))).json()
-      .data;
-    expect((await post('client/login2fa/phase2', { onePassKey, login2FAType: 1 }, bearer(tokens))).statusCode).toBe(
-      200,
+    await send(
+      t.app,
+      updateSelf,
+      { params: { auth: 'client' }, body: { name: 'Operator', email: 'ops@rampart.test', password: TEST_PASSWORD } },
+      { headers: bearer(tokens) },
     );
+    const { onePassKey } = (
+      await post(totpPhase0, { auth: 'client' }, { password: TEST_PASSWORD }, bearer(tokens))
+    ).json().data;
+    expect(
+      (await post(totpPhase2, { auth: 'client' }, { onePassKey, login2FAType: 1 }, bearer(tokens))).statusCode,
+    ).toBe(200);
   });
 
   const codeIn = (raw: string) => /sign-in code is (\d{6})/.exec(raw)?.[1] ?? '';
@@ -175,11 +198,15 @@ describe('code by e-mail', () => {
   it('re-sends a new code; the old one no longer works', async () => {
     const s = await startLogin('client');
     const first = codeIn(decodedText(await smtp.next('ops@rampart.test')));
-    const resend = await post('client/verify', {
-      account: 'client',
-      password: TEST_PASSWORD,
-      onePassKey: s.onePassKey,
-    });
+    const resend = await post(
+      resendLoginCode,
+      { auth: 'client' },
+      {
+        account: 'client',
+        password: TEST_PASSWORD,
+        onePassKey: s.onePassKey,
+      },
+    );
     expect(resend.statusCode).toBe(200);
     const second = codeIn(decodedText(await smtp.next('ops@rampart.test')));
     if (first !== second) expect((await finish('client', s.onePassKey, first, 1)).statusCode).toBe(400);

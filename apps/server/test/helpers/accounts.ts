@@ -1,7 +1,8 @@
-import { assignablePermissions, type TokenSet } from '@rampart/contract';
+import { assignablePermissions, assignRole, createRole, type TokenSet } from '@rampart/contract';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../src/platform/crypto/passwords.js';
 import { signIn } from './auth.js';
+import { send } from './call.js';
 import { TEST_PASSWORD } from './test-app.js';
 
 /**
@@ -45,20 +46,15 @@ export async function giveRole(
   permissions: readonly string[] = [...assignablePermissions(tier)],
 ): Promise<number> {
   const headers = { authorization: `Bearer ${parentTokens.accessToken}` };
-  const role = await app.inject({
-    method: 'POST',
-    url: `/api/v1/${tier}/roles`,
-    headers,
-    payload: { name: `role of ${accountId}`, permissions },
-  });
+  const role = await send(
+    app,
+    createRole,
+    { params: { auth: tier }, body: { name: `role of ${accountId}`, permissions } },
+    { headers },
+  );
   if (role.statusCode !== 200) throw new Error(`role: ${role.body}`);
   const roleId = role.json().data.id as number;
-  const res = await app.inject({
-    method: 'PUT',
-    url: `/api/v1/${tier}/account/role`,
-    headers,
-    payload: { accountId, roleId },
-  });
+  const res = await send(app, assignRole, { params: { auth: tier }, body: { accountId, roleId } }, { headers });
   if (res.statusCode !== 200) throw new Error(`assign role: ${res.body}`);
   return roleId;
 }

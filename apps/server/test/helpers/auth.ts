@@ -1,5 +1,7 @@
 import type { TokenSet } from '@rampart/contract';
+import { requestLogin } from '@rampart/contract';
 import type { FastifyInstance } from 'fastify';
+import { send } from './call.js';
 import { TEST_PASSWORD } from './test-app.js';
 
 export type TierName = 'admin' | 'client' | 'user';
@@ -11,7 +13,7 @@ export async function signIn(
   account: string = tier,
   password = TEST_PASSWORD,
 ): Promise<TokenSet> {
-  const res = await app.inject({ method: 'POST', url: `/api/v1/${tier}/code`, payload: { account, password } });
+  const res = await send(app, requestLogin, { params: { auth: tier }, body: { account, password } });
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
   const { data } = res.json();
   if (!data.accessToken) throw new Error(`sign-in needs a second factor: ${res.body}`);
@@ -31,22 +33,4 @@ export function manualClock(start = Date.now()) {
       now += ms;
     },
   };
-}
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** A signed-in call of the console API: `/api/v1/<url>` with the bearer of `tokens` and an optional JSON body. */
-export function callApi(
-  app: FastifyInstance,
-  tokens: Pick<TokenSet, 'accessToken'>,
-  method: Method,
-  url: string,
-  payload?: Record<string, unknown>,
-) {
-  return app.inject({
-    method,
-    url: `/api/v1/${url}`,
-    headers: bearer(tokens),
-    ...(payload === undefined ? {} : { payload }),
-  });
 }

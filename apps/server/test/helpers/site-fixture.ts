@@ -1,10 +1,20 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  createDomains,
+  createGroup,
+  createProduct,
+  createSite,
+  createZone,
+  getNodeSnapshot,
+  initializeNodes,
+} from '@rampart/contract';
+import type { TestCallArgs } from '@rampart/contract/testing';
 import { expect } from 'vitest';
 import { addAccount } from './accounts.js';
-import { callApi, type Method, signIn } from './auth.js';
-import { joinNode, nodeRequest } from './edge-node.js';
+import { signIn } from './auth.js';
+import { nodeSend, sendAs, type Token } from './call.js';
+import { joinNode } from './edge-node.js';
 import type { TestApp } from './test-app.js';
-
-type Token = { accessToken: string };
 
 /**
  * The setting most site-feature tests start from: the root operator (`client`) with a zone, a
@@ -22,21 +32,21 @@ export async function siteFixture(t: TestApp, otherSiteName = 'next door') {
   const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
   const neighbourId = await addAccount(t.app, 'user', 'neighbour', clientRoot);
   const other = await signIn(t.app, 'user', 'neighbour');
-  const call = (method: Method, url: string, payload?: Record<string, unknown>, token: Token = client as Token) =>
-    callApi(t.app, token, method, url, payload);
+  const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
 
-  const zoneId = (await call('POST', 'client/zone', { name: 'Asia' })).json().data.id;
-  const groupId = (await call('POST', `client/zone/${zoneId}/group`, { name: 'web', portType: 7 })).json().data.id;
-  const productId = (await call('POST', 'client/product', { name: 'CDN', portType: 7, mainGroupIDs: [groupId] })).json()
+  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
+  const groupId = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json()
+    .data.id;
+  const productId = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [groupId] } })).json()
     .data.id;
   const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  const siteId = (await call('POST', 'client/site', { siteName: 'shop', userID, productID: productId })).json().data
+  const siteId = (await call(createSite, { body: { siteName: 'shop', userID, productID: productId } })).json().data
     .siteID;
   const otherSiteId = (
-    await call('POST', 'client/site', { siteName: otherSiteName, userID: neighbourId, productID: productId })
+    await call(createSite, { body: { siteName: otherSiteName, userID: neighbourId, productID: productId } })
   ).json().data.siteID;
   const node = await joinNode(t.app, client, 'edge-1');
-  await call('POST', 'client/nodes/initialize', { ids: [node.nodeId], zoneID: zoneId, groupID: groupId });
+  await call(initializeNodes, { body: { ids: [node.nodeId], zoneID: zoneId, groupID: groupId } });
 
   return {
     client,
@@ -50,14 +60,14 @@ export async function siteFixture(t: TestApp, otherSiteName = 'next door') {
     node,
     call,
     async snapshot() {
-      const res = await nodeRequest(t.app, node, 'GET', '/snapshot');
+      const res = await nodeSend(t.app, node, getNodeSnapshot, undefined);
       expect(res.statusCode).toBe(200);
       return res.json().data;
     },
     async addDomains(names: string[], site: 'mine' | 'other' = 'mine'): Promise<number[]> {
       const [id, token] = site === 'mine' ? [siteId, user] : [otherSiteId, other];
       const domains = names.map((name) => ({ name, upstreams: [{ ip: '127.0.0.1', port: 8080 }] }));
-      const res = await call('POST', `user/site/${id}/domains`, { domains }, token);
+      const res = await call(createDomains, { params: { siteId: id }, body: { domains } }, token);
       expect(res.statusCode).toBe(200);
       return (res.json().data as { id: number }[]).map((d) => d.id);
     },

@@ -1,3 +1,4 @@
+import { getSelf, logo, logout } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTokenSet } from '../../session';
@@ -62,8 +63,8 @@ describe('console shell', () => {
 
   it('lists only the pages the caller holds the key of, and drops groups left empty', async () => {
     api.on(
-      'GET',
-      '/client/account/self',
+      getSelf,
+      { auth: 'client' },
       ok(selfInfo('client', { isRoot: false, permissions: ['account.self', 'client.nodes.read'] })),
     );
     renderAt('/client/dashboard');
@@ -79,7 +80,7 @@ describe('console shell', () => {
 
   it('keeps the user console’s site list selected on a site’s settings', async () => {
     signedInCookies('user');
-    api.on('GET', '/user/account/self', ok(selfInfo('user')));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user')));
     renderAt('/user/sitesManagement/sitesSetting/3/shop');
     const nav = await screen.findByRole('menu', { name: 'Navigation' });
     const sites = within(nav).getByRole('link', { name: 'Sites' });
@@ -88,7 +89,7 @@ describe('console shell', () => {
   });
 
   it('shows the console’s branding: sidebar logo, title and copyright', async () => {
-    api.on('GET', '/client/logo', ok(branding));
+    api.on(logo, { auth: 'client' }, ok(branding));
     renderAt('/client/dashboard');
     expect(await screen.findByText('© 2026 Example Networks')).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Example CDN' }).getAttribute('src')).toBe(branding.sidebarLogo);
@@ -99,15 +100,15 @@ describe('console shell', () => {
     // A login link of another operator was opened in this browser before.
     localStorage.setItem('rampart.operator', 'someone-else');
     signedInCookies('user');
-    api.on('GET', '/user/account/self', ok(selfInfo('user', { operator: 'acme-operator' })));
-    api.on('GET', '/user/logo', (request) =>
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { operator: 'acme-operator' })));
+    api.on(logo, { auth: 'user' }, (request) =>
       request.search.get('operator') === 'acme-operator'
         ? ok({ ...branding, title: 'Acme Edge' })
         : ok({ ...branding, title: 'Someone Else CDN' }),
     );
     renderAt('/user/dashboard');
     await waitFor(() => expect(document.title).toBe('Acme Edge'));
-    expect(api.sent('GET', '/user/logo').every((r) => r.search.get('operator') === 'acme-operator')).toBe(true);
+    expect(api.sent(logo, { auth: 'user' }).every((r) => r.search.get('operator') === 'acme-operator')).toBe(true);
     // Remembered for the login page after a logout.
     expect(localStorage.getItem('rampart.operator')).toBe('acme-operator');
   });
@@ -121,7 +122,7 @@ describe('console shell', () => {
   });
 
   it('logs out: revokes the session, clears the cookies and says goodbye on the login form', async () => {
-    api.on('DELETE', '/client', ok(true));
+    api.on(logout, { auth: 'client' }, ok(true));
     const router = renderAt('/client/dashboard');
     fireEvent.click(await screen.findByTestId('account-menu'));
     fireEvent.click(await screen.findByRole('menuitem', { name: /Log out/ }));
@@ -129,7 +130,7 @@ describe('console shell', () => {
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/client/login');
     // The refresh token is not the page's to send: the server reads it from its HttpOnly cookie.
-    expect(api.sent('DELETE', '/client')[0]?.body).toEqual({ accessToken: 'access-1' });
+    expect(api.sent(logout, { auth: 'client' })[0]?.body).toEqual({ accessToken: 'access-1' });
     expect(readTokenSet('client')).toBeNull();
   });
 });

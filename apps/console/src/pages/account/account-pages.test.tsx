@@ -1,3 +1,4 @@
+import { changePassword, getSelf, totpPhase0, totpPhase1, totpPhase2, updateSelf } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTokenSet } from '../../session';
@@ -40,11 +41,15 @@ describe('changePassword', () => {
     type('Confirm new password', 'a different one');
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('The two passwords do not match')).toBeTruthy();
-    expect(api.sent('PATCH', '/user/password')).toHaveLength(0);
+    expect(api.sent(changePassword, { auth: 'user' })).toHaveLength(0);
   });
 
   it('changes the password and keeps the new token set it answers', async () => {
-    api.on('PATCH', '/user/password', ok({ accessToken: 'access-9', refreshToken: 'refresh-9', tokenType: 'Bearer' }));
+    api.on(
+      changePassword,
+      { auth: 'user' },
+      ok({ accessToken: 'access-9', refreshToken: 'refresh-9', tokenType: 'Bearer' }),
+    );
     renderAt('/user/changePassword');
     await screen.findByRole('button', { name: 'Change password' });
     type('Current password', 'old secret');
@@ -52,7 +57,7 @@ describe('changePassword', () => {
     type('Confirm new password', 'a long passphrase');
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('Change password successful!')).toBeTruthy();
-    expect(api.sent('PATCH', '/user/password')[0]?.body).toEqual({
+    expect(api.sent(changePassword, { auth: 'user' })[0]?.body).toEqual({
       oldPassword: 'old secret',
       password: 'a long passphrase',
       confirmPassword: 'a long passphrase',
@@ -66,7 +71,7 @@ describe('changePassword', () => {
     const fields = [
       { in: 'body', field: 'oldPassword', key: 'wrongPassword', message: 'The current password is wrong' },
     ];
-    api.on('PATCH', '/user/password', fail(400, 101003, 'Parameter Error', { fields }));
+    api.on(changePassword, { auth: 'user' }, fail(400, 101003, 'Parameter Error', { fields }));
     renderAt('/user/changePassword');
     await screen.findByRole('button', { name: 'Change password' });
     type('Current password', 'bad');
@@ -80,31 +85,31 @@ describe('changePassword', () => {
 
 describe('userInformation', () => {
   it('saves a new name without asking for the password', async () => {
-    api.on('PUT', '/user/account/self', ok(selfInfo('user', { name: 'Alice B' })));
+    api.on(updateSelf, { auth: 'user' }, ok(selfInfo('user', { name: 'Alice B' })));
     renderAt('/user/userManagement/userInformation');
     await screen.findByRole('button', { name: 'Save' });
     expect(screen.queryByLabelText('Current password')).toBeNull();
     type('Name', 'Alice B');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Update Information Successful!')).toBeTruthy();
-    expect(api.sent('PUT', '/user/account/self')[0]?.body).toEqual({ name: 'Alice B', email: 'alice@example.com' });
+    expect(api.sent(updateSelf, { auth: 'user' })[0]?.body).toEqual({ name: 'Alice B', email: 'alice@example.com' });
     expect(within(screen.getByTestId('account-menu')).getByText('Alice B')).toBeTruthy();
   });
 
   it('asks for the current password when the e-mail changes', async () => {
-    api.on('PUT', '/user/account/self', ok(selfInfo('user', { email: 'new@example.com' })));
+    api.on(updateSelf, { auth: 'user' }, ok(selfInfo('user', { email: 'new@example.com' })));
     renderAt('/user/userManagement/userInformation');
     await screen.findByRole('button', { name: 'Save' });
     type('E-mail', 'new@example.com');
     expect(await screen.findByLabelText('Current password')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('This field is required')).toBeTruthy();
-    expect(api.sent('PUT', '/user/account/self')).toHaveLength(0);
+    expect(api.sent(updateSelf, { auth: 'user' })).toHaveLength(0);
 
     type('Current password', 'my secret');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Update Information Successful!')).toBeTruthy();
-    expect(api.sent('PUT', '/user/account/self')[0]?.body).toEqual({
+    expect(api.sent(updateSelf, { auth: 'user' })[0]?.body).toEqual({
       name: 'Alice',
       email: 'new@example.com',
       password: 'my secret',
@@ -114,13 +119,13 @@ describe('userInformation', () => {
 
 describe('twoFactor', () => {
   it('sets up an authenticator: password, QR code and URI, then a code', async () => {
-    api.on('POST', '/user/login2fa/phase0', ok({ onePassKey: 'ticket', login2FAType: 0 }));
+    api.on(totpPhase0, { auth: 'user' }, ok({ onePassKey: 'ticket', login2FAType: 0 }));
     api.on(
-      'POST',
-      '/user/login2fa/phase1',
+      totpPhase1,
+      { auth: 'user' },
       ok({ qrCode: 'data:image/png;base64,iVBORw0KGgo=', qrCodeData: 'otpauth://totp/Rampart:alice?secret=ABC' }),
     );
-    api.on('POST', '/user/login2fa/phase2', ok({ login2FAType: 3 }));
+    api.on(totpPhase2, { auth: 'user' }, ok({ login2FAType: 3 }));
     renderAt('/user/userManagement/twoFactor');
 
     expect(await screen.findByText(/Current second factor/)).toBeTruthy();
@@ -134,13 +139,13 @@ describe('twoFactor', () => {
     expect((screen.getByLabelText('Setup URI') as HTMLTextAreaElement).value).toBe(
       'otpauth://totp/Rampart:alice?secret=ABC',
     );
-    expect(api.sent('POST', '/user/login2fa/phase0')[0]?.body).toEqual({ password: 'my secret' });
-    expect(api.sent('POST', '/user/login2fa/phase1')[0]?.body).toEqual({ onePassKey: 'ticket' });
+    expect(api.sent(totpPhase0, { auth: 'user' })[0]?.body).toEqual({ password: 'my secret' });
+    expect(api.sent(totpPhase1, { auth: 'user' })[0]?.body).toEqual({ onePassKey: 'ticket' });
 
     type('Code from the app', '123456');
     fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('Update Success')).toBeTruthy();
-    expect(api.sent('POST', '/user/login2fa/phase2')[0]?.body).toEqual({
+    expect(api.sent(totpPhase2, { auth: 'user' })[0]?.body).toEqual({
       onePassKey: 'ticket',
       login2FAType: 3,
       code: '123456',
@@ -149,31 +154,31 @@ describe('twoFactor', () => {
   });
 
   it('switches to e-mail codes without an authenticator step', async () => {
-    api.on('POST', '/user/login2fa/phase0', ok({ onePassKey: 'ticket', login2FAType: 0 }));
-    api.on('POST', '/user/login2fa/phase2', ok({ login2FAType: 1 }));
+    api.on(totpPhase0, { auth: 'user' }, ok({ onePassKey: 'ticket', login2FAType: 0 }));
+    api.on(totpPhase2, { auth: 'user' }, ok({ login2FAType: 1 }));
     renderAt('/user/userManagement/twoFactor');
     fireEvent.click(await screen.findByLabelText('E-mail code'));
     type('Current password', 'my secret');
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Update Success')).toBeTruthy();
-    expect(api.sent('POST', '/user/login2fa/phase1')).toHaveLength(0);
-    expect(api.sent('POST', '/user/login2fa/phase2')[0]?.body).toEqual({ onePassKey: 'ticket', login2FAType: 1 });
+    expect(api.sent(totpPhase1, { auth: 'user' })).toHaveLength(0);
+    expect(api.sent(totpPhase2, { auth: 'user' })[0]?.body).toEqual({ onePassKey: 'ticket', login2FAType: 1 });
     // No authenticator is on: no code is asked for.
     expect(screen.queryByLabelText('Code from your authenticator app now')).toBeNull();
   });
 
   it('turning an authenticator off sends the password and a current code from it', async () => {
-    api.on('GET', '/user/account/self', ok(selfInfo('user', { login2FAType: 3 })));
-    api.on('POST', '/user/login2fa/phase0', ok({ onePassKey: 'ticket', login2FAType: 3 }));
-    api.on('POST', '/user/login2fa/phase2', ok({ login2FAType: 0 }));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { login2FAType: 3 })));
+    api.on(totpPhase0, { auth: 'user' }, ok({ onePassKey: 'ticket', login2FAType: 3 }));
+    api.on(totpPhase2, { auth: 'user' }, ok({ login2FAType: 0 }));
     renderAt('/user/userManagement/twoFactor');
     fireEvent.click(await screen.findByLabelText('None'));
     type('Current password', 'my secret');
     type('Code from your authenticator app now', '654321');
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Update Success')).toBeTruthy();
-    expect(api.sent('POST', '/user/login2fa/phase0')[0]?.body).toEqual({ password: 'my secret', code: '654321' });
-    expect(api.sent('POST', '/user/login2fa/phase2')[0]?.body).toEqual({ onePassKey: 'ticket', login2FAType: 0 });
+    expect(api.sent(totpPhase0, { auth: 'user' })[0]?.body).toEqual({ password: 'my secret', code: '654321' });
+    expect(api.sent(totpPhase2, { auth: 'user' })[0]?.body).toEqual({ onePassKey: 'ticket', login2FAType: 0 });
   });
 
   it('turning e-mail codes off asks for a mailed code first and sends it with the password', async () => {

@@ -1,4 +1,21 @@
 import type { ManagedAccount } from '@rampart/contract';
+import {
+  assignRole,
+  createAccount,
+  deleteAccount,
+  getAccountZones,
+  getSelf,
+  listAccounts,
+  listRoles,
+  listSubAccounts,
+  metaZones,
+  resendAccountEmail,
+  resetAccountTwoFactor,
+  setAccountZones,
+  setSubAccountPassword,
+  switchUser,
+  updateAccount,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTokenSet } from '../../session/cookies';
@@ -40,7 +57,7 @@ const rolesPage = (roles: { id: number; name: string }[]) =>
 describe('client userManagement/users', () => {
   beforeEach(() => {
     api = signedInFakeApi('client');
-    api.on('GET', '/client/accounts', (request) =>
+    api.on(listAccounts, { auth: 'client' }, (request) =>
       request.search.get('auth') === 'client'
         ? page([account({ id: 30, auth: 'client', account: 'helper', name: 'Helper', isRoot: false })])
         : page([
@@ -55,18 +72,18 @@ describe('client userManagement/users', () => {
     const row = await findRow('acme');
     expect(within(row).getByText('Normal')).toBeTruthy();
     expect(within(await findRow('pending')).getByText('Waiting for the e-mail link')).toBeTruthy();
-    expect(api.sent('GET', '/client/accounts')[0]?.search.get('auth')).toBe('user');
+    expect(api.sent(listAccounts, { auth: 'client' })[0]?.search.get('auth')).toBe('user');
 
     const box = screen.getByLabelText('Search account, name or e-mail');
     fireEvent.change(box, { target: { value: ' acm ' } });
     fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
     await waitFor(() => expect(router.state.location.search).toContain('name=acm'));
-    await waitFor(() => expect(api.sent('GET', '/client/accounts').at(-1)?.search.get('name')).toBe('acm'));
+    await waitFor(() => expect(api.sent(listAccounts, { auth: 'client' }).at(-1)?.search.get('name')).toBe('acm'));
 
     fireEvent.click(screen.getByText('E-mail', { selector: 'th *' }));
     await waitFor(() => expect(router.state.location.search).toContain('sortBy=email'));
-    await waitFor(() => expect(api.sent('GET', '/client/accounts').at(-1)?.search.get('sortBy')).toBe('email'));
-    expect(api.sent('GET', '/client/accounts').at(-1)?.search.get('orderBy')).toBe('asc');
+    await waitFor(() => expect(api.sent(listAccounts, { auth: 'client' }).at(-1)?.search.get('sortBy')).toBe('email'));
+    expect(api.sent(listAccounts, { auth: 'client' }).at(-1)?.search.get('orderBy')).toBe('asc');
 
     fireEvent.click(screen.getByRole('tab', { name: 'Sub-accounts' }));
     expect(await findRow('helper')).toBeTruthy();
@@ -75,8 +92,8 @@ describe('client userManagement/users', () => {
   });
 
   it('creates a customer after checking the form, then edits its status', async () => {
-    api.on('POST', '/client/account', ok(account({ id: 40, account: 'newco', hasPassword: false })));
-    api.on('PUT', '/client/account', ok(account({ status: 'lock' })));
+    api.on(createAccount, { auth: 'client' }, ok(account({ id: 40, account: 'newco', hasPassword: false })));
+    api.on(updateAccount, { auth: 'client' }, ok(account({ status: 'lock' })));
     renderAt('/client/userManagement/users');
     await findRow('acme');
     clickButton('New account');
@@ -86,14 +103,14 @@ describe('client userManagement/users', () => {
     typeInto(dialog, 'E-mail', 'not-mail');
     clickButton('OK', dialog);
     expect(await within(dialog).findAllByText(/./, { selector: '.ant-form-item-explain-error' })).toHaveLength(3);
-    expect(api.sent('POST', '/client/account')).toHaveLength(0);
+    expect(api.sent(createAccount, { auth: 'client' })).toHaveLength(0);
 
     typeInto(dialog, 'Account', 'newco');
     typeInto(dialog, 'Name', 'New Co');
     typeInto(dialog, 'E-mail', 'hi@newco.test');
     clickButton('OK', dialog);
     expect(await screen.findByText('Create User Successful!')).toBeTruthy();
-    expect(api.sent('POST', '/client/account')[0]?.body).toEqual({
+    expect(api.sent(createAccount, { auth: 'client' })[0]?.body).toEqual({
       auth: 'user',
       account: 'newco',
       name: 'New Co',
@@ -108,7 +125,7 @@ describe('client userManagement/users', () => {
     fireEvent.click(await screen.findByText('Locked', { selector: '.ant-select-item-option-content' }));
     clickButton('OK', dialog);
     expect(await screen.findByText('Edit Account successful!')).toBeTruthy();
-    expect(api.sent('PUT', '/client/account')[0]?.body).toEqual({
+    expect(api.sent(updateAccount, { auth: 'client' })[0]?.body).toEqual({
       id: 21,
       name: 'Acme Ltd',
       email: 'ops@acme.test',
@@ -118,8 +135,12 @@ describe('client userManagement/users', () => {
   });
 
   it('shows server field errors under the fields and a clear text when a delete is refused', async () => {
-    api.on('POST', '/client/account', fail(409, 101017, 'Duplicate Email'));
-    api.on('DELETE', '/client/account', fail(409, 205003, 'The Site In Use', { reason: 'accountHasSites', count: 2 }));
+    api.on(createAccount, { auth: 'client' }, fail(409, 101017, 'Duplicate Email'));
+    api.on(
+      deleteAccount,
+      { auth: 'client' },
+      fail(409, 205003, 'The Site In Use', { reason: 'accountHasSites', count: 2 }),
+    );
     renderAt('/client/userManagement/users');
     const row = await findRow('acme');
     clickButton('Delete', row);
@@ -127,7 +148,7 @@ describe('client userManagement/users', () => {
     expect(
       await screen.findByText('This account still has 2 site(s): delete them or give them to another account first.'),
     ).toBeTruthy();
-    expect(api.sent('DELETE', '/client/account')[0]?.body).toEqual({ id: 21 });
+    expect(api.sent(deleteAccount, { auth: 'client' })[0]?.body).toEqual({ id: 21 });
 
     clickButton('New account');
     const dialog = await findModal();
@@ -139,10 +160,14 @@ describe('client userManagement/users', () => {
   });
 
   it('sets a password, resends the e-mail, resets 2FA and opens the accounts below', async () => {
-    api.on('PUT', '/client/account/password', ok(true));
-    api.on('POST', '/client/account/resendEmail', ok(true));
-    api.on('PUT', '/client/account/login2fa', ok(true));
-    api.on('GET', '/client/account/22/subs', page([account({ id: 23, account: 'pending-sub', isRoot: false })]));
+    api.on(setSubAccountPassword, { auth: 'client' }, ok(true));
+    api.on(resendAccountEmail, { auth: 'client' }, ok(true));
+    api.on(resetAccountTwoFactor, { auth: 'client' }, ok(true));
+    api.on(
+      listSubAccounts,
+      { auth: 'client', userId: 22 },
+      page([account({ id: 23, account: 'pending-sub', isRoot: false })]),
+    );
     renderAt('/client/userManagement/users');
     const row = await findRow('pending');
     expect(within(await findRow('acme')).queryByText('Reset 2FA')).toBeNull();
@@ -156,7 +181,7 @@ describe('client userManagement/users', () => {
     typeInto(dialog, 'Confirm password', 'a long new password');
     clickButton('OK', dialog);
     expect(await screen.findByText('Change password successful!')).toBeTruthy();
-    expect(api.sent('PUT', '/client/account/password')[0]?.body).toEqual({
+    expect(api.sent(setSubAccountPassword, { auth: 'client' })[0]?.body).toEqual({
       id: 22,
       password: 'a long new password',
       confirmPassword: 'a long new password',
@@ -166,14 +191,14 @@ describe('client userManagement/users', () => {
     clickButton('Resend e-mail', row);
     clickButton('Yes', (await screen.findByText(/Send pending a new link/)).closest('.ant-popover') as HTMLElement);
     expect(await screen.findByText('Resend Email Successful!')).toBeTruthy();
-    expect(api.sent('POST', '/client/account/resendEmail')[0]?.body).toEqual({ id: 22 });
+    expect(api.sent(resendAccountEmail, { auth: 'client' })[0]?.body).toEqual({ id: 22 });
 
     clickButton('Reset 2FA', row);
     clickButton(
       'Yes',
       (await screen.findByText(/Turn off the second factor of pending/)).closest('.ant-popover') as HTMLElement,
     );
-    await waitFor(() => expect(api.sent('PUT', '/client/account/login2fa')[0]?.body).toEqual({ id: 22 }));
+    await waitFor(() => expect(api.sent(resetAccountTwoFactor, { auth: 'client' })[0]?.body).toEqual({ id: 22 }));
 
     fireEvent.click(row.querySelector('.ant-table-row-expand-icon') as HTMLElement);
     expect(await screen.findByText('pending-sub')).toBeTruthy();
@@ -183,7 +208,7 @@ describe('client userManagement/users', () => {
 describe('roles and switch user in the accounts list', () => {
   it('client: gives a sub-account a role, and switches to a customer', async () => {
     api = signedInFakeApi('client');
-    api.on('GET', '/client/accounts', (request) =>
+    api.on(listAccounts, { auth: 'client' }, (request) =>
       request.search.get('auth') === 'client'
         ? page([
             account({
@@ -192,19 +217,19 @@ describe('roles and switch user in the accounts list', () => {
               account: 'helper',
               isRoot: false,
               // Holds the role once it was given (the list is reloaded after the change).
-              role: api.sent('PUT', '/client/account/role').length === 1 ? { id: 3, name: 'Support' } : null,
+              role: api.sent(assignRole, { auth: 'client' }).length === 1 ? { id: 3, name: 'Support' } : null,
             }),
           ])
         : page([account(), account({ id: 24, account: 'paused', status: 'pause' })]),
     );
-    api.on('GET', '/client/roles', rolesPage([{ id: 3, name: 'Support' }]));
-    api.on('PUT', '/client/account/role', ok(true));
+    api.on(listRoles, { auth: 'client' }, rolesPage([{ id: 3, name: 'Support' }]));
+    api.on(assignRole, { auth: 'client' }, ok(true));
     api.on(
-      'POST',
-      '/client/proxy',
+      switchUser,
+      { auth: 'client' },
       ok({ auth: 'user', accessToken: 'sw-access', refreshToken: 'sw-refresh', tokenType: 'Bearer' }),
     );
-    api.on('GET', '/user/account/self', ok(selfInfo('user', { id: 21, account: 'acme' })));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { id: 21, account: 'acme' })));
     const router = renderAt('/client/userManagement/users');
     const acme = await findRow('acme');
     expect(within(acme).queryByText('Role')).toBeNull(); // a customer is not a sub-account of the caller
@@ -220,7 +245,7 @@ describe('roles and switch user in the accounts list', () => {
     await chooseOption(dialog, 'Role', 'Support');
     clickButton('OK', dialog);
     expect(await screen.findByText('Update User‘s Role Success !')).toBeTruthy();
-    expect(api.sent('PUT', '/client/account/role')[0]?.body).toEqual({ accountId: 30, roleId: 3 });
+    expect(api.sent(assignRole, { auth: 'client' })[0]?.body).toEqual({ accountId: 30, roleId: 3 });
     await modalClosed(dialog);
 
     clickButton('Role', await findRow('helper'));
@@ -229,7 +254,7 @@ describe('roles and switch user in the accounts list', () => {
     await chooseOption(again, 'Role', 'No role');
     clickButton('OK', again);
     await waitFor(() =>
-      expect(api.sent('PUT', '/client/account/role')[1]?.body).toEqual({ accountId: 30, roleId: null }),
+      expect(api.sent(assignRole, { auth: 'client' })[1]?.body).toEqual({ accountId: 30, roleId: null }),
     );
     await modalClosed(again);
 
@@ -237,32 +262,31 @@ describe('roles and switch user in the accounts list', () => {
     clickButton('Switch to', await findRow('acme'));
     clickButton('Yes', (await screen.findByText(/Open the console as acme/)).closest('.ant-popover') as HTMLElement);
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/dashboard'));
-    expect(api.sent('POST', '/client/proxy')[0]?.body).toEqual({ id: 21 });
+    expect(api.sent(switchUser, { auth: 'client' })[0]?.body).toEqual({ id: 21 });
     expect(readTokenSet('user')?.accessToken).toBe('sw-access');
     expect(readTokenSet('client')?.accessToken).toBe('access-1'); // the operator's own session stays
   });
 
   it('client: assigns zones to a sub-account, and lifts the restriction', async () => {
     api = signedInFakeApi('client');
-    api.on('GET', '/client/accounts', (request) =>
+    api.on(listAccounts, { auth: 'client' }, (request) =>
       request.search.get('auth') === 'client'
         ? page([account({ id: 30, auth: 'client', account: 'helper', isRoot: false })])
         : page([account()]),
     );
     api.on(
-      'GET',
-      '/client/metaZones',
+      metaZones,
       ok([
         { id: 5, name: 'Asia' },
         { id: 6, name: 'Europe' },
       ]),
     );
-    api.on('GET', '/client/30/zones', () =>
-      api.sent('PUT', '/client/30/zones').length === 0
+    api.on(getAccountZones, { clientId: 30 }, () =>
+      api.sent(setAccountZones, { clientId: 30 }).length === 0
         ? ok({ restricted: true, zoneIDs: [5], zones: [{ id: 5, name: 'Asia' }] })
         : ok({ restricted: false, zoneIDs: [], zones: [] }),
     );
-    api.on('PUT', '/client/30/zones', (request) =>
+    api.on(setAccountZones, { clientId: 30 }, (request) =>
       (request.body as { zoneIDs: number[] }).zoneIDs.length === 2
         ? fail(403, 101018, 'Permission Denied')
         : ok({ restricted: false, zoneIDs: [], zones: [] }),
@@ -277,22 +301,22 @@ describe('roles and switch user in the accounts list', () => {
     expect(await within(dialog).findByTitle('Asia')).toBeTruthy();
     await chooseOption(dialog, 'Zones', 'Europe');
     clickButton('OK', dialog);
-    await waitFor(() => expect(api.sent('PUT', '/client/30/zones')[0]?.body).toEqual({ zoneIDs: [5, 6] }));
+    await waitFor(() => expect(api.sent(setAccountZones, { clientId: 30 })[0]?.body).toEqual({ zoneIDs: [5, 6] }));
     // A refusal leaves the dialog open with the error.
     expect(await screen.findByText(/Permission/)).toBeTruthy();
     fireEvent.mouseDown(within(dialog).getByLabelText('Zones'));
     for (const remove of within(dialog).getAllByLabelText('close')) fireEvent.click(remove);
     await waitFor(() => expect(within(dialog).queryByTitle('Asia')).toBeNull());
     clickButton('OK', dialog);
-    await waitFor(() => expect(api.sent('PUT', '/client/30/zones')[1]?.body).toEqual({ zoneIDs: [] }));
+    await waitFor(() => expect(api.sent(setAccountZones, { clientId: 30 })[1]?.body).toEqual({ zoneIDs: [] }));
     expect(await screen.findByText('Zones saved')).toBeTruthy();
     await modalClosed(dialog);
   });
 
   it('admin: switches to an operator, a refusal is shown', async () => {
     api = signedInFakeApi('admin');
-    api.on('GET', '/admin/accounts', page([account({ id: 3, auth: 'client', account: 'operator-one' })]));
-    api.on('POST', '/admin/proxy', fail(403, 101018, 'Permission Denied'));
+    api.on(listAccounts, { auth: 'admin' }, page([account({ id: 3, auth: 'client', account: 'operator-one' })]));
+    api.on(switchUser, { auth: 'admin' }, fail(403, 101018, 'Permission Denied'));
     const router = renderAt('/admin/userManagement/users');
     const row = await findRow('operator-one');
     expect(within(row).queryByText('Role')).toBeNull();
@@ -301,40 +325,40 @@ describe('roles and switch user in the accounts list', () => {
       'Yes',
       (await screen.findByText(/Open the console as operator-one/)).closest('.ant-popover') as HTMLElement,
     );
-    await waitFor(() => expect(api.sent('POST', '/admin/proxy')[0]?.body).toEqual({ id: 3 }));
+    await waitFor(() => expect(api.sent(switchUser, { auth: 'admin' })[0]?.body).toEqual({ id: 3 }));
     expect(await screen.findByText(/Permission/)).toBeTruthy();
     expect(router.state.location.pathname).toBe('/admin/userManagement/users');
   });
 
   it('user: switches to an own sub-user, whose session replaces its own in this console', async () => {
     api = signedInFakeApi('user');
-    api.on('GET', '/user/accounts', page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
-    api.on('GET', '/user/roles', rolesPage([]));
+    api.on(listAccounts, { auth: 'user' }, page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
+    api.on(listRoles, { auth: 'user' }, rolesPage([]));
     api.on(
-      'POST',
-      '/user/proxy',
+      switchUser,
+      { auth: 'user' },
       ok({ auth: 'user', accessToken: 'sub-access', refreshToken: 'sub-refresh', tokenType: 'Bearer' }),
     );
     const router = renderAt('/user/userManagement/usersList');
     clickButton('Switch to', await findRow('alice-sub'));
-    api.on('GET', '/user/account/self', ok(selfInfo('user', { id: 5, account: 'alice-sub', isRoot: false })));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { id: 5, account: 'alice-sub', isRoot: false })));
     clickButton(
       'Yes',
       (await screen.findByText(/Open the console as alice-sub/)).closest('.ant-popover') as HTMLElement,
     );
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/dashboard'));
-    expect(api.sent('POST', '/user/proxy')[0]?.body).toEqual({ id: 5 });
+    expect(api.sent(switchUser, { auth: 'user' })[0]?.body).toEqual({ id: 5 });
     expect(readTokenSet('user')?.accessToken).toBe('sub-access');
   });
 
   it('user: no switch and no role action without accounts.write', async () => {
     api = signedInFakeApi('user');
     api.on(
-      'GET',
-      '/user/account/self',
+      getSelf,
+      { auth: 'user' },
       ok(selfInfo('user', { isRoot: false, permissions: ['account.self', 'accounts.read', 'roles.read'] })),
     );
-    api.on('GET', '/user/accounts', page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
+    api.on(listAccounts, { auth: 'user' }, page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
     renderAt('/user/userManagement/usersList');
     const row = await findRow('alice-sub');
     expect(within(row).queryByText('Role')).toBeNull();
@@ -345,7 +369,7 @@ describe('roles and switch user in the accounts list', () => {
 describe('the other consoles', () => {
   it('admin: operators and admin users tabs', async () => {
     api = signedInFakeApi('admin');
-    api.on('GET', '/admin/accounts', (request) =>
+    api.on(listAccounts, { auth: 'admin' }, (request) =>
       page([
         request.search.get('auth') === 'admin'
           ? account({ id: 2, auth: 'admin', account: 'ada', isRoot: false })
@@ -361,14 +385,18 @@ describe('the other consoles', () => {
 
   it("admin: sets an operator's zone limit, which admin users and customers do not have", async () => {
     api = signedInFakeApi('admin');
-    api.on('GET', '/admin/accounts', (request) =>
+    api.on(listAccounts, { auth: 'admin' }, (request) =>
       page([
         request.search.get('auth') === 'admin'
           ? account({ id: 2, auth: 'admin', account: 'ada', isRoot: false })
           : account({ id: 3, auth: 'client', account: 'operator-one', zoneLimit: 4 }),
       ]),
     );
-    api.on('PUT', '/admin/account', ok(account({ id: 3, auth: 'client', account: 'operator-one', zoneLimit: 2 })));
+    api.on(
+      updateAccount,
+      { auth: 'admin' },
+      ok(account({ id: 3, auth: 'client', account: 'operator-one', zoneLimit: 2 })),
+    );
     renderAt('/admin/userManagement/users');
     clickButton('Edit', await findRow('operator-one'));
     const dialog = await findModal();
@@ -377,7 +405,9 @@ describe('the other consoles', () => {
     expect(within(dialog).getByText(/0 means no limit/)).toBeTruthy();
     fireEvent.change(limit, { target: { value: '2' } });
     clickButton('OK', dialog);
-    await waitFor(() => expect(api.sent('PUT', '/admin/account')[0]?.body).toMatchObject({ id: 3, zoneLimit: 2 }));
+    await waitFor(() =>
+      expect(api.sent(updateAccount, { auth: 'admin' })[0]?.body).toMatchObject({ id: 3, zoneLimit: 2 }),
+    );
     await modalClosed(dialog);
     fireEvent.click(screen.getByRole('tab', { name: 'Admin users' }));
     clickButton('Edit', await findRow('ada'));
@@ -386,11 +416,11 @@ describe('the other consoles', () => {
 
   it('user: sub-users, no tabs, and the menu entry', async () => {
     api = signedInFakeApi('user');
-    api.on('GET', '/user/accounts', page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
+    api.on(listAccounts, { auth: 'user' }, page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
     renderAt('/user/userManagement/usersList');
     expect(await findRow('alice-sub')).toBeTruthy();
     expect(screen.queryByRole('tab')).toBeNull();
-    expect(api.sent('GET', '/user/accounts')[0]?.search.get('auth')).toBe('user');
+    expect(api.sent(listAccounts, { auth: 'user' })[0]?.search.get('auth')).toBe('user');
     expect(screen.getAllByText('Users').length).toBeGreaterThan(0);
   });
 });

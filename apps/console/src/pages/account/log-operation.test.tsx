@@ -1,3 +1,4 @@
+import { listAuditLogs } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -37,20 +38,20 @@ const record = {
 
 describe('logOperation', () => {
   it('lists records with the real actor and sends the URL filters to the server', async () => {
-    api.on('GET', '/client/auditLogs', { status: 200, body: { data: [record], total: 1 } });
+    api.on(listAuditLogs, { auth: 'client' }, { status: 200, body: { data: [record], total: 1 } });
     renderAt('/client/userManagement/logOperation?method=POST&reqID=req-12345678&page=2');
     expect(await screen.findByText('operator1 as alice')).toBeTruthy();
     expect(screen.getByText('user.site.create')).toBeTruthy();
     expect(screen.getByText('Success')).toBeTruthy();
-    await waitFor(() => expect(api.sent('GET', '/client/auditLogs').length).toBeGreaterThan(0));
-    const [sent] = api.sent('GET', '/client/auditLogs');
+    await waitFor(() => expect(api.sent(listAuditLogs, { auth: 'client' }).length).toBeGreaterThan(0));
+    const [sent] = api.sent(listAuditLogs, { auth: 'client' });
     expect(sent?.search.get('reqID')).toBe('req-12345678');
     expect(sent?.search.get('method')).toBe('POST');
     expect(sent?.search.get('page')).toBe('2');
   });
 
   it('opens a record on the rows it changed, before and after', async () => {
-    api.on('GET', '/client/auditLogs', { status: 200, body: { data: [record], total: 1 } });
+    api.on(listAuditLogs, { auth: 'client' }, { status: 200, body: { data: [record], total: 1 } });
     renderAt('/client/userManagement/logOperation');
     await screen.findByText('operator1 as alice');
     fireEvent.click(screen.getByRole('button', { name: /expand row/i }));

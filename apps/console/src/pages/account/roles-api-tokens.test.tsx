@@ -1,4 +1,15 @@
 import type { ApiToken, Role } from '@rampart/contract';
+import {
+  createApiToken,
+  createRole,
+  deleteApiTokens,
+  deleteRole,
+  getSelf,
+  listApiTokens,
+  listRoles,
+  metaRoles,
+  updateRole,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
@@ -42,10 +53,10 @@ const page = <T,>(data: T[]) => ({ status: 200, body: { data, total: data.length
 describe('roles', () => {
   beforeEach(() => {
     api = signedInFakeApi('user');
-    api.on('GET', '/user/roles', (request) =>
+    api.on(listRoles, { auth: 'user' }, (request) =>
       page(request.search.get('name') === 'ops' ? [role({ id: 4, name: 'Ops' })] : [role()]),
     );
-    api.on('GET', '/user/metaRoles', page(META));
+    api.on(metaRoles, { auth: 'user' }, page(META));
   });
 
   it('lists roles searched by name in the URL, with the menu entry', async () => {
@@ -58,11 +69,11 @@ describe('roles', () => {
     fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
     expect(await findRow('Ops')).toBeTruthy();
     expect(router.state.location.search).toContain('name=ops');
-    expect(api.sent('GET', '/user/roles').at(-1)?.search.get('name')).toBe('ops');
+    expect(api.sent(listRoles, { auth: 'user' }).at(-1)?.search.get('name')).toBe('ops');
   });
 
   it('creates a role with keys picked by group, and shows a refused key under the field', async () => {
-    api.on('POST', '/user/roles', (request) =>
+    api.on(createRole, { auth: 'user' }, (request) =>
       (request.body as { name: string }).name === 'bad'
         ? fail(400, 101003, 'Parameter Error', {
             fields: [{ in: 'body', field: 'permissions', key: 'invalidValue', message: 'Bad keys' }],
@@ -75,7 +86,7 @@ describe('roles', () => {
     const dialog = await findModal();
     clickButton('OK', dialog);
     expect(await within(dialog).findByText('This field is required')).toBeTruthy();
-    expect(api.sent('POST', '/user/roles')).toHaveLength(0);
+    expect(api.sent(createRole, { auth: 'user' })).toHaveLength(0);
 
     typeInto(dialog, 'Name', 'Writers');
     const sites = await within(dialog).findByLabelText('Permissions: Site management');
@@ -83,7 +94,7 @@ describe('roles', () => {
     fireEvent.click(within(dialog).getByLabelText('View roles'));
     clickButton('OK', dialog);
     expect(await screen.findByText('Create Role Success !')).toBeTruthy();
-    expect(api.sent('POST', '/user/roles')[0]?.body).toEqual({
+    expect(api.sent(createRole, { auth: 'user' })[0]?.body).toEqual({
       name: 'Writers',
       remark: '',
       permissions: ['user.sites.write', 'roles.read'],
@@ -98,8 +109,8 @@ describe('roles', () => {
   });
 
   it('edits a role starting from its keys, and deletes one', async () => {
-    api.on('PUT', '/user/roles/3', ok(role()));
-    api.on('DELETE', '/user/roles/3', ok(true));
+    api.on(updateRole, { auth: 'user', roleId: 3 }, ok(role()));
+    api.on(deleteRole, { auth: 'user', roleId: 3 }, ok(true));
     renderAt('/user/userManagement/roles');
     clickButton('Edit', await findRow('Support'));
     const dialog = await findModal();
@@ -108,7 +119,7 @@ describe('roles', () => {
     fireEvent.click(within(dialog).getByLabelText('View sites'));
     clickButton('OK', dialog);
     expect(await screen.findByText('Update Role Success !')).toBeTruthy();
-    expect(api.sent('PUT', '/user/roles/3')[0]?.body).toEqual({
+    expect(api.sent(updateRole, { auth: 'user', roleId: 3 })[0]?.body).toEqual({
       name: 'Support',
       remark: 'read only',
       permissions: [],
@@ -118,13 +129,13 @@ describe('roles', () => {
     clickButton('Delete', await findRow('Support'));
     clickButton('Delete', document.querySelector('.ant-popover') as HTMLElement);
     expect(await screen.findByText('Remove Role Success !')).toBeTruthy();
-    expect(api.sent('DELETE', '/user/roles/3')).toHaveLength(1);
+    expect(api.sent(deleteRole, { auth: 'user', roleId: 3 })).toHaveLength(1);
   });
 
   it('a caller without roles.write sees no create, edit or delete', async () => {
     api.on(
-      'GET',
-      '/user/account/self',
+      getSelf,
+      { auth: 'user' },
       ok(selfInfo('user', { isRoot: false, permissions: ['account.self', 'roles.read'] })),
     );
     renderAt('/user/userManagement/roles');
@@ -151,8 +162,8 @@ describe('API tokens', () => {
   beforeEach(() => {
     api = signedInFakeApi('client');
     api.on(
-      'GET',
-      '/client/apiTokens',
+      listApiTokens,
+      { auth: 'client' },
       page([
         token(),
         token({
@@ -164,13 +175,13 @@ describe('API tokens', () => {
         }),
       ]),
     );
-    api.on('GET', '/client/metaRoles', page(META));
+    api.on(metaRoles, { auth: 'client' }, page(META));
   });
 
   it('lists tokens and creates one whose secret is shown once with a copy button', async () => {
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    api.on('POST', '/client/apiToken', ok({ ...token({ id: 13, name: 'ci' }), token: 'rat_secret123' }));
+    api.on(createApiToken, { auth: 'client' }, ok({ ...token({ id: 13, name: 'ci' }), token: 'rat_secret123' }));
     renderAt('/client/userManagement/apiTokenSetting');
     expect(within(await findRow('deploy')).getByText('All of yours')).toBeTruthy();
     expect(within(await findRow('reports')).getByText('client.sites.read')).toBeTruthy();
@@ -185,14 +196,18 @@ describe('API tokens', () => {
     typeInto(dialog, 'Access token lifetime', '10');
     clickButton('OK', dialog);
     expect(await within(dialog).findByText(/./, { selector: '.ant-form-item-explain-error' })).toBeTruthy();
-    expect(api.sent('POST', '/client/apiToken')).toHaveLength(0);
+    expect(api.sent(createApiToken, { auth: 'client' })).toHaveLength(0);
 
     typeInto(dialog, 'Access token lifetime', '600');
     clickButton('OK', dialog);
     const secret = await screen.findByLabelText<HTMLTextAreaElement>('Token');
     expect(secret.value).toBe('rat_secret123');
     expect(screen.getByText(/shown only once/)).toBeTruthy();
-    expect(api.sent('POST', '/client/apiToken')[0]?.body).toEqual({ name: 'ci', lifetime: 600, permissions: null });
+    expect(api.sent(createApiToken, { auth: 'client' })[0]?.body).toEqual({
+      name: 'ci',
+      lifetime: 600,
+      permissions: null,
+    });
     clickButton('Copy');
     await waitFor(() => expect(writeText).toHaveBeenCalledWith('rat_secret123'));
 
@@ -201,7 +216,7 @@ describe('API tokens', () => {
   });
 
   it('limits a new token to chosen keys', async () => {
-    api.on('POST', '/client/apiToken', ok({ ...token({ id: 14, name: 'ro' }), token: 'rat_x' }));
+    api.on(createApiToken, { auth: 'client' }, ok({ ...token({ id: 14, name: 'ro' }), token: 'rat_x' }));
     renderAt('/client/userManagement/apiTokenSetting');
     await findRow('deploy');
     clickButton('New API token');
@@ -210,7 +225,7 @@ describe('API tokens', () => {
     fireEvent.click(await within(dialog).findByLabelText('View sites'));
     clickButton('OK', dialog);
     expect(await screen.findByLabelText('Token')).toBeTruthy();
-    expect(api.sent('POST', '/client/apiToken')[0]?.body).toEqual({
+    expect(api.sent(createApiToken, { auth: 'client' })[0]?.body).toEqual({
       name: 'ro',
       lifetime: 3600,
       permissions: ['user.sites.read'],
@@ -218,7 +233,7 @@ describe('API tokens', () => {
   });
 
   it('deletes the chosen tokens in one call', async () => {
-    api.on('DELETE', '/client/apiTokens', ok(true));
+    api.on(deleteApiTokens, { auth: 'client' }, ok(true));
     renderAt('/client/userManagement/apiTokenSetting');
     for (const name of ['deploy', 'reports']) {
       fireEvent.click((await findRow(name)).querySelector('input[type="checkbox"]') as HTMLInputElement);
@@ -226,6 +241,6 @@ describe('API tokens', () => {
     clickButton('Delete (2)');
     clickButton('Delete', document.querySelector('.ant-popover') as HTMLElement);
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
-    expect(api.sent('DELETE', '/client/apiTokens')[0]?.body).toEqual({ ids: [11, 12] });
+    expect(api.sent(deleteApiTokens, { auth: 'client' })[0]?.body).toEqual({ ids: [11, 12] });
   });
 });

@@ -1,3 +1,4 @@
+import { getSelf, login, registerPassword, requestLogin, resendLoginCode } from '@rampart/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n';
@@ -42,18 +43,18 @@ describe('login form', () => {
     renderAt('/user/login');
     fireEvent.click(await screen.findByRole('button', { name: 'Log in' }));
     expect(await screen.findAllByText('This field is required')).toHaveLength(2);
-    expect(api.sent('POST', '/user/code')).toHaveLength(0);
+    expect(api.sent(requestLogin, { auth: 'user' })).toHaveLength(0);
   });
 
   it('logs in, welcomes the account and opens the dashboard', async () => {
-    api.on('POST', '/user/code', ok({ login2FAType: 0, ...tokens }));
-    api.on('GET', '/user/account/self', ok(selfInfo('user')));
+    api.on(requestLogin, { auth: 'user' }, ok({ login2FAType: 0, ...tokens }));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user')));
     const router = renderAt('/user/login');
     await logIn();
     expect(await screen.findByText('Login Success! Welcome!')).toBeTruthy();
     expect(await screen.findByTestId('account-summary')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/user/dashboard');
-    expect(api.sent('POST', '/user/code')[0]?.body).toEqual({ account: 'alice', password: 'correct horse' });
+    expect(api.sent(requestLogin, { auth: 'user' })[0]?.body).toEqual({ account: 'alice', password: 'correct horse' });
     // The page keeps the access token and its type; the refresh token lives in the HttpOnly cookie.
     expect(readTokenSet('user')).toEqual({ accessToken: tokens.accessToken, tokenType: tokens.tokenType });
     expect(document.cookie).not.toContain(tokens.refreshToken);
@@ -62,25 +63,25 @@ describe('login form', () => {
   it('names the operator of the login link, also with the code and its resend', async () => {
     window.history.replaceState(null, '', '/user/login?operator=rival');
     try {
-      api.on('POST', '/user/code', ok({ login2FAType: 1, onePassKey: 'ticket' }));
-      api.on('POST', '/user/verify', ok(true));
-      api.on('POST', '/user/login', ok(tokens));
-      api.on('GET', '/user/account/self', ok(selfInfo('user')));
+      api.on(requestLogin, { auth: 'user' }, ok({ login2FAType: 1, onePassKey: 'ticket' }));
+      api.on(resendLoginCode, { auth: 'user' }, ok(true));
+      api.on(login, { auth: 'user' }, ok(tokens));
+      api.on(getSelf, { auth: 'user' }, ok(selfInfo('user')));
       renderAt('/user/login');
       await logIn();
-      await waitFor(() => expect(api.sent('POST', '/user/code')).toHaveLength(1));
-      expect(api.sent('POST', '/user/code')[0]?.body).toEqual({
+      await waitFor(() => expect(api.sent(requestLogin, { auth: 'user' })).toHaveLength(1));
+      expect(api.sent(requestLogin, { auth: 'user' })[0]?.body).toEqual({
         account: 'alice',
         password: 'correct horse',
         operator: 'rival',
       });
       fireEvent.click(await screen.findByRole('button', { name: 'Resend code' }));
-      await waitFor(() => expect(api.sent('POST', '/user/verify')).toHaveLength(1));
-      expect(api.sent('POST', '/user/verify')[0]?.body).toMatchObject({ operator: 'rival' });
+      await waitFor(() => expect(api.sent(resendLoginCode, { auth: 'user' })).toHaveLength(1));
+      expect(api.sent(resendLoginCode, { auth: 'user' })[0]?.body).toMatchObject({ operator: 'rival' });
       type('Verification code', '123456');
       fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
-      await waitFor(() => expect(api.sent('POST', '/user/login')).toHaveLength(1));
-      expect(api.sent('POST', '/user/login')[0]?.body).toMatchObject({ account: 'alice', operator: 'rival' });
+      await waitFor(() => expect(api.sent(login, { auth: 'user' })).toHaveLength(1));
+      expect(api.sent(login, { auth: 'user' })[0]?.body).toMatchObject({ account: 'alice', operator: 'rival' });
     } finally {
       window.history.replaceState(null, '', '/');
     }
@@ -89,11 +90,14 @@ describe('login form', () => {
   it('sends no operator from the admin login page', async () => {
     window.history.replaceState(null, '', '/admin/login?operator=rival');
     try {
-      api.on('POST', '/admin/code', fail(401, 101012, 'Wrong account or password'));
+      api.on(requestLogin, { auth: 'admin' }, fail(401, 101012, 'Wrong account or password'));
       renderAt('/admin/login');
       await logIn();
-      await waitFor(() => expect(api.sent('POST', '/admin/code')).toHaveLength(1));
-      expect(api.sent('POST', '/admin/code')[0]?.body).toEqual({ account: 'alice', password: 'correct horse' });
+      await waitFor(() => expect(api.sent(requestLogin, { auth: 'admin' })).toHaveLength(1));
+      expect(api.sent(requestLogin, { auth: 'admin' })[0]?.body).toEqual({
+        account: 'alice',
+        password: 'correct horse',
+      });
     } finally {
       window.history.replaceState(null, '', '/');
     }
@@ -101,7 +105,7 @@ describe('login form', () => {
 
   it('shows the messages of a 101003 reply under their fields', async () => {
     const fields = [{ in: 'body', field: 'account', key: 'tooLong', message: 'At most 256 characters' }];
-    api.on('POST', '/admin/code', fail(400, 101003, 'Parameter Error', { fields }));
+    api.on(requestLogin, { auth: 'admin' }, fail(400, 101003, 'Parameter Error', { fields }));
     renderAt('/admin/login');
     await logIn();
     expect(await screen.findByText('At most 256 characters')).toBeTruthy();
@@ -109,7 +113,7 @@ describe('login form', () => {
   });
 
   it('shows the server message of a refused or throttled login', async () => {
-    api.on('POST', '/user/code', fail(429, 101012, 'Too many attempts; try again in 60 seconds'));
+    api.on(requestLogin, { auth: 'user' }, fail(429, 101012, 'Too many attempts; try again in 60 seconds'));
     renderAt('/user/login');
     await logIn();
     expect(await screen.findByText('Too many attempts; try again in 60 seconds')).toBeTruthy();
@@ -118,8 +122,8 @@ describe('login form', () => {
 
   it('speaks the interface language, toasts included', async () => {
     await i18n.changeLanguage('zh_CN');
-    api.on('POST', '/client/code', ok({ login2FAType: 0, ...tokens }));
-    api.on('GET', '/client/account/self', ok(selfInfo('client')));
+    api.on(requestLogin, { auth: 'client' }, ok({ login2FAType: 0, ...tokens }));
+    api.on(getSelf, { auth: 'client' }, ok(selfInfo('client')));
     renderAt('/client/login');
     // antd spaces out a two-character CJK button label: 登 录.
     const button = await screen.findByRole('button', { name: /^登\s?录$/ });
@@ -132,10 +136,10 @@ describe('login form', () => {
 
 describe('verifyAccount', () => {
   it('asks for the mailed code, can resend it, and logs in with it', async () => {
-    api.on('POST', '/user/code', ok({ login2FAType: 1, onePassKey: 'ticket' }));
-    api.on('POST', '/user/verify', ok(true));
-    api.on('POST', '/user/login', ok(tokens));
-    api.on('GET', '/user/account/self', ok(selfInfo('user')));
+    api.on(requestLogin, { auth: 'user' }, ok({ login2FAType: 1, onePassKey: 'ticket' }));
+    api.on(resendLoginCode, { auth: 'user' }, ok(true));
+    api.on(login, { auth: 'user' }, ok(tokens));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user')));
     const router = renderAt('/user/login');
     await logIn();
 
@@ -144,8 +148,8 @@ describe('verifyAccount', () => {
     expect(router.state.location.pathname).toBe('/user/verifyAccount');
 
     fireEvent.click(screen.getByRole('button', { name: 'Resend code' }));
-    await waitFor(() => expect(api.sent('POST', '/user/verify')).toHaveLength(1));
-    expect(api.sent('POST', '/user/verify')[0]?.body).toEqual({
+    await waitFor(() => expect(api.sent(resendLoginCode, { auth: 'user' })).toHaveLength(1));
+    expect(api.sent(resendLoginCode, { auth: 'user' })[0]?.body).toEqual({
       account: 'alice',
       password: 'correct horse',
       onePassKey: 'ticket',
@@ -157,7 +161,7 @@ describe('verifyAccount', () => {
     type('Verification code', '123456');
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByTestId('account-summary')).toBeTruthy();
-    expect(api.sent('POST', '/user/login')[0]?.body).toMatchObject({ login2FAType: 1, code: '123456' });
+    expect(api.sent(login, { auth: 'user' })[0]?.body).toMatchObject({ login2FAType: 1, code: '123456' });
     expect(router.state.location.pathname).toBe('/user/dashboard');
   });
 });
@@ -177,18 +181,18 @@ describe('createPassword', () => {
     await fill('short', 'other');
     expect(await screen.findByText('The password needs at least 8 characters')).toBeTruthy();
     expect(await screen.findByText('The two passwords do not match')).toBeTruthy();
-    expect(api.sent('POST', '/register/password')).toHaveLength(0);
+    expect(api.sent(registerPassword)).toHaveLength(0);
   });
 
   it('sets the password and goes to the login form', async () => {
-    api.on('POST', '/register/password', ok(true));
+    api.on(registerPassword, ok(true));
     const router = renderAt(page);
     await screen.findByText('For Newbie (new@example.com)');
     await fill('a long passphrase', 'a long passphrase');
     expect(await screen.findByText('Create Password Successful!')).toBeTruthy();
     await screen.findByRole('button', { name: 'Log in' });
     expect(router.state.location.pathname).toBe('/user/login');
-    expect(api.sent('POST', '/register/password')[0]?.body).toEqual({
+    expect(api.sent(registerPassword)[0]?.body).toEqual({
       token: 'tok',
       password: 'a long passphrase',
       confirmPassword: 'a long passphrase',
@@ -196,7 +200,7 @@ describe('createPassword', () => {
   });
 
   it('shows a failure and replaces the route with the login form', async () => {
-    api.on('POST', '/register/password', fail(401, 101013, 'Invalid Token'));
+    api.on(registerPassword, fail(401, 101013, 'Invalid Token'));
     const router = renderAt(page);
     await screen.findByText('For Newbie (new@example.com)');
     await fill('a long passphrase', 'a long passphrase');

@@ -1,3 +1,9 @@
+import {
+  createAnnouncement,
+  deleteAnnouncements,
+  listClientAnnouncements,
+  updateAnnouncement,
+} from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -22,7 +28,7 @@ const PAGE = '/client/userManagement/announcementSetting';
 
 beforeEach(() => {
   api = signedInFakeApi('client');
-  api.on('GET', '/client/setting/announcements', { status: 200, body: { data: [pop, maintenance], total: 2 } });
+  api.on(listClientAnnouncements, { status: 200, body: { data: [pop, maintenance], total: 2 } });
 });
 
 afterEach(() => restoreFakeApi());
@@ -42,20 +48,20 @@ describe('announcementSetting', () => {
   });
 
   it('numbers the rows from the page in the URL', async () => {
-    api.on('GET', '/client/setting/announcements', { status: 200, body: { data: [maintenance], total: 21 } });
+    api.on(listClientAnnouncements, { status: 200, body: { data: [maintenance], total: 21 } });
     renderAt(`${PAGE}?page=3&pageSize=10`);
     expect(within(await findRow('Maintenance')).getByText('21')).toBeTruthy();
-    const search = api.sent('GET', '/client/setting/announcements').at(-1)?.search;
+    const search = api.sent(listClientAnnouncements).at(-1)?.search;
     expect([search?.get('page'), search?.get('pageSize')]).toEqual(['3', '10']);
   });
 
   it('switches the running flag, sending the announcement back whole', async () => {
-    api.on('PUT', '/client/setting/announcement', ok({ ...maintenance, running: true }));
+    api.on(updateAnnouncement, ok({ ...maintenance, running: true }));
     renderAt(PAGE);
     const row = await findRow('Maintenance');
     within(row).getByRole('switch', { name: 'Running: Maintenance' }).click();
     await waitFor(() =>
-      expect(api.sent('PUT', '/client/setting/announcement')[0]?.body).toEqual({
+      expect(api.sent(updateAnnouncement)[0]?.body).toEqual({
         id: 11,
         title: 'Maintenance',
         content: 'Sunday 02:00 UTC',
@@ -67,7 +73,7 @@ describe('announcementSetting', () => {
 
   it('creates an announcement, checking the title first and showing the server refusing a field', async () => {
     let calls = 0;
-    api.on('POST', '/client/setting/announcement', () => {
+    api.on(createAnnouncement, () => {
       calls++;
       return calls === 1
         ? fail(400, 101003, 'Parameter Error', {
@@ -81,7 +87,7 @@ describe('announcementSetting', () => {
     const dialog = await findModal();
     clickButton('OK', dialog);
     await waitFor(() => expect(dialog.querySelector('.ant-form-item-explain-error')).not.toBeNull());
-    expect(api.sent('POST', '/client/setting/announcement')).toHaveLength(0);
+    expect(api.sent(createAnnouncement)).toHaveLength(0);
 
     typeInto(dialog, 'Title', 'Price change');
     typeInto(dialog, 'Content', 'From May');
@@ -89,8 +95,8 @@ describe('announcementSetting', () => {
     clickButton('OK', dialog);
     expect(await within(dialog).findByText('Content is too long')).toBeTruthy();
     clickButton('OK', dialog);
-    await waitFor(() => expect(api.sent('POST', '/client/setting/announcement')).toHaveLength(2));
-    expect(api.sent('POST', '/client/setting/announcement')[1]?.body).toEqual({
+    await waitFor(() => expect(api.sent(createAnnouncement)).toHaveLength(2));
+    expect(api.sent(createAnnouncement)[1]?.body).toEqual({
       title: 'Price change',
       content: 'From May',
       running: true,
@@ -99,7 +105,7 @@ describe('announcementSetting', () => {
   });
 
   it('edits an announcement', async () => {
-    api.on('PUT', '/client/setting/announcement', ok({ ...pop, content: 'Frankfurt and Paris' }));
+    api.on(updateAnnouncement, ok({ ...pop, content: 'Frankfurt and Paris' }));
     renderAt(PAGE);
     const row = await findRow('New PoP');
     clickButton('Edit', row);
@@ -108,7 +114,7 @@ describe('announcementSetting', () => {
     typeInto(dialog, 'Content', 'Frankfurt and Paris');
     clickButton('OK', dialog);
     await waitFor(() =>
-      expect(api.sent('PUT', '/client/setting/announcement')[0]?.body).toEqual({
+      expect(api.sent(updateAnnouncement)[0]?.body).toEqual({
         id: 12,
         title: 'New PoP',
         content: 'Frankfurt and Paris',
@@ -119,7 +125,7 @@ describe('announcementSetting', () => {
   });
 
   it('deletes one announcement and the chosen ones', async () => {
-    api.on('DELETE', '/client/setting/announcements', ok(true));
+    api.on(deleteAnnouncements, ok(true));
     renderAt(PAGE);
     const row = await findRow('Maintenance');
     clickButton('Delete', row);
@@ -127,14 +133,14 @@ describe('announcementSetting', () => {
       '.ant-popover',
     ) as HTMLElement;
     clickButton('Delete', popup);
-    await waitFor(() => expect(api.sent('DELETE', '/client/setting/announcements')[0]?.body).toEqual({ ids: [11] }));
+    await waitFor(() => expect(api.sent(deleteAnnouncements)[0]?.body).toEqual({ ids: [11] }));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
 
     await selectRows(['Maintenance', 'New PoP']);
     clickButton('Delete (2)');
     const bulk = (await screen.findByText('Delete 2 announcement(s)?')).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', bulk);
-    await waitFor(() => expect(api.sent('DELETE', '/client/setting/announcements')).toHaveLength(2));
-    expect(api.sent('DELETE', '/client/setting/announcements')[1]?.body).toEqual({ ids: [11, 12] });
+    await waitFor(() => expect(api.sent(deleteAnnouncements)).toHaveLength(2));
+    expect(api.sent(deleteAnnouncements)[1]?.body).toEqual({ ids: [11, 12] });
   });
 });

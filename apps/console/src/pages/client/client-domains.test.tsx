@@ -1,3 +1,10 @@
+import {
+  clientDomainTags,
+  listClientDomains,
+  metaClientDomains,
+  metaSites,
+  setClientDomainTags,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -10,15 +17,14 @@ let api: FakeApi;
 beforeEach(() => {
   api = signedInFakeApi('client');
   api.on(
-    'GET',
-    '/client/metaSites',
+    metaSites,
     ok([
       { id: 1, name: 'shop' },
       { id: 2, name: 'blog' },
     ]),
   );
-  api.on('GET', '/client/domains/tags', ok(['web', 'api']));
-  api.on('GET', '/client/domains', {
+  api.on(clientDomainTags, ok(['web', 'api']));
+  api.on(listClientDomains, {
     status: 200,
     body: {
       data: [
@@ -56,7 +62,7 @@ describe('domains (operator)', () => {
     expect(within(row).getByText('bob')).toBeTruthy();
     expect(within(row).getByText('Enabled')).toBeTruthy();
     expect(within(await findRow('api.shop.example')).getByText('Disabled')).toBeTruthy();
-    const first = api.sent('GET', '/client/domains')[0]?.search;
+    const first = api.sent(listClientDomains)[0]?.search;
     expect(Object.fromEntries(first ?? [])).toEqual({
       page: '1',
       pageSize: '10',
@@ -70,18 +76,16 @@ describe('domains (operator)', () => {
     await chooseOption(filters, 'Status', 'All statuses');
     await waitFor(() => expect(router.state.location.search).toBe('?siteID=1&tags=web&name=shop'));
     await chooseOption(filters, 'Site', 'blog');
-    await waitFor(() => expect(api.sent('GET', '/client/domains').at(-1)?.search.get('siteID')).toBe('2'));
+    await waitFor(() => expect(api.sent(listClientDomains).at(-1)?.search.get('siteID')).toBe('2'));
   });
 
   it("suggests names of the chosen site as the operator types, and replaces the chosen domains' tags", async () => {
-    api.on('POST', '/client/domains/meta', ok([{ id: 11, name: 'www.shop.example', siteID: 1 }]));
-    api.on('POST', '/client/domains/tags', ok(true));
+    api.on(metaClientDomains, ok([{ id: 11, name: 'www.shop.example', siteID: 1 }]));
+    api.on(setClientDomainTags, ok(true));
     renderAt('/client/sitesManagement/domains?siteID=1');
     await findRow('www.shop.example');
     fireEvent.change(screen.getByLabelText('Search domain name'), { target: { value: 'www' } });
-    await waitFor(() =>
-      expect(api.sent('POST', '/client/domains/meta').at(-1)?.body).toEqual({ siteIDs: [1], name: 'www' }),
-    );
+    await waitFor(() => expect(api.sent(metaClientDomains).at(-1)?.body).toEqual({ siteIDs: [1], name: 'www' }));
 
     await selectRows(['www.shop.example', 'api.shop.example']);
     clickButton('Set tags (2)');
@@ -91,6 +95,6 @@ describe('domains (operator)', () => {
     fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13 });
     clickButton('OK', dialog);
     expect(await screen.findByText('Update Tags Success!')).toBeTruthy();
-    expect(api.sent('POST', '/client/domains/tags')[0]?.body).toEqual({ ids: [11, 12], tags: ['gold'] });
+    expect(api.sent(setClientDomainTags)[0]?.body).toEqual({ ids: [11, 12], tags: ['gold'] });
   });
 });

@@ -1,3 +1,4 @@
+import { getCnameSetting, getDomainProofSetting, getSelf, putCnameSetting } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
@@ -18,14 +19,14 @@ const row = (label: string) =>
 beforeEach(() => {
   api = signedInFakeApi('client');
   // The page also shows the domain ownership setting (domain-proof-setting.test.tsx).
-  api.on('GET', '/client/setting/domainProof', ok({ required: true }));
+  api.on(getDomainProofSetting, ok({ required: true }));
 });
 
 afterEach(() => restoreFakeApi());
 
 describe('the CNAME domain page', () => {
   it('is in the menu and shows the default domain in use, with reset unavailable', async () => {
-    api.on('GET', '/client/setting/dns/cname', ok(byDefault));
+    api.on(getCnameSetting, ok(byDefault));
     renderAt(PAGE);
     // The first render of the file loads the page's modules: give it the time findRow gives.
     expect(await screen.findByText('Default', { selector: 'td *' }, { timeout: 10_000 })).toBeTruthy();
@@ -37,20 +38,20 @@ describe('the CNAME domain page', () => {
   });
 
   it('refuses a malformed domain in the form without calling the API', async () => {
-    api.on('GET', '/client/setting/dns/cname', ok(byDefault));
+    api.on(getCnameSetting, ok(byDefault));
     renderAt(PAGE);
     const field = (await screen.findByLabelText('CNAME domain')).closest('form') as HTMLElement;
     typeInto(field, 'CNAME domain', 'not a domain');
     clickButton('Save', field);
     expect(await within(field).findByText('Invalid domain name format')).toBeTruthy();
     expect(document.querySelector('.ant-modal')).toBeNull();
-    expect(api.sent('PUT', '/client/setting/dns/cname')).toHaveLength(0);
+    expect(api.sent(putCnameSetting)).toHaveLength(0);
   });
 
   it('sets its own domain after confirming the warning, and shows it as set by the operator', async () => {
-    api.on('GET', '/client/setting/dns/cname', ok(byDefault));
-    api.on('PUT', '/client/setting/dns/cname', () => {
-      api.on('GET', '/client/setting/dns/cname', ok(own));
+    api.on(getCnameSetting, ok(byDefault));
+    api.on(putCnameSetting, () => {
+      api.on(getCnameSetting, ok(own));
       return ok(own);
     });
     renderAt(PAGE);
@@ -61,9 +62,7 @@ describe('the CNAME domain page', () => {
     expect(within(dialog).getByText('Use cdn.example.net as the CNAME domain?')).toBeTruthy();
     expect(within(dialog).getByText(/goes back to "Not checked"/)).toBeTruthy();
     clickButton('OK', dialog);
-    await waitFor(() =>
-      expect(api.sent('PUT', '/client/setting/dns/cname').map((r) => r.body)).toEqual([{ domain: 'cdn.example.net' }]),
-    );
+    await waitFor(() => expect(api.sent(putCnameSetting).map((r) => r.body)).toEqual([{ domain: 'cdn.example.net' }]));
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
     await modalClosed(dialog);
     expect(await screen.findByText('Set by you')).toBeTruthy();
@@ -71,8 +70,8 @@ describe('the CNAME domain page', () => {
   });
 
   it('goes back to the default with an empty domain', async () => {
-    api.on('GET', '/client/setting/dns/cname', ok(own));
-    api.on('PUT', '/client/setting/dns/cname', ok(byDefault));
+    api.on(getCnameSetting, ok(own));
+    api.on(putCnameSetting, ok(byDefault));
     renderAt(PAGE);
     expect(((await screen.findByLabelText('CNAME domain')) as HTMLInputElement).value).toBe('cdn.example.net');
     clickButton('Reset to default');
@@ -80,20 +79,17 @@ describe('the CNAME domain page', () => {
     expect(within(dialog).getByText('Go back to the default cname.rampart.test?')).toBeTruthy();
     clickButton('Cancel', dialog);
     await modalClosed(dialog);
-    expect(api.sent('PUT', '/client/setting/dns/cname')).toHaveLength(0);
+    expect(api.sent(putCnameSetting)).toHaveLength(0);
 
     clickButton('Reset to default');
     clickButton('OK', await findModal());
-    await waitFor(() =>
-      expect(api.sent('PUT', '/client/setting/dns/cname').map((r) => r.body)).toEqual([{ domain: '' }]),
-    );
+    await waitFor(() => expect(api.sent(putCnameSetting).map((r) => r.body)).toEqual([{ domain: '' }]));
   });
 
   it("puts the server's refusal under the field", async () => {
-    api.on('GET', '/client/setting/dns/cname', ok(byDefault));
+    api.on(getCnameSetting, ok(byDefault));
     api.on(
-      'PUT',
-      '/client/setting/dns/cname',
+      putCnameSetting,
       fail(400, 101003, 'Parameter Error', {
         fields: [{ in: 'body', field: 'domain', key: 'wrongFormat', message: 'Wrong format' }],
       }),
@@ -109,10 +105,10 @@ describe('the CNAME domain page', () => {
   });
 
   it('shows a read-only operator the domain without the form', async () => {
-    api.on('GET', '/client/setting/dns/cname', ok(own));
+    api.on(getCnameSetting, ok(own));
     api.on(
-      'GET',
-      '/client/account/self',
+      getSelf,
+      { auth: 'client' },
       ok(selfInfo('client', { isRoot: false, permissions: ['account.self', 'client.settings.read'] })),
     );
     renderAt(PAGE);
@@ -122,7 +118,7 @@ describe('the CNAME domain page', () => {
   });
 
   it('says when the setting could not be loaded', async () => {
-    api.on('GET', '/client/setting/dns/cname', fail(500, 100001, 'Server Error'));
+    api.on(getCnameSetting, fail(500, 100001, 'Server Error'));
     renderAt(PAGE);
     expect(await screen.findByText('The CNAME domain could not be loaded.')).toBeTruthy();
   });

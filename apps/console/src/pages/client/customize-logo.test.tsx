@@ -1,3 +1,4 @@
+import { createLogo, deleteLogo, listLogos, updateLogo } from '@rampart/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -40,8 +41,8 @@ function chooseFile(label: string, file: File) {
 
 describe('customizeLogo', () => {
   it('is in the menu, previews the stored images and sends a change as form data', async () => {
-    api.on('GET', '/client/setting/logos', { status: 200, body: { data: [current], total: 1 } });
-    api.on('PUT', '/client/setting/logo', ok({ ...current, title: 'Acme Edge', sidebarLogo: '' }));
+    api.on(listLogos, { status: 200, body: { data: [current], total: 1 } });
+    api.on(updateLogo, ok({ ...current, title: 'Acme Edge', sidebarLogo: '' }));
     renderAt(PAGE);
     await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Acme CDN'));
     expect((await screen.findByRole('link', { name: 'Logo' })).getAttribute('href')).toBe(PAGE);
@@ -56,8 +57,8 @@ describe('customizeLogo', () => {
     clickButton('Remove', sidebar);
     clickButton('Save');
 
-    await waitFor(() => expect(api.sent('PUT', '/client/setting/logo')).toHaveLength(1));
-    const body = api.sent('PUT', '/client/setting/logo')[0]?.body as FormData;
+    await waitFor(() => expect(api.sent(updateLogo)).toHaveLength(1));
+    const body = api.sent(updateLogo)[0]?.body as FormData;
     expect(body).toBeInstanceOf(FormData);
     expect(body.get('title')).toBe('Acme Edge');
     expect(body.get('reset')).toBe('sidebarLogo');
@@ -67,8 +68,8 @@ describe('customizeLogo', () => {
   });
 
   it('creates the first logo set with POST and shows the server refusing a file', async () => {
-    api.on('GET', '/client/setting/logos', { status: 200, body: { data: [], total: 0 } });
-    api.on('POST', '/client/setting/logo', () =>
+    api.on(listLogos, { status: 200, body: { data: [], total: 0 } });
+    api.on(createLogo, () =>
       fail(400, 101003, 'Parameter Error', {
         fields: [{ in: 'body', field: 'logo', key: 'fileType', message: 'Only PNG, JPEG, GIF, WebP or ICO images' }],
       }),
@@ -78,19 +79,19 @@ describe('customizeLogo', () => {
     expect(screen.getByRole('button', { name: /Reset to defaults/ }).hasAttribute('disabled')).toBe(true);
     chooseFile('Logo', new File(['<svg/>'], 'logo.svg', { type: 'image/svg+xml' }));
     clickButton('Save');
-    await waitFor(() => expect(api.sent('POST', '/client/setting/logo')).toHaveLength(1));
+    await waitFor(() => expect(api.sent(createLogo)).toHaveLength(1));
     expect(await screen.findByText(/Only PNG, JPEG, GIF, WebP or ICO images/)).toBeTruthy();
   });
 
   it('resets to the defaults by deleting the logo set', async () => {
-    api.on('GET', '/client/setting/logos', { status: 200, body: { data: [current], total: 1 } });
-    api.on('DELETE', '/client/setting/logo', ok(true));
+    api.on(listLogos, { status: 200, body: { data: [current], total: 1 } });
+    api.on(deleteLogo, ok(true));
     renderAt(PAGE);
     await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Acme CDN'));
     clickButton('Reset to defaults');
     const popup = (await screen.findByText(/Remove your logo and texts\?/)).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', popup);
-    await waitFor(() => expect(api.sent('DELETE', '/client/setting/logo')).toHaveLength(1));
+    await waitFor(() => expect(api.sent(deleteLogo)).toHaveLength(1));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
   });
 });

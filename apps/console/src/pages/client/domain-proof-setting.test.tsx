@@ -1,3 +1,4 @@
+import { getCnameSetting, getDomainProofSetting, putDomainProofSetting } from '@rampart/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -11,15 +12,15 @@ const PAGE = '/client/systemManagement/cname';
 
 beforeEach(() => {
   api = signedInFakeApi('client');
-  api.on('GET', '/client/setting/dns/cname', ok({ domain: 'c.example', defaultDomain: 'c.example', custom: false }));
+  api.on(getCnameSetting, ok({ domain: 'c.example', defaultDomain: 'c.example', custom: false }));
 });
 
 afterEach(() => restoreFakeApi());
 
 describe("the operator's domain ownership setting", () => {
   it('shows that proof is required and waives it on request', async () => {
-    api.on('GET', '/client/setting/domainProof', ok({ required: true }));
-    api.on('PUT', '/client/setting/domainProof', ok({ required: false }));
+    api.on(getDomainProofSetting, ok({ required: true }));
+    api.on(putDomainProofSetting, ok({ required: false }));
     renderAt(PAGE);
     const toggle = await screen.findByRole(
       'switch',
@@ -29,6 +30,6 @@ describe("the operator's domain ownership setting", () => {
     await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
     expect(screen.getByText(/_rampart-challenge/)).toBeTruthy();
     fireEvent.click(toggle);
-    await waitFor(() => expect(api.sent('PUT', '/client/setting/domainProof')[0]?.body).toEqual({ required: false }));
+    await waitFor(() => expect(api.sent(putDomainProofSetting)[0]?.body).toEqual({ required: false }));
   });
 });

@@ -1,3 +1,19 @@
+import {
+  createMonitorGroup,
+  createMonitorNode,
+  deleteMonitorNode,
+  listInitializedNodes,
+  listMonitorCandidates,
+  listMonitorGroupNodes,
+  listMonitorGroups,
+  listMonitorNodes,
+  listNodesEnableStatus,
+  listUninitializedNodes,
+  metaMonitors,
+  metaZones,
+  updateMonitorGroup,
+  updateMonitorNode,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -61,15 +77,14 @@ const edgeNode = {
 describe('monitorNodeList', () => {
   beforeEach(() => {
     api.on(
-      'GET',
-      '/client/monitor/nodes',
+      listMonitorNodes,
       page([monitor(), monitor({ id: 2, name: 'edge-as-probe', initialized: true, groups: [] })]),
     );
   });
 
   it('lists monitor nodes with their kind, connection and groups; pauses one and removes one', async () => {
-    api.on('PUT', '/client/monitor/node', ok(monitor({ enabled: false })));
-    api.on('DELETE', '/client/monitor/node', ok(true));
+    api.on(updateMonitorNode, ok(monitor({ enabled: false })));
+    api.on(deleteMonitorNode, ok(true));
     renderAt('/client/monitorManagement/monitorNodeList');
     const row = await findRow('probe-tokyo');
     expect(within(row).getByText('Dedicated machine')).toBeTruthy();
@@ -79,22 +94,21 @@ describe('monitorNodeList', () => {
 
     fireEvent.click(within(row).getByLabelText('Probing probe-tokyo'));
     await waitFor(() =>
-      expect(api.sent('PUT', '/client/monitor/node')[0]?.body).toEqual({ id: 1, memo: 'rack 4', enabled: false }),
+      expect(api.sent(updateMonitorNode)[0]?.body).toEqual({ id: 1, memo: 'rack 4', enabled: false }),
     );
 
     clickButton('Remove', row);
     const popup = (await screen.findByText(/Stop using probe-tokyo/)).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', popup);
-    await waitFor(() => expect(api.sent('DELETE', '/client/monitor/node')[0]?.body).toEqual({ id: 1 }));
+    await waitFor(() => expect(api.sent(deleteMonitorNode)[0]?.body).toEqual({ id: 1 }));
   });
 
   it('adds a waiting machine as a monitor node', async () => {
     api.on(
-      'GET',
-      '/client/monitor/nodes/notInit',
+      listMonitorCandidates,
       page([{ id: 31, name: 'probe-box', ips: ['192.0.2.5'], connection: 'online', createdAt: at }]),
     );
-    api.on('POST', '/client/monitor/node', ok(monitor({ id: 3 })));
+    api.on(createMonitorNode, ok(monitor({ id: 3 })));
     renderAt('/client/monitorManagement/monitorNodeList');
     await findRow('probe-tokyo');
     clickButton('Add monitor node');
@@ -103,27 +117,27 @@ describe('monitorNodeList', () => {
     typeInto(dialog, 'Memo', 'spare');
     clickButton('OK', dialog);
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent('POST', '/client/monitor/node')[0]?.body).toEqual({ nodeID: 31, memo: 'spare' });
+    expect(api.sent(createMonitorNode)[0]?.body).toEqual({ nodeID: 31, memo: 'spare' });
   });
 
   it('adds an edge node found by a search on the server', async () => {
-    api.on('GET', '/client/monitor/nodes/notInit', page([]));
-    api.on('GET', '/client/nodes/initialized', page([edgeNode]));
-    api.on('POST', '/client/monitor/node', ok(monitor({ id: 3 })));
+    api.on(listMonitorCandidates, page([]));
+    api.on(listInitializedNodes, page([edgeNode]));
+    api.on(createMonitorNode, ok(monitor({ id: 3 })));
     renderAt('/client/monitorManagement/monitorNodeList');
     await findRow('probe-tokyo');
     clickButton('Add monitor node');
     const dialog = await findModal();
     fireEvent.click(within(dialog).getByLabelText('An initialised edge node'));
     fireEvent.change(await within(dialog).findByLabelText('Search name or IP'), { target: { value: 'paris' } });
-    await waitFor(() => expect(api.sent('GET', '/client/nodes/initialized').at(-1)?.search.get('value')).toBe('paris'));
+    await waitFor(() => expect(api.sent(listInitializedNodes).at(-1)?.search.get('value')).toBe('paris'));
     await chooseOption(dialog, 'Search name or IP', 'edge-paris-1 (198.51.100.4)');
     clickButton('OK', dialog);
-    await waitFor(() => expect(api.sent('POST', '/client/monitor/node')[0]?.body).toEqual({ nodeID: 21, memo: '' }));
+    await waitFor(() => expect(api.sent(createMonitorNode)[0]?.body).toEqual({ nodeID: 21, memo: '' }));
   });
 
   it('asks for a node before sending anything', async () => {
-    api.on('GET', '/client/monitor/nodes/notInit', page([]));
+    api.on(listMonitorCandidates, page([]));
     renderAt('/client/monitorManagement/monitorNodeList');
     await findRow('probe-tokyo');
     clickButton('Add monitor node');
@@ -131,7 +145,7 @@ describe('monitorNodeList', () => {
     expect(await within(dialog).findByText(/No machine is waiting/)).toBeTruthy();
     clickButton('OK', dialog);
     expect(await within(dialog).findByText('This field is required')).toBeTruthy();
-    expect(api.sent('POST', '/client/monitor/node')).toEqual([]);
+    expect(api.sent(createMonitorNode)).toEqual([]);
   });
 });
 
@@ -151,14 +165,14 @@ const group = {
 
 describe('monitorNodeGroup', () => {
   beforeEach(() => {
-    api.on('GET', '/client/monitor/groups', page([group]));
-    api.on('GET', '/client/monitor/metaMonitors', ok([{ id: 1, name: 'probe-tokyo', enabled: true }]));
-    api.on('GET', '/client/nodes/initialized', page([edgeNode]));
+    api.on(listMonitorGroups, page([group]));
+    api.on(metaMonitors, ok([{ id: 1, name: 'probe-tokyo', enabled: true }]));
+    api.on(listInitializedNodes, page([edgeNode]));
   });
 
   it('creates a group with its monitors and the nodes it probes, and shows a refused field under it', async () => {
     let calls = 0;
-    api.on('POST', '/client/monitor/group', () => {
+    api.on(createMonitorGroup, () => {
       calls += 1;
       const fields = [
         { in: 'body', field: 'nodeIDs.0', key: 'invalidValue', message: 'Not one of the allowed values' },
@@ -179,7 +193,7 @@ describe('monitorNodeGroup', () => {
     expect(await within(dialog).findByText('Not one of the allowed values')).toBeTruthy();
     clickButton('OK', dialog);
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent('POST', '/client/monitor/group')[1]?.body).toEqual({
+    expect(api.sent(createMonitorGroup)[1]?.body).toEqual({
       name: 'api',
       memo: '',
       enabled: true,
@@ -199,13 +213,13 @@ describe('monitorNodeGroup', () => {
     fireEvent.change(within(dialog).getByLabelText('Interval (seconds)'), { target: { value: '20' } });
     clickButton('OK', dialog);
     expect(await within(dialog).findByText('Must be at most 19')).toBeTruthy();
-    expect(api.sent('PUT', '/client/monitor/group')).toEqual([]);
+    expect(api.sent(updateMonitorGroup)).toEqual([]);
   });
 
   it("opens a group's nodes with their state, since when, reason and latest changes", async () => {
     api.on(
-      'GET',
-      '/client/monitor/group/3/nodes',
+      listMonitorGroupNodes,
+      { id: 3 },
       page([
         {
           nodeId: 21,
@@ -232,17 +246,14 @@ describe('monitorNodeGroup', () => {
     expect(within(row).getByText('Up')).toBeTruthy();
 
     await chooseOption(await screen.findByRole('dialog'), 'State', 'Down');
-    await waitFor(() =>
-      expect(api.sent('GET', '/client/monitor/group/3/nodes').at(-1)?.search.get('state')).toBe('down'),
-    );
+    await waitFor(() => expect(api.sent(listMonitorGroupNodes, { id: 3 }).at(-1)?.search.get('state')).toBe('down'));
   });
 });
 
 describe('monitorNodeGroup node states', () => {
   it('lists every initialised node with its state across groups, filtered by state and search in the URL', async () => {
     api.on(
-      'GET',
-      '/client/monitor/nodes/enableStatus',
+      listNodesEnableStatus,
       page([
         {
           id: 21,
@@ -273,27 +284,21 @@ describe('monitorNodeGroup node states', () => {
     expect(within(row).getByText('web: Down')).toBeTruthy();
     expect(within(row).getByText('api: Up')).toBeTruthy();
     expect(within(await findRow('edge-paris-2')).getByText('Not monitored')).toBeTruthy();
-    const query = api.sent('GET', '/client/monitor/nodes/enableStatus')[0]?.search;
+    const query = api.sent(listNodesEnableStatus)[0]?.search;
     expect(query?.get('state')).toBe('down');
     expect(query?.get('value')).toBe('paris');
 
     await chooseOption(document.body, 'State', 'Up');
     await waitFor(() => expect(router.state.location.search).toContain('state=up'));
-    await waitFor(() =>
-      expect(api.sent('GET', '/client/monitor/nodes/enableStatus').at(-1)?.search.get('state')).toBe('up'),
-    );
+    await waitFor(() => expect(api.sent(listNodesEnableStatus).at(-1)?.search.get('state')).toBe('up'));
   });
 });
 
 describe('node list', () => {
   it("shows each initialised node's monitoring state, and 'Not monitored' for one switched off", async () => {
-    api.on('GET', '/client/nodes', page([]));
-    api.on('GET', '/client/metaZones', ok([]));
-    api.on(
-      'GET',
-      '/client/nodes/initialized',
-      page([edgeNode, { ...edgeNode, id: 22, name: 'edge-paris-2', monitor: false }]),
-    );
+    api.on(listUninitializedNodes, page([]));
+    api.on(metaZones, ok([]));
+    api.on(listInitializedNodes, page([edgeNode, { ...edgeNode, id: 22, name: 'edge-paris-2', monitor: false }]));
     renderAt('/client/nodeManage/nodesList?tab=initialized');
     expect(within(await findRow('edge-paris-1')).getByText('Down')).toBeTruthy();
     const off = await findRow('edge-paris-2');

@@ -1,3 +1,26 @@
+import {
+  addLineNodes,
+  addLineVirtualNodes,
+  addVirtualNodeCname,
+  addVirtualNodeNodeRecords,
+  createVirtualNode,
+  deleteVirtualNodeRecords,
+  deleteVirtualNodes,
+  lineNodeCandidates,
+  lineNodeNums,
+  lineVirtualNodeCandidates,
+  listDnsLines,
+  listGroups,
+  listInitializedNodes,
+  listLineNodes,
+  listLineVirtualNodes,
+  listVirtualNodeRecords,
+  listVirtualNodes,
+  listZones,
+  metaZones,
+  moveLineNodes,
+  removeLineNodes,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -13,8 +36,7 @@ let api: FakeApi;
 beforeEach(() => {
   api = signedInFakeApi('client');
   api.on(
-    'GET',
-    '/client/dns/lines',
+    listDnsLines,
     ok([
       { id: 'default', name: 'Default' },
       { id: 'telecom', name: 'China Telecom' },
@@ -43,16 +65,14 @@ function tick(row: HTMLElement): void {
 }
 
 describe('a group’s DNS lines', () => {
-  const base = '/client/zone/1/group/5';
   beforeEach(() => {
     api.on(
-      'GET',
-      '/client/zones',
+      listZones,
       page([{ id: 1, name: 'Asia', memo: '', nodeCount: 3, createdAt: at('00:00'), updatedAt: at('00:00') }]),
     );
     api.on(
-      'GET',
-      '/client/zone/1/groups',
+      listGroups,
+      { zoneID: 1 },
       page([
         {
           id: 5,
@@ -68,18 +88,22 @@ describe('a group’s DNS lines', () => {
       ]),
     );
     api.on(
-      'GET',
-      `${base}/lines/nodeNums`,
+      lineNodeNums,
+      { zoneID: 1, groupID: 5 },
       ok([
         { line: 'default', nodeNum: 2, virtualNodeNum: 0 },
         { line: 'telecom', nodeNum: 1, virtualNodeNum: 1 },
         { line: 'unicom', nodeNum: 0, virtualNodeNum: 0 },
       ]),
     );
-    api.on('GET', `${base}/line/telecom/nodes`, page([{ id: 21, name: 'edge-sh-1', ips: ['203.0.113.21'] }]));
     api.on(
-      'GET',
-      `${base}/line/telecom/virtualNodes`,
+      listLineNodes,
+      { zoneID: 1, groupID: 5, lineID: 'telecom' },
+      page([{ id: 21, name: 'edge-sh-1', ips: ['203.0.113.21'] }]),
+    );
+    api.on(
+      listLineVirtualNodes,
+      { zoneID: 1, groupID: 5, lineID: 'telecom' },
       page([{ id: 9, name: 'cdn-pool', portType: 7, recordCount: 2 }]),
     );
   });
@@ -96,13 +120,13 @@ describe('a group’s DNS lines', () => {
 
   it('lists a line’s nodes, adds picked candidates, moves and removes selected ones', async () => {
     api.on(
-      'GET',
-      `${base}/line/telecom/nodes/candidates`,
+      lineNodeCandidates,
+      { zoneID: 1, groupID: 5, lineID: 'telecom' },
       page([{ id: 22, name: 'edge-sh-2', ips: ['203.0.113.22'] }]),
     );
-    api.on('POST', `${base}/line/telecom/nodes`, ok(true));
-    api.on('PATCH', `${base}/line/telecom/nodes`, ok(true));
-    api.on('DELETE', `${base}/line/telecom/nodes`, ok(true));
+    api.on(addLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' }, ok(true));
+    api.on(moveLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' }, ok(true));
+    api.on(removeLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' }, ok(true));
     const drawer = await openTelecom();
     const node = await findRow('edge-sh-1');
     expect(within(node).getByText('203.0.113.21')).toBeTruthy();
@@ -113,28 +137,39 @@ describe('a group’s DNS lines', () => {
     tick(candidate);
     clickButton('Add selected (1)', picker);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('POST', `${base}/line/telecom/nodes`)[0]?.body).toEqual({ nodeIDs: [22] });
+    expect(api.sent(addLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' })[0]?.body).toEqual({ nodeIDs: [22] });
 
     tick(await findRow('edge-sh-1'));
     await chooseOption(drawer, 'Move selected to line', 'China Unicom');
     await waitFor(() =>
-      expect(api.sent('PATCH', `${base}/line/telecom/nodes`)[0]?.body).toEqual({ nodeIDs: [21], toLine: 'unicom' }),
+      expect(api.sent(moveLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' })[0]?.body).toEqual({
+        nodeIDs: [21],
+        toLine: 'unicom',
+      }),
     );
 
     tick(await findRow('edge-sh-1'));
     clickButton('Remove selected (1)', drawer);
     const confirm = (await screen.findByText('Take 1 off this line?')).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', confirm);
-    await waitFor(() => expect(api.sent('DELETE', `${base}/line/telecom/nodes`)[0]?.body).toEqual({ nodeIDs: [21] }));
+    await waitFor(() =>
+      expect(api.sent(removeLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' })[0]?.body).toEqual({
+        nodeIDs: [21],
+      }),
+    );
   });
 
   it('adds virtual nodes on the second tab and shows the group limit refusal', async () => {
     api.on(
-      'GET',
-      `${base}/line/telecom/virtualNodes/candidates`,
+      lineVirtualNodeCandidates,
+      { zoneID: 1, groupID: 5, lineID: 'telecom' },
       page([{ id: 10, name: 'cdn-spare', portType: 7, recordCount: 0 }]),
     );
-    api.on('POST', `${base}/line/telecom/virtualNodes`, fail(422, 203003, 'grouped nodes reached limit'));
+    api.on(
+      addLineVirtualNodes,
+      { zoneID: 1, groupID: 5, lineID: 'telecom' },
+      fail(422, 203003, 'grouped nodes reached limit'),
+    );
     const drawer = await openTelecom();
     fireEvent.click(within(drawer).getByRole('tab', { name: 'Virtual nodes' }));
     const placed = await findRow('cdn-pool');
@@ -144,7 +179,9 @@ describe('a group’s DNS lines', () => {
     tick(await findRow('cdn-spare'));
     clickButton('Add selected (1)', picker);
     expect(await screen.findByText('grouped nodes reached limit')).toBeTruthy();
-    expect(api.sent('POST', `${base}/line/telecom/virtualNodes`)[0]?.body).toEqual({ virtualNodeIDs: [10] });
+    expect(api.sent(addLineVirtualNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' })[0]?.body).toEqual({
+      virtualNodeIDs: [10],
+    });
   });
 });
 
@@ -163,24 +200,23 @@ const vnode = (overrides: object) => ({
 describe('vNode', () => {
   beforeEach(() => {
     api.on(
-      'GET',
-      '/client/metaZones',
+      metaZones,
       ok([
         { id: 1, name: 'Asia' },
         { id: 2, name: 'Europe' },
       ]),
     );
-    api.on('GET', '/client/zone/2/virtualNodes', page([vnode({})], 11));
+    api.on(listVirtualNodes, { zoneID: 2 }, page([vnode({})], 11));
   });
 
   it('reads zone, search and page from the URL, creates one, and shows a refused delete', async () => {
-    api.on('POST', '/client/zone/2/virtualNode', ok(vnode({ id: 12, name: 'cdn-new' })));
-    api.on('DELETE', '/client/zone/2/virtualNode', fail(409, 206001, 'Virtual Node In Use'));
+    api.on(createVirtualNode, { zoneID: 2 }, ok(vnode({ id: 12, name: 'cdn-new' })));
+    api.on(deleteVirtualNodes, { zoneID: 2 }, fail(409, 206001, 'Virtual Node In Use'));
     renderAt('/client/nodeManage/vNode?zoneID=2&value=cdn&page=2');
     const row = await findRow('cdn-eu');
     expect(within(row).getByText('west')).toBeTruthy();
     expect(screen.getByText('11 in total')).toBeTruthy();
-    const sent = api.sent('GET', '/client/zone/2/virtualNodes')[0]?.search;
+    const sent = api.sent(listVirtualNodes, { zoneID: 2 })[0]?.search;
     expect(Object.fromEntries(sent ?? [])).toEqual({ page: '2', pageSize: '10', value: 'cdn' });
 
     clickButton('New virtual node');
@@ -189,27 +225,23 @@ describe('vNode', () => {
     fireEvent.click(within(dialog).getByLabelText('Layer 4 (TCP/UDP)'));
     clickButton('OK', dialog);
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent('POST', '/client/zone/2/virtualNode')[0]?.body).toEqual({ name: 'cdn-new', portType: 4, memo: '' });
+    expect(api.sent(createVirtualNode, { zoneID: 2 })[0]?.body).toEqual({ name: 'cdn-new', portType: 4, memo: '' });
 
     clickButton('Delete', await findRow('cdn-eu'));
     const confirm = (await screen.findByText('Delete the virtual node cdn-eu?')).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', confirm);
     expect(await screen.findByText('Virtual Node In Use')).toBeTruthy();
-    expect(api.sent('DELETE', '/client/zone/2/virtualNode')[0]?.body).toEqual({ ids: [9] });
+    expect(api.sent(deleteVirtualNodes, { zoneID: 2 })[0]?.body).toEqual({ ids: [9] });
   });
 
   it('shows a virtual node’s records, adds a CNAME (a refused name under its field) and node records, deletes one', async () => {
     const record = { id: 31, type: 'node', value: '', nodeId: 21, nodeName: 'edge-paris-1', createdAt: at('01:00') };
-    api.on('GET', '/client/zone/2/virtualNode/9/records', page([{ ...record, ips: ['198.51.100.4'] }]));
+    api.on(listVirtualNodeRecords, { zoneID: 2, id: 9 }, page([{ ...record, ips: ['198.51.100.4'] }]));
     const fields = [{ in: 'body', field: 'value', key: 'cnameAlone', message: 'A CNAME must stand alone' }];
-    api.on('POST', '/client/zone/2/virtualNode/9/record/cname', fail(400, 101003, 'Parameter Error', { fields }));
-    api.on(
-      'GET',
-      '/client/nodes/initialized',
-      page([{ id: 22, name: 'edge-paris-2', ips: ['198.51.100.5'], zoneName: 'Europe' }]),
-    );
-    api.on('POST', '/client/zone/2/virtualNode/9/record/node', ok(true));
-    api.on('DELETE', '/client/zone/2/virtualNode/9/record', ok(true));
+    api.on(addVirtualNodeCname, { zoneID: 2, id: 9 }, fail(400, 101003, 'Parameter Error', { fields }));
+    api.on(listInitializedNodes, page([{ id: 22, name: 'edge-paris-2', ips: ['198.51.100.5'], zoneName: 'Europe' }]));
+    api.on(addVirtualNodeNodeRecords, { zoneID: 2, id: 9 }, ok(true));
+    api.on(deleteVirtualNodeRecords, { zoneID: 2, id: 9 }, ok(true));
     const router = renderAt('/client/nodeManage/vNode?zoneID=2');
     clickButton('Records', await findRow('cdn-eu'));
     const drawer = await findDrawer('Records of cdn-eu');
@@ -222,7 +254,7 @@ describe('vNode', () => {
     typeInto(cname, 'Host name', 'cdn.example.com');
     clickButton('OK', cname);
     expect(await within(cname).findByText('A CNAME must stand alone')).toBeTruthy();
-    expect(api.sent('POST', '/client/zone/2/virtualNode/9/record/cname')[0]?.body).toEqual({
+    expect(api.sent(addVirtualNodeCname, { zoneID: 2, id: 9 })[0]?.body).toEqual({
       value: 'cdn.example.com',
     });
     clickButton('Cancel', cname);
@@ -232,14 +264,14 @@ describe('vNode', () => {
     tick(await findRow('edge-paris-2'));
     clickButton('Add selected (1)', picker);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('POST', '/client/zone/2/virtualNode/9/record/node')[0]?.body).toEqual({ nodeIDs: [22] });
+    expect(api.sent(addVirtualNodeNodeRecords, { zoneID: 2, id: 9 })[0]?.body).toEqual({ nodeIDs: [22] });
 
     tick(await findRow('edge-paris-1'));
     clickButton('Delete selected (1)', drawer);
     const confirm = (await screen.findByText('Delete 1 record(s)?')).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', confirm);
     await waitFor(() =>
-      expect(api.sent('DELETE', '/client/zone/2/virtualNode/9/record')[0]?.body).toEqual({ ids: [31] }),
+      expect(api.sent(deleteVirtualNodeRecords, { zoneID: 2, id: 9 })[0]?.body).toEqual({ ids: [31] }),
     );
   });
 });

@@ -1,3 +1,21 @@
+import {
+  addLineNodes,
+  createGroup,
+  createZone,
+  deleteZone,
+  getZoneSettings,
+  initializeNodes,
+  listGroups,
+  listInitializedNodes,
+  listUninitializedNodes,
+  listZones,
+  metaGroups,
+  metaZones,
+  moveNodesToZone,
+  nodeInfo,
+  setZoneForceSSLRedirectCode,
+  setZoneHttp2,
+} from '@rampart/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, okText, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -30,16 +48,16 @@ const zone = (id: number, name: string, nodeCount = 0) => ({
 
 describe('zonesList', () => {
   beforeEach(() => {
-    api.on('GET', '/client/zones', { status: 200, body: { data: [zone(1, 'Asia', 3), zone(2, 'Europe')], total: 12 } });
+    api.on(listZones, { status: 200, body: { data: [zone(1, 'Asia', 3), zone(2, 'Europe')], total: 12 } });
   });
 
   it('reads page, size and sort from the URL, shows the server’s rows and total, and deletes after confirming', async () => {
-    api.on('DELETE', '/client/zone', fail(409, 201001, 'has nodes'));
+    api.on(deleteZone, fail(409, 201001, 'has nodes'));
     const router = renderAt('/client/nodeManage/zonesList?page=2&pageSize=10&sortBy=name&orderBy=asc');
     expect(await screen.findByText('Asia')).toBeTruthy();
     expect(screen.getByText('Europe memo')).toBeTruthy();
     expect(screen.getByText('12 in total')).toBeTruthy();
-    const sent = api.sent('GET', '/client/zones')[0];
+    const sent = api.sent(listZones)[0];
     expect(Object.fromEntries(sent?.search ?? [])).toEqual({
       page: '2',
       pageSize: '10',
@@ -49,19 +67,19 @@ describe('zonesList', () => {
 
     fireEvent.click(screen.getByTitle('1'));
     await waitFor(() => expect(router.state.location.search).toContain('page=1'));
-    await waitFor(() => expect(api.sent('GET', '/client/zones').at(-1)?.search.get('page')).toBe('1'));
+    await waitFor(() => expect(api.sent(listZones).at(-1)?.search.get('page')).toBe('1'));
 
     // A refusal reads as the catalogue's message.
     clickButton('Delete', await findRow('Asia'));
     const popup = (await screen.findByText('Delete the zone Asia?')).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', popup);
     expect(await screen.findByText('Please Remove Nodes In This Zone')).toBeTruthy();
-    expect(api.sent('DELETE', '/client/zone')[0]?.body).toEqual({ id: 1 });
+    expect(api.sent(deleteZone)[0]?.body).toEqual({ id: 1 });
   });
 
   it('creates a zone, and puts a refused name under its field', async () => {
     const fields = [{ in: 'body', field: 'name', key: 'wrongFormat', message: 'Wrong format' }];
-    api.on('POST', '/client/zone', (request) =>
+    api.on(createZone, (request) =>
       (request.body as { name: string }).name === 'bad name'
         ? fail(400, 101003, 'Parameter Error', { fields })
         : ok(zone(3, 'Americas')),
@@ -78,17 +96,21 @@ describe('zonesList', () => {
     typeInto(dialog, 'Memo', 'west');
     clickButton('OK', dialog);
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent('POST', '/client/zone').at(-1)?.body).toEqual({ name: 'Americas', memo: 'west' });
-    await waitFor(() => expect(api.sent('GET', '/client/zones')).toHaveLength(2)); // the list reloads
+    expect(api.sent(createZone).at(-1)?.body).toEqual({ name: 'Americas', memo: 'west' });
+    await waitFor(() => expect(api.sent(listZones)).toHaveLength(2)); // the list reloads
   });
 
   it('lists a zone’s groups in a drawer and creates a backup group there', async () => {
     const group = { id: 5, zoneId: 1, name: 'edge-a', portType: 7, isBackup: false, memo: '', nodeCount: 2 };
-    api.on('GET', '/client/zone/1/groups', {
-      status: 200,
-      body: { data: [{ ...group, createdAt: '2026-03-01T10:00:00.000Z' }], total: 1 },
-    });
-    api.on('POST', '/client/zone/1/group', ok({ ...group, id: 6, name: 'spare', isBackup: true, createdAt: '' }));
+    api.on(
+      listGroups,
+      { zoneID: 1 },
+      {
+        status: 200,
+        body: { data: [{ ...group, createdAt: '2026-03-01T10:00:00.000Z' }], total: 1 },
+      },
+    );
+    api.on(createGroup, { zoneID: 1 }, ok({ ...group, id: 6, name: 'spare', isBackup: true, createdAt: '' }));
     const router = renderAt('/client/nodeManage/zonesList');
     clickButton('Groups', await findRow('Asia'));
     expect(await screen.findByText('Groups of Asia')).toBeTruthy();
@@ -102,7 +124,7 @@ describe('zonesList', () => {
     fireEvent.click(within(dialog).getByLabelText('Backup group'));
     clickButton('OK', dialog);
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent('POST', '/client/zone/1/group')[0]?.body).toEqual({
+    expect(api.sent(createGroup, { zoneID: 1 })[0]?.body).toEqual({
       name: 'spare',
       portType: 4,
       isBackup: true,
@@ -117,9 +139,9 @@ describe('zonesList', () => {
       invalidDomainLimitCount: 0,
       tlsLimitCount: 0,
     };
-    api.on('GET', '/client/zone/1/setting', ok(settings));
-    api.on('PUT', '/client/zone/1/setting/http2', ok({ ...settings, http2: false }));
-    api.on('PUT', '/client/zone/1/setting/forceSSLRedirectCode', ok({ ...settings, forceSSLRedirectCode: 308 }));
+    api.on(getZoneSettings, { zoneID: 1 }, ok(settings));
+    api.on(setZoneHttp2, { zoneID: 1 }, ok({ ...settings, http2: false }));
+    api.on(setZoneForceSSLRedirectCode, { zoneID: 1 }, ok({ ...settings, forceSSLRedirectCode: 308 }));
     const router = renderAt('/client/nodeManage/zonesList');
     clickButton('Settings', await findRow('Asia'));
     expect(await screen.findByText('Settings of Asia')).toBeTruthy();
@@ -133,12 +155,10 @@ describe('zonesList', () => {
     expect(within(drawer).getByText(/has no QUIC support/)).toBeTruthy();
 
     fireEvent.click(http2);
-    await waitFor(() => expect(api.sent('PUT', '/client/zone/1/setting/http2')[0]?.body).toEqual({ enable: false }));
+    await waitFor(() => expect(api.sent(setZoneHttp2, { zoneID: 1 })[0]?.body).toEqual({ enable: false }));
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
     await chooseOption(drawer, 'Force-SSL redirect code', '308 Permanent Redirect');
-    await waitFor(() =>
-      expect(api.sent('PUT', '/client/zone/1/setting/forceSSLRedirectCode')[0]?.body).toEqual({ code: 308 }),
-    );
+    await waitFor(() => expect(api.sent(setZoneForceSSLRedirectCode, { zoneID: 1 })[0]?.body).toEqual({ code: 308 }));
   });
 });
 
@@ -172,33 +192,32 @@ const placed = (overrides: object) => ({
 
 describe('nodesList', () => {
   beforeEach(() => {
-    api.on('GET', '/client/nodes', page([waiting]));
-    api.on('GET', '/client/metaZones', ok([{ id: 2, name: 'Europe' }]));
-    api.on('GET', '/client/zone/2/metaGroups', ok([{ id: 5, name: 'web' }]));
+    api.on(listUninitializedNodes, page([waiting]));
+    api.on(metaZones, ok([{ id: 2, name: 'Europe' }]));
+    api.on(metaGroups, { zoneID: 2 }, ok([{ id: 5, name: 'web' }]));
   });
 
   it('initialises a waiting node in a zone, then puts it in the chosen group on the default line', async () => {
-    api.on('POST', '/client/nodes/initialize', ok(true));
+    api.on(initializeNodes, ok(true));
     renderAt('/client/nodeManage/nodesList');
     const row = await findRow('edge-tokyo-1');
     expect(within(row).getByText('203.0.113.7')).toBeTruthy();
     clickButton('Initialize', row);
     const dialog = await findModal();
     await chooseOption(dialog, 'Zone', 'Europe');
-    await waitFor(() => expect(api.sent('GET', '/client/zone/2/metaGroups')).toHaveLength(1));
+    await waitFor(() => expect(api.sent(metaGroups, { zoneID: 2 })).toHaveLength(1));
     // A new node serves port type 7: only layer-7 groups are offered.
-    expect(api.sent('GET', '/client/zone/2/metaGroups')[0]?.search.get('portType')).toBe('7');
+    expect(api.sent(metaGroups, { zoneID: 2 })[0]?.search.get('portType')).toBe('7');
     await chooseOption(dialog, 'Group', 'web');
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('POST', '/client/nodes/initialize')[0]?.body).toEqual({ ids: [11], zoneID: 2, groupID: 5 });
-    expect(api.sent('POST', '/client/zone/2/group/5/line/default/nodes')).toEqual([]);
+    expect(api.sent(initializeNodes)[0]?.body).toEqual({ ids: [11], zoneID: 2, groupID: 5 });
+    expect(api.sent(addLineNodes, { zoneID: 2, groupID: 5, lineID: 'default' })).toEqual([]);
   });
 
   it('shows initialised nodes with their sync state and connection, filtered by zone and search in the URL', async () => {
     api.on(
-      'GET',
-      '/client/nodes/initialized',
+      listInitializedNodes,
       page([
         placed({}),
         placed({
@@ -238,23 +257,22 @@ describe('nodesList', () => {
     expect(within(first).queryByText(/^Snapshot:/)).toBeNull();
     // Ports the node could not listen on are shown with its errors.
     expect(within(await findRow('edge-paris-3')).getByText('Could not listen on 22/tcp, 53/udp')).toBeTruthy();
-    const query = api.sent('GET', '/client/nodes/initialized')[0]?.search;
+    const query = api.sent(listInitializedNodes)[0]?.search;
     expect(query?.getAll('zoneIDs')).toEqual(['2']);
     expect(query?.get('value')).toBe('paris');
   });
 
   it('moves selected nodes to another zone, and shows the refusal of a node still in a group', async () => {
     api.on(
-      'GET',
-      '/client/metaZones',
+      metaZones,
       ok([
         { id: 1, name: 'Asia' },
         { id: 2, name: 'Europe' },
       ]),
     );
-    api.on('GET', '/client/nodes/initialized', page([placed({})]));
+    api.on(listInitializedNodes, page([placed({})]));
     let calls = 0;
-    api.on('POST', '/client/node/moveToZone', () => {
+    api.on(moveNodesToZone, () => {
       calls += 1;
       return calls === 1 ? fail(409, 202003, 'Node Exists In Group', { nodeIDs: [21] }) : ok(true);
     });
@@ -269,7 +287,7 @@ describe('nodesList', () => {
     expect(await screen.findByText('Node Exists In Group')).toBeTruthy();
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('POST', '/client/node/moveToZone').map((r) => r.body)).toEqual([
+    expect(api.sent(moveNodesToZone).map((r) => r.body)).toEqual([
       { nodeIDs: [21], zoneID: 1 },
       { nodeIDs: [21], zoneID: 1 },
     ]);
@@ -282,11 +300,11 @@ describe('nodesList', () => {
     });
     renderAt('/client/nodeManage/nodesList');
     await findRow('edge-tokyo-1');
-    const before = api.sent('GET', '/client/nodes').length;
+    const before = api.sent(listUninitializedNodes).length;
     await act(() => vi.advanceTimersByTimeAsync(4000));
-    expect(api.sent('GET', '/client/nodes')).toHaveLength(before);
+    expect(api.sent(listUninitializedNodes)).toHaveLength(before);
     await act(() => vi.advanceTimersByTimeAsync(1100));
-    await waitFor(() => expect(api.sent('GET', '/client/nodes')).toHaveLength(before + 1));
+    await waitFor(() => expect(api.sent(listUninitializedNodes)).toHaveLength(before + 1));
   });
 
   it('shows what a new node needs to join, each value with a copy button', async () => {
@@ -296,7 +314,7 @@ describe('nodesList', () => {
       'install_command=rampart-edge join --control-plane https://cdn.example.com --token jt_secret',
       '',
     ].join('\n');
-    api.on('GET', '/client/node-info', okText(text));
+    api.on(nodeInfo, okText(text));
     renderAt('/client/nodeManage/nodesList');
     await findRow('edge-tokyo-1');
     clickButton('Join a node');

@@ -1,4 +1,27 @@
 import type { InitializedNode } from '@rampart/contract';
+import {
+  clearNodesCache,
+  createSubNodes,
+  deleteSubNodes,
+  getNodeSystem,
+  listInitializedNodes,
+  listNodeCommands,
+  listSubNodes,
+  listUninitializedNodes,
+  listZoneNodes,
+  listZones,
+  metaZones,
+  purgeNodesCache,
+  rebootZoneNodes,
+  removeZoneNode,
+  renameZoneNode,
+  rotateNodeLogs,
+  setNodeLogRotateTime,
+  setNodeMemo,
+  setNodePortType,
+  setNodeStatus,
+  updateSubNodeIp,
+} from '@rampart/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -15,8 +38,8 @@ let api: FakeApi;
 
 beforeEach(() => {
   api = signedInFakeApi('client');
-  api.on('GET', '/client/nodes', { status: 200, body: { data: [], total: 0 } });
-  api.on('GET', '/client/metaZones', ok([{ id: 2, name: 'Europe' }]));
+  api.on(listUninitializedNodes, { status: 200, body: { data: [], total: 0 } });
+  api.on(metaZones, ok([{ id: 2, name: 'Europe' }]));
 });
 
 afterEach(() => {
@@ -42,7 +65,7 @@ function selectRow(row: HTMLElement) {
 
 describe('node operations', () => {
   beforeEach(() => {
-    api.on('GET', '/client/nodes/initialized', list(paris1, paris2, tokyo));
+    api.on(listInitializedNodes, list(paris1, paris2, tokyo));
   });
 
   it('shows each node’s switch, port type, monitoring and memo, and keeps the new filters in the URL', async () => {
@@ -57,31 +80,31 @@ describe('node operations', () => {
     const tokyo = await findRow('edge-tokyo-1');
     expect(within(tokyo).getByText('02:15')).toBeTruthy();
     expect(within(tokyo).getByText('Not monitored')).toBeTruthy();
-    const query = api.sent('GET', '/client/nodes/initialized')[0]?.search;
+    const query = api.sent(listInitializedNodes)[0]?.search;
     expect([query?.get('status'), query?.get('portType'), query?.get('version')]).toEqual(['off', '4', '0.3.0']);
   });
 
   it('reboots one node from its row after confirming, under its zone', async () => {
-    api.on('POST', '/client/zone/2/node/reboot', ok([]));
+    api.on(rebootZoneNodes, { zoneID: 2 }, ok([]));
     renderAt('/client/nodeManage/nodesList?tab=initialized');
     await pick('More', 'Reboot', await findRow('edge-paris-1'));
     const dialog = await findModal();
     expect(within(dialog).getByText(/restarts nginx on 1 node/)).toBeTruthy();
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('POST', '/client/zone/2/node/reboot').map((r) => r.body)).toEqual([{ ids: [21] }]);
+    expect(api.sent(rebootZoneNodes, { zoneID: 2 }).map((r) => r.body)).toEqual([{ ids: [21] }]);
   });
 
   it('switches the selected nodes off, and offers reboot and reset only for nodes of one zone', async () => {
-    api.on('PATCH', '/client/node/status', ok(true));
-    api.on('POST', '/client/nodes/logRotate', ok([]));
+    api.on(setNodeStatus, ok(true));
+    api.on(rotateNodeLogs, ok([]));
     renderAt('/client/nodeManage/nodesList?tab=initialized');
     selectRow(await findRow('edge-paris-1'));
     selectRow(await findRow('edge-paris-2'));
     await pick('Actions for selected (2)', 'Switch off');
     clickButton('OK', await findModal());
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('PATCH', '/client/node/status')[0]?.body).toEqual({ ids: [21, 22], status: 'off' });
+    expect(api.sent(setNodeStatus)[0]?.body).toEqual({ ids: [21, 22], status: 'off' });
 
     selectRow(await findRow('edge-paris-1'));
     selectRow(await findRow('edge-tokyo-1'));
@@ -90,20 +113,18 @@ describe('node operations', () => {
     expect(reboot.closest('li')?.getAttribute('aria-disabled')).toBe('true');
     fireEvent.click(await screen.findByText('Rotate logs now', { selector: '.ant-dropdown-menu-title-content' }));
     clickButton('OK', await findModal());
-    await waitFor(() => expect(api.sent('POST', '/client/nodes/logRotate')[0]?.body).toEqual({ ids: [21, 31] }));
+    await waitFor(() => expect(api.sent(rotateNodeLogs)[0]?.body).toEqual({ ids: [21, 31] }));
   });
 
   it("clears the cache of one zone's nodes, and purges URLs checked line by line", async () => {
-    api.on('DELETE', '/client/zone/2/node/currentCache', ok([]));
-    api.on('DELETE', '/client/zone/2/node/cache', ok([]));
+    api.on(clearNodesCache, { zoneID: 2 }, ok([]));
+    api.on(purgeNodesCache, { zoneID: 2 }, ok([]));
     renderAt('/client/nodeManage/nodesList?tab=initialized');
     await pick('More', 'Clear cache', await findRow('edge-paris-1'));
     let dialog = await findModal();
     expect(within(dialog).getByText(/Every entry cached on 1 node/)).toBeTruthy();
     clickButton('OK', dialog);
-    await waitFor(() =>
-      expect(api.sent('DELETE', '/client/zone/2/node/currentCache').map((r) => r.body)).toEqual([{ ids: [21] }]),
-    );
+    await waitFor(() => expect(api.sent(clearNodesCache, { zoneID: 2 }).map((r) => r.body)).toEqual([{ ids: [21] }]));
     await modalClosed(dialog);
 
     // The first row's menu stays in the page: pick from the menu opened last.
@@ -114,11 +135,11 @@ describe('node operations', () => {
     typeInto(dialog, 'URLs', 'https://www.shop.example/a.css\nftp://www.shop.example/b');
     clickButton('OK', dialog);
     expect(await within(dialog).findByText('Line 2: Please enter a valid URL')).toBeTruthy();
-    expect(api.sent('DELETE', '/client/zone/2/node/cache')).toHaveLength(0);
+    expect(api.sent(purgeNodesCache, { zoneID: 2 })).toHaveLength(0);
     typeInto(dialog, 'URLs', 'https://www.shop.example/a.css\n\n http://www.shop.example/b ');
     clickButton('OK', dialog);
     await waitFor(() =>
-      expect(api.sent('DELETE', '/client/zone/2/node/cache')[0]?.body).toEqual({
+      expect(api.sent(purgeNodesCache, { zoneID: 2 })[0]?.body).toEqual({
         ids: [22],
         type: 'url',
         urls: ['https://www.shop.example/a.css', 'http://www.shop.example/b'],
@@ -127,9 +148,9 @@ describe('node operations', () => {
   });
 
   it('sets memo, port type and the daily rotation time, showing refusals', async () => {
-    api.on('PUT', '/client/nodes/memo', ok(true));
-    api.on('PUT', '/client/nodes/portType', fail(409, 202005, 'Port Type 4 In Use', { nodeIDs: [21] }));
-    api.on('PUT', '/client/nodes/logRotateTime', ok(true));
+    api.on(setNodeMemo, ok(true));
+    api.on(setNodePortType, fail(409, 202005, 'Port Type 4 In Use', { nodeIDs: [21] }));
+    api.on(setNodeLogRotateTime, ok(true));
     renderAt('/client/nodeManage/nodesList?tab=initialized');
     const row = await findRow('edge-paris-1');
 
@@ -138,14 +159,14 @@ describe('node operations', () => {
     typeInto(dialog, 'Memo', 'rack 4');
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('PUT', '/client/nodes/memo')[0]?.body).toEqual({ ids: [21], memo: 'rack 4' });
+    expect(api.sent(setNodeMemo)[0]?.body).toEqual({ ids: [21], memo: 'rack 4' });
 
     await pick('More', 'Set port type', row);
     dialog = await findModal();
     fireEvent.click(within(dialog).getByLabelText('Layer 4 (TCP/UDP)'));
     clickButton('OK', dialog);
     expect(await screen.findByText('Port Type 4 In Use')).toBeTruthy();
-    expect(api.sent('PUT', '/client/nodes/portType')[0]?.body).toEqual({ ids: [21], portType: 4 });
+    expect(api.sent(setNodePortType)[0]?.body).toEqual({ ids: [21], portType: 4 });
     clickButton('Cancel', dialog);
 
     await pick('More', 'Set daily log rotation', row);
@@ -153,12 +174,10 @@ describe('node operations', () => {
     typeInto(dialog, 'Daily log rotation (UTC)', '25:00');
     clickButton('OK', dialog);
     expect(await within(dialog).findByText('Wrong format')).toBeTruthy();
-    expect(api.sent('PUT', '/client/nodes/logRotateTime')).toEqual([]);
+    expect(api.sent(setNodeLogRotateTime)).toEqual([]);
     typeInto(dialog, 'Daily log rotation (UTC)', '03:30');
     clickButton('OK', dialog);
-    await waitFor(() =>
-      expect(api.sent('PUT', '/client/nodes/logRotateTime')[0]?.body).toEqual({ ids: [21], time: '03:30' }),
-    );
+    await waitFor(() => expect(api.sent(setNodeLogRotateTime)[0]?.body).toEqual({ ids: [21], time: '03:30' }));
   });
 });
 
@@ -213,11 +232,11 @@ describe('a node’s details', () => {
   };
 
   beforeEach(() => {
-    api.on('GET', '/client/nodes/initialized', list(paris1));
-    api.on('GET', '/client/zone/2/node/21/system', ok(system));
+    api.on(listInitializedNodes, list(paris1));
+    api.on(getNodeSystem, { zoneID: 2, id: 21 }, ok(system));
     api.on(
-      'GET',
-      '/client/zone/2/node/21/commands',
+      listNodeCommands,
+      { zoneID: 2, id: 21 },
       list(command, { ...command, id: 8, type: 'logRotate', status: 'sent', message: '' }, purge),
     );
   });
@@ -244,41 +263,41 @@ describe('a node’s details', () => {
     expect(await screen.findByText('nginx restarted: master 10 → 20')).toBeTruthy();
     expect(screen.getAllByText('Succeeded')).toHaveLength(2);
     expect(screen.getByText('Running')).toBeTruthy();
-    expect(api.sent('GET', '/client/zone/2/node/21/commands')[0]?.search.get('pageSize')).toBe('20');
+    expect(api.sent(listNodeCommands, { zoneID: 2, id: 21 })[0]?.search.get('pageSize')).toBe('20');
   });
 
   it('lists the sub-nodes, adds several addresses at once, changes one and deletes selected ones', async () => {
     const sub = { id: 5, nodeId: 21, ip: '198.51.100.40', memo: 'nic 2', createdAt: '2026-03-01T10:00:00.000Z' };
-    api.on('GET', '/client/zone/2/node/21/subs', ok([sub]));
-    api.on('POST', '/client/zone/2/node/21/subs', ok([]));
-    api.on('PUT', '/client/zone/2/node/21/sub/ip', ok({ ...sub, ip: '198.51.100.41' }));
-    api.on('DELETE', '/client/zone/2/node/21/subs', ok(true));
+    api.on(listSubNodes, { zoneID: 2, id: 21 }, ok([sub]));
+    api.on(createSubNodes, { zoneID: 2, id: 21 }, ok([]));
+    api.on(updateSubNodeIp, { zoneID: 2, id: 21 }, ok({ ...sub, ip: '198.51.100.41' }));
+    api.on(deleteSubNodes, { zoneID: 2, id: 21 }, ok(true));
     renderAt('/client/nodeManage/nodesList?tab=initialized&node=21');
     const row = await findRow('198.51.100.40');
     expect(within(row).getByText('nic 2')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Add sub-nodes'), { target: { value: '198.51.100.42, 2001:db8::42' } });
     clickButton('Add sub-nodes', screen.getByLabelText('Add sub-nodes').parentElement as HTMLElement);
-    await waitFor(() => expect(api.sent('POST', '/client/zone/2/node/21/subs')).toHaveLength(1));
-    expect(api.sent('POST', '/client/zone/2/node/21/subs')[0]?.body).toEqual({
+    await waitFor(() => expect(api.sent(createSubNodes, { zoneID: 2, id: 21 })).toHaveLength(1));
+    expect(api.sent(createSubNodes, { zoneID: 2, id: 21 })[0]?.body).toEqual({
       ips: ['198.51.100.42', '2001:db8::42'],
     });
     clickButton('Change address', row);
     const modal = await findModal();
     typeInto(modal, 'Address', '198.51.100.41');
     clickButton('Save', modal);
-    await waitFor(() => expect(api.sent('PUT', '/client/zone/2/node/21/sub/ip')).toHaveLength(1));
-    expect(api.sent('PUT', '/client/zone/2/node/21/sub/ip')[0]?.body).toEqual({ id: 5, ip: '198.51.100.41' });
+    await waitFor(() => expect(api.sent(updateSubNodeIp, { zoneID: 2, id: 21 })).toHaveLength(1));
+    expect(api.sent(updateSubNodeIp, { zoneID: 2, id: 21 })[0]?.body).toEqual({ id: 5, ip: '198.51.100.41' });
     await modalClosed(modal);
     fireEvent.click(within(row).getByRole('checkbox'));
     clickButton('Delete selected (1)');
     const confirm = (await screen.findByText('Delete 1 sub-node(s)?')).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', confirm);
-    await waitFor(() => expect(api.sent('DELETE', '/client/zone/2/node/21/subs')).toHaveLength(1));
-    expect(api.sent('DELETE', '/client/zone/2/node/21/subs')[0]?.body).toEqual({ ids: [5] });
+    await waitFor(() => expect(api.sent(deleteSubNodes, { zoneID: 2, id: 21 })).toHaveLength(1));
+    expect(api.sent(deleteSubNodes, { zoneID: 2, id: 21 })[0]?.body).toEqual({ ids: [5] });
   });
 
   it('says so when the agent has not reported yet', async () => {
-    api.on('GET', '/client/zone/2/node/21/system', ok(null));
+    api.on(getNodeSystem, { zoneID: 2, id: 21 }, ok(null));
     renderAt('/client/nodeManage/nodesList?tab=initialized&node=21');
     expect(await screen.findByText('The agent has not reported its system yet.')).toBeTruthy();
   });
@@ -290,11 +309,11 @@ describe('a node’s details', () => {
     });
     renderAt('/client/nodeManage/nodesList?tab=initialized&node=21');
     await screen.findByText('4 cores, 12.5% busy', undefined, { timeout: 10_000 });
-    const before = api.sent('GET', '/client/zone/2/node/21/system').length;
-    const commandsBefore = api.sent('GET', '/client/zone/2/node/21/commands').length;
+    const before = api.sent(getNodeSystem, { zoneID: 2, id: 21 }).length;
+    const commandsBefore = api.sent(listNodeCommands, { zoneID: 2, id: 21 }).length;
     await act(() => vi.advanceTimersByTimeAsync(2100));
-    await waitFor(() => expect(api.sent('GET', '/client/zone/2/node/21/system')).toHaveLength(before + 1));
-    expect(api.sent('GET', '/client/zone/2/node/21/commands').length).toBeGreaterThan(commandsBefore);
+    await waitFor(() => expect(api.sent(getNodeSystem, { zoneID: 2, id: 21 })).toHaveLength(before + 1));
+    expect(api.sent(listNodeCommands, { zoneID: 2, id: 21 }).length).toBeGreaterThan(commandsBefore);
   });
 });
 
@@ -309,31 +328,31 @@ describe('a zone’s nodes', () => {
   };
 
   beforeEach(() => {
-    api.on('GET', '/client/zones', list(zone));
-    api.on('GET', '/client/zone/2/nodes', list(paris1, paris2));
+    api.on(listZones, list(zone));
+    api.on(listZoneNodes, { zoneID: 2 }, list(paris1, paris2));
   });
 
   it('lists them in a drawer kept in the URL, renames one and refuses to remove one still in a group', async () => {
-    api.on('PATCH', '/client/zone/2/node', ok(true));
-    api.on('DELETE', '/client/zone/2/node', fail(409, 202003, 'Node Exists In Group', { nodeIDs: [21] }));
+    api.on(renameZoneNode, { zoneID: 2 }, ok(true));
+    api.on(removeZoneNode, { zoneID: 2 }, fail(409, 202003, 'Node Exists In Group', { nodeIDs: [21] }));
     const router = renderAt('/client/nodeManage/zonesList');
     clickButton('Nodes', await findRow('Europe'));
     expect(await screen.findByText('Nodes of Europe')).toBeTruthy();
     expect(router.state.location.search).toBe('?nodes=2');
     const row = await findRow('edge-paris-1');
-    expect(api.sent('GET', '/client/zone/2/nodes')[0]?.search.get('page')).toBe('1');
+    expect(api.sent(listZoneNodes, { zoneID: 2 })[0]?.search.get('page')).toBe('1');
 
     clickButton('Rename', row);
     const dialog = await findModal();
     typeInto(dialog, 'Name', 'Paris 1');
     clickButton('OK', dialog);
     expect(await screen.findByText('Update Success')).toBeTruthy();
-    expect(api.sent('PATCH', '/client/zone/2/node')[0]?.body).toEqual({ id: 21, name: 'Paris 1' });
+    expect(api.sent(renameZoneNode, { zoneID: 2 })[0]?.body).toEqual({ id: 21, name: 'Paris 1' });
 
     clickButton('Remove from zone', row);
     const popup = (await screen.findByText(/Take edge-paris-1 out of the zone/)).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', popup);
     expect(await screen.findByText('Node Exists In Group')).toBeTruthy();
-    expect(api.sent('DELETE', '/client/zone/2/node')[0]?.body).toEqual({ id: 21 });
+    expect(api.sent(removeZoneNode, { zoneID: 2 })[0]?.body).toEqual({ id: 21 });
   });
 });

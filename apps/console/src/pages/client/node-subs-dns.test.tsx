@@ -1,3 +1,4 @@
+import { getLatestNodeVersion, listInitializedNodes, listUninitializedNodes, metaZones } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -17,10 +18,10 @@ const bare = initializedNode({ id: 22, name: 'edge-paris-2', subNodeCount: 0, dn
 
 beforeEach(() => {
   api = signedInFakeApi('client');
-  api.on('GET', '/client/nodes', list());
-  api.on('GET', '/client/metaZones', ok([{ id: 2, name: 'Europe' }]));
-  api.on('GET', '/client/nodes/initialized', list(withSubs, bare));
-  api.on('GET', '/client/node/latestVersion', ok({ version: '0.3.0', available: true }));
+  api.on(listUninitializedNodes, list());
+  api.on(metaZones, ok([{ id: 2, name: 'Europe' }]));
+  api.on(listInitializedNodes, list(withSubs, bare));
+  api.on(getLatestNodeVersion, ok({ version: '0.3.0', available: true }));
 });
 
 afterEach(() => restoreFakeApi());
@@ -39,7 +40,7 @@ describe('sub-nodes and DNS status in the node list', () => {
   it('sends the filters from the URL and ignores values the API does not know', async () => {
     renderAt('/client/nodeManage/nodesList?tab=initialized&subNodeType=withSubs&dnsStatus=bogus');
     await findRow('edge-paris-1');
-    const search = api.sent('GET', '/client/nodes/initialized')[0]?.search;
+    const search = api.sent(listInitializedNodes)[0]?.search;
     expect(search?.get('subNodeType')).toBe('withSubs');
     expect(search?.has('dnsStatus')).toBe(false);
     const select = (label: string) => screen.getByLabelText(label).closest('.ant-select')?.textContent;
@@ -55,19 +56,15 @@ describe('sub-nodes and DNS status in the node list', () => {
     await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('dnsStatus')).toBe('none'));
     // A new filter starts from the first page.
     expect(new URLSearchParams(router.state.location.search).has('page')).toBe(false);
-    await waitFor(() =>
-      expect(api.sent('GET', '/client/nodes/initialized').at(-1)?.search.get('dnsStatus')).toBe('none'),
-    );
+    await waitFor(() => expect(api.sent(listInitializedNodes).at(-1)?.search.get('dnsStatus')).toBe('none'));
 
     await chooseOption(page, 'Sub-nodes', 'Without sub-nodes');
-    await waitFor(() =>
-      expect(api.sent('GET', '/client/nodes/initialized').at(-1)?.search.get('subNodeType')).toBe('withoutSubs'),
-    );
+    await waitFor(() => expect(api.sent(listInitializedNodes).at(-1)?.search.get('subNodeType')).toBe('withoutSubs'));
 
     await chooseOption(page, 'DNS status', 'DNS status: all');
     await waitFor(() => expect(new URLSearchParams(router.state.location.search).has('dnsStatus')).toBe(false));
     await waitFor(() => {
-      const last = api.sent('GET', '/client/nodes/initialized').at(-1)?.search;
+      const last = api.sent(listInitializedNodes).at(-1)?.search;
       expect([last?.get('subNodeType'), last?.has('dnsStatus')]).toEqual(['withoutSubs', false]);
     });
   });

@@ -1,4 +1,14 @@
 import type { InitializedNode } from '@rampart/contract';
+import {
+  getLatestNodeVersion,
+  getNodeSystem,
+  listInitializedNodes,
+  listNodeCommands,
+  listNodeUpgradeLogs,
+  listUninitializedNodes,
+  metaZones,
+  upgradeNodes,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -21,10 +31,10 @@ const list = (...rows: object[]) => ({ status: 200, body: { data: rows, total: r
 
 beforeEach(() => {
   api = signedInFakeApi('client');
-  api.on('GET', '/client/nodes', list());
-  api.on('GET', '/client/metaZones', ok([{ id: 2, name: 'Europe' }]));
-  api.on('GET', '/client/nodes/initialized', list(old, current));
-  api.on('GET', '/client/node/latestVersion', ok({ version: '0.4.0', available: true }));
+  api.on(listUninitializedNodes, list());
+  api.on(metaZones, ok([{ id: 2, name: 'Europe' }]));
+  api.on(listInitializedNodes, list(old, current));
+  api.on(getLatestNodeVersion, ok({ version: '0.4.0', available: true }));
 });
 
 afterEach(() => {
@@ -44,12 +54,12 @@ describe('node upgrade', () => {
     expect(within(await findRow('edge-paris-1')).getByText('Upgrade failed')).toBeTruthy();
     expect(within(await findRow('edge-paris-2')).getByText('Upgraded')).toBeTruthy();
     expect(await screen.findByText('Latest agent version: 0.4.0')).toBeTruthy();
-    const query = api.sent('GET', '/client/nodes/initialized')[0]?.search;
+    const query = api.sent(listInitializedNodes)[0]?.search;
     expect(query?.getAll('upgradeStatuses')).toEqual(['failed', 'upgrading']);
   });
 
   it('upgrades a node from its row after confirming the version', async () => {
-    api.on('POST', '/client/node/upgrade', ok([]));
+    api.on(upgradeNodes, ok([]));
     renderAt('/client/nodeManage/nodesList?tab=initialized');
     await screen.findByText('Latest agent version: 0.4.0');
     fireEvent.click(await menuItem(await findRow('edge-paris-1'), 'Upgrade agent'));
@@ -57,7 +67,7 @@ describe('node upgrade', () => {
     expect(within(dialog).getByText(/downloads version 0\.4\.0/)).toBeTruthy();
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('POST', '/client/node/upgrade').map((r) => r.body)).toEqual([{ ids: [21] }]);
+    expect(api.sent(upgradeNodes).map((r) => r.body)).toEqual([{ ids: [21] }]);
   });
 
   it('does not offer the upgrade for a node already on the latest version', async () => {
@@ -65,11 +75,11 @@ describe('node upgrade', () => {
     await screen.findByText('Latest agent version: 0.4.0');
     const upToDate = await menuItem(await findRow('edge-paris-2'), 'Upgrade agent');
     expect(upToDate.closest('li')?.getAttribute('aria-disabled')).toBe('true');
-    expect(api.sent('POST', '/client/node/upgrade')).toEqual([]);
+    expect(api.sent(upgradeNodes)).toEqual([]);
   });
 
   it('says when the control plane has no release of its version', async () => {
-    api.on('GET', '/client/node/latestVersion', ok({ version: '0.4.0', available: false }));
+    api.on(getLatestNodeVersion, ok({ version: '0.4.0', available: false }));
     renderAt('/client/nodeManage/nodesList?tab=initialized');
     await screen.findByText('Latest agent version: 0.4.0');
     const item = await menuItem(await findRow('edge-paris-1'), 'Upgrade agent');
@@ -77,8 +87,8 @@ describe('node upgrade', () => {
   });
 
   it('shows a node’s upgrade log in its drawer, newest first and paged', async () => {
-    api.on('GET', '/client/zone/2/node/21/system', ok(null));
-    api.on('GET', '/client/zone/2/node/21/commands', list());
+    api.on(getNodeSystem, { zoneID: 2, id: 21 }, ok(null));
+    api.on(listNodeCommands, { zoneID: 2, id: 21 }, list());
     const entry = (id: number, stage: string, message: string) => ({
       id,
       nodeId: 21,
@@ -89,8 +99,8 @@ describe('node upgrade', () => {
       createdAt: '2026-03-01T10:00:00.000Z',
     });
     api.on(
-      'GET',
-      '/client/node/21/upgrade/logs',
+      listNodeUpgradeLogs,
+      { id: 21 },
       list(
         entry(3, 'failed', 'lua/rampart/init.lua: SHA-256 differs'),
         entry(2, 'downloading', ''),
@@ -102,6 +112,6 @@ describe('node upgrade', () => {
     expect(await screen.findByText('lua/rampart/init.lua: SHA-256 differs')).toBeTruthy();
     expect(screen.getByText('Downloading')).toBeTruthy();
     expect(screen.getByText('Queued')).toBeTruthy();
-    await waitFor(() => expect(api.sent('GET', '/client/node/21/upgrade/logs')[0]?.search.get('page')).toBe('1'));
+    await waitFor(() => expect(api.sent(listNodeUpgradeLogs, { id: 21 })[0]?.search.get('page')).toBe('1'));
   });
 });

@@ -1,6 +1,29 @@
+import {
+  changeSitesProduct,
+  clearClientSitesCache,
+  createProduct,
+  createSite,
+  listAccounts,
+  listClientSites,
+  listProducts,
+  metaGroups,
+  metaProducts,
+  metaZones,
+  productGroups,
+  refreshSitesProduct,
+  setSitesExpiry,
+  setSitesForceBackup,
+  setSitesLimitations,
+  setSitesStatus,
+  setSitesTags,
+  setSitesUser,
+  siteTags,
+  updateSite,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { managedAccount } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, modalClosed, selectRows, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -30,21 +53,20 @@ const product = {
 
 describe('productsList', () => {
   beforeEach(() => {
-    api.on('GET', '/client/products', { status: 200, body: { data: [product], total: 1 } });
+    api.on(listProducts, { status: 200, body: { data: [product], total: 1 } });
     api.on(
-      'GET',
-      '/client/metaZones',
+      metaZones,
       ok([
         { id: 1, name: 'Asia' },
         { id: 2, name: 'Europe' },
       ]),
     );
-    api.on('GET', '/client/zone/1/metaGroups', ok([{ id: 7, name: 'web-asia' }]));
-    api.on('GET', '/client/zone/2/metaGroups', ok([{ id: 5, name: 'web-eu' }]));
+    api.on(metaGroups, { zoneID: 1 }, ok([{ id: 7, name: 'web-asia' }]));
+    api.on(metaGroups, { zoneID: 2 }, ok([{ id: 5, name: 'web-eu' }]));
   });
 
   it('lists products; a new one needs a main group and gets the groups picked in two zones', async () => {
-    api.on('POST', '/client/product', ok({ ...product, id: 8, name: 'Premium' }));
+    api.on(createProduct, ok({ ...product, id: 8, name: 'Premium' }));
     renderAt('/client/sitesManagement/productsList');
     const row = await findRow('Standard');
     expect(within(row).getByText('Layer 7 (HTTP/HTTPS)')).toBeTruthy();
@@ -55,20 +77,20 @@ describe('productsList', () => {
     typeInto(dialog, 'Name', 'Premium');
     clickButton('OK', dialog);
     expect(await within(dialog).findByText('This field is required')).toBeTruthy();
-    expect(api.sent('POST', '/client/product')).toHaveLength(0);
+    expect(api.sent(createProduct)).toHaveLength(0);
 
     const main = within(dialog).getByText('Main groups').closest('.ant-form-item') as HTMLElement;
     await chooseOption(main, 'Zone', 'Asia');
-    await waitFor(() => expect(api.sent('GET', '/client/zone/1/metaGroups')).toHaveLength(1));
+    await waitFor(() => expect(api.sent(metaGroups, { zoneID: 1 })).toHaveLength(1));
     await chooseOption(main, 'Main groups', 'web-asia');
     await chooseOption(main, 'Zone', 'Europe');
-    await waitFor(() => expect(api.sent('GET', '/client/zone/2/metaGroups')).toHaveLength(1));
+    await waitFor(() => expect(api.sent(metaGroups, { zoneID: 2 })).toHaveLength(1));
     await chooseOption(main, 'Main groups', 'web-eu');
     expect(within(main).getByText('Asia / web-asia')).toBeTruthy();
     clickButton('OK', dialog);
 
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent('POST', '/client/product')[0]?.body).toEqual({
+    expect(api.sent(createProduct)[0]?.body).toEqual({
       name: 'Premium',
       portType: 7,
       memo: '',
@@ -76,12 +98,12 @@ describe('productsList', () => {
       backupGroupIDs: [],
       siteLimit: 0,
     });
-    const metaQuery = api.sent('GET', '/client/zone/1/metaGroups')[0]?.search;
+    const metaQuery = api.sent(metaGroups, { zoneID: 1 })[0]?.search;
     expect(Object.fromEntries(metaQuery ?? [])).toEqual({ portType: '7', isBackup: 'false' });
   });
 
   it("opens the edit form of each product with that product's values, sites limit included", async () => {
-    api.on('GET', '/client/products', {
+    api.on(listProducts, {
       status: 200,
       body: { data: [product, { ...product, id: 6, name: 'Premium', siteLimit: 0 }], total: 2 },
     });
@@ -98,7 +120,7 @@ describe('productsList', () => {
   });
 
   it("shows each product's sites against its limit, and its main and backup groups with their zones", async () => {
-    api.on('GET', '/client/product/4/groups', (request) =>
+    api.on(productGroups, { id: 4 }, (request) =>
       ok(
         request.search.get('isBackup') === 'true'
           ? [{ id: 9, name: 'spare-asia', zoneID: 1, zoneName: 'Asia', nodeCount: 0 }]
@@ -113,7 +135,7 @@ describe('productsList', () => {
     expect(await within(panel).findByText('Europe')).toBeTruthy();
     expect(await within(panel).findByText('Asia')).toBeTruthy();
     expect(within(panel).getByText('3')).toBeTruthy();
-    const asked = api.sent('GET', '/client/product/4/groups').map((r) => r.search.get('isBackup'));
+    const asked = api.sent(productGroups, { id: 4 }).map((r) => r.search.get('isBackup'));
     expect(asked.sort()).toEqual(['false', 'true']);
   });
 });
@@ -144,21 +166,21 @@ const site = (siteID: number, siteName: string, status = 'normal') => ({
 
 describe('sitesList', () => {
   beforeEach(() => {
-    api.on('GET', '/client/sites', {
+    api.on(listClientSites, {
       status: 200,
       body: { data: [site(1, 'shop'), site(2, 'blog', 'pause')], total: 2 },
     });
-    api.on('GET', '/client/metaProducts', ok([{ id: 4, name: 'Standard', portType: 7 }]));
+    api.on(metaProducts, ok([{ id: 4, name: 'Standard', portType: 7 }]));
   });
 
   it('sends the filters of the URL, leaves the status out for "all", and sets the status of chosen sites', async () => {
-    api.on('PATCH', '/client/site/status', ok(true));
+    api.on(setSitesStatus, ok(true));
     const router = renderAt('/client/sitesManagement/sitesList?siteName=sh&status=pause&productID=4');
     const row = await findRow('shop');
     expect(within(row).getByText('bob')).toBeTruthy();
     expect(within(row).getByText('Standard')).toBeTruthy();
     expect(within(await findRow('blog')).getByText('Paused')).toBeTruthy();
-    expect(Object.fromEntries(api.sent('GET', '/client/sites')[0]?.search ?? [])).toEqual({
+    expect(Object.fromEntries(api.sent(listClientSites)[0]?.search ?? [])).toEqual({
       page: '1',
       pageSize: '10',
       siteName: 'sh',
@@ -169,16 +191,16 @@ describe('sitesList', () => {
     const filters = screen.getByLabelText('Status').closest('.ant-flex') as HTMLElement;
     await chooseOption(filters, 'Status', 'All statuses');
     await waitFor(() => expect(router.state.location.search).toBe('?siteName=sh&productID=4'));
-    await waitFor(() => expect(api.sent('GET', '/client/sites').at(-1)?.search.has('status')).toBe(false));
+    await waitFor(() => expect(api.sent(listClientSites).at(-1)?.search.has('status')).toBe(false));
 
     await selectRows(['shop', 'blog']);
     await bulkAction('Paused');
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('PATCH', '/client/site/status')[0]?.body).toEqual({ ids: [1, 2], status: 'pause' });
+    expect(api.sent(setSitesStatus)[0]?.body).toEqual({ ids: [1, 2], status: 'pause' });
   });
 
   it('creates a site for a customer found by a server-side search', async () => {
-    api.on('GET', '/client/accounts', (request) => ({
+    api.on(listAccounts, { auth: 'client' }, (request) => ({
       status: 200,
       body: {
         data:
@@ -188,7 +210,7 @@ describe('sitesList', () => {
         total: 1,
       },
     }));
-    api.on('POST', '/client/site', ok(site(3, 'carol-shop')));
+    api.on(createSite, ok(site(3, 'carol-shop')));
     renderAt('/client/sitesManagement/sitesList');
     await findRow('shop');
     clickButton('New site');
@@ -202,8 +224,8 @@ describe('sitesList', () => {
     clickButton('OK', dialog);
 
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent('GET', '/client/accounts').at(-1)?.search.get('name')).toBe('car');
-    expect(api.sent('POST', '/client/site')[0]?.body).toEqual({
+    expect(api.sent(listAccounts, { auth: 'client' }).at(-1)?.search.get('name')).toBe('car');
+    expect(api.sent(createSite)[0]?.body).toEqual({
       siteName: 'carol-shop',
       userID: 31,
       productID: 4,
@@ -213,10 +235,10 @@ describe('sitesList', () => {
   });
 
   it('reads the tags, expiry, force-backup and customer filters from the URL, and keeps a changed one there', async () => {
-    api.on('GET', '/client/site/tags', ok(['vip', 'eu']));
+    api.on(siteTags, ok(['vip', 'eu']));
     const router = renderAt('/client/sitesManagement/sitesList?tags=vip&tags=eu&expired=true&userID=30');
     await findRow('shop');
-    const first = api.sent('GET', '/client/sites')[0]?.search;
+    const first = api.sent(listClientSites)[0]?.search;
     expect(first?.getAll('tags')).toEqual(['vip', 'eu']);
     expect(first?.get('expired')).toBe('true');
     expect(first?.get('userID')).toBe('30');
@@ -225,23 +247,22 @@ describe('sitesList', () => {
     const filters = screen.getByLabelText('Status').closest('.ant-flex') as HTMLElement;
     await chooseOption(filters, 'Force backup', 'Forced to backup');
     await waitFor(() => expect(router.state.location.search).toContain('forceBackup=true'));
-    await waitFor(() => expect(api.sent('GET', '/client/sites').at(-1)?.search.get('forceBackup')).toBe('true'));
+    await waitFor(() => expect(api.sent(listClientSites).at(-1)?.search.get('forceBackup')).toBe('true'));
     await chooseOption(filters, 'Expiry', 'Expired or not');
-    await waitFor(() => expect(api.sent('GET', '/client/sites').at(-1)?.search.has('expired')).toBe(false));
+    await waitFor(() => expect(api.sent(listClientSites).at(-1)?.search.has('expired')).toBe(false));
     expect(router.state.location.search).toBe('?tags=vip&tags=eu&userID=30&forceBackup=true');
   });
 
   it('moves the chosen sites to another product, and shows the reason when the product is full (204003)', async () => {
     api.on(
-      'GET',
-      '/client/metaProducts',
+      metaProducts,
       ok([
         { id: 4, name: 'Standard', portType: 7 },
         { id: 6, name: 'Premium', portType: 7 },
         { id: 8, name: 'Ports', portType: 4 },
       ]),
     );
-    api.on('PATCH', '/client/site/product/change', fail(422, 204003, 'product sites exceed limit'));
+    api.on(changeSitesProduct, fail(422, 204003, 'product sites exceed limit'));
     renderAt('/client/sitesManagement/sitesList');
     await selectRows(['shop', 'blog']);
     await bulkAction('Change product');
@@ -252,17 +273,16 @@ describe('sitesList', () => {
     fireEvent.click(await screen.findByText('Premium', { selector: '.ant-select-item-option-content' }));
     clickButton('OK', dialog);
     expect(await screen.findByText('product sites exceed limit')).toBeTruthy();
-    expect(api.sent('PATCH', '/client/site/product/change')[0]?.body).toEqual({ ids: [1, 2], productID: 6 });
+    expect(api.sent(changeSitesProduct)[0]?.body).toEqual({ ids: [1, 2], productID: 6 });
 
-    api.on('PATCH', '/client/site/product/change', ok(true));
+    api.on(changeSitesProduct, ok(true));
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
   });
 
   it("clears the chosen sites' cache after a confirmation", async () => {
     api.on(
-      'DELETE',
-      '/client/site/currentCache',
+      clearClientSitesCache,
       ok([
         { id: 1, generation: 3 },
         { id: 2, generation: 2 },
@@ -275,12 +295,12 @@ describe('sitesList', () => {
     expect(within(dialog).getByText(/Every entry cached for 2 site\(s\)/)).toBeTruthy();
     clickButton('OK', dialog);
     expect(await screen.findByText('Clear Cache Success!')).toBeTruthy();
-    expect(api.sent('DELETE', '/client/site/currentCache')[0]?.body).toEqual({ ids: [1, 2] });
+    expect(api.sent(clearClientSitesCache)[0]?.body).toEqual({ ids: [1, 2] });
   });
 
   it("sets one site's domain limit from its row, and edits its name and memo", async () => {
-    api.on('PATCH', '/client/site/limitations', ok(true));
-    api.on('PATCH', '/client/site', ok({ ...site(1, 'shop-2'), memo: 'yearly' }));
+    api.on(setSitesLimitations, ok(true));
+    api.on(updateSite, ok({ ...site(1, 'shop-2'), memo: 'yearly' }));
     renderAt('/client/sitesManagement/sitesList');
     const row = await findRow('shop');
     expect(within(row).getByText('1 / Unlimited')).toBeTruthy();
@@ -289,7 +309,7 @@ describe('sitesList', () => {
     typeInto(dialog, 'Most domains', '25');
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('PATCH', '/client/site/limitations')[0]?.body).toEqual({
+    expect(api.sent(setSitesLimitations)[0]?.body).toEqual({
       ids: [1],
       limitations: { maxDomains: 25, maxPorts: 0 },
     });
@@ -299,25 +319,27 @@ describe('sitesList', () => {
     typeInto(edit, 'Site name', 'shop-2');
     typeInto(edit, 'Memo', 'yearly');
     clickButton('OK', edit);
-    await waitFor(() =>
-      expect(api.sent('PATCH', '/client/site')[0]?.body).toEqual({ id: 1, siteName: 'shop-2', memo: 'yearly' }),
-    );
+    await waitFor(() => expect(api.sent(updateSite)[0]?.body).toEqual({ id: 1, siteName: 'shop-2', memo: 'yearly' }));
   });
 
   it("refuses 'normal' on an expired site with the catalogue's text (205002), and gives sites to another customer", async () => {
-    api.on('PATCH', '/client/site/status', fail(403, 205002, 'Site Status Not Allowed To Be Set'));
-    api.on('GET', '/client/accounts', {
-      status: 200,
-      body: {
-        data: [{ id: 31, account: 'carol', name: '', email: 'c@example.com', status: 'normal', createdAt: '' }],
-        total: 1,
+    api.on(setSitesStatus, fail(403, 205002, 'Site Status Not Allowed To Be Set'));
+    api.on(
+      listAccounts,
+      { auth: 'client' },
+      {
+        status: 200,
+        body: {
+          data: [managedAccount({ id: 31, account: 'carol', name: '', email: 'c@example.com', createdAt: '' })],
+          total: 1,
+        },
       },
-    });
-    api.on('PATCH', '/client/site/users', ok(true));
+    );
+    api.on(setSitesUser, ok(true));
     renderAt('/client/sitesManagement/sitesList');
     await menuAction(within(await findRow('blog')).getByText('More'), 'Normal');
     expect(await screen.findByText('Site Status Not Allowed To Be Set')).toBeTruthy();
-    expect(api.sent('PATCH', '/client/site/status')[0]?.body).toEqual({ ids: [2], status: 'normal' });
+    expect(api.sent(setSitesStatus)[0]?.body).toEqual({ ids: [2], status: 'normal' });
 
     await selectRows(['blog']);
     await bulkAction('Give to another customer');
@@ -325,35 +347,31 @@ describe('sitesList', () => {
     await chooseOption(dialog, 'Customer', 'carol');
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('PATCH', '/client/site/users')[0]?.body).toEqual({ ids: [2], userID: 31 });
+    expect(api.sent(setSitesUser)[0]?.body).toEqual({ ids: [2], userID: 31 });
   });
 
   it('refreshes sites from their product, forces them to backup, clears their expiry and replaces their tags', async () => {
-    api.on('PATCH', '/client/site/product/refresh', ok([{ siteID: 1, groups: [{ id: 5, name: 'web-eu' }] }]));
-    api.on('PATCH', '/client/site/forceBackup', ok(true));
-    api.on('PATCH', '/client/site/expired', ok(true));
-    api.on('PUT', '/client/site/tags', ok(true));
+    api.on(refreshSitesProduct, ok([{ siteID: 1, groups: [{ id: 5, name: 'web-eu' }] }]));
+    api.on(setSitesForceBackup, ok(true));
+    api.on(setSitesExpiry, ok(true));
+    api.on(setSitesTags, ok(true));
     renderAt('/client/sitesManagement/sitesList');
     const more = async () => within(await findRow('shop')).getByText('More');
     await menuAction(await more(), 'Refresh from product');
     expect(await screen.findByText('Published again. Serving groups: web-eu')).toBeTruthy();
-    expect(api.sent('PATCH', '/client/site/product/refresh')[0]?.body).toEqual({ ids: [1] });
+    expect(api.sent(refreshSitesProduct)[0]?.body).toEqual({ ids: [1] });
 
     await menuAction(await more(), 'Force backup');
     let dialog = await findModal();
     expect(within(dialog).getByRole('switch').getAttribute('aria-checked')).toBe('true');
     clickButton('OK', dialog);
-    await waitFor(() =>
-      expect(api.sent('PATCH', '/client/site/forceBackup')[0]?.body).toEqual({ ids: [1], forceBackup: true }),
-    );
+    await waitFor(() => expect(api.sent(setSitesForceBackup)[0]?.body).toEqual({ ids: [1], forceBackup: true }));
     await modalClosed(dialog);
 
     await menuAction(await more(), 'Set expiry');
     dialog = await findModal();
     clickButton('OK', dialog);
-    await waitFor(() =>
-      expect(api.sent('PATCH', '/client/site/expired')[0]?.body).toEqual({ ids: [1], expiredAt: null }),
-    );
+    await waitFor(() => expect(api.sent(setSitesExpiry)[0]?.body).toEqual({ ids: [1], expiredAt: null }));
     await modalClosed(dialog);
 
     await menuAction(await more(), 'Set tags');
@@ -363,6 +381,6 @@ describe('sitesList', () => {
     fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13 });
     clickButton('OK', dialog);
     expect(await screen.findByText('Update Tags Success!')).toBeTruthy();
-    expect(api.sent('PUT', '/client/site/tags')[0]?.body).toEqual({ ids: [1], tags: ['vip', 'gold'] });
+    expect(api.sent(setSitesTags)[0]?.body).toEqual({ ids: [1], tags: ['vip', 'gold'] });
   });
 });

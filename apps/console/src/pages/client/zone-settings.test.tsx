@@ -1,3 +1,23 @@
+import {
+  createZonePorts,
+  deleteZonePorts,
+  getZoneNginx,
+  getZoneReservedPorts,
+  getZoneResource,
+  getZoneSettings,
+  listInitializedNodes,
+  listZonePorts,
+  listZonePreheatTasks,
+  listZones,
+  OPERATOR_NGINX_SECTION_ROUTES,
+  preheatZoneCaches,
+  setZoneInvalidDomainLimitCount,
+  setZoneNginxEnable,
+  setZoneReservedPorts,
+  setZoneTlsLimitCount,
+  zoneNginxCustom,
+  zoneNginxWorker,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -29,9 +49,9 @@ const node = (lastError: string) => initializedNode({ zoneId: 1, zoneName: 'Asia
 
 beforeEach(() => {
   api = signedInFakeApi('client');
-  api.on('GET', '/client/zones', page([zone]));
-  api.on('GET', '/client/zone/1/setting', ok(listenSettings));
-  api.on('GET', '/client/zone/1/setting/reservedPorts', ok({ ports: [22, 53], nodePorts: [9180] }));
+  api.on(listZones, page([zone]));
+  api.on(getZoneSettings, { zoneID: 1 }, ok(listenSettings));
+  api.on(getZoneReservedPorts, { zoneID: 1 }, ok({ ports: [22, 53], nodePorts: [9180] }));
 });
 
 afterEach(() => {
@@ -48,12 +68,8 @@ async function openTab(tab: string): Promise<HTMLElement> {
 
 describe("a zone's limits per client IP", () => {
   it('shows both limits with their help, saves each, and puts a refused count under its field', async () => {
-    api.on(
-      'PUT',
-      '/client/zone/1/setting/invalidDomainLimitCount',
-      ok({ ...listenSettings, invalidDomainLimitCount: 20 }),
-    );
-    api.on('PUT', '/client/zone/1/setting/tlsLimitCount', () =>
+    api.on(setZoneInvalidDomainLimitCount, { zoneID: 1 }, ok({ ...listenSettings, invalidDomainLimitCount: 20 }));
+    api.on(setZoneTlsLimitCount, { zoneID: 1 }, () =>
       fail(400, 101003, 'Parameter Error', {
         fields: [{ in: 'body', field: 'count', key: 'tooLarge', message: 'At most 100000' }],
       }),
@@ -76,7 +92,7 @@ describe("a zone's limits per client IP", () => {
     typeInto(invalid, 'Requests for unknown hosts per minute', '20');
     clickButton('Save', invalid);
     await waitFor(() =>
-      expect(api.sent('PUT', '/client/zone/1/setting/invalidDomainLimitCount')[0]?.body).toEqual({ count: 20 }),
+      expect(api.sent(setZoneInvalidDomainLimitCount, { zoneID: 1 })[0]?.body).toEqual({ count: 20 }),
     );
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
 
@@ -84,20 +100,20 @@ describe("a zone's limits per client IP", () => {
     typeInto(tls, 'TLS handshakes per minute', '');
     clickButton('Save', tls);
     expect(await within(tls).findByText('Enter a whole number from 0 to 100000')).toBeTruthy();
-    expect(api.sent('PUT', '/client/zone/1/setting/tlsLimitCount')).toHaveLength(0);
+    expect(api.sent(setZoneTlsLimitCount, { zoneID: 1 })).toHaveLength(0);
 
     typeInto(tls, 'TLS handshakes per minute', '500');
     clickButton('Save', tls);
     expect(await within(tls).findByText('At most 100000')).toBeTruthy();
-    expect(api.sent('PUT', '/client/zone/1/setting/tlsLimitCount')[0]?.body).toEqual({ count: 500 });
+    expect(api.sent(setZoneTlsLimitCount, { zoneID: 1 })[0]?.body).toEqual({ count: 500 });
   });
 });
 
 describe("a zone's reserved ports", () => {
   it('shows the list and the node ports, saves a new list, and puts a refused number under the field', async () => {
-    api.on('GET', '/client/zone/1/setting/ports', page([{ id: 1, port: 80, portType: 'http' }]));
+    api.on(listZonePorts, { zoneID: 1 }, page([{ id: 1, port: 80, portType: 'http' }]));
     let calls = 0;
-    api.on('PUT', '/client/zone/1/setting/reservedPorts', () => {
+    api.on(setZoneReservedPorts, { zoneID: 1 }, () => {
       calls++;
       return calls === 1
         ? fail(400, 101003, 'Parameter Error', {
@@ -118,7 +134,7 @@ describe("a zone's reserved ports", () => {
     fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13 });
     clickButton('Save reserved ports', form);
     expect(await within(form).findByText('Port 80 is already used in this zone')).toBeTruthy();
-    expect(api.sent('PUT', '/client/zone/1/setting/reservedPorts')[0]?.body).toEqual({ ports: [22, 53, 80] });
+    expect(api.sent(setZoneReservedPorts, { zoneID: 1 })[0]?.body).toEqual({ ports: [22, 53, 80] });
   });
 });
 
@@ -128,8 +144,8 @@ describe("a zone's listen ports", () => {
       { id: 1, port: 80, portType: 'http' },
       { id: 2, port: 443, portType: 'https' },
     ];
-    api.on('GET', '/client/zone/1/setting/ports', page(ports));
-    api.on('POST', '/client/zone/1/setting/ports', (request) => {
+    api.on(listZonePorts, { zoneID: 1 }, page(ports));
+    api.on(createZonePorts, { zoneID: 1 }, (request) => {
       const [wanted] = (request.body as { ports: { port: number }[] }).ports;
       return wanted?.port === 443
         ? fail(400, 101003, 'Parameter Error', {
@@ -137,7 +153,7 @@ describe("a zone's listen ports", () => {
           })
         : page([...ports, { id: 3, port: 8080, portType: 'http' }]);
     });
-    api.on('DELETE', '/client/zone/1/setting/ports', page([ports[1]]));
+    api.on(deleteZonePorts, { zoneID: 1 }, page([ports[1]]));
     const drawer = await openTab('Ports');
     expect(await within(drawer).findByText('443')).toBeTruthy();
     expect(within(drawer).getByText('HTTPS')).toBeTruthy();
@@ -149,7 +165,7 @@ describe("a zone's listen ports", () => {
     typeInto(drawer, 'Port', '8080');
     clickButton('Add port', drawer);
     await waitFor(() =>
-      expect(api.sent('POST', '/client/zone/1/setting/ports').at(-1)?.body).toEqual({
+      expect(api.sent(createZonePorts, { zoneID: 1 }).at(-1)?.body).toEqual({
         ports: [{ port: 8080, portType: 'http' }],
       }),
     );
@@ -159,7 +175,7 @@ describe("a zone's listen ports", () => {
     clickButton('Delete', row);
     const popup = (await screen.findByText('Stop listening on port 80?')).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', popup);
-    await waitFor(() => expect(api.sent('DELETE', '/client/zone/1/setting/ports')[0]?.body).toEqual({ ids: [1] }));
+    await waitFor(() => expect(api.sent(deleteZonePorts, { zoneID: 1 })[0]?.body).toEqual({ ids: [1] }));
   });
 });
 
@@ -173,31 +189,31 @@ describe("a zone's nginx settings", () => {
   };
 
   beforeEach(() => {
-    api.on('GET', '/client/zone/1/setting/nginx', ok(nginx));
-    api.on('GET', '/client/nodes/initialized', page([node('nginx -t refused the config: ... (gzip_comp_level 99;)')]));
+    api.on(getZoneNginx, { zoneID: 1 }, ok(nginx));
+    api.on(listInitializedNodes, page([node('nginx -t refused the config: ... (gzip_comp_level 99;)')]));
   });
 
   it('turns the settings on, saves a section, and shows the nodes that refused the last change', async () => {
-    api.on('PUT', '/client/zone/1/setting/nginx', ok({ ...nginx, enable: true }));
-    api.on('PUT', '/client/zone/1/setting/nginx/worker', ok({ workerConnections: 2048 }));
+    api.on(setZoneNginxEnable, { zoneID: 1 }, ok({ ...nginx, enable: true }));
+    api.on(zoneNginxWorker.put, { zoneID: 1 }, ok({ workerConnections: 2048 }));
     const drawer = await openTab('nginx');
     expect(await within(drawer).findByText('1 node refused the last change')).toBeTruthy();
     expect(within(drawer).getByText(/gzip_comp_level 99;/)).toBeTruthy();
-    expect(Object.fromEntries(api.sent('GET', '/client/nodes/initialized')[0]?.search ?? [])).toMatchObject({
+    expect(Object.fromEntries(api.sent(listInitializedNodes)[0]?.search ?? [])).toMatchObject({
       zoneIDs: '1',
     });
 
     const toggle = within(drawer).getByLabelText('Apply these nginx settings');
     expect(toggle.getAttribute('aria-checked')).toBe('false');
     fireEvent.click(toggle);
-    await waitFor(() => expect(api.sent('PUT', '/client/zone/1/setting/nginx')[0]?.body).toEqual({ enable: true }));
+    await waitFor(() => expect(api.sent(setZoneNginxEnable, { zoneID: 1 })[0]?.body).toEqual({ enable: true }));
 
     const worker = within(drawer).getByRole('form', { name: 'Worker' });
     expect((within(worker).getByLabelText('Connections per worker') as HTMLInputElement).placeholder).toBe('4096');
     typeInto(worker, 'Connections per worker', '2048');
     clickButton('Save', worker);
     await waitFor(() =>
-      expect(api.sent('PUT', '/client/zone/1/setting/nginx/worker')[0]?.body).toEqual({
+      expect(api.sent(zoneNginxWorker.put, { zoneID: 1 })[0]?.body).toEqual({
         value: { workerConnections: 2048 },
       }),
     );
@@ -205,8 +221,8 @@ describe("a zone's nginx settings", () => {
 
   it('sends custom directives with their arguments split, and puts a refused argument under its row', async () => {
     api.on(
-      'PUT',
-      '/client/zone/1/setting/nginx/custom',
+      zoneNginxCustom.put,
+      { zoneID: 1 },
       fail(400, 101003, 'Parameter Error', {
         fields: [
           { in: 'body', field: 'value.1.args.0', key: 'nginxArgNotAllowed', message: 'Not an allowed argument' },
@@ -227,7 +243,7 @@ describe("a zone's nginx settings", () => {
     fireEvent.change(args[1] as HTMLElement, { target: { value: 'text/css  application/json' } });
     clickButton('Save', custom);
     await waitFor(() =>
-      expect(api.sent('PUT', '/client/zone/1/setting/nginx/custom')[0]?.body).toEqual({
+      expect(api.sent(zoneNginxCustom.put, { zoneID: 1 })[0]?.body).toEqual({
         value: [
           { context: 'http', name: 'gzip', args: ['on'] },
           { context: 'http', name: 'gzip_types', args: ['text/css', 'application/json'] },
@@ -240,12 +256,12 @@ describe("a zone's nginx settings", () => {
 
 describe("the operator's nginx settings page", () => {
   it('shows the four sections, saves one and resets the custom directives', async () => {
-    api.on('GET', '/client/setting/nginx/worker', ok({}));
-    api.on('GET', '/client/setting/nginx/http', ok({ keepaliveTimeoutSeconds: 40 }));
-    api.on('GET', '/client/setting/nginx/stream', ok({}));
-    api.on('GET', '/client/setting/nginx/custom', ok([{ context: 'server', name: 'tcp_nodelay', args: ['on'] }]));
-    api.on('PUT', '/client/setting/nginx/http', ok({ keepaliveTimeoutSeconds: 30 }));
-    api.on('DELETE', '/client/setting/nginx/custom', ok([]));
+    api.on(OPERATOR_NGINX_SECTION_ROUTES.worker.get, ok({}));
+    api.on(OPERATOR_NGINX_SECTION_ROUTES.http.get, ok({ keepaliveTimeoutSeconds: 40 }));
+    api.on(OPERATOR_NGINX_SECTION_ROUTES.stream.get, ok({}));
+    api.on(OPERATOR_NGINX_SECTION_ROUTES.custom.get, ok([{ context: 'server', name: 'tcp_nodelay', args: ['on'] }]));
+    api.on(OPERATOR_NGINX_SECTION_ROUTES.http.put, ok({ keepaliveTimeoutSeconds: 30 }));
+    api.on(OPERATOR_NGINX_SECTION_ROUTES.custom.delete, ok([]));
     renderAt('/client/systemManagement/nginxSetting');
     expect(await screen.findByText(/The defaults of every zone's nodes/)).toBeTruthy();
     fireEvent.click(await screen.findByText('HTTP'));
@@ -254,7 +270,7 @@ describe("the operator's nginx settings page", () => {
     typeInto(http, 'Keep-alive timeout (s)', '30');
     clickButton('Save', http);
     await waitFor(() =>
-      expect(api.sent('PUT', '/client/setting/nginx/http')[0]?.body).toEqual({
+      expect(api.sent(OPERATOR_NGINX_SECTION_ROUTES.http.put)[0]?.body).toEqual({
         value: { keepaliveTimeoutSeconds: 30 },
       }),
     );
@@ -262,7 +278,7 @@ describe("the operator's nginx settings page", () => {
     fireEvent.click(screen.getByText('Custom directives'));
     const custom = await screen.findByRole('form', { name: 'Custom directives' });
     clickButton('Reset to defaults', custom);
-    await waitFor(() => expect(api.sent('DELETE', '/client/setting/nginx/custom')).toHaveLength(1));
+    await waitFor(() => expect(api.sent(OPERATOR_NGINX_SECTION_ROUTES.custom.delete)).toHaveLength(1));
     expect(await screen.findByText('REMOVE SUCCESS')).toBeTruthy();
   });
 });
@@ -299,11 +315,11 @@ describe("a zone's cache preheat", () => {
 
   it('checks the URLs, sends them, and shows the task until each node answered with its results', async () => {
     let calls = 0;
-    api.on('GET', '/client/zone/1/setting/preheatCaches', () => {
+    api.on(listZonePreheatTasks, { zoneID: 1 }, () => {
       calls += 1;
       return page(calls <= 1 ? [] : calls === 2 ? [task('running')] : [task('partial')]);
     });
-    api.on('POST', '/client/zone/1/setting/preheatCaches', ok(task('running')));
+    api.on(preheatZoneCaches, { zoneID: 1 }, ok(task('running')));
     const drawer = await openTab('Cache preheat');
     expect(await within(drawer).findByText('No task yet.')).toBeTruthy();
 
@@ -313,7 +329,7 @@ describe("a zone's cache preheat", () => {
     typeInto(drawer, 'URLs', 'https://www.shop.example/\nhttps://www.shop.example/gone');
     clickButton('Preheat', drawer);
     expect(await screen.findByText('Preheat sent to 1 node(s).')).toBeTruthy();
-    expect(api.sent('POST', '/client/zone/1/setting/preheatCaches')[0]?.body).toEqual({
+    expect(api.sent(preheatZoneCaches, { zoneID: 1 })[0]?.body).toEqual({
       urls: ['https://www.shop.example/', 'https://www.shop.example/gone'],
     });
     expect(await within(drawer).findByText('Running')).toBeTruthy();
@@ -327,10 +343,10 @@ describe("a zone's cache preheat", () => {
   });
 
   it('shows the refusal of a zone without an enabled node under the URL box', async () => {
-    api.on('GET', '/client/zone/1/setting/preheatCaches', page([]));
+    api.on(listZonePreheatTasks, { zoneID: 1 }, page([]));
     api.on(
-      'POST',
-      '/client/zone/1/setting/preheatCaches',
+      preheatZoneCaches,
+      { zoneID: 1 },
       fail(400, 101003, 'Parameter Error', {
         fields: [
           { in: 'params', field: 'zoneID', key: 'noEnabledNode', message: 'The zone has no enabled node to run this' },
@@ -361,7 +377,7 @@ describe("a zone's resources", () => {
     within(drawer).getByText(label, { selector: 'th, th *' }).closest('tr')?.querySelector('td')?.textContent;
 
   it('shows what the zone carries and counts again on Refresh', async () => {
-    api.on('GET', '/client/zone/1/setting/resource', ok(counts));
+    api.on(getZoneResource, { zoneID: 1 }, ok(counts));
     const drawer = await openTab('Resource');
     expect(await within(drawer).findByText('4 (3 online, 2 switched on)')).toBeTruthy();
     expect(
@@ -370,17 +386,17 @@ describe("a zone's resources", () => {
       ),
     ).toEqual(['5', '6', '7', '8', '9', '10', '11']);
 
-    api.on('GET', '/client/zone/1/setting/resource', ok({ ...counts, sites: 12 }));
+    api.on(getZoneResource, { zoneID: 1 }, ok({ ...counts, sites: 12 }));
     clickButton('Refresh', drawer);
     await waitFor(() => expect(value(drawer, 'Sites')).toBe('12'));
-    expect(api.sent('GET', '/client/zone/1/setting/resource')).toHaveLength(2);
+    expect(api.sent(getZoneResource, { zoneID: 1 })).toHaveLength(2);
   });
 
   it('says when the counts could not be loaded and retries', async () => {
-    api.on('GET', '/client/zone/1/setting/resource', fail(500, 100001, 'Server Error'));
+    api.on(getZoneResource, { zoneID: 1 }, fail(500, 100001, 'Server Error'));
     const drawer = await openTab('Resource');
     expect(await within(drawer).findByText("The zone's resources could not be loaded.")).toBeTruthy();
-    api.on('GET', '/client/zone/1/setting/resource', ok(counts));
+    api.on(getZoneResource, { zoneID: 1 }, ok(counts));
     clickButton('Retry', drawer);
     expect(await within(drawer).findByText('4 (3 online, 2 switched on)')).toBeTruthy();
   });

@@ -1,3 +1,13 @@
+import {
+  addCacheRules,
+  clearSiteCache,
+  deleteCacheRules,
+  getUserSite,
+  listCacheRules,
+  listSitePurgeTasks,
+  purgeSiteUrls,
+  updateCacheRule,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n/i18n';
@@ -11,8 +21,6 @@ vi.setConfig({ testTimeout: 20_000 });
 let api: FakeApi;
 
 const CACHE = '/user/sitesManagement/sitesSetting/3/shop?tab=cache';
-const RULES = '/user/site/3/setting/caches';
-const PURGES = '/user/site/3/setting/purgeCache';
 
 const rule = {
   id: 11,
@@ -49,9 +57,9 @@ function typeTags(dialog: HTMLElement, values: string[]): void {
 
 beforeEach(() => {
   api = signedInFakeApi('user');
-  api.on('GET', '/user/site/3', fail(404, 101004, 'not here')); // the header is not what these tests look at
-  api.on('GET', RULES, ok({ rules: [bypassRule, rule], generation: 1 }));
-  api.on('GET', PURGES, { status: 200, body: { data: [], total: 0 } });
+  api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
+  api.on(listCacheRules, { siteId: 3 }, ok({ rules: [bypassRule, rule], generation: 1 }));
+  api.on(listSitePurgeTasks, { siteId: 3 }, { status: 200, body: { data: [], total: 0 } });
 });
 
 afterEach(() => restoreFakeApi());
@@ -72,7 +80,7 @@ describe('sitesSetting: cache', () => {
   });
 
   it('adds a suffix rule, sending suffixes without their dot and in lower case', async () => {
-    api.on('POST', RULES, ok([{ ...rule, id: 13 }]));
+    api.on(addCacheRules, { siteId: 3 }, ok([{ ...rule, id: 13 }]));
     renderAt(CACHE);
     await findRow('pictures');
     clickButton('Add cache rule');
@@ -83,7 +91,7 @@ describe('sitesSetting: cache', () => {
     fireEvent.click(within(dialog).getByLabelText('Ignored (one copy per path)'));
     clickButton('OK', dialog);
     expect(await screen.findByText('Cache Rules Added Success!')).toBeTruthy();
-    expect(api.sent('POST', RULES)[0]?.body).toEqual({
+    expect(api.sent(addCacheRules, { siteId: 3 })[0]?.body).toEqual({
       data: [
         {
           scope: 'suffix',
@@ -109,12 +117,12 @@ describe('sitesSetting: cache', () => {
     expect(await within(dialog).findByText('This field is required')).toBeTruthy();
     typeTags(dialog, ['/static/', 'img/']);
     expect(await within(dialog).findByText('img/: Wrong format')).toBeTruthy();
-    expect(api.sent('POST', RULES)).toHaveLength(0);
+    expect(api.sent(addCacheRules, { siteId: 3 })).toHaveLength(0);
   });
 
   it('shows the server’s field errors of an added rule under its field', async () => {
     const fields = [{ in: 'body', field: 'data.0.values.0', key: 'wrongFormat', message: 'Wrong format (server)' }];
-    api.on('POST', RULES, fail(400, 101003, 'Parameter Error', { fields }));
+    api.on(addCacheRules, { siteId: 3 }, fail(400, 101003, 'Parameter Error', { fields }));
     renderAt(CACHE);
     await findRow('pictures');
     clickButton('Add cache rule');
@@ -125,7 +133,7 @@ describe('sitesSetting: cache', () => {
   });
 
   it('edits a rule: a scope that takes no values sends none, a bypass rule keeps its settings', async () => {
-    api.on('PUT', '/user/site/3/setting/cache/12', ok({ ...bypassRule, scope: 'all', values: [] }));
+    api.on(updateCacheRule, { siteId: 3, ruleId: 12 }, ok({ ...bypassRule, scope: 'all', values: [] }));
     renderAt(CACHE);
     clickButton('Edit', await findRow('/api/'));
     const dialog = await findModal();
@@ -135,7 +143,7 @@ describe('sitesSetting: cache', () => {
     typeInto(dialog, 'Memo', 'everything live');
     clickButton('OK', dialog);
     expect(await screen.findByText('Update Success')).toBeTruthy();
-    expect(api.sent('PUT', '/user/site/3/setting/cache/12')[0]?.body).toEqual({
+    expect(api.sent(updateCacheRule, { siteId: 3, ruleId: 12 })[0]?.body).toEqual({
       scope: 'all',
       values: [],
       ttl: 86400,
@@ -148,7 +156,7 @@ describe('sitesSetting: cache', () => {
   });
 
   it('deletes the chosen rules in one call', async () => {
-    api.on('DELETE', RULES, ok(true));
+    api.on(deleteCacheRules, { siteId: 3 }, ok(true));
     renderAt(CACHE);
     await findRow('pictures');
     await selectRows(['pictures', 'live data']);
@@ -156,21 +164,21 @@ describe('sitesSetting: cache', () => {
     const popup = (await screen.findByText('Delete 2 cache rules?')).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', popup);
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
-    expect(api.sent('DELETE', RULES)[0]?.body).toEqual({ ids: [11, 12] });
+    expect(api.sent(deleteCacheRules, { siteId: 3 })[0]?.body).toEqual({ ids: [11, 12] });
   });
 
   it('clears the site’s cache only after the confirm', async () => {
-    api.on('DELETE', '/user/site/3/setting/currentCache', ok({ generation: 2 }));
+    api.on(clearSiteCache, { siteId: 3 }, ok({ generation: 2 }));
     renderAt(CACHE);
     await findRow('pictures');
     clickButton('Clear cache');
     const popup = (await screen.findByText(/Clear the whole cache of this site/)).closest(
       '.ant-popover',
     ) as HTMLElement;
-    expect(api.sent('DELETE', '/user/site/3/setting/currentCache')).toHaveLength(0);
+    expect(api.sent(clearSiteCache, { siteId: 3 })).toHaveLength(0);
     clickButton('Clear cache', popup);
     expect(await screen.findByText('Clear Cache Success!')).toBeTruthy();
-    await waitFor(() => expect(api.sent('DELETE', '/user/site/3/setting/currentCache')).toHaveLength(1));
+    await waitFor(() => expect(api.sent(clearSiteCache, { siteId: 3 })).toHaveLength(1));
   });
 
   it('purges URLs of the site: the server names a URL of another host, then the task shows each node’s results', async () => {
@@ -200,7 +208,7 @@ describe('sitesSetting: cache', () => {
         },
       ],
     };
-    api.on('POST', PURGES, (request) =>
+    api.on(purgeSiteUrls, { siteId: 3 }, (request) =>
       (request.body as { urls: string[] }).urls.length > 1
         ? fail(400, 101003, 'Parameter Error', {
             fields: [
@@ -223,10 +231,10 @@ describe('sitesSetting: cache', () => {
     clickButton('OK', dialog);
     expect(await within(dialog).findByText("The URL's host is not a domain of this site")).toBeTruthy();
     typeInto(dialog, 'URLs', 'https://www.shop.example/app.css');
-    api.on('GET', PURGES, { status: 200, body: { data: [task], total: 1 } });
+    api.on(listSitePurgeTasks, { siteId: 3 }, { status: 200, body: { data: [task], total: 1 } });
     clickButton('OK', dialog);
     expect(await screen.findByText('Purge sent to 1 node(s).')).toBeTruthy();
-    expect(api.sent('POST', PURGES).at(-1)?.body).toEqual({ urls: ['https://www.shop.example/app.css'] });
+    expect(api.sent(purgeSiteUrls, { siteId: 3 }).at(-1)?.body).toEqual({ urls: ['https://www.shop.example/app.css'] });
     const row = (await screen.findByText('Succeeded')).closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByRole('button', { name: /expand/i }));
     expect(await screen.findByText('1 URL(s): 1 cache entry removed')).toBeTruthy();

@@ -1,3 +1,12 @@
+import {
+  assignCertificate,
+  createCertificate,
+  deleteCertificates,
+  getCertificate,
+  getUserSite,
+  listCertificates,
+  listDomains,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -37,12 +46,12 @@ const summary = {
 
 describe('sitesSetting: certificates', () => {
   beforeEach(() => {
-    api.on('GET', '/user/site/3', fail(404, 101004, 'not here')); // the header is not what these tests look at
-    api.on('GET', '/user/site/3/certificates', { status: 200, body: { data: [summary], total: 1 } });
+    api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
+    api.on(listCertificates, { siteId: 3 }, { status: 200, body: { data: [summary], total: 1 } });
   });
 
   it('uploads a certificate whose chain and key are read from files in the browser', async () => {
-    api.on('POST', '/user/site/3/certificate', ok({ ...summary, id: 8 }));
+    api.on(createCertificate, { siteId: 3 }, ok({ ...summary, id: 8 }));
     renderAt(CERTIFICATES);
     const row = await findRow('wildcard-2026');
     expect(within(row).getByText('Expiring')).toBeTruthy();
@@ -62,7 +71,7 @@ describe('sitesSetting: certificates', () => {
     expect((within(dialog).getByLabelText('Certificate (PEM chain)') as HTMLTextAreaElement).value).toBe(PEM);
     clickButton('OK', dialog);
     expect(await screen.findByText('Update Certificate Success!')).toBeTruthy();
-    expect(api.sent('POST', '/user/site/3/certificate')[0]?.body).toEqual({
+    expect(api.sent(createCertificate, { siteId: 3 })[0]?.body).toEqual({
       name: 'shop-2027',
       memo: '',
       certificate: PEM,
@@ -79,10 +88,10 @@ describe('sitesSetting: certificates', () => {
         message: 'The certificate is still assigned to: www.example.com',
       },
     ];
-    api.on('DELETE', '/user/site/3/certificates', fail(400, 101003, 'Parameter Error', { fields }));
+    api.on(deleteCertificates, { siteId: 3 }, fail(400, 101003, 'Parameter Error', { fields }));
     api.on(
-      'GET',
-      '/user/site/3/certificate/7',
+      getCertificate,
+      { siteId: 3, certificateId: 7 },
       ok({
         ...summary,
         certificate: PEM,
@@ -104,21 +113,21 @@ describe('sitesSetting: certificates', () => {
     ) as HTMLElement;
     clickButton('Delete', popup);
     expect(await screen.findByText('The certificate is still assigned to: www.example.com')).toBeTruthy();
-    expect(api.sent('DELETE', '/user/site/3/certificates')[0]?.body).toEqual({ ids: [7] });
+    expect(api.sent(deleteCertificates, { siteId: 3 })[0]?.body).toEqual({ ids: [7] });
   });
 
   it('assigns a certificate to domains picked from the site’s domain list', async () => {
     const domain = { id: 9, name: 'www.example.com', certificateID: 0, certificateName: '' };
-    api.on('GET', '/user/site/3/domains', { status: 200, body: { data: [domain], total: 1 } });
-    api.on('PATCH', '/user/site/3/certificate/domains', ok(true));
+    api.on(listDomains, { siteId: 3 }, { status: 200, body: { data: [domain], total: 1 } });
+    api.on(assignCertificate, { siteId: 3 }, ok(true));
     renderAt(CERTIFICATES);
     clickButton('Assign', await findRow('wildcard-2026'));
     const dialog = await findModal();
-    await waitFor(() => expect(api.sent('GET', '/user/site/3/domains')).toHaveLength(1));
+    await waitFor(() => expect(api.sent(listDomains, { siteId: 3 })).toHaveLength(1));
     await chooseOption(dialog, 'Domains', 'www.example.com');
     clickButton('OK', dialog);
     expect(await screen.findByText('Assign Certificate To Domain Success!')).toBeTruthy();
-    expect(api.sent('PATCH', '/user/site/3/certificate/domains')[0]?.body).toEqual({
+    expect(api.sent(assignCertificate, { siteId: 3 })[0]?.body).toEqual({
       certificateID: 7,
       domainIDs: [9],
     });

@@ -1,4 +1,14 @@
-import { errorMessage } from '@rampart/contract';
+import {
+  copyDomainsToSite,
+  deleteDomains,
+  errorMessage,
+  exportDomains,
+  listDomains,
+  listUserSites,
+  modifyUpstreamIPs,
+  setDomainsTags,
+  userDomainsTags,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fileNameOf } from '../../features/download/save-file';
@@ -15,12 +25,12 @@ let api: FakeApi;
 
 const site = userSite();
 const domain = siteDomain({ certificateID: 7, certificateName: 'wildcard-2026', certStatus: 2, tags: ['main', 'eu'] });
-const listed = () => Object.fromEntries(api.sent('GET', '/user/site/3/domains').at(-1)?.search ?? []);
+const listed = () => Object.fromEntries(api.sent(listDomains, { siteId: 3 }).at(-1)?.search ?? []);
 
 beforeEach(() => {
   api = signedInFakeApi('user');
   stubSitePage(api, [domain], site);
-  api.on('POST', '/user/domains/tags', ok(['eu', 'main', 'shop']));
+  api.on(userDomainsTags, ok(['eu', 'main', 'shop']));
 });
 
 afterEach(() => restoreFakeApi());
@@ -40,7 +50,7 @@ describe('sitesSetting: domains advanced filter', () => {
         updatedAtEnd: '2026-02-01T00:00:00.000Z',
       }),
     );
-    expect(api.sent('GET', '/user/site/3/domains').at(-1)?.search.getAll('tags')).toEqual(['eu', 'shop']);
+    expect(api.sent(listDomains, { siteId: 3 }).at(-1)?.search.getAll('tags')).toEqual(['eu', 'shop']);
   });
 
   it('applies the drawer into the URL, checks the range, and resets it', async () => {
@@ -61,7 +71,7 @@ describe('sitesSetting: domains advanced filter', () => {
     expect(params.get('createdAtStart')).toBe(new Date('2026-04-02T10:00').toISOString());
     expect(params.get('createdAtEnd')).toBe(new Date(new Date('2026-04-03T10:00').getTime() + 59_999).toISOString());
     await waitFor(() => expect(listed()).toMatchObject({ certStatus: '0' }));
-    expect(api.sent('POST', '/user/domains/tags')[0]?.body).toEqual({ siteIDs: [3] });
+    expect(api.sent(userDomainsTags)[0]?.body).toEqual({ siteIDs: [3] });
 
     clickButton('Advanced filter');
     const again = (await screen.findByText('Reset')).closest('.ant-drawer') as HTMLElement;
@@ -70,12 +80,12 @@ describe('sitesSetting: domains advanced filter', () => {
   });
 
   it('reads the tag filter’s choices again after a domain is deleted', async () => {
-    api.on('DELETE', '/user/site/3/domains', ok(true));
+    api.on(deleteDomains, { siteId: 3 }, ok(true));
     renderAt(SETTING);
     const row = await findRow('www.example.com');
     clickButton('Advanced filter');
     const drawer = (await screen.findByText('Apply')).closest('.ant-drawer') as HTMLElement;
-    await waitFor(() => expect(api.sent('POST', '/user/domains/tags')).toHaveLength(1));
+    await waitFor(() => expect(api.sent(userDomainsTags)).toHaveLength(1));
     fireEvent.click(within(drawer).getByRole('button', { name: 'Close' }));
 
     clickButton('Delete', row);
@@ -85,7 +95,7 @@ describe('sitesSetting: domains advanced filter', () => {
     clickButton('Delete', popup);
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
     clickButton('Advanced filter');
-    await waitFor(() => expect(api.sent('POST', '/user/domains/tags')).toHaveLength(2));
+    await waitFor(() => expect(api.sent(userDomainsTags)).toHaveLength(2));
   });
 
   it('converts between datetime-local values and ISO instants', () => {
@@ -99,7 +109,7 @@ describe('sitesSetting: domains advanced filter', () => {
 
 describe('sitesSetting: domain batch actions', () => {
   it('replaces the tags of the chosen domains', async () => {
-    api.on('PUT', '/user/site/3/domain/setting/tags', ok(true));
+    api.on(setDomainsTags, { siteId: 3 }, ok(true));
     renderAt(SETTING);
     await selectRows(['www.example.com']);
     clickButton('Set tags (1)');
@@ -109,17 +119,17 @@ describe('sitesSetting: domain batch actions', () => {
     fireEvent.keyDown(input, { key: 'Enter', code: 'Enter', keyCode: 13 });
     clickButton('OK', dialog);
     await waitFor(() =>
-      expect(api.sent('PUT', '/user/site/3/domain/setting/tags')[0]?.body).toEqual({ domainIDs: [9], tags: ['promo'] }),
+      expect(api.sent(setDomainsTags, { siteId: 3 })[0]?.body).toEqual({ domainIDs: [9], tags: ['promo'] }),
     );
     expect(await screen.findByText('Update Tags Success!')).toBeTruthy();
   });
 
   it("copies the chosen domains to another of the customer's sites", async () => {
-    api.on('GET', '/user/sites', {
+    api.on(listUserSites, {
       status: 200,
       body: { data: [site, { ...site, siteID: 5, siteName: 'blog' }], total: 2 },
     });
-    api.on('POST', '/user/site/3/domains/copyToSite', ok([]));
+    api.on(copyDomainsToSite, { siteId: 3 }, ok([]));
     renderAt(SETTING);
     await selectRows(['www.example.com']);
     clickButton('Copy to site (1)');
@@ -131,21 +141,25 @@ describe('sitesSetting: domain batch actions', () => {
     fireEvent.click(await screen.findByText('blog', { selector: '.ant-select-item-option-content' }));
     clickButton('OK', dialog);
     await waitFor(() =>
-      expect(api.sent('POST', '/user/site/3/domains/copyToSite')[0]?.body).toEqual({ domainIDs: [9], siteID: 5 }),
+      expect(api.sent(copyDomainsToSite, { siteId: 3 })[0]?.body).toEqual({ domainIDs: [9], siteID: 5 }),
     );
     expect(await screen.findByText('Copy Domain To Site Success!')).toBeTruthy();
   });
 
   it('shows a copy refused per name (101009) without closing the dialog', async () => {
-    api.on('GET', '/user/sites', { status: 200, body: { data: [{ ...site, siteID: 5, siteName: 'blog' }], total: 1 } });
-    api.on('POST', '/user/site/3/domains/copyToSite', {
-      status: 400,
-      body: {
-        code: 101009,
-        message: 'Multiple Errors',
-        errors: [{ code: 101025, message: 'Duplicated data', targets: ['www.example.com'] }],
+    api.on(listUserSites, { status: 200, body: { data: [{ ...site, siteID: 5, siteName: 'blog' }], total: 1 } });
+    api.on(
+      copyDomainsToSite,
+      { siteId: 3 },
+      {
+        status: 400,
+        body: {
+          code: 101009,
+          message: 'Multiple Errors',
+          errors: [{ code: 101025, message: 'Duplicated data', targets: ['www.example.com'] }],
+        },
       },
-    });
+    );
     renderAt(SETTING);
     await selectRows(['www.example.com']);
     clickButton('Copy to site (1)');
@@ -161,7 +175,7 @@ describe('sitesSetting: domain batch actions', () => {
   });
 
   it('changes an origin IP across the site, checking both addresses first', async () => {
-    api.on('PUT', '/user/site/3/domains/modifyUpstreamIPs', ok({ domains: 1, upstreams: 1 }));
+    api.on(modifyUpstreamIPs, { siteId: 3 }, ok({ domains: 1, upstreams: 1 }));
     renderAt(SETTING);
     await findRow('www.example.com');
     clickButton('Change origin IP');
@@ -171,11 +185,11 @@ describe('sitesSetting: domain batch actions', () => {
     typeInto(dialog, 'New IP', '999.1.1.1');
     clickButton('OK', dialog);
     await waitFor(() => expect(within(dialog).getAllByRole('alert').length).toBeGreaterThan(0));
-    expect(api.sent('PUT', '/user/site/3/domains/modifyUpstreamIPs')).toHaveLength(0);
+    expect(api.sent(modifyUpstreamIPs, { siteId: 3 })).toHaveLength(0);
     typeInto(dialog, 'New IP', '203.0.113.7');
     clickButton('OK', dialog);
     await waitFor(() =>
-      expect(api.sent('PUT', '/user/site/3/domains/modifyUpstreamIPs')[0]?.body).toEqual({
+      expect(api.sent(modifyUpstreamIPs, { siteId: 3 })[0]?.body).toEqual({
         domainIDs: [],
         oldIP: '192.0.2.10',
         newIP: '203.0.113.7',
@@ -184,11 +198,15 @@ describe('sitesSetting: domain batch actions', () => {
   });
 
   it('exports the chosen domains to the file the response names', async () => {
-    api.on('POST', '/user/site/3/domains/export', {
-      status: 200,
-      text: 'name\r\nwww.example.com\r\n',
-      headers: { 'Content-Disposition': 'attachment; filename="domains-site3-20260301T100000.csv"' },
-    });
+    api.on(
+      exportDomains,
+      { siteId: 3 },
+      {
+        status: 200,
+        text: 'name\r\nwww.example.com\r\n',
+        headers: { 'Content-Disposition': 'attachment; filename="domains-site3-20260301T100000.csv"' },
+      },
+    );
     const original = { create: URL.createObjectURL, revoke: URL.revokeObjectURL };
     const revoked = vi.fn();
     URL.createObjectURL = () => 'blob:export';
@@ -201,7 +219,7 @@ describe('sitesSetting: domain batch actions', () => {
     await selectRows(['www.example.com']);
     fireEvent.click(buttonByText('Export (1)'));
     await waitFor(() => expect(names).toEqual(['domains-site3-20260301T100000.csv']));
-    expect(api.sent('POST', '/user/site/3/domains/export')[0]?.body).toEqual({ ids: [9] });
+    expect(api.sent(exportDomains, { siteId: 3 })[0]?.body).toEqual({ ids: [9] });
     expect(revoked).toHaveBeenCalledWith('blob:export');
     click.mockRestore();
     URL.createObjectURL = original.create;
@@ -209,7 +227,7 @@ describe('sitesSetting: domain batch actions', () => {
   });
 
   it('shows a failed export', async () => {
-    api.on('POST', '/user/site/3/domains/export', fail(403, 101018, 'No Permission'));
+    api.on(exportDomains, { siteId: 3 }, fail(403, 101018, 'No Permission'));
     renderAt(SETTING);
     await findRow('www.example.com');
     fireEvent.click(buttonByText('Export all'));

@@ -1,3 +1,4 @@
+import { checkDomainsCNAME, listDomains, updateDomain, userDomainsTags } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -13,12 +14,12 @@ let api: FakeApi;
 const site = userSite();
 const CNAME = '0123456789abcdef.cname.example.net';
 const domain = siteDomain({ cname: CNAME, cnameStatus: 2, cnameCheckedAt: '2026-03-02T10:00:00.000Z' });
-const listed = () => api.sent('GET', '/user/site/3/domains').at(-1)?.search;
+const listed = () => api.sent(listDomains, { siteId: 3 }).at(-1)?.search;
 
 beforeEach(() => {
   api = signedInFakeApi('user');
   stubSitePage(api, [domain], site);
-  api.on('POST', '/user/domains/tags', ok([]));
+  api.on(userDomainsTags, ok([]));
 });
 
 afterEach(() => restoreFakeApi());
@@ -47,8 +48,8 @@ describe('sitesSetting: CNAME targets', () => {
 
   it('checks the CNAME of the chosen domains and says how many point here', async () => {
     api.on(
-      'PUT',
-      '/user/site/3/domains/checkCNAME',
+      checkDomainsCNAME,
+      { siteId: 3 },
       ok([
         { id: 9, name: 'www.example.com', cname: CNAME, cnameStatus: 1, cnameCheckedAt: '2026-03-03T10:00:00.000Z' },
       ]),
@@ -56,16 +57,14 @@ describe('sitesSetting: CNAME targets', () => {
     renderAt(SETTING);
     await selectRows(['www.example.com']);
     clickButton('Check CNAME (1)');
-    await waitFor(() =>
-      expect(api.sent('PUT', '/user/site/3/domains/checkCNAME')[0]?.body).toEqual({ domainIDs: [9] }),
-    );
+    await waitFor(() => expect(api.sent(checkDomainsCNAME, { siteId: 3 })[0]?.body).toEqual({ domainIDs: [9] }));
     expect(await screen.findByText('CNAME checked: 1 of 1 verified')).toBeTruthy();
   });
 
   it('shows a resolver failure', async () => {
     api.on(
-      'PUT',
-      '/user/site/3/domains/checkCNAME',
+      checkDomainsCNAME,
+      { siteId: 3 },
       fail(502, 101010, 'DNS Execution Error', { name: 'x', reason: 'ETIMEOUT' }),
     );
     renderAt(SETTING);
@@ -77,7 +76,7 @@ describe('sitesSetting: CNAME targets', () => {
 
 describe('sitesSetting: auto SSL and port map', () => {
   it('sends both switches of the edit form', async () => {
-    api.on('PUT', '/user/site/3/domain', ok({ ...domain, autoSSL: true, portMap: true }));
+    api.on(updateDomain, { siteId: 3 }, ok({ ...domain, autoSSL: true, portMap: true }));
     renderAt(SETTING);
     const row = await findRow('www.example.com');
     fireEvent.click(within(row).getByRole('button', { name: 'Edit' }));
@@ -86,14 +85,14 @@ describe('sitesSetting: auto SSL and port map', () => {
     fireEvent.click(within(dialog).getByLabelText('Port map'));
     clickButton('OK', dialog);
     await waitFor(() =>
-      expect(api.sent('PUT', '/user/site/3/domain')[0]?.body).toMatchObject({ id: 9, autoSSL: true, portMap: true }),
+      expect(api.sent(updateDomain, { siteId: 3 })[0]?.body).toMatchObject({ id: 9, autoSSL: true, portMap: true }),
     );
   });
 
   it('names the port of a refused port map (401003) and the auto SSL limit (401004)', async () => {
     api.on(
-      'PUT',
-      '/user/site/3/domain',
+      updateDomain,
+      { siteId: 3 },
       fail(400, 401003, 'Illegal Port Mapping Settings', 'port 80 is an https listen port of the site’s zones'),
     );
     renderAt(SETTING);
@@ -104,7 +103,7 @@ describe('sitesSetting: auto SSL and port map', () => {
     clickButton('OK', dialog);
     expect(await screen.findByText('Illegal port mapping settings: port 80 is not available')).toBeTruthy();
 
-    api.on('PUT', '/user/site/3/domain', fail(422, 401004, 'Auto SSL exceeds limit', { limit: 50 }));
+    api.on(updateDomain, { siteId: 3 }, fail(422, 401004, 'Auto SSL exceeds limit', { limit: 50 }));
     fireEvent.click(within(dialog).getByLabelText('Auto SSL'));
     clickButton('OK', dialog);
     expect(await screen.findByText('Auto SSL exceeds limit')).toBeTruthy();

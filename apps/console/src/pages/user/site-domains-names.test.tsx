@@ -1,3 +1,14 @@
+import {
+  createDomainsFrom,
+  createSimpleDomains,
+  deleteDomainsByNames,
+  getUserSite,
+  listDomains,
+  listSitePorts,
+  listSiteZonePorts,
+  metaDomains,
+  userDomainsTags,
+} from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -24,9 +35,9 @@ const plain = siteDomain({ id: 10, name: 'plain.example.com' });
 beforeEach(() => {
   api = signedInFakeApi('user');
   stubSitePage(api, [domain, plain], site);
-  api.on('POST', '/user/domains/tags', ok([]));
-  api.on('GET', '/user/site/3/ports', { status: 200, body: { data: [], total: 0 } });
-  api.on('GET', '/user/site/3/zonePorts', ok([]));
+  api.on(userDomainsTags, ok([]));
+  api.on(listSitePorts, { siteId: 3 }, { status: 200, body: { data: [], total: 0 } });
+  api.on(listSiteZonePorts, { siteId: 3 }, ok([]));
 });
 
 afterEach(() => restoreFakeApi());
@@ -40,19 +51,19 @@ describe('sitesSetting: tabs by port type', () => {
     renderAt(`${SETTING}?tab=ports`);
     await findRow('www.example.com');
     expect(tabNames()).toEqual(['Domains', 'Certificates', 'Cache', 'Site settings', 'Modules', 'Sub-accounts']);
-    expect(api.sent('GET', '/user/site/3/ports')).toHaveLength(0);
+    expect(api.sent(listSitePorts, { siteId: 3 })).toHaveLength(0);
   });
 
   it('shows a layer-4 site its ports and users only, the ports first', async () => {
-    api.on('GET', '/user/site/3', ok({ ...site, portType: 4 }));
+    api.on(getUserSite, { siteId: 3 }, ok({ ...site, portType: 4 }));
     renderAt(SETTING);
     expect(await screen.findByText('Add port')).toBeTruthy();
     expect(tabNames()).toEqual(['Ports', 'Sub-accounts']);
-    expect(api.sent('GET', '/user/site/3/domains')).toHaveLength(0);
+    expect(api.sent(listDomains, { siteId: 3 })).toHaveLength(0);
   });
 
   it('keeps every tab when the site cannot be read', async () => {
-    api.on('GET', '/user/site/3', fail(404, 101018, 'gone'));
+    api.on(getUserSite, { siteId: 3 }, fail(404, 101018, 'gone'));
     renderAt(SETTING);
     await findRow('www.example.com');
     expect(tabNames()).toHaveLength(7);
@@ -72,7 +83,7 @@ describe('sitesSetting: domains by name', () => {
   });
 
   it('quick-adds names with shared origins, checking each line first', async () => {
-    api.on('POST', '/user/site/3/simpleDomains', ok([{ ...plain, id: 11, name: 'a.example.com' }]));
+    api.on(createSimpleDomains, { siteId: 3 }, ok([{ ...plain, id: 11, name: 'a.example.com' }]));
     renderAt(SETTING);
     await findRow('www.example.com');
     clickButton('Quick add');
@@ -81,12 +92,12 @@ describe('sitesSetting: domains by name', () => {
     typeInto(dialog, 'Origin 1 IP', '192.0.2.20');
     clickButton('OK', dialog);
     expect(await within(dialog).findByText(/Line 2/)).toBeTruthy();
-    expect(api.sent('POST', '/user/site/3/simpleDomains')).toHaveLength(0);
+    expect(api.sent(createSimpleDomains, { siteId: 3 })).toHaveLength(0);
 
     typeInto(dialog, 'Domain names', 'a.example.com\n\n*.b.example.com');
     clickButton('OK', dialog);
     await waitFor(() =>
-      expect(api.sent('POST', '/user/site/3/simpleDomains')[0]?.body).toEqual({
+      expect(api.sent(createSimpleDomains, { siteId: 3 })[0]?.body).toEqual({
         names: ['a.example.com', '*.b.example.com'],
         upstreams: [{ ip: '192.0.2.20', port: 80, weight: 1, backup: false, status: 1 }],
       }),
@@ -96,8 +107,8 @@ describe('sitesSetting: domains by name', () => {
 
   it("shows the server's field error of a quick add on the origin row", async () => {
     api.on(
-      'POST',
-      '/user/site/3/simpleDomains',
+      createSimpleDomains,
+      { siteId: 3 },
       fail(400, 101003, 'Parameter Error', {
         fields: [{ in: 'body', field: 'upstreams.0.ip', key: 'invalid', message: 'Not a public address' }],
       }),
@@ -113,8 +124,8 @@ describe('sitesSetting: domains by name', () => {
   });
 
   it('adds names like another domain of the site, disabled when asked', async () => {
-    api.on('GET', '/user/site/3/metaDomains', ok([{ id: 9, name: 'www.example.com', status: 1 }]));
-    api.on('POST', '/user/site/3/domains/createFrom', ok([{ ...domain, id: 12, name: 'shop.example.com' }]));
+    api.on(metaDomains, { siteId: 3 }, ok([{ id: 9, name: 'www.example.com', status: 1 }]));
+    api.on(createDomainsFrom, { siteId: 3 }, ok([{ ...domain, id: 12, name: 'shop.example.com' }]));
     renderAt(SETTING);
     await findRow('www.example.com');
     clickButton('Add like a domain');
@@ -126,7 +137,7 @@ describe('sitesSetting: domains by name', () => {
     within(dialog).getByRole('switch').click();
     clickButton('OK', dialog);
     await waitFor(() =>
-      expect(api.sent('POST', '/user/site/3/domains/createFrom')[0]?.body).toEqual({
+      expect(api.sent(createDomainsFrom, { siteId: 3 })[0]?.body).toEqual({
         domainID: 9,
         names: ['shop.example.com'],
         status: 0,
@@ -137,7 +148,7 @@ describe('sitesSetting: domains by name', () => {
 
   it('deletes by names, and shows a name the site does not have (101009) without closing', async () => {
     let calls = 0;
-    api.on('DELETE', '/user/site/3/domainsByNames', () => {
+    api.on(deleteDomainsByNames, { siteId: 3 }, () => {
       calls++;
       return calls === 1
         ? {
@@ -163,8 +174,8 @@ describe('sitesSetting: domains by name', () => {
 
     typeInto(dialog, 'Domain names', 'www.example.com');
     clickButton('OK', dialog);
-    await waitFor(() => expect(api.sent('DELETE', '/user/site/3/domainsByNames')).toHaveLength(2));
-    expect(api.sent('DELETE', '/user/site/3/domainsByNames')[1]?.body).toEqual({ names: ['www.example.com'] });
+    await waitFor(() => expect(api.sent(deleteDomainsByNames, { siteId: 3 })).toHaveLength(2));
+    expect(api.sent(deleteDomainsByNames, { siteId: 3 })[1]?.body).toEqual({ names: ['www.example.com'] });
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
   });
 });

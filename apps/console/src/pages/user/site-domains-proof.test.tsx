@@ -1,3 +1,4 @@
+import { userDomainsTags, verifyDomains } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -21,14 +22,14 @@ afterEach(() => restoreFakeApi());
 describe('sitesSetting: proof of control of a domain', () => {
   beforeEach(() => {
     api = signedInFakeApi('user');
-    api.on('POST', '/user/domains/tags', ok([]));
+    api.on(userDomainsTags, ok([]));
   });
 
   it('shows a pending domain with the TXT record to create, and verifies it on demand', async () => {
     stubSitePage(api, [pendingDomain], userSite());
     api.on(
-      'PUT',
-      '/user/site/3/domains/verify',
+      verifyDomains,
+      { siteId: 3 },
       ok([{ id: 9, name: 'www.example.com', proofStatus: 1, proofCheckedAt: '2026-03-03T10:00:00.000Z' }]),
     );
     renderAt(SETTING);
@@ -46,7 +47,7 @@ describe('sitesSetting: proof of control of a domain', () => {
     ).toBeTruthy();
     expect(within(modal).getByText(/never/)).toBeTruthy();
     fireEvent.click(buttonByText('Verify', modal));
-    await waitFor(() => expect(api.sent('PUT', '/user/site/3/domains/verify')[0]?.body).toEqual({ domainIDs: [9] }));
+    await waitFor(() => expect(api.sent(verifyDomains, { siteId: 3 })[0]?.body).toEqual({ domainIDs: [9] }));
     expect(await within(modal).findByText('You proved control of this domain; edge nodes serve it.')).toBeTruthy();
   });
 
@@ -70,11 +71,7 @@ describe('sitesSetting: proof of control of a domain', () => {
 
   it('shows a resolver failure of the verification', async () => {
     stubSitePage(api, [pendingDomain], userSite());
-    api.on(
-      'PUT',
-      '/user/site/3/domains/verify',
-      fail(502, 101010, 'DNS Execution Error', { name: 'x', reason: 'ETIMEOUT' }),
-    );
+    api.on(verifyDomains, { siteId: 3 }, fail(502, 101010, 'DNS Execution Error', { name: 'x', reason: 'ETIMEOUT' }));
     renderAt(SETTING);
     const row = await findRow('www.example.com');
     fireEvent.click(within(row).getByRole('button', { name: 'Verify' }));

@@ -1,3 +1,11 @@
+import {
+  bindModuleRoutes,
+  corsRoutes,
+  customHeaderRoutes,
+  getUserSite,
+  listDomains,
+  urlRedirectRoutes,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -11,7 +19,7 @@ let api: FakeApi;
 
 beforeEach(() => {
   api = signedInFakeApi('user');
-  api.on('GET', '/user/site/3', fail(404, 101004, 'not here')); // the header is not what these tests look at
+  api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
 });
 
 afterEach(() => restoreFakeApi());
@@ -39,12 +47,12 @@ const domain = {
 
 describe('sitesSetting: modules', () => {
   beforeEach(() => {
-    api.on('GET', '/user/site/3/module/customHeaders', { status: 200, body: { data: [security], total: 1 } });
-    api.on('GET', '/user/site/3/domains', { status: 200, body: { data: [domain], total: 1 } });
+    api.on(customHeaderRoutes.list, { siteId: 3 }, { status: 200, body: { data: [security], total: 1 } });
+    api.on(listDomains, { siteId: 3 }, { status: 200, body: { data: [domain], total: 1 } });
   });
 
   it('lists custom header modules and creates one with headers in both directions', async () => {
-    api.on('POST', '/user/site/3/module/customHeaders', ok([{ ...security, id: 6, name: 'cors-ish' }]));
+    api.on(customHeaderRoutes.create, { siteId: 3 }, ok([{ ...security, id: 6, name: 'cors-ish' }]));
     renderAt(MODULES);
     const row = await findRow('security');
     expect(within(row).getByText('1 request, 1 response')).toBeTruthy();
@@ -59,7 +67,7 @@ describe('sitesSetting: modules', () => {
     typeInto(dialog, 'Header name 2', 'Cookie');
     clickButton('OK', dialog);
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent('POST', '/user/site/3/module/customHeaders')[0]?.body).toEqual({
+    expect(api.sent(customHeaderRoutes.create, { siteId: 3 })[0]?.body).toEqual({
       modules: [
         {
           name: 'cache hints',
@@ -75,7 +83,7 @@ describe('sitesSetting: modules', () => {
   it('edits a module (Header Set Success!) and shows a refused header under its field', async () => {
     const fields = [{ in: 'body', field: 'headers.1.name', key: 'headerNameNotAllowed', message: 'Not this header' }];
     let calls = 0;
-    api.on('PUT', '/user/site/3/module/customHeader', () => {
+    api.on(customHeaderRoutes.update, { siteId: 3 }, () => {
       calls += 1;
       return calls === 1 ? fail(400, 101003, 'Parameter Error', { fields }) : ok(security);
     });
@@ -89,7 +97,7 @@ describe('sitesSetting: modules', () => {
     typeInto(dialog, 'Header name 2', 'X-Frame-Options');
     clickButton('OK', dialog);
     expect(await screen.findByText('Header Set Success!')).toBeTruthy();
-    expect(api.sent('PUT', '/user/site/3/module/customHeader')[1]?.body).toEqual({
+    expect(api.sent(customHeaderRoutes.update, { siteId: 3 })[1]?.body).toEqual({
       id: 5,
       name: 'security',
       headers: security.headers,
@@ -97,15 +105,15 @@ describe('sitesSetting: modules', () => {
   });
 
   it('binds a module to domains, and "None" (0) unbinds', async () => {
-    api.on('PUT', '/user/site/3/domains/module/customHeader', ok(true));
+    api.on(bindModuleRoutes.customHeader, { siteId: 3 }, ok(true));
     renderAt(MODULES);
     clickButton('Bind to domains', await findRow('security'));
     let dialog = await findModal();
-    await waitFor(() => expect(api.sent('GET', '/user/site/3/domains')).toHaveLength(1));
+    await waitFor(() => expect(api.sent(listDomains, { siteId: 3 })).toHaveLength(1));
     await chooseOption(dialog, 'Domains', 'www.example.com (security)');
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('PUT', '/user/site/3/domains/module/customHeader')[0]?.body).toEqual({
+    expect(api.sent(bindModuleRoutes.customHeader, { siteId: 3 })[0]?.body).toEqual({
       domainIDs: [9],
       moduleID: 5,
     });
@@ -115,8 +123,8 @@ describe('sitesSetting: modules', () => {
     dialog = await findModal();
     await chooseOption(dialog, 'Domains', 'www.example.com (security)');
     clickButton('OK', dialog);
-    await waitFor(() => expect(api.sent('PUT', '/user/site/3/domains/module/customHeader')).toHaveLength(2));
-    expect(api.sent('PUT', '/user/site/3/domains/module/customHeader')[1]?.body).toEqual({
+    await waitFor(() => expect(api.sent(bindModuleRoutes.customHeader, { siteId: 3 })).toHaveLength(2));
+    expect(api.sent(bindModuleRoutes.customHeader, { siteId: 3 })[1]?.body).toEqual({
       domainIDs: [9],
       moduleID: 0,
     });
@@ -127,7 +135,7 @@ describe('sitesSetting: modules', () => {
       { in: 'body', field: 'ids.0', key: 'moduleInUse', message: 'The module is still bound to: www.example.com' },
     ];
     let calls = 0;
-    api.on('DELETE', '/user/site/3/module/customHeaders', () => {
+    api.on(customHeaderRoutes.delete, { siteId: 3 }, () => {
       calls += 1;
       return calls === 1 ? fail(400, 101003, 'Parameter Error', { fields }) : ok(true);
     });
@@ -141,7 +149,7 @@ describe('sitesSetting: modules', () => {
     expect(await screen.findByText('The module is still bound to: www.example.com')).toBeTruthy();
     await remove();
     expect(await screen.findByText('REMOVE SUCCESS')).toBeTruthy();
-    expect(api.sent('DELETE', '/user/site/3/module/customHeaders')[1]?.body).toEqual({ ids: [5] });
+    expect(api.sent(customHeaderRoutes.delete, { siteId: 3 })[1]?.body).toEqual({ ids: [5] });
   });
 
   it('binds a CORS module with corsID', async () => {
@@ -157,8 +165,8 @@ describe('sitesSetting: modules', () => {
       maxAge: 600,
       ...stamps,
     };
-    api.on('GET', '/user/site/3/module/corsSettings', { status: 200, body: { data: [cors], total: 1 } });
-    api.on('PUT', '/user/site/3/domains/module/cors', ok(true));
+    api.on(corsRoutes.list, { siteId: 3 }, { status: 200, body: { data: [cors], total: 1 } });
+    api.on(bindModuleRoutes.cors, { siteId: 3 }, ok(true));
     renderAt(`${MODULES}&module=cors`);
     const row = await findRow('app');
     expect(within(row).getByText('https://app.example.com')).toBeTruthy();
@@ -167,7 +175,7 @@ describe('sitesSetting: modules', () => {
     await chooseOption(dialog, 'Domains', 'www.example.com');
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('PUT', '/user/site/3/domains/module/cors')[0]?.body).toEqual({ domainIDs: [9], corsID: 8 });
+    expect(api.sent(bindModuleRoutes.cors, { siteId: 3 })[0]?.body).toEqual({ domainIDs: [9], corsID: 8 });
   });
 
   it('adds and deletes the rules of a redirect module', async () => {
@@ -183,10 +191,10 @@ describe('sitesSetting: modules', () => {
       createdAt: stamps.createdAt,
       updatedAt: stamps.updatedAt,
     };
-    api.on('GET', '/user/site/3/module/urlRedirects', { status: 200, body: { data: [moves], total: 1 } });
-    api.on('GET', '/user/site/3/module/urlRedirect/11/rules', { status: 200, body: { data: [rule], total: 1 } });
-    api.on('POST', '/user/site/3/module/urlRedirect/11/rules', ok([{ ...rule, id: 41 }]));
-    api.on('DELETE', '/user/site/3/module/urlRedirect/11/rules', ok(true));
+    api.on(urlRedirectRoutes.list, { siteId: 3 }, { status: 200, body: { data: [moves], total: 1 } });
+    api.on(urlRedirectRoutes.listRules, { siteId: 3, moduleId: 11 }, { status: 200, body: { data: [rule], total: 1 } });
+    api.on(urlRedirectRoutes.addRules, { siteId: 3, moduleId: 11 }, ok([{ ...rule, id: 41 }]));
+    api.on(urlRedirectRoutes.deleteRules, { siteId: 3, moduleId: 11 }, ok(true));
     renderAt(`${MODULES}&module=urlRedirect`);
     clickButton('Rules (1)', await findRow('moves'));
     const drawer = (await screen.findByText('Rules of moves')).closest('.ant-drawer') as HTMLElement;
@@ -197,7 +205,7 @@ describe('sitesSetting: modules', () => {
     await chooseOption(drawer, 'Status code', '302');
     clickButton('Add rule', drawer);
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent('POST', '/user/site/3/module/urlRedirect/11/rules')[0]?.body).toEqual({
+    expect(api.sent(urlRedirectRoutes.addRules, { siteId: 3, moduleId: 11 })[0]?.body).toEqual({
       items: [
         {
           matchType: 'prefix',
@@ -212,6 +220,6 @@ describe('sitesSetting: modules', () => {
     const popup = (await screen.findByText('Delete this rule?')).closest('.ant-popover') as HTMLElement;
     clickButton('Delete', popup);
     expect(await screen.findByText('REMOVE SUCCESS')).toBeTruthy();
-    expect(api.sent('DELETE', '/user/site/3/module/urlRedirect/11/rules')[0]?.body).toEqual({ ids: [40] });
+    expect(api.sent(urlRedirectRoutes.deleteRules, { siteId: 3, moduleId: 11 })[0]?.body).toEqual({ ids: [40] });
   });
 });

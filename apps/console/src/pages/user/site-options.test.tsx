@@ -1,3 +1,15 @@
+import {
+  addRateRules,
+  deleteErrorPages,
+  getErrorPages,
+  getGzipSetting,
+  getUserSite,
+  listRateRules,
+  setErrorPage,
+  setErrorPageLanguage,
+  setGzipSetting,
+  updateRateRule,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -11,14 +23,14 @@ let api: FakeApi;
 
 beforeEach(() => {
   api = signedInFakeApi('user');
-  api.on('GET', '/user/site/3', fail(404, 101004, 'not here')); // the header is not what these tests look at
+  api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
   api.on(
-    'GET',
-    '/user/site/3/setting/gzip',
+    getGzipSetting,
+    { siteId: 3 },
     ok({ enabled: false, types: ['text/html', 'text/css'], minLength: 1024, updatedAt: null }),
   );
-  api.on('GET', '/user/site/3/setting/rates', ok([rule]));
-  api.on('GET', '/user/site/3/setting/errorPages', ok({ language: 'en_US', pages: [page404] }));
+  api.on(listRateRules, { siteId: 3 }, ok([rule]));
+  api.on(getErrorPages, { siteId: 3 }, ok({ language: 'en_US', pages: [page404] }));
 });
 
 afterEach(() => restoreFakeApi());
@@ -37,7 +49,7 @@ const page404 = { status: 404, body: '<h1>gone</h1>', updatedAt: '2026-01-02T00:
 
 describe('sitesSetting: site settings', () => {
   it('turns compression on with the chosen types and minimum length', async () => {
-    api.on('PUT', '/user/site/3/setting/gzip', ok({ enabled: true, types: ['text/html'], minLength: 2048 }));
+    api.on(setGzipSetting, { siteId: 3 }, ok({ enabled: true, types: ['text/html'], minLength: 2048 }));
     renderAt(SETTINGS);
     const toggle = await screen.findByLabelText('Compress responses (gzip)', undefined, { timeout: 10_000 });
     fireEvent.click(toggle);
@@ -46,7 +58,7 @@ describe('sitesSetting: site settings', () => {
     fireEvent.change(screen.getByLabelText('Minimum length (bytes)'), { target: { value: '2048' } });
     clickButton('Save');
     expect(await screen.findByText('HTTP compression set success!')).toBeTruthy();
-    expect(api.sent('PUT', '/user/site/3/setting/gzip')[0]?.body).toEqual({
+    expect(api.sent(setGzipSetting, { siteId: 3 })[0]?.body).toEqual({
       enabled: true,
       types: ['text/html'],
       minLength: 2048,
@@ -54,8 +66,8 @@ describe('sitesSetting: site settings', () => {
   });
 
   it('adds a rate limit, refuses a pattern with two stars before calling, and edits one', async () => {
-    api.on('POST', '/user/site/3/setting/rates', ok([{ ...rule, id: 12, url: '*.iso', rate: 1, memo: '' }]));
-    api.on('PUT', '/user/site/3/setting/rate/11', ok({ ...rule, rate: 32 }));
+    api.on(addRateRules, { siteId: 3 }, ok([{ ...rule, id: 12, url: '*.iso', rate: 1, memo: '' }]));
+    api.on(updateRateRule, { siteId: 3, ruleId: 11 }, ok({ ...rule, rate: 32 }));
     renderAt(SETTINGS);
     const row = await findRow('/downloads/*');
     expect(within(row).getByText('16 KB/s')).toBeTruthy();
@@ -66,11 +78,11 @@ describe('sitesSetting: site settings', () => {
     typeInto(dialog, 'Rate limit', '1');
     clickButton('OK', dialog);
     expect(await within(dialog).findByText('Wrong format')).toBeTruthy();
-    expect(api.sent('POST', '/user/site/3/setting/rates')).toHaveLength(0);
+    expect(api.sent(addRateRules, { siteId: 3 })).toHaveLength(0);
     typeInto(dialog, 'URL pattern', '*.iso');
     clickButton('OK', dialog);
     expect(await screen.findByText('Rate Added Success!')).toBeTruthy();
-    expect(api.sent('POST', '/user/site/3/setting/rates')[0]?.body).toEqual({
+    expect(api.sent(addRateRules, { siteId: 3 })[0]?.body).toEqual({
       data: [{ url: '*.iso', rate: 1, memo: '' }],
     });
     await modalClosed(dialog);
@@ -80,8 +92,8 @@ describe('sitesSetting: site settings', () => {
     expect((within(dialog).getByLabelText('URL pattern') as HTMLInputElement).value).toBe('/downloads/*');
     typeInto(dialog, 'Rate limit', '32');
     clickButton('OK', dialog);
-    await waitFor(() => expect(api.sent('PUT', '/user/site/3/setting/rate/11')).toHaveLength(1));
-    expect(api.sent('PUT', '/user/site/3/setting/rate/11')[0]?.body).toEqual({
+    await waitFor(() => expect(api.sent(updateRateRule, { siteId: 3, ruleId: 11 })).toHaveLength(1));
+    expect(api.sent(updateRateRule, { siteId: 3, ruleId: 11 })[0]?.body).toEqual({
       url: '/downloads/*',
       rate: 32,
       memo: 'big files',
@@ -89,9 +101,9 @@ describe('sitesSetting: site settings', () => {
   });
 
   it("sets a page for a status, removes one, and changes the default pages' language", async () => {
-    api.on('PUT', '/user/site/3/setting/errorPage', ok({ status: 502, body: '<h1>resting</h1>', updatedAt: '' }));
-    api.on('DELETE', '/user/site/3/setting/errorPages', ok(true));
-    api.on('PUT', '/user/site/3/setting/errorPages/language', ok({ language: 'zh_TW' }));
+    api.on(setErrorPage, { siteId: 3 }, ok({ status: 502, body: '<h1>resting</h1>', updatedAt: '' }));
+    api.on(deleteErrorPages, { siteId: 3 }, ok(true));
+    api.on(setErrorPageLanguage, { siteId: 3 }, ok({ language: 'zh_TW' }));
     renderAt(SETTINGS);
     const row404 = await findRow('404');
     expect(await within(row404).findByText('Custom')).toBeTruthy();
@@ -102,7 +114,7 @@ describe('sitesSetting: site settings', () => {
     typeInto(dialog, 'HTML', '<h1>resting</h1>');
     clickButton('OK', dialog);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('PUT', '/user/site/3/setting/errorPage')[0]?.body).toEqual({
+    expect(api.sent(setErrorPage, { siteId: 3 })[0]?.body).toEqual({
       status: 502,
       body: '<h1>resting</h1>',
     });
@@ -110,11 +122,11 @@ describe('sitesSetting: site settings', () => {
 
     clickButton('Use default', row404);
     fireEvent.click(await screen.findByText('Delete', { selector: '.ant-popconfirm button *' }));
-    await waitFor(() => expect(api.sent('DELETE', '/user/site/3/setting/errorPages')).toHaveLength(1));
-    expect(api.sent('DELETE', '/user/site/3/setting/errorPages')[0]?.body).toEqual({ statuses: [404] });
+    await waitFor(() => expect(api.sent(deleteErrorPages, { siteId: 3 })).toHaveLength(1));
+    expect(api.sent(deleteErrorPages, { siteId: 3 })[0]?.body).toEqual({ statuses: [404] });
 
     await chooseOption(document.body, 'Language of the default pages', '繁體中文');
-    await waitFor(() => expect(api.sent('PUT', '/user/site/3/setting/errorPages/language')).toHaveLength(1));
-    expect(api.sent('PUT', '/user/site/3/setting/errorPages/language')[0]?.body).toEqual({ language: 'zh_TW' });
+    await waitFor(() => expect(api.sent(setErrorPageLanguage, { siteId: 3 })).toHaveLength(1));
+    expect(api.sent(setErrorPageLanguage, { siteId: 3 })[0]?.body).toEqual({ language: 'zh_TW' });
   });
 });

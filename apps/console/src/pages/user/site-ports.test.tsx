@@ -1,3 +1,16 @@
+import {
+  addSitePorts,
+  addSitePortUpstreams,
+  batchCreateSitePorts,
+  deleteSitePorts,
+  deleteSitePortUpstreams,
+  disableSitePorts,
+  getUserSite,
+  listSitePorts,
+  listSitePortUpstreams,
+  listSiteZonePorts,
+  updateSitePort,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -11,16 +24,16 @@ let api: FakeApi;
 
 beforeEach(() => {
   api = signedInFakeApi('user');
-  api.on('GET', '/user/site/3', fail(404, 101004, 'not here')); // the header is not what these tests look at
+  api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
   api.on(
-    'GET',
-    '/user/site/3/zonePorts',
+    listSiteZonePorts,
+    { siteId: 3 },
     ok([
       { zoneID: 1, zoneName: 'Asia', port: 80, portType: 'http' },
       { zoneID: 1, zoneName: 'Asia', port: 443, portType: 'https' },
     ]),
   );
-  api.on('GET', '/user/site/3/ports', { status: 200, body: { data: [minecraft], total: 1 } });
+  api.on(listSitePorts, { siteId: 3 }, { status: 200, body: { data: [minecraft], total: 1 } });
 });
 
 afterEach(() => restoreFakeApi());
@@ -57,7 +70,7 @@ describe('sitesSetting: ports', () => {
 
   it('shows a port that a node could not listen on, naming the node', async () => {
     const held = { ...minecraft, failedNodes: [{ nodeID: 4, nodeName: 'edge-tokyo-1', error: 'EADDRINUSE' }] };
-    api.on('GET', '/user/site/3/ports', { status: 200, body: { data: [held], total: 1 } });
+    api.on(listSitePorts, { siteId: 3 }, { status: 200, body: { data: [held], total: 1 } });
     renderAt(PORTS);
     await findRow('minecraft');
     expect((await screen.findByTestId('port-failed-25565')).textContent).toBe(
@@ -73,7 +86,7 @@ describe('sitesSetting: ports', () => {
 
   it('adds a port with an upstream, and shows the server refusing a taken number on the field', async () => {
     let calls = 0;
-    api.on('POST', '/user/site/3/ports', () => {
+    api.on(addSitePorts, { siteId: 3 }, () => {
       calls++;
       return calls === 1
         ? fail(400, 101003, 'Parameter Error', {
@@ -96,7 +109,7 @@ describe('sitesSetting: ports', () => {
     typeInto(dialog, 'Port', '7000');
     clickButton('OK', dialog);
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent('POST', '/user/site/3/ports')[1]?.body).toEqual({
+    expect(api.sent(addSitePorts, { siteId: 3 })[1]?.body).toEqual({
       ports: [
         {
           port: 7000,
@@ -110,9 +123,9 @@ describe('sitesSetting: ports', () => {
   });
 
   it('edits a port, turns it off, and deletes it', async () => {
-    api.on('PUT', '/user/site/3/port', ok({ ...minecraft, port: 25566 }));
-    api.on('DELETE', '/user/site/3/setting/ports', ok(true));
-    api.on('DELETE', '/user/site/3/ports', ok(true));
+    api.on(updateSitePort, { siteId: 3 }, ok({ ...minecraft, port: 25566 }));
+    api.on(disableSitePorts, { siteId: 3 }, ok(true));
+    api.on(deleteSitePorts, { siteId: 3 }, ok(true));
     renderAt(PORTS);
     clickButton('Edit', await findRow('minecraft'));
     const dialog = await findModal();
@@ -121,7 +134,7 @@ describe('sitesSetting: ports', () => {
     await chooseOption(dialog, 'Balancing', 'Client IP hash');
     clickButton('OK', dialog);
     expect(await screen.findByText('Update Success')).toBeTruthy();
-    expect(api.sent('PUT', '/user/site/3/port')[0]?.body).toEqual({
+    expect(api.sent(updateSitePort, { siteId: 3 })[0]?.body).toEqual({
       id: 11,
       port: 25566,
       protocol: 'tcp',
@@ -130,18 +143,18 @@ describe('sitesSetting: ports', () => {
     });
 
     fireEvent.click(screen.getByLabelText('Port 25565 on'));
-    await waitFor(() => expect(api.sent('DELETE', '/user/site/3/setting/ports')[0]?.body).toEqual({ ids: [11] }));
+    await waitFor(() => expect(api.sent(disableSitePorts, { siteId: 3 })[0]?.body).toEqual({ ids: [11] }));
 
     clickButton('Delete', await findRow('minecraft'));
     const popup = (await screen.findByText('Delete port 25565 and its upstreams?')).closest(
       '.ant-popover',
     ) as HTMLElement;
     clickButton('Delete', popup);
-    await waitFor(() => expect(api.sent('DELETE', '/user/site/3/ports')[0]?.body).toEqual({ ids: [11] }));
+    await waitFor(() => expect(api.sent(deleteSitePorts, { siteId: 3 })[0]?.body).toEqual({ ids: [11] }));
   });
 
   it('batch-creates ports from a range and shows Inconsistent Ports from the server', async () => {
-    api.on('POST', '/user/site/3/port/batchCreate', fail(400, 101011, 'Inconsistent Ports'));
+    api.on(batchCreateSitePorts, { siteId: 3 }, fail(400, 101011, 'Inconsistent Ports'));
     renderAt(PORTS);
     await findRow('minecraft');
     clickButton('Batch create');
@@ -156,7 +169,7 @@ describe('sitesSetting: ports', () => {
     await within(dialog).findByText('198.51.100.9');
     clickButton('OK', dialog);
     expect(await screen.findByText('Inconsistent Ports')).toBeTruthy();
-    expect(api.sent('POST', '/user/site/3/port/batchCreate')[0]?.body).toEqual({
+    expect(api.sent(batchCreateSitePorts, { siteId: 3 })[0]?.body).toEqual({
       portFrom: 30000,
       portTo: 30002,
       upstreamPortFrom: 40000,
@@ -167,9 +180,9 @@ describe('sitesSetting: ports', () => {
   });
 
   it("manages a port's upstreams in their dialog", async () => {
-    api.on('GET', '/user/site/3/port/11/upstreams', ok(minecraft.upstreams));
-    api.on('POST', '/user/site/3/port/11/upstreams', ok(minecraft.upstreams));
-    api.on('DELETE', '/user/site/3/port/11/upstreams', fail(422, 401008, 'Upstream without enabled'));
+    api.on(listSitePortUpstreams, { siteId: 3, portId: 11 }, ok(minecraft.upstreams));
+    api.on(addSitePortUpstreams, { siteId: 3, portId: 11 }, ok(minecraft.upstreams));
+    api.on(deleteSitePortUpstreams, { siteId: 3, portId: 11 }, fail(422, 401008, 'Upstream without enabled'));
     renderAt(PORTS);
     clickButton('Upstreams', await findRow('minecraft'));
     const dialog = await findModal();
@@ -177,7 +190,7 @@ describe('sitesSetting: ports', () => {
     typeInto(dialog, 'New upstream IP', '198.51.100.10');
     clickButton('Add upstream', dialog);
     await waitFor(() =>
-      expect(api.sent('POST', '/user/site/3/port/11/upstreams')[0]?.body).toEqual({
+      expect(api.sent(addSitePortUpstreams, { siteId: 3, portId: 11 })[0]?.body).toEqual({
         upstreams: [{ ip: '198.51.100.10', port: 25565, weight: 1, backup: false }],
       }),
     );
@@ -187,6 +200,8 @@ describe('sitesSetting: ports', () => {
       '.ant-popover',
     ) as HTMLElement;
     clickButton('Delete', popup);
-    await waitFor(() => expect(api.sent('DELETE', '/user/site/3/port/11/upstreams')[0]?.body).toEqual({ ids: [21] }));
+    await waitFor(() =>
+      expect(api.sent(deleteSitePortUpstreams, { siteId: 3, portId: 11 })[0]?.body).toEqual({ ids: [21] }),
+    );
   });
 });

@@ -1,3 +1,19 @@
+import {
+  createDomains,
+  deleteDomains,
+  getResourceInfo,
+  getSelf,
+  getUserSite,
+  grantSiteUsers,
+  listDomains,
+  listSiteUsers,
+  listUserSites,
+  revokeSiteUsers,
+  setDomainsForceSSL,
+  setUserSiteTags,
+  updateDomain,
+  userSiteTags,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
@@ -21,22 +37,18 @@ const site = userSite();
 
 describe('sites (user console)', () => {
   beforeEach(() => {
-    api.on(
-      'GET',
-      '/user/resourceInfo',
-      ok({ siteCount: 2, domainCount: 5, currentMonthTraffic: 0, lastMonthTraffic: 0 }),
-    );
-    api.on('GET', '/user/site/tags', ok(['live', 'web']));
+    api.on(getResourceInfo, ok({ siteCount: 2, domainCount: 5, currentMonthTraffic: 0, lastMonthTraffic: 0 }));
+    api.on(userSiteTags, ok(['live', 'web']));
   });
 
   it('lists the caller’s sites with the URL’s filters, links each to its settings and filters by product', async () => {
-    api.on('GET', '/user/sites', { status: 200, body: { data: [site], total: 1 } });
+    api.on(listUserSites, { status: 200, body: { data: [site], total: 1 } });
     const router = renderAt('/user/sitesManagement/sites?status=normal');
     const row = await findRow('my shop');
     expect(within(row).getByText('my shop').closest('a')?.getAttribute('href')).toBe(
       '/user/sitesManagement/sitesSetting/3/my%20shop',
     );
-    expect(Object.fromEntries(api.sent('GET', '/user/sites')[0]?.search ?? [])).toEqual({
+    expect(Object.fromEntries(api.sent(listUserSites)[0]?.search ?? [])).toEqual({
       page: '1',
       pageSize: '10',
       status: 'normal',
@@ -45,10 +57,10 @@ describe('sites (user console)', () => {
     fireEvent.click(within(row).getByText('Standard'));
     expect(await screen.findByText('Product: Standard')).toBeTruthy();
     expect(router.state.location.search).toBe('?status=normal&productID=4');
-    await waitFor(() => expect(api.sent('GET', '/user/sites').at(-1)?.search.get('productID')).toBe('4'));
+    await waitFor(() => expect(api.sent(listUserSites).at(-1)?.search.get('productID')).toBe('4'));
   });
   it('shows the caller’s totals above the list and filters by tags from the URL', async () => {
-    api.on('GET', '/user/sites', { status: 200, body: { data: [{ ...site, tags: ['web'] }], total: 1 } });
+    api.on(listUserSites, { status: 200, body: { data: [{ ...site, tags: ['web'] }], total: 1 } });
     renderAt('/user/sitesManagement/sites?tags=web&tags=live');
     await findRow('my shop');
     const summary = screen.getByTestId('resource-summary');
@@ -56,13 +68,13 @@ describe('sites (user console)', () => {
     expect(within(summary).getByText('2')).toBeTruthy();
     expect(within(summary).getByText('Traffic this month')).toBeTruthy();
     expect(within(summary).getAllByText('0.00 Byte')).toHaveLength(2);
-    expect(api.sent('GET', '/user/sites')[0]?.search.getAll('tags')).toEqual(['web', 'live']);
+    expect(api.sent(listUserSites)[0]?.search.getAll('tags')).toEqual(['web', 'live']);
   });
 
   it('edits the tags of a site and puts a refused tag under the field', async () => {
-    api.on('GET', '/user/sites', { status: 200, body: { data: [{ ...site, tags: ['web'] }], total: 1 } });
+    api.on(listUserSites, { status: 200, body: { data: [{ ...site, tags: ['web'] }], total: 1 } });
     const fields = [{ in: 'body', field: 'tags.1', key: 'wrongFormat', message: 'Wrong format' }];
-    api.on('PUT', '/user/site/3/tags', fail(400, 101003, 'Parameter Error', { fields }));
+    api.on(setUserSiteTags, { siteId: 3 }, fail(400, 101003, 'Parameter Error', { fields }));
     renderAt('/user/sitesManagement/sites');
     clickButton('Tags', await findRow('my shop'));
     const dialog = await findModal();
@@ -72,29 +84,25 @@ describe('sites (user console)', () => {
     fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' });
     clickButton('OK', dialog);
     expect(await within(dialog).findByText('Wrong format')).toBeTruthy();
-    expect(api.sent('PUT', '/user/site/3/tags')[0]?.body).toEqual({ tags: ['web', 'eu'] });
+    expect(api.sent(setUserSiteTags, { siteId: 3 })[0]?.body).toEqual({ tags: ['web', 'eu'] });
 
-    api.on('PUT', '/user/site/3/tags', ok({ ...site, tags: ['web', 'eu'] }));
+    api.on(setUserSiteTags, { siteId: 3 }, ok({ ...site, tags: ['web', 'eu'] }));
     clickButton('OK', dialog);
     expect(await screen.findByText('Update Tags Success!')).toBeTruthy();
-    await waitFor(() => expect(api.sent('GET', '/user/sites').length).toBeGreaterThan(1));
+    await waitFor(() => expect(api.sent(listUserSites).length).toBeGreaterThan(1));
   });
 });
 
 describe('a read-only caller', () => {
   const readOnly = ['account.self', 'user.domains.read', 'user.sites.read'];
   beforeEach(() => {
-    api.on('GET', '/user/account/self', ok(selfInfo('user', { isRoot: false, permissions: readOnly })));
-    api.on(
-      'GET',
-      '/user/resourceInfo',
-      ok({ siteCount: 1, domainCount: 1, currentMonthTraffic: 0, lastMonthTraffic: 0 }),
-    );
-    api.on('GET', '/user/site/tags', ok([]));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { isRoot: false, permissions: readOnly })));
+    api.on(getResourceInfo, ok({ siteCount: 1, domainCount: 1, currentMonthTraffic: 0, lastMonthTraffic: 0 }));
+    api.on(userSiteTags, ok([]));
   });
 
   it('sees its sites without the tags button', async () => {
-    api.on('GET', '/user/sites', { status: 200, body: { data: [site], total: 1 } });
+    api.on(listUserSites, { status: 200, body: { data: [site], total: 1 } });
     renderAt('/user/sitesManagement/sites');
     const row = await findRow('my shop');
     expect(within(row).getByText('Settings')).toBeTruthy();
@@ -104,7 +112,7 @@ describe('a read-only caller', () => {
 
 describe('sitesSetting: sub-accounts', () => {
   beforeEach(() => {
-    api.on('GET', '/user/site/3', ok(site));
+    api.on(getUserSite, { siteId: 3 }, ok(site));
   });
 
   it('lists the sub-accounts with their access and gives or takes it with a switch', async () => {
@@ -112,9 +120,9 @@ describe('sitesSetting: sub-accounts', () => {
       { id: 21, account: 'ops', name: 'Ops team', email: 'ops@example.com', granted: false },
       { id: 22, account: 'dev', name: 'Dev', email: '', granted: true },
     ];
-    api.on('GET', '/user/site/users/3', ok(users));
-    api.on('PATCH', '/user/site/users', ok(true));
-    api.on('DELETE', '/user/site/users', ok(true));
+    api.on(listSiteUsers, { siteId: 3 }, ok(users));
+    api.on(grantSiteUsers, ok(true));
+    api.on(revokeSiteUsers, ok(true));
     renderAt(`${SETTING}?tab=users`);
     const ops = await screen.findByLabelText('Access to this site for ops');
     expect(ops.getAttribute('aria-checked')).toBe('false');
@@ -123,15 +131,13 @@ describe('sitesSetting: sub-accounts', () => {
 
     fireEvent.click(ops);
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('PATCH', '/user/site/users')[0]?.body).toEqual({ siteIDs: [3], userIDs: [21] });
+    expect(api.sent(grantSiteUsers)[0]?.body).toEqual({ siteIDs: [3], userIDs: [21] });
     fireEvent.click(screen.getByLabelText('Access to this site for dev'));
-    await waitFor(() =>
-      expect(api.sent('DELETE', '/user/site/users')[0]?.body).toEqual({ siteIDs: [3], userIDs: [22] }),
-    );
+    await waitFor(() => expect(api.sent(revokeSiteUsers)[0]?.body).toEqual({ siteIDs: [3], userIDs: [22] }));
   });
 
   it('says when there are no sub-accounts', async () => {
-    api.on('GET', '/user/site/users/3', ok([]));
+    api.on(listSiteUsers, { siteId: 3 }, ok([]));
     renderAt(`${SETTING}?tab=users`);
     expect(await screen.findByText('You have no sub-accounts.')).toBeTruthy();
   });
@@ -156,8 +162,8 @@ describe('sitesSetting: domains', () => {
 
   it('shows a read-only caller the domains without add, edit, delete or bulk buttons, and its switches off', async () => {
     api.on(
-      'GET',
-      '/user/account/self',
+      getSelf,
+      { auth: 'user' },
       ok(selfInfo('user', { isRoot: false, permissions: ['account.self', 'user.domains.read', 'user.sites.read'] })),
     );
     renderAt(SETTING);
@@ -171,20 +177,20 @@ describe('sitesSetting: domains', () => {
   });
 
   it('shows the site and its domains with the URL’s search and sort, switches force HTTPS and deletes', async () => {
-    api.on('PATCH', '/user/site/3/domain/setting/forceSSL', ok(true));
-    api.on('DELETE', '/user/site/3/domains', ok(true));
+    api.on(setDomainsForceSSL, { siteId: 3 }, ok(true));
+    api.on(deleteDomains, { siteId: 3 }, ok(true));
     renderAt(`${SETTING}?keywords=www&sortBy=name&orderBy=asc`);
     const row = await findRow('www.example.com');
     expect(within(row).getByText('http://192.0.2.10:8080')).toBeTruthy();
     expect(within(row).getByText('wildcard-2026')).toBeTruthy();
     expect(within(screen.getByTestId('site-header')).getByText('Standard')).toBeTruthy();
     expect(screen.getByText('my shop', { selector: 'h1' })).toBeTruthy();
-    const query = Object.fromEntries(api.sent('GET', '/user/site/3/domains')[0]?.search ?? []);
+    const query = Object.fromEntries(api.sent(listDomains, { siteId: 3 })[0]?.search ?? []);
     expect(query).toEqual({ page: '1', pageSize: '10', keywords: 'www', sortBy: 'name', orderBy: 'asc' });
 
     fireEvent.click(within(row).getByLabelText('Force HTTPS for www.example.com'));
     expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
-    expect(api.sent('PATCH', '/user/site/3/domain/setting/forceSSL')[0]?.body).toEqual({
+    expect(api.sent(setDomainsForceSSL, { siteId: 3 })[0]?.body).toEqual({
       domainIDs: [9],
       forceSSL: true,
     });
@@ -195,16 +201,16 @@ describe('sitesSetting: domains', () => {
     ) as HTMLElement;
     clickButton('Delete', popup);
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
-    expect(api.sent('DELETE', '/user/site/3/domains')[0]?.body).toEqual({ ids: [9] });
+    expect(api.sent(deleteDomains, { siteId: 3 })[0]?.body).toEqual({ ids: [9] });
   });
 
   it('adds several names with one shared origin, after checking each line', async () => {
-    api.on('POST', '/user/site/3/domains', ok([]));
+    api.on(createDomains, { siteId: 3 }, ok([]));
     renderAt(SETTING);
     const dialog = await fillNewDomains('a.example.com\nnot a name');
     clickButton('OK', dialog);
     expect(await within(dialog).findByText(/^Line 2: /)).toBeTruthy();
-    expect(api.sent('POST', '/user/site/3/domains')).toHaveLength(0);
+    expect(api.sent(createDomains, { siteId: 3 })).toHaveLength(0);
 
     typeInto(dialog, 'Domain names', 'a.example.com\n*.b.example.com\n');
     fireEvent.click(within(dialog).getByLabelText('HTTPS'));
@@ -220,7 +226,7 @@ describe('sitesSetting: domains', () => {
       portMap: false,
       certificateID: 0,
     };
-    expect(api.sent('POST', '/user/site/3/domains')[0]?.body).toEqual({
+    expect(api.sent(createDomains, { siteId: 3 })[0]?.body).toEqual({
       domains: [
         { name: 'a.example.com', ...shared },
         { name: '*.b.example.com', ...shared },
@@ -229,17 +235,21 @@ describe('sitesSetting: domains', () => {
   });
 
   it('lists each code of a 101009 reply with the names it concerns in a dialog', async () => {
-    api.on('POST', '/user/site/3/domains', {
-      status: 400,
-      body: {
-        code: 101009,
-        message: 'Multiple Errors',
-        errors: [
-          { code: 401001, message: 'enabled elsewhere', targets: ['a.example.com'] },
-          { code: 101025, message: 'already in this site', targets: ['b.example.com', 'c.example.com'] },
-        ],
+    api.on(
+      createDomains,
+      { siteId: 3 },
+      {
+        status: 400,
+        body: {
+          code: 101009,
+          message: 'Multiple Errors',
+          errors: [
+            { code: 401001, message: 'enabled elsewhere', targets: ['a.example.com'] },
+            { code: 101025, message: 'already in this site', targets: ['b.example.com', 'c.example.com'] },
+          ],
+        },
       },
-    });
+    );
     renderAt(SETTING);
     const dialog = await fillNewDomains('a.example.com\nb.example.com\nc.example.com');
     clickButton('OK', dialog);
@@ -256,7 +266,7 @@ describe('sitesSetting: domains', () => {
     const fields = [
       { in: 'body', field: 'upstreams.1.ip', key: 'originNotAllowed', message: 'This origin address is not allowed' },
     ];
-    api.on('PUT', '/user/site/3/domain', fail(400, 101003, 'Parameter Error', { fields }));
+    api.on(updateDomain, { siteId: 3 }, fail(400, 101003, 'Parameter Error', { fields }));
     renderAt(SETTING);
     clickButton('Edit', await findRow('www.example.com'));
     const dialog = await findModal();
@@ -269,7 +279,7 @@ describe('sitesSetting: domains', () => {
       return found;
     });
     expect(within(rows[0] as HTMLElement).queryByText('This origin address is not allowed')).toBeNull();
-    expect(api.sent('PUT', '/user/site/3/domain')[0]?.body).toEqual({
+    expect(api.sent(updateDomain, { siteId: 3 })[0]?.body).toEqual({
       id: 9,
       upstreams: [
         { ip: '192.0.2.10', port: 8080, weight: 1, backup: false, status: 1 },

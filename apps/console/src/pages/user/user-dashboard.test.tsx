@@ -1,3 +1,4 @@
+import { listUserAnnouncements, listUserProducts } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
@@ -17,7 +18,7 @@ afterEach(() => restoreFakeApi());
 
 describe('user dashboard', () => {
   it("shows the operator's running announcements and the customer's products", async () => {
-    api.on('GET', '/user/announcements', {
+    api.on(listUserAnnouncements, {
       status: 200,
       body: {
         data: [
@@ -33,7 +34,7 @@ describe('user dashboard', () => {
         total: 1,
       },
     });
-    api.on('GET', '/user/products', {
+    api.on(listUserProducts, {
       status: 200,
       body: {
         data: [
@@ -47,7 +48,7 @@ describe('user dashboard', () => {
     const panel = await screen.findByTestId('announcements-panel');
     expect(await within(panel).findByText('New PoP')).toBeTruthy();
     expect(within(panel).getByText('Frankfurt is live')).toBeTruthy();
-    const search = api.sent('GET', '/user/announcements')[0]?.search;
+    const search = api.sent(listUserAnnouncements)[0]?.search;
     expect(search?.get('running')).toBe('true');
     expect(search?.get('pageSize')).toBe('5');
 
@@ -58,8 +59,8 @@ describe('user dashboard', () => {
   });
 
   it('says when there is no announcement, and offers a retry when the list fails', async () => {
-    api.on('GET', '/user/announcements', { status: 200, body: { data: [], total: 0 } });
-    api.on('GET', '/user/products', fail(500, 100001, 'boom'));
+    api.on(listUserAnnouncements, { status: 200, body: { data: [], total: 0 } });
+    api.on(listUserProducts, fail(500, 100001, 'boom'));
     renderAt('/user/dashboard');
     const panel = await screen.findByTestId('announcements-panel');
     expect(await within(panel).findByText('No announcements right now.')).toBeTruthy();
@@ -73,6 +74,6 @@ describe('user dashboard', () => {
     renderAt('/client/dashboard');
     expect(await screen.findByTestId('account-summary')).toBeTruthy();
     expect(screen.queryByTestId('announcements-panel')).toBeNull();
-    expect(api.sent('GET', '/user/announcements')).toHaveLength(0);
+    expect(api.sent(listUserAnnouncements)).toHaveLength(0);
   });
 });

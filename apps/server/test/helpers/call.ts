@@ -1,0 +1,178 @@
+import type { AnyRoute, RouteReply, TokenSet } from '@rampart/contract';
+import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import {
+  type CallInput,
+  type LooseInput,
+  looseRequestFor,
+  type PreparedRequest,
+  type ReplyBody,
+  requestFor,
+  type TestCallArgs,
+  type TestInput,
+} from '@rampart/contract/testing';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+
+/**
+ * The server tests' route caller: the Fastify `inject` adapter of the contract's typed caller
+ * (`@rampart/contract/testing`). Tests name the route object, never its URL, so a route renamed in
+ * the contract, or a field of its request or reply, breaks the type check here.
+ */
+
+export type Token = Pick<TokenSet, 'accessToken'>;
+
+/** Everything `inject` takes besides the request itself, plus the bearer token of the caller. */
+export type SendOptions = Omit<InjectOptions, 'method' | 'url' | 'path' | 'payload' | 'body' | 'query'> & {
+  token?: Token | undefined;
+};
+
+/** The reply as it came (status, headers, text), with `json()` typed by the route. */
+export type RouteResponse<R extends AnyRoute> = Omit<LightMyRequestResponse, 'json'> & { json(): ReplyBody<R> };
+
+/** Calls `route` with `input` and answers the reply whole: for tests that assert the status and error codes. */
+export async function send<R extends AnyRoute>(
+  app: FastifyInstance,
+  route: R,
+  ...[input, options = {}]: TestCallArgs<R, SendOptions>
+): Promise<RouteResponse<R>> {
+  return inject(app, requestFor(route, input as CallInput<R>), options) as Promise<RouteResponse<R>>;
+}
+
+/** {@link send} with the input as one argument, for a test's own helpers that pass it through. */
+export function sendWith<R extends AnyRoute>(
+  app: FastifyInstance,
+  route: R,
+  input: TestInput<R> | undefined,
+  options: SendOptions = {},
+): Promise<RouteResponse<R>> {
+  return inject(app, requestFor(route, input as CallInput<R>), options) as Promise<RouteResponse<R>>;
+}
+
+/**
+ * {@link send} as `token` unless the call names another: what the tests' own `call` helpers are
+ * made of (`const call = (route, ...args) => sendAs(t.app, client, route, ...args)`).
+ */
+export function sendAs<R extends AnyRoute>(
+  app: FastifyInstance,
+  token: Token | null,
+  route: R,
+  ...[input, as]: TestCallArgs<R, Token>
+): Promise<RouteResponse<R>> {
+  return inject(app, requestFor(route, input as CallInput<R>), { token: as ?? token ?? undefined }) as Promise<
+    RouteResponse<R>
+  >;
+}
+
+/** Calls `route` with `input` and answers its 2xx body; any other status throws with the reply. */
+export async function call<R extends AnyRoute>(
+  app: FastifyInstance,
+  route: R,
+  ...[input, options = {}]: TestCallArgs<R, SendOptions>
+): Promise<RouteReply<R>> {
+  const res = await inject(app, requestFor(route, input as CallInput<R>), options);
+  if (res.statusCode < 200 || res.statusCode >= 300) {
+    throw new Error(`${route.method} ${route.path} (${route.id}): ${res.statusCode} ${res.body}`);
+  }
+  return res.json() as RouteReply<R>;
+}
+
+/**
+ * Marks the input of a call as one the route's types refuse, sent on purpose to check the answer
+ * (a value of another type, a key the route does not declare): the escape hatch beside
+ * {@link rawRequest} for a typed call. Keep its uses few.
+ */
+export function rawInput(input: LooseInput): never {
+  return input as never;
+}
+
+/** A raw request, for tests that send what no client sends. */
+export type RawTarget = AnyRoute | { method: InjectOptions['method']; url: string };
+
+/**
+ * The escape hatch: sends input the route's types refuse (wrong types, missing fields, a body
+ * that is not JSON) or a path no route declares. The reply's `json()` is untyped. Keep its uses few.
+ */
+export function rawRequest(
+  app: FastifyInstance,
+  target: RawTarget,
+  input: LooseInput & { payload?: InjectOptions['payload'] } = {},
+  options: SendOptions = {},
+): Promise<LightMyRequestResponse> {
+  if ('id' in target) {
+    const request = looseRequestFor(target, input);
+    return inject(app, input.payload === undefined ? request : { ...request, body: input.payload }, options);
+  }
+  return inject(
+    app,
+    {
+      method: target.method as PreparedRequest['method'],
+      url: target.url,
+      body: input.payload ?? input.body,
+      multipart: false,
+    },
+    options,
+  );
+}
+
+function inject(
+  app: FastifyInstance,
+  request: PreparedRequest,
+  { token, headers, ...rest }: SendOptions,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    ...rest,
+    method: request.method,
+    url: request.url,
+    headers: { ...(token ? { authorization: `Bearer ${token.accessToken}` } : {}), ...headers },
+    ...(request.body === undefined ? {} : { payload: request.body as InjectOptions['payload'] }),
+  });
+}
+
+/** An edge node's id and secret, for the signed node API. */
+export interface NodeIdentity {
+  readonly nodeId: number;
+  readonly secret: string;
+}
+
+/**
+ * Calls a node-API route signed with the node's secret, as an agent does; `nowMs` signs with
+ * another time (an app running on a manual clock).
+ */
+export function nodeSend<R extends AnyRoute>(
+  app: FastifyInstance,
+  node: NodeIdentity,
+  route: R,
+  input: TestInput<R> | undefined,
+  options: { nowMs?: number } = {},
+): Promise<RouteResponse<R>> {
+  return signedInject(app, node, requestFor(route, input as CallInput<R>), options) as Promise<RouteResponse<R>>;
+}
+
+/** {@link nodeSend} with input the route's types refuse. */
+export function rawNodeRequest(
+  app: FastifyInstance,
+  node: NodeIdentity,
+  route: AnyRoute,
+  input: LooseInput,
+  options: { nowMs?: number } = {},
+): Promise<LightMyRequestResponse> {
+  return signedInject(app, node, looseRequestFor(route, input), options);
+}
+
+function signedInject(
+  app: FastifyInstance,
+  node: NodeIdentity,
+  request: PreparedRequest,
+  options: { nowMs?: number },
+): Promise<LightMyRequestResponse> {
+  const { method, url, body } = request;
+  const payload = body === undefined ? '' : JSON.stringify(body);
+  return app.inject({
+    method,
+    url,
+    ...(body === undefined ? {} : { payload }),
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, method, url, payload, options),
+    },
+  });
+}
