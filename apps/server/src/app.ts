@@ -295,7 +295,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const createdRoots = await ensureRootAccounts(accountsRepo, options.config.initPassword);
 
   const nodesRepo = new NodesRepository(db);
-  const nodesService = new NodesService(nodesRepo, accountsRepo, box, clock);
+  const nodesService = new NodesService(nodesRepo, box, clock);
 
   // Keep the body as received: node-API requests are signed over its exact bytes.
   const parseJson = app.getDefaultJsonParser('error', 'error');

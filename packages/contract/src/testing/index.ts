@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { checkErrorExtra } from '../error-extra.js';
 import { type ErrorReply, errorReplySchema, type FieldError } from '../http.js';
 import { type AnyRoute, fillPath, type HttpMethod, type RouteInput, type RouteReply, routeUrl } from '../route.js';
 
@@ -137,7 +138,15 @@ export function replyProblem(route: AnyRoute, status: number, body: unknown): st
   if (route.reply === 'raw' && status >= 200 && status < 300) return undefined;
   const schema: z.ZodType = status >= 200 && status < 300 ? route.response : errorReplySchema;
   const parsed = schema.safeParse(body);
-  if (parsed.success) return undefined;
+  if (parsed.success) {
+    if (status >= 200 && status < 300) return undefined;
+    // An error's `extra` has the shape its code's schema gives (contract ERROR_EXTRA).
+    const reply = parsed.data as ErrorReply;
+    const extra = checkErrorExtra(reply.code, reply.extra);
+    return extra.ok
+      ? undefined
+      : `${route.method} ${route.path} (${route.id}): the ${status} reply's extra for ${reply.code} does not match ERROR_EXTRA: ${extra.problem}`;
+  }
   const issues = parsed.error.issues
     .slice(0, 5)
     .map((issue) => `  ${issue.path.join('.') || '(body)'}: ${issue.message}`)

@@ -1,4 +1,12 @@
-import { changePassword, getSelf, totpPhase0, totpPhase1, totpPhase2, updateSelf } from '@rampart/contract';
+import {
+  changePassword,
+  getSelf,
+  totpPhase0,
+  totpPhase0Code,
+  totpPhase1,
+  totpPhase2,
+  updateSelf,
+} from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTokenSet } from '../../session';
@@ -182,31 +190,31 @@ describe('twoFactor', () => {
   });
 
   it('turning e-mail codes off asks for a mailed code first and sends it with the password', async () => {
-    api.on('GET', '/user/account/self', ok(selfInfo('user', { login2FAType: 1 })));
-    api.on('POST', '/user/login2fa/phase0/code', ok(true));
-    api.on('POST', '/user/login2fa/phase0', ok({ onePassKey: 'ticket', login2FAType: 1 }));
-    api.on('POST', '/user/login2fa/phase2', ok({ login2FAType: 0 }));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { login2FAType: 1 })));
+    api.on(totpPhase0Code, { auth: 'user' }, ok(true));
+    api.on(totpPhase0, { auth: 'user' }, ok({ onePassKey: 'ticket', login2FAType: 1 }));
+    api.on(totpPhase2, { auth: 'user' }, ok({ login2FAType: 0 }));
     renderAt('/user/userManagement/twoFactor');
     fireEvent.click(await screen.findByLabelText('None'));
     // The authenticator's field is not asked for; the mailed code's is.
     expect(screen.queryByLabelText('Code from your authenticator app now')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'E-mail me a code' }));
     expect(await screen.findByText('A code was sent to your e-mail address. It works for 10 minutes.')).toBeTruthy();
-    expect(api.sent('POST', '/user/login2fa/phase0/code')).toHaveLength(1);
-    expect(api.sent('POST', '/user/login2fa/phase0')).toHaveLength(0);
+    expect(api.sent(totpPhase0Code, { auth: 'user' })).toHaveLength(1);
+    expect(api.sent(totpPhase0, { auth: 'user' })).toHaveLength(0);
     type('Current password', 'my secret');
     type('Code from the e-mail', '246810');
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Update Success')).toBeTruthy();
-    expect(api.sent('POST', '/user/login2fa/phase0')[0]?.body).toEqual({ password: 'my secret', code: '246810' });
-    expect(api.sent('POST', '/user/login2fa/phase2')[0]?.body).toEqual({ onePassKey: 'ticket', login2FAType: 0 });
+    expect(api.sent(totpPhase0, { auth: 'user' })[0]?.body).toEqual({ password: 'my secret', code: '246810' });
+    expect(api.sent(totpPhase2, { auth: 'user' })[0]?.body).toEqual({ onePassKey: 'ticket', login2FAType: 0 });
   });
 
   it('a wrong mailed code is shown under its field and nothing is changed', async () => {
-    api.on('GET', '/user/account/self', ok(selfInfo('user', { login2FAType: 1 })));
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { login2FAType: 1 })));
     api.on(
-      'POST',
-      '/user/login2fa/phase0',
+      totpPhase0,
+      { auth: 'user' },
       fail(400, 101003, 'Parameter Error', {
         fields: [{ in: 'body', field: 'code', key: 'wrongCode', message: 'Wrong code' }],
       }),
@@ -217,6 +225,6 @@ describe('twoFactor', () => {
     type('Code from the e-mail', '111111');
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Wrong code')).toBeTruthy();
-    expect(api.sent('POST', '/user/login2fa/phase2')).toHaveLength(0);
+    expect(api.sent(totpPhase2, { auth: 'user' })).toHaveLength(0);
   });
 });

@@ -93,7 +93,7 @@ describe('sitesSetting: auto SSL and port map', () => {
     api.on(
       updateDomain,
       { siteId: 3 },
-      fail(400, 401003, 'Illegal Port Mapping Settings', 'port 80 is an https listen port of the site’s zones'),
+      fail(400, 401003, 'Illegal Port Mapping Settings', { port: 80, portType: 'https' }),
     );
     renderAt(SETTING);
     const row = await findRow('www.example.com');

@@ -1,7 +1,6 @@
 import { parseIP } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
 import { DEFAULT_LISTEN } from '../snapshots/snapshot-builder.js';
-import { type NodeListening, NodeSocketsRepository } from './node-sockets.repository.js';
+import type { NodeListening } from './node-sockets.repository.js';
 
 /**
  * The listening sockets of an operator's nodes, which no customer origin may be: every address a
@@ -25,7 +24,6 @@ export class NodeSockets {
     ports.push(...listening.sitePorts);
     return new NodeSockets(addresses, new Set([...ports, ...morePorts]));
   }
-
 
   /** Whether `ip` is one of the nodes' addresses. */
   isNodeAddress(ip: string): boolean {

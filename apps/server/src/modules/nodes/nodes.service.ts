@@ -9,7 +9,6 @@ import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { AccountsRepository } from '../auth/accounts.repository.js';
 import { presentInitializedNode, presentUninitializedNode } from './nodes.presenter.js';
 import type { NodesRepository } from './nodes.repository.js';
 
@@ -22,7 +21,6 @@ export function nodeConnection(lastSeenAt: Date | null, now: number): 'online' |
 export class NodesService {
   constructor(
     private readonly nodes: NodesRepository,
-    private readonly accounts: AccountsRepository,
     private readonly box: SecretBox,
     private readonly clock: Clock,
   ) {}

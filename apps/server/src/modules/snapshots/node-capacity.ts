@@ -1,7 +1,6 @@
 import { DATA_PLANE_LIMITS } from '@rampart/contract';
-import type { Db } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { type CapacityScope, NodeCapacityRepository } from './node-capacity.repository.js';
+import type { CapacityScope, NodeCapacityRepository } from './node-capacity.repository.js';
 
 export type { CapacityScope } from './node-capacity.repository.js';
 

@@ -1,4 +1,4 @@
-import { type FieldError, type Locale, VALIDATION_MESSAGES, type ValidationKey } from '@rampart/contract';
+import { type FieldError, VALIDATION_MESSAGES, type ValidationKey } from '@rampart/contract';
 import type { z } from 'zod';
 import { AppError } from '../errors/app-error.js';
 
