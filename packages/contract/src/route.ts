@@ -122,6 +122,25 @@ export function fillPath(path: string, params: Readonly<Record<string, unknown>>
   });
 }
 
+/** `?a=1&b=x&b=y`: undefined and null values are left out, arrays become repeated keys (the console's client and the tests' caller both send them so). */
+export function queryString(query: unknown): string {
+  if (query === undefined || query === null) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item !== undefined && item !== null) search.append(key, queryValue(item));
+    }
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+function queryValue(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
 /** The reply of a call that returns one object: `{ data }`. */
 export function dataOf<T extends z.ZodType>(item: T) {
   return z.object({ data: item });

@@ -9,6 +9,7 @@ import {
   isErrorCode,
   type Locale,
   POST_REQUEST_DELAY_MS,
+  queryString,
   REQUEST_TIMEOUT_MS,
   type RouteInput,
   type RouteReply,
@@ -102,30 +103,11 @@ export function callApiRaw<R extends AnyRoute>(
   return exchange(route, input, options, async (response) => new Response(await response.blob(), response));
 }
 
-/** `API_BASE` + the filled path + the query string. */
+/** `API_BASE` + the filled path + the query string (the contract's `queryString`, as the tests' caller builds it). */
 export function routeUrl(route: AnyRoute, input: { params?: unknown; query?: unknown }): string {
   return (
     API_BASE + fillPath(route.path, input.params as Record<string, unknown> | undefined) + queryString(input.query)
   );
-}
-
-/** `?a=1&b=x&b=y`: undefined and null values are left out, arrays become repeated keys. */
-export function queryString(query: unknown): string {
-  if (query === undefined || query === null) return '';
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (item !== undefined && item !== null) search.append(key, queryValue(item));
-    }
-  }
-  const text = search.toString();
-  return text === '' ? '' : `?${text}`;
-}
-
-function queryValue(value: unknown): string {
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
 }
 
 /**

@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import { checkErrorExtra } from '../error-extra.js';
 import { type ErrorReply, errorReplySchema, type FieldError } from '../http.js';
-import { type AnyRoute, fillPath, type HttpMethod, type RouteInput, type RouteReply, routeUrl } from '../route.js';
+import {
+  type AnyRoute,
+  fillPath,
+  type HttpMethod,
+  queryString,
+  type RouteInput,
+  type RouteReply,
+  routeUrl,
+} from '../route.js';
 
 /**
  * The transport-neutral half of the tests' route caller: the server tests (Fastify `inject`), the
@@ -112,25 +120,6 @@ export function looseRequestFor(route: AnyRoute, input: LooseInput = {}): Prepar
     body: input.body,
     multipart: route.bodyType === 'multipart',
   };
-}
-
-/** `?a=1&b=x&b=y`: undefined and null values are left out, arrays become repeated keys (as the console sends them). */
-export function queryString(query: unknown): string {
-  if (query === undefined || query === null) return '';
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (item !== undefined && item !== null) search.append(key, queryValue(item));
-    }
-  }
-  const text = search.toString();
-  return text === '' ? '' : `?${text}`;
-}
-
-function queryValue(value: unknown): string {
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
 }
 
 /** Why a reply does not parse with its schema, or undefined when it does. */

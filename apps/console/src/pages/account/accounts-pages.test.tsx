@@ -1,4 +1,3 @@
-import type { ManagedAccount } from '@rampart/contract';
 import {
   assignRole,
   createAccount,
@@ -20,6 +19,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTokenSet } from '../../session/cookies';
 import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { managedAccount } from '../../test/fixtures';
 import { buttonByText, chooseOption, clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -30,26 +30,6 @@ let api: FakeApi;
 
 afterEach(() => restoreFakeApi());
 
-function account(overrides: Partial<ManagedAccount> = {}): ManagedAccount {
-  return {
-    id: 21,
-    auth: 'user',
-    account: 'acme',
-    name: 'Acme Ltd',
-    email: 'ops@acme.test',
-    status: 'normal',
-    isRoot: true,
-    hasPassword: true,
-    login2FAType: 0,
-    maxLogExportTimes: 10,
-    zoneLimit: 0,
-    subCount: 0,
-    role: null,
-    createdAt: '2026-03-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
-
 const page = <T,>(data: T[]) => ({ status: 200, body: { data, total: data.length } });
 const rolesPage = (roles: { id: number; name: string }[]) =>
   page(roles.map((r) => ({ ...r, remark: '', permissions: [], accounts: 0, createdAt: '', updatedAt: '' })));
@@ -59,10 +39,17 @@ describe('client userManagement/users', () => {
     api = signedInFakeApi('client');
     api.on(listAccounts, { auth: 'client' }, (request) =>
       request.search.get('auth') === 'client'
-        ? page([account({ id: 30, auth: 'client', account: 'helper', name: 'Helper', isRoot: false })])
+        ? page([managedAccount({ id: 30, auth: 'client', account: 'helper', name: 'Helper', isRoot: false })])
         : page([
-            account(),
-            account({ id: 22, account: 'pending', name: 'Pending', hasPassword: false, login2FAType: 3, subCount: 1 }),
+            managedAccount(),
+            managedAccount({
+              id: 22,
+              account: 'pending',
+              name: 'Pending',
+              hasPassword: false,
+              login2FAType: 3,
+              subCount: 1,
+            }),
           ]),
     );
   });
@@ -92,8 +79,8 @@ describe('client userManagement/users', () => {
   });
 
   it('creates a customer after checking the form, then edits its status', async () => {
-    api.on(createAccount, { auth: 'client' }, ok(account({ id: 40, account: 'newco', hasPassword: false })));
-    api.on(updateAccount, { auth: 'client' }, ok(account({ status: 'lock' })));
+    api.on(createAccount, { auth: 'client' }, ok(managedAccount({ id: 40, account: 'newco', hasPassword: false })));
+    api.on(updateAccount, { auth: 'client' }, ok(managedAccount({ status: 'lock' })));
     renderAt('/client/userManagement/users');
     await findRow('acme');
     clickButton('New account');
@@ -166,7 +153,7 @@ describe('client userManagement/users', () => {
     api.on(
       listSubAccounts,
       { auth: 'client', userId: 22 },
-      page([account({ id: 23, account: 'pending-sub', isRoot: false })]),
+      page([managedAccount({ id: 23, account: 'pending-sub', isRoot: false })]),
     );
     renderAt('/client/userManagement/users');
     const row = await findRow('pending');
@@ -211,7 +198,7 @@ describe('roles and switch user in the accounts list', () => {
     api.on(listAccounts, { auth: 'client' }, (request) =>
       request.search.get('auth') === 'client'
         ? page([
-            account({
+            managedAccount({
               id: 30,
               auth: 'client',
               account: 'helper',
@@ -220,7 +207,7 @@ describe('roles and switch user in the accounts list', () => {
               role: api.sent(assignRole, { auth: 'client' }).length === 1 ? { id: 3, name: 'Support' } : null,
             }),
           ])
-        : page([account(), account({ id: 24, account: 'paused', status: 'pause' })]),
+        : page([managedAccount(), managedAccount({ id: 24, account: 'paused', status: 'pause' })]),
     );
     api.on(listRoles, { auth: 'client' }, rolesPage([{ id: 3, name: 'Support' }]));
     api.on(assignRole, { auth: 'client' }, ok(true));
@@ -271,8 +258,8 @@ describe('roles and switch user in the accounts list', () => {
     api = signedInFakeApi('client');
     api.on(listAccounts, { auth: 'client' }, (request) =>
       request.search.get('auth') === 'client'
-        ? page([account({ id: 30, auth: 'client', account: 'helper', isRoot: false })])
-        : page([account()]),
+        ? page([managedAccount({ id: 30, auth: 'client', account: 'helper', isRoot: false })])
+        : page([managedAccount()]),
     );
     api.on(
       metaZones,
@@ -315,7 +302,7 @@ describe('roles and switch user in the accounts list', () => {
 
   it('admin: switches to an operator, a refusal is shown', async () => {
     api = signedInFakeApi('admin');
-    api.on(listAccounts, { auth: 'admin' }, page([account({ id: 3, auth: 'client', account: 'operator-one' })]));
+    api.on(listAccounts, { auth: 'admin' }, page([managedAccount({ id: 3, auth: 'client', account: 'operator-one' })]));
     api.on(switchUser, { auth: 'admin' }, fail(403, 101018, 'Permission Denied'));
     const router = renderAt('/admin/userManagement/users');
     const row = await findRow('operator-one');
@@ -332,7 +319,7 @@ describe('roles and switch user in the accounts list', () => {
 
   it('user: switches to an own sub-user, whose session replaces its own in this console', async () => {
     api = signedInFakeApi('user');
-    api.on(listAccounts, { auth: 'user' }, page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
+    api.on(listAccounts, { auth: 'user' }, page([managedAccount({ id: 5, account: 'alice-sub', isRoot: false })]));
     api.on(listRoles, { auth: 'user' }, rolesPage([]));
     api.on(
       switchUser,
@@ -358,7 +345,7 @@ describe('roles and switch user in the accounts list', () => {
       { auth: 'user' },
       ok(selfInfo('user', { isRoot: false, permissions: ['account.self', 'accounts.read', 'roles.read'] })),
     );
-    api.on(listAccounts, { auth: 'user' }, page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
+    api.on(listAccounts, { auth: 'user' }, page([managedAccount({ id: 5, account: 'alice-sub', isRoot: false })]));
     renderAt('/user/userManagement/usersList');
     const row = await findRow('alice-sub');
     expect(within(row).queryByText('Role')).toBeNull();
@@ -372,8 +359,8 @@ describe('the other consoles', () => {
     api.on(listAccounts, { auth: 'admin' }, (request) =>
       page([
         request.search.get('auth') === 'admin'
-          ? account({ id: 2, auth: 'admin', account: 'ada', isRoot: false })
-          : account({ id: 3, auth: 'client', account: 'operator-one' }),
+          ? managedAccount({ id: 2, auth: 'admin', account: 'ada', isRoot: false })
+          : managedAccount({ id: 3, auth: 'client', account: 'operator-one' }),
       ]),
     );
     renderAt('/admin/userManagement/users');
@@ -388,14 +375,14 @@ describe('the other consoles', () => {
     api.on(listAccounts, { auth: 'admin' }, (request) =>
       page([
         request.search.get('auth') === 'admin'
-          ? account({ id: 2, auth: 'admin', account: 'ada', isRoot: false })
-          : account({ id: 3, auth: 'client', account: 'operator-one', zoneLimit: 4 }),
+          ? managedAccount({ id: 2, auth: 'admin', account: 'ada', isRoot: false })
+          : managedAccount({ id: 3, auth: 'client', account: 'operator-one', zoneLimit: 4 }),
       ]),
     );
     api.on(
       updateAccount,
       { auth: 'admin' },
-      ok(account({ id: 3, auth: 'client', account: 'operator-one', zoneLimit: 2 })),
+      ok(managedAccount({ id: 3, auth: 'client', account: 'operator-one', zoneLimit: 2 })),
     );
     renderAt('/admin/userManagement/users');
     clickButton('Edit', await findRow('operator-one'));
@@ -416,7 +403,7 @@ describe('the other consoles', () => {
 
   it('user: sub-users, no tabs, and the menu entry', async () => {
     api = signedInFakeApi('user');
-    api.on(listAccounts, { auth: 'user' }, page([account({ id: 5, account: 'alice-sub', isRoot: false })]));
+    api.on(listAccounts, { auth: 'user' }, page([managedAccount({ id: 5, account: 'alice-sub', isRoot: false })]));
     renderAt('/user/userManagement/usersList');
     expect(await findRow('alice-sub')).toBeTruthy();
     expect(screen.queryByRole('tab')).toBeNull();
