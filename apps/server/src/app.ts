@@ -321,7 +321,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     {
       audit,
-      zoneScope: createZoneScopeCheck(accountZonesRepo, accountsRepo),
+      zoneScope: createZoneScopeCheck(accountZonesRepo),
       transactions,
       codes: {
         // Test tooling: each answered code appended as `<routeId> <code>` (how the `codes` lists were filled).
@@ -508,7 +508,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new AccountsService(accountsRepo, sessionsRepo, ticketsRepo, transactions, mailer, clock, productName),
     (origin) => options.config.publicUrl ?? origin,
   );
-  bindAnnouncementRoutes(binder, new AnnouncementsService(new AnnouncementsRepository(db), accountsRepo, transactions));
+  bindAnnouncementRoutes(binder, new AnnouncementsService(new AnnouncementsRepository(db), transactions));
   bindLogoRoutes(binder, new LogosService(new LogosRepository(db), transactions, system));
   bindMonitoringRoutes(
     binder,

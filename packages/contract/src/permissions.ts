@@ -119,11 +119,16 @@ export function assignablePermissions(tier: Tier): Set<string> {
   return new Set(PERMISSION_GROUPS[tier].flatMap((group) => group.keys.map((k) => k.key)));
 }
 
-/** The meta roles of a tier in one language: groups of keys with their names. */
-export function metaRolesOf(tier: Tier, locale: Locale) {
-  return PERMISSION_GROUPS[tier].map((group) => ({
+/** Groups of keys with their names in one language (the meta roles' shape). */
+export function namedPermissionGroups(groups: readonly PermissionGroup[], locale: Locale) {
+  return groups.map((group) => ({
     key: group.key,
     name: group.name[locale],
     permissions: group.keys.map((k) => ({ key: k.key, name: k.name[locale] })),
   }));
+}
+
+/** The meta roles of a tier in one language: groups of keys with their names. */
+export function metaRolesOf(tier: Tier, locale: Locale) {
+  return namedPermissionGroups(PERMISSION_GROUPS[tier], locale);
 }

@@ -266,7 +266,7 @@ describe('create password from the e-mailed link', () => {
         })
       ).json().code,
     ).toBe(101012);
-    await t.app.rampart.account.sendCreatePassword(frank.id, 'https://cdn.example.test', 'en_US');
+    await t.app.rampart.account.sendCreatePassword(frank.id, { baseUrl: 'https://cdn.example.test', locale: 'en_US' });
     const mail = await smtp.next('frank@rampart.test');
     const link = /https:\/\/cdn\.example\.test\/user\/verifyMail\?token=([^\s&]+)/.exec(decodedText(mail));
     const token = decodeURIComponent(link?.[1] ?? '');

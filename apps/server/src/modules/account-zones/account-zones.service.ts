@@ -1,7 +1,7 @@
 import type { AccountZones } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { Caller } from '../../platform/http/bind-route.js';
+import type { Caller, ClientCaller } from '../../platform/http/bind-route.js';
 import { requireManaged } from '../accounts/account-scope.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import type { AccountZonesRepository } from './account-zones.repository.js';
@@ -35,10 +35,9 @@ export class AccountZonesService {
    * Every id must be a zone of the operator the caller may itself work on: a restricted caller
    * cannot hand out zones it does not have (and its own restriction still applies below it).
    */
-  async set(caller: Caller, clientId: number, zoneIds: number[]): Promise<AccountZones> {
+  async set(caller: ClientCaller, clientId: number, zoneIds: number[]): Promise<AccountZones> {
     const target = await this.target(caller, clientId);
-    const operatorId = await this.accounts.topOfTier(caller.accountId);
-    const owned = new Set(await this.repo.ownedZones(operatorId, zoneIds));
+    const owned = new Set(await this.repo.ownedZones(caller.operatorId, zoneIds));
     const refused = zoneIds.filter((id) => !owned.has(id) || (caller.zoneScope !== null && !caller.zoneScope.has(id)));
     if (refused.length > 0) throw new AppError(101018, { extra: { zoneIDs: refused } });
     const sorted = [...zoneIds].sort((a, b) => a - b);

@@ -1,7 +1,6 @@
 import { scopeRefIds, zoneScopeRefsOf } from '@rampart/contract';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ZoneScopeCheck } from '../../platform/http/bind-route.js';
-import type { AccountsRepository } from '../auth/accounts.repository.js';
 import type { AccountZonesRepository } from './account-zones.repository.js';
 
 /**
@@ -10,7 +9,7 @@ import type { AccountZonesRepository } from './account-zones.repository.js';
  * for another operator's zone, so a restricted sub-account cannot tell the two apart. Ids that are
  * no node of the operator at all are left to the handler (its own not-found answer).
  */
-export function createZoneScopeCheck(repo: AccountZonesRepository, accounts: AccountsRepository): ZoneScopeCheck {
+export function createZoneScopeCheck(repo: AccountZonesRepository): ZoneScopeCheck {
   return async (route, caller, input) => {
     const scope = caller.zoneScope;
     if (scope === null) return;
@@ -19,7 +18,8 @@ export function createZoneScopeCheck(repo: AccountZonesRepository, accounts: Acc
     if (zoneIds.some((id) => !scope.has(id))) throw new AppError(101018);
     const nodeIds = refs.nodes.flatMap((ref) => scopeRefIds(ref, input));
     if (nodeIds.length === 0) return;
-    const operatorId = await accounts.topOfTier(caller.accountId);
-    if ((await repo.nodesOutside(operatorId, nodeIds, scope)).length > 0) throw new AppError(101018);
+    // Only an operator's sub-accounts are restricted, and every one of them has its operator.
+    if (caller.operatorId === null) throw new AppError(101018);
+    if ((await repo.nodesOutside(caller.operatorId, nodeIds, scope)).length > 0) throw new AppError(101018);
   };
 }

@@ -2,6 +2,7 @@ import { accountRoutes } from '@rampart/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Binder } from '../../platform/http/bind-route.js';
 import { requestLocale } from '../../platform/http/request-locale.js';
+import type { MailContext } from '../../platform/mail/mail-context.js';
 import type { AccountsService } from './accounts.service.js';
 
 /**
@@ -15,20 +16,23 @@ export function bindAccountRoutes(
   publicUrl: (origin: string) => string,
 ): void {
   const r = accountRoutes;
-  const baseUrl = (request: FastifyRequest) => publicUrl(`${request.protocol}://${request.host}`);
+  const mail = (request: FastifyRequest): MailContext => ({
+    baseUrl: publicUrl(`${request.protocol}://${request.host}`),
+    locale: requestLocale(request),
+  });
   binder.bind(r.listAccounts, async ({ query }, { caller }) => service.list(caller, query));
   binder.bind(r.listSubAccounts, async ({ params, query }, { caller }) =>
     service.subs(caller, params.userId, query.page, query.pageSize),
   );
   binder.bind(r.createAccount, async ({ body }, { caller, request }) => ({
-    data: await service.create(caller, body, baseUrl(request), requestLocale(request)),
+    data: await service.create(caller, body, mail(request)),
   }));
   binder.bind(r.updateAccount, async ({ body }, { caller }) => ({ data: await service.update(caller, body) }));
   binder.bind(r.deleteAccount, async ({ body }, { caller }) => {
     await service.delete(caller, body.id);
   });
   binder.bind(r.resendAccountEmail, async ({ body }, { caller, request }) => {
-    await service.resendEmail(caller, body.id, baseUrl(request), requestLocale(request));
+    await service.resendEmail(caller, body.id, mail(request));
   });
   binder.bind(r.resetAccountTwoFactor, async ({ body }, { caller }) => {
     await service.resetTwoFactor(caller, body.id);

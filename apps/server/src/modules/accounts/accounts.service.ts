@@ -2,7 +2,6 @@ import {
   type AccountDeleteRefusal,
   type CreateAccountIn,
   type ListAccountsQuery,
-  type Locale,
   MANAGED_TIERS,
   type ManagedAccount,
   type Tier,
@@ -15,6 +14,7 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import type { MailContext } from '../../platform/mail/mail-context.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { PASSWORD_TOKEN_TTL_MS } from '../auth/account.service.js';
 import type { AccountRow, AccountsRepository } from '../auth/accounts.repository.js';
@@ -119,7 +119,7 @@ export class AccountsService {
    * Creates the account without a password and mails it a one-time create-password link. The
    * account and the link are written together; if the mail cannot be sent both are removed again.
    */
-  async create(caller: Caller, input: CreateAccountIn, baseUrl: string, locale: Locale): Promise<ManagedAccount> {
+  async create(caller: Caller, input: CreateAccountIn, mail: MailContext): Promise<ManagedAccount> {
     const parentId = await parentForTier(this.accounts, caller, input.auth);
     checkZoneLimit(caller, { tier: input.auth, isRoot: input.auth !== caller.tier }, input.zoneLimit);
     if (!(await this.mailer.configured())) throw new AppError(101020);
@@ -162,7 +162,7 @@ export class AccountsService {
       throw error;
     }
     try {
-      await this.mailCreateLink(row, token, baseUrl, locale);
+      await this.mailCreateLink(row, token, mail);
     } catch (error) {
       await this.accounts.delete(row.id);
       throw error;
@@ -186,11 +186,11 @@ export class AccountsService {
     if (clash) throw new AppError(101025, { extra: { field: 'account' } });
   }
 
-  private async mailCreateLink(row: AccountRow, token: string, baseUrl: string, locale: Locale): Promise<void> {
+  private async mailCreateLink(row: AccountRow, token: string, mail: MailContext): Promise<void> {
     const operator = row.operatorId === null ? undefined : (await this.accounts.findById(row.operatorId))?.account;
-    const link = createPasswordLink(baseUrl, row.tier, token, operator);
+    const link = createPasswordLink(mail.baseUrl, row.tier, token, operator);
     try {
-      await this.mailer.send(createPasswordMail(row.email, link, locale, await this.productName()));
+      await this.mailer.send(createPasswordMail(row.email, link, mail.locale, await this.productName()));
     } catch (error) {
       throw new AppError(101020, { cause: error });
     }
@@ -245,7 +245,7 @@ export class AccountsService {
     }
   }
 
-  async resendEmail(caller: Caller, id: number, baseUrl: string, locale: Locale): Promise<void> {
+  async resendEmail(caller: Caller, id: number, mail: MailContext): Promise<void> {
     const target = await requireManaged(this.accounts, caller, id);
     if (!target.email) throw new AppError(101020);
     if (!(await this.mailer.configured())) throw new AppError(101020);
@@ -258,7 +258,7 @@ export class AccountsService {
       expiresAt: new Date(this.clock() + PASSWORD_TOKEN_TTL_MS),
     });
     try {
-      await this.mailCreateLink(target, token, baseUrl, locale);
+      await this.mailCreateLink(target, token, mail);
     } catch (error) {
       await this.tickets.usePasswordToken(sha256(token));
       throw error;

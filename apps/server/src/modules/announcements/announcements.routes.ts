@@ -17,5 +17,5 @@ export function bindAnnouncementRoutes(binder: Binder, service: AnnouncementsSer
   binder.bind(r.deleteAnnouncements, async ({ body }, { caller }) => {
     await service.delete(caller.operatorId, body.ids);
   });
-  binder.bind(r.listUserAnnouncements, async ({ query }, { caller }) => service.forUser(caller.accountId, query));
+  binder.bind(r.listUserAnnouncements, async ({ query }, { caller }) => service.forUser(caller.operatorId, query));
 }

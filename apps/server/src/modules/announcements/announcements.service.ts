@@ -1,7 +1,6 @@
 import type { Announcement, AnnouncementIn, AnnouncementListQuery } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import type { AccountsRepository } from '../auth/accounts.repository.js';
 import { presentAnnouncement } from './announcements.presenter.js';
 import type { AnnouncementsRepository } from './announcements.repository.js';
 
@@ -14,7 +13,6 @@ function columns(values: AnnouncementIn): AnnouncementIn {
 export class AnnouncementsService {
   constructor(
     private readonly repo: AnnouncementsRepository,
-    private readonly accounts: AccountsRepository,
     private readonly transactions: Transactions,
   ) {}
 
@@ -43,9 +41,8 @@ export class AnnouncementsService {
   }
 
   /** A customer outside every operator's tree has none. */
-  async forUser(userId: number, q: AnnouncementListQuery) {
-    const operator = await this.accounts.operatorAbove(userId);
-    if (operator === undefined) return { data: [], total: 0 };
-    return this.list(operator.id, q);
+  async forUser(operatorId: number | null, q: AnnouncementListQuery) {
+    if (operatorId === null) return { data: [], total: 0 };
+    return this.list(operatorId, q);
   }
 }

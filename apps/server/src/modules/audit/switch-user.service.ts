@@ -27,7 +27,7 @@ export class SwitchUserService {
     if (caller.realAccountId) throw new AppError(101018);
     // An operator's sub-account acts for its operator: the customers are below the operator, not below it.
     // A customer's sub-user switches only to accounts below itself, never to its parent or siblings.
-    const owner = caller.tier === 'client' ? await this.accounts.topOfTier(caller.accountId) : caller.accountId;
+    const owner = caller.tier === 'client' && caller.operatorId !== null ? caller.operatorId : caller.accountId;
     const target = await this.accounts.findById(targetId);
     // A missing account and one outside the caller's owner chain answer alike, so ids cannot be probed.
     if (!target || target.tier !== tier || !(await this.accounts.isDescendant(owner, target.id))) {

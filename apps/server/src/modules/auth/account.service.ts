@@ -1,7 +1,6 @@
 import {
   type ChangePasswordIn,
   LOGIN_2FA_TYPES,
-  type Locale,
   type SelfInfo,
   type SetAccountPasswordIn,
   type SetupPhase0In,
@@ -20,6 +19,7 @@ import { isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import type { MailContext } from '../../platform/mail/mail-context.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { requireManaged } from '../accounts/account-scope.js';
 import { presentSelf } from './account.presenter.js';
@@ -235,7 +235,7 @@ export class AccountService {
   // --- first password from an e-mailed link ---
 
   /** Makes a one-time link for an account without a password and mails it; returns the token (for tests). */
-  async sendCreatePassword(accountId: number, baseUrl: string, locale: Locale): Promise<string> {
+  async sendCreatePassword(accountId: number, mail: MailContext): Promise<string> {
     const row = await this.accounts.findById(accountId);
     if (!row) throw new AppError(101018);
     const token = randomToken('cp_');
@@ -246,8 +246,8 @@ export class AccountService {
       expiresAt: new Date(this.clock() + PASSWORD_TOKEN_TTL_MS),
     });
     const operator = row.operatorId === null ? undefined : (await this.accounts.findById(row.operatorId))?.account;
-    const link = createPasswordLink(baseUrl, row.tier, token, operator);
-    await this.mailer.send(createPasswordMail(row.email, link, locale, await this.productName()));
+    const link = createPasswordLink(mail.baseUrl, row.tier, token, operator);
+    await this.mailer.send(createPasswordMail(row.email, link, mail.locale, await this.productName()));
     return token;
   }
 

@@ -1,4 +1,10 @@
-import { assignablePermissions, type Locale, metaRolesOf, type Role, type RoleIn } from '@rampart/contract';
+import {
+  assignablePermissions,
+  PERMISSION_GROUPS,
+  type PermissionGroup,
+  type Role,
+  type RoleIn,
+} from '@rampart/contract';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
@@ -27,12 +33,11 @@ export class RolesService {
     return { data: rows.map(presentRole), total };
   }
 
-  /** The keys of the caller's tier it holds, grouped as its console's menus. */
-  meta(caller: Caller, locale: Locale) {
-    const groups = metaRolesOf(caller.tier, locale)
-      .map((group) => ({ ...group, permissions: group.permissions.filter((p) => caller.permissions.has(p.key)) }))
-      .filter((group) => group.permissions.length > 0);
-    return { data: groups, total: groups.length };
+  /** The keys of the caller's tier it holds, grouped as its console's menus (named by the presenter). */
+  meta(caller: Caller): PermissionGroup[] {
+    return PERMISSION_GROUPS[caller.tier]
+      .map((group) => ({ ...group, keys: group.keys.filter((k) => caller.permissions.has(k.key)) }))
+      .filter((group) => group.keys.length > 0);
   }
 
   async create(caller: Caller, body: RoleIn) {
