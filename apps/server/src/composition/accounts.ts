@@ -1,0 +1,112 @@
+import { bindAccountZoneRoutes } from '../modules/account-zones/account-zones.routes.js';
+import { AccountZonesService } from '../modules/account-zones/account-zones.service.js';
+import { createZoneScopeCheck } from '../modules/account-zones/zone-scope-check.js';
+import { bindAccountRoutes } from '../modules/accounts/accounts.routes.js';
+import { AccountsService } from '../modules/accounts/accounts.service.js';
+import { bindApiTokenRoutes } from '../modules/api-tokens/api-tokens.routes.js';
+import { ApiTokensService } from '../modules/api-tokens/api-tokens.service.js';
+import { bindAuditRoutes } from '../modules/audit/audit.routes.js';
+import { AuditService } from '../modules/audit/audit.service.js';
+import { SwitchUserService } from '../modules/audit/switch-user.service.js';
+import { AccountService } from '../modules/auth/account.service.js';
+import { bindAuthRoutes } from '../modules/auth/auth.routes.js';
+import { createAuthenticator } from '../modules/auth/authenticator.js';
+import { ensureRootAccounts } from '../modules/auth/bootstrap.js';
+import { CredentialGuard } from '../modules/auth/credential-guard.js';
+import { LoginService } from '../modules/auth/login.service.js';
+import { RefreshCookie, servedOverHttps } from '../modules/auth/refresh-cookie.js';
+import { TokenService } from '../modules/auth/token.service.js';
+import { createNodeAuthenticator } from '../modules/nodes/node-signature.js';
+import { PermissionResolver } from '../modules/roles/permission-resolver.js';
+import { bindRoleRoutes } from '../modules/roles/roles.routes.js';
+import { RolesService } from '../modules/roles/roles.service.js';
+import { bindSystemRoutes } from '../modules/system/system.routes.js';
+import { type Binder, createBinder } from '../platform/http/bind-route.js';
+import type { AppContext } from './context.js';
+
+export interface BinderOptions {
+  /** See `AppOptions.strictRouteCodes`. */
+  readonly strictRouteCodes?: boolean | undefined;
+}
+
+/**
+ * Who may call: the token service, sign-in and the account's own settings, the binder with its two
+ * authenticators (consoles and nodes), and the routes of accounts, roles, API tokens, zones given
+ * to sub-accounts, switch user and the audit log.
+ */
+export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
+  const { app, config, repos, clock, box, mailer, transactions, productName } = ctx;
+  const tokens = new TokenService(
+    config.tokenSecrets?.current ?? config.secret,
+    repos.sessions,
+    clock,
+    app.log,
+    config.accessTokenTtlSeconds,
+    config.tokenSecrets?.previous ?? [],
+  );
+  const credentialGuard = new CredentialGuard(clock);
+  const login = new LoginService(
+    repos.accounts,
+    repos.tickets,
+    tokens,
+    mailer,
+    box,
+    clock,
+    app.log,
+    config.secret,
+    productName,
+    credentialGuard,
+  );
+  const account = new AccountService(
+    repos.accounts,
+    repos.sessions,
+    repos.tickets,
+    tokens,
+    mailer,
+    box,
+    clock,
+    productName,
+    credentialGuard,
+    config.secret,
+  );
+  const createdRoots = await ensureRootAccounts(repos.accounts, config.initPassword);
+
+  const audit = new AuditService(repos.audit);
+  const binder: Binder = createBinder(
+    app,
+    {
+      account: createAuthenticator(
+        tokens,
+        repos.sessions,
+        new PermissionResolver(repos.roles),
+        repos.accounts,
+        clock,
+        (id) => repos.accountZones.scopeOf(id),
+      ),
+      node: createNodeAuthenticator(repos.nodes, box, clock),
+    },
+    {
+      audit,
+      zoneScope: createZoneScopeCheck(repos.accountZones),
+      transactions,
+      codes: {
+        // Test tooling: each answered code appended as `<routeId> <code>` (how the `codes` lists were filled).
+        recordFile: process.env.RAMPART_RECORD_ROUTE_CODES || undefined,
+        strict: options.strictRouteCodes,
+      },
+    },
+  );
+  bindAccountZoneRoutes(binder, new AccountZonesService(repos.accountZones, repos.accounts, transactions));
+  bindSystemRoutes(binder, ctx.system);
+  const refreshCookie = new RefreshCookie(servedOverHttps(config.publicUrl));
+  bindAuthRoutes(binder, login, tokens, account, refreshCookie);
+  bindRoleRoutes(binder, new RolesService(repos.roles));
+  bindApiTokenRoutes(binder, new ApiTokensService(repos.apiTokens, repos.sessions, transactions, tokens, clock));
+  bindAccountRoutes(
+    binder,
+    new AccountsService(repos.accounts, repos.sessions, repos.tickets, transactions, mailer, clock, productName),
+    ctx.publicUrl,
+  );
+  bindAuditRoutes(binder, audit, new SwitchUserService(repos.accounts, tokens), refreshCookie);
+  return { binder, account, createdRoots };
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { NodeCapacity } from '../modules/snapshots/node-capacity.js';
+import type { SystemService } from '../modules/system/system.service.js';
+import type { ConfigChanges } from '../platform/changes.js';
+import type { Clock } from '../platform/clock.js';
+import type { SecretBox } from '../platform/crypto/secret-box.js';
+import type { Transactions } from '../platform/db/request-transaction.js';
+import type { Mailer } from '../platform/mail/mailer.js';
+import type { Repositories } from './repositories.js';
+
+/** The settings the control plane's HTTP application reads (main.ts passes the whole `Config`). */
+export type AppConfig = Pick<
+  Config,
+  | 'version'
+  | 'agentReleaseDir'
+  | 'consoleDir'
+  | 'logLevel'
+  | 'secret'
+  | 'initPassword'
+  | 'publicUrl'
+  | 'smtpUrl'
+  | 'accessTokenTtlSeconds'
+  | 'allowPrivateOrigins'
+  | 'dnsServers'
+  | 'dnsTimeoutMs'
+  | 'domainProof'
+  | 'domainProofIntervalSeconds'
+  | 'tokenSecrets'
+  | 'nodeDomainLimit'
+>;
+
+/**
+ * What every area's composition (accounts.ts, edge.ts, operator.ts, sites.ts) builds its services
+ * from: built once in `buildApp`, shared, never rebuilt per area.
+ */
+export interface AppContext {
+  readonly app: FastifyInstance;
+  readonly config: AppConfig;
+  readonly clock: Clock;
+  /** Runs a block all or none inside the call's transaction (a savepoint). */
+  readonly transactions: Transactions;
+  readonly repos: Repositories;
+  readonly box: SecretBox;
+  readonly mailer: Mailer;
+  readonly system: SystemService;
+  /** Wakes the nodes' snapshot polls after a change to what they serve. */
+  readonly changes: ConfigChanges;
+  readonly capacity: NodeCapacity;
+  /** The branding title mails are signed with. */
+  readonly productName: () => Promise<string>;
+  /** The address e-mailed links and node install commands point at, from the request's origin. */
+  readonly publicUrl: (origin: string) => string;
+}

@@ -1,0 +1,76 @@
+import { MonitorStatusService } from '../modules/monitoring/monitor-status.service.js';
+import { AgentReleases } from '../modules/nodes/agent-releases.js';
+import { NodeCommandsService } from '../modules/nodes/node-commands.service.js';
+import { bindNodeOperationRoutes } from '../modules/nodes/node-operations.routes.js';
+import { NodeSettingsService } from '../modules/nodes/node-settings.service.js';
+import { bindNodeUpgradeRoutes } from '../modules/nodes/node-upgrade.routes.js';
+import { NodeUpgradeService } from '../modules/nodes/node-upgrade.service.js';
+import { bindNodeRoutes } from '../modules/nodes/nodes.routes.js';
+import { NodesService } from '../modules/nodes/nodes.service.js';
+import { edgeModulesOf } from '../modules/site-modules/site-modules.edge.js';
+import { edgeStreamPorts } from '../modules/site-ports/site-ports.edge.js';
+import { edgeSiteSettings } from '../modules/site-settings/site-settings.edge.js';
+import { edgeCachePolicies } from '../modules/sites/site-cache.edge.js';
+import { SnapshotBuilder } from '../modules/snapshots/snapshot-builder.js';
+import { SnapshotsService } from '../modules/snapshots/snapshots.service.js';
+import { bindSubNodeRoutes } from '../modules/sub-nodes/sub-nodes.routes.js';
+import { SubNodesService } from '../modules/sub-nodes/sub-nodes.service.js';
+import { operatorNginxTuning } from '../modules/zones/operator-nginx.edge.js';
+import { ConfigChanges } from '../platform/changes.js';
+import type { Binder } from '../platform/http/bind-route.js';
+import type { AppContext } from './context.js';
+
+/**
+ * The nodes and what they serve: node records and their API (snapshots, commands, status, probes'
+ * states), sub-nodes, node operations and upgrades. A feature that puts something into a node's data
+ * plane adds its `*.edge.ts` projection to the snapshot builder here.
+ */
+export function composeEdge(ctx: AppContext, binder: Binder) {
+  const { app, config, repos, clock, box, transactions, changes } = ctx;
+  const snapshots = new SnapshotsService(
+    new SnapshotBuilder(
+      repos.snapshot,
+      {
+        streamPorts: (ownerId, nodeGroups, listenPorts, now) =>
+          edgeStreamPorts(repos.sitePorts, ownerId, nodeGroups, listenPorts, now),
+        cachePolicies: (siteIds) => edgeCachePolicies(repos.siteCache, siteIds),
+        modules: (domainIds) => edgeModulesOf(repos.siteModules, domainIds),
+        siteSettings: (siteIds) => edgeSiteSettings(repos.siteSettings, siteIds),
+        nginxTuning: (ownerId) => operatorNginxTuning(repos.settings, ownerId),
+      },
+      box,
+      { domains: ctx.capacity.domainLimit },
+    ),
+    changes,
+    clock,
+    (nodeId, problem) => app.log.warn({ nodeId, problem }, 'node snapshot incomplete'),
+  );
+  // Held node polls would otherwise keep a graceful shutdown waiting for up to their full wait.
+  app.addHook('preClose', async () => snapshots.close());
+  const monitorStatus = new MonitorStatusService(repos.monitorStatus);
+  // Queued node commands wake the agents' command polls, as configuration changes wake snapshot polls.
+  const nodeCommands = new NodeCommandsService(
+    repos.nodeCommands,
+    repos.nodes,
+    transactions,
+    new ConfigChanges(),
+    clock,
+  );
+  app.addHook('preClose', async () => nodeCommands.close());
+  const releases = new AgentReleases(config.agentReleaseDir, config.version);
+  const upgrades = new NodeUpgradeService(repos.nodeUpgrade, releases, nodeCommands, repos.nodeCommands, clock);
+  const nodesService = new NodesService(repos.nodes, box, clock);
+  bindNodeRoutes(
+    binder,
+    nodesService,
+    snapshots,
+    ctx.publicUrl,
+    (node, version) => upgrades.reported(node.nodeId, node.ownerId, version),
+    (operatorId, nodeIds) => monitorStatus.statesOf(operatorId, nodeIds),
+  );
+  bindNodeUpgradeRoutes(binder, upgrades, releases);
+  const nodeSettings = new NodeSettingsService(repos.nodes, repos.zones, transactions);
+  bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
+  bindSubNodeRoutes(binder, new SubNodesService(repos.subNodes, repos.nodes, transactions));
+  return { snapshots, monitorStatus, nodeCommands, nodeSettings };
+}

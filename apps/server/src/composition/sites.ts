@@ -1,0 +1,129 @@
+import { bindCacheTaskRoutes } from '../modules/cache-tasks/cache-tasks.routes.js';
+import { CacheTasksService } from '../modules/cache-tasks/cache-tasks.service.js';
+import { bindCertificateRoutes } from '../modules/certificates/certificates.routes.js';
+import { CertificatesService } from '../modules/certificates/certificates.service.js';
+import { bindClientDomainRoutes } from '../modules/domains/client-domains.routes.js';
+import { ClientDomainsService } from '../modules/domains/client-domains.service.js';
+import { bindCnameSettingRoutes } from '../modules/domains/cname-settings.routes.js';
+import { CnameSettingsService, defaultCnameDomain } from '../modules/domains/cname-settings.service.js';
+import { DomainCnameCheckService } from '../modules/domains/domain-cname-check.service.js';
+import { DomainInserts } from '../modules/domains/domain-inserts.js';
+import { OriginCheck } from '../modules/domains/domain-origins.js';
+import { DomainProofJob } from '../modules/domains/domain-proof.job.js';
+import { bindDomainProofRoutes } from '../modules/domains/domain-proof.routes.js';
+import { DomainProofService } from '../modules/domains/domain-proof.service.js';
+import { DomainUpstreamsService } from '../modules/domains/domain-upstreams.service.js';
+import { bindDomainRoutes } from '../modules/domains/domains.routes.js';
+import { DomainsService } from '../modules/domains/domains.service.js';
+import { UserDomainsService } from '../modules/domains/user-domains.service.js';
+import type { NodeCommandsService } from '../modules/nodes/node-commands.service.js';
+import type { NodeSettingsService } from '../modules/nodes/node-settings.service.js';
+import { bindSiteModuleRoutes } from '../modules/site-modules/site-modules.routes.js';
+import { SiteModulesService } from '../modules/site-modules/site-modules.service.js';
+import { bindSitePortRoutes } from '../modules/site-ports/site-ports.routes.js';
+import { SitePortsService } from '../modules/site-ports/site-ports.service.js';
+import { bindSiteSettingRoutes } from '../modules/site-settings/site-settings.routes.js';
+import { SiteSettingsService } from '../modules/site-settings/site-settings.service.js';
+import { SiteAccess } from '../modules/sites/site-access.js';
+import { bindSiteCacheRoutes } from '../modules/sites/site-cache.routes.js';
+import { SiteCacheService } from '../modules/sites/site-cache.service.js';
+import { bindSiteRoutes } from '../modules/sites/sites.routes.js';
+import { SitesService } from '../modules/sites/sites.service.js';
+import { CnameResolver } from '../platform/dns/cname-resolver.js';
+import { TxtResolver } from '../platform/dns/txt-resolver.js';
+import type { Binder } from '../platform/http/bind-route.js';
+import type { AppContext } from './context.js';
+
+/** What the site features need from the nodes: cache purges and warm-ups run as node commands. */
+export interface SiteNodeServices {
+  readonly nodeCommands: NodeCommandsService;
+  readonly nodeSettings: NodeSettingsService;
+}
+
+/**
+ * Sites and everything a site holds: domains (their proof, CNAME targets and checks), certificates,
+ * cache rules and tasks, modules, settings and layer-4 ports. Starts the background proof checks.
+ */
+export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeServices) {
+  const { app, config, repos, clock, box, transactions, capacity } = ctx;
+  bindSiteRoutes(binder, new SitesService(transactions, repos.sites, repos.products, repos.accounts, capacity));
+  const siteAccess = new SiteAccess(repos.sites);
+  const cnameSettings = new CnameSettingsService(
+    repos.settings,
+    repos.domains,
+    transactions,
+    defaultCnameDomain(config.publicUrl),
+  );
+  bindCnameSettingRoutes(binder, cnameSettings);
+  const cnameResolver = new CnameResolver(config.dnsServers, config.dnsTimeoutMs);
+  const domainProof = new DomainProofService(
+    repos.domainProof,
+    repos.settings,
+    transactions,
+    siteAccess,
+    cnameSettings,
+    new TxtResolver(config.dnsServers, config.dnsTimeoutMs),
+    cnameResolver,
+    config.domainProof,
+  );
+  bindDomainProofRoutes(binder, domainProof);
+  // Background proof checks; a claim that went live or was lost wakes the nodes' snapshot polls.
+  const domainProofJob = new DomainProofJob(domainProof, ctx.changes, app.log);
+  domainProofJob.start(config.domainProofIntervalSeconds);
+  app.addHook('preClose', async () => domainProofJob.stop());
+
+  const origins = new OriginCheck(repos.nodeSockets, config.allowPrivateOrigins);
+  const domainInserts = new DomainInserts(repos.domains, repos.sites, repos.certificates, domainProof, capacity);
+  bindDomainRoutes(binder, {
+    domains: new DomainsService(
+      repos.domains,
+      transactions,
+      siteAccess,
+      origins,
+      cnameSettings,
+      domainProof,
+      domainInserts,
+      repos.certificates,
+    ),
+    upstreams: new DomainUpstreamsService(repos.domains, transactions, siteAccess, origins),
+    cnameCheck: new DomainCnameCheckService(
+      repos.domains,
+      transactions,
+      siteAccess,
+      cnameSettings,
+      cnameResolver,
+      domainProof,
+    ),
+    across: new UserDomainsService(repos.domainsAcross),
+  });
+  bindClientDomainRoutes(binder, new ClientDomainsService(repos.clientDomains, repos.domainsAcross, transactions));
+  bindCertificateRoutes(binder, new CertificatesService(repos.certificates, transactions, siteAccess, box, clock));
+  bindSiteCacheRoutes(binder, new SiteCacheService(transactions, repos.siteCache, repos.sites, siteAccess));
+  bindCacheTaskRoutes(
+    binder,
+    new CacheTasksService(
+      transactions,
+      repos.cacheTasks,
+      repos.siteCache,
+      repos.nodeCommands,
+      nodes.nodeCommands,
+      nodes.nodeSettings,
+      siteAccess,
+      clock,
+    ),
+  );
+  bindSiteModuleRoutes(binder, new SiteModulesService(transactions, repos.siteModules, repos.sites, siteAccess));
+  bindSiteSettingRoutes(binder, new SiteSettingsService(transactions, repos.siteSettings, repos.sites, siteAccess));
+  bindSitePortRoutes(
+    binder,
+    new SitePortsService(
+      transactions,
+      repos.sitePorts,
+      repos.sites,
+      siteAccess,
+      repos.nodeSockets,
+      config.allowPrivateOrigins,
+    ),
+  );
+  return { domainProofJob };
+}
