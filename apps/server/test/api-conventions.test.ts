@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { AppError } from '../src/platform/errors/app-error.js';
 import { invalidFields } from '../src/platform/http/validation.js';
 import { rawInput, send } from './helpers/call.js';
+import { repeatedKeys } from './helpers/log-lines.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Routes declared only for this test, bound with the app's own binder, to prove the mechanism.
@@ -303,6 +304,13 @@ describe('request log', () => {
     expect(line).toMatchObject({ method: 'GET', path: '/api/v1/health', status: 200 });
     expect(typeof line?.durationMs).toBe('number');
     expect(JSON.stringify(t.logs)).not.toContain('supersecret');
+  });
+
+  it("writes no key twice in any line (the request id is the logger's own)", async () => {
+    await send(t.app, health, undefined, { headers: { 'x-request-id': 'req-once-0001' } });
+    const lines = t.rawLogs.filter((line) => line.includes('req-once-0001'));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(t.rawLogs.map((line) => repeatedKeys(line)).filter((keys) => keys.length > 0)).toEqual([]);
   });
 
   it('does not take a request id that could forge log content', async () => {

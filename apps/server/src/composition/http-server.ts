@@ -57,11 +57,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
   registerSecurityHeaders(app);
 
-  // One structured line per request. The path is logged without its query string, which may carry tokens.
+  // One structured line per request (the request's logger already carries its `reqId`). The path
+  // is logged without its query string, which may carry tokens.
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
-        reqId: request.id,
         method: request.method,
         path: request.url.split('?')[0],
         status: reply.statusCode,

@@ -14,6 +14,8 @@ export interface TestApp {
   readonly db: TestDatabase;
   /** Every JSON log line the app wrote. */
   readonly logs: Record<string, unknown>[];
+  /** The same lines as written (a key written twice is visible only here). */
+  readonly rawLogs: string[];
   close(): Promise<void>;
 }
 
@@ -29,9 +31,14 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const logs: Record<string, unknown>[] = [];
+  const rawLogs: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        rawLogs.push(line);
+        logs.push(JSON.parse(line));
+      }
       done();
     },
   });
@@ -69,6 +76,7 @@ export async function createTestApp(
     app,
     db,
     logs,
+    rawLogs,
     async close() {
       await app.close();
       await db.drop();
