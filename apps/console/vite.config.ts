@@ -1,5 +1,9 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 /** Where `npm run dev` sends console API calls: the control plane started by `npm start`. */
 const API_TARGET = 'http://127.0.0.1:8080';
@@ -17,9 +21,51 @@ const VENDOR_GROUPS = [
   { name: 'vendor', test: /node_modules[\\/]/ },
 ];
 
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|ico|txt|map)$/;
+
+/**
+ * Brotli and gzip siblings (`app.js.br`, `app.js.gz`) of every text file of the build, written once
+ * at build time at the highest levels; the control plane serves the one the browser accepts
+ * (`@fastify/static` `preCompressed`). A file under 1 KiB, or one that would not shrink, has none.
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  let outDir = 'dist';
+  return {
+    name: 'rampart-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
+      const files = entries.filter((e) => e.isFile() && COMPRESSIBLE.test(e.name));
+      await Promise.all(
+        files.map(async (entry) => {
+          const file = path.join(entry.parentPath, entry.name);
+          const body = await readFile(file);
+          if (body.length < 1024) return;
+          const [br, gzipped] = await Promise.all([
+            brotli(body, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+              },
+            }),
+            gz(body, { level: 9 }),
+          ]);
+          if (br.length < body.length) await writeFile(`${file}.br`, br);
+          if (gzipped.length < body.length) await writeFile(`${file}.gz`, gzipped);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   base: '/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     proxy: {
       '/api': { target: API_TARGET, changeOrigin: true },

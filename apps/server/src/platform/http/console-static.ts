@@ -6,7 +6,7 @@ const CONSOLE_TREES = /^\/(user|client|admin)(\/|$)/;
 
 /**
  * Serves the console's production build at `/`. A GET for a page path (no file extension) that
- * is not a file answers with index.html so the router in the browser resolves `/user/...`,
+ * is not a file answers with index.html (compressed as the browser accepts, like every file) so the router in the browser resolves `/user/...`,
  * `/client/...`, `/admin/...` and its own 404 page. Paths under /api never fall back.
  */
 export async function serveConsole(app: FastifyInstance, consoleDir: string): Promise<void> {
@@ -15,6 +15,9 @@ export async function serveConsole(app: FastifyInstance, consoleDir: string): Pr
     prefix: '/',
     index: ['index.html'],
     wildcard: true,
+    // The build writes brotli and gzip siblings of its text files (vite.config.ts `precompress`):
+    // the one the browser accepts is sent as it is, nothing is compressed per request.
+    preCompressed: true,
     // Hashed asset names never change; index.html must be revalidated so a new release is picked up.
     setHeaders(reply, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
