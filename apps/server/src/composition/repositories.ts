@@ -22,6 +22,7 @@ import { NodeCommandsRepository } from '../modules/nodes/node-commands.repositor
 import { NodeSocketsRepository } from '../modules/nodes/node-sockets.repository.js';
 import { NodeUpgradeRepository } from '../modules/nodes/node-upgrade.repository.js';
 import { NodesRepository } from '../modules/nodes/nodes.repository.js';
+import { OverviewRepository } from '../modules/overview/overview.repository.js';
 import { ProductsRepository } from '../modules/products/products.repository.js';
 import { RolesRepository } from '../modules/roles/roles.repository.js';
 import { SiteModulesRepository } from '../modules/site-modules/site-modules.repository.js';
@@ -67,6 +68,7 @@ export function createRepositories(db: Db) {
     nodeSockets: new NodeSocketsRepository(db),
     nodeUpgrade: new NodeUpgradeRepository(db),
     nodes: new NodesRepository(db),
+    overview: new OverviewRepository(db),
     probes: new ProbesRepository(db),
     products: new ProductsRepository(db),
     roles: new RolesRepository(db),

@@ -18,6 +18,8 @@ import { DomainsService } from '../modules/domains/domains.service.js';
 import { UserDomainsService } from '../modules/domains/user-domains.service.js';
 import type { NodeCommandsService } from '../modules/nodes/node-commands.service.js';
 import type { NodeSettingsService } from '../modules/nodes/node-settings.service.js';
+import { bindOverviewRoutes } from '../modules/overview/overview.routes.js';
+import { OverviewService } from '../modules/overview/overview.service.js';
 import { bindSiteModuleRoutes } from '../modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from '../modules/site-modules/site-modules.service.js';
 import { bindSitePortRoutes } from '../modules/site-ports/site-ports.routes.js';
@@ -55,6 +57,7 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
     defaultCnameDomain(config.publicUrl),
   );
   bindCnameSettingRoutes(binder, cnameSettings);
+  bindOverviewRoutes(binder, new OverviewService(repos.overview, cnameSettings, clock));
   const cnameResolver = new CnameResolver(config.dnsServers, config.dnsTimeoutMs);
   const domainProof = new DomainProofService(
     repos.domainProof,

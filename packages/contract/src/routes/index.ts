@@ -21,6 +21,7 @@ import { nodeOperationRoutes } from './node-operations.js';
 import { nodeUpgradeRoutes } from './node-upgrade.js';
 import { nodeRoutes } from './nodes.js';
 import { operatorNginxRoutes } from './operator-nginx.js';
+import { overviewRoutes } from './overview.js';
 import { productRoutes } from './products.js';
 import { apiTokenRoutes, roleRoutes } from './roles.js';
 import { siteCacheRoutes } from './site-cache.js';
@@ -57,6 +58,7 @@ export * from './node-operations.js';
 export * from './node-upgrade.js';
 export * from './nodes.js';
 export * from './operator-nginx.js';
+export * from './overview.js';
 export * from './products.js';
 export * from './roles.js';
 export * from './site-cache.js';
@@ -109,6 +111,7 @@ export const ROUTE_GROUPS = {
   roles: roleRoutes,
   apiTokens: apiTokenRoutes,
   logos: logoRoutes,
+  overview: overviewRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>
