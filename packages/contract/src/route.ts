@@ -146,6 +146,9 @@ export function dataOf<T extends z.ZodType>(item: T) {
   return z.object({ data: item });
 }
 
+/** The reply of a call that answers only that it was done: `{ data: true }`. */
+export const okReply = dataOf(z.literal(true));
+
 /** The reply of a list call: `{ data, total }` (spec: lists are data plus a total count). */
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), total: z.number().int().min(0) });

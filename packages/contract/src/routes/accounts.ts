@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { accountStatusSchema } from '../enums.js';
 import { orderBySchema, pageQuery } from '../http.js';
 import type { Localized } from '../locale.js';
-import { dataOf, defineRoute, pageOf, TIERS, type Tier, tierSchema, tiers } from '../route.js';
-import { zId, zIdParam } from '../validators/ids.js';
+import { dataOf, defineRoute, okReply, pageOf, TIERS, type Tier, tierSchema, tiers } from '../route.js';
+import { idNameSchema, zId, zIdParam } from '../validators/ids.js';
 import { zAccount, zEmail, zName } from '../validators/zod.js';
 
 /**
@@ -47,13 +47,12 @@ export const managedAccountSchema = z.object({
   /** Accounts directly below it. */
   subCount: z.number().int(),
   /** The role a sub-account holds (routes/roles.ts); null without one, and for top accounts. */
-  role: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  role: idNameSchema.nullable(),
   createdAt: z.string(),
 });
 export type ManagedAccount = z.infer<typeof managedAccountSchema>;
 
 const auth = z.object({ auth: tierSchema });
-const ok = dataOf(z.literal(true));
 const accountId = z.object({ id: zId });
 
 /** An operator's zone limit: 0 = no limit. */
@@ -159,7 +158,7 @@ export const deleteAccount = defineRoute({
     'Deletes an account the caller manages; refused (205003, extra.reason) while it has sites, sub-accounts or other objects',
   tags: ['accounts'],
   request: { params: auth, body: accountId },
-  response: ok,
+  response: okReply,
 });
 
 export const resendAccountEmail = defineRoute({
@@ -171,7 +170,7 @@ export const resendAccountEmail = defineRoute({
   summary: 'Sends an account the caller manages a new one-time link to create its password',
   tags: ['accounts'],
   request: { params: auth, body: accountId },
-  response: ok,
+  response: okReply,
 });
 
 export const resetAccountTwoFactor = defineRoute({
@@ -183,7 +182,7 @@ export const resetAccountTwoFactor = defineRoute({
   summary: 'Turns off the second factor of an account the caller manages (a lost authenticator); it is signed out',
   tags: ['accounts'],
   request: { params: auth, body: accountId },
-  response: ok,
+  response: okReply,
 });
 
 /** Why a delete was refused: `extra.reason` of the 205003 reply, with the count in `extra.count`. */

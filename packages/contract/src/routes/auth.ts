@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TOKEN_COOKIE_PREFIX } from '../constants.js';
 import { accountStatusSchema } from '../enums.js';
-import { dataOf, defineRoute, publicAccess, TIERS, type Tier, tierSchema, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, publicAccess, TIERS, type Tier, tierSchema, tiers } from '../route.js';
 import { zId } from '../validators/ids.js';
 import { zEmail, zName, zNewPassword } from '../validators/zod.js';
 
@@ -78,8 +78,6 @@ export const selfSchema = z.object({
 });
 export type SelfInfo = z.infer<typeof selfSchema>;
 
-const ok = dataOf(z.literal(true));
-
 /** A new password typed twice: `confirmPassword` must equal `password` (passwordNotMatch). */
 function withConfirmation<T extends z.ZodObject<{ password: z.ZodType<string>; confirmPassword: z.ZodType<string> }>>(
   schema: T,
@@ -139,7 +137,7 @@ export const resendLoginCode = defineRoute({
   summary: 'Mails a new code for a pending e-mail login (the ticket stays the same)',
   tags: ['auth'],
   request: { params: auth, body: z.object({ ...credentials, onePassKey: secretString }) },
-  response: ok,
+  response: okReply,
 });
 
 export const logout = defineRoute({
@@ -155,7 +153,7 @@ export const logout = defineRoute({
     params: auth,
     body: z.object({ accessToken: z.string().max(4096).optional(), refreshToken: secretString.optional() }),
   },
-  response: ok,
+  response: okReply,
 });
 
 export const refresh = defineRoute({
@@ -203,7 +201,7 @@ export const setSubAccountPassword = defineRoute({
     params: auth,
     body: withConfirmation(z.object({ id: zId, password: zNewPassword, confirmPassword: z.string() })),
   },
-  response: ok,
+  response: okReply,
 });
 
 export const getSelf = defineRoute({
@@ -269,7 +267,7 @@ export const totpPhase0Code = defineRoute({
     "While the e-mail second factor is on: mails a code to the account's address for phase 0 (good once, for 10 minutes; a new one replaces the last; at most 5 mails per code's lifetime)",
   tags: ['auth'],
   request: { params: auth },
-  response: ok,
+  response: okReply,
 });
 
 export const totpPhase1 = defineRoute({
@@ -329,7 +327,7 @@ export const registerPassword = defineRoute({
   request: {
     body: withConfirmation(z.object({ token: secretString, password: zNewPassword, confirmPassword: z.string() })),
   },
-  response: ok,
+  response: okReply,
 });
 
 /** Service inputs: the parsed bodies of the routes above. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zId, zIdParam, zIds } from '../validators/ids.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 
 /**
@@ -37,7 +37,7 @@ export const certificateDetailSchema = certificateSummarySchema.extend({
   /** The PEM chain as uploaded (public data; the key is never returned). */
   certificate: z.string(),
   fingerprintSha256: z.string(),
-  domains: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  domains: z.array(idNameSchema),
 });
 export type CertificateDetail = z.infer<typeof certificateDetailSchema>;
 
@@ -155,7 +155,7 @@ export const deleteCertificates = defineRoute({
   summary: 'Deletes certificates (all or none); one still assigned to domains is refused with the domains named',
   tags: ['certificates'],
   request: { params: siteParams, body: z.object({ ids: zIds(500) }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const assignCertificate = defineRoute({
@@ -174,7 +174,7 @@ export const assignCertificate = defineRoute({
       domainIDs: zIds(500),
     }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const certificateRoutes = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { domainStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 import { zDomainName } from '../validators/zod.js';
 import { DOMAIN_TAGS_MAX, DOMAINS_PER_REQUEST_MAX } from './domains.js';
@@ -89,7 +89,7 @@ export const setClientDomainTags = defineRoute({
   summary: 'Replaces the tags of domains (all or none)',
   tags: ['domains'],
   request: { body: z.object({ ids: domainIds, tags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX) }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const clientDomainIds = defineRoute({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { domainStatusSchema } from '../enums.js';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { isIP } from '../validators/ip.js';
 import { zDomainName, zPort, zValidatedString } from '../validators/zod.js';
@@ -264,7 +264,7 @@ export const deleteDomains = defineRoute({
   summary: 'Deletes domains of the site by id (all or none)',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ ids: idList }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setDomainsStatus = defineRoute({
@@ -276,7 +276,7 @@ export const setDomainsStatus = defineRoute({
   summary: 'Enables or disables domains (all or none; 401001 when an enabled namesake exists elsewhere)',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ domainIDs: idList, status: domainStatusSchema }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setDomainsForceSSL = defineRoute({
@@ -288,7 +288,7 @@ export const setDomainsForceSSL = defineRoute({
   summary: 'Turns the HTTP → HTTPS redirect of domains on or off',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ domainIDs: idList, forceSSL: z.boolean() }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setDomainsBalance = defineRoute({
@@ -300,7 +300,7 @@ export const setDomainsBalance = defineRoute({
   summary: 'Sets the load-balancing method of domains',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ domainIDs: idList, hashType: hashTypeSchema }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setDomainScheme = defineRoute({
@@ -313,7 +313,7 @@ export const setDomainScheme = defineRoute({
     'Sets the protocol the edge uses towards the origin and, when given, the port map (401003 when a mapped port is not available)',
   tags: ['domains'],
   request: { params: domainParams, body: z.object({ scheme: originSchemeSchema, portMap: z.boolean().optional() }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setDomainsAutoSSL = defineRoute({
@@ -325,7 +325,7 @@ export const setDomainsAutoSSL = defineRoute({
   summary: `Turns automatic certificates of domains on or off (all or none; 401004 over ${AUTO_SSL_DOMAINS_PER_SITE_MAX} per site)`,
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ domainIDs: idList, autoSSL: z.boolean() }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const domainCnameCheckSchema = z.object({
@@ -389,7 +389,7 @@ export const deleteUpstreams = defineRoute({
     params: domainParams,
     body: z.object({ ids: zIds(UPSTREAMS_PER_DOMAIN_MAX) }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const updateUpstream = defineRoute({
@@ -426,7 +426,7 @@ export const deleteDomainsByNames = defineRoute({
   summary: 'Deletes domains of the site by name (all or none; a name not in the site answers 101009 naming it)',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ names: domainNames }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const domainMetaSchema = z.object({ id: z.number().int(), name: z.string(), status: domainStatusSchema });
@@ -472,7 +472,7 @@ export const replaceDomainsUpstreams = defineRoute({
   summary: 'Replaces the upstreams of several domains with one list (all or none; 401008 when none is enabled)',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ domainIDs: idList, upstreams: upstreamList }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const domainSettings = defineRoute({
@@ -499,7 +499,7 @@ export const setDomainsTags = defineRoute({
     params: siteParams,
     body: z.object({ domainIDs: idList, tags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX) }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const copyDomainsToSite = defineRoute({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zId } from '../validators/ids.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { idNameSchema, zId } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 import { zoneParams } from './zones.js';
 
@@ -61,7 +61,7 @@ export const metaGroups = defineRoute({
     params: zoneParams,
     query: groupMetaQuery,
   },
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+  response: dataOf(z.array(idNameSchema)),
 });
 
 const groupBody = z.object({
@@ -113,7 +113,7 @@ export const deleteGroup = defineRoute({
   summary: 'Deletes a group that no product uses (203001 otherwise); its node places go with it',
   tags: ['zones'],
   request: { params: zoneParams, body: z.object({ id: zId }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const groupRoutes = {

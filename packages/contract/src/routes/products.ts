@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
@@ -129,7 +129,7 @@ export const deleteProduct = defineRoute({
   summary: 'Deletes a product no site uses (204002 otherwise)',
   tags: ['products'],
   request: { body: z.object({ id: zId }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const productRoutes = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, TIERS, tierSchema, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, TIERS, tierSchema, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName } from '../validators/zod.js';
 
@@ -11,7 +11,6 @@ import { zName } from '../validators/zod.js';
  */
 
 const auth = z.object({ auth: tierSchema });
-const ok = dataOf(z.literal(true));
 /** Permission keys as sent (at most 200); repeats are dropped. A key not of the tier is 101003 (invalidValue). */
 const permissionKeys = z
   .array(z.string().min(1).max(64))
@@ -83,7 +82,7 @@ export const deleteRole = defineRoute({
   summary: 'Deletes a role; the sub-accounts holding it are left without a role (no keys)',
   tags: ['roles'],
   request: { params: auth.extend({ roleId: zIdParam }) },
-  response: ok,
+  response: okReply,
 });
 
 export const metaRoleGroupSchema = z.object({
@@ -114,7 +113,7 @@ export const assignRole = defineRoute({
   summary: "Gives one of the caller's roles to one of its sub-accounts (roleId null: no role)",
   tags: ['roles'],
   request: { params: auth, body: z.object({ accountId: zId, roleId: zId.nullable() }) },
-  response: ok,
+  response: okReply,
 });
 
 /** Lifetime of the access tokens an API token mints: 1 minute to 24 hours. */
@@ -184,7 +183,7 @@ export const deleteApiTokens = defineRoute({
   summary: "Deletes API tokens of the caller's; the access tokens they minted stop at once",
   tags: ['apiTokens'],
   request: { params: auth, body: z.object({ ids: zIds(100) }) },
-  response: ok,
+  response: okReply,
 });
 
 export const apiAccessTokenSchema = z.object({

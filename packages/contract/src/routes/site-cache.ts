@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FILE_TYPE_GROUPS } from '../constants.js';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 
 /**
@@ -159,7 +159,7 @@ export const deleteCacheRules = defineRoute({
     params: siteParams,
     body: z.object({ ids: zIds(CACHE_RULES_PER_SITE) }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const clearSiteCache = defineRoute({

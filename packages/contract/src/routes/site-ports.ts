@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { STREAM_PROTOCOLS } from '../edge/stream-ports.js';
 import { domainStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zPort } from '../validators/zod.js';
 import { hashTypeSchema, UPSTREAMS_PER_DOMAIN_MAX, upstreamInputSchema, upstreamSchema } from './domains.js';
@@ -174,7 +174,7 @@ export const deleteSitePorts = defineRoute({
   summary: 'Deletes ports of the site with their upstreams (all or none)',
   tags: ['ports'],
   request: { params: siteParams, body: z.object({ ids }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const batchCreateSitePorts = defineRoute({
@@ -250,7 +250,7 @@ export const enableSitePorts = defineRoute({
   summary: 'Turns ports of the site on (all or none)',
   tags: ['ports'],
   request: { params: siteParams, body: z.object({ ids }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const disableSitePorts = defineRoute({
@@ -262,7 +262,7 @@ export const disableSitePorts = defineRoute({
   summary: 'Turns ports of the site off (all or none); their nodes stop listening on them',
   tags: ['ports'],
   request: { params: siteParams, body: z.object({ ids }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const listSiteZonePorts = defineRoute({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOCALES } from '../locale.js';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 
 /**
@@ -230,7 +230,7 @@ export const deleteRateRules = defineRoute({
     params: siteParams,
     body: z.object({ ids: zIds(RATE_RULES_PER_SITE) }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const getErrorPages = defineRoute({
@@ -269,7 +269,7 @@ export const deleteErrorPages = defineRoute({
     params: siteParams,
     body: z.object({ statuses: z.array(errorPageStatus).min(1).max(ERROR_PAGE_STATUSES.length) }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setErrorPageLanguage = defineRoute({

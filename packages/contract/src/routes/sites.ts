@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { siteAccountStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zId, zIdParam, zIds } from '../validators/ids.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 
@@ -119,7 +119,7 @@ export const deleteSites = defineRoute({
   summary: 'Deletes sites of the operator (all or none); a site that still has domains is refused (205005)',
   tags: ['sites'],
   request: { body: z.object({ ids: zIds(500) }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setSitesStatus = defineRoute({
@@ -134,7 +134,7 @@ export const setSitesStatus = defineRoute({
   request: {
     body: z.object({ ids: zIds(500), status: siteAccountStatusSchema }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const listUserSites = defineRoute({
@@ -178,7 +178,7 @@ export const metaUserSites = defineRoute({
   summary: 'Every site the caller holds or was given access to, as id and name, for pickers',
   tags: ['sites'],
   request: {},
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+  response: dataOf(z.array(idNameSchema)),
 });
 
 export const userSiteTags = defineRoute({
@@ -202,7 +202,7 @@ export const setUserSitesTags = defineRoute({
   summary: 'Replaces the tags of sites the caller holds (all or none; 101018 for a site that is not its own)',
   tags: ['sites'],
   request: { body: z.object({ ids: siteIds, tags: tagList }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setUserSiteTags = defineRoute({
@@ -258,7 +258,7 @@ export const grantSiteUsers = defineRoute({
     "Gives sub-accounts of the caller access to sites it holds: they see and manage them (all or none; 101018 for a site or account that is not the caller's)",
   tags: ['sites'],
   request: { body: siteUsersBody },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const revokeSiteUsers = defineRoute({
@@ -270,7 +270,7 @@ export const revokeSiteUsers = defineRoute({
   summary: 'Takes access to sites the caller holds away from its sub-accounts (all or none)',
   tags: ['sites'],
   request: { body: siteUsersBody },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const siteRoutes = {

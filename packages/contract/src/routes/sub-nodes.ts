@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zText } from '../validators/zod.js';
 import { zoneParams } from './zones.js';
@@ -75,7 +75,7 @@ export const deleteSubNodes = defineRoute({
     params: nodeParams,
     body: z.object({ ids: zIds(SUB_NODE_LIMIT) }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 const subNodeIpBody = z.object({ id: zId, ip: ipLiteral, memo: zText(256).optional() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zId, zIdParam, zIds } from '../validators/ids.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 
 /** Zones: the operator's regions of edge nodes (spec part 2 §7 "Zones and groups"). */
@@ -52,7 +52,7 @@ export const metaZones = defineRoute({
   summary: 'Every zone as id and name, for pickers',
   tags: ['zones'],
   request: {},
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+  response: dataOf(z.array(idNameSchema)),
 });
 
 export const createZone = defineRoute({
@@ -88,7 +88,7 @@ export const deleteZone = defineRoute({
   summary: 'Deletes a zone that holds no nodes (201001 otherwise)',
   tags: ['zones'],
   request: { body: z.object({ id: zId }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const initializeNodes = defineRoute({
@@ -107,7 +107,7 @@ export const initializeNodes = defineRoute({
       groupID: zId.optional(),
     }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const moveNodesToZone = defineRoute({
@@ -125,7 +125,7 @@ export const moveNodesToZone = defineRoute({
       zoneID: zId,
     }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 /**
