@@ -10,6 +10,8 @@ import type { ErrorCode } from './errors.js';
 export const TIERS = ['admin', 'client', 'user'] as const;
 export type Tier = (typeof TIERS)[number];
 export const tierSchema = z.enum(TIERS);
+/** The params of a path under `/{auth}/…`: the console tier it is called from. */
+export const authParams = z.object({ auth: tierSchema });
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountStatusSchema } from '../enums.js';
 import { orderBySchema, pageQuery } from '../http.js';
 import type { Localized } from '../locale.js';
-import { dataOf, defineRoute, okReply, pageOf, TIERS, type Tier, tierSchema, tiers } from '../route.js';
+import { authParams, dataOf, defineRoute, okReply, pageOf, TIERS, type Tier, tierSchema, tiers } from '../route.js';
 import { idNameSchema, zId, zIdParam } from '../validators/ids.js';
 import { zAccount, zEmail, zName } from '../validators/zod.js';
 
@@ -52,7 +52,6 @@ export const managedAccountSchema = z.object({
 });
 export type ManagedAccount = z.infer<typeof managedAccountSchema>;
 
-const auth = z.object({ auth: tierSchema });
 const accountId = z.object({ id: zId });
 
 /** An operator's zone limit: 0 = no limit. */
@@ -70,7 +69,7 @@ export const listAccounts = defineRoute({
     "The accounts the caller manages of one tier (query `auth`, the console's tab; default the first of MANAGED_TIERS), paged, sorted and searched by account, name or e-mail",
   tags: ['accounts'],
   request: {
-    params: auth,
+    params: authParams,
     query: pageQuery.extend({
       auth: tierSchema.optional(),
       sortBy: z.enum(ACCOUNT_SORT_FIELDS).default('createdAt'),
@@ -92,7 +91,7 @@ export const listSubAccounts = defineRoute({
   summary: 'The sub-accounts (same tier) directly below an account the caller manages, paged',
   tags: ['accounts'],
   request: {
-    params: auth.extend({ userId: zIdParam }),
+    params: authParams.extend({ userId: zIdParam }),
     query: pageQuery,
   },
   response: pageOf(managedAccountSchema),
@@ -120,7 +119,7 @@ export const createAccount = defineRoute({
   summary:
     'Creates an account below the caller without a password and e-mails it a one-time link to create one (101020 when no mail server is set)',
   tags: ['accounts'],
-  request: { params: auth, body: createAccountBodySchema },
+  request: { params: authParams, body: createAccountBodySchema },
   response: dataOf(managedAccountSchema),
 });
 
@@ -144,7 +143,7 @@ export const updateAccount = defineRoute({
   summary:
     'Edits an account the caller manages: name, e-mail, status (pause, lock and expired sign it out everywhere), log export limit',
   tags: ['accounts'],
-  request: { params: auth, body: updateAccountBodySchema },
+  request: { params: authParams, body: updateAccountBodySchema },
   response: dataOf(managedAccountSchema),
 });
 
@@ -157,7 +156,7 @@ export const deleteAccount = defineRoute({
   summary:
     'Deletes an account the caller manages; refused (205003, extra.reason) while it has sites, sub-accounts or other objects',
   tags: ['accounts'],
-  request: { params: auth, body: accountId },
+  request: { params: authParams, body: accountId },
   response: okReply,
 });
 
@@ -169,7 +168,7 @@ export const resendAccountEmail = defineRoute({
   codes: [101012, 101020],
   summary: 'Sends an account the caller manages a new one-time link to create its password',
   tags: ['accounts'],
-  request: { params: auth, body: accountId },
+  request: { params: authParams, body: accountId },
   response: okReply,
 });
 
@@ -181,7 +180,7 @@ export const resetAccountTwoFactor = defineRoute({
   codes: [],
   summary: 'Turns off the second factor of an account the caller manages (a lost authenticator); it is signed out',
   tags: ['accounts'],
-  request: { params: auth, body: accountId },
+  request: { params: authParams, body: accountId },
   response: okReply,
 });
 

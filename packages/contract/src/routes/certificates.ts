@@ -3,6 +3,7 @@ import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
+import { siteParams } from './sites.js';
 
 /**
  * Certificates of a site (spec part 1 §7, "Certificates"): a PEM chain and its private key,
@@ -44,7 +45,6 @@ export type CertificateDetail = z.infer<typeof certificateDetailSchema>;
 /** Days before expiry at which a certificate counts as expiring. */
 export const CERTIFICATE_EXPIRING_DAYS = 30;
 
-const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}';
 const pem = (max: number) => z.string().min(1, 'required').max(max, 'tooLong');
 

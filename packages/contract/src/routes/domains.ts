@@ -6,7 +6,7 @@ import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { isIP } from '../validators/ip.js';
 import { zDomainName, zPort, zValidatedString } from '../validators/zod.js';
 import { domainProofStatusSchema } from './domain-proof.js';
-import { queryList, siteTagSchema } from './sites.js';
+import { queryList, siteParams, siteTagSchema } from './sites.js';
 
 /**
  * Domains of a site and their upstreams (spec part 1 §7 "User console: domains"; field names as
@@ -182,7 +182,6 @@ export const domainSchema = z.object({
 });
 export type SiteDomain = z.infer<typeof domainSchema>;
 
-const siteParams = z.object({ siteId: zIdParam });
 const domainParams = siteParams.extend({ domainId: zIdParam });
 const base = '/user/site/{siteId}';
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FILE_TYPE_GROUPS } from '../constants.js';
 import { dataOf, defineRoute, okReply, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
+import { siteParams } from './sites.js';
 
 /**
  * Cache rules of a site (the spec names only the toasts 'Cache Rules Added
@@ -102,7 +103,6 @@ export const cacheRuleSchema = z.object({
 });
 export type CacheRule = z.infer<typeof cacheRuleSchema>;
 
-const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}/setting';
 
 export const listCacheRules = defineRoute({

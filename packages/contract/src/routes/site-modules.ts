@@ -5,6 +5,7 @@ import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { pcreRegexProblem } from '../validators/regex.js';
 import { zCorsOrigin, zDomainName, zRedirectTarget } from '../validators/zod.js';
 import { CACHE_PATH_RE } from './site-cache.js';
+import { siteParams } from './sites.js';
 
 /**
  * Site modules (spec part 1 §3 and §7 "PUT domains/module/{type}", part 2 "Proxy rewrite";
@@ -283,7 +284,6 @@ export type ProxyRewriteRule = z.infer<typeof proxyRewriteRuleSchema>;
 
 // ---- routes ----------------------------------------------------------------------------------
 
-const siteParams = z.object({ siteId: zIdParam });
 const moduleParams = siteParams.extend({ moduleId: zIdParam });
 const base = '/user/site/{siteId}/module';
 const idList = zIds(MODULES_PER_SITE_MAX);

@@ -6,6 +6,7 @@ import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zPort } from '../validators/zod.js';
 import { hashTypeSchema, UPSTREAMS_PER_DOMAIN_MAX, upstreamInputSchema, upstreamSchema } from './domains.js';
+import { siteParams } from './sites.js';
 import { ZONE_PORT_TYPES } from './zone-settings.js';
 
 /**
@@ -116,7 +117,6 @@ export const siteZonePortSchema = z.object({
 });
 export type SiteZonePort = z.infer<typeof siteZonePortSchema>;
 
-const siteParams = z.object({ siteId: zIdParam });
 const portParams = siteParams.extend({ portId: zIdParam });
 const base = '/user/site/{siteId}';
 const ids = zIds(SITE_PORTS_MAX);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LOCALES } from '../locale.js';
 import { dataOf, defineRoute, okReply, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
+import { siteParams } from './sites.js';
 
 /**
  * Site settings: HTTP compression, bandwidth rate limits and error pages, each per site
@@ -149,7 +150,6 @@ export const errorPagesSchema = z.object({
 });
 export type ErrorPages = z.infer<typeof errorPagesSchema>;
 
-const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}/setting';
 
 export const getGzipSetting = defineRoute({

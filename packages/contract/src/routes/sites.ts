@@ -10,6 +10,9 @@ import { portTypeSchema } from './groups.js';
  * Sites: what an operator gives a customer on a product (spec part 1 §3 "site"; part 2 §3
  * "Site (operator view)"). Status: normal serves; pause and limit stop serving.
  */
+/** The params of a path under `/user/site/{siteId}`. */
+export const siteParams = z.object({ siteId: zIdParam });
+
 export const siteTagSchema = z
   .string()
   .trim()
@@ -161,7 +164,7 @@ export const getUserSite = defineRoute({
   codes: [],
   summary: "One of the caller's sites, with its product's port type",
   tags: ['sites'],
-  request: { params: z.object({ siteId: zIdParam }) },
+  request: { params: siteParams },
   response: dataOf(userSiteDetailSchema),
 });
 
@@ -214,7 +217,7 @@ export const setUserSiteTags = defineRoute({
   summary: 'Replaces the tags of one site the caller holds and answers the site',
   tags: ['sites'],
   request: {
-    params: z.object({ siteId: zIdParam }),
+    params: siteParams,
     body: z.object({ tags: tagList }),
   },
   response: dataOf(siteSchema),
@@ -239,7 +242,7 @@ export const listSiteUsers = defineRoute({
   summary:
     "The caller's sub-accounts, each with whether it was given access to the site (only the site's holder may ask)",
   tags: ['sites'],
-  request: { params: z.object({ siteId: zIdParam }) },
+  request: { params: siteParams },
   response: dataOf(z.array(siteUserSchema)),
 });
 
