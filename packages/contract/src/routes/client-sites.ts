@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dataOf, defineRoute, okReply, tiers } from '../route.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
-import { operatorSiteSchema, siteLimitationsSchema, siteTagSchema } from './sites.js';
+import { operatorSiteSchema, siteLimitationsSchema, siteTagSchema, tagsReply } from './sites.js';
 
 /**
  * What an operator changes on its customers' sites (spec part 2 §7 "Operator sites"). Every bulk
@@ -133,7 +133,7 @@ export const siteTags = defineRoute({
   summary: "Every tag the operator's sites carry, for filters",
   tags: ['sites'],
   request: {},
-  response: dataOf(z.array(z.string())),
+  response: tagsReply,
 });
 
 export const setSitesTags = defineRoute({

@@ -6,7 +6,7 @@ import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { isIP } from '../validators/ip.js';
 import { zDomainName, zPort, zValidatedString } from '../validators/zod.js';
 import { domainProofStatusSchema } from './domain-proof.js';
-import { queryList, siteParams, siteTagSchema } from './sites.js';
+import { queryList, siteParams, siteTagSchema, tagsReply } from './sites.js';
 
 /**
  * Domains of a site and their upstreams (spec part 1 §7 "User console: domains"; field names as
@@ -565,6 +565,11 @@ export const exportDomains = defineRoute({
 // Domains across the customer's sites (spec part 1 §7 "Domains across sites").
 const siteIDList = zIds(500, 0).default([]);
 
+/** What a domain picker asks: the domains of these sites (all with none) whose name contains `name`. */
+export const domainsAcrossMetaBody = z.object({ siteIDs: siteIDList, name: z.string().max(256).default('') });
+/** A domain as a picker across sites lists it: with its site. */
+export const domainWithSiteSchema = z.object({ id: z.number().int(), name: z.string(), siteID: z.number().int() });
+
 export const userDomainsMeta = defineRoute({
   id: 'user.domains.acrossMeta',
   method: 'POST',
@@ -573,8 +578,8 @@ export const userDomainsMeta = defineRoute({
   codes: [],
   summary: `Domains of the given sites of the customer (or all) as id, name and site, for pickers; at most ${SITE_DOMAIN_META_MAX}`,
   tags: ['domains'],
-  request: { body: z.object({ siteIDs: siteIDList, name: z.string().max(256).default('') }) },
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string(), siteID: z.number().int() }))),
+  request: { body: domainsAcrossMetaBody },
+  response: dataOf(z.array(domainWithSiteSchema)),
 });
 
 export const userDomainsTags = defineRoute({
@@ -586,7 +591,14 @@ export const userDomainsTags = defineRoute({
   summary: 'Every tag the domains of the given sites of the customer (or all) carry, for filters',
   tags: ['domains'],
   request: { body: z.object({ siteIDs: siteIDList }) },
-  response: dataOf(z.array(z.string())),
+  response: tagsReply,
+});
+
+/** Which domains a name stands for: exactly this name, optionally in the site of this name or id. */
+export const domainIdsQuery = z.object({
+  name: zDomainName({ wildcard: true }),
+  siteName: z.string().max(256).optional(),
+  siteID: zIdParam.optional(),
 });
 
 export const userDomainIds = defineRoute({
@@ -597,13 +609,7 @@ export const userDomainIds = defineRoute({
   codes: [],
   summary: "The ids of the customer's domains with exactly this name, optionally in the site of this name or id",
   tags: ['domains'],
-  request: {
-    query: z.object({
-      name: zDomainName({ wildcard: true }),
-      siteName: z.string().max(256).optional(),
-      siteID: zIdParam.optional(),
-    }),
-  },
+  request: { query: domainIdsQuery },
   response: dataOf(z.array(z.number().int())),
 });
 /** The query as the server receives it. */

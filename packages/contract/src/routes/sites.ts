@@ -20,6 +20,9 @@ export const siteTagSchema = z
   .max(64)
   .regex(/^[^\s,]+$/);
 
+/** The reply of a tags call: every tag the caller's objects carry, for filters. */
+export const tagsReply = dataOf(z.array(z.string()));
+
 export const siteSchema = z.object({
   siteID: z.number().int(),
   siteName: z.string(),
@@ -193,7 +196,7 @@ export const userSiteTags = defineRoute({
   summary: "Every tag the caller's sites carry, sorted, for filters",
   tags: ['sites'],
   request: {},
-  response: dataOf(z.array(z.string())),
+  response: tagsReply,
 });
 
 export const setUserSitesTags = defineRoute({
