@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
+import { zMemo, zName } from '../validators/zod.js';
 import { siteParams } from './sites.js';
 
 /**
@@ -107,7 +107,7 @@ export const createCertificate = defineRoute({
     params: siteParams,
     body: z.object({
       name: zName,
-      memo: zText(256).default(''),
+      memo: zMemo,
       certificate: pem(CERTIFICATE_PEM_MAX),
       privateKey: pem(PRIVATE_KEY_PEM_MAX),
     }),
@@ -132,7 +132,7 @@ export const updateCertificate = defineRoute({
       .object({
         id: zId,
         name: zName,
-        memo: zText(256).default(''),
+        memo: zMemo,
         certificate: pem(CERTIFICATE_PEM_MAX).optional(),
         privateKey: pem(PRIVATE_KEY_PEM_MAX).optional(),
       })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dataOf, defineRoute, okReply, tiers } from '../route.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
+import { zMemo, zName } from '../validators/zod.js';
 import { operatorSiteSchema, siteLimitationsSchema, siteTagSchema, tagsReply } from './sites.js';
 
 /**
@@ -25,7 +25,7 @@ export const metaSites = defineRoute({
   response: dataOf(z.array(idNameSchema)),
 });
 
-export const siteUpdateBody = z.object({ id: zId, siteName: zName, memo: zText(256).default('') });
+export const siteUpdateBody = z.object({ id: zId, siteName: zName, memo: zMemo });
 export type SiteUpdateIn = z.output<typeof siteUpdateBody>;
 
 export const updateSite = defineRoute({

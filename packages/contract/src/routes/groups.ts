@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { idNameSchema, zId } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
+import { zMemo, zName } from '../validators/zod.js';
 import { zoneParams } from './zones.js';
 
 /**
@@ -68,10 +68,10 @@ const groupBody = z.object({
   name: zName,
   portType: portTypeSchema,
   isBackup: z.boolean().default(false),
-  memo: zText(256).default(''),
+  memo: zMemo,
 });
 export type GroupIn = z.output<typeof groupBody>;
-const groupUpdateBody = z.object({ id: zId, name: zName, isBackup: z.boolean(), memo: zText(256).default('') });
+const groupUpdateBody = z.object({ id: zId, name: zName, isBackup: z.boolean(), memo: zMemo });
 export type GroupUpdateIn = z.output<typeof groupUpdateBody>;
 
 export const createGroup = defineRoute({

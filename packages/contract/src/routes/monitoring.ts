@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, okReply, pageOf, tiers } from '../route.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
+import { zMemo, zName } from '../validators/zod.js';
 
 /**
  * Monitoring (spec part 2 §7 "Monitoring"). A monitor node is one of the operator's registered
@@ -101,9 +101,9 @@ export const listMonitorCandidates = defineRoute({
   response: pageOf(monitorCandidateSchema),
 });
 
-const monitorNodeBody = z.object({ nodeID: zId, memo: zText(256).default(''), enabled: z.boolean().default(true) });
+const monitorNodeBody = z.object({ nodeID: zId, memo: zMemo, enabled: z.boolean().default(true) });
 export type MonitorNodeIn = z.output<typeof monitorNodeBody>;
-const monitorNodeUpdateBody = z.object({ id: zId, memo: zText(256).default(''), enabled: z.boolean() });
+const monitorNodeUpdateBody = z.object({ id: zId, memo: zMemo, enabled: z.boolean() });
 export type MonitorNodeUpdateIn = z.output<typeof monitorNodeUpdateBody>;
 
 export const createMonitorNode = defineRoute({
@@ -171,7 +171,7 @@ export type MonitorGroup = z.infer<typeof monitorGroupSchema>;
 const monitorGroupBody = z
   .object({
     name: zName,
-    memo: zText(256).default(''),
+    memo: zMemo,
     enabled: z.boolean().default(true),
     intervalSeconds: z.number().int().min(MONITOR_LIMITS.intervalMin).max(MONITOR_LIMITS.intervalMax),
     timeoutSeconds: z.number().int().min(MONITOR_LIMITS.timeoutMin).max(MONITOR_LIMITS.timeoutMax),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
+import { zMemo, zName } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 
 /**
@@ -32,7 +32,7 @@ const groupIds = zIds(100, 0);
 const productBody = z.object({
   name: zName,
   portType: portTypeSchema,
-  memo: zText(256).default(''),
+  memo: zMemo,
   mainGroupIDs: groupIds.min(1),
   backupGroupIDs: groupIds.default([]),
   siteLimit: z.number().int().min(0).max(PRODUCT_SITE_LIMIT_MAX).default(0),

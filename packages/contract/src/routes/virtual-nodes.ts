@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
-import { zDomainName, zName, zText } from '../validators/zod.js';
+import { zDomainName, zMemo, zName } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 import { zoneParams } from './zones.js';
 
@@ -58,9 +58,9 @@ export const listVirtualNodes = defineRoute({
   response: pageOf(virtualNodeSchema),
 });
 
-const createVirtualNodeBody = z.object({ name: zName, portType: portTypeSchema, memo: zText(256).default('') });
+const createVirtualNodeBody = z.object({ name: zName, portType: portTypeSchema, memo: zMemo });
 export type VirtualNodeCreateIn = z.output<typeof createVirtualNodeBody>;
-const updateVirtualNodeBody = z.object({ id: zId, name: zName, memo: zText(256).default('') });
+const updateVirtualNodeBody = z.object({ id: zId, name: zName, memo: zMemo });
 export type VirtualNodeUpdateIn = z.output<typeof updateVirtualNodeBody>;
 
 export const createVirtualNode = defineRoute({

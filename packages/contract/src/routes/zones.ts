@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
+import { zMemo, zName } from '../validators/zod.js';
 
 /** Zones: the operator's regions of edge nodes (spec part 2 §7 "Zones and groups"). */
 
@@ -17,7 +17,7 @@ export const zoneSchema = z.object({
 });
 export type Zone = z.infer<typeof zoneSchema>;
 
-const zoneBody = z.object({ name: zName, memo: zText(256).default('') });
+const zoneBody = z.object({ name: zName, memo: zMemo });
 export type ZoneIn = z.output<typeof zoneBody>;
 const zoneUpdateBody = zoneBody.extend({ id: zId });
 export type ZoneUpdateIn = z.output<typeof zoneUpdateBody>;
