@@ -95,6 +95,19 @@ export type DomainUpstream = z.infer<typeof upstreamSchema>;
 
 const upstreamList = z.array(upstreamInputSchema).min(1).max(UPSTREAMS_PER_DOMAIN_MAX);
 
+/**
+ * The requests of the upstreams of one owner (a domain here, a layer-4 port in site-ports.ts),
+ * named by `params`: listed, added (at most 64 in all), one changed by id, deleted by ids.
+ */
+export function upstreamRequests<P extends z.ZodObject>(params: P) {
+  return {
+    list: { params },
+    add: { params, body: z.object({ upstreams: upstreamList }) },
+    update: { params, body: upstreamInputSchema.extend({ id: zId }) },
+    delete: { params, body: z.object({ ids: zIds(UPSTREAMS_PER_DOMAIN_MAX) }) },
+  } as const;
+}
+
 /** Host header sent to the origin: '' (the client's) or a domain name. */
 const originHostName = z.union([z.literal(''), zDomainName()]);
 
@@ -183,6 +196,7 @@ export const domainSchema = z.object({
 export type SiteDomain = z.infer<typeof domainSchema>;
 
 const domainParams = siteParams.extend({ domainId: zIdParam });
+const domainUpstreamRequests = upstreamRequests(domainParams);
 const base = '/user/site/{siteId}';
 
 const timeQuery = z.iso.datetime({ offset: true }).optional();
@@ -360,7 +374,7 @@ export const listUpstreams = defineRoute({
   codes: [],
   summary: "A domain's upstreams",
   tags: ['domains'],
-  request: { params: domainParams },
+  request: domainUpstreamRequests.list,
   response: dataOf(z.array(upstreamSchema)),
 });
 
@@ -372,7 +386,7 @@ export const addUpstreams = defineRoute({
   codes: [101029, 401008],
   summary: 'Adds upstreams to a domain',
   tags: ['domains'],
-  request: { params: domainParams, body: z.object({ upstreams: upstreamList }) },
+  request: domainUpstreamRequests.add,
   response: dataOf(z.array(upstreamSchema)),
 });
 
@@ -384,10 +398,7 @@ export const deleteUpstreams = defineRoute({
   codes: [101029, 401008],
   summary: 'Deletes upstreams of a domain (401008 when no enabled one would remain)',
   tags: ['domains'],
-  request: {
-    params: domainParams,
-    body: z.object({ ids: zIds(UPSTREAMS_PER_DOMAIN_MAX) }),
-  },
+  request: domainUpstreamRequests.delete,
   response: okReply,
 });
 
@@ -399,7 +410,7 @@ export const updateUpstream = defineRoute({
   codes: [101029, 401008],
   summary: 'Changes one upstream of a domain (401008 when no enabled one would remain)',
   tags: ['domains'],
-  request: { params: domainParams, body: upstreamInputSchema.extend({ id: zId }) },
+  request: domainUpstreamRequests.update,
   response: dataOf(upstreamSchema),
 });
 
