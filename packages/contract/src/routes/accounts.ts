@@ -57,6 +57,13 @@ const accountId = z.object({ id: zId });
 /** An operator's zone limit: 0 = no limit. */
 const ZONE_LIMIT_SCHEMA = z.number().int().min(0).max(10_000);
 
+/** The limits set on an account when it is created or edited; one left out is kept (or its default). */
+const accountLimitFields = {
+  maxLogExportTimes: z.number().int().min(0).max(1000).optional(),
+  /** Only the admin, only for an operator (101003 on this field otherwise). */
+  zoneLimit: ZONE_LIMIT_SCHEMA.optional(),
+};
+
 export const ACCOUNT_SORT_FIELDS = ['createdAt', 'account', 'name', 'email', 'status'] as const;
 
 export const listAccounts = defineRoute({
@@ -103,9 +110,7 @@ export const createAccountBodySchema = z.object({
   account: zAccount,
   name: zName,
   email: zEmail,
-  maxLogExportTimes: z.number().int().min(0).max(1000).optional(),
-  /** Only the admin, only for an operator (101003 on this field otherwise). */
-  zoneLimit: ZONE_LIMIT_SCHEMA.optional(),
+  ...accountLimitFields,
 });
 
 export type CreateAccountIn = z.output<typeof createAccountBodySchema>;
@@ -127,9 +132,7 @@ export const updateAccountBodySchema = accountId.extend({
   name: zName,
   email: zEmail,
   status: accountStatusSchema.optional(),
-  maxLogExportTimes: z.number().int().min(0).max(1000).optional(),
-  /** Only the admin, only for an operator (101003 on this field otherwise). */
-  zoneLimit: ZONE_LIMIT_SCHEMA.optional(),
+  ...accountLimitFields,
 });
 
 export type UpdateAccountIn = z.output<typeof updateAccountBodySchema>;
