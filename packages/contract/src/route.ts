@@ -10,6 +10,8 @@ import type { ErrorCode } from './errors.js';
 export const TIERS = ['admin', 'client', 'user'] as const;
 export type Tier = (typeof TIERS)[number];
 export const tierSchema = z.enum(TIERS);
+/** The params of a path under `/{auth}/…`: the console tier it is called from. */
+export const authParams = z.object({ auth: tierSchema });
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -145,6 +147,9 @@ function queryValue(value: unknown): string {
 export function dataOf<T extends z.ZodType>(item: T) {
   return z.object({ data: item });
 }
+
+/** The reply of a call that answers only that it was done: `{ data: true }`. */
+export const okReply = dataOf(z.literal(true));
 
 /** The reply of a list call: `{ data, total }` (spec: lists are data plus a total count). */
 export function pageOf<T extends z.ZodType>(item: T) {

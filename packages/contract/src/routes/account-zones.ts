@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataOf, defineRoute, tiers } from '../route.js';
-import { zId, zIdParam } from '../validators/ids.js';
+import { idNameSchema, zId, zIdParam } from '../validators/ids.js';
 
 /**
  * Zones assigned to an operator's sub-account (spec part 2 §6: "Sub-users can be listed per
@@ -19,7 +19,7 @@ export const accountZonesSchema = z.object({
   restricted: z.boolean(),
   /** Assigned zone ids, ascending (empty while restricted: every assigned zone was deleted). */
   zoneIDs: z.array(z.number().int()),
-  zones: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  zones: z.array(idNameSchema),
 });
 export type AccountZones = z.infer<typeof accountZonesSchema>;
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { accountStatusSchema } from '../enums.js';
 import { orderBySchema, pageQuery } from '../http.js';
 import type { Localized } from '../locale.js';
-import { dataOf, defineRoute, pageOf, TIERS, type Tier, tierSchema, tiers } from '../route.js';
-import { zId, zIdParam } from '../validators/ids.js';
+import { authParams, dataOf, defineRoute, okReply, pageOf, TIERS, type Tier, tierSchema, tiers } from '../route.js';
+import { idNameSchema, zId, zIdParam } from '../validators/ids.js';
 import { zAccount, zEmail, zName } from '../validators/zod.js';
 
 /**
@@ -47,17 +47,22 @@ export const managedAccountSchema = z.object({
   /** Accounts directly below it. */
   subCount: z.number().int(),
   /** The role a sub-account holds (routes/roles.ts); null without one, and for top accounts. */
-  role: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  role: idNameSchema.nullable(),
   createdAt: z.string(),
 });
 export type ManagedAccount = z.infer<typeof managedAccountSchema>;
 
-const auth = z.object({ auth: tierSchema });
-const ok = dataOf(z.literal(true));
 const accountId = z.object({ id: zId });
 
 /** An operator's zone limit: 0 = no limit. */
 const ZONE_LIMIT_SCHEMA = z.number().int().min(0).max(10_000);
+
+/** The limits set on an account when it is created or edited; one left out is kept (or its default). */
+const accountLimitFields = {
+  maxLogExportTimes: z.number().int().min(0).max(1000).optional(),
+  /** Only the admin, only for an operator (101003 on this field otherwise). */
+  zoneLimit: ZONE_LIMIT_SCHEMA.optional(),
+};
 
 export const ACCOUNT_SORT_FIELDS = ['createdAt', 'account', 'name', 'email', 'status'] as const;
 
@@ -71,7 +76,7 @@ export const listAccounts = defineRoute({
     "The accounts the caller manages of one tier (query `auth`, the console's tab; default the first of MANAGED_TIERS), paged, sorted and searched by account, name or e-mail",
   tags: ['accounts'],
   request: {
-    params: auth,
+    params: authParams,
     query: pageQuery.extend({
       auth: tierSchema.optional(),
       sortBy: z.enum(ACCOUNT_SORT_FIELDS).default('createdAt'),
@@ -93,7 +98,7 @@ export const listSubAccounts = defineRoute({
   summary: 'The sub-accounts (same tier) directly below an account the caller manages, paged',
   tags: ['accounts'],
   request: {
-    params: auth.extend({ userId: zIdParam }),
+    params: authParams.extend({ userId: zIdParam }),
     query: pageQuery,
   },
   response: pageOf(managedAccountSchema),
@@ -105,9 +110,7 @@ export const createAccountBodySchema = z.object({
   account: zAccount,
   name: zName,
   email: zEmail,
-  maxLogExportTimes: z.number().int().min(0).max(1000).optional(),
-  /** Only the admin, only for an operator (101003 on this field otherwise). */
-  zoneLimit: ZONE_LIMIT_SCHEMA.optional(),
+  ...accountLimitFields,
 });
 
 export type CreateAccountIn = z.output<typeof createAccountBodySchema>;
@@ -121,7 +124,7 @@ export const createAccount = defineRoute({
   summary:
     'Creates an account below the caller without a password and e-mails it a one-time link to create one (101020 when no mail server is set)',
   tags: ['accounts'],
-  request: { params: auth, body: createAccountBodySchema },
+  request: { params: authParams, body: createAccountBodySchema },
   response: dataOf(managedAccountSchema),
 });
 
@@ -129,9 +132,7 @@ export const updateAccountBodySchema = accountId.extend({
   name: zName,
   email: zEmail,
   status: accountStatusSchema.optional(),
-  maxLogExportTimes: z.number().int().min(0).max(1000).optional(),
-  /** Only the admin, only for an operator (101003 on this field otherwise). */
-  zoneLimit: ZONE_LIMIT_SCHEMA.optional(),
+  ...accountLimitFields,
 });
 
 export type UpdateAccountIn = z.output<typeof updateAccountBodySchema>;
@@ -145,7 +146,7 @@ export const updateAccount = defineRoute({
   summary:
     'Edits an account the caller manages: name, e-mail, status (pause, lock and expired sign it out everywhere), log export limit',
   tags: ['accounts'],
-  request: { params: auth, body: updateAccountBodySchema },
+  request: { params: authParams, body: updateAccountBodySchema },
   response: dataOf(managedAccountSchema),
 });
 
@@ -158,8 +159,8 @@ export const deleteAccount = defineRoute({
   summary:
     'Deletes an account the caller manages; refused (205003, extra.reason) while it has sites, sub-accounts or other objects',
   tags: ['accounts'],
-  request: { params: auth, body: accountId },
-  response: ok,
+  request: { params: authParams, body: accountId },
+  response: okReply,
 });
 
 export const resendAccountEmail = defineRoute({
@@ -170,8 +171,8 @@ export const resendAccountEmail = defineRoute({
   codes: [101012, 101020],
   summary: 'Sends an account the caller manages a new one-time link to create its password',
   tags: ['accounts'],
-  request: { params: auth, body: accountId },
-  response: ok,
+  request: { params: authParams, body: accountId },
+  response: okReply,
 });
 
 export const resetAccountTwoFactor = defineRoute({
@@ -182,8 +183,8 @@ export const resetAccountTwoFactor = defineRoute({
   codes: [],
   summary: 'Turns off the second factor of an account the caller manages (a lost authenticator); it is signed out',
   tags: ['accounts'],
-  request: { params: auth, body: accountId },
-  response: ok,
+  request: { params: authParams, body: accountId },
+  response: okReply,
 });
 
 /** Why a delete was refused: `extra.reason` of the 205003 reply, with the count in `extra.count`. */

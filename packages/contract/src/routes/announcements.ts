@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 
@@ -79,7 +79,7 @@ export const deleteAnnouncement = defineRoute({
   summary: 'Deletes one announcement',
   tags: ['announcements'],
   request: { body: z.object({ id: zId }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const deleteAnnouncements = defineRoute({
@@ -91,7 +91,7 @@ export const deleteAnnouncements = defineRoute({
   summary: 'Deletes announcements (all or none)',
   tags: ['announcements'],
   request: { body: z.object({ ids: zIds(500) }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const listUserAnnouncements = defineRoute({

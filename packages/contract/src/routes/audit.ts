@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, HTTP_METHODS, pageOf, TIERS, tierSchema, tiers } from '../route.js';
+import { authParams, dataOf, defineRoute, HTTP_METHODS, pageOf, TIERS, tierSchema, tiers } from '../route.js';
 import { zId } from '../validators/ids.js';
 import { tokenSetSchema } from './auth.js';
 
@@ -80,7 +80,7 @@ export const listAuditLogs = defineRoute({
   summary:
     'Audit records the caller may see (its own and those of every account below it), newest first, filtered and paged',
   tags: ['audit'],
-  request: { params: z.object({ auth: tierSchema }), query: auditQuery },
+  request: { params: authParams, query: auditQuery },
   response: pageOf(auditRecordSchema),
 });
 
@@ -97,7 +97,7 @@ export const switchUser = defineRoute({
     "Switch user: mints a short-lived token pair for an account below the caller (the admin's operator, an operator's customer, a customer's own sub-user); every call made with it is audited with the caller as the real actor",
   tags: ['auth'],
   request: {
-    params: z.object({ auth: tierSchema }),
+    params: authParams,
     body: z.object({ id: zId }),
   },
   response: dataOf(tokenSetSchema.extend({ auth: tierSchema })),

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { TOKEN_COOKIE_PREFIX } from '../constants.js';
 import { accountStatusSchema } from '../enums.js';
-import { dataOf, defineRoute, publicAccess, TIERS, type Tier, tierSchema, tiers } from '../route.js';
+import {
+  authParams,
+  dataOf,
+  defineRoute,
+  okReply,
+  publicAccess,
+  TIERS,
+  type Tier,
+  tierSchema,
+  tiers,
+} from '../route.js';
 import { zId } from '../validators/ids.js';
 import { zEmail, zName, zNewPassword } from '../validators/zod.js';
 
@@ -78,8 +88,6 @@ export const selfSchema = z.object({
 });
 export type SelfInfo = z.infer<typeof selfSchema>;
 
-const ok = dataOf(z.literal(true));
-
 /** A new password typed twice: `confirmPassword` must equal `password` (passwordNotMatch). */
 function withConfirmation<T extends z.ZodObject<{ password: z.ZodType<string>; confirmPassword: z.ZodType<string> }>>(
   schema: T,
@@ -96,7 +104,6 @@ function withConfirmation<T extends z.ZodObject<{ password: z.ZodType<string>; c
     }
   });
 }
-const auth = z.object({ auth: tierSchema });
 
 export const requestLogin = defineRoute({
   id: 'auth.code',
@@ -106,7 +113,7 @@ export const requestLogin = defineRoute({
   codes: [101008, 101012, 101020],
   summary: 'Step 1 of login: account and password; answers the second factor needed, or the tokens',
   tags: ['auth'],
-  request: { params: auth, body: z.object(credentials) },
+  request: { params: authParams, body: z.object(credentials) },
   response: dataOf(loginStepSchema),
 });
 
@@ -119,7 +126,7 @@ export const login = defineRoute({
   summary: 'Step 2 of login: the code from the e-mail or the authenticator',
   tags: ['auth'],
   request: {
-    params: auth,
+    params: authParams,
     body: z.object({
       ...credentials,
       onePassKey: secretString,
@@ -138,8 +145,8 @@ export const resendLoginCode = defineRoute({
   codes: [101008, 101012, 101020, 101029],
   summary: 'Mails a new code for a pending e-mail login (the ticket stays the same)',
   tags: ['auth'],
-  request: { params: auth, body: z.object({ ...credentials, onePassKey: secretString }) },
-  response: ok,
+  request: { params: authParams, body: z.object({ ...credentials, onePassKey: secretString }) },
+  response: okReply,
 });
 
 export const logout = defineRoute({
@@ -152,10 +159,10 @@ export const logout = defineRoute({
     "Logout: revokes the session (the refresh token and every access token of it). The refresh token is the body's, else the console's HttpOnly cookie (`u_refreshToken`, `c_`, `a_`), which the reply clears",
   tags: ['auth'],
   request: {
-    params: auth,
+    params: authParams,
     body: z.object({ accessToken: z.string().max(4096).optional(), refreshToken: secretString.optional() }),
   },
-  response: ok,
+  response: okReply,
 });
 
 export const refresh = defineRoute({
@@ -168,7 +175,7 @@ export const refresh = defineRoute({
     "Exchanges a refresh token for a new token set; the old refresh token is spent. Without one in the body, the console's HttpOnly cookie is used, and the new refresh token is then set in that cookie only (`refreshToken` is empty in the body)",
   tags: ['auth'],
   request: {
-    params: auth,
+    params: authParams,
     body: z.object({ refreshToken: secretString.optional(), accessToken: z.string().max(4096).optional() }),
   },
   response: dataOf(tokenSetSchema),
@@ -183,7 +190,7 @@ export const changePassword = defineRoute({
   summary: "Changes the caller's password; every other session of the account is logged out",
   tags: ['auth'],
   request: {
-    params: auth,
+    params: authParams,
     body: withConfirmation(
       z.object({ oldPassword: z.string().min(1).max(1024), password: zNewPassword, confirmPassword: z.string() }),
     ),
@@ -200,10 +207,10 @@ export const setSubAccountPassword = defineRoute({
   summary: 'Sets the password of an account the caller owns; that account is logged out everywhere',
   tags: ['auth'],
   request: {
-    params: auth,
+    params: authParams,
     body: withConfirmation(z.object({ id: zId, password: zNewPassword, confirmPassword: z.string() })),
   },
-  response: ok,
+  response: okReply,
 });
 
 export const getSelf = defineRoute({
@@ -214,7 +221,7 @@ export const getSelf = defineRoute({
   codes: [],
   summary: "The caller's own account",
   tags: ['auth'],
-  request: { params: auth },
+  request: { params: authParams },
   response: dataOf(selfSchema),
 });
 
@@ -227,7 +234,7 @@ export const updateSelf = defineRoute({
   summary: "Edits the caller's name and e-mail; a new e-mail needs the current password",
   tags: ['auth'],
   request: {
-    params: auth,
+    params: authParams,
     body: z.object({ name: zName, email: zEmail, password: z.string().max(1024).optional() }),
   },
   response: dataOf(selfSchema),
@@ -243,7 +250,7 @@ export const totpPhase0 = defineRoute({
     'Second-factor setup, phase 0: confirm the password and, while a second factor is on, a code of it (a current one from the authenticator, or the one `login2fa/phase0/code` mailed); answers a ticket for phases 1 and 2',
   tags: ['auth'],
   request: {
-    params: auth,
+    params: authParams,
     body: z.object({
       password: z.string().min(1).max(1024),
       /**
@@ -268,8 +275,8 @@ export const totpPhase0Code = defineRoute({
   summary:
     "While the e-mail second factor is on: mails a code to the account's address for phase 0 (good once, for 10 minutes; a new one replaces the last; at most 5 mails per code's lifetime)",
   tags: ['auth'],
-  request: { params: auth },
-  response: ok,
+  request: { params: authParams },
+  response: okReply,
 });
 
 export const totpPhase1 = defineRoute({
@@ -280,7 +287,7 @@ export const totpPhase1 = defineRoute({
   codes: [],
   summary: 'Phase 1: a new authenticator secret, as a QR code and its otpauth URI',
   tags: ['auth'],
-  request: { params: auth, body: z.object({ onePassKey: secretString }) },
+  request: { params: authParams, body: z.object({ onePassKey: secretString }) },
   response: dataOf(z.object({ qrCode: z.string(), qrCodeData: z.string() })),
 });
 
@@ -293,7 +300,7 @@ export const totpPhase2 = defineRoute({
   summary: 'Phase 2: choose the second factor; for an authenticator, confirm a code from it',
   tags: ['auth'],
   request: {
-    params: auth,
+    params: authParams,
     body: z.object({
       onePassKey: secretString,
       login2FAType: settableLogin2FATypeSchema,
@@ -329,7 +336,7 @@ export const registerPassword = defineRoute({
   request: {
     body: withConfirmation(z.object({ token: secretString, password: zNewPassword, confirmPassword: z.string() })),
   },
-  response: ok,
+  response: okReply,
 });
 
 /** Service inputs: the parsed bodies of the routes above. */

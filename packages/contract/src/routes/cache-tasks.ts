@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { cacheUrlListSchema, cacheUrlResultSchema } from '../edge/cache-urls.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zIdParam, zIds } from '../validators/ids.js';
+import { zIds } from '../validators/ids.js';
 import { nodeCommandStatusSchema } from './node-commands.js';
 import { nodeCommandSchema } from './node-operations.js';
+import { siteParams } from './sites.js';
 import { zoneParams } from './zones.js';
 
 /**
@@ -91,8 +92,6 @@ export const clearClientSitesCache = defineRoute({
   request: { body: z.object({ ids }) },
   response: dataOf(z.array(z.object({ id: z.number().int(), generation: z.number().int() }))),
 });
-
-const siteParams = z.object({ siteId: zIdParam });
 
 export const purgeSiteUrls = defineRoute({
   id: 'user.site.purgeCache.create',

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zId, zIdParam, zIds } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
+import { zMemo, zName } from '../validators/zod.js';
+import { siteParams } from './sites.js';
 
 /**
  * Certificates of a site (spec part 1 §7, "Certificates"): a PEM chain and its private key,
@@ -37,14 +38,13 @@ export const certificateDetailSchema = certificateSummarySchema.extend({
   /** The PEM chain as uploaded (public data; the key is never returned). */
   certificate: z.string(),
   fingerprintSha256: z.string(),
-  domains: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  domains: z.array(idNameSchema),
 });
 export type CertificateDetail = z.infer<typeof certificateDetailSchema>;
 
 /** Days before expiry at which a certificate counts as expiring. */
 export const CERTIFICATE_EXPIRING_DAYS = 30;
 
-const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}';
 const pem = (max: number) => z.string().min(1, 'required').max(max, 'tooLong');
 
@@ -107,7 +107,7 @@ export const createCertificate = defineRoute({
     params: siteParams,
     body: z.object({
       name: zName,
-      memo: zText(256).default(''),
+      memo: zMemo,
       certificate: pem(CERTIFICATE_PEM_MAX),
       privateKey: pem(PRIVATE_KEY_PEM_MAX),
     }),
@@ -132,7 +132,7 @@ export const updateCertificate = defineRoute({
       .object({
         id: zId,
         name: zName,
-        memo: zText(256).default(''),
+        memo: zMemo,
         certificate: pem(CERTIFICATE_PEM_MAX).optional(),
         privateKey: pem(PRIVATE_KEY_PEM_MAX).optional(),
       })
@@ -155,7 +155,7 @@ export const deleteCertificates = defineRoute({
   summary: 'Deletes certificates (all or none); one still assigned to domains is refused with the domains named',
   tags: ['certificates'],
   request: { params: siteParams, body: z.object({ ids: zIds(500) }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const assignCertificate = defineRoute({
@@ -174,7 +174,7 @@ export const assignCertificate = defineRoute({
       domainIDs: zIds(500),
     }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const certificateRoutes = {

@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { domainStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
-import { zDomainName } from '../validators/zod.js';
-import { DOMAIN_TAGS_MAX, DOMAINS_PER_REQUEST_MAX } from './domains.js';
-import { queryList, siteTagSchema } from './sites.js';
+import {
+  DOMAIN_TAGS_MAX,
+  DOMAINS_PER_REQUEST_MAX,
+  domainIdsQuery,
+  domainsAcrossMetaBody,
+  domainWithSiteSchema,
+} from './domains.js';
+import { queryList, siteTagSchema, tagsReply } from './sites.js';
 
 /**
  * The operator's view of its customers' domains (spec part 2 §7 "Operator sites, domains"): every
@@ -59,13 +64,8 @@ export const metaClientDomains = defineRoute({
   codes: [],
   summary: `Domains of the given sites (or all) as id, name and site, for pickers; at most ${DOMAIN_META_MAX}`,
   tags: ['domains'],
-  request: {
-    body: z.object({
-      siteIDs: zIds(500, 0).default([]),
-      name: z.string().max(256).default(''),
-    }),
-  },
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string(), siteID: z.number().int() }))),
+  request: { body: domainsAcrossMetaBody },
+  response: dataOf(z.array(domainWithSiteSchema)),
 });
 
 export const clientDomainTags = defineRoute({
@@ -77,7 +77,7 @@ export const clientDomainTags = defineRoute({
   summary: "Every tag the operator's domains carry, for filters",
   tags: ['domains'],
   request: {},
-  response: dataOf(z.array(z.string())),
+  response: tagsReply,
 });
 
 export const setClientDomainTags = defineRoute({
@@ -89,7 +89,7 @@ export const setClientDomainTags = defineRoute({
   summary: 'Replaces the tags of domains (all or none)',
   tags: ['domains'],
   request: { body: z.object({ ids: domainIds, tags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX) }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const clientDomainIds = defineRoute({
@@ -100,13 +100,7 @@ export const clientDomainIds = defineRoute({
   codes: [],
   summary: 'The ids of the domains with exactly this name, optionally in the site of this name or id',
   tags: ['domains'],
-  request: {
-    query: z.object({
-      name: zDomainName({ wildcard: true }),
-      siteName: z.string().max(256).optional(),
-      siteID: zIdParam.optional(),
-    }),
-  },
+  request: { query: domainIdsQuery },
   response: dataOf(z.array(z.number().int())),
 });
 /** The query as the server receives it. */

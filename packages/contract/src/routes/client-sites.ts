@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, tiers } from '../route.js';
-import { zId, zIdParam, zIds } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
-import { operatorSiteSchema, siteLimitationsSchema, siteTagSchema } from './sites.js';
+import { dataOf, defineRoute, okReply, tiers } from '../route.js';
+import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
+import { zMemo, zName } from '../validators/zod.js';
+import { operatorSiteSchema, siteLimitationsSchema, siteTagSchema, tagsReply } from './sites.js';
 
 /**
  * What an operator changes on its customers' sites (spec part 2 §7 "Operator sites"). Every bulk
@@ -11,7 +11,6 @@ import { operatorSiteSchema, siteLimitationsSchema, siteTagSchema } from './site
  */
 
 const ids = zIds(500);
-const done = dataOf(z.literal(true));
 export const SITE_TAGS_MAX = 20;
 
 export const metaSites = defineRoute({
@@ -23,10 +22,10 @@ export const metaSites = defineRoute({
   summary: "Every site of the operator as id and name, for pickers (optionally one customer's)",
   tags: ['sites'],
   request: { query: z.object({ userID: zIdParam.optional() }) },
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+  response: dataOf(z.array(idNameSchema)),
 });
 
-export const siteUpdateBody = z.object({ id: zId, siteName: zName, memo: zText(256).default('') });
+export const siteUpdateBody = z.object({ id: zId, siteName: zName, memo: zMemo });
 export type SiteUpdateIn = z.output<typeof siteUpdateBody>;
 
 export const updateSite = defineRoute({
@@ -50,7 +49,7 @@ export const setSitesUser = defineRoute({
   summary: 'Gives sites, with their domains and certificates, to another customer account of the operator',
   tags: ['sites'],
   request: { body: z.object({ ids, userID: zId }) },
-  response: done,
+  response: okReply,
 });
 
 export const changeSitesProduct = defineRoute({
@@ -62,7 +61,7 @@ export const changeSitesProduct = defineRoute({
   summary: "Moves sites to another product of the same port type (204003 beyond the product's sites limit)",
   tags: ['sites'],
   request: { body: z.object({ ids, productID: zId }) },
-  response: done,
+  response: okReply,
 });
 
 export const refreshSitesProduct = defineRoute({
@@ -80,7 +79,7 @@ export const refreshSitesProduct = defineRoute({
       z.object({
         siteID: z.number().int(),
         /** The backup groups when the site is forced to backup, else the main groups. */
-        groups: z.array(z.object({ id: z.number().int(), name: z.string() })),
+        groups: z.array(idNameSchema),
       }),
     ),
   ),
@@ -98,7 +97,7 @@ export const setSitesLimitations = defineRoute({
     // A limitation left out keeps its current value.
     body: z.object({ ids, limitations: siteLimitationsSchema.partial({ maxPorts: true }) }),
   },
-  response: done,
+  response: okReply,
 });
 
 export const setSitesExpiry = defineRoute({
@@ -110,7 +109,7 @@ export const setSitesExpiry = defineRoute({
   summary: 'Sets when sites expire (null: never); an expired site is served as disabled',
   tags: ['sites'],
   request: { body: z.object({ ids, expiredAt: z.iso.datetime({ offset: true }).nullable() }) },
-  response: done,
+  response: okReply,
 });
 
 export const setSitesForceBackup = defineRoute({
@@ -122,7 +121,7 @@ export const setSitesForceBackup = defineRoute({
   summary: "Forces sites to their product's backup groups (takes effect in DNS when DNS is managed)",
   tags: ['sites'],
   request: { body: z.object({ ids, forceBackup: z.boolean() }) },
-  response: done,
+  response: okReply,
 });
 
 export const siteTags = defineRoute({
@@ -134,7 +133,7 @@ export const siteTags = defineRoute({
   summary: "Every tag the operator's sites carry, for filters",
   tags: ['sites'],
   request: {},
-  response: dataOf(z.array(z.string())),
+  response: tagsReply,
 });
 
 export const setSitesTags = defineRoute({
@@ -146,7 +145,7 @@ export const setSitesTags = defineRoute({
   summary: 'Replaces the tags of sites',
   tags: ['sites'],
   request: { body: z.object({ ids, tags: z.array(siteTagSchema).max(SITE_TAGS_MAX) }) },
-  response: done,
+  response: okReply,
 });
 
 export const clientSiteRoutes = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dataOf, defineRoute, tiers } from '../route.js';
-import { zId, zIdParam } from '../validators/ids.js';
+import { zId } from '../validators/ids.js';
+import { siteParams } from './sites.js';
 
 /**
  * Proof of control of a domain's name, before the edge serves it.
@@ -67,7 +68,7 @@ export const verifyDomains = defineRoute({
     'Looks for proof of control of domains (the TXT record `_rampart-challenge.<name>` with the claim token, or the CNAME to the target) and records it; 101010 when the resolver fails, recording nothing',
   tags: ['domains'],
   request: {
-    params: z.object({ siteId: zIdParam }),
+    params: siteParams,
     body: z.object({ domainIDs: z.array(zId).min(1).max(DOMAIN_VERIFY_MAX) }),
   },
   response: dataOf(z.array(domainProofCheckSchema)),

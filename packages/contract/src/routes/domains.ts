@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { domainStatusSchema } from '../enums.js';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { isIP } from '../validators/ip.js';
 import { zDomainName, zPort, zValidatedString } from '../validators/zod.js';
 import { domainProofStatusSchema } from './domain-proof.js';
-import { queryList, siteTagSchema } from './sites.js';
+import { queryList, siteParams, siteTagSchema, tagsReply } from './sites.js';
 
 /**
  * Domains of a site and their upstreams (spec part 1 §7 "User console: domains"; field names as
@@ -95,6 +95,19 @@ export type DomainUpstream = z.infer<typeof upstreamSchema>;
 
 const upstreamList = z.array(upstreamInputSchema).min(1).max(UPSTREAMS_PER_DOMAIN_MAX);
 
+/**
+ * The requests of the upstreams of one owner (a domain here, a layer-4 port in site-ports.ts),
+ * named by `params`: listed, added (at most 64 in all), one changed by id, deleted by ids.
+ */
+export function upstreamRequests<P extends z.ZodObject>(params: P) {
+  return {
+    list: { params },
+    add: { params, body: z.object({ upstreams: upstreamList }) },
+    update: { params, body: upstreamInputSchema.extend({ id: zId }) },
+    delete: { params, body: z.object({ ids: zIds(UPSTREAMS_PER_DOMAIN_MAX) }) },
+  } as const;
+}
+
 /** Host header sent to the origin: '' (the client's) or a domain name. */
 const originHostName = z.union([z.literal(''), zDomainName()]);
 
@@ -182,8 +195,8 @@ export const domainSchema = z.object({
 });
 export type SiteDomain = z.infer<typeof domainSchema>;
 
-const siteParams = z.object({ siteId: zIdParam });
 const domainParams = siteParams.extend({ domainId: zIdParam });
+const domainUpstreamRequests = upstreamRequests(domainParams);
 const base = '/user/site/{siteId}';
 
 const timeQuery = z.iso.datetime({ offset: true }).optional();
@@ -264,7 +277,7 @@ export const deleteDomains = defineRoute({
   summary: 'Deletes domains of the site by id (all or none)',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ ids: idList }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setDomainsStatus = defineRoute({
@@ -276,7 +289,7 @@ export const setDomainsStatus = defineRoute({
   summary: 'Enables or disables domains (all or none; 401001 when an enabled namesake exists elsewhere)',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ domainIDs: idList, status: domainStatusSchema }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setDomainsForceSSL = defineRoute({
@@ -288,7 +301,7 @@ export const setDomainsForceSSL = defineRoute({
   summary: 'Turns the HTTP → HTTPS redirect of domains on or off',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ domainIDs: idList, forceSSL: z.boolean() }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setDomainsBalance = defineRoute({
@@ -300,7 +313,7 @@ export const setDomainsBalance = defineRoute({
   summary: 'Sets the load-balancing method of domains',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ domainIDs: idList, hashType: hashTypeSchema }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setDomainScheme = defineRoute({
@@ -313,7 +326,7 @@ export const setDomainScheme = defineRoute({
     'Sets the protocol the edge uses towards the origin and, when given, the port map (401003 when a mapped port is not available)',
   tags: ['domains'],
   request: { params: domainParams, body: z.object({ scheme: originSchemeSchema, portMap: z.boolean().optional() }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setDomainsAutoSSL = defineRoute({
@@ -325,7 +338,7 @@ export const setDomainsAutoSSL = defineRoute({
   summary: `Turns automatic certificates of domains on or off (all or none; 401004 over ${AUTO_SSL_DOMAINS_PER_SITE_MAX} per site)`,
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ domainIDs: idList, autoSSL: z.boolean() }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const domainCnameCheckSchema = z.object({
@@ -361,7 +374,7 @@ export const listUpstreams = defineRoute({
   codes: [],
   summary: "A domain's upstreams",
   tags: ['domains'],
-  request: { params: domainParams },
+  request: domainUpstreamRequests.list,
   response: dataOf(z.array(upstreamSchema)),
 });
 
@@ -373,7 +386,7 @@ export const addUpstreams = defineRoute({
   codes: [101029, 401008],
   summary: 'Adds upstreams to a domain',
   tags: ['domains'],
-  request: { params: domainParams, body: z.object({ upstreams: upstreamList }) },
+  request: domainUpstreamRequests.add,
   response: dataOf(z.array(upstreamSchema)),
 });
 
@@ -385,11 +398,8 @@ export const deleteUpstreams = defineRoute({
   codes: [101029, 401008],
   summary: 'Deletes upstreams of a domain (401008 when no enabled one would remain)',
   tags: ['domains'],
-  request: {
-    params: domainParams,
-    body: z.object({ ids: zIds(UPSTREAMS_PER_DOMAIN_MAX) }),
-  },
-  response: dataOf(z.literal(true)),
+  request: domainUpstreamRequests.delete,
+  response: okReply,
 });
 
 export const updateUpstream = defineRoute({
@@ -400,7 +410,7 @@ export const updateUpstream = defineRoute({
   codes: [101029, 401008],
   summary: 'Changes one upstream of a domain (401008 when no enabled one would remain)',
   tags: ['domains'],
-  request: { params: domainParams, body: upstreamInputSchema.extend({ id: zId }) },
+  request: domainUpstreamRequests.update,
   response: dataOf(upstreamSchema),
 });
 
@@ -426,7 +436,7 @@ export const deleteDomainsByNames = defineRoute({
   summary: 'Deletes domains of the site by name (all or none; a name not in the site answers 101009 naming it)',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ names: domainNames }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const domainMetaSchema = z.object({ id: z.number().int(), name: z.string(), status: domainStatusSchema });
@@ -472,7 +482,7 @@ export const replaceDomainsUpstreams = defineRoute({
   summary: 'Replaces the upstreams of several domains with one list (all or none; 401008 when none is enabled)',
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ domainIDs: idList, upstreams: upstreamList }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const domainSettings = defineRoute({
@@ -499,7 +509,7 @@ export const setDomainsTags = defineRoute({
     params: siteParams,
     body: z.object({ domainIDs: idList, tags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX) }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const copyDomainsToSite = defineRoute({
@@ -566,6 +576,11 @@ export const exportDomains = defineRoute({
 // Domains across the customer's sites (spec part 1 §7 "Domains across sites").
 const siteIDList = zIds(500, 0).default([]);
 
+/** What a domain picker asks: the domains of these sites (all with none) whose name contains `name`. */
+export const domainsAcrossMetaBody = z.object({ siteIDs: siteIDList, name: z.string().max(256).default('') });
+/** A domain as a picker across sites lists it: with its site. */
+export const domainWithSiteSchema = z.object({ id: z.number().int(), name: z.string(), siteID: z.number().int() });
+
 export const userDomainsMeta = defineRoute({
   id: 'user.domains.acrossMeta',
   method: 'POST',
@@ -574,8 +589,8 @@ export const userDomainsMeta = defineRoute({
   codes: [],
   summary: `Domains of the given sites of the customer (or all) as id, name and site, for pickers; at most ${SITE_DOMAIN_META_MAX}`,
   tags: ['domains'],
-  request: { body: z.object({ siteIDs: siteIDList, name: z.string().max(256).default('') }) },
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string(), siteID: z.number().int() }))),
+  request: { body: domainsAcrossMetaBody },
+  response: dataOf(z.array(domainWithSiteSchema)),
 });
 
 export const userDomainsTags = defineRoute({
@@ -587,7 +602,14 @@ export const userDomainsTags = defineRoute({
   summary: 'Every tag the domains of the given sites of the customer (or all) carry, for filters',
   tags: ['domains'],
   request: { body: z.object({ siteIDs: siteIDList }) },
-  response: dataOf(z.array(z.string())),
+  response: tagsReply,
+});
+
+/** Which domains a name stands for: exactly this name, optionally in the site of this name or id. */
+export const domainIdsQuery = z.object({
+  name: zDomainName({ wildcard: true }),
+  siteName: z.string().max(256).optional(),
+  siteID: zIdParam.optional(),
 });
 
 export const userDomainIds = defineRoute({
@@ -598,13 +620,7 @@ export const userDomainIds = defineRoute({
   codes: [],
   summary: "The ids of the customer's domains with exactly this name, optionally in the site of this name or id",
   tags: ['domains'],
-  request: {
-    query: z.object({
-      name: zDomainName({ wildcard: true }),
-      siteName: z.string().max(256).optional(),
-      siteID: zIdParam.optional(),
-    }),
-  },
+  request: { query: domainIdsQuery },
   response: dataOf(z.array(z.number().int())),
 });
 /** The query as the server receives it. */

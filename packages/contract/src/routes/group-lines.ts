@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
 import { lineIdSchema } from './dns-lines.js';
 import { portTypeSchema } from './groups.js';
@@ -92,7 +92,7 @@ function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType
         `each must serve the group's port type; 203003 beyond ${GROUP_PLACEMENT_LIMIT} places in the group`,
       tags: ['zones'],
       request: { params: lineParams, body: idsBody },
-      response: dataOf(z.literal(true)),
+      response: okReply,
     }),
     remove: defineRoute({
       id: `client.group.line.${kind}.remove`,
@@ -103,7 +103,7 @@ function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType
       summary: `Takes ${what} off a line of the group, all or none (each must be on the line)`,
       tags: ['zones'],
       request: { params: lineParams, body: idsBody },
-      response: dataOf(z.literal(true)),
+      response: okReply,
     }),
     move: defineRoute({
       id: `client.group.line.${kind}.move`,
@@ -116,7 +116,7 @@ function lineCalls<const K extends 'nodes' | 'virtualNodes', I extends z.ZodType
         'one already on the target line just leaves this one',
       tags: ['zones'],
       request: { params: lineParams, body: idsBody.extend({ toLine: lineIdSchema }) },
-      response: dataOf(z.literal(true)),
+      response: okReply,
     }),
     candidates: defineRoute({
       id: `client.group.line.${kind}.candidates`,

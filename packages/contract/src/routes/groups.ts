@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zId } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { idNameSchema, zId } from '../validators/ids.js';
+import { zMemo, zName } from '../validators/zod.js';
 import { zoneParams } from './zones.js';
 
 /**
@@ -61,17 +61,17 @@ export const metaGroups = defineRoute({
     params: zoneParams,
     query: groupMetaQuery,
   },
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+  response: dataOf(z.array(idNameSchema)),
 });
 
 const groupBody = z.object({
   name: zName,
   portType: portTypeSchema,
   isBackup: z.boolean().default(false),
-  memo: zText(256).default(''),
+  memo: zMemo,
 });
 export type GroupIn = z.output<typeof groupBody>;
-const groupUpdateBody = z.object({ id: zId, name: zName, isBackup: z.boolean(), memo: zText(256).default('') });
+const groupUpdateBody = z.object({ id: zId, name: zName, isBackup: z.boolean(), memo: zMemo });
 export type GroupUpdateIn = z.output<typeof groupUpdateBody>;
 
 export const createGroup = defineRoute({
@@ -113,7 +113,7 @@ export const deleteGroup = defineRoute({
   summary: 'Deletes a group that no product uses (203001 otherwise); its node places go with it',
   tags: ['zones'],
   request: { params: zoneParams, body: z.object({ id: zId }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const groupRoutes = {

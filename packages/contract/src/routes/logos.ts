@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { logoInfoSchema } from './system.js';
 
 /**
@@ -98,7 +98,7 @@ export const deleteLogo = defineRoute({
   summary: "Removes the operator's logo set: its login pages show the defaults again",
   tags: ['logos'],
   request: {},
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const logoRoutes = { listLogos, createLogo, updateLogo, deleteLogo } as const;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, nodeAccess, pageOf, tiers } from '../route.js';
-import { zId, zIdParam, zIds } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
+import { dataOf, defineRoute, nodeAccess, okReply, pageOf, tiers } from '../route.js';
+import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
+import { zMemo, zName } from '../validators/zod.js';
 
 /**
  * Monitoring (spec part 2 §7 "Monitoring"). A monitor node is one of the operator's registered
@@ -52,7 +52,7 @@ export const monitorNodeSchema = z.object({
   memo: z.string(),
   /** A disabled monitor node gets no assignments (its probes pause). */
   enabled: z.boolean(),
-  groups: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  groups: z.array(idNameSchema),
   createdAt: ts,
 });
 export type MonitorNode = z.infer<typeof monitorNodeSchema>;
@@ -101,9 +101,9 @@ export const listMonitorCandidates = defineRoute({
   response: pageOf(monitorCandidateSchema),
 });
 
-const monitorNodeBody = z.object({ nodeID: zId, memo: zText(256).default(''), enabled: z.boolean().default(true) });
+const monitorNodeBody = z.object({ nodeID: zId, memo: zMemo, enabled: z.boolean().default(true) });
 export type MonitorNodeIn = z.output<typeof monitorNodeBody>;
-const monitorNodeUpdateBody = z.object({ id: zId, memo: zText(256).default(''), enabled: z.boolean() });
+const monitorNodeUpdateBody = z.object({ id: zId, memo: zMemo, enabled: z.boolean() });
 export type MonitorNodeUpdateIn = z.output<typeof monitorNodeUpdateBody>;
 
 export const createMonitorNode = defineRoute({
@@ -139,7 +139,7 @@ export const deleteMonitorNode = defineRoute({
   summary: 'Stops using a node as a monitor; it leaves its groups (the node itself stays)',
   tags: ['monitoring'],
   request: { body: z.object({ id: zId }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 /** Where a target stands in one group. `since`: when it entered the state (null while unknown). */
@@ -160,8 +160,8 @@ export const monitorGroupSchema = z.object({
   intervalSeconds: z.number().int(),
   timeoutSeconds: z.number().int(),
   failureThreshold: z.number().int(),
-  monitors: z.array(z.object({ id: z.number().int(), name: z.string() })),
-  targets: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  monitors: z.array(idNameSchema),
+  targets: z.array(idNameSchema),
   /** Targets per state. */
   counts: z.object({ up: z.number().int(), down: z.number().int(), unknown: z.number().int() }),
   createdAt: ts,
@@ -171,7 +171,7 @@ export type MonitorGroup = z.infer<typeof monitorGroupSchema>;
 const monitorGroupBody = z
   .object({
     name: zName,
-    memo: zText(256).default(''),
+    memo: zMemo,
     enabled: z.boolean().default(true),
     intervalSeconds: z.number().int().min(MONITOR_LIMITS.intervalMin).max(MONITOR_LIMITS.intervalMax),
     timeoutSeconds: z.number().int().min(MONITOR_LIMITS.timeoutMin).max(MONITOR_LIMITS.timeoutMax),
@@ -218,7 +218,7 @@ export const metaMonitorGroups = defineRoute({
   summary: 'Every monitor group as id and name, for pickers',
   tags: ['monitoring'],
   request: {},
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+  response: dataOf(z.array(idNameSchema)),
 });
 
 export const createMonitorGroup = defineRoute({
@@ -254,7 +254,7 @@ export const deleteMonitorGroup = defineRoute({
   summary: 'Deletes a monitor group and its history',
   tags: ['monitoring'],
   request: { body: z.object({ id: zId }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const monitorTargetSchema = z.object({
@@ -376,7 +376,7 @@ export const reportProbeResults = defineRoute({
   summary: 'A monitor node reports one round of probes; all or none (101018 for a pair it is not assigned)',
   tags: ['edge'],
   request: { body: z.object({ results: z.array(probeResultSchema).min(1).max(MONITOR_LIMITS.resultsPerReport) }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const monitoringRoutes = {

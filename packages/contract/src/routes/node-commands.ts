@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { releaseVersionSchema } from '../edge/agent-release.js';
 import { CACHE_TASK_URLS_MAX, cacheUrlResultSchema, cacheUrlSchema } from '../edge/cache-urls.js';
-import { dataOf, defineRoute, nodeAccess } from '../route.js';
+import { dataOf, defineRoute, nodeAccess, okReply } from '../route.js';
 import { zId, zIdParam } from '../validators/ids.js';
 
 /**
@@ -105,7 +105,7 @@ export const reportNodeCommandResult = defineRoute({
     params: z.object({ id: zIdParam }),
     body: nodeCommandResultBody,
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const nodeCommandRoutes = { getNodeCommands, reportNodeCommandResult } as const;

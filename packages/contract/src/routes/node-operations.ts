@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { cacheUrlResultSchema } from '../edge/cache-urls.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zId, zIdParam, zIds } from '../validators/ids.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName, zText } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 import { nodeCommandStatusSchema, nodeCommandTypeSchema } from './node-commands.js';
@@ -18,7 +18,6 @@ import { zoneParams } from './zones.js';
 
 const ids = zIds(500);
 const nodeParams = zoneParams.extend({ id: zIdParam });
-const ok = dataOf(z.literal(true));
 
 /** A command as the operator sees it in a node's history. */
 export const nodeCommandSchema = z.object({
@@ -89,7 +88,7 @@ export const setNodeLogRotateTime = defineRoute({
   tags: ['nodes'],
   // A string of the right size that is no time of day is the catalogue's 202006 (Invalid Node Time).
   request: { body: z.object({ ids, time: z.string().max(16).nullable() }) },
-  response: ok,
+  response: okReply,
 });
 
 export const setNodeStatus = defineRoute({
@@ -101,7 +100,7 @@ export const setNodeStatus = defineRoute({
   summary: 'Switches nodes on or off: an off node stays connected but serves no site',
   tags: ['nodes'],
   request: { body: z.object({ ids, status: nodeSwitchSchema }) },
-  response: ok,
+  response: okReply,
 });
 
 export const setNodeMemo = defineRoute({
@@ -113,7 +112,7 @@ export const setNodeMemo = defineRoute({
   summary: 'Sets the memo of nodes',
   tags: ['nodes'],
   request: { body: z.object({ ids, memo: zText(256) }) },
-  response: ok,
+  response: okReply,
 });
 
 export const setNodeMonitor = defineRoute({
@@ -125,7 +124,7 @@ export const setNodeMonitor = defineRoute({
   summary: 'Sets whether monitoring watches the nodes',
   tags: ['nodes'],
   request: { body: z.object({ ids, monitor: z.boolean() }) },
-  response: ok,
+  response: okReply,
 });
 
 export const setNodePortType = defineRoute({
@@ -138,7 +137,7 @@ export const setNodePortType = defineRoute({
     'Sets the port type of nodes (7 sites, 4 layer-4); 202005 when a node still sits in a group of the other port type',
   tags: ['nodes'],
   request: { body: z.object({ ids, portType: portTypeSchema }) },
-  response: ok,
+  response: okReply,
 });
 
 export const getNodeSystem = defineRoute({
@@ -186,7 +185,7 @@ export const metaZoneNodes = defineRoute({
   summary: 'Every node of a zone as id and name, for pickers',
   tags: ['nodes'],
   request: { params: zoneParams },
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+  response: dataOf(z.array(idNameSchema)),
 });
 
 export const renameZoneNode = defineRoute({
@@ -198,7 +197,7 @@ export const renameZoneNode = defineRoute({
   summary: 'Renames a node of the zone',
   tags: ['nodes'],
   request: { params: zoneParams, body: z.object({ id: zId, name: zName }) },
-  response: ok,
+  response: okReply,
 });
 
 export const removeZoneNode = defineRoute({
@@ -211,7 +210,7 @@ export const removeZoneNode = defineRoute({
     'Takes a node out of the zone: it becomes uninitialised again (its agent keeps its credentials); 202003 while it sits in a group',
   tags: ['nodes'],
   request: { params: zoneParams, body: z.object({ id: zId }) },
-  response: ok,
+  response: okReply,
 });
 
 export const nodeOperationRoutes = {

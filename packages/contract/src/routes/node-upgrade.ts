@@ -6,7 +6,7 @@ import {
   releaseVersionSchema,
 } from '../edge/agent-release.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, nodeAccess, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, nodeAccess, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { NODE_COMMAND_MESSAGE_MAX } from './node-commands.js';
 import { nodeCommandSchema } from './node-operations.js';
@@ -19,8 +19,6 @@ import { nodeCommandSchema } from './node-operations.js';
  * Does Not Match): the control plane has no release of its own version, or a node runs a newer one
  * (no silent downgrade). See docs/decisions.md "Node upgrade".
  */
-
-const ok = dataOf(z.literal(true));
 
 /** Stages recorded in a node's upgrade log, in the order they happen. */
 export const NODE_UPGRADE_STAGES = [
@@ -132,7 +130,7 @@ export const reportNodeUpgradeProgress = defineRoute({
   summary: 'A node reports a stage of one of its running upgrade commands (101018 for any other command)',
   tags: ['edge'],
   request: { body: upgradeProgressBody },
-  response: ok,
+  response: okReply,
 });
 
 export const nodeUpgradeRoutes = {

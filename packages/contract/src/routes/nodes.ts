@@ -3,7 +3,7 @@ import { dataPlaneSchema } from '../edge/data-plane.js';
 import { nginxTuningSchema } from '../edge/nginx-tuning.js';
 import { edgeStreamPortsSchema, NODE_FAILED_PORTS_MAX, nodeFailedPortSchema } from '../edge/stream-ports.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, nodeAccess, pageOf, publicAccess, tiers } from '../route.js';
+import { dataOf, defineRoute, nodeAccess, okReply, pageOf, publicAccess, tiers } from '../route.js';
 import { zIdParam } from '../validators/ids.js';
 import { portTypeSchema } from './groups.js';
 import { nodeMonitorStatusSchema } from './monitoring.js';
@@ -122,7 +122,7 @@ export const reportNodeStatus = defineRoute({
     'A node reports its agent version, the snapshot version it applied, its last error and the ports it could not listen on',
   tags: ['edge'],
   request: { body: nodeStatusBody },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const uninitializedNodeSchema = z.object({

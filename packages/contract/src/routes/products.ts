@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
+import { zMemo, zName } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 
 /**
@@ -32,7 +32,7 @@ const groupIds = zIds(100, 0);
 const productBody = z.object({
   name: zName,
   portType: portTypeSchema,
-  memo: zText(256).default(''),
+  memo: zMemo,
   mainGroupIDs: groupIds.min(1),
   backupGroupIDs: groupIds.default([]),
   siteLimit: z.number().int().min(0).max(PRODUCT_SITE_LIMIT_MAX).default(0),
@@ -129,7 +129,7 @@ export const deleteProduct = defineRoute({
   summary: 'Deletes a product no site uses (204002 otherwise)',
   tags: ['products'],
   request: { body: z.object({ id: zId }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const productRoutes = {

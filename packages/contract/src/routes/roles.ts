@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, TIERS, tierSchema, tiers } from '../route.js';
+import { authParams, dataOf, defineRoute, okReply, pageOf, TIERS, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName } from '../validators/zod.js';
 
@@ -10,8 +10,6 @@ import { zName } from '../validators/zod.js';
  * can only hold keys its owner holds, and it is given to the owner's sub-accounts.
  */
 
-const auth = z.object({ auth: tierSchema });
-const ok = dataOf(z.literal(true));
 /** Permission keys as sent (at most 200); repeats are dropped. A key not of the tier is 101003 (invalidValue). */
 const permissionKeys = z
   .array(z.string().min(1).max(64))
@@ -46,7 +44,7 @@ export const listRoles = defineRoute({
   codes: [],
   summary: "The caller's roles, paged, optionally searched by name",
   tags: ['roles'],
-  request: { params: auth, query: pageQuery.extend({ name: z.string().max(256).optional() }) },
+  request: { params: authParams, query: pageQuery.extend({ name: z.string().max(256).optional() }) },
   response: pageOf(roleSchema),
 });
 
@@ -58,7 +56,7 @@ export const createRole = defineRoute({
   codes: [101025],
   summary: 'Creates a role; its keys must be keys of the tier that the caller holds (101018 otherwise)',
   tags: ['roles'],
-  request: { params: auth, body: roleBody },
+  request: { params: authParams, body: roleBody },
   response: dataOf(roleSchema),
 });
 
@@ -70,7 +68,7 @@ export const updateRole = defineRoute({
   codes: [101025],
   summary: "Renames a role or changes its keys; its holders' keys change with it at once",
   tags: ['roles'],
-  request: { params: auth.extend({ roleId: zIdParam }), body: roleBody },
+  request: { params: authParams.extend({ roleId: zIdParam }), body: roleBody },
   response: dataOf(roleSchema),
 });
 
@@ -82,8 +80,8 @@ export const deleteRole = defineRoute({
   codes: [],
   summary: 'Deletes a role; the sub-accounts holding it are left without a role (no keys)',
   tags: ['roles'],
-  request: { params: auth.extend({ roleId: zIdParam }) },
-  response: ok,
+  request: { params: authParams.extend({ roleId: zIdParam }) },
+  response: okReply,
 });
 
 export const metaRoleGroupSchema = z.object({
@@ -101,7 +99,7 @@ export const metaRoles = defineRoute({
   codes: [],
   summary: "The permission keys of the caller's tier, grouped as its console's menus, named in the caller's language",
   tags: ['roles'],
-  request: { params: auth },
+  request: { params: authParams },
   response: pageOf(metaRoleGroupSchema),
 });
 
@@ -113,8 +111,8 @@ export const assignRole = defineRoute({
   codes: [],
   summary: "Gives one of the caller's roles to one of its sub-accounts (roleId null: no role)",
   tags: ['roles'],
-  request: { params: auth, body: z.object({ accountId: zId, roleId: zId.nullable() }) },
-  response: ok,
+  request: { params: authParams, body: z.object({ accountId: zId, roleId: zId.nullable() }) },
+  response: okReply,
 });
 
 /** Lifetime of the access tokens an API token mints: 1 minute to 24 hours. */
@@ -147,7 +145,7 @@ export const listApiTokens = defineRoute({
   codes: [],
   summary: "The caller's API tokens (never their secret)",
   tags: ['apiTokens'],
-  request: { params: auth, query: pageQuery },
+  request: { params: authParams, query: pageQuery },
   response: pageOf(apiTokenSchema),
 });
 
@@ -169,7 +167,7 @@ export const createApiToken = defineRoute({
     'Creates an API token; its secret is in this reply only (stored hashed). Keys must be keys the caller holds (101018 otherwise)',
   tags: ['apiTokens'],
   request: {
-    params: auth,
+    params: authParams,
     body: apiTokenBody,
   },
   response: dataOf(apiTokenSchema.extend({ token: z.string() })),
@@ -183,8 +181,8 @@ export const deleteApiTokens = defineRoute({
   codes: [],
   summary: "Deletes API tokens of the caller's; the access tokens they minted stop at once",
   tags: ['apiTokens'],
-  request: { params: auth, body: z.object({ ids: zIds(100) }) },
-  response: ok,
+  request: { params: authParams, body: z.object({ ids: zIds(100) }) },
+  response: okReply,
 });
 
 export const apiAccessTokenSchema = z.object({
@@ -203,7 +201,7 @@ export const mintApiAccessToken = defineRoute({
   summary:
     'Exchanges an API token for an access token of its lifetime; send it as `Authorization: Bearer <accessToken>` (101013 for an unknown or deleted token)',
   tags: ['apiTokens'],
-  request: { params: auth, body: z.object({ token: z.string().min(1).max(256) }) },
+  request: { params: authParams, body: z.object({ token: z.string().min(1).max(256) }) },
   response: dataOf(apiAccessTokenSchema),
 });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { FILE_TYPE_GROUPS } from '../constants.js';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
+import { siteParams } from './sites.js';
 
 /**
  * Cache rules of a site (the spec names only the toasts 'Cache Rules Added
@@ -102,8 +103,21 @@ export const cacheRuleSchema = z.object({
 });
 export type CacheRule = z.infer<typeof cacheRuleSchema>;
 
-const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}/setting';
+
+/**
+ * The requests of a site's list of rules (cache rules here, rate limits in site-settings.ts):
+ * rules are added as `{ data }`, all or none and at most `max` in all; one is replaced by its
+ * `{ruleId}`; they are deleted by ids.
+ */
+export function siteRuleRequests<I extends z.ZodType>(input: I, max: number) {
+  return {
+    add: { params: siteParams, body: z.object({ data: z.array(input).min(1).max(max) }) },
+    update: { params: siteParams.extend({ ruleId: zIdParam }), body: input },
+    delete: { params: siteParams, body: z.object({ ids: zIds(max) }) },
+  } as const;
+}
+const cacheRuleRequests = siteRuleRequests(cacheRuleInputSchema, CACHE_RULES_PER_SITE);
 
 export const listCacheRules = defineRoute({
   id: 'user.site.cacheRules.list',
@@ -125,10 +139,7 @@ export const addCacheRules = defineRoute({
   codes: [101029],
   summary: 'Adds cache rules (all or none); 101029 beyond 100 rules per site',
   tags: ['cache'],
-  request: {
-    params: siteParams,
-    body: z.object({ data: z.array(cacheRuleInputSchema).min(1).max(CACHE_RULES_PER_SITE) }),
-  },
+  request: cacheRuleRequests.add,
   response: dataOf(z.array(cacheRuleSchema)),
 });
 
@@ -140,10 +151,7 @@ export const updateCacheRule = defineRoute({
   codes: [],
   summary: 'Replaces one cache rule',
   tags: ['cache'],
-  request: {
-    params: siteParams.extend({ ruleId: zIdParam }),
-    body: cacheRuleInputSchema,
-  },
+  request: cacheRuleRequests.update,
   response: dataOf(cacheRuleSchema),
 });
 
@@ -155,11 +163,8 @@ export const deleteCacheRules = defineRoute({
   codes: [],
   summary: 'Deletes cache rules of the site by id (all or none)',
   tags: ['cache'],
-  request: {
-    params: siteParams,
-    body: z.object({ ids: zIds(CACHE_RULES_PER_SITE) }),
-  },
-  response: dataOf(z.literal(true)),
+  request: cacheRuleRequests.delete,
+  response: okReply,
 });
 
 export const clearSiteCache = defineRoute({

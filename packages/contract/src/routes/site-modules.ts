@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { pcreRegexProblem } from '../validators/regex.js';
 import { zCorsOrigin, zDomainName, zRedirectTarget } from '../validators/zod.js';
 import { CACHE_PATH_RE } from './site-cache.js';
+import { siteParams } from './sites.js';
 
 /**
  * Site modules (spec part 1 §3 and §7 "PUT domains/module/{type}", part 2 "Proxy rewrite";
@@ -283,7 +284,6 @@ export type ProxyRewriteRule = z.infer<typeof proxyRewriteRuleSchema>;
 
 // ---- routes ----------------------------------------------------------------------------------
 
-const siteParams = z.object({ siteId: zIdParam });
 const moduleParams = siteParams.extend({ moduleId: zIdParam });
 const base = '/user/site/{siteId}/module';
 const idList = zIds(MODULES_PER_SITE_MAX);
@@ -347,7 +347,7 @@ function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z
       summary: `Deletes ${p.label} modules by id (all or none; refused while bound to a domain)`,
       tags: ['modules'],
       request: { params: siteParams, body: z.object({ ids: idList }) },
-      response: dataOf(z.literal(true)),
+      response: okReply,
     }),
   };
 }
@@ -408,7 +408,7 @@ function ruleRoutes<T extends (typeof RULE_MODULE_TYPES)[number], S extends z.Zo
         params: moduleParams,
         body: z.object({ ids: zIds(RULES_PER_REQUEST_MAX) }),
       },
-      response: dataOf(z.literal(true)),
+      response: okReply,
     }),
   };
 }
@@ -458,7 +458,7 @@ function bindRoute<T extends SiteModuleType>(type: T) {
     summary: `Binds a ${MODULE_PATHS[type].label} module of the site to domains of the site (${field} 0 unbinds; all or none)`,
     tags: ['modules', 'domains'],
     request: { params: siteParams, body },
-    response: dataOf(z.literal(true)),
+    response: okReply,
   });
 }
 

@@ -2,10 +2,17 @@ import { z } from 'zod';
 import { STREAM_PROTOCOLS } from '../edge/stream-ports.js';
 import { domainStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zPort } from '../validators/zod.js';
-import { hashTypeSchema, UPSTREAMS_PER_DOMAIN_MAX, upstreamInputSchema, upstreamSchema } from './domains.js';
+import {
+  hashTypeSchema,
+  UPSTREAMS_PER_DOMAIN_MAX,
+  upstreamInputSchema,
+  upstreamRequests,
+  upstreamSchema,
+} from './domains.js';
+import { siteParams } from './sites.js';
 import { ZONE_PORT_TYPES } from './zone-settings.js';
 
 /**
@@ -116,8 +123,7 @@ export const siteZonePortSchema = z.object({
 });
 export type SiteZonePort = z.infer<typeof siteZonePortSchema>;
 
-const siteParams = z.object({ siteId: zIdParam });
-const portParams = siteParams.extend({ portId: zIdParam });
+const portUpstreamRequests = upstreamRequests(siteParams.extend({ portId: zIdParam }));
 const base = '/user/site/{siteId}';
 const ids = zIds(SITE_PORTS_MAX);
 
@@ -174,7 +180,7 @@ export const deleteSitePorts = defineRoute({
   summary: 'Deletes ports of the site with their upstreams (all or none)',
   tags: ['ports'],
   request: { params: siteParams, body: z.object({ ids }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const batchCreateSitePorts = defineRoute({
@@ -198,7 +204,7 @@ export const listSitePortUpstreams = defineRoute({
   codes: [],
   summary: "A port's upstreams",
   tags: ['ports'],
-  request: { params: portParams },
+  request: portUpstreamRequests.list,
   response: dataOf(z.array(upstreamSchema)),
 });
 
@@ -210,10 +216,7 @@ export const addSitePortUpstreams = defineRoute({
   codes: [101029, 401008],
   summary: 'Adds upstreams to a port (at most 64 in all)',
   tags: ['ports'],
-  request: {
-    params: portParams,
-    body: z.object({ upstreams: z.array(upstreamInputSchema).min(1).max(UPSTREAMS_PER_DOMAIN_MAX) }),
-  },
+  request: portUpstreamRequests.add,
   response: dataOf(z.array(upstreamSchema)),
 });
 
@@ -225,7 +228,7 @@ export const deleteSitePortUpstreams = defineRoute({
   codes: [101029, 401008],
   summary: 'Deletes upstreams of a port (401008 when no enabled one would remain)',
   tags: ['ports'],
-  request: { params: portParams, body: z.object({ ids: zIds(64) }) },
+  request: portUpstreamRequests.delete,
   response: dataOf(z.array(upstreamSchema)),
 });
 
@@ -237,7 +240,7 @@ export const updateSitePortUpstream = defineRoute({
   codes: [101029, 401008],
   summary: 'Changes one upstream of a port (401008 when no enabled one would remain)',
   tags: ['ports'],
-  request: { params: portParams, body: upstreamInputSchema.extend({ id: zId }) },
+  request: portUpstreamRequests.update,
   response: dataOf(upstreamSchema),
 });
 
@@ -250,7 +253,7 @@ export const enableSitePorts = defineRoute({
   summary: 'Turns ports of the site on (all or none)',
   tags: ['ports'],
   request: { params: siteParams, body: z.object({ ids }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const disableSitePorts = defineRoute({
@@ -262,7 +265,7 @@ export const disableSitePorts = defineRoute({
   summary: 'Turns ports of the site off (all or none); their nodes stop listening on them',
   tags: ['ports'],
   request: { params: siteParams, body: z.object({ ids }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const listSiteZonePorts = defineRoute({

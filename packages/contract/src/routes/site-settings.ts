@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { LOCALES } from '../locale.js';
-import { dataOf, defineRoute, tiers } from '../route.js';
-import { zIdParam, zIds } from '../validators/ids.js';
+import { dataOf, defineRoute, okReply, tiers } from '../route.js';
+import { siteRuleRequests } from './site-cache.js';
+import { siteParams } from './sites.js';
 
 /**
  * Site settings: HTTP compression, bandwidth rate limits and error pages, each per site
@@ -149,8 +150,8 @@ export const errorPagesSchema = z.object({
 });
 export type ErrorPages = z.infer<typeof errorPagesSchema>;
 
-const siteParams = z.object({ siteId: zIdParam });
 const base = '/user/site/{siteId}/setting';
+const rateRuleRequests = siteRuleRequests(rateRuleInputSchema, RATE_RULES_PER_SITE);
 
 export const getGzipSetting = defineRoute({
   id: 'user.site.gzip.get',
@@ -196,10 +197,7 @@ export const addRateRules = defineRoute({
   codes: [101029],
   summary: 'Adds rate limits (all or none); 101029 beyond 100 per site',
   tags: ['site settings'],
-  request: {
-    params: siteParams,
-    body: z.object({ data: z.array(rateRuleInputSchema).min(1).max(RATE_RULES_PER_SITE) }),
-  },
+  request: rateRuleRequests.add,
   response: dataOf(z.array(rateRuleSchema)),
 });
 
@@ -211,10 +209,7 @@ export const updateRateRule = defineRoute({
   codes: [],
   summary: 'Replaces one rate limit',
   tags: ['site settings'],
-  request: {
-    params: siteParams.extend({ ruleId: zIdParam }),
-    body: rateRuleInputSchema,
-  },
+  request: rateRuleRequests.update,
   response: dataOf(rateRuleSchema),
 });
 
@@ -226,11 +221,8 @@ export const deleteRateRules = defineRoute({
   codes: [],
   summary: 'Deletes rate limits of the site by id (all or none)',
   tags: ['site settings'],
-  request: {
-    params: siteParams,
-    body: z.object({ ids: zIds(RATE_RULES_PER_SITE) }),
-  },
-  response: dataOf(z.literal(true)),
+  request: rateRuleRequests.delete,
+  response: okReply,
 });
 
 export const getErrorPages = defineRoute({
@@ -269,7 +261,7 @@ export const deleteErrorPages = defineRoute({
     params: siteParams,
     body: z.object({ statuses: z.array(errorPageStatus).min(1).max(ERROR_PAGE_STATUSES.length) }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setErrorPageLanguage = defineRoute({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { siteAccountStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zId, zIdParam, zIds } from '../validators/ids.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
 import { zName } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 
@@ -10,12 +10,18 @@ import { portTypeSchema } from './groups.js';
  * Sites: what an operator gives a customer on a product (spec part 1 §3 "site"; part 2 §3
  * "Site (operator view)"). Status: normal serves; pause and limit stop serving.
  */
+/** The params of a path under `/user/site/{siteId}`. */
+export const siteParams = z.object({ siteId: zIdParam });
+
 export const siteTagSchema = z
   .string()
   .trim()
   .min(1)
   .max(64)
   .regex(/^[^\s,]+$/);
+
+/** The reply of a tags call: every tag the caller's objects carry, for filters. */
+export const tagsReply = dataOf(z.array(z.string()));
 
 export const siteSchema = z.object({
   siteID: z.number().int(),
@@ -119,7 +125,7 @@ export const deleteSites = defineRoute({
   summary: 'Deletes sites of the operator (all or none); a site that still has domains is refused (205005)',
   tags: ['sites'],
   request: { body: z.object({ ids: zIds(500) }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setSitesStatus = defineRoute({
@@ -134,7 +140,7 @@ export const setSitesStatus = defineRoute({
   request: {
     body: z.object({ ids: zIds(500), status: siteAccountStatusSchema }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const listUserSites = defineRoute({
@@ -161,7 +167,7 @@ export const getUserSite = defineRoute({
   codes: [],
   summary: "One of the caller's sites, with its product's port type",
   tags: ['sites'],
-  request: { params: z.object({ siteId: zIdParam }) },
+  request: { params: siteParams },
   response: dataOf(userSiteDetailSchema),
 });
 
@@ -178,7 +184,7 @@ export const metaUserSites = defineRoute({
   summary: 'Every site the caller holds or was given access to, as id and name, for pickers',
   tags: ['sites'],
   request: {},
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+  response: dataOf(z.array(idNameSchema)),
 });
 
 export const userSiteTags = defineRoute({
@@ -190,7 +196,7 @@ export const userSiteTags = defineRoute({
   summary: "Every tag the caller's sites carry, sorted, for filters",
   tags: ['sites'],
   request: {},
-  response: dataOf(z.array(z.string())),
+  response: tagsReply,
 });
 
 export const setUserSitesTags = defineRoute({
@@ -202,7 +208,7 @@ export const setUserSitesTags = defineRoute({
   summary: 'Replaces the tags of sites the caller holds (all or none; 101018 for a site that is not its own)',
   tags: ['sites'],
   request: { body: z.object({ ids: siteIds, tags: tagList }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const setUserSiteTags = defineRoute({
@@ -214,7 +220,7 @@ export const setUserSiteTags = defineRoute({
   summary: 'Replaces the tags of one site the caller holds and answers the site',
   tags: ['sites'],
   request: {
-    params: z.object({ siteId: zIdParam }),
+    params: siteParams,
     body: z.object({ tags: tagList }),
   },
   response: dataOf(siteSchema),
@@ -239,7 +245,7 @@ export const listSiteUsers = defineRoute({
   summary:
     "The caller's sub-accounts, each with whether it was given access to the site (only the site's holder may ask)",
   tags: ['sites'],
-  request: { params: z.object({ siteId: zIdParam }) },
+  request: { params: siteParams },
   response: dataOf(z.array(siteUserSchema)),
 });
 
@@ -258,7 +264,7 @@ export const grantSiteUsers = defineRoute({
     "Gives sub-accounts of the caller access to sites it holds: they see and manage them (all or none; 101018 for a site or account that is not the caller's)",
   tags: ['sites'],
   request: { body: siteUsersBody },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const revokeSiteUsers = defineRoute({
@@ -270,7 +276,7 @@ export const revokeSiteUsers = defineRoute({
   summary: 'Takes access to sites the caller holds away from its sub-accounts (all or none)',
   tags: ['sites'],
   request: { body: siteUsersBody },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const siteRoutes = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
-import { zText } from '../validators/zod.js';
+import { zMemo, zText } from '../validators/zod.js';
 import { zoneParams } from './zones.js';
 
 /**
@@ -58,7 +58,7 @@ export const createSubNodes = defineRoute({
   tags: ['nodes'],
   request: {
     params: nodeParams,
-    body: z.object({ ips: z.array(ipLiteral).min(1).max(SUB_NODE_LIMIT), memo: zText(256).default('') }),
+    body: z.object({ ips: z.array(ipLiteral).min(1).max(SUB_NODE_LIMIT), memo: zMemo }),
   },
   response: dataOf(z.array(subNodeSchema)),
 });
@@ -75,7 +75,7 @@ export const deleteSubNodes = defineRoute({
     params: nodeParams,
     body: z.object({ ids: zIds(SUB_NODE_LIMIT) }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 const subNodeIpBody = z.object({ id: zId, ip: ipLiteral, memo: zText(256).optional() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, defineRoute, publicAccess, tierSchema } from '../route.js';
+import { authParams, dataOf, defineRoute, publicAccess } from '../route.js';
 
 /** Liveness and readiness of the control plane, for load balancers and the operator's monitoring. */
 export const healthSchema = z.object({
@@ -51,7 +51,7 @@ export const logo = defineRoute({
     "that operator's logo set for the client and user consoles; without it, the first operator's",
   tags: ['auth'],
   request: {
-    params: z.object({ auth: tierSchema }),
+    params: authParams,
     query: z.object({ operator: z.string().max(256).optional() }),
   },
   response: dataOf(logoInfoSchema),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
-import { zDomainName, zName, zText } from '../validators/zod.js';
+import { zDomainName, zMemo, zName } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
 import { zoneParams } from './zones.js';
 
@@ -58,9 +58,9 @@ export const listVirtualNodes = defineRoute({
   response: pageOf(virtualNodeSchema),
 });
 
-const createVirtualNodeBody = z.object({ name: zName, portType: portTypeSchema, memo: zText(256).default('') });
+const createVirtualNodeBody = z.object({ name: zName, portType: portTypeSchema, memo: zMemo });
 export type VirtualNodeCreateIn = z.output<typeof createVirtualNodeBody>;
-const updateVirtualNodeBody = z.object({ id: zId, name: zName, memo: zText(256).default('') });
+const updateVirtualNodeBody = z.object({ id: zId, name: zName, memo: zMemo });
 export type VirtualNodeUpdateIn = z.output<typeof updateVirtualNodeBody>;
 
 export const createVirtualNode = defineRoute({
@@ -102,7 +102,7 @@ export const deleteVirtualNodes = defineRoute({
   summary: 'Deletes virtual nodes with their records, all or none; one still on a line is refused (206001)',
   tags: ['zones'],
   request: { params: zoneParams, body: z.object({ ids }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const listVirtualNodeRecords = defineRoute({
@@ -139,7 +139,7 @@ export const addVirtualNodeNodeRecords = defineRoute({
     "Adds records naming initialised nodes of the operator (any zone), all or none; each must serve the virtual node's port type; already named ones stay",
   tags: ['zones'],
   request: { params: virtualNodeParams, body: z.object({ nodeIDs: ids }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const deleteVirtualNodeRecords = defineRoute({
@@ -151,7 +151,7 @@ export const deleteVirtualNodeRecords = defineRoute({
   summary: 'Deletes records of a virtual node, all or none (each must be one of its records)',
   tags: ['zones'],
   request: { params: virtualNodeParams, body: z.object({ ids }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const virtualNodeRoutes = {

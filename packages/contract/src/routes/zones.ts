@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
-import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
-import { zId, zIdParam, zIds } from '../validators/ids.js';
-import { zName, zText } from '../validators/zod.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { idNameSchema, zId, zIdParam, zIds } from '../validators/ids.js';
+import { zMemo, zName } from '../validators/zod.js';
 
 /** Zones: the operator's regions of edge nodes (spec part 2 §7 "Zones and groups"). */
 
@@ -17,7 +17,7 @@ export const zoneSchema = z.object({
 });
 export type Zone = z.infer<typeof zoneSchema>;
 
-const zoneBody = z.object({ name: zName, memo: zText(256).default('') });
+const zoneBody = z.object({ name: zName, memo: zMemo });
 export type ZoneIn = z.output<typeof zoneBody>;
 const zoneUpdateBody = zoneBody.extend({ id: zId });
 export type ZoneUpdateIn = z.output<typeof zoneUpdateBody>;
@@ -52,7 +52,7 @@ export const metaZones = defineRoute({
   summary: 'Every zone as id and name, for pickers',
   tags: ['zones'],
   request: {},
-  response: dataOf(z.array(z.object({ id: z.number().int(), name: z.string() }))),
+  response: dataOf(z.array(idNameSchema)),
 });
 
 export const createZone = defineRoute({
@@ -88,7 +88,7 @@ export const deleteZone = defineRoute({
   summary: 'Deletes a zone that holds no nodes (201001 otherwise)',
   tags: ['zones'],
   request: { body: z.object({ id: zId }) },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const initializeNodes = defineRoute({
@@ -107,7 +107,7 @@ export const initializeNodes = defineRoute({
       groupID: zId.optional(),
     }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 export const moveNodesToZone = defineRoute({
@@ -125,7 +125,7 @@ export const moveNodesToZone = defineRoute({
       zoneID: zId,
     }),
   },
-  response: dataOf(z.literal(true)),
+  response: okReply,
 });
 
 /**

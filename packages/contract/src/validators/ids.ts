@@ -17,3 +17,6 @@ export function zIds(max: number, min = 1) {
     .max(max)
     .overwrite((ids) => [...new Set(ids)]);
 }
+
+/** A row named by its id and name, as pickers and references list it. */
+export const idNameSchema = z.object({ id: z.number().int(), name: z.string() });

@@ -118,6 +118,9 @@ export function zText(max: number) {
   return zValidatedString((s) => validateTextLength(s, max));
 }
 
+/** A memo: text of at most 256 characters, '' when left out. */
+export const zMemo = zText(256).default('');
+
 function zNormalizedUrl(normalize: (s: string) => HostPortResult) {
   return baseString().transform((value, ctx) => {
     if (hasUnsafeCharacter(value)) {
