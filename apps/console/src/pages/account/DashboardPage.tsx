@@ -6,12 +6,14 @@ import { localized } from '../../app/toast';
 import { formatDateTime } from '../../components/DateTime';
 import { PageTitle } from '../../components/PageTitle';
 import { useLocale } from '../../i18n';
+import { ClientOverviewPanels } from '../client/dashboard/ClientOverviewPanels';
 import { UserDashboardPanels } from '../user/dashboard/UserDashboardPanels';
 import { login2FAName } from './login2fa-names';
 
 /**
- * `/{tier}/dashboard`: the account summary (a customer also sees its operator's running announcements
- * and its products); the statistics widgets come with a later issue.
+ * `/{tier}/dashboard`: the account summary; a customer also sees its operator's running announcements
+ * and its products, an operator its overview and first-run checklist. The statistics widgets come
+ * with the analytics work.
  */
 export function DashboardPage() {
   const { t } = useTranslation(['account', 'shell', 'common']);
@@ -40,6 +42,7 @@ export function DashboardPage() {
         <Descriptions items={items} column={{ xs: 1, md: 2 }} />
       </Card>
       {self.auth === 'user' && <UserDashboardPanels />}
+      {self.auth === 'client' && <ClientOverviewPanels />}
     </>
   );
 }

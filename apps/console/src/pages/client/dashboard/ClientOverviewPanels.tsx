@@ -1,0 +1,201 @@
+import { CheckCircleFilled, ClockCircleOutlined } from '@ant-design/icons';
+import { type Overview, overviewRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Flex,
+  List,
+  Row,
+  Statistic,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+} from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { CLIENT_PATHS } from '../../../app/console-paths';
+import { routeQuery } from '../../../app/route-query';
+import { DateTime } from '../../../components/DateTime';
+
+type Step = keyof Overview['checklist'];
+type NodeProblem = NonNullable<Overview['nodes']>['problems'][number];
+
+/** The first-run steps in the order they depend on each other, each with the page that does it. */
+const STEPS: readonly { step: Step; path: string }[] = [
+  { step: 'zone', path: CLIENT_PATHS.zonesList },
+  { step: 'group', path: CLIENT_PATHS.zonesList },
+  { step: 'node', path: CLIENT_PATHS.nodesList },
+  { step: 'product', path: CLIENT_PATHS.productsList },
+  { step: 'site', path: CLIENT_PATHS.sitesList },
+  { step: 'domain', path: CLIENT_PATHS.domains },
+  { step: 'certificate', path: CLIENT_PATHS.sitesList },
+  { step: 'cnameDomain', path: CLIENT_PATHS.cname },
+];
+
+/**
+ * The operator's dashboard until the analytics widgets exist (`GET client/overview`): the
+ * first-run checklist while a step is open, and nodes, sites and certificates at a glance (each
+ * only when the account may read them).
+ */
+export function ClientOverviewPanels() {
+  const { t } = useTranslation(['overview', 'common']);
+  const overview = useQuery(routeQuery('client', overviewRoutes.getClientOverview, {}));
+  const data = overview.data?.data;
+  if (overview.isError) {
+    return (
+      <Alert
+        style={{ marginTop: 16 }}
+        type="error"
+        showIcon
+        message={t('failed')}
+        action={<Button onClick={() => overview.refetch()}>{t('common:actions.retry')}</Button>}
+      />
+    );
+  }
+  return (
+    <Flex vertical gap={16} style={{ marginTop: 16 }}>
+      {data && <Checklist checklist={data.checklist} />}
+      <Row gutter={[16, 16]}>
+        {(overview.isLoading || data?.sites) && (
+          <Col xs={24} lg={12}>
+            <Card title={t('sitesTitle')} loading={overview.isLoading} data-testid="overview-sites">
+              {data?.sites && (
+                <Row gutter={16}>
+                  <Col span={6}>
+                    <Statistic title={t('sites')} value={data.sites.sites} />
+                  </Col>
+                  <Col span={6}>
+                    <Statistic title={t('domains')} value={data.sites.domains} />
+                  </Col>
+                  <Col span={6}>
+                    <Statistic title={t('proofPending')} value={data.sites.proofPending} />
+                  </Col>
+                  <Col span={6}>
+                    <Statistic title={t('cnameUnverified')} value={data.sites.cnameUnverified} />
+                  </Col>
+                </Row>
+              )}
+            </Card>
+          </Col>
+        )}
+        {(overview.isLoading || data?.certificates) && (
+          <Col xs={24} lg={12}>
+            <Card title={t('certificatesTitle')} loading={overview.isLoading} data-testid="overview-certificates">
+              {data?.certificates && (
+                <Row gutter={16}>
+                  <Col span={8}>
+                    <Statistic title={t('total')} value={data.certificates.total} />
+                  </Col>
+                  <Col span={8}>
+                    <Statistic title={t('expiringSoon')} value={data.certificates.expiringSoon} />
+                  </Col>
+                  <Col span={8}>
+                    <Statistic title={t('expired')} value={data.certificates.expired} />
+                  </Col>
+                </Row>
+              )}
+            </Card>
+          </Col>
+        )}
+      </Row>
+      {(overview.isLoading || data?.nodes) && <Nodes nodes={data?.nodes ?? null} loading={overview.isLoading} />}
+    </Flex>
+  );
+}
+
+function Checklist({ checklist }: { checklist: Overview['checklist'] }) {
+  const { t } = useTranslation('overview');
+  if (STEPS.every(({ step }) => checklist[step])) return null;
+  return (
+    <Card title={t('checklistTitle')} data-testid="overview-checklist">
+      <List
+        dataSource={[...STEPS]}
+        rowKey="step"
+        renderItem={({ step, path }) => (
+          <List.Item
+            data-testid={`step-${step}`}
+            data-done={checklist[step]}
+            extra={checklist[step] ? null : <Link to={`/client/${path}`}>{t('open')}</Link>}
+          >
+            <Flex gap={8} align="center">
+              {checklist[step] ? (
+                <CheckCircleFilled style={{ color: '#52c41a' }} aria-hidden />
+              ) : (
+                <ClockCircleOutlined aria-hidden />
+              )}
+              <Typography.Text delete={checklist[step]}>{t(`steps.${step}`)}</Typography.Text>
+            </Flex>
+          </List.Item>
+        )}
+      />
+    </Card>
+  );
+}
+
+function Nodes({ nodes, loading }: { nodes: Overview['nodes']; loading: boolean }) {
+  const { t } = useTranslation(['overview', 'nodes']);
+  const columns: TableColumnsType<NodeProblem> = [
+    { title: t('node'), dataIndex: 'name', render: (name: string, row) => `${name} (${row.ip})` },
+    {
+      title: t('connection'),
+      dataIndex: 'connection',
+      render: (value: NodeProblem['connection']) => (
+        <Tag color={value === 'online' ? 'green' : 'red'}>{t(`nodes:connection.${value}`)}</Tag>
+      ),
+    },
+    { title: t('lastError'), dataIndex: 'lastError', ellipsis: true },
+    {
+      title: t('lastSeenAt'),
+      dataIndex: 'lastSeenAt',
+      render: (value: string | null) => (value ? <DateTime value={value} /> : t('never')),
+    },
+  ];
+  return (
+    <Card title={t('nodesTitle')} loading={loading} data-testid="overview-nodes">
+      {nodes && (
+        <Flex vertical gap={16}>
+          <Row gutter={16}>
+            <Col span={6}>
+              <Statistic title={t('total')} value={nodes.total} />
+            </Col>
+            <Col span={6}>
+              <Statistic title={t('online')} value={nodes.online} />
+            </Col>
+            <Col span={6}>
+              <Statistic title={t('offline')} value={nodes.offline} />
+            </Col>
+            <Col span={6}>
+              <Statistic title={t('uninitialized')} value={nodes.uninitialized} />
+            </Col>
+          </Row>
+          {nodes.versions.length > 0 && (
+            <Flex gap={8} wrap align="center" data-testid="overview-versions">
+              <Typography.Text type="secondary">{t('versions')}</Typography.Text>
+              {nodes.versions.map((v) => (
+                <Tag key={v.version}>
+                  {v.version} × {v.nodes}
+                </Tag>
+              ))}
+            </Flex>
+          )}
+          <Typography.Title level={5} style={{ margin: 0 }}>
+            {t('problemsTitle')}
+          </Typography.Title>
+          <Table<NodeProblem>
+            rowKey="id"
+            size="small"
+            columns={columns}
+            dataSource={nodes.problems}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: t('noProblems') }}
+          />
+        </Flex>
+      )}
+    </Card>
+  );
+}
