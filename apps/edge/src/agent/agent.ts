@@ -10,7 +10,7 @@ import { jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
 import { NodeClient } from './node-client.js';
-import { registerNode } from './registration.js';
+import { registerWithBackoff } from './registration.js';
 import { SnapshotLoop } from './snapshot-loop.js';
 import { type Credentials, StateDir } from './state.js';
 import { StatusReporter } from './status-reporter.js';
@@ -318,7 +318,7 @@ export class Agent {
   private async register(): Promise<void> {
     const client = this.client;
     if (!client || this.credentials) return;
-    await registerNode({
+    await registerWithBackoff({
       client,
       state: this.state,
       log: this.log,

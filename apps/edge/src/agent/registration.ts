@@ -24,7 +24,7 @@ export interface RegistrationOptions {
  * Registers the node with the operator's join token, retrying with a backoff until it succeeds or
  * `signal` aborts. The credentials go to `registered`, the client and the state directory.
  */
-export async function registerNode(options: RegistrationOptions): Promise<void> {
+export async function registerWithBackoff(options: RegistrationOptions): Promise<void> {
   const { client, log, signal, hostname, ips } = options;
   const backoff = new Backoff(options.backoffMinMs, options.backoffMaxMs);
   while (!signal.aborted) {
