@@ -276,11 +276,7 @@ export class Agent {
 
   /** Stops polling and the supervisor, stops nginx gracefully (SIGQUIT) and waits for all of it. */
   async stop(): Promise<void> {
-    if (!this.stopping) this.controller.abort(new Error('agent stopping'));
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.supervisor.stop();
-    if (this.rotationTimer) clearTimeout(this.rotationTimer);
-    await this.running;
+    await this.halt('agent stopping');
     await this.probes?.stop();
     await this.supervisor.settled();
     await this.status.settled();
@@ -288,6 +284,15 @@ export class Agent {
       await this.nginx.stop();
     });
     this.log('info', 'agent.stopped', { appliedVersion: this.appliedVersion });
+  }
+
+  /** Stops the poll, the command loop, the supervisor and the timers, and waits for the poll and the command loop. */
+  private async halt(reason: string): Promise<void> {
+    if (!this.stopping) this.controller.abort(new Error(reason));
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.supervisor.stop();
+    if (this.rotationTimer) clearTimeout(this.rotationTimer);
+    await this.running;
   }
 
   private async run(): Promise<void> {
@@ -352,11 +357,7 @@ export class Agent {
    * config differs (the Lua directory of the new release).
    */
   async detach(): Promise<void> {
-    if (!this.stopping) this.controller.abort(new Error('agent restarting'));
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.supervisor.stop();
-    if (this.rotationTimer) clearTimeout(this.rotationTimer);
-    await this.running;
+    await this.halt('agent restarting');
     await this.supervisor.settled();
     await this.status.settled();
     await this.lock;
