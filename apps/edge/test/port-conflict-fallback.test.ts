@@ -2,13 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanUpAgents, startServingAgent } from './helpers/agent.js';
 import { document, domain, upstream } from './helpers/documents.js';
-import {
-  DEFAULT_LISTEN,
-  DEFAULT_NGINX,
-  type FakeControlPlane,
-  snapshotOf,
-  startFakeControlPlane,
-} from './helpers/fake-control-plane.js';
+import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { letGo, streamPort, tcpAsk, tcpEcho } from './helpers/layer4.js';
 import { freePort, request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
@@ -41,7 +35,7 @@ afterEach(async () => {
 describe('a port nginx itself cannot bind', () => {
   it('is left out after nginx names it, and the rest of the change applies', async () => {
     cp = await startFakeControlPlane();
-    const s1 = snapshotOf(document('one', [domain(1, 'site.example.com', [upstream(origin.port)])]), DEFAULT_LISTEN);
+    const s1 = snapshotOf(document('one', [domain(1, 'site.example.com', [upstream(origin.port)])]));
     const edge = await startServingAgent(cp, s1, { portRetryMs: 60_000 });
 
     const [free, held] = [await freePort(), await freePort()];
@@ -53,9 +47,9 @@ describe('a port nginx itself cannot bind', () => {
           domain(1, 'site.example.com', [upstream(origin.port)]),
           domain(2, 'new.example.com', [upstream(origin.port)]),
         ]),
-        DEFAULT_LISTEN,
+        undefined,
         true,
-        DEFAULT_NGINX,
+        undefined,
         [streamPort(1, free, echo.port), streamPort(2, held, echo.port)],
       );
       cp.setSnapshot(s2);

@@ -7,13 +7,7 @@ import { NginxConfigError } from '../src/nginx/nginx-process.js';
 import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { startEdge } from './helpers/edge.js';
-import {
-  DEFAULT_LISTEN,
-  DEFAULT_NGINX,
-  type FakeControlPlane,
-  snapshotOf,
-  startFakeControlPlane,
-} from './helpers/fake-control-plane.js';
+import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { letGo, streamPort, tcpAsk, tcpEcho } from './helpers/layer4.js';
 import { freePort, request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
@@ -68,7 +62,7 @@ describe('a layer-4 port another process holds', () => {
     const [free, held] = [await freePort(), await freePort()];
     const blocker = await occupyTcp(held);
     const ports = [streamPort(1, free, echo.port), streamPort(2, held, echo.port)];
-    const s1 = snapshotOf(sites('one', ['site.example.com']), DEFAULT_LISTEN, true, DEFAULT_NGINX, ports);
+    const s1 = snapshotOf(sites('one', ['site.example.com']), undefined, true, undefined, ports);
     const edge = await agentWith(s1);
 
     const first = await cp.waitForReport((r) => r.appliedVersion === s1.version);
@@ -79,13 +73,7 @@ describe('a layer-4 port another process holds', () => {
     expect(await served(edge, 'site.example.com')).toBe('web');
 
     // Another site's change still applies while the port stays held: a new domain answers.
-    const s2 = snapshotOf(
-      sites('two', ['site.example.com', 'new.example.com']),
-      DEFAULT_LISTEN,
-      true,
-      DEFAULT_NGINX,
-      ports,
-    );
+    const s2 = snapshotOf(sites('two', ['site.example.com', 'new.example.com']), undefined, true, undefined, ports);
     cp.setSnapshot(s2);
     const second = await cp.waitForReport((r) => r.appliedVersion === s2.version);
     expect(second.failedPorts).toEqual(first.failedPorts);
@@ -93,13 +81,10 @@ describe('a layer-4 port another process holds', () => {
 
     // And so does a port change of another site (a reload).
     const other = await freePort();
-    const s3 = snapshotOf(
-      sites('three', ['site.example.com', 'new.example.com']),
-      DEFAULT_LISTEN,
-      true,
-      DEFAULT_NGINX,
-      [...ports, streamPort(3, other, echo.port)],
-    );
+    const s3 = snapshotOf(sites('three', ['site.example.com', 'new.example.com']), undefined, true, undefined, [
+      ...ports,
+      streamPort(3, other, echo.port),
+    ]);
     cp.setSnapshot(s3);
     await cp.waitForReport((r) => r.appliedVersion === s3.version);
     expect(await tcpAsk(other, 'c')).toBe('echo:c');
@@ -116,7 +101,7 @@ describe('a layer-4 port another process holds', () => {
     const port = await freePort();
     const blocker = await occupyUdp(port);
     try {
-      const s1 = snapshotOf(sites('both', ['site.example.com']), DEFAULT_LISTEN, true, DEFAULT_NGINX, [
+      const s1 = snapshotOf(sites('both', ['site.example.com']), undefined, true, undefined, [
         streamPort(7, port, echo.port, { protocol: 'both' }),
       ]);
       const edge = await agentWith(s1);

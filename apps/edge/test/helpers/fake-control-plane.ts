@@ -84,12 +84,12 @@ export interface FakeControlPlane {
   close(): Promise<void>;
 }
 
-/** A snapshot for the tests; the version is the MD5 of the content, like the control plane's hash. */
 /** The listen settings of a snapshot by default: HTTP on 80, HTTPS on 443, http2. */
-export const DEFAULT_LISTEN: EdgeSnapshot['listen'] = { httpPorts: [80], httpsPorts: [443], http2: true };
+const DEFAULT_LISTEN: EdgeSnapshot['listen'] = { httpPorts: [80], httpsPorts: [443], http2: true };
 /** A zone's nginx settings left as they are. */
-export const DEFAULT_NGINX: EdgeSnapshot['nginx'] = { worker: {}, http: {}, stream: {}, custom: [] };
+const DEFAULT_NGINX: EdgeSnapshot['nginx'] = { worker: {}, http: {}, stream: {}, custom: [] };
 
+/** A snapshot for the tests; the version is the MD5 of the content, like the control plane's hash. */
 export function snapshotOf(
   dataPlane: DataPlane,
   listen: EdgeSnapshot['listen'] = DEFAULT_LISTEN,
