@@ -9,7 +9,14 @@ import { NodeApiError, NodeClient } from '../src/agent/node-client.js';
 import { commandLine } from '../src/agent/processes.js';
 import { adminRequest } from '../src/data-plane/admin-client.js';
 import { NginxProcess } from '../src/nginx/nginx-process.js';
-import { agentPorts, cleanUpAgents, makeStateDir, startAgent, type TestAgent } from './helpers/agent.js';
+import {
+  agentPorts,
+  cleanUpAgents,
+  makeStateDir,
+  startAgent,
+  startServingAgent,
+  type TestAgent,
+} from './helpers/agent.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { freePort, request } from './helpers/net.js';
@@ -131,9 +138,7 @@ describe('applying snapshots', () => {
   it('applies a data-plane change without a reload, and a listen change with one', async () => {
     const cp = await fake();
     const s1 = siteTo(first, 'one');
-    cp.setSnapshot(s1);
-    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
-    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    const edge = await startServingAgent(cp, s1);
     expect(await served(edge)).toBe('first');
     expect(await edge.waitForLog('snapshot.applied')).toMatchObject({ version: s1.version, nginx: 'started' });
     const master = await edge.agent.nginx.masterPid();
@@ -169,9 +174,7 @@ describe('applying snapshots', () => {
   it('refuses an invalid snapshot, reports lastError and keeps serving the previous one', async () => {
     const cp = await fake();
     const good = siteTo(first, 'good');
-    cp.setSnapshot(good);
-    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
-    await cp.waitForReport((r) => r.appliedVersion === good.version);
+    const edge = await startServingAgent(cp, good);
 
     // A data plane the contract refuses (not an IP literal).
     const bad = siteTo(second, 'bad');
@@ -208,7 +211,6 @@ describe('applying snapshots', () => {
   it('leaves out a listen port another process holds, applies the rest, and listens once it is free', async () => {
     const cp = await fake();
     const s1 = siteTo(first, 'one');
-    cp.setSnapshot(s1);
     const extra = await freePort();
     const ports = await agentPorts();
     // 80 and 8080 both map to local ports; the second one is taken when the snapshot asks for it.
@@ -217,8 +219,7 @@ describe('applying snapshots', () => {
       [443, ports.https],
       [8080, extra],
     ]);
-    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, ports, portMap, portRetryMs: 200 });
-    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    const edge = await startServingAgent(cp, s1, { ports, portMap, portRetryMs: 200 });
 
     const blocker = createServer((socket) => socket.end());
     await new Promise<void>((resolve) => blocker.listen(extra, '127.0.0.1', resolve));
@@ -241,9 +242,7 @@ describe('applying snapshots', () => {
     const cp = await fake();
     const plane = document('one', [domain(1, 'site.example.com', [upstream(first.port)])]);
     const s1 = snapshotOf(plane);
-    cp.setSnapshot(s1);
-    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
-    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    const edge = await startServingAgent(cp, s1);
     const conf = () => readFile(edge.agent.nginx.currentConfPath, 'utf8');
 
     const tuned = snapshotOf(plane, undefined, true, {
@@ -302,9 +301,7 @@ describe('supervision and restarts', () => {
   it('restarts nginx when its master is killed and pushes the data plane again', async () => {
     const cp = await fake();
     const s1 = siteTo(first, 'one');
-    cp.setSnapshot(s1);
-    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
-    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    const edge = await startServingAgent(cp, s1);
     const master = await edge.agent.nginx.masterPid();
     const workers = await edge.agent.nginx.workerPids();
     // Workers and the cache manager and loader (the edge has a proxy cache).
@@ -333,9 +330,7 @@ describe('supervision and restarts', () => {
   it('notices a data plane replaced behind its back (version or content) and pushes its own again', async () => {
     const cp = await fake();
     const s1 = siteTo(first, 'one');
-    cp.setSnapshot(s1);
-    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, verifyMs: 200 });
-    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    const edge = await startServingAgent(cp, s1, { verifyMs: 200 });
     // The admin secret (0600) and the socket's directory (0700) in the state directory.
     expect(mode(await stat(path.join(edge.stateDir, 'admin.secret')))).toBe('600');
     expect(mode(await stat(path.join(edge.stateDir, 'admin')))).toBe('700');
@@ -366,11 +361,9 @@ describe('supervision and restarts', () => {
   it('serves the last good snapshot after the agent and nginx restart with the control plane gone', async () => {
     const cp = await fake();
     const s1 = siteTo(first, 'one');
-    cp.setSnapshot(s1);
     const ports = await agentPorts();
     const stateDir = await makeStateDir();
-    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, stateDir, ports });
-    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    const edge = await startServingAgent(cp, s1, { stateDir, ports });
     await edge.stop();
     expect(await edge.agent.nginx.isRunning()).toBe(false);
     await expect(request(ports.http, 'site.example.com', '/', { timeoutMs: 1000 })).rejects.toThrow();

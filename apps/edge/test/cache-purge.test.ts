@@ -1,7 +1,7 @@
-import type { EdgeCachePolicy, EdgeCacheRule } from '@rampart/contract';
+import type { EdgeCachePolicy } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preheatUrls, purgeUrls } from '../src/agent/cache-commands.js';
-import { document, domain, upstream } from './helpers/documents.js';
+import { cacheRule, document, domain, upstream } from './helpers/documents.js';
 import { adminCall, type Edge, startEdge } from './helpers/edge.js';
 import { request } from './helpers/net.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
@@ -12,22 +12,12 @@ import { type Origin, startOrigin } from './helpers/origins.js';
 let edge: Edge;
 let origin: Origin;
 
-const rule = (extra: Partial<EdgeCacheRule>): EdgeCacheRule => ({
-  scope: 'all',
-  values: [],
-  ttl: 3600,
-  queryString: 'include',
-  bypass: false,
-  respectOrigin: true,
-  ...extra,
-});
-
 const POLICY: EdgeCachePolicy = {
   id: 3,
   generation: 5,
   rules: [
-    rule({ scope: 'suffix', values: ['css'], queryString: 'ignore' }),
-    rule({ scope: 'directory', values: ['/'] }),
+    cacheRule({ scope: 'suffix', values: ['css'], queryString: 'ignore' }),
+    cacheRule({ scope: 'directory', values: ['/'] }),
   ],
 };
 

@@ -1,6 +1,6 @@
 import type { EdgeCachePolicy, EdgeCacheRule } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { document, domain, upstream } from './helpers/documents.js';
+import { cacheRule, document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { request } from './helpers/net.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
@@ -11,22 +11,12 @@ import { type Origin, startOrigin } from './helpers/origins.js';
 let edge: Edge;
 let origin: Origin;
 
-const rule = (extra: Partial<EdgeCacheRule>): EdgeCacheRule => ({
-  scope: 'all',
-  values: [],
-  ttl: 3600,
-  queryString: 'include',
-  bypass: false,
-  respectOrigin: true,
-  ...extra,
-});
-
 const RULES: EdgeCacheRule[] = [
-  rule({ scope: 'directory', values: ['/api'], bypass: true }),
-  rule({ scope: 'path', values: ['/private'] }),
-  rule({ scope: 'path', values: ['/forced'], respectOrigin: false }),
-  rule({ scope: 'suffix', values: ['png', 'css'], queryString: 'ignore' }),
-  rule({ scope: 'directory', values: ['/static/'] }),
+  cacheRule({ scope: 'directory', values: ['/api'], bypass: true }),
+  cacheRule({ scope: 'path', values: ['/private'] }),
+  cacheRule({ scope: 'path', values: ['/forced'], respectOrigin: false }),
+  cacheRule({ scope: 'suffix', values: ['png', 'css'], queryString: 'ignore' }),
+  cacheRule({ scope: 'directory', values: ['/static/'] }),
 ];
 
 async function pushPolicy(generation: number, rules = RULES) {
@@ -138,7 +128,7 @@ describe('cache rules at the edge', () => {
       version: 'bad-cache',
       domains: [],
       certificates: [],
-      caches: [{ id: 1, generation: 1, rules: [rule({ scope: 'path', values: ['/a"; return 200'] })] }],
+      caches: [{ id: 1, generation: 1, rules: [cacheRule({ scope: 'path', values: ['/a"; return 200'] })] }],
     });
     const answer = await edge.putRaw(bad);
     expect(answer.status).toBe(400);

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,12 +5,11 @@ import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
 import { request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 import {
+  addSiteDomain,
   type ControlPlane,
   initializeFirstNode,
   type OperatorSetup,
-  SERVER_BUNDLE,
-  setUpOperator,
-  startControlPlane,
+  startOperatorChain,
   waitUntil,
 } from './helpers/real-control-plane.js';
 
@@ -52,15 +50,11 @@ async function finished(command: Command): Promise<Command> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
   origin = await startOrigin('a');
-  cp = await startControlPlane();
-  setup = await setUpOperator(cp);
+  ({ cp, setup } = await startOperatorChain());
   edge = await startAgent({ controlPlane: cp.url, joinToken: setup.joinToken, heartbeatMs: 500 });
   nodeId = await initializeFirstNode(setup);
-  await setup.customer.call('POST', `user/site/${setup.siteId}/domains`, {
-    domains: [{ name: 'www.shop.example', upstreams: [{ ip: '127.0.0.1', port: origin.port }] }],
-  });
+  await addSiteDomain(setup, 'www.shop.example', origin.port);
   await waitUntil(async () => (await status()) === 200, 10_000);
 }, 90_000);
 

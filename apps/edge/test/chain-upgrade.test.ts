@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,12 +6,11 @@ import { type AgentProcess, buildAgentPackage, startAgentProcess } from './helpe
 import { request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 import {
+  addSiteDomain,
   type ControlPlane,
   initializeFirstNode,
   type OperatorSetup,
-  SERVER_BUNDLE,
-  setUpOperator,
-  startControlPlane,
+  startOperatorChain,
   waitUntil,
 } from './helpers/real-control-plane.js';
 
@@ -45,16 +43,14 @@ const listed = async () =>
   (await operator<ListedNode[]>('GET', 'client/nodes/initialized')).find((n) => n.id === nodeId);
 
 beforeAll(async () => {
-  if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
   work = await mkdtemp('/tmp/rampart-chain-upgrade-');
   const installed = await buildAgentPackage(path.join(work, 'install'));
   await buildAgentPackage(path.join(work, 'release'), VERSION);
   origin = await startOrigin('a');
-  cp = await startControlPlane(undefined, {
+  ({ cp, setup } = await startOperatorChain({
     RAMPART_VERSION: VERSION,
     RAMPART_AGENT_RELEASE_DIR: path.join(work, 'release'),
-  });
-  setup = await setUpOperator(cp);
+  }));
   const ports = await agentPorts();
   httpPort = ports.http;
   agent = startAgentProcess({
@@ -65,9 +61,7 @@ beforeAll(async () => {
     ports,
   });
   nodeId = await initializeFirstNode(setup);
-  await setup.customer.call('POST', `user/site/${setup.siteId}/domains`, {
-    domains: [{ name: 'www.shop.example', upstreams: [{ ip: '127.0.0.1', port: origin.port }] }],
-  });
+  await addSiteDomain(setup, 'www.shop.example', origin.port);
   await waitUntil(async () => (await served()) === 'a', 20_000);
 }, 120_000);
 

@@ -1,18 +1,13 @@
-import { existsSync } from 'node:fs';
-import https from 'node:https';
-import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
 import { makeCertificate } from './helpers/certificates.js';
-import { freePort, request } from './helpers/net.js';
+import { freePort, httpsRequest, request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 import {
   type ControlPlane,
   initializeFirstNode,
   type OperatorSetup,
-  SERVER_BUNDLE,
-  setUpOperator,
-  startControlPlane,
+  startOperatorChain,
   waitUntil,
 } from './helpers/real-control-plane.js';
 
@@ -49,30 +44,12 @@ async function servedNames(host: string, count: number): Promise<Record<string, 
   return seen;
 }
 
-function httpsGet(host: string): Promise<{ status: number; body: string; fingerprint: string }> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      { host: '127.0.0.1', port: edge.ports.https, servername: host, headers: { host }, rejectUnauthorized: false },
-      (res) => {
-        const peer = (res.socket as TLSSocket).getPeerCertificate();
-        let body = '';
-        res.on('data', (chunk: Buffer) => {
-          body += chunk.toString();
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, fingerprint: peer.fingerprint256 }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+const httpsGet = (host: string) => httpsRequest(edge.ports.https, host);
 
 beforeAll(async () => {
-  if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
   [a, b, c] = await Promise.all([startOrigin('a'), startOrigin('b'), startOrigin('c')]);
   closedPort = await freePort();
-  cp = await startControlPlane();
-  setup = await setUpOperator(cp);
+  ({ cp, setup } = await startOperatorChain());
   edge = await startAgent({ controlPlane: cp.url, joinToken: setup.joinToken });
   await initializeFirstNode(setup);
 }, 90_000);

@@ -2,11 +2,12 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nextDailyTime } from '../src/agent/log-rotate.js';
-import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
+import { cleanUpAgents, startServingAgent, type TestAgent } from './helpers/agent.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import { waitUntil } from './helpers/real-control-plane.js';
 
 // The operator's commands as the agent runs them, with real nginx: reboot, reset and log rotation
 // arrive through the command long poll of the fake control plane; results go back to it.
@@ -34,9 +35,7 @@ async function servingAgent(logRotateTime: string | null = null): Promise<{ cp: 
   const cp = await startFakeControlPlane();
   fakes.push(cp);
   const snapshot = site('one', logRotateTime);
-  cp.setSnapshot(snapshot);
-  const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
-  await cp.waitForReport((r) => r.appliedVersion === snapshot.version);
+  const edge = await startServingAgent(cp, snapshot);
   return { cp, edge };
 }
 
@@ -46,14 +45,6 @@ async function served(edge: TestAgent): Promise<string | null> {
 
 async function size(file: string): Promise<number> {
   return (await stat(file)).size;
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('operator commands on the agent', () => {
@@ -77,7 +68,7 @@ describe('operator commands on the agent', () => {
     const access = path.join(logs, 'access.log');
     await request(edge.ports.http, 'site.example.com', '/before-rotation');
     // The access log is buffered for up to a second.
-    await eventually(async () => (await readFile(access, 'utf8')).includes('/before-rotation'));
+    await waitUntil(async () => (await readFile(access, 'utf8')).includes('/before-rotation'), 5000, 50);
 
     cp.queueCommand({ id: 21, type: 'logRotate', payload: {} });
     const result = await cp.waitForResult(21);
@@ -85,7 +76,7 @@ describe('operator commands on the agent', () => {
     expect(await readFile(`${access}.1`, 'utf8')).toContain('/before-rotation');
     expect(await size(path.join(logs, 'error.log.1'))).toBeGreaterThan(0);
     await request(edge.ports.http, 'site.example.com', '/after-rotation');
-    await eventually(async () => (await readFile(access, 'utf8')).includes('/after-rotation'));
+    await waitUntil(async () => (await readFile(access, 'utf8')).includes('/after-rotation'), 5000, 50);
     expect(await readFile(access, 'utf8')).not.toContain('/before-rotation');
     expect(await readFile(`${access}.1`, 'utf8')).not.toContain('/after-rotation');
 

@@ -1,13 +1,7 @@
-import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODULES_DIR, SYSTEM_LUA_CPATH, SYSTEM_LUA_PATH } from '../src/nginx/render.js';
+import { SYSTEM_LUA_CPATH, SYSTEM_LUA_PATH } from '../src/nginx/render.js';
 import { LUA_DIR } from './helpers/edge.js';
-import { freePort } from './helpers/net.js';
-
-const run = promisify(execFile);
+import { type LuaNginx, startLuaNginx } from './helpers/lua-nginx.js';
 
 // rampart.cache (the per-worker bounded map on the request path) exercised inside a real nginx
 // worker, the only place its Lua runs. Each location runs one scenario and answers JSON.
@@ -45,14 +39,9 @@ const SCENARIOS: Record<string, string> = {
     return { ok = ok, err = tostring(err):match("cache size must be a positive number") ~= nil }`,
 };
 
-let prefix: string;
-let port: number;
+let lua: LuaNginx;
 
 beforeAll(async () => {
-  prefix = await mkdtemp('/tmp/rampart-lua-cache-');
-  await chmod(prefix, 0o755);
-  await mkdir(path.join(prefix, 'logs'));
-  port = await freePort();
   const locations = Object.entries(SCENARIOS)
     .map(
       ([name, body]) => `
@@ -65,49 +54,21 @@ beforeAll(async () => {
     }`,
     )
     .join('\n');
-  await writeFile(
-    path.join(prefix, 'nginx.conf'),
-    `load_module ${MODULES_DIR}/ndk_http_module.so;
-load_module ${MODULES_DIR}/ngx_http_lua_module.so;
-worker_processes 1;
-pid ${prefix}/logs/nginx.pid;
-error_log ${prefix}/logs/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/tmp-body; proxy_temp_path ${prefix}/tmp-proxy;
-  fastcgi_temp_path ${prefix}/tmp-fcgi; uwsgi_temp_path ${prefix}/tmp-uwsgi; scgi_temp_path ${prefix}/tmp-scgi;
-  lua_package_path '${LUA_DIR}/?.lua;${SYSTEM_LUA_PATH};;';
+  lua = await startLuaNginx('lua-cache', {
+    http: `  lua_package_path '${LUA_DIR}/?.lua;${SYSTEM_LUA_PATH};;';
   lua_package_cpath '${SYSTEM_LUA_CPATH};;';
   # Loaded in the master, as the edge does: the workers run unprivileged and need not read the repo.
-  init_by_lua_block { require "rampart.cache" }
-  server {
-    listen 127.0.0.1:${port};
-${locations}
-  }
-}
-`,
-  );
-  await run('/usr/sbin/nginx', ['-p', prefix, '-c', `${prefix}/nginx.conf`, '-e', `${prefix}/logs/error.log`]);
+  init_by_lua_block { require "rampart.cache" }`,
+    server: locations,
+  });
 });
 
 afterAll(async () => {
-  if (!prefix) return;
-  await run('/usr/sbin/nginx', [
-    '-p',
-    prefix,
-    '-c',
-    `${prefix}/nginx.conf`,
-    '-e',
-    `${prefix}/logs/error.log`,
-    '-s',
-    'stop',
-  ]).catch(() => undefined);
-  await rm(prefix, { recursive: true, force: true });
+  await lua?.stop();
 });
 
 async function scenario(name: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`http://127.0.0.1:${port}/${name}`, { signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`http://127.0.0.1:${lua.port}/${name}`, { signal: AbortSignal.timeout(10_000) });
   expect(response.status).toBe(200);
   return (await response.json()) as Record<string, unknown>;
 }

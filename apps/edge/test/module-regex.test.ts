@@ -1,13 +1,6 @@
-import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { isSafeModuleRegex, pcreRegexProblem } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODULES_DIR } from '../src/nginx/render.js';
-import { freePort } from './helpers/net.js';
-
-const run = promisify(execFile);
+import { type LuaNginx, startLuaNginx } from './helpers/lua-nginx.js';
 
 /**
  * The API's check of customer path patterns (redirect and rewrite rules with matchType regex)
@@ -178,30 +171,12 @@ const CORPUS: readonly string[] = [
   '\\z',
 ];
 
-let prefix: string;
-let port: number;
+let lua: LuaNginx;
 
 beforeAll(async () => {
-  prefix = await mkdtemp('/tmp/rampart-module-regex-');
-  await chmod(prefix, 0o755);
-  await mkdir(path.join(prefix, 'logs'));
-  port = await freePort();
-  await writeFile(
-    path.join(prefix, 'nginx.conf'),
-    `load_module ${MODULES_DIR}/ndk_http_module.so;
-load_module ${MODULES_DIR}/ngx_http_lua_module.so;
-worker_processes 1;
-pid ${prefix}/logs/nginx.pid;
-error_log ${prefix}/logs/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/tmp-body; proxy_temp_path ${prefix}/tmp-proxy;
-  fastcgi_temp_path ${prefix}/tmp-fcgi; uwsgi_temp_path ${prefix}/tmp-uwsgi; scgi_temp_path ${prefix}/tmp-scgi;
-  client_body_buffer_size 16k;
-  server {
-    listen 127.0.0.1:${port};
-    location = /compile {
+  lua = await startLuaNginx('module-regex', {
+    http: '  client_body_buffer_size 16k;',
+    server: `    location = /compile {
       content_by_lua_block {
         ngx.req.read_body()
         local pattern = ngx.req.get_body_data() or ""
@@ -209,31 +184,16 @@ http {
         local from, _, err = ngx.re.find("", pattern, "jo")
         if err then ngx.say("error: ", err) else ngx.say("ok") end
       }
-    }
-  }
-}
-`,
-  );
-  await run('/usr/sbin/nginx', ['-p', prefix, '-c', `${prefix}/nginx.conf`, '-e', `${prefix}/logs/error.log`]);
+    }`,
+  });
 });
 
 afterAll(async () => {
-  if (!prefix) return;
-  await run('/usr/sbin/nginx', [
-    '-p',
-    prefix,
-    '-c',
-    `${prefix}/nginx.conf`,
-    '-e',
-    `${prefix}/logs/error.log`,
-    '-s',
-    'stop',
-  ]).catch(() => undefined);
-  await rm(prefix, { recursive: true, force: true });
+  await lua?.stop();
 });
 
 async function nginxCompiles(pattern: string): Promise<{ ok: boolean; text: string }> {
-  const response = await fetch(`http://127.0.0.1:${port}/compile`, {
+  const response = await fetch(`http://127.0.0.1:${lua.port}/compile`, {
     method: 'POST',
     body: pattern,
     signal: AbortSignal.timeout(10_000),

@@ -1,16 +1,14 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentPorts, cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
 import { freePort, request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 import {
+  addSiteDomain,
   type ControlPlane,
   initializeFirstNode,
   type OperatorSetup,
-  SERVER_BUNDLE,
-  setUpOperator,
-  startControlPlane,
+  startOperatorChain,
   waitUntil,
 } from './helpers/real-control-plane.js';
 
@@ -49,10 +47,8 @@ async function inSync(): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
   origin = await startOrigin('origin');
-  cp = await startControlPlane();
-  setup = await setUpOperator(cp);
+  ({ cp, setup } = await startOperatorChain());
   const ports = await agentPorts();
   extraPort = await freePort();
   edge = await startAgent({
@@ -66,9 +62,7 @@ beforeAll(async () => {
     ]),
   });
   nodeId = await initializeFirstNode(setup);
-  await setup.customer.call('POST', `user/site/${setup.siteId}/domains`, {
-    domains: [{ name: 'www.zone.example', upstreams: [{ ip: '127.0.0.1', port: origin.port }] }],
-  });
+  await addSiteDomain(setup, 'www.zone.example', origin.port);
   await waitUntil(async () => (await served()) === 'origin', 15_000);
 }, 90_000);
 

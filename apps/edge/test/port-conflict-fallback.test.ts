@@ -1,9 +1,9 @@
-import { connect, createServer, type Server } from 'node:net';
-import type { EdgeSnapshot, EdgeStreamPort } from '@rampart/contract';
+import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanUpAgents, startAgent } from './helpers/agent.js';
+import { cleanUpAgents, startServingAgent } from './helpers/agent.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
+import { letGo, streamPort, tcpAsk, tcpEcho } from './helpers/layer4.js';
 import { freePort, request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 
@@ -15,43 +15,17 @@ vi.mock('../src/agent/port-check.js', async (original) => ({
   unbindablePorts: async () => [],
 }));
 
-function tcpAsk(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    socket.setTimeout(5000, () => socket.destroy(new Error('tcp answer timed out')));
-    socket.once('data', (d) => {
-      resolve(d.toString());
-      socket.end();
-    });
-    socket.once('error', reject);
-  });
-}
-
-const streamPort = (id: number, port: number, to: number): EdgeStreamPort => ({
-  id,
-  port,
-  protocol: 'tcp',
-  balance: 'round_robin',
-  upstreams: [{ ip: '127.0.0.1', port: to, weight: 1, backup: false }],
-});
-const LISTEN: EdgeSnapshot['listen'] = { httpPorts: [80], httpsPorts: [443], http2: true };
-const NGINX: EdgeSnapshot['nginx'] = { worker: {}, http: {}, stream: {}, custom: [] };
-
 let origin: Origin;
-let echo: Server;
-let echoPort: number;
+let echo: Awaited<ReturnType<typeof tcpEcho>>;
 let cp: FakeControlPlane;
 
 beforeAll(async () => {
   origin = await startOrigin('web');
-  echoPort = await freePort();
-  echo = createServer((socket) => socket.on('data', (d) => socket.write(`echo:${d.toString()}`)));
-  await new Promise<void>((resolve) => echo.listen(echoPort, '127.0.0.1', resolve));
+  echo = await tcpEcho('echo');
 });
 afterAll(async () => {
   await origin?.close();
-  echo?.close();
-  echo?.unref();
+  if (echo) letGo(echo.server);
 });
 afterEach(async () => {
   await cleanUpAgents();
@@ -61,10 +35,8 @@ afterEach(async () => {
 describe('a port nginx itself cannot bind', () => {
   it('is left out after nginx names it, and the rest of the change applies', async () => {
     cp = await startFakeControlPlane();
-    const s1 = snapshotOf(document('one', [domain(1, 'site.example.com', [upstream(origin.port)])]), LISTEN);
-    cp.setSnapshot(s1);
-    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, portRetryMs: 60_000 });
-    await cp.waitForReport((r) => r.appliedVersion === s1.version);
+    const s1 = snapshotOf(document('one', [domain(1, 'site.example.com', [upstream(origin.port)])]));
+    const edge = await startServingAgent(cp, s1, { portRetryMs: 60_000 });
 
     const [free, held] = [await freePort(), await freePort()];
     const blocker = createServer((socket) => socket.end('blocker\n'));
@@ -75,10 +47,10 @@ describe('a port nginx itself cannot bind', () => {
           domain(1, 'site.example.com', [upstream(origin.port)]),
           domain(2, 'new.example.com', [upstream(origin.port)]),
         ]),
-        LISTEN,
+        undefined,
         true,
-        NGINX,
-        [streamPort(1, free, echoPort), streamPort(2, held, echoPort)],
+        undefined,
+        [streamPort(1, free, echo.port), streamPort(2, held, echo.port)],
       );
       cp.setSnapshot(s2);
       const report = await cp.waitForReport((r) => r.appliedVersion === s2.version);

@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { connect, createServer, type Server } from 'node:net';
-import type { EdgeSnapshot, EdgeStreamPort } from '@rampart/contract';
+import { createServer, type Server } from 'node:net';
+import type { EdgeSnapshot } from '@rampart/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bindFailures } from '../src/agent/port-check.js';
 import { NginxConfigError } from '../src/nginx/nginx-process.js';
@@ -8,6 +8,7 @@ import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { startEdge } from './helpers/edge.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
+import { letGo, streamPort, tcpAsk, tcpEcho } from './helpers/layer4.js';
 import { freePort, request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 
@@ -20,49 +21,11 @@ async function occupyTcp(port: number): Promise<Server> {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return server;
 }
-/** Stops listening (the port is free at once; connections still open do not hold it). */
-const letGo = (server: Server) => {
-  server.close();
-  server.unref();
-};
 async function occupyUdp(port: number): Promise<Socket> {
   const socket = createSocket('udp4');
   await new Promise<void>((resolve) => socket.bind(port, '127.0.0.1', resolve));
   return socket;
 }
-
-/** A TCP origin that answers every chunk with `<name>:<chunk>`. */
-async function tcpEcho(name: string): Promise<{ server: Server; port: number }> {
-  const port = await freePort();
-  const server = createServer((socket) => socket.on('data', (d) => socket.write(`${name}:${d.toString()}`)));
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { server, port };
-}
-
-/** Sends `text` on a new TCP connection and answers the first chunk that comes back. */
-function tcpAsk(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    socket.setTimeout(5000, () => socket.destroy(new Error('tcp answer timed out')));
-    socket.once('data', (d) => {
-      resolve(d.toString());
-      socket.end();
-    });
-    socket.once('error', reject);
-  });
-}
-
-const streamPort = (id: number, port: number, to: number, more: Partial<EdgeStreamPort> = {}): EdgeStreamPort => ({
-  id,
-  port,
-  protocol: 'tcp',
-  balance: 'round_robin',
-  upstreams: [{ ip: '127.0.0.1', port: to, weight: 1, backup: false }],
-  ...more,
-});
-
-const LISTEN: EdgeSnapshot['listen'] = { httpPorts: [80], httpsPorts: [443], http2: true };
-const NGINX: EdgeSnapshot['nginx'] = { worker: {}, http: {}, stream: {}, custom: [] };
 
 let origin: Origin;
 let echo: Awaited<ReturnType<typeof tcpEcho>>;
@@ -99,7 +62,7 @@ describe('a layer-4 port another process holds', () => {
     const [free, held] = [await freePort(), await freePort()];
     const blocker = await occupyTcp(held);
     const ports = [streamPort(1, free, echo.port), streamPort(2, held, echo.port)];
-    const s1 = snapshotOf(sites('one', ['site.example.com']), LISTEN, true, NGINX, ports);
+    const s1 = snapshotOf(sites('one', ['site.example.com']), undefined, true, undefined, ports);
     const edge = await agentWith(s1);
 
     const first = await cp.waitForReport((r) => r.appliedVersion === s1.version);
@@ -110,7 +73,7 @@ describe('a layer-4 port another process holds', () => {
     expect(await served(edge, 'site.example.com')).toBe('web');
 
     // Another site's change still applies while the port stays held: a new domain answers.
-    const s2 = snapshotOf(sites('two', ['site.example.com', 'new.example.com']), LISTEN, true, NGINX, ports);
+    const s2 = snapshotOf(sites('two', ['site.example.com', 'new.example.com']), undefined, true, undefined, ports);
     cp.setSnapshot(s2);
     const second = await cp.waitForReport((r) => r.appliedVersion === s2.version);
     expect(second.failedPorts).toEqual(first.failedPorts);
@@ -118,7 +81,7 @@ describe('a layer-4 port another process holds', () => {
 
     // And so does a port change of another site (a reload).
     const other = await freePort();
-    const s3 = snapshotOf(sites('three', ['site.example.com', 'new.example.com']), LISTEN, true, NGINX, [
+    const s3 = snapshotOf(sites('three', ['site.example.com', 'new.example.com']), undefined, true, undefined, [
       ...ports,
       streamPort(3, other, echo.port),
     ]);
@@ -138,7 +101,7 @@ describe('a layer-4 port another process holds', () => {
     const port = await freePort();
     const blocker = await occupyUdp(port);
     try {
-      const s1 = snapshotOf(sites('both', ['site.example.com']), LISTEN, true, NGINX, [
+      const s1 = snapshotOf(sites('both', ['site.example.com']), undefined, true, undefined, [
         streamPort(7, port, echo.port, { protocol: 'both' }),
       ]);
       const edge = await agentWith(s1);

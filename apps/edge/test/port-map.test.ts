@@ -1,9 +1,8 @@
-import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCertificate } from './helpers/certificates.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
-import { freePort, request } from './helpers/net.js';
+import { freePort, httpsRequest, request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 
 // The origins live on 127.0.0.2, the edge listens on 127.0.0.1: an origin can then answer on the
@@ -21,32 +20,6 @@ let onHttpsA: Origin;
 let fixed: Origin;
 let fixedTwo: Origin;
 let fixedTls: Origin;
-
-/** An HTTPS request through the edge with SNI and Host `host` (certificate not verified). */
-function httpsGet(port: number, host: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/',
-        servername: host,
-        headers: { host },
-        rejectUnauthorized: false,
-        agent: false,
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => {
-          body += chunk.toString('utf8');
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 beforeAll(async () => {
   [httpA, httpB, httpsA] = [await freePort(), await freePort(), await freePort()];
@@ -102,7 +75,7 @@ describe('port map', () => {
   });
 
   it("keeps the upstream's port on the other protocol's listeners", async () => {
-    const answer = await httpsGet(httpsA, 'map.example.com');
+    const answer = await httpsRequest(httpsA, 'map.example.com');
     expect(answer.status).toBe(200);
     expect(servedBy(answer.body)).toBe('fixed');
 
@@ -112,7 +85,7 @@ describe('port map', () => {
   });
 
   it('sends a request on the HTTPS listen port to the same port of an HTTPS origin', async () => {
-    const answer = await httpsGet(httpsA, 'tls-map.example.com');
+    const answer = await httpsRequest(httpsA, 'tls-map.example.com');
     expect(answer.status).toBe(200);
     expect(servedBy(answer.body)).toBe('on-https-a');
     expect(onHttpsA.seen.at(-1)?.sni).toBe('origin.example.net');

@@ -1,77 +1,15 @@
-import { createSocket } from 'node:dgram';
-import { connect, createServer, type Server } from 'node:net';
 import type { EdgeStreamPort } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { renderNginxConf } from '../src/nginx/render.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
+import { streamPort, tcpAsk, tcpEcho, udpAsk, udpEcho } from './helpers/layer4.js';
 import { freePort, request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 
 // A site's layer-4 ports on a real nginx: TCP and UDP proxied through the stream module, a port
 // change applied by reload while HTTP keeps being served, and values outside the allowlists refused.
-
-/** A TCP origin that answers every chunk with `<name>:<chunk>`. */
-async function tcpEcho(name: string): Promise<{ server: Server; port: number }> {
-  const port = await freePort();
-  const server = createServer((socket) => socket.on('data', (d) => socket.write(`${name}:${d.toString()}`)));
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { server, port };
-}
-
-/** Sends `text` on a new TCP connection and answers the first chunk that comes back. */
-function tcpAsk(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    socket.setTimeout(5000, () => socket.destroy(new Error('tcp answer timed out')));
-    socket.once('data', (d) => {
-      resolve(d.toString());
-      socket.end();
-    });
-    socket.once('error', reject);
-  });
-}
-
-/** A UDP origin that answers each datagram with `<name>:<datagram>`. */
-async function udpEcho(name: string) {
-  const port = await freePort();
-  const socket = createSocket('udp4');
-  socket.on('message', (msg, from) => socket.send(`${name}:${msg.toString()}`, from.port, from.address));
-  await new Promise<void>((resolve) => socket.bind(port, '127.0.0.1', resolve));
-  return { socket, port };
-}
-
-/** One datagram to `port`, the first answer back (bounded: 3 tries of 1 s). */
-async function udpAsk(port: number, text: string): Promise<string> {
-  const socket = createSocket('udp4');
-  try {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const answer = new Promise<string | null>((resolve) => {
-        const timer = setTimeout(() => resolve(null), 1000);
-        socket.once('message', (msg) => {
-          clearTimeout(timer);
-          resolve(msg.toString());
-        });
-      });
-      socket.send(text, port, '127.0.0.1');
-      const got = await answer;
-      if (got !== null) return got;
-    }
-    throw new Error('no udp answer');
-  } finally {
-    socket.close();
-  }
-}
-
-const streamPort = (id: number, port: number, to: number, more: Partial<EdgeStreamPort> = {}): EdgeStreamPort => ({
-  id,
-  port,
-  protocol: 'tcp',
-  balance: 'round_robin',
-  upstreams: [{ ip: '127.0.0.1', port: to, weight: 1, backup: false }],
-  ...more,
-});
 
 let edge: Edge;
 let origin: Origin;

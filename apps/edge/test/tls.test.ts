@@ -1,10 +1,10 @@
 import http2 from 'node:http2';
-import https from 'node:https';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCertificate } from './helpers/certificates.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
+import { httpsRequest } from './helpers/net.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
 
 let edge: Edge;
@@ -30,38 +30,6 @@ function peerCommonName(port: number, servername?: string): Promise<{ cn: string
       },
     );
     socket.on('error', reject);
-  });
-}
-
-/** An HTTPS request through the edge with SNI and Host `host` (certificate not verified). */
-function httpsGet(
-  port: number,
-  host: string,
-  urlPath = '/',
-  options: { method?: string; body?: string } = {},
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: urlPath,
-        method: options.method ?? 'GET',
-        servername: host,
-        headers: { host },
-        rejectUnauthorized: false,
-        agent: false,
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => {
-          body += chunk.toString('utf8');
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
   });
 }
 
@@ -149,7 +117,7 @@ describe('certificates by SNI', () => {
   });
 
   it('serves a forceSSL domain over HTTPS without redirecting again', async () => {
-    const answer = await httpsGet(edge.httpsPort, 'one.example.com', '/over-tls');
+    const answer = await httpsRequest(edge.httpsPort, 'one.example.com', '/over-tls');
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ server: 'plain', url: '/over-tls' });
   });
@@ -157,7 +125,7 @@ describe('certificates by SNI', () => {
 
 describe('HTTPS origins', () => {
   it('sends the origin host as SNI and Host header to an HTTPS origin', async () => {
-    const answer = await httpsGet(edge.httpsPort, 'tls-origin.example.com', '/tls');
+    const answer = await httpsRequest(edge.httpsPort, 'tls-origin.example.com', '/tls');
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ server: 'secure', host: 'origin.example.net' });
     expect(secure.seen.at(-1)?.sni).toBe('origin.example.net');
@@ -165,14 +133,14 @@ describe('HTTPS origins', () => {
 
   it('passes the method and the request body through to an HTTPS origin', async () => {
     const body = 'x'.repeat(100_000);
-    const answer = await httpsGet(edge.httpsPort, 'tls-origin.example.com', '/upload', { method: 'POST', body });
+    const answer = await httpsRequest(edge.httpsPort, 'tls-origin.example.com', '/upload', { method: 'POST', body });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ server: 'secure', url: '/upload', bodyLength: body.length });
     expect(secure.seen.at(-1)).toMatchObject({ method: 'POST', url: '/upload' });
   });
 
   it("sends the request's host as SNI when the origin host is null", async () => {
-    const answer = await httpsGet(edge.httpsPort, 'tls-origin-own-host.example.com');
+    const answer = await httpsRequest(edge.httpsPort, 'tls-origin-own-host.example.com');
     expect(answer.status).toBe(200);
     expect(secure.seen.at(-1)).toMatchObject({
       host: 'tls-origin-own-host.example.com',

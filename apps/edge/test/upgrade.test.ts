@@ -7,6 +7,7 @@ import { document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import { waitUntil } from './helpers/real-control-plane.js';
 
 // The agent upgrade end to end with real processes and real nginx: the installed agent (a bundle
 // built as 0.1.0) runs with --self-restart; the fake control plane serves a release built as
@@ -38,14 +39,6 @@ afterAll(async () => {
   await origin?.close();
   await rm(work, { recursive: true, force: true });
 }, 30_000);
-
-async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('agent upgrade', () => {
   it('refuses a tampered release, then switches to a good one and restarts onto it while nginx serves', async () => {
@@ -117,7 +110,7 @@ describe('agent upgrade', () => {
     expect(requests).toBeGreaterThan(5);
     expect(failures).toBe(0);
     // The old process is gone; the new one runs the release.
-    await eventually(async () => !alive(first.pid ?? 0), 10_000);
+    await waitUntil(async () => !alive(first.pid ?? 0), 10_000, 50);
     expect(alive(newPid)).toBe(true);
     await agent.stop();
     expect(alive(newPid)).toBe(false);

@@ -1,19 +1,17 @@
 import path from 'node:path';
-import type { EdgeCommand, EdgeSnapshot } from '@rampart/contract';
+import type { EdgeCommand } from '@rampart/contract';
 import type { AdminEndpoint } from '../data-plane/admin-client.js';
-import { DataPlanePushError } from '../data-plane/push.js';
-import { formatPath } from '../data-plane/schema.js';
-import { NginxConfigError, NginxProcess } from '../nginx/nginx-process.js';
-import { nginxSettingsSchema } from '../nginx/render.js';
-import { type ApplyResult, applySummary, SnapshotApplier } from './apply.js';
-import { Backoff, pause } from './backoff.js';
+import { NginxProcess } from '../nginx/nginx-process.js';
+import { SnapshotApplier } from './apply.js';
 import { type CommandOutcome, runCommandLoop } from './command-loop.js';
 import { type CommandHost, executeCommand, rotateLogs } from './commands.js';
 import { describeError } from './errors.js';
 import { jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
-import { NodeApiError, NodeClient, SnapshotRefusedError } from './node-client.js';
+import { NodeClient } from './node-client.js';
+import { registerWithBackoff } from './registration.js';
+import { SnapshotLoop } from './snapshot-loop.js';
 import { type Credentials, StateDir } from './state.js';
 import { StatusReporter } from './status-reporter.js';
 import { NginxSupervisor } from './supervisor.js';
@@ -27,10 +25,11 @@ export { describeError } from './errors.js';
  * node's snapshot, applies it to a supervised nginx, keeps the last good snapshots on disk and
  * reports what it applied.
  *
- * The parts live beside this file: the apply step (apply.ts: nginx.conf rendered, nginx started or
- * reloaded when it changed, data plane pushed), the nginx supervisor (supervisor.ts), the status
- * reporter (status-reporter.ts) and the operator's commands (commands.ts, run by command-loop.ts).
- * A snapshot becomes good (written to disk, `current`) only once it applied.
+ * The parts live beside this file: registration (registration.ts), the snapshot poll with its
+ * rollback and the good snapshots on disk (snapshot-loop.ts), the apply step (apply.ts: nginx.conf
+ * rendered, nginx started or reloaded when it changed, data plane pushed), the nginx supervisor
+ * (supervisor.ts), the status reporter (status-reporter.ts) and the operator's commands
+ * (commands.ts, run by command-loop.ts). This file starts and stops them and holds the apply lock.
  *
  * Everything that changes nginx runs one at a time (the apply lock): a snapshot from the poll, the
  * restart by the supervisor, the operator's commands (reboot, reset, log rotation) and the shutdown.
@@ -82,23 +81,18 @@ export class Agent {
   /** nginx's admin endpoint; the secret is read (or made) at start. */
   private readonly admin: AdminEndpoint;
   private readonly applier: SnapshotApplier;
+  private readonly snapshots: SnapshotLoop;
   private readonly supervisor: NginxSupervisor;
   private readonly status: StatusReporter;
   private readonly commands: CommandHost;
 
   private client: NodeClient | null = null;
   private credentials: Credentials | null = null;
-  private applied: EdgeSnapshot | null = null;
-  /** Version sent as `?version=`: the applied one, or a refused one so the control plane waits for a newer. */
-  private lastSeen: string | null = null;
-  private snapshotError = '';
-  private nginxError = '';
 
   private readonly controller = new AbortController();
   private lock: Promise<unknown> = Promise.resolve();
   private running: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
-  private controlPlaneReachable = true;
   private controlPlaneUrl = '';
   private readonly system: SystemSampler;
   /** The daily log rotation the applied snapshot asks for (`HH:MM` UTC) and its timer. */
@@ -144,6 +138,19 @@ export class Agent {
       workerProcesses: config.workerProcesses,
       nodeId: () => this.credentials?.nodeId ?? null,
     });
+    this.snapshots = new SnapshotLoop({
+      applier: this.applier,
+      nginx: this.nginx,
+      state: this.state,
+      log: this.log,
+      signal: this.signal,
+      exclusive: (task) => this.exclusive(task),
+      pollWaitSeconds: this.options.pollWaitSeconds,
+      backoffMinMs: this.options.backoffMinMs,
+      backoffMaxMs: this.options.backoffMaxMs,
+      served: (snapshot) => this.scheduleRotation(snapshot.logRotateTime ?? null),
+      reportStatus: () => this.reportStatus(),
+    });
     this.supervisor = new NginxSupervisor({
       nginx: this.nginx,
       applier: this.applier,
@@ -155,9 +162,9 @@ export class Agent {
       backoffMinMs: this.options.backoffMinMs,
       backoffMaxMs: this.options.backoffMaxMs,
       exclusive: (task) => this.exclusive(task),
-      applied: () => this.applied,
+      applied: () => this.snapshots.applied,
       restartOutcome: (error) => {
-        this.nginxError = error;
+        this.snapshots.nginxError = error;
       },
       reportStatus: () => this.reportStatus(),
     });
@@ -184,16 +191,13 @@ export class Agent {
         if (!this.client) throw new Error('agent not started');
         return this.client;
       },
-      applied: () => this.applied,
-      snapshotError: () => this.snapshotError,
-      takeSnapshot: (snapshot) => this.takeSnapshot(snapshot),
+      applied: () => this.snapshots.applied,
+      snapshotError: () => this.snapshots.snapshotError,
+      takeSnapshot: (snapshot) => this.snapshots.take(snapshot),
       exclusive: (task) => this.exclusive(task),
-      forgetApplied: () => {
-        this.applied = null;
-        this.lastSeen = null;
-      },
+      forgetApplied: () => this.snapshots.forget(),
       nginxRecovered: () => {
-        this.nginxError = '';
+        this.snapshots.nginxError = '';
       },
       reportStatus: () => this.reportStatus(),
       switchedTo: (version) => {
@@ -204,14 +208,11 @@ export class Agent {
 
   /** The version of the snapshot nginx serves now ('' before the first). */
   get appliedVersion(): string {
-    return this.applied?.version ?? '';
+    return this.snapshots.applied?.version ?? '';
   }
 
   get lastError(): string {
-    return [this.snapshotError, this.nginxError]
-      .filter((e) => e !== '')
-      .join('; ')
-      .slice(0, 2000);
+    return this.snapshots.lastError;
   }
 
   get nodeId(): number | null {
@@ -264,30 +265,7 @@ export class Agent {
     });
 
     this.state.snapshotKey = this.admin.secret;
-    const refusedStored: string[] = [];
-    const stored = await this.state.loadGood((version, err) => {
-      refusedStored.push(err.message);
-      this.log('error', 'snapshot.stored_refused', { version, error: err.message });
-    });
-    // Reported until a snapshot from the control plane applies.
-    if (refusedStored.length > 0)
-      this.snapshotError = `stored snapshot refused: ${refusedStored.join('; ')}`.slice(0, 2000);
-    if (stored) {
-      this.log('info', 'snapshot.restored', { version: stored.version });
-      try {
-        const result = await this.exclusive(() => this.applier.apply(stored));
-        this.applied = stored;
-        this.lastSeen = stored.version;
-        this.scheduleRotation(stored.logRotateTime ?? null);
-        this.log('info', 'snapshot.applied', { version: stored.version, source: 'disk', ...applySummary(result) });
-      } catch (err) {
-        this.nginxError = `stored snapshot ${stored.version}: ${describeError(err)}`;
-        // Still the best known state: the supervisor retries it and the poll may bring a newer one.
-        this.applied = stored;
-        this.lastSeen = stored.version;
-        this.log('error', 'snapshot.apply_failed', { version: stored.version, source: 'disk', error: this.nginxError });
-      }
-    }
+    await this.snapshots.restore();
 
     this.supervisor.start();
     this.heartbeat = setInterval(() => this.reportStatus(), this.options.heartbeatMs);
@@ -298,11 +276,7 @@ export class Agent {
 
   /** Stops polling and the supervisor, stops nginx gracefully (SIGQUIT) and waits for all of it. */
   async stop(): Promise<void> {
-    if (!this.stopping) this.controller.abort(new Error('agent stopping'));
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.supervisor.stop();
-    if (this.rotationTimer) clearTimeout(this.rotationTimer);
-    await this.running;
+    await this.halt('agent stopping');
     await this.probes?.stop();
     await this.supervisor.settled();
     await this.status.settled();
@@ -310,6 +284,15 @@ export class Agent {
       await this.nginx.stop();
     });
     this.log('info', 'agent.stopped', { appliedVersion: this.appliedVersion });
+  }
+
+  /** Stops the poll, the command loop, the supervisor and the timers, and waits for the poll and the command loop. */
+  private async halt(reason: string): Promise<void> {
+    if (!this.stopping) this.controller.abort(new Error(reason));
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.supervisor.stop();
+    if (this.rotationTimer) clearTimeout(this.rotationTimer);
+    await this.running;
   }
 
   private async run(): Promise<void> {
@@ -321,7 +304,7 @@ export class Agent {
     this.probes = new ProbeLoop(client, this.log, this.config.probeRefreshMs);
     this.probes.start();
     await Promise.all([
-      this.poll(),
+      this.snapshots.poll(client),
       runCommandLoop({
         client,
         execute: (command) => this.execute(command),
@@ -340,182 +323,21 @@ export class Agent {
   private async register(): Promise<void> {
     const client = this.client;
     if (!client || this.credentials) return;
-    const backoff = new Backoff(this.options.backoffMinMs, this.options.backoffMaxMs);
-    while (!this.stopping) {
-      try {
-        const { nodeId, nodeSecret } = await client.register(
-          {
-            joinToken: this.config.joinToken ?? '',
-            hostname: this.config.hostname,
-            ips: this.config.ips,
-            version: AGENT_VERSION,
-          },
-          this.signal,
-        );
-        this.credentials = { nodeId, nodeSecret, controlPlane: this.controlPlaneUrl };
-        client.setCredentials(this.credentials);
-        try {
-          await this.state.writeCredentials(this.credentials);
-        } catch (err) {
-          // Registering again would make a second node: run with the credentials in memory.
-          this.log('error', 'credentials.save_failed', { error: describeError(err) });
-        }
-        // Logged once the credentials are on disk (or known not to be), so the line means "joined".
-        this.log('info', 'registered', { nodeId, hostname: this.config.hostname, ips: this.config.ips });
-        return;
-      } catch (err) {
-        if (this.stopping) return;
-        const retryInMs = backoff.next();
-        this.log('warn', 'register.failed', { error: describeError(err), retryInMs });
-        await pause(retryInMs, this.signal);
-      }
-    }
-  }
-
-  private async poll(): Promise<void> {
-    const client = this.client;
-    if (!client) return;
-    const backoff = new Backoff(this.options.backoffMinMs, this.options.backoffMaxMs);
-    // Separate: a snapshot that keeps failing to apply backs off although every poll succeeds.
-    const applyBackoff = new Backoff(this.options.backoffMinMs, this.options.backoffMaxMs);
-    while (!this.stopping) {
-      const started = Date.now();
-      try {
-        const snapshot = await client.snapshot(this.lastSeen, this.options.pollWaitSeconds, this.signal);
-        if (!this.controlPlaneReachable) this.log('info', 'control_plane.reachable', {});
-        this.controlPlaneReachable = true;
-        backoff.reset();
-        if (snapshot === null) {
-          // A control plane that answers "unchanged" at once must not make this loop spin.
-          const elapsed = Date.now() - started;
-          if (elapsed < 1000) await pause(1000 - elapsed, this.signal);
-          continue;
-        }
-        try {
-          await this.takeSnapshot(snapshot);
-          applyBackoff.reset();
-        } catch {
-          // Logged and reported by takeSnapshot; the next poll gets the same snapshot again.
-          const retryInMs = applyBackoff.next();
-          this.log('info', 'snapshot.retry', { version: snapshot.version, retryInMs });
-          await pause(retryInMs, this.signal);
-        }
-      } catch (err) {
-        if (this.stopping) return;
-        if (err instanceof SnapshotRefusedError) {
-          this.refuse(err.version, `${err.field}: ${err.reason}`);
-          if (err.version !== null) {
-            backoff.reset();
-            continue; // the next poll waits for a version other than the refused one
-          }
-        } else if (err instanceof NodeApiError && err.status === 0 && this.controlPlaneReachable) {
-          this.controlPlaneReachable = false;
-          this.log('warn', 'control_plane.unreachable', { error: err.message });
-        }
-        const retryInMs = backoff.next();
-        this.log('warn', 'poll.failed', { error: describeError(err), retryInMs });
-        await pause(retryInMs, this.signal);
-      }
-    }
-  }
-
-  private refuse(version: string | null, reason: string): void {
-    this.snapshotError = `snapshot ${version ?? '(no version)'} refused: ${reason}`.slice(0, 2000);
-    if (version !== null) this.lastSeen = version;
-    this.log('warn', 'snapshot.refused', { version, error: reason, appliedVersion: this.appliedVersion });
-    this.reportStatus();
-  }
-
-  /**
-   * A snapshot from the control plane (already checked against the contract's schema). Checks that
-   * its listen settings render for this node, applies it, then records it as good. A failure to
-   * apply throws: the poll retries after a backoff (the previous snapshot stays active).
-   */
-  private async takeSnapshot(snapshot: EdgeSnapshot): Promise<void> {
-    if (snapshot.version === this.applied?.version) {
-      this.lastSeen = snapshot.version;
-      if (this.snapshotError !== '') {
-        this.snapshotError = '';
-        this.reportStatus();
-      }
-      return;
-    }
-    this.log('info', 'snapshot.received', {
-      version: snapshot.version,
-      initialized: snapshot.initialized,
-      domains: snapshot.dataPlane.domains.length,
-      certificates: snapshot.dataPlane.certificates.length,
+    await registerWithBackoff({
+      client,
+      state: this.state,
+      log: this.log,
+      signal: this.signal,
+      controlPlane: this.controlPlaneUrl,
+      joinToken: this.config.joinToken ?? '',
+      hostname: this.config.hostname,
+      ips: this.config.ips,
+      backoffMinMs: this.options.backoffMinMs,
+      backoffMaxMs: this.options.backoffMaxMs,
+      registered: (credentials) => {
+        this.credentials = credentials;
+      },
     });
-    const settings = this.applier.settingsFor(snapshot);
-    if (settings !== null) {
-      const check = nginxSettingsSchema.safeParse(settings);
-      if (!check.success) {
-        const issue = check.error.issues[0];
-        const field = formatPath(issue?.path ?? []).replace(/^(httpPorts|httpsPorts)/, 'listen.$1');
-        this.refuse(snapshot.version, `${field}: ${issue?.message ?? 'invalid'} (after the port map)`);
-        return;
-      }
-    }
-    const started = performance.now();
-    try {
-      const result = await this.exclusive(async () => {
-        if (this.stopping) throw new Error('agent stopping');
-        const previous = this.applied;
-        let applied: ApplyResult;
-        this.applier.nginxChanged = false;
-        try {
-          applied = await this.applier.apply(snapshot);
-        } catch (err) {
-          // A config nginx refused never went live; one that did (or a dead nginx) needs the old one back.
-          const rollBack = this.applier.nginxChanged || !(await this.nginx.isRunning());
-          if (previous !== null && rollBack && !this.stopping) await this.rollBack(previous);
-          throw err;
-        }
-        this.applied = snapshot;
-        return applied;
-      });
-      this.lastSeen = snapshot.version;
-      this.snapshotError = '';
-      this.nginxError = '';
-      this.scheduleRotation(snapshot.logRotateTime ?? null);
-      this.log('info', 'snapshot.applied', {
-        version: snapshot.version,
-        source: 'control_plane',
-        ms: Math.round(performance.now() - started),
-        ...applySummary(result),
-      });
-      try {
-        await this.state.saveGood(snapshot);
-      } catch (err) {
-        this.snapshotError = `snapshot ${snapshot.version} applied but not saved: ${describeError(err)}`;
-        this.log('error', 'snapshot.save_failed', { version: snapshot.version, error: describeError(err) });
-      }
-      this.reportStatus();
-    } catch (err) {
-      this.snapshotError = `snapshot ${snapshot.version} not applied: ${describeError(err)}`.slice(0, 2000);
-      this.log('error', 'snapshot.apply_failed', {
-        version: snapshot.version,
-        error: describeError(err),
-        appliedVersion: this.appliedVersion,
-        ...(err instanceof NginxConfigError ? { emerg: err.emerg } : {}),
-        ...(err instanceof DataPlanePushError ? { status: err.status, field: err.field } : {}),
-      });
-      this.reportStatus();
-      throw err;
-    }
-  }
-
-  /** After a failed apply: puts the previous good snapshot's config and data plane back. */
-  private async rollBack(previous: EdgeSnapshot): Promise<void> {
-    try {
-      const result = await this.applier.apply(previous);
-      if (result.nginx !== 'none' || result.push !== null) {
-        this.log('info', 'snapshot.rolled_back', { version: previous.version, ...applySummary(result) });
-      }
-    } catch (err) {
-      this.nginxError = `rollback to ${previous.version} failed: ${describeError(err)}`;
-      this.log('error', 'snapshot.rollback_failed', { version: previous.version, error: describeError(err) });
-    }
   }
 
   /** Sends a status report now (coalesced: at most one in flight, one more queued). */
@@ -535,11 +357,7 @@ export class Agent {
    * config differs (the Lua directory of the new release).
    */
   async detach(): Promise<void> {
-    if (!this.stopping) this.controller.abort(new Error('agent restarting'));
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.supervisor.stop();
-    if (this.rotationTimer) clearTimeout(this.rotationTimer);
-    await this.running;
+    await this.halt('agent restarting');
     await this.supervisor.settled();
     await this.status.settled();
     await this.lock;

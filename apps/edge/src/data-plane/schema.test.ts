@@ -1,44 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { document, upstream, domain as validDomain } from '../../test/helpers/documents.js';
 import { DATA_PLANE_LIMITS, type DataPlane, DataPlaneError, type Domain, parseDataPlane } from './schema.js';
 
 const CERT_PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUYmFzZTY0\nZm9vYmFy\n-----END CERTIFICATE-----\n';
 const KEY_PEM = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49\n-----END PRIVATE KEY-----\n';
 
+/** A valid domain (id 1, www.example.com, one upstream); the overrides may be invalid on purpose. */
 function domain(overrides: Record<string, unknown> = {}, origin: Record<string, unknown> = {}): Domain {
-  return {
-    id: 1,
-    name: 'www.example.com',
-    enabled: true,
-    forceSSL: false,
-    forceSSLCode: 301,
-    certificateId: null,
-    cacheId: null,
-    modules: null,
-    settingsId: null,
-    ...overrides,
-    origin: {
-      scheme: 'http',
-      host: null,
-      balance: 'round_robin',
-      portMap: false,
-      upstreams: [{ ip: '192.0.2.10', port: 80, weight: 1, backup: false }],
-      ...origin,
-    },
-  } as Domain;
+  const extra = { ...overrides, origin } as Parameters<typeof validDomain>[3];
+  return validDomain(1, 'www.example.com', [upstream(80, { ip: '192.0.2.10' })], extra);
 }
 
+/** A valid document (version v1, one domain); the overrides may be invalid on purpose. */
 function doc(overrides: Record<string, unknown> = {}): DataPlane {
-  return {
-    version: 'v1',
-    domains: [domain()],
-    certificates: [],
-    caches: [],
-    cacheEpoch: 0,
-    modules: [],
-    settings: [],
-    limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
-    ...overrides,
-  } as DataPlane;
+  return { ...document('v1', [domain()]), ...overrides } as DataPlane;
 }
 
 /** The DataPlaneError parseDataPlane throws for `value` (fails the test when it accepts it). */

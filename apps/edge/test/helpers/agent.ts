@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { EdgeSnapshot } from '@rampart/contract';
 import { Agent, type AgentOptions } from '../../src/agent/agent.js';
 import type { LogEntry } from '../../src/agent/log.js';
 import { LUA_DIR } from './edge.js';
+import type { FakeControlPlane } from './fake-control-plane.js';
 import { freePort } from './net.js';
 
 /** Local ports an agent maps the snapshot's 80 and 443 to. */
@@ -33,15 +35,18 @@ export async function makeStateDir(): Promise<string> {
   return dir;
 }
 
+export type TestAgentOptions = {
+  controlPlane: string | null;
+  joinToken?: string | null;
+  stateDir?: string;
+  ports?: AgentPorts;
+} & Partial<Omit<AgentOptions, 'controlPlane' | 'joinToken' | 'stateDir'>>;
+
 /**
  * Starts an agent in this process on loopback: the snapshot's ports 80 and 443 mapped to free
  * ports, one nginx worker, quick supervision and backoff so failures show within a test.
  */
-export async function startAgent(
-  options: { controlPlane: string | null; joinToken?: string | null; stateDir?: string; ports?: AgentPorts } & Partial<
-    Omit<AgentOptions, 'controlPlane' | 'joinToken' | 'stateDir'>
-  >,
-): Promise<TestAgent> {
+export async function startAgent(options: TestAgentOptions): Promise<TestAgent> {
   const { controlPlane, joinToken = null, stateDir: givenDir, ports: givenPorts, ...rest } = options;
   const stateDir = givenDir ?? (await makeStateDir());
   const ports = givenPorts ?? (await agentPorts());
@@ -116,4 +121,19 @@ export async function cleanUpAgents(): Promise<void> {
     stateDirs.delete(dir);
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Gives `snapshot` to the fake control plane `cp` and starts an agent that joins it; resolves once
+ * the agent reported the snapshot applied.
+ */
+export async function startServingAgent(
+  cp: FakeControlPlane,
+  snapshot: EdgeSnapshot,
+  options: Omit<TestAgentOptions, 'controlPlane' | 'joinToken'> = {},
+): Promise<TestAgent> {
+  cp.setSnapshot(snapshot);
+  const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, ...options });
+  await cp.waitForReport((r) => r.appliedVersion === snapshot.version);
+  return edge;
 }

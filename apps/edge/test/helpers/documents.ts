@@ -1,3 +1,4 @@
+import type { EdgeCacheRule } from '@rampart/contract';
 import type { DataPlane, Domain, Upstream } from '../../src/data-plane/schema.js';
 
 /** A primary upstream on 127.0.0.1 (or the given address) with weight 1. */
@@ -46,4 +47,9 @@ export function document(
     limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
     ...extra,
   };
+}
+
+/** A cache rule for every path, an hour, with the query in the key and the origin's headers respected; override any field. */
+export function cacheRule(extra: Partial<EdgeCacheRule>): EdgeCacheRule {
+  return { scope: 'all', values: [], ttl: 3600, queryString: 'include', bypass: false, respectOrigin: true, ...extra };
 }

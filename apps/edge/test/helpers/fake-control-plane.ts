@@ -84,12 +84,17 @@ export interface FakeControlPlane {
   close(): Promise<void>;
 }
 
+/** The listen settings of a snapshot by default: HTTP on 80, HTTPS on 443, http2. */
+const DEFAULT_LISTEN: EdgeSnapshot['listen'] = { httpPorts: [80], httpsPorts: [443], http2: true };
+/** A zone's nginx settings left as they are. */
+const DEFAULT_NGINX: EdgeSnapshot['nginx'] = { worker: {}, http: {}, stream: {}, custom: [] };
+
 /** A snapshot for the tests; the version is the MD5 of the content, like the control plane's hash. */
 export function snapshotOf(
   dataPlane: DataPlane,
-  listen: EdgeSnapshot['listen'] = { httpPorts: [80], httpsPorts: [443], http2: true },
+  listen: EdgeSnapshot['listen'] = DEFAULT_LISTEN,
   initialized = true,
-  nginx: EdgeSnapshot['nginx'] = { worker: {}, http: {}, stream: {}, custom: [] },
+  nginx: EdgeSnapshot['nginx'] = DEFAULT_NGINX,
   streamPorts: EdgeSnapshot['streamPorts'] = [],
 ): EdgeSnapshot {
   const content = { listen, dataPlane, initialized, nginx, ...(streamPorts.length > 0 ? { streamPorts } : {}) };

@@ -1,5 +1,7 @@
 import http from 'node:http';
+import https from 'node:https';
 import { createServer } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 
 // Ports for the servers a test starts (origins, nginx, control planes) come from below Linux's
 // ephemeral range (32768 and up) and from a block of their own per vitest worker. A port the kernel
@@ -70,6 +72,42 @@ export function request(
       },
     );
     req.on('timeout', () => req.destroy(new Error(`request to ${host}${path} timed out`)));
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/**
+ * One HTTPS request on a new connection to 127.0.0.1 with SNI and Host `host` (the certificate is
+ * not verified); answers the status, the body and the SHA-256 fingerprint of the certificate served.
+ */
+export function httpsRequest(
+  port: number,
+  host: string,
+  urlPath = '/',
+  options: { method?: string; body?: string } = {},
+): Promise<{ status: number; body: string; fingerprint: string }> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: urlPath,
+        method: options.method ?? 'GET',
+        servername: host,
+        headers: { host },
+        rejectUnauthorized: false,
+        agent: false,
+      },
+      (res) => {
+        const { fingerprint256 } = (res.socket as TLSSocket).getPeerCertificate();
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString('utf8');
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, fingerprint: fingerprint256 }));
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });

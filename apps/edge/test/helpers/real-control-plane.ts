@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -163,6 +164,30 @@ export async function setUpOperator(cp: { url: string }): Promise<OperatorSetup>
   if (!joinToken) throw new Error(`no join token in ${info}`);
   const customer = await ApiSession.signIn(cp, 'user');
   return { operator, customer, zoneId: zone.id, groupId: group.id, siteId: site.siteID, joinToken };
+}
+
+/**
+ * The built control plane (fails at once when `npm run build` has not made it) with an operator's
+ * setup (setUpOperator). `env` as for startControlPlane.
+ */
+export async function startOperatorChain(
+  env: Record<string, string> = {},
+): Promise<{ cp: ControlPlane; setup: OperatorSetup }> {
+  if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
+  const cp = await startControlPlane(undefined, env);
+  try {
+    return { cp, setup: await setUpOperator(cp) };
+  } catch (err) {
+    await cp.destroy();
+    throw err;
+  }
+}
+
+/** Adds the domain `name` to the customer's site, proxying to an origin on 127.0.0.1:`originPort`. */
+export async function addSiteDomain(setup: OperatorSetup, name: string, originPort: number): Promise<void> {
+  await setup.customer.call('POST', `user/site/${setup.siteId}/domains`, {
+    domains: [{ name, upstreams: [{ ip: '127.0.0.1', port: originPort }] }],
+  });
 }
 
 /** Waits for a registered node to show as uninitialised and places it in the zone and group. */
