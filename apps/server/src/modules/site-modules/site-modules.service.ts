@@ -4,7 +4,7 @@ import {
   REWRITE_RULES_PER_MODULE,
   type SiteModuleType,
 } from '@rampart/contract';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -75,8 +75,8 @@ export class SiteModulesService {
   async create(userId: number, siteId: number, type: SiteModuleType, inputs: ModuleInput[]) {
     await this.access.userSite(userId, siteId);
     for (const input of inputs) checkDuplicateHeaders(type, settingsOf(input));
-    try {
-      return await this.transactions.run(async () => {
+    return onUniqueViolation(101025, () =>
+      this.transactions.run(async () => {
         await this.sites.lock(siteId);
         if ((await this.repo.countOfType(siteId, type)) + inputs.length > MODULES_PER_SITE_MAX) {
           throw new AppError(101029, { extra: { max: MODULES_PER_SITE_MAX } });
@@ -91,11 +91,8 @@ export class SiteModulesService {
           inputs.map((i) => ({ name: i.name, settings: settingsOf(i) })),
         );
         return this.present(rows);
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      }),
+    );
   }
 
   async update(userId: number, siteId: number, type: SiteModuleType, input: ModuleInput & { id: number }) {
@@ -105,13 +102,7 @@ export class SiteModulesService {
     if ((await this.repo.namesTaken(siteId, type, [input.name], input.id)).length > 0) {
       throw new AppError(101025, { extra: { targets: [input.name] } });
     }
-    let row: ModuleRow | undefined;
-    try {
-      row = await this.repo.update(siteId, type, input.id, input.name, settings);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+    const row = await onUniqueViolation(101025, () => this.repo.update(siteId, type, input.id, input.name, settings));
     if (!row) throw new AppError(101018);
     const [presented] = await this.present([row]);
     return presented as PresentedModule;

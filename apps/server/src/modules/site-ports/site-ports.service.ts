@@ -12,7 +12,7 @@ import {
   UPSTREAMS_PER_DOMAIN_MAX,
   type ValidationKey,
 } from '@rampart/contract';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -77,12 +77,7 @@ export class SitePortsService {
 
   /** Runs `work` in a transaction; a unique violation (a number taken meanwhile) is 101025. */
   private async write<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await this.transactions.run(work);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+    return onUniqueViolation(101025, () => this.transactions.run(work));
   }
 
   async list(userId: number, siteId: number, q: PortFilter & { page: number; pageSize: number }) {

@@ -8,7 +8,7 @@ import type {
   UserProduct,
   UserSiteDetail,
 } from '@rampart/contract';
-import { isForeignKeyViolation } from '../../platform/db/errors.js';
+import { onForeignKeyViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -144,7 +144,7 @@ export class SitesService {
    */
   async delete(operatorId: number, ids: number[]) {
     const unique = [...new Set(ids)];
-    try {
+    await onForeignKeyViolation(205005, async () => {
       await this.transactions.run(async () => {
         if ((await this.sites.findMany({ ownerId: operatorId }, unique, true)).length !== unique.length) {
           throw new AppError(101018);
@@ -155,10 +155,7 @@ export class SitesService {
           throw new AppError(101018);
         }
       });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw new AppError(205005);
-      throw error;
-    }
+    });
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { VirtualNode, VirtualNodeCreateIn, VirtualNodeRecord, VirtualNodeUpdateIn } from '@rampart/contract';
-import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import { onForeignKeyViolation, onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -44,45 +44,36 @@ export class VirtualNodesService {
 
   async create(s: Scope, input: VirtualNodeCreateIn): Promise<VirtualNode> {
     await this.zone(s);
-    try {
+    return onUniqueViolation(101025, async () => {
       const id = await this.repo.insert({
         ownerId: s.operatorId,
         zoneId: s.zoneId,
         ...input,
         name: input.name.trim(),
       });
-      return await this.get(s, id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      return this.get(s, id);
+    });
   }
 
   async update(s: Scope, input: VirtualNodeUpdateIn): Promise<VirtualNode> {
-    try {
+    return onUniqueViolation(101025, async () => {
       const values = { name: input.name.trim(), memo: input.memo };
       if (!(await this.repo.update(s.operatorId, s.zoneId, input.id, values))) throw new AppError(101018);
-      return await this.get(s, input.id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      return this.get(s, input.id);
+    });
   }
 
   /** All or none; a virtual node still on a line is refused by its foreign key (206001). */
   async delete(s: Scope, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
-    try {
-      await this.transactions.run(async () => {
+    await onForeignKeyViolation(206001, () =>
+      this.transactions.run(async () => {
         if ((await this.repo.existing(s.operatorId, s.zoneId, unique)).length !== unique.length) {
           throw new AppError(101018);
         }
         await this.repo.delete(s.operatorId, s.zoneId, unique);
-      });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw new AppError(206001);
-      throw error;
-    }
+      }),
+    );
   }
 
   async records(s: Scope, id: number, page: number, pageSize: number) {
