@@ -6,6 +6,7 @@ import {
 } from '@rampart/contract';
 import { onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SiteAccess } from '../sites/site-access.js';
@@ -116,7 +117,7 @@ export class SiteModulesService {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
-      if ((await this.repo.findMany(siteId, type, unique)).length !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.findMany(siteId, type, unique), unique);
       const bound = await this.repo.boundDomains(siteId, unique);
       const first = bound[0];
       if (first) {
@@ -128,7 +129,7 @@ export class SiteModulesService {
           },
         ]);
       }
-      if ((await this.repo.deleteMany(siteId, type, unique)) !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.deleteMany(siteId, type, unique), unique);
     });
   }
 
@@ -189,7 +190,7 @@ export class SiteModulesService {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       await this.ruleModule(siteId, type, moduleId);
-      if ((await this.repo.deleteRules(moduleId, unique)) !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.deleteRules(moduleId, unique), unique);
     });
   }
 
@@ -202,7 +203,7 @@ export class SiteModulesService {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(domainIds)];
     await this.transactions.run(async () => {
-      if ((await this.repo.domainIdsInSite(siteId, unique)).length !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.domainIdsInSite(siteId, unique), unique);
       if (moduleId === 0) {
         await this.repo.unbind(type, unique);
         return;

@@ -14,6 +14,7 @@ import {
 } from '@rampart/contract';
 import { onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { NodeSockets } from '../nodes/node-sockets.js';
@@ -213,7 +214,7 @@ export class SitePortsService {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
-      if ((await this.repo.deletePorts(siteId, unique)) !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.deletePorts(siteId, unique), unique);
     });
   }
 
@@ -222,9 +223,7 @@ export class SitePortsService {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
-      if ((await this.repo.setEnabled(siteId, unique, enabled)) !== unique.length) {
-        throw new AppError(101018);
-      }
+      requireEvery(await this.repo.setEnabled(siteId, unique, enabled), unique);
     });
   }
 
@@ -271,7 +270,7 @@ export class SitePortsService {
   deleteUpstreams(userId: number, siteId: number, portId: number, ids: number[]) {
     const unique = [...new Set(ids)];
     return this.changeUpstreams(userId, siteId, portId, async () => {
-      if ((await this.repo.deleteUpstreams(portId, unique)) !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.deleteUpstreams(portId, unique), unique);
     });
   }
 

@@ -1,6 +1,7 @@
 import type { VirtualNode, VirtualNodeCreateIn, VirtualNodeRecord, VirtualNodeUpdateIn } from '@rampart/contract';
 import { onForeignKeyViolation, onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
@@ -68,9 +69,7 @@ export class VirtualNodesService {
     const unique = [...new Set(ids)];
     await onForeignKeyViolation(206001, () =>
       this.transactions.run(async () => {
-        if ((await this.repo.existing(s.operatorId, s.zoneId, unique)).length !== unique.length) {
-          throw new AppError(101018);
-        }
+        requireEvery(await this.repo.existing(s.operatorId, s.zoneId, unique), unique);
         await this.repo.delete(s.operatorId, s.zoneId, unique);
       }),
     );
@@ -105,9 +104,11 @@ export class VirtualNodesService {
       if ((await this.repo.recordTypes(id)).includes('cname')) {
         throw invalidFields([{ field: 'nodeIDs', key: 'cnameAlone' }]);
       }
-      if ((await this.repo.operatorNodes(s.operatorId, unique)).length !== unique.length) {
-        throw new AppError(101018, { extra: { reason: 'every node must be an initialised node of yours' } });
-      }
+      requireEvery(
+        await this.repo.operatorNodes(s.operatorId, unique),
+        unique,
+        'every node must be an initialised node of yours',
+      );
       const other = await this.groupLines.servingOtherPortType(s.operatorId, unique, virtualNode.portType);
       if (other.length > 0) {
         throw invalidFields([{ field: 'nodeIDs', key: 'portTypeMismatch', params: { ids: other.join(', ') } }]);
@@ -121,7 +122,7 @@ export class VirtualNodesService {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       await this.get(s, id, true);
-      if ((await this.repo.recordIds(id, unique)).length !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.recordIds(id, unique), unique);
       await this.repo.deleteRecords(id, unique);
     });
   }

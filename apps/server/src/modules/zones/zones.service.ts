@@ -2,6 +2,7 @@ import type { Zone, ZoneIn, ZoneListQuery, ZoneSettings, ZoneUpdateIn } from '@r
 import { DEFAULT_LINE, DEFAULT_ZONE_PORTS } from '@rampart/contract';
 import { onForeignKeyViolation, onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountZonesRepository } from '../account-zones/account-zones.repository.js';
@@ -147,9 +148,7 @@ export class ZonesService {
     const unique = [...new Set(ids)];
     await this.deps.transactions.run(async () => {
       const found = await this.deps.nodes.placedNodes(operatorId, unique);
-      if (found.length !== unique.length) {
-        throw new AppError(101018, { extra: { reason: 'not every node is an initialised node of yours' } });
-      }
+      requireEvery(found, unique, 'not every node is an initialised node of yours');
       const grouped = found.filter((n) => n.groupPortTypes.length > 0).map((n) => n.id);
       if (grouped.length > 0) throw new AppError(202003, { extra: { nodeIDs: grouped } });
       const named = found.filter((n) => n.inVirtualNode).map((n) => n.id);
