@@ -17,25 +17,29 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return state === '23503' || state === '23001';
 }
 
-/**
- * What `write` answers; a unique violation it meets answers `code` instead (a name or number
- * already taken, also by a call that committed meanwhile). Any other error passes unchanged.
- */
-export async function onUniqueViolation<T>(code: ErrorCode, write: () => Promise<T>): Promise<T> {
+/** What `write` answers; an error `violates` accepts answers `code` instead, any other passes unchanged. */
+async function answerViolation<T>(
+  violates: (error: unknown) => boolean,
+  code: ErrorCode,
+  write: () => Promise<T>,
+): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(code);
+    if (violates(error)) throw new AppError(code);
     throw error;
   }
 }
 
+/**
+ * What `write` answers; a unique violation it meets answers `code` instead (a name or number
+ * already taken, also by a call that committed meanwhile). Any other error passes unchanged.
+ */
+export function onUniqueViolation<T>(code: ErrorCode, write: () => Promise<T>): Promise<T> {
+  return answerViolation(isUniqueViolation, code, write);
+}
+
 /** What `write` answers; a row it removes that is still referenced answers `code` instead (in use). */
-export async function onForeignKeyViolation<T>(code: ErrorCode, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isForeignKeyViolation(error)) throw new AppError(code);
-    throw error;
-  }
+export function onForeignKeyViolation<T>(code: ErrorCode, write: () => Promise<T>): Promise<T> {
+  return answerViolation(isForeignKeyViolation, code, write);
 }
