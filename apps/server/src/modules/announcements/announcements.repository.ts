@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import { announcements } from '../../platform/db/schema.js';
 
 export type AnnouncementRow = typeof announcements.$inferSelect;
@@ -14,17 +15,11 @@ export class AnnouncementsRepository {
       running === undefined
         ? eq(announcements.ownerId, ownerId)
         : and(eq(announcements.ownerId, ownerId), eq(announcements.running, running));
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(announcements)
-        .where(where)
-        .orderBy(desc(announcements.createdAt), desc(announcements.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+    return readPage(
+      this.db.select().from(announcements).where(where).orderBy(desc(announcements.createdAt), desc(announcements.id)),
       this.db.select({ n: count() }).from(announcements).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   async insert(ownerId: number, values: Values): Promise<AnnouncementRow> {

@@ -1,5 +1,6 @@
 import type { Announcement, AnnouncementIn, AnnouncementListQuery } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { presentAnnouncement } from './announcements.presenter.js';
 import type { AnnouncementsRepository } from './announcements.repository.js';
@@ -36,7 +37,7 @@ export class AnnouncementsService {
   async delete(operatorId: number, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
-      if ((await this.repo.deleteMany(operatorId, unique)) !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.deleteMany(operatorId, unique), unique);
     });
   }
 

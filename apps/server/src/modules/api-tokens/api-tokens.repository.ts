@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import { accounts, apiTokens, authSessions } from '../../platform/db/schema.js';
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
@@ -11,18 +12,16 @@ export class ApiTokensRepository {
   /** A page of an account's tokens, newest first, each with its session's revocation. */
   async pageOf(accountId: number, page: number, pageSize: number) {
     const where = eq(apiTokens.accountId, accountId);
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select({ token: apiTokens, revokedAt: authSessions.revokedAt })
         .from(apiTokens)
         .leftJoin(authSessions, eq(authSessions.id, apiTokens.sessionId))
         .where(where)
-        .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id)),
       this.db.select({ n: count() }).from(apiTokens).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   async insert(values: typeof apiTokens.$inferInsert): Promise<ApiTokenRow> {

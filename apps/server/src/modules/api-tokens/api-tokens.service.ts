@@ -3,6 +3,7 @@ import type { ApiToken, ApiTokenIn, Tier } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import type { SessionsRepository } from '../auth/sessions.repository.js';
@@ -64,7 +65,7 @@ export class ApiTokensService {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       const owned = await this.repo.ownedOf(caller.accountId, unique);
-      if (owned.length !== unique.length) throw new AppError(101018);
+      requireEvery(owned, unique);
       // The session's deletion cascades to the token row; access tokens naming it fail at once.
       await this.sessions.deleteSessions(owned.map((t) => t.sessionId));
     });

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { readPage } from '../../platform/db/paging.js';
 import { type AuditLogRow, auditLogs, auditRowChanges } from '../../platform/db/schema.js';
 
 export type NewAuditLog = typeof auditLogs.$inferInsert;
@@ -41,17 +42,11 @@ export class AuditRepository {
       url ? or(ilike(auditLogs.url, url), ilike(auditLogs.action, url)) : undefined,
       query.reqID ? eq(auditLogs.reqId, query.reqID) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(auditLogs)
-        .where(where)
-        .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
-        .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize),
+    return readPage(
+      this.db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.createdAt), desc(auditLogs.id)),
       this.db.select({ n: count() }).from(auditLogs).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      query,
+    );
   }
 
   /** The row changes of the given calls' transactions, in the order they were made. */

@@ -15,7 +15,7 @@ import { deriveKey, hmac, randomDigits, randomToken, safeEqual, sha256 } from '.
 import { hashPassword, isCommonPassword } from '../../platform/crypto/passwords.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { matchTotp, newTotpSecret, otpauthUri } from '../../platform/crypto/totp.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { onUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -75,14 +75,11 @@ export class AccountService {
       await this.guard.requirePassword(row, input.password, 'password', meta);
       if (await this.accounts.emailTaken(row.tier, row.operatorId, input.email, row.id)) throw new AppError(101017);
     }
-    try {
+    return onUniqueViolation(101017, async () => {
       const updated = await this.accounts.update(row.id, { name: input.name.trim(), email: input.email });
       if (!updated) throw new AppError(101013);
       return presentSelf(updated, caller.permissions, (await this.accounts.operatorAbove(updated.id))?.account ?? null);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101017);
-      throw error;
-    }
+    });
   }
 
   /** Changes the caller's password, ends every session of the account and starts a new one for the caller. */

@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, ilike, isNull, lt, or, sql } from 'drizzle-o
 import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { readPage } from '../../platform/db/paging.js';
 import { type AccountRow, accountRoles, accounts, roles, sites } from '../../platform/db/schema.js';
 
 export type { AccountRow };
@@ -211,17 +212,15 @@ export class AccountsRepository {
     const direction = q.orderBy === 'asc' ? asc : desc;
     // Qualified by hand: drizzle writes a bare column name, which the sub-select would read as its own.
     const subCount = sql<number>`(SELECT count(*) FROM accounts s WHERE s.parent_id = "accounts"."id")`.mapWith(Number);
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select({ row: accounts, subCount, role: roleOfAccount })
         .from(accounts)
         .where(where)
-        .orderBy(direction(column), direction(accounts.id))
-        .limit(q.pageSize)
-        .offset((q.page - 1) * q.pageSize),
+        .orderBy(direction(column), direction(accounts.id)),
       this.db.select({ n: count() }).from(accounts).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      q,
+    );
   }
 
   async countChildren(id: number): Promise<number> {

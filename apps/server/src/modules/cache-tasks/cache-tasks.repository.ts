@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import {
   cacheTasks,
   domains,
@@ -45,17 +46,11 @@ export class CacheTasksRepository {
   }
 
   private async page(where: SQL | undefined, page: number, pageSize: number) {
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(cacheTasks)
-        .where(where)
-        .orderBy(desc(cacheTasks.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+    return readPage(
+      this.db.select().from(cacheTasks).where(where).orderBy(desc(cacheTasks.id)),
       this.db.select({ n: count() }).from(cacheTasks).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   /** The task a queued command belongs to. */

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { readPage } from '../../platform/db/paging.js';
 import { certificates, domains } from '../../platform/db/schema.js';
 
 export type CertificateRow = typeof certificates.$inferSelect;
@@ -42,17 +43,15 @@ export class CertificatesRepository {
       q.name ? ilike(certificates.name, containsPattern(q.name)) : undefined,
     );
     const order = q.orderBy === 'asc' ? asc : desc;
-    const [rows, [total]] = await Promise.all([
+    return readPage<CertificateListRow>(
       this.db
         .select(listColumns)
         .from(certificates)
         .where(where)
-        .orderBy(order(SORT[q.sortBy]), order(certificates.id))
-        .limit(q.pageSize)
-        .offset((q.page - 1) * q.pageSize),
+        .orderBy(order(SORT[q.sortBy]), order(certificates.id)),
       this.db.select({ n: count() }).from(certificates).where(where),
-    ]);
-    return { rows: rows as CertificateListRow[], total: total?.n ?? 0 };
+      q,
+    );
   }
 
   async meta(siteId: number) {

@@ -7,6 +7,7 @@ import type {
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SiteAccess } from '../sites/site-access.js';
@@ -109,7 +110,7 @@ export class CertificatesService {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
-      if ((await this.repo.findMany(siteId, unique)).length !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.findMany(siteId, unique), unique);
       const used = await this.repo.domainsOf(siteId, unique);
       if (used.length > 0) {
         const firstUsed = used[0]?.certificateId;
@@ -121,7 +122,7 @@ export class CertificatesService {
           },
         ]);
       }
-      if ((await this.repo.deleteMany(siteId, unique)) !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.deleteMany(siteId, unique), unique);
     });
   }
 
@@ -136,7 +137,7 @@ export class CertificatesService {
         if (!cert) throw new AppError(101018);
       }
       const rows = await this.repo.siteDomains(siteId, unique);
-      if (rows.length !== unique.length) throw new AppError(101018);
+      requireEvery(rows, unique);
       if (cert) {
         const names = cert.names;
         const uncovered = rows.filter((d) => !certificateCovers(names, d.name));

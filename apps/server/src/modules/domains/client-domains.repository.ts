@@ -1,6 +1,7 @@
 import { and, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { readPage } from '../../platform/db/paging.js';
 import { accounts, domains, sites } from '../../platform/db/schema.js';
 import { hasAnyTag } from '../../platform/db/tags.js';
 
@@ -30,7 +31,7 @@ export class ClientDomainsRepository {
 
   async list(ownerId: number, f: ClientDomainFilter, page: number, pageSize: number) {
     const where = this.where(ownerId, f);
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select({
           id: domains.id,
@@ -46,12 +47,10 @@ export class ClientDomainsRepository {
         .innerJoin(sites, eq(sites.id, domains.siteId))
         .innerJoin(accounts, eq(accounts.id, sites.userId))
         .where(where)
-        .orderBy(desc(domains.createdAt), desc(domains.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(domains.createdAt), desc(domains.id)),
       this.db.select({ n: count() }).from(domains).innerJoin(sites, eq(sites.id, domains.siteId)).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   /** Ids among `ids` of domains in the operator's sites. */

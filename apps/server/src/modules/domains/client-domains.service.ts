@@ -1,6 +1,6 @@
 import { type ClientDomainIdsQuery, type ClientDomainListQuery, DOMAIN_META_MAX } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
-import { AppError } from '../../platform/errors/app-error.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { presentClientDomain } from './client-domains.presenter.js';
 import type { ClientDomainsRepository } from './client-domains.repository.js';
 import type { DomainsAcrossSitesRepository } from './domains-across-sites.repository.js';
@@ -30,7 +30,7 @@ export class ClientDomainsService {
   async setTags(operatorId: number, ids: number[], tags: string[]) {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
-      if ((await this.repo.owned(operatorId, unique)).length !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.owned(operatorId, unique), unique);
       await this.repo.setTags(unique, [...new Set(tags)]);
     });
   }

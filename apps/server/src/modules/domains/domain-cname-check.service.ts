@@ -2,6 +2,7 @@ import { DOMAIN_CNAME_STATUS, type DomainCnameCheck } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { type CnameResolver, DnsLookupError } from '../../platform/dns/cname-resolver.js';
 import { eachLimited } from '../../platform/each-limited.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import type { CnameSettingsService } from './cname-settings.service.js';
@@ -33,7 +34,7 @@ export class DomainCnameCheckService {
     const site = await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     const rows = await this.repo.findMany(siteId, unique);
-    if (rows.length !== unique.length) throw new AppError(101018);
+    requireEvery(rows, unique);
     rows.sort((a, b) => unique.indexOf(a.id) - unique.indexOf(b.id));
     const cnameDomain = await this.cnames.domainOf(site.ownerId);
     const results = new Map<number, boolean>();

@@ -1,5 +1,6 @@
 import { AUTO_SSL_DOMAINS_PER_SITE_MAX, type DomainIn, proofIsLive } from '@rampart/contract';
 import { isUniqueViolation } from '../../platform/db/errors.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { BatchFailures } from '../../platform/errors/batch-failures.js';
 import type { CertificatesRepository } from '../certificates/certificates.repository.js';
@@ -27,7 +28,7 @@ export class DomainInserts {
   async checkCertificates(siteId: number, items: { name: string; certificateID: number }[], failures: BatchFailures) {
     const ids = [...new Set(items.map((i) => i.certificateID).filter((id) => id !== 0))];
     const found = await this.certificates.findMany(siteId, ids);
-    if (found.length !== ids.length) throw new AppError(101018);
+    requireEvery(found, ids);
     for (const item of items) {
       const cert = found.find((c) => c.id === item.certificateID);
       if (cert && !certificateCovers(cert.names, item.name)) failures.add(301001, item.name);

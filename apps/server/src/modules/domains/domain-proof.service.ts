@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { type CnameResolver, DnsLookupError } from '../../platform/dns/cname-resolver.js';
 import type { TxtResolver } from '../../platform/dns/txt-resolver.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
@@ -113,7 +114,7 @@ export class DomainProofService {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     const claims = await this.repo.siteClaims(siteId, unique);
-    if (claims.length !== unique.length) throw new AppError(101018);
+    requireEvery(claims, unique);
     claims.sort((a, b) => unique.indexOf(a.id) - unique.indexOf(b.id));
     let found: Map<number, boolean>;
     try {

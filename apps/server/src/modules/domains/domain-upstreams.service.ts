@@ -1,5 +1,6 @@
 import { type DomainUpstream, UPSTREAMS_PER_DOMAIN_MAX, type UpstreamIn } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import { type OriginCheck, upstreamOrigins } from './domain-origins.js';
@@ -54,7 +55,7 @@ export class DomainUpstreamsService {
   delete(userId: number, siteId: number, domainId: number, ids: number[]) {
     const unique = [...new Set(ids)];
     return this.change(userId, siteId, domainId, async () => {
-      if ((await this.repo.deleteUpstreams(domainId, unique)) !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.deleteUpstreams(domainId, unique), unique);
     });
   }
 

@@ -16,6 +16,7 @@ import {
 } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { readPage } from '../../platform/db/paging.js';
 import {
   certificates,
   domains,
@@ -113,22 +114,20 @@ export class DomainsRepository {
       between(domains.updatedAt, f.updatedAtStart, f.updatedAtEnd),
     );
     const order = f.orderBy === 'asc' ? asc : desc;
-    const [rows, [total]] = await Promise.all([
+    return readPage<DomainRow>(
       this.db
         .select(columns)
         .from(domains)
         .leftJoin(certificates, eq(certificates.id, domains.certificateId))
         .where(where)
-        .orderBy(order(SORT[f.sortBy]), order(domains.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(order(SORT[f.sortBy]), order(domains.id)),
       this.db
         .select({ n: count() })
         .from(domains)
         .leftJoin(certificates, eq(certificates.id, domains.certificateId))
         .where(where),
-    ]);
-    return { rows: rows as DomainRow[], total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   /** Domains of the site with auto SSL on, leaving out `exceptIds`. */

@@ -9,6 +9,7 @@ import {
 } from '@rampart/contract';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { BatchFailures } from '../../platform/errors/batch-failures.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -155,7 +156,7 @@ export class DomainsService {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       const rows = await this.repo.findMany(siteId, unique);
-      if (rows.length !== unique.length) throw new AppError(101018);
+      requireEvery(rows, unique);
       await change(unique, rows, site);
     });
   }
@@ -308,7 +309,7 @@ export class DomainsService {
     const unique = [...new Set(ids)];
     return this.transactions.run(async () => {
       const rows = await this.repo.findMany(siteId, unique);
-      if (rows.length !== unique.length) throw new AppError(101018);
+      requireEvery(rows, unique);
       rows.sort((a, b) => unique.indexOf(a.id) - unique.indexOf(b.id));
       const upstreams = await this.repo.upstreamsOf(unique);
       const items = rows.map((row) => ({

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { type Page, readPage } from '../../platform/db/paging.js';
 import {
   groupNodes,
   groupVirtualNodes,
@@ -11,7 +12,6 @@ import {
 } from '../../platform/db/schema.js';
 
 export type PlaceKind = 'nodes' | 'virtualNodes';
-type Page = { page: number; pageSize: number };
 
 /** The two placement tables share their shape: (group, member, line). */
 const places = {
@@ -158,34 +158,30 @@ export class GroupLinesRepository {
 
   async lineNodes(groupId: number, line: string, { page, pageSize }: Page) {
     const where = and(eq(groupNodes.groupId, groupId), eq(groupNodes.line, line));
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select({ id: nodes.id, name: nodes.name, ips: nodes.ips })
         .from(groupNodes)
         .innerJoin(nodes, eq(nodes.id, groupNodes.nodeId))
         .where(where)
-        .orderBy(asc(nodes.name), asc(nodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(asc(nodes.name), asc(nodes.id)),
       this.db.select({ n: count() }).from(groupNodes).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   async lineVirtualNodes(groupId: number, line: string, { page, pageSize }: Page) {
     const where = and(eq(groupVirtualNodes.groupId, groupId), eq(groupVirtualNodes.line, line));
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select(lineVirtualNodeColumns)
         .from(groupVirtualNodes)
         .innerJoin(virtualNodes, eq(virtualNodes.id, groupVirtualNodes.virtualNodeId))
         .where(where)
-        .orderBy(asc(virtualNodes.name), asc(virtualNodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(asc(virtualNodes.name), asc(virtualNodes.id)),
       this.db.select({ n: count() }).from(groupVirtualNodes).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   /** Initialised nodes of the zone not on the line yet and not serving the other port type. */
@@ -220,17 +216,15 @@ export class GroupLinesRepository {
         ? or(ilike(nodes.name, containsPattern(value)), sql`${nodes.ips}::text ILIKE ${containsPattern(value)}`)
         : undefined,
     );
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select({ id: nodes.id, name: nodes.name, ips: nodes.ips })
         .from(nodes)
         .where(where)
-        .orderBy(asc(nodes.name), asc(nodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(asc(nodes.name), asc(nodes.id)),
       this.db.select({ n: count() }).from(nodes).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   /** Virtual nodes of the zone and port type not on the line yet. */
@@ -256,16 +250,14 @@ export class GroupLinesRepository {
       notExists(onLine),
       value ? ilike(virtualNodes.name, containsPattern(value)) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select(lineVirtualNodeColumns)
         .from(virtualNodes)
         .where(where)
-        .orderBy(asc(virtualNodes.name), asc(virtualNodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(asc(virtualNodes.name), asc(virtualNodes.id)),
       this.db.select({ n: count() }).from(virtualNodes).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { GROUP_PLACEMENT_LIMIT, type LineCandidateQuery, type PageQuery } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { NodeCapacity } from '../snapshots/node-capacity.js';
@@ -108,14 +109,10 @@ export class GroupLinesService {
       const group = await this.group(s, groupId);
       if (kind === 'nodes') {
         const found = await this.lines.nodesInZone(s.operatorId, s.zoneId, unique);
-        if (found.length !== unique.length) {
-          throw new AppError(101018, { extra: { reason: 'every node must be an initialised node of this zone' } });
-        }
+        requireEvery(found, unique, 'every node must be an initialised node of this zone');
       } else {
         const found = await this.lines.virtualNodesInZone(s.operatorId, s.zoneId, unique);
-        if (found.length !== unique.length) {
-          throw new AppError(101018, { extra: { reason: 'every virtual node must be of this zone' } });
-        }
+        requireEvery(found, unique, 'every virtual node must be of this zone');
       }
       await placeOnLine(this.lines, kind, { ...s, groupId }, group.portType, line, unique, ID_FIELD[kind]);
       await nodesStillFit();
@@ -147,9 +144,7 @@ export class GroupLinesService {
     await this.transactions.run(async () => {
       await this.group(s, groupId);
       const placed = await this.lines.onLine(kind, groupId, line, unique);
-      if (placed.length !== unique.length) {
-        throw new AppError(101018, { extra: { reason: `every id must be on the line ${line}` } });
-      }
+      requireEvery(placed, unique, `every id must be on the line ${line}`);
       await write(unique);
     });
   }

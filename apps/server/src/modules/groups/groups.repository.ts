@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import { nodeGroups } from '../../platform/db/schema.js';
 
 export type GroupRow = typeof nodeGroups.$inferSelect & { nodeCount: number; virtualNodeCount: number };
@@ -30,17 +31,15 @@ export class GroupsRepository {
   }
 
   async list(ownerId: number, zoneId: number, page: number, pageSize: number) {
-    const [rows, [total]] = await Promise.all([
+    return readPage<GroupRow>(
       this.db
         .select(columns)
         .from(nodeGroups)
         .where(this.scope(ownerId, zoneId))
-        .orderBy(desc(nodeGroups.createdAt), desc(nodeGroups.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(nodeGroups.createdAt), desc(nodeGroups.id)),
       this.db.select({ n: count() }).from(nodeGroups).where(this.scope(ownerId, zoneId)),
-    ]);
-    return { rows: rows as GroupRow[], total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   async meta(

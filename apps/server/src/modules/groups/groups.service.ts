@@ -1,5 +1,5 @@
 import type { Group, GroupIn, GroupMetaQuery, GroupUpdateIn } from '@rampart/contract';
-import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import { onForeignKeyViolation, onUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ZonesRepository } from '../zones/zones.repository.js';
 import { presentGroup } from './groups.presenter.js';
@@ -39,39 +39,30 @@ export class GroupsService {
   async create(s: Scope, input: GroupIn): Promise<Group> {
     // The zone comes from the path: without this check a group could be made in another operator's zone.
     await this.zone(s);
-    try {
+    return onUniqueViolation(101025, async () => {
       const id = await this.groups.insert({
         ownerId: s.operatorId,
         zoneId: s.zoneId,
         ...input,
         name: input.name.trim(),
       });
-      return await this.get(s, id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      return this.get(s, id);
+    });
   }
 
   async update(s: Scope, input: GroupUpdateIn): Promise<Group> {
-    try {
+    return onUniqueViolation(101025, async () => {
       const { id, ...values } = input;
       if (!(await this.groups.update(s.operatorId, s.zoneId, id, { ...values, name: values.name.trim() }))) {
         throw new AppError(101018);
       }
-      return await this.get(s, id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      return this.get(s, id);
+    });
   }
 
   async delete(s: Scope, id: number): Promise<void> {
-    try {
+    await onForeignKeyViolation(203001, async () => {
       if (!(await this.groups.delete(s.operatorId, s.zoneId, id))) throw new AppError(101018);
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw new AppError(203001);
-      throw error;
-    }
+    });
   }
 }

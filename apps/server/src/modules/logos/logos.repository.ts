@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import { accounts, operatorLogoImages, operatorLogos } from '../../platform/db/schema.js';
 
 export type LogoRow = typeof operatorLogos.$inferSelect;
@@ -12,17 +13,11 @@ export class LogosRepository {
 
   async list(ownerId: number, page: number, pageSize: number) {
     const where = eq(operatorLogos.ownerId, ownerId);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(operatorLogos)
-        .where(where)
-        .orderBy(asc(operatorLogos.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+    return readPage(
+      this.db.select().from(operatorLogos).where(where).orderBy(asc(operatorLogos.id)),
       this.db.select({ n: count() }).from(operatorLogos).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   async byOwner(ownerId: number): Promise<LogoRow | undefined> {

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import {
   monitorGroupMonitors,
   monitorGroups,
@@ -21,17 +22,11 @@ export class MonitorGroupsRepository {
 
   async list(ownerId: number, page: number, pageSize: number) {
     const where = eq(monitorGroups.ownerId, ownerId);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(monitorGroups)
-        .where(where)
-        .orderBy(desc(monitorGroups.createdAt), desc(monitorGroups.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+    return readPage(
+      this.db.select().from(monitorGroups).where(where).orderBy(desc(monitorGroups.createdAt), desc(monitorGroups.id)),
       this.db.select({ n: count() }).from(monitorGroups).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   meta(ownerId: number) {

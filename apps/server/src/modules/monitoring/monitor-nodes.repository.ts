@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import { monitorGroupMonitors, monitorGroups, monitorNodes, nodes } from '../../platform/db/schema.js';
 
 const monitorColumns = {
@@ -31,18 +32,17 @@ export class MonitorNodesRepository {
 
   async list(ownerId: number, page: number, pageSize: number) {
     const where = eq(monitorNodes.ownerId, ownerId);
-    const [rows, [total]] = await Promise.all([
+    const { rows, total } = await readPage(
       this.db
         .select(monitorColumns)
         .from(monitorNodes)
         .innerJoin(nodes, eq(nodes.id, monitorNodes.nodeId))
         .where(where)
-        .orderBy(desc(monitorNodes.createdAt), desc(monitorNodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(monitorNodes.createdAt), desc(monitorNodes.id)),
       this.db.select({ n: count() }).from(monitorNodes).where(where),
-    ]);
-    return { rows: rows satisfies MonitorNodeRow[], total: total?.n ?? 0 };
+      { page, pageSize },
+    );
+    return { rows: rows satisfies MonitorNodeRow[], total };
   }
 
   async find(ownerId: number, id: number): Promise<MonitorNodeRow | undefined> {
@@ -81,7 +81,7 @@ export class MonitorNodesRepository {
       eq(nodes.status, 'uninitialized'),
       notExists(this.db.select({ one: sql`1` }).from(monitorNodes).where(eq(monitorNodes.nodeId, nodes.id))),
     );
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select({
           id: nodes.id,
@@ -92,12 +92,10 @@ export class MonitorNodesRepository {
         })
         .from(nodes)
         .where(where)
-        .orderBy(desc(nodes.createdAt), desc(nodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(nodes.createdAt), desc(nodes.id)),
       this.db.select({ n: count() }).from(nodes).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   async ownsNode(ownerId: number, nodeId: number): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import { monitorEvents, monitorGroups, monitorTargets, nodes, zones } from '../../platform/db/schema.js';
 import { nodeSearchCondition } from '../nodes/nodes.repository.js';
 
@@ -13,7 +14,7 @@ export class MonitorStatusRepository {
   /** Targets of one group (already checked to be the operator's), with node and zone. */
   async targets(groupId: number, state: TargetState | undefined, page: number, pageSize: number) {
     const where = and(eq(monitorTargets.groupId, groupId), state ? eq(monitorTargets.state, state) : undefined);
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select({
           nodeId: nodes.id,
@@ -29,12 +30,10 @@ export class MonitorStatusRepository {
         .innerJoin(nodes, eq(nodes.id, monitorTargets.nodeId))
         .leftJoin(zones, eq(zones.id, nodes.zoneId))
         .where(where)
-        .orderBy(asc(nodes.name), asc(nodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(asc(nodes.name), asc(nodes.id)),
       this.db.select({ n: count() }).from(monitorTargets).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   /** The latest `perTarget` transitions of each of `nodeIds` in the group, newest first. */
@@ -105,7 +104,7 @@ export class MonitorStatusRepository {
       f.state ? sql`${state} = ${f.state}` : undefined,
       search ? nodeSearchCondition(search) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select({
           id: nodes.id,
@@ -119,12 +118,10 @@ export class MonitorStatusRepository {
         .leftJoin(agg, eq(agg.nodeId, nodes.id))
         .leftJoin(zones, eq(zones.id, nodes.zoneId))
         .where(where)
-        .orderBy(desc(nodes.createdAt), desc(nodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(nodes.createdAt), desc(nodes.id)),
       this.db.select({ n: count() }).from(nodes).leftJoin(agg, eq(agg.nodeId, nodes.id)).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   /** The state of each of `nodeIds` across the operator's groups (nodes no group probes are absent). */

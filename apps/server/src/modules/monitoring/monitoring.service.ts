@@ -7,7 +7,7 @@ import type {
   MonitorNodeUpdateIn,
 } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -57,18 +57,15 @@ export class MonitoringService {
 
   async createMonitor(operatorId: number, input: MonitorNodeIn) {
     if (!(await this.monitors.ownsNode(operatorId, input.nodeID))) throw new AppError(101018);
-    try {
+    return onUniqueViolation(101025, async () => {
       const id = await this.monitors.insert({
         ownerId: operatorId,
         nodeId: input.nodeID,
         memo: input.memo,
         enabled: input.enabled,
       });
-      return await this.getMonitor(operatorId, id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      return this.getMonitor(operatorId, id);
+    });
   }
 
   async updateMonitor(operatorId: number, input: MonitorNodeUpdateIn) {
@@ -137,31 +134,25 @@ export class MonitoringService {
 
   async createGroup(operatorId: number, input: MonitorGroupIn): Promise<MonitorGroup> {
     const { monitorIds, nodeIds } = await this.checkMembers(operatorId, input);
-    try {
+    return onUniqueViolation(101025, async () => {
       const id = await this.transactions.run(async () => {
         const created = await this.groups.insert(operatorId, this.values(input));
         await this.groups.setMembers(created, monitorIds, nodeIds);
         return created;
       });
-      return await this.getGroup(operatorId, id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      return this.getGroup(operatorId, id);
+    });
   }
 
   async updateGroup(operatorId: number, input: MonitorGroupUpdateIn): Promise<MonitorGroup> {
     const { monitorIds, nodeIds } = await this.checkMembers(operatorId, input);
-    try {
+    return onUniqueViolation(101025, async () => {
       await this.transactions.run(async () => {
         if (!(await this.groups.update(operatorId, input.id, this.values(input)))) throw new AppError(101018);
         await this.groups.setMembers(input.id, monitorIds, nodeIds);
       });
-      return await this.getGroup(operatorId, input.id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      return this.getGroup(operatorId, input.id);
+    });
   }
 
   async deleteGroup(operatorId: number, id: number): Promise<void> {

@@ -1,6 +1,7 @@
 import type { NodeCommandStatus } from '@rampart/contract';
 import { and, asc, count, desc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import { nodeCommands } from '../../platform/db/schema.js';
 
 export type NodeCommandRow = typeof nodeCommands.$inferSelect;
@@ -106,16 +107,10 @@ export class NodeCommandsRepository {
 
   async list(ownerId: number, nodeId: number, page: number, pageSize: number) {
     const where = and(eq(nodeCommands.ownerId, ownerId), eq(nodeCommands.nodeId, nodeId));
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(nodeCommands)
-        .where(where)
-        .orderBy(desc(nodeCommands.createdAt), desc(nodeCommands.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+    return readPage(
+      this.db.select().from(nodeCommands).where(where).orderBy(desc(nodeCommands.createdAt), desc(nodeCommands.id)),
       this.db.select({ n: count() }).from(nodeCommands).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 }

@@ -8,6 +8,7 @@ import {
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { presentEdgeCommand, presentNodeCommand } from './node-commands.presenter.js';
 import type { NodeCommandRow, NodeCommandsRepository } from './node-commands.repository.js';
@@ -75,11 +76,7 @@ export class NodeCommandsService {
     const now = this.clock();
     const rows = await this.transactions.run(async () => {
       const found = await this.nodes.placedNodes(operatorId, unique, zoneId);
-      if (found.length !== unique.length) {
-        throw new AppError(101018, {
-          extra: { reason: 'not every node is an initialised node of yours in this zone' },
-        });
-      }
+      requireEvery(found, unique, 'not every node is an initialised node of yours in this zone');
       const taskId = options.task ? await options.task() : null;
       const payloadOf = options.payload;
       const values = [];

@@ -1,5 +1,6 @@
 import { dailyTimeSchema, type NodeSwitch, type NodeSystem } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ZonesRepository } from '../zones/zones.repository.js';
 import type { NodeRow, NodesRepository } from './nodes.repository.js';
@@ -20,9 +21,11 @@ export class NodeSettingsService {
   private async update(operatorId: number, ids: number[], values: Settings, zoneId?: number): Promise<void> {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
-      if ((await this.nodes.updatePlaced(operatorId, unique, values, zoneId)) !== unique.length) {
-        throw new AppError(101018, { extra: { reason: 'not every node is an initialised node of yours' } });
-      }
+      requireEvery(
+        await this.nodes.updatePlaced(operatorId, unique, values, zoneId),
+        unique,
+        'not every node is an initialised node of yours',
+      );
     });
   }
 
@@ -49,9 +52,7 @@ export class NodeSettingsService {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       const found = await this.nodes.placedNodes(operatorId, unique);
-      if (found.length !== unique.length) {
-        throw new AppError(101018, { extra: { reason: 'not every node is an initialised node of yours' } });
-      }
+      requireEvery(found, unique, 'not every node is an initialised node of yours');
       const conflicting = found.filter((n) => n.groupPortTypes.some((t) => t !== portType)).map((n) => n.id);
       if (conflicting.length > 0) throw new AppError(202005, { extra: { nodeIDs: conflicting.sort((a, b) => a - b) } });
       await this.nodes.updatePlaced(operatorId, unique, { portType });

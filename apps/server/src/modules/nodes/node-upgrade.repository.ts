@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import { nodes, nodeUpgradeLogs } from '../../platform/db/schema.js';
 
 export type NodeUpgradeLogRow = typeof nodeUpgradeLogs.$inferSelect;
@@ -48,16 +49,14 @@ export class NodeUpgradeRepository {
 
   async listLogs(ownerId: number, nodeId: number, page: number, pageSize: number) {
     const where = and(eq(nodeUpgradeLogs.ownerId, ownerId), eq(nodeUpgradeLogs.nodeId, nodeId));
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select()
         .from(nodeUpgradeLogs)
         .where(where)
-        .orderBy(desc(nodeUpgradeLogs.createdAt), desc(nodeUpgradeLogs.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(nodeUpgradeLogs.createdAt), desc(nodeUpgradeLogs.id)),
       this.db.select({ n: count() }).from(nodeUpgradeLogs).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 }

@@ -2,6 +2,7 @@ import type { NodeDnsStatus, NodeUpgradeStatus, SubNodeType } from '@rampart/con
 import { and, asc, count, desc, eq, ilike, inArray, isNull, not, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { readPage } from '../../platform/db/paging.js';
 import { groupNodes, nodeGroups, nodeJoinTokens, nodes, sitePorts, sites, zones } from '../../platform/db/schema.js';
 import { withinZoneScope } from '../account-zones/account-zones.repository.js';
 
@@ -76,17 +77,11 @@ export class NodesRepository {
 
   async listByStatus(ownerId: number, status: NodeRow['status'], page: number, pageSize: number) {
     const where = and(eq(nodes.ownerId, ownerId), eq(nodes.status, status));
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(nodes)
-        .where(where)
-        .orderBy(desc(nodes.createdAt), desc(nodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+    return readPage(
+      this.db.select().from(nodes).where(where).orderBy(desc(nodes.createdAt), desc(nodes.id)),
       this.db.select({ n: count() }).from(nodes).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   /** The site of each of `portIds` that is a layer-4 port of the operator's sites. */
@@ -132,7 +127,7 @@ export class NodesRepository {
       f.subNodeType === undefined ? undefined : f.subNodeType === 'withSubs' ? hasSubs : not(hasSubs),
       f.dnsStatus === undefined ? undefined : f.dnsStatus === 'recorded' ? onLine : not(onLine),
     );
-    const [rows, [total]] = await Promise.all([
+    const { rows, total } = await readPage(
       this.db
         .select({
           node: nodes,
@@ -142,11 +137,10 @@ export class NodesRepository {
         .from(nodes)
         .innerJoin(zones, eq(zones.id, nodes.zoneId))
         .where(where)
-        .orderBy(desc(nodes.createdAt), desc(nodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(nodes.createdAt), desc(nodes.id)),
       this.db.select({ n: count() }).from(nodes).where(where),
-    ]);
+      { page, pageSize },
+    );
     const ids = rows.map((r) => r.node.id);
     const places =
       ids.length === 0
@@ -164,7 +158,7 @@ export class NodesRepository {
         subNodeCount: Number(r.subNodeCount),
         groups: places.filter((p) => p.nodeId === r.node.id).map(({ id, name, line }) => ({ id, name, line })),
       })),
-      total: total?.n ?? 0,
+      total,
     };
   }
 

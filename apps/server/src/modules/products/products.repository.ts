@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import {
   domains,
   groupNodes,
@@ -25,17 +26,15 @@ export class ProductsRepository {
   constructor(private readonly db: Db) {}
 
   async list(ownerId: number, page: number, pageSize: number) {
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select()
         .from(products)
         .where(eq(products.ownerId, ownerId))
-        .orderBy(desc(products.createdAt), desc(products.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(products.createdAt), desc(products.id)),
       this.db.select({ n: count() }).from(products).where(eq(products.ownerId, ownerId)),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   meta(ownerId: number) {

@@ -1,5 +1,5 @@
 import type { Product, ProductIn, ProductUpdateIn } from '@rampart/contract';
-import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import { onForeignKeyViolation, onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -59,7 +59,7 @@ export class ProductsService {
 
   async create(operatorId: number, input: ProductIn): Promise<Product> {
     const { main, backup } = await this.checkGroups(operatorId, input);
-    try {
+    return onUniqueViolation(101025, async () => {
       const id = await this.transactions.run(async () => {
         const created = await this.products.insert({
           ownerId: operatorId,
@@ -71,16 +71,13 @@ export class ProductsService {
         await this.products.setGroups(created, main, backup);
         return created;
       });
-      return await this.get(operatorId, id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      return this.get(operatorId, id);
+    });
   }
 
   async update(operatorId: number, input: ProductUpdateIn): Promise<Product> {
     const { main, backup } = await this.checkGroups(operatorId, input);
-    try {
+    return onUniqueViolation(101025, async () => {
       await this.transactions.run(async () => {
         // The nodes of the new groups take the product's sites.
         const loads = { products: [input.id], groups: [...main, ...backup] };
@@ -104,19 +101,13 @@ export class ProductsService {
         await this.products.setGroups(input.id, main, backup);
         await nodesStillFit();
       });
-      return await this.get(operatorId, input.id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      return this.get(operatorId, input.id);
+    });
   }
 
   async delete(operatorId: number, id: number): Promise<void> {
-    try {
+    await onForeignKeyViolation(204002, async () => {
       if (!(await this.products.delete(operatorId, id))) throw new AppError(101018);
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw new AppError(204002);
-      throw error;
-    }
+    });
   }
 }

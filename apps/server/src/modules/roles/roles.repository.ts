@@ -1,6 +1,7 @@
 import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { readPage } from '../../platform/db/paging.js';
 import { accountRoles, accounts, roles } from '../../platform/db/schema.js';
 
 export type RoleRow = typeof roles.$inferSelect;
@@ -17,17 +18,15 @@ export class RolesRepository {
 
   async list(ownerId: number, name: string | undefined, page: number, pageSize: number) {
     const where = and(eq(roles.ownerId, ownerId), name ? ilike(roles.name, containsPattern(name)) : undefined);
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select({ role: roles, accounts: this.holders() })
         .from(roles)
         .where(where)
-        .orderBy(desc(roles.createdAt), desc(roles.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(roles.createdAt), desc(roles.id)),
       this.db.select({ n: count() }).from(roles).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   async find(ownerId: number, id: number) {

@@ -5,7 +5,7 @@ import {
   type Role,
   type RoleIn,
 } from '@rampart/contract';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { onUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -42,7 +42,7 @@ export class RolesService {
 
   async create(caller: Caller, body: RoleIn) {
     checkGrantable(caller, body.permissions);
-    try {
+    return onUniqueViolation(101025, async () => {
       const id = await this.roles.insert({
         ownerId: caller.accountId,
         name: body.name.trim(),
@@ -50,21 +50,15 @@ export class RolesService {
         permissions: body.permissions,
       });
       return this.get(caller, id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+    });
   }
 
   async update(caller: Caller, id: number, body: RoleIn) {
     if (!(await this.roles.find(caller.accountId, id))) throw new AppError(101018);
     checkGrantable(caller, body.permissions);
-    try {
+    await onUniqueViolation(101025, async () => {
       await this.roles.update(caller.accountId, id, { ...body, name: body.name.trim() });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+    });
     return this.get(caller, id);
   }
 

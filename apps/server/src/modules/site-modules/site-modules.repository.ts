@@ -2,6 +2,7 @@ import type { SiteModuleType } from '@rampart/contract';
 import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { readPage } from '../../platform/db/paging.js';
 import { domainModules, domains, siteModuleRules, siteModules } from '../../platform/db/schema.js';
 
 export type ModuleRow = typeof siteModules.$inferSelect;
@@ -18,17 +19,11 @@ export class SiteModulesRepository {
       eq(siteModules.type, type),
       name?.trim() ? ilike(siteModules.name, containsPattern(name.trim())) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(siteModules)
-        .where(where)
-        .orderBy(asc(siteModules.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+    return readPage(
+      this.db.select().from(siteModules).where(where).orderBy(asc(siteModules.id)),
       this.db.select({ n: count() }).from(siteModules).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   async find(siteId: number, type: SiteModuleType, id: number): Promise<ModuleRow | undefined> {
@@ -131,17 +126,11 @@ export class SiteModulesRepository {
 
   async listRules(moduleId: number, page: number, pageSize: number) {
     const where = eq(siteModuleRules.moduleId, moduleId);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(siteModuleRules)
-        .where(where)
-        .orderBy(asc(siteModuleRules.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+    return readPage(
+      this.db.select().from(siteModuleRules).where(where).orderBy(asc(siteModuleRules.id)),
       this.db.select({ n: count() }).from(siteModuleRules).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   insertRules(siteId: number, type: RuleType, moduleId: number, rules: Record<string, unknown>[]) {

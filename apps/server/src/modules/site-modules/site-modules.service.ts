@@ -4,8 +4,9 @@ import {
   REWRITE_RULES_PER_MODULE,
   type SiteModuleType,
 } from '@rampart/contract';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SiteAccess } from '../sites/site-access.js';
@@ -75,8 +76,8 @@ export class SiteModulesService {
   async create(userId: number, siteId: number, type: SiteModuleType, inputs: ModuleInput[]) {
     await this.access.userSite(userId, siteId);
     for (const input of inputs) checkDuplicateHeaders(type, settingsOf(input));
-    try {
-      return await this.transactions.run(async () => {
+    return onUniqueViolation(101025, () =>
+      this.transactions.run(async () => {
         await this.sites.lock(siteId);
         if ((await this.repo.countOfType(siteId, type)) + inputs.length > MODULES_PER_SITE_MAX) {
           throw new AppError(101029, { extra: { max: MODULES_PER_SITE_MAX } });
@@ -91,11 +92,8 @@ export class SiteModulesService {
           inputs.map((i) => ({ name: i.name, settings: settingsOf(i) })),
         );
         return this.present(rows);
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      }),
+    );
   }
 
   async update(userId: number, siteId: number, type: SiteModuleType, input: ModuleInput & { id: number }) {
@@ -105,13 +103,7 @@ export class SiteModulesService {
     if ((await this.repo.namesTaken(siteId, type, [input.name], input.id)).length > 0) {
       throw new AppError(101025, { extra: { targets: [input.name] } });
     }
-    let row: ModuleRow | undefined;
-    try {
-      row = await this.repo.update(siteId, type, input.id, input.name, settings);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+    const row = await onUniqueViolation(101025, () => this.repo.update(siteId, type, input.id, input.name, settings));
     if (!row) throw new AppError(101018);
     const [presented] = await this.present([row]);
     return presented as PresentedModule;
@@ -125,7 +117,7 @@ export class SiteModulesService {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
-      if ((await this.repo.findMany(siteId, type, unique)).length !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.findMany(siteId, type, unique), unique);
       const bound = await this.repo.boundDomains(siteId, unique);
       const first = bound[0];
       if (first) {
@@ -137,7 +129,7 @@ export class SiteModulesService {
           },
         ]);
       }
-      if ((await this.repo.deleteMany(siteId, type, unique)) !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.deleteMany(siteId, type, unique), unique);
     });
   }
 
@@ -198,7 +190,7 @@ export class SiteModulesService {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       await this.ruleModule(siteId, type, moduleId);
-      if ((await this.repo.deleteRules(moduleId, unique)) !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.deleteRules(moduleId, unique), unique);
     });
   }
 
@@ -211,7 +203,7 @@ export class SiteModulesService {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(domainIds)];
     await this.transactions.run(async () => {
-      if ((await this.repo.domainIdsInSite(siteId, unique)).length !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.domainIdsInSite(siteId, unique), unique);
       if (moduleId === 0) {
         await this.repo.unbind(type, unique);
         return;

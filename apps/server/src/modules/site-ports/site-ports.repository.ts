@@ -1,6 +1,7 @@
 import { RESERVED_NODE_PORTS, type SitePort, type SiteZonePort } from '@rampart/contract';
 import { and, asc, count, eq, gt, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import {
   nodeGroups,
   nodes,
@@ -64,17 +65,11 @@ export class SitePortsRepository {
 
   async list(siteId: number, f: PortFilter, page: number, pageSize: number) {
     const where = this.where(siteId, f);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(sitePorts)
-        .where(where)
-        .orderBy(asc(sitePorts.port))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+    return readPage(
+      this.db.select().from(sitePorts).where(where).orderBy(asc(sitePorts.port)),
       this.db.select({ n: count() }).from(sitePorts).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   async byIds(siteId: number, ids: number[]): Promise<SitePortRow[]> {

@@ -12,8 +12,9 @@ import {
   UPSTREAMS_PER_DOMAIN_MAX,
   type ValidationKey,
 } from '@rampart/contract';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import { NodeSockets } from '../nodes/node-sockets.js';
@@ -77,12 +78,7 @@ export class SitePortsService {
 
   /** Runs `work` in a transaction; a unique violation (a number taken meanwhile) is 101025. */
   private async write<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await this.transactions.run(work);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+    return onUniqueViolation(101025, () => this.transactions.run(work));
   }
 
   async list(userId: number, siteId: number, q: PortFilter & { page: number; pageSize: number }) {
@@ -218,7 +214,7 @@ export class SitePortsService {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
-      if ((await this.repo.deletePorts(siteId, unique)) !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.deletePorts(siteId, unique), unique);
     });
   }
 
@@ -227,9 +223,7 @@ export class SitePortsService {
     await this.access.userSite(userId, siteId);
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
-      if ((await this.repo.setEnabled(siteId, unique, enabled)) !== unique.length) {
-        throw new AppError(101018);
-      }
+      requireEvery(await this.repo.setEnabled(siteId, unique, enabled), unique);
     });
   }
 
@@ -276,7 +270,7 @@ export class SitePortsService {
   deleteUpstreams(userId: number, siteId: number, portId: number, ids: number[]) {
     const unique = [...new Set(ids)];
     return this.changeUpstreams(userId, siteId, portId, async () => {
-      if ((await this.repo.deleteUpstreams(portId, unique)) !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.deleteUpstreams(portId, unique), unique);
     });
   }
 

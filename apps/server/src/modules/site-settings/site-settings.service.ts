@@ -9,6 +9,7 @@ import {
   type RateRuleIn,
 } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import type { SitesRepository } from '../sites/sites.repository.js';
@@ -74,7 +75,7 @@ export class SiteSettingsService {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       const deleted = await this.repo.deleteRateRules(siteId, unique);
-      if (deleted.length !== unique.length) throw new AppError(101018);
+      requireEvery(deleted, unique);
     });
   }
 
@@ -95,7 +96,7 @@ export class SiteSettingsService {
     const unique = [...new Set(statuses)];
     await this.transactions.run(async () => {
       const deleted = await this.repo.deleteErrorPages(siteId, unique);
-      if (deleted.length !== unique.length) throw new AppError(101018);
+      requireEvery(deleted, unique);
     });
   }
 

@@ -1,5 +1,6 @@
 import { CACHE_RULES_PER_SITE, type CacheRule, type CacheRuleIn } from '@rampart/contract';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from './site-access.js';
 import { presentCacheRule } from './site-cache.presenter.js';
@@ -65,7 +66,7 @@ export class SiteCacheService {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       const deleted = await this.cache.deleteRules(siteId, unique);
-      if (deleted.length !== unique.length) throw new AppError(101018);
+      requireEvery(deleted, unique);
     });
   }
 

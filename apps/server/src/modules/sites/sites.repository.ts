@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { readPage } from '../../platform/db/paging.js';
 import { accounts, domains, products, sitePorts, sites, siteUsers } from '../../platform/db/schema.js';
 import { hasAnyTag, tagElements } from '../../platform/db/tags.js';
 
@@ -123,19 +124,17 @@ export class SitesRepository {
 
   async list(scope: SiteScope, f: SiteFilter, page: number, pageSize: number) {
     const where = this.where(scope, f);
-    const [rows, [total]] = await Promise.all([
+    return readPage<SiteView>(
       this.db
         .select(columns)
         .from(sites)
         .innerJoin(products, eq(products.id, sites.productId))
         .innerJoin(accounts, eq(accounts.id, sites.userId))
         .where(where)
-        .orderBy(desc(sites.createdAt), desc(sites.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(sites.createdAt), desc(sites.id)),
       this.db.select({ n: count() }).from(sites).where(where),
-    ]);
-    return { rows: rows as SiteView[], total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   /**
@@ -198,22 +197,20 @@ export class SitesRepository {
       siteScope({ userId }),
       productIds && productIds.length > 0 ? inArray(sites.productId, productIds) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select({ id: products.id, name: products.name, portType: products.portType, siteCount: count(sites.id) })
         .from(sites)
         .innerJoin(products, eq(products.id, sites.productId))
         .where(where)
         .groupBy(products.id, products.name, products.portType)
-        .orderBy(asc(products.name), asc(products.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(asc(products.name), asc(products.id)),
       this.db
         .select({ n: countDistinct(sites.productId) })
         .from(sites)
         .where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   /** Replaces the tags of the customer's own sites among `ids`; answers how many it changed. */

@@ -8,8 +8,9 @@ import type {
   UserProduct,
   UserSiteDetail,
 } from '@rampart/contract';
-import { isForeignKeyViolation } from '../../platform/db/errors.js';
+import { onForeignKeyViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
@@ -130,7 +131,7 @@ export class SitesService {
     return this.transactions.run(async () => {
       const nodesStillFit = loads ? await this.capacity.before(operatorId, loads, { nameNode: true }) : null;
       const rows = await this.sites.findMany({ ownerId: operatorId }, unique, true);
-      if (rows.length !== unique.length) throw new AppError(101018);
+      requireEvery(rows, unique);
       await check?.(rows);
       await this.sites.updateMany(operatorId, unique, values);
       await nodesStillFit?.();
@@ -144,21 +145,14 @@ export class SitesService {
    */
   async delete(operatorId: number, ids: number[]) {
     const unique = [...new Set(ids)];
-    try {
+    await onForeignKeyViolation(205005, async () => {
       await this.transactions.run(async () => {
-        if ((await this.sites.findMany({ ownerId: operatorId }, unique, true)).length !== unique.length) {
-          throw new AppError(101018);
-        }
+        requireEvery(await this.sites.findMany({ ownerId: operatorId }, unique, true), unique);
         const withPorts = await this.sites.withPorts(operatorId, unique);
         if (withPorts.length > 0) throw new AppError(205004, { extra: { siteIDs: withPorts.sort((a, b) => a - b) } });
-        if ((await this.sites.deleteMany(operatorId, unique)) !== unique.length) {
-          throw new AppError(101018);
-        }
+        requireEvery(await this.sites.deleteMany(operatorId, unique), unique);
       });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw new AppError(205005);
-      throw error;
-    }
+    });
   }
 
   /**
@@ -256,9 +250,7 @@ export class SitesService {
   async setUserTags(userId: number, ids: number[], tags: string[]): Promise<void> {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
-      if ((await this.sites.setHolderTags(userId, unique, [...new Set(tags)])) !== unique.length) {
-        throw new AppError(101018);
-      }
+      requireEvery(await this.sites.setHolderTags(userId, unique, [...new Set(tags)]), unique);
     });
   }
 
@@ -282,8 +274,8 @@ export class SitesService {
     const usersWanted = [...new Set(userIds)];
     await this.transactions.run(async () => {
       const held = await this.sites.findMany({ holderId: userId }, sitesWanted, true);
-      if (held.length !== sitesWanted.length) throw new AppError(101018);
-      if ((await this.sites.subAccounts(userId, usersWanted)).length !== usersWanted.length) throw new AppError(101018);
+      requireEvery(held, sitesWanted);
+      requireEvery(await this.sites.subAccounts(userId, usersWanted), usersWanted);
       if (grant) await this.sites.grant(sitesWanted, usersWanted);
       else await this.sites.revoke(sitesWanted, usersWanted);
     });

@@ -2,6 +2,7 @@ import { isIPv6 } from 'node:net';
 import { SUB_NODE_LIMIT, type SubNode, type SubNodeIpIn } from '@rampart/contract';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { NodesRepository } from '../nodes/nodes.repository.js';
 import { presentSubNode } from './sub-nodes.presenter.js';
@@ -66,9 +67,11 @@ export class SubNodesService {
   async remove(operatorId: number, zoneId: number, nodeId: number, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
     await this.inTx(operatorId, zoneId, nodeId, async () => {
-      if ((await this.subs.delete(operatorId, nodeId, unique)) !== unique.length) {
-        throw new AppError(101018, { extra: { reason: 'not every id is a sub-node of this node' } });
-      }
+      requireEvery(
+        await this.subs.delete(operatorId, nodeId, unique),
+        unique,
+        'not every id is a sub-node of this node',
+      );
     });
   }
 

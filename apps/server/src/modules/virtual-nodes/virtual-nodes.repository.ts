@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { readPage } from '../../platform/db/paging.js';
 import { nodes, virtualNodeRecords, virtualNodes } from '../../platform/db/schema.js';
 
 export type VirtualNodeRow = typeof virtualNodes.$inferSelect & { recordCount: number; lineCount: number };
@@ -36,17 +37,15 @@ export class VirtualNodesRepository {
       this.scope(ownerId, zoneId),
       value ? ilike(virtualNodes.name, containsPattern(value)) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
+    return readPage<VirtualNodeRow>(
       this.db
         .select(columns)
         .from(virtualNodes)
         .where(where)
-        .orderBy(desc(virtualNodes.createdAt), desc(virtualNodes.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(desc(virtualNodes.createdAt), desc(virtualNodes.id)),
       this.db.select({ n: count() }).from(virtualNodes).where(where),
-    ]);
-    return { rows: rows as VirtualNodeRow[], total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   /** The virtual node; `lock` holds it until the transaction ends (record changes are serialised). */
@@ -89,7 +88,7 @@ export class VirtualNodesRepository {
 
   async records(virtualNodeId: number, page: number, pageSize: number) {
     const where = eq(virtualNodeRecords.virtualNodeId, virtualNodeId);
-    const [rows, [total]] = await Promise.all([
+    return readPage(
       this.db
         .select({
           id: virtualNodeRecords.id,
@@ -103,12 +102,10 @@ export class VirtualNodesRepository {
         .from(virtualNodeRecords)
         .leftJoin(nodes, eq(nodes.id, virtualNodeRecords.nodeId))
         .where(where)
-        .orderBy(asc(virtualNodeRecords.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+        .orderBy(asc(virtualNodeRecords.id)),
       this.db.select({ n: count() }).from(virtualNodeRecords).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+      { page, pageSize },
+    );
   }
 
   async recordTypes(virtualNodeId: number) {

@@ -1,6 +1,7 @@
 import type { VirtualNode, VirtualNodeCreateIn, VirtualNodeRecord, VirtualNodeUpdateIn } from '@rampart/contract';
-import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import { onForeignKeyViolation, onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
@@ -44,45 +45,34 @@ export class VirtualNodesService {
 
   async create(s: Scope, input: VirtualNodeCreateIn): Promise<VirtualNode> {
     await this.zone(s);
-    try {
+    return onUniqueViolation(101025, async () => {
       const id = await this.repo.insert({
         ownerId: s.operatorId,
         zoneId: s.zoneId,
         ...input,
         name: input.name.trim(),
       });
-      return await this.get(s, id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      return this.get(s, id);
+    });
   }
 
   async update(s: Scope, input: VirtualNodeUpdateIn): Promise<VirtualNode> {
-    try {
+    return onUniqueViolation(101025, async () => {
       const values = { name: input.name.trim(), memo: input.memo };
       if (!(await this.repo.update(s.operatorId, s.zoneId, input.id, values))) throw new AppError(101018);
-      return await this.get(s, input.id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+      return this.get(s, input.id);
+    });
   }
 
   /** All or none; a virtual node still on a line is refused by its foreign key (206001). */
   async delete(s: Scope, ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
-    try {
-      await this.transactions.run(async () => {
-        if ((await this.repo.existing(s.operatorId, s.zoneId, unique)).length !== unique.length) {
-          throw new AppError(101018);
-        }
+    await onForeignKeyViolation(206001, () =>
+      this.transactions.run(async () => {
+        requireEvery(await this.repo.existing(s.operatorId, s.zoneId, unique), unique);
         await this.repo.delete(s.operatorId, s.zoneId, unique);
-      });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw new AppError(206001);
-      throw error;
-    }
+      }),
+    );
   }
 
   async records(s: Scope, id: number, page: number, pageSize: number) {
@@ -114,9 +104,11 @@ export class VirtualNodesService {
       if ((await this.repo.recordTypes(id)).includes('cname')) {
         throw invalidFields([{ field: 'nodeIDs', key: 'cnameAlone' }]);
       }
-      if ((await this.repo.operatorNodes(s.operatorId, unique)).length !== unique.length) {
-        throw new AppError(101018, { extra: { reason: 'every node must be an initialised node of yours' } });
-      }
+      requireEvery(
+        await this.repo.operatorNodes(s.operatorId, unique),
+        unique,
+        'every node must be an initialised node of yours',
+      );
       const other = await this.groupLines.servingOtherPortType(s.operatorId, unique, virtualNode.portType);
       if (other.length > 0) {
         throw invalidFields([{ field: 'nodeIDs', key: 'portTypeMismatch', params: { ids: other.join(', ') } }]);
@@ -130,7 +122,7 @@ export class VirtualNodesService {
     const unique = [...new Set(ids)];
     await this.transactions.run(async () => {
       await this.get(s, id, true);
-      if ((await this.repo.recordIds(id, unique)).length !== unique.length) throw new AppError(101018);
+      requireEvery(await this.repo.recordIds(id, unique), unique);
       await this.repo.deleteRecords(id, unique);
     });
   }

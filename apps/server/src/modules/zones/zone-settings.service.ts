@@ -12,7 +12,7 @@ import {
   type ZoneResource,
 } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -92,17 +92,14 @@ export class ZoneSettingsService {
     change: (current: ZonePortRow[], sitePortNumbers: Set<number>, reserved: Set<number>) => Promise<void>,
   ) {
     await this.zones.settings(operatorId, zoneId);
-    try {
+    await onUniqueViolation(101025, async () => {
       await this.transactions.run(async () => {
         await this.settings.lockOperatorPorts(operatorId);
         const current = await this.settings.portsForUpdate(zoneId);
         const reserved = new Set([...RESERVED_NODE_PORTS, ...(await this.settings.reservedPorts(zoneId))]);
         await change(current, await this.sitePorts.numbersInZone(zoneId), reserved);
       });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(101025);
-      throw error;
-    }
+    });
     return this.ports(operatorId, zoneId);
   }
 

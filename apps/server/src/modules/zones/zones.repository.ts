@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { readPage } from '../../platform/db/paging.js';
 import { accounts, nodes, zones } from '../../platform/db/schema.js';
 import { withinZoneScope } from '../account-zones/account-zones.repository.js';
 
@@ -37,17 +38,12 @@ export class ZonesRepository {
     const where = and(eq(zones.ownerId, ownerId), withinZoneScope(zones.id, scope));
     const key = sortBy === 'name' ? zones.name : sortBy === 'nodeCount' ? nodeCount : zones.createdAt;
     const dir = order === 'asc' ? asc : desc;
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select(columns)
-        .from(zones)
-        .where(where)
-        .orderBy(dir(key), dir(zones.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
+    const { rows, total } = await readPage(
+      this.db.select(columns).from(zones).where(where).orderBy(dir(key), dir(zones.id)),
       this.db.select({ n: count() }).from(zones).where(where),
-    ]);
-    return { rows: rows as ZoneRow[], total: total?.n ?? 0 };
+      { page, pageSize },
+    );
+    return { rows: rows as ZoneRow[], total };
   }
 
   async meta(ownerId: number, scope: ReadonlySet<number> | null = null) {

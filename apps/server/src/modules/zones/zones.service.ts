@@ -1,7 +1,8 @@
 import type { Zone, ZoneIn, ZoneListQuery, ZoneSettings, ZoneUpdateIn } from '@rampart/contract';
 import { DEFAULT_LINE, DEFAULT_ZONE_PORTS } from '@rampart/contract';
-import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import { onForeignKeyViolation, onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountZonesRepository } from '../account-zones/account-zones.repository.js';
@@ -79,7 +80,7 @@ export class ZonesService {
    * sub-account above it), so the creator can work on it.
    */
   async create(operatorId: number, input: ZoneIn, creatorId?: number): Promise<Zone> {
-    try {
+    return onUniqueViolation(201002, async () => {
       const id = await this.deps.transactions.run(async () => {
         const { limit, zones } = await this.zones.lockZoneLimit(operatorId);
         if (limit > 0 && zones >= limit) throw new AppError(201003, { extra: { limit } });
@@ -90,36 +91,27 @@ export class ZonesService {
         }
         return zoneId;
       });
-      return await this.get(operatorId, id);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(201002);
-      throw error;
-    }
+      return this.get(operatorId, id);
+    });
   }
 
   async update(operatorId: number, input: ZoneUpdateIn): Promise<Zone> {
-    try {
+    await onUniqueViolation(201002, async () => {
       if (!(await this.zones.update(operatorId, input.id, { name: input.name.trim(), memo: input.memo }))) {
         throw new AppError(101018);
       }
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(201002);
-      throw error;
-    }
+    });
     return this.get(operatorId, input.id);
   }
 
   async delete(operatorId: number, id: number): Promise<void> {
     const zone = await this.get(operatorId, id);
     if (zone.nodeCount > 0) throw new AppError(201001);
-    try {
+    // A product still uses one of the zone's groups (a node placed meanwhile is caught by the
+    // nodes check of the next try).
+    await onForeignKeyViolation(203001, async () => {
       if (!(await this.zones.delete(operatorId, id))) throw new AppError(101018);
-    } catch (error) {
-      // A product still uses one of the zone's groups (a node placed meanwhile is caught by the
-      // nodes check of the next try).
-      if (isForeignKeyViolation(error)) throw new AppError(203001);
-      throw error;
-    }
+    });
   }
 
   /**
@@ -156,9 +148,7 @@ export class ZonesService {
     const unique = [...new Set(ids)];
     await this.deps.transactions.run(async () => {
       const found = await this.deps.nodes.placedNodes(operatorId, unique);
-      if (found.length !== unique.length) {
-        throw new AppError(101018, { extra: { reason: 'not every node is an initialised node of yours' } });
-      }
+      requireEvery(found, unique, 'not every node is an initialised node of yours');
       const grouped = found.filter((n) => n.groupPortTypes.length > 0).map((n) => n.id);
       if (grouped.length > 0) throw new AppError(202003, { extra: { nodeIDs: grouped } });
       const named = found.filter((n) => n.inVirtualNode).map((n) => n.id);

@@ -1,3 +1,6 @@
+import type { ErrorCode } from '@rampart/contract';
+import { AppError } from '../errors/app-error.js';
+
 /** PostgreSQL error codes, read the same way from pg and PGlite (drizzle may wrap them in `cause`). */
 function sqlState(error: unknown): unknown {
   const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
@@ -12,4 +15,31 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isForeignKeyViolation(error: unknown): boolean {
   const state = sqlState(error);
   return state === '23503' || state === '23001';
+}
+
+/** What `write` answers; an error `violates` accepts answers `code` instead, any other passes unchanged. */
+async function answerViolation<T>(
+  violates: (error: unknown) => boolean,
+  code: ErrorCode,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (violates(error)) throw new AppError(code);
+    throw error;
+  }
+}
+
+/**
+ * What `write` answers; a unique violation it meets answers `code` instead (a name or number
+ * already taken, also by a call that committed meanwhile). Any other error passes unchanged.
+ */
+export function onUniqueViolation<T>(code: ErrorCode, write: () => Promise<T>): Promise<T> {
+  return answerViolation(isUniqueViolation, code, write);
+}
+
+/** What `write` answers; a row it removes that is still referenced answers `code` instead (in use). */
+export function onForeignKeyViolation<T>(code: ErrorCode, write: () => Promise<T>): Promise<T> {
+  return answerViolation(isForeignKeyViolation, code, write);
 }

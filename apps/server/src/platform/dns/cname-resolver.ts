@@ -16,8 +16,42 @@ export class DnsLookupError extends Error {
   }
 }
 
-/** Answers that say the name has no CNAME: it exists without one (NODATA) or does not exist (NXDOMAIN). */
-const NO_CNAME = new Set(['ENODATA', 'ENOTFOUND']);
+/** Answers that say the name has no record of the type asked: it exists without one (NODATA) or does not exist (NXDOMAIN). */
+const NO_RECORD = new Set(['ENODATA', 'ENOTFOUND']);
+
+/**
+ * Runs `lookup` with a resolver of its own (`servers`, or the system's when empty), so that
+ * cancelling it at the deadline stops only this lookup. After `timeoutMs` the resolver is
+ * cancelled and `timedOut()` is true.
+ */
+export async function lookupWithin<T>(
+  servers: readonly string[],
+  timeoutMs: number,
+  lookup: (resolver: Resolver, timedOut: () => boolean) => Promise<T>,
+): Promise<T> {
+  const resolver = new Resolver({ timeout: Math.max(100, Math.floor(timeoutMs / 3)), tries: 2 });
+  if (servers.length > 0) resolver.setServers([...servers]);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    resolver.cancel();
+  }, timeoutMs);
+  try {
+    return await lookup(resolver, () => timedOut);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Reads a failed query of `name`: it returns when the name has no record of the type asked, and
+ * throws DnsLookupError when the resolver could not answer (ETIMEOUT once the deadline passed).
+ */
+export function throwUnlessNoRecord(err: unknown, name: string, timedOut: boolean): void {
+  const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+  if (timedOut) throw new DnsLookupError(name, 'ETIMEOUT');
+  if (!NO_RECORD.has(code)) throw new DnsLookupError(name, code);
+}
 
 function canonical(name: string): string {
   return name.toLowerCase().replace(/\.$/, '');
@@ -39,19 +73,9 @@ export class CnameResolver {
    * has no CNAME, the chain loops or is longer; DnsLookupError when the resolver fails.
    */
   async pointsAt(name: string, target: string): Promise<boolean> {
-    // A resolver of its own per check, so that cancelling at the deadline stops only this check.
-    const resolver = new Resolver({ timeout: Math.max(100, Math.floor(this.timeoutMs / 3)), tries: 2 });
-    if (this.servers.length > 0) resolver.setServers([...this.servers]);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      resolver.cancel();
-    }, this.timeoutMs);
-    try {
-      return await this.follow(resolver, canonical(name), canonical(target), () => timedOut);
-    } finally {
-      clearTimeout(timer);
-    }
+    return lookupWithin(this.servers, this.timeoutMs, (resolver, timedOut) =>
+      this.follow(resolver, canonical(name), canonical(target), timedOut),
+    );
   }
 
   private async follow(resolver: Resolver, name: string, target: string, timedOut: () => boolean) {
@@ -62,10 +86,8 @@ export class CnameResolver {
       try {
         answer = await resolver.resolveCname(current);
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
-        if (timedOut()) throw new DnsLookupError(current, 'ETIMEOUT');
-        if (NO_CNAME.has(code)) return false;
-        throw new DnsLookupError(current, code);
+        throwUnlessNoRecord(err, current, timedOut());
+        return false;
       }
       const next = answer[0];
       if (next === undefined) return false;

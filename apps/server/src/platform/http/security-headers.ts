@@ -1,6 +1,22 @@
 import { API_BASE } from '@rampart/contract';
 import type { FastifyInstance } from 'fastify';
 
+/** The policy of a page served from this origin; the two pages differ only in where images may come from. */
+function pagePolicy(imgSrc: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${imgSrc}`,
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 /**
  * The console's policy: scripts from this origin only (the build has no inline script), no
  * plugins, no framing, no base or form target elsewhere. Styles allow 'unsafe-inline' and nothing
@@ -8,35 +24,13 @@ import type { FastifyInstance } from 'fastify';
  * attributes, which a nonce cannot cover (see docs/decisions.md). Images may be data: URLs (the
  * authenticator QR code) or blob: URLs (previews of uploaded logos).
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONSOLE_CSP = pagePolicy("'self' data: blob:");
 
 /**
  * The API documentation page (swagger-ui, served from this origin so it works offline): its own
  * scripts only; swagger-ui styles elements inline and draws icons as data: images.
  */
-export const DOCS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DOCS_CSP = pagePolicy("'self' data:");
 
 /** JSON and files of the API: nothing in them may load or run anything. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
