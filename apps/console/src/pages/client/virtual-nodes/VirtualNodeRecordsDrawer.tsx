@@ -13,8 +13,8 @@ import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
+import { SelectionDelete } from '../../../components/RowActions';
 import { PickerModal } from '../../../features/lists/PickerModal';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
@@ -99,12 +99,12 @@ function Records({ zoneId, node }: { zoneId: number; node: VirtualNode }) {
         <Button icon={<PlusOutlined />} onClick={() => setAdding('nodes')}>
           {t('record.addNodes')}
         </Button>
-        <DeleteButton
+        <SelectionDelete
+          count={ids.length}
           label={t('record.deleteSelected', { count: ids.length })}
           confirm={t('record.deleteConfirm', { count: ids.length })}
-          disabled={ids.length === 0}
           pending={remove.isPending}
-          onConfirm={() => remove.mutate(ids)}
+          onDelete={() => remove.mutate(ids)}
         />
       </Flex>
       <ListTable<VirtualNodeRecord>

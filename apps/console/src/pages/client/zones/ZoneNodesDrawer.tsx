@@ -1,14 +1,15 @@
 import { type InitializedNode, nodeOperationRoutes as ops, type Zone } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Form, Input, Space, type TableColumnsType, Tag } from 'antd';
+import { Drawer, Form, Input, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { FormModal } from '../../../components/FormModal';
 import { ListTable } from '../../../components/ListTable';
+import { RowActions } from '../../../components/RowActions';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { schemaRules } from '../../../forms/zod-rules';
 
@@ -64,17 +65,14 @@ function ZoneNodes({ zone }: { zone: Zone }) {
     {
       key: 'actions',
       render: (_, node) => (
-        <Space>
-          <Button size="small" onClick={() => setRenaming(node)}>
-            {t('zoneNodes.rename')}
-          </Button>
-          <DeleteButton
-            label={t('zoneNodes.remove')}
-            confirm={t('zoneNodes.removeConfirm', { name: node.name })}
-            pending={remove.isPending && remove.variables?.id === node.id}
-            onConfirm={() => remove.mutate(node)}
-          />
-        </Space>
+        <RowActions
+          onEdit={() => setRenaming(node)}
+          editLabel={t('zoneNodes.rename')}
+          deleteLabel={t('zoneNodes.remove')}
+          deleteConfirm={t('zoneNodes.removeConfirm', { name: node.name })}
+          deleting={pendingFor(remove, node.id)}
+          onDelete={() => remove.mutate(node)}
+        />
       ),
     },
   ];
