@@ -1,6 +1,7 @@
-import { Button, Space } from 'antd';
+import { Button, Space, type TableColumnType } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { i18n } from '../i18n/i18n';
 import { DeleteButton } from './DeleteButton';
 
 interface RowActionsProps {
@@ -79,4 +80,12 @@ interface SelectionDeleteProps {
 /** RowActions' delete for the rows chosen in a table: one button above it that asks first. */
 export function SelectionDelete({ count, label, confirm, pending, onDelete }: SelectionDeleteProps) {
   return <DeleteButton label={label} confirm={confirm} disabled={count === 0} pending={pending} onConfirm={onDelete} />;
+}
+
+/**
+ * The last column of a list table: each row's actions (usually RowActions) under the common
+ * "Actions" heading, or under `title` where the table names it otherwise (or leaves it empty).
+ */
+export function actionsColumn<T>(render: (row: T) => ReactNode, title: ReactNode = i18n.t('actions.title')) {
+  return { title, key: 'actions', render: (_: unknown, row: T) => render(row) } satisfies TableColumnType<T>;
 }

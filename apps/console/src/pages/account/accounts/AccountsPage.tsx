@@ -20,7 +20,7 @@ import { ConfirmButton } from '../../../components/ConfirmButton';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { RowActions } from '../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
 import { pendingFor } from '../../../features/lists/row-pending';
 import { urlQuery, useListSearch } from '../../../features/lists/use-list-search';
@@ -151,7 +151,7 @@ export function AccountsPage() {
       ...sortable('createdAt'),
       render: (value: string) => <DateTime value={value} />,
     },
-    { title: t('common:actions.title'), key: 'actions', render: (_, account) => actions(account) },
+    actionsColumn(actions),
   ];
 
   return (
@@ -231,7 +231,7 @@ function SubAccounts({
           dataIndex: 'status',
           render: (status: ManagedAccount['status']) => localized(ACCOUNT_STATUS_LABELS[status]),
         },
-        { title: t('common:actions.title'), key: 'actions', render: (_, account) => actions(account) },
+        actionsColumn(actions),
       ]}
     />
   );

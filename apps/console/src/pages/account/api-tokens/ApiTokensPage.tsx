@@ -12,7 +12,7 @@ import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { RowActions, SelectionDelete } from '../../../components/RowActions';
+import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { ApiTokenFormModal, ApiTokenSecretModal, type CreatedApiToken } from './ApiTokenModals';
@@ -83,17 +83,15 @@ export function ApiTokensPage() {
     },
   ];
   if (canWrite) {
-    columns.push({
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, token) => (
+    columns.push(
+      actionsColumn((token) => (
         <RowActions
           deleteConfirm={t('deleteConfirm', { name: token.name })}
           deleting={pendingFor(remove, token.id)}
           onDelete={() => remove.mutate([token.id])}
         />
-      ),
-    });
+      )),
+    );
   }
 
   return (

@@ -10,7 +10,7 @@ import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { RowActions } from '../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { AddMonitorModal } from './AddMonitorModal';
@@ -75,18 +75,14 @@ export function MonitorNodesPage() {
     },
     { title: t('memo'), dataIndex: 'memo' },
     { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, monitor) => (
-        <RowActions
-          deleteLabel={t('removeMonitor')}
-          deleteConfirm={t('removeConfirm', { name: monitor.name })}
-          deleting={pendingFor(remove, monitor.id)}
-          onDelete={() => remove.mutate(monitor)}
-        />
-      ),
-    },
+    actionsColumn((monitor) => (
+      <RowActions
+        deleteLabel={t('removeMonitor')}
+        deleteConfirm={t('removeConfirm', { name: monitor.name })}
+        deleting={pendingFor(remove, monitor.id)}
+        onDelete={() => remove.mutate(monitor)}
+      />
+    )),
   ];
 
   return (

@@ -7,7 +7,7 @@ import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
-import { RowActions, SelectionDelete } from '../../../components/RowActions';
+import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
 
 /** Addresses typed one per line (or separated by commas or spaces). */
@@ -52,13 +52,10 @@ export function NodeSubNodes({ node }: { node: InitializedNode }) {
     { title: t('subs.ip'), dataIndex: 'ip' },
     { title: t('subs.memo'), dataIndex: 'memo', render: (memo: string) => memo || '—' },
     { title: t('subs.createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
-    {
-      title: t('subs.actions'),
-      key: 'actions',
-      render: (_, sub) => (
-        <RowActions onEdit={() => setEditing({ id: sub.id, ip: sub.ip })} editLabel={t('subs.edit')} />
-      ),
-    },
+    actionsColumn(
+      (sub) => <RowActions onEdit={() => setEditing({ id: sub.id, ip: sub.ip })} editLabel={t('subs.edit')} />,
+      t('subs.actions'),
+    ),
   ];
 
   return (

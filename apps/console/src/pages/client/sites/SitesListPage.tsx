@@ -9,7 +9,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { RowActions, SelectionDelete } from '../../../components/RowActions';
+import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
 import { useSiteStateColumns } from '../../../features/sites/site-columns';
 import { ClientSiteFilters } from './ClientSiteFilters';
@@ -57,25 +57,21 @@ export function SitesListPage() {
         `${site.domainCount} / ${site.limitations.maxDomains === 0 ? t('siteActions:unlimited') : site.limitations.maxDomains}`,
     },
     { title: t('siteActions:memo'), dataIndex: 'memo' },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, site) => (
-        <RowActions
-          onEdit={() => setEditing(site)}
-          editLabel={t('siteActions:edit')}
-          deleteConfirm={t('deleteConfirm', { name: site.siteName })}
-          deleting={pendingFor(remove, site.siteID)}
-          onDelete={() => remove.mutate([site.siteID])}
-        >
-          <Dropdown menu={actions.menu([site])}>
-            <Button size="small">
-              {t('siteActions:more')} <DownOutlined />
-            </Button>
-          </Dropdown>
-        </RowActions>
-      ),
-    },
+    actionsColumn((site) => (
+      <RowActions
+        onEdit={() => setEditing(site)}
+        editLabel={t('siteActions:edit')}
+        deleteConfirm={t('deleteConfirm', { name: site.siteName })}
+        deleting={pendingFor(remove, site.siteID)}
+        onDelete={() => remove.mutate([site.siteID])}
+      >
+        <Dropdown menu={actions.menu([site])}>
+          <Button size="small">
+            {t('siteActions:more')} <DownOutlined />
+          </Button>
+        </Dropdown>
+      </RowActions>
+    )),
   ];
   const selectedIds = selected.map((site) => site.siteID);
 

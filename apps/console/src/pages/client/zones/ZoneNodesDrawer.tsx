@@ -1,6 +1,6 @@
 import { type InitializedNode, nodeOperationRoutes as ops, type Zone } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Drawer, Form, Input, type TableColumnsType, Tag } from 'antd';
+import { Form, Input, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
@@ -8,7 +8,8 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { FormModal } from '../../../components/FormModal';
 import { ListTable } from '../../../components/ListTable';
-import { RowActions } from '../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
+import { RowDrawer } from '../../../components/RowDrawer';
 import { pendingFor } from '../../../features/lists/row-pending';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { schemaRules } from '../../../forms/zod-rules';
@@ -22,15 +23,9 @@ const renameRules = schemaRules(ops.renameZoneNode.request.body, { id: 1 });
 export function ZoneNodesDrawer({ zone, onClose }: { zone: Zone | null; onClose: () => void }) {
   const { t } = useTranslation('nodeOps');
   return (
-    <Drawer
-      open={zone !== null}
-      title={zone ? t('zoneNodes.title', { name: zone.name }) : ''}
-      size={720}
-      onClose={onClose}
-      destroyOnHidden
-    >
-      {zone && <ZoneNodes zone={zone} />}
-    </Drawer>
+    <RowDrawer row={zone} title={(zone) => t('zoneNodes.title', { name: zone.name })} size={720} onClose={onClose}>
+      {(zone) => <ZoneNodes zone={zone} />}
+    </RowDrawer>
   );
 }
 
@@ -62,9 +57,8 @@ function ZoneNodes({ zone }: { zone: Zone }) {
       dataIndex: 'connection',
       render: (value: InitializedNode['connection']) => t(`nodes:connection.${value}`),
     },
-    {
-      key: 'actions',
-      render: (_, node) => (
+    actionsColumn(
+      (node) => (
         <RowActions
           onEdit={() => setRenaming(node)}
           editLabel={t('zoneNodes.rename')}
@@ -74,7 +68,8 @@ function ZoneNodes({ zone }: { zone: Zone }) {
           onDelete={() => remove.mutate(node)}
         />
       ),
-    },
+      '',
+    ),
   ];
 
   return (

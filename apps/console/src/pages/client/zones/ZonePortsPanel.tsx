@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
-import { RowActions } from '../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { ZoneReservedPortsPanel } from './ZoneReservedPortsPanel';
 
 interface PortValues {
@@ -90,10 +90,8 @@ export function ZonePortsPanel({ zoneId }: { zoneId: number }) {
                 t(`ports.types.${row.portType}`)
               ),
           },
-          {
-            key: 'actions',
-            title: '',
-            render: (_: unknown, row) => (
+          actionsColumn(
+            (row) => (
               <RowActions
                 onEdit={() => setEditing(editing === row.id ? null : row.id)}
                 editLabel={editing === row.id ? t('ports.done') : t('ports.changeType')}
@@ -103,7 +101,8 @@ export function ZonePortsPanel({ zoneId }: { zoneId: number }) {
                 onDelete={() => remove.mutate(row.id)}
               />
             ),
-          },
+            '',
+          ),
         ]}
       />
       <ZoneReservedPortsPanel zoneId={zoneId} />

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { ListTable } from '../../../../components/ListTable';
-import { RowActions } from '../../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
@@ -44,31 +44,27 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
     { title: t('name'), dataIndex: 'name' },
     { title: t('summary'), key: 'summary', render: (_, m) => <ModuleSummary type={type} module={m} /> },
     { title: t('domains'), dataIndex: 'domainIDs', render: (ids: number[]) => ids.length },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, m) => (
-        <RowActions
-          wrap
-          before={
-            <>
-              {ruleRoutes && (
-                <Button size="small" onClick={() => setRulesOf(m)}>
-                  {t('rules.open', { count: m.ruleCount ?? 0 })}
-                </Button>
-              )}
-              <Button size="small" onClick={() => setBinding(m.id)}>
-                {t('bind.open')}
+    actionsColumn((m) => (
+      <RowActions
+        wrap
+        before={
+          <>
+            {ruleRoutes && (
+              <Button size="small" onClick={() => setRulesOf(m)}>
+                {t('rules.open', { count: m.ruleCount ?? 0 })}
               </Button>
-            </>
-          }
-          onEdit={() => setEditing(m)}
-          deleteConfirm={t('deleteConfirm', { name: m.name })}
-          deleting={pendingFor(remove, m.id)}
-          onDelete={() => remove.mutate(m.id)}
-        />
-      ),
-    },
+            )}
+            <Button size="small" onClick={() => setBinding(m.id)}>
+              {t('bind.open')}
+            </Button>
+          </>
+        }
+        onEdit={() => setEditing(m)}
+        deleteConfirm={t('deleteConfirm', { name: m.name })}
+        deleting={pendingFor(remove, m.id)}
+        onDelete={() => remove.mutate(m.id)}
+      />
+    )),
   ];
 
   return (

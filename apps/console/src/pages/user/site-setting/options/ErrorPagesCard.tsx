@@ -14,7 +14,7 @@ import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
 import { ListEmpty } from '../../../../components/ListEmpty';
-import { RowActions } from '../../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { schemaRules } from '../../../../forms/zod-rules';
 
@@ -65,20 +65,16 @@ export function ErrorPagesCard({ siteId }: { siteId: number }) {
       key: 'page',
       render: (_, row) => (row.page ? <Tag color="blue">{t('pages.custom')}</Tag> : <Tag>{t('pages.default')}</Tag>),
     },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, row) => (
-        <RowActions
-          onEdit={() => setEditing(row)}
-          editAriaLabel={t('pages.editFor', { status: row.status })}
-          deleteLabel={t('pages.remove')}
-          deleteConfirm={row.page ? t('pages.removeConfirm', { status: row.status }) : undefined}
-          deleting={pendingFor(remove, row.status)}
-          onDelete={() => remove.mutate(row.status)}
-        />
-      ),
-    },
+    actionsColumn((row) => (
+      <RowActions
+        onEdit={() => setEditing(row)}
+        editAriaLabel={t('pages.editFor', { status: row.status })}
+        deleteLabel={t('pages.remove')}
+        deleteConfirm={row.page ? t('pages.removeConfirm', { status: row.status }) : undefined}
+        deleting={pendingFor(remove, row.status)}
+        onDelete={() => remove.mutate(row.status)}
+      />
+    )),
   ];
 
   return (
