@@ -1,7 +1,6 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { type Role, roleRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, type TableColumnsType } from 'antd';
+import type { TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
@@ -11,6 +10,7 @@ import { useTier } from '../../../app/tier-context';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
+import { ListToolbar } from '../../../components/ListToolbar';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
@@ -77,18 +77,13 @@ export function RolesPage() {
   return (
     <>
       <PageTitle>{t('shell:menu.roles')}</PageTitle>
-      <Flex justify="space-between" style={{ marginBottom: 16 }} gap={8} wrap>
+      <ListToolbar create={canWrite ? { label: t('create'), onClick: () => setEditing('new') } : undefined}>
         <SearchBox
           label={t('search')}
           value={search.filters.name}
           onSearch={(text) => search.setFilters({ name: text })}
         />
-        {canWrite && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-            {t('create')}
-          </Button>
-        )}
-      </Flex>
+      </ListToolbar>
       <ListTable<Role> rowKey="id" columns={columns} list={roles} paging={search} emptyText={t('empty')} />
       <RoleFormModal tier={tier} role={editing} onClose={() => setEditing(null)} />
     </>

@@ -1,7 +1,7 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { type CertificateSummary, certificateRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, type TableColumnsType } from 'antd';
+import { Button, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
@@ -9,6 +9,7 @@ import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
 import { ListTable } from '../../../../components/ListTable';
+import { ListToolbar } from '../../../../components/ListToolbar';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
 import { TagList } from '../../../../components/TagList';
@@ -89,16 +90,13 @@ export function CertificatesTab({ siteId }: { siteId: number }) {
 
   return (
     <>
-      <Flex justify="space-between" gap="small" wrap style={{ marginBottom: 16 }}>
+      <ListToolbar create={{ label: t('upload'), onClick: () => setEditing('new'), icon: <UploadOutlined /> }}>
         <SearchBox
           label={t('search')}
           value={search.filters.name}
           onSearch={(text) => search.setFilters({ name: text })}
         />
-        <Button type="primary" icon={<UploadOutlined />} onClick={() => setEditing('new')}>
-          {t('upload')}
-        </Button>
-      </Flex>
+      </ListToolbar>
       <ListTable<CertificateSummary>
         rowKey="id"
         columns={columns}
