@@ -1,3 +1,4 @@
+import { PlusOutlined } from '@ant-design/icons';
 import {
   type ACCOUNT_SORT_FIELDS,
   ACCOUNT_STATUS_LABELS,
@@ -8,7 +9,7 @@ import {
   type Tier,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Table, type TableColumnsType, Tabs, Tag } from 'antd';
+import { Button, Flex, Table, type TableColumnsType, Tabs, Tag } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
@@ -18,7 +19,6 @@ import { localized, toastText } from '../../../app/toast';
 import { ConfirmButton } from '../../../components/ConfirmButton';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
-import { ListToolbar } from '../../../components/ListToolbar';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
@@ -164,7 +164,7 @@ export function AccountsPage() {
           items={tabs.map((tab) => ({ key: tab, label: t(`tabs.${tier}.${tab}` as 'tabs.user.user') }))}
         />
       )}
-      <ListToolbar create={{ label: t('create'), onClick: () => setEditing('new') }}>
+      <Flex justify="space-between" style={{ marginBottom: 16 }} gap={8} wrap>
         <SearchBox
           key={kind}
           label={t('search')}
@@ -172,7 +172,10 @@ export function AccountsPage() {
           onSearch={(text) => search.setFilters({ name: text })}
           width={300}
         />
-      </ListToolbar>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('create')}
+        </Button>
+      </Flex>
       <ListTable<ManagedAccount>
         rowKey="id"
         columns={columns}

@@ -1,6 +1,7 @@
+import { PlusOutlined } from '@ant-design/icons';
 import { type ApiToken, apiTokenRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { Button, Flex, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
@@ -10,7 +11,6 @@ import { useTier } from '../../../app/tier-context';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
-import { ListToolbar } from '../../../components/ListToolbar';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
@@ -99,7 +99,7 @@ export function ApiTokensPage() {
       <PageTitle>{t('shell:menu.apiTokenSetting')}</PageTitle>
       <Typography.Paragraph type="secondary">{t('usage', { auth: tier })}</Typography.Paragraph>
       {canWrite && (
-        <ListToolbar create={{ label: t('create'), onClick: () => setCreating(true) }}>
+        <Flex justify="space-between" style={{ marginBottom: 16 }}>
           <SelectionDelete
             count={selected.length}
             label={t('bulkDelete', { count: selected.length })}
@@ -107,7 +107,10 @@ export function ApiTokensPage() {
             pending={remove.isPending && remove.variables === selected}
             onDelete={() => remove.mutate(selected)}
           />
-        </ListToolbar>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+            {t('create')}
+          </Button>
+        </Flex>
       )}
       <ListTable<ApiToken>
         rowKey="id"

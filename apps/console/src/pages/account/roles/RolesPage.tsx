@@ -1,6 +1,7 @@
+import { PlusOutlined } from '@ant-design/icons';
 import { type Role, roleRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import type { TableColumnsType } from 'antd';
+import { Button, Flex, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
@@ -10,7 +11,6 @@ import { useTier } from '../../../app/tier-context';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
-import { ListToolbar } from '../../../components/ListToolbar';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
@@ -77,13 +77,18 @@ export function RolesPage() {
   return (
     <>
       <PageTitle>{t('shell:menu.roles')}</PageTitle>
-      <ListToolbar create={canWrite ? { label: t('create'), onClick: () => setEditing('new') } : undefined}>
+      <Flex justify="space-between" style={{ marginBottom: 16 }} gap={8} wrap>
         <SearchBox
           label={t('search')}
           value={search.filters.name}
           onSearch={(text) => search.setFilters({ name: text })}
         />
-      </ListToolbar>
+        {canWrite && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+            {t('create')}
+          </Button>
+        )}
+      </Flex>
       <ListTable<Role> rowKey="id" columns={columns} list={roles} paging={search} emptyText={t('empty')} />
       <RoleFormModal tier={tier} role={editing} onClose={() => setEditing(null)} />
     </>

@@ -1,6 +1,7 @@
+import { PlusOutlined } from '@ant-design/icons';
 import { type Announcement, announcementRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Form, Input, Switch, type TableColumnsType, Typography } from 'antd';
+import { Button, Flex, Form, Input, Switch, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
@@ -10,7 +11,6 @@ import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { DateTime } from '../../../components/DateTime';
 import { FormModal } from '../../../components/FormModal';
 import { ListTable } from '../../../components/ListTable';
-import { ListToolbar } from '../../../components/ListToolbar';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
@@ -97,7 +97,7 @@ export function AnnouncementSettingPage() {
   return (
     <>
       <PageTitle>{t('shell:menu.announcementSetting')}</PageTitle>
-      <ListToolbar create={{ label: t('create'), onClick: () => setEditing('new') }}>
+      <Flex justify="space-between" style={{ marginBottom: 16 }}>
         <SelectionDelete
           count={selected.length}
           label={t('bulkDelete', { count: selected.length })}
@@ -105,7 +105,10 @@ export function AnnouncementSettingPage() {
           pending={remove.isPending && remove.variables === selected}
           onDelete={() => remove.mutate(selected)}
         />
-      </ListToolbar>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('create')}
+        </Button>
+      </Flex>
       <ListTable<Announcement>
         rowKey="id"
         columns={columns}

@@ -1,13 +1,13 @@
+import { PlusOutlined } from '@ant-design/icons';
 import { type MonitorGroup, monitoringRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Space, type TableColumnsType, Tag } from 'antd';
+import { Button, Flex, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { ListTable } from '../../../components/ListTable';
-import { ListToolbar } from '../../../components/ListToolbar';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
 import { urlId, useListSearch } from '../../../features/lists/use-list-search';
@@ -81,7 +81,11 @@ export function MonitorGroupsTab() {
 
   return (
     <>
-      <ListToolbar create={{ label: t('groupCreate'), onClick: () => setEditing('new') }} />
+      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('groupCreate')}
+        </Button>
+      </Flex>
       <ListTable<MonitorGroup>
         rowKey="id"
         columns={columns}

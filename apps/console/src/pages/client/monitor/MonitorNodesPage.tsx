@@ -1,6 +1,7 @@
+import { PlusOutlined } from '@ant-design/icons';
 import { type MonitorNode, monitoringRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Switch, type TableColumnsType, Tag } from 'antd';
+import { Button, Flex, Switch, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
@@ -8,7 +9,6 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
-import { ListToolbar } from '../../../components/ListToolbar';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
@@ -88,7 +88,11 @@ export function MonitorNodesPage() {
   return (
     <>
       <PageTitle>{t('shell:menu.monitorNodeList')}</PageTitle>
-      <ListToolbar create={{ label: t('addMonitor'), onClick: () => setAdding(true) }} />
+      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
+          {t('addMonitor')}
+        </Button>
+      </Flex>
       <ListTable<MonitorNode>
         rowKey="id"
         columns={columns}

@@ -1,6 +1,7 @@
+import { PlusOutlined } from '@ant-design/icons';
 import { type Product, productRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { type TableColumnsType, Tag } from 'antd';
+import { Button, Flex, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
@@ -8,7 +9,6 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
-import { ListToolbar } from '../../../components/ListToolbar';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
@@ -66,7 +66,11 @@ export function ProductsListPage() {
   return (
     <>
       <PageTitle>{t('shell:menu.productsList')}</PageTitle>
-      <ListToolbar create={{ label: t('create'), onClick: () => setEditing('new') }} />
+      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('create')}
+        </Button>
+      </Flex>
       <ListTable<Product>
         rowKey="id"
         columns={columns}

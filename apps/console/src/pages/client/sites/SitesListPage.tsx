@@ -1,14 +1,13 @@
-import { DownOutlined } from '@ant-design/icons';
+import { DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { type OperatorSite, siteRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Dropdown, Space, type TableColumnsType, Tag } from 'antd';
+import { Button, Dropdown, Flex, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { ListTable } from '../../../components/ListTable';
-import { ListToolbar } from '../../../components/ListToolbar';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
@@ -80,7 +79,7 @@ export function SitesListPage() {
     <>
       <PageTitle>{t('shell:menu.sitesList')}</PageTitle>
       <ClientSiteFilters search={search} />
-      <ListToolbar create={{ label: t('create.open'), onClick: () => setCreating(true) }}>
+      <Flex justify="space-between" style={{ marginBottom: 16 }}>
         <Space>
           <Dropdown disabled={selected.length === 0} menu={actions.menu(selected)}>
             <Button loading={actions.pending}>
@@ -95,7 +94,10 @@ export function SitesListPage() {
             onDelete={() => remove.mutate(selectedIds)}
           />
         </Space>
-      </ListToolbar>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+          {t('create.open')}
+        </Button>
+      </Flex>
       <ListTable<OperatorSite>
         rowKey="siteID"
         columns={columns}

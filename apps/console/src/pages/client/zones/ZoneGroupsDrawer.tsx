@@ -1,13 +1,13 @@
+import { PlusOutlined } from '@ant-design/icons';
 import { type Group, groupRoutes, type Zone } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { type TableColumnsType, Tag } from 'antd';
+import { Button, Flex, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { ListTable } from '../../../components/ListTable';
-import { ListToolbar } from '../../../components/ListToolbar';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { RowDrawer } from '../../../components/RowDrawer';
 import { pendingFor } from '../../../features/lists/row-pending';
@@ -67,7 +67,11 @@ function ZoneGroups({ zone }: { zone: Zone }) {
 
   return (
     <>
-      <ListToolbar create={{ label: t('group.create'), onClick: () => setEditing('new') }} />
+      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('group.create')}
+        </Button>
+      </Flex>
       <ListTable<Group>
         rowKey="id"
         size="small"

@@ -1,6 +1,7 @@
+import { PlusOutlined } from '@ant-design/icons';
 import { type CacheRule, siteCacheRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Flex, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
@@ -8,7 +9,6 @@ import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
 import { ListEmpty } from '../../../../components/ListEmpty';
-import { ListToolbar } from '../../../../components/ListToolbar';
 import { actionsColumn, RowActions, SelectionDelete } from '../../../../components/RowActions';
 import { TagList } from '../../../../components/TagList';
 import { pendingFor } from '../../../../features/lists/row-pending';
@@ -83,7 +83,7 @@ export function CacheTab({ siteId }: { siteId: number }) {
       <CachePurgeActions siteId={siteId} />
       <Typography.Title level={5}>{t('rules')}</Typography.Title>
       <Typography.Paragraph type="secondary">{t('rulesHint')}</Typography.Paragraph>
-      <ListToolbar create={{ label: t('add'), onClick: () => setEditing('new') }}>
+      <Flex justify="space-between" style={{ marginBottom: 16 }}>
         <SelectionDelete
           count={selected.length}
           label={t('bulkDelete', { count: selected.length })}
@@ -91,7 +91,10 @@ export function CacheTab({ siteId }: { siteId: number }) {
           pending={remove.isPending && remove.variables === selected}
           onDelete={() => remove.mutate(selected)}
         />
-      </ListToolbar>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('add')}
+        </Button>
+      </Flex>
       <Table<CacheRule>
         rowKey="id"
         columns={columns}

@@ -1,7 +1,7 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { type CertificateSummary, certificateRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, type TableColumnsType } from 'antd';
+import { Button, Flex, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
@@ -9,7 +9,6 @@ import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
 import { ListTable } from '../../../../components/ListTable';
-import { ListToolbar } from '../../../../components/ListToolbar';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
 import { TagList } from '../../../../components/TagList';
@@ -90,13 +89,16 @@ export function CertificatesTab({ siteId }: { siteId: number }) {
 
   return (
     <>
-      <ListToolbar create={{ label: t('upload'), onClick: () => setEditing('new'), icon: <UploadOutlined /> }}>
+      <Flex justify="space-between" gap="small" wrap style={{ marginBottom: 16 }}>
         <SearchBox
           label={t('search')}
           value={search.filters.name}
           onSearch={(text) => search.setFilters({ name: text })}
         />
-      </ListToolbar>
+        <Button type="primary" icon={<UploadOutlined />} onClick={() => setEditing('new')}>
+          {t('upload')}
+        </Button>
+      </Flex>
       <ListTable<CertificateSummary>
         rowKey="id"
         columns={columns}

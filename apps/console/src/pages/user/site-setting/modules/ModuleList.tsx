@@ -1,13 +1,12 @@
-import { LinkOutlined } from '@ant-design/icons';
+import { LinkOutlined, PlusOutlined } from '@ant-design/icons';
 import type { SiteModuleType } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, type TableColumnsType } from 'antd';
+import { Button, Flex, Space, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { ListTable } from '../../../../components/ListTable';
-import { ListToolbar } from '../../../../components/ListToolbar';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
 import { pendingFor } from '../../../../features/lists/row-pending';
@@ -70,20 +69,21 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
 
   return (
     <>
-      <ListToolbar
-        create={{ label: t('create'), onClick: () => setEditing('new') }}
-        extra={
-          <Button icon={<LinkOutlined />} onClick={() => setBinding(0)}>
-            {t('bind.open')}
-          </Button>
-        }
-      >
+      <Flex justify="space-between" gap="small" wrap style={{ marginBottom: 16 }}>
         <SearchBox
           label={t('search')}
           value={search.filters.name}
           onSearch={(text) => search.setFilters({ name: text })}
         />
-      </ListToolbar>
+        <Space>
+          <Button icon={<LinkOutlined />} onClick={() => setBinding(0)}>
+            {t('bind.open')}
+          </Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+            {t('create')}
+          </Button>
+        </Space>
+      </Flex>
       <ListTable<ListedModule> rowKey="id" columns={columns} list={list} paging={search} emptyText={t('empty')} />
       <ModuleFormModal siteId={siteId} type={type} module={editing} onClose={() => setEditing(null)} />
       <BindModuleModal

@@ -1,13 +1,13 @@
+import { PlusOutlined } from '@ant-design/icons';
 import { type SitePort, STREAM_PROTOCOLS, sitePortRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Select, Space, Switch, type TableColumnsType, Tag, Tooltip } from 'antd';
+import { Alert, Button, Flex, Select, Space, Switch, type TableColumnsType, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { ListTable } from '../../../../components/ListTable';
-import { ListToolbar } from '../../../../components/ListToolbar';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
 import { pendingFor } from '../../../../features/lists/row-pending';
@@ -122,10 +122,7 @@ export function PortsTab({ siteId }: { siteId: number }) {
           })}
         />
       )}
-      <ListToolbar
-        create={{ label: t('add'), onClick: () => setEditing('new') }}
-        extra={<Button onClick={() => setBatch(true)}>{t('batch.open')}</Button>}
-      >
+      <Flex justify="space-between" gap="small" wrap style={{ marginBottom: 16 }}>
         <Space wrap>
           <SearchBox
             label={t('search')}
@@ -142,7 +139,13 @@ export function PortsTab({ siteId }: { siteId: number }) {
             options={STREAM_PROTOCOLS.map((p) => ({ value: p, label: t(`protocols.${p}`) }))}
           />
         </Space>
-      </ListToolbar>
+        <Space>
+          <Button onClick={() => setBatch(true)}>{t('batch.open')}</Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+            {t('add')}
+          </Button>
+        </Space>
+      </Flex>
       <ListTable<SitePort> rowKey="id" columns={columns} list={ports} paging={search} emptyText={t('empty')} />
       <PortFormModal siteId={siteId} port={editing} onClose={() => setEditing(null)} />
       <PortBatchModal siteId={siteId} open={batch} onClose={() => setBatch(false)} />
