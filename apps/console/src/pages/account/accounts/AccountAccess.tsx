@@ -1,6 +1,6 @@
 import { auditRoutes, type ManagedAccount, PAGE_SIZE_MAX, roleRoutes, type Tier } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Popconfirm, Select, Typography } from 'antd';
+import { Button, Form, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -9,7 +9,9 @@ import { CONSOLE_PATHS } from '../../../app/console-paths';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { ConfirmButton } from '../../../components/ConfirmButton';
 import { FormModal } from '../../../components/FormModal';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { validationText } from '../../../forms/validation-text';
 import { currentLocale } from '../../../i18n/i18n';
 
@@ -78,21 +80,14 @@ export function AccessActions({
         </Button>
       )}
       {switchable && (
-        <Popconfirm
-          title={t('switchConfirm', { account: account.account })}
-          onConfirm={() => switchUser.mutate(account)}
-          okText={t('common:yes')}
-          cancelText={t('common:no')}
+        <ConfirmButton
+          confirm={t('switchConfirm', { account: account.account })}
           disabled={account.status !== 'normal'}
+          pending={pendingFor(switchUser, account.id)}
+          onConfirm={() => switchUser.mutate(account)}
         >
-          <Button
-            size="small"
-            disabled={account.status !== 'normal'}
-            loading={switchUser.isPending && switchUser.variables?.id === account.id}
-          >
-            {t('actionSwitch')}
-          </Button>
-        </Popconfirm>
+          {t('actionSwitch')}
+        </ConfirmButton>
       )}
     </>
   );

@@ -9,18 +9,20 @@ import {
   type Tier,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Popconfirm, Space, Table, type TableColumnsType, Tabs, Tag } from 'antd';
+import { Button, Flex, Table, type TableColumnsType, Tabs, Tag } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { useTier } from '../../../app/tier-context';
 import { localized, toastText } from '../../../app/toast';
+import { ConfirmButton } from '../../../components/ConfirmButton';
 import { DateTime } from '../../../components/DateTime';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { AccessActions, AssignRoleModal, useSwitchUser } from './AccountAccess';
 import { AccountFormModal } from './AccountFormModal';
@@ -87,42 +89,34 @@ export function AccountsPage() {
   });
 
   const actions = (account: ManagedAccount) => (
-    <Space wrap>
-      <Button size="small" onClick={() => setEditing(account)}>
-        {t('common:actions.edit')}
-      </Button>
+    <RowActions
+      wrap
+      onEdit={() => setEditing(account)}
+      deleteConfirm={t('deleteConfirm', { account: account.account })}
+      deleting={pendingFor(remove, account.id)}
+      onDelete={() => remove.mutate(account)}
+    >
       <Button size="small" onClick={() => setPassword(account)}>
         {t('actionPassword')}
       </Button>
-      <Popconfirm
-        title={t('resendConfirm', { account: account.account })}
+      <ConfirmButton
+        confirm={t('resendConfirm', { account: account.account })}
+        pending={pendingFor(resend, account.id)}
         onConfirm={() => resend.mutate(account)}
-        okText={t('common:yes')}
-        cancelText={t('common:no')}
       >
-        <Button size="small" loading={resend.isPending && resend.variables?.id === account.id}>
-          {t('actionResend')}
-        </Button>
-      </Popconfirm>
+        {t('actionResend')}
+      </ConfirmButton>
       {account.login2FAType !== 0 && (
-        <Popconfirm
-          title={t('reset2FAConfirm', { account: account.account })}
+        <ConfirmButton
+          confirm={t('reset2FAConfirm', { account: account.account })}
+          pending={pendingFor(reset2FA, account.id)}
           onConfirm={() => reset2FA.mutate(account)}
-          okText={t('common:yes')}
-          cancelText={t('common:no')}
         >
-          <Button size="small" loading={reset2FA.isPending && reset2FA.variables?.id === account.id}>
-            {t('actionReset2FA')}
-          </Button>
-        </Popconfirm>
+          {t('actionReset2FA')}
+        </ConfirmButton>
       )}
       <AccessActions tier={tier} account={account} onRole={setRoleOf} onZones={setZonesOf} switchUser={switchUser} />
-      <DeleteButton
-        confirm={t('deleteConfirm', { account: account.account })}
-        pending={remove.isPending && remove.variables?.id === account.id}
-        onConfirm={() => remove.mutate(account)}
-      />
-    </Space>
+    </RowActions>
   );
 
   const sortable = (field: SortField) => ({ sorter: true, sortOrder: search.sortOrder(field) });
@@ -157,7 +151,7 @@ export function AccountsPage() {
       ...sortable('createdAt'),
       render: (value: string) => <DateTime value={value} />,
     },
-    { title: t('common:actions.title'), key: 'actions', render: (_, account) => actions(account) },
+    actionsColumn(actions),
   ];
 
   return (
@@ -237,7 +231,7 @@ function SubAccounts({
           dataIndex: 'status',
           render: (status: ManagedAccount['status']) => localized(ACCOUNT_STATUS_LABELS[status]),
         },
-        { title: t('common:actions.title'), key: 'actions', render: (_, account) => actions(account) },
+        actionsColumn(actions),
       ]}
     />
   );

@@ -10,9 +10,10 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { useTier } from '../../../app/tier-context';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { ApiTokenFormModal, ApiTokenSecretModal, type CreatedApiToken } from './ApiTokenModals';
 
@@ -82,17 +83,15 @@ export function ApiTokensPage() {
     },
   ];
   if (canWrite) {
-    columns.push({
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, token) => (
-        <DeleteButton
-          confirm={t('deleteConfirm', { name: token.name })}
-          pending={remove.isPending && remove.variables?.length === 1 && remove.variables[0] === token.id}
-          onConfirm={() => remove.mutate([token.id])}
+    columns.push(
+      actionsColumn((token) => (
+        <RowActions
+          deleteConfirm={t('deleteConfirm', { name: token.name })}
+          deleting={pendingFor(remove, token.id)}
+          onDelete={() => remove.mutate([token.id])}
         />
-      ),
-    });
+      )),
+    );
   }
 
   return (
@@ -101,12 +100,12 @@ export function ApiTokensPage() {
       <Typography.Paragraph type="secondary">{t('usage', { auth: tier })}</Typography.Paragraph>
       {canWrite && (
         <Flex justify="space-between" style={{ marginBottom: 16 }}>
-          <DeleteButton
+          <SelectionDelete
+            count={selected.length}
             label={t('bulkDelete', { count: selected.length })}
             confirm={t('bulkDeleteConfirm', { count: selected.length })}
-            disabled={selected.length === 0}
             pending={remove.isPending && remove.variables === selected}
-            onConfirm={() => remove.mutate(selected)}
+            onDelete={() => remove.mutate(selected)}
           />
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
             {t('create')}

@@ -12,8 +12,9 @@ import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { RowActions } from '../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { RoleFormModal } from './RoleFormModal';
 
@@ -61,18 +62,16 @@ export function RolesPage() {
     },
   ];
   if (canWrite) {
-    columns.push({
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, role) => (
+    columns.push(
+      actionsColumn((role) => (
         <RowActions
           onEdit={() => setEditing(role)}
           deleteConfirm={t('deleteConfirm', { name: role.name })}
-          deleting={remove.isPending && remove.variables?.id === role.id}
+          deleting={pendingFor(remove, role.id)}
           onDelete={() => remove.mutate(role)}
         />
-      ),
-    });
+      )),
+    );
   }
 
   return (

@@ -9,11 +9,11 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { DateTime } from '../../../components/DateTime';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { FormModal } from '../../../components/FormModal';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { RowActions } from '../../../components/RowActions';
+import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { schemaRules } from '../../../forms/zod-rules';
 
@@ -84,30 +84,26 @@ export function AnnouncementSettingPage() {
     },
     { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
     { title: t('updatedAt'), dataIndex: 'updatedAt', render: (value: string) => <DateTime value={value} /> },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, item) => (
-        <RowActions
-          onEdit={() => setEditing(item)}
-          deleteConfirm={t('deleteConfirm', { title: item.title })}
-          deleting={remove.isPending && remove.variables?.length === 1 && remove.variables[0] === item.id}
-          onDelete={() => remove.mutate([item.id])}
-        />
-      ),
-    },
+    actionsColumn((item) => (
+      <RowActions
+        onEdit={() => setEditing(item)}
+        deleteConfirm={t('deleteConfirm', { title: item.title })}
+        deleting={pendingFor(remove, item.id)}
+        onDelete={() => remove.mutate([item.id])}
+      />
+    )),
   ];
 
   return (
     <>
       <PageTitle>{t('shell:menu.announcementSetting')}</PageTitle>
       <Flex justify="space-between" style={{ marginBottom: 16 }}>
-        <DeleteButton
+        <SelectionDelete
+          count={selected.length}
           label={t('bulkDelete', { count: selected.length })}
           confirm={t('bulkDeleteConfirm', { count: selected.length })}
-          disabled={selected.length === 0}
           pending={remove.isPending && remove.variables === selected}
-          onConfirm={() => remove.mutate(selected)}
+          onDelete={() => remove.mutate(selected)}
         />
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
           {t('create')}

@@ -1,11 +1,12 @@
 import { MONITOR_STATES, type MonitorGroup, type MonitorTarget, monitoringRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Drawer, Flex, Select, type TableColumnsType } from 'antd';
+import { Flex, Select, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
+import { RowDrawer } from '../../../components/RowDrawer';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
 import { MONITOR_REFRESH } from './monitor-refresh';
@@ -14,15 +15,9 @@ import { MONITOR_REFRESH } from './monitor-refresh';
 export function GroupTargetsDrawer({ group, onClose }: { group: MonitorGroup | null; onClose: () => void }) {
   const { t } = useTranslation('monitoring');
   return (
-    <Drawer
-      open={group !== null}
-      title={group ? t('targetsOf', { name: group.name }) : ''}
-      size={900}
-      onClose={onClose}
-      destroyOnHidden
-    >
-      {group && <GroupTargets group={group} />}
-    </Drawer>
+    <RowDrawer row={group} title={(group) => t('targetsOf', { name: group.name })} size={900} onClose={onClose}>
+      {(group) => <GroupTargets group={group} />}
+    </RowDrawer>
   );
 }
 

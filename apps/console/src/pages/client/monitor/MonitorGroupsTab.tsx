@@ -8,7 +8,8 @@ import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { ListTable } from '../../../components/ListTable';
-import { RowActions } from '../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { urlId, useListSearch } from '../../../features/lists/use-list-search';
 import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
 import { GroupTargetsDrawer } from './GroupTargetsDrawer';
@@ -63,23 +64,19 @@ export function MonitorGroupsTab() {
       render: (enabled: boolean) => (enabled ? t('common:yes') : t('common:no')),
     },
     { title: t('memo'), dataIndex: 'memo' },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, group) => (
-        <RowActions
-          before={
-            <Button size="small" onClick={() => search.setFilters({ group: String(group.id) })}>
-              {t('showTargets')}
-            </Button>
-          }
-          onEdit={() => setEditing(group)}
-          deleteConfirm={t('groupDeleteConfirm', { name: group.name })}
-          deleting={remove.isPending && remove.variables?.id === group.id}
-          onDelete={() => remove.mutate(group)}
-        />
-      ),
-    },
+    actionsColumn((group) => (
+      <RowActions
+        before={
+          <Button size="small" onClick={() => search.setFilters({ group: String(group.id) })}>
+            {t('showTargets')}
+          </Button>
+        }
+        onEdit={() => setEditing(group)}
+        deleteConfirm={t('groupDeleteConfirm', { name: group.name })}
+        deleting={pendingFor(remove, group.id)}
+        onDelete={() => remove.mutate(group)}
+      />
+    )),
   ];
 
   return (

@@ -8,9 +8,10 @@ import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { AddMonitorModal } from './AddMonitorModal';
 
@@ -74,18 +75,14 @@ export function MonitorNodesPage() {
     },
     { title: t('memo'), dataIndex: 'memo' },
     { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, monitor) => (
-        <DeleteButton
-          label={t('removeMonitor')}
-          confirm={t('removeConfirm', { name: monitor.name })}
-          pending={remove.isPending && remove.variables?.id === monitor.id}
-          onConfirm={() => remove.mutate(monitor)}
-        />
-      ),
-    },
+    actionsColumn((monitor) => (
+      <RowActions
+        deleteLabel={t('removeMonitor')}
+        deleteConfirm={t('removeConfirm', { name: monitor.name })}
+        deleting={pendingFor(remove, monitor.id)}
+        onDelete={() => remove.mutate(monitor)}
+      />
+    )),
   ];
 
   return (

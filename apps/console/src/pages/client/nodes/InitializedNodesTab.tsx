@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
+import { actionsColumn } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
 import { urlId, urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
@@ -154,18 +155,14 @@ export function InitializedNodesTab() {
       },
     },
     { title: t('lastSeen'), dataIndex: 'lastSeenAt', render: (value: string | null) => <DateTime value={value} /> },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, node) => (
-        <Space>
-          <Button size="small" onClick={() => search.setFilters({ node: String(node.id) })}>
-            {t('nodeOps:details')}
-          </Button>
-          <NodeActionsMenu nodes={[node]} label={t('nodeOps:more')} size="small" onPick={setAction} />
-        </Space>
-      ),
-    },
+    actionsColumn((node) => (
+      <Space>
+        <Button size="small" onClick={() => search.setFilters({ node: String(node.id) })}>
+          {t('nodeOps:details')}
+        </Button>
+        <NodeActionsMenu nodes={[node]} label={t('nodeOps:more')} size="small" onPick={setAction} />
+      </Space>
+    )),
   ];
 
   return (

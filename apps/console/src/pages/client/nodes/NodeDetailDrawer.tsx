@@ -6,10 +6,11 @@ import {
   nodeOperationRoutes as ops,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Descriptions, Drawer, Empty, Spin, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Descriptions, Empty, Spin, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
+import { RowDrawer } from '../../../components/RowDrawer';
 import { commandResultsRow } from '../../../features/cache/CacheTasks';
 import { NodeSubNodes } from './NodeSubNodes';
 import { NodeUpgradeLogs } from './NodeUpgradeLogs';
@@ -33,15 +34,9 @@ const STATUS_COLORS: Record<NodeCommand['status'], string> = {
 export function NodeDetailDrawer({ node, onClose }: { node: InitializedNode | null; onClose: () => void }) {
   const { t } = useTranslation('nodeOps');
   return (
-    <Drawer
-      open={node !== null}
-      title={node ? t('drawer.title', { name: node.name }) : ''}
-      size={640}
-      onClose={onClose}
-      destroyOnHidden
-    >
-      {node && <NodeDetails node={node} />}
-    </Drawer>
+    <RowDrawer row={node} title={(node) => t('drawer.title', { name: node.name })} size={640} onClose={onClose}>
+      {(node) => <NodeDetails node={node} />}
+    </RowDrawer>
   );
 }
 

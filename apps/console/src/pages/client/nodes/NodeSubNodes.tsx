@@ -7,7 +7,7 @@ import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
-import { DeleteButton } from '../../../components/DeleteButton';
+import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
 
 /** Addresses typed one per line (or separated by commas or spaces). */
@@ -52,15 +52,10 @@ export function NodeSubNodes({ node }: { node: InitializedNode }) {
     { title: t('subs.ip'), dataIndex: 'ip' },
     { title: t('subs.memo'), dataIndex: 'memo', render: (memo: string) => memo || '—' },
     { title: t('subs.createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
-    {
-      title: t('subs.actions'),
-      key: 'actions',
-      render: (_, sub) => (
-        <Button size="small" onClick={() => setEditing({ id: sub.id, ip: sub.ip })}>
-          {t('subs.edit')}
-        </Button>
-      ),
-    },
+    actionsColumn(
+      (sub) => <RowActions onEdit={() => setEditing({ id: sub.id, ip: sub.ip })} editLabel={t('subs.edit')} />,
+      t('subs.actions'),
+    ),
   ];
 
   return (
@@ -84,12 +79,12 @@ export function NodeSubNodes({ node }: { node: InitializedNode }) {
         >
           {t('subs.add')}
         </Button>
-        <DeleteButton
+        <SelectionDelete
+          count={ids.length}
           label={t('subs.deleteSelected', { count: ids.length })}
           confirm={t('subs.deleteConfirm', { count: ids.length })}
-          disabled={ids.length === 0}
           pending={remove.isPending}
-          onConfirm={() => remove.mutate(ids)}
+          onDelete={() => remove.mutate(ids)}
         />
       </Flex>
       <Table<SubNode>

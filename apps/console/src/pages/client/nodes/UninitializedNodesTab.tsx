@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
+import { actionsColumn } from '../../../components/RowActions';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
 import { InitializeNodesModal, type NodeToPlace } from './InitializeNodesModal';
@@ -26,15 +27,11 @@ export function UninitializedNodesTab() {
     { title: t('version'), dataIndex: 'version' },
     { title: t('registeredAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
     { title: t('lastSeen'), dataIndex: 'lastSeenAt', render: (value: string | null) => <DateTime value={value} /> },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, node) => (
-        <Button size="small" type="primary" onClick={() => setPlacing([node])}>
-          {t('initialize.action')}
-        </Button>
-      ),
-    },
+    actionsColumn((node) => (
+      <Button size="small" type="primary" onClick={() => setPlacing([node])}>
+        {t('initialize.action')}
+      </Button>
+    )),
   ];
 
   return (

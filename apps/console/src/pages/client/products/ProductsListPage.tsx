@@ -10,7 +10,8 @@ import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { RowActions } from '../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { ProductFormModal } from './ProductFormModal';
 import { ProductGroupsPanel } from './ProductGroupsPanel';
@@ -52,18 +53,14 @@ export function ProductsListPage() {
     },
     { title: t('memo'), dataIndex: 'memo' },
     { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, product) => (
-        <RowActions
-          onEdit={() => setEditing(product)}
-          deleteConfirm={t('deleteConfirm', { name: product.name })}
-          deleting={remove.isPending && remove.variables?.id === product.id}
-          onDelete={() => remove.mutate(product)}
-        />
-      ),
-    },
+    actionsColumn((product) => (
+      <RowActions
+        onEdit={() => setEditing(product)}
+        deleteConfirm={t('deleteConfirm', { name: product.name })}
+        deleting={pendingFor(remove, product.id)}
+        onDelete={() => remove.mutate(product)}
+      />
+    )),
   ];
 
   return (

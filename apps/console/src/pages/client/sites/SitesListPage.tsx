@@ -7,9 +7,10 @@ import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { useSiteStateColumns } from '../../../features/sites/site-columns';
 import { ClientSiteFilters } from './ClientSiteFilters';
 import { CreateSiteModal } from './CreateSiteModal';
@@ -56,27 +57,21 @@ export function SitesListPage() {
         `${site.domainCount} / ${site.limitations.maxDomains === 0 ? t('siteActions:unlimited') : site.limitations.maxDomains}`,
     },
     { title: t('siteActions:memo'), dataIndex: 'memo' },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, site) => (
-        <Space>
-          <Button size="small" onClick={() => setEditing(site)}>
-            {t('siteActions:edit')}
+    actionsColumn((site) => (
+      <RowActions
+        onEdit={() => setEditing(site)}
+        editLabel={t('siteActions:edit')}
+        deleteConfirm={t('deleteConfirm', { name: site.siteName })}
+        deleting={pendingFor(remove, site.siteID)}
+        onDelete={() => remove.mutate([site.siteID])}
+      >
+        <Dropdown menu={actions.menu([site])}>
+          <Button size="small">
+            {t('siteActions:more')} <DownOutlined />
           </Button>
-          <Dropdown menu={actions.menu([site])}>
-            <Button size="small">
-              {t('siteActions:more')} <DownOutlined />
-            </Button>
-          </Dropdown>
-          <DeleteButton
-            confirm={t('deleteConfirm', { name: site.siteName })}
-            pending={remove.isPending && remove.variables?.length === 1 && remove.variables[0] === site.siteID}
-            onConfirm={() => remove.mutate([site.siteID])}
-          />
-        </Space>
-      ),
-    },
+        </Dropdown>
+      </RowActions>
+    )),
   ];
   const selectedIds = selected.map((site) => site.siteID);
 
@@ -91,12 +86,12 @@ export function SitesListPage() {
               {t('siteActions:bulk', { count: selected.length })} <DownOutlined />
             </Button>
           </Dropdown>
-          <DeleteButton
+          <SelectionDelete
+            count={selected.length}
             label={t('bulk.delete', { count: selected.length })}
             confirm={t('bulk.deleteConfirm', { count: selected.length })}
-            disabled={selected.length === 0}
             pending={remove.isPending && remove.variables?.length === selected.length}
-            onConfirm={() => remove.mutate(selectedIds)}
+            onDelete={() => remove.mutate(selectedIds)}
           />
         </Space>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>

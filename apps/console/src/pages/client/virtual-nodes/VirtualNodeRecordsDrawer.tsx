@@ -7,14 +7,15 @@ import {
   virtualNodeRoutes,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Flex, type TableColumnsType, Tag } from 'antd';
+import { Button, Flex, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { ListTable } from '../../../components/ListTable';
+import { SelectionDelete } from '../../../components/RowActions';
+import { RowDrawer } from '../../../components/RowDrawer';
 import { PickerModal } from '../../../features/lists/PickerModal';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
@@ -32,15 +33,9 @@ export function VirtualNodeRecordsDrawer({
 }) {
   const { t } = useTranslation('virtualNodes');
   return (
-    <Drawer
-      open={node !== null}
-      title={node ? t('recordsOf', { name: node.name }) : ''}
-      size={680}
-      onClose={onClose}
-      destroyOnHidden
-    >
-      {node && <Records zoneId={zoneId} node={node} />}
-    </Drawer>
+    <RowDrawer row={node} title={(node) => t('recordsOf', { name: node.name })} size={680} onClose={onClose}>
+      {(node) => <Records zoneId={zoneId} node={node} />}
+    </RowDrawer>
   );
 }
 
@@ -99,12 +94,12 @@ function Records({ zoneId, node }: { zoneId: number; node: VirtualNode }) {
         <Button icon={<PlusOutlined />} onClick={() => setAdding('nodes')}>
           {t('record.addNodes')}
         </Button>
-        <DeleteButton
+        <SelectionDelete
+          count={ids.length}
           label={t('record.deleteSelected', { count: ids.length })}
           confirm={t('record.deleteConfirm', { count: ids.length })}
-          disabled={ids.length === 0}
           pending={remove.isPending}
-          onConfirm={() => remove.mutate(ids)}
+          onDelete={() => remove.mutate(ids)}
         />
       </Flex>
       <ListTable<VirtualNodeRecord>

@@ -10,8 +10,9 @@ import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { RowActions } from '../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { urlId, urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { VirtualNodeFormModal } from './VirtualNodeFormModal';
 import { VirtualNodeRecordsDrawer } from './VirtualNodeRecordsDrawer';
@@ -54,23 +55,19 @@ export function VirtualNodesPage() {
     { title: t('lineCount'), dataIndex: 'lineCount' },
     { title: t('memo'), dataIndex: 'memo' },
     { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, node) => (
-        <RowActions
-          before={
-            <Button size="small" onClick={() => search.setFilters({ records: String(node.id) })}>
-              {t('records')}
-            </Button>
-          }
-          onEdit={() => setEditing(node)}
-          deleteConfirm={t('deleteConfirm', { name: node.name })}
-          deleting={remove.isPending && remove.variables?.id === node.id}
-          onDelete={() => remove.mutate(node)}
-        />
-      ),
-    },
+    actionsColumn((node) => (
+      <RowActions
+        before={
+          <Button size="small" onClick={() => search.setFilters({ records: String(node.id) })}>
+            {t('records')}
+          </Button>
+        }
+        onEdit={() => setEditing(node)}
+        deleteConfirm={t('deleteConfirm', { name: node.name })}
+        deleting={pendingFor(remove, node.id)}
+        onDelete={() => remove.mutate(node)}
+      />
+    )),
   ];
 
   return (

@@ -14,8 +14,8 @@ import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { type ListQuery, ListTable } from '../../../components/ListTable';
+import { SelectionDelete } from '../../../components/RowActions';
 import { PickerModal, type PickerQuery } from '../../../features/lists/PickerModal';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
@@ -52,12 +52,12 @@ function LineMembers<T extends { id: number; name: string }>(props: MembersProps
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setPicking(true)}>
           {props.texts.add}
         </Button>
-        <DeleteButton
+        <SelectionDelete
+          count={ids.length}
           label={t('removeSelected', { count: ids.length })}
           confirm={t('removeConfirm', { count: ids.length })}
-          disabled={ids.length === 0}
           pending={props.remove.pending}
-          onConfirm={() => props.remove.run(ids, clear)}
+          onDelete={() => props.remove.run(ids, clear)}
         />
         <Select<DnsLineId>
           style={{ minWidth: 200 }}

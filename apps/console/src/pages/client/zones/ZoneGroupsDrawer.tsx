@@ -1,14 +1,16 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Group, groupRoutes, type Zone } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Flex, type TableColumnsType, Tag } from 'antd';
+import { Button, Flex, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { ListTable } from '../../../components/ListTable';
-import { RowActions } from '../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
+import { RowDrawer } from '../../../components/RowDrawer';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { GroupFormModal } from './GroupFormModal';
 import { GroupLines } from './GroupLines';
@@ -22,15 +24,9 @@ import { LinePanel } from './LinePanel';
 export function ZoneGroupsDrawer({ zone, onClose }: { zone: Zone | null; onClose: () => void }) {
   const { t } = useTranslation(['zones', 'common']);
   return (
-    <Drawer
-      open={zone !== null}
-      title={zone ? t('groupsOf', { name: zone.name }) : ''}
-      size={720}
-      onClose={onClose}
-      destroyOnHidden
-    >
-      {zone && <ZoneGroups zone={zone} />}
-    </Drawer>
+    <RowDrawer row={zone} title={(zone) => t('groupsOf', { name: zone.name })} size={720} onClose={onClose}>
+      {(zone) => <ZoneGroups zone={zone} />}
+    </RowDrawer>
   );
 }
 
@@ -59,18 +55,14 @@ function ZoneGroups({ zone }: { zone: Zone }) {
     { title: t('group.nodeCount'), dataIndex: 'nodeCount' },
     { title: t('group.virtualNodeCount'), dataIndex: 'virtualNodeCount' },
     { title: t('memo'), dataIndex: 'memo' },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, group) => (
-        <RowActions
-          onEdit={() => setEditing(group)}
-          deleteConfirm={t('group.deleteConfirm', { name: group.name })}
-          deleting={remove.isPending && remove.variables?.id === group.id}
-          onDelete={() => remove.mutate(group)}
-        />
-      ),
-    },
+    actionsColumn((group) => (
+      <RowActions
+        onEdit={() => setEditing(group)}
+        deleteConfirm={t('group.deleteConfirm', { name: group.name })}
+        deleting={pendingFor(remove, group.id)}
+        onDelete={() => remove.mutate(group)}
+      />
+    )),
   ];
 
   return (

@@ -1,14 +1,16 @@
 import { type InitializedNode, nodeOperationRoutes as ops, type Zone } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Form, Input, Space, type TableColumnsType, Tag } from 'antd';
+import { Form, Input, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
-import { DeleteButton } from '../../../components/DeleteButton';
 import { FormModal } from '../../../components/FormModal';
 import { ListTable } from '../../../components/ListTable';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
+import { RowDrawer } from '../../../components/RowDrawer';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 import { schemaRules } from '../../../forms/zod-rules';
 
@@ -21,15 +23,9 @@ const renameRules = schemaRules(ops.renameZoneNode.request.body, { id: 1 });
 export function ZoneNodesDrawer({ zone, onClose }: { zone: Zone | null; onClose: () => void }) {
   const { t } = useTranslation('nodeOps');
   return (
-    <Drawer
-      open={zone !== null}
-      title={zone ? t('zoneNodes.title', { name: zone.name }) : ''}
-      size={720}
-      onClose={onClose}
-      destroyOnHidden
-    >
-      {zone && <ZoneNodes zone={zone} />}
-    </Drawer>
+    <RowDrawer row={zone} title={(zone) => t('zoneNodes.title', { name: zone.name })} size={720} onClose={onClose}>
+      {(zone) => <ZoneNodes zone={zone} />}
+    </RowDrawer>
   );
 }
 
@@ -61,22 +57,19 @@ function ZoneNodes({ zone }: { zone: Zone }) {
       dataIndex: 'connection',
       render: (value: InitializedNode['connection']) => t(`nodes:connection.${value}`),
     },
-    {
-      key: 'actions',
-      render: (_, node) => (
-        <Space>
-          <Button size="small" onClick={() => setRenaming(node)}>
-            {t('zoneNodes.rename')}
-          </Button>
-          <DeleteButton
-            label={t('zoneNodes.remove')}
-            confirm={t('zoneNodes.removeConfirm', { name: node.name })}
-            pending={remove.isPending && remove.variables?.id === node.id}
-            onConfirm={() => remove.mutate(node)}
-          />
-        </Space>
+    actionsColumn(
+      (node) => (
+        <RowActions
+          onEdit={() => setRenaming(node)}
+          editLabel={t('zoneNodes.rename')}
+          deleteLabel={t('zoneNodes.remove')}
+          deleteConfirm={t('zoneNodes.removeConfirm', { name: node.name })}
+          deleting={pendingFor(remove, node.id)}
+          onDelete={() => remove.mutate(node)}
+        />
       ),
-    },
+      '',
+    ),
   ];
 
   return (

@@ -1,12 +1,12 @@
 import { ZONE_PORT_TYPES, type ZonePort, type ZonePortType, zoneSettingRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, InputNumber, Select, Space, Table } from 'antd';
+import { Button, Form, InputNumber, Select, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
-import { DeleteButton } from '../../../components/DeleteButton';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { ZoneReservedPortsPanel } from './ZoneReservedPortsPanel';
 
 interface PortValues {
@@ -90,23 +90,19 @@ export function ZonePortsPanel({ zoneId }: { zoneId: number }) {
                 t(`ports.types.${row.portType}`)
               ),
           },
-          {
-            key: 'actions',
-            title: '',
-            render: (_: unknown, row) => (
-              <Space>
-                <Button size="small" onClick={() => setEditing(editing === row.id ? null : row.id)}>
-                  {editing === row.id ? t('ports.done') : t('ports.changeType')}
-                </Button>
-                <DeleteButton
-                  confirm={t('ports.deleteConfirm', { port: row.port })}
-                  pending={remove.isPending}
-                  disabled={(ports.data?.total ?? 0) <= 1}
-                  onConfirm={() => remove.mutate(row.id)}
-                />
-              </Space>
+          actionsColumn(
+            (row) => (
+              <RowActions
+                onEdit={() => setEditing(editing === row.id ? null : row.id)}
+                editLabel={editing === row.id ? t('ports.done') : t('ports.changeType')}
+                deleteConfirm={t('ports.deleteConfirm', { port: row.port })}
+                deleting={remove.isPending}
+                deleteDisabled={(ports.data?.total ?? 0) <= 1}
+                onDelete={() => remove.mutate(row.id)}
+              />
             ),
-          },
+            '',
+          ),
         ]}
       />
       <ZoneReservedPortsPanel zoneId={zoneId} />

@@ -1,10 +1,11 @@
 import { FORCE_SSL_REDIRECT_CODES, type Zone, type ZoneSettings, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Descriptions, Drawer, Select, Spin, Switch, Tabs } from 'antd';
+import { Alert, Descriptions, Select, Spin, Switch, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { RowDrawer } from '../../../components/RowDrawer';
 import { ZoneLimitsPanel } from './ZoneLimitsPanel';
 import { ZoneNginxPanel } from './ZoneNginxPanel';
 import { ZonePortsPanel } from './ZonePortsPanel';
@@ -21,14 +22,8 @@ import { ZoneResourcePanel } from './ZoneResourcePanel';
 export function ZoneSettingsDrawer({ zone, onClose }: { zone: Zone | null; onClose: () => void }) {
   const { t } = useTranslation(['zones', 'zoneSettings']);
   return (
-    <Drawer
-      open={zone !== null}
-      title={zone ? t('settings.title', { name: zone.name }) : ''}
-      size={720}
-      onClose={onClose}
-      destroyOnHidden
-    >
-      {zone && (
+    <RowDrawer row={zone} title={(zone) => t('settings.title', { name: zone.name })} size={720} onClose={onClose}>
+      {(zone) => (
         <Tabs
           items={[
             { key: 'listen', label: t('zoneSettings:tabs.listen'), children: <ZoneSettingsForm zone={zone} /> },
@@ -43,7 +38,7 @@ export function ZoneSettingsDrawer({ zone, onClose }: { zone: Zone | null; onClo
           ]}
         />
       )}
-    </Drawer>
+    </RowDrawer>
   );
 }
 

@@ -10,7 +10,8 @@ import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
-import { RowActions } from '../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { urlId, urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { ZoneFormModal } from './ZoneFormModal';
 import { ZoneGroupsDrawer } from './ZoneGroupsDrawer';
@@ -52,31 +53,27 @@ export function ZonesListPage() {
       sortOrder: search.sortOrder('createdAt'),
       render: (value: string) => <DateTime value={value} />,
     },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, zone) => (
-        <RowActions
-          before={
-            <>
-              <Button size="small" onClick={() => search.setFilters({ zone: String(zone.id) })}>
-                {t('groups')}
-              </Button>
-              <Button size="small" onClick={() => search.setFilters({ nodes: String(zone.id) })}>
-                {t('nodeOps:zoneNodes.open')}
-              </Button>
-              <Button size="small" onClick={() => search.setFilters({ settings: String(zone.id) })}>
-                {t('settings.open')}
-              </Button>
-            </>
-          }
-          onEdit={() => setEditing(zone)}
-          deleteConfirm={t('deleteConfirm', { name: zone.name })}
-          deleting={remove.isPending && remove.variables?.id === zone.id}
-          onDelete={() => remove.mutate(zone)}
-        />
-      ),
-    },
+    actionsColumn((zone) => (
+      <RowActions
+        before={
+          <>
+            <Button size="small" onClick={() => search.setFilters({ zone: String(zone.id) })}>
+              {t('groups')}
+            </Button>
+            <Button size="small" onClick={() => search.setFilters({ nodes: String(zone.id) })}>
+              {t('nodeOps:zoneNodes.open')}
+            </Button>
+            <Button size="small" onClick={() => search.setFilters({ settings: String(zone.id) })}>
+              {t('settings.open')}
+            </Button>
+          </>
+        }
+        onEdit={() => setEditing(zone)}
+        deleteConfirm={t('deleteConfirm', { name: zone.name })}
+        deleting={pendingFor(remove, zone.id)}
+        onDelete={() => remove.mutate(zone)}
+      />
+    )),
   ];
 
   return (

@@ -9,6 +9,7 @@ import { siteSettingPath } from '../../../app/console-paths';
 import { routeQuery } from '../../../app/route-query';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
+import { actionsColumn } from '../../../components/RowActions';
 import { TagsFilter } from '../../../components/TagsFilter';
 import { urlQuery } from '../../../features/lists/use-list-search';
 import { SiteFilters } from '../../../features/sites/SiteFilters';
@@ -57,20 +58,16 @@ export function SitesPage() {
       ),
     },
     ...stateColumns,
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, site) => (
-        <Space>
-          <Link to={siteSettingPath(site.siteID, site.siteName)}>{t('settings')}</Link>
-          {canWrite && (
-            <Button size="small" onClick={() => setTagging(site)}>
-              {t('editTags.open')}
-            </Button>
-          )}
-        </Space>
-      ),
-    },
+    actionsColumn((site) => (
+      <Space>
+        <Link to={siteSettingPath(site.siteID, site.siteName)}>{t('settings')}</Link>
+        {canWrite && (
+          <Button size="small" onClick={() => setTagging(site)}>
+            {t('editTags.open')}
+          </Button>
+        )}
+      </Space>
+    )),
   ];
 
   return (

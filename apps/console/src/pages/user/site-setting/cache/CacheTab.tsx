@@ -8,10 +8,10 @@ import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
-import { DeleteButton } from '../../../../components/DeleteButton';
 import { ListEmpty } from '../../../../components/ListEmpty';
-import { RowActions } from '../../../../components/RowActions';
+import { actionsColumn, RowActions, SelectionDelete } from '../../../../components/RowActions';
 import { TagList } from '../../../../components/TagList';
+import { pendingFor } from '../../../../features/lists/row-pending';
 import { CachePurgeActions } from './CachePurgeActions';
 import { CacheRuleFormModal } from './CacheRuleFormModal';
 import { fileTypeLabel, ttlLabel } from './cache-rule-form';
@@ -34,7 +34,6 @@ export function CacheTab({ siteId }: { siteId: number }) {
     success: () => toastText('deleteSuccess'),
     onSuccess: (_reply, ids) => setSelected((current) => current.filter((id) => !ids.includes(id))),
   });
-  const busy = (id: number) => remove.isPending && remove.variables.length === 1 && remove.variables[0] === id;
 
   const columns: TableColumnsType<CacheRule> = [
     { title: t('priority'), dataIndex: 'priority', width: 90 },
@@ -69,18 +68,14 @@ export function CacheTab({ siteId }: { siteId: number }) {
     },
     { title: t('memo'), dataIndex: 'memo', render: (memo: string) => memo || '—' },
     { title: t('updatedAt'), dataIndex: 'updatedAt', render: (value: string) => <DateTime value={value} /> },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, rule) => (
-        <RowActions
-          onEdit={() => setEditing(rule)}
-          deleteConfirm={t('deleteConfirm')}
-          deleting={busy(rule.id)}
-          onDelete={() => remove.mutate([rule.id])}
-        />
-      ),
-    },
+    actionsColumn((rule) => (
+      <RowActions
+        onEdit={() => setEditing(rule)}
+        deleteConfirm={t('deleteConfirm')}
+        deleting={pendingFor(remove, rule.id)}
+        onDelete={() => remove.mutate([rule.id])}
+      />
+    )),
   ];
 
   return (
@@ -89,12 +84,12 @@ export function CacheTab({ siteId }: { siteId: number }) {
       <Typography.Title level={5}>{t('rules')}</Typography.Title>
       <Typography.Paragraph type="secondary">{t('rulesHint')}</Typography.Paragraph>
       <Flex justify="space-between" style={{ marginBottom: 16 }}>
-        <DeleteButton
+        <SelectionDelete
+          count={selected.length}
           label={t('bulkDelete', { count: selected.length })}
           confirm={t('bulkDeleteConfirm', { count: selected.length })}
-          disabled={selected.length === 0}
           pending={remove.isPending && remove.variables === selected}
-          onConfirm={() => remove.mutate(selected)}
+          onDelete={() => remove.mutate(selected)}
         />
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
           {t('add')}

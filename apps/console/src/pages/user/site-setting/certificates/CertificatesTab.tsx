@@ -9,9 +9,10 @@ import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
 import { ListTable } from '../../../../components/ListTable';
-import { RowActions } from '../../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
 import { TagList } from '../../../../components/TagList';
+import { pendingFor } from '../../../../features/lists/row-pending';
 import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
 import { AssignCertificateModal } from './AssignCertificateModal';
 import { CertificateDrawer } from './CertificateDrawer';
@@ -71,23 +72,19 @@ export function CertificatesTab({ siteId }: { siteId: number }) {
       render: (status: CertificateSummary['status']) => <CertificateStatusTag status={status} />,
     },
     { title: t('domainCount'), dataIndex: 'domainCount' },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, cert) => (
-        <RowActions
-          before={
-            <Button size="small" onClick={() => setAssigning(cert)}>
-              {t('assign.open')}
-            </Button>
-          }
-          onEdit={() => setEditing(cert)}
-          deleteConfirm={t('deleteConfirm', { name: cert.name })}
-          deleting={remove.isPending && remove.variables === cert.id}
-          onDelete={() => remove.mutate(cert.id)}
-        />
-      ),
-    },
+    actionsColumn((cert) => (
+      <RowActions
+        before={
+          <Button size="small" onClick={() => setAssigning(cert)}>
+            {t('assign.open')}
+          </Button>
+        }
+        onEdit={() => setEditing(cert)}
+        deleteConfirm={t('deleteConfirm', { name: cert.name })}
+        deleting={pendingFor(remove, cert.id)}
+        onDelete={() => remove.mutate(cert.id)}
+      />
+    )),
   ];
 
   return (

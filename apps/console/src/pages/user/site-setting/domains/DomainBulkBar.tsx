@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, Flex, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { showApiError } from '../../../../app/show-error';
-import { DeleteButton } from '../../../../components/DeleteButton';
+import { SelectionDelete } from '../../../../components/RowActions';
 import { saveResponse } from '../../../../features/download/save-file';
 import { callAuthedRaw } from '../../../../session/call-authed';
 import type { useDomainActions } from './domain-actions';
@@ -48,12 +48,12 @@ export function DomainBulkBar({ siteId, canWrite, selected, actions, onOpen }: D
             >
               {t('bulk.disable', { count: selected.length })}
             </Button>
-            <DeleteButton
+            <SelectionDelete
+              count={selected.length}
               label={t('bulk.delete', { count: selected.length })}
               confirm={t('bulk.deleteConfirm', { count: selected.length })}
-              disabled={none}
               pending={remove.isPending && remove.variables === selected}
-              onConfirm={() => remove.mutate(selected)}
+              onDelete={() => remove.mutate(selected)}
             />
             <Button disabled={none} onClick={() => onOpen({ kind: 'tags', ids: selected })}>
               {t('bulk.tags', { count: selected.length })}

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../../components/CopyButton';
 import { DateTime } from '../../../../components/DateTime';
 import { type ListQuery, ListTable } from '../../../../components/ListTable';
-import { RowActions } from '../../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../../components/RowActions';
+import { pendingFor } from '../../../../features/lists/row-pending';
 import { DomainProofCell } from './DomainProofPanel';
 import type { useDomainActions } from './domain-actions';
 import { CNAME_TAGS, type DomainSearch } from './domain-list';
@@ -146,18 +147,14 @@ export function DomainsTable({
     // Editing needs the write key; a read-only caller sees no edit buttons (spec: the console shows only what it may use).
     ...(canWrite
       ? [
-          {
-            title: t('common:actions.title'),
-            key: 'actions',
-            render: (_: unknown, domain: SiteDomain) => (
-              <RowActions
-                onEdit={() => onEdit(domain)}
-                deleteConfirm={t('deleteConfirm', { name: domain.name })}
-                deleting={remove.isPending && busy(remove.variables, domain.id)}
-                onDelete={() => remove.mutate([domain.id])}
-              />
-            ),
-          },
+          actionsColumn((domain: SiteDomain) => (
+            <RowActions
+              onEdit={() => onEdit(domain)}
+              deleteConfirm={t('deleteConfirm', { name: domain.name })}
+              deleting={pendingFor(remove, domain.id)}
+              onDelete={() => remove.mutate([domain.id])}
+            />
+          )),
         ]
       : []),
   ];

@@ -6,9 +6,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
-import { DeleteButton } from '../../../../components/DeleteButton';
 import { ListTable } from '../../../../components/ListTable';
+import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
+import { pendingFor } from '../../../../features/lists/row-pending';
 import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
 import { BindModuleModal } from './BindModuleModal';
 import { ModuleFormModal } from './ModuleFormModal';
@@ -43,30 +44,27 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
     { title: t('name'), dataIndex: 'name' },
     { title: t('summary'), key: 'summary', render: (_, m) => <ModuleSummary type={type} module={m} /> },
     { title: t('domains'), dataIndex: 'domainIDs', render: (ids: number[]) => ids.length },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, m) => (
-        <Space wrap>
-          {ruleRoutes && (
-            <Button size="small" onClick={() => setRulesOf(m)}>
-              {t('rules.open', { count: m.ruleCount ?? 0 })}
+    actionsColumn((m) => (
+      <RowActions
+        wrap
+        before={
+          <>
+            {ruleRoutes && (
+              <Button size="small" onClick={() => setRulesOf(m)}>
+                {t('rules.open', { count: m.ruleCount ?? 0 })}
+              </Button>
+            )}
+            <Button size="small" onClick={() => setBinding(m.id)}>
+              {t('bind.open')}
             </Button>
-          )}
-          <Button size="small" onClick={() => setBinding(m.id)}>
-            {t('bind.open')}
-          </Button>
-          <Button size="small" onClick={() => setEditing(m)}>
-            {t('common:actions.edit')}
-          </Button>
-          <DeleteButton
-            confirm={t('deleteConfirm', { name: m.name })}
-            pending={remove.isPending && remove.variables === m.id}
-            onConfirm={() => remove.mutate(m.id)}
-          />
-        </Space>
-      ),
-    },
+          </>
+        }
+        onEdit={() => setEditing(m)}
+        deleteConfirm={t('deleteConfirm', { name: m.name })}
+        deleting={pendingFor(remove, m.id)}
+        onDelete={() => remove.mutate(m.id)}
+      />
+    )),
   ];
 
   return (

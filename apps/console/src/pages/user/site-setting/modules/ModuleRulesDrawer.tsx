@@ -4,7 +4,8 @@ import { Button, Checkbox, Drawer, Form, Input, Select, Table, type TableColumns
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { createdText, toastText } from '../../../../app/toast';
-import { DeleteButton } from '../../../../components/DeleteButton';
+import { actionsColumn, RowActions } from '../../../../components/RowActions';
+import { pendingFor } from '../../../../features/lists/row-pending';
 import { type ListedModule, type RuleRoutes, ruleInvalidates } from './module-types';
 
 interface Rule {
@@ -73,16 +74,16 @@ export function ModuleRulesDrawer({ siteId, type, routes, module, onClose }: Mod
           },
         ]
       : []),
-    {
-      key: 'actions',
-      render: (_, rule) => (
-        <DeleteButton
-          confirm={t('rules.deleteConfirm')}
-          pending={remove.isPending && remove.variables === rule.id}
-          onConfirm={() => remove.mutate(rule.id)}
+    actionsColumn(
+      (rule) => (
+        <RowActions
+          deleteConfirm={t('rules.deleteConfirm')}
+          deleting={pendingFor(remove, rule.id)}
+          onDelete={() => remove.mutate(rule.id)}
         />
       ),
-    },
+      '',
+    ),
   ];
 
   return (

@@ -6,15 +6,16 @@ import {
   siteSettingRoutes,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Card, Form, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
-import { DeleteButton } from '../../../../components/DeleteButton';
 import { FormModal } from '../../../../components/FormModal';
 import { ListEmpty } from '../../../../components/ListEmpty';
+import { actionsColumn, RowActions } from '../../../../components/RowActions';
+import { pendingFor } from '../../../../features/lists/row-pending';
 import { schemaRules } from '../../../../forms/zod-rules';
 
 const rules = schemaRules(siteSettingRoutes.setErrorPage.request.body);
@@ -64,25 +65,16 @@ export function ErrorPagesCard({ siteId }: { siteId: number }) {
       key: 'page',
       render: (_, row) => (row.page ? <Tag color="blue">{t('pages.custom')}</Tag> : <Tag>{t('pages.default')}</Tag>),
     },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, row) => (
-        <Space>
-          <Button size="small" onClick={() => setEditing(row)} aria-label={t('pages.editFor', { status: row.status })}>
-            {t('common:actions.edit')}
-          </Button>
-          {row.page && (
-            <DeleteButton
-              label={t('pages.remove')}
-              confirm={t('pages.removeConfirm', { status: row.status })}
-              pending={remove.isPending && remove.variables === row.status}
-              onConfirm={() => remove.mutate(row.status)}
-            />
-          )}
-        </Space>
-      ),
-    },
+    actionsColumn((row) => (
+      <RowActions
+        onEdit={() => setEditing(row)}
+        editAriaLabel={t('pages.editFor', { status: row.status })}
+        deleteLabel={t('pages.remove')}
+        deleteConfirm={row.page ? t('pages.removeConfirm', { status: row.status }) : undefined}
+        deleting={pendingFor(remove, row.status)}
+        onDelete={() => remove.mutate(row.status)}
+      />
+    )),
   ];
 
   return (

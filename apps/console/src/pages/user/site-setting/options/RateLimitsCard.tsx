@@ -8,7 +8,8 @@ import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
 import { ListEmpty } from '../../../../components/ListEmpty';
-import { RowActions } from '../../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../../components/RowActions';
+import { pendingFor } from '../../../../features/lists/row-pending';
 import { schemaRules } from '../../../../forms/zod-rules';
 
 interface RateValues {
@@ -55,18 +56,14 @@ export function RateLimitsCard({ siteId }: { siteId: number }) {
     { title: t('rates.url'), dataIndex: 'url', render: (url: string) => <Typography.Text code>{url}</Typography.Text> },
     { title: t('rates.rate'), dataIndex: 'rate', render: (rate: number) => t('rates.kbps', { rate }) },
     { title: t('rates.memo'), dataIndex: 'memo' },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, rule) => (
-        <RowActions
-          onEdit={() => setEditing(rule)}
-          deleteConfirm={t('rates.deleteConfirm', { url: rule.url })}
-          deleting={remove.isPending && remove.variables === rule.id}
-          onDelete={() => remove.mutate(rule.id)}
-        />
-      ),
-    },
+    actionsColumn((rule) => (
+      <RowActions
+        onEdit={() => setEditing(rule)}
+        deleteConfirm={t('rates.deleteConfirm', { url: rule.url })}
+        deleting={pendingFor(remove, rule.id)}
+        onDelete={() => remove.mutate(rule.id)}
+      />
+    )),
   ];
 
   return (

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { createdText, toastText } from '../../../../app/toast';
-import { DeleteButton } from '../../../../components/DeleteButton';
+import { actionsColumn, RowActions } from '../../../../components/RowActions';
+import { pendingFor } from '../../../../features/lists/row-pending';
 import { valueRules } from '../../../../forms/zod-rules';
 
 interface NewUpstream {
@@ -64,17 +65,13 @@ export function PortUpstreamsModal({
         </>
       ),
     },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, u) => (
-        <DeleteButton
-          confirm={t('upstream.deleteConfirm', { address: `${u.ip}:${u.port}` })}
-          pending={remove.isPending && remove.variables === u.id}
-          onConfirm={() => remove.mutate(u.id)}
-        />
-      ),
-    },
+    actionsColumn((u) => (
+      <RowActions
+        deleteConfirm={t('upstream.deleteConfirm', { address: `${u.ip}:${u.port}` })}
+        deleting={pendingFor(remove, u.id)}
+        onDelete={() => remove.mutate(u.id)}
+      />
+    )),
   ];
 
   return (

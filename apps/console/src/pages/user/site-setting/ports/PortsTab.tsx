@@ -8,8 +8,9 @@ import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { ListTable } from '../../../../components/ListTable';
-import { RowActions } from '../../../../components/RowActions';
+import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
+import { pendingFor } from '../../../../features/lists/row-pending';
 import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
 import { PortBatchModal } from './PortBatchModal';
 import { PortFormModal } from './PortFormModal';
@@ -93,23 +94,19 @@ export function PortsTab({ siteId }: { siteId: number }) {
         </Space>
       ),
     },
-    {
-      title: t('common:actions.title'),
-      key: 'actions',
-      render: (_, row) => (
-        <RowActions
-          before={
-            <Button size="small" onClick={() => setUpstreamsOf(row)}>
-              {t('upstreams')}
-            </Button>
-          }
-          onEdit={() => setEditing(row)}
-          deleteConfirm={t('deleteConfirm', { port: row.port })}
-          deleting={remove.isPending && remove.variables === row.id}
-          onDelete={() => remove.mutate(row.id)}
-        />
-      ),
-    },
+    actionsColumn((row) => (
+      <RowActions
+        before={
+          <Button size="small" onClick={() => setUpstreamsOf(row)}>
+            {t('upstreams')}
+          </Button>
+        }
+        onEdit={() => setEditing(row)}
+        deleteConfirm={t('deleteConfirm', { port: row.port })}
+        deleting={pendingFor(remove, row.id)}
+        onDelete={() => remove.mutate(row.id)}
+      />
+    )),
   ];
 
   return (
