@@ -20,12 +20,12 @@ import {
   removeLineVirtualNodes,
   setNodePortType,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodes } from '../src/platform/db/schema.js';
-import { signInOtherOperator } from './helpers/accounts.js';
+import { rootId, signInOtherOperator } from './helpers/accounts.js';
 import { bearer, signIn } from './helpers/auth.js';
-import { send, sendAs, type Token } from './helpers/call.js';
+import { rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { initializedNode } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -43,7 +43,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
 async function group(name: string, portType: 7 | 4, zone = zoneId): Promise<number> {
@@ -71,14 +71,14 @@ describe('DNS lines', () => {
 
   it('refuses a line id outside the catalogue with 101003 on lineID or toLine', async () => {
     const g = await group('lines-bad', 7);
-    const res = await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'mars' } });
+    const res = await call(listLineNodes, rawInput({ params: { zoneID: zoneId, groupID: g, lineID: 'mars' } }));
     expect(res.json()).toMatchObject({ code: 101003, extra: { fields: [{ in: 'params', field: 'lineID' }] } });
     const a = await initializedNode(t, client, zoneId, 'bad-line-a');
     await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' }, body: { nodeIDs: [a] } });
-    const move = await call(moveLineNodes, {
-      params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-      body: { nodeIDs: [a], toLine: 'mars' },
-    });
+    const move = await call(
+      moveLineNodes,
+      rawInput({ params: { zoneID: zoneId, groupID: g, lineID: 'default' }, body: { nodeIDs: [a], toLine: 'mars' } }),
+    );
     expect(move.json()).toMatchObject({ code: 101003, extra: { fields: [{ in: 'body', field: 'toLine' }] } });
     const empty = await call(addLineNodes, {
       params: { zoneID: zoneId, groupID: g, lineID: 'default' },
@@ -284,7 +284,7 @@ describe('nodes on lines', () => {
 
   it(`refuses to place beyond ${GROUP_PLACEMENT_LIMIT} places in a group (203003)`, async () => {
     const g = await group('full', 7);
-    const ownerId = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+    const ownerId = await rootId(t.app, 'client');
     // Nodes straight into the table: registering a thousand through the API would take minutes.
     const rows = await t.db.database.db
       .insert(nodes)
@@ -332,7 +332,7 @@ describe('nodes on lines', () => {
       (
         await call(moveLineNodes, {
           params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { nodeIDs: [bulk[0]], toLine: 'telecom' },
+          body: { nodeIDs: bulk.slice(0, 1), toLine: 'telecom' },
         })
       ).statusCode,
     ).toBe(200);
@@ -458,8 +458,8 @@ describe('isolation', () => {
     const theirs = await initializedNode(t, rival, rivalZone, 'theirs');
     const v = await virtualNode('private-vn', 7);
 
-    const line = { zoneID: zoneId, groupID: g, lineID: 'default' };
-    const rivalLine = { zoneID: rivalZone, groupID: rivalGroup, lineID: 'default' };
+    const line = { zoneID: zoneId, groupID: g, lineID: 'default' as const };
+    const rivalLine = { zoneID: rivalZone, groupID: rivalGroup, lineID: 'default' as const };
     for (const [url, attempt] of [
       ['list nodes', () => call(listLineNodes, { params: line }, rival)],
       ['node candidates', () => call(lineNodeCandidates, { params: line }, rival)],

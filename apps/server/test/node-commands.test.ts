@@ -9,7 +9,7 @@ import {
   resetZoneNodes,
   rotateNodeLogs,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs, CallInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
@@ -48,11 +48,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
-const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: TestInput<R>) =>
-  nodeSend(t.app, n, route, input as TestInput<R>, { nowMs: clock.now() });
+const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: CallInput<R>) =>
+  nodeSend(t.app, n, route, input as CallInput<R>, { nowMs: clock.now() });
 async function history(n: JoinedNode, zone = zoneId) {
   const res = await call(listNodeCommands, {
     params: { zoneID: zone, id: n.nodeId },

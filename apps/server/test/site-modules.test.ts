@@ -12,9 +12,9 @@ import {
   type RouteInput,
   urlRedirectRoutes,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest, sendAs, sendWith, type Token } from './helpers/call.js';
+import { rawInput, rawRequest, sendAs, sendWith, type Token } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -32,8 +32,8 @@ let domainId: number;
 let secondDomainId: number;
 let otherDomainId: number;
 
-const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
-const mod = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
+const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
+const mod = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const bind = <T extends keyof typeof bindModuleRoutes>(
   type: T,
   body: RouteInput<(typeof bindModuleRoutes)[T]>['body'],
@@ -43,7 +43,8 @@ const bind = <T extends keyof typeof bindModuleRoutes>(
   sendWith(
     t.app,
     bindModuleRoutes[type],
-    { params: { siteId: site }, body } as TestInput<(typeof bindModuleRoutes)[T]>,
+    // The body is the route's own (typed by T); TypeScript cannot resolve a generic route's whole input.
+    { params: { siteId: site }, body } as unknown as RouteInput<(typeof bindModuleRoutes)[T]>,
     { token },
   );
 const snapshot = () => f.snapshot();
@@ -403,10 +404,10 @@ describe('URL redirect modules', () => {
     [{ source: '/old', target: '/new', statusCode: 303 }, 'items.0.statusCode'],
     [{ source: '/old', target: '/new', matchType: 'glob' }, 'items.0.matchType'],
   ])('refuses rule %j with 101003 naming %s', async (rule, field) => {
-    const res = await mod(urlRedirectRoutes.addRules, {
-      params: { siteId, moduleId: redirectId },
-      body: { items: [rule] },
-    });
+    const res = await mod(
+      urlRedirectRoutes.addRules,
+      rawInput({ params: { siteId, moduleId: redirectId }, body: { items: [rule] } }),
+    );
     expect(res.json().code).toBe(101003);
     expect(fields(res)).toEqual([field]);
   });

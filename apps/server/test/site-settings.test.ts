@@ -15,7 +15,7 @@ import {
   setGzipSetting,
   updateRateRule,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
@@ -30,7 +30,7 @@ let other: { accessToken: string };
 let siteId: number;
 let otherSiteId: number;
 
-const setting = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
+const setting = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const fields = (res: { json(): { extra: { fields: { field: string }[] } } }) =>
   res.json().extra.fields.map((f) => f.field);
 
@@ -244,13 +244,13 @@ describe('error pages', () => {
     ['a body over 64 KB of UTF-8', { status: 404, body: 'é'.repeat(ERROR_PAGE_MAX_BYTES / 2 + 1) }, 'body'],
     ['no body', { status: 404 }, 'body'],
   ])('refuses a page with %s (101003 naming the field)', async (_label, body, field) => {
-    const res = await setting(setErrorPage, { params: { siteId }, body });
+    const res = await setting(setErrorPage, rawInput({ params: { siteId }, body }));
     expect(res.json().code).toBe(101003);
     expect(fields(res)).toEqual([field]);
   });
 
   it('refuses an unknown language and status list with 101003', async () => {
-    const language = await setting(setErrorPageLanguage, { params: { siteId }, body: { language: 'fr_FR' } });
+    const language = await setting(setErrorPageLanguage, rawInput({ params: { siteId }, body: { language: 'fr_FR' } }));
     expect(fields(language)).toEqual(['language']);
     const statuses = await setting(deleteErrorPages, { params: { siteId }, body: { statuses: [] } });
     expect(fields(statuses)).toEqual(['statuses']);

@@ -16,14 +16,14 @@ import {
   setNodePortType,
   updateVirtualNode,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isForeignKeyViolation } from '../src/platform/db/errors.js';
 import { nodes } from '../src/platform/db/schema.js';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { rawRequest, sendAs, type Token } from './helpers/call.js';
+import { rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
 import { initializedNode } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
 async function create(name: string, portType: 7 | 4 = 7, zone = zoneId): Promise<number> {
@@ -92,7 +92,10 @@ describe('virtual nodes', () => {
       (await call(createVirtualNode, { params: { zoneID: zoneId }, body: { name: 'taken', portType: 7 } })).json().code,
     ).toBe(101025);
     await create('taken', 7, otherZoneId); // names are per zone
-    const bad = await call(createVirtualNode, { params: { zoneID: zoneId }, body: { name: '', portType: 5 } });
+    const bad = await call(
+      createVirtualNode,
+      rawInput({ params: { zoneID: zoneId }, body: { name: '', portType: 5 } }),
+    );
     expect(
       bad
         .json()
@@ -192,7 +195,8 @@ describe('virtual node records', () => {
         ['node', b, ['198.51.100.2', '2001:db8::2']],
       ],
     );
-    const [first, second] = records.data.map((r: { id: number }) => r.id);
+    const first = records.data[0].id;
+    const second = records.data[1].id;
     expect(
       (await call(deleteVirtualNodeRecords, { params: { zoneID: zoneId, id }, body: { ids: [first, 999_999] } })).json()
         .code,

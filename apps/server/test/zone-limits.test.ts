@@ -7,7 +7,7 @@ import {
   setZoneInvalidDomainLimitCount,
   setZoneTlsLimitCount,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
@@ -24,7 +24,7 @@ let rival: { accessToken: string };
 let zoneId: number;
 let node: JoinedNode;
 
-const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
+const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
 const snapshotOf = async (n: JoinedNode) => (await nodeSend(t.app, n, getNodeSnapshot, undefined)).json().data;
 const ROUTES = [setZoneInvalidDomainLimitCount, setZoneTlsLimitCount] as const;
 

@@ -3,14 +3,16 @@ import {
   changePassword,
   checkRegisterToken,
   getSelf,
+  type RouteInput,
   registerPassword,
   requestLogin,
   setSubAccountPassword,
   updateSelf,
 } from '@rampart/contract';
-import type { TestInput } from '@rampart/contract/testing';
+import type { CallInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/platform/crypto/passwords.js';
+import { rootId } from '../helpers/accounts.js';
 import { bearer, signIn } from '../helpers/auth.js';
 import { rawInput, send, sendWith } from '../helpers/call.js';
 import { decodedText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
@@ -28,7 +30,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const call = <R extends AnyRoute>(route: R, input: TestInput<R>, headers: Record<string, string>) =>
+const call = <R extends AnyRoute>(route: R, input: CallInput<R>, headers: Record<string, string>) =>
   sendWith(t.app, route, input, { headers });
 
 /** An account below `parentTier`'s root, with a known password. */
@@ -154,7 +156,7 @@ describe('password change', () => {
     await makeAccount('user', 'carol', 'carol first pass');
     const other = await signIn(t.app, 'user', 'carol', 'carol first pass');
     const mine = await signIn(t.app, 'user', 'carol', 'carol first pass');
-    const change = (body: Record<string, string>) =>
+    const change = (body: RouteInput<typeof changePassword>['body']) =>
       call(changePassword, { params: { auth: 'user' }, body }, bearer(mine));
 
     expect(
@@ -223,13 +225,12 @@ describe('setting the password of an owned account', () => {
   it('refuses an account that is not below the caller, and a missing one, alike', async () => {
     await makeAccount('user', 'erin', 'erin first pass');
     const erinTokens = await signIn(t.app, 'user', 'erin', 'erin first pass');
-    const root = await t.app.rampart.accounts.findRoot('user');
     const up = await call(
       setSubAccountPassword,
       {
         params: { auth: 'user' },
         body: {
-          id: root?.id,
+          id: await rootId(t.app, 'user'),
           password: 'taken over pass',
           confirmPassword: 'taken over pass',
         },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from '../helpers/accounts.js';
+import { addAccount, rootId } from '../helpers/accounts.js';
 import { bearer, manualClock, signIn } from '../helpers/auth.js';
 import { decodedText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
@@ -21,7 +21,7 @@ beforeAll(async () => {
     port: smtp.port,
     from: 'Rampart <noreply@rampart.test>',
   });
-  rootUserId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  rootUserId = await rootId(t.app, 'user');
 });
 afterAll(async () => {
   await t.close();
