@@ -9,7 +9,7 @@ import { migrationsFolder } from '../src/platform/db/database.js';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { signIn, type TierName } from './helpers/auth.js';
 import { send, sendAs } from './helpers/call.js';
-import { decodedText, startSmtp, type TestSmtp } from './helpers/smtp.js';
+import { decodedText, mailThrough, startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 // Account names are unique per tier within one operator: a name another operator's account uses is
@@ -23,7 +23,7 @@ let rival: TokenSet; // a second operator, login name `rival`
 beforeAll(async () => {
   smtp = await startSmtp();
   t = await createTestApp();
-  await t.app.rampart.settings.put('smtp', { host: '127.0.0.1', port: smtp.port, from: 'noreply@rampart.test' });
+  await mailThrough(t.app, smtp);
   admin = await signIn(t.app, 'admin');
   acme = await signIn(t.app, 'client');
   rival = await signInOtherOperator(t.app);

@@ -21,8 +21,8 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { rawInput, send, sendAs } from './helpers/call.js';
-import { decodedText, startSmtp, type TestSmtp } from './helpers/smtp.js';
+import { fieldNames, rawInput, send, sendAs } from './helpers/call.js';
+import { decodedText, mailThrough, startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Account management in the three consoles (spec part 1 §7 `{auth}/accounts`, `{auth}/account`,
@@ -35,12 +35,10 @@ let rival: TokenSet;
 let clientRoot: number;
 let userRoot: number;
 
-const smtpSettings = () => ({ host: '127.0.0.1', port: smtp.port, from: 'noreply@rampart.test' });
-
 beforeAll(async () => {
   smtp = await startSmtp();
   t = await createTestApp();
-  await t.app.rampart.settings.put('smtp', smtpSettings());
+  await mailThrough(t.app, smtp);
   admin = await signIn(t.app, 'admin');
   client = await signIn(t.app, 'client');
   rival = await signInOtherOperator(t.app);
@@ -188,7 +186,7 @@ describe('POST {auth}/account', () => {
     );
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe(101003);
-    const fields = res.json().extra.fields.map((f: { field: string }) => f.field);
+    const fields = fieldNames(res);
     expect(fields).toEqual(expect.arrayContaining(['auth', 'account', 'name', 'email', 'maxLogExportTimes']));
   });
 
@@ -232,7 +230,7 @@ describe('POST {auth}/account', () => {
       expect(res.json().code).toBe(101020);
       expect(await t.app.rampart.accounts.findForLogin('user', 'unmailed')).toBeUndefined();
     } finally {
-      await t.app.rampart.settings.put('smtp', smtpSettings());
+      await mailThrough(t.app, smtp);
     }
     // The name is free again.
     await createCustomer('unmailed');
@@ -275,12 +273,7 @@ describe('GET {auth}/accounts and account/{userId}/subs', () => {
       listAccounts,
       rawInput({ params: { auth: 'client' }, query: { sortBy: 'password', orderBy: 'up', pageSize: 100000 } }),
     );
-    expect(
-      bad
-        .json()
-        .extra.fields.map((f: { field: string }) => f.field)
-        .sort(),
-    ).toEqual(['orderBy', 'pageSize', 'sortBy']);
+    expect(fieldNames(bad).sort()).toEqual(['orderBy', 'pageSize', 'sortBy']);
   });
 
   it('lists each console its tabs', async () => {

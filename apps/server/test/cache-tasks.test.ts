@@ -20,7 +20,7 @@ import type { CallArgs, CallInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
-import { nodeSend, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -171,7 +171,7 @@ describe('operator URL purge on nodes', () => {
     ] satisfies [string[], string][]) {
       const res = await call(purgeNodesCache, { params: { zoneID: zoneId }, body: { ids: [a.nodeId], urls } });
       expect(res.json().code).toBe(101003);
-      expect(res.json().extra.fields.map((f: { field: string }) => f.field)).toContain(field);
+      expect(fieldNames(res)).toContain(field);
     }
   });
 });

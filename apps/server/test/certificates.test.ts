@@ -14,7 +14,7 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { rawInput, sendAs } from './helpers/call.js';
+import { fieldNames, rawInput, sendAs } from './helpers/call.js';
 import { makeCertificate, type TestCertificate } from './helpers/certificates.js';
 import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -130,12 +130,7 @@ describe('certificates: list, meta and detail', () => {
       rawInput({ params: { siteId: aliceSite }, query: { sortBy: 'issuer', orderBy: 'up', pageSize: 0 } }),
     );
     expect(bad.json().code).toBe(101003);
-    expect(
-      bad
-        .json()
-        .extra.fields.map((f: { field: string }) => f.field)
-        .sort(),
-    ).toEqual(['orderBy', 'pageSize', 'sortBy']);
+    expect(fieldNames(bad).sort()).toEqual(['orderBy', 'pageSize', 'sortBy']);
   });
 
   it("answers a site's certificates for pickers and one in detail; never another site's (101018)", async () => {
@@ -173,11 +168,7 @@ describe('certificates: upload, edit and delete', () => {
       body: { name: '', certificate: '', privateKey: '' },
     });
     expect(empty.json().code).toBe(101003);
-    expect(empty.json().extra.fields.map((f: { field: string }) => f.field)).toEqual([
-      'name',
-      'certificate',
-      'privateKey',
-    ]);
+    expect(fieldNames(empty)).toEqual(['name', 'certificate', 'privateKey']);
     const huge = await a(createCertificate, {
       params: { siteId: aliceSite },
       body: { name: 'x', certificate: 'x'.repeat(64 * 1024 + 1), privateKey: 'k' },
@@ -324,6 +315,6 @@ describe('certificates: assigning to domains', () => {
       params: { siteId: bobSite },
       body: { certificateID: -1, domainIDs: [] },
     });
-    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['certificateID', 'domainIDs']);
+    expect(fieldNames(bad)).toEqual(['certificateID', 'domainIDs']);
   });
 });

@@ -23,10 +23,10 @@ import {
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodes } from '../src/platform/db/schema.js';
-import { rootId, signInOtherOperator } from './helpers/accounts.js';
-import { bearer, signIn } from './helpers/auth.js';
+import { rootId } from './helpers/accounts.js';
+import { bearer } from './helpers/auth.js';
 import { rawInput, send, sendAs, type Token } from './helpers/call.js';
-import { initializedNode } from './helpers/operators.js';
+import { initializedNode, twoZones } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -36,10 +36,7 @@ let zoneId: number;
 let otherZoneId: number;
 beforeAll(async () => {
   t = await createTestApp();
-  client = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  otherZoneId = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
+  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
 });
 afterAll(async () => t.close());
 

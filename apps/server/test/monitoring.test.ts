@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideState } from '../src/modules/monitoring/probes.service.js';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
-import { nodeSend, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -121,7 +121,7 @@ describe('monitor nodes', () => {
   it('refuses bad input with the field named', async () => {
     const res = await call(createMonitorNode, rawInput({ body: { nodeID: 'x', memo: 'm'.repeat(300) } }));
     expect(res.json().code).toBe(101003);
-    const fields = res.json().extra.fields.map((f: { field: string }) => f.field);
+    const fields = fieldNames(res);
     expect(fields.sort()).toEqual(['memo', 'nodeID']);
     expect((await call(updateMonitorNode, rawInput({ body: { id: 1 } }))).json().extra.fields[0].field).toBe('enabled');
     const badParams = await call(
@@ -136,12 +136,7 @@ describe('monitor nodes', () => {
         .sort(),
     ).toEqual(['params:id', 'query:state']);
     const badQuery = await call(listNodesEnableStatus, rawInput({ query: { state: 'sideways', pageSize: 0 } }));
-    expect(
-      badQuery
-        .json()
-        .extra.fields.map((f: { field: string }) => f.field)
-        .sort(),
-    ).toEqual(['pageSize', 'state']);
+    expect(fieldNames(badQuery).sort()).toEqual(['pageSize', 'state']);
   });
 });
 

@@ -1,6 +1,5 @@
 import type { AnyRoute } from '@rampart/contract';
 import {
-  createZone,
   getNodeCommands,
   initializeNodes,
   listNodeCommands,
@@ -11,10 +10,11 @@ import {
 } from '@rampart/contract';
 import type { CallArgs, CallInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInOtherOperator } from './helpers/accounts.js';
-import { manualClock, signIn } from './helpers/auth.js';
-import { nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
+
+import { manualClock } from './helpers/auth.js';
+import { fieldNames, nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import { twoZones } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // The command channel: the operator queues reboot, reset and log rotation; each node long-polls
@@ -33,10 +33,7 @@ let waiting: JoinedNode;
 
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
-  client = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  otherZoneId = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
+  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
   [a, b, elsewhere, waiting] = [
     await joinNode(t.app, client, 'edge-a'),
     await joinNode(t.app, client, 'edge-b'),
@@ -160,12 +157,7 @@ describe('node commands', () => {
         body: { ok: 'yes', message: 'x'.repeat(2001) },
       }),
     );
-    expect(
-      badResult
-        .json()
-        .extra.fields.map((f: { field: string }) => f.field)
-        .sort(),
-    ).toEqual(['message', 'ok']);
+    expect(fieldNames(badResult).sort()).toEqual(['message', 'ok']);
   });
 
   it('keeps commands to their operator: another operator can neither queue nor read them', async () => {

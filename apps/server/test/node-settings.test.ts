@@ -19,11 +19,11 @@ import {
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rootId, signInOtherOperator } from './helpers/accounts.js';
+import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
-import { operatorCalls, webProduct } from './helpers/operators.js';
+import { operatorCalls, twoZones } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Per-node settings (on/off, memo, monitor, port type, log rotation time), system information and
@@ -41,13 +41,10 @@ let waiting: JoinedNode;
 
 beforeAll(async () => {
   t = await createTestApp();
-  client = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
+  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
   const make = operatorCalls(t.app, client);
-  let productId: number;
-  ({ zoneId, groupId: web, productId } = await webProduct(t.app, client));
-  otherZoneId = await make.zone('Europe');
-  const siteId = await make.site('shop', await rootId(t.app, 'user'), productId);
+  web = await make.group(zoneId, 'web');
+  const siteId = await make.site('shop', await rootId(t.app, 'user'), await make.product('CDN', 7, [web]));
   const user = await signIn(t.app, 'user');
   await send(
     t.app,
@@ -84,11 +81,7 @@ async function row(id: number) {
 async function snapshot(n: JoinedNode) {
   return (await nodeSend(t.app, n, getNodeSnapshot, undefined)).json().data;
 }
-const fieldsOf = (res: { json(): { extra: { fields: { field: string }[] } } }) =>
-  res
-    .json()
-    .extra.fields.map((f) => f.field)
-    .sort();
+const fieldsOf = (res: Parameters<typeof fieldNames>[0]) => fieldNames(res).sort();
 
 describe('node settings', () => {
   it('switches a node off: it keeps its place but its snapshot serves no site, until it is on again', async () => {

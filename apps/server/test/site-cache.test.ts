@@ -10,7 +10,7 @@ import {
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -121,7 +121,7 @@ describe('site cache rules', () => {
   ])('refuses %j with 101003 naming %s', async (rule, field) => {
     const res = await cache(addCacheRules, rawInput({ params: { siteId }, body: { data: [rule] } }));
     expect(res.json().code).toBe(101003);
-    expect(res.json().extra.fields.map((f: { field: string }) => f.field)).toEqual([field]);
+    expect(fieldNames(res)).toEqual([field]);
   });
 
   it('refuses more than the per-site limit with 101029, adding none of the batch', async () => {

@@ -28,7 +28,7 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { nodeSend, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -222,7 +222,7 @@ describe('site ports', () => {
       }),
     );
     expect(bad.json().code).toBe(101003);
-    const fields = bad.json().extra.fields.map((f: { field: string }) => f.field);
+    const fields = fieldNames(bad);
     expect(fields).toEqual(
       expect.arrayContaining([
         'ports.0.port',

@@ -24,10 +24,10 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../src/platform/db/schema.js';
-import { addAccount, signInOtherOperator } from './helpers/accounts.js';
+import { addAccount } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
 import { rawInput, sendAs, type Token } from './helpers/call.js';
-import { initializedNode } from './helpers/operators.js';
+import { initializedNode, twoZones } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 const clock = manualClock();
@@ -38,10 +38,7 @@ let zoneId: number;
 let otherZoneId: number;
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
-  client = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  otherZoneId = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
+  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
 });
 afterAll(async () => t.close());
 

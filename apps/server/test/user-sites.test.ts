@@ -28,7 +28,7 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, giveRole, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { rawInput, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, rawInput, sendAs, type Token } from './helpers/call.js';
 import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -120,11 +120,11 @@ describe('user/metaSites and site tags', () => {
 
     const bad = await a(setUserSiteTags, { params: { siteId: blog }, body: { tags: ['has space', 'ok', 'a,b'] } });
     expect(bad.json().code).toBe(101003);
-    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['tags.0', 'tags.2']);
+    expect(fieldNames(bad)).toEqual(['tags.0', 'tags.2']);
     const tooMany = await a(setUserSitesTags, {
       body: { ids: [], tags: Array.from({ length: 21 }, (_, i) => `t${i}`) },
     });
-    expect(tooMany.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['ids', 'tags']);
+    expect(fieldNames(tooMany)).toEqual(['ids', 'tags']);
     // Operator tags and the customer's are the same list: the operator sees what the customer set.
     expect((await call(listClientSites, { query: { siteID: blog } })).json().data[0].tags).toEqual(['news']);
   });
@@ -184,7 +184,7 @@ describe('user/site/users', () => {
 
     const bad = await a(grantSiteUsers, { body: { siteIDs: [], userIDs: [0] } });
     expect(bad.json().code).toBe(101003);
-    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['siteIDs', 'userIDs.0']);
+    expect(fieldNames(bad)).toEqual(['siteIDs', 'userIDs.0']);
   });
 
   it('forgets the access when the operator gives the site to another customer', async () => {
@@ -322,7 +322,7 @@ describe('announcements', () => {
 
     const bad = await call(createAnnouncement, { body: { title: '', content: 'x'.repeat(5001) } });
     expect(bad.json().code).toBe(101003);
-    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['title', 'content']);
+    expect(fieldNames(bad)).toEqual(['title', 'content']);
     expect((await as(alice)(createAnnouncement, { body: { title: 'x', content: '' } })).statusCode).toBe(403);
     expect((await r(deleteAnnouncements, { body: { ids: [mine.id] } })).json()).toEqual({ data: true });
   });
@@ -353,7 +353,7 @@ describe('announcements', () => {
 
     const bad = await as(alice)(listUserAnnouncements, rawInput({ query: { running: 'yes' } }));
     expect(bad.json().code).toBe(101003);
-    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['running']);
+    expect(fieldNames(bad)).toEqual(['running']);
     expect((await call(deleteAnnouncement, { body: { id: running.id } })).statusCode).toBe(200);
   });
 });

@@ -21,10 +21,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isForeignKeyViolation } from '../src/platform/db/errors.js';
 import { nodes } from '../src/platform/db/schema.js';
-import { signInOtherOperator } from './helpers/accounts.js';
-import { signIn } from './helpers/auth.js';
-import { rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
-import { initializedNode } from './helpers/operators.js';
+
+import { fieldNames, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { initializedNode, twoZones } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -34,10 +33,7 @@ let zoneId: number;
 let otherZoneId: number;
 beforeAll(async () => {
   t = await createTestApp();
-  client = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  otherZoneId = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
+  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
 });
 afterAll(async () => t.close());
 
@@ -96,12 +92,7 @@ describe('virtual nodes', () => {
       createVirtualNode,
       rawInput({ params: { zoneID: zoneId }, body: { name: '', portType: 5 } }),
     );
-    expect(
-      bad
-        .json()
-        .extra.fields.map((f: { field: string }) => f.field)
-        .sort(),
-    ).toEqual(['name', 'portType']);
+    expect(fieldNames(bad).sort()).toEqual(['name', 'portType']);
     expect(
       (await call(updateVirtualNode, { params: { zoneID: zoneId }, body: { id: 999_999, name: 'x' } })).json().code,
     ).toBe(101018);

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeStep, totpAt } from '../../src/platform/crypto/totp.js';
 import { bearer, manualClock, signIn } from '../helpers/auth.js';
 import { send, sendWith } from '../helpers/call.js';
-import { decodedText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { decodedText, mailThrough, startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
 
 const clock = manualClock(1_800_000_000_000);
@@ -25,11 +25,7 @@ let smtp: TestSmtp;
 beforeAll(async () => {
   smtp = await startSmtp();
   t = await createTestApp({ clock: clock.now });
-  await t.app.rampart.settings.put('smtp', {
-    host: '127.0.0.1',
-    port: smtp.port,
-    from: 'Rampart <noreply@rampart.test>',
-  });
+  await mailThrough(t.app, smtp, 'Rampart <noreply@rampart.test>');
 });
 afterAll(async () => {
   await t.close();

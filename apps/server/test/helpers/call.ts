@@ -83,6 +83,11 @@ export function rawInput(input: LooseInput): never {
   return input as never;
 }
 
+/** The fields a refusal for invalid input (101003) names, in its order: which input was refused. */
+export function fieldNames(res: { json(): { extra: { fields: { field: string }[] } } }): string[] {
+  return res.json().extra.fields.map((f) => f.field);
+}
+
 /** A raw request, for tests that send what no client sends. */
 export type RawTarget = AnyRoute | { method: InjectOptions['method']; url: string };
 

@@ -1,5 +1,7 @@
 import { createGroup, createProduct, createSite, createZone, initializeNodes } from '@rampart/contract';
 import type { FastifyInstance } from 'fastify';
+import { signInOtherOperator } from './accounts.js';
+import { signIn } from './auth.js';
 import { call, send, type Token } from './call.js';
 import { joinNode } from './edge-node.js';
 import type { TestApp } from './test-app.js';
@@ -38,6 +40,18 @@ export async function webProduct(
   const groupId = await make.group(zoneId, 'web');
   const productId = await make.product('CDN', 7, [groupId]);
   return { zoneId, groupId, productId };
+}
+
+/**
+ * The setting of the zone, group and node tests: the operator (`client`) and a second operator
+ * (`rival`) signed in, and the operator's zones `Asia` (`zoneId`) and `Europe` (`otherZoneId`).
+ */
+export async function twoZones(app: FastifyInstance) {
+  const client = await signIn(app, 'client');
+  const rival = await signInOtherOperator(app);
+  const make = operatorCalls(app, client);
+  const zoneId = await make.zone('Asia');
+  return { client, rival, zoneId, otherZoneId: await make.zone('Europe') };
 }
 
 /** Registers a node with the operator's join token and initialises it in the zone; answers its id. */
