@@ -10,7 +10,6 @@ import {
 } from '@rampart/contract';
 import type { CallArgs, CallInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
 import { manualClock } from './helpers/auth.js';
 import { fieldNames, nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';

@@ -21,7 +21,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isForeignKeyViolation } from '../src/platform/db/errors.js';
 import { nodes } from '../src/platform/db/schema.js';
-
 import { fieldNames, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
 import { initializedNode, twoZones } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
