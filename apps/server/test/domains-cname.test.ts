@@ -3,11 +3,7 @@ import {
   AUTO_SSL_DOMAINS_PER_SITE_MAX,
   checkDomainsCNAME,
   createDomains,
-  createGroup,
-  createProduct,
   createSimpleDomains,
-  createSite,
-  createZone,
   createZonePorts,
   deleteZonePorts,
   domainSettings,
@@ -25,6 +21,7 @@ import { addAccount, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { type DnsServer, freeDnsPort, startDnsServer, startSilentDns } from './helpers/dns-server.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 // CNAME targets, checkCNAME against a real DNS server (BIND on loopback), auto SSL and port map.
@@ -55,12 +52,11 @@ function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
 const asAlice = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, alice, route, ...args);
 const asBob = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, bob, route, ...args);
 
+/** A zone and a product of its own, both named `name`, serving from the zone's group `web`. */
 async function product(name: string) {
-  const zoneId = (await call(createZone, { body: { name } })).json().data.id;
-  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
-    .id;
-  const productId = (await call(createProduct, { body: { name, portType: 7, mainGroupIDs: [web] } })).json().data.id;
-  return { zoneId, productId };
+  const make = operatorCalls(t.app, client);
+  const zoneId = await make.zone(name);
+  return { zoneId, productId: await make.product(name, 7, [await make.group(zoneId, 'web')]) };
 }
 
 const NAMES = [
@@ -86,8 +82,7 @@ beforeAll(async () => {
   const aliceId = await rootId(t.app, 'user');
   const clientRoot = await rootId(t.app, 'client');
   const bobId = await addAccount(t.app, 'user', 'bob', clientRoot);
-  const site = async (name: string, userID: number, productID: number) =>
-    (await call(createSite, { body: { siteName: name, userID, productID } })).json().data.siteID;
+  const { site } = operatorCalls(t.app, client);
   aliceSite = await site('alice-shop', aliceId, main.productId);
   oddSite = await site('alice-odd', aliceId, odd.productId);
   bobSite = await site('bob-blog', bobId, main.productId);
@@ -239,27 +234,8 @@ describe('CNAME targets and checkCNAME', () => {
     const other = await createTestApp({ config: { dnsServers: [silent.address], dnsTimeoutMs: 400 } });
     try {
       const token = await signIn(other.app, 'client');
-      const zoneId = (await send(other.app, createZone, { body: { name: 'Z' } }, { token: token })).json().data.id;
-      const group = (
-        await send(
-          other.app,
-          createGroup,
-          { params: { zoneID: zoneId }, body: { name: 'g', portType: 7 } },
-          { token: token },
-        )
-      ).json().data.id;
-      const productID = (
-        await send(
-          other.app,
-          createProduct,
-          { body: { name: 'P', portType: 7, mainGroupIDs: [group] } },
-          { token: token },
-        )
-      ).json().data.id;
-      const userID = await rootId(other.app, 'user');
-      const siteId = (
-        await send(other.app, createSite, { body: { siteName: 's', userID, productID } }, { token: token })
-      ).json().data.siteID;
+      const { productId } = await webProduct(other.app, token);
+      const siteId = await operatorCalls(other.app, token).site('s', await rootId(other.app, 'user'), productId);
       const user = await signIn(other.app, 'user');
       const [domain] = (
         await send(
