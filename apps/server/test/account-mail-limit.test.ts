@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL_LIMITS } from '../src/modules/accounts/accounts.service.js';
 import { manualClock, signIn } from './helpers/auth.js';
 import { send } from './helpers/call.js';
-import { startSmtp, type TestSmtp } from './helpers/smtp.js';
+import { mailThrough, startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 /** Create-password mails are limited per address and per sending account, on the real SMTP path. */
@@ -16,7 +16,7 @@ beforeAll(async () => {
   smtp = await startSmtp();
   // The clock moves by hours here: the access token must outlive it.
   t = await createTestApp({ clock: clock.now, config: { accessTokenTtlSeconds: 86_400 } });
-  await t.app.rampart.settings.put('smtp', { host: '127.0.0.1', port: smtp.port, from: 'noreply@rampart.test' });
+  await mailThrough(t.app, smtp);
   client = await signIn(t.app, 'client');
 });
 afterAll(async () => {

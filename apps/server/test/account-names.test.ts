@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { AnyRoute, TokenSet } from '@rampart/contract';
+import type { AnyRoute, RouteInput, TokenSet } from '@rampart/contract';
 import { createAccount, getSelf, requestLogin, setSubAccountPassword } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../src/platform/db/database.js';
 import { signInOtherOperator } from './helpers/accounts.js';
-import { signIn } from './helpers/auth.js';
+import { signIn, type TierName } from './helpers/auth.js';
 import { send, sendAs } from './helpers/call.js';
-import { decodedText, startSmtp, type TestSmtp } from './helpers/smtp.js';
+import { decodedText, mailThrough, startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 // Account names are unique per tier within one operator: a name another operator's account uses is
@@ -23,7 +23,7 @@ let rival: TokenSet; // a second operator, login name `rival`
 beforeAll(async () => {
   smtp = await startSmtp();
   t = await createTestApp();
-  await t.app.rampart.settings.put('smtp', { host: '127.0.0.1', port: smtp.port, from: 'noreply@rampart.test' });
+  await mailThrough(t.app, smtp);
   admin = await signIn(t.app, 'admin');
   acme = await signIn(t.app, 'client');
   rival = await signInOtherOperator(t.app);
@@ -33,7 +33,7 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const as = <R extends AnyRoute>(tokens: TokenSet, route: R, ...args: TestCallArgs<R>) =>
+const as = <R extends AnyRoute>(tokens: TokenSet, route: R, ...args: CallArgs<R>) =>
   sendAs(t.app, tokens, route, ...args);
 
 /** Creates an account below the caller through the API and gives it `password`. */
@@ -60,11 +60,11 @@ async function create(
   return id;
 }
 
-function login(tier: string, payload: Record<string, unknown>) {
+function login(tier: TierName, payload: RouteInput<typeof requestLogin>['body']) {
   return send(t.app, requestLogin, { params: { auth: tier }, body: payload });
 }
 
-async function selfOf(tier: string, res: Awaited<ReturnType<typeof login>>) {
+async function selfOf(tier: TierName, res: Awaited<ReturnType<typeof login>>) {
   expect(res.statusCode, res.body).toBe(200);
   const self = await send(
     t.app,
@@ -76,7 +76,7 @@ async function selfOf(tier: string, res: Awaited<ReturnType<typeof login>>) {
 }
 
 /** What a login answers for an account that does not exist: the reply every failed login must equal. */
-async function wrongCredentials(tier: string) {
+async function wrongCredentials(tier: TierName) {
   const res = await login(tier, { account: `nobody-${tier}`, password: 'wrong password 1' });
   expect(res.statusCode).toBe(401);
   return { status: res.statusCode, body: res.json() };

@@ -17,12 +17,12 @@ import {
   setSubAccountPassword,
   updateAccount,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, signInOtherOperator } from './helpers/accounts.js';
+import { addAccount, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { rawInput, send, sendAs } from './helpers/call.js';
-import { decodedText, startSmtp, type TestSmtp } from './helpers/smtp.js';
+import { fieldNames, rawInput, send, sendAs } from './helpers/call.js';
+import { decodedText, mailThrough, startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Account management in the three consoles (spec part 1 §7 `{auth}/accounts`, `{auth}/account`,
@@ -35,24 +35,22 @@ let rival: TokenSet;
 let clientRoot: number;
 let userRoot: number;
 
-const smtpSettings = () => ({ host: '127.0.0.1', port: smtp.port, from: 'noreply@rampart.test' });
-
 beforeAll(async () => {
   smtp = await startSmtp();
   t = await createTestApp();
-  await t.app.rampart.settings.put('smtp', smtpSettings());
+  await mailThrough(t.app, smtp);
   admin = await signIn(t.app, 'admin');
   client = await signIn(t.app, 'client');
   rival = await signInOtherOperator(t.app);
-  clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
-  userRoot = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  clientRoot = await rootId(t.app, 'client');
+  userRoot = await rootId(t.app, 'user');
 });
 afterAll(async () => {
   await t.close();
   await smtp.close();
 });
 
-const as = <R extends AnyRoute>(tokens: TokenSet, route: R, ...args: TestCallArgs<R>) =>
+const as = <R extends AnyRoute>(tokens: TokenSet, route: R, ...args: CallArgs<R>) =>
   sendAs(t.app, tokens, route, ...args);
 
 /** The one-time token of the next create-password mail to `to`. */
@@ -172,19 +170,23 @@ describe('POST {auth}/account', () => {
   });
 
   it('names every invalid field', async () => {
-    const res = await as(client, createAccount, {
-      params: { auth: 'client' },
-      body: {
-        auth: 'operator',
-        account: 'bad name',
-        name: '',
-        email: 'not-an-email',
-        maxLogExportTimes: -1,
-      },
-    });
+    const res = await as(
+      client,
+      createAccount,
+      rawInput({
+        params: { auth: 'client' },
+        body: {
+          auth: 'operator',
+          account: 'bad name',
+          name: '',
+          email: 'not-an-email',
+          maxLogExportTimes: -1,
+        },
+      }),
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe(101003);
-    const fields = res.json().extra.fields.map((f: { field: string }) => f.field);
+    const fields = fieldNames(res);
     expect(fields).toEqual(expect.arrayContaining(['auth', 'account', 'name', 'email', 'maxLogExportTimes']));
   });
 
@@ -228,7 +230,7 @@ describe('POST {auth}/account', () => {
       expect(res.json().code).toBe(101020);
       expect(await t.app.rampart.accounts.findForLogin('user', 'unmailed')).toBeUndefined();
     } finally {
-      await t.app.rampart.settings.put('smtp', smtpSettings());
+      await mailThrough(t.app, smtp);
     }
     // The name is free again.
     await createCustomer('unmailed');
@@ -266,16 +268,12 @@ describe('GET {auth}/accounts and account/{userId}/subs', () => {
       query: { name: 'list-', pageSize: 100 },
     });
     expect(theirs.json().data.map((a: { id: number }) => a.id)).toEqual([rivalCustomer]);
-    const bad = await as(client, listAccounts, {
-      params: { auth: 'client' },
-      query: { sortBy: 'password', orderBy: 'up', pageSize: 100000 },
-    });
-    expect(
-      bad
-        .json()
-        .extra.fields.map((f: { field: string }) => f.field)
-        .sort(),
-    ).toEqual(['orderBy', 'pageSize', 'sortBy']);
+    const bad = await as(
+      client,
+      listAccounts,
+      rawInput({ params: { auth: 'client' }, query: { sortBy: 'password', orderBy: 'up', pageSize: 100000 } }),
+    );
+    expect(fieldNames(bad).sort()).toEqual(['orderBy', 'pageSize', 'sortBy']);
   });
 
   it('lists each console its tabs', async () => {
@@ -411,7 +409,7 @@ describe('PUT {auth}/account', () => {
     const { id } = await createCustomer('guarded');
     await smtp.next('guarded@rampart.test');
     const before = await t.app.rampart.accounts.findById(id);
-    const edit = { id, name: 'Hijacked', email: 'hijack@rampart.test', status: 'lock' };
+    const edit = { id, name: 'Hijacked', email: 'hijack@rampart.test', status: 'lock' as const };
     const denied = await as(rival, updateAccount, { params: { auth: 'client' }, body: edit });
     expect(denied.statusCode).toBe(403);
     expect(denied.json().code).toBe(101018);
@@ -458,7 +456,7 @@ describe('self information', () => {
 
 describe("an operator's zone limit", () => {
   it('is set by the admin on an operator only, and holds the operator to it (201003)', async () => {
-    const adminRoot = (await t.app.rampart.accounts.findRoot('admin'))?.id ?? 0;
+    const adminRoot = await rootId(t.app, 'admin');
     const limited = await addAccount(t.app, 'client', 'limited-op', adminRoot);
     await t.app.rampart.accounts.update(limited, { isRoot: true });
     const edit = (zoneLimit: number, by = admin, id = limited) =>
@@ -576,7 +574,8 @@ describe('resend e-mail, password and second factor of a managed account', () =>
       101018,
     );
     expect(
-      (await as(client, resendAccountEmail, { params: { auth: 'client' }, body: {} })).json().extra.fields[0].field,
+      (await as(client, resendAccountEmail, rawInput({ params: { auth: 'client' }, body: {} }))).json().extra.fields[0]
+        .field,
     ).toBe('id');
   });
 

@@ -1,7 +1,7 @@
 import type { AuditRecord } from '@rampart/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { bearer, signIn } from './helpers/auth.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -16,7 +16,7 @@ let rootUserId = 0;
 beforeAll(async () => {
   t = await createTestApp();
   user = await signIn(t.app, 'user');
-  rootUserId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  rootUserId = await rootId(t.app, 'user');
 });
 afterAll(async () => t.close());
 

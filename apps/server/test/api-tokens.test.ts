@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@rampart/contract';
+import type { AnyRoute, RouteInput } from '@rampart/contract';
 import {
   assignRole,
   changePassword,
@@ -11,10 +11,10 @@ import {
   mintApiAccessToken,
   setUserSitesTags,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
-import { manualClock, signIn } from './helpers/auth.js';
+import { addAccount, rootId } from './helpers/accounts.js';
+import { manualClock, signIn, type TierName } from './helpers/auth.js';
 import { send, sendAs, type Token } from './helpers/call.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
@@ -25,19 +25,19 @@ let userId: number;
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
   user = await signIn(t.app, 'user');
-  userId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  userId = await rootId(t.app, 'user');
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, user, route, ...args);
 }
 
-async function mint(token: string, tier = 'user') {
+async function mint(token: string, tier: TierName = 'user') {
   return send(t.app, mintApiAccessToken, { params: { auth: tier }, body: { token } });
 }
 
-async function createToken(body: Record<string, unknown>, by = user) {
+async function createToken(body: RouteInput<typeof createApiToken>['body'], by = user) {
   const res = await call(createApiToken, { params: { auth: 'user' }, body }, by);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as { id: number; token: string; lifetime: number; permissions: string[] | null };
@@ -94,7 +94,7 @@ describe('API tokens', () => {
     expect(created.permissions).toEqual(['user.sites.read']);
     const access = (await mint(created.token)).json().data;
     expect((await call(listUserSites, undefined, access)).statusCode).toBe(200);
-    expect((await call(setUserSitesTags, { body: { tags: [] } }, access)).json().code).toBe(101018);
+    expect((await call(setUserSitesTags, { body: { ids: [1], tags: [] } }, access)).json().code).toBe(101018);
     expect((await call(listApiTokens, { params: { auth: 'user' } }, access)).json().code).toBe(101018);
     expect((await call(getSelf, { params: { auth: 'user' } }, access)).json().data.permissions).toEqual([
       'account.self',
@@ -157,14 +157,14 @@ describe('API tokens', () => {
 });
 
 async function otherCustomer(): Promise<string> {
-  const clientId = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+  const clientId = await rootId(t.app, 'client');
   await addAccount(t.app, 'user', 'stranger', clientId);
   return 'stranger';
 }
 
 describe('a password change', () => {
   it("stops the account's API tokens with its sessions", async () => {
-    const clientId = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+    const clientId = await rootId(t.app, 'client');
     await addAccount(t.app, 'user', 'rotating', clientId);
     const owner = await signIn(t.app, 'user', 'rotating');
     const created = await createToken({ name: 'old', lifetime: 600 }, owner);

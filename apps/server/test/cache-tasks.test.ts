@@ -3,10 +3,6 @@ import {
   clearClientSitesCache,
   clearNodesCache,
   createDomains,
-  createGroup,
-  createProduct,
-  createSite,
-  createZone,
   getNodeCommands,
   getNodeSnapshot,
   initializeNodes,
@@ -20,12 +16,13 @@ import {
   reportNodeCommandResult,
   setNodeStatus,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs, CallInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, signInOtherOperator } from './helpers/accounts.js';
+import { addAccount, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
-import { nodeSend, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Clearing and warming caches (routes/cache-tasks.ts): node cache epochs, URL purges by the
@@ -44,11 +41,11 @@ let a: JoinedNode;
 let b: JoinedNode;
 let spare: JoinedNode;
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
-const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: TestInput<R>) =>
-  nodeSend(t.app, n, route, input as TestInput<R>, { nowMs: clock.now() });
+const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: CallInput<R>) =>
+  nodeSend(t.app, n, route, input as CallInput<R>, { nowMs: clock.now() });
 const snapshot = async (n: JoinedNode) => (await node(n, getNodeSnapshot)).json().data;
 
 /** Takes the node's queued commands, as its agent's poll does. */
@@ -73,27 +70,21 @@ beforeAll(async () => {
   client = await signIn(t.app, 'client');
   rival = await signInOtherOperator(t.app);
   user = await signIn(t.app, 'user');
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
+  const clientRoot = await rootId(t.app, 'client');
   const neighbourId = await addAccount(t.app, 'user', 'neighbour', clientRoot);
   neighbour = await signIn(t.app, 'user', 'neighbour');
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
-    .id;
-  const other = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'other', portType: 7 } })).json()
-    .data.id;
-  const productId = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data
-    .id;
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  siteId = (await call(createSite, { body: { siteName: 'shop', userID, productID: productId } })).json().data.siteID;
-  neighbourSiteId = (
-    await call(createSite, { body: { siteName: 'next door', userID: neighbourId, productID: productId } })
-  ).json().data.siteID;
+  const make = operatorCalls(t.app, client);
+  const chain = await webProduct(t.app, client);
+  zoneId = chain.zoneId;
+  const other = await make.group(zoneId, 'other');
+  siteId = await make.site('shop', await rootId(t.app, 'user'), chain.productId);
+  neighbourSiteId = await make.site('next door', neighbourId, chain.productId);
   [a, b, spare] = [
     await joinNode(t.app, client, 'edge-a'),
     await joinNode(t.app, client, 'edge-b'),
     await joinNode(t.app, client, 'edge-spare'),
   ];
-  await call(initializeNodes, { body: { ids: [a.nodeId, b.nodeId], zoneID: zoneId, groupID: web } });
+  await call(initializeNodes, { body: { ids: [a.nodeId, b.nodeId], zoneID: zoneId, groupID: chain.groupId } });
   // On the zone but on a group no product uses: it serves no site.
   await call(initializeNodes, { body: { ids: [spare.nodeId], zoneID: zoneId, groupID: other } });
   await call(
@@ -177,10 +168,10 @@ describe('operator URL purge on nodes', () => {
       [['/relative/path'], 'urls.0'],
       [[], 'urls'],
       [Array.from({ length: 101 }, (_, i) => `http://www.shop.example/${i}`), 'urls'],
-    ] as const) {
+    ] satisfies [string[], string][]) {
       const res = await call(purgeNodesCache, { params: { zoneID: zoneId }, body: { ids: [a.nodeId], urls } });
       expect(res.json().code).toBe(101003);
-      expect(res.json().extra.fields.map((f: { field: string }) => f.field)).toContain(field);
+      expect(fieldNames(res)).toContain(field);
     }
   });
 });
@@ -284,7 +275,8 @@ describe('customer URL purge', () => {
 
 describe('zone preheat', () => {
   it('sends the URLs to every enabled node of the zone and pages the tasks', async () => {
-    const urls = ['http://www.shop.example/big.bin'];
+    const url = 'http://www.shop.example/big.bin';
+    const urls = [url];
     const res = await call(preheatZoneCaches, { params: { zoneID: zoneId }, body: { urls } });
     expect(res.statusCode).toBe(200);
     const task = res.json().data;
@@ -294,7 +286,7 @@ describe('zone preheat', () => {
       const [command] = await take(n);
       expect(command).toMatchObject({ type: 'preheat', payload: { urls } });
       const result = {
-        url: urls[0],
+        url,
         ok: true,
         httpStatus: 200,
         cacheStatus: 'MISS',

@@ -3,10 +3,6 @@ import {
   assignCertificate,
   createCertificate,
   createDomains,
-  createGroup,
-  createProduct,
-  createSite,
-  createZone,
   deleteCertificates,
   getCertificate,
   listCertificates,
@@ -14,12 +10,13 @@ import {
   metaCertificates,
   updateCertificate,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { sendAs, type Token } from './helpers/call.js';
+import { fieldNames, rawInput, sendAs } from './helpers/call.js';
 import { makeCertificate, type TestCertificate } from './helpers/certificates.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -39,20 +36,13 @@ let certs: Record<'a' | 'b' | 'c' | 'bob', TestCertificate>;
 beforeAll(async () => {
   t = await createTestApp();
   const client = await signIn(t.app, 'client');
-  const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
-  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
-    .id;
-  const productID = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data
-    .id;
-  const aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
-  const bobId = await addAccount(t.app, 'user', 'bob', clientRoot);
-  const site = async (siteName: string, userID: number) =>
-    (await call(createSite, { body: { siteName, userID, productID } })).json().data.siteID as number;
-  aliceSite = await site('alice', aliceId);
-  aliceOther = await site('alice-2', aliceId);
-  bobSite = await site('bob', bobId);
+  const { productId } = await webProduct(t.app, client);
+  const aliceId = await rootId(t.app, 'user');
+  const bobId = await addAccount(t.app, 'user', 'bob', await rootId(t.app, 'client'));
+  const { site } = operatorCalls(t.app, client);
+  aliceSite = await site('alice', aliceId, productId);
+  aliceOther = await site('alice-2', aliceId, productId);
+  bobSite = await site('bob', bobId, productId);
   alice = await signIn(t.app, 'user');
   bob = await signIn(t.app, 'user', 'bob');
   const [a, b, c, bobCert] = await Promise.all([
@@ -72,7 +62,7 @@ afterAll(async () => t.close());
 
 const at =
   (token: TokenSet) =>
-  <R extends AnyRoute>(route: R, ...args: TestCallArgs<R>) =>
+  <R extends AnyRoute>(route: R, ...args: CallArgs<R>) =>
     sendAs(t.app, token, route, ...args);
 
 async function upload(token: TokenSet, site: number, name: string, cert: TestCertificate) {
@@ -135,17 +125,12 @@ describe('certificates: list, meta and detail', () => {
     expect(list[0]).toMatchObject({ siteID: aliceSite, names: ['a.example'], domainCount: 0 });
     expect(JSON.stringify(list)).not.toContain('BEGIN');
 
-    const bad = await a(listCertificates, {
-      params: { siteId: aliceSite },
-      query: { sortBy: 'issuer', orderBy: 'up', pageSize: 0 },
-    });
+    const bad = await a(
+      listCertificates,
+      rawInput({ params: { siteId: aliceSite }, query: { sortBy: 'issuer', orderBy: 'up', pageSize: 0 } }),
+    );
     expect(bad.json().code).toBe(101003);
-    expect(
-      bad
-        .json()
-        .extra.fields.map((f: { field: string }) => f.field)
-        .sort(),
-    ).toEqual(['orderBy', 'pageSize', 'sortBy']);
+    expect(fieldNames(bad).sort()).toEqual(['orderBy', 'pageSize', 'sortBy']);
   });
 
   it("answers a site's certificates for pickers and one in detail; never another site's (101018)", async () => {
@@ -183,11 +168,7 @@ describe('certificates: upload, edit and delete', () => {
       body: { name: '', certificate: '', privateKey: '' },
     });
     expect(empty.json().code).toBe(101003);
-    expect(empty.json().extra.fields.map((f: { field: string }) => f.field)).toEqual([
-      'name',
-      'certificate',
-      'privateKey',
-    ]);
+    expect(fieldNames(empty)).toEqual(['name', 'certificate', 'privateKey']);
     const huge = await a(createCertificate, {
       params: { siteId: aliceSite },
       body: { name: 'x', certificate: 'x'.repeat(64 * 1024 + 1), privateKey: 'k' },
@@ -334,6 +315,6 @@ describe('certificates: assigning to domains', () => {
       params: { siteId: bobSite },
       body: { certificateID: -1, domainIDs: [] },
     });
-    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['certificateID', 'domainIDs']);
+    expect(fieldNames(bad)).toEqual(['certificateID', 'domainIDs']);
   });
 });

@@ -3,19 +3,16 @@ import {
   clientDomainIds,
   clientDomainTags,
   createDomains,
-  createGroup,
-  createProduct,
-  createSite,
-  createZone,
   listClientDomains,
   metaClientDomains,
   setClientDomainTags,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { rawInput, sendAs, type Token } from './helpers/call.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 // The operator's view of its customers' domains (spec part 2 §7 "Operator sites, domains").
@@ -26,26 +23,23 @@ let shop: number;
 let blog: number;
 let rivalSite: number;
 const domainIds: Record<string, number> = {};
+/** The id of domain `name` on site `siteId`, as created in beforeAll. */
+function domainId(siteId: number, name: string): number {
+  const id = domainIds[`${siteId}:${name}`];
+  if (id === undefined) throw new Error(`no domain ${name} on site ${siteId}`);
+  return id;
+}
 
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
   const user = await signIn(t.app, 'user');
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  const product = async (token: { accessToken: string }) => {
-    const zoneId = (await call(createZone, { body: { name: 'Z' } }, token)).json().data.id;
-    const web = (
-      await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } }, token)
-    ).json().data.id;
-    return (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } }, token)).json().data
-      .id;
-  };
-  const productID = await product(client);
-  const site = async (siteName: string) =>
-    (await call(createSite, { body: { siteName, userID, productID } })).json().data.siteID as number;
-  shop = await site('shop');
-  blog = await site('blog');
-  const add = async (siteId: number, list: { name: string; status?: number; tags?: string[] }[]) => {
+  const userID = await rootId(t.app, 'user');
+  const { productId } = await webProduct(t.app, client);
+  const { site } = operatorCalls(t.app, client);
+  shop = await site('shop', userID, productId);
+  blog = await site('blog', userID, productId);
+  const add = async (siteId: number, list: { name: string; status?: 0 | 1; tags?: string[] }[]) => {
     const upstreams = [{ ip: '127.0.0.1', port: 80 }];
     const res = await call(
       createDomains,
@@ -65,9 +59,7 @@ beforeAll(async () => {
   const rivalId = await account('client', 'rival');
   const rivalUser = await account('user', 'rival-user', rivalId);
   rival = await signIn(t.app, 'client', 'rival', TEST_PASSWORD);
-  rivalSite = (
-    await call(createSite, { body: { siteName: 'r', userID: rivalUser, productID: await product(rival) } }, rival)
-  ).json().data.siteID;
+  rivalSite = await operatorCalls(t.app, rival).site('r', rivalUser, (await webProduct(t.app, rival)).productId);
   const rivalToken = await signIn(t.app, 'user', 'rival-user', TEST_PASSWORD);
   await call(
     createDomains,
@@ -80,7 +72,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
 const names = (res: { json(): { data: { name: string }[] } }) =>
@@ -131,27 +123,27 @@ describe("operator's domains", () => {
   it('answers the domains of given sites as meta, and the ids of a name', async () => {
     const meta = (await call(metaClientDomains, { body: { siteIDs: [shop] } })).json().data;
     expect(meta).toEqual([
-      { id: domainIds[`${shop}:api.shop.example`], name: 'api.shop.example', siteID: shop },
-      { id: domainIds[`${shop}:www.shop.example`], name: 'www.shop.example', siteID: shop },
+      { id: domainId(shop, 'api.shop.example'), name: 'api.shop.example', siteID: shop },
+      { id: domainId(shop, 'www.shop.example'), name: 'www.shop.example', siteID: shop },
     ]);
     expect((await call(metaClientDomains, { body: { name: 'blog' } })).json().data).toHaveLength(1);
     expect((await call(metaClientDomains, rawInput({ body: { siteIDs: ['x'] } }))).json().code).toBe(101003);
 
     const both = (await call(clientDomainIds, { query: { name: 'API.shop.example' } })).json().data;
-    expect(both.sort()).toEqual([domainIds[`${shop}:api.shop.example`], domainIds[`${blog}:api.shop.example`]].sort());
+    expect(both.sort()).toEqual([domainId(shop, 'api.shop.example'), domainId(blog, 'api.shop.example')].sort());
     expect(
       (await call(clientDomainIds, { query: { name: 'api.shop.example', siteName: 'blog' } })).json().data,
-    ).toEqual([domainIds[`${blog}:api.shop.example`]]);
+    ).toEqual([domainId(blog, 'api.shop.example')]);
     expect((await call(clientDomainIds, { query: { name: 'api.shop.example', siteID: shop } })).json().data).toEqual([
-      domainIds[`${shop}:api.shop.example`],
+      domainId(shop, 'api.shop.example'),
     ]);
     expect((await call(clientDomainIds, { query: { name: 'www.rival.example' } })).json().data).toEqual([]);
     expect((await call(clientDomainIds, { query: { name: 'not a name' } })).json().extra.fields[0].field).toBe('name');
   });
 
   it('replaces the tags of domains all or none, and lists the tags in use', async () => {
-    const www = domainIds[`${shop}:www.shop.example`];
-    const blogWww = domainIds[`${blog}:www.blog.example`];
+    const www = domainId(shop, 'www.shop.example');
+    const blogWww = domainId(blog, 'www.blog.example');
     expect(
       (await call(setClientDomainTags, { body: { ids: [www, blogWww], tags: ['gold', 'gold'] } })).statusCode,
     ).toBe(200);
@@ -173,7 +165,7 @@ describe("operator's domains", () => {
     expect((await call(metaClientDomains, { body: { siteIDs: [shop] } }, rival)).json().data).toEqual([]);
     expect((await call(clientDomainTags, undefined, rival)).json().data).toEqual(['web']);
     expect((await call(clientDomainIds, { query: { name: 'www.shop.example' } }, rival)).json().data).toEqual([]);
-    const www = domainIds[`${shop}:www.shop.example`];
+    const www = domainId(shop, 'www.shop.example');
     expect((await call(setClientDomainTags, { body: { ids: [www], tags: [] } }, rival)).json().code).toBe(101018);
   });
 });

@@ -1,11 +1,9 @@
-import type { AnyRoute } from '@rampart/contract';
+import type { AnyRoute, RouteInput } from '@rampart/contract';
 import {
   changeSitesProduct,
   createDomains,
-  createGroup,
   createProduct,
   createSite,
-  createZone,
   deleteSites,
   getUserSite,
   listClientSites,
@@ -21,11 +19,12 @@ import {
   updateProduct,
   updateSite,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { rawInput, sendAs, type Token } from './helpers/call.js';
+import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 // The operator's calls on its customers' sites (spec part 2 §7 "Operator sites").
@@ -46,41 +45,32 @@ let stranger: number;
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
-  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const group = async (name: string, portType: number, isBackup = false) =>
-    (await call(createGroup, { params: { zoneID: zoneId }, body: { name, portType, isBackup } })).json().data
-      .id as number;
-  web = await group('web', 7);
-  webBackup = await group('web-backup', 7, true);
-  tcp = await group('tcp', 4);
-  const product = async (name: string, portType: number, mainGroupIDs: number[], backupGroupIDs: number[] = []) =>
-    (await call(createProduct, { body: { name, portType, mainGroupIDs, backupGroupIDs } })).json().data.id as number;
-  cdn = await product('CDN', 7, [web], [webBackup]);
-  pro = await product('Pro', 7, [web]);
-  l4 = await product('L4', 4, [tcp]);
+  const make = operatorCalls(t.app, client);
+  const zoneId = await make.zone('Asia');
+  web = await make.group(zoneId, 'web', 7, false);
+  webBackup = await make.group(zoneId, 'web-backup', 7, true);
+  tcp = await make.group(zoneId, 'tcp', 4, false);
+  cdn = await make.product('CDN', 7, [web], [webBackup]);
+  pro = await make.product('Pro', 7, [web], []);
+  l4 = await make.product('L4', 4, [tcp], []);
 
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
-  alice = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  const clientRoot = await rootId(t.app, 'client');
+  alice = await rootId(t.app, 'user');
   const account = (tier: 'user' | 'client', name: string, parentId?: number) => addAccount(t.app, tier, name, parentId);
   bob = await account('user', 'bob', clientRoot);
   stranger = await account('user', 'stranger');
   // A second operator with its own zone, group and product.
   await account('client', 'rival');
   rival = await signIn(t.app, 'client', 'rival', TEST_PASSWORD);
-  const rivalZone = (await call(createZone, { body: { name: 'Rival' } }, rival)).json().data.id;
-  const rivalGroup = (
-    await call(createGroup, { params: { zoneID: rivalZone }, body: { name: 'r', portType: 7 } }, rival)
-  ).json().data.id;
-  rivalProduct = (
-    await call(createProduct, { body: { name: 'R', portType: 7, mainGroupIDs: [rivalGroup] } }, rival)
-  ).json().data.id;
+  const theirs = operatorCalls(t.app, rival);
+  rivalProduct = await theirs.product('R', 7, [await theirs.group(await theirs.zone('Rival'), 'r', 7)]);
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
-async function newSite(siteName: string, extra: Record<string, unknown> = {}): Promise<number> {
+async function newSite(siteName: string, extra: Partial<RouteInput<typeof createSite>['body']> = {}): Promise<number> {
   const res = await call(createSite, { body: { siteName, userID: alice, productID: cdn, ...extra } });
   expect(res.statusCode).toBe(200);
   return res.json().data.siteID;
@@ -105,7 +95,7 @@ describe('operator site list', () => {
     const wiki = await newSite('f-wiki', { userID: bob });
     await call(setSitesForceBackup, { body: { ids: [wiki], forceBackup: true } });
 
-    const list = (query: TestInput<typeof listClientSites>['query']) =>
+    const list = (query: RouteInput<typeof listClientSites>['query']) =>
       call(listClientSites, { query: { siteName: 'f-', ...query } });
     expect((await list({})).json().total).toBe(3);
     expect(ids(await list({ siteID: blog }))).toEqual([blog]);
@@ -126,7 +116,7 @@ describe('operator site list', () => {
       tags: ['vip', 'eu'],
     });
 
-    const bad = (await list({ expired: 'maybe' })).json();
+    const bad = (await call(listClientSites, rawInput({ query: { siteName: 'f-', expired: 'maybe' } }))).json();
     expect(bad.code).toBe(101003);
     expect(bad.extra.fields[0]).toMatchObject({ in: 'query', field: 'expired' });
   });
@@ -187,7 +177,7 @@ describe('operator site changes', () => {
     const bobToken = await signIn(t.app, 'user', 'bob', TEST_PASSWORD);
     expect((await call(getUserSite, { params: { siteId: a } }, bobToken)).statusCode).toBe(200);
 
-    const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
+    const clientRoot = await rootId(t.app, 'client');
     for (const userID of [stranger, clientRoot, 999_999]) {
       expect((await call(setSitesUser, { body: { ids: [a], userID } })).json().code).toBe(101018);
     }
@@ -248,7 +238,7 @@ describe('operator site changes', () => {
     expect((await call(setSitesStatus, { body: { ids: [live, old], status: 'normal' } })).json().code).toBe(205002);
     expect((await siteRow(live)).status).toBe('pause');
     expect((await call(setSitesStatus, { body: { ids: [live], status: 'normal' } })).statusCode).toBe(200);
-    expect((await call(setSitesStatus, { body: { ids: [live], status: 'gone' } })).json().code).toBe(101003);
+    expect((await call(setSitesStatus, rawInput({ body: { ids: [live], status: 'gone' } }))).json().code).toBe(101003);
     expect((await call(setSitesStatus, { body: { ids: [live], status: 'pause' } }, rival)).json().code).toBe(101018);
   });
 

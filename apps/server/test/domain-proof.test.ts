@@ -16,9 +16,9 @@ import {
   putDomainProofSetting,
   verifyDomains,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { nodeSend, sendAs, type Token } from './helpers/call.js';
 import { type DnsServer, freeDnsPort, startDnsServer } from './helpers/dns-server.js';
@@ -52,11 +52,11 @@ let carol: Tenant;
 let bob: Token;
 let bobSite: number;
 let carolSecondSite: number;
-const ids: Record<string, number> = {};
+/** The domains the tests claim, by owner; set as each is created. */
+const ids = { alice: 0, aliceFree: 0, carol: 0, carolJob: 0, carolCopy: 0, bobCname: 0 };
 const tokens: Record<string, string> = {};
 
-const call = <R extends AnyRoute>(token: Token, route: R, ...args: TestCallArgs<R>) =>
-  sendAs(t.app, token, route, ...args);
+const call = <R extends AnyRoute>(token: Token, route: R, ...args: CallArgs<R>) => sendAs(t.app, token, route, ...args);
 
 async function tenant(operator: Token, customerId: number, customer: Token, nodeName: string): Promise<Tenant> {
   const zoneId = (await call(operator, createZone, { body: { name: `${nodeName} zone` } })).json().data.id;
@@ -113,8 +113,8 @@ beforeAll(async () => {
   dnsPort = await freeDnsPort();
   t = await createTestApp({ config: { domainProof: true, dnsServers: [`127.0.0.1:${dnsPort}`] } });
   const client = await signIn(t.app, 'client');
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
-  const aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  const clientRoot = await rootId(t.app, 'client');
+  const aliceId = await rootId(t.app, 'user');
   alice = await tenant(client, aliceId, await signIn(t.app, 'user'), 'edge-a');
   const bobId = await addAccount(t.app, 'user', 'bob', clientRoot);
   bob = await signIn(t.app, 'user', 'bob', TEST_PASSWORD);
@@ -198,7 +198,7 @@ describe('proof', () => {
   }, 60_000);
 
   it("a claim whose TXT record holds another's token stays pending", async () => {
-    const res = await verify(alice, [ids.alice as number]);
+    const res = await verify(alice, [ids.alice]);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual([
       { id: ids.alice, name: SQUAT, proofStatus: pending, proofCheckedAt: expect.any(String) },
@@ -207,13 +207,13 @@ describe('proof', () => {
   });
 
   it('the customer who publishes the TXT record proves control, goes live, and the other claim loses', async () => {
-    const res = await verify(carol, [ids.carol as number]);
+    const res = await verify(carol, [ids.carol]);
     expect(res.json().data[0]).toMatchObject({ id: ids.carol, proofStatus: proved });
-    expect(await proofOf(alice, ids.alice as number)).toBe(lost);
+    expect(await proofOf(alice, ids.alice)).toBe(lost);
     expect(await served(carol)).toEqual([SQUAT]);
     expect(await served(alice)).toEqual([]);
     // Trying again changes nothing for the loser.
-    expect((await verify(alice, [ids.alice as number])).json().data[0].proofStatus).toBe(lost);
+    expect((await verify(alice, [ids.alice])).json().data[0].proofStatus).toBe(lost);
     expect(await served(alice)).toEqual([]);
   });
 
@@ -235,22 +235,22 @@ describe('proof', () => {
       body: { domainIDs: [ids.bobCname] },
     });
     expect(res.json().data[0]).toMatchObject({ cnameStatus: 1 });
-    expect(await proofOf({ customer: bob, siteId: bobSite }, ids.bobCname as number)).toBe(proved);
+    expect(await proofOf({ customer: bob, siteId: bobSite }, ids.bobCname)).toBe(proved);
     expect(await served(alice)).toEqual(['cn.example.org']);
   });
 
   it('the background job proves waiting claims through the same DNS servers', async () => {
     expect(await served(carol)).toEqual([SQUAT]);
     await t.app.rampart.domainProofJob.round();
-    expect(await proofOf(carol, ids.carolJob as number)).toBe(proved);
+    expect(await proofOf(carol, ids.carolJob)).toBe(proved);
     expect(await served(carol)).toEqual(['job.example.org', SQUAT]);
     // The loser was looked at too, and stays lost.
-    expect(await proofOf(alice, ids.alice as number)).toBe(lost);
+    expect(await proofOf(alice, ids.alice)).toBe(lost);
   });
 
   it("another customer's ids are not the caller's to verify (101018)", async () => {
-    expect((await verify(alice, [ids.carol as number])).json().code).toBe(101018);
-    expect((await verify(carol, [ids.alice as number])).json().code).toBe(101018);
+    expect((await verify(alice, [ids.carol])).json().code).toBe(101018);
+    expect((await verify(carol, [ids.alice])).json().code).toBe(101018);
   });
 });
 
@@ -268,7 +268,7 @@ describe("the operator's setting", () => {
     ids.aliceFree = free.json().data[0].id;
     expect(await served(alice)).toEqual(['cn.example.org', 'free.example.org']);
     // A name another customer proved stays theirs.
-    expect(await proofOf(alice, ids.alice as number)).toBe(lost);
+    expect(await proofOf(alice, ids.alice)).toBe(lost);
   });
 
   it('a claim that proves control wins over a waived one', async () => {
@@ -282,7 +282,7 @@ describe("the operator's setting", () => {
       dnsPort,
     );
     expect((await verify(carol, [carolFree.id])).json().data[0].proofStatus).toBe(proved);
-    expect(await proofOf(alice, ids.aliceFree as number)).toBe(lost);
+    expect(await proofOf(alice, ids.aliceFree)).toBe(lost);
     expect(await served(alice)).toEqual(['cn.example.org']);
     expect(await served(carol)).toContain('free.example.org');
   });
@@ -296,7 +296,7 @@ describe("the operator's setting", () => {
       expect(res.statusCode, res.body).toBe(200);
     }
     // Alice's operator waives proof, so with nobody else holding the name her claim goes live.
-    expect((await verify(alice, [ids.alice as number])).json().data[0].proofStatus).toBe(waived);
+    expect((await verify(alice, [ids.alice])).json().data[0].proofStatus).toBe(waived);
     expect(await served(alice)).toEqual(['cn.example.org', SQUAT]);
   });
 });

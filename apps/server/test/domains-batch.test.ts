@@ -1,15 +1,11 @@
-import type { AnyRoute } from '@rampart/contract';
+import type { AnyRoute, RouteInput } from '@rampart/contract';
 import {
   assignCertificate,
   copyDomainsToSite,
   createCertificate,
   createDomains,
   createDomainsFrom,
-  createGroup,
-  createProduct,
   createSimpleDomains,
-  createSite,
-  createZone,
   deleteCertificates,
   deleteDomains,
   deleteDomainsByNames,
@@ -28,12 +24,13 @@ import {
   userDomainsMeta,
   userDomainsTags,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, giveRole } from './helpers/accounts.js';
+import { addAccount, giveRole, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { sendAs, type Token } from './helpers/call.js';
+import { fieldNames, rawInput, sendAs, type Token } from './helpers/call.js';
 import { makeCertificate } from './helpers/certificates.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -50,40 +47,38 @@ let aliceSite: number;
 let aliceOther: number;
 let bobSite: number;
 
-const up = (port = 8080, extra: Record<string, unknown> = {}) => ({ ip: '127.0.0.1', port, ...extra });
+const up = (port = 8080, extra: { weight?: number; backup?: boolean; status?: 0 | 1 } = {}) => ({
+  ip: '127.0.0.1',
+  port,
+  ...extra,
+});
 
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
-  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
-    .id;
-  const productId = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data
-    .id;
-  const aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
-  const bobId = await addAccount(t.app, 'user', 'bob', clientRoot);
-  const site = async (name: string, userID: number) =>
-    (await call(createSite, { body: { siteName: name, userID, productID: productId } })).json().data.siteID;
-  aliceSite = await site('alice-shop', aliceId);
-  aliceOther = await site('alice-blog', aliceId);
-  bobSite = await site('bob-blog', bobId);
+  const { productId } = await webProduct(t.app, client);
+  const aliceId = await rootId(t.app, 'user');
+  const bobId = await addAccount(t.app, 'user', 'bob', await rootId(t.app, 'client'));
+  const { site } = operatorCalls(t.app, client);
+  aliceSite = await site('alice-shop', aliceId, productId);
+  aliceOther = await site('alice-blog', aliceId, productId);
+  bobSite = await site('bob-blog', bobId, productId);
   alice = await signIn(t.app, 'user');
   bob = await signIn(t.app, 'user', 'bob', TEST_PASSWORD);
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
-const asAlice = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, alice, route, ...args);
-const asBob = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, bob, route, ...args);
+const asAlice = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, alice, route, ...args);
+const asBob = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, bob, route, ...args);
 const names = (list: { name: string }[]) => list.map((d) => d.name);
 
-async function addDomains(domains: Record<string, unknown>[], site = aliceSite) {
+async function addDomains(domains: RouteInput<typeof createDomains>['body']['domains'], site = aliceSite) {
   const res = await asAlice(createDomains, { params: { siteId: site }, body: { domains } });
   expect(res.statusCode).toBe(200);
-  return res.json().data as { id: number; name: string }[];
+  return res.json().data;
 }
 
 async function wipe(site = aliceSite) {
@@ -108,7 +103,7 @@ describe('advanced filter', () => {
       { name: 'b.alice.example', upstreams: [up()], tags: ['green'] },
       { name: 'c.alice.example', upstreams: [up()] },
     ]);
-    const q = async (query: TestInput<typeof listDomains>['query']) =>
+    const q = async (query: RouteInput<typeof listDomains>['query']) =>
       names(
         (
           await asAlice(listDomains, {
@@ -154,14 +149,12 @@ describe('advanced filter', () => {
       ).json().total,
     ).toBe(0);
 
-    const bad = await asAlice(listDomains, {
-      params: { siteId: aliceSite },
-      query: { certStatus: 5, createdAtStart: 'yesterday' },
-    });
-    expect(bad.json().code).toBe(101003);
-    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(
-      expect.arrayContaining(['certStatus', 'createdAtStart']),
+    const bad = await asAlice(
+      listDomains,
+      rawInput({ params: { siteId: aliceSite }, query: { certStatus: 5, createdAtStart: 'yesterday' } }),
     );
+    expect(bad.json().code).toBe(101003);
+    expect(fieldNames(bad)).toEqual(expect.arrayContaining(['certStatus', 'createdAtStart']));
     await asAlice(assignCertificate, { params: { siteId: aliceSite }, body: { certificateID: 0, domainIDs: [a?.id] } });
     await wipe();
     await asAlice(deleteCertificates, { params: { siteId: aliceSite }, body: { ids: [certId] } });
@@ -210,9 +203,7 @@ describe('simple create, delete by names, meta, settings, tags', () => {
       body: { names: ['bad_name..x'], upstreams: [] },
     });
     expect(invalid.json().code).toBe(101003);
-    expect(invalid.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(
-      expect.arrayContaining(['names.0', 'upstreams']),
-    );
+    expect(fieldNames(invalid)).toEqual(expect.arrayContaining(['names.0', 'upstreams']));
   });
 
   it('answers meta domains and one domain by name; tags the domains given', async () => {
@@ -230,14 +221,13 @@ describe('simple create, delete by names, meta, settings, tags', () => {
       ).json().code,
     ).toBe(101018);
 
-    const ids = meta.map((m: { id: number }) => m.id);
     const two = (await asAlice(metaDomains, { params: { siteId: aliceSite }, query: { keyword: 'two' } })).json()
       .data[0].id;
     expect(
       (
         await asAlice(setDomainsTags, {
           params: { siteId: aliceSite },
-          body: { domainIDs: [ids[0], two], tags: ['x', 'x', 'y'] },
+          body: { domainIDs: [meta[0].id, two], tags: ['x', 'x', 'y'] },
         })
       ).statusCode,
     ).toBe(200);
@@ -337,10 +327,7 @@ describe('batch upstream changes', () => {
   });
 
   it('replaces the upstreams of several domains at once (401008 when none would serve)', async () => {
-    const meta = (await asAlice(metaDomains, { params: { siteId: aliceSite } })).json().data as {
-      id: number;
-      name: string;
-    }[];
+    const meta = (await asAlice(metaDomains, { params: { siteId: aliceSite } })).json().data;
     const ids = meta.map((m) => m.id);
     const none = await asAlice(replaceDomainsUpstreams, {
       params: { siteId: aliceSite },
@@ -359,7 +346,7 @@ describe('batch upstream changes', () => {
     for (const d of listed) expect(d).toMatchObject({ upstreamURL: '127.0.0.1:9000', upstreamCount: 2 });
     const foreign = await asBob(replaceDomainsUpstreams, {
       params: { siteId: bobSite },
-      body: { domainIDs: [ids[0]], upstreams: [up()] },
+      body: { domainIDs: [meta[0].id], upstreams: [up()] },
     });
     expect(foreign.json().code).toBe(101018);
   });
@@ -564,7 +551,7 @@ describe('across sites', () => {
     expect((await call(userDomainIds, { query: { name: 'blog.alice.example' } }, bob)).json().data).toEqual([]);
     expect((await call(userDomainIds, { query: { name: 'bad_' } }, alice)).json().code).toBe(101003);
     // A sub-account given one of Alice's sites sees that site's domains, and only those.
-    const aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+    const aliceId = await rootId(t.app, 'user');
     const subId = await addAccount(t.app, 'user', 'alice-sub', aliceId);
     await giveRole(t.app, alice, 'user', subId, ['user.domains.read']);
     const sub = await signIn(t.app, 'user', 'alice-sub', TEST_PASSWORD);

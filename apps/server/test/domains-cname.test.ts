@@ -3,11 +3,7 @@ import {
   AUTO_SSL_DOMAINS_PER_SITE_MAX,
   checkDomainsCNAME,
   createDomains,
-  createGroup,
-  createProduct,
   createSimpleDomains,
-  createSite,
-  createZone,
   createZonePorts,
   deleteZonePorts,
   domainSettings,
@@ -19,12 +15,13 @@ import {
   setDomainsAutoSSL,
   updateDomain,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, signInOtherOperator } from './helpers/accounts.js';
+import { addAccount, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { type DnsServer, freeDnsPort, startDnsServer, startSilentDns } from './helpers/dns-server.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 // CNAME targets, checkCNAME against a real DNS server (BIND on loopback), auto SSL and port map.
@@ -41,20 +38,25 @@ let oddZone: number;
 const d: Record<string, { id: number; cname: string }> = {};
 
 const up = [{ ip: '127.0.0.1', port: 8080 }];
-const label = (name: string) => d[name]?.cname.split('.')[0] ?? '';
+/** The domain created in beforeAll under `name`. */
+function domain(name: string): { id: number; cname: string } {
+  const row = d[name];
+  if (!row) throw new Error(`no domain ${name}`);
+  return row;
+}
+const label = (name: string) => domain(name).cname.split('.')[0];
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
-const asAlice = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, alice, route, ...args);
-const asBob = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, bob, route, ...args);
+const asAlice = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, alice, route, ...args);
+const asBob = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, bob, route, ...args);
 
+/** A zone and a product of its own, both named `name`, serving from the zone's group `web`. */
 async function product(name: string) {
-  const zoneId = (await call(createZone, { body: { name } })).json().data.id;
-  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
-    .id;
-  const productId = (await call(createProduct, { body: { name, portType: 7, mainGroupIDs: [web] } })).json().data.id;
-  return { zoneId, productId };
+  const make = operatorCalls(t.app, client);
+  const zoneId = await make.zone(name);
+  return { zoneId, productId: await make.product(name, 7, [await make.group(zoneId, 'web')]) };
 }
 
 const NAMES = [
@@ -77,11 +79,10 @@ beforeAll(async () => {
   const main = await product('Asia');
   const odd = await product('Odd');
   oddZone = odd.zoneId;
-  const aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+  const aliceId = await rootId(t.app, 'user');
+  const clientRoot = await rootId(t.app, 'client');
   const bobId = await addAccount(t.app, 'user', 'bob', clientRoot);
-  const site = async (name: string, userID: number, productID: number) =>
-    (await call(createSite, { body: { siteName: name, userID, productID } })).json().data.siteID;
+  const { site } = operatorCalls(t.app, client);
   aliceSite = await site('alice-shop', aliceId, main.productId);
   oddSite = await site('alice-odd', aliceId, odd.productId);
   bobSite = await site('bob-blog', bobId, main.productId);
@@ -97,16 +98,16 @@ beforeAll(async () => {
   dns = await startDnsServer(
     {
       'shop.test': [
-        `www IN CNAME ${d['www.shop.test']?.cname}.`,
+        `www IN CNAME ${domain('www.shop.test').cname}.`,
         'alias IN CNAME hop.other.test.',
-        `*.wild IN CNAME ${d['*.wild.shop.test']?.cname}.`,
+        `*.wild IN CNAME ${domain('*.wild.shop.test').cname}.`,
         'plain IN A 192.0.2.1',
-        `wrong IN CNAME ${d['www.shop.test']?.cname}.`,
+        `wrong IN CNAME ${domain('www.shop.test').cname}.`,
         'loop IN CNAME loop2.shop.test.',
         'loop2 IN CNAME loop.shop.test.',
-        `later IN CNAME ${d['later.shop.test']?.cname}.`,
+        `later IN CNAME ${domain('later.shop.test').cname}.`,
       ],
-      'other.test': [`hop IN CNAME ${d['alias.shop.test']?.cname}.`],
+      'other.test': [`hop IN CNAME ${domain('alias.shop.test').cname}.`],
       // The operator's zone answers every target with its edge address.
       'cname.test': ['* IN A 192.0.2.10'],
     },
@@ -144,7 +145,7 @@ describe("the operator's CNAME domain", () => {
     const bad = await call(putCnameSetting, { body: { domain: 'not a name' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'domain' }] } });
-    expect((await call(putCnameSetting, { body: {} })).json()).toMatchObject({ code: 101003 });
+    expect((await call(putCnameSetting, rawInput({ body: {} }))).json()).toMatchObject({ code: 101003 });
     // Customers cannot read or set it.
     expect((await call(getCnameSetting, undefined, alice)).statusCode).not.toBe(200);
     expect((await call(putCnameSetting, { body: { domain: 'x.example' } }, alice)).statusCode).not.toBe(200);
@@ -164,7 +165,7 @@ describe('CNAME targets and checkCNAME', () => {
 
   it('resolves each name with real DNS queries and records whether it reaches its target', async () => {
     const names = NAMES.filter((n) => n !== 'later.shop.test' && n !== 'elsewhere.example');
-    const ids = names.map((n) => d[n]?.id);
+    const ids = names.map((n) => domain(n).id);
     const res = await asAlice(checkDomainsCNAME, { params: { siteId: aliceSite }, body: { domainIDs: ids } });
     expect(res.statusCode).toBe(200);
     const status = Object.fromEntries(
@@ -179,7 +180,7 @@ describe('CNAME targets and checkCNAME', () => {
       'wrong.shop.test': 2,
       'loop.shop.test': 2,
     });
-    expect(res.json().data[0]).toMatchObject({ id: d['www.shop.test']?.id, cname: d['www.shop.test']?.cname });
+    expect(res.json().data[0]).toMatchObject({ id: domain('www.shop.test').id, cname: domain('www.shop.test').cname });
     expect(Date.parse(res.json().data[0].cnameCheckedAt)).toBeGreaterThan(Date.now() - 60_000);
 
     // Recorded: the list filters by status (any of several), in SQL.
@@ -211,7 +212,7 @@ describe('CNAME targets and checkCNAME', () => {
   });
 
   it('answers 101010 naming the host when the resolver fails, and records nothing', async () => {
-    const ids = [d['later.shop.test']?.id, d['elsewhere.example']?.id];
+    const ids = [domain('later.shop.test').id, domain('elsewhere.example').id];
     const res = await asAlice(checkDomainsCNAME, { params: { siteId: aliceSite }, body: { domainIDs: ids } });
     expect(res.statusCode).toBe(502);
     // An authoritative-only server refuses a name outside its zones.
@@ -223,7 +224,7 @@ describe('CNAME targets and checkCNAME', () => {
     // The same domain alone verifies.
     const alone = await asAlice(checkDomainsCNAME, {
       params: { siteId: aliceSite },
-      body: { domainIDs: [d['later.shop.test']?.id] },
+      body: { domainIDs: [domain('later.shop.test').id] },
     });
     expect(alone.json().data).toMatchObject([{ name: 'later.shop.test', cnameStatus: 1 }]);
   });
@@ -233,27 +234,8 @@ describe('CNAME targets and checkCNAME', () => {
     const other = await createTestApp({ config: { dnsServers: [silent.address], dnsTimeoutMs: 400 } });
     try {
       const token = await signIn(other.app, 'client');
-      const zoneId = (await send(other.app, createZone, { body: { name: 'Z' } }, { token: token })).json().data.id;
-      const group = (
-        await send(
-          other.app,
-          createGroup,
-          { params: { zoneID: zoneId }, body: { name: 'g', portType: 7 } },
-          { token: token },
-        )
-      ).json().data.id;
-      const productID = (
-        await send(
-          other.app,
-          createProduct,
-          { body: { name: 'P', portType: 7, mainGroupIDs: [group] } },
-          { token: token },
-        )
-      ).json().data.id;
-      const userID = (await other.app.rampart.accounts.findRoot('user'))?.id ?? 0;
-      const siteId = (
-        await send(other.app, createSite, { body: { siteName: 's', userID, productID } }, { token: token })
-      ).json().data.siteID;
+      const { productId } = await webProduct(other.app, token);
+      const siteId = await operatorCalls(other.app, token).site('s', await rootId(other.app, 'user'), productId);
       const user = await signIn(other.app, 'user');
       const [domain] = (
         await send(
@@ -290,7 +272,7 @@ describe('CNAME targets and checkCNAME', () => {
   });
 
   it('refuses ids outside the site and bad bodies, and keeps customers apart', async () => {
-    const www = d['www.shop.test']?.id;
+    const www = domain('www.shop.test').id;
     expect(
       (await asAlice(checkDomainsCNAME, { params: { siteId: aliceSite }, body: { domainIDs: [www, 999_999] } })).json(),
     ).toMatchObject({
@@ -325,7 +307,10 @@ describe('CNAME targets and checkCNAME', () => {
     });
     // Setting the same domain again changes nothing.
     expect((await call(putCnameSetting, { body: { domain: 'cname.test' } })).statusCode).toBe(200);
-    await asAlice(checkDomainsCNAME, { params: { siteId: aliceSite }, body: { domainIDs: [d['www.shop.test']?.id] } });
+    await asAlice(checkDomainsCNAME, {
+      params: { siteId: aliceSite },
+      body: { domainIDs: [domain('www.shop.test').id] },
+    });
     await call(putCnameSetting, { body: { domain: 'cname.test' } });
     expect(
       (await asAlice(domainSettings, { params: { siteId: aliceSite }, query: { domainName: 'www.shop.test' } })).json()
@@ -336,8 +321,8 @@ describe('CNAME targets and checkCNAME', () => {
 
 describe('auto SSL', () => {
   it('turns on and off for domains, all or none, within the per-site limit (401004)', async () => {
-    const www = d['www.shop.test']?.id;
-    const plain = d['plain.shop.test']?.id;
+    const www = domain('www.shop.test').id;
+    const plain = domain('plain.shop.test').id;
     expect(
       (
         await asAlice(setDomainsAutoSSL, {
@@ -401,7 +386,7 @@ describe('auto SSL', () => {
   });
 
   it('checks its body and keeps customers apart', async () => {
-    const www = d['www.shop.test']?.id;
+    const www = domain('www.shop.test').id;
     const bad = await asAlice(
       setDomainsAutoSSL,
       rawInput({
@@ -426,7 +411,7 @@ describe('auto SSL', () => {
 
 describe('port map', () => {
   it('is set with the scheme and kept when left out', async () => {
-    const www = d['www.shop.test']?.id;
+    const www = domain('www.shop.test').id;
     expect(
       (
         await asAlice(setDomainScheme, {

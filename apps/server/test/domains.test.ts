@@ -4,10 +4,6 @@ import {
   assignCertificate,
   createCertificate,
   createDomains,
-  createGroup,
-  createProduct,
-  createSite,
-  createZone,
   deleteCertificates,
   deleteDomains,
   deleteSites,
@@ -26,12 +22,14 @@ import {
   updateDomain,
   updateUpstream,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/platform/crypto/passwords.js';
+import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { send, sendAs, type Token } from './helpers/call.js';
 import { makeCertificate } from './helpers/certificates.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -46,34 +44,27 @@ const up = (port = 8080, extra: Record<string, unknown> = {}) => ({ ip: '127.0.0
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
-  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
-    .id;
-  const productId = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data
-    .id;
-  const aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+  const { productId } = await webProduct(t.app, client);
   const bobRow = await t.app.rampart.accounts.insert({
     tier: 'user',
-    parentId: clientRoot,
+    parentId: await rootId(t.app, 'client'),
     account: 'bob',
     name: 'Bob',
     passwordHash: await hashPassword(TEST_PASSWORD),
   });
-  const site = async (name: string, userID: number) =>
-    (await call(createSite, { body: { siteName: name, userID, productID: productId } })).json().data.siteID;
-  aliceSite = await site('alice-shop', aliceId);
-  bobSite = await site('bob-blog', bobRow.id);
+  const { site } = operatorCalls(t.app, client);
+  aliceSite = await site('alice-shop', await rootId(t.app, 'user'), productId);
+  bobSite = await site('bob-blog', bobRow.id, productId);
   alice = await signIn(t.app, 'user');
   bob = await signIn(t.app, 'user', 'bob', TEST_PASSWORD);
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
-const asAlice = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, alice, route, ...args);
-const asBob = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, bob, route, ...args);
+const asAlice = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, alice, route, ...args);
+const asBob = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, bob, route, ...args);
 
 describe('domains', () => {
   it('adds domains with upstreams and lists them paged, searched and sorted', async () => {
@@ -294,22 +285,8 @@ describe('origin address policy', () => {
     const strict = await createTestApp({ config: { allowPrivateOrigins: false } });
     try {
       const c = await signIn(strict.app, 'client');
-      const zoneId = (await send(strict.app, createZone, { body: { name: 'z' } }, { token: c })).json().data.id;
-      const g = (
-        await send(
-          strict.app,
-          createGroup,
-          { params: { zoneID: zoneId }, body: { name: 'g', portType: 7 } },
-          { token: c },
-        )
-      ).json().data.id;
-      const p = (
-        await send(strict.app, createProduct, { body: { name: 'p', portType: 7, mainGroupIDs: [g] } }, { token: c })
-      ).json().data.id;
-      const userID = (await strict.app.rampart.accounts.findRoot('user'))?.id;
-      const site = (
-        await send(strict.app, createSite, { body: { siteName: 's', userID, productID: p } }, { token: c })
-      ).json().data.siteID;
+      const { productId } = await webProduct(strict.app, c);
+      const site = await operatorCalls(strict.app, c).site('s', await rootId(strict.app, 'user'), productId);
       const u = await signIn(strict.app, 'user');
       const res = await send(
         strict.app,
@@ -450,17 +427,8 @@ describe('certificates', () => {
     const later = await createTestApp({ clock: () => Date.now() + 100 * 86_400_000 });
     try {
       const c = await signIn(later.app, 'client');
-      const zone = (await send(later.app, createZone, { body: { name: 'z' } }, { token: c })).json().data.id;
-      const g = (
-        await send(later.app, createGroup, { params: { zoneID: zone }, body: { name: 'g', portType: 7 } }, { token: c })
-      ).json().data.id;
-      const p = (
-        await send(later.app, createProduct, { body: { name: 'p', portType: 7, mainGroupIDs: [g] } }, { token: c })
-      ).json().data.id;
-      const userID = (await later.app.rampart.accounts.findRoot('user'))?.id;
-      const site = (
-        await send(later.app, createSite, { body: { siteName: 's', userID, productID: p } }, { token: c })
-      ).json().data.siteID;
+      const { productId } = await webProduct(later.app, c);
+      const site = await operatorCalls(later.app, c).site('s', await rootId(later.app, 'user'), productId);
       const u = await signIn(later.app, 'user');
       const expired = await send(
         later.app,

@@ -19,7 +19,7 @@ import {
   proxyRewriteRoutes,
   urlRedirectRoutes,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
@@ -55,7 +55,7 @@ beforeAll(async () => {
   t = await createTestApp();
   f = await siteFixture(t);
   const { other, otherSiteId } = f;
-  const on = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, other, route, ...args);
+  const on = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, other, route, ...args);
   const ok = async (res: Promise<{ statusCode: number; body: string; json(): { data: unknown } }>) => {
     const r = await res;
     expect(r.statusCode, r.body).toBe(200);
@@ -308,7 +308,7 @@ describe("another operator's ids", () => {
   it('deleting an in-use object of another operator answers as a missing one', async () => {
     const rivalId = await addAccount(t.app, 'client', 'rival-op');
     const rival = await signIn(t.app, 'client', 'rival-op');
-    const as = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, rival, route, ...args);
+    const as = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, rival, route, ...args);
     const zone = (await as(createZone, { body: { name: 'Their zone' } })).json().data.id as number;
     const group = (await as(createGroup, { params: { zoneID: zone }, body: { name: 'their-web', portType: 7 } })).json()
       .data.id as number;

@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@rampart/contract';
+import type { AnyRoute, RouteInput } from '@rampart/contract';
 import {
   addLineNodes,
   addLineVirtualNodes,
@@ -20,13 +20,13 @@ import {
   removeLineVirtualNodes,
   setNodePortType,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodes } from '../src/platform/db/schema.js';
-import { signInOtherOperator } from './helpers/accounts.js';
-import { bearer, signIn } from './helpers/auth.js';
-import { send, sendAs, type Token } from './helpers/call.js';
-import { initializedNode } from './helpers/operators.js';
+import { rootId } from './helpers/accounts.js';
+import { bearer } from './helpers/auth.js';
+import { rawInput, send, sendAs, type Token } from './helpers/call.js';
+import { initializedNode, twoZones } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -36,16 +36,19 @@ let zoneId: number;
 let otherZoneId: number;
 beforeAll(async () => {
   t = await createTestApp();
-  client = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  otherZoneId = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
+  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
+/** The path of a line of group `groupID` in the zone `Asia`: its `default` line unless another is named. */
+const lineOf = (groupID: number, lineID: RouteInput<typeof listLineNodes>['params']['lineID'] = 'default') => ({
+  zoneID: zoneId,
+  groupID,
+  lineID,
+});
 async function group(name: string, portType: 7 | 4, zone = zoneId): Promise<number> {
   return (await call(createGroup, { params: { zoneID: zone }, body: { name, portType } })).json().data.id;
 }
@@ -71,19 +74,13 @@ describe('DNS lines', () => {
 
   it('refuses a line id outside the catalogue with 101003 on lineID or toLine', async () => {
     const g = await group('lines-bad', 7);
-    const res = await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'mars' } });
+    const res = await call(listLineNodes, rawInput({ params: { zoneID: zoneId, groupID: g, lineID: 'mars' } }));
     expect(res.json()).toMatchObject({ code: 101003, extra: { fields: [{ in: 'params', field: 'lineID' }] } });
     const a = await initializedNode(t, client, zoneId, 'bad-line-a');
-    await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' }, body: { nodeIDs: [a] } });
-    const move = await call(moveLineNodes, {
-      params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-      body: { nodeIDs: [a], toLine: 'mars' },
-    });
+    await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a] } });
+    const move = await call(moveLineNodes, rawInput({ params: lineOf(g), body: { nodeIDs: [a], toLine: 'mars' } }));
     expect(move.json()).toMatchObject({ code: 101003, extra: { fields: [{ in: 'body', field: 'toLine' }] } });
-    const empty = await call(addLineNodes, {
-      params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-      body: { nodeIDs: [] },
-    });
+    const empty = await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [] } });
     expect(empty.json().extra.fields[0]).toMatchObject({ field: 'nodeIDs', key: 'required' });
   });
 });
@@ -93,28 +90,15 @@ describe('nodes on lines', () => {
     const g = await group('web', 7);
     const a = await initializedNode(t, client, zoneId, 'edge-a');
     const b = await initializedNode(t, client, zoneId, 'edge-b');
-    expect(
-      (
-        await call(addLineNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { nodeIDs: [a, b] },
-        })
-      ).json(),
-    ).toEqual({ data: true });
-    expect(
-      (await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' }, body: { nodeIDs: [a] } }))
-        .statusCode,
-    ).toBe(200); // already there
-    expect(
-      (await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'telecom' }, body: { nodeIDs: [a] } }))
-        .statusCode,
-    ).toBe(200);
+    expect((await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a, b] } })).json()).toEqual({ data: true });
+    expect((await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a] } })).statusCode).toBe(200); // already there
+    expect((await call(addLineNodes, { params: lineOf(g, 'telecom'), body: { nodeIDs: [a] } })).statusCode).toBe(200);
     const list = await call(listLineNodes, {
-      params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+      params: lineOf(g),
       query: { page: 2, pageSize: 1 },
     });
     expect(list.json()).toEqual({ total: 2, data: [{ id: b, name: 'edge-b', ips: ['192.0.2.30'] }] });
-    expect(ids(await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'telecom' } }))).toEqual([a]);
+    expect(ids(await call(listLineNodes, { params: lineOf(g, 'telecom') }))).toEqual([a]);
 
     const nums = (await call(lineNodeNums, { params: { zoneID: zoneId, groupID: g } })).json().data;
     expect(nums).toHaveLength(DNS_LINES.length);
@@ -130,25 +114,9 @@ describe('nodes on lines', () => {
     const g = await group('strict', 7);
     const a = await initializedNode(t, client, zoneId, 'strict-a');
     const far = await initializedNode(t, client, otherZoneId, 'strict-eu');
-    expect(
-      (
-        await call(addLineNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { nodeIDs: [a, far] },
-        })
-      ).json().code,
-    ).toBe(101018);
-    expect(
-      (await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json().total,
-    ).toBe(0);
-    expect(
-      (
-        await call(addLineNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { nodeIDs: [a, 999_999] },
-        })
-      ).json().code,
-    ).toBe(101018);
+    expect((await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a, far] } })).json().code).toBe(101018);
+    expect((await call(listLineNodes, { params: lineOf(g) })).json().total).toBe(0);
+    expect((await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a, 999_999] } })).json().code).toBe(101018);
   });
 
   it('keeps a node to its one port type (101003 portTypeMismatch) and offers only fitting candidates', async () => {
@@ -156,12 +124,9 @@ describe('nodes on lines', () => {
     const tcp = await group('pt-tcp', 4);
     const a = await initializedNode(t, client, zoneId, 'pt-a');
     const b = await initializedNode(t, client, zoneId, 'pt-b');
-    await call(addLineNodes, { params: { zoneID: zoneId, groupID: web, lineID: 'default' }, body: { nodeIDs: [a] } });
+    await call(addLineNodes, { params: lineOf(web), body: { nodeIDs: [a] } });
     // Nodes are of port type 7 until the operator sets them to 4.
-    const refused = await call(addLineNodes, {
-      params: { zoneID: zoneId, groupID: tcp, lineID: 'default' },
-      body: { nodeIDs: [a, b] },
-    });
+    const refused = await call(addLineNodes, { params: lineOf(tcp), body: { nodeIDs: [a, b] } });
     expect(refused.json()).toMatchObject({
       code: 101003,
       extra: { fields: [{ field: 'nodeIDs', key: 'portTypeMismatch' }] },
@@ -170,7 +135,7 @@ describe('nodes on lines', () => {
     expect(
       ids(
         await call(lineNodeCandidates, {
-          params: { zoneID: zoneId, groupID: tcp, lineID: 'default' },
+          params: lineOf(tcp),
           query: { value: 'pt-', pageSize: 500 },
         }),
       ),
@@ -181,31 +146,19 @@ describe('nodes on lines', () => {
     expect((await call(setNodePortType, { body: { ids: [b], portType: 4 } })).statusCode).toBe(200);
     const tcpCandidates = ids(
       await call(lineNodeCandidates, {
-        params: { zoneID: zoneId, groupID: tcp, lineID: 'default' },
+        params: lineOf(tcp),
         query: { value: 'pt-', pageSize: 500 },
       }),
     );
     expect(tcpCandidates).toEqual([b]);
-    expect(
-      (
-        await call(addLineNodes, {
-          params: { zoneID: zoneId, groupID: web, lineID: 'telecom' },
-          body: { nodeIDs: [b] },
-        })
-      ).json().code,
-    ).toBe(101003);
-    expect(
-      (
-        await call(addLineNodes, {
-          params: { zoneID: zoneId, groupID: tcp, lineID: 'default' },
-          body: { nodeIDs: [b] },
-        })
-      ).statusCode,
-    ).toBe(200);
+    expect((await call(addLineNodes, { params: lineOf(web, 'telecom'), body: { nodeIDs: [b] } })).json().code).toBe(
+      101003,
+    );
+    expect((await call(addLineNodes, { params: lineOf(tcp), body: { nodeIDs: [b] } })).statusCode).toBe(200);
     expect(
       ids(
         await call(lineNodeCandidates, {
-          params: { zoneID: zoneId, groupID: web, lineID: 'default' },
+          params: lineOf(web),
           query: { value: 'pt-', pageSize: 500 },
         }),
       ),
@@ -213,7 +166,7 @@ describe('nodes on lines', () => {
     expect(
       ids(
         await call(lineNodeCandidates, {
-          params: { zoneID: zoneId, groupID: web, lineID: 'telecom' },
+          params: lineOf(web, 'telecom'),
           query: { value: 'pt-' },
         }),
       ),
@@ -224,67 +177,35 @@ describe('nodes on lines', () => {
     const g = await group('remove', 7);
     const a = await initializedNode(t, client, zoneId, 'rm-a');
     const b = await initializedNode(t, client, zoneId, 'rm-b');
-    await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' }, body: { nodeIDs: [a] } });
-    expect(
-      (
-        await call(removeLineNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { nodeIDs: [a, b] },
-        })
-      ).json().code,
-    ).toBe(101018);
-    expect(
-      (await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json().total,
-    ).toBe(1);
-    expect(
-      (
-        await call(removeLineNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { nodeIDs: [a] },
-        })
-      ).json(),
-    ).toEqual({ data: true });
-    expect(
-      (await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json().total,
-    ).toBe(0);
+    await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a] } });
+    expect((await call(removeLineNodes, { params: lineOf(g), body: { nodeIDs: [a, b] } })).json().code).toBe(101018);
+    expect((await call(listLineNodes, { params: lineOf(g) })).json().total).toBe(1);
+    expect((await call(removeLineNodes, { params: lineOf(g), body: { nodeIDs: [a] } })).json()).toEqual({ data: true });
+    expect((await call(listLineNodes, { params: lineOf(g) })).json().total).toBe(0);
   });
 
   it('moves nodes to another line of the group; one already there just leaves the old line', async () => {
     const g = await group('move', 7);
     const a = await initializedNode(t, client, zoneId, 'mv-a');
     const b = await initializedNode(t, client, zoneId, 'mv-b');
-    await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' }, body: { nodeIDs: [a, b] } });
-    await call(addLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'unicom' }, body: { nodeIDs: [b] } });
+    await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [a, b] } });
+    await call(addLineNodes, { params: lineOf(g, 'unicom'), body: { nodeIDs: [b] } });
     expect(
-      (
-        await call(moveLineNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'unicom' },
-          body: { nodeIDs: [a], toLine: 'mobile' },
-        })
-      ).json().code,
+      (await call(moveLineNodes, { params: lineOf(g, 'unicom'), body: { nodeIDs: [a], toLine: 'mobile' } })).json()
+        .code,
     ).toBe(101018);
     expect(
-      (
-        await call(moveLineNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { nodeIDs: [a, b], toLine: 'unicom' },
-        })
-      ).json(),
+      (await call(moveLineNodes, { params: lineOf(g), body: { nodeIDs: [a, b], toLine: 'unicom' } })).json(),
     ).toEqual({
       data: true,
     });
-    expect(
-      (await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json().total,
-    ).toBe(0);
-    expect(ids(await call(listLineNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'unicom' } }))).toEqual([
-      a,
-      b,
-    ]);
+    expect((await call(listLineNodes, { params: lineOf(g) })).json().total).toBe(0);
+    expect(ids(await call(listLineNodes, { params: lineOf(g, 'unicom') }))).toEqual([a, b]);
   });
 
   it(`refuses to place beyond ${GROUP_PLACEMENT_LIMIT} places in a group (203003)`, async () => {
     const g = await group('full', 7);
-    const ownerId = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+    const ownerId = await rootId(t.app, 'client');
     // Nodes straight into the table: registering a thousand through the API would take minutes.
     const rows = await t.db.database.db
       .insert(nodes)
@@ -303,38 +224,17 @@ describe('nodes on lines', () => {
     const bulk = rows.map((r) => r.id);
     for (let i = 0; i < bulk.length; i += 500) {
       expect(
-        (
-          await call(addLineNodes, {
-            params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-            body: { nodeIDs: bulk.slice(i, i + 500) },
-          })
-        ).statusCode,
+        (await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: bulk.slice(i, i + 500) } })).statusCode,
       ).toBe(200);
     }
-    expect(
-      (
-        await call(addLineNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { nodeIDs: bulk.slice(0, 3) },
-        })
-      ).statusCode,
-    ).toBe(200);
+    expect((await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: bulk.slice(0, 3) } })).statusCode).toBe(200);
     const one = await initializedNode(t, client, zoneId, 'one-too-many');
+    expect((await call(addLineNodes, { params: lineOf(g, 'telecom'), body: { nodeIDs: [one] } })).json().code).toBe(
+      203003,
+    );
     expect(
-      (
-        await call(addLineNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'telecom' },
-          body: { nodeIDs: [one] },
-        })
-      ).json().code,
-    ).toBe(203003);
-    expect(
-      (
-        await call(moveLineNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { nodeIDs: [bulk[0]], toLine: 'telecom' },
-        })
-      ).statusCode,
+      (await call(moveLineNodes, { params: lineOf(g), body: { nodeIDs: bulk.slice(0, 1), toLine: 'telecom' } }))
+        .statusCode,
     ).toBe(200);
   });
 });
@@ -347,22 +247,15 @@ describe('virtual nodes on lines', () => {
     expect(
       ids(
         await call(lineVirtualNodeCandidates, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          params: lineOf(g),
           query: { value: 'vn-' },
         }),
       ),
     ).toEqual([v1, v2]);
-    expect(
-      (
-        await call(addLineVirtualNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { virtualNodeIDs: [v1, v2] },
-        })
-      ).json(),
-    ).toEqual({ data: true });
-    expect(
-      (await call(listLineVirtualNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json(),
-    ).toEqual({
+    expect((await call(addLineVirtualNodes, { params: lineOf(g), body: { virtualNodeIDs: [v1, v2] } })).json()).toEqual(
+      { data: true },
+    );
+    expect((await call(listLineVirtualNodes, { params: lineOf(g) })).json()).toEqual({
       total: 2,
       data: [
         { id: v1, name: 'vn-1', portType: 7, recordCount: 0 },
@@ -372,18 +265,14 @@ describe('virtual nodes on lines', () => {
     expect(
       (
         await call(lineVirtualNodeCandidates, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          params: lineOf(g),
           query: { value: 'vn-' },
         })
       ).json().total,
     ).toBe(0);
     expect(
-      (
-        await call(moveLineVirtualNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { virtualNodeIDs: [v2], toLine: 'overseas' },
-        })
-      ).statusCode,
+      (await call(moveLineVirtualNodes, { params: lineOf(g), body: { virtualNodeIDs: [v2], toLine: 'overseas' } }))
+        .statusCode,
     ).toBe(200);
     const nums = (await call(lineNodeNums, { params: { zoneID: zoneId, groupID: g } })).json().data;
     expect(nums.filter((n: { virtualNodeNum: number }) => n.virtualNodeNum > 0)).toEqual([
@@ -393,24 +282,12 @@ describe('virtual nodes on lines', () => {
     const listed = (await call(listGroups, { params: { zoneID: zoneId }, query: { pageSize: 100 } })).json().data;
     expect(listed.find((row: { id: number }) => row.id === g)).toMatchObject({ virtualNodeCount: 2 });
     expect(
-      (
-        await call(removeLineVirtualNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { virtualNodeIDs: [v1, v2] },
-        })
-      ).json().code,
+      (await call(removeLineVirtualNodes, { params: lineOf(g), body: { virtualNodeIDs: [v1, v2] } })).json().code,
     ).toBe(101018);
-    expect(
-      (
-        await call(removeLineVirtualNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { virtualNodeIDs: [v1] },
-        })
-      ).statusCode,
-    ).toBe(200);
-    expect(
-      (await call(listLineVirtualNodes, { params: { zoneID: zoneId, groupID: g, lineID: 'default' } })).json().total,
-    ).toBe(0);
+    expect((await call(removeLineVirtualNodes, { params: lineOf(g), body: { virtualNodeIDs: [v1] } })).statusCode).toBe(
+      200,
+    );
+    expect((await call(listLineVirtualNodes, { params: lineOf(g) })).json().total).toBe(0);
   });
 
   it('refuses a virtual node of another port type (101003) or of another zone (101018)', async () => {
@@ -418,28 +295,18 @@ describe('virtual nodes on lines', () => {
     const tcp = await virtualNode('vn-tcp', 4);
     const far = await virtualNode('vn-far', 7, otherZoneId);
     expect(
-      (
-        await call(addLineVirtualNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { virtualNodeIDs: [tcp] },
-        })
-      ).json(),
+      (await call(addLineVirtualNodes, { params: lineOf(g), body: { virtualNodeIDs: [tcp] } })).json(),
     ).toMatchObject({
       code: 101003,
       extra: { fields: [{ field: 'virtualNodeIDs', key: 'portTypeMismatch' }] },
     });
-    expect(
-      (
-        await call(addLineVirtualNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { virtualNodeIDs: [far] },
-        })
-      ).json().code,
-    ).toBe(101018);
+    expect((await call(addLineVirtualNodes, { params: lineOf(g), body: { virtualNodeIDs: [far] } })).json().code).toBe(
+      101018,
+    );
     expect(
       ids(
         await call(lineVirtualNodeCandidates, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
+          params: lineOf(g),
           query: { value: 'vn-tcp' },
         }),
       ),
@@ -458,8 +325,8 @@ describe('isolation', () => {
     const theirs = await initializedNode(t, rival, rivalZone, 'theirs');
     const v = await virtualNode('private-vn', 7);
 
-    const line = { zoneID: zoneId, groupID: g, lineID: 'default' };
-    const rivalLine = { zoneID: rivalZone, groupID: rivalGroup, lineID: 'default' };
+    const line = { zoneID: zoneId, groupID: g, lineID: 'default' as const };
+    const rivalLine = { zoneID: rivalZone, groupID: rivalGroup, lineID: 'default' as const };
     for (const [url, attempt] of [
       ['list nodes', () => call(listLineNodes, { params: line }, rival)],
       ['node candidates', () => call(lineNodeCandidates, { params: line }, rival)],
@@ -477,14 +344,7 @@ describe('isolation', () => {
       const res = await attempt();
       expect([url, res.json().code]).toEqual([url, 101018]);
     }
-    expect(
-      (
-        await call(addLineNodes, {
-          params: { zoneID: zoneId, groupID: g, lineID: 'default' },
-          body: { nodeIDs: [theirs] },
-        })
-      ).json().code,
-    ).toBe(101018);
+    expect((await call(addLineNodes, { params: lineOf(g), body: { nodeIDs: [theirs] } })).json().code).toBe(101018);
     expect(
       (await call(createGroup, { params: { zoneID: rivalZone }, body: { name: 'intruder', portType: 7 } })).json().code,
     ).toBe(101018);

@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@rampart/contract';
+import type { AnyRoute, RouteInput } from '@rampart/contract';
 import {
   addLineNodes,
   createGroup,
@@ -11,11 +11,11 @@ import {
   removeLineNodes,
   updateGroup,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { sendAs, type Token } from './helpers/call.js';
+import { fieldNames, rawInput, sendAs, type Token } from './helpers/call.js';
 import { initializedNode } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
 
@@ -61,8 +61,8 @@ describe('groups', () => {
       (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'tcp', portType: 4 } })).json().code,
     ).toBe(101025);
     expect(
-      (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'x', portType: 5 } })).json().extra.fields[0]
-        .field,
+      (await call(createGroup, rawInput({ params: { zoneID: zoneId }, body: { name: 'x', portType: 5 } }))).json().extra
+        .fields[0].field,
     ).toBe('portType');
   });
 
@@ -122,10 +122,10 @@ describe('groups', () => {
     expect(listed!.nodeCount).toBe(1);
     expect(
       (
-        await call(addLineNodes, {
-          params: { zoneID: zoneId, groupID: group.id, lineID: 'bad line' },
-          body: { nodeIDs: [a] },
-        })
+        await call(
+          addLineNodes,
+          rawInput({ params: { zoneID: zoneId, groupID: group.id, lineID: 'bad line' }, body: { nodeIDs: [a] } }),
+        )
       ).statusCode,
     ).toBe(400);
   });
@@ -154,29 +154,27 @@ describe('groups', () => {
 
   it('filters metaGroups by port type and backup flag, and refuses a bad filter with 101003', async () => {
     const zone = (await call(createZone, { body: { name: 'Meta' } })).json().data.id;
-    const make = async (name: string, portType: number, isBackup: boolean) =>
+    const make = async (name: string, portType: 4 | 7, isBackup: boolean) =>
       (await call(createGroup, { params: { zoneID: zone }, body: { name, portType, isBackup } })).json().data.id;
     const main7 = await make('a-main', 7, false);
     const backup7 = await make('b-backup', 7, true);
     const backup4 = await make('c-backup-l4', 4, true);
-    const meta = async (query: TestInput<typeof metaGroups>['query']) =>
+    const meta = async (query: RouteInput<typeof metaGroups>['query']) =>
       (await call(metaGroups, { params: { zoneID: zone }, query })).json().data.map((g: { id: number }) => g.id);
     expect(await meta({})).toEqual([main7, backup7, backup4]);
     expect(await meta({ isBackup: 'true' })).toEqual([backup7, backup4]);
     expect(await meta({ portType: 4 })).toEqual([backup4]);
     expect(await meta({ portType: 7, isBackup: 'true' })).toEqual([backup7]);
-    const bad = await call(metaGroups, { params: { zoneID: zone }, query: { portType: 5, isBackup: 'maybe' } });
-    expect(
-      bad
-        .json()
-        .extra.fields.map((f: { field: string }) => f.field)
-        .sort(),
-    ).toEqual(['isBackup', 'portType']);
+    const bad = await call(
+      metaGroups,
+      rawInput({ params: { zoneID: zone }, query: { portType: 5, isBackup: 'maybe' } }),
+    );
+    expect(fieldNames(bad).sort()).toEqual(['isBackup', 'portType']);
   });
 
   it("answers another operator 101018 for the zone's groups, metaGroups and a new group in it", async () => {
     const rival = await signInOtherOperator(t.app);
-    const as = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, rival, route, ...args);
+    const as = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, rival, route, ...args);
     expect((await as(listGroups, { params: { zoneID: zoneId } })).json().code).toBe(101018);
     expect((await as(metaGroups, { params: { zoneID: zoneId } })).json().code).toBe(101018);
     expect(

@@ -1,5 +1,4 @@
-import { createLogo, deleteLogo, listLogos, logo, type Tier, updateLogo } from '@rampart/contract';
-import type { TestInput } from '@rampart/contract/testing';
+import { createLogo, deleteLogo, listLogos, logo, type RouteInput, type Tier, updateLogo } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
@@ -43,7 +42,7 @@ async function upload(method: 'POST' | 'PUT', parts: Record<string, Part>, token
   );
 }
 
-async function publicLogo(tier: Tier, query: TestInput<typeof logo>['query'] = {}) {
+async function publicLogo(tier: Tier, query: RouteInput<typeof logo>['query'] = {}) {
   const res = await send(t.app, logo, { params: { auth: tier }, query });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as Record<string, string>;

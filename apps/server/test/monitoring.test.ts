@@ -20,12 +20,12 @@ import {
   updateMonitorGroup,
   updateMonitorNode,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideState } from '../src/modules/monitoring/probes.service.js';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
-import { nodeSend, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
 
@@ -121,10 +121,13 @@ describe('monitor nodes', () => {
   it('refuses bad input with the field named', async () => {
     const res = await call(createMonitorNode, rawInput({ body: { nodeID: 'x', memo: 'm'.repeat(300) } }));
     expect(res.json().code).toBe(101003);
-    const fields = res.json().extra.fields.map((f: { field: string }) => f.field);
+    const fields = fieldNames(res);
     expect(fields.sort()).toEqual(['memo', 'nodeID']);
-    expect((await call(updateMonitorNode, { body: { id: 1 } })).json().extra.fields[0].field).toBe('enabled');
-    const badParams = await call(listMonitorGroupNodes, { params: { id: 'abc' }, query: { state: 'sideways' } });
+    expect((await call(updateMonitorNode, rawInput({ body: { id: 1 } }))).json().extra.fields[0].field).toBe('enabled');
+    const badParams = await call(
+      listMonitorGroupNodes,
+      rawInput({ params: { id: 'abc' }, query: { state: 'sideways' } }),
+    );
     expect(badParams.json().code).toBe(101003);
     expect(
       badParams
@@ -132,13 +135,8 @@ describe('monitor nodes', () => {
         .extra.fields.map((f: { in: string; field: string }) => `${f.in}:${f.field}`)
         .sort(),
     ).toEqual(['params:id', 'query:state']);
-    const badQuery = await call(listNodesEnableStatus, { query: { state: 'sideways', pageSize: 0 } });
-    expect(
-      badQuery
-        .json()
-        .extra.fields.map((f: { field: string }) => f.field)
-        .sort(),
-    ).toEqual(['pageSize', 'state']);
+    const badQuery = await call(listNodesEnableStatus, rawInput({ query: { state: 'sideways', pageSize: 0 } }));
+    expect(fieldNames(badQuery).sort()).toEqual(['pageSize', 'state']);
   });
 });
 
@@ -199,7 +197,7 @@ describe('monitor groups', () => {
     const a = await edgeNode('target-bad');
     const body = { name: 'bad', ...settings, monitorIDs: [monitor], nodeIDs: [a.nodeId] };
     const fieldsOf = async (payload: Record<string, unknown>) => {
-      const res = await call(createMonitorGroup, { body: payload });
+      const res = await call(createMonitorGroup, rawInput({ body: payload }));
       expect(res.json().code).toBe(101003);
       return res.json().extra.fields.map((f: { field: string; key: string }) => `${f.field}:${f.key}`);
     };

@@ -21,10 +21,10 @@ import {
   productGroups,
   updateProduct,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { send, sendAs, type Token } from './helpers/call.js';
 import { joinNode } from './helpers/edge-node.js';
@@ -54,7 +54,7 @@ beforeAll(async () => {
   spareProduct = (
     await f.call(createProduct, { body: { name: 'Spare', portType: 7, mainGroupIDs: [spareGroup] } })
   ).json().data.id;
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
+  const userID = await rootId(t.app, 'user');
   spareSite = (await f.call(createSite, { body: { siteName: 'spare', userID, productID: spareProduct } })).json().data
     .siteID;
   // A second site of the customer on the node's product (target of copies).
@@ -64,8 +64,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const upstreams = [{ ip: '127.0.0.1', port: 8080 }];
-const userCall = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) =>
-  sendAs(t.app, f.user, route, ...args);
+const userCall = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, f.user, route, ...args);
 
 async function domainCount(siteId: number): Promise<number> {
   const res = (await t.db.database.db.execute(
@@ -210,7 +209,7 @@ describe('domains a node can carry', () => {
   });
 
   it('lets two concurrent creates take the last places one after the other, never both', async () => {
-    const customer = await addAccount(t.app, 'user', 'racer', (await t.app.rampart.accounts.findRoot('client'))?.id);
+    const customer = await addAccount(t.app, 'user', 'racer', await rootId(t.app, 'client'));
     const racer = await signIn(t.app, 'user', 'racer');
     const product = (
       await f.call(createProduct, { body: { name: 'Race', portType: 7, mainGroupIDs: [f.groupId] } })

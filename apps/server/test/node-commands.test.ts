@@ -1,6 +1,5 @@
 import type { AnyRoute } from '@rampart/contract';
 import {
-  createZone,
   getNodeCommands,
   initializeNodes,
   listNodeCommands,
@@ -9,12 +8,12 @@ import {
   resetZoneNodes,
   rotateNodeLogs,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs, CallInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInOtherOperator } from './helpers/accounts.js';
-import { manualClock, signIn } from './helpers/auth.js';
-import { nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
+import { manualClock } from './helpers/auth.js';
+import { fieldNames, nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import { twoZones } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // The command channel: the operator queues reboot, reset and log rotation; each node long-polls
@@ -33,10 +32,7 @@ let waiting: JoinedNode;
 
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
-  client = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  otherZoneId = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
+  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
   [a, b, elsewhere, waiting] = [
     await joinNode(t.app, client, 'edge-a'),
     await joinNode(t.app, client, 'edge-b'),
@@ -48,11 +44,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
-const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: TestInput<R>) =>
-  nodeSend(t.app, n, route, input as TestInput<R>, { nowMs: clock.now() });
+const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: CallInput<R>) =>
+  nodeSend(t.app, n, route, input as CallInput<R>, { nowMs: clock.now() });
 async function history(n: JoinedNode, zone = zoneId) {
   const res = await call(listNodeCommands, {
     params: { zoneID: zone, id: n.nodeId },
@@ -160,12 +156,7 @@ describe('node commands', () => {
         body: { ok: 'yes', message: 'x'.repeat(2001) },
       }),
     );
-    expect(
-      badResult
-        .json()
-        .extra.fields.map((f: { field: string }) => f.field)
-        .sort(),
-    ).toEqual(['message', 'ok']);
+    expect(fieldNames(badResult).sort()).toEqual(['message', 'ok']);
   });
 
   it('keeps commands to their operator: another operator can neither queue nor read them', async () => {

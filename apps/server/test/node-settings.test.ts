@@ -1,10 +1,6 @@
-import type { AnyRoute } from '@rampart/contract';
+import type { AnyRoute, RouteInput } from '@rampart/contract';
 import {
   createDomains,
-  createGroup,
-  createProduct,
-  createSite,
-  createZone,
   getNodeSnapshot,
   getNodeSystem,
   initializeNodes,
@@ -21,12 +17,13 @@ import {
   setNodePortType,
   setNodeStatus,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInOtherOperator } from './helpers/accounts.js';
+import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import { operatorCalls, twoZones } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Per-node settings (on/off, memo, monitor, port type, log rotation time), system information and
@@ -44,15 +41,10 @@ let waiting: JoinedNode;
 
 beforeAll(async () => {
   t = await createTestApp();
-  client = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  otherZoneId = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
-  web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data.id;
-  const productID = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data
-    .id;
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  const siteId = (await call(createSite, { body: { siteName: 'shop', userID, productID } })).json().data.siteID;
+  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
+  const make = operatorCalls(t.app, client);
+  web = await make.group(zoneId, 'web');
+  const siteId = await make.site('shop', await rootId(t.app, 'user'), await make.product('CDN', 7, [web]));
   const user = await signIn(t.app, 'user');
   await send(
     t.app,
@@ -75,10 +67,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
-async function listed(query: TestInput<typeof listInitializedNodes>['query'] = {}) {
+async function listed(query: RouteInput<typeof listInitializedNodes>['query'] = {}) {
   const res = await call(listInitializedNodes, { query: { page: 1, pageSize: 50, ...query } });
   expect(res.statusCode).toBe(200);
   return res.json();
@@ -89,11 +81,7 @@ async function row(id: number) {
 async function snapshot(n: JoinedNode) {
   return (await nodeSend(t.app, n, getNodeSnapshot, undefined)).json().data;
 }
-const fieldsOf = (res: { json(): { extra: { fields: { field: string }[] } } }) =>
-  res
-    .json()
-    .extra.fields.map((f) => f.field)
-    .sort();
+const fieldsOf = (res: Parameters<typeof fieldNames>[0]) => fieldNames(res).sort();
 
 describe('node settings', () => {
   it('switches a node off: it keeps its place but its snapshot serves no site, until it is on again', async () => {
@@ -158,15 +146,18 @@ describe('node settings', () => {
   it('refuses bad values with 101003 naming each field', async () => {
     const ids = [loose.nodeId];
     expect(fieldsOf(await call(setNodeMemo, { body: { ids, memo: 'x'.repeat(257) } }))).toEqual(['memo']);
-    expect(fieldsOf(await call(setNodeStatus, { body: { ids: [], status: 'maybe' } }))).toEqual(['ids', 'status']);
+    expect(fieldsOf(await call(setNodeStatus, rawInput({ body: { ids: [], status: 'maybe' } })))).toEqual([
+      'ids',
+      'status',
+    ]);
     expect(fieldsOf(await call(setNodeMonitor, rawInput({ body: { ids, monitor: 'yes' } })))).toEqual(['monitor']);
-    expect(fieldsOf(await call(setNodePortType, { body: { ids, portType: 5 } }))).toEqual(['portType']);
+    expect(fieldsOf(await call(setNodePortType, rawInput({ body: { ids, portType: 5 } })))).toEqual(['portType']);
     expect(fieldsOf(await call(setNodeLogRotateTime, rawInput({ body: { ids, time: 330 } })))).toEqual(['time']);
     // A string that is no time of day is the catalogue's Invalid Node Time.
     for (const time of ['24:00', '3:30', '03:30:00']) {
       expect((await call(setNodeLogRotateTime, { body: { ids, time } })).json().code).toBe(202006);
     }
-    expect(fieldsOf(await call(listInitializedNodes, { query: { status: 'paused', portType: 9 } }))).toEqual([
+    expect(fieldsOf(await call(listInitializedNodes, rawInput({ query: { status: 'paused', portType: 9 } })))).toEqual([
       'portType',
       'status',
     ]);
@@ -190,7 +181,7 @@ const system = {
   memoryUsedBytes: 2_000_000_000,
   diskTotalBytes: 100_000_000_000,
   diskUsedBytes: 40_000_000_000,
-  loadAverage: [0.5, 0.4, 0.3],
+  loadAverage: [0.5, 0.4, 0.3] as [number, number, number],
   uptimeSeconds: 3600,
   nginxVersion: '1.22.1',
   agentVersion: '0.1.0',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AnyRoute } from '@rampart/contract';
+import type { AnyRoute, RouteInput } from '@rampart/contract';
 import {
   createZone,
   getLatestNodeVersion,
@@ -17,12 +17,12 @@ import {
   reportNodeUpgradeProgress,
   upgradeNodes,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs, CallInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentReleases } from '../src/modules/nodes/agent-releases.js';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
-import { nodeSend, send, sendAs, type Token } from './helpers/call.js';
+import { nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -72,14 +72,14 @@ afterAll(async () => {
   await rm(releaseDir, { recursive: true, force: true });
 });
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
-const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: TestInput<R>) =>
-  nodeSend(t.app, n, route, input as TestInput<R>, { nowMs: clock.now() });
+const node = <R extends AnyRoute>(n: JoinedNode, route: R, input?: CallInput<R>) =>
+  nodeSend(t.app, n, route, input as CallInput<R>, { nowMs: clock.now() });
 const report = (n: JoinedNode, version: string) =>
   node(n, reportNodeStatus, { body: { version, appliedVersion: '', lastError: '' } });
-async function logs(n: JoinedNode, query: TestInput<typeof listNodeUpgradeLogs>['query'] = { page: 1, pageSize: 50 }) {
+async function logs(n: JoinedNode, query: RouteInput<typeof listNodeUpgradeLogs>['query'] = { page: 1, pageSize: 50 }) {
   const res = await call(listNodeUpgradeLogs, { params: { id: n.nodeId }, query });
   expect(res.statusCode).toBe(200);
   return res.json();
@@ -167,7 +167,7 @@ describe('node upgrade', () => {
     expect((await node(a, getNodeCommands)).json().data).toEqual([
       { id: command.id, type: 'upgrade', payload: { version: VERSION } },
     ]);
-    for (const stage of ['downloading', 'verified', 'switched']) {
+    for (const stage of ['downloading', 'verified', 'switched'] as const) {
       const res = await node(a, reportNodeUpgradeProgress, {
         body: { commandId: command.id, stage, message: `${stage} ok` },
       });
@@ -262,11 +262,15 @@ describe('node upgrade', () => {
   it('refuses bad input with 101003 naming the field', async () => {
     const empty = await call(upgradeNodes, { body: { ids: [] } });
     expect(empty.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'ids' }] } });
-    const filter = await call(listInitializedNodes, { query: { upgradeStatuses: 'done' } });
+    const filter = await call(listInitializedNodes, rawInput({ query: { upgradeStatuses: 'done' } }));
     expect(filter.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'upgradeStatuses' }] } });
-    const id = await call(listNodeUpgradeLogs, { params: { id: 'abc' } });
+    const id = await call(listNodeUpgradeLogs, rawInput({ params: { id: 'abc' } }));
     expect(id.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'id' }] } });
-    const stage = await node(a, reportNodeUpgradeProgress, { body: { commandId: 1, stage: 'reported', message: '' } });
+    const stage = await node(
+      a,
+      reportNodeUpgradeProgress,
+      rawInput({ body: { commandId: 1, stage: 'reported', message: '' } }),
+    );
     expect(stage.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'stage' }] } });
   });
 

@@ -4,11 +4,7 @@ import {
   addSitePortUpstreams,
   addUpstreams,
   createDomains,
-  createGroup,
-  createProduct,
   createSimpleDomains,
-  createSite,
-  createZone,
   listDomains,
   listUpstreams,
   modifyUpstreamIPs,
@@ -16,11 +12,13 @@ import {
   updateDomain,
   updateUpstream,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
 import { joinNode } from './helpers/edge-node.js';
+import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // An origin that is one of the operator's nodes on a port they listen on would send the edge's
@@ -34,8 +32,7 @@ let user: { accessToken: string };
 let web: number;
 let game: number;
 
-const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
-const site = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
+const site = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 
 function fields(res: {
   statusCode: number;
@@ -50,16 +47,11 @@ beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
   user = await signIn(t.app, 'user');
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const group = async (name: string, portType: 4 | 7) =>
-    (await call(createGroup, { params: { zoneID: zoneId }, body: { name, portType } })).json().data.id;
-  const product = async (name: string, portType: 4 | 7, g: number) =>
-    (await call(createProduct, { body: { name, portType, mainGroupIDs: [g] } })).json().data.id;
-  const newSite = async (name: string, productID: number) =>
-    (await call(createSite, { body: { siteName: name, userID, productID } })).json().data.siteID;
-  web = await newSite('web', await product('CDN', 7, await group('web', 7)));
-  game = await newSite('game', await product('L4', 4, await group('tcp', 4)));
+  const userID = await rootId(t.app, 'user');
+  const make = operatorCalls(t.app, client);
+  const zoneId = await make.zone('Asia');
+  web = await make.site('web', userID, await make.product('CDN', 7, [await make.group(zoneId, 'web', 7)]));
+  game = await make.site('game', userID, await make.product('L4', 4, [await make.group(zoneId, 'tcp', 4)]));
   await joinNode(t.app, client, 'edge-1');
 });
 afterAll(async () => t.close());

@@ -15,9 +15,10 @@ import {
   type Tier,
   type TokenSet,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/platform/crypto/passwords.js';
+import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { rawRequest, sendAs } from './helpers/call.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
@@ -60,7 +61,7 @@ beforeAll(async () => {
     },
   });
   own.productId = product.json().data.id;
-  const userId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  const userId = await rootId(t.app, 'user');
   const site = await call(root.client, createSite, {
     body: {
       siteName: 'matrix',
@@ -110,7 +111,7 @@ beforeAll(async () => {
   for (const [name, id] of Object.entries(foreign)) expect(id, name).toBeGreaterThan(0);
 
   for (const tier of TIERS) {
-    const parentId = (await t.app.rampart.accounts.findRoot(tier))?.id ?? 0;
+    const parentId = await rootId(t.app, tier);
     const reads = [...assignablePermissions(tier)].filter((key) => key.endsWith('.read'));
     const role = (
       await call(root[tier], createRole, { params: { auth: tier }, body: { name: 'readers', permissions: reads } })
@@ -138,7 +139,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(token: TokenSet | null, route: R, ...args: TestCallArgs<R>) {
+function call<R extends AnyRoute>(token: TokenSet | null, route: R, ...args: CallArgs<R>) {
   return sendAs(t.app, token, route, ...args);
 }
 

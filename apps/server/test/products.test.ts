@@ -1,9 +1,7 @@
 import type { AnyRoute } from '@rampart/contract';
 import {
-  createGroup,
   createProduct,
   createSite,
-  createZone,
   deleteGroup,
   deleteProduct,
   deleteZone,
@@ -12,11 +10,12 @@ import {
   productGroups,
   updateProduct,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { sendAs, type Token } from './helpers/call.js';
+import { rawInput, sendAs, type Token } from './helpers/call.js';
+import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -28,17 +27,15 @@ let tcp: number;
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const group = async (name: string, portType: number, isBackup = false) =>
-    (await call(createGroup, { params: { zoneID: zoneId }, body: { name, portType, isBackup } })).json().data
-      .id as number;
-  web = await group('web', 7);
-  webBackup = await group('web-backup', 7, true);
-  tcp = await group('tcp', 4);
+  const make = operatorCalls(t.app, client);
+  zoneId = await make.zone('Asia');
+  web = await make.group(zoneId, 'web', 7, false);
+  webBackup = await make.group(zoneId, 'web-backup', 7, true);
+  tcp = await make.group(zoneId, 'tcp', 4, false);
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
 
@@ -130,7 +127,8 @@ describe('products', () => {
       { id: webBackup, name: 'web-backup', zoneID: zoneId, zoneName: 'Asia', nodeCount: 0 },
     ]);
     expect(
-      (await call(productGroups, { params: { id }, query: { isBackup: 'maybe' } })).json().extra.fields[0].field,
+      (await call(productGroups, rawInput({ params: { id }, query: { isBackup: 'maybe' } }))).json().extra.fields[0]
+        .field,
     ).toBe('isBackup');
     expect((await call(productGroups, { params: { id: 999999 } })).json().code).toBe(101018);
 
@@ -142,9 +140,9 @@ describe('products', () => {
   });
 
   it('keeps a sites limit: shown with the count, never set below the sites a product carries (204003)', async () => {
-    const body = { name: 'Limited', portType: 7, mainGroupIDs: [web], siteLimit: 2 };
+    const body = { name: 'Limited', portType: 7 as const, mainGroupIDs: [web], siteLimit: 2 };
     const id = (await call(createProduct, { body })).json().data.id;
-    const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
+    const userID = await rootId(t.app, 'user');
     for (const siteName of ['l1', 'l2']) await call(createSite, { body: { siteName, userID, productID: id } });
     const listed = (await call(listProducts)).json().data.find((p: { id: number }) => p.id === id);
     expect(listed).toMatchObject({ siteLimit: 2, siteCount: 2 });

@@ -3,10 +3,6 @@ import {
   addLineNodes,
   addSitePorts,
   batchCreateSitePorts,
-  createGroup,
-  createProduct,
-  createSite,
-  createZone,
   createZonePorts,
   DEFAULT_RESERVED_PORTS,
   deleteSitePorts,
@@ -23,12 +19,13 @@ import {
   updateSitePort,
   updateZonePort,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInOtherOperator } from './helpers/accounts.js';
+import { rootId, signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { nodeSend, rawInput, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Ports a zone reserves for its nodes' hosts (and the node's own), refused on every call that
@@ -43,8 +40,8 @@ let zoneId: number;
 let game: number;
 let node: JoinedNode;
 
-const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
-const site = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
+const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
+const site = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const upstream = (port: number) => ({ ip: '198.51.100.7', port });
 const fields = (res: { json(): { code: number; extra: { fields: { field: string; key: string }[] } } }) => {
   expect(res.json().code).toBe(101003);
@@ -76,13 +73,11 @@ beforeAll(async () => {
   client = await signIn(t.app, 'client');
   other = await signInOtherOperator(t.app, 'operator-two');
   user = await signIn(t.app, 'user');
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const tcp = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'tcp', portType: 4 } })).json().data
-    .id;
-  const product = (await call(createProduct, { body: { name: 'L4', portType: 4, mainGroupIDs: [tcp] } })).json().data
-    .id;
-  game = (await call(createSite, { body: { siteName: 'game', userID, productID: product } })).json().data.siteID;
+  const userID = await rootId(t.app, 'user');
+  const make = operatorCalls(t.app, client);
+  zoneId = await make.zone('Asia');
+  const tcp = await make.group(zoneId, 'tcp', 4);
+  game = await make.site('game', userID, await make.product('L4', 4, [tcp]));
   node = await joinNode(t.app, client, 'edge-l4');
   await call(initializeNodes, { body: { ids: [node.nodeId], zoneID: zoneId } });
   await call(setNodePortType, { body: { ids: [node.nodeId], portType: 4 } });

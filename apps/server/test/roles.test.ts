@@ -12,9 +12,9 @@ import {
   tierPermissions,
   updateRole,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -27,16 +27,16 @@ let otherSubId: number;
 beforeAll(async () => {
   t = await createTestApp();
   user = await signIn(t.app, 'user');
-  userId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  userId = await rootId(t.app, 'user');
   // A sub-user of the root customer, and a customer of the same operator with its own sub-user.
   subId = await addAccount(t.app, 'user', 'sub', userId);
-  const clientId = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+  const clientId = await rootId(t.app, 'client');
   const otherId = await addAccount(t.app, 'user', 'other', clientId);
   otherSubId = await addAccount(t.app, 'user', 'other-sub', otherId);
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, user, route, ...args);
 }
 
@@ -165,7 +165,7 @@ describe('assigning a role', () => {
     ]);
     expect((await call(listUserSites, undefined, sub)).statusCode).toBe(200);
     // A read-only role calling a write route.
-    expect((await call(setUserSitesTags, { body: { tags: [] } }, sub)).json().code).toBe(101018);
+    expect((await call(setUserSitesTags, { body: { ids: [1], tags: [] } }, sub)).json().code).toBe(101018);
     expect((await call(listRoles, { params: { auth: 'user' } }, user)).json().data[0]).toMatchObject({ accounts: 1 });
     // The accounts list says which role each sub-account holds.
     const listed = (

@@ -8,9 +8,9 @@ import {
   listCacheRules,
   updateCacheRule,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -22,7 +22,7 @@ let user: { accessToken: string };
 let other: { accessToken: string };
 let siteId: number;
 
-const cache = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
+const cache = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const snapshot = () => f.snapshot();
 
 beforeAll(async () => {
@@ -119,14 +119,14 @@ describe('site cache rules', () => {
     [{ scope: 'all', queryString: 'sometimes' }, 'data.0.queryString'],
     [{ scope: 'all', priority: 1001 }, 'data.0.priority'],
   ])('refuses %j with 101003 naming %s', async (rule, field) => {
-    const res = await cache(addCacheRules, { params: { siteId }, body: { data: [rule] } });
+    const res = await cache(addCacheRules, rawInput({ params: { siteId }, body: { data: [rule] } }));
     expect(res.json().code).toBe(101003);
-    expect(res.json().extra.fields.map((f: { field: string }) => f.field)).toEqual([field]);
+    expect(fieldNames(res)).toEqual([field]);
   });
 
   it('refuses more than the per-site limit with 101029, adding none of the batch', async () => {
     const before = (await cache(listCacheRules, { params: { siteId } })).json().data.rules.length;
-    const data = Array.from({ length: CACHE_RULES_PER_SITE - before + 1 }, () => ({ scope: 'all' }));
+    const data = Array.from({ length: CACHE_RULES_PER_SITE - before + 1 }, () => ({ scope: 'all' as const }));
     const res = await cache(addCacheRules, { params: { siteId }, body: { data } });
     expect(res.json().code).toBe(101029);
     expect((await cache(listCacheRules, { params: { siteId } })).json().data.rules).toHaveLength(before);

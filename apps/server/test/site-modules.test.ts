@@ -12,9 +12,9 @@ import {
   type RouteInput,
   urlRedirectRoutes,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest, sendAs, sendWith, type Token } from './helpers/call.js';
+import { fieldNames, rawInput, rawRequest, sendAs, sendWith, type Token } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -32,8 +32,8 @@ let domainId: number;
 let secondDomainId: number;
 let otherDomainId: number;
 
-const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
-const mod = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
+const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
+const mod = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const bind = <T extends keyof typeof bindModuleRoutes>(
   type: T,
   body: RouteInput<(typeof bindModuleRoutes)[T]>['body'],
@@ -43,7 +43,8 @@ const bind = <T extends keyof typeof bindModuleRoutes>(
   sendWith(
     t.app,
     bindModuleRoutes[type],
-    { params: { siteId: site }, body } as TestInput<(typeof bindModuleRoutes)[T]>,
+    // The body is the route's own (typed by T); TypeScript cannot resolve a generic route's whole input.
+    { params: { siteId: site }, body } as unknown as RouteInput<(typeof bindModuleRoutes)[T]>,
     { token },
   );
 const snapshot = () => f.snapshot();
@@ -51,8 +52,6 @@ async function domainRow(id = domainId) {
   const list = (await call(listDomains, { params: { siteId } }, user)).json().data;
   return list.find((d: { id: number }) => d.id === id);
 }
-const fields = (res: { json(): { extra: { fields: { field: string }[] } } }) =>
-  res.json().extra.fields.map((f) => f.field);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -159,12 +158,12 @@ describe('custom header modules', () => {
       body: { modules: [{ name: 'bad', headers: [header] }] },
     });
     expect(res.json().code).toBe(101003);
-    expect(fields(res)).toEqual([field]);
+    expect(fieldNames(res)).toEqual([field]);
   });
 
   it('refuses an empty name (101003) and a name taken in the site (101025)', async () => {
     expect(
-      fields(await mod(customHeaderRoutes.create, { params: { siteId }, body: { modules: [{ name: ' ' }] } })),
+      fieldNames(await mod(customHeaderRoutes.create, { params: { siteId }, body: { modules: [{ name: ' ' }] } })),
     ).toEqual(['modules.0.name']);
     expect(
       (await mod(customHeaderRoutes.create, { params: { siteId }, body: { modules: [{ name: 'security' }] } })).json()
@@ -244,9 +243,9 @@ describe('binding and isolation', () => {
   });
 
   it('names the CORS field corsID and validates the binding body (101003)', async () => {
-    expect(fields(await bind('cors', { domainIDs: [domainId], moduleID: 1 }))).toEqual(['corsID']);
-    expect(fields(await bind('customHeader', { domainIDs: [], moduleID: 1 }))).toEqual(['domainIDs']);
-    expect(fields(await bind('customHeader', { domainIDs: [domainId], moduleID: -1 }))).toEqual(['moduleID']);
+    expect(fieldNames(await bind('cors', { domainIDs: [domainId], moduleID: 1 }))).toEqual(['corsID']);
+    expect(fieldNames(await bind('customHeader', { domainIDs: [], moduleID: 1 }))).toEqual(['domainIDs']);
+    expect(fieldNames(await bind('customHeader', { domainIDs: [domainId], moduleID: -1 }))).toEqual(['moduleID']);
   });
 
   it("keeps one customer out of another's modules (101018)", async () => {
@@ -403,12 +402,12 @@ describe('URL redirect modules', () => {
     [{ source: '/old', target: '/new', statusCode: 303 }, 'items.0.statusCode'],
     [{ source: '/old', target: '/new', matchType: 'glob' }, 'items.0.matchType'],
   ])('refuses rule %j with 101003 naming %s', async (rule, field) => {
-    const res = await mod(urlRedirectRoutes.addRules, {
-      params: { siteId, moduleId: redirectId },
-      body: { items: [rule] },
-    });
+    const res = await mod(
+      urlRedirectRoutes.addRules,
+      rawInput({ params: { siteId, moduleId: redirectId }, body: { items: [rule] } }),
+    );
     expect(res.json().code).toBe(101003);
-    expect(fields(res)).toEqual([field]);
+    expect(fieldNames(res)).toEqual([field]);
   });
 
   it(`refuses more than ${REDIRECT_RULES_PER_SITE} rules per site over all modules with 205007, adding none`, async () => {
@@ -522,7 +521,7 @@ describe('CORS modules', () => {
   ])('refuses %j with 101003 naming %s', async (settings, field) => {
     const res = await mod(corsRoutes.create, { params: { siteId }, body: { modules: [{ name: 'bad', ...settings }] } });
     expect(res.json().code).toBe(101003);
-    expect(fields(res)).toEqual([field]);
+    expect(fieldNames(res)).toEqual([field]);
   });
 });
 
@@ -614,7 +613,7 @@ describe('proxy rewrite modules', () => {
       body: { modules: [{ name: 'bad', ...settings }] },
     });
     expect(res.json().code).toBe(101003);
-    expect(fields(res)).toEqual([field]);
+    expect(fieldNames(res)).toEqual([field]);
   });
 
   it('refuses a rewrite target that is not a path (101003) and more than 100 rules per module (101029)', async () => {
@@ -627,7 +626,7 @@ describe('proxy rewrite modules', () => {
         items: [{ source: '/a', target: 'https://elsewhere.example/' }],
       },
     });
-    expect(fields(bad)).toEqual(['items.0.target']);
+    expect(fieldNames(bad)).toEqual(['items.0.target']);
     // Patterns JavaScript compiles and the edge's PCRE2 does not.
     for (const source of ['^/[]', '^/[^]', '^/[a-\\d]', '^/a{1,100000}']) {
       const refused = await mod(proxyRewriteRoutes.addRules, {
@@ -636,7 +635,7 @@ describe('proxy rewrite modules', () => {
           items: [{ matchType: 'regex', source, target: '/x' }],
         },
       });
-      expect(fields(refused), source).toEqual(['items.0.source']);
+      expect(fieldNames(refused), source).toEqual(['items.0.source']);
     }
     const items = Array.from({ length: 101 }, (_, i) => ({ source: `/r${i}`, target: '/x' }));
     expect(

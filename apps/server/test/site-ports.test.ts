@@ -4,10 +4,6 @@ import {
   addSitePorts,
   addSitePortUpstreams,
   batchCreateSitePorts,
-  createGroup,
-  createProduct,
-  createSite,
-  createZone,
   createZonePorts,
   deleteSitePorts,
   deleteSitePortUpstreams,
@@ -28,12 +24,13 @@ import {
   updateSitePort,
   updateSitePortUpstream,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { nodeSend, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Layer-4 ports of a site (user/site/{id}/ports …), what reaches the nodes, and the rules that
@@ -52,10 +49,10 @@ let l4Product: number;
 let webGroup: number;
 let node: JoinedNode;
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
-const site = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
+const site = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const upstream = (port: number, more: Record<string, unknown> = {}) => ({ ip: '198.51.100.7', port, ...more });
 
 async function snapshot() {
@@ -66,36 +63,26 @@ async function snapshot() {
   return data;
 }
 
-async function newSite(name: string, productID: number, userID: number | undefined): Promise<number> {
-  const res = await call(createSite, { body: { siteName: name, userID, productID } });
-  expect(res.statusCode).toBe(200);
-  return res.json().data.siteID;
-}
-
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
   user = await signIn(t.app, 'user');
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
+  const clientRoot = await rootId(t.app, 'client');
   const neighbourId = await addAccount(t.app, 'user', 'neighbour', clientRoot);
   neighbour = await signIn(t.app, 'user', 'neighbour');
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
+  const userID = await rootId(t.app, 'user');
 
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const europe = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
-  const tcp = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'tcp', portType: 4 } })).json().data
-    .id;
-  const tcpEu = (await call(createGroup, { params: { zoneID: europe }, body: { name: 'tcp', portType: 4 } })).json()
-    .data.id;
-  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
-    .id;
-  const product = async (name: string, portType: 7 | 4, group: number) =>
-    (await call(createProduct, { body: { name, portType, mainGroupIDs: [group] } })).json().data.id as number;
-  l4Product = await product('L4', 4, tcp);
-  game = await newSite('game', l4Product, userID);
-  chat = await newSite('chat', l4Product, neighbourId);
-  far = await newSite('far', await product('L4 EU', 4, tcpEu), userID);
-  shop = await newSite('shop', await product('CDN', 7, web), userID);
+  const make = operatorCalls(t.app, client);
+  zoneId = await make.zone('Asia');
+  const europe = await make.zone('Europe');
+  const tcp = await make.group(zoneId, 'tcp', 4);
+  const tcpEu = await make.group(europe, 'tcp', 4);
+  const web = await make.group(zoneId, 'web');
+  l4Product = await make.product('L4', 4, [tcp]);
+  game = await make.site('game', userID, l4Product);
+  chat = await make.site('chat', neighbourId, l4Product);
+  far = await make.site('far', userID, await make.product('L4 EU', 4, [tcpEu]));
+  shop = await make.site('shop', userID, await make.product('CDN', 7, [web]));
   webGroup = web;
 
   node = await joinNode(t.app, client, 'edge-l4');
@@ -227,14 +214,15 @@ describe('site ports', () => {
       },
     });
     expect(backups.json().code).toBe(401008);
-    const bad = await site(addSitePorts, {
-      params: { siteId: game },
-      body: {
-        ports: [{ port: 70000, protocol: 'sctp', upstreams: [{ ip: 'example.com', port: 0 }] }],
-      },
-    });
+    const bad = await site(
+      addSitePorts,
+      rawInput({
+        params: { siteId: game },
+        body: { ports: [{ port: 70000, protocol: 'sctp', upstreams: [{ ip: 'example.com', port: 0 }] }] },
+      }),
+    );
     expect(bad.json().code).toBe(101003);
-    const fields = bad.json().extra.fields.map((f: { field: string }) => f.field);
+    const fields = fieldNames(bad);
     expect(fields).toEqual(
       expect.arrayContaining([
         'ports.0.port',
@@ -314,10 +302,10 @@ describe('site ports', () => {
     ).toHaveLength(2);
     // The last non-backup upstream cannot go, nor be switched off.
     const remaining = (await site(listSitePortUpstreams, { params: { siteId: game, portId: mc.id } })).json().data;
-    const serving = remaining.find((u: { backup: boolean }) => !u.backup);
+    const serving = remaining.find((u: { backup: boolean }) => !u.backup)!;
     expect(
       (
-        await site(deleteSitePortUpstreams, { params: { siteId: game, portId: mc.id }, body: { ids: [serving!.id] } })
+        await site(deleteSitePortUpstreams, { params: { siteId: game, portId: mc.id }, body: { ids: [serving.id] } })
       ).json().code,
     ).toBe(401008);
     const off = await site(updateSitePortUpstream, {

@@ -15,9 +15,9 @@ import {
   setGzipSetting,
   updateRateRule,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -30,9 +30,7 @@ let other: { accessToken: string };
 let siteId: number;
 let otherSiteId: number;
 
-const setting = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
-const fields = (res: { json(): { extra: { fields: { field: string }[] } } }) =>
-  res.json().extra.fields.map((f) => f.field);
+const setting = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 
 async function snapshot() {
   const { dataPlane } = await f.snapshot();
@@ -101,7 +99,7 @@ describe('compression', () => {
   ])('refuses %j with 101003 naming %s', async (body, field) => {
     const res = await setting(setGzipSetting, rawInput({ params: { siteId }, body }));
     expect(res.json().code).toBe(101003);
-    expect(fields(res)).toEqual([field]);
+    expect(fieldNames(res)).toEqual([field]);
   });
 });
 
@@ -153,7 +151,7 @@ describe('bandwidth rate limits', () => {
   ])('refuses a rule with %s (101003 naming the field)', async (_label, rule, field) => {
     const res = await setting(addRateRules, { params: { siteId }, body: { data: [rule] } });
     expect(res.json().code).toBe(101003);
-    expect(fields(res)).toEqual([field]);
+    expect(fieldNames(res)).toEqual([field]);
   });
 
   it('refuses more than the per-site limit with 101029, adding none of the batch', async () => {
@@ -244,16 +242,16 @@ describe('error pages', () => {
     ['a body over 64 KB of UTF-8', { status: 404, body: 'é'.repeat(ERROR_PAGE_MAX_BYTES / 2 + 1) }, 'body'],
     ['no body', { status: 404 }, 'body'],
   ])('refuses a page with %s (101003 naming the field)', async (_label, body, field) => {
-    const res = await setting(setErrorPage, { params: { siteId }, body });
+    const res = await setting(setErrorPage, rawInput({ params: { siteId }, body }));
     expect(res.json().code).toBe(101003);
-    expect(fields(res)).toEqual([field]);
+    expect(fieldNames(res)).toEqual([field]);
   });
 
   it('refuses an unknown language and status list with 101003', async () => {
-    const language = await setting(setErrorPageLanguage, { params: { siteId }, body: { language: 'fr_FR' } });
-    expect(fields(language)).toEqual(['language']);
+    const language = await setting(setErrorPageLanguage, rawInput({ params: { siteId }, body: { language: 'fr_FR' } }));
+    expect(fieldNames(language)).toEqual(['language']);
     const statuses = await setting(deleteErrorPages, { params: { siteId }, body: { statuses: [] } });
-    expect(fields(statuses)).toEqual(['statuses']);
+    expect(fieldNames(statuses)).toEqual(['statuses']);
   });
 
   it("keeps one customer out of another's pages (101018); removing a page that is not there removes none", async () => {

@@ -11,11 +11,13 @@ import {
   listUserSites,
   setSitesStatus,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/platform/crypto/passwords.js';
+import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
+import { webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -26,11 +28,8 @@ let otherUserId: number;
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
-  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
-    .id;
-  productId = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data.id;
-  userId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  ({ productId } = await webProduct(t.app, client));
+  userId = await rootId(t.app, 'user');
   // A customer account outside this operator's tree (no parent): not the operator's to serve.
   otherUserId = (
     await t.app.rampart.accounts.insert({
@@ -43,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
 
@@ -86,7 +85,7 @@ describe('sites', () => {
   });
 
   it("refuses a customer outside the operator's tree, an unknown product, and a client account as the customer", async () => {
-    const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
+    const clientRoot = await rootId(t.app, 'client');
     for (const body of [
       { siteName: 'x', userID: otherUserId, productID: productId },
       { siteName: 'x', userID: userId, productID: 999_999 },

@@ -28,6 +28,13 @@ async function poll(t: TestApp, f: SiteFixture) {
   return res;
 }
 
+/** The names of the domains a snapshot reply serves, sorted. */
+const servedNames = (res: Awaited<ReturnType<typeof poll>>) =>
+  res
+    .json()
+    .data.dataPlane.domains.map((d: { name: string }) => d.name)
+    .sort();
+
 async function nodeRow(f: SiteFixture) {
   const list = (await f.call(listInitializedNodes, { query: { page: 1, pageSize: 10 } })).json().data;
   return list.find((n: { id: number }) => n.id === f.node.nodeId) as {
@@ -54,11 +61,7 @@ describe('a node over its configured domain limit', () => {
     ).json().data;
     const res = await poll(t, f);
     expect(res.statusCode).toBe(200);
-    const names = res
-      .json()
-      .data.dataPlane.domains.map((d: { name: string }) => d.name)
-      .sort();
-    expect(names).toEqual(['a.shop.example', 'b.shop.example']);
+    expect(servedNames(res)).toEqual(['a.shop.example', 'b.shop.example']);
     const row = await nodeRow(f);
     expect(row.snapshotError).toContain(`site ${f.otherSiteId} (next door)`);
     expect(row.snapshotError).toContain('more than 5 domains');
@@ -90,11 +93,7 @@ describe('a node over its configured domain limit', () => {
     await f.addDomains(['c.shop.example']);
     const res = await poll(t, f);
     expect(res.statusCode).toBe(200);
-    const names = res
-      .json()
-      .data.dataPlane.domains.map((d: { name: string }) => d.name)
-      .sort();
-    expect(names).toEqual(['a.shop.example', 'b.shop.example', 'c.shop.example']);
+    expect(servedNames(res)).toEqual(['a.shop.example', 'b.shop.example', 'c.shop.example']);
     const row = await nodeRow(f);
     expect(row.snapshotError).toContain(`site ${f.otherSiteId} (next door)`);
     expect(row.snapshotError).toContain("breaks the data plane's schema");
@@ -116,11 +115,7 @@ describe('a node over the data plane limit of 50,000 domains', () => {
     await insertDomains(t, f.otherSiteId, 'next.example', 50_000);
     const res = await poll(t, f);
     expect(res.statusCode).toBe(200);
-    const names = res
-      .json()
-      .data.dataPlane.domains.map((d: { name: string }) => d.name)
-      .sort();
-    expect(names).toEqual(['a.shop.example', 'b.shop.example']);
+    expect(servedNames(res)).toEqual(['a.shop.example', 'b.shop.example']);
     const row = await nodeRow(f);
     expect(row.snapshotError).toContain(`site ${f.otherSiteId} (next door)`);
     expect(row.snapshotError).toContain('more than 50000 domains');

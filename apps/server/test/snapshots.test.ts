@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@rampart/contract';
+import type { AnyRoute, RouteInput } from '@rampart/contract';
 import {
   addLineNodes,
   addLineVirtualNodes,
@@ -6,11 +6,8 @@ import {
   changeSitesProduct,
   createCertificate,
   createDomains,
-  createGroup,
   createProduct,
-  createSite,
   createVirtualNode,
-  createZone,
   dataPlaneSchema,
   getNodeSnapshot,
   initializeNodes,
@@ -27,12 +24,14 @@ import {
   setZoneForceSSLRedirectCode,
   setZoneHttp2,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { nodeSend, send, sendAs, type Token } from './helpers/call.js';
 import { makeCertificate } from './helpers/certificates.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -48,24 +47,21 @@ beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
   user = await signIn(t.app, 'user');
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data.id;
-  spare = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'spare', portType: 7 } })).json().data
-    .id;
-  const productId = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data
-    .id;
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  siteId = (await call(createSite, { body: { siteName: 'shop', userID, productID: productId } })).json().data.siteID;
+  const make = operatorCalls(t.app, client);
+  let productId: number;
+  ({ zoneId, groupId: web, productId } = await webProduct(t.app, client));
+  spare = await make.group(zoneId, 'spare');
+  siteId = await make.site('shop', await rootId(t.app, 'user'), productId);
   node = await joinNode(t.app, client, 'edge-1');
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
-const site = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
+const site = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 
-async function snapshot(query?: TestInput<typeof getNodeSnapshot>['query']) {
+async function snapshot(query?: RouteInput<typeof getNodeSnapshot>['query']) {
   const res = await nodeSend(t.app, node, getNodeSnapshot, { query });
   expect(res.statusCode).toBe(200);
   return res.json().data;

@@ -1,4 +1,4 @@
-import type { AnyRoute } from '@rampart/contract';
+import type { AnyRoute, RouteInput } from '@rampart/contract';
 import {
   addLineNodes,
   addVirtualNodeNodeRecords,
@@ -20,14 +20,14 @@ import {
   setNodeStatus,
   updateSubNodeIp,
 } from '@rampart/contract';
-import type { TestCallArgs, TestInput } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../src/platform/db/schema.js';
-import { addAccount, signInOtherOperator } from './helpers/accounts.js';
+import { addAccount } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
-import { sendAs, type Token } from './helpers/call.js';
-import { initializedNode } from './helpers/operators.js';
+import { rawInput, sendAs, type Token } from './helpers/call.js';
+import { initializedNode, twoZones } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 const clock = manualClock();
@@ -38,14 +38,11 @@ let zoneId: number;
 let otherZoneId: number;
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
-  client = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  otherZoneId = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
+  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
 const fields = (res: { json(): { extra: { fields: { field: string; key: string }[] } } }) =>
@@ -245,7 +242,7 @@ describe('initialised-node list: subNodeType and dnsStatus', () => {
       body: { nodeIDs: [plain] },
     });
     expect(placed.statusCode).toBe(200);
-    const list = async (q: TestInput<typeof listInitializedNodes>['query']) => {
+    const list = async (q: RouteInput<typeof listInitializedNodes>['query']) => {
       const res = (await call(listInitializedNodes, { query: { zoneIDs: zone, ...q } })).json();
       return { total: res.total, ids: res.data.map((n: { id: number }) => n.id) };
     };
@@ -263,7 +260,7 @@ describe('initialised-node list: subNodeType and dnsStatus', () => {
         [withSubs, 'none', 1],
       ]),
     );
-    const bad = await call(listInitializedNodes, { query: { dnsStatus: 'maybe', subNodeType: 'some' } });
+    const bad = await call(listInitializedNodes, rawInput({ query: { dnsStatus: 'maybe', subNodeType: 'some' } }));
     expect(fields(bad)).toEqual(['dnsStatus:invalidValue', 'subNodeType:invalidValue']);
     expect((await call(listInitializedNodes, { query: { subNodeType: 'withSubs' } }, rival)).json().data).toEqual(
       expect.not.arrayContaining([expect.objectContaining({ id: withSubs })]),

@@ -1,7 +1,7 @@
 import { health, logo } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettingsRepository } from '../src/modules/system/settings.repository.js';
-import { send } from './helpers/call.js';
+import { rawInput, send } from './helpers/call.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { TEST_DB_KIND } from './helpers/test-db.js';
 
@@ -22,15 +22,18 @@ describe('GET /api/v1/health', () => {
 });
 
 describe('GET /api/v1/{auth}/logo', () => {
-  it.each(['user', 'client', 'admin'])('gives the default branding to the %s console without a token', async (auth) => {
-    const res = await send(t.app, logo, { params: { auth } });
-    expect(res.statusCode).toBe(200);
-    const { data } = res.json();
-    expect(data.title).toBe('Rampart');
-    expect(data.copyright).toMatch(/Rampart/);
-    for (const image of ['logo', 'favicon', 'backgroundImage', 'sidebarLogo', 'sidebarSimpleLogo'] as const)
-      expect(data[image]).toBe('');
-  });
+  it.each(['user', 'client', 'admin'] as const)(
+    'gives the default branding to the %s console without a token',
+    async (auth) => {
+      const res = await send(t.app, logo, { params: { auth } });
+      expect(res.statusCode).toBe(200);
+      const { data } = res.json();
+      expect(data.title).toBe('Rampart');
+      expect(data.copyright).toMatch(/Rampart/);
+      for (const image of ['logo', 'favicon', 'backgroundImage', 'sidebarLogo', 'sidebarSimpleLogo'] as const)
+        expect(data[image]).toBe('');
+    },
+  );
 
   it('uses what is stored for the fields the operator set', async () => {
     await new SettingsRepository(t.db.database.db).put('branding', {
@@ -42,7 +45,7 @@ describe('GET /api/v1/{auth}/logo', () => {
   });
 
   it('rejects an unknown console kind with 101003 naming the auth parameter', async () => {
-    const res = await send(t.app, logo, { params: { auth: 'root' } });
+    const res = await send(t.app, logo, rawInput({ params: { auth: 'root' } }));
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       code: 101003,

@@ -2,10 +2,6 @@ import type { AnyRoute, TokenSet } from '@rampart/contract';
 import {
   createAnnouncement,
   createDomains,
-  createGroup,
-  createProduct,
-  createSite,
-  createZone,
   deleteAnnouncement,
   deleteAnnouncements,
   deleteDomains,
@@ -28,11 +24,12 @@ import {
   updateAnnouncement,
   userSiteTags,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, giveRole, signInOtherOperator } from './helpers/accounts.js';
+import { addAccount, giveRole, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { sendAs, type Token } from './helpers/call.js';
+import { fieldNames, rawInput, sendAs, type Token } from './helpers/call.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -58,21 +55,18 @@ let bobSite: number;
 beforeAll(async () => {
   t = await createTestApp();
   client = await signIn(t.app, 'client');
-  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const web = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json().data
-    .id;
-  cdn = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [web] } })).json().data.id;
-  waf = (await call(createProduct, { body: { name: 'WAF', portType: 7, mainGroupIDs: [web] } })).json().data.id;
-  aliceId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id ?? 0;
+  const make = operatorCalls(t.app, client);
+  const { groupId: web, productId } = await webProduct(t.app, client);
+  cdn = productId;
+  waf = await make.product('WAF', 7, [web]);
+  aliceId = await rootId(t.app, 'user');
+  const clientRoot = await rootId(t.app, 'client');
   bobId = await addAccount(t.app, 'user', 'bob', clientRoot);
   aliceSubId = await addAccount(t.app, 'user', 'alice-sub', aliceId);
   bobSubId = await addAccount(t.app, 'user', 'bob-sub', bobId);
-  const site = async (siteName: string, userID: number, productID: number, tags: string[] = []) =>
-    (await call(createSite, { body: { siteName, userID, productID, tags } })).json().data.siteID as number;
-  shop = await site('shop', aliceId, cdn, ['web', 'prod']);
-  blog = await site('blog', aliceId, waf);
-  bobSite = await site('bob-site', bobId, cdn, ['bob-only']);
+  shop = await make.site('shop', aliceId, cdn, ['web', 'prod']);
+  blog = await make.site('blog', aliceId, waf, []);
+  bobSite = await make.site('bob-site', bobId, cdn, ['bob-only']);
   alice = await signIn(t.app, 'user');
   bob = await signIn(t.app, 'user', 'bob');
   // The sub-accounts hold every key of their tier; which sites they reach is what these tests check.
@@ -81,12 +75,12 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
 const as =
   (token: TokenSet) =>
-  <R extends AnyRoute>(route: R, ...args: TestCallArgs<R>) =>
+  <R extends AnyRoute>(route: R, ...args: CallArgs<R>) =>
     sendAs(t.app, token, route, ...args);
 
 describe('user/metaSites and site tags', () => {
@@ -126,11 +120,11 @@ describe('user/metaSites and site tags', () => {
 
     const bad = await a(setUserSiteTags, { params: { siteId: blog }, body: { tags: ['has space', 'ok', 'a,b'] } });
     expect(bad.json().code).toBe(101003);
-    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['tags.0', 'tags.2']);
+    expect(fieldNames(bad)).toEqual(['tags.0', 'tags.2']);
     const tooMany = await a(setUserSitesTags, {
       body: { ids: [], tags: Array.from({ length: 21 }, (_, i) => `t${i}`) },
     });
-    expect(tooMany.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['ids', 'tags']);
+    expect(fieldNames(tooMany)).toEqual(['ids', 'tags']);
     // Operator tags and the customer's are the same list: the operator sees what the customer set.
     expect((await call(listClientSites, { query: { siteID: blog } })).json().data[0].tags).toEqual(['news']);
   });
@@ -190,7 +184,7 @@ describe('user/site/users', () => {
 
     const bad = await a(grantSiteUsers, { body: { siteIDs: [], userIDs: [0] } });
     expect(bad.json().code).toBe(101003);
-    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['siteIDs', 'userIDs.0']);
+    expect(fieldNames(bad)).toEqual(['siteIDs', 'userIDs.0']);
   });
 
   it('forgets the access when the operator gives the site to another customer', async () => {
@@ -309,7 +303,7 @@ describe('announcements', () => {
   it("keeps each operator's announcements to itself (101018) and checks the body (101003)", async () => {
     const rival = await signInOtherOperator(t.app);
     const own = (await call(listClientAnnouncements)).json().data[0];
-    const r = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, rival, route, ...args);
+    const r = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, rival, route, ...args);
     expect((await r(listClientAnnouncements)).json()).toEqual({ data: [], total: 0 });
     expect((await r(updateAnnouncement, { body: { id: own.id, title: 'x', content: 'y' } })).json().code).toBe(101018);
     expect((await r(deleteAnnouncement, { body: { id: own.id } })).json().code).toBe(101018);
@@ -328,7 +322,7 @@ describe('announcements', () => {
 
     const bad = await call(createAnnouncement, { body: { title: '', content: 'x'.repeat(5001) } });
     expect(bad.json().code).toBe(101003);
-    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['title', 'content']);
+    expect(fieldNames(bad)).toEqual(['title', 'content']);
     expect((await as(alice)(createAnnouncement, { body: { title: 'x', content: '' } })).statusCode).toBe(403);
     expect((await r(deleteAnnouncements, { body: { ids: [mine.id] } })).json()).toEqual({ data: true });
   });
@@ -357,9 +351,9 @@ describe('announcements', () => {
     await call(createAnnouncement, { body: { title: 'rival', content: '', running: true } }, rival);
     expect((await as(alice)(listUserAnnouncements, { query: { running: 'true' } })).json().total).toBe(1);
 
-    const bad = await as(alice)(listUserAnnouncements, { query: { running: 'yes' } });
+    const bad = await as(alice)(listUserAnnouncements, rawInput({ query: { running: 'yes' } }));
     expect(bad.json().code).toBe(101003);
-    expect(bad.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['running']);
+    expect(fieldNames(bad)).toEqual(['running']);
     expect((await call(deleteAnnouncement, { body: { id: running.id } })).statusCode).toBe(200);
   });
 });

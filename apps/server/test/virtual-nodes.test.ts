@@ -16,15 +16,13 @@ import {
   setNodePortType,
   updateVirtualNode,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isForeignKeyViolation } from '../src/platform/db/errors.js';
 import { nodes } from '../src/platform/db/schema.js';
-import { signInOtherOperator } from './helpers/accounts.js';
-import { signIn } from './helpers/auth.js';
-import { rawRequest, sendAs, type Token } from './helpers/call.js';
-import { initializedNode } from './helpers/operators.js';
+import { fieldNames, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { initializedNode, twoZones } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -34,14 +32,11 @@ let zoneId: number;
 let otherZoneId: number;
 beforeAll(async () => {
   t = await createTestApp();
-  client = await signIn(t.app, 'client');
-  rival = await signInOtherOperator(t.app);
-  zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  otherZoneId = (await call(createZone, { body: { name: 'Europe' } })).json().data.id;
+  ({ client, rival, zoneId, otherZoneId } = await twoZones(t.app));
 });
 afterAll(async () => t.close());
 
-function call<R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) {
+function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
 async function create(name: string, portType: 7 | 4 = 7, zone = zoneId): Promise<number> {
@@ -92,13 +87,11 @@ describe('virtual nodes', () => {
       (await call(createVirtualNode, { params: { zoneID: zoneId }, body: { name: 'taken', portType: 7 } })).json().code,
     ).toBe(101025);
     await create('taken', 7, otherZoneId); // names are per zone
-    const bad = await call(createVirtualNode, { params: { zoneID: zoneId }, body: { name: '', portType: 5 } });
-    expect(
-      bad
-        .json()
-        .extra.fields.map((f: { field: string }) => f.field)
-        .sort(),
-    ).toEqual(['name', 'portType']);
+    const bad = await call(
+      createVirtualNode,
+      rawInput({ params: { zoneID: zoneId }, body: { name: '', portType: 5 } }),
+    );
+    expect(fieldNames(bad).sort()).toEqual(['name', 'portType']);
     expect(
       (await call(updateVirtualNode, { params: { zoneID: zoneId }, body: { id: 999_999, name: 'x' } })).json().code,
     ).toBe(101018);
@@ -192,7 +185,8 @@ describe('virtual node records', () => {
         ['node', b, ['198.51.100.2', '2001:db8::2']],
       ],
     );
-    const [first, second] = records.data.map((r: { id: number }) => r.id);
+    const first = records.data[0].id;
+    const second = records.data[1].id;
     expect(
       (await call(deleteVirtualNodeRecords, { params: { zoneID: zoneId, id }, body: { ids: [first, 999_999] } })).json()
         .code,

@@ -7,11 +7,11 @@ import {
   setZoneInvalidDomainLimitCount,
   setZoneTlsLimitCount,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { nodeSend, rawRequest, send, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawRequest, send, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -24,7 +24,7 @@ let rival: { accessToken: string };
 let zoneId: number;
 let node: JoinedNode;
 
-const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
+const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
 const snapshotOf = async (n: JoinedNode) => (await nodeSend(t.app, n, getNodeSnapshot, undefined)).json().data;
 const ROUTES = [setZoneInvalidDomainLimitCount, setZoneTlsLimitCount] as const;
 
@@ -81,7 +81,7 @@ describe('zone limits', () => {
         );
         expect(res.statusCode, `${name} ${String(bad)}`).toBe(400);
         expect(res.json().code).toBe(101003);
-        expect(res.json().extra.fields.map((f: { field: string }) => f.field)).toEqual(['count']);
+        expect(fieldNames(res)).toEqual(['count']);
       }
       const missing = await rawRequest(t.app, route, { params: { zoneID: zoneId }, body: {} }, { token: client });
       expect(missing.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'count', key: 'required' }] } });

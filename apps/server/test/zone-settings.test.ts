@@ -15,11 +15,11 @@ import {
   zoneNginxStream,
   zoneNginxWorker,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { nodeSend, send, sendAs, type Token } from './helpers/call.js';
+import { nodeSend, rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
+const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
 const ports = async (zone = zoneId) =>
   (await call(listZonePorts, { params: { zoneID: zone } }))
     .json()
@@ -106,41 +106,35 @@ describe('zone listen ports', () => {
     expect(fields(dup)).toEqual(['ports.1.port:portInUse', 'ports.2.port:portInUse', 'ports.3.port:portReserved']);
     expect(dup.json().extra.fields[0].message).toBe('Port 443 is already used in this zone');
 
-    const many = Array.from({ length: 16 }, (_, i) => ({ port: 10_000 + i, portType: 'http' }));
+    const many = Array.from({ length: 16 }, (_, i) => ({ port: 10_000 + i, portType: 'http' as const }));
     const tooMany = await call(createZonePorts, { params: { zoneID: zoneId }, body: { ports: many } });
     expect(tooMany.json().code).toBe(101029);
     expect(await ports()).toEqual(['80/http', '443/https']);
 
-    const bad = await call(createZonePorts, {
-      params: { zoneID: zoneId },
-      body: {
-        ports: [{ port: 70_000, portType: 'quic' }],
-      },
-    });
+    const bad = await call(
+      createZonePorts,
+      rawInput({ params: { zoneID: zoneId }, body: { ports: [{ port: 70_000, portType: 'quic' }] } }),
+    );
     expect(fields(bad)).toEqual(['ports.0.port:invalidPort', 'ports.0.portType:invalidValue']);
   });
 
   it('refuses to change a port onto another one and to remove the last port', async () => {
     const zone = (await call(createZone, { body: { name: 'Last' } })).json().data.id;
-    const list = (await call(listZonePorts, { params: { zoneID: zone } })).json().data as {
-      id: number;
-      port: number;
-    }[];
-    const [http, https] = list;
+    const [http, https] = (await call(listZonePorts, { params: { zoneID: zone } })).json().data;
     const clash = await call(updateZonePort, {
       params: { zoneID: zone },
-      body: { id: http?.id, port: 443, portType: 'http' },
+      body: { id: http.id, port: 443, portType: 'http' },
     });
     expect(fields(clash)).toEqual(['port:portInUse']);
-    expect((await call(deleteZonePorts, { params: { zoneID: zone }, body: { ids: [http?.id] } })).statusCode).toBe(200);
-    const last = await call(deleteZonePorts, { params: { zoneID: zone }, body: { ids: [https?.id] } });
+    expect((await call(deleteZonePorts, { params: { zoneID: zone }, body: { ids: [http.id] } })).statusCode).toBe(200);
+    const last = await call(deleteZonePorts, { params: { zoneID: zone }, body: { ids: [https.id] } });
     expect(fields(last)).toEqual(['ids:lastPort']);
     expect(await ports(zone)).toEqual(['443/https']);
   });
 
   it("keeps another operator away from the zone's ports", async () => {
     const mine = (await call(listZonePorts, { params: { zoneID: zoneId } })).json().data[0].id;
-    const theirs = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R>) => sendAs(t.app, other, route, ...args);
+    const theirs = <R extends AnyRoute>(route: R, ...args: CallArgs<R>) => sendAs(t.app, other, route, ...args);
     expect((await theirs(listZonePorts, { params: { zoneID: zoneId } })).json().code).toBe(101018);
     expect(
       (
@@ -257,7 +251,7 @@ describe("the operator's nginx settings", () => {
 
     const http = { keepaliveTimeoutSeconds: 40, sendTimeoutSeconds: 30 };
     expect((await call(OPERATOR_NGINX_SECTION_ROUTES.http.put, { body: { value: http } })).json().data).toEqual(http);
-    const custom = [{ context: 'server', name: 'tcp_nodelay', args: ['on'] }];
+    const custom = [{ context: 'server' as const, name: 'tcp_nodelay', args: ['on'] }];
     expect((await call(OPERATOR_NGINX_SECTION_ROUTES.custom.put, { body: { value: custom } })).json().data).toEqual(
       custom,
     );

@@ -11,17 +11,16 @@ import {
   listZones,
   metaZones,
   moveNodesToZone,
-  nodeInfo,
-  registerNode,
   setZoneForceSSLRedirectCode,
   setZoneHttp2,
   setZoneHttp3,
   updateZone,
 } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, signIn } from './helpers/auth.js';
 import { rawInput, send, sendAs, type Token } from './helpers/call.js';
+import { joinNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -32,16 +31,9 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
+const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
 
-async function registeredNode(hostname: string): Promise<number> {
-  const info = await call(nodeInfo);
-  const token = /join_token=(\S+)/.exec(info.body)?.[1];
-  const res = await send(t.app, registerNode, {
-    body: { joinToken: token, hostname, ips: ['192.0.2.20'], version: '0.1.0' },
-  });
-  return res.json().data.nodeId;
-}
+const registeredNode = async (hostname: string) => (await joinNode(t.app, client, hostname, ['192.0.2.20'])).nodeId;
 
 describe('zones', () => {
   it('creates, lists, renames and deletes a zone', async () => {

@@ -3,17 +3,19 @@ import {
   changePassword,
   checkRegisterToken,
   getSelf,
+  type RouteInput,
   registerPassword,
   requestLogin,
   setSubAccountPassword,
   updateSelf,
 } from '@rampart/contract';
-import type { TestInput } from '@rampart/contract/testing';
+import type { CallInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/platform/crypto/passwords.js';
+import { rootId } from '../helpers/accounts.js';
 import { bearer, signIn } from '../helpers/auth.js';
-import { rawInput, send, sendWith } from '../helpers/call.js';
-import { decodedText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { rawInput, send, sendWith, type Token } from '../helpers/call.js';
+import { decodedText, mailThrough, startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -21,15 +23,18 @@ let smtp: TestSmtp;
 beforeAll(async () => {
   smtp = await startSmtp();
   t = await createTestApp();
-  await t.app.rampart.settings.put('smtp', { host: '127.0.0.1', port: smtp.port, from: 'noreply@rampart.test' });
+  await mailThrough(t.app, smtp);
 });
 afterAll(async () => {
   await t.close();
   await smtp.close();
 });
 
-const call = <R extends AnyRoute>(route: R, input: TestInput<R>, headers: Record<string, string>) =>
+const call = <R extends AnyRoute>(route: R, input: CallInput<R>, headers: Record<string, string>) =>
   sendWith(t.app, route, input, { headers });
+/** The customer's own profile change (name, e-mail, the password that allows a new e-mail). */
+const updateOwn = (tokens: Token, body: RouteInput<typeof updateSelf>['body']) =>
+  call(updateSelf, { params: { auth: 'user' }, body }, bearer(tokens));
 
 /** An account below `parentTier`'s root, with a known password. */
 async function makeAccount(tier: 'user' | 'client', account: string, password: string | null = 'sub account pass 1') {
@@ -85,46 +90,15 @@ describe('own account', () => {
       status: 'normal',
       auth: 'user',
     });
-    const rename = await call(
-      updateSelf,
-      {
-        params: { auth: 'user' },
-        body: {
-          name: 'Alice',
-          email: 'alice@rampart.test',
-        },
-      },
-      bearer(tokens),
-    );
+    const rename = await updateOwn(tokens, { name: 'Alice', email: 'alice@rampart.test' });
     expect(rename.json().data.name).toBe('Alice');
   });
 
   it('needs the current password to change the e-mail', async () => {
     const tokens = await signIn(t.app, 'user');
-    const without = await call(
-      updateSelf,
-      {
-        params: { auth: 'user' },
-        body: {
-          name: 'Alice',
-          email: 'new@rampart.test',
-        },
-      },
-      bearer(tokens),
-    );
+    const without = await updateOwn(tokens, { name: 'Alice', email: 'new@rampart.test' });
     expect(without.json().extra.fields).toEqual([expect.objectContaining({ field: 'password', key: 'required' })]);
-    const wrong = await call(
-      updateSelf,
-      {
-        params: { auth: 'user' },
-        body: {
-          name: 'Alice',
-          email: 'new@rampart.test',
-          password: 'bad-password',
-        },
-      },
-      bearer(tokens),
-    );
+    const wrong = await updateOwn(tokens, { name: 'Alice', email: 'new@rampart.test', password: 'bad-password' });
     expect(wrong.json().extra.fields).toEqual([expect.objectContaining({ field: 'password', key: 'wrongPassword' })]);
     expect((await t.app.rampart.accounts.findRoot('user'))?.email).toBe('alice@rampart.test');
   });
@@ -132,18 +106,7 @@ describe('own account', () => {
   it('refuses an e-mail another account of the tier uses with 101017', async () => {
     await makeAccount('user', 'bob');
     const tokens = await signIn(t.app, 'user');
-    const res = await call(
-      updateSelf,
-      {
-        params: { auth: 'user' },
-        body: {
-          name: 'Alice',
-          email: 'BOB@rampart.test',
-          password: TEST_PASSWORD,
-        },
-      },
-      bearer(tokens),
-    );
+    const res = await updateOwn(tokens, { name: 'Alice', email: 'BOB@rampart.test', password: TEST_PASSWORD });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe(101017);
   });
@@ -154,7 +117,7 @@ describe('password change', () => {
     await makeAccount('user', 'carol', 'carol first pass');
     const other = await signIn(t.app, 'user', 'carol', 'carol first pass');
     const mine = await signIn(t.app, 'user', 'carol', 'carol first pass');
-    const change = (body: Record<string, string>) =>
+    const change = (body: RouteInput<typeof changePassword>['body']) =>
       call(changePassword, { params: { auth: 'user' }, body }, bearer(mine));
 
     expect(
@@ -223,13 +186,12 @@ describe('setting the password of an owned account', () => {
   it('refuses an account that is not below the caller, and a missing one, alike', async () => {
     await makeAccount('user', 'erin', 'erin first pass');
     const erinTokens = await signIn(t.app, 'user', 'erin', 'erin first pass');
-    const root = await t.app.rampart.accounts.findRoot('user');
     const up = await call(
       setSubAccountPassword,
       {
         params: { auth: 'user' },
         body: {
-          id: root?.id,
+          id: await rootId(t.app, 'user'),
           password: 'taken over pass',
           confirmPassword: 'taken over pass',
         },

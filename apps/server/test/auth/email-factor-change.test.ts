@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from '../helpers/accounts.js';
+import { addAccount, rootId } from '../helpers/accounts.js';
 import { bearer, manualClock, signIn } from '../helpers/auth.js';
-import { decodedText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { decodedText, mailThrough, startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -16,12 +16,8 @@ let rootUserId = 0;
 beforeAll(async () => {
   smtp = await startSmtp();
   t = await createTestApp({ clock: clock.now });
-  await t.app.rampart.settings.put('smtp', {
-    host: '127.0.0.1',
-    port: smtp.port,
-    from: 'Rampart <noreply@rampart.test>',
-  });
-  rootUserId = (await t.app.rampart.accounts.findRoot('user'))?.id ?? 0;
+  await mailThrough(t.app, smtp, 'Rampart <noreply@rampart.test>');
+  rootUserId = await rootId(t.app, 'user');
 });
 afterAll(async () => {
   await t.close();

@@ -1,9 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { changePassword, getSelf, logout, refresh, requestLogin, switchUser } from '@rampart/contract';
+import { changePassword, getSelf, logout, refresh, requestLogin, switchUser, type Tier } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP, DOCS_CSP } from '../../src/platform/http/security-headers.js';
+import { rootId } from '../helpers/accounts.js';
 import { bearer, signIn } from '../helpers/auth.js';
 import { send } from '../helpers/call.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
@@ -37,7 +38,7 @@ const attrs = (header: string) =>
     .slice(1)
     .map((a) => a.trim());
 
-const refreshWithCookie = (app: TestApp, tier: string, token: string) =>
+const refreshWithCookie = (app: TestApp, tier: Tier, token: string) =>
   send(
     app.app,
     refresh,
@@ -118,7 +119,7 @@ describe('the refresh token cookie', () => {
 
   it('is set by a password change and by switch user (for the target console)', async () => {
     const client = await signIn(t.app, 'client');
-    const userId = (await t.app.rampart.accounts.findRoot('user'))?.id;
+    const userId = await rootId(t.app, 'user');
     const sw = await send(
       t.app,
       switchUser,

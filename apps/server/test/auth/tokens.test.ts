@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const self = (tier: string, headers: Record<string, string>) =>
+const self = (tier: Tier, headers: Record<string, string>) =>
   send(t.app, getSelf, { params: { auth: tier } }, { headers });
 const refresh = (tier: Tier, refreshToken: string) =>
   send(t.app, authRoutes.refresh, { params: { auth: tier }, body: { refreshToken } });
@@ -137,7 +137,7 @@ describe('access tokens', () => {
 
   it("refuses a user's token on the client and admin consoles' calls with 101018", async () => {
     const tokens = await signIn(t.app, 'user');
-    for (const tier of ['client', 'admin']) {
+    for (const tier of ['client', 'admin'] as const) {
       const res = await self(tier, bearer(tokens));
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe(101018);

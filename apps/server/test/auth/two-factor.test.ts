@@ -2,6 +2,7 @@ import {
   type AnyRoute,
   getSelf,
   login as loginRoute,
+  type RouteInput,
   refresh,
   requestLogin,
   resendLoginCode,
@@ -11,12 +12,11 @@ import {
   totpPhase2,
   updateSelf,
 } from '@rampart/contract';
-import type { TestInput } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeStep, totpAt } from '../../src/platform/crypto/totp.js';
 import { bearer, manualClock, signIn } from '../helpers/auth.js';
 import { send, sendWith } from '../helpers/call.js';
-import { decodedText, startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { decodedText, mailThrough, startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/test-app.js';
 
 const clock = manualClock(1_800_000_000_000);
@@ -25,11 +25,7 @@ let smtp: TestSmtp;
 beforeAll(async () => {
   smtp = await startSmtp();
   t = await createTestApp({ clock: clock.now });
-  await t.app.rampart.settings.put('smtp', {
-    host: '127.0.0.1',
-    port: smtp.port,
-    from: 'Rampart <noreply@rampart.test>',
-  });
+  await mailThrough(t.app, smtp, 'Rampart <noreply@rampart.test>');
 });
 afterAll(async () => {
   await t.close();
@@ -37,39 +33,42 @@ afterAll(async () => {
 });
 
 /** A POST of the sign-in and second-factor calls, all under `/{auth}`. */
-const post = <R extends AnyRoute>(
-  route: R,
-  params: { auth: Tier },
-  body: TestInput<R>['body'],
-  headers: Record<string, string> = {},
-) => sendWith(t.app, route, { params, body } as TestInput<R>, { headers });
+const post = <R extends AnyRoute>(route: R, input: RouteInput<R>, headers: Record<string, string> = {}) =>
+  sendWith(t.app, route, input, { headers });
 
 /** Phases 0 → 1 → 2 for an authenticator; returns the seed. */
 async function enableTotp(tier: 'user' | 'client' | 'admin'): Promise<string> {
   const tokens = await signIn(t.app, tier);
-  const p0 = await post(totpPhase0, { auth: tier }, { password: TEST_PASSWORD }, bearer(tokens));
+  const p0 = await post(totpPhase0, { params: { auth: tier }, body: { password: TEST_PASSWORD } }, bearer(tokens));
   expect(p0.statusCode).toBe(200);
   const { onePassKey } = p0.json().data;
-  const p1 = await post(totpPhase1, { auth: tier }, { onePassKey }, bearer(tokens));
+  const p1 = await post(totpPhase1, { params: { auth: tier }, body: { onePassKey } }, bearer(tokens));
   const { qrCode, qrCodeData } = p1.json().data;
   expect(qrCode).toMatch(/^data:image\/png;base64,/);
   const secret = new URL(qrCodeData).searchParams.get('secret') ?? '';
   expect(qrCodeData).toMatch(/^otpauth:\/\/totp\//);
   const code = totpAt(secret, timeStep(clock.now()));
-  const p2 = await post(totpPhase2, { auth: tier }, { onePassKey, login2FAType: 3, code }, bearer(tokens));
+  const p2 = await post(
+    totpPhase2,
+    { params: { auth: tier }, body: { onePassKey, login2FAType: 3, code } },
+    bearer(tokens),
+  );
   expect(p2.json()).toEqual({ data: { login2FAType: 3 } });
   clock.advance(30_000); // the set-up code's step is spent; sign-ins use later steps
   return secret;
 }
 
 async function startLogin(tier: Tier) {
-  const res = await post(requestLogin, { auth: tier }, { account: tier, password: TEST_PASSWORD });
+  const res = await post(requestLogin, { params: { auth: tier }, body: { account: tier, password: TEST_PASSWORD } });
   expect(res.statusCode).toBe(200);
   return res.json().data as { login2FAType: number; onePassKey: string; accessToken?: string };
 }
 
-const finish = (tier: Tier, onePassKey: string, code: string, login2FAType = 3) =>
-  post(loginRoute, { auth: tier }, { account: tier, password: TEST_PASSWORD, onePassKey, login2FAType, code });
+const finish = (tier: Tier, onePassKey: string, code: string, login2FAType: 1 | 3 = 3) =>
+  post(loginRoute, {
+    params: { auth: tier },
+    body: { account: tier, password: TEST_PASSWORD, onePassKey, login2FAType, code },
+  });
 
 describe('authenticator (TOTP)', () => {
   let secret = '';
@@ -135,9 +134,17 @@ describe('authenticator (TOTP)', () => {
 
   it('refuses set-up phases without a fresh password ticket', async () => {
     const tokens = await signInWithTotp();
-    const wrong = await post(totpPhase0, { auth: 'user' }, { password: 'not-it-at-all' }, bearer(tokens));
+    const wrong = await post(
+      totpPhase0,
+      { params: { auth: 'user' }, body: { password: 'not-it-at-all' } },
+      bearer(tokens),
+    );
     expect(wrong.json().extra.fields[0]).toMatchObject({ field: 'password', key: 'wrongPassword' });
-    const noTicket = await post(totpPhase1, { auth: 'user' }, { onePassKey: 'sk_forged' }, bearer(tokens));
+    const noTicket = await post(
+      totpPhase1,
+      { params: { auth: 'user' }, body: { onePassKey: 'sk_forged' } },
+      bearer(tokens),
+    );
     expect(noTicket.json().code).toBe(101013);
   });
 
@@ -153,10 +160,12 @@ describe('authenticator (TOTP)', () => {
     clock.advance(30_000); // the sign-in's step is spent
     const code = totpAt(secret, timeStep(clock.now()));
     const { onePassKey } = (
-      await post(totpPhase0, { auth: 'user' }, { password: TEST_PASSWORD, code }, bearer(tokens))
+      await post(totpPhase0, { params: { auth: 'user' }, body: { password: TEST_PASSWORD, code } }, bearer(tokens))
     ).json().data;
     expect(
-      (await post(totpPhase2, { auth: 'user' }, { onePassKey, login2FAType: 0 }, bearer(tokens))).json().data,
+      (
+        await post(totpPhase2, { params: { auth: 'user' }, body: { onePassKey, login2FAType: 0 } }, bearer(tokens))
+      ).json().data,
     ).toEqual({
       login2FAType: 0,
     });
@@ -175,10 +184,11 @@ describe('code by e-mail', () => {
       { headers: bearer(tokens) },
     );
     const { onePassKey } = (
-      await post(totpPhase0, { auth: 'client' }, { password: TEST_PASSWORD }, bearer(tokens))
+      await post(totpPhase0, { params: { auth: 'client' }, body: { password: TEST_PASSWORD } }, bearer(tokens))
     ).json().data;
     expect(
-      (await post(totpPhase2, { auth: 'client' }, { onePassKey, login2FAType: 1 }, bearer(tokens))).statusCode,
+      (await post(totpPhase2, { params: { auth: 'client' }, body: { onePassKey, login2FAType: 1 } }, bearer(tokens)))
+        .statusCode,
     ).toBe(200);
   });
 
@@ -198,15 +208,14 @@ describe('code by e-mail', () => {
   it('re-sends a new code; the old one no longer works', async () => {
     const s = await startLogin('client');
     const first = codeIn(decodedText(await smtp.next('ops@rampart.test')));
-    const resend = await post(
-      resendLoginCode,
-      { auth: 'client' },
-      {
+    const resend = await post(resendLoginCode, {
+      params: { auth: 'client' },
+      body: {
         account: 'client',
         password: TEST_PASSWORD,
         onePassKey: s.onePassKey,
       },
-    );
+    });
     expect(resend.statusCode).toBe(200);
     const second = codeIn(decodedText(await smtp.next('ops@rampart.test')));
     if (first !== second) expect((await finish('client', s.onePassKey, first, 1)).statusCode).toBe(400);

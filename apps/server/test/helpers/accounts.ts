@@ -1,7 +1,7 @@
 import { assignablePermissions, assignRole, createRole, type TokenSet } from '@rampart/contract';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../src/platform/crypto/passwords.js';
-import { signIn } from './auth.js';
+import { signIn, type TierName } from './auth.js';
 import { send } from './call.js';
 import { TEST_PASSWORD } from './test-app.js';
 
@@ -25,6 +25,13 @@ export async function addAccount(
   return row.id;
 }
 
+/** The id of the seeded root account of `tier` (the operator, the customer): throws when there is none. */
+export async function rootId(app: FastifyInstance, tier: TierName): Promise<number> {
+  const row = await app.rampart.accounts.findRoot(tier);
+  if (!row) throw new Error(`no root ${tier} account`);
+  return row.id;
+}
+
 /**
  * Makes a second operator (a root client account beside the seeded one) and signs it in: the
  * isolation tests' other tenant, who must get 101018 / nothing for the first operator's objects.
@@ -41,9 +48,9 @@ export async function signInOtherOperator(app: FastifyInstance, account = 'rival
 export async function giveRole(
   app: FastifyInstance,
   parentTokens: Pick<TokenSet, 'accessToken'>,
-  tier: 'admin' | 'client' | 'user',
+  tier: TierName,
   accountId: number,
-  permissions: readonly string[] = [...assignablePermissions(tier)],
+  permissions: string[] = [...assignablePermissions(tier)],
 ): Promise<number> {
   const headers = { authorization: `Bearer ${parentTokens.accessToken}` };
   const role = await send(

@@ -1,21 +1,22 @@
 import type { AnyRoute, RouteReply, TokenSet } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import {
+  type CallArgs,
   type CallInput,
   type LooseInput,
   looseRequestFor,
   type PreparedRequest,
   type ReplyBody,
   requestFor,
-  type TestCallArgs,
-  type TestInput,
 } from '@rampart/contract/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 
 /**
  * The server tests' route caller: the Fastify `inject` adapter of the contract's typed caller
- * (`@rampart/contract/testing`). Tests name the route object, never its URL, so a route renamed in
- * the contract, or a field of its request or reply, breaks the type check here.
+ * (`@rampart/contract/testing`). Tests name the route object, never its URL, and send the route's
+ * own input type, so a route renamed in the contract, a field of its request renamed, retyped or
+ * made required, or a field of its reply, breaks the type check here. A test that sends a wrong,
+ * missing or out-of-range value on purpose says so with {@link rawInput}.
  */
 
 export type Token = Pick<TokenSet, 'accessToken'>;
@@ -32,19 +33,19 @@ export type RouteResponse<R extends AnyRoute> = Omit<LightMyRequestResponse, 'js
 export async function send<R extends AnyRoute>(
   app: FastifyInstance,
   route: R,
-  ...[input, options = {}]: TestCallArgs<R, SendOptions>
+  ...[input, options = {}]: CallArgs<R, SendOptions>
 ): Promise<RouteResponse<R>> {
-  return inject(app, requestFor(route, input as CallInput<R>), options) as Promise<RouteResponse<R>>;
+  return inject(app, requestFor(route, input), options) as Promise<RouteResponse<R>>;
 }
 
 /** {@link send} with the input as one argument, for a test's own helpers that pass it through. */
 export function sendWith<R extends AnyRoute>(
   app: FastifyInstance,
   route: R,
-  input: TestInput<R> | undefined,
+  input: CallInput<R>,
   options: SendOptions = {},
 ): Promise<RouteResponse<R>> {
-  return inject(app, requestFor(route, input as CallInput<R>), options) as Promise<RouteResponse<R>>;
+  return inject(app, requestFor(route, input), options) as Promise<RouteResponse<R>>;
 }
 
 /**
@@ -55,20 +56,18 @@ export function sendAs<R extends AnyRoute>(
   app: FastifyInstance,
   token: Token | null,
   route: R,
-  ...[input, as]: TestCallArgs<R, Token>
+  ...[input, as]: CallArgs<R, Token>
 ): Promise<RouteResponse<R>> {
-  return inject(app, requestFor(route, input as CallInput<R>), { token: as ?? token ?? undefined }) as Promise<
-    RouteResponse<R>
-  >;
+  return inject(app, requestFor(route, input), { token: as ?? token ?? undefined }) as Promise<RouteResponse<R>>;
 }
 
 /** Calls `route` with `input` and answers its 2xx body; any other status throws with the reply. */
 export async function call<R extends AnyRoute>(
   app: FastifyInstance,
   route: R,
-  ...[input, options = {}]: TestCallArgs<R, SendOptions>
+  ...[input, options = {}]: CallArgs<R, SendOptions>
 ): Promise<RouteReply<R>> {
-  const res = await inject(app, requestFor(route, input as CallInput<R>), options);
+  const res = await inject(app, requestFor(route, input), options);
   if (res.statusCode < 200 || res.statusCode >= 300) {
     throw new Error(`${route.method} ${route.path} (${route.id}): ${res.statusCode} ${res.body}`);
   }
@@ -82,6 +81,11 @@ export async function call<R extends AnyRoute>(
  */
 export function rawInput(input: LooseInput): never {
   return input as never;
+}
+
+/** The fields a refusal for invalid input (101003) names, in its order: which input was refused. */
+export function fieldNames(res: { json(): { extra: { fields: { field: string }[] } } }): string[] {
+  return res.json().extra.fields.map((f) => f.field);
 }
 
 /** A raw request, for tests that send what no client sends. */
@@ -141,10 +145,10 @@ export function nodeSend<R extends AnyRoute>(
   app: FastifyInstance,
   node: NodeIdentity,
   route: R,
-  input: TestInput<R> | undefined,
+  input: CallInput<R>,
   options: { nowMs?: number } = {},
 ): Promise<RouteResponse<R>> {
-  return signedInject(app, node, requestFor(route, input as CallInput<R>), options) as Promise<RouteResponse<R>>;
+  return signedInject(app, node, requestFor(route, input), options) as Promise<RouteResponse<R>>;
 }
 
 /** {@link nodeSend} with input the route's types refuse. */

@@ -1,8 +1,58 @@
-import type { AnyRoute } from '@rampart/contract';
-import { initializeNodes, nodeInfo, registerNode } from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
-import { send, sendAs, type Token } from './call.js';
+import { createGroup, createProduct, createSite, createZone, initializeNodes } from '@rampart/contract';
+import type { FastifyInstance } from 'fastify';
+import { signInOtherOperator } from './accounts.js';
+import { signIn } from './auth.js';
+import { call, send, type Token } from './call.js';
+import { joinNode } from './edge-node.js';
 import type { TestApp } from './test-app.js';
+
+/**
+ * What the operator builds before a test can start (zones, groups, products, customers' sites),
+ * called through the API as `operator`: each answers the new object's id and throws on a refusal,
+ * so a test that asserts how one of these calls is answered makes the call itself.
+ */
+export function operatorCalls(app: FastifyInstance, operator: Token) {
+  const as = { token: operator };
+  return {
+    zone: async (name: string): Promise<number> => (await call(app, createZone, { body: { name } }, as)).data.id,
+    async group(zoneID: number, name: string, portType: 4 | 7 = 7, isBackup?: boolean): Promise<number> {
+      return (await call(app, createGroup, { params: { zoneID }, body: { name, portType, isBackup } }, as)).data.id;
+    },
+    async product(name: string, portType: 4 | 7, mainGroupIDs: number[], backupGroupIDs?: number[]): Promise<number> {
+      return (await call(app, createProduct, { body: { name, portType, mainGroupIDs, backupGroupIDs } }, as)).data.id;
+    },
+    async site(siteName: string, userID: number, productID: number, tags?: string[]): Promise<number> {
+      return (await call(app, createSite, { body: { siteName, userID, productID, tags } }, as)).data.siteID;
+    },
+  };
+}
+
+/**
+ * The chain most site tests start from: zone `Asia`, the layer-7 group `web` on it and the product
+ * `CDN` serving from that group.
+ */
+export async function webProduct(
+  app: FastifyInstance,
+  operator: Token,
+): Promise<{ zoneId: number; groupId: number; productId: number }> {
+  const make = operatorCalls(app, operator);
+  const zoneId = await make.zone('Asia');
+  const groupId = await make.group(zoneId, 'web');
+  const productId = await make.product('CDN', 7, [groupId]);
+  return { zoneId, groupId, productId };
+}
+
+/**
+ * The setting of the zone, group and node tests: the operator (`client`) and a second operator
+ * (`rival`) signed in, and the operator's zones `Asia` (`zoneId`) and `Europe` (`otherZoneId`).
+ */
+export async function twoZones(app: FastifyInstance) {
+  const client = await signIn(app, 'client');
+  const rival = await signInOtherOperator(app);
+  const make = operatorCalls(app, client);
+  const zoneId = await make.zone('Asia');
+  return { client, rival, zoneId, otherZoneId: await make.zone('Europe') };
+}
 
 /** Registers a node with the operator's join token and initialises it in the zone; answers its id. */
 export async function initializedNode(
@@ -12,12 +62,8 @@ export async function initializedNode(
   hostname: string,
   ips = ['192.0.2.30'],
 ): Promise<number> {
-  const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) =>
-    sendAs(t.app, operator, route, ...args);
-  const token = /join_token=(\S+)/.exec((await call(nodeInfo)).body)?.[1];
-  const reg = await send(t.app, registerNode, { body: { joinToken: token, hostname, ips, version: '0.1.0' } });
-  const id = reg.json().data.nodeId as number;
-  const init = await call(initializeNodes, { body: { ids: [id], zoneID: zoneId } });
+  const { nodeId } = await joinNode(t.app, operator, hostname, ips);
+  const init = await send(t.app, initializeNodes, { body: { ids: [nodeId], zoneID: zoneId } }, { token: operator });
   if (init.statusCode !== 200) throw new Error(`initialize failed: ${init.body}`);
-  return id;
+  return nodeId;
 }

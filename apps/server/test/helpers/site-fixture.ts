@@ -1,19 +1,12 @@
 import type { AnyRoute } from '@rampart/contract';
-import {
-  createDomains,
-  createGroup,
-  createProduct,
-  createSite,
-  createZone,
-  getNodeSnapshot,
-  initializeNodes,
-} from '@rampart/contract';
-import type { TestCallArgs } from '@rampart/contract/testing';
+import { createDomains, getNodeSnapshot, initializeNodes } from '@rampart/contract';
+import type { CallArgs } from '@rampart/contract/testing';
 import { expect } from 'vitest';
-import { addAccount } from './accounts.js';
+import { addAccount, rootId } from './accounts.js';
 import { signIn } from './auth.js';
 import { nodeSend, sendAs, type Token } from './call.js';
 import { joinNode } from './edge-node.js';
+import { operatorCalls, webProduct } from './operators.js';
 import type { TestApp } from './test-app.js';
 
 /**
@@ -29,22 +22,15 @@ export type SiteFixture = Awaited<ReturnType<typeof siteFixture>>;
 export async function siteFixture(t: TestApp, otherSiteName = 'next door') {
   const client = await signIn(t.app, 'client');
   const user = await signIn(t.app, 'user');
-  const clientRoot = (await t.app.rampart.accounts.findRoot('client'))?.id;
+  const clientRoot = await rootId(t.app, 'client');
   const neighbourId = await addAccount(t.app, 'user', 'neighbour', clientRoot);
   const other = await signIn(t.app, 'user', 'neighbour');
-  const call = <R extends AnyRoute>(route: R, ...args: TestCallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
+  const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, client, route, ...args);
 
-  const zoneId = (await call(createZone, { body: { name: 'Asia' } })).json().data.id;
-  const groupId = (await call(createGroup, { params: { zoneID: zoneId }, body: { name: 'web', portType: 7 } })).json()
-    .data.id;
-  const productId = (await call(createProduct, { body: { name: 'CDN', portType: 7, mainGroupIDs: [groupId] } })).json()
-    .data.id;
-  const userID = (await t.app.rampart.accounts.findRoot('user'))?.id;
-  const siteId = (await call(createSite, { body: { siteName: 'shop', userID, productID: productId } })).json().data
-    .siteID;
-  const otherSiteId = (
-    await call(createSite, { body: { siteName: otherSiteName, userID: neighbourId, productID: productId } })
-  ).json().data.siteID;
+  const { zoneId, groupId, productId } = await webProduct(t.app, client);
+  const make = operatorCalls(t.app, client);
+  const siteId = await make.site('shop', await rootId(t.app, 'user'), productId);
+  const otherSiteId = await make.site(otherSiteName, neighbourId, productId);
   const node = await joinNode(t.app, client, 'edge-1');
   await call(initializeNodes, { body: { ids: [node.nodeId], zoneID: zoneId, groupID: groupId } });
 

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
@@ -12,6 +13,11 @@ export interface TestSmtp {
   /** Resolves with the next mail to `to` (or the first already received and not yet taken). */
   next(to: string, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
+}
+
+/** Sends the app's mail through `smtp`, as the SMTP settings an operator saves do. */
+export async function mailThrough(app: FastifyInstance, smtp: TestSmtp, from = 'noreply@rampart.test'): Promise<void> {
+  await app.rampart.settings.put('smtp', { host: '127.0.0.1', port: smtp.port, from });
 }
 
 /** A real SMTP server on loopback that keeps what it receives. */

@@ -36,30 +36,6 @@ export type CallArgs<R extends AnyRoute, Extra = never> =
   NeedsInput<R> extends true ? [input: RouteInput<R>, extra?: Extra] : [input?: RouteInput<R>, extra?: Extra];
 
 /**
- * Route input as a server test may send it: the route's own keys (a misspelt or renamed key of an
- * object literal fails the type check), every one optional and its value widened to its primitive
- * type or null, because those tests send missing and out-of-range values on purpose to check the
- * answer. Values of another type still need {@link looseRequestFor}.
- */
-export type TestInput<R extends AnyRoute> = Loose<RouteInput<R>>;
-type Loose<T> = unknown extends T
-  ? T
-  : T extends string
-    ? string
-    : T extends number
-      ? number
-      : T extends boolean
-        ? boolean
-        : T extends readonly (infer E)[]
-          ? readonly (Loose<E> | undefined)[]
-          : T extends object
-            ? { [K in keyof T]?: Loose<T[K]> | null | undefined }
-            : T;
-
-/** {@link CallArgs} with {@link TestInput}: the input may always be left out. */
-export type TestCallArgs<R extends AnyRoute, Extra = never> = [input?: TestInput<R>, extra?: Extra];
-
-/**
  * The body of a reply as a test reads it: the route's 2xx body, or (on a refusal) the catalogue
  * error fields. Both sides are present in the type because a test asserts the status before it
  * reads either, and the reply reads as {@link Present}: a field the reply lacks fails the test at
