@@ -23,7 +23,8 @@ import {
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { type FakeApi, fail, ok, okPage, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { initializedNode, nodeGroup } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -49,7 +50,6 @@ afterEach(() => {
   restoreFakeApi();
 });
 
-const page = (data: unknown[], total = data.length) => ({ status: 200, body: { data, total } });
 const at = (ms: string) => `2026-03-01T10:${ms}.000Z`;
 
 /** The drawer whose title is `title`. */
@@ -68,25 +68,9 @@ describe('a group’s DNS lines', () => {
   beforeEach(() => {
     api.on(
       listZones,
-      page([{ id: 1, name: 'Asia', memo: '', nodeCount: 3, createdAt: at('00:00'), updatedAt: at('00:00') }]),
+      okPage([{ id: 1, name: 'Asia', memo: '', nodeCount: 3, createdAt: at('00:00'), updatedAt: at('00:00') }]),
     );
-    api.on(
-      listGroups,
-      { zoneID: 1 },
-      page([
-        {
-          id: 5,
-          zoneId: 1,
-          name: 'edge-a',
-          portType: 7,
-          isBackup: false,
-          memo: '',
-          nodeCount: 2,
-          virtualNodeCount: 1,
-          createdAt: at('00:00'),
-        },
-      ]),
-    );
+    api.on(listGroups, { zoneID: 1 }, okPage([nodeGroup({ nodeCount: 2, virtualNodeCount: 1 })]));
     api.on(
       lineNodeNums,
       { zoneID: 1, groupID: 5 },
@@ -99,12 +83,12 @@ describe('a group’s DNS lines', () => {
     api.on(
       listLineNodes,
       { zoneID: 1, groupID: 5, lineID: 'telecom' },
-      page([{ id: 21, name: 'edge-sh-1', ips: ['203.0.113.21'] }]),
+      okPage([{ id: 21, name: 'edge-sh-1', ips: ['203.0.113.21'] }]),
     );
     api.on(
       listLineVirtualNodes,
       { zoneID: 1, groupID: 5, lineID: 'telecom' },
-      page([{ id: 9, name: 'cdn-pool', portType: 7, recordCount: 2 }]),
+      okPage([{ id: 9, name: 'cdn-pool', portType: 7, recordCount: 2 }]),
     );
   });
 
@@ -122,7 +106,7 @@ describe('a group’s DNS lines', () => {
     api.on(
       lineNodeCandidates,
       { zoneID: 1, groupID: 5, lineID: 'telecom' },
-      page([{ id: 22, name: 'edge-sh-2', ips: ['203.0.113.22'] }]),
+      okPage([{ id: 22, name: 'edge-sh-2', ips: ['203.0.113.22'] }]),
     );
     api.on(addLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' }, ok(true));
     api.on(moveLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' }, ok(true));
@@ -163,7 +147,7 @@ describe('a group’s DNS lines', () => {
     api.on(
       lineVirtualNodeCandidates,
       { zoneID: 1, groupID: 5, lineID: 'telecom' },
-      page([{ id: 10, name: 'cdn-spare', portType: 7, recordCount: 0 }]),
+      okPage([{ id: 10, name: 'cdn-spare', portType: 7, recordCount: 0 }]),
     );
     api.on(
       addLineVirtualNodes,
@@ -206,7 +190,7 @@ describe('vNode', () => {
         { id: 2, name: 'Europe' },
       ]),
     );
-    api.on(listVirtualNodes, { zoneID: 2 }, page([vnode({})], 11));
+    api.on(listVirtualNodes, { zoneID: 2 }, okPage([vnode({})], 11));
   });
 
   it('reads zone, search and page from the URL, creates one, and shows a refused delete', async () => {
@@ -236,10 +220,10 @@ describe('vNode', () => {
 
   it('shows a virtual node’s records, adds a CNAME (a refused name under its field) and node records, deletes one', async () => {
     const record = { id: 31, type: 'node', value: '', nodeId: 21, nodeName: 'edge-paris-1', createdAt: at('01:00') };
-    api.on(listVirtualNodeRecords, { zoneID: 2, id: 9 }, page([{ ...record, ips: ['198.51.100.4'] }]));
+    api.on(listVirtualNodeRecords, { zoneID: 2, id: 9 }, okPage([{ ...record, ips: ['198.51.100.4'] }]));
     const fields = [{ in: 'body', field: 'value', key: 'cnameAlone', message: 'A CNAME must stand alone' }];
     api.on(addVirtualNodeCname, { zoneID: 2, id: 9 }, fail(400, 101003, 'Parameter Error', { fields }));
-    api.on(listInitializedNodes, page([{ id: 22, name: 'edge-paris-2', ips: ['198.51.100.5'], zoneName: 'Europe' }]));
+    api.on(listInitializedNodes, okPage([initializedNode({ id: 22, name: 'edge-paris-2', ips: ['198.51.100.5'] })]));
     api.on(addVirtualNodeNodeRecords, { zoneID: 2, id: 9 }, ok(true));
     api.on(deleteVirtualNodeRecords, { zoneID: 2, id: 9 }, ok(true));
     const router = renderAt('/client/nodeManage/vNode?zoneID=2');

@@ -22,7 +22,7 @@ import {
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { type FakeApi, fail, ok, okPage, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
 import { managedAccount } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, modalClosed, selectRows, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -200,16 +200,13 @@ describe('sitesList', () => {
   });
 
   it('creates a site for a customer found by a server-side search', async () => {
-    api.on(listAccounts, { auth: 'client' }, (request) => ({
-      status: 200,
-      body: {
-        data:
-          request.search.get('name') === 'car'
-            ? [{ id: 31, account: 'carol', name: 'Carol', email: 'c@example.com', status: 'normal', createdAt: '' }]
-            : [],
-        total: 1,
-      },
-    }));
+    api.on(listAccounts, { auth: 'client' }, (request) =>
+      okPage(
+        request.search.get('name') === 'car'
+          ? [managedAccount({ id: 31, account: 'carol', name: 'Carol', email: 'c@example.com' })]
+          : [],
+      ),
+    );
     api.on(createSite, ok(site(3, 'carol-shop')));
     renderAt('/client/sitesManagement/sitesList');
     await findRow('shop');

@@ -9,7 +9,8 @@ import {
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { type FakeApi, fail, ok, okPage, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { certificateDetail, certificateSummary, siteDomain } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -29,29 +30,20 @@ const CERTIFICATES = '/user/sitesManagement/sitesSetting/3/shop?tab=certificates
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 const KEY = '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n';
 
-const summary = {
-  id: 7,
-  siteID: 3,
-  name: 'wildcard-2026',
-  memo: '',
-  names: ['*.example.com', 'example.com'],
-  issuer: 'Example CA',
-  notBefore: '2026-01-01T00:00:00.000Z',
-  notAfter: '2026-04-01T00:00:00.000Z',
-  status: 'expiring',
-  domainCount: 1,
-  createdAt: '2026-01-02T00:00:00.000Z',
-  updatedAt: '2026-01-02T00:00:00.000Z',
-};
+const summary = certificateSummary();
 
 describe('sitesSetting: certificates', () => {
   beforeEach(() => {
     api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
-    api.on(listCertificates, { siteId: 3 }, { status: 200, body: { data: [summary], total: 1 } });
+    api.on(listCertificates, { siteId: 3 }, okPage([summary]));
   });
 
   it('uploads a certificate whose chain and key are read from files in the browser', async () => {
-    api.on(createCertificate, { siteId: 3 }, ok({ ...summary, id: 8 }));
+    api.on(
+      createCertificate,
+      { siteId: 3 },
+      ok(certificateDetail({ id: 8, name: 'shop-2027', certificate: PEM, domainCount: 0 })),
+    );
     renderAt(CERTIFICATES);
     const row = await findRow('wildcard-2026');
     expect(within(row).getByText('Expiring')).toBeTruthy();
@@ -92,12 +84,13 @@ describe('sitesSetting: certificates', () => {
     api.on(
       getCertificate,
       { siteId: 3, certificateId: 7 },
-      ok({
-        ...summary,
-        certificate: PEM,
-        fingerprintSha256: 'AB:CD:EF',
-        domains: [{ id: 9, name: 'www.example.com' }],
-      }),
+      ok(
+        certificateDetail({
+          certificate: PEM,
+          fingerprintSha256: 'AB:CD:EF',
+          domains: [{ id: 9, name: 'www.example.com' }],
+        }),
+      ),
     );
     renderAt(CERTIFICATES);
     clickButton('wildcard-2026', await findRow('wildcard-2026'));
@@ -117,8 +110,7 @@ describe('sitesSetting: certificates', () => {
   });
 
   it('assigns a certificate to domains picked from the site’s domain list', async () => {
-    const domain = { id: 9, name: 'www.example.com', certificateID: 0, certificateName: '' };
-    api.on(listDomains, { siteId: 3 }, { status: 200, body: { data: [domain], total: 1 } });
+    api.on(listDomains, { siteId: 3 }, okPage([siteDomain()]));
     api.on(assignCertificate, { siteId: 3 }, ok(true));
     renderAt(CERTIFICATES);
     clickButton('Assign', await findRow('wildcard-2026'));

@@ -8,7 +8,8 @@ import {
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { type FakeApi, fail, ok, okPage, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { siteDomain } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -36,19 +37,12 @@ const security = {
   ],
   ...stamps,
 };
-const domain = {
-  id: 9,
-  name: 'www.example.com',
-  customHeaderModuleID: 5,
-  urlRedirectModuleID: 0,
-  corsID: 0,
-  proxyRewriteModuleID: 0,
-};
+const domain = siteDomain({ customHeaderModuleID: 5 });
 
 describe('sitesSetting: modules', () => {
   beforeEach(() => {
-    api.on(customHeaderRoutes.list, { siteId: 3 }, { status: 200, body: { data: [security], total: 1 } });
-    api.on(listDomains, { siteId: 3 }, { status: 200, body: { data: [domain], total: 1 } });
+    api.on(customHeaderRoutes.list, { siteId: 3 }, okPage([security]));
+    api.on(listDomains, { siteId: 3 }, okPage([domain]));
   });
 
   it('lists custom header modules and creates one with headers in both directions', async () => {

@@ -13,6 +13,7 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { gzipSetting } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -24,11 +25,7 @@ let api: FakeApi;
 beforeEach(() => {
   api = signedInFakeApi('user');
   api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
-  api.on(
-    getGzipSetting,
-    { siteId: 3 },
-    ok({ enabled: false, types: ['text/html', 'text/css'], minLength: 1024, updatedAt: null }),
-  );
+  api.on(getGzipSetting, { siteId: 3 }, ok(gzipSetting()));
   api.on(listRateRules, { siteId: 3 }, ok([rule]));
   api.on(getErrorPages, { siteId: 3 }, ok({ language: 'en_US', pages: [page404] }));
 });
@@ -49,7 +46,11 @@ const page404 = { status: 404, body: '<h1>gone</h1>', updatedAt: '2026-01-02T00:
 
 describe('sitesSetting: site settings', () => {
   it('turns compression on with the chosen types and minimum length', async () => {
-    api.on(setGzipSetting, { siteId: 3 }, ok({ enabled: true, types: ['text/html'], minLength: 2048 }));
+    api.on(
+      setGzipSetting,
+      { siteId: 3 },
+      ok(gzipSetting({ enabled: true, types: ['text/html'], minLength: 2048, updatedAt: '2026-03-02T10:00:00.000Z' })),
+    );
     renderAt(SETTINGS);
     const toggle = await screen.findByLabelText('Compress responses (gzip)', undefined, { timeout: 10_000 });
     fireEvent.click(toggle);
