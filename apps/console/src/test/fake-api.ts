@@ -8,7 +8,7 @@ import {
   tierPermissions,
 } from '@rampart/contract';
 import { matchRoute, replyProblem } from '@rampart/contract/testing';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { apiClientConfig } from '../api/client';
 import { attachToastSink, resetToastsForTests, type ToastKind } from '../app/toast';
 import { clearTokenSet, writeTokenSet } from '../session/cookies';
@@ -152,6 +152,33 @@ export function installFakeApi() {
 }
 
 export type FakeApi = ReturnType<typeof installFakeApi>;
+
+/**
+ * The fake API of every test of a file: `start` makes a fresh one before each test (a signed-in
+ * browser, as a rule) and it is restored after the test. The object returned stands for the
+ * running test's fake API, so a file declares it once.
+ */
+export function fakeApiForEachTest(start: () => FakeApi): FakeApi {
+  let current: FakeApi | undefined;
+  const active = (): FakeApi => {
+    if (current === undefined) throw new Error('the fake API answers only while a test runs');
+    return current;
+  };
+  beforeEach(() => {
+    current = start();
+  });
+  afterEach(() => {
+    restoreFakeApi();
+    current = undefined;
+  });
+  return {
+    get requests() {
+      return active().requests;
+    },
+    on: ((...args: Parameters<FakeApi['on']>) => active().on(...args)) as FakeApi['on'],
+    sent: (route, params) => active().sent(route, params),
+  };
+}
 
 /** Records toasts instead of drawing them (unit tests without a console frame). */
 export function recordToasts() {

@@ -10,7 +10,7 @@ import type {
   UserSiteDetail,
 } from '@rampart/contract';
 import { getUserSite, listDomains, metaCertificates } from '@rampart/contract';
-import { type FakeApi, ok, okPage } from './fake-api';
+import { type FakeApi, fail, ok, okPage, signedInFakeApi } from './fake-api';
 
 /** An account as `GET {auth}/accounts` answers it; tests override what they look at. */
 export function managedAccount(overrides: Partial<ManagedAccount> = {}): ManagedAccount {
@@ -183,4 +183,14 @@ export function stubSitePage(api: FakeApi, domains: SiteDomainRow[], site: UserS
   api.on(getUserSite, { siteId: site.siteID }, ok(site));
   api.on(listDomains, { siteId: site.siteID }, okPage(domains));
   api.on(metaCertificates, { siteId: site.siteID }, ok([]));
+}
+
+/**
+ * A customer signed in on a fake API, for the tests of one tab of site 3's settings that do not
+ * look at the page's header: the site itself is not found.
+ */
+export function signedInSiteTab(): FakeApi {
+  const api = signedInFakeApi('user');
+  api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here'));
+  return api;
 }

@@ -15,24 +15,16 @@ import {
   updateMonitorNode,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, okPage, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The monitorManagement screens share one file: the first render of a file loads antd (seconds).
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
-
-beforeEach(() => {
-  api = signedInFakeApi('client');
-});
-
-afterEach(() => {
-  restoreFakeApi();
-});
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 const at = '2026-03-01T10:00:00.000Z';
 
@@ -83,7 +75,7 @@ describe('monitorNodeList', () => {
     );
 
     clickButton('Remove', row);
-    const popup = (await screen.findByText(/Stop using probe-tokyo/)).closest('.ant-popover') as HTMLElement;
+    const popup = await findPopconfirm(/Stop using probe-tokyo/);
     clickButton('Delete', popup);
     await waitFor(() => expect(api.sent(deleteMonitorNode)[0]?.body).toEqual({ id: 1 }));
   });

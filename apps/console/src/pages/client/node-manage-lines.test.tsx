@@ -22,20 +22,19 @@ import {
   removeLineNodes,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, okPage, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode, nodeGroup } from '../../test/fixtures';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
 // line and virtual-node screens share one file.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 beforeEach(() => {
-  api = signedInFakeApi('client');
   api.on(
     listDnsLines,
     ok([
@@ -44,10 +43,6 @@ beforeEach(() => {
       { id: 'unicom', name: 'China Unicom' },
     ]),
   );
-});
-
-afterEach(() => {
-  restoreFakeApi();
 });
 
 const at = (ms: string) => `2026-03-01T10:${ms}.000Z`;
@@ -134,7 +129,7 @@ describe('a group’s DNS lines', () => {
 
     tick(await findRow('edge-sh-1'));
     clickButton('Remove selected (1)', drawer);
-    const confirm = (await screen.findByText('Take 1 off this line?')).closest('.ant-popover') as HTMLElement;
+    const confirm = await findPopconfirm('Take 1 off this line?');
     clickButton('Delete', confirm);
     await waitFor(() =>
       expect(api.sent(removeLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' })[0]?.body).toEqual({
@@ -212,7 +207,7 @@ describe('vNode', () => {
     expect(api.sent(createVirtualNode, { zoneID: 2 })[0]?.body).toEqual({ name: 'cdn-new', portType: 4, memo: '' });
 
     clickButton('Delete', await findRow('cdn-eu'));
-    const confirm = (await screen.findByText('Delete the virtual node cdn-eu?')).closest('.ant-popover') as HTMLElement;
+    const confirm = await findPopconfirm('Delete the virtual node cdn-eu?');
     clickButton('Delete', confirm);
     expect(await screen.findByText('Virtual Node In Use')).toBeTruthy();
     expect(api.sent(deleteVirtualNodes, { zoneID: 2 })[0]?.body).toEqual({ ids: [9] });
@@ -252,7 +247,7 @@ describe('vNode', () => {
 
     tick(await findRow('edge-paris-1'));
     clickButton('Delete selected (1)', drawer);
-    const confirm = (await screen.findByText('Delete 1 record(s)?')).closest('.ant-popover') as HTMLElement;
+    const confirm = await findPopconfirm('Delete 1 record(s)?');
     clickButton('Delete', confirm);
     await waitFor(() =>
       expect(api.sent(deleteVirtualNodeRecords, { zoneID: 2, id: 9 })[0]?.body).toEqual({ ids: [31] }),

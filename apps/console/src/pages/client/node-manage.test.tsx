@@ -19,24 +19,19 @@ import {
 } from '@rampart/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, okPage, okText, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { fail, fakeApiForEachTest, ok, okPage, okText, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode, nodeGroup } from '../../test/fixtures';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
 // screens of a menu group share one file.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
-
-beforeEach(() => {
-  api = signedInFakeApi('client');
-});
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 afterEach(() => {
   vi.useRealTimers();
-  restoreFakeApi();
 });
 
 const zone = (id: number, name: string, nodeCount = 0) => ({
@@ -73,7 +68,7 @@ describe('zonesList', () => {
 
     // A refusal reads as the catalogue's message.
     clickButton('Delete', await findRow('Asia'));
-    const popup = (await screen.findByText('Delete the zone Asia?')).closest('.ant-popover') as HTMLElement;
+    const popup = await findPopconfirm('Delete the zone Asia?');
     clickButton('Delete', popup);
     expect(await screen.findByText('Please Remove Nodes In This Zone')).toBeTruthy();
     expect(api.sent(deleteZone)[0]?.body).toEqual({ id: 1 });

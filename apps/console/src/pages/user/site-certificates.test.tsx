@@ -3,28 +3,21 @@ import {
   createCertificate,
   deleteCertificates,
   getCertificate,
-  getUserSite,
   listCertificates,
   listDomains,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, okPage, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { certificateDetail, certificateSummary, siteDomain } from '../../test/fixtures';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { certificateDetail, certificateSummary, signedInSiteTab, siteDomain } from '../../test/fixtures';
+import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
 // screens of a menu group share one file.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
-
-beforeEach(() => {
-  api = signedInFakeApi('user');
-});
-
-afterEach(() => restoreFakeApi());
+const api = fakeApiForEachTest(signedInSiteTab);
 
 const CERTIFICATES = '/user/sitesManagement/sitesSetting/3/shop?tab=certificates';
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
@@ -34,7 +27,6 @@ const summary = certificateSummary();
 
 describe('sitesSetting: certificates', () => {
   beforeEach(() => {
-    api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
     api.on(listCertificates, { siteId: 3 }, okPage([summary]));
   });
 
@@ -101,9 +93,7 @@ describe('sitesSetting: certificates', () => {
     fireEvent.click(within(drawer).getByLabelText('Close'));
 
     clickButton('Delete', await findRow('wildcard-2026'));
-    const popup = (await screen.findByText('Delete the certificate wildcard-2026?')).closest(
-      '.ant-popover',
-    ) as HTMLElement;
+    const popup = await findPopconfirm('Delete the certificate wildcard-2026?');
     clickButton('Delete', popup);
     expect(await screen.findByText('The certificate is still assigned to: www.example.com')).toBeTruthy();
     expect(api.sent(deleteCertificates, { siteId: 3 })[0]?.body).toEqual({ ids: [7] });

@@ -3,7 +3,6 @@ import {
   deleteErrorPages,
   getErrorPages,
   getGzipSetting,
-  getUserSite,
   listRateRules,
   setErrorPage,
   setErrorPageLanguage,
@@ -11,26 +10,22 @@ import {
   updateRateRule,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { gzipSetting } from '../../test/fixtures';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApiForEachTest, ok } from '../../test/fake-api';
+import { gzipSetting, signedInSiteTab } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The site settings tab: compression, rate limits and error pages of one site.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(signedInSiteTab);
 
 beforeEach(() => {
-  api = signedInFakeApi('user');
-  api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
   api.on(getGzipSetting, { siteId: 3 }, ok(gzipSetting()));
   api.on(listRateRules, { siteId: 3 }, ok([rule]));
   api.on(getErrorPages, { siteId: 3 }, ok({ language: 'en_US', pages: [page404] }));
 });
-
-afterEach(() => restoreFakeApi());
 
 const SETTINGS = '/user/sitesManagement/sitesSetting/3/shop?tab=settings';
 const rule = {
