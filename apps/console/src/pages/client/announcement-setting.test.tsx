@@ -126,15 +126,13 @@ describe('announcementSetting', () => {
     renderAt(PAGE);
     const row = await findRow('Maintenance');
     clickButton('Delete', row);
-    const popup = await findPopconfirm('Delete the announcement Maintenance?');
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete the announcement Maintenance?'));
     await waitFor(() => expect(api.sent(deleteAnnouncements)[0]?.body).toEqual({ ids: [11] }));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
 
     await selectRows(['Maintenance', 'New PoP']);
     clickButton('Delete (2)');
-    const bulk = await findPopconfirm('Delete 2 announcement(s)?');
-    clickButton('Delete', bulk);
+    clickButton('Delete', await findPopconfirm('Delete 2 announcement(s)?'));
     await waitFor(() => expect(api.sent(deleteAnnouncements)).toHaveLength(2));
     expect(api.sent(deleteAnnouncements)[1]?.body).toEqual({ ids: [11, 12] });
   });

@@ -87,8 +87,7 @@ describe('customizeLogo', () => {
     renderAt(PAGE);
     await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Acme CDN'));
     clickButton('Reset to defaults');
-    const popup = await findPopconfirm(/Remove your logo and texts\?/);
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm(/Remove your logo and texts\?/));
     await waitFor(() => expect(api.sent(deleteLogo)).toHaveLength(1));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
   });

@@ -75,8 +75,7 @@ describe('monitorNodeList', () => {
     );
 
     clickButton('Remove', row);
-    const popup = await findPopconfirm(/Stop using probe-tokyo/);
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm(/Stop using probe-tokyo/));
     await waitFor(() => expect(api.sent(deleteMonitorNode)[0]?.body).toEqual({ id: 1 }));
   });
 

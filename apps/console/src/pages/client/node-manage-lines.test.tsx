@@ -129,8 +129,7 @@ describe('a group’s DNS lines', () => {
 
     tick(await findRow('edge-sh-1'));
     clickButton('Remove selected (1)', drawer);
-    const confirm = await findPopconfirm('Take 1 off this line?');
-    clickButton('Delete', confirm);
+    clickButton('Delete', await findPopconfirm('Take 1 off this line?'));
     await waitFor(() =>
       expect(api.sent(removeLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' })[0]?.body).toEqual({
         nodeIDs: [21],
@@ -207,8 +206,7 @@ describe('vNode', () => {
     expect(api.sent(createVirtualNode, { zoneID: 2 })[0]?.body).toEqual({ name: 'cdn-new', portType: 4, memo: '' });
 
     clickButton('Delete', await findRow('cdn-eu'));
-    const confirm = await findPopconfirm('Delete the virtual node cdn-eu?');
-    clickButton('Delete', confirm);
+    clickButton('Delete', await findPopconfirm('Delete the virtual node cdn-eu?'));
     expect(await screen.findByText('Virtual Node In Use')).toBeTruthy();
     expect(api.sent(deleteVirtualNodes, { zoneID: 2 })[0]?.body).toEqual({ ids: [9] });
   });
@@ -247,8 +245,7 @@ describe('vNode', () => {
 
     tick(await findRow('edge-paris-1'));
     clickButton('Delete selected (1)', drawer);
-    const confirm = await findPopconfirm('Delete 1 record(s)?');
-    clickButton('Delete', confirm);
+    clickButton('Delete', await findPopconfirm('Delete 1 record(s)?'));
     await waitFor(() =>
       expect(api.sent(deleteVirtualNodeRecords, { zoneID: 2, id: 9 })[0]?.body).toEqual({ ids: [31] }),
     );

@@ -68,8 +68,7 @@ describe('zonesList', () => {
 
     // A refusal reads as the catalogue's message.
     clickButton('Delete', await findRow('Asia'));
-    const popup = await findPopconfirm('Delete the zone Asia?');
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete the zone Asia?'));
     expect(await screen.findByText('Please Remove Nodes In This Zone')).toBeTruthy();
     expect(api.sent(deleteZone)[0]?.body).toEqual({ id: 1 });
   });

@@ -287,8 +287,7 @@ describe('a node’s details', () => {
     await modalClosed(modal);
     fireEvent.click(within(row).getByRole('checkbox'));
     clickButton('Delete selected (1)');
-    const confirm = await findPopconfirm('Delete 1 sub-node(s)?');
-    clickButton('Delete', confirm);
+    clickButton('Delete', await findPopconfirm('Delete 1 sub-node(s)?'));
     await waitFor(() => expect(api.sent(deleteSubNodes, { zoneID: 2, id: 21 })).toHaveLength(1));
     expect(api.sent(deleteSubNodes, { zoneID: 2, id: 21 })[0]?.body).toEqual({ ids: [5] });
   });
@@ -347,8 +346,7 @@ describe('a zone’s nodes', () => {
     expect(api.sent(renameZoneNode, { zoneID: 2 })[0]?.body).toEqual({ id: 21, name: 'Paris 1' });
 
     clickButton('Remove from zone', row);
-    const popup = await findPopconfirm(/Take edge-paris-1 out of the zone/);
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm(/Take edge-paris-1 out of the zone/));
     expect(await screen.findByText('Node Exists In Group')).toBeTruthy();
     expect(api.sent(removeZoneNode, { zoneID: 2 })[0]?.body).toEqual({ id: 21 });
   });

@@ -167,8 +167,7 @@ describe("a zone's listen ports", () => {
 
     const row = within(drawer).getByText('80', { selector: 'td' }).closest('tr') as HTMLElement;
     clickButton('Delete', row);
-    const popup = await findPopconfirm('Stop listening on port 80?');
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Stop listening on port 80?'));
     await waitFor(() => expect(api.sent(deleteZonePorts, { zoneID: 1 })[0]?.body).toEqual({ ids: [1] }));
   });
 });

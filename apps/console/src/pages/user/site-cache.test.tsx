@@ -165,8 +165,7 @@ describe('sitesSetting: cache', () => {
     await findRow('pictures');
     await selectRows(['pictures', 'live data']);
     clickButton('Delete (2)');
-    const popup = await findPopconfirm('Delete 2 cache rules?');
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete 2 cache rules?'));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
     expect(api.sent(deleteCacheRules, { siteId: 3 })[0]?.body).toEqual({ ids: [11, 12] });
   });

@@ -93,8 +93,7 @@ describe('sitesSetting: certificates', () => {
     fireEvent.click(within(drawer).getByLabelText('Close'));
 
     clickButton('Delete', await findRow('wildcard-2026'));
-    const popup = await findPopconfirm('Delete the certificate wildcard-2026?');
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete the certificate wildcard-2026?'));
     expect(await screen.findByText('The certificate is still assigned to: www.example.com')).toBeTruthy();
     expect(api.sent(deleteCertificates, { siteId: 3 })[0]?.body).toEqual({ ids: [7] });
   });

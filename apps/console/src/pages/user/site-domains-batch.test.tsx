@@ -96,8 +96,7 @@ describe('sitesSetting: domains advanced filter', () => {
     fireEvent.click(within(drawer).getByRole('button', { name: 'Close' }));
 
     clickButton('Delete', row);
-    const popup = await findPopconfirm('Delete the domain www.example.com?');
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete the domain www.example.com?'));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
     clickButton('Advanced filter');
     await waitFor(() => expect(api.sent(userDomainsTags)).toHaveLength(2));

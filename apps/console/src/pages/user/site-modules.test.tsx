@@ -122,8 +122,7 @@ describe('sitesSetting: modules', () => {
     renderAt(MODULES);
     const remove = async () => {
       clickButton('Delete', await findRow('security'));
-      const popup = await findPopconfirm('Delete the module security?');
-      clickButton('Delete', popup);
+      clickButton('Delete', await findPopconfirm('Delete the module security?'));
     };
     await remove();
     expect(await screen.findByText('The module is still bound to: www.example.com')).toBeTruthy();
@@ -197,8 +196,7 @@ describe('sitesSetting: modules', () => {
       ],
     });
     clickButton('Delete', (await within(drawer).findByText('/old')).closest('tr') as HTMLElement);
-    const popup = await findPopconfirm('Delete this rule?');
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete this rule?'));
     expect(await screen.findByText('REMOVE SUCCESS')).toBeTruthy();
     expect(api.sent(urlRedirectRoutes.deleteRules, { siteId: 3, moduleId: 11 })[0]?.body).toEqual({ ids: [40] });
   });

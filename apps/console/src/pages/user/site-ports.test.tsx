@@ -142,8 +142,7 @@ describe('sitesSetting: ports', () => {
     await waitFor(() => expect(api.sent(disableSitePorts, { siteId: 3 })[0]?.body).toEqual({ ids: [11] }));
 
     clickButton('Delete', await findRow('minecraft'));
-    const popup = await findPopconfirm('Delete port 25565 and its upstreams?');
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete port 25565 and its upstreams?'));
     await waitFor(() => expect(api.sent(deleteSitePorts, { siteId: 3 })[0]?.body).toEqual({ ids: [11] }));
   });
 
@@ -190,8 +189,7 @@ describe('sitesSetting: ports', () => {
     );
     const first = within(dialog).getByText('198.51.100.7').closest('tr') as HTMLElement;
     clickButton('Delete', first);
-    const popup = await findPopconfirm('Delete upstream 198.51.100.7:25565?');
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete upstream 198.51.100.7:25565?'));
     await waitFor(() =>
       expect(api.sent(deleteSitePortUpstreams, { siteId: 3, portId: 11 })[0]?.body).toEqual({ ids: [21] }),
     );

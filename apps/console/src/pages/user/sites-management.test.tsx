@@ -198,8 +198,7 @@ describe('sitesSetting: domains', () => {
     });
 
     clickButton('Delete', row);
-    const popup = await findPopconfirm('Delete the domain www.example.com?');
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete the domain www.example.com?'));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
     expect(api.sent(deleteDomains, { siteId: 3 })[0]?.body).toEqual({ ids: [9] });
   });
