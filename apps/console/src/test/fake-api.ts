@@ -8,7 +8,7 @@ import {
   tierPermissions,
 } from '@rampart/contract';
 import { matchRoute, replyProblem } from '@rampart/contract/testing';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { apiClientConfig } from '../api/client';
 import { attachToastSink, resetToastsForTests, type ToastKind } from '../app/toast';
 import { clearTokenSet, writeTokenSet } from '../session/cookies';
@@ -49,24 +49,8 @@ interface Stub {
   handler: Handler;
 }
 
-/**
- * Routes some of whose stubs in the page tests are still partial objects (written before stubs were
- * checked): their 2xx stubs are not checked yet. Each entry is debt — complete the stubs (a fixture
- * factory per schema) and remove the route from this list; the list only shrinks.
- */
-const PARTIAL_STUB_ROUTES: ReadonlySet<string> = new Set([
-  'auth.accounts.list',
-  'client.group.create',
-  'client.groups.list',
-  'client.nodes.initialized',
-  'user.certificate.create',
-  'user.domains.list',
-  'user.site.gzip.set',
-]);
-
 /** Throws unless a stubbed reply parses with the route's response schema (2xx) or the error schema. */
 function checkStub(route: AnyRoute, reply: FakeReply): void {
-  if (PARTIAL_STUB_ROUTES.has(route.id) && reply.status >= 200 && reply.status < 300) return;
   if (reply.text !== undefined) {
     if (route.reply !== 'raw' && reply.status >= 200 && reply.status < 300) {
       throw new Error(`${route.method} ${route.path} (${route.id}) answers JSON: a text reply does not fit it`);
@@ -83,6 +67,11 @@ function paramsMatch(want: StubParams | undefined, got: Record<string, string>):
 
 export function ok(data: unknown): FakeReply {
   return { status: 200, body: { data } };
+}
+
+/** A 200 reply of a list route: `data` as one page of `total` rows (by default, all of them). */
+export function okPage(data: readonly unknown[], total = data.length): FakeReply {
+  return { status: 200, body: { data, total } };
 }
 
 /** A 200 reply carrying plain text (a raw route such as `client/node-info`). */
@@ -163,6 +152,33 @@ export function installFakeApi() {
 }
 
 export type FakeApi = ReturnType<typeof installFakeApi>;
+
+/**
+ * The fake API of every test of a file: `start` makes a fresh one before each test (a signed-in
+ * browser, as a rule) and it is restored after the test. The object returned stands for the
+ * running test's fake API, so a file declares it once.
+ */
+export function fakeApiForEachTest(start: () => FakeApi): FakeApi {
+  let current: FakeApi | undefined;
+  const active = (): FakeApi => {
+    if (current === undefined) throw new Error('the fake API answers only while a test runs');
+    return current;
+  };
+  beforeEach(() => {
+    current = start();
+  });
+  afterEach(() => {
+    restoreFakeApi();
+    current = undefined;
+  });
+  return {
+    get requests() {
+      return active().requests;
+    },
+    on: ((...args: Parameters<FakeApi['on']>) => active().on(...args)) as FakeApi['on'],
+    sent: (route, params) => active().sent(route, params),
+  };
+}
 
 /** Records toasts instead of drawing them (unit tests without a console frame). */
 export function recordToasts() {

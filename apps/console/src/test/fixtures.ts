@@ -1,6 +1,16 @@
-import type { domainRoutes, InitializedNode, ManagedAccount, RouteReply, UserSiteDetail } from '@rampart/contract';
+import type {
+  CertificateDetail,
+  CertificateSummary,
+  domainRoutes,
+  Group,
+  GzipSetting,
+  InitializedNode,
+  ManagedAccount,
+  RouteReply,
+  UserSiteDetail,
+} from '@rampart/contract';
 import { getUserSite, listDomains, metaCertificates } from '@rampart/contract';
-import { type FakeApi, ok } from './fake-api';
+import { type FakeApi, fail, ok, okPage, signedInFakeApi } from './fake-api';
 
 /** An account as `GET {auth}/accounts` answers it; tests override what they look at. */
 export function managedAccount(overrides: Partial<ManagedAccount> = {}): ManagedAccount {
@@ -49,6 +59,22 @@ export function initializedNode(overrides: Partial<InitializedNode> = {}): Initi
     upgradeStatus: 'none',
     subNodeCount: 0,
     dnsStatus: 'none',
+    ...overrides,
+  };
+}
+
+/** A group of a zone as `GET client/zone/{zoneID}/groups` answers it: `edge-a` (id 5) in zone 1, for sites. */
+export function nodeGroup(overrides: Partial<Group> = {}): Group {
+  return {
+    id: 5,
+    zoneId: 1,
+    name: 'edge-a',
+    portType: 7,
+    isBackup: false,
+    memo: '',
+    nodeCount: 0,
+    virtualNodeCount: 0,
+    createdAt: '2026-03-01T10:00:00.000Z',
     ...overrides,
   };
 }
@@ -117,9 +143,54 @@ export function siteDomain(overrides: Partial<SiteDomainRow> = {}): SiteDomainRo
   };
 }
 
+/** A certificate of the site's list (`GET user/site/{id}/certificates`): `wildcard-2026` (id 7), expiring. */
+export function certificateSummary(overrides: Partial<CertificateSummary> = {}): CertificateSummary {
+  return {
+    id: 7,
+    siteID: 3,
+    name: 'wildcard-2026',
+    memo: '',
+    names: ['*.example.com', 'example.com'],
+    issuer: 'Example CA',
+    notBefore: '2026-01-01T00:00:00.000Z',
+    notAfter: '2026-04-01T00:00:00.000Z',
+    status: 'expiring',
+    domainCount: 1,
+    createdAt: '2026-01-02T00:00:00.000Z',
+    updatedAt: '2026-01-02T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** One certificate as `GET` (and an upload) answers it: {@link certificateSummary} with its chain, assigned to nothing. */
+export function certificateDetail(overrides: Partial<CertificateDetail> = {}): CertificateDetail {
+  return {
+    ...certificateSummary(),
+    certificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+    fingerprintSha256: 'AB:CD:EF',
+    domains: [],
+    ...overrides,
+  };
+}
+
+/** A site's HTTP compression as `GET user/site/{id}/setting/gzip` answers it: off, the two usual types, never set. */
+export function gzipSetting(overrides: Partial<GzipSetting> = {}): GzipSetting {
+  return { enabled: false, types: ['text/html', 'text/css'], minLength: 1024, updatedAt: null, ...overrides };
+}
+
 /** Fake answers for {@link SITE_SETTING}: the site, its domains (as one page) and no certificates. */
 export function stubSitePage(api: FakeApi, domains: SiteDomainRow[], site: UserSiteDetail = userSite()): void {
   api.on(getUserSite, { siteId: site.siteID }, ok(site));
-  api.on(listDomains, { siteId: site.siteID }, { status: 200, body: { data: domains, total: domains.length } });
+  api.on(listDomains, { siteId: site.siteID }, okPage(domains));
   api.on(metaCertificates, { siteId: site.siteID }, ok([]));
+}
+
+/**
+ * A customer signed in on a fake API, for the tests of one tab of site 3's settings that do not
+ * look at the page's header: the site itself is not found.
+ */
+export function signedInSiteTab(): FakeApi {
+  const api = signedInFakeApi('user');
+  api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here'));
+  return api;
 }

@@ -69,3 +69,18 @@ export async function selectRows(names: readonly string[]): Promise<void> {
     fireEvent.click((await findRow(name)).querySelector('input[type="checkbox"]') as HTMLInputElement);
   }
 }
+
+/** The antd confirmation popover asking `question`, once it has appeared. */
+export async function findPopconfirm(question: string | RegExp): Promise<HTMLElement> {
+  const popover = (await screen.findByText(question)).closest<HTMLElement>('.ant-popover');
+  if (!popover) throw new Error(`${String(question)} is not in a popover`);
+  return popover;
+}
+
+/** The antd message dialog (Modal.error and its kin) titled `title`, once it has appeared. */
+export async function findMessageDialog(title: string): Promise<HTMLElement> {
+  const heading = await screen.findByText(title, { selector: '.ant-modal-confirm-title' });
+  const dialog = heading.closest<HTMLElement>('.ant-modal');
+  if (!dialog) throw new Error(`${title} is not a dialog title`);
+  return dialog;
+}

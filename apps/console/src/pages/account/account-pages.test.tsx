@@ -8,21 +8,15 @@ import {
   updateSelf,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readTokenSet } from '../../session';
-import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { fail, fakeApiForEachTest, ok, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
-
-beforeEach(() => {
-  api = signedInFakeApi('user');
-});
-
-afterEach(() => restoreFakeApi());
+const api = fakeApiForEachTest(() => signedInFakeApi('user'));
 
 function type(label: string, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });

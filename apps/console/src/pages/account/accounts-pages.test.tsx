@@ -18,9 +18,18 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTokenSet } from '../../session/cookies';
-import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { type FakeApi, fail, ok, okPage, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { managedAccount } from '../../test/fixtures';
-import { buttonByText, chooseOption, clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
+import {
+  buttonByText,
+  chooseOption,
+  clickButton,
+  findModal,
+  findPopconfirm,
+  findRow,
+  modalClosed,
+  typeInto,
+} from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Account management in the three consoles (userManagement/users, userManagement/usersList).
@@ -30,17 +39,16 @@ let api: FakeApi;
 
 afterEach(() => restoreFakeApi());
 
-const page = <T,>(data: T[]) => ({ status: 200, body: { data, total: data.length } });
 const rolesPage = (roles: { id: number; name: string }[]) =>
-  page(roles.map((r) => ({ ...r, remark: '', permissions: [], accounts: 0, createdAt: '', updatedAt: '' })));
+  okPage(roles.map((r) => ({ ...r, remark: '', permissions: [], accounts: 0, createdAt: '', updatedAt: '' })));
 
 describe('client userManagement/users', () => {
   beforeEach(() => {
     api = signedInFakeApi('client');
     api.on(listAccounts, { auth: 'client' }, (request) =>
       request.search.get('auth') === 'client'
-        ? page([managedAccount({ id: 30, auth: 'client', account: 'helper', name: 'Helper', isRoot: false })])
-        : page([
+        ? okPage([managedAccount({ id: 30, auth: 'client', account: 'helper', name: 'Helper', isRoot: false })])
+        : okPage([
             managedAccount(),
             managedAccount({
               id: 22,
@@ -153,7 +161,7 @@ describe('client userManagement/users', () => {
     api.on(
       listSubAccounts,
       { auth: 'client', userId: 22 },
-      page([managedAccount({ id: 23, account: 'pending-sub', isRoot: false })]),
+      okPage([managedAccount({ id: 23, account: 'pending-sub', isRoot: false })]),
     );
     renderAt('/client/userManagement/users');
     const row = await findRow('pending');
@@ -176,15 +184,12 @@ describe('client userManagement/users', () => {
     await modalClosed(dialog);
 
     clickButton('Resend e-mail', row);
-    clickButton('Yes', (await screen.findByText(/Send pending a new link/)).closest('.ant-popover') as HTMLElement);
+    clickButton('Yes', await findPopconfirm(/Send pending a new link/));
     expect(await screen.findByText('Resend Email Successful!')).toBeTruthy();
     expect(api.sent(resendAccountEmail, { auth: 'client' })[0]?.body).toEqual({ id: 22 });
 
     clickButton('Reset 2FA', row);
-    clickButton(
-      'Yes',
-      (await screen.findByText(/Turn off the second factor of pending/)).closest('.ant-popover') as HTMLElement,
-    );
+    clickButton('Yes', await findPopconfirm(/Turn off the second factor of pending/));
     await waitFor(() => expect(api.sent(resetAccountTwoFactor, { auth: 'client' })[0]?.body).toEqual({ id: 22 }));
 
     fireEvent.click(row.querySelector('.ant-table-row-expand-icon') as HTMLElement);
@@ -197,7 +202,7 @@ describe('roles and switch user in the accounts list', () => {
     api = signedInFakeApi('client');
     api.on(listAccounts, { auth: 'client' }, (request) =>
       request.search.get('auth') === 'client'
-        ? page([
+        ? okPage([
             managedAccount({
               id: 30,
               auth: 'client',
@@ -207,7 +212,7 @@ describe('roles and switch user in the accounts list', () => {
               role: api.sent(assignRole, { auth: 'client' }).length === 1 ? { id: 3, name: 'Support' } : null,
             }),
           ])
-        : page([managedAccount(), managedAccount({ id: 24, account: 'paused', status: 'pause' })]),
+        : okPage([managedAccount(), managedAccount({ id: 24, account: 'paused', status: 'pause' })]),
     );
     api.on(listRoles, { auth: 'client' }, rolesPage([{ id: 3, name: 'Support' }]));
     api.on(assignRole, { auth: 'client' }, ok(true));
@@ -247,7 +252,7 @@ describe('roles and switch user in the accounts list', () => {
 
     fireEvent.click(screen.getByRole('tab', { name: 'Customers' }));
     clickButton('Switch to', await findRow('acme'));
-    clickButton('Yes', (await screen.findByText(/Open the console as acme/)).closest('.ant-popover') as HTMLElement);
+    clickButton('Yes', await findPopconfirm(/Open the console as acme/));
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/dashboard'));
     expect(api.sent(switchUser, { auth: 'client' })[0]?.body).toEqual({ id: 21 });
     expect(readTokenSet('user')?.accessToken).toBe('sw-access');
@@ -258,8 +263,8 @@ describe('roles and switch user in the accounts list', () => {
     api = signedInFakeApi('client');
     api.on(listAccounts, { auth: 'client' }, (request) =>
       request.search.get('auth') === 'client'
-        ? page([managedAccount({ id: 30, auth: 'client', account: 'helper', isRoot: false })])
-        : page([managedAccount()]),
+        ? okPage([managedAccount({ id: 30, auth: 'client', account: 'helper', isRoot: false })])
+        : okPage([managedAccount()]),
     );
     api.on(
       metaZones,
@@ -302,16 +307,17 @@ describe('roles and switch user in the accounts list', () => {
 
   it('admin: switches to an operator, a refusal is shown', async () => {
     api = signedInFakeApi('admin');
-    api.on(listAccounts, { auth: 'admin' }, page([managedAccount({ id: 3, auth: 'client', account: 'operator-one' })]));
+    api.on(
+      listAccounts,
+      { auth: 'admin' },
+      okPage([managedAccount({ id: 3, auth: 'client', account: 'operator-one' })]),
+    );
     api.on(switchUser, { auth: 'admin' }, fail(403, 101018, 'Permission Denied'));
     const router = renderAt('/admin/userManagement/users');
     const row = await findRow('operator-one');
     expect(within(row).queryByText('Role')).toBeNull();
     clickButton('Switch to', row);
-    clickButton(
-      'Yes',
-      (await screen.findByText(/Open the console as operator-one/)).closest('.ant-popover') as HTMLElement,
-    );
+    clickButton('Yes', await findPopconfirm(/Open the console as operator-one/));
     await waitFor(() => expect(api.sent(switchUser, { auth: 'admin' })[0]?.body).toEqual({ id: 3 }));
     expect(await screen.findByText(/Permission/)).toBeTruthy();
     expect(router.state.location.pathname).toBe('/admin/userManagement/users');
@@ -319,7 +325,7 @@ describe('roles and switch user in the accounts list', () => {
 
   it('user: switches to an own sub-user, whose session replaces its own in this console', async () => {
     api = signedInFakeApi('user');
-    api.on(listAccounts, { auth: 'user' }, page([managedAccount({ id: 5, account: 'alice-sub', isRoot: false })]));
+    api.on(listAccounts, { auth: 'user' }, okPage([managedAccount({ id: 5, account: 'alice-sub', isRoot: false })]));
     api.on(listRoles, { auth: 'user' }, rolesPage([]));
     api.on(
       switchUser,
@@ -329,10 +335,7 @@ describe('roles and switch user in the accounts list', () => {
     const router = renderAt('/user/userManagement/usersList');
     clickButton('Switch to', await findRow('alice-sub'));
     api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { id: 5, account: 'alice-sub', isRoot: false })));
-    clickButton(
-      'Yes',
-      (await screen.findByText(/Open the console as alice-sub/)).closest('.ant-popover') as HTMLElement,
-    );
+    clickButton('Yes', await findPopconfirm(/Open the console as alice-sub/));
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/dashboard'));
     expect(api.sent(switchUser, { auth: 'user' })[0]?.body).toEqual({ id: 5 });
     expect(readTokenSet('user')?.accessToken).toBe('sub-access');
@@ -345,7 +348,7 @@ describe('roles and switch user in the accounts list', () => {
       { auth: 'user' },
       ok(selfInfo('user', { isRoot: false, permissions: ['account.self', 'accounts.read', 'roles.read'] })),
     );
-    api.on(listAccounts, { auth: 'user' }, page([managedAccount({ id: 5, account: 'alice-sub', isRoot: false })]));
+    api.on(listAccounts, { auth: 'user' }, okPage([managedAccount({ id: 5, account: 'alice-sub', isRoot: false })]));
     renderAt('/user/userManagement/usersList');
     const row = await findRow('alice-sub');
     expect(within(row).queryByText('Role')).toBeNull();
@@ -357,7 +360,7 @@ describe('the other consoles', () => {
   it('admin: operators and admin users tabs', async () => {
     api = signedInFakeApi('admin');
     api.on(listAccounts, { auth: 'admin' }, (request) =>
-      page([
+      okPage([
         request.search.get('auth') === 'admin'
           ? managedAccount({ id: 2, auth: 'admin', account: 'ada', isRoot: false })
           : managedAccount({ id: 3, auth: 'client', account: 'operator-one' }),
@@ -373,7 +376,7 @@ describe('the other consoles', () => {
   it("admin: sets an operator's zone limit, which admin users and customers do not have", async () => {
     api = signedInFakeApi('admin');
     api.on(listAccounts, { auth: 'admin' }, (request) =>
-      page([
+      okPage([
         request.search.get('auth') === 'admin'
           ? managedAccount({ id: 2, auth: 'admin', account: 'ada', isRoot: false })
           : managedAccount({ id: 3, auth: 'client', account: 'operator-one', zoneLimit: 4 }),
@@ -403,7 +406,7 @@ describe('the other consoles', () => {
 
   it('user: sub-users, no tabs, and the menu entry', async () => {
     api = signedInFakeApi('user');
-    api.on(listAccounts, { auth: 'user' }, page([managedAccount({ id: 5, account: 'alice-sub', isRoot: false })]));
+    api.on(listAccounts, { auth: 'user' }, okPage([managedAccount({ id: 5, account: 'alice-sub', isRoot: false })]));
     renderAt('/user/userManagement/usersList');
     expect(await findRow('alice-sub')).toBeTruthy();
     expect(screen.queryByRole('tab')).toBeNull();

@@ -1,16 +1,12 @@
 import { listAuditLogs } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeApiForEachTest, okPage, signedInFakeApi } from '../../test/fake-api';
 import { renderAt } from '../../test/render-app';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
-beforeEach(() => {
-  api = signedInFakeApi('client');
-});
-afterEach(() => restoreFakeApi());
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 const record = {
   id: 7,
@@ -38,7 +34,7 @@ const record = {
 
 describe('logOperation', () => {
   it('lists records with the real actor and sends the URL filters to the server', async () => {
-    api.on(listAuditLogs, { auth: 'client' }, { status: 200, body: { data: [record], total: 1 } });
+    api.on(listAuditLogs, { auth: 'client' }, okPage([record]));
     renderAt('/client/userManagement/logOperation?method=POST&reqID=req-12345678&page=2');
     expect(await screen.findByText('operator1 as alice')).toBeTruthy();
     expect(screen.getByText('user.site.create')).toBeTruthy();
@@ -51,7 +47,7 @@ describe('logOperation', () => {
   });
 
   it('opens a record on the rows it changed, before and after', async () => {
-    api.on(listAuditLogs, { auth: 'client' }, { status: 200, body: { data: [record], total: 1 } });
+    api.on(listAuditLogs, { auth: 'client' }, okPage([record]));
     renderAt('/client/userManagement/logOperation');
     await screen.findByText('operator1 as alice');
     fireEvent.click(screen.getByRole('button', { name: /expand row/i }));

@@ -12,7 +12,7 @@ import {
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { type FakeApi, fail, ok, okPage, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -48,15 +48,13 @@ const META = [
   { key: 'userManagement', name: 'User Management', permissions: [{ key: 'roles.read', name: 'View roles' }] },
 ];
 
-const page = <T,>(data: T[]) => ({ status: 200, body: { data, total: data.length } });
-
 describe('roles', () => {
   beforeEach(() => {
     api = signedInFakeApi('user');
     api.on(listRoles, { auth: 'user' }, (request) =>
-      page(request.search.get('name') === 'ops' ? [role({ id: 4, name: 'Ops' })] : [role()]),
+      okPage(request.search.get('name') === 'ops' ? [role({ id: 4, name: 'Ops' })] : [role()]),
     );
-    api.on(metaRoles, { auth: 'user' }, page(META));
+    api.on(metaRoles, { auth: 'user' }, okPage(META));
   });
 
   it('lists roles searched by name in the URL, with the menu entry', async () => {
@@ -164,7 +162,7 @@ describe('API tokens', () => {
     api.on(
       listApiTokens,
       { auth: 'client' },
-      page([
+      okPage([
         token(),
         token({
           id: 12,
@@ -175,7 +173,7 @@ describe('API tokens', () => {
         }),
       ]),
     );
-    api.on(metaRoles, { auth: 'client' }, page(META));
+    api.on(metaRoles, { auth: 'client' }, okPage(META));
   });
 
   it('lists tokens and creates one whose secret is shown once with a copy button', async () => {

@@ -5,15 +5,15 @@ import {
   updateAnnouncement,
 } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { clickButton, findModal, findRow, modalClosed, selectRows, typeInto } from '../../test/queries';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { clickButton, findModal, findPopconfirm, findRow, modalClosed, selectRows, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's announcement settings, rendered in jsdom against a fake API.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 const maintenance = {
   id: 11,
@@ -27,11 +27,8 @@ const pop = { ...maintenance, id: 12, title: 'New PoP', content: 'Frankfurt', ru
 const PAGE = '/client/userManagement/announcementSetting';
 
 beforeEach(() => {
-  api = signedInFakeApi('client');
-  api.on(listClientAnnouncements, { status: 200, body: { data: [pop, maintenance], total: 2 } });
+  api.on(listClientAnnouncements, okPage([pop, maintenance]));
 });
-
-afterEach(() => restoreFakeApi());
 
 describe('announcementSetting', () => {
   it('is in the menu and lists announcements with their ordinal, content and running flag', async () => {
@@ -48,7 +45,7 @@ describe('announcementSetting', () => {
   });
 
   it('numbers the rows from the page in the URL', async () => {
-    api.on(listClientAnnouncements, { status: 200, body: { data: [maintenance], total: 21 } });
+    api.on(listClientAnnouncements, okPage([maintenance], 21));
     renderAt(`${PAGE}?page=3&pageSize=10`);
     expect(within(await findRow('Maintenance')).getByText('21')).toBeTruthy();
     const search = api.sent(listClientAnnouncements).at(-1)?.search;
@@ -129,17 +126,13 @@ describe('announcementSetting', () => {
     renderAt(PAGE);
     const row = await findRow('Maintenance');
     clickButton('Delete', row);
-    const popup = (await screen.findByText('Delete the announcement Maintenance?')).closest(
-      '.ant-popover',
-    ) as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete the announcement Maintenance?'));
     await waitFor(() => expect(api.sent(deleteAnnouncements)[0]?.body).toEqual({ ids: [11] }));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
 
     await selectRows(['Maintenance', 'New PoP']);
     clickButton('Delete (2)');
-    const bulk = (await screen.findByText('Delete 2 announcement(s)?')).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', bulk);
+    clickButton('Delete', await findPopconfirm('Delete 2 announcement(s)?'));
     await waitFor(() => expect(api.sent(deleteAnnouncements)).toHaveLength(2));
     expect(api.sent(deleteAnnouncements)[1]?.body).toEqual({ ids: [11, 12] });
   });

@@ -6,16 +6,15 @@ import {
   setClientDomainTags,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { chooseOption, clickButton, findModal, findRow, selectRows } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 beforeEach(() => {
-  api = signedInFakeApi('client');
   api.on(
     metaSites,
     ok([
@@ -24,36 +23,32 @@ beforeEach(() => {
     ]),
   );
   api.on(clientDomainTags, ok(['web', 'api']));
-  api.on(listClientDomains, {
-    status: 200,
-    body: {
-      data: [
-        {
-          id: 11,
-          name: 'www.shop.example',
-          siteID: 1,
-          siteName: 'shop',
-          userAccount: 'bob',
-          status: 1,
-          tags: ['web'],
-          createdAt: '2026-03-01T10:00:00.000Z',
-        },
-        {
-          id: 12,
-          name: 'api.shop.example',
-          siteID: 1,
-          siteName: 'shop',
-          userAccount: 'bob',
-          status: 0,
-          tags: [],
-          createdAt: '2026-03-01T10:00:00.000Z',
-        },
-      ],
-      total: 2,
-    },
-  });
+  api.on(
+    listClientDomains,
+    okPage([
+      {
+        id: 11,
+        name: 'www.shop.example',
+        siteID: 1,
+        siteName: 'shop',
+        userAccount: 'bob',
+        status: 1,
+        tags: ['web'],
+        createdAt: '2026-03-01T10:00:00.000Z',
+      },
+      {
+        id: 12,
+        name: 'api.shop.example',
+        siteID: 1,
+        siteName: 'shop',
+        userAccount: 'bob',
+        status: 0,
+        tags: [],
+        createdAt: '2026-03-01T10:00:00.000Z',
+      },
+    ]),
+  );
 });
-afterEach(() => restoreFakeApi());
 
 describe('domains (operator)', () => {
   it('lists the domains with the filters of the URL and keeps a changed filter there', async () => {

@@ -1,14 +1,14 @@
 import { getCnameSetting, getDomainProofSetting, getSelf, putCnameSetting } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { buttonByText, clickButton, findModal, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's CNAME domain page (GET/PUT client/setting/dns/cname), against a fake API.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 const PAGE = '/client/systemManagement/cname';
 const byDefault = { domain: 'cname.rampart.test', defaultDomain: 'cname.rampart.test', custom: false };
@@ -17,12 +17,9 @@ const row = (label: string) =>
   screen.getByText(label, { selector: 'th, th *' }).closest('tr')?.querySelector('td')?.textContent;
 
 beforeEach(() => {
-  api = signedInFakeApi('client');
   // The page also shows the domain ownership setting (domain-proof-setting.test.tsx).
   api.on(getDomainProofSetting, ok({ required: true }));
 });
-
-afterEach(() => restoreFakeApi());
 
 describe('the CNAME domain page', () => {
   it('is in the menu and shows the default domain in use, with reset unavailable', async () => {

@@ -1,14 +1,14 @@
 import { createLogo, deleteLogo, listLogos, updateLogo } from '@rampart/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { clickButton, typeInto } from '../../test/queries';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { clickButton, findPopconfirm, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's logo page, rendered in jsdom against a fake API.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 const PAGE = '/client/userManagement/customizeLogo';
 const PNG_URL = 'data:image/png;base64,iVBORw0KGgo=';
 const current = {
@@ -29,11 +29,9 @@ const current = {
 };
 
 beforeEach(() => {
-  api = signedInFakeApi('client');
   URL.createObjectURL = vi.fn(() => 'blob:preview');
   URL.revokeObjectURL = vi.fn();
 });
-afterEach(() => restoreFakeApi());
 
 function chooseFile(label: string, file: File) {
   fireEvent.change(screen.getByLabelText(label), { target: { files: [file] } });
@@ -41,7 +39,7 @@ function chooseFile(label: string, file: File) {
 
 describe('customizeLogo', () => {
   it('is in the menu, previews the stored images and sends a change as form data', async () => {
-    api.on(listLogos, { status: 200, body: { data: [current], total: 1 } });
+    api.on(listLogos, okPage([current]));
     api.on(updateLogo, ok({ ...current, title: 'Acme Edge', sidebarLogo: '' }));
     renderAt(PAGE);
     await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Acme CDN'));
@@ -68,7 +66,7 @@ describe('customizeLogo', () => {
   });
 
   it('creates the first logo set with POST and shows the server refusing a file', async () => {
-    api.on(listLogos, { status: 200, body: { data: [], total: 0 } });
+    api.on(listLogos, okPage([]));
     api.on(createLogo, () =>
       fail(400, 101003, 'Parameter Error', {
         fields: [{ in: 'body', field: 'logo', key: 'fileType', message: 'Only PNG, JPEG, GIF, WebP or ICO images' }],
@@ -84,13 +82,12 @@ describe('customizeLogo', () => {
   });
 
   it('resets to the defaults by deleting the logo set', async () => {
-    api.on(listLogos, { status: 200, body: { data: [current], total: 1 } });
+    api.on(listLogos, okPage([current]));
     api.on(deleteLogo, ok(true));
     renderAt(PAGE);
     await waitFor(() => expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Acme CDN'));
     clickButton('Reset to defaults');
-    const popup = (await screen.findByText(/Remove your logo and texts\?/)).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm(/Remove your logo and texts\?/));
     await waitFor(() => expect(api.sent(deleteLogo)).toHaveLength(1));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
   });

@@ -1,21 +1,18 @@
 import { getCnameSetting, getDomainProofSetting, putDomainProofSetting } from '@rampart/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
 import { renderAt } from '../../test/render-app';
 
 // The operator's proof-of-control setting (GET/PUT client/setting/domainProof) on the CNAME page.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 const PAGE = '/client/systemManagement/cname';
 
 beforeEach(() => {
-  api = signedInFakeApi('client');
   api.on(getCnameSetting, ok({ domain: 'c.example', defaultDomain: 'c.example', custom: false }));
 });
-
-afterEach(() => restoreFakeApi());
 
 describe("the operator's domain ownership setting", () => {
   it('shows that proof is required and waives it on request', async () => {

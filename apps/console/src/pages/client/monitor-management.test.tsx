@@ -15,25 +15,17 @@ import {
   updateMonitorNode,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { initializedNode } from '../../test/fixtures';
+import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The monitorManagement screens share one file: the first render of a file loads antd (seconds).
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
-beforeEach(() => {
-  api = signedInFakeApi('client');
-});
-
-afterEach(() => {
-  restoreFakeApi();
-});
-
-const page = (data: unknown[], total = data.length) => ({ status: 200, body: { data, total } });
 const at = '2026-03-01T10:00:00.000Z';
 
 const monitor = (overrides: object = {}) => ({
@@ -50,35 +42,20 @@ const monitor = (overrides: object = {}) => ({
   ...overrides,
 });
 
-const edgeNode = {
-  id: 21,
-  name: 'edge-paris-1',
-  ips: ['198.51.100.4'],
-  version: '0.3.0',
-  zoneId: 2,
-  zoneName: 'Europe',
-  groups: [],
+const edgeNode = initializedNode({
   appliedVersion: '',
   currentVersion: '',
-  lastError: '',
-  snapshotError: '',
-  failedPorts: [],
-  connection: 'online',
   lastSeenAt: at,
   createdAt: at,
-  status: 'on',
-  memo: '',
-  portType: 7,
-  logRotateTime: null,
   monitor: true,
   monitorState: { state: 'down', since: at },
-};
+});
 
 describe('monitorNodeList', () => {
   beforeEach(() => {
     api.on(
       listMonitorNodes,
-      page([monitor(), monitor({ id: 2, name: 'edge-as-probe', initialized: true, groups: [] })]),
+      okPage([monitor(), monitor({ id: 2, name: 'edge-as-probe', initialized: true, groups: [] })]),
     );
   });
 
@@ -98,15 +75,14 @@ describe('monitorNodeList', () => {
     );
 
     clickButton('Remove', row);
-    const popup = (await screen.findByText(/Stop using probe-tokyo/)).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm(/Stop using probe-tokyo/));
     await waitFor(() => expect(api.sent(deleteMonitorNode)[0]?.body).toEqual({ id: 1 }));
   });
 
   it('adds a waiting machine as a monitor node', async () => {
     api.on(
       listMonitorCandidates,
-      page([{ id: 31, name: 'probe-box', ips: ['192.0.2.5'], connection: 'online', createdAt: at }]),
+      okPage([{ id: 31, name: 'probe-box', ips: ['192.0.2.5'], connection: 'online', createdAt: at }]),
     );
     api.on(createMonitorNode, ok(monitor({ id: 3 })));
     renderAt('/client/monitorManagement/monitorNodeList');
@@ -121,8 +97,8 @@ describe('monitorNodeList', () => {
   });
 
   it('adds an edge node found by a search on the server', async () => {
-    api.on(listMonitorCandidates, page([]));
-    api.on(listInitializedNodes, page([edgeNode]));
+    api.on(listMonitorCandidates, okPage([]));
+    api.on(listInitializedNodes, okPage([edgeNode]));
     api.on(createMonitorNode, ok(monitor({ id: 3 })));
     renderAt('/client/monitorManagement/monitorNodeList');
     await findRow('probe-tokyo');
@@ -137,7 +113,7 @@ describe('monitorNodeList', () => {
   });
 
   it('asks for a node before sending anything', async () => {
-    api.on(listMonitorCandidates, page([]));
+    api.on(listMonitorCandidates, okPage([]));
     renderAt('/client/monitorManagement/monitorNodeList');
     await findRow('probe-tokyo');
     clickButton('Add monitor node');
@@ -165,9 +141,9 @@ const group = {
 
 describe('monitorNodeGroup', () => {
   beforeEach(() => {
-    api.on(listMonitorGroups, page([group]));
+    api.on(listMonitorGroups, okPage([group]));
     api.on(metaMonitors, ok([{ id: 1, name: 'probe-tokyo', enabled: true }]));
-    api.on(listInitializedNodes, page([edgeNode]));
+    api.on(listInitializedNodes, okPage([edgeNode]));
   });
 
   it('creates a group with its monitors and the nodes it probes, and shows a refused field under it', async () => {
@@ -220,7 +196,7 @@ describe('monitorNodeGroup', () => {
     api.on(
       listMonitorGroupNodes,
       { id: 3 },
-      page([
+      okPage([
         {
           nodeId: 21,
           name: 'edge-paris-1',
@@ -254,7 +230,7 @@ describe('monitorNodeGroup node states', () => {
   it('lists every initialised node with its state across groups, filtered by state and search in the URL', async () => {
     api.on(
       listNodesEnableStatus,
-      page([
+      okPage([
         {
           id: 21,
           name: 'edge-paris-1',
@@ -296,9 +272,9 @@ describe('monitorNodeGroup node states', () => {
 
 describe('node list', () => {
   it("shows each initialised node's monitoring state, and 'Not monitored' for one switched off", async () => {
-    api.on(listUninitializedNodes, page([]));
+    api.on(listUninitializedNodes, okPage([]));
     api.on(metaZones, ok([]));
-    api.on(listInitializedNodes, page([edgeNode, { ...edgeNode, id: 22, name: 'edge-paris-2', monitor: false }]));
+    api.on(listInitializedNodes, okPage([edgeNode, { ...edgeNode, id: 22, name: 'edge-paris-2', monitor: false }]));
     renderAt('/client/nodeManage/nodesList?tab=initialized');
     expect(within(await findRow('edge-paris-1')).getByText('Down')).toBeTruthy();
     const off = await findRow('edge-paris-2');

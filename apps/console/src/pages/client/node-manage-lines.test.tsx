@@ -22,19 +22,19 @@ import {
   removeLineNodes,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
+import { initializedNode, nodeGroup } from '../../test/fixtures';
+import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
 // line and virtual-node screens share one file.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 beforeEach(() => {
-  api = signedInFakeApi('client');
   api.on(
     listDnsLines,
     ok([
@@ -45,11 +45,6 @@ beforeEach(() => {
   );
 });
 
-afterEach(() => {
-  restoreFakeApi();
-});
-
-const page = (data: unknown[], total = data.length) => ({ status: 200, body: { data, total } });
 const at = (ms: string) => `2026-03-01T10:${ms}.000Z`;
 
 /** The drawer whose title is `title`. */
@@ -68,25 +63,9 @@ describe('a group’s DNS lines', () => {
   beforeEach(() => {
     api.on(
       listZones,
-      page([{ id: 1, name: 'Asia', memo: '', nodeCount: 3, createdAt: at('00:00'), updatedAt: at('00:00') }]),
+      okPage([{ id: 1, name: 'Asia', memo: '', nodeCount: 3, createdAt: at('00:00'), updatedAt: at('00:00') }]),
     );
-    api.on(
-      listGroups,
-      { zoneID: 1 },
-      page([
-        {
-          id: 5,
-          zoneId: 1,
-          name: 'edge-a',
-          portType: 7,
-          isBackup: false,
-          memo: '',
-          nodeCount: 2,
-          virtualNodeCount: 1,
-          createdAt: at('00:00'),
-        },
-      ]),
-    );
+    api.on(listGroups, { zoneID: 1 }, okPage([nodeGroup({ nodeCount: 2, virtualNodeCount: 1 })]));
     api.on(
       lineNodeNums,
       { zoneID: 1, groupID: 5 },
@@ -99,12 +78,12 @@ describe('a group’s DNS lines', () => {
     api.on(
       listLineNodes,
       { zoneID: 1, groupID: 5, lineID: 'telecom' },
-      page([{ id: 21, name: 'edge-sh-1', ips: ['203.0.113.21'] }]),
+      okPage([{ id: 21, name: 'edge-sh-1', ips: ['203.0.113.21'] }]),
     );
     api.on(
       listLineVirtualNodes,
       { zoneID: 1, groupID: 5, lineID: 'telecom' },
-      page([{ id: 9, name: 'cdn-pool', portType: 7, recordCount: 2 }]),
+      okPage([{ id: 9, name: 'cdn-pool', portType: 7, recordCount: 2 }]),
     );
   });
 
@@ -122,7 +101,7 @@ describe('a group’s DNS lines', () => {
     api.on(
       lineNodeCandidates,
       { zoneID: 1, groupID: 5, lineID: 'telecom' },
-      page([{ id: 22, name: 'edge-sh-2', ips: ['203.0.113.22'] }]),
+      okPage([{ id: 22, name: 'edge-sh-2', ips: ['203.0.113.22'] }]),
     );
     api.on(addLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' }, ok(true));
     api.on(moveLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' }, ok(true));
@@ -150,8 +129,7 @@ describe('a group’s DNS lines', () => {
 
     tick(await findRow('edge-sh-1'));
     clickButton('Remove selected (1)', drawer);
-    const confirm = (await screen.findByText('Take 1 off this line?')).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', confirm);
+    clickButton('Delete', await findPopconfirm('Take 1 off this line?'));
     await waitFor(() =>
       expect(api.sent(removeLineNodes, { zoneID: 1, groupID: 5, lineID: 'telecom' })[0]?.body).toEqual({
         nodeIDs: [21],
@@ -163,7 +141,7 @@ describe('a group’s DNS lines', () => {
     api.on(
       lineVirtualNodeCandidates,
       { zoneID: 1, groupID: 5, lineID: 'telecom' },
-      page([{ id: 10, name: 'cdn-spare', portType: 7, recordCount: 0 }]),
+      okPage([{ id: 10, name: 'cdn-spare', portType: 7, recordCount: 0 }]),
     );
     api.on(
       addLineVirtualNodes,
@@ -206,7 +184,7 @@ describe('vNode', () => {
         { id: 2, name: 'Europe' },
       ]),
     );
-    api.on(listVirtualNodes, { zoneID: 2 }, page([vnode({})], 11));
+    api.on(listVirtualNodes, { zoneID: 2 }, okPage([vnode({})], 11));
   });
 
   it('reads zone, search and page from the URL, creates one, and shows a refused delete', async () => {
@@ -228,18 +206,17 @@ describe('vNode', () => {
     expect(api.sent(createVirtualNode, { zoneID: 2 })[0]?.body).toEqual({ name: 'cdn-new', portType: 4, memo: '' });
 
     clickButton('Delete', await findRow('cdn-eu'));
-    const confirm = (await screen.findByText('Delete the virtual node cdn-eu?')).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', confirm);
+    clickButton('Delete', await findPopconfirm('Delete the virtual node cdn-eu?'));
     expect(await screen.findByText('Virtual Node In Use')).toBeTruthy();
     expect(api.sent(deleteVirtualNodes, { zoneID: 2 })[0]?.body).toEqual({ ids: [9] });
   });
 
   it('shows a virtual node’s records, adds a CNAME (a refused name under its field) and node records, deletes one', async () => {
     const record = { id: 31, type: 'node', value: '', nodeId: 21, nodeName: 'edge-paris-1', createdAt: at('01:00') };
-    api.on(listVirtualNodeRecords, { zoneID: 2, id: 9 }, page([{ ...record, ips: ['198.51.100.4'] }]));
+    api.on(listVirtualNodeRecords, { zoneID: 2, id: 9 }, okPage([{ ...record, ips: ['198.51.100.4'] }]));
     const fields = [{ in: 'body', field: 'value', key: 'cnameAlone', message: 'A CNAME must stand alone' }];
     api.on(addVirtualNodeCname, { zoneID: 2, id: 9 }, fail(400, 101003, 'Parameter Error', { fields }));
-    api.on(listInitializedNodes, page([{ id: 22, name: 'edge-paris-2', ips: ['198.51.100.5'], zoneName: 'Europe' }]));
+    api.on(listInitializedNodes, okPage([initializedNode({ id: 22, name: 'edge-paris-2', ips: ['198.51.100.5'] })]));
     api.on(addVirtualNodeNodeRecords, { zoneID: 2, id: 9 }, ok(true));
     api.on(deleteVirtualNodeRecords, { zoneID: 2, id: 9 }, ok(true));
     const router = renderAt('/client/nodeManage/vNode?zoneID=2');
@@ -268,8 +245,7 @@ describe('vNode', () => {
 
     tick(await findRow('edge-paris-1'));
     clickButton('Delete selected (1)', drawer);
-    const confirm = (await screen.findByText('Delete 1 record(s)?')).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', confirm);
+    clickButton('Delete', await findPopconfirm('Delete 1 record(s)?'));
     await waitFor(() =>
       expect(api.sent(deleteVirtualNodeRecords, { zoneID: 2, id: 9 })[0]?.body).toEqual({ ids: [31] }),
     );

@@ -1,3 +1,4 @@
+import type { InitializedNode } from '@rampart/contract';
 import {
   addLineNodes,
   createGroup,
@@ -18,23 +19,19 @@ import {
 } from '@rampart/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, okText, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { fail, fakeApiForEachTest, ok, okPage, okText, signedInFakeApi } from '../../test/fake-api';
+import { initializedNode, nodeGroup } from '../../test/fixtures';
+import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
 // screens of a menu group share one file.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
-
-beforeEach(() => {
-  api = signedInFakeApi('client');
-});
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 afterEach(() => {
   vi.useRealTimers();
-  restoreFakeApi();
 });
 
 const zone = (id: number, name: string, nodeCount = 0) => ({
@@ -48,7 +45,7 @@ const zone = (id: number, name: string, nodeCount = 0) => ({
 
 describe('zonesList', () => {
   beforeEach(() => {
-    api.on(listZones, { status: 200, body: { data: [zone(1, 'Asia', 3), zone(2, 'Europe')], total: 12 } });
+    api.on(listZones, okPage([zone(1, 'Asia', 3), zone(2, 'Europe')], 12));
   });
 
   it('reads page, size and sort from the URL, shows the server’s rows and total, and deletes after confirming', async () => {
@@ -71,8 +68,7 @@ describe('zonesList', () => {
 
     // A refusal reads as the catalogue's message.
     clickButton('Delete', await findRow('Asia'));
-    const popup = (await screen.findByText('Delete the zone Asia?')).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete the zone Asia?'));
     expect(await screen.findByText('Please Remove Nodes In This Zone')).toBeTruthy();
     expect(api.sent(deleteZone)[0]?.body).toEqual({ id: 1 });
   });
@@ -101,16 +97,8 @@ describe('zonesList', () => {
   });
 
   it('lists a zone’s groups in a drawer and creates a backup group there', async () => {
-    const group = { id: 5, zoneId: 1, name: 'edge-a', portType: 7, isBackup: false, memo: '', nodeCount: 2 };
-    api.on(
-      listGroups,
-      { zoneID: 1 },
-      {
-        status: 200,
-        body: { data: [{ ...group, createdAt: '2026-03-01T10:00:00.000Z' }], total: 1 },
-      },
-    );
-    api.on(createGroup, { zoneID: 1 }, ok({ ...group, id: 6, name: 'spare', isBackup: true, createdAt: '' }));
+    api.on(listGroups, { zoneID: 1 }, okPage([nodeGroup({ nodeCount: 2 })]));
+    api.on(createGroup, { zoneID: 1 }, ok(nodeGroup({ id: 6, name: 'spare', portType: 4, isBackup: true })));
     const router = renderAt('/client/nodeManage/zonesList');
     clickButton('Groups', await findRow('Asia'));
     expect(await screen.findByText('Groups of Asia')).toBeTruthy();
@@ -162,7 +150,6 @@ describe('zonesList', () => {
   });
 });
 
-const page = (data: unknown[], total = data.length) => ({ status: 200, body: { data, total } });
 const waiting = {
   id: 11,
   name: 'edge-tokyo-1',
@@ -171,28 +158,16 @@ const waiting = {
   createdAt: '2026-03-01T10:00:00.000Z',
   lastSeenAt: '2026-03-01T10:05:00.000Z',
 };
-const placed = (overrides: object) => ({
-  id: 21,
-  name: 'edge-paris-1',
-  ips: ['198.51.100.4', '2001:db8::4'],
-  version: '0.3.0',
-  zoneId: 2,
-  zoneName: 'Europe',
-  groups: [{ id: 5, name: 'web', line: 'default' }],
-  appliedVersion: 'a'.repeat(32),
-  currentVersion: 'a'.repeat(32),
-  lastError: '',
-  snapshotError: '',
-  failedPorts: [],
-  connection: 'online',
-  lastSeenAt: '2026-03-01T10:05:00.000Z',
-  createdAt: '2026-03-01T10:00:00.000Z',
-  ...overrides,
-});
+const placed = (overrides: Partial<InitializedNode>) =>
+  initializedNode({
+    ips: ['198.51.100.4', '2001:db8::4'],
+    groups: [{ id: 5, name: 'web', line: 'default' }],
+    ...overrides,
+  });
 
 describe('nodesList', () => {
   beforeEach(() => {
-    api.on(listUninitializedNodes, page([waiting]));
+    api.on(listUninitializedNodes, okPage([waiting]));
     api.on(metaZones, ok([{ id: 2, name: 'Europe' }]));
     api.on(metaGroups, { zoneID: 2 }, ok([{ id: 5, name: 'web' }]));
   });
@@ -218,7 +193,7 @@ describe('nodesList', () => {
   it('shows initialised nodes with their sync state and connection, filtered by zone and search in the URL', async () => {
     api.on(
       listInitializedNodes,
-      page([
+      okPage([
         placed({}),
         placed({
           id: 22,
@@ -270,7 +245,7 @@ describe('nodesList', () => {
         { id: 2, name: 'Europe' },
       ]),
     );
-    api.on(listInitializedNodes, page([placed({})]));
+    api.on(listInitializedNodes, okPage([placed({})]));
     let calls = 0;
     api.on(moveNodesToZone, () => {
       calls += 1;

@@ -24,9 +24,9 @@ import {
 } from '@rampart/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
-import { clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
+import { clickButton, findModal, findPopconfirm, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's node operations on the initialised-nodes tab: row and bulk actions (commands,
@@ -34,24 +34,21 @@ import { renderAt } from '../../test/render-app';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 beforeEach(() => {
-  api = signedInFakeApi('client');
-  api.on(listUninitializedNodes, { status: 200, body: { data: [], total: 0 } });
+  api.on(listUninitializedNodes, okPage([]));
   api.on(metaZones, ok([{ id: 2, name: 'Europe' }]));
 });
 
 afterEach(() => {
   vi.useRealTimers();
-  restoreFakeApi();
 });
 
 const node = (overrides: Partial<InitializedNode>) => initializedNode(overrides);
 const paris1 = node({});
 const paris2 = node({ id: 22, name: 'edge-paris-2', status: 'off', portType: 4, memo: 'spare rack', monitor: true });
 const tokyo = node({ id: 31, name: 'edge-tokyo-1', zoneId: 3, zoneName: 'Asia', logRotateTime: '02:15' });
-const list = (...rows: object[]) => ({ status: 200, body: { data: rows, total: rows.length } });
 
 /** Opens a menu of node actions (a row's "More" or the selection's) and picks `item`. */
 async function pick(menuButton: string, item: string, scope?: HTMLElement) {
@@ -65,7 +62,7 @@ function selectRow(row: HTMLElement) {
 
 describe('node operations', () => {
   beforeEach(() => {
-    api.on(listInitializedNodes, list(paris1, paris2, tokyo));
+    api.on(listInitializedNodes, okPage([paris1, paris2, tokyo]));
   });
 
   it('shows each node’s switch, port type, monitoring and memo, and keeps the new filters in the URL', async () => {
@@ -232,12 +229,12 @@ describe('a node’s details', () => {
   };
 
   beforeEach(() => {
-    api.on(listInitializedNodes, list(paris1));
+    api.on(listInitializedNodes, okPage([paris1]));
     api.on(getNodeSystem, { zoneID: 2, id: 21 }, ok(system));
     api.on(
       listNodeCommands,
       { zoneID: 2, id: 21 },
-      list(command, { ...command, id: 8, type: 'logRotate', status: 'sent', message: '' }, purge),
+      okPage([command, { ...command, id: 8, type: 'logRotate', status: 'sent', message: '' }, purge]),
     );
   });
 
@@ -290,8 +287,7 @@ describe('a node’s details', () => {
     await modalClosed(modal);
     fireEvent.click(within(row).getByRole('checkbox'));
     clickButton('Delete selected (1)');
-    const confirm = (await screen.findByText('Delete 1 sub-node(s)?')).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', confirm);
+    clickButton('Delete', await findPopconfirm('Delete 1 sub-node(s)?'));
     await waitFor(() => expect(api.sent(deleteSubNodes, { zoneID: 2, id: 21 })).toHaveLength(1));
     expect(api.sent(deleteSubNodes, { zoneID: 2, id: 21 })[0]?.body).toEqual({ ids: [5] });
   });
@@ -328,8 +324,8 @@ describe('a zone’s nodes', () => {
   };
 
   beforeEach(() => {
-    api.on(listZones, list(zone));
-    api.on(listZoneNodes, { zoneID: 2 }, list(paris1, paris2));
+    api.on(listZones, okPage([zone]));
+    api.on(listZoneNodes, { zoneID: 2 }, okPage([paris1, paris2]));
   });
 
   it('lists them in a drawer kept in the URL, renames one and refuses to remove one still in a group', async () => {
@@ -350,8 +346,7 @@ describe('a zone’s nodes', () => {
     expect(api.sent(renameZoneNode, { zoneID: 2 })[0]?.body).toEqual({ id: 21, name: 'Paris 1' });
 
     clickButton('Remove from zone', row);
-    const popup = (await screen.findByText(/Take edge-paris-1 out of the zone/)).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm(/Take edge-paris-1 out of the zone/));
     expect(await screen.findByText('Node Exists In Group')).toBeTruthy();
     expect(api.sent(removeZoneNode, { zoneID: 2 })[0]?.body).toEqual({ id: 21 });
   });

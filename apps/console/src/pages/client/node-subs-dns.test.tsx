@@ -1,7 +1,7 @@
 import { getLatestNodeVersion, listInitializedNodes, listUninitializedNodes, metaZones } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
 import { chooseOption, findRow } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -10,21 +10,17 @@ import { renderAt } from '../../test/render-app';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
-const list = (...rows: object[]) => ({ status: 200, body: { data: rows, total: rows.length } });
 const withSubs = initializedNode({ subNodeCount: 3, dnsStatus: 'recorded' });
 const bare = initializedNode({ id: 22, name: 'edge-paris-2', subNodeCount: 0, dnsStatus: 'none' });
 
 beforeEach(() => {
-  api = signedInFakeApi('client');
-  api.on(listUninitializedNodes, list());
+  api.on(listUninitializedNodes, okPage([]));
   api.on(metaZones, ok([{ id: 2, name: 'Europe' }]));
-  api.on(listInitializedNodes, list(withSubs, bare));
+  api.on(listInitializedNodes, okPage([withSubs, bare]));
   api.on(getLatestNodeVersion, ok({ version: '0.3.0', available: true }));
 });
-
-afterEach(() => restoreFakeApi());
 
 describe('sub-nodes and DNS status in the node list', () => {
   it("shows each node's sub-node count and DNS status", async () => {

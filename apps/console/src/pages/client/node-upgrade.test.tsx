@@ -11,7 +11,7 @@ import {
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
 import { clickButton, findModal, findRow } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -22,24 +22,21 @@ import { renderAt } from '../../test/render-app';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 const node = (overrides: Partial<InitializedNode>) => initializedNode(overrides);
 const old = node({ upgradeStatus: 'failed' });
 const current = node({ id: 22, name: 'edge-paris-2', version: '0.4.0', upgradeStatus: 'succeeded' });
-const list = (...rows: object[]) => ({ status: 200, body: { data: rows, total: rows.length } });
 
 beforeEach(() => {
-  api = signedInFakeApi('client');
-  api.on(listUninitializedNodes, list());
+  api.on(listUninitializedNodes, okPage([]));
   api.on(metaZones, ok([{ id: 2, name: 'Europe' }]));
-  api.on(listInitializedNodes, list(old, current));
+  api.on(listInitializedNodes, okPage([old, current]));
   api.on(getLatestNodeVersion, ok({ version: '0.4.0', available: true }));
 });
 
 afterEach(() => {
   vi.useRealTimers();
-  restoreFakeApi();
 });
 
 async function menuItem(row: HTMLElement, item: string) {
@@ -88,7 +85,7 @@ describe('node upgrade', () => {
 
   it('shows a node’s upgrade log in its drawer, newest first and paged', async () => {
     api.on(getNodeSystem, { zoneID: 2, id: 21 }, ok(null));
-    api.on(listNodeCommands, { zoneID: 2, id: 21 }, list());
+    api.on(listNodeCommands, { zoneID: 2, id: 21 }, okPage([]));
     const entry = (id: number, stage: string, message: string) => ({
       id,
       nodeId: 21,
@@ -101,11 +98,11 @@ describe('node upgrade', () => {
     api.on(
       listNodeUpgradeLogs,
       { id: 21 },
-      list(
+      okPage([
         entry(3, 'failed', 'lua/rampart/init.lua: SHA-256 differs'),
         entry(2, 'downloading', ''),
         entry(1, 'queued', ''),
-      ),
+      ]),
     );
     renderAt('/client/nodeManage/nodesList?tab=initialized&node=21');
     expect(await screen.findByText('Upgrade log')).toBeTruthy();

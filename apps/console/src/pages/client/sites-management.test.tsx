@@ -21,8 +21,8 @@ import {
   updateSite,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { managedAccount } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, modalClosed, selectRows, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -31,13 +31,7 @@ import { renderAt } from '../../test/render-app';
 // screens of a menu group share one file.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
-
-beforeEach(() => {
-  api = signedInFakeApi('client');
-});
-
-afterEach(() => restoreFakeApi());
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 const product = {
   id: 4,
@@ -53,7 +47,7 @@ const product = {
 
 describe('productsList', () => {
   beforeEach(() => {
-    api.on(listProducts, { status: 200, body: { data: [product], total: 1 } });
+    api.on(listProducts, okPage([product]));
     api.on(
       metaZones,
       ok([
@@ -103,10 +97,7 @@ describe('productsList', () => {
   });
 
   it("opens the edit form of each product with that product's values, sites limit included", async () => {
-    api.on(listProducts, {
-      status: 200,
-      body: { data: [product, { ...product, id: 6, name: 'Premium', siteLimit: 0 }], total: 2 },
-    });
+    api.on(listProducts, okPage([product, { ...product, id: 6, name: 'Premium', siteLimit: 0 }]));
     renderAt('/client/sitesManagement/productsList');
     clickButton('Edit', await findRow('Standard'));
     let dialog = await findModal();
@@ -166,10 +157,7 @@ const site = (siteID: number, siteName: string, status = 'normal') => ({
 
 describe('sitesList', () => {
   beforeEach(() => {
-    api.on(listClientSites, {
-      status: 200,
-      body: { data: [site(1, 'shop'), site(2, 'blog', 'pause')], total: 2 },
-    });
+    api.on(listClientSites, okPage([site(1, 'shop'), site(2, 'blog', 'pause')]));
     api.on(metaProducts, ok([{ id: 4, name: 'Standard', portType: 7 }]));
   });
 
@@ -200,16 +188,13 @@ describe('sitesList', () => {
   });
 
   it('creates a site for a customer found by a server-side search', async () => {
-    api.on(listAccounts, { auth: 'client' }, (request) => ({
-      status: 200,
-      body: {
-        data:
-          request.search.get('name') === 'car'
-            ? [{ id: 31, account: 'carol', name: 'Carol', email: 'c@example.com', status: 'normal', createdAt: '' }]
-            : [],
-        total: 1,
-      },
-    }));
+    api.on(listAccounts, { auth: 'client' }, (request) =>
+      okPage(
+        request.search.get('name') === 'car'
+          ? [managedAccount({ id: 31, account: 'carol', name: 'Carol', email: 'c@example.com' })]
+          : [],
+      ),
+    );
     api.on(createSite, ok(site(3, 'carol-shop')));
     renderAt('/client/sitesManagement/sitesList');
     await findRow('shop');
@@ -327,13 +312,7 @@ describe('sitesList', () => {
     api.on(
       listAccounts,
       { auth: 'client' },
-      {
-        status: 200,
-        body: {
-          data: [managedAccount({ id: 31, account: 'carol', name: '', email: 'c@example.com', createdAt: '' })],
-          total: 1,
-        },
-      },
+      okPage([managedAccount({ id: 31, account: 'carol', name: '', email: 'c@example.com', createdAt: '' })]),
     );
     api.on(setSitesUser, ok(true));
     renderAt('/client/sitesManagement/sitesList');

@@ -19,15 +19,15 @@ import {
   zoneNginxWorker,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
-import { clickButton, findRow, typeInto } from '../../test/queries';
+import { clickButton, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
 
 const zone = {
   id: 1,
@@ -44,18 +44,12 @@ const listenSettings = {
   invalidDomainLimitCount: 0,
   tlsLimitCount: 25,
 };
-const page = (data: unknown[]) => ({ status: 200, body: { data, total: data.length } });
 const node = (lastError: string) => initializedNode({ zoneId: 1, zoneName: 'Asia', name: 'edge-tokyo-1', lastError });
 
 beforeEach(() => {
-  api = signedInFakeApi('client');
-  api.on(listZones, page([zone]));
+  api.on(listZones, okPage([zone]));
   api.on(getZoneSettings, { zoneID: 1 }, ok(listenSettings));
   api.on(getZoneReservedPorts, { zoneID: 1 }, ok({ ports: [22, 53], nodePorts: [9180] }));
-});
-
-afterEach(() => {
-  restoreFakeApi();
 });
 
 async function openTab(tab: string): Promise<HTMLElement> {
@@ -111,7 +105,7 @@ describe("a zone's limits per client IP", () => {
 
 describe("a zone's reserved ports", () => {
   it('shows the list and the node ports, saves a new list, and puts a refused number under the field', async () => {
-    api.on(listZonePorts, { zoneID: 1 }, page([{ id: 1, port: 80, portType: 'http' }]));
+    api.on(listZonePorts, { zoneID: 1 }, okPage([{ id: 1, port: 80, portType: 'http' }]));
     let calls = 0;
     api.on(setZoneReservedPorts, { zoneID: 1 }, () => {
       calls++;
@@ -144,16 +138,16 @@ describe("a zone's listen ports", () => {
       { id: 1, port: 80, portType: 'http' },
       { id: 2, port: 443, portType: 'https' },
     ];
-    api.on(listZonePorts, { zoneID: 1 }, page(ports));
+    api.on(listZonePorts, { zoneID: 1 }, okPage(ports));
     api.on(createZonePorts, { zoneID: 1 }, (request) => {
       const [wanted] = (request.body as { ports: { port: number }[] }).ports;
       return wanted?.port === 443
         ? fail(400, 101003, 'Parameter Error', {
             fields: [{ in: 'body', field: 'ports.0.port', key: 'portInUse', message: 'Port 443 is already used' }],
           })
-        : page([...ports, { id: 3, port: 8080, portType: 'http' }]);
+        : okPage([...ports, { id: 3, port: 8080, portType: 'http' }]);
     });
-    api.on(deleteZonePorts, { zoneID: 1 }, page([ports[1]]));
+    api.on(deleteZonePorts, { zoneID: 1 }, okPage([ports[1]]));
     const drawer = await openTab('Ports');
     expect(await within(drawer).findByText('443')).toBeTruthy();
     expect(within(drawer).getByText('HTTPS')).toBeTruthy();
@@ -173,8 +167,7 @@ describe("a zone's listen ports", () => {
 
     const row = within(drawer).getByText('80', { selector: 'td' }).closest('tr') as HTMLElement;
     clickButton('Delete', row);
-    const popup = (await screen.findByText('Stop listening on port 80?')).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Stop listening on port 80?'));
     await waitFor(() => expect(api.sent(deleteZonePorts, { zoneID: 1 })[0]?.body).toEqual({ ids: [1] }));
   });
 });
@@ -190,7 +183,7 @@ describe("a zone's nginx settings", () => {
 
   beforeEach(() => {
     api.on(getZoneNginx, { zoneID: 1 }, ok(nginx));
-    api.on(listInitializedNodes, page([node('nginx -t refused the config: ... (gzip_comp_level 99;)')]));
+    api.on(listInitializedNodes, okPage([node('nginx -t refused the config: ... (gzip_comp_level 99;)')]));
   });
 
   it('turns the settings on, saves a section, and shows the nodes that refused the last change', async () => {
@@ -317,7 +310,7 @@ describe("a zone's cache preheat", () => {
     let calls = 0;
     api.on(listZonePreheatTasks, { zoneID: 1 }, () => {
       calls += 1;
-      return page(calls <= 1 ? [] : calls === 2 ? [task('running')] : [task('partial')]);
+      return okPage(calls <= 1 ? [] : calls === 2 ? [task('running')] : [task('partial')]);
     });
     api.on(preheatZoneCaches, { zoneID: 1 }, ok(task('running')));
     const drawer = await openTab('Cache preheat');
@@ -343,7 +336,7 @@ describe("a zone's cache preheat", () => {
   });
 
   it('shows the refusal of a zone without an enabled node under the URL box', async () => {
-    api.on(listZonePreheatTasks, { zoneID: 1 }, page([]));
+    api.on(listZonePreheatTasks, { zoneID: 1 }, okPage([]));
     api.on(
       preheatZoneCaches,
       { zoneID: 1 },

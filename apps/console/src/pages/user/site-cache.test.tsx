@@ -2,23 +2,31 @@ import {
   addCacheRules,
   clearSiteCache,
   deleteCacheRules,
-  getUserSite,
   listCacheRules,
   listSitePurgeTasks,
   purgeSiteUrls,
   updateCacheRule,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n/i18n';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { chooseOption, clickButton, findModal, findRow, selectRows, typeInto } from '../../test/queries';
+import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { signedInSiteTab } from '../../test/fixtures';
+import {
+  chooseOption,
+  clickButton,
+  findModal,
+  findPopconfirm,
+  findRow,
+  selectRows,
+  typeInto,
+} from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(signedInSiteTab);
 
 const CACHE = '/user/sitesManagement/sitesSetting/3/shop?tab=cache';
 
@@ -56,13 +64,9 @@ function typeTags(dialog: HTMLElement, values: string[]): void {
 }
 
 beforeEach(() => {
-  api = signedInFakeApi('user');
-  api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
   api.on(listCacheRules, { siteId: 3 }, ok({ rules: [bypassRule, rule], generation: 1 }));
-  api.on(listSitePurgeTasks, { siteId: 3 }, { status: 200, body: { data: [], total: 0 } });
+  api.on(listSitePurgeTasks, { siteId: 3 }, okPage([]));
 });
-
-afterEach(() => restoreFakeApi());
 
 describe('sitesSetting: cache', () => {
   it('lists the rules in the order the server gives, with their scope, lifetime and headers policy', async () => {
@@ -161,8 +165,7 @@ describe('sitesSetting: cache', () => {
     await findRow('pictures');
     await selectRows(['pictures', 'live data']);
     clickButton('Delete (2)');
-    const popup = (await screen.findByText('Delete 2 cache rules?')).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete 2 cache rules?'));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
     expect(api.sent(deleteCacheRules, { siteId: 3 })[0]?.body).toEqual({ ids: [11, 12] });
   });
@@ -172,9 +175,7 @@ describe('sitesSetting: cache', () => {
     renderAt(CACHE);
     await findRow('pictures');
     clickButton('Clear cache');
-    const popup = (await screen.findByText(/Clear the whole cache of this site/)).closest(
-      '.ant-popover',
-    ) as HTMLElement;
+    const popup = await findPopconfirm(/Clear the whole cache of this site/);
     expect(api.sent(clearSiteCache, { siteId: 3 })).toHaveLength(0);
     clickButton('Clear cache', popup);
     expect(await screen.findByText('Clear Cache Success!')).toBeTruthy();
@@ -231,7 +232,7 @@ describe('sitesSetting: cache', () => {
     clickButton('OK', dialog);
     expect(await within(dialog).findByText("The URL's host is not a domain of this site")).toBeTruthy();
     typeInto(dialog, 'URLs', 'https://www.shop.example/app.css');
-    api.on(listSitePurgeTasks, { siteId: 3 }, { status: 200, body: { data: [task], total: 1 } });
+    api.on(listSitePurgeTasks, { siteId: 3 }, okPage([task]));
     clickButton('OK', dialog);
     expect(await screen.findByText('Purge sent to 1 node(s).')).toBeTruthy();
     expect(api.sent(purgeSiteUrls, { siteId: 3 }).at(-1)?.body).toEqual({ urls: ['https://www.shop.example/app.css'] });

@@ -3,55 +3,39 @@ import {
   createCertificate,
   deleteCertificates,
   getCertificate,
-  getUserSite,
   listCertificates,
   listDomains,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { certificateDetail, certificateSummary, signedInSiteTab, siteDomain } from '../../test/fixtures';
+import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
 // screens of a menu group share one file.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
-
-beforeEach(() => {
-  api = signedInFakeApi('user');
-});
-
-afterEach(() => restoreFakeApi());
+const api = fakeApiForEachTest(signedInSiteTab);
 
 const CERTIFICATES = '/user/sitesManagement/sitesSetting/3/shop?tab=certificates';
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 const KEY = '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n';
 
-const summary = {
-  id: 7,
-  siteID: 3,
-  name: 'wildcard-2026',
-  memo: '',
-  names: ['*.example.com', 'example.com'],
-  issuer: 'Example CA',
-  notBefore: '2026-01-01T00:00:00.000Z',
-  notAfter: '2026-04-01T00:00:00.000Z',
-  status: 'expiring',
-  domainCount: 1,
-  createdAt: '2026-01-02T00:00:00.000Z',
-  updatedAt: '2026-01-02T00:00:00.000Z',
-};
+const summary = certificateSummary();
 
 describe('sitesSetting: certificates', () => {
   beforeEach(() => {
-    api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
-    api.on(listCertificates, { siteId: 3 }, { status: 200, body: { data: [summary], total: 1 } });
+    api.on(listCertificates, { siteId: 3 }, okPage([summary]));
   });
 
   it('uploads a certificate whose chain and key are read from files in the browser', async () => {
-    api.on(createCertificate, { siteId: 3 }, ok({ ...summary, id: 8 }));
+    api.on(
+      createCertificate,
+      { siteId: 3 },
+      ok(certificateDetail({ id: 8, name: 'shop-2027', certificate: PEM, domainCount: 0 })),
+    );
     renderAt(CERTIFICATES);
     const row = await findRow('wildcard-2026');
     expect(within(row).getByText('Expiring')).toBeTruthy();
@@ -92,12 +76,13 @@ describe('sitesSetting: certificates', () => {
     api.on(
       getCertificate,
       { siteId: 3, certificateId: 7 },
-      ok({
-        ...summary,
-        certificate: PEM,
-        fingerprintSha256: 'AB:CD:EF',
-        domains: [{ id: 9, name: 'www.example.com' }],
-      }),
+      ok(
+        certificateDetail({
+          certificate: PEM,
+          fingerprintSha256: 'AB:CD:EF',
+          domains: [{ id: 9, name: 'www.example.com' }],
+        }),
+      ),
     );
     renderAt(CERTIFICATES);
     clickButton('wildcard-2026', await findRow('wildcard-2026'));
@@ -108,17 +93,13 @@ describe('sitesSetting: certificates', () => {
     fireEvent.click(within(drawer).getByLabelText('Close'));
 
     clickButton('Delete', await findRow('wildcard-2026'));
-    const popup = (await screen.findByText('Delete the certificate wildcard-2026?')).closest(
-      '.ant-popover',
-    ) as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete the certificate wildcard-2026?'));
     expect(await screen.findByText('The certificate is still assigned to: www.example.com')).toBeTruthy();
     expect(api.sent(deleteCertificates, { siteId: 3 })[0]?.body).toEqual({ ids: [7] });
   });
 
   it('assigns a certificate to domains picked from the site’s domain list', async () => {
-    const domain = { id: 9, name: 'www.example.com', certificateID: 0, certificateName: '' };
-    api.on(listDomains, { siteId: 3 }, { status: 200, body: { data: [domain], total: 1 } });
+    api.on(listDomains, { siteId: 3 }, okPage([siteDomain()]));
     api.on(assignCertificate, { siteId: 3 }, ok(true));
     renderAt(CERTIFICATES);
     clickButton('Assign', await findRow('wildcard-2026'));

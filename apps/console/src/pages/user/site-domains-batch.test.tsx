@@ -10,30 +10,37 @@ import {
   userDomainsTags,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fileNameOf } from '../../features/download/save-file';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { SITE_SETTING as SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
-import { buttonByText, chooseOption, clickButton, findModal, findRow, selectRows, typeInto } from '../../test/queries';
+import {
+  buttonByText,
+  chooseOption,
+  clickButton,
+  findMessageDialog,
+  findModal,
+  findPopconfirm,
+  findRow,
+  selectRows,
+  typeInto,
+} from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 import { fromLocalInput, toLocalInput } from './site-setting/domains/DomainAdvancedFilter';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('user'));
 
 const site = userSite();
 const domain = siteDomain({ certificateID: 7, certificateName: 'wildcard-2026', certStatus: 2, tags: ['main', 'eu'] });
 const listed = () => Object.fromEntries(api.sent(listDomains, { siteId: 3 }).at(-1)?.search ?? []);
 
 beforeEach(() => {
-  api = signedInFakeApi('user');
   stubSitePage(api, [domain], site);
   api.on(userDomainsTags, ok(['eu', 'main', 'shop']));
 });
-
-afterEach(() => restoreFakeApi());
 
 describe('sitesSetting: domains advanced filter', () => {
   it('reads tags, certificate status and ranges from the URL and sends them to the list call', async () => {
@@ -89,10 +96,7 @@ describe('sitesSetting: domains advanced filter', () => {
     fireEvent.click(within(drawer).getByRole('button', { name: 'Close' }));
 
     clickButton('Delete', row);
-    const popup = (await screen.findByText('Delete the domain www.example.com?')).closest(
-      '.ant-popover',
-    ) as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete the domain www.example.com?'));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
     clickButton('Advanced filter');
     await waitFor(() => expect(api.sent(userDomainsTags)).toHaveLength(2));
@@ -125,10 +129,7 @@ describe('sitesSetting: domain batch actions', () => {
   });
 
   it("copies the chosen domains to another of the customer's sites", async () => {
-    api.on(listUserSites, {
-      status: 200,
-      body: { data: [site, { ...site, siteID: 5, siteName: 'blog' }], total: 2 },
-    });
+    api.on(listUserSites, okPage([site, { ...site, siteID: 5, siteName: 'blog' }]));
     api.on(copyDomainsToSite, { siteId: 3 }, ok([]));
     renderAt(SETTING);
     await selectRows(['www.example.com']);
@@ -147,7 +148,7 @@ describe('sitesSetting: domain batch actions', () => {
   });
 
   it('shows a copy refused per name (101009) without closing the dialog', async () => {
-    api.on(listUserSites, { status: 200, body: { data: [{ ...site, siteID: 5, siteName: 'blog' }], total: 1 } });
+    api.on(listUserSites, okPage([{ ...site, siteID: 5, siteName: 'blog' }]));
     api.on(
       copyDomainsToSite,
       { siteId: 3 },
@@ -166,8 +167,7 @@ describe('sitesSetting: domain batch actions', () => {
     const dialog = await findModal();
     await chooseOption(dialog, 'Target site', 'blog');
     clickButton('OK', dialog);
-    const title = await screen.findByText('Multiple Errors', { selector: '.ant-modal-confirm-title' });
-    const errorDialog = title.closest('.ant-modal') as HTMLElement;
+    const errorDialog = await findMessageDialog('Multiple Errors');
     expect(within(errorDialog).getByText('Duplicated data')).toBeTruthy();
     expect(within(errorDialog).getByText('www.example.com')).toBeTruthy();
     // The copy dialog stays open to pick another site.

@@ -1,7 +1,7 @@
 import { checkDomainsCNAME, listDomains, updateDomain, userDomainsTags } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
 import { SITE_SETTING as SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, selectRows } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -9,7 +9,7 @@ import { renderAt } from '../../test/render-app';
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('user'));
 
 const site = userSite();
 const CNAME = '0123456789abcdef.cname.example.net';
@@ -17,12 +17,9 @@ const domain = siteDomain({ cname: CNAME, cnameStatus: 2, cnameCheckedAt: '2026-
 const listed = () => api.sent(listDomains, { siteId: 3 }).at(-1)?.search;
 
 beforeEach(() => {
-  api = signedInFakeApi('user');
   stubSitePage(api, [domain], site);
   api.on(userDomainsTags, ok([]));
 });
-
-afterEach(() => restoreFakeApi());
 
 describe('sitesSetting: CNAME targets', () => {
   it('shows each domain’s CNAME target with its status and copies it', async () => {

@@ -10,10 +10,18 @@ import {
   userDomainsTags,
 } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { SITE_SETTING as SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
-import { chooseOption, clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
+import {
+  chooseOption,
+  clickButton,
+  findMessageDialog,
+  findModal,
+  findRow,
+  modalClosed,
+  typeInto,
+} from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 import { siteTabs } from './site-setting/SiteSettingPage';
 
@@ -21,7 +29,7 @@ import { siteTabs } from './site-setting/SiteSettingPage';
 // the forms adding and deleting domains by name.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(() => signedInFakeApi('user'));
 
 const site = userSite();
 const domain = siteDomain({
@@ -33,14 +41,11 @@ const domain = siteDomain({
 const plain = siteDomain({ id: 10, name: 'plain.example.com' });
 
 beforeEach(() => {
-  api = signedInFakeApi('user');
   stubSitePage(api, [domain, plain], site);
   api.on(userDomainsTags, ok([]));
-  api.on(listSitePorts, { siteId: 3 }, { status: 200, body: { data: [], total: 0 } });
+  api.on(listSitePorts, { siteId: 3 }, okPage([]));
   api.on(listSiteZonePorts, { siteId: 3 }, ok([]));
 });
-
-afterEach(() => restoreFakeApi());
 
 function tabNames(): string[] {
   return screen.getAllByRole('tab').map((tab) => tab.textContent ?? '');
@@ -167,8 +172,7 @@ describe('sitesSetting: domains by name', () => {
     const dialog = await findModal();
     typeInto(dialog, 'Domain names', 'www.example.com\ngone.example.com');
     clickButton('OK', dialog);
-    const title = await screen.findByText('Multiple Errors', { selector: '.ant-modal-confirm-title' });
-    const errorDialog = title.closest('.ant-modal') as HTMLElement;
+    const errorDialog = await findMessageDialog('Multiple Errors');
     expect(within(errorDialog).getByText('gone.example.com')).toBeTruthy();
     expect(within(dialog).getByLabelText('Domain names')).toBeTruthy();
 

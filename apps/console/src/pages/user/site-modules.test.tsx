@@ -1,28 +1,15 @@
-import {
-  bindModuleRoutes,
-  corsRoutes,
-  customHeaderRoutes,
-  getUserSite,
-  listDomains,
-  urlRedirectRoutes,
-} from '@rampart/contract';
+import { bindModuleRoutes, corsRoutes, customHeaderRoutes, listDomains, urlRedirectRoutes } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { signedInSiteTab, siteDomain } from '../../test/fixtures';
+import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
-
-beforeEach(() => {
-  api = signedInFakeApi('user');
-  api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
-});
-
-afterEach(() => restoreFakeApi());
+const api = fakeApiForEachTest(signedInSiteTab);
 
 const MODULES = '/user/sitesManagement/sitesSetting/3/shop?tab=modules';
 const stamps = { siteID: 3, createdAt: '2026-01-02T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z' };
@@ -36,19 +23,12 @@ const security = {
   ],
   ...stamps,
 };
-const domain = {
-  id: 9,
-  name: 'www.example.com',
-  customHeaderModuleID: 5,
-  urlRedirectModuleID: 0,
-  corsID: 0,
-  proxyRewriteModuleID: 0,
-};
+const domain = siteDomain({ customHeaderModuleID: 5 });
 
 describe('sitesSetting: modules', () => {
   beforeEach(() => {
-    api.on(customHeaderRoutes.list, { siteId: 3 }, { status: 200, body: { data: [security], total: 1 } });
-    api.on(listDomains, { siteId: 3 }, { status: 200, body: { data: [domain], total: 1 } });
+    api.on(customHeaderRoutes.list, { siteId: 3 }, okPage([security]));
+    api.on(listDomains, { siteId: 3 }, okPage([domain]));
   });
 
   it('lists custom header modules and creates one with headers in both directions', async () => {
@@ -142,8 +122,7 @@ describe('sitesSetting: modules', () => {
     renderAt(MODULES);
     const remove = async () => {
       clickButton('Delete', await findRow('security'));
-      const popup = (await screen.findByText('Delete the module security?')).closest('.ant-popover') as HTMLElement;
-      clickButton('Delete', popup);
+      clickButton('Delete', await findPopconfirm('Delete the module security?'));
     };
     await remove();
     expect(await screen.findByText('The module is still bound to: www.example.com')).toBeTruthy();
@@ -165,7 +144,7 @@ describe('sitesSetting: modules', () => {
       maxAge: 600,
       ...stamps,
     };
-    api.on(corsRoutes.list, { siteId: 3 }, { status: 200, body: { data: [cors], total: 1 } });
+    api.on(corsRoutes.list, { siteId: 3 }, okPage([cors]));
     api.on(bindModuleRoutes.cors, { siteId: 3 }, ok(true));
     renderAt(`${MODULES}&module=cors`);
     const row = await findRow('app');
@@ -191,8 +170,8 @@ describe('sitesSetting: modules', () => {
       createdAt: stamps.createdAt,
       updatedAt: stamps.updatedAt,
     };
-    api.on(urlRedirectRoutes.list, { siteId: 3 }, { status: 200, body: { data: [moves], total: 1 } });
-    api.on(urlRedirectRoutes.listRules, { siteId: 3, moduleId: 11 }, { status: 200, body: { data: [rule], total: 1 } });
+    api.on(urlRedirectRoutes.list, { siteId: 3 }, okPage([moves]));
+    api.on(urlRedirectRoutes.listRules, { siteId: 3, moduleId: 11 }, okPage([rule]));
     api.on(urlRedirectRoutes.addRules, { siteId: 3, moduleId: 11 }, ok([{ ...rule, id: 41 }]));
     api.on(urlRedirectRoutes.deleteRules, { siteId: 3, moduleId: 11 }, ok(true));
     renderAt(`${MODULES}&module=urlRedirect`);
@@ -217,8 +196,7 @@ describe('sitesSetting: modules', () => {
       ],
     });
     clickButton('Delete', (await within(drawer).findByText('/old')).closest('tr') as HTMLElement);
-    const popup = (await screen.findByText('Delete this rule?')).closest('.ant-popover') as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete this rule?'));
     expect(await screen.findByText('REMOVE SUCCESS')).toBeTruthy();
     expect(api.sent(urlRedirectRoutes.deleteRules, { siteId: 3, moduleId: 11 })[0]?.body).toEqual({ ids: [40] });
   });

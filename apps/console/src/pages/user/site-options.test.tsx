@@ -3,7 +3,6 @@ import {
   deleteErrorPages,
   getErrorPages,
   getGzipSetting,
-  getUserSite,
   listRateRules,
   setErrorPage,
   setErrorPageLanguage,
@@ -11,29 +10,22 @@ import {
   updateRateRule,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeApiForEachTest, ok } from '../../test/fake-api';
+import { gzipSetting, signedInSiteTab } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The site settings tab: compression, rate limits and error pages of one site.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(signedInSiteTab);
 
 beforeEach(() => {
-  api = signedInFakeApi('user');
-  api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
-  api.on(
-    getGzipSetting,
-    { siteId: 3 },
-    ok({ enabled: false, types: ['text/html', 'text/css'], minLength: 1024, updatedAt: null }),
-  );
+  api.on(getGzipSetting, { siteId: 3 }, ok(gzipSetting()));
   api.on(listRateRules, { siteId: 3 }, ok([rule]));
   api.on(getErrorPages, { siteId: 3 }, ok({ language: 'en_US', pages: [page404] }));
 });
-
-afterEach(() => restoreFakeApi());
 
 const SETTINGS = '/user/sitesManagement/sitesSetting/3/shop?tab=settings';
 const rule = {
@@ -49,7 +41,11 @@ const page404 = { status: 404, body: '<h1>gone</h1>', updatedAt: '2026-01-02T00:
 
 describe('sitesSetting: site settings', () => {
   it('turns compression on with the chosen types and minimum length', async () => {
-    api.on(setGzipSetting, { siteId: 3 }, ok({ enabled: true, types: ['text/html'], minLength: 2048 }));
+    api.on(
+      setGzipSetting,
+      { siteId: 3 },
+      ok(gzipSetting({ enabled: true, types: ['text/html'], minLength: 2048, updatedAt: '2026-03-02T10:00:00.000Z' })),
+    );
     renderAt(SETTINGS);
     const toggle = await screen.findByLabelText('Compress responses (gzip)', undefined, { timeout: 10_000 });
     fireEvent.click(toggle);

@@ -5,26 +5,24 @@ import {
   deleteSitePorts,
   deleteSitePortUpstreams,
   disableSitePorts,
-  getUserSite,
   listSitePorts,
   listSitePortUpstreams,
   listSiteZonePorts,
   updateSitePort,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
-import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
+import { signedInSiteTab } from '../../test/fixtures';
+import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The Ports tab of the site settings, rendered in jsdom against a fake API.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
+const api = fakeApiForEachTest(signedInSiteTab);
 
 beforeEach(() => {
-  api = signedInFakeApi('user');
-  api.on(getUserSite, { siteId: 3 }, fail(404, 101004, 'not here')); // the header is not what these tests look at
   api.on(
     listSiteZonePorts,
     { siteId: 3 },
@@ -33,10 +31,8 @@ beforeEach(() => {
       { zoneID: 1, zoneName: 'Asia', port: 443, portType: 'https' },
     ]),
   );
-  api.on(listSitePorts, { siteId: 3 }, { status: 200, body: { data: [minecraft], total: 1 } });
+  api.on(listSitePorts, { siteId: 3 }, okPage([minecraft]));
 });
-
-afterEach(() => restoreFakeApi());
 
 const PORTS = '/user/sitesManagement/sitesSetting/3/game?tab=ports';
 
@@ -70,7 +66,7 @@ describe('sitesSetting: ports', () => {
 
   it('shows a port that a node could not listen on, naming the node', async () => {
     const held = { ...minecraft, failedNodes: [{ nodeID: 4, nodeName: 'edge-tokyo-1', error: 'EADDRINUSE' }] };
-    api.on(listSitePorts, { siteId: 3 }, { status: 200, body: { data: [held], total: 1 } });
+    api.on(listSitePorts, { siteId: 3 }, okPage([held]));
     renderAt(PORTS);
     await findRow('minecraft');
     expect((await screen.findByTestId('port-failed-25565')).textContent).toBe(
@@ -146,10 +142,7 @@ describe('sitesSetting: ports', () => {
     await waitFor(() => expect(api.sent(disableSitePorts, { siteId: 3 })[0]?.body).toEqual({ ids: [11] }));
 
     clickButton('Delete', await findRow('minecraft'));
-    const popup = (await screen.findByText('Delete port 25565 and its upstreams?')).closest(
-      '.ant-popover',
-    ) as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete port 25565 and its upstreams?'));
     await waitFor(() => expect(api.sent(deleteSitePorts, { siteId: 3 })[0]?.body).toEqual({ ids: [11] }));
   });
 
@@ -196,10 +189,7 @@ describe('sitesSetting: ports', () => {
     );
     const first = within(dialog).getByText('198.51.100.7').closest('tr') as HTMLElement;
     clickButton('Delete', first);
-    const popup = (await screen.findByText('Delete upstream 198.51.100.7:25565?')).closest(
-      '.ant-popover',
-    ) as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete upstream 198.51.100.7:25565?'));
     await waitFor(() =>
       expect(api.sent(deleteSitePortUpstreams, { siteId: 3, portId: 11 })[0]?.body).toEqual({ ids: [21] }),
     );

@@ -15,23 +15,25 @@ import {
   userSiteTags,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, ok, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, okPage, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { SITE_SETTING as SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
-import { buttonByText, clickButton, findModal, findRow, typeInto } from '../../test/queries';
+import {
+  buttonByText,
+  clickButton,
+  findMessageDialog,
+  findModal,
+  findPopconfirm,
+  findRow,
+  typeInto,
+} from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
 // screens of a menu group share one file.
 vi.setConfig({ testTimeout: 20_000 });
 
-let api: FakeApi;
-
-beforeEach(() => {
-  api = signedInFakeApi('user');
-});
-
-afterEach(() => restoreFakeApi());
+const api = fakeApiForEachTest(() => signedInFakeApi('user'));
 
 const site = userSite();
 
@@ -42,7 +44,7 @@ describe('sites (user console)', () => {
   });
 
   it('lists the caller’s sites with the URL’s filters, links each to its settings and filters by product', async () => {
-    api.on(listUserSites, { status: 200, body: { data: [site], total: 1 } });
+    api.on(listUserSites, okPage([site]));
     const router = renderAt('/user/sitesManagement/sites?status=normal');
     const row = await findRow('my shop');
     expect(within(row).getByText('my shop').closest('a')?.getAttribute('href')).toBe(
@@ -60,7 +62,7 @@ describe('sites (user console)', () => {
     await waitFor(() => expect(api.sent(listUserSites).at(-1)?.search.get('productID')).toBe('4'));
   });
   it('shows the caller’s totals above the list and filters by tags from the URL', async () => {
-    api.on(listUserSites, { status: 200, body: { data: [{ ...site, tags: ['web'] }], total: 1 } });
+    api.on(listUserSites, okPage([{ ...site, tags: ['web'] }]));
     renderAt('/user/sitesManagement/sites?tags=web&tags=live');
     await findRow('my shop');
     const summary = screen.getByTestId('resource-summary');
@@ -72,7 +74,7 @@ describe('sites (user console)', () => {
   });
 
   it('edits the tags of a site and puts a refused tag under the field', async () => {
-    api.on(listUserSites, { status: 200, body: { data: [{ ...site, tags: ['web'] }], total: 1 } });
+    api.on(listUserSites, okPage([{ ...site, tags: ['web'] }]));
     const fields = [{ in: 'body', field: 'tags.1', key: 'wrongFormat', message: 'Wrong format' }];
     api.on(setUserSiteTags, { siteId: 3 }, fail(400, 101003, 'Parameter Error', { fields }));
     renderAt('/user/sitesManagement/sites');
@@ -102,7 +104,7 @@ describe('a read-only caller', () => {
   });
 
   it('sees its sites without the tags button', async () => {
-    api.on(listUserSites, { status: 200, body: { data: [site], total: 1 } });
+    api.on(listUserSites, okPage([site]));
     renderAt('/user/sitesManagement/sites');
     const row = await findRow('my shop');
     expect(within(row).getByText('Settings')).toBeTruthy();
@@ -196,10 +198,7 @@ describe('sitesSetting: domains', () => {
     });
 
     clickButton('Delete', row);
-    const popup = (await screen.findByText('Delete the domain www.example.com?')).closest(
-      '.ant-popover',
-    ) as HTMLElement;
-    clickButton('Delete', popup);
+    clickButton('Delete', await findPopconfirm('Delete the domain www.example.com?'));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
     expect(api.sent(deleteDomains, { siteId: 3 })[0]?.body).toEqual({ ids: [9] });
   });
@@ -253,8 +252,7 @@ describe('sitesSetting: domains', () => {
     renderAt(SETTING);
     const dialog = await fillNewDomains('a.example.com\nb.example.com\nc.example.com');
     clickButton('OK', dialog);
-    const title = await screen.findByText('Multiple Errors', { selector: '.ant-modal-confirm-title' });
-    const errorDialog = title.closest('.ant-modal') as HTMLElement;
+    const errorDialog = await findMessageDialog('Multiple Errors');
     expect(within(errorDialog).getByText('Unable To Enable Duplicate Domains')).toBeTruthy();
     expect(within(errorDialog).getByText('a.example.com')).toBeTruthy();
     expect(within(errorDialog).getByText('Duplicated data')).toBeTruthy();

@@ -1,7 +1,7 @@
 import { listUserAnnouncements, listUserProducts } from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FakeApi, fail, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
+import { type FakeApi, fail, okPage, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
 import { findRow } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -18,32 +18,26 @@ afterEach(() => restoreFakeApi());
 
 describe('user dashboard', () => {
   it("shows the operator's running announcements and the customer's products", async () => {
-    api.on(listUserAnnouncements, {
-      status: 200,
-      body: {
-        data: [
-          {
-            id: 12,
-            title: 'New PoP',
-            content: 'Frankfurt is live',
-            running: true,
-            createdAt: '2026-03-01T10:00:00.000Z',
-            updatedAt: '2026-03-01T10:00:00.000Z',
-          },
-        ],
-        total: 1,
-      },
-    });
-    api.on(listUserProducts, {
-      status: 200,
-      body: {
-        data: [
-          { id: 4, name: 'Standard', portType: 7, siteCount: 2 },
-          { id: 5, name: 'Game ports', portType: 4, siteCount: 1 },
-        ],
-        total: 2,
-      },
-    });
+    api.on(
+      listUserAnnouncements,
+      okPage([
+        {
+          id: 12,
+          title: 'New PoP',
+          content: 'Frankfurt is live',
+          running: true,
+          createdAt: '2026-03-01T10:00:00.000Z',
+          updatedAt: '2026-03-01T10:00:00.000Z',
+        },
+      ]),
+    );
+    api.on(
+      listUserProducts,
+      okPage([
+        { id: 4, name: 'Standard', portType: 7, siteCount: 2 },
+        { id: 5, name: 'Game ports', portType: 4, siteCount: 1 },
+      ]),
+    );
     renderAt('/user/dashboard');
     const panel = await screen.findByTestId('announcements-panel');
     expect(await within(panel).findByText('New PoP')).toBeTruthy();
@@ -59,7 +53,7 @@ describe('user dashboard', () => {
   });
 
   it('says when there is no announcement, and offers a retry when the list fails', async () => {
-    api.on(listUserAnnouncements, { status: 200, body: { data: [], total: 0 } });
+    api.on(listUserAnnouncements, okPage([]));
     api.on(listUserProducts, fail(500, 100001, 'boom'));
     renderAt('/user/dashboard');
     const panel = await screen.findByTestId('announcements-panel');
