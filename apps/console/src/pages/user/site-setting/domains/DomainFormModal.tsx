@@ -122,7 +122,8 @@ export function DomainFormModal({ siteId, domain, onClose }: DomainFormModalProp
       <Form.Item name="forceSSL" label={t('forceSSL')} valuePropName="checked">
         <Switch />
       </Form.Item>
-      <Form.Item name="autoSSL" label={t('autoSSL')} extra={t('form.autoSSLHint')} valuePropName="checked">
+      {/* Automatic issuance is not built yet: the switch is not shown, but the stored choice goes back unchanged. */}
+      <Form.Item name="autoSSL" hidden valuePropName="checked">
         <Switch />
       </Form.Item>
       <Form.Item name="portMap" label={t('portMap')} extra={t('form.portMapHint')} valuePropName="checked">
