@@ -56,7 +56,8 @@ export const i18nReady: Promise<unknown> = i18n
   .use(initReactI18next)
   .init({
     lng: initialLocale(),
-    fallbackLng: FALLBACK_LOCALE,
+    // No fallback language: i18next would load its texts as well, and every locale has every key.
+    fallbackLng: false,
     supportedLngs: [...LOCALES],
     // Codes like en_US are whole languages here: no "en" fallback step, no lower-casing.
     load: 'currentOnly',
