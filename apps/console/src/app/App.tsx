@@ -4,7 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { I18nextProvider } from 'react-i18next';
 import { type DataRouter, RouterProvider } from 'react-router';
-import { ANTD_LOCALES, i18n, useLocale } from '../i18n';
+import { antdLocale, i18n, useLocale } from '../i18n';
 import { createQueryClient } from './query-client';
 
 interface AppProps {
@@ -33,10 +33,10 @@ function syncUpdate(update: () => unknown): undefined {
 }
 
 /**
- * antd's own texts follow the interface language. antd's <App> (context for message, modal and
+ * antd's own texts follow the interface language (loaded with it, see i18n/i18n.ts). antd's <App> (context for message, modal and
  * notification) is left to the console layouts: it would put those components in the first load.
  */
 function LocalizedAntd({ children }: { children: ReactNode }) {
   const [locale] = useLocale();
-  return <ConfigProvider locale={ANTD_LOCALES[locale]}>{children}</ConfigProvider>;
+  return <ConfigProvider locale={antdLocale(locale)}>{children}</ConfigProvider>;
 }

@@ -14,10 +14,15 @@ let sink: ToastSink | null = null;
  * render, e.g. verifyMail with a spent token) wait here and are shown once a frame attaches.
  */
 const waiting: [ToastKind, string][] = [];
+let onWaiting: (() => void) | null = null;
 
 function show(kind: ToastKind, text: string): void {
-  if (sink) sink.open(kind, text);
-  else waiting.push([kind, text]);
+  if (sink) {
+    sink.open(kind, text);
+    return;
+  }
+  waiting.push([kind, text]);
+  onWaiting?.();
 }
 
 /**
@@ -54,6 +59,18 @@ export function attachToastSink(next: ToastSink): () => void {
   for (const [kind, text] of waiting.splice(0)) next.open(kind, text);
   return () => {
     if (sink === next) sink = null;
+  };
+}
+
+/**
+ * Calls `listener` when a toast waits for a sink, at once if one already waits: the console frame
+ * loads its sink (antd's message) only then. Returns the detach function.
+ */
+export function whenToastWaits(listener: () => void): () => void {
+  onWaiting = listener;
+  if (waiting.length > 0) listener();
+  return () => {
+    if (onWaiting === listener) onWaiting = null;
   };
 }
 

@@ -1,22 +1,36 @@
 import { GlobalOutlined } from '@ant-design/icons';
-import { isLocale, LOCALES } from '@rampart/contract';
-import { Button, Dropdown, type MenuProps } from 'antd';
+import { Button } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../i18n';
 
-/** Picks the interface language; the choice is kept in localStorage. */
+const loadMenu = () => import('./LanguageMenu');
+const LanguageMenu = lazy(() => loadMenu().then((m) => ({ default: m.LanguageMenu })));
+
+/**
+ * Picks the interface language; the choice is kept in localStorage. The menu's code loads when the
+ * pointer or the focus reaches the button, and the first click opens it.
+ */
 export function LanguageSwitch() {
   const { t } = useTranslation();
-  const [locale, setLocale] = useLocale();
-  const items: MenuProps['items'] = LOCALES.map((code) => ({ key: code, label: t(`languageNames.${code}`) }));
-  const onClick: MenuProps['onClick'] = ({ key }) => {
-    if (isLocale(key)) setLocale(key);
-  };
+  const [locale] = useLocale();
+  const [wanted, setWanted] = useState(false);
+  const button = (
+    <Button
+      type="text"
+      icon={<GlobalOutlined />}
+      aria-label={t('language')}
+      onPointerEnter={() => void loadMenu()}
+      onFocus={() => void loadMenu()}
+      onClick={wanted ? undefined : () => setWanted(true)}
+    >
+      {t(`languageNames.${locale}`)}
+    </Button>
+  );
+  if (!wanted) return button;
   return (
-    <Dropdown trigger={['click']} menu={{ items, onClick, selectable: true, selectedKeys: [locale] }}>
-      <Button type="text" icon={<GlobalOutlined />} aria-label={t('language')}>
-        {t(`languageNames.${locale}`)}
-      </Button>
-    </Dropdown>
+    <Suspense fallback={button}>
+      <LanguageMenu>{button}</LanguageMenu>
+    </Suspense>
   );
 }

@@ -1,9 +1,43 @@
 import { FALLBACK_LOCALE, isLocale, LOCALES, type Locale } from '@rampart/contract';
-import i18next from 'i18next';
+import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { loadAntdLocale } from './antd-locale';
 import { initialLocale, storeLocale } from './locale-storage';
 import { LOCALE_TAGS } from './locale-tags';
-import { NAMESPACES, resources } from './resources';
+import { LOAD_RESOURCES } from './resources/load';
+import { NAMESPACES } from './resources/namespaces';
+
+/** One load per locale: its interface texts and antd's, both before the language is shown. */
+const localeLoads = new Map<Locale, ReturnType<(typeof LOAD_RESOURCES)[Locale]>>();
+function loadLocale(locale: Locale) {
+  let load = localeLoads.get(locale);
+  if (!load) {
+    load = Promise.all([LOAD_RESOURCES[locale](), loadAntdLocale(locale)]).then(([texts]) => texts);
+    // A failed load (a chunk that did not arrive) is tried again on the next switch.
+    load.catch(() => localeLoads.delete(locale));
+    localeLoads.set(locale, load);
+  }
+  return load;
+}
+
+/**
+ * i18next reads a namespace through this backend when a language is first used: the locale's
+ * chunk (every namespace at once) is loaded once and each namespace taken from it.
+ */
+const localeChunks: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, callback) {
+    if (!isLocale(language)) {
+      callback(new Error(`no interface texts for ${language}`), false);
+      return;
+    }
+    loadLocale(language).then(
+      (texts) => callback(null, (texts as Record<string, object>)[namespace] ?? {}),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
 
 /**
  * The console's one i18next instance. Language codes are the contract's locale codes (en_US,
@@ -12,19 +46,26 @@ import { NAMESPACES, resources } from './resources';
  */
 export const i18n = i18next.createInstance();
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: initialLocale(),
-  fallbackLng: FALLBACK_LOCALE,
-  supportedLngs: [...LOCALES],
-  // Codes like en_US are whole languages here: no "en" fallback step, no lower-casing.
-  load: 'currentOnly',
-  ns: NAMESPACES,
-  defaultNS: 'common',
-  interpolation: { escapeValue: false }, // React escapes
-  initAsync: false, // resources are bundled: t() works as soon as this module is loaded
-  returnNull: false,
-});
+/**
+ * Settles when the first language's texts are loaded: main.tsx renders after it, so no text is
+ * drawn before it can be translated. Every locale has every key (resources.test.ts), so only the
+ * language in use is loaded, never the fallback as well.
+ */
+export const i18nReady: Promise<unknown> = i18n
+  .use(localeChunks)
+  .use(initReactI18next)
+  .init({
+    lng: initialLocale(),
+    // No fallback language: i18next would load its texts as well, and every locale has every key.
+    fallbackLng: false,
+    supportedLngs: [...LOCALES],
+    // Codes like en_US are whole languages here: no "en" fallback step, no lower-casing.
+    load: 'currentOnly',
+    ns: NAMESPACES,
+    defaultNS: 'common',
+    interpolation: { escapeValue: false }, // React escapes
+    returnNull: false,
+  });
 
 function syncDocumentLanguage(language: string): void {
   if (typeof document !== 'undefined' && isLocale(language)) document.documentElement.lang = LOCALE_TAGS[language];
@@ -37,7 +78,7 @@ export function currentLocale(): Locale {
   return isLocale(i18n.language) ? i18n.language : FALLBACK_LOCALE;
 }
 
-/** Switches the interface language and remembers the choice. */
+/** Switches the interface language (loading its texts first) and remembers the choice. */
 export async function changeLocale(locale: Locale): Promise<void> {
   storeLocale(locale);
   await i18n.changeLanguage(locale);

@@ -1,6 +1,7 @@
 import { LOCALES } from '@rampart/contract';
 import { describe, expect, it } from 'vitest';
-import { resources } from './resources';
+import { NAMESPACES, resources } from './resources';
+import { LOAD_RESOURCES } from './resources/load';
 
 /** Dotted paths of every text in a resource tree, e.g. `notFound.title`. */
 function keyPaths(tree: object, prefix = ''): string[] {
@@ -22,5 +23,13 @@ describe('interface texts', () => {
       path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], resources[locale]),
     );
     expect(leaves.filter((text) => typeof text !== 'string' || text.trim() === '')).toEqual([]);
+  });
+
+  it('lists every namespace, in the order of the English texts', () => {
+    expect(NAMESPACES).toEqual(Object.keys(resources.en_US));
+  });
+
+  it.each(LOCALES)('%s loads as a chunk of its own with the same texts', async (locale) => {
+    expect(await LOAD_RESOURCES[locale]()).toEqual(resources[locale]);
   });
 });

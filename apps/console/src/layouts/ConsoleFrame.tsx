@@ -1,13 +1,14 @@
-import { SUCCESS_TOAST_TOP, TIERS, type Tier } from '@rampart/contract';
+import { TIERS, type Tier } from '@rampart/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { message } from 'antd';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, useMatches } from 'react-router';
 import type { ConsoleHandle } from '../app/console-routes';
 import { TierContext } from '../app/tier-context';
-import { attachToastSink } from '../app/toast';
+import { whenToastWaits } from '../app/toast';
 import { useBranding } from '../features/branding/use-branding';
 import { sessionQueryKey, useSessionGeneration } from '../session';
+
+const ToastBridge = lazy(() => import('./ToastBridge').then((m) => ({ default: m.ToastBridge })));
 
 function isConsoleHandle(handle: unknown): handle is ConsoleHandle {
   return (
@@ -28,7 +29,7 @@ export function ConsoleFrame() {
   const { tier } = handle;
   return (
     <TierContext value={tier}>
-      <ToastBridge />
+      <Toasts />
       <DocumentBranding tier={tier} />
       <SessionCacheGuard tier={tier} />
       <Outlet />
@@ -37,21 +38,18 @@ export function ConsoleFrame() {
 }
 
 /**
- * Draws the app's toasts (app/toast.ts) with antd's message API, in this frame's context (theme,
- * locale). The hook rather than antd's <App>, which would also load Modal and notification here.
+ * Draws the app's toasts once the first one is raised: antd's message code (ToastBridge) loads
+ * then, not with every login page; the toast waits in app/toast.ts meanwhile.
  */
-function ToastBridge() {
-  const [api, holder] = message.useMessage({ top: SUCCESS_TOAST_TOP });
-  useEffect(
-    () =>
-      attachToastSink({
-        open: (kind, text) => {
-          void api.open({ type: kind, content: text });
-        },
-      }),
-    [api],
+function Toasts() {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => (wanted ? undefined : whenToastWaits(() => setWanted(true))), [wanted]);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <ToastBridge />
+    </Suspense>
   );
-  return holder;
 }
 
 /** The browser tab shows the console's branded title and favicon. */

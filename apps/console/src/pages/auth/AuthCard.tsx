@@ -1,4 +1,4 @@
-import { Card, Flex, theme } from 'antd';
+import { Flex, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTier } from '../../app/tier-context';
@@ -7,7 +7,9 @@ import { useBranding } from '../../features/branding/use-branding';
 
 /**
  * The branded card of the login pages: the console's logo, title and subtitle (or which console
- * this is), the form, and the copyright below; the background image when one is set.
+ * this is), the form, and the copyright below; the background image when one is set. The card is
+ * drawn with antd's Card tokens rather than antd's Card, which brings Tabs, Skeleton and Dropdown's
+ * menu into the login page's first load.
  */
 export function AuthCard({ heading, children }: { heading?: string; children: ReactNode }) {
   const tier = useTier();
@@ -22,7 +24,16 @@ export function AuthCard({ heading, children }: { heading?: string; children: Re
       <div style={{ position: 'absolute', top: 12, right: 16 }}>
         <LanguageSwitch />
       </div>
-      <Card style={{ width: 'min(400px, 100%)' }}>
+      <div
+        style={{
+          width: 'min(400px, 100%)',
+          boxSizing: 'border-box',
+          padding: token.paddingLG,
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+        }}
+      >
         <Flex vertical align="center" gap={4} style={{ marginBottom: token.marginLG }}>
           {branding.logo && <img src={branding.logo} alt="" style={{ maxHeight: 56, maxWidth: '100%' }} />}
           <h1 style={{ margin: 0, fontSize: token.fontSizeHeading3, color: token.colorTextHeading }}>
@@ -38,7 +49,7 @@ export function AuthCard({ heading, children }: { heading?: string; children: Re
           </h2>
         )}
         {children}
-      </Card>
+      </div>
       <span style={{ color: token.colorTextSecondary }}>{branding.copyright}</span>
     </Flex>
   );

@@ -1,0 +1,43 @@
+import type { LocaleResources } from './en-us';
+
+export type Namespace = keyof LocaleResources;
+
+/** Every namespace once; the record's type makes a namespace added to the resources fail here until listed. */
+const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
+  common: true,
+  toasts: true,
+  auth: true,
+  shell: true,
+  account: true,
+  zones: true,
+  zoneSettings: true,
+  nodes: true,
+  nodeOps: true,
+  monitoring: true,
+  nodeUpgrade: true,
+  cacheTasks: true,
+  products: true,
+  sites: true,
+  domains: true,
+  cache: true,
+  certificates: true,
+  modules: true,
+  lines: true,
+  virtualNodes: true,
+  siteActions: true,
+  clientDomains: true,
+  siteSettings: true,
+  ports: true,
+  accounts: true,
+  roles: true,
+  apiTokens: true,
+  audit: true,
+  logos: true,
+  announcements: true,
+  userProducts: true,
+  cnameSetting: true,
+  notFound: true,
+  routeError: true,
+};
+
+export const NAMESPACES = Object.keys(EVERY_NAMESPACE) as Namespace[];
