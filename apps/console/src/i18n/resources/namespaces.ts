@@ -36,6 +36,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   announcements: true,
   userProducts: true,
   cnameSetting: true,
+  overview: true,
   notFound: true,
   routeError: true,
 };
