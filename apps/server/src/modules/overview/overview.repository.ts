@@ -94,16 +94,18 @@ export class OverviewRepository {
   }
 
   async siteCounts(operatorId: number) {
-    const [siteRow] = await this.db.select({ n: count() }).from(sites).where(eq(sites.ownerId, operatorId));
-    const [domainRow] = await this.db
-      .select({
-        total: count(),
-        proofPending: sql<number>`count(*) filter (where ${domains.proofStatus} in (0, 3))`.mapWith(Number),
-        cnameUnverified: sql<number>`count(*) filter (where ${domains.cnameStatus} <> 1)`.mapWith(Number),
-      })
-      .from(domains)
-      .innerJoin(sites, eq(sites.id, domains.siteId))
-      .where(eq(sites.ownerId, operatorId));
+    const [[siteRow], [domainRow]] = await Promise.all([
+      this.db.select({ n: count() }).from(sites).where(eq(sites.ownerId, operatorId)),
+      this.db
+        .select({
+          total: count(),
+          proofPending: sql<number>`count(*) filter (where ${domains.proofStatus} in (0, 3))`.mapWith(Number),
+          cnameUnverified: sql<number>`count(*) filter (where ${domains.cnameStatus} <> 1)`.mapWith(Number),
+        })
+        .from(domains)
+        .innerJoin(sites, eq(sites.id, domains.siteId))
+        .where(eq(sites.ownerId, operatorId)),
+    ]);
     return {
       sites: siteRow?.n ?? 0,
       domains: domainRow?.total ?? 0,

@@ -64,20 +64,14 @@ export function ClientOverviewPanels() {
           <Col xs={24} lg={12}>
             <Card title={t('sitesTitle')} loading={overview.isLoading} data-testid="overview-sites">
               {data?.sites && (
-                <Row gutter={16}>
-                  <Col span={6}>
-                    <Statistic title={t('sites')} value={data.sites.sites} />
-                  </Col>
-                  <Col span={6}>
-                    <Statistic title={t('domains')} value={data.sites.domains} />
-                  </Col>
-                  <Col span={6}>
-                    <Statistic title={t('proofPending')} value={data.sites.proofPending} />
-                  </Col>
-                  <Col span={6}>
-                    <Statistic title={t('cnameUnverified')} value={data.sites.cnameUnverified} />
-                  </Col>
-                </Row>
+                <Statistics
+                  items={[
+                    [t('sites'), data.sites.sites],
+                    [t('domains'), data.sites.domains],
+                    [t('proofPending'), data.sites.proofPending],
+                    [t('cnameUnverified'), data.sites.cnameUnverified],
+                  ]}
+                />
               )}
             </Card>
           </Col>
@@ -86,17 +80,13 @@ export function ClientOverviewPanels() {
           <Col xs={24} lg={12}>
             <Card title={t('certificatesTitle')} loading={overview.isLoading} data-testid="overview-certificates">
               {data?.certificates && (
-                <Row gutter={16}>
-                  <Col span={8}>
-                    <Statistic title={t('total')} value={data.certificates.total} />
-                  </Col>
-                  <Col span={8}>
-                    <Statistic title={t('expiringSoon')} value={data.certificates.expiringSoon} />
-                  </Col>
-                  <Col span={8}>
-                    <Statistic title={t('expired')} value={data.certificates.expired} />
-                  </Col>
-                </Row>
+                <Statistics
+                  items={[
+                    [t('total'), data.certificates.total],
+                    [t('expiringSoon'), data.certificates.expiringSoon],
+                    [t('expired'), data.certificates.expired],
+                  ]}
+                />
               )}
             </Card>
           </Col>
@@ -104,6 +94,19 @@ export function ClientOverviewPanels() {
       </Row>
       {(overview.isLoading || data?.nodes) && <Nodes nodes={data?.nodes ?? null} loading={overview.isLoading} />}
     </Flex>
+  );
+}
+
+/** One row of labelled counts, sharing the row's width equally. */
+function Statistics({ items }: { items: readonly (readonly [string, number])[] }) {
+  return (
+    <Row gutter={16}>
+      {items.map(([title, value]) => (
+        <Col key={title} span={24 / items.length}>
+          <Statistic title={title} value={value} />
+        </Col>
+      ))}
+    </Row>
   );
 }
 
@@ -158,20 +161,14 @@ function Nodes({ nodes, loading }: { nodes: Overview['nodes']; loading: boolean 
     <Card title={t('nodesTitle')} loading={loading} data-testid="overview-nodes">
       {nodes && (
         <Flex vertical gap={16}>
-          <Row gutter={16}>
-            <Col span={6}>
-              <Statistic title={t('total')} value={nodes.total} />
-            </Col>
-            <Col span={6}>
-              <Statistic title={t('online')} value={nodes.online} />
-            </Col>
-            <Col span={6}>
-              <Statistic title={t('offline')} value={nodes.offline} />
-            </Col>
-            <Col span={6}>
-              <Statistic title={t('uninitialized')} value={nodes.uninitialized} />
-            </Col>
-          </Row>
+          <Statistics
+            items={[
+              [t('total'), nodes.total],
+              [t('online'), nodes.online],
+              [t('offline'), nodes.offline],
+              [t('uninitialized'), nodes.uninitialized],
+            ]}
+          />
           {nodes.versions.length > 0 && (
             <Flex gap={8} wrap align="center" data-testid="overview-versions">
               <Typography.Text type="secondary">{t('versions')}</Typography.Text>
