@@ -838,7 +838,6 @@ export const enUS = {
       hashType: 'Load balancing',
       hostName: 'Origin Host header',
       hostNameHint: 'Empty: the visitor’s Host is sent.',
-      autoSSLHint: 'Have a certificate issued automatically for this domain.',
       portMapHint: 'Reach the origin on the port the visitor used (on listeners of the origin protocol).',
     },
     upstream: {

@@ -823,7 +823,6 @@ export const zhCN: LocaleResources = {
       hashType: '负载均衡',
       hostName: '回源 Host',
       hostNameHint: '留空则发送访客的 Host。',
-      autoSSLHint: '为此域名自动签发证书。',
       portMapHint: '回源时使用访客访问的端口（仅限与回源协议相同的监听端口）。',
     },
     upstream: {

@@ -825,7 +825,6 @@ export const zhTW: LocaleResources = {
       hashType: '負載平衡',
       hostName: '回源 Host 標頭',
       hostNameHint: '留空則傳送訪客的 Host。',
-      autoSSLHint: '為此網域自動簽發憑證。',
       portMapHint: '回源時使用訪客連線的連接埠（僅限與回源協定相同的監聽連接埠）。',
     },
     upstream: {
