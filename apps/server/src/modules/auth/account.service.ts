@@ -19,12 +19,11 @@ import { onUniqueViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
-import type { MailContext } from '../../platform/mail/mail-context.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { requireManaged } from '../accounts/account-scope.js';
 import { presentSelf } from './account.presenter.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
-import { createPasswordLink, createPasswordMail, setupCodeMail } from './auth.mails.js';
+import { setupCodeMail } from './auth.mails.js';
 import type { CredentialGuard } from './credential-guard.js';
 import { type RequestMeta, TICKET_MAX_SENDS } from './login.service.js';
 import type { SessionsRepository } from './sessions.repository.js';
@@ -229,24 +228,7 @@ export class AccountService {
     return { login2FAType: input.login2FAType };
   }
 
-  // --- first password from an e-mailed link ---
-
-  /** Makes a one-time link for an account without a password and mails it; returns the token (for tests). */
-  async sendCreatePassword(accountId: number, mail: MailContext): Promise<string> {
-    const row = await this.accounts.findById(accountId);
-    if (!row) throw new AppError(101018);
-    const token = randomToken('cp_');
-    await this.tickets.insertPasswordToken({
-      tokenHash: sha256(token),
-      accountId,
-      purpose: 'create',
-      expiresAt: new Date(this.clock() + PASSWORD_TOKEN_TTL_MS),
-    });
-    const operator = row.operatorId === null ? undefined : (await this.accounts.findById(row.operatorId))?.account;
-    const link = createPasswordLink(mail.baseUrl, row.tier, token, operator);
-    await this.mailer.send(createPasswordMail(row.email, link, mail.locale, await this.productName()));
-    return token;
-  }
+  // --- first password from an e-mailed link (mailed when the account is made: accounts.service.ts) ---
 
   async checkPasswordToken(token: string): Promise<{ auth: Tier; email: string; id: number; name: string }> {
     const found = await this.tickets.findLivePasswordToken(sha256(token), new Date(this.clock()));
