@@ -1,6 +1,7 @@
-import { and, count, desc, eq, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { certificates, domains, nodeGroups, nodes, products, sites, zones } from '../../platform/db/schema.js';
+import { withinZoneScope } from '../account-zones/account-zones.repository.js';
 
 /** Which of an operator's nodes count: all, or (for a sub-account limited to zones) those placed in them. */
 export type NodeScope = ReadonlySet<number> | null;
@@ -14,9 +15,8 @@ export class OverviewRepository {
   constructor(private readonly db: Db) {}
 
   private nodesOf(operatorId: number, scope: NodeScope): SQL | undefined {
-    if (scope === null) return eq(nodes.ownerId, operatorId);
     // A restricted caller sees only nodes placed in its zones (unplaced ones belong to no zone).
-    return and(eq(nodes.ownerId, operatorId), inArray(nodes.zoneId, scope.size === 0 ? [-1] : [...scope]));
+    return and(eq(nodes.ownerId, operatorId), withinZoneScope(nodes.zoneId, scope));
   }
 
   /** Whether each first-run step has something (the CNAME domain is a setting, asked elsewhere). */
