@@ -98,7 +98,7 @@ install_packages() {
     return
   fi
   write_setup_node "$work/setup-node.sh"
-  bash "$work/setup-node.sh" $keep_system_nginx
+  bash "$work/setup-node.sh" $keep_system_nginx </dev/null
 }
 
 need_tools() {

@@ -34,7 +34,7 @@ async function joinToken(): Promise<string> {
   );
   expect(lines.install_script_url).toBe('http://127.0.0.1:9/api/edge/v1/install.sh');
   expect(lines.local_command).toBe(
-    `RAMPART_JOIN_TOKEN=${token} npm run edge -- --control-plane http://127.0.0.1:9 --state-dir data/edge-node` +
+    `RAMPART_JOIN_TOKEN=${token} npm run edge -- --control-plane http://127.0.0.1:9 --state-dir .edge-node` +
       ' --port-map 80=18080,443=18443 --listen-address 127.0.0.1 --ips 127.0.0.1',
   );
   expect(Object.keys(lines)).toEqual([

@@ -286,7 +286,7 @@ describe('nodesList', () => {
     const install =
       'curl -fsSL https://cdn.example.com/api/edge/v1/install.sh | sudo RAMPART_JOIN_TOKEN=jt_secret sh -s -- --control-plane https://cdn.example.com';
     const local =
-      'RAMPART_JOIN_TOKEN=jt_secret npm run edge -- --control-plane https://cdn.example.com --state-dir data/edge-node --port-map 80=18080,443=18443 --listen-address 127.0.0.1 --ips 127.0.0.1';
+      'RAMPART_JOIN_TOKEN=jt_secret npm run edge -- --control-plane https://cdn.example.com --state-dir .edge-node --port-map 80=18080,443=18443 --listen-address 127.0.0.1 --ips 127.0.0.1';
     const text = [
       'control_plane_url=https://cdn.example.com',
       'join_token=jt_secret',

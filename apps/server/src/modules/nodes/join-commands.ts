@@ -5,7 +5,7 @@ import { EDGE_API_BASE, NODE_INSTALL_SCRIPT_PATH } from '@rampart/contract';
  * `npm run edge` runs) and the unprivileged ports it maps the zone's 80 and 443 to.
  */
 export const LOCAL_NODE = {
-  stateDir: 'data/edge-node',
+  stateDir: '.edge-node',
   portMap: '80=18080,443=18443',
   address: '127.0.0.1',
 } as const;
