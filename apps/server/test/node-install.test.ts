@@ -127,7 +127,7 @@ describe('the install script', () => {
     expect(manifest.version).toBe(VERSION);
     // What a joined node gets over the signed route is the same manifest.
     const node = await joinNode(t.app, await signIn(t.app, 'client'), 'edge-install');
-    expect((await nodeSend(t.app, node, getNodeRelease)).json().data).toEqual(manifest);
+    expect((await nodeSend(t.app, node, getNodeRelease, undefined)).json().data).toEqual(manifest);
     expect(manifest.files.map((f) => f.path)).toEqual(
       expect.arrayContaining(['dist/rampart-edge.js', 'lua/rampart/init.lua']),
     );
