@@ -7,15 +7,17 @@
 #
 # Debian's system nginx service is stopped and disabled (unless --keep-system-nginx):
 # the agent runs its own nginx under <state-dir>/nginx, and the system one would hold ports 80/443.
-# Then start the agent, e.g.:
-#   node apps/edge/dist/rampart-edge.js --control-plane https://cp.example.com --join-token jt_...
+# --without-nodejs leaves out Debian's nodejs (a Node.js 18 or newer is on the PATH already).
+# The control plane's install script (/api/edge/v1/install.sh) runs this first.
 set -euo pipefail
 
 PACKAGES=(nginx libnginx-mod-http-lua libnginx-mod-http-cache-purge lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream openssl nodejs)
 keep_system_nginx=0
+without_nodejs=0
 for arg in "$@"; do
   case "$arg" in
     --keep-system-nginx) keep_system_nginx=1 ;;
+    --without-nodejs) without_nodejs=1 ;;
     -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup-node.sh: unknown option $arg" >&2; exit 2 ;;
   esac
@@ -25,6 +27,10 @@ sudo=
 if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null 2>&1 || { echo "setup-node.sh: run as root (or install sudo)" >&2; exit 1; }
   sudo=sudo
+fi
+
+if [ "$without_nodejs" -eq 1 ]; then
+  PACKAGES=(${PACKAGES[@]/nodejs})
 fi
 
 missing=()

@@ -26,8 +26,25 @@ async function joinToken(): Promise<string> {
       .map((l) => l.split(/=(.*)/s).slice(0, 2)),
   );
   expect(lines.control_plane_url).toBe('http://127.0.0.1:9');
-  expect(lines.install_command).toContain(lines.join_token);
-  return lines.join_token;
+  const token = lines.join_token;
+  // Both commands run as printed: the install script on a fresh machine, the checkout beside the
+  // control plane; the token only in the environment.
+  expect(lines.install_command).toBe(
+    `curl -fsSL http://127.0.0.1:9/api/edge/v1/install.sh | sudo RAMPART_JOIN_TOKEN=${token} sh -s -- --control-plane http://127.0.0.1:9`,
+  );
+  expect(lines.install_script_url).toBe('http://127.0.0.1:9/api/edge/v1/install.sh');
+  expect(lines.local_command).toBe(
+    `RAMPART_JOIN_TOKEN=${token} npm run edge -- --control-plane http://127.0.0.1:9 --state-dir .edge-node` +
+      ' --port-map 80=18080,443=18443 --listen-address 127.0.0.1 --ips 127.0.0.1',
+  );
+  expect(Object.keys(lines)).toEqual([
+    'control_plane_url',
+    'join_token',
+    'install_command',
+    'install_script_url',
+    'local_command',
+  ]);
+  return token;
 }
 
 async function register(token: string, hostname = 'edge-1') {

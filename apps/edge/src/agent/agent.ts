@@ -13,6 +13,7 @@ import { NodeClient } from './node-client.js';
 import { registerWithBackoff } from './registration.js';
 import { SnapshotLoop } from './snapshot-loop.js';
 import { type Credentials, StateDir } from './state.js';
+import { lockStateDir, type StateLock } from './state-lock.js';
 import { StatusReporter } from './status-reporter.js';
 import { NginxSupervisor } from './supervisor.js';
 import { SystemSampler } from './system-info.js';
@@ -66,7 +67,12 @@ export interface AgentOptions {
   backoffMaxMs?: number;
   /** How often the node asks what it should probe as a monitor node (monitor.ts). */
   probeRefreshMs?: number;
+  /** How long a start waits for another agent's lock on the state directory before it refuses (state-lock.ts). */
+  lockWaitMs?: number;
 }
+
+/** A restart (self-restart, the service manager after a crash) finds the previous agent's lock gone within this. */
+export const STATE_LOCK_WAIT_MS = 3000;
 
 export class Agent {
   readonly state: StateDir;
@@ -88,6 +94,8 @@ export class Agent {
 
   private client: NodeClient | null = null;
   private credentials: Credentials | null = null;
+  /** The lock of the state directory, held from start until stop or detach. */
+  private stateLock: StateLock | null = null;
 
   private readonly controller = new AbortController();
   private lock: Promise<unknown> = Promise.resolve();
@@ -237,9 +245,28 @@ export class Agent {
   /**
    * Prepares the state directory, serves the last good snapshot from disk (before any contact with
    * the control plane), starts the supervisor and the heartbeat, and leaves registration and the
-   * long poll running in the background. Throws only for a configuration that can never work.
+   * long poll running in the background. Throws only for a configuration that can never work, or
+   * (StateLockedError) when another agent runs on the same state directory: then nothing was touched.
    */
   async start(): Promise<void> {
+    this.stateLock = await lockStateDir(this.config.stateDir, this.config.lockWaitMs ?? STATE_LOCK_WAIT_MS, (error) =>
+      this.log('error', 'agent.lock_lost', { error: error.message }),
+    );
+    try {
+      await this.startLocked();
+    } catch (err) {
+      await this.releaseLock();
+      throw err;
+    }
+  }
+
+  private async releaseLock(): Promise<void> {
+    const lock = this.stateLock;
+    this.stateLock = null;
+    await lock?.release();
+  }
+
+  private async startLocked(): Promise<void> {
     await this.state.prepare();
     await this.nginx.prepare();
     this.admin.secret = await this.state.adminSecret();
@@ -276,13 +303,19 @@ export class Agent {
 
   /** Stops polling and the supervisor, stops nginx gracefully (SIGQUIT) and waits for all of it. */
   async stop(): Promise<void> {
+    // Only the agent holding the state directory stops its nginx: one refused by the lock (or
+    // detached for a restart) leaves the nginx of the agent that holds it serving.
+    const owner = this.stateLock !== null;
     await this.halt('agent stopping');
     await this.probes?.stop();
     await this.supervisor.settled();
     await this.status.settled();
-    await this.exclusive(async () => {
-      await this.nginx.stop();
-    });
+    if (owner) {
+      await this.exclusive(async () => {
+        await this.nginx.stop();
+      });
+    }
+    await this.releaseLock();
     this.log('info', 'agent.stopped', { appliedVersion: this.appliedVersion });
   }
 
@@ -361,6 +394,8 @@ export class Agent {
     await this.supervisor.settled();
     await this.status.settled();
     await this.lock;
+    // The agent that takes over (the service manager's restart, or --self-restart) locks it again.
+    await this.releaseLock();
     this.log('info', 'agent.detached', { appliedVersion: this.appliedVersion, nginxPid: await this.nginx.masterPid() });
   }
 

@@ -98,7 +98,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
-  // `rampart-edge join ...` is what the control plane's node-info page prints.
+  // `rampart-edge join ...` is what older control planes' node-info page printed.
   const extra = positionals.filter((p, i) => !(i === 0 && p === 'join'));
   if (extra.length > 0) throw new UsageError(`unexpected argument: ${extra[0]}`);
 

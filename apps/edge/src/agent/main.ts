@@ -4,10 +4,13 @@ import { Agent } from './agent.js';
 import { parseCli, USAGE, UsageError } from './cli.js';
 import { errorText, jsonLineLogger } from './log.js';
 import { releaseToRun } from './release-handoff.js';
+import { StateLockedError } from './state-lock.js';
 import { AGENT_VERSION } from './version.js';
 
 /** Exit status asking the service manager to start the agent again (after an upgrade). */
 export const EXIT_RESTART = 75;
+/** Exit status of an agent refused because another one runs on its state directory (as the control plane's DATA_DIR lock). */
+export const EXIT_STATE_LOCKED = 3;
 
 /**
  * `rampart-edge`: runs the edge agent until SIGTERM or SIGINT, then stops polling, stops nginx
@@ -84,6 +87,11 @@ async function main(): Promise<number> {
   try {
     await agent.start();
   } catch (err) {
+    if (err instanceof StateLockedError) {
+      // Another agent runs here: nothing was touched, its nginx keeps serving.
+      log('error', 'agent.state_locked', { stateDir: cli.options.stateDir, error: err.message });
+      return EXIT_STATE_LOCKED;
+    }
     // Nothing was started: an nginx left running by an earlier agent keeps serving.
     log('error', 'agent.start_failed', { error: errorText(err) });
     return 1;

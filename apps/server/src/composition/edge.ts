@@ -1,6 +1,8 @@
 import { MonitorStatusService } from '../modules/monitoring/monitor-status.service.js';
 import { AgentReleases } from '../modules/nodes/agent-releases.js';
+import { InstallScript } from '../modules/nodes/install-script.js';
 import { NodeCommandsService } from '../modules/nodes/node-commands.service.js';
+import { bindNodeInstallRoutes } from '../modules/nodes/node-install.routes.js';
 import { bindNodeOperationRoutes } from '../modules/nodes/node-operations.routes.js';
 import { NodeSettingsService } from '../modules/nodes/node-settings.service.js';
 import { bindNodeUpgradeRoutes } from '../modules/nodes/node-upgrade.routes.js';
@@ -69,6 +71,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
     (operatorId, nodeIds) => monitorStatus.statesOf(operatorId, nodeIds),
   );
   bindNodeUpgradeRoutes(binder, upgrades, releases);
+  bindNodeInstallRoutes(binder, releases, new InstallScript(config.agentReleaseDir));
   const nodeSettings = new NodeSettingsService(repos.nodes, repos.zones, transactions);
   bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
   bindSubNodeRoutes(binder, new SubNodesService(repos.subNodes, repos.nodes, transactions));

@@ -17,6 +17,7 @@ import { groupRoutes } from './groups.js';
 import { logoRoutes } from './logos.js';
 import { monitoringRoutes } from './monitoring.js';
 import { nodeCommandRoutes } from './node-commands.js';
+import { nodeInstallRoutes } from './node-install.js';
 import { nodeOperationRoutes } from './node-operations.js';
 import { nodeUpgradeRoutes } from './node-upgrade.js';
 import { nodeRoutes } from './nodes.js';
@@ -54,6 +55,7 @@ export * from './groups.js';
 export * from './logos.js';
 export * from './monitoring.js';
 export * from './node-commands.js';
+export * from './node-install.js';
 export * from './node-operations.js';
 export * from './node-upgrade.js';
 export * from './nodes.js';
@@ -83,6 +85,7 @@ export const ROUTE_GROUPS = {
   nodeCommands: nodeCommandRoutes,
   nodeOperations: nodeOperationRoutes,
   nodeUpgrade: nodeUpgradeRoutes,
+  nodeInstall: nodeInstallRoutes,
   subNodes: subNodeRoutes,
   zones: zoneRoutes,
   zoneSettings: zoneSettingRoutes,

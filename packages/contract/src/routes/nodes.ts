@@ -278,7 +278,8 @@ export const nodeInfo = defineRoute({
   path: '/client/node-info',
   access: tiers(['client'], 'client.nodes.read'),
   codes: [],
-  summary: 'What a new node needs to join: `key=value` lines (control plane URL, join token, install command)',
+  summary:
+    'What a new node needs to join: `key=value` lines (control plane URL, join token, the install command for a fresh Debian machine, the install script URL, the command that runs a node beside the control plane from the repository)',
   tags: ['nodes'],
   request: {},
   response: z.string(),

@@ -345,12 +345,18 @@ export const enUS = {
     join: {
       open: 'Join a node',
       title: 'Join a node',
-      hint: 'Run the install command on the new machine. It registers with the join token and then waits here to be initialised.',
+      hint: 'Run one of the two commands. The node registers with the join token and then waits in this list to be initialised.',
+      installHint:
+        'As root on a fresh Debian 12 or newer machine: installs nginx with Lua and Node.js, installs the agent in /opt/rampart-edge and starts it as the rampart-edge service. The token is kept only until the node has registered.',
+      localHint:
+        'In the repository checkout where npm start runs, without root: the node keeps its state in .edge-node and serves the zone’s ports 80 and 443 on 127.0.0.1:18080 and 127.0.0.1:18443. Debian packages it lacks (nginx, Lua) are installed with sudo.',
       failed: 'The join information could not be loaded.',
       keys: {
         controlPlaneUrl: 'Control plane URL',
         joinToken: 'Join token',
-        installCommand: 'Install command',
+        installCommand: 'Install on a new Debian machine',
+        installScriptUrl: 'Install script',
+        localCommand: 'Try it on this machine',
       },
     },
   },

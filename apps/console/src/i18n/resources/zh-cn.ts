@@ -341,12 +341,18 @@ export const zhCN: LocaleResources = {
     join: {
       open: '加入节点',
       title: '加入节点',
-      hint: '在新机器上运行安装命令。它会用加入令牌注册，然后在这里等待初始化。',
+      hint: '运行下面任一命令。节点会用加入令牌注册，然后在此列表中等待初始化。',
+      installHint:
+        '在全新的 Debian 12 或更新版本的机器上以 root 身份运行：安装带 Lua 的 nginx 和 Node.js，把代理程序安装到 /opt/rampart-edge，并作为 rampart-edge 服务启动。令牌只保留到节点注册完成为止。',
+      localHint:
+        '在运行 npm start 的代码仓库目录中运行，无需 root：节点把状态保存在 .edge-node，并在 127.0.0.1:18080 和 127.0.0.1:18443 上提供区域的 80 和 443 端口。缺少的 Debian 软件包（nginx、Lua）会通过 sudo 安装。',
       failed: '无法加载加入信息。',
       keys: {
         controlPlaneUrl: '控制平面地址',
         joinToken: '加入令牌',
-        installCommand: '安装命令',
+        installCommand: '在新的 Debian 机器上安装',
+        installScriptUrl: '安装脚本',
+        localCommand: '在本机试用',
       },
     },
   },

@@ -341,12 +341,18 @@ export const zhTW: LocaleResources = {
     join: {
       open: '加入節點',
       title: '加入節點',
-      hint: '在新機器上執行安裝指令。它會用加入權杖註冊，然後在這裡等待初始化。',
+      hint: '執行下面任一指令。節點會用加入權杖註冊，然後在此清單中等待初始化。',
+      installHint:
+        '在全新的 Debian 12 或更新版本的機器上以 root 身分執行：安裝含 Lua 的 nginx 與 Node.js，將代理程式安裝到 /opt/rampart-edge，並作為 rampart-edge 服務啟動。權杖只保留到節點註冊完成為止。',
+      localHint:
+        '在執行 npm start 的程式碼儲存庫目錄中執行，不需要 root：節點將狀態保存在 .edge-node，並在 127.0.0.1:18080 與 127.0.0.1:18443 上提供區域的 80 與 443 連接埠。缺少的 Debian 套件（nginx、Lua）會透過 sudo 安裝。',
       failed: '無法載入加入資訊。',
       keys: {
         controlPlaneUrl: '控制平面位址',
         joinToken: '加入權杖',
-        installCommand: '安裝指令',
+        installCommand: '在新的 Debian 機器上安裝',
+        installScriptUrl: '安裝腳本',
+        localCommand: '在本機試用',
       },
     },
   },

@@ -282,11 +282,17 @@ describe('nodesList', () => {
     await waitFor(() => expect(api.sent(listUninitializedNodes)).toHaveLength(before + 1));
   });
 
-  it('shows what a new node needs to join, each value with a copy button', async () => {
+  it('shows both join commands, each explained and with a copy button, then the URL and the token', async () => {
+    const install =
+      'curl -fsSL https://cdn.example.com/api/edge/v1/install.sh | sudo RAMPART_JOIN_TOKEN=jt_secret sh -s -- --control-plane https://cdn.example.com';
+    const local =
+      'RAMPART_JOIN_TOKEN=jt_secret npm run edge -- --control-plane https://cdn.example.com --state-dir .edge-node --port-map 80=18080,443=18443 --listen-address 127.0.0.1 --ips 127.0.0.1';
     const text = [
       'control_plane_url=https://cdn.example.com',
       'join_token=jt_secret',
-      'install_command=rampart-edge join --control-plane https://cdn.example.com --token jt_secret',
+      `install_command=${install}`,
+      'install_script_url=https://cdn.example.com/api/edge/v1/install.sh',
+      `local_command=${local}`,
       '',
     ].join('\n');
     api.on(nodeInfo, okText(text));
@@ -294,11 +300,51 @@ describe('nodesList', () => {
     await findRow('edge-tokyo-1');
     clickButton('Join a node');
     const dialog = await findModal();
-    expect(((await within(dialog).findByLabelText('Join token')) as HTMLInputElement).value).toBe('jt_secret');
+    const installBox = (await within(dialog).findByLabelText('Install on a new Debian machine')) as HTMLTextAreaElement;
+    expect(installBox.value).toBe(install);
+    const localBox = within(dialog).getByLabelText('Try it on this machine') as HTMLTextAreaElement;
+    expect(localBox.value).toBe(local);
+    // Each command says where and how it runs.
+    expect(within(dialog).getByText(/As root on a fresh Debian 12 or newer machine/)).toBeTruthy();
+    expect(within(dialog).getByText(/In the repository checkout where npm start runs, without root/)).toBeTruthy();
+    // The commands come first, in this order.
+    const fields = [...dialog.querySelectorAll('textarea, input')].map((e) => e.id);
+    expect(fields).toEqual([
+      'node-info-install_command',
+      'node-info-local_command',
+      'node-info-control_plane_url',
+      'node-info-join_token',
+      'node-info-install_script_url',
+    ]);
+    expect((within(dialog).getByLabelText('Join token') as HTMLInputElement).value).toBe('jt_secret');
     expect((within(dialog).getByLabelText('Control plane URL') as HTMLInputElement).value).toBe(
       'https://cdn.example.com',
     );
-    expect((within(dialog).getByLabelText('Install command') as HTMLInputElement).value).toContain('--token jt_secret');
+    expect(within(dialog).getAllByText('Copy')).toHaveLength(5);
+
+    // The copy button next to a command copies exactly that command.
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const copyOf = (box: HTMLElement) => within(box.closest('.ant-space-compact') as HTMLElement).getByText('Copy');
+    fireEvent.click(copyOf(installBox));
+    fireEvent.click(copyOf(localBox));
+    await waitFor(() => expect(writeText.mock.calls).toEqual([[install], [local]]));
+  });
+
+  it('shows the lines of an older control plane as they come', async () => {
+    api.on(
+      nodeInfo,
+      okText(
+        'control_plane_url=https://cdn.example.com\njoin_token=jt_old\ninstall_command=rampart-edge join --token jt_old\n',
+      ),
+    );
+    renderAt('/client/nodeManage/nodesList');
+    await findRow('edge-tokyo-1');
+    clickButton('Join a node');
+    const dialog = await findModal();
+    const box = (await within(dialog).findByLabelText('Install on a new Debian machine')) as HTMLTextAreaElement;
+    expect(box.value).toBe('rampart-edge join --token jt_old');
+    expect(within(dialog).queryByLabelText('Try it on this machine')).toBeNull();
     expect(within(dialog).getAllByText('Copy')).toHaveLength(3);
   });
 });

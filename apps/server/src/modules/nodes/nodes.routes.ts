@@ -1,6 +1,7 @@
 import { type NodeMonitorStatus, nodeRoutes } from '@rampart/contract';
 import type { Binder } from '../../platform/http/bind-route.js';
 import type { SnapshotsService } from '../snapshots/snapshots.service.js';
+import { nodeInfoLines } from './join-commands.js';
 import type { NodesService } from './nodes.service.js';
 
 export function bindNodeRoutes(
@@ -45,12 +46,7 @@ export function bindNodeRoutes(
   );
   binder.bind(nodeRoutes.nodeInfo, async (_input, { caller, request, reply }) => {
     const url = publicUrl(`${request.protocol}://${request.host}`);
-    const token = await nodes.joinToken(caller.operatorId);
-    const lines = [
-      `control_plane_url=${url}`,
-      `join_token=${token}`,
-      `install_command=rampart-edge join --control-plane ${url} --token ${token}`,
-    ];
+    const lines = nodeInfoLines(url, await nodes.joinToken(caller.operatorId));
     // A secret: never cache it in a shared cache.
     reply
       .header('cache-control', 'no-store')
