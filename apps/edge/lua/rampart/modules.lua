@@ -199,7 +199,7 @@ function _M.rewrite()
       if rule.keep_query and args and args ~= "" then
         target = target .. (target:find("?", 1, true) and "&" or "?") .. args
       end
-      return ngx.redirect(target, rule.code)
+      return pages.redirect(target, rule.code)
     end
   end
 
