@@ -184,6 +184,8 @@ function _M.rewrite()
   local var = ngx.var
   local m, domain, gen = current(var)
   if domain == nil then return pages.send(gen == nil and 503 or 404) end
+  -- A push disabled the domain between route() and here.
+  if not domain.enabled then return pages.send(403) end
   local pass = domain.origin.scheme == "http" and "http://rampart_http" or "https://rampart_https"
   if m == nil then
     -- A push removed the domain's modules between route() and here: proxy as usual.
