@@ -178,7 +178,7 @@ describe('applying snapshots', () => {
 
     // A data plane the contract refuses (not an IP literal).
     const bad = siteTo(second, 'bad');
-    const badUpstream = bad.dataPlane.domains[0]?.origin.upstreams[0];
+    const badUpstream = bad.dataPlane.domains[0]?.origin?.upstreams[0];
     if (badUpstream) badUpstream.ip = '999.0.0.1';
     cp.setSnapshot({ ...bad, version: 'b'.repeat(32) });
     const report = await cp.waitForReport((r) => r.lastError !== '');

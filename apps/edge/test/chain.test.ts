@@ -26,6 +26,7 @@ let c: Origin;
 let closedPort: number;
 let wwwId: number;
 let fingerprint: string;
+let certificateId: number;
 
 interface Domain {
   id: number;
@@ -69,6 +70,7 @@ describe('the whole chain on loopback', () => {
       privateKey: cert.keyPem,
     })) as { id: number; fingerprintSha256: string };
     fingerprint = uploaded.fingerprintSha256;
+    certificateId = uploaded.id;
     const [www] = (await site('POST', 'domains', {
       domains: [
         {
@@ -117,6 +119,29 @@ describe('the whole chain on loopback', () => {
       return node !== undefined && node.appliedVersion === node.currentVersion;
     }, 5000);
     expect(list[0]?.lastError).toBe('');
+  });
+
+  it('answers a domain disabled through the API with its "disabled" page and certificate, without a reload', async () => {
+    // The upstream test took the certificate away: the domain gets it back first.
+    await site('PUT', 'domain', {
+      id: wwwId,
+      upstreams: [{ ip: '127.0.0.1', port: b.port }],
+      certificateID: certificateId,
+    });
+    await waitUntil(async () => (await httpsGet('www.shop.example')).fingerprint === fingerprint, 5000, 10);
+    const workers = await edge.agent.nginx.workerPids();
+    await site('PUT', 'domain/setting/status', { domainIDs: [wwwId], status: 0 });
+    await waitUntil(async () => (await request(edge.ports.http, 'www.shop.example')).status === 403, 5000, 10);
+    const page = await request(edge.ports.http, 'www.shop.example', '/', { headers: { 'accept-language': 'zh-TW' } });
+    expect(page.body).toContain('<h1>403 網域已停用</h1>');
+    const secure = await httpsGet('www.shop.example');
+    expect(secure.status).toBe(403);
+    expect(secure.body).toContain('<h1>403 Domain disabled</h1>');
+    expect(secure.fingerprint).toBe(fingerprint);
+
+    await site('PUT', 'domain/setting/status', { domainIDs: [wwwId], status: 1 });
+    await waitUntil(async () => (await request(edge.ports.http, 'www.shop.example')).status === 200, 5000, 10);
+    expect(await edge.agent.nginx.workerPids()).toEqual(workers);
   });
 
   it('honours weights and keeps the backup upstream for when the others are down', async () => {

@@ -1,4 +1,4 @@
-import type { AnyRoute, RouteInput } from '@rampart/contract';
+import type { AnyRoute, EdgeDomain, RouteInput } from '@rampart/contract';
 import {
   addLineNodes,
   addLineVirtualNodes,
@@ -12,6 +12,7 @@ import {
   getNodeSnapshot,
   initializeNodes,
   listClientSites,
+  listDomains,
   listInitializedNodes,
   moveLineNodes,
   removeLineNodes,
@@ -19,6 +20,7 @@ import {
   reportNodeStatus,
   setDomainScheme,
   setDomainsForceSSL,
+  setDomainsStatus,
   setSitesExpiry,
   setSitesStatus,
   setZoneForceSSLRedirectCode,
@@ -41,6 +43,7 @@ let zoneId: number;
 let web: number;
 let spare: number;
 let siteId: number;
+let webProductId: number;
 let node: JoinedNode;
 
 beforeAll(async () => {
@@ -48,10 +51,9 @@ beforeAll(async () => {
   client = await signIn(t.app, 'client');
   user = await signIn(t.app, 'user');
   const make = operatorCalls(t.app, client);
-  let productId: number;
-  ({ zoneId, groupId: web, productId } = await webProduct(t.app, client));
+  ({ zoneId, groupId: web, productId: webProductId } = await webProduct(t.app, client));
   spare = await make.group(zoneId, 'spare');
-  siteId = await make.site('shop', await rootId(t.app, 'user'), productId);
+  siteId = await make.site('shop', await rootId(t.app, 'user'), webProductId);
   node = await joinNode(t.app, client, 'edge-1');
 });
 afterAll(async () => t.close());
@@ -60,6 +62,13 @@ function call<R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) {
   return sendAs(t.app, client, route, ...args);
 }
 const site = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
+
+/** The snapshot's entry for `name` (fails the test when there is none). */
+function byName(snap: { dataPlane: { domains: EdgeDomain[] } }, name: string): EdgeDomain {
+  const found = snap.dataPlane.domains.find((d) => d.name === name);
+  if (!found) throw new Error(`${name} is not in the snapshot`);
+  return found;
+}
 
 async function snapshot(query?: RouteInput<typeof getNodeSnapshot>['query']) {
   const res = await nodeSend(t.app, node, getNodeSnapshot, { query });
@@ -128,6 +137,15 @@ describe('node snapshots', () => {
               ],
             },
           },
+          // Disabled: answered with the "disabled" page, so it travels without its origin.
+          {
+            name: 'parked.shop.example',
+            enabled: false,
+            certificateId: null,
+            cacheId: null,
+            modules: null,
+            origin: null,
+          },
         ],
         certificates: [{ id: certId }],
       },
@@ -164,7 +182,9 @@ describe('node snapshots', () => {
 
   it('marks domains of a paused site disabled, and drops them when the node leaves the group', async () => {
     await call(setSitesStatus, { body: { ids: [siteId], status: 'pause' } });
-    expect((await snapshot()).dataPlane.domains[0].enabled).toBe(false);
+    const paused = await snapshot();
+    expect(paused.dataPlane.domains[0]).toMatchObject({ name: 'www.shop.example', enabled: false, origin: null });
+    expect(dataPlaneSchema.safeParse(paused.dataPlane).success).toBe(true);
     await call(setSitesStatus, { body: { ids: [siteId], status: 'normal' } });
     expect((await snapshot()).dataPlane.domains[0].enabled).toBe(true);
 
@@ -185,7 +205,7 @@ describe('node snapshots', () => {
       params: { zoneID: zoneId, groupID: web, lineID: 'default' },
       body: { nodeIDs: [node.nodeId] },
     });
-    expect((await snapshot()).dataPlane.domains).toHaveLength(1);
+    expect((await snapshot()).dataPlane.domains).toHaveLength(2);
   });
 
   it("serves the group's sites from any of its lines, and through a virtual node on a line that names the node", async () => {
@@ -193,7 +213,7 @@ describe('node snapshots', () => {
       params: { zoneID: zoneId, groupID: web, lineID: 'default' },
       body: { nodeIDs: [node.nodeId], toLine: 'telecom' },
     });
-    expect((await snapshot()).dataPlane.domains).toHaveLength(1);
+    expect((await snapshot()).dataPlane.domains).toHaveLength(2);
     await call(removeLineNodes, {
       params: { zoneID: zoneId, groupID: web, lineID: 'telecom' },
       body: { nodeIDs: [node.nodeId] },
@@ -209,7 +229,7 @@ describe('node snapshots', () => {
       params: { zoneID: zoneId, groupID: web, lineID: 'overseas' },
       body: { virtualNodeIDs: [vn] },
     });
-    expect((await snapshot()).dataPlane.domains).toHaveLength(1);
+    expect((await snapshot()).dataPlane.domains).toHaveLength(2);
     await call(removeLineVirtualNodes, {
       params: { zoneID: zoneId, groupID: web, lineID: 'overseas' },
       body: { virtualNodeIDs: [vn] },
@@ -219,7 +239,7 @@ describe('node snapshots', () => {
       params: { zoneID: zoneId, groupID: web, lineID: 'default' },
       body: { nodeIDs: [node.nodeId] },
     });
-    expect((await snapshot()).dataPlane.domains).toHaveLength(1);
+    expect((await snapshot()).dataPlane.domains).toHaveLength(2);
   });
 
   it("publishes the operator's expiry and product changes to the node at once", async () => {
@@ -299,5 +319,53 @@ describe('node snapshots', () => {
       ],
     });
     expect((await call(listInitializedNodes, { query: { value: 'nothing-like-this' } })).json().total).toBe(0);
+  });
+
+  it('carries a disabled domain flagged, without its upstreams, and back with them when it is enabled', async () => {
+    const parked = () => snapshot().then((snap) => ({ snap, parked: byName(snap, 'parked.shop.example') }));
+    const off = await parked();
+    expect(off.parked).toMatchObject({ enabled: false, origin: null, modules: null, cacheId: null });
+    expect(dataPlaneSchema.safeParse(off.snap.dataPlane).success).toBe(true);
+
+    const id = off.parked.id;
+    expect(
+      (await site(setDomainsStatus, { params: { siteId }, body: { domainIDs: [id], status: 1 } })).statusCode,
+    ).toBe(200);
+    const on = await parked();
+    expect(on.snap.version).not.toBe(off.snap.version);
+    expect(on.parked).toMatchObject({
+      enabled: true,
+      origin: { scheme: 'http', upstreams: [{ ip: '127.0.0.1', port: 8080, weight: 1, backup: false }] },
+    });
+    await site(setDomainsStatus, { params: { siteId }, body: { domainIDs: [id], status: 0 } });
+    expect((await parked()).snap.version).toBe(off.snap.version);
+  });
+
+  it('carries one entry per name: an enabled domain wins over a disabled namesake, the first disabled one over later ones', async () => {
+    const make = operatorCalls(t.app, client);
+    const second = await make.site('shop-two', await rootId(t.app, 'user'), webProductId);
+    const created = await site(createDomains, {
+      params: { siteId: second },
+      body: {
+        domains: [
+          { name: 'www.shop.example', upstreams: [{ ip: '127.0.0.1', port: 9090 }], status: 0 },
+          { name: 'parked.shop.example', upstreams: [{ ip: '127.0.0.1', port: 9090 }], status: 0 },
+        ],
+      },
+    });
+    expect(created.statusCode).toBe(200);
+    const snap = await snapshot();
+    expect(dataPlaneSchema.safeParse(snap.dataPlane).success).toBe(true);
+    const names = snap.dataPlane.domains.map((d: { name: string }) => d.name);
+    expect(names.filter((n: string) => n === 'www.shop.example')).toHaveLength(1);
+    expect(names.filter((n: string) => n === 'parked.shop.example')).toHaveLength(1);
+    const live = byName(snap, 'www.shop.example');
+    expect(live.enabled).toBe(true);
+    expect(live.origin?.upstreams.map((u) => u.port)).not.toContain(9090);
+    const parked = byName(snap, 'parked.shop.example');
+    const ownIds = (await site(listDomains, { params: { siteId }, query: {} }))
+      .json()
+      .data.map((d: { id: number }) => d.id);
+    expect(ownIds).toContain(parked.id);
   });
 });

@@ -90,6 +90,8 @@ function _M.balance()
   -- per request). A push in between may have retired it: then this request fails like a dead origin.
   local domain = store.routed(ngx.var.host)
   if domain == nil then return fail("domain of ", ngx.var.host, " is gone") end
+  -- A push in between disabled it: a disabled domain has no origin.
+  if domain.origin == nil then return fail("domain ", domain.id, " is disabled") end
   local peers = peers_of(domain)
   local port = nil
   if domain.origin.portMap then port = mapped_port(domain.origin) end

@@ -184,6 +184,8 @@ function _M.rewrite()
   local var = ngx.var
   local m, domain, gen = current(var)
   if domain == nil then return pages.send(gen == nil and 503 or 404) end
+  -- A push disabled the domain between route() and here.
+  if not domain.enabled then return pages.send(403) end
   local pass = domain.origin.scheme == "http" and "http://rampart_http" or "https://rampart_https"
   if m == nil then
     -- A push removed the domain's modules between route() and here: proxy as usual.
@@ -199,7 +201,7 @@ function _M.rewrite()
       if rule.keep_query and args and args ~= "" then
         target = target .. (target:find("?", 1, true) and "&" or "?") .. args
       end
-      return ngx.redirect(target, rule.code)
+      return pages.redirect(target, rule.code)
     end
   end
 

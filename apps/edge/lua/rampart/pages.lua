@@ -1,15 +1,32 @@
--- The HTML pages the edge answers with itself. Static text only: no host, path or internals.
--- A site with settings (rampart.settings) may have its own page for a status, sent verbatim, and
--- chooses the language of these ones (English by default).
+-- The HTML pages the edge answers with itself: every status nginx or the edge makes on its own
+-- (render.ts routes nginx's error statuses here through error_page), and the bodies of its
+-- redirects. Static text only: no host, path or internals.
+-- A site with settings (rampart.settings) may have its own page for a status, sent verbatim. The
+-- language is the visitor's when Accept-Language names one of ours, else the site's, else English.
 local settings = require "rampart.settings"
 
 local _M = {}
 
+-- Page keys that are not the status on the wire: nginx's own codes for a request it refuses with 400.
+local WIRE = { [494] = 400, [497] = 400 }
+
 local MESSAGES = {
   en_US = {
+    [301] = { "Moved permanently", "This page has moved." },
+    [302] = { "Found", "This page is at another address for now." },
+    [307] = { "Temporary redirect", "This page is at another address for now." },
+    [308] = { "Permanent redirect", "This page has moved." },
+    [400] = { "Bad request", "The request could not be understood." },
     [403] = { "Domain disabled", "This domain is disabled on this service." },
     [404] = { "Domain not found", "This domain is not served here." },
+    [405] = { "Method not allowed", "This request method is not allowed." },
+    [413] = { "Request too large", "The request body is larger than this service accepts." },
+    [414] = { "URI too long", "The request address is longer than this service accepts." },
+    [416] = { "Range not satisfiable", "The requested range is not part of this resource." },
+    [494] = { "Request header too large", "A request header or cookie is larger than this service accepts." },
+    [497] = { "HTTPS required", "A plain HTTP request was sent to the HTTPS port. Use https:// instead." },
     [500] = { "Internal error", "The edge could not handle this request. It has been logged." },
+    [501] = { "Not implemented", "This service does not support the request's transfer encoding." },
     [502] = { "Bad gateway", "The origin server could not be reached." },
     [503] = { "Not configured", "This edge node has no configuration yet." },
     [504] = { "Gateway timeout", "The origin server did not answer in time." },
@@ -19,9 +36,21 @@ local MESSAGES = {
     [978] = { "Access denied", "This request was blocked by the site's security rules." },
   },
   zh_CN = {
+    [301] = { "已永久移动", "此页面已移至新地址。" },
+    [302] = { "已找到", "此页面暂时位于其他地址。" },
+    [307] = { "临时重定向", "此页面暂时位于其他地址。" },
+    [308] = { "永久重定向", "此页面已移至新地址。" },
+    [400] = { "错误请求", "无法理解此请求。" },
     [403] = { "域名已停用", "此域名在本服务上已停用。" },
     [404] = { "域名不存在", "本服务未提供此域名。" },
+    [405] = { "方法不允许", "不允许此请求方法。" },
+    [413] = { "请求过大", "请求正文超出本服务允许的大小。" },
+    [414] = { "URI 过长", "请求地址超出本服务允许的长度。" },
+    [416] = { "范围无法满足", "请求的范围不在此资源之内。" },
+    [494] = { "请求头过大", "请求头或 Cookie 超出本服务允许的大小。" },
+    [497] = { "需要 HTTPS", "普通 HTTP 请求被发送到了 HTTPS 端口，请改用 https://。" },
     [500] = { "内部错误", "边缘节点无法处理此请求，已记录。" },
+    [501] = { "未实现", "本服务不支持此请求的传输编码。" },
     [502] = { "网关错误", "无法连接源站服务器。" },
     [503] = { "尚未配置", "此边缘节点尚无配置。" },
     [504] = { "网关超时", "源站服务器未及时响应。" },
@@ -31,9 +60,21 @@ local MESSAGES = {
     [978] = { "拒绝访问", "此请求已被网站的安全规则拦截。" },
   },
   zh_TW = {
+    [301] = { "已永久移動", "此頁面已移至新位址。" },
+    [302] = { "已找到", "此頁面暫時位於其他位址。" },
+    [307] = { "暫時重新導向", "此頁面暫時位於其他位址。" },
+    [308] = { "永久重新導向", "此頁面已移至新位址。" },
+    [400] = { "錯誤的請求", "無法理解此請求。" },
     [403] = { "網域已停用", "此網域在本服務上已停用。" },
     [404] = { "網域不存在", "本服務未提供此網域。" },
+    [405] = { "不允許的方法", "不允許此請求方法。" },
+    [413] = { "請求過大", "請求本文超出本服務允許的大小。" },
+    [414] = { "URI 過長", "請求位址超出本服務允許的長度。" },
+    [416] = { "範圍無法滿足", "請求的範圍不在此資源之內。" },
+    [494] = { "請求標頭過大", "請求標頭或 Cookie 超出本服務允許的大小。" },
+    [497] = { "需要 HTTPS", "一般 HTTP 請求被傳送到了 HTTPS 連接埠，請改用 https://。" },
     [500] = { "內部錯誤", "邊緣節點無法處理此請求，已記錄。" },
+    [501] = { "未實作", "本服務不支援此請求的傳輸編碼。" },
     [502] = { "閘道錯誤", "無法連線至來源伺服器。" },
     [503] = { "尚未設定", "此邊緣節點尚無設定。" },
     [504] = { "閘道逾時", "來源伺服器未及時回應。" },
@@ -48,8 +89,9 @@ local HTML_LANG = { en_US = "en", zh_CN = "zh-CN", zh_TW = "zh-TW" }
 local PAGES = {}
 for language, messages in pairs(MESSAGES) do
   local pages = {}
-  for status, m in pairs(messages) do
-    pages[status] = table.concat({
+  for key, m in pairs(messages) do
+    local status = WIRE[key] or key
+    pages[key] = table.concat({
       "<!DOCTYPE html>\n<html lang=\"", HTML_LANG[language], "\"><head><meta charset=\"utf-8\"><title>",
       status, " ", m[1], "</title></head>\n",
       "<body style=\"font-family:sans-serif;text-align:center;padding-top:10%\">\n",
@@ -61,22 +103,74 @@ for language, messages in pairs(MESSAGES) do
 end
 local DEFAULT = PAGES.en_US
 
--- Sends the page for `status` and ends the request (any phase that may send a body): the site's own
--- page when the request's domain has one, else the edge's in the site's language.
-function _M.send(status)
-  local body
+local lower, sub, find = string.lower, string.sub, string.find
+
+-- One language range of Accept-Language (lower case) → one of ours, or nil. A script subtag wins
+-- over a region: zh-Hant-CN is Traditional, zh-Hans-HK Simplified.
+local function language_of(range)
+  if range == "en" or sub(range, 1, 3) == "en-" then return "en_US" end
+  if range == "zh" then return "zh_CN" end
+  if sub(range, 1, 3) ~= "zh-" then return nil end
+  if find(range, "^zh%-hant") then return "zh_TW" end
+  if find(range, "^zh%-hans") then return "zh_CN" end
+  if find(range, "^zh%-tw") or find(range, "^zh%-hk") or find(range, "^zh%-mo") then return "zh_TW" end
+  return "zh_CN"
+end
+
+-- The first 512 bytes are read: enough for any browser's list, bounded for any other.
+local ACCEPT_MAX = 512
+
+-- The visitor's language from Accept-Language: the range of ours with the highest q (the first
+-- of equals), or nil when it names none of ours (or only with q=0).
+function _M.accepted_language(header)
+  if type(header) ~= "string" or header == "" then return nil end
+  local best, best_q = nil, 0
+  for item in (lower(sub(header, 1, ACCEPT_MAX)) .. ","):gmatch("([^,]*),") do
+    local range = item:match("^%s*([a-z][a-z0-9-]*)")
+    local language = range and language_of(range)
+    if language then
+      local q = tonumber(item:match(";%s*q%s*=%s*([0-9.]+)") or "1") or 0
+      if q > best_q then best, best_q = language, q end
+    end
+  end
+  return best
+end
+
+local function pages_for(site)
+  local language = _M.accepted_language(ngx.var.http_accept_language) or (site and site.language)
+  return PAGES[language] or DEFAULT
+end
+
+-- Sends the page for `key` (a status, or 494/497 answered as 400) and ends the request (any phase
+-- that may send a body): the site's own page for the status when the request's domain has one,
+-- else the edge's in the visitor's or the site's language.
+function _M.send(key)
+  local status = WIRE[key] or key
   local site = settings.for_request()
-  if site then body = site.pages[status] or (PAGES[site.language] or DEFAULT)[status] end
+  local body = site and site.pages[status] or pages_for(site)[key] or DEFAULT[500]
   ngx.status = status
-  ngx.header["Content-Type"] = "text/html; charset=utf-8"
-  ngx.header["Cache-Control"] = "no-store"
-  ngx.print(body or DEFAULT[status] or DEFAULT[500])
+  local header = ngx.header
+  header["Content-Type"] = "text/html; charset=utf-8"
+  header["Cache-Control"] = "no-store"
+  header["Vary"] = "Accept-Language"
+  ngx.print(body)
   return ngx.exit(ngx.HTTP_OK)
 end
 
--- Used by the error_page named locations (502, 504, 500 from a Lua error).
+-- Used by the error_page named locations (render.ts ERROR_PAGES): nginx's own statuses.
 function _M.send_error(status)
   return _M.send(status)
+end
+
+-- A redirect (301, 302, 307 or 308) to `location` with a short page as its body, instead of
+-- nginx's stock one. `location` goes out as given (a relative one stays relative).
+function _M.redirect(location, status)
+  ngx.status = status
+  local header = ngx.header
+  header["Location"] = location
+  header["Content-Type"] = "text/html; charset=utf-8"
+  ngx.print(pages_for(settings.for_request())[status])
+  return ngx.exit(ngx.HTTP_OK)
 end
 
 return _M

@@ -167,7 +167,7 @@ function _M.elsewhere()
   if status and status >= 300 and status < 400 then
     local host, port = var.host, var.rampart_https_port
     local authority = port == "443" and host or (host .. ":" .. port)
-    return ngx.redirect("https://" .. authority .. var.request_uri, status)
+    return pages.redirect("https://" .. authority .. var.request_uri, status)
   end
   return pages.send(status or 500)
 end

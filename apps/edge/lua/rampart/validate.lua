@@ -166,8 +166,13 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
     end
     settings_id = d.settingsId
   end
-  local clean_origin, field, reason = origin(d.origin, path .. ".origin")
-  if clean_origin == nil then return nil, field, reason end
+  -- A disabled domain travels without its origin (it is answered with the "disabled" page).
+  local clean_origin = nil
+  if d.enabled or (d.origin ~= nil and d.origin ~= null) then
+    local field, reason
+    clean_origin, field, reason = origin(d.origin, path .. ".origin")
+    if clean_origin == nil then return nil, field, reason end
+  end
   return {
     id = d.id, name = d.name, enabled = d.enabled, forceSSL = d.forceSSL, forceSSLCode = d.forceSSLCode,
     certificateId = certificate_id, cacheId = cache_id, modules = modules or nil, settingsId = settings_id,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { document, upstream, domain as validDomain } from '../../test/helpers/documents.js';
+import { disabledDomain, document, upstream, domain as validDomain } from '../../test/helpers/documents.js';
 import { DATA_PLANE_LIMITS, type DataPlane, DataPlaneError, type Domain, parseDataPlane } from './schema.js';
 
 const CERT_PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUYmFzZTY0\nZm9vYmFy\n-----END CERTIFICATE-----\n';
@@ -59,12 +59,23 @@ describe('parseDataPlane accepts', () => {
     expect(parseDataPlane(new TextEncoder().encode(JSON.stringify(input)))).toEqual(input);
   });
 
+  it('a disabled domain without its origin, and one that still carries it (a control plane from before)', () => {
+    const bare = disabledDomain(2, 'parked.example.com', { certificateId: 7, settingsId: null });
+    const input = doc({
+      domains: [bare, domain({ enabled: false })],
+      certificates: [{ id: 7, certPem: CERT_PEM, keyPem: KEY_PEM }],
+    });
+    const parsed = parseDataPlane(JSON.stringify(input));
+    expect(parsed.domains[0]).toEqual(bare);
+    expect(parsed.domains[1]?.origin?.upstreams).toHaveLength(1);
+  });
+
   it('the port map, off when a document does not carry it', () => {
     const on = doc({ domains: [domain({}, { portMap: true })] });
-    expect(parseDataPlane(JSON.stringify(on)).domains[0]?.origin.portMap).toBe(true);
+    expect(parseDataPlane(JSON.stringify(on)).domains[0]?.origin?.portMap).toBe(true);
     const without = domain();
-    delete (without.origin as Partial<Domain['origin']>).portMap;
-    expect(parseDataPlane(JSON.stringify(doc({ domains: [without] }))).domains[0]?.origin.portMap).toBe(false);
+    delete (without.origin as Partial<NonNullable<Domain['origin']>>).portMap;
+    expect(parseDataPlane(JSON.stringify(doc({ domains: [without] }))).domains[0]?.origin?.portMap).toBe(false);
   });
 
   it('zone limits up to 100,000, off when a document does not carry them', () => {
@@ -88,7 +99,7 @@ describe('parseDataPlane accepts', () => {
       backup: false,
     }));
     expect(
-      parseDataPlane(JSON.stringify(doc({ domains: [domain({}, { upstreams })] }))).domains[0]?.origin.upstreams,
+      parseDataPlane(JSON.stringify(doc({ domains: [domain({}, { upstreams })] }))).domains[0]?.origin?.upstreams,
     ).toHaveLength(64);
   });
 });
@@ -167,6 +178,12 @@ describe('parseDataPlane refuses', () => {
     ['an unknown domain field', { root: '/etc' }, 'domains[0]'],
   ])('a domain with %s', (_label, overrides, field) => {
     expect(refusal(doc({ domains: [domain(overrides)] })).field).toBe(field);
+  });
+
+  it('an enabled domain without an origin', () => {
+    const error = refusal(doc({ domains: [{ ...disabledDomain(1, 'www.example.com'), enabled: true }] }));
+    expect(error.field).toBe('domains[0].origin');
+    expect(error.reason).toBe('an enabled domain needs its origin');
   });
 
   it.each([

@@ -172,8 +172,25 @@ const accessLogFormat = (scheme: 'http' | 'https', port: number) =>
     .join(',');
 const accessLogName = (port: number) => `rampart_json_${port}`;
 
-/** Statuses the edge answers with its own page when reaching the origin fails. */
-const ERROR_PAGES = [500, 502, 504] as const;
+/**
+ * The statuses nginx answers by itself that get the edge's own page (rampart.pages) instead of
+ * nginx's stock one: requests it refuses before or around routing (400 malformed, 405 TRACE, 413
+ * body over the limit, 414 URI and 494 headers over the buffers, 497 plain HTTP on an HTTPS port,
+ * 501 unknown transfer coding), the origin's failures (502, 504), 503 and 500 (a Lua error
+ * included). 494 and 497 go out as 400. A request
+ * whose body stops coming (408) gets no answer at all: nginx closes the connection.
+ */
+const ERROR_PAGES = [400, 405, 413, 414, 494, 497, 500, 501, 502, 503, 504] as const;
+/**
+ * Where error_page sends a status: a URI, not a named location, because nginx cannot hand a
+ * request whose request line it could not read (400, 414) to a named location ("empty URI"). The
+ * URI starts with "/../", which no client's request can have (nginx resolves dot segments and
+ * refuses one above the root with 400), so the location takes no path away from any site.
+ */
+function errorPageUri(code: number): string {
+  return `/../rampart-page/${code}`;
+}
+
 /**
  * Not an HTTP status: `return`ed when the router's answer is anything but "proxy to an HTTP
  * origin", so that a single `if` sits on the hot path; its error_page hands over to @rampart_route.
@@ -331,8 +348,12 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
           '    ssl_certificate_by_lua_block { require("rampart.certs").set_certificate() }',
         ]
       : []),
-    ...ERROR_PAGES.map((code) => `    error_page ${code} = @rampart_${code};`),
+    ...ERROR_PAGES.map((code) => `    error_page ${code} = ${errorPageUri(code)};`),
     `    error_page ${ROUTE_ELSEWHERE} = @rampart_route;`,
+    // Every location but the hot path is reached through error_page (599 → @rampart_route →
+    // ngx.exec); without this nginx would not apply the error pages a second time there, and an
+    // origin failure in them would get nginx's stock page.
+    '    recursive_error_pages on;',
     '',
     // The hot path: one Lua call that routes by Host (rampart.router), one `if` (the one safe use:
     // only `return` inside), and a proxy to the HTTP origin pool balanced in Lua.
@@ -357,7 +378,8 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
     '      proxy_pass $rampart_cache_pass;',
     '    }',
     ...ERROR_PAGES.map(
-      (code) => `    location @rampart_${code} { content_by_lua_block { require("rampart.pages").send(${code}) } }`,
+      (code) =>
+        `    location = ${errorPageUri(code)} { internal; content_by_lua_block { require("rampart.pages").send_error(${code}) } }`,
     ),
     ...cacheLocations(),
     ...siteLocations(),

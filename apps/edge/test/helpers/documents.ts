@@ -11,7 +11,7 @@ export function domain(
   id: number,
   name: string,
   upstreams: Upstream[],
-  extra: Partial<Omit<Domain, 'origin'>> & { origin?: Partial<Domain['origin']> } = {},
+  extra: Partial<Omit<Domain, 'origin'>> & { origin?: Partial<NonNullable<Domain['origin']>> } = {},
 ): Domain {
   const { origin, ...rest } = extra;
   return {
@@ -26,6 +26,23 @@ export function domain(
     settingsId: null,
     ...rest,
     origin: { scheme: 'http', host: null, balance: 'round_robin', portMap: false, upstreams, ...origin },
+  };
+}
+
+/** A disabled domain as the control plane sends it: no origin, modules or cache; override any field. */
+export function disabledDomain(id: number, name: string, extra: Partial<Domain> = {}): Domain {
+  return {
+    id,
+    name,
+    enabled: false,
+    forceSSL: false,
+    forceSSLCode: 301,
+    certificateId: null,
+    cacheId: null,
+    modules: null,
+    settingsId: null,
+    origin: null,
+    ...extra,
   };
 }
 

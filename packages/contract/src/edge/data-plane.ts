@@ -157,6 +157,10 @@ export const edgeSiteSettingsSchema = z.strictObject({
 export const edgeDomainSchema = z.strictObject({
   id,
   name: hostName,
+  /**
+   * false: the edge answers the domain's "domain disabled" page (with its certificate) and never
+   * reaches an origin. Disabled domains travel without their origin (null).
+   */
   enabled: z.boolean(),
   forceSSL: z.boolean(),
   forceSSLCode: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]),
@@ -167,7 +171,8 @@ export const edgeDomainSchema = z.strictObject({
   modules: edgeDomainModulesSchema,
   /** The site settings (site id) that apply, or null: the domain pays for none of them. */
   settingsId: id.nullable().default(null),
-  origin: edgeOriginSchema,
+  /** Where the domain's requests go; null only for a disabled domain. */
+  origin: edgeOriginSchema.nullable(),
 });
 
 export const edgeCertificateSchema = z.strictObject({
@@ -262,6 +267,13 @@ export const dataPlaneSchema = z
             message: `no ${type} module with this id in the document`,
           });
         }
+      }
+      if (domain.enabled && domain.origin === null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['domains', i, 'origin'],
+          message: 'an enabled domain needs its origin',
+        });
       }
       if (domain.settingsId !== null && !settingsIds.has(domain.settingsId)) {
         ctx.addIssue({

@@ -26,10 +26,13 @@ export { type LeftOutSite, SnapshotBuildError, type SnapshotLimits } from './sna
  * or backup: backup nodes hold the configuration so a DNS switch to them serves at once) → those
  * products' sites → their enabled domains, upstreams and certificates.
  *
- * A domain of a site that is paused, limited or expired stays in the snapshot marked disabled, so
- * the edge answers it with the "disabled" page instead of "unknown host". Disabled domains are
- * left out (their names may belong to an enabled domain elsewhere), and so are claims that have
- * not proved control of their name (pending or lost; see domain-proof.service.ts).
+ * A domain that is not served — disabled itself, or of a site that is paused, limited or expired —
+ * stays in the snapshot marked disabled and without its origin, modules or cache, so the edge
+ * answers it with the "disabled" page (with the domain's certificate, in the site's language)
+ * instead of "unknown host". A disabled domain whose name an enabled one of the node carries, or
+ * an earlier disabled one (a disabled duplicate waiting in another site), is left out. Claims that
+ * have not proved control of their name (pending or lost; see domain-proof.service.ts) are left
+ * out whether enabled or not.
  *
  * A node the operator switched off gets an empty data plane: it stays connected (commands, status)
  * but serves no site, so the edge answers every host with its unknown-host page.
@@ -190,11 +193,15 @@ export class SnapshotBuilder {
     const siteIds = [...new Set(domainRows.map((row) => row[7]))];
     const caches = await this.projections.cachePolicies(siteIds);
     const cached = new Set(caches.map((policy) => policy.id));
-    const siteModules = await this.projections.modules(domainRows.map((row) => row[0]));
+    const siteModules = await this.projections.modules(domainRows.filter((row) => row[8]).map((row) => row[0]));
     const settings = await this.projections.siteSettings(siteIds);
     const withSettings = new Set(settings.map((entry) => entry.id));
     const all: EdgeDomain[] = [];
     const siteOf = new Map<number, number>();
+    // One entry per name: a served domain's name is unique among live claims (the partial unique
+    // index); a disabled one gives way to it, and to an earlier disabled namesake.
+    const servedNames = new Set(domainRows.filter((row) => row[8]).map((row) => row[1]));
+    const disabledNames = new Set<string>();
     for (const [
       id,
       name,
@@ -204,10 +211,29 @@ export class SnapshotBuilder {
       hostName,
       certificateId,
       siteId,
-      siteServes,
+      serves,
       upstreamTuples,
       portMap,
     ] of domainRows) {
+      const settingsId = withSettings.has(siteId) ? siteId : null;
+      if (!serves) {
+        if (servedNames.has(name) || disabledNames.has(name)) continue;
+        disabledNames.add(name);
+        siteOf.set(id, siteId);
+        all.push({
+          id,
+          name,
+          enabled: false,
+          forceSSL,
+          forceSSLCode,
+          certificateId,
+          cacheId: null,
+          modules: null,
+          settingsId,
+          origin: null,
+        });
+        continue;
+      }
       const upstreams = upstreamTuples.map(([ip, port, weight, backup]) => ({ ip, port, weight, backup }));
       // The API refuses this (401008); a row in that state is skipped rather than breaking the node.
       if (!upstreams.some((u) => !u.backup)) continue;
@@ -215,13 +241,13 @@ export class SnapshotBuilder {
       all.push({
         id,
         name,
-        enabled: siteServes,
+        enabled: true,
         forceSSL,
         forceSSLCode,
         certificateId,
         cacheId: cached.has(siteId) ? siteId : null,
         modules: siteModules.byDomain.get(id) ?? null,
-        settingsId: withSettings.has(siteId) ? siteId : null,
+        settingsId,
         origin: {
           scheme: scheme === 1 ? 'https' : 'http',
           host: hostName === '' ? null : hostName,

@@ -23,7 +23,8 @@ export type ServedDomainRow = [
   hostName: string,
   certificateId: number | null,
   siteId: number,
-  siteServes: boolean,
+  /** Enabled, and its site serves (status normal, not expired); only then are upstreams read. */
+  serves: boolean,
   upstreams: [ip: string, port: number, weight: number, backup: boolean][],
   portMap: boolean,
 ];
@@ -92,13 +93,14 @@ export class SnapshotRepository {
   }
 
   /**
-   * The enabled, proved (or waived) domains of the operator's sites whose product uses one of the
-   * node's layer-7 groups (`nodeGroup`, from {@link nodeGroups}), in id order, with whether their
-   * site serves at `now` (status normal, not expired).
+   * The proved (or waived) domains, enabled or not, of the operator's sites whose product uses one
+   * of the node's layer-7 groups (`nodeGroup`, from {@link nodeGroups}), in id order, with whether
+   * each is served at `now` (enabled, and its site's status normal and not expired).
    *
    * One query answering one JSON document: far cheaper than 10,000s of rows through the driver
-   * (on PGlite most of the time went into row decoding). Upstreams ride along as [ip, port,
-   * weight, backup] tuples, enabled ones only, in their id order.
+   * (on PGlite most of the time went into row decoding). Upstreams of served domains ride along
+   * as [ip, port, weight, backup] tuples, enabled ones only, in their id order; a domain not served
+   * has none (the edge answers its "disabled" page and never reaches an origin).
    */
   async servedDomains(ownerId: number, nodeGroup: NodeGroups, now: Date): Promise<ServedDomainRow[]> {
     const servedSites = this.db
@@ -110,13 +112,17 @@ export class SnapshotRepository {
     const served = await this.db.execute(sql`
       SELECT coalesce(json_agg(json_build_array(
         d.id, d.name, d.force_ssl, d.scheme, d.hash_type, d.host_name, d.certificate_id, d.site_id,
-        s.status = 'normal' AND (s.expires_at IS NULL OR s.expires_at > ${now.toISOString()}::timestamptz),
-        (SELECT coalesce(json_agg(json_build_array(u.ip, u.port, u.weight, u.backup) ORDER BY u.id), '[]'::json)
-           FROM domain_upstreams u WHERE u.domain_id = d.id AND u.enabled),
+        v.serves,
+        CASE WHEN v.serves THEN
+          (SELECT coalesce(json_agg(json_build_array(u.ip, u.port, u.weight, u.backup) ORDER BY u.id), '[]'::json)
+             FROM domain_upstreams u WHERE u.domain_id = d.id AND u.enabled)
+        ELSE '[]'::json END,
         d.port_map
       ) ORDER BY d.id), '[]'::json) AS doc
       FROM domains d JOIN sites s ON s.id = d.site_id
-      WHERE d.enabled AND d.proof_status IN (1, 2) AND d.site_id IN ${servedSites}`);
+      CROSS JOIN LATERAL (SELECT d.enabled AND s.status = 'normal'
+        AND (s.expires_at IS NULL OR s.expires_at > ${now.toISOString()}::timestamptz) AS serves) v
+      WHERE d.proof_status IN (1, 2) AND d.site_id IN ${servedSites}`);
     const raw = (served as unknown as { rows: { doc: unknown }[] }).rows[0]?.doc;
     return (typeof raw === 'string' ? JSON.parse(raw) : raw) as ServedDomainRow[];
   }
