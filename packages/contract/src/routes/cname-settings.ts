@@ -17,6 +17,17 @@ import { zDomainName } from '../validators/zod.js';
  *   domains to "not checked", since they were checked against the old targets.
  */
 
+/** The CNAME domain of an operator who has set none on an install whose PUBLIC_URL names no DNS domain. */
+export const PLACEHOLDER_CNAME_DOMAIN = 'cname.rampart.invalid';
+
+/**
+ * Whether a CNAME target is a placeholder no DNS name can point at: any name under `.invalid`
+ * (RFC 2606), so the consoles say so instead of offering it to be copied into a DNS record.
+ */
+export function isPlaceholderCnameTarget(target: string): boolean {
+  return /(^|\.)invalid\.?$/i.test(target);
+}
+
 export const cnameSettingSchema = z.object({
   /** The CNAME domain in use (the operator's, else the default). */
   domain: z.string(),

@@ -1,23 +1,23 @@
 import { isIP } from 'node:net';
-import type { CnameSetting } from '@rampart/contract';
+import { type CnameSetting, PLACEHOLDER_CNAME_DOMAIN } from '@rampart/contract';
 import { z } from 'zod';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
 import type { DomainsRepository } from './domains.repository.js';
 
-/** Used when PUBLIC_URL names no DNS domain: reserved (RFC 2606), so no check passes by accident. */
-export const FALLBACK_CNAME_DOMAIN = 'cname.rampart.invalid';
-
-/** `cname.<host of PUBLIC_URL>` when that host is a DNS name with a dot, else FALLBACK_CNAME_DOMAIN. */
+/**
+ * `cname.<host of PUBLIC_URL>` when that host is a DNS name with a dot, else the placeholder
+ * (reserved by RFC 2606, so no check passes by accident, and the consoles say it is one).
+ */
 export function defaultCnameDomain(publicUrl: string | undefined): string {
-  if (!publicUrl) return FALLBACK_CNAME_DOMAIN;
+  if (!publicUrl) return PLACEHOLDER_CNAME_DOMAIN;
   let host: string;
   try {
     host = new URL(publicUrl).hostname.toLowerCase().replace(/\.$/, '');
   } catch {
-    return FALLBACK_CNAME_DOMAIN;
+    return PLACEHOLDER_CNAME_DOMAIN;
   }
-  if (host === '' || isIP(host.replace(/^\[|\]$/g, '')) !== 0 || !host.includes('.')) return FALLBACK_CNAME_DOMAIN;
+  if (host === '' || isIP(host.replace(/^\[|\]$/g, '')) !== 0 || !host.includes('.')) return PLACEHOLDER_CNAME_DOMAIN;
   return `cname.${host}`;
 }
 
