@@ -349,7 +349,7 @@ export const enUS = {
       installHint:
         'As root on a fresh Debian 12 or newer machine: installs nginx with Lua and Node.js, installs the agent in /opt/rampart-edge and starts it as the rampart-edge service. The token is kept only until the node has registered.',
       localHint:
-        'In the repository checkout where npm start runs, without root: the node keeps its state in .edge-node and serves the zone’s ports 80 and 443 on 127.0.0.1:18080 and 127.0.0.1:18443. Debian packages it lacks (nginx, Lua) are installed with sudo.',
+        'In the repository checkout where {{command}} runs, without root: the node keeps its state in .edge-node and serves the zone’s ports 80 and 443 on 127.0.0.1:18080 and 127.0.0.1:18443. Debian packages it lacks (nginx, Lua) are installed with sudo.',
       failed: 'The join information could not be loaded.',
       keys: {
         controlPlaneUrl: 'Control plane URL',
@@ -536,7 +536,7 @@ export const enUS = {
   nodeUpgrade: {
     latest: 'Latest agent version: {{version}}',
     unavailable:
-      'This control plane has no agent release of version {{version}} to serve: build the agent (npm run build -w @rampart/edge).',
+      'This control plane has no agent release of version {{version}} to serve: build the agent ({{command}}).',
     upToDate: 'Every selected node already runs the latest version.',
     status: {
       title: 'Upgrade',

@@ -92,7 +92,7 @@ export const zhTW: LocaleResources = {
       announcementSetting: '公告設定',
       roles: '角色',
       apiTokenSetting: 'API 權杖',
-      customizeLogo: '自訂 Logo',
+      customizeLogo: '自訂標誌',
     },
     navigation: '導覽',
     accountMenu: '帳號選單',
@@ -244,13 +244,13 @@ export const zhTW: LocaleResources = {
         '每個節點在使用變更前會先以 nginx -t 檢查。拒絕變更的節點會保留目前執行的設定，並在此處與節點列表中顯示 nginx 的錯誤。',
       refusedBy_one: '{{count}} 個節點拒絕了最近的變更',
       refusedBy_other: '{{count}} 個節點拒絕了最近的變更',
-      sections: { worker: 'Worker', http: 'HTTP', stream: 'Stream（四層）', custom: '自訂指令' },
+      sections: { worker: '工作行程', http: 'HTTP', stream: '四層（TCP/UDP）', custom: '自訂指令' },
       save: '儲存',
       reset: '恢復預設',
       fields: {
-        workerProcesses: 'Worker 行程數',
-        workerConnections: '每個 Worker 的連線數',
-        workerShutdownTimeoutSeconds: 'Worker 關閉逾時（秒）',
+        workerProcesses: '工作行程數',
+        workerConnections: '每個工作行程的連線數',
+        workerShutdownTimeoutSeconds: '工作行程關閉逾時（秒）',
         keepaliveTimeoutSeconds: '長連線逾時（秒）',
         keepaliveRequests: '每個長連線的請求數',
         clientMaxBodyMegabytes: '最大請求本文（MB）',
@@ -280,7 +280,7 @@ export const zhTW: LocaleResources = {
     },
     name: '名稱',
     ips: 'IP 位址',
-    version: 'Agent 版本',
+    version: '代理程式版本',
     zone: '區域',
     groups: '群組',
     registeredAt: '註冊時間',
@@ -345,7 +345,7 @@ export const zhTW: LocaleResources = {
       installHint:
         '在全新的 Debian 12 或更新版本的機器上以 root 身分執行：安裝含 Lua 的 nginx 與 Node.js，將代理程式安裝到 /opt/rampart-edge，並作為 rampart-edge 服務啟動。權杖只保留到節點註冊完成為止。',
       localHint:
-        '在執行 npm start 的程式碼儲存庫目錄中執行，不需要 root：節點將狀態保存在 .edge-node，並在 127.0.0.1:18080 與 127.0.0.1:18443 上提供區域的 80 與 443 連接埠。缺少的 Debian 套件（nginx、Lua）會透過 sudo 安裝。',
+        '在執行 {{command}} 的程式碼儲存庫目錄中執行，不需要 root：節點將狀態保存在 .edge-node，並在 127.0.0.1:18080 與 127.0.0.1:18443 上提供區域的 80 與 443 連接埠。缺少的 Debian 套件（nginx、Lua）會透過 sudo 安裝。',
       failed: '無法載入加入資訊。',
       keys: {
         controlPlaneUrl: '控制平面位址',
@@ -529,8 +529,7 @@ export const zhTW: LocaleResources = {
   },
   nodeUpgrade: {
     latest: '最新代理程式版本：{{version}}',
-    unavailable:
-      '此控制平面沒有可提供的 {{version}} 版本代理程式發行包：請先建置代理程式（npm run build -w @rampart/edge）。',
+    unavailable: '此控制平面沒有可提供的 {{version}} 版本代理程式發行包：請先建置代理程式（{{command}}）。',
     upToDate: '所選節點皆已執行最新版本。',
     status: {
       title: '升級',
@@ -956,7 +955,7 @@ export const zhTW: LocaleResources = {
   },
   modules: {
     types: {
-      customHeader: '自定義 Header',
+      customHeader: '自訂標頭',
       urlRedirect: 'URL 轉址',
       cors: 'CORS 設置',
       proxyRewrite: '回源改寫',
@@ -1373,17 +1372,17 @@ export const zhTW: LocaleResources = {
     version: '版本',
     backgroundImage: '背景圖',
     favicon: '網站圖示',
-    logo: 'Logo',
-    sidebarLogo: '側邊欄 Logo',
-    sidebarSimpleLogo: '收合側邊欄 Logo',
+    logo: '標誌',
+    sidebarLogo: '側邊欄標誌',
+    sidebarSimpleLogo: '收合的側邊欄標誌',
     maxSize: '最大 {{size}}',
     choose: '選擇檔案',
     clear: '移除',
     noImage: '無圖片',
     save: '儲存',
     reset: '恢復預設',
-    resetConfirm: '移除您的 Logo 和文字？登入頁將恢復預設顯示。',
-    saved: 'Logo 已儲存',
+    resetConfirm: '移除您的標誌和文字？登入頁將恢復預設顯示。',
+    saved: '標誌已儲存',
   },
   announcements: {
     ordinal: '序號',
