@@ -3,11 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { NAMESPACES, resources } from './resources';
 import { LOAD_RESOURCES } from './resources/load';
 
-/** Dotted paths of every text in a resource tree, e.g. `notFound.title`. */
-function keyPaths(tree: object, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([key, value]) =>
-    typeof value === 'object' && value !== null ? keyPaths(value, `${prefix}${key}.`) : [`${prefix}${key}`],
+/**
+ * Every text of a resource tree with its dotted path, e.g. `notFound.title`. Keys may hold dots
+ * themselves (`auditActions` is keyed by route id), so a path is not split again to find its text.
+ */
+function leaves(tree: object, prefix = ''): [path: string, text: unknown][] {
+  return Object.entries(tree).flatMap(([key, value]): [string, unknown][] =>
+    typeof value === 'object' && value !== null ? leaves(value, `${prefix}${key}.`) : [[`${prefix}${key}`, value]],
   );
+}
+
+function keyPaths(tree: object): string[] {
+  return leaves(tree).map(([path]) => path);
 }
 
 describe('interface texts', () => {
@@ -19,10 +26,8 @@ describe('interface texts', () => {
   });
 
   it.each(LOCALES)('%s has a non-empty text for every key', (locale) => {
-    const leaves = keyPaths(resources[locale]).map((path) =>
-      path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], resources[locale]),
-    );
-    expect(leaves.filter((text) => typeof text !== 'string' || text.trim() === '')).toEqual([]);
+    const texts = leaves(resources[locale]).map(([, text]) => text);
+    expect(texts.filter((text) => typeof text !== 'string' || text.trim() === '')).toEqual([]);
   });
 
   it('lists every namespace, in the order of the English texts', () => {

@@ -165,3 +165,5 @@ export function matchPath(template: string, path: string): Record<string, string
   }
   return params;
 }
+
+export { LATIN_WORDS_ALLOWED, latinWords, latinWordsIn, textLeaves, untranslatedWords } from './untranslated.js';

@@ -32,6 +32,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   roles: true,
   apiTokens: true,
   audit: true,
+  auditActions: true,
   logos: true,
   announcements: true,
   userProducts: true,

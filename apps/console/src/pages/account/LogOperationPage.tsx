@@ -9,15 +9,19 @@ import { ListTable } from '../../components/ListTable';
 import { PageTitle } from '../../components/PageTitle';
 import { SearchBox } from '../../components/SearchBox';
 import { urlQuery, useListSearch } from '../../features/lists/use-list-search';
+import type { LocaleResources } from '../../i18n/resources';
 
 const FILTERS = ['accountName', 'method', 'url', 'reqID', 'startTime', 'endTime'] as const;
+
+/** A route id that has a name in the `auditActions` texts. */
+type NamedAction = keyof LocaleResources['auditActions'];
 
 /**
  * `/{tier}/userManagement/logOperation`: the audit log the caller may read (its own records and
  * those of every account below it), filtered and paged on the server; filters live in the URL.
  */
 export function LogOperationPage() {
-  const { t } = useTranslation(['audit', 'shell']);
+  const { t } = useTranslation(['audit', 'shell', 'auditActions']);
   const tier = useTier();
   const search = useListSearch(FILTERS);
   const { accountName, url, reqID, startTime, endTime } = search.filters;
@@ -34,7 +38,17 @@ export function LogOperationPage() {
         row.realAccountName ? t('actingAs', { real: row.realAccountName, account: row.accountName }) : row.accountName,
     },
     { title: t('method'), dataIndex: 'method' },
-    { title: t('action'), key: 'action', render: (_, row) => <span title={row.url}>{row.action}</span> },
+    {
+      title: t('action'),
+      key: 'action',
+      // The name in the reader's language; the route id and the path stay on hover for support. A
+      // record of a route removed since has no name and shows its id.
+      render: (_, row) => (
+        <span title={`${row.action}\n${row.url}`}>
+          {t(row.action as NamedAction, { ns: 'auditActions', keySeparator: false, defaultValue: row.action })}
+        </span>
+      ),
+    },
     {
       title: t('outcome'),
       key: 'outcome',
@@ -78,14 +92,16 @@ export function LogOperationPage() {
         <Input
           type="datetime-local"
           aria-label={t('startTime')}
-          style={{ width: 200 }}
+          addonBefore={t('startTime')}
+          style={{ width: 270 }}
           value={localInput(startTime)}
           onChange={(e) => search.setFilters({ startTime: isoOf(e.target.value) })}
         />
         <Input
           type="datetime-local"
           aria-label={t('endTime')}
-          style={{ width: 200 }}
+          addonBefore={t('endTime')}
+          style={{ width: 270 }}
           value={localInput(endTime)}
           onChange={(e) => search.setFilters({ endTime: isoOf(e.target.value) })}
         />

@@ -1,6 +1,7 @@
 import { listAuditLogs } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../i18n';
 import { fakeApiForEachTest, okPage, signedInFakeApi } from '../../test/fake-api';
 import { renderAt } from '../../test/render-app';
 
@@ -15,9 +16,9 @@ const record = {
   tier: 'user',
   realAccountID: 2,
   realAccountName: 'operator1',
-  action: 'user.site.create',
+  action: 'client.site.create',
   method: 'POST',
-  url: '/api/v1/user/site',
+  url: '/api/v1/client/site',
   target: {},
   changes: { siteName: 'shop' },
   rowChanges: [
@@ -37,13 +38,46 @@ describe('logOperation', () => {
     api.on(listAuditLogs, { auth: 'client' }, okPage([record]));
     renderAt('/client/userManagement/logOperation?method=POST&reqID=req-12345678&page=2');
     expect(await screen.findByText('operator1 as alice')).toBeTruthy();
-    expect(screen.getByText('user.site.create')).toBeTruthy();
+    // The action by its name; the route id and the path on hover, for support.
+    expect(screen.getByText('Create site').getAttribute('title')).toBe('client.site.create\n/api/v1/client/site');
     expect(screen.getByText('Success')).toBeTruthy();
     await waitFor(() => expect(api.sent(listAuditLogs, { auth: 'client' }).length).toBeGreaterThan(0));
     const [sent] = api.sent(listAuditLogs, { auth: 'client' });
     expect(sent?.search.get('reqID')).toBe('req-12345678');
     expect(sent?.search.get('method')).toBe('POST');
     expect(sent?.search.get('page')).toBe('2');
+  });
+
+  it('shows the route id of an action that has no name (a route removed since)', async () => {
+    api.on(listAuditLogs, { auth: 'client' }, okPage([{ ...record, action: 'user.site.retired' }]));
+    renderAt('/client/userManagement/logOperation');
+    expect(await screen.findByText('user.site.retired')).toBeTruthy();
+  });
+
+  it.each([
+    ['zh_CN', '清除 URL 缓存'],
+    ['zh_TW', '清除 URL 快取'],
+  ] as const)('speaks %s: the action name', async (locale, name) => {
+    await i18n.changeLanguage(locale);
+    const purge = { ...record, action: 'user.site.purgeCache.create', url: '/api/v1/user/site/3/setting/purgeCache' };
+    api.on(listAuditLogs, { auth: 'client' }, okPage([purge]));
+    renderAt('/client/userManagement/logOperation');
+    const cell = await screen.findByText(name);
+    expect(cell.getAttribute('title')).toBe('user.site.purgeCache.create\n/api/v1/user/site/3/setting/purgeCache');
+  });
+
+  it('labels the time range it filters on, and sends it to the server', async () => {
+    api.on(listAuditLogs, { auth: 'client' }, okPage([record]));
+    renderAt('/client/userManagement/logOperation');
+    await screen.findByText('operator1 as alice');
+    // Visible labels, not only accessible names: an empty date input says nothing of what it is.
+    const from = screen.getByLabelText('From');
+    expect(from.closest('.ant-input-group-wrapper')?.textContent).toContain('From');
+    expect(screen.getByLabelText('To').closest('.ant-input-group-wrapper')?.textContent).toContain('To');
+    fireEvent.change(from, { target: { value: '2026-01-02T03:04' } });
+    await waitFor(() =>
+      expect(api.sent(listAuditLogs, { auth: 'client' }).some((call) => call.search.has('startTime'))).toBe(true),
+    );
   });
 
   it('opens a record on the rows it changed, before and after', async () => {

@@ -66,7 +66,11 @@ export function JoinNodeModal({ open, onClose }: { open: boolean; onClose: () =>
                 key={entry.key}
                 label={label(entry)}
                 htmlFor={id}
-                extra={entry.name === 'installCommand' ? t('join.installHint') : t('join.localHint')}
+                extra={
+                  entry.name === 'installCommand'
+                    ? t('join.installHint')
+                    : t('join.localHint', { command: 'npm start' })
+                }
               >
                 <Space.Compact style={{ width: '100%' }}>
                   <Input.TextArea id={id} value={entry.value} readOnly autoSize style={commandStyle} />

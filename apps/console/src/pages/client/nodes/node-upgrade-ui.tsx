@@ -9,6 +9,9 @@ import { Select, type TableColumnsType, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 
+/** The command that builds the agent release the control plane serves (a command, not a text to translate). */
+const BUILD_AGENT = 'npm run build -w @rampart/edge';
+
 const STATUS_COLORS: Record<NodeUpgradeStatus, string> = {
   none: 'default',
   upgrading: 'processing',
@@ -70,7 +73,7 @@ export function UpgradeFilter({
       {latest && (
         <Tag
           color={latest.available ? 'blue' : 'orange'}
-          title={latest.available ? undefined : t('unavailable', { version: latest.version })}
+          title={latest.available ? undefined : t('unavailable', { version: latest.version, command: BUILD_AGENT })}
           style={{ alignSelf: 'center' }}
         >
           {t('latest', { version: latest.version })}

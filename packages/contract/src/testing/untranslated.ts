@@ -1,0 +1,115 @@
+/**
+ * Finds English left in Chinese interface texts (the console's i18n resources and the contract's
+ * localized messages): after the placeholders and markup are taken out, any Latin word of two or
+ * more letters that is not a name, a product or a technical acronym kept as such in Chinese
+ * writing is a text someone forgot to translate ("自定义 Header", "(default)").
+ */
+
+/**
+ * Latin words a Chinese text may hold, each with where it is used. Kept short on purpose: a word
+ * belongs here only when Chinese interfaces write it in Latin letters too (a protocol, a file
+ * format, a product's own name); anything with a usual Chinese translation is translated.
+ */
+export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
+  // Protocols and standards, written so in Chinese interfaces.
+  HTTP: 'protocol: HTTP ports, HTTP → HTTPS redirects, layer-7 (HTTP/HTTPS)',
+  HTTPS: 'protocol: HTTPS ports, force HTTPS',
+  URL: 'cache purge and preheat of URLs, URL redirect modules',
+  URI: 'the otpauth URI of the authenticator setup',
+  TCP: 'layer-4 port protocol (TCP/UDP)',
+  UDP: 'layer-4 port protocol (TCP/UDP)',
+  DNS: 'DNS records, DNS lines, DNS settings',
+  CNAME: 'CNAME records and the CNAME domain of sites',
+  TXT: 'the TXT record proving control of a domain',
+  IP: 'IP addresses of nodes, upstreams and clients',
+  IPv4: 'address family of upstreams and sub-nodes',
+  IPv6: 'address family of upstreams and sub-nodes',
+  TLS: 'TLS handshake limits of zones',
+  SSL: 'SSL certificates, force SSL',
+  CORS: 'CORS modules of sites',
+  QUIC: 'HTTP/3 needs QUIC, which the nodes do not have',
+  API: 'API tokens, the API documentation',
+  ID: 'request IDs, role IDs and other identifiers',
+  NUL: 'the NUL character refused in texts',
+  // File and data formats.
+  JSON: 'request bodies sent as JSON',
+  PNG: 'logo image formats',
+  JPEG: 'logo image formats',
+  GIF: 'logo image formats',
+  WebP: 'logo image formats',
+  ICO: 'favicon image format',
+  HTML: 'custom error pages, sent as HTML',
+  gzip: 'HTTP compression of sites',
+  // Products and names.
+  Rampart: 'the product name',
+  nginx: 'the web server the nodes run, its settings and commands',
+  Lua: 'the language of the edge modules',
+  // Sign-in.
+  QR: 'the QR code of the authenticator setup',
+  Telegram: 'the Telegram bot token of alert notices (error 101021)',
+  // More standards, formats and units.
+  ASCII: 'domain names converted to ASCII (Punycode)',
+  Punycode: 'domain names converted to ASCII (Punycode)',
+  CIDR: 'CIDR blocks of IP rules',
+  PEM: 'certificate chains and private keys in PEM form',
+  SSH: 'ports a node keeps for SSH and other services',
+  UTC: 'log rotation times, which are UTC',
+  CPU: 'node resource charts',
+  KB: 'size and rate units (KB, KB/s)',
+  MB: 'size unit of the request body limit',
+  POST: 'the HTTP method of the API token exchange call',
+  Host: 'the HTTP header named Host (origin Host header, header rules)',
+  Expires: 'the HTTP header named Expires, which cache rules can honour',
+  Enter: 'the key labelled Enter, pressed after each tag or value',
+  jpg: 'example file extensions of cache rules, typed without the dot',
+  css: 'example file extensions of cache rules, typed without the dot',
+  // System names in the node install hints.
+  Debian: 'the operating system the node installer supports',
+  root: 'the Unix account the node installer runs as',
+  sudo: 'the Unix command the local node script installs packages with',
+  // Language names, each in its own language.
+  English: 'the language menu names each language in itself',
+};
+
+/**
+ * What is not text to translate: i18next `{{name}}`, `$t(key)`, trans tags; contract `{name}`
+ * placeholders; and literals written as they are typed or sent — a run of ASCII holding
+ * `/ . _ @ = : -` (a path, URL, host name, MIME type, header name like Cache-Control, version).
+ */
+const NOT_TEXT = [
+  /\{\{[^}]*\}\}/g, // i18next interpolation
+  /\$t\([^)]*\)/g, // i18next nesting
+  /<\/?[\w-]+\s*\/?>/g, // trans tags <0>, </0>, <b>, <br/>
+  /\{\w+\}/g, // contract formatMessage placeholders
+  /[A-Za-z]+:\/\/\S*/g, // URLs and bare schemes (http://)
+  /[\w*<>]*[A-Za-z][\w*<>]*(?:[/.@=:-]+[\w*<>]+)+[/;]?|[/.@][\w*<>]+(?:[/.@=:-][\w*<>]*)*/g, // other literals
+];
+
+/** A Latin word: letters and digits with at least one letter ("IPv6", "2FA"), apostrophes inside. */
+const WORD = /[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?/g;
+
+/** The Latin words of two or more letters in `text`, placeholders, markup and literals left out. */
+export function latinWords(text: string): string[] {
+  const bare = NOT_TEXT.reduce((rest, pattern) => rest.replace(pattern, ' '), text);
+  return (bare.match(WORD) ?? []).filter((word) => (word.match(/[A-Za-z]/g) ?? []).length >= 2);
+}
+
+/** The Latin words in `text` that a Chinese text should not hold. */
+export function latinWordsIn(text: string, allowed: Readonly<Record<string, string>> = LATIN_WORDS_ALLOWED): string[] {
+  return latinWords(text).filter((word) => !Object.hasOwn(allowed, word));
+}
+
+/** Every string in a tree of plain objects and arrays, with its dotted path (`audit.startTime`). */
+export function textLeaves(tree: unknown, path = '', seen = new Set<unknown>()): [path: string, text: string][] {
+  if (typeof tree === 'string') return [[path, tree]];
+  if (typeof tree !== 'object' || tree === null || seen.has(tree)) return [];
+  const proto = Object.getPrototypeOf(tree);
+  if (!Array.isArray(tree) && proto !== Object.prototype && proto !== null) return []; // schemas, classes
+  seen.add(tree);
+  return Object.entries(tree).flatMap(([key, value]) => textLeaves(value, path ? `${path}.${key}` : key, seen));
+}
+
+/** `path: word` for each English word in the texts, for a test to expect an empty list. */
+export function untranslatedWords(texts: readonly (readonly [path: string, text: string])[]): string[] {
+  return texts.flatMap(([path, text]) => latinWordsIn(text).map((word) => `${path}: ${word}`));
+}
