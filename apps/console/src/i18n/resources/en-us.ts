@@ -760,6 +760,10 @@ export const enUS = {
     forceSSLOf: 'Force HTTPS for {{name}}',
     cname: 'CNAME target',
     cnameOf: 'CNAME target of {{name}}',
+    cnamePlaceholder: {
+      tag: 'Not usable yet',
+      hint: 'Your provider has not set its CNAME domain yet, so this name does not resolve. Do not point your domain at it; it changes once the provider sets one.',
+    },
     cnameStatuses: {
       unchecked: 'Not checked',
       verified: 'Verified',

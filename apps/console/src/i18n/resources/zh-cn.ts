@@ -747,6 +747,10 @@ export const zhCN: LocaleResources = {
     forceSSLOf: '为 {{name}} 强制 HTTPS',
     cname: 'CNAME 目标',
     cnameOf: '{{name}} 的 CNAME 目标',
+    cnamePlaceholder: {
+      tag: '暂不可用',
+      hint: '服务商尚未设置 CNAME 域名，此名称无法解析。请勿将域名指向它；服务商设置后它会随之改变。',
+    },
     cnameStatuses: {
       unchecked: '未检查',
       verified: '已生效',

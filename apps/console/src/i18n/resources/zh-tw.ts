@@ -748,6 +748,10 @@ export const zhTW: LocaleResources = {
     forceSSLOf: '為 {{name}} 強制 HTTPS',
     cname: 'CNAME 目標',
     cnameOf: '{{name}} 的 CNAME 目標',
+    cnamePlaceholder: {
+      tag: '暫不可用',
+      hint: '服務商尚未設定 CNAME 網域，此名稱無法解析。請勿將網域指向它；服務商設定後它會隨之改變。',
+    },
     cnameStatuses: {
       unchecked: '未檢查',
       verified: '已生效',

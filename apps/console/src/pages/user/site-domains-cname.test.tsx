@@ -33,6 +33,19 @@ describe('sitesSetting: CNAME targets', () => {
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(CNAME));
   });
 
+  it('does not offer a placeholder target (no CNAME domain set yet) for copying, and says why', async () => {
+    const placeholder = '0123456789abcdef.cname.rampart.invalid';
+    stubSitePage(api, [siteDomain({ cname: placeholder, cnameStatus: 2 })], site);
+    renderAt(SETTING);
+    const row = await findRow('www.example.com');
+    expect(within(row).getByLabelText('CNAME target of www.example.com').textContent).toBe(placeholder);
+    expect(within(row).queryByRole('button', { name: /Copy/ })).toBeNull();
+    expect(within(row).queryByText('Not pointing here')).toBeNull();
+    const tag = within(row).getByText('Not usable yet');
+    fireEvent.mouseEnter(tag);
+    expect(await screen.findByText(/Your provider has not set its CNAME domain yet/)).toBeTruthy();
+  });
+
   it('filters by CNAME status through the URL', async () => {
     const router = renderAt(`${SETTING}?cnameStatus=1`);
     await findRow('www.example.com');

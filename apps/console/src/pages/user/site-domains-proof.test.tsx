@@ -51,6 +51,16 @@ describe('sitesSetting: proof of control of a domain', () => {
     expect(await within(modal).findByText('You proved control of this domain; edge nodes serve it.')).toBeTruthy();
   });
 
+  it('offers no CNAME alternative while the target is a placeholder that cannot resolve', async () => {
+    stubSitePage(api, [{ ...pendingDomain, cname: '0123456789abcdef.cname.rampart.invalid' }], userSite());
+    renderAt(SETTING);
+    const row = await findRow('www.example.com');
+    fireEvent.click(within(row).getByRole('button', { name: 'Verify' }));
+    const modal = await findModal();
+    expect(within(modal).getByLabelText('TXT record value for www.example.com').textContent).toBe(TOKEN);
+    expect(within(modal).queryByText(/a CNAME record from/)).toBeNull();
+  });
+
   it('says when another customer proved control of the name first', async () => {
     stubSitePage(api, [siteDomain({ proofStatus: 3 })], userSite());
     renderAt(SETTING);

@@ -1,4 +1,10 @@
-import { DOMAIN_PROOF_STATUS, type DomainProofStatus, domainProofRoutes, type SiteDomain } from '@rampart/contract';
+import {
+  DOMAIN_PROOF_STATUS,
+  type DomainProofStatus,
+  domainProofRoutes,
+  isPlaceholderCnameTarget,
+  type SiteDomain,
+} from '@rampart/contract';
 import { Alert, Button, Descriptions, Modal, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -114,9 +120,12 @@ export function DomainProofPanel({ siteId, domain, canWrite, onClose }: ProofPro
             </Space>
           </Descriptions.Item>
         </Descriptions>
-        <Typography.Paragraph type="secondary">
-          {t('proof.cnameAlternative', { name: domain.name, target: domain.cname })}
-        </Typography.Paragraph>
+        {/* A placeholder target cannot resolve, so it is no way to prove anything yet. */}
+        {!isPlaceholderCnameTarget(domain.cname) && (
+          <Typography.Paragraph type="secondary">
+            {t('proof.cnameAlternative', { name: domain.name, target: domain.cname })}
+          </Typography.Paragraph>
+        )}
         <Typography.Text type="secondary">
           {t('proof.checkedAt')}: {checked.at ? <DateTime value={checked.at} /> : t('proof.neverChecked')}
         </Typography.Text>

@@ -1,14 +1,14 @@
 import { DOMAIN_CERT_STATUS, DOMAIN_STATUS, type SiteDomain } from '@rampart/contract';
-import { Space, Switch, type TableColumnsType, Tag, Typography } from 'antd';
+import { Space, Switch, type TableColumnsType, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CopyButton } from '../../../../components/CopyButton';
 import { DateTime } from '../../../../components/DateTime';
 import { type ListQuery, ListTable } from '../../../../components/ListTable';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
+import { CnameCell } from './CnameCell';
 import { DomainProofCell } from './DomainProofPanel';
 import type { useDomainActions } from './domain-actions';
-import { CNAME_TAGS, type DomainSearch } from './domain-list';
+import type { DomainSearch } from './domain-list';
 
 interface DomainsTableProps {
   siteId: number;
@@ -67,18 +67,7 @@ export function DomainsTable({
     {
       title: t('cname'),
       dataIndex: 'cname',
-      render: (cname: string, domain) => {
-        const state = CNAME_TAGS[domain.cnameStatus];
-        return (
-          <Space size="small" wrap>
-            <Typography.Text code aria-label={t('cnameOf', { name: domain.name })}>
-              {cname}
-            </Typography.Text>
-            <CopyButton text={cname} />
-            <Tag color={state.color}>{t(`cnameStatuses.${state.key}`)}</Tag>
-          </Space>
-        );
-      },
+      render: (_, domain) => <CnameCell domain={domain} />,
     },
     {
       title: t('proof.column'),
