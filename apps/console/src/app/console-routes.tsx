@@ -1,6 +1,7 @@
 import type { Tier } from '@rampart/contract';
 import { type RouteObject, redirect } from 'react-router';
 import { NoScreen } from '../components/NoScreen';
+import { loadConsoleTexts } from '../i18n';
 import { ACCOUNTS_PATHS, CONSOLE_PATHS, consolePath } from './console-paths';
 import { lazyPage } from './lazy-page';
 import {
@@ -154,8 +155,9 @@ export function consoleRoutes(tier: Tier, tree: ConsoleTree): RouteObject {
       {
         id: `${tier}.session`,
         loader: sessionLoader(tier),
+        // The shell and every page in it show the console's texts: loaded with the shell's chunk.
         lazy: lazyPage(
-          () => import('../layouts/shell/ConsoleShell'),
+          () => Promise.all([import('../layouts/shell/ConsoleShell'), loadConsoleTexts()]).then(([m]) => m),
           (m) => m.ConsoleShell,
         ),
         children: tree.pages.map((page) => ({ id: `${tier}.${page.name}`, path: page.path, lazy: page.lazy })),

@@ -1,9 +1,10 @@
 import { LOCALES } from '@rampart/contract';
 import { describe, expect, it } from 'vitest';
 import { antdLocale } from './antd-locale';
-import { changeLocale, currentLocale, i18n } from './i18n';
+import { changeLocale, currentLocale, i18n, loadConsoleTexts } from './i18n';
 import { LOCALE_TAGS } from './locale-tags';
-import { resources } from './resources';
+import { NAMESPACES, resources } from './resources';
+import { ENTRY_NAMESPACES } from './resources/namespaces';
 
 const ANTD_CODES = { en_US: 'en', zh_CN: 'zh-cn', zh_TW: 'zh-tw' } as const;
 
@@ -15,6 +16,18 @@ describe('loading a language', () => {
     expect(i18n.hasResourceBundle('zh_TW', 'common')).toBe(false);
     expect(i18n.hasResourceBundle('zh_CN', 'common')).toBe(false);
     expect(antdLocale('zh_TW')).toBeUndefined();
+  });
+
+  it('loads only the signed-out texts before sign-in, and the console’s with its shell', async () => {
+    const loaded = (locale: string) => NAMESPACES.filter((namespace) => i18n.hasResourceBundle(locale, namespace));
+    expect(loaded('en_US')).toEqual([...ENTRY_NAMESPACES]);
+    await loadConsoleTexts();
+    expect(loaded('en_US')).toEqual(NAMESPACES);
+    expect(i18n.t('menu.dashboard', { ns: 'shell' })).toBe(resources.en_US.shell.menu.dashboard);
+    // From then on a language switched to comes with every namespace, not only the signed-out ones.
+    await changeLocale('zh_TW');
+    expect(loaded('zh_TW')).toEqual(NAMESPACES);
+    await changeLocale('en_US');
   });
 
   it.each(LOCALES)('%s: its texts and antd’s are there once the switch resolves', async (locale) => {

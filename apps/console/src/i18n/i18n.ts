@@ -4,25 +4,36 @@ import { initReactI18next } from 'react-i18next';
 import { loadAntdLocale } from './antd-locale';
 import { initialLocale, storeLocale } from './locale-storage';
 import { LOCALE_TAGS } from './locale-tags';
-import { LOAD_RESOURCES } from './resources/load';
-import { NAMESPACES } from './resources/namespaces';
+import { LOAD_ENTRY_RESOURCES, LOAD_RESOURCES } from './resources/load';
+import { ENTRY_NAMESPACES, isEntryNamespace, NAMESPACES } from './resources/namespaces';
 
-/** One load per locale: its interface texts and antd's, both before the language is shown. */
-const localeLoads = new Map<Locale, ReturnType<(typeof LOAD_RESOURCES)[Locale]>>();
-function loadLocale(locale: Locale) {
-  let load = localeLoads.get(locale);
-  if (!load) {
-    load = Promise.all([LOAD_RESOURCES[locale](), loadAntdLocale(locale)]).then(([texts]) => texts);
-    // A failed load (a chunk that did not arrive) is tried again on the next switch.
-    load.catch(() => localeLoads.delete(locale));
-    localeLoads.set(locale, load);
-  }
-  return load;
+type Chunk = Promise<Readonly<Record<string, object>>>;
+
+/** Loads a chunk once; a failed load (a chunk that did not arrive) is tried again on the next read. */
+function once<K>(load: (key: K) => Chunk): (key: K) => Chunk {
+  const loads = new Map<K, Chunk>();
+  return (key) => {
+    let chunk = loads.get(key);
+    if (!chunk) {
+      chunk = load(key);
+      chunk.catch(() => loads.delete(key));
+      loads.set(key, chunk);
+    }
+    return chunk;
+  };
 }
 
+/** A locale's signed-out texts together with antd's, both before the language is shown. */
+const loadEntry = once((locale: Locale) =>
+  Promise.all([LOAD_ENTRY_RESOURCES[locale](), loadAntdLocale(locale)]).then(([texts]) => texts),
+);
+/** A locale's texts of every namespace (the console's, after sign-in). */
+const loadAll = once((locale: Locale) => LOAD_RESOURCES[locale]());
+
 /**
- * i18next reads a namespace through this backend when a language is first used: the locale's
- * chunk (every namespace at once) is loaded once and each namespace taken from it.
+ * i18next reads a namespace through this backend when a language or a namespace is first used:
+ * the signed-out namespaces from the locale's small entry chunk, the others from its whole chunk,
+ * each chunk loaded once.
  */
 const localeChunks: BackendModule = {
   type: 'backend',
@@ -32,7 +43,7 @@ const localeChunks: BackendModule = {
       callback(new Error(`no interface texts for ${language}`), false);
       return;
     }
-    loadLocale(language).then(
+    (isEntryNamespace(namespace) ? loadEntry : loadAll)(language).then(
       (texts) => callback(null, (texts as Record<string, object>)[namespace] ?? {}),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
     );
@@ -61,7 +72,8 @@ export const i18nReady: Promise<unknown> = i18n
     supportedLngs: [...LOCALES],
     // Codes like en_US are whole languages here: no "en" fallback step, no lower-casing.
     load: 'currentOnly',
-    ns: NAMESPACES,
+    // Only what a signed-out page shows; the rest comes with the console's shell (loadConsoleTexts).
+    ns: [...ENTRY_NAMESPACES],
     defaultNS: 'common',
     interpolation: { escapeValue: false }, // React escapes
     returnNull: false,
@@ -72,6 +84,14 @@ function syncDocumentLanguage(language: string): void {
 }
 syncDocumentLanguage(i18n.language);
 i18n.on('languageChanged', syncDocumentLanguage);
+
+/**
+ * Loads the texts of every namespace in the language in use (and, from then on, in every language
+ * switched to). The console's shell waits for it before it renders, so a page never shows a key.
+ */
+export function loadConsoleTexts(): Promise<void> {
+  return i18n.loadNamespaces(NAMESPACES);
+}
 
 /** The interface language in use now. */
 export function currentLocale(): Locale {

@@ -1,7 +1,8 @@
 import { LOCALES } from '@rampart/contract';
 import { describe, expect, it } from 'vitest';
 import { NAMESPACES, resources } from './resources';
-import { LOAD_RESOURCES } from './resources/load';
+import { LOAD_ENTRY_RESOURCES, LOAD_RESOURCES } from './resources/load';
+import { ENTRY_NAMESPACES } from './resources/namespaces';
 
 /**
  * Every text of a resource tree with its dotted path, e.g. `notFound.title`. Keys may hold dots
@@ -36,5 +37,11 @@ describe('interface texts', () => {
 
   it.each(LOCALES)('%s loads as a chunk of its own with the same texts', async (locale) => {
     expect(await LOAD_RESOURCES[locale]()).toEqual(resources[locale]);
+  });
+
+  it.each(LOCALES)('%s loads its signed-out texts as a smaller chunk with the same texts', async (locale) => {
+    const entry = await LOAD_ENTRY_RESOURCES[locale]();
+    expect(Object.keys(entry)).toEqual([...ENTRY_NAMESPACES]);
+    for (const namespace of ENTRY_NAMESPACES) expect(entry[namespace]).toEqual(resources[locale][namespace]);
   });
 });

@@ -1,3 +1,5 @@
+import { enUSEntry, type Texts } from './en-us-entry';
+
 /**
  * English interface texts, one namespace per feature. This object defines the shape every other
  * locale must match (the type below, plus the parity test in `resources.test.ts`). Toasts and
@@ -5,67 +7,7 @@
  * except `toasts.created`, the spec's generic "create" toast that TOASTS does not carry yet.
  */
 export const enUS = {
-  common: {
-    productName: 'Rampart',
-    language: 'Language',
-    languageNames: {
-      en_US: 'English',
-      zh_CN: '简体中文',
-      zh_TW: '繁體中文',
-    },
-    backHome: 'Back home',
-    reload: 'Reload',
-    yes: 'Yes',
-    no: 'No',
-    cancel: 'Cancel',
-    tiers: {
-      user: 'User console',
-      client: 'Client console',
-      admin: 'Admin console',
-    },
-    defaultCopyright: 'Copyright © Rampart',
-    actions: {
-      title: 'Actions',
-      edit: 'Edit',
-      delete: 'Delete',
-      retry: 'Retry',
-      close: 'Close',
-      copy: 'Copy',
-      copied: 'Copied',
-      copyFailed: 'The browser did not allow copying; select the text and copy it.',
-    },
-    list: {
-      total: '{{total}} in total',
-      loadFailed: 'The list could not be loaded.',
-    },
-    portTypes: {
-      '7': 'Layer 7 (HTTP/HTTPS)',
-      '4': 'Layer 4 (TCP/UDP)',
-    },
-    picker: {
-      pick: 'Add selected ({{count}})',
-    },
-  },
-  toasts: {
-    created: 'Create Success!',
-  },
-  auth: {
-    account: 'Account',
-    password: 'Password',
-    logIn: 'Log in',
-    verifyTitle: 'Verify your sign-in',
-    code: 'Verification code',
-    codeHintEmail: 'Enter the 6-digit code sent to the e-mail address of {{account}}.',
-    codeHintTotp: 'Enter the 6-digit code shown by your authenticator app.',
-    verify: 'Verify',
-    resendCode: 'Resend code',
-    backToLogin: 'Back to login',
-    createPasswordTitle: 'Create your password',
-    createPasswordFor: 'For {{name}} ({{email}})',
-    newPassword: 'New password',
-    confirmPassword: 'Confirm password',
-    createPassword: 'Create password',
-  },
+  ...enUSEntry,
   shell: {
     menu: {
       dashboard: 'Dashboard',
@@ -1690,17 +1632,7 @@ export const enUS = {
     expired: 'Expired',
     failed: 'The overview could not be loaded.',
   },
-  notFound: {
-    title: 'Page not found',
-    subTitle: 'Sorry, the page you visited does not exist.',
-  },
-  routeError: {
-    title: 'Something went wrong',
-    subTitle: 'This page could not be loaded. Reload to try again.',
-  },
 };
-
-type Texts<T> = { readonly [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
 
 /** The namespaces and keys every locale provides. */
 export type LocaleResources = Texts<typeof enUS>;

@@ -7,6 +7,8 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   common: true,
   toasts: true,
   auth: true,
+  notFound: true,
+  routeError: true,
   shell: true,
   account: true,
   zones: true,
@@ -38,8 +40,23 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   userProducts: true,
   cnameSetting: true,
   overview: true,
-  notFound: true,
-  routeError: true,
 };
 
 export const NAMESPACES = Object.keys(EVERY_NAMESPACE) as Namespace[];
+
+/**
+ * The namespaces a signed-out page shows (login and password pages, 404, a route's error page,
+ * the toasts and error texts they raise): loaded before the first render, from a chunk of their
+ * own. Every other namespace loads with the console's shell.
+ */
+export const ENTRY_NAMESPACES = [
+  'common',
+  'toasts',
+  'auth',
+  'notFound',
+  'routeError',
+] as const satisfies readonly Namespace[];
+
+export function isEntryNamespace(namespace: string): boolean {
+  return (ENTRY_NAMESPACES as readonly string[]).includes(namespace);
+}
