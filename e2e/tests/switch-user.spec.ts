@@ -6,11 +6,15 @@ import { login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
 /** The operation log of `tier`'s console filtered to one account's calls of one action; answers the rows. */
-async function auditRows(page: Page, tier: 'client' | 'user', account: string, action: string) {
+/** The operation log's rows of `account`'s calls of the route `action`, shown by its name. */
+async function auditRows(page: Page, tier: 'client' | 'user', account: string, action: string, name: string) {
   const query = new URLSearchParams({ accountName: account, url: action });
   await page.goto(`/${tier}/userManagement/logOperation?${query}`);
   await expect(page.getByRole('heading', { name: 'Operation log' })).toBeVisible();
-  return page.getByRole('row').filter({ has: page.getByRole('cell', { name: action, exact: true }) });
+  const cell = page.getByRole('cell', { name, exact: true });
+  // The route id stays on hover, for support.
+  await expect(cell.locator(`[title^="${action}"]`).first()).toBeAttached();
+  return page.getByRole('row').filter({ has: cell });
 }
 
 // An operator switches to a customer, acts in its console, and the audit log shows who did what.
@@ -57,7 +61,7 @@ test('an operator switches to a customer, adds a domain as it, and the audit log
 
   // The operator's operation log: the customer is the account, the operator the real actor.
   const expected = `client as ${customer.account}`;
-  const operatorRows = await auditRows(page, 'client', customer.account, 'user.domains.create');
+  const operatorRows = await auditRows(page, 'client', customer.account, 'user.domains.create', 'Add domains');
   await expect(operatorRows).toHaveCount(1);
   await expect(operatorRows.getByRole('cell', { name: expected, exact: true })).toBeVisible();
   await expect(operatorRows.getByRole('cell', { name: 'POST', exact: true })).toBeVisible();
@@ -75,7 +79,7 @@ test('an operator switches to a customer, adds a domain as it, and the audit log
   ).toBeVisible();
 
   // The customer's own log shows the same record, still naming the operator.
-  const customerRows = await auditRows(page, 'user', customer.account, 'user.domains.create');
+  const customerRows = await auditRows(page, 'user', customer.account, 'user.domains.create', 'Add domains');
   await expect(page.getByTestId('account-menu')).toHaveText(customer.name);
   await expect(customerRows).toHaveCount(1);
   await expect(customerRows.getByRole('cell', { name: expected, exact: true })).toBeVisible();
