@@ -45,8 +45,11 @@ interface Run {
   exited: Promise<number | null>;
 }
 
-/** `rampart-edge` (the sources, through tsx) as its own process on `stateDir`. */
-function runAgent(stateDir: string, ports: AgentPorts): Run {
+/**
+ * `rampart-edge` (the sources, through tsx) as its own process on `stateDir`; `ownGroup` starts it
+ * in a process group of its own, as a shell does for a foreground command.
+ */
+function runAgent(stateDir: string, ports: AgentPorts, ownGroup = false): Run {
   const child = spawn(
     process.execPath,
     [
@@ -55,7 +58,7 @@ function runAgent(stateDir: string, ports: AgentPorts): Run {
       ...['--port-map', `80=${ports.http},443=${ports.https}`, '--listen-address', '127.0.0.1'],
       ...['--worker-processes', '1', '--hostname', 'lock-node', '--ips', '127.0.0.1'],
     ],
-    { cwd: EDGE_DIR, stdio: ['ignore', 'pipe', 'inherit'] },
+    { cwd: EDGE_DIR, stdio: ['ignore', 'pipe', 'inherit'], detached: ownGroup },
   );
   children.push(child);
   let stdout = '';
@@ -127,6 +130,24 @@ describe('the state directory lock', () => {
 
     three.child.kill('SIGTERM');
     expect(await within(three.exited, 15_000)).toBe(0);
+    expect(commandLine(master)).toBe('');
+  });
+
+  it("stops cleanly on a terminal's Ctrl-C (SIGINT to its whole process group): the lock is the agent's to release", async () => {
+    cp = await startFakeControlPlane();
+    const snapshot = snapshotOf(document('ctrlc', [domain(1, 'site.example.com', [upstream(origin.port)])]));
+    cp.setSnapshot(snapshot);
+    const stateDir = await makeStateDir();
+    stateDirs.push(stateDir);
+    const ports = await agentPorts();
+    const run = runAgent(stateDir, ports, true);
+    await cp.waitForReport((r) => r.appliedVersion === snapshot.version, 20_000);
+    const master = await masterPid(stateDir);
+    process.kill(-(run.child.pid ?? 0), 'SIGINT');
+    expect(await within(run.exited, 15_000)).toBe(0);
+    // The lock helper is not in the agent's group, so it did not die before the agent stopped.
+    expect(run.lines().some((l) => l.event === 'agent.lock_lost')).toBe(false);
+    expect(run.lines().some((l) => l.event === 'agent.stopped')).toBe(true);
     expect(commandLine(master)).toBe('');
   });
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,22 @@ describe('the lock of a store directory', () => {
     await first.release();
     const again = await lockStore(dir, 'test store');
     await again.release();
+  });
+
+  it("keeps its helper out of the holder's process group, so a terminal's Ctrl-C does not end it before the store is closed", async () => {
+    const dir = path.join(dataDir, 'group');
+    const lock = await lockStore(dir, 'test store');
+    try {
+      const helpers = execFileSync('ps', ['-o', 'pgid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .filter(([, comm]) => comm === 'flock');
+      const ownGroup = execFileSync('ps', ['-o', 'pgid=', '-p', String(process.pid)], { encoding: 'utf8' }).trim();
+      expect(helpers).toHaveLength(1);
+      expect(helpers[0]?.[0]).not.toBe(ownGroup);
+    } finally {
+      await lock.release();
+    }
   });
 });
 

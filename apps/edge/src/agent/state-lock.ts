@@ -57,7 +57,9 @@ export async function lockStateDir(
   const child: ChildProcess = spawn(
     'flock',
     [...wait, '--conflict-exit-code', String(CONFLICT), file, '-c', 'echo locked; exec cat >/dev/null'],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
+    // A process group of its own: a terminal's Ctrl-C (SIGINT to the foreground group) reaches the
+    // agent alone, which stops nginx and then releases the lock, instead of killing the helper first.
+    { stdio: ['pipe', 'pipe', 'pipe'], detached: true },
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

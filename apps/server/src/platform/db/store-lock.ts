@@ -51,9 +51,10 @@ export async function lockStore(
   const child: ChildProcess = spawn(
     'flock',
     ['--nonblock', '--conflict-exit-code', String(CONFLICT), file, '-c', 'echo locked; exec cat >/dev/null'],
-    {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
+    // A process group of its own: a terminal's Ctrl-C (SIGINT to the foreground group) reaches the
+    // control plane alone, which closes the store and then releases the lock, instead of the helper
+    // dying first (the lock lost while the store is still open).
+    { stdio: ['pipe', 'pipe', 'pipe'], detached: true },
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

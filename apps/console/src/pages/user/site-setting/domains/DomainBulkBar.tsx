@@ -32,8 +32,8 @@ export function DomainBulkBar({ siteId, canWrite, selected, actions, onOpen }: D
   });
   const none = selected.length === 0;
   return (
-    <Flex justify="space-between" style={{ marginBottom: 16 }}>
-      <Space>
+    <Flex justify="space-between" wrap gap="small" style={{ marginBottom: 16 }}>
+      <Space wrap>
         {canWrite && (
           <>
             <Button
@@ -76,7 +76,7 @@ export function DomainBulkBar({ siteId, canWrite, selected, actions, onOpen }: D
         </Button>
       </Space>
       {canWrite && (
-        <Space>
+        <Space wrap>
           <Button onClick={() => onOpen({ kind: 'delete' })}>{t('byNames.deleteOpen')}</Button>
           <Button onClick={() => onOpen({ kind: 'from' })}>{t('byNames.fromOpen')}</Button>
           <Button onClick={() => onOpen({ kind: 'simple' })}>{t('byNames.simpleOpen')}</Button>
