@@ -612,9 +612,6 @@ export const enUS = {
     resources: {
       sites: 'Sites',
       domains: 'Domains',
-      currentMonthTraffic: 'Traffic this month',
-      lastMonthTraffic: 'Traffic last month',
-      trafficHint: 'Counted once traffic statistics are recorded; until then 0.',
     },
     users: {
       account: 'Account',

@@ -601,9 +601,6 @@ export const zhCN: LocaleResources = {
     resources: {
       sites: '站点',
       domains: '域名',
-      currentMonthTraffic: '本月流量',
-      lastMonthTraffic: '上月流量',
-      trafficHint: '开始记录流量统计后计算；在此之前为 0。',
     },
     users: {
       account: '账号',

@@ -602,9 +602,6 @@ export const zhTW: LocaleResources = {
     resources: {
       sites: '網站',
       domains: '網域',
-      currentMonthTraffic: '本月流量',
-      lastMonthTraffic: '上月流量',
-      trafficHint: '開始記錄流量統計後計算；在此之前為 0。',
     },
     users: {
       account: '帳號',
