@@ -94,7 +94,8 @@ const long = (what: string) => `${what} with a rather long descriptive name ${st
 test('no list page of the user and client consoles scrolls sideways at 1280×800', async ({ page }) => {
   expect(domain).toHaveLength(60);
   const zoneName = long('zone');
-  const site = await customerSite(long('site'), 'user', {
+  const siteName = long('site');
+  const site = await customerSite(siteName, 'user', {
     zoneName,
     groupName: long('group'),
     productName: long('product'),
@@ -137,7 +138,8 @@ test('no list page of the user and client consoles scrolls sideways at 1280×800
     const pages = await sidebarPages(page, tier);
     expect(pages.length).toBeGreaterThan(5);
     for (const path of pages) await expectPageFits(page, path);
-    if (tier === 'user') await expectPageFits(page, `/user/sitesManagement/sitesSetting/${site.siteID}`);
+    if (tier === 'user')
+      await expectPageFits(page, `/user/sitesManagement/sitesSetting/${site.siteID}/${encodeURIComponent(siteName)}`);
     if (tier === 'client') {
       await page.goto('/client/nodeManage/zonesList');
       await page

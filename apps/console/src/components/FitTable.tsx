@@ -9,6 +9,8 @@ export type ListColumn<T> = TableColumnType<T> & {
   defaultHidden?: boolean;
   /** The column's name in the chooser when its title is not plain text. */
   chooserLabel?: string;
+  /** The widest a cell of a name or `ellipsis` column gets before it ends in "…". */
+  maxWidth?: number;
 };
 export type ListColumns<T> = readonly ListColumn<T>[];
 
@@ -16,11 +18,12 @@ export type ListColumns<T> = readonly ListColumn<T>[];
 const ACTIONS_KEY = 'actions';
 /** Where each list's column choice is kept; the rest of the key names the list's columns. */
 const STORAGE_PREFIX = 'rampart.columns:';
-/** The widest a name (or `ellipsis`) cell gets: longer values end in "…" and show in full on hover. */
-const CELL_MAX_WIDTH = 260;
+/** The widest a name cell gets: longer names end in "…" and show in full on hover. */
+const NAME_MAX_WIDTH = 220;
+/** The widest a cell of another `ellipsis` column gets. */
+const CELL_MAX_WIDTH = 180;
 const ELLIPSIS: CSSProperties = {
   display: 'inline-block',
-  maxWidth: CELL_MAX_WIDTH,
   overflow: 'hidden',
   textOverflow: 'ellipsis',
   whiteSpace: 'nowrap',
@@ -63,17 +66,19 @@ function cellText(value: unknown, content: ReactNode): string | undefined {
   return undefined;
 }
 
-/** The column with its cells kept to one line of at most CELL_MAX_WIDTH, the full text in their title. */
-function ellipsized<T>(column: ListColumn<T>): ListColumn<T> {
+/** The column with its cells kept to one line of at most `maxWidth`, the full text in their title. */
+function ellipsized<T>(column: ListColumn<T>, maxWidth: number): ListColumn<T> {
   const { render } = column;
   return {
     ...column,
     ellipsis: undefined,
     render: (value: unknown, row: T, index: number) => {
       const content = render ? render(value, row, index) : (value as ReactNode);
-      if (content !== null && typeof content === 'object' && !isValidElement(content)) return content;
+      // antd's cell object ({ children, props }) is left as it is; elements, lists and text are kept to one line.
+      if (content !== null && typeof content === 'object' && !isValidElement(content) && !Array.isArray(content))
+        return content;
       return (
-        <span style={ELLIPSIS} title={cellText(value, content)}>
+        <span style={{ ...ELLIPSIS, maxWidth }} title={cellText(value, content)}>
           {content}
         </span>
       );
@@ -81,7 +86,12 @@ function ellipsized<T>(column: ListColumn<T>): ListColumn<T> {
   };
 }
 
-function antdColumn<T>({ defaultHidden: _hidden, chooserLabel: _label, ...column }: ListColumn<T>): ListColumn<T> {
+function antdColumn<T>({
+  defaultHidden: _hidden,
+  chooserLabel: _label,
+  maxWidth: _maxWidth,
+  ...column
+}: ListColumn<T>): ListColumn<T> {
   return column;
 }
 
@@ -110,7 +120,10 @@ export function useFitColumns<T>(columns: ListColumns<T>): { columns: ListColumn
     .map((column, index) => ({ column, index }))
     .filter(({ column, index }) => isShown(column, index))
     .map(({ column, index }) => {
-      const fitted = index === 0 || column.ellipsis ? ellipsized(column) : column;
+      const fitted =
+        index === 0 || column.ellipsis
+          ? ellipsized(column, column.maxWidth ?? (index === 0 ? NAME_MAX_WIDTH : CELL_MAX_WIDTH))
+          : column;
       if (index === 0) return antdColumn({ ...fitted, fixed: 'left' as const });
       if (columnId(column) === ACTIONS_KEY) return antdColumn({ ...fitted, fixed: 'right' as const });
       return antdColumn(fitted);
@@ -185,9 +198,18 @@ export function FitTable<T extends object>({ columns, toolbar, ...rest }: FitTab
 }
 
 /** A list's line of buttons and filters: items keep their order and wrap onto more lines when narrow. */
-export function ListToolbar({ children, style }: { children: ReactNode; style?: CSSProperties }) {
+export function ListToolbar({
+  children,
+  justify = 'space-between',
+  style,
+}: {
+  children: ReactNode;
+  /** Where the items sit: apart (filters left, buttons right) or together on the right. */
+  justify?: 'space-between' | 'flex-end' | 'flex-start';
+  style?: CSSProperties;
+}) {
   return (
-    <Flex wrap gap="small" justify="space-between" align="center" style={{ marginBottom: 12, ...style }}>
+    <Flex wrap gap="small" justify={justify} align="center" style={{ marginBottom: 12, ...style }}>
       {children}
     </Flex>
   );
