@@ -22,7 +22,8 @@ import { customerSite, uniqueLabel } from '../support/sites.js';
  */
 
 test.use({ viewport: { width: 1280, height: 800 } });
-test.describe.configure({ timeout: 240_000 });
+// Some 40 pages on a shared two-core machine.
+test.describe.configure({ timeout: 420_000 });
 
 interface Widths {
   document: number;
@@ -149,5 +150,35 @@ test('no list page of the user and client consoles scrolls sideways at 1280×800
       await expect(page.getByRole('dialog', { name: `Groups of ${zoneName}` })).toBeVisible();
       await expectFits(page, 'zone Groups drawer');
     }
+  }
+});
+
+/** The sidebar's labels that do not show whole (cut off, or ending in "…"), every group opened. */
+async function cutLabels(page: Page): Promise<string[]> {
+  const menu = page.locator('.ant-layout-sider .ant-menu');
+  const groups = menu.locator('.ant-menu-submenu-title');
+  const count = await groups.count();
+  for (let i = 0; i < count; i += 1) {
+    const group = groups.nth(i);
+    if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+    await expect(group).toHaveAttribute('aria-expanded', 'true');
+  }
+  return menu
+    .locator('.ant-menu-title-content')
+    .evaluateAll((labels) =>
+      labels.filter((label) => label.scrollWidth > label.clientWidth + 1).map((label) => label.textContent ?? ''),
+    );
+}
+
+test('the sidebar shows its labels whole at 1280×800, in English and Chinese', async ({ page }) => {
+  for (const tier of ['user', 'client'] as const) {
+    await login(page, tier);
+    for (const locale of ['en_US', 'zh_CN'] as const) {
+      await page.evaluate((value) => localStorage.setItem('rampart.locale', value), locale);
+      await page.goto(`/${tier}/dashboard`);
+      await expect(page.getByTestId('account-menu')).toBeVisible();
+      expect.soft(await cutLabels(page), `${tier} ${locale}`).toEqual([]);
+    }
+    await page.evaluate(() => localStorage.setItem('rampart.locale', 'en_US'));
   }
 });

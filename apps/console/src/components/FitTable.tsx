@@ -12,7 +12,7 @@ export type ListColumn<T> = TableColumnType<T> & {
   /** The widest a cell of a name or `ellipsis` column gets before it ends in "…". */
   maxWidth?: number;
 };
-export type ListColumns<T> = readonly ListColumn<T>[];
+export type ListColumns<T> = ListColumn<T>[];
 
 /** The key of the actions column (RowActions' actionsColumn). */
 const ACTIONS_KEY = 'actions';
@@ -130,7 +130,9 @@ export function useFitColumns<T>(columns: ListColumns<T>): { columns: ListColumn
     });
 
   const label = (column: ListColumn<T>) =>
-    column.chooserLabel ?? (typeof column.title === 'string' ? column.title : (columnId(column) ?? ''));
+    column.chooserLabel ??
+    ((typeof column.title === 'string' && column.title) ||
+      (columnId(column) === ACTIONS_KEY ? t('actions.title') : (columnId(column) ?? '')));
   // A list whose columns all show by default has nothing to choose: no chooser clutters its toolbar.
   const chooser = !hideable.some((column) => column.defaultHidden) ? null : (
     <Popover

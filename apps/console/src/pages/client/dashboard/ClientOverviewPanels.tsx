@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { CLIENT_PATHS } from '../../../app/console-paths';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
-import { FitTable } from '../../../components/FitTable';
+import { FitTable, type ListColumns } from '../../../components/FitTable';
 
 type Step = keyof Overview['checklist'];
 type NodeProblem = NonNullable<Overview['nodes']>['problems'][number];

@@ -67,11 +67,11 @@ export function InitializedNodesTab() {
   const openNodeId = urlId(search.filters.node);
   const openNode = nodes.data?.data.find((node) => node.id === openNodeId) ?? null;
 
-  // By default the name, addresses, zone, connection and last report fit 1280 px; the rest is chosen.
+  // By default the name, addresses, zone and connection fit 1280 px; the rest is chosen.
   const columns: ListColumns<InitializedNode> = [
     { title: t('name'), dataIndex: 'name' },
     { title: t('ips'), dataIndex: 'ips', render: (ips: string[]) => ips.join(', ') },
-    { title: t('zone'), dataIndex: 'zoneName', ellipsis: true, maxWidth: 160 },
+    { title: t('zone'), dataIndex: 'zoneName', ellipsis: true, maxWidth: 140 },
     {
       title: t('groups'),
       dataIndex: 'groups',
@@ -169,7 +169,12 @@ export function InitializedNodesTab() {
         );
       },
     },
-    { title: t('lastSeen'), dataIndex: 'lastSeenAt', render: (value: string | null) => <DateTime value={value} /> },
+    {
+      title: t('lastSeen'),
+      dataIndex: 'lastSeenAt',
+      defaultHidden: true,
+      render: (value: string | null) => <DateTime value={value} />,
+    },
     actionsColumn((node) => (
       <Space>
         <Button size="small" onClick={() => search.setFilters({ node: String(node.id) })}>

@@ -1,5 +1,6 @@
 import { DOMAIN_CERT_STATUS, DOMAIN_STATUS, type SiteDomain } from '@rampart/contract';
 import { Space, Switch, Tag, Typography } from 'antd';
+import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../../components/CopyButton';
 import { DateTime } from '../../../../components/DateTime';
@@ -10,6 +11,16 @@ import { pendingFor } from '../../../../features/lists/row-pending';
 import { DomainProofCell } from './DomainProofPanel';
 import type { useDomainActions } from './domain-actions';
 import { CNAME_TAGS, type DomainSearch } from './domain-list';
+
+/** A long CNAME (it holds the domain's name) ends in "…" and shows whole on hover; the copy button copies it whole. */
+const CNAME_STYLE: CSSProperties = {
+  display: 'inline-block',
+  maxWidth: 160,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  verticalAlign: 'middle',
+};
 
 interface DomainsTableProps {
   siteId: number;
@@ -37,10 +48,10 @@ export function DomainsTable({
   const { setStatus, setForceSSL, remove } = actions;
   const busy = (ids: number[], id: number) => ids.length === 1 && ids[0] === id;
 
-  // By default the name, switches, origin and CNAME fit 1280 px; proof, tags, certificate, modules
-  // and the update time are chosen.
+  // By default the name, the two switches and the CNAME fit 1280 px; origin, proof, tags,
+  // certificate, modules and the update time are chosen.
   const columns: ListColumns<SiteDomain> = [
-    { title: t('name'), dataIndex: 'name', sorter: true, sortOrder: search.sortOrder('name') },
+    { title: t('name'), dataIndex: 'name', maxWidth: 200, sorter: true, sortOrder: search.sortOrder('name') },
     {
       title: t('status'),
       dataIndex: 'status',
@@ -62,6 +73,7 @@ export function DomainsTable({
       key: 'upstream',
       ellipsis: true,
       maxWidth: 160,
+      defaultHidden: true,
       render: (_, domain) => (
         <>
           {`${domain.scheme === 1 ? 'https' : 'http'}://${domain.upstreamURL}`}
@@ -76,7 +88,7 @@ export function DomainsTable({
         const state = CNAME_TAGS[domain.cnameStatus];
         return (
           <Space size="small" wrap>
-            <Typography.Text code aria-label={t('cnameOf', { name: domain.name })}>
+            <Typography.Text code aria-label={t('cnameOf', { name: domain.name })} title={cname} style={CNAME_STYLE}>
               {cname}
             </Typography.Text>
             <CopyButton text={cname} />
