@@ -45,9 +45,7 @@ export function SitesListPage() {
     { title: t('name'), dataIndex: 'siteName', maxWidth: 200 },
     { title: t('customer'), dataIndex: 'userAccount', ellipsis: true, maxWidth: 120 },
     { title: t('product'), dataIndex: 'productName', ellipsis: true, maxWidth: 120 },
-    ...stateColumns.map((column) =>
-      column.dataIndex === 'status' ? column : { ...column, defaultHidden: true },
-    ),
+    ...stateColumns.map((column) => (column.dataIndex === 'status' ? column : { ...column, defaultHidden: true })),
     {
       title: t('siteActions:forceBackup'),
       dataIndex: 'forceBackup',
