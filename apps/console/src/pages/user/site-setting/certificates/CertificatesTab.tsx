@@ -59,7 +59,7 @@ export function CertificatesTab({ siteId }: { siteId: number }) {
       dataIndex: 'names',
       render: (names: string[]) => <TagList items={names} />,
     },
-    { title: t('issuer'), dataIndex: 'issuer', ellipsis: true },
+    { title: t('issuer'), dataIndex: 'issuer', ellipsis: true, defaultHidden: true },
     {
       title: t('notAfter'),
       dataIndex: 'notAfter',
