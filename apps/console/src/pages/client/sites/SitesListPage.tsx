@@ -42,9 +42,9 @@ export function SitesListPage() {
 
   const stateColumns = useSiteStateColumns<OperatorSite>();
   const columns: ListColumns<OperatorSite> = [
-    { title: t('name'), dataIndex: 'siteName', maxWidth: 200 },
-    { title: t('customer'), dataIndex: 'userAccount', ellipsis: true, maxWidth: 120 },
-    { title: t('product'), dataIndex: 'productName', ellipsis: true, maxWidth: 120 },
+    { title: t('name'), dataIndex: 'siteName', maxWidth: 180 },
+    { title: t('customer'), dataIndex: 'userAccount', ellipsis: true, maxWidth: 100 },
+    { title: t('product'), dataIndex: 'productName', ellipsis: true, maxWidth: 100 },
     ...stateColumns.map((column) => (column.dataIndex === 'status' ? column : { ...column, defaultHidden: true })),
     {
       title: t('siteActions:forceBackup'),
