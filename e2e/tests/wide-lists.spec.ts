@@ -141,9 +141,11 @@ test('no list page of the user and client consoles scrolls sideways at 1280×800
     expect(pages.length).toBeGreaterThan(5);
     for (const path of pages) await expectPageFits(page, path);
     if (tier === 'user') {
-      // The settings page loads the site before its tabs: measured once they are there.
+      // The settings page loads the site, then its domains: measured once the domain's row is there.
       const settings = `/user/sitesManagement/sitesSetting/${site.siteID}/${encodeURIComponent(siteName)}`;
-      await expectPageFits(page, settings, () => expect(page.getByRole('tab', { name: 'Domains' })).toBeVisible());
+      await expectPageFits(page, settings, () =>
+        expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: domain }) })).toBeVisible(),
+      );
     }
     if (tier === 'client') {
       await page.goto('/client/nodeManage/zonesList');
