@@ -15,7 +15,7 @@ import { CNAME_TAGS, type DomainSearch } from './domain-list';
 /** A long CNAME (it holds the domain's name) ends in "…" and shows whole on hover; the copy button copies it whole. */
 const CNAME_STYLE: CSSProperties = {
   display: 'inline-block',
-  maxWidth: 160,
+  maxWidth: 120,
   overflow: 'hidden',
   textOverflow: 'ellipsis',
   whiteSpace: 'nowrap',
@@ -51,7 +51,7 @@ export function DomainsTable({
   // By default the name, the two switches and the CNAME fit 1280 px; origin, proof, tags,
   // certificate, modules and the update time are chosen.
   const columns: ListColumns<SiteDomain> = [
-    { title: t('name'), dataIndex: 'name', maxWidth: 200, sorter: true, sortOrder: search.sortOrder('name') },
+    { title: t('name'), dataIndex: 'name', maxWidth: 150, sorter: true, sortOrder: search.sortOrder('name') },
     {
       title: t('status'),
       dataIndex: 'status',
