@@ -103,3 +103,16 @@ export async function callWithConsoleToken<R extends AnyRoute>(
   }
   throw new Error(`the ${tier} console's stored access token kept expiring`);
 }
+
+/**
+ * Shows a column that is not among the list's default columns, through the list's column chooser
+ * (the page's only chooser).
+ */
+export async function showColumn(page: Page, column: string): Promise<void> {
+  const chooserButton = page.getByRole('button', { name: /Columns/ });
+  await chooserButton.click();
+  const chooser = page.getByRole('tooltip').filter({ hasText: 'Shown columns' });
+  await chooser.getByRole('checkbox', { name: column, exact: true }).check();
+  await chooserButton.click();
+  await expect(chooser).toBeHidden();
+}

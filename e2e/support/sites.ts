@@ -1,23 +1,34 @@
 import { createGroup, createProduct, createSite, createZone, listAccounts } from '@rampart/contract';
 import { api } from './api.js';
 
+/** Names of what {@link customerSite} arranges around the site (default: short unique ones). */
+export interface SiteSetup {
+  zoneName?: string;
+  groupName?: string;
+  productName?: string;
+}
+
 /**
  * A site of the customer `account` (default: the root customer `user`), arranged on the operator's
  * side through the API: a fresh zone with a layer-7 group, a product on it, and the site on that product.
  */
-export async function customerSite(siteName: string, account = 'user'): Promise<{ siteID: number }> {
+export async function customerSite(
+  siteName: string,
+  account = 'user',
+  names: SiteSetup = {},
+): Promise<{ siteID: number; zoneID: number; groupID: number }> {
   const stamp = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const zone = await api('client', createZone, { body: { name: `e2e-${stamp}` } });
+  const zone = await api('client', createZone, { body: { name: names.zoneName ?? `e2e-${stamp}` } });
   const group = await api('client', createGroup, {
     params: { zoneID: zone.id },
     body: {
-      name: 'web',
+      name: names.groupName ?? 'web',
       portType: 7,
     },
   });
   const product = await api('client', createProduct, {
     body: {
-      name: `e2e-product-${stamp}`,
+      name: names.productName ?? `e2e-product-${stamp}`,
       portType: 7,
       mainGroupIDs: [group.id],
     },
@@ -29,13 +40,14 @@ export async function customerSite(siteName: string, account = 'user'): Promise<
   });
   const customer = found.find((candidate) => candidate.account === account);
   if (!customer) throw new Error(`no customer ${account}`);
-  return api('client', createSite, {
+  const site = await api('client', createSite, {
     body: {
       siteName,
       userID: customer.id,
       productID: product.id,
     },
   });
+  return { siteID: site.siteID, zoneID: zone.id, groupID: group.id };
 }
 
 /** A name unique to this run, for domains and certificates that the whole control plane keeps apart. */

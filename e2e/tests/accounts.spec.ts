@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { login, logout, submitLogin } from '../support/console.js';
+import { login, logout, showColumn, submitLogin } from '../support/console.js';
 import { mailCount, nextMail } from '../support/mail.js';
 
 // The operator creates a customer; the customer sets its password from the e-mailed link
@@ -20,6 +20,7 @@ test('an operator creates a customer, who creates a password from the e-mail and
   await dialog.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByText('Create User Successful!')).toBeVisible();
   const row = page.getByRole('row').filter({ hasText: 'e2e-customer' });
+  await showColumn(page, 'Password'); // not among the list's default columns
   await expect(row).toContainText('Waiting for the e-mail link');
   await logout(page, 'client');
 

@@ -1,24 +1,13 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { listClientSites, listInitializedNodes, nodeInfo, registerNode as registerNodeRoute } from '@rampart/contract';
-import { api, apiText, callApi } from '../support/api.js';
+import { listClientSites, listInitializedNodes } from '@rampart/contract';
+import { api } from '../support/api.js';
 import { login } from '../support/console.js';
+import { registerNode } from '../support/nodes.js';
 
 /** Picks `option` in the (first) antd Select labelled `label` inside `scope`. */
 async function choose(page: Page, scope: Locator, label: string, option: string): Promise<void> {
   await scope.getByLabel(label, { exact: true }).first().click();
   await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
-}
-
-/** Registers a node with the operator's join token, as `rampart-edge` does on a new machine. */
-async function registerNode(hostname: string): Promise<number> {
-  const info = await apiText('client', nodeInfo);
-  const joinToken = /^join_token=(.*)$/m.exec(info)?.[1];
-  if (!joinToken) throw new Error(`no join token in ${info}`);
-  const res = await callApi(registerNodeRoute, {
-    body: { joinToken, hostname, ips: ['192.0.2.44'], version: '0.1.0' },
-  });
-  if (res.status !== 200) throw new Error(`register: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data.nodeId;
 }
 
 test('an operator creates a zone, a group and a product, initialises a node and creates a site for a customer', async ({

@@ -1,5 +1,6 @@
-import { Table, type TablePaginationConfig, type TableProps } from 'antd';
+import type { TablePaginationConfig } from 'antd';
 import type { ListSearch } from '../features/lists/use-list-search';
+import { FitTable, type FitTableProps } from './FitTable';
 import { ListEmpty } from './ListEmpty';
 
 /** The state of a list query as the table needs it (a TanStack Query result of a `{ data, total }` route). */
@@ -11,7 +12,7 @@ export interface ListQuery<T> {
   refetch: () => unknown;
 }
 
-interface ListTableProps<T> extends Omit<TableProps<T>, 'dataSource' | 'loading' | 'pagination' | 'locale'> {
+type ListTableProps<T> = Omit<FitTableProps<T>, 'dataSource' | 'loading' | 'pagination' | 'locale'> & {
   list: ListQuery<T>;
   /** Paging (and sorting) of the list: from the URL (useListSearch) or local (useLocalPaging). */
   paging: {
@@ -22,11 +23,12 @@ interface ListTableProps<T> extends Omit<TableProps<T>, 'dataSource' | 'loading'
   emptyText: string;
   /** A list that reloads by itself spins only while it loads the first time. */
   quietRefresh?: boolean;
-}
+};
 
 /**
  * A table of a server-paged list: the rows and total of the current page, a spinner while loading,
- * the list's empty text, or a load failure with a retry. Wide tables scroll sideways.
+ * the list's empty text, or a load failure with a retry. Its columns are a FitTable's: the name
+ * and actions stay in sight, the list's default columns show and the rest are chosen.
  */
 export function ListTable<T extends object>({
   list,
@@ -36,13 +38,12 @@ export function ListTable<T extends object>({
   ...rest
 }: ListTableProps<T>) {
   return (
-    <Table<T>
+    <FitTable<T>
       dataSource={list.data?.data}
       loading={quietRefresh ? list.isLoading : list.isFetching}
       pagination={paging.pagination(list.data?.total)}
       onChange={paging.onTableChange}
       locale={{ emptyText: <ListEmpty text={emptyText} failed={list.isError} onRetry={() => list.refetch()} /> }}
-      scroll={{ x: 'max-content' }}
       {...rest}
     />
   );

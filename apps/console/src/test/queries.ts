@@ -84,3 +84,19 @@ export async function findMessageDialog(title: string): Promise<HTMLElement> {
   if (!dialog) throw new Error(`${title} is not a dialog title`);
   return dialog;
 }
+
+/**
+ * Shows every column of a list (its column chooser's "Show all"), for a test that reads a column the
+ * list leaves out by default; `nth` picks the list when the page has more than one chooser.
+ */
+export async function showAllColumns(nth = 0): Promise<void> {
+  const labels = await screen.findAllByText('Columns', { selector: 'button, button *' }, { timeout: 10_000 });
+  const chooser = labels[nth]?.closest('button');
+  if (!chooser) throw new Error(`no column chooser #${nth}`);
+  fireEvent.click(chooser);
+  const showAll = await screen.findAllByText('Show all', { selector: 'button, button *' });
+  const last = showAll[showAll.length - 1]?.closest('button');
+  if (!last) throw new Error('no "Show all" in the column chooser');
+  fireEvent.click(last);
+  fireEvent.click(chooser);
+}

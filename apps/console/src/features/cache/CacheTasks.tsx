@@ -5,9 +5,10 @@ import {
   cacheUrlSchema,
   type NodeCommand,
 } from '@rampart/contract';
-import { Button, Form, Input, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Form, Input, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/DateTime';
+import { FitTable, type ListColumns } from '../../components/FitTable';
 import { type ListQuery, ListTable } from '../../components/ListTable';
 import { lineListRules, lineValues } from '../../forms/line-rules';
 import { i18n } from '../../i18n/i18n';
@@ -83,7 +84,7 @@ export function UrlsForm({
 /** One node's results per URL (purge: entries removed; preheat: HTTP and cache status). */
 export function UrlResultsTable({ results, kind }: { results: CacheUrlResult[]; kind: 'purge' | 'preheat' }) {
   const { t } = useTranslation('cacheTasks');
-  const columns: TableColumnsType<CacheUrlResult> = [
+  const columns: ListColumns<CacheUrlResult> = [
     {
       key: 'url',
       title: t('url'),
@@ -104,7 +105,9 @@ export function UrlResultsTable({ results, kind }: { results: CacheUrlResult[]; 
       : [{ key: 'purged', title: t('purged'), dataIndex: 'purged', render: (v: number | null) => v ?? '—' }]),
     { key: 'message', title: '', dataIndex: 'message' },
   ];
-  return <Table<CacheUrlResult> rowKey="url" size="small" pagination={false} columns={columns} dataSource={results} />;
+  return (
+    <FitTable<CacheUrlResult> rowKey="url" size="small" pagination={false} columns={columns} dataSource={results} />
+  );
 }
 
 /** A node command's per-URL results under its row (node history), when it has any. */
@@ -122,7 +125,7 @@ export function CacheTasksTable({
   paging: Parameters<typeof ListTable<CacheTask>>[0]['paging'];
 }) {
   const { t } = useTranslation(['cacheTasks', 'nodeOps']);
-  const columns: TableColumnsType<CacheTask> = [
+  const columns: ListColumns<CacheTask> = [
     { key: 'createdAt', title: t('createdAt'), dataIndex: 'createdAt', render: (v: string) => <DateTime value={v} /> },
     {
       key: 'state',

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Flex, Modal, type TableColumnsType } from 'antd';
+import { Modal, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListToolbar } from '../../components/FitTable';
 import { ListTable } from '../../components/ListTable';
 import { SearchBox } from '../../components/SearchBox';
 import { useLocalPaging } from './use-list-search';
@@ -58,9 +59,9 @@ function OpenPicker<T extends { id: number }>({
       okButtonProps={{ disabled: selected.length === 0, loading: pending }}
       cancelButtonProps={{ disabled: pending }}
     >
-      <Flex style={{ marginBottom: 12 }}>
+      <ListToolbar justify="flex-start">
         <SearchBox label={searchLabel} value={value} onSearch={(text) => setValue(text || undefined)} />
-      </Flex>
+      </ListToolbar>
       {/* Keyed by the search, so a new search starts on the first page. */}
       <PickerTable<T>
         key={value ?? ''}

@@ -1,12 +1,12 @@
 import type { Site, SiteAccountStatus } from '@rampart/contract';
-import type { TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/DateTime';
+import type { ListColumns } from '../../components/FitTable';
 import { TagList } from '../../components/TagList';
 import { SiteStatusTag } from './SiteStatusTag';
 
-/** The columns both site lists (operator's and customer's) show: status, tags, expiry, creation. */
-export function useSiteStateColumns<T extends Site = Site>(): TableColumnsType<T> {
+/** The columns both site lists (operator's and customer's) show: status, tags, expiry, creation (chosen). */
+export function useSiteStateColumns<T extends Site = Site>(): ListColumns<T> {
   const { t } = useTranslation('sites');
   return [
     {
@@ -16,6 +16,11 @@ export function useSiteStateColumns<T extends Site = Site>(): TableColumnsType<T
     },
     { title: t('tags'), dataIndex: 'tags', render: (tags: string[]) => <TagList items={tags} /> },
     { title: t('expiredAt'), dataIndex: 'expiredAt', render: (value: string | null) => <DateTime value={value} /> },
-    { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
+    {
+      title: t('createdAt'),
+      dataIndex: 'createdAt',
+      defaultHidden: true,
+      render: (value: string) => <DateTime value={value} />,
+    },
   ];
 }

@@ -37,6 +37,9 @@ export const enUSEntry = {
     list: {
       total: '{{total}} in total',
       loadFailed: 'The list could not be loaded.',
+      columns: 'Columns',
+      columnsTitle: 'Shown columns',
+      columnsAll: 'Show all',
     },
     portTypes: {
       '7': 'Layer 7 (HTTP/HTTPS)',

@@ -34,6 +34,9 @@ export const zhCNEntry: EntryResources = {
     list: {
       total: '共 {{total}} 条',
       loadFailed: '列表加载失败。',
+      columns: '列设置',
+      columnsTitle: '显示的列',
+      columnsAll: '全部显示',
     },
     portTypes: {
       '7': '七层（HTTP/HTTPS）',

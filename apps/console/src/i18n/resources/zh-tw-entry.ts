@@ -34,6 +34,9 @@ export const zhTWEntry: EntryResources = {
     list: {
       total: '共 {{total}} 筆',
       loadFailed: '清單載入失敗。',
+      columns: '欄位設定',
+      columnsTitle: '顯示的欄位',
+      columnsAll: '全部顯示',
     },
     portTypes: {
       '7': '第七層（HTTP/HTTPS）',

@@ -9,6 +9,27 @@ import { CONSOLE_MENUS, isCurrentLeaf, isMenuGroup, type MenuLeaf, visibleMenu }
 type Items = NonNullable<MenuProps['items']>;
 
 /**
+ * The open sidebar shows each label whole: a long one ("Two-factor authentication", a translation)
+ * wraps onto a second line instead of ending in "…". The collapsed sidebar keeps antd's look.
+ */
+const WRAPPING_LABELS = `
+.rampart-side-menu.ant-menu-inline .ant-menu-item,
+.rampart-side-menu.ant-menu-inline .ant-menu-submenu-title {
+  height: auto;
+  min-height: 40px;
+  line-height: 1.4;
+  padding-block: 9px;
+  white-space: normal;
+}
+.rampart-side-menu.ant-menu-inline .ant-menu-title-content {
+  white-space: normal;
+  overflow: visible;
+  text-overflow: clip;
+  overflow-wrap: anywhere;
+}
+`;
+
+/**
  * The console's sidebar menu; entries are links, the current page is selected and its group open.
  * Only the pages the caller holds the key of are listed.
  */
@@ -43,13 +64,17 @@ export function SideMenu({ tier }: { tier: Tier }) {
   );
 
   return (
-    <Menu
-      mode="inline"
-      items={items}
-      selectedKeys={selected}
-      defaultOpenKeys={openGroups}
-      aria-label={t('navigation')}
-      style={{ borderInlineEnd: 'none' }}
-    />
+    <>
+      <style>{WRAPPING_LABELS}</style>
+      <Menu
+        className="rampart-side-menu"
+        mode="inline"
+        items={items}
+        selectedKeys={selected}
+        defaultOpenKeys={openGroups}
+        aria-label={t('navigation')}
+        style={{ borderInlineEnd: 'none' }}
+      />
+    </>
   );
 }

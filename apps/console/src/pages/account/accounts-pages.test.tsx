@@ -28,6 +28,7 @@ import {
   findPopconfirm,
   findRow,
   modalClosed,
+  showAllColumns,
   typeInto,
 } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -65,6 +66,7 @@ describe('client userManagement/users', () => {
   it('lists customers with search, sort and tab in the URL', async () => {
     const router = renderAt('/client/userManagement/users');
     const row = await findRow('acme');
+    await showAllColumns();
     expect(within(row).getByText('Normal')).toBeTruthy();
     expect(within(await findRow('pending')).getByText('Waiting for the e-mail link')).toBeTruthy();
     expect(api.sent(listAccounts, { auth: 'client' })[0]?.search.get('auth')).toBe('user');

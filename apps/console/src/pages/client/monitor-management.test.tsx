@@ -18,7 +18,15 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
-import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
+import {
+  chooseOption,
+  clickButton,
+  findModal,
+  findPopconfirm,
+  findRow,
+  showAllColumns,
+  typeInto,
+} from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The monitorManagement screens share one file: the first render of a file loads antd (seconds).
@@ -276,6 +284,8 @@ describe('node list', () => {
     api.on(metaZones, ok([]));
     api.on(listInitializedNodes, okPage([edgeNode, { ...edgeNode, id: 22, name: 'edge-paris-2', monitor: false }]));
     renderAt('/client/nodeManage/nodesList?tab=initialized');
+    await findRow('edge-paris-1');
+    await showAllColumns();
     expect(within(await findRow('edge-paris-1')).getByText('Down')).toBeTruthy();
     const off = await findRow('edge-paris-2');
     expect(within(off).queryByText('Down')).toBeNull();

@@ -21,7 +21,15 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeApiForEachTest, ok, okPage, okText, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode, nodeGroup } from '../../test/fixtures';
-import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
+import {
+  chooseOption,
+  clickButton,
+  findModal,
+  findPopconfirm,
+  findRow,
+  showAllColumns,
+  typeInto,
+} from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
@@ -215,6 +223,7 @@ describe('nodesList', () => {
     );
     renderAt('/client/nodeManage/nodesList?tab=initialized&zoneIDs=2&value=paris');
     const first = await findRow('edge-paris-1');
+    await showAllColumns();
     expect(within(first).getByText('198.51.100.4, 2001:db8::4')).toBeTruthy();
     expect(within(first).getByText('web (default)')).toBeTruthy();
     expect(within(first).getByText('In sync')).toBeTruthy();

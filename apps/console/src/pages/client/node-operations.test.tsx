@@ -26,7 +26,15 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
-import { clickButton, findModal, findPopconfirm, findRow, modalClosed, typeInto } from '../../test/queries';
+import {
+  clickButton,
+  findModal,
+  findPopconfirm,
+  findRow,
+  modalClosed,
+  showAllColumns,
+  typeInto,
+} from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The operator's node operations on the initialised-nodes tab: row and bulk actions (commands,
@@ -68,6 +76,7 @@ describe('node operations', () => {
   it('shows each node’s switch, port type, monitoring and memo, and keeps the new filters in the URL', async () => {
     renderAt('/client/nodeManage/nodesList?tab=initialized&status=off&portType=4&version=0.3.0');
     const row = await findRow('edge-paris-2');
+    await showAllColumns();
     expect(within(row).getByText('Off')).toBeTruthy();
     expect(within(row).getByText('Layer 4 (TCP/UDP)')).toBeTruthy();
     expect(within(row).getByText('spare rack')).toBeTruthy();

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
-import { chooseOption, findRow } from '../../test/queries';
+import { chooseOption, findRow, showAllColumns } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The initialised-node list's sub-node and DNS status columns and filters, against a fake API.
@@ -26,6 +26,7 @@ describe('sub-nodes and DNS status in the node list', () => {
   it("shows each node's sub-node count and DNS status", async () => {
     renderAt('/client/nodeManage/nodesList?tab=initialized');
     const first = await findRow('edge-paris-1');
+    await showAllColumns();
     expect(within(first).getByText('3', { selector: 'td' })).toBeTruthy();
     expect(within(first).getByText('Recorded')).toBeTruthy();
     const second = await findRow('edge-paris-2');

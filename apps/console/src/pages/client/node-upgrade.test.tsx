@@ -13,7 +13,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { initializedNode } from '../../test/fixtures';
-import { clickButton, findModal, findRow } from '../../test/queries';
+import { clickButton, findModal, findRow, showAllColumns } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Node upgrade on the initialised-nodes tab: the latest version, the upgrade status column and
@@ -48,6 +48,8 @@ async function menuItem(row: HTMLElement, item: string) {
 describe('node upgrade', () => {
   it('shows the latest version and each node’s upgrade status, and keeps the status filter in the URL', async () => {
     renderAt('/client/nodeManage/nodesList?tab=initialized&upgradeStatuses=failed&upgradeStatuses=upgrading');
+    await findRow('edge-paris-1');
+    await showAllColumns();
     expect(within(await findRow('edge-paris-1')).getByText('Upgrade failed')).toBeTruthy();
     expect(within(await findRow('edge-paris-2')).getByText('Upgraded')).toBeTruthy();
     expect(await screen.findByText('Latest agent version: 0.4.0')).toBeTruthy();

@@ -24,7 +24,16 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { managedAccount } from '../../test/fixtures';
-import { chooseOption, clickButton, findModal, findRow, modalClosed, selectRows, typeInto } from '../../test/queries';
+import {
+  chooseOption,
+  clickButton,
+  findModal,
+  findRow,
+  modalClosed,
+  selectRows,
+  showAllColumns,
+  typeInto,
+} from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds), so the
@@ -63,6 +72,7 @@ describe('productsList', () => {
     api.on(createProduct, ok({ ...product, id: 8, name: 'Premium' }));
     renderAt('/client/sitesManagement/productsList');
     const row = await findRow('Standard');
+    await showAllColumns();
     expect(within(row).getByText('Layer 7 (HTTP/HTTPS)')).toBeTruthy();
     expect(within(row).getByText('web-eu')).toBeTruthy();
     expect(within(row).getByText('spare-asia')).toBeTruthy();

@@ -165,7 +165,7 @@ describe("a zone's listen ports", () => {
     );
     expect(await screen.findByText('Create Success!')).toBeTruthy();
 
-    const row = within(drawer).getByText('80', { selector: 'td' }).closest('tr') as HTMLElement;
+    const row = within(drawer).getByText('80', { selector: 'td, td *' }).closest('tr') as HTMLElement;
     clickButton('Delete', row);
     clickButton('Delete', await findPopconfirm('Stop listening on port 80?'));
     await waitFor(() => expect(api.sent(deleteZonePorts, { zoneID: 1 })[0]?.body).toEqual({ ids: [1] }));

@@ -19,6 +19,7 @@ import {
   findPopconfirm,
   findRow,
   selectRows,
+  showAllColumns,
   typeInto,
 } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -72,6 +73,7 @@ describe('sitesSetting: cache', () => {
   it('lists the rules in the order the server gives, with their scope, lifetime and headers policy', async () => {
     renderAt(CACHE);
     const images = await findRow('Images (gif, png, jpg, jpeg, bmp)');
+    await showAllColumns();
     expect(within(images).getByText('File types')).toBeTruthy();
     expect(within(images).getByText('1 day')).toBeTruthy();
     expect(within(images).getByText('Respected')).toBeTruthy();
@@ -86,7 +88,7 @@ describe('sitesSetting: cache', () => {
   it('adds a suffix rule, sending suffixes without their dot and in lower case', async () => {
     api.on(addCacheRules, { siteId: 3 }, ok([{ ...rule, id: 13 }]));
     renderAt(CACHE);
-    await findRow('pictures');
+    await findRow('Images (gif, png, jpg, jpeg, bmp)');
     clickButton('Add cache rule');
     const dialog = await findModal();
     typeTags(dialog, ['.JPG', 'css']);
@@ -113,7 +115,7 @@ describe('sitesSetting: cache', () => {
 
   it('checks values with the contract’s rule schema before sending, naming the value at fault', async () => {
     renderAt(CACHE);
-    await findRow('pictures');
+    await findRow('Images (gif, png, jpg, jpeg, bmp)');
     clickButton('Add cache rule');
     const dialog = await findModal();
     await chooseOption(dialog, 'Match', 'Directories');
@@ -128,7 +130,7 @@ describe('sitesSetting: cache', () => {
     const fields = [{ in: 'body', field: 'data.0.values.0', key: 'wrongFormat', message: 'Wrong format (server)' }];
     api.on(addCacheRules, { siteId: 3 }, fail(400, 101003, 'Parameter Error', { fields }));
     renderAt(CACHE);
-    await findRow('pictures');
+    await findRow('Images (gif, png, jpg, jpeg, bmp)');
     clickButton('Add cache rule');
     const dialog = await findModal();
     typeTags(dialog, ['png']);
@@ -162,8 +164,8 @@ describe('sitesSetting: cache', () => {
   it('deletes the chosen rules in one call', async () => {
     api.on(deleteCacheRules, { siteId: 3 }, ok(true));
     renderAt(CACHE);
-    await findRow('pictures');
-    await selectRows(['pictures', 'live data']);
+    await findRow('Images (gif, png, jpg, jpeg, bmp)');
+    await selectRows(['Images (gif, png, jpg, jpeg, bmp)', '/api/']);
     clickButton('Delete (2)');
     clickButton('Delete', await findPopconfirm('Delete 2 cache rules?'));
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
@@ -173,7 +175,7 @@ describe('sitesSetting: cache', () => {
   it('clears the site’s cache only after the confirm', async () => {
     api.on(clearSiteCache, { siteId: 3 }, ok({ generation: 2 }));
     renderAt(CACHE);
-    await findRow('pictures');
+    await findRow('Images (gif, png, jpg, jpeg, bmp)');
     clickButton('Clear cache');
     const popup = await findPopconfirm(/Clear the whole cache of this site/);
     expect(api.sent(clearSiteCache, { siteId: 3 })).toHaveLength(0);
@@ -224,7 +226,7 @@ describe('sitesSetting: cache', () => {
         : ok(task),
     );
     renderAt(CACHE);
-    await findRow('pictures');
+    await findRow('Images (gif, png, jpg, jpeg, bmp)');
     expect(await screen.findByText('No task yet.')).toBeTruthy();
     clickButton('Purge URLs');
     const dialog = await findModal();

@@ -23,6 +23,7 @@ import {
   findPopconfirm,
   findRow,
   selectRows,
+  showAllColumns,
   typeInto,
 } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -48,6 +49,7 @@ describe('sitesSetting: domains advanced filter', () => {
       `${SETTING}?tags=eu&tags=shop&certStatus=2&createdAtStart=2026-01-01T00:00:00.000Z&updatedAtEnd=2026-02-01T00:00:00.000Z`,
     );
     const row = await findRow('www.example.com');
+    await showAllColumns();
     expect(within(row).getByText('wildcard-2026 (Expired)')).toBeTruthy();
     expect(within(row).getByText('eu')).toBeTruthy();
     await waitFor(() =>

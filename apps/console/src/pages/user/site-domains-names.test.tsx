@@ -20,6 +20,7 @@ import {
   findModal,
   findRow,
   modalClosed,
+  showAllColumns,
   typeInto,
 } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -80,6 +81,7 @@ describe('sitesSetting: domains by name', () => {
   it('lists the modules bound to each domain', async () => {
     renderAt(SETTING);
     const row = await findRow('www.example.com');
+    await showAllColumns();
     const modules = within(row).getByLabelText('Modules of www.example.com');
     expect(within(modules).getByText('Custom header: security')).toBeTruthy();
     expect(within(modules).getByText('CORS setting: app')).toBeTruthy();

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, restoreFakeApi, signedInFakeApi } from '../../test/fake-api';
 import { SITE_SETTING as SETTING, siteDomain, stubSitePage, userSite } from '../../test/fixtures';
-import { buttonByText, findModal, findRow } from '../../test/queries';
+import { buttonByText, findModal, findRow, showAllColumns } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
@@ -34,6 +34,7 @@ describe('sitesSetting: proof of control of a domain', () => {
     );
     renderAt(SETTING);
     const row = await findRow('www.example.com');
+    await showAllColumns();
     expect(within(row).getByLabelText('Ownership of www.example.com').textContent).toBe('Not verified');
     fireEvent.click(within(row).getByRole('button', { name: 'Verify' }));
     const modal = await findModal();
@@ -65,6 +66,7 @@ describe('sitesSetting: proof of control of a domain', () => {
     stubSitePage(api, [siteDomain({ proofStatus: 3 })], userSite());
     renderAt(SETTING);
     const row = await findRow('www.example.com');
+    await showAllColumns();
     expect(within(row).getByLabelText('Ownership of www.example.com').textContent).toBe('Claimed by another');
     fireEvent.click(within(row).getByRole('button', { name: 'Verify' }));
     const modal = await findModal();
@@ -75,6 +77,7 @@ describe('sitesSetting: proof of control of a domain', () => {
     stubSitePage(api, [siteDomain({ proofStatus: 1 })], userSite());
     renderAt(SETTING);
     const row = await findRow('www.example.com');
+    await showAllColumns();
     expect(within(row).getByLabelText('Ownership of www.example.com').textContent).toBe('Verified');
     expect(within(row).queryByRole('button', { name: 'Verify' })).toBeNull();
   });
@@ -84,6 +87,7 @@ describe('sitesSetting: proof of control of a domain', () => {
     api.on(verifyDomains, { siteId: 3 }, fail(502, 101010, 'DNS Execution Error', { name: 'x', reason: 'ETIMEOUT' }));
     renderAt(SETTING);
     const row = await findRow('www.example.com');
+    await showAllColumns();
     fireEvent.click(within(row).getByRole('button', { name: 'Verify' }));
     const modal = await findModal();
     fireEvent.click(buttonByText('Verify', modal));

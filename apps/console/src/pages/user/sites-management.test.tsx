@@ -25,6 +25,7 @@ import {
   findModal,
   findPopconfirm,
   findRow,
+  showAllColumns,
   typeInto,
 } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
@@ -184,6 +185,7 @@ describe('sitesSetting: domains', () => {
     api.on(deleteDomains, { siteId: 3 }, ok(true));
     renderAt(`${SETTING}?keywords=www&sortBy=name&orderBy=asc`);
     const row = await findRow('www.example.com');
+    await showAllColumns();
     expect(within(row).getByText('http://192.0.2.10:8080')).toBeTruthy();
     expect(within(row).getByText('wildcard-2026')).toBeTruthy();
     expect(within(screen.getByTestId('site-header')).getByText('Standard')).toBeTruthy();

@@ -9,7 +9,7 @@ import {
   type Tier,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Table, type TableColumnsType, Tabs, Tag } from 'antd';
+import { Button, Flex, Tabs, Tag } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
@@ -18,6 +18,7 @@ import { useTier } from '../../../app/tier-context';
 import { localized, toastText } from '../../../app/toast';
 import { ConfirmButton } from '../../../components/ConfirmButton';
 import { DateTime } from '../../../components/DateTime';
+import { FitTable, type ListColumns } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
@@ -29,6 +30,9 @@ import { AccountFormModal } from './AccountFormModal';
 import { AccountPasswordModal } from './AccountPasswordModal';
 import { AssignZonesModal } from './AssignZonesModal';
 import { authToast } from './account-texts';
+
+/** The actions column of an account row: its buttons wrap onto two lines within it. */
+const ACTIONS_WIDTH = 300;
 
 const STATUS_COLOR: Record<ManagedAccount['status'], string> = {
   normal: 'green',
@@ -120,10 +124,10 @@ export function AccountsPage() {
   );
 
   const sortable = (field: SortField) => ({ sorter: true, sortOrder: search.sortOrder(field) });
-  const columns: TableColumnsType<ManagedAccount> = [
+  const columns: ListColumns<ManagedAccount> = [
     { title: t('account'), dataIndex: 'account', key: 'account', ...sortable('account') },
-    { title: t('name'), dataIndex: 'name', key: 'name', ...sortable('name') },
-    { title: t('email'), dataIndex: 'email', key: 'email', ...sortable('email') },
+    { title: t('name'), dataIndex: 'name', key: 'name', ellipsis: true, ...sortable('name') },
+    { title: t('email'), dataIndex: 'email', key: 'email', defaultHidden: true, ...sortable('email') },
     {
       title: t('status'),
       dataIndex: 'status',
@@ -136,22 +140,26 @@ export function AccountsPage() {
     {
       title: t('password'),
       key: 'password',
+      defaultHidden: true,
       render: (_, account) => (account.hasPassword ? t('passwordSet') : <Tag>{t('passwordPending')}</Tag>),
     },
     {
       title: t('login2FA'),
       key: 'login2FA',
+      defaultHidden: true,
       render: (_, account) => (account.login2FAType === 0 ? t('login2FAOff') : t('login2FAOn')),
     },
-    { title: t('subCount'), dataIndex: 'subCount', key: 'subCount' },
+    { title: t('subCount'), dataIndex: 'subCount', key: 'subCount', defaultHidden: true },
     {
       title: t('createdAt'),
       dataIndex: 'createdAt',
       key: 'createdAt',
+      defaultHidden: true,
       ...sortable('createdAt'),
       render: (value: string) => <DateTime value={value} />,
     },
-    actionsColumn(actions),
+    // The row's many buttons wrap inside a column of their own width.
+    { ...actionsColumn(actions), width: ACTIONS_WIDTH },
   ];
 
   return (
@@ -214,7 +222,7 @@ function SubAccounts({
     }),
   );
   return (
-    <Table<ManagedAccount>
+    <FitTable<ManagedAccount>
       size="small"
       rowKey="id"
       title={() => t('subsOf', { account: parent.account })}
@@ -224,14 +232,14 @@ function SubAccounts({
       pagination={{ current: page, pageSize: PAGE_SIZE_DEFAULT, total: subs.data?.total ?? 0, onChange: setPage }}
       columns={[
         { title: t('account'), dataIndex: 'account' },
-        { title: t('name'), dataIndex: 'name' },
-        { title: t('email'), dataIndex: 'email' },
+        { title: t('name'), dataIndex: 'name', ellipsis: true },
+        { title: t('email'), dataIndex: 'email', defaultHidden: true },
         {
           title: t('status'),
           dataIndex: 'status',
           render: (status: ManagedAccount['status']) => localized(ACCOUNT_STATUS_LABELS[status]),
         },
-        actionsColumn(actions),
+        { ...actionsColumn(actions), width: ACTIONS_WIDTH },
       ]}
     />
   );

@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type ApiToken, apiTokenRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { Button, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
@@ -10,6 +10,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { useTier } from '../../../app/tier-context';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
+import { type ListColumns, ListToolbar } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
@@ -43,7 +44,7 @@ export function ApiTokensPage() {
     onSuccess: (_reply, ids) => setSelected((current) => current.filter((id) => !ids.includes(id))),
   });
 
-  const columns: TableColumnsType<ApiToken> = [
+  const columns: ListColumns<ApiToken> = [
     { title: t('name'), dataIndex: 'name', key: 'name' },
     {
       title: t('lifetime'),
@@ -54,6 +55,7 @@ export function ApiTokensPage() {
     {
       title: t('permissions'),
       key: 'permissions',
+      ellipsis: true,
       render: (_, token) =>
         token.permissions === null ? t('allPermissions') : token.permissions.join(', ') || t('allPermissions'),
     },
@@ -61,6 +63,7 @@ export function ApiTokensPage() {
       title: t('createdAt'),
       dataIndex: 'createdAt',
       key: 'createdAt',
+      defaultHidden: true,
       render: (value: string) => <DateTime value={value} />,
     },
     {
@@ -99,7 +102,7 @@ export function ApiTokensPage() {
       <PageTitle>{t('shell:menu.apiTokenSetting')}</PageTitle>
       <Typography.Paragraph type="secondary">{t('usage', { auth: tier })}</Typography.Paragraph>
       {canWrite && (
-        <Flex justify="space-between" style={{ marginBottom: 16 }}>
+        <ListToolbar style={{ marginBottom: 16 }}>
           <SelectionDelete
             count={selected.length}
             label={t('bulkDelete', { count: selected.length })}
@@ -110,7 +113,7 @@ export function ApiTokensPage() {
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
             {t('create')}
           </Button>
-        </Flex>
+        </ListToolbar>
       )}
       <ListTable<ApiToken>
         rowKey="id"

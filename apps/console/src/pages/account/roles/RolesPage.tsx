@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Role, roleRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, type TableColumnsType } from 'antd';
+import { Button, Flex } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
@@ -10,6 +10,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { useTier } from '../../../app/tier-context';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
+import type { ListColumns } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
@@ -45,9 +46,9 @@ export function RolesPage() {
     success: () => toastText('removeRoleSuccess'),
   });
 
-  const columns: TableColumnsType<Role> = [
+  const columns: ListColumns<Role> = [
     { title: t('name'), dataIndex: 'name', key: 'name' },
-    { title: t('remark'), dataIndex: 'remark', key: 'remark' },
+    { title: t('remark'), dataIndex: 'remark', key: 'remark', ellipsis: true },
     {
       title: t('permissions'),
       key: 'permissions',

@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Announcement, announcementRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Form, Input, Switch, type TableColumnsType, Typography } from 'antd';
+import { Button, Form, Input, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
@@ -9,6 +9,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { DateTime } from '../../../components/DateTime';
+import { type ListColumns, ListToolbar } from '../../../components/FitTable';
 import { FormModal } from '../../../components/FormModal';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
@@ -57,14 +58,14 @@ export function AnnouncementSettingPage() {
   });
   const first = (search.page - 1) * search.pageSize;
 
-  const columns: TableColumnsType<Announcement> = [
+  const columns: ListColumns<Announcement> = [
     { title: t('ordinal'), key: 'ordinal', width: 72, render: (_, _item, index) => first + index + 1 },
-    { title: t('title'), dataIndex: 'title' },
+    { title: t('title'), dataIndex: 'title', ellipsis: true },
     {
       title: t('content'),
       dataIndex: 'content',
       render: (content: string) => (
-        <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ marginBottom: 0, maxWidth: 480 }}>
+        <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ marginBottom: 0, maxWidth: 280 }}>
           {content}
         </Typography.Paragraph>
       ),
@@ -82,8 +83,18 @@ export function AnnouncementSettingPage() {
         />
       ),
     },
-    { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
-    { title: t('updatedAt'), dataIndex: 'updatedAt', render: (value: string) => <DateTime value={value} /> },
+    {
+      title: t('createdAt'),
+      dataIndex: 'createdAt',
+      defaultHidden: true,
+      render: (value: string) => <DateTime value={value} />,
+    },
+    {
+      title: t('updatedAt'),
+      dataIndex: 'updatedAt',
+      defaultHidden: true,
+      render: (value: string) => <DateTime value={value} />,
+    },
     actionsColumn((item) => (
       <RowActions
         onEdit={() => setEditing(item)}
@@ -97,7 +108,7 @@ export function AnnouncementSettingPage() {
   return (
     <>
       <PageTitle>{t('shell:menu.announcementSetting')}</PageTitle>
-      <Flex justify="space-between" style={{ marginBottom: 16 }}>
+      <ListToolbar style={{ marginBottom: 16 }}>
         <SelectionDelete
           count={selected.length}
           label={t('bulkDelete', { count: selected.length })}
@@ -108,7 +119,7 @@ export function AnnouncementSettingPage() {
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
           {t('create')}
         </Button>
-      </Flex>
+      </ListToolbar>
       <ListTable<Announcement>
         rowKey="id"
         columns={columns}

@@ -1,25 +1,13 @@
 import { CheckCircleFilled, ClockCircleOutlined } from '@ant-design/icons';
 import { type Overview, overviewRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  Button,
-  Card,
-  Col,
-  Flex,
-  List,
-  Row,
-  Statistic,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
+import { Alert, Button, Card, Col, Flex, List, Row, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CLIENT_PATHS } from '../../../app/console-paths';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
+import { FitTable, type ListColumns } from '../../../components/FitTable';
 
 type Step = keyof Overview['checklist'];
 type NodeProblem = NonNullable<Overview['nodes']>['problems'][number];
@@ -141,7 +129,7 @@ function Checklist({ checklist }: { checklist: Overview['checklist'] }) {
 
 function Nodes({ nodes, loading }: { nodes: Overview['nodes']; loading: boolean }) {
   const { t } = useTranslation(['overview', 'nodes']);
-  const columns: TableColumnsType<NodeProblem> = [
+  const columns: ListColumns<NodeProblem> = [
     { title: t('node'), dataIndex: 'name', render: (name: string, row) => `${name} (${row.ip})` },
     {
       title: t('connection'),
@@ -182,13 +170,12 @@ function Nodes({ nodes, loading }: { nodes: Overview['nodes']; loading: boolean 
           <Typography.Title level={5} style={{ margin: 0 }}>
             {t('problemsTitle')}
           </Typography.Title>
-          <Table<NodeProblem>
+          <FitTable<NodeProblem>
             rowKey="id"
             size="small"
             columns={columns}
             dataSource={nodes.problems}
             pagination={false}
-            scroll={{ x: 'max-content' }}
             locale={{ emptyText: t('noProblems') }}
           />
         </Flex>

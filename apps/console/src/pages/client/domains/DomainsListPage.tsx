@@ -1,12 +1,13 @@
 import { type ClientDomain, clientDomainRoutes, DOMAIN_STATUS_LABELS } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Select, type TableColumnsType, Tag } from 'antd';
+import { Button, Form, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { localized, toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
+import type { ListColumns } from '../../../components/FitTable';
 import { FormModal } from '../../../components/FormModal';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
@@ -40,10 +41,10 @@ export function DomainsListPage() {
     onSuccess: () => setTagging(false),
   });
 
-  const columns: TableColumnsType<ClientDomain> = [
+  const columns: ListColumns<ClientDomain> = [
     { title: t('name'), dataIndex: 'name' },
-    { title: t('site'), dataIndex: 'siteName' },
-    { title: t('customer'), dataIndex: 'userAccount' },
+    { title: t('site'), dataIndex: 'siteName', ellipsis: true },
+    { title: t('customer'), dataIndex: 'userAccount', ellipsis: true, maxWidth: 140 },
     {
       title: t('status'),
       dataIndex: 'status',
@@ -52,7 +53,12 @@ export function DomainsListPage() {
       ),
     },
     { title: t('tags'), dataIndex: 'tags', render: (tags: string[]) => <TagList items={tags} /> },
-    { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
+    {
+      title: t('createdAt'),
+      dataIndex: 'createdAt',
+      defaultHidden: true,
+      render: (value: string) => <DateTime value={value} />,
+    },
   ];
 
   return (

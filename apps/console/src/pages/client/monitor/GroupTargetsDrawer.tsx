@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
+import { ListToolbar } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { RowDrawer } from '../../../components/RowDrawer';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
@@ -69,7 +70,7 @@ function GroupTargets({ group }: { group: MonitorGroup }) {
 
   return (
     <>
-      <Flex style={{ marginBottom: 16 }}>
+      <ListToolbar justify="flex-start" style={{ marginBottom: 16 }}>
         <Select
           allowClear
           style={{ width: 180 }}
@@ -79,7 +80,7 @@ function GroupTargets({ group }: { group: MonitorGroup }) {
           options={MONITOR_STATES.map((value) => ({ value, label: t(`states.${value}`) }))}
           onChange={setState}
         />
-      </Flex>
+      </ListToolbar>
       <ListTable<MonitorTarget>
         rowKey="nodeId"
         columns={columns}

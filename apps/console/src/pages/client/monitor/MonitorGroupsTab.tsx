@@ -1,12 +1,13 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type MonitorGroup, monitoringRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Space, type TableColumnsType, Tag } from 'antd';
+import { Button, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { type ListColumns, ListToolbar } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { pendingFor } from '../../../features/lists/row-pending';
@@ -35,14 +36,15 @@ export function MonitorGroupsTab() {
   const openId = urlId(search.filters.group);
   const open = groups.data?.data.find((group) => group.id === openId) ?? null;
 
-  const columns: TableColumnsType<MonitorGroup> = [
+  const columns: ListColumns<MonitorGroup> = [
     { title: t('name'), dataIndex: 'name' },
     { title: t('intervalSeconds'), dataIndex: 'intervalSeconds' },
-    { title: t('timeoutSeconds'), dataIndex: 'timeoutSeconds' },
-    { title: t('failureThreshold'), dataIndex: 'failureThreshold' },
+    { title: t('timeoutSeconds'), dataIndex: 'timeoutSeconds', defaultHidden: true },
+    { title: t('failureThreshold'), dataIndex: 'failureThreshold', defaultHidden: true },
     {
       title: t('monitors'),
       dataIndex: 'monitors',
+      ellipsis: true,
       render: (monitors: MonitorGroup['monitors']) => monitors.map((m) => <Tag key={m.id}>{m.name}</Tag>),
     },
     {
@@ -63,7 +65,7 @@ export function MonitorGroupsTab() {
       dataIndex: 'enabled',
       render: (enabled: boolean) => (enabled ? t('common:yes') : t('common:no')),
     },
-    { title: t('memo'), dataIndex: 'memo' },
+    { title: t('memo'), dataIndex: 'memo', ellipsis: true, defaultHidden: true },
     actionsColumn((group) => (
       <RowActions
         before={
@@ -81,11 +83,11 @@ export function MonitorGroupsTab() {
 
   return (
     <>
-      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+      <ListToolbar justify="flex-end" style={{ marginBottom: 16 }}>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
           {t('groupCreate')}
         </Button>
-      </Flex>
+      </ListToolbar>
       <ListTable<MonitorGroup>
         rowKey="id"
         columns={columns}

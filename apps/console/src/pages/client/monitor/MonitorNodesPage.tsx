@@ -1,13 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type MonitorNode, monitoringRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Switch, type TableColumnsType, Tag } from 'antd';
+import { Button, Switch, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
+import { ListToolbar } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
@@ -88,11 +89,11 @@ export function MonitorNodesPage() {
   return (
     <>
       <PageTitle>{t('shell:menu.monitorNodeList')}</PageTitle>
-      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+      <ListToolbar justify="flex-end" style={{ marginBottom: 16 }}>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
           {t('addMonitor')}
         </Button>
-      </Flex>
+      </ListToolbar>
       <ListTable<MonitorNode>
         rowKey="id"
         columns={columns}

@@ -1,10 +1,11 @@
 import { monitoringRoutes, NODE_MONITOR_STATES } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Flex, Select, type TableColumnsType, Tag } from 'antd';
+import { Flex, Select, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
+import type { ListColumns } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { SearchBox } from '../../../components/SearchBox';
 import { urlQuery, useListSearch } from '../../../features/lists/use-list-search';
@@ -25,15 +26,16 @@ export function NodeStatesTab() {
     ...MONITOR_REFRESH,
   });
 
-  const columns: TableColumnsType<NodeState> = [
+  const columns: ListColumns<NodeState> = [
     { title: t('name'), dataIndex: 'name' },
     { title: t('ips'), dataIndex: 'ips', render: (ips: string[]) => ips.join(', ') },
-    { title: t('zone'), dataIndex: 'zoneName' },
+    { title: t('zone'), dataIndex: 'zoneName', ellipsis: true, maxWidth: 160 },
     { title: t('state'), dataIndex: 'state', render: (value: NodeState['state']) => <MonitorStateTag state={value} /> },
     { title: t('sinceColumn'), dataIndex: 'since', render: (value: string | null) => <DateTime value={value} /> },
     {
       title: t('groups'),
       dataIndex: 'groups',
+      ellipsis: true,
       render: (groups: NodeState['groups']) =>
         groups.length === 0
           ? '—'

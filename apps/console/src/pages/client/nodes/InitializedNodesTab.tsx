@@ -1,10 +1,11 @@
 import { type InitializedNode, NODE_SWITCHES, nodeRoutes, PORT_TYPES, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Select, Space, type TableColumnsType, Tag, Tooltip, theme } from 'antd';
+import { Button, Flex, Select, Space, Tag, Tooltip, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
+import type { ListColumns } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { actionsColumn } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
@@ -66,23 +67,26 @@ export function InitializedNodesTab() {
   const openNodeId = urlId(search.filters.node);
   const openNode = nodes.data?.data.find((node) => node.id === openNodeId) ?? null;
 
-  const columns: TableColumnsType<InitializedNode> = [
+  // By default the name, addresses, zone and connection fit 1280 px; the rest is chosen.
+  const columns: ListColumns<InitializedNode> = [
     { title: t('name'), dataIndex: 'name' },
     { title: t('ips'), dataIndex: 'ips', render: (ips: string[]) => ips.join(', ') },
-    { title: t('zone'), dataIndex: 'zoneName' },
+    { title: t('zone'), dataIndex: 'zoneName', ellipsis: true, maxWidth: 140 },
     {
       title: t('groups'),
       dataIndex: 'groups',
+      defaultHidden: true,
       render: (groups: InitializedNode['groups']) =>
         groups.length === 0
           ? '—'
           : groups.map((group) => <Tag key={`${group.id}-${group.line}`}>{`${group.name} (${group.line})`}</Tag>),
     },
-    ...subNodeDnsColumns,
-    { title: t('version'), dataIndex: 'version' },
-    upgradeColumn,
+    ...subNodeDnsColumns.map((column) => ({ ...column, defaultHidden: true })),
+    { title: t('version'), dataIndex: 'version', defaultHidden: true },
+    { ...upgradeColumn, defaultHidden: true },
     {
       title: t('nodeOps:status.title'),
+      defaultHidden: true,
       dataIndex: 'status',
       render: (value: InitializedNode['status']) => (
         <Tag color={value === 'on' ? 'blue' : 'red'}>{t(`nodeOps:status.${value}`)}</Tag>
@@ -90,17 +94,26 @@ export function InitializedNodesTab() {
     },
     {
       title: t('nodeOps:portType'),
+      defaultHidden: true,
       dataIndex: 'portType',
       render: (value: InitializedNode['portType']) => t(`common:portTypes.${value}`),
     },
-    { title: t('nodeOps:memo'), dataIndex: 'memo', ellipsis: true, render: (value: string) => value || '—' },
+    {
+      title: t('nodeOps:memo'),
+      dataIndex: 'memo',
+      ellipsis: true,
+      defaultHidden: true,
+      render: (value: string) => value || '—',
+    },
     {
       title: t('nodeOps:logRotateTime'),
+      defaultHidden: true,
       dataIndex: 'logRotateTime',
       render: (value: string | null) => value ?? t('nodeOps:never'),
     },
     {
       title: t('config.title'),
+      defaultHidden: true,
       key: 'config',
       render: (_, node) => (
         <Tooltip title={t('config.versions', { applied: node.appliedVersion || '—', current: node.currentVersion })}>
@@ -123,6 +136,7 @@ export function InitializedNodesTab() {
       // The switch (PATCH client/node/monitor) and what the monitor groups say: a node switched off
       // is not probed.
       title: t('monitor'),
+      defaultHidden: true,
       key: 'monitor',
       render: (_: unknown, node: InitializedNode) =>
         !node.monitor ? (
@@ -135,6 +149,7 @@ export function InitializedNodesTab() {
     },
     {
       title: t('lastError'),
+      defaultHidden: true,
       dataIndex: 'lastError',
       ellipsis: true,
       // The agent's own failure, the ports it could not listen on, and what the control plane could
@@ -154,7 +169,12 @@ export function InitializedNodesTab() {
         );
       },
     },
-    { title: t('lastSeen'), dataIndex: 'lastSeenAt', render: (value: string | null) => <DateTime value={value} /> },
+    {
+      title: t('lastSeen'),
+      dataIndex: 'lastSeenAt',
+      defaultHidden: true,
+      render: (value: string | null) => <DateTime value={value} />,
+    },
     actionsColumn((node) => (
       <Space>
         <Button size="small" onClick={() => search.setFilters({ node: String(node.id) })}>

@@ -6,10 +6,11 @@ import {
   nodeOperationRoutes as ops,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Descriptions, Empty, Spin, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Descriptions, Empty, Spin, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
+import { FitTable, type ListColumns } from '../../../components/FitTable';
 import { RowDrawer } from '../../../components/RowDrawer';
 import { commandResultsRow } from '../../../features/cache/CacheTasks';
 import { NodeSubNodes } from './NodeSubNodes';
@@ -58,7 +59,7 @@ function NodeDetails({ node }: { node: InitializedNode }) {
   const used = (usedBytes: number, total: number) =>
     t('drawer.used', { used: formatBytesText(usedBytes), total: formatBytesText(total) });
 
-  const columns: TableColumnsType<NodeCommand> = [
+  const columns: ListColumns<NodeCommand> = [
     { title: t('drawer.type'), dataIndex: 'type', render: (type: NodeCommand['type']) => t(`commandTypes.${type}`) },
     {
       title: t('drawer.state'),
@@ -105,7 +106,7 @@ function NodeDetails({ node }: { node: InitializedNode }) {
       <Typography.Title level={5} style={{ marginTop: 24 }}>
         {t('drawer.commands')}
       </Typography.Title>
-      <Table<NodeCommand>
+      <FitTable<NodeCommand>
         rowKey="id"
         size="small"
         columns={columns}

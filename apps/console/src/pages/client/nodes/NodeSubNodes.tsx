@@ -1,12 +1,13 @@
 import { type InitializedNode, type SubNode, subNodeRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Input, Modal, Table, type TableColumnsType, Typography } from 'antd';
+import { Button, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
+import { FitTable, type ListColumns, ListToolbar } from '../../../components/FitTable';
 import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
 
@@ -48,7 +49,7 @@ export function NodeSubNodes({ node }: { node: InitializedNode }) {
     onSuccess: () => setEditing(null),
   });
   const ids = selected.map((s) => s.id);
-  const columns: TableColumnsType<SubNode> = [
+  const columns: ListColumns<SubNode> = [
     { title: t('subs.ip'), dataIndex: 'ip' },
     { title: t('subs.memo'), dataIndex: 'memo', render: (memo: string) => memo || '—' },
     { title: t('subs.createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
@@ -64,7 +65,7 @@ export function NodeSubNodes({ node }: { node: InitializedNode }) {
         {t('subs.title')}
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t('subs.hint')}</Typography.Paragraph>
-      <Flex gap="small" style={{ marginBottom: 12 }}>
+      <ListToolbar justify="flex-start">
         <Input
           aria-label={t('subs.add')}
           placeholder={t('subs.placeholder')}
@@ -86,8 +87,8 @@ export function NodeSubNodes({ node }: { node: InitializedNode }) {
           pending={remove.isPending}
           onDelete={() => remove.mutate(ids)}
         />
-      </Flex>
-      <Table<SubNode>
+      </ListToolbar>
+      <FitTable<SubNode>
         rowKey="id"
         size="small"
         columns={columns}

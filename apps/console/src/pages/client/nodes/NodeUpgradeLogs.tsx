@@ -1,9 +1,10 @@
 import { NODE_INFO_REFRESH_MS, type NodeUpgradeLog, nodeUpgradeRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { type TableColumnsType, Tag, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
+import type { ListColumns } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { useLocalPaging } from '../../../features/lists/use-list-search';
 
@@ -28,7 +29,7 @@ export function NodeUpgradeLogs({ nodeId }: { nodeId: number }) {
     }),
     refetchInterval: NODE_INFO_REFRESH_MS,
   });
-  const columns: TableColumnsType<NodeUpgradeLog> = [
+  const columns: ListColumns<NodeUpgradeLog> = [
     { title: t('at'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
     {
       title: t('stage'),

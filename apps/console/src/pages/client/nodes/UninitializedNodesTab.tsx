@@ -1,10 +1,11 @@
 import { nodeRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, type TableColumnsType } from 'antd';
+import { Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
+import { type ListColumns, ListToolbar } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { actionsColumn } from '../../../components/RowActions';
 import { useListSearch } from '../../../features/lists/use-list-search';
@@ -21,11 +22,16 @@ export function UninitializedNodesTab() {
   const { selected, rowSelection, clear } = useSelectedRows<NodeToPlace>();
   const [placing, setPlacing] = useState<NodeToPlace[] | null>(null);
 
-  const columns: TableColumnsType<NodeToPlace> = [
+  const columns: ListColumns<NodeToPlace> = [
     { title: t('name'), dataIndex: 'name' },
     { title: t('ips'), dataIndex: 'ips', render: (ips: string[]) => ips.join(', ') },
     { title: t('version'), dataIndex: 'version' },
-    { title: t('registeredAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
+    {
+      title: t('registeredAt'),
+      dataIndex: 'createdAt',
+      defaultHidden: true,
+      render: (value: string) => <DateTime value={value} />,
+    },
     { title: t('lastSeen'), dataIndex: 'lastSeenAt', render: (value: string | null) => <DateTime value={value} /> },
     actionsColumn((node) => (
       <Button size="small" type="primary" onClick={() => setPlacing([node])}>
@@ -36,11 +42,11 @@ export function UninitializedNodesTab() {
 
   return (
     <>
-      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+      <ListToolbar justify="flex-end" style={{ marginBottom: 16 }}>
         <Button disabled={selected.length === 0} onClick={() => setPlacing(selected)}>
           {t('initialize.selected', { count: selected.length })}
         </Button>
-      </Flex>
+      </ListToolbar>
       <ListTable<NodeToPlace>
         rowKey="id"
         columns={columns}

@@ -1,8 +1,9 @@
 import { type Product, type ProductGroup, productRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Flex, Table, type TableColumnsType, Typography } from 'antd';
+import { Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
+import { FitTable, type ListColumns } from '../../../components/FitTable';
 
 /** One kind of a product's groups (`GET client/product/{id}/groups?isBackup=`), with zone and node count. */
 function GroupsTable({ product, isBackup }: { product: Product; isBackup: boolean }) {
@@ -13,7 +14,7 @@ function GroupsTable({ product, isBackup }: { product: Product; isBackup: boolea
       query: { isBackup: isBackup ? 'true' : 'false' },
     }),
   );
-  const columns: TableColumnsType<ProductGroup> = [
+  const columns: ListColumns<ProductGroup> = [
     { title: t('zone'), dataIndex: 'zoneName' },
     { title: t('group'), dataIndex: 'name' },
     { title: t('nodeCount'), dataIndex: 'nodeCount' },
@@ -21,7 +22,7 @@ function GroupsTable({ product, isBackup }: { product: Product; isBackup: boolea
   return (
     <div style={{ flex: 1 }}>
       <Typography.Text strong>{isBackup ? t('backupGroups') : t('mainGroups')}</Typography.Text>
-      <Table<ProductGroup>
+      <FitTable<ProductGroup>
         size="small"
         rowKey="id"
         columns={columns}

@@ -1,13 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Product, productRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, type TableColumnsType, Tag } from 'antd';
+import { Button, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
+import { type ListColumns, ListToolbar } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
@@ -38,11 +39,11 @@ export function ProductsListPage() {
     success: () => toastText('deleteSuccess'),
   });
 
-  const columns: TableColumnsType<Product> = [
+  const columns: ListColumns<Product> = [
     { title: t('name'), dataIndex: 'name' },
     { title: t('portType'), dataIndex: 'portType', render: (value: 7 | 4) => t(`common:portTypes.${value}`) },
-    { title: t('mainGroups'), dataIndex: 'mainGroups', render: groupTags },
-    { title: t('backupGroups'), dataIndex: 'backupGroups', render: groupTags },
+    { title: t('mainGroups'), dataIndex: 'mainGroups', ellipsis: true, maxWidth: 200, render: groupTags },
+    { title: t('backupGroups'), dataIndex: 'backupGroups', defaultHidden: true, render: groupTags },
     {
       title: t('sites'),
       key: 'sites',
@@ -51,8 +52,13 @@ export function ProductsListPage() {
           ? t('siteUsageUnlimited', { count: product.siteCount })
           : t('siteUsage', { count: product.siteCount, limit: product.siteLimit }),
     },
-    { title: t('memo'), dataIndex: 'memo' },
-    { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
+    { title: t('memo'), dataIndex: 'memo', ellipsis: true, defaultHidden: true },
+    {
+      title: t('createdAt'),
+      dataIndex: 'createdAt',
+      defaultHidden: true,
+      render: (value: string) => <DateTime value={value} />,
+    },
     actionsColumn((product) => (
       <RowActions
         onEdit={() => setEditing(product)}
@@ -66,11 +72,11 @@ export function ProductsListPage() {
   return (
     <>
       <PageTitle>{t('shell:menu.productsList')}</PageTitle>
-      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+      <ListToolbar justify="flex-end" style={{ marginBottom: 16 }}>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
           {t('create')}
         </Button>
-      </Flex>
+      </ListToolbar>
       <ListTable<Product>
         rowKey="id"
         columns={columns}

@@ -1,12 +1,13 @@
 import { DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { type OperatorSite, siteRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Dropdown, Flex, Space, type TableColumnsType, Tag } from 'antd';
+import { Button, Dropdown, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { type ListColumns, ListToolbar } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions, SelectionDelete } from '../../../components/RowActions';
@@ -40,14 +41,15 @@ export function SitesListPage() {
   });
 
   const stateColumns = useSiteStateColumns<OperatorSite>();
-  const columns: TableColumnsType<OperatorSite> = [
-    { title: t('name'), dataIndex: 'siteName' },
-    { title: t('customer'), dataIndex: 'userAccount' },
-    { title: t('product'), dataIndex: 'productName' },
-    ...stateColumns,
+  const columns: ListColumns<OperatorSite> = [
+    { title: t('name'), dataIndex: 'siteName', maxWidth: 180 },
+    { title: t('customer'), dataIndex: 'userAccount', ellipsis: true, maxWidth: 100 },
+    { title: t('product'), dataIndex: 'productName', ellipsis: true, maxWidth: 100 },
+    ...stateColumns.map((column) => (column.dataIndex === 'status' ? column : { ...column, defaultHidden: true })),
     {
       title: t('siteActions:forceBackup'),
       dataIndex: 'forceBackup',
+      defaultHidden: true,
       render: (on: boolean) => (on ? <Tag color="orange">{t('siteActions:forceBackup')}</Tag> : '—'),
     },
     {
@@ -56,7 +58,7 @@ export function SitesListPage() {
       render: (_, site) =>
         `${site.domainCount} / ${site.limitations.maxDomains === 0 ? t('siteActions:unlimited') : site.limitations.maxDomains}`,
     },
-    { title: t('siteActions:memo'), dataIndex: 'memo' },
+    { title: t('siteActions:memo'), dataIndex: 'memo', ellipsis: true, defaultHidden: true },
     actionsColumn((site) => (
       <RowActions
         onEdit={() => setEditing(site)}
@@ -79,7 +81,7 @@ export function SitesListPage() {
     <>
       <PageTitle>{t('shell:menu.sitesList')}</PageTitle>
       <ClientSiteFilters search={search} />
-      <Flex justify="space-between" style={{ marginBottom: 16 }}>
+      <ListToolbar style={{ marginBottom: 16 }}>
         <Space>
           <Dropdown disabled={selected.length === 0} menu={actions.menu(selected)}>
             <Button loading={actions.pending}>
@@ -97,7 +99,7 @@ export function SitesListPage() {
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
           {t('create.open')}
         </Button>
-      </Flex>
+      </ListToolbar>
       <ListTable<OperatorSite>
         rowKey="siteID"
         columns={columns}

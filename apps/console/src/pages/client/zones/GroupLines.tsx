@@ -1,8 +1,9 @@
 import { type DnsLineId, type Group, groupLineRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Table, type TableColumnsType } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
+import { FitTable, type ListColumns } from '../../../components/FitTable';
 import { useDnsLines } from './use-dns-lines';
 
 interface LineCount {
@@ -26,7 +27,7 @@ export function GroupLines({
   const counts = useQuery(
     routeQuery('client', groupLineRoutes.lineNodeNums, { params: { zoneID: zoneId, groupID: group.id } }),
   );
-  const columns: TableColumnsType<LineCount> = [
+  const columns: ListColumns<LineCount> = [
     { title: t('line'), dataIndex: 'line', render: (line: string) => nameOf(line) },
     { title: t('nodeNum'), dataIndex: 'nodeNum' },
     { title: t('virtualNodeNum'), dataIndex: 'virtualNodeNum' },
@@ -41,7 +42,7 @@ export function GroupLines({
     },
   ];
   return (
-    <Table<LineCount>
+    <FitTable<LineCount>
       rowKey="line"
       size="small"
       aria-label={t('linesOf', { name: group.name })}

@@ -1,12 +1,13 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Group, groupRoutes, type Zone } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, type TableColumnsType, Tag } from 'antd';
+import { Button, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { type ListColumns, ListToolbar } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { RowDrawer } from '../../../components/RowDrawer';
@@ -44,17 +45,23 @@ function ZoneGroups({ zone }: { zone: Zone }) {
     success: () => toastText('deleteSuccess'),
   });
 
-  const columns: TableColumnsType<Group> = [
+  // The drawer is 720 px wide: the name, main or backup, the node count and the actions by default.
+  const columns: ListColumns<Group> = [
     { title: t('group.name'), dataIndex: 'name' },
-    { title: t('group.portType'), dataIndex: 'portType', render: (value: 7 | 4) => t(`common:portTypes.${value}`) },
+    {
+      title: t('group.portType'),
+      dataIndex: 'portType',
+      defaultHidden: true,
+      render: (value: 7 | 4) => t(`common:portTypes.${value}`),
+    },
     {
       title: t('group.isBackup'),
       dataIndex: 'isBackup',
       render: (value: boolean) => (value ? <Tag color="orange">{t('group.backup')}</Tag> : t('group.main')),
     },
     { title: t('group.nodeCount'), dataIndex: 'nodeCount' },
-    { title: t('group.virtualNodeCount'), dataIndex: 'virtualNodeCount' },
-    { title: t('memo'), dataIndex: 'memo' },
+    { title: t('group.virtualNodeCount'), dataIndex: 'virtualNodeCount', defaultHidden: true },
+    { title: t('memo'), dataIndex: 'memo', ellipsis: true, defaultHidden: true },
     actionsColumn((group) => (
       <RowActions
         onEdit={() => setEditing(group)}
@@ -67,11 +74,11 @@ function ZoneGroups({ zone }: { zone: Zone }) {
 
   return (
     <>
-      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+      <ListToolbar justify="flex-end" style={{ marginBottom: 16 }}>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
           {t('group.create')}
         </Button>
-      </Flex>
+      </ListToolbar>
       <ListTable<Group>
         rowKey="id"
         size="small"

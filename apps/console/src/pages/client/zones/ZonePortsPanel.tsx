@@ -1,11 +1,12 @@
 import { ZONE_PORT_TYPES, type ZonePort, type ZonePortType, zoneSettingRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, InputNumber, Select, Table } from 'antd';
+import { Button, Form, InputNumber, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { createdText, toastText } from '../../../app/toast';
+import { FitTable } from '../../../components/FitTable';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
 import { ZoneReservedPortsPanel } from './ZoneReservedPortsPanel';
 
@@ -65,7 +66,7 @@ export function ZonePortsPanel({ zoneId }: { zoneId: number }) {
           {t('ports.add')}
         </Button>
       </Form>
-      <Table<ZonePort>
+      <FitTable<ZonePort>
         rowKey="id"
         size="small"
         loading={ports.isLoading}

@@ -1,13 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type Zone, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, type TableColumnsType } from 'antd';
+import { Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
+import { type ListColumns, ListToolbar } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
@@ -42,13 +43,14 @@ export function ZonesListPage() {
   const nodesZoneId = urlId(search.filters.nodes);
   const nodesZone = zones.data?.data.find((zone) => zone.id === nodesZoneId) ?? null;
 
-  const columns: TableColumnsType<Zone> = [
+  const columns: ListColumns<Zone> = [
     { title: t('name'), dataIndex: 'name', sorter: true, sortOrder: search.sortOrder('name') },
-    { title: t('memo'), dataIndex: 'memo' },
+    { title: t('memo'), dataIndex: 'memo', ellipsis: true },
     { title: t('nodeCount'), dataIndex: 'nodeCount', sorter: true, sortOrder: search.sortOrder('nodeCount') },
     {
       title: t('createdAt'),
       dataIndex: 'createdAt',
+      defaultHidden: true,
       sorter: true,
       sortOrder: search.sortOrder('createdAt'),
       render: (value: string) => <DateTime value={value} />,
@@ -79,11 +81,11 @@ export function ZonesListPage() {
   return (
     <>
       <PageTitle>{t('shell:menu.zonesList')}</PageTitle>
-      <Flex justify="flex-end" style={{ marginBottom: 16 }}>
+      <ListToolbar justify="flex-end" style={{ marginBottom: 16 }}>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
           {t('create')}
         </Button>
-      </Flex>
+      </ListToolbar>
       <ListTable<Zone> rowKey="id" columns={columns} list={zones} paging={search} emptyText={t('empty')} />
       <ZoneFormModal zone={editing} onClose={() => setEditing(null)} />
       <ZoneGroupsDrawer zone={openZone} onClose={() => search.setFilters({ zone: undefined })} />

@@ -1,12 +1,13 @@
 import { type Site, siteRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Space, type TableColumnsType, Tag } from 'antd';
+import { Button, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCan } from '../../../app/account-context';
 import { siteSettingPath } from '../../../app/console-paths';
 import { routeQuery } from '../../../app/route-query';
+import type { ListColumns } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn } from '../../../components/RowActions';
@@ -36,7 +37,7 @@ export function SitesPage() {
   const productName = sites.data?.data.find((site) => site.productID === productID)?.productName;
 
   const stateColumns = useSiteStateColumns();
-  const columns: TableColumnsType<Site> = [
+  const columns: ListColumns<Site> = [
     {
       title: t('name'),
       dataIndex: 'siteName',
@@ -45,6 +46,7 @@ export function SitesPage() {
     {
       title: t('product'),
       dataIndex: 'productName',
+      ellipsis: true,
       render: (name: string, site) => (
         <Button
           type="link"

@@ -1,13 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type CacheRule, siteCacheRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
+import { FitTable, type ListColumns, ListToolbar } from '../../../../components/FitTable';
 import { ListEmpty } from '../../../../components/ListEmpty';
 import { actionsColumn, RowActions, SelectionDelete } from '../../../../components/RowActions';
 import { TagList } from '../../../../components/TagList';
@@ -35,11 +36,13 @@ export function CacheTab({ siteId }: { siteId: number }) {
     onSuccess: (_reply, ids) => setSelected((current) => current.filter((id) => !ids.includes(id))),
   });
 
-  const columns: TableColumnsType<CacheRule> = [
+  const columns: ListColumns<CacheRule> = [
     { title: t('priority'), dataIndex: 'priority', width: 90 },
     {
       title: t('scope'),
       key: 'scope',
+      ellipsis: true,
+      maxWidth: 260,
       render: (_, rule) => (
         <Space orientation="vertical" size={4}>
           <span>{t(`scopes.${rule.scope}`)}</span>
@@ -64,10 +67,16 @@ export function CacheTab({ siteId }: { siteId: number }) {
     {
       title: t('queryString'),
       dataIndex: 'queryString',
+      defaultHidden: true,
       render: (value: CacheRule['queryString'], rule) => (rule.bypass ? '—' : t(`queryStrings.${value}`)),
     },
-    { title: t('memo'), dataIndex: 'memo', render: (memo: string) => memo || '—' },
-    { title: t('updatedAt'), dataIndex: 'updatedAt', render: (value: string) => <DateTime value={value} /> },
+    { title: t('memo'), dataIndex: 'memo', defaultHidden: true, render: (memo: string) => memo || '—' },
+    {
+      title: t('updatedAt'),
+      dataIndex: 'updatedAt',
+      defaultHidden: true,
+      render: (value: string) => <DateTime value={value} />,
+    },
     actionsColumn((rule) => (
       <RowActions
         onEdit={() => setEditing(rule)}
@@ -83,7 +92,7 @@ export function CacheTab({ siteId }: { siteId: number }) {
       <CachePurgeActions siteId={siteId} />
       <Typography.Title level={5}>{t('rules')}</Typography.Title>
       <Typography.Paragraph type="secondary">{t('rulesHint')}</Typography.Paragraph>
-      <Flex justify="space-between" style={{ marginBottom: 16 }}>
+      <ListToolbar style={{ marginBottom: 16 }}>
         <SelectionDelete
           count={selected.length}
           label={t('bulkDelete', { count: selected.length })}
@@ -94,14 +103,13 @@ export function CacheTab({ siteId }: { siteId: number }) {
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
           {t('add')}
         </Button>
-      </Flex>
-      <Table<CacheRule>
+      </ListToolbar>
+      <FitTable<CacheRule>
         rowKey="id"
         columns={columns}
         dataSource={list.data?.data.rules}
         loading={list.isFetching}
         pagination={false}
-        scroll={{ x: 'max-content' }}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
         locale={{ emptyText: <ListEmpty text={t('empty')} failed={list.isError} onRetry={() => list.refetch()} /> }}
       />

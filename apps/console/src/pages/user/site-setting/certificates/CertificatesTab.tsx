@@ -1,13 +1,14 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { type CertificateSummary, certificateRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, type TableColumnsType } from 'antd';
+import { Button, Flex } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
+import type { ListColumns } from '../../../../components/FitTable';
 import { ListTable } from '../../../../components/ListTable';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
@@ -41,7 +42,7 @@ export function CertificatesTab({ siteId }: { siteId: number }) {
     success: () => toastText('deleteSuccess'),
   });
 
-  const columns: TableColumnsType<CertificateSummary> = [
+  const columns: ListColumns<CertificateSummary> = [
     {
       title: t('name'),
       dataIndex: 'name',
@@ -58,7 +59,7 @@ export function CertificatesTab({ siteId }: { siteId: number }) {
       dataIndex: 'names',
       render: (names: string[]) => <TagList items={names} />,
     },
-    { title: t('issuer'), dataIndex: 'issuer', ellipsis: true },
+    { title: t('issuer'), dataIndex: 'issuer', ellipsis: true, defaultHidden: true },
     {
       title: t('notAfter'),
       dataIndex: 'notAfter',

@@ -1,9 +1,20 @@
 import { WarningOutlined } from '@ant-design/icons';
 import { isPlaceholderCnameTarget, type SiteDomain } from '@rampart/contract';
 import { Space, Tag, Tooltip, Typography } from 'antd';
+import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../../components/CopyButton';
 import { CNAME_TAGS } from './domain-list';
+
+/** A long CNAME (it holds the domain's name) ends in "…" and shows whole on hover; the copy button copies it whole. */
+const CNAME_STYLE: CSSProperties = {
+  display: 'inline-block',
+  maxWidth: 120,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  verticalAlign: 'middle',
+};
 
 /**
  * A domain's CNAME target with a copy button and the state of its last check. A placeholder target
@@ -13,7 +24,7 @@ import { CNAME_TAGS } from './domain-list';
 export function CnameCell({ domain }: { domain: SiteDomain }) {
   const { t } = useTranslation('domains');
   const target = (
-    <Typography.Text code aria-label={t('cnameOf', { name: domain.name })}>
+    <Typography.Text code aria-label={t('cnameOf', { name: domain.name })} title={domain.cname} style={CNAME_STYLE}>
       {domain.cname}
     </Typography.Text>
   );

@@ -1,9 +1,10 @@
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { CNAME_CHECK_MAX, DOMAIN_STATUS, domainRoutes } from '@rampart/contract';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Flex, Space } from 'antd';
+import { Button, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { showApiError } from '../../../../app/show-error';
+import { ListToolbar } from '../../../../components/FitTable';
 import { SelectionDelete } from '../../../../components/RowActions';
 import { saveResponse } from '../../../../features/download/save-file';
 import { callAuthedRaw } from '../../../../session/call-authed';
@@ -32,7 +33,7 @@ export function DomainBulkBar({ siteId, canWrite, selected, actions, onOpen }: D
   });
   const none = selected.length === 0;
   return (
-    <Flex justify="space-between" wrap gap="small" style={{ marginBottom: 16 }}>
+    <ListToolbar style={{ marginBottom: 16 }}>
       <Space wrap>
         {canWrite && (
           <>
@@ -85,6 +86,6 @@ export function DomainBulkBar({ siteId, canWrite, selected, actions, onOpen }: D
           </Button>
         </Space>
       )}
-    </Flex>
+    </ListToolbar>
   );
 }

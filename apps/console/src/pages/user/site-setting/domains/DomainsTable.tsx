@@ -1,7 +1,8 @@
 import { DOMAIN_CERT_STATUS, DOMAIN_STATUS, type SiteDomain } from '@rampart/contract';
-import { Space, Switch, type TableColumnsType, Tag } from 'antd';
+import { Space, Switch, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../../components/DateTime';
+import type { ListColumns } from '../../../../components/FitTable';
 import { type ListQuery, ListTable } from '../../../../components/ListTable';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
@@ -36,8 +37,10 @@ export function DomainsTable({
   const { setStatus, setForceSSL, remove } = actions;
   const busy = (ids: number[], id: number) => ids.length === 1 && ids[0] === id;
 
-  const columns: TableColumnsType<SiteDomain> = [
-    { title: t('name'), dataIndex: 'name', sorter: true, sortOrder: search.sortOrder('name') },
+  // By default the name, the two switches and the CNAME fit 1280 px; origin, proof, tags,
+  // certificate, modules and the update time are chosen.
+  const columns: ListColumns<SiteDomain> = [
+    { title: t('name'), dataIndex: 'name', maxWidth: 150, sorter: true, sortOrder: search.sortOrder('name') },
     {
       title: t('status'),
       dataIndex: 'status',
@@ -57,6 +60,9 @@ export function DomainsTable({
     {
       title: t('origin'),
       key: 'upstream',
+      ellipsis: true,
+      maxWidth: 160,
+      defaultHidden: true,
       render: (_, domain) => (
         <>
           {`${domain.scheme === 1 ? 'https' : 'http'}://${domain.upstreamURL}`}
@@ -72,11 +78,13 @@ export function DomainsTable({
     {
       title: t('proof.column'),
       key: 'proof',
+      defaultHidden: true,
       render: (_, domain) => <DomainProofCell siteId={siteId} domain={domain} canWrite={canWrite} />,
     },
     {
       title: t('tags'),
       dataIndex: 'tags',
+      defaultHidden: true,
       render: (tags: string[]) => (tags.length === 0 ? '—' : tags.map((tag) => <Tag key={tag}>{tag}</Tag>)),
     },
     {
@@ -96,6 +104,7 @@ export function DomainsTable({
     {
       title: t('certificate'),
       dataIndex: 'certificateName',
+      defaultHidden: true,
       render: (name: string, domain) =>
         domain.certificateID === 0 ? (
           '—'
@@ -108,6 +117,7 @@ export function DomainsTable({
     {
       title: t('byNames.modules'),
       key: 'modules',
+      defaultHidden: true,
       render: (_, domain) => {
         const bound = [
           { type: 'customHeader', id: domain.customHeaderModuleID, name: domain.customHeaderModuleName },
@@ -129,6 +139,7 @@ export function DomainsTable({
     {
       title: t('updatedAt'),
       dataIndex: 'updatedAt',
+      defaultHidden: true,
       sorter: true,
       sortOrder: search.sortOrder('updatedAt'),
       render: (value: string) => <DateTime value={value} />,

@@ -1,11 +1,12 @@
 import { LinkOutlined, PlusOutlined } from '@ant-design/icons';
 import type { SiteModuleType } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Space, type TableColumnsType } from 'antd';
+import { Button, Flex, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
+import type { ListColumns } from '../../../../components/FitTable';
 import { ListTable } from '../../../../components/ListTable';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
@@ -40,7 +41,7 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
   });
   const modules = (list.data?.data ?? []) as ListedModule[];
 
-  const columns: TableColumnsType<ListedModule> = [
+  const columns: ListColumns<ListedModule> = [
     { title: t('name'), dataIndex: 'name' },
     { title: t('summary'), key: 'summary', render: (_, m) => <ModuleSummary type={type} module={m} /> },
     { title: t('domains'), dataIndex: 'domainIDs', render: (ids: number[]) => ids.length },

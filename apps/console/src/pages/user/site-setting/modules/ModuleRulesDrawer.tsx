@@ -1,9 +1,10 @@
 import type { SiteModuleType } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Checkbox, Drawer, Form, Input, Select, Table, type TableColumnsType } from 'antd';
+import { Button, Checkbox, Drawer, Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { createdText, toastText } from '../../../../app/toast';
+import { FitTable, type ListColumns } from '../../../../components/FitTable';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { type ListedModule, type RuleRoutes, ruleInvalidates } from './module-types';
@@ -56,14 +57,14 @@ export function ModuleRulesDrawer({ siteId, type, routes, module, onClose }: Mod
     success: () => toastText('removeSuccess'),
   });
 
-  const columns: TableColumnsType<Rule> = [
+  const columns: ListColumns<Rule> = [
     {
       title: t('rules.matchType'),
       dataIndex: 'matchType',
       render: (m: Rule['matchType']) => t(`rules.matchTypes.${m}`),
     },
-    { title: t('rules.source'), dataIndex: 'source' },
-    { title: t('rules.target'), dataIndex: 'target' },
+    { title: t('rules.source'), dataIndex: 'source', ellipsis: true },
+    { title: t('rules.target'), dataIndex: 'target', ellipsis: true },
     ...(redirect
       ? [
           { title: t('rules.statusCode'), dataIndex: 'statusCode' },
@@ -132,7 +133,7 @@ export function ModuleRulesDrawer({ siteId, type, routes, module, onClose }: Mod
           {t('rules.add')}
         </Button>
       </Form>
-      <Table<Rule>
+      <FitTable<Rule>
         rowKey="id"
         size="small"
         columns={columns}

@@ -6,12 +6,13 @@ import {
   siteSettingRoutes,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Form, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Card, Form, Input, Select, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
+import { FitTable, type ListColumns } from '../../../../components/FitTable';
 import { FormModal } from '../../../../components/FormModal';
 import { ListEmpty } from '../../../../components/ListEmpty';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
@@ -58,7 +59,7 @@ export function ErrorPagesCard({ siteId }: { siteId: number }) {
     status,
     page: data?.pages.find((p) => p.status === status),
   }));
-  const columns: TableColumnsType<Row> = [
+  const columns: ListColumns<Row> = [
     { title: t('pages.status'), dataIndex: 'status' },
     {
       title: t('pages.page'),
@@ -91,7 +92,7 @@ export function ErrorPagesCard({ siteId }: { siteId: number }) {
           options={ERROR_PAGE_LANGUAGES.map((code) => ({ value: code, label: t(`common:languageNames.${code}`) }))}
         />
       </Space>
-      <Table<Row>
+      <FitTable<Row>
         rowKey="status"
         columns={columns}
         dataSource={query.isError ? [] : rows}

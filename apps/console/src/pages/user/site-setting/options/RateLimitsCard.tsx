@@ -1,11 +1,12 @@
 import { RATE_MAX_KBPS, RATE_MIN_KBPS, type RateRule, siteSettingRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, Input, InputNumber, Table, type TableColumnsType, Typography } from 'antd';
+import { Button, Card, Form, Input, InputNumber, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
+import { FitTable, type ListColumns } from '../../../../components/FitTable';
 import { FormModal } from '../../../../components/FormModal';
 import { ListEmpty } from '../../../../components/ListEmpty';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
@@ -52,7 +53,7 @@ export function RateLimitsCard({ siteId }: { siteId: number }) {
   });
   const existing = editing === 'new' ? null : editing;
 
-  const columns: TableColumnsType<RateRule> = [
+  const columns: ListColumns<RateRule> = [
     { title: t('rates.url'), dataIndex: 'url', render: (url: string) => <Typography.Text code>{url}</Typography.Text> },
     { title: t('rates.rate'), dataIndex: 'rate', render: (rate: number) => t('rates.kbps', { rate }) },
     { title: t('rates.memo'), dataIndex: 'memo' },
@@ -77,7 +78,7 @@ export function RateLimitsCard({ siteId }: { siteId: number }) {
       }
     >
       <Typography.Paragraph type="secondary">{t('rates.hint')}</Typography.Paragraph>
-      <Table<RateRule>
+      <FitTable<RateRule>
         rowKey="id"
         columns={columns}
         dataSource={list.data?.data}

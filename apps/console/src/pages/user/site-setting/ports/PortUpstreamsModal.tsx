@@ -1,10 +1,11 @@
 import { type DomainUpstream, type SitePort, sitePortRoutes, upstreamInputSchema } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Checkbox, Flex, Form, Input, InputNumber, Modal, Table, type TableColumnsType, Tag } from 'antd';
+import { Button, Checkbox, Flex, Form, Input, InputNumber, Modal, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { createdText, toastText } from '../../../../app/toast';
+import { FitTable, type ListColumns } from '../../../../components/FitTable';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { valueRules } from '../../../../forms/zod-rules';
@@ -51,7 +52,7 @@ export function PortUpstreamsModal({
     onSuccess: () => form.resetFields(),
   });
 
-  const columns: TableColumnsType<DomainUpstream> = [
+  const columns: ListColumns<DomainUpstream> = [
     { title: t('upstream.ip'), dataIndex: 'ip' },
     { title: t('upstream.port'), dataIndex: 'port' },
     { title: t('upstream.weight'), dataIndex: 'weight' },
@@ -83,7 +84,7 @@ export function PortUpstreamsModal({
       width={720}
       destroyOnHidden
     >
-      <Table<DomainUpstream>
+      <FitTable<DomainUpstream>
         rowKey="id"
         size="small"
         columns={columns}

@@ -1,12 +1,13 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type SitePort, STREAM_PROTOCOLS, sitePortRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Flex, Select, Space, Switch, type TableColumnsType, Tag, Tooltip } from 'antd';
+import { Alert, Button, Flex, Select, Space, Switch, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
+import type { ListColumns } from '../../../../components/FitTable';
 import { ListTable } from '../../../../components/ListTable';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
@@ -51,7 +52,7 @@ export function PortsTab({ siteId }: { siteId: number }) {
   });
   const taken = zonePorts.data?.data ?? [];
 
-  const columns: TableColumnsType<SitePort> = [
+  const columns: ListColumns<SitePort> = [
     { title: t('port'), dataIndex: 'port' },
     { title: t('protocol'), dataIndex: 'protocol', render: (p: SitePort['protocol']) => t(`protocols.${p}`) },
     { title: t('hashType'), dataIndex: 'hashType', render: (h: 0 | 1) => t(`hashTypes.${h}`) },

@@ -1,10 +1,11 @@
 import { type SiteUser, siteRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Switch, Table, type TableColumnsType, Typography } from 'antd';
+import { Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useCallsMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
+import { FitTable, type ListColumns } from '../../../../components/FitTable';
 import { ListEmpty } from '../../../../components/ListEmpty';
 import { callAuthed } from '../../../../session';
 
@@ -24,7 +25,7 @@ export function SiteUsersTab({ siteId }: { siteId: number }) {
     { invalidates: changes('siteUsers'), success: () => toastText('setSuccess') },
   );
 
-  const columns: TableColumnsType<SiteUser> = [
+  const columns: ListColumns<SiteUser> = [
     { title: t('users.account'), dataIndex: 'account' },
     { title: t('users.name'), dataIndex: 'name' },
     { title: t('users.email'), dataIndex: 'email' },
@@ -44,7 +45,7 @@ export function SiteUsersTab({ siteId }: { siteId: number }) {
   return (
     <>
       <Typography.Paragraph type="secondary">{t('users.hint')}</Typography.Paragraph>
-      <Table<SiteUser>
+      <FitTable<SiteUser>
         rowKey="id"
         columns={columns}
         dataSource={users.data?.data}
