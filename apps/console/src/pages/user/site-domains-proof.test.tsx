@@ -56,6 +56,7 @@ describe('sitesSetting: proof of control of a domain', () => {
     stubSitePage(api, [{ ...pendingDomain, cname: '0123456789abcdef.cname.rampart.invalid' }], userSite());
     renderAt(SETTING);
     const row = await findRow('www.example.com');
+    await showAllColumns();
     fireEvent.click(within(row).getByRole('button', { name: 'Verify' }));
     const modal = await findModal();
     expect(within(modal).getByLabelText('TXT record value for www.example.com').textContent).toBe(TOKEN);
