@@ -1,13 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type VirtualNode, virtualNodeRoutes, zoneRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Select, type TableColumnsType } from 'antd';
+import { Button, Flex, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
+import type { ListColumns } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
 import { PageTitle } from '../../../components/PageTitle';
 import { actionsColumn, RowActions } from '../../../components/RowActions';
@@ -48,13 +49,18 @@ export function VirtualNodesPage() {
   const recordsId = urlId(search.filters.records);
   const recordsOf = list.data?.data.find((node) => node.id === recordsId) ?? null;
 
-  const columns: TableColumnsType<VirtualNode> = [
+  const columns: ListColumns<VirtualNode> = [
     { title: t('name'), dataIndex: 'name' },
     { title: t('portType'), dataIndex: 'portType', render: (v: 7 | 4) => t(`common:portTypes.${v}`) },
     { title: t('recordCount'), dataIndex: 'recordCount' },
     { title: t('lineCount'), dataIndex: 'lineCount' },
-    { title: t('memo'), dataIndex: 'memo' },
-    { title: t('createdAt'), dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
+    { title: t('memo'), dataIndex: 'memo', ellipsis: true },
+    {
+      title: t('createdAt'),
+      dataIndex: 'createdAt',
+      defaultHidden: true,
+      render: (value: string) => <DateTime value={value} />,
+    },
     actionsColumn((node) => (
       <RowActions
         before={
