@@ -48,6 +48,26 @@ export function blockTypeLabel(n: number, locale: Locale): string {
   return legacy ? label + BLOCK_TYPE_LEGACY_SUFFIX[locale] : label;
 }
 
+/**
+ * The actions that are not challenges, in the same `blockType` field as the challenges (our
+ * numbering: the spec numbers only the challenges 1–5 and the legacy 6–9; CDNRay's own numbers for
+ * these were never published, cdnray-behaviour.md §5.2). One field, one numbering, for every rule
+ * kind: a kind accepts the values that make sense for it (see routes/firewall-lists.ts).
+ *
+ * - 10 DENY: the edge answers an error page — 403 for the lists and user-agent rules, 929 for the
+ *   frequency limits (cdnray-behaviour.md §5.0).
+ * - 11 DROP: the connection is closed unanswered (nginx 444).
+ * - 12 DROP + Blacklist: as DROP, and the client IP goes on the site's block list.
+ */
+export const FIREWALL_ACTIONS = { deny: 10, drop: 11, dropBlacklist: 12 } as const;
+export type FirewallAction = (typeof FIREWALL_ACTIONS)[keyof typeof FIREWALL_ACTIONS];
+
+export const FIREWALL_ACTION_LABELS = {
+  10: { en_US: 'DENY', zh_CN: '拒绝', zh_TW: '拒絕' },
+  11: { en_US: 'DROP', zh_CN: '丢弃', zh_TW: '丟棄' },
+  12: { en_US: 'DROP + Blacklist', zh_CN: '丢弃并加入黑名单', zh_TW: '丟棄並加入黑名單' },
+} as const satisfies Record<FirewallAction, Localized>;
+
 // Account statuses (part 1 §3, part 2 §4)
 
 /** Status of a console account. */

@@ -63,6 +63,7 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
         ...rw('user.domains', 'domains', '域名', '網域'),
         ...rw('user.certificates', 'certificates', '证书', '憑證'),
         ...rw('user.siteSettings', 'site settings', '网站设置', '網站設定'),
+        ...rw('user.firewall', 'firewall', '防火墙', '防火牆'),
       ],
     },
     { key: 'userManagement', name: userManagementName, keys: accountKeys() },

@@ -16,6 +16,11 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '格式错误',
     zh_TW: '格式錯誤',
   },
+  runaway: {
+    en_US: 'This pattern can take too long to match (a repeated group that itself repeats or has alternatives)',
+    zh_CN: '此表达式匹配可能耗时过长（重复的分组内又有重复或分支）',
+    zh_TW: '此表示式比對可能耗時過長（重複的群組內又有重複或分支）',
+  },
   invalidCharacter: {
     en_US: 'Contains a character that is not allowed (a NUL or an unpaired surrogate)',
     zh_CN: '包含不允许的字符（NUL 或不成对的代理字符）',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FIREWALL_LIST_RULES_PER_SITE, FIREWALL_METHODS, firewallUrlProblem } from '../routes/firewall-lists.js';
 import {
   CACHE_PATH_RE,
   CACHE_RULE_VALUES_MAX,
@@ -20,6 +21,7 @@ import {
 } from '../routes/site-settings.js';
 import { ZONE_LIMIT_MAX } from '../routes/zones.js';
 import { isIP } from '../validators/ip.js';
+import { MAX_IPS } from '../validators/lists.js';
 import { edgeDomainModulesSchema, edgeModuleSchema } from './modules.js';
 
 /**
@@ -154,6 +156,58 @@ export const edgeSiteSettingsSchema = z.strictObject({
     .max(ERROR_PAGE_STATUSES.length),
 });
 
+/**
+ * An IP set as the edge matches it: sorted, non-overlapping, non-adjacent ranges `[first, last]`,
+ * each address as the lower-case hex of its bytes (8 digits for IPv4, 32 for IPv6). The control
+ * plane merges a rule's addresses, ranges and CIDRs into this form, so the Lua side compares
+ * `binary_remote_addr` by binary search without parsing any text.
+ */
+function ipRanges(digits: 8 | 32) {
+  const hex = z.string().regex(digits === 8 ? /^[0-9a-f]{8}$/ : /^[0-9a-f]{32}$/, 'not an address in hex');
+  return z
+    .array(z.tuple([hex, hex]))
+    .max(MAX_IPS)
+    .superRefine((ranges, ctx) => {
+      let previous: bigint | null = null;
+      ranges.forEach(([first, last], i) => {
+        const from = BigInt(`0x${first}`);
+        const to = BigInt(`0x${last}`);
+        if (from > to) ctx.addIssue({ code: 'custom', path: [i], message: 'range ends before it starts' });
+        if (previous !== null && from <= previous + 1n) {
+          ctx.addIssue({ code: 'custom', path: [i], message: 'ranges not sorted, overlapping or adjacent' });
+        }
+        previous = to;
+      });
+    });
+}
+
+const edgeFirewallListRuleSchema = z.strictObject({
+  /** The rule's id, logged with every decision it makes. */
+  id,
+  /** Unanchored PCRE over `scheme://host[:port]/path?query` (routes/firewall-lists.ts). */
+  url: z.string().refine((url) => firewallUrlProblem(url) === null, 'not a firewall URL pattern'),
+  methods: z
+    .array(z.enum(FIREWALL_METHODS.map((m) => m.toUpperCase()) as [string, ...string[]]))
+    .min(1)
+    .max(FIREWALL_METHODS.length),
+  v4: ipRanges(8),
+  v6: ipRanges(32),
+});
+
+/**
+ * A site's layer-7 firewall on the edge (routes/firewall-lists.ts): one entry per site that has any
+ * rule, referenced by its domains' `firewallId`, so a site without rules costs its domains nothing.
+ * Rules keep the order the edge tries them in (oldest first).
+ */
+export const edgeFirewallSchema = z.strictObject({
+  /** The site's id. */
+  id,
+  whitelist: z.array(edgeFirewallListRuleSchema).max(FIREWALL_LIST_RULES_PER_SITE),
+  blacklist: z
+    .array(edgeFirewallListRuleSchema.extend({ action: z.enum(['deny', 'drop']) }))
+    .max(FIREWALL_LIST_RULES_PER_SITE),
+});
+
 export const edgeDomainSchema = z.strictObject({
   id,
   name: hostName,
@@ -171,6 +225,8 @@ export const edgeDomainSchema = z.strictObject({
   modules: edgeDomainModulesSchema,
   /** The site settings (site id) that apply, or null: the domain pays for none of them. */
   settingsId: id.nullable().default(null),
+  /** The site firewall (site id) that applies, or null: the domain's requests pass unchecked. */
+  firewallId: id.nullable().default(null),
   /** Where the domain's requests go; null only for a disabled domain. */
   origin: edgeOriginSchema.nullable(),
 });
@@ -205,6 +261,7 @@ export const dataPlaneSchema = z
     cacheEpoch: z.number().int().min(0).max(2_147_483_647).default(0),
     modules: z.array(edgeModuleSchema).max(DATA_PLANE_LIMITS.domains).default([]),
     settings: z.array(edgeSiteSettingsSchema).max(DATA_PLANE_LIMITS.domains).default([]),
+    firewalls: z.array(edgeFirewallSchema).max(DATA_PLANE_LIMITS.domains).default([]),
     limits: edgeZoneLimitsSchema.default(NO_ZONE_LIMITS),
   })
   .superRefine((doc, ctx) => {
@@ -235,6 +292,13 @@ export const dataPlaneSchema = z
         ctx.addIssue({ code: 'custom', path: ['settings', i, 'id'], message: 'duplicate site settings id' });
       }
       settingsIds.add(settings.id);
+    });
+    const firewallIds = new Set<number>();
+    doc.firewalls.forEach((firewall, i) => {
+      if (firewallIds.has(firewall.id)) {
+        ctx.addIssue({ code: 'custom', path: ['firewalls', i, 'id'], message: 'duplicate firewall id' });
+      }
+      firewallIds.add(firewall.id);
     });
     const names = new Set<string>();
     const ids = new Set<number>();
@@ -282,6 +346,13 @@ export const dataPlaneSchema = z
           message: 'no site settings with this id in the document',
         });
       }
+      if (domain.firewallId !== null && !firewallIds.has(domain.firewallId)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['domains', i, 'firewallId'],
+          message: 'no firewall with this id in the document',
+        });
+      }
       names.add(domain.name);
       ids.add(domain.id);
     });
@@ -292,6 +363,7 @@ export type EdgeDomain = z.infer<typeof edgeDomainSchema>;
 export type EdgeCachePolicy = z.infer<typeof edgeCachePolicySchema>;
 export type EdgeCacheRule = z.infer<typeof edgeCacheRuleSchema>;
 export type EdgeSiteSettings = z.infer<typeof edgeSiteSettingsSchema>;
+export type EdgeFirewall = z.infer<typeof edgeFirewallSchema>;
 export type EdgeZoneLimits = z.infer<typeof edgeZoneLimitsSchema>;
 export type EdgeCertificate = z.infer<typeof edgeCertificateSchema>;
 export type EdgeUpstream = z.infer<typeof edgeUpstreamSchema>;

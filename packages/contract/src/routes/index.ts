@@ -12,6 +12,7 @@ import { cnameSettingRoutes } from './cname-settings.js';
 import { dnsLineRoutes } from './dns-lines.js';
 import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
+import { firewallListRoutes } from './firewall-lists.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
 import { logoRoutes } from './logos.js';
@@ -50,6 +51,7 @@ export * from './cname-settings.js';
 export * from './dns-lines.js';
 export * from './domain-proof.js';
 export * from './domains.js';
+export * from './firewall-lists.js';
 export * from './group-lines.js';
 export * from './groups.js';
 export * from './logos.js';
@@ -106,6 +108,7 @@ export const ROUTE_GROUPS = {
   cacheTasks: cacheTaskRoutes,
   siteModules: siteModuleRoutes,
   siteSettings: siteSettingRoutes,
+  firewallLists: firewallListRoutes,
   sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,

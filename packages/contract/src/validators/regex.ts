@@ -198,3 +198,73 @@ export function pcreRegexProblem(source: string): RegexProblem | null {
   }
   return depth === 0 ? null : 'syntax';
 }
+
+/**
+ * Whether a pattern that {@link pcreRegexProblem} accepts can backtrack without bound: a group
+ * repeated without an upper bound of one (`*`, `+`, `{n,}`, `{n,m}` with m > 1) that itself holds
+ * a repeat or an alternation — `(a+)+`, `(a|a)*`, `(.*x)*`. Such patterns take exponential time on
+ * a crafted URL; the edge's `lua_regex_match_limit` would stop them, but as a failed match, so the
+ * rule would silently stop matching. Refusing them up front is the clear answer. Patterns with one
+ * level of repetition (`.*`, `(www|api)\.example\.com(.*)`) stay linear enough for a URL.
+ */
+export function regexCanRunAway(source: string): boolean {
+  // For each open group: whether it holds a repeat or an alternation.
+  const groups: boolean[] = [];
+  let i = 0;
+  const markOpenGroups = () => {
+    for (let g = 0; g < groups.length; g++) groups[g] = true;
+  };
+  while (i < source.length) {
+    const c = source[i] as string;
+    if (c === '\\') {
+      i += 2;
+      continue;
+    }
+    if (c === '[') {
+      // Skip the class: pcreRegexProblem has already checked its syntax.
+      let j = i + 1;
+      if (source[j] === '^') j++;
+      if (source[j] === ']') j++;
+      while (j < source.length && source[j] !== ']') {
+        if (source[j] === '\\') j++;
+        else if (source[j] === '[') {
+          const end = posixItemEnd(source, j);
+          if (end > 0) {
+            j = end;
+            continue;
+          }
+        }
+        j++;
+      }
+      i = j + 1;
+      continue;
+    }
+    if (c === '(') {
+      groups.push(false);
+      i++;
+      continue;
+    }
+    if (c === '|') {
+      if (groups.length > 0) groups[groups.length - 1] = true;
+      i++;
+      continue;
+    }
+    if (c === ')') {
+      const inner = groups.pop() ?? false;
+      const next = source[i + 1];
+      let unbounded = next === '*' || next === '+';
+      if (next === '{') {
+        const q = quantifierAt(source, i + 1);
+        unbounded = q !== null && (q.max === null || q.max > 1);
+      }
+      if (inner && unbounded) return true;
+      // The group itself, repeated or not, is a repeat inside any enclosing group.
+      if (inner || unbounded || next === '?') markOpenGroups();
+      i++;
+      continue;
+    }
+    if (c === '*' || c === '+' || c === '?' || (c === '{' && quantifierAt(source, i))) markOpenGroups();
+    i++;
+  }
+  return false;
+}

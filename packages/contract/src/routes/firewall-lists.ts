@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { FIREWALL_ACTIONS } from '../enums.js';
+import { pageQuery } from '../http.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+import { zIds } from '../validators/ids.js';
+import { pcreRegexProblem, regexCanRunAway } from '../validators/regex.js';
+import { zIPList, zMemo } from '../validators/zod.js';
+import { siteParams } from './sites.js';
+
+/**
+ * The site firewall's whitelist and blacklist (spec part 1 §2 and §5, part 2 §3 "Firewall";
+ * cdnray-behaviour.md §5.0–§5.2 and §9.4 for the paths and bodies). Every firewall kind lives
+ * under `user/site/{siteId}/firewall/setting/`: the plural name lists (paged), adds (`{data: [...]}`,
+ * several rules per call, all or none) and deletes (`{ids}`, all or none); the singular name
+ * replaces one rule (`PUT`, the body carries its `id`), as the product documents for these two.
+ *
+ * A rule matches a request when the client IP is in `ips`, the request method is one of `methods`
+ * and `url` — a regular expression, unanchored, as in the product — finds a match in the request's
+ * absolute URL `scheme://host[:port]/path?query` (the port only when it is not the scheme's default,
+ * so a rule can tell `https://www.example.com:1234` from `https://www.example.com`; the host in
+ * lower case). `.*` or `/*` matches every URL of the site. The edge evaluates the whitelist first:
+ * a hit there skips every later firewall check of the request (docs/decisions.md "Firewall order");
+ * then the blacklist, whose first hit applies its action.
+ */
+
+export const FIREWALL_METHODS = ['get', 'post', 'put', 'delete', 'head', 'patch', 'options'] as const;
+export type FirewallMethod = (typeof FIREWALL_METHODS)[number];
+
+/** Most rules of one kind per site (101029 beyond). Each rule holds up to 5000 IP entries. */
+export const FIREWALL_LIST_RULES_PER_SITE = 100;
+/** Longest `url` pattern. */
+export const FIREWALL_URL_MAX = 256;
+/** Characters of a `url` pattern: those of a URL plus the regex operators; no quotes, spaces or controls. */
+export const FIREWALL_URL_RE = /^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?[\]{}\\#-]+$/;
+
+/**
+ * Why a firewall URL pattern is refused, or null: too long, a character outside the set, a pattern
+ * the edge's PCRE2 would not compile (or outside the subset both engines read alike), or one whose
+ * matching can run away (validators/regex.ts).
+ */
+export function firewallUrlProblem(url: string): 'required' | 'tooLong' | 'wrongFormat' | 'runaway' | null {
+  if (url.length === 0) return 'required';
+  if (url.length > FIREWALL_URL_MAX) return 'tooLong';
+  if (!FIREWALL_URL_RE.test(url) || pcreRegexProblem(url) !== null) return 'wrongFormat';
+  return regexCanRunAway(url) ? 'runaway' : null;
+}
+
+export const firewallUrlSchema = z.string({ error: 'required' }).superRefine((url, ctx) => {
+  const problem = firewallUrlProblem(url);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** The methods a rule covers: `{get, post, …}` booleans, left-out ones false, at least one true. */
+export const firewallMethodsSchema = z
+  .strictObject(
+    Object.fromEntries(FIREWALL_METHODS.map((m) => [m, z.boolean().default(false)])) as Record<
+      FirewallMethod,
+      z.ZodDefault<z.ZodBoolean>
+    >,
+  )
+  .refine((methods) => Object.values(methods).some(Boolean), { message: 'required' });
+export type FirewallMethods = z.output<typeof firewallMethodsSchema>;
+
+/**
+ * The blacklist's actions: DENY (403) and DROP (enums.ts FIREWALL_ACTIONS). DROP + Blacklist joins
+ * them with the block list it feeds; until then it is refused rather than accepted and not done.
+ */
+export const BLACKLIST_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
+
+export const whitelistRuleInputSchema = z.object({
+  ips: zIPList,
+  url: firewallUrlSchema,
+  methods: firewallMethodsSchema,
+  memo: zMemo,
+});
+export type WhitelistRuleInput = z.input<typeof whitelistRuleInputSchema>;
+export type WhitelistRuleIn = z.output<typeof whitelistRuleInputSchema>;
+
+export const blacklistRuleInputSchema = whitelistRuleInputSchema.extend({
+  blockType: z.literal(BLACKLIST_BLOCK_TYPES, { error: 'wrongFormat' }),
+});
+export type BlacklistRuleInput = z.input<typeof blacklistRuleInputSchema>;
+export type BlacklistRuleIn = z.output<typeof blacklistRuleInputSchema>;
+
+const ruleFields = {
+  id: z.number().int(),
+  siteID: z.number().int(),
+  ips: z.array(z.string()),
+  url: z.string(),
+  methods: z.object(
+    Object.fromEntries(FIREWALL_METHODS.map((m) => [m, z.boolean()])) as Record<FirewallMethod, z.ZodBoolean>,
+  ),
+  memo: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+export const whitelistRuleSchema = z.object(ruleFields);
+export type WhitelistRule = z.infer<typeof whitelistRuleSchema>;
+export const blacklistRuleSchema = z.object({ ...ruleFields, blockType: z.number().int() });
+export type BlacklistRule = z.infer<typeof blacklistRuleSchema>;
+
+/** A list page: newest first (the edge's order does not depend on it: see the module comment). */
+export const firewallListQuery = pageQuery;
+
+const base = '/user/site/{siteId}/firewall/setting';
+
+function listRoutes<I extends z.ZodObject, O extends z.ZodType>(
+  plural: 'whitelists' | 'blacklists',
+  singular: 'whitelist' | 'blacklist',
+  input: I,
+  output: O,
+  label: string,
+) {
+  return {
+    list: defineRoute({
+      id: `user.site.firewall.${plural}.list`,
+      method: 'GET',
+      path: `${base}/${plural}`,
+      access: tiers(['user'], 'user.firewall.read'),
+      codes: [],
+      summary: `The site's ${label} rules, newest first, paged`,
+      tags: ['firewall'],
+      request: { params: siteParams, query: firewallListQuery },
+      response: pageOf(output),
+    }),
+    add: defineRoute({
+      id: `user.site.firewall.${plural}.add`,
+      method: 'POST',
+      path: `${base}/${plural}`,
+      access: tiers(['user'], 'user.firewall.write'),
+      codes: [101029],
+      summary: `Adds ${label} rules (all or none); 101029 beyond ${FIREWALL_LIST_RULES_PER_SITE} per site`,
+      tags: ['firewall'],
+      request: {
+        params: siteParams,
+        body: z.object({ data: z.array(input).min(1).max(FIREWALL_LIST_RULES_PER_SITE) }),
+      },
+      response: dataOf(z.array(output)),
+    }),
+    update: defineRoute({
+      id: `user.site.firewall.${singular}.update`,
+      method: 'PUT',
+      path: `${base}/${singular}`,
+      access: tiers(['user'], 'user.firewall.write'),
+      codes: [],
+      summary: `Replaces one ${label} rule (the body names it by id)`,
+      tags: ['firewall'],
+      request: { params: siteParams, body: input.extend({ id: z.number().int().positive() }) },
+      response: dataOf(output),
+    }),
+    delete: defineRoute({
+      id: `user.site.firewall.${plural}.delete`,
+      method: 'DELETE',
+      path: `${base}/${plural}`,
+      access: tiers(['user'], 'user.firewall.write'),
+      codes: [],
+      summary: `Deletes ${label} rules of the site by id (all or none)`,
+      tags: ['firewall'],
+      request: { params: siteParams, body: z.object({ ids: zIds(FIREWALL_LIST_RULES_PER_SITE) }) },
+      response: okReply,
+    }),
+  } as const;
+}
+
+const whitelist = listRoutes('whitelists', 'whitelist', whitelistRuleInputSchema, whitelistRuleSchema, 'whitelist');
+const blacklist = listRoutes('blacklists', 'blacklist', blacklistRuleInputSchema, blacklistRuleSchema, 'blacklist');
+
+export const listWhitelistRules = whitelist.list;
+export const addWhitelistRules = whitelist.add;
+export const updateWhitelistRule = whitelist.update;
+export const deleteWhitelistRules = whitelist.delete;
+export const listBlacklistRules = blacklist.list;
+export const addBlacklistRules = blacklist.add;
+export const updateBlacklistRule = blacklist.update;
+export const deleteBlacklistRules = blacklist.delete;
+
+export const firewallListRoutes = {
+  listWhitelistRules,
+  addWhitelistRules,
+  updateWhitelistRule,
+  deleteWhitelistRules,
+  listBlacklistRules,
+  addBlacklistRules,
+  updateBlacklistRule,
+  deleteBlacklistRules,
+} as const;
