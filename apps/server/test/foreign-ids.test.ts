@@ -1,8 +1,10 @@
 import {
   ALL_ROUTES,
   type AnyRoute,
+  addBlacklistRules,
   addCacheRules,
   addRateRules,
+  addWhitelistRules,
   assignCertificate,
   bindModuleRoutes,
   corsRoutes,
@@ -139,6 +141,17 @@ beforeAll(async () => {
       id: number;
     }[]
   )[0]?.id as number;
+  const listRule = { ips: ['192.0.2.1'], url: '.*', methods: { get: true } };
+  theirs.whitelistRule = (
+    (await ok(on(addWhitelistRules, { params: { siteId: otherSiteId }, body: { data: [listRule] } }))) as {
+      id: number;
+    }[]
+  )[0]?.id as number;
+  theirs.blacklistRule = (
+    (await ok(
+      on(addBlacklistRules, { params: { siteId: otherSiteId }, body: { data: [{ ...listRule, blockType: 10 }] } }),
+    )) as { id: number }[]
+  )[0]?.id as number;
   // The customer's own objects the calls need besides the foreign id (a domain, a module).
   theirs.ownDomain = (await f.addDomains(['mine.example']))[0] as number;
   for (const [name, id] of Object.entries(theirs)) expect(id, name).toBeGreaterThan(0);
@@ -182,6 +195,14 @@ const TEMPLATES: Record<string, Template> = {
   'user.site.cacheRules.delete': { body: (x) => ({ ids: [x.cacheRule] }) },
   'user.site.rate.update': { path: (x) => ({ ruleId: x.rateRule }), body: () => ({ url: '*', rate: 2 }) },
   'user.site.rates.delete': { body: (x) => ({ ids: [x.rateRule] }) },
+  'user.site.firewall.whitelist.update': {
+    body: (x) => ({ id: x.whitelistRule, ips: ['192.0.2.9'], url: '.*', methods: { get: true } }),
+  },
+  'user.site.firewall.whitelists.delete': { body: (x) => ({ ids: [x.whitelistRule] }) },
+  'user.site.firewall.blacklist.update': {
+    body: (x) => ({ id: x.blacklistRule, ips: ['192.0.2.9'], url: '.*', methods: { get: true }, blockType: 11 }),
+  },
+  'user.site.firewall.blacklists.delete': { body: (x) => ({ ids: [x.blacklistRule] }) },
   'user.site.customHeader.update': { body: (x) => ({ id: x.customHeader, name: 'renamed' }) },
   'user.site.customHeaders.delete': { body: (x) => ({ ids: [x.customHeader] }) },
   'user.site.corsSetting.update': {
@@ -242,6 +263,8 @@ const NO_OBJECT_ID = new Set([
   'user.site.proxyRewrites.create',
   'user.site.gzip.set',
   'user.site.rates.add',
+  'user.site.firewall.whitelists.add',
+  'user.site.firewall.blacklists.add',
   'user.site.errorPage.set',
   'user.site.errorPages.delete',
   'user.site.errorPages.language',

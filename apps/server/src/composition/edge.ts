@@ -1,3 +1,4 @@
+import { edgeFirewalls } from '../modules/firewall/firewall.edge.js';
 import { MonitorStatusService } from '../modules/monitoring/monitor-status.service.js';
 import { AgentReleases } from '../modules/nodes/agent-releases.js';
 import { InstallScript } from '../modules/nodes/install-script.js';
@@ -38,6 +39,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         cachePolicies: (siteIds) => edgeCachePolicies(repos.siteCache, siteIds),
         modules: (domainIds) => edgeModulesOf(repos.siteModules, domainIds),
         siteSettings: (siteIds) => edgeSiteSettings(repos.siteSettings, siteIds),
+        firewalls: (siteIds) => edgeFirewalls(repos.firewallRules, siteIds),
         nginxTuning: (ownerId) => operatorNginxTuning(repos.settings, ownerId),
       },
       box,

@@ -104,10 +104,11 @@ export const firewallListQuery = pageQuery;
 
 const base = '/user/site/{siteId}/firewall/setting';
 
-function listRoutes<I extends z.ZodObject, O extends z.ZodType>(
+function listRoutes<I extends z.ZodType, U extends z.ZodType, O extends z.ZodType>(
   plural: 'whitelists' | 'blacklists',
   singular: 'whitelist' | 'blacklist',
   input: I,
+  updateInput: U,
   output: O,
   label: string,
 ) {
@@ -145,7 +146,7 @@ function listRoutes<I extends z.ZodObject, O extends z.ZodType>(
       codes: [],
       summary: `Replaces one ${label} rule (the body names it by id)`,
       tags: ['firewall'],
-      request: { params: siteParams, body: input.extend({ id: z.number().int().positive() }) },
+      request: { params: siteParams, body: updateInput },
       response: dataOf(output),
     }),
     delete: defineRoute({
@@ -162,8 +163,23 @@ function listRoutes<I extends z.ZodObject, O extends z.ZodType>(
   } as const;
 }
 
-const whitelist = listRoutes('whitelists', 'whitelist', whitelistRuleInputSchema, whitelistRuleSchema, 'whitelist');
-const blacklist = listRoutes('blacklists', 'blacklist', blacklistRuleInputSchema, blacklistRuleSchema, 'blacklist');
+const ruleId = { id: z.number().int().positive() };
+const whitelist = listRoutes(
+  'whitelists',
+  'whitelist',
+  whitelistRuleInputSchema,
+  whitelistRuleInputSchema.extend(ruleId),
+  whitelistRuleSchema,
+  'whitelist',
+);
+const blacklist = listRoutes(
+  'blacklists',
+  'blacklist',
+  blacklistRuleInputSchema,
+  blacklistRuleInputSchema.extend(ruleId),
+  blacklistRuleSchema,
+  'blacklist',
+);
 
 export const listWhitelistRules = whitelist.list;
 export const addWhitelistRules = whitelist.add;

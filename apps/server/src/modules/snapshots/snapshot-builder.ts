@@ -6,6 +6,7 @@ import {
   type EdgeCertificate,
   type EdgeDomain,
   type EdgeDomainModules,
+  type EdgeFirewall,
   type EdgeModule,
   type EdgeSiteSettings,
   type EdgeSnapshot,
@@ -76,6 +77,8 @@ export interface EdgeProjections {
   ): Promise<{ byDomain: Map<number, NonNullable<EdgeDomainModules>>; modules: EdgeModule[] }>;
   /** The edge settings of the sites that have any (site-settings). */
   siteSettings(siteIds: number[]): Promise<EdgeSiteSettings[]>;
+  /** The layer-7 firewalls of the sites that have a rule (firewall). */
+  firewalls(siteIds: number[]): Promise<EdgeFirewall[]>;
   /** The operator's own nginx settings (zones' operator nginx settings). */
   nginxTuning(ownerId: number): Promise<NginxTuning>;
 }
@@ -142,6 +145,7 @@ export class SnapshotBuilder {
       cacheEpoch,
       modules: [],
       settings: [],
+      firewalls: [],
       limits,
     });
     if (node?.status !== 'initialized' || node.zoneId === null) {
@@ -196,6 +200,8 @@ export class SnapshotBuilder {
     const siteModules = await this.projections.modules(domainRows.filter((row) => row[8]).map((row) => row[0]));
     const settings = await this.projections.siteSettings(siteIds);
     const withSettings = new Set(settings.map((entry) => entry.id));
+    const firewalls = await this.projections.firewalls(siteIds);
+    const withFirewall = new Set(firewalls.map((entry) => entry.id));
     const all: EdgeDomain[] = [];
     const siteOf = new Map<number, number>();
     // One entry per name: a served domain's name is unique among live claims (the partial unique
@@ -230,6 +236,7 @@ export class SnapshotBuilder {
           cacheId: null,
           modules: null,
           settingsId,
+          firewallId: null,
           origin: null,
         });
         continue;
@@ -248,6 +255,7 @@ export class SnapshotBuilder {
         cacheId: cached.has(siteId) ? siteId : null,
         modules: siteModules.byDomain.get(id) ?? null,
         settingsId,
+        firewallId: withFirewall.has(siteId) ? siteId : null,
         origin: {
           scheme: scheme === 1 ? 'https' : 'http',
           host: hostName === '' ? null : hostName,
@@ -270,6 +278,7 @@ export class SnapshotBuilder {
       const usedCerts = new Set(domains.map((d) => d.certificateId));
       const usedCaches = new Set(domains.map((d) => d.cacheId));
       const usedSettings = new Set(domains.map((d) => d.settingsId));
+      const usedFirewalls = new Set(domains.map((d) => d.firewallId));
       const usedModules = new Set(
         domains.flatMap((d) => (d.modules ? Object.values(d.modules).filter((m) => m !== null) : [])),
       );
@@ -281,6 +290,7 @@ export class SnapshotBuilder {
         cacheEpoch,
         modules: siteModules.modules.filter((module) => usedModules.has(module.id)),
         settings: settings.filter((entry) => usedSettings.has(entry.id)),
+        firewalls: firewalls.filter((entry) => usedFirewalls.has(entry.id)),
         limits,
       };
     };

@@ -25,6 +25,7 @@ const snapshot = (version: string): EdgeSnapshot => ({
     cacheEpoch: 0,
     modules: [],
     settings: [],
+    firewalls: [],
     limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
   },
   streamPorts: [],

@@ -722,6 +722,28 @@ export const siteRateRules = pgTable(
   (t) => [index('site_rate_rules_site_idx').on(t.siteId)],
 );
 
+/**
+ * The site firewall's rules, one table for every kind (routes/firewall-lists.ts): `kind` says which
+ * list a rule is in and `rule` holds that kind's fields as the contract's input schema output them
+ * (ips, url, methods, blockType …), validated before they are stored. One table keeps a site's
+ * rule set one read for the edge projection and one place for the limits.
+ */
+export const siteFirewallRules = pgTable(
+  'site_firewall_rules',
+  {
+    id: rowId(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'whitelist' | 'blacklist'>().notNull(),
+    rule: jsonb('rule').$type<Record<string, unknown>>().notNull(),
+    memo: text('memo').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('site_firewall_rules_site_kind_idx').on(t.siteId, t.kind, t.id)],
+);
+
 /** A site's own error pages, one per status, served verbatim as text/html by the edge. */
 export const siteErrorPages = pgTable(
   'site_error_pages',
