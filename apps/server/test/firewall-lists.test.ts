@@ -123,6 +123,7 @@ describe('whitelist and blacklist calls', () => {
           },
           { id: black[1].id, url: '.*', methods: ['GET'], v4: [['01010101', '0101010a']], v6: [], action: 'drop' },
         ],
+        userAgents: [],
       },
     ]);
     await as(deleteWhitelistRules, { params: { siteId }, body: { ids: [white.id] } });
@@ -173,6 +174,11 @@ describe('validation', () => {
       rawInput({ params: { siteId }, body: { data: [{ ...rule, ips: ['::1', '0::1'] }] } }),
     );
     expect(dup.json().extra.fields[0]).toMatchObject({ field: 'data.0.ips.1', key: 'duplicateIP' });
+    const long = await as(
+      addWhitelistRules,
+      rawInput({ params: { siteId }, body: { data: [{ ...rule, url: 'a'.repeat(257) }] } }),
+    );
+    expect(long.json().extra.fields[0]).toMatchObject({ key: 'tooLong', message: expect.stringContaining('256') });
   });
 
   it.each([[1], [5], [12], [0], ['10']])('refuses blacklist blockType %j', async (blockType) => {

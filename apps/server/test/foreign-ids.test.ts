@@ -4,6 +4,7 @@ import {
   addBlacklistRules,
   addCacheRules,
   addRateRules,
+  addUserAgentRules,
   addWhitelistRules,
   assignCertificate,
   bindModuleRoutes,
@@ -152,6 +153,14 @@ beforeAll(async () => {
       on(addBlacklistRules, { params: { siteId: otherSiteId }, body: { data: [{ ...listRule, blockType: 10 }] } }),
     )) as { id: number }[]
   )[0]?.id as number;
+  theirs.userAgentRule = (
+    (await ok(
+      on(addUserAgentRules, {
+        params: { siteId: otherSiteId },
+        body: { data: [{ url: '.*', userAgentRegex: 'curl', blockType: 10 }] },
+      }),
+    )) as { id: number }[]
+  )[0]?.id as number;
   // The customer's own objects the calls need besides the foreign id (a domain, a module).
   theirs.ownDomain = (await f.addDomains(['mine.example']))[0] as number;
   for (const [name, id] of Object.entries(theirs)) expect(id, name).toBeGreaterThan(0);
@@ -203,6 +212,10 @@ const TEMPLATES: Record<string, Template> = {
     body: (x) => ({ id: x.blacklistRule, ips: ['192.0.2.9'], url: '.*', methods: { get: true }, blockType: 11 }),
   },
   'user.site.firewall.blacklists.delete': { body: (x) => ({ ids: [x.blacklistRule] }) },
+  'user.site.firewall.userAgent.update': {
+    body: (x) => ({ id: x.userAgentRule, url: '.*', userAgentRegex: 'wget', blockType: 11 }),
+  },
+  'user.site.firewall.userAgents.delete': { body: (x) => ({ ids: [x.userAgentRule] }) },
   'user.site.customHeader.update': { body: (x) => ({ id: x.customHeader, name: 'renamed' }) },
   'user.site.customHeaders.delete': { body: (x) => ({ ids: [x.customHeader] }) },
   'user.site.corsSetting.update': {
@@ -265,6 +278,7 @@ const NO_OBJECT_ID = new Set([
   'user.site.rates.add',
   'user.site.firewall.whitelists.add',
   'user.site.firewall.blacklists.add',
+  'user.site.firewall.userAgents.add',
   'user.site.errorPage.set',
   'user.site.errorPages.delete',
   'user.site.errorPages.language',

@@ -16,8 +16,8 @@ import { DomainUpstreamsService } from '../modules/domains/domain-upstreams.serv
 import { bindDomainRoutes } from '../modules/domains/domains.routes.js';
 import { DomainsService } from '../modules/domains/domains.service.js';
 import { UserDomainsService } from '../modules/domains/user-domains.service.js';
-import { bindFirewallListRoutes } from '../modules/firewall/firewall-lists.routes.js';
-import { FirewallListsService } from '../modules/firewall/firewall-lists.service.js';
+import { bindFirewallRuleRoutes } from '../modules/firewall/firewall-rules.routes.js';
+import { FirewallRulesService } from '../modules/firewall/firewall-rules.service.js';
 import type { NodeCommandsService } from '../modules/nodes/node-commands.service.js';
 import type { NodeSettingsService } from '../modules/nodes/node-settings.service.js';
 import { bindOverviewRoutes } from '../modules/overview/overview.routes.js';
@@ -119,7 +119,7 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
   );
   bindSiteModuleRoutes(binder, new SiteModulesService(transactions, repos.siteModules, repos.sites, siteAccess));
   bindSiteSettingRoutes(binder, new SiteSettingsService(transactions, repos.siteSettings, repos.sites, siteAccess));
-  bindFirewallListRoutes(binder, new FirewallListsService(transactions, repos.firewallRules, repos.sites, siteAccess));
+  bindFirewallRuleRoutes(binder, new FirewallRulesService(transactions, repos.firewallRules, repos.sites, siteAccess));
   bindSitePortRoutes(
     binder,
     new SitePortsService(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIREWALL_LIST_RULES_PER_SITE, FIREWALL_METHODS, firewallUrlProblem } from '../routes/firewall-lists.js';
+import { userAgentRegexProblem } from '../routes/firewall-user-agents.js';
 import {
   CACHE_PATH_RE,
   CACHE_RULE_VALUES_MAX,
@@ -206,6 +207,18 @@ export const edgeFirewallSchema = z.strictObject({
   blacklist: z
     .array(edgeFirewallListRuleSchema.extend({ action: z.enum(['deny', 'drop']) }))
     .max(FIREWALL_LIST_RULES_PER_SITE),
+  /** Enabled user-agent rules only (routes/firewall-user-agents.ts); matched case-insensitively. */
+  userAgents: z
+    .array(
+      z.strictObject({
+        id,
+        url: z.string().refine((url) => firewallUrlProblem(url) === null, 'not a firewall URL pattern'),
+        userAgent: z.string().refine((ua) => userAgentRegexProblem(ua) === null, 'not a user-agent pattern'),
+        action: z.enum(['deny', 'drop']),
+      }),
+    )
+    .max(FIREWALL_LIST_RULES_PER_SITE)
+    .default([]),
 });
 
 export const edgeDomainSchema = z.strictObject({

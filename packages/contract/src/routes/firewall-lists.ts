@@ -47,7 +47,13 @@ export function firewallUrlProblem(url: string): 'required' | 'tooLong' | 'wrong
 
 export const firewallUrlSchema = z.string({ error: 'required' }).superRefine((url, ctx) => {
   const problem = firewallUrlProblem(url);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  if (problem) {
+    ctx.addIssue({
+      code: 'custom',
+      message: problem,
+      ...(problem === 'tooLong' ? { params: { max: FIREWALL_URL_MAX } } : {}),
+    });
+  }
 });
 
 /** The methods a rule covers: `{get, post, …}` booleans, left-out ones false, at least one true. */
@@ -104,9 +110,13 @@ export const firewallListQuery = pageQuery;
 
 const base = '/user/site/{siteId}/firewall/setting';
 
-function listRoutes<I extends z.ZodType, U extends z.ZodType, O extends z.ZodType>(
-  plural: 'whitelists' | 'blacklists',
-  singular: 'whitelist' | 'blacklist',
+/**
+ * The four calls of a firewall rule kind under `user/site/{siteId}/firewall/setting/`: `plural`
+ * lists (paged), adds and deletes, `singular` replaces one rule named by the body's `id`.
+ */
+export function firewallRuleRoutes<I extends z.ZodType, U extends z.ZodType, O extends z.ZodType>(
+  plural: string,
+  singular: string,
   input: I,
   updateInput: U,
   output: O,
@@ -163,20 +173,21 @@ function listRoutes<I extends z.ZodType, U extends z.ZodType, O extends z.ZodTyp
   } as const;
 }
 
-const ruleId = { id: z.number().int().positive() };
-const whitelist = listRoutes(
+/** The field that names the rule in a replace call's body. */
+export const firewallRuleId = { id: z.number().int().positive() };
+const whitelist = firewallRuleRoutes(
   'whitelists',
   'whitelist',
   whitelistRuleInputSchema,
-  whitelistRuleInputSchema.extend(ruleId),
+  whitelistRuleInputSchema.extend(firewallRuleId),
   whitelistRuleSchema,
   'whitelist',
 );
-const blacklist = listRoutes(
+const blacklist = firewallRuleRoutes(
   'blacklists',
   'blacklist',
   blacklistRuleInputSchema,
-  blacklistRuleInputSchema.extend(ruleId),
+  blacklistRuleInputSchema.extend(firewallRuleId),
   blacklistRuleSchema,
   'blacklist',
 );

@@ -13,6 +13,7 @@ import { dnsLineRoutes } from './dns-lines.js';
 import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
 import { firewallListRoutes } from './firewall-lists.js';
+import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
 import { logoRoutes } from './logos.js';
@@ -52,6 +53,7 @@ export * from './dns-lines.js';
 export * from './domain-proof.js';
 export * from './domains.js';
 export * from './firewall-lists.js';
+export * from './firewall-user-agents.js';
 export * from './group-lines.js';
 export * from './groups.js';
 export * from './logos.js';
@@ -109,6 +111,7 @@ export const ROUTE_GROUPS = {
   siteModules: siteModuleRoutes,
   siteSettings: siteSettingRoutes,
   firewallLists: firewallListRoutes,
+  firewallUserAgents: firewallUserAgentRoutes,
   sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,

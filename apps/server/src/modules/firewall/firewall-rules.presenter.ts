@@ -1,4 +1,4 @@
-import type { BlacklistRule, FirewallMethods, WhitelistRule } from '@rampart/contract';
+import type { BlacklistRule, FirewallMethods, UserAgentRule, WhitelistRule } from '@rampart/contract';
 import type { FirewallRuleRow } from './firewall-rules.repository.js';
 
 /** The fields a whitelist or blacklist rule stores in its `rule` column. */
@@ -26,4 +26,27 @@ export function presentWhitelistRule(row: FirewallRuleRow): WhitelistRule {
 export function presentBlacklistRule(row: FirewallRuleRow): BlacklistRule {
   const rule = row.rule as unknown as StoredListRule;
   return { ...presentWhitelistRule(row), blockType: rule.blockType ?? 0 };
+}
+
+/** The fields a user-agent rule stores in its `rule` column. */
+export interface StoredUserAgentRule {
+  url: string;
+  userAgentRegex: string;
+  blockType: number;
+  enabled: boolean;
+}
+
+export function presentUserAgentRule(row: FirewallRuleRow): UserAgentRule {
+  const rule = row.rule as unknown as StoredUserAgentRule;
+  return {
+    id: row.id,
+    siteID: row.siteId,
+    url: rule.url,
+    userAgentRegex: rule.userAgentRegex,
+    blockType: rule.blockType,
+    enabled: rule.enabled,
+    memo: row.memo,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }

@@ -1,32 +1,48 @@
 import { type BLACKLIST_BLOCK_TYPES, type EdgeFirewall, FIREWALL_METHODS, ipListRanges } from '@rampart/contract';
-import type { StoredListRule } from './firewall-rules.presenter.js';
+import type { StoredListRule, StoredUserAgentRule } from './firewall-rules.presenter.js';
 import type { FirewallRulesRepository } from './firewall-rules.repository.js';
 
-type BlacklistBlockType = (typeof BLACKLIST_BLOCK_TYPES)[number];
-const BLACKLIST_ACTIONS: Record<BlacklistBlockType, 'deny' | 'drop'> = { 10: 'deny', 11: 'drop' };
+type ActionBlockType = (typeof BLACKLIST_BLOCK_TYPES)[number];
+/** The non-challenge actions the edge takes for a blockType (enums.ts FIREWALL_ACTIONS). */
+const ACTIONS: Record<ActionBlockType, 'deny' | 'drop'> = { 10: 'deny', 11: 'drop' };
 
 /**
- * The edge's firewall of the given sites: only those with a rule, so a site without any costs its
- * domains nothing. IP lists travel as merged ranges (edge/ip-ranges.ts); rules keep their age order.
+ * The edge's firewall of the given sites: only those with a rule that acts (a disabled user-agent
+ * rule does not), so a site without any costs its domains nothing. IP lists travel as merged ranges
+ * (edge/ip-ranges.ts); rules keep their age order, which is the order the edge tries them in.
  */
 export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: number[]): Promise<EdgeFirewall[]> {
   if (siteIds.length === 0) return [];
   const out = new Map<number, EdgeFirewall>();
-  for (const row of await repo.rulesOf(siteIds)) {
-    let entry = out.get(row.siteId);
+  const of = (siteId: number): EdgeFirewall => {
+    let entry = out.get(siteId);
     if (!entry) {
-      entry = { id: row.siteId, whitelist: [], blacklist: [] };
-      out.set(row.siteId, entry);
+      entry = { id: siteId, whitelist: [], blacklist: [], userAgents: [] };
+      out.set(siteId, entry);
+    }
+    return entry;
+  };
+  for (const row of await repo.rulesOf(siteIds)) {
+    if (row.kind === 'userAgent') {
+      const rule = row.rule as unknown as StoredUserAgentRule;
+      if (!rule.enabled) continue;
+      of(row.siteId).userAgents.push({
+        id: row.id,
+        url: rule.url,
+        userAgent: rule.userAgentRegex,
+        action: ACTIONS[rule.blockType as ActionBlockType],
+      });
+      continue;
     }
     const rule = row.rule as unknown as StoredListRule;
-    const edgeRule = {
+    const listRule = {
       id: row.id,
       url: rule.url,
       methods: FIREWALL_METHODS.filter((m) => rule.methods[m]).map((m) => m.toUpperCase()),
       ...ipListRanges(rule.ips),
     };
-    if (row.kind === 'whitelist') entry.whitelist.push(edgeRule);
-    else entry.blacklist.push({ ...edgeRule, action: BLACKLIST_ACTIONS[rule.blockType as BlacklistBlockType] });
+    if (row.kind === 'whitelist') of(row.siteId).whitelist.push(listRule);
+    else of(row.siteId).blacklist.push({ ...listRule, action: ACTIONS[rule.blockType as ActionBlockType] });
   }
   return [...out.values()];
 }

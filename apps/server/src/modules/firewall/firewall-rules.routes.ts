@@ -1,0 +1,44 @@
+import { firewallListRoutes, firewallUserAgentRoutes } from '@rampart/contract';
+import type { Binder } from '../../platform/http/bind-route.js';
+import type { FirewallRulesService } from './firewall-rules.service.js';
+
+export function bindFirewallRuleRoutes(binder: Binder, rules: FirewallRulesService): void {
+  const l = firewallListRoutes;
+  binder.bind(l.listWhitelistRules, async ({ params, query }, { caller }) =>
+    rules.list('whitelist', caller.accountId, params.siteId, query.page, query.pageSize),
+  );
+  binder.bind(l.addWhitelistRules, async ({ params, body }, { caller }) => ({
+    data: await rules.add('whitelist', caller.accountId, params.siteId, body.data),
+  }));
+  binder.bind(l.updateWhitelistRule, async ({ params, body: { id, ...rule } }, { caller }) => ({
+    data: await rules.update('whitelist', caller.accountId, params.siteId, id, rule),
+  }));
+  binder.bind(l.deleteWhitelistRules, async ({ params, body }, { caller }) => {
+    await rules.delete('whitelist', caller.accountId, params.siteId, body.ids);
+  });
+  binder.bind(l.listBlacklistRules, async ({ params, query }, { caller }) =>
+    rules.list('blacklist', caller.accountId, params.siteId, query.page, query.pageSize),
+  );
+  binder.bind(l.addBlacklistRules, async ({ params, body }, { caller }) => ({
+    data: await rules.add('blacklist', caller.accountId, params.siteId, body.data),
+  }));
+  binder.bind(l.updateBlacklistRule, async ({ params, body: { id, ...rule } }, { caller }) => ({
+    data: await rules.update('blacklist', caller.accountId, params.siteId, id, rule),
+  }));
+  binder.bind(l.deleteBlacklistRules, async ({ params, body }, { caller }) => {
+    await rules.delete('blacklist', caller.accountId, params.siteId, body.ids);
+  });
+  const u = firewallUserAgentRoutes;
+  binder.bind(u.listUserAgentRules, async ({ params, query }, { caller }) =>
+    rules.list('userAgent', caller.accountId, params.siteId, query.page, query.pageSize),
+  );
+  binder.bind(u.addUserAgentRules, async ({ params, body }, { caller }) => ({
+    data: await rules.add('userAgent', caller.accountId, params.siteId, body.data),
+  }));
+  binder.bind(u.updateUserAgentRule, async ({ params, body: { id, ...rule } }, { caller }) => ({
+    data: await rules.update('userAgent', caller.accountId, params.siteId, id, rule),
+  }));
+  binder.bind(u.deleteUserAgentRules, async ({ params, body }, { caller }) => {
+    await rules.delete('userAgent', caller.accountId, params.siteId, body.ids);
+  });
+}

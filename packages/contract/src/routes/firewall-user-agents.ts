@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { FIREWALL_ACTIONS } from '../enums.js';
+import { pcreRegexProblem, regexCanRunAway } from '../validators/regex.js';
+import { zMemo } from '../validators/zod.js';
+import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
+
+/**
+ * The site firewall's user-agent rules (spec part 1 §2 "User-agent rules: URL, user agent, protection
+ * mode, enabled"; cdnray-behaviour.md §5.7). A rule matches a request whose absolute URL the `url`
+ * pattern finds a match in (as the lists, routes/firewall-lists.ts) and whose `User-Agent` header the
+ * `userAgentRegex` finds a match in — unanchored and case-insensitive (`curl` matches `curl/8.5.0`
+ * and `Curl`); a request without the header is matched as an empty string. The first enabled rule
+ * that matches, oldest first, applies its mode: DENY answers 403, DROP closes the connection. They
+ * run after the whitelist (a whitelisted client skips them) and the blacklist.
+ */
+
+/** Longest user-agent pattern. */
+export const USER_AGENT_REGEX_MAX = 256;
+/** A user-agent pattern is printable ASCII (spaces included): the characters of User-Agent strings. */
+export const USER_AGENT_REGEX_RE = /^[\x20-\x7e]+$/;
+
+export function userAgentRegexProblem(source: string): 'required' | 'tooLong' | 'wrongFormat' | 'runaway' | null {
+  if (source.length === 0) return 'required';
+  if (source.length > USER_AGENT_REGEX_MAX) return 'tooLong';
+  if (!USER_AGENT_REGEX_RE.test(source) || pcreRegexProblem(source) !== null) return 'wrongFormat';
+  return regexCanRunAway(source) ? 'runaway' : null;
+}
+
+export const userAgentRegexSchema = z.string({ error: 'required' }).superRefine((source, ctx) => {
+  const problem = userAgentRegexProblem(source);
+  if (problem) {
+    ctx.addIssue({
+      code: 'custom',
+      message: problem,
+      ...(problem === 'tooLong' ? { params: { max: USER_AGENT_REGEX_MAX } } : {}),
+    });
+  }
+});
+
+/** The user-agent rules' actions: DENY (403) and DROP (enums.ts FIREWALL_ACTIONS). */
+export const USER_AGENT_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
+
+export const userAgentRuleInputSchema = z.object({
+  url: firewallUrlSchema,
+  userAgentRegex: userAgentRegexSchema,
+  blockType: z.literal(USER_AGENT_BLOCK_TYPES, { error: 'wrongFormat' }),
+  enabled: z.boolean().default(true),
+  memo: zMemo,
+});
+export type UserAgentRuleInput = z.input<typeof userAgentRuleInputSchema>;
+export type UserAgentRuleIn = z.output<typeof userAgentRuleInputSchema>;
+
+export const userAgentRuleSchema = z.object({
+  id: z.number().int(),
+  siteID: z.number().int(),
+  url: z.string(),
+  userAgentRegex: z.string(),
+  blockType: z.number().int(),
+  enabled: z.boolean(),
+  memo: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type UserAgentRule = z.infer<typeof userAgentRuleSchema>;
+
+const userAgents = firewallRuleRoutes(
+  'userAgents',
+  'userAgent',
+  userAgentRuleInputSchema,
+  userAgentRuleInputSchema.extend(firewallRuleId),
+  userAgentRuleSchema,
+  'user-agent',
+);
+
+export const listUserAgentRules = userAgents.list;
+export const addUserAgentRules = userAgents.add;
+export const updateUserAgentRule = userAgents.update;
+export const deleteUserAgentRules = userAgents.delete;
+
+export const firewallUserAgentRoutes = {
+  listUserAgentRules,
+  addUserAgentRules,
+  updateUserAgentRule,
+  deleteUserAgentRules,
+} as const;
