@@ -13,6 +13,7 @@ import {
   customHeaderRoutes,
   domainProofRoutes,
   domainRoutes,
+  firewallListRoutes,
   groupLineRoutes,
   groupRoutes,
   logoRoutes,
@@ -52,6 +53,7 @@ const CHANGES = readsByResource({
     certificateRoutes.getCertificate,
     domainRoutes.listDomains,
   ],
+  blacklistRules: [firewallListRoutes.listBlacklistRules],
   cnameSetting: [cnameSettingRoutes.getCnameSetting],
   // A site's modules of each type; the domain list names the modules bound to each domain.
   corsModules: [corsRoutes.list, domainRoutes.listDomains],
@@ -125,6 +127,7 @@ const CHANGES = readsByResource({
   urlRedirectRules: [urlRedirectRoutes.listRules, urlRedirectRoutes.list],
   virtualNodeRecords: [virtualNodeRoutes.listVirtualNodeRecords, virtualNodeRoutes.listVirtualNodes],
   virtualNodes: [virtualNodeRoutes.listVirtualNodes],
+  whitelistRules: [firewallListRoutes.listWhitelistRules],
   zoneNginx: [zoneSettingRoutes.getZoneNginx],
   zonePorts: [zoneSettingRoutes.listZonePorts],
   zoneReservedPorts: [zoneSettingRoutes.getZoneReservedPorts],

@@ -13,8 +13,14 @@ export function fieldErrorsOf(error: unknown): FieldError[] {
   return parameterErrorFields(error.extra);
 }
 
+/**
+ * Where a server field error goes in a form: the field, or the field with the text shown there
+ * made from the server's (what the form knows about the entry at fault: a list's line and value).
+ */
+export type FieldPlace = NamePath | { name: NamePath; text: (message: string) => string };
+
 /** Where a server field path (split on dots) goes in a form; undefined when the form does not show it. */
-export type FieldNameOf = (path: readonly string[]) => NamePath | undefined;
+export type FieldNameOf = (path: readonly string[]) => FieldPlace | undefined;
 
 /**
  * The fields of a form: the names it shows (a server path lands on its first segment), or a
@@ -44,9 +50,11 @@ export function applyFieldErrors(form: FormInstance, error: unknown, fields: Fie
   const nameOf: FieldNameOf = typeof fields === 'function' ? fields : firstSegmentOf(fields);
   const byField = new Map<string, { name: NamePath; texts: string[] }>();
   for (const entry of errors) {
-    const name = entry.in === 'body' ? nameOf(entry.field.split('.')) : undefined;
-    if (name === undefined) return false;
-    const text = entry.message || (isValidationKey(entry.key) ? validationText(entry.key, currentLocale()) : '');
+    const place = entry.in === 'body' ? nameOf(entry.field.split('.')) : undefined;
+    if (place === undefined) return false;
+    const { name, text: describe } = isDescribed(place) ? place : { name: place, text: undefined };
+    const message = entry.message || (isValidationKey(entry.key) ? validationText(entry.key, currentLocale()) : '');
+    const text = describe ? describe(message) : message;
     const key = JSON.stringify(name);
     const slot = byField.get(key) ?? { name, texts: [] };
     slot.texts.push(text);
@@ -54,6 +62,10 @@ export function applyFieldErrors(form: FormInstance, error: unknown, fields: Fie
   }
   form.setFields([...byField.values()].map(({ name, texts }) => ({ name, errors: texts })));
   return true;
+}
+
+function isDescribed(place: FieldPlace): place is Extract<FieldPlace, { text: unknown }> {
+  return typeof place === 'object' && !Array.isArray(place);
 }
 
 function firstSegmentOf(fields: readonly string[]): FieldNameOf {

@@ -29,6 +29,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   siteActions: true,
   clientDomains: true,
   siteSettings: true,
+  firewall: true,
   ports: true,
   accounts: true,
   roles: true,

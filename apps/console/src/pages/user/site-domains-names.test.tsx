@@ -56,7 +56,15 @@ describe('sitesSetting: tabs by port type', () => {
   it('shows a layer-7 site its domain tabs and no Ports tab, even when the URL asks for it', async () => {
     renderAt(`${SETTING}?tab=ports`);
     await findRow('www.example.com');
-    expect(tabNames()).toEqual(['Domains', 'Certificates', 'Cache', 'Site settings', 'Modules', 'Sub-accounts']);
+    expect(tabNames()).toEqual([
+      'Domains',
+      'Certificates',
+      'Cache',
+      'Site settings',
+      'Firewall',
+      'Modules',
+      'Sub-accounts',
+    ]);
     expect(api.sent(listSitePorts, { siteId: 3 })).toHaveLength(0);
   });
 
@@ -72,8 +80,8 @@ describe('sitesSetting: tabs by port type', () => {
     api.on(getUserSite, { siteId: 3 }, fail(404, 101018, 'gone'));
     renderAt(SETTING);
     await findRow('www.example.com');
-    expect(tabNames()).toHaveLength(7);
-    expect(siteTabs(undefined)).toHaveLength(7);
+    expect(tabNames()).toHaveLength(8);
+    expect(siteTabs(undefined)).toHaveLength(8);
   });
 });
 

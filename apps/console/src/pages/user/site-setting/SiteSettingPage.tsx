@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Descriptions, type DescriptionsProps, Empty, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { canAll, useAccount } from '../../../app/account-context';
 import { USER_PATHS } from '../../../app/console-paths';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
@@ -14,18 +15,23 @@ import { SiteStatusTag } from '../../../features/sites/SiteStatusTag';
 import { CacheTab } from './cache/CacheTab';
 import { CertificatesTab } from './certificates/CertificatesTab';
 import { DomainsTab } from './domains/DomainsTab';
+import { FirewallTab } from './firewall/FirewallTab';
 import { ModulesTab } from './modules/ModulesTab';
 import { SiteOptionsTab } from './options/SiteOptionsTab';
 import { PortsTab } from './ports/PortsTab';
 import { SiteUsersTab } from './users/SiteUsersTab';
 
 /** The tabs `?tab=` may name; anything else shows the first tab the site has. */
-const TABS = ['domains', 'certificates', 'cache', 'settings', 'modules', 'ports', 'users'] as const;
+const TABS = ['domains', 'certificates', 'cache', 'settings', 'firewall', 'modules', 'ports', 'users'] as const;
 type Tab = (typeof TABS)[number];
 
+/** A tab that needs a permission of its own (a role may leave it out); the others go with the site. */
+const TAB_PERMISSIONS: Partial<Record<Tab, string>> = { firewall: 'user.firewall.read' };
+
 /**
- * The tabs of a site by its product's port type: layer 7 serves domains (and what hangs on them),
- * layer 4 serves ports; users apply to both. Unknown (the site did not load): every tab.
+ * The tabs of a site by its product's port type: layer 7 serves domains (and what hangs on them,
+ * the firewall's URL rules too), layer 4 serves ports; users apply to both. Unknown (the site did
+ * not load): every tab.
  */
 export function siteTabs(portType: 4 | 7 | undefined): readonly Tab[] {
   if (portType === 4) return ['ports', 'users'];
@@ -35,8 +41,9 @@ export function siteTabs(portType: 4 | 7 | undefined): readonly Tab[] {
 
 /**
  * `/user/sitesManagement/sitesSetting/:id?/:name?`: one site's header and its settings in tabs
- * (domains, certificates, cache rules, compression / rate limits / error pages, modules, layer-4
- * ports, sub-accounts given access; `?tab=` in the URL). The name in the path titles the page until the site
+ * (domains, certificates, cache rules, compression / rate limits / error pages, firewall lists,
+ * modules, layer-4 ports, sub-accounts given access; `?tab=` in the URL). A tab the caller's
+ * permissions do not cover is not shown. The name in the path titles the page until the site
  * has loaded. Without an id it points back to the site list.
  */
 export function SiteSettingPage() {
@@ -57,12 +64,13 @@ export function SiteSettingPage() {
 }
 
 function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
-  const { t } = useTranslation(['sites', 'shell', 'siteSettings']);
+  const { t } = useTranslation(['sites', 'shell', 'siteSettings', 'firewall']);
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
   const site = useQuery(routeQuery('user', siteRoutes.getUserSite, { params: { siteId } }));
+  const self = useAccount();
   const data = site.data?.data;
-  const shown = siteTabs(data?.portType);
+  const shown = siteTabs(data?.portType).filter((key) => canAll(self, [TAB_PERMISSIONS[key]]));
   const tab = (shown as readonly string[]).includes(asked ?? '') ? (asked as Tab) : (shown[0] ?? 'domains');
 
   const items: DescriptionsProps['items'] = data && [
@@ -102,6 +110,7 @@ function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
             },
             { key: 'cache', label: t('setting.tabs.cache'), children: <CacheTab siteId={siteId} /> },
             { key: 'settings', label: t('siteSettings:tab'), children: <SiteOptionsTab siteId={siteId} /> },
+            { key: 'firewall', label: t('firewall:tab'), children: <FirewallTab siteId={siteId} /> },
             { key: 'modules', label: t('setting.tabs.modules'), children: <ModulesTab siteId={siteId} /> },
             { key: 'ports', label: t('setting.tabs.ports'), children: <PortsTab siteId={siteId} /> },
             { key: 'users', label: t('setting.tabs.users'), children: <SiteUsersTab siteId={siteId} /> },

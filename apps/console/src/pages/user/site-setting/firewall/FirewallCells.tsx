@@ -1,0 +1,48 @@
+import { FIREWALL_METHODS, type FirewallMethods } from '@rampart/contract';
+import { Flex, Tag, Tooltip, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+/** IPs a cell names before "+N more". */
+const IPS_SHOWN = 2;
+
+/** A rule's IPs: the first few and how many more, every one of them on hover. */
+export function IpsCell({ ips }: { ips: readonly string[] }) {
+  const { t } = useTranslation('firewall');
+  const more = ips.length - IPS_SHOWN;
+  return (
+    <Tooltip
+      title={
+        // Up to 5000 entries: the list scrolls inside the tooltip.
+        <div style={{ maxHeight: 320, overflowY: 'auto' }} data-testid="firewall-ips">
+          {ips.map((ip) => (
+            <div key={ip}>{ip}</div>
+          ))}
+        </div>
+      }
+    >
+      <Flex gap={4} align="center">
+        <Typography.Text ellipsis style={{ minWidth: 0 }}>
+          {ips.slice(0, IPS_SHOWN).join(', ')}
+        </Typography.Text>
+        {more > 0 && <Tag style={{ marginInlineEnd: 0 }}>{t('moreIps', { count: more })}</Tag>}
+      </Flex>
+    </Tooltip>
+  );
+}
+
+/** A rule's methods as short tags; "All methods" when it covers every one. */
+export function MethodsCell({ methods }: { methods: FirewallMethods }) {
+  const { t } = useTranslation('firewall');
+  const covered = FIREWALL_METHODS.filter((method) => methods[method]);
+  if (covered.length === FIREWALL_METHODS.length) return <Tag color="blue">{t('allMethods')}</Tag>;
+  return (
+    // Wraps onto more lines rather than widening the table (the list fits 1280 px).
+    <Flex wrap gap={4} style={{ maxWidth: 130 }}>
+      {covered.map((method) => (
+        <Tag key={method} style={{ marginInlineEnd: 0 }}>
+          {method.toUpperCase()}
+        </Tag>
+      ))}
+    </Flex>
+  );
+}

@@ -1,0 +1,77 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../../app/account-context';
+import { changes } from '../../../../app/resource-changes';
+import { routeQuery, useRouteMutation } from '../../../../app/route-query';
+import { toastText } from '../../../../app/toast';
+import { SelectionDelete } from '../../../../components/RowActions';
+import { pendingFor } from '../../../../features/lists/row-pending';
+import { useListSearch } from '../../../../features/lists/use-list-search';
+import { FirewallRuleFormModal } from './FirewallRuleFormModal';
+import { FirewallRulesTable } from './FirewallRulesTable';
+import { FIREWALL_KINDS, type FirewallKindKey, type FirewallRule } from './firewall-kinds';
+
+/** No filters: the list has page and page size in the URL only. */
+const NO_FILTERS: readonly never[] = [];
+
+/**
+ * The site's rules of one firewall kind, paged on the server (page and size in the URL), with
+ * create, edit and delete (also several at once) for a caller with the write key.
+ */
+export function FirewallRulesPanel({ siteId, kind }: { siteId: number; kind: FirewallKindKey }) {
+  const { t } = useTranslation('firewall');
+  const canWrite = useCan('user.firewall.write');
+  const search = useListSearch(NO_FILTERS);
+  const routes = FIREWALL_KINDS[kind];
+  const params = { siteId };
+  const list = useQuery(
+    routeQuery('user', routes.list, { params, query: { page: search.page, pageSize: search.pageSize } }),
+  );
+  const [editing, setEditing] = useState<FirewallRule | 'new' | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const remove = useRouteMutation('user', routes.remove, {
+    input: (ids: number[]) => ({ params, body: { ids } }),
+    invalidates: changes(routes.resource),
+    success: () => toastText('deleteSuccess'),
+    onSuccess: (_reply, ids) => setSelected((current) => current.filter((id) => !ids.includes(id))),
+  });
+
+  const toolbar = canWrite && (
+    <Space wrap>
+      <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+        {t('create')}
+      </Button>
+      <SelectionDelete
+        count={selected.length}
+        label={t('bulkDelete', { count: selected.length })}
+        confirm={t('bulkDeleteConfirm', { count: selected.length })}
+        pending={remove.isPending && remove.variables === selected}
+        onDelete={() => remove.mutate(selected)}
+      />
+    </Space>
+  );
+
+  return (
+    <>
+      <Typography.Paragraph type="secondary">{t(`hints.${kind}`)}</Typography.Paragraph>
+      <FirewallRulesTable
+        kind={kind}
+        list={list}
+        search={search}
+        canWrite={canWrite}
+        toolbar={toolbar}
+        selected={selected}
+        onSelect={setSelected}
+        onEdit={setEditing}
+        onDelete={(id) => remove.mutate([id])}
+        deleting={(id) => pendingFor(remove, id)}
+      />
+      {canWrite && (
+        <FirewallRuleFormModal siteId={siteId} kind={kind} rule={editing} onClose={() => setEditing(null)} />
+      )}
+    </>
+  );
+}
