@@ -20,7 +20,7 @@ let siteId: number;
 let otherSiteId: number;
 
 const as = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, f.user, route, ...args);
-const rule = { url: '.*', userAgentRegex: 'curl|python-requests', blockType: 10 as const };
+const rule = { urlRegex: '.*', userAgentRegex: 'curl|python-requests', blockType: 10 as const };
 
 async function plane() {
   const { dataPlane } = await f.snapshot();
@@ -46,7 +46,7 @@ describe('user-agent rules', () => {
     const [first, second] = added.json().data;
     expect(first).toMatchObject({
       siteID: siteId,
-      url: '.*',
+      urlRegex: '.*',
       userAgentRegex: rule.userAgentRegex,
       blockType: 10,
       enabled: true,
@@ -80,7 +80,7 @@ describe('user-agent rules', () => {
     [{ ...rule, userAgentRegex: '(bot' }, 'data.0.userAgentRegex'],
     [{ ...rule, userAgentRegex: '(\\w+\\s?)+$' }, 'data.0.userAgentRegex'],
     [{ ...rule, userAgentRegex: 'x'.repeat(257) }, 'data.0.userAgentRegex'],
-    [{ ...rule, url: '' }, 'data.0.url'],
+    [{ ...rule, urlRegex: '' }, 'data.0.urlRegex'],
     [{ ...rule, blockType: 1 }, 'data.0.blockType'],
     [{ ...rule, enabled: 'yes' }, 'data.0.enabled'],
   ])('refuses %j with 101003 naming %s', async (item, field) => {

@@ -157,7 +157,7 @@ beforeAll(async () => {
     (await ok(
       on(addUserAgentRules, {
         params: { siteId: otherSiteId },
-        body: { data: [{ url: '.*', userAgentRegex: 'curl', blockType: 10 }] },
+        body: { data: [{ urlRegex: '.*', userAgentRegex: 'curl', blockType: 10 }] },
       }),
     )) as { id: number }[]
   )[0]?.id as number;
@@ -213,7 +213,7 @@ const TEMPLATES: Record<string, Template> = {
   },
   'user.site.firewall.blacklists.delete': { body: (x) => ({ ids: [x.blacklistRule] }) },
   'user.site.firewall.userAgent.update': {
-    body: (x) => ({ id: x.userAgentRule, url: '.*', userAgentRegex: 'wget', blockType: 11 }),
+    body: (x) => ({ id: x.userAgentRule, urlRegex: '.*', userAgentRegex: 'wget', blockType: 11 }),
   },
   'user.site.firewall.userAgents.delete': { body: (x) => ({ ids: [x.userAgentRule] }) },
   'user.site.customHeader.update': { body: (x) => ({ id: x.customHeader, name: 'renamed' }) },

@@ -6,8 +6,8 @@ import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewal
 
 /**
  * The site firewall's user-agent rules (spec part 1 §2 "User-agent rules: URL, user agent, protection
- * mode, enabled"; cdnray-behaviour.md §5.7). A rule matches a request whose absolute URL the `url`
- * pattern finds a match in (as the lists, routes/firewall-lists.ts) and whose `User-Agent` header the
+ * mode, enabled"; cdnray-behaviour.md §5.7). A rule matches a request whose absolute URL the `urlRegex`
+ * pattern (the spec's rule field name; the lists' `url` under the product's documented bodies) finds a match in (as the lists, routes/firewall-lists.ts) and whose `User-Agent` header the
  * `userAgentRegex` finds a match in — unanchored and case-insensitive (`curl` matches `curl/8.5.0`
  * and `Curl`); a request without the header is matched as an empty string. The first enabled rule
  * that matches, oldest first, applies its mode: DENY answers 403, DROP closes the connection. They
@@ -41,7 +41,7 @@ export const userAgentRegexSchema = z.string({ error: 'required' }).superRefine(
 export const USER_AGENT_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
 
 export const userAgentRuleInputSchema = z.object({
-  url: firewallUrlSchema,
+  urlRegex: firewallUrlSchema,
   userAgentRegex: userAgentRegexSchema,
   blockType: z.literal(USER_AGENT_BLOCK_TYPES, { error: 'wrongFormat' }),
   enabled: z.boolean().default(true),
@@ -53,7 +53,7 @@ export type UserAgentRuleIn = z.output<typeof userAgentRuleInputSchema>;
 export const userAgentRuleSchema = z.object({
   id: z.number().int(),
   siteID: z.number().int(),
-  url: z.string(),
+  urlRegex: z.string(),
   userAgentRegex: z.string(),
   blockType: z.number().int(),
   enabled: z.boolean(),

@@ -30,7 +30,7 @@ export function presentBlacklistRule(row: FirewallRuleRow): BlacklistRule {
 
 /** The fields a user-agent rule stores in its `rule` column. */
 export interface StoredUserAgentRule {
-  url: string;
+  urlRegex: string;
   userAgentRegex: string;
   blockType: number;
   enabled: boolean;
@@ -41,7 +41,7 @@ export function presentUserAgentRule(row: FirewallRuleRow): UserAgentRule {
   return {
     id: row.id,
     siteID: row.siteId,
-    url: rule.url,
+    urlRegex: rule.urlRegex,
     userAgentRegex: rule.userAgentRegex,
     blockType: rule.blockType,
     enabled: rule.enabled,

@@ -48,8 +48,8 @@ const KINDS: {
     present: presentBlacklistRule,
   },
   userAgent: {
-    store: ({ url, userAgentRegex, blockType, enabled, memo }) => ({
-      rule: { url, userAgentRegex, blockType, enabled } satisfies StoredUserAgentRule,
+    store: ({ urlRegex, userAgentRegex, blockType, enabled, memo }) => ({
+      rule: { urlRegex, userAgentRegex, blockType, enabled } satisfies StoredUserAgentRule,
       memo,
     }),
     present: presentUserAgentRule,

@@ -28,7 +28,7 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
       if (!rule.enabled) continue;
       of(row.siteId).userAgents.push({
         id: row.id,
-        url: rule.url,
+        url: rule.urlRegex,
         userAgent: rule.userAgentRegex,
         action: ACTIONS[rule.blockType as ActionBlockType],
       });
