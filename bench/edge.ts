@@ -3,6 +3,7 @@
  * loopback, and configuration propagation from an API write to the edge. Prints one JSON object:
  *
  *   {"edge_rps", "nginx_rps", "ratio", "edge_p99_ms", "nginx_p99_ms",
+ *    "firewall_rps", "firewall_ratio", "firewall_p99_ms", "firewall_vs_no_rules",
  *    "propagation_p50_ms", "propagation_p95_ms", "domains"}
  *
  * - Origin: an nginx answering a small static body (1 worker, keepalive), shared by both proxies.
@@ -12,9 +13,18 @@
  * - Edge: the real control plane (built bundle, embedded PGlite) and the real agent (built bundle)
  *   running its own nginx; BENCH_DOMAINS domains (default 10,000) are created through the API and
  *   the load spreads over all of them by Host header.
- * - Load: wrk (Debian package), BENCH_ROUNDS rounds (default 5) alternating baseline and edge,
- *   BENCH_SECONDS each (default 6); rps and p99 are the medians over the rounds, so that one round
- *   disturbed by the shared machine moves neither.
+ * - Firewall: a second edge (nginx.conf rendered and the data plane pushed as the agent does, with
+ *   the same Lua; the control plane has no firewall API yet) serving the same domains, all with
+ *   one site firewall: a whitelist rule whose address and method match and whose URL pattern does
+ *   not (so every request builds its URL and runs the pattern), a 1,000-entry blacklist rule and a
+ *   POST-only one for every address. No rule decides a GET, so the load reaches the origin and the
+ *   figure is the cost of checking. The same nginx also serves the same number of domains without
+ *   rules (`n<i>.bench.example`), measured in the same rounds: `firewall_ratio` is against the plain
+ *   proxy, `firewall_vs_no_rules` against those domains (the firewall's own cost, without the
+ *   difference between two nginx instances).
+ * - Load: wrk (Debian package), BENCH_ROUNDS rounds (default 5) alternating baseline, edge, and
+ *   the second edge without and with rules, BENCH_SECONDS each (default 6); rps and p99 are the
+ *   medians over the rounds, so that one round disturbed by the shared machine moves none of them.
  * - Propagation: 50 API writes (force SSL on/off on one domain); each is timed from the start of
  *   the API call to the first edge response that shows it (polled every 5 ms).
  */
@@ -24,6 +34,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { type EdgeFirewall, ipListRanges } from '@rampart/contract';
+import { document, domain, upstream } from '../apps/edge/test/helpers/documents.js';
+import { type Edge, startEdge } from '../apps/edge/test/helpers/edge.js';
 import { freePort } from '../apps/edge/test/helpers/net.js';
 import {
   initializeFirstNode,
@@ -71,9 +84,9 @@ ${http}
   };
 }
 
-function get(port: number, host: string): Promise<number> {
+function get(port: number, host: string, method = 'GET'): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/', headers: { host }, agent: false }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path: '/', method, headers: { host }, agent: false }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
@@ -138,6 +151,32 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
+
+/**
+ * The firewall case's rules (see the top): wrk's address (127.0.0.1) is in the whitelist rule's
+ * range, its method too, but not its URL; it is not among the blacklist's 1,000 addresses (none
+ * next to another, so they stay 1,000 ranges); the last rule covers every address, for POST only.
+ */
+function benchFirewall(id: number): EdgeFirewall {
+  const thousand = Array.from({ length: 1000 }, (_, i) => `10.0.${i >> 7}.${(i & 127) * 2}`);
+  return {
+    id,
+    whitelist: [
+      {
+        id: 1,
+        url: 'https?:\\/\\/admin\\.bench\\.example(.*)',
+        methods: ALL_METHODS,
+        ...ipListRanges(['127.0.0.0/8']),
+      },
+    ],
+    blacklist: [
+      { id: 2, url: '.*', methods: ALL_METHODS, action: 'deny', ...ipListRanges([...thousand, '2001:db8::/32']) },
+      { id: 3, url: '.*', methods: ['POST'], action: 'deny', ...ipListRanges(['0.0.0.0/0']) },
+    ],
+  };
+}
 
 async function main() {
   const work = await mkdtemp(path.join(tmpdir(), 'rampart-bench-'));
@@ -236,23 +275,46 @@ async function main() {
     await waitUntil(async () => (await get(edgeHttp, name(DOMAINS - 1))) === 200, 180_000, 100);
     if ((await get(edgeHttp, name(0))) !== 200) throw new Error('the edge does not serve the first domain');
 
-    const script = path.join(work, 'hosts.lua');
-    await writeFile(
-      script,
-      `math.randomseed(42)
+    log('starting the firewall edge');
+    const fwEdge: Edge = await startEdge({ workerProcesses: WORKERS });
+    stops.push(() => fwEdge.stop());
+    const fwDomains = Array.from({ length: DOMAINS }, (_, i) => [
+      domain(i + 1, name(i), [upstream(originPort)], { firewallId: setup.siteId }),
+      domain(DOMAINS + i + 1, `n${i}.bench.example`, [upstream(originPort)]),
+    ]).flat();
+    await fwEdge.push(document('bench-firewall', fwDomains, [], [], { firewalls: [benchFirewall(setup.siteId)] }));
+    const fwHttp = fwEdge.httpPort;
+    if ((await get(fwHttp, name(0))) !== 200) throw new Error('the firewall edge does not serve the first domain');
+    if ((await get(fwHttp, name(0), 'POST')) !== 403) throw new Error("the firewall edge's rules are not active");
+    if ((await get(fwHttp, 'n0.bench.example', 'POST')) !== 200)
+      throw new Error('the firewall edge applies its rules to every domain');
+
+    const hostsScript = async (prefix: string) => {
+      const file = path.join(work, `hosts-${prefix}.lua`);
+      await writeFile(
+        file,
+        `math.randomseed(42)
 request = function()
-  return wrk.format("GET", "/", { ["Host"] = "d" .. math.random(0, ${DOMAINS - 1}) .. ".bench.example" })
+  return wrk.format("GET", "/", { ["Host"] = "${prefix}" .. math.random(0, ${DOMAINS - 1}) .. ".bench.example" })
 end
 `,
-    );
-    // Warm both proxies (worker caches, keepalive pools) before measuring.
+      );
+      return file;
+    };
+    const script = await hostsScript('d');
+    const noRulesScript = await hostsScript('n');
+    // Warm the proxies (worker caches, keepalive pools) before measuring.
     const rounds = process.env.BENCH_SKIP_LOAD ? 0 : ROUNDS;
     if (rounds > 0) {
       await wrk(baselinePort, script);
       await wrk(edgeHttp, script);
+      await wrk(fwHttp, script);
+      await wrk(fwHttp, noRulesScript);
     }
     const baseline: WrkResult[] = [];
     const edge: WrkResult[] = [];
+    const firewall: WrkResult[] = [];
+    const noRules: WrkResult[] = [];
     // BENCH_PROFILE=1: CPU microseconds per request of each party during a round, from /proc, so
     // that what the edge costs beyond the plain proxy is read directly rather than inferred.
     const masterPid = async (name: string) => Number(await readFile(path.join(work, name, 'nginx.pid'), 'utf8'));
@@ -261,17 +323,23 @@ end
           origin: await masterPid('origin'),
           baseline: await masterPid('baseline'),
           edge: await masterPid('edge/nginx/logs'),
+          firewall: (await fwEdge.nginx.masterPid()) ?? 0,
         }
       : undefined;
-    const measured = async (which: 'baseline' | 'edge', port: number) => {
-      if (!parties) return wrk(port, script);
+    const measured = async (
+      which: 'baseline' | 'edge' | 'firewall',
+      port: number,
+      load = script,
+      label: string = which,
+    ) => {
+      if (!parties) return wrk(port, load);
       const ticksOf = async () => ({
         machine: await machineTicks(),
         origin: await treeTicks(parties.origin),
         proxy: await treeTicks(parties[which]),
       });
       const before = await ticksOf();
-      const result = await wrk(port, script);
+      const result = await wrk(port, load);
       const after = await ticksOf();
       const requests = result.rps * SECONDS;
       const us = (ticks: number) => Math.round(((ticks * 10_000) / requests) * 10) / 10; // 100 ticks/s
@@ -279,7 +347,7 @@ end
       const origin = after.origin - before.origin;
       const rest = after.machine - before.machine - proxy - origin;
       log(
-        `${which}: ${Math.round(result.rps)} rps; CPU µs per request: proxy ${us(proxy)}, origin ${us(origin)}, wrk and the rest ${us(rest)}`,
+        `${label}: ${Math.round(result.rps)} rps; CPU µs per request: proxy ${us(proxy)}, origin ${us(origin)}, wrk and the rest ${us(rest)}`,
       );
       return result;
     };
@@ -288,8 +356,12 @@ end
       baseline.push(await measured('baseline', baselinePort));
       log(`round ${i + 1}: edge`);
       edge.push(await measured('edge', edgeHttp));
+      log(`round ${i + 1}: second edge, domains without rules`);
+      noRules.push(await measured('firewall', fwHttp, noRulesScript, 'second edge without rules'));
+      log(`round ${i + 1}: second edge, domains with the firewall`);
+      firewall.push(await measured('firewall', fwHttp, script, 'second edge with the firewall'));
     }
-    const failed = [...baseline, ...edge].reduce((n, r) => n + r.errors, 0);
+    const failed = [...baseline, ...edge, ...noRules, ...firewall].reduce((n, r) => n + r.errors, 0);
     if (failed > 0) throw new Error(`${failed} requests failed or were not 2xx/3xx`);
 
     log('measuring propagation');
@@ -329,12 +401,17 @@ end
       );
     const edgeRps = median(edge.map((r) => r.rps));
     const nginxRps = median(baseline.map((r) => r.rps));
+    const firewallRps = median(firewall.map((r) => r.rps));
     const result = {
       edge_rps: round(edgeRps, 0),
       nginx_rps: round(nginxRps, 0),
       ratio: round(edgeRps / nginxRps, 3),
       edge_p99_ms: round(median(edge.map((r) => r.p99ms))),
       nginx_p99_ms: round(median(baseline.map((r) => r.p99ms))),
+      firewall_rps: round(firewallRps, 0),
+      firewall_ratio: round(firewallRps / nginxRps, 3),
+      firewall_p99_ms: round(median(firewall.map((r) => r.p99ms))),
+      firewall_vs_no_rules: round(firewallRps / median(noRules.map((r) => r.rps)), 3),
       propagation_p50_ms: round(percentile(times, 50), 0),
       propagation_p95_ms: round(percentile(times, 95), 0),
       domains: DOMAINS,

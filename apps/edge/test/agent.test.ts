@@ -236,6 +236,11 @@ describe('applying snapshots', () => {
     blocker.unref();
     await cp.waitForReport((r) => r.appliedVersion === s2.version && r.failedPorts?.length === 0);
     expect(servedBy((await request(extra, 'site.example.com')).body)).toBe('second');
+    // The site firewall's URLs carry the snapshot's (public) ports, not the local ones.
+    const conf = await readFile(edge.agent.nginx.currentConfPath, 'utf8');
+    expect(conf).toContain(`    ${ports.http} "http://$host$request_uri";`);
+    expect(conf).toContain(`    ${extra} "http://$host:8080$request_uri";`);
+    expect(conf).toContain(`    ${ports.https} "https://$host$request_uri";`);
   });
 
   it("applies the zone's nginx settings, and keeps serving with the error reported when nginx refuses them", async () => {

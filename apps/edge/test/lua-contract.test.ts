@@ -15,9 +15,15 @@ import {
   ERROR_PAGE_LANGUAGES,
   ERROR_PAGE_MAX_BYTES,
   ERROR_PAGE_STATUSES,
+  edgeFirewallSchema,
+  FIREWALL_LIST_RULES_PER_SITE,
+  FIREWALL_METHODS,
+  FIREWALL_URL_MAX,
+  FIREWALL_URL_RE,
   GZIP_MAX_MIN_LENGTH,
   GZIP_TYPES,
   HOST_NAME_RE,
+  MAX_IPS,
   MODULE_HEADER_NAME_RE,
   MODULE_HEADER_VALUE_MAX,
   MODULE_HEADER_VALUE_RE,
@@ -40,7 +46,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dataPlaneSchema } from '../src/data-plane/schema.js';
 import { LUA_DIR } from './helpers/edge.js';
 
-// The Lua checks (validate.lua, modules_check.lua, settings_check.lua) repeat the contract's
+// The Lua checks (validate.lua, modules_check.lua, settings_check.lua, firewall_check.lua) repeat the contract's
 // allowlists and limits, because nginx cannot import TypeScript. This test reads every copied
 // pattern, list and limit out of the Lua sources and compares it with the contract's own, so that a
 // change on one side without the other fails here.
@@ -48,7 +54,7 @@ import { LUA_DIR } from './helpers/edge.js';
 const lua: Record<string, string> = {};
 
 beforeAll(async () => {
-  for (const name of ['validate', 'modules_check', 'settings_check']) {
+  for (const name of ['validate', 'modules_check', 'settings_check', 'firewall_check']) {
     lua[name] = await readFile(path.join(LUA_DIR, `rampart/${name}.lua`), 'utf8');
   }
 });
@@ -189,5 +195,17 @@ describe('the Lua checks agree with the contract', () => {
     ]);
     expect(number('settings_check', /is_list\(g\.types, (\d+)\)/)).toBe(GZIP_TYPES.length);
     expect(number('settings_check', /is_list\(s\.pages, (\d+)\)/)).toBe(ERROR_PAGE_STATUSES.length);
+  });
+
+  it('firewall_check.lua: methods, actions, the URL pattern characters and the limits', () => {
+    const upper = FIREWALL_METHODS.map((m) => m.toUpperCase());
+    expect(sorted(Object.keys(table('firewall_check', 'METHODS')))).toEqual(sorted(upper));
+    const action = edgeFirewallSchema.shape.blacklist.element.shape.action;
+    expect(sorted(Object.keys(table('firewall_check', 'ACTIONS')))).toEqual(sorted(action.options));
+    // PCRE needs `[` escaped inside a class where JavaScript does not.
+    expect(pattern('firewall_check', 'URL_RE').replace('\\[', '[')).toBe(pcre(FIREWALL_URL_RE));
+    const m = /^local MAX_RULES, MAX_RANGES, MAX_URL = (\d+), (\d+), (\d+)/m.exec(source('firewall_check'));
+    expect(m?.slice(1).map(Number)).toEqual([FIREWALL_LIST_RULES_PER_SITE, MAX_IPS, FIREWALL_URL_MAX]);
+    expect(number('firewall_check', /is_list\(r\.methods, (\d+)\)/)).toBe(FIREWALL_METHODS.length);
   });
 });

@@ -140,6 +140,11 @@ local function apply(doc, hash)
     ok, err = put(store.settings_key(gen, c.id), store.encode_entry(i, c))
     if i % YIELD_EVERY == 0 then yield() end
   end
+  for i, f in ipairs(doc.firewalls) do
+    if not ok then break end
+    ok, err = put(store.firewall_key(gen, f.id), store.encode_entry(i, f))
+    if i % YIELD_EVERY == 0 then yield() end
+  end
   local meta = {
     version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates,
     cacheEpoch = doc.cacheEpoch, limits = doc.limits, hash = hash,

@@ -7,8 +7,9 @@ local settings = require "rampart.settings"
 
 local _M = {}
 
--- Page keys that are not the status on the wire: nginx's own codes for a request it refuses with 400.
-local WIRE = { [494] = 400, [497] = 400 }
+-- Page keys that are not the status on the wire: nginx's own codes for a request it refuses with 400,
+-- and 4030, a firewall's deny, answered 403 ("Access denied"; the key 403 is the disabled domain's page).
+local WIRE = { [494] = 400, [497] = 400, [4030] = 403 }
 
 local MESSAGES = {
   en_US = {
@@ -34,6 +35,7 @@ local MESSAGES = {
     [904] = { "Access denied", "This request was blocked by the site's security rules." },
     [929] = { "Too many requests", "Too many requests from your address. Please try again later." },
     [978] = { "Access denied", "This request was blocked by the site's security rules." },
+    [4030] = { "Access denied", "This request was blocked by the site's security rules." },
   },
   zh_CN = {
     [301] = { "已永久移动", "此页面已移至新地址。" },
@@ -58,6 +60,7 @@ local MESSAGES = {
     [904] = { "拒绝访问", "此请求已被网站的安全规则拦截。" },
     [929] = { "请求过多", "来自您地址的请求过多，请稍后再试。" },
     [978] = { "拒绝访问", "此请求已被网站的安全规则拦截。" },
+    [4030] = { "拒绝访问", "此请求已被网站的安全规则拦截。" },
   },
   zh_TW = {
     [301] = { "已永久移動", "此頁面已移至新位址。" },
@@ -82,6 +85,7 @@ local MESSAGES = {
     [904] = { "拒絕存取", "此請求已被網站的安全規則封鎖。" },
     [929] = { "請求過多", "來自您位址的請求過多，請稍後再試。" },
     [978] = { "拒絕存取", "此請求已被網站的安全規則封鎖。" },
+    [4030] = { "拒絕存取", "此請求已被網站的安全規則封鎖。" },
   },
 }
 local HTML_LANG = { en_US = "en", zh_CN = "zh-CN", zh_TW = "zh-TW" }
@@ -141,7 +145,7 @@ local function pages_for(site)
   return PAGES[language] or DEFAULT
 end
 
--- Sends the page for `key` (a status, or 494/497 answered as 400) and ends the request (any phase
+-- Sends the page for `key` (a status, 494/497 answered as 400, or 4030 as 403) and ends the request (any phase
 -- that may send a body): the site's own page for the status when the request's domain has one,
 -- else the edge's in the visitor's or the site's language.
 function _M.send(key)

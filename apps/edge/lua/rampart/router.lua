@@ -5,7 +5,8 @@
 --   anything else: nginx hands the request to @rampart_route, where elsewhere() acts on it:
 --   "https"   proxy to the domain's HTTPS origin
 --   "404", "403", "503"          the edge's own page for that status
---   "444"     close the connection unanswered (a zone limit, rampart.limits)
+--   "4030"    403 with the edge's "Access denied" page (a firewall blacklist's deny, rampart.firewall)
+--   "444"     close the connection unanswered (a zone limit, rampart.limits; a blacklist's drop)
 --   "301", "302", "307", "308"   the forceSSL redirect
 --   "@rampart_cache_<ttl>[_fixed][_site]"  the cache location of the first cache rule that matches
 --                                (`_site`: with the site filters, for a site with compression or pages)
@@ -19,6 +20,7 @@ local store = require "rampart.store"
 local pages = require "rampart.pages"
 local settings = require "rampart.settings"
 local limits = require "rampart.limits"
+local firewall = require "rampart.firewall"
 
 local _M = {}
 local cached_location
@@ -131,6 +133,12 @@ function _M.route()
 
   var.rampart_domain_id = domain._id
   if not domain.enabled then return "403" end
+  -- The site firewall (rampart.firewall): one field check for a domain without one. Before the
+  -- forceSSL redirect: a blocked client gets nothing else from the site.
+  if domain.firewallId then
+    local blocked = firewall.check(domain, gen, var)
+    if blocked then return blocked end
+  end
   if domain.forceSSL and var.scheme == "http" then return domain._redirect_code end
 
   local origin = domain.origin
@@ -163,7 +171,7 @@ function _M.elsewhere()
   if route == "https" then return end
   if route:byte(1) == 64 then return ngx.exec(route) end -- "@rampart_cache_...", "@rampart_site_..."
   local status = tonumber(route)
-  if status == 444 then return ngx.exit(444) end -- a zone limit: close without an answer
+  if status == 444 then return ngx.exit(444) end -- a zone limit or a blacklist's drop: close without an answer
   if status and status >= 300 and status < 400 then
     local host, port = var.host, var.rampart_https_port
     local authority = port == "443" and host or (host .. ":" .. port)

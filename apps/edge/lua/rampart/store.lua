@@ -8,6 +8,7 @@
 --   …|g<N>|p:<id>       a site's cache policy {id, generation, rules}
 --   …|g<N>|m:<id>       a site module {id, type, …} (rampart.modules)
 --   …|g<N>|s:<id>       a site's settings {id, gzip, rates, language, pages}
+--   …|g<N>|f:<id>       a site's firewall {id, whitelist, blacklist} (rampart.firewall)
 --   …|g<N>|meta:        {version, generation, domains, certificates, cacheEpoch, limits}
 --   …|g<N>|keys:        every key of generation N, to retire it later
 -- A generation is written completely before `current` points at it and never changes afterwards,
@@ -59,6 +60,14 @@ function _M.domain_key(gen, name) return key(gen, "d", name) end
 function _M.certificate_key(gen, id) return key(gen, "c", tostring(id)) end
 function _M.cache_key(gen, id) return key(gen, "p", tostring(id)) end
 function _M.settings_key(gen, id) return key(gen, "s", tostring(id)) end
+function _M.firewall_key(gen, id) return key(gen, "f", tostring(id)) end
+
+-- The site firewall `id` of generation `gen`, decoded, or nil (compiled and memoized by rampart.firewall).
+function _M.firewall(gen, id)
+  local raw = dict:get(_M.firewall_key(gen, id))
+  if raw == nil then return nil end
+  return _M.decode_entry(raw)
+end
 
 -- The site settings `id` of generation `gen`, decoded, or nil (memoized by rampart.settings).
 function _M.site_settings(gen, id)

@@ -4,6 +4,7 @@ local cjson = require "cjson.safe"
 local checks = require "rampart.checks"
 local modules_check = require "rampart.modules_check"
 local settings_check = require "rampart.settings_check"
+local firewall_check = require "rampart.firewall_check"
 
 local _M = {}
 
@@ -136,7 +137,7 @@ local function cache_policy(p, path)
   return { id = p.id, generation = p.generation, rules = rules }
 end
 
-local function domain(d, path, certificate_ids, cache_ids, module_types, settings_ids)
+local function domain(d, path, certificate_ids, cache_ids, module_types, settings_ids, firewall_ids)
   if type(d) ~= "table" then return nil, path, "not an object" end
   if not is_int(d.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
   if not is_host(d.name) then return nil, path .. ".name", "not a host name" end
@@ -166,6 +167,13 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
     end
     settings_id = d.settingsId
   end
+  local firewall_id = nil
+  if d.firewallId ~= nil and d.firewallId ~= null then
+    if not is_int(d.firewallId, 1, 2147483647) or not firewall_ids[d.firewallId] then
+      return nil, path .. ".firewallId", "not the id of a firewall in the document"
+    end
+    firewall_id = d.firewallId
+  end
   -- A disabled domain travels without its origin (it is answered with the "disabled" page).
   local clean_origin = nil
   if d.enabled or (d.origin ~= nil and d.origin ~= null) then
@@ -176,11 +184,12 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
   return {
     id = d.id, name = d.name, enabled = d.enabled, forceSSL = d.forceSSL, forceSSLCode = d.forceSSLCode,
     certificateId = certificate_id, cacheId = cache_id, modules = modules or nil, settingsId = settings_id,
-    origin = clean_origin,
+    firewallId = firewall_id, origin = clean_origin,
   }
 end
 
--- doc (decoded JSON) → { version, domains, certificates, caches, modules, settings, cacheEpoch, limits }
+-- doc (decoded JSON) → { version, domains, certificates, caches, modules, settings, firewalls, cacheEpoch,
+-- limits }
 -- or nil, field, reason.
 function _M.document(doc)
   if type(doc) ~= "table" or #doc > 0 then return nil, "(document)", "not an object" end
@@ -242,13 +251,28 @@ function _M.document(doc)
     settings[i] = clean
   end
 
+  local firewalls, firewall_ids = {}, {}
+  local raw_firewalls = doc.firewalls
+  if raw_firewalls == nil then raw_firewalls = {} end
+  if not is_array(raw_firewalls, LIMITS.domains) then
+    return nil, "firewalls", "not a list of at most " .. LIMITS.domains
+  end
+  for i, f in ipairs(raw_firewalls) do
+    local path = "firewalls[" .. (i - 1) .. "]"
+    local clean, field, reason = firewall_check.entry(f, path)
+    if clean == nil then return nil, field, reason end
+    if firewall_ids[clean.id] then return nil, path .. ".id", "duplicate firewall id" end
+    firewall_ids[clean.id] = true
+    firewalls[i] = clean
+  end
+
   local limits, limits_field, limits_reason = zone_limits(doc.limits)
   if limits == nil then return nil, limits_field, limits_reason end
 
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
     local path = "domains[" .. (i - 1) .. "]"
-    local clean, field, reason = domain(d, path, certificate_ids, cache_ids, module_types, settings_ids)
+    local clean, field, reason = domain(d, path, certificate_ids, cache_ids, module_types, settings_ids, firewall_ids)
     if clean == nil then return nil, field, reason end
     if names[clean.name] then return nil, path .. ".name", "duplicate domain name" end
     names[clean.name] = true
@@ -257,7 +281,7 @@ function _M.document(doc)
 
   return {
     version = doc.version, domains = domains, certificates = certificates, caches = caches, modules = modules,
-    settings = settings, cacheEpoch = epoch, limits = limits,
+    settings = settings, firewalls = firewalls, cacheEpoch = epoch, limits = limits,
   }
 end
 

@@ -86,6 +86,10 @@ export class SnapshotApplier {
       prefix,
       httpPorts: listen.httpPorts.map(map),
       httpsPorts: listen.httpsPorts.map(map),
+      // The firewall matches URLs with the port visitors use, not the local one.
+      publicPorts: [...listen.httpPorts, ...listen.httpsPorts]
+        .filter((p) => map(p) !== p)
+        .map((p) => ({ local: map(p), public: p })),
       http2: listen.http2,
       adminSocket: this.options.admin.socketPath,
       adminSecretFile: this.options.adminSecretFile,

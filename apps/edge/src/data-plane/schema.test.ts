@@ -375,6 +375,61 @@ describe('parseDataPlane refuses', () => {
     expect(refusal(doc({ settings: [siteSettings, siteSettings] })).field).toBe('settings[1].id');
   });
 
+  const firewallRule = {
+    id: 11,
+    url: 'https?:\\/\\/www.example.com(.*)',
+    methods: ['GET', 'POST'],
+    v4: [['7f000001', '7f0000ff']],
+    v6: [['00000000000000000000000000000001', '00000000000000000000000000000001']],
+  };
+  const firewall = { id: 4, whitelist: [firewallRule], blacklist: [{ ...firewallRule, id: 12, action: 'drop' }] };
+  it('a site firewall, and a document without firewalls (none)', () => {
+    const input = doc({ domains: [domain({ firewallId: 4 })], firewalls: [firewall] });
+    expect(parseDataPlane(JSON.stringify(input)).firewalls).toEqual([firewall]);
+    const { firewalls: _omitted, ...older } = doc();
+    expect(parseDataPlane(JSON.stringify(older)).firewalls).toEqual([]);
+    expect(parseDataPlane(JSON.stringify(older)).domains[0]?.firewallId).toBeNull();
+  });
+  it.each([
+    ['firewalls.0.whitelist.0.url', { url: '(a' }],
+    ['firewalls.0.whitelist.0.url', { url: 'a(?=b)' }],
+    ['firewalls.0.whitelist.0.url', { url: '(a+)+' }],
+    ['firewalls.0.whitelist.0.methods.0', { methods: ['TRACE'] }],
+    ['firewalls.0.whitelist.0.methods', { methods: [] }],
+    ['firewalls.0.whitelist.0.v4.0.0', { v4: [['7F000001', '7f000001']] }],
+    ['firewalls.0.whitelist.0.v4.0', { v4: [['7f000002', '7f000001']] }],
+    [
+      'firewalls.0.whitelist.0.v4.1',
+      {
+        v4: [
+          ['7f000005', '7f000006'],
+          ['7f000001', '7f000002'],
+        ],
+      },
+    ],
+    [
+      'firewalls.0.whitelist.0.v4.1',
+      {
+        v4: [
+          ['7f000001', '7f000002'],
+          ['7f000003', '7f000004'],
+        ],
+      },
+    ],
+    ['firewalls.0.whitelist.0.v6.0.0', { v6: [['7f000001', '7f000001']] }],
+  ])('a firewall rule with a bad field (%s)', (field, fields) => {
+    const firewalls = [{ ...firewall, whitelist: [{ ...firewallRule, ...fields }] }];
+    expect(refusal(doc({ firewalls })).field.replace(/\[(\d+)\]/g, '.$1')).toBe(field);
+  });
+  it('a blacklist rule without its action, two firewalls with one id, and a domain naming a missing one', () => {
+    const noAction = [{ ...firewall, blacklist: [firewallRule] }];
+    expect(refusal(doc({ firewalls: noAction })).field).toBe('firewalls[0].blacklist[0].action');
+    expect(refusal(doc({ firewalls: [firewall, firewall] })).field).toBe('firewalls[1].id');
+    expect(refusal(doc({ domains: [domain({ firewallId: 9 })], firewalls: [firewall] })).field).toBe(
+      'domains[0].firewallId',
+    );
+  });
+
   it.each([
     ['negative', { invalidDomainPerMinute: -1, tlsHandshakesPerMinute: 0 }, 'limits.invalidDomainPerMinute'],
     ['fractional', { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 1.5 }, 'limits.tlsHandshakesPerMinute'],

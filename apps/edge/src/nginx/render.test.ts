@@ -147,9 +147,49 @@ describe('renderNginxConf', () => {
         'upstream_status',
         'request_time',
         'domain_id',
+        'fw_kind',
+        'fw_rule',
+        'fw_action',
       ]),
     );
+    // The firewall's fields are variables declared (never set per request) like the router's.
+    const declarations = conf.slice(conf.indexOf('location @rampart_declarations {')).split('\n    }')[0] ?? '';
+    for (const name of ['fw_kind', 'fw_rule', 'fw_action']) {
+      expect(record[name]).toBe('x');
+      expect(declarations).toContain(`set $rampart_${name} "";`);
+    }
     expect(format.match(/\$[a-z0-9_]+/g)?.length).toBe(format.match(/"\$[a-z0-9_]+"/g)?.length);
+  });
+
+  it("gives the firewall each listener's URL with the public port, left out when it is the scheme's default", () => {
+    const conf = render({
+      httpPorts: [18080, 8080],
+      httpsPorts: [18443, 11234],
+      publicPorts: [
+        { local: 18080, public: 80 },
+        { local: 18443, public: 443 },
+        { local: 11234, public: 1234 },
+      ],
+    });
+    const map = conf.slice(conf.indexOf('  map $server_port $rampart_fw_url {')).split('\n  }')[0] ?? '';
+    expect(map.split('\n').slice(1)).toEqual([
+      '    18080 "http://$host$request_uri";',
+      '    8080 "http://$host:8080$request_uri";',
+      '    18443 "https://$host$request_uri";',
+      '    11234 "https://$host:1234$request_uri";',
+    ]);
+    // Without a port map every listen port is its own public port.
+    expect(render()).toContain('    80 "http://$host$request_uri";\n    8080 "http://$host:8080$request_uri";');
+    expect(() =>
+      render({
+        publicPorts: [
+          { local: 80, public: 81 },
+          { local: 80, public: 82 },
+        ],
+      }),
+    ).toThrow(/twice/);
+    expect(() => render({ publicPorts: [{ local: 80, public: '80; include x' }] })).toThrow();
+    expect(() => render({ publicPorts: [{ local: 80, public: 0 }] })).toThrow();
   });
 
   it('has one upstream per origin scheme, balanced in Lua, keepalive for HTTP only', () => {

@@ -35,6 +35,15 @@ export const nginxSettingsSchema = z
     prefix: absolutePath,
     httpPorts: z.array(port).max(16),
     httpsPorts: z.array(port).max(16),
+    /**
+     * The port visitors use for a listen port the agent's `--port-map` moved (the zone's port, the
+     * snapshot's number): local → public. A listen port not listed is its own public port. The
+     * site firewall matches URLs with the public port (fwUrlMap).
+     */
+    publicPorts: z
+      .array(z.strictObject({ local: port, public: port }))
+      .max(32)
+      .default([]),
     http2: z.boolean(),
     /**
      * The admin server's unix socket (data-plane pushes, purges): in a directory only the agent's
@@ -107,6 +116,13 @@ export const nginxSettingsSchema = z
       }
       seen.add(p.port);
     });
+    const mapped = new Set<number>();
+    s.publicPorts.forEach((m, i) => {
+      if (mapped.has(m.local)) {
+        ctx.addIssue({ code: 'custom', path: ['publicPorts', i, 'local'], message: `port ${m.local} is mapped twice` });
+      }
+      mapped.add(m.local);
+    });
     if (s.httpPorts.length + s.httpsPorts.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['httpPorts'], message: 'at least one listen port' });
     }
@@ -166,6 +182,10 @@ const accessLogFormat = (scheme: 'http' | 'https', port: number) =>
     ['upstream_status', '$upstream_status'],
     ['upstream_response_time', '$upstream_response_time'],
     ['domain_id', '$rampart_domain_id'],
+    // Set by rampart.firewall only when a rule decided the request ("" otherwise).
+    ['fw_kind', '$rampart_fw_kind'],
+    ['fw_rule', '$rampart_fw_rule'],
+    ['fw_action', '$rampart_fw_action'],
     ['user_agent', '$http_user_agent'],
   ]
     .map(([key, value]) => `"${key}":"${value}"`)
@@ -390,10 +410,36 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
     '      set $rampart_request_id "";',
     '      set $rampart_cache_key "";',
     '      set $rampart_cache_pass "";',
+    '      set $rampart_fw_kind "";',
+    '      set $rampart_fw_rule "";',
+    '      set $rampart_fw_action "";',
     '      return 404;',
     '    }',
     ...customLines(s.tuning, 'server', '    '),
     ...(hooks.serverSnippet ? [`    ${hooks.serverSnippet}`] : []),
+    '  }',
+  ];
+}
+
+/**
+ * `$rampart_fw_url`, the absolute URL the site firewall's patterns are matched against
+ * (rampart.firewall, packages/contract/src/routes/firewall-lists.ts): `scheme://host[:port]/path?query`
+ * with the port visitors use (the zone's, before the agent's port map) and without it when it is the
+ * scheme's default. One entry per listen port, keyed by the local port nginx reports; nginx builds
+ * the value only when the firewall reads it (a domain with rules, a rule whose address and method
+ * matched), never for other requests.
+ */
+function fwUrlMap(s: NginxSettings): string[] {
+  const publicPort = (p: number) => s.publicPorts.find((m) => m.local === p)?.public ?? p;
+  const entry = (scheme: 'http' | 'https', p: number) => {
+    const pub = publicPort(p);
+    const authority = pub === (scheme === 'http' ? 80 : 443) ? '$host' : `$host:${pub}`;
+    return `    ${p} "${scheme}://${authority}$request_uri";`;
+  };
+  return [
+    '  map $server_port $rampart_fw_url {',
+    ...s.httpPorts.map((p) => entry('http', p)),
+    ...s.httpsPorts.map((p) => entry('https', p)),
     '  }',
   ];
 }
@@ -486,6 +532,7 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     `  map $rampart_upstream_host $rampart_host_header { "" $host; default $rampart_upstream_host; }`,
     // Where forceSSL redirects: the first HTTPS port (omitted from the URL when it is 443).
     `  map $pid $rampart_https_port { default "${s.httpsPorts[0] ?? 443}"; }`,
+    ...fwUrlMap(s),
     '',
     `  lua_package_path '${s.luaDir}/?.lua;${SYSTEM_LUA_PATH};;';`,
     `  lua_package_cpath '${SYSTEM_LUA_CPATH};;';`,

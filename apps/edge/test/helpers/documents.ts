@@ -24,6 +24,7 @@ export function domain(
     cacheId: null,
     modules: null,
     settingsId: null,
+    firewallId: null,
     ...rest,
     origin: { scheme: 'http', host: null, balance: 'round_robin', portMap: false, upstreams, ...origin },
   };
@@ -41,6 +42,7 @@ export function disabledDomain(id: number, name: string, extra: Partial<Domain> 
     cacheId: null,
     modules: null,
     settingsId: null,
+    firewallId: null,
     origin: null,
     ...extra,
   };
@@ -51,7 +53,7 @@ export function document(
   domains: Domain[],
   certificates: DataPlane['certificates'] = [],
   caches: DataPlane['caches'] = [],
-  extra: Partial<Pick<DataPlane, 'cacheEpoch' | 'modules' | 'settings' | 'limits'>> = {},
+  extra: Partial<Pick<DataPlane, 'cacheEpoch' | 'modules' | 'settings' | 'firewalls' | 'limits'>> = {},
 ): DataPlane {
   return {
     version,
@@ -61,6 +63,7 @@ export function document(
     cacheEpoch: 0,
     modules: [],
     settings: [],
+    firewalls: [],
     limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
     ...extra,
   };

@@ -1,0 +1,161 @@
+-- The site firewall's whitelist and blacklist at the edge (packages/contract/src/routes/firewall-lists.ts,
+-- docs/decisions.md "Site firewall at the edge") for the domains that carry a firewallId.
+--
+-- A rule matches when the client address is in its ranges, the method is one of its methods and
+-- its `url` pattern (PCRE, unanchored) finds a match in the request's absolute URL
+-- `scheme://host[:public port]/path?query` ($rampart_fw_url, a map in render.ts: the port is the
+-- one the zone configured, left out when it is the scheme's default). The whitelist is tried first:
+-- a hit lets the request through and skips every later firewall check. Then the blacklist in its
+-- order: the first hit denies (403, the edge's "Access denied" page, key 4030 in rampart.pages) or
+-- drops (444: the connection closes unanswered).
+--
+-- Cost: route() calls check() only for a domain with a firewallId. Each site's rules are compiled
+-- once per worker and generation (shared by the site's domains, memoized on each domain entry):
+-- address ranges become binary strings searched by bisection against $binary_remote_addr (strings
+-- of one length compare byte by byte), methods a set, and the patterns `.*` and `/*`, which match
+-- every URL, no pattern at all. Per request: two variable reads, the URL only when a rule's address
+-- and method matched and it has a pattern, and three variable writes (for the access log) only when
+-- a rule decided. Runs in set_by_lua: nothing here yields.
+local store = require "rampart.store"
+
+local _M = {}
+
+local re_find, sub, char, format = ngx.re.find, string.sub, string.char, string.format
+local rshift = require("bit").rshift
+
+local HEX = {}
+for i = 0, 255 do HEX[format("%02x", i)] = char(i) end
+
+local function binary(hex)
+  return (hex:gsub("%x%x", HEX))
+end
+
+-- [[first, last], ...] in hex → { lo = {...}, hi = {...}, n } in binary, or nil when empty.
+local function compile_ranges(list)
+  local n = #list
+  if n == 0 then return nil end
+  local lo, hi = {}, {}
+  for i = 1, n do
+    local r = list[i]
+    lo[i], hi[i] = binary(r[1]), binary(r[2])
+  end
+  return { lo = lo, hi = hi, n = n }
+end
+
+-- Whether `addr` is in one of the sorted, disjoint ranges: the last range that starts at or
+-- below it must end at or above it.
+local function contains(set, addr)
+  local lo = set.lo
+  if addr < lo[1] then return false end
+  local l, h = 1, set.n
+  while l < h do
+    local mid = rshift(l + h + 1, 1)
+    if lo[mid] <= addr then l = mid else h = mid - 1 end
+  end
+  return addr <= set.hi[l]
+end
+
+-- Patterns that match every string: no need to build the URL or run PCRE for them.
+local EVERY_URL = { [".*"] = true, ["/*"] = true }
+
+local function compile_rule(r, route)
+  local methods = {}
+  for _, m in ipairs(r.methods) do methods[m] = true end
+  return {
+    id = tostring(r.id),
+    url = not EVERY_URL[r.url] and r.url or nil,
+    methods = methods,
+    [4] = compile_ranges(r.v4),
+    [16] = compile_ranges(r.v6),
+    action = r.action or "allow",
+    -- What route() answers for a blacklist hit (rampart.router).
+    route = route and (r.action == "drop" and "444" or "4030") or nil,
+  }
+end
+
+local function compile(raw)
+  local whitelist, blacklist = {}, {}
+  for i, r in ipairs(raw.whitelist) do whitelist[i] = compile_rule(r, false) end
+  for i, r in ipairs(raw.blacklist) do blacklist[i] = compile_rule(r, true) end
+  if #whitelist == 0 and #blacklist == 0 then return false end
+  return { whitelist = whitelist, blacklist = blacklist }
+end
+
+-- Compiled firewalls of one generation, by site id: a site's domains share one copy.
+local compiled_gen, compiled = nil, {}
+
+-- The compiled firewall of `domain` (which has a firewallId) in generation `gen`, or false.
+function _M.of(domain, gen)
+  local fw = domain._firewall
+  if fw ~= nil then return fw end
+  if gen ~= compiled_gen then
+    compiled_gen, compiled = gen, {}
+  end
+  local id = domain.firewallId
+  fw = compiled[id]
+  if fw == nil then
+    local raw = store.firewall(gen, id)
+    fw = raw and compile(raw) or false
+    compiled[id] = fw
+  end
+  domain._firewall = fw
+  return fw
+end
+
+-- The first rule of `rules` that matches, or nil; and the URL, read once the first time a rule
+-- needs it and handed on to the next list.
+local function first_hit(rules, size, addr, method, var, url)
+  for i = 1, #rules do
+    local rule = rules[i]
+    local set = rule[size]
+    if set and rule.methods[method] and contains(set, addr) then
+      local pattern = rule.url
+      if pattern == nil then return rule, url end
+      if url == nil then url = var.rampart_fw_url end
+      -- "jo": compiled once per worker; lua_regex_match_limit bounds backtracking (a failure is no match).
+      local from, _, err = re_find(url, pattern, "jo")
+      if from then return rule, url end
+      if err then ngx.log(ngx.WARN, "rampart firewall: rule ", rule.id, " pattern failed: ", err) end
+    end
+  end
+  return nil, url
+end
+
+-- An IPv4 client on an IPv6 socket (::ffff:a.b.c.d) is matched as IPv4.
+local V4_MAPPED = "\0\0\0\0\0\0\0\0\0\0\255\255"
+
+local function decided(var, kind, rule)
+  var.rampart_fw_kind = kind
+  var.rampart_fw_rule = rule.id
+  var.rampart_fw_action = rule.action
+end
+
+-- For route(): the route of a blocked request ("4030" deny, "444" drop); false when the whitelist
+-- let it through (later firewall checks are skipped); nil when no rule decided.
+function _M.check(domain, gen, var)
+  local fw = domain._firewall
+  if fw == nil then fw = _M.of(domain, gen) end
+  if not fw then return nil end
+  -- The client address: the connection's for now. The trusted-proxies / PROXY-protocol piece sets
+  -- the real client address before this runs (nginx's realip module replaces binary_remote_addr);
+  -- this read is where it plugs in.
+  local addr = var.binary_remote_addr
+  local size = #addr
+  if size == 16 and sub(addr, 1, 12) == V4_MAPPED then
+    addr, size = sub(addr, 13), 4
+  end
+  local method = var.request_method
+  local rule, url = first_hit(fw.whitelist, size, addr, method, var, nil)
+  if rule then
+    decided(var, "whitelist", rule)
+    return false
+  end
+  rule = first_hit(fw.blacklist, size, addr, method, var, url)
+  if rule then
+    decided(var, "blacklist", rule)
+    return rule.route
+  end
+  return nil
+end
+
+return _M

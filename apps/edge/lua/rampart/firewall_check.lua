@@ -1,0 +1,168 @@
+-- Checks a site-firewall entry of the data plane again (the agent checked it with the contract's
+-- zod schema: packages/contract/src/edge/data-plane.ts edgeFirewallSchema), with the same
+-- allowlists and limits, and returns a clean copy holding only known fields. On failure: nil,
+-- field, reason. The URL pattern is compiled here with ngx.re, as the edge will run it: a pattern
+-- PCRE refuses refuses the whole document.
+local checks = require "rampart.checks"
+
+local _M = {}
+
+-- The same lists and limits as packages/contract/src/routes/firewall-lists.ts (FIREWALL_METHODS,
+-- FIREWALL_LIST_RULES_PER_SITE, FIREWALL_URL_MAX, FIREWALL_URL_RE) and MAX_IPS (constants.ts).
+local METHODS = { GET = true, POST = true, PUT = true, DELETE = true, HEAD = true, PATCH = true, OPTIONS = true }
+local ACTIONS = { deny = true, drop = true }
+local MAX_RULES, MAX_RANGES, MAX_URL = 100, 5000, 256
+local URL_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\#-]+$]]
+local HEX4_RE = [[^[0-9a-f]{8}$]]
+local HEX6_RE = [[^[0-9a-f]{32}$]]
+
+local re_find = ngx.re.find
+local is_int, is_list = checks.is_int, checks.is_array
+
+local ESCAPES = {}
+for c in ("dDwWsS./\\-^$|?*+()[]{}"):gmatch(".") do ESCAPES[c] = true end
+
+-- Index just past the POSIX class "[:name:]" that starts at s[i] == "[", or nil (PCRE2's
+-- check_posix_syntax as the contract's posixItemEnd reads it).
+local function posix_end(s, i)
+  if s:sub(i + 1, i + 1) ~= ":" then return nil end
+  local j = i + 2
+  while j <= #s do
+    local c, d = s:sub(j, j), s:sub(j + 1, j + 1)
+    if c == "\\" and (d == "]" or d == "\\") then
+      j = j + 2
+    elseif (c == "[" and (d == ":" or d == "." or d == "=")) or c == "]" then
+      return nil
+    elseif c == ":" and d == "]" then
+      return j + 2
+    else
+      j = j + 1
+    end
+  end
+  return nil
+end
+
+-- The regex subset of the contract's pcreRegexProblem (validators/regex.ts), never stricter: a
+-- backslash only before a class letter or punctuation, no "(?" or "(*" construct outside a class.
+local function subset_ok(s)
+  local i, n = 1, #s
+  while i <= n do
+    local c = s:sub(i, i)
+    if c == "\\" then
+      if not ESCAPES[s:sub(i + 1, i + 1)] then return false end
+      i = i + 2
+    elseif c == "[" then
+      -- A "]" right after "[" or "[^" is a literal; the class ends at the next unescaped "]".
+      local j = i + 1
+      if s:sub(j, j) == "^" then j = j + 1 end
+      if s:sub(j, j) == "]" then j = j + 1 end
+      while j <= n and s:sub(j, j) ~= "]" do
+        local d = s:sub(j, j)
+        if d == "\\" then
+          if not ESCAPES[s:sub(j + 1, j + 1)] then return false end
+          j = j + 2
+        else
+          j = (d == "[" and posix_end(s, j)) or j + 1
+        end
+      end
+      i = j + 1
+    elseif c == "(" and (s:sub(i + 1, i + 1) == "?" or s:sub(i + 1, i + 1) == "*") then
+      return false
+    else
+      i = i + 1
+    end
+  end
+  return true
+end
+
+-- Why a URL pattern is refused, or nil: the contract's characters and length, its regex subset,
+-- and PCRE must compile it. Options "j" without "o": the check does not fill the worker's cache of
+-- compiled patterns.
+local function url_problem(url)
+  if type(url) ~= "string" or #url > MAX_URL or not re_find(url, URL_RE, "jo") then
+    return "not a firewall URL pattern"
+  end
+  if not subset_ok(url) then return "a regex construct outside the allowed subset" end
+  -- ngx.re.find answers from, to, err: a pattern PCRE cannot compile gives nil, nil, err.
+  local _, _, err = re_find("", url, "j")
+  if err then return "the regex does not compile: " .. err end
+  return nil
+end
+
+-- The hex number after `h` (same width), or nil for the last address (all f).
+local function successor(h)
+  local i = #h
+  while i > 0 and h:sub(i, i) == "f" do i = i - 1 end
+  if i == 0 then return nil end
+  local digit = tonumber(h:sub(i, i), 16) + 1
+  return h:sub(1, i - 1) .. string.format("%x", digit) .. string.rep("0", #h - i)
+end
+
+-- Sorted, non-overlapping, non-adjacent [first, last] ranges of lower-case hex addresses of one
+-- width (lower-case hex of one width sorts as the numbers do).
+local function ranges(list, path, hex_re)
+  if not is_list(list, MAX_RANGES) then return nil, path, "not a list of at most " .. MAX_RANGES end
+  local clean, next_free = {}, nil
+  for i, r in ipairs(list) do
+    local at = path .. "[" .. (i - 1) .. "]"
+    if not is_list(r, 2) or #r ~= 2 then return nil, at, "not a [first, last] pair" end
+    local first, last = r[1], r[2]
+    if type(first) ~= "string" or not re_find(first, hex_re, "jo") then return nil, at .. "[0]", "not an address in hex" end
+    if type(last) ~= "string" or not re_find(last, hex_re, "jo") then return nil, at .. "[1]", "not an address in hex" end
+    if first > last then return nil, at, "range ends before it starts" end
+    if i > 1 and (next_free == nil or first <= next_free) then
+      return nil, at, "ranges not sorted, overlapping or adjacent"
+    end
+    next_free = successor(last)
+    clean[i] = { first, last }
+  end
+  return clean
+end
+
+local function rule(r, path, blacklist)
+  if type(r) ~= "table" then return nil, path, "not an object" end
+  if not is_int(r.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
+  local problem = url_problem(r.url)
+  if problem then return nil, path .. ".url", problem end
+  if not is_list(r.methods, 7) or #r.methods == 0 then return nil, path .. ".methods", "not a list of 1 to 7" end
+  local methods = {}
+  for i, m in ipairs(r.methods) do
+    if not METHODS[m] then return nil, path .. ".methods[" .. (i - 1) .. "]", "not a method" end
+    methods[i] = m
+  end
+  local v4, field, reason = ranges(r.v4, path .. ".v4", HEX4_RE)
+  if v4 == nil then return nil, field, reason end
+  local v6
+  v6, field, reason = ranges(r.v6, path .. ".v6", HEX6_RE)
+  if v6 == nil then return nil, field, reason end
+  local clean = { id = r.id, url = r.url, methods = methods, v4 = v4, v6 = v6 }
+  if blacklist then
+    if not ACTIONS[r.action] then return nil, path .. ".action", "not deny or drop" end
+    clean.action = r.action
+  end
+  return clean
+end
+
+local function list(rules, path, blacklist)
+  if not is_list(rules, MAX_RULES) then return nil, path, "not a list of at most " .. MAX_RULES end
+  local clean = {}
+  for i, r in ipairs(rules) do
+    local c, field, reason = rule(r, path .. "[" .. (i - 1) .. "]", blacklist)
+    if c == nil then return nil, field, reason end
+    clean[i] = c
+  end
+  return clean
+end
+
+function _M.entry(f, path)
+  if type(f) ~= "table" then return nil, path, "not an object" end
+  if not is_int(f.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
+  local whitelist, field, reason = list(f.whitelist, path .. ".whitelist", false)
+  if whitelist == nil then return nil, field, reason end
+  local blacklist
+  blacklist, field, reason = list(f.blacklist, path .. ".blacklist", true)
+  if blacklist == nil then return nil, field, reason end
+  return { id = f.id, whitelist = whitelist, blacklist = blacklist }
+end
+
+return _M
