@@ -157,7 +157,8 @@ const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS']
 /**
  * The firewall case's rules (see the top): wrk's address (127.0.0.1) is in the whitelist rule's
  * range, its method too, but not its URL; it is not among the blacklist's 1,000 addresses (none
- * next to another, so they stay 1,000 ranges); the last rule covers every address, for POST only.
+ * next to another, so they stay 1,000 ranges); the last rule covers every address, for POST only;
+ * a user-agent rule that wrk's requests do not match.
  */
 function benchFirewall(id: number): EdgeFirewall {
   const thousand = Array.from({ length: 1000 }, (_, i) => `10.0.${i >> 7}.${(i & 127) * 2}`);
@@ -175,6 +176,8 @@ function benchFirewall(id: number): EdgeFirewall {
       { id: 2, url: '.*', methods: ALL_METHODS, action: 'deny', ...ipListRanges([...thousand, '2001:db8::/32']) },
       { id: 3, url: '.*', methods: ['POST'], action: 'deny', ...ipListRanges(['0.0.0.0/0']) },
     ],
+    // wrk sends no User-Agent: the rule is evaluated (against "") on every request and never matches.
+    userAgents: [{ id: 4, url: '.*', userAgent: 'curl|python-requests|badbot', action: 'deny' }],
   };
 }
 

@@ -39,18 +39,37 @@ const FIREWALLS: EdgeFirewall[] = [
     id: 1,
     whitelist: [],
     blacklist: [deny(11, ['127.0.0.2', '127.0.0.20-127.0.0.22', '127.0.1.0/24', '::1'])],
+    userAgents: [],
   },
-  { id: 2, whitelist: [], blacklist: [drop(21, ['127.0.0.3'])] },
-  { id: 3, whitelist: [], blacklist: [deny(31, ['0.0.0.0/0'], '.*', ['POST'])] },
-  { id: 4, whitelist: [], blacklist: [deny(41, ['0.0.0.0/0'], 'https?:\\/\\/url\\.example\\.com\\/admin(.*)')] },
+  { id: 2, whitelist: [], blacklist: [drop(21, ['127.0.0.3'])], userAgents: [] },
+  { id: 3, whitelist: [], blacklist: [deny(31, ['0.0.0.0/0'], '.*', ['POST'])], userAgents: [] },
+  {
+    id: 4,
+    whitelist: [],
+    blacklist: [deny(41, ['0.0.0.0/0'], 'https?:\\/\\/url\\.example\\.com\\/admin(.*)')],
+    userAgents: [],
+  },
   // The product's custom-port example: only https://www.example.com:1234 is reachable.
   {
     id: 5,
     whitelist: [rule(51, ['0.0.0.0/0'], 'https://www.example.com:1234')],
     blacklist: [deny(52, ['0.0.0.0/0'], 'https?:\\/\\/www.example.com')],
+    userAgents: [],
   },
-  { id: 6, whitelist: [rule(61, ['127.0.0.5'])], blacklist: [deny(62, ['127.0.0.0/8'])] },
-  { id: 7, whitelist: [], blacklist: [deny(71, [...THOUSAND, '2001:db8::/32', 'fe80::1'])] },
+  { id: 6, whitelist: [rule(61, ['127.0.0.5'])], blacklist: [deny(62, ['127.0.0.0/8'])], userAgents: [] },
+  { id: 7, whitelist: [], blacklist: [deny(71, [...THOUSAND, '2001:db8::/32', 'fe80::1'])], userAgents: [] },
+  // User-agent rules (routes/firewall-user-agents.ts): case-insensitive, unanchored; a URL pattern
+  // narrows a rule; the whitelist still wins; a missing header is matched as "".
+  {
+    id: 8,
+    whitelist: [rule(81, ['127.0.0.5'])],
+    blacklist: [],
+    userAgents: [
+      { id: 82, url: '.*', userAgent: 'curl|python-requests', action: 'deny' },
+      { id: 83, url: 'https?:\\/\\/ua\\.example\\.com\\/api(.*)', userAgent: 'badbot', action: 'drop' },
+      { id: 84, url: '.*', userAgent: '^$', action: 'deny' },
+    ],
+  },
 ];
 
 let edge: Edge;
@@ -77,6 +96,7 @@ function plane(version: string, firewalls: EdgeFirewall[] = FIREWALLS): DataPlan
       domain(9, 'own-page.example.com', to, { firewallId: 1, settingsId: 9 }),
       // Another domain of the site of url.example.com: its rules apply, its host is not theirs.
       domain(10, 'api.example.com', to, { firewallId: 4 }),
+      domain(11, 'ua.example.com', to, { firewallId: 8 }),
     ],
     [{ id: 9, ...certificate }],
     [],
@@ -256,6 +276,34 @@ describe('the whitelist', () => {
   });
 });
 
+describe('the user-agent rules', () => {
+  it('deny a matching User-Agent with 403 whatever its case, and let other agents through', async () => {
+    for (const agent of ['curl/8.5.0', 'CURL/7', 'python-requests/2.31']) {
+      expect(statusOf(await send('127.0.0.9', 'ua.example.com', { headers: { 'user-agent': agent } })), agent).toBe(
+        403,
+      );
+    }
+    const ok = await send('127.0.0.9', 'ua.example.com', { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux)' } });
+    expect(statusOf(ok)).toBe(200);
+    await send('127.0.0.9', 'ua.example.com', { path: '/ua-logged', headers: { 'user-agent': 'curl/8' } });
+    const line = (await logLines(['/ua-logged'])).get('/ua-logged');
+    expect(line).toMatchObject({ status: '403', fw_kind: 'userAgent', fw_rule: '82', fw_action: 'deny' });
+  });
+
+  it('apply a rule only under its URL pattern, with its own action', async () => {
+    const bot = { 'user-agent': 'Mozilla/5.0 (compatible; BadBot/1.0)' };
+    expect(statusOf(await send('127.0.0.9', 'ua.example.com', { path: '/api/items', headers: bot }))).toBe('closed');
+    expect(statusOf(await send('127.0.0.9', 'ua.example.com', { path: '/home', headers: bot }))).toBe(200);
+  });
+
+  it('match a request without the header as an empty string, and leave whitelisted clients alone', async () => {
+    // Node's http client sends no User-Agent unless told to.
+    expect(statusOf(await send('127.0.0.9', 'ua.example.com'))).toBe(403);
+    const listed = await send('127.0.0.5', 'ua.example.com', { headers: { 'user-agent': 'curl/8.5.0' } });
+    expect(statusOf(listed)).toBe(200);
+  });
+});
+
 describe('the access log', () => {
   it('names the list, rule and action of every decided request, and leaves them empty otherwise', async () => {
     await send('127.0.0.2', 'deny.example.com', { path: '/log-deny' });
@@ -362,6 +410,26 @@ describe('the Lua check of the firewalls', () => {
     ['a space in the URL', [badRule({ url: 'a b' })], 'firewalls[0].blacklist[0].url'],
     ['a URL of 257 characters', [badRule({ url: 'a'.repeat(257) })], 'firewalls[0].blacklist[0].url'],
     ['a whitelist that is not a list', [bad({ whitelist: 'all' })], 'firewalls[0].whitelist'],
+    [
+      'a user-agent pattern that does not compile',
+      [bad({ userAgents: [{ id: 5, url: '.*', userAgent: 'bot(', action: 'deny' }] })],
+      'firewalls[0].userAgents[0].userAgent',
+    ],
+    [
+      'a control character in a user-agent pattern',
+      [bad({ userAgents: [{ id: 5, url: '.*', userAgent: 'bot\u0001', action: 'deny' }] })],
+      'firewalls[0].userAgents[0].userAgent',
+    ],
+    [
+      'a user-agent rule with a bad URL',
+      [bad({ userAgents: [{ id: 5, url: 'a b', userAgent: 'bot', action: 'deny' }] })],
+      'firewalls[0].userAgents[0].url',
+    ],
+    [
+      'a user-agent rule that allows',
+      [bad({ userAgents: [{ id: 5, url: '.*', userAgent: 'bot', action: 'allow' }] })],
+      'firewalls[0].userAgents[0].action',
+    ],
   ])('refuses %s with the field', async (_label, firewalls, field) => {
     const doc = { ...plane('firewall-bad'), firewalls } as DataPlane;
     doc.domains = doc.domains.filter((d) => d.firewallId === null || d.firewallId === 2);
@@ -426,9 +494,9 @@ describe('IPv6 clients', () => {
         [],
         {
           firewalls: [
-            { id: 1, whitelist: [], blacklist: [deny(11, ['127.0.0.1', '::1'])] },
-            { id: 2, whitelist: [], blacklist: [deny(21, ['::2', '2001:db8::/32'])] },
-            { id: 3, whitelist: [], blacklist: [deny(31, ['0.0.0.0/0'])] },
+            { id: 1, whitelist: [], blacklist: [deny(11, ['127.0.0.1', '::1'])], userAgents: [] },
+            { id: 2, whitelist: [], blacklist: [deny(21, ['::2', '2001:db8::/32'])], userAgents: [] },
+            { id: 3, whitelist: [], blacklist: [deny(31, ['0.0.0.0/0'])], userAgents: [] },
           ],
         },
       ),

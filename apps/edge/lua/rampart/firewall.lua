@@ -1,5 +1,6 @@
--- The site firewall's whitelist and blacklist at the edge (packages/contract/src/routes/firewall-lists.ts,
--- docs/decisions.md "Site firewall at the edge") for the domains that carry a firewallId.
+-- The site firewall's whitelist, blacklist and user-agent rules at the edge
+-- (packages/contract/src/routes/firewall-lists.ts, firewall-user-agents.ts; docs/decisions.md "Site
+-- firewall at the edge") for the domains that carry a firewallId.
 --
 -- A rule matches when the client address is in its ranges, the method is one of its methods and
 -- its `url` pattern (PCRE, unanchored) finds a match in the request's absolute URL
@@ -7,7 +8,8 @@
 -- one the zone configured, left out when it is the scheme's default). The whitelist is tried first:
 -- a hit lets the request through and skips every later firewall check. Then the blacklist in its
 -- order: the first hit denies (403, the edge's "Access denied" page, key 4030 in rampart.pages) or
--- drops (444: the connection closes unanswered).
+-- drops (444: the connection closes unanswered). Then the user-agent rules in their order: the
+-- first whose URL pattern and (case-insensitive) User-Agent pattern both match denies or drops.
 --
 -- Cost: route() calls check() only for a domain with a firewallId. Each site's rules are compiled
 -- once per worker and generation (shared by the site's domains, memoized on each domain entry):
@@ -58,6 +60,11 @@ end
 -- Patterns that match every string: no need to build the URL or run PCRE for them.
 local EVERY_URL = { [".*"] = true, ["/*"] = true }
 
+-- What route() answers for a rule that blocks (rampart.router).
+local function route_of(action)
+  return action == "drop" and "444" or "4030"
+end
+
 local function compile_rule(r, route)
   local methods = {}
   for _, m in ipairs(r.methods) do methods[m] = true end
@@ -69,16 +76,27 @@ local function compile_rule(r, route)
     [16] = compile_ranges(r.v6),
     action = r.action or "allow",
     -- What route() answers for a blacklist hit (rampart.router).
-    route = route and (r.action == "drop" and "444" or "4030") or nil,
+    route = route and route_of(r.action) or nil,
+  }
+end
+
+local function compile_user_agent(r)
+  return {
+    id = tostring(r.id),
+    url = not EVERY_URL[r.url] and r.url or nil,
+    user_agent = r.userAgent,
+    action = r.action,
+    route = route_of(r.action),
   }
 end
 
 local function compile(raw)
-  local whitelist, blacklist = {}, {}
+  local whitelist, blacklist, agents = {}, {}, {}
   for i, r in ipairs(raw.whitelist) do whitelist[i] = compile_rule(r, false) end
   for i, r in ipairs(raw.blacklist) do blacklist[i] = compile_rule(r, true) end
-  if #whitelist == 0 and #blacklist == 0 then return false end
-  return { whitelist = whitelist, blacklist = blacklist }
+  for i, r in ipairs(raw.userAgents or {}) do agents[i] = compile_user_agent(r) end
+  if #whitelist == 0 and #blacklist == 0 and #agents == 0 then return false end
+  return { whitelist = whitelist, blacklist = blacklist, user_agents = agents }
 end
 
 -- Compiled firewalls of one generation, by site id: a site's domains share one copy.
@@ -150,10 +168,27 @@ function _M.check(domain, gen, var)
     decided(var, "whitelist", rule)
     return false
   end
-  rule = first_hit(fw.blacklist, size, addr, method, var, url)
+  rule, url = first_hit(fw.blacklist, size, addr, method, var, url)
   if rule then
     decided(var, "blacklist", rule)
     return rule.route
+  end
+  local agents = fw.user_agents
+  if #agents > 0 then
+    local agent = var.http_user_agent or ""
+    for i = 1, #agents do
+      local r = agents[i]
+      local hit = true
+      if r.url then
+        if url == nil then url = var.rampart_fw_url end
+        hit = re_find(url, r.url, "jo") ~= nil
+      end
+      -- "ijo": case-insensitive, compiled once per worker (the contract's user-agent semantics).
+      if hit and re_find(agent, r.user_agent, "ijo") then
+        decided(var, "userAgent", r)
+        return r.route
+      end
+    end
   end
   return nil
 end

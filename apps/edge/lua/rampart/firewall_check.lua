@@ -13,6 +13,9 @@ local METHODS = { GET = true, POST = true, PUT = true, DELETE = true, HEAD = tru
 local ACTIONS = { deny = true, drop = true }
 local MAX_RULES, MAX_RANGES, MAX_URL = 100, 5000, 256
 local URL_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\#-]+$]]
+-- packages/contract/src/routes/firewall-user-agents.ts USER_AGENT_REGEX_RE and USER_AGENT_REGEX_MAX.
+local UA_RE = [[^[\x20-\x7e]+$]]
+local MAX_UA = 256
 local HEX4_RE = [[^[0-9a-f]{8}$]]
 local HEX6_RE = [[^[0-9a-f]{32}$]]
 
@@ -89,6 +92,18 @@ local function url_problem(url)
   return nil
 end
 
+-- Why a user-agent pattern is refused, or nil: printable ASCII, the subset, and PCRE compiles it
+-- case-insensitively, as the firewall runs it.
+local function user_agent_problem(ua)
+  if type(ua) ~= "string" or #ua > MAX_UA or not re_find(ua, UA_RE, "jo") then
+    return "not a user-agent pattern"
+  end
+  if not subset_ok(ua) then return "a regex construct outside the allowed subset" end
+  local _, _, err = re_find("", ua, "ij")
+  if err then return "the regex does not compile: " .. err end
+  return nil
+end
+
 -- The hex number after `h` (same width), or nil for the last address (all f).
 local function successor(h)
   local i = #h
@@ -154,6 +169,24 @@ local function list(rules, path, blacklist)
   return clean
 end
 
+local function user_agents(rules, path)
+  if rules == nil then return {} end
+  if not is_list(rules, MAX_RULES) then return nil, path, "not a list of at most " .. MAX_RULES end
+  local clean = {}
+  for i, r in ipairs(rules) do
+    local at = path .. "[" .. (i - 1) .. "]"
+    if type(r) ~= "table" then return nil, at, "not an object" end
+    if not is_int(r.id, 1, 2147483647) then return nil, at .. ".id", "not an id" end
+    local problem = url_problem(r.url)
+    if problem then return nil, at .. ".url", problem end
+    problem = user_agent_problem(r.userAgent)
+    if problem then return nil, at .. ".userAgent", problem end
+    if not ACTIONS[r.action] then return nil, at .. ".action", "not deny or drop" end
+    clean[i] = { id = r.id, url = r.url, userAgent = r.userAgent, action = r.action }
+  end
+  return clean
+end
+
 function _M.entry(f, path)
   if type(f) ~= "table" then return nil, path, "not an object" end
   if not is_int(f.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
@@ -162,7 +195,10 @@ function _M.entry(f, path)
   local blacklist
   blacklist, field, reason = list(f.blacklist, path .. ".blacklist", true)
   if blacklist == nil then return nil, field, reason end
-  return { id = f.id, whitelist = whitelist, blacklist = blacklist }
+  local agents
+  agents, field, reason = user_agents(f.userAgents, path .. ".userAgents")
+  if agents == nil then return nil, field, reason end
+  return { id = f.id, whitelist = whitelist, blacklist = blacklist, userAgents = agents }
 end
 
 return _M
