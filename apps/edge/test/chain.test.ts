@@ -144,6 +144,39 @@ describe('the whole chain on loopback', () => {
     expect(await edge.agent.nginx.workerPids()).toEqual(workers);
   });
 
+  it("applies the customer's firewall rules within a second, without a reload, and lifts them when deleted", async () => {
+    const workers = await edge.agent.nginx.workerPids();
+    const status = async (headers: Record<string, string> = {}) =>
+      (await request(edge.ports.http, 'www.shop.example', '/', { headers })).status;
+    const everyMethod = { get: true, post: true, put: true, delete: true, head: true, patch: true, options: true };
+    let started = Date.now();
+    const [black] = (await site('POST', 'firewall/setting/blacklists', {
+      data: [{ ips: ['127.0.0.0/8'], url: '.*', methods: everyMethod, blockType: 10 }],
+    })) as { id: number }[];
+    await waitUntil(async () => (await status()) === 403, 5000, 10);
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    // The whitelist wins over the blacklist.
+    started = Date.now();
+    const [white] = (await site('POST', 'firewall/setting/whitelists', {
+      data: [{ ips: ['127.0.0.1'], url: 'www\\.shop\\.example', methods: { get: true } }],
+    })) as { id: number }[];
+    await waitUntil(async () => (await status()) === 200, 5000, 10);
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    await site('DELETE', 'firewall/setting/whitelists', { ids: [white?.id] });
+    await site('DELETE', 'firewall/setting/blacklists', { ids: [black?.id] });
+    await waitUntil(async () => (await status({ 'user-agent': 'curl/8.5.0' })) === 200, 5000, 10);
+    const [agentRule] = (await site('POST', 'firewall/setting/userAgents', {
+      data: [{ urlRegex: '.*', userAgentRegex: 'curl', blockType: 10 }],
+    })) as { id: number }[];
+    await waitUntil(async () => (await status({ 'user-agent': 'curl/8.5.0' })) === 403, 5000, 10);
+    expect(await status({ 'user-agent': 'Mozilla/5.0' })).toBe(200);
+    await site('DELETE', 'firewall/setting/userAgents', { ids: [agentRule?.id] });
+    await waitUntil(async () => (await status({ 'user-agent': 'curl/8.5.0' })) === 200, 5000, 10);
+    expect(await edge.agent.nginx.workerPids()).toEqual(workers);
+  });
+
   it('honours weights and keeps the backup upstream for when the others are down', async () => {
     await site('PUT', 'domain', {
       id: wwwId,
