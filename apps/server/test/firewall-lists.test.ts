@@ -124,6 +124,8 @@ describe('whitelist and blacklist calls', () => {
           { id: black[1].id, url: '.*', methods: ['GET'], v4: [['01010101', '0101010a']], v6: [], action: 'drop' },
         ],
         userAgents: [],
+        intervals: [],
+        rates: [],
       },
     ]);
     await as(deleteWhitelistRules, { params: { siteId }, body: { ids: [white.id] } });

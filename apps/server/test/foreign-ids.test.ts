@@ -3,7 +3,9 @@ import {
   type AnyRoute,
   addBlacklistRules,
   addCacheRules,
+  addIntervalLimits,
   addRateRules,
+  addSecondLimits,
   addUserAgentRules,
   addWhitelistRules,
   assignCertificate,
@@ -161,6 +163,22 @@ beforeAll(async () => {
       }),
     )) as { id: number }[]
   )[0]?.id as number;
+  theirs.intervalLimit = (
+    (await ok(
+      on(addIntervalLimits, {
+        params: { siteId: otherSiteId },
+        body: { data: [{ urlRegex: '.*', seconds: 60, times: 100, blockType: 10 }] },
+      }),
+    )) as { id: number }[]
+  )[0]?.id as number;
+  theirs.secondLimit = (
+    (await ok(
+      on(addSecondLimits, {
+        params: { siteId: otherSiteId },
+        body: { data: [{ urlRegex: '.*', rate: 10, blockType: 10 }] },
+      }),
+    )) as { id: number }[]
+  )[0]?.id as number;
   // The customer's own objects the calls need besides the foreign id (a domain, a module).
   theirs.ownDomain = (await f.addDomains(['mine.example']))[0] as number;
   for (const [name, id] of Object.entries(theirs)) expect(id, name).toBeGreaterThan(0);
@@ -216,6 +234,14 @@ const TEMPLATES: Record<string, Template> = {
     body: (x) => ({ id: x.userAgentRule, urlRegex: '.*', userAgentRegex: 'wget', blockType: 11 }),
   },
   'user.site.firewall.userAgents.delete': { body: (x) => ({ ids: [x.userAgentRule] }) },
+  'user.site.firewall.intervalLimit.update': {
+    body: (x) => ({ id: x.intervalLimit, urlRegex: '.*', seconds: 10, times: 5, blockType: 11 }),
+  },
+  'user.site.firewall.intervalLimits.delete': { body: (x) => ({ ids: [x.intervalLimit] }) },
+  'user.site.firewall.secondLimit.update': {
+    body: (x) => ({ id: x.secondLimit, urlRegex: '.*', rate: 5, blockType: 11 }),
+  },
+  'user.site.firewall.secondLimits.delete': { body: (x) => ({ ids: [x.secondLimit] }) },
   'user.site.customHeader.update': { body: (x) => ({ id: x.customHeader, name: 'renamed' }) },
   'user.site.customHeaders.delete': { body: (x) => ({ ids: [x.customHeader] }) },
   'user.site.corsSetting.update': {
@@ -279,6 +305,8 @@ const NO_OBJECT_ID = new Set([
   'user.site.firewall.whitelists.add',
   'user.site.firewall.blacklists.add',
   'user.site.firewall.userAgents.add',
+  'user.site.firewall.intervalLimits.add',
+  'user.site.firewall.secondLimits.add',
   'user.site.errorPage.set',
   'user.site.errorPages.delete',
   'user.site.errorPages.language',

@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  BLOCK_SECONDS_MAX,
+  FREQUENCY_SECONDS_MAX,
+  FREQUENCY_TIMES_MAX,
+  SECOND_BURST_MAX,
+  SECOND_RATE_MAX,
+} from '../routes/firewall-frequency.js';
 import { FIREWALL_LIST_RULES_PER_SITE, FIREWALL_METHODS, firewallUrlProblem } from '../routes/firewall-lists.js';
 import { userAgentRegexProblem } from '../routes/firewall-user-agents.js';
 import {
@@ -182,6 +189,8 @@ function ipRanges(digits: 8 | 32) {
     });
 }
 
+const firewallUrl = z.string().refine((url) => firewallUrlProblem(url) === null, 'not a firewall URL pattern');
+
 const edgeFirewallListRuleSchema = z.strictObject({
   /** The rule's id, logged with every decision it makes. */
   id,
@@ -214,6 +223,36 @@ export const edgeFirewallSchema = z.strictObject({
         id,
         url: z.string().refine((url) => firewallUrlProblem(url) === null, 'not a firewall URL pattern'),
         userAgent: z.string().refine((ua) => userAgentRegexProblem(ua) === null, 'not a user-agent pattern'),
+        action: z.enum(['deny', 'drop']),
+      }),
+    )
+    .max(FIREWALL_LIST_RULES_PER_SITE)
+    .default([]),
+  /**
+   * Enabled interval limits (routes/firewall-frequency.ts) in the order the edge tries them
+   * (priority, higher first, then oldest first): at most `times` requests per `seconds` per IP.
+   */
+  intervals: z
+    .array(
+      z.strictObject({
+        id,
+        url: firewallUrl,
+        seconds: z.number().int().min(1).max(FREQUENCY_SECONDS_MAX),
+        times: z.number().int().min(1).max(FREQUENCY_TIMES_MAX),
+        action: z.enum(['deny', 'drop']),
+      }),
+    )
+    .max(FIREWALL_LIST_RULES_PER_SITE)
+    .default([]),
+  /** Enabled per-second limits, in the same order: `rate`/s plus `burst` per IP, then `blockSeconds` blocked. */
+  rates: z
+    .array(
+      z.strictObject({
+        id,
+        url: firewallUrl,
+        rate: z.number().int().min(1).max(SECOND_RATE_MAX),
+        burst: z.number().int().min(0).max(SECOND_BURST_MAX),
+        blockSeconds: z.number().int().min(0).max(BLOCK_SECONDS_MAX),
         action: z.enum(['deny', 'drop']),
       }),
     )

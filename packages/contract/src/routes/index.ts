@@ -12,6 +12,7 @@ import { cnameSettingRoutes } from './cname-settings.js';
 import { dnsLineRoutes } from './dns-lines.js';
 import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
+import { firewallFrequencyRoutes } from './firewall-frequency.js';
 import { firewallListRoutes } from './firewall-lists.js';
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
@@ -52,6 +53,7 @@ export * from './cname-settings.js';
 export * from './dns-lines.js';
 export * from './domain-proof.js';
 export * from './domains.js';
+export * from './firewall-frequency.js';
 export * from './firewall-lists.js';
 export * from './firewall-user-agents.js';
 export * from './group-lines.js';
@@ -112,6 +114,7 @@ export const ROUTE_GROUPS = {
   siteSettings: siteSettingRoutes,
   firewallLists: firewallListRoutes,
   firewallUserAgents: firewallUserAgentRoutes,
+  firewallFrequency: firewallFrequencyRoutes,
   sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,

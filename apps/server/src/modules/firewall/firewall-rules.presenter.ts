@@ -1,4 +1,11 @@
-import type { BlacklistRule, FirewallMethods, UserAgentRule, WhitelistRule } from '@rampart/contract';
+import type {
+  BlacklistRule,
+  FirewallMethods,
+  IntervalLimit,
+  SecondLimit,
+  UserAgentRule,
+  WhitelistRule,
+} from '@rampart/contract';
 import type { FirewallRuleRow } from './firewall-rules.repository.js';
 
 /** The fields a whitelist or blacklist rule stores in its `rule` column. */
@@ -49,4 +56,45 @@ export function presentUserAgentRule(row: FirewallRuleRow): UserAgentRule {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The fields every frequency limit stores in its `rule` column, and each kind's own. */
+interface StoredFrequencyBase {
+  urlRegex: string;
+  priority: number;
+  blockType: number;
+  enabled: boolean;
+}
+export interface StoredIntervalLimit extends StoredFrequencyBase {
+  seconds: number;
+  times: number;
+}
+export interface StoredSecondLimit extends StoredFrequencyBase {
+  rate: number;
+  burst: number;
+  blockSeconds: number;
+}
+
+function frequencyFields(row: FirewallRuleRow, rule: StoredFrequencyBase) {
+  return {
+    id: row.id,
+    siteID: row.siteId,
+    urlRegex: rule.urlRegex,
+    priority: rule.priority,
+    blockType: rule.blockType,
+    enabled: rule.enabled,
+    memo: row.memo,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function presentIntervalLimit(row: FirewallRuleRow): IntervalLimit {
+  const rule = row.rule as unknown as StoredIntervalLimit;
+  return { ...frequencyFields(row, rule), seconds: rule.seconds, times: rule.times };
+}
+
+export function presentSecondLimit(row: FirewallRuleRow): SecondLimit {
+  const rule = row.rule as unknown as StoredSecondLimit;
+  return { ...frequencyFields(row, rule), rate: rule.rate, burst: rule.burst, blockSeconds: rule.blockSeconds };
 }

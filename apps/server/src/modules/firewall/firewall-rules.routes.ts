@@ -1,4 +1,4 @@
-import { firewallListRoutes, firewallUserAgentRoutes } from '@rampart/contract';
+import { firewallFrequencyRoutes, firewallListRoutes, firewallUserAgentRoutes } from '@rampart/contract';
 import type { Binder } from '../../platform/http/bind-route.js';
 import type { FirewallRulesService } from './firewall-rules.service.js';
 
@@ -40,5 +40,30 @@ export function bindFirewallRuleRoutes(binder: Binder, rules: FirewallRulesServi
   }));
   binder.bind(u.deleteUserAgentRules, async ({ params, body }, { caller }) => {
     await rules.delete('userAgent', caller.accountId, params.siteId, body.ids);
+  });
+  const f = firewallFrequencyRoutes;
+  binder.bind(f.listIntervalLimits, async ({ params, query }, { caller }) =>
+    rules.list('intervalLimit', caller.accountId, params.siteId, query.page, query.pageSize),
+  );
+  binder.bind(f.addIntervalLimits, async ({ params, body }, { caller }) => ({
+    data: await rules.add('intervalLimit', caller.accountId, params.siteId, body.data),
+  }));
+  binder.bind(f.updateIntervalLimit, async ({ params, body: { id, ...rule } }, { caller }) => ({
+    data: await rules.update('intervalLimit', caller.accountId, params.siteId, id, rule),
+  }));
+  binder.bind(f.deleteIntervalLimits, async ({ params, body }, { caller }) => {
+    await rules.delete('intervalLimit', caller.accountId, params.siteId, body.ids);
+  });
+  binder.bind(f.listSecondLimits, async ({ params, query }, { caller }) =>
+    rules.list('secondLimit', caller.accountId, params.siteId, query.page, query.pageSize),
+  );
+  binder.bind(f.addSecondLimits, async ({ params, body }, { caller }) => ({
+    data: await rules.add('secondLimit', caller.accountId, params.siteId, body.data),
+  }));
+  binder.bind(f.updateSecondLimit, async ({ params, body: { id, ...rule } }, { caller }) => ({
+    data: await rules.update('secondLimit', caller.accountId, params.siteId, id, rule),
+  }));
+  binder.bind(f.deleteSecondLimits, async ({ params, body }, { caller }) => {
+    await rules.delete('secondLimit', caller.accountId, params.siteId, body.ids);
   });
 }

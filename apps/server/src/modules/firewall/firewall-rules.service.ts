@@ -2,6 +2,10 @@ import {
   type BlacklistRule,
   type BlacklistRuleIn,
   FIREWALL_LIST_RULES_PER_SITE,
+  type IntervalLimit,
+  type IntervalLimitIn,
+  type SecondLimit,
+  type SecondLimitIn,
   type UserAgentRule,
   type UserAgentRuleIn,
   type WhitelistRule,
@@ -14,9 +18,13 @@ import type { SiteAccess } from '../sites/site-access.js';
 import type { SitesRepository } from '../sites/sites.repository.js';
 import {
   presentBlacklistRule,
+  presentIntervalLimit,
+  presentSecondLimit,
   presentUserAgentRule,
   presentWhitelistRule,
+  type StoredIntervalLimit,
   type StoredListRule,
+  type StoredSecondLimit,
   type StoredUserAgentRule,
 } from './firewall-rules.presenter.js';
 import type { FirewallRuleRow, FirewallRulesRepository, FirewallRuleValues } from './firewall-rules.repository.js';
@@ -26,6 +34,8 @@ interface Kinds {
   whitelist: { input: WhitelistRuleIn; output: WhitelistRule };
   blacklist: { input: BlacklistRuleIn; output: BlacklistRule };
   userAgent: { input: UserAgentRuleIn; output: UserAgentRule };
+  intervalLimit: { input: IntervalLimitIn; output: IntervalLimit };
+  secondLimit: { input: SecondLimitIn; output: SecondLimit };
 }
 export type RuleKind = keyof Kinds;
 
@@ -54,10 +64,18 @@ const KINDS: {
     }),
     present: presentUserAgentRule,
   },
+  intervalLimit: {
+    store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredIntervalLimit, memo }),
+    present: presentIntervalLimit,
+  },
+  secondLimit: {
+    store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredSecondLimit, memo }),
+    present: presentSecondLimit,
+  },
 };
 
 /**
- * The site firewall's rule kinds (routes/firewall-lists.ts, firewall-user-agents.ts). Every call
+ * The site firewall's rule kinds (routes/firewall-lists.ts, firewall-user-agents.ts, firewall-frequency.ts). Every call
  * starts with the site check (101018 for a site that is not the caller's, before anything about a
  * rule id is read); a rule id of another site, or of another kind, answers 101018 like one that does
  * not exist. The snapshot hook in app.ts sends a change to the nodes.

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { FIREWALL_ACTIONS } from '../enums.js';
+import { zMemo } from '../validators/zod.js';
+import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
+
+/**
+ * The site firewall's frequency limits (spec part 1 §2 "Timed rate rules: URL, seconds, request
+ * count, priority, protection mode, enabled" and "Rate rules: URL, rate, burst, priority,
+ * protection mode, enabled", §5 "seconds and times must exceed 0"; cdnray-behaviour.md §5.5, §5.6),
+ * counted per client IP, per rule and per node (each node counts the requests it sees).
+ *
+ * - **Interval limits** (`intervalLimits`): at most `times` requests in a window of `seconds`; the
+ *   window is fixed (it starts with the IP's first request), and once over it every request of the
+ *   IP that the rule covers gets the rule's mode until the window ends.
+ * - **Per-second limits** (`secondLimits`): `rate` requests per second with room for `burst` more
+ *   (nginx's `limit_req` without `nodelay`: requests over the rate but within the burst are slowed
+ *   down to the rate); a request beyond both gets the rule's mode, and so does every request of that
+ *   IP the rule covers for `blockSeconds` (0: only the requests beyond the limit).
+ *
+ * A rule covers the requests whose absolute URL its `urlRegex` finds a match in (as the lists,
+ * routes/firewall-lists.ts). Rules are tried by `priority`, higher first, then oldest first; every
+ * enabled rule that covers a request counts it, and the first one over its limit applies its mode:
+ * DENY answers 929 (the product's code for frequency limits), DROP closes the connection. A
+ * whitelisted client is never counted.
+ */
+
+export const FREQUENCY_SECONDS_MAX = 86_400;
+export const FREQUENCY_TIMES_MAX = 1_000_000;
+export const SECOND_RATE_MAX = 100_000;
+export const SECOND_BURST_MAX = 100_000;
+export const BLOCK_SECONDS_MAX = 86_400;
+export const FIREWALL_PRIORITY_MAX = 100;
+
+/** The frequency limits' actions: DENY (929) and DROP (enums.ts FIREWALL_ACTIONS). */
+export const FREQUENCY_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
+
+/** A whole number from 1 to `max` (spec §5: "seconds and times must exceed 0"). */
+const positive = (max: number) =>
+  z
+    .number()
+    .int()
+    .max(max)
+    .refine((n) => n >= 1, { message: 'mustBePositive' });
+
+const frequencyBase = {
+  urlRegex: firewallUrlSchema,
+  priority: z.number().int().min(0).max(FIREWALL_PRIORITY_MAX).default(0),
+  blockType: z.literal(FREQUENCY_BLOCK_TYPES, { error: 'wrongFormat' }),
+  enabled: z.boolean().default(true),
+  memo: zMemo,
+};
+
+export const intervalLimitInputSchema = z.object({
+  ...frequencyBase,
+  seconds: positive(FREQUENCY_SECONDS_MAX),
+  times: positive(FREQUENCY_TIMES_MAX),
+});
+export type IntervalLimitInput = z.input<typeof intervalLimitInputSchema>;
+export type IntervalLimitIn = z.output<typeof intervalLimitInputSchema>;
+
+export const secondLimitInputSchema = z.object({
+  ...frequencyBase,
+  rate: positive(SECOND_RATE_MAX),
+  burst: z.number().int().min(0).max(SECOND_BURST_MAX).default(0),
+  blockSeconds: z.number().int().min(0).max(BLOCK_SECONDS_MAX).default(0),
+});
+export type SecondLimitInput = z.input<typeof secondLimitInputSchema>;
+export type SecondLimitIn = z.output<typeof secondLimitInputSchema>;
+
+const outputBase = {
+  id: z.number().int(),
+  siteID: z.number().int(),
+  urlRegex: z.string(),
+  priority: z.number().int(),
+  blockType: z.number().int(),
+  enabled: z.boolean(),
+  memo: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+export const intervalLimitSchema = z.object({ ...outputBase, seconds: z.number().int(), times: z.number().int() });
+export type IntervalLimit = z.infer<typeof intervalLimitSchema>;
+export const secondLimitSchema = z.object({
+  ...outputBase,
+  rate: z.number().int(),
+  burst: z.number().int(),
+  blockSeconds: z.number().int(),
+});
+export type SecondLimit = z.infer<typeof secondLimitSchema>;
+
+const intervals = firewallRuleRoutes(
+  'intervalLimits',
+  'intervalLimit',
+  intervalLimitInputSchema,
+  intervalLimitInputSchema.extend(firewallRuleId),
+  intervalLimitSchema,
+  'interval frequency limit',
+);
+const seconds = firewallRuleRoutes(
+  'secondLimits',
+  'secondLimit',
+  secondLimitInputSchema,
+  secondLimitInputSchema.extend(firewallRuleId),
+  secondLimitSchema,
+  'per-second frequency limit',
+);
+
+export const listIntervalLimits = intervals.list;
+export const addIntervalLimits = intervals.add;
+export const updateIntervalLimit = intervals.update;
+export const deleteIntervalLimits = intervals.delete;
+export const listSecondLimits = seconds.list;
+export const addSecondLimits = seconds.add;
+export const updateSecondLimit = seconds.update;
+export const deleteSecondLimits = seconds.delete;
+
+export const firewallFrequencyRoutes = {
+  listIntervalLimits,
+  addIntervalLimits,
+  updateIntervalLimit,
+  deleteIntervalLimits,
+  listSecondLimits,
+  addSecondLimits,
+  updateSecondLimit,
+  deleteSecondLimits,
+} as const;
