@@ -1152,18 +1152,23 @@ export const enUS = {
   },
   firewall: {
     tab: 'Firewall',
-    kinds: { whitelist: 'Whitelist', blacklist: 'Blacklist' },
+    kinds: { whitelist: 'Whitelist', blacklist: 'Blacklist', userAgent: 'User agent' },
     hints: {
       whitelist:
         'Requests from these IPs for a matching URL and method skip every other firewall check of the site; the whitelist is checked first.',
       blacklist:
         'Requests from these IPs for a matching URL and method are stopped: DENY answers 403, DROP closes the connection without an answer.',
+      userAgent:
+        'Requests for a matching URL whose User-Agent header matches the pattern are stopped: DENY answers 403, DROP closes the connection without an answer. The first enabled rule that matches applies, oldest first; whitelisted requests skip these rules.',
     },
     ips: 'IPs',
     url: 'URL',
     methods: 'Methods',
     mode: 'Mode',
     blockType: 'Protection mode',
+    userAgentRegex: 'User-Agent pattern',
+    enabled: 'Enabled',
+    enabledOf: 'Rule {{pattern}} on',
     memo: 'Memo',
     createdAt: 'Created',
     updatedAt: 'Updated',
@@ -1173,15 +1178,26 @@ export const enUS = {
     deleteConfirm: 'Delete this rule?',
     bulkDelete: 'Delete ({{count}})',
     bulkDeleteConfirm: 'Delete {{count}} rules?',
-    empty: { whitelist: 'No whitelist rules yet.', blacklist: 'No blacklist rules yet.' },
+    empty: {
+      whitelist: 'No whitelist rules yet.',
+      blacklist: 'No blacklist rules yet.',
+      userAgent: 'No user-agent rules yet.',
+    },
     form: {
-      addTitle: { whitelist: 'New whitelist rule', blacklist: 'New blacklist rule' },
-      editTitle: { whitelist: 'Edit whitelist rule', blacklist: 'Edit blacklist rule' },
+      addTitle: { whitelist: 'New whitelist rule', blacklist: 'New blacklist rule', userAgent: 'New user-agent rule' },
+      editTitle: {
+        whitelist: 'Edit whitelist rule',
+        blacklist: 'Edit blacklist rule',
+        userAgent: 'Edit user-agent rule',
+      },
       ipsHint:
         'One per line: an IP, a range (first-last, such as 10.0.0.1-10.0.0.9) or a CIDR block (10.0.0.0/24); at most {{max}}.',
       urlHint:
         "A regular expression searched for in the request's {{form}}: {{all}} covers the whole site, a host such as {{host}} covers that domain, a pattern such as {{regex}} covers what it matches.",
       blockTypeHint: 'DENY answers 403 Forbidden; DROP closes the connection without an answer.',
+      userAgentHint:
+        "A regular expression, unanchored and case-insensitive (such as {{example}}), searched for in the request's {{header}} header; a request without the header is matched as an empty string.",
+      enabledHint: 'A rule turned off is kept but not applied.',
       lineError: 'Line {{line}} ({{value}}): {{message}}',
     },
   },
@@ -1551,6 +1567,9 @@ export const enUS = {
     'user.site.firewall.blacklists.add': 'Add blacklist rules',
     'user.site.firewall.blacklist.update': 'Edit blacklist rule',
     'user.site.firewall.blacklists.delete': 'Delete blacklist rules',
+    'user.site.firewall.userAgents.add': 'Add user-agent rules',
+    'user.site.firewall.userAgent.update': 'Edit user-agent rule',
+    'user.site.firewall.userAgents.delete': 'Delete user-agent rules',
     'user.site.ports.add': 'Add layer-4 ports',
     'user.site.port.update': 'Edit port',
     'user.site.ports.delete': 'Delete ports',

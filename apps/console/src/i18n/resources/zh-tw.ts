@@ -1135,17 +1135,22 @@ export const zhTW: LocaleResources = {
   },
   firewall: {
     tab: '防火牆',
-    kinds: { whitelist: '白名單', blacklist: '黑名單' },
+    kinds: { whitelist: '白名單', blacklist: '黑名單', userAgent: 'User-Agent' },
     hints: {
       whitelist: '來自這些 IP、存取符合的 URL 且使用所列方法的請求將略過本網站的其他所有防火牆檢查；白名單最先檢查。',
       blacklist:
         '來自這些 IP、存取符合的 URL 且使用所列方法的請求會被攔截：拒絕即回傳 403，丟棄即不回應、直接中斷連線。',
+      userAgent:
+        '存取符合的 URL 且 User-Agent 請求標頭與表示式相符的請求會被攔截：拒絕即回傳 403，丟棄即不回應、直接中斷連線。依建立先後檢查，第一條相符的已啟用規則生效；白名單放行的請求不受這些規則限制。',
     },
     ips: 'IP',
     url: 'URL',
     methods: '請求方法',
     mode: '防護模式',
     blockType: '防護模式',
+    userAgentRegex: 'User-Agent 表示式',
+    enabled: '啟用',
+    enabledOf: '啟用規則 {{pattern}}',
     memo: '備註',
     createdAt: '建立時間',
     updatedAt: '更新時間',
@@ -1155,15 +1160,18 @@ export const zhTW: LocaleResources = {
     deleteConfirm: '刪除此規則？',
     bulkDelete: '刪除（{{count}}）',
     bulkDeleteConfirm: '刪除選取的 {{count}} 條規則？',
-    empty: { whitelist: '尚無白名單規則。', blacklist: '尚無黑名單規則。' },
+    empty: { whitelist: '尚無白名單規則。', blacklist: '尚無黑名單規則。', userAgent: '尚無 User-Agent 規則。' },
     form: {
-      addTitle: { whitelist: '新增白名單規則', blacklist: '新增黑名單規則' },
-      editTitle: { whitelist: '編輯白名單規則', blacklist: '編輯黑名單規則' },
+      addTitle: { whitelist: '新增白名單規則', blacklist: '新增黑名單規則', userAgent: '新增 User-Agent 規則' },
+      editTitle: { whitelist: '編輯白名單規則', blacklist: '編輯黑名單規則', userAgent: '編輯 User-Agent 規則' },
       ipsHint:
         '每行一個：IP、IP 範圍（起訖位址，如 10.0.0.1-10.0.0.9）或 CIDR 網段（如 10.0.0.0/24），最多 {{max}} 個。',
       urlHint:
         '正規表示式，在請求的 {{form}} 中尋找符合：{{all}} 符合整個網站，主機名稱（如 {{host}}）符合該網域，{{regex}} 這類表示式只符合其描述的位址。',
       blockTypeHint: '拒絕：回傳 403；丟棄：不回應，直接中斷連線。',
+      userAgentHint:
+        '正規表示式，不限定首尾、不區分大小寫（如 {{example}}），在請求的 {{header}} 請求標頭中尋找符合；沒有該標頭的請求以空字串比對。',
+      enabledHint: '停用的規則會保留，但不生效。',
       lineError: '第 {{line}} 行（{{value}}）：{{message}}',
     },
   },
@@ -1523,6 +1531,9 @@ export const zhTW: LocaleResources = {
     'user.site.firewall.blacklists.add': '新增黑名單規則',
     'user.site.firewall.blacklist.update': '編輯黑名單規則',
     'user.site.firewall.blacklists.delete': '刪除黑名單規則',
+    'user.site.firewall.userAgents.add': '新增 User-Agent 規則',
+    'user.site.firewall.userAgent.update': '編輯 User-Agent 規則',
+    'user.site.firewall.userAgents.delete': '刪除 User-Agent 規則',
     'user.site.ports.add': '新增四層連接埠',
     'user.site.port.update': '編輯連接埠',
     'user.site.ports.delete': '刪除連接埠',

@@ -1,6 +1,13 @@
-import { FIREWALL_METHODS, type FirewallMethods } from '@rampart/contract';
+import {
+  FIREWALL_ACTION_LABELS,
+  FIREWALL_ACTIONS,
+  FIREWALL_METHODS,
+  type FirewallAction,
+  type FirewallMethods,
+} from '@rampart/contract';
 import { Flex, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { localized } from '../../../../app/toast';
 
 /** IPs a cell names before "+N more". */
 const IPS_SHOWN = 2;
@@ -45,4 +52,11 @@ export function MethodsCell({ methods }: { methods: FirewallMethods }) {
       ))}
     </Flex>
   );
+}
+
+/** A rule's protection mode (DENY, DROP) as a tag; a dash for a value the console has no name for. */
+export function BlockTypeTag({ blockType }: { blockType: number }) {
+  if (!Object.hasOwn(FIREWALL_ACTION_LABELS, blockType)) return '—';
+  const color = blockType === FIREWALL_ACTIONS.deny ? 'red' : 'volcano';
+  return <Tag color={color}>{localized(FIREWALL_ACTION_LABELS[blockType as FirewallAction])}</Tag>;
 }

@@ -12,7 +12,7 @@ import { pendingFor } from '../../../../features/lists/row-pending';
 import { useListSearch } from '../../../../features/lists/use-list-search';
 import { FirewallRuleFormModal } from './FirewallRuleFormModal';
 import { FirewallRulesTable } from './FirewallRulesTable';
-import { FIREWALL_KINDS, type FirewallKindKey, type FirewallRule } from './firewall-kinds';
+import type { FirewallKind, FirewallRuleRow } from './firewall-kinds';
 
 /** No filters: the list has page and page size in the URL only. */
 const NO_FILTERS: readonly never[] = [];
@@ -21,20 +21,26 @@ const NO_FILTERS: readonly never[] = [];
  * The site's rules of one firewall kind, paged on the server (page and size in the URL), with
  * create, edit and delete (also several at once) for a caller with the write key.
  */
-export function FirewallRulesPanel({ siteId, kind }: { siteId: number; kind: FirewallKindKey }) {
+export function FirewallRulesPanel<B extends object, R extends FirewallRuleRow, V extends object>({
+  siteId,
+  kind,
+}: {
+  siteId: number;
+  kind: FirewallKind<B, R, V>;
+}) {
   const { t } = useTranslation('firewall');
   const canWrite = useCan('user.firewall.write');
   const search = useListSearch(NO_FILTERS);
-  const routes = FIREWALL_KINDS[kind];
+  const { routes } = kind;
   const params = { siteId };
   const list = useQuery(
     routeQuery('user', routes.list, { params, query: { page: search.page, pageSize: search.pageSize } }),
   );
-  const [editing, setEditing] = useState<FirewallRule | 'new' | null>(null);
+  const [editing, setEditing] = useState<R | 'new' | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
-  const remove = useRouteMutation('user', routes.remove, {
+  const remove = useRouteMutation('user', routes.delete, {
     input: (ids: number[]) => ({ params, body: { ids } }),
-    invalidates: changes(routes.resource),
+    invalidates: changes(kind.resource),
     success: () => toastText('deleteSuccess'),
     onSuccess: (_reply, ids) => setSelected((current) => current.filter((id) => !ids.includes(id))),
   });
@@ -56,9 +62,10 @@ export function FirewallRulesPanel({ siteId, kind }: { siteId: number; kind: Fir
 
   return (
     <>
-      <Typography.Paragraph type="secondary">{t(`hints.${kind}`)}</Typography.Paragraph>
-      <FirewallRulesTable
-        kind={kind}
+      <Typography.Paragraph type="secondary">{t(`hints.${kind.key}`)}</Typography.Paragraph>
+      <FirewallRulesTable<R>
+        columns={kind.columns({ t, siteId, canWrite })}
+        emptyText={t(`empty.${kind.key}`)}
         list={list}
         search={search}
         canWrite={canWrite}

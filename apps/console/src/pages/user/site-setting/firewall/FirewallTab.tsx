@@ -1,12 +1,26 @@
 import { Segmented } from 'antd';
+import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { FirewallRulesPanel } from './FirewallRulesPanel';
-import { FIREWALL_KIND_KEYS, isFirewallKind } from './firewall-kinds';
+import { FIREWALL_KIND_KEYS, type FirewallKindKey, isFirewallKind } from './firewall-kinds';
+import { blacklistKind, whitelistKind } from './list-kinds';
+import { userAgentKind } from './user-agent-kind';
 
 /**
- * The site's firewall: one list per kind (whitelist, blacklist), chosen in the sub-navigation and
- * kept in the URL (`?tab=firewall&kind=blacklist`; another kind starts on its first page).
+ * Each kind's panel. Written out per kind: each kind's rules, body and form values have types of
+ * their own, which one panel element over every kind could not carry.
+ */
+const PANELS: Record<FirewallKindKey, (siteId: number) => ReactNode> = {
+  whitelist: (siteId) => <FirewallRulesPanel siteId={siteId} kind={whitelistKind} />,
+  blacklist: (siteId) => <FirewallRulesPanel siteId={siteId} kind={blacklistKind} />,
+  userAgent: (siteId) => <FirewallRulesPanel siteId={siteId} kind={userAgentKind} />,
+};
+
+/**
+ * The site's firewall: one list per kind (whitelist, blacklist, user-agent rules), chosen in the
+ * sub-navigation and kept in the URL (`?tab=firewall&kind=blacklist`; another kind starts on its
+ * first page).
  */
 export function FirewallTab({ siteId }: { siteId: number }) {
   const { t } = useTranslation('firewall');
@@ -23,7 +37,7 @@ export function FirewallTab({ siteId }: { siteId: number }) {
         onChange={(next) => setParams({ tab: 'firewall', kind: next })}
       />
       {/* A kind of its own: its selection and dialog do not carry over to another. */}
-      <FirewallRulesPanel key={kind} siteId={siteId} kind={kind} />
+      <Fragment key={kind}>{PANELS[kind](siteId)}</Fragment>
     </>
   );
 }

@@ -1,57 +1,74 @@
-import {
-  type BlacklistRule,
-  blacklistRuleInputSchema,
-  firewallListRoutes as routes,
-  type WhitelistRule,
-  whitelistRuleInputSchema,
-} from '@rampart/contract';
+import type { firewallRuleRoutes } from '@rampart/contract';
+import type { FormInstance, FormRule } from 'antd';
+import type { TFunction } from 'i18next';
+import type { ComponentType } from 'react';
+import type { z } from 'zod';
 import type { Resource } from '../../../../app/resource-changes';
+import type { ListColumns } from '../../../../components/FitTable';
+import type { FieldNameOf } from '../../../../forms/server-errors';
 
 /**
- * The firewall kinds a site has, in the order of the tab's sub-navigation. Each names its four
- * calls (routes/firewall-lists.ts), the contract's rule schema its form is checked with, the
- * resource its changes make stale, and whether its rules carry a protection mode. A new kind is
- * an entry here (its routes added to the unions below) plus its texts under `firewall.kinds`.
+ * The firewall kinds a site has, in the order of the tab's sub-navigation. A new kind is a key
+ * here, a {@link FirewallKind} of its own (list-kinds.tsx, user-agent-kind.tsx), its entry in
+ * FirewallTab's panels and its texts under `firewall.kinds`, `hints`, `empty` and `form.*Title`.
  */
-export const FIREWALL_KINDS = {
-  whitelist: {
-    list: routes.listWhitelistRules,
-    add: routes.addWhitelistRules,
-    update: routes.updateWhitelistRule,
-    remove: routes.deleteWhitelistRules,
-    schema: whitelistRuleInputSchema,
-    resource: 'whitelistRules',
-    blockType: false,
-  },
-  blacklist: {
-    list: routes.listBlacklistRules,
-    add: routes.addBlacklistRules,
-    update: routes.updateBlacklistRule,
-    remove: routes.deleteBlacklistRules,
-    schema: blacklistRuleInputSchema,
-    resource: 'blacklistRules',
-    blockType: true,
-  },
-} as const satisfies Record<string, FirewallKind>;
-
-export type FirewallKindKey = keyof typeof FIREWALL_KINDS;
-export const FIREWALL_KIND_KEYS = Object.keys(FIREWALL_KINDS) as FirewallKindKey[];
+export const FIREWALL_KIND_KEYS = ['whitelist', 'blacklist', 'userAgent'] as const;
+export type FirewallKindKey = (typeof FIREWALL_KIND_KEYS)[number];
 
 export function isFirewallKind(value: string | null): value is FirewallKindKey {
-  return value !== null && Object.hasOwn(FIREWALL_KINDS, value);
+  return (FIREWALL_KIND_KEYS as readonly (string | null)[]).includes(value);
 }
 
-/** What the firewall pages need of a kind; the calls of every kind share their paths' shapes. */
-export interface FirewallKind {
-  list: typeof routes.listWhitelistRules | typeof routes.listBlacklistRules;
-  add: typeof routes.addWhitelistRules | typeof routes.addBlacklistRules;
-  update: typeof routes.updateWhitelistRule | typeof routes.updateBlacklistRule;
-  remove: typeof routes.deleteWhitelistRules | typeof routes.deleteBlacklistRules;
-  schema: typeof whitelistRuleInputSchema | typeof blacklistRuleInputSchema;
+/** What every kind's rules have: the shared screens key, date and describe rows with these. */
+export interface FirewallRuleRow {
+  id: number;
+  memo: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The four calls of a kind whose rules are sent as `B` and listed as `R` (firewallRuleRoutes in
+ * routes/firewall-lists.ts): the contract's calls of each kind are checked against this shape.
+ */
+export type FirewallRuleRoutes<B, R> = ReturnType<
+  typeof firewallRuleRoutes<z.ZodType<unknown, B>, z.ZodType<unknown, B & { id: number }>, z.ZodType<unknown, R>>
+>;
+
+/** What a kind's columns are made with. */
+export interface FirewallColumnsContext {
+  t: TFunction<'firewall'>;
+  siteId: number;
+  /** The caller holds `user.firewall.write`: cells that change a rule work. */
+  canWrite: boolean;
+}
+
+/** What a kind's dialog fields get: the antd rules of each field, from the kind's schema. */
+export interface FirewallFieldsProps {
+  rules: (field: string) => FormRule[];
+}
+
+/**
+ * One firewall kind as the shared panel, table and dialog use it: its calls, what its changes make
+ * stale, its columns and dialog fields, and how the dialog's values `V` become the body `B` of a
+ * rule (checked with the contract's schema before they are sent).
+ */
+export interface FirewallKind<B extends object, R extends FirewallRuleRow, V extends object> {
+  key: FirewallKindKey;
+  routes: FirewallRuleRoutes<B, R>;
   resource: Resource;
-  /** The rules carry `blockType` (the blacklist's DENY / DROP). */
-  blockType: boolean;
+  /** The contract's schema of one rule as sent. */
+  schema: z.ZodType<unknown, B>;
+  /** The list's columns, the row actions left out. */
+  columns: (context: FirewallColumnsContext) => ListColumns<R>;
+  /** The dialog's fields. */
+  Fields: ComponentType<FirewallFieldsProps>;
+  /** A new rule's values. */
+  newRule: V;
+  /** A listed rule's values, to edit. */
+  values: (rule: R) => V;
+  /** The body of one rule from the values. */
+  body: (values: V) => B;
+  /** Where a server field error of the add (`data.0.field…`) or the update (`field…`) goes in the dialog. */
+  fieldOf: (form: FormInstance<V>) => FieldNameOf;
 }
-
-/** A rule of any kind as the list shows it: the whitelist's fields, and the blacklist's mode where it has one. */
-export type FirewallRule = WhitelistRule & Partial<Pick<BlacklistRule, 'blockType'>>;

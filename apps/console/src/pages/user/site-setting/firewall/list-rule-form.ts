@@ -1,0 +1,115 @@
+import {
+  type BLACKLIST_BLOCK_TYPES,
+  type BlacklistRule,
+  type BlacklistRuleInput,
+  FIREWALL_ACTIONS,
+  FIREWALL_METHODS,
+  type FirewallMethod,
+  type FirewallMethods,
+  numberedLines,
+  type WhitelistRule,
+  type WhitelistRuleInput,
+  whitelistRuleInputSchema,
+} from '@rampart/contract';
+import type { FormRule } from 'antd';
+import type { FieldNameOf } from '../../../../forms/server-errors';
+import { issueKey, validationText } from '../../../../forms/validation-text';
+import { currentLocale, i18n } from '../../../../i18n/i18n';
+import { ruleFieldOf } from './firewall-rule-form';
+
+/** The whitelist's and blacklist's form: the IPs as a text box (one a line), the methods as the ticked names. */
+export interface ListRuleValues {
+  ips: string;
+  url: string;
+  methods: FirewallMethod[];
+  memo: string;
+  /** The blacklist's mode; the whitelist's form leaves it out of the body. */
+  blockType: (typeof BLACKLIST_BLOCK_TYPES)[number];
+}
+
+export const LIST_RULE_FIELDS = ['ips', 'url', 'methods', 'memo', 'blockType'] as const;
+
+/** A new rule: GET and POST, and the blacklist's DENY. */
+export const NEW_LIST_RULE: ListRuleValues = {
+  ips: '',
+  url: '',
+  methods: ['get', 'post'],
+  memo: '',
+  blockType: FIREWALL_ACTIONS.deny,
+};
+
+export function listRuleValues(rule: WhitelistRule & Partial<Pick<BlacklistRule, 'blockType'>>): ListRuleValues {
+  return {
+    ips: rule.ips.join('\n'),
+    url: rule.url,
+    methods: FIREWALL_METHODS.filter((method) => rule.methods[method]),
+    memo: rule.memo,
+    // A stored blacklist rule holds one of the modes the contract accepts.
+    blockType: (rule.blockType ?? FIREWALL_ACTIONS.deny) as ListRuleValues['blockType'],
+  };
+}
+
+/** The IPs of the text box as the body takes them: one a line, trimmed, blank lines left out. */
+function ipLines(text: unknown) {
+  return numberedLines(typeof text === 'string' ? text : '');
+}
+
+/** The body of a whitelist rule: every method named (true or false). */
+export function whitelistRuleBody(values: ListRuleValues): WhitelistRuleInput & { methods: FirewallMethods } {
+  const ticked = Array.isArray(values.methods) ? values.methods : [];
+  const methods = Object.fromEntries(FIREWALL_METHODS.map((method) => [method, ticked.includes(method)]));
+  return {
+    ips: ipLines(values.ips).map(({ value }) => value),
+    url: typeof values.url === 'string' ? values.url.trim() : '',
+    methods: methods as FirewallMethods,
+    memo: values.memo ?? '',
+  };
+}
+
+/** The body of a blacklist rule: the whitelist's and the mode. */
+export function blacklistRuleBody(values: ListRuleValues): BlacklistRuleInput & { methods: FirewallMethods } {
+  return { ...whitelistRuleBody(values), blockType: values.blockType };
+}
+
+/** "Line 3 (10.0.0.1): Duplicate IP": the entry at `index` of the body's IPs, where the text box has it. */
+function ipLineText(text: unknown, index: number, message: string): string {
+  const entry = ipLines(text)[index];
+  return entry ? i18n.t('firewall:form.lineError', { line: entry.line, value: entry.value, message }) : message;
+}
+
+/**
+ * The IPs box, checked with the lists' schema of the IPs: the first issue, naming the line and
+ * the entry at fault for a malformed or repeated one (the schema reports `ips.N`).
+ */
+export function ipsRules(): FormRule[] {
+  return [
+    {
+      validator: async (_rule, text: unknown) => {
+        const ips = ipLines(text).map(({ value }) => value);
+        const result = whitelistRuleInputSchema.shape.ips.safeParse(ips);
+        const issue = result.success ? undefined : result.error.issues[0];
+        if (!issue) return;
+        const { key, params } = issueKey(issue, ips.length === 0 ? '' : ips);
+        const message = validationText(key, currentLocale(), params);
+        const index = issue.path[0];
+        throw new Error(typeof index === 'number' ? ipLineText(text, index, message) : message);
+      },
+    },
+  ];
+}
+
+/**
+ * Where a field error of the add (`data.0.ips.2`) or the update (`ips.2`) lands: on its field, an
+ * IP entry's with the line and value the text box (`ips`, as it was sent) holds it at.
+ */
+export function listRuleFieldOf(ipsText: () => unknown): FieldNameOf {
+  const fieldOf = ruleFieldOf(LIST_RULE_FIELDS);
+  return (path) => {
+    const field = fieldOf(path);
+    const index = path[0] === 'data' ? path[3] : path[1];
+    if (field === 'ips' && index !== undefined && /^\d+$/.test(index)) {
+      return { name: 'ips', text: (message: string) => ipLineText(ipsText(), Number(index), message) };
+    }
+    return field;
+  };
+}
