@@ -5,6 +5,7 @@ export * from './edge/data-plane.js';
 export * from './edge/ip-ranges.js';
 export * from './edge/modules.js';
 export * from './edge/nginx-tuning.js';
+export * from './edge/real-ip.js';
 export * from './edge/stream-ports.js';
 export * from './enums.js';
 export * from './error-extra.js';

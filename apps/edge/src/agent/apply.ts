@@ -102,6 +102,7 @@ export class SnapshotApplier {
       accessLogPath: path.join(prefix, 'logs/access.log'),
       ...(nodeId !== null ? { requestIdPrefix: `n${nodeId}` } : {}),
       tuning: snapshot.nginx,
+      realIp: snapshot.realIp,
       streamPorts: (snapshot.streamPorts ?? []).map((p) => ({ ...p, port: map(p.port) })),
     };
   }

@@ -258,3 +258,41 @@ describe('renderNginxConf', () => {
     expect(conf.match(/rampart_test_marker on;/g)).toHaveLength(3);
   });
 });
+
+describe('the zone trust setting (realIp)', () => {
+  it('renders nothing while nobody is trusted', () => {
+    const conf = render();
+    expect(conf).not.toContain('set_real_ip_from');
+    expect(conf).not.toContain('proxy_protocol');
+  });
+
+  it('trusts the listed proxies for the chosen header, right-most untrusted address first', () => {
+    const conf = render({
+      realIp: { trusted: ['10.0.0.0/8', '2001:db8::1'], header: 'X-Real-IP', proxyProtocol: false },
+    });
+    expect(conf).toContain(
+      '  set_real_ip_from 10.0.0.0/8;\n  set_real_ip_from 2001:db8::1;\n  real_ip_header X-Real-IP;\n  real_ip_recursive on;',
+    );
+    expect(conf).not.toContain('proxy_protocol');
+  });
+
+  it('puts proxy_protocol on the public ports only, and takes the address from it', () => {
+    const conf = render({ realIp: { trusted: ['192.0.2.1'], header: 'X-Forwarded-For', proxyProtocol: true } });
+    expect(servers(conf)).toEqual([
+      ['80 proxy_protocol default_server'],
+      ['8080 proxy_protocol default_server'],
+      ['443 ssl http2 proxy_protocol default_server'],
+      ['unix:/var/lib/rampart/admin/admin.sock'],
+    ]);
+    expect(conf).toContain('real_ip_header proxy_protocol;');
+  });
+
+  it.each([
+    [{ trusted: ['10.0.0.1; include /etc/passwd'], header: 'X-Forwarded-For', proxyProtocol: false }],
+    [{ trusted: ['10.0.0.0/33'], header: 'X-Forwarded-For', proxyProtocol: false }],
+    [{ trusted: ['10.0.0.1', '10.0.0.1'], header: 'X-Forwarded-For', proxyProtocol: false }],
+    [{ trusted: [], header: 'X-Client-IP', proxyProtocol: false }],
+  ])('refuses %j before rendering', (realIp) => {
+    expect(() => render({ realIp })).toThrow();
+  });
+});

@@ -1,11 +1,13 @@
 import {
   CACHE_TTL_SECONDS,
   type EdgeStreamPort,
+  edgeRealIpSchema,
   edgeStreamPortsSchema,
   GZIP_TYPES,
   isIP,
   type NginxCustomContext,
   type NginxTuning,
+  NO_REAL_IP,
   nginxTuningSchema,
 } from '@rampart/contract';
 import { z } from 'zod';
@@ -101,6 +103,12 @@ export const nginxSettingsSchema = z
      * contract's schema: integers, protocol and balance keywords, and IP literals only.
      */
     streamPorts: edgeStreamPortsSchema.default([]),
+    /**
+     * Who may tell the edge the visitor's address (the zone's trust setting, from the snapshot):
+     * checked again against the contract's schema — IP literals and CIDRs of our parser, a header
+     * from a fixed list — before anything is rendered (realIpLines).
+     */
+    realIp: edgeRealIpSchema.default(NO_REAL_IP),
   })
   .superRefine((s, ctx) => {
     const seen = new Set<number>();
@@ -352,9 +360,11 @@ function cacheLocationName(ttl: number, fixed: boolean): string {
 }
 
 function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTestHooks): string[] {
+  // With the PROXY protocol on, every connection to the public ports starts with a PROXY header.
+  const proxy = s.realIp.proxyProtocol ? ' proxy_protocol' : '';
   const listen = tls
-    ? `listen ${listenAddress(s, p)} ssl${s.http2 ? ' http2' : ''} default_server;`
-    : `listen ${listenAddress(s, p)} default_server;`;
+    ? `listen ${listenAddress(s, p)} ssl${s.http2 ? ' http2' : ''}${proxy} default_server;`
+    : `listen ${listenAddress(s, p)}${proxy} default_server;`;
   return [
     '  server {',
     `    ${listen}`,
@@ -441,6 +451,27 @@ function fwUrlMap(s: NginxSettings): string[] {
     ...s.httpPorts.map((p) => entry('http', p)),
     ...s.httpsPorts.map((p) => entry('https', p)),
     '  }',
+  ];
+}
+
+/**
+ * The realip module's directives for the zone's trust setting (docs/decisions.md "The visitor's
+ * address behind proxies"): a header or PROXY address is believed only on a connection from a
+ * trusted proxy, the right-most untrusted address of X-Forwarded-For wins (`real_ip_recursive`),
+ * and nginx replaces the client address for the whole request ($remote_addr,
+ * $binary_remote_addr: the firewall, the zone limits and the access log). Nobody trusted: nothing.
+ */
+function realIpLines(s: NginxSettings): string[] {
+  const { trusted, header, proxyProtocol } = s.realIp;
+  if (trusted.length === 0) return [];
+  for (const entry of trusted) {
+    // The schema parsed each entry; this keeps anything but an address or CIDR out of the file.
+    if (!/^[0-9A-Fa-f:.]+(\/[0-9]{1,3})?$/.test(entry)) throw new Error('trusted proxy is not an IP or CIDR');
+  }
+  return [
+    ...trusted.map((entry) => `  set_real_ip_from ${entry};`),
+    `  real_ip_header ${proxyProtocol ? 'proxy_protocol' : header};`,
+    '  real_ip_recursive on;',
   ];
 }
 
@@ -534,6 +565,7 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     `  map $pid $rampart_https_port { default "${s.httpsPorts[0] ?? 443}"; }`,
     ...fwUrlMap(s),
     '',
+    ...realIpLines(s),
     `  lua_package_path '${s.luaDir}/?.lua;${SYSTEM_LUA_PATH};;';`,
     `  lua_package_cpath '${SYSTEM_LUA_CPATH};;';`,
     `  lua_shared_dict rampart_config ${s.configDictMegabytes}m;`,

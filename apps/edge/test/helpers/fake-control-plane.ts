@@ -10,6 +10,7 @@ import {
   getNodeReleaseFile,
   getNodeSnapshot,
   getProbes,
+  NO_REAL_IP,
   NODE_SIGNATURE_HEADERS,
   NODE_SIGNATURE_MAX_SKEW_SECONDS,
   nodeSignaturePayload,
@@ -99,7 +100,8 @@ export function snapshotOf(
 ): EdgeSnapshot {
   const content = { listen, dataPlane, initialized, nginx, ...(streamPorts.length > 0 ? { streamPorts } : {}) };
   const version = createHash('md5').update(JSON.stringify(content)).digest('hex');
-  return { version, generatedAt: new Date().toISOString(), initialized, listen, nginx, dataPlane, streamPorts };
+  const realIp = { ...NO_REAL_IP, trusted: [] };
+  return { version, generatedAt: new Date().toISOString(), initialized, listen, realIp, nginx, dataPlane, streamPorts };
 }
 
 function parseJson(text: string): unknown {

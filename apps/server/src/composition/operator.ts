@@ -18,6 +18,8 @@ import { bindOperatorNginxRoutes } from '../modules/zones/operator-nginx.routes.
 import { OperatorNginxService } from '../modules/zones/operator-nginx.service.js';
 import { bindZoneSettingRoutes } from '../modules/zones/zone-settings.routes.js';
 import { ZoneSettingsService } from '../modules/zones/zone-settings.service.js';
+import { bindZoneTrustRoutes } from '../modules/zones/zone-trust.routes.js';
+import { ZoneTrustService } from '../modules/zones/zone-trust.service.js';
 import { bindZoneRoutes } from '../modules/zones/zones.routes.js';
 import { ZonesService } from '../modules/zones/zones.service.js';
 import type { Binder } from '../platform/http/bind-route.js';
@@ -38,6 +40,7 @@ export function composeOperator(ctx: AppContext, binder: Binder, monitorStatus: 
     capacity,
   });
   bindZoneRoutes(binder, zones);
+  bindZoneTrustRoutes(binder, new ZoneTrustService(repos.zones));
   bindZoneSettingRoutes(
     binder,
     new ZoneSettingsService(repos.zoneSettings, repos.sitePorts, zones, transactions, clock),

@@ -38,6 +38,7 @@ import { systemRoutes } from './system.js';
 import { userResourceRoutes } from './user-resources.js';
 import { virtualNodeRoutes } from './virtual-nodes.js';
 import { zoneSettingRoutes } from './zone-settings.js';
+import { zoneTrustRoutes } from './zone-trust.js';
 import { zoneRoutes } from './zones.js';
 
 export * from './account-zones.js';
@@ -79,6 +80,7 @@ export * from './system.js';
 export * from './user-resources.js';
 export * from './virtual-nodes.js';
 export * from './zone-settings.js';
+export * from './zone-trust.js';
 export * from './zones.js';
 
 /** Every declared call, grouped by area. The server binds each one; a test checks none is left unbound. */
@@ -95,6 +97,7 @@ export const ROUTE_GROUPS = {
   subNodes: subNodeRoutes,
   zones: zoneRoutes,
   zoneSettings: zoneSettingRoutes,
+  zoneTrust: zoneTrustRoutes,
   operatorNginx: operatorNginxRoutes,
   groups: groupRoutes,
   dnsLines: dnsLineRoutes,

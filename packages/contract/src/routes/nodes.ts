@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dataPlaneSchema } from '../edge/data-plane.js';
 import { nginxTuningSchema } from '../edge/nginx-tuning.js';
+import { edgeRealIpSchema, NO_REAL_IP } from '../edge/real-ip.js';
 import { edgeStreamPortsSchema, NODE_FAILED_PORTS_MAX, nodeFailedPortSchema } from '../edge/stream-ports.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, nodeAccess, okReply, pageOf, publicAccess, tiers } from '../route.js';
@@ -305,6 +306,8 @@ export const edgeSnapshotSchema = z.object({
     httpsPorts: z.array(listenPort).max(16),
     http2: z.boolean(),
   }),
+  /** Who may tell the edge the visitor's address (the zone's trust setting): rendered into nginx.conf. */
+  realIp: edgeRealIpSchema.default(NO_REAL_IP),
   /** The zone's nginx settings (empty sections when the zone has them off): rendered into nginx.conf. */
   nginx: nginxTuningSchema.default({ worker: {}, http: {}, stream: {}, custom: [] }),
   dataPlane: dataPlaneSchema,

@@ -1405,6 +1405,7 @@ export const enUS = {
     'client.zone.update': 'Edit zone',
     'client.zone.delete': 'Delete zone',
     'client.zone.setting.http2': 'Set HTTP/2 of zone',
+    'client.zone.setting.trust.set': 'Set trusted proxies of zone',
     'client.zone.setting.http3': 'Set HTTP/3 of zone',
     'client.zone.setting.forceSSLRedirectCode': 'Set force-HTTPS redirect status code',
     'client.zone.setting.invalidDomainLimitCount': 'Set limit on requests for unknown hosts',

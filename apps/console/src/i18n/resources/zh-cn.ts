@@ -1367,6 +1367,7 @@ export const zhCN: LocaleResources = {
     'client.zone.update': '编辑区域',
     'client.zone.delete': '删除区域',
     'client.zone.setting.http2': '设置区域 HTTP/2',
+    'client.zone.setting.trust.set': '设置区域可信代理',
     'client.zone.setting.http3': '设置区域 HTTP/3',
     'client.zone.setting.forceSSLRedirectCode': '设置强制 HTTPS 跳转状态码',
     'client.zone.setting.invalidDomainLimitCount': '设置未知主机请求限制',

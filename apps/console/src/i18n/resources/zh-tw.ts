@@ -1369,6 +1369,7 @@ export const zhTW: LocaleResources = {
     'client.zone.update': '編輯區域',
     'client.zone.delete': '刪除區域',
     'client.zone.setting.http2': '設定區域 HTTP/2',
+    'client.zone.setting.trust.set': '設定區域可信任代理',
     'client.zone.setting.http3': '設定區域 HTTP/3',
     'client.zone.setting.forceSSLRedirectCode': '設定強制 HTTPS 轉址狀態碼',
     'client.zone.setting.invalidDomainLimitCount': '設定未知主機請求限制',

@@ -14,6 +14,7 @@ import {
   EMPTY_NGINX_TUNING,
   mergeNginxTuning,
   type NginxTuning,
+  NO_REAL_IP,
   NO_ZONE_LIMITS,
 } from '@rampart/contract';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -157,6 +158,7 @@ export class SnapshotBuilder {
           httpsPorts: [...DEFAULT_LISTEN.httpsPorts],
         },
         nginx: { ...EMPTY_NGINX_TUNING },
+        realIp: { ...NO_REAL_IP, trusted: [] },
         dataPlane: noDomains(),
         streamPorts: [],
         logRotateTime: node?.logRotateTime ?? null,
@@ -170,6 +172,12 @@ export class SnapshotBuilder {
         httpPorts: ports.filter((p) => p.portType === 'http').map((p) => p.port),
         httpsPorts: ports.filter((p) => p.portType === 'https').map((p) => p.port),
         http2: node.http2 ?? DEFAULT_LISTEN.http2,
+      },
+      // Who may tell the nodes the visitor's address (the zone's trust setting, routes/zone-trust.ts).
+      realIp: {
+        trusted: node.trustedProxies ?? [],
+        header: node.realIpHeader ?? NO_REAL_IP.header,
+        proxyProtocol: node.proxyProtocol ?? false,
       },
       // The operator's settings under the zone's (when the zone turned its own on); both were
       // checked against the contract when written.

@@ -57,6 +57,9 @@ export class SnapshotRepository {
         forceSSLRedirectCode: zones.forceSSLRedirectCode,
         invalidDomainLimitCount: zones.invalidDomainLimitCount,
         tlsLimitCount: zones.tlsLimitCount,
+        trustedProxies: zones.trustedProxies,
+        realIpHeader: zones.realIpHeader,
+        proxyProtocol: zones.proxyProtocol,
         nginxEnabled: zones.nginxEnabled,
         nginxTuning: zones.nginxTuning,
       })

@@ -16,6 +16,7 @@ const snapshot = (version: string): EdgeSnapshot => ({
   generatedAt: new Date(0).toISOString(),
   initialized: true,
   listen: { httpPorts: [80], httpsPorts: [443], http2: true },
+  realIp: { trusted: [], header: 'X-Forwarded-For', proxyProtocol: false },
   nginx: { worker: {}, http: {}, stream: {}, custom: [] },
   dataPlane: {
     version,

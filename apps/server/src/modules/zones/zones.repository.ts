@@ -18,6 +18,9 @@ const columns = {
   forceSSLRedirectCode: zones.forceSSLRedirectCode,
   invalidDomainLimitCount: zones.invalidDomainLimitCount,
   tlsLimitCount: zones.tlsLimitCount,
+  trustedProxies: zones.trustedProxies,
+  realIpHeader: zones.realIpHeader,
+  proxyProtocol: zones.proxyProtocol,
   createdAt: zones.createdAt,
   updatedAt: zones.updatedAt,
   nodeCount,
@@ -95,6 +98,9 @@ export class ZonesRepository {
       forceSSLRedirectCode: number;
       invalidDomainLimitCount: number;
       tlsLimitCount: number;
+      trustedProxies: string[];
+      realIpHeader: 'X-Forwarded-For' | 'X-Real-IP';
+      proxyProtocol: boolean;
     }>,
   ): Promise<boolean> {
     const rows = await this.db

@@ -239,6 +239,10 @@ export const zones = pgTable(
      */
     invalidDomainLimitCount: integer('invalid_domain_limit_count').notNull().default(0),
     tlsLimitCount: integer('tls_limit_count').notNull().default(0),
+    /** The trust setting (routes/zone-trust.ts): proxies believed about the visitor's address, and how. */
+    trustedProxies: jsonb('trusted_proxies').$type<string[]>().notNull().default([]),
+    realIpHeader: text('real_ip_header').$type<'X-Forwarded-For' | 'X-Real-IP'>().notNull().default('X-Forwarded-For'),
+    proxyProtocol: boolean('proxy_protocol').notNull().default(false),
     /** Whether the zone's nginx settings apply to its nodes (off: the nodes run on the defaults). */
     nginxEnabled: boolean('nginx_enabled').notNull().default(false),
     /** The worker, http, stream and custom sections, as the contract's nginxTuningSchema (checked on write). */
