@@ -35,6 +35,7 @@ import {
   virtualNodeRoutes,
   zoneRoutes,
   zoneSettingRoutes,
+  zoneTrustRoutes,
 } from '@rampart/contract';
 
 /**
@@ -133,6 +134,7 @@ const CHANGES = readsByResource({
   zoneNginx: [zoneSettingRoutes.getZoneNginx],
   zonePorts: [zoneSettingRoutes.listZonePorts],
   zoneReservedPorts: [zoneSettingRoutes.getZoneReservedPorts],
+  zoneTrust: [zoneTrustRoutes.getZoneTrust],
   zones: [zoneRoutes.listZones, zoneRoutes.metaZones, zoneRoutes.getZoneSettings],
 });
 

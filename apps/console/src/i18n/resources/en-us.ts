@@ -137,7 +137,29 @@ export const enUS = {
     },
   },
   zoneSettings: {
-    tabs: { listen: 'Listen', ports: 'Ports', nginx: 'nginx', preheat: 'Cache preheat', resource: 'Resource' },
+    tabs: {
+      listen: 'Listen',
+      ports: 'Ports',
+      nginx: 'nginx',
+      preheat: 'Cache preheat',
+      resource: 'Resource',
+      trust: 'Trusted proxies',
+    },
+    trust: {
+      title: 'Trusted proxies',
+      intro:
+        "When the zone's nodes sit behind a load balancer or another proxy, list it here so that firewall rules, limits and logs see the visitor's address instead of the proxy's.",
+      proxies: 'Trusted proxies',
+      proxiesHelp:
+        "One IP address or CIDR per line, at most 64. Only these may name the visitor; the header or PROXY address of anyone else is ignored. Empty: the connection's address is the visitor's.",
+      header: 'Header',
+      headerHelp:
+        'The header the proxies put the visitor’s address in. With X-Forwarded-For, the right-most address a trusted proxy did not add is taken.',
+      proxyProtocol: 'PROXY protocol',
+      proxyProtocolWarning:
+        "With the PROXY protocol on, the zone's HTTP and HTTPS ports accept only connections that start with a PROXY header: every visitor must come through such a proxy. The nodes reload nginx.",
+      save: 'Save',
+    },
     limits: {
       title: 'Limits per client IP (each node counts on its own)',
       invalidDomainLimitCount: 'Requests for unknown hosts per minute',

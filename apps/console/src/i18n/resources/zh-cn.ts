@@ -132,7 +132,21 @@ export const zhCN: LocaleResources = {
     },
   },
   zoneSettings: {
-    tabs: { listen: '监听', ports: '端口', nginx: 'nginx', preheat: '缓存预热', resource: '资源' },
+    tabs: { listen: '监听', ports: '端口', nginx: 'nginx', preheat: '缓存预热', resource: '资源', trust: '可信代理' },
+    trust: {
+      title: '可信代理',
+      intro:
+        '当区域的节点位于负载均衡或其他代理之后时，在此列出代理，防火墙规则、限制和日志即可看到访客的地址，而不是代理的地址。',
+      proxies: '可信代理',
+      proxiesHelp:
+        '每行一个 IP 地址或 CIDR，最多 64 个。只有这些代理可以说明访客是谁；其他来源的请求头或 PROXY 地址一律忽略。留空：连接的地址即访客地址。',
+      header: '请求头',
+      headerHelp: '代理写入访客地址的请求头。使用 X-Forwarded-For 时，取最右侧一个不是由可信代理添加的地址。',
+      proxyProtocol: 'PROXY 协议',
+      proxyProtocolWarning:
+        '开启 PROXY 协议后，区域的 HTTP 和 HTTPS 端口只接受以 PROXY 头开始的连接：所有访客都必须经由这样的代理访问。节点会重新加载 nginx。',
+      save: '保存',
+    },
     limits: {
       title: '每个客户端 IP 的限制（各节点分别计数）',
       invalidDomainLimitCount: '每分钟未知域名请求数',

@@ -132,7 +132,28 @@ export const zhTW: LocaleResources = {
     },
   },
   zoneSettings: {
-    tabs: { listen: '監聽', ports: '連接埠', nginx: 'nginx', preheat: '快取預熱', resource: '資源' },
+    tabs: {
+      listen: '監聽',
+      ports: '連接埠',
+      nginx: 'nginx',
+      preheat: '快取預熱',
+      resource: '資源',
+      trust: '可信任代理',
+    },
+    trust: {
+      title: '可信任代理',
+      intro:
+        '當區域的節點位於負載平衡或其他代理之後時，在此列出代理，防火牆規則、限制和日誌即可看到訪客的位址，而不是代理的位址。',
+      proxies: '可信任代理',
+      proxiesHelp:
+        '每行一個 IP 位址或 CIDR，最多 64 個。只有這些代理可以說明訪客是誰；其他來源的請求標頭或 PROXY 位址一律忽略。留空：連線的位址即訪客位址。',
+      header: '請求標頭',
+      headerHelp: '代理寫入訪客位址的請求標頭。使用 X-Forwarded-For 時，取最右側一個不是由可信任代理加入的位址。',
+      proxyProtocol: 'PROXY 協定',
+      proxyProtocolWarning:
+        '開啟 PROXY 協定後，區域的 HTTP 和 HTTPS 連接埠只接受以 PROXY 標頭開始的連線：所有訪客都必須經由這樣的代理存取。節點會重新載入 nginx。',
+      save: '儲存',
+    },
     limits: {
       title: '每個用戶端 IP 的限制（各節點分別計數）',
       invalidDomainLimitCount: '每分鐘未知網域請求數',

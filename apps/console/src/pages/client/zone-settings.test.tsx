@@ -5,6 +5,7 @@ import {
   getZoneReservedPorts,
   getZoneResource,
   getZoneSettings,
+  getZoneTrust,
   listInitializedNodes,
   listZonePorts,
   listZonePreheatTasks,
@@ -15,6 +16,7 @@ import {
   setZoneNginxEnable,
   setZoneReservedPorts,
   setZoneTlsLimitCount,
+  setZoneTrust,
   zoneNginxCustom,
   zoneNginxWorker,
 } from '@rampart/contract';
@@ -129,6 +131,50 @@ describe("a zone's reserved ports", () => {
     clickButton('Save reserved ports', form);
     expect(await within(form).findByText('Port 80 is already used in this zone')).toBeTruthy();
     expect(api.sent(setZoneReservedPorts, { zoneID: 1 })[0]?.body).toEqual({ ports: [22, 53, 80] });
+  });
+});
+
+describe("a zone's trusted proxies", () => {
+  it('shows the setting, sends the proxies one per line, warns about the PROXY protocol, and names a refused line', async () => {
+    api.on(
+      getZoneTrust,
+      { zoneID: 1 },
+      ok({ proxies: ['10.0.0.0/8'], header: 'X-Forwarded-For', proxyProtocol: false }),
+    );
+    let calls = 0;
+    api.on(setZoneTrust, { zoneID: 1 }, () => {
+      calls++;
+      return calls === 1
+        ? fail(400, 101003, 'Parameter Error', {
+            fields: [{ in: 'body', field: 'proxies.1', key: 'wrongFormat', message: 'Wrong format' }],
+          })
+        : ok({ proxies: ['10.0.0.0/8', '192.0.2.1'], header: 'X-Forwarded-For', proxyProtocol: true });
+    });
+    const drawer = await openTab('Trusted proxies');
+    const form = await within(drawer).findByRole('form', { name: 'Trusted proxies' });
+    const box = within(form).getByLabelText('Trusted proxies') as HTMLTextAreaElement;
+    await waitFor(() => expect(box.value).toBe('10.0.0.0/8'));
+    expect(within(form).queryByText(/accept only connections that start with a PROXY header/)).toBeNull();
+
+    fireEvent.change(box, { target: { value: '10.0.0.0/8\n  proxy.example\n\n' } });
+    clickButton('Save', form);
+    expect(await within(form).findByText('Wrong format')).toBeTruthy();
+    expect(api.sent(setZoneTrust, { zoneID: 1 })[0]?.body).toEqual({
+      proxies: ['10.0.0.0/8', 'proxy.example'],
+      header: 'X-Forwarded-For',
+      proxyProtocol: false,
+    });
+
+    fireEvent.change(box, { target: { value: '10.0.0.0/8\n192.0.2.1' } });
+    fireEvent.click(within(form).getByRole('switch', { name: 'PROXY protocol' }));
+    expect(await within(form).findByText(/accept only connections that start with a PROXY header/)).toBeTruthy();
+    clickButton('Save', form);
+    await waitFor(() => expect(api.sent(setZoneTrust, { zoneID: 1 })).toHaveLength(2));
+    expect(api.sent(setZoneTrust, { zoneID: 1 })[1]?.body).toEqual({
+      proxies: ['10.0.0.0/8', '192.0.2.1'],
+      header: 'X-Forwarded-For',
+      proxyProtocol: true,
+    });
   });
 });
 

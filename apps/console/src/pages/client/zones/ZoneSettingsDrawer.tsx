@@ -11,9 +11,10 @@ import { ZoneNginxPanel } from './ZoneNginxPanel';
 import { ZonePortsPanel } from './ZonePortsPanel';
 import { ZonePreheatPanel } from './ZonePreheatPanel';
 import { ZoneResourcePanel } from './ZoneResourcePanel';
+import { ZoneTrustPanel } from './ZoneTrustPanel';
 
 /**
- * A zone's settings in tabs: listen settings (HTTP/2, HTTP/3 shown off and locked: the nodes'
+ * A zone's settings in tabs (trusted proxies among them: ZoneTrustPanel): listen settings (HTTP/2, HTTP/3 shown off and locked: the nodes'
  * nginx has no QUIC, the force-SSL redirect code, the per-client-IP limits), listen ports, nginx settings, cache preheat, and
  * what the zone carries (resource).
  * Each is saved as it changes; the zone's nodes pick them up with their next snapshot. Closed when
@@ -29,6 +30,7 @@ export function ZoneSettingsDrawer({ zone, onClose }: { zone: Zone | null; onClo
             { key: 'listen', label: t('zoneSettings:tabs.listen'), children: <ZoneSettingsForm zone={zone} /> },
             { key: 'ports', label: t('zoneSettings:tabs.ports'), children: <ZonePortsPanel zoneId={zone.id} /> },
             { key: 'nginx', label: t('zoneSettings:tabs.nginx'), children: <ZoneNginxPanel zoneId={zone.id} /> },
+            { key: 'trust', label: t('zoneSettings:tabs.trust'), children: <ZoneTrustPanel zoneId={zone.id} /> },
             { key: 'preheat', label: t('zoneSettings:tabs.preheat'), children: <ZonePreheatPanel zoneId={zone.id} /> },
             {
               key: 'resource',
