@@ -13,6 +13,7 @@ import {
   customHeaderRoutes,
   domainProofRoutes,
   domainRoutes,
+  firewallFrequencyRoutes,
   firewallListRoutes,
   firewallUserAgentRoutes,
   groupLineRoutes,
@@ -70,6 +71,7 @@ const CHANGES = readsByResource({
     certificateRoutes.getCertificate,
   ],
   groups: [groupRoutes.listGroups, groupRoutes.metaGroups],
+  intervalLimits: [firewallFrequencyRoutes.listIntervalLimits],
   lines: [
     groupLineRoutes.listLineNodes,
     groupLineRoutes.listLineVirtualNodes,
@@ -121,6 +123,7 @@ const CHANGES = readsByResource({
     siteRoutes.getUserSite,
     productRoutes.listProducts,
   ],
+  secondLimits: [firewallFrequencyRoutes.listSecondLimits],
   siteSettings: [siteSettingRoutes.getGzipSetting, siteSettingRoutes.listRateRules, siteSettingRoutes.getErrorPages],
   siteUsers: [siteRoutes.listSiteUsers],
   subNodes: [subNodeRoutes.listSubNodes],
