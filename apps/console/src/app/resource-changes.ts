@@ -13,6 +13,7 @@ import {
   customHeaderRoutes,
   domainProofRoutes,
   domainRoutes,
+  firewallFrequencyRoutes,
   firewallListRoutes,
   firewallUserAgentRoutes,
   groupLineRoutes,
@@ -71,6 +72,7 @@ const CHANGES = readsByResource({
     certificateRoutes.getCertificate,
   ],
   groups: [groupRoutes.listGroups, groupRoutes.metaGroups],
+  intervalLimits: [firewallFrequencyRoutes.listIntervalLimits],
   lines: [
     groupLineRoutes.listLineNodes,
     groupLineRoutes.listLineVirtualNodes,
@@ -122,6 +124,7 @@ const CHANGES = readsByResource({
     siteRoutes.getUserSite,
     productRoutes.listProducts,
   ],
+  secondLimits: [firewallFrequencyRoutes.listSecondLimits],
   siteSettings: [siteSettingRoutes.getGzipSetting, siteSettingRoutes.listRateRules, siteSettingRoutes.getErrorPages],
   siteUsers: [siteRoutes.listSiteUsers],
   subNodes: [subNodeRoutes.listSubNodes],

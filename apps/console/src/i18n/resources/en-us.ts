@@ -1174,7 +1174,13 @@ export const enUS = {
   },
   firewall: {
     tab: 'Firewall',
-    kinds: { whitelist: 'Whitelist', blacklist: 'Blacklist', userAgent: 'User agent' },
+    kinds: {
+      whitelist: 'Whitelist',
+      blacklist: 'Blacklist',
+      userAgent: 'User agent',
+      intervalLimit: 'Interval frequency limit',
+      secondLimit: 'Per-second frequency limit',
+    },
     hints: {
       whitelist:
         'Requests from these IPs for a matching URL and method skip every other firewall check of the site; the whitelist is checked first.',
@@ -1182,6 +1188,10 @@ export const enUS = {
         'Requests from these IPs for a matching URL and method are stopped: DENY answers 403, DROP closes the connection without an answer.',
       userAgent:
         'Requests for a matching URL whose User-Agent header matches the pattern are stopped: DENY answers 403, DROP closes the connection without an answer. The first enabled rule that matches applies, oldest first; whitelisted requests skip these rules.',
+      intervalLimit:
+        "Each client IP may make at most the set number of requests to a matching URL in a window of the set seconds. The window is fixed: it starts with the IP's first request, and once the IP goes over, every request of it that the rule covers gets the rule's mode until the window ends (DENY answers 929, DROP closes the connection). Rules are tried by priority, higher first, then the oldest: every enabled rule that covers a request counts it, and the first one over its limit applies. Each node counts the requests it receives; whitelisted clients are never counted.",
+      secondLimit:
+        "Each client IP may make the set number of requests per second to a matching URL, with room for a burst: requests over the rate but within the burst are slowed down to the rate. A request beyond both gets the rule's mode (DENY answers 929, DROP closes the connection), and so does every request of that IP the rule covers for the block duration. Rules are tried by priority, higher first, then the oldest: every enabled rule that covers a request counts it, and the first one over its limit applies. Each node counts the requests it receives; whitelisted clients are never counted.",
     },
     ips: 'IPs',
     url: 'URL',
@@ -1191,6 +1201,20 @@ export const enUS = {
     userAgentRegex: 'User-Agent pattern',
     enabled: 'Enabled',
     enabledOf: 'Rule {{pattern}} on',
+    priority: 'Priority',
+    limit: 'Limit',
+    seconds: 'Window',
+    times: 'Requests',
+    rate: 'Rate',
+    burst: 'Burst',
+    blockSeconds: 'Block duration',
+    intervalCell_one: '{{times}} request / {{seconds}} s',
+    intervalCell_other: '{{times}} requests / {{seconds}} s',
+    rateCell: '{{rate}}/s',
+    burstCell: 'burst {{burst}}',
+    blockCell: 'block {{seconds}} s',
+    cellSeparator: ', ',
+    units: { seconds: 's', requests: 'requests', perSecond: 'requests/s' },
     memo: 'Memo',
     createdAt: 'Created',
     updatedAt: 'Updated',
@@ -1204,13 +1228,23 @@ export const enUS = {
       whitelist: 'No whitelist rules yet.',
       blacklist: 'No blacklist rules yet.',
       userAgent: 'No user-agent rules yet.',
+      intervalLimit: 'No interval frequency limits yet.',
+      secondLimit: 'No per-second frequency limits yet.',
     },
     form: {
-      addTitle: { whitelist: 'New whitelist rule', blacklist: 'New blacklist rule', userAgent: 'New user-agent rule' },
+      addTitle: {
+        whitelist: 'New whitelist rule',
+        blacklist: 'New blacklist rule',
+        userAgent: 'New user-agent rule',
+        intervalLimit: 'New interval frequency limit',
+        secondLimit: 'New per-second frequency limit',
+      },
       editTitle: {
         whitelist: 'Edit whitelist rule',
         blacklist: 'Edit blacklist rule',
         userAgent: 'Edit user-agent rule',
+        intervalLimit: 'Edit interval frequency limit',
+        secondLimit: 'Edit per-second frequency limit',
       },
       ipsHint:
         'One per line: an IP, a range (first-last, such as 10.0.0.1-10.0.0.9) or a CIDR block (10.0.0.0/24); at most {{max}}.',
@@ -1220,6 +1254,18 @@ export const enUS = {
       userAgentHint:
         "A regular expression, unanchored and case-insensitive (such as {{example}}), searched for in the request's {{header}} header; a request without the header is matched as an empty string.",
       enabledHint: 'A rule turned off is kept but not applied.',
+      secondsHint:
+        "1 to {{max}} seconds. The window is fixed: it starts with the IP's first request that the rule covers and ends that many seconds later, however many requests follow; the IP's next request after it starts a new window.",
+      timesHint:
+        '1 to {{max}}: the requests an IP may make in one window; the next one, and every one after it until the window ends, gets the mode.',
+      rateHint: '1 to {{max}} requests per second for each IP.',
+      burstHint:
+        '0 to {{max}}: requests an IP may make over the rate; they are slowed down to the rate rather than refused. 0 allows none over the rate.',
+      blockSecondsHint:
+        '0 to {{max}} seconds: once an IP goes beyond the rate and the burst, every request of it that the rule covers gets the mode for this long. 0 applies the mode only to the requests beyond the limit.',
+      priorityHint: '0 to {{max}}; higher is tried first, then the oldest.',
+      frequencyModeHint:
+        'DENY answers 929 (the status of frequency limits); DROP closes the connection without an answer.',
       lineError: 'Line {{line}} ({{value}}): {{message}}',
     },
   },
@@ -1593,6 +1639,12 @@ export const enUS = {
     'user.site.firewall.userAgents.add': 'Add user-agent rules',
     'user.site.firewall.userAgent.update': 'Edit user-agent rule',
     'user.site.firewall.userAgents.delete': 'Delete user-agent rules',
+    'user.site.firewall.intervalLimits.add': 'Add interval frequency limits',
+    'user.site.firewall.intervalLimit.update': 'Edit interval frequency limit',
+    'user.site.firewall.intervalLimits.delete': 'Delete interval frequency limits',
+    'user.site.firewall.secondLimits.add': 'Add per-second frequency limits',
+    'user.site.firewall.secondLimit.update': 'Edit per-second frequency limit',
+    'user.site.firewall.secondLimits.delete': 'Delete per-second frequency limits',
     'user.site.ports.add': 'Add layer-4 ports',
     'user.site.port.update': 'Edit port',
     'user.site.ports.delete': 'Delete ports',

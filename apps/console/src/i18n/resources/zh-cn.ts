@@ -1148,13 +1148,23 @@ export const zhCN: LocaleResources = {
   },
   firewall: {
     tab: '防火墙',
-    kinds: { whitelist: '白名单', blacklist: '黑名单', userAgent: 'User-Agent' },
+    kinds: {
+      whitelist: '白名单',
+      blacklist: '黑名单',
+      userAgent: 'User-Agent',
+      intervalLimit: '区域频率',
+      secondLimit: '秒级频率',
+    },
     hints: {
       whitelist: '来自这些 IP、访问匹配的 URL 且使用所列方法的请求将跳过本站点的其他所有防火墙检查；白名单最先检查。',
       blacklist:
         '来自这些 IP、访问匹配的 URL 且使用所列方法的请求会被拦截：拒绝即返回 403，丢弃即不作应答、直接断开连接。',
       userAgent:
         '访问匹配的 URL 且 User-Agent 请求头与表达式匹配的请求会被拦截：拒绝即返回 403，丢弃即不作应答、直接断开连接。按创建先后检查，首条匹配的已启用规则生效；白名单放行的请求不受这些规则限制。',
+      intervalLimit:
+        '每个客户端 IP 在设定秒数的统计周期内访问匹配的 URL 不得超过设定的请求次数。统计周期是固定的：从该 IP 的首个请求开始计时；一旦超过次数，该 IP 被本规则覆盖的每个请求在本周期结束前都按防护模式处理（拒绝即返回 929，丢弃即直接断开连接）。规则按优先级从高到低、同级按创建先后检查：每条覆盖该请求的已启用规则都会计数，首条超限的规则生效。各节点分别统计各自收到的请求；白名单中的客户端不计数。',
+      secondLimit:
+        '每个客户端 IP 每秒访问匹配的 URL 不得超过设定的请求速率，并可有突发余量：超过速率但在突发余量内的请求会被放慢到该速率处理。超出两者的请求按防护模式处理（拒绝即返回 929，丢弃即直接断开连接），该 IP 被本规则覆盖的请求在封禁时长内也都如此处理。规则按优先级从高到低、同级按创建先后检查：每条覆盖该请求的已启用规则都会计数，首条超限的规则生效。各节点分别统计各自收到的请求；白名单中的客户端不计数。',
     },
     ips: 'IP',
     url: 'URL',
@@ -1164,6 +1174,20 @@ export const zhCN: LocaleResources = {
     userAgentRegex: 'User-Agent 表达式',
     enabled: '启用',
     enabledOf: '启用规则 {{pattern}}',
+    priority: '优先级',
+    limit: '限制',
+    seconds: '统计周期',
+    times: '请求次数',
+    rate: '速率',
+    burst: '突发',
+    blockSeconds: '封禁时长',
+    intervalCell_one: '{{times}} 次 / {{seconds}} 秒',
+    intervalCell_other: '{{times}} 次 / {{seconds}} 秒',
+    rateCell: '{{rate}} 次/秒',
+    burstCell: '突发 {{burst}}',
+    blockCell: '封禁 {{seconds}} 秒',
+    cellSeparator: '，',
+    units: { seconds: '秒', requests: '次', perSecond: '次/秒' },
     memo: '备注',
     createdAt: '创建时间',
     updatedAt: '更新时间',
@@ -1173,10 +1197,28 @@ export const zhCN: LocaleResources = {
     deleteConfirm: '删除此规则？',
     bulkDelete: '删除（{{count}}）',
     bulkDeleteConfirm: '删除选中的 {{count}} 条规则？',
-    empty: { whitelist: '暂无白名单规则。', blacklist: '暂无黑名单规则。', userAgent: '暂无 User-Agent 规则。' },
+    empty: {
+      whitelist: '暂无白名单规则。',
+      blacklist: '暂无黑名单规则。',
+      userAgent: '暂无 User-Agent 规则。',
+      intervalLimit: '暂无区域频率规则。',
+      secondLimit: '暂无秒级频率规则。',
+    },
     form: {
-      addTitle: { whitelist: '新建白名单规则', blacklist: '新建黑名单规则', userAgent: '新建 User-Agent 规则' },
-      editTitle: { whitelist: '编辑白名单规则', blacklist: '编辑黑名单规则', userAgent: '编辑 User-Agent 规则' },
+      addTitle: {
+        whitelist: '新建白名单规则',
+        blacklist: '新建黑名单规则',
+        userAgent: '新建 User-Agent 规则',
+        intervalLimit: '新建区域频率规则',
+        secondLimit: '新建秒级频率规则',
+      },
+      editTitle: {
+        whitelist: '编辑白名单规则',
+        blacklist: '编辑黑名单规则',
+        userAgent: '编辑 User-Agent 规则',
+        intervalLimit: '编辑区域频率规则',
+        secondLimit: '编辑秒级频率规则',
+      },
       ipsHint: '每行一个：IP、IP 段（起止地址，如 10.0.0.1-10.0.0.9）或 CIDR 网段（如 10.0.0.0/24），最多 {{max}} 个。',
       urlHint:
         '正则表达式，在请求的 {{form}} 中查找匹配：{{all}} 匹配整个站点，主机名（如 {{host}}）匹配该域名，{{regex}} 这样的表达式只匹配其描述的地址。',
@@ -1184,6 +1226,17 @@ export const zhCN: LocaleResources = {
       userAgentHint:
         '正则表达式，不限定首尾、不区分大小写（如 {{example}}），在请求的 {{header}} 请求头中查找匹配；没有该请求头的请求按空字符串匹配。',
       enabledHint: '停用的规则会保留，但不生效。',
+      secondsHint:
+        '1 至 {{max}} 秒。统计周期是固定的：从该 IP 被本规则覆盖的首个请求开始计时，到时即结束，不随之后的请求顺延；此后该 IP 的下一个请求开始新的周期。',
+      timesHint:
+        '1 至 {{max}}：每个 IP 在一个统计周期内可发出的请求数；超出的请求及之后直至本周期结束的请求都按防护模式处理。',
+      rateHint: '每个 IP 每秒 1 至 {{max}} 个请求。',
+      burstHint:
+        '0 至 {{max}}：每个 IP 可超出速率的请求数；这些请求会被放慢到该速率处理，而不是被拦截。0 表示不允许超出。',
+      blockSecondsHint:
+        '0 至 {{max}} 秒：IP 超出速率和突发余量后，其被本规则覆盖的请求在此时长内都按防护模式处理。0 表示只处理超出限制的请求。',
+      priorityHint: '0 至 {{max}}；数值越大越先检查，同级按创建先后。',
+      frequencyModeHint: '拒绝：返回 929（频率限制的状态码）；丢弃：不作应答，直接断开连接。',
       lineError: '第 {{line}} 行（{{value}}）：{{message}}',
     },
   },
@@ -1547,6 +1600,12 @@ export const zhCN: LocaleResources = {
     'user.site.firewall.userAgents.add': '添加 User-Agent 规则',
     'user.site.firewall.userAgent.update': '编辑 User-Agent 规则',
     'user.site.firewall.userAgents.delete': '删除 User-Agent 规则',
+    'user.site.firewall.intervalLimits.add': '添加区域频率规则',
+    'user.site.firewall.intervalLimit.update': '编辑区域频率规则',
+    'user.site.firewall.intervalLimits.delete': '删除区域频率规则',
+    'user.site.firewall.secondLimits.add': '添加秒级频率规则',
+    'user.site.firewall.secondLimit.update': '编辑秒级频率规则',
+    'user.site.firewall.secondLimits.delete': '删除秒级频率规则',
     'user.site.ports.add': '添加四层端口',
     'user.site.port.update': '编辑端口',
     'user.site.ports.delete': '删除端口',

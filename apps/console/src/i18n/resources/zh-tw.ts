@@ -1156,13 +1156,23 @@ export const zhTW: LocaleResources = {
   },
   firewall: {
     tab: '防火牆',
-    kinds: { whitelist: '白名單', blacklist: '黑名單', userAgent: 'User-Agent' },
+    kinds: {
+      whitelist: '白名單',
+      blacklist: '黑名單',
+      userAgent: 'User-Agent',
+      intervalLimit: '區域頻率',
+      secondLimit: '秒級頻率',
+    },
     hints: {
       whitelist: '來自這些 IP、存取符合的 URL 且使用所列方法的請求將略過本網站的其他所有防火牆檢查；白名單最先檢查。',
       blacklist:
         '來自這些 IP、存取符合的 URL 且使用所列方法的請求會被攔截：拒絕即回傳 403，丟棄即不回應、直接中斷連線。',
       userAgent:
         '存取符合的 URL 且 User-Agent 請求標頭與表示式相符的請求會被攔截：拒絕即回傳 403，丟棄即不回應、直接中斷連線。依建立先後檢查，第一條相符的已啟用規則生效；白名單放行的請求不受這些規則限制。',
+      intervalLimit:
+        '每個用戶端 IP 在設定秒數的統計週期內存取符合的 URL 不得超過設定的請求次數。統計週期是固定的：從該 IP 的第一個請求開始計時；一旦超過次數，該 IP 受本規則涵蓋的每個請求在本週期結束前都依防護模式處理（拒絕即回傳 929，丟棄即直接中斷連線）。規則依優先順序由高到低、同級依建立先後檢查：每條涵蓋該請求的已啟用規則都會計數，第一條超限的規則生效。各節點分別統計各自收到的請求；白名單中的用戶端不計數。',
+      secondLimit:
+        '每個用戶端 IP 每秒存取符合的 URL 不得超過設定的請求速率，並可有突發餘量：超過速率但在突發餘量內的請求會被放慢到該速率處理。超出兩者的請求依防護模式處理（拒絕即回傳 929，丟棄即直接中斷連線），該 IP 受本規則涵蓋的請求在封鎖時長內也都如此處理。規則依優先順序由高到低、同級依建立先後檢查：每條涵蓋該請求的已啟用規則都會計數，第一條超限的規則生效。各節點分別統計各自收到的請求；白名單中的用戶端不計數。',
     },
     ips: 'IP',
     url: 'URL',
@@ -1172,6 +1182,20 @@ export const zhTW: LocaleResources = {
     userAgentRegex: 'User-Agent 表示式',
     enabled: '啟用',
     enabledOf: '啟用規則 {{pattern}}',
+    priority: '優先順序',
+    limit: '限制',
+    seconds: '統計週期',
+    times: '請求次數',
+    rate: '速率',
+    burst: '突發',
+    blockSeconds: '封鎖時長',
+    intervalCell_one: '{{times}} 次 / {{seconds}} 秒',
+    intervalCell_other: '{{times}} 次 / {{seconds}} 秒',
+    rateCell: '{{rate}} 次/秒',
+    burstCell: '突發 {{burst}}',
+    blockCell: '封鎖 {{seconds}} 秒',
+    cellSeparator: '，',
+    units: { seconds: '秒', requests: '次', perSecond: '次/秒' },
     memo: '備註',
     createdAt: '建立時間',
     updatedAt: '更新時間',
@@ -1181,10 +1205,28 @@ export const zhTW: LocaleResources = {
     deleteConfirm: '刪除此規則？',
     bulkDelete: '刪除（{{count}}）',
     bulkDeleteConfirm: '刪除選取的 {{count}} 條規則？',
-    empty: { whitelist: '尚無白名單規則。', blacklist: '尚無黑名單規則。', userAgent: '尚無 User-Agent 規則。' },
+    empty: {
+      whitelist: '尚無白名單規則。',
+      blacklist: '尚無黑名單規則。',
+      userAgent: '尚無 User-Agent 規則。',
+      intervalLimit: '尚無區域頻率規則。',
+      secondLimit: '尚無秒級頻率規則。',
+    },
     form: {
-      addTitle: { whitelist: '新增白名單規則', blacklist: '新增黑名單規則', userAgent: '新增 User-Agent 規則' },
-      editTitle: { whitelist: '編輯白名單規則', blacklist: '編輯黑名單規則', userAgent: '編輯 User-Agent 規則' },
+      addTitle: {
+        whitelist: '新增白名單規則',
+        blacklist: '新增黑名單規則',
+        userAgent: '新增 User-Agent 規則',
+        intervalLimit: '新增區域頻率規則',
+        secondLimit: '新增秒級頻率規則',
+      },
+      editTitle: {
+        whitelist: '編輯白名單規則',
+        blacklist: '編輯黑名單規則',
+        userAgent: '編輯 User-Agent 規則',
+        intervalLimit: '編輯區域頻率規則',
+        secondLimit: '編輯秒級頻率規則',
+      },
       ipsHint:
         '每行一個：IP、IP 範圍（起訖位址，如 10.0.0.1-10.0.0.9）或 CIDR 網段（如 10.0.0.0/24），最多 {{max}} 個。',
       urlHint:
@@ -1193,6 +1235,17 @@ export const zhTW: LocaleResources = {
       userAgentHint:
         '正規表示式，不限定首尾、不區分大小寫（如 {{example}}），在請求的 {{header}} 請求標頭中尋找符合；沒有該標頭的請求以空字串比對。',
       enabledHint: '停用的規則會保留，但不生效。',
+      secondsHint:
+        '1 至 {{max}} 秒。統計週期是固定的：從該 IP 受本規則涵蓋的第一個請求開始計時，到時即結束，不隨之後的請求順延；此後該 IP 的下一個請求開始新的週期。',
+      timesHint:
+        '1 至 {{max}}：每個 IP 在一個統計週期內可發出的請求數；超出的請求及之後直到本週期結束的請求都依防護模式處理。',
+      rateHint: '每個 IP 每秒 1 至 {{max}} 個請求。',
+      burstHint:
+        '0 至 {{max}}：每個 IP 可超出速率的請求數；這些請求會被放慢到該速率處理，而不是被攔截。0 表示不允許超出。',
+      blockSecondsHint:
+        '0 至 {{max}} 秒：IP 超出速率和突發餘量後，其受本規則涵蓋的請求在此時長內都依防護模式處理。0 表示只處理超出限制的請求。',
+      priorityHint: '0 至 {{max}}；數值越大越先檢查，同級依建立先後。',
+      frequencyModeHint: '拒絕：回傳 929（頻率限制的狀態碼）；丟棄：不回應，直接中斷連線。',
       lineError: '第 {{line}} 行（{{value}}）：{{message}}',
     },
   },
@@ -1556,6 +1609,12 @@ export const zhTW: LocaleResources = {
     'user.site.firewall.userAgents.add': '新增 User-Agent 規則',
     'user.site.firewall.userAgent.update': '編輯 User-Agent 規則',
     'user.site.firewall.userAgents.delete': '刪除 User-Agent 規則',
+    'user.site.firewall.intervalLimits.add': '新增區域頻率規則',
+    'user.site.firewall.intervalLimit.update': '編輯區域頻率規則',
+    'user.site.firewall.intervalLimits.delete': '刪除區域頻率規則',
+    'user.site.firewall.secondLimits.add': '新增秒級頻率規則',
+    'user.site.firewall.secondLimit.update': '編輯秒級頻率規則',
+    'user.site.firewall.secondLimits.delete': '刪除秒級頻率規則',
     'user.site.ports.add': '新增四層連接埠',
     'user.site.port.update': '編輯連接埠',
     'user.site.ports.delete': '刪除連接埠',

@@ -1,5 +1,5 @@
 import { FIREWALL_ACTION_LABELS, FIREWALL_URL_MAX, type FirewallAction } from '@rampart/contract';
-import { Form, type FormRule, Input, Select } from 'antd';
+import { Form, type FormRule, Input, InputNumber, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { localized } from '../../../../app/toast';
 
@@ -21,11 +21,19 @@ export function UrlField({ name, rules }: { name: string; rules: FormRule[] }) {
   );
 }
 
-/** The protection mode, one of the kind's `modes`. */
-export function BlockTypeField({ modes, rules }: { modes: readonly FirewallAction[]; rules: FormRule[] }) {
+/** The protection mode, one of the kind's `modes`; `hint` says what each does (DENY's status differs by kind). */
+export function BlockTypeField({
+  modes,
+  rules,
+  hint,
+}: {
+  modes: readonly FirewallAction[];
+  rules: FormRule[];
+  hint?: string;
+}) {
   const { t } = useTranslation('firewall');
   return (
-    <Form.Item name="blockType" label={t('blockType')} extra={t('form.blockTypeHint')} rules={rules}>
+    <Form.Item name="blockType" label={t('blockType')} extra={hint ?? t('form.blockTypeHint')} rules={rules}>
       <Select
         aria-label={t('blockType')}
         options={modes.map((value) => ({ value, label: localized(FIREWALL_ACTION_LABELS[value]) }))}
@@ -39,6 +47,37 @@ export function MemoField({ rules }: { rules: FormRule[] }) {
   return (
     <Form.Item name="memo" label={t('memo')} rules={rules}>
       <Input />
+    </Form.Item>
+  );
+}
+
+/** Whether the rule is applied; a rule turned off is kept. */
+export function EnabledField() {
+  const { t } = useTranslation('firewall');
+  return (
+    <Form.Item name="enabled" label={t('enabled')} extra={t('form.enabledHint')} valuePropName="checked">
+      <Switch aria-label={t('enabled')} />
+    </Form.Item>
+  );
+}
+
+interface NumberFieldProps {
+  name: string;
+  label: string;
+  /** The unit after the number ("s", "requests"), if it has one. */
+  unit?: string;
+  hint: string;
+  rules: FormRule[];
+}
+
+/**
+ * A whole number with its unit. No min or max on the input: it would hold back what was typed out
+ * of range and change it on leaving the field, where the contract's rules say what is wrong.
+ */
+export function NumberField({ name, label, unit, hint, rules }: NumberFieldProps) {
+  return (
+    <Form.Item name={name} label={label} extra={hint} rules={rules} required>
+      <InputNumber precision={0} suffix={unit} style={{ width: 220 }} />
     </Form.Item>
   );
 }

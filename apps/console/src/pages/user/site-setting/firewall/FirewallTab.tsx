@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { FirewallRulesPanel } from './FirewallRulesPanel';
 import { FIREWALL_KIND_KEYS, type FirewallKindKey, isFirewallKind } from './firewall-kinds';
+import { intervalLimitKind, secondLimitKind } from './frequency-kinds';
 import { blacklistKind, whitelistKind } from './list-kinds';
 import { userAgentKind } from './user-agent-kind';
 
@@ -15,12 +16,14 @@ const PANELS: Record<FirewallKindKey, (siteId: number) => ReactNode> = {
   whitelist: (siteId) => <FirewallRulesPanel siteId={siteId} kind={whitelistKind} />,
   blacklist: (siteId) => <FirewallRulesPanel siteId={siteId} kind={blacklistKind} />,
   userAgent: (siteId) => <FirewallRulesPanel siteId={siteId} kind={userAgentKind} />,
+  intervalLimit: (siteId) => <FirewallRulesPanel siteId={siteId} kind={intervalLimitKind} />,
+  secondLimit: (siteId) => <FirewallRulesPanel siteId={siteId} kind={secondLimitKind} />,
 };
 
 /**
- * The site's firewall: one list per kind (whitelist, blacklist, user-agent rules), chosen in the
- * sub-navigation and kept in the URL (`?tab=firewall&kind=blacklist`; another kind starts on its
- * first page).
+ * The site's firewall: one list per kind (whitelist, blacklist, user-agent rules, interval and
+ * per-second frequency limits), chosen in the sub-navigation and kept in the URL
+ * (`?tab=firewall&kind=blacklist`; another kind starts on its first page).
  */
 export function FirewallTab({ siteId }: { siteId: number }) {
   const { t } = useTranslation('firewall');

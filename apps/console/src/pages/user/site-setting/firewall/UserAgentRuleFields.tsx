@@ -1,7 +1,7 @@
 import { USER_AGENT_BLOCK_TYPES, USER_AGENT_REGEX_MAX } from '@rampart/contract';
-import { Form, Input, Switch } from 'antd';
+import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { BlockTypeField, MemoField, UrlField } from './FirewallFields';
+import { BlockTypeField, EnabledField, MemoField, UrlField } from './FirewallFields';
 import type { FirewallFieldsProps } from './firewall-kinds';
 
 /** Literals of the User-Agent hint, the same in every language. */
@@ -23,9 +23,7 @@ export function UserAgentRuleFields({ rules }: FirewallFieldsProps) {
         <Input placeholder={USER_AGENT_HINT.example} maxLength={USER_AGENT_REGEX_MAX} spellCheck={false} />
       </Form.Item>
       <BlockTypeField modes={USER_AGENT_BLOCK_TYPES} rules={rules('blockType')} />
-      <Form.Item name="enabled" label={t('enabled')} extra={t('form.enabledHint')} valuePropName="checked">
-        <Switch aria-label={t('enabled')} />
-      </Form.Item>
+      <EnabledField />
       <MemoField rules={rules('memo')} />
     </>
   );

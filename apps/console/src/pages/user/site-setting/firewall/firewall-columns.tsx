@@ -2,7 +2,8 @@ import { Typography } from 'antd';
 import { DateTime } from '../../../../components/DateTime';
 import type { ListColumn, ListColumns } from '../../../../components/FitTable';
 import { BlockTypeTag } from './FirewallCells';
-import type { FirewallColumnsContext, FirewallRuleRow } from './firewall-kinds';
+import { FirewallEnabledSwitch, type SwitchableRow } from './FirewallEnabledSwitch';
+import type { FirewallColumnsContext, FirewallKind, FirewallRuleRow } from './firewall-kinds';
 
 // Columns more than one kind shows. Cells are capped (memo 120 px; each pattern its own width) so
 // that every kind's default columns fit 1280 px with the sidebar open ("Lists that fit the screen"
@@ -28,6 +29,30 @@ export function blockTypeColumn<R extends { blockType: number }>(t: Translate): 
     chooserLabel: t('blockType'),
     dataIndex: 'blockType',
     render: (blockType: number) => <BlockTypeTag blockType={blockType} />,
+  };
+}
+
+/**
+ * Whether the rule is on, as a switch that replaces the rule with `enabled` changed (disabled
+ * without the write key); `name` is the rule's part that names its switch ("Rule {{pattern}} on").
+ */
+export function enabledColumn<B extends object, R extends SwitchableRow, V extends { enabled: boolean }>(
+  kind: FirewallKind<B, R, V>,
+  { t, siteId, canWrite }: FirewallColumnsContext,
+  name: (rule: R) => string,
+): ListColumn<R> {
+  return {
+    title: t('enabled'),
+    dataIndex: 'enabled',
+    render: (_: boolean, rule) => (
+      <FirewallEnabledSwitch
+        siteId={siteId}
+        kind={kind}
+        rule={rule}
+        canWrite={canWrite}
+        label={t('enabledOf', { pattern: name(rule) })}
+      />
+    ),
   };
 }
 

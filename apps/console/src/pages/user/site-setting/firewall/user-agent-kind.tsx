@@ -4,9 +4,8 @@ import {
   type UserAgentRuleInput,
   userAgentRuleInputSchema,
 } from '@rampart/contract';
-import { blockTypeColumn, dateColumns, memoColumn, patternColumn } from './firewall-columns';
+import { blockTypeColumn, dateColumns, enabledColumn, memoColumn, patternColumn } from './firewall-columns';
 import type { FirewallKind } from './firewall-kinds';
-import { UserAgentEnabledSwitch } from './UserAgentEnabledSwitch';
 import { UserAgentRuleFields } from './UserAgentRuleFields';
 import {
   NEW_USER_AGENT_RULE,
@@ -32,18 +31,17 @@ export const userAgentKind: FirewallKind<UserAgentRuleInput, UserAgentRule, User
   },
   resource: 'userAgentRules',
   schema: userAgentRuleInputSchema,
-  columns: ({ t, siteId, canWrite }) => [
-    patternColumn<UserAgentRule>(t('url'), 'urlRegex', 150),
-    patternColumn<UserAgentRule>(t('userAgentRegex'), 'userAgentRegex', 220),
-    blockTypeColumn<UserAgentRule>(t),
-    {
-      title: t('enabled'),
-      dataIndex: 'enabled',
-      render: (_: boolean, rule) => <UserAgentEnabledSwitch siteId={siteId} rule={rule} canWrite={canWrite} />,
-    },
-    memoColumn<UserAgentRule>(t, true),
-    ...dateColumns<UserAgentRule>(t),
-  ],
+  columns: (context) => {
+    const { t } = context;
+    return [
+      patternColumn<UserAgentRule>(t('url'), 'urlRegex', 150),
+      patternColumn<UserAgentRule>(t('userAgentRegex'), 'userAgentRegex', 220),
+      blockTypeColumn<UserAgentRule>(t),
+      enabledColumn(userAgentKind, context, (rule) => rule.userAgentRegex),
+      memoColumn<UserAgentRule>(t, true),
+      ...dateColumns<UserAgentRule>(t),
+    ];
+  },
   Fields: UserAgentRuleFields,
   newRule: NEW_USER_AGENT_RULE,
   values: userAgentRuleValues,

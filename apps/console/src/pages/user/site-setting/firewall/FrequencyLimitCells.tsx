@@ -1,0 +1,36 @@
+import type { IntervalLimit, Locale, SecondLimit } from '@rampart/contract';
+import { useTranslation } from 'react-i18next';
+import { LOCALE_TAGS, useLocale } from '../../../../i18n';
+
+/** A count as people read it in the interface language ("1,000,000"). */
+export function formatCount(value: number, locale: Locale): string {
+  return new Intl.NumberFormat(LOCALE_TAGS[locale]).format(value);
+}
+
+/** An interval limit's count and window: "100 requests / 60 s". */
+export function IntervalLimitCell({ rule }: { rule: IntervalLimit }) {
+  const { t } = useTranslation('firewall');
+  const [locale] = useLocale();
+  return (
+    <>
+      {t('intervalCell', {
+        count: rule.times,
+        times: formatCount(rule.times, locale),
+        seconds: formatCount(rule.seconds, locale),
+      })}
+    </>
+  );
+}
+
+/**
+ * A per-second limit's rate, then its burst and block duration when they are not 0:
+ * "5/s, burst 2, block 300 s".
+ */
+export function SecondLimitCell({ rule }: { rule: SecondLimit }) {
+  const { t } = useTranslation('firewall');
+  const [locale] = useLocale();
+  const parts = [t('rateCell', { rate: formatCount(rule.rate, locale) })];
+  if (rule.burst > 0) parts.push(t('burstCell', { burst: formatCount(rule.burst, locale) }));
+  if (rule.blockSeconds > 0) parts.push(t('blockCell', { seconds: formatCount(rule.blockSeconds, locale) }));
+  return <>{parts.join(t('cellSeparator'))}</>;
+}
