@@ -16,9 +16,10 @@
  * - Firewall: a second edge (nginx.conf rendered and the data plane pushed as the agent does, with
  *   the same Lua; the control plane has no firewall API yet) serving the same domains, all with
  *   one site firewall: a whitelist rule whose address and method match and whose URL pattern does
- *   not (so every request builds its URL and runs the pattern), a 1,000-entry blacklist rule and a
- *   POST-only one for every address. No rule decides a GET, so the load reaches the origin and the
- *   figure is the cost of checking. The same nginx also serves the same number of domains without
+ *   not (so every request builds its URL and runs the pattern), a 1,000-entry blacklist rule, a
+ *   POST-only one for every address, a user-agent rule, and a per-second limit above wrk's rate
+ *   (every request is counted in the shared dict). No rule decides a GET, so the load reaches the
+ *   origin and the figure is the cost of checking. The same nginx also serves the same number of domains without
  *   rules (`n<i>.bench.example`), measured in the same rounds: `firewall_ratio` is against the plain
  *   proxy, `firewall_vs_no_rules` against those domains (the firewall's own cost, without the
  *   difference between two nginx instances).
@@ -158,7 +159,7 @@ const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS']
  * The firewall case's rules (see the top): wrk's address (127.0.0.1) is in the whitelist rule's
  * range, its method too, but not its URL; it is not among the blacklist's 1,000 addresses (none
  * next to another, so they stay 1,000 ranges); the last rule covers every address, for POST only;
- * a user-agent rule that wrk's requests do not match.
+ * a user-agent rule that wrk's requests do not match; a per-second limit that counts them all.
  */
 function benchFirewall(id: number): EdgeFirewall {
   const thousand = Array.from({ length: 1000 }, (_, i) => `10.0.${i >> 7}.${(i & 127) * 2}`);
@@ -178,6 +179,11 @@ function benchFirewall(id: number): EdgeFirewall {
     ],
     // wrk sends no User-Agent: the rule is evaluated (against "") on every request and never matches.
     userAgents: [{ id: 4, url: '.*', userAgent: 'curl|python-requests|badbot', action: 'deny' }],
+    intervals: [],
+    // Counts every request of wrk's one address (a shared-dict `incr` each) and never acts: 100,000
+    // requests per second with a burst of 1,000 is more than wrk sends, so none is delayed or refused
+    // (a refused one would fail the run as a non-2xx answer).
+    rates: [{ id: 5, url: '.*', rate: 100_000, burst: 1000, blockSeconds: 0, action: 'deny' }],
   };
 }
 

@@ -31,6 +31,9 @@ function drop(id: number, ips: string[], url = '.*', methods = ALL_METHODS): Bla
   return { ...rule(id, ips, url, methods), action: 'drop' };
 }
 
+/** The frequency limits (firewall-frequency.test.ts): none here. */
+const NO_LIMITS = { intervals: [], rates: [] };
+
 /** 1,000 addresses none of which is next to another (so they stay 1,000 ranges): 127.1–8.0.<even>. */
 const THOUSAND = Array.from({ length: 1000 }, (_, i) => `127.${1 + (i >> 7)}.0.${(i & 127) * 2}`);
 
@@ -40,14 +43,16 @@ const FIREWALLS: EdgeFirewall[] = [
     whitelist: [],
     blacklist: [deny(11, ['127.0.0.2', '127.0.0.20-127.0.0.22', '127.0.1.0/24', '::1'])],
     userAgents: [],
+    ...NO_LIMITS,
   },
-  { id: 2, whitelist: [], blacklist: [drop(21, ['127.0.0.3'])], userAgents: [] },
-  { id: 3, whitelist: [], blacklist: [deny(31, ['0.0.0.0/0'], '.*', ['POST'])], userAgents: [] },
+  { id: 2, whitelist: [], blacklist: [drop(21, ['127.0.0.3'])], userAgents: [], ...NO_LIMITS },
+  { id: 3, whitelist: [], blacklist: [deny(31, ['0.0.0.0/0'], '.*', ['POST'])], userAgents: [], ...NO_LIMITS },
   {
     id: 4,
     whitelist: [],
     blacklist: [deny(41, ['0.0.0.0/0'], 'https?:\\/\\/url\\.example\\.com\\/admin(.*)')],
     userAgents: [],
+    ...NO_LIMITS,
   },
   // The product's custom-port example: only https://www.example.com:1234 is reachable.
   {
@@ -55,9 +60,16 @@ const FIREWALLS: EdgeFirewall[] = [
     whitelist: [rule(51, ['0.0.0.0/0'], 'https://www.example.com:1234')],
     blacklist: [deny(52, ['0.0.0.0/0'], 'https?:\\/\\/www.example.com')],
     userAgents: [],
+    ...NO_LIMITS,
   },
-  { id: 6, whitelist: [rule(61, ['127.0.0.5'])], blacklist: [deny(62, ['127.0.0.0/8'])], userAgents: [] },
-  { id: 7, whitelist: [], blacklist: [deny(71, [...THOUSAND, '2001:db8::/32', 'fe80::1'])], userAgents: [] },
+  { id: 6, whitelist: [rule(61, ['127.0.0.5'])], blacklist: [deny(62, ['127.0.0.0/8'])], userAgents: [], ...NO_LIMITS },
+  {
+    id: 7,
+    whitelist: [],
+    blacklist: [deny(71, [...THOUSAND, '2001:db8::/32', 'fe80::1'])],
+    userAgents: [],
+    ...NO_LIMITS,
+  },
   // User-agent rules (routes/firewall-user-agents.ts): case-insensitive, unanchored; a URL pattern
   // narrows a rule; the whitelist still wins; a missing header is matched as "".
   {
@@ -69,6 +81,7 @@ const FIREWALLS: EdgeFirewall[] = [
       { id: 83, url: 'https?:\\/\\/ua\\.example\\.com\\/api(.*)', userAgent: 'badbot', action: 'drop' },
       { id: 84, url: '.*', userAgent: '^$', action: 'deny' },
     ],
+    ...NO_LIMITS,
   },
 ];
 
@@ -494,9 +507,9 @@ describe('IPv6 clients', () => {
         [],
         {
           firewalls: [
-            { id: 1, whitelist: [], blacklist: [deny(11, ['127.0.0.1', '::1'])], userAgents: [] },
-            { id: 2, whitelist: [], blacklist: [deny(21, ['::2', '2001:db8::/32'])], userAgents: [] },
-            { id: 3, whitelist: [], blacklist: [deny(31, ['0.0.0.0/0'])], userAgents: [] },
+            { id: 1, whitelist: [], blacklist: [deny(11, ['127.0.0.1', '::1'])], userAgents: [], ...NO_LIMITS },
+            { id: 2, whitelist: [], blacklist: [deny(21, ['::2', '2001:db8::/32'])], userAgents: [], ...NO_LIMITS },
+            { id: 3, whitelist: [], blacklist: [deny(31, ['0.0.0.0/0'])], userAgents: [], ...NO_LIMITS },
           ],
         },
       ),

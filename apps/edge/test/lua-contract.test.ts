@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  BLOCK_SECONDS_MAX,
   CACHE_PATH_RE,
   CACHE_RULE_VALUES_MAX,
   CACHE_RULES_PER_SITE,
@@ -20,6 +21,8 @@ import {
   FIREWALL_METHODS,
   FIREWALL_URL_MAX,
   FIREWALL_URL_RE,
+  FREQUENCY_SECONDS_MAX,
+  FREQUENCY_TIMES_MAX,
   GZIP_MAX_MIN_LENGTH,
   GZIP_TYPES,
   HOST_NAME_RE,
@@ -39,6 +42,8 @@ import {
   REDIRECT_TARGET_RE,
   REWRITE_RULES_PER_MODULE,
   REWRITE_TARGET_RE,
+  SECOND_BURST_MAX,
+  SECOND_RATE_MAX,
   SITE_MODULE_TYPES,
   ZONE_LIMIT_MAX,
 } from '@rampart/contract';
@@ -207,5 +212,31 @@ describe('the Lua checks agree with the contract', () => {
     const m = /^local MAX_RULES, MAX_RANGES, MAX_URL = (\d+), (\d+), (\d+)/m.exec(source('firewall_check'));
     expect(m?.slice(1).map(Number)).toEqual([FIREWALL_LIST_RULES_PER_SITE, MAX_IPS, FIREWALL_URL_MAX]);
     expect(number('firewall_check', /is_list\(r\.methods, (\d+)\)/)).toBe(FIREWALL_METHODS.length);
+  });
+
+  it("firewall_check.lua: the frequency limits' ranges and actions", () => {
+    const m = /^local MAX_SECONDS, MAX_TIMES, MAX_RATE, MAX_BURST, MAX_BLOCK = (\d+), (\d+), (\d+), (\d+), (\d+)/m.exec(
+      source('firewall_check'),
+    );
+    expect(m?.slice(1).map(Number)).toEqual([
+      FREQUENCY_SECONDS_MAX,
+      FREQUENCY_TIMES_MAX,
+      SECOND_RATE_MAX,
+      SECOND_BURST_MAX,
+      BLOCK_SECONDS_MAX,
+    ]);
+    // The least values: seconds, times and rate from 1; burst and blockSeconds from 0.
+    const rates = edgeFirewallSchema.shape.rates.unwrap().element.shape;
+    const intervals = edgeFirewallSchema.shape.intervals.unwrap().element.shape;
+    const least = (field: { minValue: number | null }) => field.minValue;
+    expect([intervals.seconds, intervals.times, rates.rate, rates.burst, rates.blockSeconds].map(least)).toEqual([
+      1, 1, 1, 0, 0,
+    ]);
+    expect(source('firewall_check')).toContain('{ { "seconds", 1, MAX_SECONDS }, { "times", 1, MAX_TIMES } }');
+    expect(source('firewall_check')).toContain(
+      '{ { "rate", 1, MAX_RATE }, { "burst", 0, MAX_BURST }, { "blockSeconds", 0, MAX_BLOCK } }',
+    );
+    expect(sorted(intervals.action.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
+    expect(sorted(rates.action.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
   });
 });

@@ -1,6 +1,6 @@
--- The site firewall's whitelist, blacklist and user-agent rules at the edge
--- (packages/contract/src/routes/firewall-lists.ts, firewall-user-agents.ts; docs/decisions.md "Site
--- firewall at the edge") for the domains that carry a firewallId.
+-- The site firewall's whitelist, blacklist, user-agent rules and frequency limits at the edge
+-- (packages/contract/src/routes/firewall-lists.ts, firewall-user-agents.ts, firewall-frequency.ts;
+-- docs/decisions.md "Site firewall at the edge") for the domains that carry a firewallId.
 --
 -- A rule matches when the client address is in its ranges, the method is one of its methods and
 -- its `url` pattern (PCRE, unanchored) finds a match in the request's absolute URL
@@ -10,6 +10,8 @@
 -- order: the first hit denies (403, the edge's "Access denied" page, key 4030 in rampart.pages) or
 -- drops (444: the connection closes unanswered). Then the user-agent rules in their order: the
 -- first whose URL pattern and (case-insensitive) User-Agent pattern both match denies or drops.
+-- Last the frequency limits (rampart.firewall_frequency): every one that covers the request counts
+-- it; the first over its limit denies (929) or drops, and a per-second limit may delay it instead.
 --
 -- Cost: route() calls check() only for a domain with a firewallId. Each site's rules are compiled
 -- once per worker and generation (shared by the site's domains, memoized on each domain entry):
@@ -17,8 +19,10 @@
 -- of one length compare byte by byte), methods a set, and the patterns `.*` and `/*`, which match
 -- every URL, no pattern at all. Per request: two variable reads, the URL only when a rule's address
 -- and method matched and it has a pattern, and three variable writes (for the access log) only when
--- a rule decided. Runs in set_by_lua: nothing here yields.
+-- a rule decided; with frequency limits, a shared-dict `incr` per limit that covers the request
+-- (a site without them pays one field check). Runs in set_by_lua: nothing here yields.
 local store = require "rampart.store"
+local frequency = require "rampart.firewall_frequency"
 
 local _M = {}
 
@@ -95,8 +99,9 @@ local function compile(raw)
   for i, r in ipairs(raw.whitelist) do whitelist[i] = compile_rule(r, false) end
   for i, r in ipairs(raw.blacklist) do blacklist[i] = compile_rule(r, true) end
   for i, r in ipairs(raw.userAgents or {}) do agents[i] = compile_user_agent(r) end
-  if #whitelist == 0 and #blacklist == 0 and #agents == 0 then return false end
-  return { whitelist = whitelist, blacklist = blacklist, user_agents = agents }
+  local limits = frequency.compile(raw)
+  if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil then return false end
+  return { whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits }
 end
 
 -- Compiled firewalls of one generation, by site id: a site's domains share one copy.
@@ -148,8 +153,9 @@ local function decided(var, kind, rule)
   var.rampart_fw_action = rule.action
 end
 
--- For route(): the route of a blocked request ("4030" deny, "444" drop); false when the whitelist
--- let it through (later firewall checks are skipped); nil when no rule decided.
+-- For route(): the route of a blocked request ("4030" deny, "444" drop, "929" a frequency limit's
+-- deny); false when the whitelist let it through (later firewall checks are skipped); nil when no
+-- rule decided, and then the seconds a per-second limit delays the request (nil: none).
 function _M.check(domain, gen, var)
   local fw = domain._firewall
   if fw == nil then fw = _M.of(domain, gen) end
@@ -190,6 +196,15 @@ function _M.check(domain, gen, var)
       end
     end
   end
+  local limits = fw.frequency
+  if limits == nil then return nil end
+  local kind, wait
+  rule, kind, wait = frequency.check(limits, var, addr, url)
+  if rule then
+    decided(var, kind, rule)
+    return rule.route
+  end
+  if wait > 0 then return nil, wait end
   return nil
 end
 

@@ -16,6 +16,9 @@ local URL_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\#-]+$]]
 -- packages/contract/src/routes/firewall-user-agents.ts USER_AGENT_REGEX_RE and USER_AGENT_REGEX_MAX.
 local UA_RE = [[^[\x20-\x7e]+$]]
 local MAX_UA = 256
+-- packages/contract/src/routes/firewall-frequency.ts FREQUENCY_SECONDS_MAX, FREQUENCY_TIMES_MAX,
+-- SECOND_RATE_MAX, SECOND_BURST_MAX and BLOCK_SECONDS_MAX.
+local MAX_SECONDS, MAX_TIMES, MAX_RATE, MAX_BURST, MAX_BLOCK = 86400, 1000000, 100000, 100000, 86400
 local HEX4_RE = [[^[0-9a-f]{8}$]]
 local HEX6_RE = [[^[0-9a-f]{32}$]]
 
@@ -187,6 +190,37 @@ local function user_agents(rules, path)
   return clean
 end
 
+-- The whole-number fields of each kind of frequency limit: name, least and greatest value.
+local INTERVAL_FIELDS = { { "seconds", 1, MAX_SECONDS }, { "times", 1, MAX_TIMES } }
+local RATE_FIELDS = { { "rate", 1, MAX_RATE }, { "burst", 0, MAX_BURST }, { "blockSeconds", 0, MAX_BLOCK } }
+
+-- Interval or per-second limits (`fields` says which): id, URL pattern, the numbers, the action. A
+-- list that is missing (a document from before them) reads as empty.
+local function frequency(rules, path, fields)
+  if rules == nil then return {} end
+  if not is_list(rules, MAX_RULES) then return nil, path, "not a list of at most " .. MAX_RULES end
+  local clean = {}
+  for i, r in ipairs(rules) do
+    local at = path .. "[" .. (i - 1) .. "]"
+    if type(r) ~= "table" then return nil, at, "not an object" end
+    if not is_int(r.id, 1, 2147483647) then return nil, at .. ".id", "not an id" end
+    local problem = url_problem(r.url)
+    if problem then return nil, at .. ".url", problem end
+    local c = { id = r.id, url = r.url }
+    for _, f in ipairs(fields) do
+      local name, least, most = f[1], f[2], f[3]
+      if not is_int(r[name], least, most) then
+        return nil, at .. "." .. name, "not a whole number from " .. least .. " to " .. most
+      end
+      c[name] = r[name]
+    end
+    if not ACTIONS[r.action] then return nil, at .. ".action", "not deny or drop" end
+    c.action = r.action
+    clean[i] = c
+  end
+  return clean
+end
+
 function _M.entry(f, path)
   if type(f) ~= "table" then return nil, path, "not an object" end
   if not is_int(f.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
@@ -198,7 +232,15 @@ function _M.entry(f, path)
   local agents
   agents, field, reason = user_agents(f.userAgents, path .. ".userAgents")
   if agents == nil then return nil, field, reason end
-  return { id = f.id, whitelist = whitelist, blacklist = blacklist, userAgents = agents }
+  local intervals
+  intervals, field, reason = frequency(f.intervals, path .. ".intervals", INTERVAL_FIELDS)
+  if intervals == nil then return nil, field, reason end
+  local rates
+  rates, field, reason = frequency(f.rates, path .. ".rates", RATE_FIELDS)
+  if rates == nil then return nil, field, reason end
+  return {
+    id = f.id, whitelist = whitelist, blacklist = blacklist, userAgents = agents, intervals = intervals, rates = rates,
+  }
 end
 
 return _M

@@ -6,7 +6,10 @@
 --   "https"   proxy to the domain's HTTPS origin
 --   "404", "403", "503"          the edge's own page for that status
 --   "4030"    403 with the edge's "Access denied" page (a firewall blacklist's deny, rampart.firewall)
---   "444"     close the connection unanswered (a zone limit, rampart.limits; a blacklist's drop)
+--   "444"     close the connection unanswered (a zone limit, rampart.limits; a firewall rule's drop)
+--   "929"     929 with the edge's "Too many requests" page (a frequency limit's deny)
+--   "~<seconds>~<route>"  a per-second frequency limit delays the request that long, then <route>
+--                         ("" here: proxy to the HTTP origin, through @rampart_http)
 --   "301", "302", "307", "308"   the forceSSL redirect
 --   "@rampart_cache_<ttl>[_fixed][_site]"  the cache location of the first cache rule that matches
 --                                (`_site`: with the site filters, for a site with compression or pages)
@@ -120,25 +123,8 @@ end
 -- For rampart.modules: a domain with modules picks its cache location after its own work.
 _M.cached_location = cached_location
 
-function _M.route()
-  local var = ngx.var
-  if id_prefix == nil then id_prefix = (var.rampart_node or "edge") .. "-" .. ngx.worker.pid() .. "-" end
-  serial = serial + 1
-  var.rampart_request_id = id_prefix .. serial
-  local domain, gen = store.lookup(var.host) -- nginx lower-cases the host and strips the port
-  if gen == nil then return "503" end
-  -- Zone limits (rampart.limits): one boolean while the unknown-host limit is off.
-  if limits.http and limits.refuse(var, domain) then return "444" end
-  if domain == nil then return "404" end
-
-  var.rampart_domain_id = domain._id
-  if not domain.enabled then return "403" end
-  -- The site firewall (rampart.firewall): one field check for a domain without one. Before the
-  -- forceSSL redirect: a blocked client gets nothing else from the site.
-  if domain.firewallId then
-    local blocked = firewall.check(domain, gen, var)
-    if blocked then return blocked end
-  end
+-- Where a routed, enabled domain's request goes once the firewall let it through (see the top).
+local function onward(domain, gen, var)
   if domain.forceSSL and var.scheme == "http" then return domain._redirect_code end
 
   local origin = domain.origin
@@ -164,20 +150,58 @@ function _M.route()
   return ""
 end
 
--- rewrite_by_lua in @rampart_route. Returning lets nginx proxy to the HTTPS origin pool.
-function _M.elsewhere()
+function _M.route()
   local var = ngx.var
-  local route = var.rampart_route
+  if id_prefix == nil then id_prefix = (var.rampart_node or "edge") .. "-" .. ngx.worker.pid() .. "-" end
+  serial = serial + 1
+  var.rampart_request_id = id_prefix .. serial
+  local domain, gen = store.lookup(var.host) -- nginx lower-cases the host and strips the port
+  if gen == nil then return "503" end
+  -- Zone limits (rampart.limits): one boolean while the unknown-host limit is off.
+  if limits.http and limits.refuse(var, domain) then return "444" end
+  if domain == nil then return "404" end
+
+  var.rampart_domain_id = domain._id
+  if not domain.enabled then return "403" end
+  -- The site firewall (rampart.firewall): one field check for a domain without one. Before the
+  -- forceSSL redirect: a blocked client gets nothing else from the site. A per-second limit may
+  -- delay the request: elsewhere() waits, then goes on with the route it would have had.
+  if domain.firewallId then
+    local blocked, wait = firewall.check(domain, gen, var)
+    if blocked then return blocked end
+    if wait then return "~" .. wait .. "~" .. onward(domain, gen, var) end
+  end
+  return onward(domain, gen, var)
+end
+
+-- The request's route, in rewrite_by_lua (see elsewhere()).
+local function act(var, route)
   if route == "https" then return end
+  if route == "" then return ngx.exec("@rampart_http") end -- a delayed request for an HTTP origin
   if route:byte(1) == 64 then return ngx.exec(route) end -- "@rampart_cache_...", "@rampart_site_..."
   local status = tonumber(route)
-  if status == 444 then return ngx.exit(444) end -- a zone limit or a blacklist's drop: close without an answer
+  if status == 444 then return ngx.exit(444) end -- a zone limit or a firewall's drop: close without an answer
   if status and status >= 300 and status < 400 then
     local host, port = var.host, var.rampart_https_port
     local authority = port == "443" and host or (host .. ":" .. port)
     return pages.redirect("https://" .. authority .. var.request_uri, status)
   end
   return pages.send(status or 500)
+end
+
+-- rewrite_by_lua in @rampart_route. Returning lets nginx proxy to the HTTPS origin pool.
+-- "~<seconds>~<route>": a per-second frequency limit delays the request (rampart.firewall_frequency,
+-- nginx's limit_req without nodelay): sleep here, where yielding is allowed, then take the route.
+function _M.elsewhere()
+  local var = ngx.var
+  local route = var.rampart_route
+  if route == "https" then return end
+  if route:byte(1) == 126 then
+    local at = route:find("~", 2, true)
+    ngx.sleep(tonumber(route:sub(2, at - 1)))
+    route = route:sub(at + 1)
+  end
+  return act(var, route)
 end
 
 return _M

@@ -8,7 +8,7 @@
 --   …|g<N>|p:<id>       a site's cache policy {id, generation, rules}
 --   …|g<N>|m:<id>       a site module {id, type, …} (rampart.modules)
 --   …|g<N>|s:<id>       a site's settings {id, gzip, rates, language, pages}
---   …|g<N>|f:<id>       a site's firewall {id, whitelist, blacklist} (rampart.firewall)
+--   …|g<N>|f:<id>       a site's firewall {id, whitelist, blacklist, userAgents, intervals, rates} (rampart.firewall)
 --   …|g<N>|meta:        {version, generation, domains, certificates, cacheEpoch, limits}
 --   …|g<N>|keys:        every key of generation N, to retire it later
 -- A generation is written completely before `current` points at it and never changes afterwards,

@@ -385,9 +385,10 @@ describe('parseDataPlane refuses', () => {
   const firewall = { id: 4, whitelist: [firewallRule], blacklist: [{ ...firewallRule, id: 12, action: 'drop' }] };
   it('a site firewall, and a document without firewalls (none)', () => {
     const input = doc({ domains: [domain({ firewallId: 4 })], firewalls: [firewall] });
-    // A firewall from before user-agent rules reads as one without any.
-    expect(parseDataPlane(JSON.stringify(input)).firewalls).toEqual([{ ...firewall, userAgents: [] }]);
-    const agents = { ...firewall, userAgents: [{ id: 13, url: '.*', userAgent: 'curl', action: 'deny' }] };
+    // A firewall from before user-agent rules and frequency limits reads as one without any.
+    const none = { userAgents: [], intervals: [], rates: [] };
+    expect(parseDataPlane(JSON.stringify(input)).firewalls).toEqual([{ ...firewall, ...none }]);
+    const agents = { ...firewall, ...none, userAgents: [{ id: 13, url: '.*', userAgent: 'curl', action: 'deny' }] };
     const withAgents = doc({ domains: [domain({ firewallId: 4 })], firewalls: [agents] });
     expect(parseDataPlane(JSON.stringify(withAgents)).firewalls).toEqual([agents]);
     const { firewalls: _omitted, ...older } = doc();

@@ -69,6 +69,8 @@ describe('renderNginxConf', () => {
     }
     expect(block('@rampart_cache_60_fixed_site')).toContain('proxy_ignore_headers');
     expect(conf).toContain('lua_regex_match_limit 100000;');
+    // Where a request for an HTTP origin goes after a firewall delay: the hot path's proxy, no Lua.
+    expect(block('@rampart_http')).toBe('location @rampart_http {\n      proxy_pass http://rampart_http;');
   });
 
   it('keeps the pid file, logs and every temp path inside the prefix', () => {
@@ -89,6 +91,8 @@ describe('renderNginxConf', () => {
     expect(conf).toContain(`lua_package_path '${BASE.luaDir}/?.lua;`);
     expect(conf).toContain('lua_shared_dict rampart_config 512m;');
     expect(render()).toContain('lua_shared_dict rampart_config 256m;');
+    // The firewall's frequency counters (rampart.firewall_frequency), a fixed size.
+    expect(conf).toContain('lua_shared_dict rampart_firewall 32m;');
     expect(conf).toContain(
       'init_by_lua_block { require("rampart.init").master({ admin_secret_file = "/var/lib/rampart/admin.secret", ' +
         'own_ports = { 80, 8080, 443 }, own_addresses = {  }, every_address = true }) }',

@@ -398,6 +398,11 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
     '      rewrite_by_lua_block { require("rampart.router").elsewhere() }',
     '      proxy_pass https://rampart_https;',
     '    }',
+    // A request for an HTTP origin that a per-second firewall limit delayed: @rampart_route waited
+    // and hands it on here (the hot path's proxy, reached without the router's set_by_lua).
+    '    location @rampart_http {',
+    '      proxy_pass http://rampart_http;',
+    '    }',
     // Domains with site modules (rampart.modules): redirects, CORS preflights and the request to
     // the origin in the rewrite phase, response headers (and the site settings' filters) in the
     // filters; the origin pool (http or https) comes from $rampart_cache_pass like the cache
@@ -572,6 +577,11 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     // Counters and bans of the zone limits (rampart.limits): ~100,000 client addresses; when full,
     // the least recently used entries go first.
     '  lua_shared_dict rampart_limits 16m;',
+    // Counters and bans of the site firewall's frequency limits (rampart.firewall_frequency): one
+    // key per rule and client address it covers (plus one per ban), ~128 bytes each, so ~250,000
+    // (rule, address) pairs. When full, the least recently used go first: a counter that starts
+    // again or a ban that ends early lets more requests through, never refuses one wrongly.
+    '  lua_shared_dict rampart_firewall 32m;',
     // Backtracking bound of every ngx.re match (site modules' regex rules): a pathological pattern
     // fails (no match) instead of holding a worker.
     '  lua_regex_match_limit 100000;',
