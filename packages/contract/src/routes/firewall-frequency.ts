@@ -18,8 +18,10 @@ import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewal
  *   IP the rule covers for `blockSeconds` (0: only the requests beyond the limit).
  *
  * A rule covers the requests whose absolute URL its `urlRegex` finds a match in (as the lists,
- * routes/firewall-lists.ts). Rules are tried by `priority`, higher first, then oldest first; every
- * enabled rule that covers a request counts it, and the first one over its limit applies its mode:
+ * routes/firewall-lists.ts). Each table orders its own rules by `priority`, higher first, then
+ * oldest first (the spec gives each table its own priority column); interval limits are tried
+ * before per-second limits. Every enabled rule that covers a request counts it, and the first one
+ * over its limit applies its mode:
  * DENY answers 929 (the product's code for frequency limits), DROP closes the connection. A
  * whitelisted client is never counted.
  */
