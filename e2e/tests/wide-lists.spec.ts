@@ -1,6 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
 import {
+  addBlacklistRules,
   addCacheRules,
+  addIntervalLimits,
+  addSecondLimits,
+  addUserAgentRules,
+  addWhitelistRules,
   createAccount,
   createAnnouncement,
   createApiToken,
@@ -38,14 +43,33 @@ function measure(page: Page): Promise<Widths> {
     window: window.innerWidth,
     tables: Array.from(document.querySelectorAll<HTMLElement>('.ant-table-content, .ant-table-body'))
       .filter((element) => element.offsetParent !== null)
-      .map((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth })),
+      .map((element) => ({
+        scrollWidth: element.scrollWidth,
+        clientWidth: element.clientWidth,
+        ...(element.scrollWidth > element.clientWidth + 1
+          ? {
+              cells: Array.from(element.querySelectorAll<HTMLElement>('thead th, tbody tr:first-child td')).map(
+                (c) => `${(c.textContent ?? '').slice(0, 20)}=${c.offsetWidth}`,
+              ),
+            }
+          : {}),
+      })),
   }));
 }
 
 /** Waits for the page's lists to load (no spinner), then checks that nothing scrolls sideways. */
 async function expectFits(page: Page, what: string): Promise<void> {
   await expect(page.locator('.ant-spin-spinning')).toHaveCount(0, { timeout: 15_000 });
-  const widths = await measure(page);
+  // Measured once the layout holds still (two readings 200 ms apart agree, for up to 3 s): a list
+  // lays its columns out after its rows arrive, and a reading in between is not what people see.
+  let widths = await measure(page);
+  for (let i = 0; i < 15; i += 1) {
+    await page.waitForTimeout(200);
+    const again = await measure(page);
+    const settled = JSON.stringify(again) === JSON.stringify(widths);
+    widths = again;
+    if (settled) break;
+  }
   console.log(`${what}: document ${widths.document}/${widths.window}`, JSON.stringify(widths.tables));
   expect.soft(widths.document, `${what}: the document scrolls sideways`).toBeLessThanOrEqual(widths.window);
   for (const table of widths.tables)
@@ -66,7 +90,29 @@ async function expectPageFits(page: Page, path: string, ready?: () => Promise<vo
     const tab = tabs.nth(i);
     const name = (await tab.textContent()) ?? String(i);
     await tab.click();
+    // The tab's lists are measured once their data came (a tab loads its own on first show) and the
+    // pane it replaced is gone (measured during the switch, the old pane's table still counts).
+    await page.waitForLoadState('networkidle');
+    await expect(
+      page.locator('main .ant-tabs-tabpane:not(.ant-tabs-tabpane-active)').filter({ visible: true }),
+    ).toHaveCount(0);
+    // A tab with kinds (the firewall's rule kinds) shows one list per kind: measured once it is there.
+    const kinds = page.locator('main .ant-segmented-item').filter({ visible: true });
+    if (name === 'Firewall') {
+      await expect(kinds.first()).toBeVisible();
+      await expect(page.locator('main .ant-table-row').filter({ visible: true }).first()).toBeVisible();
+    }
     await expectFits(page, `${path} [${name}]`);
+    const kindCount = await kinds.count();
+    for (let k = 1; k < kindCount; k += 1) {
+      const kind = kinds.nth(k);
+      const kindName = (await kind.textContent()) ?? String(k);
+      await kind.click();
+      await page.waitForLoadState('networkidle');
+      // Every kind has a seeded rule: measured with its row.
+      await expect(page.locator('main .ant-table-row').filter({ visible: true }).first()).toBeVisible();
+      await expectFits(page, `${path} [${name} / ${kindName}]`);
+    }
   }
 }
 
@@ -110,6 +156,44 @@ test('no list page of the user and client consoles scrolls sideways at 1280×800
   await api('user', addCacheRules, {
     params: { siteId: site.siteID },
     body: { data: [{ scope: 'path', values: [`/assets/${'very-long-path-segment/'.repeat(4)}index.html`] }] },
+  });
+  // One rule of every firewall kind, with long values, so their lists are measured with content.
+  const firewallSite = { siteId: site.siteID };
+  const longUrl = `https?:\\/\\/${domain.replaceAll('.', '\\.')}\\/${'account-settings/'.repeat(3)}(.*)`;
+  const ips = ['203.0.113.0/24', '198.51.100.17', '2001:db8:1234:5678::/64', '192.0.2.10-192.0.2.200'];
+  const memo = long('memo');
+  await api('user', addWhitelistRules, {
+    params: firewallSite,
+    body: { data: [{ ips, url: longUrl, methods: { get: true, post: true, put: true, delete: true }, memo }] },
+  });
+  await api('user', addBlacklistRules, {
+    params: firewallSite,
+    body: { data: [{ ips, url: longUrl, methods: { get: true }, blockType: 11, memo }] },
+  });
+  await api('user', addUserAgentRules, {
+    params: firewallSite,
+    body: {
+      data: [
+        {
+          urlRegex: longUrl,
+          userAgentRegex: 'Mozilla\\/5\\.0 \\(compatible; (AhrefsBot|SemrushBot|MJ12bot|DotBot)',
+          blockType: 10,
+          memo,
+        },
+      ],
+    },
+  });
+  await api('user', addIntervalLimits, {
+    params: firewallSite,
+    body: { data: [{ urlRegex: longUrl, seconds: 86_400, times: 1_000_000, priority: 100, blockType: 10, memo }] },
+  });
+  await api('user', addSecondLimits, {
+    params: firewallSite,
+    body: {
+      data: [
+        { urlRegex: longUrl, rate: 100_000, burst: 100_000, blockSeconds: 86_400, priority: 100, blockType: 11, memo },
+      ],
+    },
   });
   const placed = await registerNode(`edge-node-${stamp}.fra1.a-long-hosting-provider-name.example.net`);
   await registerNode(`waiting-node-${stamp}.ams3.a-long-hosting-provider-name.example.net`);

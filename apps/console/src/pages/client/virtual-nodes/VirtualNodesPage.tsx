@@ -50,7 +50,8 @@ export function VirtualNodesPage() {
   const recordsOf = list.data?.data.find((node) => node.id === recordsId) ?? null;
 
   const columns: ListColumns<VirtualNode> = [
-    { title: t('name'), dataIndex: 'name' },
+    // Narrower than other names: with the port type's long label the list must fit 1000 px (wide-lists).
+    { title: t('name'), dataIndex: 'name', maxWidth: 180 },
     { title: t('portType'), dataIndex: 'portType', render: (v: 7 | 4) => t(`common:portTypes.${v}`) },
     { title: t('recordCount'), dataIndex: 'recordCount' },
     { title: t('lineCount'), dataIndex: 'lineCount' },

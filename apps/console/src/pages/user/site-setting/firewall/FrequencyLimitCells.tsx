@@ -2,6 +2,13 @@ import type { IntervalLimit, Locale, SecondLimit } from '@rampart/contract';
 import { useTranslation } from 'react-i18next';
 import { LOCALE_TAGS, useLocale } from '../../../../i18n';
 
+/**
+ * The cell's text wraps between its words within this width: the table is laid out at its content's
+ * width (FitTable), so a cell that may not wrap would widen it ("100,000/s, burst 100,000, block
+ * 86,400 s" made the per-second list 37 px wider than its place at 1280 px).
+ */
+const LIMIT_CELL_WIDTH = 170;
+
 /** A count as people read it in the interface language ("1,000,000"). */
 export function formatCount(value: number, locale: Locale): string {
   return new Intl.NumberFormat(LOCALE_TAGS[locale]).format(value);
@@ -12,13 +19,13 @@ export function IntervalLimitCell({ rule }: { rule: IntervalLimit }) {
   const { t } = useTranslation('firewall');
   const [locale] = useLocale();
   return (
-    <>
+    <div style={{ whiteSpace: 'normal', width: LIMIT_CELL_WIDTH }}>
       {t('intervalCell', {
         count: rule.times,
         times: formatCount(rule.times, locale),
         seconds: formatCount(rule.seconds, locale),
       })}
-    </>
+    </div>
   );
 }
 
@@ -32,5 +39,5 @@ export function SecondLimitCell({ rule }: { rule: SecondLimit }) {
   const parts = [t('rateCell', { rate: formatCount(rule.rate, locale) })];
   if (rule.burst > 0) parts.push(t('burstCell', { burst: formatCount(rule.burst, locale) }));
   if (rule.blockSeconds > 0) parts.push(t('blockCell', { seconds: formatCount(rule.blockSeconds, locale) }));
-  return <>{parts.join(t('cellSeparator'))}</>;
+  return <div style={{ whiteSpace: 'normal', width: LIMIT_CELL_WIDTH }}>{parts.join(t('cellSeparator'))}</div>;
 }

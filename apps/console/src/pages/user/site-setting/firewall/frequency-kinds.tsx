@@ -28,7 +28,7 @@ import {
 /**
  * The frequency limits (routes/firewall-frequency.ts): a URL pattern, the kind's limit in one
  * cell, a priority, a protection mode and a switch. The URL keeps to one line of 200 px and the
- * limit wraps between its words, so with the actions they fit 1280 px with the sidebar open; the
+ * limit wraps between its words within 170 px (FrequencyLimitCells.tsx), so with the actions they fit 1280 px with the sidebar open; the
  * memo and the dates are in the column chooser.
  */
 function frequencyColumns<B extends object, R extends IntervalLimit | SecondLimit, V extends { enabled: boolean }>(
