@@ -14,7 +14,7 @@
  *   running its own nginx; BENCH_DOMAINS domains (default 10,000) are created through the API and
  *   the load spreads over all of them by Host header.
  * - Firewall: a second edge (nginx.conf rendered and the data plane pushed as the agent does, with
- *   the same Lua; the control plane has no firewall API yet) serving the same domains, all with
+ *   the same Lua, so the rule set is exactly the one below, whatever the API's defaults) serving the same domains, all with
  *   one site firewall: a whitelist rule whose address and method match and whose URL pattern does
  *   not (so every request builds its URL and runs the pattern), a 1,000-entry blacklist rule, a
  *   POST-only one for every address, a user-agent rule, and a per-second limit above wrk's rate
