@@ -81,30 +81,27 @@ local function subset_ok(s)
   return true
 end
 
--- Why a URL pattern is refused, or nil: the contract's characters and length, its regex subset,
--- and PCRE must compile it. Options "j" without "o": the check does not fill the worker's cache of
--- compiled patterns.
-local function url_problem(url)
-  if type(url) ~= "string" or #url > MAX_URL or not re_find(url, URL_RE, "jo") then
-    return "not a firewall URL pattern"
+-- Why a pattern is refused, or nil: `chars_re` and `max` (the contract's characters and length),
+-- its regex subset, and PCRE must compile it with `options` as the firewall runs it ("j" without
+-- "o": the check does not fill the worker's cache of compiled patterns).
+local function pattern_problem(source, max, chars_re, options, what)
+  if type(source) ~= "string" or #source > max or not re_find(source, chars_re, "jo") then
+    return "not a " .. what .. " pattern"
   end
-  if not subset_ok(url) then return "a regex construct outside the allowed subset" end
+  if not subset_ok(source) then return "a regex construct outside the allowed subset" end
   -- ngx.re.find answers from, to, err: a pattern PCRE cannot compile gives nil, nil, err.
-  local _, _, err = re_find("", url, "j")
+  local _, _, err = re_find("", source, options)
   if err then return "the regex does not compile: " .. err end
   return nil
 end
 
--- Why a user-agent pattern is refused, or nil: printable ASCII, the subset, and PCRE compiles it
--- case-insensitively, as the firewall runs it.
+local function url_problem(url)
+  return pattern_problem(url, MAX_URL, URL_RE, "j", "firewall URL")
+end
+
+-- User-agent patterns are matched case-insensitively.
 local function user_agent_problem(ua)
-  if type(ua) ~= "string" or #ua > MAX_UA or not re_find(ua, UA_RE, "jo") then
-    return "not a user-agent pattern"
-  end
-  if not subset_ok(ua) then return "a regex construct outside the allowed subset" end
-  local _, _, err = re_find("", ua, "ij")
-  if err then return "the regex does not compile: " .. err end
-  return nil
+  return pattern_problem(ua, MAX_UA, UA_RE, "ij", "user-agent")
 end
 
 -- The hex number after `h` (same width), or nil for the last address (all f).

@@ -33,28 +33,32 @@ export const FIREWALL_URL_MAX = 256;
 /** Characters of a `url` pattern: those of a URL plus the regex operators; no quotes, spaces or controls. */
 export const FIREWALL_URL_RE = /^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?[\]{}\\#-]+$/;
 
+export type PatternProblem = 'required' | 'tooLong' | 'wrongFormat' | 'runaway';
+
 /**
- * Why a firewall URL pattern is refused, or null: too long, a character outside the set, a pattern
- * the edge's PCRE2 would not compile (or outside the subset both engines read alike), or one whose
- * matching can run away (validators/regex.ts).
+ * The checks of a firewall pattern field, one per kind of pattern: why a pattern is refused, or
+ * null — empty, longer than `max`, a character outside `chars`, a pattern the edge's PCRE2 would
+ * not compile (or outside the subset both engines read alike), or one whose matching can run away
+ * (validators/regex.ts) — and the schema that reports it (tooLong with its bound).
  */
-export function firewallUrlProblem(url: string): 'required' | 'tooLong' | 'wrongFormat' | 'runaway' | null {
-  if (url.length === 0) return 'required';
-  if (url.length > FIREWALL_URL_MAX) return 'tooLong';
-  if (!FIREWALL_URL_RE.test(url) || pcreRegexProblem(url) !== null) return 'wrongFormat';
-  return regexCanRunAway(url) ? 'runaway' : null;
+export function firewallPattern(chars: RegExp, max: number) {
+  const problem = (source: string): PatternProblem | null => {
+    if (source.length === 0) return 'required';
+    if (source.length > max) return 'tooLong';
+    if (!chars.test(source) || pcreRegexProblem(source) !== null) return 'wrongFormat';
+    return regexCanRunAway(source) ? 'runaway' : null;
+  };
+  const schema = z.string({ error: 'required' }).superRefine((source, ctx) => {
+    const found = problem(source);
+    if (found) ctx.addIssue({ code: 'custom', message: found, ...(found === 'tooLong' ? { params: { max } } : {}) });
+  });
+  return { problem, schema };
 }
 
-export const firewallUrlSchema = z.string({ error: 'required' }).superRefine((url, ctx) => {
-  const problem = firewallUrlProblem(url);
-  if (problem) {
-    ctx.addIssue({
-      code: 'custom',
-      message: problem,
-      ...(problem === 'tooLong' ? { params: { max: FIREWALL_URL_MAX } } : {}),
-    });
-  }
-});
+const firewallUrl = firewallPattern(FIREWALL_URL_RE, FIREWALL_URL_MAX);
+/** Why a firewall URL pattern is refused, or null (firewallPattern). */
+export const firewallUrlProblem = firewallUrl.problem;
+export const firewallUrlSchema = firewallUrl.schema;
 
 /** The methods a rule covers: `{get, post, …}` booleans, left-out ones false, at least one true. */
 export const firewallMethodsSchema = z

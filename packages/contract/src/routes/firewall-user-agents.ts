@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { FIREWALL_ACTIONS } from '../enums.js';
-import { pcreRegexProblem, regexCanRunAway } from '../validators/regex.js';
 import { zMemo } from '../validators/zod.js';
-import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
+import { firewallPattern, firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
 
 /**
  * The site firewall's user-agent rules (spec part 1 §2 "User-agent rules: URL, user agent, protection
@@ -19,23 +18,10 @@ export const USER_AGENT_REGEX_MAX = 256;
 /** A user-agent pattern is printable ASCII (spaces included): the characters of User-Agent strings. */
 export const USER_AGENT_REGEX_RE = /^[\x20-\x7e]+$/;
 
-export function userAgentRegexProblem(source: string): 'required' | 'tooLong' | 'wrongFormat' | 'runaway' | null {
-  if (source.length === 0) return 'required';
-  if (source.length > USER_AGENT_REGEX_MAX) return 'tooLong';
-  if (!USER_AGENT_REGEX_RE.test(source) || pcreRegexProblem(source) !== null) return 'wrongFormat';
-  return regexCanRunAway(source) ? 'runaway' : null;
-}
-
-export const userAgentRegexSchema = z.string({ error: 'required' }).superRefine((source, ctx) => {
-  const problem = userAgentRegexProblem(source);
-  if (problem) {
-    ctx.addIssue({
-      code: 'custom',
-      message: problem,
-      ...(problem === 'tooLong' ? { params: { max: USER_AGENT_REGEX_MAX } } : {}),
-    });
-  }
-});
+const userAgentPattern = firewallPattern(USER_AGENT_REGEX_RE, USER_AGENT_REGEX_MAX);
+/** Why a user-agent pattern is refused, or null (firewallPattern). */
+export const userAgentRegexProblem = userAgentPattern.problem;
+export const userAgentRegexSchema = userAgentPattern.schema;
 
 /** The user-agent rules' actions: DENY (403) and DROP (enums.ts FIREWALL_ACTIONS). */
 export const USER_AGENT_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
