@@ -7,15 +7,21 @@ import {
   CACHE_RULES_PER_SITE,
   CACHE_SUFFIX_RE,
   CACHE_TTL_SECONDS,
+  CHALLENGE_COOKIE,
+  CHALLENGE_KEYS_MAX,
+  CHALLENGE_PATH,
+  CHALLENGE_PERIOD_SECONDS,
   CORS_LIST_MAX,
   CORS_MAX_AGE_MAX,
   CORS_METHODS,
   CORS_ORIGIN_RE,
   CUSTOM_HEADERS_MAX,
   DATA_PLANE_LIMITS,
+  EDGE_CHALLENGES,
   ERROR_PAGE_LANGUAGES,
   ERROR_PAGE_MAX_BYTES,
   ERROR_PAGE_STATUSES,
+  edgeChallengeSchema,
   edgeFirewallSchema,
   FIREWALL_LIST_RULES_PER_SITE,
   FIREWALL_METHODS,
@@ -59,7 +65,7 @@ import { LUA_DIR } from './helpers/edge.js';
 const lua: Record<string, string> = {};
 
 beforeAll(async () => {
-  for (const name of ['validate', 'modules_check', 'settings_check', 'firewall_check']) {
+  for (const name of ['validate', 'modules_check', 'settings_check', 'firewall_check', 'firewall', 'challenge']) {
     lua[name] = await readFile(path.join(LUA_DIR, `rampart/${name}.lua`), 'utf8');
   }
 });
@@ -206,12 +212,28 @@ describe('the Lua checks agree with the contract', () => {
     const upper = FIREWALL_METHODS.map((m) => m.toUpperCase());
     expect(sorted(Object.keys(table('firewall_check', 'METHODS')))).toEqual(sorted(upper));
     const action = edgeFirewallSchema.shape.blacklist.element.shape.action;
-    expect(sorted(Object.keys(table('firewall_check', 'ACTIONS')))).toEqual(sorted(action.options));
+    expect(sorted(Object.keys(table('firewall_check', 'RULE_ACTIONS')))).toEqual(sorted(action.options));
+    const agentAction = edgeFirewallSchema.shape.userAgents.unwrap().element.shape.action;
+    expect(sorted(agentAction.options)).toEqual(sorted(action.options));
+    // The challenges the router routes (rampart.firewall CHALLENGE_OF) are the contract's.
+    expect(sorted(Object.keys(table('firewall', 'CHALLENGE_OF')))).toEqual(sorted(EDGE_CHALLENGES));
     // PCRE needs `[` escaped inside a class where JavaScript does not.
     expect(pattern('firewall_check', 'URL_RE').replace('\\[', '[')).toBe(pcre(FIREWALL_URL_RE));
     const m = /^local MAX_RULES, MAX_RANGES, MAX_URL = (\d+), (\d+), (\d+)/m.exec(source('firewall_check'));
     expect(m?.slice(1).map(Number)).toEqual([FIREWALL_LIST_RULES_PER_SITE, MAX_IPS, FIREWALL_URL_MAX]);
     expect(number('firewall_check', /is_list\(r\.methods, (\d+)\)/)).toBe(FIREWALL_METHODS.length);
+  });
+
+  it('challenge.lua and validate.lua: the challenge path, cookie, key period and pass lifetime', () => {
+    expect(source('challenge')).toContain(`_M.PATH = "${CHALLENGE_PATH}"`);
+    expect(source('challenge')).toContain(`local COOKIE, PROBE = "${CHALLENGE_COOKIE}", "rampart_probe"`);
+    expect(source('challenge')).toContain('var.cookie_' + CHALLENGE_COOKIE);
+    expect(number('challenge', /^local PERIOD_SECONDS = (\d+)/m)).toBe(CHALLENGE_PERIOD_SECONDS);
+    expect(number('validate', /^local PERIOD_SECONDS = (\d+)/m)).toBe(CHALLENGE_PERIOD_SECONDS);
+    const shape = edgeChallengeSchema.shape;
+    expect(shape.passSeconds.maxValue).toBe(CHALLENGE_PERIOD_SECONDS);
+    expect(source('validate')).toContain(`is_int(c.passSeconds, ${shape.passSeconds.minValue}, PERIOD_SECONDS)`);
+    expect(source('validate')).toContain(`is_array(c.keys, ${CHALLENGE_KEYS_MAX})`);
   });
 
   it("firewall_check.lua: the frequency limits' ranges and actions", () => {

@@ -46,7 +46,7 @@ describe('block types', () => {
   it('labels legacy types with a suffix', () => {
     expect(blockTypeLabel(1, 'en_US')).toBe('Five-Second Shield');
     expect(blockTypeLabel(6, 'en_US')).toBe('Five-Second Shield (legacy)');
-    expect(blockTypeLabel(9, 'zh_CN')).toBe('重定向（旧版）');
+    expect(blockTypeLabel(9, 'zh_CN')).toBe('重定向验证（旧版）');
     expect(blockTypeLabel(8, 'zh_TW')).toBe('點擊驗證（舊版）');
     expect(blockTypeLabel(5, 'zh_TW')).toBe(BLOCK_TYPE_LABELS[5].zh_TW);
   });

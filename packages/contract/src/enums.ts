@@ -34,7 +34,7 @@ export const BLOCK_TYPE_LABELS = {
   1: { en_US: 'Five-Second Shield', zh_CN: '五秒盾', zh_TW: '五秒盾' },
   2: { en_US: 'Verification Code', zh_CN: '验证码', zh_TW: '驗證碼' },
   3: { en_US: 'Click to Verify', zh_CN: '点击验证', zh_TW: '點擊驗證' },
-  4: { en_US: 'Redirect', zh_CN: '重定向', zh_TW: '重新導向' },
+  4: { en_US: 'Redirect Verification', zh_CN: '重定向验证', zh_TW: '重新導向驗證' },
   5: { en_US: 'Slider Captcha', zh_CN: '滑块验证码', zh_TW: '滑動驗證碼' },
 } as const satisfies Record<BlockType, Localized>;
 
@@ -67,6 +67,28 @@ export const FIREWALL_ACTION_LABELS = {
   11: { en_US: 'DROP', zh_CN: '丢弃', zh_TW: '丟棄' },
   12: { en_US: 'DROP + Blacklist', zh_CN: '丢弃并加入黑名单', zh_TW: '丟棄並加入黑名單' },
 } as const satisfies Record<FirewallAction, Localized>;
+
+/**
+ * The challenges the edge serves today (edge/challenge.ts, docs/decisions.md "Challenges at the
+ * edge"): the five-second shield, click to verify and the redirect verification. The code (2) and
+ * the slider (5) need the node's image pool and are refused until it exists.
+ */
+export const BUILT_CHALLENGES = [
+  BLOCK_TYPES.fiveSecondShield,
+  BLOCK_TYPES.clickToVerify,
+  BLOCK_TYPES.redirect,
+] as const;
+export type BuiltChallenge = (typeof BUILT_CHALLENGES)[number];
+
+/** A value of the one `blockType` numbering: a challenge (1–5, legacy 6–9) or an action (10–12). */
+export type ProtectionMode = StoredBlockType | FirewallAction;
+
+/** The label of any protection mode (legacy challenges with their suffix), or null for an unknown value. */
+export function protectionModeLabel(n: number, locale: Locale): string | null {
+  if (Object.hasOwn(FIREWALL_ACTION_LABELS, n)) return FIREWALL_ACTION_LABELS[n as FirewallAction][locale];
+  if (blockTypeSchema.safeParse(n).success) return blockTypeLabel(n, locale);
+  return null;
+}
 
 // Account statuses (part 1 §3, part 2 §4)
 

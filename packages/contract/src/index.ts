@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './edge/agent-release.js';
 export * from './edge/cache-urls.js';
+export * from './edge/challenge.js';
 export * from './edge/data-plane.js';
 export * from './edge/ip-ranges.js';
 export * from './edge/modules.js';

@@ -7,9 +7,11 @@
 -- `scheme://host[:public port]/path?query` ($rampart_fw_url, a map in render.ts: the port is the
 -- one the zone configured, left out when it is the scheme's default). The whitelist is tried first:
 -- a hit lets the request through and skips every later firewall check. Then the blacklist in its
--- order: the first hit denies (403, the edge's "Access denied" page, key 4030 in rampart.pages) or
--- drops (444: the connection closes unanswered). Then the user-agent rules in their order: the
--- first whose URL pattern and (case-insensitive) User-Agent pattern both match denies or drops.
+-- order: the first hit denies (403, the edge's "Access denied" page, key 4030 in rampart.pages),
+-- drops (444: the connection closes unanswered) or challenges (rampart.challenge: a client with a
+-- valid pass for the site is not caught by challenge rules). Then the user-agent rules in their
+-- order: the first whose URL pattern and (case-insensitive) User-Agent pattern both match denies,
+-- drops or challenges.
 -- Last the frequency limits (rampart.firewall_frequency): every one that covers the request counts
 -- it; the first over its limit denies (929) or drops, and a per-second limit may delay it instead.
 --
@@ -23,10 +25,12 @@
 -- (a site without them pays one field check). Runs in set_by_lua: nothing here yields.
 local store = require "rampart.store"
 local frequency = require "rampart.firewall_frequency"
+local challenge = require "rampart.challenge"
 
 local _M = {}
 
-local re_find, sub, char, format = ngx.re.find, string.sub, string.char, string.format
+local re_find, char, format = ngx.re.find, string.char, string.format
+local client_address = challenge.client_address
 local rshift = require("bit").rshift
 
 local HEX = {}
@@ -64,12 +68,18 @@ end
 -- Patterns that match every string: no need to build the URL or run PCRE for them.
 local EVERY_URL = { [".*"] = true, ["/*"] = true }
 
--- What route() answers for a rule that blocks (rampart.router).
-local function route_of(action)
+-- The challenge each challenging action serves (rampart.challenge): its letter in the route.
+local CHALLENGE_OF = { shield = "s", click = "c", redirect = "r" }
+
+-- What route() answers for a rule that blocks or challenges (rampart.router): "444" drop, "4030"
+-- deny, "c<letter><site>" a challenge.
+local function route_of(action, site)
+  local letter = CHALLENGE_OF[action]
+  if letter then return "c" .. letter .. site end
   return action == "drop" and "444" or "4030"
 end
 
-local function compile_rule(r, route)
+local function compile_rule(r, site)
   local methods = {}
   for _, m in ipairs(r.methods) do methods[m] = true end
   return {
@@ -79,29 +89,43 @@ local function compile_rule(r, route)
     [4] = compile_ranges(r.v4),
     [16] = compile_ranges(r.v6),
     action = r.action or "allow",
-    -- What route() answers for a blacklist hit (rampart.router).
-    route = route and route_of(r.action) or nil,
+    -- What route() answers for a blacklist hit (rampart.router); whether a pass lets it through.
+    route = site and route_of(r.action, site) or nil,
+    challenge = CHALLENGE_OF[r.action] ~= nil,
   }
 end
 
-local function compile_user_agent(r)
+local function compile_user_agent(r, site)
   return {
     id = tostring(r.id),
     url = not EVERY_URL[r.url] and r.url or nil,
     user_agent = r.userAgent,
     action = r.action,
-    route = route_of(r.action),
+    route = route_of(r.action, site),
+    challenge = CHALLENGE_OF[r.action] ~= nil,
   }
 end
 
 local function compile(raw)
   local whitelist, blacklist, agents = {}, {}, {}
-  for i, r in ipairs(raw.whitelist) do whitelist[i] = compile_rule(r, false) end
-  for i, r in ipairs(raw.blacklist) do blacklist[i] = compile_rule(r, true) end
-  for i, r in ipairs(raw.userAgents or {}) do agents[i] = compile_user_agent(r) end
+  local site, challenges = raw.id, false
+  for i, r in ipairs(raw.whitelist) do whitelist[i] = compile_rule(r, nil) end
+  for i, r in ipairs(raw.blacklist) do
+    blacklist[i] = compile_rule(r, site)
+    challenges = challenges or blacklist[i].challenge
+  end
+  for i, r in ipairs(raw.userAgents or {}) do
+    agents[i] = compile_user_agent(r, site)
+    challenges = challenges or agents[i].challenge
+  end
   local limits = frequency.compile(raw)
   if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil then return false end
-  return { whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits }
+  return {
+    site = site, whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits,
+    -- The site has a challenge rule: its requests to the challenge path are answered by the edge,
+    -- and each request's pass cookie is checked once.
+    challenges = challenges,
+  }
 end
 
 -- Compiled firewalls of one generation, by site id: a site's domains share one copy.
@@ -126,12 +150,12 @@ function _M.of(domain, gen)
 end
 
 -- The first rule of `rules` that matches, or nil; and the URL, read once the first time a rule
--- needs it and handed on to the next list.
-local function first_hit(rules, size, addr, method, var, url)
+-- needs it and handed on to the next list. A challenge rule does not match a client that `passed`.
+local function first_hit(rules, size, addr, method, var, url, passed)
   for i = 1, #rules do
     local rule = rules[i]
     local set = rule[size]
-    if set and rule.methods[method] and contains(set, addr) then
+    if set and rule.methods[method] and not (passed and rule.challenge) and contains(set, addr) then
       local pattern = rule.url
       if pattern == nil then return rule, url end
       if url == nil then url = var.rampart_fw_url end
@@ -143,9 +167,6 @@ local function first_hit(rules, size, addr, method, var, url)
   end
   return nil, url
 end
-
--- An IPv4 client on an IPv6 socket (::ffff:a.b.c.d) is matched as IPv4.
-local V4_MAPPED = "\0\0\0\0\0\0\0\0\0\0\255\255"
 
 local function decided(var, kind, rule)
   var.rampart_fw_kind = kind
@@ -160,21 +181,24 @@ function _M.check(domain, gen, var)
   local fw = domain._firewall
   if fw == nil then fw = _M.of(domain, gen) end
   if not fw then return nil end
-  -- The client address: the connection's for now. The trusted-proxies / PROXY-protocol piece sets
-  -- the real client address before this runs (nginx's realip module replaces binary_remote_addr);
-  -- this read is where it plugs in.
-  local addr = var.binary_remote_addr
+  -- The client address: nginx's realip module (the zone's trusted proxies) has put the visitor's
+  -- in binary_remote_addr; an IPv4 client on an IPv6 socket is matched as IPv4.
+  local addr = client_address(var)
   local size = #addr
-  if size == 16 and sub(addr, 1, 12) == V4_MAPPED then
-    addr, size = sub(addr, 13), 4
+  -- A site with challenge rules answers its challenge path itself (before any rule: a client that
+  -- a rule challenges must reach it), and a valid pass lets its client past those rules.
+  local passed = false
+  if fw.challenges then
+    if var.uri == challenge.PATH then return "cv" .. fw.site end
+    passed = challenge.passed(fw.site, var, addr, gen)
   end
   local method = var.request_method
-  local rule, url = first_hit(fw.whitelist, size, addr, method, var, nil)
+  local rule, url = first_hit(fw.whitelist, size, addr, method, var, nil, false)
   if rule then
     decided(var, "whitelist", rule)
     return false
   end
-  rule, url = first_hit(fw.blacklist, size, addr, method, var, url)
+  rule, url = first_hit(fw.blacklist, size, addr, method, var, url, passed)
   if rule then
     decided(var, "blacklist", rule)
     return rule.route
@@ -184,8 +208,8 @@ function _M.check(domain, gen, var)
     local agent = var.http_user_agent or ""
     for i = 1, #agents do
       local r = agents[i]
-      local hit = true
-      if r.url then
+      local hit = not (passed and r.challenge)
+      if hit and r.url then
         if url == nil then url = var.rampart_fw_url end
         hit = re_find(url, r.url, "jo") ~= nil
       end

@@ -11,6 +11,8 @@ local _M = {}
 -- FIREWALL_LIST_RULES_PER_SITE, FIREWALL_URL_MAX, FIREWALL_URL_RE) and MAX_IPS (constants.ts).
 local METHODS = { GET = true, POST = true, PUT = true, DELETE = true, HEAD = true, PATCH = true, OPTIONS = true }
 local ACTIONS = { deny = true, drop = true }
+-- What a blacklist or user-agent rule may do (packages/contract/src/edge/challenge.ts EDGE_RULE_ACTIONS).
+local RULE_ACTIONS = { deny = true, drop = true, shield = true, click = true, redirect = true }
 local MAX_RULES, MAX_RANGES, MAX_URL = 100, 5000, 256
 local URL_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\#-]+$]]
 -- packages/contract/src/routes/firewall-user-agents.ts USER_AGENT_REGEX_RE and USER_AGENT_REGEX_MAX.
@@ -152,7 +154,7 @@ local function rule(r, path, blacklist)
   if v6 == nil then return nil, field, reason end
   local clean = { id = r.id, url = r.url, methods = methods, v4 = v4, v6 = v6 }
   if blacklist then
-    if not ACTIONS[r.action] then return nil, path .. ".action", "not deny or drop" end
+    if not RULE_ACTIONS[r.action] then return nil, path .. ".action", "not an action" end
     clean.action = r.action
   end
   return clean
@@ -181,7 +183,7 @@ local function user_agents(rules, path)
     if problem then return nil, at .. ".url", problem end
     problem = user_agent_problem(r.userAgent)
     if problem then return nil, at .. ".userAgent", problem end
-    if not ACTIONS[r.action] then return nil, at .. ".action", "not deny or drop" end
+    if not RULE_ACTIONS[r.action] then return nil, at .. ".action", "not an action" end
     clean[i] = { id = r.id, url = r.url, userAgent = r.userAgent, action = r.action }
   end
   return clean

@@ -13,6 +13,7 @@ function _M.master(options)
   require "rampart.store"
   require "rampart.limits"
   require "rampart.settings"
+  require "rampart.challenge"
   require "rampart.firewall"
   require "rampart.pages"
   require "rampart.validate"

@@ -140,9 +140,20 @@ function _M.accepted_language(header)
   return best
 end
 
-local function pages_for(site)
+-- The language of the edge's pages for this request: the visitor's, else the site's, else English.
+local function language_for(site)
   local language = _M.accepted_language(ngx.var.http_accept_language) or (site and site.language)
-  return PAGES[language] or DEFAULT
+  return PAGES[language] and language or "en_US"
+end
+
+local function pages_for(site)
+  return PAGES[language_for(site)]
+end
+
+-- For pages built elsewhere (rampart.challenge): the language key and the html lang attribute.
+function _M.language()
+  local language = language_for(settings.for_request())
+  return language, HTML_LANG[language]
 end
 
 -- Sends the page for `key` (a status, 494/497 answered as 400, or 4030 as 403) and ends the request (any phase

@@ -8,6 +8,8 @@
 --   "4030"    403 with the edge's "Access denied" page (a firewall blacklist's deny, rampart.firewall)
 --   "444"     close the connection unanswered (a zone limit, rampart.limits; a firewall rule's drop)
 --   "929"     929 with the edge's "Too many requests" page (a frequency limit's deny)
+--   "c<kind><site>"  a challenge page (kind s shield, c click, r redirect) or, kind v, the check of
+--                    an answer posted to the challenge path (rampart.challenge)
 --   "~<seconds>~<route>"  a per-second frequency limit delays the request that long, then <route>
 --                         ("" here: proxy to the HTTP origin, through @rampart_http)
 --   "301", "302", "307", "308"   the forceSSL redirect
@@ -24,6 +26,7 @@ local pages = require "rampart.pages"
 local settings = require "rampart.settings"
 local limits = require "rampart.limits"
 local firewall = require "rampart.firewall"
+local challenge = require "rampart.challenge"
 
 local _M = {}
 local cached_location
@@ -179,6 +182,7 @@ local function act(var, route)
   if route == "https" then return end
   if route == "" then return ngx.exec("@rampart_http") end -- a delayed request for an HTTP origin
   if route:byte(1) == 64 then return ngx.exec(route) end -- "@rampart_cache_...", "@rampart_site_..."
+  if route:byte(1) == 99 then return challenge.act(route, var) end -- "c<kind><site>": rampart.challenge
   local status = tonumber(route)
   if status == 444 then return ngx.exit(444) end -- a zone limit or a firewall's drop: close without an answer
   if status and status >= 300 and status < 400 then

@@ -10,6 +10,7 @@
 --   …|g<N>|s:<id>       a site's settings {id, gzip, rates, language, pages}
 --   …|g<N>|f:<id>       a site's firewall {id, whitelist, blacklist, userAgents, intervals, rates} (rampart.firewall)
 --   …|g<N>|meta:        {version, generation, domains, certificates, cacheEpoch, limits}
+--   …|g<N>|x:           the challenge keys {keys, passSeconds} (rampart.challenge)
 --   …|g<N>|keys:        every key of generation N, to retire it later
 -- A generation is written completely before `current` points at it and never changes afterwards,
 -- so a cache keyed by generation never needs invalidating.
@@ -105,6 +106,7 @@ function _M.cache_epoch(gen)
   return epoch_value
 end
 function _M.keys_key(gen) return key(gen, "keys", "") end
+function _M.challenge_key(gen) return key(gen, "x", "") end
 
 -- The generation a key belongs to, or nil for the global keys.
 function _M.generation_of(k)

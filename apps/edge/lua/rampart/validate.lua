@@ -57,6 +57,28 @@ local function zone_limits(l)
   return { invalidDomainPerMinute = l.invalidDomainPerMinute, tlsHandshakesPerMinute = l.tlsHandshakesPerMinute }
 end
 
+-- Challenge keys (rampart.challenge, packages/contract/src/edge/challenge.ts edgeChallengeSchema):
+-- absent in an older document means none.
+local PERIOD_SECONDS = 21600
+local function challenge(c)
+  if c == nil then return { keys = {}, passSeconds = 1800 } end
+  if type(c) ~= "table" or #c > 0 then return nil, "challenge", "not an object" end
+  if not is_array(c.keys, 3) then return nil, "challenge.keys", "not a list of at most 3" end
+  local keys = {}
+  for i, k in ipairs(c.keys) do
+    local path = "challenge.keys[" .. (i - 1) .. "]"
+    if type(k) ~= "table" or not is_int(k.id, 0, 2147483647) then return nil, path .. ".id", "not a key id" end
+    if type(k.secret) ~= "string" or not re_find(k.secret, "^[0-9a-f]{64}$", "jo") then
+      return nil, path .. ".secret", "not a 32-byte hex key"
+    end
+    keys[i] = { id = k.id, secret = k.secret }
+  end
+  if not is_int(c.passSeconds, 60, PERIOD_SECONDS) then
+    return nil, "challenge.passSeconds", "not a whole number from 60 to " .. PERIOD_SECONDS
+  end
+  return { keys = keys, passSeconds = c.passSeconds }
+end
+
 local function upstream(u, path)
   if type(u) ~= "table" then return nil, path, "not an object" end
   if not is_ip(u.ip) then return nil, path .. ".ip", "not an IP literal" end
@@ -189,7 +211,7 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
 end
 
 -- doc (decoded JSON) → { version, domains, certificates, caches, modules, settings, firewalls, cacheEpoch,
--- limits }
+-- limits, challenge }
 -- or nil, field, reason.
 function _M.document(doc)
   if type(doc) ~= "table" or #doc > 0 then return nil, "(document)", "not an object" end
@@ -268,6 +290,8 @@ function _M.document(doc)
 
   local limits, limits_field, limits_reason = zone_limits(doc.limits)
   if limits == nil then return nil, limits_field, limits_reason end
+  local keys, keys_field, keys_reason = challenge(doc.challenge)
+  if keys == nil then return nil, keys_field, keys_reason end
 
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
@@ -281,7 +305,7 @@ function _M.document(doc)
 
   return {
     version = doc.version, domains = domains, certificates = certificates, caches = caches, modules = modules,
-    settings = settings, firewalls = firewalls, cacheEpoch = epoch, limits = limits,
+    settings = settings, firewalls = firewalls, cacheEpoch = epoch, limits = limits, challenge = keys,
   }
 end
 

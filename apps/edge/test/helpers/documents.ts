@@ -53,7 +53,7 @@ export function document(
   domains: Domain[],
   certificates: DataPlane['certificates'] = [],
   caches: DataPlane['caches'] = [],
-  extra: Partial<Pick<DataPlane, 'cacheEpoch' | 'modules' | 'settings' | 'firewalls' | 'limits'>> = {},
+  extra: Partial<Pick<DataPlane, 'cacheEpoch' | 'modules' | 'settings' | 'firewalls' | 'limits' | 'challenge'>> = {},
 ): DataPlane {
   return {
     version,
@@ -65,6 +65,7 @@ export function document(
     settings: [],
     firewalls: [],
     limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
+    challenge: { keys: [], passSeconds: 1800 },
     ...extra,
   };
 }

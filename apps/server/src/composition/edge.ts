@@ -1,3 +1,5 @@
+import { noChallenge } from '@rampart/contract';
+import { edgeChallengeKeys, firewallsChallenge } from '../modules/firewall/challenge.edge.js';
 import { edgeFirewalls } from '../modules/firewall/firewall.edge.js';
 import { MonitorStatusService } from '../modules/monitoring/monitor-status.service.js';
 import { AgentReleases } from '../modules/nodes/agent-releases.js';
@@ -41,6 +43,8 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         siteSettings: (siteIds) => edgeSiteSettings(repos.siteSettings, siteIds),
         firewalls: (siteIds) => edgeFirewalls(repos.firewallRules, siteIds),
         nginxTuning: (ownerId) => operatorNginxTuning(repos.settings, ownerId),
+        challenge: (ownerId, firewalls, now) =>
+          firewallsChallenge(firewalls) ? edgeChallengeKeys(config.secret, ownerId, now) : noChallenge(),
       },
       box,
       { domains: ctx.capacity.domainLimit },

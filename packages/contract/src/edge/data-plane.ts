@@ -30,6 +30,13 @@ import {
 import { ZONE_LIMIT_MAX } from '../routes/zones.js';
 import { isIP } from '../validators/ip.js';
 import { MAX_IPS } from '../validators/lists.js';
+import {
+  EDGE_CHALLENGES,
+  EDGE_RULE_ACTIONS,
+  type EdgeRuleAction,
+  edgeChallengeSchema,
+  noChallenge,
+} from './challenge.js';
 import { edgeDomainModulesSchema, edgeModuleSchema } from './modules.js';
 
 /**
@@ -214,7 +221,7 @@ export const edgeFirewallSchema = z.strictObject({
   id,
   whitelist: z.array(edgeFirewallListRuleSchema).max(FIREWALL_LIST_RULES_PER_SITE),
   blacklist: z
-    .array(edgeFirewallListRuleSchema.extend({ action: z.enum(['deny', 'drop']) }))
+    .array(edgeFirewallListRuleSchema.extend({ action: z.enum(EDGE_RULE_ACTIONS) }))
     .max(FIREWALL_LIST_RULES_PER_SITE),
   /** Enabled user-agent rules only (routes/firewall-user-agents.ts); matched case-insensitively. */
   userAgents: z
@@ -223,7 +230,7 @@ export const edgeFirewallSchema = z.strictObject({
         id,
         url: z.string().refine((url) => firewallUrlProblem(url) === null, 'not a firewall URL pattern'),
         userAgent: z.string().refine((ua) => userAgentRegexProblem(ua) === null, 'not a user-agent pattern'),
-        action: z.enum(['deny', 'drop']),
+        action: z.enum(EDGE_RULE_ACTIONS),
       }),
     )
     .max(FIREWALL_LIST_RULES_PER_SITE)
@@ -315,6 +322,8 @@ export const dataPlaneSchema = z
     settings: z.array(edgeSiteSettingsSchema).max(DATA_PLANE_LIMITS.domains).default([]),
     firewalls: z.array(edgeFirewallSchema).max(DATA_PLANE_LIMITS.domains).default([]),
     limits: edgeZoneLimitsSchema.default(NO_ZONE_LIMITS),
+    /** The keys that sign and check challenge passes (edge/challenge.ts); none without a challenge rule. */
+    challenge: edgeChallengeSchema.default(noChallenge),
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();
@@ -346,7 +355,12 @@ export const dataPlaneSchema = z
       settingsIds.add(settings.id);
     });
     const firewallIds = new Set<number>();
+    const challenges = (list: readonly { action: EdgeRuleAction }[]) =>
+      list.some((rule) => (EDGE_CHALLENGES as readonly string[]).includes(rule.action));
     doc.firewalls.forEach((firewall, i) => {
+      if (doc.challenge.keys.length === 0 && (challenges(firewall.blacklist) || challenges(firewall.userAgents))) {
+        ctx.addIssue({ code: 'custom', path: ['firewalls', i], message: 'a challenge rule without challenge keys' });
+      }
       if (firewallIds.has(firewall.id)) {
         ctx.addIssue({ code: 'custom', path: ['firewalls', i, 'id'], message: 'duplicate firewall id' });
       }

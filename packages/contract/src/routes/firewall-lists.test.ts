@@ -59,7 +59,11 @@ describe('whitelist and blacklist rules', () => {
     ]);
     expect(issueKeys(whitelistRuleInputSchema.safeParse({ ...good, ips: [] }))).toEqual(['ips:required']);
     expect(issueKeys(whitelistRuleInputSchema.safeParse({ ...good, url: '(a+)+' }))).toEqual(['url:runaway']);
-    expect(issueKeys(blacklistRuleInputSchema.safeParse({ ...good, blockType: 1 }))).toEqual(['blockType:wrongFormat']);
+    for (const blockType of [2, 5, 12]) {
+      expect(issueKeys(blacklistRuleInputSchema.safeParse({ ...good, blockType }))).toEqual(['blockType:wrongFormat']);
+    }
+    for (const blockType of [1, 3, 4])
+      expect(blacklistRuleInputSchema.safeParse({ ...good, blockType }).success).toBe(true);
     expect(blacklistRuleInputSchema.safeParse({ ...good, blockType: 11 }).success).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FIREWALL_ACTIONS } from '../enums.js';
+import { BUILT_CHALLENGES, FIREWALL_ACTIONS } from '../enums.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zIds } from '../validators/ids.js';
@@ -72,10 +72,15 @@ export const firewallMethodsSchema = z
 export type FirewallMethods = z.output<typeof firewallMethodsSchema>;
 
 /**
- * The blacklist's actions: DENY (403) and DROP (enums.ts FIREWALL_ACTIONS). DROP + Blacklist joins
- * them with the block list it feeds; until then it is refused rather than accepted and not done.
+ * The protection modes of a rule that blocks or challenges (blacklist, user-agent rules): the
+ * challenges the edge serves (enums.ts BUILT_CHALLENGES), DENY (403) and DROP (FIREWALL_ACTIONS).
+ * DROP + Blacklist joins them with the block list it feeds, and the code and slider challenges
+ * with the node's image pool; until then they are refused rather than accepted and not done.
  */
-export const BLACKLIST_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
+export const CHALLENGE_OR_BLOCK_TYPES = [...BUILT_CHALLENGES, FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
+
+/** The blacklist's protection modes (CHALLENGE_OR_BLOCK_TYPES). */
+export const BLACKLIST_BLOCK_TYPES = CHALLENGE_OR_BLOCK_TYPES;
 
 export const whitelistRuleInputSchema = z.object({
   ips: zIPList,

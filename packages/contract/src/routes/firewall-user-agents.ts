@@ -1,7 +1,12 @@
 import { z } from 'zod';
-import { FIREWALL_ACTIONS } from '../enums.js';
 import { zMemo } from '../validators/zod.js';
-import { firewallPattern, firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
+import {
+  CHALLENGE_OR_BLOCK_TYPES,
+  firewallPattern,
+  firewallRuleId,
+  firewallRuleRoutes,
+  firewallUrlSchema,
+} from './firewall-lists.js';
 
 /**
  * The site firewall's user-agent rules (spec part 1 §2 "User-agent rules: URL, user agent, protection
@@ -23,8 +28,8 @@ const userAgentPattern = firewallPattern(USER_AGENT_REGEX_RE, USER_AGENT_REGEX_M
 export const userAgentRegexProblem = userAgentPattern.problem;
 export const userAgentRegexSchema = userAgentPattern.schema;
 
-/** The user-agent rules' actions: DENY (403) and DROP (enums.ts FIREWALL_ACTIONS). */
-export const USER_AGENT_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
+/** The user-agent rules' protection modes: the challenges, DENY (403) and DROP (firewall-lists.ts). */
+export const USER_AGENT_BLOCK_TYPES = CHALLENGE_OR_BLOCK_TYPES;
 
 export const userAgentRuleInputSchema = z.object({
   urlRegex: firewallUrlSchema,

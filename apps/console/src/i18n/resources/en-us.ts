@@ -1250,7 +1250,8 @@ export const enUS = {
         'One per line: an IP, a range (first-last, such as 10.0.0.1-10.0.0.9) or a CIDR block (10.0.0.0/24); at most {{max}}.',
       urlHint:
         "A regular expression searched for in the request's {{form}}: {{all}} covers the whole site, a host such as {{host}} covers that domain, a pattern such as {{regex}} covers what it matches.",
-      blockTypeHint: 'DENY answers 403 Forbidden; DROP closes the connection without an answer.',
+      blockTypeHint:
+        'A challenge lets the visitor through once they pass it (for 30 minutes, from the same address); DENY answers 403 Forbidden; DROP closes the connection without an answer.',
       userAgentHint:
         "A regular expression, unanchored and case-insensitive (such as {{example}}), searched for in the request's {{header}} header; a request without the header is matched as an empty string.",
       enabledHint: 'A rule turned off is kept but not applied.',

@@ -164,6 +164,32 @@ describe('sitesSetting: firewall lists', () => {
     });
   });
 
+  it('offers the challenges as protection modes, and names a legacy one with its suffix', async () => {
+    api.on(
+      listBlacklistRules,
+      { siteId: 3 },
+      okPage([
+        { ...bots, id: 23, memo: 'shielded', blockType: 1 },
+        { ...bots, id: 24, memo: 'old rule', blockType: 8 },
+      ]),
+    );
+    api.on(addBlacklistRules, { siteId: 3 }, ok([{ ...bots, id: 25, blockType: 4 }]));
+    renderAt(FIREWALL);
+    await findRow('office');
+    fireEvent.click(screen.getByText('Blacklist'));
+    expect(within(await findRow('shielded')).getByText('Five-Second Shield')).toBeTruthy();
+    expect(within(await findRow('old rule')).getByText('Click to Verify (legacy)')).toBeTruthy();
+
+    clickButton('Create');
+    const dialog = await findModal();
+    typeInto(dialog, 'IPs', '192.0.2.0/24');
+    typeInto(dialog, 'URL', '.*');
+    await chooseOption(dialog, 'Protection mode', 'Redirect Verification');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Create Success!')).toBeTruthy();
+    expect(api.sent(addBlacklistRules, { siteId: 3 })[0]?.body.data[0]?.blockType).toBe(4);
+  });
+
   it('edits a rule with PUT on the singular path, its id in the body', async () => {
     api.on(updateWhitelistRule, { siteId: 3 }, ok({ ...monitor, memo: 'uptime' }));
     renderAt(FIREWALL);

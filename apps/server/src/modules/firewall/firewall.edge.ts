@@ -1,4 +1,10 @@
-import { type BLACKLIST_BLOCK_TYPES, type EdgeFirewall, FIREWALL_METHODS, ipListRanges } from '@rampart/contract';
+import {
+  EDGE_ACTION_OF,
+  type EdgeFirewall,
+  type EdgeRuleAction,
+  FIREWALL_METHODS,
+  ipListRanges,
+} from '@rampart/contract';
 import type {
   StoredIntervalLimit,
   StoredListRule,
@@ -7,9 +13,15 @@ import type {
 } from './firewall-rules.presenter.js';
 import type { FirewallRulesRepository } from './firewall-rules.repository.js';
 
-type ActionBlockType = (typeof BLACKLIST_BLOCK_TYPES)[number];
-/** The non-challenge actions the edge takes for a blockType (enums.ts FIREWALL_ACTIONS). */
-const ACTIONS: Record<ActionBlockType, 'deny' | 'drop'> = { 10: 'deny', 11: 'drop' };
+/**
+ * What the edge does for a stored blockType (edge/challenge.ts EDGE_ACTION_OF); each kind's input
+ * schema admits only its own modes. A value the edge has no action for (a row written by hand)
+ * goes out as itself: the data plane's schema refuses it and the snapshot leaves that site out,
+ * named to the operator, instead of failing every site of the node (snapshot-fit.ts).
+ */
+function actionOf(blockType: number): EdgeRuleAction {
+  return EDGE_ACTION_OF[blockType] ?? (`blockType ${blockType}` as EdgeRuleAction);
+}
 
 /**
  * The edge's firewall of the given sites: only those with a rule that acts (a disabled rule does
@@ -34,7 +46,7 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
       const rule = row.rule as unknown as StoredIntervalLimit | StoredSecondLimit;
       if (!rule.enabled) continue;
       priorities.set(row.id, rule.priority);
-      const base = { id: row.id, url: rule.urlRegex, action: ACTIONS[rule.blockType as ActionBlockType] };
+      const base = { id: row.id, url: rule.urlRegex, action: actionOf(rule.blockType) as 'deny' | 'drop' };
       if (row.kind === 'intervalLimit') {
         const { seconds, times } = rule as StoredIntervalLimit;
         of(row.siteId).intervals.push({ ...base, seconds, times });
@@ -51,7 +63,7 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
         id: row.id,
         url: rule.urlRegex,
         userAgent: rule.userAgentRegex,
-        action: ACTIONS[rule.blockType as ActionBlockType],
+        action: actionOf(rule.blockType),
       });
       continue;
     }
@@ -63,7 +75,7 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
       ...ipListRanges(rule.ips),
     };
     if (row.kind === 'whitelist') of(row.siteId).whitelist.push(listRule);
-    else of(row.siteId).blacklist.push({ ...listRule, action: ACTIONS[rule.blockType as ActionBlockType] });
+    else of(row.siteId).blacklist.push({ ...listRule, action: actionOf(rule.blockType ?? 0) });
   }
   const byPriority = (a: { id: number }, b: { id: number }) =>
     (priorities.get(b.id) ?? 0) - (priorities.get(a.id) ?? 0) || a.id - b.id;

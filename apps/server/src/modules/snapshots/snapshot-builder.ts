@@ -4,6 +4,7 @@ import {
   type DataPlane,
   type EdgeCachePolicy,
   type EdgeCertificate,
+  type EdgeChallenge,
   type EdgeDomain,
   type EdgeDomainModules,
   type EdgeFirewall,
@@ -16,6 +17,7 @@ import {
   type NginxTuning,
   NO_REAL_IP,
   NO_ZONE_LIMITS,
+  noChallenge,
 } from '@rampart/contract';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { NodeGroups, SnapshotRepository } from './snapshot.repository.js';
@@ -82,6 +84,8 @@ export interface EdgeProjections {
   firewalls(siteIds: number[]): Promise<EdgeFirewall[]>;
   /** The operator's own nginx settings (zones' operator nginx settings). */
   nginxTuning(ownerId: number): Promise<NginxTuning>;
+  /** The keys of the operator's challenge passes at `now`, when `firewalls` challenge (firewall). */
+  challenge(ownerId: number, firewalls: readonly EdgeFirewall[], now: Date): EdgeChallenge;
 }
 
 /** A node's snapshot with the sites it could not carry. */
@@ -148,6 +152,7 @@ export class SnapshotBuilder {
       settings: [],
       firewalls: [],
       limits,
+      challenge: noChallenge(),
     });
     if (node?.status !== 'initialized' || node.zoneId === null) {
       return {
@@ -290,6 +295,7 @@ export class SnapshotBuilder {
       const usedModules = new Set(
         domains.flatMap((d) => (d.modules ? Object.values(d.modules).filter((m) => m !== null) : [])),
       );
+      const planFirewalls = firewalls.filter((entry) => usedFirewalls.has(entry.id));
       return {
         version: 'pending',
         domains,
@@ -298,8 +304,9 @@ export class SnapshotBuilder {
         cacheEpoch,
         modules: siteModules.modules.filter((module) => usedModules.has(module.id)),
         settings: settings.filter((entry) => usedSettings.has(entry.id)),
-        firewalls: firewalls.filter((entry) => usedFirewalls.has(entry.id)),
+        firewalls: planFirewalls,
         limits,
+        challenge: this.projections.challenge(node.ownerId, planFirewalls, now),
       };
     };
     const fitted = fitSites(all, siteOf, planWithout, this.limits);

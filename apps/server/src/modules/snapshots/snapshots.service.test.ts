@@ -1,4 +1,4 @@
-import type { EdgeSnapshot } from '@rampart/contract';
+import { type EdgeSnapshot, noChallenge } from '@rampart/contract';
 import { describe, expect, it } from 'vitest';
 import { ConfigChanges } from '../../platform/changes.js';
 import type { BuiltSnapshot, SnapshotBuilder } from './snapshot-builder.js';
@@ -28,6 +28,7 @@ const snapshot = (version: string): EdgeSnapshot => ({
     settings: [],
     firewalls: [],
     limits: { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 },
+    challenge: noChallenge(),
   },
   streamPorts: [],
   logRotateTime: null,

@@ -1,13 +1,7 @@
-import {
-  FIREWALL_ACTION_LABELS,
-  FIREWALL_ACTIONS,
-  FIREWALL_METHODS,
-  type FirewallAction,
-  type FirewallMethods,
-} from '@rampart/contract';
+import { FIREWALL_ACTIONS, FIREWALL_METHODS, type FirewallMethods, protectionModeLabel } from '@rampart/contract';
 import { Flex, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { localized } from '../../../../app/toast';
+import { currentLocale } from '../../../../i18n/i18n';
 
 /** IPs a cell names before "+N more". */
 const IPS_SHOWN = 2;
@@ -54,9 +48,10 @@ export function MethodsCell({ methods }: { methods: FirewallMethods }) {
   );
 }
 
-/** A rule's protection mode (DENY, DROP) as a tag; a dash for a value the console has no name for. */
+/** A rule's protection mode (a challenge, DENY, DROP) as a tag; a dash for a value the console has no name for. */
 export function BlockTypeTag({ blockType }: { blockType: number }) {
-  if (!Object.hasOwn(FIREWALL_ACTION_LABELS, blockType)) return '—';
-  const color = blockType === FIREWALL_ACTIONS.deny ? 'red' : 'volcano';
-  return <Tag color={color}>{localized(FIREWALL_ACTION_LABELS[blockType as FirewallAction])}</Tag>;
+  const label = protectionModeLabel(blockType, currentLocale());
+  if (label === null) return '—';
+  const color = blockType === FIREWALL_ACTIONS.deny ? 'red' : blockType === FIREWALL_ACTIONS.drop ? 'volcano' : 'gold';
+  return <Tag color={color}>{label}</Tag>;
 }

@@ -1,7 +1,7 @@
-import { FIREWALL_ACTION_LABELS, FIREWALL_URL_MAX, type FirewallAction } from '@rampart/contract';
+import { FIREWALL_URL_MAX, type ProtectionMode, protectionModeLabel } from '@rampart/contract';
 import { Form, type FormRule, Input, InputNumber, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { localized } from '../../../../app/toast';
+import { currentLocale } from '../../../../i18n/i18n';
 
 /** Literals of the URL hint, the same in every language. */
 const URL_HINT = {
@@ -21,13 +21,13 @@ export function UrlField({ name, rules }: { name: string; rules: FormRule[] }) {
   );
 }
 
-/** The protection mode, one of the kind's `modes`; `hint` says what each does (DENY's status differs by kind). */
+/** The protection mode, one of the kind's `modes` (challenges and actions); `hint` says what each does (DENY's status differs by kind). */
 export function BlockTypeField({
   modes,
   rules,
   hint,
 }: {
-  modes: readonly FirewallAction[];
+  modes: readonly ProtectionMode[];
   rules: FormRule[];
   hint?: string;
 }) {
@@ -36,7 +36,7 @@ export function BlockTypeField({
     <Form.Item name="blockType" label={t('blockType')} extra={hint ?? t('form.blockTypeHint')} rules={rules}>
       <Select
         aria-label={t('blockType')}
-        options={modes.map((value) => ({ value, label: localized(FIREWALL_ACTION_LABELS[value]) }))}
+        options={modes.map((value) => ({ value, label: protectionModeLabel(value, currentLocale()) }))}
       />
     </Form.Item>
   );

@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import {
+  CHALLENGE_COOKIE,
+  challengeKeyIds,
+  type EdgeFirewall,
+  type EdgeRuleAction,
+  ipListRanges,
+} from '@rampart/contract';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { document, domain, upstream } from './helpers/documents.js';
+import { type Edge, startEdge } from './helpers/edge.js';
+import { freePort } from './helpers/net.js';
+import { type Origin, startOrigin } from './helpers/origins.js';
+
+// The challenges passed the way a person passes them, in Debian's Chromium (never a downloaded
+// browser) against a real nginx: the page is in the browser's language, the shield's script does
+// its proof of work and reloads, the click page takes a click, the redirect verification needs
+// nothing from the person; the pass cookie then lets the browser through, and a tampered one is
+// challenged again. The browser resolves every test host to 127.0.0.1, the address the rules catch.
+
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
+const KEYS = challengeKeyIds(new Date()).map((id) => ({ id, secret: randomBytes(32).toString('hex') }));
+
+function challenged(site: number, action: EdgeRuleAction): EdgeFirewall {
+  return {
+    id: site,
+    whitelist: [],
+    blacklist: [{ id: site * 10, url: '.*', methods: ALL_METHODS, ...ipListRanges(['127.0.0.1']), action }],
+    userAgents: [],
+    intervals: [],
+    rates: [],
+  };
+}
+
+let edge: Edge;
+let origin: Origin;
+let port: number;
+let browser: Browser;
+
+beforeAll(async () => {
+  origin = await startOrigin('origin');
+  port = await freePort();
+  edge = await startEdge({ httpPorts: [port], httpsPorts: [], publicPorts: [{ local: port, public: 80 }] });
+  const to = [upstream(origin.port)];
+  await edge.push(
+    document(
+      'browser-1',
+      [
+        domain(1, 'shield.example.com', to, { firewallId: 31 }),
+        domain(2, 'click.example.com', to, { firewallId: 32 }),
+        domain(3, 'redirect.example.com', to, { firewallId: 33 }),
+      ],
+      [],
+      [],
+      {
+        firewalls: [challenged(31, 'shield'), challenged(32, 'click'), challenged(33, 'redirect')],
+        challenge: { keys: KEYS, passSeconds: 1800 },
+      },
+    ),
+  );
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      '--host-resolver-rules=MAP *.example.com 127.0.0.1',
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await edge?.stop();
+  await origin?.close();
+});
+
+const url = (host: string, path = '/') => `http://${host}:${port}${path}`;
+
+/** Waits until the page shows the origin's answer (JSON naming it) for `path`. */
+async function originShown(context: BrowserContext, path: string) {
+  const page = context.pages()[0];
+  if (!page) throw new Error('no page');
+  // A string: it runs in the page (this file's `document` is the data-plane helper).
+  await page.waitForFunction(
+    `document.body && document.body.innerText.includes('"server":"origin"') && location.pathname + location.search === ${JSON.stringify(path)}`,
+    undefined,
+    { timeout: 45_000 },
+  );
+}
+
+async function passCookie(context: BrowserContext, host: string) {
+  return (await context.cookies(url(host))).find((c) => c.name === CHALLENGE_COOKIE);
+}
+
+describe('challenges in a browser', () => {
+  it("shows the shield in the browser's language, passes it by itself, and challenges a tampered pass again", async () => {
+    const context = await browser.newContext({ locale: 'zh-CN' });
+    try {
+      const page = await context.newPage();
+      const seen: string[] = [];
+      page.on('response', (response) => seen.push(`${response.status()} ${new URL(response.url()).pathname}`));
+      await page.goto(url('shield.example.com', '/article?id=3'), { waitUntil: 'commit' });
+      await originShown(context, '/article?id=3');
+      // The shield page came first (403, in Simplified Chinese), then its answer, then the page.
+      expect(seen).toEqual(['403 /article', '303 /.rampart/challenge', '200 /article']);
+      const cookie = await passCookie(context, 'shield.example.com');
+      expect(cookie?.httpOnly).toBe(true);
+
+      const [content] = await Promise.all([page.waitForEvent('response'), page.reload()]);
+      expect(content.status()).toBe(200);
+
+      // A pass with one character of its MAC changed: the shield again.
+      const value = cookie?.value as string;
+      const tampered = value.slice(0, -1) + (value.endsWith('a') ? 'b' : 'a');
+      await context.addCookies([{ name: CHALLENGE_COOKIE, value: tampered, url: url('shield.example.com') }]);
+      const again = await page.goto(url('shield.example.com', '/article?id=4'), { waitUntil: 'commit' });
+      expect(again?.status()).toBe(403);
+      await page.waitForSelector('h1');
+      expect(await page.locator('h1').innerText()).toBe('正在检查您的浏览器');
+      await originShown(context, '/article?id=4');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says that the shield needs JavaScript where it is off', async () => {
+    const context = await browser.newContext({ locale: 'zh-TW', javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      const reply = await page.goto(url('shield.example.com'));
+      expect(reply?.status()).toBe(403);
+      expect(await page.locator('body').innerText()).toContain('此檢查需要 JavaScript');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('passes click to verify with a click, in English by default', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    try {
+      const page = await context.newPage();
+      const reply = await page.goto(url('click.example.com', '/cart'));
+      expect(reply?.status()).toBe(403);
+      expect(await page.locator('h1').innerText()).toBe('Verify you are a person');
+      // A person reads the page before clicking (the node refuses a click within 400 ms).
+      await page.waitForTimeout(600);
+      await page.click('#b');
+      await originShown(context, '/cart');
+      expect(await passCookie(context, 'click.example.com')).toBeDefined();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('passes the redirect verification by following it', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    try {
+      const page = await context.newPage();
+      const reply = await page.goto(url('redirect.example.com', '/feed?x=1'));
+      expect(reply?.status()).toBe(200);
+      await originShown(context, '/feed?x=1');
+      expect(await passCookie(context, 'redirect.example.com')).toBeDefined();
+      expect((await context.cookies(url('redirect.example.com'))).map((c) => c.name)).not.toContain('rampart_probe');
+    } finally {
+      await context.close();
+    }
+  });
+});

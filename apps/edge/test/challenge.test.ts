@@ -1,0 +1,409 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  CHALLENGE_COOKIE,
+  CHALLENGE_PATH,
+  challengeKeyIds,
+  type EdgeChallenge,
+  type EdgeFirewall,
+  type EdgeRuleAction,
+  ipListRanges,
+} from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataPlane } from '../src/data-plane/schema.js';
+import { document, domain, upstream } from './helpers/documents.js';
+import { type Edge, LUA_DIR, startEdge } from './helpers/edge.js';
+import { freePort } from './helpers/net.js';
+import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import { type FullReply, sendFrom } from './helpers/send.js';
+
+// The challenges at the edge (rampart.challenge, packages/contract/src/edge/challenge.ts) through a
+// real nginx, answered the way the pages' scripts answer them; challenge-browser.test.ts passes
+// them in Chromium. The test holds the keys it pushes, so it can sign passes the node must take
+// (the same MAC the node makes) and forge the ones it must refuse.
+
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
+const [PREVIOUS, CURRENT, NEXT] = challengeKeyIds(new Date());
+const KEYS = [PREVIOUS, CURRENT, NEXT].map((id) => ({ id, secret: randomBytes(32).toString('hex') }));
+const CHALLENGE: EdgeChallenge = { keys: KEYS, passSeconds: 1800 };
+const secretOf = (id: number) => Buffer.from(KEYS.find((k) => k.id === id)?.secret ?? '00'.repeat(32), 'hex');
+
+function listRule(id: number, ips: string[], action: EdgeRuleAction, url = '.*') {
+  return { id, url, methods: ALL_METHODS, ...ipListRanges(ips), action };
+}
+function firewall(id: number, extra: Partial<EdgeFirewall>): EdgeFirewall {
+  return { id, whitelist: [], blacklist: [], userAgents: [], intervals: [], rates: [], ...extra };
+}
+
+// Site 21: shield for 127.0.0.2–9 (127.0.0.5 whitelisted); site 22: click; site 23: redirect;
+// site 24: a user-agent rule that challenges; site 25: a shield and a deny for 127.0.0.6.
+const FIREWALLS: EdgeFirewall[] = [
+  firewall(21, {
+    whitelist: [{ id: 210, url: '.*', methods: ALL_METHODS, ...ipListRanges(['127.0.0.5']) }],
+    blacklist: [listRule(211, ['127.0.0.2-127.0.0.9'], 'shield')],
+  }),
+  firewall(22, { blacklist: [listRule(221, ['127.0.0.0/8'], 'click')] }),
+  firewall(23, { blacklist: [listRule(231, ['127.0.0.0/8'], 'redirect')] }),
+  firewall(24, { userAgents: [{ id: 241, url: '.*', userAgent: 'curl', action: 'shield' }] }),
+  firewall(25, {
+    blacklist: [listRule(251, ['127.0.0.0/8'], 'shield'), listRule(252, ['127.0.0.6'], 'deny')],
+  }),
+];
+
+let edge: Edge;
+let origin: Origin;
+let port: number;
+
+function plane(version: string, challenge: EdgeChallenge = CHALLENGE): DataPlane {
+  const to = [upstream(origin.port)];
+  return document(
+    version,
+    [
+      domain(1, 'shield.example.com', to, { firewallId: 21 }),
+      domain(2, 'click.example.com', to, { firewallId: 22 }),
+      domain(3, 'redirect.example.com', to, { firewallId: 23 }),
+      domain(4, 'agent.example.com', to, { firewallId: 24 }),
+      domain(5, 'both.example.com', to, { firewallId: 25 }),
+      // Another domain of site 21: the same rules, its own cookie (cookies are per host).
+      domain(6, 'www.shield.example.com', to, { firewallId: 21 }),
+    ],
+    [],
+    [],
+    { firewalls: FIREWALLS, challenge },
+  );
+}
+
+const send = (from: string, host: string, options: Parameters<typeof sendFrom>[3] = {}) =>
+  sendFrom(from, port, host, options);
+
+function replyOf(reply: FullReply | 'closed'): FullReply {
+  if (reply === 'closed') throw new Error('the edge closed the connection');
+  return reply;
+}
+
+/** The hidden fields of a challenge page's form. */
+function formOf(body: string): { t: string; r: string } {
+  const field = (name: string) => body.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1];
+  const t = field('t');
+  const r = field('r');
+  if (t === undefined || r === undefined) throw new Error(`no challenge form in: ${body.slice(0, 300)}`);
+  return { t, r: r.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>') };
+}
+
+/**
+ * The pages' own proof-of-work script (POW_SCRIPT in rampart.challenge), run here as the browser
+ * runs it: the node must take what it finds.
+ */
+const LUA = readFileSync(path.join(LUA_DIR, 'rampart/challenge.lua'), 'utf8');
+const POW = new Function(`${LUA.split('local POW_SCRIPT = [[')[1]?.split(']]')[0]};return h0;`)() as (
+  s: string,
+) => number;
+
+/** n such that SHA-256("<nonce>:<n>") starts with `bits` zero bits, found by the page's function. */
+function proofOfWork(t: string, bits: number): number {
+  const prefix = `${t.split('.')[4]}:`;
+  for (let n = 0; n < 1 << 28; n++) {
+    if (POW(prefix + n) >>> (32 - bits) === 0) {
+      // The page's SHA-256 agrees with node's on what it found.
+      expect(
+        createHash('sha256')
+          .update(prefix + n)
+          .digest()
+          .readUInt32BE(0),
+      ).toBe(POW(prefix + n));
+      return n;
+    }
+  }
+  throw new Error('no proof of work found');
+}
+
+function form(fields: Record<string, string | number>): Parameters<typeof sendFrom>[3] {
+  return {
+    method: 'POST',
+    path: CHALLENGE_PATH,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString(),
+  };
+}
+
+/** The value of the cookie `name` a reply sets, or undefined. */
+function cookieSet(reply: FullReply, name: string): string | undefined {
+  for (const line of reply.headers['set-cookie'] ?? []) {
+    const [pair] = line.split(';');
+    const [key, value] = (pair as string).split('=');
+    if (key === name) return value;
+  }
+  return undefined;
+}
+
+/** A pass as the node signs it: site, key id, expiry and MAC over the client's address. */
+function pass(site: number, from: string, options: { kid?: number; exp?: number; key?: Buffer } = {}): string {
+  const kid = options.kid ?? CURRENT;
+  const exp = options.exp ?? Math.floor(Date.now() / 1000) + 600;
+  const key = options.key ?? secretOf(kid);
+  const address = Buffer.from(from.split('.').map(Number));
+  const mac = createHmac('sha256', key)
+    .update(Buffer.concat([Buffer.from(`p|${site}|${kid}|${exp}|`), address]))
+    .digest()
+    .subarray(0, 16)
+    .toString('hex');
+  return `${site}.${kid}.${exp}.${mac}`;
+}
+
+const withPass = (value: string) => ({ headers: { cookie: `${CHALLENGE_COOKIE}=${value}` } });
+
+/** Solves the shield for `host` from `from` as the page's script does; the reply of the answer. */
+async function solveShield(from: string, host: string, path = '/'): Promise<FullReply> {
+  const page = replyOf(await send(from, host, { path }));
+  expect(page.status).toBe(403);
+  const { t, r } = formOf(page.body);
+  return replyOf(await send(from, host, form({ t, r, n: proofOfWork(t, 21), i: '' })));
+}
+
+beforeAll(async () => {
+  origin = await startOrigin('origin');
+  port = await freePort();
+  edge = await startEdge({ httpPorts: [port], httpsPorts: [], publicPorts: [{ local: port, public: 80 }] });
+  await edge.push(plane('challenge-1'));
+});
+
+afterAll(async () => {
+  await edge?.stop();
+  await origin?.close();
+});
+
+describe('the five-second shield', () => {
+  it("answers a caught client with the shield page in the visitor's language, and lets others through", async () => {
+    const before = origin.seen.length;
+    const page = replyOf(await send('127.0.0.2', 'shield.example.com', { path: '/docs?a=1&b=<2>' }));
+    expect(page.status).toBe(403);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.body).toContain('<html lang="en">');
+    expect(page.body).toContain('Checking your browser');
+    expect(page.body).toContain('<noscript>');
+    expect(formOf(page.body).r).toBe('/docs?a=1&b=<2>');
+    expect(page.body).not.toContain('b=<2>');
+    const chinese = replyOf(
+      await send('127.0.0.2', 'shield.example.com', { headers: { 'accept-language': 'zh-CN,zh;q=0.9' } }),
+    );
+    expect(chinese.body).toContain('<html lang="zh-CN">');
+    expect(chinese.body).toContain('正在检查您的浏览器');
+    const traditional = replyOf(
+      await send('127.0.0.2', 'shield.example.com', { headers: { 'accept-language': 'zh-TW' } }),
+    );
+    expect(traditional.body).toContain('正在檢查您的瀏覽器');
+    expect(origin.seen.length).toBe(before);
+    // Not listed, or whitelisted: straight to the origin.
+    for (const from of ['127.0.0.1', '127.0.0.5', '127.0.0.10']) {
+      const reply = replyOf(await send(from, 'shield.example.com'));
+      expect(reply.status, from).toBe(200);
+      expect(servedBy(reply.body)).toBe('origin');
+    }
+  });
+
+  it('takes a proof of work, sets a pass bound to the client and the site, and sends the client back', async () => {
+    const answer = await solveShield('127.0.0.3', 'shield.example.com', '/docs?a=1');
+    expect(answer.status).toBe(303);
+    expect(answer.headers.location).toBe('/docs?a=1');
+    const cookie = cookieSet(answer, CHALLENGE_COOKIE);
+    expect(cookie).toMatch(/^21\.\d+\.\d+\.[0-9a-f]{32}$/);
+    const line = (answer.headers['set-cookie'] ?? []).join(';');
+    expect(line).toContain('HttpOnly');
+    expect(line).toContain('Path=/');
+    expect(line).toContain('Max-Age=1800');
+
+    const through = replyOf(
+      await send('127.0.0.3', 'shield.example.com', { path: '/docs?a=1', ...withPass(cookie as string) }),
+    );
+    expect(through.status).toBe(200);
+    expect(servedBy(through.body)).toBe('origin');
+    expect(origin.seen.at(-1)?.url).toBe('/docs?a=1');
+    // The same cookie from another address, or on another site, is no pass.
+    expect(replyOf(await send('127.0.0.4', 'shield.example.com', withPass(cookie as string))).status).toBe(403);
+    expect(replyOf(await send('127.0.0.3', 'click.example.com', withPass(cookie as string))).status).toBe(403);
+  });
+
+  it('refuses a wrong proof of work, a token from another address and a forged token', async () => {
+    const page = replyOf(await send('127.0.0.2', 'shield.example.com'));
+    const { t, r } = formOf(page.body);
+    const n = proofOfWork(t, 21);
+    // A wrong answer (the next number almost never also works: 1 in 2 million).
+    const wrong = replyOf(await send('127.0.0.2', 'shield.example.com', form({ t, r, n: n + 1 })));
+    expect(wrong.status).toBe(403);
+    expect(wrong.body).toContain('Verification failed');
+    expect(cookieSet(wrong, CHALLENGE_COOKIE)).toBeUndefined();
+    // The right answer from another address than the token's.
+    const elsewhere = replyOf(await send('127.0.0.4', 'shield.example.com', form({ t, r, n })));
+    expect(elsewhere.status).toBe(403);
+    // A token with one character of its MAC changed.
+    const forged = t.slice(0, -1) + (t.endsWith('0') ? '1' : '0');
+    expect(replyOf(await send('127.0.0.2', 'shield.example.com', form({ t: forged, r, n }))).status).toBe(403);
+    // And the untouched answer passes.
+    expect(replyOf(await send('127.0.0.2', 'shield.example.com', form({ t, r, n }))).status).toBe(303);
+  });
+
+  it('sends the client back only to a path on the same host', async () => {
+    // One solved token serves every attempt: it is good from its address until it expires.
+    const { t } = formOf(replyOf(await send('127.0.0.2', 'shield.example.com')).body);
+    const n = proofOfWork(t, 21);
+    for (const r of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '/a b']) {
+      const answer = replyOf(await send('127.0.0.2', 'shield.example.com', form({ t, r, n })));
+      expect(answer.status, r).toBe(303);
+      expect(answer.headers.location, r).toBe('/');
+    }
+  });
+
+  it('takes a pass signed with any key the node holds, and refuses expired, tampered and unknown-key passes', async () => {
+    for (const kid of [PREVIOUS, CURRENT, NEXT]) {
+      expect(
+        replyOf(await send('127.0.0.7', 'shield.example.com', withPass(pass(21, '127.0.0.7', { kid })))).status,
+      ).toBe(200);
+    }
+    const refused = [
+      pass(21, '127.0.0.7', { exp: Math.floor(Date.now() / 1000) - 1 }),
+      pass(21, '127.0.0.7', { kid: (PREVIOUS as number) - 1, key: secretOf(PREVIOUS as number) }),
+      pass(21, '127.0.0.7', { key: randomBytes(32) }),
+      pass(21, '127.0.0.8'),
+      pass(22, '127.0.0.7'),
+      pass(21, '127.0.0.7').replace(/\.(\d+)\./, (_m, exp: string) => `.${Number(exp) + 1}.`),
+      `${pass(21, '127.0.0.7')}0`,
+      'garbage',
+    ];
+    for (const value of refused) {
+      expect(replyOf(await send('127.0.0.7', 'shield.example.com', withPass(value))).status, value).toBe(403);
+    }
+  });
+
+  it('lets a pass through the challenge rules only: a deny rule still denies', async () => {
+    expect(replyOf(await send('127.0.0.7', 'both.example.com', withPass(pass(25, '127.0.0.7')))).status).toBe(200);
+    const denied = replyOf(await send('127.0.0.6', 'both.example.com', withPass(pass(25, '127.0.0.6'))));
+    expect(denied.status).toBe(403);
+    expect(denied.body).toContain('403 Access denied');
+  });
+
+  it('logs the rule, its kind and its action, and the outcome of an answer', async () => {
+    await send('127.0.0.9', 'shield.example.com', { path: '/logged-challenge' });
+    const answer = await solveShield('127.0.0.9', 'shield.example.com', '/logged-answer');
+    expect(answer.status).toBe(303);
+    let lines: Record<string, string>[] = [];
+    for (let i = 0; i < 40; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      lines = (await edge.accessLog())
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as Record<string, string>)
+        .filter((entry) => entry.remote_addr === '127.0.0.9');
+      if (lines.some((entry) => entry.uri === CHALLENGE_PATH)) break;
+    }
+    expect(lines.find((entry) => entry.uri === '/logged-challenge')).toMatchObject({
+      status: '403',
+      fw_kind: 'blacklist',
+      fw_rule: '211',
+      fw_action: 'shield',
+    });
+    expect(lines.find((entry) => entry.uri === CHALLENGE_PATH && entry.status === '303')).toMatchObject({
+      fw_kind: 'challenge',
+      fw_action: 'pass',
+    });
+  });
+});
+
+describe('click to verify', () => {
+  it('takes a trusted click after pointer movement or from the keyboard, after a moment, with its small proof of work', async () => {
+    const page = replyOf(await send('127.0.0.2', 'click.example.com', { path: '/shop' }));
+    expect(page.status).toBe(403);
+    expect(page.body).toContain('Verify you are a person');
+    expect(page.body).toContain('<button');
+    const attempt = async (i: string, bits = 14) => {
+      const { t, r } = formOf(replyOf(await send('127.0.0.2', 'click.example.com', { path: '/shop' })).body);
+      return replyOf(await send('127.0.0.2', 'click.example.com', form({ t, r, n: proofOfWork(t, bits), i })));
+    };
+    // Too fast, not a trusted event, no movement with a mouse click, malformed.
+    for (const i of ['120,5,1,0', '900,5,0,0', '900,0,1,0', '900,5,1', 'x']) {
+      expect((await attempt(i)).status, i).toBe(403);
+    }
+    const mouse = await attempt('900,5,1,0');
+    expect(mouse.status).toBe(303);
+    expect(mouse.headers.location).toBe('/shop');
+    expect(cookieSet(mouse, CHALLENGE_COOKIE)).toMatch(/^22\./);
+    expect((await attempt('900,0,1,1')).status).toBe(303);
+  });
+});
+
+describe('redirect verification', () => {
+  it('redirects with a probe cookie, and passes a client that follows with it', async () => {
+    const first = replyOf(await send('127.0.0.2', 'redirect.example.com', { path: '/news?id=7' }));
+    expect(first.status).toBe(302);
+    const location = new URL(first.headers.location as string, 'http://redirect.example.com');
+    expect(location.pathname).toBe(CHALLENGE_PATH);
+    expect(location.searchParams.get('r')).toBe('/news?id=7');
+    const probe = cookieSet(first, 'rampart_probe');
+    expect(probe).toMatch(/^[0-9a-f]{32}$/);
+    const path = location.pathname + location.search;
+
+    // Without the probe cookie (a client that does not keep cookies), or with another: refused.
+    expect(replyOf(await send('127.0.0.2', 'redirect.example.com', { path })).status).toBe(403);
+    const other = { headers: { cookie: `rampart_probe=${'0'.repeat(32)}` } };
+    expect(replyOf(await send('127.0.0.2', 'redirect.example.com', { path, ...other })).status).toBe(403);
+
+    const followed = replyOf(
+      await send('127.0.0.2', 'redirect.example.com', { path, headers: { cookie: `rampart_probe=${probe}` } }),
+    );
+    expect(followed.status).toBe(302);
+    expect(followed.headers.location).toBe('/news?id=7');
+    const cookie = cookieSet(followed, CHALLENGE_COOKIE) as string;
+    expect(cookie).toMatch(/^23\./);
+    const through = replyOf(
+      await send('127.0.0.2', 'redirect.example.com', { path: '/news?id=7', ...withPass(cookie) }),
+    );
+    expect(through.status).toBe(200);
+    expect(servedBy(through.body)).toBe('origin');
+  });
+});
+
+describe('a user-agent rule that challenges', () => {
+  it('challenges the matching agents only, and lets them through with a pass', async () => {
+    const caught = replyOf(await send('127.0.0.1', 'agent.example.com', { headers: { 'user-agent': 'curl/8.0' } }));
+    expect(caught.status).toBe(403);
+    expect(caught.body).toContain('Checking your browser');
+    expect(
+      replyOf(await send('127.0.0.1', 'agent.example.com', { headers: { 'user-agent': 'Mozilla/5.0' } })).status,
+    ).toBe(200);
+    const answer = await solveShieldWithAgent('127.0.0.1', 'agent.example.com', 'curl/8.0');
+    expect(answer.status).toBe(303);
+    const cookie = cookieSet(answer, CHALLENGE_COOKIE) as string;
+    const through = replyOf(
+      await send('127.0.0.1', 'agent.example.com', {
+        headers: { 'user-agent': 'curl/8.0', cookie: `${CHALLENGE_COOKIE}=${cookie}` },
+      }),
+    );
+    expect(through.status).toBe(200);
+  });
+});
+
+async function solveShieldWithAgent(from: string, host: string, agent: string): Promise<FullReply> {
+  const page = replyOf(await send(from, host, { headers: { 'user-agent': agent } }));
+  const { t, r } = formOf(page.body);
+  const answer = form({ t, r, n: proofOfWork(t, 21) });
+  return replyOf(await send(from, host, { ...answer, headers: { ...answer?.headers, 'user-agent': agent } }));
+}
+
+describe('the challenge path', () => {
+  it('is answered by the edge only on sites with a challenge rule', async () => {
+    const site = replyOf(await send('127.0.0.1', 'shield.example.com', { path: CHALLENGE_PATH }));
+    expect(site.status).toBe(403);
+    expect(site.body).toContain('Verification failed');
+    // A body too large to be an answer (nginx keeps it in a file): refused as no answer, not an error.
+    const large = replyOf(
+      await send('127.0.0.1', 'shield.example.com', form({ t: 'x', r: '/', n: '1'.repeat(200_000) })),
+    );
+    expect(large.status).toBe(403);
+    expect(large.body).toContain('Verification failed');
+    await edge.push(document('challenge-2', [domain(7, 'plain.example.com', [upstream(origin.port)])]));
+    const plain = replyOf(await send('127.0.0.1', 'plain.example.com', { path: CHALLENGE_PATH }));
+    expect(plain.status).toBe(200);
+    expect(origin.seen.at(-1)?.url).toBe(CHALLENGE_PATH);
+    await edge.push(plane('challenge-3'));
+  });
+});

@@ -1,0 +1,48 @@
+import http from 'node:http';
+
+/** An answer with its headers; 'closed' when the edge closed the connection unanswered (444). */
+export interface FullReply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * One HTTP request on a new connection from the loopback address `from` to the edge on `port`,
+ * for `host`, with an optional body (a form, when a string is given with its content type).
+ */
+export function sendFrom(
+  from: string,
+  port: number,
+  host: string,
+  options: { path?: string; method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<FullReply | 'closed'> {
+  const { path = '/', method = 'GET' } = options;
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        localAddress: from,
+        headers: { ...options.headers, host },
+        agent: false,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString('utf8');
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error(`request for ${host}${path} timed out`)));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ECONNRESET' || err.message === 'socket hang up') resolve('closed');
+      else reject(err);
+    });
+    req.end(options.body);
+  });
+}
