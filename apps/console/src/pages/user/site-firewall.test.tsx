@@ -187,7 +187,7 @@ describe('sitesSetting: firewall lists', () => {
     await chooseOption(dialog, 'Protection mode', 'Redirect Verification');
     clickButton('OK', dialog);
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent(addBlacklistRules, { siteId: 3 })[0]?.body.data[0]?.blockType).toBe(4);
+    expect(api.sent(addBlacklistRules, { siteId: 3 })[0]?.body).toMatchObject({ data: [{ blockType: 4 }] });
   });
 
   it('edits a rule with PUT on the singular path, its id in the body', async () => {
