@@ -184,6 +184,7 @@ function benchFirewall(id: number): EdgeFirewall {
     // requests per second with a burst of 1,000 is more than wrk sends, so none is delayed or refused
     // (a refused one would fail the run as a non-2xx answer).
     rates: [{ id: 5, url: '.*', rate: 100_000, burst: 1000, blockSeconds: 0, action: 'deny' }],
+    antiCC: [],
   };
 }
 

@@ -30,6 +30,7 @@ function challenged(site: number, action: EdgeRuleAction): EdgeFirewall {
     userAgents: [],
     intervals: [],
     rates: [],
+    antiCC: [],
   };
 }
 

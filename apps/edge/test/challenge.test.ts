@@ -29,11 +29,13 @@ const KEYS = [PREVIOUS, CURRENT, NEXT].map((id) => ({ id, secret: randomBytes(32
 const CHALLENGE: EdgeChallenge = { keys: KEYS, passSeconds: 1800 };
 const secretOf = (id: number) => Buffer.from(KEYS.find((k) => k.id === id)?.secret ?? '00'.repeat(32), 'hex');
 
+const ANTI_CC = { seconds: 60, errorSeconds: 60, errorAction: 'deny' } as const;
+
 function listRule(id: number, ips: string[], action: EdgeRuleAction, url = '.*') {
   return { id, url, methods: ALL_METHODS, ...ipListRanges(ips), action };
 }
 function firewall(id: number, extra: Partial<EdgeFirewall>): EdgeFirewall {
-  return { id, whitelist: [], blacklist: [], userAgents: [], intervals: [], rates: [], ...extra };
+  return { id, whitelist: [], blacklist: [], userAgents: [], intervals: [], rates: [], antiCC: [], ...extra };
 }
 
 // Site 21: shield for 127.0.0.2–9 (127.0.0.5 whitelisted); site 22: click; site 23: redirect;
@@ -48,6 +50,14 @@ const FIREWALLS: EdgeFirewall[] = [
   firewall(24, { userAgents: [{ id: 241, url: '.*', userAgent: 'curl', action: 'shield' }] }),
   firewall(25, {
     blacklist: [listRule(251, ['127.0.0.0/8'], 'shield'), listRule(252, ['127.0.0.6'], 'deny')],
+  }),
+  // Anti-CC: /api/ challenged (shield) beyond 3 requests in 60 s, 2 unpassed challenges tolerated
+  // then 929; /login full verification (click), and a drop beyond 1 unpassed challenge.
+  firewall(26, {
+    antiCC: [
+      { ...ANTI_CC, id: 261, url: 'cc\\.example\\.com\\/api\\/', times: 3, challenge: 'shield', errorTimes: 2 },
+      { ...ANTI_CC, id: 262, url: '\\/login', times: 0, challenge: 'click', errorTimes: 1, errorAction: 'drop' },
+    ],
   }),
 ];
 
@@ -67,6 +77,7 @@ function plane(version: string, challenge: EdgeChallenge = CHALLENGE): DataPlane
       domain(5, 'both.example.com', to, { firewallId: 25 }),
       // Another domain of site 21: the same rules, its own cookie (cookies are per host).
       domain(6, 'www.shield.example.com', to, { firewallId: 21 }),
+      domain(7, 'cc.example.com', to, { firewallId: 26 }),
     ],
     [],
     [],
@@ -102,7 +113,7 @@ const POW = new Function(`${LUA.split('local POW_SCRIPT = [[')[1]?.split(']]')[0
 
 /** n such that SHA-256("<nonce>:<n>") starts with `bits` zero bits, found by the page's function. */
 function proofOfWork(t: string, bits: number): number {
-  const prefix = `${t.split('.')[4]}:`;
+  const prefix = `${t.split('.')[5]}:`;
   for (let n = 0; n < 1 << 28; n++) {
     if (POW(prefix + n) >>> (32 - bits) === 0) {
       // The page's SHA-256 agrees with node's on what it found.
@@ -388,6 +399,62 @@ async function solveShieldWithAgent(from: string, host: string, agent: string): 
   const answer = form({ t, r, n: proofOfWork(t, 21) });
   return replyOf(await send(from, host, { ...answer, headers: { ...answer?.headers, 'user-agent': agent } }));
 }
+
+describe('anti-CC', () => {
+  it('challenges a client beyond N requests in T seconds, not below, and not with a pass', async () => {
+    const from = '127.0.0.11';
+    for (let i = 1; i <= 3; i++) {
+      expect(replyOf(await send(from, 'cc.example.com', { path: `/api/${i}` })).status, `request ${i}`).toBe(200);
+    }
+    const fourth = replyOf(await send(from, 'cc.example.com', { path: '/api/4' }));
+    expect(fourth.status).toBe(403);
+    expect(fourth.body).toContain('Checking your browser');
+    // Other paths and other addresses are not counted with it.
+    expect(replyOf(await send(from, 'cc.example.com', { path: '/other' })).status).toBe(200);
+    expect(replyOf(await send('127.0.0.12', 'cc.example.com', { path: '/api/1' })).status).toBe(200);
+    // Passing the challenge lets the client's requests through again.
+    const { t, r } = formOf(fourth.body);
+    expect(t.split('.')[2]).toBe('261');
+    const answer = replyOf(await send(from, 'cc.example.com', form({ t, r, n: proofOfWork(t, 21) })));
+    expect(answer.status).toBe(303);
+    const cookie = cookieSet(answer, CHALLENGE_COOKIE) as string;
+    for (let i = 5; i <= 10; i++) {
+      const reply = replyOf(await send(from, 'cc.example.com', { path: `/api/${i}`, ...withPass(cookie) }));
+      expect(reply.status, `request ${i} with the pass`).toBe(200);
+    }
+  });
+
+  it('answers with the error action once a client leaves more unpassed challenges than allowed', async () => {
+    const from = '127.0.0.13';
+    for (let i = 1; i <= 3; i++) await send(from, 'cc.example.com', { path: '/api/x' });
+    // Challenges 1 and 2 are within the 2 tolerated errors; the third challenge makes 3 errors.
+    for (let i = 1; i <= 3; i++) {
+      expect(replyOf(await send(from, 'cc.example.com', { path: '/api/x' })).body, `challenge ${i}`).toContain(
+        'Checking your browser',
+      );
+    }
+    const denied = replyOf(await send(from, 'cc.example.com', { path: '/api/x' }));
+    expect(denied.status).toBe(929);
+    // Full verification: every request challenged; after one unpassed challenge, dropped.
+    const click = replyOf(await send(from, 'cc.example.com', { path: '/login' }));
+    expect(click.status).toBe(403);
+    expect(click.body).toContain('Verify you are a person');
+    expect(await send(from, 'cc.example.com', { path: '/login' })).toMatchObject({ status: 403 });
+    expect(await send(from, 'cc.example.com', { path: '/login' })).toBe('closed');
+  });
+
+  it('takes back the error of a passed challenge', async () => {
+    const from = '127.0.0.14';
+    // Full verification with 1 error tolerated: challenge, pass, challenge (no pass cookie sent), pass…
+    for (let round = 1; round <= 4; round++) {
+      const page = replyOf(await send(from, 'cc.example.com', { path: '/login' }));
+      expect(page.status, `round ${round}`).toBe(403);
+      const { t, r } = formOf(page.body);
+      const answer = replyOf(await send(from, 'cc.example.com', form({ t, r, n: proofOfWork(t, 14), i: '900,3,1,0' })));
+      expect(answer.status, `round ${round}`).toBe(303);
+    }
+  });
+});
 
 describe('the challenge path', () => {
   it('is answered by the edge only on sites with a challenge rule', async () => {

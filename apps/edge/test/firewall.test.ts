@@ -32,7 +32,7 @@ function drop(id: number, ips: string[], url = '.*', methods = ALL_METHODS): Bla
 }
 
 /** The frequency limits (firewall-frequency.test.ts): none here. */
-const NO_LIMITS = { intervals: [], rates: [] };
+const NO_LIMITS = { intervals: [], rates: [], antiCC: [] };
 
 /** 1,000 addresses none of which is next to another (so they stay 1,000 ranges): 127.1–8.0.<even>. */
 const THOUSAND = Array.from({ length: 1000 }, (_, i) => `127.${1 + (i >> 7)}.0.${(i & 127) * 2}`);

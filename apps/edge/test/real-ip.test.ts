@@ -20,6 +20,7 @@ const firewall: EdgeFirewall = {
   userAgents: [],
   intervals: [],
   rates: [],
+  antiCC: [],
 };
 
 let origin: Origin;

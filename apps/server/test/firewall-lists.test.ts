@@ -126,6 +126,7 @@ describe('whitelist and blacklist calls', () => {
         userAgents: [],
         intervals: [],
         rates: [],
+        antiCC: [],
       },
     ]);
     await as(deleteWhitelistRules, { params: { siteId }, body: { ids: [white.id] } });

@@ -1,6 +1,7 @@
 import {
   ALL_ROUTES,
   type AnyRoute,
+  addAntiCCRules,
   addBlacklistRules,
   addCacheRules,
   addIntervalLimits,
@@ -179,6 +180,11 @@ beforeAll(async () => {
       }),
     )) as { id: number }[]
   )[0]?.id as number;
+  theirs.antiCC = (
+    (await ok(
+      on(addAntiCCRules, { params: { siteId: otherSiteId }, body: { data: [{ urlRegex: '.*', blockType: 1 }] } }),
+    )) as { id: number }[]
+  )[0]?.id as number;
   // The customer's own objects the calls need besides the foreign id (a domain, a module).
   theirs.ownDomain = (await f.addDomains(['mine.example']))[0] as number;
   for (const [name, id] of Object.entries(theirs)) expect(id, name).toBeGreaterThan(0);
@@ -242,6 +248,8 @@ const TEMPLATES: Record<string, Template> = {
     body: (x) => ({ id: x.secondLimit, urlRegex: '.*', rate: 5, blockType: 11 }),
   },
   'user.site.firewall.secondLimits.delete': { body: (x) => ({ ids: [x.secondLimit] }) },
+  'user.site.firewall.antiCC.update': { body: (x) => ({ id: x.antiCC, urlRegex: '.*', blockType: 3 }) },
+  'user.site.firewall.antiCCs.delete': { body: (x) => ({ ids: [x.antiCC] }) },
   'user.site.customHeader.update': { body: (x) => ({ id: x.customHeader, name: 'renamed' }) },
   'user.site.customHeaders.delete': { body: (x) => ({ ids: [x.customHeader] }) },
   'user.site.corsSetting.update': {
@@ -307,6 +315,7 @@ const NO_OBJECT_ID = new Set([
   'user.site.firewall.userAgents.add',
   'user.site.firewall.intervalLimits.add',
   'user.site.firewall.secondLimits.add',
+  'user.site.firewall.antiCCs.add',
   'user.site.errorPage.set',
   'user.site.errorPages.delete',
   'user.site.errorPages.language',

@@ -8,9 +8,11 @@
 -- A cookie from another address, for another site, with another expiry or mac, signed with a key
 -- the node no longer has, or expired, is no pass: the client is challenged again.
 --
--- Challenge token (in the page, or the redirect's URL) = "<kind>.<site>.<key id>.<expiry>.<nonce>.<mac>",
--- mac over "t|<kind>|<site>|<key id>|<expiry>|<nonce>|<client address>": valid for TOKEN_SECONDS,
--- from the address it was given to, for its kind and site. The answers come to CHALLENGE_PATH:
+-- Challenge token (in the page, or the redirect's URL) = "<kind>.<site>.<rule>.<key id>.<expiry>.<nonce>.<mac>",
+-- mac over "t|<kind>|<site>|<rule>|<key id>|<expiry>|<nonce>|<client address>": valid for
+-- TOKEN_SECONDS, from the address it was given to, for its kind and site. <rule> is the anti-CC rule
+-- that asked (0 for the lists and user-agent rules): passing takes back the error its challenge
+-- counted (rampart.firewall_frequency). The answers come to CHALLENGE_PATH:
 --   s  five-second shield: a proof of work, n such that SHA-256("<nonce>:<n>") starts with
 --      SHIELD_BITS zero bits (the page's script finds it; ~2 million hashes on average)
 --   c  click to verify: a trusted click (isTrusted) at least CLICK_MIN_MS after the page showed,
@@ -45,6 +47,9 @@ local byte, char, format, sub, find, concat = string.byte, string.char, string.f
 local floor, now = math.floor, ngx.time
 
 _M.PATH = "/.rampart/challenge"
+-- The challenge of each challenging action (packages/contract/src/edge/challenge.ts EDGE_CHALLENGES):
+-- its letter in routes and tokens.
+_M.LETTER = { shield = "s", click = "c", redirect = "r" }
 local COOKIE, PROBE = "rampart_pass", "rampart_probe"
 local PERIOD_SECONDS = 21600
 local TOKEN_SECONDS = 300
@@ -127,24 +132,24 @@ function _M.passed(site, var, addr, gen)
   return hmac16(key, concat({ "p", s, kid, exp, addr }, "|")) == mac
 end
 
-local function token(kind, site, addr)
+local function token(kind, site, rule, addr)
   local kid, key = signing_key()
   local nonce = random_hex()
   if kid == nil or nonce == nil then return nil end
   local exp = tostring(now() + TOKEN_SECONDS)
-  local fields = { kind, tostring(site), tostring(kid), exp, nonce }
-  local mac = hmac16(key, concat({ "t", fields[1], fields[2], fields[3], exp, nonce, addr }, "|"))
+  local fields = { kind, tostring(site), rule, tostring(kid), exp, nonce }
+  local mac = hmac16(key, concat({ "t", fields[1], fields[2], rule, fields[4], exp, nonce, addr }, "|"))
   return concat(fields, ".") .. "." .. mac, nonce
 end
 
--- The token's kind and nonce when it is valid for `site` and `addr` now, else nil.
+-- The token's kind, nonce and rule when it is valid for `site` and `addr` now, else nil.
 local function check_token(t, site, addr)
   if type(t) ~= "string" or #t > 200 then return nil end
-  local kind, s, kid, exp, nonce, mac = t:match("^([scr])%.(%d+)%.(%d+)%.(%d+)%.(%x+)%.(%x+)$")
+  local kind, s, rule, kid, exp, nonce, mac = t:match("^([scr])%.(%d+)%.(%d+)%.(%d+)%.(%d+)%.(%x+)%.(%x+)$")
   if kind == nil or tonumber(s) ~= site or tonumber(exp) < now() then return nil end
   local key = keys[tonumber(kid)]
-  if key == nil or hmac16(key, concat({ "t", kind, s, kid, exp, nonce, addr }, "|")) ~= mac then return nil end
-  return kind, nonce
+  if key == nil or hmac16(key, concat({ "t", kind, s, rule, kid, exp, nonce, addr }, "|")) ~= mac then return nil end
+  return kind, nonce, rule
 end
 
 -- A path on this host to go back to: "/…" but not "//…" or "/\…", printable, bounded; else "/".
@@ -287,11 +292,12 @@ local function cookie_attributes(var, max_age)
   return "; Path=/; Max-Age=" .. max_age .. "; HttpOnly; SameSite=Lax" .. (var.scheme == "https" and "; Secure" or "")
 end
 
--- Answers a request that a challenge rule caught: kind "s", "c" or "r" for `site`.
-local function challenge(kind, site, var, gen)
+-- Answers a request that a challenge rule caught: kind "s", "c" or "r" for `site`, asked by the
+-- anti-CC rule `rule` ("0": a list or user-agent rule).
+local function challenge(kind, site, rule, var, gen)
   load(gen)
   local addr = _M.client_address(var)
-  local t, nonce = token(kind, site, addr)
+  local t, nonce = token(kind, site, rule, addr)
   -- No key to sign with (a data plane without keys; the contract refuses one): deny.
   if t == nil then return pages.send(4030) end
   local r = safe_return(var.request_uri)
@@ -334,7 +340,7 @@ local function verify(site, var, gen)
   args = args or {}
   local r = safe_return(type(args.r) == "string" and args.r or "/")
   local addr = _M.client_address(var)
-  local kind, nonce = check_token(args.t, site, addr)
+  local kind, nonce, rule = check_token(args.t, site, addr)
   var.rampart_fw_kind = "challenge"
   if kind == nil or not answer_ok(kind, nonce, args, var) then
     var.rampart_fw_action = "fail"
@@ -351,17 +357,32 @@ local function verify(site, var, gen)
   ngx.header["Set-Cookie"] = cookies
   ngx.header["Cache-Control"] = "no-store"
   var.rampart_fw_action = "pass"
+  if rule ~= "0" then
+    var.rampart_fw_rule = rule
+    if _M.on_pass then _M.on_pass(rule, addr) end
+  end
   return ngx.redirect(r, method == "POST" and 303 or 302)
 end
 
--- elsewhere() in rampart.router: route "c<kind><site>" — kind s, c or r serves that challenge,
--- v checks an answer.
+-- The route of a challenge (rampart.router): kind s, c or r, the site, the anti-CC rule or 0.
+function _M.route(kind, site, rule)
+  return "c" .. kind .. site .. "." .. rule
+end
+
+-- Set by rampart.firewall_frequency: called with an anti-CC rule id and the client address when a
+-- client passes the challenge that rule asked for.
+_M.on_pass = nil
+
+-- elsewhere() in rampart.router: route "c<kind><site>.<rule>" — kind s, c or r serves that
+-- challenge; "cv<site>" checks an answer.
 function _M.act(route, var)
-  local kind, site = sub(route, 2, 2), tonumber(sub(route, 3))
+  local kind = sub(route, 2, 2)
+  local site, rule = route:match("^(%d+)%.?(%d*)$", 3)
+  site = tonumber(site)
   local gen = store.generation()
   if gen == nil or site == nil then return pages.send(503) end
   if kind == "v" then return verify(site, var, gen) end
-  return challenge(kind, site, var, gen)
+  return challenge(kind, site, rule ~= "" and rule or "0", var, gen)
 end
 
 -- For tests (apps/edge/test): the proof-of-work check the node applies.

@@ -69,13 +69,13 @@ end
 local EVERY_URL = { [".*"] = true, ["/*"] = true }
 
 -- The challenge each challenging action serves (rampart.challenge): its letter in the route.
-local CHALLENGE_OF = { shield = "s", click = "c", redirect = "r" }
+local CHALLENGE_OF = challenge.LETTER
 
 -- What route() answers for a rule that blocks or challenges (rampart.router): "444" drop, "4030"
 -- deny, "c<letter><site>" a challenge.
 local function route_of(action, site)
   local letter = CHALLENGE_OF[action]
-  if letter then return "c" .. letter .. site end
+  if letter then return challenge.route(letter, site, 0) end
   return action == "drop" and "444" or "4030"
 end
 
@@ -119,6 +119,7 @@ local function compile(raw)
     challenges = challenges or agents[i].challenge
   end
   local limits = frequency.compile(raw)
+  if limits and limits.anti_cc then challenges = true end
   if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil then return false end
   return {
     site = site, whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits,
@@ -223,7 +224,7 @@ function _M.check(domain, gen, var)
   local limits = fw.frequency
   if limits == nil then return nil end
   local kind, wait
-  rule, kind, wait = frequency.check(limits, var, addr, url)
+  rule, kind, wait = frequency.check(limits, var, addr, url, passed)
   if rule then
     decided(var, kind, rule)
     return rule.route

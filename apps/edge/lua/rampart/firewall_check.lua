@@ -220,6 +220,39 @@ local function frequency(rules, path, fields)
   return clean
 end
 
+-- Anti-CC rules (packages/contract/src/routes/firewall-anti-cc.ts): the URL pattern, the window
+-- and count (times 0: every request), the challenge, the error limit and its action.
+local CHALLENGES = { shield = true, click = true, redirect = true }
+local ANTI_CC_FIELDS = {
+  { "seconds", 1, MAX_SECONDS }, { "times", 0, MAX_TIMES }, { "errorSeconds", 1, MAX_SECONDS },
+  { "errorTimes", 1, MAX_TIMES },
+}
+local function anti_cc(rules, path)
+  if rules == nil then return {} end
+  if not is_list(rules, MAX_RULES) then return nil, path, "not a list of at most " .. MAX_RULES end
+  local clean = {}
+  for i, r in ipairs(rules) do
+    local at = path .. "[" .. (i - 1) .. "]"
+    if type(r) ~= "table" then return nil, at, "not an object" end
+    if not is_int(r.id, 1, 2147483647) then return nil, at .. ".id", "not an id" end
+    local problem = url_problem(r.url)
+    if problem then return nil, at .. ".url", problem end
+    local c = { id = r.id, url = r.url }
+    for _, f in ipairs(ANTI_CC_FIELDS) do
+      local name, least, most = f[1], f[2], f[3]
+      if not is_int(r[name], least, most) then
+        return nil, at .. "." .. name, "not a whole number from " .. least .. " to " .. most
+      end
+      c[name] = r[name]
+    end
+    if not CHALLENGES[r.challenge] then return nil, at .. ".challenge", "not a challenge" end
+    if not ACTIONS[r.errorAction] then return nil, at .. ".errorAction", "not deny or drop" end
+    c.challenge, c.errorAction = r.challenge, r.errorAction
+    clean[i] = c
+  end
+  return clean
+end
+
 function _M.entry(f, path)
   if type(f) ~= "table" then return nil, path, "not an object" end
   if not is_int(f.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
@@ -237,8 +270,12 @@ function _M.entry(f, path)
   local rates
   rates, field, reason = frequency(f.rates, path .. ".rates", RATE_FIELDS)
   if rates == nil then return nil, field, reason end
+  local cc
+  cc, field, reason = anti_cc(f.antiCC, path .. ".antiCC")
+  if cc == nil then return nil, field, reason end
   return {
     id = f.id, whitelist = whitelist, blacklist = blacklist, userAgents = agents, intervals = intervals, rates = rates,
+    antiCC = cc,
   }
 end
 

@@ -50,6 +50,7 @@
 local _M = {}
 
 local ffi = require "ffi"
+local challenge = require "rampart.challenge"
 
 local dict = ngx.shared.rampart_firewall
 local re_find, tostring, tonumber = ngx.re.find, tostring, tonumber
@@ -88,6 +89,21 @@ local function route_of(action)
   return action == "drop" and "444" or "929"
 end
 
+-- An anti-CC rule's error counter: how many of its challenges the address left unpassed in the
+-- window (keys "e<rule id>:<address>").
+local function errors_key(rule, addr)
+  return "e" .. rule .. ":" .. addr
+end
+
+-- A client passed the challenge an anti-CC rule asked for: that challenge is no error.
+challenge.on_pass = function(rule, addr)
+  if dict == nil then return end
+  local key = errors_key(rule, addr)
+  -- A token answered twice renews the pass but takes back one error only.
+  local left = dict:incr(key, -1)
+  if left and left < 0 then dict:incr(key, 1) end
+end
+
 local warned = false
 
 -- The compiled frequency limits of a firewall entry, or nil when it has none (or the dict is missing).
@@ -119,7 +135,25 @@ function _M.compile(raw)
       route = route_of(r.action),
     }
   end
-  if #intervals == 0 and #rates == 0 then return nil end
+  local anti_cc = {}
+  for i, r in ipairs(raw.antiCC or {}) do
+    local id = tostring(r.id)
+    anti_cc[i] = {
+      id = id,
+      url = not EVERY_URL[r.url] and r.url or nil,
+      seconds = r.seconds,
+      -- 0: every covered request without a pass is challenged ("full verification").
+      times = r.times,
+      key = "c" .. r.id .. "/" .. r.seconds .. ":",
+      error_seconds = r.errorSeconds,
+      error_times = r.errorTimes,
+      action = r.challenge,
+      route = challenge.route(challenge.LETTER[r.challenge], raw.id, id),
+      -- What a client over the error limit gets.
+      over = { id = id, action = r.errorAction, route = route_of(r.errorAction) },
+    }
+  end
+  if #intervals == 0 and #rates == 0 and #anti_cc == 0 then return nil end
   if dict == nil then
     if not warned then
       ngx.log(ngx.WARN, "rampart firewall: frequency limits need the rampart_firewall shared dict, which this ",
@@ -128,7 +162,7 @@ function _M.compile(raw)
     end
     return nil
   end
-  return { intervals = intervals, rates = rates }
+  return { intervals = intervals, rates = rates, anti_cc = #anti_cc > 0 and anti_cc or nil }
 end
 
 -- Whether `rule` covers the request; the URL is read the first time a rule needs it.
@@ -145,7 +179,13 @@ end
 -- Counts the request in every rule of `freq` that covers it. Answers the first rule over its limit
 -- and its kind ("intervalLimit" | "secondLimit"), or nil and the seconds to delay the request (0:
 -- none). `addr` is the folded binary client address, `url` the absolute URL if already read.
-function _M.check(freq, var, addr, url)
+-- Then, when no limit refused the request and the client has no pass (`passed`), the anti-CC rules
+-- in their order: the first that covers the request challenges it when its frequency is full
+-- verification or the address is over `times` requests in its window of `seconds` (counted as the
+-- interval limits count); every challenge it serves counts one error for the address until passed,
+-- and an address over `errorTimes` errors within `errorSeconds` gets the rule's error action
+-- (deny 929, drop 444) instead of another challenge.
+function _M.check(freq, var, addr, url, passed)
   local refused, kind, hit = nil, nil, false
   local intervals = freq.intervals
   for i = 1, #intervals do
@@ -193,8 +233,26 @@ function _M.check(freq, var, addr, url)
       if over and refused == nil then refused, kind = r, "secondLimit" end
     end
   end
-  if refused then wait = 0 end
-  return refused, kind, wait
+  if refused then return refused, kind, 0 end
+  -- Anti-CC: a client with a pass for the site is not challenged (nor counted) again.
+  local anti_cc = freq.anti_cc
+  if anti_cc == nil or passed then return nil, nil, wait end
+  for i = 1, #anti_cc do
+    local r = anti_cc[i]
+    hit, url = covers(r, var, url)
+    if hit then
+      local errors = errors_key(r.id, addr)
+      local failed = dict:get(errors)
+      if failed and failed > r.error_times then return r.over, "antiCC", 0 end
+      local count = r.times == 0 and 1 or dict:incr(r.key .. addr, 1, 0, r.seconds)
+      if count and count > r.times then
+        -- Counted as an error until the client passes it (challenge.on_pass).
+        dict:incr(errors, 1, 0, r.error_seconds)
+        return r, "antiCC", 0
+      end
+    end
+  end
+  return nil, nil, wait
 end
 
 return _M

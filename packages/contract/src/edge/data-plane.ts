@@ -265,6 +265,25 @@ export const edgeFirewallSchema = z.strictObject({
     )
     .max(FIREWALL_LIST_RULES_PER_SITE)
     .default([]),
+  /**
+   * Enabled anti-CC rules, oldest first (routes/firewall-anti-cc.ts): `times` 0 is full
+   * verification; an address over `errorTimes` unpassed challenges in `errorSeconds` gets `errorAction`.
+   */
+  antiCC: z
+    .array(
+      z.strictObject({
+        id,
+        url: firewallUrl,
+        seconds: z.number().int().min(1).max(FREQUENCY_SECONDS_MAX),
+        times: z.number().int().min(0).max(FREQUENCY_TIMES_MAX),
+        challenge: z.enum(EDGE_CHALLENGES),
+        errorSeconds: z.number().int().min(1).max(FREQUENCY_SECONDS_MAX),
+        errorTimes: z.number().int().min(1).max(FREQUENCY_TIMES_MAX),
+        errorAction: z.enum(['deny', 'drop']),
+      }),
+    )
+    .max(FIREWALL_LIST_RULES_PER_SITE)
+    .default([]),
 });
 
 export const edgeDomainSchema = z.strictObject({
@@ -358,7 +377,9 @@ export const dataPlaneSchema = z
     const challenges = (list: readonly { action: EdgeRuleAction }[]) =>
       list.some((rule) => (EDGE_CHALLENGES as readonly string[]).includes(rule.action));
     doc.firewalls.forEach((firewall, i) => {
-      if (doc.challenge.keys.length === 0 && (challenges(firewall.blacklist) || challenges(firewall.userAgents))) {
+      const challenging =
+        challenges(firewall.blacklist) || challenges(firewall.userAgents) || firewall.antiCC.length > 0;
+      if (doc.challenge.keys.length === 0 && challenging) {
         ctx.addIssue({ code: 'custom', path: ['firewalls', i], message: 'a challenge rule without challenge keys' });
       }
       if (firewallIds.has(firewall.id)) {

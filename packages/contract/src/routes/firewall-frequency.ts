@@ -37,7 +37,7 @@ export const FIREWALL_PRIORITY_MAX = 100;
 export const FREQUENCY_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
 
 /** A whole number from 1 to `max` (spec §5: "seconds and times must exceed 0"). */
-const positive = (max: number) =>
+export const positiveCount = (max: number) =>
   z
     .number()
     .int()
@@ -54,15 +54,15 @@ const frequencyBase = {
 
 export const intervalLimitInputSchema = z.object({
   ...frequencyBase,
-  seconds: positive(FREQUENCY_SECONDS_MAX),
-  times: positive(FREQUENCY_TIMES_MAX),
+  seconds: positiveCount(FREQUENCY_SECONDS_MAX),
+  times: positiveCount(FREQUENCY_TIMES_MAX),
 });
 export type IntervalLimitInput = z.input<typeof intervalLimitInputSchema>;
 export type IntervalLimitIn = z.output<typeof intervalLimitInputSchema>;
 
 export const secondLimitInputSchema = z.object({
   ...frequencyBase,
-  rate: positive(SECOND_RATE_MAX),
+  rate: positiveCount(SECOND_RATE_MAX),
   burst: z.number().int().min(0).max(SECOND_BURST_MAX).default(0),
   blockSeconds: z.number().int().min(0).max(BLOCK_SECONDS_MAX).default(0),
 });

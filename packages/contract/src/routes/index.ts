@@ -12,6 +12,7 @@ import { cnameSettingRoutes } from './cname-settings.js';
 import { dnsLineRoutes } from './dns-lines.js';
 import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
+import { firewallAntiCCRoutes } from './firewall-anti-cc.js';
 import { firewallFrequencyRoutes } from './firewall-frequency.js';
 import { firewallListRoutes } from './firewall-lists.js';
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
@@ -54,6 +55,7 @@ export * from './cname-settings.js';
 export * from './dns-lines.js';
 export * from './domain-proof.js';
 export * from './domains.js';
+export * from './firewall-anti-cc.js';
 export * from './firewall-frequency.js';
 export * from './firewall-lists.js';
 export * from './firewall-user-agents.js';
@@ -118,6 +120,7 @@ export const ROUTE_GROUPS = {
   firewallLists: firewallListRoutes,
   firewallUserAgents: firewallUserAgentRoutes,
   firewallFrequency: firewallFrequencyRoutes,
+  firewallAntiCC: firewallAntiCCRoutes,
   sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,

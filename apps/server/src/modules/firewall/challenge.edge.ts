@@ -28,6 +28,9 @@ const CHALLENGES: ReadonlySet<string> = new Set(EDGE_CHALLENGES);
 /** Whether any rule of these firewalls challenges (then the node needs the keys). */
 export function firewallsChallenge(firewalls: readonly EdgeFirewall[]): boolean {
   return firewalls.some(
-    (f) => f.blacklist.some((r) => CHALLENGES.has(r.action)) || f.userAgents.some((r) => CHALLENGES.has(r.action)),
+    (f) =>
+      f.antiCC.length > 0 ||
+      f.blacklist.some((r) => CHALLENGES.has(r.action)) ||
+      f.userAgents.some((r) => CHALLENGES.has(r.action)),
   );
 }

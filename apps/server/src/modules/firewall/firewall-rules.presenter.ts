@@ -1,4 +1,6 @@
 import type {
+  AntiCCFrequency,
+  AntiCCRule,
   BlacklistRule,
   FirewallMethods,
   IntervalLimit,
@@ -97,4 +99,37 @@ export function presentIntervalLimit(row: FirewallRuleRow): IntervalLimit {
 export function presentSecondLimit(row: FirewallRuleRow): SecondLimit {
   const rule = row.rule as unknown as StoredSecondLimit;
   return { ...frequencyFields(row, rule), rate: rule.rate, burst: rule.burst, blockSeconds: rule.blockSeconds };
+}
+
+/** The fields an anti-CC rule stores in its `rule` column. */
+export interface StoredAntiCCRule {
+  urlRegex: string;
+  frequency: AntiCCFrequency;
+  seconds: number;
+  times: number;
+  blockType: number;
+  errorSeconds: number;
+  errorTimes: number;
+  errorBlockType: number;
+  enabled: boolean;
+}
+
+export function presentAntiCCRule(row: FirewallRuleRow): AntiCCRule {
+  const rule = row.rule as unknown as StoredAntiCCRule;
+  return {
+    id: row.id,
+    siteID: row.siteId,
+    urlRegex: rule.urlRegex,
+    frequency: rule.frequency,
+    seconds: rule.seconds,
+    times: rule.times,
+    blockType: rule.blockType,
+    errorSeconds: rule.errorSeconds,
+    errorTimes: rule.errorTimes,
+    errorBlockType: rule.errorBlockType,
+    enabled: rule.enabled,
+    memo: row.memo,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }

@@ -1,4 +1,9 @@
-import { firewallFrequencyRoutes, firewallListRoutes, firewallUserAgentRoutes } from '@rampart/contract';
+import {
+  firewallAntiCCRoutes,
+  firewallFrequencyRoutes,
+  firewallListRoutes,
+  firewallUserAgentRoutes,
+} from '@rampart/contract';
 import type { Binder } from '../../platform/http/bind-route.js';
 import type { FirewallRulesService } from './firewall-rules.service.js';
 
@@ -65,5 +70,18 @@ export function bindFirewallRuleRoutes(binder: Binder, rules: FirewallRulesServi
   }));
   binder.bind(f.deleteSecondLimits, async ({ params, body }, { caller }) => {
     await rules.delete('secondLimit', caller.accountId, params.siteId, body.ids);
+  });
+  const c = firewallAntiCCRoutes;
+  binder.bind(c.listAntiCCRules, async ({ params, query }, { caller }) =>
+    rules.list('antiCC', caller.accountId, params.siteId, query.page, query.pageSize),
+  );
+  binder.bind(c.addAntiCCRules, async ({ params, body }, { caller }) => ({
+    data: await rules.add('antiCC', caller.accountId, params.siteId, body.data),
+  }));
+  binder.bind(c.updateAntiCCRule, async ({ params, body: { id, ...rule } }, { caller }) => ({
+    data: await rules.update('antiCC', caller.accountId, params.siteId, id, rule),
+  }));
+  binder.bind(c.deleteAntiCCRules, async ({ params, body }, { caller }) => {
+    await rules.delete('antiCC', caller.accountId, params.siteId, body.ids);
   });
 }

@@ -1,4 +1,6 @@
 import {
+  type AntiCCRule,
+  type AntiCCRuleIn,
   type BlacklistRule,
   type BlacklistRuleIn,
   FIREWALL_LIST_RULES_PER_SITE,
@@ -17,11 +19,13 @@ import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import type { SitesRepository } from '../sites/sites.repository.js';
 import {
+  presentAntiCCRule,
   presentBlacklistRule,
   presentIntervalLimit,
   presentSecondLimit,
   presentUserAgentRule,
   presentWhitelistRule,
+  type StoredAntiCCRule,
   type StoredIntervalLimit,
   type StoredListRule,
   type StoredSecondLimit,
@@ -36,6 +40,7 @@ interface Kinds {
   userAgent: { input: UserAgentRuleIn; output: UserAgentRule };
   intervalLimit: { input: IntervalLimitIn; output: IntervalLimit };
   secondLimit: { input: SecondLimitIn; output: SecondLimit };
+  antiCC: { input: AntiCCRuleIn; output: AntiCCRule };
 }
 export type RuleKind = keyof Kinds;
 
@@ -72,10 +77,14 @@ const KINDS: {
     store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredSecondLimit, memo }),
     present: presentSecondLimit,
   },
+  antiCC: {
+    store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredAntiCCRule, memo }),
+    present: presentAntiCCRule,
+  },
 };
 
 /**
- * The site firewall's rule kinds (routes/firewall-lists.ts, firewall-user-agents.ts, firewall-frequency.ts). Every call
+ * The site firewall's rule kinds (routes/firewall-lists.ts, firewall-user-agents.ts, firewall-frequency.ts, firewall-anti-cc.ts). Every call
  * starts with the site check (101018 for a site that is not the caller's, before anything about a
  * rule id is read); a rule id of another site, or of another kind, answers 101018 like one that does
  * not exist. The snapshot hook in app.ts sends a change to the nodes.

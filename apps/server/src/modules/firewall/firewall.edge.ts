@@ -6,6 +6,7 @@ import {
   ipListRanges,
 } from '@rampart/contract';
 import type {
+  StoredAntiCCRule,
   StoredIntervalLimit,
   StoredListRule,
   StoredSecondLimit,
@@ -34,7 +35,7 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
   const of = (siteId: number): EdgeFirewall => {
     let entry = out.get(siteId);
     if (!entry) {
-      entry = { id: siteId, whitelist: [], blacklist: [], userAgents: [], intervals: [], rates: [] };
+      entry = { id: siteId, whitelist: [], blacklist: [], userAgents: [], intervals: [], rates: [], antiCC: [] };
       out.set(siteId, entry);
     }
     return entry;
@@ -54,6 +55,21 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
         const { rate, burst, blockSeconds } = rule as StoredSecondLimit;
         of(row.siteId).rates.push({ ...base, rate, burst, blockSeconds });
       }
+      continue;
+    }
+    if (row.kind === 'antiCC') {
+      const rule = row.rule as unknown as StoredAntiCCRule;
+      if (!rule.enabled) continue;
+      of(row.siteId).antiCC.push({
+        id: row.id,
+        url: rule.urlRegex,
+        seconds: rule.seconds,
+        times: rule.frequency === 'full' ? 0 : rule.times,
+        challenge: actionOf(rule.blockType) as EdgeFirewall['antiCC'][number]['challenge'],
+        errorSeconds: rule.errorSeconds,
+        errorTimes: rule.errorTimes,
+        errorAction: actionOf(rule.errorBlockType) as 'deny' | 'drop',
+      });
       continue;
     }
     if (row.kind === 'userAgent') {
