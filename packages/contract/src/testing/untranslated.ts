@@ -29,6 +29,7 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   CORS: 'CORS modules of sites',
   QUIC: 'HTTP/3 needs QUIC, which the nodes do not have',
   PROXY: "the PROXY protocol of load balancers (a zone's trusted proxies)",
+  CC: 'anti-CC (challenge collapsar): the industry name of the application-layer flood defence, kept in Chinese consoles',
   API: 'API tokens, the API documentation',
   ID: 'request IDs, role IDs and other identifiers',
   NUL: 'the NUL character refused in texts',

@@ -1180,6 +1180,7 @@ export const enUS = {
       userAgent: 'User agent',
       intervalLimit: 'Interval frequency limit',
       secondLimit: 'Per-second frequency limit',
+      antiCC: 'Anti-CC',
     },
     hints: {
       whitelist:
@@ -1192,6 +1193,8 @@ export const enUS = {
         "Each client IP may make at most the set number of requests to a matching URL in a window of the set seconds. The window is fixed: it starts with the IP's first request, and once the IP goes over, every request of it that the rule covers gets the rule's mode until the window ends (DENY answers 929, DROP closes the connection). Rules are tried by priority, higher first, then the oldest: every enabled rule that covers a request counts it, and the first one over its limit applies. Each node counts the requests it receives; whitelisted clients are never counted.",
       secondLimit:
         "Each client IP may make the set number of requests per second to a matching URL, with room for a burst: requests over the rate but within the burst are slowed down to the rate. A request beyond both gets the rule's mode (DENY answers 929, DROP closes the connection), and so does every request of that IP the rule covers for the block duration. Rules are tried by priority, higher first, then the oldest: every enabled rule that covers a request counts it, and the first one over its limit applies. Each node counts the requests it receives; whitelisted clients are never counted.",
+      antiCC:
+        "Challenges the clients that request a matching URL, to stop floods that look like normal requests: with full verification every request of a client without a pass is challenged; with a custom frequency, a client's requests beyond the set count in the window are. A client that passes is let through for 30 minutes. Each challenge a client leaves unpassed counts as an error; a client over the error limit gets the error mode instead (DENY answers 929, DROP closes the connection) until the error window ends. The first enabled rule that covers a request applies, oldest first, after the frequency limits; each node counts the requests it receives.",
     },
     ips: 'IPs',
     url: 'URL',
@@ -1214,7 +1217,16 @@ export const enUS = {
     burstCell: 'burst {{burst}}',
     blockCell: 'block {{seconds}} s',
     cellSeparator: ', ',
-    units: { seconds: 's', requests: 'requests', perSecond: 'requests/s' },
+    frequency: 'Frequency',
+    frequencies: { full: 'Full verification', custom: 'Custom' },
+    errorLimit: 'Error limit',
+    errorSeconds: 'Error window',
+    errorTimes: 'Errors allowed',
+    errorBlockType: 'Over the error limit',
+    fullCell: 'Every request',
+    errorCell_one: '{{times}} error / {{seconds}} s',
+    errorCell_other: '{{times}} errors / {{seconds}} s',
+    units: { errors: 'errors', seconds: 's', requests: 'requests', perSecond: 'requests/s' },
     memo: 'Memo',
     createdAt: 'Created',
     updatedAt: 'Updated',
@@ -1230,6 +1242,7 @@ export const enUS = {
       userAgent: 'No user-agent rules yet.',
       intervalLimit: 'No interval frequency limits yet.',
       secondLimit: 'No per-second frequency limits yet.',
+      antiCC: 'No anti-CC rules yet.',
     },
     form: {
       addTitle: {
@@ -1238,6 +1251,7 @@ export const enUS = {
         userAgent: 'New user-agent rule',
         intervalLimit: 'New interval frequency limit',
         secondLimit: 'New per-second frequency limit',
+        antiCC: 'New anti-CC rule',
       },
       editTitle: {
         whitelist: 'Edit whitelist rule',
@@ -1245,6 +1259,7 @@ export const enUS = {
         userAgent: 'Edit user-agent rule',
         intervalLimit: 'Edit interval frequency limit',
         secondLimit: 'Edit per-second frequency limit',
+        antiCC: 'Edit anti-CC rule',
       },
       ipsHint:
         'One per line: an IP, a range (first-last, such as 10.0.0.1-10.0.0.9) or a CIDR block (10.0.0.0/24); at most {{max}}.',
@@ -1267,6 +1282,15 @@ export const enUS = {
       priorityHint: '0 to {{max}}; higher is tried first, then the oldest.',
       frequencyModeHint:
         'DENY answers 929 (the status of frequency limits); DROP closes the connection without an answer.',
+      frequencyHint:
+        'Full verification challenges every request of a client without a pass; custom challenges only the requests beyond the count in the window.',
+      ccSecondsHint:
+        "1 to {{max}} seconds, a fixed window that starts with the client's first request the rule covers.",
+      ccTimesHint: '1 to {{max}}: the requests a client may make in one window before it is challenged.',
+      challengeHint: 'The challenge the client gets; passing it lets the client through for 30 minutes.',
+      errorSecondsHint: '1 to {{max}} seconds, the window in which unpassed challenges are counted.',
+      errorTimesHint:
+        '1 to {{max}}: the unpassed challenges a client may leave in the window before the error mode applies.',
       lineError: 'Line {{line}} ({{value}}): {{message}}',
     },
   },

@@ -1154,6 +1154,7 @@ export const zhCN: LocaleResources = {
       userAgent: 'User-Agent',
       intervalLimit: '区域频率',
       secondLimit: '秒级频率',
+      antiCC: '防 CC',
     },
     hints: {
       whitelist: '来自这些 IP、访问匹配的 URL 且使用所列方法的请求将跳过本站点的其他所有防火墙检查；白名单最先检查。',
@@ -1165,6 +1166,8 @@ export const zhCN: LocaleResources = {
         '每个客户端 IP 在设定秒数的统计周期内访问匹配的 URL 不得超过设定的请求次数。统计周期是固定的：从该 IP 的首个请求开始计时；一旦超过次数，该 IP 被本规则覆盖的每个请求在本周期结束前都按防护模式处理（拒绝即返回 929，丢弃即直接断开连接）。规则按优先级从高到低、同级按创建先后检查：每条覆盖该请求的已启用规则都会计数，首条超限的规则生效。各节点分别统计各自收到的请求；白名单中的客户端不计数。',
       secondLimit:
         '每个客户端 IP 每秒访问匹配的 URL 不得超过设定的请求速率，并可有突发余量：超过速率但在突发余量内的请求会被放慢到该速率处理。超出两者的请求按防护模式处理（拒绝即返回 929，丢弃即直接断开连接），该 IP 被本规则覆盖的请求在封禁时长内也都如此处理。规则按优先级从高到低、同级按创建先后检查：每条覆盖该请求的已启用规则都会计数，首条超限的规则生效。各节点分别统计各自收到的请求；白名单中的客户端不计数。',
+      antiCC:
+        '对请求匹配 URL 的客户端进行验证，防御伪装成正常请求的攻击：全验证时，没有通行凭证的客户端的每个请求都会被验证；自定义频率时，客户端在时间窗口内超出设定次数的请求会被验证。通过验证的客户端可在 30 分钟内直接访问。客户端每次未通过的验证计为一次错误；超出错误上限的客户端将改为执行错误处理模式（拒绝：返回 929；丢弃：直接断开连接），直到错误时间窗口结束。按创建顺序，在频率限制之后，由第一条覆盖该请求的已启用规则生效；每个节点分别统计自己收到的请求。',
     },
     ips: 'IP',
     url: 'URL',
@@ -1187,7 +1190,16 @@ export const zhCN: LocaleResources = {
     burstCell: '突发 {{burst}}',
     blockCell: '封禁 {{seconds}} 秒',
     cellSeparator: '，',
-    units: { seconds: '秒', requests: '次', perSecond: '次/秒' },
+    frequency: '频率',
+    frequencies: { full: '全验证', custom: '自定义' },
+    errorLimit: '错误上限',
+    errorSeconds: '错误时间窗口',
+    errorTimes: '允许错误次数',
+    errorBlockType: '超出错误上限时',
+    fullCell: '每个请求',
+    errorCell_one: '{{times}} 次错误 / {{seconds}} 秒',
+    errorCell_other: '{{times}} 次错误 / {{seconds}} 秒',
+    units: { errors: '次错误', seconds: '秒', requests: '次', perSecond: '次/秒' },
     memo: '备注',
     createdAt: '创建时间',
     updatedAt: '更新时间',
@@ -1203,6 +1215,7 @@ export const zhCN: LocaleResources = {
       userAgent: '暂无 User-Agent 规则。',
       intervalLimit: '暂无区域频率规则。',
       secondLimit: '暂无秒级频率规则。',
+      antiCC: '暂无防 CC 规则。',
     },
     form: {
       addTitle: {
@@ -1211,6 +1224,7 @@ export const zhCN: LocaleResources = {
         userAgent: '新建 User-Agent 规则',
         intervalLimit: '新建区域频率规则',
         secondLimit: '新建秒级频率规则',
+        antiCC: '新建防 CC 规则',
       },
       editTitle: {
         whitelist: '编辑白名单规则',
@@ -1218,6 +1232,7 @@ export const zhCN: LocaleResources = {
         userAgent: '编辑 User-Agent 规则',
         intervalLimit: '编辑区域频率规则',
         secondLimit: '编辑秒级频率规则',
+        antiCC: '编辑防 CC 规则',
       },
       ipsHint: '每行一个：IP、IP 段（起止地址，如 10.0.0.1-10.0.0.9）或 CIDR 网段（如 10.0.0.0/24），最多 {{max}} 个。',
       urlHint:
@@ -1237,6 +1252,12 @@ export const zhCN: LocaleResources = {
         '0 至 {{max}} 秒：IP 超出速率和突发余量后，其被本规则覆盖的请求在此时长内都按防护模式处理。0 表示只处理超出限制的请求。',
       priorityHint: '0 至 {{max}}；数值越大越先检查，同级按创建先后。',
       frequencyModeHint: '拒绝：返回 929（频率限制的状态码）；丢弃：不作应答，直接断开连接。',
+      frequencyHint: '全验证：没有通行凭证的客户端的每个请求都会被验证；自定义：仅验证时间窗口内超出次数的请求。',
+      ccSecondsHint: '1 至 {{max}} 秒，固定窗口，从规则覆盖的客户端首个请求开始计算。',
+      ccTimesHint: '1 至 {{max}}：客户端在一个窗口内被验证前可发出的请求数。',
+      challengeHint: '客户端需要完成的验证；通过后 30 分钟内可直接访问。',
+      errorSecondsHint: '1 至 {{max}} 秒，统计未通过验证次数的时间窗口。',
+      errorTimesHint: '1 至 {{max}}：窗口内允许的未通过验证次数，超出后执行错误处理模式。',
       lineError: '第 {{line}} 行（{{value}}）：{{message}}',
     },
   },

@@ -1162,6 +1162,7 @@ export const zhTW: LocaleResources = {
       userAgent: 'User-Agent',
       intervalLimit: '區域頻率',
       secondLimit: '秒級頻率',
+      antiCC: '防 CC',
     },
     hints: {
       whitelist: '來自這些 IP、存取符合的 URL 且使用所列方法的請求將略過本網站的其他所有防火牆檢查；白名單最先檢查。',
@@ -1173,6 +1174,8 @@ export const zhTW: LocaleResources = {
         '每個用戶端 IP 在設定秒數的統計週期內存取符合的 URL 不得超過設定的請求次數。統計週期是固定的：從該 IP 的第一個請求開始計時；一旦超過次數，該 IP 受本規則涵蓋的每個請求在本週期結束前都依防護模式處理（拒絕即回傳 929，丟棄即直接中斷連線）。規則依優先順序由高到低、同級依建立先後檢查：每條涵蓋該請求的已啟用規則都會計數，第一條超限的規則生效。各節點分別統計各自收到的請求；白名單中的用戶端不計數。',
       secondLimit:
         '每個用戶端 IP 每秒存取符合的 URL 不得超過設定的請求速率，並可有突發餘量：超過速率但在突發餘量內的請求會被放慢到該速率處理。超出兩者的請求依防護模式處理（拒絕即回傳 929，丟棄即直接中斷連線），該 IP 受本規則涵蓋的請求在封鎖時長內也都如此處理。規則依優先順序由高到低、同級依建立先後檢查：每條涵蓋該請求的已啟用規則都會計數，第一條超限的規則生效。各節點分別統計各自收到的請求；白名單中的用戶端不計數。',
+      antiCC:
+        '對請求符合 URL 的用戶端進行驗證，防禦偽裝成正常請求的攻擊：全驗證時，沒有通行憑證的用戶端的每個請求都會被驗證；自訂頻率時，用戶端在時間視窗內超出設定次數的請求會被驗證。通過驗證的用戶端可在 30 分鐘內直接存取。用戶端每次未通過的驗證計為一次錯誤；超出錯誤上限的用戶端將改為執行錯誤處理模式（拒絕：回傳 929；丟棄：直接中斷連線），直到錯誤時間視窗結束。依建立順序，在頻率限制之後，由第一條涵蓋該請求的已啟用規則生效；每個節點分別統計自己收到的請求。',
     },
     ips: 'IP',
     url: 'URL',
@@ -1195,7 +1198,16 @@ export const zhTW: LocaleResources = {
     burstCell: '突發 {{burst}}',
     blockCell: '封鎖 {{seconds}} 秒',
     cellSeparator: '，',
-    units: { seconds: '秒', requests: '次', perSecond: '次/秒' },
+    frequency: '頻率',
+    frequencies: { full: '全驗證', custom: '自訂' },
+    errorLimit: '錯誤上限',
+    errorSeconds: '錯誤時間視窗',
+    errorTimes: '允許錯誤次數',
+    errorBlockType: '超出錯誤上限時',
+    fullCell: '每個請求',
+    errorCell_one: '{{times}} 次錯誤 / {{seconds}} 秒',
+    errorCell_other: '{{times}} 次錯誤 / {{seconds}} 秒',
+    units: { errors: '次錯誤', seconds: '秒', requests: '次', perSecond: '次/秒' },
     memo: '備註',
     createdAt: '建立時間',
     updatedAt: '更新時間',
@@ -1211,6 +1223,7 @@ export const zhTW: LocaleResources = {
       userAgent: '尚無 User-Agent 規則。',
       intervalLimit: '尚無區域頻率規則。',
       secondLimit: '尚無秒級頻率規則。',
+      antiCC: '尚無防 CC 規則。',
     },
     form: {
       addTitle: {
@@ -1219,6 +1232,7 @@ export const zhTW: LocaleResources = {
         userAgent: '新增 User-Agent 規則',
         intervalLimit: '新增區域頻率規則',
         secondLimit: '新增秒級頻率規則',
+        antiCC: '新增防 CC 規則',
       },
       editTitle: {
         whitelist: '編輯白名單規則',
@@ -1226,6 +1240,7 @@ export const zhTW: LocaleResources = {
         userAgent: '編輯 User-Agent 規則',
         intervalLimit: '編輯區域頻率規則',
         secondLimit: '編輯秒級頻率規則',
+        antiCC: '編輯防 CC 規則',
       },
       ipsHint:
         '每行一個：IP、IP 範圍（起訖位址，如 10.0.0.1-10.0.0.9）或 CIDR 網段（如 10.0.0.0/24），最多 {{max}} 個。',
@@ -1246,6 +1261,12 @@ export const zhTW: LocaleResources = {
         '0 至 {{max}} 秒：IP 超出速率和突發餘量後，其受本規則涵蓋的請求在此時長內都依防護模式處理。0 表示只處理超出限制的請求。',
       priorityHint: '0 至 {{max}}；數值越大越先檢查，同級依建立先後。',
       frequencyModeHint: '拒絕：回傳 929（頻率限制的狀態碼）；丟棄：不回應，直接中斷連線。',
+      frequencyHint: '全驗證：沒有通行憑證的用戶端的每個請求都會被驗證；自訂：僅驗證時間視窗內超出次數的請求。',
+      ccSecondsHint: '1 至 {{max}} 秒，固定視窗，從規則涵蓋的用戶端第一個請求開始計算。',
+      ccTimesHint: '1 至 {{max}}：用戶端在一個視窗內被驗證前可發出的請求數。',
+      challengeHint: '用戶端需要完成的驗證；通過後 30 分鐘內可直接存取。',
+      errorSecondsHint: '1 至 {{max}} 秒，統計未通過驗證次數的時間視窗。',
+      errorTimesHint: '1 至 {{max}}：視窗內允許的未通過驗證次數，超出後執行錯誤處理模式。',
       lineError: '第 {{line}} 行（{{value}}）：{{message}}',
     },
   },

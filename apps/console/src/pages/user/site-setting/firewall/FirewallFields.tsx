@@ -21,21 +21,29 @@ export function UrlField({ name, rules }: { name: string; rules: FormRule[] }) {
   );
 }
 
-/** The protection mode, one of the kind's `modes` (challenges and actions); `hint` says what each does (DENY's status differs by kind). */
+/**
+ * The protection mode, one of the kind's `modes` (challenges and actions); `hint` says what each does
+ * (DENY's status differs by kind). `name` and `label` for a second mode field (anti-CC's error action).
+ */
 export function BlockTypeField({
   modes,
   rules,
   hint,
+  name = 'blockType',
+  label,
 }: {
   modes: readonly ProtectionMode[];
   rules: FormRule[];
   hint?: string;
+  name?: string;
+  label?: string;
 }) {
   const { t } = useTranslation('firewall');
+  const title = label ?? t('blockType');
   return (
-    <Form.Item name="blockType" label={t('blockType')} extra={hint ?? t('form.blockTypeHint')} rules={rules}>
+    <Form.Item name={name} label={title} extra={hint ?? t('form.blockTypeHint')} rules={rules}>
       <Select
-        aria-label={t('blockType')}
+        aria-label={title}
         options={modes.map((value) => ({ value, label: protectionModeLabel(value, currentLocale()) }))}
       />
     </Form.Item>

@@ -2,6 +2,7 @@ import { Segmented } from 'antd';
 import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { antiCCKind } from './anti-cc-kind';
 import { FirewallRulesPanel } from './FirewallRulesPanel';
 import { FIREWALL_KIND_KEYS, type FirewallKindKey, isFirewallKind } from './firewall-kinds';
 import { intervalLimitKind, secondLimitKind } from './frequency-kinds';
@@ -18,11 +19,12 @@ const PANELS: Record<FirewallKindKey, (siteId: number) => ReactNode> = {
   userAgent: (siteId) => <FirewallRulesPanel siteId={siteId} kind={userAgentKind} />,
   intervalLimit: (siteId) => <FirewallRulesPanel siteId={siteId} kind={intervalLimitKind} />,
   secondLimit: (siteId) => <FirewallRulesPanel siteId={siteId} kind={secondLimitKind} />,
+  antiCC: (siteId) => <FirewallRulesPanel siteId={siteId} kind={antiCCKind} />,
 };
 
 /**
  * The site's firewall: one list per kind (whitelist, blacklist, user-agent rules, interval and
- * per-second frequency limits), chosen in the sub-navigation and kept in the URL
+ * per-second frequency limits, anti-CC), chosen in the sub-navigation and kept in the URL
  * (`?tab=firewall&kind=blacklist`; another kind starts on its first page).
  */
 export function FirewallTab({ siteId }: { siteId: number }) {

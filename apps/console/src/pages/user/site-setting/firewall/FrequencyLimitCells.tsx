@@ -1,4 +1,4 @@
-import type { IntervalLimit, Locale, SecondLimit } from '@rampart/contract';
+import type { AntiCCRule, IntervalLimit, Locale, SecondLimit } from '@rampart/contract';
 import { useTranslation } from 'react-i18next';
 import { LOCALE_TAGS, useLocale } from '../../../../i18n';
 
@@ -40,4 +40,27 @@ export function SecondLimitCell({ rule }: { rule: SecondLimit }) {
   if (rule.burst > 0) parts.push(t('burstCell', { burst: formatCount(rule.burst, locale) }));
   if (rule.blockSeconds > 0) parts.push(t('blockCell', { seconds: formatCount(rule.blockSeconds, locale) }));
   return <div style={{ whiteSpace: 'normal', width: LIMIT_CELL_WIDTH }}>{parts.join(t('cellSeparator'))}</div>;
+}
+
+/** When an anti-CC rule challenges: "every request", or "30 requests / 60 s" as the interval limits. */
+export function AntiCCFrequencyCell({ rule }: { rule: AntiCCRule }) {
+  const { t } = useTranslation('firewall');
+  if (rule.frequency === 'full')
+    return <div style={{ whiteSpace: 'normal', width: LIMIT_CELL_WIDTH }}>{t('fullCell')}</div>;
+  return <IntervalLimitCell rule={rule as unknown as IntervalLimit} />;
+}
+
+/** An anti-CC rule's error limit: "5 errors / 60 s". */
+export function AntiCCErrorCell({ rule }: { rule: AntiCCRule }) {
+  const { t } = useTranslation('firewall');
+  const [locale] = useLocale();
+  return (
+    <div style={{ whiteSpace: 'normal', width: LIMIT_CELL_WIDTH }}>
+      {t('errorCell', {
+        count: rule.errorTimes,
+        times: formatCount(rule.errorTimes, locale),
+        seconds: formatCount(rule.errorSeconds, locale),
+      })}
+    </div>
+  );
 }

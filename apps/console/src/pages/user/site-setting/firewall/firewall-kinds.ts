@@ -10,10 +10,17 @@ import type { FieldNameOf } from '../../../../forms/server-errors';
 /**
  * The firewall kinds a site has, in the order of the tab's sub-navigation. A new kind is a key
  * here, a {@link FirewallKind} of its own (list-kinds.tsx, user-agent-kind.tsx,
- * frequency-kinds.tsx), its entry in FirewallTab's panels and its texts under `firewall.kinds`,
+ * frequency-kinds.tsx, anti-cc-kind.tsx), its entry in FirewallTab's panels and its texts under `firewall.kinds`,
  * `hints`, `empty` and `form.*Title`.
  */
-export const FIREWALL_KIND_KEYS = ['whitelist', 'blacklist', 'userAgent', 'intervalLimit', 'secondLimit'] as const;
+export const FIREWALL_KIND_KEYS = [
+  'whitelist',
+  'blacklist',
+  'userAgent',
+  'intervalLimit',
+  'secondLimit',
+  'antiCC',
+] as const;
 export type FirewallKindKey = (typeof FIREWALL_KIND_KEYS)[number];
 
 export function isFirewallKind(value: string | null): value is FirewallKindKey {
