@@ -1,3 +1,4 @@
+import { edgeDomainAccess } from '../modules/firewall/domain-access.edge.js';
 import { edgeFirewalls } from '../modules/firewall/firewall.edge.js';
 import { MonitorStatusService } from '../modules/monitoring/monitor-status.service.js';
 import { AgentReleases } from '../modules/nodes/agent-releases.js';
@@ -40,6 +41,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         modules: (domainIds) => edgeModulesOf(repos.siteModules, domainIds),
         siteSettings: (siteIds) => edgeSiteSettings(repos.siteSettings, siteIds),
         firewalls: (siteIds) => edgeFirewalls(repos.firewallRules, siteIds),
+        domainAccess: (domainIds) => edgeDomainAccess(repos.domainAccess, domainIds),
         nginxTuning: (ownerId) => operatorNginxTuning(repos.settings, ownerId),
       },
       box,

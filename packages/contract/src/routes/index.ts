@@ -10,9 +10,11 @@ import { clientDomainRoutes } from './client-domains.js';
 import { clientSiteRoutes } from './client-sites.js';
 import { cnameSettingRoutes } from './cname-settings.js';
 import { dnsLineRoutes } from './dns-lines.js';
+import { domainAccessRoutes } from './domain-access.js';
 import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
 import { firewallFrequencyRoutes } from './firewall-frequency.js';
+import { firewallHeaderRoutes } from './firewall-headers.js';
 import { firewallListRoutes } from './firewall-lists.js';
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
@@ -52,9 +54,11 @@ export * from './client-domains.js';
 export * from './client-sites.js';
 export * from './cname-settings.js';
 export * from './dns-lines.js';
+export * from './domain-access.js';
 export * from './domain-proof.js';
 export * from './domains.js';
 export * from './firewall-frequency.js';
+export * from './firewall-headers.js';
 export * from './firewall-lists.js';
 export * from './firewall-user-agents.js';
 export * from './group-lines.js';
@@ -118,6 +122,8 @@ export const ROUTE_GROUPS = {
   firewallLists: firewallListRoutes,
   firewallUserAgents: firewallUserAgentRoutes,
   firewallFrequency: firewallFrequencyRoutes,
+  firewallHeaders: firewallHeaderRoutes,
+  domainAccess: domainAccessRoutes,
   sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,

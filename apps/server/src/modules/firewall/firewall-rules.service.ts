@@ -2,6 +2,8 @@ import {
   type BlacklistRule,
   type BlacklistRuleIn,
   FIREWALL_LIST_RULES_PER_SITE,
+  type HeaderRule,
+  type HeaderRuleIn,
   type IntervalLimit,
   type IntervalLimitIn,
   type SecondLimit,
@@ -18,10 +20,12 @@ import type { SiteAccess } from '../sites/site-access.js';
 import type { SitesRepository } from '../sites/sites.repository.js';
 import {
   presentBlacklistRule,
+  presentHeaderRule,
   presentIntervalLimit,
   presentSecondLimit,
   presentUserAgentRule,
   presentWhitelistRule,
+  type StoredHeaderRule,
   type StoredIntervalLimit,
   type StoredListRule,
   type StoredSecondLimit,
@@ -34,6 +38,7 @@ interface Kinds {
   whitelist: { input: WhitelistRuleIn; output: WhitelistRule };
   blacklist: { input: BlacklistRuleIn; output: BlacklistRule };
   userAgent: { input: UserAgentRuleIn; output: UserAgentRule };
+  header: { input: HeaderRuleIn; output: HeaderRule };
   intervalLimit: { input: IntervalLimitIn; output: IntervalLimit };
   secondLimit: { input: SecondLimitIn; output: SecondLimit };
 }
@@ -64,6 +69,10 @@ const KINDS: {
     }),
     present: presentUserAgentRule,
   },
+  header: {
+    store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredHeaderRule, memo }),
+    present: presentHeaderRule,
+  },
   intervalLimit: {
     store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredIntervalLimit, memo }),
     present: presentIntervalLimit,
@@ -75,7 +84,8 @@ const KINDS: {
 };
 
 /**
- * The site firewall's rule kinds (routes/firewall-lists.ts, firewall-user-agents.ts, firewall-frequency.ts). Every call
+ * The site firewall's rule kinds (routes/firewall-lists.ts, firewall-user-agents.ts, firewall-headers.ts,
+ * firewall-frequency.ts). Every call
  * starts with the site check (101018 for a site that is not the caller's, before anything about a
  * rule id is read); a rule id of another site, or of another kind, answers 101018 like one that does
  * not exist. The snapshot hook in app.ts sends a change to the nodes.

@@ -1,5 +1,6 @@
 import { type BLACKLIST_BLOCK_TYPES, type EdgeFirewall, FIREWALL_METHODS, ipListRanges } from '@rampart/contract';
 import type {
+  StoredHeaderRule,
   StoredIntervalLimit,
   StoredListRule,
   StoredSecondLimit,
@@ -10,6 +11,20 @@ import type { FirewallRulesRepository } from './firewall-rules.repository.js';
 type ActionBlockType = (typeof BLACKLIST_BLOCK_TYPES)[number];
 /** The non-challenge actions the edge takes for a blockType (enums.ts FIREWALL_ACTIONS). */
 const ACTIONS: Record<ActionBlockType, 'deny' | 'drop'> = { 10: 'deny', 11: 'drop' };
+
+/** A header rule (the site's or a domain's anti-header) as the edge reads it. */
+export function edgeHeaderRule(id: number, rule: StoredHeaderRule) {
+  return {
+    id,
+    url: rule.urlRegex,
+    name: rule.header.toLowerCase(),
+    value: rule.match === 'absent' ? null : rule.valueRegex,
+    action: ACTIONS[rule.blockType as ActionBlockType],
+  };
+}
+
+/** The edge's action for a stored blockType. */
+export const edgeAction = (blockType: number) => ACTIONS[blockType as ActionBlockType];
 
 /**
  * The edge's firewall of the given sites: only those with a rule that acts (a disabled rule does
@@ -22,7 +37,7 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
   const of = (siteId: number): EdgeFirewall => {
     let entry = out.get(siteId);
     if (!entry) {
-      entry = { id: siteId, whitelist: [], blacklist: [], userAgents: [], intervals: [], rates: [] };
+      entry = { id: siteId, whitelist: [], blacklist: [], userAgents: [], headers: [], intervals: [], rates: [] };
       out.set(siteId, entry);
     }
     return entry;
@@ -42,6 +57,11 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
         const { rate, burst, blockSeconds } = rule as StoredSecondLimit;
         of(row.siteId).rates.push({ ...base, rate, burst, blockSeconds });
       }
+      continue;
+    }
+    if (row.kind === 'header') {
+      const rule = row.rule as unknown as StoredHeaderRule;
+      if (rule.enabled) of(row.siteId).headers.push(edgeHeaderRule(row.id, rule));
       continue;
     }
     if (row.kind === 'userAgent') {
