@@ -34,7 +34,7 @@ const rate = (id: number, perSecond: number, burst: number, extra: Partial<Rate>
 });
 
 function site(id: number, limits: Partial<EdgeFirewall>): EdgeFirewall {
-  return { id, whitelist: [], blacklist: [], userAgents: [], intervals: [], rates: [], ...limits };
+  return { id, whitelist: [], blacklist: [], userAgents: [], headers: [], intervals: [], rates: [], ...limits };
 }
 
 const FIREWALLS: EdgeFirewall[] = [

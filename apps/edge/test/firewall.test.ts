@@ -31,8 +31,8 @@ function drop(id: number, ips: string[], url = '.*', methods = ALL_METHODS): Bla
   return { ...rule(id, ips, url, methods), action: 'drop' };
 }
 
-/** The frequency limits (firewall-frequency.test.ts): none here. */
-const NO_LIMITS = { intervals: [], rates: [] };
+/** The frequency limits (firewall-frequency.test.ts) and header rules (firewall-headers.test.ts): none here. */
+const NO_LIMITS = { headers: [], intervals: [], rates: [] };
 
 /** 1,000 addresses none of which is next to another (so they stay 1,000 ranges): 127.1–8.0.<even>. */
 const THOUSAND = Array.from({ length: 1000 }, (_, i) => `127.${1 + (i >> 7)}.0.${(i & 127) * 2}`);

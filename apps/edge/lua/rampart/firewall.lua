@@ -10,6 +10,8 @@
 -- order: the first hit denies (403, the edge's "Access denied" page, key 4030 in rampart.pages) or
 -- drops (444: the connection closes unanswered). Then the user-agent rules in their order: the
 -- first whose URL pattern and (case-insensitive) User-Agent pattern both match denies or drops.
+-- Between the blacklist and the user-agent rules: the site's header rules and the domain's
+-- anti-referer and anti-header lists (rampart.firewall_headers; a domain with lists has a firewallId).
 -- Last the frequency limits (rampart.firewall_frequency): every one that covers the request counts
 -- it; the first over its limit denies (929) or drops, and a per-second limit may delay it instead.
 --
@@ -23,6 +25,7 @@
 -- (a site without them pays one field check). Runs in set_by_lua: nothing here yields.
 local store = require "rampart.store"
 local frequency = require "rampart.firewall_frequency"
+local headers = require "rampart.firewall_headers"
 
 local _M = {}
 
@@ -100,9 +103,13 @@ local function compile(raw)
   for i, r in ipairs(raw.blacklist) do blacklist[i] = compile_rule(r, true) end
   for i, r in ipairs(raw.userAgents or {}) do agents[i] = compile_user_agent(r) end
   local limits = frequency.compile(raw)
-  if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil then return false end
-  return { whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits }
+  local header_rules = headers.compile(raw.headers)
+  if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil and header_rules == nil then return false end
+  return { whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits, headers = header_rules }
 end
+
+-- A site without rules of its own, for a domain that has anti-referer or anti-header lists.
+local NO_RULES = { whitelist = {}, blacklist = {}, user_agents = {} }
 
 -- Compiled firewalls of one generation, by site id: a site's domains share one copy.
 local compiled_gen, compiled = nil, {}
@@ -159,7 +166,10 @@ end
 function _M.check(domain, gen, var)
   local fw = domain._firewall
   if fw == nil then fw = _M.of(domain, gen) end
-  if not fw then return nil end
+  if not fw then
+    if domain.access == nil then return nil end
+    fw = NO_RULES
+  end
   -- The client address: the connection's for now. The trusted-proxies / PROXY-protocol piece sets
   -- the real client address before this runs (nginx's realip module replaces binary_remote_addr);
   -- this read is where it plugs in.
@@ -178,6 +188,13 @@ function _M.check(domain, gen, var)
   if rule then
     decided(var, "blacklist", rule)
     return rule.route
+  end
+  -- Header rules, then the domain's anti-referer and anti-header lists (rampart.firewall_headers).
+  local kind
+  rule, kind, url = headers.check(fw, domain, var, url)
+  if rule then
+    decided(var, kind, rule)
+    return route_of(rule.action)
   end
   local agents = fw.user_agents
   if #agents > 0 then
@@ -198,7 +215,7 @@ function _M.check(domain, gen, var)
   end
   local limits = fw.frequency
   if limits == nil then return nil end
-  local kind, wait
+  local wait
   rule, kind, wait = frequency.check(limits, var, addr, url)
   if rule then
     decided(var, kind, rule)
