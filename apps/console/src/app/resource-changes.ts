@@ -11,9 +11,11 @@ import {
   cnameSettingRoutes,
   corsRoutes,
   customHeaderRoutes,
+  domainAccessRoutes,
   domainProofRoutes,
   domainRoutes,
   firewallFrequencyRoutes,
+  firewallHeaderRoutes,
   firewallListRoutes,
   firewallUserAgentRoutes,
   groupLineRoutes,
@@ -56,6 +58,8 @@ const CHANGES = readsByResource({
     certificateRoutes.getCertificate,
     domainRoutes.listDomains,
   ],
+  antiHeaders: [domainAccessRoutes.listAntiHeaders],
+  antiReferers: [domainAccessRoutes.listAntiReferers],
   blacklistRules: [firewallListRoutes.listBlacklistRules],
   cnameSetting: [cnameSettingRoutes.getCnameSetting],
   // A site's modules of each type; the domain list names the modules bound to each domain.
@@ -72,6 +76,7 @@ const CHANGES = readsByResource({
     certificateRoutes.getCertificate,
   ],
   groups: [groupRoutes.listGroups, groupRoutes.metaGroups],
+  headerRules: [firewallHeaderRoutes.listHeaderRules],
   intervalLimits: [firewallFrequencyRoutes.listIntervalLimits],
   lines: [
     groupLineRoutes.listLineNodes,
