@@ -3,6 +3,7 @@ import type { EdgeDomainAccess, EdgeFirewall } from '@rampart/contract';
 import { ipListRanges } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataPlane } from '../src/data-plane/schema.js';
+import { firewallLogLines } from './helpers/access-log.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
@@ -101,31 +102,6 @@ const status = async (reply: Promise<Reply>) => {
 };
 const referer = (url: string) => ({ referer: url });
 
-interface LogLine {
-  uri: string;
-  status: string;
-  fw_kind: string;
-  fw_rule: string;
-  fw_action: string;
-}
-
-/** The access-log lines of `uris` (the log is buffered with flush=1s: polled for up to 4 s). */
-async function logLines(uris: string[]): Promise<Map<string, LogLine>> {
-  let found = new Map<string, LogLine>();
-  for (let i = 0; i < 40 && found.size < uris.length; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    found = new Map(
-      (await edge.accessLog())
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line) as LogLine)
-        .filter((entry) => uris.includes(entry.uri))
-        .map((entry) => [entry.uri, entry]),
-    );
-  }
-  return found;
-}
-
 beforeAll(async () => {
   origin = await startOrigin('origin');
   port = await freePort();
@@ -167,7 +143,7 @@ describe("the site's header rules", () => {
     await send('headers.example.com', '/log-header', { 'x-scanner': 'sqlmap', 'user-agent': 'scanner' });
     await send('headers.example.com', '/log-agent', { 'user-agent': 'scanner' });
     await send('headers.example.com', '/api/log-drop');
-    const lines = await logLines(['/log-header', '/log-agent', '/api/log-drop']);
+    const lines = await firewallLogLines(edge, ['/log-header', '/log-agent', '/api/log-drop']);
     expect(lines.get('/log-header')).toMatchObject({
       status: '403',
       fw_kind: 'header',
@@ -213,7 +189,7 @@ describe("a domain's anti-referer list", () => {
 
   it('is logged as antiReferer with the rule id', async () => {
     await send('images.example.com', '/log-ref.png', referer('https://evil.example/'));
-    const line = (await logLines(['/log-ref.png'])).get('/log-ref.png');
+    const line = (await firewallLogLines(edge, ['/log-ref.png'])).get('/log-ref.png');
     expect(line).toMatchObject({ status: '403', fw_kind: 'antiReferer', fw_rule: '21', fw_action: 'deny' });
   });
 });
@@ -224,7 +200,7 @@ describe("a domain's anti-header list", () => {
     expect(await status(send('images.example.com', '/x', { 'x-token': 'mine' }))).toBe(200);
     expect(await status(send('other.example.com', '/x', { 'x-token': 'stolen' }))).toBe(200);
     await send('images.example.com', '/log-antiheader', { 'x-token': 'stolen' });
-    const line = (await logLines(['/log-antiheader'])).get('/log-antiheader');
+    const line = (await firewallLogLines(edge, ['/log-antiheader'])).get('/log-antiheader');
     expect(line).toMatchObject({ status: '403', fw_kind: 'antiHeader', fw_rule: '24', fw_action: 'deny' });
   });
 
