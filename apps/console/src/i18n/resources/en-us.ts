@@ -1182,7 +1182,7 @@ export const enUS = {
     allowEmpty: 'Empty referer allowed',
     yes: 'Yes',
     no: 'No',
-    domainAccess: 'Access rules',
+    domainAccess: 'Access',
     domainAccessTitle: 'Access rules of {{name}}',
     matches: { matches: 'Value matches', absent: 'Header absent' },
     listModes: { allow: 'Allow list', deny: 'Deny list' },

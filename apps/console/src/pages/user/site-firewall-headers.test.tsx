@@ -99,7 +99,7 @@ describe('sitesSetting: firewall header rules', () => {
 describe("sitesSetting: a domain's access rules", () => {
   async function openDrawer() {
     renderAt(SITE_SETTING);
-    clickButton('Access rules', await findRow('www.example.com'));
+    clickButton('Access', await findRow('www.example.com'));
     const title = await screen.findByText('Access rules of www.example.com');
     return title.closest('.ant-drawer') as HTMLElement;
   }
