@@ -179,6 +179,8 @@ function benchFirewall(id: number): EdgeFirewall {
     ],
     // wrk sends no User-Agent: the rule is evaluated (against "") on every request and never matches.
     userAgents: [{ id: 4, url: '.*', userAgent: 'curl|python-requests|badbot', action: 'deny' }],
+    // A header rule read on every request (wrk sends no X-Scanner: one variable read, never a match).
+    headers: [{ id: 6, url: '.*', name: 'x-scanner', value: 'sqlmap|nikto', action: 'deny' }],
     intervals: [],
     // Counts every request of wrk's one address (a shared-dict `incr` each) and never acts: 100,000
     // requests per second with a burst of 1,000 is more than wrk sends, so none is delayed or refused

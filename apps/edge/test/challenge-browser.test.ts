@@ -28,6 +28,7 @@ function challenged(site: number, action: EdgeRuleAction): EdgeFirewall {
     whitelist: [],
     blacklist: [{ id: site * 10, url: '.*', methods: ALL_METHODS, ...ipListRanges(['127.0.0.1']), action }],
     userAgents: [],
+    headers: [],
     intervals: [],
     rates: [],
     antiCC: [],

@@ -35,7 +35,17 @@ function listRule(id: number, ips: string[], action: EdgeRuleAction, url = '.*')
   return { id, url, methods: ALL_METHODS, ...ipListRanges(ips), action };
 }
 function firewall(id: number, extra: Partial<EdgeFirewall>): EdgeFirewall {
-  return { id, whitelist: [], blacklist: [], userAgents: [], intervals: [], rates: [], antiCC: [], ...extra };
+  return {
+    id,
+    whitelist: [],
+    blacklist: [],
+    userAgents: [],
+    headers: [],
+    intervals: [],
+    rates: [],
+    antiCC: [],
+    ...extra,
+  };
 }
 
 // Site 21: shield for 127.0.0.2–9 (127.0.0.5 whitelisted); site 22: click; site 23: redirect;

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { type EdgeFirewall, ipListRanges } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataPlane } from '../src/data-plane/schema.js';
+import { firewallLogLines } from './helpers/access-log.js';
 import { cacheRule, document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
@@ -34,7 +35,17 @@ const rate = (id: number, perSecond: number, burst: number, extra: Partial<Rate>
 });
 
 function site(id: number, limits: Partial<EdgeFirewall>): EdgeFirewall {
-  return { id, whitelist: [], blacklist: [], userAgents: [], intervals: [], rates: [], antiCC: [], ...limits };
+  return {
+    id,
+    whitelist: [],
+    blacklist: [],
+    userAgents: [],
+    headers: [],
+    intervals: [],
+    rates: [],
+    antiCC: [],
+    ...limits,
+  };
 }
 
 const FIREWALLS: EdgeFirewall[] = [
@@ -145,32 +156,6 @@ async function statuses(from: string, host: string, count: number, path = '/'): 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface LogLine {
-  remote_addr: string;
-  uri: string;
-  status: string;
-  fw_kind: string;
-  fw_rule: string;
-  fw_action: string;
-}
-
-/** The access-log lines of `uris`, the last of each (the log is flushed every second: polled up to 4 s). */
-async function logLines(uris: string[]): Promise<Map<string, LogLine>> {
-  let found = new Map<string, LogLine>();
-  for (let i = 0; i < 40 && found.size < uris.length; i++) {
-    await sleep(100);
-    found = new Map(
-      (await edge.accessLog())
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line) as LogLine)
-        .filter((entry) => uris.includes(entry.uri))
-        .map((entry) => [entry.uri, entry]),
-    );
-  }
-  return found;
-}
-
 beforeAll(async () => {
   origin = await startOrigin('origin');
   edge = await startEdge();
@@ -227,7 +212,7 @@ describe('interval limits', () => {
   it('let the first rule in priority order decide when several are over their limits', async () => {
     expect(await statuses('127.0.0.15', 'priority.example.com', 2)).toEqual([200, 200]);
     await send('127.0.0.15', 'priority.example.com', { path: '/priority-third' });
-    const line = (await logLines(['/priority-third'])).get('/priority-third');
+    const line = (await firewallLogLines(edge, ['/priority-third'])).get('/priority-third');
     expect(line).toMatchObject({ status: '929', fw_kind: 'intervalLimit', fw_rule: '402', fw_action: 'deny' });
   });
 
@@ -302,7 +287,7 @@ describe('the access log', () => {
     await Promise.all(burst.map((path) => send('127.0.0.31', 'both.example.com', { path })));
     await send('127.0.0.32', 'rate.example.com', { path: '/log-undecided' });
     const uris = ['/log-interval-drop', '/log-undecided', ...burst];
-    const lines = await logLines(uris);
+    const lines = await firewallLogLines(edge, uris);
     expect(lines.get('/log-interval-drop')).toMatchObject({
       status: '444',
       fw_kind: 'intervalLimit',

@@ -3,6 +3,7 @@ import https from 'node:https';
 import { type EdgeFirewall, firewallUrlProblem, ipListRanges } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataPlane } from '../src/data-plane/schema.js';
+import { firewallLogLines } from './helpers/access-log.js';
 import { makeCertificate } from './helpers/certificates.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
@@ -31,8 +32,8 @@ function drop(id: number, ips: string[], url = '.*', methods = ALL_METHODS): Bla
   return { ...rule(id, ips, url, methods), action: 'drop' };
 }
 
-/** The frequency limits (firewall-frequency.test.ts): none here. */
-const NO_LIMITS = { intervals: [], rates: [], antiCC: [] };
+/** The frequency limits (firewall-frequency.test.ts) and header rules (firewall-headers.test.ts): none here. */
+const NO_LIMITS = { headers: [], intervals: [], rates: [], antiCC: [] };
 
 /** 1,000 addresses none of which is next to another (so they stay 1,000 ranges): 127.1–8.0.<even>. */
 const THOUSAND = Array.from({ length: 1000 }, (_, i) => `127.${1 + (i >> 7)}.0.${(i & 127) * 2}`);
@@ -177,32 +178,6 @@ function send(
 
 const statusOf = (reply: Reply | 'closed') => (reply === 'closed' ? 'closed' : reply.status);
 
-interface LogLine {
-  remote_addr: string;
-  uri: string;
-  status: string;
-  fw_kind: string;
-  fw_rule: string;
-  fw_action: string;
-}
-
-/** The access-log lines of `uris` (the log is buffered with flush=1s: polled for up to 4 s). */
-async function logLines(uris: string[]): Promise<Map<string, LogLine>> {
-  let found = new Map<string, LogLine>();
-  for (let i = 0; i < 40 && found.size < uris.length; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    found = new Map(
-      (await edge.accessLog())
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line) as LogLine)
-        .filter((entry) => uris.includes(entry.uri))
-        .map((entry) => [entry.uri, entry]),
-    );
-  }
-  return found;
-}
-
 beforeAll(async () => {
   origin = await startOrigin('origin');
   certificate = await makeCertificate('www.example.com');
@@ -299,7 +274,7 @@ describe('the user-agent rules', () => {
     const ok = await send('127.0.0.9', 'ua.example.com', { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux)' } });
     expect(statusOf(ok)).toBe(200);
     await send('127.0.0.9', 'ua.example.com', { path: '/ua-logged', headers: { 'user-agent': 'curl/8' } });
-    const line = (await logLines(['/ua-logged'])).get('/ua-logged');
+    const line = (await firewallLogLines(edge, ['/ua-logged'])).get('/ua-logged');
     expect(line).toMatchObject({ status: '403', fw_kind: 'userAgent', fw_rule: '82', fw_action: 'deny' });
   });
 
@@ -324,7 +299,13 @@ describe('the access log', () => {
     await send('127.0.0.5', 'both.example.com', { path: '/log-allow' });
     await send('127.0.0.1', 'deny.example.com', { path: '/log-undecided' });
     await send('127.0.0.2', 'plain.example.com', { path: '/log-plain' });
-    const lines = await logLines(['/log-deny', '/log-drop', '/log-allow', '/log-undecided', '/log-plain']);
+    const lines = await firewallLogLines(edge, [
+      '/log-deny',
+      '/log-drop',
+      '/log-allow',
+      '/log-undecided',
+      '/log-plain',
+    ]);
     const fields = (uri: string) => {
       const line = lines.get(uri);
       return line && { status: line.status, kind: line.fw_kind, rule: line.fw_rule, action: line.fw_action };

@@ -18,6 +18,7 @@ const firewall: EdgeFirewall = {
   whitelist: [],
   blacklist: [{ id: 11, url: '.*', methods: ['GET'], action: 'deny', ...ipListRanges([VISITOR]) }],
   userAgents: [],
+  headers: [],
   intervals: [],
   rates: [],
   antiCC: [],

@@ -124,6 +124,7 @@ describe('whitelist and blacklist calls', () => {
           { id: black[1].id, url: '.*', methods: ['GET'], v4: [['01010101', '0101010a']], v6: [], action: 'drop' },
         ],
         userAgents: [],
+        headers: [],
         intervals: [],
         rates: [],
         antiCC: [],

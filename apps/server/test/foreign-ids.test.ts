@@ -2,8 +2,11 @@ import {
   ALL_ROUTES,
   type AnyRoute,
   addAntiCCRules,
+  addAntiHeaders,
+  addAntiReferers,
   addBlacklistRules,
   addCacheRules,
+  addHeaderRules,
   addIntervalLimits,
   addRateRules,
   addSecondLimits,
@@ -185,6 +188,22 @@ beforeAll(async () => {
       on(addAntiCCRules, { params: { siteId: otherSiteId }, body: { data: [{ urlRegex: '.*', blockType: 1 }] } }),
     )) as { id: number }[]
   )[0]?.id as number;
+  theirs.headerRule = (
+    (await ok(
+      on(addHeaderRules, { params: { siteId: otherSiteId }, body: { data: [{ ...headerRule, blockType: 10 }] } }),
+    )) as { id: number }[]
+  )[0]?.id as number;
+  const domainParams = { siteId: otherSiteId, domainId: theirs.domain };
+  theirs.antiReferer = (
+    (await ok(on(addAntiReferers, { params: domainParams, body: { data: [{ ...refererRule, blockType: 10 }] } }))) as {
+      id: number;
+    }[]
+  )[0]?.id as number;
+  theirs.antiHeader = (
+    (await ok(on(addAntiHeaders, { params: domainParams, body: { data: [{ ...headerRule, blockType: 10 }] } }))) as {
+      id: number;
+    }[]
+  )[0]?.id as number;
   // The customer's own objects the calls need besides the foreign id (a domain, a module).
   theirs.ownDomain = (await f.addDomains(['mine.example']))[0] as number;
   for (const [name, id] of Object.entries(theirs)) expect(id, name).toBeGreaterThan(0);
@@ -192,6 +211,8 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const upstream = { ip: '127.0.0.1', port: 8080 };
+const headerRule = { urlRegex: '.*', header: 'X-Bad', valueRegex: 'yes' };
+const refererRule = { urlRegex: '.*', mode: 'allow' as const, referers: ['victim-secret.example'] };
 type Ids = Record<string, number>;
 /** A valid call of the route with `x` standing for the id under test (path and body). */
 type Template = { path?: (x: Ids) => Record<string, number | undefined>; body: (x: Ids) => Record<string, unknown> };
@@ -250,6 +271,32 @@ const TEMPLATES: Record<string, Template> = {
   'user.site.firewall.secondLimits.delete': { body: (x) => ({ ids: [x.secondLimit] }) },
   'user.site.firewall.antiCC.update': { body: (x) => ({ id: x.antiCC, urlRegex: '.*', blockType: 3 }) },
   'user.site.firewall.antiCCs.delete': { body: (x) => ({ ids: [x.antiCC] }) },
+  'user.site.firewall.header.update': { body: (x) => ({ id: x.headerRule, ...headerRule, blockType: 11 }) },
+  'user.site.firewall.headers.delete': { body: (x) => ({ ids: [x.headerRule] }) },
+  'user.domain.antiReferers.add': {
+    path: (x) => ({ domainId: x.domain }),
+    body: () => ({ data: [{ ...refererRule, blockType: 10 }] }),
+  },
+  'user.domain.antiReferer.update': {
+    path: (x) => ({ domainId: x.ownDomain }),
+    body: (x) => ({ id: x.antiReferer, ...refererRule, blockType: 11 }),
+  },
+  'user.domain.antiReferers.delete': {
+    path: (x) => ({ domainId: x.ownDomain }),
+    body: (x) => ({ ids: [x.antiReferer] }),
+  },
+  'user.domain.antiHeaders.add': {
+    path: (x) => ({ domainId: x.domain }),
+    body: () => ({ data: [{ ...headerRule, blockType: 10 }] }),
+  },
+  'user.domain.antiHeader.update': {
+    path: (x) => ({ domainId: x.ownDomain }),
+    body: (x) => ({ id: x.antiHeader, ...headerRule, blockType: 11 }),
+  },
+  'user.domain.antiHeaders.delete': {
+    path: (x) => ({ domainId: x.ownDomain }),
+    body: (x) => ({ ids: [x.antiHeader] }),
+  },
   'user.site.customHeader.update': { body: (x) => ({ id: x.customHeader, name: 'renamed' }) },
   'user.site.customHeaders.delete': { body: (x) => ({ ids: [x.customHeader] }) },
   'user.site.corsSetting.update': {
@@ -316,6 +363,7 @@ const NO_OBJECT_ID = new Set([
   'user.site.firewall.intervalLimits.add',
   'user.site.firewall.secondLimits.add',
   'user.site.firewall.antiCCs.add',
+  'user.site.firewall.headers.add',
   'user.site.errorPage.set',
   'user.site.errorPages.delete',
   'user.site.errorPages.language',

@@ -9,9 +9,11 @@
 -- a hit lets the request through and skips every later firewall check. Then the blacklist in its
 -- order: the first hit denies (403, the edge's "Access denied" page, key 4030 in rampart.pages),
 -- drops (444: the connection closes unanswered) or challenges (rampart.challenge: a client with a
--- valid pass for the site is not caught by challenge rules). Then the user-agent rules in their
--- order: the first whose URL pattern and (case-insensitive) User-Agent pattern both match denies,
--- drops or challenges.
+-- valid pass for the site is not caught by challenge rules). Between the blacklist and the
+-- user-agent rules: the site's header rules and the domain's anti-referer and anti-header lists
+-- (rampart.firewall_headers; a domain with lists has a firewallId). Then the user-agent rules in
+-- their order: the first whose URL pattern and (case-insensitive) User-Agent pattern both match
+-- denies, drops or challenges.
 -- Last the frequency limits (rampart.firewall_frequency): every one that covers the request counts
 -- it; the first over its limit denies (929) or drops, and a per-second limit may delay it instead.
 --
@@ -26,6 +28,7 @@
 local store = require "rampart.store"
 local frequency = require "rampart.firewall_frequency"
 local challenge = require "rampart.challenge"
+local headers = require "rampart.firewall_headers"
 
 local _M = {}
 
@@ -119,15 +122,22 @@ local function compile(raw)
     challenges = challenges or agents[i].challenge
   end
   local limits = frequency.compile(raw)
+  local header_rules = headers.compile(raw.headers)
   if limits and limits.anti_cc then challenges = true end
-  if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil then return false end
+  if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil and header_rules == nil then
+    return false
+  end
   return {
     site = site, whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits,
+    headers = header_rules,
     -- The site has a challenge rule: its requests to the challenge path are answered by the edge,
     -- and each request's pass cookie is checked once.
     challenges = challenges,
   }
 end
+
+-- A site without rules of its own, for a domain that has anti-referer or anti-header lists.
+local NO_RULES = { whitelist = {}, blacklist = {}, user_agents = {} }
 
 -- Compiled firewalls of one generation, by site id: a site's domains share one copy.
 local compiled_gen, compiled = nil, {}
@@ -181,7 +191,10 @@ end
 function _M.check(domain, gen, var)
   local fw = domain._firewall
   if fw == nil then fw = _M.of(domain, gen) end
-  if not fw then return nil end
+  if not fw then
+    if domain.access == nil then return nil end
+    fw = NO_RULES
+  end
   -- The client address: nginx's realip module (the zone's trusted proxies) has put the visitor's
   -- in binary_remote_addr; an IPv4 client on an IPv6 socket is matched as IPv4.
   local addr = client_address(var)
@@ -204,6 +217,13 @@ function _M.check(domain, gen, var)
     decided(var, "blacklist", rule)
     return rule.route
   end
+  -- Header rules, then the domain's anti-referer and anti-header lists (rampart.firewall_headers).
+  local kind
+  rule, kind, url = headers.check(fw, domain, var, url)
+  if rule then
+    decided(var, kind, rule)
+    return route_of(rule.action)
+  end
   local agents = fw.user_agents
   if #agents > 0 then
     local agent = var.http_user_agent or ""
@@ -223,7 +243,7 @@ function _M.check(domain, gen, var)
   end
   local limits = fw.frequency
   if limits == nil then return nil end
-  local kind, wait
+  local wait
   rule, kind, wait = frequency.check(limits, var, addr, url, passed)
   if rule then
     decided(var, kind, rule)

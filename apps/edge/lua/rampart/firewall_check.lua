@@ -273,10 +273,18 @@ function _M.entry(f, path)
   local cc
   cc, field, reason = anti_cc(f.antiCC, path .. ".antiCC")
   if cc == nil then return nil, field, reason end
+  -- Header rules (rampart.firewall_headers_check, which reads the pattern checks below).
+  local headers
+  headers, field, reason = require("rampart.firewall_headers_check").site(f.headers, path .. ".headers")
+  if headers == nil then return nil, field, reason end
   return {
     id = f.id, whitelist = whitelist, blacklist = blacklist, userAgents = agents, intervals = intervals, rates = rates,
-    antiCC = cc,
+    antiCC = cc, headers = headers,
   }
 end
+
+-- For rampart.firewall_headers_check.
+_M.url_problem = url_problem
+_M.pattern_problem = pattern_problem
 
 return _M

@@ -5,6 +5,7 @@ local checks = require "rampart.checks"
 local modules_check = require "rampart.modules_check"
 local settings_check = require "rampart.settings_check"
 local firewall_check = require "rampart.firewall_check"
+local firewall_headers_check = require "rampart.firewall_headers_check"
 
 local _M = {}
 
@@ -196,6 +197,10 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
     end
     firewall_id = d.firewallId
   end
+  -- The domain's anti-referer and anti-header lists (rampart.firewall_headers_check): only with a firewall.
+  local access, access_field, access_reason = firewall_headers_check.domain(d.access, path .. ".access")
+  if access_field then return nil, access_field, access_reason end
+  if access and firewall_id == nil then return nil, path .. ".access", "access lists need a firewallId" end
   -- A disabled domain travels without its origin (it is answered with the "disabled" page).
   local clean_origin = nil
   if d.enabled or (d.origin ~= nil and d.origin ~= null) then
@@ -206,7 +211,7 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
   return {
     id = d.id, name = d.name, enabled = d.enabled, forceSSL = d.forceSSL, forceSSLCode = d.forceSSLCode,
     certificateId = certificate_id, cacheId = cache_id, modules = modules or nil, settingsId = settings_id,
-    firewallId = firewall_id, origin = clean_origin,
+    firewallId = firewall_id, access = access, origin = clean_origin,
   }
 end
 

@@ -385,8 +385,8 @@ describe('parseDataPlane refuses', () => {
   const firewall = { id: 4, whitelist: [firewallRule], blacklist: [{ ...firewallRule, id: 12, action: 'drop' }] };
   it('a site firewall, and a document without firewalls (none)', () => {
     const input = doc({ domains: [domain({ firewallId: 4 })], firewalls: [firewall] });
-    // A firewall from before user-agent rules and frequency limits reads as one without any.
-    const none = { userAgents: [], intervals: [], rates: [] };
+    // A firewall from before user-agent rules, header rules and frequency limits reads as one without any.
+    const none = { userAgents: [], headers: [], intervals: [], rates: [], antiCC: [] };
     expect(parseDataPlane(JSON.stringify(input)).firewalls).toEqual([{ ...firewall, ...none }]);
     const agents = { ...firewall, ...none, userAgents: [{ id: 13, url: '.*', userAgent: 'curl', action: 'deny' }] };
     const withAgents = doc({ domains: [domain({ firewallId: 4 })], firewalls: [agents] });

@@ -1,5 +1,6 @@
 import { noChallenge } from '@rampart/contract';
 import { edgeChallengeKeys, firewallsChallenge } from '../modules/firewall/challenge.edge.js';
+import { edgeDomainAccess } from '../modules/firewall/domain-access.edge.js';
 import { edgeFirewalls } from '../modules/firewall/firewall.edge.js';
 import { MonitorStatusService } from '../modules/monitoring/monitor-status.service.js';
 import { AgentReleases } from '../modules/nodes/agent-releases.js';
@@ -42,6 +43,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         modules: (domainIds) => edgeModulesOf(repos.siteModules, domainIds),
         siteSettings: (siteIds) => edgeSiteSettings(repos.siteSettings, siteIds),
         firewalls: (siteIds) => edgeFirewalls(repos.firewallRules, siteIds),
+        domainAccess: (domainIds) => edgeDomainAccess(repos.domainAccess, domainIds),
         nginxTuning: (ownerId) => operatorNginxTuning(repos.settings, ownerId),
         challenge: (ownerId, firewalls, now) =>
           firewallsChallenge(firewalls) ? edgeChallengeKeys(config.secret, ownerId, now) : noChallenge(),

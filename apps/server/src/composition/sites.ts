@@ -16,6 +16,8 @@ import { DomainUpstreamsService } from '../modules/domains/domain-upstreams.serv
 import { bindDomainRoutes } from '../modules/domains/domains.routes.js';
 import { DomainsService } from '../modules/domains/domains.service.js';
 import { UserDomainsService } from '../modules/domains/user-domains.service.js';
+import { bindDomainAccessRoutes } from '../modules/firewall/domain-access.routes.js';
+import { DomainAccessService } from '../modules/firewall/domain-access.service.js';
 import { bindFirewallRuleRoutes } from '../modules/firewall/firewall-rules.routes.js';
 import { FirewallRulesService } from '../modules/firewall/firewall-rules.service.js';
 import type { NodeCommandsService } from '../modules/nodes/node-commands.service.js';
@@ -120,6 +122,10 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
   bindSiteModuleRoutes(binder, new SiteModulesService(transactions, repos.siteModules, repos.sites, siteAccess));
   bindSiteSettingRoutes(binder, new SiteSettingsService(transactions, repos.siteSettings, repos.sites, siteAccess));
   bindFirewallRuleRoutes(binder, new FirewallRulesService(transactions, repos.firewallRules, repos.sites, siteAccess));
+  bindDomainAccessRoutes(
+    binder,
+    new DomainAccessService(transactions, repos.domainAccess, repos.domains, repos.sites, siteAccess),
+  );
   bindSitePortRoutes(
     binder,
     new SitePortsService(

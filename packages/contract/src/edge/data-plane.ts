@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DOMAIN_ACCESS_RULES_MAX, REFERER_HOSTS_MAX, REFERER_MODES } from '../routes/domain-access.js';
 import {
   BLOCK_SECONDS_MAX,
   FREQUENCY_SECONDS_MAX,
@@ -6,6 +7,7 @@ import {
   SECOND_BURST_MAX,
   SECOND_RATE_MAX,
 } from '../routes/firewall-frequency.js';
+import { HEADER_NAME_RE, headerValueRegexProblem } from '../routes/firewall-headers.js';
 import { FIREWALL_LIST_RULES_PER_SITE, FIREWALL_METHODS, firewallUrlProblem } from '../routes/firewall-lists.js';
 import { userAgentRegexProblem } from '../routes/firewall-user-agents.js';
 import {
@@ -216,6 +218,47 @@ const edgeFirewallListRuleSchema = z.strictObject({
  * rule, referenced by its domains' `firewallId`, so a site without rules costs its domains nothing.
  * Rules keep the order the edge tries them in (oldest first).
  */
+/**
+ * A header rule (routes/firewall-headers.ts): `name` in lower case; `value` a case-insensitive
+ * pattern the header's value must match, or null: the rule matches a request without the header.
+ */
+const edgeHeaderRuleSchema = z.strictObject({
+  id,
+  url: firewallUrl,
+  name: z
+    .string()
+    .regex(HEADER_NAME_RE)
+    .refine((name) => name === name.toLowerCase(), 'not in lower case'),
+  value: z
+    .string()
+    .refine((value) => headerValueRegexProblem(value) === null, 'not a header value pattern')
+    .nullable(),
+  action: z.enum(['deny', 'drop']),
+});
+
+/** A referer host pattern at the edge: a lower-case host name, or `*.` and one. */
+const REFERER_HOST_RE = /^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+/**
+ * A domain's own anti-referer and anti-header lists (routes/domain-access.ts), enabled rules only,
+ * oldest first. Travels on the domain entry only when the domain has one: others pay nothing.
+ */
+export const edgeDomainAccessSchema = z.strictObject({
+  referers: z
+    .array(
+      z.strictObject({
+        id,
+        url: firewallUrl,
+        mode: z.enum(REFERER_MODES),
+        hosts: z.array(z.string().max(253).regex(REFERER_HOST_RE)).min(1).max(REFERER_HOSTS_MAX),
+        allowEmpty: z.boolean(),
+        action: z.enum(['deny', 'drop']),
+      }),
+    )
+    .max(DOMAIN_ACCESS_RULES_MAX),
+  headers: z.array(edgeHeaderRuleSchema).max(DOMAIN_ACCESS_RULES_MAX),
+});
+
 export const edgeFirewallSchema = z.strictObject({
   /** The site's id. */
   id,
@@ -235,6 +278,8 @@ export const edgeFirewallSchema = z.strictObject({
     )
     .max(FIREWALL_LIST_RULES_PER_SITE)
     .default([]),
+  /** Enabled header rules (routes/firewall-headers.ts), tried after the blacklist. */
+  headers: z.array(edgeHeaderRuleSchema).max(FIREWALL_LIST_RULES_PER_SITE).default([]),
   /**
    * Enabled interval limits (routes/firewall-frequency.ts) in the order the edge tries them
    * (priority, higher first, then oldest first): at most `times` requests per `seconds` per IP.
@@ -305,6 +350,11 @@ export const edgeDomainSchema = z.strictObject({
   settingsId: id.nullable().default(null),
   /** The site firewall (site id) that applies, or null: the domain's requests pass unchecked. */
   firewallId: id.nullable().default(null),
+  /**
+   * The domain's own anti-referer and anti-header lists, only when it has any; such a domain also
+   * names its site's firewall (an entry without rules when the site has none), where they run.
+   */
+  access: edgeDomainAccessSchema.optional(),
   /** Where the domain's requests go; null only for a disabled domain. */
   origin: edgeOriginSchema.nullable(),
 });
@@ -433,6 +483,9 @@ export const dataPlaneSchema = z
           message: 'no site settings with this id in the document',
         });
       }
+      if (domain.access && domain.firewallId === null) {
+        ctx.addIssue({ code: 'custom', path: ['domains', i, 'access'], message: 'access lists need a firewallId' });
+      }
       if (domain.firewallId !== null && !firewallIds.has(domain.firewallId)) {
         ctx.addIssue({
           code: 'custom',
@@ -451,6 +504,7 @@ export type EdgeCachePolicy = z.infer<typeof edgeCachePolicySchema>;
 export type EdgeCacheRule = z.infer<typeof edgeCacheRuleSchema>;
 export type EdgeSiteSettings = z.infer<typeof edgeSiteSettingsSchema>;
 export type EdgeFirewall = z.infer<typeof edgeFirewallSchema>;
+export type EdgeDomainAccess = z.infer<typeof edgeDomainAccessSchema>;
 export type EdgeZoneLimits = z.infer<typeof edgeZoneLimitsSchema>;
 export type EdgeCertificate = z.infer<typeof edgeCertificateSchema>;
 export type EdgeUpstream = z.infer<typeof edgeUpstreamSchema>;

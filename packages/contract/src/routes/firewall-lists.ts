@@ -117,66 +117,90 @@ export type BlacklistRule = z.infer<typeof blacklistRuleSchema>;
 /** A list page: newest first (the edge's order does not depend on it: see the module comment). */
 export const firewallListQuery = pageQuery;
 
-const base = '/user/site/{siteId}/firewall/setting';
+/** Where a family of rule kinds lives: its path, path parameters, route id prefix and rule limit. */
+export interface RuleScope<P extends z.ZodObject> {
+  base: string;
+  params: P;
+  idPrefix: string;
+  max: number;
+  per: string;
+}
+
+/** The site firewall's kinds: `user/site/{siteId}/firewall/setting/`, 100 rules per kind and site. */
+export const SITE_FIREWALL_SCOPE: RuleScope<typeof siteParams> = {
+  base: '/user/site/{siteId}/firewall/setting',
+  params: siteParams,
+  idPrefix: 'user.site.firewall',
+  max: FIREWALL_LIST_RULES_PER_SITE,
+  per: 'site',
+};
 
 /**
- * The four calls of a firewall rule kind under `user/site/{siteId}/firewall/setting/`: `plural`
- * lists (paged), adds and deletes, `singular` replaces one rule named by the body's `id`.
+ * The four calls of a firewall rule kind under `user/site/{siteId}/firewall/setting/` (or another
+ * scope: routes/domain-access.ts): `plural` lists (paged), adds and deletes, `singular` replaces
+ * one rule named by the body's `id`.
  */
-export function firewallRuleRoutes<I extends z.ZodType, U extends z.ZodType, O extends z.ZodType>(
+export function firewallRuleRoutes<
+  I extends z.ZodType,
+  U extends z.ZodType,
+  O extends z.ZodType,
+  P extends z.ZodObject = typeof siteParams,
+>(
   plural: string,
   singular: string,
   input: I,
   updateInput: U,
   output: O,
   label: string,
+  scope: RuleScope<P> = SITE_FIREWALL_SCOPE as unknown as RuleScope<P>,
 ) {
+  const { base, params, idPrefix, max, per } = scope;
   return {
     list: defineRoute({
-      id: `user.site.firewall.${plural}.list`,
+      id: `${idPrefix}.${plural}.list`,
       method: 'GET',
       path: `${base}/${plural}`,
       access: tiers(['user'], 'user.firewall.read'),
       codes: [],
-      summary: `The site's ${label} rules, newest first, paged`,
+      summary: `The ${per}'s ${label} rules, newest first, paged`,
       tags: ['firewall'],
-      request: { params: siteParams, query: firewallListQuery },
+      request: { params, query: firewallListQuery },
       response: pageOf(output),
     }),
     add: defineRoute({
-      id: `user.site.firewall.${plural}.add`,
+      id: `${idPrefix}.${plural}.add`,
       method: 'POST',
       path: `${base}/${plural}`,
       access: tiers(['user'], 'user.firewall.write'),
       codes: [101029],
-      summary: `Adds ${label} rules (all or none); 101029 beyond ${FIREWALL_LIST_RULES_PER_SITE} per site`,
+      summary: `Adds ${label} rules (all or none); 101029 beyond ${max} per ${per}`,
       tags: ['firewall'],
       request: {
-        params: siteParams,
-        body: z.object({ data: z.array(input).min(1).max(FIREWALL_LIST_RULES_PER_SITE) }),
+        params,
+        body: z.object({ data: z.array(input).min(1).max(max) }),
       },
       response: dataOf(z.array(output)),
     }),
     update: defineRoute({
-      id: `user.site.firewall.${singular}.update`,
+      id: `${idPrefix}.${singular}.update`,
       method: 'PUT',
       path: `${base}/${singular}`,
       access: tiers(['user'], 'user.firewall.write'),
       codes: [],
       summary: `Replaces one ${label} rule (the body names it by id)`,
       tags: ['firewall'],
-      request: { params: siteParams, body: updateInput },
+      request: { params, body: updateInput },
       response: dataOf(output),
     }),
     delete: defineRoute({
-      id: `user.site.firewall.${plural}.delete`,
+      id: `${idPrefix}.${plural}.delete`,
       method: 'DELETE',
       path: `${base}/${plural}`,
       access: tiers(['user'], 'user.firewall.write'),
       codes: [],
-      summary: `Deletes ${label} rules of the site by id (all or none)`,
+      summary: `Deletes ${label} rules of the ${per} by id (all or none)`,
       tags: ['firewall'],
-      request: { params: siteParams, body: z.object({ ids: zIds(FIREWALL_LIST_RULES_PER_SITE) }) },
+      request: { params, body: z.object({ ids: zIds(max) }) },
       response: okReply,
     }),
   } as const;

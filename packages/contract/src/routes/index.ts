@@ -10,10 +10,12 @@ import { clientDomainRoutes } from './client-domains.js';
 import { clientSiteRoutes } from './client-sites.js';
 import { cnameSettingRoutes } from './cname-settings.js';
 import { dnsLineRoutes } from './dns-lines.js';
+import { domainAccessRoutes } from './domain-access.js';
 import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
 import { firewallAntiCCRoutes } from './firewall-anti-cc.js';
 import { firewallFrequencyRoutes } from './firewall-frequency.js';
+import { firewallHeaderRoutes } from './firewall-headers.js';
 import { firewallListRoutes } from './firewall-lists.js';
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
@@ -53,10 +55,12 @@ export * from './client-domains.js';
 export * from './client-sites.js';
 export * from './cname-settings.js';
 export * from './dns-lines.js';
+export * from './domain-access.js';
 export * from './domain-proof.js';
 export * from './domains.js';
 export * from './firewall-anti-cc.js';
 export * from './firewall-frequency.js';
+export * from './firewall-headers.js';
 export * from './firewall-lists.js';
 export * from './firewall-user-agents.js';
 export * from './group-lines.js';
@@ -121,6 +125,8 @@ export const ROUTE_GROUPS = {
   firewallUserAgents: firewallUserAgentRoutes,
   firewallFrequency: firewallFrequencyRoutes,
   firewallAntiCC: firewallAntiCCRoutes,
+  firewallHeaders: firewallHeaderRoutes,
+  domainAccess: domainAccessRoutes,
   sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,

@@ -62,6 +62,7 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   POST: 'the HTTP method of the API token exchange call',
   Host: 'the HTTP header named Host (origin Host header, header rules)',
   Expires: 'the HTTP header named Expires, which cache rules can honour',
+  Referer: 'the HTTP header named Referer (anti-referer lists: "允许空 Referer")',
   Enter: 'the key labelled Enter, pressed after each tag or value',
   jpg: 'example file extensions of cache rules, typed without the dot',
   css: 'example file extensions of cache rules, typed without the dot',

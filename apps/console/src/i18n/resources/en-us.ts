@@ -1174,7 +1174,22 @@ export const enUS = {
   },
   firewall: {
     tab: 'Firewall',
+    header: 'Header',
+    match: 'Match',
+    valueRegex: 'Value pattern',
+    listMode: 'List',
+    referers: 'Referer hosts',
+    allowEmpty: 'Empty referer allowed',
+    yes: 'Yes',
+    no: 'No',
+    domainAccess: 'Access',
+    domainAccessTitle: 'Access rules of {{name}}',
+    matches: { matches: 'Value matches', absent: 'Header absent' },
+    listModes: { allow: 'Allow list', deny: 'Deny list' },
     kinds: {
+      header: 'Header',
+      antiReferer: 'Anti-referer',
+      antiHeader: 'Anti-header',
       whitelist: 'Whitelist',
       blacklist: 'Blacklist',
       userAgent: 'User agent',
@@ -1183,6 +1198,12 @@ export const enUS = {
       antiCC: 'Anti-CC',
     },
     hints: {
+      header:
+        'Requests for a matching URL are stopped by a header: when the header is present and its value matches the pattern (case-insensitive), or when the header is absent. DENY answers 403, DROP closes the connection without an answer. The first enabled rule that matches applies, oldest first; these rules run after the blacklist and before the user-agent rules, and whitelisted requests skip them.',
+      antiReferer:
+        'Hotlink protection for this domain. A rule covers the requests whose URL matches its pattern: an allow list lets only the listed referer hosts through, a deny list stops them; a request without a Referer passes when empty referers are allowed. Every enabled rule applies; whitelisted requests skip them.',
+      antiHeader:
+        "Header rules of this domain only: a request for a matching URL whose header matches (or is absent) is stopped. They run after the site's header rules and the anti-referer rules.",
       whitelist:
         'Requests from these IPs for a matching URL and method skip every other firewall check of the site; the whitelist is checked first.',
       blacklist:
@@ -1237,6 +1258,9 @@ export const enUS = {
     bulkDelete: 'Delete ({{count}})',
     bulkDeleteConfirm: 'Delete {{count}} rules?',
     empty: {
+      header: 'No header rules yet.',
+      antiReferer: 'No anti-referer rules yet.',
+      antiHeader: 'No anti-header rules yet.',
       whitelist: 'No whitelist rules yet.',
       blacklist: 'No blacklist rules yet.',
       userAgent: 'No user-agent rules yet.',
@@ -1245,7 +1269,17 @@ export const enUS = {
       antiCC: 'No anti-CC rules yet.',
     },
     form: {
+      headerHint: 'A header name: letters, digits and "-", at most 64 (such as X-Scanner); any case.',
+      valueHint:
+        "A regular expression, unanchored and case-insensitive (such as {{value}}), searched for in the header's value; {{any}} matches any value, an empty one too.",
+      referersHint:
+        'One host a line: {{exact}} is that host only, {{wildcard}} every name under it (not the name itself); at most {{max}}.',
+      allowEmptyHint:
+        'Requests without a Referer header (typed addresses, privacy settings, many apps) pass this rule.',
       addTitle: {
+        header: 'New header rule',
+        antiReferer: 'New anti-referer rule',
+        antiHeader: 'New anti-header rule',
         whitelist: 'New whitelist rule',
         blacklist: 'New blacklist rule',
         userAgent: 'New user-agent rule',
@@ -1254,6 +1288,9 @@ export const enUS = {
         antiCC: 'New anti-CC rule',
       },
       editTitle: {
+        header: 'Edit header rule',
+        antiReferer: 'Edit anti-referer rule',
+        antiHeader: 'Edit anti-header rule',
         whitelist: 'Edit whitelist rule',
         blacklist: 'Edit blacklist rule',
         userAgent: 'Edit user-agent rule',
@@ -1673,6 +1710,15 @@ export const enUS = {
     'user.site.firewall.antiCCs.add': 'Add anti-CC rules',
     'user.site.firewall.antiCC.update': 'Edit anti-CC rule',
     'user.site.firewall.antiCCs.delete': 'Delete anti-CC rules',
+    'user.site.firewall.headers.add': 'Add header rules',
+    'user.site.firewall.header.update': 'Edit header rule',
+    'user.site.firewall.headers.delete': 'Delete header rules',
+    'user.domain.antiReferers.add': 'Add anti-referer rules',
+    'user.domain.antiReferer.update': 'Edit anti-referer rule',
+    'user.domain.antiReferers.delete': 'Delete anti-referer rules',
+    'user.domain.antiHeaders.add': 'Add anti-header rules',
+    'user.domain.antiHeader.update': 'Edit anti-header rule',
+    'user.domain.antiHeaders.delete': 'Delete anti-header rules',
     'user.site.ports.add': 'Add layer-4 ports',
     'user.site.port.update': 'Edit port',
     'user.site.ports.delete': 'Delete ports',

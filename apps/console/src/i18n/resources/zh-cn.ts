@@ -1148,7 +1148,22 @@ export const zhCN: LocaleResources = {
   },
   firewall: {
     tab: '防火墙',
+    header: '请求头',
+    match: '匹配方式',
+    valueRegex: '值表达式',
+    listMode: '名单类型',
+    referers: '来源域名',
+    allowEmpty: '允许空 Referer',
+    yes: '是',
+    no: '否',
+    domainAccess: '访问控制',
+    domainAccessTitle: '{{name}} 的访问控制',
+    matches: { matches: '值匹配', absent: '请求头不存在' },
+    listModes: { allow: '白名单', deny: '黑名单' },
     kinds: {
+      header: '请求头',
+      antiReferer: '防盗链',
+      antiHeader: '请求头防护',
       whitelist: '白名单',
       blacklist: '黑名单',
       userAgent: 'User-Agent',
@@ -1157,6 +1172,12 @@ export const zhCN: LocaleResources = {
       antiCC: '防 CC',
     },
     hints: {
+      header:
+        '访问匹配 URL 的请求按请求头拦截：请求头存在且其值匹配表达式（不区分大小写），或请求头不存在。拒绝即返回 403，丢弃即不作应答、直接断开连接。按创建先后，第一条匹配的启用规则生效；这些规则在黑名单之后、User-Agent 规则之前执行，白名单中的请求不受其影响。',
+      antiReferer:
+        '本域名的防盗链。规则作用于 URL 匹配其表达式的请求：白名单模式只放行所列的来源域名，黑名单模式拦截所列域名；允许空 Referer 时，不带 Referer 的请求放行。所有启用的规则都生效；白名单中的请求不受其影响。',
+      antiHeader:
+        '仅作用于本域名的请求头规则：访问匹配 URL 且请求头匹配（或不存在）的请求被拦截。在站点请求头规则和防盗链规则之后执行。',
       whitelist: '来自这些 IP、访问匹配的 URL 且使用所列方法的请求将跳过本站点的其他所有防火墙检查；白名单最先检查。',
       blacklist:
         '来自这些 IP、访问匹配的 URL 且使用所列方法的请求会被拦截：拒绝即返回 403，丢弃即不作应答、直接断开连接。',
@@ -1210,6 +1231,9 @@ export const zhCN: LocaleResources = {
     bulkDelete: '删除（{{count}}）',
     bulkDeleteConfirm: '删除选中的 {{count}} 条规则？',
     empty: {
+      header: '暂无请求头规则。',
+      antiReferer: '暂无防盗链规则。',
+      antiHeader: '暂无请求头防护规则。',
       whitelist: '暂无白名单规则。',
       blacklist: '暂无黑名单规则。',
       userAgent: '暂无 User-Agent 规则。',
@@ -1218,7 +1242,15 @@ export const zhCN: LocaleResources = {
       antiCC: '暂无防 CC 规则。',
     },
     form: {
+      headerHint: '请求头名称：字母、数字和“-”，最多 64 个字符（如 X-Scanner），不区分大小写。',
+      valueHint: '正则表达式，不锚定、不区分大小写（如 {{value}}），在请求头的值中查找；{{any}} 匹配任意值，包括空值。',
+      referersHint:
+        '每行一个域名：{{exact}} 仅匹配该域名，{{wildcard}} 匹配其下所有子域名（不含其本身）；最多 {{max}} 个。',
+      allowEmptyHint: '不带 Referer 请求头的请求（直接输入地址、隐私设置、许多应用）可通过此规则。',
       addTitle: {
+        header: '新建请求头规则',
+        antiReferer: '新建防盗链规则',
+        antiHeader: '新建请求头防护规则',
         whitelist: '新建白名单规则',
         blacklist: '新建黑名单规则',
         userAgent: '新建 User-Agent 规则',
@@ -1227,6 +1259,9 @@ export const zhCN: LocaleResources = {
         antiCC: '新建防 CC 规则',
       },
       editTitle: {
+        header: '编辑请求头规则',
+        antiReferer: '编辑防盗链规则',
+        antiHeader: '编辑请求头防护规则',
         whitelist: '编辑白名单规则',
         blacklist: '编辑黑名单规则',
         userAgent: '编辑 User-Agent 规则',
@@ -1630,6 +1665,15 @@ export const zhCN: LocaleResources = {
     'user.site.firewall.antiCCs.add': '新增防 CC 规则',
     'user.site.firewall.antiCC.update': '编辑防 CC 规则',
     'user.site.firewall.antiCCs.delete': '删除防 CC 规则',
+    'user.site.firewall.headers.add': '添加请求头规则',
+    'user.site.firewall.header.update': '编辑请求头规则',
+    'user.site.firewall.headers.delete': '删除请求头规则',
+    'user.domain.antiReferers.add': '添加防盗链规则',
+    'user.domain.antiReferer.update': '编辑防盗链规则',
+    'user.domain.antiReferers.delete': '删除防盗链规则',
+    'user.domain.antiHeaders.add': '添加请求头防护规则',
+    'user.domain.antiHeader.update': '编辑请求头防护规则',
+    'user.domain.antiHeaders.delete': '删除请求头防护规则',
     'user.site.ports.add': '添加四层端口',
     'user.site.port.update': '编辑端口',
     'user.site.ports.delete': '删除端口',

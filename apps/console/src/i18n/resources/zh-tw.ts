@@ -1156,7 +1156,22 @@ export const zhTW: LocaleResources = {
   },
   firewall: {
     tab: '防火牆',
+    header: '請求標頭',
+    match: '比對方式',
+    valueRegex: '值表示式',
+    listMode: '名單類型',
+    referers: '來源網域',
+    allowEmpty: '允許空 Referer',
+    yes: '是',
+    no: '否',
+    domainAccess: '存取控制',
+    domainAccessTitle: '{{name}} 的存取控制',
+    matches: { matches: '值相符', absent: '標頭不存在' },
+    listModes: { allow: '白名單', deny: '黑名單' },
     kinds: {
+      header: '請求標頭',
+      antiReferer: '防盜鏈',
+      antiHeader: '請求標頭防護',
       whitelist: '白名單',
       blacklist: '黑名單',
       userAgent: 'User-Agent',
@@ -1165,6 +1180,12 @@ export const zhTW: LocaleResources = {
       antiCC: '防 CC',
     },
     hints: {
+      header:
+        '存取相符 URL 的請求依請求標頭攔截：標頭存在且其值符合表示式（不區分大小寫），或標頭不存在。拒絕即回傳 403，丟棄即不回應、直接中斷連線。依建立先後，第一條相符的啟用規則生效；這些規則在黑名單之後、User-Agent 規則之前執行，白名單中的請求不受其影響。',
+      antiReferer:
+        '本網域的防盜鏈。規則作用於 URL 符合其表示式的請求：白名單模式只放行所列的來源網域，黑名單模式攔截所列網域；允許空 Referer 時，不帶 Referer 的請求放行。所有啟用的規則都生效；白名單中的請求不受其影響。',
+      antiHeader:
+        '僅作用於本網域的請求標頭規則：存取相符 URL 且標頭相符（或不存在）的請求被攔截。在網站請求標頭規則與防盜鏈規則之後執行。',
       whitelist: '來自這些 IP、存取符合的 URL 且使用所列方法的請求將略過本網站的其他所有防火牆檢查；白名單最先檢查。',
       blacklist:
         '來自這些 IP、存取符合的 URL 且使用所列方法的請求會被攔截：拒絕即回傳 403，丟棄即不回應、直接中斷連線。',
@@ -1218,6 +1239,9 @@ export const zhTW: LocaleResources = {
     bulkDelete: '刪除（{{count}}）',
     bulkDeleteConfirm: '刪除選取的 {{count}} 條規則？',
     empty: {
+      header: '尚無請求標頭規則。',
+      antiReferer: '尚無防盜鏈規則。',
+      antiHeader: '尚無請求標頭防護規則。',
       whitelist: '尚無白名單規則。',
       blacklist: '尚無黑名單規則。',
       userAgent: '尚無 User-Agent 規則。',
@@ -1226,7 +1250,15 @@ export const zhTW: LocaleResources = {
       antiCC: '尚無防 CC 規則。',
     },
     form: {
+      headerHint: '標頭名稱：字母、數字和「-」，最多 64 個字元（如 X-Scanner），不區分大小寫。',
+      valueHint: '正規表示式，不錨定、不區分大小寫（如 {{value}}），在標頭的值中搜尋；{{any}} 符合任何值，包括空值。',
+      referersHint:
+        '每行一個網域：{{exact}} 僅符合該網域，{{wildcard}} 符合其下所有子網域（不含其本身）；最多 {{max}} 個。',
+      allowEmptyHint: '不帶 Referer 標頭的請求（直接輸入網址、隱私設定、許多應用程式）可通過此規則。',
       addTitle: {
+        header: '新增請求標頭規則',
+        antiReferer: '新增防盜鏈規則',
+        antiHeader: '新增請求標頭防護規則',
         whitelist: '新增白名單規則',
         blacklist: '新增黑名單規則',
         userAgent: '新增 User-Agent 規則',
@@ -1235,6 +1267,9 @@ export const zhTW: LocaleResources = {
         antiCC: '新增防 CC 規則',
       },
       editTitle: {
+        header: '編輯請求標頭規則',
+        antiReferer: '編輯防盜鏈規則',
+        antiHeader: '編輯請求標頭防護規則',
         whitelist: '編輯白名單規則',
         blacklist: '編輯黑名單規則',
         userAgent: '編輯 User-Agent 規則',
@@ -1639,6 +1674,15 @@ export const zhTW: LocaleResources = {
     'user.site.firewall.antiCCs.add': '新增防 CC 規則',
     'user.site.firewall.antiCC.update': '編輯防 CC 規則',
     'user.site.firewall.antiCCs.delete': '刪除防 CC 規則',
+    'user.site.firewall.headers.add': '新增請求標頭規則',
+    'user.site.firewall.header.update': '編輯請求標頭規則',
+    'user.site.firewall.headers.delete': '刪除請求標頭規則',
+    'user.domain.antiReferers.add': '新增防盜鏈規則',
+    'user.domain.antiReferer.update': '編輯防盜鏈規則',
+    'user.domain.antiReferers.delete': '刪除防盜鏈規則',
+    'user.domain.antiHeaders.add': '新增請求標頭防護規則',
+    'user.domain.antiHeader.update': '編輯請求標頭防護規則',
+    'user.domain.antiHeaders.delete': '刪除請求標頭防護規則',
     'user.site.ports.add': '新增四層連接埠',
     'user.site.port.update': '編輯連接埠',
     'user.site.ports.delete': '刪除連接埠',

@@ -3,6 +3,8 @@ import type {
   AntiCCRule,
   BlacklistRule,
   FirewallMethods,
+  HeaderMatch,
+  HeaderRule,
   IntervalLimit,
   SecondLimit,
   UserAgentRule,
@@ -58,6 +60,37 @@ export function presentUserAgentRule(row: FirewallRuleRow): UserAgentRule {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The fields a header rule (the site's or a domain's anti-header) stores in its `rule` column. */
+export interface StoredHeaderRule {
+  urlRegex: string;
+  header: string;
+  match: HeaderMatch;
+  valueRegex: string;
+  blockType: number;
+  enabled: boolean;
+}
+
+/** A header rule's reply fields but its owner's ids (from either table). */
+export function headerRuleFields(row: { id: number; rule: unknown; memo: string; createdAt: Date; updatedAt: Date }) {
+  const rule = row.rule as StoredHeaderRule;
+  return {
+    id: row.id,
+    urlRegex: rule.urlRegex,
+    header: rule.header,
+    match: rule.match,
+    valueRegex: rule.valueRegex,
+    blockType: rule.blockType,
+    enabled: rule.enabled,
+    memo: row.memo,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function presentHeaderRule(row: FirewallRuleRow): HeaderRule {
+  return { ...headerRuleFields(row), siteID: row.siteId };
 }
 
 /** The fields every frequency limit stores in its `rule` column, and each kind's own. */

@@ -1,6 +1,7 @@
 import {
   firewallAntiCCRoutes,
   firewallFrequencyRoutes,
+  firewallHeaderRoutes,
   firewallListRoutes,
   firewallUserAgentRoutes,
 } from '@rampart/contract';
@@ -45,6 +46,19 @@ export function bindFirewallRuleRoutes(binder: Binder, rules: FirewallRulesServi
   }));
   binder.bind(u.deleteUserAgentRules, async ({ params, body }, { caller }) => {
     await rules.delete('userAgent', caller.accountId, params.siteId, body.ids);
+  });
+  const h = firewallHeaderRoutes;
+  binder.bind(h.listHeaderRules, async ({ params, query }, { caller }) =>
+    rules.list('header', caller.accountId, params.siteId, query.page, query.pageSize),
+  );
+  binder.bind(h.addHeaderRules, async ({ params, body }, { caller }) => ({
+    data: await rules.add('header', caller.accountId, params.siteId, body.data),
+  }));
+  binder.bind(h.updateHeaderRule, async ({ params, body: { id, ...rule } }, { caller }) => ({
+    data: await rules.update('header', caller.accountId, params.siteId, id, rule),
+  }));
+  binder.bind(h.deleteHeaderRules, async ({ params, body }, { caller }) => {
+    await rules.delete('header', caller.accountId, params.siteId, body.ids);
   });
   const f = firewallFrequencyRoutes;
   binder.bind(f.listIntervalLimits, async ({ params, query }, { caller }) =>

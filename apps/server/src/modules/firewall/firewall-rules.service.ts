@@ -4,6 +4,8 @@ import {
   type BlacklistRule,
   type BlacklistRuleIn,
   FIREWALL_LIST_RULES_PER_SITE,
+  type HeaderRule,
+  type HeaderRuleIn,
   type IntervalLimit,
   type IntervalLimitIn,
   type SecondLimit,
@@ -21,11 +23,13 @@ import type { SitesRepository } from '../sites/sites.repository.js';
 import {
   presentAntiCCRule,
   presentBlacklistRule,
+  presentHeaderRule,
   presentIntervalLimit,
   presentSecondLimit,
   presentUserAgentRule,
   presentWhitelistRule,
   type StoredAntiCCRule,
+  type StoredHeaderRule,
   type StoredIntervalLimit,
   type StoredListRule,
   type StoredSecondLimit,
@@ -38,6 +42,7 @@ interface Kinds {
   whitelist: { input: WhitelistRuleIn; output: WhitelistRule };
   blacklist: { input: BlacklistRuleIn; output: BlacklistRule };
   userAgent: { input: UserAgentRuleIn; output: UserAgentRule };
+  header: { input: HeaderRuleIn; output: HeaderRule };
   intervalLimit: { input: IntervalLimitIn; output: IntervalLimit };
   secondLimit: { input: SecondLimitIn; output: SecondLimit };
   antiCC: { input: AntiCCRuleIn; output: AntiCCRule };
@@ -69,6 +74,10 @@ const KINDS: {
     }),
     present: presentUserAgentRule,
   },
+  header: {
+    store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredHeaderRule, memo }),
+    present: presentHeaderRule,
+  },
   intervalLimit: {
     store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredIntervalLimit, memo }),
     present: presentIntervalLimit,
@@ -84,7 +93,8 @@ const KINDS: {
 };
 
 /**
- * The site firewall's rule kinds (routes/firewall-lists.ts, firewall-user-agents.ts, firewall-frequency.ts, firewall-anti-cc.ts). Every call
+ * The site firewall's rule kinds (routes/firewall-lists.ts, firewall-user-agents.ts, firewall-headers.ts,
+ * firewall-frequency.ts, firewall-anti-cc.ts). Every call
  * starts with the site check (101018 for a site that is not the caller's, before anything about a
  * rule id is read); a rule id of another site, or of another kind, answers 101018 like one that does
  * not exist. The snapshot hook in app.ts sends a change to the nodes.

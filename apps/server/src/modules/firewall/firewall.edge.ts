@@ -7,6 +7,7 @@ import {
 } from '@rampart/contract';
 import type {
   StoredAntiCCRule,
+  StoredHeaderRule,
   StoredIntervalLimit,
   StoredListRule,
   StoredSecondLimit,
@@ -24,6 +25,20 @@ function actionOf(blockType: number): EdgeRuleAction {
   return EDGE_ACTION_OF[blockType] ?? (`blockType ${blockType}` as EdgeRuleAction);
 }
 
+/** A header rule (the site's or a domain's anti-header) as the edge reads it. */
+export function edgeHeaderRule(id: number, rule: StoredHeaderRule) {
+  return {
+    id,
+    url: rule.urlRegex,
+    name: rule.header.toLowerCase(),
+    value: rule.match === 'absent' ? null : rule.valueRegex,
+    action: actionOf(rule.blockType) as 'deny' | 'drop',
+  };
+}
+
+/** The edge's action for a stored blockType. */
+export const edgeAction = (blockType: number) => actionOf(blockType) as 'deny' | 'drop';
+
 /**
  * The edge's firewall of the given sites: only those with a rule that acts (a disabled rule does
  * not), so a site without any costs its domains nothing. IP lists travel as merged ranges
@@ -35,7 +50,16 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
   const of = (siteId: number): EdgeFirewall => {
     let entry = out.get(siteId);
     if (!entry) {
-      entry = { id: siteId, whitelist: [], blacklist: [], userAgents: [], intervals: [], rates: [], antiCC: [] };
+      entry = {
+        id: siteId,
+        whitelist: [],
+        blacklist: [],
+        userAgents: [],
+        headers: [],
+        intervals: [],
+        rates: [],
+        antiCC: [],
+      };
       out.set(siteId, entry);
     }
     return entry;
@@ -70,6 +94,11 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
         errorTimes: rule.errorTimes,
         errorAction: actionOf(rule.errorBlockType) as 'deny' | 'drop',
       });
+      continue;
+    }
+    if (row.kind === 'header') {
+      const rule = row.rule as unknown as StoredHeaderRule;
+      if (rule.enabled) of(row.siteId).headers.push(edgeHeaderRule(row.id, rule));
       continue;
     }
     if (row.kind === 'userAgent') {

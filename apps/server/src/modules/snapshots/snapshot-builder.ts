@@ -6,6 +6,7 @@ import {
   type EdgeCertificate,
   type EdgeChallenge,
   type EdgeDomain,
+  type EdgeDomainAccess,
   type EdgeDomainModules,
   type EdgeFirewall,
   type EdgeModule,
@@ -82,6 +83,8 @@ export interface EdgeProjections {
   siteSettings(siteIds: number[]): Promise<EdgeSiteSettings[]>;
   /** The layer-7 firewalls of the sites that have a rule (firewall). */
   firewalls(siteIds: number[]): Promise<EdgeFirewall[]>;
+  /** The anti-referer and anti-header lists of the domains that have an enabled one (firewall). */
+  domainAccess(domainIds: number[]): Promise<Map<number, EdgeDomainAccess>>;
   /** The operator's own nginx settings (zones' operator nginx settings). */
   nginxTuning(ownerId: number): Promise<NginxTuning>;
   /** The keys of the operator's challenge passes at `now`, when `firewalls` challenge (firewall). */
@@ -215,6 +218,29 @@ export class SnapshotBuilder {
     const withSettings = new Set(settings.map((entry) => entry.id));
     const firewalls = await this.projections.firewalls(siteIds);
     const withFirewall = new Set(firewalls.map((entry) => entry.id));
+    // A domain with its own lists runs them in its site's firewall: a site without rules gets an
+    // empty entry for it (docs/decisions.md "Header blocking, anti-referer and anti-header lists").
+    // Only the domains with lists name such an entry; the site's other domains stay without a firewall.
+    const access = await this.projections.domainAccess(domainRows.filter((row) => row[8]).map((row) => row[0]));
+    const onlyLists = new Set<number>();
+    for (const row of domainRows) {
+      const siteId = row[7];
+      if (!access.has(row[0]) || withFirewall.has(siteId)) continue;
+      firewalls.push({
+        id: siteId,
+        whitelist: [],
+        blacklist: [],
+        userAgents: [],
+        headers: [],
+        intervals: [],
+        rates: [],
+        antiCC: [],
+      });
+      withFirewall.add(siteId);
+      onlyLists.add(siteId);
+    }
+    const firewallOf = (domainId: number, siteId: number) =>
+      withFirewall.has(siteId) && (!onlyLists.has(siteId) || access.has(domainId)) ? siteId : null;
     const all: EdgeDomain[] = [];
     const siteOf = new Map<number, number>();
     // One entry per name: a served domain's name is unique among live claims (the partial unique
@@ -268,7 +294,8 @@ export class SnapshotBuilder {
         cacheId: cached.has(siteId) ? siteId : null,
         modules: siteModules.byDomain.get(id) ?? null,
         settingsId,
-        firewallId: withFirewall.has(siteId) ? siteId : null,
+        firewallId: firewallOf(id, siteId),
+        ...(access.has(id) ? { access: access.get(id) } : {}),
         origin: {
           scheme: scheme === 1 ? 'https' : 'http',
           host: hostName === '' ? null : hostName,

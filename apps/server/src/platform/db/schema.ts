@@ -740,7 +740,7 @@ export const siteFirewallRules = pgTable(
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
     kind: text('kind')
-      .$type<'whitelist' | 'blacklist' | 'userAgent' | 'intervalLimit' | 'secondLimit' | 'antiCC'>()
+      .$type<'whitelist' | 'blacklist' | 'userAgent' | 'header' | 'intervalLimit' | 'secondLimit' | 'antiCC'>()
       .notNull(),
     rule: jsonb('rule').$type<Record<string, unknown>>().notNull(),
     memo: text('memo').notNull().default(''),
@@ -830,6 +830,27 @@ export const domainUpstreams = pgTable(
     enabled: boolean('enabled').notNull().default(true),
   },
   (t) => [index('domain_upstreams_domain_idx').on(t.domainId)],
+);
+
+/**
+ * A domain's own access rules (packages/contract/src/routes/domain-access.ts): its anti-referer
+ * (`referer`) and anti-header (`header`) lists, each kind's fields as its contract schema outputs
+ * them, as site_firewall_rules holds the site's.
+ */
+export const domainAccessRules = pgTable(
+  'domain_access_rules',
+  {
+    id: rowId(),
+    domainId: bigint('domain_id', { mode: 'number' })
+      .notNull()
+      .references(() => domains.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'referer' | 'header'>().notNull(),
+    rule: jsonb('rule').$type<Record<string, unknown>>().notNull(),
+    memo: text('memo').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('domain_access_rules_domain_kind_idx').on(t.domainId, t.kind, t.id)],
 );
 
 /**

@@ -1,3 +1,4 @@
+import { DomainAccessDrawer } from '../firewall/DomainAccessDrawer';
 import { CopyToSiteModal, DomainTagsModal, UpstreamIPModal } from './DomainBatchModals';
 import { DomainFormModal } from './DomainFormModal';
 import { CreateFromDomainModal, DeleteByNamesModal, SimpleDomainsModal } from './DomainNameModals';
@@ -17,6 +18,7 @@ export function DomainDialogs({ siteId, dialog, onClose, onSelectionDone }: Doma
   return (
     <>
       <DomainFormModal siteId={siteId} domain={dialog?.kind === 'edit' ? dialog.domain : null} onClose={onClose} />
+      <DomainAccessDrawer siteId={siteId} domain={dialog?.kind === 'access' ? dialog.domain : null} onClose={onClose} />
       <DomainTagsModal siteId={siteId} ids={idsOf('tags')} onClose={onClose} onDone={onSelectionDone} />
       <CopyToSiteModal siteId={siteId} ids={idsOf('copy')} onClose={onClose} />
       <UpstreamIPModal siteId={siteId} ids={idsOf('upstreamIP')} onClose={onClose} />

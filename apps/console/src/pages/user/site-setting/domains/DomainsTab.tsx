@@ -14,6 +14,7 @@ import { DOMAIN_LIST_KEYS, type DomainDialog, domainListQuery } from './domain-l
 /** A site's domains, paged, searched, filtered and sorted on the server; add, edit, switch, delete. */
 export function DomainsTab({ siteId }: { siteId: number }) {
   const canWrite = useCan('user.domains.write');
+  const canSeeAccess = useCan('user.firewall.read');
   const search = useListSearch(DOMAIN_LIST_KEYS);
   const domains = useQuery(
     routeQuery('user', domainRoutes.listDomains, { params: { siteId }, query: domainListQuery(search) }),
@@ -37,6 +38,7 @@ export function DomainsTab({ siteId }: { siteId: number }) {
         selected={selected}
         onSelect={setSelected}
         onEdit={(domain) => setDialog({ kind: 'edit', domain })}
+        onAccess={canSeeAccess ? (domain) => setDialog({ kind: 'access', domain }) : undefined}
       />
       <DomainDialogs
         siteId={siteId}

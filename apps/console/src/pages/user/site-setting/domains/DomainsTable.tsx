@@ -1,5 +1,5 @@
 import { DOMAIN_CERT_STATUS, DOMAIN_STATUS, type SiteDomain } from '@rampart/contract';
-import { Space, Switch, Tag } from 'antd';
+import { Button, Space, Switch, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../../components/DateTime';
 import type { ListColumns } from '../../../../components/FitTable';
@@ -20,6 +20,8 @@ interface DomainsTableProps {
   selected: number[];
   onSelect: (ids: number[]) => void;
   onEdit: (domain: SiteDomain) => void;
+  /** Opens the domain's anti-referer and anti-header lists; absent without the firewall read key. */
+  onAccess?: (domain: SiteDomain) => void;
 }
 
 /** One row a domain: status and HTTPS switches, origin, CNAME and its state, ownership proof, tags, certificate, bound modules. */
@@ -32,8 +34,9 @@ export function DomainsTable({
   selected,
   onSelect,
   onEdit,
+  onAccess,
 }: DomainsTableProps) {
-  const { t } = useTranslation(['domains', 'common', 'modules']);
+  const { t } = useTranslation(['domains', 'common', 'modules', 'firewall']);
   const { setStatus, setForceSSL, remove } = actions;
   const busy = (ids: number[], id: number) => ids.length === 1 && ids[0] === id;
 
@@ -153,7 +156,13 @@ export function DomainsTable({
               deleteConfirm={t('deleteConfirm', { name: domain.name })}
               deleting={pendingFor(remove, domain.id)}
               onDelete={() => remove.mutate([domain.id])}
-            />
+            >
+              {onAccess && (
+                <Button size="small" onClick={() => onAccess(domain)}>
+                  {t('firewall:domainAccess')}
+                </Button>
+              )}
+            </RowActions>
           )),
         ]
       : []),

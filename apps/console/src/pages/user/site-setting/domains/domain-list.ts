@@ -43,4 +43,5 @@ export function domainListQuery(search: DomainSearch) {
 export type DomainDialog =
   | { kind: 'edit'; domain: SiteDomain | 'new' }
   | { kind: 'tags' | 'copy' | 'upstreamIP'; ids: number[] }
-  | { kind: 'simple' | 'from' | 'delete' };
+  | { kind: 'simple' | 'from' | 'delete' }
+  | { kind: 'access'; domain: SiteDomain };

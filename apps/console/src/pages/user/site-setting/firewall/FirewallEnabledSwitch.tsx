@@ -2,13 +2,13 @@ import { Switch } from 'antd';
 import { changes } from '../../../../app/resource-changes';
 import { useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
-import type { FirewallKind, FirewallRuleRow } from './firewall-kinds';
+import type { FirewallKind, FirewallRuleRow, RuleParams } from './firewall-kinds';
 
 /** A rule of a kind that can be turned off without being deleted. */
 export type SwitchableRow = FirewallRuleRow & { enabled: boolean };
 
 interface FirewallEnabledSwitchProps<B extends object, R extends SwitchableRow, V extends { enabled: boolean }> {
-  siteId: number;
+  params: RuleParams;
   kind: FirewallKind<B, R, V>;
   rule: R;
   /** The caller holds `user.firewall.write`; without it the switch only shows the state. */
@@ -22,7 +22,7 @@ interface FirewallEnabledSwitchProps<B extends object, R extends SwitchableRow, 
  * this) with the body of its other fields as listed.
  */
 export function FirewallEnabledSwitch<B extends object, R extends SwitchableRow, V extends { enabled: boolean }>({
-  siteId,
+  params,
   kind,
   rule,
   canWrite,
@@ -30,7 +30,7 @@ export function FirewallEnabledSwitch<B extends object, R extends SwitchableRow,
 }: FirewallEnabledSwitchProps<B, R, V>) {
   const update = useRouteMutation('user', kind.routes.update, {
     input: (enabled: boolean) => ({
-      params: { siteId },
+      params,
       body: { ...kind.body({ ...kind.values(rule), enabled }), id: rule.id },
     }),
     invalidates: changes(kind.resource),

@@ -1,13 +1,15 @@
+import type { ToastKey } from '@rampart/contract';
 import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
+import { toastText } from '../../../../app/toast';
 import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
-import type { FirewallKind, FirewallRuleRow } from './firewall-kinds';
+import type { FirewallKind, FirewallRuleRow, RuleParams } from './firewall-kinds';
 import { firewallRuleRules } from './firewall-rule-form';
 
 interface FirewallRuleFormModalProps<B extends object, R extends FirewallRuleRow, V extends object> {
-  siteId: number;
+  params: RuleParams;
   kind: FirewallKind<B, R, V>;
   /** 'new' adds a rule, a rule edits it, null closes. */
   rule: R | 'new' | null;
@@ -16,20 +18,20 @@ interface FirewallRuleFormModalProps<B extends object, R extends FirewallRuleRow
 
 /** Adds a rule of the kind (a list of one) or replaces one (its id in the body), with the kind's fields. */
 export function FirewallRuleFormModal<B extends object, R extends FirewallRuleRow, V extends object>({
-  siteId,
+  params,
   kind,
   rule,
   onClose,
 }: FirewallRuleFormModalProps<B, R, V>) {
   const { t } = useTranslation('firewall');
   const [form] = Form.useForm<V>();
-  const params = { siteId };
   const save = useCreateOrUpdate('user', {
     create: kind.routes.add,
     update: kind.routes.update,
     createInput: (values: V) => ({ params, body: { data: [kind.body(values)] } }),
     updateInput: (values, existing) => ({ params, body: { ...kind.body(values), id: existing.id } }),
     invalidates: changes(kind.resource),
+    success: kind.createToast ? { create: () => toastText(kind.createToast as ToastKey) } : undefined,
     form: { instance: form, fields: kind.fieldOf(form) },
     onSuccess: onClose,
   });

@@ -9,30 +9,32 @@ import { routeQuery, useRouteMutation } from '../../../../app/route-query';
 import { toastText } from '../../../../app/toast';
 import { SelectionDelete } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
-import { useListSearch } from '../../../../features/lists/use-list-search';
+import { useListSearch, useLocalPaging } from '../../../../features/lists/use-list-search';
 import { FirewallRuleFormModal } from './FirewallRuleFormModal';
 import { FirewallRulesTable } from './FirewallRulesTable';
-import type { FirewallKind, FirewallRuleRow } from './firewall-kinds';
+import type { FirewallKind, FirewallRuleRow, RuleParams } from './firewall-kinds';
 
 /** No filters: the list has page and page size in the URL only. */
 const NO_FILTERS: readonly never[] = [];
 
 /**
- * The site's rules of one firewall kind, paged on the server (page and size in the URL), with
+ * The rules of one firewall kind of a site (or of a domain's list, with `params.domainId`), paged on the server (page and size in the URL), with
  * create, edit and delete (also several at once) for a caller with the write key.
  */
 export function FirewallRulesPanel<B extends object, R extends FirewallRuleRow, V extends object>({
-  siteId,
+  params,
   kind,
 }: {
-  siteId: number;
+  params: RuleParams;
   kind: FirewallKind<B, R, V>;
 }) {
   const { t } = useTranslation('firewall');
   const canWrite = useCan('user.firewall.write');
-  const search = useListSearch(NO_FILTERS);
+  const urlSearch = useListSearch(NO_FILTERS);
+  const localPaging = useLocalPaging();
+  // A domain's lists are shown in a drawer over the domain list, whose page the URL keeps.
+  const search = params.domainId === undefined ? urlSearch : localPaging;
   const { routes } = kind;
-  const params = { siteId };
   const list = useQuery(
     routeQuery('user', routes.list, { params, query: { page: search.page, pageSize: search.pageSize } }),
   );
@@ -64,7 +66,7 @@ export function FirewallRulesPanel<B extends object, R extends FirewallRuleRow, 
     <>
       <Typography.Paragraph type="secondary">{t(`hints.${kind.key}`)}</Typography.Paragraph>
       <FirewallRulesTable<R>
-        columns={kind.columns({ t, siteId, canWrite })}
+        columns={kind.columns({ t, params, canWrite })}
         emptyText={t(`empty.${kind.key}`)}
         list={list}
         search={search}
@@ -77,7 +79,7 @@ export function FirewallRulesPanel<B extends object, R extends FirewallRuleRow, 
         deleting={(id) => pendingFor(remove, id)}
       />
       {canWrite && (
-        <FirewallRuleFormModal siteId={siteId} kind={kind} rule={editing} onClose={() => setEditing(null)} />
+        <FirewallRuleFormModal params={params} kind={kind} rule={editing} onClose={() => setEditing(null)} />
       )}
     </>
   );

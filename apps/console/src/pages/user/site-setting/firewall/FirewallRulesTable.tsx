@@ -1,9 +1,9 @@
+import type { TablePaginationConfig } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ListColumns } from '../../../../components/FitTable';
 import { type ListQuery, ListTable } from '../../../../components/ListTable';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
-import type { ListSearch } from '../../../../features/lists/use-list-search';
 import type { FirewallRuleRow } from './firewall-kinds';
 
 interface FirewallRulesTableProps<R> {
@@ -11,7 +11,8 @@ interface FirewallRulesTableProps<R> {
   columns: ListColumns<R>;
   emptyText: string;
   list: ListQuery<R>;
-  search: ListSearch<never>;
+  /** Page and size: the URL's (a site's kinds) or the component's (a domain's lists, in a drawer). */
+  search: { pagination(total: number | undefined): TablePaginationConfig };
   canWrite: boolean;
   /** The list's buttons, on the column chooser's line. */
   toolbar: ReactNode;

@@ -6,6 +6,7 @@ import { antiCCKind } from './anti-cc-kind';
 import { FirewallRulesPanel } from './FirewallRulesPanel';
 import { FIREWALL_KIND_KEYS, type FirewallKindKey, isFirewallKind } from './firewall-kinds';
 import { intervalLimitKind, secondLimitKind } from './frequency-kinds';
+import { headerKind } from './header-kinds';
 import { blacklistKind, whitelistKind } from './list-kinds';
 import { userAgentKind } from './user-agent-kind';
 
@@ -14,17 +15,18 @@ import { userAgentKind } from './user-agent-kind';
  * their own, which one panel element over every kind could not carry.
  */
 const PANELS: Record<FirewallKindKey, (siteId: number) => ReactNode> = {
-  whitelist: (siteId) => <FirewallRulesPanel siteId={siteId} kind={whitelistKind} />,
-  blacklist: (siteId) => <FirewallRulesPanel siteId={siteId} kind={blacklistKind} />,
-  userAgent: (siteId) => <FirewallRulesPanel siteId={siteId} kind={userAgentKind} />,
-  intervalLimit: (siteId) => <FirewallRulesPanel siteId={siteId} kind={intervalLimitKind} />,
-  secondLimit: (siteId) => <FirewallRulesPanel siteId={siteId} kind={secondLimitKind} />,
-  antiCC: (siteId) => <FirewallRulesPanel siteId={siteId} kind={antiCCKind} />,
+  whitelist: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={whitelistKind} />,
+  blacklist: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={blacklistKind} />,
+  header: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={headerKind} />,
+  userAgent: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={userAgentKind} />,
+  intervalLimit: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={intervalLimitKind} />,
+  secondLimit: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={secondLimitKind} />,
+  antiCC: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={antiCCKind} />,
 };
 
 /**
- * The site's firewall: one list per kind (whitelist, blacklist, user-agent rules, interval and
- * per-second frequency limits, anti-CC), chosen in the sub-navigation and kept in the URL
+ * The site's firewall: one list per kind (whitelist, blacklist, header rules, user-agent rules,
+ * interval and per-second frequency limits, anti-CC), chosen in the sub-navigation and kept in the URL
  * (`?tab=firewall&kind=blacklist`; another kind starts on its first page).
  */
 export function FirewallTab({ siteId }: { siteId: number }) {

@@ -38,7 +38,7 @@ export function blockTypeColumn<R extends { blockType: number }>(t: Translate): 
  */
 export function enabledColumn<B extends object, R extends SwitchableRow, V extends { enabled: boolean }>(
   kind: FirewallKind<B, R, V>,
-  { t, siteId, canWrite }: FirewallColumnsContext,
+  { t, params, canWrite }: FirewallColumnsContext,
   name: (rule: R) => string,
 ): ListColumn<R> {
   return {
@@ -46,7 +46,7 @@ export function enabledColumn<B extends object, R extends SwitchableRow, V exten
     dataIndex: 'enabled',
     render: (_: boolean, rule) => (
       <FirewallEnabledSwitch
-        siteId={siteId}
+        params={params}
         kind={kind}
         rule={rule}
         canWrite={canWrite}

@@ -1,4 +1,4 @@
-import type { firewallRuleRoutes } from '@rampart/contract';
+import type { firewallRuleRoutes, ToastKey } from '@rampart/contract';
 import type { FormInstance, FormRule } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ComponentType } from 'react';
@@ -16,12 +16,22 @@ import type { FieldNameOf } from '../../../../forms/server-errors';
 export const FIREWALL_KIND_KEYS = [
   'whitelist',
   'blacklist',
+  'header',
   'userAgent',
   'intervalLimit',
   'secondLimit',
   'antiCC',
 ] as const;
 export type FirewallKindKey = (typeof FIREWALL_KIND_KEYS)[number];
+/** A domain's own lists (domain-access/), shown with the same panel. */
+export const DOMAIN_LIST_KEYS = ['antiReferer', 'antiHeader'] as const;
+export type DomainListKey = (typeof DOMAIN_LIST_KEYS)[number];
+
+/** The path parameters of a kind's calls: the site, and the domain for a domain's lists. */
+export interface RuleParams {
+  siteId: number;
+  domainId?: number;
+}
 
 export function isFirewallKind(value: string | null): value is FirewallKindKey {
   return (FIREWALL_KIND_KEYS as readonly (string | null)[]).includes(value);
@@ -46,7 +56,7 @@ export type FirewallRuleRoutes<B, R> = ReturnType<
 /** What a kind's columns are made with. */
 export interface FirewallColumnsContext {
   t: TFunction<'firewall'>;
-  siteId: number;
+  params: RuleParams;
   /** The caller holds `user.firewall.write`: cells that change a rule work. */
   canWrite: boolean;
 }
@@ -62,7 +72,7 @@ export interface FirewallFieldsProps {
  * rule (checked with the contract's schema before they are sent).
  */
 export interface FirewallKind<B extends object, R extends FirewallRuleRow, V extends object> {
-  key: FirewallKindKey;
+  key: FirewallKindKey | DomainListKey;
   routes: FirewallRuleRoutes<B, R>;
   resource: Resource;
   /** The contract's schema of one rule as sent. */
@@ -77,6 +87,8 @@ export interface FirewallKind<B extends object, R extends FirewallRuleRow, V ext
   values: (rule: R) => V;
   /** The body of one rule from the values. */
   body: (values: V) => B;
+  /** The spec's own toast for a created rule, where it has one (else the generic "created"). */
+  createToast?: ToastKey;
   /** Where a server field error of the add (`data.0.field…`) or the update (`field…`) goes in the dialog. */
   fieldOf: (form: FormInstance<V>) => FieldNameOf;
 }

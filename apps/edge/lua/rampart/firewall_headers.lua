@@ -1,0 +1,196 @@
+-- Header blocking and a domain's anti-referer and anti-header lists at the edge
+-- (packages/contract/src/routes/firewall-headers.ts, domain-access.ts; docs/decisions.md "Header
+-- blocking, anti-referer and anti-header lists"). rampart.firewall calls check() once per request
+-- of a domain with a firewall, after the whitelist (a whitelisted client never gets here) and the
+-- blacklist, before the user-agent rules. In this order, the first rule that refuses decides:
+--
+--   the site's header rules   a rule matches when its URL pattern finds a match in the request's
+--                             absolute URL and its header is present with a value its pattern
+--                             (case-insensitive, unanchored) finds a match in — or, for a rule
+--                             with no value pattern, when the request has no such header;
+--   the domain's anti-referer a rule covers the requests its URL pattern matches; it refuses one
+--                             without a Referer (or with an empty one) unless it allows empty ones,
+--                             one whose Referer host none of its hosts names (allow mode), or one
+--                             whose Referer host one of its hosts names (deny mode);
+--   the domain's anti-header  as the site's header rules.
+--
+-- Hosts are compared in lower case, without user info and port; `*.example.com` names every host
+-- under example.com (not example.com itself). A Referer that is not an absolute URL has a host no
+-- pattern names. No pattern is built from request data: hosts are looked up in sets, one lookup
+-- per label of the Referer's host.
+--
+-- Cost: a site without header rules and a domain without lists pay one field check each. The
+-- site's rules are compiled with its firewall (once per worker and generation, compile() from
+-- rampart.firewall), a domain's lists once per cached domain entry (memoized on it). Runs in
+-- set_by_lua: nothing here yields.
+local _M = {}
+
+local re_find, lower, sub, find, byte = ngx.re.find, string.lower, string.sub, string.find, string.byte
+local null = ngx.null
+-- Only the start of a Referer is read: a host is in its first bytes.
+local REFERER_MAX = 2048
+
+local EVERY_URL = { [".*"] = true, ["/*"] = true }
+
+local function compile_header(r)
+  return {
+    id = tostring(r.id),
+    url = not EVERY_URL[r.url] and r.url or nil,
+    -- $http_<name>: nginx's variable for a request header, "-" read as "_" (names hold no "_").
+    var = "http_" .. (r.name:gsub("-", "_")),
+    -- No value pattern: the rule matches a request without the header; ".*" any value (no regex).
+    value = r.value ~= null and r.value or nil,
+    absent = r.value == null or r.value == nil,
+    action = r.action,
+  }
+end
+
+local function compile_headers(list)
+  local out = {}
+  for i, r in ipairs(list or {}) do out[i] = compile_header(r) end
+  return out
+end
+
+-- The site's header rules for rampart.firewall's compile(): a list, or nil when there are none.
+function _M.compile(list)
+  if list == nil or #list == 0 then return nil end
+  return compile_headers(list)
+end
+
+local function compile_referer(r)
+  local exact, parents = {}, {}
+  for _, host in ipairs(r.hosts) do
+    if sub(host, 1, 2) == "*." then parents[sub(host, 3)] = true else exact[host] = true end
+  end
+  return {
+    id = tostring(r.id),
+    url = not EVERY_URL[r.url] and r.url or nil,
+    allow = r.mode == "allow",
+    allow_empty = r.allowEmpty,
+    exact = exact,
+    parents = parents,
+    action = r.action,
+  }
+end
+
+-- A domain's compiled lists, or false (memoized on the cached domain entry).
+local function access_of(domain)
+  local access = domain._access
+  if access ~= nil then return access end
+  local raw = domain.access
+  if raw == nil or raw == ngx.null then
+    access = false
+  else
+    local referers = {}
+    for i, r in ipairs(raw.referers) do referers[i] = compile_referer(r) end
+    access = { referers = referers, headers = compile_headers(raw.headers) }
+  end
+  domain._access = access
+  return access
+end
+
+-- The host of an absolute URL in lower case, without user info, port or a trailing dot; "" when
+-- the text is not one (no pattern names "").
+local function referer_host(referer)
+  if #referer > REFERER_MAX then referer = sub(referer, 1, REFERER_MAX) end
+  local at = find(referer, "://", 1, true)
+  if at == nil or at == 1 or at > 32 then return "" end
+  local rest = sub(referer, at + 3)
+  local stop = find(rest, "[/?#]")
+  local authority = stop and sub(rest, 1, stop - 1) or rest
+  local user = find(authority:reverse(), "@", 1, true) -- the last "@" ends the user info
+  if user then authority = sub(authority, #authority - user + 2) end
+  if byte(authority, 1) == 91 then return "" end -- "[": an IPv6 literal, which no host pattern names
+  local colon = find(authority, ":", 1, true)
+  if colon then authority = sub(authority, 1, colon - 1) end
+  if byte(authority, -1) == 46 then authority = sub(authority, 1, -2) end
+  return lower(authority)
+end
+
+-- Whether one of the rule's hosts names `host`: the host itself, or a parent of it for `*.`.
+local function names(rule, host)
+  if rule.exact[host] then return true end
+  local parents = rule.parents
+  local dot = find(host, ".", 1, true)
+  while dot do
+    if parents[sub(host, dot + 1)] then return true end
+    dot = find(host, ".", dot + 1, true)
+  end
+  return false
+end
+
+-- The URL (read once, when a rule with a pattern first needs it) and whether `rule` covers it.
+local function covers(rule, var, url)
+  local pattern = rule.url
+  if pattern == nil then return true, url end
+  if url == nil then url = var.rampart_fw_url end
+  local from, _, err = re_find(url, pattern, "jo")
+  if err then ngx.log(ngx.WARN, "rampart firewall: rule ", rule.id, " pattern failed: ", err) end
+  return from ~= nil, url
+end
+
+local function first_header_hit(rules, var, url)
+  for i = 1, #rules do
+    local r = rules[i]
+    local hit
+    hit, url = covers(r, var, url)
+    if hit then
+      local value = var[r.var]
+      if r.absent then
+        hit = value == nil
+      else
+        -- "ijo": case-insensitive, compiled once per worker, as the user-agent rules.
+        hit = value ~= nil and (r.value == ".*" or re_find(value, r.value, "ijo") ~= nil)
+      end
+      if hit then return r, url end
+    end
+  end
+  return nil, url
+end
+
+local function first_referer_refusal(rules, var, url)
+  local host
+  for i = 1, #rules do
+    local r = rules[i]
+    local hit
+    hit, url = covers(r, var, url)
+    if hit then
+      if host == nil then
+        local referer = var.http_referer
+        if referer == nil or referer == "" then host = false else host = referer_host(referer) end
+      end
+      local refuse
+      if host == false then
+        refuse = not r.allow_empty
+      else
+        refuse = r.allow ~= names(r, host)
+      end
+      if refuse then return r, url end
+    end
+  end
+  return nil, url
+end
+
+-- The rule that refuses the request and its kind for the access log ("header", "antiReferer",
+-- "antiHeader"), or nil; and the URL if a rule read it (handed on to the later checks).
+function _M.check(fw, domain, var, url)
+  local rule
+  local site = fw.headers
+  if site then
+    rule, url = first_header_hit(site, var, url)
+    if rule then return rule, "header", url end
+  end
+  local access = domain._access
+  if access == nil then access = access_of(domain) end
+  if not access then return nil, nil, url end
+  rule, url = first_referer_refusal(access.referers, var, url)
+  if rule then return rule, "antiReferer", url end
+  rule, url = first_header_hit(access.headers, var, url)
+  if rule then return rule, "antiHeader", url end
+  return nil, nil, url
+end
+
+-- For the tests (rampart.firewall_headers is required by firewall.lua only).
+_M.referer_host = referer_host
+
+return _M
