@@ -23,6 +23,7 @@
 -- (a site without them pays one field check). Runs in set_by_lua: nothing here yields.
 local store = require "rampart.store"
 local frequency = require "rampart.firewall_frequency"
+local geo = require "rampart.firewall_geo"
 
 local _M = {}
 
@@ -100,8 +101,9 @@ local function compile(raw)
   for i, r in ipairs(raw.blacklist) do blacklist[i] = compile_rule(r, true) end
   for i, r in ipairs(raw.userAgents or {}) do agents[i] = compile_user_agent(r) end
   local limits = frequency.compile(raw)
-  if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil then return false end
-  return { whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits }
+  local geos = geo.compile(raw.geos)
+  if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil and geos == nil then return false end
+  return { whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits, geos = geos }
 end
 
 -- Compiled firewalls of one generation, by site id: a site's domains share one copy.
@@ -178,6 +180,14 @@ function _M.check(domain, gen, var)
   if rule then
     decided(var, "blacklist", rule)
     return rule.route
+  end
+  -- Geo rules (rampart.firewall_geo): after the blacklist, before the user agents.
+  if fw.geos then
+    rule, url = geo.check(fw.geos, gen, var, url)
+    if rule then
+      decided(var, "geo", rule)
+      return rule.route
+    end
   end
   local agents = fw.user_agents
   if #agents > 0 then

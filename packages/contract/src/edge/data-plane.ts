@@ -30,6 +30,7 @@ import {
 import { ZONE_LIMIT_MAX } from '../routes/zones.js';
 import { isIP } from '../validators/ip.js';
 import { MAX_IPS } from '../validators/lists.js';
+import { edgeGeoDatabaseSchema, edgeGeoRulesSchema } from './geo.js';
 import { edgeDomainModulesSchema, edgeModuleSchema } from './modules.js';
 
 /**
@@ -258,6 +259,8 @@ export const edgeFirewallSchema = z.strictObject({
     )
     .max(FIREWALL_LIST_RULES_PER_SITE)
     .default([]),
+  /** Enabled geo rules (routes/firewall-geos.ts, edge/geo.ts), oldest first. */
+  geos: edgeGeoRulesSchema,
 });
 
 export const edgeDomainSchema = z.strictObject({
@@ -315,6 +318,8 @@ export const dataPlaneSchema = z
     settings: z.array(edgeSiteSettingsSchema).max(DATA_PLANE_LIMITS.domains).default([]),
     firewalls: z.array(edgeFirewallSchema).max(DATA_PLANE_LIMITS.domains).default([]),
     limits: edgeZoneLimitsSchema.default(NO_ZONE_LIMITS),
+    /** The operator's geo database the node's geo rules use (edge/geo.ts), or null. */
+    geoDatabase: edgeGeoDatabaseSchema,
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();

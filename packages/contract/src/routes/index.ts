@@ -55,6 +55,7 @@ export * from './dns-lines.js';
 export * from './domain-proof.js';
 export * from './domains.js';
 export * from './firewall-frequency.js';
+export * from './firewall-geos.js';
 export * from './firewall-lists.js';
 export * from './firewall-user-agents.js';
 export * from './group-lines.js';
