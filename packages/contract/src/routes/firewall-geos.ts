@@ -89,7 +89,7 @@ export const firewallGeoRoutes = { listGeoRules, addGeoRules, updateGeoRule, del
 // The operator's geo database.
 
 /** Largest geo database accepted (GeoLite2 City is ~60 MB). */
-export const GEO_DATABASE_MAX_BYTES = 256 * 1024 * 1024;
+export const GEO_DATABASE_MAX_BYTES = 128 * 1024 * 1024;
 export const GEO_DATABASE_KINDS = ['country', 'city'] as const;
 export type GeoDatabaseKind = (typeof GEO_DATABASE_KINDS)[number];
 export const GEO_SHA256_RE = /^[0-9a-f]{64}$/;

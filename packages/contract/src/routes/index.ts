@@ -13,6 +13,7 @@ import { dnsLineRoutes } from './dns-lines.js';
 import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
 import { firewallFrequencyRoutes } from './firewall-frequency.js';
+import { firewallGeoRoutes, geoDatabaseRoutes } from './firewall-geos.js';
 import { firewallListRoutes } from './firewall-lists.js';
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
@@ -119,6 +120,8 @@ export const ROUTE_GROUPS = {
   firewallLists: firewallListRoutes,
   firewallUserAgents: firewallUserAgentRoutes,
   firewallFrequency: firewallFrequencyRoutes,
+  firewallGeos: firewallGeoRoutes,
+  geoDatabase: geoDatabaseRoutes,
   sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,

@@ -31,6 +31,7 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   PROXY: "the PROXY protocol of load balancers (a zone's trusted proxies)",
   API: 'API tokens, the API documentation',
   ID: 'request IDs, role IDs and other identifiers',
+  MaxMind: "the format of the operator's geo database (MaxMind DB), a product name",
   NUL: 'the NUL character refused in texts',
   // File and data formats.
   JSON: 'request bodies sent as JSON',

@@ -1,6 +1,7 @@
 import type {
   BlacklistRule,
   FirewallMethods,
+  GeoRule,
   IntervalLimit,
   SecondLimit,
   UserAgentRule,
@@ -97,4 +98,29 @@ export function presentIntervalLimit(row: FirewallRuleRow): IntervalLimit {
 export function presentSecondLimit(row: FirewallRuleRow): SecondLimit {
   const rule = row.rule as unknown as StoredSecondLimit;
   return { ...frequencyFields(row, rule), rate: rule.rate, burst: rule.burst, blockSeconds: rule.blockSeconds };
+}
+
+/** The fields a geo rule stores in its `rule` column (routes/firewall-geos.ts). */
+export interface StoredGeoRule {
+  isBlack: boolean;
+  geoIDs: string[];
+  urlRegex: string;
+  blockType: number;
+  enabled: boolean;
+}
+
+export function presentGeoRule(row: FirewallRuleRow): GeoRule {
+  const rule = row.rule as unknown as StoredGeoRule;
+  return {
+    id: row.id,
+    siteID: row.siteId,
+    isBlack: rule.isBlack,
+    geoIDs: rule.geoIDs,
+    urlRegex: rule.urlRegex,
+    blockType: rule.blockType,
+    enabled: rule.enabled,
+    memo: row.memo,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }

@@ -1,5 +1,12 @@
-import { type BLACKLIST_BLOCK_TYPES, type EdgeFirewall, FIREWALL_METHODS, ipListRanges } from '@rampart/contract';
+import {
+  type BLACKLIST_BLOCK_TYPES,
+  type EdgeFirewall,
+  FIREWALL_METHODS,
+  ipListRanges,
+  splitGeoIds,
+} from '@rampart/contract';
 import type {
+  StoredGeoRule,
   StoredIntervalLimit,
   StoredListRule,
   StoredSecondLimit,
@@ -42,6 +49,20 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
         const { rate, burst, blockSeconds } = rule as StoredSecondLimit;
         of(row.siteId).rates.push({ ...base, rate, burst, blockSeconds });
       }
+      continue;
+    }
+    if (row.kind === 'geo') {
+      const rule = row.rule as unknown as StoredGeoRule;
+      if (!rule.enabled) continue;
+      const entry = of(row.siteId);
+      entry.geos ??= [];
+      entry.geos.push({
+        id: row.id,
+        url: rule.urlRegex,
+        white: !rule.isBlack,
+        ...splitGeoIds(rule.geoIDs),
+        action: ACTIONS[rule.blockType as ActionBlockType],
+      });
       continue;
     }
     if (row.kind === 'userAgent') {

@@ -739,7 +739,9 @@ export const siteFirewallRules = pgTable(
     siteId: bigint('site_id', { mode: 'number' })
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
-    kind: text('kind').$type<'whitelist' | 'blacklist' | 'userAgent' | 'intervalLimit' | 'secondLimit'>().notNull(),
+    kind: text('kind')
+      .$type<'whitelist' | 'blacklist' | 'userAgent' | 'intervalLimit' | 'secondLimit' | 'geo'>()
+      .notNull(),
     rule: jsonb('rule').$type<Record<string, unknown>>().notNull(),
     memo: text('memo').notNull().default(''),
     createdAt: createdAt(),
