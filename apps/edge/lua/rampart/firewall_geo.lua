@@ -6,7 +6,7 @@
 -- (the directory comes from nginx.conf, the hash from the data plane's `geoDatabase`), and each
 -- worker opens it with libmaxminddb (LuaJIT FFI on libmaxminddb.so.0) the first time a request
 -- meets a generation naming a hash it has not opened: a new database needs no reload. A node
--- without one (none uploaded, the file missing or unreadable) matches no region: black rules block
+-- without one (none uploaded, the file missing or unreadable; tried again every 5 s) matches no region: black rules block
 -- nothing, white rules block every request they cover (its address is in no listed region), and
 -- the error log says once per worker and hash why the database is missing.
 --
@@ -154,19 +154,31 @@ local gai_error, mmdb_error = ffi.new("int[1]"), ffi.new("int[1]")
 local data = ffi.new("rampart_mmdb_entry_data_s")
 local NONE = { country = false, city = false }
 
+-- A database that could not be opened (the agent may still be fetching it) is tried again at most
+-- every RETRY_SECONDS; its failure is logged once per worker and hash.
+local RETRY_SECONDS = 5
+local retry_at, logged_hash = 0, nil
+
+local function log_failure(hash, ...)
+  if logged_hash == hash then return end
+  logged_hash = hash
+  ngx.log(ngx.ERR, ...)
+end
+
 local function open(hash)
   if db ~= nil then
     libmaxminddb.MMDB_close(db)
     db, db_memory = nil, nil
   end
   db_hash, cache = hash, lrucache.new(10000)
+  retry_at = ngx.now() + RETRY_SECONDS
   if hash == nil then return end
   if libmaxminddb == nil then
-    ngx.log(ngx.ERR, "rampart geo: libmaxminddb.so.0 not loaded, geo rules match no region: ", lib_error)
+    log_failure(hash, "rampart geo: libmaxminddb.so.0 not loaded, geo rules match no region: ", lib_error)
     return
   end
   if geo_dir == nil then
-    ngx.log(ngx.ERR, "rampart geo: no geo directory configured, geo rules match no region")
+    log_failure(hash, "rampart geo: no geo directory configured, geo rules match no region")
     return
   end
   local memory = ffi.new("uint64_t[?]", MMDB_S_BYTES / 8)
@@ -174,8 +186,8 @@ local function open(hash)
   local path = geo_dir .. "/" .. hash .. ".mmdb"
   local status = libmaxminddb.MMDB_open(path, 0, buf)
   if status ~= MMDB_SUCCESS then
-    ngx.log(ngx.ERR, "rampart geo: cannot open ", path, ": ", ffi.string(libmaxminddb.MMDB_strerror(status)),
-      "; geo rules match no region")
+    log_failure(hash, "rampart geo: cannot open ", path, ": ", ffi.string(libmaxminddb.MMDB_strerror(status)),
+      "; geo rules match no region until it opens")
     return
   end
   -- The cast does not keep the memory alive: it is held beside the handle.
@@ -231,7 +243,7 @@ end
 -- on as rampart.firewall does).
 function _M.check(rules, gen, var, url)
   local hash = hash_of(gen)
-  if hash ~= db_hash or cache == nil then open(hash) end
+  if hash ~= db_hash or cache == nil or (db == nil and hash ~= nil and ngx.now() >= retry_at) then open(hash) end
   local where = nil
   for i = 1, #rules do
     local r = rules[i]
