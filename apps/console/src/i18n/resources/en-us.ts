@@ -1177,6 +1177,7 @@ export const enUS = {
     kinds: {
       whitelist: 'Whitelist',
       blacklist: 'Blacklist',
+      geo: 'Geo',
       userAgent: 'User agent',
       intervalLimit: 'Interval frequency limit',
       secondLimit: 'Per-second frequency limit',
@@ -1186,6 +1187,7 @@ export const enUS = {
         'Requests from these IPs for a matching URL and method skip every other firewall check of the site; the whitelist is checked first.',
       blacklist:
         'Requests from these IPs for a matching URL and method are stopped: DENY answers 403, DROP closes the connection without an answer.',
+      geo: "Requests for a matching URL are judged by the country or city of the client IP, from the operator's geo database: a blacklist rule stops requests from the listed regions, a whitelist rule stops requests from every other region (an IP the database does not know is in no region). DENY answers 403, DROP closes the connection without an answer. The first enabled rule that stops a request applies, oldest first; whitelisted requests skip these rules.",
       userAgent:
         'Requests for a matching URL whose User-Agent header matches the pattern are stopped: DENY answers 403, DROP closes the connection without an answer. The first enabled rule that matches applies, oldest first; whitelisted requests skip these rules.',
       intervalLimit:
@@ -1198,6 +1200,8 @@ export const enUS = {
     methods: 'Methods',
     mode: 'Mode',
     blockType: 'Protection mode',
+    listKind: 'List',
+    regions: 'Regions',
     userAgentRegex: 'User-Agent pattern',
     enabled: 'Enabled',
     enabledOf: 'Rule {{pattern}} on',
@@ -1227,6 +1231,7 @@ export const enUS = {
     empty: {
       whitelist: 'No whitelist rules yet.',
       blacklist: 'No blacklist rules yet.',
+      geo: 'No geo rules yet.',
       userAgent: 'No user-agent rules yet.',
       intervalLimit: 'No interval frequency limits yet.',
       secondLimit: 'No per-second frequency limits yet.',
@@ -1235,6 +1240,7 @@ export const enUS = {
       addTitle: {
         whitelist: 'New whitelist rule',
         blacklist: 'New blacklist rule',
+        geo: 'New geo rule',
         userAgent: 'New user-agent rule',
         intervalLimit: 'New interval frequency limit',
         secondLimit: 'New per-second frequency limit',
@@ -1242,6 +1248,7 @@ export const enUS = {
       editTitle: {
         whitelist: 'Edit whitelist rule',
         blacklist: 'Edit blacklist rule',
+        geo: 'Edit geo rule',
         userAgent: 'Edit user-agent rule',
         intervalLimit: 'Edit interval frequency limit',
         secondLimit: 'Edit per-second frequency limit',
@@ -1251,6 +1258,9 @@ export const enUS = {
       urlHint:
         "A regular expression searched for in the request's {{form}}: {{all}} covers the whole site, a host such as {{host}} covers that domain, a pattern such as {{regex}} covers what it matches.",
       blockTypeHint: 'DENY answers 403 Forbidden; DROP closes the connection without an answer.',
+      listKindHint: 'Blacklist: the listed regions are stopped. Whitelist: only the listed regions pass for the URL.',
+      regionsHint: 'Countries, and cities when the operator installed a City database; search by name or code.',
+      regionsPlaceholder: 'Choose regions',
       userAgentHint:
         "A regular expression, unanchored and case-insensitive (such as {{example}}), searched for in the request's {{header}} header; a request without the header is matched as an empty string.",
       enabledHint: 'A rule turned off is kept but not applied.',

@@ -1151,6 +1151,7 @@ export const zhCN: LocaleResources = {
     kinds: {
       whitelist: '白名单',
       blacklist: '黑名单',
+      geo: '地区',
       userAgent: 'User-Agent',
       intervalLimit: '区域频率',
       secondLimit: '秒级频率',
@@ -1159,6 +1160,7 @@ export const zhCN: LocaleResources = {
       whitelist: '来自这些 IP、访问匹配的 URL 且使用所列方法的请求将跳过本站点的其他所有防火墙检查；白名单最先检查。',
       blacklist:
         '来自这些 IP、访问匹配的 URL 且使用所列方法的请求会被拦截：拒绝即返回 403，丢弃即不作应答、直接断开连接。',
+      geo: '匹配 URL 的请求按客户端 IP 所在的国家或城市（依据运营商的地理数据库）判断：黑名单规则拦截来自所列地区的请求，白名单规则拦截来自其他所有地区的请求（数据库中没有的 IP 不属于任何地区）。DENY 返回 403，DROP 直接断开连接不作应答。按创建先后，第一条拦截请求的已启用规则生效；白名单中的请求跳过这些规则。',
       userAgent:
         '访问匹配的 URL 且 User-Agent 请求头与表达式匹配的请求会被拦截：拒绝即返回 403，丢弃即不作应答、直接断开连接。按创建先后检查，首条匹配的已启用规则生效；白名单放行的请求不受这些规则限制。',
       intervalLimit:
@@ -1171,6 +1173,8 @@ export const zhCN: LocaleResources = {
     methods: '请求方法',
     mode: '防护模式',
     blockType: '防护模式',
+    listKind: '名单类型',
+    regions: '地区',
     userAgentRegex: 'User-Agent 表达式',
     enabled: '启用',
     enabledOf: '启用规则 {{pattern}}',
@@ -1200,6 +1204,7 @@ export const zhCN: LocaleResources = {
     empty: {
       whitelist: '暂无白名单规则。',
       blacklist: '暂无黑名单规则。',
+      geo: '暂无地区规则。',
       userAgent: '暂无 User-Agent 规则。',
       intervalLimit: '暂无区域频率规则。',
       secondLimit: '暂无秒级频率规则。',
@@ -1208,6 +1213,7 @@ export const zhCN: LocaleResources = {
       addTitle: {
         whitelist: '新建白名单规则',
         blacklist: '新建黑名单规则',
+        geo: '新建地区规则',
         userAgent: '新建 User-Agent 规则',
         intervalLimit: '新建区域频率规则',
         secondLimit: '新建秒级频率规则',
@@ -1215,6 +1221,7 @@ export const zhCN: LocaleResources = {
       editTitle: {
         whitelist: '编辑白名单规则',
         blacklist: '编辑黑名单规则',
+        geo: '编辑地区规则',
         userAgent: '编辑 User-Agent 规则',
         intervalLimit: '编辑区域频率规则',
         secondLimit: '编辑秒级频率规则',
@@ -1223,6 +1230,9 @@ export const zhCN: LocaleResources = {
       urlHint:
         '正则表达式，在请求的 {{form}} 中查找匹配：{{all}} 匹配整个站点，主机名（如 {{host}}）匹配该域名，{{regex}} 这样的表达式只匹配其描述的地址。',
       blockTypeHint: '拒绝：返回 403；丢弃：不作应答，直接断开连接。',
+      listKindHint: '黑名单：拦截所列地区。白名单：该 URL 只允许所列地区访问。',
+      regionsHint: '国家；运营商安装了城市数据库时还可选城市。可按名称或代码搜索。',
+      regionsPlaceholder: '选择地区',
       userAgentHint:
         '正则表达式，不限定首尾、不区分大小写（如 {{example}}），在请求的 {{header}} 请求头中查找匹配；没有该请求头的请求按空字符串匹配。',
       enabledHint: '停用的规则会保留，但不生效。',

@@ -1159,6 +1159,7 @@ export const zhTW: LocaleResources = {
     kinds: {
       whitelist: '白名單',
       blacklist: '黑名單',
+      geo: '地區',
       userAgent: 'User-Agent',
       intervalLimit: '區域頻率',
       secondLimit: '秒級頻率',
@@ -1167,6 +1168,7 @@ export const zhTW: LocaleResources = {
       whitelist: '來自這些 IP、存取符合的 URL 且使用所列方法的請求將略過本網站的其他所有防火牆檢查；白名單最先檢查。',
       blacklist:
         '來自這些 IP、存取符合的 URL 且使用所列方法的請求會被攔截：拒絕即回傳 403，丟棄即不回應、直接中斷連線。',
+      geo: '符合 URL 的請求依用戶端 IP 所在的國家或城市（依據營運商的地理資料庫）判斷：黑名單規則攔截來自所列地區的請求，白名單規則攔截來自其他所有地區的請求（資料庫中沒有的 IP 不屬於任何地區）。DENY 回應 403，DROP 直接中斷連線不予回應。依建立先後，第一條攔截請求的已啟用規則生效；白名單中的請求略過這些規則。',
       userAgent:
         '存取符合的 URL 且 User-Agent 請求標頭與表示式相符的請求會被攔截：拒絕即回傳 403，丟棄即不回應、直接中斷連線。依建立先後檢查，第一條相符的已啟用規則生效；白名單放行的請求不受這些規則限制。',
       intervalLimit:
@@ -1179,6 +1181,8 @@ export const zhTW: LocaleResources = {
     methods: '請求方法',
     mode: '防護模式',
     blockType: '防護模式',
+    listKind: '名單類型',
+    regions: '地區',
     userAgentRegex: 'User-Agent 表示式',
     enabled: '啟用',
     enabledOf: '啟用規則 {{pattern}}',
@@ -1208,6 +1212,7 @@ export const zhTW: LocaleResources = {
     empty: {
       whitelist: '尚無白名單規則。',
       blacklist: '尚無黑名單規則。',
+      geo: '尚無地區規則。',
       userAgent: '尚無 User-Agent 規則。',
       intervalLimit: '尚無區域頻率規則。',
       secondLimit: '尚無秒級頻率規則。',
@@ -1216,6 +1221,7 @@ export const zhTW: LocaleResources = {
       addTitle: {
         whitelist: '新增白名單規則',
         blacklist: '新增黑名單規則',
+        geo: '新增地區規則',
         userAgent: '新增 User-Agent 規則',
         intervalLimit: '新增區域頻率規則',
         secondLimit: '新增秒級頻率規則',
@@ -1223,6 +1229,7 @@ export const zhTW: LocaleResources = {
       editTitle: {
         whitelist: '編輯白名單規則',
         blacklist: '編輯黑名單規則',
+        geo: '編輯地區規則',
         userAgent: '編輯 User-Agent 規則',
         intervalLimit: '編輯區域頻率規則',
         secondLimit: '編輯秒級頻率規則',
@@ -1232,6 +1239,9 @@ export const zhTW: LocaleResources = {
       urlHint:
         '正規表示式，在請求的 {{form}} 中尋找符合：{{all}} 符合整個網站，主機名稱（如 {{host}}）符合該網域，{{regex}} 這類表示式只符合其描述的位址。',
       blockTypeHint: '拒絕：回傳 403；丟棄：不回應，直接中斷連線。',
+      listKindHint: '黑名單：攔截所列地區。白名單：該 URL 只允許所列地區存取。',
+      regionsHint: '國家；營運商安裝了城市資料庫時亦可選城市。可依名稱或代碼搜尋。',
+      regionsPlaceholder: '選擇地區',
       userAgentHint:
         '正規表示式，不限定首尾、不區分大小寫（如 {{example}}），在請求的 {{header}} 請求標頭中尋找符合；沒有該標頭的請求以空字串比對。',
       enabledHint: '停用的規則會保留，但不生效。',

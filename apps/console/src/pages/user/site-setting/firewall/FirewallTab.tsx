@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { FirewallRulesPanel } from './FirewallRulesPanel';
 import { FIREWALL_KIND_KEYS, type FirewallKindKey, isFirewallKind } from './firewall-kinds';
 import { intervalLimitKind, secondLimitKind } from './frequency-kinds';
+import { geoKind } from './geo-kind';
 import { blacklistKind, whitelistKind } from './list-kinds';
 import { userAgentKind } from './user-agent-kind';
 
@@ -15,13 +16,14 @@ import { userAgentKind } from './user-agent-kind';
 const PANELS: Record<FirewallKindKey, (siteId: number) => ReactNode> = {
   whitelist: (siteId) => <FirewallRulesPanel siteId={siteId} kind={whitelistKind} />,
   blacklist: (siteId) => <FirewallRulesPanel siteId={siteId} kind={blacklistKind} />,
+  geo: (siteId) => <FirewallRulesPanel siteId={siteId} kind={geoKind} />,
   userAgent: (siteId) => <FirewallRulesPanel siteId={siteId} kind={userAgentKind} />,
   intervalLimit: (siteId) => <FirewallRulesPanel siteId={siteId} kind={intervalLimitKind} />,
   secondLimit: (siteId) => <FirewallRulesPanel siteId={siteId} kind={secondLimitKind} />,
 };
 
 /**
- * The site's firewall: one list per kind (whitelist, blacklist, user-agent rules, interval and
+ * The site's firewall: one list per kind (whitelist, blacklist, geo rules, user-agent rules, interval and
  * per-second frequency limits), chosen in the sub-navigation and kept in the URL
  * (`?tab=firewall&kind=blacklist`; another kind starts on its first page).
  */

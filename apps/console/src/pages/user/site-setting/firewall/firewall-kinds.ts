@@ -13,7 +13,14 @@ import type { FieldNameOf } from '../../../../forms/server-errors';
  * frequency-kinds.tsx), its entry in FirewallTab's panels and its texts under `firewall.kinds`,
  * `hints`, `empty` and `form.*Title`.
  */
-export const FIREWALL_KIND_KEYS = ['whitelist', 'blacklist', 'userAgent', 'intervalLimit', 'secondLimit'] as const;
+export const FIREWALL_KIND_KEYS = [
+  'whitelist',
+  'blacklist',
+  'geo',
+  'userAgent',
+  'intervalLimit',
+  'secondLimit',
+] as const;
 export type FirewallKindKey = (typeof FIREWALL_KIND_KEYS)[number];
 
 export function isFirewallKind(value: string | null): value is FirewallKindKey {
