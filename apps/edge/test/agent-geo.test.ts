@@ -27,18 +27,27 @@ const FIREWALL: EdgeFirewall = {
   rates: [],
   geos: [{ id: 7, url: '.*', white: false, countries: ['CN'], cities: [], action: 'deny' }],
 };
+// Only CN may reach the white site.
+const WHITE: EdgeFirewall = {
+  ...FIREWALL,
+  id: 2,
+  geos: [{ id: 8, url: '.*', white: true, countries: ['CN'], cities: [], action: 'deny' }],
+};
 
 let origin: Origin;
 let cp: FakeControlPlane;
 
 function snapshot(version: string, geoDatabase: string | null) {
-  const doc = document(version, [domain(1, 'geo.example.com', [upstream(origin.port)], { firewallId: 1 })], [], [], {
-    firewalls: [FIREWALL],
-  });
+  const to = [upstream(origin.port)];
+  const domains = [
+    domain(1, 'geo.example.com', to, { firewallId: 1 }),
+    domain(2, 'white.example.com', to, { firewallId: 2 }),
+  ];
+  const doc = document(version, domains, [], [], { firewalls: [FIREWALL, WHITE] });
   return snapshotOf({ ...doc, geoDatabase });
 }
 
-function statusFrom(edge: TestAgent, from: string): Promise<number> {
+function statusFrom(edge: TestAgent, from: string, host = 'geo.example.com'): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -46,7 +55,7 @@ function statusFrom(edge: TestAgent, from: string): Promise<number> {
         port: edge.ports.http,
         path: '/',
         localAddress: from,
-        headers: { host: 'geo.example.com' },
+        headers: { host },
         agent: false,
       },
       (res) => {
@@ -77,6 +86,8 @@ describe('the geo database on the node', () => {
     expect(((await stat(file)).mode & 0o777).toString(8)).toBe('644');
     expect(await statusFrom(edge, '127.0.0.2')).toBe(403);
     expect(await statusFrom(edge, '127.0.0.3')).toBe(200);
+    expect(await statusFrom(edge, '127.0.0.2', 'white.example.com')).toBe(200);
+    expect(await statusFrom(edge, '127.0.0.3', 'white.example.com')).toBe(403);
     const master = await edge.agent.nginx.masterPid();
 
     cp.setGeoDatabase(JP);
@@ -84,6 +95,7 @@ describe('the geo database on the node', () => {
     cp.setSnapshot(next);
     await cp.waitForReport((r) => r.appliedVersion === next.version);
     expect(await statusFrom(edge, '127.0.0.2')).toBe(200);
+    expect(await statusFrom(edge, '127.0.0.2', 'white.example.com')).toBe(403);
     expect(await readdir(path.join(edge.stateDir, 'geo'))).toEqual([`${sha(JP)}.mmdb`]);
     expect(await edge.agent.nginx.masterPid()).toBe(master);
   });

@@ -68,24 +68,17 @@ export const geoRegionSchema = z.object({
  * the city's GeoNames id; no children). Names in the caller's language (request-locale.ts); a
  * city's name is the database's, in the caller's language when it has one, else English.
  */
-export const geoTreeNodeSchema = z.object({
+const geoNodeFields = {
   id: z.string(),
   code: z.string(),
   alpha2: z.string(),
   countryName: z.string(),
   cityName: z.string(),
   continentCode: z.string(),
-  children: z.array(
-    z.object({
-      id: z.string(),
-      code: z.string(),
-      alpha2: z.string(),
-      countryName: z.string(),
-      cityName: z.string(),
-      continentCode: z.string(),
-      children: z.array(z.never()).max(0),
-    }),
-  ),
+};
+export const geoTreeNodeSchema = z.object({
+  ...geoNodeFields,
+  children: z.array(z.object({ ...geoNodeFields, children: z.array(z.never()).max(0) })),
 });
 export type GeoTreeNode = z.infer<typeof geoTreeNodeSchema>;
 

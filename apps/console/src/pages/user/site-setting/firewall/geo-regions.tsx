@@ -1,9 +1,8 @@
 import { type GeoTreeNode, geoRegion, userResourceRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Flex, Tag, Tooltip, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../../app/route-query';
 import { currentLocale } from '../../../../i18n/i18n';
+import { ListCell } from './FirewallCells';
 
 /** Regions a cell names before "+N more". */
 const REGIONS_SHOWN = 3;
@@ -35,29 +34,9 @@ function regionName(id: string, cities: ReadonlyMap<string, string>): string {
 
 /** A rule's regions: the first few by name and how many more, every one on hover. */
 export function GeoRegionsCell({ ids }: { ids: readonly string[] }) {
-  const { t } = useTranslation('firewall');
   const hasCities = ids.some((id) => !/^[A-Z]{2}$/.test(id));
   const tree = useQuery({ ...routeQuery('user', userResourceRoutes.listGeoIps, {}), enabled: hasCities });
   const cities = new Map<string, string>();
   for (const country of tree.data?.data ?? []) for (const city of country.children) cities.set(city.id, city.cityName);
-  const names = ids.map((id) => regionName(id, cities));
-  const more = names.length - REGIONS_SHOWN;
-  return (
-    <Tooltip
-      title={
-        <div style={{ maxHeight: 320, overflowY: 'auto' }} data-testid="firewall-regions">
-          {names.map((name, i) => (
-            <div key={ids[i]}>{name}</div>
-          ))}
-        </div>
-      }
-    >
-      <Flex gap={4} align="center">
-        <Typography.Text ellipsis style={{ minWidth: 0 }}>
-          {names.slice(0, REGIONS_SHOWN).join(', ')}
-        </Typography.Text>
-        {more > 0 && <Tag style={{ marginInlineEnd: 0 }}>{t('moreIps', { count: more })}</Tag>}
-      </Flex>
-    </Tooltip>
-  );
+  return <ListCell texts={ids.map((id) => regionName(id, cities))} shown={REGIONS_SHOWN} testId="firewall-regions" />;
 }
