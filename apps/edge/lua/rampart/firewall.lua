@@ -8,8 +8,10 @@
 -- one the zone configured, left out when it is the scheme's default). The whitelist is tried first:
 -- a hit lets the request through and skips every later firewall check. Then the blacklist in its
 -- order: the first hit denies (403, the edge's "Access denied" page, key 4030 in rampart.pages) or
--- drops (444: the connection closes unanswered). Then the user-agent rules in their order: the
--- first whose URL pattern and (case-insensitive) User-Agent pattern both match denies or drops.
+-- drops (444: the connection closes unanswered). Then the geo rules (rampart.firewall_geo: the
+-- client's country or city in the operator's geo database). Then the user-agent rules in their
+-- order: the first whose URL pattern and (case-insensitive) User-Agent pattern both match denies or
+-- drops.
 -- Last the frequency limits (rampart.firewall_frequency): every one that covers the request counts
 -- it; the first over its limit denies (929) or drops, and a per-second limit may delay it instead.
 --
