@@ -74,6 +74,19 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('the test MaxMind DB writer and the reader', () => {
+  it.each([28, 32] as const)('reads %i-bit records as libmaxminddb does', (recordSize) => {
+    const networks = [
+      { cidr: '10.1.0.0/16', data: geoRecord('DE', { geonameId: 2950159, names: { en: 'Berlin' } }) },
+      { cidr: '127.0.0.3/32', data: geoRecord('US') },
+    ];
+    const db = new MmdbFile(writeMmdb(networks, { databaseType: 'GeoLite2-City', recordSize }));
+    expect(db.metadata.recordSize).toBe(recordSize);
+    expect(db.lookup('10.1.200.7')).toMatchObject({ country: { iso_code: 'DE' } });
+    expect(db.lookup('127.0.0.3')).toMatchObject({ country: { iso_code: 'US' } });
+    expect(db.lookup('10.2.0.1')).toBeUndefined();
+    expect(db.cities().map((c) => c.geonameId)).toEqual([2950159]);
+  });
+
   it('round-trips metadata, lookups and cities', () => {
     const db = new MmdbFile(CITY_DB);
     expect(db.metadata).toMatchObject({ databaseType: 'GeoLite2-City', ipVersion: 6, recordSize: 24 });

@@ -29,6 +29,8 @@ export interface MmdbOptions {
   languages?: string[];
   description?: string;
   buildEpoch?: number;
+  /** Bits per record: 24 (the default), 28 (GeoLite2's) or 32. */
+  recordSize?: 24 | 28 | 32;
   /** For tests of the upload's checks: values written into the metadata as they are. */
   metadataOverrides?: { [key: string]: MmdbValue };
 }
@@ -164,10 +166,24 @@ export function writeMmdb(networks: MmdbNetwork[], options: MmdbOptions): Buffer
     if (typeof child === 'number') return nodeCount + 16 + (offsets[-child - 1] as number);
     return ids.get(child) as number;
   };
-  const tree = Buffer.alloc(nodeCount * 6);
+  const recordSize = options.recordSize ?? 24;
+  const nodeBytes = (recordSize * 2) / 8;
+  const tree = Buffer.alloc(nodeCount * nodeBytes);
   order.forEach((node, i) => {
-    tree.writeUIntBE(record(node.children[0]), i * 6, 3);
-    tree.writeUIntBE(record(node.children[1]), i * 6 + 3, 3);
+    const [left, right] = [record(node.children[0]), record(node.children[1])];
+    const at = i * nodeBytes;
+    if (recordSize === 24) {
+      tree.writeUIntBE(left, at, 3);
+      tree.writeUIntBE(right, at + 3, 3);
+    } else if (recordSize === 32) {
+      tree.writeUInt32BE(left, at);
+      tree.writeUInt32BE(right, at + 4);
+    } else {
+      // 28 bits: the middle byte holds the high nibble of each record.
+      tree.writeUIntBE(left & 0xffffff, at, 3);
+      tree[at + 3] = ((left >>> 24) << 4) | (right >>> 24);
+      tree.writeUIntBE(right & 0xffffff, at + 4, 3);
+    }
   });
   const metadata: { [key: string]: MmdbValue } = {
     binary_format_major_version: new MmdbTyped('uint16', 2),
@@ -178,7 +194,7 @@ export function writeMmdb(networks: MmdbNetwork[], options: MmdbOptions): Buffer
     ip_version: new MmdbTyped('uint16', 6),
     languages: options.languages ?? ['en'],
     node_count: new MmdbTyped('uint32', nodeCount),
-    record_size: new MmdbTyped('uint16', 24),
+    record_size: new MmdbTyped('uint16', recordSize),
     ...options.metadataOverrides,
   };
   return Buffer.concat([
