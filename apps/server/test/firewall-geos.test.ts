@@ -14,7 +14,14 @@ import {
   updateGeoRule,
   uploadGeoDatabase,
 } from '@rampart/contract';
-import { type CallArgs, geoRecord, MmdbTyped, writeMmdb } from '@rampart/contract/testing';
+import {
+  type CallArgs,
+  geoRecord,
+  type MmdbNetwork,
+  MmdbPointer,
+  MmdbTyped,
+  writeMmdb,
+} from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MmdbFile } from '../src/modules/geo/mmdb-reader.js';
 import { signInOtherOperator } from './helpers/accounts.js';
@@ -74,7 +81,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('the test MaxMind DB writer and the reader', () => {
-  it.each([28, 32] as const)('reads %i-bit records as libmaxminddb does', (recordSize) => {
+  it.each([28, 32] as const)('reads %i-bit records as libmaxminddb does', async (recordSize) => {
     const networks = [
       { cidr: '10.1.0.0/16', data: geoRecord('DE', { geonameId: 2950159, names: { en: 'Berlin' } }) },
       { cidr: '127.0.0.3/32', data: geoRecord('US') },
@@ -84,21 +91,31 @@ describe('the test MaxMind DB writer and the reader', () => {
     expect(db.lookup('10.1.200.7')).toMatchObject({ country: { iso_code: 'DE' } });
     expect(db.lookup('127.0.0.3')).toMatchObject({ country: { iso_code: 'US' } });
     expect(db.lookup('10.2.0.1')).toBeUndefined();
-    expect(db.cities().map((c) => c.geonameId)).toEqual([2950159]);
+    expect((await db.cities()).map((c) => c.geonameId)).toEqual([2950159]);
   });
 
-  it('round-trips metadata, lookups and cities', () => {
+  it('follows pointers into shared maps, as real databases write them', async () => {
+    // The first record is {country: {iso_code: 'DE'}}: its country map starts 9 bytes in (map
+    // header, then the key "country"). The second record points at it.
+    const networks: MmdbNetwork[] = [
+      { cidr: '10.0.0.0/8', data: { country: { iso_code: 'DE' } } },
+      {
+        cidr: '11.0.0.0/8',
+        data: { city: { geoname_id: 2950159, names: { en: 'Berlin' } }, country: new MmdbPointer(9) },
+      },
+    ];
+    const db = new MmdbFile(writeMmdb(networks, { databaseType: 'GeoLite2-City' }));
+    expect(db.lookup('11.1.2.3')).toMatchObject({ country: { iso_code: 'DE' }, city: { geoname_id: 2950159 } });
+    expect(await db.cities()).toEqual([{ geonameId: 2950159, country: 'DE', names: { en: 'Berlin' } }]);
+  });
+
+  it('round-trips metadata, lookups and cities', async () => {
     const db = new MmdbFile(CITY_DB);
     expect(db.metadata).toMatchObject({ databaseType: 'GeoLite2-City', ipVersion: 6, recordSize: 24 });
     expect(db.lookup('127.0.0.2')).toMatchObject({ country: { iso_code: 'CN' }, city: { geoname_id: 1816670 } });
     expect(db.lookup('127.0.0.4')).toBeUndefined();
     expect(db.lookup('2001:db8::1')).toMatchObject({ country: { iso_code: 'JP' } });
-    expect(
-      db
-        .cities()
-        .map((c) => c.geonameId)
-        .sort(),
-    ).toEqual([1816670, 5391959]);
+    expect((await db.cities()).map((c) => c.geonameId).sort()).toEqual([1816670, 5391959]);
   });
 });
 

@@ -171,6 +171,7 @@ export {
   geoRecord,
   type MmdbNetwork,
   type MmdbOptions,
+  MmdbPointer,
   MmdbTyped,
   type MmdbValue,
   writeMmdb,

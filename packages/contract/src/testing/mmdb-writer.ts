@@ -7,7 +7,20 @@
  */
 
 /** A value the data section holds. Integers become uint32 (or uint64 beyond), other numbers doubles. */
-export type MmdbValue = string | number | bigint | boolean | MmdbTyped | MmdbValue[] | { [key: string]: MmdbValue };
+export type MmdbValue =
+  | string
+  | number
+  | bigint
+  | boolean
+  | MmdbTyped
+  | MmdbPointer
+  | MmdbValue[]
+  | { [key: string]: MmdbValue };
+
+/** A pointer to the value at `offset` of the data section (as real databases share their maps). */
+export class MmdbPointer {
+  constructor(readonly offset: number) {}
+}
 
 /** An unsigned integer written with the given type (the metadata's fields must have theirs). */
 export class MmdbTyped {
@@ -99,6 +112,13 @@ export function encodeMmdbValue(value: MmdbValue): number[] {
     return [...control(2, bytes.length), ...bytes];
   }
   if (typeof value === 'boolean') return control(14, value ? 1 : 0);
+  if (value instanceof MmdbPointer) {
+    const { offset } = value;
+    if (offset < 2048) return [0x20 | (offset >> 8), offset & 0xff];
+    const v = offset - 2048;
+    if (v < 524_288) return [0x28 | (v >> 16), (v >> 8) & 0xff, v & 0xff];
+    throw new Error('pointer beyond the test writer');
+  }
   if (value instanceof MmdbTyped) {
     const bytes = uintBytes(BigInt(value.value));
     return [...control(TYPED_CODES[value.type], bytes.length), ...bytes];

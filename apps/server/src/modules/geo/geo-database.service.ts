@@ -87,7 +87,7 @@ export class GeoDatabaseService {
     let cities: MmdbCity[];
     try {
       db = new MmdbFile(file.data);
-      cities = kindOf(db.metadata.databaseType) === 'city' ? db.cities() : [];
+      cities = kindOf(db.metadata.databaseType) === 'city' ? await db.cities() : [];
     } catch (err) {
       if (!(err instanceof MmdbError)) throw err;
       throw invalidFields([{ field: 'file', key: 'geoDatabaseFile', params: { reason: err.message } }]);
