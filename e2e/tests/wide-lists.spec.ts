@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import {
   addBlacklistRules,
   addCacheRules,
+  addGeoRules,
   addIntervalLimits,
   addSecondLimits,
   addUserAgentRules,
@@ -177,6 +178,20 @@ test('no list page of the user and client consoles scrolls sideways at 1280×800
         {
           urlRegex: longUrl,
           userAgentRegex: 'Mozilla\\/5\\.0 \\(compatible; (AhrefsBot|SemrushBot|MJ12bot|DotBot)',
+          blockType: 10,
+          memo,
+        },
+      ],
+    },
+  });
+  await api('user', addGeoRules, {
+    params: firewallSite,
+    body: {
+      data: [
+        {
+          isBlack: false,
+          geoIDs: ['US', 'GB', 'DE', 'FR', 'JP', 'KR', 'SG', 'AU'],
+          urlRegex: longUrl,
           blockType: 10,
           memo,
         },

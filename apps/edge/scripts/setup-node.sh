@@ -11,7 +11,7 @@
 # The control plane's install script (/api/edge/v1/install.sh) runs this first.
 set -euo pipefail
 
-PACKAGES=(nginx libnginx-mod-http-lua libnginx-mod-http-cache-purge lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream openssl nodejs)
+PACKAGES=(nginx libnginx-mod-http-lua libnginx-mod-http-cache-purge lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream libmaxminddb0 openssl nodejs)
 keep_system_nginx=0
 without_nodejs=0
 for arg in "$@"; do

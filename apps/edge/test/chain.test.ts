@@ -1,3 +1,4 @@
+import { geoRecord, writeMmdb } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
 import { makeCertificate } from './helpers/certificates.js';
@@ -175,6 +176,32 @@ describe('the whole chain on loopback', () => {
     expect(await status({ 'user-agent': 'Mozilla/5.0' })).toBe(200);
     await site('DELETE', 'firewall/setting/userAgents', { ids: [agentRule?.id] });
     await waitUntil(async () => (await status({ 'user-agent': 'curl/8.5.0' })) === 200, 5000, 10);
+    expect(await edge.agent.nginx.workerPids()).toEqual(workers);
+  });
+
+  it("places visitors with the operator's geo database: black and white geo rules, without a reload", async () => {
+    const workers = await edge.agent.nginx.workerPids();
+    const status = async () => (await request(edge.ports.http, 'www.shop.example', '/')).status;
+    // The test's requests come from 127.0.0.1: in CN for this database.
+    const form = new FormData();
+    const bytes = writeMmdb([{ cidr: '127.0.0.1/32', data: geoRecord('CN') }], { databaseType: 'Chain-Country' });
+    form.append('file', new Blob([bytes]), 'chain.mmdb');
+    const installed = await setup.operator.upload<{ kind: string }>('PUT', 'client/setting/geoDatabase', form);
+    expect(installed.kind).toBe('country');
+    const [black] = (await site('POST', 'firewall/setting/geos', {
+      data: [{ isBlack: true, geoIDs: ['CN'], urlRegex: '.*', blockType: 10 }],
+    })) as { id: number }[];
+    await waitUntil(async () => (await status()) === 403, 10_000, 20);
+    const edit = (isBlack: boolean, geoIDs: string[]) =>
+      site('PUT', 'firewall/setting/geo', { id: black?.id, isBlack, geoIDs, urlRegex: '.*', blockType: 10 });
+    await edit(true, ['US']);
+    await waitUntil(async () => (await status()) === 200, 10_000, 20);
+    // A white rule for US: only US may pass, CN is stopped.
+    await edit(false, ['US']);
+    await waitUntil(async () => (await status()) === 403, 10_000, 20);
+    await site('DELETE', 'firewall/setting/geos', { ids: [black?.id] });
+    await waitUntil(async () => (await status()) === 200, 10_000, 20);
+    await setup.operator.call('DELETE', 'client/setting/geoDatabase');
     expect(await edge.agent.nginx.workerPids()).toEqual(workers);
   });
 

@@ -29,6 +29,9 @@ import {
   FIREWALL_URL_RE,
   FREQUENCY_SECONDS_MAX,
   FREQUENCY_TIMES_MAX,
+  GEO_COUNTRY_ID_RE,
+  GEO_RULE_REGIONS_MAX,
+  GEO_SHA256_RE,
   GZIP_MAX_MIN_LENGTH,
   GZIP_TYPES,
   HOST_NAME_RE,
@@ -65,7 +68,15 @@ import { LUA_DIR } from './helpers/edge.js';
 const lua: Record<string, string> = {};
 
 beforeAll(async () => {
-  for (const name of ['validate', 'modules_check', 'settings_check', 'firewall_check', 'firewall', 'challenge']) {
+  for (const name of [
+    'validate',
+    'modules_check',
+    'settings_check',
+    'firewall_check',
+    'firewall',
+    'challenge',
+    'firewall_geo',
+  ]) {
     lua[name] = await readFile(path.join(LUA_DIR, `rampart/${name}.lua`), 'utf8');
   }
 });
@@ -235,6 +246,16 @@ describe('the Lua checks agree with the contract', () => {
     expect(shape.passSeconds.maxValue).toBe(CHALLENGE_PERIOD_SECONDS);
     expect(source('validate')).toContain(`is_int(c.passSeconds, ${shape.passSeconds.minValue}, PERIOD_SECONDS)`);
     expect(source('validate')).toContain(`is_array(c.keys, ${CHALLENGE_KEYS_MAX})`);
+  });
+
+  it("firewall_geo.lua: the geo rules' limits, country codes and actions; validate.lua: the database hash", () => {
+    const m = /^local MAX_RULES, MAX_REGIONS = (\d+), (\d+)/m.exec(source('firewall_geo'));
+    expect(m?.slice(1).map(Number)).toEqual([FIREWALL_LIST_RULES_PER_SITE, GEO_RULE_REGIONS_MAX]);
+    expect(pattern('firewall_geo', 'COUNTRY_RE')).toBe(pcre(GEO_COUNTRY_ID_RE));
+    const geos = edgeFirewallSchema.shape.geos.unwrap().element.shape;
+    expect(sorted(geos.action.options)).toEqual(sorted(['deny', 'drop']));
+    expect(source('firewall_geo')).toContain('r.action ~= "deny" and r.action ~= "drop"');
+    expect(source('validate')).toContain(`[[${pcre(GEO_SHA256_RE)}]]`);
   });
 
   it("firewall_check.lua: the frequency limits' ranges and actions", () => {

@@ -6,6 +6,7 @@ import {
   addAntiReferers,
   addBlacklistRules,
   addCacheRules,
+  addGeoRules,
   addHeaderRules,
   addIntervalLimits,
   addRateRules,
@@ -167,6 +168,14 @@ beforeAll(async () => {
       }),
     )) as { id: number }[]
   )[0]?.id as number;
+  theirs.geoRule = (
+    (await ok(
+      on(addGeoRules, {
+        params: { siteId: otherSiteId },
+        body: { data: [{ isBlack: true, geoIDs: ['CN'], urlRegex: '.*', blockType: 10 }] },
+      }),
+    )) as { id: number }[]
+  )[0]?.id as number;
   theirs.intervalLimit = (
     (await ok(
       on(addIntervalLimits, {
@@ -261,6 +270,10 @@ const TEMPLATES: Record<string, Template> = {
     body: (x) => ({ id: x.userAgentRule, urlRegex: '.*', userAgentRegex: 'wget', blockType: 11 }),
   },
   'user.site.firewall.userAgents.delete': { body: (x) => ({ ids: [x.userAgentRule] }) },
+  'user.site.firewall.geo.update': {
+    body: (x) => ({ id: x.geoRule, isBlack: false, geoIDs: ['US'], urlRegex: '.*', blockType: 11 }),
+  },
+  'user.site.firewall.geos.delete': { body: (x) => ({ ids: [x.geoRule] }) },
   'user.site.firewall.intervalLimit.update': {
     body: (x) => ({ id: x.intervalLimit, urlRegex: '.*', seconds: 10, times: 5, blockType: 11 }),
   },
@@ -360,6 +373,7 @@ const NO_OBJECT_ID = new Set([
   'user.site.firewall.whitelists.add',
   'user.site.firewall.blacklists.add',
   'user.site.firewall.userAgents.add',
+  'user.site.firewall.geos.add',
   'user.site.firewall.intervalLimits.add',
   'user.site.firewall.secondLimits.add',
   'user.site.firewall.antiCCs.add',

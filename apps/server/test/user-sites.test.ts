@@ -251,14 +251,20 @@ describe('user/resourceInfo and user/products', () => {
 });
 
 describe('user/geoips', () => {
-  it('answers the ISO 3166-1 countries and regions with names in the three languages', async () => {
-    const list = (await as(alice)(listGeoIps)).json().data as { alpha2: string }[];
+  it('answers the ISO 3166-1 countries and regions as the region tree (no cities without a City database)', async () => {
+    const list = (await as(alice)(listGeoIps)).json().data;
     expect(list.length).toBe(250);
     expect(new Set(list.map((r) => r.alpha2)).size).toBe(250);
     expect(list.find((r) => r.alpha2 === 'TW')).toEqual({
+      id: 'TW',
+      code: 'TW',
       alpha2: 'TW',
-      names: { en_US: 'Taiwan', zh_CN: '台湾', zh_TW: '台灣' },
+      countryName: 'Taiwan',
+      cityName: '',
+      continentCode: 'AS',
+      children: [],
     });
+    expect(list.every((r) => r.continentCode !== '')).toBe(true);
     expect(list.some((r) => r.alpha2 === 'EU' || r.alpha2 === 'ZZ')).toBe(false);
     expect((await call(listGeoIps)).statusCode).toBe(403);
   });

@@ -298,6 +298,16 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '文件不能大于 {max}',
     zh_TW: '檔案不得大於 {max}',
   },
+  geoDatabaseFile: {
+    en_US: 'Not a MaxMind DB Country or City database: {reason}',
+    zh_CN: '不是 MaxMind 格式的国家或城市数据库：{reason}',
+    zh_TW: '不是 MaxMind 格式的國家或城市資料庫：{reason}',
+  },
+  geoCityUnknown: {
+    en_US: 'No such city in the geo database: {ids}',
+    zh_CN: '地理数据库中没有这些城市：{ids}',
+    zh_TW: '地理資料庫中沒有這些城市：{ids}',
+  },
 } as const satisfies Record<string, Localized>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

@@ -43,6 +43,7 @@ export const CLIENT_PATHS = {
   monitorNodeGroup: 'monitorManagement/monitorNodeGroup',
   nginxSetting: 'systemManagement/nginxSetting',
   cname: 'systemManagement/cname',
+  geoDatabase: 'systemManagement/geoDatabase',
   announcementSetting: 'userManagement/announcementSetting',
   customizeLogo: 'userManagement/customizeLogo',
 } as const;

@@ -147,7 +147,7 @@ local function apply(doc, hash)
   end
   local meta = {
     version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates,
-    cacheEpoch = doc.cacheEpoch, limits = doc.limits, hash = hash,
+    cacheEpoch = doc.cacheEpoch, limits = doc.limits, hash = hash, geoDatabase = doc.geoDatabase,
   }
   -- Not in the meta answer of GET /config (rampart.challenge reads them from the dict).
   if ok then ok, err = put(store.challenge_key(gen), cjson.encode(doc.challenge)) end

@@ -9,11 +9,11 @@
 -- a hit lets the request through and skips every later firewall check. Then the blacklist in its
 -- order: the first hit denies (403, the edge's "Access denied" page, key 4030 in rampart.pages),
 -- drops (444: the connection closes unanswered) or challenges (rampart.challenge: a client with a
--- valid pass for the site is not caught by challenge rules). Between the blacklist and the
--- user-agent rules: the site's header rules and the domain's anti-referer and anti-header lists
--- (rampart.firewall_headers; a domain with lists has a firewallId). Then the user-agent rules in
--- their order: the first whose URL pattern and (case-insensitive) User-Agent pattern both match
--- denies, drops or challenges.
+-- valid pass for the site is not caught by challenge rules). Then the geo rules (rampart.firewall_geo:
+-- the client's country or city in the operator's geo database). Then the site's header rules and
+-- the domain's anti-referer and anti-header lists (rampart.firewall_headers; a domain with lists
+-- has a firewallId). Then the user-agent rules in their order: the first whose URL pattern and
+-- (case-insensitive) User-Agent pattern both match denies, drops or challenges.
 -- Last the frequency limits (rampart.firewall_frequency): every one that covers the request counts
 -- it; the first over its limit denies (929) or drops, and a per-second limit may delay it instead.
 --
@@ -29,6 +29,7 @@ local store = require "rampart.store"
 local frequency = require "rampart.firewall_frequency"
 local challenge = require "rampart.challenge"
 local headers = require "rampart.firewall_headers"
+local geo = require "rampart.firewall_geo"
 
 local _M = {}
 
@@ -123,13 +124,15 @@ local function compile(raw)
   end
   local limits = frequency.compile(raw)
   local header_rules = headers.compile(raw.headers)
+  local geos = geo.compile(raw.geos)
   if limits and limits.anti_cc then challenges = true end
-  if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil and header_rules == nil then
+  if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil and header_rules == nil
+    and geos == nil then
     return false
   end
   return {
     site = site, whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits,
-    headers = header_rules,
+    headers = header_rules, geos = geos,
     -- The site has a challenge rule: its requests to the challenge path are answered by the edge,
     -- and each request's pass cookie is checked once.
     challenges = challenges,
@@ -216,6 +219,14 @@ function _M.check(domain, gen, var)
   if rule then
     decided(var, "blacklist", rule)
     return rule.route
+  end
+  -- Geo rules (rampart.firewall_geo): after the blacklist, before the header rules.
+  if fw.geos then
+    rule, url = geo.check(fw.geos, gen, var, url)
+    if rule then
+      decided(var, "geo", rule)
+      return rule.route
+    end
   end
   -- Header rules, then the domain's anti-referer and anti-header lists (rampart.firewall_headers).
   local kind

@@ -4,6 +4,7 @@
 -- field, reason. The URL pattern is compiled here with ngx.re, as the edge will run it: a pattern
 -- PCRE refuses refuses the whole document.
 local checks = require "rampart.checks"
+local geo = require "rampart.firewall_geo"
 
 local _M = {}
 
@@ -277,9 +278,12 @@ function _M.entry(f, path)
   local headers
   headers, field, reason = require("rampart.firewall_headers_check").site(f.headers, path .. ".headers")
   if headers == nil then return nil, field, reason end
+  local geos
+  geos, field, reason = geo.check_rules(f.geos, path .. ".geos", url_problem)
+  if geos == nil then return nil, field, reason end
   return {
     id = f.id, whitelist = whitelist, blacklist = blacklist, userAgents = agents, intervals = intervals, rates = rates,
-    antiCC = cc, headers = headers,
+    antiCC = cc, headers = headers, geos = geos,
   }
 end
 

@@ -10,6 +10,7 @@ function _M.master(options)
   options = options or {}
   require("rampart.node_self").configure(options.own_ports, options.own_addresses, options.every_address)
   if options.admin_secret_file then require("rampart.admin").configure(options.admin_secret_file) end
+  if options.geo_dir then require("rampart.firewall_geo").configure(options.geo_dir) end
   require "rampart.store"
   require "rampart.limits"
   require "rampart.settings"

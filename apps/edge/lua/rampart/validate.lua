@@ -297,6 +297,12 @@ function _M.document(doc)
   if limits == nil then return nil, limits_field, limits_reason end
   local keys, keys_field, keys_reason = challenge(doc.challenge)
   if keys == nil then return nil, keys_field, keys_reason end
+  -- The operator's geo database (rampart.firewall_geo): its SHA-256 in hex, or none.
+  local geo_database = doc.geoDatabase
+  if geo_database == null then geo_database = nil end
+  if geo_database ~= nil and (type(geo_database) ~= "string" or not re_find(geo_database, [[^[0-9a-f]{64}$]], "jo")) then
+    return nil, "geoDatabase", "not a SHA-256 in hex"
+  end
 
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
@@ -311,6 +317,7 @@ function _M.document(doc)
   return {
     version = doc.version, domains = domains, certificates = certificates, caches = caches, modules = modules,
     settings = settings, firewalls = firewalls, cacheEpoch = epoch, limits = limits, challenge = keys,
+    geoDatabase = geo_database,
   }
 end
 

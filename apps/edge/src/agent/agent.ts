@@ -6,6 +6,7 @@ import { SnapshotApplier } from './apply.js';
 import { type CommandOutcome, runCommandLoop } from './command-loop.js';
 import { type CommandHost, executeCommand, rotateLogs } from './commands.js';
 import { describeError } from './errors.js';
+import { GeoDatabaseFiles } from './geo-database.js';
 import { jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
@@ -145,6 +146,17 @@ export class Agent {
       listenAddress: config.listenAddress,
       workerProcesses: config.workerProcesses,
       nodeId: () => this.credentials?.nodeId ?? null,
+      geo: {
+        dir: this.state.geoDir,
+        files: new GeoDatabaseFiles(
+          this.state.geoDir,
+          async (sha256) => {
+            if (!this.client) throw new Error('not registered');
+            return this.client.geoDatabase(sha256, this.signal);
+          },
+          this.log,
+        ),
+      },
     });
     this.snapshots = new SnapshotLoop({
       applier: this.applier,

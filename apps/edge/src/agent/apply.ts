@@ -7,6 +7,7 @@ import { activeDataPlane, type PushResult, pushDataPlane } from '../data-plane/p
 import { type CertificatePaths, ensureDefaultCertificate } from '../nginx/default-certificate.js';
 import { NginxConfigError, type NginxProcess } from '../nginx/nginx-process.js';
 import { type NginxSettingsInput, renderNginxConf } from '../nginx/render.js';
+import type { GeoDatabaseFiles } from './geo-database.js';
 import { bindFailures, failure, listenedPorts, type PlannedPort, unbindablePorts } from './port-check.js';
 import { alive } from './processes.js';
 
@@ -55,6 +56,8 @@ export interface ApplierOptions {
   workerProcesses: 'auto' | number;
   /** The registered node's id (request ids start with `n<id>`); null before registration. */
   nodeId: () => number | null;
+  /** The geo database's directory and fetcher (agent/geo-database.ts); absent: no geo database. */
+  geo?: { dir: string; files: GeoDatabaseFiles } | undefined;
 }
 
 export class SnapshotApplier {
@@ -97,6 +100,7 @@ export class SnapshotApplier {
       ...(this.options.listenAddress !== undefined ? { listenAddress: this.options.listenAddress } : {}),
       workerProcesses: this.options.workerProcesses,
       luaDir: this.options.luaDir,
+      ...(this.options.geo ? { geoDir: this.options.geo.dir } : {}),
       defaultCertificate: this.defaultCertificate,
       errorLogPath: nginx.errorLogPath,
       accessLogPath: path.join(prefix, 'logs/access.log'),
@@ -159,6 +163,8 @@ export class SnapshotApplier {
     this.failedPorts = failed;
     if (action !== 'none') this.nginxChanged = true;
     await this.track(action === 'started');
+    // The geo database the data plane names is on disk before Lua is told about it.
+    await this.options.geo?.files.ensure(snapshot.dataPlane.geoDatabase);
     const push = await pushDataPlane(this.options.admin, snapshot.dataPlane);
     return { nginx: action, push };
   }
@@ -199,6 +205,11 @@ export class SnapshotApplier {
    */
   async verify(snapshot: EdgeSnapshot): Promise<{ found: PushResult | null; push: PushResult } | null> {
     if (this.settingsFor(snapshot) === null || !(await this.options.nginx.isRunning())) return null;
+    // A geo database whose fetch failed at the apply is tried again (Lua opens it on its next request).
+    const geoDatabase = snapshot.dataPlane.geoDatabase;
+    if (geoDatabase && this.options.geo && !(await this.options.geo.files.has(geoDatabase))) {
+      await this.options.geo.files.ensure(geoDatabase);
+    }
     const found = await activeDataPlane(this.options.admin);
     if (found !== null && found.version === snapshot.dataPlane.version && found.hash === this.expectedHash(snapshot))
       return null;

@@ -8,7 +8,9 @@ import {
   type EdgeSnapshot,
   edgeCommandSchema,
   fillPath,
+  GEO_DATABASE_MAX_BYTES,
   getNodeCommands,
+  getNodeGeoDatabase,
   getNodeRelease,
   getNodeReleaseFile,
   getNodeSnapshot,
@@ -358,6 +360,16 @@ export class NodeClient {
     return this.call(
       getNodeReleaseFile,
       { query, signed: true, signal, maxBytes, timeoutMs: 120_000 },
+      (_text, bytes) => bytes,
+    );
+  }
+
+  /** The operator's geo database named by `sha256` (the caller checks the hash). */
+  async geoDatabase(sha256: string, signal?: AbortSignal): Promise<Buffer> {
+    const query = `?${new URLSearchParams({ sha256 })}`;
+    return this.call(
+      getNodeGeoDatabase,
+      { query, signed: true, signal, maxBytes: GEO_DATABASE_MAX_BYTES, timeoutMs: 300_000 },
       (_text, bytes) => bytes,
     );
   }

@@ -17,6 +17,7 @@ import { formatPath } from '../data-plane/schema.js';
  *   <state>/nginx/                    nginx's prefix (see NginxProcess)              0755
  *   <state>/admin.secret              the node's admin secret (nginx's master reads it) 0600
  *   <state>/admin/                    nginx's admin socket (admin.sock)              0700
+ *   <state>/geo/<sha256>.mmdb         the operator's geo database (agent/geo-database.ts) 0755/0644
  *
  * Every file is written atomically: a temp file in the same directory, fsync, rename over the
  * target, fsync of the directory. A snapshot file is written only after it applied, so every
@@ -34,7 +35,7 @@ export const credentialsSchema = z.object({
 export type Credentials = z.infer<typeof credentialsSchema>;
 
 /** Writes `data` to `file` atomically with `mode` (temp file + fsync + rename + directory fsync). */
-export async function writeFileAtomic(file: string, data: string, mode: number): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode: number): Promise<void> {
   const tmp = `${file}${TMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
   const handle = await open(tmp, 'wx', mode);
   try {
@@ -112,6 +113,11 @@ export class StateDir {
     return path.join(this.dir, 'admin');
   }
 
+  /** Where the geo database is kept: nginx's workers (`nobody`) read it, so 0755 and 0644 files. */
+  get geoDir(): string {
+    return path.join(this.dir, 'geo');
+  }
+
   get adminSocketPath(): string {
     return path.join(this.adminSocketDir, 'admin.sock');
   }
@@ -165,7 +171,9 @@ export class StateDir {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       await chmod(dir, 0o700);
     }
-    for (const dir of [this.dir, this.snapshotsDir]) {
+    await mkdir(this.geoDir, { recursive: true, mode: 0o755 });
+    await chmod(this.geoDir, 0o755);
+    for (const dir of [this.dir, this.snapshotsDir, this.geoDir]) {
       for (const name of await readdir(dir)) {
         if (name.includes(TMP_MARK)) await rm(path.join(dir, name), { force: true });
       }

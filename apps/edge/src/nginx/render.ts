@@ -72,6 +72,8 @@ export const nginxSettingsSchema = z
     workerConnections: z.number().int().min(64).max(65_536).default(4096),
     /** Absolute path of apps/edge/lua (holds the `rampart` Lua package). */
     luaDir: absolutePath,
+    /** Where the agent keeps the geo database as `<sha256>.mmdb` (rampart.firewall_geo); absent: none. */
+    geoDir: absolutePath.optional(),
     defaultCertificate: z.strictObject({ certPath: absolutePath, keyPath: absolutePath }),
     errorLogPath: absolutePath,
     accessLogPath: absolutePath,
@@ -508,12 +510,15 @@ function initOptions(s: NginxSettings): string {
   for (const ip of addresses) {
     if (!/^[0-9A-Fa-f:.]+$/.test(ip)) throw new Error('own address is not an IP literal');
   }
-  return [
-    `{ admin_secret_file = "${s.adminSecretFile}"`,
+  const fields = [
+    `admin_secret_file = "${s.adminSecretFile}"`,
     `own_ports = { ${ports.join(', ')} }`,
     `own_addresses = { ${addresses.map((a) => `"${a}"`).join(', ')} }`,
-    `every_address = ${everywhere} }`,
-  ].join(', ');
+    `every_address = ${everywhere}`,
+    // Where the agent keeps the geo database (rampart.firewall_geo).
+    ...(s.geoDir !== undefined ? [`geo_dir = "${s.geoDir}"`] : []),
+  ];
+  return `{ ${fields.join(', ')} }`;
 }
 
 /** Renders the whole nginx.conf. Throws a ZodError when a setting fails its allowlist. */

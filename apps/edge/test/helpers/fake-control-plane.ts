@@ -6,6 +6,7 @@ import {
   EDGE_API_BASE,
   type EdgeSnapshot,
   getNodeCommands,
+  getNodeGeoDatabase,
   getNodeRelease,
   getNodeReleaseFile,
   getNodeSnapshot,
@@ -76,6 +77,8 @@ export interface FakeControlPlane {
   waitForProbeResults(match: (results: ProbeResult[]) => boolean, timeoutMs?: number): Promise<ProbeResult[]>;
   /** Serves this agent release (manifest and file bytes by path); null: none (202008). */
   setRelease(release: { manifest: ReleaseManifest; files: Map<string, Buffer> } | null): void;
+  /** Serves this file as the geo database (by its SHA-256); null: none (101018). */
+  setGeoDatabase(bytes: Buffer | null): void;
   /** Upgrade stages the agents reported, in order. */
   progress: { nodeId: number; commandId: number; stage: string; message: string }[];
   /** The secret the fake gave a node (tests sign their own requests with it). */
@@ -138,6 +141,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const results: CommandResult[] = [];
   let resultWaiters: (() => void)[] = [];
   let release: { manifest: ReleaseManifest; files: Map<string, Buffer> } | null = null;
+  let geoDatabase: Buffer | null = null;
   const progress: FakeControlPlane['progress'] = [];
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -281,6 +285,17 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         return res.end(bytes);
       }
+      if (route === `GET ${EDGE_API_BASE}${getNodeGeoDatabase.path}`) {
+        if (verify(req, body) === null) return invalidToken(res);
+        const query = getNodeGeoDatabase.request.query.safeParse(Object.fromEntries(url.searchParams));
+        if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
+        const current = geoDatabase && createHash('sha256').update(geoDatabase).digest('hex');
+        if (!geoDatabase || current !== query.data.sha256) {
+          return send(res, 403, { code: 101018, message: 'not found', extra: null });
+        }
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        return res.end(geoDatabase);
+      }
       if (route === `POST ${EDGE_API_BASE}${reportNodeUpgradeProgress.path}`) {
         const nodeId = verify(req, body);
         if (nodeId === null) return invalidToken(res);
@@ -354,6 +369,9 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     },
     setRelease(next) {
       release = next;
+    },
+    setGeoDatabase(bytes) {
+      geoDatabase = bytes;
     },
     progress,
     secretOf: (nodeId) => secrets.get(nodeId),

@@ -127,6 +127,18 @@ export class ApiSession {
     const type = res.headers.get('content-type') ?? '';
     return (type.includes('json') ? (JSON.parse(text) as { data: T }).data : text) as T;
   }
+
+  /** Sends form data (a file upload) and answers `data`; any non-2xx reply throws with its body. */
+  async upload<T = unknown>(method: string, url: string, form: FormData): Promise<T> {
+    const res = await fetch(`${this.base}${API_BASE}/${url}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}` },
+      body: form,
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 500)}`);
+    return (JSON.parse(text) as { data: T }).data;
+  }
 }
 
 export interface OperatorSetup {

@@ -28,7 +28,9 @@ export type AppConfig = Pick<
   | 'domainProofIntervalSeconds'
   | 'tokenSecrets'
   | 'nodeDomainLimit'
->;
+> &
+  // Where files such as the operators' geo databases live; absent (tests): a temporary directory.
+  Partial<Pick<Config, 'dataDir'>>;
 
 /**
  * What every area's composition (accounts.ts, edge.ts, operator.ts, sites.ts) builds its services

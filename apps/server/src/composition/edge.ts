@@ -2,6 +2,8 @@ import { noChallenge } from '@rampart/contract';
 import { edgeChallengeKeys, firewallsChallenge } from '../modules/firewall/challenge.edge.js';
 import { edgeDomainAccess } from '../modules/firewall/domain-access.edge.js';
 import { edgeFirewalls } from '../modules/firewall/firewall.edge.js';
+import { bindGeoDatabaseRoutes } from '../modules/geo/geo-database.routes.js';
+import { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
 import { MonitorStatusService } from '../modules/monitoring/monitor-status.service.js';
 import { AgentReleases } from '../modules/nodes/agent-releases.js';
 import { InstallScript } from '../modules/nodes/install-script.js';
@@ -33,6 +35,8 @@ import type { AppContext } from './context.js';
  */
 export function composeEdge(ctx: AppContext, binder: Binder) {
   const { app, config, repos, clock, box, transactions, changes } = ctx;
+  const geo = new GeoDatabaseService(repos.settings, config.dataDir);
+  bindGeoDatabaseRoutes(binder, geo, clock);
   const snapshots = new SnapshotsService(
     new SnapshotBuilder(
       repos.snapshot,
@@ -47,6 +51,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         nginxTuning: (ownerId) => operatorNginxTuning(repos.settings, ownerId),
         challenge: (ownerId, firewalls, now) =>
           firewallsChallenge(firewalls) ? edgeChallengeKeys(config.secret, ownerId, now) : noChallenge(),
+        geoDatabase: (ownerId) => geo.hashOf(ownerId),
       },
       box,
       { domains: ctx.capacity.domainLimit },
@@ -83,5 +88,5 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
   const nodeSettings = new NodeSettingsService(repos.nodes, repos.zones, transactions);
   bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
   bindSubNodeRoutes(binder, new SubNodesService(repos.subNodes, repos.nodes, transactions));
-  return { snapshots, monitorStatus, nodeCommands, nodeSettings };
+  return { snapshots, monitorStatus, nodeCommands, nodeSettings, geo };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LOGO_IMAGE_MAX_BYTES } from '@rampart/contract';
+import { GEO_DATABASE_MAX_BYTES, LOGO_IMAGE_MAX_BYTES } from '@rampart/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { clientErrorReply, frameworkErrorReply, installErrorHandling } from '../platform/errors/error-handler.js';
 import { wantsConsolePage } from '../platform/http/console-static.js';
@@ -80,7 +80,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     request.rawBody = body as string;
     parseJson(request, body as string, done);
   });
-  // Form data for the logo uploads; the largest slot bounds every file.
-  await registerMultipart(app, Math.max(...Object.values(LOGO_IMAGE_MAX_BYTES)));
+  // Form data for the logo and geo database uploads; the largest file either takes bounds every
+  // file (each service checks its own limit and names the field).
+  await registerMultipart(app, Math.max(...Object.values(LOGO_IMAGE_MAX_BYTES), GEO_DATABASE_MAX_BYTES));
   return app;
 }

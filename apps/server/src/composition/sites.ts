@@ -18,8 +18,10 @@ import { DomainsService } from '../modules/domains/domains.service.js';
 import { UserDomainsService } from '../modules/domains/user-domains.service.js';
 import { bindDomainAccessRoutes } from '../modules/firewall/domain-access.routes.js';
 import { DomainAccessService } from '../modules/firewall/domain-access.service.js';
+import { bindFirewallGeoRoutes } from '../modules/firewall/firewall-geos.routes.js';
 import { bindFirewallRuleRoutes } from '../modules/firewall/firewall-rules.routes.js';
 import { FirewallRulesService } from '../modules/firewall/firewall-rules.service.js';
+import type { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
 import type { NodeCommandsService } from '../modules/nodes/node-commands.service.js';
 import type { NodeSettingsService } from '../modules/nodes/node-settings.service.js';
 import { bindOverviewRoutes } from '../modules/overview/overview.routes.js';
@@ -44,6 +46,8 @@ import type { AppContext } from './context.js';
 export interface SiteNodeServices {
   readonly nodeCommands: NodeCommandsService;
   readonly nodeSettings: NodeSettingsService;
+  /** The operators' geo databases: geo rules' cities are checked against them. */
+  readonly geo: GeoDatabaseService;
 }
 
 /**
@@ -121,7 +125,15 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
   );
   bindSiteModuleRoutes(binder, new SiteModulesService(transactions, repos.siteModules, repos.sites, siteAccess));
   bindSiteSettingRoutes(binder, new SiteSettingsService(transactions, repos.siteSettings, repos.sites, siteAccess));
-  bindFirewallRuleRoutes(binder, new FirewallRulesService(transactions, repos.firewallRules, repos.sites, siteAccess));
+  const firewallRules = new FirewallRulesService(
+    transactions,
+    repos.firewallRules,
+    repos.sites,
+    siteAccess,
+    (operatorId, ids) => nodes.geo.unknownCities(operatorId, ids),
+  );
+  bindFirewallRuleRoutes(binder, firewallRules);
+  bindFirewallGeoRoutes(binder, firewallRules);
   bindDomainAccessRoutes(
     binder,
     new DomainAccessService(transactions, repos.domainAccess, repos.domains, repos.sites, siteAccess),

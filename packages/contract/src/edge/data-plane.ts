@@ -39,6 +39,7 @@ import {
   edgeChallengeSchema,
   noChallenge,
 } from './challenge.js';
+import { edgeGeoDatabaseSchema, edgeGeoRulesSchema } from './geo.js';
 import { edgeDomainModulesSchema, edgeModuleSchema } from './modules.js';
 
 /**
@@ -329,6 +330,8 @@ export const edgeFirewallSchema = z.strictObject({
     )
     .max(FIREWALL_LIST_RULES_PER_SITE)
     .default([]),
+  /** Enabled geo rules (routes/firewall-geos.ts, edge/geo.ts), oldest first. */
+  geos: edgeGeoRulesSchema,
 });
 
 export const edgeDomainSchema = z.strictObject({
@@ -393,6 +396,8 @@ export const dataPlaneSchema = z
     limits: edgeZoneLimitsSchema.default(NO_ZONE_LIMITS),
     /** The keys that sign and check challenge passes (edge/challenge.ts); none without a challenge rule. */
     challenge: edgeChallengeSchema.default(noChallenge),
+    /** The operator's geo database the node's geo rules use (edge/geo.ts), or null. */
+    geoDatabase: edgeGeoDatabaseSchema,
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();

@@ -15,6 +15,7 @@ import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
 import { firewallAntiCCRoutes } from './firewall-anti-cc.js';
 import { firewallFrequencyRoutes } from './firewall-frequency.js';
+import { firewallGeoRoutes, geoDatabaseRoutes } from './firewall-geos.js';
 import { firewallHeaderRoutes } from './firewall-headers.js';
 import { firewallListRoutes } from './firewall-lists.js';
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
@@ -60,6 +61,7 @@ export * from './domain-proof.js';
 export * from './domains.js';
 export * from './firewall-anti-cc.js';
 export * from './firewall-frequency.js';
+export * from './firewall-geos.js';
 export * from './firewall-headers.js';
 export * from './firewall-lists.js';
 export * from './firewall-user-agents.js';
@@ -127,6 +129,8 @@ export const ROUTE_GROUPS = {
   firewallAntiCC: firewallAntiCCRoutes,
   firewallHeaders: firewallHeaderRoutes,
   domainAccess: domainAccessRoutes,
+  firewallGeos: firewallGeoRoutes,
+  geoDatabase: geoDatabaseRoutes,
   sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,

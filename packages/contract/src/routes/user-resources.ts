@@ -62,16 +62,37 @@ export const geoRegionSchema = z.object({
   names: z.object({ en_US: z.string(), zh_CN: z.string(), zh_TW: z.string() }),
 });
 
+/**
+ * A node of the region tree (spec part 1 §7 "Region tree node"): a country (`id` = `code` =
+ * alpha-2) with its cities as children when the operator's geo database is a City database (`id` =
+ * the city's GeoNames id; no children). Names in the caller's language (request-locale.ts); a
+ * city's name is the database's, in the caller's language when it has one, else English.
+ */
+const geoNodeFields = {
+  id: z.string(),
+  code: z.string(),
+  alpha2: z.string(),
+  countryName: z.string(),
+  cityName: z.string(),
+  continentCode: z.string(),
+};
+export const geoTreeNodeSchema = z.object({
+  ...geoNodeFields,
+  children: z.array(z.object({ ...geoNodeFields, children: z.array(z.never()).max(0) })),
+});
+export type GeoTreeNode = z.infer<typeof geoTreeNodeSchema>;
+
 export const listGeoIps = defineRoute({
   id: 'user.geoips',
   method: 'GET',
   path: '/user/geoips',
   access: tiers(['user'], 'user.resources.read'),
   codes: [],
-  summary: 'Countries and regions (ISO 3166-1 alpha-2) with their names in the three languages, for pickers',
+  summary:
+    "The region tree for geo rules: countries (ISO 3166-1 alpha-2, with continent) and, with the operator's City database, their cities",
   tags: ['sites'],
   request: {},
-  response: dataOf(z.array(geoRegionSchema)),
+  response: dataOf(z.array(geoTreeNodeSchema)),
 });
 
 export const userResourceRoutes = { getResourceInfo, listUserProducts, listGeoIps } as const;

@@ -166,4 +166,14 @@ export function matchPath(template: string, path: string): Record<string, string
   return params;
 }
 
+export {
+  encodeMmdbValue,
+  geoRecord,
+  type MmdbNetwork,
+  type MmdbOptions,
+  MmdbPointer,
+  MmdbTyped,
+  type MmdbValue,
+  writeMmdb,
+} from './mmdb-writer.js';
 export { LATIN_WORDS_ALLOWED, latinWords, latinWordsIn, textLeaves, untranslatedWords } from './untranslated.js';

@@ -32,6 +32,9 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   CC: 'anti-CC (challenge collapsar): the industry name of the application-layer flood defence, kept in Chinese consoles',
   API: 'API tokens, the API documentation',
   ID: 'request IDs, role IDs and other identifiers',
+  MaxMind: "the format of the operator's geo database (MaxMind DB), a product name",
+  GeoLite2: 'MaxMind’s free geo databases an operator may install, a product name',
+  GeoIP2: 'MaxMind’s geo databases an operator may install, a product name',
   NUL: 'the NUL character refused in texts',
   // File and data formats.
   JSON: 'request bodies sent as JSON',

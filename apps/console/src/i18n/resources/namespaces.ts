@@ -39,6 +39,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   logos: true,
   announcements: true,
   userProducts: true,
+  geoDatabase: true,
   cnameSetting: true,
   overview: true,
 };

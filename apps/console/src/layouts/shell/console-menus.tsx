@@ -150,6 +150,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         // Spec part 1 §2 order: ..., dnsSetting, cname, nginxSetting, ...
         { key: 'cname', path: CLIENT_PATHS.cname, permission: 'client.settings.read' },
         { key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting, permission: 'client.settings.read' },
+        { key: 'geoDatabase', path: CLIENT_PATHS.geoDatabase, permission: 'client.settings.read' },
       ],
     },
     // The operator alone has announcement and logo settings (spec part 1 §2, userManagement group).

@@ -94,6 +94,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'geoDatabase',
+    path: CLIENT_PATHS.geoDatabase,
+    lazy: lazyPage(
+      () => import('./settings/GeoDatabasePage'),
+      (m) => m.GeoDatabasePage,
+    ),
+  },
+  {
     name: 'announcementSetting',
     path: CLIENT_PATHS.announcementSetting,
     lazy: lazyPage(

@@ -3,6 +3,7 @@ import type {
   AntiCCRule,
   BlacklistRule,
   FirewallMethods,
+  GeoRule,
   HeaderMatch,
   HeaderRule,
   IntervalLimit,
@@ -160,6 +161,31 @@ export function presentAntiCCRule(row: FirewallRuleRow): AntiCCRule {
     errorSeconds: rule.errorSeconds,
     errorTimes: rule.errorTimes,
     errorBlockType: rule.errorBlockType,
+    enabled: rule.enabled,
+    memo: row.memo,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The fields a geo rule stores in its `rule` column (routes/firewall-geos.ts). */
+export interface StoredGeoRule {
+  isBlack: boolean;
+  geoIDs: string[];
+  urlRegex: string;
+  blockType: number;
+  enabled: boolean;
+}
+
+export function presentGeoRule(row: FirewallRuleRow): GeoRule {
+  const rule = row.rule as unknown as StoredGeoRule;
+  return {
+    id: row.id,
+    siteID: row.siteId,
+    isBlack: rule.isBlack,
+    geoIDs: rule.geoIDs,
+    urlRegex: rule.urlRegex,
+    blockType: rule.blockType,
     enabled: rule.enabled,
     memo: row.memo,
     createdAt: row.createdAt.toISOString(),

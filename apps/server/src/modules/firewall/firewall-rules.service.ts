@@ -4,6 +4,9 @@ import {
   type BlacklistRule,
   type BlacklistRuleIn,
   FIREWALL_LIST_RULES_PER_SITE,
+  GEO_RULE_REGIONS_MAX,
+  type GeoRule,
+  type GeoRuleIn,
   type HeaderRule,
   type HeaderRuleIn,
   type IntervalLimit,
@@ -18,17 +21,20 @@ import {
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import { invalidFields } from '../../platform/http/validation.js';
 import type { SiteAccess } from '../sites/site-access.js';
 import type { SitesRepository } from '../sites/sites.repository.js';
 import {
   presentAntiCCRule,
   presentBlacklistRule,
+  presentGeoRule,
   presentHeaderRule,
   presentIntervalLimit,
   presentSecondLimit,
   presentUserAgentRule,
   presentWhitelistRule,
   type StoredAntiCCRule,
+  type StoredGeoRule,
   type StoredHeaderRule,
   type StoredIntervalLimit,
   type StoredListRule,
@@ -46,6 +52,7 @@ interface Kinds {
   intervalLimit: { input: IntervalLimitIn; output: IntervalLimit };
   secondLimit: { input: SecondLimitIn; output: SecondLimit };
   antiCC: { input: AntiCCRuleIn; output: AntiCCRule };
+  geo: { input: GeoRuleIn; output: GeoRule };
 }
 export type RuleKind = keyof Kinds;
 
@@ -90,7 +97,18 @@ const KINDS: {
     store: ({ memo, ...rule }) => ({ rule: { ...rule } satisfies StoredAntiCCRule, memo }),
     present: presentAntiCCRule,
   },
+  geo: {
+    // Each region once, in the order given.
+    store: ({ memo, geoIDs, ...rule }) => ({
+      rule: { ...rule, geoIDs: [...new Set(geoIDs)] } satisfies StoredGeoRule,
+      memo,
+    }),
+    present: presentGeoRule,
+  },
 };
+
+/** The city ids among `ids` the operator's geo database does not know (geo/geo-database.service.ts). */
+export type UnknownCities = (operatorId: number | null, ids: readonly number[]) => Promise<number[]>;
 
 /**
  * The site firewall's rule kinds (routes/firewall-lists.ts, firewall-user-agents.ts, firewall-headers.ts,
@@ -105,7 +123,36 @@ export class FirewallRulesService {
     private readonly repo: FirewallRulesRepository,
     private readonly sites: SitesRepository,
     private readonly access: SiteAccess,
+    private readonly unknownCities: UnknownCities = async () => [],
   ) {}
+
+  /**
+   * A geo rule's regions: at most GEO_RULE_REGIONS_MAX (201003), every city one the operator's
+   * database knows (101003 naming the field; countries the contract checked).
+   */
+  private async checkRegions(
+    kind: RuleKind,
+    operatorId: number | null,
+    inputs: readonly unknown[],
+    /** Whether the inputs are an add's `data` (fields `data.<i>.geoIDs`) or one rule (`geoIDs`). */
+    many: boolean,
+  ): Promise<void> {
+    if (kind !== 'geo') return;
+    for (const [i, input] of (inputs as GeoRuleIn[]).entries()) {
+      const ids = [...new Set(input.geoIDs)];
+      if (ids.length > GEO_RULE_REGIONS_MAX) throw new AppError(201003, { extra: { limit: GEO_RULE_REGIONS_MAX } });
+      const unknown = await this.unknownCities(operatorId, ids.filter((id) => /^[0-9]+$/.test(id)).map(Number));
+      if (unknown.length > 0) {
+        throw invalidFields([
+          {
+            field: many ? `data.${i}.geoIDs` : 'geoIDs',
+            key: 'geoCityUnknown',
+            params: { ids: unknown.slice(0, 10).join(', ') },
+          },
+        ]);
+      }
+    }
+  }
 
   async list<K extends RuleKind>(
     kind: K,
@@ -124,8 +171,10 @@ export class FirewallRulesService {
     userId: number,
     siteId: number,
     inputs: Kinds[K]['input'][],
+    operatorId: number | null = null,
   ): Promise<Kinds[K]['output'][]> {
     await this.access.userSite(userId, siteId);
+    await this.checkRegions(kind, operatorId, inputs, true);
     return this.transactions.run(async () => {
       // The site row stays locked until the transaction ends: concurrent adds count in turn.
       await this.sites.lock(siteId);
@@ -147,8 +196,10 @@ export class FirewallRulesService {
     siteId: number,
     id: number,
     input: Kinds[K]['input'],
+    operatorId: number | null = null,
   ): Promise<Kinds[K]['output']> {
     await this.access.userSite(userId, siteId);
+    await this.checkRegions(kind, operatorId, [input], false);
     const row = await this.repo.update(siteId, kind, id, KINDS[kind].store(input));
     if (!row) throw new AppError(101018);
     return KINDS[kind].present(row);

@@ -4,9 +4,11 @@ import {
   type EdgeRuleAction,
   FIREWALL_METHODS,
   ipListRanges,
+  splitGeoIds,
 } from '@rampart/contract';
 import type {
   StoredAntiCCRule,
+  StoredGeoRule,
   StoredHeaderRule,
   StoredIntervalLimit,
   StoredListRule,
@@ -99,6 +101,20 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
     if (row.kind === 'header') {
       const rule = row.rule as unknown as StoredHeaderRule;
       if (rule.enabled) of(row.siteId).headers.push(edgeHeaderRule(row.id, rule));
+      continue;
+    }
+    if (row.kind === 'geo') {
+      const rule = row.rule as unknown as StoredGeoRule;
+      if (!rule.enabled) continue;
+      const entry = of(row.siteId);
+      entry.geos ??= [];
+      entry.geos.push({
+        id: row.id,
+        url: rule.urlRegex,
+        white: !rule.isBlack,
+        ...splitGeoIds(rule.geoIDs),
+        action: actionOf(rule.blockType) as 'deny' | 'drop',
+      });
       continue;
     }
     if (row.kind === 'userAgent') {

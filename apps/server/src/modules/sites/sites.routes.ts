@@ -1,4 +1,4 @@
-import { clientSiteRoutes, GEO_REGIONS, siteRoutes, userResourceRoutes } from '@rampart/contract';
+import { clientSiteRoutes, siteRoutes, userResourceRoutes } from '@rampart/contract';
 import type { Binder } from '../../platform/http/bind-route.js';
 import type { SitesService } from './sites.service.js';
 
@@ -70,5 +70,5 @@ export function bindSiteRoutes(binder: Binder, sites: SitesService): void {
   const m = userResourceRoutes;
   binder.bind(m.getResourceInfo, async (_i, { caller }) => ({ data: await sites.resourceInfo(caller.accountId) }));
   binder.bind(m.listUserProducts, async ({ query }, { caller }) => sites.userProducts(caller.accountId, query));
-  binder.bind(m.listGeoIps, async () => ({ data: [...GEO_REGIONS] }));
+  // m.listGeoIps: the region tree depends on the operator's geo database (geo/geo-database.routes.ts).
 }

@@ -89,6 +89,8 @@ export interface EdgeProjections {
   nginxTuning(ownerId: number): Promise<NginxTuning>;
   /** The keys of the operator's challenge passes at `now`, when `firewalls` challenge (firewall). */
   challenge(ownerId: number, firewalls: readonly EdgeFirewall[], now: Date): EdgeChallenge;
+  /** The SHA-256 of the operator's geo database, or null (geo/geo-database.service.ts). */
+  geoDatabase?(ownerId: number): Promise<string | null>;
 }
 
 /** A node's snapshot with the sites it could not carry. */
@@ -339,6 +341,8 @@ export class SnapshotBuilder {
     const fitted = fitSites(all, siteOf, planWithout, this.limits);
     leftOut.push(...fitted.leftOut);
     const plane = fitted.plane;
-    return { ...zoneLevel, dataPlane: plane };
+    // The operator's geo database, for the geo rules (the agent fetches the file by its hash).
+    const geoDatabase = (await this.projections.geoDatabase?.(node.ownerId)) ?? null;
+    return { ...zoneLevel, dataPlane: geoDatabase === null ? plane : { ...plane, geoDatabase } };
   }
 }

@@ -21,6 +21,10 @@ export class SettingsRepository {
       .onConflictDoUpdate({ target: systemSettings.key, set: { value, updatedAt: sql`now()` } });
   }
 
+  async delete(key: string): Promise<void> {
+    await this.db.delete(systemSettings).where(eq(systemSettings.key, key));
+  }
+
   /**
    * Serialises writers of `key` until the transaction ends (a transaction-scoped advisory lock: the
    * row may not exist yet, so a row lock would not do).

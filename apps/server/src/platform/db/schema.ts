@@ -740,7 +740,7 @@ export const siteFirewallRules = pgTable(
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
     kind: text('kind')
-      .$type<'whitelist' | 'blacklist' | 'userAgent' | 'header' | 'intervalLimit' | 'secondLimit' | 'antiCC'>()
+      .$type<'whitelist' | 'blacklist' | 'userAgent' | 'header' | 'geo' | 'intervalLimit' | 'secondLimit' | 'antiCC'>()
       .notNull(),
     rule: jsonb('rule').$type<Record<string, unknown>>().notNull(),
     memo: text('memo').notNull().default(''),

@@ -8,22 +8,30 @@ const IPS_SHOWN = 2;
 
 /** A rule's IPs: the first few and how many more, every one of them on hover. */
 export function IpsCell({ ips }: { ips: readonly string[] }) {
+  return <ListCell texts={ips} shown={IPS_SHOWN} testId="firewall-ips" />;
+}
+
+/**
+ * A list of a rule (its IPs, its regions): the first `shown` and how many more, every one of them
+ * on hover (thousands of entries scroll inside the tooltip).
+ */
+export function ListCell({ texts, shown, testId }: { texts: readonly string[]; shown: number; testId: string }) {
   const { t } = useTranslation('firewall');
-  const more = ips.length - IPS_SHOWN;
+  const more = texts.length - shown;
   return (
     <Tooltip
       title={
-        // Up to 5000 entries: the list scrolls inside the tooltip.
-        <div style={{ maxHeight: 320, overflowY: 'auto' }} data-testid="firewall-ips">
-          {ips.map((ip) => (
-            <div key={ip}>{ip}</div>
+        <div style={{ maxHeight: 320, overflowY: 'auto' }} data-testid={testId}>
+          {texts.map((text, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the list is shown as it is, never reordered
+            <div key={i}>{text}</div>
           ))}
         </div>
       }
     >
       <Flex gap={4} align="center">
         <Typography.Text ellipsis style={{ minWidth: 0 }}>
-          {ips.slice(0, IPS_SHOWN).join(', ')}
+          {texts.slice(0, shown).join(', ')}
         </Typography.Text>
         {more > 0 && <Tag style={{ marginInlineEnd: 0 }}>{t('moreIps', { count: more })}</Tag>}
       </Flex>

@@ -6,6 +6,7 @@ import { antiCCKind } from './anti-cc-kind';
 import { FirewallRulesPanel } from './FirewallRulesPanel';
 import { FIREWALL_KIND_KEYS, type FirewallKindKey, isFirewallKind } from './firewall-kinds';
 import { intervalLimitKind, secondLimitKind } from './frequency-kinds';
+import { geoKind } from './geo-kind';
 import { headerKind } from './header-kinds';
 import { blacklistKind, whitelistKind } from './list-kinds';
 import { userAgentKind } from './user-agent-kind';
@@ -17,6 +18,7 @@ import { userAgentKind } from './user-agent-kind';
 const PANELS: Record<FirewallKindKey, (siteId: number) => ReactNode> = {
   whitelist: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={whitelistKind} />,
   blacklist: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={blacklistKind} />,
+  geo: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={geoKind} />,
   header: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={headerKind} />,
   userAgent: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={userAgentKind} />,
   intervalLimit: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={intervalLimitKind} />,
@@ -25,8 +27,8 @@ const PANELS: Record<FirewallKindKey, (siteId: number) => ReactNode> = {
 };
 
 /**
- * The site's firewall: one list per kind (whitelist, blacklist, header rules, user-agent rules,
- * interval and per-second frequency limits, anti-CC), chosen in the sub-navigation and kept in the URL
+ * The site's firewall: one list per kind (whitelist, blacklist, geo rules, header rules, user-agent
+ * rules, interval and per-second frequency limits, anti-CC), chosen in the sub-navigation and kept in the URL
  * (`?tab=firewall&kind=blacklist`; another kind starts on its first page).
  */
 export function FirewallTab({ siteId }: { siteId: number }) {

@@ -16,6 +16,7 @@ import type { FieldNameOf } from '../../../../forms/server-errors';
 export const FIREWALL_KIND_KEYS = [
   'whitelist',
   'blacklist',
+  'geo',
   'header',
   'userAgent',
   'intervalLimit',

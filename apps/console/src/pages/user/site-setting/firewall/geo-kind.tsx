@@ -1,0 +1,58 @@
+import {
+  type GeoRule,
+  type GeoRuleInput,
+  geoRuleInputSchema,
+  LIST_KIND_LABELS,
+  firewallGeoRoutes as routes,
+} from '@rampart/contract';
+import { Tag } from 'antd';
+import { localized } from '../../../../app/toast';
+import { blockTypeColumn, dateColumns, enabledColumn, memoColumn, patternColumn } from './firewall-columns';
+import type { FirewallKind } from './firewall-kinds';
+import { GeoRuleFields } from './GeoRuleFields';
+import { GeoRegionsCell } from './geo-regions';
+import { type GeoRuleValues, geoRuleBody, geoRuleFieldOf, geoRuleValues, NEW_GEO_RULE } from './geo-rule-form';
+
+/**
+ * The geo rules (routes/firewall-geos.ts): black or white, the regions (countries, and cities with
+ * the operator's City database), a URL pattern, a protection mode and a switch.
+ */
+export const geoKind: FirewallKind<GeoRuleInput, GeoRule, GeoRuleValues> = {
+  key: 'geo',
+  routes: {
+    list: routes.listGeoRules,
+    add: routes.addGeoRules,
+    update: routes.updateGeoRule,
+    delete: routes.deleteGeoRules,
+  },
+  resource: 'geoRules',
+  schema: geoRuleInputSchema,
+  columns: (context) => {
+    const { t } = context;
+    return [
+      {
+        title: t('listKind'),
+        dataIndex: 'isBlack',
+        render: (isBlack: boolean) => (
+          <Tag color={isBlack ? 'red' : 'green'}>{localized(LIST_KIND_LABELS[isBlack ? 'black' : 'white'])}</Tag>
+        ),
+      },
+      {
+        title: t('regions'),
+        dataIndex: 'geoIDs',
+        maxWidth: 220,
+        render: (ids: string[]) => <GeoRegionsCell ids={ids} />,
+      },
+      patternColumn<GeoRule>(t('url'), 'urlRegex', 150),
+      blockTypeColumn<GeoRule>(t),
+      enabledColumn(geoKind, context, (rule) => rule.urlRegex),
+      memoColumn<GeoRule>(t, true),
+      ...dateColumns<GeoRule>(t),
+    ];
+  },
+  Fields: GeoRuleFields,
+  newRule: NEW_GEO_RULE,
+  values: geoRuleValues,
+  body: geoRuleBody,
+  fieldOf: () => geoRuleFieldOf,
+};

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { FIREWALL_ACTIONS } from '../enums.js';
+import { geoRegion } from '../geo.js';
+import { dataOf, defineRoute, nodeAccess, okReply, tiers } from '../route.js';
+import { zMemo } from '../validators/zod.js';
+import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
+
+/**
+ * The site firewall's geo rules (spec part 1 §2 "Regional rules: black/white flag, regions, URL,
+ * protection mode, enabled"; cdnray-behaviour.md §5.3) and the operator's geo database they are
+ * judged with (docs/decisions.md "Geo rules").
+ *
+ * A rule covers the requests whose absolute URL its `urlRegex` finds a match in (as every firewall
+ * kind, routes/firewall-lists.ts). A black rule (`isBlack`) blocks a covered request whose region
+ * is one of `geoIDs`; a white rule blocks a covered request whose region is none of them (an
+ * address the database does not know is in no region). The first enabled rule that blocks, oldest
+ * first, applies its mode: DENY answers 403, DROP closes the connection. They run after the
+ * blacklist and before the user-agent rules; a whitelisted client skips them. A node without a geo
+ * database lets every request through them (and says so in its error log).
+ *
+ * A region id is a country's ISO 3166-1 alpha-2 code (`CN`), or a city's GeoNames id as decimal
+ * digits (`1816670`): cities exist only while the operator's database is a City database.
+ */
+
+/** Most regions one geo rule lists (201003 beyond). */
+export const GEO_RULE_REGIONS_MAX = 500;
+/** A country's region id. */
+export const GEO_COUNTRY_ID_RE = /^[A-Z]{2}$/;
+/** A city's region id: its GeoNames id. */
+export const GEO_CITY_ID_RE = /^[1-9][0-9]{0,9}$/;
+
+/** Whether `id` has the form of a region id and, for a country, names one (cities are checked against the database). */
+export function geoIdProblem(id: string): 'wrongFormat' | null {
+  if (GEO_COUNTRY_ID_RE.test(id)) return geoRegion(id) ? null : 'wrongFormat';
+  if (GEO_CITY_ID_RE.test(id) && Number(id) <= 4_294_967_295) return null;
+  return 'wrongFormat';
+}
+
+/** The geo rules' actions: DENY (403) and DROP (enums.ts FIREWALL_ACTIONS), as the blacklist's. */
+export const GEO_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
+
+export const geoRuleInputSchema = z.object({
+  isBlack: z.boolean({ error: 'required' }),
+  // The bound here only keeps bodies small; the rule's own limit answers 201003 (GEO_RULE_REGIONS_MAX).
+  geoIDs: z
+    .array(
+      z.string().refine((id) => geoIdProblem(id) === null, { message: 'wrongFormat' }),
+      { error: 'required' },
+    )
+    .min(1, { message: 'required' })
+    .max(10_000),
+  urlRegex: firewallUrlSchema,
+  blockType: z.literal(GEO_BLOCK_TYPES, { error: 'wrongFormat' }),
+  enabled: z.boolean().default(true),
+  memo: zMemo,
+});
+export type GeoRuleInput = z.input<typeof geoRuleInputSchema>;
+export type GeoRuleIn = z.output<typeof geoRuleInputSchema>;
+
+export const geoRuleSchema = z.object({
+  id: z.number().int(),
+  siteID: z.number().int(),
+  isBlack: z.boolean(),
+  geoIDs: z.array(z.string()),
+  urlRegex: z.string(),
+  blockType: z.number().int(),
+  enabled: z.boolean(),
+  memo: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type GeoRule = z.infer<typeof geoRuleSchema>;
+
+const geos = firewallRuleRoutes(
+  'geos',
+  'geo',
+  geoRuleInputSchema,
+  geoRuleInputSchema.extend(firewallRuleId),
+  geoRuleSchema,
+  'geo',
+);
+export const listGeoRules = geos.list;
+export const addGeoRules = { ...geos.add, codes: [101029, 201003] } as typeof geos.add;
+export const updateGeoRule = { ...geos.update, codes: [201003] } as typeof geos.update;
+export const deleteGeoRules = geos.delete;
+
+export const firewallGeoRoutes = { listGeoRules, addGeoRules, updateGeoRule, deleteGeoRules } as const;
+
+// The operator's geo database.
+
+/** Largest geo database accepted (GeoLite2 City is ~60 MB). */
+export const GEO_DATABASE_MAX_BYTES = 128 * 1024 * 1024;
+export const GEO_DATABASE_KINDS = ['country', 'city'] as const;
+export type GeoDatabaseKind = (typeof GEO_DATABASE_KINDS)[number];
+export const GEO_SHA256_RE = /^[0-9a-f]{64}$/;
+
+export const geoDatabaseSchema = z.object({
+  /** SHA-256 of the file (hex): what nodes fetch and check. */
+  sha256: z.string(),
+  /** What the rules can use: countries only, or countries and cities. */
+  kind: z.enum(GEO_DATABASE_KINDS),
+  /** The metadata's `database_type`, e.g. `GeoLite2-City`. */
+  databaseType: z.string(),
+  /** When the database was built (its metadata's build_epoch). */
+  builtAt: z.string(),
+  ipVersion: z.number().int(),
+  size: z.number().int(),
+  /** How many cities the tree offers (0 for a Country database). */
+  cities: z.number().int(),
+  uploadedAt: z.string(),
+});
+export type GeoDatabase = z.infer<typeof geoDatabaseSchema>;
+
+export const getGeoDatabase = defineRoute({
+  id: 'client.setting.geoDatabase.get',
+  method: 'GET',
+  path: '/client/setting/geoDatabase',
+  access: tiers(['client'], 'client.settings.read'),
+  codes: [],
+  summary: "The operator's geo database (MaxMind DB format) that the geo rules use on its nodes, or null",
+  tags: ['firewall'],
+  request: {},
+  response: dataOf(geoDatabaseSchema.nullable()),
+});
+
+export const uploadGeoDatabase = defineRoute({
+  id: 'client.setting.geoDatabase.upload',
+  method: 'PUT',
+  path: '/client/setting/geoDatabase',
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
+  bodyType: 'multipart',
+  summary:
+    'Installs a MaxMind DB file (GeoLite2/GeoIP2 or DB-IP Country or City) as the file part `file`; ' +
+    'it replaces the previous one and reaches the nodes without a reload (101003 naming `file` when it is not one)',
+  tags: ['firewall'],
+  request: { body: z.object({}) },
+  response: dataOf(geoDatabaseSchema),
+});
+
+export const deleteGeoDatabase = defineRoute({
+  id: 'client.setting.geoDatabase.delete',
+  method: 'DELETE',
+  path: '/client/setting/geoDatabase',
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
+  summary: "Removes the operator's geo database: geo rules then let every request through",
+  tags: ['firewall'],
+  request: {},
+  response: okReply,
+});
+
+export const getNodeGeoDatabase = defineRoute({
+  id: 'edge.geoDatabase',
+  api: 'edge',
+  method: 'GET',
+  path: '/geo/database',
+  access: nodeAccess,
+  codes: [101018],
+  summary:
+    "The operator's geo database file, as bytes (application/octet-stream); 101018 when `sha256` is not the current one",
+  tags: ['edge'],
+  request: { query: z.object({ sha256: z.string().regex(GEO_SHA256_RE) }) },
+  response: z.string(),
+  reply: 'raw',
+});
+
+export const geoDatabaseRoutes = { getGeoDatabase, uploadGeoDatabase, deleteGeoDatabase, getNodeGeoDatabase } as const;
