@@ -1,8 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
 import {
+  addAntiCCRules,
   addBlacklistRules,
   addCacheRules,
   addGeoRules,
+  addHeaderRules,
   addIntervalLimits,
   addSecondLimits,
   addUserAgentRules,
@@ -193,6 +195,38 @@ test('no list page of the user and client consoles scrolls sideways at 1280×800
           geoIDs: ['US', 'GB', 'DE', 'FR', 'JP', 'KR', 'SG', 'AU'],
           urlRegex: longUrl,
           blockType: 10,
+          memo,
+        },
+      ],
+    },
+  });
+  await api('user', addHeaderRules, {
+    params: firewallSite,
+    body: {
+      data: [
+        {
+          urlRegex: longUrl,
+          header: 'X-Forwarded-Scanner-Signature',
+          match: 'matches',
+          valueRegex: '(sqlmap|nikto|nuclei|acunetix|netsparker)\\/[0-9.]+',
+          blockType: 10,
+          memo,
+        },
+      ],
+    },
+  });
+  await api('user', addAntiCCRules, {
+    params: firewallSite,
+    body: {
+      data: [
+        {
+          urlRegex: longUrl,
+          seconds: 86_400,
+          times: 1_000_000,
+          blockType: 1,
+          errorSeconds: 86_400,
+          errorTimes: 1_000_000,
+          errorBlockType: 11,
           memo,
         },
       ],

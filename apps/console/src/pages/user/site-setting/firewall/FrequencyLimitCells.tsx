@@ -15,11 +15,11 @@ export function formatCount(value: number, locale: Locale): string {
 }
 
 /** An interval limit's count and window: "100 requests / 60 s". */
-export function IntervalLimitCell({ rule }: { rule: IntervalLimit }) {
+export function IntervalLimitCell({ rule, width = LIMIT_CELL_WIDTH }: { rule: IntervalLimit; width?: number }) {
   const { t } = useTranslation('firewall');
   const [locale] = useLocale();
   return (
-    <div style={{ whiteSpace: 'normal', width: LIMIT_CELL_WIDTH }}>
+    <div style={{ whiteSpace: 'normal', width }}>
       {t('intervalCell', {
         count: rule.times,
         times: formatCount(rule.times, locale),
@@ -42,12 +42,18 @@ export function SecondLimitCell({ rule }: { rule: SecondLimit }) {
   return <div style={{ whiteSpace: 'normal', width: LIMIT_CELL_WIDTH }}>{parts.join(t('cellSeparator'))}</div>;
 }
 
+/**
+ * The anti-CC list has two limit cells beside its URL and mode: each wraps within 130 px
+ * ("1,000,000 requests / 86,400 s" on two lines) so the list fits 1280 px with the sidebar open.
+ */
+const ANTI_CC_CELL_WIDTH = 130;
+
 /** When an anti-CC rule challenges: "every request", or "30 requests / 60 s" as the interval limits. */
 export function AntiCCFrequencyCell({ rule }: { rule: AntiCCRule }) {
   const { t } = useTranslation('firewall');
   if (rule.frequency === 'full')
-    return <div style={{ whiteSpace: 'normal', width: LIMIT_CELL_WIDTH }}>{t('fullCell')}</div>;
-  return <IntervalLimitCell rule={rule as unknown as IntervalLimit} />;
+    return <div style={{ whiteSpace: 'normal', width: ANTI_CC_CELL_WIDTH }}>{t('fullCell')}</div>;
+  return <IntervalLimitCell rule={rule as unknown as IntervalLimit} width={ANTI_CC_CELL_WIDTH} />;
 }
 
 /** An anti-CC rule's error limit: "5 errors / 60 s". */
@@ -55,7 +61,7 @@ export function AntiCCErrorCell({ rule }: { rule: AntiCCRule }) {
   const { t } = useTranslation('firewall');
   const [locale] = useLocale();
   return (
-    <div style={{ whiteSpace: 'normal', width: LIMIT_CELL_WIDTH }}>
+    <div style={{ whiteSpace: 'normal', width: ANTI_CC_CELL_WIDTH }}>
       {t('errorCell', {
         count: rule.errorTimes,
         times: formatCount(rule.errorTimes, locale),

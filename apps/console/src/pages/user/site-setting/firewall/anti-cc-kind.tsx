@@ -18,8 +18,8 @@ import type { FirewallKind } from './firewall-kinds';
 
 /**
  * The anti-CC rules (routes/firewall-anti-cc.ts): a URL pattern, when the rule challenges, the
- * challenge, the error limit and a switch. The URL (180 px) keeps to one line and the two limits
- * wrap within 170 px each, so with the actions they fit 1280 px with the sidebar open; the error
+ * challenge, the error limit and a switch. The URL (150 px) keeps to one line and the two limits
+ * wrap within 130 px each, so with the actions they fit 1280 px with the sidebar open; the error
  * action, the memo and the dates are in the column chooser.
  */
 export const antiCCKind: FirewallKind<AntiCCRuleInput, AntiCCRule, AntiCCRuleValues> = {
@@ -35,7 +35,7 @@ export const antiCCKind: FirewallKind<AntiCCRuleInput, AntiCCRule, AntiCCRuleVal
   columns: (context) => {
     const { t } = context;
     return [
-      patternColumn<AntiCCRule>(t('url'), 'urlRegex', 180),
+      patternColumn<AntiCCRule>(t('url'), 'urlRegex', 150),
       {
         title: t('frequency'),
         key: 'frequency',

@@ -40,7 +40,6 @@ export const geoKind: FirewallKind<GeoRuleInput, GeoRule, GeoRuleValues> = {
       {
         title: t('regions'),
         dataIndex: 'geoIDs',
-        maxWidth: 220,
         render: (ids: string[]) => <GeoRegionsCell ids={ids} />,
       },
       patternColumn<GeoRule>(t('url'), 'urlRegex', 150),

@@ -6,6 +6,8 @@ import { ListCell } from './FirewallCells';
 
 /** Regions a cell names before "+N more". */
 const REGIONS_SHOWN = 3;
+/** The regions cell's width at most (a list of country names would widen the table past 1280 px). */
+const REGIONS_WIDTH = 220;
 
 /** The region tree as TreeSelect data: countries by name in the console's language, their cities under them. */
 export function regionTreeData(tree: readonly GeoTreeNode[]) {
@@ -38,5 +40,10 @@ export function GeoRegionsCell({ ids }: { ids: readonly string[] }) {
   const tree = useQuery({ ...routeQuery('user', userResourceRoutes.listGeoIps, {}), enabled: hasCities });
   const cities = new Map<string, string>();
   for (const country of tree.data?.data ?? []) for (const city of country.children) cities.set(city.id, city.cityName);
-  return <ListCell texts={ids.map((id) => regionName(id, cities))} shown={REGIONS_SHOWN} testId="firewall-regions" />;
+  // Within 220 px: the names end in … and the count of the rest stays in sight.
+  return (
+    <div style={{ maxWidth: REGIONS_WIDTH }}>
+      <ListCell texts={ids.map((id) => regionName(id, cities))} shown={REGIONS_SHOWN} testId="firewall-regions" />
+    </div>
+  );
 }
