@@ -66,7 +66,7 @@ describe('pushing the data plane', () => {
       generations: Record<string, number>;
     };
     expect(stats.version).toBe('gen-49');
-    // 3 domains + 1 certificate + the meta and key-list entries
+    // 3 domains + 1 certificate + the meta and key-list entries (no challenge keys: no entry for them)
     expect(stats.generations).toEqual({ [String(stats.generation)]: 6 });
     expect((await request(edge.httpPort, 'only-49.example.com')).status).toBe(200);
     expect((await request(edge.httpPort, 'only-48.example.com')).status).toBe(404);

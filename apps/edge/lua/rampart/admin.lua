@@ -149,8 +149,9 @@ local function apply(doc, hash)
     version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates,
     cacheEpoch = doc.cacheEpoch, limits = doc.limits, hash = hash, geoDatabase = doc.geoDatabase,
   }
-  -- Not in the meta answer of GET /config (rampart.challenge reads them from the dict).
-  if ok then ok, err = put(store.challenge_key(gen), cjson.encode(doc.challenge)) end
+  -- Not in the meta answer of GET /config (rampart.challenge reads them from the dict); a document
+  -- without challenge keys (no site of the node challenges) writes no entry.
+  if ok and #doc.challenge.keys > 0 then ok, err = put(store.challenge_key(gen), cjson.encode(doc.challenge)) end
   if ok then ok, err = put(store.meta_key(gen), cjson.encode(meta)) end
   if ok then
     keys[#keys + 1] = store.keys_key(gen)
