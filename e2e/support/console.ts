@@ -110,8 +110,13 @@ export async function callWithConsoleToken<R extends AnyRoute>(
  */
 export async function showColumn(page: Page, column: string): Promise<void> {
   const chooserButton = page.getByRole('button', { name: /Columns/ });
-  await chooserButton.click();
   const chooser = page.getByRole('tooltip').filter({ hasText: 'Shown columns' });
+  // A click while the list is still settling (its tab just shown, its rows arriving) can be lost:
+  // clicked again until the chooser is open (CI saw it stay closed once).
+  await expect(async () => {
+    if (!(await chooser.isVisible())) await chooserButton.click();
+    await expect(chooser).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
   await chooser.getByRole('checkbox', { name: column, exact: true }).check();
   await chooserButton.click();
   await expect(chooser).toBeHidden();
