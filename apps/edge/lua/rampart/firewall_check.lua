@@ -194,9 +194,13 @@ end
 local INTERVAL_FIELDS = { { "seconds", 1, MAX_SECONDS }, { "times", 1, MAX_TIMES } }
 local RATE_FIELDS = { { "rate", 1, MAX_RATE }, { "burst", 0, MAX_BURST }, { "blockSeconds", 0, MAX_BLOCK } }
 
--- Interval or per-second limits (`fields` says which): id, URL pattern, the numbers, the action. A
--- list that is missing (a document from before them) reads as empty.
-local function frequency(rules, path, fields)
+-- The named-value fields of each kind of limit: name, the allowed values, the reason for another.
+local ACTION_FIELD = { { "action", ACTIONS, "not deny or drop" } }
+
+-- Interval or per-second limits or anti-CC rules (`fields` and `choices` say which): id, URL
+-- pattern, the numbers, the named values. A list that is missing (a document from before them)
+-- reads as empty.
+local function frequency(rules, path, fields, choices)
   if rules == nil then return {} end
   if not is_list(rules, MAX_RULES) then return nil, path, "not a list of at most " .. MAX_RULES end
   local clean = {}
@@ -214,8 +218,11 @@ local function frequency(rules, path, fields)
       end
       c[name] = r[name]
     end
-    if not ACTIONS[r.action] then return nil, at .. ".action", "not deny or drop" end
-    c.action = r.action
+    for _, f in ipairs(choices) do
+      local name, allowed, reason = f[1], f[2], f[3]
+      if not allowed[r[name]] then return nil, at .. "." .. name, reason end
+      c[name] = r[name]
+    end
     clean[i] = c
   end
   return clean
@@ -228,31 +235,9 @@ local ANTI_CC_FIELDS = {
   { "seconds", 1, MAX_SECONDS }, { "times", 0, MAX_TIMES }, { "errorSeconds", 1, MAX_SECONDS },
   { "errorTimes", 1, MAX_TIMES },
 }
-local function anti_cc(rules, path)
-  if rules == nil then return {} end
-  if not is_list(rules, MAX_RULES) then return nil, path, "not a list of at most " .. MAX_RULES end
-  local clean = {}
-  for i, r in ipairs(rules) do
-    local at = path .. "[" .. (i - 1) .. "]"
-    if type(r) ~= "table" then return nil, at, "not an object" end
-    if not is_int(r.id, 1, 2147483647) then return nil, at .. ".id", "not an id" end
-    local problem = url_problem(r.url)
-    if problem then return nil, at .. ".url", problem end
-    local c = { id = r.id, url = r.url }
-    for _, f in ipairs(ANTI_CC_FIELDS) do
-      local name, least, most = f[1], f[2], f[3]
-      if not is_int(r[name], least, most) then
-        return nil, at .. "." .. name, "not a whole number from " .. least .. " to " .. most
-      end
-      c[name] = r[name]
-    end
-    if not CHALLENGES[r.challenge] then return nil, at .. ".challenge", "not a challenge" end
-    if not ACTIONS[r.errorAction] then return nil, at .. ".errorAction", "not deny or drop" end
-    c.challenge, c.errorAction = r.challenge, r.errorAction
-    clean[i] = c
-  end
-  return clean
-end
+local ANTI_CC_CHOICES = {
+  { "challenge", CHALLENGES, "not a challenge" }, { "errorAction", ACTIONS, "not deny or drop" },
+}
 
 function _M.entry(f, path)
   if type(f) ~= "table" then return nil, path, "not an object" end
@@ -266,13 +251,13 @@ function _M.entry(f, path)
   agents, field, reason = user_agents(f.userAgents, path .. ".userAgents")
   if agents == nil then return nil, field, reason end
   local intervals
-  intervals, field, reason = frequency(f.intervals, path .. ".intervals", INTERVAL_FIELDS)
+  intervals, field, reason = frequency(f.intervals, path .. ".intervals", INTERVAL_FIELDS, ACTION_FIELD)
   if intervals == nil then return nil, field, reason end
   local rates
-  rates, field, reason = frequency(f.rates, path .. ".rates", RATE_FIELDS)
+  rates, field, reason = frequency(f.rates, path .. ".rates", RATE_FIELDS, ACTION_FIELD)
   if rates == nil then return nil, field, reason end
   local cc
-  cc, field, reason = anti_cc(f.antiCC, path .. ".antiCC")
+  cc, field, reason = frequency(f.antiCC, path .. ".antiCC", ANTI_CC_FIELDS, ANTI_CC_CHOICES)
   if cc == nil then return nil, field, reason end
   -- Header rules (rampart.firewall_headers_check, which reads the pattern checks below).
   local headers
