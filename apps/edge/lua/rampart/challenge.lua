@@ -62,9 +62,11 @@ end
 
 local HEX = {}
 for i = 0, 255 do HEX[format("%02x", i)] = char(i) end
+-- Hex → bytes (keys here, address ranges in rampart.firewall).
 local function unhex(h)
   return (h:gsub("%x%x", HEX))
 end
+_M.unhex = unhex
 
 local function hmac16(key, data)
   C.HMAC(sha256_md, key, #key, data, #data, digest, digest_len)

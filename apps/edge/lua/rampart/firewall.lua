@@ -33,16 +33,12 @@ local geo = require "rampart.firewall_geo"
 
 local _M = {}
 
-local re_find, char, format = ngx.re.find, string.char, string.format
+local re_find = ngx.re.find
 local client_address = challenge.client_address
 local rshift = require("bit").rshift
 
-local HEX = {}
-for i = 0, 255 do HEX[format("%02x", i)] = char(i) end
-
-local function binary(hex)
-  return (hex:gsub("%x%x", HEX))
-end
+-- Hex → bytes (the address ranges travel as hex).
+local binary = challenge.unhex
 
 -- [[first, last], ...] in hex → { lo = {...}, hi = {...}, n } in binary, or nil when empty.
 local function compile_ranges(list)
