@@ -1,13 +1,21 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { listClientSites, listInitializedNodes } from '@rampart/contract';
 import { api } from '../support/api.js';
-import { login } from '../support/console.js';
+import { chooseOption, login } from '../support/console.js';
 import { registerNode } from '../support/nodes.js';
 
-/** Picks `option` in the (first) antd Select labelled `label` inside `scope`. */
+/**
+ * Picks `option` in the (first) antd Select labelled `label` inside `scope`, through the shared
+ * helper that clicks the option itself and checks the select took it (a pointer click at the
+ * option's place could land on its neighbour while the list slid in), then waits for a single
+ * select's list to close: CI saw the customer list still open over the product select.
+ */
 async function choose(page: Page, scope: Locator, label: string, option: string): Promise<void> {
-  await scope.getByLabel(label, { exact: true }).first().click();
-  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
+  const box = scope.getByLabel(label, { exact: true }).first();
+  await chooseOption(page, box, option);
+  if ((await box.locator('xpath=ancestor::*[contains(@class,"ant-select-multiple")]').count()) === 0) {
+    await expect(page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')).toHaveCount(0);
+  }
 }
 
 test('an operator creates a zone, a group and a product, initialises a node and creates a site for a customer', async ({
