@@ -49,6 +49,9 @@ export async function chooseSecondFactor(
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
+/** From an element inside an antd select, the select's root element. */
+export const SELECT_ROOT = 'xpath=ancestor::*[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]';
+
 /**
  * Picks `option` in the antd select `box` and checks it was taken. The option gets its click event
  * directly: a pointer click at its position can land on a neighbouring option while the list still
@@ -64,7 +67,8 @@ export async function chooseOption(page: Page, box: Locator, option: string, sea
     });
     await expect(item).toBeVisible({ timeout: 2000 });
     await item.dispatchEvent('click');
-    await expect(box.locator('xpath=ancestor::*[contains(@class,"ant-select")][1]')).toContainText(option, {
+    // The select's root (the class token `ant-select` itself: its parts' classes start with it too).
+    await expect(box.locator(SELECT_ROOT)).toContainText(option, {
       timeout: 1000,
     });
   }).toPass({ timeout: 15_000 });

@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { listClientSites, listInitializedNodes } from '@rampart/contract';
 import { api } from '../support/api.js';
-import { chooseOption, login } from '../support/console.js';
+import { chooseOption, login, SELECT_ROOT } from '../support/console.js';
 import { registerNode } from '../support/nodes.js';
 
 /**
@@ -13,7 +13,7 @@ import { registerNode } from '../support/nodes.js';
 async function choose(page: Page, scope: Locator, label: string, option: string): Promise<void> {
   const box = scope.getByLabel(label, { exact: true }).first();
   await chooseOption(page, box, option);
-  if ((await box.locator('xpath=ancestor::*[contains(@class,"ant-select-multiple")]').count()) === 0) {
+  if (!/\bant-select-multiple\b/.test((await box.locator(SELECT_ROOT).getAttribute('class')) ?? '')) {
     await expect(page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')).toHaveCount(0);
   }
 }
