@@ -61,6 +61,8 @@ export function blockTypeLabel(n: number, locale: Locale): string {
  */
 export const FIREWALL_ACTIONS = { deny: 10, drop: 11, dropBlacklist: 12 } as const;
 export type FirewallAction = (typeof FIREWALL_ACTIONS)[keyof typeof FIREWALL_ACTIONS];
+/** The three actions that block without a challenge, for the kinds that take all of them. */
+export const BLOCKING_ACTIONS = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop, FIREWALL_ACTIONS.dropBlacklist] as const;
 
 export const FIREWALL_ACTION_LABELS = {
   10: { en_US: 'DENY', zh_CN: '拒绝', zh_TW: '拒絕' },

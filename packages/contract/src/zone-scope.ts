@@ -54,6 +54,7 @@ export const ZONE_SCOPE_REFS: Readonly<Record<string, ZoneScopeRefs>> = {
   'client.monitor.node.create': { nodes: ['body.nodeID'] },
   'client.monitor.group.create': { nodes: ['body.nodeIDs'] },
   'client.monitor.group.update': { nodes: ['body.nodeIDs'] },
+  'client.blockIPs.list': { zones: ['query.zoneID'] },
 };
 
 /** The zone and node references of a route: `params.zoneID` always, plus the table's. */

@@ -25,9 +25,15 @@ export const CHALLENGE_PATH = '/.rampart/challenge';
 export const CHALLENGE_COOKIE = 'rampart_pass';
 
 /** What the edge does for a rule: the non-challenge actions and the challenges it serves (enums.ts). */
-export const EDGE_RULE_ACTIONS = ['deny', 'drop', 'shield', 'click', 'redirect'] as const;
+export const EDGE_RULE_ACTIONS = ['deny', 'drop', 'dropBlacklist', 'shield', 'click', 'redirect'] as const;
 export type EdgeRuleAction = (typeof EDGE_RULE_ACTIONS)[number];
 export const EDGE_CHALLENGES = ['shield', 'click', 'redirect'] as const satisfies readonly EdgeRuleAction[];
+/**
+ * The actions of a rule that blocks without a challenge: deny, drop, and drop + blacklist (drop, and
+ * the client address joins the site's block list on that node: routes/block-list.ts).
+ */
+export const EDGE_BLOCK_ACTIONS = ['deny', 'drop', 'dropBlacklist'] as const satisfies readonly EdgeRuleAction[];
+export type EdgeBlockAction = (typeof EDGE_BLOCK_ACTIONS)[number];
 
 /** The edge action of a stored protection mode that a rule kind accepts (legacy 6, 8, 9 act as 1, 3, 4). */
 export const EDGE_ACTION_OF: Readonly<Record<number, EdgeRuleAction>> = Object.freeze({
@@ -39,6 +45,7 @@ export const EDGE_ACTION_OF: Readonly<Record<number, EdgeRuleAction>> = Object.f
   9: 'redirect',
   [FIREWALL_ACTIONS.deny]: 'deny',
   [FIREWALL_ACTIONS.drop]: 'drop',
+  [FIREWALL_ACTIONS.dropBlacklist]: 'dropBlacklist',
 });
 
 /** The period a moment falls in (its keys' id). */

@@ -33,6 +33,7 @@ import { ZONE_LIMIT_MAX } from '../routes/zones.js';
 import { isIP } from '../validators/ip.js';
 import { MAX_IPS } from '../validators/lists.js';
 import {
+  EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
   EDGE_RULE_ACTIONS,
   type EdgeRuleAction,
@@ -292,7 +293,7 @@ export const edgeFirewallSchema = z.strictObject({
         url: firewallUrl,
         seconds: z.number().int().min(1).max(FREQUENCY_SECONDS_MAX),
         times: z.number().int().min(1).max(FREQUENCY_TIMES_MAX),
-        action: z.enum(['deny', 'drop']),
+        action: z.enum(EDGE_BLOCK_ACTIONS),
       }),
     )
     .max(FIREWALL_LIST_RULES_PER_SITE)
@@ -306,7 +307,7 @@ export const edgeFirewallSchema = z.strictObject({
         rate: z.number().int().min(1).max(SECOND_RATE_MAX),
         burst: z.number().int().min(0).max(SECOND_BURST_MAX),
         blockSeconds: z.number().int().min(0).max(BLOCK_SECONDS_MAX),
-        action: z.enum(['deny', 'drop']),
+        action: z.enum(EDGE_BLOCK_ACTIONS),
       }),
     )
     .max(FIREWALL_LIST_RULES_PER_SITE)
@@ -325,7 +326,7 @@ export const edgeFirewallSchema = z.strictObject({
         challenge: z.enum(EDGE_CHALLENGES),
         errorSeconds: z.number().int().min(1).max(FREQUENCY_SECONDS_MAX),
         errorTimes: z.number().int().min(1).max(FREQUENCY_TIMES_MAX),
-        errorAction: z.enum(['deny', 'drop']),
+        errorAction: z.enum(EDGE_BLOCK_ACTIONS),
       }),
     )
     .max(FIREWALL_LIST_RULES_PER_SITE)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUILT_CHALLENGES, FIREWALL_ACTIONS } from '../enums.js';
+import { BLOCKING_ACTIONS, BUILT_CHALLENGES, FIREWALL_ACTIONS } from '../enums.js';
 import { zMemo } from '../validators/zod.js';
 import { FREQUENCY_SECONDS_MAX, FREQUENCY_TIMES_MAX, positiveCount } from './firewall-frequency.js';
 import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
@@ -16,15 +16,15 @@ import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewal
  * passes gets the site's pass cookie and is neither challenged nor counted while it holds it
  * (edge/challenge.ts). Every challenge a rule serves counts as an error for that address until it
  * is passed; an address with more than `errorTimes` errors within `errorSeconds` gets
- * `errorBlockType` — DENY (929) or DROP — on the rule's requests instead of another challenge,
+ * `errorBlockType` — DENY (929), DROP or DROP + Blacklist — on the rule's requests instead of another challenge,
  * until that window ends. Rules are tried oldest first, after the interval and per-second limits;
  * the first that covers the request decides.
  */
 
 export const ANTI_CC_FREQUENCIES = ['full', 'custom'] as const;
 export type AntiCCFrequency = (typeof ANTI_CC_FREQUENCIES)[number];
-/** What an address over the error limit gets: DENY (929) and DROP (enums.ts FIREWALL_ACTIONS). */
-export const ANTI_CC_ERROR_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
+/** What an address over the error limit gets: DENY (929), DROP or DROP + Blacklist (enums.ts FIREWALL_ACTIONS). */
+export const ANTI_CC_ERROR_BLOCK_TYPES = BLOCKING_ACTIONS;
 
 export const antiCCRuleInputSchema = z.object({
   urlRegex: firewallUrlSchema,

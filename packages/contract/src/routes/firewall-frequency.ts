@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FIREWALL_ACTIONS } from '../enums.js';
+import { BLOCKING_ACTIONS } from '../enums.js';
 import { zMemo } from '../validators/zod.js';
 import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
 
@@ -33,8 +33,8 @@ export const SECOND_BURST_MAX = 100_000;
 export const BLOCK_SECONDS_MAX = 86_400;
 export const FIREWALL_PRIORITY_MAX = 100;
 
-/** The frequency limits' actions: DENY (929) and DROP (enums.ts FIREWALL_ACTIONS). */
-export const FREQUENCY_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
+/** The frequency limits' actions: DENY (929), DROP and DROP + Blacklist (enums.ts FIREWALL_ACTIONS). */
+export const FREQUENCY_BLOCK_TYPES = BLOCKING_ACTIONS;
 
 /** A whole number from 1 to `max` (spec §5: "seconds and times must exceed 0"). */
 export const positiveCount = (max: number) =>

@@ -40,7 +40,7 @@ describe('geo rule input', () => {
     [{ ...rule, isBlack: undefined }, 'isBlack:required'],
     [{ ...rule, urlRegex: '' }, 'urlRegex:required'],
     [{ ...rule, blockType: 1 }, 'blockType:wrongFormat'],
-    [{ ...rule, blockType: 12 }, 'blockType:wrongFormat'],
+    [{ ...rule, blockType: 13 }, 'blockType:wrongFormat'],
   ])('refuses %j (%s)', (input, key) => {
     expect(issueKeys(geoRuleInputSchema.safeParse(input))).toEqual([key]);
   });

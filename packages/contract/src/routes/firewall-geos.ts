@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FIREWALL_ACTIONS } from '../enums.js';
+import { BLOCKING_ACTIONS } from '../enums.js';
 import { geoRegion } from '../geo.js';
 import { dataOf, defineRoute, nodeAccess, okReply, tiers } from '../route.js';
 import { zMemo } from '../validators/zod.js';
@@ -36,8 +36,8 @@ export function geoIdProblem(id: string): 'wrongFormat' | null {
   return 'wrongFormat';
 }
 
-/** The geo rules' actions: DENY (403) and DROP (enums.ts FIREWALL_ACTIONS), as the blacklist's. */
-export const GEO_BLOCK_TYPES = [FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
+/** The geo rules' actions: DENY (403), DROP and DROP + Blacklist (enums.ts FIREWALL_ACTIONS). */
+export const GEO_BLOCK_TYPES = BLOCKING_ACTIONS;
 
 export const geoRuleInputSchema = z.object({
   isBlack: z.boolean({ error: 'required' }),

@@ -59,12 +59,13 @@ describe('whitelist and blacklist rules', () => {
     ]);
     expect(issueKeys(whitelistRuleInputSchema.safeParse({ ...good, ips: [] }))).toEqual(['ips:required']);
     expect(issueKeys(whitelistRuleInputSchema.safeParse({ ...good, url: '(a+)+' }))).toEqual(['url:runaway']);
-    for (const blockType of [2, 5, 12]) {
+    for (const blockType of [2, 5, 13]) {
       expect(issueKeys(blacklistRuleInputSchema.safeParse({ ...good, blockType }))).toEqual(['blockType:wrongFormat']);
     }
     for (const blockType of [1, 3, 4])
       expect(blacklistRuleInputSchema.safeParse({ ...good, blockType }).success).toBe(true);
-    expect(blacklistRuleInputSchema.safeParse({ ...good, blockType: 11 }).success).toBe(true);
+    for (const blockType of [10, 11, 12])
+      expect(blacklistRuleInputSchema.safeParse({ ...good, blockType }).success).toBe(true);
   });
 
   it('refuses 5001 entries with max5000IPs', () => {

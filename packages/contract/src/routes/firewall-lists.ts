@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUILT_CHALLENGES, FIREWALL_ACTIONS } from '../enums.js';
+import { BLOCKING_ACTIONS, BUILT_CHALLENGES } from '../enums.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zIds } from '../validators/ids.js';
@@ -73,11 +73,11 @@ export type FirewallMethods = z.output<typeof firewallMethodsSchema>;
 
 /**
  * The protection modes of a rule that blocks or challenges (blacklist, user-agent rules): the
- * challenges the edge serves (enums.ts BUILT_CHALLENGES), DENY (403) and DROP (FIREWALL_ACTIONS).
- * DROP + Blacklist joins them with the block list it feeds, and the code and slider challenges
- * with the node's image pool; until then they are refused rather than accepted and not done.
+ * challenges the edge serves (enums.ts BUILT_CHALLENGES), DENY (403), DROP and DROP + Blacklist
+ * (FIREWALL_ACTIONS; the block list: routes/block-list.ts). The code and slider challenges join
+ * them with the node's image pool; until then they are refused rather than accepted and not done.
  */
-export const CHALLENGE_OR_BLOCK_TYPES = [...BUILT_CHALLENGES, FIREWALL_ACTIONS.deny, FIREWALL_ACTIONS.drop] as const;
+export const CHALLENGE_OR_BLOCK_TYPES = [...BUILT_CHALLENGES, ...BLOCKING_ACTIONS] as const;
 
 /** The blacklist's protection modes (CHALLENGE_OR_BLOCK_TYPES). */
 export const BLACKLIST_BLOCK_TYPES = CHALLENGE_OR_BLOCK_TYPES;

@@ -28,7 +28,7 @@ const userAgentPattern = firewallPattern(USER_AGENT_REGEX_RE, USER_AGENT_REGEX_M
 export const userAgentRegexProblem = userAgentPattern.problem;
 export const userAgentRegexSchema = userAgentPattern.schema;
 
-/** The user-agent rules' protection modes: the challenges, DENY (403) and DROP (firewall-lists.ts). */
+/** The user-agent rules' protection modes: the challenges, DENY (403), DROP and DROP + Blacklist (firewall-lists.ts). */
 export const USER_AGENT_BLOCK_TYPES = CHALLENGE_OR_BLOCK_TYPES;
 
 export const userAgentRuleInputSchema = z.object({

@@ -4,6 +4,7 @@ import { accountRoutes } from './accounts.js';
 import { announcementRoutes } from './announcements.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
+import { blockListRoutes } from './block-list.js';
 import { cacheTaskRoutes } from './cache-tasks.js';
 import { certificateRoutes } from './certificates.js';
 import { clientDomainRoutes } from './client-domains.js';
@@ -50,6 +51,7 @@ export * from './accounts.js';
 export * from './announcements.js';
 export * from './audit.js';
 export * from './auth.js';
+export * from './block-list.js';
 export * from './cache-tasks.js';
 export * from './certificates.js';
 export * from './client-domains.js';
@@ -130,6 +132,7 @@ export const ROUTE_GROUPS = {
   firewallHeaders: firewallHeaderRoutes,
   domainAccess: domainAccessRoutes,
   firewallGeos: firewallGeoRoutes,
+  blockList: blockListRoutes,
   geoDatabase: geoDatabaseRoutes,
   sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,

@@ -3,6 +3,7 @@ import { releaseVersionSchema } from '../edge/agent-release.js';
 import { CACHE_TASK_URLS_MAX, cacheUrlResultSchema, cacheUrlSchema } from '../edge/cache-urls.js';
 import { dataOf, defineRoute, nodeAccess, okReply } from '../route.js';
 import { zId, zIdParam } from '../validators/ids.js';
+import { BLOCK_IDS_MAX, blockedIpSchema } from './block-list.js';
 
 /**
  * The command channel from the operator to a node's agent: the operator's calls queue commands
@@ -20,6 +21,7 @@ export const NODE_COMMAND_TYPES = [
   'clearCache',
   'purgeUrls',
   'preheat',
+  'unblock',
 ] as const;
 export const nodeCommandTypeSchema = z.enum(NODE_COMMAND_TYPES);
 export type NodeCommandType = z.infer<typeof nodeCommandTypeSchema>;
@@ -64,6 +66,17 @@ export const edgeCommandSchema = z.discriminatedUnion('type', [
   z.strictObject({ id: zId, type: z.literal('purgeUrls'), payload: z.strictObject({ urls }) }),
   /** Fetch these URLs through the node's own nginx so that its cache rules store them (per-URL results). */
   z.strictObject({ id: zId, type: z.literal('preheat'), payload: z.strictObject({ urls }) }),
+  /** Take these addresses off the node's block list (routes/block-list.ts): each a site and an address. */
+  z.strictObject({
+    id: zId,
+    type: z.literal('unblock'),
+    payload: z.strictObject({
+      entries: z
+        .array(z.strictObject({ siteId: zId, ip: blockedIpSchema }))
+        .min(1)
+        .max(BLOCK_IDS_MAX),
+    }),
+  }),
 ]);
 export type EdgeCommand = z.infer<typeof edgeCommandSchema>;
 
