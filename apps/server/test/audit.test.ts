@@ -162,6 +162,8 @@ describe('audit log', () => {
       'audit_row_changes',
       'auth_sessions',
       'auth_tickets',
+      // Written by the nodes' reports, not by a person (an attack would flood the log); unblocking is an audited call.
+      'blocked_ips',
       'monitor_events',
       'monitor_probe_states',
       'node_upgrade_logs',

@@ -120,7 +120,7 @@ describe('anti-CC rules', () => {
     [{ ...rule, times: 0 }, 'data.0.times', 'mustBePositive'],
     [{ ...rule, errorTimes: -1 }, 'data.0.errorTimes', 'mustBePositive'],
     [{ ...rule, errorSeconds: 86_401 }, 'data.0.errorSeconds', 'tooBig'],
-    [{ ...rule, errorBlockType: 12 }, 'data.0.errorBlockType', 'invalidValue'],
+    [{ ...rule, errorBlockType: 13 }, 'data.0.errorBlockType', 'invalidValue'],
     [{ ...rule, urlRegex: '(a+)+$' }, 'data.0.urlRegex', 'runaway'],
     [{ blockType: 1 }, 'data.0.urlRegex', 'required'],
   ])('%#: refuses %j with 101003 naming %s', async (item, field, key) => {

@@ -101,7 +101,7 @@ describe('frequency limits', () => {
     [addIntervalLimits, { ...interval, times: 1.5 }, 'data.0.times', 'wrongFormat'],
     [addIntervalLimits, { ...interval, seconds: 86_401 }, 'data.0.seconds', 'tooBig'],
     [addIntervalLimits, { ...interval, urlRegex: '(x+)+' }, 'data.0.urlRegex', 'runaway'],
-    [addIntervalLimits, { ...interval, blockType: 12 }, 'data.0.blockType', 'invalidValue'],
+    [addIntervalLimits, { ...interval, blockType: 13 }, 'data.0.blockType', 'invalidValue'],
     [addIntervalLimits, { ...interval, priority: 101 }, 'data.0.priority', 'tooBig'],
     [addSecondLimits, { ...second, rate: 0 }, 'data.0.rate', 'mustBePositive'],
     [addSecondLimits, { ...second, burst: -1 }, 'data.0.burst', 'tooSmall'],

@@ -236,7 +236,7 @@ describe('geo rules', () => {
     [{ ...rule, urlRegex: '' }, 'data.0.urlRegex'],
     [{ ...rule, urlRegex: '(x' }, 'data.0.urlRegex'],
     [{ ...rule, blockType: 1 }, 'data.0.blockType'],
-    [{ ...rule, blockType: 12 }, 'data.0.blockType'],
+    [{ ...rule, blockType: 13 }, 'data.0.blockType'],
     [{ ...rule, enabled: 'yes' }, 'data.0.enabled'],
     // A city the operator's database does not know.
     [{ ...rule, geoIDs: ['CN', '99999'] }, 'data.0.geoIDs'],

@@ -1,4 +1,6 @@
 import { noChallenge } from '@rampart/contract';
+import { bindBlockListRoutes } from '../modules/firewall/block-list.routes.js';
+import { BlockListService } from '../modules/firewall/block-list.service.js';
 import { edgeChallengeKeys, firewallsChallenge } from '../modules/firewall/challenge.edge.js';
 import { edgeDomainAccess } from '../modules/firewall/domain-access.edge.js';
 import { edgeFirewalls } from '../modules/firewall/firewall.edge.js';
@@ -88,5 +90,9 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
   const nodeSettings = new NodeSettingsService(repos.nodes, repos.zones, transactions);
   bindNodeOperationRoutes(binder, nodesService, nodeCommands, nodeSettings, snapshots);
   bindSubNodeRoutes(binder, new SubNodesService(repos.subNodes, repos.nodes, transactions));
+  bindBlockListRoutes(
+    binder,
+    new BlockListService(transactions, repos.blockList, repos.snapshot, repos.nodes, nodeCommands, clock),
+  );
   return { snapshots, monitorStatus, nodeCommands, nodeSettings, geo };
 }

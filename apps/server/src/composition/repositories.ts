@@ -11,6 +11,7 @@ import { ClientDomainsRepository } from '../modules/domains/client-domains.repos
 import { DomainProofRepository } from '../modules/domains/domain-proof.repository.js';
 import { DomainsRepository } from '../modules/domains/domains.repository.js';
 import { DomainsAcrossSitesRepository } from '../modules/domains/domains-across-sites.repository.js';
+import { BlockListRepository } from '../modules/firewall/block-list.repository.js';
 import { DomainAccessRepository } from '../modules/firewall/domain-access.repository.js';
 import { FirewallRulesRepository } from '../modules/firewall/firewall-rules.repository.js';
 import { GroupLinesRepository } from '../modules/group-lines/group-lines.repository.js';
@@ -81,6 +82,7 @@ export function createRepositories(db: Db) {
     sitePorts: new SitePortsRepository(db),
     siteSettings: new SiteSettingsRepository(db),
     firewallRules: new FirewallRulesRepository(db),
+    blockList: new BlockListRepository(db),
     domainAccess: new DomainAccessRepository(db),
     sites: new SitesRepository(db),
     snapshot: new SnapshotRepository(db),

@@ -420,6 +420,7 @@ export const enUS = {
       reset: 'Reset',
       logRotate: 'Log rotation',
       upgrade: 'Upgrade',
+      unblock: 'Unblock',
     },
     commandStatuses: {
       queued: 'Queued',

@@ -406,6 +406,7 @@ export const zhCN: LocaleResources = {
       reset: '重置',
       logRotate: '日志轮转',
       upgrade: '升级',
+      unblock: '解除封禁',
     },
     commandStatuses: {
       queued: '排队中',

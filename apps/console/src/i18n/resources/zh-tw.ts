@@ -413,6 +413,7 @@ export const zhTW: LocaleResources = {
       reset: '重設',
       logRotate: '日誌輪替',
       upgrade: '升級',
+      unblock: '解除封鎖',
     },
     commandStatuses: {
       queued: '排隊中',

@@ -1,5 +1,6 @@
 import {
   EDGE_ACTION_OF,
+  type EdgeBlockAction,
   type EdgeFirewall,
   type EdgeRuleAction,
   FIREWALL_METHODS,
@@ -73,7 +74,7 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
       const rule = row.rule as unknown as StoredIntervalLimit | StoredSecondLimit;
       if (!rule.enabled) continue;
       priorities.set(row.id, rule.priority);
-      const base = { id: row.id, url: rule.urlRegex, action: actionOf(rule.blockType) as 'deny' | 'drop' };
+      const base = { id: row.id, url: rule.urlRegex, action: actionOf(rule.blockType) as EdgeBlockAction };
       if (row.kind === 'intervalLimit') {
         const { seconds, times } = rule as StoredIntervalLimit;
         of(row.siteId).intervals.push({ ...base, seconds, times });
@@ -94,7 +95,7 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
         challenge: actionOf(rule.blockType) as EdgeFirewall['antiCC'][number]['challenge'],
         errorSeconds: rule.errorSeconds,
         errorTimes: rule.errorTimes,
-        errorAction: actionOf(rule.errorBlockType) as 'deny' | 'drop',
+        errorAction: actionOf(rule.errorBlockType) as EdgeBlockAction,
       });
       continue;
     }
@@ -113,7 +114,7 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
         url: rule.urlRegex,
         white: !rule.isBlack,
         ...splitGeoIds(rule.geoIDs),
-        action: actionOf(rule.blockType) as 'deny' | 'drop',
+        action: actionOf(rule.blockType) as EdgeBlockAction,
       });
       continue;
     }

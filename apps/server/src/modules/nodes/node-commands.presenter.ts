@@ -26,6 +26,8 @@ export function presentEdgeCommand(row: NodeCommandRow): EdgeCommand {
     case 'purgeUrls':
     case 'preheat':
       return { id, type, payload: { urls: (payload.urls as string[]) ?? [] } };
+    case 'unblock':
+      return { id, type, payload: { entries: (payload.entries as { siteId: number; ip: string }[]) ?? [] } };
     default:
       return { id, type, payload: {} };
   }

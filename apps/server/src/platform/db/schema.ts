@@ -1,4 +1,5 @@
 import type {
+  BlockCause,
   CacheUrlResult,
   NginxTuning,
   NodeCommandStatus,
@@ -851,6 +852,36 @@ export const domainAccessRules = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [index('domain_access_rules_domain_kind_idx').on(t.domainId, t.kind, t.id)],
+);
+
+/**
+ * The block list (packages/contract/src/routes/block-list.ts): an address a node's DROP + Blacklist
+ * rule blocked for a site, one row per site, node and address (a node reporting it again renews
+ * it). Rows are the edge's, not a person's: no audit trigger (an attack would flood the operation
+ * log); unblocking is an audited call. `rule_id` has no foreign key: a rule may be deleted while
+ * its block lasts, and a report may name a rule deleted since (the list shows it as gone).
+ */
+export const blockedIps = pgTable(
+  'blocked_ips',
+  {
+    id: rowId(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    nodeId: bigint('node_id', { mode: 'number' })
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    ip: text('ip').notNull(),
+    cause: text('cause').$type<BlockCause>().notNull(),
+    ruleId: bigint('rule_id', { mode: 'number' }).notNull(),
+    blockedAt: timestamp('blocked_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('blocked_ips_site_node_ip_key').on(t.siteId, t.nodeId, t.ip),
+    index('blocked_ips_expires_idx').on(t.expiresAt),
+    index('blocked_ips_node_idx').on(t.nodeId),
+  ],
 );
 
 /**

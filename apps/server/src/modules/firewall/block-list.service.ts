@@ -1,0 +1,117 @@
+import type { BlockedIpEntry, BlockListQuery, ClientBlockedIpEntry, EdgeBlockReport } from '@rampart/contract';
+import type { Clock } from '../../platform/clock.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
+import type { NodeCommandsService } from '../nodes/node-commands.service.js';
+import type { NodesRepository } from '../nodes/nodes.repository.js';
+import type { SnapshotRepository } from '../snapshots/snapshot.repository.js';
+import type { BlockFilter, BlockListRepository, BlockListRow, BlockOwner } from './block-list.repository.js';
+
+function present(row: BlockListRow): ClientBlockedIpEntry {
+  return {
+    id: row.id,
+    ip: row.ip,
+    siteID: row.siteId,
+    siteName: row.siteName,
+    cause: row.cause,
+    ruleID: row.ruleId,
+    nodeID: row.nodeId,
+    nodeName: row.nodeName,
+    zoneID: row.zoneId,
+    zoneName: row.zoneName ?? '',
+    userAccount: row.userAccount,
+    blockedAt: row.blockedAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+/**
+ * The block list (routes/block-list.ts; docs/decisions.md "The block list"). Nodes report what their
+ * DROP + Blacklist rules blocked; customers and operators list the blocks of their sites and
+ * unblock them, which deletes the rows and queues an `unblock` command for each node that holds
+ * one, in the same transaction (node-commands: the agent's long poll takes it at once).
+ */
+export class BlockListService {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly repo: BlockListRepository,
+    private readonly snapshot: SnapshotRepository,
+    private readonly nodes: NodesRepository,
+    private readonly commands: NodeCommandsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(
+    owner: BlockOwner,
+    query: BlockListQuery & { userID?: number },
+  ): Promise<{ data: ClientBlockedIpEntry[]; total: number }> {
+    const { page, pageSize, sortBy, orderBy, ...filter } = query;
+    const { rows, total } = await this.repo.page(
+      owner,
+      filter satisfies BlockFilter,
+      { page, pageSize, sortBy, orderBy },
+      new Date(this.clock()),
+    );
+    return { data: rows.map(present), total };
+  }
+
+  /** The customer's view: the operator's columns left out. */
+  async listOfUser(userId: number, query: BlockListQuery): Promise<{ data: BlockedIpEntry[]; total: number }> {
+    const { data, total } = await this.list({ userId }, query);
+    return { data: data.map(({ userAccount: _, ...entry }) => entry), total };
+  }
+
+  /**
+   * Unblocks the entries, all or none: every id must be one the owner may see (101018 otherwise).
+   * A node that is no longer initialised gets no command (it serves nothing of the operator's).
+   */
+  async unblock(owner: BlockOwner, ids: number[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    await this.transactions.run(async () => {
+      const found = await this.repo.owned(owner, unique);
+      requireEvery(found, unique, 'not every id is a block of yours');
+      await this.repo.delete(unique);
+      const byOperator = new Map<number, Map<number, { siteId: number; ip: string }[]>>();
+      for (const block of found) {
+        const perNode = byOperator.get(block.ownerId) ?? new Map<number, { siteId: number; ip: string }[]>();
+        byOperator.set(block.ownerId, perNode);
+        const entries = perNode.get(block.nodeId) ?? [];
+        perNode.set(block.nodeId, entries);
+        entries.push({ siteId: block.siteId, ip: block.ip });
+      }
+      for (const [operatorId, perNode] of byOperator) {
+        const placed = await this.nodes.placedNodes(operatorId, [...perNode.keys()]);
+        const nodeIds = placed.map((n) => n.id);
+        if (nodeIds.length === 0) continue;
+        await this.commands.queue(operatorId, nodeIds, 'unblock', undefined, {
+          payload: async (nodeId) => ({ entries: perNode.get(nodeId) ?? [] }),
+        });
+      }
+    });
+  }
+
+  /**
+   * A node's report. Blocks of sites the node does not serve are left out (never another operator's);
+   * one address reported twice in a report counts once, with its latest expiry. The node's expired
+   * rows go at the same time.
+   */
+  async report(nodeId: number, entries: EdgeBlockReport[]): Promise<{ recorded: number; ignored: number }> {
+    const node = await this.snapshot.nodeWithZone(nodeId);
+    if (!node) return { recorded: 0, ignored: entries.length };
+    const served = await this.repo.servedSites(node.ownerId, this.snapshot.nodeGroups(nodeId), [
+      ...new Set(entries.map((e) => e.siteId)),
+    ]);
+    const latest = new Map<string, EdgeBlockReport>();
+    for (const e of entries) {
+      if (!served.has(e.siteId)) continue;
+      const key = `${e.siteId}|${e.ip}`;
+      const seen = latest.get(key);
+      if (!seen || seen.expiresAt <= e.expiresAt) latest.set(key, e);
+    }
+    await this.transactions.run(async () => {
+      await this.repo.deleteExpired(nodeId, new Date(this.clock()));
+      await this.repo.upsert(nodeId, [...latest.values()]);
+    });
+    return { recorded: latest.size, ignored: entries.filter((e) => !served.has(e.siteId)).length };
+  }
+}
