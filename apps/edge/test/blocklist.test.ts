@@ -1,0 +1,249 @@
+import {
+  BLOCK_LIST_DEFAULT_SECONDS,
+  type EdgeBlockReport,
+  type EdgeFirewall,
+  edgeBlockReportSchema,
+  ipListRanges,
+} from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataPlane } from '../src/data-plane/schema.js';
+import { firewallLogLines } from './helpers/access-log.js';
+import { document, domain, upstream } from './helpers/documents.js';
+import { adminCall, type Edge, startEdge } from './helpers/edge.js';
+import { type Origin, startOrigin } from './helpers/origins.js';
+import { sendFrom } from './helpers/send.js';
+
+// The block list (DROP + Blacklist, rampart.blocklist) through a real nginx with two workers: a
+// rule with the action dropBlacklist drops the request and blocks the address for the site, every
+// later request of that address to the site is dropped (whatever URL), the block is reported once
+// through the admin endpoint, and /blocklist/unblock ends it. Every test uses its own loopback
+// addresses (127.0.0.0/8 is all local on Linux).
+
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
+const NO_RULES = {
+  whitelist: [],
+  blacklist: [],
+  userAgents: [],
+  headers: [],
+  intervals: [],
+  rates: [],
+  antiCC: [],
+};
+const site = (id: number, rules: Partial<EdgeFirewall>): EdgeFirewall => ({ id, ...NO_RULES, ...rules });
+
+const FIREWALLS: EdgeFirewall[] = [
+  site(1, {
+    // 127.0.0.4 is whitelisted for /open only: the block list wins over it once the blacklist blocked it.
+    whitelist: [{ id: 10, url: '\\/open', methods: ALL_METHODS, ...ipListRanges(['127.0.0.4']) }],
+    blacklist: [
+      {
+        id: 11,
+        url: '\\/admin',
+        methods: ['GET'],
+        action: 'dropBlacklist',
+        ...ipListRanges(['127.0.0.2', '127.0.0.4', '127.0.0.8']),
+      },
+    ],
+  }),
+  site(2, {
+    rates: [{ id: 21, url: '.*', rate: 1, burst: 0, blockSeconds: 2, action: 'dropBlacklist' }],
+  }),
+  site(3, { intervals: [{ id: 31, url: '.*', seconds: 60, times: 1, action: 'dropBlacklist' }] }),
+  site(4, { userAgents: [{ id: 41, url: '.*', userAgent: 'badbot', action: 'dropBlacklist' }] }),
+];
+
+let edge: Edge;
+let origin: Origin;
+
+function plane(version: string, firewalls: EdgeFirewall[] = FIREWALLS): DataPlane {
+  const to = [upstream(origin.port)];
+  return document(
+    version,
+    [
+      domain(1, 'list.example.com', to, { firewallId: 1 }),
+      domain(2, 'rate.example.com', to, { firewallId: 2 }),
+      domain(3, 'interval.example.com', to, { firewallId: 3 }),
+      domain(4, 'agent.example.com', to, { firewallId: 4 }),
+      // Another domain of site 1: a block holds for the whole site.
+      domain(5, 'other.example.com', to, { firewallId: 1 }),
+      domain(6, 'plain.example.com', to),
+    ],
+    [],
+    [],
+    { firewalls },
+  );
+}
+
+const send = (from: string, host: string, options: Parameters<typeof sendFrom>[3] = {}) =>
+  sendFrom(from, edge.httpPort, host, options).then((r) => (r === 'closed' ? 'closed' : r.status));
+
+/** Every event popped from the admin endpoint so far (popping empties the queue). */
+const seen: EdgeBlockReport[] = [];
+async function pop(): Promise<{ events: EdgeBlockReport[]; dropped: number; full: number }> {
+  const res = await adminCall(edge.adminEndpoint, 'GET', '/blocklist/events');
+  expect(res.status).toBe(200);
+  const events = (res.body.events as unknown[]).map((e) => edgeBlockReportSchema.parse(e));
+  seen.push(...events);
+  return { events, dropped: res.body.dropped as number, full: res.body.full as number };
+}
+/** The events of `ip` popped so far, after one more pop. */
+async function eventsOf(ip: string): Promise<EdgeBlockReport[]> {
+  await pop();
+  return seen.filter((e) => e.ip === ip);
+}
+
+const unblock = (entries: unknown) =>
+  adminCall(edge.adminEndpoint, 'POST', '/blocklist/unblock', JSON.stringify({ entries }));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  origin = await startOrigin('origin');
+  edge = await startEdge();
+  await edge.push(plane('blocklist-1'));
+});
+
+afterAll(async () => {
+  await edge?.stop();
+  await origin?.close();
+});
+
+describe('a blacklist rule with DROP + Blacklist', () => {
+  it('drops the request, blocks the address for the whole site, reports it once, and unblock ends it', async () => {
+    expect(await pop()).toEqual({ events: [], dropped: 0, full: 0 });
+    const before = Math.floor(Date.now() / 1000);
+    expect(await send('127.0.0.2', 'list.example.com', { path: '/admin/first' })).toBe('closed');
+    // Not covered by the rule (another method and path), but blocked: dropped too, on every domain of the site.
+    expect(await send('127.0.0.2', 'list.example.com', { path: '/other', method: 'POST' })).toBe('closed');
+    expect(await send('127.0.0.2', 'other.example.com', { path: '/plain' })).toBe('closed');
+    // Other addresses, and other sites, are not affected.
+    expect(await send('127.0.0.3', 'list.example.com', { path: '/admin/third' })).toBe(200);
+    expect(await send('127.0.0.2', 'plain.example.com', { path: '/plain-site' })).toBe(200);
+    expect(await send('127.0.0.2', 'interval.example.com', { path: '/x' })).toBe(200);
+
+    const events = await eventsOf('127.0.0.2');
+    expect(events).toHaveLength(1);
+    const [event] = events;
+    expect(event).toMatchObject({ siteId: 1, ip: '127.0.0.2', cause: 'blacklist', ruleId: 11 });
+    expect(event?.blockedAt).toBeGreaterThanOrEqual(before);
+    expect(event?.blockedAt).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+    expect((event?.expiresAt ?? 0) - (event?.blockedAt ?? 0)).toBe(BLOCK_LIST_DEFAULT_SECONDS);
+
+    const log = await firewallLogLines(edge, ['/admin/first', '/other']);
+    expect(log.get('/admin/first')).toMatchObject({ fw_kind: 'blacklist', fw_rule: '11', fw_action: 'dropBlacklist' });
+    expect(log.get('/other')).toMatchObject({
+      remote_addr: '127.0.0.2',
+      fw_kind: 'blockList',
+      fw_rule: '',
+      fw_action: 'drop',
+    });
+
+    // The unblock names the address as the control plane has it (an IPv4-mapped form is the same address).
+    expect(await unblock([{ siteId: 1, ip: '::ffff:127.0.0.2' }])).toEqual({ status: 200, body: { removed: 1 } });
+    expect(await send('127.0.0.2', 'list.example.com', { path: '/other' })).toBe(200);
+    // The rule itself still applies, and blocks again (reported again).
+    expect(await send('127.0.0.2', 'list.example.com', { path: '/admin' })).toBe('closed');
+    expect(await eventsOf('127.0.0.2')).toHaveLength(2);
+    expect(await unblock([{ siteId: 1, ip: '127.0.0.2' }])).toEqual({ status: 200, body: { removed: 1 } });
+    expect(await unblock([{ siteId: 1, ip: '127.0.0.2' }])).toEqual({ status: 200, body: { removed: 0 } });
+  });
+
+  it('wins over the whitelist: a blocked address is dropped on the URLs the whitelist lets through', async () => {
+    expect(await send('127.0.0.4', 'list.example.com', { path: '/open' })).toBe(200);
+    expect(await send('127.0.0.4', 'list.example.com', { path: '/admin' })).toBe('closed');
+    expect(await send('127.0.0.4', 'list.example.com', { path: '/open' })).toBe('closed');
+    expect(await eventsOf('127.0.0.4')).toMatchObject([{ cause: 'blacklist', ruleId: 11 }]);
+  });
+
+  it('reports a block once when many requests of the address hit the rule at once', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => send('127.0.0.8', 'list.example.com', { path: '/admin' })),
+    );
+    expect(replies).toEqual(Array.from({ length: 20 }, () => 'closed'));
+    expect(await eventsOf('127.0.0.8')).toHaveLength(1);
+  });
+});
+
+describe('frequency limits and user-agent rules with DROP + Blacklist', () => {
+  it('a per-second limit blocks for its blockSeconds (2 s), then the address passes', async () => {
+    expect(await send('127.0.0.5', 'rate.example.com', { path: '/r1' })).toBe(200);
+    expect(await send('127.0.0.5', 'rate.example.com', { path: '/r2' })).toBe('closed');
+    const blocked = performance.now();
+    const [event] = await eventsOf('127.0.0.5');
+    expect(event).toMatchObject({ siteId: 2, cause: 'secondLimit', ruleId: 21 });
+    expect((event?.expiresAt ?? 0) - (event?.blockedAt ?? 0)).toBe(2);
+    // Still blocked a second later (the bucket alone would have let this one through).
+    await sleep(Math.max(0, blocked + 1100 - performance.now()));
+    expect(await send('127.0.0.5', 'rate.example.com', { path: '/r3' })).toBe('closed');
+    const log = await firewallLogLines(edge, ['/r3']);
+    expect(log.get('/r3')).toMatchObject({ fw_kind: 'blockList', fw_action: 'drop' });
+    // Expired after 2 s (a bounded wait: at most 10 tries, 200 ms apart, from 2.2 s on).
+    await sleep(Math.max(0, blocked + 2200 - performance.now()));
+    let status: number | 'closed' = 'closed';
+    for (let i = 0; i < 10 && status !== 200; i++) {
+      status = await send('127.0.0.5', 'rate.example.com', { path: '/r4' });
+      if (status !== 200) await sleep(200);
+    }
+    expect(status).toBe(200);
+    expect(performance.now() - blocked).toBeLessThan(4500);
+    expect(await eventsOf('127.0.0.5')).toHaveLength(1);
+  });
+
+  it('an interval limit blocks with the cause intervalLimit for the default duration', async () => {
+    expect(await send('127.0.0.6', 'interval.example.com')).toBe(200);
+    expect(await send('127.0.0.6', 'interval.example.com')).toBe('closed');
+    expect(await send('127.0.0.6', 'interval.example.com', { path: '/i3' })).toBe('closed');
+    expect((await firewallLogLines(edge, ['/i3'])).get('/i3')).toMatchObject({ fw_kind: 'blockList' });
+    const events = await eventsOf('127.0.0.6');
+    expect(events).toMatchObject([{ siteId: 3, cause: 'intervalLimit', ruleId: 31 }]);
+    expect((events[0]?.expiresAt ?? 0) - (events[0]?.blockedAt ?? 0)).toBe(BLOCK_LIST_DEFAULT_SECONDS);
+  });
+
+  it('a user-agent rule blocks the address: later requests with another User-Agent are dropped too', async () => {
+    expect(await send('127.0.0.7', 'agent.example.com', { headers: { 'user-agent': 'BadBot/1.0' } })).toBe('closed');
+    expect(await send('127.0.0.7', 'agent.example.com', { headers: { 'user-agent': 'Mozilla/5.0' } })).toBe('closed');
+    expect(await send('127.0.0.9', 'agent.example.com', { headers: { 'user-agent': 'Mozilla/5.0' } })).toBe(200);
+    expect(await eventsOf('127.0.0.7')).toMatchObject([{ siteId: 4, cause: 'userAgent', ruleId: 41 }]);
+  });
+});
+
+describe('the admin endpoint and the data-plane check', () => {
+  it.each([
+    ['no entries', []],
+    ['entries that are not a list', { siteId: 1, ip: '127.0.0.2' }],
+    ['a bad address', [{ siteId: 1, ip: '127.0.0.300' }]],
+    ['a host name', [{ siteId: 1, ip: 'example.com' }]],
+    ['a site id of 0', [{ siteId: 0, ip: '127.0.0.2' }]],
+    ['a fractional site id', [{ siteId: 1.5, ip: '127.0.0.2' }]],
+  ])('refuses an unblock with %s (400)', async (_label, entries) => {
+    expect((await unblock(entries)).status).toBe(400);
+  });
+
+  it('accepts IPv6 addresses in an unblock', async () => {
+    expect(
+      await unblock([
+        { siteId: 1, ip: '2001:db8::1' },
+        { siteId: 2, ip: '::1' },
+      ]),
+    ).toEqual({
+      status: 200,
+      body: { removed: 0 },
+    });
+  });
+
+  it('refuses dropBlacklist on a header rule, accepts it on a geo rule', async () => {
+    const header = site(1, { headers: [{ id: 5, url: '.*', name: 'x-token', value: null, action: 'drop' }] });
+    const bad = [{ ...header, headers: [{ ...header.headers[0], action: 'dropBlacklist' }] }];
+    const doc = { ...plane('blocklist-bad'), firewalls: bad } as unknown as DataPlane;
+    doc.domains = doc.domains.filter((d) => d.firewallId === null || d.firewallId === 1);
+    const refused = await edge.putRaw(JSON.stringify(doc));
+    expect(refused).toMatchObject({ status: 400, body: { field: 'firewalls[0].headers[0].action' } });
+
+    const geo = site(1, {
+      geos: [{ id: 6, url: '.*', white: false, countries: ['FR'], cities: [], action: 'dropBlacklist' }],
+    });
+    const accepted = await edge.putRaw(JSON.stringify({ ...doc, version: 'blocklist-geo', firewalls: [geo] }));
+    expect(accepted.status).toBe(200);
+    await edge.push(plane('blocklist-2'));
+  });
+});
