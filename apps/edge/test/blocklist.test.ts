@@ -6,10 +6,17 @@ import {
   ipListRanges,
 } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BlockReporter } from '../src/agent/block-list.js';
+import { runCommandLoop } from '../src/agent/command-loop.js';
+import { type CommandHost, executeCommand } from '../src/agent/commands.js';
+import type { LogEntry, Logger } from '../src/agent/log.js';
+import { NodeClient } from '../src/agent/node-client.js';
+import { AGENT_VERSION } from '../src/agent/version.js';
 import type { DataPlane } from '../src/data-plane/schema.js';
 import { firewallLogLines } from './helpers/access-log.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { adminCall, type Edge, startEdge } from './helpers/edge.js';
+import { startFakeControlPlane } from './helpers/fake-control-plane.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
 import { sendFrom } from './helpers/send.js';
 
@@ -41,7 +48,7 @@ const FIREWALLS: EdgeFirewall[] = [
         url: '\\/admin',
         methods: ['GET'],
         action: 'dropBlacklist',
-        ...ipListRanges(['127.0.0.2', '127.0.0.4', '127.0.0.8']),
+        ...ipListRanges(['127.0.0.2', '127.0.0.4', '127.0.0.8', '127.0.0.10']),
       },
     ],
   }),
@@ -245,5 +252,88 @@ describe('the admin endpoint and the data-plane check', () => {
     const accepted = await edge.putRaw(JSON.stringify({ ...doc, version: 'blocklist-geo', firewalls: [geo] }));
     expect(accepted.status).toBe(200);
     await edge.push(plane('blocklist-2'));
+  });
+});
+
+describe('the agent', () => {
+  it('reports blocks to the node API (again after failures) and runs the unblock command', async () => {
+    const cp = await startFakeControlPlane();
+    const controller = new AbortController();
+    const logged: LogEntry[] = [];
+    const log: Logger = (level, event, fields = {}) => logged.push({ time: '', level, event, ...fields });
+    try {
+      const client = new NodeClient(cp.url);
+      client.setCredentials(
+        await client.register({
+          joinToken: cp.joinToken,
+          hostname: 'edge-1',
+          ips: ['127.0.0.1'],
+          version: AGENT_VERSION,
+        }),
+      );
+      const reporter = new BlockReporter({
+        admin: edge.adminEndpoint,
+        client: () => client,
+        log,
+        signal: controller.signal,
+        intervalMs: 100,
+        backoffMinMs: 50,
+        backoffMaxMs: 200,
+      });
+      // The control plane refuses the first two reports: the agent keeps the blocks and sends them again.
+      cp.failBlockReports(2);
+      const reporting = reporter.run();
+      const host = { admin: edge.adminEndpoint } as CommandHost;
+      const commands = runCommandLoop({
+        client,
+        execute: (command) => executeCommand(host, command),
+        log,
+        signal: controller.signal,
+        waitSeconds: 1,
+        backoffMinMs: 50,
+        backoffMaxMs: 200,
+      });
+
+      expect(await send('127.0.0.10', 'list.example.com', { path: '/admin' })).toBe('closed');
+      for (let i = 0; i < 100 && cp.blocks.length === 0; i++) await sleep(100);
+      expect(cp.blocks).toMatchObject([{ siteId: 1, ip: '127.0.0.10', cause: 'blacklist', ruleId: 11 }]);
+      expect(cp.blockCalls).toBe(1);
+      expect(logged.filter((e) => e.event === 'blocks.report_failed')).toHaveLength(2);
+      expect(reporter.waiting).toBe(0);
+
+      cp.queueCommand({ id: 7, type: 'unblock', payload: { entries: [{ siteId: 1, ip: '127.0.0.10' }] } });
+      expect(await cp.waitForResult(7, 10_000)).toMatchObject({ ok: true, message: '1 of 1 block(s) removed' });
+      expect(await send('127.0.0.10', 'list.example.com', { path: '/open' })).toBe(200);
+
+      controller.abort();
+      await Promise.all([reporting, commands]);
+      // Nothing more was reported (one block, one report).
+      expect(cp.blocks).toHaveLength(1);
+    } finally {
+      controller.abort();
+      await cp.close();
+    }
+  });
+
+  it('keeps at most maxKept reports while the control plane is away, the oldest dropped with a warning', async () => {
+    const logged: LogEntry[] = [];
+    const log: Logger = (level, event, fields = {}) => logged.push({ time: '', level, event, ...fields });
+    const reporter = new BlockReporter({
+      admin: edge.adminEndpoint,
+      client: () => null,
+      log,
+      signal: new AbortController().signal,
+      maxKept: 2,
+    });
+    for (const ip of ['127.0.0.11', '127.0.0.12', '127.0.0.13']) {
+      expect(await send(ip, 'interval.example.com')).toBe(200);
+      expect(await send(ip, 'interval.example.com')).toBe('closed');
+    }
+    await reporter.collect();
+    expect(reporter.waiting).toBe(2);
+    expect(reporter.droppedKept).toBe(1);
+    expect(logged).toMatchObject([{ level: 'warn', event: 'blocks.reports_dropped', dropped: 1, kept: 2 }]);
+    await expect(reporter.send()).rejects.toThrow('not registered');
+    expect(reporter.waiting).toBe(2);
   });
 });
