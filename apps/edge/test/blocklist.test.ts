@@ -12,6 +12,7 @@ import { type CommandHost, executeCommand } from '../src/agent/commands.js';
 import type { LogEntry, Logger } from '../src/agent/log.js';
 import { NodeClient } from '../src/agent/node-client.js';
 import { AGENT_VERSION } from '../src/agent/version.js';
+import { adminRequest } from '../src/data-plane/admin-client.js';
 import type { DataPlane } from '../src/data-plane/schema.js';
 import { firewallLogLines } from './helpers/access-log.js';
 import { document, domain, upstream } from './helpers/documents.js';
@@ -215,6 +216,13 @@ describe('frequency limits and user-agent rules with DROP + Blacklist', () => {
 });
 
 describe('the admin endpoint and the data-plane check', () => {
+  it('answers the block-list calls only with the admin secret (401)', async () => {
+    const wrong = { ...edge.adminEndpoint, secret: 'f'.repeat(64) };
+    expect((await adminRequest(wrong, 'GET', '/blocklist/events')).status).toBe(401);
+    const body = JSON.stringify({ entries: [{ siteId: 1, ip: '127.0.0.2' }] });
+    expect((await adminRequest(wrong, 'POST', '/blocklist/unblock', body)).status).toBe(401);
+  });
+
   it.each([
     ['no entries', []],
     ['entries that are not a list', { siteId: 1, ip: '127.0.0.2' }],

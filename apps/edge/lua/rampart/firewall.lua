@@ -13,13 +13,15 @@
 -- order: the first hit denies (403, the edge's "Access denied" page, key 4030 in rampart.pages),
 -- drops (444: the connection closes unanswered), drops and blocks (dropBlacklist: 444, and the
 -- address joins the site's block list; so for every kind that may carry it below) or challenges
--- (rampart.challenge: a client with a valid pass for the site is not caught by challenge rules). Then the geo rules (rampart.firewall_geo:
--- the client's country or city in the operator's geo database). Then the site's header rules and
+-- (rampart.challenge: a client with a valid pass for the site is not caught by challenge rules).
+-- Then the geo rules (rampart.firewall_geo: the client's country or city in the operator's geo
+-- database). Then the site's header rules and
 -- the domain's anti-referer and anti-header lists (rampart.firewall_headers; a domain with lists
 -- has a firewallId). Then the user-agent rules in their order: the first whose URL pattern and
 -- (case-insensitive) User-Agent pattern both match denies, drops or challenges.
 -- Last the frequency limits (rampart.firewall_frequency): every one that covers the request counts
--- it; the first over its limit denies (929) or drops, and a per-second limit may delay it instead.
+-- it; the first over its limit denies (929), drops or drops and blocks, and a per-second limit may
+-- delay it instead.
 --
 -- Cost: route() calls check() only for a domain with a firewallId. Each site's rules are compiled
 -- once per worker and generation (shared by the site's domains, memoized on each domain entry):
