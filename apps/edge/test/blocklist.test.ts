@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import {
   BLOCK_LIST_DEFAULT_SECONDS,
+  challengeKeyIds,
   type EdgeBlockReport,
   type EdgeFirewall,
   edgeBlockReportSchema,
@@ -58,7 +60,26 @@ const FIREWALLS: EdgeFirewall[] = [
   }),
   site(3, { intervals: [{ id: 31, url: '.*', seconds: 60, times: 1, action: 'dropBlacklist' }] }),
   site(4, { userAgents: [{ id: 41, url: '.*', userAgent: 'badbot', action: 'dropBlacklist' }] }),
+  // Anti-CC full verification (every request challenged), one unpassed challenge tolerated.
+  site(5, {
+    antiCC: [
+      {
+        id: 51,
+        url: '.*',
+        seconds: 60,
+        times: 0,
+        challenge: 'click',
+        errorSeconds: 60,
+        errorTimes: 1,
+        errorAction: 'dropBlacklist',
+      },
+    ],
+  }),
 ];
+const CHALLENGE = {
+  keys: challengeKeyIds(new Date()).map((id) => ({ id, secret: randomBytes(32).toString('hex') })),
+  passSeconds: 1800,
+};
 
 let edge: Edge;
 let origin: Origin;
@@ -75,10 +96,11 @@ function plane(version: string, firewalls: EdgeFirewall[] = FIREWALLS): DataPlan
       // Another domain of site 1: a block holds for the whole site.
       domain(5, 'other.example.com', to, { firewallId: 1 }),
       domain(6, 'plain.example.com', to),
+      domain(7, 'cc.example.com', to, { firewallId: 5 }),
     ],
     [],
     [],
-    { firewalls },
+    { firewalls, challenge: CHALLENGE },
   );
 }
 
@@ -212,6 +234,19 @@ describe('frequency limits and user-agent rules with DROP + Blacklist', () => {
     expect(await send('127.0.0.7', 'agent.example.com', { headers: { 'user-agent': 'Mozilla/5.0' } })).toBe('closed');
     expect(await send('127.0.0.9', 'agent.example.com', { headers: { 'user-agent': 'Mozilla/5.0' } })).toBe(200);
     expect(await eventsOf('127.0.0.7')).toMatchObject([{ siteId: 4, cause: 'userAgent', ruleId: 41 }]);
+  });
+});
+
+describe('anti-CC with DROP + Blacklist as its error action', () => {
+  it('blocks the address once it leaves too many challenges unpassed (cause antiCc), the challenge path included', async () => {
+    expect(await send('127.0.0.15', 'cc.example.com', { path: '/c1' })).toBe(403);
+    expect(await send('127.0.0.15', 'cc.example.com', { path: '/c2' })).toBe(403);
+    expect(await send('127.0.0.15', 'cc.example.com', { path: '/c3' })).toBe('closed');
+    expect(await send('127.0.0.15', 'cc.example.com', { path: '/.rampart/challenge' })).toBe('closed');
+    expect(await send('127.0.0.16', 'cc.example.com', { path: '/.rampart/challenge' })).not.toBe('closed');
+    expect(await eventsOf('127.0.0.15')).toMatchObject([{ siteId: 5, cause: 'antiCc', ruleId: 51 }]);
+    const log = await firewallLogLines(edge, ['/c3']);
+    expect(log.get('/c3')).toMatchObject({ fw_kind: 'antiCC', fw_rule: '51', fw_action: 'dropBlacklist' });
   });
 });
 
