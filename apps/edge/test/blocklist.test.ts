@@ -75,6 +75,8 @@ const FIREWALLS: EdgeFirewall[] = [
       },
     ],
   }),
+  // A white geo rule on a node without a geo database: every address is in no region, so /zone is blocked.
+  site(6, { geos: [{ id: 61, url: '\\/zone', white: true, countries: ['US'], cities: [], action: 'dropBlacklist' }] }),
 ];
 const CHALLENGE = {
   keys: challengeKeyIds(new Date()).map((id) => ({ id, secret: randomBytes(32).toString('hex') })),
@@ -97,6 +99,7 @@ function plane(version: string, firewalls: EdgeFirewall[] = FIREWALLS): DataPlan
       domain(5, 'other.example.com', to, { firewallId: 1 }),
       domain(6, 'plain.example.com', to),
       domain(7, 'cc.example.com', to, { firewallId: 5 }),
+      domain(8, 'geo.example.com', to, { firewallId: 6 }),
     ],
     [],
     [],
@@ -227,6 +230,13 @@ describe('frequency limits and user-agent rules with DROP + Blacklist', () => {
     const events = await eventsOf('127.0.0.6');
     expect(events).toMatchObject([{ siteId: 3, cause: 'intervalLimit', ruleId: 31 }]);
     expect((events[0]?.expiresAt ?? 0) - (events[0]?.blockedAt ?? 0)).toBe(BLOCK_LIST_DEFAULT_SECONDS);
+  });
+
+  it('a geo rule blocks the address with the cause geo', async () => {
+    expect(await send('127.0.0.17', 'geo.example.com', { path: '/elsewhere' })).toBe(200);
+    expect(await send('127.0.0.17', 'geo.example.com', { path: '/zone' })).toBe('closed');
+    expect(await send('127.0.0.17', 'geo.example.com', { path: '/elsewhere' })).toBe('closed');
+    expect(await eventsOf('127.0.0.17')).toMatchObject([{ siteId: 6, cause: 'geo', ruleId: 61 }]);
   });
 
   it('a user-agent rule blocks the address: later requests with another User-Agent are dropped too', async () => {
