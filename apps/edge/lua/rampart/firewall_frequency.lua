@@ -187,7 +187,7 @@ end
 -- verification or the address is over `times` requests in its window of `seconds` (counted as the
 -- interval limits count); every challenge it serves counts one error for the address until passed,
 -- and an address over `errorTimes` errors within `errorSeconds` gets the rule's error action
--- (deny 929, drop 444) instead of another challenge.
+-- (deny 929, drop and dropBlacklist 444) instead of another challenge.
 function _M.check(freq, var, addr, url, passed)
   local refused, kind, hit = nil, nil, false
   local intervals = freq.intervals
