@@ -1,6 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  BLOCK_CAUSES,
+  BLOCK_IDS_MAX,
+  BLOCK_LIST_DEFAULT_SECONDS,
+  BLOCK_REPORT_MAX,
   BLOCK_SECONDS_MAX,
   CACHE_PATH_RE,
   CACHE_RULE_VALUES_MAX,
@@ -17,6 +21,7 @@ import {
   CORS_ORIGIN_RE,
   CUSTOM_HEADERS_MAX,
   DATA_PLANE_LIMITS,
+  EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
   ERROR_PAGE_LANGUAGES,
   ERROR_PAGE_MAX_BYTES,
@@ -76,6 +81,7 @@ beforeAll(async () => {
     'firewall',
     'challenge',
     'firewall_geo',
+    'blocklist',
   ]) {
     lua[name] = await readFile(path.join(LUA_DIR, `rampart/${name}.lua`), 'utf8');
   }
@@ -253,8 +259,9 @@ describe('the Lua checks agree with the contract', () => {
     expect(m?.slice(1).map(Number)).toEqual([FIREWALL_LIST_RULES_PER_SITE, GEO_RULE_REGIONS_MAX]);
     expect(pattern('firewall_geo', 'COUNTRY_RE')).toBe(pcre(GEO_COUNTRY_ID_RE));
     const geos = edgeFirewallSchema.shape.geos.unwrap().element.shape;
-    expect(sorted(geos.action.options)).toEqual(sorted(['deny', 'drop']));
-    expect(source('firewall_geo')).toContain('r.action ~= "deny" and r.action ~= "drop"');
+    expect(sorted(geos.action.options)).toEqual(sorted(EDGE_BLOCK_ACTIONS));
+    expect(sorted(Object.keys(table('firewall_geo', 'BLOCK_ACTIONS')))).toEqual(sorted(EDGE_BLOCK_ACTIONS));
+    expect(source('firewall_geo')).toContain('if not BLOCK_ACTIONS[r.action] then');
     expect(source('validate')).toContain(`[[${pcre(GEO_SHA256_RE)}]]`);
   });
 
@@ -282,5 +289,18 @@ describe('the Lua checks agree with the contract', () => {
     );
     expect(sorted(intervals.action.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
     expect(sorted(rates.action.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
+    const antiCc = edgeFirewallSchema.shape.antiCC.unwrap().element.shape;
+    expect(sorted(antiCc.errorAction.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
+  });
+
+  it("blocklist.lua: the block list's default duration, report and unblock bounds, and causes", () => {
+    expect(number('blocklist', /^local BLOCK_LIST_DEFAULT_SECONDS = (\d+)/m)).toBe(BLOCK_LIST_DEFAULT_SECONDS);
+    expect(number('blocklist', /^local BLOCK_REPORT_MAX = (\d+)/m)).toBe(BLOCK_REPORT_MAX);
+    expect(number('blocklist', /^local BLOCK_IDS_MAX = (\d+)/m)).toBe(BLOCK_IDS_MAX);
+    const causes = /^local CAUSE_OF = \{([^}]*)\}/m.exec(source('blocklist'))?.[1] ?? '';
+    expect(sorted([...causes.matchAll(/= "(\w+)"/g)].map((m) => m[1] as string))).toEqual(sorted(BLOCK_CAUSES));
+    // Header rules keep deny and drop (the contract's header rule schema).
+    const header = edgeFirewallSchema.shape.headers.unwrap().element.shape;
+    expect(sorted(header.action.options)).toEqual(['deny', 'drop']);
   });
 });

@@ -6,6 +6,8 @@
 --   GET /config/version  the active {version, generation, domains, certificates, hash}
 --   GET /config/stats    keys per generation in the shared dict, dict capacity and free space
 --   POST /cache/purge    {urls} → {results} (rampart.purge)
+--   GET /blocklist/events    pops up to 1,000 queued block reports → {events, dropped, full} (rampart.blocklist)
+--   POST /blocklist/unblock  {entries: [{siteId, ip}]} → {removed}: those blocks end now
 -- A push writes a NEW generation, switches `current` to it, then retires the previous one: a
 -- request reads `current` once and sees the whole old or the whole new document, never a mix.
 local cjson = require "cjson.safe"
@@ -230,6 +232,21 @@ local function purge()
   return respond(200, { results = results })
 end
 
+local function unblock()
+  local decoded = cjson.decode(read_body() or "")
+  local removed, field, reason = require("rampart.blocklist").unblock(decoded)
+  if removed == nil then return respond(400, { error = reason, field = field }) end
+  return respond(200, { removed = removed })
+end
+
+local function block_events()
+  ngx.status = 200
+  ngx.header["Content-Type"] = "application/json"
+  ngx.header["Cache-Control"] = "no-store"
+  ngx.say(require("rampart.blocklist").pop())
+  return ngx.exit(ngx.HTTP_OK)
+end
+
 function _M.handle()
   if ngx.var.remote_addr ~= "unix:" then return respond(403, { error = "admin socket only" }) end
   if not authorized() then return respond(401, { error = "admin secret required" }) end
@@ -242,6 +259,8 @@ function _M.handle()
   end
   if uri == "/config/stats" and method == "GET" then return stats() end
   if uri == "/cache/purge" and method == "POST" then return purge() end
+  if uri == "/blocklist/events" and method == "GET" then return block_events() end
+  if uri == "/blocklist/unblock" and method == "POST" then return unblock() end
   return respond(404, { error = "not found" })
 end
 

@@ -5,17 +5,23 @@
 -- A rule matches when the client address is in its ranges, the method is one of its methods and
 -- its `url` pattern (PCRE, unanchored) finds a match in the request's absolute URL
 -- `scheme://host[:public port]/path?query` ($rampart_fw_url, a map in render.ts: the port is the
--- one the zone configured, left out when it is the scheme's default). The whitelist is tried first:
--- a hit lets the request through and skips every later firewall check. Then the blacklist in its
+-- one the zone configured, left out when it is the scheme's default). The site's block list
+-- (rampart.blocklist) is checked first, before the challenge path and the whitelist: an address a
+-- DROP + Blacklist rule blocked is dropped (444, logged as fw_kind blockList with fw_rule empty) on
+-- every request to the site until its block expires, whitelisted or not. Then the whitelist: a hit
+-- lets the request through and skips every later firewall check. Then the blacklist in its
 -- order: the first hit denies (403, the edge's "Access denied" page, key 4030 in rampart.pages),
--- drops (444: the connection closes unanswered) or challenges (rampart.challenge: a client with a
--- valid pass for the site is not caught by challenge rules). Then the geo rules (rampart.firewall_geo:
--- the client's country or city in the operator's geo database). Then the site's header rules and
+-- drops (444: the connection closes unanswered), drops and blocks (dropBlacklist: 444, and the
+-- address joins the site's block list; so for every kind that may carry it below) or challenges
+-- (rampart.challenge: a client with a valid pass for the site is not caught by challenge rules).
+-- Then the geo rules (rampart.firewall_geo: the client's country or city in the operator's geo
+-- database). Then the site's header rules and
 -- the domain's anti-referer and anti-header lists (rampart.firewall_headers; a domain with lists
 -- has a firewallId). Then the user-agent rules in their order: the first whose URL pattern and
 -- (case-insensitive) User-Agent pattern both match denies, drops or challenges.
 -- Last the frequency limits (rampart.firewall_frequency): every one that covers the request counts
--- it; the first over its limit denies (929) or drops, and a per-second limit may delay it instead.
+-- it; the first over its limit denies (929), drops or drops and blocks, and a per-second limit may
+-- delay it instead.
 --
 -- Cost: route() calls check() only for a domain with a firewallId. Each site's rules are compiled
 -- once per worker and generation (shared by the site's domains, memoized on each domain entry):
@@ -24,12 +30,14 @@
 -- every URL, no pattern at all. Per request: two variable reads, the URL only when a rule's address
 -- and method matched and it has a pattern, and three variable writes (for the access log) only when
 -- a rule decided; with frequency limits, a shared-dict `incr` per limit that covers the request
--- (a site without them pays one field check). Runs in set_by_lua: nothing here yields.
+-- (a site without them pays one field check); the block list, one shared-dict `get` (and a string
+-- concatenation) per request of a site with rules. Runs in set_by_lua: nothing here yields.
 local store = require "rampart.store"
 local frequency = require "rampart.firewall_frequency"
 local challenge = require "rampart.challenge"
 local headers = require "rampart.firewall_headers"
 local geo = require "rampart.firewall_geo"
+local blocklist = require "rampart.blocklist"
 
 local _M = {}
 
@@ -76,7 +84,7 @@ local CHALLENGE_OF = challenge.LETTER
 local function route_of(action, site)
   local letter = CHALLENGE_OF[action]
   if letter then return challenge.route(letter, site, 0) end
-  return action == "drop" and "444" or "4030"
+  return (action == "drop" or action == "dropBlacklist") and "444" or "4030"
 end
 
 local function compile_rule(r, site)
@@ -127,7 +135,8 @@ local function compile(raw)
     return false
   end
   return {
-    site = site, whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits,
+    -- The key prefix of the site's blocks (rampart.blocklist).
+    site = site, block_prefix = blocklist.prefix(site), whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits,
     headers = header_rules, geos = geos,
     -- The site has a challenge rule: its requests to the challenge path are answered by the edge,
     -- and each request's pass cookie is checked once.
@@ -178,10 +187,13 @@ local function first_hit(rules, size, addr, method, var, url, passed)
   return nil, url
 end
 
-local function decided(var, kind, rule)
+-- A rule decided: logged (access log), and a DROP + Blacklist rule blocks the client address for
+-- the site (rampart.blocklist: the one place every kind's dropBlacklist goes through).
+local function decided(var, kind, rule, fw, addr)
   var.rampart_fw_kind = kind
   var.rampart_fw_rule = rule.id
   var.rampart_fw_action = rule.action
+  if rule.action == "dropBlacklist" and fw.site then blocklist.block(fw.site, fw.block_prefix, addr, var, kind, rule) end
 end
 
 -- For route(): the route of a blocked request ("4030" deny, "444" drop, "929" a frequency limit's
@@ -198,6 +210,14 @@ function _M.check(domain, gen, var)
   -- in binary_remote_addr; an IPv4 client on an IPv6 socket is matched as IPv4.
   local addr = client_address(var)
   local size = #addr
+  -- The site's block list first: a blocked address gets nothing from the site (not even the
+  -- challenge path or a whitelist's pass). fw_rule stays empty: the block names no rule now.
+  local prefix = fw.block_prefix
+  if prefix and blocklist.blocked(prefix, addr) then
+    var.rampart_fw_kind = "blockList"
+    var.rampart_fw_action = "drop"
+    return "444"
+  end
   -- A site with challenge rules answers its challenge path itself (before any rule: a client that
   -- a rule challenges must reach it), and a valid pass lets its client past those rules.
   local passed = false
@@ -208,19 +228,19 @@ function _M.check(domain, gen, var)
   local method = var.request_method
   local rule, url = first_hit(fw.whitelist, size, addr, method, var, nil, false)
   if rule then
-    decided(var, "whitelist", rule)
+    decided(var, "whitelist", rule, fw, addr)
     return false
   end
   rule, url = first_hit(fw.blacklist, size, addr, method, var, url, passed)
   if rule then
-    decided(var, "blacklist", rule)
+    decided(var, "blacklist", rule, fw, addr)
     return rule.route
   end
   -- Geo rules (rampart.firewall_geo): after the blacklist, before the header rules.
   if fw.geos then
     rule, url = geo.check(fw.geos, gen, var, url)
     if rule then
-      decided(var, "geo", rule)
+      decided(var, "geo", rule, fw, addr)
       return rule.route
     end
   end
@@ -228,7 +248,7 @@ function _M.check(domain, gen, var)
   local kind
   rule, kind, url = headers.check(fw, domain, var, url)
   if rule then
-    decided(var, kind, rule)
+    decided(var, kind, rule, fw, addr)
     return route_of(rule.action)
   end
   local agents = fw.user_agents
@@ -243,7 +263,7 @@ function _M.check(domain, gen, var)
       end
       -- "ijo": case-insensitive, compiled once per worker (the contract's user-agent semantics).
       if hit and re_find(agent, r.user_agent, "ijo") then
-        decided(var, "userAgent", r)
+        decided(var, "userAgent", r, fw, addr)
         return r.route
       end
     end
@@ -253,7 +273,7 @@ function _M.check(domain, gen, var)
   local wait
   rule, kind, wait = frequency.check(limits, var, addr, url, passed)
   if rule then
-    decided(var, kind, rule)
+    decided(var, kind, rule, fw, addr)
     return rule.route
   end
   if wait > 0 then return nil, wait end

@@ -11,9 +11,11 @@ local _M = {}
 -- The same lists and limits as packages/contract/src/routes/firewall-lists.ts (FIREWALL_METHODS,
 -- FIREWALL_LIST_RULES_PER_SITE, FIREWALL_URL_MAX, FIREWALL_URL_RE) and MAX_IPS (constants.ts).
 local METHODS = { GET = true, POST = true, PUT = true, DELETE = true, HEAD = true, PATCH = true, OPTIONS = true }
-local ACTIONS = { deny = true, drop = true }
+-- What a frequency limit or an anti-CC rule's error action may do (packages/contract/src/edge/challenge.ts
+-- EDGE_BLOCK_ACTIONS; header rules and a domain's lists keep deny and drop: rampart.firewall_headers_check).
+local ACTIONS = { deny = true, drop = true, dropBlacklist = true }
 -- What a blacklist or user-agent rule may do (packages/contract/src/edge/challenge.ts EDGE_RULE_ACTIONS).
-local RULE_ACTIONS = { deny = true, drop = true, shield = true, click = true, redirect = true }
+local RULE_ACTIONS = { deny = true, drop = true, dropBlacklist = true, shield = true, click = true, redirect = true }
 local MAX_RULES, MAX_RANGES, MAX_URL = 100, 5000, 256
 local URL_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\#-]+$]]
 -- packages/contract/src/routes/firewall-user-agents.ts USER_AGENT_REGEX_RE and USER_AGENT_REGEX_MAX.
@@ -195,7 +197,7 @@ local INTERVAL_FIELDS = { { "seconds", 1, MAX_SECONDS }, { "times", 1, MAX_TIMES
 local RATE_FIELDS = { { "rate", 1, MAX_RATE }, { "burst", 0, MAX_BURST }, { "blockSeconds", 0, MAX_BLOCK } }
 
 -- The named-value fields of each kind of limit: name, the allowed values, the reason for another.
-local ACTION_FIELD = { { "action", ACTIONS, "not deny or drop" } }
+local ACTION_FIELD = { { "action", ACTIONS, "not deny, drop or dropBlacklist" } }
 
 -- Interval or per-second limits or anti-CC rules (`fields` and `choices` say which): id, URL
 -- pattern, the numbers, the named values. A list that is missing (a document from before them)
@@ -236,7 +238,7 @@ local ANTI_CC_FIELDS = {
   { "errorTimes", 1, MAX_TIMES },
 }
 local ANTI_CC_CHOICES = {
-  { "challenge", CHALLENGES, "not a challenge" }, { "errorAction", ACTIONS, "not deny or drop" },
+  { "challenge", CHALLENGES, "not a challenge" }, { "errorAction", ACTIONS, "not deny, drop or dropBlacklist" },
 }
 
 function _M.entry(f, path)

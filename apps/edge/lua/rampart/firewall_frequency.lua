@@ -28,7 +28,9 @@
 --
 -- Every enabled rule whose URL pattern covers the request counts it (interval limits first, then
 -- per-second ones, each list in its priority order); the first one over its limit decides: deny
--- answers 929 (the edge's or the site's own 929 page), drop closes the connection (444). A request
+-- answers 929 (the edge's or the site's own 929 page), drop closes the connection (444), and
+-- dropBlacklist drops and puts the address on the site's block list (rampart.firewall's `decided`,
+-- rampart.blocklist: a per-second limit's block lasts its blockSeconds when above 0). A request
 -- no rule refuses but a per-second rule slows down is delayed by the longest wait: route() runs in
 -- set_by_lua, which cannot yield, so it hands the request to @rampart_route with the wait in the
 -- route ("~<seconds>~<route>", rampart.router), where rewrite_by_lua sleeps and then goes on where
@@ -85,8 +87,9 @@ local SLACK = 1
 -- Patterns that match every string: no URL, no PCRE (as rampart.firewall).
 local EVERY_URL = { [".*"] = true, ["/*"] = true }
 
+-- deny: 929; drop and dropBlacklist (rampart.firewall then blocks the address): 444.
 local function route_of(action)
-  return action == "drop" and "444" or "929"
+  return (action == "drop" or action == "dropBlacklist") and "444" or "929"
 end
 
 -- An anti-CC rule's error counter: how many of its challenges the address left unpassed in the
@@ -184,7 +187,7 @@ end
 -- verification or the address is over `times` requests in its window of `seconds` (counted as the
 -- interval limits count); every challenge it serves counts one error for the address until passed,
 -- and an address over `errorTimes` errors within `errorSeconds` gets the rule's error action
--- (deny 929, drop 444) instead of another challenge.
+-- (deny 929, drop and dropBlacklist 444) instead of another challenge.
 function _M.check(freq, var, addr, url, passed)
   local refused, kind, hit = nil, nil, false
   local intervals = freq.intervals

@@ -72,6 +72,8 @@ end
 -- Validation (rampart.firewall_check): the same allowlists as edgeGeoRuleSchema.
 local MAX_RULES, MAX_REGIONS = 100, 500
 local COUNTRY_RE = [[^[A-Z]{2}$]]
+-- packages/contract/src/edge/challenge.ts EDGE_BLOCK_ACTIONS.
+local BLOCK_ACTIONS = { deny = true, drop = true, dropBlacklist = true }
 local re_find = ngx.re.find
 local is_int, is_list = checks.is_int, checks.is_array
 
@@ -101,7 +103,7 @@ function _M.check_rules(rules, path, url_problem)
       if not is_int(c, 1, 4294967295) then return nil, at .. ".cities[" .. (j - 1) .. "]", "not a city id" end
       cities[j] = c
     end
-    if r.action ~= "deny" and r.action ~= "drop" then return nil, at .. ".action", "not deny or drop" end
+    if not BLOCK_ACTIONS[r.action] then return nil, at .. ".action", "not deny, drop or dropBlacklist" end
     clean[i] = { id = r.id, url = r.url, white = r.white, countries = countries, cities = cities, action = r.action }
   end
   return clean
@@ -124,7 +126,8 @@ function _M.compile(list)
       white = r.white,
       regions = regions,
       action = r.action,
-      route = r.action == "drop" and "444" or "4030",
+      -- dropBlacklist drops, and rampart.firewall puts the address on the site's block list.
+      route = (r.action == "drop" or r.action == "dropBlacklist") and "444" or "4030",
     }
   end
   return out

@@ -3,6 +3,7 @@ import type { EdgeCommand } from '@rampart/contract';
 import type { AdminEndpoint } from '../data-plane/admin-client.js';
 import { NginxProcess } from '../nginx/nginx-process.js';
 import { SnapshotApplier } from './apply.js';
+import { BlockReporter } from './block-list.js';
 import { type CommandOutcome, runCommandLoop } from './command-loop.js';
 import { type CommandHost, executeCommand, rotateLogs } from './commands.js';
 import { describeError } from './errors.js';
@@ -30,8 +31,8 @@ export { describeError } from './errors.js';
  * The parts live beside this file: registration (registration.ts), the snapshot poll with its
  * rollback and the good snapshots on disk (snapshot-loop.ts), the apply step (apply.ts: nginx.conf
  * rendered, nginx started or reloaded when it changed, data plane pushed), the nginx supervisor
- * (supervisor.ts), the status reporter (status-reporter.ts) and the operator's commands
- * (commands.ts, run by command-loop.ts). This file starts and stops them and holds the apply lock.
+ * (supervisor.ts), the status reporter (status-reporter.ts), the block-list reporter (block-list.ts)
+ * and the operator's commands (commands.ts, run by command-loop.ts). This file starts and stops them and holds the apply lock.
  *
  * Everything that changes nginx runs one at a time (the apply lock): a snapshot from the poll, the
  * restart by the supervisor, the operator's commands (reboot, reset, log rotation) and the shutdown.
@@ -91,6 +92,7 @@ export class Agent {
   private readonly snapshots: SnapshotLoop;
   private readonly supervisor: NginxSupervisor;
   private readonly status: StatusReporter;
+  private readonly blocks: BlockReporter;
   private readonly commands: CommandHost;
 
   private client: NodeClient | null = null;
@@ -197,6 +199,14 @@ export class Agent {
       system: this.system,
       log: this.log,
       signal: this.signal,
+    });
+    this.blocks = new BlockReporter({
+      admin: this.admin,
+      client: () => (this.credentials ? this.client : null),
+      log: this.log,
+      signal: this.signal,
+      backoffMinMs: this.options.backoffMinMs,
+      backoffMaxMs: this.options.backoffMaxMs,
     });
     this.commands = {
       nginx: this.nginx,
@@ -350,6 +360,7 @@ export class Agent {
     this.probes.start();
     await Promise.all([
       this.snapshots.poll(client),
+      this.blocks.run(),
       runCommandLoop({
         client,
         execute: (command) => this.execute(command),

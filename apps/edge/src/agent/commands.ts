@@ -3,6 +3,7 @@ import type { EdgeCommand, EdgeSnapshot } from '@rampart/contract';
 import type { AdminEndpoint } from '../data-plane/admin-client.js';
 import type { NginxProcess } from '../nginx/nginx-process.js';
 import type { SnapshotApplier } from './apply.js';
+import { unblockAddresses } from './block-list.js';
 import { preheatUrls, purgeUrls } from './cache-commands.js';
 import type { CommandOutcome } from './command-loop.js';
 import { describeError } from './errors.js';
@@ -60,7 +61,19 @@ export function executeCommand(host: CommandHost, command: EdgeCommand): Promise
       return rotateLogs(host);
     case 'upgrade':
       return upgrade(host, command.id, command.payload.version);
+    case 'unblock':
+      return unblock(host, command.payload.entries);
   }
+}
+
+/**
+ * Unblock: removes these addresses from the sites' block lists in nginx (rampart.blocklist, through
+ * the admin endpoint). An address this node does not hold (expired, or blocked on another node) is
+ * no failure: it is not blocked here either way.
+ */
+async function unblock(host: CommandHost, entries: { siteId: number; ip: string }[]): Promise<string> {
+  const removed = await unblockAddresses(host.admin, entries);
+  return `${removed} of ${entries.length} block(s) removed`;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   DATA_PLANE_LIMITS,
   EDGE_COMMANDS_MAX_WAIT_SECONDS,
   EDGE_SNAPSHOT_MAX_WAIT_SECONDS,
+  type EdgeBlockReport,
   type EdgeCommand,
   type EdgeSnapshot,
   edgeCommandSchema,
@@ -19,6 +20,7 @@ import {
   type ProbeAssignment,
   type ReleaseManifest,
   registerNode,
+  reportNodeBlocks,
   reportNodeCommandResult,
   reportNodeStatus,
   reportNodeUpgradeProgress,
@@ -260,6 +262,14 @@ export class NodeClient {
     const checked = reportProbeResults.request.body.parse(body);
     await this.call(reportProbeResults, { body: checked, signed: true, signal }, (text) =>
       NodeClient.json(reportProbeResults, text),
+    );
+  }
+
+  /** Reports blocks of the node's DROP + Blacklist rules (at most BLOCK_REPORT_MAX per call). */
+  async reportBlocks(entries: EdgeBlockReport[], signal?: AbortSignal): Promise<void> {
+    const checked = reportNodeBlocks.request.body.parse({ entries });
+    await this.call(reportNodeBlocks, { body: checked, signed: true, signal }, (text) =>
+      NodeClient.json(reportNodeBlocks, text),
     );
   }
 

@@ -93,6 +93,8 @@ describe('renderNginxConf', () => {
     expect(render()).toContain('lua_shared_dict rampart_config 256m;');
     // The firewall's frequency counters (rampart.firewall_frequency), a fixed size.
     expect(conf).toContain('lua_shared_dict rampart_firewall 32m;');
+    expect(conf).toContain('lua_shared_dict rampart_blocklist 16m;');
+    expect(conf).toContain('lua_shared_dict rampart_block_events 4m;');
     expect(conf).toContain(
       'init_by_lua_block { require("rampart.init").master({ admin_secret_file = "/var/lib/rampart/admin.secret", ' +
         'own_ports = { 80, 8080, 443 }, own_addresses = {  }, every_address = true }) }',

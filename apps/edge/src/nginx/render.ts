@@ -587,6 +587,12 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     // (rule, address) pairs. When full, the least recently used go first: a counter that starts
     // again or a ban that ends early lets more requests through, never refuses one wrongly.
     '  lua_shared_dict rampart_firewall 32m;',
+    // The block list (rampart.blocklist): one key per blocked (site, client address), ~90 bytes
+    // with the dict's node, 128 after slab rounding, so ~120,000 blocks. A full dict refuses new blocks (their
+    // request is still dropped) rather than evicting ones the control plane lists.
+    '  lua_shared_dict rampart_blocklist 16m;',
+    // The block reports the agent has not collected yet: at most 10,000 events, ~256 bytes each in the dict.
+    '  lua_shared_dict rampart_block_events 4m;',
     // Backtracking bound of every ngx.re match (site modules' regex rules): a pathological pattern
     // fails (no match) instead of holding a worker.
     '  lua_regex_match_limit 100000;',

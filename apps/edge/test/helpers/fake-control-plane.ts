@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import {
   type DataPlane,
   EDGE_API_BASE,
+  type EdgeBlockReport,
   type EdgeSnapshot,
   getNodeCommands,
   getNodeGeoDatabase,
@@ -18,6 +19,7 @@ import {
   type ProbeAssignment,
   type ReleaseManifest,
   registerNode,
+  reportNodeBlocks,
   reportNodeCommandResult,
   reportNodeStatus,
   reportNodeUpgradeProgress,
@@ -81,6 +83,11 @@ export interface FakeControlPlane {
   setGeoDatabase(bytes: Buffer | null): void;
   /** Upgrade stages the agents reported, in order. */
   progress: { nodeId: number; commandId: number; stage: string; message: string }[];
+  /** Block reports the nodes sent (POST /blocks), in order, and the calls that carried them. */
+  blocks: (EdgeBlockReport & { nodeId: number })[];
+  blockCalls: number;
+  /** Answers the next `count` block reports with 503 (the agent keeps and resends them). */
+  failBlockReports(count: number): void;
   /** The secret the fake gave a node (tests sign their own requests with it). */
   secretOf(nodeId: number): string | undefined;
   /** Resolves with the first status report (already received or to come) that matches. */
@@ -143,6 +150,9 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   let release: { manifest: ReleaseManifest; files: Map<string, Buffer> } | null = null;
   let geoDatabase: Buffer | null = null;
   const progress: FakeControlPlane['progress'] = [];
+  const blocks: FakeControlPlane['blocks'] = [];
+  let blockCalls = 0;
+  let blockFailures = 0;
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -296,6 +306,19 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         return res.end(geoDatabase);
       }
+      if (route === `POST ${EDGE_API_BASE}${reportNodeBlocks.path}`) {
+        const nodeId = verify(req, body);
+        if (nodeId === null) return invalidToken(res);
+        if (blockFailures > 0) {
+          blockFailures--;
+          return send(res, 503, { code: 100001, message: 'unavailable', extra: null });
+        }
+        const input = reportNodeBlocks.request.body.safeParse(parseJson(body));
+        if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
+        blockCalls++;
+        blocks.push(...input.data.entries.map((e) => ({ ...e, nodeId })));
+        return send(res, 200, { data: true });
+      }
       if (route === `POST ${EDGE_API_BASE}${reportNodeUpgradeProgress.path}`) {
         const nodeId = verify(req, body);
         if (nodeId === null) return invalidToken(res);
@@ -374,6 +397,13 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
       geoDatabase = bytes;
     },
     progress,
+    blocks,
+    get blockCalls() {
+      return blockCalls;
+    },
+    failBlockReports(count) {
+      blockFailures = count;
+    },
     secretOf: (nodeId) => secrets.get(nodeId),
     waitForReport(match, timeoutMs = 15_000) {
       const seen = reports.find(match);
