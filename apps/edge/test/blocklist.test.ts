@@ -195,6 +195,17 @@ describe('a blacklist rule with DROP + Blacklist', () => {
     expect(replies).toEqual(Array.from({ length: 20 }, () => 'closed'));
     expect(await eventsOf('127.0.0.8')).toHaveLength(1);
   });
+  it('keeps dropping a blocked address once the rules are gone (an entry without rules)', async () => {
+    expect(await send('127.0.0.10', 'list.example.com', { path: '/admin' })).toBe('closed');
+    // The customer deleted the site's rules: the control plane still sends the site's entry,
+    // without rules, while the site has a block that has not ended.
+    await edge.push(plane('blocklist-no-rules', [site(1, {}), ...FIREWALLS.slice(1)]));
+    expect(await send('127.0.0.10', 'list.example.com', { path: '/plain' })).toBe('closed');
+    expect(await send('127.0.0.11', 'list.example.com', { path: '/admin' })).toBe(200);
+    expect(await unblock([{ siteId: 1, ip: '127.0.0.10' }])).toEqual({ status: 200, body: { removed: 1 } });
+    expect(await send('127.0.0.10', 'list.example.com', { path: '/admin' })).toBe(200);
+    await edge.push(plane('blocklist-rules-again'));
+  });
 });
 
 describe('frequency limits and user-agent rules with DROP + Blacklist', () => {

@@ -4,11 +4,14 @@ import {
   addIntervalLimits,
   clientUnblockIps,
   createDomains,
+  deleteBlacklistRules,
+  deleteIntervalLimits,
   getNodeCommands,
   getNodeSnapshot,
   initializeNodes,
   listBlockedIps,
   listClientBlockedIps,
+  listIntervalLimits,
   reportNodeBlocks,
   unblockIps,
 } from '@rampart/contract';
@@ -277,5 +280,32 @@ describe('unblock', () => {
     expect(await takeCommands(a)).toMatchObject([
       { type: 'unblock', payload: { entries: [{ siteId: neighbourSiteId, ip: '198.51.100.9' }] } },
     ]);
+  });
+});
+
+describe("a site's blocks outlive its rules at the edge", () => {
+  const firewallOf = async () => {
+    const plane = (await node(a, getNodeSnapshot)).json().data.dataPlane;
+    return {
+      entry: plane.firewalls.find((f: { id: number }) => f.id === siteId),
+      domain: plane.domains.find((d: { name: string }) => d.name === 'www.shop.example'),
+    };
+  };
+
+  it("keeps the site's entry, without rules, while a block has not ended, and drops it after the last unblock", async () => {
+    const intervals = (await as(user, listIntervalLimits, { params: { siteId } })).json().data;
+    await as(user, deleteIntervalLimits, { params: { siteId }, body: { ids: intervals.map((r) => r.id) } });
+    await as(user, deleteBlacklistRules, { params: { siteId }, body: { ids: [ruleId] } });
+    const held = await firewallOf();
+    expect(held.entry).toMatchObject({ id: siteId, whitelist: [], blacklist: [], intervals: [], rates: [] });
+    expect(held.domain?.firewallId).toBe(siteId);
+    // The list shows the rule as gone.
+    const left = (await userList(user)).data;
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.every((r) => r.ruleID === null)).toBe(true);
+    await as(user, unblockIps, { body: { ids: left.map((r) => r.id) } });
+    const after = await firewallOf();
+    expect(after.entry).toBeUndefined();
+    expect(after.domain?.firewallId).toBeNull();
   });
 });

@@ -130,10 +130,8 @@ local function compile(raw)
   local header_rules = headers.compile(raw.headers)
   local geos = geo.compile(raw.geos)
   if limits and limits.anti_cc then challenges = true end
-  if #whitelist == 0 and #blacklist == 0 and #agents == 0 and limits == nil and header_rules == nil
-    and geos == nil then
-    return false
-  end
+  -- An entry without rules comes for a site whose blocks outlive the rule that made them (the
+  -- control plane sends it while the site has a block that has not ended): only the block list acts.
   return {
     -- The key prefix of the site's blocks (rampart.blocklist).
     site = site, block_prefix = blocklist.prefix(site), whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits,

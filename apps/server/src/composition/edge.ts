@@ -48,7 +48,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         cachePolicies: (siteIds) => edgeCachePolicies(repos.siteCache, siteIds),
         modules: (domainIds) => edgeModulesOf(repos.siteModules, domainIds),
         siteSettings: (siteIds) => edgeSiteSettings(repos.siteSettings, siteIds),
-        firewalls: (siteIds) => edgeFirewalls(repos.firewallRules, siteIds),
+        firewalls: (siteIds) => edgeFirewalls(repos.firewallRules, siteIds, (ids) => repos.blockList.blockedSites(ids)),
         domainAccess: (domainIds) => edgeDomainAccess(repos.domainAccess, domainIds),
         nginxTuning: (ownerId) => operatorNginxTuning(repos.settings, ownerId),
         challenge: (ownerId, firewalls, now) =>

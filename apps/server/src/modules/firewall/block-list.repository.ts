@@ -171,6 +171,16 @@ export class BlockListRepository {
       });
   }
 
+  /** Which of `siteIds` have a block that has not ended (on any node). */
+  async blockedSites(siteIds: number[]): Promise<number[]> {
+    if (siteIds.length === 0) return [];
+    const rows = await this.db
+      .selectDistinct({ id: blockedIps.siteId })
+      .from(blockedIps)
+      .where(and(inArray(blockedIps.siteId, siteIds), gt(blockedIps.expiresAt, sql`now()`)));
+    return rows.map((r) => r.id);
+  }
+
   /** Removes the node's blocks that ended at or before `now` (the node has forgotten them too). */
   async deleteExpired(nodeId: number, now: Date): Promise<void> {
     await this.db.delete(blockedIps).where(and(eq(blockedIps.nodeId, nodeId), lte(blockedIps.expiresAt, now)));

@@ -44,10 +44,16 @@ export const edgeAction = (blockType: number) => actionOf(blockType) as 'deny' |
 
 /**
  * The edge's firewall of the given sites: only those with a rule that acts (a disabled rule does
- * not), so a site without any costs its domains nothing. IP lists travel as merged ranges
- * (edge/ip-ranges.ts); rules keep their age order, which is the order the edge tries them in.
+ * not), so a site without any costs its domains nothing, and those with a block that has not ended
+ * (`blockedSites`; an entry without rules: the edge still drops its blocked addresses after the
+ * rule that blocked them was deleted). IP lists travel as merged ranges (edge/ip-ranges.ts); rules
+ * keep their age order, which is the order the edge tries them in.
  */
-export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: number[]): Promise<EdgeFirewall[]> {
+export async function edgeFirewalls(
+  repo: FirewallRulesRepository,
+  siteIds: number[],
+  blockedSites: (siteIds: number[]) => Promise<number[]> = async () => [],
+): Promise<EdgeFirewall[]> {
   if (siteIds.length === 0) return [];
   const out = new Map<number, EdgeFirewall>();
   const of = (siteId: number): EdgeFirewall => {
@@ -139,6 +145,7 @@ export async function edgeFirewalls(repo: FirewallRulesRepository, siteIds: numb
     if (row.kind === 'whitelist') of(row.siteId).whitelist.push(listRule);
     else of(row.siteId).blacklist.push({ ...listRule, action: actionOf(rule.blockType ?? 0) });
   }
+  for (const siteId of await blockedSites(siteIds)) of(siteId);
   const byPriority = (a: { id: number }, b: { id: number }) =>
     (priorities.get(b.id) ?? 0) - (priorities.get(a.id) ?? 0) || a.id - b.id;
   for (const entry of out.values()) {
