@@ -240,6 +240,49 @@ describe('the whole chain on loopback', () => {
     expect(down.headers['content-type']).toMatch(/text\/html/);
   });
 
+  it('blocks an address a DROP + Blacklist rule caught, lists it with its rule and node, and lets it in again within a second of an unblock', async () => {
+    const workers = await edge.agent.nginx.workerPids();
+    // The request's status, or 'closed' when the edge dropped it (444: no answer).
+    const status = async (userAgent: string) => {
+      try {
+        return (await request(edge.ports.http, 'www.shop.example', '/', { headers: { 'user-agent': userAgent } }))
+          .status;
+      } catch (err) {
+        if (/socket hang up|ECONNRESET/.test(String(err))) return 'closed';
+        throw err;
+      }
+    };
+    const [rule] = (await site('POST', 'firewall/setting/userAgents', {
+      data: [{ urlRegex: '.*', userAgentRegex: 'evil-bot', blockType: 12 }],
+    })) as { id: number }[];
+    await waitUntil(async () => (await status('evil-bot/1.0')) === 'closed', 5000, 10);
+    // The address is blocked now: a request the rule does not cover is dropped too.
+    expect(await status('Mozilla/5.0')).toBe('closed');
+    // The agent reports the block; the customer sees it with its cause, rule and node.
+    type Block = { id: number; ip: string; cause: string; ruleID: number | null; nodeID: number; siteID: number };
+    let blocks: Block[] = [];
+    await waitUntil(
+      async () => {
+        blocks = (await setup.customer.call<Block[]>('GET', 'user/blockIPs')) ?? [];
+        return blocks.length > 0;
+      },
+      5000,
+      50,
+    );
+    expect(blocks).toEqual([
+      expect.objectContaining({ ip: '127.0.0.1', cause: 'userAgent', ruleID: rule?.id, siteID: setup.siteId }),
+    ]);
+    // Deleting the rule keeps the block (it lasts its hour); unblocking ends it on the node.
+    await site('DELETE', 'firewall/setting/userAgents', { ids: [rule?.id] });
+    const started = Date.now();
+    await setup.customer.call('DELETE', 'user/blockIPs', { ids: blocks.map((b) => b.id) });
+    await waitUntil(async () => (await status('Mozilla/5.0')) === 200, 5000, 10);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await status('evil-bot/1.0')).toBe(200);
+    expect(await setup.customer.call<Block[]>('GET', 'user/blockIPs')).toEqual([]);
+    expect(await edge.agent.nginx.workerPids()).toEqual(workers);
+  });
+
   it('keeps serving the last good snapshot after the control plane stops and the agent and nginx restart', async () => {
     await cp.stop();
     const { stateDir, ports } = edge;
