@@ -208,6 +208,7 @@ function IpFilter({ search }: { search: ListSearch<BlockListKey> }) {
   const { t } = useTranslation('blockList');
   const [locale] = useLocale();
   const [error, setError] = useState<IpFilterError | null>(null);
+  const [text, setText] = useState(() => search.all('ips').join(', '));
   const message =
     error === null
       ? undefined
@@ -230,10 +231,13 @@ function IpFilter({ search }: { search: ListSearch<BlockListKey> }) {
         placeholder={t('filters.ipsPlaceholder')}
         aria-label={t('filters.ips')}
         aria-invalid={error ? true : undefined}
-        defaultValue={search.all('ips').join(', ')}
-        onChange={() => setError(null)}
-        onSearch={(text) => {
-          const parsed = parseIpFilter(text, locale);
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          setError(null);
+        }}
+        onSearch={(typed) => {
+          const parsed = parseIpFilter(typed, locale);
           if (parsed.error) {
             setError(parsed.error);
             return;
