@@ -78,20 +78,20 @@ export function BlockList({ tier, moreFilters, moreColumns = [] }: BlockListProp
   const causeLabel = (cause: BlockCause) => t(`causes.${cause}`);
 
   const columns: ListColumns<BlockRow> = [
-    { title: t('ip'), dataIndex: 'ip', maxWidth: 150, sorter: true, sortOrder: search.sortOrder('ip') },
-    { title: t('site'), dataIndex: 'siteName', ellipsis: true, maxWidth: 140 },
+    { title: t('ip'), dataIndex: 'ip', maxWidth: 120, sorter: true, sortOrder: search.sortOrder('ip') },
+    { title: t('site'), dataIndex: 'siteName', ellipsis: true, maxWidth: tier === 'client' ? 100 : 120 },
     ...moreColumns,
     {
       title: t('cause'),
       dataIndex: 'cause',
       ellipsis: true,
-      maxWidth: 170,
+      maxWidth: 130,
       render: (cause: BlockCause, row) =>
         row.ruleID === null
           ? t('ruleDeleted', { cause: causeLabel(cause) })
           : t('rule', { cause: causeLabel(cause), id: row.ruleID }),
     },
-    { title: t('node'), dataIndex: 'nodeName', ellipsis: true, maxWidth: 120 },
+    { title: t('node'), dataIndex: 'nodeName', ellipsis: true, maxWidth: 120, defaultHidden: true },
     {
       title: t('zone'),
       dataIndex: 'zoneName',
@@ -103,6 +103,8 @@ export function BlockList({ tier, moreFilters, moreColumns = [] }: BlockListProp
     {
       title: t('blockedAt'),
       dataIndex: 'blockedAt',
+      // The operator's list has the customer's column too: at 1280 px its block time is chosen, not shown.
+      defaultHidden: tier === 'client',
       sorter: true,
       sortOrder: search.sortOrder('blockedAt'),
       render: (at: string) => <DateTime value={at} />,

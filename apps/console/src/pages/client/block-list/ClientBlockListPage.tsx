@@ -18,7 +18,7 @@ import { AccountPicker } from '../sites/AccountPicker';
 export function ClientBlockListPage() {
   const { t } = useTranslation(['shell', 'blockList']);
   const columns: ListColumns<BlockRow> = [
-    { title: t('blockList:customer'), dataIndex: 'userAccount', ellipsis: true, maxWidth: 110 },
+    { title: t('blockList:customer'), dataIndex: 'userAccount', ellipsis: true, maxWidth: 90 },
   ];
   return (
     <>
