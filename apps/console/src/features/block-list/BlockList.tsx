@@ -1,4 +1,5 @@
 import {
+  BLOCK_CAUSES,
   type BlockCause,
   type BlockedIpEntry,
   blockListRoutes,
@@ -22,7 +23,7 @@ import { ListTable } from '../../components/ListTable';
 import { actionsColumn } from '../../components/RowActions';
 import { useLocale } from '../../i18n';
 import type { ListSearch } from '../lists/use-list-search';
-import { type BlockListKey, CAUSES, type IpFilterError, parseIpFilter, useBlockListSearch } from './block-list-search';
+import { type BlockListKey, type IpFilterError, parseIpFilter, useBlockListSearch } from './block-list-search';
 
 /** A row of either list: the operator's rows add the customer's account. */
 export type BlockRow = BlockedIpEntry & { userAccount?: string };
@@ -143,7 +144,7 @@ export function BlockList({ tier, moreFilters, moreColumns = [] }: BlockListProp
           aria-label={t('filters.causes')}
           placeholder={t('filters.anyCause')}
           value={search.all('causes')}
-          options={CAUSES.map((cause) => ({ value: cause, label: causeLabel(cause) }))}
+          options={BLOCK_CAUSES.map((cause) => ({ value: cause, label: causeLabel(cause) }))}
           onChange={(causes: string[]) => search.setFilters({ causes })}
         />
         {moreFilters?.(search)}

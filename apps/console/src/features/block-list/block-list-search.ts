@@ -1,4 +1,4 @@
-import { BLOCK_CAUSES, blockedIpSchema, blockListRoutes, type Locale, type ValidationKey } from '@rampart/contract';
+import { blockedIpSchema, blockListRoutes, type Locale, type ValidationKey } from '@rampart/contract';
 import { issueKey, validationText } from '../../forms/validation-text';
 import { type ListSearch, urlQuery, useListSearch } from '../lists/use-list-search';
 
@@ -26,9 +26,6 @@ export function useBlockListSearch(tier: 'user' | 'client') {
   };
   return { search, query };
 }
-
-/** The causes a filter offers, in the contract's order. */
-export const CAUSES = BLOCK_CAUSES;
 
 /** Why the IP filter is not sent: the address refused (none when there are too many) and the contract's reason. */
 export interface IpFilterError {
