@@ -136,7 +136,8 @@ export function BlockList({ tier, moreFilters, moreColumns = [] }: BlockListProp
     <>
       <Flex gap="small" wrap style={{ marginBottom: 16 }}>
         <SiteFilter tier={tier} search={search} />
-        <IpFilter search={search} />
+        {/* Keyed by the URL's addresses: back and forward show the filter of that page. */}
+        <IpFilter key={search.all('ips').join(',')} search={search} />
         <Select
           mode="multiple"
           allowClear
