@@ -39,6 +39,7 @@ export const CLIENT_PATHS = {
   productsList: 'sitesManagement/productsList',
   sitesList: 'sitesManagement/sitesList',
   domains: 'sitesManagement/domains',
+  blockList: 'sitesManagement/blockList',
   monitorNodeList: 'monitorManagement/monitorNodeList',
   monitorNodeGroup: 'monitorManagement/monitorNodeGroup',
   nginxSetting: 'systemManagement/nginxSetting',
@@ -53,6 +54,7 @@ export const USER_PATHS = {
   sites: 'sitesManagement/sites',
   /** Followed by the optional `/:id/:name` of the site. */
   sitesSetting: 'sitesManagement/sitesSetting',
+  blockList: 'sitesManagement/blockList',
 } as const;
 
 /** `/user/sitesManagement/sitesSetting/{id}/{name}`: one site's settings; the name only titles the page. */

@@ -4,6 +4,7 @@ import {
   accountZoneRoutes,
   announcementRoutes,
   apiTokenRoutes,
+  blockListRoutes,
   cacheTaskRoutes,
   certificateRoutes,
   clientDomainRoutes,
@@ -65,6 +66,7 @@ const CHANGES = readsByResource({
   antiHeaders: [domainAccessRoutes.listAntiHeaders],
   antiReferers: [domainAccessRoutes.listAntiReferers],
   blacklistRules: [firewallListRoutes.listBlacklistRules],
+  blockedIps: [blockListRoutes.listBlockedIps, blockListRoutes.listClientBlockedIps],
   cnameSetting: [cnameSettingRoutes.getCnameSetting],
   // A site's modules of each type; the domain list names the modules bound to each domain.
   corsModules: [corsRoutes.list, domainRoutes.listDomains],

@@ -30,6 +30,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   clientDomains: true,
   siteSettings: true,
   firewall: true,
+  blockList: true,
   ports: true,
   accounts: true,
   roles: true,

@@ -93,9 +93,9 @@ function userManagementOf(tier: Tier, extra: readonly MenuLeaf[] = []): MenuGrou
 
 /**
  * The sidebar of each console, in the spec's order (part 1 §2). Only pages that work are listed;
- * later issues add their groups and entries here (e.g. blockList inside sitesManagement, dataAnalysis
- * after it; usersList, roles, ... inside userManagement). A site's settings (sitesSetting) have no
- * entry: they are opened from the site list, which stays selected meanwhile.
+ * later issues add their groups and entries here (e.g. dataAnalysis after sitesManagement; usersList,
+ * roles, ... inside userManagement). A site's settings (sitesSetting) have no entry: they are opened
+ * from the site list, which stays selected meanwhile.
  */
 export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
   user: [
@@ -111,6 +111,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
           alsoFor: [USER_PATHS.sitesSetting],
           permission: 'user.sites.read',
         },
+        { key: 'blockList', path: USER_PATHS.blockList, permission: 'user.firewall.read' },
       ],
     },
     changePassword,
@@ -133,6 +134,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'productsList', path: CLIENT_PATHS.productsList, permission: 'client.products.read' },
         { key: 'sitesList', path: CLIENT_PATHS.sitesList, permission: 'client.sites.read' },
         { key: 'domains', path: CLIENT_PATHS.domains, permission: 'client.domains.read' },
+        { key: 'blockList', path: CLIENT_PATHS.blockList, permission: 'client.sites.read' },
       ],
     },
     {

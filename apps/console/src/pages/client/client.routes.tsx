@@ -62,6 +62,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'blockList',
+    path: CLIENT_PATHS.blockList,
+    lazy: lazyPage(
+      () => import('./block-list/ClientBlockListPage'),
+      (m) => m.ClientBlockListPage,
+    ),
+  },
+  {
     name: 'monitorNodeList',
     path: CLIENT_PATHS.monitorNodeList,
     lazy: lazyPage(

@@ -152,10 +152,14 @@ describe('sitesSetting: firewall interval frequency limits', () => {
     expect(within(fieldItem(dialog, 'Requests')).getByText('requests')).toBeTruthy();
     expect(
       within(dialog).getByText(
-        'DENY answers 929 (the status of frequency limits); DROP closes the connection without an answer.',
+        'DENY answers 929 (the status of frequency limits); DROP closes the connection without an answer; DROP + Blacklist closes it too and puts the address on the block list (Site management, Block list) until the block expires.',
       ),
     ).toBeTruthy();
     expect(within(dialog).getByText('DENY')).toBeTruthy(); // the mode's select shows it
+    // The modes are the contract's: DROP + Blacklist (12) among them, named as FIREWALL_ACTION_LABELS names it.
+    fireEvent.mouseDown(within(dialog).getByLabelText('Protection mode'));
+    expect(await screen.findByText('DROP + Blacklist', { selector: '.ant-select-item-option-content' })).toBeTruthy();
+    fireEvent.mouseDown(within(dialog).getByLabelText('Protection mode'));
     expect((within(dialog).getByLabelText('Priority') as HTMLInputElement).value).toBe('0');
     expect(within(dialog).getByLabelText('Enabled').getAttribute('aria-checked')).toBe('true');
 
@@ -434,7 +438,11 @@ describe('sitesSetting: frequency limits in zh_TW', () => {
     clickButton(/^新\s?增$/);
     const dialog = await findModal();
     expect(within(dialog).getByText('新增區域頻率規則')).toBeTruthy();
-    expect(within(dialog).getByText('拒絕：回傳 929（頻率限制的狀態碼）；丟棄：不回應，直接中斷連線。')).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        '拒絕：回傳 929（頻率限制的狀態碼）；丟棄：不回應，直接中斷連線；丟棄並加入黑名單：同樣中斷連線，並將該位址加入封鎖清單（網站管理 › 封鎖清單），直到封鎖到期。',
+      ),
+    ).toBeTruthy();
     expect(within(fieldItem(dialog, '統計週期')).getByText('秒')).toBeTruthy();
     clickButton(/^取\s?消$/, dialog);
     await modalClosed(dialog);

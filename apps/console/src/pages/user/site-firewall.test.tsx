@@ -190,6 +190,24 @@ describe('sitesSetting: firewall lists', () => {
     expect(api.sent(addBlacklistRules, { siteId: 3 })[0]?.body).toMatchObject({ data: [{ blockType: 4 }] });
   });
 
+  it('offers DROP + Blacklist for a blacklist rule and shows it in the list', async () => {
+    api.on(listBlacklistRules, { siteId: 3 }, okPage([{ ...bots, id: 26, memo: 'to the block list', blockType: 12 }]));
+    api.on(addBlacklistRules, { siteId: 3 }, ok([{ ...bots, id: 27, blockType: 12 }]));
+    renderAt(FIREWALL);
+    await findRow('office');
+    fireEvent.click(screen.getByText('Blacklist'));
+    expect(within(await findRow('to the block list')).getByText('DROP + Blacklist')).toBeTruthy();
+
+    clickButton('Create');
+    const dialog = await findModal();
+    typeInto(dialog, 'IPs', '192.0.2.0/24');
+    typeInto(dialog, 'URL', '.*');
+    await chooseOption(dialog, 'Protection mode', 'DROP + Blacklist');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Create Success!')).toBeTruthy();
+    expect(api.sent(addBlacklistRules, { siteId: 3 })[0]?.body).toMatchObject({ data: [{ blockType: 12 }] });
+  });
+
   it('edits a rule with PUT on the singular path, its id in the body', async () => {
     api.on(updateWhitelistRule, { siteId: 3 }, ok({ ...monitor, memo: 'uptime' }));
     renderAt(FIREWALL);

@@ -25,6 +25,14 @@ export const USER_PAGES: readonly ConsolePage[] = [
       (m) => m.SiteSettingPage,
     ),
   },
+  {
+    name: 'blockList',
+    path: USER_PATHS.blockList,
+    lazy: lazyPage(
+      () => import('./block-list/BlockListPage'),
+      (m) => m.BlockListPage,
+    ),
+  },
 ];
 
 /** The user (customer) console, /user. */

@@ -1,7 +1,7 @@
 import { accountRoutes, PAGE_SIZE_CHOICES } from '@rampart/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Divider, Select } from 'antd';
-import { useState } from 'react';
+import { type CSSProperties, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 
@@ -12,13 +12,18 @@ interface AccountPickerProps {
   id?: string;
   value?: number;
   onChange?: (id: number | undefined) => void;
+  /** A list filter: the choice can be cleared, the select is named and says what no choice means. */
+  allowClear?: boolean;
+  ariaLabel?: string;
+  placeholder?: string;
+  style?: CSSProperties;
 }
 
 /**
  * Picks a customer account (a form control): `GET client/accounts` searched on the server by
  * account or name as the operator types, first page shown, with how many more match.
  */
-export function AccountPicker({ id, value, onChange }: AccountPickerProps) {
+export function AccountPicker({ id, value, onChange, allowClear, ariaLabel, placeholder, style }: AccountPickerProps) {
   const { t } = useTranslation(['sites', 'common']);
   const [name, setName] = useState('');
   const accounts = useQuery({
@@ -41,6 +46,9 @@ export function AccountPicker({ id, value, onChange }: AccountPickerProps) {
   return (
     <Select
       id={id}
+      allowClear={allowClear}
+      aria-label={ariaLabel}
+      style={style}
       showSearch={{ filterOption: false, onSearch: (text) => setName(text.trim()) }}
       value={value}
       onChange={(next: number | undefined) => {
@@ -48,7 +56,7 @@ export function AccountPicker({ id, value, onChange }: AccountPickerProps) {
         onChange?.(next);
       }}
       loading={accounts.isFetching}
-      placeholder={t('create.userSearch')}
+      placeholder={placeholder ?? t('create.userSearch')}
       options={options}
       notFoundContent={t('create.noUsers')}
       popupRender={(menu) => (

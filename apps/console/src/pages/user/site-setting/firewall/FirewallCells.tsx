@@ -56,10 +56,17 @@ export function MethodsCell({ methods }: { methods: FirewallMethods }) {
   );
 }
 
-/** A rule's protection mode (a challenge, DENY, DROP) as a tag; a dash for a value the console has no name for. */
+/** A rule's protection mode (a challenge, DENY, DROP, DROP + Blacklist) as a tag; a dash for a value the console has no name for. */
 export function BlockTypeTag({ blockType }: { blockType: number }) {
   const label = protectionModeLabel(blockType, currentLocale());
   if (label === null) return '—';
-  const color = blockType === FIREWALL_ACTIONS.deny ? 'red' : blockType === FIREWALL_ACTIONS.drop ? 'volcano' : 'gold';
+  const color =
+    blockType === FIREWALL_ACTIONS.deny
+      ? 'red'
+      : blockType === FIREWALL_ACTIONS.drop
+        ? 'volcano'
+        : blockType === FIREWALL_ACTIONS.dropBlacklist
+          ? 'magenta'
+          : 'gold';
   return <Tag color={color}>{label}</Tag>;
 }
