@@ -16,10 +16,11 @@ import {
   createRole,
   createVirtualNode,
   initializeNodes,
+  reportNodeBlocks,
 } from '@rampart/contract';
 import { api } from '../support/api.js';
 import { login, type Tier } from '../support/console.js';
-import { registerNode } from '../support/nodes.js';
+import { nodeApi, registerNode, registerNodeWithSecret } from '../support/nodes.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
 /**
@@ -244,9 +245,26 @@ test('no list page of the user and client consoles scrolls sideways at 1280×800
       ],
     },
   });
-  const placed = await registerNode(`edge-node-${stamp}.fra1.a-long-hosting-provider-name.example.net`);
+  const placedNode = await registerNodeWithSecret(`edge-node-${stamp}.fra1.a-long-hosting-provider-name.example.net`);
+  const placed = placedNode.nodeId;
   await registerNode(`waiting-node-${stamp}.ams3.a-long-hosting-provider-name.example.net`);
   await api('client', initializeNodes, { body: { ids: [placed], zoneID: site.zoneID, groupID: site.groupID } });
+  // A block the node reports (the block lists' row): the longest address form.
+  const now = Math.floor(Date.now() / 1000);
+  await nodeApi(placedNode, reportNodeBlocks, {
+    body: {
+      entries: [
+        {
+          siteId: site.siteID,
+          ip: '2001:db8:1234:5678:9abc:def0:1234:5678',
+          cause: 'intervalLimit',
+          ruleId: 1,
+          blockedAt: now,
+          expiresAt: now + 3600,
+        },
+      ],
+    },
+  });
   await api('client', createVirtualNode, {
     params: { zoneID: site.zoneID },
     body: { name: long('vnode'), portType: 7 },

@@ -80,7 +80,7 @@ export function BlockList({ tier, moreFilters, moreColumns = [] }: BlockListProp
 
   const columns: ListColumns<BlockRow> = [
     { title: t('ip'), dataIndex: 'ip', maxWidth: 120, sorter: true, sortOrder: search.sortOrder('ip') },
-    { title: t('site'), dataIndex: 'siteName', ellipsis: true, maxWidth: tier === 'client' ? 100 : 120 },
+    { title: t('site'), dataIndex: 'siteName', ellipsis: true, maxWidth: 100 },
     ...moreColumns,
     {
       title: t('cause'),
