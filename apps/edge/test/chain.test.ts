@@ -272,12 +272,25 @@ describe('the whole chain on loopback', () => {
     expect(blocks).toEqual([
       expect.objectContaining({ ip: '127.0.0.1', cause: 'userAgent', ruleID: rule?.id, siteID: setup.siteId }),
     ]);
-    // Deleting the rule keeps the block (it lasts its hour); unblocking ends it on the node.
-    await site('DELETE', 'firewall/setting/userAgents', { ids: [rule?.id] });
+    // An unblock ends the block on the node within a second; the rule, still there, blocks again.
     const started = Date.now();
     await setup.customer.call('DELETE', 'user/blockIPs', { ids: blocks.map((b) => b.id) });
     await waitUntil(async () => (await status('Mozilla/5.0')) === 200, 5000, 10);
     expect(Date.now() - started).toBeLessThan(1000);
+    expect(await status('evil-bot/1.0')).toBe('closed');
+    // With the rule deleted (and the node on that snapshot) the block outlives it until unblocked.
+    await site('DELETE', 'firewall/setting/userAgents', { ids: [rule?.id] });
+    await waitUntil(
+      async () => {
+        blocks = (await setup.customer.call<Block[]>('GET', 'user/blockIPs')) ?? [];
+        return blocks.length > 0;
+      },
+      5000,
+      50,
+    );
+    await waitUntil(async () => (await status('Mozilla/5.0')) === 'closed', 5000, 10);
+    await setup.customer.call('DELETE', 'user/blockIPs', { ids: blocks.map((b) => b.id) });
+    await waitUntil(async () => (await status('Mozilla/5.0')) === 200, 5000, 10);
     expect(await status('evil-bot/1.0')).toBe(200);
     expect(await setup.customer.call<Block[]>('GET', 'user/blockIPs')).toEqual([]);
     expect(await edge.agent.nginx.workerPids()).toEqual(workers);

@@ -308,4 +308,11 @@ describe("a site's blocks outlive its rules at the edge", () => {
     expect(after.entry).toBeUndefined();
     expect(after.domain?.firewallId).toBeNull();
   });
+
+  it('brings the entry back when a node reports a block after the last rule went', async () => {
+    await report(a, [block(siteId, '203.0.113.99', 'blacklist', ruleId)]);
+    const back = await firewallOf();
+    expect(back.entry).toMatchObject({ id: siteId, blacklist: [] });
+    expect(back.domain?.firewallId).toBe(siteId);
+  });
 });

@@ -92,7 +92,16 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
   bindSubNodeRoutes(binder, new SubNodesService(repos.subNodes, repos.nodes, transactions));
   bindBlockListRoutes(
     binder,
-    new BlockListService(transactions, repos.blockList, repos.snapshot, repos.nodes, nodeCommands, clock),
+    new BlockListService(
+      transactions,
+      repos.blockList,
+      repos.snapshot,
+      repos.nodes,
+      nodeCommands,
+      clock,
+      repos.firewallRules,
+      changes,
+    ),
   );
   return { snapshots, monitorStatus, nodeCommands, nodeSettings, geo };
 }

@@ -1,4 +1,5 @@
 import type { BlockedIpEntry, BlockListQuery, ClientBlockedIpEntry, EdgeBlockReport } from '@rampart/contract';
+import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
@@ -6,6 +7,8 @@ import type { NodeCommandsService } from '../nodes/node-commands.service.js';
 import type { NodesRepository } from '../nodes/nodes.repository.js';
 import type { SnapshotRepository } from '../snapshots/snapshot.repository.js';
 import type { BlockFilter, BlockListRepository, BlockListRow, BlockOwner } from './block-list.repository.js';
+import { edgeFirewalls } from './firewall.edge.js';
+import type { FirewallRulesRepository } from './firewall-rules.repository.js';
 
 function present(row: BlockListRow): ClientBlockedIpEntry {
   return {
@@ -39,6 +42,8 @@ export class BlockListService {
     private readonly nodes: NodesRepository,
     private readonly commands: NodeCommandsService,
     private readonly clock: Clock,
+    private readonly rules: FirewallRulesRepository,
+    private readonly changes: ConfigChanges,
   ) {}
 
   async list(
@@ -112,6 +117,12 @@ export class BlockListService {
       await this.repo.deleteExpired(nodeId, new Date(this.clock()));
       await this.repo.upsert(nodeId, [...latest.values()]);
     });
+    // A block reported after its site's last rule was deleted (the node caught the address while
+    // the deletion travelled): the nodes' snapshots lack the site's firewall entry, which carries the
+    // block-list check, until a new build sees the block.
+    const blockedSites = [...new Set([...latest.values()].map((e) => e.siteId))];
+    const withRules = new Set((await edgeFirewalls(this.rules, blockedSites)).map((entry) => entry.id));
+    if (blockedSites.some((siteId) => !withRules.has(siteId))) this.changes.bump();
     return { recorded: latest.size, ignored: entries.filter((e) => !served.has(e.siteId)).length };
   }
 }
