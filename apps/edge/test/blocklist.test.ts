@@ -5,6 +5,7 @@ import {
   type EdgeBlockReport,
   type EdgeFirewall,
   edgeBlockReportSchema,
+  emptyEdgeFirewall,
   ipListRanges,
 } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,16 +31,7 @@ import { sendFrom } from './helpers/send.js';
 // addresses (127.0.0.0/8 is all local on Linux).
 
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
-const NO_RULES = {
-  whitelist: [],
-  blacklist: [],
-  userAgents: [],
-  headers: [],
-  intervals: [],
-  rates: [],
-  antiCC: [],
-};
-const site = (id: number, rules: Partial<EdgeFirewall>): EdgeFirewall => ({ id, ...NO_RULES, ...rules });
+const site = (id: number, rules: Partial<EdgeFirewall>): EdgeFirewall => ({ ...emptyEdgeFirewall(id), ...rules });
 
 const FIREWALLS: EdgeFirewall[] = [
   site(1, {

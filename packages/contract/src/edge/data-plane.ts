@@ -510,6 +510,13 @@ export type EdgeCachePolicy = z.infer<typeof edgeCachePolicySchema>;
 export type EdgeCacheRule = z.infer<typeof edgeCacheRuleSchema>;
 export type EdgeSiteSettings = z.infer<typeof edgeSiteSettingsSchema>;
 export type EdgeFirewall = z.infer<typeof edgeFirewallSchema>;
+/**
+ * A site's firewall entry without rules: what a site's rules are added to, and what a site with
+ * only a domain's lists or only live blocks travels as (the edge's block-list check rides on it).
+ */
+export function emptyEdgeFirewall(id: number): EdgeFirewall {
+  return { id, whitelist: [], blacklist: [], userAgents: [], headers: [], intervals: [], rates: [], antiCC: [] };
+}
 export type EdgeDomainAccess = z.infer<typeof edgeDomainAccessSchema>;
 export type EdgeZoneLimits = z.infer<typeof edgeZoneLimitsSchema>;
 export type EdgeCertificate = z.infer<typeof edgeCertificateSchema>;

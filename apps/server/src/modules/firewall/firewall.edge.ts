@@ -3,6 +3,7 @@ import {
   type EdgeBlockAction,
   type EdgeFirewall,
   type EdgeRuleAction,
+  emptyEdgeFirewall,
   FIREWALL_METHODS,
   ipListRanges,
   splitGeoIds,
@@ -59,16 +60,7 @@ export async function edgeFirewalls(
   const of = (siteId: number): EdgeFirewall => {
     let entry = out.get(siteId);
     if (!entry) {
-      entry = {
-        id: siteId,
-        whitelist: [],
-        blacklist: [],
-        userAgents: [],
-        headers: [],
-        intervals: [],
-        rates: [],
-        antiCC: [],
-      };
+      entry = emptyEdgeFirewall(siteId);
       out.set(siteId, entry);
     }
     return entry;

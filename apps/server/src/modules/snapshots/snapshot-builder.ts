@@ -14,6 +14,7 @@ import {
   type EdgeSnapshot,
   type EdgeStreamPort,
   EMPTY_NGINX_TUNING,
+  emptyEdgeFirewall,
   mergeNginxTuning,
   type NginxTuning,
   NO_REAL_IP,
@@ -228,16 +229,7 @@ export class SnapshotBuilder {
     for (const row of domainRows) {
       const siteId = row[7];
       if (!access.has(row[0]) || withFirewall.has(siteId)) continue;
-      firewalls.push({
-        id: siteId,
-        whitelist: [],
-        blacklist: [],
-        userAgents: [],
-        headers: [],
-        intervals: [],
-        rates: [],
-        antiCC: [],
-      });
+      firewalls.push(emptyEdgeFirewall(siteId));
       withFirewall.add(siteId);
       onlyLists.add(siteId);
     }
