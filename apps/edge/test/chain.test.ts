@@ -260,15 +260,19 @@ describe('the whole chain on loopback', () => {
     expect(await status('Mozilla/5.0')).toBe('closed');
     // The agent reports the block; the customer sees it with its cause, rule and node.
     type Block = { id: number; ip: string; cause: string; ruleID: number | null; nodeID: number; siteID: number };
-    let blocks: Block[] = [];
-    await waitUntil(
-      async () => {
-        blocks = (await setup.customer.call<Block[]>('GET', 'user/blockIPs')) ?? [];
-        return blocks.length > 0;
-      },
-      5000,
-      50,
-    );
+    const listed = async () => {
+      let blocks: Block[] = [];
+      await waitUntil(
+        async () => {
+          blocks = (await setup.customer.call<Block[]>('GET', 'user/blockIPs')) ?? [];
+          return blocks.length > 0;
+        },
+        5000,
+        50,
+      );
+      return blocks;
+    };
+    let blocks = await listed();
     expect(blocks).toEqual([
       expect.objectContaining({ ip: '127.0.0.1', cause: 'userAgent', ruleID: rule?.id, siteID: setup.siteId }),
     ]);
@@ -278,16 +282,9 @@ describe('the whole chain on loopback', () => {
     await waitUntil(async () => (await status('Mozilla/5.0')) === 200, 5000, 10);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await status('evil-bot/1.0')).toBe('closed');
-    // With the rule deleted (and the node on that snapshot) the block outlives it until unblocked.
+    // With the rule deleted, that new block outlives it until unblocked.
     await site('DELETE', 'firewall/setting/userAgents', { ids: [rule?.id] });
-    await waitUntil(
-      async () => {
-        blocks = (await setup.customer.call<Block[]>('GET', 'user/blockIPs')) ?? [];
-        return blocks.length > 0;
-      },
-      5000,
-      50,
-    );
+    blocks = await listed();
     await waitUntil(async () => (await status('Mozilla/5.0')) === 'closed', 5000, 10);
     await setup.customer.call('DELETE', 'user/blockIPs', { ids: blocks.map((b) => b.id) });
     await waitUntil(async () => (await status('Mozilla/5.0')) === 200, 5000, 10);

@@ -113,16 +113,22 @@ export class BlockListService {
       const seen = latest.get(key);
       if (!seen || seen.expiresAt <= e.expiresAt) latest.set(key, e);
     }
+    const reported = [...new Set([...latest.values()].map((e) => e.siteId))];
+    // Sites with a live block already kept their firewall entry in the nodes' last build.
+    const blockedBefore = new Set(await this.repo.blockedSites(reported));
     await this.transactions.run(async () => {
       await this.repo.deleteExpired(nodeId, new Date(this.clock()));
       await this.repo.upsert(nodeId, [...latest.values()]);
     });
-    // A block reported after its site's last rule was deleted (the node caught the address while
-    // the deletion travelled): the nodes' snapshots lack the site's firewall entry, which carries the
-    // block-list check, until a new build sees the block.
-    const blockedSites = [...new Set([...latest.values()].map((e) => e.siteId))];
-    const withRules = new Set((await edgeFirewalls(this.rules, blockedSites)).map((entry) => entry.id));
-    if (blockedSites.some((siteId) => !withRules.has(siteId))) this.changes.bump();
+    // A first block reported after its site's last rule was deleted (the node caught the address
+    // while the deletion travelled): the nodes' snapshots lack the site's firewall entry, which
+    // carries the block-list check, until a new build sees the block. Rules are read only for the
+    // sites this report gives their first live block, not on every report of an attack.
+    const firstBlocked = reported.filter((siteId) => !blockedBefore.has(siteId));
+    if (firstBlocked.length > 0) {
+      const withRules = new Set((await edgeFirewalls(this.rules, firstBlocked)).map((entry) => entry.id));
+      if (firstBlocked.some((siteId) => !withRules.has(siteId))) this.changes.bump();
+    }
     return { recorded: latest.size, ignored: entries.filter((e) => !served.has(e.siteId)).length };
   }
 }
