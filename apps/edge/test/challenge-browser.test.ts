@@ -8,6 +8,7 @@ import {
 } from '@rampart/contract';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChallengePool, drawPool, pushPool } from '../src/challenge-pool/pool.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
@@ -39,6 +40,7 @@ let edge: Edge;
 let origin: Origin;
 let port: number;
 let browser: Browser;
+let pool: ChallengePool;
 
 beforeAll(async () => {
   origin = await startOrigin('origin');
@@ -52,15 +54,26 @@ beforeAll(async () => {
         domain(1, 'shield.example.com', to, { firewallId: 31 }),
         domain(2, 'click.example.com', to, { firewallId: 32 }),
         domain(3, 'redirect.example.com', to, { firewallId: 33 }),
+        domain(4, 'code.example.com', to, { firewallId: 34 }),
+        domain(5, 'slider.example.com', to, { firewallId: 35 }),
       ],
       [],
       [],
       {
-        firewalls: [challenged(31, 'shield'), challenged(32, 'click'), challenged(33, 'redirect')],
+        firewalls: [
+          challenged(31, 'shield'),
+          challenged(32, 'click'),
+          challenged(33, 'redirect'),
+          challenged(34, 'code'),
+          challenged(35, 'slider'),
+        ],
         challenge: { keys: KEYS, passSeconds: 1800 },
       },
     ),
   );
+  // The node's image pool, as the agent draws and pushes it; the test keeps it to know the answers.
+  pool = await drawPool(4, 4);
+  await pushPool(edge.adminEndpoint, pool);
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -96,6 +109,16 @@ async function originShown(context: BrowserContext, path: string) {
   );
 }
 
+/** The pool entry the challenge page's token names (its nonce: pool id, 4 hex of entry, random). */
+async function entryIndex(context: BrowserContext): Promise<number> {
+  const page = context.pages()[0];
+  if (!page) throw new Error('no page');
+  const t = await page.locator('input[name="t"]').getAttribute('value');
+  const nonce = t?.split('.')[5] ?? '';
+  expect(nonce.slice(0, 8)).toBe(pool.id);
+  return Number.parseInt(nonce.slice(8, 12), 16);
+}
+
 async function passCookie(context: BrowserContext, host: string) {
   return (await context.cookies(url(host))).find((c) => c.name === CHALLENGE_COOKIE);
 }
@@ -123,8 +146,9 @@ describe('challenges in a browser', () => {
       await context.addCookies([{ name: CHALLENGE_COOKIE, value: tampered, url: url('shield.example.com') }]);
       const again = await page.goto(url('shield.example.com', '/article?id=4'), { waitUntil: 'commit' });
       expect(again?.status()).toBe(403);
-      await page.waitForSelector('h1');
-      expect(await page.locator('h1').innerText()).toBe('正在检查您的浏览器');
+      // Read from the answer, not the page: the proof of work can end (and the page go) within
+      // milliseconds, the search being random.
+      expect(await again?.text()).toContain('<h1>正在检查您的浏览器</h1>');
       await originShown(context, '/article?id=4');
     } finally {
       await context.close();
@@ -155,6 +179,62 @@ describe('challenges in a browser', () => {
       await page.click('#b');
       await originShown(context, '/cart');
       expect(await passCookie(context, 'click.example.com')).toBeDefined();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('passes the code challenge by typing the picture’s characters, in Simplified Chinese', async () => {
+    const context = await browser.newContext({ locale: 'zh-CN' });
+    try {
+      const page = await context.newPage();
+      const reply = await page.goto(url('code.example.com', '/login?next=1'));
+      expect(reply?.status()).toBe(403);
+      expect(await page.locator('h1').innerText()).toBe('请输入验证码');
+      // The picture loaded (a PNG the page's token names).
+      await page.waitForFunction("document.getElementById('img').naturalWidth === 200");
+      const answer = pool.code[await entryIndex(context)]?.answer as string;
+      await page.fill('#n', answer.toLowerCase());
+      await page.click('#b');
+      await originShown(context, '/login?next=1');
+      expect(await passCookie(context, 'code.example.com')).toBeDefined();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('passes the slider by dragging the piece into the gap, and not by a drag that falls short', async () => {
+    const context = await browser.newContext({ locale: 'zh-TW' });
+    try {
+      const page = await context.newPage();
+      const drag = async (distance: number) => {
+        expect(await page.locator('h1').innerText()).toBe('請完成拼圖');
+        await page.waitForFunction("document.getElementById('pc').naturalWidth === 50");
+        const box = await page.locator('#h').boundingBox();
+        if (!box) throw new Error('no slider handle');
+        const [x0, y0] = [box.x + box.width / 2, box.y + box.height / 2];
+        await page.mouse.move(x0, y0);
+        await page.mouse.down();
+        // A person's drag: many small moves over most of a second.
+        for (let step = 1; step <= 30; step++) {
+          await page.mouse.move(x0 + (distance * step) / 30, y0 + (step % 3) - 1);
+          await page.waitForTimeout(25);
+        }
+        await page.mouse.up();
+      };
+      const reply = await page.goto(url('slider.example.com', '/watch?v=9'));
+      expect(reply?.status()).toBe(403);
+      // Short of the gap by 20 px: refused, and the failed page offers another try.
+      const first = pool.slider[await entryIndex(context)];
+      await Promise.all([page.waitForURL(/\.rampart\/challenge/), drag((first?.x ?? 0) - 20)]);
+      expect(await page.locator('h1').innerText()).toBe('驗證失敗');
+      expect(await passCookie(context, 'slider.example.com')).toBeUndefined();
+
+      await page.goto(url('slider.example.com', '/watch?v=9'));
+      const entry = pool.slider[await entryIndex(context)];
+      await drag(entry?.x ?? 0);
+      await originShown(context, '/watch?v=9');
+      expect(await passCookie(context, 'slider.example.com')).toBeDefined();
     } finally {
       await context.close();
     }

@@ -62,6 +62,8 @@ import {
   ZONE_LIMIT_MAX,
 } from '@rampart/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CODE_HEIGHT, CODE_WIDTH } from '../src/challenge-pool/code-image.js';
+import { PIECE_BOX_HEIGHT, PIECE_BOX_WIDTH, SLIDER_HEIGHT, SLIDER_WIDTH } from '../src/challenge-pool/slider-image.js';
 import { dataPlaneSchema } from '../src/data-plane/schema.js';
 import { LUA_DIR } from './helpers/edge.js';
 
@@ -80,6 +82,7 @@ beforeAll(async () => {
     'firewall_check',
     'firewall',
     'challenge',
+    'challenge_pool',
     'firewall_geo',
     'blocklist',
   ]) {
@@ -252,6 +255,15 @@ describe('the Lua checks agree with the contract', () => {
     expect(shape.passSeconds.maxValue).toBe(CHALLENGE_PERIOD_SECONDS);
     expect(source('validate')).toContain(`is_int(c.passSeconds, ${shape.passSeconds.minValue}, PERIOD_SECONDS)`);
     expect(source('validate')).toContain(`is_array(c.keys, ${CHALLENGE_KEYS_MAX})`);
+  });
+
+  it("challenge.lua and challenge_pool.lua: the slider's geometry is the agent's", () => {
+    expect(number('challenge', /^local SLIDER_MAX = (\d+)/m)).toBe(SLIDER_WIDTH - PIECE_BOX_WIDTH);
+    const m = /^local SLIDER_WIDTH, SLIDER_HEIGHT = (\d+), (\d+)/m.exec(source('challenge_pool'));
+    expect(m?.slice(1).map(Number)).toEqual([SLIDER_WIDTH, SLIDER_HEIGHT]);
+    expect(source('challenge')).toContain(`width=\\"${SLIDER_WIDTH}\\" height=\\"${SLIDER_HEIGHT}\\"`);
+    expect(source('challenge')).toContain(`width=\\"${PIECE_BOX_WIDTH}\\" height=\\"${PIECE_BOX_HEIGHT}\\"`);
+    expect(source('challenge')).toContain(`width=\\"${CODE_WIDTH}\\" height=\\"${CODE_HEIGHT}\\"`);
   });
 
   it("firewall_geo.lua: the geo rules' limits, country codes and actions; validate.lua: the database hash", () => {

@@ -113,7 +113,7 @@ describe('anti-CC rules', () => {
   });
 
   it.each([
-    [{ ...rule, blockType: 2 }, 'data.0.blockType', 'invalidValue'],
+    [{ ...rule, blockType: 7 }, 'data.0.blockType', 'invalidValue'],
     [{ ...rule, blockType: 10 }, 'data.0.blockType', 'invalidValue'],
     [{ ...rule, frequency: 'sometimes' }, 'data.0.frequency', 'invalidValue'],
     [{ ...rule, seconds: 0 }, 'data.0.seconds', 'mustBePositive'],

@@ -15,7 +15,7 @@ import { sendAs, type Token } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
-// Rules that challenge (blockType 1 five-second shield, 3 click, 4 redirect): what they take and
+// Rules that challenge (blockType 1 five-second shield, 2 code, 3 click, 4 redirect, 5 slider): what they take and
 // what the nodes get — the action, and the keys that sign and check the passes (edge/challenge.ts).
 
 let t: TestApp;
@@ -49,6 +49,8 @@ describe('challenge rules', () => {
           { ips: ['10.0.0.1'], url: '.*', methods, blockType: 1 },
           { ips: ['10.0.0.2'], url: '.*', methods, blockType: 3 },
           { ips: ['10.0.0.3'], url: '.*', methods, blockType: 4 },
+          { ips: ['10.0.0.4'], url: '.*', methods, blockType: 2 },
+          { ips: ['10.0.0.5'], url: '.*', methods, blockType: 5 },
         ],
       },
     });
@@ -60,7 +62,7 @@ describe('challenge rules', () => {
     expect(agents.statusCode).toBe(200);
 
     const p = await plane();
-    expect(p.firewalls[0]?.blacklist.map((r) => r.action)).toEqual(['shield', 'click', 'redirect']);
+    expect(p.firewalls[0]?.blacklist.map((r) => r.action)).toEqual(['shield', 'click', 'redirect', 'code', 'slider']);
     expect(p.firewalls[0]?.userAgents.map((r) => r.action)).toEqual(['shield']);
     expect(p.challenge.passSeconds).toBe(CHALLENGE_PASS_SECONDS);
     expect(p.challenge.keys.map((k) => k.id)).toEqual(challengeKeyIds(new Date()));

@@ -185,7 +185,7 @@ describe('validation', () => {
     expect(long.json().extra.fields[0]).toMatchObject({ key: 'tooLong', message: expect.stringContaining('256') });
   });
 
-  it.each([[2], [5], [13], [0], ['10']])('refuses blacklist blockType %j', async (blockType) => {
+  it.each([[6], [9], [13], [0], ['10']])('refuses blacklist blockType %j', async (blockType) => {
     const res = await as(addBlacklistRules, rawInput({ params: { siteId }, body: { data: [{ ...rule, blockType }] } }));
     expect(res.json().code).toBe(101003);
     expect(fieldNames(res)).toEqual(['data.0.blockType']);

@@ -81,8 +81,8 @@ describe('user-agent rules', () => {
     [{ ...rule, userAgentRegex: '(\\w+\\s?)+$' }, 'data.0.userAgentRegex'],
     [{ ...rule, userAgentRegex: 'x'.repeat(257) }, 'data.0.userAgentRegex'],
     [{ ...rule, urlRegex: '' }, 'data.0.urlRegex'],
-    [{ ...rule, blockType: 2 }, 'data.0.blockType'],
-    [{ ...rule, blockType: 5 }, 'data.0.blockType'],
+    [{ ...rule, blockType: 7 }, 'data.0.blockType'],
+    [{ ...rule, blockType: 0 }, 'data.0.blockType'],
     [{ ...rule, enabled: 'yes' }, 'data.0.enabled'],
   ])('refuses %j with 101003 naming %s', async (item, field) => {
     const res = await as(addUserAgentRules, rawInput({ params: { siteId }, body: { data: [item] } }));

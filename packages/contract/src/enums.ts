@@ -71,14 +71,16 @@ export const FIREWALL_ACTION_LABELS = {
 } as const satisfies Record<FirewallAction, Localized>;
 
 /**
- * The challenges the edge serves today (edge/challenge.ts, docs/decisions.md "Challenges at the
- * edge"): the five-second shield, click to verify and the redirect verification. The code (2) and
- * the slider (5) need the node's image pool and are refused until it exists.
+ * The challenges the edge serves (edge/challenge.ts, docs/decisions.md "Challenges at the edge" and
+ * "The code and slider challenges"): all five. A new rule takes 1–5; the legacy 6–9 are shown with
+ * their suffix and act as 1–4.
  */
 export const BUILT_CHALLENGES = [
   BLOCK_TYPES.fiveSecondShield,
+  BLOCK_TYPES.code,
   BLOCK_TYPES.clickToVerify,
   BLOCK_TYPES.redirect,
+  BLOCK_TYPES.sliderCaptcha,
 ] as const;
 export type BuiltChallenge = (typeof BUILT_CHALLENGES)[number];
 

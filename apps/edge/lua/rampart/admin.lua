@@ -8,6 +8,8 @@
 --   POST /cache/purge    {urls} → {results} (rampart.purge)
 --   GET /blocklist/events    pops up to 1,000 queued block reports → {events, dropped, full} (rampart.blocklist)
 --   POST /blocklist/unblock  {entries: [{siteId, ip}]} → {removed}: those blocks end now
+--   PUT /challenge/pool      the agent's image pool {id, code, slider} → {id, codes, sliders} (rampart.challenge_pool)
+--   GET /challenge/pool      the current pool's {id, age}; 404 when the node has none
 -- A push writes a NEW generation, switches `current` to it, then retires the previous one: a
 -- request reads `current` once and sees the whole old or the whole new document, never a mix.
 local cjson = require "cjson.safe"
@@ -239,6 +241,19 @@ local function unblock()
   return respond(200, { removed = removed })
 end
 
+local function put_pool()
+  local decoded = cjson.decode(read_body() or "")
+  local answer, field, reason = require("rampart.challenge_pool").put(decoded)
+  if answer == nil then return respond(400, { error = reason, field = field }) end
+  return respond(200, answer)
+end
+
+local function pool_status()
+  local status = require("rampart.challenge_pool").status()
+  if status == nil then return respond(404, { error = "no challenge pool pushed yet" }) end
+  return respond(200, status)
+end
+
 local function block_events()
   ngx.status = 200
   ngx.header["Content-Type"] = "application/json"
@@ -261,6 +276,8 @@ function _M.handle()
   if uri == "/cache/purge" and method == "POST" then return purge() end
   if uri == "/blocklist/events" and method == "GET" then return block_events() end
   if uri == "/blocklist/unblock" and method == "POST" then return unblock() end
+  if uri == "/challenge/pool" and method == "PUT" then return put_pool() end
+  if uri == "/challenge/pool" and method == "GET" then return pool_status() end
   return respond(404, { error = "not found" })
 end
 

@@ -19,6 +19,14 @@
 --      after pointer movement or from the keyboard, plus a small proof of work (CLICK_BITS)
 --   r  redirect verification: a 302 to CHALLENGE_PATH that sets a probe cookie holding the nonce;
 --      the follow-up must carry it (the client follows redirects and keeps cookies)
+--   k  code: the characters of an image from the node's pool (rampart.challenge_pool), any case
+--   d  slider: the piece's offset in the picture within SLIDER_TOLERANCE px, after a trusted drag
+--      of at least DRAG_MIN_MS with at least DRAG_MIN_MOVES pointer moves
+-- The code and slider tokens name their pool entry in the nonce ("<pool id, 8 hex><entry, 4 hex>
+-- <random, 20 hex>"); the page loads the entry's images from CHALLENGE_PATH?i=<token>[&p=b|p]; the
+-- answer stays on the node. Each of their tokens takes one answer (rampart_challenge_used): guessing
+-- again needs a new challenge, which counts toward the anti-CC error limit like every challenge.
+-- Without a pool on the node (the agent has not pushed one yet) they serve the shield instead.
 -- Passing sets the pass cookie and sends the client back to the page it asked for (a path on the
 -- same host only). Cost: nothing for a site without challenge rules; with them, one cookie read
 -- per request and, when the cookie is present, one HMAC.
@@ -26,6 +34,7 @@ local ffi = require "ffi"
 local store = require "rampart.store"
 local pages = require "rampart.pages"
 local cjson = require "cjson.safe"
+local pool = require "rampart.challenge_pool"
 
 local _M = {}
 
@@ -49,12 +58,14 @@ local floor, now = math.floor, ngx.time
 _M.PATH = "/.rampart/challenge"
 -- The challenge of each challenging action (packages/contract/src/edge/challenge.ts EDGE_CHALLENGES):
 -- its letter in routes and tokens.
-_M.LETTER = { shield = "s", click = "c", redirect = "r" }
+_M.LETTER = { shield = "s", click = "c", redirect = "r", code = "k", slider = "d" }
 local COOKIE, PROBE = "rampart_pass", "rampart_probe"
 local PERIOD_SECONDS = 21600
 local TOKEN_SECONDS = 300
 local SHIELD_BITS, CLICK_BITS, CLICK_MIN_MS = 21, 14, 400
 local RETURN_MAX = 2048
+local SLIDER_TOLERANCE, DRAG_MIN_MS, DRAG_MAX_MS, DRAG_MIN_MOVES = 4, 300, 120000, 5
+local used = ngx.shared.rampart_challenge_used
 
 local function hex(s)
   return (s:gsub(".", function(c) return format("%02x", byte(c)) end))
@@ -134,9 +145,9 @@ function _M.passed(site, var, addr, gen)
   return hmac16(key, concat({ "p", s, kid, exp, addr }, "|")) == mac
 end
 
-local function token(kind, site, rule, addr)
+local function token(kind, site, rule, addr, nonce)
   local kid, key = signing_key()
-  local nonce = random_hex()
+  nonce = nonce or random_hex()
   if kid == nil or nonce == nil then return nil end
   local exp = tostring(now() + TOKEN_SECONDS)
   local fields = { kind, tostring(site), rule, tostring(kid), exp, nonce }
@@ -147,7 +158,7 @@ end
 -- The token's kind, nonce and rule when it is valid for `site` and `addr` now, else nil.
 local function check_token(t, site, addr)
   if type(t) ~= "string" or #t > 200 then return nil end
-  local kind, s, rule, kid, exp, nonce, mac = t:match("^([scr])%.(%d+)%.(%d+)%.(%d+)%.(%d+)%.(%x+)%.(%x+)$")
+  local kind, s, rule, kid, exp, nonce, mac = t:match("^([scrkd])%.(%d+)%.(%d+)%.(%d+)%.(%d+)%.(%x+)%.(%x+)$")
   if kind == nil or tonumber(s) ~= site or tonumber(exp) < now() then return nil end
   local key = keys[tonumber(kid)]
   if key == nil or hmac16(key, concat({ "t", kind, s, rule, kid, exp, nonce, addr }, "|")) ~= mac then return nil end
@@ -180,6 +191,14 @@ local TEXT = {
     failed_title = "Verification failed",
     failed_text = "The check did not succeed. Make sure your browser keeps cookies for this site, then try again.",
     again = "Try again",
+    code_title = "Enter the code",
+    code_text = "This site makes sure visitors are people. Type the characters you see in the picture.",
+    code_label = "Characters",
+    code_submit = "Continue",
+    another = "Show another picture",
+    slider_title = "Complete the puzzle",
+    slider_text = "This site makes sure visitors are people. Drag the slider until the piece fills the gap in the picture.",
+    slider_handle = "Drag to the right",
   },
   zh_CN = {
     shield_title = "正在检查您的浏览器",
@@ -192,6 +211,14 @@ local TEXT = {
     failed_title = "验证失败",
     failed_text = "检查未通过。请确认浏览器允许本网站保存 Cookie，然后重试。",
     again = "重试",
+    code_title = "请输入验证码",
+    code_text = "本网站需要确认访问者是真人。请输入图片中的字符。",
+    code_label = "字符",
+    code_submit = "继续",
+    another = "换一张图片",
+    slider_title = "请完成拼图",
+    slider_text = "本网站需要确认访问者是真人。请拖动滑块，使拼图块填满图片中的缺口。",
+    slider_handle = "向右拖动",
   },
   zh_TW = {
     shield_title = "正在檢查您的瀏覽器",
@@ -204,6 +231,14 @@ local TEXT = {
     failed_title = "驗證失敗",
     failed_text = "檢查未通過。請確認瀏覽器允許本網站儲存 Cookie，然後重試。",
     again = "重試",
+    code_title = "請輸入驗證碼",
+    code_text = "本網站需要確認訪客是真人。請輸入圖片中的字元。",
+    code_label = "字元",
+    code_submit = "繼續",
+    another = "換一張圖片",
+    slider_title = "請完成拼圖",
+    slider_text = "本網站需要確認訪客是真人。請拖動滑桿，使拼圖塊填滿圖片中的缺口。",
+    slider_handle = "向右拖動",
   },
 }
 
@@ -228,17 +263,21 @@ local function page(language, lang, title, body, script)
     "<title>", title, "</title></head>\n",
     "<body style=\"font-family:sans-serif;text-align:center;padding-top:10%\">\n<h1>", title, "</h1>\n",
     body,
-    "<noscript><p><strong>", TEXT[language].nojs, "</strong></p></noscript>\n",
+    -- A page without a script (the code) works without JavaScript and says nothing about it.
+    script and ("<noscript><p><strong>" .. TEXT[language].nojs .. "</strong></p></noscript>\n") or "",
     script and ("<script>" .. POW_SCRIPT .. script .. "</script>\n") or "",
     "<hr><p style=\"color:#888\">Rampart</p>\n</body></html>\n",
   })
 end
 
-local function form(t, r, extra)
+-- The answer form: the token, the return path, and the answer fields `n` and `i` (hidden unless
+-- the page brings its own `n`).
+local function form(t, r, extra, own_n)
   return concat({
     "<form id=\"f\" method=\"post\" action=\"", _M.PATH, "\">",
     "<input type=\"hidden\" name=\"t\" value=\"", t, "\"><input type=\"hidden\" name=\"r\" value=\"", escape(r), "\">",
-    "<input type=\"hidden\" name=\"n\" value=\"\"><input type=\"hidden\" name=\"i\" value=\"\">", extra or "", "</form>\n",
+    own_n and "" or "<input type=\"hidden\" name=\"n\" value=\"\">",
+    "<input type=\"hidden\" name=\"i\" value=\"\">", extra or "", "</form>\n",
   })
 end
 
@@ -278,6 +317,52 @@ local function click_page(t, nonce, r)
       "f.n.value=n;f.i.value=dt+','+moves+','+tr+','+kb;f.submit();});});")
 end
 
+-- The code page: the picture, a text field and a button; works without JavaScript.
+local function code_page(t, r)
+  local language, lang = pages.language()
+  local text = TEXT[language]
+  local fields = concat({
+    "<p><label>", text.code_label, " <input name=\"n\" id=\"n\" autocomplete=\"off\" autocapitalize=\"characters\"",
+    " spellcheck=\"false\" maxlength=\"8\" required autofocus style=\"font-size:1.2em;width:8em\"></label> ",
+    "<button type=\"submit\" id=\"b\" style=\"font-size:1.1em\">", text.code_submit, "</button></p>",
+  })
+  return page(language, lang, text.code_title,
+    concat({
+      "<p>", text.code_text, "</p>\n",
+      "<p><img id=\"img\" src=\"", _M.PATH, "?i=", t, "\" width=\"200\" height=\"70\" alt=\"\"></p>\n",
+      form(t, r, fields, true),
+      "<p><a href=\"", escape(r), "\">", text.another, "</a></p>\n",
+    }))
+end
+
+-- The slider page: the picture with its gap, the piece at its row, and a handle the person drags;
+-- on release the script posts the piece's offset and the drag's duration, moves and trust.
+local SLIDER_MAX = 250 -- the picture's width less the piece's box (apps/edge/src/challenge-pool/slider-image.ts)
+local function slider_page(t, r, y)
+  local language, lang = pages.language()
+  local text = TEXT[language]
+  local base = _M.PATH .. "?i=" .. t
+  local body = concat({
+    "<p>", text.slider_text, "</p>\n",
+    "<div style=\"position:relative;width:300px;height:150px;margin:0 auto;user-select:none\">",
+    "<img src=\"", base, "&amp;p=b\" width=\"300\" height=\"150\" alt=\"\" draggable=\"false\" style=\"display:block\">",
+    "<img id=\"pc\" src=\"", base, "&amp;p=p\" width=\"50\" height=\"50\" alt=\"\" draggable=\"false\"",
+    " style=\"position:absolute;left:0;top:", y, "px\"></div>\n",
+    "<div style=\"position:relative;width:300px;height:40px;margin:12px auto;background:#e8e8e8;border-radius:20px;touch-action:none\">",
+    "<div id=\"h\" role=\"slider\" aria-label=\"", text.slider_handle, "\" aria-valuemin=\"0\" aria-valuemax=\"", SLIDER_MAX, "\"",
+    " style=\"position:absolute;left:0;top:0;width:50px;height:40px;background:#1677ff;color:#fff;border-radius:20px;",
+    "cursor:grab;line-height:40px;touch-action:none\">&#8594;</div></div>\n",
+    form(t, r),
+  })
+  local script = "var h=document.getElementById('h'),pc=document.getElementById('pc'),x=0,sx=0,t0=0,moves=0,on=false,tr=1;" ..
+    "h.addEventListener('pointerdown',function(e){on=true;sx=e.clientX-x;t0=Date.now();moves=0;tr=e.isTrusted?1:0;h.setPointerCapture(e.pointerId);});" ..
+    "h.addEventListener('pointermove',function(e){if(!on)return;moves++;if(!e.isTrusted)tr=0;" ..
+    "x=Math.max(0,Math.min(" .. SLIDER_MAX .. ",e.clientX-sx));h.style.left=x+'px';pc.style.left=x+'px';});" ..
+    "h.addEventListener('pointerup',function(e){if(!on)return;on=false;var f=document.getElementById('f');" ..
+    "f.n.value=Math.round(x);f.i.value=(Date.now()-t0)+','+moves+','+(tr&&e.isTrusted?1:0);f.submit();});"
+  return page(language, lang, text.slider_title, body, script)
+end
+
 local function failed_page(r)
   local language, lang = pages.language()
   local text = TEXT[language]
@@ -294,12 +379,26 @@ local function cookie_attributes(var, max_age)
   return "; Path=/; Max-Age=" .. max_age .. "; HttpOnly; SameSite=Lax" .. (var.scheme == "https" and "; Secure" or "")
 end
 
--- Answers a request that a challenge rule caught: kind "s", "c" or "r" for `site`, asked by the
--- anti-CC rule `rule` ("0": a list or user-agent rule).
+-- Answers a request that a challenge rule caught: kind "s", "c", "r", "k" or "d" for `site`, asked
+-- by the anti-CC rule `rule` ("0": a list or user-agent rule).
 local function challenge(kind, site, rule, var, gen)
   load(gen)
   local addr = _M.client_address(var)
-  local t, nonce = token(kind, site, rule, addr)
+  local nonce, y
+  if kind == "k" or kind == "d" then
+    local random = random_hex()
+    local id, index = pool.pick(kind, tonumber(sub(random or "0000", 1, 4), 16))
+    if id == nil or random == nil then
+      -- No pool on the node yet: the shield, a challenge that needs no images.
+      kind = "s"
+    else
+      nonce = id .. format("%04x", index) .. sub(random, 13)
+      if kind == "d" then y = select(2, pool.answer(id, "d", index)) end
+      if kind == "d" and y == nil then kind, nonce = "s", nil end
+    end
+  end
+  local t
+  t, nonce = token(kind, site, rule, addr, nonce)
   -- No key to sign with (a data plane without keys; the contract refuses one): deny.
   if t == nil then return pages.send(4030) end
   local r = safe_return(var.request_uri)
@@ -309,12 +408,59 @@ local function challenge(kind, site, rule, var, gen)
     return ngx.redirect(_M.PATH .. "?t=" .. t .. "&r=" .. ngx.escape_uri(r), 302)
   end
   if kind == "c" then return send(403, click_page(t, nonce, r)) end
+  if kind == "k" then return send(403, code_page(t, r)) end
+  if kind == "d" then return send(403, slider_page(t, r, y)) end
   return send(403, shield_page(t, nonce, r))
+end
+
+-- The pool entry a code or slider nonce names: pool id, index.
+local function entry_of(nonce)
+  return sub(nonce, 1, 8), tonumber(sub(nonce, 9, 12), 16)
+end
+
+-- Whether the answer in `args` passes the code or slider challenge with `nonce`. The token takes
+-- one answer: a second one (right or wrong) fails.
+local function pool_answer_ok(kind, nonce, args)
+  local ok, err, forcible = used:add(nonce, true, TOKEN_SECONDS)
+  if not ok then return false end
+  if forcible then ngx.log(ngx.WARN, "rampart challenge: rampart_challenge_used is full; evicting older answers") end
+  local id, index = entry_of(nonce)
+  local n = args.n
+  if type(n) ~= "string" or #n > 16 then return false end
+  if kind == "k" then
+    local want = pool.answer(id, "k", index)
+    return want ~= nil and n:gsub("%s", ""):upper() == want
+  end
+  local x = pool.answer(id, "d", index)
+  if x == nil or not find(n, "^%d+$") or math.abs(tonumber(n) - x) > SLIDER_TOLERANCE then return false end
+  local i = args.i
+  if type(i) ~= "string" then return false end
+  local dt, moves, trusted = i:match("^(%d+),(%d+),([01])$")
+  if dt == nil or trusted ~= "1" or tonumber(moves) < DRAG_MIN_MOVES then return false end
+  dt = tonumber(dt)
+  return dt >= DRAG_MIN_MS and dt <= DRAG_MAX_MS
+end
+
+-- Answers CHALLENGE_PATH?i=<token>[&p=b|p]: an image of the code or slider entry the token names,
+-- for the address and site the token was given to.
+local function serve_image(site, var, args)
+  local kind, nonce = check_token(args.i, site, _M.client_address(var))
+  local png
+  if kind == "k" or kind == "d" then
+    local id, index = entry_of(nonce)
+    png = pool.image(id, kind, index, args.p)
+  end
+  if png == nil then return pages.send(404) end
+  ngx.header["Content-Type"] = "image/png"
+  ngx.header["Cache-Control"] = "no-store"
+  ngx.print(png)
+  return ngx.exit(ngx.HTTP_OK)
 end
 
 -- Whether the answer in `args` passes the challenge of `kind` with `nonce`.
 local function answer_ok(kind, nonce, args, var)
   if kind == "r" then return var.cookie_rampart_probe == nonce end
+  if kind == "k" or kind == "d" then return pool_answer_ok(kind, nonce, args) end
   local n = args.n
   if type(n) ~= "string" or not find(n, "^%d+$") or #n > 12 then return false end
   if kind == "s" then return leading_zeros(nonce .. ":" .. n, SHIELD_BITS) end
@@ -340,6 +486,7 @@ local function verify(site, var, gen)
   end
   -- nil when the body went to a temporary file (larger than any answer): no answer.
   args = args or {}
+  if method == "GET" and args.i ~= nil then return serve_image(site, var, args) end
   local r = safe_return(type(args.r) == "string" and args.r or "/")
   local addr = _M.client_address(var)
   local kind, nonce, rule = check_token(args.t, site, addr)

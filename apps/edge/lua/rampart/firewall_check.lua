@@ -15,7 +15,9 @@ local METHODS = { GET = true, POST = true, PUT = true, DELETE = true, HEAD = tru
 -- EDGE_BLOCK_ACTIONS; header rules and a domain's lists keep deny and drop: rampart.firewall_headers_check).
 local ACTIONS = { deny = true, drop = true, dropBlacklist = true }
 -- What a blacklist or user-agent rule may do (packages/contract/src/edge/challenge.ts EDGE_RULE_ACTIONS).
-local RULE_ACTIONS = { deny = true, drop = true, dropBlacklist = true, shield = true, click = true, redirect = true }
+local RULE_ACTIONS = {
+  deny = true, drop = true, dropBlacklist = true, shield = true, code = true, click = true, redirect = true, slider = true,
+}
 local MAX_RULES, MAX_RANGES, MAX_URL = 100, 5000, 256
 local URL_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\#-]+$]]
 -- packages/contract/src/routes/firewall-user-agents.ts USER_AGENT_REGEX_RE and USER_AGENT_REGEX_MAX.
@@ -232,7 +234,7 @@ end
 
 -- Anti-CC rules (packages/contract/src/routes/firewall-anti-cc.ts): the URL pattern, the window
 -- and count (times 0: every request), the challenge, the error limit and its action.
-local CHALLENGES = { shield = true, click = true, redirect = true }
+local CHALLENGES = { shield = true, code = true, click = true, redirect = true, slider = true }
 local ANTI_CC_FIELDS = {
   { "seconds", 1, MAX_SECONDS }, { "times", 0, MAX_TIMES }, { "errorSeconds", 1, MAX_SECONDS },
   { "errorTimes", 1, MAX_TIMES },

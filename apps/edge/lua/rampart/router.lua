@@ -8,7 +8,7 @@
 --   "4030"    403 with the edge's "Access denied" page (a firewall blacklist's deny, rampart.firewall)
 --   "444"     close the connection unanswered (a zone limit, rampart.limits; a firewall rule's drop)
 --   "929"     929 with the edge's "Too many requests" page (a frequency limit's deny)
---   "c<kind><site>"  a challenge page (kind s shield, c click, r redirect) or, kind v, the check of
+--   "c<kind><site>"  a challenge page (kind s shield, c click, r redirect, k code, d slider) or, kind v, the check of
 --                    an answer posted to the challenge path (rampart.challenge)
 --   "~<seconds>~<route>"  a per-second frequency limit delays the request that long, then <route>
 --                         ("" here: proxy to the HTTP origin, through @rampart_http)

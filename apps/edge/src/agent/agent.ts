@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { EdgeCommand } from '@rampart/contract';
+import { PoolKeeper } from '../challenge-pool/pool.js';
 import type { AdminEndpoint } from '../data-plane/admin-client.js';
 import { NginxProcess } from '../nginx/nginx-process.js';
 import { SnapshotApplier } from './apply.js';
@@ -93,6 +94,7 @@ export class Agent {
   private readonly supervisor: NginxSupervisor;
   private readonly status: StatusReporter;
   private readonly blocks: BlockReporter;
+  private readonly pool: PoolKeeper;
   private readonly commands: CommandHost;
 
   private client: NodeClient | null = null;
@@ -208,6 +210,7 @@ export class Agent {
       backoffMinMs: this.options.backoffMinMs,
       backoffMaxMs: this.options.backoffMaxMs,
     });
+    this.pool = new PoolKeeper({ admin: this.admin, log: this.log, signal: this.signal });
     this.commands = {
       nginx: this.nginx,
       state: this.state,
@@ -361,6 +364,7 @@ export class Agent {
     await Promise.all([
       this.snapshots.poll(client),
       this.blocks.run(),
+      this.pool.run(),
       runCommandLoop({
         client,
         execute: (command) => this.execute(command),

@@ -593,6 +593,12 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     '  lua_shared_dict rampart_blocklist 16m;',
     // The block reports the agent has not collected yet: at most 10,000 events, ~256 bytes each in the dict.
     '  lua_shared_dict rampart_block_events 4m;',
+    // The challenge image pool (rampart.challenge_pool): the current and the previous pool the
+    // agent drew, ~1.4 MB each (64 code images, 32 slider puzzles).
+    '  lua_shared_dict rampart_challenge_pool 8m;',
+    // Code and slider tokens already answered (rampart.challenge): ~40,000 within their 5 minutes;
+    // when full the oldest go first.
+    '  lua_shared_dict rampart_challenge_used 4m;',
     // Backtracking bound of every ngx.re match (site modules' regex rules): a pathological pattern
     // fails (no match) instead of holding a worker.
     '  lua_regex_match_limit 100000;',

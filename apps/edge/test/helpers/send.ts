@@ -5,6 +5,8 @@ export interface FullReply {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The body's bytes (images). */
+  bytes: Buffer;
 }
 
 /**
@@ -30,11 +32,12 @@ export function sendFrom(
         agent: false,
       },
       (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => {
-          body += chunk.toString('utf8');
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8'), bytes });
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
         res.on('error', reject);
       },
     );

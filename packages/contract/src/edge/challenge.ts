@@ -25,9 +25,24 @@ export const CHALLENGE_PATH = '/.rampart/challenge';
 export const CHALLENGE_COOKIE = 'rampart_pass';
 
 /** What the edge does for a rule: the non-challenge actions and the challenges it serves (enums.ts). */
-export const EDGE_RULE_ACTIONS = ['deny', 'drop', 'dropBlacklist', 'shield', 'click', 'redirect'] as const;
+export const EDGE_RULE_ACTIONS = [
+  'deny',
+  'drop',
+  'dropBlacklist',
+  'shield',
+  'code',
+  'click',
+  'redirect',
+  'slider',
+] as const;
 export type EdgeRuleAction = (typeof EDGE_RULE_ACTIONS)[number];
-export const EDGE_CHALLENGES = ['shield', 'click', 'redirect'] as const satisfies readonly EdgeRuleAction[];
+export const EDGE_CHALLENGES = [
+  'shield',
+  'code',
+  'click',
+  'redirect',
+  'slider',
+] as const satisfies readonly EdgeRuleAction[];
 /**
  * The actions of a rule that blocks without a challenge: deny, drop, and drop + blacklist (drop, and
  * the client address joins the site's block list on that node: routes/block-list.ts).
@@ -35,12 +50,15 @@ export const EDGE_CHALLENGES = ['shield', 'click', 'redirect'] as const satisfie
 export const EDGE_BLOCK_ACTIONS = ['deny', 'drop', 'dropBlacklist'] as const satisfies readonly EdgeRuleAction[];
 export type EdgeBlockAction = (typeof EDGE_BLOCK_ACTIONS)[number];
 
-/** The edge action of a stored protection mode that a rule kind accepts (legacy 6, 8, 9 act as 1, 3, 4). */
+/** The edge action of a stored protection mode that a rule kind accepts (legacy 6–9 act as 1–4). */
 export const EDGE_ACTION_OF: Readonly<Record<number, EdgeRuleAction>> = Object.freeze({
   1: 'shield',
+  2: 'code',
   3: 'click',
   4: 'redirect',
+  5: 'slider',
   6: 'shield',
+  7: 'code',
   8: 'click',
   9: 'redirect',
   [FIREWALL_ACTIONS.deny]: 'deny',

@@ -59,10 +59,10 @@ describe('whitelist and blacklist rules', () => {
     ]);
     expect(issueKeys(whitelistRuleInputSchema.safeParse({ ...good, ips: [] }))).toEqual(['ips:required']);
     expect(issueKeys(whitelistRuleInputSchema.safeParse({ ...good, url: '(a+)+' }))).toEqual(['url:runaway']);
-    for (const blockType of [2, 5, 13]) {
+    for (const blockType of [6, 7, 13]) {
       expect(issueKeys(blacklistRuleInputSchema.safeParse({ ...good, blockType }))).toEqual(['blockType:wrongFormat']);
     }
-    for (const blockType of [1, 3, 4])
+    for (const blockType of [1, 2, 3, 4, 5])
       expect(blacklistRuleInputSchema.safeParse({ ...good, blockType }).success).toBe(true);
     for (const blockType of [10, 11, 12])
       expect(blacklistRuleInputSchema.safeParse({ ...good, blockType }).success).toBe(true);

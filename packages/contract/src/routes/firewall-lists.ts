@@ -74,8 +74,8 @@ export type FirewallMethods = z.output<typeof firewallMethodsSchema>;
 /**
  * The protection modes of a rule that blocks or challenges (blacklist, user-agent rules): the
  * challenges the edge serves (enums.ts BUILT_CHALLENGES), DENY (403), DROP and DROP + Blacklist
- * (FIREWALL_ACTIONS; the block list: routes/block-list.ts). The code and slider challenges join
- * them with the node's image pool; until then they are refused rather than accepted and not done.
+ * (FIREWALL_ACTIONS; the block list: routes/block-list.ts). The legacy 6–9 are refused for a new
+ * or edited rule: they exist only on rules older than the 1–5 numbering.
  */
 export const CHALLENGE_OR_BLOCK_TYPES = [...BUILT_CHALLENGES, ...BLOCKING_ACTIONS] as const;
 
