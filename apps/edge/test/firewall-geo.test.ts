@@ -1,14 +1,21 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import type { EdgeFirewall, EdgeGeoRule } from '@rampart/contract';
+import {
+  CHALLENGE_COOKIE,
+  CHALLENGE_PATH,
+  challengeKeyIds,
+  type EdgeFirewall,
+  type EdgeGeoRule,
+} from '@rampart/contract';
 import { geoRecord, writeMmdb } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataPlane } from '../src/data-plane/schema.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
-import { type Origin, startOrigin } from './helpers/origins.js';
+import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import { type FullReply, sendFrom } from './helpers/send.js';
 
 // The site firewall's geo rules (routes/firewall-geos.ts, rampart.firewall_geo) through a real
 // nginx and libmaxminddb, with a small MaxMind DB the test writes (the product ships none).
@@ -57,7 +64,10 @@ const FIREWALLS: EdgeFirewall[] = [
     [geoRule(51, false, { countries: ['CN'] })],
     [{ id: 52, url: '.*', methods: ['GET'], v4: [['7f000002', '7f000002']], v6: [] }],
   ),
+  // A geo rule that challenges (redirect verification) rather than blocks.
+  firewall(6, [geoRule(61, false, { countries: ['CN'] }, { action: 'redirect' })]),
 ];
+const KEYS = challengeKeyIds(new Date()).map((id) => ({ id, secret: randomBytes(32).toString('hex') }));
 
 let edge: Edge;
 let origin: Origin;
@@ -74,10 +84,11 @@ function plane(version: string, geoDatabase: string | null): DataPlane {
         domain(3, 'city.example.com', to, { firewallId: 3 }),
         domain(4, 'url.example.com', to, { firewallId: 4 }),
         domain(5, 'listed.example.com', to, { firewallId: 5 }),
+        domain(6, 'challenged.example.com', to, { firewallId: 6 }),
       ],
       [],
       [],
-      { firewalls: FIREWALLS },
+      { firewalls: FIREWALLS, challenge: { keys: KEYS, passSeconds: 1800 } },
     ),
     geoDatabase,
   };
@@ -167,6 +178,30 @@ describe('geo rules', () => {
     expect(await send('127.0.0.2', 'url.example.com', '/admin/x')).toBe(403);
     expect(await send('127.0.0.2', 'url.example.com', '/public')).toBe(200);
     expect(await send('127.0.0.2', 'listed.example.com')).toBe(200);
+  });
+
+  it('a challenging rule challenges the listed country, and its pass lets the client through', async () => {
+    const fullReply = async (from: string, options: Parameters<typeof sendFrom>[3]) => {
+      const reply = await sendFrom(from, edge.httpPort, 'challenged.example.com', options);
+      if (reply === 'closed') throw new Error('closed');
+      return reply as FullReply;
+    };
+    expect(await send('127.0.0.3', 'challenged.example.com')).toBe(200);
+    const challenged = await fullReply('127.0.0.2', { path: '/news' });
+    expect(challenged.status).toBe(302);
+    const location = challenged.headers.location as string;
+    expect(location.startsWith(`${CHALLENGE_PATH}?t=r.6.`)).toBe(true);
+    const probe = (challenged.headers['set-cookie'] ?? [])[0]?.split(';')[0] as string;
+    const verified = await fullReply('127.0.0.2', { path: location, headers: { cookie: probe } });
+    expect(verified.status).toBe(302);
+    expect(verified.headers.location).toBe('/news');
+    const pass = (verified.headers['set-cookie'] ?? []).find((c) => c.startsWith(`${CHALLENGE_COOKIE}=`));
+    const through = await fullReply('127.0.0.2', {
+      path: '/news',
+      headers: { cookie: (pass as string).split(';')[0] as string },
+    });
+    expect(through.status).toBe(200);
+    expect(servedBy(through.body)).toBe('origin');
   });
 
   it('logs the decision with the rule kind, id and action', async () => {

@@ -21,8 +21,8 @@ import {
   CORS_ORIGIN_RE,
   CUSTOM_HEADERS_MAX,
   DATA_PLANE_LIMITS,
-  EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
+  EDGE_RULE_ACTIONS,
   ERROR_PAGE_LANGUAGES,
   ERROR_PAGE_MAX_BYTES,
   ERROR_PAGE_STATUSES,
@@ -271,9 +271,9 @@ describe('the Lua checks agree with the contract', () => {
     expect(m?.slice(1).map(Number)).toEqual([FIREWALL_LIST_RULES_PER_SITE, GEO_RULE_REGIONS_MAX]);
     expect(pattern('firewall_geo', 'COUNTRY_RE')).toBe(pcre(GEO_COUNTRY_ID_RE));
     const geos = edgeFirewallSchema.shape.geos.unwrap().element.shape;
-    expect(sorted(geos.action.options)).toEqual(sorted(EDGE_BLOCK_ACTIONS));
-    expect(sorted(Object.keys(table('firewall_geo', 'BLOCK_ACTIONS')))).toEqual(sorted(EDGE_BLOCK_ACTIONS));
-    expect(source('firewall_geo')).toContain('if not BLOCK_ACTIONS[r.action] then');
+    expect(sorted(geos.action.options)).toEqual(sorted(EDGE_RULE_ACTIONS));
+    expect(sorted(Object.keys(table('firewall_geo', 'RULE_ACTIONS')))).toEqual(sorted(EDGE_RULE_ACTIONS));
+    expect(source('firewall_geo')).toContain('if not RULE_ACTIONS[r.action] then');
     expect(source('validate')).toContain(`[[${pcre(GEO_SHA256_RE)}]]`);
   });
 

@@ -224,6 +224,17 @@ describe('geo rules', () => {
     expect((await plane()).firewalls).toEqual([]);
   });
 
+  it('a rule that challenges reaches the nodes as that challenge, with the keys that sign passes', async () => {
+    expect((await plane()).challenge.keys).toEqual([]);
+    const added = await as(addGeoRules, { params: { siteId }, body: { data: [{ ...rule, blockType: 5 }] } });
+    expect(added.statusCode, added.body).toBe(200);
+    const p = await plane();
+    expect(p.firewalls[0]?.geos?.map((r) => r.action)).toEqual(['slider']);
+    expect(p.challenge.keys).toHaveLength(3);
+    await as(deleteGeoRules, { params: { siteId }, body: { ids: [added.json().data[0].id] } });
+    expect((await plane()).challenge.keys).toEqual([]);
+  });
+
   it.each([
     [{ ...rule, geoIDs: [] }, 'data.0.geoIDs'],
     [{ ...rule, geoIDs: undefined }, 'data.0.geoIDs'],
@@ -235,7 +246,7 @@ describe('geo rules', () => {
     [{ ...rule, isBlack: undefined }, 'data.0.isBlack'],
     [{ ...rule, urlRegex: '' }, 'data.0.urlRegex'],
     [{ ...rule, urlRegex: '(x' }, 'data.0.urlRegex'],
-    [{ ...rule, blockType: 1 }, 'data.0.blockType'],
+    [{ ...rule, blockType: 6 }, 'data.0.blockType'],
     [{ ...rule, blockType: 13 }, 'data.0.blockType'],
     [{ ...rule, enabled: 'yes' }, 'data.0.enabled'],
     // A city the operator's database does not know.

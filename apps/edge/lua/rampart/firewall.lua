@@ -128,7 +128,8 @@ local function compile(raw)
   end
   local limits = frequency.compile(raw)
   local header_rules = headers.compile(raw.headers)
-  local geos = geo.compile(raw.geos)
+  local geos = geo.compile(raw.geos, site, route_of, CHALLENGE_OF)
+  for _, r in ipairs(geos or {}) do challenges = challenges or r.challenge end
   if limits and limits.anti_cc then challenges = true end
   -- An entry without rules comes for a site whose blocks outlive the rule that made them (the
   -- control plane sends it while the site has a block that has not ended): only the block list acts.
@@ -236,7 +237,7 @@ function _M.check(domain, gen, var)
   end
   -- Geo rules (rampart.firewall_geo): after the blacklist, before the header rules.
   if fw.geos then
-    rule, url = geo.check(fw.geos, gen, var, url)
+    rule, url = geo.check(fw.geos, gen, var, url, passed)
     if rule then
       decided(var, "geo", rule, fw, addr)
       return rule.route

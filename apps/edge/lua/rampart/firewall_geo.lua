@@ -72,8 +72,10 @@ end
 -- Validation (rampart.firewall_check): the same allowlists as edgeGeoRuleSchema.
 local MAX_RULES, MAX_REGIONS = 100, 500
 local COUNTRY_RE = [[^[A-Z]{2}$]]
--- packages/contract/src/edge/challenge.ts EDGE_BLOCK_ACTIONS.
-local BLOCK_ACTIONS = { deny = true, drop = true, dropBlacklist = true }
+-- packages/contract/src/edge/challenge.ts EDGE_RULE_ACTIONS: the blocking actions and the challenges.
+local RULE_ACTIONS = {
+  deny = true, drop = true, dropBlacklist = true, shield = true, code = true, click = true, redirect = true, slider = true,
+}
 local re_find = ngx.re.find
 local is_int, is_list = checks.is_int, checks.is_array
 
@@ -103,7 +105,7 @@ function _M.check_rules(rules, path, url_problem)
       if not is_int(c, 1, 4294967295) then return nil, at .. ".cities[" .. (j - 1) .. "]", "not a city id" end
       cities[j] = c
     end
-    if not BLOCK_ACTIONS[r.action] then return nil, at .. ".action", "not deny, drop or dropBlacklist" end
+    if not RULE_ACTIONS[r.action] then return nil, at .. ".action", "not an action" end
     clean[i] = { id = r.id, url = r.url, white = r.white, countries = countries, cities = cities, action = r.action }
   end
   return clean
@@ -112,8 +114,10 @@ end
 -- Patterns that match every string (as rampart.firewall).
 local EVERY_URL = { [".*"] = true, ["/*"] = true }
 
--- The site's geo rules → compiled rules (sets by region), or nil when it has none.
-function _M.compile(list)
+-- The site's geo rules → compiled rules (sets by region), or nil when it has none. `route_of` and
+-- `challenge_of` are rampart.firewall's: what the router answers for an action, and whether it is a
+-- challenge (a client with a pass for the site is not caught by it).
+function _M.compile(list, site, route_of, challenge_of)
   if list == nil or #list == 0 then return nil end
   local out = {}
   for i, r in ipairs(list) do
@@ -127,7 +131,8 @@ function _M.compile(list)
       regions = regions,
       action = r.action,
       -- dropBlacklist drops, and rampart.firewall puts the address on the site's block list.
-      route = (r.action == "drop" or r.action == "dropBlacklist") and "444" or "4030",
+      route = route_of(r.action, site),
+      challenge = challenge_of[r.action] ~= nil,
     }
   end
   return out
@@ -243,15 +248,15 @@ local function regions_of(addr)
 end
 
 -- The first rule of `rules` that blocks the request, or nil; and the URL (read at most once, handed
--- on as rampart.firewall does).
-function _M.check(rules, gen, var, url)
+-- on as rampart.firewall does). A challenge rule does not catch a client that `passed`.
+function _M.check(rules, gen, var, url, passed)
   local hash = hash_of(gen)
   if hash ~= db_hash or cache == nil or (db == nil and hash ~= nil and ngx.now() >= retry_at) then open(hash) end
   local where = nil
   for i = 1, #rules do
     local r = rules[i]
-    local covered = true
-    if r.url then
+    local covered = not (passed and r.challenge)
+    if covered and r.url then
       if url == nil then url = var.rampart_fw_url end
       covered = re_find(url, r.url, "jo") ~= nil
     end

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GEO_CITY_ID_RE, GEO_COUNTRY_ID_RE, GEO_RULE_REGIONS_MAX, GEO_SHA256_RE } from '../routes/firewall-geos.js';
 import { FIREWALL_LIST_RULES_PER_SITE, firewallUrlProblem } from '../routes/firewall-lists.js';
-import { EDGE_BLOCK_ACTIONS } from './challenge.js';
+import { EDGE_RULE_ACTIONS } from './challenge.js';
 
 /**
  * The geo rules' part of the data plane (routes/firewall-geos.ts; docs/decisions.md "Geo rules").
@@ -16,7 +16,8 @@ export const edgeGeoRuleSchema = z.strictObject({
   white: z.boolean(),
   countries: z.array(z.string().regex(GEO_COUNTRY_ID_RE)).max(GEO_RULE_REGIONS_MAX),
   cities: z.array(z.number().int().min(1).max(4_294_967_295)).max(GEO_RULE_REGIONS_MAX),
-  action: z.enum(EDGE_BLOCK_ACTIONS),
+  /** Deny, drop, drop + blacklist, or a challenge (a client with a pass for the site is not caught). */
+  action: z.enum(EDGE_RULE_ACTIONS),
 });
 export type EdgeGeoRule = z.infer<typeof edgeGeoRuleSchema>;
 

@@ -39,7 +39,7 @@ describe('geo rule input', () => {
     [{ ...rule, geoIDs: ['XX'] }, 'geoIDs.0:wrongFormat'],
     [{ ...rule, isBlack: undefined }, 'isBlack:required'],
     [{ ...rule, urlRegex: '' }, 'urlRegex:required'],
-    [{ ...rule, blockType: 1 }, 'blockType:wrongFormat'],
+    [{ ...rule, blockType: 6 }, 'blockType:wrongFormat'],
     [{ ...rule, blockType: 13 }, 'blockType:wrongFormat'],
   ])('refuses %j (%s)', (input, key) => {
     expect(issueKeys(geoRuleInputSchema.safeParse(input))).toEqual([key]);

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { BLOCKING_ACTIONS } from '../enums.js';
 import { geoRegion } from '../geo.js';
 import { dataOf, defineRoute, nodeAccess, okReply, tiers } from '../route.js';
 import { zMemo } from '../validators/zod.js';
-import { firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
+import { CHALLENGE_OR_BLOCK_TYPES, firewallRuleId, firewallRuleRoutes, firewallUrlSchema } from './firewall-lists.js';
 
 /**
  * The site firewall's geo rules (spec part 1 §2 "Regional rules: black/white flag, regions, URL,
@@ -36,8 +35,11 @@ export function geoIdProblem(id: string): 'wrongFormat' | null {
   return 'wrongFormat';
 }
 
-/** The geo rules' actions: DENY (403), DROP and DROP + Blacklist (enums.ts FIREWALL_ACTIONS). */
-export const GEO_BLOCK_TYPES = BLOCKING_ACTIONS;
+/**
+ * The geo rules' protection modes: the five challenges, DENY (403), DROP and DROP + Blacklist
+ * (firewall-lists.ts CHALLENGE_OR_BLOCK_TYPES), as the blacklist's.
+ */
+export const GEO_BLOCK_TYPES = CHALLENGE_OR_BLOCK_TYPES;
 
 export const geoRuleInputSchema = z.object({
   isBlack: z.boolean({ error: 'required' }),

@@ -83,14 +83,14 @@ describe('sitesSetting: firewall geo rules', () => {
     expect(within(other).getByText('DROP')).toBeTruthy();
   });
 
-  it('creates a rule: black, DENY and on by default, regions picked in the tree, the exact body sent', async () => {
+  it('creates a rule: black, five-second shield and on by default, regions picked in the tree, the exact body sent', async () => {
     api.on(addGeoRules, { siteId: 3 }, ok([{ ...black, id: 43 }]));
     renderAt(GEOS);
     await findRow('/admin');
     clickButton('Create');
     const dialog = await findModal();
     expect(within(dialog).getByText('New geo rule')).toBeTruthy();
-    expect(within(dialog).getByText('DENY')).toBeTruthy();
+    expect(within(dialog).getByText('Five-Second Shield')).toBeTruthy();
     expect(within(dialog).getByLabelText('Enabled').getAttribute('aria-checked')).toBe('true');
     typeInto(dialog, 'URL', '.*');
     // No region yet: the contract refuses it before anything is sent.
@@ -104,7 +104,7 @@ describe('sitesSetting: firewall geo rules', () => {
     clickButton('OK', dialog);
     expect(await screen.findByText('Create Success!')).toBeTruthy();
     expect(api.sent(addGeoRules, { siteId: 3 })[0]?.body).toEqual({
-      data: [{ isBlack: false, geoIDs: ['FR'], urlRegex: '.*', blockType: 10, enabled: true, memo: '' }],
+      data: [{ isBlack: false, geoIDs: ['FR'], urlRegex: '.*', blockType: 1, enabled: true, memo: '' }],
     });
   });
 

@@ -112,7 +112,7 @@ export async function edgeFirewalls(
         url: rule.urlRegex,
         white: !rule.isBlack,
         ...splitGeoIds(rule.geoIDs),
-        action: actionOf(rule.blockType) as EdgeBlockAction,
+        action: actionOf(rule.blockType),
       });
       continue;
     }

@@ -1,4 +1,4 @@
-import { FIREWALL_ACTIONS, type GEO_BLOCK_TYPES, type GeoRule, type GeoRuleInput } from '@rampart/contract';
+import { DEFAULT_REGION_RULE, type GEO_BLOCK_TYPES, type GeoRule, type GeoRuleInput } from '@rampart/contract';
 import { ruleFieldOf } from './firewall-rule-form';
 
 /** A geo rule's form: the body's fields as they are. */
@@ -11,15 +11,12 @@ export interface GeoRuleValues {
   memo: string;
 }
 
-/**
- * A new rule: the spec's default region rule (black list, no regions, empty URL pattern) but DENY
- * rather than the five-second shield, which does not exist yet (docs/decisions.md "Geo rules").
- */
+/** A new rule: the spec's default region rule (black list, no regions, empty URL pattern, five-second shield). */
 export const NEW_GEO_RULE: GeoRuleValues = {
-  isBlack: true,
+  isBlack: DEFAULT_REGION_RULE.isBlack,
   geoIDs: [],
-  urlRegex: '',
-  blockType: FIREWALL_ACTIONS.deny,
+  urlRegex: DEFAULT_REGION_RULE.urlRegex,
+  blockType: DEFAULT_REGION_RULE.blockType,
   enabled: true,
   memo: '',
 };
