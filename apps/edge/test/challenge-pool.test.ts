@@ -8,7 +8,7 @@ import {
   ipListRanges,
 } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChallengePool, drawPool, heldPool, pushPool } from '../src/challenge-pool/pool.js';
+import { type ChallengePool, drawPool, heldPool, PoolKeeper, pushPool } from '../src/challenge-pool/pool.js';
 import { adminRequest } from '../src/data-plane/admin-client.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
@@ -294,5 +294,38 @@ describe('a new pool', () => {
       await send('127.0.0.2', 'code.example.com', answerForm({ t: stale.t, r: stale.r, n: secondAnswer })),
     );
     expect(ok.status).toBe(303);
+  });
+});
+
+describe("the agent's pool keeper", () => {
+  it('draws and pushes a pool only while the node needs one and nginx has none or an old one', async () => {
+    const lines: string[] = [];
+    const keeper = (needed: boolean, refreshSeconds?: number) =>
+      new PoolKeeper({
+        admin: edge.adminEndpoint,
+        needed: () => needed,
+        log: (_level, event) => lines.push(event),
+        signal: new AbortController().signal,
+        refreshSeconds,
+      });
+    const held = await heldPool(edge.adminEndpoint);
+    // No site challenges: nothing drawn, whatever nginx holds.
+    const idle = keeper(false, 0);
+    await idle.check();
+    expect(idle.pushed).toBe(0);
+    // nginx holds a fresh pool: kept.
+    const fresh = keeper(true);
+    await fresh.check();
+    expect(fresh.pushed).toBe(0);
+    expect((await heldPool(edge.adminEndpoint))?.id).toBe(held?.id);
+    // Due for refresh: a new pool replaces it.
+    const due = keeper(true, 0);
+    await due.check();
+    expect(due.pushed).toBe(1);
+    const now = await heldPool(edge.adminEndpoint);
+    expect(now?.id).not.toBe(held?.id);
+    expect(lines).toEqual(['challenge.pool_pushed']);
+    const { t } = await challengePage('127.0.0.2', 'slider.example.com');
+    expect(entryOf(t).poolId).toBe(now?.id);
   });
 });

@@ -210,7 +210,12 @@ export class Agent {
       backoffMinMs: this.options.backoffMinMs,
       backoffMaxMs: this.options.backoffMaxMs,
     });
-    this.pool = new PoolKeeper({ admin: this.admin, log: this.log, signal: this.signal });
+    this.pool = new PoolKeeper({
+      admin: this.admin,
+      needed: () => (this.snapshots.applied?.dataPlane.challenge.keys.length ?? 0) > 0,
+      log: this.log,
+      signal: this.signal,
+    });
     this.commands = {
       nginx: this.nginx,
       state: this.state,

@@ -12,7 +12,8 @@ import { sliderImages } from './slider-image.js';
  * The node's challenge image pool (docs/decisions.md "The code and slider challenges"): the agent
  * draws POOL_CODES code images and POOL_SLIDERS slider puzzles, pushes them with their answers into
  * nginx's `rampart_challenge_pool` dict (admin `PUT /challenge/pool`), and draws a new pool every
- * POOL_REFRESH_SECONDS or whenever nginx has none (a restart empties the dict). nginx keeps the
+ * POOL_REFRESH_SECONDS or whenever nginx has none (a restart empties the dict), while the node
+ * serves a site with a challenge rule (its data plane carries challenge keys). nginx keeps the
  * previous pool too, so a challenge served just before a refresh can still be answered. The answers
  * stay on the node: the page gets the images and a signed token naming the entry, never the answer.
  */
@@ -70,6 +71,8 @@ export async function pushPool(endpoint: AdminEndpoint, pool: ChallengePool): Pr
 
 export interface PoolKeeperOptions {
   admin: AdminEndpoint;
+  /** Whether the node needs a pool now (a site of its data plane challenges). */
+  needed: () => boolean;
   log: Logger;
   signal: AbortSignal;
   checkMs?: number;
@@ -95,6 +98,7 @@ export class PoolKeeper {
   /** One round: a new pool when nginx has none or its pool is due for refresh. */
   async check(): Promise<void> {
     const { admin, log } = this.options;
+    if (!this.options.needed()) return;
     try {
       const held = await heldPool(admin);
       if (held !== null && held.age < (this.options.refreshSeconds ?? POOL_REFRESH_SECONDS)) return;

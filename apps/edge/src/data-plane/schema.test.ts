@@ -426,6 +426,19 @@ describe('parseDataPlane refuses', () => {
     const firewalls = [{ ...firewall, whitelist: [{ ...firewallRule, ...fields }] }];
     expect(refusal(doc({ firewalls })).field.replace(/\[(\d+)\]/g, '.$1')).toBe(field);
   });
+  it.each([
+    ['a blacklist rule', { blacklist: [{ ...firewallRule, id: 12, action: 'code' }] }],
+    ['a user-agent rule', { userAgents: [{ id: 13, url: '.*', userAgent: 'curl', action: 'slider' }] }],
+    ['a geo rule', { geos: [{ id: 14, url: '.*', white: false, countries: ['CN'], cities: [], action: 'click' }] }],
+  ])('%s that challenges without the challenge keys', (_label, rules) => {
+    const firewalls = [{ ...firewall, blacklist: [], ...rules }];
+    expect(refusal(doc({ firewalls }))).toMatchObject({ field: 'firewalls[0]' });
+    const keys = [{ id: 1, secret: 'ab'.repeat(32) }];
+    expect(
+      parseDataPlane(JSON.stringify(doc({ firewalls, challenge: { keys, passSeconds: 1800 } }))).firewalls,
+    ).toHaveLength(1);
+  });
+
   it('a blacklist rule without its action, two firewalls with one id, and a domain naming a missing one', () => {
     const noAction = [{ ...firewall, blacklist: [firewallRule] }];
     expect(refusal(doc({ firewalls: noAction })).field).toBe('firewalls[0].blacklist[0].action');

@@ -430,12 +430,8 @@ export const dataPlaneSchema = z
       settingsIds.add(settings.id);
     });
     const firewallIds = new Set<number>();
-    const challenges = (list: readonly { action: EdgeRuleAction }[]) =>
-      list.some((rule) => (EDGE_CHALLENGES as readonly string[]).includes(rule.action));
     doc.firewalls.forEach((firewall, i) => {
-      const challenging =
-        challenges(firewall.blacklist) || challenges(firewall.userAgents) || firewall.antiCC.length > 0;
-      if (doc.challenge.keys.length === 0 && challenging) {
+      if (doc.challenge.keys.length === 0 && firewallChallenges(firewall)) {
         ctx.addIssue({ code: 'custom', path: ['firewalls', i], message: 'a challenge rule without challenge keys' });
       }
       if (firewallIds.has(firewall.id)) {
@@ -510,6 +506,22 @@ export type EdgeCachePolicy = z.infer<typeof edgeCachePolicySchema>;
 export type EdgeCacheRule = z.infer<typeof edgeCacheRuleSchema>;
 export type EdgeSiteSettings = z.infer<typeof edgeSiteSettingsSchema>;
 export type EdgeFirewall = z.infer<typeof edgeFirewallSchema>;
+
+const CHALLENGE_ACTIONS: ReadonlySet<string> = new Set(EDGE_CHALLENGES);
+
+/**
+ * Whether a site's firewall has a rule that challenges (then the node needs the challenge keys):
+ * a blacklist, user-agent or geo rule with a challenge action, or an anti-CC rule.
+ */
+export function firewallChallenges(firewall: EdgeFirewall): boolean {
+  const challenges = (list: readonly { action: EdgeRuleAction }[]) => list.some((r) => CHALLENGE_ACTIONS.has(r.action));
+  return (
+    firewall.antiCC.length > 0 ||
+    challenges(firewall.blacklist) ||
+    challenges(firewall.userAgents) ||
+    challenges(firewall.geos ?? [])
+  );
+}
 /**
  * A site's firewall entry without rules: what a site's rules are added to, and what a site with
  * only a domain's lists or only live blocks travels as (the edge's block-list check rides on it).

@@ -1,9 +1,9 @@
 import {
   CHALLENGE_PASS_SECONDS,
   challengeKeyIds,
-  EDGE_CHALLENGES,
   type EdgeChallenge,
   type EdgeFirewall,
+  firewallChallenges,
 } from '@rampart/contract';
 import { deriveKey } from '../../platform/crypto/keys.js';
 
@@ -23,15 +23,7 @@ export function edgeChallengeKeys(secret: string, ownerId: number, now: Date): E
   };
 }
 
-const CHALLENGES: ReadonlySet<string> = new Set(EDGE_CHALLENGES);
-
 /** Whether any rule of these firewalls challenges (then the node needs the keys). */
 export function firewallsChallenge(firewalls: readonly EdgeFirewall[]): boolean {
-  return firewalls.some(
-    (f) =>
-      f.antiCC.length > 0 ||
-      f.blacklist.some((r) => CHALLENGES.has(r.action)) ||
-      f.userAgents.some((r) => CHALLENGES.has(r.action)) ||
-      (f.geos ?? []).some((r) => CHALLENGES.has(r.action)),
-  );
+  return firewalls.some(firewallChallenges);
 }
