@@ -17,8 +17,10 @@
  *   the same Lua, so the rule set is exactly the one below, whatever the API's defaults) serving the same domains, all with
  *   one site firewall: a whitelist rule whose address and method match and whose URL pattern does
  *   not (so every request builds its URL and runs the pattern), a 1,000-entry blacklist rule, a
- *   POST-only one for every address, a user-agent rule, and a per-second limit above wrk's rate
- *   (every request is counted in the shared dict). No rule decides a GET, so the load reaches the
+ *   POST-only one for every address, two geo rules (a black rule for two countries and a white rule
+ *   for three, against a MaxMind DB the bench writes that places wrk's address in one of the
+ *   three), a header rule, a user-agent rule, and a per-second limit above wrk's rate (every
+ *   request is counted in the shared dict). No rule decides a GET, so the load reaches the
  *   origin and the figure is the cost of checking. The same nginx also serves the same number of domains without
  *   rules (`n<i>.bench.example`), measured in the same rounds: `firewall_ratio` is against the plain
  *   proxy, `firewall_vs_no_rules` against those domains (the firewall's own cost, without the
@@ -30,12 +32,14 @@
  *   the API call to the first edge response that shows it (polled every 5 ms).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type EdgeFirewall, ipListRanges } from '@rampart/contract';
+import { geoRecord, writeMmdb } from '@rampart/contract/testing';
 import { document, domain, upstream } from '../apps/edge/test/helpers/documents.js';
 import { type Edge, startEdge } from '../apps/edge/test/helpers/edge.js';
 import { freePort } from '../apps/edge/test/helpers/net.js';
@@ -177,6 +181,12 @@ function benchFirewall(id: number): EdgeFirewall {
       { id: 2, url: '.*', methods: ALL_METHODS, action: 'deny', ...ipListRanges([...thousand, '2001:db8::/32']) },
       { id: 3, url: '.*', methods: ['POST'], action: 'deny', ...ipListRanges(['0.0.0.0/0']) },
     ],
+    // wrk's address (127.0.0.1) is in US in the bench's geo database: the black rule looks it up and
+    // does not match, the white rule finds it listed; neither acts.
+    geos: [
+      { id: 7, url: '.*', white: false, countries: ['CN', 'RU'], cities: [], action: 'deny' },
+      { id: 8, url: '.*', white: true, countries: ['US', 'CA', 'GB'], cities: [], action: 'deny' },
+    ],
     // wrk sends no User-Agent: the rule is evaluated (against "") on every request and never matches.
     userAgents: [{ id: 4, url: '.*', userAgent: 'curl|python-requests|badbot', action: 'deny' }],
     // A header rule read on every request (wrk sends no X-Scanner: one variable read, never a match).
@@ -290,11 +300,27 @@ async function main() {
     log('starting the firewall edge');
     const fwEdge: Edge = await startEdge({ workerProcesses: WORKERS });
     stops.push(() => fwEdge.stop());
+    // The geo database the geo rules use, where the agent would keep it (nginx.conf names the directory).
+    const geoDir = path.join(fwEdge.prefix, 'geo');
+    await mkdir(geoDir, { recursive: true, mode: 0o755 });
+    const mmdb = writeMmdb(
+      [
+        { cidr: '127.0.0.0/8', data: geoRecord('US') },
+        { cidr: '10.0.0.0/8', data: geoRecord('CN') },
+      ],
+      { databaseType: 'Rampart-Bench-Country' },
+    );
+    const geoDatabase = createHash('sha256').update(mmdb).digest('hex');
+    await writeFile(path.join(geoDir, `${geoDatabase}.mmdb`), mmdb, { mode: 0o644 });
+    await fwEdge.nginx.reload(fwEdge.render({ geoDir, workerProcesses: WORKERS }));
     const fwDomains = Array.from({ length: DOMAINS }, (_, i) => [
       domain(i + 1, name(i), [upstream(originPort)], { firewallId: setup.siteId }),
       domain(DOMAINS + i + 1, `n${i}.bench.example`, [upstream(originPort)]),
     ]).flat();
-    await fwEdge.push(document('bench-firewall', fwDomains, [], [], { firewalls: [benchFirewall(setup.siteId)] }));
+    await fwEdge.push({
+      ...document('bench-firewall', fwDomains, [], [], { firewalls: [benchFirewall(setup.siteId)] }),
+      geoDatabase,
+    });
     const fwHttp = fwEdge.httpPort;
     if ((await get(fwHttp, name(0))) !== 200) throw new Error('the firewall edge does not serve the first domain');
     if ((await get(fwHttp, name(0), 'POST')) !== 403) throw new Error("the firewall edge's rules are not active");

@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import {
-  CHALLENGE_COOKIE,
-  challengeKeyIds,
-  type EdgeFirewall,
-  type EdgeRuleAction,
-  ipListRanges,
-} from '@rampart/contract';
+import { CHALLENGE_COOKIE, challengeKeyIds } from '@rampart/contract';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChallengePool, drawPool, pushPool } from '../src/challenge-pool/pool.js';
+import { challengedSite, poolEntryOf } from './helpers/challenges.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
@@ -20,21 +15,8 @@ import { type Origin, startOrigin } from './helpers/origins.js';
 // nothing from the person; the pass cookie then lets the browser through, and a tampered one is
 // challenged again. The browser resolves every test host to 127.0.0.1, the address the rules catch.
 
-const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
 const KEYS = challengeKeyIds(new Date()).map((id) => ({ id, secret: randomBytes(32).toString('hex') }));
-
-function challenged(site: number, action: EdgeRuleAction): EdgeFirewall {
-  return {
-    id: site,
-    whitelist: [],
-    blacklist: [{ id: site * 10, url: '.*', methods: ALL_METHODS, ...ipListRanges(['127.0.0.1']), action }],
-    userAgents: [],
-    headers: [],
-    intervals: [],
-    rates: [],
-    antiCC: [],
-  };
-}
+const challenged = challengedSite;
 
 let edge: Edge;
 let origin: Origin;
@@ -109,14 +91,13 @@ async function originShown(context: BrowserContext, path: string) {
   );
 }
 
-/** The pool entry the challenge page's token names (its nonce: pool id, 4 hex of entry, random). */
+/** The pool entry the challenge page's token names. */
 async function entryIndex(context: BrowserContext): Promise<number> {
   const page = context.pages()[0];
   if (!page) throw new Error('no page');
-  const t = await page.locator('input[name="t"]').getAttribute('value');
-  const nonce = t?.split('.')[5] ?? '';
-  expect(nonce.slice(0, 8)).toBe(pool.id);
-  return Number.parseInt(nonce.slice(8, 12), 16);
+  const entry = poolEntryOf((await page.locator('input[name="t"]').getAttribute('value')) ?? '');
+  expect(entry.poolId).toBe(pool.id);
+  return entry.index;
 }
 
 async function passCookie(context: BrowserContext, host: string) {

@@ -1,15 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import {
-  CHALLENGE_COOKIE,
-  CHALLENGE_PATH,
-  challengeKeyIds,
-  type EdgeFirewall,
-  type EdgeRuleAction,
-  ipListRanges,
-} from '@rampart/contract';
+import { CHALLENGE_COOKIE, CHALLENGE_PATH, challengeKeyIds, type EdgeRuleAction } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChallengePool, drawPool, heldPool, PoolKeeper, pushPool } from '../src/challenge-pool/pool.js';
 import { adminRequest } from '../src/data-plane/admin-client.js';
+import { challengedSite, formOf, poolEntryOf, replyOf } from './helpers/challenges.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
@@ -21,21 +15,8 @@ import { type FullReply, sendFrom } from './helpers/send.js';
 // checked on the node. The test holds the pool it pushed, so it knows each entry's answer; the page
 // and the images never carry it. challenge-browser.test.ts passes both in Chromium.
 
-const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
 const KEYS = challengeKeyIds(new Date()).map((id) => ({ id, secret: randomBytes(32).toString('hex') }));
-
-function challenged(site: number, action: EdgeRuleAction): EdgeFirewall {
-  return {
-    id: site,
-    whitelist: [],
-    blacklist: [{ id: site * 10, url: '.*', methods: ALL_METHODS, ...ipListRanges(['127.0.0.0/8']), action }],
-    userAgents: [],
-    headers: [],
-    intervals: [],
-    rates: [],
-    antiCC: [],
-  };
-}
+const challenged = (site: number, action: EdgeRuleAction) => challengedSite(site, action, ['127.0.0.0/8']);
 
 let edge: Edge;
 let origin: Origin;
@@ -45,24 +26,7 @@ let pool: ChallengePool;
 const send = (from: string, host: string, options: Parameters<typeof sendFrom>[3] = {}) =>
   sendFrom(from, port, host, options);
 
-function replyOf(reply: FullReply | 'closed'): FullReply {
-  if (reply === 'closed') throw new Error('the edge closed the connection');
-  return reply;
-}
-
-/** The token and return path of a challenge page's form. */
-function formOf(body: string): { t: string; r: string } {
-  const t = body.match(/name="t" value="([^"]*)"/)?.[1];
-  const r = body.match(/name="r" value="([^"]*)"/)?.[1];
-  if (t === undefined || r === undefined) throw new Error(`no challenge form in: ${body.slice(0, 300)}`);
-  return { t, r: r.replaceAll('&amp;', '&') };
-}
-
-/** The pool entry a code or slider token names: "<pool id><entry, 4 hex><random>" in its nonce. */
-function entryOf(t: string): { poolId: string; index: number } {
-  const nonce = t.split('.')[5] as string;
-  return { poolId: nonce.slice(0, 8), index: Number.parseInt(nonce.slice(8, 12), 16) };
-}
+const entryOf = poolEntryOf;
 
 function answerForm(fields: Record<string, string | number>): Parameters<typeof sendFrom>[3] {
   return {

@@ -12,6 +12,7 @@ import {
 } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataPlane } from '../src/data-plane/schema.js';
+import { ALL_METHODS, formOf, replyOf } from './helpers/challenges.js';
 import { document, domain, upstream } from './helpers/documents.js';
 import { type Edge, LUA_DIR, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
@@ -23,7 +24,6 @@ import { type FullReply, sendFrom } from './helpers/send.js';
 // them in Chromium. The test holds the keys it pushes, so it can sign passes the node must take
 // (the same MAC the node makes) and forge the ones it must refuse.
 
-const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
 const [PREVIOUS, CURRENT, NEXT] = challengeKeyIds(new Date());
 const KEYS = [PREVIOUS, CURRENT, NEXT].map((id) => ({ id, secret: randomBytes(32).toString('hex') }));
 const CHALLENGE: EdgeChallenge = { keys: KEYS, passSeconds: 1800 };
@@ -97,20 +97,6 @@ function plane(version: string, challenge: EdgeChallenge = CHALLENGE): DataPlane
 
 const send = (from: string, host: string, options: Parameters<typeof sendFrom>[3] = {}) =>
   sendFrom(from, port, host, options);
-
-function replyOf(reply: FullReply | 'closed'): FullReply {
-  if (reply === 'closed') throw new Error('the edge closed the connection');
-  return reply;
-}
-
-/** The hidden fields of a challenge page's form. */
-function formOf(body: string): { t: string; r: string } {
-  const field = (name: string) => body.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1];
-  const t = field('t');
-  const r = field('r');
-  if (t === undefined || r === undefined) throw new Error(`no challenge form in: ${body.slice(0, 300)}`);
-  return { t, r: r.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>') };
-}
 
 /**
  * The pages' own proof-of-work script (POW_SCRIPT in rampart.challenge), run here as the browser
