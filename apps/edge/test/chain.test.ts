@@ -179,6 +179,22 @@ describe('the whole chain on loopback', () => {
     expect(await edge.agent.nginx.workerPids()).toEqual(workers);
   });
 
+  it('serves the code challenge from the image pool the agent draws once a rule asks for one', async () => {
+    const page = async () =>
+      (await request(edge.ports.http, 'www.shop.example', '/', { headers: { 'user-agent': 'chain-bot' } })).body;
+    const [rule] = (await site('POST', 'firewall/setting/userAgents', {
+      data: [{ urlRegex: '.*', userAgentRegex: 'chain-bot', blockType: 2 }],
+    })) as { id: number }[];
+    // The agent sees the challenge keys in its snapshot and pushes a pool within its 5 s check
+    // (until then the node answers the shield).
+    await waitUntil(async () => (await page()).includes('Enter the code'), 20_000, 100);
+    const t = /name="t" value="(k\.[^"]+)"/.exec(await page())?.[1] as string;
+    const image = await request(edge.ports.http, 'www.shop.example', `/.rampart/challenge?i=${t}`);
+    expect(image.status).toBe(200);
+    await site('DELETE', 'firewall/setting/userAgents', { ids: [rule?.id] });
+    await waitUntil(async () => !(await page()).includes('Enter the code'), 5000, 10);
+  });
+
   it("places visitors with the operator's geo database: black and white geo rules, without a reload", async () => {
     const workers = await edge.agent.nginx.workerPids();
     const status = async () => (await request(edge.ports.http, 'www.shop.example', '/')).status;
