@@ -67,7 +67,7 @@ describe('sitesSetting: firewall anti-CC rules', () => {
     fireEvent.click(within(dialog).getByLabelText('Full verification'));
     await vi.waitFor(() => expect(within(dialog).queryByLabelText('Window')).toBeNull());
     typeInto(dialog, 'URL', ' /checkout ');
-    await chooseOption(dialog, 'Protection mode', 'Redirect Verification');
+    await chooseOption(dialog, 'Protection mode', 'Slider Captcha');
     await chooseOption(dialog, 'Over the error limit', 'DROP');
     typeInto(dialog, 'Errors allowed', '3');
     clickButton('OK', dialog);
@@ -79,7 +79,7 @@ describe('sitesSetting: firewall anti-CC rules', () => {
           frequency: 'full',
           seconds: 60,
           times: 30,
-          blockType: 4,
+          blockType: 5,
           errorSeconds: 60,
           errorTimes: 3,
           errorBlockType: 11,

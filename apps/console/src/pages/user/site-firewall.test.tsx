@@ -184,10 +184,10 @@ describe('sitesSetting: firewall lists', () => {
     const dialog = await findModal();
     typeInto(dialog, 'IPs', '192.0.2.0/24');
     typeInto(dialog, 'URL', '.*');
-    await chooseOption(dialog, 'Protection mode', 'Redirect Verification');
+    await chooseOption(dialog, 'Protection mode', 'Verification Code');
     clickButton('OK', dialog);
     expect(await screen.findByText('Create Success!')).toBeTruthy();
-    expect(api.sent(addBlacklistRules, { siteId: 3 })[0]?.body).toMatchObject({ data: [{ blockType: 4 }] });
+    expect(api.sent(addBlacklistRules, { siteId: 3 })[0]?.body).toMatchObject({ data: [{ blockType: 2 }] });
   });
 
   it('offers DROP + Blacklist for a blacklist rule and shows it in the list', async () => {
