@@ -42,6 +42,7 @@ import {
 } from './challenge.js';
 import { edgeGeoDatabaseSchema, edgeGeoRulesSchema } from './geo.js';
 import { edgeDomainModulesSchema, edgeModuleSchema } from './modules.js';
+import { edgeAbuseIPsSchema, edgeReputationSchema } from './reputation.js';
 
 /**
  * The data-plane document: everything an edge node serves per domain. The control plane builds it
@@ -333,6 +334,8 @@ export const edgeFirewallSchema = z.strictObject({
     .default([]),
   /** Enabled geo rules (routes/firewall-geos.ts, edge/geo.ts), oldest first. */
   geos: edgeGeoRulesSchema,
+  /** IP trust protection (routes/firewall-reputation.ts, edge/reputation.ts), when the site has it on. */
+  reputation: edgeReputationSchema,
 });
 
 export const edgeDomainSchema = z.strictObject({
@@ -399,6 +402,8 @@ export const dataPlaneSchema = z
     challenge: edgeChallengeSchema.default(noChallenge),
     /** The operator's geo database the node's geo rules use (edge/geo.ts), or null. */
     geoDatabase: edgeGeoDatabaseSchema,
+    /** The operator's reputation list the node's IP trust protection uses (edge/reputation.ts), or null. */
+    abuseIPs: edgeAbuseIPsSchema,
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();
@@ -434,7 +439,10 @@ export const dataPlaneSchema = z
       list.some((rule) => (EDGE_CHALLENGES as readonly string[]).includes(rule.action));
     doc.firewalls.forEach((firewall, i) => {
       const challenging =
-        challenges(firewall.blacklist) || challenges(firewall.userAgents) || firewall.antiCC.length > 0;
+        challenges(firewall.blacklist) ||
+        challenges(firewall.userAgents) ||
+        firewall.antiCC.length > 0 ||
+        challenges(firewall.reputation ? [firewall.reputation] : []);
       if (doc.challenge.keys.length === 0 && challenging) {
         ctx.addIssue({ code: 'custom', path: ['firewalls', i], message: 'a challenge rule without challenge keys' });
       }
