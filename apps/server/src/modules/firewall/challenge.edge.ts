@@ -31,6 +31,7 @@ export function firewallsChallenge(firewalls: readonly EdgeFirewall[]): boolean 
     (f) =>
       f.antiCC.length > 0 ||
       f.blacklist.some((r) => CHALLENGES.has(r.action)) ||
-      f.userAgents.some((r) => CHALLENGES.has(r.action)),
+      f.userAgents.some((r) => CHALLENGES.has(r.action)) ||
+      (f.reputation !== undefined && CHALLENGES.has(f.reputation.action)),
   );
 }
