@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  ABUSE_IP_FILE_HEADER_BYTES,
+  ABUSE_IP_FILE_MAGIC,
+  ABUSE_IP_FILE_V4_RECORD_BYTES,
+  ABUSE_IP_FILE_V6_RECORD_BYTES,
+  ABUSE_IP_SCORE_MAX,
+  ABUSE_IP_SCORE_MIN,
   BLOCK_CAUSES,
   BLOCK_IDS_MAX,
   BLOCK_LIST_DEFAULT_SECONDS,
@@ -23,6 +29,7 @@ import {
   DATA_PLANE_LIMITS,
   EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
+  EDGE_RULE_ACTIONS,
   ERROR_PAGE_LANGUAGES,
   ERROR_PAGE_MAX_BYTES,
   ERROR_PAGE_STATUSES,
@@ -82,6 +89,7 @@ beforeAll(async () => {
     'challenge',
     'firewall_geo',
     'blocklist',
+    'firewall_reputation',
   ]) {
     lua[name] = await readFile(path.join(LUA_DIR, `rampart/${name}.lua`), 'utf8');
   }
@@ -291,6 +299,25 @@ describe('the Lua checks agree with the contract', () => {
     expect(sorted(rates.action.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
     const antiCc = edgeFirewallSchema.shape.antiCC.unwrap().element.shape;
     expect(sorted(antiCc.errorAction.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
+  });
+
+  it("firewall_reputation.lua: the setting's score range and actions, the list file's layout; validate.lua: its hash", () => {
+    const m = /^local SCORE_MIN, SCORE_MAX = (\d+), (\d+)/m.exec(source('firewall_reputation'));
+    expect([Number(m?.[1]), Number(m?.[2])]).toEqual([ABUSE_IP_SCORE_MIN, ABUSE_IP_SCORE_MAX]);
+    const setting = edgeFirewallSchema.shape.reputation.unwrap().shape;
+    expect(sorted(setting.action.options)).toEqual(sorted(EDGE_RULE_ACTIONS));
+    expect(sorted(Object.keys(table('firewall_reputation', 'ACTIONS')))).toEqual(sorted(EDGE_RULE_ACTIONS));
+    expect(source('firewall_reputation')).toContain(`local MAGIC = "${ABUSE_IP_FILE_MAGIC}"`);
+    const sizes = /^local HEADER_BYTES, V4_RECORD_BYTES, V6_RECORD_BYTES = (\d+), (\d+), (\d+)/m.exec(
+      source('firewall_reputation'),
+    );
+    expect(sizes?.slice(1).map(Number)).toEqual([
+      ABUSE_IP_FILE_HEADER_BYTES,
+      ABUSE_IP_FILE_V4_RECORD_BYTES,
+      ABUSE_IP_FILE_V6_RECORD_BYTES,
+    ]);
+    expect(source('validate')).toContain('local abuse_ips = doc.abuseIPs');
+    expect(source('validate').split(`[[${pcre(GEO_SHA256_RE)}]]`)).toHaveLength(3);
   });
 
   it("blocklist.lua: the block list's default duration, report and unblock bounds, and causes", () => {

@@ -5,6 +5,7 @@
 -- PCRE refuses refuses the whole document.
 local checks = require "rampart.checks"
 local geo = require "rampart.firewall_geo"
+local reputation = require "rampart.firewall_reputation"
 
 local _M = {}
 
@@ -268,9 +269,13 @@ function _M.entry(f, path)
   local geos
   geos, field, reason = geo.check_rules(f.geos, path .. ".geos", url_problem)
   if geos == nil then return nil, field, reason end
+  -- IP trust protection (rampart.firewall_reputation): absent or null for a site without it.
+  local trust
+  trust, field, reason = reputation.check_setting(f.reputation, path .. ".reputation", require("cjson.safe").null)
+  if trust == nil then return nil, field, reason end
   return {
     id = f.id, whitelist = whitelist, blacklist = blacklist, userAgents = agents, intervals = intervals, rates = rates,
-    antiCC = cc, headers = headers, geos = geos,
+    antiCC = cc, headers = headers, geos = geos, reputation = trust or nil,
   }
 end
 

@@ -3,6 +3,7 @@ import { GEO_SHA256_RE } from '../routes/firewall-geos.js';
 import {
   ABUSE_IP_SCORE_MAX,
   ABUSE_IP_SCORE_MIN,
+  ABUSE_IPS_MAX,
   type AbuseIPBounds,
   normalizeAbuseIP,
 } from '../routes/firewall-reputation.js';
@@ -34,6 +35,8 @@ export const ABUSE_IP_FILE_MAGIC = 'RPABUSE1';
 export const ABUSE_IP_FILE_HEADER_BYTES = 16;
 export const ABUSE_IP_FILE_V4_RECORD_BYTES = 9;
 export const ABUSE_IP_FILE_V6_RECORD_BYTES = 33;
+/** The largest file a list of ABUSE_IPS_MAX entries makes (cutting overlaps gives at most 2n − 1 ranges). */
+export const ABUSE_IP_FILE_MAX_BYTES = ABUSE_IP_FILE_HEADER_BYTES + 2 * ABUSE_IPS_MAX * ABUSE_IP_FILE_V6_RECORD_BYTES;
 
 /** A site's setting as the edge reads it: clients scored at or above `threshold` get `action`. */
 export const edgeReputationSchema = z
@@ -174,21 +177,24 @@ export function abuseIPFileOf(entries: readonly { ip: string; score: number }[])
   );
 }
 
-/** Reads a file back (tests): its ranges, or null when it is not one. */
-export function decodeAbuseIPFile(bytes: Uint8Array): { v4: AbuseIPRange[]; v6: AbuseIPRange[] } | null {
+/** The number of ranges of each family when `bytes` has a file's header and length, else null. */
+export function abuseIPFileCounts(bytes: Uint8Array): { v4: number; v6: number } | null {
   if (bytes.length < ABUSE_IP_FILE_HEADER_BYTES) return null;
   for (let i = 0; i < ABUSE_IP_FILE_MAGIC.length; i++) {
     if (bytes[i] !== ABUSE_IP_FILE_MAGIC.charCodeAt(i)) return null;
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const n4 = view.getUint32(8, false);
-  const n6 = view.getUint32(12, false);
-  if (
-    bytes.length !==
-    ABUSE_IP_FILE_HEADER_BYTES + n4 * ABUSE_IP_FILE_V4_RECORD_BYTES + n6 * ABUSE_IP_FILE_V6_RECORD_BYTES
-  ) {
-    return null;
-  }
+  const v4 = view.getUint32(8, false);
+  const v6 = view.getUint32(12, false);
+  const length = ABUSE_IP_FILE_HEADER_BYTES + v4 * ABUSE_IP_FILE_V4_RECORD_BYTES + v6 * ABUSE_IP_FILE_V6_RECORD_BYTES;
+  return bytes.length === length ? { v4, v6 } : null;
+}
+
+/** Reads a file back (tests): its ranges, or null when it is not one. */
+export function decodeAbuseIPFile(bytes: Uint8Array): { v4: AbuseIPRange[]; v6: AbuseIPRange[] } | null {
+  const counts = abuseIPFileCounts(bytes);
+  if (!counts) return null;
+  const { v4: n4, v6: n6 } = counts;
   const read = (offset: number, size: number) => {
     let v = 0n;
     for (let i = 0; i < size; i++) v = (v << 8n) | BigInt(bytes[offset + i] as number);
