@@ -132,11 +132,8 @@ const zAbuseIP = z
   })
   .transform((value) => normalizeAbuseIP(value)?.ip ?? value);
 
-export const zAbuseIPScore = z
-  .number({ error: (issue) => (issue.input === undefined ? 'required' : 'invalid_type') })
-  .int({ message: 'notInteger' })
-  .min(ABUSE_IP_SCORE_MIN)
-  .max(ABUSE_IP_SCORE_MAX);
+/** A score: a whole number from 1 to 100 (also a site's threshold). */
+export const zAbuseIPScore = z.number().int().min(ABUSE_IP_SCORE_MIN).max(ABUSE_IP_SCORE_MAX);
 
 export const abuseIPInputSchema = z.object({
   /** An IPv4 or IPv6 address or CIDR block; stored normalised (see the module comment). */
@@ -384,12 +381,7 @@ export type AbuseIPSetting = z.infer<typeof abuseIPSettingSchema>;
 
 export const abuseIPSettingInputSchema = z.object({
   enabled: z.boolean({ error: 'required' }),
-  threshold: z
-    .number({ error: (issue) => (issue.input === undefined ? 'required' : 'invalid_type') })
-    .int({ message: 'notInteger' })
-    .min(ABUSE_IP_SCORE_MIN)
-    .max(ABUSE_IP_SCORE_MAX)
-    .default(ABUSE_IP_THRESHOLD_DEFAULT),
+  threshold: zAbuseIPScore.default(ABUSE_IP_THRESHOLD_DEFAULT),
   blockType: z.literal(ABUSE_IP_BLOCK_TYPES, { error: 'wrongFormat' }),
 });
 export type AbuseIPSettingInput = z.input<typeof abuseIPSettingInputSchema>;
