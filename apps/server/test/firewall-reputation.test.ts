@@ -17,6 +17,7 @@ import {
   updateAbuseIPSetting,
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { fieldNames, nodeSend, rawInput, sendAs, type Token } from './helpers/call.js';
@@ -282,6 +283,28 @@ describe('the import', () => {
       key: 'abuseIPImportMore',
       message: 'and 5 more lines with errors',
     });
+  });
+
+  it('is recorded as one call in the operation log, without a row change per entry (an add has them)', async () => {
+    const raw = t.db.database.db;
+    const changed = async () =>
+      Number(
+        (
+          (await raw.execute(
+            sql`SELECT count(*)::int AS n FROM audit_row_changes WHERE table_name = 'abuse_ips'`,
+          )) as unknown as { rows: { n: number }[] }
+        ).rows[0]?.n,
+      );
+    const before = await changed();
+    await op(addAbuseIPs, { body: { data: [{ ip: '192.0.2.200', score: 10 }] } });
+    expect(await changed()).toBe(before + 1);
+    const imported = await importText('192.0.2.201\n192.0.2.202\n192.0.2.203');
+    expect(imported.json().data).toMatchObject({ added: 3 });
+    expect(await changed()).toBe(before + 1);
+    const calls = (await raw.execute(
+      sql`SELECT count(*)::int AS n FROM audit_logs WHERE action = ${importAbuseIPs.id}`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(Number(calls.rows[0]?.n)).toBeGreaterThan(0);
   });
 
   it.each([
