@@ -19,6 +19,7 @@ import {
 import type { CallArgs } from '@rampart/contract/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { signInOtherOperator } from './helpers/accounts.js';
 import { fieldNames, nodeSend, rawInput, sendAs, type Token } from './helpers/call.js';
 import { joinNode } from './helpers/edge-node.js';
@@ -45,7 +46,7 @@ async function plane() {
   return dataPlane;
 }
 
-async function entries(query: Parameters<typeof listAbuseIPs.request.query.parse>[0] = {}, token: Token = f.client) {
+async function entries(query: z.input<typeof listAbuseIPs.request.query> = {}, token: Token = f.client) {
   const res = await sendAs(t.app, token, listAbuseIPs, { query });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
@@ -149,7 +150,7 @@ describe("the operator's list", () => {
 
   it('refuses duplicates (in the call, in another spelling, or already listed) and keeps nothing of the call', async () => {
     const [held] = (await op(addAbuseIPs, { body: { data: [{ ip: '192.0.2.1', score: 10 }] } })).json().data;
-    let res = await op(addAbuseIPs, {
+    const res = await op(addAbuseIPs, {
       body: {
         data: [
           { ip: '192.0.2.50', score: 10 },
@@ -165,12 +166,12 @@ describe("the operator's list", () => {
     ]);
     expect((await entries()).data.map((e) => e.ip)).toEqual(['192.0.2.1']);
     const [other] = (await op(addAbuseIPs, { body: { data: [{ ip: '192.0.2.2', score: 10 }] } })).json().data;
-    res = await op(updateAbuseIP, { body: { id: other?.id as number, ip: '192.0.2.1', score: 10 } });
-    expect(res.json().code).toBe(101003);
-    expect(fieldNames(res)).toEqual(['ip']);
+    const taken = await op(updateAbuseIP, { body: { id: other?.id as number, ip: '192.0.2.1', score: 10 } });
+    expect(taken.json().code).toBe(101003);
+    expect(fieldNames(taken)).toEqual(['ip']);
     // Saving an entry under its own IP is no duplicate.
-    res = await op(updateAbuseIP, { body: { id: held?.id as number, ip: '192.0.2.1', score: 11 } });
-    expect(res.statusCode).toBe(200);
+    const same = await op(updateAbuseIP, { body: { id: held?.id as number, ip: '192.0.2.1', score: 11 } });
+    expect(same.statusCode).toBe(200);
     await clear();
   });
 
