@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import {
+  addAbuseIPs,
   addAntiCCRules,
   addBlacklistRules,
   addCacheRules,
@@ -17,6 +18,7 @@ import {
   createVirtualNode,
   initializeNodes,
   reportNodeBlocks,
+  updateAbuseIPSetting,
 } from '@rampart/contract';
 import { api } from '../support/api.js';
 import { login, type Tier } from '../support/console.js';
@@ -113,8 +115,10 @@ async function expectPageFits(page: Page, path: string, ready?: () => Promise<vo
       const kindName = (await kind.textContent()) ?? String(k);
       await kind.click();
       await page.waitForLoadState('networkidle');
-      // Every kind has a seeded rule: measured with its row.
-      await expect(page.locator('main .ant-table-row').filter({ visible: true }).first()).toBeVisible();
+      // Every kind that is a list has a seeded rule: measured with its row. IP trust protection is
+      // one setting of the site, a form: measured once it shows.
+      if (kindName === 'IP trust') await expect(page.getByLabel('Score threshold')).toBeVisible();
+      else await expect(page.locator('main .ant-table-row').filter({ visible: true }).first()).toBeVisible();
       await expectFits(page, `${path} [${name} / ${kindName}]`);
     }
   }
@@ -244,6 +248,14 @@ test('no list page of the user and client consoles scrolls sideways at 1280×800
         { urlRegex: longUrl, rate: 100_000, burst: 100_000, blockSeconds: 86_400, priority: 100, blockType: 11, memo },
       ],
     },
+  });
+  await api('user', updateAbuseIPSetting, {
+    params: firewallSite,
+    body: { enabled: true, threshold: 60, blockType: 12 },
+  });
+  // The operator's reputation list: the longest entry form.
+  await api('client', addAbuseIPs, {
+    body: { data: [{ ip: '2001:db8:1234:5678:9abc:def0:1234:5678', score: 100, memo }] },
   });
   const placedNode = await registerNodeWithSecret(`edge-node-${stamp}.fra1.a-long-hosting-provider-name.example.net`);
   const placed = placedNode.nodeId;

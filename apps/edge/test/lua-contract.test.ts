@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  ABUSE_IP_FILE_HEADER_BYTES,
+  ABUSE_IP_FILE_MAGIC,
+  ABUSE_IP_FILE_V4_RECORD_BYTES,
+  ABUSE_IP_FILE_V6_RECORD_BYTES,
+  ABUSE_IP_SCORE_MAX,
+  ABUSE_IP_SCORE_MIN,
   BLOCK_CAUSES,
   BLOCK_IDS_MAX,
   BLOCK_LIST_DEFAULT_SECONDS,
@@ -77,6 +83,7 @@ const lua: Record<string, string> = {};
 beforeAll(async () => {
   for (const name of [
     'validate',
+    'checks',
     'modules_check',
     'settings_check',
     'firewall_check',
@@ -85,6 +92,7 @@ beforeAll(async () => {
     'challenge_pool',
     'firewall_geo',
     'blocklist',
+    'firewall_reputation',
   ]) {
     lua[name] = await readFile(path.join(LUA_DIR, `rampart/${name}.lua`), 'utf8');
   }
@@ -232,7 +240,9 @@ describe('the Lua checks agree with the contract', () => {
     const upper = FIREWALL_METHODS.map((m) => m.toUpperCase());
     expect(sorted(Object.keys(table('firewall_check', 'METHODS')))).toEqual(sorted(upper));
     const action = edgeFirewallSchema.shape.blacklist.element.shape.action;
-    expect(sorted(Object.keys(table('firewall_check', 'RULE_ACTIONS')))).toEqual(sorted(action.options));
+    expect(sorted(Object.keys(table('checks', 'RULE_ACTIONS')))).toEqual(sorted(EDGE_RULE_ACTIONS));
+    expect(sorted(action.options)).toEqual(sorted(EDGE_RULE_ACTIONS));
+    expect(source('firewall_check')).toContain('local RULE_ACTIONS = checks.RULE_ACTIONS');
     const agentAction = edgeFirewallSchema.shape.userAgents.unwrap().element.shape.action;
     expect(sorted(agentAction.options)).toEqual(sorted(action.options));
     // The challenges the router routes (rampart.firewall CHALLENGE_OF) are the contract's.
@@ -272,7 +282,7 @@ describe('the Lua checks agree with the contract', () => {
     expect(pattern('firewall_geo', 'COUNTRY_RE')).toBe(pcre(GEO_COUNTRY_ID_RE));
     const geos = edgeFirewallSchema.shape.geos.unwrap().element.shape;
     expect(sorted(geos.action.options)).toEqual(sorted(EDGE_RULE_ACTIONS));
-    expect(sorted(Object.keys(table('firewall_geo', 'RULE_ACTIONS')))).toEqual(sorted(EDGE_RULE_ACTIONS));
+    expect(source('firewall_geo')).toContain('local RULE_ACTIONS = checks.RULE_ACTIONS');
     expect(source('firewall_geo')).toContain('if not RULE_ACTIONS[r.action] then');
     expect(source('validate')).toContain(`[[${pcre(GEO_SHA256_RE)}]]`);
   });
@@ -303,6 +313,25 @@ describe('the Lua checks agree with the contract', () => {
     expect(sorted(rates.action.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
     const antiCc = edgeFirewallSchema.shape.antiCC.unwrap().element.shape;
     expect(sorted(antiCc.errorAction.options)).toEqual(sorted(Object.keys(table('firewall_check', 'ACTIONS'))));
+  });
+
+  it("firewall_reputation.lua: the setting's score range and actions, the list file's layout; validate.lua: its hash", () => {
+    const m = /^local SCORE_MIN, SCORE_MAX = (\d+), (\d+)/m.exec(source('firewall_reputation'));
+    expect([Number(m?.[1]), Number(m?.[2])]).toEqual([ABUSE_IP_SCORE_MIN, ABUSE_IP_SCORE_MAX]);
+    const setting = edgeFirewallSchema.shape.reputation.unwrap().shape;
+    expect(sorted(setting.action.options)).toEqual(sorted(EDGE_RULE_ACTIONS));
+    expect(source('firewall_reputation')).toContain('local ACTIONS = checks.RULE_ACTIONS');
+    expect(source('firewall_reputation')).toContain(`local MAGIC = "${ABUSE_IP_FILE_MAGIC}"`);
+    const sizes = /^local HEADER_BYTES, V4_RECORD_BYTES, V6_RECORD_BYTES = (\d+), (\d+), (\d+)/m.exec(
+      source('firewall_reputation'),
+    );
+    expect(sizes?.slice(1).map(Number)).toEqual([
+      ABUSE_IP_FILE_HEADER_BYTES,
+      ABUSE_IP_FILE_V4_RECORD_BYTES,
+      ABUSE_IP_FILE_V6_RECORD_BYTES,
+    ]);
+    expect(source('validate')).toContain('local abuse_ips = doc.abuseIPs');
+    expect(source('validate').split(`[[${pcre(GEO_SHA256_RE)}]]`)).toHaveLength(3);
   });
 
   it("blocklist.lua: the block list's default duration, report and unblock bounds, and causes", () => {

@@ -378,6 +378,7 @@ const NO_OBJECT_ID = new Set([
   'user.site.firewall.secondLimits.add',
   'user.site.firewall.antiCCs.add',
   'user.site.firewall.headers.add',
+  'user.site.firewall.abuseIP.update',
   'user.site.errorPage.set',
   'user.site.errorPages.delete',
   'user.site.errorPages.language',

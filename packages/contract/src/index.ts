@@ -8,6 +8,7 @@ export * from './edge/ip-ranges.js';
 export * from './edge/modules.js';
 export * from './edge/nginx-tuning.js';
 export * from './edge/real-ip.js';
+export * from './edge/reputation.js';
 export * from './edge/stream-ports.js';
 export * from './enums.js';
 export * from './error-extra.js';

@@ -90,6 +90,8 @@ export interface RouteDefinition<
    * text parts and the handler reads the file parts (validated by the service).
    */
   readonly bodyType?: 'json' | 'multipart';
+  /** The largest request body in bytes, for a call that takes more than the server's default (1 MiB). */
+  readonly bodyLimit?: number;
 }
 
 export function defineRoute<const Req extends RouteRequest, Res extends z.ZodType, A extends RouteAccess>(

@@ -308,6 +308,37 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '地理数据库中没有这些城市：{ids}',
     zh_TW: '地理資料庫中沒有這些城市：{ids}',
   },
+  // The reputation list's import (routes/firewall-reputation.ts parseAbuseIPImport): one per bad line.
+  abuseIPImportIP: {
+    en_US: 'Line {line}: not an IPv4 or IPv6 address or CIDR block',
+    zh_CN: '第 {line} 行：不是 IPv4 或 IPv6 地址或 CIDR 网段',
+    zh_TW: '第 {line} 行：不是 IPv4 或 IPv6 位址或 CIDR 網段',
+  },
+  abuseIPImportScore: {
+    en_US: 'Line {line}: the score must be a whole number from {min} to {max}',
+    zh_CN: '第 {line} 行：分数必须是 {min} 到 {max} 之间的整数',
+    zh_TW: '第 {line} 行：分數必須是 {min} 到 {max} 之間的整數',
+  },
+  abuseIPImportMemo: {
+    en_US: 'Line {line}: the memo is longer than {max} characters or holds a character that is not allowed',
+    zh_CN: '第 {line} 行：备注超过 {max} 个字符或包含不允许的字符',
+    zh_TW: '第 {line} 行：備註超過 {max} 個字元或包含不允許的字元',
+  },
+  abuseIPImportDuplicate: {
+    en_US: 'Line {line}: the same IP as line {first}',
+    zh_CN: '第 {line} 行：与第 {first} 行的 IP 重复',
+    zh_TW: '第 {line} 行：與第 {first} 行的 IP 重複',
+  },
+  abuseIPImportMore: {
+    en_US: 'and {count} more lines with errors',
+    zh_CN: '另有 {count} 行有错误',
+    zh_TW: '另有 {count} 行有錯誤',
+  },
+  abuseIPImportRows: {
+    en_US: 'At most {max} rows can be imported at once; this text has {count}',
+    zh_CN: '一次最多导入 {max} 行；此文本有 {count} 行',
+    zh_TW: '一次最多匯入 {max} 行；此文字有 {count} 行',
+  },
 } as const satisfies Record<string, Localized>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

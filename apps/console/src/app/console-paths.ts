@@ -45,6 +45,7 @@ export const CLIENT_PATHS = {
   nginxSetting: 'systemManagement/nginxSetting',
   cname: 'systemManagement/cname',
   geoDatabase: 'systemManagement/geoDatabase',
+  abuseIPs: 'systemManagement/abuseIPs',
   announcementSetting: 'userManagement/announcementSetting',
   customizeLogo: 'userManagement/customizeLogo',
 } as const;

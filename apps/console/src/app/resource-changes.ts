@@ -1,5 +1,6 @@
 import {
   type AnyRoute,
+  abuseIPRoutes,
   accountRoutes,
   accountZoneRoutes,
   announcementRoutes,
@@ -20,6 +21,7 @@ import {
   firewallGeoRoutes,
   firewallHeaderRoutes,
   firewallListRoutes,
+  firewallReputationRoutes,
   firewallUserAgentRoutes,
   geoDatabaseRoutes,
   groupLineRoutes,
@@ -53,6 +55,8 @@ import {
  * resource's data (a certificate's bound domains, a product's site count) is listed under that resource too.
  */
 const CHANGES = readsByResource({
+  abuseIPs: [abuseIPRoutes.listAbuseIPs],
+  abuseIPSetting: [firewallReputationRoutes.getAbuseIPSetting],
   accounts: [accountRoutes.listAccounts, accountRoutes.listSubAccounts],
   accountZones: [accountZoneRoutes.getAccountZones],
   announcements: [announcementRoutes.listClientAnnouncements, announcementRoutes.listUserAnnouncements],

@@ -152,6 +152,7 @@ local function apply(doc, hash)
   local meta = {
     version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates,
     cacheEpoch = doc.cacheEpoch, limits = doc.limits, hash = hash, geoDatabase = doc.geoDatabase,
+    abuseIPs = doc.abuseIPs,
   }
   -- Not in the meta answer of GET /config (rampart.challenge reads them from the dict); a document
   -- without challenge keys (no site of the node challenges) writes no entry.

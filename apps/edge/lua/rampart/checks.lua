@@ -3,6 +3,13 @@ local _M = {}
 
 local floor = math.floor
 
+-- What a rule that blocks or challenges may do: the blacklist, user-agent, geo rules and the IP
+-- trust setting (packages/contract/src/edge/challenge.ts EDGE_RULE_ACTIONS).
+local RULE_ACTIONS = {
+  deny = true, drop = true, dropBlacklist = true, shield = true, code = true, click = true, redirect = true, slider = true,
+}
+_M.RULE_ACTIONS = RULE_ACTIONS
+
 -- A list (keys 1..n, nothing else) of at most `max` items.
 function _M.is_array(t, max)
   if type(t) ~= "table" then return false end

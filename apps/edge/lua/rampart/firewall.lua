@@ -14,6 +14,9 @@
 -- drops (444: the connection closes unanswered), drops and blocks (dropBlacklist: 444, and the
 -- address joins the site's block list; so for every kind that may carry it below) or challenges
 -- (rampart.challenge: a client with a valid pass for the site is not caught by challenge rules).
+-- Then IP trust protection (rampart.firewall_reputation: a client whose address has a score in the
+-- operator's reputation list at or above the site's threshold gets the site's mode, logged as
+-- fw_kind reputation with the site as fw_rule; a challenge mode lets a client with a pass through).
 -- Then the geo rules (rampart.firewall_geo: the client's country or city in the operator's geo
 -- database). Then the site's header rules and
 -- the domain's anti-referer and anti-header lists (rampart.firewall_headers; a domain with lists
@@ -37,6 +40,7 @@ local frequency = require "rampart.firewall_frequency"
 local challenge = require "rampart.challenge"
 local headers = require "rampart.firewall_headers"
 local geo = require "rampart.firewall_geo"
+local reputation = require "rampart.firewall_reputation"
 local blocklist = require "rampart.blocklist"
 
 local _M = {}
@@ -131,12 +135,21 @@ local function compile(raw)
   local geos = geo.compile(raw.geos, site, route_of, CHALLENGE_OF)
   for _, r in ipairs(geos or {}) do challenges = challenges or r.challenge end
   if limits and limits.anti_cc then challenges = true end
+  -- IP trust protection: the site is its rule (its id is what the log and a block report name).
+  local trust = raw.reputation
+  if trust then
+    trust = {
+      id = tostring(site), threshold = trust.threshold, action = trust.action, route = route_of(trust.action, site),
+      challenge = CHALLENGE_OF[trust.action] ~= nil,
+    }
+    challenges = challenges or trust.challenge
+  end
   -- An entry without rules comes for a site whose blocks outlive the rule that made them (the
   -- control plane sends it while the site has a block that has not ended): only the block list acts.
   return {
     -- The key prefix of the site's blocks (rampart.blocklist).
     site = site, block_prefix = blocklist.prefix(site), whitelist = whitelist, blacklist = blacklist, user_agents = agents, frequency = limits,
-    headers = header_rules, geos = geos,
+    headers = header_rules, geos = geos, reputation = trust,
     -- The site has a challenge rule: its requests to the challenge path are answered by the edge,
     -- and each request's pass cookie is checked once.
     challenges = challenges,
@@ -234,6 +247,12 @@ function _M.check(domain, gen, var)
   if rule then
     decided(var, "blacklist", rule, fw, addr)
     return rule.route
+  end
+  -- IP trust protection (rampart.firewall_reputation): after the blacklist, before the geo rules.
+  local trust = fw.reputation
+  if trust and not (passed and trust.challenge) and reputation.score(gen, addr) >= trust.threshold then
+    decided(var, "reputation", trust, fw, addr)
+    return trust.route
   end
   -- Geo rules (rampart.firewall_geo): after the blacklist, before the header rules.
   if fw.geos then

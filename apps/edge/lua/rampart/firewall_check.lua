@@ -5,6 +5,7 @@
 -- PCRE refuses refuses the whole document.
 local checks = require "rampart.checks"
 local geo = require "rampart.firewall_geo"
+local reputation = require "rampart.firewall_reputation"
 
 local _M = {}
 
@@ -14,10 +15,8 @@ local METHODS = { GET = true, POST = true, PUT = true, DELETE = true, HEAD = tru
 -- What a frequency limit or an anti-CC rule's error action may do (packages/contract/src/edge/challenge.ts
 -- EDGE_BLOCK_ACTIONS; header rules and a domain's lists keep deny and drop: rampart.firewall_headers_check).
 local ACTIONS = { deny = true, drop = true, dropBlacklist = true }
--- What a blacklist or user-agent rule may do (packages/contract/src/edge/challenge.ts EDGE_RULE_ACTIONS).
-local RULE_ACTIONS = {
-  deny = true, drop = true, dropBlacklist = true, shield = true, code = true, click = true, redirect = true, slider = true,
-}
+-- What a blacklist or user-agent rule may do (rampart.checks).
+local RULE_ACTIONS = checks.RULE_ACTIONS
 local MAX_RULES, MAX_RANGES, MAX_URL = 100, 5000, 256
 local URL_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\#-]+$]]
 -- packages/contract/src/routes/firewall-user-agents.ts USER_AGENT_REGEX_RE and USER_AGENT_REGEX_MAX.
@@ -270,9 +269,13 @@ function _M.entry(f, path)
   local geos
   geos, field, reason = geo.check_rules(f.geos, path .. ".geos", url_problem)
   if geos == nil then return nil, field, reason end
+  -- IP trust protection (rampart.firewall_reputation): absent or null for a site without it.
+  local trust
+  trust, field, reason = reputation.check_setting(f.reputation, path .. ".reputation", require("cjson.safe").null)
+  if trust == nil then return nil, field, reason end
   return {
     id = f.id, whitelist = whitelist, blacklist = blacklist, userAgents = agents, intervals = intervals, rates = rates,
-    antiCC = cc, headers = headers, geos = geos,
+    antiCC = cc, headers = headers, geos = geos, reputation = trust or nil,
   }
 end
 

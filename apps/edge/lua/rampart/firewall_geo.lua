@@ -72,10 +72,8 @@ end
 -- Validation (rampart.firewall_check): the same allowlists as edgeGeoRuleSchema.
 local MAX_RULES, MAX_REGIONS = 100, 500
 local COUNTRY_RE = [[^[A-Z]{2}$]]
--- packages/contract/src/edge/challenge.ts EDGE_RULE_ACTIONS: the blocking actions and the challenges.
-local RULE_ACTIONS = {
-  deny = true, drop = true, dropBlacklist = true, shield = true, code = true, click = true, redirect = true, slider = true,
-}
+-- The blocking actions and the challenges (rampart.checks).
+local RULE_ACTIONS = checks.RULE_ACTIONS
 local re_find = ngx.re.find
 local is_int, is_list = checks.is_int, checks.is_array
 

@@ -11,6 +11,7 @@ function _M.master(options)
   require("rampart.node_self").configure(options.own_ports, options.own_addresses, options.every_address)
   if options.admin_secret_file then require("rampart.admin").configure(options.admin_secret_file) end
   if options.geo_dir then require("rampart.firewall_geo").configure(options.geo_dir) end
+  if options.reputation_dir then require("rampart.firewall_reputation").configure(options.reputation_dir) end
   require "rampart.store"
   require "rampart.limits"
   require "rampart.settings"

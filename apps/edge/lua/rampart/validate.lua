@@ -303,6 +303,12 @@ function _M.document(doc)
   if geo_database ~= nil and (type(geo_database) ~= "string" or not re_find(geo_database, [[^[0-9a-f]{64}$]], "jo")) then
     return nil, "geoDatabase", "not a SHA-256 in hex"
   end
+  -- The operator's reputation list (rampart.firewall_reputation): its file's SHA-256 in hex, or none.
+  local abuse_ips = doc.abuseIPs
+  if abuse_ips == null then abuse_ips = nil end
+  if abuse_ips ~= nil and (type(abuse_ips) ~= "string" or not re_find(abuse_ips, [[^[0-9a-f]{64}$]], "jo")) then
+    return nil, "abuseIPs", "not a SHA-256 in hex"
+  end
 
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
@@ -317,7 +323,7 @@ function _M.document(doc)
   return {
     version = doc.version, domains = domains, certificates = certificates, caches = caches, modules = modules,
     settings = settings, firewalls = firewalls, cacheEpoch = epoch, limits = limits, challenge = keys,
-    geoDatabase = geo_database,
+    geoDatabase = geo_database, abuseIPs = abuse_ips,
   }
 end
 

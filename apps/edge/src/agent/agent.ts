@@ -14,6 +14,7 @@ import { nextDailyTime } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
 import { NodeClient } from './node-client.js';
 import { registerWithBackoff } from './registration.js';
+import { AbuseIPFiles } from './reputation-list.js';
 import { SnapshotLoop } from './snapshot-loop.js';
 import { type Credentials, StateDir } from './state.js';
 import { lockStateDir, type StateLock } from './state-lock.js';
@@ -157,6 +158,17 @@ export class Agent {
           async (sha256) => {
             if (!this.client) throw new Error('not registered');
             return this.client.geoDatabase(sha256, this.signal);
+          },
+          this.log,
+        ),
+      },
+      reputation: {
+        dir: this.state.reputationDir,
+        files: new AbuseIPFiles(
+          this.state.reputationDir,
+          async (sha256) => {
+            if (!this.client) throw new Error('not registered');
+            return this.client.abuseIPs(sha256, this.signal);
           },
           this.log,
         ),

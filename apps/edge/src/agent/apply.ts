@@ -10,6 +10,7 @@ import { type NginxSettingsInput, renderNginxConf } from '../nginx/render.js';
 import type { GeoDatabaseFiles } from './geo-database.js';
 import { bindFailures, failure, listenedPorts, type PlannedPort, unbindablePorts } from './port-check.js';
 import { alive } from './processes.js';
+import type { AbuseIPFiles } from './reputation-list.js';
 
 /**
  * The apply step: renders a snapshot's listen settings (ports through the port map, http2), nginx
@@ -58,6 +59,8 @@ export interface ApplierOptions {
   nodeId: () => number | null;
   /** The geo database's directory and fetcher (agent/geo-database.ts); absent: no geo database. */
   geo?: { dir: string; files: GeoDatabaseFiles } | undefined;
+  /** The reputation list's directory and fetcher (agent/reputation-list.ts); absent: no list. */
+  reputation?: { dir: string; files: AbuseIPFiles } | undefined;
 }
 
 export class SnapshotApplier {
@@ -101,6 +104,7 @@ export class SnapshotApplier {
       workerProcesses: this.options.workerProcesses,
       luaDir: this.options.luaDir,
       ...(this.options.geo ? { geoDir: this.options.geo.dir } : {}),
+      ...(this.options.reputation ? { reputationDir: this.options.reputation.dir } : {}),
       defaultCertificate: this.defaultCertificate,
       errorLogPath: nginx.errorLogPath,
       accessLogPath: path.join(prefix, 'logs/access.log'),
@@ -165,6 +169,8 @@ export class SnapshotApplier {
     await this.track(action === 'started');
     // The geo database the data plane names is on disk before Lua is told about it.
     await this.options.geo?.files.ensure(snapshot.dataPlane.geoDatabase);
+    // So is the reputation list (agent/reputation-list.ts).
+    await this.options.reputation?.files.ensure(snapshot.dataPlane.abuseIPs);
     const push = await pushDataPlane(this.options.admin, snapshot.dataPlane);
     return { nginx: action, push };
   }
@@ -209,6 +215,10 @@ export class SnapshotApplier {
     const geoDatabase = snapshot.dataPlane.geoDatabase;
     if (geoDatabase && this.options.geo && !(await this.options.geo.files.has(geoDatabase))) {
       await this.options.geo.files.ensure(geoDatabase);
+    }
+    const abuseIPs = snapshot.dataPlane.abuseIPs;
+    if (abuseIPs && this.options.reputation && !(await this.options.reputation.files.has(abuseIPs))) {
+      await this.options.reputation.files.ensure(abuseIPs);
     }
     const found = await activeDataPlane(this.options.admin);
     if (found !== null && found.version === snapshot.dataPlane.version && found.hash === this.expectedHash(snapshot))

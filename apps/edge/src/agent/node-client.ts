@@ -1,4 +1,5 @@
 import {
+  ABUSE_IP_FILE_MAX_BYTES,
   type AnyRoute,
   type CacheUrlResult,
   DATA_PLANE_LIMITS,
@@ -10,6 +11,7 @@ import {
   edgeCommandSchema,
   fillPath,
   GEO_DATABASE_MAX_BYTES,
+  getNodeAbuseIPs,
   getNodeCommands,
   getNodeGeoDatabase,
   getNodeRelease,
@@ -380,6 +382,16 @@ export class NodeClient {
     return this.call(
       getNodeGeoDatabase,
       { query, signed: true, signal, maxBytes: GEO_DATABASE_MAX_BYTES, timeoutMs: 300_000 },
+      (_text, bytes) => bytes,
+    );
+  }
+
+  /** The operator's reputation list file named by `sha256` (the caller checks the hash). */
+  async abuseIPs(sha256: string, signal?: AbortSignal): Promise<Buffer> {
+    const query = `?${new URLSearchParams({ sha256 })}`;
+    return this.call(
+      getNodeAbuseIPs,
+      { query, signed: true, signal, maxBytes: ABUSE_IP_FILE_MAX_BYTES, timeoutMs: 120_000 },
       (_text, bytes) => bytes,
     );
   }

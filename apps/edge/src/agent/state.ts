@@ -18,6 +18,7 @@ import { formatPath } from '../data-plane/schema.js';
  *   <state>/admin.secret              the node's admin secret (nginx's master reads it) 0600
  *   <state>/admin/                    nginx's admin socket (admin.sock)              0700
  *   <state>/geo/<sha256>.mmdb         the operator's geo database (agent/geo-database.ts) 0755/0644
+ *   <state>/reputation/<sha256>.bin   the operator's reputation list (agent/reputation-list.ts) 0755/0644
  *
  * Every file is written atomically: a temp file in the same directory, fsync, rename over the
  * target, fsync of the directory. A snapshot file is written only after it applied, so every
@@ -118,6 +119,11 @@ export class StateDir {
     return path.join(this.dir, 'geo');
   }
 
+  /** Where the reputation list is kept (read by nginx's workers too, as the geo database). */
+  get reputationDir(): string {
+    return path.join(this.dir, 'reputation');
+  }
+
   get adminSocketPath(): string {
     return path.join(this.adminSocketDir, 'admin.sock');
   }
@@ -173,7 +179,9 @@ export class StateDir {
     }
     await mkdir(this.geoDir, { recursive: true, mode: 0o755 });
     await chmod(this.geoDir, 0o755);
-    for (const dir of [this.dir, this.snapshotsDir, this.geoDir]) {
+    await mkdir(this.reputationDir, { recursive: true, mode: 0o755 });
+    await chmod(this.reputationDir, 0o755);
+    for (const dir of [this.dir, this.snapshotsDir, this.geoDir, this.reputationDir]) {
       for (const name of await readdir(dir)) {
         if (name.includes(TMP_MARK)) await rm(path.join(dir, name), { force: true });
       }

@@ -74,6 +74,8 @@ export const nginxSettingsSchema = z
     luaDir: absolutePath,
     /** Where the agent keeps the geo database as `<sha256>.mmdb` (rampart.firewall_geo); absent: none. */
     geoDir: absolutePath.optional(),
+    /** Where the agent keeps the reputation list as `<sha256>.bin` (rampart.firewall_reputation); absent: none. */
+    reputationDir: absolutePath.optional(),
     defaultCertificate: z.strictObject({ certPath: absolutePath, keyPath: absolutePath }),
     errorLogPath: absolutePath,
     accessLogPath: absolutePath,
@@ -517,6 +519,8 @@ function initOptions(s: NginxSettings): string {
     `every_address = ${everywhere}`,
     // Where the agent keeps the geo database (rampart.firewall_geo).
     ...(s.geoDir !== undefined ? [`geo_dir = "${s.geoDir}"`] : []),
+    // Where the agent keeps the reputation list (rampart.firewall_reputation).
+    ...(s.reputationDir !== undefined ? [`reputation_dir = "${s.reputationDir}"`] : []),
   ];
   return `{ ${fields.join(', ')} }`;
 }

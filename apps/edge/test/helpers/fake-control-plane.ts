@@ -6,6 +6,7 @@ import {
   EDGE_API_BASE,
   type EdgeBlockReport,
   type EdgeSnapshot,
+  getNodeAbuseIPs,
   getNodeCommands,
   getNodeGeoDatabase,
   getNodeRelease,
@@ -81,6 +82,8 @@ export interface FakeControlPlane {
   setRelease(release: { manifest: ReleaseManifest; files: Map<string, Buffer> } | null): void;
   /** Serves this file as the geo database (by its SHA-256); null: none (101018). */
   setGeoDatabase(bytes: Buffer | null): void;
+  /** Serves this file as the reputation list (by its SHA-256); null: none (101018). */
+  setAbuseIPs(bytes: Buffer | null): void;
   /** Upgrade stages the agents reported, in order. */
   progress: { nodeId: number; commandId: number; stage: string; message: string }[];
   /** Block reports the nodes sent (POST /blocks), in order, and the calls that carried them. */
@@ -149,6 +152,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   let resultWaiters: (() => void)[] = [];
   let release: { manifest: ReleaseManifest; files: Map<string, Buffer> } | null = null;
   let geoDatabase: Buffer | null = null;
+  let abuseIPs: Buffer | null = null;
   const progress: FakeControlPlane['progress'] = [];
   const blocks: FakeControlPlane['blocks'] = [];
   let blockCalls = 0;
@@ -306,6 +310,17 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         return res.end(geoDatabase);
       }
+      if (route === `GET ${EDGE_API_BASE}${getNodeAbuseIPs.path}`) {
+        if (verify(req, body) === null) return invalidToken(res);
+        const query = getNodeAbuseIPs.request.query.safeParse(Object.fromEntries(url.searchParams));
+        if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
+        const current = abuseIPs && createHash('sha256').update(abuseIPs).digest('hex');
+        if (!abuseIPs || current !== query.data.sha256) {
+          return send(res, 403, { code: 101018, message: 'not found', extra: null });
+        }
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        return res.end(abuseIPs);
+      }
       if (route === `POST ${EDGE_API_BASE}${reportNodeBlocks.path}`) {
         const nodeId = verify(req, body);
         if (nodeId === null) return invalidToken(res);
@@ -395,6 +410,9 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     },
     setGeoDatabase(bytes) {
       geoDatabase = bytes;
+    },
+    setAbuseIPs(bytes) {
+      abuseIPs = bytes;
     },
     progress,
     blocks,

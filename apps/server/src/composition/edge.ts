@@ -4,6 +4,7 @@ import { BlockListService } from '../modules/firewall/block-list.service.js';
 import { edgeChallengeKeys, firewallsChallenge } from '../modules/firewall/challenge.edge.js';
 import { edgeDomainAccess } from '../modules/firewall/domain-access.edge.js';
 import { edgeFirewalls } from '../modules/firewall/firewall.edge.js';
+import { AbuseIPsService } from '../modules/firewall/reputation.service.js';
 import { bindGeoDatabaseRoutes } from '../modules/geo/geo-database.routes.js';
 import { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
 import { MonitorStatusService } from '../modules/monitoring/monitor-status.service.js';
@@ -39,6 +40,8 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
   const { app, config, repos, clock, box, transactions, changes } = ctx;
   const geo = new GeoDatabaseService(repos.settings, config.dataDir);
   bindGeoDatabaseRoutes(binder, geo, clock);
+  // The operators' reputation lists (their routes are bound with the sites' setting: composition/sites.ts).
+  const abuseIPs = new AbuseIPsService(transactions, repos.abuseIPs);
   const snapshots = new SnapshotsService(
     new SnapshotBuilder(
       repos.snapshot,
@@ -54,6 +57,8 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         challenge: (ownerId, firewalls, now) =>
           firewallsChallenge(firewalls) ? edgeChallengeKeys(config.secret, ownerId, now) : noChallenge(),
         geoDatabase: (ownerId) => geo.hashOf(ownerId),
+        abuseIPs: (ownerId, firewalls) =>
+          firewalls.some((f) => f.reputation) ? abuseIPs.hashOf(ownerId) : Promise.resolve(null),
       },
       box,
       { domains: ctx.capacity.domainLimit },
@@ -103,5 +108,5 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
       changes,
     ),
   );
-  return { snapshots, monitorStatus, nodeCommands, nodeSettings, geo };
+  return { snapshots, monitorStatus, nodeCommands, nodeSettings, geo, abuseIPs };
 }

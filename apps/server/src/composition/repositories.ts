@@ -14,6 +14,7 @@ import { DomainsAcrossSitesRepository } from '../modules/domains/domains-across-
 import { BlockListRepository } from '../modules/firewall/block-list.repository.js';
 import { DomainAccessRepository } from '../modules/firewall/domain-access.repository.js';
 import { FirewallRulesRepository } from '../modules/firewall/firewall-rules.repository.js';
+import { AbuseIPsRepository } from '../modules/firewall/reputation.repository.js';
 import { GroupLinesRepository } from '../modules/group-lines/group-lines.repository.js';
 import { GroupsRepository } from '../modules/groups/groups.repository.js';
 import { LogosRepository } from '../modules/logos/logos.repository.js';
@@ -83,6 +84,7 @@ export function createRepositories(db: Db) {
     siteSettings: new SiteSettingsRepository(db),
     firewallRules: new FirewallRulesRepository(db),
     blockList: new BlockListRepository(db),
+    abuseIPs: new AbuseIPsRepository(db),
     domainAccess: new DomainAccessRepository(db),
     sites: new SitesRepository(db),
     snapshot: new SnapshotRepository(db),

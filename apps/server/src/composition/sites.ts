@@ -21,6 +21,8 @@ import { DomainAccessService } from '../modules/firewall/domain-access.service.j
 import { bindFirewallGeoRoutes } from '../modules/firewall/firewall-geos.routes.js';
 import { bindFirewallRuleRoutes } from '../modules/firewall/firewall-rules.routes.js';
 import { FirewallRulesService } from '../modules/firewall/firewall-rules.service.js';
+import { bindReputationRoutes } from '../modules/firewall/reputation.routes.js';
+import { AbuseIPSettingService, type AbuseIPsService } from '../modules/firewall/reputation.service.js';
 import type { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
 import type { NodeCommandsService } from '../modules/nodes/node-commands.service.js';
 import type { NodeSettingsService } from '../modules/nodes/node-settings.service.js';
@@ -48,6 +50,8 @@ export interface SiteNodeServices {
   readonly nodeSettings: NodeSettingsService;
   /** The operators' geo databases: geo rules' cities are checked against them. */
   readonly geo: GeoDatabaseService;
+  /** The operators' reputation lists, bound here with the sites' IP trust protection setting. */
+  readonly abuseIPs: AbuseIPsService;
 }
 
 /**
@@ -134,6 +138,11 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
   );
   bindFirewallRuleRoutes(binder, firewallRules);
   bindFirewallGeoRoutes(binder, firewallRules);
+  bindReputationRoutes(
+    binder,
+    nodes.abuseIPs,
+    new AbuseIPSettingService(transactions, repos.firewallRules, repos.sites, siteAccess),
+  );
   bindDomainAccessRoutes(
     binder,
     new DomainAccessService(transactions, repos.domainAccess, repos.domains, repos.sites, siteAccess),

@@ -42,6 +42,7 @@ import {
 } from './challenge.js';
 import { edgeGeoDatabaseSchema, edgeGeoRulesSchema } from './geo.js';
 import { edgeDomainModulesSchema, edgeModuleSchema } from './modules.js';
+import { edgeAbuseIPsSchema, edgeReputationSchema } from './reputation.js';
 
 /**
  * The data-plane document: everything an edge node serves per domain. The control plane builds it
@@ -333,6 +334,8 @@ export const edgeFirewallSchema = z.strictObject({
     .default([]),
   /** Enabled geo rules (routes/firewall-geos.ts, edge/geo.ts), oldest first. */
   geos: edgeGeoRulesSchema,
+  /** IP trust protection (routes/firewall-reputation.ts, edge/reputation.ts), when the site has it on. */
+  reputation: edgeReputationSchema,
 });
 
 export const edgeDomainSchema = z.strictObject({
@@ -399,6 +402,8 @@ export const dataPlaneSchema = z
     challenge: edgeChallengeSchema.default(noChallenge),
     /** The operator's geo database the node's geo rules use (edge/geo.ts), or null. */
     geoDatabase: edgeGeoDatabaseSchema,
+    /** The operator's reputation list the node's IP trust protection uses (edge/reputation.ts), or null. */
+    abuseIPs: edgeAbuseIPsSchema,
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();
@@ -511,7 +516,7 @@ const CHALLENGE_ACTIONS: ReadonlySet<string> = new Set(EDGE_CHALLENGES);
 
 /**
  * Whether a site's firewall has a rule that challenges (then the node needs the challenge keys):
- * a blacklist, user-agent or geo rule with a challenge action, or an anti-CC rule.
+ * a blacklist, user-agent or geo rule or the IP trust setting with a challenge action, or an anti-CC rule.
  */
 export function firewallChallenges(firewall: EdgeFirewall): boolean {
   const challenges = (list: readonly { action: EdgeRuleAction }[]) => list.some((r) => CHALLENGE_ACTIONS.has(r.action));
@@ -519,7 +524,8 @@ export function firewallChallenges(firewall: EdgeFirewall): boolean {
     firewall.antiCC.length > 0 ||
     challenges(firewall.blacklist) ||
     challenges(firewall.userAgents) ||
-    challenges(firewall.geos ?? [])
+    challenges(firewall.geos ?? []) ||
+    challenges(firewall.reputation ? [firewall.reputation] : [])
   );
 }
 /**

@@ -27,7 +27,16 @@ export const BLOCK_REPORT_MAX = 1000;
 export const BLOCK_IDS_MAX = 1000;
 
 /** The rule kinds whose DROP + Blacklist mode feeds the block list: a block's cause. */
-export const BLOCK_CAUSES = ['blacklist', 'geo', 'userAgent', 'intervalLimit', 'secondLimit', 'antiCc'] as const;
+export const BLOCK_CAUSES = [
+  'blacklist',
+  'geo',
+  'userAgent',
+  'intervalLimit',
+  'secondLimit',
+  'antiCc',
+  // IP trust protection (routes/firewall-reputation.ts): its report names the site as the rule, the list no rule.
+  'reputation',
+] as const;
 export const blockCauseSchema = z.enum(BLOCK_CAUSES);
 export type BlockCause = z.infer<typeof blockCauseSchema>;
 

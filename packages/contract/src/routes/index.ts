@@ -19,6 +19,7 @@ import { firewallFrequencyRoutes } from './firewall-frequency.js';
 import { firewallGeoRoutes, geoDatabaseRoutes } from './firewall-geos.js';
 import { firewallHeaderRoutes } from './firewall-headers.js';
 import { firewallListRoutes } from './firewall-lists.js';
+import { abuseIPRoutes, firewallReputationRoutes } from './firewall-reputation.js';
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
@@ -66,6 +67,7 @@ export * from './firewall-frequency.js';
 export * from './firewall-geos.js';
 export * from './firewall-headers.js';
 export * from './firewall-lists.js';
+export * from './firewall-reputation.js';
 export * from './firewall-user-agents.js';
 export * from './group-lines.js';
 export * from './groups.js';
@@ -134,6 +136,8 @@ export const ROUTE_GROUPS = {
   firewallGeos: firewallGeoRoutes,
   blockList: blockListRoutes,
   geoDatabase: geoDatabaseRoutes,
+  firewallReputation: firewallReputationRoutes,
+  abuseIPs: abuseIPRoutes,
   sitePorts: sitePortRoutes,
   monitoring: monitoringRoutes,
   userResources: userResourceRoutes,

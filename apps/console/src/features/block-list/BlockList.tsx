@@ -87,10 +87,13 @@ export function BlockList({ tier, moreFilters, moreColumns = [] }: BlockListProp
       dataIndex: 'cause',
       ellipsis: true,
       maxWidth: 130,
+      // IP trust protection is a setting of the site, not a rule: its blocks name none.
       render: (cause: BlockCause, row) =>
-        row.ruleID === null
-          ? t('ruleDeleted', { cause: causeLabel(cause) })
-          : t('rule', { cause: causeLabel(cause), id: row.ruleID }),
+        cause === 'reputation'
+          ? causeLabel(cause)
+          : row.ruleID === null
+            ? t('ruleDeleted', { cause: causeLabel(cause) })
+            : t('rule', { cause: causeLabel(cause), id: row.ruleID }),
     },
     { title: t('node'), dataIndex: 'nodeName', ellipsis: true, maxWidth: 120, defaultHidden: true },
     {

@@ -36,6 +36,7 @@ export const enUS = {
       nginxSetting: 'nginx settings',
       cname: 'CNAME domain',
       geoDatabase: 'Geo database',
+      abuseIPs: 'Abuse IPs',
       announcementSetting: 'Announcements',
       roles: 'Roles',
       apiTokenSetting: 'API tokens',
@@ -1195,6 +1196,7 @@ export const enUS = {
       antiHeader: 'Anti-header',
       whitelist: 'Whitelist',
       blacklist: 'Blacklist',
+      abuseIP: 'IP trust',
       geo: 'Geo',
       userAgent: 'User agent',
       intervalLimit: 'Interval frequency limit',
@@ -1202,6 +1204,8 @@ export const enUS = {
       antiCC: 'Anti-CC',
     },
     hints: {
+      abuseIP:
+        "IP trust protection judges each client by the operator's reputation list of abusive IPs, each scored from 1 to 100. A client whose IP has a score at or above the threshold gets the protection mode: a challenge lets it through once it passes (for 30 minutes), DENY answers 403, DROP closes the connection without an answer, DROP + Blacklist closes it too and puts the address on the block list. It runs after the blacklist and before the geo rules; whitelisted requests skip it.",
       header:
         'Requests for a matching URL are stopped by a header: when the header is present and its value matches the pattern (case-insensitive), or when the header is absent. DENY answers 403, DROP closes the connection without an answer. The first enabled rule that matches applies, oldest first; these rules run after the blacklist and before the user-agent rules, and whitelisted requests skip them.',
       antiReferer:
@@ -1221,6 +1225,13 @@ export const enUS = {
         "Each client IP may make the set number of requests per second to a matching URL, with room for a burst: requests over the rate but within the burst are slowed down to the rate. A request beyond both gets the rule's mode (DENY answers 929, DROP closes the connection), and so does every request of that IP the rule covers for the block duration. Rules are tried by priority, higher first, then the oldest: every enabled rule that covers a request counts it, and the first one over its limit applies. Each node counts the requests it receives; whitelisted clients are never counted.",
       antiCC:
         "Challenges the clients that request a matching URL, to stop floods that look like normal requests: with full verification every request of a client without a pass is challenged; with a custom frequency, a client's requests beyond the set count in the window are. A client that passes is let through for 30 minutes. Each challenge a client leaves unpassed counts as an error; a client over the error limit gets the error mode instead (DENY answers 929, DROP closes the connection) until the error window ends. The first enabled rule that covers a request applies, oldest first, after the frequency limits; each node counts the requests it receives.",
+    },
+    abuseIP: {
+      enabled: 'IP trust protection',
+      threshold: 'Score threshold',
+      thresholdHint:
+        '{{min}} to {{max}}: clients whose IP has this score or a higher one in the reputation list get the protection mode; a lower threshold catches more.',
+      save: 'Save',
     },
     ips: 'IPs',
     url: 'URL',
@@ -1360,6 +1371,7 @@ export const enUS = {
       intervalLimit: 'Interval limit',
       secondLimit: 'Per-second limit',
       antiCc: 'Anti-CC',
+      reputation: 'IP trust',
     },
     rule: '{{cause}} #{{id}}',
     ruleDeleted: '{{cause}} (rule deleted)',
@@ -1685,6 +1697,10 @@ export const enUS = {
     'client.setting.logo.delete': 'Remove logo',
     'client.setting.geoDatabase.upload': 'Install geo database',
     'client.setting.geoDatabase.delete': 'Remove geo database',
+    'client.abuseIPs.add': 'Add abuse IPs',
+    'client.abuseIP.update': 'Edit abuse IP',
+    'client.abuseIPs.delete': 'Delete abuse IPs',
+    'client.abuseIPs.import': 'Import abuse IPs',
     'user.sites.tags.set': 'Set tags of sites',
     'user.site.tags.set': 'Set site tags',
     'user.site.users.grant': 'Give sub-accounts access to sites',
@@ -1762,6 +1778,7 @@ export const enUS = {
     'user.site.firewall.geos.add': 'Add geo rules',
     'user.site.firewall.geo.update': 'Edit geo rule',
     'user.site.firewall.geos.delete': 'Delete geo rules',
+    'user.site.firewall.abuseIP.update': 'Set IP trust protection',
     'user.site.firewall.intervalLimits.add': 'Add interval frequency limits',
     'user.site.firewall.intervalLimit.update': 'Edit interval frequency limit',
     'user.site.firewall.intervalLimits.delete': 'Delete interval frequency limits',
@@ -1861,6 +1878,43 @@ export const enUS = {
     installed: 'Geo database installed',
     remove: 'Remove',
     removeConfirm: 'Remove the geo database? Geo rules then match no region.',
+  },
+  abuseIPs: {
+    intro:
+      "Your reputation list of abusive IPs: addresses and CIDR blocks, each with a score from 1 (barely suspicious) to 100 (certainly abusive). Your customers' sites that turn on IP trust protection catch the clients whose IP has a score at or above their threshold; where entries overlap, the highest score counts. Your nodes fetch the list and use it without a reload. At most {{max}} entries.",
+    search: 'An IP (the entries containing it) or text',
+    ip: 'IP or CIDR',
+    score: 'Score',
+    memo: 'Memo',
+    updatedAt: 'Updated',
+    createdAt: 'Created',
+    create: 'Add',
+    import: 'Import',
+    createTitle: 'New abuse IP',
+    editTitle: 'Edit {{ip}}',
+    ipHint: 'One IPv4 or IPv6 address, or a CIDR block such as 198.51.100.0/24; kept in its shortest form.',
+    scoreHint: '{{min}} to {{max}}: how sure you are that the address is abusive.',
+    deleteConfirm: 'Delete {{ip}} from the list?',
+    bulkDelete: 'Delete ({{count}})',
+    bulkDeleteConfirm: 'Delete the {{count}} chosen entries?',
+    empty: 'No abuse IPs yet. Add them one by one or import a list.',
+    noMatch: 'No entry matches.',
+    importTitle: 'Import abuse IPs',
+    importText: 'List',
+    importHint:
+      'One entry a line, as comma-separated {{csv}} (the score and memo may be left out) or an IP alone; lines starting with # and blank lines are skipped, and so is a header line {{csv}}. At most {{max}} rows. A list with an error is not imported: the lines at fault are named here.',
+    chooseFile: 'Read a .csv or .txt file',
+    mode: 'Mode',
+    modes: {
+      merge: 'Merge',
+      replace: 'Replace',
+    },
+    mergeHint: 'Adds the new IPs and changes the score and memo of those already listed; the others stay.',
+    replaceHint: 'The imported lines become the whole list: every entry they do not name is removed.',
+    defaultScore: 'Score of plain lines',
+    defaultScoreHint: 'The score of a line that names only an IP.',
+    imported:
+      'Imported: {{added}} added, {{updated}} changed, {{unchanged}} unchanged, {{removed}} removed; {{total}} in the list.',
   },
   cnameSetting: {
     proof: {

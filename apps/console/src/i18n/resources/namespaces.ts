@@ -41,6 +41,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   announcements: true,
   userProducts: true,
   geoDatabase: true,
+  abuseIPs: true,
   cnameSetting: true,
   overview: true,
 };

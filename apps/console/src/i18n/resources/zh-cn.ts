@@ -32,6 +32,7 @@ export const zhCN: LocaleResources = {
       nginxSetting: 'nginx 设置',
       cname: 'CNAME 域名',
       geoDatabase: '地理数据库',
+      abuseIPs: '恶意 IP 库',
       announcementSetting: '公告设置',
       roles: '角色',
       apiTokenSetting: 'API 令牌',
@@ -1169,6 +1170,7 @@ export const zhCN: LocaleResources = {
       antiHeader: '请求头防护',
       whitelist: '白名单',
       blacklist: '黑名单',
+      abuseIP: 'IP 信誉',
       geo: '地区',
       userAgent: 'User-Agent',
       intervalLimit: '区域频率',
@@ -1176,6 +1178,8 @@ export const zhCN: LocaleResources = {
       antiCC: '防 CC',
     },
     hints: {
+      abuseIP:
+        'IP 信誉防护按运营商维护的恶意 IP 信誉库判断每个客户端，每个 IP 的分数为 1 到 100。客户端 IP 的分数达到或超过阈值时，执行所选的防护模式：验证类模式在客户端通过验证后放行（30 分钟内有效），拒绝返回 403，丢弃直接关闭连接，丢弃并加入黑名单还会把该地址加入封禁列表。它在黑名单之后、地区规则之前执行；白名单中的请求不受其影响。',
       header:
         '访问匹配 URL 的请求按请求头拦截：请求头存在且其值匹配表达式（不区分大小写），或请求头不存在。拒绝即返回 403，丢弃即不作应答、直接断开连接。按创建先后，第一条匹配的启用规则生效；这些规则在黑名单之后、User-Agent 规则之前执行，白名单中的请求不受其影响。',
       antiReferer:
@@ -1194,6 +1198,13 @@ export const zhCN: LocaleResources = {
         '每个客户端 IP 每秒访问匹配的 URL 不得超过设定的请求速率，并可有突发余量：超过速率但在突发余量内的请求会被放慢到该速率处理。超出两者的请求按防护模式处理（拒绝即返回 929，丢弃即直接断开连接），该 IP 被本规则覆盖的请求在封禁时长内也都如此处理。规则按优先级从高到低、同级按创建先后检查：每条覆盖该请求的已启用规则都会计数，首条超限的规则生效。各节点分别统计各自收到的请求；白名单中的客户端不计数。',
       antiCC:
         '对请求匹配 URL 的客户端进行验证，防御伪装成正常请求的攻击：全验证时，没有通行凭证的客户端的每个请求都会被验证；自定义频率时，客户端在时间窗口内超出设定次数的请求会被验证。通过验证的客户端可在 30 分钟内直接访问。客户端每次未通过的验证计为一次错误；超出错误上限的客户端将改为执行错误处理模式（拒绝：返回 929；丢弃：直接断开连接），直到错误时间窗口结束。按创建顺序，在频率限制之后，由第一条覆盖该请求的已启用规则生效；每个节点分别统计自己收到的请求。',
+    },
+    abuseIP: {
+      enabled: 'IP 信誉防护',
+      threshold: '分数阈值',
+      thresholdHint:
+        '{{min}} 到 {{max}}：IP 在信誉库中的分数达到或超过此值的客户端将执行防护模式；阈值越低，拦截越多。',
+      save: '保存',
     },
     ips: 'IP',
     url: 'URL',
@@ -1327,6 +1338,7 @@ export const zhCN: LocaleResources = {
       intervalLimit: '区域频率',
       secondLimit: '秒级频率',
       antiCc: '防 CC',
+      reputation: 'IP 信誉',
     },
     rule: '{{cause}} #{{id}}',
     ruleDeleted: '{{cause}}（规则已删除）',
@@ -1642,6 +1654,10 @@ export const zhCN: LocaleResources = {
     'client.setting.logo.delete': '移除标志',
     'client.setting.geoDatabase.upload': '安装地理数据库',
     'client.setting.geoDatabase.delete': '移除地理数据库',
+    'client.abuseIPs.add': '添加恶意 IP',
+    'client.abuseIP.update': '编辑恶意 IP',
+    'client.abuseIPs.delete': '删除恶意 IP',
+    'client.abuseIPs.import': '导入恶意 IP',
     'user.sites.tags.set': '批量设置站点标签',
     'user.site.tags.set': '设置站点标签',
     'user.site.users.grant': '授予子账号站点访问权限',
@@ -1719,6 +1735,7 @@ export const zhCN: LocaleResources = {
     'user.site.firewall.geos.add': '添加地区规则',
     'user.site.firewall.geo.update': '编辑地区规则',
     'user.site.firewall.geos.delete': '删除地区规则',
+    'user.site.firewall.abuseIP.update': '设置 IP 信誉防护',
     'user.site.firewall.intervalLimits.add': '添加区域频率规则',
     'user.site.firewall.intervalLimit.update': '编辑区域频率规则',
     'user.site.firewall.intervalLimits.delete': '删除区域频率规则',
@@ -1818,6 +1835,42 @@ export const zhCN: LocaleResources = {
     installed: '地理数据库已安装',
     remove: '移除',
     removeConfirm: '移除地理数据库？之后地区规则将不匹配任何地区。',
+  },
+  abuseIPs: {
+    intro:
+      '您维护的恶意 IP 信誉库：IP 地址和 CIDR 网段，每条带有 1（略有嫌疑）到 100（确定恶意）的分数。客户站点开启 IP 信誉防护后，IP 分数达到或超过其阈值的客户端会被拦截；条目重叠时取最高分。您的节点会获取该列表，无需重载即可生效。最多 {{max}} 条。',
+    search: 'IP（包含它的条目）或文本',
+    ip: 'IP 或 CIDR',
+    score: '分数',
+    memo: '备注',
+    updatedAt: '更新时间',
+    createdAt: '创建时间',
+    create: '添加',
+    import: '导入',
+    createTitle: '新增恶意 IP',
+    editTitle: '编辑 {{ip}}',
+    ipHint: '一个 IPv4 或 IPv6 地址，或 CIDR 网段（如 198.51.100.0/24）；以最简形式保存。',
+    scoreHint: '{{min}} 到 {{max}}：您对该地址为恶意的确信程度。',
+    deleteConfirm: '从列表中删除 {{ip}}？',
+    bulkDelete: '删除（{{count}}）',
+    bulkDeleteConfirm: '删除选中的 {{count}} 个条目？',
+    empty: '暂无恶意 IP。可逐条添加或导入列表。',
+    noMatch: '没有匹配的条目。',
+    importTitle: '导入恶意 IP',
+    importText: '列表',
+    importHint:
+      '每行一个条目，格式为逗号分隔的 {{csv}}（分数和备注可省略）或仅 IP；以 # 开头的行和空行会被跳过，表头行 {{csv}} 也会被跳过。最多 {{max}} 行。有错误的列表不会导入：出错的行会在此列出。',
+    chooseFile: '读取 .csv 或 .txt 文件',
+    mode: '模式',
+    modes: {
+      merge: '合并',
+      replace: '替换',
+    },
+    mergeHint: '添加新的 IP，并更新已有 IP 的分数和备注；其他条目保留。',
+    replaceHint: '导入的行将成为整个列表：未列出的条目都会被删除。',
+    defaultScore: '纯 IP 行的分数',
+    defaultScoreHint: '只写了 IP 的行所用的分数。',
+    imported: '已导入：新增 {{added}}，更新 {{updated}}，未变 {{unchanged}}，删除 {{removed}}；列表共 {{total}} 条。',
   },
   cnameSetting: {
     proof: {

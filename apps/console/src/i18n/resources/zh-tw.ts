@@ -32,6 +32,7 @@ export const zhTW: LocaleResources = {
       nginxSetting: 'nginx 設定',
       cname: 'CNAME 網域',
       geoDatabase: '地理資料庫',
+      abuseIPs: '惡意 IP 庫',
       announcementSetting: '公告設定',
       roles: '角色',
       apiTokenSetting: 'API 權杖',
@@ -1177,6 +1178,7 @@ export const zhTW: LocaleResources = {
       antiHeader: '請求標頭防護',
       whitelist: '白名單',
       blacklist: '黑名單',
+      abuseIP: 'IP 信譽',
       geo: '地區',
       userAgent: 'User-Agent',
       intervalLimit: '區域頻率',
@@ -1184,6 +1186,8 @@ export const zhTW: LocaleResources = {
       antiCC: '防 CC',
     },
     hints: {
+      abuseIP:
+        'IP 信譽防護依營運商維護的惡意 IP 信譽庫判斷每個用戶端，每個 IP 的分數為 1 到 100。用戶端 IP 的分數達到或超過門檻時，執行所選的防護模式：驗證類模式在用戶端通過驗證後放行（30 分鐘內有效），拒絕回傳 403，丟棄直接關閉連線，丟棄並加入黑名單還會把該位址加入封鎖清單。它在黑名單之後、地區規則之前執行；白名單中的請求不受其影響。',
       header:
         '存取相符 URL 的請求依請求標頭攔截：標頭存在且其值符合表示式（不區分大小寫），或標頭不存在。拒絕即回傳 403，丟棄即不回應、直接中斷連線。依建立先後，第一條相符的啟用規則生效；這些規則在黑名單之後、User-Agent 規則之前執行，白名單中的請求不受其影響。',
       antiReferer:
@@ -1202,6 +1206,13 @@ export const zhTW: LocaleResources = {
         '每個用戶端 IP 每秒存取符合的 URL 不得超過設定的請求速率，並可有突發餘量：超過速率但在突發餘量內的請求會被放慢到該速率處理。超出兩者的請求依防護模式處理（拒絕即回傳 929，丟棄即直接中斷連線），該 IP 受本規則涵蓋的請求在封鎖時長內也都如此處理。規則依優先順序由高到低、同級依建立先後檢查：每條涵蓋該請求的已啟用規則都會計數，第一條超限的規則生效。各節點分別統計各自收到的請求；白名單中的用戶端不計數。',
       antiCC:
         '對請求符合 URL 的用戶端進行驗證，防禦偽裝成正常請求的攻擊：全驗證時，沒有通行憑證的用戶端的每個請求都會被驗證；自訂頻率時，用戶端在時間視窗內超出設定次數的請求會被驗證。通過驗證的用戶端可在 30 分鐘內直接存取。用戶端每次未通過的驗證計為一次錯誤；超出錯誤上限的用戶端將改為執行錯誤處理模式（拒絕：回傳 929；丟棄：直接中斷連線），直到錯誤時間視窗結束。依建立順序，在頻率限制之後，由第一條涵蓋該請求的已啟用規則生效；每個節點分別統計自己收到的請求。',
+    },
+    abuseIP: {
+      enabled: 'IP 信譽防護',
+      threshold: '分數門檻',
+      thresholdHint:
+        '{{min}} 到 {{max}}：IP 在信譽庫中的分數達到或超過此值的用戶端將執行防護模式；門檻越低，攔截越多。',
+      save: '儲存',
     },
     ips: 'IP',
     url: 'URL',
@@ -1336,6 +1347,7 @@ export const zhTW: LocaleResources = {
       intervalLimit: '區域頻率',
       secondLimit: '秒級頻率',
       antiCc: '防 CC',
+      reputation: 'IP 信譽',
     },
     rule: '{{cause}} #{{id}}',
     ruleDeleted: '{{cause}}（規則已刪除）',
@@ -1651,6 +1663,10 @@ export const zhTW: LocaleResources = {
     'client.setting.logo.delete': '移除標誌',
     'client.setting.geoDatabase.upload': '安裝地理資料庫',
     'client.setting.geoDatabase.delete': '移除地理資料庫',
+    'client.abuseIPs.add': '新增惡意 IP',
+    'client.abuseIP.update': '編輯惡意 IP',
+    'client.abuseIPs.delete': '刪除惡意 IP',
+    'client.abuseIPs.import': '匯入惡意 IP',
     'user.sites.tags.set': '批次設定網站標籤',
     'user.site.tags.set': '設定網站標籤',
     'user.site.users.grant': '授予子帳號網站存取權限',
@@ -1728,6 +1744,7 @@ export const zhTW: LocaleResources = {
     'user.site.firewall.geos.add': '新增地區規則',
     'user.site.firewall.geo.update': '編輯地區規則',
     'user.site.firewall.geos.delete': '刪除地區規則',
+    'user.site.firewall.abuseIP.update': '設定 IP 信譽防護',
     'user.site.firewall.intervalLimits.add': '新增區域頻率規則',
     'user.site.firewall.intervalLimit.update': '編輯區域頻率規則',
     'user.site.firewall.intervalLimits.delete': '刪除區域頻率規則',
@@ -1827,6 +1844,42 @@ export const zhTW: LocaleResources = {
     installed: '地理資料庫已安裝',
     remove: '移除',
     removeConfirm: '移除地理資料庫？之後地區規則將不符合任何地區。',
+  },
+  abuseIPs: {
+    intro:
+      '您維護的惡意 IP 信譽庫：IP 位址和 CIDR 網段，每筆帶有 1（略有嫌疑）到 100（確定惡意）的分數。客戶網站開啟 IP 信譽防護後，IP 分數達到或超過其門檻的用戶端會被攔截；條目重疊時取最高分。您的節點會取得該清單，無需重新載入即可生效。最多 {{max}} 筆。',
+    search: 'IP（包含它的條目）或文字',
+    ip: 'IP 或 CIDR',
+    score: '分數',
+    memo: '備註',
+    updatedAt: '更新時間',
+    createdAt: '建立時間',
+    create: '新增',
+    import: '匯入',
+    createTitle: '新增惡意 IP',
+    editTitle: '編輯 {{ip}}',
+    ipHint: '一個 IPv4 或 IPv6 位址，或 CIDR 網段（如 198.51.100.0/24）；以最簡形式儲存。',
+    scoreHint: '{{min}} 到 {{max}}：您對該位址為惡意的確信程度。',
+    deleteConfirm: '從清單中刪除 {{ip}}？',
+    bulkDelete: '刪除（{{count}}）',
+    bulkDeleteConfirm: '刪除選取的 {{count}} 筆條目？',
+    empty: '尚無惡意 IP。可逐筆新增或匯入清單。',
+    noMatch: '沒有相符的條目。',
+    importTitle: '匯入惡意 IP',
+    importText: '清單',
+    importHint:
+      '每行一筆條目，格式為逗號分隔的 {{csv}}（分數和備註可省略）或僅 IP；以 # 開頭的行和空行會被略過，標題行 {{csv}} 也會被略過。最多 {{max}} 行。有錯誤的清單不會匯入：出錯的行會在此列出。',
+    chooseFile: '讀取 .csv 或 .txt 檔案',
+    mode: '模式',
+    modes: {
+      merge: '合併',
+      replace: '取代',
+    },
+    mergeHint: '新增新的 IP，並更新已有 IP 的分數和備註；其他條目保留。',
+    replaceHint: '匯入的行將成為整個清單：未列出的條目都會被刪除。',
+    defaultScore: '純 IP 行的分數',
+    defaultScoreHint: '只寫了 IP 的行所用的分數。',
+    imported: '已匯入：新增 {{added}}，更新 {{updated}}，未變 {{unchanged}}，刪除 {{removed}}；清單共 {{total}} 筆。',
   },
   cnameSetting: {
     proof: {

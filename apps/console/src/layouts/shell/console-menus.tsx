@@ -153,6 +153,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'cname', path: CLIENT_PATHS.cname, permission: 'client.settings.read' },
         { key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting, permission: 'client.settings.read' },
         { key: 'geoDatabase', path: CLIENT_PATHS.geoDatabase, permission: 'client.settings.read' },
+        { key: 'abuseIPs', path: CLIENT_PATHS.abuseIPs, permission: 'client.settings.read' },
       ],
     },
     // The operator alone has announcement and logo settings (spec part 1 §2, userManagement group).

@@ -110,6 +110,15 @@ describe('sitesManagement/blockList (operator)', () => {
     expect(api.sent(clientUnblockIps)[1]?.body).toEqual({ ids: [5, 6] });
   });
 
+  it('names IP trust protection as the cause of its blocks, without a rule', async () => {
+    const trusted: ClientBlockedIpEntry = { ...scanner, id: 7, ip: '192.0.2.99', cause: 'reputation', ruleID: null };
+    api.on(listClientBlockedIps, okPage([trusted]));
+    renderAt(BLOCK_LIST);
+    const row = await findRow('192.0.2.99');
+    expect(within(row).getByText('IP trust')).toBeTruthy();
+    expect(within(row).queryByText(/rule deleted/)).toBeNull();
+  });
+
   it('has its sidebar entry under site management', async () => {
     renderAt(BLOCK_LIST);
     const nav = await screen.findByRole('menu', { name: 'Navigation' });

@@ -110,6 +110,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'abuseIPs',
+    path: CLIENT_PATHS.abuseIPs,
+    lazy: lazyPage(
+      () => import('./settings/AbuseIPsPage'),
+      (m) => m.AbuseIPsPage,
+    ),
+  },
+  {
     name: 'announcementSetting',
     path: CLIENT_PATHS.announcementSetting,
     lazy: lazyPage(

@@ -1,5 +1,5 @@
 import type { BlockCause, BlockListQuery, EdgeBlockReport } from '@rampart/contract';
-import { and, asc, count, desc, eq, gt, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { readPage } from '../../platform/db/paging.js';
 import {
@@ -99,7 +99,12 @@ export class BlockListRepository {
       .leftJoin(zones, eq(zones.id, nodes.zoneId))
       .leftJoin(
         siteFirewallRules,
-        and(eq(siteFirewallRules.id, blockedIps.ruleId), eq(siteFirewallRules.siteId, blockedIps.siteId)),
+        and(
+          eq(siteFirewallRules.id, blockedIps.ruleId),
+          eq(siteFirewallRules.siteId, blockedIps.siteId),
+          // IP trust protection reports the site as its rule: such a block names no rule.
+          ne(blockedIps.cause, 'reputation'),
+        ),
       )
       .where(where)
       .orderBy(direction(column), direction(blockedIps.id));

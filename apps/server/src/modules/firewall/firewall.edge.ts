@@ -18,6 +18,7 @@ import type {
   StoredUserAgentRule,
 } from './firewall-rules.presenter.js';
 import type { FirewallRulesRepository } from './firewall-rules.repository.js';
+import type { StoredAbuseIPSetting } from './reputation.service.js';
 
 /**
  * What the edge does for a stored blockType (edge/challenge.ts EDGE_ACTION_OF); each kind's input
@@ -114,6 +115,14 @@ export async function edgeFirewalls(
         ...splitGeoIds(rule.geoIDs),
         action: actionOf(rule.blockType),
       });
+      continue;
+    }
+    if (row.kind === 'abuseIP') {
+      // IP trust protection (routes/firewall-reputation.ts): the site's one setting, when it is on.
+      const setting = row.rule as unknown as StoredAbuseIPSetting;
+      if (setting.enabled) {
+        of(row.siteId).reputation = { threshold: setting.threshold, action: actionOf(setting.blockType) };
+      }
       continue;
     }
     if (row.kind === 'userAgent') {

@@ -92,6 +92,11 @@ export interface EdgeProjections {
   challenge(ownerId: number, firewalls: readonly EdgeFirewall[], now: Date): EdgeChallenge;
   /** The SHA-256 of the operator's geo database, or null (geo/geo-database.service.ts). */
   geoDatabase?(ownerId: number): Promise<string | null>;
+  /**
+   * The SHA-256 of the operator's reputation list file when one of `firewalls` uses it, or null
+   * (firewall/reputation.service.ts).
+   */
+  abuseIPs?(ownerId: number, firewalls: readonly EdgeFirewall[]): Promise<string | null>;
 }
 
 /** A node's snapshot with the sites it could not carry. */
@@ -335,6 +340,15 @@ export class SnapshotBuilder {
     const plane = fitted.plane;
     // The operator's geo database, for the geo rules (the agent fetches the file by its hash).
     const geoDatabase = (await this.projections.geoDatabase?.(node.ownerId)) ?? null;
-    return { ...zoneLevel, dataPlane: geoDatabase === null ? plane : { ...plane, geoDatabase } };
+    // The operator's reputation list, only for a node one of whose sites uses it.
+    const abuseIPs = (await this.projections.abuseIPs?.(node.ownerId, plane.firewalls)) ?? null;
+    return {
+      ...zoneLevel,
+      dataPlane: {
+        ...plane,
+        ...(geoDatabase === null ? {} : { geoDatabase }),
+        ...(abuseIPs === null ? {} : { abuseIPs }),
+      },
+    };
   }
 }

@@ -741,7 +741,17 @@ export const siteFirewallRules = pgTable(
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
     kind: text('kind')
-      .$type<'whitelist' | 'blacklist' | 'userAgent' | 'header' | 'geo' | 'intervalLimit' | 'secondLimit' | 'antiCC'>()
+      .$type<
+        | 'whitelist'
+        | 'blacklist'
+        | 'userAgent'
+        | 'header'
+        | 'geo'
+        | 'intervalLimit'
+        | 'secondLimit'
+        | 'antiCC'
+        | 'abuseIP'
+      >()
       .notNull(),
     rule: jsonb('rule').$type<Record<string, unknown>>().notNull(),
     memo: text('memo').notNull().default(''),
@@ -883,6 +893,48 @@ export const blockedIps = pgTable(
     index('blocked_ips_node_idx').on(t.nodeId),
   ],
 );
+
+/**
+ * An operator's reputation list (packages/contract/src/routes/firewall-reputation.ts): addresses
+ * and CIDR blocks with a score, for its sites' IP trust protection. `ip` is the entry's normalised
+ * text (unique per operator, so two spellings of one block are one entry); `family`, `range_from`
+ * and `range_to` are the addresses it covers (hex, 8 digits for IPv4, 32 for IPv6, compared in the
+ * "C" collation), for the list's address filter and order.
+ */
+export const abuseIps = pgTable(
+  'abuse_ips',
+  {
+    id: rowId(),
+    ownerId: ownerKey('cascade'),
+    ip: text('ip').notNull(),
+    family: smallint('family').$type<4 | 6>().notNull(),
+    rangeFrom: text('range_from').notNull(),
+    rangeTo: text('range_to').notNull(),
+    score: smallint('score').notNull(),
+    memo: text('memo').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('abuse_ips_owner_ip_key').on(t.ownerId, t.ip),
+    index('abuse_ips_owner_range_idx').on(t.ownerId, t.family, t.rangeFrom),
+    index('abuse_ips_owner_updated_idx').on(t.ownerId, t.updatedAt),
+    check('abuse_ips_score_range', sql`${t.score} BETWEEN 1 AND 100`),
+  ],
+);
+
+/**
+ * One row per operator whose reputation list was ever written: `revision` grows with every change
+ * of the list in the change's own transaction, so the built file (cached per process) is rebuilt
+ * when, and only when, the list changed; writers lock the row to change the list one at a time.
+ */
+export const abuseIpLists = pgTable('abuse_ip_lists', {
+  ownerId: bigint('owner_id', { mode: 'number' })
+    .primaryKey()
+    .references((): AnyPgColumn => accounts.id, { onDelete: 'cascade' }),
+  revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+  updatedAt: updatedAt(),
+});
 
 /**
  * Layer-4 ports of a site (packages/contract/src/routes/site-ports.ts). A site with ports cannot be

@@ -184,6 +184,8 @@ export function createBinder(
       app.route({
         method: route.method,
         url: fastifyPath(route),
+        // A call that takes a larger body than Fastify's 1 MiB says so in its declaration (an import).
+        ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
         // Thrown on to the app's error handler, which answers it.
         ...(checkCodes
           ? {

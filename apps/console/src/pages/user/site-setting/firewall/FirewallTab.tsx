@@ -2,6 +2,7 @@ import { Segmented } from 'antd';
 import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { AbuseIPPanel } from './AbuseIPPanel';
 import { antiCCKind } from './anti-cc-kind';
 import { FirewallRulesPanel } from './FirewallRulesPanel';
 import { FIREWALL_KIND_KEYS, type FirewallKindKey, isFirewallKind } from './firewall-kinds';
@@ -18,6 +19,7 @@ import { userAgentKind } from './user-agent-kind';
 const PANELS: Record<FirewallKindKey, (siteId: number) => ReactNode> = {
   whitelist: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={whitelistKind} />,
   blacklist: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={blacklistKind} />,
+  abuseIP: (siteId) => <AbuseIPPanel siteId={siteId} />,
   geo: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={geoKind} />,
   header: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={headerKind} />,
   userAgent: (siteId) => <FirewallRulesPanel params={{ siteId }} kind={userAgentKind} />,
@@ -27,7 +29,8 @@ const PANELS: Record<FirewallKindKey, (siteId: number) => ReactNode> = {
 };
 
 /**
- * The site's firewall: one list per kind (whitelist, blacklist, geo rules, header rules, user-agent
+ * The site's firewall: one list per kind (whitelist, blacklist, IP trust protection — a setting, not
+ * a list —, geo rules, header rules, user-agent
  * rules, interval and per-second frequency limits, anti-CC), chosen in the sub-navigation and kept in the URL
  * (`?tab=firewall&kind=blacklist`; another kind starts on its first page).
  */

@@ -8,7 +8,8 @@ import type { ListColumns } from '../../../../components/FitTable';
 import type { FieldNameOf } from '../../../../forms/server-errors';
 
 /**
- * The firewall kinds a site has, in the order of the tab's sub-navigation. A new kind is a key
+ * The firewall kinds a site has, in the order of the tab's sub-navigation (the order the edge
+ * checks them in, after the whitelist). A new kind is a key
  * here, a {@link FirewallKind} of its own (list-kinds.tsx, user-agent-kind.tsx,
  * frequency-kinds.tsx, anti-cc-kind.tsx), its entry in FirewallTab's panels and its texts under `firewall.kinds`,
  * `hints`, `empty` and `form.*Title`.
@@ -16,6 +17,7 @@ import type { FieldNameOf } from '../../../../forms/server-errors';
 export const FIREWALL_KIND_KEYS = [
   'whitelist',
   'blacklist',
+  'abuseIP',
   'geo',
   'header',
   'userAgent',
@@ -24,6 +26,8 @@ export const FIREWALL_KIND_KEYS = [
   'antiCC',
 ] as const;
 export type FirewallKindKey = (typeof FIREWALL_KIND_KEYS)[number];
+/** The kinds that are lists of rules (IP trust protection is one setting of the site: AbuseIPPanel). */
+export type FirewallRuleKindKey = Exclude<FirewallKindKey, 'abuseIP'>;
 /** A domain's own lists (domain-access/), shown with the same panel. */
 export const DOMAIN_LIST_KEYS = ['antiReferer', 'antiHeader'] as const;
 export type DomainListKey = (typeof DOMAIN_LIST_KEYS)[number];
@@ -73,7 +77,7 @@ export interface FirewallFieldsProps {
  * rule (checked with the contract's schema before they are sent).
  */
 export interface FirewallKind<B extends object, R extends FirewallRuleRow, V extends object> {
-  key: FirewallKindKey | DomainListKey;
+  key: FirewallRuleKindKey | DomainListKey;
   routes: FirewallRuleRoutes<B, R>;
   resource: Resource;
   /** The contract's schema of one rule as sent. */
