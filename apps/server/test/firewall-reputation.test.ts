@@ -341,7 +341,7 @@ describe("a site's setting", () => {
       [{ enabled: true, threshold: 0, blockType: 10 }, 'threshold'],
       [{ enabled: true, threshold: 101, blockType: 10 }, 'threshold'],
       [{ enabled: true, threshold: 50.5, blockType: 10 }, 'threshold'],
-      [{ enabled: true, threshold: 50, blockType: 2 }, 'blockType'],
+      [{ enabled: true, threshold: 50, blockType: 7 }, 'blockType'],
       [{ enabled: true, threshold: 50, blockType: 13 }, 'blockType'],
       [{ enabled: true, threshold: 50 }, 'blockType'],
       [{ enabled: 'yes', threshold: 50, blockType: 10 }, 'enabled'],

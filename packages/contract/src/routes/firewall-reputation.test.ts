@@ -98,8 +98,8 @@ describe('the site setting', () => {
     }
   });
   it.each([
-    [{ enabled: true, threshold: 60, blockType: 2 }, 'blockType:wrongFormat'],
-    [{ enabled: true, threshold: 60, blockType: 5 }, 'blockType:wrongFormat'],
+    [{ enabled: true, threshold: 60, blockType: 6 }, 'blockType:wrongFormat'],
+    [{ enabled: true, threshold: 60, blockType: 7 }, 'blockType:wrongFormat'],
     [{ enabled: true, threshold: 60 }, 'blockType:wrongFormat'],
     [{ threshold: 60, blockType: 10 }, 'enabled:required'],
   ])('refuses %j', (input, key) => {

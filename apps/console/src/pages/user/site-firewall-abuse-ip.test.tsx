@@ -66,8 +66,10 @@ describe('sitesSetting: firewall IP trust protection', () => {
     const options = [...document.querySelectorAll('.ant-select-item-option-content')].map((o) => o.textContent);
     expect(options).toEqual([
       'Five-Second Shield',
+      'Verification Code',
       'Click to Verify',
       'Redirect Verification',
+      'Slider Captcha',
       'DENY',
       'DROP',
       'DROP + Blacklist',
