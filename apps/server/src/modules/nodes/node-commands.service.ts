@@ -104,13 +104,15 @@ export class NodeCommandsService {
     const signal = AbortSignal.any([hangUp, this.closing.signal]);
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
+      // Read before looking: a command queued while the table is read wakes the wait below at once.
+      const seen = this.queued.generation;
       const now = this.clock();
       await this.expire(nodeId, new Date(now));
       const taken = await this.commands.take(nodeId, new Date(now), this.deadline(now), TAKE_LIMIT);
       if (taken.length > 0) return taken.map(presentEdgeCommand);
       const left = deadline - Date.now();
       if (left <= 0 || signal.aborted) return [];
-      await this.queued.next(Math.min(left, RECHECK_MS), signal);
+      await this.queued.next(Math.min(left, RECHECK_MS), signal, seen);
       if (signal.aborted) return [];
     }
   }

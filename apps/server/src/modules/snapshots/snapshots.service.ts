@@ -94,11 +94,13 @@ export class SnapshotsService {
     const signal = AbortSignal.any([hangUp, this.closing.signal]);
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
+      // Read before building: a change made while the snapshot builds wakes the wait below at once.
+      const seen = this.changes.generation;
       const { snapshot } = await this.state(nodeId);
       if (snapshot && snapshot.version !== known) return snapshot;
       const left = deadline - Date.now();
       if (left <= 0 || signal.aborted) return null;
-      await this.changes.next(Math.min(left, RECHECK_MS), signal);
+      await this.changes.next(Math.min(left, RECHECK_MS), signal, seen);
       if (signal.aborted) return null;
     }
   }
