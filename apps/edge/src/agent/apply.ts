@@ -211,15 +211,10 @@ export class SnapshotApplier {
    */
   async verify(snapshot: EdgeSnapshot): Promise<{ found: PushResult | null; push: PushResult } | null> {
     if (this.settingsFor(snapshot) === null || !(await this.options.nginx.isRunning())) return null;
-    // A geo database whose fetch failed at the apply is tried again (Lua opens it on its next request).
-    const geoDatabase = snapshot.dataPlane.geoDatabase;
-    if (geoDatabase && this.options.geo && !(await this.options.geo.files.has(geoDatabase))) {
-      await this.options.geo.files.ensure(geoDatabase);
-    }
-    const abuseIPs = snapshot.dataPlane.abuseIPs;
-    if (abuseIPs && this.options.reputation && !(await this.options.reputation.files.has(abuseIPs))) {
-      await this.options.reputation.files.ensure(abuseIPs);
-    }
+    // A geo database or reputation list whose fetch failed at the apply is tried again (Lua opens
+    // it on its next request).
+    await this.options.geo?.files.ensureMissing(snapshot.dataPlane.geoDatabase);
+    await this.options.reputation?.files.ensureMissing(snapshot.dataPlane.abuseIPs);
     const found = await activeDataPlane(this.options.admin);
     if (found !== null && found.version === snapshot.dataPlane.version && found.hash === this.expectedHash(snapshot))
       return null;
