@@ -16,6 +16,7 @@
 local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
 local checks = require "rampart.checks"
+local store = require "rampart.store"
 
 local _M = {}
 
@@ -201,17 +202,8 @@ local function open(hash)
 end
 
 -- The database's hash in generation `gen` (the data plane's `geoDatabase`, in its meta entry).
-local meta_gen, meta_hash = nil, nil
 local function hash_of(gen)
-  if gen ~= meta_gen then
-    local store = require "rampart.store"
-    local cjson = require "cjson.safe"
-    local meta = cjson.decode(ngx.shared.rampart_config:get(store.meta_key(gen)) or "")
-    local h = type(meta) == "table" and meta.geoDatabase or nil
-    meta_hash = type(h) == "string" and h or nil
-    meta_gen = gen
-  end
-  return meta_hash
+  return store.meta_string(gen, "geoDatabase")
 end
 
 local V4_MAPPED = "::ffff:"

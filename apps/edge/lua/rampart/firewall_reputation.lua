@@ -23,6 +23,7 @@
 local ffi = require "ffi"
 local lrucache = require "resty.lrucache"
 local checks = require "rampart.checks"
+local store = require "rampart.store"
 
 local _M = {}
 
@@ -115,17 +116,8 @@ local function load(hash)
 end
 
 -- The list's hash in generation `gen` (the data plane's `abuseIPs`, in its meta entry).
-local meta_gen, meta_hash = nil, nil
 local function hash_of(gen)
-  if gen ~= meta_gen then
-    local store = require "rampart.store"
-    local cjson = require "cjson.safe"
-    local meta = cjson.decode(ngx.shared.rampart_config:get(store.meta_key(gen)) or "")
-    local h = type(meta) == "table" and meta.abuseIPs or nil
-    meta_hash = type(h) == "string" and h or nil
-    meta_gen = gen
-  end
-  return meta_hash
+  return store.meta_string(gen, "abuseIPs")
 end
 
 -- The score of `addr` (4 or 16 bytes) in the loaded list: the record that starts at or below it

@@ -94,13 +94,32 @@ function _M.module(gen, id)
 end
 function _M.meta_key(gen) return key(gen, "meta", "") end
 
+-- The meta entry of generation `gen`, decoded once per worker and generation; nil while it is
+-- missing or not an object (read again on the next call).
+local meta_gen, meta_value = nil, nil
+function _M.meta(gen)
+  if gen ~= meta_gen then
+    local meta = cjson.decode(dict:get(_M.meta_key(gen)) or "")
+    if type(meta) ~= "table" then return nil end
+    meta_gen, meta_value = gen, meta
+  end
+  return meta_value
+end
+
+-- A string field of generation `gen`'s meta entry (the geo database's or reputation list's hash), or nil.
+function _M.meta_string(gen, field)
+  local meta = _M.meta(gen)
+  local v = meta and meta[field]
+  return type(v) == "string" and v or nil
+end
+
 -- The node's cache epoch in generation `gen` (part of every cache key), read from the meta entry
 -- once per worker and generation.
 local epoch_gen, epoch_value = nil, 0
 function _M.cache_epoch(gen)
   if gen ~= epoch_gen then
-    local meta = cjson.decode(dict:get(_M.meta_key(gen)) or "")
-    epoch_value = type(meta) == "table" and tonumber(meta.cacheEpoch) or 0
+    local meta = _M.meta(gen)
+    epoch_value = meta and tonumber(meta.cacheEpoch) or 0
     epoch_gen = gen
   end
   return epoch_value
