@@ -94,6 +94,7 @@ describe('the pool on the node', () => {
     await bad({ ...pool, id: 'nothex!!' }, 'id');
     await bad({ ...pool, code: [] }, 'code');
     await bad({ ...pool, code: [{ ...pool.code[0], answer: 'ab' }] }, 'code[1].answer');
+    await bad({ ...pool, code: [{ ...pool.code[0], answer: 'ABCDE\n' }] }, 'code[1].answer');
     await bad(
       { ...pool, code: [{ ...pool.code[0], image: Buffer.from('GIF89a').toString('base64') }] },
       'code[1].image',

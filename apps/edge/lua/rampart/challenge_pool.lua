@@ -10,11 +10,13 @@
 --   <id>:d:<i>:b      slider puzzle i's background, <id>:d:<i>:p its piece, <id>:da:<i> "x,y"
 -- A push makes the new pool current, keeps the one before it answerable (a page shown just before a
 -- refresh can still be answered), and deletes the one before that.
+local checks = require "rampart.checks"
+
 local _M = {}
 
 local dict = ngx.shared.rampart_challenge_pool
 local decode_base64 = ngx.decode_base64
-local tonumber, type, concat = tonumber, type, table.concat
+local tonumber, type, concat, re_find, is_int = tonumber, type, table.concat, ngx.re.find, checks.is_int
 
 -- Bounds of a pushed pool (the agent's pool is 64 + 32 entries of ~14 KB).
 local MAX_ENTRIES, MAX_IMAGE = 256, 256 * 1024
@@ -58,10 +60,6 @@ local function image(b64)
   return bytes
 end
 
-local function integer_in(v, min, max)
-  return type(v) == "number" and v == math.floor(v) and v >= min and v <= max
-end
-
 -- Checks a pushed pool; answers the decoded entries or nil, the field and the reason.
 local function check(doc)
   if type(doc) ~= "table" then return nil, "(body)", "not a JSON object" end
@@ -73,7 +71,7 @@ local function check(doc)
   for i, e in ipairs(code) do
     local png = type(e) == "table" and image(e.image)
     if not png then return nil, "code[" .. i .. "].image", "not a base64 PNG" end
-    if type(e.answer) ~= "string" or not e.answer:find("^[A-Z0-9][A-Z0-9][A-Z0-9][A-Z0-9][A-Z0-9]?[A-Z0-9]?[A-Z0-9]?[A-Z0-9]?$") then
+    if type(e.answer) ~= "string" or not re_find(e.answer, [[^[A-Z0-9]{4,8}\z]], "jo") then
       return nil, "code[" .. i .. "].answer", "4 to 8 of A-Z and 0-9"
     end
     codes[i] = { png, e.answer }
@@ -83,8 +81,8 @@ local function check(doc)
     local b, p = image(e.background), image(e.piece)
     if not b then return nil, "slider[" .. i .. "].background", "not a base64 PNG" end
     if not p then return nil, "slider[" .. i .. "].piece", "not a base64 PNG" end
-    if not integer_in(e.x, 0, SLIDER_WIDTH) then return nil, "slider[" .. i .. "].x", "an integer 0-300" end
-    if not integer_in(e.y, 0, SLIDER_HEIGHT) then return nil, "slider[" .. i .. "].y", "an integer 0-150" end
+    if not is_int(e.x, 0, SLIDER_WIDTH) then return nil, "slider[" .. i .. "].x", "an integer 0-300" end
+    if not is_int(e.y, 0, SLIDER_HEIGHT) then return nil, "slider[" .. i .. "].y", "an integer 0-150" end
     sliders[i] = { b, p, e.x .. "," .. e.y }
   end
   return { id = doc.id, codes = codes, sliders = sliders }
