@@ -122,6 +122,22 @@ describe('refused pushes keep the previous version serving', () => {
       JSON.stringify(document('bad', [domain(1, 'x.example.com;\nreturn 200', [upstream(80)])])),
       'domains[0].name',
     ],
+    // The checks' patterns end at the true end of the value (\z): PCRE's $ would take a final newline.
+    [
+      'a host name ending in a newline',
+      JSON.stringify(document('bad', [domain(1, 'x.example.com\n', [upstream(80)])])),
+      'domains[0].name',
+    ],
+    [
+      'an upstream address ending in a newline',
+      JSON.stringify(document('bad', [domain(1, 'x.example.com', [upstream(80, { ip: '127.0.0.1\n' })])])),
+      'domains[0].origin.upstreams[0].ip',
+    ],
+    [
+      'a version ending in a newline',
+      JSON.stringify(document('v1\n', [domain(1, 'x.example.com', [upstream(80)])])),
+      'version',
+    ],
     [
       'an upstream that is not an IP literal',
       JSON.stringify(document('bad', [domain(1, 'x.example.com', [upstream(80, { ip: 'evil.example.com' })])])),

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ABUSE_IP_FILE_HEADER_BYTES,
@@ -111,8 +111,9 @@ function pattern(file: string, name: string): string {
   return m[1];
 }
 
-/** A JavaScript regex's source as PCRE reads it (`\/` is `/` in both). */
-const pcre = (re: RegExp) => re.source.replace(/\\\//g, '/');
+// A contract regex as the Lua checks write it: `\/` is `/`, and the final `$` is `\z` (without the
+// m flag JavaScript's `$` is the end of the input; PCRE's `$` also matches before a final newline).
+const pcre = (re: RegExp) => re.source.replace(/\\\//g, '/').replace(/\$$/, '\\z');
 
 /** `local NAME = { k = v, ... }` or `{ [k] = true, ... }` as key → value text. */
 function table(file: string, name: string): Record<string, string> {
@@ -166,14 +167,28 @@ describe('the Lua checks agree with the contract', () => {
     expect(number('validate', /^local ZONE_LIMIT_MAX = (\d+)/m)).toBe(ZONE_LIMIT_MAX);
   });
 
+  it('every anchored PCRE literal of the Lua ends at the true end of the value (\\z, not $)', async () => {
+    const files = (await readdir(path.join(LUA_DIR, 'rampart'))).filter((f) => f.endsWith('.lua'));
+    const dollar = [];
+    for (const file of files) {
+      const text = await readFile(path.join(LUA_DIR, 'rampart', file), 'utf8');
+      for (const line of text.split('\n'))
+        if (line.includes('[[^') && line.includes('$]]')) dollar.push(`${file}: ${line}`);
+    }
+    expect(files.length).toBeGreaterThan(20);
+    expect(dollar).toEqual([]);
+  });
+
   it('validate.lua: the version token accepts what the contract accepts', () => {
-    const re = new RegExp(pattern('validate', 'VERSION_RE'));
+    // Read as JavaScript: PCRE's \z (the true end) is JavaScript's $ without the m flag.
+    const re = new RegExp(pattern('validate', 'VERSION_RE').replace(/\\z$/, '$'));
     const accepted = (version: string) => dataPlaneSchema.safeParse({ version, domains: [], certificates: [] }).success;
     const probes = [
       ...Array.from({ length: 95 }, (_, i) => `v${String.fromCharCode(32 + i)}1`),
       'a'.repeat(DATA_PLANE_LIMITS.versionLength),
       'a'.repeat(DATA_PLANE_LIMITS.versionLength + 1),
       '',
+      'v1\n',
     ];
     for (const probe of probes) expect(re.test(probe), JSON.stringify(probe)).toBe(accepted(probe));
   });
@@ -182,7 +197,7 @@ describe('the Lua checks agree with the contract', () => {
     expect(pattern('modules_check', 'HEADER_NAME_RE')).toBe(pcre(MODULE_HEADER_NAME_RE));
     // The contract bounds the value's length apart from its pattern.
     expect(pattern('modules_check', 'HEADER_VALUE_RE')).toBe(
-      pcre(MODULE_HEADER_VALUE_RE).replace(/\*\$$/, `{0,${MODULE_HEADER_VALUE_MAX}}$`),
+      pcre(MODULE_HEADER_VALUE_RE).replace(/\*\\z$/, `{0,${MODULE_HEADER_VALUE_MAX}}\\z`),
     );
     // exact and prefix rule sources are the contract's CACHE_PATH_RE (edge/modules.ts).
     expect(pattern('modules_check', 'PATH_RE')).toBe(pcre(CACHE_PATH_RE));

@@ -21,7 +21,7 @@ local _M = {}
 local dict = store.dict
 local LOCK_TTL = 120
 local YIELD_EVERY = 1000
-local SECRET_RE = [[^[0-9a-f]{64}$]]
+local SECRET_RE = [[^[0-9a-f]{64}\z]]
 
 -- The admin secret (set in the master) and its SHA-1 (computed once per worker): requests are
 -- compared by digest, so the comparison's time says nothing about the secret.

@@ -18,15 +18,15 @@ local ACTIONS = { deny = true, drop = true, dropBlacklist = true }
 -- What a blacklist or user-agent rule may do (rampart.checks).
 local RULE_ACTIONS = checks.RULE_ACTIONS
 local MAX_RULES, MAX_RANGES, MAX_URL = 100, 5000, 256
-local URL_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\#-]+$]]
+local URL_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\#-]+\z]]
 -- packages/contract/src/routes/firewall-user-agents.ts USER_AGENT_REGEX_RE and USER_AGENT_REGEX_MAX.
-local UA_RE = [[^[\x20-\x7e]+$]]
+local UA_RE = [[^[\x20-\x7e]+\z]]
 local MAX_UA = 256
 -- packages/contract/src/routes/firewall-frequency.ts FREQUENCY_SECONDS_MAX, FREQUENCY_TIMES_MAX,
 -- SECOND_RATE_MAX, SECOND_BURST_MAX and BLOCK_SECONDS_MAX.
 local MAX_SECONDS, MAX_TIMES, MAX_RATE, MAX_BURST, MAX_BLOCK = 86400, 1000000, 100000, 100000, 86400
-local HEX4_RE = [[^[0-9a-f]{8}$]]
-local HEX6_RE = [[^[0-9a-f]{32}$]]
+local HEX4_RE = [[^[0-9a-f]{8}\z]]
+local HEX6_RE = [[^[0-9a-f]{32}\z]]
 
 local re_find = ngx.re.find
 local is_int, is_list = checks.is_int, checks.is_array

@@ -72,7 +72,7 @@ end
 
 -- Validation (rampart.firewall_check): the same allowlists as edgeGeoRuleSchema.
 local MAX_RULES, MAX_REGIONS = 100, 500
-local COUNTRY_RE = [[^[A-Z]{2}$]]
+local COUNTRY_RE = [[^[A-Z]{2}\z]]
 -- The blocking actions and the challenges (rampart.checks).
 local RULE_ACTIONS = checks.RULE_ACTIONS
 local re_find = ngx.re.find

@@ -11,12 +11,12 @@ local _M = {}
 -- packages/contract/src/routes/firewall-headers.ts HEADER_NAME_RE (lower case at the edge) and the
 -- value patterns' characters and length (USER_AGENT_REGEX_RE, USER_AGENT_REGEX_MAX);
 -- routes/domain-access.ts DOMAIN_ACCESS_RULES_MAX, REFERER_HOSTS_MAX; FIREWALL_LIST_RULES_PER_SITE.
-local NAME_RE = [[^[a-z0-9-]{1,64}$]]
-local VALUE_RE = [[^[\x20-\x7e]+$]]
+local NAME_RE = [[^[a-z0-9-]{1,64}\z]]
+local VALUE_RE = [[^[\x20-\x7e]+\z]]
 local MAX_VALUE = 256
 local MAX_SITE_RULES, MAX_DOMAIN_RULES, MAX_HOSTS = 100, 20, 100
 -- A referer host pattern: a lower-case host name of two labels or more, optionally after "*.".
-local HOST_RE = [[^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$]]
+local HOST_RE = [[^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+\z]]
 local ACTIONS = { deny = true, drop = true }
 local MODES = { allow = true, deny = true }
 

@@ -97,7 +97,7 @@ local function compile_cors(c)
   }
 end
 
-local ORIGIN_RE = [[^https?://[a-z0-9.-]{1,253}(:[0-9]{1,5})?$]]
+local ORIGIN_RE = [[^https?://[a-z0-9.-]{1,253}(:[0-9]{1,5})?\z]]
 
 -- The Access-Control-Allow-Origin value for `origin`, or nil when the module does not allow it.
 local function allowed_origin(cors, origin)
@@ -177,7 +177,7 @@ local function cors_headers(cors, allow)
   if allow ~= "*" then add_vary_origin() end
 end
 
-local PREFLIGHT_HEADERS_RE = [[^[A-Za-z0-9, -]{0,1024}$]]
+local PREFLIGHT_HEADERS_RE = [[^[A-Za-z0-9, -]{0,1024}\z]]
 
 -- rewrite_by_lua in @rampart_modules: redirects, CORS preflights, then the request to the origin.
 function _M.rewrite()

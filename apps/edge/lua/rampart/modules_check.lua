@@ -11,16 +11,16 @@ local re_find = ngx.re.find
 local lower = string.lower
 
 local LIMITS = { modules = 50000, headers = 50, redirects = 3000, rewrites = 100, cors = 50 }
-local HEADER_NAME_RE = [[^[A-Za-z0-9][A-Za-z0-9-]{0,63}$]]
-local HEADER_VALUE_RE = [[^[\x20-\x7e]{0,1024}$]]
-local PATH_RE = [[^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}$]]
-local REGEX_CHARS_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\-]{1,256}$]]
+local HEADER_NAME_RE = [[^[A-Za-z0-9][A-Za-z0-9-]{0,63}\z]]
+local HEADER_VALUE_RE = [[^[\x20-\x7e]{0,1024}\z]]
+local PATH_RE = [[^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}\z]]
+local REGEX_CHARS_RE = [[^[A-Za-z0-9._~!$&'()*+,;=:@%/^|?\[\]{}\\-]{1,256}\z]]
 local REDIRECT_TARGET_RE =
-  [[^(https?://[a-z0-9.-]{1,253}(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?)?/[A-Za-z0-9._~!$&'()*+,;=:@%/?#-]{0,1023}$]]
-local REWRITE_TARGET_RE = [[^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,1023}$]]
+  [[^(https?://[a-z0-9.-]{1,253}(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?)?/[A-Za-z0-9._~!$&'()*+,;=:@%/?#-]{0,1023}\z]]
+local REWRITE_TARGET_RE = [[^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,1023}\z]]
 local CORS_ORIGIN_RE =
-  [[^(\*|https?://(\*\.)?[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?)$]]
-local HOST_RE = [[^([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$]]
+  [[^(\*|https?://(\*\.)?[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))?)\z]]
+local HOST_RE = [[^([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})\z]]
 local DENIED = {}
 for _, h in ipairs({ "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding",
   "upgrade", "proxy-authenticate", "proxy-authorization", "host", "content-length" }) do

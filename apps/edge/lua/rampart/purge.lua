@@ -12,7 +12,7 @@ local router = require "rampart.router"
 local _M = {}
 
 local MAX_URLS = 100
-local URL_RE = [[^(https?)://([^/?#@]+)([^?#]*)(?:\?([^#]*))?(?:#.*)?$]]
+local URL_RE = [[^(https?)://([^/?#@]+)([^?#]*)(?:\?([^#]*))?(?:#.*)?\z]]
 
 local function result(url, ok, purged, message)
   return { url = url, ok = ok, httpStatus = ngx.null, cacheStatus = ngx.null, purged = purged, message = message }

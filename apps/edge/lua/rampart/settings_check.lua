@@ -13,7 +13,7 @@ for _, t in ipairs({
 local PAGE_STATUSES = {}
 for _, s in ipairs({ 400, 403, 404, 405, 429, 500, 502, 503, 504, 903, 904, 929, 978 }) do PAGE_STATUSES[s] = true end
 local LANGUAGES = { en_US = true, zh_CN = true, zh_TW = true }
-local RATE_PATTERN_RE = [[^[/*][A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}$]]
+local RATE_PATTERN_RE = [[^[/*][A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}\z]]
 local MAX_RATES, MAX_KBPS, MAX_MIN_LENGTH, MAX_PAGE_BYTES = 100, 1048576, 10485760, 65536
 
 local re_find = ngx.re.find

@@ -186,7 +186,7 @@ function _M.routed(host)
 end
 
 local byte, STAR = string.byte, 42
-local HOST_RE = [[^[a-z0-9_-]+(\.[a-z0-9_-]+)+$]]
+local HOST_RE = [[^[a-z0-9_-]+(\.[a-z0-9_-]+)+\z]]
 
 -- host (already lower-case, no port) → domain, generation. A miss is retried once against a newer
 -- generation: a push may have retired the one read first between the two dict reads. A host is

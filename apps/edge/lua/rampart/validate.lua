@@ -12,15 +12,15 @@ local _M = {}
 local null = cjson.null
 local re_find = ngx.re.find
 
-local HOST_RE = [[^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$]]
-local IPV4_RE = [[^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$]]
-local IPV6_RE = [[^[0-9a-fA-F:.]{2,45}$]]
-local VERSION_RE = [[^[A-Za-z0-9._:-]{1,128}$]]
+local HOST_RE = [[^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})\z]]
+local IPV4_RE = [[^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\z]]
+local IPV6_RE = [[^[0-9a-fA-F:.]{2,45}\z]]
+local VERSION_RE = [[^[A-Za-z0-9._:-]{1,128}\z]]
 local REDIRECT_CODES = { [301] = true, [302] = true, [307] = true, [308] = true }
 local LIMITS = { domains = 50000, certificates = 10000, upstreams = 64, cache_rules = 100, cache_values = 400 }
 -- The same patterns as the contract (packages/contract/src/routes/site-cache.ts).
-local CACHE_PATH_RE = [[^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}$]]
-local CACHE_SUFFIX_RE = [[^[a-z0-9]{1,16}$]]
+local CACHE_PATH_RE = [[^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}\z]]
+local CACHE_SUFFIX_RE = [[^[a-z0-9]{1,16}\z]]
 local CACHE_SCOPES = { all = true, directory = true, path = true, suffix = true }
 local CACHE_TTLS = {}
 for _, ttl in ipairs({ 60, 300, 600, 1800, 3600, 7200, 21600, 43200, 86400, 259200, 604800, 2592000 }) do
@@ -300,13 +300,13 @@ function _M.document(doc)
   -- The operator's geo database (rampart.firewall_geo): its SHA-256 in hex, or none.
   local geo_database = doc.geoDatabase
   if geo_database == null then geo_database = nil end
-  if geo_database ~= nil and (type(geo_database) ~= "string" or not re_find(geo_database, [[^[0-9a-f]{64}$]], "jo")) then
+  if geo_database ~= nil and (type(geo_database) ~= "string" or not re_find(geo_database, [[^[0-9a-f]{64}\z]], "jo")) then
     return nil, "geoDatabase", "not a SHA-256 in hex"
   end
   -- The operator's reputation list (rampart.firewall_reputation): its file's SHA-256 in hex, or none.
   local abuse_ips = doc.abuseIPs
   if abuse_ips == null then abuse_ips = nil end
-  if abuse_ips ~= nil and (type(abuse_ips) ~= "string" or not re_find(abuse_ips, [[^[0-9a-f]{64}$]], "jo")) then
+  if abuse_ips ~= nil and (type(abuse_ips) ~= "string" or not re_find(abuse_ips, [[^[0-9a-f]{64}\z]], "jo")) then
     return nil, "abuseIPs", "not a SHA-256 in hex"
   end
 
