@@ -66,6 +66,11 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
         ...rw('user.firewall', 'firewall', '防火墙', '防火牆'),
       ],
     },
+    {
+      key: 'dataAnalysis',
+      name: L('Data Analysis', '数据分析', '數據分析'),
+      keys: [{ key: 'user.statistics.read', name: L('View statistics', '查看统计', '檢視統計') }],
+    },
     { key: 'userManagement', name: userManagementName, keys: accountKeys() },
   ],
   client: [
@@ -99,6 +104,11 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
         ...rw('client.settings', 'system settings', '系统设置', '系統設定'),
         ...rw('client.announcements', 'announcements', '公告', '公告'),
       ],
+    },
+    {
+      key: 'dataAnalysis',
+      name: L('Data Analysis', '数据分析', '數據分析'),
+      keys: [{ key: 'client.statistics.read', name: L('View statistics', '查看统计', '檢視統計') }],
     },
     { key: 'userManagement', name: userManagementName, keys: accountKeys() },
   ],

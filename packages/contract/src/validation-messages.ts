@@ -112,6 +112,21 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '最多 {max} 个字符',
     zh_TW: '最多 {max} 個字元',
   },
+  endBeforeStart: {
+    en_US: 'The end must be after the start',
+    zh_CN: '结束时间必须晚于开始时间',
+    zh_TW: '結束時間必須晚於開始時間',
+  },
+  rangeTooLong: {
+    en_US: 'The time range is too long',
+    zh_CN: '时间范围过长',
+    zh_TW: '時間範圍過長',
+  },
+  tooManyPoints: {
+    en_US: 'This interval gives too many points for the time range: choose a longer one',
+    zh_CN: '此间隔在该时间范围内的数据点过多，请选择更长的间隔',
+    zh_TW: '此間隔在該時間範圍內的資料點過多，請選擇更長的間隔',
+  },
   tooMany: {
     en_US: 'At most {max} items',
     zh_CN: '最多 {max} 项',

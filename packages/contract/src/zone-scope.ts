@@ -55,6 +55,11 @@ export const ZONE_SCOPE_REFS: Readonly<Record<string, ZoneScopeRefs>> = {
   'client.monitor.group.create': { nodes: ['body.nodeIDs'] },
   'client.monitor.group.update': { nodes: ['body.nodeIDs'] },
   'client.blockIPs.list': { zones: ['query.zoneID'] },
+  'client.statistics.info': { zones: ['body.zoneIDs'] },
+  'client.statistics.top': { zones: ['body.zoneIDs'] },
+  'client.statistics.timeSeries': { zones: ['body.zoneIDs'] },
+  'client.statistics.list': { zones: ['body.zoneIDs'] },
+  'client.statistics.export': { zones: ['body.zoneIDs'] },
 };
 
 /** The zone and node references of a route: `params.zoneID` always, plus the table's. */

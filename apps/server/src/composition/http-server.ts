@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { GEO_DATABASE_MAX_BYTES, LOGO_IMAGE_MAX_BYTES } from '@rampart/contract';
+import { gunzip } from 'node:zlib';
+import {
+  EVENT_BATCH_CONTENT_TYPE,
+  EVENT_BATCH_GZIP_MAX_BYTES,
+  EVENT_BATCH_JSON_MAX_BYTES,
+  GEO_DATABASE_MAX_BYTES,
+  LOGO_IMAGE_MAX_BYTES,
+} from '@rampart/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { clientErrorReply, frameworkErrorReply, installErrorHandling } from '../platform/errors/error-handler.js';
 import { wantsConsolePage } from '../platform/http/console-static.js';
@@ -80,6 +87,22 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     request.rawBody = body as string;
     parseJson(request, body as string, done);
   });
+  // The edge's event batches (routes/analytics-events.ts): gzip of JSON, signed over the gzip
+  // bytes; inflated with a bound so a small body cannot expand without limit.
+  app.addContentTypeParser(
+    EVENT_BATCH_CONTENT_TYPE,
+    { parseAs: 'buffer', bodyLimit: EVENT_BATCH_GZIP_MAX_BYTES },
+    (request, body, done) => {
+      request.rawBody = body as Buffer;
+      gunzip(body as Buffer, { maxOutputLength: EVENT_BATCH_JSON_MAX_BYTES }, (error, json) => {
+        if (error) {
+          done(Object.assign(new Error('the event batch is not gzip within its size limit'), { statusCode: 400 }));
+          return;
+        }
+        parseJson(request, json.toString('utf8'), done);
+      });
+    },
+  );
   // Form data for the logo and geo database uploads; the largest file either takes bounds every
   // file (each service checks its own limit and names the field).
   await registerMultipart(app, Math.max(...Object.values(LOGO_IMAGE_MAX_BYTES), GEO_DATABASE_MAX_BYTES));

@@ -9,7 +9,7 @@ import { NODE_SIGNATURE_HEADERS, nodeSignaturePayload } from '../routes/nodes.js
 /** HMAC-SHA256 hex, under the node's secret, of {@link nodeSignaturePayload}. */
 export function signNodeRequest(
   secret: string,
-  parts: { method: string; path: string; body: string; timestamp: string; nonce: string },
+  parts: { method: string; path: string; body: string | Uint8Array; timestamp: string; nonce: string },
 ): string {
   const bodySha256 = createHash('sha256').update(parts.body).digest('hex');
   return createHmac('sha256', secret)
@@ -26,7 +26,7 @@ export function signedNodeHeaders(
   credentials: { nodeId: number; nodeSecret: string },
   method: string,
   pathWithQuery: string,
-  body: string,
+  body: string | Uint8Array,
   options: { nowMs?: number; timestamp?: string; nonce?: string } = {},
 ): Record<string, string> {
   const timestamp = options.timestamp ?? String(Math.floor((options.nowMs ?? Date.now()) / 1000));

@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../route.js';
 import { accountZoneRoutes } from './account-zones.js';
 import { accountRoutes } from './accounts.js';
+import { analyticsEventRoutes } from './analytics-events.js';
 import { announcementRoutes } from './announcements.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
@@ -10,6 +11,7 @@ import { certificateRoutes } from './certificates.js';
 import { clientDomainRoutes } from './client-domains.js';
 import { clientSiteRoutes } from './client-sites.js';
 import { cnameSettingRoutes } from './cname-settings.js';
+import { dashboardRoutes } from './dashboard.js';
 import { dnsLineRoutes } from './dns-lines.js';
 import { domainAccessRoutes } from './domain-access.js';
 import { domainProofRoutes } from './domain-proof.js';
@@ -39,6 +41,7 @@ import { siteModuleRoutes } from './site-modules.js';
 import { sitePortRoutes } from './site-ports.js';
 import { siteSettingRoutes } from './site-settings.js';
 import { siteRoutes } from './sites.js';
+import { statisticsRoutesOf } from './statistics.js';
 import { subNodeRoutes } from './sub-nodes.js';
 import { systemRoutes } from './system.js';
 import { userResourceRoutes } from './user-resources.js';
@@ -49,6 +52,7 @@ import { zoneRoutes } from './zones.js';
 
 export * from './account-zones.js';
 export * from './accounts.js';
+export * from './analytics-events.js';
 export * from './announcements.js';
 export * from './audit.js';
 export * from './auth.js';
@@ -58,6 +62,7 @@ export * from './certificates.js';
 export * from './client-domains.js';
 export * from './client-sites.js';
 export * from './cname-settings.js';
+export * from './dashboard.js';
 export * from './dns-lines.js';
 export * from './domain-access.js';
 export * from './domain-proof.js';
@@ -87,6 +92,7 @@ export * from './site-modules.js';
 export * from './site-ports.js';
 export * from './site-settings.js';
 export * from './sites.js';
+export * from './statistics.js';
 export * from './sub-nodes.js';
 export * from './system.js';
 export * from './user-resources.js';
@@ -147,6 +153,9 @@ export const ROUTE_GROUPS = {
   apiTokens: apiTokenRoutes,
   logos: logoRoutes,
   overview: overviewRoutes,
+  statistics: statisticsRoutesOf,
+  dashboard: dashboardRoutes,
+  analyticsEvents: analyticsEventRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

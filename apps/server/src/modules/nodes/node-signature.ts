@@ -76,6 +76,6 @@ export function createNodeAuthenticator(nodes: NodesRepository, box: SecretBox, 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The JSON body as received, for signature checks. */
-    rawBody?: string;
+    rawBody?: string | Buffer;
   }
 }

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { EDGE_RULE_ACTIONS } from '../edge/challenge.js';
+import { dataOf, defineRoute, nodeAccess } from '../route.js';
+import { isIP } from '../validators/ip.js';
+
+/**
+ * The request events of the edge (docs/decisions.md "Traffic analytics"): nginx writes one JSON line
+ * per request into its buffered access log (apps/edge/src/nginx/render.ts), the agent reads the
+ * lines, spools them on disk in batches (gzip, bounded, oldest dropped first and counted) and ships
+ * each batch here, signed like every node-API call. The control plane acknowledges a batch once it
+ * is stored; the agent deletes a batch only then. A batch retried after a lost answer counts once:
+ * the store keeps a ledger of the batches it took, and a batch whose earlier attempt was cut short
+ * is completed by request id (events already stored are left out).
+ */
+
+/** Most events one batch carries (the agent cuts its batches at this count or every second). */
+export const EVENT_BATCH_MAX = 5000;
+/** Most bytes of a gzip batch on the wire, and of the JSON it inflates to. */
+export const EVENT_BATCH_GZIP_MAX_BYTES = 4 * 1024 * 1024;
+export const EVENT_BATCH_JSON_MAX_BYTES = 48 * 1024 * 1024;
+/** The content type of a shipped batch: gzip of the batch's JSON, signed over the gzip bytes. */
+export const EVENT_BATCH_CONTENT_TYPE = 'application/vnd.rampart.events+gzip';
+
+/** Longest values an event keeps (the agent cuts longer ones; the store keeps them as cut). */
+export const EVENT_LIMITS = {
+  requestId: 96,
+  host: 255,
+  path: 2048,
+  userAgent: 512,
+  referer: 1024,
+} as const;
+
+/**
+ * What decided a request at the edge (`fw_kind` of the access log, set by rampart.firewall,
+ * rampart.firewall_headers, rampart.firewall_frequency and rampart.challenge); "" when nothing did.
+ */
+export const EVENT_DECISION_KINDS = [
+  '',
+  'whitelist',
+  'blacklist',
+  'blockList',
+  'reputation',
+  'geo',
+  'header',
+  'antiReferer',
+  'antiHeader',
+  'userAgent',
+  'intervalLimit',
+  'secondLimit',
+  'antiCC',
+  'challenge',
+  'waf',
+] as const;
+export type EventDecisionKind = (typeof EVENT_DECISION_KINDS)[number];
+
+/**
+ * What the deciding rule did: a rule's action (EDGE_RULE_ACTIONS), `allow` (the whitelist), and a
+ * challenge's outcome (`pass`: a valid answer, `fail`: a wrong one); "" when nothing decided.
+ */
+export const EVENT_DECISION_ACTIONS = ['', 'allow', 'pass', 'fail', ...EDGE_RULE_ACTIONS] as const;
+export type EventDecisionAction = (typeof EVENT_DECISION_ACTIONS)[number];
+/** Decisions that kept the request from the origin: counted as blocked. */
+export const BLOCKING_DECISION_ACTIONS: ReadonlySet<EventDecisionAction> = new Set([
+  'deny',
+  'drop',
+  'dropBlacklist',
+  'fail',
+  'shield',
+  'code',
+  'click',
+  'redirect',
+  'slider',
+]);
+
+/** nginx's `$upstream_cache_status`, or "" when the request was not cached. */
+export const EVENT_CACHE_STATUSES = [
+  '',
+  'MISS',
+  'BYPASS',
+  'EXPIRED',
+  'STALE',
+  'UPDATING',
+  'REVALIDATED',
+  'HIT',
+] as const;
+export type EventCacheStatus = (typeof EVENT_CACHE_STATUSES)[number];
+/** The statuses that count as served from the cache. */
+export const CACHE_HIT_STATUSES: ReadonlySet<EventCacheStatus> = new Set(['HIT', 'STALE', 'UPDATING', 'REVALIDATED']);
+
+export const EVENT_HTTP_VERSIONS = ['1.0', '1.1', '2', '3'] as const;
+
+const text = (max: number) => z.string().max(max);
+const unixMs = z.number().int().min(0).max(4_102_444_800_000);
+
+/**
+ * One request as the agent ships it. Times are the node's clock (nginx's `$msec`); `domainId` is 0
+ * for a request that matched no domain (an unknown host: counted for the node, shown to no site).
+ */
+export const edgeEventSchema = z.strictObject({
+  /** The edge's request id (`<node>-<worker pid>-<worker start>-<serial>`), unique per node. */
+  id: z
+    .string()
+    .min(1)
+    .max(EVENT_LIMITS.requestId)
+    .regex(/^[A-Za-z0-9._-]+$/),
+  time: unixMs,
+  domainId: z.number().int().min(0),
+  ip: z
+    .string()
+    .max(45)
+    .refine((s) => isIP(s), { message: 'wrongFormat' }),
+  method: z
+    .string()
+    .max(16)
+    .regex(/^[A-Z]*$/),
+  scheme: z.enum(['http', 'https']),
+  /** "1.0", "1.1", "2", "3"; "" when nginx read no request line. */
+  httpVersion: z.enum(['', ...EVENT_HTTP_VERSIONS]),
+  host: text(EVENT_LIMITS.host),
+  /** The request URI with its query, as sent (cut at EVENT_LIMITS.path). */
+  path: text(EVENT_LIMITS.path),
+  /** The answer's status: an HTTP status, the edge's own 9xx codes, 444 for a closed connection, 499 when the client left. */
+  status: z.number().int().min(0).max(999),
+  bytesIn: z.number().int().min(0),
+  bytesOut: z.number().int().min(0),
+  /** Milliseconds from the first byte read to the last byte sent. */
+  requestMs: z.number().int().min(0),
+  /** Milliseconds the origin took (the last attempt), -1 when no origin was asked. */
+  upstreamMs: z.number().int().min(-1),
+  /** The origin's status (the last attempt), 0 when no origin answered. */
+  upstreamStatus: z.number().int().min(0).max(999),
+  cacheStatus: z.enum(EVENT_CACHE_STATUSES),
+  userAgent: text(EVENT_LIMITS.userAgent),
+  referer: text(EVENT_LIMITS.referer),
+  fwKind: z.enum(EVENT_DECISION_KINDS),
+  /** The deciding rule's id, 0 when none (or a decision no rule names, as the block list's). */
+  fwRule: z.number().int().min(0),
+  fwAction: z.enum(EVENT_DECISION_ACTIONS),
+});
+export type EdgeEvent = z.infer<typeof edgeEventSchema>;
+
+/** A batch as the agent spools and ships it. */
+export const edgeEventBatchSchema = z.strictObject({
+  /** Unique per node for ever: the agent's spool sequence and the spool's random id. */
+  batchId: z.string().regex(/^[a-z0-9]{1,32}-[0-9]{1,16}$/),
+  /** Events the spool dropped (full) since the previous batch was cut: counted once with the batch. */
+  dropped: z.number().int().min(0),
+  events: z.array(edgeEventSchema).max(EVENT_BATCH_MAX),
+});
+export type EdgeEventBatch = z.infer<typeof edgeEventBatchSchema>;
+
+export const shipNodeEvents = defineRoute({
+  id: 'edge.events',
+  api: 'edge',
+  method: 'POST',
+  path: '/events',
+  access: nodeAccess,
+  codes: [],
+  summary: `A node ships a batch of request events (${EVENT_BATCH_CONTENT_TYPE}: gzip of the batch's JSON, signed over the gzip bytes); the answer acknowledges it, and a batch sent again counts once`,
+  tags: ['edge'],
+  request: { body: edgeEventBatchSchema },
+  response: dataOf(
+    z.object({
+      /** Events stored by this call (0 for a batch already taken). */
+      stored: z.number().int(),
+      /** The batch had been taken before (a retry after a lost answer). */
+      duplicate: z.boolean(),
+    }),
+  ),
+});
+
+export const analyticsEventRoutes = { shipNodeEvents } as const;
