@@ -3,19 +3,20 @@ import path from 'node:path';
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
 import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
-import { DIM_COUNTERS, type DimRow, ROLLUP_COUNTERS, type RollupRow, rollupsOf } from './rollups.js';
+import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
 
 /**
  * The embedded analytics store: one DuckDB file in DATA_DIR (`analytics/analytics.duckdb`), owned
  * by one control-plane process (DuckDB lets only one process open a file; `analytics.lock` says
  * which, as the embedded config database's lock does). A batch, its rollups and its ledger row are
  * written in one transaction through DuckDB's appender, so a batch is there whole or not at all and
- * a retried one is recognised by the ledger. Writes are serialised on one connection; reads use a
+ * a retried one is recognised by the ledger. The rollups are computed in SQL from the batch (the
+ * same sums as rollups.ts, which the store tests compare them with). Writes are serialised on one connection; reads use a
  * second one and see committed batches only.
  */
 
 export const DUCKDB_DIALECT: SqlDialect = {
-  idiv: (a, b) => `(${a} // ${b})`,
+  idiv: (a, b) => `((${a}) // (${b}))`,
   distinct: (expr) => `count(DISTINCT ${expr})`,
 };
 
@@ -70,6 +71,8 @@ const DDL = [
   ROLLUP_DDL('rollup_5m'),
   DIM_DDL('dims_5m'),
   DIM_DDL('dims_1h'),
+  // A batch lands here first; the rollups are computed from it in SQL, then it moves to events.
+  `CREATE TABLE IF NOT EXISTS ingest_staging (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
   // The ledger: every batch taken, with the events the node's spool dropped before it.
   `CREATE TABLE IF NOT EXISTS batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
      received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, events INTEGER NOT NULL)`,
@@ -81,6 +84,54 @@ const SUMMED_TABLES: readonly [string, string, readonly string[]][] = [
   ['rollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS],
   ['dims_5m', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
   ['dims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
+];
+
+const TRACKED_METHODS = "'GET', 'POST', 'DELETE', 'PUT', 'HEAD', 'PATCH', 'OPTIONS'";
+const UPSTREAM = '(upstream_ms >= 0 OR upstream_status > 0)';
+/** rollups.ts's eventCounters, in SQL over ingest_staging. */
+const ROLLUP_SELECT = (unit: number) => `SELECT (ts // ${unit}) * ${unit} AS bucket, site_id, domain_id, zone_id,
+  count(*), sum(bytes_in), sum(bytes_out), sum(hit), sum(hit * bytes_out), sum(blocked), sum(blacklisted),
+  sum(CASE WHEN status = 444 THEN 1 ELSE 0 END), sum(waf),
+  sum(CASE WHEN ${UPSTREAM} THEN 1 ELSE 0 END),
+  sum(CASE WHEN ${UPSTREAM} AND upstream_status >= 500 THEN 1 ELSE 0 END),
+  sum(CASE WHEN status // 100 = 2 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 3 THEN 1 ELSE 0 END),
+  sum(CASE WHEN status // 100 = 4 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 5 THEN 1 ELSE 0 END)
+  FROM ingest_staging GROUP BY 1, 2, 3, 4`;
+/** rollups.ts's LOW_DIMS and HIGH_DIMS, in SQL over ingest_staging. */
+const DIM_VALUES = {
+  low: [
+    ['status', 'CAST(status AS VARCHAR)'],
+    ['method', `CASE WHEN method IN (${TRACKED_METHODS}) THEN method ELSE 'OTHER' END`],
+    ['httpVersion', 'http_version'],
+    ['scheme', 'scheme'],
+    ['country', 'country'],
+    ['city', "CASE WHEN city > 0 THEN CAST(city AS VARCHAR) ELSE '' END"],
+    ['fileType', 'file_type'],
+  ],
+  high: [
+    ['url', 'path'],
+    ['referer', 'referer'],
+    ['userAgent', 'user_agent'],
+    ['ip', 'ip'],
+  ],
+} as const;
+const DIM_SELECT = (unit: number, dims: readonly (readonly [string, string])[]) =>
+  dims
+    .map(
+      ([
+        dim,
+        value,
+      ]) => `SELECT (ts // ${unit}) * ${unit} AS bucket, site_id, domain_id, zone_id, '${dim}' AS dim, ${value} AS value,
+  count(*), sum(bytes_out), sum(blocked), sum(blacklisted), sum(waf) FROM ingest_staging GROUP BY 1, 2, 3, 4, 5, 6`,
+    )
+    .join(' UNION ALL ');
+const FROM_STAGING = [
+  `INSERT INTO rollup_1m ${ROLLUP_SELECT(60)}`,
+  `INSERT INTO rollup_5m ${ROLLUP_SELECT(300)}`,
+  `INSERT INTO dims_5m ${DIM_SELECT(300, DIM_VALUES.low)}`,
+  `INSERT INTO dims_1h ${DIM_SELECT(3600, DIM_VALUES.high)}`,
+  'INSERT INTO events SELECT * FROM ingest_staging',
+  'DELETE FROM ingest_staging',
 ];
 
 function appendEvent(appender: DuckDBAppender, e: EventRow): void {
@@ -119,13 +170,6 @@ function appendEvent(appender: DuckDBAppender, e: EventRow): void {
   appender.appendTinyInt(e.blacklisted);
   appender.appendTinyInt(e.waf);
   appender.endRow();
-}
-
-function appendKey(appender: DuckDBAppender, r: RollupRow | DimRow): void {
-  appender.appendBigInt(BigInt(r.bucket));
-  appender.appendInteger(r.siteId);
-  appender.appendInteger(r.domainId);
-  appender.appendInteger(r.zoneId);
 }
 
 const toNumber = (v: unknown): number | string => {
@@ -192,36 +236,10 @@ export class DuckDbStore implements AnalyticsStore {
           await db.run('ROLLBACK');
           return { stored: 0, duplicate: true };
         }
-        const events = await db.createAppender('events');
-        for (const e of batch.events) appendEvent(events, e);
-        events.closeSync();
-        const rollups = rollupsOf(batch.events);
-        for (const [table, rows] of [
-          ['rollup_1m', rollups.r1m],
-          ['rollup_5m', rollups.r5m],
-        ] as const) {
-          const a = await db.createAppender(table);
-          for (const r of rows) {
-            appendKey(a, r);
-            for (const c of ROLLUP_COUNTERS) a.appendBigInt(BigInt(r.values[c]));
-            a.endRow();
-          }
-          a.closeSync();
-        }
-        for (const [table, rows] of [
-          ['dims_5m', rollups.d5m],
-          ['dims_1h', rollups.d1h],
-        ] as const) {
-          const a = await db.createAppender(table);
-          for (const r of rows) {
-            appendKey(a, r);
-            a.appendVarchar(r.dim);
-            a.appendVarchar(r.value);
-            for (const c of DIM_COUNTERS) a.appendBigInt(BigInt(r.values[c]));
-            a.endRow();
-          }
-          a.closeSync();
-        }
+        const staging = await db.createAppender('ingest_staging');
+        for (const e of batch.events) appendEvent(staging, e);
+        staging.closeSync();
+        for (const statement of FROM_STAGING) await db.run(statement);
         await db.run('INSERT INTO batches VALUES ($1, $2, $3, $4, $5)', [
           batch.batchId,
           batch.nodeId,
