@@ -143,6 +143,15 @@ describe('shipping', () => {
     expect(card.requests).toBe(8);
   });
 
+  it("leaves out what another operator's node says about a site it does not serve", async () => {
+    expect(await ship(rivalNode, 'spool-9', [edgeEvent({ time: at(20), domainId, bytesOut: 123_456 })])).toEqual({
+      stored: 1,
+      duplicate: false,
+    });
+    const card = (await as(user, userStatisticsInfo, { body: { ...range, type: 3 } })).json().data;
+    expect(card).toMatchObject({ requests: 8, bytesOut: 10_320 });
+  });
+
   it('refuses an unsigned batch and a body that is not gzip', async () => {
     const wrongSecret = await shipBatch(
       t.app,
