@@ -75,6 +75,7 @@ export interface Totals {
   peak_requests: number;
 }
 
+const DOMAIN_COLUMNS = ['requests', 'bytes_out', 'bytes_in', 'hit_requests', 'blocked', 's4xx', 's5xx'] as const;
 const TOTAL_COLUMNS = [
   'requests',
   'bytes_in',
@@ -94,6 +95,8 @@ const TOTAL_COLUMNS = [
 ] as const;
 
 const num = (row: Row | undefined, key: string): number => Number(row?.[key] ?? 0) || 0;
+/** Sums of the rollup counters, each as `t_<counter>`. */
+const sums = (columns: readonly string[] = TOTAL_COLUMNS) => columns.map((c) => `sum(${c}) AS t_${c}`).join(', ');
 
 export class StatisticsQueries {
   constructor(private readonly store: AnalyticsStore) {}
@@ -104,17 +107,14 @@ export class StatisticsQueries {
     ) as unknown as Totals;
     if (scope.siteIds.length === 0) return zero;
     const { table, range: r } = rollupFor(range);
-    const per = TOTAL_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ');
-    const outer = TOTAL_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ');
+    // Aliases never repeat a column name: ClickHouse puts an alias in place of the column everywhere in the query.
+    const [row] = await this.store.query(`SELECT ${sums()} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)}`);
     // Peaks are per minute whatever the range: the per-minute rollup, summed over the scope per minute.
-    const [row] = await this.store.query(
-      `SELECT ${outer} FROM (SELECT ${per} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)}) AS t`,
-    );
     const [peak] = await this.store.query(
-      `SELECT max(b) AS peak_bytes, max(q) AS peak_requests FROM (SELECT bucket, sum(bytes_out) AS b, sum(requests) AS q FROM rollup_1m WHERE ${scopeWhere(scope, 'bucket', { start: range.start - (range.start % 60), end: range.end })} GROUP BY bucket) AS t`,
+      `SELECT max(b) AS peak_bytes, max(q) AS peak_requests FROM (SELECT bucket AS m, sum(bytes_out) AS b, sum(requests) AS q FROM rollup_1m WHERE ${scopeWhere(scope, 'bucket', { start: range.start - (range.start % 60), end: range.end })} GROUP BY m) AS t`,
     );
     const out = { ...zero };
-    for (const c of TOTAL_COLUMNS) out[c] = num(row, c);
+    for (const c of TOTAL_COLUMNS) out[c] = num(row, `t_${c}`);
     out.peak_bytes = num(peak, 'peak_bytes');
     out.peak_requests = num(peak, 'peak_requests');
     return out;
@@ -132,23 +132,24 @@ export class StatisticsQueries {
     const high = dim === 'url' || dim === 'referer' || dim === 'userAgent' || dim === 'ip';
     const nonEmpty =
       dim === 'referer' || dim === 'country' || dim === 'city' || dim === 'fileType' ? ` AND value <> ''` : '';
-    const filter = by === 'requests' ? '' : ` HAVING sum(${by}) > 0`;
+    const filter = by === 'requests' ? '' : ' HAVING ord > 0';
+    const columns = `sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, sum(${by}) AS ord`;
     let sql: string;
     if (high && range.end - range.start <= RAW_TOP_MAX_SECONDS) {
       const column = { url: 'path', referer: 'referer', userAgent: 'user_agent', ip: 'ip' }[dim];
-      sql = `SELECT value, sum(requests) AS requests, sum(bytes_out) AS bytes_out, sum(blocked) AS blocked, sum(${by}) AS ord FROM (SELECT ${column} AS value, 1 AS requests, bytes_out, blocked, blacklisted, waf FROM events WHERE ${scopeWhere(scope, 'ts', range)}) AS t WHERE 1 = 1${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`;
+      sql = `SELECT value, ${columns} FROM (SELECT ${column} AS value, 1 AS requests, bytes_out, blocked, blacklisted, waf FROM events WHERE ${scopeWhere(scope, 'ts', range)}) AS t WHERE 1 = 1${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`;
     } else {
       const table = high ? 'dims_1h' : 'dims_5m';
       const unit = high ? 3600 : 300;
       const r = { start: range.start - (range.start % unit), end: range.end };
-      sql = `SELECT value, sum(requests) AS requests, sum(bytes_out) AS bytes_out, sum(blocked) AS blocked, sum(${by}) AS ord FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`;
+      sql = `SELECT value, ${columns} FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`;
     }
     const rows = await this.store.query(sql);
     return rows.map((row) => ({
       key: String(row.value),
-      requests: num(row, 'requests'),
-      bytesOut: num(row, 'bytes_out'),
-      blocked: num(row, 'blocked'),
+      requests: num(row, 't_requests'),
+      bytesOut: num(row, 't_bytes_out'),
+      blocked: num(row, 't_blocked'),
     }));
   }
 
@@ -189,14 +190,13 @@ export class StatisticsQueries {
     if (scope.siteIds.length === 0) return points;
     const { table, range: r } = rollupFor({ start, end: range.end }, step);
     const d = this.store.dialect;
-    const sums = TOTAL_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ');
     const rows = await this.store.query(
-      `SELECT ${d.idiv(`bucket - ${int(start)}`, int(step))} AS i, ${sums} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)} GROUP BY i ORDER BY i`,
+      `SELECT ${d.idiv(`bucket - ${int(start)}`, int(step))} AS i, ${sums()} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)} GROUP BY i ORDER BY i`,
     );
     for (const row of rows) {
       const point = points[num(row, 'i')];
       if (!point) continue;
-      const v = (k: string) => num(row, k);
+      const v = (k: string) => num(row, `t_${k}`);
       const values: Record<string, number> = {
         bytesOut: v('bytes_out'),
         bytesIn: v('bytes_in'),
@@ -234,17 +234,21 @@ export class StatisticsQueries {
     if (scope.siteIds.length === 0) return { rows: [], total: 0 };
     const { table, range: r } = rollupFor(range);
     const where = `${scopeWhere(scope, 'bucket', r)} AND domain_id > 0`;
-    const cols = ['requests', 'bytes_out', 'bytes_in', 'hit_requests', 'blocked', 's4xx', 's5xx']
-      .map((c) => `sum(${c}) AS ${c}`)
-      .join(', ');
+    const cols = sums(DOMAIN_COLUMNS);
     const limit = page ? ` LIMIT ${int(page.limit)} OFFSET ${int(page.offset)}` : '';
     const rows = await this.store.query(
-      `SELECT domain_id, ${cols} FROM ${table} WHERE ${where} GROUP BY domain_id ORDER BY ${sort.by} ${sort.desc ? 'DESC' : 'ASC'}, domain_id${limit}`,
+      `SELECT domain_id AS d, ${cols} FROM ${table} WHERE ${where} GROUP BY d ORDER BY t_${sort.by} ${sort.desc ? 'DESC' : 'ASC'}, d${limit}`,
     );
     const [count] = await this.store.query(
       `SELECT ${this.store.dialect.distinct('domain_id')} AS n FROM ${table} WHERE ${where}`,
     );
-    return { rows, total: num(count, 'n') };
+    return {
+      rows: rows.map((row) => ({
+        domain_id: num(row, 'd'),
+        ...Object.fromEntries(DOMAIN_COLUMNS.map((c) => [c, num(row, `t_${c}`)])),
+      })),
+      total: num(count, 'n'),
+    };
   }
 
   /** Events the nodes' spools dropped, per the batches taken in the range from these nodes. */
