@@ -341,9 +341,19 @@ export class ClickHouseStore implements AnalyticsStore {
     });
   }
 
+  /**
+   * Creates the single-server layout where it is missing. A cluster's layout is the operator's
+   * (docs/decisions.md): when `events` is a Distributed table, nothing is created — a view over
+   * it here would count every event a second time beside the shards' own views.
+   */
   async open(): Promise<void> {
     await this.execute(`CREATE DATABASE IF NOT EXISTS ${this.database}`, null);
-    for (const statement of DDL) await this.execute(statement);
+    const [events] = await this.select(
+      "SELECT engine FROM system.tables WHERE database = currentDatabase() AND name = 'events'",
+    );
+    if (events?.engine !== 'Distributed') {
+      for (const statement of DDL) await this.execute(statement);
+    }
     this.opened = true;
   }
 
