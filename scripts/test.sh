@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the tests need (npm packages; from Debian's packages PostgreSQL,
-# Chromium, a CJK font, nginx with its Lua module for the edge tests, and BIND as the DNS server
-# of the CNAME checks) and runs every suite: lint and format, type checks, the build, unit and
-# server tests (the server suite on PGlite and on a real PostgreSQL cluster that the run starts),
+# ClickHouse, Chromium, a CJK font, nginx with its Lua module for the edge tests, and BIND as the
+# DNS server of the CNAME checks) and runs every suite: lint and format, type checks, the build,
+# unit and server tests (the server suite on PGlite with DuckDB, and on a real PostgreSQL cluster
+# with a ClickHouse server, both started by the run),
 # a smoke test of the built control plane, and the browser tests (Playwright driving Debian's
 # Chromium). Ends with one line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 need_node
-apt_need postgresql chromium fonts-wqy-microhei \
+apt_need postgresql clickhouse-server clickhouse-client chromium fonts-wqy-microhei \
   nginx libnginx-mod-http-lua libnginx-mod-http-cache-purge lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream libmaxminddb0 openssl bind9
 npm_deps
 

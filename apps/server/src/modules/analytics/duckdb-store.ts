@@ -20,8 +20,8 @@ export const DUCKDB_DIALECT: SqlDialect = {
   distinct: (expr) => `count(DISTINCT ${expr})`,
 };
 
-/** Column name and DuckDB type of the events table, in the appender's order. */
-const EVENT_COLUMNS: readonly [keyof EventRow, string, string][] = [
+/** Column name and DuckDB type of the events table, in the appender's order (ClickHouse maps the types). */
+export const EVENT_COLUMNS: readonly [keyof EventRow, string, string][] = [
   ['ts', 'ts', 'BIGINT'],
   ['ms', 'ms', 'SMALLINT'],
   ['nodeId', 'node_id', 'INTEGER'],

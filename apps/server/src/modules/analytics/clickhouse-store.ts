@@ -1,0 +1,529 @@
+import { createHash } from 'node:crypto';
+import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
+import { EVENT_COLUMNS } from './duckdb-store.js';
+import {
+  DIM_COUNTERS,
+  type DimCounter,
+  type HighDim,
+  type LowDim,
+  methodBucket,
+  ROLLUP_COUNTERS,
+  type RollupCounter,
+} from './rollups.js';
+
+/**
+ * The analytics store on ClickHouse (docs/decisions.md "Traffic analytics on ClickHouse"), for
+ * installs that outgrow one machine. It speaks ClickHouse's HTTP interface with Node's fetch and
+ * keeps to SQL that Debian's ClickHouse 18.16 and current servers both run: no window functions,
+ * no Map type, no TTL clause, no query parameters.
+ *
+ * `CLICKHOUSE_URL` names the server and the database: `http[s]://user:password@host:8123/database`
+ * (user and password optional, percent-encoded; the database is created when missing; settings may
+ * follow as a query string, e.g. `?insert_distributed_sync=1` on a cluster).
+ *
+ * Layout: `events` (MergeTree, one partition per UTC day, ordered by site and time) and the four
+ * rollup tables of rollups.ts as SummingMergeTree tables, each fed by a materialized view over
+ * `events` that computes what `rollupsOf` computes, so an INSERT of events brings its rollups with
+ * it. Table and column names are the DuckDB store's: the statistics run the same SQL on both.
+ *
+ * Exactly once without transactions: the ledger `batches` holds one row per batch taken (the
+ * DuckDB store's table) and `batch_attempts` one row per batch begun. `ingest`:
+ * 1. a batch in `batches` is a duplicate;
+ * 2. otherwise it is marked begun in `batch_attempts`, unless an earlier attempt did so already;
+ *    then that attempt was cut short, and the request ids of this batch already in `events` are
+ *    looked up (within the batch's sites, nodes and time range, so within its partitions);
+ * 3. the events not stored yet go in with one `INSERT ... FORMAT JSONEachRow`;
+ * 4. the batch goes into `batches`.
+ * ClickHouse takes an INSERT of up to `max_insert_block_size` rows (a million; a batch holds 5,000
+ * at most) as one block, read whole before anything is written: a client cut short mid-request
+ * leaves nothing. A block is written as one part per partition, and the materialized views run
+ * on the same block right after and write their parts; once the INSERT is acknowledged, the
+ * events and their rollup rows are all there. So after any cut, the events of the batch in `events`
+ * are exactly those whose rollup rows exist, the retry adds the others (and through the views their
+ * rollups), and every event counts once. What this cannot cover is a server crash or a failing
+ * view between the events' part and the views' parts (the events would be there without their
+ * rollups): ClickHouse has no transaction around them.
+ *
+ * Strings never enter a statement: the ledger is looked up by `halfMD5(batch_id)` (computed here
+ * and inlined as an integer, the strings compared after reading), events travel as JSON data.
+ */
+
+export const CLICKHOUSE_DIALECT: SqlDialect = {
+  idiv: (a, b) => `intDiv(${a}, ${b})`,
+  distinct: (expr) => `uniqExact(${expr})`,
+};
+
+/** ClickHouse type of each DuckDB type of EVENT_COLUMNS, with the range of the integers. */
+const TYPES: Record<string, { type: string; min?: number; max?: number }> = {
+  BIGINT: { type: 'Int64', min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER },
+  INTEGER: { type: 'Int32', min: -(2 ** 31), max: 2 ** 31 - 1 },
+  SMALLINT: { type: 'Int16', min: -(2 ** 15), max: 2 ** 15 - 1 },
+  TINYINT: { type: 'Int8', min: -(2 ** 7), max: 2 ** 7 - 1 },
+  VARCHAR: { type: 'String' },
+};
+
+const COLUMNS = EVENT_COLUMNS.map(([field, name, duck]) => {
+  const t = TYPES[duck];
+  if (!t) throw new Error(`no ClickHouse type for ${duck}`);
+  return { field, name, ...t };
+});
+
+/** Days are UTC whatever the server's time zone, so that pruning can name them. */
+const DAY_OF = (column: string) => `toYYYYMMDD(toDateTime(${column}), 'UTC')`;
+
+/** The seven methods HTTP_METHODS_TRACKED names (methodBucket's); every other one is OTHER. */
+export const CLICKHOUSE_TRACKED_METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'HEAD', 'PATCH', 'OPTIONS'] as const;
+for (const m of CLICKHOUSE_TRACKED_METHODS) {
+  if (methodBucket(m) !== m) throw new Error(`method ${m} is not tracked by rollups.ts`);
+}
+
+/*
+ * ClickHouse substitutes a SELECT alias for every identifier of the same name anywhere in the
+ * query, qualified ones too in 18.16 (`sum(bytes_out) AS bytes_out` turns hit_bytes'
+ * `sumIf(bytes_out, hit != 0)` into a nested aggregate), except inside the alias' own expression;
+ * and 18.16's views neither fill a target's missing columns nor read from a subquery nor cascade.
+ * So the rollup views, whose hit_bytes reads bytes_out, write one row per event (the plain column
+ * as bytes_out, no GROUP BY): SummingMergeTree sums them on its merges (current servers already on
+ * insert, `optimize_on_insert`). The dimension views read only columns that are no output of them,
+ * or the output's own column, and aggregate per block.
+ */
+const UPSTREAM = '(upstream_ms >= 0 OR upstream_status > 0)';
+const STATUS_CLASS = (klass: number) => `toInt64(intDiv(status, 100) = ${klass})`;
+
+/** What eventCounters (rollups.ts) adds per event, as an expression over the event's columns. */
+const ROLLUP_VALUES: Record<RollupCounter, string> = {
+  requests: 'toInt64(1)',
+  bytes_in: 'bytes_in',
+  bytes_out: 'bytes_out',
+  hit_requests: 'toInt64(hit)',
+  hit_bytes: 'if(hit != 0, bytes_out, toInt64(0))',
+  blocked: 'toInt64(blocked)',
+  blacklisted: 'toInt64(blacklisted)',
+  dropped: 'toInt64(status = 444)',
+  waf: 'toInt64(waf)',
+  upstream_requests: `toInt64(${UPSTREAM})`,
+  upstream_errors: `toInt64(${UPSTREAM} AND upstream_status >= 500)`,
+  s2xx: STATUS_CLASS(2),
+  s3xx: STATUS_CLASS(3),
+  s4xx: STATUS_CLASS(4),
+  s5xx: STATUS_CLASS(5),
+};
+
+/** What rollupsOf adds to a dimension row per event. */
+const DIM_SUMS: Record<DimCounter, string> = {
+  requests: 'count()',
+  bytes_out: `sum(bytes_out)`,
+  blocked: `sum(blocked)`,
+  blacklisted: `sum(blacklisted)`,
+  waf: `sum(waf)`,
+};
+
+/** The value each dimension counts (LOW_DIMS and HIGH_DIMS of rollups.ts), as a String expression. */
+const LOW_DIM_VALUES: Record<LowDim, string> = {
+  status: `toString(status)`,
+  method: `if(method IN (${CLICKHOUSE_TRACKED_METHODS.map((m) => `'${m}'`).join(', ')}), method, 'OTHER')`,
+  httpVersion: 'http_version',
+  scheme: 'scheme',
+  country: 'country',
+  city: `if(city > 0, toString(city), '')`,
+  fileType: 'file_type',
+};
+const HIGH_DIM_VALUES: Record<HighDim, string> = {
+  url: 'path',
+  referer: 'referer',
+  userAgent: 'user_agent',
+  ip: 'ip',
+};
+
+const KEY_COLUMNS = 'bucket Int64, site_id Int32, domain_id Int32, zone_id Int32';
+const summing = (table: string, columns: string, order: string) =>
+  `CREATE TABLE IF NOT EXISTS ${table} (${columns}) ENGINE = SummingMergeTree() PARTITION BY ${DAY_OF('bucket')} ORDER BY (${order})`;
+const ROLLUP_TABLE = (table: string) =>
+  summing(
+    table,
+    `${KEY_COLUMNS}, ${ROLLUP_COUNTERS.map((c) => `${c} Int64`).join(', ')}`,
+    'site_id, bucket, domain_id, zone_id',
+  );
+const DIM_TABLE = (table: string) =>
+  summing(
+    table,
+    `${KEY_COLUMNS}, dim String, value String, ${DIM_COUNTERS.map((c) => `${c} Int64`).join(', ')}`,
+    'site_id, dim, bucket, domain_id, zone_id, value',
+  );
+
+const bucketOf = (seconds: number) => `ts - ts % ${seconds}`;
+const KEYS_OF_EVENT = 'site_id, domain_id, zone_id';
+
+const ROLLUP_VIEW = (table: string, seconds: number) =>
+  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS SELECT ${bucketOf(seconds)} AS bucket, ${KEYS_OF_EVENT}, ` +
+  `${ROLLUP_COUNTERS.map((c) => (ROLLUP_VALUES[c] === c ? c : `${ROLLUP_VALUES[c]} AS ${c}`)).join(', ')} FROM events`;
+
+/** A row per event and dimension (ARRAY JOIN over the event's (dim, value) pairs), summed per key. */
+const DIM_VIEW = (table: string, seconds: number, values: Record<string, string>) =>
+  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS SELECT ${bucketOf(seconds)} AS bucket, ${KEYS_OF_EVENT}, ` +
+  `tupleElement(dim_pair, 1) AS dim, tupleElement(dim_pair, 2) AS value, ` +
+  `${DIM_COUNTERS.map((c) => `toInt64(${DIM_SUMS[c]}) AS ${c}`).join(', ')} ` +
+  `FROM events ARRAY JOIN [${Object.entries(values)
+    .map(([dim, value]) => `('${dim}', ${value})`)
+    .join(', ')}] AS dim_pair ` +
+  'GROUP BY bucket, site_id, domain_id, zone_id, dim, value';
+
+const DDL = [
+  `CREATE TABLE IF NOT EXISTS events (${COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')}) ` +
+    `ENGINE = MergeTree() PARTITION BY ${DAY_OF('ts')} ORDER BY (site_id, ts)`,
+  ROLLUP_TABLE('rollup_1m'),
+  ROLLUP_TABLE('rollup_5m'),
+  DIM_TABLE('dims_5m'),
+  DIM_TABLE('dims_1h'),
+  // The ledger, as the DuckDB store's (one row per batch taken), looked up by batch_key.
+  'CREATE TABLE IF NOT EXISTS batches (batch_key UInt64, batch_id String, node_id Int32, received_at Int64, ' +
+    `dropped Int64, events Int32) ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
+  // Batches begun: a row here and none in batches is an attempt that was cut short.
+  'CREATE TABLE IF NOT EXISTS batch_attempts (batch_key UInt64, batch_id String, node_id Int32, received_at Int64) ' +
+    `ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
+  ROLLUP_VIEW('rollup_1m', 60),
+  ROLLUP_VIEW('rollup_5m', 300),
+  DIM_VIEW('dims_5m', 300, LOW_DIM_VALUES),
+  DIM_VIEW('dims_1h', 3600, HIGH_DIM_VALUES),
+];
+
+/** The tables pruned by day, with the column that dates a row and which cut applies. */
+const DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
+  ['events', 'ts', 'raw'],
+  ['rollup_1m', 'bucket', 'rollup'],
+  ['rollup_5m', 'bucket', 'rollup'],
+  ['dims_5m', 'bucket', 'rollup'],
+  ['dims_1h', 'bucket', 'rollup'],
+  ['batches', 'received_at', 'ledger'],
+  ['batch_attempts', 'received_at', 'ledger'],
+];
+const SUMMED_TABLES = ['rollup_1m', 'rollup_5m', 'dims_5m', 'dims_1h'] as const;
+
+/** `halfMD5` of ClickHouse: the first 8 bytes of the MD5, big-endian, as an unsigned integer. */
+export function batchKey(batchId: string): string {
+  return createHash('md5').update(batchId, 'utf8').digest().readBigUInt64BE(0).toString();
+}
+
+/** Checks an event's fields against the column types: ClickHouse would wrap an integer that does not fit. */
+function checkEvent(e: EventRow): void {
+  for (const c of COLUMNS) {
+    const v = e[c.field];
+    if (c.type === 'String') {
+      if (typeof v !== 'string') throw new Error(`event ${c.name}: not a string`);
+    } else if (typeof v !== 'number' || !Number.isInteger(v) || v < (c.min ?? 0) || v > (c.max ?? 0)) {
+      throw new Error(`event ${c.name}: ${String(v)} is not an integer that fits ${c.type}`);
+    }
+  }
+}
+
+function eventJson(e: EventRow): string {
+  const row: Record<string, string | number> = {};
+  for (const c of COLUMNS) row[c.name] = e[c.field];
+  return JSON.stringify(row);
+}
+
+const NUMERIC_TYPE = /^(Nullable\()?(U?Int\d+|Float\d+|Decimal)/;
+const UTC_DAY = 86_400;
+
+/** 20240105 → the unix second its UTC day starts; null for a partition that is not a day. */
+function dayStart(partition: string): number | null {
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(partition);
+  if (!m) return null;
+  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / 1000;
+}
+
+function dayName(seconds: number): number {
+  const d = new Date(seconds * 1000);
+  return d.getUTCFullYear() * 10_000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+}
+
+export interface ClickHouseOptions {
+  /** Longest a request may take, in milliseconds (default 60,000). */
+  timeoutMs?: number;
+}
+
+export class ClickHouseStore implements AnalyticsStore {
+  readonly kind = 'clickhouse' as const;
+  readonly dialect = CLICKHOUSE_DIALECT;
+  /** Base address without credentials, path or query. */
+  private readonly endpoint: string;
+  private readonly database: string;
+  private readonly authorization: string | null;
+  private readonly settings: Record<string, string>;
+  private readonly timeoutMs: number;
+  private opened = false;
+  /** Ingests of one batch id one after another (another batch id goes on in parallel). */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
+  /** `url`: CLICKHOUSE_URL, `http[s]://[user[:password]@]host[:port]/database[?setting=value...]`. */
+  constructor(url: string, options: ClickHouseOptions = {}) {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new Error('CLICKHOUSE_URL must be an http:// or https:// address');
+    }
+    const database = decodeURIComponent(parsed.pathname.replace(/^\/+|\/+$/g, '')) || 'default';
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) {
+      throw new Error('CLICKHOUSE_URL: the database (the path) must be letters, digits and _');
+    }
+    this.database = database;
+    this.authorization =
+      parsed.username !== ''
+        ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`
+        : null;
+    this.settings = Object.fromEntries(parsed.searchParams);
+    this.endpoint = `${parsed.protocol}//${parsed.host}/`;
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+  }
+
+  /** The database this store keeps its tables in. */
+  get databaseName(): string {
+    return this.database;
+  }
+
+  /**
+   * One HTTP request: `sql` in the body, or in the URL when `data` is the body (an INSERT's rows).
+   * Answers the response text; an error status throws with ClickHouse's message.
+   */
+  private async request(
+    sql: string,
+    options: { data?: string; settings?: Record<string, string>; database?: string | null } = {},
+  ): Promise<string> {
+    const params = new URLSearchParams({ ...this.settings, ...options.settings });
+    const database = options.database === undefined ? this.database : options.database;
+    if (database !== null) params.set('database', database);
+    if (options.data !== undefined) params.set('query', sql);
+    const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+    if (this.authorization) headers.authorization = this.authorization;
+    const response = await fetch(`${this.endpoint}?${params}`, {
+      method: 'POST',
+      headers,
+      body: options.data ?? sql,
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      throw new Error(`ClickHouse (${response.status}): ${text.trim().slice(0, 1000)}`);
+    }
+    return text;
+  }
+
+  /** Runs a statement that answers no rows. */
+  private execute(sql: string, database?: string | null): Promise<string> {
+    return this.request(sql, { database });
+  }
+
+  private insert(table: string, rows: readonly string[]): Promise<string> {
+    return this.request(`INSERT INTO ${table} FORMAT JSONEachRow`, { data: `${rows.join('\n')}\n` });
+  }
+
+  /** Rows of a query we build (`FORMAT JSON` appended). */
+  private async select(sql: string, readOnly = false): Promise<Row[]> {
+    const text = await this.request(`${sql.trim().replace(/;\s*$/, '')}\nFORMAT JSON`, {
+      // readonly=2: no writes, but settings may still be given (as the two below).
+      settings: {
+        ...(readOnly ? { readonly: '2' } : {}),
+        output_format_json_quote_64bit_integers: '0',
+        // Buffer the whole answer, so that an error mid-query is an error status, not a cut body.
+        wait_end_of_query: '1',
+      },
+    });
+    const parsed = JSON.parse(text) as { meta: { name: string; type: string }[]; data: Record<string, unknown>[] };
+    const numeric = new Set(parsed.meta.filter((m) => NUMERIC_TYPE.test(m.type)).map((m) => m.name));
+    return parsed.data.map((row) => {
+      const out: Row = {};
+      for (const [k, v] of Object.entries(row)) {
+        if (v === null || v === undefined) out[k] = 0;
+        else if (typeof v === 'number') out[k] = v;
+        else if (numeric.has(k)) out[k] = Number(v);
+        else out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Creates the single-server layout where it is missing. A cluster's layout is the operator's
+   * (docs/decisions.md): when `events` is a Distributed table, nothing is created — a view over
+   * it here would count every event a second time beside the shards' own views.
+   */
+  async open(): Promise<void> {
+    await this.execute(`CREATE DATABASE IF NOT EXISTS ${this.database}`, null);
+    const [events] = await this.select(
+      "SELECT engine FROM system.tables WHERE database = currentDatabase() AND name = 'events'",
+    );
+    if (events?.engine !== 'Distributed') {
+      for (const statement of DDL) await this.execute(statement);
+    }
+    this.opened = true;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.inFlight.values()]);
+    this.opened = false;
+  }
+
+  private assertOpen(): void {
+    if (!this.opened) throw new Error('the analytics store is not open');
+  }
+
+  ingest(batch: StoredBatch): Promise<IngestResult> {
+    // Another ingest of the same batch in this process waits for the one before it.
+    const before = this.inFlight.get(batch.batchId) ?? Promise.resolve();
+    const run = before.catch(() => {}).then(() => this.ingestOnce(batch));
+    const settled = run.catch(() => {});
+    this.inFlight.set(batch.batchId, settled);
+    void settled.then(() => {
+      if (this.inFlight.get(batch.batchId) === settled) this.inFlight.delete(batch.batchId);
+    });
+    return run;
+  }
+
+  private async ingestOnce(batch: StoredBatch): Promise<IngestResult> {
+    this.assertOpen();
+    for (const n of [batch.nodeId, batch.receivedAt, batch.dropped]) {
+      if (!Number.isSafeInteger(n)) throw new Error('ingest: node, time and dropped must be integers');
+    }
+    for (const e of batch.events) checkEvent(e);
+    const key = batchKey(batch.batchId);
+    const taken = await this.select(`SELECT batch_id FROM batches WHERE batch_key = ${key}`);
+    if (taken.some((r) => r.batch_id === batch.batchId)) return { stored: 0, duplicate: true };
+
+    const begun = await this.select(`SELECT batch_id FROM batch_attempts WHERE batch_key = ${key}`);
+    let missing: readonly EventRow[] = batch.events;
+    if (begun.some((r) => r.batch_id === batch.batchId)) {
+      missing = await this.notYetStored(batch, key);
+    } else {
+      await this.insert('batch_attempts', [
+        JSON.stringify({
+          batch_key: key,
+          batch_id: batch.batchId,
+          node_id: batch.nodeId,
+          received_at: batch.receivedAt,
+        }),
+      ]);
+    }
+    // One INSERT: one block, its rollups written with it by the materialized views.
+    if (missing.length > 0) await this.insert('events', missing.map(eventJson));
+    await this.insert('batches', [
+      JSON.stringify({
+        batch_key: key,
+        batch_id: batch.batchId,
+        node_id: batch.nodeId,
+        received_at: batch.receivedAt,
+        dropped: batch.dropped,
+        events: batch.events.length,
+      }),
+    ]);
+    // Stored by this call: a batch completed after a cut counts what this call added.
+    return { stored: missing.length, duplicate: false };
+  }
+
+  /**
+   * The events of a batch cut short that are not in `events` yet: what is there is read by request
+   * id within the batch's sites, nodes and seconds (the primary key and the day partitions bound
+   * the read), and taken off as a multiset (a request id twice in a batch is stored twice).
+   */
+  private async notYetStored(batch: StoredBatch, key: string): Promise<EventRow[]> {
+    if (batch.events.length === 0) return [];
+    const sites = [...new Set(batch.events.map((e) => e.siteId))];
+    const nodes = [...new Set(batch.events.map((e) => e.nodeId))];
+    let from = Number.POSITIVE_INFINITY;
+    let to = Number.NEGATIVE_INFINITY;
+    for (const e of batch.events) {
+      from = Math.min(from, e.ts);
+      to = Math.max(to, e.ts);
+    }
+    const stored = await this.select(
+      `SELECT request_id, batch_id FROM events WHERE site_id IN (${sites.join(', ')}) AND node_id IN (${nodes.join(', ')}) ` +
+        `AND ts >= ${from} AND ts <= ${to} AND halfMD5(batch_id) = ${key}`,
+    );
+    const count = new Map<string, number>();
+    for (const r of stored) {
+      if (r.batch_id !== batch.batchId) continue;
+      const id = String(r.request_id);
+      count.set(id, (count.get(id) ?? 0) + 1);
+    }
+    return batch.events.filter((e) => {
+      const n = count.get(e.requestId) ?? 0;
+      if (n === 0) return true;
+      count.set(e.requestId, n - 1);
+      return false;
+    });
+  }
+
+  query(sql: string): Promise<Row[]> {
+    this.assertOpen();
+    return this.select(sql, true);
+  }
+
+  /**
+   * Retention without a TTL clause (18.16 has none): the day partitions wholly before the cut are
+   * dropped (`ALTER TABLE ... DROP PARTITION`, immediate and cheap); when the cut falls inside a
+   * day that holds older rows, those are deleted with `ALTER TABLE ... DELETE WHERE`, a mutation
+   * that rewrites the day's parts in the background (so they go a little later).
+   */
+  async prune(rawBefore: number, rollupBefore: number): Promise<void> {
+    this.assertOpen();
+    if (!Number.isSafeInteger(rawBefore) || !Number.isSafeInteger(rollupBefore)) {
+      throw new Error('prune: times must be integers');
+    }
+    const cuts = { raw: rawBefore, rollup: rollupBefore, ledger: Math.min(rawBefore, rollupBefore) };
+    const parts = await this.select(
+      'SELECT table, partition FROM system.parts WHERE database = currentDatabase() AND active GROUP BY table, partition',
+    );
+    for (const [table, column, which] of DATED_TABLES) {
+      const cut = cuts[which];
+      for (const p of parts) {
+        if (p.table !== table) continue;
+        const start = dayStart(String(p.partition));
+        if (start !== null && start + UTC_DAY <= cut) {
+          await this.execute(`ALTER TABLE ${table} DROP PARTITION ${String(p.partition)}`);
+        }
+      }
+      if (cut % UTC_DAY !== 0) {
+        const day = dayName(cut);
+        const [older] = await this.select(
+          `SELECT count() AS n FROM ${table} WHERE ${DAY_OF(column)} = ${day} AND ${column} < ${cut}`,
+        );
+        if (older && Number(older.n) > 0) await this.execute(`ALTER TABLE ${table} DELETE WHERE ${column} < ${cut}`);
+      }
+    }
+  }
+
+  /**
+   * SummingMergeTree sums the partial rows of a key when it merges parts, on its own schedule;
+   * this merges the days of [from, to) now (`OPTIMIZE ... PARTITION ... FINAL`), skipping days that
+   * are one merged part already (a part straight from an INSERT, level 0, may hold a key twice).
+   * A merge already running on the day makes OPTIMIZE a no-op: it is asked again a few times, and
+   * then left to the background merges.
+   */
+  async compact(from: number, to: number): Promise<void> {
+    this.assertOpen();
+    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) {
+      throw new Error('compact: times must be integers');
+    }
+    if (to <= from) return;
+    const first = dayName(from);
+    const last = dayName(to - 1);
+    const parts = await this.select(
+      `SELECT table, partition, count() AS parts, min(level) AS level FROM system.parts WHERE database = currentDatabase() ` +
+        `AND active AND table IN (${SUMMED_TABLES.map((t) => `'${t}'`).join(', ')}) GROUP BY table, partition`,
+    );
+    for (const p of parts) {
+      const day = Number(p.partition);
+      if (dayStart(String(p.partition)) === null || day < first || day > last) continue;
+      if (Number(p.parts) === 1 && Number(p.level) > 0) continue;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.request(`OPTIMIZE TABLE ${String(p.table)} PARTITION ${day} FINAL`, {
+            settings: { optimize_throw_if_noop: '1' },
+          });
+          break;
+        } catch {
+          if (attempt >= 5) break;
+          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,337 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AnalyticsStore, EventRow, Row, StoredBatch } from '../src/modules/analytics/analytics-store.js';
+import { batchKey } from '../src/modules/analytics/clickhouse-store.js';
+import { EVENT_COLUMNS } from '../src/modules/analytics/duckdb-store.js';
+import {
+  DIM_COUNTERS,
+  type DimRow,
+  ROLLUP_COUNTERS,
+  type RollupRow,
+  rollupsOf,
+} from '../src/modules/analytics/rollups.js';
+import { clickhouseRequest, createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
+
+/**
+ * The analytics store, on DuckDB (server-pglite) and on ClickHouse (server-postgres): what the
+ * rollup tables hold is what rollupsOf computes for the same events (on ClickHouse, the
+ * materialized views'), batches count once, pruning drops old days and compaction keeps sums.
+ */
+
+const DAY = 86_400;
+/** A UTC midnight: the events straddle it. */
+const T0 = Date.UTC(2024, 0, 10) / 1000;
+
+/** A small deterministic generator, so a failure repeats. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const STATUSES = [200, 200, 204, 301, 304, 404, 444, 499, 500, 502, 903, 999, 0];
+const METHODS = ['GET', 'GET', 'POST', 'DELETE', 'PUT', 'HEAD', 'PATCH', 'OPTIONS', 'PROPFIND', ''];
+const ODD_TEXT = ['', 'Mozilla/5.0', 'curl/8 "quoted" \\ back\nline', 'Ünïcödé ✓ 😀', "it's"];
+
+function makeEvents(batchId: string, count: number, from: number, span: number, seed: number): EventRow[] {
+  const r = random(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)] as T;
+  return Array.from({ length: count }, (_, i) => {
+    const site = pick([1, 2, 3]);
+    const hit = r() < 0.4 ? 1 : 0;
+    const upstream = !hit && r() < 0.7;
+    const fw = r();
+    const path = pick(['/', '/a.css', '/img/b.png', '/api?x=1', `/p/${i % 7}`]);
+    return {
+      ts: from + Math.floor(r() * span),
+      ms: Math.floor(r() * 1000),
+      nodeId: pick([1, 2]),
+      zoneId: pick([10, 11]),
+      siteId: site,
+      domainId: site === 1 ? 0 : site * 100 + pick([1, 2]),
+      requestId: `${batchId}-req-${i}`,
+      batchId,
+      ip: pick(['192.0.2.1', '198.51.100.7', '2001:db8::1']),
+      country: pick(['', 'DE', 'US', 'CN']),
+      city: pick([0, 0, 2950159, 5128581]),
+      method: pick(METHODS),
+      scheme: pick(['http', 'https']),
+      httpVersion: pick(['', '1.0', '1.1', '2', '3']),
+      host: `site${site}.example`,
+      uri: path,
+      path: path.split('?')[0] ?? path,
+      fileType: pick(['', 'css', 'image']),
+      status: pick(STATUSES),
+      bytesIn: Math.floor(r() * 5000),
+      bytesOut: pick([0, Math.floor(r() * 2_000_000), 2 ** 40 + i]),
+      requestMs: Math.floor(r() * 3000),
+      upstreamMs: upstream ? Math.floor(r() * 900) : -1,
+      upstreamStatus: upstream ? pick([0, 200, 304, 500, 502, 504]) : r() < 0.1 ? 502 : 0,
+      cacheStatus: hit ? 'HIT' : pick(['', 'MISS', 'BYPASS']),
+      userAgent: pick(ODD_TEXT),
+      referer: pick(['', 'https://ref.example/', ...ODD_TEXT]),
+      fwKind: fw < 0.1 ? 'blacklist' : fw < 0.2 ? 'waf' : '',
+      fwRule: fw < 0.2 ? 7 : 0,
+      fwAction: fw < 0.2 ? 'deny' : '',
+      hit,
+      blocked: fw < 0.2 ? 1 : 0,
+      blacklisted: fw < 0.1 ? 1 : 0,
+      waf: fw >= 0.1 && fw < 0.2 ? 1 : 0,
+    };
+  });
+}
+
+function batchOf(batchId: string, events: EventRow[], dropped = 0): StoredBatch {
+  const last = events.reduce((m, e) => Math.max(m, e.ts), T0);
+  return { batchId, nodeId: 1, receivedAt: last + 5, dropped, events };
+}
+
+const KEY = 'bucket, site_id, domain_id, zone_id';
+const keyOf = (r: { bucket: number; siteId: number; domainId: number; zoneId: number }) =>
+  `${r.bucket}|${r.siteId}|${r.domainId}|${r.zoneId}`;
+const rowKey = (r: Row) => `${r.bucket}|${r.site_id}|${r.domain_id}|${r.zone_id}`;
+
+/** Rollup table → key → summed counters, as the store sums them. */
+async function storedRollups(store: AnalyticsStore, table: string): Promise<Map<string, Record<string, number>>> {
+  const rows = await store.query(
+    `SELECT ${KEY}, ${ROLLUP_COUNTERS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM ${table} GROUP BY ${KEY}`,
+  );
+  return new Map(rows.map((r) => [rowKey(r), Object.fromEntries(ROLLUP_COUNTERS.map((c) => [c, r[c] as number]))]));
+}
+
+async function storedDims(store: AnalyticsStore, table: string): Promise<Map<string, Record<string, number>>> {
+  const rows = await store.query(
+    `SELECT ${KEY}, dim, value, ${DIM_COUNTERS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM ${table} GROUP BY ${KEY}, dim, value`,
+  );
+  return new Map(
+    rows.map((r) => [
+      `${rowKey(r)}|${r.dim}|${r.value}`,
+      Object.fromEntries(DIM_COUNTERS.map((c) => [c, r[c] as number])),
+    ]),
+  );
+}
+
+const expectedRollups = (rows: RollupRow[]) => new Map(rows.map((r) => [keyOf(r), { ...r.values }]));
+const expectedDims = (rows: DimRow[]) => new Map(rows.map((r) => [`${keyOf(r)}|${r.dim}|${r.value}`, { ...r.values }]));
+
+/** Every rollup table holds, summed per key, exactly what rollupsOf computes for `events`. */
+async function expectRollupsOf(store: AnalyticsStore, events: EventRow[]): Promise<void> {
+  const want = rollupsOf(events);
+  expect(await storedRollups(store, 'rollup_1m')).toEqual(expectedRollups(want.r1m));
+  expect(await storedRollups(store, 'rollup_5m')).toEqual(expectedRollups(want.r5m));
+  expect(await storedDims(store, 'dims_5m')).toEqual(expectedDims(want.d5m));
+  expect(await storedDims(store, 'dims_1h')).toEqual(expectedDims(want.d1h));
+}
+
+async function count(store: AnalyticsStore, sql: string): Promise<number> {
+  const [row] = await store.query(sql);
+  return Number(row?.n ?? 0);
+}
+
+/** The request ids in `events`, sorted (one per stored row). */
+async function storedRequestIds(store: AnalyticsStore): Promise<string[]> {
+  const rows = await store.query('SELECT request_id FROM events');
+  return rows.map((r) => String(r.request_id)).sort();
+}
+
+/** Waits for what a ClickHouse mutation (ALTER ... DELETE) does in the background. */
+async function eventually(check: () => Promise<void>, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
+  let store: AnalyticsStore;
+  beforeEach(async () => {
+    store = await createTestAnalyticsStore();
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('is the kind the project pairs with it', () => {
+    expect(store.kind).toBe(TEST_ANALYTICS_KIND);
+  });
+
+  it('keeps rollups equal to rollupsOf of the events, across minutes, five minutes, hours and days', async () => {
+    // Two hours either side of midnight, in three batches (the second overlapping the first's time).
+    const a = makeEvents('node1-1', 400, T0 - 2 * 3600, 4 * 3600, 1);
+    const b = makeEvents('node1-2', 300, T0 - 600, 1200, 2);
+    const c = makeEvents('node2-1', 50, T0 + 299, 2, 3);
+    for (const [batch, dropped] of [
+      [a, 3],
+      [b, 0],
+      [c, 1],
+    ] as const) {
+      const id = batch[0]?.batchId ?? '';
+      expect(await store.ingest(batchOf(id, batch, dropped))).toEqual({ stored: batch.length, duplicate: false });
+    }
+    const all = [...a, ...b, ...c];
+    await expectRollupsOf(store, all);
+    expect(await storedRequestIds(store)).toEqual(all.map((e) => e.requestId).sort());
+    const [ledger] = await store.query(
+      'SELECT count(*) AS n, sum(dropped) AS dropped, sum(events) AS events FROM batches',
+    );
+    expect(ledger).toEqual({ n: 3, dropped: 4, events: 750 });
+
+    // The raw events come back as they went in (strings through JSON, 64-bit byte counts).
+    const raw = await store.query(
+      `SELECT ${EVENT_COLUMNS.map(([, name]) => name).join(', ')} FROM events ORDER BY request_id`,
+    );
+    const want = [...all].sort((x, y) => (x.requestId < y.requestId ? -1 : x.requestId > y.requestId ? 1 : 0));
+    expect(raw).toEqual(want.map((e) => Object.fromEntries(EVENT_COLUMNS.map(([field, name]) => [name, e[field]]))));
+
+    // The dialect's two functions, as the statistics use them.
+    const hours = await store.query(
+      `SELECT ${store.dialect.idiv('bucket', '3600')} AS hour, ${store.dialect.distinct('site_id')} AS sites, ` +
+        `sum(requests) AS requests FROM rollup_5m GROUP BY hour ORDER BY hour`,
+    );
+    const perHour = new Map<number, { sites: Set<number>; requests: number }>();
+    for (const e of all) {
+      const h = Math.floor(e.ts / 3600);
+      const entry = perHour.get(h) ?? { sites: new Set(), requests: 0 };
+      entry.sites.add(e.siteId);
+      entry.requests += 1;
+      perHour.set(h, entry);
+    }
+    expect(hours).toEqual(
+      [...perHour.entries()]
+        .sort(([x], [y]) => x - y)
+        .map(([hour, v]) => ({ hour, sites: v.sites.size, requests: v.requests })),
+    );
+  });
+
+  it('answers a batch sent again as a duplicate and changes nothing', async () => {
+    const events = makeEvents('node1-7', 120, T0 - 300, 900, 4);
+    expect(await store.ingest(batchOf('node1-7', events, 2))).toEqual({ stored: 120, duplicate: false });
+    expect(await store.ingest(batchOf('node1-7', events, 2))).toEqual({ stored: 0, duplicate: true });
+    // Even with other content: the batch id is what counts.
+    expect(await store.ingest(batchOf('node1-7', events.slice(0, 5), 9))).toEqual({ stored: 0, duplicate: true });
+    await expectRollupsOf(store, events);
+    expect(await count(store, 'SELECT count(*) AS n FROM events')).toBe(120);
+    expect(await store.query('SELECT count(*) AS n, sum(dropped) AS dropped FROM batches')).toEqual([
+      { n: 1, dropped: 2 },
+    ]);
+    // A batch of no events still counts its dropped ones, once.
+    expect(await store.ingest(batchOf('node1-8', [], 5))).toEqual({ stored: 0, duplicate: false });
+    expect(await store.ingest(batchOf('node1-8', [], 5))).toEqual({ stored: 0, duplicate: true });
+    expect(await store.query('SELECT count(*) AS n, sum(dropped) AS dropped FROM batches')).toEqual([
+      { n: 2, dropped: 7 },
+    ]);
+  });
+
+  it('stores nothing of a batch it refuses, and takes it when sent right', async () => {
+    const events = makeEvents('node1-9', 40, T0, 600, 5);
+    // ms is a SMALLINT: DuckDB's appender fails inside the transaction (rolled back); ClickHouse
+    // would wrap it, so the store checks every value before it writes anything.
+    const bad = events.map((e, i) => (i === 30 ? { ...e, ms: 40_000 } : e));
+    await expect(store.ingest(batchOf('node1-9', bad))).rejects.toThrow();
+    expect(await count(store, 'SELECT count(*) AS n FROM events')).toBe(0);
+    for (const table of ['rollup_1m', 'rollup_5m', 'dims_5m', 'dims_1h', 'batches']) {
+      expect(await count(store, `SELECT count(*) AS n FROM ${table}`)).toBe(0);
+    }
+    expect(await store.ingest(batchOf('node1-9', events))).toEqual({ stored: 40, duplicate: false });
+    await expectRollupsOf(store, events);
+  });
+
+  it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
+    'completes a batch whose first attempt was cut short: every event once, rollups exact',
+    async () => {
+      const db = (store as unknown as { databaseName: string }).databaseName;
+      const begin = (batch: StoredBatch) =>
+        clickhouseRequest('INSERT INTO batch_attempts FORMAT JSONEachRow', {
+          database: db,
+          data: `${JSON.stringify({ batch_key: batchKey(batch.batchId), batch_id: batch.batchId, node_id: batch.nodeId, received_at: batch.receivedAt })}\n`,
+        });
+      const insertEvents = (events: EventRow[]) =>
+        clickhouseRequest('INSERT INTO events FORMAT JSONEachRow', {
+          database: db,
+          data: events
+            .map((e) => JSON.stringify(Object.fromEntries(EVENT_COLUMNS.map(([field, name]) => [name, e[field]]))))
+            .join('\n'),
+        });
+
+      // Cut after the events' INSERT (some of them: one INSERT per partition of the day before).
+      const events = makeEvents('node1-20', 200, T0 - 1800, 3600, 6);
+      // A request id twice in the batch, one copy stored: the other still goes in.
+      const twice = { ...(events[0] as EventRow), ts: T0 + 5 };
+      const batch = batchOf('node1-20', [...events, twice]);
+      await begin(batch);
+      await insertEvents(events.filter((e) => e.ts < T0));
+      // Another batch's events in the same seconds and sites with the same request ids are not its own.
+      const other = events.slice(0, 20).map((e) => ({ ...e, batchId: 'node1-21' }));
+      expect(await store.ingest(batchOf('node1-21', other))).toEqual({ stored: 20, duplicate: false });
+
+      const before = events.filter((e) => e.ts < T0).length;
+      expect(before).toBeGreaterThan(0);
+      expect(await store.ingest(batch)).toEqual({ stored: batch.events.length - before, duplicate: false });
+      expect(await store.ingest(batch)).toEqual({ stored: 0, duplicate: true });
+      const stored = await store.query(`SELECT request_id FROM events WHERE batch_id = 'node1-20'`);
+      expect(stored.map((r) => String(r.request_id)).sort()).toEqual(batch.events.map((e) => e.requestId).sort());
+      await expectRollupsOf(store, [...batch.events, ...other]);
+      expect(await count(store, 'SELECT count(*) AS n FROM batches')).toBe(2);
+
+      // Cut after the ledger's 'begun' row, before any event.
+      const next = batchOf('node1-22', makeEvents('node1-22', 30, T0 + 600, 60, 7));
+      await begin(next);
+      expect(await store.ingest(next)).toEqual({ stored: 30, duplicate: false });
+      await expectRollupsOf(store, [...batch.events, ...other, ...next.events]);
+    },
+  );
+
+  it('prunes old days: raw events and rollups each by their own cut', async () => {
+    const days = [-3, -2, -1, 0].map((d, i) => makeEvents(`node1-3${i}`, 60, T0 + d * DAY, DAY, 10 + i));
+    for (const [i, events] of days.entries()) await store.ingest(batchOf(`node1-3${i}`, events));
+    const all = days.flat();
+
+    await store.prune(T0 - DAY, T0 - 2 * DAY);
+    const rawKept = all.filter((e) => e.ts >= T0 - DAY);
+    expect(await storedRequestIds(store)).toEqual(rawKept.map((e) => e.requestId).sort());
+    const rollupKept = rollupsOf(all);
+    expect(await storedRollups(store, 'rollup_1m')).toEqual(
+      expectedRollups(rollupKept.r1m.filter((r) => r.bucket >= T0 - 2 * DAY)),
+    );
+    expect(await storedDims(store, 'dims_1h')).toEqual(
+      expectedDims(rollupKept.d1h.filter((r) => r.bucket >= T0 - 2 * DAY)),
+    );
+    // The ledger goes with the earlier cut (its batches' events and rollups are gone).
+    expect(await count(store, `SELECT count(*) AS n FROM batches WHERE received_at < ${T0 - 2 * DAY}`)).toBe(0);
+
+    // A cut inside a day: the rows before it go too (on ClickHouse by a mutation, shortly after).
+    const cut = T0 + 6 * 3600 + 17;
+    await store.prune(cut, cut);
+    await eventually(async () => {
+      expect(await storedRequestIds(store)).toEqual(
+        all
+          .filter((e) => e.ts >= cut)
+          .map((e) => e.requestId)
+          .sort(),
+      );
+      expect(await count(store, `SELECT count(*) AS n FROM rollup_5m WHERE bucket < ${cut}`)).toBe(0);
+    });
+  });
+
+  it('compacts partial rows into one per key, keeping the sums', async () => {
+    const batches = [0, 1, 2, 3].map((i) => makeEvents(`node1-4${i}`, 80, T0 - 1800, 3600, 20 + i));
+    for (const [i, events] of batches.entries()) await store.ingest(batchOf(`node1-4${i}`, events));
+    const all = batches.flat();
+    const want = rollupsOf(all);
+    await store.compact(T0 - DAY, T0 + DAY);
+    await expectRollupsOf(store, all);
+    expect(await count(store, 'SELECT count(*) AS n FROM rollup_1m')).toBe(want.r1m.length);
+    expect(await count(store, 'SELECT count(*) AS n FROM dims_5m')).toBe(want.d5m.length);
+    // Compaction leaves the rows out of its range alone and stays correct when run again.
+    await store.compact(T0 - 60, T0 + 60);
+    await expectRollupsOf(store, all);
+  });
+});
