@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.js';
-import { DuckDbStore } from '../../src/modules/analytics/duckdb-store.js';
+
+import { createTestAnalyticsStore } from './test-analytics.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
 
 /** Off while RAMPART_RECORD_ROUTE_CODES records what the routes answer: every code is recorded as it is. */
@@ -43,8 +44,8 @@ export async function createTestApp(
       done();
     },
   });
-  const analytics = new DuckDbStore(null);
-  await analytics.open();
+  // DuckDB in memory beside PGlite, ClickHouse beside PostgreSQL (test/global-setup.ts).
+  const analytics = await createTestAnalyticsStore();
   const app = await buildApp({
     analytics,
     config: {

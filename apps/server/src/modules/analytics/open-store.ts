@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AnalyticsStore } from './analytics-store.js';
+import { ClickHouseStore } from './clickhouse-store.js';
 import { DuckDbStore } from './duckdb-store.js';
 
 /**
@@ -10,8 +11,9 @@ export async function openAnalyticsStore(config: {
   dataDir: string;
   clickhouseUrl: string | undefined;
 }): Promise<AnalyticsStore> {
-  if (config.clickhouseUrl) throw new Error('CLICKHOUSE_URL: the ClickHouse store is not in this build yet');
-  const store = new DuckDbStore(path.join(config.dataDir, 'analytics'));
+  const store = config.clickhouseUrl
+    ? new ClickHouseStore(config.clickhouseUrl)
+    : new DuckDbStore(path.join(config.dataDir, 'analytics'));
   await store.open();
   return store;
 }
