@@ -14,16 +14,18 @@
  * loopback in a temporary directory, stopped at the end) or BENCH_CLICKHOUSE_URL names a server.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { type EdgeEvent, edgeEventBatchSchema, STATISTICS_SERIES } from '@rampart/contract';
 import type { AnalyticsRepository } from '../apps/server/src/modules/analytics/analytics.repository.js';
 import type { AnalyticsStore } from '../apps/server/src/modules/analytics/analytics-store.js';
+import { ClickHouseStore } from '../apps/server/src/modules/analytics/clickhouse-store.js';
 import { DuckDbStore } from '../apps/server/src/modules/analytics/duckdb-store.js';
 import { IngestService } from '../apps/server/src/modules/analytics/ingest.service.js';
 import { type Scope, StatisticsQueries } from '../apps/server/src/modules/analytics/statistics.queries.js';
+import { startClickHouse } from '../apps/server/test/helpers/clickhouse-server.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const SITES = Number(process.env.BENCH_SITES ?? 200);
@@ -204,6 +206,18 @@ const dir = mkdtempSync(path.join(tmpdir(), 'rampart-bench-analytics-'));
 try {
   const duck = await run(new DuckDbStore(path.join(dir, 'duckdb')), path.join(dir, 'duckdb'), batches, now);
   process.stdout.write(`${JSON.stringify(duck)}\n`);
+  const external = process.env.BENCH_CLICKHOUSE_URL;
+  if (external || existsSync('/usr/sbin/clickhouse-server')) {
+    const server = external ? null : await startClickHouse();
+    try {
+      const url = new URL(external ?? (server as { url: string }).url);
+      url.pathname = '/rampart_bench';
+      const result = await run(new ClickHouseStore(url.toString()), null, batches, now);
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+    } finally {
+      await server?.stop();
+    }
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

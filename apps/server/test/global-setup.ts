@@ -1,20 +1,12 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../src/platform/db/database.js';
+import { startClickHouse } from './helpers/clickhouse-server.js';
 
 /**
  * Prepares a migrated template database once per run; each test file then gets its own copy
@@ -101,113 +93,6 @@ async function startCluster(): Promise<{ url: string; stop: () => void }> {
       }
     },
   };
-}
-
-const CLICKHOUSE_PASSWORD = 'rampart';
-
-function clickhouseBinary(): string {
-  for (const file of ['/usr/sbin/clickhouse-server', '/usr/bin/clickhouse-server']) if (existsSync(file)) return file;
-  throw new Error("clickhouse-server not found: run `npm test` (it installs Debian's clickhouse-server)");
-}
-
-/**
- * A ClickHouse server in a temporary directory, on loopback ports, with small caches. Debian's
- * 18.16 runs as root too (it does not refuse it), so it runs as whoever runs the tests.
- */
-async function startClickHouse(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const binary = clickhouseBinary();
-  const dir = mkdtempSync(path.join(tmpdir(), 'rampart-ch-'));
-  for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(path.join(dir, sub));
-  const [httpPort, tcpPort] = [await freePort(), await freePort()];
-  writeFileSync(
-    path.join(dir, 'config.xml'),
-    `<?xml version="1.0"?>
-<yandex>
-  <logger>
-    <level>warning</level>
-    <log>${dir}/server.log</log>
-    <errorlog>${dir}/server.err.log</errorlog>
-    <size>10M</size>
-    <count>1</count>
-  </logger>
-  <listen_host>127.0.0.1</listen_host>
-  <http_port>${httpPort}</http_port>
-  <tcp_port>${tcpPort}</tcp_port>
-  <path>${dir}/data/</path>
-  <tmp_path>${dir}/tmp/</tmp_path>
-  <user_files_path>${dir}/user_files/</user_files_path>
-  <format_schema_path>${dir}/format_schemas/</format_schema_path>
-  <users_config>${dir}/users.xml</users_config>
-  <default_profile>default</default_profile>
-  <default_database>default</default_database>
-  <mark_cache_size>67108864</mark_cache_size>
-  <uncompressed_cache_size>67108864</uncompressed_cache_size>
-  <max_concurrent_queries>50</max_concurrent_queries>
-</yandex>
-`,
-  );
-  writeFileSync(
-    path.join(dir, 'users.xml'),
-    `<?xml version="1.0"?>
-<yandex>
-  <profiles><default><max_memory_usage>1000000000</max_memory_usage></default></profiles>
-  <users>
-    <default>
-      <password>${CLICKHOUSE_PASSWORD}</password>
-      <networks><ip>127.0.0.1</ip></networks>
-      <profile>default</profile>
-      <quota>default</quota>
-    </default>
-  </users>
-  <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time></interval></default></quotas>
-</yandex>
-`,
-  );
-  const server = spawn(binary, [`--config-file=${path.join(dir, 'config.xml')}`], {
-    cwd: dir,
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  let running = true;
-  void exited.then(() => {
-    running = false;
-  });
-  const stop = async () => {
-    try {
-      if (running && server.pid !== undefined) {
-        process.kill(server.pid, 'SIGTERM');
-        const killer = setTimeout(
-          () => running && server.pid !== undefined && process.kill(server.pid, 'SIGKILL'),
-          15_000,
-        );
-        await exited;
-        clearTimeout(killer);
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-  const url = `http://default:${CLICKHOUSE_PASSWORD}@127.0.0.1:${httpPort}/`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      const answer = await fetch(`http://127.0.0.1:${httpPort}/?query=SELECT%201`, {
-        headers: { authorization: `Basic ${Buffer.from(`default:${CLICKHOUSE_PASSWORD}`).toString('base64')}` },
-      });
-      if (answer.ok && (await answer.text()).trim() === '1') return { url, stop };
-    } catch {
-      // not listening yet
-    }
-    if (!running || Date.now() > deadline) {
-      let log = '';
-      try {
-        log = readFileSync(path.join(dir, 'server.err.log'), 'utf8').slice(-2000);
-      } catch {}
-      await stop();
-      throw new Error(`clickhouse-server did not start: ${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
