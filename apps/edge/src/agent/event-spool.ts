@@ -19,13 +19,13 @@ const gzip = promisify(gzipCallback);
  * The spool of request-event batches on disk (docs/decisions.md "Traffic analytics at the edge"):
  *
  *   <state>/events/spool.json                    {spoolId, nextSeq, dropped, dropping, cursor}
- *   <state>/events/<seq>-<count>-<inode>-<offset>.gz   one batch: gzip of its JSON, as shipped
+ *   <state>/events/<seq>-<count>-<carried>-<inode>-<offset>.gz   one batch: gzip of its JSON, as shipped
  *
  * A batch file is written atomically (temp file + rename) and never changed: a retry sends the
  * same bytes under the same batchId (`<spoolId>-<seq>`). Its name carries what a restart needs when
  * spool.json missed the last cut (a crash between the two writes): the sequence, the number of
- * events (counted as dropped without reading the file) and the access-log cursor after its last
- * line. The file is the commit: on open, a batch newer than spool.json's sequence moves the
+ * events and the dropped count it carries (both counted as dropped, without reading the file, when
+ * the batch itself is dropped) and the access-log cursor after its last line. The file is the commit: on open, a batch newer than spool.json's sequence moves the
  * cursor on and clears the dropped count it carried, so no line is read twice and no drop is
  * counted twice.
  *
@@ -38,7 +38,7 @@ const gzip = promisify(gzipCallback);
 
 export const SPOOL_DEFAULT_MEGABYTES = 512;
 const STATE_FILE = 'spool.json';
-const BATCH_RE = /^(\d{16})-(\d{1,5})-(\d{1,20})-(\d{1,16})\.gz$/;
+const BATCH_RE = /^(\d{16})-(\d{1,5})-(\d{1,16})-(\d{1,20})-(\d{1,16})\.gz$/;
 
 const cursorSchema = z.object({ inode: z.string().regex(/^\d{1,20}$/), offset: z.number().int().min(0) });
 const stateSchema = z.object({
@@ -54,6 +54,8 @@ export interface SpooledBatch {
   seq: number;
   file: string;
   count: number;
+  /** The dropped count the batch carries (lost with it if it is dropped, so counted again then). */
+  carried: number;
   bytes: number;
 }
 
@@ -68,8 +70,8 @@ function newSpoolId(): string {
   return Array.from(randomBytes(16), (b) => alphabet[b % alphabet.length]).join('');
 }
 
-const batchName = (seq: number, count: number, cursor: LogCursor) =>
-  `${String(seq).padStart(16, '0')}-${count}-${cursor.inode}-${cursor.offset}.gz`;
+const batchName = (seq: number, count: number, carried: number, cursor: LogCursor) =>
+  `${String(seq).padStart(16, '0')}-${count}-${carried}-${cursor.inode}-${cursor.offset}.gz`;
 
 export class EventSpool {
   private state: SpoolState = { spoolId: '', nextSeq: 1, dropped: 0, dropping: [], cursor: null };
@@ -137,8 +139,8 @@ export class EventSpool {
         continue;
       }
       const count = Number(match[2]);
-      batches.push({ seq, file, count, bytes: (await stat(file)).size });
-      newest = { seq, count, cursor: { inode: match[3] as string, offset: Number(match[4]) } };
+      batches.push({ seq, file, count, carried: Number(match[3]), bytes: (await stat(file)).size });
+      newest = { seq, count, cursor: { inode: match[4] as string, offset: Number(match[5]) } };
     }
     this.batches = batches;
     this.state = saved ?? { spoolId: newSpoolId(), nextSeq: 1, dropped: 0, dropping: [], cursor: null };
@@ -186,9 +188,9 @@ export class EventSpool {
   ): Promise<{ seq: number; droppedNow: number; boundError?: unknown }> {
     const seq = this.state.nextSeq;
     const count = batch.events.length;
-    const file = path.join(this.dir, batchName(seq, count, cursor));
+    const file = path.join(this.dir, batchName(seq, count, batch.dropped, cursor));
     await writeFileAtomic(file, bytes, 0o600);
-    this.batches.push({ seq, file, count, bytes: bytes.length });
+    this.batches.push({ seq, file, count, carried: batch.dropped, bytes: bytes.length });
     // What the batch carried is counted; drops since nextBatch() wait for the next one.
     this.state = { ...this.state, nextSeq: seq + 1, dropped: this.state.dropped - batch.dropped, cursor };
     // Written or not, the batch is spooled: its name holds the same, read on the next open.
@@ -253,7 +255,7 @@ export class EventSpool {
   private async remove(gone: SpooledBatch[]): Promise<void> {
     const next = {
       ...this.state,
-      dropped: this.state.dropped + gone.reduce((sum, b) => sum + b.count, 0),
+      dropped: this.state.dropped + gone.reduce((sum, b) => sum + b.count + b.carried, 0),
       dropping: [...this.state.dropping, ...gone.map((b) => b.seq)],
     };
     // Not written down: nothing counted, nothing removed (tried again with the next batch).
