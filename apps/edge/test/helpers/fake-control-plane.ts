@@ -208,8 +208,8 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const bytes = Buffer.concat(chunks);
-      const body = bytes.toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString('utf8');
       const url = new URL(req.url ?? '/', 'http://fake');
       const route = `${req.method} ${url.pathname}`;
       if (route === `POST ${EDGE_API_BASE}${registerNode.path}`) {
@@ -223,7 +223,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return send(res, 200, { data: { nodeId, nodeSecret } });
       }
       if (route === `POST ${EDGE_API_BASE}${reportNodeStatus.path}`) {
-        const nodeId = verify(req, bytes);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         const input = reportNodeStatus.request.body.safeParse(parseJson(body));
         if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
@@ -235,7 +235,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return send(res, 200, { data: true });
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeSnapshot.path}`) {
-        const nodeId = verify(req, bytes);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         const query = getNodeSnapshot.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
@@ -258,7 +258,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return;
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeCommands.path}`) {
-        if (verify(req, bytes) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         const query = getNodeCommands.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
         const answer = () => {
@@ -279,7 +279,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
       }
       const result = /^\/api\/edge\/v1\/commands\/(\d+)\/result$/.exec(url.pathname);
       if (req.method === 'POST' && result) {
-        const nodeId = verify(req, bytes);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         const input = reportNodeCommandResult.request.body.safeParse(parseJson(body));
         if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
@@ -288,11 +288,11 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return send(res, 200, { data: true });
       }
       if (route === `GET ${EDGE_API_BASE}${getProbes.path}`) {
-        if (verify(req, bytes) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         return send(res, 200, { data: probes });
       }
       if (route === `POST ${EDGE_API_BASE}${reportProbeResults.path}`) {
-        const nodeId = verify(req, bytes);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         const input = reportProbeResults.request.body.safeParse(parseJson(body));
         if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
@@ -301,12 +301,12 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return send(res, 200, { data: true });
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeRelease.path}`) {
-        if (verify(req, bytes) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         if (!release) return send(res, 409, { code: 202008, message: 'no release', extra: null });
         return send(res, 200, { data: release.manifest });
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeReleaseFile.path}`) {
-        if (verify(req, bytes) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         const query = getNodeReleaseFile.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
         const bytes = release?.manifest.version === query.data.version ? release.files.get(query.data.path) : undefined;
@@ -315,7 +315,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return res.end(bytes);
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeGeoDatabase.path}`) {
-        if (verify(req, bytes) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         const query = getNodeGeoDatabase.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
         const current = geoDatabase && createHash('sha256').update(geoDatabase).digest('hex');
@@ -326,7 +326,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return res.end(geoDatabase);
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeAbuseIPs.path}`) {
-        if (verify(req, bytes) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         const query = getNodeAbuseIPs.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
         const current = abuseIPs && createHash('sha256').update(abuseIPs).digest('hex');
@@ -337,7 +337,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return res.end(abuseIPs);
       }
       if (route === `POST ${EDGE_API_BASE}${reportNodeBlocks.path}`) {
-        const nodeId = verify(req, bytes);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         if (blockFailures > 0) {
           blockFailures--;
@@ -351,9 +351,9 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
       }
       if (route === `POST ${EDGE_API_BASE}${shipNodeEvents.path}`) {
         // As the real one: signed over the gzip bytes, inflated with a bound, deduplicated by batchId.
-        const nodeId = verify(req, bytes);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
-        const attempt = { batchId: '', sha256: createHash('sha256').update(bytes).digest('hex'), status: 200 };
+        const attempt = { batchId: '', sha256: createHash('sha256').update(raw).digest('hex'), status: 200 };
         eventAttempts.push(attempt);
         const answer = (status: number, value: unknown) => {
           attempt.status = status;
@@ -364,7 +364,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         }
         let input: ReturnType<typeof edgeEventBatchSchema.safeParse>;
         try {
-          const json = gunzipSync(bytes, { maxOutputLength: EVENT_BATCH_JSON_MAX_BYTES }).toString('utf8');
+          const json = gunzipSync(raw, { maxOutputLength: EVENT_BATCH_JSON_MAX_BYTES }).toString('utf8');
           input = edgeEventBatchSchema.safeParse(JSON.parse(json));
         } catch {
           return answer(400, { code: 101003, message: 'not a gzip JSON batch', extra: null });
@@ -382,7 +382,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return answer(200, { data: { stored: input.data.events.length, duplicate: false } });
       }
       if (route === `POST ${EDGE_API_BASE}${reportNodeUpgradeProgress.path}`) {
-        const nodeId = verify(req, bytes);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         const input = reportNodeUpgradeProgress.request.body.safeParse(parseJson(body));
         if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
