@@ -100,6 +100,17 @@ describe('cutting batches', () => {
     expect(await shippedIds()).toEqual(['x-1', `${spool.spoolId}.1.1`, `${spool.spoolId}.1.2`]);
   });
 
+  it('reads the first log from its start when the first start found none, also after a restart', async () => {
+    await collector();
+    await write(range('a', 2));
+    const again = await collector();
+    await again.events.tick();
+    clock += 1000;
+    await again.events.tick();
+    expect(await shippedIds()).toEqual(range('a', 2));
+    expect(logs.some((l) => l.event === 'events.log_lost')).toBe(false);
+  });
+
   it('starts at the end of a log an older agent left on the very first start', async () => {
     await write(range('old', 3));
     const { events } = await collector();

@@ -35,6 +35,12 @@ export interface ReaderNotice {
   broken?: number;
 }
 
+/**
+ * The cursor of a reader that started before nginx wrote any log: the first file is read from its
+ * start, also after a restart (inode 0 names no file).
+ */
+export const NO_FILE: LogCursor = { inode: '0', offset: 0 };
+
 /** The longest line taken; a longer run of bytes without a newline is skipped (nginx's lines are far shorter). */
 export const MAX_LINE_BYTES = 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
@@ -133,7 +139,7 @@ export class AccessLogReader {
       this.resumeAt = null;
       const at = chain.find((f) => f.inode === saved.inode);
       if (at && (await this.openFile(at, saved.offset))) return;
-      this.options.notice?.({ lost: { inode: saved.inode } });
+      if (saved.inode !== NO_FILE.inode) this.options.notice?.({ lost: { inode: saved.inode } });
       const oldest = chain[0];
       if (oldest) await this.openFile(oldest, 0);
       return;

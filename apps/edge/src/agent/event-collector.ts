@@ -1,5 +1,5 @@
 import { type EdgeEvent, EVENT_BATCH_MAX } from '@rampart/contract';
-import { AccessLogReader, type LogCursor, type ReaderNotice } from './access-log-reader.js';
+import { AccessLogReader, type LogCursor, NO_FILE, type ReaderNotice } from './access-log-reader.js';
 import { pause } from './backoff.js';
 import { parseEventLine } from './event-line.js';
 import { BatchTooLargeError, EventSpool } from './event-spool.js';
@@ -72,6 +72,8 @@ export class EventCollector {
         notice: (notice) => this.notice(notice),
       });
       await reader.open();
+      // Saved at once: a restart must not take lines nginx writes from now on for old ones.
+      if (this.options.spool.cursor === null) await this.options.spool.saveCursor(reader.cursor ?? NO_FILE);
       this.reader = reader;
       this.spoolOk();
       return true;
