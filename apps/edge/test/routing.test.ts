@@ -113,8 +113,8 @@ describe('routing by Host', () => {
       upstream_status: '200',
       domain_id: '77',
     });
-    // <node>-<worker pid>-<serial>, and the one the origin received.
-    expect(line?.request_id).toMatch(/^edge-\d+-\d+$/);
+    // <node>-<worker pid>-<worker start>-<serial>, and the one the origin received.
+    expect(line?.request_id).toMatch(/^edge-\d+-[0-9a-f]+-\d+$/);
     expect(alpha.seen.find((s) => s.url === '/logged-path')?.requestId).toBe(line?.request_id);
     expect(Number(line?.request_time)).toBeGreaterThanOrEqual(0);
   });

@@ -112,7 +112,7 @@ describe('certificates by SNI', () => {
     expect(await h2Streams(edge.httpsPort, 'two.example.com', 6)).toEqual([200, 200, 200, 200, 200, 200]);
     const ids = plain.seen.slice(before).map((s) => s.requestId);
     expect(ids).toHaveLength(6);
-    for (const id of ids) expect(id).toMatch(/^edge-\d+-\d+$/);
+    for (const id of ids) expect(id).toMatch(/^edge-\d+-[0-9a-f]+-\d+$/);
     expect(new Set(ids).size).toBe(6);
   });
 

@@ -31,10 +31,12 @@ local challenge = require "rampart.challenge"
 local _M = {}
 local cached_location
 
--- Request ids: "<node>-<worker pid>-<serial>", unique on the node while the worker lives (a new
--- worker has a new pid). Instead of $request_id, whose per-request call into OpenSSL's RNG cost
--- ~13% of the edge's CPU per request, and of an nginx-side "$pid-$connection-..." whose number
--- formatting cost ~2,500 instructions (bench/README.md).
+-- Request ids: "<node>-<worker pid>-<worker start>-<serial>", unique on the node for ever: the
+-- request events keep them (docs/decisions.md "Traffic analytics at the edge"), and a pid comes
+-- back after nginx restarts, so the worker's start (hex unix seconds of its first request, taken
+-- once) tells two workers with one pid apart. Instead of $request_id, whose per-request call into
+-- OpenSSL's RNG cost ~13% of the edge's CPU per request, and of an nginx-side
+-- "$pid-$connection-..." whose number formatting cost ~2,500 instructions (bench/README.md).
 local id_prefix, serial = nil, 0
 
 -- Cache rules (packages/contract/src/routes/site-cache.ts), compiled once per cached domain entry
@@ -155,7 +157,10 @@ end
 
 function _M.route()
   local var = ngx.var
-  if id_prefix == nil then id_prefix = (var.rampart_node or "edge") .. "-" .. ngx.worker.pid() .. "-" end
+  if id_prefix == nil then
+    id_prefix = (var.rampart_node or "edge") .. "-" .. ngx.worker.pid() .. "-"
+      .. string.format("%x", math.floor(ngx.now())) .. "-"
+  end
   serial = serial + 1
   var.rampart_request_id = id_prefix .. serial
   local domain, gen = store.lookup(var.host) -- nginx lower-cases the host and strips the port

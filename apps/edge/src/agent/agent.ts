@@ -8,6 +8,9 @@ import { BlockReporter } from './block-list.js';
 import { type CommandOutcome, runCommandLoop } from './command-loop.js';
 import { type CommandHost, executeCommand, rotateLogs } from './commands.js';
 import { describeError } from './errors.js';
+import { EventCollector } from './event-collector.js';
+import { EventShipper } from './event-shipper.js';
+import { EventSpool, SPOOL_DEFAULT_MEGABYTES } from './event-spool.js';
 import { GeoDatabaseFiles } from './geo-database.js';
 import { jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime } from './log-rotate.js';
@@ -33,8 +36,9 @@ export { describeError } from './errors.js';
  * The parts live beside this file: registration (registration.ts), the snapshot poll with its
  * rollback and the good snapshots on disk (snapshot-loop.ts), the apply step (apply.ts: nginx.conf
  * rendered, nginx started or reloaded when it changed, data plane pushed), the nginx supervisor
- * (supervisor.ts), the status reporter (status-reporter.ts), the block-list reporter (block-list.ts)
- * and the operator's commands (commands.ts, run by command-loop.ts). This file starts and stops them and holds the apply lock.
+ * (supervisor.ts), the status reporter (status-reporter.ts), the block-list reporter (block-list.ts),
+ * the request events read from nginx's access log, spooled and shipped (event-collector.ts,
+ * event-spool.ts, event-shipper.ts) and the operator's commands (commands.ts, run by command-loop.ts). This file starts and stops them and holds the apply lock.
  *
  * Everything that changes nginx runs one at a time (the apply lock): a snapshot from the poll, the
  * restart by the supervisor, the operator's commands (reboot, reset, log rotation) and the shutdown.
@@ -73,6 +77,10 @@ export interface AgentOptions {
   probeRefreshMs?: number;
   /** How long a start waits for another agent's lock on the state directory before it refuses (state-lock.ts). */
   lockWaitMs?: number;
+  /** Disk the spool of request events may use before its oldest batches are dropped (event-spool.ts). */
+  eventSpoolMegabytes?: number;
+  /** How long a batch of request events collects before it is cut (event-collector.ts; tests shorten it). */
+  eventCutMs?: number;
 }
 
 /** A restart (self-restart, the service manager after a crash) finds the previous agent's lock gone within this. */
@@ -95,6 +103,10 @@ export class Agent {
   private readonly supervisor: NginxSupervisor;
   private readonly status: StatusReporter;
   private readonly blocks: BlockReporter;
+  private readonly events: EventCollector;
+  private readonly shipper: EventShipper;
+  /** The event collector's loop, from start to stop (it runs before the node is registered). */
+  private collecting: Promise<void> | null = null;
   private readonly pool: PoolKeeper;
   private readonly commands: CommandHost;
 
@@ -222,6 +234,25 @@ export class Agent {
       backoffMinMs: this.options.backoffMinMs,
       backoffMaxMs: this.options.backoffMaxMs,
     });
+    const spool = new EventSpool(
+      this.state.eventsDir,
+      (config.eventSpoolMegabytes ?? SPOOL_DEFAULT_MEGABYTES) * 1024 * 1024,
+    );
+    this.events = new EventCollector({
+      logFile: this.state.accessLogPath,
+      spool,
+      log: this.log,
+      signal: this.signal,
+      ...(config.eventCutMs !== undefined ? { cutMs: config.eventCutMs } : {}),
+    });
+    this.shipper = new EventShipper({
+      spool,
+      client: () => (this.credentials ? this.client : null),
+      log: this.log,
+      signal: this.signal,
+      backoffMinMs: this.options.backoffMinMs,
+      backoffMaxMs: this.options.backoffMaxMs,
+    });
     this.pool = new PoolKeeper({
       admin: this.admin,
       needed: () => (this.snapshots.applied?.dataPlane.challenge.keys.length ?? 0) > 0,
@@ -334,6 +365,11 @@ export class Agent {
     });
 
     this.state.snapshotKey = this.admin.secret;
+    // Before nginx serves: a first start skips only the lines an older agent's nginx left.
+    await this.events.prepare();
+    this.collecting = this.events.run().catch((err: unknown) => {
+      this.log('error', 'events.collector_failed', { error: describeError(err) });
+    });
     await this.snapshots.restore();
 
     this.supervisor.start();
@@ -349,6 +385,7 @@ export class Agent {
     // detached for a restart) leaves the nginx of the agent that holds it serving.
     const owner = this.stateLock !== null;
     await this.halt('agent stopping');
+    await this.collecting;
     await this.probes?.stop();
     await this.supervisor.settled();
     await this.status.settled();
@@ -381,6 +418,7 @@ export class Agent {
     await Promise.all([
       this.snapshots.poll(client),
       this.blocks.run(),
+      this.shipper.run(),
       this.pool.run(),
       runCommandLoop({
         client,
@@ -435,6 +473,7 @@ export class Agent {
    */
   async detach(): Promise<void> {
     await this.halt('agent restarting');
+    await this.collecting;
     await this.supervisor.settled();
     await this.status.settled();
     await this.lock;

@@ -28,6 +28,8 @@ Options (each also read from the environment variable shown):
   --ips <list>               addresses reported, comma-separated
                              (the non-internal interface addresses)  RAMPART_EDGE_IPS
   --worker-processes <n>     nginx worker_processes: auto or 1-64 (auto)  RAMPART_EDGE_WORKER_PROCESSES
+  --event-spool-mb <n>       disk for request events not yet shipped; the oldest
+                             batches are dropped (and counted) beyond it (512)  RAMPART_EDGE_EVENT_SPOOL_MB
   --self-restart             after an upgrade, start the new release itself
                              (no service manager); else exit 75 for the
                              service manager to restart it  RAMPART_EDGE_SELF_RESTART=1
@@ -141,6 +143,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     }
   }
 
+  const spoolText = pick(values['event-spool-mb'], 'RAMPART_EDGE_EVENT_SPOOL_MB');
+  const eventSpoolMegabytes = spoolText === undefined ? undefined : Number(spoolText);
+  if (
+    spoolText !== undefined &&
+    (!/^\d+$/.test(spoolText) || (eventSpoolMegabytes as number) < 1 || (eventSpoolMegabytes as number) > 1_048_576)
+  ) {
+    throw new UsageError(`--event-spool-mb: 1-1048576 megabytes, not ${spoolText}`);
+  }
+
   // The admin server has no TCP port any more: an old service file's value is ignored, not refused
   // (an upgraded agent restarts with the same arguments and must come up).
   const warnings =
@@ -164,6 +175,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       hostname: reportedHostname(pick(values.hostname, 'RAMPART_EDGE_HOSTNAME')),
       ips,
       workerProcesses,
+      ...(eventSpoolMegabytes !== undefined ? { eventSpoolMegabytes } : {}),
     },
   };
 }
@@ -186,6 +198,7 @@ function parse(argv: string[]) {
       hostname: { type: 'string' },
       ips: { type: 'string' },
       'worker-processes': { type: 'string' },
+      'event-spool-mb': { type: 'string' },
       'self-restart': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },

@@ -187,7 +187,7 @@ async function reset(host: CommandHost): Promise<string> {
 /** Renames nginx's access and error logs (keeping the last few) and has nginx write fresh ones. */
 export function rotateLogs(host: Pick<CommandHost, 'exclusive' | 'state' | 'nginx' | 'log'>): Promise<string> {
   return host.exclusive(async () => {
-    const files = [path.join(host.state.nginxPrefix, 'logs/access.log'), host.nginx.errorLogPath];
+    const files = [host.state.accessLogPath, host.nginx.errorLogPath];
     const rotated = await shiftLogs(files);
     const reopened = rotated.length > 0 && (await host.nginx.reopenLogs(rotated));
     const names = rotated.map((f) => path.basename(f)).join(', ') || 'no log';

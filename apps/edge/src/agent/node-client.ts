@@ -8,6 +8,8 @@ import {
   type EdgeBlockReport,
   type EdgeCommand,
   type EdgeSnapshot,
+  EVENT_BATCH_CONTENT_TYPE,
+  EVENT_BATCH_GZIP_MAX_BYTES,
   edgeCommandSchema,
   fillPath,
   GEO_DATABASE_MAX_BYTES,
@@ -28,6 +30,7 @@ import {
   reportNodeUpgradeProgress,
   reportProbeResults,
   routeUrl,
+  shipNodeEvents,
 } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { z } from 'zod';
@@ -161,6 +164,8 @@ export class NodeClient {
       query?: string;
       path?: Record<string, unknown>;
       body?: unknown;
+      /** A body sent as these bytes (signed over them) instead of JSON. */
+      raw?: { bytes: Uint8Array; contentType: string };
       signed: boolean;
       timeoutMs?: number;
       signal?: AbortSignal | undefined;
@@ -170,9 +175,11 @@ export class NodeClient {
     parse: (text: string, bytes: Buffer) => T,
   ): Promise<T> {
     const url = this.url(route, options.query, options.path);
-    const body = options.body === undefined ? '' : JSON.stringify(options.body);
+    const { raw } = options;
+    const body: string | Uint8Array = raw ? raw.bytes : options.body === undefined ? '' : JSON.stringify(options.body);
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (raw) headers['content-type'] = raw.contentType;
+    else if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.signed) {
       if (!this.credentials) throw new Error('the node is not registered yet');
       Object.assign(headers, signedNodeHeaders(this.credentials, route.method, url.pathname + url.search, body));
@@ -185,7 +192,7 @@ export class NodeClient {
       const response = await fetch(url, {
         method: route.method,
         headers,
-        body: options.body === undefined ? null : body,
+        body: raw === undefined && options.body === undefined ? null : body,
         signal: timed.signal,
       });
       status = response.status;
@@ -273,6 +280,23 @@ export class NodeClient {
     await this.call(reportNodeBlocks, { body: checked, signed: true, signal }, (text) =>
       NodeClient.json(reportNodeBlocks, text),
     );
+  }
+
+  /**
+   * Ships one spooled batch of request events: `gzip` is the batch file's bytes (gzip of the
+   * batch's JSON), sent and signed as they are. Resolves once the control plane acknowledged it
+   * (stored now, or taken before: a retry after a lost answer).
+   */
+  async shipEvents(gzip: Uint8Array, signal?: AbortSignal): Promise<{ stored: number; duplicate: boolean }> {
+    if (gzip.byteLength > EVENT_BATCH_GZIP_MAX_BYTES) {
+      throw new NodeApiError(413, `event batch of ${gzip.byteLength} bytes over ${EVENT_BATCH_GZIP_MAX_BYTES}`);
+    }
+    const reply = await this.call(
+      shipNodeEvents,
+      { raw: { bytes: gzip, contentType: EVENT_BATCH_CONTENT_TYPE }, signed: true, signal, timeoutMs: 60_000 },
+      (text) => NodeClient.json(shipNodeEvents, text),
+    );
+    return (reply as z.output<(typeof shipNodeEvents)['response']>).data;
   }
 
   /**

@@ -19,6 +19,7 @@ import { formatPath } from '../data-plane/schema.js';
  *   <state>/admin/                    nginx's admin socket (admin.sock)              0700
  *   <state>/geo/<sha256>.mmdb         the operator's geo database (agent/geo-database.ts) 0755/0644
  *   <state>/reputation/<sha256>.bin   the operator's reputation list (agent/reputation-list.ts) 0755/0644
+ *   <state>/events/                   the spool of request-event batches (agent/event-spool.ts) 0700
  *
  * Every file is written atomically: a temp file in the same directory, fsync, rename over the
  * target, fsync of the directory. A snapshot file is written only after it applied, so every
@@ -122,6 +123,16 @@ export class StateDir {
   /** Where the reputation list is kept (read by nginx's workers too, as the geo database). */
   get reputationDir(): string {
     return path.join(this.dir, 'reputation');
+  }
+
+  /** The spool of request events (event-spool.ts keeps it). */
+  get eventsDir(): string {
+    return path.join(this.dir, 'events');
+  }
+
+  /** nginx's access log (render.ts), read by the event collector. */
+  get accessLogPath(): string {
+    return path.join(this.nginxPrefix, 'logs/access.log');
   }
 
   get adminSocketPath(): string {

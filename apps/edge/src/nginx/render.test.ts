@@ -146,8 +146,17 @@ describe('renderNginxConf', () => {
     const record = parse(format);
     expect(Object.keys(record)).toEqual(
       expect.arrayContaining([
+        'msec',
         'request_id',
         'host',
+        'method',
+        'uri',
+        'protocol',
+        'request_length',
+        'bytes_sent',
+        'cache_status',
+        'user_agent',
+        'referer',
         'status',
         'upstream_addr',
         'upstream_status',
@@ -165,6 +174,14 @@ describe('renderNginxConf', () => {
       expect(declarations).toContain(`set $rampart_${name} "";`);
     }
     expect(format.match(/\$[a-z0-9_]+/g)?.length).toBe(format.match(/"\$[a-z0-9_]+"/g)?.length);
+    // The request event's fields are nginx's own variables: the log adds no Lua per request.
+    expect(JSON.parse(format)).toMatchObject({
+      msec: '$msec',
+      protocol: '$server_protocol',
+      request_length: '$request_length',
+      cache_status: '$upstream_cache_status',
+      referer: '$http_referer',
+    });
   });
 
   it("gives the firewall each listener's URL with the public port, left out when it is the scheme's default", () => {

@@ -90,7 +90,7 @@ export const nginxSettingsSchema = z
     proxySendTimeoutSeconds: z.number().int().min(1).max(3600).default(60),
     clientMaxBodyMegabytes: z.number().int().min(1).max(10_240).default(64),
     /**
-     * Starts every request id (`<prefix>-<worker pid>-<request serial>`, see rampart.router): the
+     * Starts every request id (`<prefix>-<worker pid>-<worker start>-<request serial>`, see rampart.router): the
      * node's id, so ids are unique across the nodes of a control plane.
      */
     requestIdPrefix: z
@@ -175,11 +175,15 @@ export const SYSTEM_LUA_CPATH = '/usr/lib/x86_64-linux-gnu/lua/5.1/?.so';
 /**
  * The access log of the public server on `port`: one format per server, so the scheme and port
  * are constants rather than variables read per request. Every variable is quoted: with
- * escape=json an empty unquoted value breaks the line (edge-notes).
+ * escape=json an empty unquoted value breaks the line (edge-notes). The agent reads each line into
+ * a request event (apps/edge/src/agent/event-line.ts, docs/decisions.md "Traffic analytics at the
+ * edge"): every field it needs is a variable nginx already has, so the log costs no Lua per request.
  */
 const accessLogFormat = (scheme: 'http' | 'https', port: number) =>
   [
     ['time', '$time_iso8601'],
+    // The event's time: unix seconds with milliseconds (the same cached clock as $time_iso8601).
+    ['msec', '$msec'],
     ['request_id', '$rampart_request_id'],
     ['remote_addr', '$remote_addr'],
     ['scheme', scheme],
@@ -187,18 +191,24 @@ const accessLogFormat = (scheme: 'http' | 'https', port: number) =>
     ['host', '$host'],
     ['method', '$request_method'],
     ['uri', '$request_uri'],
+    // "HTTP/1.1", "HTTP/2.0", ...; "" when nginx read no request line.
+    ['protocol', '$server_protocol'],
     ['status', '$status'],
+    // Bytes read (request line, headers and body) and sent (headers and body).
+    ['request_length', '$request_length'],
     ['bytes_sent', '$bytes_sent'],
     ['request_time', '$request_time'],
     ['upstream_addr', '$upstream_addr'],
     ['upstream_status', '$upstream_status'],
     ['upstream_response_time', '$upstream_response_time'],
+    ['cache_status', '$upstream_cache_status'],
     ['domain_id', '$rampart_domain_id'],
     // Set by rampart.firewall only when a rule decided the request ("" otherwise).
     ['fw_kind', '$rampart_fw_kind'],
     ['fw_rule', '$rampart_fw_rule'],
     ['fw_action', '$rampart_fw_action'],
     ['user_agent', '$http_user_agent'],
+    ['referer', '$http_referer'],
   ]
     .map(([key, value]) => `"${key}":"${value}"`)
     .join(',');

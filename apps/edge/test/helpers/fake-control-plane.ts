@@ -1,11 +1,16 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import {
   type DataPlane,
   EDGE_API_BASE,
   type EdgeBlockReport,
+  type EdgeEventBatch,
   type EdgeSnapshot,
+  EVENT_BATCH_CONTENT_TYPE,
+  EVENT_BATCH_JSON_MAX_BYTES,
+  edgeEventBatchSchema,
   getNodeAbuseIPs,
   getNodeCommands,
   getNodeGeoDatabase,
@@ -25,6 +30,7 @@ import {
   reportNodeStatus,
   reportNodeUpgradeProgress,
   reportProbeResults,
+  shipNodeEvents,
 } from '@rampart/contract';
 import type { z } from 'zod';
 
@@ -91,6 +97,11 @@ export interface FakeControlPlane {
   blockCalls: number;
   /** Answers the next `count` block reports with 503 (the agent keeps and resends them). */
   failBlockReports(count: number): void;
+  /** Event batches taken (POST /events, each batchId once, in order), and every attempt with its answer. */
+  eventBatches: (EdgeEventBatch & { nodeId: number })[];
+  eventAttempts: { batchId: string; sha256: string; status: number }[];
+  /** Answers the next `count` event batches with 500 (the agent keeps and resends them). */
+  failEvents(count: number): void;
   /** The secret the fake gave a node (tests sign their own requests with it). */
   secretOf(nodeId: number): string | undefined;
   /** Resolves with the first status report (already received or to come) that matches. */
@@ -125,7 +136,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-function hmac(secret: string, parts: { method: string; path: string; body: string; timestamp: string; nonce: string }) {
+function hmac(secret: string, parts: { method: string; path: string; body: Buffer; timestamp: string; nonce: string }) {
   const bodySha256 = createHash('sha256').update(parts.body).digest('hex');
   return createHmac('sha256', secret)
     .update(nodeSignaturePayload({ ...parts, bodySha256 }))
@@ -157,6 +168,9 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const blocks: FakeControlPlane['blocks'] = [];
   let blockCalls = 0;
   let blockFailures = 0;
+  const eventBatches: FakeControlPlane['eventBatches'] = [];
+  const eventAttempts: FakeControlPlane['eventAttempts'] = [];
+  let eventFailures = 0;
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -166,7 +180,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     send(res, 401, { code: 101013, message: 'Invalid Token', extra: null });
 
   /** The node id of a correctly signed request, or null (and the reason recorded). */
-  const verify = (req: http.IncomingMessage, body: string): number | null => {
+  const verify = (req: http.IncomingMessage, body: Buffer): number | null => {
     const h = req.headers;
     const nodeId = Number(h[NODE_SIGNATURE_HEADERS.node]);
     const timestamp = String(h[NODE_SIGNATURE_HEADERS.timestamp] ?? '');
@@ -194,7 +208,8 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString('utf8');
       const url = new URL(req.url ?? '/', 'http://fake');
       const route = `${req.method} ${url.pathname}`;
       if (route === `POST ${EDGE_API_BASE}${registerNode.path}`) {
@@ -208,7 +223,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return send(res, 200, { data: { nodeId, nodeSecret } });
       }
       if (route === `POST ${EDGE_API_BASE}${reportNodeStatus.path}`) {
-        const nodeId = verify(req, body);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         const input = reportNodeStatus.request.body.safeParse(parseJson(body));
         if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
@@ -220,7 +235,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return send(res, 200, { data: true });
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeSnapshot.path}`) {
-        const nodeId = verify(req, body);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         const query = getNodeSnapshot.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
@@ -243,7 +258,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return;
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeCommands.path}`) {
-        if (verify(req, body) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         const query = getNodeCommands.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
         const answer = () => {
@@ -264,7 +279,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
       }
       const result = /^\/api\/edge\/v1\/commands\/(\d+)\/result$/.exec(url.pathname);
       if (req.method === 'POST' && result) {
-        const nodeId = verify(req, body);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         const input = reportNodeCommandResult.request.body.safeParse(parseJson(body));
         if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
@@ -273,11 +288,11 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return send(res, 200, { data: true });
       }
       if (route === `GET ${EDGE_API_BASE}${getProbes.path}`) {
-        if (verify(req, body) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         return send(res, 200, { data: probes });
       }
       if (route === `POST ${EDGE_API_BASE}${reportProbeResults.path}`) {
-        const nodeId = verify(req, body);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         const input = reportProbeResults.request.body.safeParse(parseJson(body));
         if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
@@ -286,12 +301,12 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return send(res, 200, { data: true });
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeRelease.path}`) {
-        if (verify(req, body) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         if (!release) return send(res, 409, { code: 202008, message: 'no release', extra: null });
         return send(res, 200, { data: release.manifest });
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeReleaseFile.path}`) {
-        if (verify(req, body) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         const query = getNodeReleaseFile.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
         const bytes = release?.manifest.version === query.data.version ? release.files.get(query.data.path) : undefined;
@@ -300,7 +315,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return res.end(bytes);
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeGeoDatabase.path}`) {
-        if (verify(req, body) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         const query = getNodeGeoDatabase.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
         const current = geoDatabase && createHash('sha256').update(geoDatabase).digest('hex');
@@ -311,7 +326,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return res.end(geoDatabase);
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeAbuseIPs.path}`) {
-        if (verify(req, body) === null) return invalidToken(res);
+        if (verify(req, raw) === null) return invalidToken(res);
         const query = getNodeAbuseIPs.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
         const current = abuseIPs && createHash('sha256').update(abuseIPs).digest('hex');
@@ -322,7 +337,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         return res.end(abuseIPs);
       }
       if (route === `POST ${EDGE_API_BASE}${reportNodeBlocks.path}`) {
-        const nodeId = verify(req, body);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         if (blockFailures > 0) {
           blockFailures--;
@@ -334,8 +349,40 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         blocks.push(...input.data.entries.map((e) => ({ ...e, nodeId })));
         return send(res, 200, { data: true });
       }
+      if (route === `POST ${EDGE_API_BASE}${shipNodeEvents.path}`) {
+        // As the real one: signed over the gzip bytes, inflated with a bound, deduplicated by batchId.
+        const nodeId = verify(req, raw);
+        if (nodeId === null) return invalidToken(res);
+        const attempt = { batchId: '', sha256: createHash('sha256').update(raw).digest('hex'), status: 200 };
+        eventAttempts.push(attempt);
+        const answer = (status: number, value: unknown) => {
+          attempt.status = status;
+          send(res, status, value);
+        };
+        if (req.headers['content-type'] !== EVENT_BATCH_CONTENT_TYPE) {
+          return answer(415, { code: 101003, message: 'content type', extra: null });
+        }
+        let input: ReturnType<typeof edgeEventBatchSchema.safeParse>;
+        try {
+          const json = gunzipSync(raw, { maxOutputLength: EVENT_BATCH_JSON_MAX_BYTES }).toString('utf8');
+          input = edgeEventBatchSchema.safeParse(JSON.parse(json));
+        } catch {
+          return answer(400, { code: 101003, message: 'not a gzip JSON batch', extra: null });
+        }
+        if (!input.success) return answer(400, { code: 101003, message: 'invalid', extra: input.error.issues });
+        attempt.batchId = input.data.batchId;
+        if (eventFailures > 0) {
+          eventFailures--;
+          return answer(500, { code: 100001, message: 'failing on purpose', extra: null });
+        }
+        if (eventBatches.some((b) => b.nodeId === nodeId && b.batchId === input.data.batchId)) {
+          return answer(200, { data: { stored: 0, duplicate: true } });
+        }
+        eventBatches.push({ ...input.data, nodeId });
+        return answer(200, { data: { stored: input.data.events.length, duplicate: false } });
+      }
       if (route === `POST ${EDGE_API_BASE}${reportNodeUpgradeProgress.path}`) {
-        const nodeId = verify(req, body);
+        const nodeId = verify(req, raw);
         if (nodeId === null) return invalidToken(res);
         const input = reportNodeUpgradeProgress.request.body.safeParse(parseJson(body));
         if (!input.success) return send(res, 400, { code: 101003, message: 'invalid', extra: input.error.issues });
@@ -421,6 +468,11 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     },
     failBlockReports(count) {
       blockFailures = count;
+    },
+    eventBatches,
+    eventAttempts,
+    failEvents(count) {
+      eventFailures = count;
     },
     secretOf: (nodeId) => secrets.get(nodeId),
     waitForReport(match, timeoutMs = 15_000) {

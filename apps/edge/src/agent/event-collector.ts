@@ -1,0 +1,204 @@
+import { type EdgeEvent, EVENT_BATCH_MAX } from '@rampart/contract';
+import { AccessLogReader, type LogCursor, NO_FILE, type ReaderNotice } from './access-log-reader.js';
+import { pause } from './backoff.js';
+import { parseEventLine } from './event-line.js';
+import { BatchTooLargeError, EventSpool } from './event-spool.js';
+import { errorText, type Logger } from './log.js';
+
+/**
+ * Turns nginx's access log into spooled batches (docs/decisions.md "Traffic analytics at the
+ * edge"): reads the new lines every `intervalMs` (access-log-reader.ts), parses each into an
+ * event (event-line.ts; a line that is no event is counted and skipped) and cuts a batch at
+ * EVENT_BATCH_MAX events or `cutMs` after its first event (event-spool.ts). Nothing here may stop
+ * the node serving: a spool that cannot be written is said once and tried again, the lines wait
+ * in the log meanwhile (the reader takes no more than one batch ahead).
+ */
+
+export interface EventCollectorOptions {
+  /** nginx's `logs/access.log`. */
+  logFile: string;
+  spool: EventSpool;
+  log: Logger;
+  signal: AbortSignal;
+  intervalMs?: number;
+  cutMs?: number;
+  maxEvents?: number;
+  /** How long a rotated log must stay quiet before the reader moves on (nginx flushes every second). */
+  graceMs?: number;
+  now?: () => number;
+}
+
+/** Invalid lines are summed up in one warning at most this often. */
+const INVALID_LOG_MS = 60_000;
+
+export class EventCollector {
+  private reader: AccessLogReader | null = null;
+  /** Events read and not yet in a batch, each with the log position after its line. */
+  private pending: { event: EdgeEvent; end: LogCursor }[] = [];
+  private firstPendingAt = 0;
+  /** Whether the spool failed (said once per failing stretch). */
+  private spoolFailing = false;
+  private invalid = { count: 0, reason: '', loggedAt: Number.NEGATIVE_INFINITY };
+  /** Lines skipped since the agent started (not events, or broken). */
+  invalidTotal = 0;
+
+  constructor(private readonly options: EventCollectorOptions) {}
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private get max(): number {
+    return this.options.maxEvents ?? EVENT_BATCH_MAX;
+  }
+
+  /** Events waiting to be cut into a batch. */
+  get waiting(): number {
+    return this.pending.length;
+  }
+
+  /**
+   * Opens the spool and positions the reader. Run before nginx starts serving, so that on the
+   * very first start only an existing log's old lines are skipped. Never throws: a failure is
+   * said and prepare runs again from `run`.
+   */
+  async prepare(): Promise<boolean> {
+    if (this.reader !== null) return true;
+    try {
+      await this.options.spool.open();
+      const reader = new AccessLogReader(this.options.logFile, this.options.spool.cursor, {
+        graceMs: this.options.graceMs,
+        now: this.options.now,
+        notice: (notice) => this.notice(notice),
+      });
+      await reader.open();
+      // Saved at once: a restart must not take lines nginx writes from now on for old ones.
+      if (this.options.spool.cursor === null) await this.options.spool.saveCursor(reader.cursor ?? NO_FILE);
+      this.reader = reader;
+      this.spoolOk();
+      return true;
+    } catch (err) {
+      this.spoolFailed(err);
+      return false;
+    }
+  }
+
+  /** Runs until the signal aborts; then spools what was read (best effort) and closes the log. */
+  async run(): Promise<void> {
+    const { signal } = this.options;
+    const interval = this.options.intervalMs ?? 250;
+    while (!signal.aborted) {
+      if (await this.prepare()) await this.tick();
+      await pause(interval, signal);
+    }
+    if (this.pending.length > 0) await this.cut();
+    await this.reader?.close();
+  }
+
+  /** One round: reads what fits the pending batch and cuts it when full or old enough. */
+  async tick(): Promise<void> {
+    const reader = this.reader;
+    if (reader === null) return;
+    const spool = this.options.spool;
+    try {
+      const lines = await reader.read(this.max - this.pending.length);
+      for (const line of lines) {
+        if (line.text.trim() === '') continue;
+        const parsed = parseEventLine(line.text, () => `${spool.spoolId}.${spool.nextSeq}.${this.pending.length}`);
+        if (parsed.ok) {
+          if (this.pending.length === 0) this.firstPendingAt = this.now();
+          this.pending.push({ event: parsed.event, end: line.end });
+        } else {
+          this.skipped(1, parsed.reason);
+        }
+      }
+    } catch (err) {
+      // The log unreadable for a moment (a rotation racing the read): the next round tries again.
+      this.options.log('warn', 'events.log_unreadable', { error: errorText(err) });
+    }
+    const cutMs = this.options.cutMs ?? 1000;
+    if (this.pending.length >= this.max || (this.pending.length > 0 && this.now() - this.firstPendingAt >= cutMs)) {
+      await this.cut();
+    } else if (this.pending.length === 0 && reader.cursor !== null) {
+      // Only skipped lines, or a finished file: remember the position so they are not read again.
+      await spool.saveCursor(reader.cursor).catch(() => undefined);
+    }
+    this.logInvalid();
+  }
+
+  /** Spools the pending events (halved while a batch would be over the route's limits). */
+  private async cut(): Promise<void> {
+    const spool = this.options.spool;
+    let take = this.pending.length;
+    while (take > 0) {
+      const batch = spool.nextBatch(this.pending.slice(0, take).map((p) => p.event));
+      let bytes: Buffer;
+      try {
+        bytes = await EventSpool.encode(batch);
+      } catch (err) {
+        if (!(err instanceof BatchTooLargeError)) {
+          this.spoolFailed(err);
+          return;
+        }
+        if (take > 1) {
+          take = Math.ceil(take / 2);
+          continue;
+        }
+        // One event over the limit cannot be: the schema bounds every field far below it.
+        this.pending.splice(0, 1);
+        this.skipped(1, errorText(err));
+        take = this.pending.length;
+        continue;
+      }
+      const end = this.pending[take - 1]?.end as LogCursor;
+      try {
+        const { droppedNow, boundError } = await spool.append(batch, bytes, end);
+        if (droppedNow > 0) {
+          this.options.log('warn', 'events.spool_full', { dropped: droppedNow, spoolBytes: spool.bytes });
+        }
+        if (boundError !== undefined) {
+          this.options.log('warn', 'events.spool_trim_failed', { error: errorText(boundError) });
+        }
+        this.spoolOk();
+      } catch (err) {
+        // Nothing changed: the same events are cut again next round, the reader waits meanwhile.
+        this.spoolFailed(err);
+        return;
+      }
+      this.pending.splice(0, take);
+      if (this.pending.length > 0) this.firstPendingAt = this.now();
+      take = this.pending.length;
+    }
+  }
+
+  private notice(notice: ReaderNotice): void {
+    const { log } = this.options;
+    if (notice.lost) log('warn', 'events.log_lost', { inode: notice.lost.inode });
+    if (notice.truncated) log('warn', 'events.log_truncated', notice.truncated);
+    if (notice.broken) this.skipped(1, `${notice.broken} bytes without a line end`);
+  }
+
+  private skipped(count: number, reason: string): void {
+    this.invalid.count += count;
+    this.invalidTotal += count;
+    if (this.invalid.reason === '') this.invalid.reason = reason;
+  }
+
+  private logInvalid(): void {
+    if (this.invalid.count === 0 || this.now() - this.invalid.loggedAt < INVALID_LOG_MS) return;
+    this.options.log('warn', 'events.lines_skipped', { count: this.invalid.count, first: this.invalid.reason });
+    this.invalid = { count: 0, reason: '', loggedAt: this.now() };
+  }
+
+  private spoolFailed(err: unknown): void {
+    if (!this.spoolFailing) {
+      this.options.log('warn', 'events.spool_unwritable', { dir: this.options.spool.dir, error: errorText(err) });
+    }
+    this.spoolFailing = true;
+  }
+
+  private spoolOk(): void {
+    if (this.spoolFailing) this.options.log('info', 'events.spool_writable', { dir: this.options.spool.dir });
+    this.spoolFailing = false;
+  }
+}

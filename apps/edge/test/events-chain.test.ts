@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { type EdgeEvent, type EdgeFirewall, emptyEdgeFirewall, ipListRanges } from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanUpAgents, startAgent, startServingAgent, type TestAgent } from './helpers/agent.js';
+import { cacheRule, document, domain, upstream } from './helpers/documents.js';
+import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
+import { request } from './helpers/net.js';
+import { type Origin, startOrigin } from './helpers/origins.js';
+
+// The request events end to end on loopback: requests through the agent's real nginx, the access
+// log read by the agent, spooled and shipped to the fake control plane as signed gzip batches
+// (checked there with the contract's schema, deduplicated by batchId as the real one). Every
+// request must arrive exactly once: across a log rotation, an agent restart (nginx serving
+// meanwhile) and a control plane that fails for a while.
+
+const RUN = randomBytes(4).toString('hex');
+const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
+
+let cp: FakeControlPlane;
+let origin: Origin;
+let edge: TestAgent;
+
+const FIREWALL: EdgeFirewall = {
+  ...emptyEdgeFirewall(1),
+  blacklist: [{ id: 11, url: '\\/admin', methods: ALL_METHODS, action: 'deny', ...ipListRanges(['127.0.0.1']) }],
+};
+
+/** Every event the control plane took, by path. */
+function taken(): Map<string, EdgeEvent[]> {
+  const byPath = new Map<string, EdgeEvent[]>();
+  for (const event of cp.eventBatches.flatMap((b) => b.events)) {
+    byPath.set(event.path, [...(byPath.get(event.path) ?? []), event]);
+  }
+  return byPath;
+}
+
+/** Waits (bounded) until every path has arrived; answers each path's one event. */
+async function arrived(paths: string[], timeoutMs = 20_000): Promise<Map<string, EdgeEvent>> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !paths.every((p) => taken().has(p))) await new Promise((r) => setTimeout(r, 100));
+  const seen = taken();
+  const missing = paths.filter((p) => !seen.has(p));
+  if (missing.length > 0) throw new Error(`not shipped within ${timeoutMs} ms: ${missing.slice(0, 5).join(', ')}`);
+  return new Map(paths.map((p) => [p, seen.get(p)?.[0] as EdgeEvent]));
+}
+
+/** No request id and no path of this run arrived twice. */
+function expectEachOnce(): void {
+  const events = cp.eventBatches.flatMap((b) => b.events);
+  const ids = events.map((e) => e.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  // Every path of this run is asked once, but the cached one (twice: a miss, then a hit).
+  const paths = events.map((e) => e.path).filter((p) => p.includes(RUN) && !p.includes('/static/'));
+  expect(new Set(paths).size).toBe(paths.length);
+}
+
+const get = (host: string, p: string, options: Parameters<typeof request>[3] = {}) =>
+  request(edge.ports.http, host, p, options);
+const paths = (name: string, n: number) => Array.from({ length: n }, (_, i) => `/${RUN}/${name}/${i}`);
+
+beforeAll(async () => {
+  origin = await startOrigin('origin');
+  cp = await startFakeControlPlane();
+  const snapshot = snapshotOf(
+    document(
+      'events-1',
+      [domain(5, 'shop.example.com', [upstream(origin.port)], { cacheId: 7, firewallId: 1 })],
+      [],
+      [{ id: 7, generation: 1, rules: [cacheRule({ scope: 'directory', values: [`/${RUN}/static/`] })] }],
+      { firewalls: [FIREWALL] },
+    ),
+  );
+  edge = await startServingAgent(cp, snapshot, { eventCutMs: 200 });
+}, 60_000);
+
+afterAll(async () => {
+  await cleanUpAgents();
+  await cp?.close();
+  await origin?.close();
+});
+
+describe('request events from the edge to the control plane', () => {
+  it("ships each request once with the event's fields, as signed gzip batches the contract accepts", async () => {
+    const plain = `/${RUN}/plain?q=1`;
+    const cached = `/${RUN}/static/app.js`;
+    const posted = `/${RUN}/form`;
+    const blocked = `/${RUN}/admin`;
+    const unknown = `/${RUN}/unknown`;
+    const answers = {
+      plain: await get('shop.example.com', plain, {
+        headers: { 'user-agent': 'events-test', referer: 'https://ref.example/' },
+      }),
+      miss: await get('shop.example.com', cached),
+      hit: await get('shop.example.com', cached),
+      posted: await get('shop.example.com', posted, { method: 'POST', body: 'x'.repeat(1000) }),
+      blocked: await get('shop.example.com', blocked),
+      unknown: await get('nobody.example.com', unknown),
+    };
+    expect(answers.hit.headers['x-cache-status']).toBe('HIT');
+    expect(answers.blocked.status).toBe(403);
+
+    const events = await arrived([plain, posted, blocked, unknown]);
+    await new Promise((r) => setTimeout(r, 500)); // both requests of `cached` were in one flush anyway
+    const cachedEvents = taken().get(cached) ?? [];
+    expect(cachedEvents.map((e) => e.cacheStatus)).toEqual(['MISS', 'HIT']);
+
+    const before = Date.now();
+    expect(events.get(plain)).toMatchObject({
+      domainId: 5,
+      ip: '127.0.0.1',
+      method: 'GET',
+      scheme: 'http',
+      httpVersion: '1.1',
+      host: 'shop.example.com',
+      status: 200,
+      upstreamStatus: 200,
+      cacheStatus: '',
+      userAgent: 'events-test',
+      referer: 'https://ref.example/',
+      fwKind: '',
+      fwRule: 0,
+      fwAction: '',
+    });
+    const first = events.get(plain) as EdgeEvent;
+    // <node>-<worker pid>-<worker start>-<serial> (rampart.router).
+    expect(first.id).toMatch(/^[a-z0-9]+-\d+-[0-9a-f]+-\d+$/);
+    expect(first.time).toBeGreaterThan(before - 60_000);
+    expect(first.time).toBeLessThanOrEqual(before);
+    expect(first.bytesOut).toBeGreaterThan(answers.plain.body.length);
+    expect(first.upstreamMs).toBeGreaterThanOrEqual(0);
+    expect(events.get(posted)).toMatchObject({ method: 'POST', status: answers.posted.status });
+    expect(events.get(posted)?.bytesIn).toBeGreaterThan(1000);
+    expect(events.get(blocked)).toMatchObject({
+      status: 403,
+      domainId: 5,
+      fwKind: 'blacklist',
+      fwRule: 11,
+      fwAction: 'deny',
+      upstreamMs: -1,
+      upstreamStatus: 0,
+    });
+    expect(events.get(unknown)).toMatchObject({
+      domainId: 0,
+      status: answers.unknown.status,
+      host: 'nobody.example.com',
+    });
+
+    expect(cp.refused).toEqual([]);
+    expect(cp.eventAttempts.every((a) => a.status === 200)).toBe(true);
+    const batchIds = cp.eventBatches.map((b) => b.batchId);
+    expect(batchIds.every((id) => /^[a-z0-9]{16}-\d+$/.test(id))).toBe(true);
+    expectEachOnce();
+  });
+
+  it('loses nothing and repeats nothing across a log rotation', async () => {
+    const before = paths('before-rotation', 20);
+    for (const p of before) await get('shop.example.com', p);
+    cp.queueCommand({ id: 31, type: 'logRotate', payload: {} });
+    const during = paths('during-rotation', 20);
+    for (const p of during) await get('shop.example.com', p);
+    expect(await cp.waitForResult(31)).toMatchObject({ ok: true });
+    const after = paths('after-rotation', 20);
+    for (const p of after) await get('shop.example.com', p);
+    await arrived([...before, ...during, ...after]);
+    expect(edge.logs.some((l) => l.event === 'logs.rotated')).toBe(true);
+    expectEachOnce();
+  });
+
+  it('loses nothing and repeats nothing across an agent restart, nginx serving meanwhile', async () => {
+    const before = paths('before-restart', 10);
+    for (const p of before) await get('shop.example.com', p);
+    // A restart onto a new release: the agent goes, nginx keeps serving and logging.
+    await edge.agent.detach();
+    const meanwhile = paths('agent-away', 10);
+    for (const p of meanwhile) await get('shop.example.com', p);
+    const again = await startAgent({
+      controlPlane: cp.url,
+      stateDir: edge.stateDir,
+      ports: edge.ports,
+      eventCutMs: 200,
+    });
+    edge = again;
+    const after = paths('after-restart', 10);
+    for (const p of after) await get('shop.example.com', p);
+    await arrived([...before, ...meanwhile, ...after]);
+    expectEachOnce();
+  });
+
+  it('keeps the batches while the control plane answers 500, then ships them all once', async () => {
+    const failuresBefore = cp.eventAttempts.filter((a) => a.status === 500).length;
+    cp.failEvents(4);
+    const sent = paths('cp-failing', 30);
+    for (const p of sent) await get('shop.example.com', p);
+    await arrived(sent);
+    expect(cp.eventAttempts.filter((a) => a.status === 500).length - failuresBefore).toBe(4);
+    expect(edge.logs.some((l) => l.event === 'events.ship_failed')).toBe(true);
+    // Shipped batches are gone from the spool.
+    const spooled = async () =>
+      (await readdir(path.join(edge.stateDir, 'events'))).filter((n) => n.endsWith('.gz')).length;
+    for (let i = 0; i < 50 && (await spooled()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await spooled()).toBe(0);
+    expectEachOnce();
+  });
+});
