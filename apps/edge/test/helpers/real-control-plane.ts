@@ -19,6 +19,8 @@ export interface ControlPlane {
   readonly url: string;
   readonly dataDir: string;
   stop(): Promise<void>;
+  /** Kills it at once (SIGKILL): no graceful shutdown, as a crash. */
+  kill(): Promise<void>;
   /** Stops it (if still running) and removes its data directory: a test file's teardown. */
   destroy(): Promise<void>;
 }
@@ -71,6 +73,7 @@ export async function startControlPlane(dataDir?: string, env: Record<string, st
     url,
     dataDir: dir,
     stop,
+    kill: () => stopProcess(child, 'SIGKILL'),
     destroy: async () => {
       await stop();
       await removeDir(dir);
