@@ -1,6 +1,6 @@
-import { EVENT_LIMITS } from '@rampart/contract';
+import { EVENT_LIMITS, edgeEventSchema } from '@rampart/contract';
 import { describe, expect, it } from 'vitest';
-import { cut, parseEventLine } from './event-line.js';
+import { cut, parseEventLine, plainlyValid } from './event-line.js';
 
 /** A line as nginx writes it (render.ts accessLogFormat), every value a string. */
 function line(fields: Record<string, string> = {}): string {
@@ -175,5 +175,38 @@ describe('an access-log line as a request event', () => {
     expect(refused(line({ remote_addr: 'unix:' }))).toMatchObject({ ok: false, reason: expect.stringContaining('ip') });
     expect(refused(line({ fw_kind: 'martian' }))).toMatchObject({ ok: false });
     expect(refused(line({ scheme: 'gopher' }))).toMatchObject({ ok: false });
+  });
+});
+
+describe('the fast check', () => {
+  it('agrees with the schema on every field it checks, for good and bad values', () => {
+    const good = parsed();
+    const variants: Record<string, unknown[]> = {
+      id: ['', 'a', 'x'.repeat(96), 'x'.repeat(97), 'bad id', 'n-1-2.3_4', 'ü'],
+      time: [0, -1, 4_102_444_800_000, 4_102_444_800_001],
+      status: [0, 444, 999, 1000, -1],
+      scheme: ['http', 'https', 'ftp', ''],
+      fwKind: ['', 'blacklist', 'waf', 'antiCC', 'nope'],
+      fwAction: ['', 'deny', 'pass', 'dropBlacklist', 'block'],
+      ip: [
+        '203.0.113.9',
+        '2001:db8::1',
+        '::ffff:1.2.3.4',
+        '',
+        '1.2.3',
+        '999.1.1.1',
+        'localhost',
+        `${'1:'.repeat(30)}1`,
+      ],
+    };
+    let compared = 0;
+    for (const [field, values] of Object.entries(variants)) {
+      for (const value of values) {
+        const event = { ...good, [field]: value } as typeof good;
+        expect(plainlyValid(event), `${field}=${String(value)}`).toBe(edgeEventSchema.safeParse(event).success);
+        compared++;
+      }
+    }
+    expect(compared).toBe(38);
   });
 });
