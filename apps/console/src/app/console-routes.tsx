@@ -96,6 +96,34 @@ export const ACCESS_PAGES: readonly ConsolePage[] = [
   },
 ];
 
+/** dataAnalysis/statistics, statisticsCustomize and securityAnalysis (the user and client consoles). */
+export const ANALYTICS_PAGES: readonly ConsolePage[] = [
+  {
+    name: 'statistics',
+    path: CONSOLE_PATHS.statistics,
+    lazy: lazyPage(
+      () => import('../pages/analytics/StatisticsPage'),
+      (m) => m.StatisticsPage,
+    ),
+  },
+  {
+    name: 'statisticsCustomize',
+    path: CONSOLE_PATHS.statisticsCustomize,
+    lazy: lazyPage(
+      () => import('../pages/analytics/StatisticsCustomizePage'),
+      (m) => m.StatisticsCustomizePage,
+    ),
+  },
+  {
+    name: 'securityAnalysis',
+    path: CONSOLE_PATHS.securityAnalysis,
+    lazy: lazyPage(
+      () => import('../pages/analytics/SecurityAnalysisPage'),
+      (m) => m.SecurityAnalysisPage,
+    ),
+  },
+];
+
 /** Marks the route of a console's frame; ConsoleFrame reads the tier from it. */
 export interface ConsoleHandle {
   readonly tier: Tier;
