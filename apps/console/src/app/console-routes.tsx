@@ -96,31 +96,21 @@ export const ACCESS_PAGES: readonly ConsolePage[] = [
   },
 ];
 
+/** The dataAnalysis pages' chunk, imported from this one place (each import() adds its chunk list to the first load). */
+const loadAnalyticsPages = () => import('../pages/analytics/analytics-pages');
+
 /** dataAnalysis/statistics, statisticsCustomize and securityAnalysis (the user and client consoles). */
 export const ANALYTICS_PAGES: readonly ConsolePage[] = [
-  {
-    name: 'statistics',
-    path: CONSOLE_PATHS.statistics,
-    lazy: lazyPage(
-      () => import('../pages/analytics/StatisticsPage'),
-      (m) => m.StatisticsPage,
-    ),
-  },
+  { name: 'statistics', path: CONSOLE_PATHS.statistics, lazy: lazyPage(loadAnalyticsPages, (m) => m.StatisticsPage) },
   {
     name: 'statisticsCustomize',
     path: CONSOLE_PATHS.statisticsCustomize,
-    lazy: lazyPage(
-      () => import('../pages/analytics/StatisticsCustomizePage'),
-      (m) => m.StatisticsCustomizePage,
-    ),
+    lazy: lazyPage(loadAnalyticsPages, (m) => m.StatisticsCustomizePage),
   },
   {
     name: 'securityAnalysis',
     path: CONSOLE_PATHS.securityAnalysis,
-    lazy: lazyPage(
-      () => import('../pages/analytics/SecurityAnalysisPage'),
-      (m) => m.SecurityAnalysisPage,
-    ),
+    lazy: lazyPage(loadAnalyticsPages, (m) => m.SecurityAnalysisPage),
   },
 ];
 
