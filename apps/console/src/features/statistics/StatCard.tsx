@@ -84,7 +84,8 @@ export function StatCard({ type, body, extra, style }: StatCardProps) {
               <Col key={key} flex="1 1 120px">
                 <Statistic
                   title={figureLabel(t, key)}
-                  value={formatValue(value, kind, locale)}
+                  // Written as formatted: antd would split a number's text at its decimal point.
+                  formatter={() => formatValue(value, kind, locale)}
                   data-testid={`figure-${key}`}
                 />
               </Col>
