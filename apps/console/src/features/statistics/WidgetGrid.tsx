@@ -39,7 +39,8 @@ interface WidgetGridProps {
  */
 export function WidgetGrid({ widgets, body, controls }: WidgetGridProps) {
   const screens = Grid.useBreakpoint();
-  const wide = screens.md !== false;
+  // Phones and small tablets stack the widgets; before the breakpoints are known, the grid is drawn.
+  const wide = !(screens.xs || (screens.sm && !screens.md));
   return (
     <div
       data-testid="widget-grid"

@@ -52,6 +52,8 @@ export function AddWidget({ widgets, onChange, full }: EditProps & { full: boole
         style={{ width: 260 }}
         value={choice}
         onChange={setChoice}
+        // A few dozen choices in groups: all drawn, so the list scrolls as one.
+        virtual={false}
         showSearch={{ optionFilterProp: 'label' }}
         options={[
           group('card', STATISTICS_CARDS),

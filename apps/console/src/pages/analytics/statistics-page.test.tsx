@@ -22,7 +22,7 @@ import { bodies, card, series, stubStatistics, topRow } from '../../test/statist
 
 // ECharts draws nothing in jsdom: the chart is replaced by its label; the numbers are written out beside it.
 vi.mock('../../features/statistics/EChartView', () => ({
-  default: ({ label }: { label: string }) => <div data-testid="echart" aria-label={label} />,
+  default: ({ label }: { label: string }) => <div data-testid="echart" role="img" aria-label={label} />,
 }));
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -56,7 +56,12 @@ describe('dataAnalysis/statistics', () => {
       userStatisticsInfo,
     );
     // Besides the page's cards, a 93-day request card says why the empty charts are empty.
-    expect(first.filter((b) => span(b) === HOUR_MS).map((b) => b.type).sort()).toEqual([3, 4, 5]);
+    expect(
+      first
+        .filter((b) => span(b) === HOUR_MS)
+        .map((b) => b.type)
+        .sort(),
+    ).toEqual([3, 4, 5]);
     expect(span(first[0] as { startTime: string; endTime: string })).toBe(HOUR_MS);
     // The range ends with the current 5-minute bucket.
     expect(Date.parse(first[0]?.endTime ?? '') % 300_000).toBe(0);
@@ -75,9 +80,7 @@ describe('dataAnalysis/statistics', () => {
     });
 
     await chooseOption(document.body, 'Sites', 'shop');
-    await waitFor(() =>
-      expect(bodies<{ siteIDs?: number[] }>(api, userStatisticsInfo).at(-1)?.siteIDs).toEqual([3]),
-    );
+    await waitFor(() => expect(bodies<{ siteIDs?: number[] }>(api, userStatisticsInfo).at(-1)?.siteIDs).toEqual([3]));
     await waitFor(() => expect(api.sent(userDomainsMeta).at(-1)?.body).toEqual({ siteIDs: [3], name: '' }));
     await chooseOption(document.body, 'Domains', 'www.shop.example');
     await waitFor(() =>
@@ -178,9 +181,7 @@ describe('dataAnalysis/statistics', () => {
     const traffic = await screen.findByTestId('series-1', {}, { timeout: 10_000 });
     expect(await within(traffic).findByText('No traffic in this range yet')).toBeTruthy();
     expect(within(traffic).queryByTestId('echart')).toBeNull();
-    const long = bodies<{ startTime: string; endTime: string }>(api, userStatisticsInfo).find(
-      (b) => span(b) > HOUR_MS,
-    );
+    const long = bodies<{ startTime: string; endTime: string }>(api, userStatisticsInfo).find((b) => span(b) > HOUR_MS);
     expect(span(long as { startTime: string; endTime: string })).toBe(93 * 24 * HOUR_MS);
 
     restoreFakeApi();
