@@ -3,12 +3,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ALL_ROUTES, API_BASE, buildOpenApiDocument } from '@rampart/contract';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { composeAccounts } from './composition/accounts.js';
+import { composeAnalytics } from './composition/analytics.js';
 import type { AppConfig, AppContext } from './composition/context.js';
 import { composeEdge } from './composition/edge.js';
 import { createHttpServer } from './composition/http-server.js';
 import { composeOperator } from './composition/operator.js';
 import { createRepositories } from './composition/repositories.js';
 import { composeSites } from './composition/sites.js';
+import type { AnalyticsStore } from './modules/analytics/analytics-store.js';
 import type { AccountService } from './modules/auth/account.service.js';
 import type { AccountsRepository } from './modules/auth/accounts.repository.js';
 import type { CreatedRoot } from './modules/auth/bootstrap.js';
@@ -34,6 +36,8 @@ export interface AppOptions {
   /** Time source for tokens, tickets and throttles; tests move it. */
   readonly clock?: Clock;
   readonly database: Database;
+  /** The analytics store, opened (main.ts: DuckDB in DATA_DIR or ClickHouse); closed with the app. */
+  readonly analytics: AnalyticsStore;
   /** Pino options or `false`; tests pass a stream to read the log. */
   readonly logger?: FastifyServerOptions['logger'];
   /** Extra routes bound with the same binder, for tests of the mechanism itself. */
@@ -96,7 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const edge = composeEdge(ctx, binder);
   composeOperator(ctx, binder, edge.monitorStatus);
-  const { domainProofJob } = composeSites(ctx, binder, edge);
+  const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
+  const { domainProofJob } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {

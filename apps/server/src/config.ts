@@ -12,6 +12,11 @@ export interface Config {
   readonly host: string;
   readonly port: number;
   readonly dataDir: string;
+  /**
+   * ClickHouse for traffic analytics (`CLICKHOUSE_URL`, `http://user:password@host:8123/database`);
+   * unset means the embedded DuckDB store in `dataDir/analytics`.
+   */
+  readonly clickhouseUrl: string | undefined;
   /** PostgreSQL connection string; unset means the embedded PGlite database in `dataDir`. */
   readonly databaseUrl: string | undefined;
   /** Secret for signing tokens: `RAMPART_SECRET`, or a random one kept in `dataDir/secret.key`. */
@@ -180,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     port: parsePort(env.PORT, 8080),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    clickhouseUrl: env.CLICKHOUSE_URL || undefined,
     secret,
     tokenSecrets: loadTokenSecrets(env, secret),
     logLevel: env.LOG_LEVEL || 'info',

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { openAnalyticsStore } from './modules/analytics/open-store.js';
 import { openDatabase } from './platform/db/database.js';
 import { StoreLockedError } from './platform/db/store-lock.js';
 
@@ -33,9 +34,24 @@ async function main(): Promise<void> {
     throw error;
   }
   await database.migrate();
-  const app = await buildApp({ config, database });
+  let analytics: Awaited<ReturnType<typeof openAnalyticsStore>>;
+  try {
+    analytics = await openAnalyticsStore(config);
+  } catch (error) {
+    if (error instanceof StoreLockedError) {
+      process.stderr.write(`rampart: ${error.message}\n`);
+      process.exit(3);
+    }
+    throw error;
+  }
+  const app = await buildApp({ config, database, analytics });
   app.log.info(
-    { database: database.driver, dataDir: config.dataDir, console: config.consoleDir ?? 'not built' },
+    {
+      database: database.driver,
+      analytics: analytics.kind,
+      dataDir: config.dataDir,
+      console: config.consoleDir ?? 'not built',
+    },
     'config store ready',
   );
 

@@ -1,4 +1,5 @@
 import { AccountZonesRepository } from '../modules/account-zones/account-zones.repository.js';
+import { AnalyticsRepository } from '../modules/analytics/analytics.repository.js';
 import { AnnouncementsRepository } from '../modules/announcements/announcements.repository.js';
 import { ApiTokensRepository } from '../modules/api-tokens/api-tokens.repository.js';
 import { AuditRepository } from '../modules/audit/audit.repository.js';
@@ -52,6 +53,7 @@ export function createRepositories(db: Db) {
   return {
     accountZones: new AccountZonesRepository(db),
     accounts: new AccountsRepository(db),
+    analytics: new AnalyticsRepository(db),
     announcements: new AnnouncementsRepository(db),
     apiTokens: new ApiTokensRepository(db),
     audit: new AuditRepository(db),

@@ -1,3 +1,4 @@
+import type { StatisticsService } from '../modules/analytics/statistics.service.js';
 import { bindCacheTaskRoutes } from '../modules/cache-tasks/cache-tasks.routes.js';
 import { CacheTasksService } from '../modules/cache-tasks/cache-tasks.service.js';
 import { bindCertificateRoutes } from '../modules/certificates/certificates.routes.js';
@@ -52,6 +53,8 @@ export interface SiteNodeServices {
   readonly geo: GeoDatabaseService;
   /** The operators' reputation lists, bound here with the sites' IP trust protection setting. */
   readonly abuseIPs: AbuseIPsService;
+  /** Traffic analytics: the resource summary's monthly traffic. */
+  readonly statistics: StatisticsService;
 }
 
 /**
@@ -60,7 +63,12 @@ export interface SiteNodeServices {
  */
 export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeServices) {
   const { app, config, repos, clock, box, transactions, capacity } = ctx;
-  bindSiteRoutes(binder, new SitesService(transactions, repos.sites, repos.products, repos.accounts, capacity));
+  bindSiteRoutes(
+    binder,
+    new SitesService(transactions, repos.sites, repos.products, repos.accounts, capacity, (accountId) =>
+      nodes.statistics.monthTraffic(accountId, clock()),
+    ),
+  );
   const siteAccess = new SiteAccess(repos.sites);
   const cnameSettings = new CnameSettingsService(
     repos.settings,

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.js';
+import { DuckDbStore } from '../../src/modules/analytics/duckdb-store.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
 
 /** Off while RAMPART_RECORD_ROUTE_CODES records what the routes answer: every code is recorded as it is. */
@@ -42,7 +43,10 @@ export async function createTestApp(
       done();
     },
   });
+  const analytics = new DuckDbStore(null);
+  await analytics.open();
   const app = await buildApp({
+    analytics,
     config: {
       version: 'test',
       // No agent release unless a test makes one (node-upgrade.test.ts).

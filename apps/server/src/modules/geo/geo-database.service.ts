@@ -33,6 +33,35 @@ const CITY_LANGUAGES: Record<Locale, string[]> = {
   zh_TW: ['zh-TW', 'zh-Hant', 'zh-CN', 'zh', 'en'],
 };
 
+const NOWHERE = (_ip: string) => ({ country: '', city: 0 });
+/** Addresses one locator remembers. */
+const LOCATOR_CACHE = 100_000;
+
+function locatorOf(file: MmdbFile): (ip: string) => { country: string; city: number } {
+  const seen = new Map<string, { country: string; city: number }>();
+  return (ip) => {
+    let place = seen.get(ip);
+    if (place) return place;
+    place = { country: '', city: 0 };
+    try {
+      const rec = file.lookup(ip);
+      if (rec && typeof rec === 'object' && !Array.isArray(rec) && !Buffer.isBuffer(rec)) {
+        const country = (rec as Record<string, unknown>).country as Record<string, unknown> | undefined;
+        const city = (rec as Record<string, unknown>).city as Record<string, unknown> | undefined;
+        const code = country?.iso_code ?? (rec as Record<string, unknown>).country_code;
+        if (typeof code === 'string' && /^[A-Za-z]{2}$/.test(code)) place.country = code.toUpperCase();
+        const id = city?.geoname_id;
+        if (typeof id === 'number' && Number.isSafeInteger(id)) place.city = id;
+      }
+    } catch {
+      // An address the file cannot place (a malformed record) counts as unknown.
+    }
+    if (seen.size >= LOCATOR_CACHE) seen.delete(seen.keys().next().value as string);
+    seen.set(ip, place);
+    return place;
+  };
+}
+
 /**
  * The operators' geo databases (routes/firewall-geos.ts; docs/decisions.md "Geo rules"). Each
  * operator may install one MaxMind DB file (Country or City); it is checked on upload, kept as
@@ -43,6 +72,7 @@ const CITY_LANGUAGES: Record<Locale, string[]> = {
 export class GeoDatabaseService {
   private root: string | null;
   private readonly cityCache = new Map<string, Promise<MmdbCity[]>>();
+  private readonly locators = new Map<string, Promise<(ip: string) => { country: string; city: number }>>();
 
   constructor(
     private readonly settings: SettingsRepository,
@@ -148,6 +178,25 @@ export class GeoDatabaseService {
     }
   }
 
+  /**
+   * Where the operator's database places addresses (analytics' ingest): country code and city
+   * GeoNames id ("" and 0 when unknown or without a database). Opened once per file; answers are
+   * remembered per address (at most LOCATOR_CACHE of them, the oldest forgotten first).
+   */
+  async locator(operatorId: number): Promise<(ip: string) => { country: string; city: number }> {
+    const current = await this.get(operatorId);
+    if (!current) return NOWHERE;
+    let cached = this.locators.get(current.sha256);
+    if (!cached) {
+      cached = this.file(operatorId, current.sha256).then((bytes) =>
+        bytes ? locatorOf(new MmdbFile(bytes)) : NOWHERE,
+      );
+      cached.catch(() => this.locators.delete(current.sha256));
+      this.locators.set(current.sha256, cached);
+    }
+    return cached;
+  }
+
   /** The cities of the operator's database (none for a Country database or without one). */
   async cities(operatorId: number | null): Promise<MmdbCity[]> {
     const current = await this.get(operatorId);
@@ -167,6 +216,17 @@ export class GeoDatabaseService {
     if (ids.length === 0) return [];
     const known = new Set((await this.cities(operatorId)).map((c) => c.geonameId));
     return ids.filter((id) => !known.has(id));
+  }
+
+  /** Names in `locale` of these cities of the operator's database (those it knows). */
+  async cityNames(operatorId: number | null, ids: readonly number[], locale: Locale): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const wanted = new Set(ids);
+    const out = new Map<number, string>();
+    for (const city of await this.cities(operatorId)) {
+      if (wanted.has(city.geonameId)) out.set(city.geonameId, cityName(city, locale));
+    }
+    return out;
   }
 
   /** The region tree of `user/geoips` in `locale`. */

@@ -35,6 +35,8 @@ export class SitesService {
     private readonly products: ProductsRepository,
     private readonly accounts: AccountsRepository,
     private readonly capacity: NodeCapacity,
+    /** Bytes served for the customer's sites this month and the last (traffic analytics). */
+    private readonly monthTraffic: (accountId: number) => Promise<{ current: number; last: number }>,
   ) {}
 
   async listForOperator(operatorId: number, q: Paged) {
@@ -281,10 +283,9 @@ export class SitesService {
     });
   }
 
-  /** Traffic is 0 until the analytics issue records it (documented on the contract's schema). */
   async resourceInfo(userId: number): Promise<ResourceInfo> {
-    const counts = await this.sites.resourceCounts(userId);
-    return { ...counts, currentMonthTraffic: 0, lastMonthTraffic: 0 };
+    const [counts, traffic] = await Promise.all([this.sites.resourceCounts(userId), this.monthTraffic(userId)]);
+    return { ...counts, currentMonthTraffic: traffic.current, lastMonthTraffic: traffic.last };
   }
 
   async userProducts(

@@ -1325,3 +1325,15 @@ export const operatorLogoImages = pgTable(
   },
   (t) => [primaryKey({ columns: [t.logoId, t.slot] })],
 );
+
+/**
+ * Dashboard layouts (packages/contract/src/routes/dashboard.ts): the widgets an account arranged,
+ * checked against the contract's schema when saved. An account without a row sees its tier's default.
+ */
+export const dashboards = pgTable('dashboards', {
+  accountId: bigint('account_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  widgets: jsonb('widgets').$type<unknown>().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

@@ -1,0 +1,31 @@
+import { AnalyticsJob } from '../modules/analytics/analytics.job.js';
+import type { AnalyticsStore } from '../modules/analytics/analytics-store.js';
+import { DashboardService } from '../modules/analytics/dashboard.service.js';
+import { IngestService } from '../modules/analytics/ingest.service.js';
+import { StatisticsQueries } from '../modules/analytics/statistics.queries.js';
+import { bindStatisticsRoutes } from '../modules/analytics/statistics.routes.js';
+import { StatisticsService } from '../modules/analytics/statistics.service.js';
+import type { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
+import type { Binder } from '../platform/http/bind-route.js';
+import type { AppContext } from './context.js';
+
+/**
+ * Traffic analytics (docs/decisions.md "Traffic analytics"): the nodes' event batches in, the
+ * statistics and dashboards out, and the job that compacts and prunes the store.
+ */
+export function composeAnalytics(ctx: AppContext, binder: Binder, store: AnalyticsStore, geo: GeoDatabaseService) {
+  const { app, clock, repos } = ctx;
+  const repo = repos.analytics;
+  const statistics = new StatisticsService(new StatisticsQueries(store), repo, (operatorId, ids, locale) =>
+    geo.cityNames(operatorId, ids, locale),
+  );
+  const ingest = new IngestService(store, repo, (operatorId) => geo.locator(operatorId), clock);
+  bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock);
+  const job = new AnalyticsJob(store, clock, (error) => app.log.error({ err: error }, 'analytics upkeep failed'));
+  job.start();
+  app.addHook('onClose', async () => {
+    job.stop();
+    await store.close();
+  });
+  return { statistics };
+}

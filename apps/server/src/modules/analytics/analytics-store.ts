@@ -1,0 +1,100 @@
+/**
+ * The analytics store (docs/decisions.md "Traffic analytics"): where the edge's request events and
+ * their rollups live, behind one interface with two implementations — DuckDB embedded in DATA_DIR
+ * (duckdb-store.ts, the default) and ClickHouse for installs that outgrow one machine
+ * (clickhouse-store.ts, `CLICKHOUSE_URL`). Both run the same SQL (analytics-sql.ts) but for the few
+ * functions their dialects spell differently, so one test suite covers both.
+ *
+ * Values that reach SQL text are integers the services checked (ids, times); strings only travel as
+ * inserted data (DuckDB's appender, ClickHouse's JSONEachRow), never inside a statement.
+ */
+
+/** One event as stored: the shipped event, placed (site, zone) and located (country, city). */
+export interface EventRow {
+  /** Unix seconds and the millisecond within it. */
+  ts: number;
+  ms: number;
+  nodeId: number;
+  zoneId: number;
+  /** 0 when the request matched no domain (or the domain is gone). */
+  siteId: number;
+  domainId: number;
+  requestId: string;
+  batchId: string;
+  ip: string;
+  /** ISO 3166 alpha-2, "" when unknown. */
+  country: string;
+  /** The city's geoname id, 0 when unknown. */
+  city: number;
+  method: string;
+  scheme: string;
+  httpVersion: string;
+  host: string;
+  /** The request URI as sent (query included), and its path alone (what URL tops count). */
+  uri: string;
+  path: string;
+  /** The file-type group of the path's extension (FILE_TYPE_GROUPS), "" for none. */
+  fileType: string;
+  status: number;
+  bytesIn: number;
+  bytesOut: number;
+  requestMs: number;
+  upstreamMs: number;
+  upstreamStatus: number;
+  cacheStatus: string;
+  userAgent: string;
+  referer: string;
+  fwKind: string;
+  fwRule: number;
+  fwAction: string;
+  /** Derived at ingest so the rollups need no logic: 1 or 0. */
+  hit: number;
+  blocked: number;
+  blacklisted: number;
+  waf: number;
+}
+
+/** A batch as the store takes it: stored whole, once. */
+export interface StoredBatch {
+  batchId: string;
+  nodeId: number;
+  /** Unix seconds the control plane took it (the dropped counter is counted at this time). */
+  receivedAt: number;
+  dropped: number;
+  events: EventRow[];
+}
+
+export interface IngestResult {
+  stored: number;
+  duplicate: boolean;
+}
+
+/** A row of a query: column name → number or string (64-bit integers come back as numbers). */
+export type Row = Record<string, number | string>;
+
+export interface SqlDialect {
+  /** Integer division of two integer expressions. */
+  idiv(a: string, b: string): string;
+  /** Number of distinct values of an expression. */
+  distinct(expr: string): string;
+}
+
+export interface AnalyticsStore {
+  readonly kind: 'duckdb' | 'clickhouse';
+  readonly dialect: SqlDialect;
+  /** Creates what is missing (tables, views); safe to call on every start. */
+  open(): Promise<void>;
+  close(): Promise<void>;
+  /**
+   * Stores a batch and its rollups exactly once: a batch already taken answers `duplicate`; a batch
+   * whose earlier attempt was cut short is completed (the events already stored, by request id,
+   * are left out).
+   */
+  ingest(batch: StoredBatch): Promise<IngestResult>;
+  /** Runs a read-only query built by analytics-sql.ts. */
+  query(sql: string): Promise<Row[]>;
+  /** Deletes raw events older than `rawBefore` and rollups older than `rollupBefore` (unix seconds). */
+  prune(rawBefore: number, rollupBefore: number): Promise<void>;
+  /** Merges the partial rollup rows of buckets in [from, to) (unix seconds) into one row per key. */
+  compact(from: number, to: number): Promise<void>;
+}

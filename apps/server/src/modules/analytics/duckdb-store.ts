@@ -1,0 +1,303 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
+import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
+import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
+
+/**
+ * The embedded analytics store: one DuckDB file in DATA_DIR (`analytics/analytics.duckdb`), owned
+ * by one control-plane process (DuckDB lets only one process open a file; `analytics.lock` says
+ * which, as the embedded config database's lock does). A batch, its rollups and its ledger row are
+ * written in one transaction through DuckDB's appender, so a batch is there whole or not at all and
+ * a retried one is recognised by the ledger. The rollups are computed in SQL from the batch (the
+ * same sums as rollups.ts, which the store tests compare them with). Writes are serialised on one connection; reads use a
+ * second one and see committed batches only.
+ */
+
+export const DUCKDB_DIALECT: SqlDialect = {
+  idiv: (a, b) => `((${a}) // (${b}))`,
+  distinct: (expr) => `count(DISTINCT ${expr})`,
+};
+
+/** Column name and DuckDB type of the events table, in the appender's order. */
+const EVENT_COLUMNS: readonly [keyof EventRow, string, string][] = [
+  ['ts', 'ts', 'BIGINT'],
+  ['ms', 'ms', 'SMALLINT'],
+  ['nodeId', 'node_id', 'INTEGER'],
+  ['zoneId', 'zone_id', 'INTEGER'],
+  ['siteId', 'site_id', 'INTEGER'],
+  ['domainId', 'domain_id', 'INTEGER'],
+  ['requestId', 'request_id', 'VARCHAR'],
+  ['batchId', 'batch_id', 'VARCHAR'],
+  ['ip', 'ip', 'VARCHAR'],
+  ['country', 'country', 'VARCHAR'],
+  ['city', 'city', 'INTEGER'],
+  ['method', 'method', 'VARCHAR'],
+  ['scheme', 'scheme', 'VARCHAR'],
+  ['httpVersion', 'http_version', 'VARCHAR'],
+  ['host', 'host', 'VARCHAR'],
+  ['uri', 'uri', 'VARCHAR'],
+  ['path', 'path', 'VARCHAR'],
+  ['fileType', 'file_type', 'VARCHAR'],
+  ['status', 'status', 'SMALLINT'],
+  ['bytesIn', 'bytes_in', 'BIGINT'],
+  ['bytesOut', 'bytes_out', 'BIGINT'],
+  ['requestMs', 'request_ms', 'INTEGER'],
+  ['upstreamMs', 'upstream_ms', 'INTEGER'],
+  ['upstreamStatus', 'upstream_status', 'SMALLINT'],
+  ['cacheStatus', 'cache_status', 'VARCHAR'],
+  ['userAgent', 'user_agent', 'VARCHAR'],
+  ['referer', 'referer', 'VARCHAR'],
+  ['fwKind', 'fw_kind', 'VARCHAR'],
+  ['fwRule', 'fw_rule', 'INTEGER'],
+  ['fwAction', 'fw_action', 'VARCHAR'],
+  ['hit', 'hit', 'TINYINT'],
+  ['blocked', 'blocked', 'TINYINT'],
+  ['blacklisted', 'blacklisted', 'TINYINT'],
+  ['waf', 'waf', 'TINYINT'],
+];
+
+const KEY_COLUMNS =
+  'bucket BIGINT NOT NULL, site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL';
+const ROLLUP_DDL = (table: string) =>
+  `CREATE TABLE IF NOT EXISTS ${table} (${KEY_COLUMNS}, ${ROLLUP_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')})`;
+const DIM_DDL = (table: string) =>
+  `CREATE TABLE IF NOT EXISTS ${table} (${KEY_COLUMNS}, dim VARCHAR NOT NULL, value VARCHAR NOT NULL, ${DIM_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')})`;
+
+const DDL = [
+  `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
+  ROLLUP_DDL('rollup_1m'),
+  ROLLUP_DDL('rollup_5m'),
+  DIM_DDL('dims_5m'),
+  DIM_DDL('dims_1h'),
+  // A batch lands here first; the rollups are computed from it in SQL, then it moves to events.
+  `CREATE TABLE IF NOT EXISTS ingest_staging (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
+  // The ledger: every batch taken, with the events the node's spool dropped before it.
+  `CREATE TABLE IF NOT EXISTS batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
+     received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, events INTEGER NOT NULL)`,
+];
+
+/** Tables whose rows are partial sums, with their key columns (what compaction groups by). */
+const SUMMED_TABLES: readonly [string, string, readonly string[]][] = [
+  ['rollup_1m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS],
+  ['rollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS],
+  ['dims_5m', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
+  ['dims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
+];
+
+const TRACKED_METHODS = "'GET', 'POST', 'DELETE', 'PUT', 'HEAD', 'PATCH', 'OPTIONS'";
+const UPSTREAM = '(upstream_ms >= 0 OR upstream_status > 0)';
+/** rollups.ts's eventCounters, in SQL over ingest_staging. */
+const ROLLUP_SELECT = (unit: number) => `SELECT (ts // ${unit}) * ${unit} AS bucket, site_id, domain_id, zone_id,
+  count(*), sum(bytes_in), sum(bytes_out), sum(hit), sum(hit * bytes_out), sum(blocked), sum(blacklisted),
+  sum(CASE WHEN status = 444 THEN 1 ELSE 0 END), sum(waf),
+  sum(CASE WHEN ${UPSTREAM} THEN 1 ELSE 0 END),
+  sum(CASE WHEN ${UPSTREAM} AND upstream_status >= 500 THEN 1 ELSE 0 END),
+  sum(CASE WHEN status // 100 = 2 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 3 THEN 1 ELSE 0 END),
+  sum(CASE WHEN status // 100 = 4 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 5 THEN 1 ELSE 0 END)
+  FROM ingest_staging GROUP BY 1, 2, 3, 4`;
+/** rollups.ts's LOW_DIMS and HIGH_DIMS, in SQL over ingest_staging. */
+const DIM_VALUES = {
+  low: [
+    ['status', 'CAST(status AS VARCHAR)'],
+    ['method', `CASE WHEN method IN (${TRACKED_METHODS}) THEN method ELSE 'OTHER' END`],
+    ['httpVersion', 'http_version'],
+    ['scheme', 'scheme'],
+    ['country', 'country'],
+    ['city', "CASE WHEN city > 0 THEN CAST(city AS VARCHAR) ELSE '' END"],
+    ['fileType', 'file_type'],
+  ],
+  high: [
+    ['url', 'path'],
+    ['referer', 'referer'],
+    ['userAgent', 'user_agent'],
+    ['ip', 'ip'],
+  ],
+} as const;
+const DIM_SELECT = (unit: number, dims: readonly (readonly [string, string])[]) =>
+  dims
+    .map(
+      ([
+        dim,
+        value,
+      ]) => `SELECT (ts // ${unit}) * ${unit} AS bucket, site_id, domain_id, zone_id, '${dim}' AS dim, ${value} AS value,
+  count(*), sum(bytes_out), sum(blocked), sum(blacklisted), sum(waf) FROM ingest_staging GROUP BY 1, 2, 3, 4, 5, 6`,
+    )
+    .join(' UNION ALL ');
+const FROM_STAGING = [
+  `INSERT INTO rollup_1m ${ROLLUP_SELECT(60)}`,
+  `INSERT INTO rollup_5m ${ROLLUP_SELECT(300)}`,
+  `INSERT INTO dims_5m ${DIM_SELECT(300, DIM_VALUES.low)}`,
+  `INSERT INTO dims_1h ${DIM_SELECT(3600, DIM_VALUES.high)}`,
+  'INSERT INTO events SELECT * FROM ingest_staging',
+  'DELETE FROM ingest_staging',
+];
+
+function appendEvent(appender: DuckDBAppender, e: EventRow): void {
+  appender.appendBigInt(BigInt(e.ts));
+  appender.appendSmallInt(e.ms);
+  appender.appendInteger(e.nodeId);
+  appender.appendInteger(e.zoneId);
+  appender.appendInteger(e.siteId);
+  appender.appendInteger(e.domainId);
+  appender.appendVarchar(e.requestId);
+  appender.appendVarchar(e.batchId);
+  appender.appendVarchar(e.ip);
+  appender.appendVarchar(e.country);
+  appender.appendInteger(e.city);
+  appender.appendVarchar(e.method);
+  appender.appendVarchar(e.scheme);
+  appender.appendVarchar(e.httpVersion);
+  appender.appendVarchar(e.host);
+  appender.appendVarchar(e.uri);
+  appender.appendVarchar(e.path);
+  appender.appendVarchar(e.fileType);
+  appender.appendSmallInt(e.status);
+  appender.appendBigInt(BigInt(e.bytesIn));
+  appender.appendBigInt(BigInt(e.bytesOut));
+  appender.appendInteger(e.requestMs);
+  appender.appendInteger(e.upstreamMs);
+  appender.appendSmallInt(e.upstreamStatus);
+  appender.appendVarchar(e.cacheStatus);
+  appender.appendVarchar(e.userAgent);
+  appender.appendVarchar(e.referer);
+  appender.appendVarchar(e.fwKind);
+  appender.appendInteger(e.fwRule);
+  appender.appendVarchar(e.fwAction);
+  appender.appendTinyInt(e.hit);
+  appender.appendTinyInt(e.blocked);
+  appender.appendTinyInt(e.blacklisted);
+  appender.appendTinyInt(e.waf);
+  appender.endRow();
+}
+
+const toNumber = (v: unknown): number | string => {
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'number' || typeof v === 'string') return v;
+  if (v === null || v === undefined) return 0;
+  return Number(String(v));
+};
+
+export class DuckDbStore implements AnalyticsStore {
+  readonly kind = 'duckdb' as const;
+  readonly dialect = DUCKDB_DIALECT;
+  private instance: DuckDBInstance | null = null;
+  private writer: DuckDBConnection | null = null;
+  private reader: DuckDBConnection | null = null;
+  private lock: StoreLock | null = null;
+  /** Writes one after another on the writer connection (its transaction is the connection's). */
+  private writes: Promise<unknown> = Promise.resolve();
+
+  /** `dir`: the store's directory (DATA_DIR/analytics); null keeps everything in memory (tests). */
+  constructor(private readonly dir: string | null) {}
+
+  async open(): Promise<void> {
+    let file = ':memory:';
+    if (this.dir !== null) {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.lock = await lockStore(this.dir, 'analytics store');
+      file = path.join(this.dir, 'analytics.duckdb');
+    }
+    this.instance = await DuckDBInstance.create(file);
+    this.writer = await this.instance.connect();
+    this.reader = await this.instance.connect();
+    for (const statement of DDL) await this.writer.run(statement);
+  }
+
+  async close(): Promise<void> {
+    await this.writes.catch(() => {});
+    this.reader?.closeSync();
+    this.writer?.closeSync();
+    this.instance?.closeSync();
+    this.reader = this.writer = this.instance = null;
+    await this.lock?.release();
+    this.lock = null;
+  }
+
+  private connection(which: 'writer' | 'reader'): DuckDBConnection {
+    const c = which === 'writer' ? this.writer : this.reader;
+    if (!c) throw new Error('the analytics store is not open');
+    return c;
+  }
+
+  private serialised<T>(work: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+    const run = this.writes.then(() => work(this.connection('writer')));
+    this.writes = run.catch(() => {});
+    return run;
+  }
+
+  ingest(batch: StoredBatch): Promise<IngestResult> {
+    return this.serialised(async (db) => {
+      await db.run('BEGIN TRANSACTION');
+      try {
+        const seen = await db.runAndReadAll('SELECT 1 FROM batches WHERE batch_id = $1', [batch.batchId]);
+        if (seen.currentRowCount > 0) {
+          await db.run('ROLLBACK');
+          return { stored: 0, duplicate: true };
+        }
+        const staging = await db.createAppender('ingest_staging');
+        for (const e of batch.events) appendEvent(staging, e);
+        staging.closeSync();
+        for (const statement of FROM_STAGING) await db.run(statement);
+        await db.run('INSERT INTO batches VALUES ($1, $2, $3, $4, $5)', [
+          batch.batchId,
+          batch.nodeId,
+          BigInt(batch.receivedAt),
+          BigInt(batch.dropped),
+          batch.events.length,
+        ]);
+        await db.run('COMMIT');
+        return { stored: batch.events.length, duplicate: false };
+      } catch (error) {
+        await db.run('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
+  }
+
+  async query(sql: string): Promise<Row[]> {
+    const reader = await this.connection('reader').runAndReadAll(sql);
+    return reader.getRowObjectsJS().map((row) => {
+      const out: Row = {};
+      for (const [k, v] of Object.entries(row)) out[k] = toNumber(v);
+      return out;
+    });
+  }
+
+  prune(rawBefore: number, rollupBefore: number): Promise<void> {
+    if (!Number.isSafeInteger(rawBefore) || !Number.isSafeInteger(rollupBefore)) {
+      return Promise.reject(new Error('prune: times must be integers'));
+    }
+    return this.serialised(async (db) => {
+      await db.run(`DELETE FROM events WHERE ts < ${rawBefore}`);
+      for (const [table] of SUMMED_TABLES) await db.run(`DELETE FROM ${table} WHERE bucket < ${rollupBefore}`);
+      await db.run(`DELETE FROM batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`);
+    });
+  }
+
+  compact(from: number, to: number): Promise<void> {
+    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) {
+      return Promise.reject(new Error('compact: times must be integers'));
+    }
+    const range = `bucket >= ${from} AND bucket < ${to}`;
+    return this.serialised(async (db) => {
+      for (const [table, key, counters] of SUMMED_TABLES) {
+        await db.run('BEGIN TRANSACTION');
+        try {
+          const sums = counters.map((c) => `sum(${c})::BIGINT AS ${c}`).join(', ');
+          await db.run(
+            `CREATE TEMP TABLE compacted AS SELECT ${key}, ${sums} FROM ${table} WHERE ${range} GROUP BY ${key}`,
+          );
+          await db.run(`DELETE FROM ${table} WHERE ${range}`);
+          await db.run(`INSERT INTO ${table} SELECT * FROM compacted`);
+          await db.run('DROP TABLE compacted');
+          await db.run('COMMIT');
+        } catch (error) {
+          await db.run('ROLLBACK').catch(() => {});
+          throw error;
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,134 @@
+import {
+  BLOCKING_DECISION_ACTIONS,
+  CACHE_HIT_STATUSES,
+  type EdgeEvent,
+  type EdgeEventBatch,
+  type EventCacheStatus,
+  type EventDecisionAction,
+  FILE_TYPE_GROUPS,
+} from '@rampart/contract';
+import type { Clock } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import type { AnalyticsRepository, DomainPlace } from './analytics.repository.js';
+import type { AnalyticsStore, EventRow, IngestResult } from './analytics-store.js';
+
+/** How long a domain's place (site, owner) is remembered between batches. */
+const PLACE_TTL_MS = 60_000;
+
+const FILE_TYPE_OF: ReadonlyMap<string, string> = new Map(
+  Object.entries(FILE_TYPE_GROUPS).flatMap(([group, extensions]) => extensions.map((ext) => [ext, group] as const)),
+);
+
+/** The path of a request URI (the query cut off) and its file-type group. */
+export function pathOf(uri: string): { path: string; fileType: string } {
+  const q = uri.indexOf('?');
+  const path = q < 0 ? uri : uri.slice(0, q);
+  const slash = path.lastIndexOf('/');
+  const dot = path.lastIndexOf('.');
+  const ext = dot > slash ? path.slice(dot + 1).toLowerCase() : '';
+  return { path, fileType: FILE_TYPE_OF.get(ext) ?? '' };
+}
+
+const BLACKLIST_KINDS = new Set(['blacklist', 'blockList']);
+
+/**
+ * Takes the nodes' event batches (routes/analytics-events.ts) into the analytics store: each event
+ * is placed (its domain's site, the node's zone) and located (country and city from the node
+ * operator's geo database), then the batch is stored exactly once. An event naming a domain of
+ * another operator's site, or one that no longer exists, is kept for the node but belongs to no
+ * site (site 0): a node cannot put numbers into a site it does not serve.
+ */
+export class IngestService {
+  private readonly places = new Map<number, { place: DomainPlace | null; until: number }>();
+
+  constructor(
+    private readonly store: AnalyticsStore,
+    private readonly repo: AnalyticsRepository,
+    private readonly locator: (operatorId: number) => Promise<(ip: string) => { country: string; city: number }>,
+    private readonly clock: Clock,
+  ) {}
+
+  private async placesOf(events: readonly EdgeEvent[]): Promise<Map<number, DomainPlace | null>> {
+    const now = this.clock();
+    const out = new Map<number, DomainPlace | null>();
+    const missing = new Set<number>();
+    for (const e of events) {
+      if (e.domainId === 0 || out.has(e.domainId)) continue;
+      const hit = this.places.get(e.domainId);
+      if (hit && hit.until > now) out.set(e.domainId, hit.place);
+      else missing.add(e.domainId);
+    }
+    if (missing.size > 0) {
+      const found = new Map((await this.repo.domainPlaces([...missing])).map((p) => [p.domainId, p]));
+      if (this.places.size > 200_000) this.places.clear();
+      for (const id of missing) {
+        const place = found.get(id) ?? null;
+        this.places.set(id, { place, until: now + PLACE_TTL_MS });
+        out.set(id, place);
+      }
+    }
+    return out;
+  }
+
+  async ingest(nodeId: number, batch: EdgeEventBatch): Promise<IngestResult> {
+    const node = await this.repo.nodePlace(nodeId);
+    // The authenticator found the node a moment ago; it may have been deleted since.
+    if (!node) throw new AppError(101013);
+    const places = await this.placesOf(batch.events);
+    // A batch id is the node's own: two nodes cannot take each other's ledger entries.
+    const batchId = `${nodeId}-${batch.batchId}`;
+    const locate = await this.locator(node.ownerId);
+    const rows: EventRow[] = batch.events.map((e) => {
+      const place = e.domainId === 0 ? null : (places.get(e.domainId) ?? null);
+      const owned = place !== null && place.ownerId === node.ownerId;
+      const where = locate(e.ip);
+      const { path, fileType } = pathOf(e.path);
+      const action = e.fwAction as EventDecisionAction;
+      const blocked = BLOCKING_DECISION_ACTIONS.has(action) || e.fwKind === 'blockList' ? 1 : 0;
+      return {
+        ts: Math.floor(e.time / 1000),
+        ms: e.time % 1000,
+        nodeId,
+        zoneId: node.zoneId,
+        siteId: owned ? place.siteId : 0,
+        domainId: owned ? e.domainId : 0,
+        requestId: e.id,
+        batchId,
+        ip: e.ip,
+        country: where.country,
+        city: where.city,
+        method: e.method,
+        scheme: e.scheme,
+        httpVersion: e.httpVersion,
+        host: e.host,
+        uri: e.path,
+        path,
+        fileType,
+        status: e.status,
+        bytesIn: e.bytesIn,
+        bytesOut: e.bytesOut,
+        requestMs: e.requestMs,
+        upstreamMs: e.upstreamMs,
+        upstreamStatus: e.upstreamStatus,
+        cacheStatus: e.cacheStatus,
+        userAgent: e.userAgent,
+        referer: e.referer,
+        fwKind: e.fwKind,
+        fwRule: e.fwRule,
+        fwAction: e.fwAction,
+        hit: CACHE_HIT_STATUSES.has(e.cacheStatus as EventCacheStatus) ? 1 : 0,
+        blocked,
+        blacklisted: blocked && BLACKLIST_KINDS.has(e.fwKind) ? 1 : 0,
+        waf: blocked && e.fwKind === 'waf' ? 1 : 0,
+      };
+    });
+    return this.store.ingest({
+      batchId,
+      nodeId,
+      // The spool dropped its events just before these: they count at the batch's first event.
+      receivedAt: rows.reduce((min, r) => Math.min(min, r.ts), Math.floor(this.clock() / 1000)),
+      dropped: batch.dropped,
+      events: rows,
+    });
+  }
+}

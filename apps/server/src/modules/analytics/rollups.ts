@@ -1,0 +1,174 @@
+import type { EventRow } from './analytics-store.js';
+
+/**
+ * The rollups the statistics read (docs/decisions.md "Traffic analytics"), so that a query over 30
+ * days never scans raw events:
+ *
+ * - `rollup_1m` and `rollup_5m`: per site, domain and zone, per minute and per five minutes, the
+ *   counters of {@link ROLLUP_COUNTERS};
+ * - `dims_5m`: per site, domain, zone and five minutes, requests, bytes and decisions per value of
+ *   each low-cardinality dimension ({@link LOW_DIMS}: status, method, HTTP version, scheme,
+ *   country, city, file type);
+ * - `dims_1h`: the same per hour for the high-cardinality ones ({@link HIGH_DIMS}: URL path,
+ *   referer, user agent, client address).
+ *
+ * The DuckDB store computes them here, per batch, and appends them in the batch's transaction;
+ * ClickHouse computes the same in materialized views over the events table (clickhouse-store.ts).
+ * Rows are partial sums: a key may have several rows until compaction, and every query sums.
+ */
+
+export const ROLLUP_COUNTERS = [
+  'requests',
+  'bytes_in',
+  'bytes_out',
+  'hit_requests',
+  'hit_bytes',
+  'blocked',
+  'blacklisted',
+  'dropped',
+  'waf',
+  'upstream_requests',
+  'upstream_errors',
+  's2xx',
+  's3xx',
+  's4xx',
+  's5xx',
+] as const;
+export type RollupCounter = (typeof ROLLUP_COUNTERS)[number];
+
+export const DIM_COUNTERS = ['requests', 'bytes_out', 'blocked', 'blacklisted', 'waf'] as const;
+export type DimCounter = (typeof DIM_COUNTERS)[number];
+
+/** Low-cardinality dimensions (dims_5m) and the event value each counts. */
+export const LOW_DIMS = {
+  status: (e: EventRow) => String(e.status),
+  method: (e: EventRow) => methodBucket(e.method),
+  httpVersion: (e: EventRow) => e.httpVersion,
+  scheme: (e: EventRow) => e.scheme,
+  country: (e: EventRow) => e.country,
+  city: (e: EventRow) => (e.city > 0 ? String(e.city) : ''),
+  fileType: (e: EventRow) => e.fileType,
+} as const;
+/** High-cardinality dimensions (dims_1h). */
+export const HIGH_DIMS = {
+  url: (e: EventRow) => e.path,
+  referer: (e: EventRow) => e.referer,
+  userAgent: (e: EventRow) => e.userAgent,
+  ip: (e: EventRow) => e.ip,
+} as const;
+export type LowDim = keyof typeof LOW_DIMS;
+export type HighDim = keyof typeof HIGH_DIMS;
+export type Dim = LowDim | HighDim;
+
+const TRACKED_METHODS = new Set(['GET', 'POST', 'DELETE', 'PUT', 'HEAD', 'PATCH', 'OPTIONS']);
+/** HTTP_METHODS_TRACKED: the seven by name, every other method as OTHER. */
+export function methodBucket(method: string): string {
+  return TRACKED_METHODS.has(method) ? method : 'OTHER';
+}
+
+export interface RollupRow {
+  bucket: number;
+  siteId: number;
+  domainId: number;
+  zoneId: number;
+  values: Record<RollupCounter, number>;
+}
+
+export interface DimRow {
+  bucket: number;
+  siteId: number;
+  domainId: number;
+  zoneId: number;
+  dim: Dim;
+  value: string;
+  values: Record<DimCounter, number>;
+}
+
+/** The counters one event adds to a rollup row. */
+export function eventCounters(e: EventRow): Record<RollupCounter, number> {
+  const klass = Math.floor(e.status / 100);
+  const upstream = e.upstreamMs >= 0 || e.upstreamStatus > 0 ? 1 : 0;
+  return {
+    requests: 1,
+    bytes_in: e.bytesIn,
+    bytes_out: e.bytesOut,
+    hit_requests: e.hit,
+    hit_bytes: e.hit ? e.bytesOut : 0,
+    blocked: e.blocked,
+    blacklisted: e.blacklisted,
+    dropped: e.status === 444 ? 1 : 0,
+    waf: e.waf,
+    upstream_requests: upstream,
+    upstream_errors: upstream && e.upstreamStatus >= 500 ? 1 : 0,
+    s2xx: klass === 2 ? 1 : 0,
+    s3xx: klass === 3 ? 1 : 0,
+    s4xx: klass === 4 ? 1 : 0,
+    s5xx: klass === 5 ? 1 : 0,
+  };
+}
+
+function addInto<K extends string>(target: Record<K, number>, add: Record<K, number>, keys: readonly K[]): void {
+  for (const k of keys) target[k] += add[k];
+}
+
+function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+}
+
+export interface BatchRollups {
+  r1m: RollupRow[];
+  r5m: RollupRow[];
+  d5m: DimRow[];
+  d1h: DimRow[];
+}
+
+/** The partial rollup rows of a batch's events. */
+export function rollupsOf(events: readonly EventRow[]): BatchRollups {
+  const r1m = new Map<string, RollupRow>();
+  const r5m = new Map<string, RollupRow>();
+  const d5m = new Map<string, DimRow>();
+  const d1h = new Map<string, DimRow>();
+  const addRollup = (map: Map<string, RollupRow>, bucket: number, e: EventRow, c: Record<RollupCounter, number>) => {
+    const key = `${bucket}|${e.siteId}|${e.domainId}|${e.zoneId}`;
+    let row = map.get(key);
+    if (!row) {
+      row = { bucket, siteId: e.siteId, domainId: e.domainId, zoneId: e.zoneId, values: zeroes(ROLLUP_COUNTERS) };
+      map.set(key, row);
+    }
+    addInto(row.values, c, ROLLUP_COUNTERS);
+  };
+  const addDim = (map: Map<string, DimRow>, bucket: number, e: EventRow, dim: Dim, value: string) => {
+    const key = `${bucket}|${e.siteId}|${e.domainId}|${e.zoneId}|${dim}|${value}`;
+    let row = map.get(key);
+    if (!row) {
+      row = {
+        bucket,
+        siteId: e.siteId,
+        domainId: e.domainId,
+        zoneId: e.zoneId,
+        dim,
+        value,
+        values: zeroes(DIM_COUNTERS),
+      };
+      map.set(key, row);
+    }
+    const v = row.values;
+    v.requests += 1;
+    v.bytes_out += e.bytesOut;
+    v.blocked += e.blocked;
+    v.blacklisted += e.blacklisted;
+    v.waf += e.waf;
+  };
+  const lowDims = Object.entries(LOW_DIMS) as [LowDim, (e: EventRow) => string][];
+  const highDims = Object.entries(HIGH_DIMS) as [HighDim, (e: EventRow) => string][];
+  for (const e of events) {
+    const c = eventCounters(e);
+    const five = e.ts - (e.ts % 300);
+    addRollup(r1m, e.ts - (e.ts % 60), e, c);
+    addRollup(r5m, five, e, c);
+    for (const [dim, of] of lowDims) addDim(d5m, five, e, dim, of(e));
+    const hour = e.ts - (e.ts % 3600);
+    for (const [dim, of] of highDims) addDim(d1h, hour, e, dim, of(e));
+  }
+  return { r1m: [...r1m.values()], r5m: [...r5m.values()], d5m: [...d5m.values()], d1h: [...d1h.values()] };
+}

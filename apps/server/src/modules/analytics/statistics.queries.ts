@@ -1,0 +1,292 @@
+import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
+import type { AnalyticsStore, Row } from './analytics-store.js';
+import type { Dim } from './rollups.js';
+
+/**
+ * The statistics' SQL over the rollups (rollups.ts), one text for both stores (the dialect spells
+ * integer division and distinct counts). Every statement is filtered by the caller's sites inside
+ * the SQL ({@link Scope}: the service resolved them from the configuration database), and every
+ * value in the text is an integer checked here: strings never enter a statement.
+ */
+
+/** Who and what a query covers: site ids always (none → no rows), zones and domains when narrowed. */
+export interface Scope {
+  siteIds: readonly number[];
+  zoneIds: readonly number[] | null;
+  domainIds: readonly number[] | null;
+}
+
+/** A time range in unix seconds, [start, end). */
+export interface Range {
+  start: number;
+  end: number;
+}
+
+/** Up to this long a top list of a high-cardinality dimension reads raw events (exact to the second). */
+export const RAW_TOP_MAX_SECONDS = 6 * 3600;
+/** Up to this long cards and series read the per-minute rollup; beyond, the five-minute one. */
+export const MINUTE_ROLLUP_MAX_SECONDS = 24 * 3600;
+
+function ints(values: readonly number[]): string {
+  for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${v}`);
+  return values.join(', ');
+}
+function int(v: number): string {
+  if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${v}`);
+  return String(v);
+}
+
+function scopeWhere(scope: Scope, time: string, range: Range): string {
+  const parts = [
+    `site_id IN (${ints(scope.siteIds)})`,
+    `${time} >= ${int(range.start)}`,
+    `${time} < ${int(range.end)}`,
+  ];
+  if (scope.zoneIds) parts.push(`zone_id IN (${ints(scope.zoneIds.length > 0 ? scope.zoneIds : [-1])})`);
+  if (scope.domainIds) parts.push(`domain_id IN (${ints(scope.domainIds.length > 0 ? scope.domainIds : [-1])})`);
+  return parts.join(' AND ');
+}
+
+/** The rollup a range reads, and the range rounded to its buckets. */
+function rollupFor(range: Range, stepSeconds = 60): { table: string; range: Range } {
+  if (range.end - range.start <= MINUTE_ROLLUP_MAX_SECONDS || stepSeconds % 300 !== 0) {
+    return { table: 'rollup_1m', range: { start: range.start - (range.start % 60), end: range.end } };
+  }
+  return { table: 'rollup_5m', range: { start: range.start - (range.start % 300), end: range.end } };
+}
+
+export interface Totals {
+  requests: number;
+  bytes_in: number;
+  bytes_out: number;
+  hit_requests: number;
+  hit_bytes: number;
+  blocked: number;
+  blacklisted: number;
+  dropped: number;
+  waf: number;
+  upstream_requests: number;
+  upstream_errors: number;
+  s2xx: number;
+  s3xx: number;
+  s4xx: number;
+  s5xx: number;
+  peak_bytes: number;
+  peak_requests: number;
+}
+
+const TOTAL_COLUMNS = [
+  'requests',
+  'bytes_in',
+  'bytes_out',
+  'hit_requests',
+  'hit_bytes',
+  'blocked',
+  'blacklisted',
+  'dropped',
+  'waf',
+  'upstream_requests',
+  'upstream_errors',
+  's2xx',
+  's3xx',
+  's4xx',
+  's5xx',
+] as const;
+
+const num = (row: Row | undefined, key: string): number => Number(row?.[key] ?? 0) || 0;
+
+export class StatisticsQueries {
+  constructor(private readonly store: AnalyticsStore) {}
+
+  async totals(scope: Scope, range: Range): Promise<Totals> {
+    const zero = Object.fromEntries(
+      [...TOTAL_COLUMNS, 'peak_bytes', 'peak_requests'].map((k) => [k, 0]),
+    ) as unknown as Totals;
+    if (scope.siteIds.length === 0) return zero;
+    const { table, range: r } = rollupFor(range);
+    const per = TOTAL_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ');
+    const outer = TOTAL_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ');
+    // Peaks are per minute whatever the range: the per-minute rollup, summed over the scope per minute.
+    const [row] = await this.store.query(
+      `SELECT ${outer} FROM (SELECT ${per} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)}) AS t`,
+    );
+    const [peak] = await this.store.query(
+      `SELECT max(b) AS peak_bytes, max(q) AS peak_requests FROM (SELECT bucket, sum(bytes_out) AS b, sum(requests) AS q FROM rollup_1m WHERE ${scopeWhere(scope, 'bucket', { start: range.start - (range.start % 60), end: range.end })} GROUP BY bucket) AS t`,
+    );
+    const out = { ...zero };
+    for (const c of TOTAL_COLUMNS) out[c] = num(row, c);
+    out.peak_bytes = num(peak, 'peak_bytes');
+    out.peak_requests = num(peak, 'peak_requests');
+    return out;
+  }
+
+  /** Requests, bytes and decisions per value of a dimension, `by` the largest first. */
+  async top(
+    scope: Scope,
+    range: Range,
+    dim: Dim,
+    by: 'requests' | 'blocked' | 'blacklisted' | 'waf',
+    limit: number,
+  ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
+    if (scope.siteIds.length === 0) return [];
+    const high = dim === 'url' || dim === 'referer' || dim === 'userAgent' || dim === 'ip';
+    const nonEmpty =
+      dim === 'referer' || dim === 'country' || dim === 'city' || dim === 'fileType' ? ` AND value <> ''` : '';
+    const filter = by === 'requests' ? '' : ` HAVING sum(${by}) > 0`;
+    let sql: string;
+    if (high && range.end - range.start <= RAW_TOP_MAX_SECONDS) {
+      const column = { url: 'path', referer: 'referer', userAgent: 'user_agent', ip: 'ip' }[dim];
+      sql = `SELECT value, sum(requests) AS requests, sum(bytes_out) AS bytes_out, sum(blocked) AS blocked, sum(${by}) AS ord FROM (SELECT ${column} AS value, 1 AS requests, bytes_out, blocked, blacklisted, waf FROM events WHERE ${scopeWhere(scope, 'ts', range)}) AS t WHERE 1 = 1${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`;
+    } else {
+      const table = high ? 'dims_1h' : 'dims_5m';
+      const unit = high ? 3600 : 300;
+      const r = { start: range.start - (range.start % unit), end: range.end };
+      sql = `SELECT value, sum(requests) AS requests, sum(bytes_out) AS bytes_out, sum(blocked) AS blocked, sum(${by}) AS ord FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`;
+    }
+    const rows = await this.store.query(sql);
+    return rows.map((row) => ({
+      key: String(row.value),
+      requests: num(row, 'requests'),
+      bytesOut: num(row, 'bytes_out'),
+      blocked: num(row, 'blocked'),
+    }));
+  }
+
+  /** Distinct values of a dimension in the range (those with `having` > 0 when given). */
+  async distinct(
+    scope: Scope,
+    range: Range,
+    dim: 'ip' | 'country',
+    having?: 'blocked' | 'blacklisted',
+  ): Promise<number> {
+    if (scope.siteIds.length === 0) return 0;
+    const d = this.store.dialect;
+    let sql: string;
+    if (dim === 'ip' && range.end - range.start <= RAW_TOP_MAX_SECONDS) {
+      sql = `SELECT ${d.distinct('ip')} AS n FROM events WHERE ${scopeWhere(scope, 'ts', range)}${having ? ` AND ${having} > 0` : ''}`;
+    } else {
+      const table = dim === 'ip' ? 'dims_1h' : 'dims_5m';
+      const unit = dim === 'ip' ? 3600 : 300;
+      const r = { start: range.start - (range.start % unit), end: range.end };
+      sql = `SELECT ${d.distinct('value')} AS n FROM (SELECT value FROM ${table} WHERE dim = '${dim}' AND value <> '' AND ${scopeWhere(scope, 'bucket', r)} GROUP BY value${having ? ` HAVING sum(${having}) > 0` : ''}) AS t`;
+    }
+    const [row] = await this.store.query(sql);
+    return num(row, 'n');
+  }
+
+  /** Points of a series type, one per step from the range's start (rounded down to the step). */
+  async series(
+    scope: Scope,
+    range: Range,
+    type: StatisticsSeriesType,
+    stepMinutes: number,
+  ): Promise<{ time: number; values: number[] }[]> {
+    const step = stepMinutes * 60;
+    const start = range.start - (range.start % step);
+    const count = Math.ceil((range.end - start) / step);
+    const keys = SERIES_VALUES[type];
+    const points = Array.from({ length: count }, (_, i) => ({ time: start + i * step, values: keys.map(() => 0) }));
+    if (scope.siteIds.length === 0) return points;
+    const { table, range: r } = rollupFor({ start, end: range.end }, step);
+    const d = this.store.dialect;
+    const sums = TOTAL_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ');
+    const rows = await this.store.query(
+      `SELECT ${d.idiv(`bucket - ${int(start)}`, int(step))} AS i, ${sums} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)} GROUP BY i ORDER BY i`,
+    );
+    for (const row of rows) {
+      const point = points[num(row, 'i')];
+      if (!point) continue;
+      const v = (k: string) => num(row, k);
+      const values: Record<string, number> = {
+        bytesOut: v('bytes_out'),
+        bytesIn: v('bytes_in'),
+        pass: v('requests') - v('blocked'),
+        drop: v('blocked'),
+        bandwidth: (v('bytes_out') * 8) / step,
+        requests: v('requests'),
+        hitRequests: v('hit_requests'),
+        missRequests: v('requests') - v('hit_requests'),
+        hitBytes: v('hit_bytes'),
+        missBytes: v('bytes_out') - v('hit_bytes'),
+        upstreamRequests: v('upstream_requests'),
+        upstreamErrors: v('upstream_errors'),
+        s2xx: v('s2xx'),
+        s3xx: v('s3xx'),
+        s4xx: v('s4xx'),
+        s5xx: v('s5xx'),
+        sOther: v('requests') - v('s2xx') - v('s3xx') - v('s4xx') - v('s5xx'),
+        qps: v('requests') / step,
+        blacklist: v('blacklisted'),
+        waf: v('waf'),
+      };
+      point.values = keys.map((k) => values[k] ?? 0);
+    }
+    return points;
+  }
+
+  /** Totals per domain: every domain in scope with traffic, `sort`ed, one page (or all: `page` null). */
+  async perDomain(
+    scope: Scope,
+    range: Range,
+    sort: { by: 'requests' | 'bytes_out' | 'blocked'; desc: boolean },
+    page: { offset: number; limit: number } | null,
+  ): Promise<{ rows: Row[]; total: number }> {
+    if (scope.siteIds.length === 0) return { rows: [], total: 0 };
+    const { table, range: r } = rollupFor(range);
+    const where = `${scopeWhere(scope, 'bucket', r)} AND domain_id > 0`;
+    const cols = ['requests', 'bytes_out', 'bytes_in', 'hit_requests', 'blocked', 's4xx', 's5xx']
+      .map((c) => `sum(${c}) AS ${c}`)
+      .join(', ');
+    const limit = page ? ` LIMIT ${int(page.limit)} OFFSET ${int(page.offset)}` : '';
+    const rows = await this.store.query(
+      `SELECT domain_id, ${cols} FROM ${table} WHERE ${where} GROUP BY domain_id ORDER BY ${sort.by} ${sort.desc ? 'DESC' : 'ASC'}, domain_id${limit}`,
+    );
+    const [count] = await this.store.query(
+      `SELECT ${this.store.dialect.distinct('domain_id')} AS n FROM ${table} WHERE ${where}`,
+    );
+    return { rows, total: num(count, 'n') };
+  }
+
+  /** Events the nodes' spools dropped, per the batches taken in the range from these nodes. */
+  async droppedEvents(nodeIds: readonly number[], range: Range): Promise<number> {
+    if (nodeIds.length === 0) return 0;
+    const [row] = await this.store.query(
+      `SELECT sum(dropped) AS n FROM batches WHERE node_id IN (${ints(nodeIds)}) AND received_at >= ${int(range.start)} AND received_at < ${int(range.end)}`,
+    );
+    return num(row, 'n');
+  }
+
+  /** Bytes served for these sites in the range (resource summaries; five-minute buckets). */
+  async bytesOut(siteIds: readonly number[], range: Range): Promise<number> {
+    if (siteIds.length === 0) return 0;
+    const r = { start: range.start - (range.start % 300), end: range.end };
+    const [row] = await this.store.query(
+      `SELECT sum(bytes_out) AS n FROM rollup_5m WHERE ${scopeWhere({ siteIds, zoneIds: null, domainIds: null }, 'bucket', r)}`,
+    );
+    return num(row, 'n');
+  }
+}
+
+/** What each top-list id counts: the dimension and what orders it. */
+export const TOP_SOURCES: Readonly<
+  Record<StatisticsTopId, { dim: Dim | 'domain'; by: 'requests' | 'blocked' | 'blacklisted' | 'waf' }>
+> = {
+  [STATISTICS_TOPS.country]: { dim: 'country', by: 'requests' },
+  [STATISTICS_TOPS.city]: { dim: 'city', by: 'requests' },
+  [STATISTICS_TOPS.referer]: { dim: 'referer', by: 'requests' },
+  [STATISTICS_TOPS.blacklist]: { dim: 'ip', by: 'blacklisted' },
+  [STATISTICS_TOPS.url]: { dim: 'url', by: 'requests' },
+  [STATISTICS_TOPS.userAgent]: { dim: 'userAgent', by: 'requests' },
+  [STATISTICS_TOPS.blockCountry]: { dim: 'country', by: 'blocked' },
+  [STATISTICS_TOPS.blockCity]: { dim: 'city', by: 'blocked' },
+  [STATISTICS_TOPS.attackMethods]: { dim: 'method', by: 'waf' },
+  [STATISTICS_TOPS.attackDomains]: { dim: 'domain', by: 'waf' },
+  [STATISTICS_TOPS.attackIPs]: { dim: 'ip', by: 'waf' },
+  [STATISTICS_TOPS.status]: { dim: 'status', by: 'requests' },
+  [STATISTICS_TOPS.method]: { dim: 'method', by: 'requests' },
+  [STATISTICS_TOPS.httpVersion]: { dim: 'httpVersion', by: 'requests' },
+  [STATISTICS_TOPS.scheme]: { dim: 'scheme', by: 'requests' },
+  [STATISTICS_TOPS.fileType]: { dim: 'fileType', by: 'requests' },
+  [STATISTICS_TOPS.ip]: { dim: 'ip', by: 'requests' },
+  [STATISTICS_TOPS.domain]: { dim: 'domain', by: 'requests' },
+};

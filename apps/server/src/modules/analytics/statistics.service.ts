@@ -1,0 +1,223 @@
+import {
+  DASHBOARD_CARD_IDS,
+  geoRegion,
+  type Locale,
+  SERIES_VALUES,
+  type StatisticsCard,
+  type StatisticsDomainRow,
+  type StatisticsFilter,
+  type StatisticsSeries,
+  type StatisticsSeriesType,
+  type StatisticsTopId,
+  type StatisticsTopRow,
+  TRACKED_STATUS_CODES,
+} from '@rampart/contract';
+import type { Caller } from '../../platform/http/bind-route.js';
+import type { SiteScope } from '../sites/sites.repository.js';
+import type { AnalyticsRepository } from './analytics.repository.js';
+import { type Range, type Scope, type StatisticsQueries, TOP_SOURCES } from './statistics.queries.js';
+
+const TRACKED = new Set<number>(TRACKED_STATUS_CODES);
+
+/** The whole-second range of a filter's ISO times. */
+export function rangeOf(filter: { startTime: string; endTime: string }): Range {
+  return { start: Math.floor(Date.parse(filter.startTime) / 1000), end: Math.ceil(Date.parse(filter.endTime) / 1000) };
+}
+
+export type DomainSort = 'requests' | 'bytesOut' | 'blocked' | 'domain';
+
+/**
+ * The statistics calls (routes/statistics.ts; docs/decisions.md "Traffic analytics"). The caller's
+ * sites come from the configuration database first — a customer's own and granted sites, an
+ * operator's sites (of one customer when asked), narrowed to the sites and domains the filter names
+ * — and every analytics query carries them (statistics.queries.ts); an operator's zone-restricted
+ * sub-account counts only the traffic of the nodes in its zones.
+ */
+export class StatisticsService {
+  constructor(
+    private readonly queries: StatisticsQueries,
+    private readonly repo: AnalyticsRepository,
+    private readonly cityNames: (
+      operatorId: number | null,
+      ids: number[],
+      locale: Locale,
+    ) => Promise<Map<number, string>>,
+  ) {}
+
+  private async scopeOf(caller: Caller, filter: Partial<StatisticsFilter>): Promise<Scope> {
+    const siteScope: SiteScope =
+      caller.tier === 'client' ? { ownerId: caller.operatorId ?? -1 } : { userId: caller.accountId };
+    const siteIds = await this.repo.visibleSites(siteScope, {
+      siteIds: filter.siteIDs,
+      domainIds: filter.domainIDs,
+      ...(caller.tier === 'client' && filter.userID !== undefined ? { userId: filter.userID } : {}),
+    });
+    let zoneIds: number[] | null = filter.zoneIDs && filter.zoneIDs.length > 0 ? [...filter.zoneIDs] : null;
+    if (caller.tier === 'client' && caller.zoneScope) {
+      const allowed = caller.zoneScope;
+      zoneIds = zoneIds ? zoneIds.filter((z) => allowed.has(z)) : [...allowed];
+    }
+    const domainIds = filter.domainIDs && filter.domainIDs.length > 0 ? [...filter.domainIDs] : null;
+    return { siteIds, zoneIds, domainIds };
+  }
+
+  async card(caller: Caller, filter: StatisticsFilter & { type: number }): Promise<StatisticsCard> {
+    const scope = await this.scopeOf(caller, filter);
+    const range = rangeOf(filter);
+    const t = await this.queries.totals(scope, range);
+    const card: StatisticsCard = {
+      type: filter.type,
+      requests: t.requests,
+      bytesOut: t.bytes_out,
+      bytesIn: t.bytes_in,
+      hitRequests: t.hit_requests,
+      hitBytes: t.hit_bytes,
+      blocked: t.blocked,
+      blacklisted: t.blacklisted,
+      dropped: t.dropped,
+      upstreamRequests: t.upstream_requests,
+      upstreamErrors: t.upstream_errors,
+      peakBandwidth: (t.peak_bytes * 8) / 60,
+      peakQps: t.peak_requests / 60,
+      uniqueIPs: 0,
+      countries: 0,
+      s2xx: t.s2xx,
+      s3xx: t.s3xx,
+      s4xx: t.s4xx,
+      s5xx: t.s5xx,
+      statusCodes: {},
+      droppedEvents: 0,
+    };
+    const ids = DASHBOARD_CARD_IDS;
+    if (filter.type === ids.ipInfo) {
+      card.uniqueIPs = await this.queries.distinct(scope, range, 'ip');
+      card.countries = await this.queries.distinct(scope, range, 'country');
+    } else if (filter.type === ids.blacklistInfo) {
+      card.uniqueIPs = await this.queries.distinct(scope, range, 'ip', 'blacklisted');
+    } else if (filter.type === ids.blockInfo) {
+      card.uniqueIPs = await this.queries.distinct(scope, range, 'ip', 'blocked');
+    } else if (filter.type === ids.statusInfo) {
+      const codes: Record<string, number> = {};
+      for (const row of await this.queries.top(scope, range, 'status', 'requests', 1000)) {
+        const key = TRACKED.has(Number(row.key)) ? row.key : 'other';
+        codes[key] = (codes[key] ?? 0) + row.requests;
+      }
+      card.statusCodes = codes;
+    }
+    if (caller.tier === 'client' && caller.operatorId !== null) {
+      card.droppedEvents = await this.queries.droppedEvents(
+        await this.repo.nodeIds(caller.operatorId, scope.zoneIds),
+        range,
+      );
+    }
+    return card;
+  }
+
+  async top(
+    caller: Caller,
+    filter: StatisticsFilter & { type: number; top: number },
+    locale: Locale,
+  ): Promise<StatisticsTopRow[]> {
+    const scope = await this.scopeOf(caller, filter);
+    const range = rangeOf(filter);
+    const source = TOP_SOURCES[filter.type as StatisticsTopId];
+    if (source.dim === 'domain') {
+      const by = source.by === 'waf' ? 'blocked' : 'requests';
+      const { rows } = await this.queries.perDomain(scope, range, { by, desc: true }, { offset: 0, limit: filter.top });
+      const names = await this.repo.domainNames(rows.map((r) => Number(r.domain_id)));
+      return rows
+        .filter((r) => source.by !== 'waf' || Number(r.blocked) > 0)
+        .map((r) => {
+          const id = Number(r.domain_id);
+          const name = names.get(id)?.name ?? String(id);
+          return {
+            key: String(id),
+            name,
+            requests: Number(r.requests),
+            bytesOut: Number(r.bytes_out),
+            blocked: Number(r.blocked),
+          };
+        });
+    }
+    const rows = await this.queries.top(scope, range, source.dim, source.by, filter.top);
+    let names: Map<string, string> = new Map();
+    if (source.dim === 'country') {
+      names = new Map(rows.map((r) => [r.key, geoRegion(r.key)?.names[locale] ?? r.key]));
+    } else if (source.dim === 'city') {
+      const cities = await this.cityNames(
+        caller.operatorId,
+        rows.map((r) => Number(r.key)),
+        locale,
+      );
+      names = new Map(rows.map((r) => [r.key, cities.get(Number(r.key)) ?? r.key]));
+    }
+    return rows.map((r) => ({ ...r, name: names.get(r.key) ?? r.key }));
+  }
+
+  async series(
+    caller: Caller,
+    filter: StatisticsFilter & { type: number; minutesStep: number },
+  ): Promise<StatisticsSeries> {
+    const scope = await this.scopeOf(caller, filter);
+    const type = filter.type as StatisticsSeriesType;
+    const points = await this.queries.series(scope, rangeOf(filter), type, filter.minutesStep);
+    return {
+      type,
+      minutesStep: filter.minutesStep,
+      keys: [...SERIES_VALUES[type]],
+      points: points.map((p) => ({ time: new Date(p.time * 1000).toISOString(), values: p.values })),
+    };
+  }
+
+  async domains(
+    caller: Caller,
+    filter: StatisticsFilter & { page: number; pageSize: number; sortBy: DomainSort; orderBy: 'asc' | 'desc' },
+    all = false,
+  ): Promise<{ data: StatisticsDomainRow[]; total: number }> {
+    const scope = await this.scopeOf(caller, filter);
+    const range = rangeOf(filter);
+    const byName = filter.sortBy === 'domain';
+    const by = filter.sortBy === 'bytesOut' ? 'bytes_out' : filter.sortBy === 'blocked' ? 'blocked' : 'requests';
+    const paged = !all && !byName ? { offset: (filter.page - 1) * filter.pageSize, limit: filter.pageSize } : null;
+    const { rows, total } = await this.queries.perDomain(scope, range, { by, desc: filter.orderBy === 'desc' }, paged);
+    const names = await this.repo.domainNames(rows.map((r) => Number(r.domain_id)));
+    let data: StatisticsDomainRow[] = rows.map((r) => {
+      const id = Number(r.domain_id);
+      const n = names.get(id);
+      return {
+        domainID: id,
+        domain: n?.name ?? '',
+        siteID: n?.siteId ?? 0,
+        siteName: n?.siteName ?? '',
+        requests: Number(r.requests),
+        bytesOut: Number(r.bytes_out),
+        bytesIn: Number(r.bytes_in),
+        hitRequests: Number(r.hit_requests),
+        blocked: Number(r.blocked),
+        s4xx: Number(r.s4xx),
+        s5xx: Number(r.s5xx),
+      };
+    });
+    if (byName) {
+      data.sort((a, b) =>
+        filter.orderBy === 'desc' ? b.domain.localeCompare(a.domain) : a.domain.localeCompare(b.domain),
+      );
+      if (!all) data = data.slice((filter.page - 1) * filter.pageSize, filter.page * filter.pageSize);
+    }
+    return { data, total };
+  }
+
+  /** Bytes served for the customer's sites this calendar month and the last (UTC). */
+  async monthTraffic(accountId: number, now: number): Promise<{ current: number; last: number }> {
+    const siteIds = await this.repo.visibleSites({ userId: accountId }, {});
+    const d = new Date(now);
+    const thisMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
+    const lastMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1) / 1000;
+    const nextMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000;
+    const [current, last] = await Promise.all([
+      this.queries.bytesOut(siteIds, { start: thisMonth, end: nextMonth }),
+      this.queries.bytesOut(siteIds, { start: lastMonth, end: thisMonth }),
+    ]);
+    return { current, last };
+  }
+}

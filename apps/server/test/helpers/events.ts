@@ -1,0 +1,61 @@
+import { gzipSync } from 'node:zlib';
+import {
+  type EdgeEvent,
+  type EdgeEventBatch,
+  EVENT_BATCH_CONTENT_TYPE,
+  routeUrl,
+  shipNodeEvents,
+} from '@rampart/contract';
+import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import type { FastifyInstance } from 'fastify';
+import type { NodeIdentity } from './call.js';
+
+let serial = 0;
+
+/** An event as an edge node would log it; `over` sets what a test needs. */
+export function edgeEvent(over: Partial<EdgeEvent> & Pick<EdgeEvent, 'time'>): EdgeEvent {
+  serial += 1;
+  return {
+    id: `edge-1-1-test-${serial}`,
+    domainId: 0,
+    ip: '198.51.100.7',
+    method: 'GET',
+    scheme: 'https',
+    httpVersion: '1.1',
+    host: 'www.example.test',
+    path: '/index.html',
+    status: 200,
+    bytesIn: 100,
+    bytesOut: 1000,
+    requestMs: 5,
+    upstreamMs: 3,
+    upstreamStatus: 200,
+    cacheStatus: '',
+    userAgent: 'test-agent',
+    referer: '',
+    fwKind: '',
+    fwRule: 0,
+    fwAction: '',
+    ...over,
+  };
+}
+
+/** Ships a batch as the agent does: gzip of its JSON, signed over the gzip bytes. */
+export function shipBatch(
+  app: FastifyInstance,
+  node: NodeIdentity,
+  batch: EdgeEventBatch,
+  options: { nowMs?: number; body?: Buffer } = {},
+) {
+  const url = routeUrl(shipNodeEvents);
+  const body = options.body ?? gzipSync(JSON.stringify(batch));
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: body,
+    headers: {
+      'content-type': EVENT_BATCH_CONTENT_TYPE,
+      ...signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, 'POST', url, body, options),
+    },
+  });
+}

@@ -1,0 +1,323 @@
+import type { AnyRoute } from '@rampart/contract';
+import {
+  clientStatisticsInfo,
+  clientStatisticsTop,
+  createDomains,
+  createZone,
+  getClientDashboard,
+  getDefaultDashboard,
+  getResourceInfo,
+  getUserDashboard,
+  initializeNodes,
+  putUserDashboard,
+  setAccountZones,
+  userStatisticsExport,
+  userStatisticsInfo,
+  userStatisticsList,
+  userStatisticsTimeSeries,
+  userStatisticsTop,
+} from '@rampart/contract';
+import type { CallArgs } from '@rampart/contract/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addAccount, giveRole, rootId } from './helpers/accounts.js';
+import { manualClock, signIn } from './helpers/auth.js';
+import { sendAs, type Token } from './helpers/call.js';
+import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import { edgeEvent, shipBatch } from './helpers/events.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+// Traffic analytics end to end on the control plane: nodes ship event batches (routes/analytics-events.ts),
+// customers and operators read statistics (routes/statistics.ts) of their own sites only.
+
+// A fixed hour, so buckets are predictable: 2026-11-10T10:00:00Z.
+const HOUR = Date.UTC(2026, 10, 10, 10, 0, 0);
+const clock = manualClock(HOUR + 3600_000);
+let t: TestApp;
+let client: Token;
+let rival: Token;
+let user: Token;
+let neighbour: Token;
+let zoneSub: Token;
+let siteId: number;
+let domainId: number;
+let neighbourDomainId: number;
+let rivalDomainId: number;
+let a: JoinedNode;
+let b: JoinedNode;
+let rivalNode: JoinedNode;
+
+const as = <R extends AnyRoute>(who: Token, route: R, ...args: CallArgs<R, Token>) =>
+  sendAs(t.app, who, route, ...args);
+const range = { startTime: new Date(HOUR).toISOString(), endTime: new Date(HOUR + 3600_000).toISOString() };
+const at = (minutes: number, seconds = 0) => HOUR + minutes * 60_000 + seconds * 1000;
+
+async function ship(node: JoinedNode, batchId: string, events: ReturnType<typeof edgeEvent>[], dropped = 0) {
+  const res = await shipBatch(t.app, node, { batchId, dropped, events }, { nowMs: clock.now() });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { stored: number; duplicate: boolean };
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ clock: clock.now });
+  client = await signIn(t.app, 'client');
+  const rivalId = await addAccount(t.app, 'client', 'rival');
+  rival = await signIn(t.app, 'client', 'rival');
+  user = await signIn(t.app, 'user');
+  const clientRoot = await rootId(t.app, 'client');
+  const neighbourId = await addAccount(t.app, 'user', 'neighbour', clientRoot);
+  neighbour = await signIn(t.app, 'user', 'neighbour');
+  const make = operatorCalls(t.app, client);
+  const chain = await webProduct(t.app, client);
+  siteId = await make.site('shop', await rootId(t.app, 'user'), chain.productId);
+  const neighbourSite = await make.site('next door', neighbourId, chain.productId);
+  const rivalChain = await webProduct(t.app, rival);
+  const rivalUser = await addAccount(t.app, 'user', 'rivalcustomer', rivalId);
+  const rivalSite = await operatorCalls(t.app, rival).site('elsewhere', rivalUser, rivalChain.productId);
+  a = await joinNode(t.app, client, 'edge-a');
+  b = await joinNode(t.app, client, 'edge-b');
+  rivalNode = await joinNode(t.app, rival, 'rival-edge');
+  const otherZone = (await as(client, createZone, { body: { name: 'other zone' } })).json().data.id as number;
+  const otherGroup = await make.group(otherZone, 'other group');
+  await as(client, initializeNodes, { body: { ids: [a.nodeId], zoneID: chain.zoneId, groupID: chain.groupId } });
+  await as(client, initializeNodes, { body: { ids: [b.nodeId], zoneID: otherZone, groupID: otherGroup } });
+  const domain = async (who: Token, site: number, name: string) => {
+    const res = await as(who, createDomains, {
+      params: { siteId: site },
+      body: { domains: [{ name, upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data[0]?.id as number;
+  };
+  domainId = await domain(user, siteId, 'www.shop.example');
+  neighbourDomainId = await domain(neighbour, neighbourSite, 'www.next.example');
+  const rivalCustomer = await signIn(t.app, 'user', 'rivalcustomer');
+  rivalDomainId = await domain(rivalCustomer, rivalSite, 'www.elsewhere.example');
+  // An operator sub-account restricted to the other zone (node b's).
+  const subId = await addAccount(t.app, 'client', 'zone-sub', clientRoot);
+  await giveRole(t.app, client, 'client', subId);
+  await as(client, setAccountZones, { params: { clientId: subId }, body: { zoneIDs: [otherZone] } });
+  zoneSub = await signIn(t.app, 'client', 'zone-sub');
+
+  // The shop: 6 requests through node a (one cached, one blacklisted, one 404 from another
+  // country's address), 2 through node b; the neighbour 3; the rival's domain named by a's node.
+  expect(
+    await ship(a, 'spool-1', [
+      edgeEvent({ time: at(1), domainId, bytesOut: 5000, path: '/a.png?x=1' }),
+      edgeEvent({ time: at(1, 30), domainId, bytesOut: 3000, cacheStatus: 'HIT', path: '/a.png' }),
+      edgeEvent({ time: at(2), domainId, status: 404, bytesOut: 200, path: '/missing' }),
+      edgeEvent({
+        time: at(7),
+        domainId,
+        ip: '203.0.113.9',
+        status: 403,
+        bytesOut: 100,
+        fwKind: 'blacklist',
+        fwRule: 7,
+        fwAction: 'deny',
+        upstreamMs: -1,
+        upstreamStatus: 0,
+      }),
+      edgeEvent({ time: at(8), domainId, method: 'PROPFIND', upstreamStatus: 502, status: 502 }),
+      edgeEvent({ time: at(59, 59), domainId, referer: 'https://ref.example/' }),
+      edgeEvent({ time: at(3), domainId: neighbourDomainId, bytesOut: 777 }),
+      edgeEvent({ time: at(3), domainId: neighbourDomainId, bytesOut: 777 }),
+      edgeEvent({ time: at(3), domainId: neighbourDomainId, bytesOut: 777 }),
+      edgeEvent({ time: at(4), domainId: rivalDomainId, bytesOut: 99_999 }),
+    ]),
+  ).toEqual({ stored: 10, duplicate: false });
+  await ship(
+    b,
+    'spool-1',
+    [edgeEvent({ time: at(10), domainId, bytesOut: 10 }), edgeEvent({ time: at(11), domainId, bytesOut: 10 })],
+    5,
+  );
+});
+afterAll(async () => t.close());
+
+describe('shipping', () => {
+  it('counts a batch sent again once', async () => {
+    const again = await ship(b, 'spool-1', [edgeEvent({ time: at(10), domainId, bytesOut: 10 })]);
+    expect(again).toEqual({ stored: 0, duplicate: true });
+    const card = (await as(user, userStatisticsInfo, { body: { ...range, type: 3 } })).json().data;
+    expect(card.requests).toBe(8);
+  });
+
+  it("leaves out what another operator's node says about a site it does not serve", async () => {
+    expect(await ship(rivalNode, 'spool-9', [edgeEvent({ time: at(20), domainId, bytesOut: 123_456 })])).toEqual({
+      stored: 1,
+      duplicate: false,
+    });
+    const card = (await as(user, userStatisticsInfo, { body: { ...range, type: 3 } })).json().data;
+    expect(card).toMatchObject({ requests: 8, bytesOut: 10_320 });
+  });
+
+  it('refuses an unsigned batch and a body that is not gzip', async () => {
+    const wrongSecret = await shipBatch(
+      t.app,
+      { ...a, secret: 'x'.repeat(64) },
+      { batchId: 'x-1', dropped: 0, events: [] },
+    );
+    expect(wrongSecret.json().code).toBe(101013);
+    const notGzip = await shipBatch(
+      t.app,
+      a,
+      { batchId: 'x-2', dropped: 0, events: [] },
+      {
+        nowMs: clock.now(),
+        body: Buffer.from('{"batchId":"x-2"}'),
+      },
+    );
+    expect(notGzip.statusCode).toBe(400);
+  });
+
+  it('refuses an event the contract refuses (no partial batch)', async () => {
+    const bad = await shipBatch(
+      t.app,
+      a,
+      { batchId: 'x-3', dropped: 0, events: [{ ...edgeEvent({ time: at(5), domainId }), status: 1000 }] },
+      { nowMs: clock.now() },
+    );
+    expect(bad.json().code).toBe(101003);
+    const card = (await as(user, userStatisticsInfo, { body: { ...range, type: 3 } })).json().data;
+    expect(card.requests).toBe(8);
+  });
+});
+
+describe("a customer's statistics", () => {
+  it('request card: its own sites only', async () => {
+    const card = (await as(user, userStatisticsInfo, { body: { ...range, type: 3 } })).json().data;
+    expect(card).toMatchObject({
+      requests: 8,
+      bytesOut: 5000 + 3000 + 200 + 100 + 1000 + 1000 + 20,
+      hitRequests: 1,
+      hitBytes: 3000,
+      blocked: 1,
+      blacklisted: 1,
+      upstreamRequests: 7,
+      upstreamErrors: 1,
+      s2xx: 5,
+      s4xx: 2,
+      s5xx: 1,
+      droppedEvents: 0,
+    });
+    // The neighbour sees its three requests, not the shop's; the rival's domain counted for nobody.
+    const theirs = (await as(neighbour, userStatisticsInfo, { body: { ...range, type: 3 } })).json().data;
+    expect(theirs).toMatchObject({ requests: 3, bytesOut: 3 * 777 });
+  });
+
+  it("naming another customer's site or domain narrows to nothing", async () => {
+    const card = (
+      await as(neighbour, userStatisticsInfo, { body: { ...range, type: 3, siteIDs: [siteId], domainIDs: [domainId] } })
+    ).json().data;
+    expect(card.requests).toBe(0);
+  });
+
+  it('IP and status cards', async () => {
+    const ip = (await as(user, userStatisticsInfo, { body: { ...range, type: 4 } })).json().data;
+    expect(ip.uniqueIPs).toBe(2);
+    const status = (await as(user, userStatisticsInfo, { body: { ...range, type: 5 } })).json().data;
+    expect(status.statusCodes).toEqual({ '200': 5, '403': 1, '404': 1, '502': 1 });
+  });
+
+  it('top lists: URLs without their query, methods bucketed, blacklisted addresses', async () => {
+    const top = async (type: number) =>
+      (await as(user, userStatisticsTop, { body: { ...range, type, top: 10 } })).json().data as {
+        key: string;
+        requests: number;
+      }[];
+    expect((await top(19)).slice(0, 2)).toMatchObject([
+      { key: '/index.html', requests: 5 },
+      { key: '/a.png', requests: 2 },
+    ]);
+    expect(await top(31)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'GET', requests: 7 }),
+        expect.objectContaining({ key: 'OTHER', requests: 1 }),
+      ]),
+    );
+    expect((await top(18)).map((r) => r.key)).toEqual(['203.0.113.9']);
+    expect((await top(14)).map((r) => r.key)).toEqual(['https://ref.example/']);
+    expect((await top(36))[0]).toMatchObject({ key: String(domainId), name: 'www.shop.example', requests: 8 });
+  });
+
+  it('time series: one point per step, empty steps 0', async () => {
+    const res = await as(user, userStatisticsTimeSeries, { body: { ...range, type: 4, minutesStep: 5 } });
+    expect(res.statusCode, res.body).toBe(200);
+    const { points, keys } = res.json().data;
+    expect(keys).toEqual(['requests']);
+    expect(points).toHaveLength(12);
+    expect(points.map((p: { values: number[] }) => p.values[0])).toEqual([3, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    const passDrop = (await as(user, userStatisticsTimeSeries, { body: { ...range, type: 2, minutesStep: 60 } })).json()
+      .data;
+    expect(passDrop.points).toEqual([{ time: range.startTime.replace('.000Z', '.000Z'), values: [7, 1] }]);
+  });
+
+  it('refuses a reversed or too fine range', async () => {
+    const reversed = await as(user, userStatisticsInfo, {
+      body: { startTime: range.endTime, endTime: range.startTime, type: 3 },
+    });
+    expect(reversed.json().code).toBe(101003);
+    const tooFine = await as(user, userStatisticsTimeSeries, {
+      body: {
+        startTime: new Date(HOUR - 30 * 86_400_000).toISOString(),
+        endTime: range.endTime,
+        type: 4,
+        minutesStep: 1,
+      },
+    });
+    expect(tooFine.json().code).toBe(101003);
+  });
+
+  it('per-domain list and its CSV', async () => {
+    const list = (await as(user, userStatisticsList, { body: { ...range } })).json();
+    expect(list.total).toBe(1);
+    expect(list.data[0]).toMatchObject({ domainID: domainId, domain: 'www.shop.example', siteID: siteId, requests: 8 });
+    const csv = await as(user, userStatisticsExport, { body: { ...range } });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body.split('\r\n')[1]).toBe('www.shop.example,shop,8,10320,800,1,1,2,1');
+  });
+
+  it("fills the resource summary's traffic of this month", async () => {
+    const info = (await as(user, getResourceInfo)).json().data;
+    expect(info.currentMonthTraffic).toBe(10_320);
+    expect(info.lastMonthTraffic).toBe(0);
+  });
+});
+
+describe("an operator's statistics", () => {
+  it('its sites, with the dropped events of its nodes', async () => {
+    const card = (await as(client, clientStatisticsInfo, { body: { ...range, type: 3 } })).json().data;
+    expect(card).toMatchObject({ requests: 11, droppedEvents: 5 });
+    const rivals = (await as(rival, clientStatisticsInfo, { body: { ...range, type: 3 } })).json().data;
+    expect(rivals).toMatchObject({ requests: 0, droppedEvents: 0 });
+  });
+
+  it('a zone-restricted sub-account counts the nodes of its zones only', async () => {
+    const card = (await as(zoneSub, clientStatisticsInfo, { body: { ...range, type: 3 } })).json().data;
+    expect(card.requests).toBe(2);
+    const top = (await as(zoneSub, clientStatisticsTop, { body: { ...range, type: 36, top: 5 } })).json().data;
+    expect(top).toMatchObject([{ requests: 2 }]);
+  });
+});
+
+describe('dashboards', () => {
+  it('a new account gets the default, saves its own, and another account is not affected', async () => {
+    const initial = (await as(user, getUserDashboard)).json().data;
+    expect(initial.saved).toBe(false);
+    const widgets = [{ kind: 'card', type: 3, x: 0, y: 0, w: 12, h: 2 }] as const;
+    expect((await as(user, putUserDashboard, { body: { widgets: [...widgets] } })).statusCode).toBe(200);
+    expect((await as(user, getUserDashboard)).json().data).toEqual({ widgets, saved: true });
+    expect((await as(neighbour, getUserDashboard)).json().data.saved).toBe(false);
+    expect((await as(client, getClientDashboard)).json().data.saved).toBe(false);
+    const defaults = (await as(user, getDefaultDashboard, { params: { auth: 'user' } })).json().data;
+    expect(defaults.widgets.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a widget of an unknown type or outside the grid', async () => {
+    const res = await as(user, putUserDashboard, {
+      body: { widgets: [{ kind: 'top', type: 99, x: 20, y: 0, w: 8, h: 2 }] },
+    });
+    expect(res.json().code).toBe(101003);
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * `npm run bench:analytics`: the analytics store under a realistic load. Generates BENCH_EVENTS
+ * events (default 10 million) over BENCH_SITES sites (default 200) with 5 domains each, skewed
+ * (Zipf-like) hosts, URLs, client addresses and countries, over the last BENCH_DAYS days (default 7),
+ * and ingests them through the node API's own path: each batch (5,000 events) is gzip of its JSON,
+ * and the timed part inflates it, parses it, checks it with the contract's schema and hands it to
+ * the ingest service, which places the events and stores them (events, rollups, ledger). Then runs
+ * each statistics and dashboard query 20 times for one busy site over 30 days and prints one JSON
+ * object per store:
+ *
+ *   {"store", "events", "ingest_events_per_s", "disk_mb_per_million", "queries": {name: p95_ms}}
+ *
+ * DuckDB always; ClickHouse too when `/usr/sbin/clickhouse-server` is installed (started on
+ * loopback in a temporary directory, stopped at the end) or BENCH_CLICKHOUSE_URL names a server.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { type EdgeEvent, edgeEventBatchSchema, STATISTICS_SERIES } from '@rampart/contract';
+import type { AnalyticsRepository } from '../apps/server/src/modules/analytics/analytics.repository.js';
+import type { AnalyticsStore } from '../apps/server/src/modules/analytics/analytics-store.js';
+import { DuckDbStore } from '../apps/server/src/modules/analytics/duckdb-store.js';
+import { IngestService } from '../apps/server/src/modules/analytics/ingest.service.js';
+import { type Scope, StatisticsQueries } from '../apps/server/src/modules/analytics/statistics.queries.js';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
+const SITES = Number(process.env.BENCH_SITES ?? 200);
+const DAYS = Number(process.env.BENCH_DAYS ?? 7);
+const RUNS = 20;
+const BATCH = 5000;
+const DOMAINS_PER_SITE = 5;
+
+const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** A deterministic generator (xorshift32) so both stores get the same events. */
+function rng(seed: number) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 0x1_0000_0000;
+  };
+}
+/** Index 0..n-1, the low ones far likelier (a power law, roughly Zipf's). */
+const skewed = (r: () => number, n: number) => Math.min(n - 1, Math.floor(n * r() ** 3));
+
+const COUNTRIES = ['US', 'CN', 'DE', 'JP', 'GB', 'FR', 'BR', 'IN', 'TW', 'SG', 'NL', 'RU', 'KR', 'CA', 'AU'];
+const METHODS = ['GET', 'GET', 'GET', 'GET', 'POST', 'HEAD', 'PUT', 'OPTIONS', 'PROPFIND'];
+const STATUSES = [200, 200, 200, 200, 200, 206, 301, 304, 404, 403, 444, 500, 502, 929];
+const PATHS = Array.from({ length: 5000 }, (_, i) =>
+  i % 7 === 0 ? `/static/img/${i}.png` : i % 5 === 0 ? `/assets/app.${i}.js` : `/page/${i}`,
+);
+const AGENTS = Array.from({ length: 300 }, (_, i) => `Mozilla/5.0 (bench ${i}) Chrome/${100 + (i % 40)}`);
+
+/** The ingest service's view of the configuration database: the generated domains and one node. */
+function benchRepository(): AnalyticsRepository {
+  return {
+    domainPlaces: async (ids: readonly number[]) =>
+      ids.map((domainId) => ({ domainId, siteId: Math.ceil(domainId / DOMAINS_PER_SITE), ownerId: 1 })),
+    nodePlace: async (nodeId: number) => ({ zoneId: 1 + (nodeId % 3), ownerId: 1 }),
+  } as unknown as AnalyticsRepository;
+}
+
+/** The gzip bodies of every batch, made before timing (what nodes would send). */
+function makeBatches(now: number): { node: number; body: Buffer }[] {
+  const r = rng(42);
+  const batches: { node: number; body: Buffer }[] = [];
+  const start = now - DAYS * 86_400_000;
+  const span = DAYS * 86_400_000;
+  let made = 0;
+  let seq = 0;
+  while (made < EVENTS) {
+    const n = Math.min(BATCH, EVENTS - made);
+    // Events of a batch are close in time, as a node's are: batches advance through the range.
+    const base = start + Math.floor((made / EVENTS) * span);
+    const events: EdgeEvent[] = [];
+    for (let i = 0; i < n; i++) {
+      const site = 1 + skewed(r, SITES);
+      const domainId = (site - 1) * DOMAINS_PER_SITE + 1 + skewed(r, DOMAINS_PER_SITE);
+      const status = STATUSES[Math.floor(r() * STATUSES.length)] as number;
+      const blocked = status === 403 || status === 444 || status === 929;
+      events.push({
+        id: `bench-${seq}-${i}`,
+        time: base + Math.floor(r() * 60_000),
+        domainId,
+        ip: `${10 + skewed(r, 200)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${1 + skewed(r, 250)}`,
+        method: METHODS[Math.floor(r() * METHODS.length)] as string,
+        scheme: r() < 0.8 ? 'https' : 'http',
+        httpVersion: r() < 0.6 ? '2' : '1.1',
+        host: `d${domainId}.bench.example`,
+        path: `${PATHS[skewed(r, PATHS.length)]}${r() < 0.3 ? '?v=1' : ''}`,
+        status,
+        bytesIn: 200 + Math.floor(r() * 800),
+        bytesOut: Math.floor(r() * 200_000),
+        requestMs: Math.floor(r() * 300),
+        upstreamMs: blocked ? -1 : Math.floor(r() * 200),
+        upstreamStatus: blocked ? 0 : status,
+        cacheStatus: blocked ? '' : r() < 0.6 ? 'HIT' : 'MISS',
+        userAgent: AGENTS[skewed(r, AGENTS.length)] as string,
+        referer: r() < 0.3 ? `https://ref${skewed(r, 50)}.example/` : '',
+        fwKind: status === 403 ? 'blacklist' : status === 929 ? 'intervalLimit' : status === 444 ? 'blockList' : '',
+        fwRule: blocked ? 1 + skewed(r, 20) : 0,
+        fwAction: status === 403 ? 'deny' : status === 929 ? 'deny' : status === 444 ? 'drop' : '',
+      });
+    }
+    seq++;
+    batches.push({
+      node: 1 + (seq % 20),
+      body: gzipSync(JSON.stringify({ batchId: `bench-${seq}`, dropped: 0, events })),
+    });
+    made += n;
+  }
+  return batches;
+}
+
+const p95 = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil(sorted.length * 0.95) - 1] ?? Number.NaN;
+};
+
+function duSize(dir: string): number {
+  return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
+}
+
+async function run(store: AnalyticsStore, dir: string | null, batches: { node: number; body: Buffer }[], now: number) {
+  await store.open();
+  // Countries by address, as an operator's geo database would give them (skewed by the first octet,
+  // which the generator skews; no database file here).
+  const locate = () => (ip: string) => ({
+    country: COUNTRIES[Number(ip.split('.')[0]) % COUNTRIES.length] as string,
+    city: 0,
+  });
+  const ingest = new IngestService(
+    store,
+    benchRepository(),
+    async () => locate(),
+    () => now,
+  );
+  log(`${store.kind}: ingesting ${EVENTS} events in ${batches.length} batches`);
+  const t0 = performance.now();
+  let done = 0;
+  for (const batch of batches) {
+    const parsed = edgeEventBatchSchema.parse(JSON.parse(gunzipSync(batch.body).toString('utf8')));
+    await ingest.ingest(batch.node, parsed);
+    done += parsed.events.length;
+    if (batches.indexOf(batch) % 200 === 0) log(`${store.kind}: ${done} events`);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  await store.compact(Math.floor(now / 1000) - 40 * 86_400, Math.floor(now / 1000));
+  const queries = new StatisticsQueries(store);
+  const end = Math.floor(now / 1000);
+  const month = { start: end - 30 * 86_400, end };
+  const day = { start: end - 86_400, end };
+  const hour = { start: end - 3600, end };
+  const busy: Scope = { siteIds: [1], zoneIds: null, domainIds: null };
+  const all: Scope = { siteIds: Array.from({ length: SITES }, (_, i) => i + 1), zoneIds: null, domainIds: null };
+  const cases: Record<string, () => Promise<unknown>> = {
+    card_requests_30d: () => queries.totals(busy, month),
+    card_requests_30d_all_sites: () => queries.totals(all, month),
+    card_unique_ips_30d: () => queries.distinct(busy, month, 'ip'),
+    card_status_30d: () => queries.top(busy, month, 'status', 'requests', 1000),
+    series_traffic_24h_5m: () => queries.series(busy, day, STATISTICS_SERIES.traffic, 5),
+    series_requests_30d_1d: () => queries.series(busy, month, STATISTICS_SERIES.requests, 1440),
+    series_qps_6h_5m: () => queries.series(busy, { start: end - 6 * 3600, end }, STATISTICS_SERIES.qps, 5),
+    top_urls_1h_raw: () => queries.top(busy, hour, 'url', 'requests', 10),
+    top_urls_30d: () => queries.top(busy, month, 'url', 'requests', 10),
+    top_ips_30d: () => queries.top(busy, month, 'ip', 'requests', 10),
+    top_countries_30d: () => queries.top(busy, month, 'country', 'requests', 30),
+    top_blacklist_30d: () => queries.top(busy, month, 'ip', 'blacklisted', 10),
+    domains_30d_all_sites: () =>
+      queries.perDomain(all, month, { by: 'requests', desc: true }, { offset: 0, limit: 25 }),
+  };
+  const results: Record<string, number> = {};
+  for (const [name, fn] of Object.entries(cases)) {
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t = performance.now();
+      await fn();
+      times.push(performance.now() - t);
+    }
+    results[name] = round(p95(times));
+  }
+  await store.close();
+  const disk = dir ? duSize(dir) : Number.NaN;
+  return {
+    store: store.kind,
+    events: EVENTS,
+    ingest_events_per_s: Math.round(EVENTS / seconds),
+    disk_mb_per_million: dir ? round(disk / 1e6 / (EVENTS / 1e6), 2) : null,
+    queries: results,
+  };
+}
+
+const now = Date.now();
+log(`generating ${EVENTS} events`);
+const batches = makeBatches(now);
+const dir = mkdtempSync(path.join(tmpdir(), 'rampart-bench-analytics-'));
+try {
+  const duck = await run(new DuckDbStore(path.join(dir, 'duckdb')), path.join(dir, 'duckdb'), batches, now);
+  process.stdout.write(`${JSON.stringify(duck)}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
