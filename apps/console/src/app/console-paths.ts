@@ -15,6 +15,10 @@ export const CONSOLE_PATHS = {
   /** Roles and API tokens: the user and client consoles only (spec part 1 §2). */
   roles: 'userManagement/roles',
   apiTokenSetting: 'userManagement/apiTokenSetting',
+  /** Traffic analytics: the user and client consoles only (spec part 1 §2, dataAnalysis). */
+  statistics: 'dataAnalysis/statistics',
+  statisticsCustomize: 'dataAnalysis/statisticsCustomize',
+  securityAnalysis: 'dataAnalysis/securityAnalysis',
 } as const;
 
 export type ConsolePathName = keyof typeof CONSOLE_PATHS;

@@ -96,6 +96,24 @@ export const ACCESS_PAGES: readonly ConsolePage[] = [
   },
 ];
 
+/** The dataAnalysis pages' chunk, imported from this one place (each import() adds its chunk list to the first load). */
+const loadAnalyticsPages = () => import('../pages/analytics/analytics-pages');
+
+/** dataAnalysis/statistics, statisticsCustomize and securityAnalysis (the user and client consoles). */
+export const ANALYTICS_PAGES: readonly ConsolePage[] = [
+  { name: 'statistics', path: CONSOLE_PATHS.statistics, lazy: lazyPage(loadAnalyticsPages, (m) => m.StatisticsPage) },
+  {
+    name: 'statisticsCustomize',
+    path: CONSOLE_PATHS.statisticsCustomize,
+    lazy: lazyPage(loadAnalyticsPages, (m) => m.StatisticsCustomizePage),
+  },
+  {
+    name: 'securityAnalysis',
+    path: CONSOLE_PATHS.securityAnalysis,
+    lazy: lazyPage(loadAnalyticsPages, (m) => m.SecurityAnalysisPage),
+  },
+];
+
 /** Marks the route of a console's frame; ConsoleFrame reads the tier from it. */
 export interface ConsoleHandle {
   readonly tier: Tier;

@@ -44,6 +44,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   abuseIPs: true,
   cnameSetting: true,
   overview: true,
+  statistics: true,
 };
 
 export const NAMESPACES = Object.keys(EVERY_NAMESPACE) as Namespace[];

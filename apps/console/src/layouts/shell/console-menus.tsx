@@ -1,4 +1,5 @@
 import {
+  AreaChartOutlined,
   ClusterOutlined,
   DashboardOutlined,
   GlobalOutlined,
@@ -91,6 +92,20 @@ function userManagementOf(tier: Tier, extra: readonly MenuLeaf[] = []): MenuGrou
   };
 }
 
+/** dataAnalysis of the user and client consoles (spec part 1 §2 order): statistics, statisticsCustomize, securityAnalysis. */
+function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
+  const permission = `${tier}.statistics.read`;
+  return {
+    key: 'dataAnalysis',
+    icon: <AreaChartOutlined />,
+    children: [
+      { key: 'statistics', path: CONSOLE_PATHS.statistics, permission },
+      { key: 'statisticsCustomize', path: CONSOLE_PATHS.statisticsCustomize, permission },
+      { key: 'securityAnalysis', path: CONSOLE_PATHS.securityAnalysis, permission },
+    ],
+  };
+}
+
 /**
  * The sidebar of each console, in the spec's order (part 1 §2). Only pages that work are listed;
  * later issues add their groups and entries here (e.g. dataAnalysis after sitesManagement; usersList,
@@ -114,6 +129,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'blockList', path: USER_PATHS.blockList, permission: 'user.firewall.read' },
       ],
     },
+    dataAnalysisOf('user'),
     changePassword,
   ],
   client: [
@@ -137,6 +153,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'blockList', path: CLIENT_PATHS.blockList, permission: 'client.sites.read' },
       ],
     },
+    dataAnalysisOf('client'),
     {
       key: 'monitorManagement',
       icon: <MonitorOutlined />,

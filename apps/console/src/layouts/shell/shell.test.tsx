@@ -50,6 +50,7 @@ describe('console shell', () => {
       'Dashboard',
       'Node management',
       'Site management',
+      'Data analysis',
       'Monitoring',
       'System settings',
       'User management',

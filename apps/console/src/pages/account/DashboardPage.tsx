@@ -1,24 +1,27 @@
 import { ACCOUNT_STATUS_LABELS } from '@rampart/contract';
 import { Card, Descriptions, type DescriptionsProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAccount } from '../../app/account-context';
+import { canAll, useAccount } from '../../app/account-context';
 import { localized } from '../../app/toast';
 import { formatDateTime } from '../../components/DateTime';
 import { PageTitle } from '../../components/PageTitle';
+import { isStatisticsTier, STATISTICS_PERMISSION } from '../../features/statistics/statistics-routes';
 import { useLocale } from '../../i18n';
 import { ClientOverviewPanels } from '../client/dashboard/ClientOverviewPanels';
 import { UserDashboardPanels } from '../user/dashboard/UserDashboardPanels';
+import { DashboardAnalysis } from './dashboard/DashboardAnalysis';
 import { login2FAName } from './login2fa-names';
 
 /**
  * `/{tier}/dashboard`: the account summary; a customer also sees its operator's running announcements
- * and its products, an operator its overview and first-run checklist. The statistics widgets come
- * with the analytics work.
+ * and its products, an operator its overview and first-run checklist; both, when they may read the
+ * statistics, their traffic over the last 24 hours or 30 days with the blacklist and WAF analysis.
  */
 export function DashboardPage() {
   const { t } = useTranslation(['account', 'shell', 'common']);
   const [locale] = useLocale();
   const self = useAccount();
+  const analysis = isStatisticsTier(self.auth) && canAll(self, [STATISTICS_PERMISSION[self.auth]]);
 
   const items: DescriptionsProps['items'] = [
     { key: 'account', label: t('summary.account'), children: self.account },
@@ -43,6 +46,11 @@ export function DashboardPage() {
       </Card>
       {self.auth === 'user' && <UserDashboardPanels />}
       {self.auth === 'client' && <ClientOverviewPanels />}
+      {analysis && (
+        <div style={{ marginTop: 16 }}>
+          <DashboardAnalysis />
+        </div>
+      )}
     </>
   );
 }

@@ -1,7 +1,14 @@
 import type { RouteObject } from 'react-router';
 import { apiDocRoute } from '../../app/api-doc-route';
 import { CLIENT_PATHS } from '../../app/console-paths';
-import { ACCESS_PAGES, ACCOUNT_PAGES, accountsPage, type ConsolePage, consoleRoutes } from '../../app/console-routes';
+import {
+  ACCESS_PAGES,
+  ACCOUNT_PAGES,
+  ANALYTICS_PAGES,
+  accountsPage,
+  type ConsolePage,
+  consoleRoutes,
+} from '../../app/console-routes';
 import { lazyPage } from '../../app/lazy-page';
 
 /**
@@ -69,6 +76,7 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
       (m) => m.ClientBlockListPage,
     ),
   },
+  ...ANALYTICS_PAGES,
   {
     name: 'monitorNodeList',
     path: CLIENT_PATHS.monitorNodeList,

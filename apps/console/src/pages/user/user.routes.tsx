@@ -1,7 +1,14 @@
 import type { RouteObject } from 'react-router';
 import { apiDocRoute } from '../../app/api-doc-route';
 import { USER_PATHS } from '../../app/console-paths';
-import { ACCESS_PAGES, ACCOUNT_PAGES, accountsPage, type ConsolePage, consoleRoutes } from '../../app/console-routes';
+import {
+  ACCESS_PAGES,
+  ACCOUNT_PAGES,
+  ANALYTICS_PAGES,
+  accountsPage,
+  type ConsolePage,
+  consoleRoutes,
+} from '../../app/console-routes';
 import { lazyPage } from '../../app/lazy-page';
 
 /** Pages of the user (customer) console behind its session; later issues add theirs here. */
@@ -33,6 +40,7 @@ export const USER_PAGES: readonly ConsolePage[] = [
       (m) => m.BlockListPage,
     ),
   },
+  ...ANALYTICS_PAGES,
 ];
 
 /** The user (customer) console, /user. */

@@ -1,0 +1,110 @@
+import { gzipSync } from 'node:zlib';
+import { expect, type Page, test } from '@playwright/test';
+import {
+  createDomains,
+  type EdgeEvent,
+  EVENT_BATCH_CONTENT_TYPE,
+  initializeNodes,
+  routeUrl,
+  shipNodeEvents,
+} from '@rampart/contract';
+import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import { newCustomer } from '../support/accounts.js';
+import { api } from '../support/api.js';
+import { logout, submitLogin } from '../support/console.js';
+import { E2E } from '../support/env.js';
+import { type NodeCredentials, registerNodeWithSecret } from '../support/nodes.js';
+import { customerSite, uniqueLabel } from '../support/sites.js';
+
+// Traffic statistics end to end: a node ships real request events for a customer's domain (the
+// signed gzip batch its agent sends), the customer's statistics page shows their numbers, and
+// another customer of the same operator sees none of them.
+
+/** Ships events as the node's agent does: gzip of the batch's JSON, signed over the gzip bytes. */
+async function shipEvents(node: NodeCredentials, events: EdgeEvent[]): Promise<void> {
+  const url = routeUrl(shipNodeEvents);
+  const body = gzipSync(JSON.stringify({ batchId: `e2e${Date.now().toString(36)}-1`, dropped: 0, events }));
+  const res = await fetch(`${E2E.url}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': EVENT_BATCH_CONTENT_TYPE, ...signedNodeHeaders(node, 'POST', url, body) },
+    body,
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  expect((await res.json()).data).toEqual({ stored: events.length, duplicate: false });
+}
+
+function event(node: number, serial: number, over: Partial<EdgeEvent>): EdgeEvent {
+  return {
+    id: `edge-${node}-1-1-${serial}`,
+    time: Date.now() - 2 * 60_000,
+    domainId: 0,
+    ip: '198.51.100.7',
+    method: 'GET',
+    scheme: 'https',
+    httpVersion: '1.1',
+    host: '',
+    path: '/',
+    status: 200,
+    bytesIn: 100,
+    bytesOut: 300_000,
+    requestMs: 5,
+    upstreamMs: 3,
+    upstreamStatus: 200,
+    cacheStatus: '',
+    userAgent: 'e2e-agent',
+    referer: '',
+    fwKind: '',
+    fwRule: 0,
+    fwAction: '',
+    ...over,
+  };
+}
+
+async function signInAs(page: Page, account: string): Promise<void> {
+  await submitLogin(page, 'user', E2E.password, account);
+  await expect(page.getByTestId('account-summary')).toBeVisible();
+}
+
+test('a customer sees the traffic its sites served, and another customer does not', async ({ page }) => {
+  const owner = await newCustomer('statsowner');
+  const other = await newCustomer('statsother');
+  const { siteID, zoneID, groupID } = await customerSite(uniqueLabel('stats-site-'), owner.account);
+  const node = await registerNodeWithSecret(uniqueLabel('stats-edge-'));
+  await api('client', initializeNodes, { body: { ids: [node.nodeId], zoneID, groupID } });
+  const host = `${uniqueLabel('www')}.stats.example`;
+  const [domain] = await api({ tier: 'user', account: owner.account }, createDomains, {
+    params: { siteId: siteID },
+    body: { domains: [{ name: host, upstreams: [{ ip: '1.1.1.1', port: 80 }] }] },
+  });
+  if (!domain) throw new Error('no domain created');
+
+  // Five requests of 300 kB each (1.50 MB), one of them a 404 on another path.
+  await shipEvents(node, [
+    event(node.nodeId, 1, { domainId: domain.id, host, path: '/pricing' }),
+    event(node.nodeId, 2, { domainId: domain.id, host, path: '/pricing' }),
+    event(node.nodeId, 3, { domainId: domain.id, host, path: '/pricing' }),
+    event(node.nodeId, 4, { domainId: domain.id, host, path: '/pricing' }),
+    event(node.nodeId, 5, { domainId: domain.id, host, path: '/gone', status: 404 }),
+  ]);
+
+  await signInAs(page, owner.account);
+  await page.goto('/user/dataAnalysis/statistics');
+  const requestInfo = page.getByTestId('card-3');
+  await expect(requestInfo.getByTestId('figure-requests')).toContainText('5');
+  await expect(requestInfo.getByTestId('figure-bytesOut')).toContainText('1.50 MB');
+  await expect(page.getByTestId('card-5').getByTestId('figure-s4xx')).toContainText('1');
+  await expect(page.getByTestId('card-5').getByTestId('status-codes')).toContainText('404: 1');
+  await expect(page.getByTestId('series-4').getByTestId('series-summary')).toContainText('Requests: 5');
+  await expect(page.getByTestId('series-1').locator('canvas')).toBeVisible();
+  const urls = page.getByTestId('top-19');
+  await expect(urls.getByRole('row', { name: /\/pricing/ })).toContainText('4');
+  await expect(page.getByTestId('domain-totals').getByRole('row', { name: new RegExp(host) })).toContainText('1.50 MB');
+
+  await logout(page, 'user');
+  await signInAs(page, other.account);
+  await page.goto('/user/dataAnalysis/statistics');
+  await expect(page.getByTestId('card-3').getByTestId('figure-requests')).toHaveText(/Requests\s*0$/);
+  await expect(page.getByTestId('series-1')).toContainText('No node serves these sites yet');
+  await expect(page.getByText(host)).toHaveCount(0);
+  await expect(page.getByText('/pricing')).toHaveCount(0);
+});
