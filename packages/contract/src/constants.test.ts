@@ -17,7 +17,7 @@ import {
   TOP_LIST_IDS,
   TRACKED_STATUS_CODES,
   TRAFFIC_REPORT_PAGE_SIZES,
-} from './constants.js';
+} from './index.js';
 
 const HEX = /^#[0-9a-f]{6}$/;
 

@@ -1,3 +1,4 @@
+export * from './analytics-constants.js';
 export * from './constants.js';
 export * from './edge/agent-release.js';
 export * from './edge/cache-urls.js';

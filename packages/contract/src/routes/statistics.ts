@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DASHBOARD_CARD_IDS, PAGE_SIZE_MAX, TOP_LIST_IDS } from '../constants.js';
+import { DASHBOARD_CARD_IDS, TOP_LIST_IDS } from '../analytics-constants.js';
+import { PAGE_SIZE_MAX } from '../constants.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
 import { zIds } from '../validators/ids.js';
 

@@ -17,6 +17,9 @@ export const READ_ONLY_ROUTES: ReadonlySet<string> = new Set([
   'user.domains.acrossMeta',
   'user.domains.acrossTags',
   'user.domains.export',
+  ...['user', 'client'].flatMap((tier) =>
+    ['info', 'top', 'timeSeries', 'list', 'export'].map((call) => `${tier}.statistics.${call}`),
+  ),
 ]);
 
 /**
