@@ -1,12 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../src/platform/db/database.js';
-import { startClickHouse } from './helpers/clickhouse-server.js';
+import { freePort, startClickHouse } from './helpers/clickhouse-server.js';
 
 /**
  * Prepares a migrated template database once per run; each test file then gets its own copy
@@ -29,19 +28,6 @@ declare module 'vitest' {
 }
 
 const TEMPLATE_DB = 'rampart_template';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 function pgBinDir(): string {
   const base = '/usr/lib/postgresql';

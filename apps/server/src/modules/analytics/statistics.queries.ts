@@ -1,6 +1,6 @@
 import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
 import type { AnalyticsStore, Row } from './analytics-store.js';
-import type { Dim } from './rollups.js';
+import { type Dim, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
 
 /**
  * The statistics' SQL over the rollups (rollups.ts), one text for both stores (the dialect spells
@@ -55,44 +55,11 @@ function rollupFor(range: Range, stepSeconds = 60): { table: string; range: Rang
   return { table: 'rollup_5m', range: { start: range.start - (range.start % 300), end: range.end } };
 }
 
-export interface Totals {
-  requests: number;
-  bytes_in: number;
-  bytes_out: number;
-  hit_requests: number;
-  hit_bytes: number;
-  blocked: number;
-  blacklisted: number;
-  dropped: number;
-  waf: number;
-  upstream_requests: number;
-  upstream_errors: number;
-  s2xx: number;
-  s3xx: number;
-  s4xx: number;
-  s5xx: number;
-  peak_bytes: number;
-  peak_requests: number;
-}
+/** The rollup counters summed over a range, and the busiest minute's bytes and requests. */
+export type Totals = Record<RollupCounter | 'peak_bytes' | 'peak_requests', number>;
 
 const DOMAIN_COLUMNS = ['requests', 'bytes_out', 'bytes_in', 'hit_requests', 'blocked', 's4xx', 's5xx'] as const;
-const TOTAL_COLUMNS = [
-  'requests',
-  'bytes_in',
-  'bytes_out',
-  'hit_requests',
-  'hit_bytes',
-  'blocked',
-  'blacklisted',
-  'dropped',
-  'waf',
-  'upstream_requests',
-  'upstream_errors',
-  's2xx',
-  's3xx',
-  's4xx',
-  's5xx',
-] as const;
+const TOTAL_COLUMNS = ROLLUP_COUNTERS;
 
 const num = (row: Row | undefined, key: string): number => Number(row?.[key] ?? 0) || 0;
 /** Sums of the rollup counters, each as `t_<counter>`. */
