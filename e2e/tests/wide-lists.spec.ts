@@ -115,10 +115,13 @@ async function expectPageFits(page: Page, path: string, ready?: () => Promise<vo
       const kindName = (await kind.textContent()) ?? String(k);
       await kind.click();
       await page.waitForLoadState('networkidle');
-      // Every kind that is a list has a seeded rule: measured with its row. IP trust protection is
-      // one setting of the site, a form: measured once it shows.
+      // Every firewall kind that is a list has a seeded rule: measured with its row. IP trust
+      // protection is one setting of the site, a form: measured once it shows. Other tabs' segmented
+      // choices (the dashboard's time range) are measured as they are.
       if (kindName === 'IP trust') await expect(page.getByLabel('Score threshold')).toBeVisible();
-      else await expect(page.locator('main .ant-table-row').filter({ visible: true }).first()).toBeVisible();
+      else if (name === 'Firewall') {
+        await expect(page.locator('main .ant-table-row').filter({ visible: true }).first()).toBeVisible();
+      }
       await expectFits(page, `${path} [${name} / ${kindName}]`);
     }
   }

@@ -1,11 +1,12 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import type { StatisticsDomainRow } from '@rampart/contract';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Button, Card, type TableColumnsType, type TableProps } from 'antd';
+import { Button, Card, type TableProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../app/route-query';
 import { showApiError } from '../../app/show-error';
+import type { ListColumns } from '../../components/FitTable';
 import { ListTable } from '../../components/ListTable';
 import { useLocale } from '../../i18n';
 import { callAuthedRaw } from '../../session/call-authed';
@@ -49,9 +50,11 @@ export function DomainTotals({ body }: { body: StatisticsBody }) {
   const bytes = (value: number) => formatValue(value, 'bytes', locale);
   const order = (field: SortBy) =>
     sort.sortBy === field ? (sort.orderBy === 'asc' ? ('ascend' as const) : ('descend' as const)) : null;
-  const columns: TableColumnsType<StatisticsDomainRow> = [
+  // The domain (the row's name) and the site end in "…" when long; the less asked-for figures wait in
+  // the column chooser, so the table fits a 1280-pixel screen.
+  const columns: ListColumns<StatisticsDomainRow> = [
     { title: t('domainList.domain'), dataIndex: 'domain', sorter: true, sortOrder: order('domain') },
-    { title: t('domainList.site'), dataIndex: 'siteName' },
+    { title: t('domainList.site'), dataIndex: 'siteName', ellipsis: true, maxWidth: 160 },
     {
       title: t('figures.requests'),
       dataIndex: 'requests',
@@ -68,8 +71,8 @@ export function DomainTotals({ body }: { body: StatisticsBody }) {
       sortOrder: order('bytesOut'),
       render: bytes,
     },
-    { title: t('figures.bytesIn'), dataIndex: 'bytesIn', align: 'right', render: bytes },
-    { title: t('figures.hitRequests'), dataIndex: 'hitRequests', align: 'right', render: count },
+    { title: t('figures.bytesIn'), dataIndex: 'bytesIn', align: 'right', render: bytes, defaultHidden: true },
+    { title: t('figures.hitRequests'), dataIndex: 'hitRequests', align: 'right', render: count, defaultHidden: true },
     {
       title: t('figures.blocked'),
       dataIndex: 'blocked',
