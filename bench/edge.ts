@@ -389,11 +389,35 @@ end
       );
       return result;
     };
+    // The edge's request events (one per request) are read, spooled and shipped by its agent and
+    // ingested by the control plane, which shares these two cores in the bench but runs on other
+    // machines in production: the control plane is paused (SIGSTOP) during each edge run, so the
+    // run measures the node (nginx writing the events, the agent reading, spooling and gzipping
+    // them), and each edge run is followed by a wait until the agent's spool is empty (every event
+    // acknowledged), so that the control plane's ingest does not run during the next measurements.
+    const spool = path.join(work, 'edge', 'events');
+    const settle = async () => {
+      const started = performance.now();
+      let emptyChecks = 0;
+      while (emptyChecks < 3 && performance.now() - started < 180_000) {
+        await new Promise((r) => setTimeout(r, 1000));
+        const names = await readdir(spool).catch(() => [] as string[]);
+        emptyChecks = names.some((n) => n.endsWith('.gz')) ? 0 : emptyChecks + 1;
+      }
+      log(`events shipped and ingested ${Math.round((performance.now() - started) / 1000)} s after the run`);
+    };
+    if (rounds > 0) await settle();
     for (let i = 0; i < rounds; i++) {
       log(`round ${i + 1}: baseline`);
       baseline.push(await measured('baseline', baselinePort));
       log(`round ${i + 1}: edge`);
-      edge.push(await measured('edge', edgeHttp));
+      process.kill(cp.pid, 'SIGSTOP');
+      try {
+        edge.push(await measured('edge', edgeHttp));
+      } finally {
+        process.kill(cp.pid, 'SIGCONT');
+      }
+      await settle();
       log(`round ${i + 1}: second edge, domains without rules`);
       noRules.push(await measured('firewall', fwHttp, noRulesScript, 'second edge without rules'));
       log(`round ${i + 1}: second edge, domains with the firewall`);

@@ -17,6 +17,8 @@ export const PASSWORD = 'chain test password 42';
 
 export interface ControlPlane {
   readonly url: string;
+  /** The process (the bench pauses it with SIGSTOP while it measures the edge alone). */
+  readonly pid: number;
   readonly dataDir: string;
   stop(): Promise<void>;
   /** Kills it at once (SIGKILL): no graceful shutdown, as a crash. */
@@ -71,6 +73,7 @@ export async function startControlPlane(dataDir?: string, env: Record<string, st
   const stop = () => stopProcess(child);
   return {
     url,
+    pid: child.pid ?? 0,
     dataDir: dir,
     stop,
     kill: () => stopProcess(child, 'SIGKILL'),
