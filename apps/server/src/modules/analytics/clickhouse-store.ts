@@ -4,11 +4,12 @@ import { EVENT_COLUMNS } from './duckdb-store.js';
 import {
   DIM_COUNTERS,
   type DimCounter,
-  type HighDim,
+  HIGH_DIM_COLUMNS,
   type LowDim,
-  methodBucket,
+  METHOD_BUCKET_SQL,
   ROLLUP_COUNTERS,
   type RollupCounter,
+  UPSTREAM_SQL,
 } from './rollups.js';
 
 /**
@@ -71,12 +72,6 @@ const COLUMNS = EVENT_COLUMNS.map(([field, name, duck]) => {
 /** Days are UTC whatever the server's time zone, so that pruning can name them. */
 const DAY_OF = (column: string) => `toYYYYMMDD(toDateTime(${column}), 'UTC')`;
 
-/** The seven methods HTTP_METHODS_TRACKED names (methodBucket's); every other one is OTHER. */
-export const CLICKHOUSE_TRACKED_METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'HEAD', 'PATCH', 'OPTIONS'] as const;
-for (const m of CLICKHOUSE_TRACKED_METHODS) {
-  if (methodBucket(m) !== m) throw new Error(`method ${m} is not tracked by rollups.ts`);
-}
-
 /*
  * ClickHouse substitutes a SELECT alias for every identifier of the same name anywhere in the
  * query, qualified ones too in 18.16 (`sum(bytes_out) AS bytes_out` turns hit_bytes'
@@ -87,7 +82,7 @@ for (const m of CLICKHOUSE_TRACKED_METHODS) {
  * insert, `optimize_on_insert`). The dimension views read only columns that are no output of them,
  * or the output's own column, and aggregate per block.
  */
-const UPSTREAM = '(upstream_ms >= 0 OR upstream_status > 0)';
+const UPSTREAM = UPSTREAM_SQL;
 const STATUS_CLASS = (klass: number) => `toInt64(intDiv(status, 100) = ${klass})`;
 
 /** What eventCounters (rollups.ts) adds per event, as an expression over the event's columns. */
@@ -121,18 +116,12 @@ const DIM_SUMS: Record<DimCounter, string> = {
 /** The value each dimension counts (LOW_DIMS and HIGH_DIMS of rollups.ts), as a String expression. */
 const LOW_DIM_VALUES: Record<LowDim, string> = {
   status: `toString(status)`,
-  method: `if(method IN (${CLICKHOUSE_TRACKED_METHODS.map((m) => `'${m}'`).join(', ')}), method, 'OTHER')`,
+  method: METHOD_BUCKET_SQL,
   httpVersion: 'http_version',
   scheme: 'scheme',
   country: 'country',
   city: `if(city > 0, toString(city), '')`,
   fileType: 'file_type',
-};
-const HIGH_DIM_VALUES: Record<HighDim, string> = {
-  url: 'path',
-  referer: 'referer',
-  userAgent: 'user_agent',
-  ip: 'ip',
 };
 
 const KEY_COLUMNS = 'bucket Int64, site_id Int32, domain_id Int32, zone_id Int32';
@@ -184,7 +173,7 @@ const DDL = [
   ROLLUP_VIEW('rollup_1m', 60),
   ROLLUP_VIEW('rollup_5m', 300),
   DIM_VIEW('dims_5m', 300, LOW_DIM_VALUES),
-  DIM_VIEW('dims_1h', 3600, HIGH_DIM_VALUES),
+  DIM_VIEW('dims_1h', 3600, HIGH_DIM_COLUMNS),
 ];
 
 /** The tables pruned by day, with the column that dates a row and which cut applies. */

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
 import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
-import { DIM_COUNTERS, ROLLUP_COUNTERS } from './rollups.js';
+import {
+  DIM_COUNTERS,
+  HIGH_DIM_COLUMNS,
+  type LowDim,
+  METHOD_BUCKET_SQL,
+  ROLLUP_COUNTERS,
+  UPSTREAM_SQL,
+} from './rollups.js';
 
 /**
  * The embedded analytics store: one DuckDB file in DATA_DIR (`analytics/analytics.duckdb`), owned
@@ -86,8 +93,7 @@ const SUMMED_TABLES: readonly [string, string, readonly string[]][] = [
   ['dims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
 ];
 
-const TRACKED_METHODS = "'GET', 'POST', 'DELETE', 'PUT', 'HEAD', 'PATCH', 'OPTIONS'";
-const UPSTREAM = '(upstream_ms >= 0 OR upstream_status > 0)';
+const UPSTREAM = UPSTREAM_SQL;
 /** rollups.ts's eventCounters, in SQL over ingest_staging. */
 const ROLLUP_SELECT = (unit: number) => `SELECT (ts // ${unit}) * ${unit} AS bucket, site_id, domain_id, zone_id,
   count(*), sum(bytes_in), sum(bytes_out), sum(hit), sum(hit * bytes_out), sum(blocked), sum(blacklisted),
@@ -98,25 +104,17 @@ const ROLLUP_SELECT = (unit: number) => `SELECT (ts // ${unit}) * ${unit} AS buc
   sum(CASE WHEN status // 100 = 4 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 5 THEN 1 ELSE 0 END)
   FROM ingest_staging GROUP BY 1, 2, 3, 4`;
 /** rollups.ts's LOW_DIMS and HIGH_DIMS, in SQL over ingest_staging. */
-const DIM_VALUES = {
-  low: [
-    ['status', 'CAST(status AS VARCHAR)'],
-    ['method', `CASE WHEN method IN (${TRACKED_METHODS}) THEN method ELSE 'OTHER' END`],
-    ['httpVersion', 'http_version'],
-    ['scheme', 'scheme'],
-    ['country', 'country'],
-    ['city', "CASE WHEN city > 0 THEN CAST(city AS VARCHAR) ELSE '' END"],
-    ['fileType', 'file_type'],
-  ],
-  high: [
-    ['url', 'path'],
-    ['referer', 'referer'],
-    ['userAgent', 'user_agent'],
-    ['ip', 'ip'],
-  ],
-} as const;
-const DIM_SELECT = (unit: number, dims: readonly (readonly [string, string])[]) =>
-  dims
+const LOW_DIM_VALUES: Record<LowDim, string> = {
+  status: 'CAST(status AS VARCHAR)',
+  method: METHOD_BUCKET_SQL,
+  httpVersion: 'http_version',
+  scheme: 'scheme',
+  country: 'country',
+  city: "CASE WHEN city > 0 THEN CAST(city AS VARCHAR) ELSE '' END",
+  fileType: 'file_type',
+};
+const DIM_SELECT = (unit: number, values: Readonly<Record<string, string>>) =>
+  Object.entries(values)
     .map(
       ([
         dim,
@@ -128,8 +126,8 @@ const DIM_SELECT = (unit: number, dims: readonly (readonly [string, string])[]) 
 const FROM_STAGING = [
   `INSERT INTO rollup_1m ${ROLLUP_SELECT(60)}`,
   `INSERT INTO rollup_5m ${ROLLUP_SELECT(300)}`,
-  `INSERT INTO dims_5m ${DIM_SELECT(300, DIM_VALUES.low)}`,
-  `INSERT INTO dims_1h ${DIM_SELECT(3600, DIM_VALUES.high)}`,
+  `INSERT INTO dims_5m ${DIM_SELECT(300, LOW_DIM_VALUES)}`,
+  `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS)}`,
   'INSERT INTO events SELECT * FROM ingest_staging',
   'DELETE FROM ingest_staging',
 ];

@@ -1,3 +1,4 @@
+import { HTTP_METHODS_TRACKED } from '@rampart/contract';
 import type { EventRow } from './analytics-store.js';
 
 /**
@@ -12,9 +13,10 @@ import type { EventRow } from './analytics-store.js';
  * - `dims_1h`: the same per hour for the high-cardinality ones ({@link HIGH_DIMS}: URL path,
  *   referer, user agent, client address).
  *
- * The DuckDB store computes them here, per batch, and appends them in the batch's transaction;
- * ClickHouse computes the same in materialized views over the events table (clickhouse-store.ts).
- * Rows are partial sums: a key may have several rows until compaction, and every query sums.
+ * The stores compute them in SQL — DuckDB from each batch in its transaction (duckdb-store.ts),
+ * ClickHouse in materialized views over the events table (clickhouse-store.ts); {@link rollupsOf}
+ * computes the same in JavaScript, the reference the store tests compare both with. Rows are
+ * partial sums: a key may have several rows until compaction, and every query sums.
  */
 
 export const ROLLUP_COUNTERS = [
@@ -60,10 +62,25 @@ export type LowDim = keyof typeof LOW_DIMS;
 export type HighDim = keyof typeof HIGH_DIMS;
 export type Dim = LowDim | HighDim;
 
-const TRACKED_METHODS = new Set(['GET', 'POST', 'DELETE', 'PUT', 'HEAD', 'PATCH', 'OPTIONS']);
-/** HTTP_METHODS_TRACKED: the seven by name, every other method as OTHER. */
+/** The methods HTTP_METHODS_TRACKED names; every other one counts as OTHER. */
+export const TRACKED_METHODS: readonly string[] = HTTP_METHODS_TRACKED.filter((m) => m !== 'OTHER');
+const TRACKED = new Set(TRACKED_METHODS);
 export function methodBucket(method: string): string {
-  return TRACKED_METHODS.has(method) ? method : 'OTHER';
+  return TRACKED.has(method) ? method : 'OTHER';
+}
+/** {@link methodBucket} as SQL (the same text in both stores). */
+export const METHOD_BUCKET_SQL = `CASE WHEN method IN (${TRACKED_METHODS.map((m) => `'${m}'`).join(', ')}) THEN method ELSE 'OTHER' END`;
+/** eventCounters' "reached an origin", as SQL over the events' columns. */
+export const UPSTREAM_SQL = '(upstream_ms >= 0 OR upstream_status > 0)';
+/** The events' column each high-cardinality dimension counts (the rollup and raw-event queries). */
+export const HIGH_DIM_COLUMNS: Readonly<Record<HighDim, string>> = {
+  url: 'path',
+  referer: 'referer',
+  userAgent: 'user_agent',
+  ip: 'ip',
+};
+export function isHighDim(dim: string): dim is HighDim {
+  return Object.hasOwn(HIGH_DIMS, dim);
 }
 
 export interface RollupRow {

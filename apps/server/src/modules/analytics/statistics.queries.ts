@@ -1,6 +1,6 @@
 import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
 import type { AnalyticsStore, Row } from './analytics-store.js';
-import { type Dim, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
+import { type Dim, HIGH_DIM_COLUMNS, isHighDim, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
 
 /**
  * The statistics' SQL over the rollups (rollups.ts), one text for both stores (the dialect spells
@@ -36,6 +36,9 @@ function int(v: number): string {
   return String(v);
 }
 
+/** `t` (unix seconds) rounded down to a whole `unit`. */
+const floorTo = (t: number, unit: number) => t - (t % unit);
+
 function scopeWhere(scope: Scope, time: string, range: Range): string {
   const parts = [
     `site_id IN (${ints(scope.siteIds)})`,
@@ -50,9 +53,9 @@ function scopeWhere(scope: Scope, time: string, range: Range): string {
 /** The rollup a range reads, and the range rounded to its buckets. */
 function rollupFor(range: Range, stepSeconds = 60): { table: string; range: Range } {
   if (range.end - range.start <= MINUTE_ROLLUP_MAX_SECONDS || stepSeconds % 300 !== 0) {
-    return { table: 'rollup_1m', range: { start: range.start - (range.start % 60), end: range.end } };
+    return { table: 'rollup_1m', range: { start: floorTo(range.start, 60), end: range.end } };
   }
-  return { table: 'rollup_5m', range: { start: range.start - (range.start % 300), end: range.end } };
+  return { table: 'rollup_5m', range: { start: floorTo(range.start, 300), end: range.end } };
 }
 
 /** The rollup counters summed over a range, and the busiest minute's bytes and requests. */
@@ -78,7 +81,7 @@ export class StatisticsQueries {
     const [row] = await this.store.query(`SELECT ${sums()} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)}`);
     // Peaks are per minute whatever the range: the per-minute rollup, summed over the scope per minute.
     const [peak] = await this.store.query(
-      `SELECT max(b) AS peak_bytes, max(q) AS peak_requests FROM (SELECT bucket AS m, sum(bytes_out) AS b, sum(requests) AS q FROM rollup_1m WHERE ${scopeWhere(scope, 'bucket', { start: range.start - (range.start % 60), end: range.end })} GROUP BY m) AS t`,
+      `SELECT max(b) AS peak_bytes, max(q) AS peak_requests FROM (SELECT bucket AS m, sum(bytes_out) AS b, sum(requests) AS q FROM rollup_1m WHERE ${scopeWhere(scope, 'bucket', { start: floorTo(range.start, 60), end: range.end })} GROUP BY m) AS t`,
     );
     const out = { ...zero };
     for (const c of TOTAL_COLUMNS) out[c] = num(row, `t_${c}`);
@@ -96,19 +99,19 @@ export class StatisticsQueries {
     limit: number,
   ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
     if (scope.siteIds.length === 0) return [];
-    const high = dim === 'url' || dim === 'referer' || dim === 'userAgent' || dim === 'ip';
+    const high = isHighDim(dim);
     const nonEmpty =
       dim === 'referer' || dim === 'country' || dim === 'city' || dim === 'fileType' ? ` AND value <> ''` : '';
     const filter = by === 'requests' ? '' : ' HAVING ord > 0';
     const columns = `sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, sum(${by}) AS ord`;
     let sql: string;
     if (high && range.end - range.start <= RAW_TOP_MAX_SECONDS) {
-      const column = { url: 'path', referer: 'referer', userAgent: 'user_agent', ip: 'ip' }[dim];
+      const column = HIGH_DIM_COLUMNS[dim];
       sql = `SELECT value, ${columns} FROM (SELECT ${column} AS value, 1 AS requests, bytes_out, blocked, blacklisted, waf FROM events WHERE ${scopeWhere(scope, 'ts', range)}) AS t WHERE 1 = 1${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`;
     } else {
       const table = high ? 'dims_1h' : 'dims_5m';
       const unit = high ? 3600 : 300;
-      const r = { start: range.start - (range.start % unit), end: range.end };
+      const r = { start: floorTo(range.start, unit), end: range.end };
       sql = `SELECT value, ${columns} FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`;
     }
     const rows = await this.store.query(sql);
@@ -135,7 +138,7 @@ export class StatisticsQueries {
     } else {
       const table = dim === 'ip' ? 'dims_1h' : 'dims_5m';
       const unit = dim === 'ip' ? 3600 : 300;
-      const r = { start: range.start - (range.start % unit), end: range.end };
+      const r = { start: floorTo(range.start, unit), end: range.end };
       sql = `SELECT ${d.distinct('value')} AS n FROM (SELECT value FROM ${table} WHERE dim = '${dim}' AND value <> '' AND ${scopeWhere(scope, 'bucket', r)} GROUP BY value${having ? ` HAVING sum(${having}) > 0` : ''}) AS t`;
     }
     const [row] = await this.store.query(sql);
@@ -150,7 +153,7 @@ export class StatisticsQueries {
     stepMinutes: number,
   ): Promise<{ time: number; values: number[] }[]> {
     const step = stepMinutes * 60;
-    const start = range.start - (range.start % step);
+    const start = floorTo(range.start, step);
     const count = Math.ceil((range.end - start) / step);
     const keys = SERIES_VALUES[type];
     const points = Array.from({ length: count }, (_, i) => ({ time: start + i * step, values: keys.map(() => 0) }));
@@ -230,7 +233,7 @@ export class StatisticsQueries {
   /** Bytes served for these sites in the range (resource summaries; five-minute buckets). */
   async bytesOut(siteIds: readonly number[], range: Range): Promise<number> {
     if (siteIds.length === 0) return 0;
-    const r = { start: range.start - (range.start % 300), end: range.end };
+    const r = { start: floorTo(range.start, 300), end: range.end };
     const [row] = await this.store.query(
       `SELECT sum(bytes_out) AS n FROM rollup_5m WHERE ${scopeWhere({ siteIds, zoneIds: null, domainIds: null }, 'bucket', r)}`,
     );
