@@ -11,7 +11,7 @@ import {
 } from '@rampart/contract';
 import { z } from 'zod';
 import type { LogCursor } from './access-log-reader.js';
-import { writeFileAtomic } from './state.js';
+import { isAtomicTemp, writeFileAtomic } from './state.js';
 
 const gzip = promisify(gzipCallback);
 
@@ -127,7 +127,7 @@ export class EventSpool {
     let newest: { seq: number; count: number; cursor: LogCursor } | null = null;
     for (const name of (await readdir(this.dir)).sort()) {
       const file = path.join(this.dir, name);
-      if (name.includes('.tmp-')) {
+      if (isAtomicTemp(name)) {
         await rm(file, { force: true });
         continue;
       }

@@ -28,6 +28,8 @@ import { formatPath } from '../data-plane/schema.js';
 
 export const SNAPSHOTS_KEPT = 3;
 const TMP_MARK = '.tmp-';
+/** A temporary file writeFileAtomic left behind (a crash between write and rename): safe to delete. */
+export const isAtomicTemp = (name: string) => name.includes(TMP_MARK);
 
 export const credentialsSchema = z.object({
   nodeId: z.number().int(),
@@ -194,7 +196,7 @@ export class StateDir {
     await chmod(this.reputationDir, 0o755);
     for (const dir of [this.dir, this.snapshotsDir, this.geoDir, this.reputationDir]) {
       for (const name of await readdir(dir)) {
-        if (name.includes(TMP_MARK)) await rm(path.join(dir, name), { force: true });
+        if (isAtomicTemp(name)) await rm(path.join(dir, name), { force: true });
       }
     }
   }
