@@ -9,6 +9,7 @@ import {
   type RollupRow,
   rollupsOf,
 } from '../src/modules/analytics/rollups.js';
+import { StatisticsQueries } from '../src/modules/analytics/statistics.queries.js';
 import { clickhouseRequest, createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
 
 /**
@@ -122,7 +123,6 @@ async function expectRollupsOf(store: AnalyticsStore, events: EventRow[]): Promi
   const want = rollupsOf(events);
   expect(await storedRollups(store, 'rollup_1m')).toEqual(expectedRollups(want.r1m));
   expect(await storedRollups(store, 'rollup_5m')).toEqual(expectedRollups(want.r5m));
-  expect(await storedDims(store, 'dims_5m')).toEqual(expectedDims(want.d5m));
   expect(await storedDims(store, 'dims_1h')).toEqual(expectedDims(want.d1h));
 }
 
@@ -237,11 +237,82 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     const bad = events.map((e, i) => (i === 30 ? { ...e, ms: 40_000 } : e));
     await expect(store.ingest(batchOf('node1-9', bad))).rejects.toThrow();
     expect(await count(store, 'SELECT count(*) AS n FROM events')).toBe(0);
-    for (const table of ['rollup_1m', 'rollup_5m', 'dims_5m', 'dims_1h', 'batches']) {
+    for (const table of ['rollup_1m', 'rollup_5m', 'dims_1h', 'batches']) {
       expect(await count(store, `SELECT count(*) AS n FROM ${table}`)).toBe(0);
     }
     expect(await store.ingest(batchOf('node1-9', events))).toEqual({ stored: 40, duplicate: false });
     await expectRollupsOf(store, events);
+  });
+
+  it('takes batches sent at once: each stored once, a refused one failing alone', async () => {
+    // The DuckDB store writes the batches that wait together in one transaction (group commit).
+    const batches = Array.from({ length: 12 }, (_, i) =>
+      batchOf(`node2-${i}`, makeEvents(`node2-${i}`, 50, T0 - 900, 1800, 40 + i)),
+    );
+    const bad = batchOf(
+      'node2-99',
+      makeEvents('node2-99', 10, T0, 60, 99).map((e, i) => (i === 3 ? { ...e, ms: 40_000 } : e)),
+    );
+    const sent = [...batches, batches[4] as StoredBatch, bad, batches[7] as StoredBatch];
+    const results = await Promise.allSettled(sent.map((b) => store.ingest(b)));
+    const answers = results.map((r) => (r.status === 'fulfilled' ? r.value : 'refused'));
+    expect(answers.filter((a) => a === 'refused')).toHaveLength(1);
+    expect(answers[sent.indexOf(bad)]).toBe('refused');
+    // Each batch id once stored and once a duplicate, whichever of the two went first.
+    for (const i of [4, 7]) {
+      const pair = answers.filter((_, j) => sent[j]?.batchId === `node2-${i}`);
+      expect(pair).toEqual(
+        expect.arrayContaining([
+          { stored: 50, duplicate: false },
+          { stored: 0, duplicate: true },
+        ]),
+      );
+    }
+    const all = batches.flatMap((b) => b.events);
+    await expectRollupsOf(store, all);
+    expect(await storedRequestIds(store)).toEqual(all.map((e) => e.requestId).sort());
+    expect(await count(store, 'SELECT count(*) AS n FROM batches')).toBe(12);
+  });
+
+  it('top lists and distinct counts are exact to the second over whole and partial hours', async () => {
+    // 30 hours of events; ranges that start and end inside hours read whole hours from the hourly
+    // rollup and the partial ones from raw events.
+    const events = [0, 1, 2].flatMap((i) => makeEvents(`node3-${i}`, 400, T0 - 20 * 3600, 30 * 3600, 60 + i));
+    for (const [i, part] of [0, 1, 2].entries()) {
+      await store.ingest(
+        batchOf(
+          `node3-${part}`,
+          events.filter((e) => e.batchId === `node3-${i}`),
+        ),
+      );
+    }
+    const queries = new StatisticsQueries(store);
+    const scope = { siteIds: [2, 3], zoneIds: null, domainIds: null };
+    for (const range of [
+      { start: T0 - 19 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
+      { start: T0 - 3 * 3600, end: T0 + 7 * 3600 },
+      { start: T0 - 2 * 3600 + 1, end: T0 - 3600 + 59 },
+    ]) {
+      const inRange = events.filter((e) => e.siteId !== 1 && e.ts >= range.start && e.ts < range.end);
+      const expectTop = async (dim: 'status' | 'url' | 'ip' | 'country', value: (e: EventRow) => string) => {
+        const want = new Map<string, number>();
+        for (const e of inRange) {
+          const v = value(e);
+          if (dim === 'country' && v === '') continue;
+          want.set(v, (want.get(v) ?? 0) + 1);
+        }
+        const got = await queries.top(scope, range, dim, 'requests', 1000);
+        expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
+      };
+      await expectTop('status', (e) => String(e.status));
+      await expectTop('url', (e) => e.path);
+      await expectTop('ip', (e) => e.ip);
+      await expectTop('country', (e) => e.country);
+      expect(await queries.distinct(scope, range, 'ip')).toBe(new Set(inRange.map((e) => e.ip)).size);
+      expect(await queries.distinct(scope, range, 'ip', 'blacklisted')).toBe(
+        new Set(inRange.filter((e) => e.blacklisted).map((e) => e.ip)).size,
+      );
+    }
   });
 
   it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
@@ -329,7 +400,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     await store.compact(T0 - DAY, T0 + DAY);
     await expectRollupsOf(store, all);
     expect(await count(store, 'SELECT count(*) AS n FROM rollup_1m')).toBe(want.r1m.length);
-    expect(await count(store, 'SELECT count(*) AS n FROM dims_5m')).toBe(want.d5m.length);
+    expect(await count(store, 'SELECT count(*) AS n FROM dims_1h')).toBe(want.d1h.length);
     // Compaction leaves the rows out of its range alone and stays correct when run again.
     await store.compact(T0 - 60, T0 + 60);
     await expectRollupsOf(store, all);

@@ -2,7 +2,7 @@
  * The analytics store (docs/decisions.md "Traffic analytics"): where the edge's request events and
  * their rollups live, behind one interface with two implementations — DuckDB embedded in DATA_DIR
  * (duckdb-store.ts, the default) and ClickHouse for installs that outgrow one machine
- * (clickhouse-store.ts, `CLICKHOUSE_URL`). Both run the same SQL (analytics-sql.ts) but for the few
+ * (clickhouse-store.ts, `CLICKHOUSE_URL`). Both run the same SQL (statistics.queries.ts) but for the few
  * functions their dialects spell differently, so one test suite covers both.
  *
  * Values that reach SQL text are integers the services checked (ids, times); strings only travel as
@@ -77,6 +77,10 @@ export interface SqlDialect {
   idiv(a: string, b: string): string;
   /** Number of distinct values of an expression. */
   distinct(expr: string): string;
+  /** An integer expression as a string (its decimal digits). */
+  text(expr: string): string;
+  /** An integer expression as a 64-bit integer (UNION ALL's sides must agree on types). */
+  int64(expr: string): string;
 }
 
 export interface AnalyticsStore {
@@ -91,7 +95,7 @@ export interface AnalyticsStore {
    * are left out).
    */
   ingest(batch: StoredBatch): Promise<IngestResult>;
-  /** Runs a read-only query built by analytics-sql.ts. */
+  /** Runs a read-only query built by statistics.queries.ts. */
   query(sql: string): Promise<Row[]>;
   /** Deletes raw events older than `rawBefore` and rollups older than `rollupBefore` (unix seconds). */
   prune(rawBefore: number, rollupBefore: number): Promise<void>;

@@ -4,9 +4,7 @@ import { EVENT_COLUMNS } from './duckdb-store.js';
 import {
   DIM_COUNTERS,
   type DimCounter,
-  HIGH_DIM_COLUMNS,
-  type LowDim,
-  METHOD_BUCKET_SQL,
+  dimValueSql,
   ROLLUP_COUNTERS,
   type RollupCounter,
   UPSTREAM_SQL,
@@ -22,7 +20,7 @@ import {
  * (user and password optional, percent-encoded; the database is created when missing; settings may
  * follow as a query string, e.g. `?insert_distributed_sync=1` on a cluster).
  *
- * Layout: `events` (MergeTree, one partition per UTC day, ordered by site and time) and the four
+ * Layout: `events` (MergeTree, one partition per UTC day, ordered by site and time) and the three
  * rollup tables of rollups.ts as SummingMergeTree tables, each fed by a materialized view over
  * `events` that computes what `rollupsOf` computes, so an INSERT of events brings its rollups with
  * it. Table and column names are the DuckDB store's: the statistics run the same SQL on both.
@@ -52,6 +50,8 @@ import {
 export const CLICKHOUSE_DIALECT: SqlDialect = {
   idiv: (a, b) => `intDiv(${a}, ${b})`,
   distinct: (expr) => `uniqExact(${expr})`,
+  text: (expr) => `toString(${expr})`,
+  int64: (expr) => `toInt64(${expr})`,
 };
 
 /** ClickHouse type of each DuckDB type of EVENT_COLUMNS, with the range of the integers. */
@@ -113,17 +113,6 @@ const DIM_SUMS: Record<DimCounter, string> = {
   waf: `sum(waf)`,
 };
 
-/** The value each dimension counts (LOW_DIMS and HIGH_DIMS of rollups.ts), as a String expression. */
-const LOW_DIM_VALUES: Record<LowDim, string> = {
-  status: `toString(status)`,
-  method: METHOD_BUCKET_SQL,
-  httpVersion: 'http_version',
-  scheme: 'scheme',
-  country: 'country',
-  city: `if(city > 0, toString(city), '')`,
-  fileType: 'file_type',
-};
-
 const KEY_COLUMNS = 'bucket Int64, site_id Int32, domain_id Int32, zone_id Int32';
 const summing = (table: string, columns: string, order: string) =>
   `CREATE TABLE IF NOT EXISTS ${table} (${columns}) ENGINE = SummingMergeTree() PARTITION BY ${DAY_OF('bucket')} ORDER BY (${order})`;
@@ -148,8 +137,8 @@ const ROLLUP_VIEW = (table: string, seconds: number) =>
   `${ROLLUP_COUNTERS.map((c) => (ROLLUP_VALUES[c] === c ? c : `${ROLLUP_VALUES[c]} AS ${c}`)).join(', ')} FROM events`;
 
 /** A row per event and dimension (ARRAY JOIN over the event's (dim, value) pairs), summed per key. */
-const DIM_VIEW = (table: string, seconds: number, values: Record<string, string>) =>
-  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS SELECT ${bucketOf(seconds)} AS bucket, ${KEYS_OF_EVENT}, ` +
+const DIM_VIEW = (table: string, view: string, seconds: number, values: Readonly<Record<string, string>>) =>
+  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} TO ${table} AS SELECT ${bucketOf(seconds)} AS bucket, ${KEYS_OF_EVENT}, ` +
   `tupleElement(dim_pair, 1) AS dim, tupleElement(dim_pair, 2) AS value, ` +
   `${DIM_COUNTERS.map((c) => `toInt64(${DIM_SUMS[c]}) AS ${c}`).join(', ')} ` +
   `FROM events ARRAY JOIN [${Object.entries(values)
@@ -162,7 +151,6 @@ const DDL = [
     `ENGINE = MergeTree() PARTITION BY ${DAY_OF('ts')} ORDER BY (site_id, ts)`,
   ROLLUP_TABLE('rollup_1m'),
   ROLLUP_TABLE('rollup_5m'),
-  DIM_TABLE('dims_5m'),
   DIM_TABLE('dims_1h'),
   // The ledger, as the DuckDB store's (one row per batch taken), looked up by batch_key.
   'CREATE TABLE IF NOT EXISTS batches (batch_key UInt64, batch_id String, node_id Int32, received_at Int64, ' +
@@ -172,21 +160,22 @@ const DDL = [
     `ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
   ROLLUP_VIEW('rollup_1m', 60),
   ROLLUP_VIEW('rollup_5m', 300),
-  DIM_VIEW('dims_5m', 300, LOW_DIM_VALUES),
-  DIM_VIEW('dims_1h', 3600, HIGH_DIM_COLUMNS),
+  // Every dimension of rollups.ts (the view's name says so: an older one fed only the
+  // high-cardinality ones, beside a five-minute table of the others; open() drops both).
+  DIM_VIEW('dims_1h', 'dims_1h_all_mv', 3600, dimValueSql(CLICKHOUSE_DIALECT)),
 ];
+const RETIRED = ['dims_5m_mv', 'dims_5m', 'dims_1h_mv'];
 
 /** The tables pruned by day, with the column that dates a row and which cut applies. */
 const DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
   ['events', 'ts', 'raw'],
   ['rollup_1m', 'bucket', 'rollup'],
   ['rollup_5m', 'bucket', 'rollup'],
-  ['dims_5m', 'bucket', 'rollup'],
   ['dims_1h', 'bucket', 'rollup'],
   ['batches', 'received_at', 'ledger'],
   ['batch_attempts', 'received_at', 'ledger'],
 ];
-const SUMMED_TABLES = ['rollup_1m', 'rollup_5m', 'dims_5m', 'dims_1h'] as const;
+const SUMMED_TABLES = ['rollup_1m', 'rollup_5m', 'dims_1h'] as const;
 
 /** `halfMD5` of ClickHouse: the first 8 bytes of the MD5, big-endian, as an unsigned integer. */
 export function batchKey(batchId: string): string {
@@ -341,6 +330,7 @@ export class ClickHouseStore implements AnalyticsStore {
       "SELECT engine FROM system.tables WHERE database = currentDatabase() AND name = 'events'",
     );
     if (events?.engine !== 'Distributed') {
+      for (const table of RETIRED) await this.execute(`DROP TABLE IF EXISTS ${table}`);
       for (const statement of DDL) await this.execute(statement);
     }
     this.opened = true;

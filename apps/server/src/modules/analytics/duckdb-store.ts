@@ -3,14 +3,7 @@ import path from 'node:path';
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
 import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
-import {
-  DIM_COUNTERS,
-  HIGH_DIM_COLUMNS,
-  type LowDim,
-  METHOD_BUCKET_SQL,
-  ROLLUP_COUNTERS,
-  UPSTREAM_SQL,
-} from './rollups.js';
+import { DIM_COUNTERS, dimValueSql, ROLLUP_COUNTERS, UPSTREAM_SQL } from './rollups.js';
 
 /**
  * The embedded analytics store: one DuckDB file in DATA_DIR (`analytics/analytics.duckdb`), owned
@@ -25,6 +18,8 @@ import {
 export const DUCKDB_DIALECT: SqlDialect = {
   idiv: (a, b) => `((${a}) // (${b}))`,
   distinct: (expr) => `count(DISTINCT ${expr})`,
+  text: (expr) => `CAST(${expr} AS VARCHAR)`,
+  int64: (expr) => `CAST(${expr} AS BIGINT)`,
 };
 
 /** Column name and DuckDB type of the events table, in the appender's order (ClickHouse maps the types). */
@@ -76,20 +71,37 @@ const DDL = [
   `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
   ROLLUP_DDL('rollup_1m'),
   ROLLUP_DDL('rollup_5m'),
-  DIM_DDL('dims_5m'),
   DIM_DDL('dims_1h'),
-  // A batch lands here first; the rollups are computed from it in SQL, then it moves to events.
-  `CREATE TABLE IF NOT EXISTS ingest_staging (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
   // The ledger: every batch taken, with the events the node's spool dropped before it.
   `CREATE TABLE IF NOT EXISTS batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
      received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, events INTEGER NOT NULL)`,
 ];
 
+/**
+ * A group of batches lands here first (a temporary table: it lives in memory and is emptied in the
+ * same transaction, so it never reaches the write-ahead log); the rollups are computed from it in
+ * SQL, then its rows move to events.
+ */
+const STAGING_DDL = `CREATE TEMP TABLE IF NOT EXISTS ingest_staging (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`;
+
+/**
+ * At most this many events are written in one transaction. Batches that arrive while one is being
+ * written wait and go together in the next (group commit): a transaction's cost is mostly fixed
+ * (the rollups' statements, the commit), and one of more than DuckDB's row group (122,880 rows)
+ * writes the events straight to the database file instead of through the write-ahead log.
+ */
+const GROUP_MAX_EVENTS = 200_000;
+
+interface Waiting {
+  batch: StoredBatch;
+  resolve: (result: IngestResult) => void;
+  reject: (error: unknown) => void;
+}
+
 /** Tables whose rows are partial sums, with their key columns (what compaction groups by). */
 const SUMMED_TABLES: readonly [string, string, readonly string[]][] = [
   ['rollup_1m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS],
   ['rollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS],
-  ['dims_5m', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
   ['dims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
 ];
 
@@ -103,31 +115,24 @@ const ROLLUP_SELECT = (unit: number) => `SELECT (ts // ${unit}) * ${unit} AS buc
   sum(CASE WHEN status // 100 = 2 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 3 THEN 1 ELSE 0 END),
   sum(CASE WHEN status // 100 = 4 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 5 THEN 1 ELSE 0 END)
   FROM ingest_staging GROUP BY 1, 2, 3, 4`;
-/** rollups.ts's LOW_DIMS and HIGH_DIMS, in SQL over ingest_staging. */
-const LOW_DIM_VALUES: Record<LowDim, string> = {
-  status: 'CAST(status AS VARCHAR)',
-  method: METHOD_BUCKET_SQL,
-  httpVersion: 'http_version',
-  scheme: 'scheme',
-  country: 'country',
-  city: "CASE WHEN city > 0 THEN CAST(city AS VARCHAR) ELSE '' END",
-  fileType: 'file_type',
+/**
+ * rollups.ts's dimensions, in SQL over ingest_staging: one scan with a grouping set per dimension
+ * (`grouping()` says which set a row is of: its bit is 0 for the dimension the row counts).
+ */
+const DIM_SELECT = (unit: number) => {
+  const values = Object.entries(dimValueSql(DUCKDB_DIALECT));
+  const all = (1 << values.length) - 1;
+  const which = values.map(([dim], i) => `WHEN g = ${all ^ (1 << (values.length - 1 - i))} THEN '${dim}'`).join(' ');
+  const v = values.map((_, i) => `v${i}`);
+  return `SELECT b, site_id, domain_id, zone_id, CASE ${which} END, COALESCE(${v.join(', ')}), r, bo, bl, bk, w FROM (
+  SELECT (ts // ${unit}) * ${unit} AS b, site_id, domain_id, zone_id, ${values.map(([, sql], i) => `${sql} AS v${i}`).join(', ')},
+    grouping(${v.join(', ')}) AS g, count(*) AS r, sum(bytes_out) AS bo, sum(blocked) AS bl, sum(blacklisted) AS bk, sum(waf) AS w
+  FROM ingest_staging GROUP BY GROUPING SETS (${v.map((x) => `(b, site_id, domain_id, zone_id, ${x})`).join(', ')}))`;
 };
-const DIM_SELECT = (unit: number, values: Readonly<Record<string, string>>) =>
-  Object.entries(values)
-    .map(
-      ([
-        dim,
-        value,
-      ]) => `SELECT (ts // ${unit}) * ${unit} AS bucket, site_id, domain_id, zone_id, '${dim}' AS dim, ${value} AS value,
-  count(*), sum(bytes_out), sum(blocked), sum(blacklisted), sum(waf) FROM ingest_staging GROUP BY 1, 2, 3, 4, 5, 6`,
-    )
-    .join(' UNION ALL ');
 const FROM_STAGING = [
   `INSERT INTO rollup_1m ${ROLLUP_SELECT(60)}`,
   `INSERT INTO rollup_5m ${ROLLUP_SELECT(300)}`,
-  `INSERT INTO dims_5m ${DIM_SELECT(300, LOW_DIM_VALUES)}`,
-  `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS)}`,
+  `INSERT INTO dims_1h ${DIM_SELECT(3600)}`,
   'INSERT INTO events SELECT * FROM ingest_staging',
   'DELETE FROM ingest_staging',
 ];
@@ -186,6 +191,9 @@ export class DuckDbStore implements AnalyticsStore {
   private lock: StoreLock | null = null;
   /** Writes one after another on the writer connection (its transaction is the connection's). */
   private writes: Promise<unknown> = Promise.resolve();
+  /** Batches waiting for the next group's transaction, and whether a drain is under way. */
+  private readonly waiting: Waiting[] = [];
+  private draining = false;
 
   /** `dir`: the store's directory (DATA_DIR/analytics); null keeps everything in memory (tests). */
   constructor(private readonly dir: string | null) {}
@@ -201,6 +209,11 @@ export class DuckDbStore implements AnalyticsStore {
     this.writer = await this.instance.connect();
     this.reader = await this.instance.connect();
     for (const statement of DDL) await this.writer.run(statement);
+    // An older version staged in a table of the database; a temporary one replaces it.
+    await this.writer.run('DROP TABLE IF EXISTS main.ingest_staging');
+    // Before the low-cardinality dimensions went hourly they had a five-minute table.
+    await this.writer.run('DROP TABLE IF EXISTS dims_5m');
+    await this.writer.run(STAGING_DDL);
   }
 
   async close(): Promise<void> {
@@ -226,18 +239,83 @@ export class DuckDbStore implements AnalyticsStore {
   }
 
   ingest(batch: StoredBatch): Promise<IngestResult> {
-    return this.serialised(async (db) => {
-      await db.run('BEGIN TRANSACTION');
-      try {
-        const seen = await db.runAndReadAll('SELECT 1 FROM batches WHERE batch_id = $1', [batch.batchId]);
-        if (seen.currentRowCount > 0) {
-          await db.run('ROLLBACK');
-          return { stored: 0, duplicate: true };
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ batch, resolve, reject });
+      this.drain();
+    });
+  }
+
+  /** Writes the waiting batches, as many as a group holds per transaction, until none wait. */
+  private drain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    void this.serialised(async (db) => {
+      while (this.waiting.length > 0) {
+        const group: Waiting[] = [];
+        let events = 0;
+        while (
+          this.waiting.length > 0 &&
+          (group.length === 0 || events + (this.waiting[0] as Waiting).batch.events.length <= GROUP_MAX_EVENTS)
+        ) {
+          const next = this.waiting.shift() as Waiting;
+          group.push(next);
+          events += next.batch.events.length;
         }
-        const staging = await db.createAppender('ingest_staging');
-        for (const e of batch.events) appendEvent(staging, e);
-        staging.closeSync();
-        for (const statement of FROM_STAGING) await db.run(statement);
+        try {
+          const results = await this.writeGroup(
+            db,
+            group.map((w) => w.batch),
+          );
+          for (const [i, w] of group.entries()) w.resolve(results[i] as IngestResult);
+        } catch (error) {
+          if (group.length === 1) {
+            (group[0] as Waiting).reject(error);
+            continue;
+          }
+          // One batch's failure must not fail the others: each goes again in its own transaction.
+          for (const w of group) {
+            try {
+              const [result] = await this.writeGroup(db, [w.batch]);
+              w.resolve(result as IngestResult);
+            } catch (own) {
+              w.reject(own);
+            }
+          }
+        }
+      }
+    }).finally(() => {
+      this.draining = false;
+      if (this.waiting.length > 0) this.drain();
+    });
+  }
+
+  /**
+   * One transaction: the group's batches not in the ledger yet (a batch sent twice, even within the
+   * group, is stored once), their events, their rollups and their ledger rows — all or nothing.
+   */
+  private async writeGroup(db: DuckDBConnection, batches: readonly StoredBatch[]): Promise<IngestResult[]> {
+    await db.run('BEGIN TRANSACTION');
+    try {
+      const taken = new Set<string>();
+      const results: IngestResult[] = [];
+      const fresh: StoredBatch[] = [];
+      for (const batch of batches) {
+        const seen =
+          taken.has(batch.batchId) ||
+          (await db.runAndReadAll('SELECT 1 FROM batches WHERE batch_id = $1', [batch.batchId])).currentRowCount > 0;
+        taken.add(batch.batchId);
+        results.push(seen ? { stored: 0, duplicate: true } : { stored: batch.events.length, duplicate: false });
+        if (!seen) fresh.push(batch);
+      }
+      if (fresh.length === 0) {
+        await db.run('ROLLBACK');
+        return results;
+      }
+      const staging = await db.createAppender('ingest_staging', null, 'temp');
+      for (const batch of fresh) for (const e of batch.events) appendEvent(staging, e);
+      staging.closeSync();
+      for (const statement of FROM_STAGING) await db.run(statement);
+      for (const batch of fresh) {
         await db.run('INSERT INTO batches VALUES ($1, $2, $3, $4, $5)', [
           batch.batchId,
           batch.nodeId,
@@ -245,13 +323,14 @@ export class DuckDbStore implements AnalyticsStore {
           BigInt(batch.dropped),
           batch.events.length,
         ]);
-        await db.run('COMMIT');
-        return { stored: batch.events.length, duplicate: false };
-      } catch (error) {
-        await db.run('ROLLBACK').catch(() => {});
-        throw error;
       }
-    });
+      await db.run('COMMIT');
+      return results;
+    } catch (error) {
+      await db.run('ROLLBACK').catch(() => {});
+      // The staging table is temporary and emptied in the transaction; a rollback empties it too.
+      throw error;
+    }
   }
 
   async query(sql: string): Promise<Row[]> {

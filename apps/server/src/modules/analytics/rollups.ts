@@ -1,5 +1,5 @@
 import { HTTP_METHODS_TRACKED } from '@rampart/contract';
-import type { EventRow } from './analytics-store.js';
+import type { EventRow, SqlDialect } from './analytics-store.js';
 
 /**
  * The rollups the statistics read (docs/decisions.md "Traffic analytics"), so that a query over 30
@@ -7,11 +7,12 @@ import type { EventRow } from './analytics-store.js';
  *
  * - `rollup_1m` and `rollup_5m`: per site, domain and zone, per minute and per five minutes, the
  *   counters of {@link ROLLUP_COUNTERS};
- * - `dims_5m`: per site, domain, zone and five minutes, requests, bytes and decisions per value of
- *   each low-cardinality dimension ({@link LOW_DIMS}: status, method, HTTP version, scheme,
- *   country, city, file type);
- * - `dims_1h`: the same per hour for the high-cardinality ones ({@link HIGH_DIMS}: URL path,
- *   referer, user agent, client address).
+ * - `dims_1h`: per site, domain, zone and hour, requests, bytes and decisions per value of each
+ *   dimension: the low-cardinality ones ({@link LOW_DIMS}: status, method, HTTP version, scheme,
+ *   country, city, file type) and the high-cardinality ones ({@link HIGH_DIMS}: URL path, referer,
+ *   user agent, client address). Top lists read its whole hours and the raw events of the partial
+ *   hours at a range's ends (statistics.queries.ts), so they are exact to the second without a
+ *   finer table (a five-minute one wrote up to seven rows per event on quiet domains).
  *
  * The stores compute them in SQL — DuckDB from each batch in its transaction (duckdb-store.ts),
  * ClickHouse in materialized views over the events table (clickhouse-store.ts); {@link rollupsOf}
@@ -41,7 +42,7 @@ export type RollupCounter = (typeof ROLLUP_COUNTERS)[number];
 export const DIM_COUNTERS = ['requests', 'bytes_out', 'blocked', 'blacklisted', 'waf'] as const;
 export type DimCounter = (typeof DIM_COUNTERS)[number];
 
-/** Low-cardinality dimensions (dims_5m) and the event value each counts. */
+/** Low-cardinality dimensions and the event value each counts. */
 export const LOW_DIMS = {
   status: (e: EventRow) => String(e.status),
   method: (e: EventRow) => methodBucket(e.method),
@@ -51,7 +52,7 @@ export const LOW_DIMS = {
   city: (e: EventRow) => (e.city > 0 ? String(e.city) : ''),
   fileType: (e: EventRow) => e.fileType,
 } as const;
-/** High-cardinality dimensions (dims_1h). */
+/** High-cardinality dimensions. */
 export const HIGH_DIMS = {
   url: (e: EventRow) => e.path,
   referer: (e: EventRow) => e.referer,
@@ -81,6 +82,20 @@ export const HIGH_DIM_COLUMNS: Readonly<Record<HighDim, string>> = {
 };
 export function isHighDim(dim: string): dim is HighDim {
   return Object.hasOwn(HIGH_DIMS, dim);
+}
+
+/** Each dimension's value (LOW_DIMS, HIGH_DIMS) as a string expression over the events' columns. */
+export function dimValueSql(d: SqlDialect): Readonly<Record<Dim, string>> {
+  return {
+    status: d.text('status'),
+    method: METHOD_BUCKET_SQL,
+    httpVersion: 'http_version',
+    scheme: 'scheme',
+    country: 'country',
+    city: `CASE WHEN city > 0 THEN ${d.text('city')} ELSE '' END`,
+    fileType: 'file_type',
+    ...HIGH_DIM_COLUMNS,
+  };
 }
 
 export interface RollupRow {
@@ -135,7 +150,6 @@ function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
 export interface BatchRollups {
   r1m: RollupRow[];
   r5m: RollupRow[];
-  d5m: DimRow[];
   d1h: DimRow[];
 }
 
@@ -143,7 +157,6 @@ export interface BatchRollups {
 export function rollupsOf(events: readonly EventRow[]): BatchRollups {
   const r1m = new Map<string, RollupRow>();
   const r5m = new Map<string, RollupRow>();
-  const d5m = new Map<string, DimRow>();
   const d1h = new Map<string, DimRow>();
   const addRollup = (map: Map<string, RollupRow>, bucket: number, e: EventRow, c: Record<RollupCounter, number>) => {
     const key = `${bucket}|${e.siteId}|${e.domainId}|${e.zoneId}`;
@@ -183,9 +196,9 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
     const five = e.ts - (e.ts % 300);
     addRollup(r1m, e.ts - (e.ts % 60), e, c);
     addRollup(r5m, five, e, c);
-    for (const [dim, of] of lowDims) addDim(d5m, five, e, dim, of(e));
     const hour = e.ts - (e.ts % 3600);
+    for (const [dim, of] of lowDims) addDim(d1h, hour, e, dim, of(e));
     for (const [dim, of] of highDims) addDim(d1h, hour, e, dim, of(e));
   }
-  return { r1m: [...r1m.values()], r5m: [...r5m.values()], d5m: [...d5m.values()], d1h: [...d1h.values()] };
+  return { r1m: [...r1m.values()], r5m: [...r5m.values()], d1h: [...d1h.values()] };
 }

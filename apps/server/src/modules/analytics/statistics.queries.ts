@@ -1,6 +1,6 @@
 import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
 import type { AnalyticsStore, Row } from './analytics-store.js';
-import { type Dim, HIGH_DIM_COLUMNS, isHighDim, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
+import { type Dim, dimValueSql, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
 
 /**
  * The statistics' SQL over the rollups (rollups.ts), one text for both stores (the dialect spells
@@ -22,8 +22,16 @@ export interface Range {
   end: number;
 }
 
-/** Up to this long a top list of a high-cardinality dimension reads raw events (exact to the second). */
+/**
+ * Up to this long a top list reads raw events alone; beyond, the hourly dimensions for the whole
+ * hours and raw events for the partial hours at each end (so every range is exact to the second).
+ */
 export const RAW_TOP_MAX_SECONDS = 6 * 3600;
+/**
+ * A range longer than this starts at its first hour: its first partial hour may be older than the
+ * raw events kept (the operator's retention), and an hour more of a week is within its rounding.
+ */
+export const ROUND_START_AFTER_SECONDS = 7 * 86_400;
 /** Up to this long cards and series read the per-minute rollup; beyond, the five-minute one. */
 export const MINUTE_ROLLUP_MAX_SECONDS = 24 * 3600;
 
@@ -90,6 +98,29 @@ export class StatisticsQueries {
     return out;
   }
 
+  /**
+   * Rows of one dimension over a range, as `value, requests, bytes_out, blocked, blacklisted, waf`
+   * (one row per event or per hourly partial sum; the caller sums): raw events for a short range;
+   * otherwise the hourly rollup for the whole hours and raw events for the partial ones at the ends.
+   */
+  private dimRows(scope: Scope, range: Range, dim: Dim): string {
+    const d = this.store.dialect;
+    const value = dimValueSql(d)[dim];
+    const raw = (r: Range) =>
+      `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ` +
+      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf FROM events WHERE ${scopeWhere(scope, 'ts', r)}`;
+    if (range.end - range.start <= RAW_TOP_MAX_SECONDS) return raw(range);
+    const start = range.end - range.start > ROUND_START_AFTER_SECONDS ? floorTo(range.start, 3600) : range.start;
+    const first = start % 3600 === 0 ? start : floorTo(start, 3600) + 3600;
+    const last = floorTo(range.end, 3600);
+    const parts = [
+      `SELECT value, requests, bytes_out, blocked, blacklisted, waf FROM dims_1h WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', { start: first, end: last })}`,
+    ];
+    if (start < first) parts.push(raw({ start, end: first }));
+    if (last < range.end) parts.push(raw({ start: last, end: range.end }));
+    return parts.join(' UNION ALL ');
+  }
+
   /** Requests, bytes and decisions per value of a dimension, `by` the largest first. */
   async top(
     scope: Scope,
@@ -99,22 +130,13 @@ export class StatisticsQueries {
     limit: number,
   ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
     if (scope.siteIds.length === 0) return [];
-    const high = isHighDim(dim);
     const nonEmpty =
-      dim === 'referer' || dim === 'country' || dim === 'city' || dim === 'fileType' ? ` AND value <> ''` : '';
+      dim === 'referer' || dim === 'country' || dim === 'city' || dim === 'fileType' ? ` WHERE value <> ''` : '';
     const filter = by === 'requests' ? '' : ' HAVING ord > 0';
     const columns = `sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, sum(${by}) AS ord`;
-    let sql: string;
-    if (high && range.end - range.start <= RAW_TOP_MAX_SECONDS) {
-      const column = HIGH_DIM_COLUMNS[dim];
-      sql = `SELECT value, ${columns} FROM (SELECT ${column} AS value, 1 AS requests, bytes_out, blocked, blacklisted, waf FROM events WHERE ${scopeWhere(scope, 'ts', range)}) AS t WHERE 1 = 1${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`;
-    } else {
-      const table = high ? 'dims_1h' : 'dims_5m';
-      const unit = high ? 3600 : 300;
-      const r = { start: floorTo(range.start, unit), end: range.end };
-      sql = `SELECT value, ${columns} FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`;
-    }
-    const rows = await this.store.query(sql);
+    const rows = await this.store.query(
+      `SELECT value, ${columns} FROM (${this.dimRows(scope, range, dim)}) AS t${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`,
+    );
     return rows.map((row) => ({
       key: String(row.value),
       requests: num(row, 't_requests'),
@@ -132,16 +154,9 @@ export class StatisticsQueries {
   ): Promise<number> {
     if (scope.siteIds.length === 0) return 0;
     const d = this.store.dialect;
-    let sql: string;
-    if (dim === 'ip' && range.end - range.start <= RAW_TOP_MAX_SECONDS) {
-      sql = `SELECT ${d.distinct('ip')} AS n FROM events WHERE ${scopeWhere(scope, 'ts', range)}${having ? ` AND ${having} > 0` : ''}`;
-    } else {
-      const table = dim === 'ip' ? 'dims_1h' : 'dims_5m';
-      const unit = dim === 'ip' ? 3600 : 300;
-      const r = { start: floorTo(range.start, unit), end: range.end };
-      sql = `SELECT ${d.distinct('value')} AS n FROM (SELECT value FROM ${table} WHERE dim = '${dim}' AND value <> '' AND ${scopeWhere(scope, 'bucket', r)} GROUP BY value${having ? ` HAVING sum(${having}) > 0` : ''}) AS t`;
-    }
-    const [row] = await this.store.query(sql);
+    const [row] = await this.store.query(
+      `SELECT ${d.distinct('value')} AS n FROM (SELECT value FROM (${this.dimRows(scope, range, dim)}) AS r WHERE value <> '' GROUP BY value${having ? ` HAVING sum(${having}) > 0` : ''}) AS t`,
+    );
     return num(row, 'n');
   }
 
