@@ -123,6 +123,7 @@ async function expectRollupsOf(store: AnalyticsStore, events: EventRow[]): Promi
   const want = rollupsOf(events);
   expect(await storedRollups(store, 'rollup_1m')).toEqual(expectedRollups(want.r1m));
   expect(await storedRollups(store, 'rollup_5m')).toEqual(expectedRollups(want.r5m));
+  expect(await storedDims(store, 'lowdims_1h')).toEqual(expectedDims(want.l1h));
   expect(await storedDims(store, 'dims_1h')).toEqual(expectedDims(want.d1h));
 }
 
@@ -237,7 +238,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     const bad = events.map((e, i) => (i === 30 ? { ...e, ms: 40_000 } : e));
     await expect(store.ingest(batchOf('node1-9', bad))).rejects.toThrow();
     expect(await count(store, 'SELECT count(*) AS n FROM events')).toBe(0);
-    for (const table of ['rollup_1m', 'rollup_5m', 'dims_1h', 'batches']) {
+    for (const table of ['rollup_1m', 'rollup_5m', 'lowdims_1h', 'dims_1h', 'batches']) {
       expect(await count(store, `SELECT count(*) AS n FROM ${table}`)).toBe(0);
     }
     expect(await store.ingest(batchOf('node1-9', events))).toEqual({ stored: 40, duplicate: false });
@@ -400,6 +401,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     await store.compact(T0 - DAY, T0 + DAY);
     await expectRollupsOf(store, all);
     expect(await count(store, 'SELECT count(*) AS n FROM rollup_1m')).toBe(want.r1m.length);
+    expect(await count(store, 'SELECT count(*) AS n FROM lowdims_1h')).toBe(want.l1h.length);
     expect(await count(store, 'SELECT count(*) AS n FROM dims_1h')).toBe(want.d1h.length);
     // Compaction leaves the rows out of its range alone and stays correct when run again.
     await store.compact(T0 - 60, T0 + 60);

@@ -4,7 +4,8 @@ import { EVENT_COLUMNS } from './duckdb-store.js';
 import {
   DIM_COUNTERS,
   type DimCounter,
-  dimValueSql,
+  HIGH_DIM_COLUMNS,
+  lowDimValueSql,
   ROLLUP_COUNTERS,
   type RollupCounter,
   UPSTREAM_SQL,
@@ -20,7 +21,7 @@ import {
  * (user and password optional, percent-encoded; the database is created when missing; settings may
  * follow as a query string, e.g. `?insert_distributed_sync=1` on a cluster).
  *
- * Layout: `events` (MergeTree, one partition per UTC day, ordered by site and time) and the three
+ * Layout: `events` (MergeTree, one partition per UTC day, ordered by site and time) and the four
  * rollup tables of rollups.ts as SummingMergeTree tables, each fed by a materialized view over
  * `events` that computes what `rollupsOf` computes, so an INSERT of events brings its rollups with
  * it. Table and column names are the DuckDB store's: the statistics run the same SQL on both.
@@ -151,6 +152,7 @@ const DDL = [
     `ENGINE = MergeTree() PARTITION BY ${DAY_OF('ts')} ORDER BY (site_id, ts)`,
   ROLLUP_TABLE('rollup_1m'),
   ROLLUP_TABLE('rollup_5m'),
+  DIM_TABLE('lowdims_1h'),
   DIM_TABLE('dims_1h'),
   // The ledger, as the DuckDB store's (one row per batch taken), looked up by batch_key.
   'CREATE TABLE IF NOT EXISTS batches (batch_key UInt64, batch_id String, node_id Int32, received_at Int64, ' +
@@ -160,22 +162,23 @@ const DDL = [
     `ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
   ROLLUP_VIEW('rollup_1m', 60),
   ROLLUP_VIEW('rollup_5m', 300),
-  // Every dimension of rollups.ts (the view's name says so: an older one fed only the
-  // high-cardinality ones, beside a five-minute table of the others; open() drops both).
-  DIM_VIEW('dims_1h', 'dims_1h_all_mv', 3600, dimValueSql(CLICKHOUSE_DIALECT)),
+  DIM_VIEW('lowdims_1h', 'lowdims_1h_mv', 3600, lowDimValueSql(CLICKHOUSE_DIALECT)),
+  DIM_VIEW('dims_1h', 'dims_1h_mv', 3600, HIGH_DIM_COLUMNS),
 ];
-const RETIRED = ['dims_5m_mv', 'dims_5m', 'dims_1h_mv'];
+/** Tables and views of earlier layouts that open() drops (the low dimensions had a five-minute table). */
+const RETIRED = ['dims_5m_mv', 'dims_5m', 'dims_1h_all_mv'];
 
 /** The tables pruned by day, with the column that dates a row and which cut applies. */
 const DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
   ['events', 'ts', 'raw'],
   ['rollup_1m', 'bucket', 'rollup'],
   ['rollup_5m', 'bucket', 'rollup'],
+  ['lowdims_1h', 'bucket', 'rollup'],
   ['dims_1h', 'bucket', 'rollup'],
   ['batches', 'received_at', 'ledger'],
   ['batch_attempts', 'received_at', 'ledger'],
 ];
-const SUMMED_TABLES = ['rollup_1m', 'rollup_5m', 'dims_1h'] as const;
+const SUMMED_TABLES = ['rollup_1m', 'rollup_5m', 'lowdims_1h', 'dims_1h'] as const;
 
 /** `halfMD5` of ClickHouse: the first 8 bytes of the MD5, big-endian, as an unsigned integer. */
 export function batchKey(batchId: string): string {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
 import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
-import { DIM_COUNTERS, dimValueSql, ROLLUP_COUNTERS, UPSTREAM_SQL } from './rollups.js';
+import { DIM_COUNTERS, HIGH_DIM_COLUMNS, lowDimValueSql, ROLLUP_COUNTERS, UPSTREAM_SQL } from './rollups.js';
 
 /**
  * The embedded analytics store: one DuckDB file in DATA_DIR (`analytics/analytics.duckdb`), owned
@@ -71,6 +71,7 @@ const DDL = [
   `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
   ROLLUP_DDL('rollup_1m'),
   ROLLUP_DDL('rollup_5m'),
+  DIM_DDL('lowdims_1h'),
   DIM_DDL('dims_1h'),
   // The ledger: every batch taken, with the events the node's spool dropped before it.
   `CREATE TABLE IF NOT EXISTS batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
@@ -102,6 +103,7 @@ interface Waiting {
 const SUMMED_TABLES: readonly [string, string, readonly string[]][] = [
   ['rollup_1m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS],
   ['rollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS],
+  ['lowdims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
   ['dims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
 ];
 
@@ -119,8 +121,8 @@ const ROLLUP_SELECT = (unit: number) => `SELECT (ts // ${unit}) * ${unit} AS buc
  * rollups.ts's dimensions, in SQL over ingest_staging: one scan with a grouping set per dimension
  * (`grouping()` says which set a row is of: its bit is 0 for the dimension the row counts).
  */
-const DIM_SELECT = (unit: number) => {
-  const values = Object.entries(dimValueSql(DUCKDB_DIALECT));
+const DIM_SELECT = (unit: number, dims: Readonly<Record<string, string>>) => {
+  const values = Object.entries(dims);
   const all = (1 << values.length) - 1;
   const which = values.map(([dim], i) => `WHEN g = ${all ^ (1 << (values.length - 1 - i))} THEN '${dim}'`).join(' ');
   const v = values.map((_, i) => `v${i}`);
@@ -132,7 +134,8 @@ const DIM_SELECT = (unit: number) => {
 const FROM_STAGING = [
   `INSERT INTO rollup_1m ${ROLLUP_SELECT(60)}`,
   `INSERT INTO rollup_5m ${ROLLUP_SELECT(300)}`,
-  `INSERT INTO dims_1h ${DIM_SELECT(3600)}`,
+  `INSERT INTO lowdims_1h ${DIM_SELECT(3600, lowDimValueSql(DUCKDB_DIALECT))}`,
+  `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS)}`,
   'INSERT INTO events SELECT * FROM ingest_staging',
   'DELETE FROM ingest_staging',
 ];
@@ -211,7 +214,7 @@ export class DuckDbStore implements AnalyticsStore {
     for (const statement of DDL) await this.writer.run(statement);
     // An older version staged in a table of the database; a temporary one replaces it.
     await this.writer.run('DROP TABLE IF EXISTS main.ingest_staging');
-    // Before the low-cardinality dimensions went hourly they had a five-minute table.
+    // Before the low-cardinality dimensions went hourly (lowdims_1h) they had a five-minute table.
     await this.writer.run('DROP TABLE IF EXISTS dims_5m');
     await this.writer.run(STAGING_DDL);
   }
@@ -364,7 +367,9 @@ export class DuckDbStore implements AnalyticsStore {
         try {
           const sums = counters.map((c) => `sum(${c})::BIGINT AS ${c}`).join(', ');
           await db.run(
-            `CREATE TEMP TABLE compacted AS SELECT ${key}, ${sums} FROM ${table} WHERE ${range} GROUP BY ${key}`,
+            // Ordered by site: a compacted range's row groups then each hold few sites, and their
+            // min/max let a query for one site skip the others'.
+            `CREATE TEMP TABLE compacted AS SELECT ${key}, ${sums} FROM ${table} WHERE ${range} GROUP BY ${key} ORDER BY site_id, bucket`,
           );
           await db.run(`DELETE FROM ${table} WHERE ${range}`);
           await db.run(`INSERT INTO ${table} SELECT * FROM compacted`);

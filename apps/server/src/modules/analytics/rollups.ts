@@ -7,12 +7,15 @@ import type { EventRow, SqlDialect } from './analytics-store.js';
  *
  * - `rollup_1m` and `rollup_5m`: per site, domain and zone, per minute and per five minutes, the
  *   counters of {@link ROLLUP_COUNTERS};
- * - `dims_1h`: per site, domain, zone and hour, requests, bytes and decisions per value of each
- *   dimension: the low-cardinality ones ({@link LOW_DIMS}: status, method, HTTP version, scheme,
- *   country, city, file type) and the high-cardinality ones ({@link HIGH_DIMS}: URL path, referer,
- *   user agent, client address). Top lists read its whole hours and the raw events of the partial
- *   hours at a range's ends (statistics.queries.ts), so they are exact to the second without a
- *   finer table (a five-minute one wrote up to seven rows per event on quiet domains).
+ * - `lowdims_1h`: per site, domain, zone and hour, requests, bytes and decisions per value of each
+ *   low-cardinality dimension ({@link LOW_DIMS}: status, method, HTTP version, scheme, country,
+ *   city, file type);
+ * - `dims_1h`: the same for the high-cardinality ones ({@link HIGH_DIMS}: URL path, referer, user
+ *   agent, client address), apart so that the small lists do not read the large ones' rows.
+ *
+ * Top lists read the whole hours of a range from these and the partial hours at its ends from raw
+ * events (statistics.queries.ts), so they are exact to the second without a finer table (a
+ * five-minute one wrote up to seven rows per event on quiet domains).
  *
  * The stores compute them in SQL — DuckDB from each batch in its transaction (duckdb-store.ts),
  * ClickHouse in materialized views over the events table (clickhouse-store.ts); {@link rollupsOf}
@@ -83,9 +86,11 @@ export const HIGH_DIM_COLUMNS: Readonly<Record<HighDim, string>> = {
 export function isHighDim(dim: string): dim is HighDim {
   return Object.hasOwn(HIGH_DIMS, dim);
 }
+/** The hourly table of a dimension. */
+export const dimTable = (dim: Dim): 'dims_1h' | 'lowdims_1h' => (isHighDim(dim) ? 'dims_1h' : 'lowdims_1h');
 
-/** Each dimension's value (LOW_DIMS, HIGH_DIMS) as a string expression over the events' columns. */
-export function dimValueSql(d: SqlDialect): Readonly<Record<Dim, string>> {
+/** Each low-cardinality dimension's value (LOW_DIMS) as a string expression over the events' columns. */
+export function lowDimValueSql(d: SqlDialect): Readonly<Record<LowDim, string>> {
   return {
     status: d.text('status'),
     method: METHOD_BUCKET_SQL,
@@ -94,8 +99,11 @@ export function dimValueSql(d: SqlDialect): Readonly<Record<Dim, string>> {
     country: 'country',
     city: `CASE WHEN city > 0 THEN ${d.text('city')} ELSE '' END`,
     fileType: 'file_type',
-    ...HIGH_DIM_COLUMNS,
   };
+}
+/** Every dimension's value as a string expression over the events' columns. */
+export function dimValueSql(d: SqlDialect): Readonly<Record<Dim, string>> {
+  return { ...lowDimValueSql(d), ...HIGH_DIM_COLUMNS };
 }
 
 export interface RollupRow {
@@ -150,6 +158,8 @@ function zeroes<K extends string>(keys: readonly K[]): Record<K, number> {
 export interface BatchRollups {
   r1m: RollupRow[];
   r5m: RollupRow[];
+  /** lowdims_1h and dims_1h. */
+  l1h: DimRow[];
   d1h: DimRow[];
 }
 
@@ -157,6 +167,7 @@ export interface BatchRollups {
 export function rollupsOf(events: readonly EventRow[]): BatchRollups {
   const r1m = new Map<string, RollupRow>();
   const r5m = new Map<string, RollupRow>();
+  const l1h = new Map<string, DimRow>();
   const d1h = new Map<string, DimRow>();
   const addRollup = (map: Map<string, RollupRow>, bucket: number, e: EventRow, c: Record<RollupCounter, number>) => {
     const key = `${bucket}|${e.siteId}|${e.domainId}|${e.zoneId}`;
@@ -197,8 +208,8 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
     addRollup(r1m, e.ts - (e.ts % 60), e, c);
     addRollup(r5m, five, e, c);
     const hour = e.ts - (e.ts % 3600);
-    for (const [dim, of] of lowDims) addDim(d1h, hour, e, dim, of(e));
+    for (const [dim, of] of lowDims) addDim(l1h, hour, e, dim, of(e));
     for (const [dim, of] of highDims) addDim(d1h, hour, e, dim, of(e));
   }
-  return { r1m: [...r1m.values()], r5m: [...r5m.values()], d1h: [...d1h.values()] };
+  return { r1m: [...r1m.values()], r5m: [...r5m.values()], l1h: [...l1h.values()], d1h: [...d1h.values()] };
 }

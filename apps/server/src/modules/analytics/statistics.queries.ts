@@ -1,6 +1,6 @@
 import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
 import type { AnalyticsStore, Row } from './analytics-store.js';
-import { type Dim, dimValueSql, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
+import { type Dim, dimTable, dimValueSql, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
 
 /**
  * The statistics' SQL over the rollups (rollups.ts), one text for both stores (the dialect spells
@@ -114,7 +114,7 @@ export class StatisticsQueries {
     const first = start % 3600 === 0 ? start : floorTo(start, 3600) + 3600;
     const last = floorTo(range.end, 3600);
     const parts = [
-      `SELECT value, requests, bytes_out, blocked, blacklisted, waf FROM dims_1h WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', { start: first, end: last })}`,
+      `SELECT value, requests, bytes_out, blocked, blacklisted, waf FROM ${dimTable(dim)} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', { start: first, end: last })}`,
     ];
     if (start < first) parts.push(raw({ start, end: first }));
     if (last < range.end) parts.push(raw({ start: last, end: range.end }));

@@ -238,7 +238,9 @@ export function createBinder(
           };
           const params = parse('params', route.request.params, request.params);
           const query = parse('query', route.request.query, request.query);
-          const body = parse('body', route.request.body, request.body);
+          const body = route.request.bodyCheck?.(request.body)
+            ? request.body
+            : parse('body', route.request.body, request.body);
           if (errors.length > 0) throw new AppError(101003, { fields: errors });
           if (caller?.zoneScope && zoneScope) {
             await zoneScope(route, caller, { params, query, body }).catch(async (error: unknown) => {
