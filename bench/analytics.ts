@@ -1,10 +1,11 @@
 /**
  * `npm run bench:analytics`: the analytics store under a realistic load. Generates BENCH_EVENTS
  * events (default 10 million) over BENCH_SITES sites (default 200) with 5 domains each, skewed
- * (Zipf-like) hosts, URLs, client addresses and countries, over the last BENCH_DAYS days (default 7),
- * and ingests them through the node API's own path: each batch (5,000 events) is gzip of its JSON,
- * and the timed part inflates it, parses it, checks it as the route does and hands it to
- * the ingest service, which places the events and stores them (events, rollups, ledger). Then runs
+ * (Zipf-like) hosts, URLs, clients (BENCH_CLIENTS addresses, default 200,000) and countries, over
+ * the last BENCH_DAYS days (default 7), and ingests them through the node API's own path: each
+ * batch (5,000 events) is gzip of its JSON, and the timed part inflates it, parses it, checks it
+ * as the route does and hands it to the ingest service, which places the events and stores them
+ * (events, rollups, ledger); 20 nodes send at once, each its batches one after another. Then runs
  * each statistics and dashboard query 20 times for one busy site over 30 days and prints one JSON
  * object per store:
  *
@@ -33,6 +34,11 @@ const DAYS = Number(process.env.BENCH_DAYS ?? 7);
 const RUNS = 20;
 const BATCH = 5000;
 const DOMAINS_PER_SITE = 5;
+/** Clients: each request comes from one of these addresses, a few of them far busier (crawlers, offices). */
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 200_000);
+
+/** Client `c`'s address: a different one for each (its low 24 bits in the middle octets). */
+const addressOf = (c: number) => `${11 + ((c >>> 16) & 127)}.${(c >>> 8) & 255}.${c & 255}.${1 + (c % 250)}`;
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -91,7 +97,7 @@ function makeBatches(now: number): { node: number; body: Buffer }[] {
         id: `bench-${seq}-${i}`,
         time: base + Math.floor(r() * 60_000),
         domainId,
-        ip: `${10 + skewed(r, 200)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${1 + skewed(r, 250)}`,
+        ip: addressOf(skewed(r, CLIENTS)),
         method: METHODS[Math.floor(r() * METHODS.length)] as string,
         scheme: r() < 0.8 ? 'https' : 'http',
         httpVersion: r() < 0.6 ? '2' : '1.1',
@@ -132,12 +138,12 @@ function duSize(dir: string): number {
 
 async function run(store: AnalyticsStore, dir: string | null, batches: { node: number; body: Buffer }[], now: number) {
   await store.open();
-  // Countries by address, as an operator's geo database would give them (skewed by the first octet,
-  // which the generator skews; no database file here).
-  const locate = () => (ip: string) => ({
-    country: COUNTRIES[Number(ip.split('.')[0]) % COUNTRIES.length] as string,
-    city: 0,
-  });
+  // Countries by address, as an operator's geo database would give them (a few far likelier; no
+  // database file here).
+  const locate = () => (ip: string) => {
+    const last = Number(ip.slice(ip.lastIndexOf('.') + 1)) - 1;
+    return { country: COUNTRIES[Math.floor(COUNTRIES.length * (last / 250) ** 2)] as string, city: 0 };
+  };
   const ingest = new IngestService(
     store,
     benchRepository(),

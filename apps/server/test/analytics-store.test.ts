@@ -125,6 +125,7 @@ async function expectRollupsOf(store: AnalyticsStore, events: EventRow[]): Promi
   expect(await storedRollups(store, 'rollup_5m')).toEqual(expectedRollups(want.r5m));
   expect(await storedDims(store, 'lowdims_1h')).toEqual(expectedDims(want.l1h));
   expect(await storedDims(store, 'dims_1h')).toEqual(expectedDims(want.d1h));
+  expect(await storedDims(store, 'dims_1d')).toEqual(expectedDims(want.d1d));
 }
 
 async function count(store: AnalyticsStore, sql: string): Promise<number> {
@@ -238,7 +239,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     const bad = events.map((e, i) => (i === 30 ? { ...e, ms: 40_000 } : e));
     await expect(store.ingest(batchOf('node1-9', bad))).rejects.toThrow();
     expect(await count(store, 'SELECT count(*) AS n FROM events')).toBe(0);
-    for (const table of ['rollup_1m', 'rollup_5m', 'lowdims_1h', 'dims_1h', 'batches']) {
+    for (const table of ['rollup_1m', 'rollup_5m', 'lowdims_1h', 'dims_1h', 'dims_1d', 'batches']) {
       expect(await count(store, `SELECT count(*) AS n FROM ${table}`)).toBe(0);
     }
     expect(await store.ingest(batchOf('node1-9', events))).toEqual({ stored: 40, duplicate: false });
@@ -276,9 +277,10 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
   });
 
   it('top lists and distinct counts are exact to the second over whole and partial hours', async () => {
-    // 30 hours of events; ranges that start and end inside hours read whole hours from the hourly
-    // rollup and the partial ones from raw events.
-    const events = [0, 1, 2].flatMap((i) => makeEvents(`node3-${i}`, 400, T0 - 20 * 3600, 30 * 3600, 60 + i));
+    // Three days of events; ranges that start and end inside hours read whole days from the daily
+    // rollup (the high-cardinality dimensions), whole hours from the hourly ones and the partial
+    // hours from raw events.
+    const events = [0, 1, 2].flatMap((i) => makeEvents(`node3-${i}`, 400, T0 - 30 * 3600, 66 * 3600, 60 + i));
     for (const [i, part] of [0, 1, 2].entries()) {
       await store.ingest(
         batchOf(
@@ -290,6 +292,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     const queries = new StatisticsQueries(store);
     const scope = { siteIds: [2, 3], zoneIds: null, domainIds: null };
     for (const range of [
+      { start: T0 - 29 * 3600 + 1234, end: T0 + DAY + 8 * 3600 - 17 },
       { start: T0 - 19 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
       { start: T0 - 3 * 3600, end: T0 + 7 * 3600 },
       { start: T0 - 2 * 3600 + 1, end: T0 - 3600 + 59 },
@@ -403,6 +406,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     expect(await count(store, 'SELECT count(*) AS n FROM rollup_1m')).toBe(want.r1m.length);
     expect(await count(store, 'SELECT count(*) AS n FROM lowdims_1h')).toBe(want.l1h.length);
     expect(await count(store, 'SELECT count(*) AS n FROM dims_1h')).toBe(want.d1h.length);
+    expect(await count(store, 'SELECT count(*) AS n FROM dims_1d')).toBe(want.d1d.length);
     // Compaction leaves the rows out of its range alone and stays correct when run again.
     await store.compact(T0 - 60, T0 + 60);
     await expectRollupsOf(store, all);

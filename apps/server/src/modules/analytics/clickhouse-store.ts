@@ -21,7 +21,7 @@ import {
  * (user and password optional, percent-encoded; the database is created when missing; settings may
  * follow as a query string, e.g. `?insert_distributed_sync=1` on a cluster).
  *
- * Layout: `events` (MergeTree, one partition per UTC day, ordered by site and time) and the four
+ * Layout: `events` (MergeTree, one partition per UTC day, ordered by site and time) and the five
  * rollup tables of rollups.ts as SummingMergeTree tables, each fed by a materialized view over
  * `events` that computes what `rollupsOf` computes, so an INSERT of events brings its rollups with
  * it. Table and column names are the DuckDB store's: the statistics run the same SQL on both.
@@ -154,6 +154,7 @@ const DDL = [
   ROLLUP_TABLE('rollup_5m'),
   DIM_TABLE('lowdims_1h'),
   DIM_TABLE('dims_1h'),
+  DIM_TABLE('dims_1d'),
   // The ledger, as the DuckDB store's (one row per batch taken), looked up by batch_key.
   'CREATE TABLE IF NOT EXISTS batches (batch_key UInt64, batch_id String, node_id Int32, received_at Int64, ' +
     `dropped Int64, events Int32) ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
@@ -164,6 +165,7 @@ const DDL = [
   ROLLUP_VIEW('rollup_5m', 300),
   DIM_VIEW('lowdims_1h', 'lowdims_1h_mv', 3600, lowDimValueSql(CLICKHOUSE_DIALECT)),
   DIM_VIEW('dims_1h', 'dims_1h_mv', 3600, HIGH_DIM_COLUMNS),
+  DIM_VIEW('dims_1d', 'dims_1d_mv', 86_400, HIGH_DIM_COLUMNS),
 ];
 /** Tables and views of earlier layouts that open() drops (the low dimensions had a five-minute table). */
 const RETIRED = ['dims_5m_mv', 'dims_5m', 'dims_1h_all_mv'];
@@ -175,10 +177,11 @@ const DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
   ['rollup_5m', 'bucket', 'rollup'],
   ['lowdims_1h', 'bucket', 'rollup'],
   ['dims_1h', 'bucket', 'rollup'],
+  ['dims_1d', 'bucket', 'rollup'],
   ['batches', 'received_at', 'ledger'],
   ['batch_attempts', 'received_at', 'ledger'],
 ];
-const SUMMED_TABLES = ['rollup_1m', 'rollup_5m', 'lowdims_1h', 'dims_1h'] as const;
+const SUMMED_TABLES = ['rollup_1m', 'rollup_5m', 'lowdims_1h', 'dims_1h', 'dims_1d'] as const;
 
 /** `halfMD5` of ClickHouse: the first 8 bytes of the MD5, big-endian, as an unsigned integer. */
 export function batchKey(batchId: string): string {

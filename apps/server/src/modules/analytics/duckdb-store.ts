@@ -73,6 +73,7 @@ const DDL = [
   ROLLUP_DDL('rollup_5m'),
   DIM_DDL('lowdims_1h'),
   DIM_DDL('dims_1h'),
+  DIM_DDL('dims_1d'),
   // The ledger: every batch taken, with the events the node's spool dropped before it.
   `CREATE TABLE IF NOT EXISTS batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
      received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, events INTEGER NOT NULL)`,
@@ -105,7 +106,10 @@ const SUMMED_TABLES: readonly [string, string, readonly string[]][] = [
   ['rollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS],
   ['lowdims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
   ['dims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
+  ['dims_1d', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
 ];
+/** Tables of day buckets: compacted by whole days once each day has ended (see compact). */
+const DAY_TABLES: ReadonlySet<string> = new Set(['dims_1d']);
 
 const UPSTREAM = UPSTREAM_SQL;
 /** rollups.ts's eventCounters, in SQL over ingest_staging. */
@@ -136,6 +140,7 @@ const FROM_STAGING = [
   `INSERT INTO rollup_5m ${ROLLUP_SELECT(300)}`,
   `INSERT INTO lowdims_1h ${DIM_SELECT(3600, lowDimValueSql(DUCKDB_DIALECT))}`,
   `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS)}`,
+  `INSERT INTO dims_1d ${DIM_SELECT(86_400, HIGH_DIM_COLUMNS)}`,
   'INSERT INTO events SELECT * FROM ingest_staging',
   'DELETE FROM ingest_staging',
 ];
@@ -197,6 +202,8 @@ export class DuckDbStore implements AnalyticsStore {
   /** Batches waiting for the next group's transaction, and whether a drain is under way. */
   private readonly waiting: Waiting[] = [];
   private draining = false;
+  /** Day buckets before this were compacted by this process (see compact). */
+  private daysCompactedTo = 0;
 
   /** `dir`: the store's directory (DATA_DIR/analytics); null keeps everything in memory (tests). */
   constructor(private readonly dir: string | null) {}
@@ -360,9 +367,15 @@ export class DuckDbStore implements AnalyticsStore {
     if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) {
       return Promise.reject(new Error('compact: times must be integers'));
     }
-    const range = `bucket >= ${from} AND bucket < ${to}`;
+    // Day tables: the whole days that ended by `to`, back to the day before `from`'s (each ended
+    // day is compacted once by this process; rows a late batch adds stay partial, and sums hold).
+    const dayTo = to - (to % 86_400);
+    const dayFrom = Math.max(from - (from % 86_400) - 86_400, this.daysCompactedTo);
     return this.serialised(async (db) => {
       for (const [table, key, counters] of SUMMED_TABLES) {
+        const day = DAY_TABLES.has(table);
+        if (day && dayFrom >= dayTo) continue;
+        const range = day ? `bucket >= ${dayFrom} AND bucket < ${dayTo}` : `bucket >= ${from} AND bucket < ${to}`;
         await db.run('BEGIN TRANSACTION');
         try {
           const sums = counters.map((c) => `sum(${c})::BIGINT AS ${c}`).join(', ');
@@ -380,6 +393,7 @@ export class DuckDbStore implements AnalyticsStore {
           throw error;
         }
       }
+      if (dayTo > this.daysCompactedTo) this.daysCompactedTo = dayTo;
     });
   }
 }

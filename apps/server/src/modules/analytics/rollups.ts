@@ -11,7 +11,9 @@ import type { EventRow, SqlDialect } from './analytics-store.js';
  *   low-cardinality dimension ({@link LOW_DIMS}: status, method, HTTP version, scheme, country,
  *   city, file type);
  * - `dims_1h`: the same for the high-cardinality ones ({@link HIGH_DIMS}: URL path, referer, user
- *   agent, client address), apart so that the small lists do not read the large ones' rows.
+ *   agent, client address), apart so that the small lists do not read the large ones' rows;
+ * - `dims_1d`: the high-cardinality ones per UTC day (a client or a URL seen in many hours of a day
+ *   is one row), which lists over days read for their whole days.
  *
  * Top lists read the whole hours of a range from these and the partial hours at its ends from raw
  * events (statistics.queries.ts), so they are exact to the second without a finer table (a
@@ -161,6 +163,8 @@ export interface BatchRollups {
   /** lowdims_1h and dims_1h. */
   l1h: DimRow[];
   d1h: DimRow[];
+  /** dims_1d. */
+  d1d: DimRow[];
 }
 
 /** The partial rollup rows of a batch's events. */
@@ -169,6 +173,7 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
   const r5m = new Map<string, RollupRow>();
   const l1h = new Map<string, DimRow>();
   const d1h = new Map<string, DimRow>();
+  const d1d = new Map<string, DimRow>();
   const addRollup = (map: Map<string, RollupRow>, bucket: number, e: EventRow, c: Record<RollupCounter, number>) => {
     const key = `${bucket}|${e.siteId}|${e.domainId}|${e.zoneId}`;
     let row = map.get(key);
@@ -209,7 +214,17 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
     addRollup(r5m, five, e, c);
     const hour = e.ts - (e.ts % 3600);
     for (const [dim, of] of lowDims) addDim(l1h, hour, e, dim, of(e));
-    for (const [dim, of] of highDims) addDim(d1h, hour, e, dim, of(e));
+    const day = e.ts - (e.ts % 86_400);
+    for (const [dim, of] of highDims) {
+      addDim(d1h, hour, e, dim, of(e));
+      addDim(d1d, day, e, dim, of(e));
+    }
   }
-  return { r1m: [...r1m.values()], r5m: [...r5m.values()], l1h: [...l1h.values()], d1h: [...d1h.values()] };
+  return {
+    r1m: [...r1m.values()],
+    r5m: [...r5m.values()],
+    l1h: [...l1h.values()],
+    d1h: [...d1h.values()],
+    d1d: [...d1d.values()],
+  };
 }

@@ -1,6 +1,6 @@
 import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
 import type { AnalyticsStore, Row } from './analytics-store.js';
-import { type Dim, dimTable, dimValueSql, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
+import { type Dim, dimTable, dimValueSql, isHighDim, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
 
 /**
  * The statistics' SQL over the rollups (rollups.ts), one text for both stores (the dialect spells
@@ -44,8 +44,9 @@ function int(v: number): string {
   return String(v);
 }
 
-/** `t` (unix seconds) rounded down to a whole `unit`. */
+/** `t` (unix seconds) rounded down, or up, to a whole `unit`. */
 const floorTo = (t: number, unit: number) => t - (t % unit);
+const ceilTo = (t: number, unit: number) => (t % unit === 0 ? t : floorTo(t, unit) + unit);
 
 function scopeWhere(scope: Scope, time: string, range: Range): string {
   const parts = [
@@ -100,8 +101,9 @@ export class StatisticsQueries {
 
   /**
    * Rows of one dimension over a range, as `value, requests, bytes_out, blocked, blacklisted, waf`
-   * (one row per event or per hourly partial sum; the caller sums): raw events for a short range;
-   * otherwise the hourly rollup for the whole hours and raw events for the partial ones at the ends.
+   * (one row per event or per partial sum; the caller sums): raw events for a short range;
+   * otherwise the rollups for what they hold whole — days (dims_1d, the high-cardinality
+   * dimensions), then hours (dims_1h, lowdims_1h) — and raw events for the partial hours at the ends.
    */
   private dimRows(scope: Scope, range: Range, dim: Dim): string {
     const d = this.store.dialect;
@@ -110,14 +112,26 @@ export class StatisticsQueries {
       `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ` +
       `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf FROM events WHERE ${scopeWhere(scope, 'ts', r)}`;
     if (range.end - range.start <= RAW_TOP_MAX_SECONDS) return raw(range);
+    const rolled = (table: string, r: Range) =>
+      `SELECT value, requests, bytes_out, blocked, blacklisted, waf FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}`;
     const start = range.end - range.start > ROUND_START_AFTER_SECONDS ? floorTo(range.start, 3600) : range.start;
-    const first = start % 3600 === 0 ? start : floorTo(start, 3600) + 3600;
-    const last = floorTo(range.end, 3600);
-    const parts = [
-      `SELECT value, requests, bytes_out, blocked, blacklisted, waf FROM ${dimTable(dim)} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', { start: first, end: last })}`,
-    ];
-    if (start < first) parts.push(raw({ start, end: first }));
-    if (last < range.end) parts.push(raw({ start: last, end: range.end }));
+    const h1 = ceilTo(start, 3600);
+    const h2 = Math.max(h1, floorTo(range.end, 3600));
+    const parts: string[] = [];
+    const hourly = (r: Range) => {
+      if (r.start < r.end) parts.push(rolled(dimTable(dim), r));
+    };
+    const d1 = ceilTo(h1, 86_400);
+    const d2 = floorTo(h2, 86_400);
+    if (isHighDim(dim) && d1 < d2) {
+      hourly({ start: h1, end: d1 });
+      parts.push(rolled('dims_1d', { start: d1, end: d2 }));
+      hourly({ start: d2, end: h2 });
+    } else {
+      hourly({ start: h1, end: h2 });
+    }
+    if (start < h1) parts.push(raw({ start, end: h1 }));
+    if (h2 < range.end) parts.push(raw({ start: h2, end: range.end }));
     return parts.join(' UNION ALL ');
   }
 
