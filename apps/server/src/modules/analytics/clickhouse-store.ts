@@ -27,7 +27,9 @@ import {
  * it. Table and column names are the DuckDB store's: the statistics run the same SQL on both.
  *
  * Exactly once without transactions: the ledger `batches` holds one row per batch taken (the
- * DuckDB store's table) and `batch_attempts` one row per batch begun. `ingest`:
+ * DuckDB store's table) and `batch_attempts` one row per batch begun. The batches that arrive
+ * while one round is written go together in the next (as DuckDB's group commit), and `ingest`
+ * does for each:
  * 1. a batch in `batches` is a duplicate;
  * 2. otherwise it is marked begun in `batch_attempts`, unless an earlier attempt did so already;
  *    then that attempt was cut short, and the request ids of this batch already in `events` are
@@ -221,6 +223,15 @@ function dayName(seconds: number): number {
   return d.getUTCFullYear() * 10_000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
 }
 
+/** At most this many events go in one INSERT (one block: under max_insert_block_size's 1,048,576 rows). */
+const GROUP_MAX_EVENTS = 100_000;
+
+interface Waiting {
+  batch: StoredBatch;
+  resolve: (result: IngestResult) => void;
+  reject: (error: unknown) => void;
+}
+
 export interface ClickHouseOptions {
   /** Longest a request may take, in milliseconds (default 60,000). */
   timeoutMs?: number;
@@ -236,8 +247,10 @@ export class ClickHouseStore implements AnalyticsStore {
   private readonly settings: Record<string, string>;
   private readonly timeoutMs: number;
   private opened = false;
-  /** Ingests of one batch id one after another (another batch id goes on in parallel). */
-  private readonly inFlight = new Map<string, Promise<unknown>>();
+  /** Batches waiting for the next group's round, whether a drain is under way, and its end. */
+  private readonly waiting: Waiting[] = [];
+  private draining = false;
+  private drained: Promise<void> = Promise.resolve();
 
   /** `url`: CLICKHOUSE_URL, `http[s]://[user[:password]@]host[:port]/database[?setting=value...]`. */
   constructor(url: string, options: ClickHouseOptions = {}) {
@@ -343,7 +356,7 @@ export class ClickHouseStore implements AnalyticsStore {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.inFlight.values()]);
+    await this.drained.catch(() => {});
     this.opened = false;
   }
 
@@ -352,55 +365,129 @@ export class ClickHouseStore implements AnalyticsStore {
   }
 
   ingest(batch: StoredBatch): Promise<IngestResult> {
-    // Another ingest of the same batch in this process waits for the one before it.
-    const before = this.inFlight.get(batch.batchId) ?? Promise.resolve();
-    const run = before.catch(() => {}).then(() => this.ingestOnce(batch));
-    const settled = run.catch(() => {});
-    this.inFlight.set(batch.batchId, settled);
-    void settled.then(() => {
-      if (this.inFlight.get(batch.batchId) === settled) this.inFlight.delete(batch.batchId);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ batch, resolve, reject });
+      this.drain();
     });
-    return run;
   }
 
-  private async ingestOnce(batch: StoredBatch): Promise<IngestResult> {
-    this.assertOpen();
-    for (const n of [batch.nodeId, batch.receivedAt, batch.dropped]) {
-      if (!Number.isSafeInteger(n)) throw new Error('ingest: node, time and dropped must be integers');
-    }
-    for (const e of batch.events) checkEvent(e);
-    const key = batchKey(batch.batchId);
-    const taken = await this.select(`SELECT batch_id FROM batches WHERE batch_key = ${key}`);
-    if (taken.some((r) => r.batch_id === batch.batchId)) return { stored: 0, duplicate: true };
+  /**
+   * Writes the waiting batches, as many as a group holds per round, until none wait: one round at
+   * a time, so a batch sent twice at once is written by the first and found in the ledger by the
+   * second. A group's events go in one INSERT (one block); a group that fails is written again
+   * batch by batch, so one refused batch fails alone.
+   */
+  private drain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    this.drained = (async () => {
+      while (this.waiting.length > 0) {
+        const group: Waiting[] = [];
+        let events = 0;
+        while (
+          this.waiting.length > 0 &&
+          (group.length === 0 || events + (this.waiting[0] as Waiting).batch.events.length <= GROUP_MAX_EVENTS)
+        ) {
+          const next = this.waiting.shift() as Waiting;
+          group.push(next);
+          events += next.batch.events.length;
+        }
+        try {
+          const results = await this.writeGroup(group.map((w) => w.batch));
+          for (const [i, w] of group.entries()) w.resolve(results[i] as IngestResult);
+        } catch (error) {
+          if (group.length === 1) {
+            (group[0] as Waiting).reject(error);
+            continue;
+          }
+          for (const w of group) {
+            try {
+              const [result] = await this.writeGroup([w.batch]);
+              w.resolve(result as IngestResult);
+            } catch (own) {
+              w.reject(own);
+            }
+          }
+        }
+      }
+    })().finally(() => {
+      this.draining = false;
+      if (this.waiting.length > 0) this.drain();
+    });
+  }
 
-    const begun = await this.select(`SELECT batch_id FROM batch_attempts WHERE batch_key = ${key}`);
-    let missing: readonly EventRow[] = batch.events;
-    if (begun.some((r) => r.batch_id === batch.batchId)) {
-      missing = await this.notYetStored(batch, key);
-    } else {
-      await this.insert('batch_attempts', [
+  /**
+   * The ledger protocol of the class comment for a group of batches: the taken ones answer
+   * `duplicate` (a batch twice in the group counts once: the second answers `duplicate`), the
+   * begun ones have their stored events taken off, the others are marked begun; then one INSERT of
+   * every event not stored yet, then the ledger rows.
+   */
+  private async writeGroup(batches: readonly StoredBatch[]): Promise<IngestResult[]> {
+    this.assertOpen();
+    for (const batch of batches) {
+      for (const n of [batch.nodeId, batch.receivedAt, batch.dropped]) {
+        if (!Number.isSafeInteger(n)) throw new Error('ingest: node, time and dropped must be integers');
+      }
+      for (const e of batch.events) checkEvent(e);
+    }
+    const keys = batches.map((b) => batchKey(b.batchId));
+    const keyList = [...new Set(keys)].join(', ');
+    const taken = new Set(
+      (await this.select(`SELECT batch_id FROM batches WHERE batch_key IN (${keyList})`)).map((r) =>
+        String(r.batch_id),
+      ),
+    );
+    const begun = new Set(
+      (await this.select(`SELECT batch_id FROM batch_attempts WHERE batch_key IN (${keyList})`)).map((r) =>
+        String(r.batch_id),
+      ),
+    );
+    const results: IngestResult[] = [];
+    const fresh: { batch: StoredBatch; key: string; missing: readonly EventRow[] }[] = [];
+    const attempts: string[] = [];
+    for (const [i, batch] of batches.entries()) {
+      const key = keys[i] as string;
+      if (taken.has(batch.batchId)) {
+        results.push({ stored: 0, duplicate: true });
+        continue;
+      }
+      taken.add(batch.batchId);
+      let missing: readonly EventRow[] = batch.events;
+      if (begun.has(batch.batchId)) {
+        missing = await this.notYetStored(batch, key);
+      } else {
+        attempts.push(
+          JSON.stringify({
+            batch_key: key,
+            batch_id: batch.batchId,
+            node_id: batch.nodeId,
+            received_at: batch.receivedAt,
+          }),
+        );
+      }
+      // Stored by this call: a batch completed after a cut counts what this call added.
+      results.push({ stored: missing.length, duplicate: false });
+      fresh.push({ batch, key, missing });
+    }
+    if (fresh.length === 0) return results;
+    if (attempts.length > 0) await this.insert('batch_attempts', attempts);
+    // One INSERT: one block, its rollups written with it by the materialized views.
+    const rows = fresh.flatMap((f) => f.missing.map(eventJson));
+    if (rows.length > 0) await this.insert('events', rows);
+    await this.insert(
+      'batches',
+      fresh.map(({ batch, key }) =>
         JSON.stringify({
           batch_key: key,
           batch_id: batch.batchId,
           node_id: batch.nodeId,
           received_at: batch.receivedAt,
+          dropped: batch.dropped,
+          events: batch.events.length,
         }),
-      ]);
-    }
-    // One INSERT: one block, its rollups written with it by the materialized views.
-    if (missing.length > 0) await this.insert('events', missing.map(eventJson));
-    await this.insert('batches', [
-      JSON.stringify({
-        batch_key: key,
-        batch_id: batch.batchId,
-        node_id: batch.nodeId,
-        received_at: batch.receivedAt,
-        dropped: batch.dropped,
-        events: batch.events.length,
-      }),
-    ]);
-    // Stored by this call: a batch completed after a cut counts what this call added.
-    return { stored: missing.length, duplicate: false };
+      ),
+    );
+    return results;
   }
 
   /**
