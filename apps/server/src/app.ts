@@ -10,6 +10,7 @@ import { createHttpServer } from './composition/http-server.js';
 import { composeOperator } from './composition/operator.js';
 import { createRepositories } from './composition/repositories.js';
 import { composeSites } from './composition/sites.js';
+import type { AnalyticsJob } from './modules/analytics/analytics.job.js';
 import type { AnalyticsStore } from './modules/analytics/analytics-store.js';
 import type { AccountService } from './modules/auth/account.service.js';
 import type { AccountsRepository } from './modules/auth/accounts.repository.js';
@@ -116,6 +117,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changes: ctx.changes,
     snapshots: edge.snapshots,
     domainProofJob,
+    analyticsJob: analytics.job,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -148,6 +150,7 @@ declare module 'fastify' {
       changes: ConfigChanges;
       snapshots: SnapshotsService;
       domainProofJob: DomainProofJob;
+      analyticsJob: AnalyticsJob;
     };
   }
   interface FastifyRequest {

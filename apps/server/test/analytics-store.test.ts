@@ -276,7 +276,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     expect(await count(store, 'SELECT count(*) AS n FROM batches')).toBe(12);
   });
 
-  it('top lists and distinct counts are exact to the second over whole and partial hours', async () => {
+  it('top lists and distinct counts are exact to the second over whole and partial hours and days', async () => {
     // Three days of events; ranges that start and end inside hours read whole days from the daily
     // rollup (the high-cardinality dimensions), whole hours from the hourly ones and the partial
     // hours from raw events.
@@ -294,10 +294,13 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     for (const range of [
       { start: T0 - 29 * 3600 + 1234, end: T0 + DAY + 8 * 3600 - 17 },
       { start: T0 - 19 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
+      { start: T0 - 9 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
       { start: T0 - 3 * 3600, end: T0 + 7 * 3600 },
       { start: T0 - 2 * 3600 + 1, end: T0 - 3600 + 59 },
     ]) {
-      const inRange = events.filter((e) => e.siteId !== 1 && e.ts >= range.start && e.ts < range.end);
+      // A range of more than a day starts at its first whole hour (ROUND_START_AFTER_SECONDS).
+      const from = range.end - range.start > DAY ? range.start - (range.start % 3600) : range.start;
+      const inRange = events.filter((e) => e.siteId !== 1 && e.ts >= from && e.ts < range.end);
       const expectTop = async (dim: 'status' | 'url' | 'ip' | 'country', value: (e: EventRow) => string) => {
         const want = new Map<string, number>();
         for (const e of inRange) {

@@ -50,6 +50,7 @@ export const CLIENT_PATHS = {
   cname: 'systemManagement/cname',
   geoDatabase: 'systemManagement/geoDatabase',
   abuseIPs: 'systemManagement/abuseIPs',
+  logSetting: 'systemManagement/logSetting',
   announcementSetting: 'userManagement/announcementSetting',
   customizeLogo: 'userManagement/customizeLogo',
 } as const;

@@ -27,6 +27,7 @@ import {
   groupLineRoutes,
   groupRoutes,
   logoRoutes,
+  logSettingRoutes,
   monitoringRoutes,
   nodeOperationRoutes,
   nodeRoutes,
@@ -100,6 +101,8 @@ const CHANGES = readsByResource({
     virtualNodeRoutes.listVirtualNodes,
   ],
   logos: [logoRoutes.listLogos],
+  logParts: [logSettingRoutes.listLogParts],
+  logSetting: [logSettingRoutes.getLogSetting],
   operatorNginx: Object.values(OPERATOR_NGINX_SECTION_ROUTES).map((routes) => routes.get),
   monitorGroups: [
     monitoringRoutes.listMonitorGroups,

@@ -2,6 +2,8 @@ import { AnalyticsJob } from '../modules/analytics/analytics.job.js';
 import type { AnalyticsStore } from '../modules/analytics/analytics-store.js';
 import { DashboardService } from '../modules/analytics/dashboard.service.js';
 import { IngestService } from '../modules/analytics/ingest.service.js';
+import { bindLogSettingRoutes } from '../modules/analytics/log-settings.routes.js';
+import { LogSettingsService } from '../modules/analytics/log-settings.service.js';
 import { StatisticsQueries } from '../modules/analytics/statistics.queries.js';
 import { bindStatisticsRoutes } from '../modules/analytics/statistics.routes.js';
 import { StatisticsService } from '../modules/analytics/statistics.service.js';
@@ -11,7 +13,8 @@ import type { AppContext } from './context.js';
 
 /**
  * Traffic analytics (docs/decisions.md "Traffic analytics"): the nodes' event batches in, the
- * statistics and dashboards out, and the job that compacts and prunes the store.
+ * statistics and dashboards out, the log setting (retention and the store's parts), and the job
+ * that compacts the store and prunes it by that retention.
  */
 export function composeAnalytics(ctx: AppContext, binder: Binder, store: AnalyticsStore, geo: GeoDatabaseService) {
   const { app, clock, repos } = ctx;
@@ -21,11 +24,22 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
   );
   const ingest = new IngestService(store, repo, (operatorId) => geo.locator(operatorId), clock);
   bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock);
-  const job = new AnalyticsJob(store, clock, (error) => app.log.error({ err: error }, 'analytics upkeep failed'));
+  const logSettings = new LogSettingsService(
+    repos.settings,
+    store,
+    async () => (await repos.accounts.findRoot('client'))?.id,
+  );
+  bindLogSettingRoutes(binder, logSettings);
+  const job = new AnalyticsJob(
+    store,
+    clock,
+    (error) => app.log.error({ err: error }, 'analytics upkeep failed'),
+    () => logSettings.retention(),
+  );
   job.start();
   app.addHook('onClose', async () => {
     job.stop();
     await store.close();
   });
-  return { statistics };
+  return { statistics, job };
 }

@@ -25,6 +25,7 @@ import { abuseIPRoutes, firewallReputationRoutes } from './firewall-reputation.j
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
+import { logSettingRoutes } from './log-settings.js';
 import { logoRoutes } from './logos.js';
 import { monitoringRoutes } from './monitoring.js';
 import { nodeCommandRoutes } from './node-commands.js';
@@ -76,6 +77,7 @@ export * from './firewall-reputation.js';
 export * from './firewall-user-agents.js';
 export * from './group-lines.js';
 export * from './groups.js';
+export * from './log-settings.js';
 export * from './logos.js';
 export * from './monitoring.js';
 export * from './node-commands.js';
@@ -152,6 +154,7 @@ export const ROUTE_GROUPS = {
   roles: roleRoutes,
   apiTokens: apiTokenRoutes,
   logos: logoRoutes,
+  logSettings: logSettingRoutes,
   overview: overviewRoutes,
   statistics: statisticsRoutesOf,
   dashboard: dashboardRoutes,

@@ -37,6 +37,7 @@ export const enUS = {
       cname: 'CNAME domain',
       geoDatabase: 'Geo database',
       abuseIPs: 'Abuse IPs',
+      logSetting: 'Log setting',
       announcementSetting: 'Announcements',
       roles: 'Roles',
       apiTokenSetting: 'API tokens',
@@ -1705,6 +1706,9 @@ export const enUS = {
     'client.abuseIP.update': 'Edit abuse IP',
     'client.abuseIPs.delete': 'Delete abuse IPs',
     'client.abuseIPs.import': 'Import abuse IPs',
+    'client.setting.log.update': 'Set log retention',
+    'client.setting.log.part.delete': 'Delete log part',
+    'client.setting.log.parts.delete': 'Delete log parts',
     'user.sites.tags.set': 'Set tags of sites',
     'user.site.tags.set': 'Set site tags',
     'user.site.users.grant': 'Give sub-accounts access to sites',
@@ -1931,6 +1935,47 @@ export const enUS = {
     defaultScoreHint: 'The score of a line that names only an IP.',
     imported:
       'Imported: {{added}} added, {{updated}} changed, {{unchanged}} unchanged, {{removed}} removed; {{total}} in the list.',
+  },
+  logSetting: {
+    intro:
+      "How long the analytics store keeps the request events your nodes ship and the statistics made from them. The store is the installation's: it holds the traffic of every operator's sites.",
+    notOurs:
+      "The analytics store belongs to the installation's operator: only that operator and its sub-accounts manage its retention and parts.",
+    failed: 'The log setting could not be loaded.',
+    retentionTitle: 'Retention',
+    rawRetentionDays: 'Raw request events',
+    rawHint: '{{min}} to {{max}} days. Top lists of ranges up to 6 hours read them.',
+    rollupRetentionDays: 'Rollups (statistics)',
+    rollupHint:
+      "{{min}} to {{max}} days, and not fewer than the raw events. Statistics, dashboards and last month's traffic read them.",
+    days: 'days',
+    save: 'Save',
+    confirmShorter: 'Shorten the retention?',
+    confirmShorterText:
+      "Raw events older than {{rawRetentionDays}} days and rollups older than {{rollupRetentionDays}} days are deleted at the analytics job's next run, within five minutes. They cannot be brought back.",
+    partsTitle: 'Parts',
+    partsIntro:
+      'The store keeps each table by UTC day: a part is the rows of one table on one day. Deleting a day of raw events leaves the statistics as they are; deleting a day of a rollup table takes that day out of the statistics read from it (per-minute totals: ranges up to 24 hours; five-minute totals: longer ranges; dimensions: top lists).',
+    table: 'Table',
+    day: 'Day (UTC)',
+    rows: 'Rows',
+    bytes: 'Size on disk',
+    bytesUnknown: '—',
+    tables: {
+      events: 'Raw events',
+      rollup_1m: 'Per-minute totals',
+      rollup_5m: 'Five-minute totals',
+      lowdims_1h: 'Hourly dimensions (status, method, country…)',
+      dims_1h: 'Hourly dimensions (URL, client, user agent, referer)',
+      dims_1d: 'Daily dimensions (URL, client, user agent, referer)',
+    },
+    tableFilter: 'Table',
+    allTables: 'All tables',
+    deleteConfirm: 'Delete the rows of {{table}} of {{day}}?',
+    bulkDelete: 'Delete ({{count}})',
+    bulkDeleteConfirm: 'Delete the {{count}} chosen parts?',
+    empty: 'The store holds no parts yet: your nodes have shipped no request events.',
+    noMatch: 'This table holds no parts.',
   },
   cnameSetting: {
     proof: {

@@ -42,6 +42,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   userProducts: true,
   geoDatabase: true,
   abuseIPs: true,
+  logSetting: true,
   cnameSetting: true,
   overview: true,
   statistics: true,

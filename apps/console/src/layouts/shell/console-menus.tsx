@@ -171,6 +171,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting, permission: 'client.settings.read' },
         { key: 'geoDatabase', path: CLIENT_PATHS.geoDatabase, permission: 'client.settings.read' },
         { key: 'abuseIPs', path: CLIENT_PATHS.abuseIPs, permission: 'client.settings.read' },
+        { key: 'logSetting', path: CLIENT_PATHS.logSetting, permission: 'client.settings.read' },
       ],
     },
     // The operator alone has announcement and logo settings (spec part 1 §2, userManagement group).

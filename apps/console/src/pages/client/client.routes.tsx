@@ -126,6 +126,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'logSetting',
+    path: CLIENT_PATHS.logSetting,
+    lazy: lazyPage(
+      () => import('./settings/LogSettingPage'),
+      (m) => m.LogSettingPage,
+    ),
+  },
+  {
     name: 'announcementSetting',
     path: CLIENT_PATHS.announcementSetting,
     lazy: lazyPage(

@@ -1,3 +1,5 @@
+import type { LogPart, LogPartRef } from '@rampart/contract';
+
 /**
  * The analytics store (docs/decisions.md "Traffic analytics"): where the edge's request events and
  * their rollups live, behind one interface with two implementations — DuckDB embedded in DATA_DIR
@@ -101,4 +103,14 @@ export interface AnalyticsStore {
   prune(rawBefore: number, rollupBefore: number): Promise<void>;
   /** Merges the partial rollup rows of buckets in [from, to) (unix seconds) into one row per key. */
   compact(from: number, to: number): Promise<void>;
+  /**
+   * The parts of the tables kept by day (contract LOG_TABLES): one per table and UTC day that holds
+   * rows, in no particular order; `bytes` on disk where the store can say, else null.
+   */
+  parts(): Promise<LogPart[]>;
+  /**
+   * Deletes the rows of these parts (a table of LOG_TABLES and a real day, re-checked here: nothing
+   * else reaches a statement); a part that holds nothing is no error.
+   */
+  dropParts(items: readonly LogPartRef[]): Promise<void>;
 }

@@ -1,18 +1,25 @@
+import { type LogRetention, RAW_RETENTION_DAYS_DEFAULT, ROLLUP_RETENTION_DAYS_DEFAULT } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { AnalyticsStore } from './analytics-store.js';
 
-/** How long raw events are kept (log search and short-range tops read them). */
-export const RAW_RETENTION_DAYS = 30;
-/** How long rollups are kept (statistics up to STATISTICS_RANGE_MAX_DAYS back, and last month's traffic). */
-export const ROLLUP_RETENTION_DAYS = 400;
+/** How long raw events are kept by default (log search and short-range tops read them). */
+export const RAW_RETENTION_DAYS = RAW_RETENTION_DAYS_DEFAULT;
+/** How long rollups are kept by default (statistics up to STATISTICS_RANGE_MAX_DAYS back, and last month's traffic). */
+export const ROLLUP_RETENTION_DAYS = ROLLUP_RETENTION_DAYS_DEFAULT;
+/** The retention until the operator sets one (log-settings.service.ts). */
+export const DEFAULT_RETENTION: LogRetention = {
+  rawRetentionDays: RAW_RETENTION_DAYS,
+  rollupRetentionDays: ROLLUP_RETENTION_DAYS,
+};
 /** Compaction runs this often, over the buckets from the last run (less a margin for late batches) to now minus the margin. */
 const EVERY_MS = 5 * 60_000;
 const LATE_MARGIN_SECONDS = 15 * 60;
 
 /**
  * The analytics store's upkeep: merges the partial rollup rows of settled buckets (a bucket gets
- * partial rows from every batch that touched it) and deletes what is past its retention. One run
- * at a time; a failed run is logged and retried at the next tick.
+ * partial rows from every batch that touched it) and deletes what is past its retention — the
+ * operator's log setting, read at every run (the defaults above until one is set). One run at a
+ * time; a failed run is logged and retried at the next tick.
  */
 export class AnalyticsJob {
   private timer: NodeJS.Timeout | null = null;
@@ -23,6 +30,8 @@ export class AnalyticsJob {
     private readonly store: AnalyticsStore,
     private readonly clock: Clock,
     private readonly onError: (error: unknown) => void,
+    /** The retention in force, read at every run. */
+    private readonly retention: () => Promise<LogRetention>,
   ) {}
 
   start(): void {
@@ -54,6 +63,7 @@ export class AnalyticsJob {
       await this.store.compact(from, to);
       this.compactedTo = to;
     }
-    await this.store.prune(now - RAW_RETENTION_DAYS * 86_400, now - ROLLUP_RETENTION_DAYS * 86_400);
+    const { rawRetentionDays, rollupRetentionDays } = await this.retention();
+    await this.store.prune(now - rawRetentionDays * 86_400, now - rollupRetentionDays * 86_400);
   }
 }

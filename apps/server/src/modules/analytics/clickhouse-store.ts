@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable } from '@rampart/contract';
 import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
 import { EVENT_COLUMNS } from './duckdb-store.js';
+import { checkedParts } from './log-parts.js';
 import {
   DIM_COUNTERS,
   type DimCounter,
@@ -597,5 +599,32 @@ export class ClickHouseStore implements AnalyticsStore {
         }
       }
     }
+  }
+
+  /**
+   * The active parts of the tables kept by day, summed per partition (a UTC day): rows as stored
+   * (a rollup table's rows are partial sums until merged) and bytes on disk.
+   */
+  async parts(): Promise<LogPart[]> {
+    this.assertOpen();
+    const rows = await this.select(
+      'SELECT table, partition, sum(rows) AS part_rows, sum(bytes_on_disk) AS part_bytes FROM system.parts ' +
+        `WHERE database = currentDatabase() AND active AND table IN (${LOG_TABLES.map((t) => `'${t}'`).join(', ')}) ` +
+        'GROUP BY table, partition',
+    );
+    return rows
+      .filter((r) => dayStart(String(r.partition)) !== null)
+      .map((r) => ({
+        table: r.table as LogTable,
+        part: String(r.partition),
+        rows: Number(r.part_rows),
+        bytes: Number(r.part_bytes),
+      }));
+  }
+
+  /** Drops each part's partition (the table's rows of that UTC day), one after another. */
+  async dropParts(items: readonly LogPartRef[]): Promise<void> {
+    this.assertOpen();
+    for (const p of checkedParts(items)) await this.execute(`ALTER TABLE ${p.table} DROP PARTITION ${p.part}`);
   }
 }

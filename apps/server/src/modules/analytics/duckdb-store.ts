@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable, logPartOf } from '@rampart/contract';
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
 import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
+import { checkedParts, DATED_COLUMN } from './log-parts.js';
 import { DIM_COUNTERS, HIGH_DIM_COLUMNS, lowDimValueSql, ROLLUP_COUNTERS, UPSTREAM_SQL } from './rollups.js';
 
 /**
@@ -394,6 +396,37 @@ export class DuckDbStore implements AnalyticsStore {
         }
       }
       if (dayTo > this.daysCompactedTo) this.daysCompactedTo = dayTo;
+    });
+  }
+
+  /** One part per table and UTC day holding rows; DuckDB cannot say the bytes of a day's rows. */
+  async parts(): Promise<LogPart[]> {
+    const sql = LOG_TABLES.map(
+      (table) =>
+        `SELECT '${table}' AS tbl, ${DATED_COLUMN[table]} // 86400 AS day, count(*) AS n FROM ${table} GROUP BY day`,
+    ).join(' UNION ALL ');
+    return (await this.query(sql)).map((r) => ({
+      table: r.tbl as LogTable,
+      part: logPartOf(Number(r.day) * 86_400),
+      rows: Number(r.n),
+      bytes: null,
+    }));
+  }
+
+  /** Deletes each part's rows (its table's rows dated within its UTC day), all in one transaction. */
+  async dropParts(items: readonly LogPartRef[]): Promise<void> {
+    const parts = checkedParts(items);
+    await this.serialised(async (db) => {
+      await db.run('BEGIN TRANSACTION');
+      try {
+        for (const p of parts) {
+          await db.run(`DELETE FROM ${p.table} WHERE ${p.column} >= ${p.start} AND ${p.column} < ${p.end}`);
+        }
+        await db.run('COMMIT');
+      } catch (error) {
+        await db.run('ROLLBACK').catch(() => {});
+        throw error;
+      }
     });
   }
 }

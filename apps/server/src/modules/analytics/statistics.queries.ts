@@ -28,10 +28,11 @@ export interface Range {
  */
 export const RAW_TOP_MAX_SECONDS = 6 * 3600;
 /**
- * A range longer than this starts at its first hour: its first partial hour may be older than the
- * raw events kept (the operator's retention), and an hour more of a week is within its rounding.
+ * A range longer than this starts at the whole hour its start falls in (as cards and series of
+ * such ranges start at their five-minute bucket): its first partial hour may be older than the raw
+ * events kept, which the operator may cut to one day (the log setting).
  */
-export const ROUND_START_AFTER_SECONDS = 7 * 86_400;
+export const ROUND_START_AFTER_SECONDS = 86_400;
 /** Up to this long cards and series read the per-minute rollup; beyond, the five-minute one. */
 export const MINUTE_ROLLUP_MAX_SECONDS = 24 * 3600;
 

@@ -82,6 +82,9 @@ export const OUTSIDE_TRANSACTION_ROUTES: ReadonlySet<string> = new Set([
   'user.domains.checkCNAME',
   'client.setting.logo.create',
   'client.setting.logo.update',
+  // Deleting parts of the analytics store (DuckDB's deletes, ClickHouse over HTTP) may take a while.
+  'client.setting.log.part.delete',
+  'client.setting.log.parts.delete',
 ]);
 
 export interface BinderOptions {

@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { pageQuery } from '../http.js';
+import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
+
+/**
+ * The log setting (spec part 2 §7 "Log setting with logParts", "CDNRayLog (with delete by
+ * table/part and deleteMultiple (items))"): how long the analytics store keeps the edge's request
+ * events and their rollups, and its parts — one per table and UTC day — listed and deleted by hand
+ * (docs/decisions.md "The log setting: retention and parts").
+ *
+ * The analytics store is the installation's (every operator's sites' events are in it), so these
+ * calls are the installation's operator's: the first operator (the seeded `client`) and its
+ * sub-accounts holding `client.settings.read` / `.write`. Another operator is answered 101018.
+ */
+
+/** The analytics store's tables that are kept by day: raw events, then the rollups (rollups.ts). */
+export const LOG_TABLES = ['events', 'rollup_1m', 'rollup_5m', 'lowdims_1h', 'dims_1h', 'dims_1d'] as const;
+export type LogTable = (typeof LOG_TABLES)[number];
+/** Tables whose parts the rollup retention governs (every one but `events`). */
+export const LOG_ROLLUP_TABLES: readonly LogTable[] = LOG_TABLES.filter((t) => t !== 'events');
+
+/**
+ * Days raw events are kept: at least a day (top lists of ranges up to a day read them whole, and
+ * the partial hours at their ends; statistics.queries.ts ROUND_START_AFTER_SECONDS), at most a year.
+ */
+export const RAW_RETENTION_DAYS_DEFAULT = 30;
+export const RAW_RETENTION_DAYS_MIN = 1;
+export const RAW_RETENTION_DAYS_MAX = 365;
+/**
+ * Days rollups are kept: at least 62 (the whole of last month, which the resource summary's
+ * traffic reads, is never more than 62 days back), at most about three years. Never fewer than the
+ * raw events' days: statistics read rollups for every range.
+ */
+export const ROLLUP_RETENTION_DAYS_DEFAULT = 400;
+export const ROLLUP_RETENTION_DAYS_MIN = 62;
+export const ROLLUP_RETENTION_DAYS_MAX = 1100;
+/** Most parts one delete names. */
+export const LOG_PARTS_DELETE_MAX = 500;
+
+/** A part's name: its UTC day as `YYYYMMDD`. */
+export const LOG_PART_RE = /^\d{8}$/;
+
+/** Whether `part` is `YYYYMMDD` naming a real day (20240230 is not), from 1970 on. */
+export function isLogPart(part: string): boolean {
+  if (!LOG_PART_RE.test(part)) return false;
+  const year = Number(part.slice(0, 4));
+  const month = Number(part.slice(4, 6));
+  const day = Number(part.slice(6, 8));
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    year >= 1970 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  );
+}
+
+/** The unix second a part's UTC day starts. */
+export function logPartStart(part: string): number {
+  return Date.UTC(Number(part.slice(0, 4)), Number(part.slice(4, 6)) - 1, Number(part.slice(6, 8))) / 1000;
+}
+
+/** The part (UTC day, `YYYYMMDD`) a unix second falls in. */
+export function logPartOf(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 10).replaceAll('-', '');
+}
+
+const zLogTable = z.enum(LOG_TABLES, { error: (issue) => (issue.input === undefined ? 'required' : 'invalidValue') });
+const zLogPart = z
+  .string({ error: (issue) => (issue.input === undefined ? 'required' : 'invalid_type') })
+  .refine(isLogPart, { message: 'wrongFormat' });
+
+export const logRetentionSchema = z
+  .object({
+    rawRetentionDays: z.number().int().min(RAW_RETENTION_DAYS_MIN).max(RAW_RETENTION_DAYS_MAX),
+    rollupRetentionDays: z.number().int().min(ROLLUP_RETENTION_DAYS_MIN).max(ROLLUP_RETENTION_DAYS_MAX),
+  })
+  .superRefine((value, ctx) => {
+    if (value.rollupRetentionDays < value.rawRetentionDays) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rollupRetentionDays'],
+        message: 'tooSmall',
+        params: { key: 'tooSmall', min: value.rawRetentionDays },
+      });
+    }
+  });
+export type LogRetention = z.infer<typeof logRetentionSchema>;
+
+/** One part of the store: a table's rows of one UTC day. */
+export const logPartSchema = z.object({
+  table: z.enum(LOG_TABLES),
+  /** The UTC day, `YYYYMMDD`. */
+  part: z.string(),
+  /** Rows stored (a rollup table's rows are partial sums until merged, see docs). */
+  rows: z.number().int(),
+  /** Bytes on disk where the store can say (ClickHouse); null where it cannot (DuckDB). */
+  bytes: z.number().int().nullable(),
+});
+export type LogPart = z.infer<typeof logPartSchema>;
+
+export const logPartRefSchema = z.object({ table: zLogTable, part: zLogPart });
+export type LogPartRef = z.infer<typeof logPartRefSchema>;
+
+const partsQuery = pageQuery.extend({ table: z.enum(LOG_TABLES).optional() });
+export type LogPartsQuery = z.output<typeof partsQuery>;
+
+export const getLogSetting = defineRoute({
+  id: 'client.setting.log.get',
+  method: 'GET',
+  path: '/client/setting/log',
+  access: tiers(['client'], 'client.settings.read'),
+  codes: [],
+  summary: 'How many days the analytics store keeps raw request events and their rollups',
+  tags: ['settings'],
+  request: {},
+  response: dataOf(logRetentionSchema),
+});
+
+export const putLogSetting = defineRoute({
+  id: 'client.setting.log.update',
+  method: 'POST',
+  path: '/client/setting/log',
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
+  summary:
+    'Sets the days raw events (1–365) and rollups (62–1100, not fewer than the raw days) are kept; ' +
+    'the analytics job deletes what is older at its next run',
+  tags: ['settings'],
+  request: { body: logRetentionSchema },
+  response: dataOf(logRetentionSchema),
+});
+
+export const listLogParts = defineRoute({
+  id: 'client.setting.log.parts',
+  method: 'GET',
+  path: '/client/setting/log/parts',
+  access: tiers(['client'], 'client.settings.read'),
+  codes: [],
+  summary:
+    "The analytics store's parts (a table's rows of one UTC day), newest day first, paged, optionally of one table",
+  tags: ['settings'],
+  request: { query: partsQuery },
+  response: pageOf(logPartSchema),
+});
+
+export const deleteLogPart = defineRoute({
+  id: 'client.setting.log.part.delete',
+  method: 'DELETE',
+  path: '/client/setting/log/part',
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
+  summary: 'Deletes one part: the rows of one table and UTC day (101018 when the store holds no such part)',
+  tags: ['settings'],
+  request: { body: logPartRefSchema },
+  response: okReply,
+});
+
+export const deleteLogParts = defineRoute({
+  id: 'client.setting.log.parts.delete',
+  method: 'DELETE',
+  path: '/client/setting/log/parts',
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
+  summary: 'Deletes parts (101018 and nothing deleted when one of them is not stored)',
+  tags: ['settings'],
+  request: {
+    body: z.object({
+      // Each part once after parsing, as zIds does with ids: a part named twice is deleted once.
+      items: z
+        .array(logPartRefSchema)
+        .min(1)
+        .max(LOG_PARTS_DELETE_MAX)
+        .overwrite((items) => [...new Map(items.map((i) => [`${i.table}/${i.part}`, i])).values()]),
+    }),
+  },
+  response: okReply,
+});
+
+export const logSettingRoutes = {
+  getLogSetting,
+  putLogSetting,
+  listLogParts,
+  deleteLogPart,
+  deleteLogParts,
+} as const;
