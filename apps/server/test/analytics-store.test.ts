@@ -123,6 +123,7 @@ async function expectRollupsOf(store: AnalyticsStore, events: EventRow[]): Promi
   const want = rollupsOf(events);
   expect(await storedRollups(store, 'rollup_1m')).toEqual(expectedRollups(want.r1m));
   expect(await storedRollups(store, 'rollup_5m')).toEqual(expectedRollups(want.r5m));
+  expect(await storedRollups(store, 'rollup_1h')).toEqual(expectedRollups(want.r1h));
   expect(await storedDims(store, 'lowdims_1h')).toEqual(expectedDims(want.l1h));
   expect(await storedDims(store, 'dims_1h')).toEqual(expectedDims(want.d1h));
   expect(await storedDims(store, 'dims_1d')).toEqual(expectedDims(want.d1d));
@@ -239,7 +240,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     const bad = events.map((e, i) => (i === 30 ? { ...e, ms: 40_000 } : e));
     await expect(store.ingest(batchOf('node1-9', bad))).rejects.toThrow();
     expect(await count(store, 'SELECT count(*) AS n FROM events')).toBe(0);
-    for (const table of ['rollup_1m', 'rollup_5m', 'lowdims_1h', 'dims_1h', 'dims_1d', 'batches']) {
+    for (const table of ['rollup_1m', 'rollup_5m', 'rollup_1h', 'lowdims_1h', 'dims_1h', 'dims_1d', 'batches']) {
       expect(await count(store, `SELECT count(*) AS n FROM ${table}`)).toBe(0);
     }
     expect(await store.ingest(batchOf('node1-9', events))).toEqual({ stored: 40, duplicate: false });
@@ -311,6 +312,14 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
         const got = await queries.top(scope, range, dim, 'requests', 1000);
         expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
       };
+      // Ordered by a decision: the values that had one, with all their requests.
+      for (const by of ['blacklisted', 'waf'] as const) {
+        const want = new Map<string, number>();
+        const decided = new Set(inRange.filter((e) => e[by] > 0).map((e) => e.ip));
+        for (const e of inRange) if (decided.has(e.ip)) want.set(e.ip, (want.get(e.ip) ?? 0) + 1);
+        const got = await queries.top(scope, range, 'ip', by, 1000);
+        expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
+      }
       await expectTop('status', (e) => String(e.status));
       await expectTop('url', (e) => e.path);
       await expectTop('ip', (e) => e.ip);

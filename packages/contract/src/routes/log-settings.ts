@@ -14,7 +14,15 @@ import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
  */
 
 /** The analytics store's tables that are kept by day: raw events, then the rollups (rollups.ts). */
-export const LOG_TABLES = ['events', 'rollup_1m', 'rollup_5m', 'lowdims_1h', 'dims_1h', 'dims_1d'] as const;
+export const LOG_TABLES = [
+  'events',
+  'rollup_1m',
+  'rollup_5m',
+  'rollup_1h',
+  'lowdims_1h',
+  'dims_1h',
+  'dims_1d',
+] as const;
 export type LogTable = (typeof LOG_TABLES)[number];
 /** Tables whose parts the rollup retention governs (every one but `events`). */
 export const LOG_ROLLUP_TABLES: readonly LogTable[] = LOG_TABLES.filter((t) => t !== 'events');

@@ -168,7 +168,10 @@ export const statisticsCardSchema = z.object({
   dropped: z.number(),
   upstreamRequests: z.number(),
   upstreamErrors: z.number(),
-  /** Peak bits per second over one minute, and peak requests per second over one minute. */
+  /**
+   * Peak bits per second and requests per second, averaged over the busiest minute for ranges up
+   * to a day and over the busiest five minutes beyond.
+   */
   peakBandwidth: z.number(),
   peakQps: z.number(),
   /** Distinct client addresses and countries (card 4). */

@@ -1965,6 +1965,7 @@ export const enUS = {
       events: 'Raw events',
       rollup_1m: 'Per-minute totals',
       rollup_5m: 'Five-minute totals',
+      rollup_1h: 'Hourly totals',
       lowdims_1h: 'Hourly dimensions (status, method, country…)',
       dims_1h: 'Hourly dimensions (URL, client, user agent, referer)',
       dims_1d: 'Daily dimensions (URL, client, user agent, referer)',

@@ -1918,6 +1918,7 @@ export const zhCN: LocaleResources = {
       events: '原始事件',
       rollup_1m: '每分钟汇总',
       rollup_5m: '五分钟汇总',
+      rollup_1h: '每小时汇总',
       lowdims_1h: '每小时维度（状态码、方法、国家等）',
       dims_1h: '每小时维度（URL、客户端、用户代理、来源）',
       dims_1d: '每日维度（URL、客户端、用户代理、来源）',

@@ -23,7 +23,7 @@ import {
  * (user and password optional, percent-encoded; the database is created when missing; settings may
  * follow as a query string, e.g. `?insert_distributed_sync=1` on a cluster).
  *
- * Layout: `events` (MergeTree, one partition per UTC day, ordered by site and time) and the five
+ * Layout: `events` (MergeTree, one partition per UTC day, ordered by site and time) and the six
  * rollup tables of rollups.ts as SummingMergeTree tables, each fed by a materialized view over
  * `events` that computes what `rollupsOf` computes, so an INSERT of events brings its rollups with
  * it. Table and column names are the DuckDB store's: the statistics run the same SQL on both.
@@ -156,6 +156,7 @@ const DDL = [
     `ENGINE = MergeTree() PARTITION BY ${DAY_OF('ts')} ORDER BY (site_id, ts)`,
   ROLLUP_TABLE('rollup_1m'),
   ROLLUP_TABLE('rollup_5m'),
+  ROLLUP_TABLE('rollup_1h'),
   DIM_TABLE('lowdims_1h'),
   DIM_TABLE('dims_1h'),
   DIM_TABLE('dims_1d'),
@@ -167,6 +168,7 @@ const DDL = [
     `ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
   ROLLUP_VIEW('rollup_1m', 60),
   ROLLUP_VIEW('rollup_5m', 300),
+  ROLLUP_VIEW('rollup_1h', 3600),
   DIM_VIEW('lowdims_1h', 'lowdims_1h_mv', 3600, lowDimValueSql(CLICKHOUSE_DIALECT)),
   DIM_VIEW('dims_1h', 'dims_1h_mv', 3600, HIGH_DIM_COLUMNS),
   DIM_VIEW('dims_1d', 'dims_1d_mv', 86_400, HIGH_DIM_COLUMNS),
@@ -179,13 +181,14 @@ const DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
   ['events', 'ts', 'raw'],
   ['rollup_1m', 'bucket', 'rollup'],
   ['rollup_5m', 'bucket', 'rollup'],
+  ['rollup_1h', 'bucket', 'rollup'],
   ['lowdims_1h', 'bucket', 'rollup'],
   ['dims_1h', 'bucket', 'rollup'],
   ['dims_1d', 'bucket', 'rollup'],
   ['batches', 'received_at', 'ledger'],
   ['batch_attempts', 'received_at', 'ledger'],
 ];
-const SUMMED_TABLES = ['rollup_1m', 'rollup_5m', 'lowdims_1h', 'dims_1h', 'dims_1d'] as const;
+const SUMMED_TABLES = ['rollup_1m', 'rollup_5m', 'rollup_1h', 'lowdims_1h', 'dims_1h', 'dims_1d'] as const;
 
 /** `halfMD5` of ClickHouse: the first 8 bytes of the MD5, big-endian, as an unsigned integer. */
 export function batchKey(batchId: string): string {

@@ -5,6 +5,7 @@ export const DATED_COLUMN: Readonly<Record<LogTable, 'ts' | 'bucket'>> = {
   events: 'ts',
   rollup_1m: 'bucket',
   rollup_5m: 'bucket',
+  rollup_1h: 'bucket',
   lowdims_1h: 'bucket',
   dims_1h: 'bucket',
   dims_1d: 'bucket',

@@ -33,8 +33,12 @@ export const RAW_TOP_MAX_SECONDS = 6 * 3600;
  * events kept, which the operator may cut to one day (the log setting).
  */
 export const ROUND_START_AFTER_SECONDS = 86_400;
-/** Up to this long cards and series read the per-minute rollup; beyond, the five-minute one. */
+/**
+ * Up to this long cards and series read the per-minute rollup; up to the second, the five-minute
+ * one; beyond, the hourly one (a series whose step is a whole number of their buckets).
+ */
 export const MINUTE_ROLLUP_MAX_SECONDS = 24 * 3600;
+export const FIVE_MINUTE_ROLLUP_MAX_SECONDS = 7 * 86_400;
 
 function ints(values: readonly number[]): string {
   for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${v}`);
@@ -60,16 +64,25 @@ function scopeWhere(scope: Scope, time: string, range: Range): string {
   return parts.join(' AND ');
 }
 
-/** The rollup a range reads, and the range rounded to its buckets. */
-function rollupFor(range: Range, stepSeconds = 60): { table: string; range: Range } {
-  if (range.end - range.start <= MINUTE_ROLLUP_MAX_SECONDS || stepSeconds % 300 !== 0) {
-    return { table: 'rollup_1m', range: { start: floorTo(range.start, 60), end: range.end } };
-  }
-  return { table: 'rollup_5m', range: { start: floorTo(range.start, 300), end: range.end } };
+/** The rollup a range reads, its bucket's seconds, and the range rounded to its buckets. */
+function rollupFor(range: Range, stepSeconds = 60): { table: string; unit: number; range: Range } {
+  const length = range.end - range.start;
+  const unit =
+    length <= MINUTE_ROLLUP_MAX_SECONDS || stepSeconds % 300 !== 0
+      ? 60
+      : length <= FIVE_MINUTE_ROLLUP_MAX_SECONDS || stepSeconds % 3600 !== 0
+        ? 300
+        : 3600;
+  const table = unit === 60 ? 'rollup_1m' : unit === 300 ? 'rollup_5m' : 'rollup_1h';
+  return { table, unit, range: { start: floorTo(range.start, unit), end: range.end } };
 }
 
-/** The rollup counters summed over a range, and the busiest minute's bytes and requests. */
-export type Totals = Record<RollupCounter | 'peak_bytes' | 'peak_requests', number>;
+/**
+ * The rollup counters summed over a range, and the busiest bucket's bytes and requests with its
+ * length in seconds: a minute for ranges up to a day, five minutes beyond (a month of minutes
+ * over every site of an operator is millions of rows to add up per minute).
+ */
+export type Totals = Record<RollupCounter | 'peak_bytes' | 'peak_requests' | 'peak_seconds', number>;
 
 const DOMAIN_COLUMNS = ['requests', 'bytes_out', 'bytes_in', 'hit_requests', 'blocked', 's4xx', 's5xx'] as const;
 const TOTAL_COLUMNS = ROLLUP_COUNTERS;
@@ -82,16 +95,21 @@ export class StatisticsQueries {
   constructor(private readonly store: AnalyticsStore) {}
 
   async totals(scope: Scope, range: Range): Promise<Totals> {
+    const peakUnit = range.end - range.start <= MINUTE_ROLLUP_MAX_SECONDS ? 60 : 300;
     const zero = Object.fromEntries(
-      [...TOTAL_COLUMNS, 'peak_bytes', 'peak_requests'].map((k) => [k, 0]),
+      [...TOTAL_COLUMNS, 'peak_bytes', 'peak_requests', 'peak_seconds'].map((k) => [
+        k,
+        k === 'peak_seconds' ? peakUnit : 0,
+      ]),
     ) as unknown as Totals;
     if (scope.siteIds.length === 0) return zero;
     const { table, range: r } = rollupFor(range);
     // Aliases never repeat a column name: ClickHouse puts an alias in place of the column everywhere in the query.
     const [row] = await this.store.query(`SELECT ${sums()} FROM ${table} WHERE ${scopeWhere(scope, 'bucket', r)}`);
-    // Peaks are per minute whatever the range: the per-minute rollup, summed over the scope per minute.
+    // The busiest bucket of the scope: per minute up to a day, per five minutes beyond.
+    const peakTable = peakUnit === 60 ? 'rollup_1m' : 'rollup_5m';
     const [peak] = await this.store.query(
-      `SELECT max(b) AS peak_bytes, max(q) AS peak_requests FROM (SELECT bucket AS m, sum(bytes_out) AS b, sum(requests) AS q FROM rollup_1m WHERE ${scopeWhere(scope, 'bucket', { start: floorTo(range.start, 60), end: range.end })} GROUP BY m) AS t`,
+      `SELECT max(b) AS peak_bytes, max(q) AS peak_requests FROM (SELECT bucket AS m, sum(bytes_out) AS b, sum(requests) AS q FROM ${peakTable} WHERE ${scopeWhere(scope, 'bucket', { start: floorTo(range.start, peakUnit), end: range.end })} GROUP BY m) AS t`,
     );
     const out = { ...zero };
     for (const c of TOTAL_COLUMNS) out[c] = num(row, `t_${c}`);
@@ -146,11 +164,18 @@ export class StatisticsQueries {
   ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
     if (scope.siteIds.length === 0) return [];
     const nonEmpty =
-      dim === 'referer' || dim === 'country' || dim === 'city' || dim === 'fileType' ? ` WHERE value <> ''` : '';
-    const filter = by === 'requests' ? '' : ' HAVING ord > 0';
+      dim === 'referer' || dim === 'country' || dim === 'city' || dim === 'fileType' ? `value <> ''` : '';
     const columns = `sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, sum(${by}) AS ord`;
+    const rowsOf = this.dimRows(scope, range, dim);
+    let where = nonEmpty;
+    if (by !== 'requests') {
+      // Ordered by a decision: the values with one are found among the rows that count one (few
+      // beside all of a busy site's addresses), and only their rows are summed in full.
+      const decided = `SELECT value FROM (${rowsOf}) AS d WHERE ${by} > 0${nonEmpty ? ` AND ${nonEmpty}` : ''} GROUP BY value ORDER BY sum(${by}) DESC, value LIMIT ${int(limit)}`;
+      where = `value IN (${decided})`;
+    }
     const rows = await this.store.query(
-      `SELECT value, ${columns} FROM (${this.dimRows(scope, range, dim)}) AS t${nonEmpty} GROUP BY value${filter} ORDER BY ord DESC, value LIMIT ${int(limit)}`,
+      `SELECT value, ${columns} FROM (${rowsOf}) AS t${where ? ` WHERE ${where}` : ''} GROUP BY value ORDER BY ord DESC, value LIMIT ${int(limit)}`,
     );
     return rows.map((row) => ({
       key: String(row.value),
@@ -170,7 +195,8 @@ export class StatisticsQueries {
     if (scope.siteIds.length === 0) return 0;
     const d = this.store.dialect;
     const [row] = await this.store.query(
-      `SELECT ${d.distinct('value')} AS n FROM (SELECT value FROM (${this.dimRows(scope, range, dim)}) AS r WHERE value <> '' GROUP BY value${having ? ` HAVING sum(${having}) > 0` : ''}) AS t`,
+      // Counters are never negative: a value with a decision is one with a row that counts one.
+      `SELECT ${d.distinct('value')} AS n FROM (${this.dimRows(scope, range, dim)}) AS r WHERE value <> ''${having ? ` AND ${having} > 0` : ''}`,
     );
     return num(row, 'n');
   }
