@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable } from '@rampart/contract';
 import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
+import { BatchGroups } from './batch-groups.js';
 import { EVENT_COLUMNS } from './duckdb-store.js';
 import { checkedParts } from './log-parts.js';
 import {
@@ -231,12 +232,6 @@ function dayName(seconds: number): number {
 /** At most this many events go in one INSERT (one block: under max_insert_block_size's 1,048,576 rows). */
 const GROUP_MAX_EVENTS = 100_000;
 
-interface Waiting {
-  batch: StoredBatch;
-  resolve: (result: IngestResult) => void;
-  reject: (error: unknown) => void;
-}
-
 export interface ClickHouseOptions {
   /** Longest a request may take, in milliseconds (default 60,000). */
   timeoutMs?: number;
@@ -252,10 +247,8 @@ export class ClickHouseStore implements AnalyticsStore {
   private readonly settings: Record<string, string>;
   private readonly timeoutMs: number;
   private opened = false;
-  /** Batches waiting for the next group's round, whether a drain is under way, and its end. */
-  private readonly waiting: Waiting[] = [];
-  private draining = false;
-  private drained: Promise<void> = Promise.resolve();
+  /** Batches waiting for the next group's round: one INSERT block of their events. */
+  private readonly groups = new BatchGroups(GROUP_MAX_EVENTS, (batches) => this.writeGroup(batches));
 
   /** `url`: CLICKHOUSE_URL, `http[s]://[user[:password]@]host[:port]/database[?setting=value...]`. */
   constructor(url: string, options: ClickHouseOptions = {}) {
@@ -361,7 +354,7 @@ export class ClickHouseStore implements AnalyticsStore {
   }
 
   async close(): Promise<void> {
-    await this.drained.catch(() => {});
+    await this.groups.settled();
     this.opened = false;
   }
 
@@ -370,55 +363,7 @@ export class ClickHouseStore implements AnalyticsStore {
   }
 
   ingest(batch: StoredBatch): Promise<IngestResult> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ batch, resolve, reject });
-      this.drain();
-    });
-  }
-
-  /**
-   * Writes the waiting batches, as many as a group holds per round, until none wait: one round at
-   * a time, so a batch sent twice at once is written by the first and found in the ledger by the
-   * second. A group's events go in one INSERT (one block); a group that fails is written again
-   * batch by batch, so one refused batch fails alone.
-   */
-  private drain(): void {
-    if (this.draining) return;
-    this.draining = true;
-    this.drained = (async () => {
-      while (this.waiting.length > 0) {
-        const group: Waiting[] = [];
-        let events = 0;
-        while (
-          this.waiting.length > 0 &&
-          (group.length === 0 || events + (this.waiting[0] as Waiting).batch.events.length <= GROUP_MAX_EVENTS)
-        ) {
-          const next = this.waiting.shift() as Waiting;
-          group.push(next);
-          events += next.batch.events.length;
-        }
-        try {
-          const results = await this.writeGroup(group.map((w) => w.batch));
-          for (const [i, w] of group.entries()) w.resolve(results[i] as IngestResult);
-        } catch (error) {
-          if (group.length === 1) {
-            (group[0] as Waiting).reject(error);
-            continue;
-          }
-          for (const w of group) {
-            try {
-              const [result] = await this.writeGroup([w.batch]);
-              w.resolve(result as IngestResult);
-            } catch (own) {
-              w.reject(own);
-            }
-          }
-        }
-      }
-    })().finally(() => {
-      this.draining = false;
-      if (this.waiting.length > 0) this.drain();
-    });
+    return this.groups.add(batch);
   }
 
   /**

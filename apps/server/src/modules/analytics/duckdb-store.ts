@@ -4,6 +4,7 @@ import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from '@duc
 import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable, logPartOf } from '@rampart/contract';
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
 import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
+import { BatchGroups } from './batch-groups.js';
 import { checkedParts, DATED_COLUMN } from './log-parts.js';
 import { DIM_COUNTERS, HIGH_DIM_COLUMNS, lowDimValueSql, ROLLUP_COUNTERS, UPSTREAM_SQL } from './rollups.js';
 
@@ -96,12 +97,6 @@ const STAGING_DDL = `CREATE TEMP TABLE IF NOT EXISTS ingest_staging (${EVENT_COL
  * writes the events straight to the database file instead of through the write-ahead log.
  */
 const GROUP_MAX_EVENTS = 200_000;
-
-interface Waiting {
-  batch: StoredBatch;
-  resolve: (result: IngestResult) => void;
-  reject: (error: unknown) => void;
-}
 
 /** Tables whose rows are partial sums, with their key columns (what compaction groups by). */
 const SUMMED_TABLES: readonly [string, string, readonly string[]][] = [
@@ -204,9 +199,12 @@ export class DuckDbStore implements AnalyticsStore {
   private lock: StoreLock | null = null;
   /** Writes one after another on the writer connection (its transaction is the connection's). */
   private writes: Promise<unknown> = Promise.resolve();
-  /** Batches waiting for the next group's transaction, and whether a drain is under way. */
-  private readonly waiting: Waiting[] = [];
-  private draining = false;
+  /** Batches waiting for the next group's transaction (behind the other writes). */
+  private readonly groups = new BatchGroups(
+    GROUP_MAX_EVENTS,
+    (batches) => this.writeGroup(this.connection('writer'), batches),
+    (drain) => this.serialised(drain),
+  );
   /** Day buckets before this were compacted by this process (see compact). */
   private daysCompactedTo = 0;
 
@@ -258,54 +256,7 @@ export class DuckDbStore implements AnalyticsStore {
   }
 
   ingest(batch: StoredBatch): Promise<IngestResult> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ batch, resolve, reject });
-      this.drain();
-    });
-  }
-
-  /** Writes the waiting batches, as many as a group holds per transaction, until none wait. */
-  private drain(): void {
-    if (this.draining) return;
-    this.draining = true;
-    void this.serialised(async (db) => {
-      while (this.waiting.length > 0) {
-        const group: Waiting[] = [];
-        let events = 0;
-        while (
-          this.waiting.length > 0 &&
-          (group.length === 0 || events + (this.waiting[0] as Waiting).batch.events.length <= GROUP_MAX_EVENTS)
-        ) {
-          const next = this.waiting.shift() as Waiting;
-          group.push(next);
-          events += next.batch.events.length;
-        }
-        try {
-          const results = await this.writeGroup(
-            db,
-            group.map((w) => w.batch),
-          );
-          for (const [i, w] of group.entries()) w.resolve(results[i] as IngestResult);
-        } catch (error) {
-          if (group.length === 1) {
-            (group[0] as Waiting).reject(error);
-            continue;
-          }
-          // One batch's failure must not fail the others: each goes again in its own transaction.
-          for (const w of group) {
-            try {
-              const [result] = await this.writeGroup(db, [w.batch]);
-              w.resolve(result as IngestResult);
-            } catch (own) {
-              w.reject(own);
-            }
-          }
-        }
-      }
-    }).finally(() => {
-      this.draining = false;
-      if (this.waiting.length > 0) this.drain();
-    });
+    return this.groups.add(batch);
   }
 
   /**

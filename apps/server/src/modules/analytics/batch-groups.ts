@@ -1,0 +1,83 @@
+import type { IngestResult, StoredBatch } from './analytics-store.js';
+
+interface Waiting {
+  batch: StoredBatch;
+  resolve: (result: IngestResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit for the analytics stores: the batches that arrive while a group is being written
+ * wait and go together in the next (up to `maxEvents` events; a larger batch goes alone), one group
+ * at a time, so a batch sent twice at once is written by the first and found in the ledger by the
+ * second. A group that fails is written again batch by batch, so one refused batch fails alone.
+ */
+export class BatchGroups {
+  private readonly waiting: Waiting[] = [];
+  private draining = false;
+  private drained: Promise<void> = Promise.resolve();
+
+  /**
+   * `write` stores a group and answers one result per batch, in order; `run` runs a whole drain
+   * (the DuckDB store queues it behind its other writes).
+   */
+  constructor(
+    private readonly maxEvents: number,
+    private readonly write: (batches: readonly StoredBatch[]) => Promise<IngestResult[]>,
+    private readonly run: (drain: () => Promise<void>) => Promise<void> = (drain) => drain(),
+  ) {}
+
+  add(batch: StoredBatch): Promise<IngestResult> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ batch, resolve, reject });
+      this.drain();
+    });
+  }
+
+  /** Resolves when no drain is under way (the stores' close). */
+  settled(): Promise<void> {
+    return this.drained.catch(() => {});
+  }
+
+  private drain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    this.drained = this.run(async () => {
+      while (this.waiting.length > 0) await this.writeNext();
+    }).finally(() => {
+      this.draining = false;
+      if (this.waiting.length > 0) this.drain();
+    });
+  }
+
+  private async writeNext(): Promise<void> {
+    const group: Waiting[] = [];
+    let events = 0;
+    while (
+      this.waiting.length > 0 &&
+      (group.length === 0 || events + (this.waiting[0] as Waiting).batch.events.length <= this.maxEvents)
+    ) {
+      const next = this.waiting.shift() as Waiting;
+      group.push(next);
+      events += next.batch.events.length;
+    }
+    try {
+      const results = await this.write(group.map((w) => w.batch));
+      for (const [i, w] of group.entries()) w.resolve(results[i] as IngestResult);
+    } catch (error) {
+      if (group.length === 1) {
+        (group[0] as Waiting).reject(error);
+        return;
+      }
+      // One batch's failure must not fail the others: each goes again on its own.
+      for (const w of group) {
+        try {
+          const [result] = await this.write([w.batch]);
+          w.resolve(result as IngestResult);
+        } catch (own) {
+          w.reject(own);
+        }
+      }
+    }
+  }
+}
