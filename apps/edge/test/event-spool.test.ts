@@ -32,7 +32,7 @@ afterEach(async () => {
 });
 
 /** A collector (and its spool) as the agent makes one at start, on the test's clock. */
-async function collector(options: { maxBytes?: number; maxEvents?: number } = {}) {
+async function collector(options: { maxBytes?: number; maxEvents?: number; intervalMs?: number } = {}) {
   const controller = new AbortController();
   controllers.push(controller);
   const spool = new EventSpool(spoolDir, options.maxBytes);
@@ -45,9 +45,10 @@ async function collector(options: { maxBytes?: number; maxEvents?: number } = {}
     graceMs: 3000,
     now: () => clock,
     ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}),
+    ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
   });
   expect(await events.prepare()).toBe(true);
-  return { spool, events };
+  return { spool, events, controller };
 }
 
 const write = (ids: string[], file = logFile) => appendFile(file, ids.map((id) => logLine(id)).join(''));
@@ -109,6 +110,22 @@ describe('cutting batches', () => {
     await again.events.tick();
     expect(await shippedIds()).toEqual(range('a', 2));
     expect(logs.some((l) => l.event === 'events.log_lost')).toBe(false);
+  });
+
+  it('reads a backlog without waiting the interval between full batches, and cuts the rest when stopped', async () => {
+    await writeFile(logFile, '');
+    // An interval far longer than the test: only rounds that follow a full one at once can read it all.
+    const { events, controller } = await collector({ maxEvents: 1000, intervalMs: 60_000 });
+    await write(range('a', 12_345));
+    const running = events.run();
+    const deadline = Date.now() + 10_000;
+    while ((await spooledBatches(spoolDir)).length < 12 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await spooledBatches(spoolDir)).map((b) => b.events.length)).toEqual(Array(12).fill(1000));
+    controller.abort();
+    await running;
+    expect(await shippedIds()).toEqual(range('a', 12_345));
   });
 
   it('starts at the end of a log an older agent left on the very first start', async () => {
