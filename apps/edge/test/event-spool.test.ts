@@ -1,9 +1,10 @@
-import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EventCollector } from '../src/agent/event-collector.js';
 import { EventSpool } from '../src/agent/event-spool.js';
 import type { LogEntry } from '../src/agent/log.js';
+import { ROTATED_LOGS_KEPT, shiftLogs } from '../src/agent/log-rotate.js';
 import { logLine, spooledBatches } from './helpers/event-log.js';
 
 // The agent's half of the request events without nginx: a log file written by the test, the
@@ -292,6 +293,33 @@ describe('log rotation', () => {
     }
     expect(await shippedIds()).toEqual([...range('a', 4), ...range('b', 2), ...range('c', 2)]);
     expect(logs.some((l) => l.event === 'events.log_lost')).toBe(false);
+  });
+});
+
+describe('a reader more rotations behind than the kept logs', () => {
+  it('finishes the file the rotation deleted under it, and says which newer files went unread', async () => {
+    await writeFile(logFile, '');
+    const { events } = await collector({ maxEvents: 2 });
+    await write(range('a', 40));
+    await events.tick(); // a-1, a-2: the reader is inside the first file
+    const inodes: string[] = [];
+    // One file per rotation: b, c, … written and rotated while the reader takes two lines a round.
+    const later = 'bcdefghij'.split('');
+    for (const name of later) {
+      await shiftLogs([logFile]);
+      await write([`${name}-1`]); // nginx reopened: a new access.log
+      inodes.push((await stat(logFile, { bigint: true })).ino.toString());
+      await events.tick();
+    }
+    // Nine rotations: the first file and then b's were deleted, c's is now the oldest kept.
+    expect(later.length).toBe(ROTATED_LOGS_KEPT + 2);
+    for (let i = 0; i < 40; i++) {
+      clock += 1000;
+      await events.tick();
+    }
+    const ids = await shippedIds();
+    expect(ids).toEqual([...range('a', 40), ...later.slice(1).map((name) => `${name}-1`)]);
+    expect(logs.filter((l) => l.event === 'events.log_lost')).toEqual([expect.objectContaining({ inode: inodes[0] })]);
   });
 });
 
