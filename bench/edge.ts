@@ -272,7 +272,7 @@ async function main() {
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     // The agent's JSON log: BENCH_PROFILE=1 prints how long each apply of the propagation phase took.
-    const agentLog: { event: string; ms?: number; time: string }[] = [];
+    const agentLog: { event: string; ms?: number; pid?: number; time: string }[] = [];
     let partial = '';
     agent.stdout?.on('data', (chunk: Buffer) => {
       const lines = (partial + chunk.toString()).split('\n');
@@ -431,14 +431,16 @@ end
       baseline.push(await measured('baseline', baselinePort));
       log(`round ${i + 1}: edge`);
       process.kill(cp.pid, 'SIGSTOP');
+      const workerPid = () => agentLog.findLast((e) => e.event === 'events.worker_started')?.pid ?? 0;
       const agentTicks = await treeTicks(agentPid);
+      const workerTicks = await treeTicks(workerPid());
       try {
         edge.push(await measured('edge', edgeHttp));
       } finally {
         process.kill(cp.pid, 'SIGCONT');
       }
       log(
-        `edge run: agent CPU ${((await treeTicks(agentPid)) - agentTicks) * 10} ms, ${Math.round((await unread()) / 1e6)} MB of the access log unread at its end`,
+        `edge run: agent CPU ${((await treeTicks(agentPid)) - agentTicks) * 10} ms, of which its events process ${((await treeTicks(workerPid())) - workerTicks) * 10} ms; ${Math.round((await unread()) / 1e6)} MB of the access log unread at its end`,
       );
       await settle();
       log(`round ${i + 1}: second edge, domains without rules`);
