@@ -33,7 +33,15 @@ afterEach(async () => {
 });
 
 /** A collector (and its spool) as the agent makes one at start, on the test's clock. */
-async function collector(options: { maxBytes?: number; maxEvents?: number; intervalMs?: number } = {}) {
+async function collector(
+  options: {
+    maxBytes?: number;
+    maxEvents?: number;
+    intervalMs?: number;
+    busy?: () => boolean;
+    busyRoundMs?: number;
+  } = {},
+) {
   const controller = new AbortController();
   controllers.push(controller);
   const spool = new EventSpool(spoolDir, options.maxBytes);
@@ -47,6 +55,7 @@ async function collector(options: { maxBytes?: number; maxEvents?: number; inter
     now: () => clock,
     ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}),
     ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
+    ...(options.busy !== undefined ? { busy: options.busy, busyRoundMs: options.busyRoundMs } : {}),
   });
   expect(await events.prepare()).toBe(true);
   return { spool, events, controller };
@@ -124,6 +133,32 @@ describe('cutting batches', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect((await spooledBatches(spoolDir)).map((b) => b.events.length)).toEqual(Array(12).fill(1000));
+    controller.abort();
+    await running;
+    expect(await shippedIds()).toEqual(range('a', 12_345));
+  });
+
+  it('takes one batch a round while the node is busy, and catches up once it is not', async () => {
+    await writeFile(logFile, '');
+    let busy = true;
+    const { events, controller } = await collector({
+      maxEvents: 1000,
+      intervalMs: 60_000,
+      busy: () => busy,
+      busyRoundMs: 300,
+    });
+    await write(range('a', 12_345));
+    const running = events.run();
+    await new Promise((r) => setTimeout(r, 1000));
+    // Rounds at about 0, 300, 600 and 900 ms: a few batches, not the whole backlog.
+    const whileBusy = (await spooledBatches(spoolDir)).length;
+    expect(whileBusy).toBeGreaterThanOrEqual(2);
+    expect(whileBusy).toBeLessThanOrEqual(5);
+    busy = false;
+    const deadline = Date.now() + 10_000;
+    while ((await spooledBatches(spoolDir)).length < 12 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     controller.abort();
     await running;
     expect(await shippedIds()).toEqual(range('a', 12_345));

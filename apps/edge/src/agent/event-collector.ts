@@ -25,6 +25,13 @@ export interface EventCollectorOptions {
   maxEvents?: number;
   /** How long a rotated log must stay quiet before the reader moves on (nginx flushes every second). */
   graceMs?: number;
+  /**
+   * Whether the rest of the node keeps the CPUs busy (cpu-gauge.ts): rounds then come `busyRoundMs`
+   * apart, so the collector takes at most one batch a round (5,000 lines a second by default) and
+   * catches up once the node has CPU to spare.
+   */
+  busy?: () => boolean;
+  busyRoundMs?: number;
   now?: () => number;
 }
 
@@ -87,14 +94,16 @@ export class EventCollector {
    * Runs until the signal aborts; then spools what was read (best effort) and closes the log. A
    * round that read all it asked for starts the next one at once: behind the log (after a burst,
    * a restart, or while the node had no CPU to spare), it reads as fast as it can, not one batch
-   * per interval (which capped it at 20,000 lines a second).
+   * per interval (which capped it at 20,000 lines a second) — unless the node is busy (`busy`).
    */
   async run(): Promise<void> {
     const { signal } = this.options;
     const interval = this.options.intervalMs ?? 250;
     while (!signal.aborted) {
+      const busy = this.options.busy?.() ?? false;
       const behind = (await this.prepare()) && (await this.tick());
-      if (behind) await new Promise((resolve) => setImmediate(resolve));
+      if (busy) await pause(this.options.busyRoundMs ?? 1000, signal);
+      else if (behind) await new Promise((resolve) => setImmediate(resolve));
       else await pause(interval, signal);
     }
     if (this.pending.length > 0) await this.cut();

@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { CpuGauge } from './cpu-gauge.js';
 import { EventCollector } from './event-collector.js';
 import { EventShipper } from './event-shipper.js';
 import { EventSpool } from './event-spool.js';
@@ -12,7 +13,8 @@ import { lockStateDir } from './state-lock.js';
  * The request events' own process (docs/decisions.md "Traffic analytics at the edge"): the
  * reader, the collector, the spool and the shipper (event-collector.ts, event-spool.ts,
  * event-shipper.ts) run here, started and supervised by the agent (event-process.ts) at a lower CPU
- * priority (process-priority.ts), so that reading, parsing and gzipping every request's line waits
+ * priority (process-priority.ts) and slowed to one batch a second while the rest of the node keeps
+ * the CPUs busy (cpu-gauge.ts), so that reading, parsing and gzipping every request's line waits
  * while nginx needs the cores; the log files and the spool hold what waits. It is the agent's own
  * bundle started with EVENT_WORKER_ARG, and talks to the agent over the IPC channel only: its
  * settings and the node's credentials come in, its log lines go out (the agent writes them).
@@ -108,11 +110,13 @@ export async function runEventWorker(): Promise<number> {
   }
   try {
     const spool = new EventSpool(settings.eventsDir, settings.spoolBytes);
+    const gauge = new CpuGauge();
     const collector = new EventCollector({
       logFile: settings.logFile,
       spool,
       log,
       signal,
+      busy: () => gauge.othersBusy(),
       ...(settings.cutMs !== undefined ? { cutMs: settings.cutMs } : {}),
     });
     const shipper = new EventShipper({
