@@ -43,8 +43,6 @@ export class EventProcess {
   private child: ChildProcess | null = null;
   private credentials: Credentials | null = null;
   private supervising: Promise<void> = Promise.resolve();
-  /** Workers started so far (the first included). */
-  starts = 0;
 
   constructor(private readonly options: EventProcessOptions) {}
 
@@ -120,7 +118,6 @@ export class EventProcess {
         return;
       }
       this.child = child;
-      this.starts++;
       const pid = child.pid ?? null;
       let killTimer: NodeJS.Timeout | null = null;
       const onAbort = () => {
