@@ -33,7 +33,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -272,7 +272,7 @@ async function main() {
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     // The agent's JSON log: BENCH_PROFILE=1 prints how long each apply of the propagation phase took.
-    const agentLog: { event: string; ms?: number; time: string }[] = [];
+    const agentLog: { event: string; ms?: number; pid?: number; time: string }[] = [];
     let partial = '';
     agent.stdout?.on('data', (chunk: Buffer) => {
       const lines = (partial + chunk.toString()).split('\n');
@@ -389,22 +389,41 @@ end
       );
       return result;
     };
-    // The edge's request events (one per request) are read, spooled and shipped by its agent and
-    // ingested by the control plane, which shares these two cores in the bench but runs on other
-    // machines in production: the control plane is paused (SIGSTOP) during each edge run, so the
-    // run measures the node (nginx writing the events, the agent reading, spooling and gzipping
-    // them), and each edge run is followed by a wait until the agent's spool is empty (every event
-    // acknowledged), so that the control plane's ingest does not run during the next measurements.
+    // The edge's request events (one per request) are read, spooled and shipped by its agent's
+    // events process (at nice 19: it reads while nginx leaves CPU over) and ingested by the control
+    // plane, which shares these two cores in the bench but runs on other machines in production:
+    // the control plane is paused (SIGSTOP) during each edge run, so the run measures the node
+    // (nginx writing the events, the agent reading, spooling and gzipping what it gets to), and each
+    // edge run is followed by a wait until the agent has read the whole log and its spool is empty
+    // (every event acknowledged), so that neither its catching up nor the control plane's ingest
+    // runs during the next measurements.
     const spool = path.join(work, 'edge', 'events');
+    const accessLog = path.join(work, 'edge', 'nginx', 'logs', 'access.log');
+    /** Bytes of the access log the agent has not read yet (its cursor in spool.json against the file). */
+    const unread = async () => {
+      const cursor = JSON.parse(await readFile(path.join(spool, 'spool.json'), 'utf8').catch(() => '{}')).cursor as
+        | { inode: string; offset: number }
+        | null
+        | undefined;
+      const file = await stat(accessLog, { bigint: true }).catch(() => null);
+      if (!file) return 0;
+      if (!cursor || cursor.inode !== file.ino.toString()) return Number(file.size);
+      return Number(file.size) - cursor.offset;
+    };
+    const agentPid = agent.pid ?? 0;
     const settle = async () => {
       const started = performance.now();
+      const ticksBefore = await treeTicks(agentPid);
       let emptyChecks = 0;
       while (emptyChecks < 3 && performance.now() - started < 180_000) {
         await new Promise((r) => setTimeout(r, 1000));
         const names = await readdir(spool).catch(() => [] as string[]);
-        emptyChecks = names.some((n) => n.endsWith('.gz')) ? 0 : emptyChecks + 1;
+        emptyChecks = names.some((n) => n.endsWith('.gz')) || (await unread()) > 0 ? 0 : emptyChecks + 1;
       }
-      log(`events shipped and ingested ${Math.round((performance.now() - started) / 1000)} s after the run`);
+      const cpuMs = (await treeTicks(agentPid)) - ticksBefore;
+      log(
+        `events read, shipped and ingested ${Math.round((performance.now() - started) / 1000)} s after the run (agent CPU meanwhile ${cpuMs * 10} ms)`,
+      );
     };
     if (rounds > 0) await settle();
     for (let i = 0; i < rounds; i++) {
@@ -412,11 +431,17 @@ end
       baseline.push(await measured('baseline', baselinePort));
       log(`round ${i + 1}: edge`);
       process.kill(cp.pid, 'SIGSTOP');
+      const workerPid = () => agentLog.findLast((e) => e.event === 'events.worker_started')?.pid ?? 0;
+      const agentTicks = await treeTicks(agentPid);
+      const workerTicks = await treeTicks(workerPid());
       try {
         edge.push(await measured('edge', edgeHttp));
       } finally {
         process.kill(cp.pid, 'SIGCONT');
       }
+      log(
+        `edge run: agent CPU ${((await treeTicks(agentPid)) - agentTicks) * 10} ms, of which its events process ${((await treeTicks(workerPid())) - workerTicks) * 10} ms; ${Math.round((await unread()) / 1e6)} MB of the access log unread at its end`,
+      );
       await settle();
       log(`round ${i + 1}: second edge, domains without rules`);
       noRules.push(await measured('firewall', fwHttp, noRulesScript, 'second edge without rules'));

@@ -1,9 +1,10 @@
-import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EventCollector } from '../src/agent/event-collector.js';
 import { EventSpool } from '../src/agent/event-spool.js';
 import type { LogEntry } from '../src/agent/log.js';
+import { ROTATED_LOGS_KEPT, shiftLogs } from '../src/agent/log-rotate.js';
 import { logLine, spooledBatches } from './helpers/event-log.js';
 
 // The agent's half of the request events without nginx: a log file written by the test, the
@@ -32,7 +33,15 @@ afterEach(async () => {
 });
 
 /** A collector (and its spool) as the agent makes one at start, on the test's clock. */
-async function collector(options: { maxBytes?: number; maxEvents?: number } = {}) {
+async function collector(
+  options: {
+    maxBytes?: number;
+    maxEvents?: number;
+    intervalMs?: number;
+    busy?: () => boolean;
+    busyRoundMs?: number;
+  } = {},
+) {
   const controller = new AbortController();
   controllers.push(controller);
   const spool = new EventSpool(spoolDir, options.maxBytes);
@@ -45,9 +54,11 @@ async function collector(options: { maxBytes?: number; maxEvents?: number } = {}
     graceMs: 3000,
     now: () => clock,
     ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}),
+    ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
+    ...(options.busy !== undefined ? { busy: options.busy, busyRoundMs: options.busyRoundMs } : {}),
   });
   expect(await events.prepare()).toBe(true);
-  return { spool, events };
+  return { spool, events, controller };
 }
 
 const write = (ids: string[], file = logFile) => appendFile(file, ids.map((id) => logLine(id)).join(''));
@@ -109,6 +120,48 @@ describe('cutting batches', () => {
     await again.events.tick();
     expect(await shippedIds()).toEqual(range('a', 2));
     expect(logs.some((l) => l.event === 'events.log_lost')).toBe(false);
+  });
+
+  it('reads a backlog without waiting the interval between full batches, and cuts the rest when stopped', async () => {
+    await writeFile(logFile, '');
+    // An interval far longer than the test: only rounds that follow a full one at once can read it all.
+    const { events, controller } = await collector({ maxEvents: 1000, intervalMs: 60_000 });
+    await write(range('a', 12_345));
+    const running = events.run();
+    const deadline = Date.now() + 10_000;
+    while ((await spooledBatches(spoolDir)).length < 12 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await spooledBatches(spoolDir)).map((b) => b.events.length)).toEqual(Array(12).fill(1000));
+    controller.abort();
+    await running;
+    expect(await shippedIds()).toEqual(range('a', 12_345));
+  });
+
+  it('takes one batch a round while the node is busy, and catches up once it is not', async () => {
+    await writeFile(logFile, '');
+    let busy = true;
+    const { events, controller } = await collector({
+      maxEvents: 1000,
+      intervalMs: 60_000,
+      busy: () => busy,
+      busyRoundMs: 300,
+    });
+    await write(range('a', 12_345));
+    const running = events.run();
+    await new Promise((r) => setTimeout(r, 1000));
+    // Rounds at about 0, 300, 600 and 900 ms: a few batches, not the whole backlog.
+    const whileBusy = (await spooledBatches(spoolDir)).length;
+    expect(whileBusy).toBeGreaterThanOrEqual(2);
+    expect(whileBusy).toBeLessThanOrEqual(5);
+    busy = false;
+    const deadline = Date.now() + 10_000;
+    while ((await spooledBatches(spoolDir)).length < 12 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    controller.abort();
+    await running;
+    expect(await shippedIds()).toEqual(range('a', 12_345));
   });
 
   it('starts at the end of a log an older agent left on the very first start', async () => {
@@ -275,6 +328,33 @@ describe('log rotation', () => {
     }
     expect(await shippedIds()).toEqual([...range('a', 4), ...range('b', 2), ...range('c', 2)]);
     expect(logs.some((l) => l.event === 'events.log_lost')).toBe(false);
+  });
+});
+
+describe('a reader more rotations behind than the kept logs', () => {
+  it('finishes the file the rotation deleted under it, and says which newer files went unread', async () => {
+    await writeFile(logFile, '');
+    const { events } = await collector({ maxEvents: 2 });
+    await write(range('a', 40));
+    await events.tick(); // a-1, a-2: the reader is inside the first file
+    const inodes: string[] = [];
+    // One file per rotation: b, c, … written and rotated while the reader takes two lines a round.
+    const later = 'bcdefghij'.split('');
+    for (const name of later) {
+      await shiftLogs([logFile]);
+      await write([`${name}-1`]); // nginx reopened: a new access.log
+      inodes.push((await stat(logFile, { bigint: true })).ino.toString());
+      await events.tick();
+    }
+    // Nine rotations: the first file and then b's were deleted, c's is now the oldest kept.
+    expect(later.length).toBe(ROTATED_LOGS_KEPT + 2);
+    for (let i = 0; i < 40; i++) {
+      clock += 1000;
+      await events.tick();
+    }
+    const ids = await shippedIds();
+    expect(ids).toEqual([...range('a', 40), ...later.slice(1).map((name) => `${name}-1`)]);
+    expect(logs.filter((l) => l.event === 'events.log_lost')).toEqual([expect.objectContaining({ inode: inodes[0] })]);
   });
 });
 

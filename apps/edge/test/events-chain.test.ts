@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type EdgeEvent, type EdgeFirewall, emptyEdgeFirewall, ipListRanges } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENTS_NICE_DEFAULT } from '../src/agent/event-process.js';
+import { autogroupNiceOf, threadNicesOf } from '../src/agent/process-priority.js';
+import { alive } from '../src/agent/processes.js';
 import { cleanUpAgents, startAgent, startServingAgent, type TestAgent } from './helpers/agent.js';
 import { cacheRule, document, domain, upstream } from './helpers/documents.js';
 import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
@@ -13,7 +16,7 @@ import { type Origin, startOrigin } from './helpers/origins.js';
 // log read by the agent, spooled and shipped to the fake control plane as signed gzip batches
 // (checked there with the contract's schema, deduplicated by batchId as the real one). Every
 // request must arrive exactly once: across a log rotation, an agent restart (nginx serving
-// meanwhile) and a control plane that fails for a while.
+// meanwhile), the events' own process killed, and a control plane that fails for a while.
 
 const RUN = randomBytes(4).toString('hex');
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS'];
@@ -21,6 +24,8 @@ const ALL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS']
 let cp: FakeControlPlane;
 let origin: Origin;
 let edge: TestAgent;
+/** The test process's own priority before any agent ran (the events' process must not change it). */
+const ownPriority = { threads: threadNicesOf('self'), autogroup: autogroupNiceOf('self') };
 
 const FIREWALL: EdgeFirewall = {
   ...emptyEdgeFirewall(1),
@@ -55,6 +60,26 @@ function expectEachOnce(): void {
   const paths = events.map((e) => e.path).filter((p) => p.includes(RUN) && !p.includes('/static/'));
   expect(new Set(paths).size).toBe(paths.length);
 }
+
+/** The pid of the agent's events process once it runs (it is started again after a death). */
+async function workerPid(): Promise<number> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const pid = edge.agent.eventWorkerPid;
+    if (pid !== null && alive(pid)) return pid;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('no events process');
+}
+
+/** The session a process belongs to (field 6 of its stat). */
+async function sessionOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+}
+
+const spooledFiles = async () =>
+  (await readdir(path.join(edge.stateDir, 'events'))).filter((n) => n.endsWith('.gz')).length;
 
 const get = (host: string, p: string, options: Parameters<typeof request>[3] = {}) =>
   request(edge.ports.http, host, p, options);
@@ -168,11 +193,52 @@ describe('request events from the edge to the control plane', () => {
     expectEachOnce();
   });
 
+  it('reads and ships in a session of its own, every thread at the lowest CPU priority, the agent untouched', async () => {
+    const pid = await workerPid();
+    expect(pid).not.toBe(process.pid);
+    expect(await sessionOf(pid)).toBe(pid);
+    const threads = threadNicesOf(pid);
+    // V8's and libuv's threads too, not only the main one.
+    expect(threads.length).toBeGreaterThan(4);
+    expect(threads.every((nice) => nice === EVENTS_NICE_DEFAULT)).toBe(true);
+    if (ownPriority.autogroup !== null) expect(autogroupNiceOf(pid)).toBe(EVENTS_NICE_DEFAULT);
+    expect(edge.logs.find((l) => l.event === 'events.worker_started' && l.pid === pid)).toMatchObject({
+      prepared: true,
+      nice: EVENTS_NICE_DEFAULT,
+    });
+    expect(threadNicesOf('self')).toEqual(ownPriority.threads);
+    expect(autogroupNiceOf('self')).toBe(ownPriority.autogroup);
+  });
+
+  it('starts the events process again when it is killed: nothing lost, nothing repeated', async () => {
+    const before = paths('before-kill', 10);
+    for (const p of before) await get('shop.example.com', p);
+    await arrived(before);
+    // Batches wait in the spool (the control plane fails) when the process is killed.
+    cp.failEvents(3);
+    const during = paths('process-killed', 10);
+    for (const p of during) await get('shop.example.com', p);
+    for (let i = 0; i < 50 && (await spooledFiles()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await spooledFiles()).toBeGreaterThan(0);
+    const killed = await workerPid();
+    process.kill(killed, 'SIGKILL');
+    const after = paths('after-kill', 10);
+    for (const p of after) await get('shop.example.com', p);
+    await edge.waitForLog('events.worker_exited', (l) => l.pid === killed && l.signal === 'SIGKILL');
+    const again = await workerPid();
+    expect(again).not.toBe(killed);
+    await arrived([...before, ...during, ...after]);
+    expectEachOnce();
+  });
+
   it('loses nothing and repeats nothing across an agent restart, nginx serving meanwhile', async () => {
     const before = paths('before-restart', 10);
     for (const p of before) await get('shop.example.com', p);
+    const worker = await workerPid();
     // A restart onto a new release: the agent goes, nginx keeps serving and logging.
     await edge.agent.detach();
+    // The events' process stops with its agent (the next one starts its own).
+    expect(alive(worker)).toBe(false);
     const meanwhile = paths('agent-away', 10);
     for (const p of meanwhile) await get('shop.example.com', p);
     const again = await startAgent({
@@ -197,10 +263,8 @@ describe('request events from the edge to the control plane', () => {
     expect(cp.eventAttempts.filter((a) => a.status === 500).length - failuresBefore).toBe(4);
     expect(edge.logs.some((l) => l.event === 'events.ship_failed')).toBe(true);
     // Shipped batches are gone from the spool.
-    const spooled = async () =>
-      (await readdir(path.join(edge.stateDir, 'events'))).filter((n) => n.endsWith('.gz')).length;
-    for (let i = 0; i < 50 && (await spooled()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(await spooled()).toBe(0);
+    for (let i = 0; i < 50 && (await spooledFiles()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await spooledFiles()).toBe(0);
     expectEachOnce();
   });
 });

@@ -11,6 +11,12 @@ import { ROTATED_LOGS_KEPT } from './log-rotate.js';
  * and finished only once it has been quiet for `graceMs`, then the next newer file is read from 0.
  * After a restart the saved inode is looked for among `access.log` and its rotated files: the rest
  * of that file is read first, then every newer one.
+ *
+ * The rotation deletes the oldest file whether it was read or not (log-rotate.ts). The open file
+ * is read to its end through its descriptor even once deleted; files newer than it that were
+ * deleted before the reader got to them (a reader more than `rotatedKept` rotations behind) are
+ * said lost, as is the saved file when a restart finds it gone. Their lines were never read, so
+ * how many events they held is not known.
  */
 
 export interface LogCursor {
@@ -27,7 +33,7 @@ export interface ReadLine {
 }
 
 export interface ReaderNotice {
-  /** The saved file is gone (rotated away beyond the kept files): its unread lines are lost. */
+  /** A file was deleted by the rotation before it was read (or, at a restart, the saved one): its unread lines are lost. */
   lost?: { inode: string };
   /** The live file became shorter than the position (truncated by hand): read again from 0. */
   truncated?: { inode: string; offset: number };
@@ -60,6 +66,8 @@ export class AccessLogReader {
   /** Since when the open file, no longer `access.log`, has kept the size `quietSize` (null: it is still the live file). */
   private quietSince: number | null = null;
   private quietSize = 0;
+  /** The files newer than the open one when last looked (oldest first): those gone before being opened were lost. */
+  private newer: string[] = [];
   /** The cursor to resume from, until the first file is opened. */
   private resumeAt: LogCursor | null;
   /** No cursor on the first start: an `access.log` found then is taken from its end. */
@@ -123,6 +131,7 @@ export class AccessLogReader {
     this.inode = target.inode;
     this.offset = offset === 'end' ? Number(info.size) : offset;
     this.quietSince = null;
+    this.newer = [];
     return true;
   }
 
@@ -158,6 +167,7 @@ export class AccessLogReader {
     await this.open();
     const lines: ReadLine[] = [];
     if (this.handle === null) return lines;
+    this.noteNewer(await this.chain());
     for (let files = 0; files < 16 && lines.length < maxLines; files++) {
       await this.readOpen(maxLines - lines.length, lines);
       if (lines.length >= maxLines || !(await this.advance())) break;
@@ -198,6 +208,12 @@ export class AccessLogReader {
     }
   }
 
+  /** Remembers the files newer than the open one while it is still among the kept ones. */
+  private noteNewer(chain: { inode: string }[]): void {
+    const index = chain.findIndex((f) => f.inode === this.inode);
+    if (index !== -1) this.newer = chain.slice(index + 1).map((f) => f.inode);
+  }
+
   /**
    * At the open file's end: when it is no longer `access.log` and has kept its size for the
    * grace, opens the next newer file. Answers whether it moved.
@@ -206,6 +222,7 @@ export class AccessLogReader {
     const handle = this.handle;
     if (handle === null) return false;
     const chain = await this.chain();
+    this.noteNewer(chain);
     const index = chain.findIndex((f) => f.inode === this.inode);
     if (index === chain.length - 1 && chain[index]?.path === this.file) {
       this.quietSince = null;
@@ -223,6 +240,15 @@ export class AccessLogReader {
     if (!next) return false;
     // Finished: an unterminated tail will never be completed.
     if (size > this.offset) this.options.notice?.({ broken: size - this.offset });
+    if (index === -1) {
+      // Ours was deleted: the files that were newer and are older than the oldest left went too,
+      // unread. By position, not by presence: the file system gives a deleted file's inode number
+      // to the next new file (the next `access.log`).
+      for (const inode of this.newer) {
+        if (inode === next.inode) break;
+        this.options.notice?.({ lost: { inode } });
+      }
+    }
     return this.openFile(next, 0);
   }
 

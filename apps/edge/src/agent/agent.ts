@@ -8,9 +8,8 @@ import { BlockReporter } from './block-list.js';
 import { type CommandOutcome, runCommandLoop } from './command-loop.js';
 import { type CommandHost, executeCommand, rotateLogs } from './commands.js';
 import { describeError } from './errors.js';
-import { EventCollector } from './event-collector.js';
-import { EventShipper } from './event-shipper.js';
-import { EventSpool, SPOOL_DEFAULT_MEGABYTES } from './event-spool.js';
+import { bundledEventWorker, EVENTS_NICE_DEFAULT, EventProcess, type EventWorkerCommand } from './event-process.js';
+import { SPOOL_DEFAULT_MEGABYTES } from './event-spool.js';
 import { GeoDatabaseFiles } from './geo-database.js';
 import { jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime } from './log-rotate.js';
@@ -37,8 +36,8 @@ export { describeError } from './errors.js';
  * rollback and the good snapshots on disk (snapshot-loop.ts), the apply step (apply.ts: nginx.conf
  * rendered, nginx started or reloaded when it changed, data plane pushed), the nginx supervisor
  * (supervisor.ts), the status reporter (status-reporter.ts), the block-list reporter (block-list.ts),
- * the request events read from nginx's access log, spooled and shipped (event-collector.ts,
- * event-spool.ts, event-shipper.ts) and the operator's commands (commands.ts, run by command-loop.ts). This file starts and stops them and holds the apply lock.
+ * the request events read from nginx's access log, spooled and shipped by a process of their own
+ * at a lower CPU priority (event-process.ts, event-worker.ts) and the operator's commands (commands.ts, run by command-loop.ts). This file starts and stops them and holds the apply lock.
  *
  * Everything that changes nginx runs one at a time (the apply lock): a snapshot from the poll, the
  * restart by the supervisor, the operator's commands (reboot, reset, log rotation) and the shutdown.
@@ -81,6 +80,10 @@ export interface AgentOptions {
   eventSpoolMegabytes?: number;
   /** How long a batch of request events collects before it is cut (event-collector.ts; tests shorten it). */
   eventCutMs?: number;
+  /** How the request events' process is started (event-process.ts): this bundle unless given (tests run the sources). */
+  eventWorker?: EventWorkerCommand;
+  /** The nice value the request events' process runs at (process-priority.ts). */
+  eventsNice?: number;
 }
 
 /** A restart (self-restart, the service manager after a crash) finds the previous agent's lock gone within this. */
@@ -103,10 +106,8 @@ export class Agent {
   private readonly supervisor: NginxSupervisor;
   private readonly status: StatusReporter;
   private readonly blocks: BlockReporter;
-  private readonly events: EventCollector;
-  private readonly shipper: EventShipper;
-  /** The event collector's loop, from start to stop (it runs before the node is registered). */
-  private collecting: Promise<void> | null = null;
+  /** The request events' process, from start to stop (it runs before the node is registered). */
+  private readonly events: EventProcess;
   private readonly pool: PoolKeeper;
   private readonly commands: CommandHost;
 
@@ -234,20 +235,18 @@ export class Agent {
       backoffMinMs: this.options.backoffMinMs,
       backoffMaxMs: this.options.backoffMaxMs,
     });
-    const spool = new EventSpool(
-      this.state.eventsDir,
-      (config.eventSpoolMegabytes ?? SPOOL_DEFAULT_MEGABYTES) * 1024 * 1024,
-    );
-    this.events = new EventCollector({
-      logFile: this.state.accessLogPath,
-      spool,
-      log: this.log,
-      signal: this.signal,
-      ...(config.eventCutMs !== undefined ? { cutMs: config.eventCutMs } : {}),
-    });
-    this.shipper = new EventShipper({
-      spool,
-      client: () => (this.credentials ? this.client : null),
+    this.events = new EventProcess({
+      command: config.eventWorker ?? bundledEventWorker(),
+      settings: {
+        logFile: this.state.accessLogPath,
+        eventsDir: this.state.eventsDir,
+        spoolBytes: (config.eventSpoolMegabytes ?? SPOOL_DEFAULT_MEGABYTES) * 1024 * 1024,
+        ...(config.eventCutMs !== undefined ? { cutMs: config.eventCutMs } : {}),
+        nice: config.eventsNice ?? EVENTS_NICE_DEFAULT,
+        backoffMinMs: this.options.backoffMinMs,
+        backoffMaxMs: this.options.backoffMaxMs,
+        lockWaitMs: STATE_LOCK_WAIT_MS,
+      },
       log: this.log,
       signal: this.signal,
       backoffMinMs: this.options.backoffMinMs,
@@ -294,6 +293,11 @@ export class Agent {
 
   get lastError(): string {
     return this.snapshots.lastError;
+  }
+
+  /** The request events' process (null between its death and its restart). */
+  get eventWorkerPid(): number | null {
+    return this.events.pid;
   }
 
   get nodeId(): number | null {
@@ -366,10 +370,8 @@ export class Agent {
 
     this.state.snapshotKey = this.admin.secret;
     // Before nginx serves: a first start skips only the lines an older agent's nginx left.
-    await this.events.prepare();
-    this.collecting = this.events.run().catch((err: unknown) => {
-      this.log('error', 'events.collector_failed', { error: describeError(err) });
-    });
+    if (this.credentials) this.events.setCredentials(this.credentials);
+    await this.events.start();
     await this.snapshots.restore();
 
     this.supervisor.start();
@@ -385,7 +387,7 @@ export class Agent {
     // detached for a restart) leaves the nginx of the agent that holds it serving.
     const owner = this.stateLock !== null;
     await this.halt('agent stopping');
-    await this.collecting;
+    await this.events.stopped();
     await this.probes?.stop();
     await this.supervisor.settled();
     await this.status.settled();
@@ -418,7 +420,6 @@ export class Agent {
     await Promise.all([
       this.snapshots.poll(client),
       this.blocks.run(),
-      this.shipper.run(),
       this.pool.run(),
       runCommandLoop({
         client,
@@ -451,6 +452,7 @@ export class Agent {
       backoffMaxMs: this.options.backoffMaxMs,
       registered: (credentials) => {
         this.credentials = credentials;
+        this.events.setCredentials(credentials);
       },
     });
   }
@@ -473,7 +475,7 @@ export class Agent {
    */
   async detach(): Promise<void> {
     await this.halt('agent restarting');
-    await this.collecting;
+    await this.events.stopped();
     await this.supervisor.settled();
     await this.status.settled();
     await this.lock;

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Agent } from './agent.js';
 import { parseCli, USAGE, UsageError } from './cli.js';
+import { EVENT_WORKER_ARG, runEventWorker } from './event-worker.js';
 import { errorText, jsonLineLogger } from './log.js';
 import { releaseToRun } from './release-handoff.js';
 import { StateLockedError } from './state-lock.js';
@@ -99,7 +100,8 @@ async function main(): Promise<number> {
   return stopped;
 }
 
-main().then(
+// The same bundle is also the request events' process the agent starts (event-worker.ts).
+(process.argv[2] === EVENT_WORKER_ARG ? runEventWorker() : main()).then(
   (code) => process.exit(code),
   (err: unknown) => {
     process.stderr.write(`rampart-edge: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -1,10 +1,22 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EdgeSnapshot } from '@rampart/contract';
 import { Agent, type AgentOptions } from '../../src/agent/agent.js';
+import type { EventWorkerCommand } from '../../src/agent/event-process.js';
 import type { LogEntry } from '../../src/agent/log.js';
 import { LUA_DIR } from './edge.js';
 import type { FakeControlPlane } from './fake-control-plane.js';
 import { freePort } from './net.js';
+
+/**
+ * The request events' process of an agent running from the sources: main.ts through tsx's loader
+ * (the built agent starts its own bundle).
+ */
+export const SOURCE_EVENT_WORKER: EventWorkerCommand = {
+  script: fileURLToPath(new URL('../../src/agent/main.ts', import.meta.url)),
+  execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href],
+};
 
 /** Local ports an agent maps the snapshot's 80 and 443 to. */
 export interface AgentPorts {
@@ -69,6 +81,7 @@ export async function startAgent(options: TestAgentOptions): Promise<TestAgent> 
     superviseMs: 100,
     backoffMinMs: 100,
     backoffMaxMs: 1000,
+    eventWorker: SOURCE_EVENT_WORKER,
     logger: (level, event, fields = {}) => {
       const entry: LogEntry = { time: new Date().toISOString(), level, event, ...fields };
       logs.push(entry);

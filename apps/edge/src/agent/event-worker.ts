@@ -1,0 +1,144 @@
+import { mkdir } from 'node:fs/promises';
+import { CpuGauge } from './cpu-gauge.js';
+import { EventCollector } from './event-collector.js';
+import { EventShipper } from './event-shipper.js';
+import { EventSpool } from './event-spool.js';
+import { errorText, type Logger, type LogLevel } from './log.js';
+import { NodeClient } from './node-client.js';
+import { lowerPriority } from './process-priority.js';
+import type { Credentials } from './state.js';
+import { lockStateDir } from './state-lock.js';
+
+/**
+ * The request events' own process (docs/decisions.md "Traffic analytics at the edge"): the
+ * reader, the collector, the spool and the shipper (event-collector.ts, event-spool.ts,
+ * event-shipper.ts) run here, started and supervised by the agent (event-process.ts) at a lower CPU
+ * priority (process-priority.ts) and slowed to one batch a second while the rest of the node keeps
+ * the CPUs busy (cpu-gauge.ts), so that reading, parsing and gzipping every request's line waits
+ * while nginx needs the cores; the log files and the spool hold what waits. It is the agent's own
+ * bundle started with EVENT_WORKER_ARG, and talks to the agent over the IPC channel only: its
+ * settings and the node's credentials come in, its log lines go out (the agent writes them).
+ *
+ * It takes a lock on the spool directory for as long as it runs, so that a worker left behind by
+ * an agent that was killed finishes its last batch before the next one opens the spool. It stops
+ * when the agent asks, and on its own when the agent is gone (the channel closes).
+ */
+
+export const EVENT_WORKER_ARG = '--events-worker';
+
+export interface EventWorkerSettings {
+  /** nginx's `logs/access.log`. */
+  logFile: string;
+  /** The spool's directory. */
+  eventsDir: string;
+  spoolBytes: number;
+  cutMs?: number;
+  /** The nice value the worker runs at (0–19). */
+  nice: number;
+  backoffMinMs: number;
+  backoffMaxMs: number;
+  /** How long a worker waits for the previous one's lock on the spool. */
+  lockWaitMs: number;
+}
+
+export type ToWorker =
+  | { type: 'start'; settings: EventWorkerSettings; credentials: Credentials | null }
+  | { type: 'credentials'; credentials: Credentials }
+  | { type: 'stop' };
+
+export type FromWorker =
+  | { type: 'log'; level: LogLevel; event: string; fields: Record<string, unknown> }
+  | { type: 'prepared'; ok: boolean; nice: number; autogroupNice: number | null };
+
+function send(message: FromWorker): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.connected || !process.send) return resolve();
+    process.send(message, undefined, {}, () => resolve());
+  });
+}
+
+/** The first `start` message, or null when the agent went away before sending it. */
+function startMessage(): Promise<Extract<ToWorker, { type: 'start' }> | null> {
+  return new Promise((resolve) => {
+    const onMessage = (message: ToWorker) => {
+      if (message.type !== 'start') return;
+      process.off('message', onMessage);
+      resolve(message);
+    };
+    process.on('message', onMessage);
+    process.once('disconnect', () => resolve(null));
+  });
+}
+
+/** Runs the worker until the agent stops it or goes; answers the exit status. */
+export async function runEventWorker(): Promise<number> {
+  if (!process.send) {
+    process.stderr.write(`rampart-edge ${EVENT_WORKER_ARG}: started by the agent only\n`);
+    return 2;
+  }
+  const controller = new AbortController();
+  const { signal } = controller;
+  const log: Logger = (level, event, fields = {}) => void send({ type: 'log', level, event, fields });
+  process.once('disconnect', () => controller.abort(new Error('the agent is gone')));
+  const start = await startMessage();
+  if (start === null) return 0;
+  const { settings } = start;
+  let client: NodeClient | null = null;
+  const useCredentials = (credentials: Credentials | null) => {
+    if (credentials) client = new NodeClient(credentials.controlPlane, credentials);
+  };
+  useCredentials(start.credentials);
+  process.on('message', (message: ToWorker) => {
+    if (message.type === 'credentials') useCredentials(message.credentials);
+    if (message.type === 'stop') controller.abort(new Error('the agent stops'));
+  });
+
+  // First, before any work: the threads that exist now are set, the later ones inherit.
+  const priority = await lowerPriority(settings.nice);
+  if (priority.errors.length > 0) log('warn', 'events.priority_not_lowered', { errors: priority.errors });
+
+  await mkdir(settings.eventsDir, { recursive: true, mode: 0o700 });
+  let lock: Awaited<ReturnType<typeof lockStateDir>>;
+  try {
+    lock = await lockStateDir(settings.eventsDir, settings.lockWaitMs, (error) =>
+      log('error', 'events.lock_lost', { error: error.message }),
+    );
+  } catch (err) {
+    log('error', 'events.spool_locked', { dir: settings.eventsDir, error: errorText(err) });
+    await send({ type: 'prepared', ok: false, nice: priority.nice, autogroupNice: priority.autogroupNice });
+    return 1;
+  }
+  try {
+    const spool = new EventSpool(settings.eventsDir, settings.spoolBytes);
+    const gauge = new CpuGauge();
+    const collector = new EventCollector({
+      logFile: settings.logFile,
+      spool,
+      log,
+      signal,
+      busy: () => gauge.othersBusy(),
+      ...(settings.cutMs !== undefined ? { cutMs: settings.cutMs } : {}),
+    });
+    const shipper = new EventShipper({
+      spool,
+      client: () => client,
+      log,
+      signal,
+      backoffMinMs: settings.backoffMinMs,
+      backoffMaxMs: settings.backoffMaxMs,
+    });
+    const ok = await collector.prepare();
+    await send({ type: 'prepared', ok, nice: priority.nice, autogroupNice: priority.autogroupNice });
+    await Promise.all([collector.run(), shipper.run()]);
+  } finally {
+    await lock.release();
+  }
+  // Waits for the channel to take it, and with it every log line before (the process exits next).
+  await send({
+    type: 'log',
+    level: 'info',
+    event: 'events.worker_stopped',
+    fields: { reason: errorText(signal.reason) },
+  });
+  return 0;
+}
