@@ -10,7 +10,11 @@
  * each statistics and dashboard query 20 times for one busy site over 30 days and prints one JSON
  * object per store:
  *
- *   {"store", "events", "ingest_events_per_s", "disk_mb_per_million", "queries": {name: p95_ms}}
+ *   {"store", "events", "ingest_events_per_s", "ingest_cpu_s_per_million", "disk_mb_per_million",
+ *    "queries": {name: p95_ms}}
+ *
+ * `ingest_cpu_s_per_million`: the bench process's CPU (user and system, every thread: the parse,
+ * the store's SQL) over the ingest, per million events; ClickHouse's own server is not in it.
  *
  * DuckDB always; ClickHouse too when `/usr/sbin/clickhouse-server` is installed (started on
  * loopback in a temporary directory, stopped at the end) or BENCH_CLICKHOUSE_URL names a server.
@@ -157,6 +161,7 @@ async function run(store: AnalyticsStore, dir: string | null, batches: { node: n
   const byNode = new Map<number, Buffer[]>();
   for (const batch of batches) byNode.set(batch.node, [...(byNode.get(batch.node) ?? []), batch.body]);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   let done = 0;
   let logged = 0;
   await Promise.all(
@@ -177,6 +182,7 @@ async function run(store: AnalyticsStore, dir: string | null, batches: { node: n
   // The upkeep of what was ingested (compaction, and DuckDB's checkpoint) counts in the ingest's time.
   await store.compact(Math.floor(now / 1000) - 40 * 86_400, Math.floor(now / 1000));
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   const queries = new StatisticsQueries(store);
   const end = Math.floor(now / 1000);
   const month = { start: end - 30 * 86_400, end };
@@ -216,6 +222,7 @@ async function run(store: AnalyticsStore, dir: string | null, batches: { node: n
     store: store.kind,
     events: EVENTS,
     ingest_events_per_s: Math.round(EVENTS / seconds),
+    ingest_cpu_s_per_million: round((cpu.user + cpu.system) / 1e6 / (EVENTS / 1e6), 2),
     disk_mb_per_million: dir ? round(disk / 1e6 / (EVENTS / 1e6), 2) : null,
     queries: results,
   };

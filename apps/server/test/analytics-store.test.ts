@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsStore, EventRow, Row, StoredBatch } from '../src/modules/analytics/analytics-store.js';
 import { batchKey } from '../src/modules/analytics/clickhouse-store.js';
-import { EVENT_COLUMNS } from '../src/modules/analytics/duckdb-store.js';
+import { DuckDbStore, EVENT_COLUMNS } from '../src/modules/analytics/duckdb-store.js';
 import {
   DIM_COUNTERS,
   type DimRow,
@@ -118,15 +122,20 @@ async function storedDims(store: AnalyticsStore, table: string): Promise<Map<str
 const expectedRollups = (rows: RollupRow[]) => new Map(rows.map((r) => [keyOf(r), { ...r.values }]));
 const expectedDims = (rows: DimRow[]) => new Map(rows.map((r) => [`${keyOf(r)}|${r.dim}|${r.value}`, { ...r.values }]));
 
-/** Every rollup table holds, summed per key, exactly what rollupsOf computes for `events`. */
+/**
+ * Every rollup table holds, summed per key, exactly what rollupsOf computes for `events`; the
+ * dimension tables for the hours (and whole days) before the store's dimsRolledTo, nothing after.
+ */
 async function expectRollupsOf(store: AnalyticsStore, events: EventRow[]): Promise<void> {
   const want = rollupsOf(events);
   expect(await storedRollups(store, 'rollup_1m')).toEqual(expectedRollups(want.r1m));
   expect(await storedRollups(store, 'rollup_5m')).toEqual(expectedRollups(want.r5m));
   expect(await storedRollups(store, 'rollup_1h')).toEqual(expectedRollups(want.r1h));
-  expect(await storedDims(store, 'lowdims_1h')).toEqual(expectedDims(want.l1h));
-  expect(await storedDims(store, 'dims_1h')).toEqual(expectedDims(want.d1h));
-  expect(await storedDims(store, 'dims_1d')).toEqual(expectedDims(want.d1d));
+  const hours = store.dimsRolledTo;
+  const days = hours - (hours % DAY);
+  expect(await storedDims(store, 'lowdims_1h')).toEqual(expectedDims(want.l1h.filter((r) => r.bucket < hours)));
+  expect(await storedDims(store, 'dims_1h')).toEqual(expectedDims(want.d1h.filter((r) => r.bucket < hours)));
+  expect(await storedDims(store, 'dims_1d')).toEqual(expectedDims(want.d1d.filter((r) => r.bucket < days)));
 }
 
 async function count(store: AnalyticsStore, sql: string): Promise<number> {
@@ -180,6 +189,10 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       expect(await store.ingest(batchOf(id, batch, dropped))).toEqual({ stored: batch.length, duplicate: false });
     }
     const all = [...a, ...b, ...c];
+    await expectRollupsOf(store, all);
+    // DuckDB builds the dimensions of ended hours in its upkeep: all of them once it ran past them.
+    await store.compact(T0 - DAY, T0 + DAY);
+    expect(store.dimsRolledTo).toBeGreaterThanOrEqual(T0 + DAY);
     await expectRollupsOf(store, all);
     expect(await storedRequestIds(store)).toEqual(all.map((e) => e.requestId).sort());
     const [ledger] = await store.query(
@@ -292,43 +305,80 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     }
     const queries = new StatisticsQueries(store);
     const scope = { siteIds: [2, 3], zoneIds: null, domainIds: null };
-    for (const range of [
-      { start: T0 - 29 * 3600 + 1234, end: T0 + DAY + 8 * 3600 - 17 },
-      { start: T0 - 19 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
-      { start: T0 - 9 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
-      { start: T0 - 3 * 3600, end: T0 + 7 * 3600 },
-      { start: T0 - 2 * 3600 + 1, end: T0 - 3600 + 59 },
-    ]) {
-      // A range of more than a day starts at its first whole hour (ROUND_START_AFTER_SECONDS).
-      const from = range.end - range.start > DAY ? range.start - (range.start % 3600) : range.start;
-      const inRange = events.filter((e) => e.siteId !== 1 && e.ts >= from && e.ts < range.end);
-      const expectTop = async (dim: 'status' | 'url' | 'ip' | 'country', value: (e: EventRow) => string) => {
-        const want = new Map<string, number>();
-        for (const e of inRange) {
-          const v = value(e);
-          if (dim === 'country' && v === '') continue;
-          want.set(v, (want.get(v) ?? 0) + 1);
+    // Before DuckDB built any dimension (raw events alone), with them built up to a time inside
+    // the ranges (the rest raw), and all built.
+    for (const builtTo of [null, T0 + 5 * 3600 + 120, T0 + 3 * DAY]) {
+      if (builtTo !== null) await store.compact(T0 - 2 * DAY, builtTo);
+      for (const range of [
+        { start: T0 - 29 * 3600 + 1234, end: T0 + DAY + 8 * 3600 - 17 },
+        { start: T0 - 19 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
+        { start: T0 - 9 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
+        { start: T0 - 3 * 3600, end: T0 + 7 * 3600 },
+        { start: T0 - 2 * 3600 + 1, end: T0 - 3600 + 59 },
+      ]) {
+        // A range of more than a day starts at its first whole hour (ROUND_START_AFTER_SECONDS).
+        const from = range.end - range.start > DAY ? range.start - (range.start % 3600) : range.start;
+        const inRange = events.filter((e) => e.siteId !== 1 && e.ts >= from && e.ts < range.end);
+        const expectTop = async (dim: 'status' | 'url' | 'ip' | 'country', value: (e: EventRow) => string) => {
+          const want = new Map<string, number>();
+          for (const e of inRange) {
+            const v = value(e);
+            if (dim === 'country' && v === '') continue;
+            want.set(v, (want.get(v) ?? 0) + 1);
+          }
+          const got = await queries.top(scope, range, dim, 'requests', 1000);
+          expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
+        };
+        // Ordered by a decision: the values that had one, with all their requests.
+        for (const by of ['blacklisted', 'waf'] as const) {
+          const want = new Map<string, number>();
+          const decided = new Set(inRange.filter((e) => e[by] > 0).map((e) => e.ip));
+          for (const e of inRange) if (decided.has(e.ip)) want.set(e.ip, (want.get(e.ip) ?? 0) + 1);
+          const got = await queries.top(scope, range, 'ip', by, 1000);
+          expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
         }
-        const got = await queries.top(scope, range, dim, 'requests', 1000);
-        expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
-      };
-      // Ordered by a decision: the values that had one, with all their requests.
-      for (const by of ['blacklisted', 'waf'] as const) {
-        const want = new Map<string, number>();
-        const decided = new Set(inRange.filter((e) => e[by] > 0).map((e) => e.ip));
-        for (const e of inRange) if (decided.has(e.ip)) want.set(e.ip, (want.get(e.ip) ?? 0) + 1);
-        const got = await queries.top(scope, range, 'ip', by, 1000);
-        expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
+        await expectTop('status', (e) => String(e.status));
+        await expectTop('url', (e) => e.path);
+        await expectTop('ip', (e) => e.ip);
+        await expectTop('country', (e) => e.country);
+        expect(await queries.distinct(scope, range, 'ip')).toBe(new Set(inRange.map((e) => e.ip)).size);
+        expect(await queries.distinct(scope, range, 'ip', 'blacklisted')).toBe(
+          new Set(inRange.filter((e) => e.blacklisted).map((e) => e.ip)).size,
+        );
       }
-      await expectTop('status', (e) => String(e.status));
-      await expectTop('url', (e) => e.path);
-      await expectTop('ip', (e) => e.ip);
-      await expectTop('country', (e) => e.country);
-      expect(await queries.distinct(scope, range, 'ip')).toBe(new Set(inRange.map((e) => e.ip)).size);
-      expect(await queries.distinct(scope, range, 'ip', 'blacklisted')).toBe(
-        new Set(inRange.filter((e) => e.blacklisted).map((e) => e.ip)).size,
-      );
     }
+  });
+
+  it('adds the dimensions of events older than those built, and merges them in the upkeep', async () => {
+    const first = makeEvents('node4-1', 300, T0 - 2 * 3600, 4 * 3600, 70);
+    await store.ingest(batchOf('node4-1', first));
+    await store.compact(T0 - DAY, T0 + DAY);
+    // A node that was away: its events fall in hours and a day already built.
+    const late = makeEvents('node4-2', 200, T0 - 3 * 3600, 5 * 3600, 71);
+    const later = makeEvents('node4-3', 50, T0 + 1800, 600, 72);
+    await store.ingest(batchOf('node4-2', late));
+    await store.ingest(batchOf('node4-3', later));
+    const all = [...first, ...late, ...later];
+    await expectRollupsOf(store, all);
+    const queries = new StatisticsQueries(store);
+    const range = { start: T0 - 2 * DAY, end: T0 + DAY };
+    const got = await queries.top(
+      { siteIds: [1, 2, 3], zoneIds: null, domainIds: null },
+      range,
+      'url',
+      'requests',
+      1000,
+    );
+    const want = new Map<string, number>();
+    for (const e of all) if (e.ts >= range.start) want.set(e.path, (want.get(e.path) ?? 0) + 1);
+    expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
+    // The upkeep merges the partial rows: one per key again.
+    await store.compact(T0 - DAY, T0 + DAY);
+    await expectRollupsOf(store, all);
+    const sums = rollupsOf(all);
+    expect(await count(store, 'SELECT count(*) AS n FROM dims_1h')).toBe(sums.d1h.length);
+    expect(await count(store, 'SELECT count(*) AS n FROM lowdims_1h')).toBe(sums.l1h.length);
+    expect(await count(store, 'SELECT count(*) AS n FROM dims_1d')).toBe(sums.d1d.length);
   });
 
   it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
@@ -380,6 +430,8 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     const days = [-3, -2, -1, 0].map((d, i) => makeEvents(`node1-3${i}`, 60, T0 + d * DAY, DAY, 10 + i));
     for (const [i, events] of days.entries()) await store.ingest(batchOf(`node1-3${i}`, events));
     const all = days.flat();
+    // The upkeep builds the dimensions before it prunes (analytics.job.ts).
+    await store.compact(T0 - 4 * DAY, T0 + 2 * DAY);
 
     await store.prune(T0 - DAY, T0 - 2 * DAY);
     const rawKept = all.filter((e) => e.ts >= T0 - DAY);
@@ -423,4 +475,47 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     await store.compact(T0 - 60, T0 + 60);
     await expectRollupsOf(store, all);
   });
+
+  it.runIf(TEST_ANALYTICS_KIND === 'duckdb')(
+    'takes a store from before the hourly build as built up to its last hour, and rebuilds that hour whole',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'rampart-analytics-'));
+      try {
+        const events = makeEvents('node5-1', 300, T0 - 5 * 3600, 5 * 3600 - 10, 80);
+        const old = new DuckDbStore(dir);
+        await old.open();
+        await old.ingest(batchOf('node5-1', events));
+        // Built past every event, then the mark removed: the layout before the build by the hour
+        // (every batch's dimensions written with it), with no mark.
+        await old.compact(T0 - DAY, T0 + 3600);
+        await old.close();
+        const db = await (await DuckDBInstance.create(path.join(dir, 'analytics.duckdb'))).connect();
+        await db.run('DELETE FROM rolled');
+        db.closeSync();
+
+        const reopened = new DuckDbStore(dir);
+        await reopened.open();
+        try {
+          const last = Math.max(...events.map((e) => e.ts));
+          expect(reopened.dimsRolledTo).toBe(last - (last % 3600));
+          const queries = new StatisticsQueries(reopened);
+          const range = { start: T0 - DAY, end: T0 + 3600 };
+          const scope = { siteIds: [1, 2, 3], zoneIds: null, domainIds: null };
+          const want = new Map<string, number>();
+          for (const e of events) want.set(e.path, (want.get(e.path) ?? 0) + 1);
+          const top = async () =>
+            new Map((await queries.top(scope, range, 'url', 'requests', 1000)).map((r) => [r.key, r.requests]));
+          expect(await top()).toEqual(want);
+          // The next build replaces the last hour's rows rather than adding to them.
+          await reopened.compact(T0 - DAY, T0 + 3600);
+          await expectRollupsOf(reopened, events);
+          expect(await top()).toEqual(want);
+        } finally {
+          await reopened.close();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -91,6 +91,15 @@ beforeAll(async () => {
 
   await ship('day-1', [DAY1 + 60_000, DAY1 + 120_000, DAY1 + 1800_000]);
   await ship('day-2', [DAY2 + 60_000, DAY2 + 600_000]);
+  // The job builds the dimension tables of the hours that ended (DuckDB; ClickHouse's views already
+  // have): just after the second day, so every table holds both days.
+  clock.advance(Date.UTC(2026, 10, 12, 0, 20) - clock.now());
+  await t.app.rampart.analyticsJob.runOnce();
+  client = await signIn(t.app, 'client');
+  rival = await signIn(t.app, 'client', 'rival');
+  user = await signIn(t.app, 'user');
+  reader = await signIn(t.app, 'client', 'settings-reader');
+  noRole = await signIn(t.app, 'client', 'no-role');
 });
 afterAll(async () => t.close());
 

@@ -97,11 +97,21 @@ export interface AnalyticsStore {
    * are left out).
    */
   ingest(batch: StoredBatch): Promise<IngestResult>;
+  /**
+   * Events before this (unix seconds, a whole hour) are counted in the dimension tables (lowdims_1h,
+   * dims_1h; dims_1d for the whole days before it); later ones only in events, where the statistics
+   * read them. DuckDB builds the dimensions of ended hours in `compact`; ClickHouse's views build
+   * them as events arrive (MAX_SAFE_INTEGER).
+   */
+  readonly dimsRolledTo: number;
   /** Runs a read-only query built by statistics.queries.ts. */
   query(sql: string): Promise<Row[]>;
   /** Deletes raw events older than `rawBefore` and rollups older than `rollupBefore` (unix seconds). */
   prune(rawBefore: number, rollupBefore: number): Promise<void>;
-  /** Merges the partial rollup rows of buckets in [from, to) (unix seconds) into one row per key. */
+  /**
+   * Merges the partial rollup rows of buckets in [from, to) (unix seconds) into one row per key;
+   * DuckDB first builds the dimensions of the whole hours before `to` not built yet.
+   */
   compact(from: number, to: number): Promise<void>;
   /**
    * The parts of the tables kept by day (contract LOG_TABLES): one per table and UTC day that holds

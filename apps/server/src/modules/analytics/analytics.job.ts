@@ -16,8 +16,9 @@ const EVERY_MS = 5 * 60_000;
 const LATE_MARGIN_SECONDS = 15 * 60;
 
 /**
- * The analytics store's upkeep: merges the partial rollup rows of settled buckets (a bucket gets
- * partial rows from every batch that touched it) and deletes what is past its retention — the
+ * The analytics store's upkeep: builds DuckDB's dimension tables from the hours that ended and
+ * merges the partial rollup rows of settled buckets (a bucket gets partial rows from every batch
+ * that touched it), both in the store's `compact`, then deletes what is past its retention — the
  * operator's log setting, read at every run (the defaults above until one is set). One run at a
  * time; a failed run is logged and retried at the next tick.
  */

@@ -240,6 +240,8 @@ export interface ClickHouseOptions {
 export class ClickHouseStore implements AnalyticsStore {
   readonly kind = 'clickhouse' as const;
   readonly dialect = CLICKHOUSE_DIALECT;
+  /** The views count every event in the dimension tables as it is inserted. */
+  readonly dimsRolledTo = Number.MAX_SAFE_INTEGER;
   /** Base address without credentials, path or query. */
   private readonly endpoint: string;
   private readonly database: string;

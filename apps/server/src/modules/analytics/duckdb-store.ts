@@ -13,9 +13,10 @@ import { DIM_COUNTERS, HIGH_DIM_COLUMNS, lowDimValueSql, ROLLUP_COUNTERS, UPSTRE
  * by one control-plane process (DuckDB lets only one process open a file; `analytics.lock` says
  * which, as the embedded config database's lock does). A batch, its rollups and its ledger row are
  * written in one transaction through DuckDB's appender, so a batch is there whole or not at all and
- * a retried one is recognised by the ledger. The rollups are computed in SQL from the batch (the
- * same sums as rollups.ts, which the store tests compare them with). Writes are serialised on one connection; reads use a
- * second one and see committed batches only.
+ * a retried one is recognised by the ledger. The time rollups are computed in SQL from the batch,
+ * the dimensions from the events of hours that ended, in `compact` (rollDims), with the same sums
+ * as rollups.ts, which the store tests compare them with. Writes are serialised on one connection;
+ * reads use a second one and see committed batches only.
  */
 
 export const DUCKDB_DIALECT: SqlDialect = {
@@ -78,6 +79,8 @@ const DDL = [
   DIM_DDL('lowdims_1h'),
   DIM_DDL('dims_1h'),
   DIM_DDL('dims_1d'),
+  // How far the dimension tables are built from events (see rollDims): one row, 'dims'.
+  'CREATE TABLE IF NOT EXISTS rolled (name VARCHAR PRIMARY KEY, upto BIGINT NOT NULL)',
   // The ledger: every batch taken, with the events the node's spool dropped before it.
   `CREATE TABLE IF NOT EXISTS batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
      received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, events INTEGER NOT NULL)`,
@@ -107,8 +110,10 @@ const SUMMED_TABLES: readonly [string, string, readonly string[]][] = [
   ['dims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
   ['dims_1d', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
 ];
-/** Tables of day buckets: compacted by whole days once each day has ended (see compact). */
+/** Tables of day buckets. */
 const DAY_TABLES: ReadonlySet<string> = new Set(['dims_1d']);
+/** The dimension tables: built from events by the hour (rollDims), merged only where late events added rows. */
+const DIM_TABLES: ReadonlySet<string> = new Set(['lowdims_1h', 'dims_1h', 'dims_1d']);
 
 const UPSTREAM = UPSTREAM_SQL;
 /** rollups.ts's eventCounters, in SQL over ingest_staging. */
@@ -121,10 +126,11 @@ const ROLLUP_SELECT = (unit: number) => `SELECT (ts // ${unit}) * ${unit} AS buc
   sum(CASE WHEN status // 100 = 4 THEN 1 ELSE 0 END), sum(CASE WHEN status // 100 = 5 THEN 1 ELSE 0 END)
   FROM ingest_staging GROUP BY 1, 2, 3, 4`;
 /**
- * rollups.ts's dimensions, in SQL over ingest_staging: one scan with a grouping set per dimension
- * (`grouping()` says which set a row is of: its bit is 0 for the dimension the row counts).
+ * rollups.ts's dimensions, in SQL over `source` (a table and its filter): one scan with a grouping
+ * set per dimension (`grouping()` says which set a row is of: its bit is 0 for the dimension the
+ * row counts).
  */
-const DIM_SELECT = (unit: number, dims: Readonly<Record<string, string>>) => {
+const DIM_SELECT = (unit: number, dims: Readonly<Record<string, string>>, source: string) => {
   const values = Object.entries(dims);
   const all = (1 << values.length) - 1;
   const which = values.map(([dim], i) => `WHEN g = ${all ^ (1 << (values.length - 1 - i))} THEN '${dim}'`).join(' ');
@@ -132,18 +138,48 @@ const DIM_SELECT = (unit: number, dims: Readonly<Record<string, string>>) => {
   return `SELECT b, site_id, domain_id, zone_id, CASE ${which} END, COALESCE(${v.join(', ')}), r, bo, bl, bk, w FROM (
   SELECT (ts // ${unit}) * ${unit} AS b, site_id, domain_id, zone_id, ${values.map(([, sql], i) => `${sql} AS v${i}`).join(', ')},
     grouping(${v.join(', ')}) AS g, count(*) AS r, sum(bytes_out) AS bo, sum(blocked) AS bl, sum(blacklisted) AS bk, sum(waf) AS w
-  FROM ingest_staging GROUP BY GROUPING SETS (${v.map((x) => `(b, site_id, domain_id, zone_id, ${x})`).join(', ')}))`;
+  FROM ${source} GROUP BY GROUPING SETS (${v.map((x) => `(b, site_id, domain_id, zone_id, ${x})`).join(', ')}))`;
 };
+const LOW_DIMS_SQL = lowDimValueSql(DUCKDB_DIALECT);
+/** Every group's statements: the time rollups from its events, then the events themselves. */
 const FROM_STAGING = [
   `INSERT INTO rollup_1m ${ROLLUP_SELECT(60)}`,
   `INSERT INTO rollup_5m ${ROLLUP_SELECT(300)}`,
   `INSERT INTO rollup_1h ${ROLLUP_SELECT(3600)}`,
-  `INSERT INTO lowdims_1h ${DIM_SELECT(3600, lowDimValueSql(DUCKDB_DIALECT))}`,
-  `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS)}`,
-  `INSERT INTO dims_1d ${DIM_SELECT(86_400, HIGH_DIM_COLUMNS)}`,
   'INSERT INTO events SELECT * FROM ingest_staging',
   'DELETE FROM ingest_staging',
 ];
+/**
+ * A group's late events (before `hours`, the whole hours whose dimensions are built, or `days`,
+ * the whole days): their dimensions are added to the built ones as partial rows.
+ */
+const LATE_DIMS = (hours: number, days: number) => [
+  `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, `ingest_staging WHERE ts < ${hours}`)}`,
+  `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, `ingest_staging WHERE ts < ${hours}`)}`,
+  ...(days > 0
+    ? [`INSERT INTO dims_1d ${DIM_SELECT(86_400, HIGH_DIM_COLUMNS, `ingest_staging WHERE ts < ${days}`)}`]
+    : []),
+];
+/** The hourly dimensions of the events in [from, to), whole hours: replace whatever those hours held. */
+const ROLL_HOURS = (from: number, to: number) => {
+  const events = `events WHERE ts >= ${from} AND ts < ${to}`;
+  return [
+    `DELETE FROM lowdims_1h WHERE bucket >= ${from} AND bucket < ${to}`,
+    `DELETE FROM dims_1h WHERE bucket >= ${from} AND bucket < ${to}`,
+    // Ordered by site (as compaction orders its ranges): a site's rows then sit in few row groups.
+    `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, events)} ORDER BY site_id, b`,
+    `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, events)} ORDER BY site_id, b`,
+  ];
+};
+/** The day `day` of the high-cardinality dimensions, summed from its hours (all built by now). */
+const ROLL_DAY = (day: number) => {
+  const sums = DIM_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ');
+  return [
+    `DELETE FROM dims_1d WHERE bucket = ${day}`,
+    `INSERT INTO dims_1d SELECT ${day}, site_id, domain_id, zone_id, dim, value, ${sums} FROM dims_1h
+       WHERE bucket >= ${day} AND bucket < ${day + 86_400} GROUP BY site_id, domain_id, zone_id, dim, value ORDER BY site_id`,
+  ];
+};
 
 function appendEvent(appender: DuckDBAppender, e: EventRow): void {
   appender.appendBigInt(BigInt(e.ts));
@@ -205,8 +241,15 @@ export class DuckDbStore implements AnalyticsStore {
     (batches) => this.writeGroup(this.connection('writer'), batches),
     (drain) => this.serialised(drain),
   );
-  /** Day buckets before this were compacted by this process (see compact). */
-  private daysCompactedTo = 0;
+  /**
+   * The dimension tables hold the events before this (a whole hour; dims_1d the whole days before
+   * it): rollDims builds them from events for hours that ended, and the groups add the late events'
+   * (those before it) as partial rows. 0 until the first hours are built.
+   */
+  private rolledTo = 0;
+  /** Hour and day buckets given late partial dimension rows since compact last merged them. */
+  private readonly lateHours = new Set<number>();
+  private readonly lateDays = new Set<number>();
 
   /** `dir`: the store's directory (DATA_DIR/analytics); null keeps everything in memory (tests). */
   constructor(private readonly dir: string | null) {}
@@ -231,6 +274,28 @@ export class DuckDbStore implements AnalyticsStore {
     // Before the low-cardinality dimensions went hourly (lowdims_1h) they had a five-minute table.
     await this.writer.run('DROP TABLE IF EXISTS dims_5m');
     await this.writer.run(STAGING_DDL);
+    this.rolledTo = await this.loadRolledTo(this.writer);
+  }
+
+  /** Events before this are in the dimension tables (statistics.queries.ts reads events after it). */
+  get dimsRolledTo(): number {
+    return this.rolledTo;
+  }
+
+  private async loadRolledTo(db: DuckDBConnection): Promise<number> {
+    const mark = (await db.runAndReadAll(`SELECT upto FROM rolled WHERE name = 'dims'`)).getRowObjectsJS()[0];
+    if (mark) return Number(mark.upto);
+    // A store from before the dimensions were built by the hour computed them for every batch it
+    // took: they hold every event, but for the last hour's, which the next roll builds again whole.
+    const [last] = (
+      await db.runAndReadAll(
+        'SELECT (SELECT max(ts) FROM events) AS ts, (SELECT count(*) FROM (SELECT 1 FROM dims_1h LIMIT 1)) AS dims',
+      )
+    ).getRowObjectsJS();
+    if (last?.ts === null || last?.ts === undefined || Number(last.dims) === 0) return 0;
+    const upto = Number(last.ts) - (Number(last.ts) % 3600);
+    await db.run(`INSERT INTO rolled VALUES ('dims', ${upto})`);
+    return upto;
   }
 
   async close(): Promise<void> {
@@ -282,8 +347,19 @@ export class DuckDbStore implements AnalyticsStore {
         return results;
       }
       const staging = await db.createAppender('ingest_staging', null, 'temp');
-      for (const batch of fresh) for (const e of batch.events) appendEvent(staging, e);
+      let first = Number.MAX_SAFE_INTEGER;
+      for (const batch of fresh) {
+        for (const e of batch.events) {
+          appendEvent(staging, e);
+          if (e.ts < first) first = e.ts;
+        }
+      }
       staging.closeSync();
+      // Events of hours whose dimensions are built already (a node that was away, a clock behind).
+      const hours = this.rolledTo;
+      const days = hours - (hours % 86_400);
+      const late = first < hours;
+      if (late) for (const statement of LATE_DIMS(hours, first < days ? days : 0)) await db.run(statement);
       for (const statement of FROM_STAGING) await db.run(statement);
       for (const batch of fresh) {
         await db.run('INSERT INTO batches VALUES ($1, $2, $3, $4, $5)', [
@@ -295,6 +371,15 @@ export class DuckDbStore implements AnalyticsStore {
         ]);
       }
       await db.run('COMMIT');
+      if (late) {
+        for (const batch of fresh) {
+          for (const e of batch.events) {
+            if (e.ts >= hours) continue;
+            this.lateHours.add(e.ts - (e.ts % 3600));
+            if (e.ts < days) this.lateDays.add(e.ts - (e.ts % 86_400));
+          }
+        }
+      }
       return results;
     } catch (error) {
       await db.run('ROLLBACK').catch(() => {});
@@ -323,19 +408,26 @@ export class DuckDbStore implements AnalyticsStore {
     });
   }
 
+  /**
+   * The upkeep of [from, to): builds the dimensions of the hours before `to` not built yet
+   * (rollDims), merges the partial rows of the time rollups in the range and those late events
+   * gave the dimension tables, then checkpoints.
+   */
   compact(from: number, to: number): Promise<void> {
     if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) {
       return Promise.reject(new Error('compact: times must be integers'));
     }
-    // Day tables: the whole days that ended by `to`, back to the day before `from`'s (each ended
-    // day is compacted once by this process; rows a late batch adds stay partial, and sums hold).
-    const dayTo = to - (to % 86_400);
-    const dayFrom = Math.max(from - (from % 86_400) - 86_400, this.daysCompactedTo);
     return this.serialised(async (db) => {
+      await this.rollDims(db, to - (to % 3600));
       for (const [table, key, counters] of SUMMED_TABLES) {
         const day = DAY_TABLES.has(table);
-        if (day && dayFrom >= dayTo) continue;
-        const range = day ? `bucket >= ${dayFrom} AND bucket < ${dayTo}` : `bucket >= ${from} AND bucket < ${to}`;
+        let range = `bucket >= ${from} AND bucket < ${to}`;
+        if (DIM_TABLES.has(table)) {
+          // Only the buckets late events added to: the others were built whole.
+          const late = [...(day ? this.lateDays : this.lateHours)].filter((b) => b < this.rolledTo);
+          if (late.length === 0) continue;
+          range = `bucket IN (${late.join(', ')})`;
+        }
         await db.run('BEGIN TRANSACTION');
         try {
           const sums = counters.map((c) => `sum(${c})::BIGINT AS ${c}`).join(', ');
@@ -353,9 +445,39 @@ export class DuckDbStore implements AnalyticsStore {
           throw error;
         }
       }
-      if (dayTo > this.daysCompactedTo) this.daysCompactedTo = dayTo;
+      for (const b of [...this.lateHours]) if (b < this.rolledTo) this.lateHours.delete(b);
+      for (const b of [...this.lateDays]) if (b < this.rolledTo) this.lateDays.delete(b);
       await db.run('CHECKPOINT');
     });
+  }
+
+  /**
+   * Builds the dimension tables from the events of the whole hours in [rolledTo, to) — a day at
+   * most per transaction, each moving the mark — and dims_1d for each day those hours end. The
+   * first build starts at the first event's hour.
+   */
+  private async rollDims(db: DuckDBConnection, to: number): Promise<void> {
+    let from = this.rolledTo;
+    if (from === 0) {
+      const [first] = (await db.runAndReadAll('SELECT min(ts) AS ts FROM events')).getRowObjectsJS();
+      if (first?.ts === null || first?.ts === undefined) return;
+      from = Number(first.ts) - (Number(first.ts) % 3600);
+    }
+    while (from < to) {
+      const end = Math.min(to, from - (from % 86_400) + 86_400);
+      await db.run('BEGIN TRANSACTION');
+      try {
+        for (const statement of ROLL_HOURS(from, end)) await db.run(statement);
+        if (end % 86_400 === 0) for (const statement of ROLL_DAY(end - 86_400)) await db.run(statement);
+        await db.run(`INSERT OR REPLACE INTO rolled VALUES ('dims', ${end})`);
+        await db.run('COMMIT');
+      } catch (error) {
+        await db.run('ROLLBACK').catch(() => {});
+        throw error;
+      }
+      this.rolledTo = end;
+      from = end;
+    }
   }
 
   /** One part per table and UTC day holding rows; DuckDB cannot say the bytes of a day's rows. */

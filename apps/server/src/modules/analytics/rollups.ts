@@ -19,7 +19,8 @@ import type { EventRow, SqlDialect } from './analytics-store.js';
  * events (statistics.queries.ts), so they are exact to the second without a finer table (a
  * five-minute one wrote up to seven rows per event on quiet domains).
  *
- * The stores compute them in SQL — DuckDB from each batch in its transaction (duckdb-store.ts),
+ * The stores compute them in SQL — DuckDB the time rollups from each batch in its transaction and
+ * the dimensions from the events of each ended hour (duckdb-store.ts, its `dimsRolledTo`),
  * ClickHouse in materialized views over the events table (clickhouse-store.ts); {@link rollupsOf}
  * computes the same in JavaScript, the reference the store tests compare both with. Rows are
  * partial sums: a key may have several rows until compaction, and every query sums.

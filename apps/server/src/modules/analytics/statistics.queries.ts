@@ -121,8 +121,9 @@ export class StatisticsQueries {
   /**
    * Rows of one dimension over a range, as `value, requests, bytes_out, blocked, blacklisted, waf`
    * (one row per event or per partial sum; the caller sums): raw events for a short range;
-   * otherwise the rollups for what they hold whole — days (dims_1d, the high-cardinality
-   * dimensions), then hours (dims_1h, lowdims_1h) — and raw events for the partial hours at the ends.
+   * otherwise the dimension tables for what they hold whole — days (dims_1d, the high-cardinality
+   * dimensions), then hours (dims_1h, lowdims_1h) up to the store's `dimsRolledTo` — and raw events
+   * for the rest: the partial hours at each end and the hours whose dimensions are not built yet.
    */
   private dimRows(scope: Scope, range: Range, dim: Dim): string {
     const d = this.store.dialect;
@@ -135,7 +136,8 @@ export class StatisticsQueries {
       `SELECT value, requests, bytes_out, blocked, blacklisted, waf FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}`;
     const start = range.end - range.start > ROUND_START_AFTER_SECONDS ? floorTo(range.start, 3600) : range.start;
     const h1 = ceilTo(start, 3600);
-    const h2 = Math.max(h1, floorTo(range.end, 3600));
+    // The whole hours of the range [h1, h2) whose dimensions are built.
+    const h2 = Math.min(Math.max(h1, floorTo(range.end, 3600)), Math.max(h1, floorTo(this.store.dimsRolledTo, 3600)));
     const parts: string[] = [];
     const hourly = (r: Range) => {
       if (r.start < r.end) parts.push(rolled(dimTable(dim), r));
