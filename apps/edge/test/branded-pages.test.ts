@@ -28,6 +28,7 @@ const refs = (extra: Partial<NonNullable<EdgeDomainModules>>): EdgeDomainModules
   urlRedirect: null,
   cors: null,
   proxyRewrite: null,
+  luaAcl: null,
   ...extra,
 });
 

@@ -96,7 +96,7 @@ const SETTINGS: EdgeSiteSettings = {
   ],
 };
 
-const HEADER_REF = { customHeader: 1, urlRedirect: null, cors: null, proxyRewrite: null };
+const HEADER_REF = { customHeader: 1, urlRedirect: null, cors: null, proxyRewrite: null, luaAcl: null };
 
 const cacheAll: EdgeCacheRule = {
   scope: 'directory',

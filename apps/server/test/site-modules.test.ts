@@ -187,7 +187,13 @@ describe('custom header modules', () => {
     const snap = await snapshot();
     expect(dataPlaneSchema.safeParse(snap.dataPlane).success).toBe(true);
     const served = snap.dataPlane.domains.find((d: { id: number }) => d.id === domainId);
-    expect(served!.modules).toEqual({ customHeader: headerId, urlRedirect: null, cors: null, proxyRewrite: null });
+    expect(served!.modules).toEqual({
+      customHeader: headerId,
+      urlRedirect: null,
+      cors: null,
+      proxyRewrite: null,
+      luaAcl: null,
+    });
     expect(snap.dataPlane.domains.find((d: { id: number }) => d.id === secondDomainId)!.modules).toBeNull();
     expect(snap.dataPlane.modules).toEqual([
       {

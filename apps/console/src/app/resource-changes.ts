@@ -28,6 +28,7 @@ import {
   groupRoutes,
   logoRoutes,
   logSettingRoutes,
+  luaAclRoutes,
   monitoringRoutes,
   nodeOperationRoutes,
   nodeRoutes,
@@ -126,6 +127,9 @@ const CHANGES = readsByResource({
     zoneRoutes.listZones,
     groupRoutes.listGroups,
   ],
+  luaAclModules: [luaAclRoutes.list, domainRoutes.listDomains],
+  // A Lua ACL module's rules; the module list shows how many it has.
+  luaAclRules: [luaAclRoutes.listRules, luaAclRoutes.list],
   products: [productRoutes.listProducts, productRoutes.metaProducts],
   proxyRewriteModules: [proxyRewriteRoutes.list, domainRoutes.listDomains],
   // A module's rules; the module list shows how many it has.

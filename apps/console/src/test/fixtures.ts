@@ -137,6 +137,8 @@ export function siteDomain(overrides: Partial<SiteDomainRow> = {}): SiteDomainRo
     corsName: '',
     proxyRewriteModuleID: 0,
     proxyRewriteModuleName: '',
+    luaAclModuleID: 0,
+    luaAclModuleName: '',
     createdAt: '2026-03-01T10:00:00.000Z',
     updatedAt: '2026-03-02T10:00:00.000Z',
     ...overrides,

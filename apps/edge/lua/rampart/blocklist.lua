@@ -42,7 +42,7 @@ local QUEUE, DROPPED, FULL = "q", "dropped", "full"
 -- The firewall's decision kinds (rampart.firewall's fw_kind) → the contract's BLOCK_CAUSES.
 local CAUSE_OF = {
   blacklist = "blacklist", geo = "geo", userAgent = "userAgent", intervalLimit = "intervalLimit",
-  secondLimit = "secondLimit", antiCC = "antiCc", reputation = "reputation",
+  secondLimit = "secondLimit", antiCC = "antiCc", reputation = "reputation", acl = "acl",
 }
 _M.CAUSE_OF = CAUSE_OF
 

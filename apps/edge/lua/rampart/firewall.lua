@@ -42,40 +42,16 @@ local headers = require "rampart.firewall_headers"
 local geo = require "rampart.firewall_geo"
 local reputation = require "rampart.firewall_reputation"
 local blocklist = require "rampart.blocklist"
+local ip_ranges = require "rampart.ip_ranges"
+local acl = require "rampart.acl"
 
 local _M = {}
 
 local re_find = ngx.re.find
 local client_address = challenge.client_address
-local rshift = require("bit").rshift
 
--- Hex → bytes (the address ranges travel as hex).
-local binary = challenge.unhex
-
--- [[first, last], ...] in hex → { lo = {...}, hi = {...}, n } in binary, or nil when empty.
-local function compile_ranges(list)
-  local n = #list
-  if n == 0 then return nil end
-  local lo, hi = {}, {}
-  for i = 1, n do
-    local r = list[i]
-    lo[i], hi[i] = binary(r[1]), binary(r[2])
-  end
-  return { lo = lo, hi = hi, n = n }
-end
-
--- Whether `addr` is in one of the sorted, disjoint ranges: the last range that starts at or
--- below it must end at or above it.
-local function contains(set, addr)
-  local lo = set.lo
-  if addr < lo[1] then return false end
-  local l, h = 1, set.n
-  while l < h do
-    local mid = rshift(l + h + 1, 1)
-    if lo[mid] <= addr then l = mid else h = mid - 1 end
-  end
-  return addr <= set.hi[l]
-end
+-- Address ranges (rampart.ip_ranges).
+local compile_ranges, contains = ip_ranges.compile, ip_ranges.contains
 
 -- Patterns that match every string: no need to build the URL or run PCRE for them.
 local EVERY_URL = { [".*"] = true, ["/*"] = true }
@@ -213,9 +189,12 @@ end
 -- rule decided, and then the seconds a per-second limit delays the request (nil: none).
 function _M.check(domain, gen, var)
   local fw = domain._firewall
-  if fw == nil then fw = _M.of(domain, gen) end
+  if fw == nil then fw = domain.firewallId and _M.of(domain, gen) or false end
+  -- The domain's Lua ACL module (rampart.acl), compiled, or false/nil when it has none.
+  local acl_rules = domain._acl
+  if acl_rules == nil then acl_rules = domain.aclId and acl.of(domain, gen) or false end
   if not fw then
-    if domain.access == nil then return nil end
+    if domain.access == nil and not acl_rules then return nil end
     fw = NO_RULES
   end
   -- The client address: nginx's realip module (the zone's trusted proxies) has put the visitor's
@@ -224,7 +203,7 @@ function _M.check(domain, gen, var)
   local size = #addr
   -- The site's block list first: a blocked address gets nothing from the site (not even the
   -- challenge path or a whitelist's pass). fw_rule stays empty: the block names no rule now.
-  local prefix = fw.block_prefix
+  local prefix = fw.block_prefix or (acl_rules and acl_rules.block_prefix)
   if prefix and blocklist.blocked(prefix, addr) then
     var.rampart_fw_kind = "blockList"
     var.rampart_fw_action = "drop"
@@ -284,6 +263,15 @@ function _M.check(domain, gen, var)
         decided(var, "userAgent", r, fw, addr)
         return r.route
       end
+    end
+  end
+  -- The Lua ACL (rampart.acl): after the user-agent rules, before the frequency limits. Its allow
+  -- ends the ACL only: the frequency limits still count the request.
+  if acl_rules then
+    local r = acl.check(acl_rules, gen, var, addr)
+    if r then
+      decided(var, "acl", r, acl_rules, addr)
+      if r.route then return r.route end
     end
   end
   local limits = fw.frequency

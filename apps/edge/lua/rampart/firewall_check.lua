@@ -282,5 +282,8 @@ end
 -- For rampart.firewall_headers_check.
 _M.url_problem = url_problem
 _M.pattern_problem = pattern_problem
+-- For rampart.acl_check: address ranges as the lists carry them.
+_M.ranges = ranges
+_M.HEX4_RE, _M.HEX6_RE = HEX4_RE, HEX6_RE
 
 return _M

@@ -237,6 +237,14 @@ local function regions_of(addr)
   return found
 end
 
+-- The client's country (ISO code) in the operator's geo database, or false (none, or no database):
+-- for the Lua ACL's country conditions (rampart.acl).
+function _M.country(gen, var)
+  local hash = hash_of(gen)
+  if hash ~= db_hash or cache == nil or (db == nil and hash ~= nil and ngx.now() >= retry_at) then open(hash) end
+  return regions_of(var.remote_addr).country
+end
+
 -- The first rule of `rules` that blocks the request, or nil; and the URL (read at most once, handed
 -- on as rampart.firewall does). A challenge rule does not catch a client that `passed`.
 function _M.check(rules, gen, var, url, passed)

@@ -3,6 +3,7 @@
 -- only known fields, or nil, field, reason.
 local cjson = require "cjson.safe"
 local checks = require "rampart.checks"
+local acl_check = require "rampart.acl_check"
 
 local _M = {}
 
@@ -32,7 +33,7 @@ end
 local METHODS = { GET = true, HEAD = true, POST = true, PUT = true, PATCH = true, DELETE = true, OPTIONS = true }
 local REDIRECT_CODES = { [301] = true, [302] = true, [307] = true, [308] = true }
 local MATCHES = { exact = true, prefix = true, regex = true }
-local TYPES = { customHeader = true, urlRedirect = true, cors = true, proxyRewrite = true }
+local TYPES = { customHeader = true, urlRedirect = true, cors = true, proxyRewrite = true, luaAcl = true }
 
 local is_array = checks.is_array
 
@@ -147,6 +148,8 @@ local function module(m, path)
       id = m.id, type = m.type, origins = m.origins, methods = m.methods, allowHeaders = allow,
       exposeHeaders = expose, credentials = m.credentials, maxAge = m.maxAge,
     }
+  elseif m.type == "luaAcl" then
+    return acl_check.module(m, path)
   end
   local host = nil
   if m.host ~= null then

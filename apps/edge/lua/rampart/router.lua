@@ -8,6 +8,7 @@
 --   "4030"    403 with the edge's "Access denied" page (a firewall blacklist's deny, rampart.firewall)
 --   "444"     close the connection unanswered (a zone limit, rampart.limits; a firewall rule's drop)
 --   "929"     929 with the edge's "Too many requests" page (a frequency limit's deny)
+--   ">"<url>  301 to <url> (a Lua ACL rule's redirect, rampart.acl)
 --   "c<kind><site>"  a challenge page (kind s shield, c click, r redirect, k code, d slider) or, kind v, the check of
 --                    an answer posted to the challenge path (rampart.challenge)
 --   "~<seconds>~<route>"  a per-second frequency limit delays the request that long, then <route>
@@ -171,10 +172,11 @@ function _M.route()
 
   var.rampart_domain_id = domain._id
   if not domain.enabled then return "403" end
-  -- The site firewall (rampart.firewall): one field check for a domain without one. Before the
+  -- The site firewall and the domain's Lua ACL (rampart.firewall, rampart.acl): two field checks
+  -- for a domain without either. Before the
   -- forceSSL redirect: a blocked client gets nothing else from the site. A per-second limit may
   -- delay the request: elsewhere() waits, then goes on with the route it would have had.
-  if domain.firewallId then
+  if domain.firewallId or domain.aclId then
     local blocked, wait = firewall.check(domain, gen, var)
     if blocked then return blocked end
     if wait then return "~" .. wait .. "~" .. onward(domain, gen, var) end
@@ -188,6 +190,7 @@ local function act(var, route)
   if route == "" then return ngx.exec("@rampart_http") end -- a delayed request for an HTTP origin
   if route:byte(1) == 64 then return ngx.exec(route) end -- "@rampart_cache_...", "@rampart_site_..."
   if route:byte(1) == 99 then return challenge.act(route, var) end -- "c<kind><site>": rampart.challenge
+  if route:byte(1) == 62 then return pages.redirect(route:sub(2), 301) end -- ">"<target>: a Lua ACL redirect
   local status = tonumber(route)
   if status == 444 then return ngx.exit(444) end -- a zone limit or a firewall's drop: close without an answer
   if status and status >= 300 and status < 400 then

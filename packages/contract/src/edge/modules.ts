@@ -1,6 +1,21 @@
 import { z } from 'zod';
 import { CACHE_PATH_RE } from '../routes/site-cache.js';
 import {
+  ACL_ACTIONS,
+  ACL_CONDITIONS_MAX,
+  ACL_FREQUENCY_COUNT_MAX,
+  ACL_FREQUENCY_OPERATORS,
+  ACL_FREQUENCY_SECONDS_MAX,
+  ACL_METHODS,
+  ACL_RULES_PER_MODULE,
+  ACL_STRING_FIELDS,
+  ACL_STRING_OPERATORS,
+  ACL_VALUE_MAX,
+  ACL_VALUE_RE,
+  ACL_VALUES_MAX,
+  isSafeAclRegex,
+} from '../routes/site-module-acl.js';
+import {
   CORS_LIST_MAX,
   CORS_MAX_AGE_MAX,
   CORS_METHODS,
@@ -100,11 +115,92 @@ export const edgeProxyRewriteModuleSchema = z.strictObject({
     .max(REWRITE_RULES_PER_MODULE),
 });
 
+/** Sorted, disjoint `[first, last]` ranges of addresses in lower-case hex (as the firewall's). */
+function hexRanges(digits: 8 | 32) {
+  const hex = z.string().regex(digits === 8 ? /^[0-9a-f]{8}$/ : /^[0-9a-f]{32}$/, 'not an address in hex');
+  return z
+    .array(z.tuple([hex, hex]))
+    .max(ACL_VALUES_MAX)
+    .refine(
+      (ranges) => ranges.every(([a, b], i) => a <= b && (i === 0 || (ranges[i - 1] as [string, string])[1] < a)),
+      'ranges not sorted or overlapping',
+    );
+}
+
+/**
+ * A Lua ACL condition as the edge reads it (routes/site-module-acl.ts): string conditions compare
+ * `value` (a regex checked again here), `ip` looks the client address up in ranges, `country` and
+ * `method` in a set, `frequency` counts.
+ */
+const edgeAclConditionSchema = z.union([
+  z
+    .strictObject({
+      field: z.enum(ACL_STRING_FIELDS),
+      op: z.enum(ACL_STRING_OPERATORS),
+      negate: z.boolean(),
+      /** The header a `header` condition reads ('' for the other fields). */
+      name: z.string().refine((n) => n === '' || MODULE_HEADER_NAME_RE.test(n), 'not a header name'),
+      value: z.string().max(ACL_VALUE_MAX).regex(ACL_VALUE_RE, 'not printable ASCII'),
+    })
+    .refine((c) => c.op !== 'regex' || isSafeAclRegex(c.value), { message: 'not a safe regex', path: ['value'] })
+    .refine((c) => (c.field === 'header') === (c.name !== ''), {
+      message: 'a header condition names its header',
+      path: ['name'],
+    }),
+  z.strictObject({ field: z.literal('ip'), negate: z.boolean(), v4: hexRanges(8), v6: hexRanges(32) }),
+  z.strictObject({
+    field: z.literal('country'),
+    negate: z.boolean(),
+    values: z
+      .array(z.string().regex(/^[A-Z]{2}$/, 'not a country code'))
+      .min(1)
+      .max(ACL_VALUES_MAX),
+  }),
+  z.strictObject({
+    field: z.literal('method'),
+    negate: z.boolean(),
+    values: z.array(z.enum(ACL_METHODS)).min(1).max(ACL_METHODS.length),
+  }),
+  z.strictObject({
+    field: z.literal('frequency'),
+    op: z.enum(ACL_FREQUENCY_OPERATORS),
+    count: z.number().int().min(0).max(ACL_FREQUENCY_COUNT_MAX),
+    seconds: z.number().int().min(1).max(ACL_FREQUENCY_SECONDS_MAX),
+  }),
+]);
+export type EdgeAclCondition = z.infer<typeof edgeAclConditionSchema>;
+
+/** A Lua ACL module: its enabled rules in the order the edge tries them (priority, higher first). */
+export const edgeLuaAclModuleSchema = z.strictObject({
+  id,
+  type: z.literal('luaAcl'),
+  /** The module's site: a dropBlacklist rule blocks the client address for it (rampart.blocklist). */
+  siteId: id,
+  rules: z
+    .array(
+      z
+        .strictObject({
+          id,
+          action: z.enum(ACL_ACTIONS),
+          /** Where a `redirect` rule sends the client (301), else null. */
+          target: z.string().max(1100).regex(REDIRECT_TARGET_RE, 'not a redirect target').nullable(),
+          conditions: z.array(edgeAclConditionSchema).min(1).max(ACL_CONDITIONS_MAX),
+        })
+        .refine((r) => (r.action === 'redirect') === (r.target !== null), {
+          message: 'a redirect rule has a target, and only it',
+          path: ['target'],
+        }),
+    )
+    .max(ACL_RULES_PER_MODULE),
+});
+export type EdgeLuaAclModule = z.infer<typeof edgeLuaAclModuleSchema>;
+
 export const edgeModuleSchema = z.discriminatedUnion('type', [
   edgeCustomHeaderModuleSchema,
   edgeUrlRedirectModuleSchema,
   edgeCorsModuleSchema,
   edgeProxyRewriteModuleSchema,
+  edgeLuaAclModuleSchema,
 ]);
 
 /** The modules a domain uses, by type (module ids in the document's `modules`), or null for none. */
@@ -114,6 +210,8 @@ export const edgeDomainModulesSchema = z
     urlRedirect: id.nullable(),
     cors: id.nullable(),
     proxyRewrite: id.nullable(),
+    // Later types default to none: a document from an older control plane still reads.
+    luaAcl: id.nullable().default(null),
   })
   .nullable()
   .default(null);

@@ -50,6 +50,8 @@ export const EVENT_DECISION_KINDS = [
   'antiCC',
   'challenge',
   'waf',
+  // A Lua ACL module's rule (routes/site-module-acl.ts).
+  'acl',
 ] as const;
 export type EventDecisionKind = (typeof EVENT_DECISION_KINDS)[number];
 

@@ -36,6 +36,8 @@ export const BLOCK_CAUSES = [
   'antiCc',
   // IP trust protection (routes/firewall-reputation.ts): its report names the site as the rule, the list no rule.
   'reputation',
+  // A Lua ACL rule (routes/site-module-acl.ts): its report names the ACL rule.
+  'acl',
 ] as const;
 export const blockCauseSchema = z.enum(BLOCK_CAUSES);
 export type BlockCause = z.infer<typeof blockCauseSchema>;

@@ -189,7 +189,9 @@ export const domainSchema = z.object({
   corsID: z.number().int(),
   corsName: z.string(),
   proxyRewriteModuleID: z.number().int(),
+  luaAclModuleID: z.number().int(),
   proxyRewriteModuleName: z.string(),
+  luaAclModuleName: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

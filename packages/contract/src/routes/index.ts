@@ -38,6 +38,7 @@ import { overviewRoutes } from './overview.js';
 import { productRoutes } from './products.js';
 import { apiTokenRoutes, roleRoutes } from './roles.js';
 import { siteCacheRoutes } from './site-cache.js';
+import { luaAclRoutes } from './site-module-acl.js';
 import { siteModuleRoutes } from './site-modules.js';
 import { sitePortRoutes } from './site-ports.js';
 import { siteSettingRoutes } from './site-settings.js';
@@ -90,6 +91,7 @@ export * from './overview.js';
 export * from './products.js';
 export * from './roles.js';
 export * from './site-cache.js';
+export * from './site-module-acl.js';
 export * from './site-modules.js';
 export * from './site-ports.js';
 export * from './site-settings.js';
@@ -134,6 +136,7 @@ export const ROUTE_GROUPS = {
   siteCache: siteCacheRoutes,
   cacheTasks: cacheTaskRoutes,
   siteModules: siteModuleRoutes,
+  luaAcls: luaAclRoutes,
   siteSettings: siteSettingRoutes,
   firewallLists: firewallListRoutes,
   firewallUserAgents: firewallUserAgentRoutes,

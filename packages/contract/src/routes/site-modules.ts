@@ -37,10 +37,10 @@ import { siteParams } from './sites.js';
  * deleted (moduleInUse, naming the domains); unbind it first (module id 0).
  */
 
-export const SITE_MODULE_TYPES = ['customHeader', 'urlRedirect', 'cors', 'proxyRewrite'] as const;
+export const SITE_MODULE_TYPES = ['customHeader', 'urlRedirect', 'cors', 'proxyRewrite', 'luaAcl'] as const;
 export type SiteModuleType = (typeof SITE_MODULE_TYPES)[number];
 /** Types whose entries are separate rules (paged, added and deleted by id). */
-export const RULE_MODULE_TYPES = ['urlRedirect', 'proxyRewrite'] as const satisfies readonly SiteModuleType[];
+export const RULE_MODULE_TYPES = ['urlRedirect', 'proxyRewrite', 'luaAcl'] as const satisfies readonly SiteModuleType[];
 
 export const MODULES_PER_SITE_MAX = 100;
 export const MODULE_NAME_MAX = 64;
@@ -216,6 +216,8 @@ export const MODULE_SETTINGS = {
   urlRedirect: urlRedirectSettingsSchema,
   cors: corsSettingsSchema,
   proxyRewrite: proxyRewriteSettingsSchema,
+  // A Lua ACL module has a name only; its rules say everything.
+  luaAcl: z.object({}),
 } as const;
 export const MODULE_RULE_INPUTS = {
   urlRedirect: urlRedirectRuleInputSchema,
@@ -284,8 +286,9 @@ export type ProxyRewriteRule = z.infer<typeof proxyRewriteRuleSchema>;
 
 // ---- routes ----------------------------------------------------------------------------------
 
-const moduleParams = siteParams.extend({ moduleId: zIdParam });
-const base = '/user/site/{siteId}/module';
+export const moduleParams = siteParams.extend({ moduleId: zIdParam });
+export const siteModuleBase = '/user/site/{siteId}/module';
+const base = siteModuleBase;
 const idList = zIds(MODULES_PER_SITE_MAX);
 const listQuery = pageQuery.extend({ name: z.string().max(MODULE_NAME_MAX).optional() });
 
@@ -295,9 +298,10 @@ export const MODULE_PATHS = {
   urlRedirect: { many: 'urlRedirects', one: 'urlRedirect', label: 'URL redirect' },
   cors: { many: 'corsSettings', one: 'corsSetting', label: 'CORS' },
   proxyRewrite: { many: 'proxyRewrites', one: 'proxyRewrite', label: 'proxy rewrite' },
+  luaAcl: { many: 'luaAcls', one: 'luaAcl', label: 'Lua ACL' },
 } as const satisfies Record<SiteModuleType, { many: string; one: string; label: string }>;
 
-function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z.ZodObject>(
+export function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z.ZodObject>(
   type: T,
   item: S,
   settings: I,
@@ -352,7 +356,7 @@ function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z
   };
 }
 
-function ruleRoutes<T extends (typeof RULE_MODULE_TYPES)[number], S extends z.ZodType, I extends z.ZodType>(
+function ruleRoutes<T extends 'urlRedirect' | 'proxyRewrite', S extends z.ZodType, I extends z.ZodType>(
   type: T,
   rule: S,
   input: I,
@@ -440,6 +444,7 @@ export const MODULE_BINDING_FIELD = {
   urlRedirect: 'moduleID',
   cors: 'corsID',
   proxyRewrite: 'moduleID',
+  luaAcl: 'moduleID',
 } as const satisfies Record<SiteModuleType, string>;
 
 const domainIDs = zIds(500);
@@ -467,6 +472,7 @@ export const bindModuleRoutes = {
   urlRedirect: bindRoute('urlRedirect'),
   cors: bindRoute('cors'),
   proxyRewrite: bindRoute('proxyRewrite'),
+  luaAcl: bindRoute('luaAcl'),
 } as const;
 
 export const siteModuleRoutes = {

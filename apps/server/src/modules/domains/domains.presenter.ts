@@ -72,6 +72,8 @@ export function presentDomain(
     corsName: bound('cors')?.name ?? '',
     proxyRewriteModuleID: bound('proxyRewrite')?.moduleId ?? 0,
     proxyRewriteModuleName: bound('proxyRewrite')?.name ?? '',
+    luaAclModuleID: bound('luaAcl')?.moduleId ?? 0,
+    luaAclModuleName: bound('luaAcl')?.name ?? '',
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -9,6 +9,7 @@ import {
   nodes,
   productGroups,
   siteFirewallRules,
+  siteModuleRules,
   sites,
   zones,
 } from '../../platform/db/schema.js';
@@ -82,8 +83,8 @@ export class BlockListRepository {
         siteId: blockedIps.siteId,
         siteName: sites.name,
         cause: blockedIps.cause,
-        // The rule, while it still exists on the site.
-        ruleId: siteFirewallRules.id,
+        // The rule, while it still exists on the site (a Lua ACL block names a rule of an ACL module).
+        ruleId: sql<number | null>`coalesce(${siteFirewallRules.id}, ${siteModuleRules.id})`.mapWith(Number),
         nodeId: blockedIps.nodeId,
         nodeName: nodes.name,
         zoneId: nodes.zoneId,
@@ -104,6 +105,15 @@ export class BlockListRepository {
           eq(siteFirewallRules.siteId, blockedIps.siteId),
           // IP trust protection reports the site as its rule: such a block names no rule.
           ne(blockedIps.cause, 'reputation'),
+          ne(blockedIps.cause, 'acl'),
+        ),
+      )
+      .leftJoin(
+        siteModuleRules,
+        and(
+          eq(siteModuleRules.id, blockedIps.ruleId),
+          eq(siteModuleRules.siteId, blockedIps.siteId),
+          eq(blockedIps.cause, 'acl'),
         ),
       )
       .where(where)

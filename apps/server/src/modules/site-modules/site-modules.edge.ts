@@ -1,11 +1,15 @@
-import type {
-  CorsSettings,
-  CustomHeaderSettings,
-  EdgeDomainModules,
-  EdgeModule,
-  ProxyRewriteRuleInput,
-  ProxyRewriteSettings,
-  UrlRedirectRuleInput,
+import {
+  type AclCondition,
+  type CorsSettings,
+  type CustomHeaderSettings,
+  type EdgeAclCondition,
+  type EdgeDomainModules,
+  type EdgeModule,
+  ipListRanges,
+  type LuaAclRuleInput,
+  type ProxyRewriteRuleInput,
+  type ProxyRewriteSettings,
+  type UrlRedirectRuleInput,
 } from '@rampart/contract';
 import type { SiteModulesRepository } from './site-modules.repository.js';
 
@@ -22,13 +26,25 @@ export async function edgeModulesOf(
   const bindings = await repo.bindingsOfDomains(domainIds);
   if (bindings.length === 0) return { byDomain, modules: [] };
   for (const b of bindings) {
-    const entry = byDomain.get(b.domainId) ?? { customHeader: null, urlRedirect: null, cors: null, proxyRewrite: null };
+    const entry = byDomain.get(b.domainId) ?? {
+      customHeader: null,
+      urlRedirect: null,
+      cors: null,
+      proxyRewrite: null,
+      luaAcl: null,
+    };
     entry[b.type] = b.moduleId;
     byDomain.set(b.domainId, entry);
   }
   const moduleIds = [...new Set(bindings.map((b) => b.moduleId))];
   const [rows, rules] = await Promise.all([repo.modulesByIds(moduleIds), repo.rulesOfModules(moduleIds)]);
   const rulesOf = (moduleId: number) => rules.filter((r) => r.moduleId === moduleId).map((r) => r.rule);
+  const aclRulesOf = (moduleId: number) =>
+    rules
+      .filter((r) => r.moduleId === moduleId && (r.rule as LuaAclRuleInput).enabled)
+      .map((r) => ({ id: r.id, ...(r.rule as LuaAclRuleInput) }))
+      // The order the edge tries them: priority, higher first; ties by age (ids grow).
+      .sort((a, b) => b.priority - a.priority || a.id - b.id);
   const modules = rows.map((row): EdgeModule => {
     switch (row.type) {
       case 'customHeader': {
@@ -77,8 +93,42 @@ export async function edgeModulesOf(
           })),
         };
       }
+      case 'luaAcl':
+        return {
+          id: row.id,
+          type: 'luaAcl',
+          siteId: row.siteId,
+          rules: aclRulesOf(row.id).map((r) => ({
+            id: r.id,
+            action: r.action,
+            target: r.action === 'redirect' ? r.redirectUrl : null,
+            conditions: r.conditions.map(edgeCondition),
+          })),
+        };
     }
     throw new Error(`module ${row.id} has an unknown type`);
   });
   return { byDomain, modules };
+}
+
+/** One ACL condition as the edge reads it (packages/contract/src/edge/modules.ts). */
+function edgeCondition(c: AclCondition): EdgeAclCondition {
+  switch (c.field) {
+    case 'ip':
+      return { field: 'ip', negate: c.negate, ...ipListRanges(c.values) };
+    case 'country':
+      return { field: 'country', negate: c.negate, values: c.values };
+    case 'method':
+      return { field: 'method', negate: c.negate, values: c.values as ('GET' | 'HEAD')[] };
+    case 'frequency':
+      return { field: 'frequency', op: c.operator as 'gt', count: c.count, seconds: c.seconds };
+    default:
+      return {
+        field: c.field,
+        op: c.operator as 'exact',
+        negate: c.negate,
+        name: c.field === 'header' ? c.name : '',
+        value: c.value,
+      };
+  }
 }

@@ -1,10 +1,10 @@
-import type { SiteModuleType } from '@rampart/contract';
+import { RULE_MODULE_TYPES, type SiteModuleType } from '@rampart/contract';
 import type { ModuleRow, RuleRow } from './site-modules.repository.js';
 
 /** A module as the API shows it: common fields, the type's settings and, for rule types, the rule count. */
 export type PresentedModule = Record<string, unknown> & { id: number; name: string };
 
-const RULE_TYPES: readonly SiteModuleType[] = ['urlRedirect', 'proxyRewrite'];
+const RULE_TYPES: readonly SiteModuleType[] = RULE_MODULE_TYPES;
 
 /** `bound` are the site's domains bound to modules, `ruleCounts` the rule count per module. */
 export function presentModule(

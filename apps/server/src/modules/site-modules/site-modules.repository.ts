@@ -1,5 +1,5 @@
 import type { SiteModuleType } from '@rampart/contract';
-import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { readPage } from '../../platform/db/paging.js';
@@ -124,10 +124,25 @@ export class SiteModulesRepository {
     return row?.n ?? 0;
   }
 
-  async listRules(moduleId: number, page: number, pageSize: number) {
+  /** A module's rules, in id order, or by `sort` (priority: the rule's `priority`, ties by age). */
+  async listRules(
+    moduleId: number,
+    page: number,
+    pageSize: number,
+    sort?: { by: 'priority' | 'createdAt'; order: 'asc' | 'desc' },
+  ) {
     const where = eq(siteModuleRules.moduleId, moduleId);
+    const direction = sort?.order === 'desc' ? desc : asc;
+    const order: SQL[] =
+      sort?.by === 'priority'
+        ? [direction(sql`(${siteModuleRules.rule}->>'priority')::int`), asc(siteModuleRules.id)]
+        : [direction(siteModuleRules.id)];
     return readPage(
-      this.db.select().from(siteModuleRules).where(where).orderBy(asc(siteModuleRules.id)),
+      this.db
+        .select()
+        .from(siteModuleRules)
+        .where(where)
+        .orderBy(...order),
       this.db.select({ n: count() }).from(siteModuleRules).where(where),
       { page, pageSize },
     );
@@ -147,6 +162,19 @@ export class SiteModulesRepository {
       .where(and(eq(siteModuleRules.moduleId, moduleId), eq(siteModuleRules.id, id)))
       .returning();
     return row;
+  }
+
+  /** Sets the `enabled` of rules of a module; answers the ids it changed. */
+  async setRulesEnabled(moduleId: number, ids: number[], enabled: boolean): Promise<number[]> {
+    const rows = await this.db
+      .update(siteModuleRules)
+      .set({
+        rule: sql`jsonb_set(${siteModuleRules.rule}, '{enabled}', ${enabled ? sql`'true'::jsonb` : sql`'false'::jsonb`})`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(siteModuleRules.moduleId, moduleId), inArray(siteModuleRules.id, ids)))
+      .returning({ id: siteModuleRules.id });
+    return rows.map((r) => r.id);
   }
 
   async deleteRules(moduleId: number, ids: number[]): Promise<number> {
@@ -199,7 +227,7 @@ export class SiteModulesRepository {
   rulesOfModules(moduleIds: number[]) {
     if (moduleIds.length === 0) return Promise.resolve([]);
     return this.db
-      .select({ moduleId: siteModuleRules.moduleId, rule: siteModuleRules.rule })
+      .select({ id: siteModuleRules.id, moduleId: siteModuleRules.moduleId, rule: siteModuleRules.rule })
       .from(siteModuleRules)
       .where(inArray(siteModuleRules.moduleId, moduleIds))
       .orderBy(asc(siteModuleRules.id));

@@ -4,6 +4,9 @@ import {
   type CustomHeaderModule,
   corsRoutes,
   customHeaderRoutes,
+  type LuaAclModule,
+  type LuaAclRule,
+  luaAclRoutes,
   type ProxyRewriteModule,
   type ProxyRewriteRule,
   proxyRewriteRoutes,
@@ -24,7 +27,12 @@ import type { ModuleInput, SiteModulesService } from './site-modules.service.js'
 export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService): void {
   const crud = <M>(
     type: (typeof SITE_MODULE_TYPES)[number],
-    r: typeof customHeaderRoutes | typeof corsRoutes | typeof urlRedirectRoutes | typeof proxyRewriteRoutes,
+    r:
+      | typeof customHeaderRoutes
+      | typeof corsRoutes
+      | typeof urlRedirectRoutes
+      | typeof proxyRewriteRoutes
+      | typeof luaAclRoutes,
   ) => {
     binder.bind(r.list, async ({ params, query }, { caller }) => {
       const page = await modules.list(caller.accountId, params.siteId, type, query);
@@ -54,6 +62,7 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
   crud<CorsModule>('cors', corsRoutes);
   crud<UrlRedirectModule>('urlRedirect', urlRedirectRoutes);
   crud<ProxyRewriteModule>('proxyRewrite', proxyRewriteRoutes);
+  crud<LuaAclModule>('luaAcl', luaAclRoutes);
 
   const rules = <R>(type: 'urlRedirect' | 'proxyRewrite', r: typeof urlRedirectRoutes | typeof proxyRewriteRoutes) => {
     binder.bind(r.listRules, async ({ params, query }, { caller }) => {
@@ -78,6 +87,7 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
   };
   rules<UrlRedirectRule>('urlRedirect', urlRedirectRoutes);
   rules<ProxyRewriteRule>('proxyRewrite', proxyRewriteRoutes);
+  bindLuaAclRoutes(binder, modules);
 
   for (const type of SITE_MODULE_TYPES) {
     binder.bind(bindModuleRoutes[type], async ({ params, body }, { caller }) => {
@@ -85,4 +95,32 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
       await modules.bind(caller.accountId, params.siteId, type, body.domainIDs, moduleId);
     });
   }
+}
+
+/** Lua ACL rules (routes/site-module-acl.ts): one rule per POST, sorted lists, enable/disable. */
+function bindLuaAclRoutes(binder: Binder, modules: SiteModulesService): void {
+  const r = luaAclRoutes;
+  binder.bind(r.listRules, async ({ params, query }, { caller }) => {
+    const page = await modules.listRules(caller.accountId, params.siteId, 'luaAcl', params.moduleId, query);
+    return page as { data: LuaAclRule[]; total: number } as never;
+  });
+  binder.bind(r.addRule, async ({ params, body }, { caller }) => {
+    const [rule] = await modules.addRules(caller.accountId, params.siteId, 'luaAcl', params.moduleId, [body]);
+    return { data: rule as LuaAclRule as never };
+  });
+  binder.bind(r.updateRule, async ({ params, body }, { caller }) => ({
+    data: (await modules.updateRule(
+      caller.accountId,
+      params.siteId,
+      'luaAcl',
+      params.moduleId,
+      body,
+    )) as LuaAclRule as never,
+  }));
+  binder.bind(r.enableRules, async ({ params, body }, { caller }) => {
+    await modules.enableRules(caller.accountId, params.siteId, 'luaAcl', params.moduleId, body.ids, body.enabled);
+  });
+  binder.bind(r.deleteRules, async ({ params, body }, { caller }) => {
+    await modules.deleteRules(caller.accountId, params.siteId, 'luaAcl', params.moduleId, body.ids);
+  });
 }

@@ -1,4 +1,5 @@
 import {
+  ACL_RULES_PER_MODULE,
   MODULES_PER_SITE_MAX,
   REDIRECT_RULES_PER_SITE,
   REWRITE_RULES_PER_MODULE,
@@ -26,6 +27,12 @@ function ruleOf(input: RuleInput): Record<string, unknown> {
   const { id: _id, ...rule } = input;
   return rule;
 }
+
+/** Rules per module, for the types limited per module (redirects are limited per site). */
+const RULES_PER_MODULE: Record<Exclude<RuleType, 'urlRedirect'>, number> = {
+  proxyRewrite: REWRITE_RULES_PER_MODULE,
+  luaAcl: ACL_RULES_PER_MODULE,
+};
 
 /** A header named twice in one direction of a custom-header module is 10102502. */
 function checkDuplicateHeaders(type: SiteModuleType, settings: Record<string, unknown>) {
@@ -144,15 +151,19 @@ export class SiteModulesService {
     siteId: number,
     type: RuleType,
     moduleId: number,
-    q: { page: number; pageSize: number },
+    q: { page: number; pageSize: number; sortBy?: 'priority' | 'createdAt'; orderBy?: 'asc' | 'desc' },
   ) {
     await this.access.userSite(userId, siteId);
     await this.ruleModule(siteId, type, moduleId);
-    const { rows, total } = await this.repo.listRules(moduleId, q.page, q.pageSize);
+    const sort = q.sortBy ? { by: q.sortBy, order: q.orderBy ?? 'desc' } : undefined;
+    const { rows, total } = await this.repo.listRules(moduleId, q.page, q.pageSize, sort);
     return { data: rows.map(presentRule), total };
   }
 
-  /** All or none: 205007 beyond 3,000 redirect rules per site, 101029 beyond 100 rewrite rules per module. */
+  /**
+   * All or none: 205007 beyond 3,000 redirect rules per site, 101029 beyond the rules a module of
+   * the other types may hold.
+   */
   async addRules(userId: number, siteId: number, type: RuleType, moduleId: number, items: RuleInput[]) {
     await this.access.userSite(userId, siteId);
     return this.transactions.run(async () => {
@@ -163,8 +174,8 @@ export class SiteModulesService {
         if ((await this.repo.countRules({ siteId, type })) + items.length > REDIRECT_RULES_PER_SITE) {
           throw new AppError(205007, { extra: { max: REDIRECT_RULES_PER_SITE } });
         }
-      } else if ((await this.repo.countRules({ moduleId })) + items.length > REWRITE_RULES_PER_MODULE) {
-        throw new AppError(101029, { extra: { max: REWRITE_RULES_PER_MODULE } });
+      } else if ((await this.repo.countRules({ moduleId })) + items.length > RULES_PER_MODULE[type]) {
+        throw new AppError(101029, { extra: { max: RULES_PER_MODULE[type] } });
       }
       const rows = await this.repo.insertRules(siteId, type, moduleId, items.map(ruleOf));
       return rows.map(presentRule);
@@ -183,6 +194,16 @@ export class SiteModulesService {
     const row = await this.repo.updateRule(moduleId, input.id, ruleOf(input));
     if (!row) throw new AppError(101018);
     return presentRule(row);
+  }
+
+  /** Turns rules of a Lua ACL module on or off; all or none (an id not of the module is 101018). */
+  async enableRules(userId: number, siteId: number, type: RuleType, moduleId: number, ids: number[], enabled: boolean) {
+    await this.access.userSite(userId, siteId);
+    const unique = [...new Set(ids)];
+    await this.transactions.run(async () => {
+      await this.ruleModule(siteId, type, moduleId);
+      requireEvery(await this.repo.setRulesEnabled(moduleId, unique, enabled), unique);
+    });
   }
 
   async deleteRules(userId: number, siteId: number, type: RuleType, moduleId: number, ids: number[]) {

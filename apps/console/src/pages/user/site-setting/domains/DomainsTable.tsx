@@ -127,6 +127,7 @@ export function DomainsTable({
           { type: 'urlRedirect', id: domain.urlRedirectModuleID, name: domain.urlRedirectModuleName },
           { type: 'cors', id: domain.corsID, name: domain.corsName },
           { type: 'proxyRewrite', id: domain.proxyRewriteModuleID, name: domain.proxyRewriteModuleName },
+          { type: 'luaAcl', id: domain.luaAclModuleID, name: domain.luaAclModuleName },
         ] as const;
         const tags = bound.filter((module) => module.id !== 0);
         if (tags.length === 0) return '—';

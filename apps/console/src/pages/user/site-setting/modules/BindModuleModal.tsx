@@ -18,6 +18,7 @@ const BOUND_FIELD = {
   urlRedirect: 'urlRedirectModuleID',
   cors: 'corsID',
   proxyRewrite: 'proxyRewriteModuleID',
+  luaAcl: 'luaAclModuleID',
 } as const satisfies Record<SiteModuleType, string>;
 
 interface BindModuleModalProps {

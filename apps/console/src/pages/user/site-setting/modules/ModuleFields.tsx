@@ -115,6 +115,7 @@ export const MODULE_DEFAULTS: Record<SiteModuleType, Record<string, unknown>> = 
     maxAge: 600,
   },
   proxyRewrite: { hostHeader: '', setHeaders: [], removeHeaders: [] },
+  luaAcl: {},
 };
 
 /** The settings of a listed module, as the form edits them. */

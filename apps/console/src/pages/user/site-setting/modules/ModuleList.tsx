@@ -12,6 +12,7 @@ import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
+import { AclRulesDrawer } from './AclRulesDrawer';
 import { BindModuleModal } from './BindModuleModal';
 import { ModuleFormModal } from './ModuleFormModal';
 import { ModuleRulesDrawer } from './ModuleRulesDrawer';
@@ -50,7 +51,7 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
         wrap
         before={
           <>
-            {ruleRoutes && (
+            {(ruleRoutes || type === 'luaAcl') && (
               <Button size="small" onClick={() => setRulesOf(m)}>
                 {t('rules.open', { count: m.ruleCount ?? 0 })}
               </Button>
@@ -95,6 +96,7 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
         initialModule={binding ?? 0}
         onClose={() => setBinding(null)}
       />
+      {type === 'luaAcl' && <AclRulesDrawer siteId={siteId} module={rulesOf} onClose={() => setRulesOf(null)} />}
       {ruleRoutes && (
         <ModuleRulesDrawer
           siteId={siteId}

@@ -2,6 +2,7 @@ import {
   type AnyRoute,
   corsRoutes,
   customHeaderRoutes,
+  luaAclRoutes,
   proxyRewriteRoutes,
   type SiteModuleType,
   urlRedirectRoutes,
@@ -22,6 +23,7 @@ export const MODULE_ROUTES: Record<SiteModuleType, ModuleRoutes> = {
   urlRedirect: urlRedirectRoutes as unknown as ModuleRoutes,
   cors: corsRoutes as unknown as ModuleRoutes,
   proxyRewrite: proxyRewriteRoutes as unknown as ModuleRoutes,
+  luaAcl: luaAclRoutes as unknown as ModuleRoutes,
 };
 
 export const RULE_ROUTES: Partial<Record<SiteModuleType, RuleRoutes>> = {
@@ -34,11 +36,13 @@ const MODULE_RESOURCES: Record<SiteModuleType, Resource> = {
   urlRedirect: 'urlRedirectModules',
   cors: 'corsModules',
   proxyRewrite: 'proxyRewriteModules',
+  luaAcl: 'luaAclModules',
 };
 
 const RULE_RESOURCES: Partial<Record<SiteModuleType, Resource>> = {
   urlRedirect: 'urlRedirectRules',
   proxyRewrite: 'proxyRewriteRules',
+  luaAcl: 'luaAclRules',
 };
 
 /** What a change to a module of this type makes stale. */
