@@ -321,3 +321,53 @@ describe('dashboards', () => {
     expect(res.json().code).toBe(101003);
   });
 });
+
+describe('the domain-tag filter', () => {
+  const earlier = {
+    startTime: new Date(HOUR - 3 * 3600_000).toISOString(),
+    endTime: new Date(HOUR - 2 * 3600_000).toISOString(),
+  };
+  const requests = async (
+    who: Token,
+    route: typeof userStatisticsInfo | typeof clientStatisticsInfo,
+    filter: object,
+  ) => {
+    const res = await as(who, route as typeof userStatisticsInfo, { body: { ...earlier, type: 3, ...filter } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.requests as number;
+  };
+
+  it('counts the domains carrying any of the tags, within the other filters', async () => {
+    const created = await as(user, createDomains, {
+      params: { siteId },
+      body: {
+        domains: [{ name: 'promo.shop.example', tags: ['promo'], upstreams: [{ ip: '127.0.0.1', port: 8080 }] }],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const promo = created.json().data[0]?.id as number;
+    const start = HOUR - 3 * 3600_000;
+    await ship(a, 'tagged-1', [
+      edgeEvent({ time: start + 60_000, domainId: promo }),
+      edgeEvent({ time: start + 120_000, domainId: promo }),
+      edgeEvent({ time: start + 180_000, domainId }),
+    ]);
+    expect(await requests(user, userStatisticsInfo, {})).toBe(3);
+    expect(await requests(user, userStatisticsInfo, { domainTags: ['promo'] })).toBe(2);
+    expect(await requests(user, userStatisticsInfo, { domainTags: ['promo', 'other'] })).toBe(2);
+    expect(await requests(user, userStatisticsInfo, { domainTags: ['other'] })).toBe(0);
+    expect(await requests(user, userStatisticsInfo, { domainTags: ['promo'], domainIDs: [domainId] })).toBe(0);
+    expect(await requests(user, userStatisticsInfo, { domainTags: ['promo'], domainIDs: [promo] })).toBe(2);
+    expect(await requests(client, clientStatisticsInfo, { domainTags: ['promo'] })).toBe(2);
+    // Another customer's and another operator's tags of the same name count nothing of the shop.
+    expect(await requests(neighbour, userStatisticsInfo, { domainTags: ['promo'] })).toBe(0);
+    expect(await requests(rival, clientStatisticsInfo, { domainTags: ['promo'] })).toBe(0);
+  });
+
+  it('refuses a tag the contract refuses', async () => {
+    const res = await as(user, userStatisticsInfo, {
+      body: { ...earlier, type: 3, domainTags: Array.from({ length: 21 }, (_, i) => `t${i}`) },
+    });
+    expect(res.json().code).toBe(101003);
+  });
+});

@@ -3,6 +3,8 @@ import { DASHBOARD_CARD_IDS, TOP_LIST_IDS } from '../analytics-constants.js';
 import { PAGE_SIZE_MAX } from '../constants.js';
 import { dataOf, defineRoute, pageOf, tiers } from '../route.js';
 import { zIds } from '../validators/ids.js';
+import { DOMAIN_TAGS_MAX } from './domains.js';
+import { siteTagSchema } from './sites.js';
 
 /**
  * Traffic statistics (spec part 2 §3 "Query filters … Settings: siteIDs, domainIDs, zoneIDs,
@@ -85,6 +87,12 @@ const filterIds = zIds(STATISTICS_FILTER_IDS_MAX, 0).optional();
 const statisticsFilterBase = z.object({
   siteIDs: filterIds,
   domainIDs: filterIds,
+  /**
+   * The domain-tag filter of the screens (part 2 §3 "Query filters"): the domains carrying any of
+   * these tags, within the other filters (an addition to the spec's settings: the console cannot
+   * send every tagged domain's id).
+   */
+  domainTags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX).optional(),
   startTime: isoTime,
   endTime: isoTime,
 });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { AccountPicker } from '../../pages/client/sites/AccountPicker';
 import { AllMultiSelect } from './AllMultiSelect';
 import { RANGE_HOURS, stepsFor, thisMonth } from './time-range';
-import { useDomainOptions, useSiteOptions, useZoneOptions } from './use-scope-options';
+import { useDomainOptions, useDomainTagOptions, useSiteOptions, useZoneOptions } from './use-scope-options';
 import type { StatisticsFilter } from './use-statistics-filter';
 import { useStatisticsTier } from './use-statistics-tier';
 
@@ -28,7 +28,7 @@ interface StatisticsFiltersProps {
 
 /**
  * The filters of a statistics page (spec part 2 §3, §4): zones and customer (the operator's),
- * sites and domains (each with "all" first), the time range (the last hours, this month, or a
+ * sites and domains (each with "all" first), domain tags (none chosen: all), the time range (the last hours, this month, or a
  * custom range in the browser's time zone) and the report interval.
  */
 export function StatisticsFilters({ filter, interval = true, scope = true }: StatisticsFiltersProps) {
@@ -38,6 +38,7 @@ export function StatisticsFilters({ filter, interval = true, scope = true }: Sta
   const zones = useZoneOptions(tier);
   const sites = useSiteOptions(tier, state.userID);
   const domains = useDomainOptions(tier, state.siteIDs, state.domainIDs);
+  const domainTags = useDomainTagOptions(tier, state.siteIDs, scope);
 
   const rangeValue = 'hours' in state.range ? `h${state.range.hours}` : CUSTOM;
   const rangeOptions = [
@@ -82,7 +83,7 @@ export function StatisticsFilters({ filter, interval = true, scope = true }: Sta
           ariaLabel={t('filters.customer')}
           placeholder={t('filters.allCustomers')}
           value={state.userID}
-          onChange={(userID) => update({ userID, siteIDs: [], domainIDs: [] })}
+          onChange={(userID) => update({ userID, siteIDs: [], domainIDs: [], domainTags: [] })}
           style={{ width: 200 }}
         />
       )}
@@ -93,7 +94,7 @@ export function StatisticsFilters({ filter, interval = true, scope = true }: Sta
           value={state.siteIDs}
           options={sites.options}
           loading={sites.loading}
-          onChange={(siteIDs) => update({ siteIDs, domainIDs: [] })}
+          onChange={(siteIDs) => update({ siteIDs, domainIDs: [], domainTags: [] })}
         />
       )}
       {scope && domains.allowed && (
@@ -105,6 +106,20 @@ export function StatisticsFilters({ filter, interval = true, scope = true }: Sta
           loading={domains.loading}
           onSearch={domains.onSearch}
           onChange={(domainIDs) => update({ domainIDs })}
+        />
+      )}
+      {scope && domainTags.allowed && (
+        <Select<string[]>
+          mode="multiple"
+          allowClear
+          aria-label={t('filters.domainTags')}
+          placeholder={t('filters.allDomainTags')}
+          style={{ minWidth: 180, maxWidth: 420 }}
+          maxTagCount="responsive"
+          loading={domainTags.loading}
+          value={state.domainTags}
+          options={domainTags.options}
+          onChange={(tags) => update({ domainTags: tags })}
         />
       )}
       <Select

@@ -1,4 +1,12 @@
-import { metaClientDomains, metaSites, metaUserSites, metaZones, userDomainsMeta } from '@rampart/contract';
+import {
+  clientDomainTags,
+  metaClientDomains,
+  metaSites,
+  metaUserSites,
+  metaZones,
+  userDomainsMeta,
+  userDomainsTags,
+} from '@rampart/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { canAll, useAccount } from '../../app/account-context';
@@ -55,6 +63,26 @@ export function useDomainOptions(tier: StatisticsTier, siteIDs: readonly number[
     onSearch: (text: string) => setName(text.trim()),
     allowed: canAll(self, [`${tier}.domains.read`]),
   };
+}
+
+/**
+ * The tags the domains of the chosen sites (or all) carry, for the domain-tag filter (asked for
+ * only when `shown`).
+ */
+export function useDomainTagOptions(tier: StatisticsTier, siteIDs: readonly number[], shown: boolean) {
+  const self = useAccount();
+  const allowed = canAll(self, [`${tier}.domains.read`]);
+  const user = useQuery({
+    ...routeQuery('user', userDomainsTags, { body: { siteIDs: [...siteIDs] } }),
+    enabled: shown && tier === 'user' && allowed,
+  });
+  const client = useQuery({
+    ...routeQuery('client', clientDomainTags, {}),
+    enabled: shown && tier === 'client' && allowed,
+  });
+  const tags = tier === 'user' ? user : client;
+  const options = (tags.data?.data ?? []).map((tag) => ({ value: tag, label: tag }));
+  return { options, loading: tags.isFetching, allowed };
 }
 
 /** The operator's zones, for its zones filter. */

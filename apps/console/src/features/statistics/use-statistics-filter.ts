@@ -6,6 +6,7 @@ import { MOVING_RANGE_REFRESH_MS, type RangeChoice, resolveRange, stepFor, type 
 export interface StatisticsScope {
   siteIDs?: number[];
   domainIDs?: number[];
+  domainTags?: string[];
   zoneIDs?: number[];
   userID?: number;
 }
@@ -17,6 +18,8 @@ export interface StatisticsFilterState {
   range: RangeChoice;
   siteIDs: number[];
   domainIDs: number[];
+  /** The domain-tag filter: the domains carrying any of these (empty: all). */
+  domainTags: string[];
   zoneIDs: number[];
   userID: number | undefined;
   /** The report interval chosen, in minutes (the series use a coarser one when the range needs it). */
@@ -35,7 +38,7 @@ function useNow(moving: boolean, periodMs: number): number {
 }
 
 /**
- * A statistics page's filter state (spec part 2 §3, §4): sites, domains, zones and customer (the
+ * A statistics page's filter state (spec part 2 §3, §4): sites, domains, domain tags, zones and customer (the
  * last two the operator's), the time range (the last `defaultHours` at first) and the report
  * interval. `body` is what every call of the page sends: empty choices are left out (all).
  */
@@ -44,6 +47,7 @@ export function useStatisticsFilter(defaultHours: number, interval: number = REP
     range: { hours: defaultHours },
     siteIDs: [],
     domainIDs: [],
+    domainTags: [],
     zoneIDs: [],
     userID: undefined,
     interval,
@@ -54,11 +58,12 @@ export function useStatisticsFilter(defaultHours: number, interval: number = REP
     () => ({
       ...(state.siteIDs.length > 0 ? { siteIDs: state.siteIDs } : {}),
       ...(state.domainIDs.length > 0 ? { domainIDs: state.domainIDs } : {}),
+      ...(state.domainTags.length > 0 ? { domainTags: state.domainTags } : {}),
       ...(state.zoneIDs.length > 0 ? { zoneIDs: state.zoneIDs } : {}),
       ...(state.userID !== undefined ? { userID: state.userID } : {}),
       ...range,
     }),
-    [state.siteIDs, state.domainIDs, state.zoneIDs, state.userID, range],
+    [state.siteIDs, state.domainIDs, state.domainTags, state.zoneIDs, state.userID, range],
   );
   return {
     state,

@@ -2117,6 +2117,8 @@ export const enUS = {
       allSites: 'All sites',
       domains: 'Domains',
       allDomains: 'All domains',
+      domainTags: 'Domain tags',
+      allDomainTags: 'All domain tags',
       range: 'Time range',
       start: 'Start',
       end: 'End',

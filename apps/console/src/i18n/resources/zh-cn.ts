@@ -2068,6 +2068,8 @@ export const zhCN: LocaleResources = {
       allSites: '全部站点',
       domains: '域名',
       allDomains: '全部域名',
+      domainTags: '域名标签',
+      allDomainTags: '全部域名标签',
       range: '时间范围',
       start: '开始时间',
       end: '结束时间',

@@ -2077,6 +2077,8 @@ export const zhTW: LocaleResources = {
       allSites: '全部網站',
       domains: '網域',
       allDomains: '全部網域',
+      domainTags: '網域標籤',
+      allDomainTags: '全部網域標籤',
       range: '時間範圍',
       start: '開始時間',
       end: '結束時間',

@@ -1,4 +1,5 @@
 import {
+  clientDomainTags,
   clientStatisticsInfo,
   clientStatisticsTimeSeries,
   getSelf,
@@ -7,6 +8,7 @@ import {
   metaUserSites,
   metaZones,
   userDomainsMeta,
+  userDomainsTags,
   userStatisticsExport,
   userStatisticsInfo,
   userStatisticsList,
@@ -40,6 +42,7 @@ beforeEach(() => {
     ]),
   );
   api.on(userDomainsMeta, ok([{ id: 31, name: 'www.shop.example', siteID: 3 }]));
+  api.on(userDomainsTags, ok(['promo', 'beta']));
 });
 afterEach(() => restoreFakeApi());
 
@@ -110,6 +113,27 @@ describe('dataAnalysis/statistics', () => {
       expect(span(last as { startTime: string; endTime: string })).toBe(720 * HOUR_MS);
       // 30 days at 15 minutes are 2880 points, over the 2000 a series may have: the next step that fits.
       expect(last?.minutesStep).toBe(30);
+    });
+  });
+
+  it('filters by domain tags, of the chosen sites, and a new site clears them', async () => {
+    stubStatistics(api, 'user');
+    renderAt(PAGE);
+    await screen.findByTestId('card-3', {}, { timeout: 10_000 });
+    await waitFor(() => expect(api.sent(userDomainsTags).at(-1)?.body).toEqual({ siteIDs: [] }));
+    await chooseOption(document.body, 'Domain tags', 'promo');
+    await waitFor(() =>
+      expect(bodies<{ domainTags?: string[] }>(api, userStatisticsInfo).at(-1)?.domainTags).toEqual(['promo']),
+    );
+    await waitFor(() =>
+      expect(bodies<{ domainTags?: string[] }>(api, userStatisticsTop).at(-1)?.domainTags).toEqual(['promo']),
+    );
+    await chooseOption(document.body, 'Sites', 'shop');
+    await waitFor(() => expect(api.sent(userDomainsTags).at(-1)?.body).toEqual({ siteIDs: [3] }));
+    await waitFor(() => {
+      const last = bodies<{ siteIDs?: number[]; domainTags?: string[] }>(api, userStatisticsInfo).at(-1);
+      expect(last?.siteIDs).toEqual([3]);
+      expect(last?.domainTags).toBeUndefined();
     });
   });
 
@@ -248,6 +272,7 @@ describe('operator statistics', () => {
     api.on(metaZones, ok([{ id: 2, name: 'Europe' }]));
     api.on(metaSites, ok([{ id: 9, name: 'acme' }]));
     api.on(metaClientDomains, ok([]));
+    api.on(clientDomainTags, ok(['eu']));
     stubStatistics(api, 'client');
   });
 

@@ -1,6 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { dashboards, domains, nodes, sites } from '../../platform/db/schema.js';
+import { hasAnyTag } from '../../platform/db/tags.js';
 import { type SiteScope, siteScope } from '../sites/sites.repository.js';
 
 /** A domain as analytics places its events: its site and the operator that owns the site. */
@@ -55,6 +56,16 @@ export class AnalyticsRepository {
       .select({ id: sites.id })
       .from(sites)
       .where(and(...where));
+    return rows.map((r) => r.id);
+  }
+
+  /** The domains of these sites carrying any of `tags`. */
+  async taggedDomains(siteIds: readonly number[], tags: readonly string[]): Promise<number[]> {
+    if (siteIds.length === 0 || tags.length === 0) return [];
+    const rows = await this.db
+      .select({ id: domains.id })
+      .from(domains)
+      .where(and(inArray(domains.siteId, [...siteIds]), hasAnyTag(domains.tags, [...tags])));
     return rows.map((r) => r.id);
   }
 

@@ -57,7 +57,12 @@ export class StatisticsService {
       const allowed = caller.zoneScope;
       zoneIds = zoneIds ? zoneIds.filter((z) => allowed.has(z)) : [...allowed];
     }
-    const domainIds = filter.domainIDs && filter.domainIDs.length > 0 ? [...filter.domainIDs] : null;
+    let domainIds = filter.domainIDs && filter.domainIDs.length > 0 ? [...filter.domainIDs] : null;
+    if (filter.domainTags && filter.domainTags.length > 0) {
+      // Tagged domains of the sites in scope, within the chosen domains when some are.
+      const tagged = await this.repo.taggedDomains(siteIds, filter.domainTags);
+      domainIds = domainIds ? domainIds.filter((id) => tagged.includes(id)) : tagged;
+    }
     return { siteIds, zoneIds, domainIds };
   }
 
