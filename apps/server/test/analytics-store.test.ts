@@ -136,6 +136,7 @@ async function expectRollupsOf(store: AnalyticsStore, events: EventRow[]): Promi
   expect(await storedDims(store, 'lowdims_1h')).toEqual(expectedDims(want.l1h.filter((r) => r.bucket < hours)));
   expect(await storedDims(store, 'dims_1h')).toEqual(expectedDims(want.d1h.filter((r) => r.bucket < hours)));
   expect(await storedDims(store, 'dims_1d')).toEqual(expectedDims(want.d1d.filter((r) => r.bucket < days)));
+  expect(await storedDims(store, 'sitedims_1d')).toEqual(expectedDims(want.s1d.filter((r) => r.bucket < days)));
 }
 
 async function count(store: AnalyticsStore, sql: string): Promise<number> {
@@ -253,7 +254,16 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     const bad = events.map((e, i) => (i === 30 ? { ...e, ms: 40_000 } : e));
     await expect(store.ingest(batchOf('node1-9', bad))).rejects.toThrow();
     expect(await count(store, 'SELECT count(*) AS n FROM events')).toBe(0);
-    for (const table of ['rollup_1m', 'rollup_5m', 'rollup_1h', 'lowdims_1h', 'dims_1h', 'dims_1d', 'batches']) {
+    for (const table of [
+      'rollup_1m',
+      'rollup_5m',
+      'rollup_1h',
+      'lowdims_1h',
+      'dims_1h',
+      'dims_1d',
+      'sitedims_1d',
+      'batches',
+    ]) {
       expect(await count(store, `SELECT count(*) AS n FROM ${table}`)).toBe(0);
     }
     expect(await store.ingest(batchOf('node1-9', events))).toEqual({ stored: 40, duplicate: false });
@@ -304,48 +314,57 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       );
     }
     const queries = new StatisticsQueries(store);
-    const scope = { siteIds: [2, 3], zoneIds: null, domainIds: null };
+    // Whole sites (their days from sitedims_1d) and some domains in one zone (from dims_1d).
+    const scopes = [
+      { siteIds: [2, 3], zoneIds: null, domainIds: null },
+      { siteIds: [2, 3], zoneIds: [10], domainIds: [201, 302] },
+    ];
+    const inScope = (scope: (typeof scopes)[number], e: EventRow) =>
+      scope.siteIds.includes(e.siteId) &&
+      (scope.zoneIds === null || scope.zoneIds.includes(e.zoneId)) &&
+      (scope.domainIds === null || scope.domainIds.includes(e.domainId));
     // Before DuckDB built any dimension (raw events alone), with them built up to a time inside
     // the ranges (the rest raw), and all built.
     for (const builtTo of [null, T0 + 5 * 3600 + 120, T0 + 3 * DAY]) {
       if (builtTo !== null) await store.compact(T0 - 2 * DAY, builtTo);
-      for (const range of [
-        { start: T0 - 29 * 3600 + 1234, end: T0 + DAY + 8 * 3600 - 17 },
-        { start: T0 - 19 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
-        { start: T0 - 9 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
-        { start: T0 - 3 * 3600, end: T0 + 7 * 3600 },
-        { start: T0 - 2 * 3600 + 1, end: T0 - 3600 + 59 },
-      ]) {
-        // A range of more than a day starts at its first whole hour (ROUND_START_AFTER_SECONDS).
-        const from = range.end - range.start > DAY ? range.start - (range.start % 3600) : range.start;
-        const inRange = events.filter((e) => e.siteId !== 1 && e.ts >= from && e.ts < range.end);
-        const expectTop = async (dim: 'status' | 'url' | 'ip' | 'country', value: (e: EventRow) => string) => {
-          const want = new Map<string, number>();
-          for (const e of inRange) {
-            const v = value(e);
-            if (dim === 'country' && v === '') continue;
-            want.set(v, (want.get(v) ?? 0) + 1);
+      for (const scope of scopes)
+        for (const range of [
+          { start: T0 - 29 * 3600 + 1234, end: T0 + DAY + 8 * 3600 - 17 },
+          { start: T0 - 19 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
+          { start: T0 - 9 * 3600 + 1234, end: T0 + 8 * 3600 - 17 },
+          { start: T0 - 3 * 3600, end: T0 + 7 * 3600 },
+          { start: T0 - 2 * 3600 + 1, end: T0 - 3600 + 59 },
+        ]) {
+          // A range of more than a day starts at its first whole hour (ROUND_START_AFTER_SECONDS).
+          const from = range.end - range.start > DAY ? range.start - (range.start % 3600) : range.start;
+          const inRange = events.filter((e) => inScope(scope, e) && e.ts >= from && e.ts < range.end);
+          const expectTop = async (dim: 'status' | 'url' | 'ip' | 'country', value: (e: EventRow) => string) => {
+            const want = new Map<string, number>();
+            for (const e of inRange) {
+              const v = value(e);
+              if (dim === 'country' && v === '') continue;
+              want.set(v, (want.get(v) ?? 0) + 1);
+            }
+            const got = await queries.top(scope, range, dim, 'requests', 1000);
+            expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
+          };
+          // Ordered by a decision: the values that had one, with all their requests.
+          for (const by of ['blacklisted', 'waf'] as const) {
+            const want = new Map<string, number>();
+            const decided = new Set(inRange.filter((e) => e[by] > 0).map((e) => e.ip));
+            for (const e of inRange) if (decided.has(e.ip)) want.set(e.ip, (want.get(e.ip) ?? 0) + 1);
+            const got = await queries.top(scope, range, 'ip', by, 1000);
+            expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
           }
-          const got = await queries.top(scope, range, dim, 'requests', 1000);
-          expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
-        };
-        // Ordered by a decision: the values that had one, with all their requests.
-        for (const by of ['blacklisted', 'waf'] as const) {
-          const want = new Map<string, number>();
-          const decided = new Set(inRange.filter((e) => e[by] > 0).map((e) => e.ip));
-          for (const e of inRange) if (decided.has(e.ip)) want.set(e.ip, (want.get(e.ip) ?? 0) + 1);
-          const got = await queries.top(scope, range, 'ip', by, 1000);
-          expect(new Map(got.map((r) => [r.key, r.requests]))).toEqual(want);
+          await expectTop('status', (e) => String(e.status));
+          await expectTop('url', (e) => e.path);
+          await expectTop('ip', (e) => e.ip);
+          await expectTop('country', (e) => e.country);
+          expect(await queries.distinct(scope, range, 'ip')).toBe(new Set(inRange.map((e) => e.ip)).size);
+          expect(await queries.distinct(scope, range, 'ip', 'blacklisted')).toBe(
+            new Set(inRange.filter((e) => e.blacklisted).map((e) => e.ip)).size,
+          );
         }
-        await expectTop('status', (e) => String(e.status));
-        await expectTop('url', (e) => e.path);
-        await expectTop('ip', (e) => e.ip);
-        await expectTop('country', (e) => e.country);
-        expect(await queries.distinct(scope, range, 'ip')).toBe(new Set(inRange.map((e) => e.ip)).size);
-        expect(await queries.distinct(scope, range, 'ip', 'blacklisted')).toBe(
-          new Set(inRange.filter((e) => e.blacklisted).map((e) => e.ip)).size,
-        );
-      }
     }
   });
 
@@ -379,6 +398,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     expect(await count(store, 'SELECT count(*) AS n FROM dims_1h')).toBe(sums.d1h.length);
     expect(await count(store, 'SELECT count(*) AS n FROM lowdims_1h')).toBe(sums.l1h.length);
     expect(await count(store, 'SELECT count(*) AS n FROM dims_1d')).toBe(sums.d1d.length);
+    expect(await count(store, 'SELECT count(*) AS n FROM sitedims_1d')).toBe(sums.s1d.length);
   });
 
   it.runIf(TEST_ANALYTICS_KIND === 'clickhouse')(
@@ -471,6 +491,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     expect(await count(store, 'SELECT count(*) AS n FROM lowdims_1h')).toBe(want.l1h.length);
     expect(await count(store, 'SELECT count(*) AS n FROM dims_1h')).toBe(want.d1h.length);
     expect(await count(store, 'SELECT count(*) AS n FROM dims_1d')).toBe(want.d1d.length);
+    expect(await count(store, 'SELECT count(*) AS n FROM sitedims_1d')).toBe(want.s1d.length);
     // Compaction leaves the rows out of its range alone and stays correct when run again.
     await store.compact(T0 - 60, T0 + 60);
     await expectRollupsOf(store, all);

@@ -31,7 +31,16 @@ import { createTestApp, type TestApp } from './helpers/test-app.js';
 const DAY1 = Date.UTC(2026, 10, 10, 10, 0, 0);
 const DAY2 = Date.UTC(2026, 10, 11, 10, 0, 0);
 const clock = manualClock(DAY2 + 3600_000);
-const TABLES: LogTable[] = ['events', 'rollup_1m', 'rollup_5m', 'rollup_1h', 'lowdims_1h', 'dims_1h', 'dims_1d'];
+const TABLES: LogTable[] = [
+  'events',
+  'rollup_1m',
+  'rollup_5m',
+  'rollup_1h',
+  'lowdims_1h',
+  'dims_1h',
+  'dims_1d',
+  'sitedims_1d',
+];
 
 let t: TestApp;
 let client: Token;
@@ -185,7 +194,7 @@ describe('the parts', () => {
 
   it('are paged and filtered by table on the server', async () => {
     const page = await as(client, listLogParts, { query: { page: 2, pageSize: 3 } });
-    expect(page.json().total).toBe(14);
+    expect(page.json().total).toBe(16);
     expect(names(page.json().data)).toEqual(['rollup_1h/20261111', 'lowdims_1h/20261111', 'dims_1h/20261111']);
     const rollups = await as(client, listLogParts, { query: { table: 'rollup_5m' } });
     expect(rollups.json().total).toBe(2);
@@ -257,6 +266,7 @@ describe('the parts', () => {
       { table: 'dims_1h', part: '20261110' },
       { table: 'dims_1h', part: '20261110' },
       { table: 'dims_1d', part: '20261110' },
+      { table: 'sitedims_1d', part: '20261110' },
     ] as const;
     const res = await as(client, deleteLogParts, { body: { items: [...items] } });
     expect(res.json()).toEqual({ data: true });

@@ -22,6 +22,7 @@ export const LOG_TABLES = [
   'lowdims_1h',
   'dims_1h',
   'dims_1d',
+  'sitedims_1d',
 ] as const;
 export type LogTable = (typeof LOG_TABLES)[number];
 /** Tables whose parts the rollup retention governs (every one but `events`). */

@@ -2031,6 +2031,7 @@ export const enUS = {
       lowdims_1h: 'Hourly dimensions (status, method, country…)',
       dims_1h: 'Hourly dimensions (URL, client, user agent, referer)',
       dims_1d: 'Daily dimensions (URL, client, user agent, referer)',
+      sitedims_1d: 'Daily dimensions of whole sites (URL, client, user agent, referer)',
     },
     tableFilter: 'Table',
     allTables: 'All tables',

@@ -1984,6 +1984,7 @@ export const zhCN: LocaleResources = {
       lowdims_1h: '每小时维度（状态码、方法、国家等）',
       dims_1h: '每小时维度（URL、客户端、用户代理、来源）',
       dims_1d: '每日维度（URL、客户端、用户代理、来源）',
+      sitedims_1d: '整站每日维度（URL、客户端、用户代理、来源）',
     },
     tableFilter: '表',
     allTables: '全部表',

@@ -1993,6 +1993,7 @@ export const zhTW: LocaleResources = {
       lowdims_1h: '每小時維度（狀態碼、方法、國家等）',
       dims_1h: '每小時維度（URL、用戶端、使用者代理、來源）',
       dims_1d: '每日維度（URL、用戶端、使用者代理、來源）',
+      sitedims_1d: '整站每日維度（URL、用戶端、使用者代理、來源）',
     },
     tableFilter: '表',
     allTables: '全部表',

@@ -142,15 +142,25 @@ const ROLLUP_VIEW = (table: string, seconds: number) =>
   `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS SELECT ${bucketOf(seconds)} AS bucket, ${KEYS_OF_EVENT}, ` +
   `${ROLLUP_COUNTERS.map((c) => (ROLLUP_VALUES[c] === c ? c : `${ROLLUP_VALUES[c]} AS ${c}`)).join(', ')} FROM events`;
 
-/** A row per event and dimension (ARRAY JOIN over the event's (dim, value) pairs), summed per key. */
-const DIM_VIEW = (table: string, view: string, seconds: number, values: Readonly<Record<string, string>>) =>
-  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} TO ${table} AS SELECT ${bucketOf(seconds)} AS bucket, ${KEYS_OF_EVENT}, ` +
+/**
+ * A row per event and dimension (ARRAY JOIN over the event's (dim, value) pairs), summed per key;
+ * per whole site (domain and zone 0) with `site`.
+ */
+const DIM_VIEW = (
+  table: string,
+  view: string,
+  seconds: number,
+  values: Readonly<Record<string, string>>,
+  site = false,
+) =>
+  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} TO ${table} AS SELECT ${bucketOf(seconds)} AS bucket, ` +
+  `${site ? 'site_id, toInt32(0) AS domain_id, toInt32(0) AS zone_id' : KEYS_OF_EVENT}, ` +
   `tupleElement(dim_pair, 1) AS dim, tupleElement(dim_pair, 2) AS value, ` +
   `${DIM_COUNTERS.map((c) => `toInt64(${DIM_SUMS[c]}) AS ${c}`).join(', ')} ` +
   `FROM events ARRAY JOIN [${Object.entries(values)
     .map(([dim, value]) => `('${dim}', ${value})`)
     .join(', ')}] AS dim_pair ` +
-  'GROUP BY bucket, site_id, domain_id, zone_id, dim, value';
+  `GROUP BY bucket, site_id, ${site ? '' : 'domain_id, zone_id, '}dim, value`;
 
 const DDL = [
   `CREATE TABLE IF NOT EXISTS events (${COLUMNS.map((c) => `${c.name} ${c.type}`).join(', ')}) ` +
@@ -161,6 +171,7 @@ const DDL = [
   DIM_TABLE('lowdims_1h'),
   DIM_TABLE('dims_1h'),
   DIM_TABLE('dims_1d'),
+  DIM_TABLE('sitedims_1d'),
   // The ledger, as the DuckDB store's (one row per batch taken), looked up by batch_key.
   'CREATE TABLE IF NOT EXISTS batches (batch_key UInt64, batch_id String, node_id Int32, received_at Int64, ' +
     `dropped Int64, events Int32) ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
@@ -173,6 +184,7 @@ const DDL = [
   DIM_VIEW('lowdims_1h', 'lowdims_1h_mv', 3600, lowDimValueSql(CLICKHOUSE_DIALECT)),
   DIM_VIEW('dims_1h', 'dims_1h_mv', 3600, HIGH_DIM_COLUMNS),
   DIM_VIEW('dims_1d', 'dims_1d_mv', 86_400, HIGH_DIM_COLUMNS),
+  DIM_VIEW('sitedims_1d', 'sitedims_1d_mv', 86_400, HIGH_DIM_COLUMNS, true),
 ];
 /** Tables and views of earlier layouts that open() drops (the low dimensions had a five-minute table). */
 const RETIRED = ['dims_5m_mv', 'dims_5m', 'dims_1h_all_mv'];
@@ -186,10 +198,19 @@ const DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
   ['lowdims_1h', 'bucket', 'rollup'],
   ['dims_1h', 'bucket', 'rollup'],
   ['dims_1d', 'bucket', 'rollup'],
+  ['sitedims_1d', 'bucket', 'rollup'],
   ['batches', 'received_at', 'ledger'],
   ['batch_attempts', 'received_at', 'ledger'],
 ];
-const SUMMED_TABLES = ['rollup_1m', 'rollup_5m', 'rollup_1h', 'lowdims_1h', 'dims_1h', 'dims_1d'] as const;
+const SUMMED_TABLES = [
+  'rollup_1m',
+  'rollup_5m',
+  'rollup_1h',
+  'lowdims_1h',
+  'dims_1h',
+  'dims_1d',
+  'sitedims_1d',
+] as const;
 
 /** `halfMD5` of ClickHouse: the first 8 bytes of the MD5, big-endian, as an unsigned integer. */
 export function batchKey(batchId: string): string {

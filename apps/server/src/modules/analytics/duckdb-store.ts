@@ -79,6 +79,7 @@ const DDL = [
   DIM_DDL('lowdims_1h'),
   DIM_DDL('dims_1h'),
   DIM_DDL('dims_1d'),
+  DIM_DDL('sitedims_1d'),
   // How far the dimension tables are built from events (see rollDims): one row, 'dims'.
   'CREATE TABLE IF NOT EXISTS rolled (name VARCHAR PRIMARY KEY, upto BIGINT NOT NULL)',
   // The ledger: every batch taken, with the events the node's spool dropped before it.
@@ -109,11 +110,12 @@ const SUMMED_TABLES: readonly [string, string, readonly string[]][] = [
   ['lowdims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
   ['dims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
   ['dims_1d', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
+  ['sitedims_1d', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
 ];
 /** Tables of day buckets. */
-const DAY_TABLES: ReadonlySet<string> = new Set(['dims_1d']);
+const DAY_TABLES: ReadonlySet<string> = new Set(['dims_1d', 'sitedims_1d']);
 /** The dimension tables: built from events by the hour (rollDims), merged only where late events added rows. */
-const DIM_TABLES: ReadonlySet<string> = new Set(['lowdims_1h', 'dims_1h', 'dims_1d']);
+const DIM_TABLES: ReadonlySet<string> = new Set(['lowdims_1h', 'dims_1h', 'dims_1d', 'sitedims_1d']);
 
 const UPSTREAM = UPSTREAM_SQL;
 /** rollups.ts's eventCounters, in SQL over ingest_staging. */
@@ -149,17 +151,31 @@ const FROM_STAGING = [
   'INSERT INTO events SELECT * FROM ingest_staging',
   'DELETE FROM ingest_staging',
 ];
+/** The dimension counters summed, as BIGINT, from these columns (in DIM_COUNTERS's order). */
+const SUMS = (columns: string) =>
+  columns
+    .split(', ')
+    .map((c) => `sum(${c})::BIGINT`)
+    .join(', ');
 /**
  * A group's late events (before `hours`, the whole hours whose dimensions are built, or `days`,
  * the whole days): their dimensions are added to the built ones as partial rows.
  */
-const LATE_DIMS = (hours: number, days: number) => [
-  `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, `ingest_staging WHERE ts < ${hours}`)}`,
-  `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, `ingest_staging WHERE ts < ${hours}`)}`,
-  ...(days > 0
-    ? [`INSERT INTO dims_1d ${DIM_SELECT(86_400, HIGH_DIM_COLUMNS, `ingest_staging WHERE ts < ${days}`)}`]
-    : []),
-];
+const LATE_DIMS = (hours: number, days: number) => {
+  const late = [
+    `INSERT INTO lowdims_1h ${DIM_SELECT(3600, LOW_DIMS_SQL, `ingest_staging WHERE ts < ${hours}`)}`,
+    `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, `ingest_staging WHERE ts < ${hours}`)}`,
+  ];
+  if (days > 0) {
+    const day = DIM_SELECT(86_400, HIGH_DIM_COLUMNS, `ingest_staging WHERE ts < ${days}`);
+    late.push(
+      `INSERT INTO dims_1d ${day}`,
+      `INSERT INTO sitedims_1d SELECT b, site_id, 0, 0, d, v, ${SUMS('r, bo, bl, bk, w')} FROM (${day})
+         AS x(b, site_id, domain_id, zone_id, d, v, r, bo, bl, bk, w) GROUP BY b, site_id, d, v`,
+    );
+  }
+  return late;
+};
 /** The hourly dimensions of the events in [from, to), whole hours: replace whatever those hours held. */
 const ROLL_HOURS = (from: number, to: number) => {
   const events = `events WHERE ts >= ${from} AND ts < ${to}`;
@@ -171,13 +187,19 @@ const ROLL_HOURS = (from: number, to: number) => {
     `INSERT INTO dims_1h ${DIM_SELECT(3600, HIGH_DIM_COLUMNS, events)} ORDER BY site_id, b`,
   ];
 };
-/** The day `day` of the high-cardinality dimensions, summed from its hours (all built by now). */
+/**
+ * The day `day` of the high-cardinality dimensions, summed from its hours (all built by now), and
+ * per whole site from that.
+ */
 const ROLL_DAY = (day: number) => {
-  const sums = DIM_COUNTERS.map((c) => `sum(${c})::BIGINT`).join(', ');
+  const sums = SUMS(DIM_COUNTERS.join(', '));
   return [
     `DELETE FROM dims_1d WHERE bucket = ${day}`,
     `INSERT INTO dims_1d SELECT ${day}, site_id, domain_id, zone_id, dim, value, ${sums} FROM dims_1h
        WHERE bucket >= ${day} AND bucket < ${day + 86_400} GROUP BY site_id, domain_id, zone_id, dim, value ORDER BY site_id`,
+    `DELETE FROM sitedims_1d WHERE bucket = ${day}`,
+    `INSERT INTO sitedims_1d SELECT ${day}, site_id, 0, 0, dim, value, ${sums} FROM dims_1d
+       WHERE bucket = ${day} GROUP BY site_id, dim, value ORDER BY site_id, dim`,
   ];
 };
 

@@ -9,6 +9,7 @@ export const DATED_COLUMN: Readonly<Record<LogTable, 'ts' | 'bucket'>> = {
   lowdims_1h: 'bucket',
   dims_1h: 'bucket',
   dims_1d: 'bucket',
+  sitedims_1d: 'bucket',
 };
 
 /** A part as the stores put it into a statement: a table name of our own list, its column, the day's seconds. */

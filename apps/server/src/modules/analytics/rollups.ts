@@ -13,7 +13,9 @@ import type { EventRow, SqlDialect } from './analytics-store.js';
  * - `dims_1h`: the same for the high-cardinality ones ({@link HIGH_DIMS}: URL path, referer, user
  *   agent, client address), apart so that the small lists do not read the large ones' rows;
  * - `dims_1d`: the high-cardinality ones per UTC day (a client or a URL seen in many hours of a day
- *   is one row), which lists over days read for their whole days.
+ *   is one row), which lists over days read for their whole days;
+ * - `sitedims_1d`: the same per site alone (domain and zone 0: a client of several domains or
+ *   nodes of a site is one row), which lists over days of whole sites read instead.
  *
  * Top lists read the whole hours of a range from these and the partial hours at its ends from raw
  * events (statistics.queries.ts), so they are exact to the second without a finer table (a
@@ -165,8 +167,9 @@ export interface BatchRollups {
   /** lowdims_1h and dims_1h. */
   l1h: DimRow[];
   d1h: DimRow[];
-  /** dims_1d. */
+  /** dims_1d, and sitedims_1d (domain and zone 0). */
   d1d: DimRow[];
+  s1d: DimRow[];
 }
 
 /** The partial rollup rows of a batch's events. */
@@ -177,6 +180,7 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
   const l1h = new Map<string, DimRow>();
   const d1h = new Map<string, DimRow>();
   const d1d = new Map<string, DimRow>();
+  const s1d = new Map<string, DimRow>();
   const addRollup = (map: Map<string, RollupRow>, bucket: number, e: EventRow, c: Record<RollupCounter, number>) => {
     const key = `${bucket}|${e.siteId}|${e.domainId}|${e.zoneId}`;
     let row = map.get(key);
@@ -186,15 +190,17 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
     }
     addInto(row.values, c, ROLLUP_COUNTERS);
   };
-  const addDim = (map: Map<string, DimRow>, bucket: number, e: EventRow, dim: Dim, value: string) => {
-    const key = `${bucket}|${e.siteId}|${e.domainId}|${e.zoneId}|${dim}|${value}`;
+  const addDim = (map: Map<string, DimRow>, bucket: number, e: EventRow, dim: Dim, value: string, site = false) => {
+    const domainId = site ? 0 : e.domainId;
+    const zoneId = site ? 0 : e.zoneId;
+    const key = `${bucket}|${e.siteId}|${domainId}|${zoneId}|${dim}|${value}`;
     let row = map.get(key);
     if (!row) {
       row = {
         bucket,
         siteId: e.siteId,
-        domainId: e.domainId,
-        zoneId: e.zoneId,
+        domainId,
+        zoneId,
         dim,
         value,
         values: zeroes(DIM_COUNTERS),
@@ -222,6 +228,7 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
     for (const [dim, of] of highDims) {
       addDim(d1h, hour, e, dim, of(e));
       addDim(d1d, day, e, dim, of(e));
+      addDim(s1d, day, e, dim, of(e), true);
     }
   }
   return {
@@ -231,5 +238,6 @@ export function rollupsOf(events: readonly EventRow[]): BatchRollups {
     l1h: [...l1h.values()],
     d1h: [...d1h.values()],
     d1d: [...d1d.values()],
+    s1d: [...s1d.values()],
   };
 }

@@ -121,8 +121,8 @@ export class StatisticsQueries {
   /**
    * Rows of one dimension over a range, as `value, requests, bytes_out, blocked, blacklisted, waf`
    * (one row per event or per partial sum; the caller sums): raw events for a short range;
-   * otherwise the dimension tables for what they hold whole — days (dims_1d, the high-cardinality
-   * dimensions), then hours (dims_1h, lowdims_1h) up to the store's `dimsRolledTo` — and raw events
+   * otherwise the dimension tables for what they hold whole — days (dims_1d, or sitedims_1d for
+   * whole sites: the high-cardinality dimensions), then hours (dims_1h, lowdims_1h) up to the store's `dimsRolledTo` — and raw events
    * for the rest: the partial hours at each end and the hours whose dimensions are not built yet.
    */
   private dimRows(scope: Scope, range: Range, dim: Dim): string {
@@ -146,7 +146,9 @@ export class StatisticsQueries {
     const d2 = floorTo(h2, 86_400);
     if (isHighDim(dim) && d1 < d2) {
       hourly({ start: h1, end: d1 });
-      parts.push(rolled('dims_1d', { start: d1, end: d2 }));
+      // Whole sites (no zone or domain chosen) read the days summed per site: fewer rows.
+      const daily = scope.zoneIds === null && scope.domainIds === null ? 'sitedims_1d' : 'dims_1d';
+      parts.push(rolled(daily, { start: d1, end: d2 }));
       hourly({ start: d2, end: h2 });
     } else {
       hourly({ start: h1, end: h2 });
