@@ -949,6 +949,7 @@ export const enUS = {
       cors: 'CORS setting',
       proxyRewrite: 'Proxy rewrite',
       luaAcl: 'Lua ACL',
+      tokenAuth: 'Token auth',
     },
     name: 'Name',
     summary: 'Settings',

@@ -924,6 +924,7 @@ export const zhCN: LocaleResources = {
       cors: 'CORS 设置',
       proxyRewrite: '回源改写',
       luaAcl: 'Lua ACL',
+      tokenAuth: '时间戳防盗链',
     },
     name: '名称',
     summary: '设置',

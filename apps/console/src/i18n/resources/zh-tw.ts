@@ -932,6 +932,7 @@ export const zhTW: LocaleResources = {
       cors: 'CORS 設置',
       proxyRewrite: '回源改寫',
       luaAcl: 'Lua ACL',
+      tokenAuth: '時間戳防盜鏈',
     },
     name: '名稱',
     summary: '設定',
