@@ -39,8 +39,10 @@ const MODULES: EdgeTokenAuthModule[] = [
   module(5, [auth(51, 'regex', '\\/abc[1-2]', 'abc123')]),
   // Rotation: two keys over the same scope, either passes; the first refuses.
   module(6, [auth(61, 'all', '', 'old-key-1'), auth(62, 'all', '', 'new-key-2', { action: 'drop' })]),
+  // Exponential backtracking, in the safe subset: lua_regex_match_limit stops it.
+  module(8, [auth(81, 'regex', '(a|a)*\\d', 'abc123')]),
 ];
-const HOSTS = ['path', 'dir', 'all', 'types', 'regex', 'rotate', 'plain'];
+const HOSTS = ['path', 'dir', 'all', 'types', 'regex', 'rotate', 'plain', 'slow'];
 
 const refs = (tokenAuth: number | null): EdgeDomainModules => ({
   customHeader: null,
@@ -178,6 +180,14 @@ describe('scopes and actions', () => {
     expect(await send('regex', '/x/abc1/y')).toBe(403);
     expect(await send('regex', signed('abc123', '/x/abc2'))).toBe(200);
     expect(await send('regex', '/x/abc3')).toBe(200);
+  });
+
+  it('regex: a pattern that hits lua_regex_match_limit covers the request (fails closed)', async () => {
+    const path = `/${'a'.repeat(40)}`;
+    expect(await send('slow', path)).toBe(403);
+    expect(await send('slow', signed('abc123', path))).toBe(200);
+    expect(await send('slow', '/x')).toBe(200);
+    expect(await edge.errorLog()).toContain('rampart token auth: pattern of auth 81 failed');
   });
 
   it('rotation: the old and the new key both pass; none refuses with the first auth (deny)', async () => {

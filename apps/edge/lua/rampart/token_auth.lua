@@ -76,9 +76,13 @@ local function covers(a, uri)
     local ext = extension(uri)
     return ext ~= nil and a.types[ext] == true
   end
-  -- A pattern that fails (lua_regex_match_limit) covers nothing: the other auths still apply.
+  -- A pattern that fails (lua_regex_match_limit) covers the request: the path is the client's to
+  -- choose, and one built to exhaust the limit must not walk past the check (fails closed).
   local from, _, err = re_find(uri, a.pattern, "jo")
-  if err then ngx.log(ngx.WARN, "rampart token auth: pattern of auth ", a.id, " failed: ", err) end
+  if err then
+    ngx.log(ngx.WARN, "rampart token auth: pattern of auth ", a.id, " failed: ", err)
+    return true
+  end
   return from ~= nil
 end
 

@@ -14,8 +14,9 @@ import { isSafeModuleRegex, moduleRoutes, ruleRoutes } from './site-modules.js';
  * - `fileTypes`: the path's extension (case-insensitive) is one of `value`, space-separated
  *   (e.g. `flv png apk`);
  * - `regex`: the restricted PCRE subset of the other modules (isSafeModuleRegex) found anywhere in
- *   the path (e.g. `\/abc[1-2]`), run under lua_regex_match_limit: a pattern that hits the limit
- *   does not match, so the request is not covered by that auth.
+ *   the path (e.g. `\/abc[1-2]`), run under lua_regex_match_limit. A pattern that hits the limit
+ *   covers the request (fails closed: the path is the client's to choose, and one built to exhaust
+ *   the limit must not skip the check).
  *
  * A covered request must carry `token` and `timestamp` in its query:
  * - `token` = md5(key + uri + timestamp), 32 hex digits (either case), no separators;
