@@ -14,7 +14,7 @@
 -- Cost: a domain without token auth pays one field check in route(). A module is compiled once per
 -- worker and generation; per request, one scope test per auth until one covers it, then for a
 -- covering auth a comparison of the timestamp and one MD5 of key, path and timestamp.
-local store = require "rampart.store"
+local compiled_modules = require "rampart.compiled_modules"
 local paths = require "rampart.paths"
 
 local _M = {}
@@ -50,22 +50,7 @@ local function compile(raw)
   return auths
 end
 
--- Compiled modules of one generation, by module id: the domains bound to one share it.
-local compiled_gen, compiled = nil, {}
-
--- The compiled auths of `domain` (which has a tokenAuthId) in generation `gen`, or false.
-local function of(domain, gen)
-  if gen ~= compiled_gen then compiled_gen, compiled = gen, {} end
-  local id = domain.tokenAuthId
-  local auths = compiled[id]
-  if auths == nil then
-    local raw = store.module(gen, id)
-    auths = raw and raw.type == "tokenAuth" and compile(raw) or false
-    compiled[id] = auths
-  end
-  domain._token_auth = auths
-  return auths
-end
+local compiled_auths = compiled_modules.cache("tokenAuth", compile)
 
 local function covers(a, uri)
   local scope = a.scope
@@ -100,7 +85,10 @@ end
 -- route of the first covering auth ("4030" deny, "444" drop), the decision logged.
 function _M.check(domain, gen, var)
   local auths = domain._token_auth
-  if auths == nil then auths = of(domain, gen) end
+  if auths == nil then
+    auths = compiled_auths(gen, domain.tokenAuthId)
+    domain._token_auth = auths
+  end
   if not auths then return nil end
   local uri = var.uri
   local first, token, stamp, at

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CACHE_PATH_RE, CACHE_RULE_VALUES_MAX, CACHE_SUFFIX_RE } from './site-cache.js';
-import { isSafeModuleRegex, moduleRoutes, ruleRoutes } from './site-modules.js';
+import { isSafeModuleRegex, moduleRoutes, ruleModuleSchema, ruleRoutes } from './site-modules.js';
 
 /**
  * Token auth modules (時間戳防盜鏈, timestamp anti-hotlinking; spec part 2 §7 "Token auth"; CDNRay
@@ -93,15 +93,7 @@ export const tokenAuthInputSchema = z
   .transform((a) => (a.scope === 'fileTypes' ? { ...a, value: tokenAuthFileTypes(a.value).join(' ') } : a));
 export type TokenAuthInput = z.output<typeof tokenAuthInputSchema>;
 
-export const tokenAuthModuleSchema = z.object({
-  id: z.number().int(),
-  siteID: z.number().int(),
-  name: z.string(),
-  domainIDs: z.array(z.number().int()),
-  ruleCount: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const tokenAuthModuleSchema = ruleModuleSchema;
 export const tokenAuthSchema = z.object({
   id: z.number().int(),
   moduleID: z.number().int(),

@@ -267,7 +267,9 @@ export const corsModuleSchema = z.object({
   credentials: z.boolean(),
   maxAge: z.number().int(),
 });
-export const urlRedirectModuleSchema = z.object({ ...moduleCommon, ruleCount: z.number().int() });
+/** A module whose entries are rules: the common fields and how many rules it has. */
+export const ruleModuleSchema = z.object({ ...moduleCommon, ruleCount: z.number().int() });
+export const urlRedirectModuleSchema = ruleModuleSchema;
 export const proxyRewriteModuleSchema = z.object({
   ...moduleCommon,
   ruleCount: z.number().int(),
