@@ -3,6 +3,7 @@ import {
   type EdgeDomainModules,
   type EdgeTokenAuthModule,
   EVENT_DECISION_KINDS,
+  ipListRanges,
   TOKEN_AUTH_CLOCK_SKEW,
 } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,8 +42,10 @@ const MODULES: EdgeTokenAuthModule[] = [
   module(6, [auth(61, 'all', '', 'old-key-1'), auth(62, 'all', '', 'new-key-2', { action: 'drop' })]),
   // Exponential backtracking, in the safe subset: lua_regex_match_limit stops it.
   module(8, [auth(81, 'regex', '(a|a)*\\d', 'abc123')]),
+  // With a site firewall whose whitelist lets 127.0.7.9 skip the firewall's later checks.
+  module(9, [auth(91, 'all', '', 'abc123')]),
 ];
-const HOSTS = ['path', 'dir', 'all', 'types', 'regex', 'rotate', 'plain', 'slow'];
+const HOSTS = ['path', 'dir', 'all', 'types', 'regex', 'rotate', 'plain', 'slow', 'guarded'];
 
 const refs = (tokenAuth: number | null): EdgeDomainModules => ({
   customHeader: null,
@@ -61,11 +64,30 @@ function plane(version: string): DataPlane {
   return document(
     version,
     HOSTS.map((host, i) =>
-      domain(i + 1, `${host}.token.example`, to, host === 'plain' ? {} : { modules: refs(i + 1) }),
+      domain(
+        i + 1,
+        `${host}.token.example`,
+        to,
+        host === 'plain' ? {} : { modules: refs(i + 1), ...(host === 'guarded' ? { firewallId: 9 } : {}) },
+      ),
     ),
     [],
     [],
-    { modules: MODULES },
+    {
+      modules: MODULES,
+      firewalls: [
+        {
+          id: 9,
+          whitelist: [{ id: 901, url: '.*', methods: ['GET'], ...ipListRanges(['127.0.7.9']) }],
+          blacklist: [],
+          userAgents: [],
+          headers: [],
+          intervals: [],
+          rates: [],
+          antiCC: [],
+        },
+      ],
+    },
   );
 }
 
@@ -194,6 +216,11 @@ describe('scopes and actions', () => {
     expect(await send('rotate', signed('old-key-1', '/v.mp4'))).toBe(200);
     expect(await send('rotate', signed('new-key-2', '/v.mp4'))).toBe(200);
     expect(await send('rotate', signed('other-key', '/v.mp4'))).toBe(403);
+  });
+
+  it("the firewall's whitelist does not excuse a missing token", async () => {
+    expect(await send('guarded', '/', '127.0.7.9')).toBe(403);
+    expect(await send('guarded', signed('abc123', '/'), '127.0.7.9')).toBe(200);
   });
 
   it('a domain without the module is untouched', async () => {
