@@ -79,6 +79,7 @@ const refs = (luaAcl: number): EdgeDomainModules => ({
   cors: null,
   proxyRewrite: null,
   luaAcl,
+  tokenAuth: null,
 });
 const HOSTS = [
   'ip',

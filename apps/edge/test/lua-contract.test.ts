@@ -65,6 +65,12 @@ import {
   SECOND_BURST_MAX,
   SECOND_RATE_MAX,
   SITE_MODULE_TYPES,
+  TOKEN_AUTH_ACTIONS,
+  TOKEN_AUTH_CLOCK_SKEW,
+  TOKEN_AUTH_EXPIRE_MAX,
+  TOKEN_AUTH_KEY_RE,
+  TOKEN_AUTH_VALUE_MAX,
+  TOKEN_AUTHS_PER_MODULE,
   ZONE_LIMIT_MAX,
 } from '@rampart/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +99,7 @@ beforeAll(async () => {
     'firewall_geo',
     'blocklist',
     'firewall_reputation',
+    'token_auth',
   ]) {
     lua[name] = await readFile(path.join(LUA_DIR, `rampart/${name}.lua`), 'utf8');
   }
@@ -231,6 +238,24 @@ describe('the Lua checks agree with the contract', () => {
     expect(Number(limits.cors)).toBe(CORS_LIST_MAX);
     expect(number('modules_check', /m\.maxAge > (\d+)/)).toBe(CORS_MAX_AGE_MAX);
     expect(number('modules_check', /#m\.host > (\d+)/)).toBe(DATA_PLANE_LIMITS.hostLength);
+  });
+
+  it('modules_check.lua and token_auth.lua: token auth keys, extensions, actions, limits and clock skew', () => {
+    expect(pattern('modules_check', 'TOKEN_AUTH_KEY_RE')).toBe(pcre(TOKEN_AUTH_KEY_RE));
+    expect(pattern('modules_check', 'SUFFIX_RE')).toBe(pcre(CACHE_SUFFIX_RE));
+    expect(sorted(Object.keys(table('modules_check', 'TOKEN_AUTH_ACTIONS')))).toEqual(sorted(TOKEN_AUTH_ACTIONS));
+    const m =
+      /^local TOKEN_AUTHS_MAX, TOKEN_AUTH_VALUE_MAX, TOKEN_AUTH_EXPIRE_MAX, FILE_TYPES_MAX = (\d+), (\d+), (\d+), (\d+)/m.exec(
+        source('modules_check'),
+      );
+    expect(m?.slice(1).map(Number)).toEqual([
+      TOKEN_AUTHS_PER_MODULE,
+      TOKEN_AUTH_VALUE_MAX,
+      TOKEN_AUTH_EXPIRE_MAX,
+      CACHE_RULE_VALUES_MAX,
+    ]);
+    expect(number('token_auth', /^local SKEW = (\d+)/m)).toBe(TOKEN_AUTH_CLOCK_SKEW);
+    expect(sorted(Object.keys(table('token_auth', 'ROUTE')))).toEqual(sorted(TOKEN_AUTH_ACTIONS));
   });
 
   it('settings_check.lua: gzip types, page statuses, languages, the rate pattern and limits', () => {

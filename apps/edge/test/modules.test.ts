@@ -20,6 +20,7 @@ const refs = (extra: Partial<NonNullable<EdgeDomainModules>>): EdgeDomainModules
   cors: null,
   proxyRewrite: null,
   luaAcl: null,
+  tokenAuth: null,
   ...extra,
 });
 

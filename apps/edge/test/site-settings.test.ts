@@ -96,7 +96,14 @@ const SETTINGS: EdgeSiteSettings = {
   ],
 };
 
-const HEADER_REF = { customHeader: 1, urlRedirect: null, cors: null, proxyRewrite: null, luaAcl: null };
+const HEADER_REF = {
+  customHeader: 1,
+  urlRedirect: null,
+  cors: null,
+  proxyRewrite: null,
+  luaAcl: null,
+  tokenAuth: null,
+};
 
 const cacheAll: EdgeCacheRule = {
   scope: 'directory',

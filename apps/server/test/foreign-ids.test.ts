@@ -24,9 +24,11 @@ import {
   customHeaderRoutes,
   listCertificates,
   listUpstreams,
+  luaAclRoutes,
   pathParamNames,
   productGroups,
   proxyRewriteRoutes,
+  tokenAuthRoutes,
   urlRedirectRoutes,
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
@@ -50,6 +52,12 @@ let t: TestApp;
 let f: SiteFixture;
 /** The neighbour's objects, by kind. */
 const theirs: Record<string, number> = {};
+const ACL_RULE = {
+  name: 'r',
+  action: 'deny' as const,
+  conditions: [{ field: 'method' as const, operator: 'in' as const, values: ['GET'] }],
+};
+const TOKEN_AUTH = { scope: 'directory', value: '/live', key: 'abc123' } as const;
 /** Names that must never appear in a reply to the customer. */
 const secretNames = [
   'victim-secret.example',
@@ -104,11 +112,15 @@ beforeAll(async () => {
   theirs.cors = await moduleOf(corsRoutes.create, { name: 'victim-cors', origins: ['https://app.example.com'] });
   theirs.urlRedirect = await moduleOf(urlRedirectRoutes.create, { name: 'victim-moves' });
   theirs.proxyRewrite = await moduleOf(proxyRewriteRoutes.create, { name: 'victim-rw' });
+  theirs.luaAcl = await moduleOf(luaAclRoutes.create, { name: 'victim-acl' });
+  theirs.tokenAuth = await moduleOf(tokenAuthRoutes.create, { name: 'victim-token' });
   for (const [type, key] of [
     ['customHeader', 'moduleID'],
     ['urlRedirect', 'moduleID'],
     ['cors', 'corsID'],
     ['proxyRewrite', 'moduleID'],
+    ['luaAcl', 'moduleID'],
+    ['tokenAuth', 'moduleID'],
   ] as const) {
     await ok(
       rawRequest(
@@ -136,6 +148,22 @@ beforeAll(async () => {
         body: {
           items: [{ matchType: 'prefix', source: '/api/', target: '/v2/' }],
         },
+      }),
+    )) as { id: number }[]
+  )[0]?.id as number;
+  theirs.aclRule = (
+    (await ok(
+      on(luaAclRoutes.addRule, {
+        params: { siteId: otherSiteId, moduleId: theirs.luaAcl },
+        body: ACL_RULE,
+      }),
+    )) as { id: number }
+  ).id;
+  theirs.tokenAuthRule = (
+    (await ok(
+      on(tokenAuthRoutes.addRules, {
+        params: { siteId: otherSiteId, moduleId: theirs.tokenAuth },
+        body: { items: [TOKEN_AUTH] },
       }),
     )) as { id: number }[]
   )[0]?.id as number;
@@ -348,6 +376,31 @@ const TEMPLATES: Record<string, Template> = {
   'user.domains.module.urlRedirect': { body: (x) => ({ domainIDs: [x.ownDomain], moduleID: x.urlRedirect }) },
   'user.domains.module.cors': { body: (x) => ({ domainIDs: [x.ownDomain], corsID: x.cors }) },
   'user.domains.module.proxyRewrite': { body: (x) => ({ domainIDs: [x.ownDomain], moduleID: x.proxyRewrite }) },
+  'user.site.luaAcl.update': { body: (x) => ({ id: x.luaAcl, name: 'renamed' }) },
+  'user.site.luaAcls.delete': { body: (x) => ({ ids: [x.luaAcl] }) },
+  'user.site.luaAcl.rule.add': { path: (x) => ({ moduleId: x.luaAcl }), body: () => ACL_RULE },
+  'user.site.luaAcl.rule.update': {
+    path: (x) => ({ moduleId: x.luaAcl }),
+    body: (x) => ({ ...ACL_RULE, id: x.aclRule }),
+  },
+  'user.site.luaAcl.rule.enable': {
+    path: (x) => ({ moduleId: x.luaAcl }),
+    body: (x) => ({ ids: [x.aclRule], enabled: false }),
+  },
+  'user.site.luaAcl.rules.delete': { path: (x) => ({ moduleId: x.luaAcl }), body: (x) => ({ ids: [x.aclRule] }) },
+  'user.domains.module.luaAcl': { body: (x) => ({ domainIDs: [x.ownDomain], moduleID: x.luaAcl }) },
+  'user.site.tokenAuth.update': { body: (x) => ({ id: x.tokenAuth, name: 'renamed' }) },
+  'user.site.tokenAuths.delete': { body: (x) => ({ ids: [x.tokenAuth] }) },
+  'user.site.tokenAuth.auths.add': { path: (x) => ({ moduleId: x.tokenAuth }), body: () => ({ items: [TOKEN_AUTH] }) },
+  'user.site.tokenAuth.auth.update': {
+    path: (x) => ({ moduleId: x.tokenAuth }),
+    body: (x) => ({ ...TOKEN_AUTH, id: x.tokenAuthRule }),
+  },
+  'user.site.tokenAuth.auths.delete': {
+    path: (x) => ({ moduleId: x.tokenAuth }),
+    body: (x) => ({ ids: [x.tokenAuthRule] }),
+  },
+  'user.domains.module.tokenAuth': { body: (x) => ({ domainIDs: [x.ownDomain], moduleID: x.tokenAuth }) },
 };
 
 /**
@@ -368,6 +421,8 @@ const NO_OBJECT_ID = new Set([
   'user.site.corsSettings.create',
   'user.site.urlRedirects.create',
   'user.site.proxyRewrites.create',
+  'user.site.luaAcls.create',
+  'user.site.tokenAuths.create',
   'user.site.gzip.set',
   'user.site.rates.add',
   'user.site.firewall.whitelists.add',

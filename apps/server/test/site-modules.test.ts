@@ -193,6 +193,7 @@ describe('custom header modules', () => {
       cors: null,
       proxyRewrite: null,
       luaAcl: null,
+      tokenAuth: null,
     });
     expect(snap.dataPlane.domains.find((d: { id: number }) => d.id === secondDomainId)!.modules).toBeNull();
     expect(snap.dataPlane.modules).toEqual([

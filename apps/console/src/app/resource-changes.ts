@@ -42,6 +42,7 @@ import {
   siteRoutes,
   siteSettingRoutes,
   subNodeRoutes,
+  tokenAuthRoutes,
   urlRedirectRoutes,
   userResourceRoutes,
   virtualNodeRoutes,
@@ -135,6 +136,9 @@ const CHANGES = readsByResource({
   // A module's rules; the module list shows how many it has.
   proxyRewriteRules: [proxyRewriteRoutes.listRules, proxyRewriteRoutes.list],
   purgeTasks: [cacheTaskRoutes.listSitePurgeTasks],
+  tokenAuthModules: [tokenAuthRoutes.list, domainRoutes.listDomains],
+  // A token-auth module's auths; the module list shows how many it has.
+  tokenAuthRules: [tokenAuthRoutes.listRules, tokenAuthRoutes.list],
   preheatTasks: [cacheTaskRoutes.listZonePreheatTasks],
   roles: [roleRoutes.listRoles],
   siteCacheRules: [siteCacheRoutes.listCacheRules],

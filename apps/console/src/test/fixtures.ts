@@ -139,6 +139,8 @@ export function siteDomain(overrides: Partial<SiteDomainRow> = {}): SiteDomainRo
     proxyRewriteModuleName: '',
     luaAclModuleID: 0,
     luaAclModuleName: '',
+    tokenAuthModuleID: 0,
+    tokenAuthModuleName: '',
     createdAt: '2026-03-01T10:00:00.000Z',
     updatedAt: '2026-03-02T10:00:00.000Z',
     ...overrides,

@@ -20,7 +20,7 @@
 -- Cost: a domain without an ACL pays one field check in route(). Each module is compiled once per
 -- worker and generation (memoized on the domain entry); per request, per rule tried: a variable
 -- read and a comparison per condition until one fails.
-local store = require "rampart.store"
+local compiled_modules = require "rampart.compiled_modules"
 local ip_ranges = require "rampart.ip_ranges"
 local geo = require "rampart.firewall_geo"
 local blocklist = require "rampart.blocklist"
@@ -83,19 +83,11 @@ local function compile(raw)
   return { site = raw.siteId, block_prefix = blocklist.prefix(raw.siteId), rules = rules }
 end
 
--- Compiled modules of one generation, by module id: the domains bound to one share it.
-local compiled_gen, compiled = nil, {}
+local compiled_acl = compiled_modules.cache("luaAcl", compile)
 
 -- The compiled ACL of `domain` (which has an aclId) in generation `gen`, or false.
 function _M.of(domain, gen)
-  if gen ~= compiled_gen then compiled_gen, compiled = gen, {} end
-  local id = domain.aclId
-  local acl = compiled[id]
-  if acl == nil then
-    local raw = store.module(gen, id)
-    acl = raw and raw.type == "luaAcl" and compile(raw) or false
-    compiled[id] = acl
-  end
+  local acl = compiled_acl(gen, domain.aclId)
   domain._acl = acl
   return acl
 end

@@ -33,7 +33,13 @@ end
 local METHODS = { GET = true, HEAD = true, POST = true, PUT = true, PATCH = true, DELETE = true, OPTIONS = true }
 local REDIRECT_CODES = { [301] = true, [302] = true, [307] = true, [308] = true }
 local MATCHES = { exact = true, prefix = true, regex = true }
-local TYPES = { customHeader = true, urlRedirect = true, cors = true, proxyRewrite = true, luaAcl = true }
+local TYPES = {
+  customHeader = true, urlRedirect = true, cors = true, proxyRewrite = true, luaAcl = true, tokenAuth = true,
+}
+local TOKEN_AUTHS_MAX, TOKEN_AUTH_VALUE_MAX, TOKEN_AUTH_EXPIRE_MAX, FILE_TYPES_MAX = 100, 1024, 31536000, 50
+local TOKEN_AUTH_KEY_RE = [[^[\x21-\x7e]{6,128}\z]]
+local SUFFIX_RE = [[^[a-z0-9]{1,16}\z]]
+local TOKEN_AUTH_ACTIONS = { deny = true, drop = true }
 
 local is_array = checks.is_array
 
@@ -107,6 +113,38 @@ local function header_names(list, path, allow_star)
   return list
 end
 
+-- The value of a token auth's scope (tokenAuthValueOk): a path, a directory, extensions (lower
+-- case, one space between), a pattern, or '' for every request.
+local function token_auth_value_ok(scope, value)
+  if type(value) ~= "string" or #value > TOKEN_AUTH_VALUE_MAX then return false end
+  if scope == "all" then return value == "" end
+  if scope == "path" or scope == "directory" then return matches(value, PATH_RE) end
+  if scope == "regex" then return regex_ok(value) end
+  if scope ~= "fileTypes" then return false end
+  local n = 0
+  for ext in value:gmatch("[^ ]+") do
+    n = n + 1
+    if n > FILE_TYPES_MAX or not matches(ext, SUFFIX_RE) then return false end
+  end
+  return n > 0 and not value:find("  ", 1, true) and value:sub(1, 1) ~= " " and value:sub(-1) ~= " "
+end
+
+local function token_auths(list, path)
+  if not is_array(list, TOKEN_AUTHS_MAX) then return nil, path, "not a list of at most " .. TOKEN_AUTHS_MAX end
+  local clean = {}
+  for i, a in ipairs(list) do
+    local at = path .. "[" .. (i - 1) .. "]"
+    if type(a) ~= "table" then return nil, at, "not an object" end
+    if not checks.is_int(a.id, 1, 2147483647) then return nil, at .. ".id", "not an id" end
+    if not token_auth_value_ok(a.scope, a.value) then return nil, at .. ".value", "not a value of its scope" end
+    if not matches(a.key, TOKEN_AUTH_KEY_RE) then return nil, at .. ".key", "not a key" end
+    if not checks.is_int(a.expire, 0, TOKEN_AUTH_EXPIRE_MAX) then return nil, at .. ".expire", "not 0..1 year" end
+    if not TOKEN_AUTH_ACTIONS[a.action] then return nil, at .. ".action", "not deny or drop" end
+    clean[i] = { id = a.id, scope = a.scope, value = a.value, key = a.key, expire = a.expire, action = a.action }
+  end
+  return clean
+end
+
 local function module(m, path)
   if type(m) ~= "table" then return nil, path, "not an object" end
   if type(m.id) ~= "number" or m.id ~= math.floor(m.id) or m.id < 1 or m.id > 2147483647 then
@@ -150,6 +188,11 @@ local function module(m, path)
     }
   elseif m.type == "luaAcl" then
     return acl_check.module(m, path)
+  elseif m.type == "tokenAuth" then
+    local auths
+    auths, err_field, reason = token_auths(m.auths, path .. ".auths")
+    if auths == nil then return nil, err_field, reason end
+    return { id = m.id, type = m.type, auths = auths }
   end
   local host = nil
   if m.host ~= null then

@@ -5,8 +5,10 @@
 --   anything else: nginx hands the request to @rampart_route, where elsewhere() acts on it:
 --   "https"   proxy to the domain's HTTPS origin
 --   "404", "403", "503"          the edge's own page for that status
---   "4030"    403 with the edge's "Access denied" page (a firewall blacklist's deny, rampart.firewall)
---   "444"     close the connection unanswered (a zone limit, rampart.limits; a firewall rule's drop)
+--   "4030"    403 with the edge's "Access denied" page (a firewall blacklist's deny, rampart.firewall;
+--             a token auth's deny, rampart.token_auth)
+--   "444"     close the connection unanswered (a zone limit, rampart.limits; a firewall rule's or a
+--             token auth's drop)
 --   "929"     929 with the edge's "Too many requests" page (a frequency limit's deny)
 --   ">"<url>  301 to <url> (a Lua ACL rule's redirect, rampart.acl)
 --   "c<kind><site>"  a challenge page (kind s shield, c click, r redirect, k code, d slider) or, kind v, the check of
@@ -28,6 +30,8 @@ local settings = require "rampart.settings"
 local limits = require "rampart.limits"
 local firewall = require "rampart.firewall"
 local challenge = require "rampart.challenge"
+local paths = require "rampart.paths"
+local token_auth = require "rampart.token_auth"
 
 local _M = {}
 local cached_location
@@ -43,7 +47,7 @@ local id_prefix, serial = nil, 0
 -- Cache rules (packages/contract/src/routes/site-cache.ts), compiled once per cached domain entry
 -- (worker and generation): each rule becomes a test on the request path and the name of the
 -- nginx location that caches with its lifetime (render.ts cacheLocations).
-local unescape, lower = ngx.unescape_uri, string.lower
+local unescape = ngx.unescape_uri
 
 local function compile_rule(rule)
   local compiled = {
@@ -53,13 +57,8 @@ local function compile_rule(rule)
     location = "@rampart_cache_" .. rule.ttl .. (rule.respectOrigin and "" or "_fixed"),
   }
   if rule.scope == "directory" then
-    -- "/live" covers "/live" and "/live/...", not "/lively".
     local dirs = {}
-    for i, v in ipairs(rule.values) do
-      local dir = unescape(v)
-      local slash = dir:sub(-1) == "/"
-      dirs[i] = { exact = slash and dir:sub(1, -2) or dir, prefix = slash and dir or dir .. "/" }
-    end
+    for i, v in ipairs(rule.values) do dirs[i] = paths.directory(v) end
     compiled.dirs = dirs
   elseif rule.scope ~= "all" then
     local set = {}
@@ -87,11 +86,11 @@ local function rule_matches(rule, uri)
   if scope == "all" then return true end
   if scope == "path" then return rule.set[uri] == true end
   if scope == "suffix" then
-    local ext = uri:match("%.([^./]+)$")
-    return ext ~= nil and rule.set[lower(ext)] == true
+    local ext = paths.extension(uri)
+    return ext ~= nil and rule.set[ext] == true
   end
   for _, dir in ipairs(rule.dirs) do
-    if uri == dir.exact or uri:sub(1, #dir.prefix) == dir.prefix then return true end
+    if paths.in_directory(dir, uri) then return true end
   end
   return false
 end
@@ -176,11 +175,19 @@ function _M.route()
   -- for a domain without either. Before the
   -- forceSSL redirect: a blocked client gets nothing else from the site. A per-second limit may
   -- delay the request: elsewhere() waits, then goes on with the route it would have had.
+  local wait
   if domain.firewallId or domain.aclId then
-    local blocked, wait = firewall.check(domain, gen, var)
+    local blocked
+    blocked, wait = firewall.check(domain, gen, var)
     if blocked then return blocked end
-    if wait then return "~" .. wait .. "~" .. onward(domain, gen, var) end
   end
+  -- Token auth (rampart.token_auth): one field check for a domain without it. After the firewall
+  -- (whose whitelist does not excuse a missing token), before the delay of a per-second limit.
+  if domain.tokenAuthId then
+    local refused = token_auth.check(domain, gen, var)
+    if refused then return refused end
+  end
+  if wait then return "~" .. wait .. "~" .. onward(domain, gen, var) end
   return onward(domain, gen, var)
 end
 

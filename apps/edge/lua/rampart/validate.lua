@@ -183,12 +183,13 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
   end
   local modules, modules_field, modules_reason = modules_check.domain_refs(d.modules, path .. ".modules", module_types)
   if modules == nil then return nil, modules_field, modules_reason end
-  -- The Lua ACL runs with the firewall in route() (rampart.acl), not in @rampart_modules: its id
-  -- travels on its own, and a domain with no other module does not go through @rampart_modules.
-  local acl_id = nil
-  if modules and modules.luaAcl then
-    acl_id = modules.luaAcl
-    modules.luaAcl = nil
+  -- The Lua ACL and token auth run in route() (rampart.acl with the firewall, rampart.token_auth),
+  -- not in @rampart_modules: their ids travel on their own, and a domain with no other module does
+  -- not go through @rampart_modules.
+  local acl_id, token_auth_id = nil, nil
+  if modules then
+    acl_id, token_auth_id = modules.luaAcl, modules.tokenAuth
+    modules.luaAcl, modules.tokenAuth = nil, nil
     if next(modules) == nil then modules = false end
   end
   local settings_id = nil
@@ -219,7 +220,7 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
   return {
     id = d.id, name = d.name, enabled = d.enabled, forceSSL = d.forceSSL, forceSSLCode = d.forceSSLCode,
     certificateId = certificate_id, cacheId = cache_id, modules = modules or nil, settingsId = settings_id,
-    firewallId = firewall_id, aclId = acl_id, access = access, origin = clean_origin,
+    firewallId = firewall_id, aclId = acl_id, tokenAuthId = token_auth_id, access = access, origin = clean_origin,
   }
 end
 

@@ -136,6 +136,15 @@ describe('an access-log line as a request event', () => {
     });
   });
 
+  it('carries the decision of a token auth that refused the request', () => {
+    expect(parsed({ fw_kind: 'tokenAuth', fw_rule: '21', fw_action: 'drop', status: '444' })).toMatchObject({
+      fwKind: 'tokenAuth',
+      fwRule: 21,
+      fwAction: 'drop',
+      status: 444,
+    });
+  });
+
   it("cuts strings at the contract's limits, never through a surrogate pair", () => {
     const event = parsed({
       host: 'h'.repeat(300),

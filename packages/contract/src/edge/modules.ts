@@ -16,6 +16,15 @@ import {
   isSafeAclRegex,
 } from '../routes/site-module-acl.js';
 import {
+  TOKEN_AUTH_ACTIONS,
+  TOKEN_AUTH_EXPIRE_MAX,
+  TOKEN_AUTH_KEY_RE,
+  TOKEN_AUTH_SCOPES,
+  TOKEN_AUTH_VALUE_MAX,
+  TOKEN_AUTHS_PER_MODULE,
+  tokenAuthValueOk,
+} from '../routes/site-module-token-auth.js';
+import {
   CORS_LIST_MAX,
   CORS_MAX_AGE_MAX,
   CORS_METHODS,
@@ -195,12 +204,38 @@ export const edgeLuaAclModuleSchema = z.strictObject({
 });
 export type EdgeLuaAclModule = z.infer<typeof edgeLuaAclModuleSchema>;
 
+/**
+ * A token-auth module (routes/site-module-token-auth.ts): its auths in the order they are tried
+ * (oldest first). `value` is a path, a directory, extensions (lower case, one space between) or a
+ * pattern (checked again here and in rampart.token_auth_check); `key` is the customer's secret.
+ */
+export const edgeTokenAuthModuleSchema = z.strictObject({
+  id,
+  type: z.literal('tokenAuth'),
+  auths: z
+    .array(
+      z
+        .strictObject({
+          id,
+          scope: z.enum(TOKEN_AUTH_SCOPES),
+          value: z.string().max(TOKEN_AUTH_VALUE_MAX),
+          key: z.string().regex(TOKEN_AUTH_KEY_RE, 'not a key'),
+          expire: z.number().int().min(0).max(TOKEN_AUTH_EXPIRE_MAX),
+          action: z.enum(TOKEN_AUTH_ACTIONS),
+        })
+        .refine((a) => tokenAuthValueOk(a.scope, a.value), { message: 'not a value of its scope', path: ['value'] }),
+    )
+    .max(TOKEN_AUTHS_PER_MODULE),
+});
+export type EdgeTokenAuthModule = z.infer<typeof edgeTokenAuthModuleSchema>;
+
 export const edgeModuleSchema = z.discriminatedUnion('type', [
   edgeCustomHeaderModuleSchema,
   edgeUrlRedirectModuleSchema,
   edgeCorsModuleSchema,
   edgeProxyRewriteModuleSchema,
   edgeLuaAclModuleSchema,
+  edgeTokenAuthModuleSchema,
 ]);
 
 /** The modules a domain uses, by type (module ids in the document's `modules`), or null for none. */
@@ -212,6 +247,7 @@ export const edgeDomainModulesSchema = z
     proxyRewrite: id.nullable(),
     // Later types default to none: a document from an older control plane still reads.
     luaAcl: id.nullable().default(null),
+    tokenAuth: id.nullable().default(null),
   })
   .nullable()
   .default(null);

@@ -52,6 +52,8 @@ export const EVENT_DECISION_KINDS = [
   'waf',
   // A Lua ACL module's rule (routes/site-module-acl.ts).
   'acl',
+  // A token-auth module's auth refused the request's token (routes/site-module-token-auth.ts).
+  'tokenAuth',
 ] as const;
 export type EventDecisionKind = (typeof EVENT_DECISION_KINDS)[number];
 

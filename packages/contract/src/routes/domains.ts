@@ -192,6 +192,8 @@ export const domainSchema = z.object({
   luaAclModuleID: z.number().int(),
   proxyRewriteModuleName: z.string(),
   luaAclModuleName: z.string(),
+  tokenAuthModuleID: z.number().int(),
+  tokenAuthModuleName: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -39,6 +39,7 @@ import { productRoutes } from './products.js';
 import { apiTokenRoutes, roleRoutes } from './roles.js';
 import { siteCacheRoutes } from './site-cache.js';
 import { luaAclRoutes } from './site-module-acl.js';
+import { tokenAuthRoutes } from './site-module-token-auth.js';
 import { siteModuleRoutes } from './site-modules.js';
 import { sitePortRoutes } from './site-ports.js';
 import { siteSettingRoutes } from './site-settings.js';
@@ -92,6 +93,7 @@ export * from './products.js';
 export * from './roles.js';
 export * from './site-cache.js';
 export * from './site-module-acl.js';
+export * from './site-module-token-auth.js';
 export * from './site-modules.js';
 export * from './site-ports.js';
 export * from './site-settings.js';
@@ -137,6 +139,7 @@ export const ROUTE_GROUPS = {
   cacheTasks: cacheTaskRoutes,
   siteModules: siteModuleRoutes,
   luaAcls: luaAclRoutes,
+  tokenAuths: tokenAuthRoutes,
   siteSettings: siteSettingRoutes,
   firewallLists: firewallListRoutes,
   firewallUserAgents: firewallUserAgentRoutes,

@@ -14,6 +14,7 @@ import {
   moduleRoutes,
   REDIRECT_TARGET_RE,
   RULES_PER_REQUEST_MAX,
+  ruleModuleSchema,
   siteModuleBase,
 } from './site-modules.js';
 
@@ -178,15 +179,7 @@ const conditionOut = z.object({
   count: z.number().int(),
   seconds: z.number().int(),
 });
-export const luaAclModuleSchema = z.object({
-  id: z.number().int(),
-  siteID: z.number().int(),
-  name: z.string(),
-  domainIDs: z.array(z.number().int()),
-  ruleCount: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const luaAclModuleSchema = ruleModuleSchema;
 export const luaAclRuleSchema = z.object({
   id: z.number().int(),
   moduleID: z.number().int(),

@@ -37,10 +37,22 @@ import { siteParams } from './sites.js';
  * deleted (moduleInUse, naming the domains); unbind it first (module id 0).
  */
 
-export const SITE_MODULE_TYPES = ['customHeader', 'urlRedirect', 'cors', 'proxyRewrite', 'luaAcl'] as const;
+export const SITE_MODULE_TYPES = [
+  'customHeader',
+  'urlRedirect',
+  'cors',
+  'proxyRewrite',
+  'luaAcl',
+  'tokenAuth',
+] as const;
 export type SiteModuleType = (typeof SITE_MODULE_TYPES)[number];
 /** Types whose entries are separate rules (paged, added and deleted by id). */
-export const RULE_MODULE_TYPES = ['urlRedirect', 'proxyRewrite', 'luaAcl'] as const satisfies readonly SiteModuleType[];
+export const RULE_MODULE_TYPES = [
+  'urlRedirect',
+  'proxyRewrite',
+  'luaAcl',
+  'tokenAuth',
+] as const satisfies readonly SiteModuleType[];
 
 export const MODULES_PER_SITE_MAX = 100;
 export const MODULE_NAME_MAX = 64;
@@ -218,6 +230,8 @@ export const MODULE_SETTINGS = {
   proxyRewrite: proxyRewriteSettingsSchema,
   // A Lua ACL module has a name only; its rules say everything.
   luaAcl: z.object({}),
+  // A token-auth module has a name only; its auths (routes/site-module-token-auth.ts) say everything.
+  tokenAuth: z.object({}),
 } as const;
 export const MODULE_RULE_INPUTS = {
   urlRedirect: urlRedirectRuleInputSchema,
@@ -253,7 +267,9 @@ export const corsModuleSchema = z.object({
   credentials: z.boolean(),
   maxAge: z.number().int(),
 });
-export const urlRedirectModuleSchema = z.object({ ...moduleCommon, ruleCount: z.number().int() });
+/** A module whose entries are rules: the common fields and how many rules it has. */
+export const ruleModuleSchema = z.object({ ...moduleCommon, ruleCount: z.number().int() });
+export const urlRedirectModuleSchema = ruleModuleSchema;
 export const proxyRewriteModuleSchema = z.object({
   ...moduleCommon,
   ruleCount: z.number().int(),
@@ -299,6 +315,7 @@ export const MODULE_PATHS = {
   cors: { many: 'corsSettings', one: 'corsSetting', label: 'CORS' },
   proxyRewrite: { many: 'proxyRewrites', one: 'proxyRewrite', label: 'proxy rewrite' },
   luaAcl: { many: 'luaAcls', one: 'luaAcl', label: 'Lua ACL' },
+  tokenAuth: { many: 'tokenAuths', one: 'tokenAuth', label: 'token auth' },
 } as const satisfies Record<SiteModuleType, { many: string; one: string; label: string }>;
 
 export function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z.ZodObject>(
@@ -356,18 +373,22 @@ export function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I ex
   };
 }
 
-function ruleRoutes<T extends 'urlRedirect' | 'proxyRewrite', S extends z.ZodType, I extends z.ZodType>(
-  type: T,
-  rule: S,
-  input: I,
-  limit: string,
-) {
+/**
+ * Routes of a type whose entries are rules paged, added, replaced and deleted by id; `segments`
+ * names them in the path (token auth calls its rules `auths`).
+ */
+export function ruleRoutes<
+  T extends 'urlRedirect' | 'proxyRewrite' | 'tokenAuth',
+  S extends z.ZodType,
+  I extends z.ZodType,
+>(type: T, rule: S, input: I, limit: string, segments = { many: 'rules', one: 'rule' }) {
   const p = MODULE_PATHS[type];
+  const { many, one } = segments;
   return {
     listRules: defineRoute({
-      id: `user.site.${p.one}.rules.list`,
+      id: `user.site.${p.one}.${many}.list`,
       method: 'GET',
-      path: `${base}/${p.one}/{moduleId}/rules`,
+      path: `${base}/${p.one}/{moduleId}/${many}`,
       access: tiers(['user'], 'user.siteSettings.read'),
       codes: [],
       summary: `Rules of one ${p.label} module, paged, in the order the edge tries them`,
@@ -376,9 +397,9 @@ function ruleRoutes<T extends 'urlRedirect' | 'proxyRewrite', S extends z.ZodTyp
       response: pageOf(rule),
     }),
     addRules: defineRoute({
-      id: `user.site.${p.one}.rules.add`,
+      id: `user.site.${p.one}.${many}.add`,
       method: 'POST',
-      path: `${base}/${p.one}/{moduleId}/rules`,
+      path: `${base}/${p.one}/{moduleId}/${many}`,
       access: tiers(['user'], 'user.siteSettings.write'),
       codes: [101029, 205007],
       summary: `Adds rules to a ${p.label} module (all or none; ${limit})`,
@@ -387,9 +408,9 @@ function ruleRoutes<T extends 'urlRedirect' | 'proxyRewrite', S extends z.ZodTyp
       response: dataOf(z.array(rule)),
     }),
     updateRule: defineRoute({
-      id: `user.site.${p.one}.rule.update`,
+      id: `user.site.${p.one}.${one}.update`,
       method: 'PUT',
-      path: `${base}/${p.one}/{moduleId}/rule`,
+      path: `${base}/${p.one}/{moduleId}/${one}`,
       access: tiers(['user'], 'user.siteSettings.write'),
       codes: [],
       summary: `Replaces one rule of a ${p.label} module`,
@@ -401,9 +422,9 @@ function ruleRoutes<T extends 'urlRedirect' | 'proxyRewrite', S extends z.ZodTyp
       response: dataOf(rule),
     }),
     deleteRules: defineRoute({
-      id: `user.site.${p.one}.rules.delete`,
+      id: `user.site.${p.one}.${many}.delete`,
       method: 'DELETE',
-      path: `${base}/${p.one}/{moduleId}/rules`,
+      path: `${base}/${p.one}/{moduleId}/${many}`,
       access: tiers(['user'], 'user.siteSettings.write'),
       codes: [],
       summary: `Deletes rules of a ${p.label} module by id (all or none)`,
@@ -445,6 +466,7 @@ export const MODULE_BINDING_FIELD = {
   cors: 'corsID',
   proxyRewrite: 'moduleID',
   luaAcl: 'moduleID',
+  tokenAuth: 'moduleID',
 } as const satisfies Record<SiteModuleType, string>;
 
 const domainIDs = zIds(500);
@@ -473,6 +495,7 @@ export const bindModuleRoutes = {
   cors: bindRoute('cors'),
   proxyRewrite: bindRoute('proxyRewrite'),
   luaAcl: bindRoute('luaAcl'),
+  tokenAuth: bindRoute('tokenAuth'),
 } as const;
 
 export const siteModuleRoutes = {

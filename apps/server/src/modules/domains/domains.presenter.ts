@@ -74,6 +74,8 @@ export function presentDomain(
     proxyRewriteModuleName: bound('proxyRewrite')?.name ?? '',
     luaAclModuleID: bound('luaAcl')?.moduleId ?? 0,
     luaAclModuleName: bound('luaAcl')?.name ?? '',
+    tokenAuthModuleID: bound('tokenAuth')?.moduleId ?? 0,
+    tokenAuthModuleName: bound('tokenAuth')?.name ?? '',
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

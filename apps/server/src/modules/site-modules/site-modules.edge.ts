@@ -9,6 +9,7 @@ import {
   type LuaAclRuleInput,
   type ProxyRewriteRuleInput,
   type ProxyRewriteSettings,
+  type TokenAuthInput,
   type UrlRedirectRuleInput,
 } from '@rampart/contract';
 import type { SiteModulesRepository } from './site-modules.repository.js';
@@ -32,6 +33,7 @@ export async function edgeModulesOf(
       cors: null,
       proxyRewrite: null,
       luaAcl: null,
+      tokenAuth: null,
     };
     entry[b.type] = b.moduleId;
     byDomain.set(b.domainId, entry);
@@ -104,6 +106,18 @@ export async function edgeModulesOf(
             target: r.action === 'redirect' ? r.redirectUrl : null,
             conditions: r.conditions.map(edgeCondition),
           })),
+        };
+      case 'tokenAuth':
+        // Oldest first: the first auth that covers a refused request decides how it is refused.
+        return {
+          id: row.id,
+          type: 'tokenAuth',
+          auths: rules
+            .filter((r) => r.moduleId === row.id)
+            .map((r) => {
+              const a = r.rule as TokenAuthInput;
+              return { id: r.id, scope: a.scope, value: a.value, key: a.key, expire: a.expire, action: a.action };
+            }),
         };
     }
     throw new Error(`module ${row.id} has an unknown type`);

@@ -11,6 +11,9 @@ import {
   type ProxyRewriteRule,
   proxyRewriteRoutes,
   SITE_MODULE_TYPES,
+  type TokenAuth,
+  type TokenAuthModule,
+  tokenAuthRoutes,
   type UrlRedirectModule,
   type UrlRedirectRule,
   urlRedirectRoutes,
@@ -32,7 +35,8 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
       | typeof corsRoutes
       | typeof urlRedirectRoutes
       | typeof proxyRewriteRoutes
-      | typeof luaAclRoutes,
+      | typeof luaAclRoutes
+      | typeof tokenAuthRoutes,
   ) => {
     binder.bind(r.list, async ({ params, query }, { caller }) => {
       const page = await modules.list(caller.accountId, params.siteId, type, query);
@@ -63,8 +67,12 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
   crud<UrlRedirectModule>('urlRedirect', urlRedirectRoutes);
   crud<ProxyRewriteModule>('proxyRewrite', proxyRewriteRoutes);
   crud<LuaAclModule>('luaAcl', luaAclRoutes);
+  crud<TokenAuthModule>('tokenAuth', tokenAuthRoutes);
 
-  const rules = <R>(type: 'urlRedirect' | 'proxyRewrite', r: typeof urlRedirectRoutes | typeof proxyRewriteRoutes) => {
+  const rules = <R>(
+    type: 'urlRedirect' | 'proxyRewrite' | 'tokenAuth',
+    r: typeof urlRedirectRoutes | typeof proxyRewriteRoutes | typeof tokenAuthRoutes,
+  ) => {
     binder.bind(r.listRules, async ({ params, query }, { caller }) => {
       const page = await modules.listRules(caller.accountId, params.siteId, type, params.moduleId, query);
       return page as { data: R[]; total: number } as never;
@@ -87,6 +95,7 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
   };
   rules<UrlRedirectRule>('urlRedirect', urlRedirectRoutes);
   rules<ProxyRewriteRule>('proxyRewrite', proxyRewriteRoutes);
+  rules<TokenAuth>('tokenAuth', tokenAuthRoutes);
   bindLuaAclRoutes(binder, modules);
 
   for (const type of SITE_MODULE_TYPES) {

@@ -4,6 +4,7 @@ import {
   REDIRECT_RULES_PER_SITE,
   REWRITE_RULES_PER_MODULE,
   type SiteModuleType,
+  TOKEN_AUTHS_PER_MODULE,
 } from '@rampart/contract';
 import { onUniqueViolation } from '../../platform/db/errors.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
@@ -32,6 +33,7 @@ function ruleOf(input: RuleInput): Record<string, unknown> {
 const RULES_PER_MODULE: Record<Exclude<RuleType, 'urlRedirect'>, number> = {
   proxyRewrite: REWRITE_RULES_PER_MODULE,
   luaAcl: ACL_RULES_PER_MODULE,
+  tokenAuth: TOKEN_AUTHS_PER_MODULE,
 };
 
 /** A header named twice in one direction of a custom-header module is 10102502. */

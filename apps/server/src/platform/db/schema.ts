@@ -1106,7 +1106,9 @@ export const siteModules = pgTable(
     siteId: bigint('site_id', { mode: 'number' })
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
-    type: text('type').$type<'customHeader' | 'urlRedirect' | 'cors' | 'proxyRewrite' | 'luaAcl'>().notNull(),
+    type: text('type')
+      .$type<'customHeader' | 'urlRedirect' | 'cors' | 'proxyRewrite' | 'luaAcl' | 'tokenAuth'>()
+      .notNull(),
     name: text('name').notNull(),
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
@@ -1115,7 +1117,7 @@ export const siteModules = pgTable(
   (t) => [uniqueIndex('site_modules_site_type_name_key').on(t.siteId, t.type, t.name)],
 );
 
-/** Rules of URL-redirect, proxy-rewrite and Lua ACL modules; `site_id` lets the per-site limit count in one index. */
+/** Rules of URL-redirect, proxy-rewrite, Lua ACL and token-auth modules; `site_id` lets the per-site limit count in one index. */
 export const siteModuleRules = pgTable(
   'site_module_rules',
   {
@@ -1126,7 +1128,7 @@ export const siteModuleRules = pgTable(
     siteId: bigint('site_id', { mode: 'number' })
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
-    type: text('type').$type<'urlRedirect' | 'proxyRewrite' | 'luaAcl'>().notNull(),
+    type: text('type').$type<'urlRedirect' | 'proxyRewrite' | 'luaAcl' | 'tokenAuth'>().notNull(),
     rule: jsonb('rule').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -1147,7 +1149,9 @@ export const domainModules = pgTable(
     domainId: bigint('domain_id', { mode: 'number' })
       .notNull()
       .references(() => domains.id, { onDelete: 'cascade' }),
-    type: text('type').$type<'customHeader' | 'urlRedirect' | 'cors' | 'proxyRewrite' | 'luaAcl'>().notNull(),
+    type: text('type')
+      .$type<'customHeader' | 'urlRedirect' | 'cors' | 'proxyRewrite' | 'luaAcl' | 'tokenAuth'>()
+      .notNull(),
     moduleId: bigint('module_id', { mode: 'number' })
       .notNull()
       .references(() => siteModules.id, { onDelete: 'restrict' }),

@@ -128,6 +128,7 @@ export function DomainsTable({
           { type: 'cors', id: domain.corsID, name: domain.corsName },
           { type: 'proxyRewrite', id: domain.proxyRewriteModuleID, name: domain.proxyRewriteModuleName },
           { type: 'luaAcl', id: domain.luaAclModuleID, name: domain.luaAclModuleName },
+          { type: 'tokenAuth', id: domain.tokenAuthModuleID, name: domain.tokenAuthModuleName },
         ] as const;
         const tags = bound.filter((module) => module.id !== 0);
         if (tags.length === 0) return '—';

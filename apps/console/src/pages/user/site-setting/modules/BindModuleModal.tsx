@@ -19,6 +19,7 @@ const BOUND_FIELD = {
   cors: 'corsID',
   proxyRewrite: 'proxyRewriteModuleID',
   luaAcl: 'luaAclModuleID',
+  tokenAuth: 'tokenAuthModuleID',
 } as const satisfies Record<SiteModuleType, string>;
 
 interface BindModuleModalProps {

@@ -116,6 +116,7 @@ export const MODULE_DEFAULTS: Record<SiteModuleType, Record<string, unknown>> = 
   },
   proxyRewrite: { hostHeader: '', setHeaders: [], removeHeaders: [] },
   luaAcl: {},
+  tokenAuth: {},
 };
 
 /** The settings of a listed module, as the form edits them. */

@@ -18,6 +18,7 @@ import { ModuleFormModal } from './ModuleFormModal';
 import { ModuleRulesDrawer } from './ModuleRulesDrawer';
 import { ModuleSummary } from './ModuleSummary';
 import { type ListedModule, MODULE_ROUTES, moduleInvalidates, RULE_ROUTES } from './module-types';
+import { TokenAuthsDrawer } from './TokenAuthsDrawer';
 
 /** The site's modules of one type, paged and searched on the server: create, edit, rules, bind, delete. */
 export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleType }) {
@@ -51,7 +52,7 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
         wrap
         before={
           <>
-            {(ruleRoutes || type === 'luaAcl') && (
+            {(ruleRoutes || type === 'luaAcl' || type === 'tokenAuth') && (
               <Button size="small" onClick={() => setRulesOf(m)}>
                 {t('rules.open', { count: m.ruleCount ?? 0 })}
               </Button>
@@ -97,6 +98,7 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
         onClose={() => setBinding(null)}
       />
       {type === 'luaAcl' && <AclRulesDrawer siteId={siteId} module={rulesOf} onClose={() => setRulesOf(null)} />}
+      {type === 'tokenAuth' && <TokenAuthsDrawer siteId={siteId} module={rulesOf} onClose={() => setRulesOf(null)} />}
       {ruleRoutes && (
         <ModuleRulesDrawer
           siteId={siteId}

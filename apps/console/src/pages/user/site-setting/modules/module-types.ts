@@ -5,12 +5,13 @@ import {
   luaAclRoutes,
   proxyRewriteRoutes,
   type SiteModuleType,
+  tokenAuthRoutes,
   urlRedirectRoutes,
 } from '@rampart/contract';
 import { changes, type Resource } from '../../../../app/resource-changes';
 
 /**
- * The four module types share one shape of calls (routes/site-modules.ts): list, create, update,
+ * The module types share one shape of calls (routes/site-modules.ts): list, create, update,
  * delete, and for redirect and rewrite modules their rules. The generic screens below use this
  * shape; each type's own fields live in ModuleFields.
  */
@@ -24,6 +25,7 @@ export const MODULE_ROUTES: Record<SiteModuleType, ModuleRoutes> = {
   cors: corsRoutes as unknown as ModuleRoutes,
   proxyRewrite: proxyRewriteRoutes as unknown as ModuleRoutes,
   luaAcl: luaAclRoutes as unknown as ModuleRoutes,
+  tokenAuth: tokenAuthRoutes as unknown as ModuleRoutes,
 };
 
 export const RULE_ROUTES: Partial<Record<SiteModuleType, RuleRoutes>> = {
@@ -37,12 +39,14 @@ const MODULE_RESOURCES: Record<SiteModuleType, Resource> = {
   cors: 'corsModules',
   proxyRewrite: 'proxyRewriteModules',
   luaAcl: 'luaAclModules',
+  tokenAuth: 'tokenAuthModules',
 };
 
 const RULE_RESOURCES: Partial<Record<SiteModuleType, Resource>> = {
   urlRedirect: 'urlRedirectRules',
   proxyRewrite: 'proxyRewriteRules',
   luaAcl: 'luaAclRules',
+  tokenAuth: 'tokenAuthRules',
 };
 
 /** What a change to a module of this type makes stale. */

@@ -1,0 +1,90 @@
+import {
+  TOKEN_AUTH_ACTIONS,
+  TOKEN_AUTH_EXPIRE_MAX,
+  TOKEN_AUTH_SCOPES,
+  type TokenAuth,
+  tokenAuthRoutes,
+} from '@rampart/contract';
+import { Form, Input, InputNumber, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
+import { FormModal } from '../../../../components/FormModal';
+import type { FieldNameOf } from '../../../../forms/server-errors';
+import { ruleInvalidates } from './module-types';
+
+type Values = Pick<TokenAuth, 'scope' | 'value' | 'key' | 'expire' | 'action'>;
+
+/** The contract's defaults (routes/site-module-token-auth.ts). */
+const NEW_AUTH: Values = { scope: 'all', value: '', key: '', expire: 600, action: 'deny' };
+
+/** A server path (`items.0.key` on add, `key` on edit) → the form field. */
+const fieldOf: FieldNameOf = (path) => {
+  const rest = path[0] === 'items' ? path.slice(2) : path;
+  return rest.length === 1 && rest[0] !== 'id' ? rest[0] : undefined;
+};
+
+interface TokenAuthFormModalProps {
+  siteId: number;
+  moduleId: number;
+  /** 'new' adds an auth, an auth edits it, null closes. */
+  auth: TokenAuth | 'new' | null;
+  onClose: () => void;
+}
+
+/** Adds or edits one auth of a token-auth module: scope, key, expiry, how a refused request is refused. */
+export function TokenAuthFormModal({ siteId, moduleId, auth, onClose }: TokenAuthFormModalProps) {
+  const { t } = useTranslation('modules');
+  const [form] = Form.useForm<Values>();
+  const scope = Form.useWatch('scope', form) ?? NEW_AUTH.scope;
+  const params = { siteId, moduleId };
+  const save = useCreateOrUpdate('user', {
+    create: tokenAuthRoutes.addRules,
+    update: tokenAuthRoutes.updateRule,
+    createInput: (values: Values) => ({ params, body: { items: [values] } }),
+    updateInput: (values) => ({ params, body: values }),
+    invalidates: ruleInvalidates('tokenAuth'),
+    form: { instance: form, fields: fieldOf },
+    onSuccess: onClose,
+  });
+  const existing = auth === 'new' ? null : auth;
+  const initial: Values = existing
+    ? {
+        scope: existing.scope,
+        value: existing.value,
+        key: existing.key,
+        expire: existing.expire,
+        action: existing.action,
+      }
+    : NEW_AUTH;
+
+  return (
+    <FormModal<Values>
+      open={auth !== null}
+      title={existing ? t('token.edit') : t('token.add')}
+      form={form}
+      width={640}
+      pending={save.pending}
+      onCancel={onClose}
+      initialValues={initial}
+      onSubmit={(values) => save.submit({ ...values, value: values.scope === 'all' ? '' : values.value }, existing)}
+    >
+      <Form.Item name="scope" label={t('token.scope')} required>
+        <Select options={TOKEN_AUTH_SCOPES.map((s) => ({ value: s, label: t(`token.scopes.${s}`) }))} />
+      </Form.Item>
+      {scope !== 'all' && (
+        <Form.Item name="value" label={t(`token.values.${scope}`)} tooltip={t(`token.hints.${scope}`)} required>
+          <Input placeholder={t(`token.placeholders.${scope}`)} />
+        </Form.Item>
+      )}
+      <Form.Item name="key" label={t('token.key')} tooltip={t('token.keyHint')} required>
+        <Input.Password autoComplete="off" placeholder="abc123" />
+      </Form.Item>
+      <Form.Item name="expire" label={t('token.expireSeconds')} tooltip={t('token.expireHint')} required>
+        <InputNumber min={0} max={TOKEN_AUTH_EXPIRE_MAX} />
+      </Form.Item>
+      <Form.Item name="action" label={t('token.action')} required>
+        <Select options={TOKEN_AUTH_ACTIONS.map((a) => ({ value: a, label: t(`token.actions.${a}`) }))} />
+      </Form.Item>
+    </FormModal>
+  );
+}
