@@ -16,6 +16,8 @@
  * `ingest_cpu_s_per_million`: the bench process's CPU (user and system, every thread: the parse,
  * the store's SQL) over the ingest, per million events; ClickHouse's own server is not in it.
  *
+ * BENCH_KEEP=<dir> keeps the DuckDB store in <dir> after the run.
+ *
  * DuckDB always; ClickHouse too when `/usr/sbin/clickhouse-server` is installed (started on
  * loopback in a temporary directory, stopped at the end) or BENCH_CLICKHOUSE_URL names a server.
  */
@@ -251,5 +253,11 @@ try {
     }
   }
 } finally {
+  // BENCH_KEEP=<dir>: the DuckDB store is kept there (moved) to look into after the run.
+  const keep = process.env.BENCH_KEEP;
+  if (keep && existsSync(path.join(dir, 'duckdb'))) {
+    execFileSync('mv', [path.join(dir, 'duckdb'), keep]);
+    log(`store kept in ${keep}; the queries' end was ${Math.floor(now / 1000)}`);
+  }
   rmSync(dir, { recursive: true, force: true });
 }
