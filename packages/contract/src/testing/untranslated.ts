@@ -49,6 +49,13 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   Rampart: 'the product name',
   nginx: 'the web server the nodes run, its settings and commands',
   Lua: 'the language of the edge modules',
+  ACL: 'access control lists (the Lua ACL modules), the industry name kept in Chinese consoles',
+  Cookie: 'the HTTP header named Cookie (conditions of ACL rules)',
+  token: 'the query parameter of token-auth links (?token=…)',
+  timestamp: 'the query parameter of token-auth links (&timestamp=…)',
+  md5: 'the hash function of token-auth links, md5(key + path + timestamp)',
+  CN: 'an ISO 3166 country code given as an example of ACL country conditions',
+  US: 'an ISO 3166 country code given as an example of ACL country conditions',
   // Sign-in.
   QR: 'the QR code of the authenticator setup',
   Telegram: 'the Telegram bot token of alert notices (error 101021)',
@@ -69,6 +76,9 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   Enter: 'the key labelled Enter, pressed after each tag or value',
   jpg: 'example file extensions of cache rules, typed without the dot',
   css: 'example file extensions of cache rules, typed without the dot',
+  flv: 'example file extensions of token-auth scopes, typed without the dot',
+  png: 'example file extensions of token-auth scopes, typed without the dot',
+  apk: 'example file extensions of token-auth scopes, typed without the dot',
   // System names in the node install hints.
   Debian: 'the operating system the node installer supports',
   root: 'the Unix account the node installer runs as',
