@@ -598,29 +598,51 @@ const RAMPART_WAF: Target = {
 // ---------------------------------------------------------------------------------------------
 // CPU of nginx (master + workers) from /proc
 
-async function nginxTicks(master: number): Promise<number> {
-  let ticks = 0;
+interface CpuReading {
+  /** utime + stime of the master and its workers, in clock ticks (1/100 s). */
+  ticks: number;
+  /** Their time on CPU from /proc/<pid>/schedstat, in nanoseconds (the same, without tick rounding). */
+  ns: number;
+}
+
+async function nginxCpu(master: number): Promise<CpuReading> {
+  const reading = { ticks: 0, ns: 0 };
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
     // pid (comm) state ppid … utime(14) stime(15): comm may hold spaces, so split after ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     if (fields.length < 13) continue;
-    if (Number(entry) === master || Number(fields[1]) === master) ticks += Number(fields[11]) + Number(fields[12]);
+    if (Number(entry) !== master && Number(fields[1]) !== master) continue;
+    reading.ticks += Number(fields[11]) + Number(fields[12]);
+    const sched = await readFile(`/proc/${entry}/schedstat`, 'utf8').catch(() => '');
+    reading.ns += Number(sched.split(' ')[0]) || 0;
   }
-  return ticks;
+  return reading;
 }
 
-async function measureCpu<T>(
-  master: number,
-  requests: () => Promise<T>,
-): Promise<{ result: T; us: (n: number) => number }> {
-  const before = await nginxTicks(master);
+interface CpuMeasure<T> {
+  result: T;
+  /** µs of nginx CPU (utime + stime) per request, for n requests. */
+  us: (n: number) => number;
+  /** The same from schedstat (finer than the 10 ms ticks). */
+  schedUs: (n: number) => number;
+  ticks: number;
+}
+
+async function measureCpu<T>(master: number, requests: () => Promise<T>): Promise<CpuMeasure<T>> {
+  const before = await nginxCpu(master);
   const result = await requests();
   // Let workers finish the last requests' logging before reading.
   await new Promise((r) => setTimeout(r, 200));
-  const ticks = (await nginxTicks(master)) - before;
-  return { result, us: (n: number) => round((ticks * 1e6) / CLOCK_TICKS / Math.max(1, n), 1) };
+  const after = await nginxCpu(master);
+  const ticks = after.ticks - before.ticks;
+  return {
+    result,
+    ticks,
+    us: (n: number) => round((ticks * 1e6) / CLOCK_TICKS / Math.max(1, n), 1),
+    schedUs: (n: number) => round((after.ns - before.ns) / 1e3 / Math.max(1, n), 1),
+  };
 }
 
 /** N keep-alive requests over CONCURRENCY connections; answers the count of each status. */
@@ -747,14 +769,26 @@ async function measureTarget(target: Target, work: string, origin: Origin, corpo
         `${target.name}: a benign probe did not reach the origin (status ${answer.status}, ${answer.failure ?? 'complete'}, origin ${origin.received.has('probe')})`,
       );
     origin.received.delete('probe');
-    const result: Record<string, unknown> = { configuration: await target.configuration() };
+    const result: Record<string, unknown> = {
+      configuration: await target.configuration(),
+      loadavg_at_start: (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).map(Number),
+    };
     const files: Record<string, unknown> = {};
-    const cpu: Record<string, unknown> = {};
+    const cpu: Record<string, number | null> = {};
+    const detail: Record<string, unknown> = {};
     for (const corpus of corpora) {
       log(`${target.name}: ${corpus.name} (${corpus.cases.length} requests)`);
       const started = performance.now();
-      const { result: judged, us } = await measureCpu(master, () => replay(running.port, origin, corpus, target.rules));
-      if (corpus.name === 'benign-traffic') cpu.benign_traffic = us(judged.length);
+      const measured = await measureCpu(master, () => replay(running.port, origin, corpus, target.rules));
+      const judged = measured.result;
+      if (corpus.name === 'benign-traffic') {
+        cpu.benign_traffic = measured.us(judged.length);
+        detail.benign_traffic = {
+          requests: judged.length,
+          ticks: measured.ticks,
+          schedstat_us: measured.schedUs(judged.length),
+        };
+      }
       const summary = summarise(judged);
       files[corpus.name] = {
         requests: judged.length,
@@ -790,14 +824,25 @@ async function measureTarget(target: Target, work: string, origin: Origin, corpo
       repeat(running.port, CPU_REQUESTS, 'GET', '/search?q=blue+running+shoes&page=2&sort=price'),
     );
     cpu.get_query = get.us(CPU_REQUESTS);
+    detail.get_query = {
+      requests: CPU_REQUESTS,
+      ticks: get.ticks,
+      schedstat_us: get.schedUs(CPU_REQUESTS),
+      statuses: get.result,
+    };
     const form = formBody();
     const post = await measureCpu(master, () => repeat(running.port, CPU_REQUESTS, 'POST', '/checkout', form));
     cpu.post_form_1k = post.us(CPU_REQUESTS);
-    cpu.statuses = { get_query: get.result, post_form_1k: post.result };
-    cpu.requests = CPU_REQUESTS;
+    detail.post_form_1k = {
+      requests: CPU_REQUESTS,
+      ticks: post.ticks,
+      schedstat_us: post.schedUs(CPU_REQUESTS),
+      statuses: post.result,
+    };
     result.corpora = files;
     result.cpu_us_per_request = cpu;
-    log(`${target.name}: CPU µs per request ${JSON.stringify(cpu)}`);
+    result.cpu_detail = detail;
+    log(`${target.name}: CPU µs per request ${JSON.stringify(cpu)} ${JSON.stringify(detail)}`);
     return result;
   } finally {
     await running.stop();
