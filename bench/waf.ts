@@ -747,6 +747,7 @@ async function replay(port: number, origin: Origin, corpus: CorpusFile, rules: T
 async function measureTarget(target: Target, work: string, origin: Origin, corpora: CorpusFile[]) {
   log(`${target.name}: starting nginx`);
   const running = await target.start(work, origin.port);
+  stopOnSignal.add(running.stop);
   try {
     const master = await running.masterPid();
     // Sanity: a benign request reaches the origin through the target.
@@ -845,8 +846,21 @@ async function measureTarget(target: Target, work: string, origin: Origin, corpo
     log(`${target.name}: CPU µs per request ${JSON.stringify(cpu)} ${JSON.stringify(detail)}`);
     return result;
   } finally {
+    stopOnSignal.delete(running.stop);
     await running.stop();
   }
+}
+
+/** What to stop if the bench is interrupted (SIGINT, SIGTERM): the nginx of the running target. */
+const stopOnSignal = new Set<() => Promise<void>>();
+let workDir: string | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping nginx`);
+    void Promise.all([...stopOnSignal].map((stop) => stop().catch(() => undefined)))
+      .then(() => (workDir && !process.env.BENCH_KEEP ? rm(workDir, { recursive: true, force: true }) : undefined))
+      .finally(() => process.exit(1));
+  });
 }
 
 async function main() {
@@ -855,6 +869,7 @@ async function main() {
   const work = await mkdtemp(path.join(tmpdir(), 'rampart-bench-waf-'));
   // nginx's workers run as nobody (the bench runs as root): they must reach the temp paths below.
   await chmod(work, 0o755);
+  workDir = work;
   const origin = await startOrigin();
   try {
     const out: Record<string, unknown> = {
