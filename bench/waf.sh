@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 need_node
-apt_need nginx libnginx-mod-http-modsecurity modsecurity-crs
-npm_deps
+# Standard output carries only the JSON: what the installs print goes to standard error.
+apt_need nginx libnginx-mod-http-modsecurity modsecurity-crs >&2
+npm_deps >&2
 exec npx tsx bench/waf.ts

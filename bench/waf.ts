@@ -645,9 +645,12 @@ async function measureCpu<T>(master: number, requests: () => Promise<T>): Promis
   };
 }
 
-/** N keep-alive requests over CONCURRENCY connections; answers the count of each status. */
-async function repeat(port: number, n: number, method: string, urlPath: string, body?: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+/**
+ * N requests over CONCURRENCY connections, kept alive or one per request (`Connection: close`);
+ * answers the count of each status.
+ */
+async function repeat(port: number, n: number, keepAlive: boolean, method: string, urlPath: string, body?: string) {
+  const agent = new http.Agent({ keepAlive, maxSockets: CONCURRENCY });
   const statuses: Record<string, number> = {};
   try {
     await pool(
@@ -819,27 +822,26 @@ async function measureTarget(target: Target, work: string, origin: Origin, corpo
     }
     if (!('benign_traffic' in cpu)) cpu.benign_traffic = null;
     log(`${target.name}: CPU loads (${CPU_REQUESTS} requests each)`);
-    // Warm-up (keep-alive pools, worker caches), then the two measured loads.
-    await repeat(running.port, Math.min(200, CPU_REQUESTS), 'GET', '/search?q=blue+running+shoes&page=2');
-    const get = await measureCpu(master, () =>
-      repeat(running.port, CPU_REQUESTS, 'GET', '/search?q=blue+running+shoes&page=2&sort=price'),
-    );
-    cpu.get_query = get.us(CPU_REQUESTS);
-    detail.get_query = {
-      requests: CPU_REQUESTS,
-      ticks: get.ticks,
-      schedstat_us: get.schedUs(CPU_REQUESTS),
-      statuses: get.result,
-    };
+    // Warm-up (keep-alive pools, worker caches), then the measured loads: each shape kept alive
+    // (the figures named in the issue) and with a new connection per request (like the replay).
+    await repeat(running.port, Math.min(200, CPU_REQUESTS), true, 'GET', '/search?q=blue+running+shoes&page=2');
     const form = formBody();
-    const post = await measureCpu(master, () => repeat(running.port, CPU_REQUESTS, 'POST', '/checkout', form));
-    cpu.post_form_1k = post.us(CPU_REQUESTS);
-    detail.post_form_1k = {
-      requests: CPU_REQUESTS,
-      ticks: post.ticks,
-      schedstat_us: post.schedUs(CPU_REQUESTS),
-      statuses: post.result,
-    };
+    const loads: [string, boolean, string, string, string?][] = [
+      ['get_query', true, 'GET', '/search?q=blue+running+shoes&page=2&sort=price'],
+      ['post_form_1k', true, 'POST', '/checkout', form],
+      ['get_query_new_connection', false, 'GET', '/search?q=blue+running+shoes&page=2&sort=price'],
+      ['post_form_1k_new_connection', false, 'POST', '/checkout', form],
+    ];
+    for (const [name, keepAlive, method, urlPath, body] of loads) {
+      const m = await measureCpu(master, () => repeat(running.port, CPU_REQUESTS, keepAlive, method, urlPath, body));
+      cpu[name] = m.us(CPU_REQUESTS);
+      detail[name] = {
+        requests: CPU_REQUESTS,
+        ticks: m.ticks,
+        schedstat_us: m.schedUs(CPU_REQUESTS),
+        statuses: m.result,
+      };
+    }
     result.corpora = files;
     result.cpu_us_per_request = cpu;
     result.cpu_detail = detail;
@@ -883,7 +885,12 @@ async function main() {
         timeout_ms: TIMEOUT_MS,
         nginx_workers: WORKERS,
         test_host: TEST_HOST,
-        cpu: 'nginx master + workers utime+stime from /proc; benign_traffic: the corpus replay (one connection per request); get_query and post_form_1k: keep-alive, CPU_REQUESTS each',
+        cpu: [
+          'nginx master + workers utime+stime from /proc (cpu_detail: the tick counts, and the same from schedstat)',
+          'benign_traffic: during the corpus replay (one connection per request)',
+          'get_query, post_form_1k: CPU_REQUESTS each, kept alive over the concurrency connections',
+          '*_new_connection: the same with Connection: close',
+        ].join('; '),
         cpu_requests: CPU_REQUESTS,
         cores: (await readFile('/proc/cpuinfo', 'utf8')).split('\n').filter((l) => l.startsWith('processor')).length,
         loadavg_at_start: (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).map(Number),
