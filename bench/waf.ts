@@ -450,6 +450,8 @@ interface Target {
   rules: TargetRules;
   /** Why the target is not measured (printed as such), or undefined when it is. */
   absent?: string;
+  /** Whether an obvious attack (a script tag in the query) must be blocked: checked before measuring. */
+  expectsBlocking: boolean;
   configuration: () => Promise<Record<string, unknown>>;
   start: (work: string, originPort: number) => Promise<Running>;
 }
@@ -522,6 +524,7 @@ ${modsecurityRules ? `    modsecurity on;\n    modsecurity_rules_file ${modsecur
 const modsecurity: Target = {
   name: `modsecurity_crs_pl${PARANOIA}`,
   rules: { blockStatus: 403 },
+  expectsBlocking: true,
   configuration: async () => ({
     nginx: await dpkgVersion('nginx'),
     libmodsecurity3: await dpkgVersion('libmodsecurity3'),
@@ -569,6 +572,7 @@ Include /etc/modsecurity/crs/RESPONSE-999-EXCLUSION-RULES-AFTER-CRS.conf
 const plainProxy: Target = {
   name: 'plain_proxy',
   rules: { blockStatus: 403 },
+  expectsBlocking: false,
   configuration: async () => ({
     nginx: await dpkgVersion('nginx'),
     engine: 'none (the same nginx configuration without ModSecurity)',
@@ -590,6 +594,7 @@ const plainProxy: Target = {
 const RAMPART_WAF: Target = {
   name: 'rampart_waf',
   rules: { blockStatus: 403 },
+  expectsBlocking: true,
   absent: 'the WAF engine does not exist yet (issue 20): no rampart_waf figures',
   configuration: async () => ({}),
   start: () => Promise.reject(new Error('rampart_waf is not implemented')),
@@ -753,26 +758,31 @@ async function measureTarget(target: Target, work: string, origin: Origin, corpo
   stopOnSignal.add(running.stop);
   try {
     const master = await running.masterPid();
-    // Sanity: a benign request reaches the origin through the target.
-    const probe = rewrite(
-      {
+    // Sanity, before measuring: a benign request passes; an obvious attack is blocked by a WAF
+    // target (not left in detection-only mode) and passes the plain proxy.
+    const probe = async (id: string, raw: string) => {
+      const c: Case = {
         file: '',
-        id: 'probe',
+        id,
         label: 'benign',
         set: '',
         category: '',
-        raw: Buffer.from('GET /?q=hello HTTP/1.1\r\nHost: x\r\n\r\n'),
+        raw: Buffer.from(raw),
         noRewrite: new Set(),
         gtwExcluded: false,
-      },
-      'probe',
+      };
+      const nonce = newNonce();
+      const answer = await send(running.port, rewrite(c, nonce), 'GET');
+      return judge(answer, origin.received.has(nonce), nonce, target.rules)[0];
+    };
+    const benign = await probe('benign-probe', 'GET /?q=hello HTTP/1.1\r\nHost: x\r\n\r\n');
+    if (benign !== 'passed') throw new Error(`${target.name}: a benign probe was not PASSED but ${benign}`);
+    const attack = await probe(
+      'attack-probe',
+      'GET /?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E HTTP/1.1\r\nHost: x\r\n\r\n',
     );
-    const answer = await send(running.port, probe, 'GET');
-    if (answer.status !== 200 || !origin.received.has('probe'))
-      throw new Error(
-        `${target.name}: a benign probe did not reach the origin (status ${answer.status}, ${answer.failure ?? 'complete'}, origin ${origin.received.has('probe')})`,
-      );
-    origin.received.delete('probe');
+    const expected = target.expectsBlocking ? 'blocked' : 'passed';
+    if (attack !== expected) throw new Error(`${target.name}: an attack probe was ${attack}, not ${expected}`);
     const result: Record<string, unknown> = {
       configuration: await target.configuration(),
       loadavg_at_start: (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).map(Number),
