@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# `npm run bench:waf`: installs what the benchmark needs (Debian's nginx, its ModSecurity module and
+# the OWASP Core Rule Set; npm packages) and runs bench/waf.ts, which replays ../shared/waf-corpus/
+# through each target and prints one JSON object on standard output (progress on standard error).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+need_node
+# Standard output carries only the JSON: what the installs print goes to standard error.
+apt_need nginx libnginx-mod-http-modsecurity modsecurity-crs >&2
+npm_deps >&2
+exec npx tsx bench/waf.ts
