@@ -231,7 +231,7 @@ export const jwtAuthSchema = z.object({
 });
 export type JwtAuth = z.infer<typeof jwtAuthSchema>;
 
-const base = 'user/site/{siteId}/auth';
+const base = '/user/site/{siteId}/auth';
 const read = tiers(['user'], 'user.siteSettings.read');
 const write = tiers(['user'], 'user.siteSettings.write');
 export const authGroupParams = siteParams.extend({ groupId: zIdParam });
