@@ -1,6 +1,11 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import type { AnyRoute } from '@rampart/contract';
-import { authCredentialRoutes as c, dataPlaneSchema, authGroupRoutes as g } from '@rampart/contract';
+import {
+  authCredentialRoutes as c,
+  dataPlaneSchema,
+  type EdgeDomainAuth,
+  authGroupRoutes as g,
+} from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, sendAs, type Token } from './helpers/call.js';
@@ -24,9 +29,11 @@ let theirGroup: number;
 
 const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const gp = () => ({ siteId, groupId });
-const rsaPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' });
-const ecPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' });
-const smallRsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' });
+const pem = (key: { export(o: { type: 'spki'; format: 'pem' }): string | Buffer }) =>
+  String(key.export({ type: 'spki', format: 'pem' }));
+const rsaPem = pem(generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey);
+const ecPem = pem(generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey);
+const smallRsa = pem(generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey);
 const secret = 's'.repeat(40);
 const snapshot = () => f.snapshot();
 
@@ -168,13 +175,13 @@ describe('auth groups', () => {
 
     const snap = await snapshot();
     expect(dataPlaneSchema.safeParse(snap.dataPlane).success).toBe(true);
-    const of = (id: number) => snap.dataPlane.domains.find((d: { id: number }) => d.id === id).auth;
+    const of = (id: number) => snap.dataPlane.domains.find((d: { id: number }) => d.id === id)?.auth as EdgeDomainAuth;
     const www = of(domainId);
     expect(www.rules).toEqual([{ id: admin.json().data.id, match: 'prefix', path: '/admin', group: groupId }]);
-    expect(www.groups[0].basic[0]).toMatchObject({ user: 'alice', salt: expect.stringMatching(/^[0-9a-f]{32}$/) });
-    expect(www.groups[0].key[0]).toMatchObject({ in: 'header', name: 'x-api-key', key: 'k'.repeat(24) });
-    expect(www.groups[0].jwt.map((j: { alg: string }) => j.alg)).toEqual(['HS256', 'RS256', 'ES256']);
-    expect(www.groups[0].jwt[0]).toMatchObject({ key: secret, iss: '', aud: 'app' });
+    expect(www.groups[0]?.basic[0]).toMatchObject({ user: 'alice', salt: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(www.groups[0]?.key[0]).toMatchObject({ in: 'header', name: 'x-api-key', key: 'k'.repeat(24) });
+    expect(www.groups[0]?.jwt.map((j: { alg: string }) => j.alg)).toEqual(['HS256', 'RS256', 'ES256']);
+    expect(www.groups[0]?.jwt[0]).toMatchObject({ key: secret, iss: '', aud: 'app' });
     expect(of(secondDomainId).rules.map((r: { id: number }) => r.id)).toEqual([
       admin.json().data.id,
       api.json().data.id,
@@ -193,7 +200,7 @@ describe('auth groups', () => {
     });
     expect(off.json().data).toMatchObject({ enabled: false, domainIDs: [] });
     expect(
-      (await snapshot()).dataPlane.domains.find((d: { id: number }) => d.id === secondDomainId).auth.rules,
+      (await snapshot()).dataPlane.domains.find((d: { id: number }) => d.id === secondDomainId)?.auth?.rules,
     ).toHaveLength(1);
   });
 
@@ -205,7 +212,7 @@ describe('auth groups', () => {
     expect((await call(g.deleteRules, { params: { siteId }, body: { ids: [999_999] } })).json().code).toBe(101018);
     const rules = (await call(g.listRules, { params: { siteId } })).json().data.map((r: { id: number }) => r.id);
     expect((await call(g.deleteRules, { params: { siteId }, body: { ids: rules } })).statusCode).toBe(200);
-    expect((await snapshot()).dataPlane.domains.find((d: { id: number }) => d.id === domainId).auth).toBeUndefined();
+    expect((await snapshot()).dataPlane.domains.find((d: { id: number }) => d.id === domainId)?.auth).toBeUndefined();
     const keys = (await call(c.listKeyAuths, { params: gp() })).json().data.map((k: { id: number }) => k.id);
     expect((await call(c.deleteKeyAuths, { params: gp(), body: { ids: [...keys, 999_999] } })).json().code).toBe(
       101018,
