@@ -68,7 +68,11 @@ let origin: Origin;
 
 function plane(version: string): DataPlane {
   const to = [upstream(origin.port)];
-  return document(version, [domain(1, 'www.auth.example', to, { auth: AUTH }), domain(2, 'open.auth.example', to)]);
+  return document(version, [
+    domain(1, 'www.auth.example', to, { auth: AUTH }),
+    domain(2, 'open.auth.example', to),
+    domain(3, 'tls.auth.example', to, { auth: AUTH, forceSSL: true }),
+  ]);
 }
 
 const get = async (path: string, headers: Record<string, string> = {}, host = 'www.auth.example') =>
@@ -163,6 +167,12 @@ describe('auth groups at the edge', () => {
     // Algorithm confusion: an HS256 token whose secret is the RSA public key is not checked against it.
     expect(await status('/admin', bearer(jwt('HS256', good(), pem(rsa.publicKey))))).toBe(401);
     expect(await status('/admin', bearer('not.a.jwt'))).toBe(401);
+  });
+
+  it('redirects plain HTTP on a forceSSL domain before asking for a credential', async () => {
+    const reply = await get('/admin', {}, 'tls.auth.example');
+    expect(reply.status).toBe(301);
+    expect(reply.headers['www-authenticate']).toBeUndefined();
   });
 
   it('logs a refusal with kind auth, the rule and deny', async () => {

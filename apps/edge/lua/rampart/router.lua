@@ -189,8 +189,11 @@ function _M.route()
     local refused = token_auth.check(domain, gen, var)
     if refused then return refused end
   end
-  -- Auth groups (rampart.auth): after the firewall, so a blocked client learns nothing of them.
-  local route = domain.auth and auth.check(domain, var) or onward(domain, gen, var)
+  -- Auth groups (rampart.auth): after the firewall, so a blocked client learns nothing of them,
+  -- and after a forceSSL redirect, so no credential is asked for over plain HTTP on such a domain.
+  local route
+  if domain.auth and not (domain.forceSSL and var.scheme == "http") then route = auth.check(domain, var) end
+  route = route or onward(domain, gen, var)
   if wait then return "~" .. wait .. "~" .. route end
   return route
 end
