@@ -282,3 +282,24 @@ describe('auth group isolation', () => {
     expect((await call(g.listRules, { params: { siteId } })).json().data).toMatchObject([{ id: ruleId, path: '/x' }]);
   });
 });
+
+describe('auth groups and their site', () => {
+  it("go with a deleted site, rules and credentials included (the group's foreign key is checked at the end)", async () => {
+    const params = { siteId: otherSiteId };
+    const rule = { name: 'r', groupID: theirGroup, match: 'prefix' as const, path: '/' };
+    expect((await call(g.createRule, { params, body: rule }, other)).statusCode).toBe(200);
+    const creds = { siteId: otherSiteId, groupId: theirGroup };
+    const basic = { username: 'u', password: 'password1' };
+    expect((await call(c.createBasicAuth, { params: creds, body: basic }, other)).statusCode).toBe(200);
+    const db = t.db.database.db;
+    await db.execute(`DELETE FROM domains WHERE site_id = ${otherSiteId}`);
+    await db.execute(`DELETE FROM sites WHERE id = ${otherSiteId}`);
+    const left = await db.execute(
+      `SELECT (SELECT count(*) FROM site_auth_groups WHERE site_id = ${otherSiteId}) AS g,
+              (SELECT count(*) FROM site_auth_rules WHERE site_id = ${otherSiteId}) AS r,
+              (SELECT count(*) FROM site_auth_credentials WHERE group_id = ${theirGroup}) AS c`,
+    );
+    const row = (left as unknown as { rows: { g: unknown; r: unknown; c: unknown }[] }).rows[0];
+    expect([Number(row?.g), Number(row?.r), Number(row?.c)]).toEqual([0, 0, 0]);
+  });
+});
