@@ -14,6 +14,8 @@ import {
   addUserAgentRules,
   addWhitelistRules,
   assignCertificate,
+  authCredentialRoutes,
+  authGroupRoutes,
   bindModuleRoutes,
   corsRoutes,
   createCertificate,
@@ -241,13 +243,52 @@ beforeAll(async () => {
       id: number;
     }[]
   )[0]?.id as number;
-  // The customer's own objects the calls need besides the foreign id (a domain, a module).
+  // An auth group in use by a rule, with one credential of each kind.
+  const site = { siteId: otherSiteId };
+  theirs.authGroup = (
+    (await ok(on(authGroupRoutes.createGroup, { params: site, body: { name: 'victim-rw' } }))) as {
+      id: number;
+    }
+  ).id;
+  const group = { siteId: otherSiteId, groupId: theirs.authGroup };
+  theirs.authRule = (
+    (await ok(
+      on(authGroupRoutes.createRule, {
+        params: site,
+        body: { name: 'victim-rw', groupID: theirs.authGroup, match: 'prefix', path: '/' },
+      }),
+    )) as { id: number }
+  ).id;
+  theirs.basicAuth = (
+    (await ok(
+      on(authCredentialRoutes.createBasicAuth, { params: group, body: { username: 'victim', password: 'password1' } }),
+    )) as { id: number }
+  ).id;
+  theirs.keyAuth = (
+    (await ok(on(authCredentialRoutes.createKeyAuth, { params: group, body: keyAuth }))) as { id: number }
+  ).id;
+  theirs.jwtAuth = (
+    (await ok(on(authCredentialRoutes.createJwtAuth, { params: group, body: jwtAuth }))) as {
+      id: number;
+    }
+  ).id;
+  // The customer's own objects the calls need besides the foreign id (a domain, a module, a group).
   theirs.ownDomain = (await f.addDomains(['mine.example']))[0] as number;
+  theirs.ownAuthGroup = (
+    (await ok(
+      sendAs(t.app, f.user, authGroupRoutes.createGroup, { params: { siteId: f.siteId }, body: { name: 'mine' } }),
+    )) as { id: number }
+  ).id;
   for (const [name, id] of Object.entries(theirs)) expect(id, name).toBeGreaterThan(0);
 }, 120_000);
 afterAll(async () => t.close());
 
 const upstream = { ip: '127.0.0.1', port: 8080 };
+const keyAuth = { name: 'k', location: 'query' as const, param: 'k', key: 'k'.repeat(16) };
+const jwtAuth = { name: 'j', alg: 'HS256' as const, secret: 's'.repeat(32) };
+const authRule = (groupID: number | undefined) => ({ name: 'r', groupID, match: 'exact', path: '/x' });
+/** A credential call on the customer's own group: the id under test is the credential's. */
+const ownGroup = (x: Ids) => ({ groupId: x.ownAuthGroup });
 const headerRule = { urlRegex: '.*', header: 'X-Bad', valueRegex: 'yes' };
 const refererRule = { urlRegex: '.*', mode: 'allow' as const, referers: ['victim-secret.example'] };
 type Ids = Record<string, number>;
@@ -401,6 +442,26 @@ const TEMPLATES: Record<string, Template> = {
     body: (x) => ({ ids: [x.tokenAuthRule] }),
   },
   'user.domains.module.tokenAuth': { body: (x) => ({ domainIDs: [x.ownDomain], moduleID: x.tokenAuth }) },
+  'user.site.auth.group.update': { body: (x) => ({ id: x.authGroup, name: 'renamed' }) },
+  'user.site.auth.groups.delete': { body: (x) => ({ ids: [x.authGroup] }) },
+  'user.site.auth.rule.create': { body: (x) => authRule(x.authGroup) },
+  'user.site.auth.rule.update': { body: (x) => ({ ...authRule(x.ownAuthGroup), id: x.authRule }) },
+  'user.site.auth.rules.delete': { body: (x) => ({ ids: [x.authRule] }) },
+  'user.site.auth.group.basicAuth.create': {
+    path: (x) => ({ groupId: x.authGroup }),
+    body: () => ({ username: 'u', password: 'password1' }),
+  },
+  'user.site.auth.group.basicAuth.update': {
+    path: ownGroup,
+    body: (x) => ({ id: x.basicAuth, username: 'u', password: 'password1' }),
+  },
+  'user.site.auth.group.basicAuths.delete': { path: ownGroup, body: (x) => ({ ids: [x.basicAuth] }) },
+  'user.site.auth.group.keyAuth.create': { path: (x) => ({ groupId: x.authGroup }), body: () => keyAuth },
+  'user.site.auth.group.keyAuth.update': { path: ownGroup, body: (x) => ({ ...keyAuth, id: x.keyAuth }) },
+  'user.site.auth.group.keyAuths.delete': { path: ownGroup, body: (x) => ({ ids: [x.keyAuth] }) },
+  'user.site.auth.group.jwtAuth.create': { path: (x) => ({ groupId: x.authGroup }), body: () => jwtAuth },
+  'user.site.auth.group.jwtAuth.update': { path: ownGroup, body: (x) => ({ ...jwtAuth, id: x.jwtAuth }) },
+  'user.site.auth.group.jwtAuths.delete': { path: ownGroup, body: (x) => ({ ids: [x.jwtAuth] }) },
 };
 
 /**
@@ -423,6 +484,7 @@ const NO_OBJECT_ID = new Set([
   'user.site.proxyRewrites.create',
   'user.site.luaAcls.create',
   'user.site.tokenAuths.create',
+  'user.site.auth.group.create',
   'user.site.gzip.set',
   'user.site.rates.add',
   'user.site.firewall.whitelists.add',

@@ -61,6 +61,8 @@ export const ERROR_EXTRA = {
   401004: limit,
   401007: max,
   401008: targets,
+  /** The names of the rules that use the auth group. */
+  701001: targets,
 } as const satisfies Partial<Record<ErrorCode, z.ZodType>>;
 
 export type ErrorExtraCode = keyof typeof ERROR_EXTRA;

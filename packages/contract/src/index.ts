@@ -1,6 +1,7 @@
 export * from './analytics-constants.js';
 export * from './constants.js';
 export * from './edge/agent-release.js';
+export * from './edge/auth.js';
 export * from './edge/cache-urls.js';
 export * from './edge/challenge.js';
 export * from './edge/data-plane.js';

@@ -5,6 +5,8 @@ import {
   accountZoneRoutes,
   announcementRoutes,
   apiTokenRoutes,
+  authCredentialRoutes,
+  authGroupRoutes,
   blockListRoutes,
   cacheTaskRoutes,
   certificateRoutes,
@@ -127,6 +129,16 @@ const CHANGES = readsByResource({
     nodeUpgradeRoutes.listNodeUpgradeLogs,
     zoneRoutes.listZones,
     groupRoutes.listGroups,
+  ],
+  // Auth groups (their counts of credentials and rules), rules, and credentials of a group.
+  authGroups: [authGroupRoutes.listGroups, authGroupRoutes.metaGroups, authGroupRoutes.listRules],
+  authRules: [authGroupRoutes.listRules, authGroupRoutes.listGroups],
+  authCredentials: [
+    authCredentialRoutes.listBasicAuths,
+    authCredentialRoutes.listKeyAuths,
+    authCredentialRoutes.listJwtAuths,
+    authGroupRoutes.listGroups,
+    authGroupRoutes.metaGroups,
   ],
   luaAclModules: [luaAclRoutes.list, domainRoutes.listDomains],
   // A Lua ACL module's rules; the module list shows how many it has.

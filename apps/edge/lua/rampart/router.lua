@@ -11,6 +11,7 @@
 --             token auth's drop)
 --   "929"     929 with the edge's "Too many requests" page (a frequency limit's deny)
 --   ">"<url>  301 to <url> (a Lua ACL rule's redirect, rampart.acl)
+--   "a[b][j]" 401 from an auth rule, with a Basic (b) and/or Bearer (j) challenge (rampart.auth)
 --   "c<kind><site>"  a challenge page (kind s shield, c click, r redirect, k code, d slider) or, kind v, the check of
 --                    an answer posted to the challenge path (rampart.challenge)
 --   "~<seconds>~<route>"  a per-second frequency limit delays the request that long, then <route>
@@ -32,6 +33,7 @@ local firewall = require "rampart.firewall"
 local challenge = require "rampart.challenge"
 local paths = require "rampart.paths"
 local token_auth = require "rampart.token_auth"
+local auth = require "rampart.auth"
 
 local _M = {}
 local cached_location
@@ -187,8 +189,13 @@ function _M.route()
     local refused = token_auth.check(domain, gen, var)
     if refused then return refused end
   end
-  if wait then return "~" .. wait .. "~" .. onward(domain, gen, var) end
-  return onward(domain, gen, var)
+  -- Auth groups (rampart.auth): after the firewall, so a blocked client learns nothing of them,
+  -- and after a forceSSL redirect, so no credential is asked for over plain HTTP on such a domain.
+  local route
+  if domain.auth and not (domain.forceSSL and var.scheme == "http") then route = auth.check(domain, var) end
+  route = route or onward(domain, gen, var)
+  if wait then return "~" .. wait .. "~" .. route end
+  return route
 end
 
 -- The request's route, in rewrite_by_lua (see elsewhere()).
@@ -198,6 +205,7 @@ local function act(var, route)
   if route:byte(1) == 64 then return ngx.exec(route) end -- "@rampart_cache_...", "@rampart_site_..."
   if route:byte(1) == 99 then return challenge.act(route, var) end -- "c<kind><site>": rampart.challenge
   if route:byte(1) == 62 then return pages.redirect(route:sub(2), 301) end -- ">"<target>: a Lua ACL redirect
+  if route:byte(1) == 97 then return auth.refuse(route, pages) end -- "a[b][j]": an auth rule's 401
   local status = tonumber(route)
   if status == 444 then return ngx.exit(444) end -- a zone limit or a firewall's drop: close without an answer
   if status and status >= 300 and status < 400 then

@@ -6,6 +6,7 @@ local modules_check = require "rampart.modules_check"
 local settings_check = require "rampart.settings_check"
 local firewall_check = require "rampart.firewall_check"
 local firewall_headers_check = require "rampart.firewall_headers_check"
+local auth_check = require "rampart.auth_check"
 
 local _M = {}
 
@@ -210,6 +211,9 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
   local access, access_field, access_reason = firewall_headers_check.domain(d.access, path .. ".access")
   if access_field then return nil, access_field, access_reason end
   if access and firewall_id == nil then return nil, path .. ".access", "access lists need a firewallId" end
+  -- The domain's auth rules and groups (rampart.auth_check), checked in route() by rampart.auth.
+  local auth, auth_field, auth_reason = auth_check.domain(d.auth, path .. ".auth")
+  if auth_field then return nil, auth_field, auth_reason end
   -- A disabled domain travels without its origin (it is answered with the "disabled" page).
   local clean_origin = nil
   if d.enabled or (d.origin ~= nil and d.origin ~= null) then
@@ -220,7 +224,8 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
   return {
     id = d.id, name = d.name, enabled = d.enabled, forceSSL = d.forceSSL, forceSSLCode = d.forceSSLCode,
     certificateId = certificate_id, cacheId = cache_id, modules = modules or nil, settingsId = settings_id,
-    firewallId = firewall_id, aclId = acl_id, tokenAuthId = token_auth_id, access = access, origin = clean_origin,
+    firewallId = firewall_id, aclId = acl_id, tokenAuthId = token_auth_id, access = access, auth = auth,
+    origin = clean_origin,
   }
 end
 

@@ -18,6 +18,7 @@ import { bindNodeUpgradeRoutes } from '../modules/nodes/node-upgrade.routes.js';
 import { NodeUpgradeService } from '../modules/nodes/node-upgrade.service.js';
 import { bindNodeRoutes } from '../modules/nodes/nodes.routes.js';
 import { NodesService } from '../modules/nodes/nodes.service.js';
+import { edgeDomainAuth } from '../modules/site-auth/site-auth.edge.js';
 import { edgeModulesOf } from '../modules/site-modules/site-modules.edge.js';
 import { edgeStreamPorts } from '../modules/site-ports/site-ports.edge.js';
 import { edgeSiteSettings } from '../modules/site-settings/site-settings.edge.js';
@@ -53,6 +54,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         siteSettings: (siteIds) => edgeSiteSettings(repos.siteSettings, siteIds),
         firewalls: (siteIds) => edgeFirewalls(repos.firewallRules, siteIds, (ids) => repos.blockList.blockedSites(ids)),
         domainAccess: (domainIds) => edgeDomainAccess(repos.domainAccess, domainIds),
+        domainAuth: (domains) => edgeDomainAuth(repos.siteAuth, box, domains),
         nginxTuning: (ownerId) => operatorNginxTuning(repos.settings, ownerId),
         challenge: (ownerId, firewalls, now) =>
           firewallsChallenge(firewalls) ? edgeChallengeKeys(config.secret, ownerId, now) : noChallenge(),

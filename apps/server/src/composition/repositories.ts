@@ -30,6 +30,7 @@ import { NodesRepository } from '../modules/nodes/nodes.repository.js';
 import { OverviewRepository } from '../modules/overview/overview.repository.js';
 import { ProductsRepository } from '../modules/products/products.repository.js';
 import { RolesRepository } from '../modules/roles/roles.repository.js';
+import { SiteAuthRepository } from '../modules/site-auth/site-auth.repository.js';
 import { SiteModulesRepository } from '../modules/site-modules/site-modules.repository.js';
 import { SitePortsRepository } from '../modules/site-ports/site-ports.repository.js';
 import { SiteSettingsRepository } from '../modules/site-settings/site-settings.repository.js';
@@ -82,6 +83,7 @@ export function createRepositories(db: Db) {
     settings: new SettingsRepository(db),
     siteCache: new SiteCacheRepository(db),
     siteModules: new SiteModulesRepository(db),
+    siteAuth: new SiteAuthRepository(db),
     sitePorts: new SitePortsRepository(db),
     siteSettings: new SiteSettingsRepository(db),
     firewallRules: new FirewallRulesRepository(db),

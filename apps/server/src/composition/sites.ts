@@ -29,6 +29,8 @@ import type { NodeCommandsService } from '../modules/nodes/node-commands.service
 import type { NodeSettingsService } from '../modules/nodes/node-settings.service.js';
 import { bindOverviewRoutes } from '../modules/overview/overview.routes.js';
 import { OverviewService } from '../modules/overview/overview.service.js';
+import { bindSiteAuthRoutes } from '../modules/site-auth/site-auth.routes.js';
+import { SiteAuthService } from '../modules/site-auth/site-auth.service.js';
 import { bindSiteModuleRoutes } from '../modules/site-modules/site-modules.routes.js';
 import { SiteModulesService } from '../modules/site-modules/site-modules.service.js';
 import { bindSitePortRoutes } from '../modules/site-ports/site-ports.routes.js';
@@ -136,6 +138,7 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
     ),
   );
   bindSiteModuleRoutes(binder, new SiteModulesService(transactions, repos.siteModules, repos.sites, siteAccess));
+  bindSiteAuthRoutes(binder, new SiteAuthService(transactions, repos.siteAuth, repos.sites, siteAccess, box));
   bindSiteSettingRoutes(binder, new SiteSettingsService(transactions, repos.siteSettings, repos.sites, siteAccess));
   const firewallRules = new FirewallRulesService(
     transactions,

@@ -32,6 +32,7 @@ import {
 import { ZONE_LIMIT_MAX } from '../routes/zones.js';
 import { isIP } from '../validators/ip.js';
 import { MAX_IPS } from '../validators/lists.js';
+import { edgeDomainAuthSchema } from './auth.js';
 import {
   EDGE_BLOCK_ACTIONS,
   EDGE_CHALLENGES,
@@ -362,6 +363,8 @@ export const edgeDomainSchema = z.strictObject({
    * names its site's firewall (an entry without rules when the site has none), where they run.
    */
   access: edgeDomainAccessSchema.optional(),
+  /** The domain's auth rules and their groups, only when a rule covers it (edge/auth.ts). */
+  auth: edgeDomainAuthSchema.optional(),
   /** Where the domain's requests go; null only for a disabled domain. */
   origin: edgeOriginSchema.nullable(),
 });

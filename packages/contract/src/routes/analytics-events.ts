@@ -54,6 +54,8 @@ export const EVENT_DECISION_KINDS = [
   'acl',
   // A token-auth module's auth refused the request's token (routes/site-module-token-auth.ts).
   'tokenAuth',
+  // An auth rule refused a request without a valid credential of its group (routes/site-auth.ts).
+  'auth',
 ] as const;
 export type EventDecisionKind = (typeof EVENT_DECISION_KINDS)[number];
 

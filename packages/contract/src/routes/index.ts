@@ -37,6 +37,7 @@ import { operatorNginxRoutes } from './operator-nginx.js';
 import { overviewRoutes } from './overview.js';
 import { productRoutes } from './products.js';
 import { apiTokenRoutes, roleRoutes } from './roles.js';
+import { authCredentialRoutes, authGroupRoutes } from './site-auth.js';
 import { siteCacheRoutes } from './site-cache.js';
 import { luaAclRoutes } from './site-module-acl.js';
 import { tokenAuthRoutes } from './site-module-token-auth.js';
@@ -91,6 +92,7 @@ export * from './operator-nginx.js';
 export * from './overview.js';
 export * from './products.js';
 export * from './roles.js';
+export * from './site-auth.js';
 export * from './site-cache.js';
 export * from './site-module-acl.js';
 export * from './site-module-token-auth.js';
@@ -140,6 +142,8 @@ export const ROUTE_GROUPS = {
   siteModules: siteModuleRoutes,
   luaAcls: luaAclRoutes,
   tokenAuths: tokenAuthRoutes,
+  authGroups: authGroupRoutes,
+  authCredentials: authCredentialRoutes,
   siteSettings: siteSettingRoutes,
   firewallLists: firewallListRoutes,
   firewallUserAgents: firewallUserAgentRoutes,

@@ -23,6 +23,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   domains: true,
   cache: true,
   certificates: true,
+  authGroups: true,
   modules: true,
   lines: true,
   virtualNodes: true,

@@ -63,6 +63,7 @@ describe('sitesSetting: tabs by port type', () => {
       'Site settings',
       'Firewall',
       'Modules',
+      'Auth groups',
       'Sub-accounts',
     ]);
     expect(api.sent(listSitePorts, { siteId: 3 })).toHaveLength(0);
@@ -80,8 +81,8 @@ describe('sitesSetting: tabs by port type', () => {
     api.on(getUserSite, { siteId: 3 }, fail(404, 101018, 'gone'));
     renderAt(SETTING);
     await findRow('www.example.com');
-    expect(tabNames()).toHaveLength(8);
-    expect(siteTabs(undefined)).toHaveLength(8);
+    expect(tabNames()).toHaveLength(9);
+    expect(siteTabs(undefined)).toHaveLength(9);
   });
 });
 

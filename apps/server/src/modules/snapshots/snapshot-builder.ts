@@ -7,6 +7,7 @@ import {
   type EdgeChallenge,
   type EdgeDomain,
   type EdgeDomainAccess,
+  type EdgeDomainAuth,
   type EdgeDomainModules,
   type EdgeFirewall,
   type EdgeModule,
@@ -86,6 +87,8 @@ export interface EdgeProjections {
   firewalls(siteIds: number[]): Promise<EdgeFirewall[]>;
   /** The anti-referer and anti-header lists of the domains that have an enabled one (firewall). */
   domainAccess(domainIds: number[]): Promise<Map<number, EdgeDomainAccess>>;
+  /** The auth rules and groups of the served domains that a rule covers (site-auth). */
+  domainAuth?(domains: readonly { id: number; siteId: number }[]): Promise<Map<number, EdgeDomainAuth>>;
   /** The operator's own nginx settings (zones' operator nginx settings). */
   nginxTuning(ownerId: number): Promise<NginxTuning>;
   /** The keys of the operator's challenge passes at `now`, when `firewalls` challenge (firewall). */
@@ -230,6 +233,10 @@ export class SnapshotBuilder {
     // empty entry for it (docs/decisions.md "Header blocking, anti-referer and anti-header lists").
     // Only the domains with lists name such an entry; the site's other domains stay without a firewall.
     const access = await this.projections.domainAccess(domainRows.filter((row) => row[8]).map((row) => row[0]));
+    const auth =
+      (await this.projections.domainAuth?.(
+        domainRows.filter((row) => row[8]).map((row) => ({ id: row[0], siteId: row[7] })),
+      )) ?? new Map<number, EdgeDomainAuth>();
     const onlyLists = new Set<number>();
     for (const row of domainRows) {
       const siteId = row[7];
@@ -295,6 +302,7 @@ export class SnapshotBuilder {
         settingsId,
         firewallId: firewallOf(id, siteId),
         ...(access.has(id) ? { access: access.get(id) } : {}),
+        ...(auth.has(id) ? { auth: auth.get(id) } : {}),
         origin: {
           scheme: scheme === 1 ? 'https' : 'http',
           host: hostName === '' ? null : hostName,

@@ -1139,6 +1139,70 @@ export const siteModuleRules = pgTable(
   ],
 );
 
+/** A site's auth groups (packages/contract/src/routes/site-auth.ts). */
+export const siteAuthGroups = pgTable(
+  'site_auth_groups',
+  {
+    id: rowId(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    remark: text('remark').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('site_auth_groups_site_name_key').on(t.siteId, t.name)],
+);
+
+/**
+ * The credentials of auth groups, one table for the three kinds: `name` is the basic user name or
+ * the key/JWT credential's name (unique per group and kind), `data` the kind's fields
+ * (site-auth.repository.ts): a basic password only as its salted HMAC, a JWT secret sealed.
+ */
+export const siteAuthCredentials = pgTable(
+  'site_auth_credentials',
+  {
+    id: rowId(),
+    groupId: bigint('group_id', { mode: 'number' })
+      .notNull()
+      .references(() => siteAuthGroups.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'basic' | 'key' | 'jwt'>().notNull(),
+    name: text('name').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('site_auth_credentials_group_kind_name_key').on(t.groupId, t.kind, t.name)],
+);
+
+/**
+ * URL rules binding an auth group to the requests it protects. A used group cannot be deleted
+ * (701001; `no action` rather than `restrict` so a site's deletion, which cascades to both, goes through).
+ */
+export const siteAuthRules = pgTable(
+  'site_auth_rules',
+  {
+    id: rowId(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    groupId: bigint('group_id', { mode: 'number' })
+      .notNull()
+      .references(() => siteAuthGroups.id, { onDelete: 'no action' }),
+    name: text('name').notNull(),
+    match: text('match').$type<'exact' | 'prefix' | 'regex'>().notNull(),
+    path: text('path').notNull(),
+    /** The site's domains the rule covers; empty: all of them. */
+    domainIds: jsonb('domain_ids').$type<number[]>().notNull().default([]),
+    priority: integer('priority').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('site_auth_rules_site_idx').on(t.siteId), index('site_auth_rules_group_idx').on(t.groupId)],
+);
+
 /**
  * Which module of each type a domain uses (at most one per type). A bound module cannot be
  * deleted (restrict; the service names the domains); deleting the domain drops its bindings.

@@ -12,6 +12,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { TagList } from '../../../components/TagList';
 import { urlId } from '../../../features/lists/use-list-search';
 import { SiteStatusTag } from '../../../features/sites/SiteStatusTag';
+import { AuthTab } from './auth/AuthTab';
 import { CacheTab } from './cache/CacheTab';
 import { CertificatesTab } from './certificates/CertificatesTab';
 import { DomainsTab } from './domains/DomainsTab';
@@ -22,7 +23,7 @@ import { PortsTab } from './ports/PortsTab';
 import { SiteUsersTab } from './users/SiteUsersTab';
 
 /** The tabs `?tab=` may name; anything else shows the first tab the site has. */
-const TABS = ['domains', 'certificates', 'cache', 'settings', 'firewall', 'modules', 'ports', 'users'] as const;
+const TABS = ['domains', 'certificates', 'cache', 'settings', 'firewall', 'modules', 'auth', 'ports', 'users'] as const;
 type Tab = (typeof TABS)[number];
 
 /** A tab that needs a permission of its own (a role may leave it out); the others go with the site. */
@@ -112,6 +113,7 @@ function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
             { key: 'settings', label: t('siteSettings:tab'), children: <SiteOptionsTab siteId={siteId} /> },
             { key: 'firewall', label: t('firewall:tab'), children: <FirewallTab siteId={siteId} /> },
             { key: 'modules', label: t('setting.tabs.modules'), children: <ModulesTab siteId={siteId} /> },
+            { key: 'auth', label: t('setting.tabs.auth'), children: <AuthTab siteId={siteId} /> },
             { key: 'ports', label: t('setting.tabs.ports'), children: <PortsTab siteId={siteId} /> },
             { key: 'users', label: t('setting.tabs.users'), children: <SiteUsersTab siteId={siteId} /> },
           ].filter((item) => (shown as readonly string[]).includes(item.key))}
