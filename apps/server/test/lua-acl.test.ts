@@ -3,6 +3,7 @@ import { bindModuleRoutes, dataPlaneSchema, listDomains, luaAclRoutes } from '@r
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldNames, rawRequest, sendAs, sendWith, type Token } from './helpers/call.js';
+import { expectModuleCrud } from './helpers/module-crud.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -48,27 +49,7 @@ afterAll(async () => t.close());
 
 describe('Lua ACL modules', () => {
   it('creates, lists (paged, by name), renames and deletes modules', async () => {
-    const created = await mod(luaAclRoutes.create, {
-      params: { siteId },
-      body: { modules: [{ name: 'edge rules' }, { name: 'spare' }] },
-    });
-    expect(created.statusCode).toBe(200);
-    expect(created.json().data).toMatchObject([
-      { name: 'edge rules', siteID: siteId, domainIDs: [], ruleCount: 0 },
-      { name: 'spare', ruleCount: 0 },
-    ]);
-    aclId = created.json().data[0].id;
-    const spare = created.json().data[1].id;
-    const page = await mod(luaAclRoutes.list, { params: { siteId }, query: { pageSize: 1 } });
-    expect(page.json()).toMatchObject({ total: 2, data: [{ id: aclId }] });
-    expect((await mod(luaAclRoutes.list, { params: { siteId }, query: { name: 'spa' } })).json().total).toBe(1);
-    const renamed = await mod(luaAclRoutes.update, { params: { siteId }, body: { id: spare, name: 'spare 2' } });
-    expect(renamed.json().data).toMatchObject({ id: spare, name: 'spare 2' });
-    expect(
-      (await mod(luaAclRoutes.create, { params: { siteId }, body: { modules: [{ name: 'spare 2' }] } })).json().code,
-    ).toBe(101025);
-    expect((await mod(luaAclRoutes.delete, { params: { siteId }, body: { ids: [spare] } })).statusCode).toBe(200);
-    expect((await mod(luaAclRoutes.list, { params: { siteId } })).json().total).toBe(1);
+    aclId = await expectModuleCrud(t.app, user, luaAclRoutes, siteId, 'edge rules');
   });
 
   it('adds a rule with defaults (enabled, no redirect URL) and counts it on the module', async () => {

@@ -4,6 +4,7 @@ import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactBody } from '../src/modules/audit/redact.js';
 import { fieldNames, rawRequest, sendAs, sendWith, type Token } from './helpers/call.js';
+import { expectModuleCrud } from './helpers/module-crud.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -45,27 +46,7 @@ afterAll(async () => t.close());
 
 describe('token auth modules', () => {
   it('creates, lists (paged, by name), renames and deletes modules', async () => {
-    const created = await mod(tokenAuthRoutes.create, {
-      params: { siteId },
-      body: { modules: [{ name: 'videos' }, { name: 'spare' }] },
-    });
-    expect(created.statusCode).toBe(200);
-    expect(created.json().data).toMatchObject([
-      { name: 'videos', siteID: siteId, domainIDs: [], ruleCount: 0 },
-      { name: 'spare', ruleCount: 0 },
-    ]);
-    moduleId = created.json().data[0].id;
-    const spare = created.json().data[1].id;
-    const page = await mod(tokenAuthRoutes.list, { params: { siteId }, query: { pageSize: 1 } });
-    expect(page.json()).toMatchObject({ total: 2, data: [{ id: moduleId }] });
-    expect((await mod(tokenAuthRoutes.list, { params: { siteId }, query: { name: 'spa' } })).json().total).toBe(1);
-    const renamed = await mod(tokenAuthRoutes.update, { params: { siteId }, body: { id: spare, name: 'spare 2' } });
-    expect(renamed.json().data).toMatchObject({ id: spare, name: 'spare 2' });
-    expect(
-      (await mod(tokenAuthRoutes.create, { params: { siteId }, body: { modules: [{ name: 'spare 2' }] } })).json().code,
-    ).toBe(101025);
-    expect((await mod(tokenAuthRoutes.delete, { params: { siteId }, body: { ids: [spare] } })).statusCode).toBe(200);
-    expect((await mod(tokenAuthRoutes.list, { params: { siteId } })).json().total).toBe(1);
+    moduleId = await expectModuleCrud(t.app, user, tokenAuthRoutes, siteId, 'videos');
   });
 
   it('adds auths in a batch with defaults and counts them on the module; the key is shown to the owner', async () => {
