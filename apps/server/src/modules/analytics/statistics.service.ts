@@ -61,7 +61,8 @@ export class StatisticsService {
     if (filter.domainTags && filter.domainTags.length > 0) {
       // Tagged domains of the sites in scope, within the chosen domains when some are.
       const tagged = await this.repo.taggedDomains(siteIds, filter.domainTags);
-      domainIds = domainIds ? domainIds.filter((id) => tagged.includes(id)) : tagged;
+      const isTagged = new Set(tagged);
+      domainIds = domainIds ? domainIds.filter((id) => isTagged.has(id)) : tagged;
     }
     return { siteIds, zoneIds, domainIds };
   }
