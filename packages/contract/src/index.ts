@@ -12,6 +12,7 @@ export * from './edge/nginx-tuning.js';
 export * from './edge/real-ip.js';
 export * from './edge/reputation.js';
 export * from './edge/stream-ports.js';
+export * from './edge/waf.js';
 export * from './enums.js';
 export * from './error-extra.js';
 export * from './errors.js';

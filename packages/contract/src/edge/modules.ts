@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { edgeWafModuleSchema } from './waf.js';
 import { CACHE_PATH_RE } from '../routes/site-cache.js';
 import {
   ACL_ACTIONS,
@@ -236,6 +237,7 @@ export const edgeModuleSchema = z.discriminatedUnion('type', [
   edgeProxyRewriteModuleSchema,
   edgeLuaAclModuleSchema,
   edgeTokenAuthModuleSchema,
+  edgeWafModuleSchema,
 ]);
 
 /** The modules a domain uses, by type (module ids in the document's `modules`), or null for none. */
@@ -248,6 +250,7 @@ export const edgeDomainModulesSchema = z
     // Later types default to none: a document from an older control plane still reads.
     luaAcl: id.nullable().default(null),
     tokenAuth: id.nullable().default(null),
+    waf: id.nullable().default(null),
   })
   .nullable()
   .default(null);

@@ -61,9 +61,10 @@ export type EventDecisionKind = (typeof EVENT_DECISION_KINDS)[number];
 
 /**
  * What the deciding rule did: a rule's action (EDGE_RULE_ACTIONS), `allow` (the whitelist), and a
- * challenge's outcome (`pass`: a valid answer, `fail`: a wrong one); "" when nothing decided.
+ * challenge's outcome (`pass`: a valid answer, `fail`: a wrong one), `detect` (a WAF module in detect mode
+ * found an attack and let the request through); "" when nothing decided.
  */
-export const EVENT_DECISION_ACTIONS = ['', 'allow', 'pass', 'fail', ...EDGE_RULE_ACTIONS] as const;
+export const EVENT_DECISION_ACTIONS = ['', 'allow', 'pass', 'fail', ...EDGE_RULE_ACTIONS, 'detect'] as const;
 export type EventDecisionAction = (typeof EVENT_DECISION_ACTIONS)[number];
 /** Decisions that kept the request from the origin: counted as blocked. */
 export const BLOCKING_DECISION_ACTIONS: ReadonlySet<EventDecisionAction> = new Set([
