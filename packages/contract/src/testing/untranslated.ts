@@ -60,6 +60,16 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   md5: 'the hash function of token-auth links, md5(key + path + timestamp)',
   CN: 'an ISO 3166 country code given as an example of ACL country conditions',
   US: 'an ISO 3166 country code given as an example of ACL country conditions',
+  // Attack families of the WAF's rule groups, named so in Chinese security products.
+  SQL: 'SQL injection, a WAF rule group',
+  XML: 'XML external entities, a WAF rule group',
+  PHP: 'PHP injection, a WAF rule group',
+  Java: 'Java injection, a WAF rule group',
+  JavaScript: 'server-side JavaScript of the template-injection WAF rule group',
+  JNDI: 'the Java naming interface Log4Shell abuses, a WAF rule group',
+  Log4Shell: 'the name of the Log4j vulnerability (CVE-2021-44228), a WAF rule group',
+  Shell: 'shell commands of the command-injection WAF rule group',
+  Shellshock: 'the name of the bash vulnerability (CVE-2014-6271), a WAF rule group',
   // Sign-in.
   QR: 'the QR code of the authenticator setup',
   Telegram: 'the Telegram bot token of alert notices (error 101021)',
