@@ -122,6 +122,8 @@ function makeBatches(now: number): { node: number; body: Buffer }[] {
         fwKind: status === 403 ? 'blacklist' : status === 929 ? 'intervalLimit' : status === 444 ? 'blockList' : '',
         fwRule: blocked ? 1 + skewed(r, 20) : 0,
         fwAction: status === 403 ? 'deny' : status === 929 ? 'deny' : status === 444 ? 'drop' : '',
+        wafPart: '',
+        wafExcerpt: '',
       });
     }
     seq++;

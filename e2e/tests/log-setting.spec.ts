@@ -49,6 +49,8 @@ function event(nodeId: number, serial: number): EdgeEvent {
     fwKind: '',
     fwRule: 0,
     fwAction: '',
+    wafPart: '',
+    wafExcerpt: '',
   };
 }
 

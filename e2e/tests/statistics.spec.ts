@@ -56,6 +56,8 @@ function event(node: number, serial: number, over: Partial<EdgeEvent>): EdgeEven
     fwKind: '',
     fwRule: 0,
     fwAction: '',
+    wafPart: '',
+    wafExcerpt: '',
     ...over,
   };
 }

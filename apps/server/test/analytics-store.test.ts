@@ -14,7 +14,12 @@ import {
   rollupsOf,
 } from '../src/modules/analytics/rollups.js';
 import { StatisticsQueries } from '../src/modules/analytics/statistics.queries.js';
-import { clickhouseRequest, createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
+import {
+  clickhouseRequest,
+  createReopenableAnalyticsStore,
+  createTestAnalyticsStore,
+  TEST_ANALYTICS_KIND,
+} from './helpers/test-analytics.js';
 
 /**
  * The analytics store, on DuckDB (server-pglite) and on ClickHouse (server-postgres): what the
@@ -85,6 +90,8 @@ function makeEvents(batchId: string, count: number, from: number, span: number, 
       blocked: fw < 0.2 ? 1 : 0,
       blacklisted: fw < 0.1 ? 1 : 0,
       waf: fw >= 0.1 && fw < 0.2 ? 1 : 0,
+      wafPart: fw >= 0.1 && fw < 0.2 ? pick(['query', 'cookie', 'body']) : '',
+      wafExcerpt: fw >= 0.1 && fw < 0.2 ? pick(ODD_TEXT) : '',
     };
   });
 }
@@ -226,6 +233,75 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
         .sort(([x], [y]) => x - y)
         .map(([hour, v]) => ({ hour, sites: v.sites.size, requests: v.requests })),
     );
+  });
+
+  it('keeps each event as it came, the WAF part and excerpt included', async () => {
+    const events = makeEvents('b-rows', 300, T0, 3600, 5);
+    await store.ingest(batchOf('b-rows', events));
+    const rows = await store.query(
+      'SELECT request_id, fw_kind, fw_rule, fw_action, waf_part, waf_excerpt, user_agent FROM events',
+    );
+    const key = (r: {
+      requestId: string;
+      fwKind: string;
+      fwRule: number;
+      fwAction: string;
+      wafPart: string;
+      wafExcerpt: string;
+      userAgent: string;
+    }) => JSON.stringify([r.requestId, r.fwKind, r.fwRule, r.fwAction, r.wafPart, r.wafExcerpt, r.userAgent]);
+    const stored = rows.map((r) =>
+      key({
+        requestId: String(r.request_id),
+        fwKind: String(r.fw_kind),
+        fwRule: Number(r.fw_rule),
+        fwAction: String(r.fw_action),
+        wafPart: String(r.waf_part),
+        wafExcerpt: String(r.waf_excerpt),
+        userAgent: String(r.user_agent),
+      }),
+    );
+    expect(stored.sort()).toEqual(events.map(key).sort());
+    expect(events.some((e) => e.wafPart !== '' && e.wafExcerpt.includes('\\'))).toBe(true);
+  });
+
+  it('gives an events table from before the WAF its two columns on open, empty for the rows it held', async () => {
+    const kept = await createReopenableAnalyticsStore();
+    try {
+      const old = makeEvents('b-old', 50, T0, 600, 6);
+      await kept.store.ingest(batchOf('b-old', old));
+      // The layout of the version before: no waf_part, no waf_excerpt.
+      if (TEST_ANALYTICS_KIND === 'duckdb') {
+        await kept.store.query('ALTER TABLE events DROP COLUMN waf_excerpt');
+        await kept.store.query('ALTER TABLE events DROP COLUMN waf_part');
+      } else {
+        const [db] = (await kept.store.query('SELECT currentDatabase() AS db')).map((r) => String(r.db));
+        await clickhouseRequest('ALTER TABLE events DROP COLUMN waf_excerpt', { database: db });
+        await clickhouseRequest('ALTER TABLE events DROP COLUMN waf_part', { database: db });
+      }
+      const reopened = await kept.reopen();
+      const fresh = makeEvents('b-new', 50, T0 + 600, 600, 7);
+      expect(await reopened.ingest(batchOf('b-new', fresh))).toEqual({ stored: 50, duplicate: false });
+      const rows = await reopened.query(
+        "SELECT batch_id, waf_part, waf_excerpt FROM events WHERE waf_part <> '' OR batch_id = '1-b-old' OR batch_id = 'b-old'",
+      );
+      const oldRows = rows.filter((r) => String(r.batch_id).endsWith('b-old'));
+      expect(oldRows).toHaveLength(50);
+      expect(oldRows.every((r) => r.waf_part === '' && r.waf_excerpt === '')).toBe(true);
+      expect(
+        rows
+          .filter((r) => String(r.batch_id).endsWith('b-new'))
+          .map((r) => r.waf_part)
+          .sort(),
+      ).toEqual(
+        fresh
+          .filter((e) => e.wafPart !== '')
+          .map((e) => e.wafPart)
+          .sort(),
+      );
+    } finally {
+      await kept.drop();
+    }
   });
 
   it('answers a batch sent again as a duplicate and changes nothing', async () => {

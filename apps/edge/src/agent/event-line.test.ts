@@ -27,6 +27,8 @@ function line(fields: Record<string, string> = {}): string {
     fw_kind: '',
     fw_rule: '',
     fw_action: '',
+    waf_part: '',
+    waf_excerpt: '',
     user_agent: 'curl/8.5.0',
     referer: 'https://www.shop.example/',
     ...fields,
@@ -66,6 +68,8 @@ describe('an access-log line as a request event', () => {
       fwKind: '',
       fwRule: 0,
       fwAction: '',
+      wafPart: '',
+      wafExcerpt: '',
     });
   });
 
@@ -145,6 +149,26 @@ describe('an access-log line as a request event', () => {
     });
   });
 
+  it('carries a WAF decision: its rule, the part of the request and the excerpt, cut at its limit', () => {
+    expect(
+      parsed({
+        fw_kind: 'waf',
+        fw_rule: '100012',
+        fw_action: 'detect',
+        waf_part: 'cookie',
+        waf_excerpt: "1' or 1=1--",
+      }),
+    ).toMatchObject({
+      fwKind: 'waf',
+      fwRule: 100012,
+      fwAction: 'detect',
+      wafPart: 'cookie',
+      wafExcerpt: "1' or 1=1--",
+    });
+    expect(parsed({ waf_excerpt: 'x'.repeat(300) }).wafExcerpt).toBe('x'.repeat(128));
+    expect(parseEventLine(line({ waf_part: 'elsewhere' }), noFallback)).toMatchObject({ ok: false });
+  });
+
   it("cuts strings at the contract's limits, never through a surrogate pair", () => {
     const event = parsed({
       host: 'h'.repeat(300),
@@ -196,7 +220,8 @@ describe('the fast check', () => {
       status: [0, 444, 999, 1000, -1],
       scheme: ['http', 'https', 'ftp', ''],
       fwKind: ['', 'blacklist', 'waf', 'antiCC', 'nope'],
-      fwAction: ['', 'deny', 'pass', 'dropBlacklist', 'block'],
+      fwAction: ['', 'deny', 'pass', 'dropBlacklist', 'block', 'detect'],
+      wafPart: ['', 'query', 'file', 'any', 'nope'],
       ip: [
         '203.0.113.9',
         '2001:db8::1',
@@ -216,6 +241,6 @@ describe('the fast check', () => {
         compared++;
       }
     }
-    expect(compared).toBe(38);
+    expect(compared).toBe(44);
   });
 });

@@ -4,6 +4,7 @@ import {
   EVENT_DECISION_ACTIONS,
   EVENT_DECISION_KINDS,
   EVENT_LIMITS,
+  EVENT_WAF_PARTS,
   type EventCacheStatus,
   edgeEventSchema,
   isIP,
@@ -57,6 +58,7 @@ function milliseconds(value: string, fallback: number): number {
 
 const KINDS: ReadonlySet<string> = new Set(EVENT_DECISION_KINDS);
 const ACTIONS: ReadonlySet<string> = new Set(EVENT_DECISION_ACTIONS);
+const WAF_PARTS: ReadonlySet<string> = new Set(EVENT_WAF_PARTS);
 const ID = /^[A-Za-z0-9._-]{1,96}$/;
 
 /**
@@ -76,6 +78,7 @@ export function plainlyValid(e: EdgeEvent): boolean {
     (e.scheme === 'http' || e.scheme === 'https') &&
     KINDS.has(e.fwKind) &&
     ACTIONS.has(e.fwAction) &&
+    WAF_PARTS.has(e.wafPart) &&
     e.ip.length <= 45 &&
     isIP(e.ip)
   );
@@ -123,6 +126,8 @@ export function parseEventLine(line: string, fallbackId: () => string): ParsedLi
     fwKind: text(f.fw_kind) as EdgeEvent['fwKind'],
     fwRule: integer(text(f.fw_rule), 0),
     fwAction: text(f.fw_action) as EdgeEvent['fwAction'],
+    wafPart: text(f.waf_part) as EdgeEvent['wafPart'],
+    wafExcerpt: cut(text(f.waf_excerpt), EVENT_LIMITS.wafExcerpt),
   };
   if (plainlyValid(candidate)) return { ok: true, event: candidate };
   const checked = edgeEventSchema.safeParse(candidate);

@@ -36,6 +36,8 @@ export function edgeEvent(over: Partial<EdgeEvent> & Pick<EdgeEvent, 'time'>): E
     fwKind: '',
     fwRule: 0,
     fwAction: '',
+    wafPart: '',
+    wafExcerpt: '',
     ...over,
   };
 }

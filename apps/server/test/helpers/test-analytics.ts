@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { inject } from 'vitest';
 import type { AnalyticsStore } from '../../src/modules/analytics/analytics-store.js';
 import { ClickHouseStore } from '../../src/modules/analytics/clickhouse-store.js';
@@ -10,6 +13,47 @@ import { DuckDbStore } from '../../src/modules/analytics/duckdb-store.js';
  * (`rampart_t_<random>`), dropped when the store is closed. Open when returned.
  */
 export const TEST_ANALYTICS_KIND = process.env.RAMPART_TEST_DB === 'postgres' ? 'clickhouse' : 'duckdb';
+
+/**
+ * A store on disk (DuckDB: a temporary directory) or in a database of its own (ClickHouse), with
+ * `reopen`, which closes it and opens a new store on the same data — to test what open() does to a
+ * store an older version left — and `drop`, which removes it for good.
+ */
+export async function createReopenableAnalyticsStore(): Promise<{
+  store: AnalyticsStore;
+  reopen: () => Promise<AnalyticsStore>;
+  drop: () => Promise<void>;
+}> {
+  let store: AnalyticsStore;
+  let make: () => AnalyticsStore;
+  let cleanup: () => Promise<void>;
+  if (TEST_ANALYTICS_KIND === 'duckdb') {
+    const dir = await mkdtemp(path.join(tmpdir(), 'rampart-duck-'));
+    make = () => new DuckDbStore(dir);
+    cleanup = () => rm(dir, { recursive: true, force: true });
+  } else {
+    const name = `rampart_t_${randomBytes(6).toString('hex')}`;
+    make = () => new ClickHouseStore(withDatabase(inject('clickhouseUrl'), name));
+    cleanup = async () => {
+      await clickhouseRequest(`DROP DATABASE IF EXISTS ${name}`);
+    };
+  }
+  store = make();
+  await store.open();
+  return {
+    store,
+    reopen: async () => {
+      await store.close();
+      store = make();
+      await store.open();
+      return store;
+    },
+    drop: async () => {
+      await store.close();
+      await cleanup();
+    },
+  };
+}
 
 export async function createTestAnalyticsStore(): Promise<AnalyticsStore> {
   if (TEST_ANALYTICS_KIND === 'duckdb') {

@@ -31,7 +31,11 @@ const valid: EdgeEvent = {
   fwKind: 'waf',
   fwRule: 7,
   fwAction: 'deny',
+  wafPart: 'query',
+  wafExcerpt: "id=1' or '1'='1",
 };
+/** Fields an agent from before the WAF does not send (they default to ""). */
+const OPTIONAL = new Set(['wafPart', 'wafExcerpt']);
 
 const batch = (events: unknown[], extra: Record<string, unknown> = {}) => ({
   batchId: 'a1b2c3-42',
@@ -85,6 +89,10 @@ const ODD: unknown[] = [
   'p'.repeat(EVENT_LIMITS.path + 1),
   'u'.repeat(EVENT_LIMITS.userAgent + 1),
   'r'.repeat(EVENT_LIMITS.referer + 1),
+  'query',
+  'file',
+  'w'.repeat(EVENT_LIMITS.wafExcerpt),
+  'w'.repeat(EVENT_LIMITS.wafExcerpt + 1),
   '1'.repeat(46),
   [],
   {},
@@ -117,9 +125,14 @@ describe('isEdgeEventBatch', () => {
         else refused++;
       }
       const { [field as keyof EdgeEvent]: _, ...without } = valid;
-      expect(agree(batch([without]))).toBe(false);
+      expect(agree(batch([without]))).toBe(OPTIONAL.has(field));
     }
     expect(agree(batch([{ ...valid, extra: 1 }]))).toBe(false);
+    // An agent from before the WAF: neither field, and no other key in their place.
+    const { wafPart: _p, wafExcerpt: _e, ...old } = valid;
+    expect(agree(batch([old]))).toBe(true);
+    expect(agree(batch([{ ...old, extra: '' }]))).toBe(false);
+    expect(agree(batch([{ ...old, wafPart: undefined }]))).toBe(true);
     // Most odd values are refused somewhere, and some pass where they fit: both sides were exercised.
     expect(refused).toBeGreaterThan(500);
     expect(accepted).toBeGreaterThan(50);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EDGE_RULE_ACTIONS } from '../edge/challenge.js';
+import { WAF_PARTS } from '../edge/waf.js';
 import { dataOf, defineRoute, nodeAccess } from '../route.js';
 import { isIP } from '../validators/ip.js';
 
@@ -28,7 +29,11 @@ export const EVENT_LIMITS = {
   path: 2048,
   userAgent: 512,
   referer: 1024,
+  wafExcerpt: 128,
 } as const;
+
+/** Where a WAF decision found its match (WAF_PARTS), "" for no WAF decision. */
+export const EVENT_WAF_PARTS = ['', ...WAF_PARTS] as const;
 
 /**
  * What decided a request at the edge (`fw_kind` of the access log, set by rampart.firewall,
@@ -143,6 +148,12 @@ export const edgeEventSchema = z.strictObject({
   /** The deciding rule's id, 0 when none (or a decision no rule names, as the block list's). */
   fwRule: z.number().int().min(0),
   fwAction: z.enum(EVENT_DECISION_ACTIONS),
+  /**
+   * A WAF decision's part of the request and a short redacted excerpt of what matched ("" for
+   * none). Agents from before the WAF send neither: they default to "".
+   */
+  wafPart: z.enum(EVENT_WAF_PARTS).default(''),
+  wafExcerpt: text(EVENT_LIMITS.wafExcerpt).default(''),
 });
 export type EdgeEvent = z.infer<typeof edgeEventSchema>;
 
@@ -160,7 +171,12 @@ const KINDS: ReadonlySet<unknown> = new Set(EVENT_DECISION_KINDS);
 const ACTIONS: ReadonlySet<unknown> = new Set(EVENT_DECISION_ACTIONS);
 const CACHE: ReadonlySet<unknown> = new Set(EVENT_CACHE_STATUSES);
 const VERSIONS: ReadonlySet<unknown> = new Set(['', ...EVENT_HTTP_VERSIONS]);
-const EVENT_KEYS = Object.keys(edgeEventSchema.shape);
+const WAF_PART_SET: ReadonlySet<unknown> = new Set(EVENT_WAF_PARTS);
+/** The keys every event has; the WAF's two are optional (OPTIONAL_EVENT_KEYS). */
+const OPTIONAL_EVENT_KEYS = ['wafPart', 'wafExcerpt'] as const;
+const EVENT_KEYS = Object.keys(edgeEventSchema.shape).filter(
+  (k) => !(OPTIONAL_EVENT_KEYS as readonly string[]).includes(k),
+);
 const REQUEST_ID = /^[A-Za-z0-9._-]+$/;
 const METHOD = /^[A-Z]*$/;
 const BATCH_ID = /^[a-z0-9]{1,32}-[0-9]{1,16}$/;
@@ -177,7 +193,12 @@ function isEdgeEvent(v: unknown): boolean {
     if (!Object.hasOwn(e, key)) continue;
     keys++;
   }
-  if (keys !== EVENT_KEYS.length) return false;
+  const hasPart = Object.hasOwn(e, 'wafPart');
+  const hasExcerpt = Object.hasOwn(e, 'wafExcerpt');
+  if (keys !== EVENT_KEYS.length + (hasPart ? 1 : 0) + (hasExcerpt ? 1 : 0)) return false;
+  // An optional key present as undefined takes its default, as in the schema.
+  if (hasPart && e.wafPart !== undefined && !WAF_PART_SET.has(e.wafPart)) return false;
+  if (hasExcerpt && e.wafExcerpt !== undefined && !isText(e.wafExcerpt, EVENT_LIMITS.wafExcerpt)) return false;
   return (
     typeof e.id === 'string' &&
     e.id.length >= 1 &&

@@ -49,6 +49,9 @@ export interface EventRow {
   fwKind: string;
   fwRule: number;
   fwAction: string;
+  /** A WAF decision's part of the request (WAF_PARTS) and a redacted excerpt of the match, "" for none. */
+  wafPart: string;
+  wafExcerpt: string;
   /** Derived at ingest so the rollups need no logic: 1 or 0. */
   hit: number;
   blocked: number;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable } from '@rampart/contract';
 import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
-import { EVENT_COLUMNS } from './duckdb-store.js';
+import { ADDED_EVENT_COLUMNS, EVENT_COLUMNS } from './duckdb-store.js';
 import { checkedParts } from './log-parts.js';
 import {
   DIM_COUNTERS,
@@ -372,6 +372,16 @@ export class ClickHouseStore implements AnalyticsStore {
     if (events?.engine !== 'Distributed') {
       for (const table of RETIRED) await this.execute(`DROP TABLE IF EXISTS ${table}`);
       for (const statement of DDL) await this.execute(statement);
+      // A store from before a column was added (18.16 has no ADD COLUMN IF NOT EXISTS).
+      const have = new Set(
+        (
+          await this.select("SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'events'")
+        ).map((r) => String(r.name)),
+      );
+      for (const c of COLUMNS) {
+        if (ADDED_EVENT_COLUMNS.has(c.name) && !have.has(c.name))
+          await this.execute(`ALTER TABLE events ADD COLUMN ${c.name} ${c.type} DEFAULT ''`);
+      }
     }
     this.opened = true;
   }

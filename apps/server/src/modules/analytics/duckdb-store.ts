@@ -62,7 +62,12 @@ export const EVENT_COLUMNS: readonly [keyof EventRow, string, string][] = [
   ['blocked', 'blocked', 'TINYINT'],
   ['blacklisted', 'blacklisted', 'TINYINT'],
   ['waf', 'waf', 'TINYINT'],
+  // Added with the WAF: stores from before get them (empty) on open, last, in this order.
+  ['wafPart', 'waf_part', 'VARCHAR'],
+  ['wafExcerpt', 'waf_excerpt', 'VARCHAR'],
 ];
+/** Columns added to the events table after it first shipped: ALTER TABLE on open (both stores). */
+export const ADDED_EVENT_COLUMNS: ReadonlySet<string> = new Set(['waf_part', 'waf_excerpt']);
 
 const KEY_COLUMNS =
   'bucket BIGINT NOT NULL, site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL';
@@ -238,6 +243,8 @@ function appendEvent(appender: DuckDBAppender, e: EventRow): void {
   appender.appendTinyInt(e.blocked);
   appender.appendTinyInt(e.blacklisted);
   appender.appendTinyInt(e.waf);
+  appender.appendVarchar(e.wafPart);
+  appender.appendVarchar(e.wafExcerpt);
   appender.endRow();
 }
 
@@ -291,6 +298,11 @@ export class DuckDbStore implements AnalyticsStore {
     // one after each compaction (compact), write the same in far fewer, larger steps.
     await this.writer.run("SET checkpoint_threshold = '256MB'");
     for (const statement of DDL) await this.writer.run(statement);
+    // A store from before a column was added: it goes last, as EVENT_COLUMNS (and the appender) say.
+    for (const [, name, type] of EVENT_COLUMNS) {
+      if (ADDED_EVENT_COLUMNS.has(name))
+        await this.writer.run(`ALTER TABLE events ADD COLUMN IF NOT EXISTS ${name} ${type} DEFAULT ''`);
+    }
     // An older version staged in a table of the database; a temporary one replaces it.
     await this.writer.run('DROP TABLE IF EXISTS main.ingest_staging');
     // Before the low-cardinality dimensions went hourly (lowdims_1h) they had a five-minute table.

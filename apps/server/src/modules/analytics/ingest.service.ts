@@ -116,6 +116,9 @@ export class IngestService {
         fwKind: e.fwKind,
         fwRule: e.fwRule,
         fwAction: e.fwAction,
+        // An agent from before the WAF sends neither (the schema's default, skipped by the plain check).
+        wafPart: e.wafPart ?? '',
+        wafExcerpt: e.wafExcerpt ?? '',
         hit: CACHE_HIT_STATUSES.has(e.cacheStatus as EventCacheStatus) ? 1 : 0,
         blocked,
         blacklisted: blocked && BLACKLIST_KINDS.has(e.fwKind) ? 1 : 0,

@@ -34,6 +34,7 @@ export async function edgeModulesOf(
       proxyRewrite: null,
       luaAcl: null,
       tokenAuth: null,
+      waf: null,
     };
     entry[b.type] = b.moduleId;
     byDomain.set(b.domainId, entry);
