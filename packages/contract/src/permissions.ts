@@ -69,7 +69,13 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
     {
       key: 'dataAnalysis',
       name: L('Data Analysis', '数据分析', '數據分析'),
-      keys: [{ key: 'user.statistics.read', name: L('View statistics', '查看统计', '檢視統計') }],
+      keys: [
+        { key: 'user.statistics.read', name: L('View statistics', '查看统计', '檢視統計') },
+        {
+          key: 'user.logs.read',
+          name: L('View access and WAF logs', '查看访问日志和 WAF 日志', '檢視存取日誌和 WAF 日誌'),
+        },
+      ],
     },
     { key: 'userManagement', name: userManagementName, keys: accountKeys() },
   ],
@@ -108,7 +114,13 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
     {
       key: 'dataAnalysis',
       name: L('Data Analysis', '数据分析', '數據分析'),
-      keys: [{ key: 'client.statistics.read', name: L('View statistics', '查看统计', '檢視統計') }],
+      keys: [
+        { key: 'client.statistics.read', name: L('View statistics', '查看统计', '檢視統計') },
+        {
+          key: 'client.logs.read',
+          name: L('View access and WAF logs', '查看访问日志和 WAF 日志', '檢視存取日誌和 WAF 日誌'),
+        },
+      ],
     },
     { key: 'userManagement', name: userManagementName, keys: accountKeys() },
   ],

@@ -4,6 +4,8 @@ import { DashboardService } from '../modules/analytics/dashboard.service.js';
 import { IngestService } from '../modules/analytics/ingest.service.js';
 import { bindLogSettingRoutes } from '../modules/analytics/log-settings.routes.js';
 import { LogSettingsService } from '../modules/analytics/log-settings.service.js';
+import { bindLogRoutes } from '../modules/analytics/logs.routes.js';
+import { LogsService } from '../modules/analytics/logs.service.js';
 import { StatisticsQueries } from '../modules/analytics/statistics.queries.js';
 import { bindStatisticsRoutes } from '../modules/analytics/statistics.routes.js';
 import { StatisticsService } from '../modules/analytics/statistics.service.js';
@@ -13,7 +15,7 @@ import type { AppContext } from './context.js';
 
 /**
  * Traffic analytics (docs/decisions.md "Traffic analytics"): the nodes' event batches in, the
- * statistics and dashboards out, the log setting (retention and the store's parts), and the job
+ * statistics, dashboards and log search out, the log setting (retention and the store's parts), and the job
  * that compacts the store and prunes it by that retention.
  */
 export function composeAnalytics(ctx: AppContext, binder: Binder, store: AnalyticsStore, geo: GeoDatabaseService) {
@@ -24,6 +26,7 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
   );
   const ingest = new IngestService(store, repo, (operatorId) => geo.locator(operatorId), clock);
   bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock);
+  bindLogRoutes(binder, new LogsService(store, repo));
   const logSettings = new LogSettingsService(
     repos.settings,
     store,

@@ -27,6 +27,7 @@ import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
 import { logSettingRoutes } from './log-settings.js';
 import { logoRoutes } from './logos.js';
+import { logRoutes } from './logs.js';
 import { monitoringRoutes } from './monitoring.js';
 import { nodeCommandRoutes } from './node-commands.js';
 import { nodeInstallRoutes } from './node-install.js';
@@ -82,6 +83,7 @@ export * from './group-lines.js';
 export * from './groups.js';
 export * from './log-settings.js';
 export * from './logos.js';
+export * from './logs.js';
 export * from './monitoring.js';
 export * from './node-commands.js';
 export * from './node-install.js';
@@ -165,6 +167,7 @@ export const ROUTE_GROUPS = {
   apiTokens: apiTokenRoutes,
   logos: logoRoutes,
   logSettings: logSettingRoutes,
+  logs: logRoutes,
   overview: overviewRoutes,
   statistics: statisticsRoutesOf,
   dashboard: dashboardRoutes,

@@ -53,6 +53,7 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   Rampart: 'the product name',
   nginx: 'the web server the nodes run, its settings and commands',
   Lua: 'the language of the edge modules',
+  WAF: 'the web application firewall (WAF modules, WAF logs), the industry name kept in Chinese consoles',
   ACL: 'access control lists (the Lua ACL modules), the industry name kept in Chinese consoles',
   Cookie: 'the HTTP header named Cookie (conditions of ACL rules)',
   token: 'the query parameter of token-auth links (?token=…)',

@@ -86,7 +86,18 @@ export interface SqlDialect {
   text(expr: string): string;
   /** An integer expression as a 64-bit integer (UNION ALL's sides must agree on types). */
   int64(expr: string): string;
+  /**
+   * A string value as an expression built from its UTF-8 bytes in hexadecimal: the statement's text
+   * holds hex digits only, so no value can change it (log search filters are the only strings).
+   */
+  str(value: string): string;
+  /** `expr` holds `value` / starts with it (byte-wise, case-sensitive). */
+  contains(expr: string, value: string): string;
+  startsWith(expr: string, value: string): string;
 }
+
+/** The hexadecimal digits of a string's UTF-8 bytes (for SqlDialect.str). */
+export const hexOf = (value: string): string => Buffer.from(value, 'utf8').toString('hex');
 
 export interface AnalyticsStore {
   readonly kind: 'duckdb' | 'clickhouse';

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable } from '@rampart/contract';
-import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
+import {
+  type AnalyticsStore,
+  type EventRow,
+  hexOf,
+  type IngestResult,
+  type Row,
+  type SqlDialect,
+  type StoredBatch,
+} from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
 import { ADDED_EVENT_COLUMNS, EVENT_COLUMNS } from './duckdb-store.js';
 import { checkedParts } from './log-parts.js';
@@ -58,6 +66,10 @@ export const CLICKHOUSE_DIALECT: SqlDialect = {
   distinct: (expr) => `uniqExact(${expr})`,
   text: (expr) => `toString(${expr})`,
   int64: (expr) => `toInt64(${expr})`,
+  str: (value) => `unhex('${hexOf(value)}')`,
+  // 18.16 has no startsWith: the first occurrence at byte 1 is a prefix.
+  contains: (expr, value) => `position(${expr}, unhex('${hexOf(value)}')) > 0`,
+  startsWith: (expr, value) => `position(${expr}, unhex('${hexOf(value)}')) = 1`,
 };
 
 /** ClickHouse type of each DuckDB type of EVENT_COLUMNS, with the range of the integers. */

@@ -3,7 +3,15 @@ import path from 'node:path';
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { LOG_TABLES, type LogPart, type LogPartRef, type LogTable, logPartOf } from '@rampart/contract';
 import { lockStore, type StoreLock } from '../../platform/db/store-lock.js';
-import type { AnalyticsStore, EventRow, IngestResult, Row, SqlDialect, StoredBatch } from './analytics-store.js';
+import {
+  type AnalyticsStore,
+  type EventRow,
+  hexOf,
+  type IngestResult,
+  type Row,
+  type SqlDialect,
+  type StoredBatch,
+} from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
 import { checkedParts, DATED_COLUMN } from './log-parts.js';
 import { DIM_COUNTERS, HIGH_DIM_COLUMNS, lowDimValueSql, ROLLUP_COUNTERS, UPSTREAM_SQL } from './rollups.js';
@@ -24,6 +32,9 @@ export const DUCKDB_DIALECT: SqlDialect = {
   distinct: (expr) => `count(DISTINCT ${expr})`,
   text: (expr) => `CAST(${expr} AS VARCHAR)`,
   int64: (expr) => `CAST(${expr} AS BIGINT)`,
+  str: (value) => `decode(unhex('${hexOf(value)}'))`,
+  contains: (expr, value) => `contains(${expr}, decode(unhex('${hexOf(value)}')))`,
+  startsWith: (expr, value) => `starts_with(${expr}, decode(unhex('${hexOf(value)}')))`,
 };
 
 /** Column name and DuckDB type of the events table, in the appender's order (ClickHouse maps the types). */

@@ -44,7 +44,7 @@ function ints(values: readonly number[]): string {
   for (const v of values) if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${v}`);
   return values.join(', ');
 }
-function int(v: number): string {
+export function int(v: number): string {
   if (!Number.isSafeInteger(v)) throw new Error(`not an integer: ${v}`);
   return String(v);
 }
@@ -53,7 +53,8 @@ function int(v: number): string {
 const floorTo = (t: number, unit: number) => t - (t % unit);
 const ceilTo = (t: number, unit: number) => (t % unit === 0 ? t : floorTo(t, unit) + unit);
 
-function scopeWhere(scope: Scope, time: string, range: Range): string {
+/** The caller's sites (and zones and domains when narrowed) and the time range, as a WHERE clause. */
+export function scopeWhere(scope: Scope, time: string, range: Range): string {
   const parts = [
     `site_id IN (${ints(scope.siteIds)})`,
     `${time} >= ${int(range.start)}`,

@@ -13,8 +13,8 @@ import {
   TRACKED_STATUS_CODES,
 } from '@rampart/contract';
 import type { Caller } from '../../platform/http/bind-route.js';
-import type { SiteScope } from '../sites/sites.repository.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
+import { analyticsScope } from './analytics-scope.js';
 import { type Range, type Scope, type StatisticsQueries, TOP_SOURCES } from './statistics.queries.js';
 
 const TRACKED = new Set<number>(TRACKED_STATUS_CODES);
@@ -44,27 +44,8 @@ export class StatisticsService {
     ) => Promise<Map<number, string>>,
   ) {}
 
-  private async scopeOf(caller: Caller, filter: Partial<StatisticsFilter>): Promise<Scope> {
-    const siteScope: SiteScope =
-      caller.tier === 'client' ? { ownerId: caller.operatorId ?? -1 } : { userId: caller.accountId };
-    const siteIds = await this.repo.visibleSites(siteScope, {
-      siteIds: filter.siteIDs,
-      domainIds: filter.domainIDs,
-      ...(caller.tier === 'client' && filter.userID !== undefined ? { userId: filter.userID } : {}),
-    });
-    let zoneIds: number[] | null = filter.zoneIDs && filter.zoneIDs.length > 0 ? [...filter.zoneIDs] : null;
-    if (caller.tier === 'client' && caller.zoneScope) {
-      const allowed = caller.zoneScope;
-      zoneIds = zoneIds ? zoneIds.filter((z) => allowed.has(z)) : [...allowed];
-    }
-    let domainIds = filter.domainIDs && filter.domainIDs.length > 0 ? [...filter.domainIDs] : null;
-    if (filter.domainTags && filter.domainTags.length > 0) {
-      // Tagged domains of the sites in scope, within the chosen domains when some are.
-      const tagged = await this.repo.taggedDomains(siteIds, filter.domainTags);
-      const isTagged = new Set(tagged);
-      domainIds = domainIds ? domainIds.filter((id) => isTagged.has(id)) : tagged;
-    }
-    return { siteIds, zoneIds, domainIds };
+  private scopeOf(caller: Caller, filter: Partial<StatisticsFilter>): Promise<Scope> {
+    return analyticsScope(this.repo, caller, filter);
   }
 
   async card(caller: Caller, filter: StatisticsFilter & { type: number }): Promise<StatisticsCard> {

@@ -1,0 +1,89 @@
+import type { LogFilter, LogRecord } from '@rampart/contract';
+import type { Caller } from '../../platform/http/bind-route.js';
+import type { AnalyticsRepository } from './analytics.repository.js';
+import { analyticsScope } from './analytics-scope.js';
+import type { AnalyticsStore, Row } from './analytics-store.js';
+import { int, scopeWhere } from './statistics.queries.js';
+import { rangeOf } from './statistics.service.js';
+
+export type LogKind = 'access' | 'waf';
+
+const COLUMNS =
+  'ts, ms, node_id, zone_id, site_id, domain_id, request_id, host, ip, country, method, scheme, http_version, ' +
+  'uri, status, bytes_in, bytes_out, request_ms, upstream_ms, upstream_status, cache_status, user_agent, ' +
+  'referer, fw_kind, fw_rule, fw_action, waf_part, waf_excerpt';
+
+/**
+ * Access and WAF log search (routes/logs.ts; docs/decisions.md "Log search") over the raw events
+ * of the analytics store: the caller's sites first (analyticsScope, inside the SQL as the
+ * statistics), then the filters, newest first. Numbers enter the statement as checked integers,
+ * strings only as their bytes in hexadecimal (SqlDialect.str), never as text.
+ */
+export class LogsService {
+  constructor(
+    private readonly store: AnalyticsStore,
+    private readonly repo: AnalyticsRepository,
+  ) {}
+
+  async search(caller: Caller, kind: LogKind, filter: LogFilter): Promise<{ data: LogRecord[]; total: number }> {
+    const scope = await analyticsScope(this.repo, caller, filter);
+    if (scope.siteIds.length === 0) return { data: [], total: 0 };
+    const d = this.store.dialect;
+    const where = [scopeWhere(scope, 'ts', rangeOf(filter))];
+    if (kind === 'waf') where.push(`fw_kind = 'waf'`);
+    if (filter.ip !== undefined) where.push(`ip = ${d.str(filter.ip.toLowerCase())}`);
+    if (filter.status !== undefined) where.push(`status = ${int(filter.status)}`);
+    if (filter.method !== undefined) where.push(`method = ${d.str(filter.method)}`);
+    if (filter.reqID !== undefined) where.push(`request_id = ${d.str(filter.reqID)}`);
+    if (filter.url !== undefined) {
+      where.push(filter.urlMatch === 'prefix' ? d.startsWith('uri', filter.url) : d.contains('uri', filter.url));
+    }
+    if (filter.ruleId !== undefined) where.push(`fw_rule = ${int(filter.ruleId)}`);
+    if (filter.action !== undefined) where.push(`fw_action = ${d.str(filter.action)}`);
+    const clause = where.join(' AND ');
+    const offset = (filter.page - 1) * filter.pageSize;
+    const [rows, counted] = await Promise.all([
+      this.store.query(
+        `SELECT ${COLUMNS} FROM events WHERE ${clause} ORDER BY ts DESC, ms DESC, request_id DESC ` +
+          `LIMIT ${int(filter.pageSize)} OFFSET ${int(offset)}`,
+      ),
+      this.store.query(`SELECT count(*) AS n FROM events WHERE ${clause}`),
+    ]);
+    return { data: rows.map(recordOf), total: Number(counted[0]?.n ?? 0) };
+  }
+}
+
+const str = (v: number | string | undefined) => (v === undefined ? '' : String(v));
+const num = (v: number | string | undefined) => Number(v ?? 0);
+
+function recordOf(r: Row): LogRecord {
+  return {
+    reqID: str(r.request_id),
+    time: new Date(num(r.ts) * 1000 + num(r.ms)).toISOString(),
+    nodeID: num(r.node_id),
+    zoneID: num(r.zone_id),
+    siteID: num(r.site_id),
+    domainID: num(r.domain_id),
+    host: str(r.host),
+    ip: str(r.ip),
+    country: str(r.country),
+    method: str(r.method),
+    scheme: str(r.scheme),
+    httpVersion: str(r.http_version),
+    url: str(r.uri),
+    status: num(r.status),
+    bytesIn: num(r.bytes_in),
+    bytesOut: num(r.bytes_out),
+    requestMs: num(r.request_ms),
+    upstreamMs: num(r.upstream_ms),
+    upstreamStatus: num(r.upstream_status),
+    cacheStatus: str(r.cache_status),
+    userAgent: str(r.user_agent),
+    referer: str(r.referer),
+    fwKind: str(r.fw_kind),
+    fwRule: num(r.fw_rule),
+    fwAction: str(r.fw_action),
+    wafPart: str(r.waf_part),
+    wafExcerpt: str(r.waf_excerpt),
+  };
+}

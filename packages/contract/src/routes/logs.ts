@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { defineRoute, pageOf, tiers } from '../route.js';
+import { zIds } from '../validators/ids.js';
+import { isIP } from '../validators/ip.js';
+import { EVENT_DECISION_ACTIONS, EVENT_LIMITS } from './analytics-events.js';
+import { STATISTICS_FILTER_IDS_MAX } from './statistics.js';
+
+/**
+ * Access and WAF log search (spec part 2 §3 "Access logs, WAF logs … (filters … startTime,
+ * endTime, method, reqID, url)", §7 "Logs": `POST user/logs/access`, `POST user/logs/waf`; the
+ * operator's versions on the client prefix with the zone filter; docs/decisions.md "Log search").
+ * Every record is one request event the edge shipped (analytics-events.ts), newest first, from the
+ * raw events the log setting keeps. Only the caller's sites are searched, inside the query.
+ */
+
+/** Longest time range one search covers (the raw events are kept at most this long by default). */
+export const LOG_RANGE_MAX_DAYS = 31;
+/** Most records one page answers. */
+export const LOG_PAGE_SIZE_MAX = 100;
+/** How a URL filter matches the request URI (path and query, as sent). */
+export const LOG_URL_MATCHES = ['contains', 'prefix'] as const;
+/** Text a filter may hold: no control characters (they never reach a log line). */
+const FILTER_TEXT = /^[^\x00-\x1f\x7f]+$/;
+
+const isoTime = z.string().datetime({ offset: true });
+const filterIds = zIds(STATISTICS_FILTER_IDS_MAX, 0).optional();
+
+const logFilterBase = z.object({
+  siteIDs: filterIds,
+  domainIDs: filterIds,
+  startTime: isoTime,
+  endTime: isoTime,
+  /** The client address, exactly (as the edge saw it). */
+  ip: z
+    .string()
+    .max(45)
+    .regex(/^[0-9A-Fa-f:.]+$/, 'wrongFormat')
+    .refine((s) => isIP(s), { message: 'wrongFormat' })
+    .optional(),
+  status: z.number().int().min(0).max(999).optional(),
+  method: z
+    .string()
+    .regex(/^[A-Z]{1,16}$/, 'wrongFormat')
+    .optional(),
+  url: z.string().min(1).max(EVENT_LIMITS.path).regex(FILTER_TEXT, 'wrongFormat').optional(),
+  urlMatch: z.enum(LOG_URL_MATCHES).default('contains'),
+  reqID: z
+    .string()
+    .max(EVENT_LIMITS.requestId)
+    .regex(/^[A-Za-z0-9._-]+$/, 'wrongFormat')
+    .optional(),
+  page: z.number().int().min(1).default(1),
+  pageSize: z.number().int().min(1).max(LOG_PAGE_SIZE_MAX).default(20),
+});
+const wafExtra = {
+  /** The WAF rule that decided (engine rule ids, WAF_GROUP_RULE_BASE). */
+  ruleId: z.number().int().min(1).optional(),
+  action: z.enum(EVENT_DECISION_ACTIONS.filter((a) => a !== '') as [string, ...string[]]).optional(),
+};
+const clientExtra = {
+  zoneIDs: filterIds,
+  userID: z.number().int().positive().optional(),
+};
+function checkRange<T extends { startTime: string; endTime: string }>(value: T, ctx: z.RefinementCtx): void {
+  const start = Date.parse(value.startTime);
+  const end = Date.parse(value.endTime);
+  if (!(end > start)) ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'endBeforeStart' });
+  else if (end - start > LOG_RANGE_MAX_DAYS * 86_400_000) {
+    ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'rangeTooLong' });
+  }
+}
+
+const userAccessBody = logFilterBase.superRefine(checkRange);
+const userWafBody = logFilterBase.extend(wafExtra).superRefine(checkRange);
+const clientAccessBody = logFilterBase.extend(clientExtra).superRefine(checkRange);
+const clientWafBody = logFilterBase.extend({ ...wafExtra, ...clientExtra }).superRefine(checkRange);
+/** What the service takes: every filter of every version (those a version lacks stay undefined). */
+export type LogFilter = z.output<typeof clientWafBody>;
+
+/** One request as the logs show it: the whole stored event. */
+export const logRecordSchema = z.object({
+  reqID: z.string(),
+  /** ISO time with milliseconds (the node's clock). */
+  time: z.string(),
+  nodeID: z.number().int(),
+  zoneID: z.number().int(),
+  siteID: z.number().int(),
+  domainID: z.number().int(),
+  host: z.string(),
+  ip: z.string(),
+  /** ISO 3166 alpha-2 code, "" when unknown. */
+  country: z.string(),
+  method: z.string(),
+  scheme: z.string(),
+  httpVersion: z.string(),
+  /** The request URI with its query, as sent. */
+  url: z.string(),
+  status: z.number().int(),
+  bytesIn: z.number(),
+  bytesOut: z.number(),
+  requestMs: z.number().int(),
+  upstreamMs: z.number().int(),
+  upstreamStatus: z.number().int(),
+  cacheStatus: z.string(),
+  userAgent: z.string(),
+  referer: z.string(),
+  fwKind: z.string(),
+  fwRule: z.number().int(),
+  fwAction: z.string(),
+  /** A WAF decision's part of the request (WAF_PARTS) and a redacted excerpt of the match. */
+  wafPart: z.string(),
+  wafExcerpt: z.string(),
+});
+export type LogRecord = z.infer<typeof logRecordSchema>;
+
+const userLogs = tiers(['user'], 'user.logs.read');
+const clientLogs = tiers(['client'], 'client.logs.read');
+
+export const userAccessLogs = defineRoute({
+  id: 'user.logs.access',
+  method: 'POST',
+  path: '/user/logs/access',
+  access: userLogs,
+  codes: [],
+  summary: "The access log of the caller's sites: requests in the time range matching the filters, newest first, paged",
+  tags: ['logs'],
+  request: { body: userAccessBody },
+  response: pageOf(logRecordSchema),
+});
+export const userWafLogs = defineRoute({
+  id: 'user.logs.waf',
+  method: 'POST',
+  path: '/user/logs/waf',
+  access: userLogs,
+  codes: [],
+  summary: "The WAF log of the caller's sites: requests a WAF module blocked or detected, newest first, paged",
+  tags: ['logs'],
+  request: { body: userWafBody },
+  response: pageOf(logRecordSchema),
+});
+export const clientAccessLogs = defineRoute({
+  id: 'client.logs.access',
+  method: 'POST',
+  path: '/client/logs/access',
+  access: clientLogs,
+  codes: [],
+  summary: "The access log of the operator's sites (optionally by zone and customer), newest first, paged",
+  tags: ['logs'],
+  request: { body: clientAccessBody },
+  response: pageOf(logRecordSchema),
+});
+export const clientWafLogs = defineRoute({
+  id: 'client.logs.waf',
+  method: 'POST',
+  path: '/client/logs/waf',
+  access: clientLogs,
+  codes: [],
+  summary: "The WAF log of the operator's sites (optionally by zone and customer), newest first, paged",
+  tags: ['logs'],
+  request: { body: clientWafBody },
+  response: pageOf(logRecordSchema),
+});
+
+export const logRoutes = { userAccessLogs, userWafLogs, clientAccessLogs, clientWafLogs } as const;
