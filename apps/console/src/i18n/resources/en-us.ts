@@ -2417,6 +2417,25 @@ export const enUS = {
       remove: 'Remove',
     },
   },
+  wafEvents: {
+    title: 'Recent WAF events',
+    window: 'Time window',
+    windows: { h1: 'Last hour', h24: 'Last 24 hours', h168: 'Last 7 days' },
+    time: 'Time',
+    domain: 'Domain',
+    rule: 'Rule',
+    part: 'Part',
+    parts: { path: 'Path', query: 'Query', body: 'Body', cookie: 'Cookie', header: 'Header', file: 'Uploaded file' },
+    excerpt: 'Matched text',
+    action: 'Action',
+    blocked: 'Blocked',
+    detected: 'Detected only',
+    ip: 'Client IP',
+    url: 'URL',
+    actions: 'Actions',
+    addExclusion: 'Add exclusion',
+    empty: 'No WAF events in this time window',
+  },
 };
 
 /** The namespaces and keys every locale provides. */

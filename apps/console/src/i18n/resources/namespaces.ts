@@ -47,6 +47,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   cnameSetting: true,
   overview: true,
   statistics: true,
+  wafEvents: true,
 };
 
 export const NAMESPACES = Object.keys(EVERY_NAMESPACE) as Namespace[];
