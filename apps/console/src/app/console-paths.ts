@@ -18,6 +18,7 @@ export const CONSOLE_PATHS = {
   /** Traffic analytics: the user and client consoles only (spec part 1 §2, dataAnalysis). */
   statistics: 'dataAnalysis/statistics',
   statisticsCustomize: 'dataAnalysis/statisticsCustomize',
+  logger: 'dataAnalysis/logger',
   securityAnalysis: 'dataAnalysis/securityAnalysis',
 } as const;
 

@@ -99,7 +99,7 @@ export const ACCESS_PAGES: readonly ConsolePage[] = [
 /** The dataAnalysis pages' chunk, imported from this one place (each import() adds its chunk list to the first load). */
 const loadAnalyticsPages = () => import('../pages/analytics/analytics-pages');
 
-/** dataAnalysis/statistics, statisticsCustomize and securityAnalysis (the user and client consoles). */
+/** dataAnalysis/statistics, statisticsCustomize, logger and securityAnalysis (the user and client consoles). */
 export const ANALYTICS_PAGES: readonly ConsolePage[] = [
   { name: 'statistics', path: CONSOLE_PATHS.statistics, lazy: lazyPage(loadAnalyticsPages, (m) => m.StatisticsPage) },
   {
@@ -107,6 +107,7 @@ export const ANALYTICS_PAGES: readonly ConsolePage[] = [
     path: CONSOLE_PATHS.statisticsCustomize,
     lazy: lazyPage(loadAnalyticsPages, (m) => m.StatisticsCustomizePage),
   },
+  { name: 'logger', path: CONSOLE_PATHS.logger, lazy: lazyPage(loadAnalyticsPages, (m) => m.LoggerPage) },
   {
     name: 'securityAnalysis',
     path: CONSOLE_PATHS.securityAnalysis,

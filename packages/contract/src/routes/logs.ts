@@ -3,6 +3,8 @@ import { defineRoute, pageOf, tiers } from '../route.js';
 import { zIds } from '../validators/ids.js';
 import { isIP } from '../validators/ip.js';
 import { EVENT_DECISION_ACTIONS, EVENT_LIMITS } from './analytics-events.js';
+import { DOMAIN_TAGS_MAX } from './domains.js';
+import { siteTagSchema } from './sites.js';
 import { STATISTICS_FILTER_IDS_MAX } from './statistics.js';
 
 /**
@@ -28,6 +30,8 @@ const filterIds = zIds(STATISTICS_FILTER_IDS_MAX, 0).optional();
 const logFilterBase = z.object({
   siteIDs: filterIds,
   domainIDs: filterIds,
+  /** The domains carrying any of these tags, within the other filters (as the statistics'). */
+  domainTags: z.array(siteTagSchema).max(DOMAIN_TAGS_MAX).optional(),
   startTime: isoTime,
   endTime: isoTime,
   /** The client address, exactly (as the edge saw it). */

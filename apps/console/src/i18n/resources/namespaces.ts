@@ -47,6 +47,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   cnameSetting: true,
   overview: true,
   statistics: true,
+  logs: true,
   wafEvents: true,
 };
 

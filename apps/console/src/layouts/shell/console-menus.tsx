@@ -92,7 +92,7 @@ function userManagementOf(tier: Tier, extra: readonly MenuLeaf[] = []): MenuGrou
   };
 }
 
-/** dataAnalysis of the user and client consoles (spec part 1 §2 order): statistics, statisticsCustomize, securityAnalysis. */
+/** dataAnalysis of the user and client consoles (spec part 1 §2 order): statistics, statisticsCustomize, logger, securityAnalysis. */
 function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
   const permission = `${tier}.statistics.read`;
   return {
@@ -101,6 +101,7 @@ function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
     children: [
       { key: 'statistics', path: CONSOLE_PATHS.statistics, permission },
       { key: 'statisticsCustomize', path: CONSOLE_PATHS.statisticsCustomize, permission },
+      { key: 'logger', path: CONSOLE_PATHS.logger, permission: `${tier}.logs.read` },
       { key: 'securityAnalysis', path: CONSOLE_PATHS.securityAnalysis, permission },
     ],
   };

@@ -288,8 +288,10 @@ describe('operator statistics', () => {
     expect(api.sent(userStatisticsInfo)).toHaveLength(0);
   });
 
-  it('is not in the menu of an operator without the statistics permission', async () => {
-    const permissions = selfInfo('client').permissions.filter((key) => key !== 'client.statistics.read');
+  it('is not in the menu of an operator without the statistics and log permissions', async () => {
+    const permissions = selfInfo('client').permissions.filter(
+      (key) => key !== 'client.statistics.read' && key !== 'client.logs.read',
+    );
     api.on(getSelf, { auth: 'client' }, ok(selfInfo('client', { isRoot: false, permissions })));
     renderAt('/client/dashboard');
     expect(await screen.findByTestId('account-summary', {}, { timeout: 10_000 })).toBeTruthy();

@@ -1,0 +1,151 @@
+import {
+  clientAccessLogs,
+  getSelf,
+  type LogRecord,
+  metaSites,
+  metaUserSites,
+  metaZones,
+  tierPermissions,
+  userAccessLogs,
+  userDomainsMeta,
+  userDomainsTags,
+  userWafLogs,
+} from '@rampart/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, ok, okPage, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { buttonByText, chooseOption, findRow } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+import { bodies } from '../../test/statistics';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const PAGE = '/user/dataAnalysis/logger';
+let api: FakeApi;
+
+const record = (over: Partial<LogRecord>): LogRecord => ({
+  reqID: 'edge-1-1-1-1',
+  time: '2026-11-24T10:00:00.000Z',
+  nodeID: 2,
+  zoneID: 1,
+  siteID: 3,
+  domainID: 31,
+  host: 'www.shop.example',
+  ip: '198.51.100.7',
+  country: 'DE',
+  method: 'GET',
+  scheme: 'https',
+  httpVersion: '2',
+  url: '/index.html',
+  status: 200,
+  bytesIn: 300,
+  bytesOut: 5000,
+  requestMs: 12,
+  upstreamMs: 10,
+  upstreamStatus: 200,
+  cacheStatus: 'MISS',
+  userAgent: 'Mozilla/5.0',
+  referer: '',
+  fwKind: '',
+  fwRule: 0,
+  fwAction: '',
+  wafPart: '',
+  wafExcerpt: '',
+  ...over,
+});
+const attack = record({
+  reqID: 'edge-1-1-1-2',
+  ip: '203.0.113.9',
+  url: "/search?q=1' union select 1--",
+  status: 403,
+  fwKind: 'waf',
+  fwRule: 100_012,
+  fwAction: 'deny',
+  wafPart: 'query',
+  wafExcerpt: "1' union select 1--",
+});
+
+beforeEach(() => {
+  api = signedInFakeApi('user');
+  api.on(metaUserSites, ok([{ id: 3, name: 'shop' }]));
+  api.on(userDomainsMeta, ok([{ id: 31, name: 'www.shop.example', siteID: 3 }]));
+  api.on(userDomainsTags, ok([]));
+  api.on(userAccessLogs, okPage([record({}), attack], 57));
+  api.on(userWafLogs, okPage([attack], 1));
+});
+afterEach(() => restoreFakeApi());
+
+const span = (body: { startTime: string; endTime: string }) => Date.parse(body.endTime) - Date.parse(body.startTime);
+
+describe('dataAnalysis/logger', () => {
+  it('lists the last hour of requests a page at a time, and opens a record to its whole event', async () => {
+    renderAt(PAGE);
+    const row = await findRow('/index.html');
+    expect(within(row).getByText('198.51.100.7')).toBeTruthy();
+    expect(screen.getByText('57 in total')).toBeTruthy();
+    const [first] = bodies<{ startTime: string; endTime: string; page: number; pageSize: number }>(api, userAccessLogs);
+    expect(first && span(first)).toBe(3_600_000);
+    expect(first).toMatchObject({ page: 1, pageSize: 10 });
+    const blocked = await findRow("/search?q=1' union select 1--");
+    expect(within(blocked).getByText('WAF #100012 (SQL injection) · Denied')).toBeTruthy();
+    fireEvent.click(within(blocked).getByText('Details'));
+    const drawer = await screen.findByRole('dialog');
+    expect(within(drawer).getByText("1' union select 1--")).toBeTruthy();
+    expect(within(drawer).getByText('Query')).toBeTruthy();
+    expect(within(drawer).getByText('203.0.113.9 (DE)')).toBeTruthy();
+  });
+
+  it('sends the typed filters when searching, and the WAF log its rule and action', async () => {
+    renderAt(PAGE);
+    await findRow('/index.html');
+    fireEvent.change(screen.getByLabelText('Client IP'), { target: { value: ' 203.0.113.9 ' } });
+    fireEvent.change(screen.getByLabelText('URL'), { target: { value: "/search?q='" } });
+    await chooseOption(document.body, 'URL match', 'Starts with');
+    fireEvent.click(buttonByText('Search'));
+    await waitFor(() =>
+      expect(bodies(api, userAccessLogs).at(-1)).toMatchObject({
+        ip: '203.0.113.9',
+        url: "/search?q='",
+        urlMatch: 'prefix',
+      }),
+    );
+    fireEvent.click(screen.getByRole('tab', { name: 'WAF log' }));
+    const row = await findRow("/search?q=1' union select 1--");
+    expect(within(row).getByText("1' union select 1--")).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Rule ID'), { target: { value: '100012' } });
+    await chooseOption(document.body, 'Action', 'Detected only');
+    fireEvent.click(buttonByText('Search'));
+    await waitFor(() =>
+      expect(bodies(api, userWafLogs).at(-1)).toMatchObject({ ruleId: 100_012, action: 'detect', ip: '203.0.113.9' }),
+    );
+    // The access log never gets the WAF's filters.
+    expect(bodies<Record<string, unknown>>(api, userAccessLogs).every((b) => b.ruleId === undefined)).toBe(true);
+  });
+
+  it('is in the menu only for an account that may read logs', async () => {
+    renderAt(PAGE);
+    const nav = within(await screen.findByRole('menu', { name: 'Navigation' }));
+    expect(nav.getByRole('link', { name: 'Logs' }).getAttribute('href')).toBe(PAGE);
+    expect(nav.getByRole('link', { name: 'Statistics' })).toBeTruthy();
+  });
+
+  it('is not in the menu of an account without the key', async () => {
+    const permissions = tierPermissions('user').filter((key) => key !== 'user.logs.read');
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { isRoot: false, permissions })));
+    renderAt('/user/dataAnalysis/statistics');
+    const nav = within(await screen.findByRole('menu', { name: 'Navigation' }));
+    expect(nav.getByRole('link', { name: 'Statistics' })).toBeTruthy();
+    expect(nav.queryByRole('link', { name: 'Logs' })).toBeNull();
+  });
+
+  it("is the operator's page too, on the operator's calls", async () => {
+    restoreFakeApi();
+    api = signedInFakeApi('client');
+    api.on(metaSites, ok([]));
+    api.on(metaZones, ok([]));
+    api.on(clientAccessLogs, okPage([record({})], 1));
+    renderAt('/client/dataAnalysis/logger');
+    await findRow('/index.html');
+    expect(api.sent(clientAccessLogs).length).toBeGreaterThan(0);
+  });
+});
