@@ -102,8 +102,24 @@ test('a customer sees the traffic its sites served, and another customer does no
   await expect(urls.getByRole('row', { name: /\/pricing/ })).toContainText('4');
   await expect(page.getByTestId('domain-totals').getByRole('row', { name: new RegExp(host) })).toContainText('1.50 MB');
 
+  // The same requests one by one in the access log: the 404 found by its status, opened whole.
+  await page.goto('/user/dataAnalysis/logger');
+  const accessLog = page.getByTestId('log-access');
+  await expect(accessLog.getByRole('row', { name: /\/pricing/ })).toHaveCount(4);
+  await page.getByLabel('Status').fill('404');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(accessLog.getByRole('row', { name: /\/pricing/ })).toHaveCount(0);
+  const gone = accessLog.getByRole('row', { name: /\/gone/ });
+  await gone.getByRole('button', { name: 'Details' }).click();
+  await expect(page.getByRole('dialog')).toContainText(host);
+  await expect(page.getByRole('dialog')).toContainText('e2e-agent');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
   await logout(page, 'user');
   await signInAs(page, other.account);
+  await page.goto('/user/dataAnalysis/logger');
+  await expect(page.getByTestId('log-access')).toContainText('No requests match in this time range');
   await page.goto('/user/dataAnalysis/statistics');
   await expect(page.getByTestId('card-3').getByTestId('figure-requests')).toHaveText(/Requests\s*0$/);
   await expect(page.getByTestId('series-1')).toContainText('No node serves these sites yet');
