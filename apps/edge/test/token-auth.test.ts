@@ -9,8 +9,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataPlane } from '../src/data-plane/schema.js';
 import { firewallLogLines } from './helpers/access-log.js';
-import { document, domain, upstream } from './helpers/documents.js';
+import { cacheRule, document, domain, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
+import { request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 import { sendFrom } from './helpers/send.js';
 
@@ -45,7 +46,9 @@ const MODULES: EdgeTokenAuthModule[] = [
   // With a site firewall whose whitelist lets 127.0.7.9 skip the firewall's later checks.
   module(9, [auth(91, 'all', '', 'abc123')]),
 ];
-const HOSTS = ['path', 'dir', 'all', 'types', 'regex', 'rotate', 'plain', 'slow', 'guarded'];
+const HOSTS = ['path', 'dir', 'all', 'types', 'regex', 'rotate', 'plain', 'slow', 'guarded', 'cached', 'cachedplain'];
+/** The cached domains' module: module 3's auth (every path, no expiry). */
+const CACHED_MODULE = 3;
 
 const refs = (tokenAuth: number | null): EdgeDomainModules => ({
   customHeader: null,
@@ -69,11 +72,17 @@ function plane(version: string): DataPlane {
         i + 1,
         `${host}.token.example`,
         to,
-        host === 'plain' ? {} : { modules: refs(i + 1), ...(host === 'guarded' ? { firewallId: 9 } : {}) },
+        host === 'plain'
+          ? {}
+          : host === 'cached'
+            ? { modules: refs(CACHED_MODULE), cacheId: 7 }
+            : host === 'cachedplain'
+              ? { cacheId: 7 }
+              : { modules: refs(i + 1), ...(host === 'guarded' ? { firewallId: 9 } : {}) },
       ),
     ),
     [],
-    [],
+    [{ id: 7, generation: 1, rules: [cacheRule({ scope: 'all', queryString: 'include' })] }],
     {
       modules: MODULES,
       firewalls: [
@@ -272,5 +281,31 @@ describe('token auth modules in the data plane', () => {
       expect(res.status, JSON.stringify(bad)).toBe(400);
     }
     expect(await send('all', '/')).toBe(403);
+  });
+});
+
+describe('the cache of a token-auth domain', () => {
+  const cacheStatus = async (host: string, path: string) =>
+    (await request(edge.httpPort, `${host}.token.example`, path)).headers['x-cache-status'];
+
+  it('keys a signed link without its token and timestamp, and keeps the other query parameters', async () => {
+    const t = now();
+    expect(await cacheStatus('cached', `${signed('IamKey', '/video.flv', t)}&q=1`)).toBe('MISS');
+    // Another link to the same content (another time, so another token): the cached copy.
+    expect(await cacheStatus('cached', `${signed('IamKey', '/video.flv', t - 5)}&q=1`)).toBe('HIT');
+    expect(await cacheStatus('cached', `/video.flv?q=1&${signed('IamKey', '/video.flv', t - 9).split('?')[1]}`)).toBe(
+      'HIT',
+    );
+    expect(await cacheStatus('cached', `${signed('IamKey', '/video.flv', t)}&q=2`)).toBe('MISS');
+    // A wrong token is refused before the cache.
+    expect(
+      (await request(edge.httpPort, 'cached.token.example', `${signed('wrong', '/video.flv', t)}&q=1`)).status,
+    ).toBe(403);
+  });
+
+  it('keeps token and timestamp in the key of a domain without token auth', async () => {
+    expect(await cacheStatus('cachedplain', '/video.flv?token=a&timestamp=1')).toBe('MISS');
+    expect(await cacheStatus('cachedplain', '/video.flv?token=b&timestamp=1')).toBe('MISS');
+    expect(await cacheStatus('cachedplain', '/video.flv?token=a&timestamp=1')).toBe('HIT');
   });
 });

@@ -50,6 +50,7 @@ local id_prefix, serial = nil, 0
 -- (worker and generation): each rule becomes a test on the request path and the name of the
 -- nginx location that caches with its lifetime (render.ts cacheLocations).
 local unescape = ngx.unescape_uri
+local find, gmatch, match, concat = string.find, string.gmatch, string.match, table.concat
 
 local function compile_rule(rule)
   local compiled = {
@@ -97,6 +98,21 @@ local function rule_matches(rule, uri)
   return false
 end
 
+-- `args` (the raw query) without its `token` and `timestamp` parameters (rampart.token_auth's),
+-- the others in their order.
+local function without_auth_args(args)
+  if not find(args, "token=", 1, true) and not find(args, "timestamp=", 1, true) then return args end
+  local kept, n = {}, 0
+  for pair in gmatch(args, "[^&]+") do
+    local name = match(pair, "^[^=]*")
+    if name ~= "token" and name ~= "timestamp" then
+      n = n + 1
+      kept[n] = pair
+    end
+  end
+  return concat(kept, "&")
+end
+
 -- The cache location for this request, or nil to proxy without the cache (no policy, no rule
 -- matched, a bypass rule, or a method other than GET and HEAD). Sets the cache key (the site's
 -- cache generation, the host, the path and, when the rule keeps it, the query) and the pool.
@@ -117,6 +133,9 @@ cached_location = function(domain, gen, var)
       local path = uri
       if rule.include_query then
         local args = var.args
+        -- A token-auth domain's token and timestamp differ per link, never per content: kept in
+        -- the key, every signed link would be a miss of its own.
+        if args and domain.tokenAuthId then args = without_auth_args(args) end
         if args and args ~= "" then path = uri .. "?" .. args end
       end
       var.rampart_cache_key = policy.key_prefix .. var.host .. path
