@@ -1,6 +1,7 @@
 import {
   clientAccessLogs,
   clientWafLogs,
+  LOG_PAGE_SIZE_MAX,
   LOG_URL_MATCHES,
   type LogRecord,
   userAccessLogs,
@@ -17,7 +18,7 @@ import { DateTime } from '../../components/DateTime';
 import type { ListColumns } from '../../components/FitTable';
 import { ListTable } from '../../components/ListTable';
 import { PageTitle } from '../../components/PageTitle';
-import { useLocalPaging } from '../../features/lists/use-list-search';
+import { type ListSearch, useListSearch } from '../../features/lists/use-list-search';
 import { StatisticsFilters } from '../../features/statistics/StatisticsFilters';
 import { formatValue } from '../../features/statistics/stat-format';
 import { useStatisticsFilter } from '../../features/statistics/use-statistics-filter';
@@ -66,24 +67,67 @@ export function LoggerPage() {
   const { t } = useTranslation(['logs', 'shell']);
   const tier = useStatisticsTier();
   const filter = useStatisticsFilter(DEFAULT_HOURS);
-  const [kind, setKind] = useState<LogKind>('access');
-  const [fields, setFields] = useState<SearchFields>({ urlMatch: 'contains' });
+  const search = useListSearch(LOG_SEARCH_KEYS);
+  const kind: LogKind = search.filters.kind === 'waf' ? 'waf' : 'access';
+  const fields = fieldsOf(search.filters);
   return (
     <>
       <PageTitle>{t('shell:menu.logger')}</PageTitle>
       <StatisticsFilters filter={filter} interval={false} />
       <Tabs
         activeKey={kind}
-        onChange={(key) => setKind(key as LogKind)}
+        onChange={(key) => search.setFilters({ kind: key === 'waf' ? 'waf' : undefined })}
         items={[
           { key: 'access', label: t('logs:tabs.access') },
           { key: 'waf', label: t('logs:tabs.waf') },
         ]}
       />
-      <SearchRow kind={kind} onSearch={setFields} />
-      <LogTable key={kind} tier={tier} kind={kind} body={{ ...filter.body, ...sent(fields, kind) }} />
+      {/* Keyed by the URL's filters: back and forward show the search of that page. */}
+      <SearchRow
+        key={LOG_SEARCH_KEYS.map((k) => search.filters[k] ?? '').join('\u0000')}
+        kind={kind}
+        initial={fields}
+        onSearch={(next) => search.setFilters(paramsOf(next))}
+      />
+      <LogTable key={kind} tier={tier} kind={kind} search={search} body={{ ...filter.body, ...sent(fields, kind) }} />
     </>
   );
+}
+
+/** The URL's search parameters of the page: the log, then each filter of the search row. */
+const LOG_SEARCH_KEYS = ['kind', 'ip', 'status', 'method', 'url', 'urlMatch', 'reqID', 'ruleId', 'action'] as const;
+type LogSearchKey = (typeof LOG_SEARCH_KEYS)[number];
+
+/** The search row's fields as the URL holds them (numbers that are not whole are left out). */
+function fieldsOf(filters: Partial<Record<LogSearchKey, string>>): SearchFields {
+  const whole = (text: string | undefined) => {
+    const n = Number(text);
+    return text !== undefined && Number.isInteger(n) ? n : undefined;
+  };
+  return {
+    ip: filters.ip,
+    status: whole(filters.status),
+    method: filters.method,
+    url: filters.url,
+    urlMatch: filters.urlMatch === 'prefix' ? 'prefix' : 'contains',
+    reqID: filters.reqID,
+    ruleId: whole(filters.ruleId),
+    action: filters.action,
+  };
+}
+
+/** The search row's fields as URL parameters (the default match left out). */
+function paramsOf(fields: SearchFields): Partial<Record<LogSearchKey, string | undefined>> {
+  return {
+    ip: fields.ip,
+    status: fields.status === undefined ? undefined : String(fields.status),
+    method: fields.method,
+    url: fields.url,
+    urlMatch: fields.urlMatch === 'prefix' ? 'prefix' : undefined,
+    reqID: fields.reqID,
+    ruleId: fields.ruleId === undefined ? undefined : String(fields.ruleId),
+    action: fields.action,
+  };
 }
 
 /** The fields a search sends: those set, the WAF's only on the WAF log. */
@@ -105,9 +149,17 @@ function sent(fields: SearchFields, kind: LogKind): Partial<SearchFields> {
 }
 
 /** The search row: typed values are sent when Search is pressed (or Enter in a field). */
-function SearchRow({ kind, onSearch }: { kind: LogKind; onSearch: (fields: SearchFields) => void }) {
+function SearchRow({
+  kind,
+  initial,
+  onSearch,
+}: {
+  kind: LogKind;
+  initial: SearchFields;
+  onSearch: (fields: SearchFields) => void;
+}) {
   const { t } = useTranslation('logs');
-  const [draft, setDraft] = useState<SearchFields>({ urlMatch: 'contains' });
+  const [draft, setDraft] = useState<SearchFields>(initial);
   const set = (change: Partial<SearchFields>) => setDraft((previous) => ({ ...previous, ...change }));
   const text = (value: string) => (value.trim() === '' ? undefined : value.trim());
   const submit = () => onSearch(draft);
@@ -217,19 +269,25 @@ function useDecisionText() {
 function LogTable({
   tier,
   kind,
+  search,
   body,
 }: {
   tier: 'user' | 'client';
   kind: LogKind;
+  search: ListSearch<LogSearchKey>;
   body: Record<string, unknown> & { startTime: string; endTime: string };
 }) {
   const { t } = useTranslation('logs');
   const [locale] = useLocale();
-  const paging = useLocalPaging();
+  // The page and its size from the URL, the size no larger than a search answers.
+  const paging = { ...search, pageSize: Math.min(search.pageSize, LOG_PAGE_SIZE_MAX) };
   const routes = logRoutes(tier);
   const [open, setOpen] = useState<LogRecord | null>(null);
   const decision = useDecisionText();
-  const request = useMemo(() => ({ ...body, page: paging.page, pageSize: paging.pageSize }), [body, paging]);
+  const request = useMemo(
+    () => ({ ...body, page: paging.page, pageSize: paging.pageSize }),
+    [body, paging.page, paging.pageSize],
+  );
   const list = useQuery({
     ...routeQuery(tier, routes[kind], { body: request as never }),
     placeholderData: keepPreviousData,

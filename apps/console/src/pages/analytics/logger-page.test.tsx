@@ -110,8 +110,8 @@ describe('dataAnalysis/logger', () => {
       }),
     );
     fireEvent.click(screen.getByRole('tab', { name: 'WAF log' }));
-    const row = await findRow("/search?q=1' union select 1--");
-    expect(within(row).getByText("1' union select 1--")).toBeTruthy();
+    const wafLog = within(await screen.findByTestId('log-waf'));
+    expect(await wafLog.findByText("1' union select 1--")).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Rule ID'), { target: { value: '100012' } });
     await chooseOption(document.body, 'Action', 'Detected only');
     fireEvent.click(buttonByText('Search'));
@@ -120,6 +120,22 @@ describe('dataAnalysis/logger', () => {
     );
     // The access log never gets the WAF's filters.
     expect(bodies<Record<string, unknown>>(api, userAccessLogs).every((b) => b.ruleId === undefined)).toBe(true);
+  });
+
+  it('takes its search from the URL, so a shared link opens the same search', async () => {
+    renderAt(`${PAGE}?kind=waf&ip=203.0.113.9&ruleId=100012&url=%2Fsearch&urlMatch=prefix&page=2&pageSize=25`);
+    await findRow("/search?q=1' union select 1--");
+    expect(screen.getByRole('tab', { name: 'WAF log', selected: true })).toBeTruthy();
+    expect((screen.getByLabelText('Client IP') as HTMLInputElement).value).toBe('203.0.113.9');
+    expect(bodies(api, userWafLogs).at(-1)).toMatchObject({
+      ip: '203.0.113.9',
+      ruleId: 100_012,
+      url: '/search',
+      urlMatch: 'prefix',
+      page: 2,
+      pageSize: 25,
+    });
+    expect(api.sent(userAccessLogs)).toHaveLength(0);
   });
 
   it('is in the menu only for an account that may read logs', async () => {
