@@ -36,6 +36,18 @@ const bind = (domainIDs: number[], moduleID: number, token = user, site = siteId
   sendWith(t.app, bindModuleRoutes.waf, { params: { siteId: site }, body: { domainIDs, moduleID } }, { token });
 const DEFAULTS = { mode: 'block', groups: [...WAF_GROUPS], sensitivity: 'medium', failMode: 'open', exclusions: [] };
 const searchExclusion = { ruleId: 100_012, group: null, part: 'query', name: 'q', path: '/search' } as const;
+/** The settings the PUT test leaves on the module, as stored and as sent to the nodes. */
+const EDITED = {
+  mode: 'detect',
+  groups: ['sqli', 'xss'],
+  sensitivity: 'high',
+  failMode: 'closed',
+  exclusions: [
+    searchExclusion,
+    { ruleId: null, group: 'xss', part: 'body', name: 'comment', path: '' },
+    { ruleId: null, group: 'traversal', part: 'path', name: '', path: '/files/' },
+  ],
+};
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -115,15 +127,7 @@ describe('WAF modules', () => {
     expect(res.json().data).toMatchObject({
       id: wafId,
       name: 'shop',
-      mode: 'detect',
-      groups: ['sqli', 'xss'],
-      sensitivity: 'high',
-      failMode: 'closed',
-      exclusions: [
-        searchExclusion,
-        { ruleId: null, group: 'xss', part: 'body', name: 'comment', path: '' },
-        { ruleId: null, group: 'traversal', part: 'path', name: '', path: '/files/' },
-      ],
+      ...EDITED,
     });
     const listed = (await mod(wafRoutes.list, { params: { siteId } })).json().data[0];
     expect(listed).toMatchObject({ id: wafId, mode: 'detect', groups: ['sqli', 'xss'] });
@@ -213,15 +217,7 @@ describe('WAF modules', () => {
       id: wafId,
       type: 'waf',
       siteId,
-      mode: 'detect',
-      groups: ['sqli', 'xss'],
-      sensitivity: 'high',
-      failMode: 'closed',
-      exclusions: [
-        searchExclusion,
-        { ruleId: null, group: 'xss', part: 'body', name: 'comment', path: '' },
-        { ruleId: null, group: 'traversal', part: 'path', name: '', path: '/files/' },
-      ],
+      ...EDITED,
     });
 
     // A change reaches the nodes with the next snapshot.
