@@ -32,6 +32,7 @@ import {
   proxyRewriteRoutes,
   tokenAuthRoutes,
   urlRedirectRoutes,
+  wafRoutes,
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +117,7 @@ beforeAll(async () => {
   theirs.proxyRewrite = await moduleOf(proxyRewriteRoutes.create, { name: 'victim-rw' });
   theirs.luaAcl = await moduleOf(luaAclRoutes.create, { name: 'victim-acl' });
   theirs.tokenAuth = await moduleOf(tokenAuthRoutes.create, { name: 'victim-token' });
+  theirs.waf = await moduleOf(wafRoutes.create, { name: 'victim-waf' });
   for (const [type, key] of [
     ['customHeader', 'moduleID'],
     ['urlRedirect', 'moduleID'],
@@ -123,6 +125,7 @@ beforeAll(async () => {
     ['proxyRewrite', 'moduleID'],
     ['luaAcl', 'moduleID'],
     ['tokenAuth', 'moduleID'],
+    ['waf', 'moduleID'],
   ] as const) {
     await ok(
       rawRequest(
@@ -442,6 +445,9 @@ const TEMPLATES: Record<string, Template> = {
     body: (x) => ({ ids: [x.tokenAuthRule] }),
   },
   'user.domains.module.tokenAuth': { body: (x) => ({ domainIDs: [x.ownDomain], moduleID: x.tokenAuth }) },
+  'user.site.waf.update': { body: (x) => ({ id: x.waf, name: 'renamed', mode: 'detect' }) },
+  'user.site.wafs.delete': { body: (x) => ({ ids: [x.waf] }) },
+  'user.domains.module.waf': { body: (x) => ({ domainIDs: [x.ownDomain], moduleID: x.waf }) },
   'user.site.auth.group.update': { body: (x) => ({ id: x.authGroup, name: 'renamed' }) },
   'user.site.auth.groups.delete': { body: (x) => ({ ids: [x.authGroup] }) },
   'user.site.auth.rule.create': { body: (x) => authRule(x.authGroup) },
@@ -484,6 +490,7 @@ const NO_OBJECT_ID = new Set([
   'user.site.proxyRewrites.create',
   'user.site.luaAcls.create',
   'user.site.tokenAuths.create',
+  'user.site.wafs.create',
   'user.site.auth.group.create',
   'user.site.gzip.set',
   'user.site.rates.add',

@@ -194,6 +194,7 @@ describe('custom header modules', () => {
       proxyRewrite: null,
       luaAcl: null,
       tokenAuth: null,
+      waf: null,
     });
     expect(snap.dataPlane.domains.find((d: { id: number }) => d.id === secondDomainId)!.modules).toBeNull();
     expect(snap.dataPlane.modules).toEqual([

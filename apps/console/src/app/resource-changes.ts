@@ -48,6 +48,7 @@ import {
   urlRedirectRoutes,
   userResourceRoutes,
   virtualNodeRoutes,
+  wafRoutes,
   zoneRoutes,
   zoneSettingRoutes,
   zoneTrustRoutes,
@@ -140,7 +141,8 @@ const CHANGES = readsByResource({
     authGroupRoutes.listGroups,
     authGroupRoutes.metaGroups,
   ],
-  luaAclModules: [luaAclRoutes.list, domainRoutes.listDomains],
+  // firewall/setting/adv/exists: whether the site has a Lua ACL or WAF module.
+  luaAclModules: [luaAclRoutes.list, domainRoutes.listDomains, wafRoutes.advExists],
   // A Lua ACL module's rules; the module list shows how many it has.
   luaAclRules: [luaAclRoutes.listRules, luaAclRoutes.list],
   products: [productRoutes.listProducts, productRoutes.metaProducts],
@@ -151,6 +153,8 @@ const CHANGES = readsByResource({
   tokenAuthModules: [tokenAuthRoutes.list, domainRoutes.listDomains],
   // A token-auth module's auths; the module list shows how many it has.
   tokenAuthRules: [tokenAuthRoutes.listRules, tokenAuthRoutes.list],
+  // A WAF module's settings and exclusions are the module's (no rules of their own).
+  wafModules: [wafRoutes.list, domainRoutes.listDomains, wafRoutes.advExists],
   preheatTasks: [cacheTaskRoutes.listZonePreheatTasks],
   roles: [roleRoutes.listRoles],
   siteCacheRules: [siteCacheRoutes.listCacheRules],

@@ -141,6 +141,8 @@ export function siteDomain(overrides: Partial<SiteDomainRow> = {}): SiteDomainRo
     luaAclModuleName: '',
     tokenAuthModuleID: 0,
     tokenAuthModuleName: '',
+    wafModuleID: 0,
+    wafModuleName: '',
     createdAt: '2026-03-01T10:00:00.000Z',
     updatedAt: '2026-03-02T10:00:00.000Z',
     ...overrides,

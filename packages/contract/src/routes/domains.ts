@@ -194,6 +194,8 @@ export const domainSchema = z.object({
   luaAclModuleName: z.string(),
   tokenAuthModuleID: z.number().int(),
   tokenAuthModuleName: z.string(),
+  wafModuleID: z.number().int(),
+  wafModuleName: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -42,6 +42,7 @@ import { authCredentialRoutes, authGroupRoutes } from './site-auth.js';
 import { siteCacheRoutes } from './site-cache.js';
 import { luaAclRoutes } from './site-module-acl.js';
 import { tokenAuthRoutes } from './site-module-token-auth.js';
+import { wafRoutes } from './site-module-waf.js';
 import { siteModuleRoutes } from './site-modules.js';
 import { sitePortRoutes } from './site-ports.js';
 import { siteSettingRoutes } from './site-settings.js';
@@ -98,6 +99,7 @@ export * from './site-auth.js';
 export * from './site-cache.js';
 export * from './site-module-acl.js';
 export * from './site-module-token-auth.js';
+export * from './site-module-waf.js';
 export * from './site-modules.js';
 export * from './site-ports.js';
 export * from './site-settings.js';
@@ -144,6 +146,7 @@ export const ROUTE_GROUPS = {
   siteModules: siteModuleRoutes,
   luaAcls: luaAclRoutes,
   tokenAuths: tokenAuthRoutes,
+  wafs: wafRoutes,
   authGroups: authGroupRoutes,
   authCredentials: authCredentialRoutes,
   siteSettings: siteSettingRoutes,

@@ -44,6 +44,7 @@ export const SITE_MODULE_TYPES = [
   'proxyRewrite',
   'luaAcl',
   'tokenAuth',
+  'waf',
 ] as const;
 export type SiteModuleType = (typeof SITE_MODULE_TYPES)[number];
 /** Types whose entries are separate rules (paged, added and deleted by id). */
@@ -232,6 +233,7 @@ export const MODULE_SETTINGS = {
   luaAcl: z.object({}),
   // A token-auth module has a name only; its auths (routes/site-module-token-auth.ts) say everything.
   tokenAuth: z.object({}),
+  // A WAF module's settings: wafSettingsSchema (routes/site-module-waf.ts).
 } as const;
 export const MODULE_RULE_INPUTS = {
   urlRedirect: urlRedirectRuleInputSchema,
@@ -243,7 +245,7 @@ export type CorsSettings = z.output<typeof corsSettingsSchema>;
 export type ProxyRewriteSettings = z.output<typeof proxyRewriteSettingsSchema>;
 export type UrlRedirectRuleInput = z.output<typeof urlRedirectRuleInputSchema>;
 export type ProxyRewriteRuleInput = z.output<typeof proxyRewriteRuleInputSchema>;
-export type ModuleSettings<T extends SiteModuleType> = z.output<(typeof MODULE_SETTINGS)[T]>;
+export type ModuleSettings<T extends keyof typeof MODULE_SETTINGS> = z.output<(typeof MODULE_SETTINGS)[T]>;
 
 const moduleCommon = {
   id: z.number().int(),
@@ -316,6 +318,7 @@ export const MODULE_PATHS = {
   proxyRewrite: { many: 'proxyRewrites', one: 'proxyRewrite', label: 'proxy rewrite' },
   luaAcl: { many: 'luaAcls', one: 'luaAcl', label: 'Lua ACL' },
   tokenAuth: { many: 'tokenAuths', one: 'tokenAuth', label: 'token auth' },
+  waf: { many: 'wafs', one: 'waf', label: 'WAF' },
 } as const satisfies Record<SiteModuleType, { many: string; one: string; label: string }>;
 
 export function moduleRoutes<T extends SiteModuleType, S extends z.ZodType, I extends z.ZodObject>(
@@ -467,6 +470,7 @@ export const MODULE_BINDING_FIELD = {
   proxyRewrite: 'moduleID',
   luaAcl: 'moduleID',
   tokenAuth: 'moduleID',
+  waf: 'moduleID',
 } as const satisfies Record<SiteModuleType, string>;
 
 const domainIDs = zIds(500);
@@ -496,6 +500,7 @@ export const bindModuleRoutes = {
   proxyRewrite: bindRoute('proxyRewrite'),
   luaAcl: bindRoute('luaAcl'),
   tokenAuth: bindRoute('tokenAuth'),
+  waf: bindRoute('waf'),
 } as const;
 
 export const siteModuleRoutes = {

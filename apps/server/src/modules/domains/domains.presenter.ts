@@ -76,6 +76,8 @@ export function presentDomain(
     luaAclModuleName: bound('luaAcl')?.name ?? '',
     tokenAuthModuleID: bound('tokenAuth')?.moduleId ?? 0,
     tokenAuthModuleName: bound('tokenAuth')?.name ?? '',
+    wafModuleID: bound('waf')?.moduleId ?? 0,
+    wafModuleName: bound('waf')?.name ?? '',
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

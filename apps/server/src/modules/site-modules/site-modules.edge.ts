@@ -11,6 +11,7 @@ import {
   type ProxyRewriteSettings,
   type TokenAuthInput,
   type UrlRedirectRuleInput,
+  type WafSettings,
 } from '@rampart/contract';
 import type { SiteModulesRepository } from './site-modules.repository.js';
 
@@ -120,6 +121,19 @@ export async function edgeModulesOf(
               return { id: r.id, scope: a.scope, value: a.value, key: a.key, expire: a.expire, action: a.action };
             }),
         };
+      case 'waf': {
+        const s = row.settings as WafSettings;
+        return {
+          id: row.id,
+          type: 'waf',
+          siteId: row.siteId,
+          mode: s.mode,
+          groups: s.groups,
+          sensitivity: s.sensitivity,
+          failMode: s.failMode,
+          exclusions: s.exclusions,
+        };
+      }
     }
     throw new Error(`module ${row.id} has an unknown type`);
   });

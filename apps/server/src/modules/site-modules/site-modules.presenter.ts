@@ -1,4 +1,12 @@
-import { RULE_MODULE_TYPES, type SiteModuleType } from '@rampart/contract';
+import {
+  type Locale,
+  RULE_MODULE_TYPES,
+  type SiteModuleType,
+  WAF_GROUP_TEXT,
+  WAF_GROUPS,
+  type WafRuleGroup,
+  wafGroupRuleIds,
+} from '@rampart/contract';
 import type { ModuleRow, RuleRow } from './site-modules.repository.js';
 
 /** A module as the API shows it: common fields, the type's settings and, for rule types, the rule count. */
@@ -32,4 +40,14 @@ export function presentRule(row: RuleRow): Record<string, unknown> & { id: numbe
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The WAF's rule groups (`defaultRules`), named in `locale`. */
+export function wafRuleGroups(locale: Locale): WafRuleGroup[] {
+  return WAF_GROUPS.map((key) => ({
+    key,
+    ...wafGroupRuleIds(key),
+    name: WAF_GROUP_TEXT[key].name[locale],
+    description: WAF_GROUP_TEXT[key].description[locale],
+  }));
 }

@@ -17,8 +17,12 @@ import {
   type UrlRedirectModule,
   type UrlRedirectRule,
   urlRedirectRoutes,
+  type WafModule,
+  wafRoutes,
 } from '@rampart/contract';
 import type { Binder } from '../../platform/http/bind-route.js';
+import { requestLocale } from '../../platform/http/request-locale.js';
+import { wafRuleGroups } from './site-modules.presenter.js';
 import type { ModuleInput, SiteModulesService } from './site-modules.service.js';
 
 /*
@@ -36,7 +40,8 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
       | typeof urlRedirectRoutes
       | typeof proxyRewriteRoutes
       | typeof luaAclRoutes
-      | typeof tokenAuthRoutes,
+      | typeof tokenAuthRoutes
+      | typeof wafRoutes,
   ) => {
     binder.bind(r.list, async ({ params, query }, { caller }) => {
       const page = await modules.list(caller.accountId, params.siteId, type, query);
@@ -68,6 +73,11 @@ export function bindSiteModuleRoutes(binder: Binder, modules: SiteModulesService
   crud<ProxyRewriteModule>('proxyRewrite', proxyRewriteRoutes);
   crud<LuaAclModule>('luaAcl', luaAclRoutes);
   crud<TokenAuthModule>('tokenAuth', tokenAuthRoutes);
+  crud<WafModule>('waf', wafRoutes);
+  binder.bind(wafRoutes.defaultRules, async (_input, { request }) => ({ data: wafRuleGroups(requestLocale(request)) }));
+  binder.bind(wafRoutes.advExists, async ({ params }, { caller }) => ({
+    data: await modules.advancedExists(caller.accountId, params.siteId),
+  }));
 
   const rules = <R>(
     type: 'urlRedirect' | 'proxyRewrite' | 'tokenAuth',

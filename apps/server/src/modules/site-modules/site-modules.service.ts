@@ -82,6 +82,16 @@ export class SiteModulesService {
     return { data: await this.present(rows), total };
   }
 
+  /** `firewall/setting/adv/exists`: whether the site has a Lua ACL or WAF module (the product's advanced firewall). */
+  async advancedExists(userId: number, siteId: number): Promise<boolean> {
+    await this.access.userSite(userId, siteId);
+    const [acl, waf] = await Promise.all([
+      this.repo.countOfType(siteId, 'luaAcl'),
+      this.repo.countOfType(siteId, 'waf'),
+    ]);
+    return acl + waf > 0;
+  }
+
   async create(userId: number, siteId: number, type: SiteModuleType, inputs: ModuleInput[]) {
     await this.access.userSite(userId, siteId);
     for (const input of inputs) checkDuplicateHeaders(type, settingsOf(input));

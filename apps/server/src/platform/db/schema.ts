@@ -1097,7 +1097,8 @@ export const monitorEvents = pgTable(
 
 /**
  * Site modules (packages/contract/src/routes/site-modules.ts): named sets of one type per site.
- * `settings` holds the type's settings, checked against the contract's schema when written.
+ * `settings` holds the type's settings, checked against the contract's schema when written (a WAF
+ * module's exclusions included: they are replaced with the module, routes/site-module-waf.ts).
  */
 export const siteModules = pgTable(
   'site_modules',
@@ -1107,7 +1108,7 @@ export const siteModules = pgTable(
       .notNull()
       .references(() => sites.id, { onDelete: 'cascade' }),
     type: text('type')
-      .$type<'customHeader' | 'urlRedirect' | 'cors' | 'proxyRewrite' | 'luaAcl' | 'tokenAuth'>()
+      .$type<'customHeader' | 'urlRedirect' | 'cors' | 'proxyRewrite' | 'luaAcl' | 'tokenAuth' | 'waf'>()
       .notNull(),
     name: text('name').notNull(),
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
@@ -1214,7 +1215,7 @@ export const domainModules = pgTable(
       .notNull()
       .references(() => domains.id, { onDelete: 'cascade' }),
     type: text('type')
-      .$type<'customHeader' | 'urlRedirect' | 'cors' | 'proxyRewrite' | 'luaAcl' | 'tokenAuth'>()
+      .$type<'customHeader' | 'urlRedirect' | 'cors' | 'proxyRewrite' | 'luaAcl' | 'tokenAuth' | 'waf'>()
       .notNull(),
     moduleId: bigint('module_id', { mode: 'number' })
       .notNull()

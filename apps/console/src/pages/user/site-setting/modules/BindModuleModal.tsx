@@ -20,6 +20,7 @@ const BOUND_FIELD = {
   proxyRewrite: 'proxyRewriteModuleID',
   luaAcl: 'luaAclModuleID',
   tokenAuth: 'tokenAuthModuleID',
+  waf: 'wafModuleID',
 } as const satisfies Record<SiteModuleType, string>;
 
 interface BindModuleModalProps {

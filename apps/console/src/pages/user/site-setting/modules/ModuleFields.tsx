@@ -2,6 +2,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { CORS_METHODS, type SiteModuleType } from '@rampart/contract';
 import { Button, Checkbox, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { WAF_DEFAULTS, type WafExclusionValues, WafFields, wafExclusionBody } from './WafFields';
 
 /** Free-text list fields (origins, header names): typed entries become tags. */
 function TagsInput({ label, name, placeholder }: { label: string; name: string; placeholder?: string }) {
@@ -97,6 +98,8 @@ export function ModuleFields({ type }: { type: SiteModuleType }) {
           <TagsInput name="removeHeaders" label={t('rewrite.removeHeaders')} />
         </>
       );
+    case 'waf':
+      return <WafFields />;
     default:
       return null;
   }
@@ -117,9 +120,17 @@ export const MODULE_DEFAULTS: Record<SiteModuleType, Record<string, unknown>> = 
   proxyRewrite: { hostHeader: '', setHeaders: [], removeHeaders: [] },
   luaAcl: {},
   tokenAuth: {},
+  waf: WAF_DEFAULTS,
 };
 
 /** The settings of a listed module, as the form edits them. */
 export function moduleValues(type: SiteModuleType, module: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.keys(MODULE_DEFAULTS[type]).map((key) => [key, module[key]]));
+}
+
+/** The body a module form's values become: a WAF module's exclusions as the server takes them. */
+export function moduleBody<V extends Record<string, unknown>>(type: SiteModuleType, values: V): V {
+  if (type !== 'waf') return values;
+  const exclusions = (values.exclusions ?? []) as WafExclusionValues[];
+  return { ...values, exclusions: exclusions.map(wafExclusionBody) };
 }

@@ -5,7 +5,7 @@ import { toastText } from '../../../../app/toast';
 import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FormModal } from '../../../../components/FormModal';
 import type { FieldNameOf } from '../../../../forms/server-errors';
-import { MODULE_DEFAULTS, ModuleFields, moduleValues } from './ModuleFields';
+import { MODULE_DEFAULTS, ModuleFields, moduleBody, moduleValues } from './ModuleFields';
 import { type ListedModule, MODULE_ROUTES, moduleInvalidates } from './module-types';
 
 type Values = { name: string } & Record<string, unknown>;
@@ -34,8 +34,8 @@ export function ModuleFormModal({ siteId, type, module, onClose }: ModuleFormMod
   const save = useCreateOrUpdate('user', {
     create: routes.create,
     update: routes.update,
-    createInput: (values: Values) => ({ params, body: { modules: [values] } as never }),
-    updateInput: (values) => ({ params, body: values as never }),
+    createInput: (values: Values) => ({ params, body: { modules: [moduleBody(type, values)] } as never }),
+    updateInput: (values) => ({ params, body: moduleBody(type, values) as never }),
     invalidates: moduleInvalidates(type),
     form: { instance: form, fields: fieldOf },
     success: { update: () => toastText(type === 'customHeader' ? 'headerSetSuccess' : 'setSuccess') },

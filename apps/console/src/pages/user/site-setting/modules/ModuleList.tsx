@@ -13,12 +13,16 @@ import { SearchBox } from '../../../../components/SearchBox';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
 import { AclRulesDrawer } from './AclRulesDrawer';
+import { AddWafExclusionModal, type WafExclusionPrefill } from './AddWafExclusionModal';
 import { BindModuleModal } from './BindModuleModal';
 import { ModuleFormModal } from './ModuleFormModal';
 import { ModuleRulesDrawer } from './ModuleRulesDrawer';
 import { ModuleSummary } from './ModuleSummary';
 import { type ListedModule, MODULE_ROUTES, moduleInvalidates, RULE_ROUTES } from './module-types';
 import { TokenAuthsDrawer } from './TokenAuthsDrawer';
+
+/** A WAF exclusion typed from scratch (the WAF events offer one prefilled from the event). */
+const NEW_EXCLUSION: WafExclusionPrefill = { ruleId: null, group: null, part: 'any', name: '', path: '' };
 
 /** The site's modules of one type, paged and searched on the server: create, edit, rules, bind, delete. */
 export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleType }) {
@@ -36,6 +40,7 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
   const [editing, setEditing] = useState<ListedModule | 'new' | null>(null);
   const [binding, setBinding] = useState<number | null>(null);
   const [rulesOf, setRulesOf] = useState<ListedModule | null>(null);
+  const [excluding, setExcluding] = useState<{ moduleId: number; prefill: WafExclusionPrefill } | null>(null);
   const remove = useRouteMutation('user', routes.delete, {
     input: (id: number) => ({ params, body: { ids: [id] } }),
     invalidates: moduleInvalidates(type),
@@ -55,6 +60,11 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
             {(ruleRoutes || type === 'luaAcl' || type === 'tokenAuth') && (
               <Button size="small" onClick={() => setRulesOf(m)}>
                 {t('rules.open', { count: m.ruleCount ?? 0 })}
+              </Button>
+            )}
+            {type === 'waf' && (
+              <Button size="small" onClick={() => setExcluding({ moduleId: m.id, prefill: NEW_EXCLUSION })}>
+                {t('waf.exclusion.add')}
               </Button>
             )}
             <Button size="small" onClick={() => setBinding(m.id)}>
@@ -97,6 +107,14 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
         initialModule={binding ?? 0}
         onClose={() => setBinding(null)}
       />
+      {type === 'waf' && (
+        <AddWafExclusionModal
+          siteId={siteId}
+          moduleId={excluding?.moduleId ?? 0}
+          prefill={excluding?.prefill ?? null}
+          onDone={() => setExcluding(null)}
+        />
+      )}
       {type === 'luaAcl' && <AclRulesDrawer siteId={siteId} module={rulesOf} onClose={() => setRulesOf(null)} />}
       {type === 'tokenAuth' && <TokenAuthsDrawer siteId={siteId} module={rulesOf} onClose={() => setRulesOf(null)} />}
       {ruleRoutes && (

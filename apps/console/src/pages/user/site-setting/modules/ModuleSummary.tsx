@@ -1,4 +1,4 @@
-import type { SiteModuleType } from '@rampart/contract';
+import { type SiteModuleType, WAF_GROUPS } from '@rampart/contract';
 import { useTranslation } from 'react-i18next';
 import { TagList } from '../../../../components/TagList';
 import type { ListedModule } from './module-types';
@@ -25,6 +25,14 @@ export function ModuleSummary({ type, module }: { type: SiteModuleType; module: 
         <>
           {module.hostHeader ? `${t('rewrite.host', { host: module.hostHeader as string })} · ` : ''}
           {t('rules.count', { count: module.ruleCount ?? 0 })}
+        </>
+      );
+    case 'waf':
+      return (
+        <>
+          {t(`waf.modes.${module.mode as 'block'}`)} ·{' '}
+          {t('waf.groupCount', { count: ((module.groups ?? []) as string[]).length, total: WAF_GROUPS.length })} ·{' '}
+          {t('waf.exclusionCount', { count: ((module.exclusions ?? []) as unknown[]).length })}
         </>
       );
     default:

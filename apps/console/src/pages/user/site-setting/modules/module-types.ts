@@ -7,6 +7,7 @@ import {
   type SiteModuleType,
   tokenAuthRoutes,
   urlRedirectRoutes,
+  wafRoutes,
 } from '@rampart/contract';
 import { changes, type Resource } from '../../../../app/resource-changes';
 
@@ -26,6 +27,7 @@ export const MODULE_ROUTES: Record<SiteModuleType, ModuleRoutes> = {
   proxyRewrite: proxyRewriteRoutes as unknown as ModuleRoutes,
   luaAcl: luaAclRoutes as unknown as ModuleRoutes,
   tokenAuth: tokenAuthRoutes as unknown as ModuleRoutes,
+  waf: wafRoutes as unknown as ModuleRoutes,
 };
 
 export const RULE_ROUTES: Partial<Record<SiteModuleType, RuleRoutes>> = {
@@ -40,6 +42,7 @@ const MODULE_RESOURCES: Record<SiteModuleType, Resource> = {
   proxyRewrite: 'proxyRewriteModules',
   luaAcl: 'luaAclModules',
   tokenAuth: 'tokenAuthModules',
+  waf: 'wafModules',
 };
 
 const RULE_RESOURCES: Partial<Record<SiteModuleType, Resource>> = {
