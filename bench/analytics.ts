@@ -124,6 +124,7 @@ function makeBatches(now: number): { node: number; body: Buffer }[] {
         fwAction: status === 403 ? 'deny' : status === 929 ? 'deny' : status === 444 ? 'drop' : '',
         wafPart: '',
         wafExcerpt: '',
+        wafName: '',
       });
     }
     seq++;

@@ -51,6 +51,7 @@ function event(nodeId: number, serial: number): EdgeEvent {
     fwAction: '',
     wafPart: '',
     wafExcerpt: '',
+    wafName: '',
   };
 }
 

@@ -58,6 +58,7 @@ function event(node: number, serial: number, over: Partial<EdgeEvent>): EdgeEven
     fwAction: '',
     wafPart: '',
     wafExcerpt: '',
+    wafName: '',
     ...over,
   };
 }

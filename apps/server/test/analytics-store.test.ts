@@ -92,6 +92,7 @@ function makeEvents(batchId: string, count: number, from: number, span: number, 
       waf: fw >= 0.1 && fw < 0.2 ? 1 : 0,
       wafPart: fw >= 0.1 && fw < 0.2 ? pick(['query', 'cookie', 'body']) : '',
       wafExcerpt: fw >= 0.1 && fw < 0.2 ? pick(ODD_TEXT) : '',
+      wafName: fw >= 0.1 && fw < 0.2 ? pick(['id', 'q', 'Cookie-Name']) : '',
     };
   });
 }
@@ -272,10 +273,12 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       await kept.store.ingest(batchOf('b-old', old));
       // The layout of the version before: no waf_part, no waf_excerpt.
       if (TEST_ANALYTICS_KIND === 'duckdb') {
+        await kept.store.query('ALTER TABLE events DROP COLUMN waf_name');
         await kept.store.query('ALTER TABLE events DROP COLUMN waf_excerpt');
         await kept.store.query('ALTER TABLE events DROP COLUMN waf_part');
       } else {
         const [db] = (await kept.store.query('SELECT currentDatabase() AS db')).map((r) => String(r.db));
+        await clickhouseRequest('ALTER TABLE events DROP COLUMN waf_name', { database: db });
         await clickhouseRequest('ALTER TABLE events DROP COLUMN waf_excerpt', { database: db });
         await clickhouseRequest('ALTER TABLE events DROP COLUMN waf_part', { database: db });
       }

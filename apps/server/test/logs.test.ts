@@ -115,6 +115,7 @@ beforeAll(async () => {
       fwAction: 'deny',
       wafPart: 'query',
       wafExcerpt: "1' union select password from users--",
+      wafName: 'q',
     }),
     edgeEvent({
       id: 'shop-waf-2',
@@ -152,6 +153,7 @@ beforeAll(async () => {
   >;
   delete old.wafPart;
   delete old.wafExcerpt;
+  delete old.wafName;
   const body = gzipSync(JSON.stringify({ batchId: 'spool-2', dropped: 0, events: [old] }));
   const res = await shipBatch(t.app, a, { batchId: 'spool-2', dropped: 0, events: [] }, { nowMs: clock.now(), body });
   expect(res.statusCode, res.body).toBe(200);
@@ -200,9 +202,10 @@ describe('access logs', () => {
       fwAction: 'deny',
       wafPart: 'query',
       wafExcerpt: "1' union select password from users--",
+      wafName: 'q',
     });
     const [old] = (await search(user, userAccessLogs, { reqID: 'shop-old' })).data;
-    expect(old).toMatchObject({ url: '/old-agent', wafPart: '', wafExcerpt: '' });
+    expect(old).toMatchObject({ url: '/old-agent', wafPart: '', wafExcerpt: '', wafName: '' });
   });
 
   it('filters by address, status, method and request id, each alone', async () => {

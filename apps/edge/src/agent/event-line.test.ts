@@ -29,6 +29,7 @@ function line(fields: Record<string, string> = {}): string {
     fw_action: '',
     waf_part: '',
     waf_excerpt: '',
+    waf_name: '',
     user_agent: 'curl/8.5.0',
     referer: 'https://www.shop.example/',
     ...fields,
@@ -70,6 +71,7 @@ describe('an access-log line as a request event', () => {
       fwAction: '',
       wafPart: '',
       wafExcerpt: '',
+      wafName: '',
     });
   });
 
@@ -157,6 +159,7 @@ describe('an access-log line as a request event', () => {
         fw_action: 'detect',
         waf_part: 'cookie',
         waf_excerpt: "1' or 1=1--",
+        waf_name: 'q',
       }),
     ).toMatchObject({
       fwKind: 'waf',
@@ -164,6 +167,7 @@ describe('an access-log line as a request event', () => {
       fwAction: 'detect',
       wafPart: 'cookie',
       wafExcerpt: "1' or 1=1--",
+      wafName: 'q',
     });
     expect(parsed({ waf_excerpt: 'x'.repeat(300) }).wafExcerpt).toBe('x'.repeat(128));
     expect(parseEventLine(line({ waf_part: 'elsewhere' }), noFallback)).toMatchObject({ ok: false });

@@ -128,6 +128,7 @@ export function parseEventLine(line: string, fallbackId: () => string): ParsedLi
     fwAction: text(f.fw_action) as EdgeEvent['fwAction'],
     wafPart: text(f.waf_part) as EdgeEvent['wafPart'],
     wafExcerpt: cut(text(f.waf_excerpt), EVENT_LIMITS.wafExcerpt),
+    wafName: cut(text(f.waf_name), EVENT_LIMITS.wafName),
   };
   if (plainlyValid(candidate)) return { ok: true, event: candidate };
   const checked = edgeEventSchema.safeParse(candidate);

@@ -167,11 +167,12 @@ describe('renderNginxConf', () => {
         'fw_action',
         'waf_part',
         'waf_excerpt',
+        'waf_name',
       ]),
     );
     // The firewall's fields are variables declared (never set per request) like the router's.
     const declarations = conf.slice(conf.indexOf('location @rampart_declarations {')).split('\n    }')[0] ?? '';
-    for (const name of ['fw_kind', 'fw_rule', 'fw_action', 'waf_part', 'waf_excerpt']) {
+    for (const name of ['fw_kind', 'fw_rule', 'fw_action', 'waf_part', 'waf_excerpt', 'waf_name']) {
       expect(record[name]).toBe('x');
       expect(declarations).toContain(`set $rampart_${name} "";`);
     }

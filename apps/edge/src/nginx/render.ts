@@ -207,10 +207,11 @@ const accessLogFormat = (scheme: 'http' | 'https', port: number) =>
     ['fw_kind', '$rampart_fw_kind'],
     ['fw_rule', '$rampart_fw_rule'],
     ['fw_action', '$rampart_fw_action'],
-    // Set by rampart.waf with a WAF decision: the part of the request (WAF_PARTS) and a short
-    // redacted excerpt of what matched ("" otherwise).
+    // Set by rampart.waf with a WAF decision: the part of the request (WAF_PARTS), a short
+    // redacted excerpt of what matched and the name it was under ("" otherwise).
     ['waf_part', '$rampart_waf_part'],
     ['waf_excerpt', '$rampart_waf_excerpt'],
+    ['waf_name', '$rampart_waf_name'],
     ['user_agent', '$http_user_agent'],
     ['referer', '$http_referer'],
   ]
@@ -448,6 +449,7 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
     '      set $rampart_fw_action "";',
     '      set $rampart_waf_part "";',
     '      set $rampart_waf_excerpt "";',
+    '      set $rampart_waf_name "";',
     '      return 404;',
     '    }',
     ...customLines(s.tuning, 'server', '    '),

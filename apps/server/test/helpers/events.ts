@@ -38,6 +38,7 @@ export function edgeEvent(over: Partial<EdgeEvent> & Pick<EdgeEvent, 'time'>): E
     fwAction: '',
     wafPart: '',
     wafExcerpt: '',
+    wafName: '',
     ...over,
   };
 }

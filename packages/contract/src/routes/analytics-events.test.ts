@@ -33,9 +33,10 @@ const valid: EdgeEvent = {
   fwAction: 'deny',
   wafPart: 'query',
   wafExcerpt: "id=1' or '1'='1",
+  wafName: 'id',
 };
 /** Fields an agent from before the WAF does not send (they default to ""). */
-const OPTIONAL = new Set(['wafPart', 'wafExcerpt']);
+const OPTIONAL = new Set(['wafPart', 'wafExcerpt', 'wafName']);
 
 const batch = (events: unknown[], extra: Record<string, unknown> = {}) => ({
   batchId: 'a1b2c3-42',
@@ -129,7 +130,7 @@ describe('isEdgeEventBatch', () => {
     }
     expect(agree(batch([{ ...valid, extra: 1 }]))).toBe(false);
     // An agent from before the WAF: neither field, and no other key in their place.
-    const { wafPart: _p, wafExcerpt: _e, ...old } = valid;
+    const { wafPart: _p, wafExcerpt: _e, wafName: _n, ...old } = valid;
     expect(agree(batch([old]))).toBe(true);
     expect(agree(batch([{ ...old, extra: '' }]))).toBe(false);
     expect(agree(batch([{ ...old, wafPart: undefined }]))).toBe(true);

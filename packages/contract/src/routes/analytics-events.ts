@@ -30,6 +30,7 @@ export const EVENT_LIMITS = {
   userAgent: 512,
   referer: 1024,
   wafExcerpt: 128,
+  wafName: 128,
 } as const;
 
 /** Where a WAF decision found its match (WAF_PARTS), "" for no WAF decision. */
@@ -149,11 +150,13 @@ export const edgeEventSchema = z.strictObject({
   fwRule: z.number().int().min(0),
   fwAction: z.enum(EVENT_DECISION_ACTIONS),
   /**
-   * A WAF decision's part of the request and a short redacted excerpt of what matched ("" for
-   * none). Agents from before the WAF send neither: they default to "".
+   * A WAF decision's part of the request, a short redacted excerpt of what matched and the name it
+   * was under ("" for none). Agents from before the WAF send none of them: they default to "".
    */
   wafPart: z.enum(EVENT_WAF_PARTS).default(''),
   wafExcerpt: text(EVENT_LIMITS.wafExcerpt).default(''),
+  /** The argument, cookie, header or upload field the match was in ("" for the path or none). */
+  wafName: text(EVENT_LIMITS.wafName).default(''),
 });
 export type EdgeEvent = z.infer<typeof edgeEventSchema>;
 
@@ -173,7 +176,7 @@ const CACHE: ReadonlySet<unknown> = new Set(EVENT_CACHE_STATUSES);
 const VERSIONS: ReadonlySet<unknown> = new Set(['', ...EVENT_HTTP_VERSIONS]);
 const WAF_PART_SET: ReadonlySet<unknown> = new Set(EVENT_WAF_PARTS);
 /** The keys every event has; the WAF's two are optional (OPTIONAL_EVENT_KEYS). */
-const OPTIONAL_EVENT_KEYS = ['wafPart', 'wafExcerpt'] as const;
+const OPTIONAL_EVENT_KEYS = ['wafPart', 'wafExcerpt', 'wafName'] as const;
 const EVENT_KEYS = Object.keys(edgeEventSchema.shape).filter(
   (k) => !(OPTIONAL_EVENT_KEYS as readonly string[]).includes(k),
 );
@@ -195,10 +198,12 @@ function isEdgeEvent(v: unknown): boolean {
   }
   const hasPart = Object.hasOwn(e, 'wafPart');
   const hasExcerpt = Object.hasOwn(e, 'wafExcerpt');
-  if (keys !== EVENT_KEYS.length + (hasPart ? 1 : 0) + (hasExcerpt ? 1 : 0)) return false;
+  const hasName = Object.hasOwn(e, 'wafName');
+  if (keys !== EVENT_KEYS.length + (hasPart ? 1 : 0) + (hasExcerpt ? 1 : 0) + (hasName ? 1 : 0)) return false;
   // An optional key present as undefined takes its default, as in the schema.
   if (hasPart && e.wafPart !== undefined && !WAF_PART_SET.has(e.wafPart)) return false;
   if (hasExcerpt && e.wafExcerpt !== undefined && !isText(e.wafExcerpt, EVENT_LIMITS.wafExcerpt)) return false;
+  if (hasName && e.wafName !== undefined && !isText(e.wafName, EVENT_LIMITS.wafName)) return false;
   return (
     typeof e.id === 'string' &&
     e.id.length >= 1 &&

@@ -115,6 +115,8 @@ export const logRecordSchema = z.object({
   /** A WAF decision's part of the request (WAF_PARTS) and a redacted excerpt of the match. */
   wafPart: z.string(),
   wafExcerpt: z.string(),
+  /** The argument, cookie, header or upload field the match was in ("" for the path or none). */
+  wafName: z.string(),
 });
 export type LogRecord = z.infer<typeof logRecordSchema>;
 

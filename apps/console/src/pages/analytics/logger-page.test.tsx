@@ -51,6 +51,7 @@ const record = (over: Partial<LogRecord>): LogRecord => ({
   fwAction: '',
   wafPart: '',
   wafExcerpt: '',
+  wafName: '',
   ...over,
 });
 const attack = record({

@@ -49,9 +49,10 @@ export interface EventRow {
   fwKind: string;
   fwRule: number;
   fwAction: string;
-  /** A WAF decision's part of the request (WAF_PARTS) and a redacted excerpt of the match, "" for none. */
+  /** A WAF decision's part of the request (WAF_PARTS), a redacted excerpt of the match and its name, "" for none. */
   wafPart: string;
   wafExcerpt: string;
+  wafName: string;
   /** Derived at ingest so the rollups need no logic: 1 or 0. */
   hit: number;
   blocked: number;

@@ -76,9 +76,10 @@ export const EVENT_COLUMNS: readonly [keyof EventRow, string, string][] = [
   // Added with the WAF: stores from before get them (empty) on open, last, in this order.
   ['wafPart', 'waf_part', 'VARCHAR'],
   ['wafExcerpt', 'waf_excerpt', 'VARCHAR'],
+  ['wafName', 'waf_name', 'VARCHAR'],
 ];
 /** Columns added to the events table after it first shipped: ALTER TABLE on open (both stores). */
-export const ADDED_EVENT_COLUMNS: ReadonlySet<string> = new Set(['waf_part', 'waf_excerpt']);
+export const ADDED_EVENT_COLUMNS: ReadonlySet<string> = new Set(['waf_part', 'waf_excerpt', 'waf_name']);
 
 const KEY_COLUMNS =
   'bucket BIGINT NOT NULL, site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL';
@@ -256,6 +257,7 @@ function appendEvent(appender: DuckDBAppender, e: EventRow): void {
   appender.appendTinyInt(e.waf);
   appender.appendVarchar(e.wafPart);
   appender.appendVarchar(e.wafExcerpt);
+  appender.appendVarchar(e.wafName);
   appender.endRow();
 }
 

@@ -119,6 +119,7 @@ export class IngestService {
         // An agent from before the WAF sends neither (the schema's default, skipped by the plain check).
         wafPart: e.wafPart ?? '',
         wafExcerpt: e.wafExcerpt ?? '',
+        wafName: e.wafName ?? '',
         hit: CACHE_HIT_STATUSES.has(e.cacheStatus as EventCacheStatus) ? 1 : 0,
         blocked,
         blacklisted: blocked && BLACKLIST_KINDS.has(e.fwKind) ? 1 : 0,

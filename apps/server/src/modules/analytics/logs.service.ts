@@ -11,7 +11,7 @@ export type LogKind = 'access' | 'waf';
 const COLUMNS =
   'ts, ms, node_id, zone_id, site_id, domain_id, request_id, host, ip, country, method, scheme, http_version, ' +
   'uri, status, bytes_in, bytes_out, request_ms, upstream_ms, upstream_status, cache_status, user_agent, ' +
-  'referer, fw_kind, fw_rule, fw_action, waf_part, waf_excerpt';
+  'referer, fw_kind, fw_rule, fw_action, waf_part, waf_excerpt, waf_name';
 
 /**
  * Access and WAF log search (routes/logs.ts; docs/decisions.md "Log search") over the raw events
@@ -85,5 +85,6 @@ function recordOf(r: Row): LogRecord {
     fwAction: str(r.fw_action),
     wafPart: str(r.waf_part),
     wafExcerpt: str(r.waf_excerpt),
+    wafName: str(r.waf_name),
   };
 }
