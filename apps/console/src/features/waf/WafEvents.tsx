@@ -14,13 +14,6 @@ import { useLocalPaging } from '../lists/use-list-search';
 const WINDOWS = [1, 24, 168] as const;
 type WindowHours = (typeof WINDOWS)[number];
 
-/** What an exclusion made from an event starts with: its rule, its part, and the path it was on. */
-export interface WafExclusionPrefill {
-  ruleId: number;
-  part: string;
-  path: string;
-}
-
 /** The request's path without its query: the prefix an exclusion made from the event applies to. */
 export function pathOfUrl(url: string): string {
   const path = url.split('?')[0] ?? '';
@@ -32,7 +25,7 @@ interface WafEventsProps {
   /** Only these domains' events (a module's bound domains); all of the site's when absent. */
   domainIds?: number[];
   /** Offers "add an exclusion" on each row when given (the caller may write the site's modules). */
-  onExclude?: (prefill: WafExclusionPrefill, record: LogRecord) => void;
+  onExclude?: (record: LogRecord) => void;
 }
 
 /**
@@ -59,7 +52,13 @@ export function WafEvents({ siteId, domainIds, onExclude }: WafEventsProps) {
     }),
     [siteId, domainIds, now, hours, paging.page, paging.pageSize],
   );
-  const list = useQuery({ ...routeQuery('user', userWafLogs, { body }), placeholderData: keepPreviousData });
+  // A module bound to no domain has no events of its own: nothing is asked.
+  const unbound = domainIds !== undefined && domainIds.length === 0;
+  const list = useQuery({
+    ...routeQuery('user', userWafLogs, { body }),
+    placeholderData: keepPreviousData,
+    enabled: !unbound,
+  });
 
   const ruleText = (ruleId: number) => {
     const group = wafRuleGroup(ruleId);
@@ -97,15 +96,7 @@ export function WafEvents({ siteId, domainIds, onExclude }: WafEventsProps) {
             key: 'actions',
             maxWidth: 130,
             render: (_: unknown, record: LogRecord) => (
-              <Button
-                size="small"
-                onClick={() =>
-                  onExclude(
-                    { ruleId: record.fwRule, part: record.wafPart || 'any', path: pathOfUrl(record.url) },
-                    record,
-                  )
-                }
-              >
+              <Button size="small" onClick={() => onExclude(record)}>
                 {t('addExclusion')}
               </Button>
             ),
@@ -128,14 +119,18 @@ export function WafEvents({ siteId, domainIds, onExclude }: WafEventsProps) {
         />
       }
     >
-      <ListTable<LogRecord>
-        rowKey="reqID"
-        size="small"
-        columns={columns}
-        list={list}
-        paging={paging}
-        emptyText={t('empty')}
-      />
+      {unbound ? (
+        <Typography.Text type="secondary">{t('unbound')}</Typography.Text>
+      ) : (
+        <ListTable<LogRecord>
+          rowKey={(r) => `${r.nodeID}:${r.reqID}`}
+          size="small"
+          columns={columns}
+          list={list}
+          paging={paging}
+          emptyText={t('empty')}
+        />
+      )}
     </Card>
   );
 }

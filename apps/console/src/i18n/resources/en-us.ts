@@ -1073,6 +1073,8 @@ export const enUS = {
       host: 'Host: {{host}}',
     },
     waf: {
+      events: 'Events',
+      eventsOf: 'Recent WAF events of {{name}}',
       mode: 'Mode',
       modeHint: 'Block answers a detected attack with 403; detect only logs it and lets the request through.',
       modes: { block: 'Block', detect: 'Detect only' },
@@ -2565,6 +2567,7 @@ export const enUS = {
     actions: 'Actions',
     addExclusion: 'Add exclusion',
     empty: 'No WAF events in this time window',
+    unbound: 'This module is bound to no domain yet: bind it to see its events',
   },
 };
 

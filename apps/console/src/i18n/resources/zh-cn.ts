@@ -1048,6 +1048,8 @@ export const zhCN: LocaleResources = {
       host: 'Host：{{host}}',
     },
     waf: {
+      events: '事件',
+      eventsOf: '{{name}} 的最近 WAF 事件',
       mode: '模式',
       modeHint: '拦截：检测到的攻击返回 403；仅检测：只记录日志，请求照常通过。',
       modes: { block: '拦截', detect: '仅检测' },
@@ -2514,5 +2516,6 @@ export const zhCN: LocaleResources = {
     actions: '操作',
     addExclusion: '添加例外',
     empty: '此时间范围内没有 WAF 事件',
+    unbound: '此模块尚未绑定域名：绑定后即可查看其事件',
   },
 };

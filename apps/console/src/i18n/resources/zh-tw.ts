@@ -1056,6 +1056,8 @@ export const zhTW: LocaleResources = {
       host: 'Host：{{host}}',
     },
     waf: {
+      events: '事件',
+      eventsOf: '{{name}} 的最近 WAF 事件',
       mode: '模式',
       modeHint: '攔截：偵測到的攻擊回應 403；僅偵測：只記錄日誌，請求照常通過。',
       modes: { block: '攔截', detect: '僅偵測' },
@@ -2537,5 +2539,6 @@ export const zhTW: LocaleResources = {
     actions: '操作',
     addExclusion: '新增例外',
     empty: '此時間範圍內沒有 WAF 事件',
+    unbound: '此模組尚未綁定網域：綁定後即可檢視其事件',
   },
 };

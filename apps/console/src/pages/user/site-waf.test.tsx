@@ -1,10 +1,11 @@
-import { listDomains, WAF_GROUP_TEXT, WAF_GROUPS, wafRoutes } from '@rampart/contract';
+import { type LogRecord, listDomains, userWafLogs, WAF_GROUP_TEXT, WAF_GROUPS, wafRoutes } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
 import { signedInSiteTab, siteDomain } from '../../test/fixtures';
 import { chooseOption, clickButton, findModal, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
+import { bodies } from '../../test/statistics';
 import { wafExclusionBody } from './site-setting/modules/WafFields';
 
 // Whole-console renders in jsdom: the first one of a file loads antd's modules (seconds).
@@ -39,6 +40,38 @@ const groups = WAF_GROUPS.map((key, i) => ({
   name: WAF_GROUP_TEXT[key].name.en_US,
   description: WAF_GROUP_TEXT[key].description.en_US,
 }));
+
+const wafEvent = (over: Partial<LogRecord>): LogRecord => ({
+  reqID: 'edge-1-1-1-9',
+  time: '2026-11-24T10:00:00.000Z',
+  nodeID: 2,
+  zoneID: 1,
+  siteID: 3,
+  domainID: 9,
+  host: 'www.shop.example',
+  ip: '198.51.100.7',
+  country: '',
+  method: 'POST',
+  scheme: 'https',
+  httpVersion: '2',
+  url: '/',
+  status: 200,
+  bytesIn: 0,
+  bytesOut: 0,
+  requestMs: 1,
+  upstreamMs: 1,
+  upstreamStatus: 200,
+  cacheStatus: '',
+  userAgent: '',
+  referer: '',
+  fwKind: 'waf',
+  fwRule: 0,
+  fwAction: 'deny',
+  wafPart: '',
+  wafExcerpt: '',
+  wafName: '',
+  ...over,
+});
 
 describe('sitesSetting: WAF modules', () => {
   beforeEach(() => {
@@ -132,6 +165,53 @@ describe('sitesSetting: WAF modules', () => {
         storefrontWith({ ruleId: 101_005, group: null, part: 'cookie', name: 'session', path: '/account' }),
       ),
     );
+  });
+
+  it("shows the module's WAF events, and makes an exclusion from one, prefilled from the event", async () => {
+    api.on(wafRoutes.update, { siteId: 3 }, ok(shop));
+    api.on(
+      userWafLogs,
+      okPage([
+        wafEvent({
+          fwRule: 101_003,
+          fwAction: 'detect',
+          wafPart: 'body',
+          wafName: 'comment',
+          wafExcerpt: '<img src=x onerror=alert(1)>',
+          url: '/blog/post?id=7',
+        }),
+      ]),
+    );
+    renderAt(PAGE);
+    clickButton('Events', await findRow('storefront'));
+    expect(await screen.findByText('Recent WAF events of storefront')).toBeTruthy();
+    const event = await findRow('<img src=x onerror=alert(1)>');
+    expect(within(event).getByText('101003 · Cross-site scripting')).toBeTruthy();
+    expect(within(event).getByText('Detected only')).toBeTruthy();
+    // The events of the module's own domains, over the last day.
+    const [asked] = bodies<{ siteIDs: number[]; domainIDs: number[]; startTime: string; endTime: string }>(
+      api,
+      userWafLogs,
+    );
+    expect(asked).toMatchObject({ siteIDs: [3], domainIDs: [9] });
+    expect(asked && Date.parse(asked.endTime) - Date.parse(asked.startTime)).toBe(86_400_000);
+    clickButton('Add exclusion', event);
+    const dialog = await findModal();
+    expect(within(dialog).getByText('Add a WAF exclusion')).toBeTruthy();
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent(wafRoutes.update, { siteId: 3 })[0]?.body).toEqual(
+        storefrontWith({ ruleId: 101_003, group: null, part: 'body', name: 'comment', path: '/blog/post' }),
+      ),
+    );
+  });
+
+  it('asks for no events of a module bound to no domain', async () => {
+    api.on(wafRoutes.list, { siteId: 3 }, okPage([{ ...shop, domainIDs: [] }]));
+    renderAt(PAGE);
+    clickButton('Events', await findRow('storefront'));
+    expect(await screen.findByText('This module is bound to no domain yet: bind it to see its events')).toBeTruthy();
+    expect(api.sent(userWafLogs)).toEqual([]);
   });
 
   it('does not add an exclusion the module already has', async () => {

@@ -1,5 +1,7 @@
 import {
+  type LogRecord,
   PAGE_SIZE_MAX,
+  WAF_PARTS,
   type WafExclusionPart,
   type WafGroup,
   type WafModule,
@@ -12,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useCallsMutation } from '../../../../app/route-query';
 import { toast, toastText } from '../../../../app/toast';
 import { FormModal } from '../../../../components/FormModal';
+import { pathOfUrl } from '../../../../features/waf/WafEvents';
 import type { FieldNameOf } from '../../../../forms/server-errors';
 import { callAuthed } from '../../../../session';
 import { moduleInvalidates } from './module-types';
@@ -24,6 +27,21 @@ export interface WafExclusionPrefill {
   part: WafExclusionPart;
   name: string;
   path: string;
+}
+
+/**
+ * The exclusion a WAF event suggests: its rule, on the part and under the name it was found, on
+ * the path it was requested on (a part the event does not name: every part).
+ */
+export function prefillFromEvent(record: LogRecord): WafExclusionPrefill {
+  const part = (WAF_PARTS as readonly string[]).includes(record.wafPart) ? (record.wafPart as WafExclusionPart) : 'any';
+  return {
+    ruleId: record.fwRule > 0 ? record.fwRule : null,
+    group: null,
+    part,
+    name: part === 'any' || part === 'path' ? '' : record.wafName,
+    path: pathOfUrl(record.url),
+  };
 }
 
 interface AddWafExclusionModalProps {

@@ -1,7 +1,7 @@
 import { LinkOutlined, PlusOutlined } from '@ant-design/icons';
 import type { SiteModuleType } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Space } from 'antd';
+import { Button, Drawer, Flex, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
@@ -12,8 +12,9 @@ import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { SearchBox } from '../../../../components/SearchBox';
 import { pendingFor } from '../../../../features/lists/row-pending';
 import { urlQuery, useListSearch } from '../../../../features/lists/use-list-search';
+import { WafEvents } from '../../../../features/waf/WafEvents';
 import { AclRulesDrawer } from './AclRulesDrawer';
-import { AddWafExclusionModal, type WafExclusionPrefill } from './AddWafExclusionModal';
+import { AddWafExclusionModal, prefillFromEvent, type WafExclusionPrefill } from './AddWafExclusionModal';
 import { BindModuleModal } from './BindModuleModal';
 import { ModuleFormModal } from './ModuleFormModal';
 import { ModuleRulesDrawer } from './ModuleRulesDrawer';
@@ -41,6 +42,7 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
   const [binding, setBinding] = useState<number | null>(null);
   const [rulesOf, setRulesOf] = useState<ListedModule | null>(null);
   const [excluding, setExcluding] = useState<{ moduleId: number; prefill: WafExclusionPrefill } | null>(null);
+  const [eventsOf, setEventsOf] = useState<ListedModule | null>(null);
   const remove = useRouteMutation('user', routes.delete, {
     input: (id: number) => ({ params, body: { ids: [id] } }),
     invalidates: moduleInvalidates(type),
@@ -63,9 +65,14 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
               </Button>
             )}
             {type === 'waf' && (
-              <Button size="small" onClick={() => setExcluding({ moduleId: m.id, prefill: NEW_EXCLUSION })}>
-                {t('waf.exclusion.add')}
-              </Button>
+              <>
+                <Button size="small" onClick={() => setEventsOf(m)}>
+                  {t('waf.events')}
+                </Button>
+                <Button size="small" onClick={() => setExcluding({ moduleId: m.id, prefill: NEW_EXCLUSION })}>
+                  {t('waf.exclusion.add')}
+                </Button>
+              </>
             )}
             <Button size="small" onClick={() => setBinding(m.id)}>
               {t('bind.open')}
@@ -107,6 +114,23 @@ export function ModuleList({ siteId, type }: { siteId: number; type: SiteModuleT
         initialModule={binding ?? 0}
         onClose={() => setBinding(null)}
       />
+      {type === 'waf' && (
+        <Drawer
+          open={eventsOf !== null}
+          onClose={() => setEventsOf(null)}
+          title={t('waf.eventsOf', { name: eventsOf?.name ?? '' })}
+          width={1100}
+          destroyOnHidden
+        >
+          {eventsOf && (
+            <WafEvents
+              siteId={siteId}
+              domainIds={eventsOf.domainIDs}
+              onExclude={(record) => setExcluding({ moduleId: eventsOf.id, prefill: prefillFromEvent(record) })}
+            />
+          )}
+        </Drawer>
+      )}
       {type === 'waf' && (
         <AddWafExclusionModal
           siteId={siteId}
