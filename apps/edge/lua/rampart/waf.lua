@@ -75,7 +75,7 @@ end
 _M.group_of = group_of
 
 -- A byte or word some detector needs; a value without any is not inspected further.
-local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|__proto__|constructor|prototype|localhost|127\.0|169\.254|\+adw-|passwd|system32|win\.ini|ftps?:|https?:)]=]
+local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|constructor|prototype|localhost|127\.0|169\.254|\+adw-|passwd|system32|win\.ini|ftps?:|https?:)]=]
 
 -- Log4j lookups folded to what they spell: ${lower:j} → j, ${::-n} → n, ${env:X:-d} → d.
 local function fold_lookups(s)
@@ -231,6 +231,24 @@ local function detect(d, skip_url_rules)
     if folded ~= l then l = folded; cur_value = folded end
   end
   local list = m.value_rules
+  -- shell quoting inside words ("c''at /e\tc/pa\"ss\"wd") folded away: a second reading for the rules
+  if find(l, "%w['\"\\]+[%w/]") or find(l, "%[%w%]") then
+    local shell = gsub(gsub(l, "(%w)['\"\\]+", "%1"), "%[(%w)%]", "%1")
+    if shell ~= l then
+      for i = 1, #list do
+        local r = list[i]
+        if r.group == "rce" or r.group == "traversal" then
+          local from = re_find(shell, r.re, "jo")
+          if from then
+            cur_value = shell
+            hit(r.id, r.score, from)
+            if st_done then return end
+          end
+        end
+      end
+      cur_value = d
+    end
+  end
   for i = 1, #list do
     local r = list[i]
     if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
@@ -299,7 +317,7 @@ local function inspect_name(part, name)
   if st_done then return end
   cur_part, cur_name, cur_value = part, name, name
   if st_m.groups.sqli then sqli.check_name(name, hit) end
-  if re_find(name, [=[[^\w.\-\[\] ]]=], "jo") then inspect(part, name, name) end
+  if re_find(name, PREFILTER, "jo") then inspect(part, name, name) end
 end
 
 -- The parts of the request -----------------------------------------------------------------------
@@ -400,7 +418,8 @@ local function inspect_multipart(body, ctype)
       local name = head:match("[Nn][Aa][Mm][Ee]%s*=%s*\"([^\"]*)\"") or head:match("[Nn][Aa][Mm][Ee]%s*=%s*([^;%s]+)") or ""
       local filename = head:match("[Ff][Ii][Ll][Ee][Nn][Aa][Mm][Ee]%*?%s*=%s*\"([^\"]*)\"")
         or head:match("[Ff][Ii][Ll][Ee][Nn][Aa][Mm][Ee]%*?%s*=%s*([^;%s]+)")
-      if st_m.groups.protocol and (find(lhead, "content-transfer-encoding", 1, true) or name == "_charset_") then
+      if st_m.groups.protocol and (find(lhead, "content-transfer-encoding", 1, true) or name == "_charset_"
+        or find(name, "[;=\\\"]") or (filename and find(filename, "[;=\"]"))) then
         cur_part, cur_name, cur_value = "body", name, head
         hit(RULE.multipart, 5, 1)
       end
@@ -543,6 +562,19 @@ local function inspect_request(m, var, with_body)
   if find(raw_path, "%00", 1, true) and groups.protocol then hit(RULE.nul, 5, 1) end
   run_rules(m.special.path, lower(path))
   inspect("path", "", path)
+  -- a path segment can carry an encoded payload of its own
+  if not st_done and #path > 13 then
+    for seg in path:gmatch("[^/]+") do
+      if #seg >= 12 then
+        local b = decode.base64(seg)
+        if b then
+          cur_part, cur_name, cur_value = "path", "", b
+          if re_find(b, PREFILTER, "jo") then detect(decode.decode(b), false) end
+          if st_done then break end
+        end
+      end
+    end
+  end
 
   -- query
   local args = var.args
@@ -576,6 +608,10 @@ local function inspect_request(m, var, with_body)
       run_rules(m.special.ua, lower(ua))
     end
     for name, value in pairs(headers) do
+      if find(name, "file[_-]?name") then
+        cur_part, cur_name, cur_lname, cur_value = "header", name, name, tostring(value)
+        run_rules(m.special.filename, lower(tostring(value)))
+      end
       if not SKIP_HEADERS[name] and not find(name, "^sec%-") then
         if type(value) == "table" then value = table.concat(value, ", ") end
         inspect("header", name, value, true)

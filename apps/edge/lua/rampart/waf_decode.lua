@@ -115,6 +115,8 @@ local B64_RE = [[^[A-Za-z0-9+/_-]{12,}={0,2}\z]]
 function _M.base64(s)
   local n = #s
   if n < 12 or n > 65536 then return nil end
+  -- "+" read as a space by a query or form parser
+  if find(s, " ", 1, true) and not find(s, "  ", 1, true) then s = gsub(s, " ", "+") end
   if not re_find(s, B64_RE, "jo") then return nil end
   -- Plain words and numbers are valid base64 too: ask for a mix of cases or digits.
   if not (find(s, "%u") and find(s, "%l")) then return nil end

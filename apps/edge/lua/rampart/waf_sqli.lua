@@ -58,7 +58,8 @@ local STRONG_FUNCS = set([[sleep benchmark pg_sleep extractvalue updatexml load_
   dbms_xmlgen xmltype load_extension gtid_subset st_latfromgeohash st_pointfromgeohash concat_ws]])
 local SYS_NAMES = set([[information_schema sysobjects syscolumns sysdatabases pg_catalog pg_shadow pg_user
   pg_database sqlite_master sqlite_temp_master all_tables user_tables dba_users all_users
-  msysaccessobjects msysobjects mysql.user master..sysdatabases sys.objects sys.tables
+  msysaccessobjects msysobjects xp_cmdshell xp_regread xp_dirtree sp_oacreate sp_executesql sp_makewebtask
+  sp_addextendedproc sp_password master..sysdatabases sys.objects sys.tables
   @@version @@datadir @@hostname @@basedir @@servername @@spid]])
 -- What may start a stacked or spliced statement, and what must follow to make it one.
 local STATEMENT = {
@@ -303,6 +304,7 @@ local function analyse(toks, n, quoted, hit)
       while toks[j] and (toks[j].v == "all" or toks[j].v == "distinct" or toks[j].t == "(" or toks[j].t == "c") do j = j + 1 end
       -- and a select list after it: a value, "*", null, a call, a variable, a column and ","/from
       local sel, a, b = toks[j], toks[j + 1], toks[j + 2]
+      if sel and sel.v == "select" and a == nil then found("union", 5, t.p) end
       if sel and sel.v == "select" and a then
         local ok = a.t == "n" or a.t == "s" or a.t == "v" or a.t == "f" or a.t == "(" or (a.t == "o" and a.v == "*")
           or (a.t == "k" and (a.v == "null" or a.v == "distinct" or a.v == "all" or a.v == "top" or a.v == "char"))
@@ -356,6 +358,8 @@ local function analyse(toks, n, quoted, hit)
     -- admin' -- | admin'#  : the rest of the query commented out
     if t1.t == "c" and (toks[first + 1] == nil) then found("comment_break", 5, t1.p) end
     if t1.t == ";" and (toks[first + 1] == nil or toks[first + 1].t == "c") then found("comment_break", 5, t1.p) end
+    -- '; <statement keyword> ...: a second statement after the break
+    if t1.t == ";" and toks[first + 1] and STATEMENT[toks[first + 1].v] then found("stacked", 8, t1.p) end
     if t1.t == "k" and (t1.v == "union" or t1.v == "order" or t1.v == "group" or t1.v == "having"
       or t1.v == "limit" or t1.v == "procedure" or t1.v == "into") then
       local t2 = toks[first + 1]

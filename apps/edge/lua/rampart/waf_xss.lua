@@ -174,8 +174,8 @@ local EVENTS = set([[onabort onactivate onafterprint onafterscriptexecute onanim
 
 local ATTR_RE = [=[(?:^|["'`\s/;])(on[a-z]{4,32})\s*=]=]
 -- Calls that run code or show that a script ran, and DOM sinks; anchored on an identifier boundary.
-local CALL_RE = [=[(?:^|[^\w$.])(?:alert|confirm|prompt|eval|settimeout|setinterval|execscript|msgbox|fromcharcode|atob|reflect\.apply|navigation\.navigate)\s*\)?\s*(?:\?\.\s*)?(?:`|\(\s*(?:[\d'"`)/\[{!+-]|[\w$.]+\s*[).,(\[]))|(?:top|window|self|parent|globalthis|this)\s*\[\s*['"`][a-z]{1,10}['"`]\s*\+]=]
-local SINK_RE = [=[(?:document\s*\.\s*(?:cookie|domain|write|writeln|location|body\s*\.\s*innerhtml)|\.\s*(?:innerhtml|outerhtml|insertadjacenthtml|textcontent\s*=|parentnode|srcdoc)|(?:window|top|self|parent)\s*\.\s*location|location\s*\.\s*(?:href|hash|replace|assign)|-moz-binding|\bexpression\s*\()]=]
+local CALL_RE = [=[(?:^|[^\w$.])(?:alert|confirm|prompt|eval|settimeout|setinterval|execscript|msgbox|fromcharcode|atob|reflect\.apply|navigation\.navigate)\s*\)?\s*(?:\.\s*(?:call|apply|bind)\s*)?(?:\?\.\s*)?(?:`|\(\s*(?:[\d'"`)/\[{!+-]|[\w$.]+\s*[).,(\[?]|%))|(?:top|window|self|parent|globalthis|this)\s*\[\s*['"`][a-z]{1,10}['"`]\s*\+]=]
+local SINK_RE = [=[(?:document\s*(?:\?\.|\.|\[\s*['"`])\s*(?:cookie|domain|write|writeln|location|body\s*\.\s*innerhtml)|\.\s*(?:innerhtml|outerhtml|insertadjacenthtml|textcontent\s*=|parentnode|srcdoc)|(?:window|top|self|parent)\s*\.\s*location|location\s*\.\s*(?:href|hash|replace|assign)|-moz-binding|\bexpression\s*\()]=]
 local JSBREAK_RE = [=[(?:^|['"`;)}\]]\s*|-->|</script>)\s*(?:[;,+\-*|&]+|\)|\}|\]|\s)*\s*(?:alert|confirm|prompt|eval|settimeout|setinterval|fetch|import|new\s+function|document\.|window\.|location\s*=)]=]
 local JSFUCK_RE = [=[\[\]\s*\[\s*\(\s*!\s*\[\s*\]|\(\s*!\s*\[\s*\]\s*\+\s*\[\s*\]\s*\)]=]
 local HINT_RE = [=[[<>"'`(=\[]|javascript|vbscript|document|\+adw-|expression|binding]=]
@@ -219,7 +219,7 @@ function _M.check(s, hit)
       local rest = sub(c, (find(c, ":", p, true) or p) + 1, p + 200):match("^[^\"'>]*")
       if not inert(rest) and (before == nil or before == 61 or before == 34 or before == 39 or before == 40 or before == 91
         or before == 123 or before == 44 or before == 58) and rest ~= "" then
-        hit(R.js_url, find(rest, "[%(`=%[%.;'\"]") and 8 or 5, p)
+        hit(R.js_url, find(rest, "[%(`=%[%.;'\"]") and 8 or 3, p)
       end
     end
     local d = find(c, "data:text/html", 1, true) or find(c, "data:image/svg+xml", 1, true)
