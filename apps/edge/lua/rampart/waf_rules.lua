@@ -16,7 +16,7 @@ _M.RULES = {
   -- Complements of the SQL tokenizer (rampart.waf_sqli): shapes it has no grammar for.
   sqli = {
     -- PostgreSQL casts and JSON operators right after a literal or a call.
-    { id = 100101, score = 8, re = [=[['")]\s*::\s*(?:jsonb?|int|integer|int[248]|text|varchar|bigint|numeric|regclass|oid|bytea|double\s+precision|real|boolean|bool|char|name|xml)\b|'\s*(?:<@|@>|\?\||\?&|#>>?|->>?)\s*']=] },
+    { id = 100101, score = 8, re = [=[['")]\s*::\s*(?:jsonb?|int|integer|int[248]|text|varchar|bigint|numeric|regclass|oid|bytea|double\s+precision|real|boolean|bool|char|name|xml)\b|'\s*(?:<@|@>|\?\||\?&|\?|#>>?|->>?)\s*']=] },
     { id = 100102, score = 3, re = [=[\bif\s*\(\s*[\w'"@().]{1,60}\s*(?:[<>]|=(?!=))]=] },
     { id = 100103, score = 8, re = [=[\bexec(?:ute)?\s{1,8}(?:master\.\.?|xp_|sp_)\w|\bexecute\s+immediate\b|\bdeclare\s+@\w{1,40}\s+(?:n?varchar|int|table|sysname)]=] },
     -- Functions no prose calls: SQL's own, by name, followed by "(".
@@ -37,7 +37,7 @@ _M.RULES = {
     -- Everyday words that are also commands: only after ";", "|", a backtick or "$(", with an
     -- argument shape (an option, a path, a variable, a number) or nothing after.
     { id = 102013, score = 8,
-      re = [=[(?:[;|`]|\$\(|\|\||&&)\s{0,8}(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:cat|ls|id|echo|printf|sleep|ping|rm|find|head|tail|kill|ps|env|dir|type|copy|del|more|set|ver|timeout|alias|export|exec|eval|source|less|strings|file|stat|touch|mv|cp|ln|w|who|last|history|sort|uniq|cut|tr|tee|wc|grep|egrep|fgrep|mount|route|arp|host|dig|whois|make|cc|tar|zip|unzip|gzip|xz|chroot|su|mysql|psql|sqlite3|time|nice|true|false|test|yes|net|sc|reg|vol|format|expand|attrib|cipher|runas)(?:\.exe)?(?:\s{1,8}(?:-{1,2}\w|/|\.{1,2}/|\$|\d|['"`]|~|[a-z]:\\)|\s{0,4}$|\s{0,4}[;|&`)]|\$\{?ifs)]=] },
+      re = [=[(?:[;|`]|\$\(|\|\||&&)\s{0,8}(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:cat|ls|id|echo|printf|sleep|ping|rm|find|head|tail|kill|ps|env|dir|type|copy|del|more|set|ver|timeout|alias|export|exec|eval|source|less|strings|file|stat|touch|mv|cp|ln|w|who|last|history|sort|uniq|cut|tr|tee|wc|grep|egrep|fgrep|mount|route|arp|host|dig|whois|make|cc|tar|zip|unzip|gzip|xz|chroot|su|mysql|psql|sqlite3|time|nice|true|false|test|yes|net|sc|reg|vol|format|expand|attrib|cipher|runas|perf|base32|base58|column|fold|flock|cpulimit|iconv|shred|paste|split)(?:\.exe)?(?:\s{1,8}(?:-{1,2}\w|/|\.{1,2}/|\$|\d|['"`]|~|[a-z]:\\)|\s{0,4}$|\s{0,4}[;|&`)<]|\$\{?ifs)]=] },
     -- A command at the very start of a value, with an argument shape.
     { id = 102014, score = 5,
       re = [=[^\s{0,4}(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:wget|curl|nc|ncat|netcat|bash|zsh|ksh|csh|dash|python[\d.]{0,5}|perl|ruby|php|nslookup|getent|chmod|chown|powershell|pwsh|certutil|bitsadmin|xargs|gawk|crontab|useradd|passwd|sudo|mkfifo|nohup|wmic|mshta|rundll32|regsvr32|cscript|wscript|iwr|irm|iex|invoke-webrequest|invoke-expression|start-process|cmd|socat|openssl|busybox|systemctl|aptitude|apt-get|yum|dnf|kubectl|docker|uname|hostname|ifconfig|ipconfig|tasklist|taskkill|systeminfo|whoami|schtasks|msiexec|bcdboot|bcdedit|diskpart|fsutil|icacls|cacls|findstr|forfiles|robocopy|xcopy|unxz|gunzip|bzip2|zcat|xxd|hexdump|nmap|masscan|c89|c99|gcc|lsof|dmesg|lsmod|insmod|modprobe|iptables|traceroute|strace|ltrace|gdb|telnet|tftp|netstat|pkill|base64|sh|ssh|scp|rsync|ansible[\w-]{0,20}|apt|pip3?|npm|node|lua|java|awk|sed|perl5|tclsh|wish|expect|rev|tac|nl|od)(?:\.exe)?\s{1,8}(?:-{1,2}\w|/|\$|https?:|['"`])]=] },
@@ -47,15 +47,18 @@ _M.RULES = {
     -- Server-side includes.
     { id = 102005, score = 8, re = [=[<!--\s{0,4}#\s{0,4}(?:exec|include|echo|config|printenv|fsize|flastmod|set|if)\b]=] },
     -- Windows: FOR /F loops and %VAR% expansion used to run commands.
-    { id = 102006, score = 8, re = [=[\bfor\s{1,40}(?:/[a-z]\s{1,40}(?:"[^"]{0,80}"\s{1,40}|[a-z]:\\\S{0,80}\s{1,40})?){0,4}%{1,2}[^\s%]{0,20}\s{1,40}in\s{0,40}\([^)]{0,200}\)\s{0,40}do\b|\bif\s{1,40}(?:not\s{1,10})?exist\s{1,40}\S{1,200}\s{1,40}[(\w]|\balias\s{1,8}[\w'"-]{1,40}\s{0,4}=]=] },
+    { id = 102006, score = 8, re = [=[\bfor\s{1,40}(?:/[a-z]\s{1,40}(?:"[^"]{0,80}"\s{1,40}|[a-z]:\\\S{0,80}\s{1,40})?){0,4}%{1,2}[^\s%]{0,20}\s{1,40}in\s{0,40}\([^)]{0,200}\)\s{0,40}do\b|^\s{0,4}if\s{1,40}(?:/i\s{1,40})?(?:not\s{1,40})?(?:(?:exist|defined|errorlevel|cmdextversion)\s{1,40}\S{1,200}\s{1,40}[("\w]|\S{1,60}?\s{0,40}(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s)\s{0,40}\S{0,60}\s{1,40}[("\w])|\balias\s{1,8}[\w'"-]{1,40}\s{0,4}=]=] },
     -- Shell globbing and brace expansion that spell a path ("/e??/p?ss*", "{cat,/etc/passwd}").
     { id = 102007, score = 8, re = [=[/[\w?*\[\]]{0,10}[?*\[][\w?*\[\]]{0,10}/[\w?*\[\]]{0,10}[?*]|\{\s{0,2}[a-z]{2,12},[^{}\s]{1,60}\}|\b(?:cat|ls|nc|wget|curl|id)\$\{?ifs]=] },
     -- Unix commands reading system files.
     { id = 102008, score = 5, re = [=[\b(?:cat|more|less|head|tail|nl|tac|strings|od|xxd|base64|grep|sed|awk|vi|vim|nano)\s{1,8}(?:-\S{1,8}\s{1,8}){0,3}/(?:etc|proc|var|root|home|tmp|dev|usr|bin|sys|opt|boot)/]=] },
     -- A command run through a wrapper ("time", "nohup", "strace" ...).
-    { id = 102018, score = 8, re = [=[^\s{0,4}(?:time|strace|ltrace|nohup|nice|timeout(?:\s{1,4}\d{1,6})?|flock(?:\s{1,4}-\w{1,4}\s{1,4}\S{1,40})?|cpulimit(?:\s{1,4}-\w{1,4}(?:\s{1,4}\d{1,6})?){0,3}|sudo|exec|xargs|watch|setsid|stdbuf|unbuffer|busybox)\s{1,8}(?:-\S{1,20}\s{1,8}){0,3}(?:whoami|uname|ifconfig|ipconfig|id|cat|ls|wget|curl|nc|ncat|bash|sh|zsh|python[\d.]{0,5}|perl|ruby|php|nslookup|ping|getent|netstat|ps|env|echo|sleep|bsdtar|tar)\b]=] },
+    { id = 102018, score = 8, re = [=[(?:^|[;|&`\n])\s{0,4}(?:time|strace|ltrace|nohup|nice|timeout(?:\s{1,4}\d{1,6})?|flock(?:\s{1,4}-\w{1,4}\s{1,4}\S{1,40})?|cpulimit(?:\s{1,4}-\w{1,4}(?:\s{1,4}\d{1,6})?){0,3}|sudo|exec|xargs|watch|setsid|stdbuf|unbuffer|busybox)\s{1,8}(?:-\S{1,20}\s{1,8}){0,3}(?:whoami|uname|ifconfig|ipconfig|id|cat|ls|wget|curl|nc|ncat|bash|sh|zsh|python[\d.]{0,5}|perl|ruby|php|nslookup|ping|getent|netstat|ps|env|echo|sleep|bsdtar|tar)\b]=] },
     -- Commands that only a shell answers, alone at the start of a value.
     { id = 102017, score = 5, re = [=[^\s{0,4}(?:whoami|uname|ifconfig|ipconfig|netstat|nslookup|getent|certutil|bitsadmin|systeminfo|tasklist)(?:\.exe)?(?:\s{0,4}(?:$|[;|&`])|\s{1,4}-)]=] },
+    -- Shell character classes and arithmetic that spell paths or run code ("/etc/[!q]asswd", "$[2+2]").
+    { id = 102019, score = 5, re = [=[/[\w-]{0,12}\[(?:[!^][\w-]{1,8}|\w-\w|\w/+)\][\w-]{0,12}|\$\[\s{0,4}\d{1,8}\s{0,4}[-+*/]|\$\(\(\s{0,4}\d]=] },
+    { id = 102020, score = 3, re = [=[\$\{\s{0,4}[a-z_]{2,20}\s{0,4}\}]=] },
     -- Process substitution and command substitution around a bare command word.
     { id = 102015, score = 5, re = [=[(?:^|[\s;|&=])[<>$]\(\s{0,4}[a-z_][\w.-]{0,30}(?:\s{1,4}[^()]{0,80})?\)]=] },
     -- "cd /" or a command with a path or option argument after a separator.
@@ -115,7 +118,7 @@ _M.RULES = {
     { id = 106003, score = 8, re = [=[\xac\xed\x00\x05|\baced0005|\bro0ab[a-z0-9+/]|\bh4sia{3}]=] },
     -- Classes of the JDK and of libraries used in deserialisation and expression-language exploits.
     { id = 106004, score = 8,
-      re = [=[\bjava\.(?:lang\.(?:runtime|processbuilder|process|system|class|classloader|reflect|thread|object|string|integer|number|stringbuilder|invoke|module)|io\.(?:\w{2,40})|net\.(?:url|socket|urlclassloader|serversocket|inetaddress)|nio\.|beans\.(?:xmldecoder|expression|statement)|rmi\.|util\.(?:zip|scanner|base64|jar))|\bjavax\.(?:naming|script|management|el|xml\.transform|faces|swing|imageio)\.|\b(?:org\.apache\.(?:commons\.(?:collections|beanutils|fileupload|io|configuration)|struts2?|xalan|xbean|tomcat|catalina|naming|bcel|myfaces|wicket|shiro|log4j|velocity|batik|coyote|jasper|axis|click|cxf|ibatis|openjpa|shiro)|org\.springframework\.|com\.sun\.(?:org\.apache|jndi|rowset|corba|script)|com\.opensymphony\.xwork2|org\.omg\.corba|org\.codehaus\.groovy|org\.mozilla\.javascript|org\.hibernate\.|com\.mchange\.v2|bsh\.interpreter|freemarker\.template|ognl\.|org\.jboss\.|com\.alibaba\.fastjson|com\.fasterxml\.jackson|net\.sf\.json|org\.python\.core|weblogic\.|com\.bea\.|clojure\.)]=] },
+      re = [=[\bjava\.(?:lang\.(?:runtime|processbuilder|process|system|class|classloader|reflect|thread|object|string|integer|number|stringbuilder|invoke|module)|io\.(?:\w{2,40})|net\.(?:url|socket|urlclassloader|serversocket|inetaddress)|nio\.|beans\.(?:xmldecoder|expression|statement)|rmi\.|util\.(?:zip|scanner|base64|jar))|\bjavax\.(?:naming|script|management|el|xml\.transform|faces|swing|imageio)\.|\b(?:org\.apache\.(?:commons|struts2?|xalan|xbean|tomcat|catalina|naming|bcel|myfaces|wicket|shiro|log4j|velocity|batik|coyote|jasper|axis|click|cxf|ibatis|openjpa|shiro)|org\.springframework\.|com\.sun\.(?:org\.apache|jndi|rowset|corba|script)|com\.opensymphony\.xwork2|org\.omg\.corba|org\.codehaus\.groovy|org\.mozilla\.javascript|org\.hibernate\.|com\.mchange\.v2|bsh\.interpreter|freemarker\.template|ognl\.|org\.jboss\.|com\.alibaba\.fastjson|com\.fasterxml\.jackson|net\.sf\.json|org\.python\.core|weblogic\.|com\.bea\.|clojure\.)]=] },
     -- Deserialisation gadget classes and process execution by name.
     { id = 106008, score = 8, re = [=[\b(?:processbuilder|clonetransformer|invokertransformer|chainedtransformer|instantiatetransformer|constanttransformer|templatesimpl|jdbcrowsetimpl|lazymap|transformedmap|annotationinvocationhandler|badattributevalueexpexception|beancomparator|expando|xstream)\b|\bjava\.(?:runtime|processbuilder)\b]=] },
     -- Runtime.getRuntime().exec and reflection used to reach it.
@@ -151,7 +154,7 @@ _M.RULES = {
     { id = 108002, score = 8, re = [=[^(?:gopher|dict|ldap|ldaps|tftp|sftp|jar|netdoc|mailto|telnet|ssh|rmi|dns|iiop|nfs|smb|redis|mysql|postgres|mongodb|memcached|fastcgi|zookeeper|rtsp)://]=] },
     -- URLs to loopback, private or encoded addresses.
     { id = 108003, score = 5, re = [=[^(?:https?|ftp|ws|wss)://(?:[^/@\s]{0,64}@)?(?:localhost|127(?:\.\d{1,3}){3}|0(?:\.0){3}|0|\[?::1?\]?|\[?0:0:0:0:0:0:0:[01]\]?|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|\d{8,10}|0x[0-9a-f]{1,8}(?:\.0x[0-9a-f]{1,2}){0,3}|0[0-7]{1,3}(?:\.[0-7]{1,4}){1,3}|\[::ffff:[0-9a-f.:]{3,40}\]|[\w.-]{0,40}\.(?:nip\.io|xip\.io|sslip\.io|localtest\.me|lvh\.me)|ip6-(?:localhost|loopback)|localhost\.localdomain)(?:[:/?#]|$)]=] },
-    { id = 108004, score = 5, re = [=[^(?:ip6-(?:localhost|loopback)|localhost)(?:[:/]|$)|^\[?::1\]?(?:[:/]|$)|^data:[a-z]{2,20}/[\w.+-]{1,40}[;,]]=] },
+    { id = 108004, score = 5, re = [=[^(?:ipv?6-(?:localhost|loopback)|localhost[46]?(?:\.localdomain[46]?)?)(?:[:/]|$)|^\[?::1\]?(?:[:/]|$)|^data:[a-z]{2,20}/[\w.+-]{1,40}[;,]]=] },
   },
   xxe = {
     { id = 109001, score = 8, re = [=[<!entity\s{1,8}%?\s{0,8}[\w.-]{1,64}\s{1,8}(?:system|public)\b]=] },
@@ -181,7 +184,7 @@ _M.SPECIAL = {
   -- An upload's file name: web shells.
   filename = {
     { id = 110001, group = "upload", score = 8,
-      re = [=[\.(?:php\d?|phtml|phar|pht|phps|php-s|pgif|shtml|shtm|stm|asp|aspx|ascx|ashx|asmx|asa|axd|cer|cdx|soap|rem|jsp|jspx|jspf|jsw|jsv|jhtml|cfm|cfml|cfc|cgi|pl|pm|py|pyc|rb|sh|bash|exe|dll|bat|cmd|com|vbs|vbe|ps1|psm1|msi|scr|hta|htaccess|htpasswd|war|ear|jar|swf|so|lua|config|user\.ini)(?:[.\s\x00;:]|$)|^\.(?:htaccess|user\.ini|htpasswd)$|(?:^|[/\\])web\.config$|\.(?:php|asp|jsp)\w?\.(?:jpe?g|png|gif|txt|bmp|ico|pdf)$|[/\\]\.\.[/\\]]=] },
+      re = [=[\.(?:php\d?|phtml|phar|pht|phps|php-s|pgif|shtml|shtm|stm|asp|aspx|ascx|ashx|asmx|asa|axd|cer|cdx|soap|rem|jsp|jspx|jspf|jsw|jsv|jhtml|cfm|cfml|cfc|cgi|pl|pm|py|pyc|rb|sh|bash|exe|dll|bat|cmd|com|vbs|vbe|ps1|psm1|msi|scr|hta|htaccess|htpasswd|war|ear|jar|swf|so|lua|config|user\.ini)(?:[.\s\x00;:]|$)|^\.(?:htaccess|user\.ini|htpasswd)$|(?:^|[/\\])web\.config$|\.(?:php|asp|jsp)\w?\.(?:jpe?g|png|gif|txt|bmp|ico|pdf)$|(?:^|[/\\])sess_[\w-]{10,}|[/\\]\.\.[/\\]]=] },
   },
   -- An upload's contents: server-side code.
   file = {

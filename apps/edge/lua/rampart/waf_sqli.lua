@@ -59,7 +59,7 @@ local STRONG_FUNCS = set([[sleep benchmark pg_sleep extractvalue updatexml load_
 local SYS_NAMES = set([[information_schema sysobjects syscolumns sysdatabases pg_catalog pg_shadow pg_user
   pg_database sqlite_master sqlite_temp_master all_tables user_tables dba_users all_users
   msysaccessobjects msysobjects xp_cmdshell xp_regread xp_dirtree sp_oacreate sp_executesql sp_makewebtask
-  sp_addextendedproc sp_password master..sysdatabases sys.objects sys.tables
+  sp_addextendedproc sp_password tempdb msdb db_name master..sysdatabases sys.objects sys.tables
   @@version @@datadir @@hostname @@basedir @@servername @@spid]])
 -- What may start a stacked or spliced statement, and what must follow to make it one.
 local STATEMENT = {

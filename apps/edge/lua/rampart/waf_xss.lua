@@ -199,16 +199,23 @@ function _M.check(s, hit)
     local m = ngx.re.match(sub(l, from), ATTR_RE, "jo")
     if not m then break end
     local name = m[1]
+    local at = find(l, name, from, true) or 1
+    local before = byte(l, at - 1)
+    local quoted = before == 34 or before == 39 or before == 96 or before == 47
     if EVENTS[name] then
-      local at = find(l, name, from, true) or 1
-      local before = byte(l, at - 1)
-      hit(R.attr_break, (before == 34 or before == 39 or before == 96 or before == 47) and 8 or 5, at)
+      hit(R.attr_break, quoted and 8 or 5, at)
+      break
+    elseif quoted then
+      hit(R.attr_break, 5, at)
       break
     end
     to = find(l, name, from, true)
     if not to then break end
     from = to + #name
   end
+  -- a quote breaking out of an attribute into one that loads or runs something
+  local ab = re_find(l, [=[["'`]\s{0,4}/?\s{0,4}(?:formaction|srcdoc|xlink:href|dynsrc|lowsrc|background|autofocus|onfocus)\s{0,4}=]=], "jo")
+  if ab then hit(R.attr_break, 5, ab) end
   -- script URLs without a tag: a value that is one ("javascript:alert(1)"), or after "=" or a quote
   local js = find(l, "script", 1, true) or find(l, "data:", 1, true)
   if js then
