@@ -65,7 +65,7 @@ local EXCERPT = 128
 _M.BODY_LIMIT, _M.BYTES_BUDGET, _M.TIME_BUDGET = BODY_LIMIT, BYTES_BUDGET, TIME_BUDGET
 
 local RULE = { body_limit = 113001, budget = 113002, smuggling = 113003, crlf = 113004, bad_encoding = 113005,
-  nul = 113006, method = 113007, get_body = 113008, charset = 113009, multipart = 113010 }
+  nul = 113006, method = 113007, get_body = 113008, charset = 113009, multipart = 113010, content_type = 113011 }
 _M.PROTOCOL_RULES = RULE
 
 -- The group of a rule id.
@@ -334,6 +334,8 @@ for _, h in ipairs({ "host", "cookie", "authorization", "proxy-authorization", "
   SKIP_HEADERS[h] = true
 end
 
+local MULTIPART = { ["multipart/form-data"] = true, ["multipart/related"] = true, ["multipart/mixed"] = true,
+  ["multipart/alternative"] = true, ["multipart/byteranges"] = true }
 local METHODS = { GET = true, HEAD = true, POST = true, PUT = true, PATCH = true, DELETE = true, OPTIONS = true }
 local CHARSETS = {}
 for _, c in ipairs({ "utf-8", "utf8", "iso-8859-1", "iso-8859-15", "latin1", "windows-1252", "us-ascii", "ascii",
@@ -457,6 +459,17 @@ local function inspect_body(var, headers)
     cur_part, cur_name, cur_value = "header", "Content-Type", ctype
     cur_lname = "content-type"
     hit(RULE.charset, 5, 1)
+  end
+  -- a content type that is no type: no "/", an empty subtype, a boundary on a non-multipart type,
+  -- or a multipart subtype no form sends
+  if st_m.groups.protocol and lctype ~= "" then
+    local mt = lctype:match("^%s*([^;%s]*)")
+    if not find(mt, "^[%w!#$&^_.+-]+/[%w!#$&^_.+-]+$")
+      or (find(lctype, "boundary=", 1, true) and not find(mt, "^multipart/"))
+      or (find(mt, "^multipart/") and not MULTIPART[mt]) then
+      cur_part, cur_name, cur_lname, cur_value = "header", "Content-Type", "content-type", ctype
+      hit(RULE.content_type, 5, 1)
+    end
   end
   ngx.req.read_body()
   local body = ngx.req.get_body_data()

@@ -20,13 +20,13 @@ _M.RULES = {
     { id = 100102, score = 3, re = [=[\bif\s*\(\s*[\w'"@().]{1,60}\s*(?:[<>]|=(?!=))]=] },
     { id = 100103, score = 8, re = [=[\bexec(?:ute)?\s{1,8}(?:master\.\.?|xp_|sp_)\w|\bexecute\s+immediate\b|\bdeclare\s+@\w{1,40}\s+(?:n?varchar|int|table|sysname)]=] },
     -- Functions no prose calls: SQL's own, by name, followed by "(".
-    { id = 100104, score = 5, re = [=[\b(?:find_in_set|coalesce|nullif|ifnull|unistr|jsonb?_[a-z_]{2,30}|sqlite_[a-z_]{2,30}|pg_[a-z_]{2,30}|utl_[a-z_]{2,30}|dbms_[a-z_]{2,30}|sys_context|current_setting|string_agg|array_agg|array_to_string|regexp_(?:replace|substr|like|instr|matches)|substring_index|char_length|octet_length|bit_length|quotename|str_to_date|date_format|from_unixtime|unix_timestamp|inet_aton|inet_ntoa|aes_(?:en|de)crypt|des_(?:en|de)crypt|uncompress|export_set|make_set|master_pos_wait|get_lock|release_lock|is_(?:free|used)_lock|procedure_analyse|extractvalue|updatexml|geometrycollection|multipoint|multilinestring|multipolygon|linestring|name_const|uuid_short|connection_id|last_insert_id|row_count|found_rows|benchmark|pg_sleep|load_file|group_concat|concat_ws|xmlelement|xmlagg|xmlquery|xmltype|current_user|session_user|system_user|schema_name|starts_with|json_build_object|to_tsvector|ts_debug|query_to_xml|database_to_xml|lo_import|lo_get|randomblob|zeroblob|typeof|unicode|hex|unhex|char|nchar|chr|ascii|ord|mid|substr|sleep|version|database|user)\s*\(]=] },
+    { id = 100104, score = 5, re = [=[\b(?:find_in_set|coalesce|nullif|ifnull|unistr|jsonb?_[a-z_]{2,30}|sqlite_[a-z_]{2,30}|pg_[a-z_]{2,30}|utl_[a-z_]{2,30}|dbms_[a-z_]{2,30}|sys_context|current_setting|string_agg|array_agg|array_to_string|regexp_(?:replace|substr|like|instr|matches)|substring_index|char_length|octet_length|bit_length|quotename|str_to_date|date_format|from_unixtime|unix_timestamp|inet_aton|inet_ntoa|aes_(?:en|de)crypt|des_(?:en|de)crypt|uncompress|export_set|make_set|master_pos_wait|get_lock|release_lock|is_(?:free|used)_lock|procedure_analyse|extractvalue|updatexml|geometrycollection|multipoint|multilinestring|multipolygon|linestring|name_const|uuid_short|connection_id|last_insert_id|row_count|found_rows|benchmark|pg_sleep|load_file|group_concat|concat_ws|xmlelement|xmlagg|xmlquery|xmltype|current_user|session_user|system_user|schema_name|starts_with|json_build_object|to_tsvector|ts_debug|query_to_xml|database_to_xml|lo_import|lo_get|randomblob|zeroblob|unhex)\s*\(]=] },
     -- A value that starts with a call of a SQL function (nothing else a form field starts with).
-    { id = 100107, score = 5, re = [=[^\s{0,4}(?:concat|concat_ws|compress|uncompress|cos|sin|tan|cot|decode|encode|insert|trim|ltrim|rtrim|md5|sha1|sha2|crc32|substring|substr|mid|length|lower|upper|ucase|lcase|replace|repeat|reverse|char|chr|ascii|ord|hex|unhex|bin|oct|conv|cast|convert|count|sum|avg|abs|floor|ceil|ceiling|round|rand|sqrt|pow|power|exp|ln|log|log10|now|sysdate|curdate|curtime|ifnull|isnull|nullif|coalesce|greatest|least|field|elt|instr|locate|position|lpad|rpad|space|strcmp|soundex|benchmark|sleep|version|database|schema|uuid|password|old_password|encrypt|aes_encrypt|aes_decrypt|char_length|current_user|user|system_user|session_user|load_file|group_concat|extractvalue|updatexml|json_extract|json_keys|if)\s{0,4}\\?\(]=] },
+    { id = 100107, score = 5, re = [=[^\s{0,4}(?:concat|concat_ws|compress|uncompress|cos|sin|tan|cot|decode|encode|insert|trim|ltrim|rtrim|md5|sha1|sha2|crc32|substring|substr|mid|length|lower|upper|ucase|lcase|replace|repeat|reverse|char|chr|ascii|ord|hex|unhex|bin|oct|conv|cast|convert|count|sum|avg|abs|floor|ceil|ceiling|round|rand|sqrt|pow|power|exp|ln|log|log10|now|sysdate|curdate|curtime|ifnull|isnull|nullif|coalesce|greatest|least|field|elt|instr|locate|position|lpad|rpad|space|strcmp|soundex|benchmark|sleep|version|database|schema|uuid|password|old_password|encrypt|aes_encrypt|aes_decrypt|char_length|current_user|user|system_user|session_user|load_file|group_concat|extractvalue|updatexml|json_extract|json_keys)\s{0,4}\\?\(]=] },
     -- NoSQL (MongoDB) operators as keys inside a value, and server-side JavaScript probes.
     { id = 100105, score = 8, re = [=[(?:^|[{,\s\[])['"]?\$(?:where|ne|gt|gte|lt|lte|regex|nin|in|exists|expr|function|accumulator|or|and|nor|not|elemmatch|eq|jsonschema)['"]?\s*:|\[\s*\$(?:ne|gt|lt|gte|lte|regex|nin|in|exists|where|or|and)\s*\]]=] },
     -- LDAP filter injection: a filter closed and another opened, or a composition with a wildcard.
-    { id = 100106, score = 8, re = [=[\(\s*[&|!]\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\)\s*[&|]\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\(\s*[\w.-]{1,40}\s*=\s*\*\s*\)|\)\s*\(\s*[|&!]|\*\s*\)\s*\(\s*[\w.-]{1,40}\s*=]=] },
+    { id = 100106, score = 8, re = [=[\(\s*[&|!]\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\)\s*[&|!]?\s*!?\s*\(\s*[\w.-]{1,40}\s*[~<>]?=|\(\s*[\w.-]{1,40}\s*=\s*\*\s*\)|\)\s*\(\s*[|&!]|\*\s*\)\s*\(\s*[\w.-]{1,40}\s*=]=] },
   },
   rce = {
     -- Shellshock: a function definition at the start of a value (headers, mostly).
@@ -58,6 +58,8 @@ _M.RULES = {
     { id = 102017, score = 5, re = [=[^\s{0,4}(?:whoami|uname|ifconfig|ipconfig|netstat|nslookup|getent|certutil|bitsadmin|systeminfo|tasklist)(?:\.exe)?(?:\s{0,4}(?:$|[;|&`])|\s{1,4}-)]=] },
     -- Shell character classes and arithmetic that spell paths or run code ("/etc/[!q]asswd", "$[2+2]").
     { id = 102019, score = 5, re = [=[/[\w-]{0,12}\[(?:[!^][\w-]{1,8}|\w-\w|\w/+)\][\w-]{0,12}|\$\[\s{0,4}\d{1,8}\s{0,4}[-+*/]|\$\(\(\s{0,4}\d]=] },
+    -- Brace expansion and tilde arithmetic that spell commands ("c{a,oun}t", "{,ip,a}", "~+5").
+    { id = 102021, score = 5, re = [=[\w\{[\w-]{1,10},[\w-]{1,10}\}\w|\{[\w-]{0,10},[\w-]{1,10}\}\w|\{,[\w-]{1,20}(?:,[\w-]{1,20}){0,5}\}|^~[+-]\d{0,4}$|>\s{0,4}/(?:tmp|dev|etc|var)/]=] },
     { id = 102020, score = 3, re = [=[\$\{\s{0,4}[a-z_]{2,20}\s{0,4}\}]=] },
     -- Process substitution and command substitution around a bare command word.
     { id = 102015, score = 5, re = [=[(?:^|[\s;|&=])[<>$]\(\s{0,4}[a-z_][\w.-]{0,30}(?:\s{1,4}[^()]{0,80})?\)]=] },
@@ -78,6 +80,7 @@ _M.RULES = {
     -- Well-known local files, with or without a climb.
     { id = 103003, score = 8,
       re = [=[(?:^|[/\\:=])(?:etc[/\\]+(?:passwd|shadow|group|hosts|issue|motd|crontab|sudoers|master\.passwd|security[/\\]|httpd[/\\]|apache2?[/\\]|nginx[/\\]|mysql[/\\]|ssh[/\\]|pam\.d|fstab|resolv\.conf|hostname|profile|environment|os-release|init\.d)|proc[/\\]+(?:self|\d{1,7})[/\\]|(?:windows|winnt)[/\\]+(?:win\.ini|system\.ini|system32|repair|debug|panther)|boot\.ini|win\.ini|ntuser\.dat|sam$|system32[/\\]+(?:config|drivers|cmd\.exe|inetsrv)|inetpub[/\\]|usr[/\\]+local[/\\]+apps?|var[/\\]+(?:log|www|lib|mail|spool|run)[/\\]|root[/\\]+\.|home[/\\]+[^/\\]{1,32}[/\\]+\.(?:ssh|bash|aws|config|git)|\.ssh[/\\]+(?:id_|authorized_keys|known_hosts))]=] },
+    { id = 103007, score = 8, re = [=[(?:^|[/\\=])\.ssh[/\\]|^/sys/(?:class|kernel|devices|block|firmware|module|power|bus|fs)\b|^/proc/(?:self|\d{1,7}|version|cpuinfo|meminfo|mounts|net|sched_debug|kcore)\b]=] },
     { id = 103004, score = 8, re = [=[^(?:file|zip|phar|compress\.zlib|glob|jar|netdoc)://]=] },
     -- UNC paths to administrative shares and device files.
     { id = 103005, score = 5, re = [=[^\\\\[\w.:\-\[\]]{1,64}\\(?:[a-z]\$|admin\$|ipc\$|c\$)|^(?:con|prn|aux|nul|com\d|lpt\d)(?:\.\w{1,4})?$]=] },
@@ -106,8 +109,10 @@ _M.RULES = {
     { id = 105005, score = 8, re = [=[(?:^|[;{])[oc]:\d{1,4}:"[\w\\]{1,128}":\d{1,4}:\{|\ba:\d{1,4}:\{[si]:\d{1,6}[:;]]=] },
     -- Variable functions and obfuscated calls: $x(...), $_[...](...), "sys"."tem"(...), ${'x'}.
     { id = 105006, score = 8, re = [=[\$(?:\{[^}]{1,40}\}|\w{1,30})(?:\[[^\]]{0,40}\]|\{[^}]{0,20}\}){0,3}\((?!\s*https?:)[^)]{0,200}\)|\$\{\s*['"][^'"]{0,40}['"]\s*\}|["'][\w\\]{1,20}["']\s*\.\s*["'][\w\\]{1,20}["']\s*\(|["'](?:\\x[0-9a-f]{2}|\\\d{3}|[a-z]){3,40}["']\s*\(]=] },
+    -- Functions of PHP whose names no prose holds, even glued to other letters.
+    { id = 105011, score = 8, re = [=[(?:call_user_func(?:_array)?|fsockopen|gzdecode|gzinflate|gzuncompress|bzdecompress|base64_decode|shell_exec|passthru|proc_open|pcntl_exec|create_function|str_rot13|convert_uudecode|file_get_contents|file_put_contents|move_uploaded_file|highlight_file|show_source|php_uname|phpinfo|posix_[a-z]{3,20}|stream_socket_client|curl_exec|preg_replace|assert_options|register_shutdown_function|escapeshellcmd|mb_ereg_replace|get_defined_vars|set_include_path|lzf_decompress|zlib_decode|bzopen|gzopen|readline_\w{2,20}|apache_child_terminate|pcntl_\w{2,20})\s{0,4}\(]=] },
     -- php.ini directives that change what the interpreter allows.
-    { id = 105007, score = 5, re = [=[\b(?:allow_url_(?:fopen|include)|auto_(?:prepend|append)_file|disable_functions|open_basedir|safe_mode|register_globals|opcache\.[a-z_]{3,40}|suhosin\.[a-z_.]{3,40}|session\.save_path|upload_tmp_dir|display_errors|log_errors|error_log|include_path|extension_dir|zend_extension|short_open_tag|magic_quotes_gpc|enable_dl|expose_php)\s*=]=] },
+    { id = 105007, score = 5, re = [=[\b(?:allow_url_(?:fopen|include)|auto_(?:prepend|append)_file|disable_functions|open_basedir|safe_mode|register_globals|opcache\.[a-z_]{3,40}|suhosin\.[a-z_.]{3,40}|session\.save_path|upload_tmp_dir|display_errors|log_errors|error_log|include_path|extension_dir|zend_extension|short_open_tag|magic_quotes_gpc|enable_dl|expose_php|mbstring\.[a-z_]{3,40}|pcre\.[a-z_]{3,40}|xdebug\.[a-z_]{3,40}|phar\.[a-z_]{3,40}|zend\.[a-z_]{3,40}|assert\.[a-z_]{3,40}|apc\.[a-z_]{3,40}|sendmail_path|memory_limit|max_execution_time|post_max_size|upload_max_filesize|realpath_cache_\w{3,20})\s*=]=] },
     { id = 105008, score = 5, re = [=[\b(?:php_uname|phpinfo|phpversion|get_defined_functions|get_loaded_extensions)\b]=] },
   },
   java = {
@@ -184,7 +189,7 @@ _M.SPECIAL = {
   -- An upload's file name: web shells.
   filename = {
     { id = 110001, group = "upload", score = 8,
-      re = [=[\.(?:php\d?|phtml|phar|pht|phps|php-s|pgif|shtml|shtm|stm|asp|aspx|ascx|ashx|asmx|asa|axd|cer|cdx|soap|rem|jsp|jspx|jspf|jsw|jsv|jhtml|cfm|cfml|cfc|cgi|pl|pm|py|pyc|rb|sh|bash|exe|dll|bat|cmd|com|vbs|vbe|ps1|psm1|msi|scr|hta|htaccess|htpasswd|war|ear|jar|swf|so|lua|config|user\.ini)(?:[.\s\x00;:]|$)|^\.(?:htaccess|user\.ini|htpasswd)$|(?:^|[/\\])web\.config$|\.(?:php|asp|jsp)\w?\.(?:jpe?g|png|gif|txt|bmp|ico|pdf)$|(?:^|[/\\])sess_[\w-]{10,}|[/\\]\.\.[/\\]]=] },
+      re = [=[\.(?:php\d{0,3}|phtml|phar|pht|phps|php-s|pgif|shtml|shtm|stm|asp|aspx|ascx|ashx|asmx|asa|axd|cer|cdx|soap|rem|jsp|jspx|jspf|jsw|jsv|jhtml|cfm|cfml|cfc|cgi|pl|pm|py|pyc|rb|sh|bash|exe|dll|bat|cmd|com|vbs|vbe|ps1|psm1|msi|scr|hta|htaccess|htpasswd|war|ear|jar|swf|so|lua|config|user\.ini)(?:[.\s\x00;:]|$)|^\.(?:htaccess|user\.ini|htpasswd)$|(?:^|[/\\])web\.config$|\.(?:php|asp|jsp)\w?\.(?:jpe?g|png|gif|txt|bmp|ico|pdf)$|(?:^|[/\\])sess_[\w-]{10,}|[/\\]\.\.[/\\]]=] },
   },
   -- An upload's contents: server-side code.
   file = {

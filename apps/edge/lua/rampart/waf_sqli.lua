@@ -336,6 +336,9 @@ local function analyse(toks, n, quoted, hit)
       found("systable", 5, t.p)
     elseif (tt == "w" or tt == "k") and v == "waitfor" and toks[i + 1] and toks[i + 1].v == "delay" then
       found("stacked", 8, t.p)
+    elseif tt == "k" and v == "as" and toks[i - 1] and (toks[i - 1].t == "w" or toks[i - 1].t == "s" or toks[i - 1].t == "n")
+      and toks[i + 1] and (toks[i + 1].t == "w" or toks[i + 1].t == "s") and toks[i + 2] and toks[i + 2].v == "from" then
+      found("statement", 5, t.p) -- "<expr> AS <alias> FROM": a select list spliced in
     elseif tt == "k" and (v == "outfile" or v == "dumpfile") and toks[i - 1] and toks[i - 1].v == "into" then
       found("func", 8, t.p)
     end
@@ -360,6 +363,9 @@ local function analyse(toks, n, quoted, hit)
     if t1.t == ";" and (toks[first + 1] == nil or toks[first + 1].t == "c") then found("comment_break", 5, t1.p) end
     -- '; <statement keyword> ...: a second statement after the break
     if t1.t == ";" and toks[first + 1] and STATEMENT[toks[first + 1].v] then found("stacked", 8, t1.p) end
+    if t1.t == "k" and (t1.v == "as" or t1.v == "regexp" or t1.v == "rlike" or t1.v == "from" or t1.v == "where") then
+      found("clause_break", 5, t1.p)
+    end
     if t1.t == "k" and (t1.v == "union" or t1.v == "order" or t1.v == "group" or t1.v == "having"
       or t1.v == "limit" or t1.v == "procedure" or t1.v == "into") then
       local t2 = toks[first + 1]
@@ -425,6 +431,10 @@ function _M.check(s, hit)
   end
   if find(s, '"', 1, true) then
     toks, n = tokenize(s, '"')
+    if toks and n > 1 then analyse(toks, n, true, hit) end
+  end
+  if find(s, "`", 1, true) then
+    toks, n = tokenize(s, "`")
     if toks and n > 1 then analyse(toks, n, true, hit) end
   end
 end

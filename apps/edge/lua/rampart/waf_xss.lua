@@ -176,6 +176,7 @@ local ATTR_RE = [=[(?:^|["'`\s/;])(on[a-z]{4,32})\s*=]=]
 -- Calls that run code or show that a script ran, and DOM sinks; anchored on an identifier boundary.
 local CALL_RE = [=[(?:^|[^\w$.])(?:alert|confirm|prompt|eval|settimeout|setinterval|execscript|msgbox|fromcharcode|atob|reflect\.apply|navigation\.navigate)\s*\)?\s*(?:\.\s*(?:call|apply|bind)\s*)?(?:\?\.\s*)?(?:`|\(\s*(?:[\d'"`)/\[{!+-]|[\w$.]+\s*[).,(\[?]|%))|(?:top|window|self|parent|globalthis|this)\s*\[\s*['"`][a-z]{1,10}['"`]\s*\+]=]
 local SINK_RE = [=[(?:document\s*(?:\?\.|\.|\[\s*['"`])\s*(?:cookie|domain|write|writeln|location|body\s*\.\s*innerhtml)|\.\s*(?:innerhtml|outerhtml|insertadjacenthtml|textcontent\s*=|parentnode|srcdoc)|(?:window|top|self|parent)\s*\.\s*location|location\s*\.\s*(?:href|hash|replace|assign)|-moz-binding|\bexpression\s*\()]=]
+local WINDOW_RE = [=[\b(?:window|self|top|parent|frames|globalthis|content)\s*\.\s*(?:alert|confirm|prompt|eval|document|location|settimeout|setinterval|open)\b]=]
 local JSBREAK_RE = [=[(?:^|['"`;)}\]]\s*|-->|</script>)\s*(?:[;,+\-*|&]+|\)|\}|\]|\s)*\s*(?:alert|confirm|prompt|eval|settimeout|setinterval|fetch|import|new\s+function|document\.|window\.|location\s*=)]=]
 local JSFUCK_RE = [=[\[\]\s*\[\s*\(\s*!\s*\[\s*\]|\(\s*!\s*\[\s*\]\s*\+\s*\[\s*\]\s*\)]=]
 local HINT_RE = [=[[<>"'`(=\[]|javascript|vbscript|document|\+adw-|expression|binding]=]
@@ -232,7 +233,15 @@ function _M.check(s, hit)
     local d = find(c, "data:text/html", 1, true) or find(c, "data:image/svg+xml", 1, true)
     if d and (d == 1 or find("=\"'(", sub(c, d - 1, d - 1), 1, true)) then hit(R.js_url, 8, d) end
   end
-  -- JavaScript contexts
+  -- JavaScript contexts; comments removed and obj["name"] read as obj.name for a second reading
+  if find(l, "/*", 1, true) or find(l, "[", 1, true) then
+    local js = gsub(gsub(l, "/%*.-%*/", ""), "%[%s*[\"'`]([%w_$]+)[\"'`]%s*%]", ".%1")
+    js = gsub(js, "%s*%.%s*", ".")
+    if js ~= l then
+      if re_find(js, SINK_RE, "jo") or re_find(js, WINDOW_RE, "jo") then hit(R.dom_sink, 5, 1) end
+    end
+  end
+  if re_find(l, WINDOW_RE, "jo") then hit(R.dom_sink, 5, 1) end
   local from_call = re_find(l, CALL_RE, "jo")
   if from_call then
     local brk = re_find(l, JSBREAK_RE, "jo")
