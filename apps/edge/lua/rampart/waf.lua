@@ -60,8 +60,9 @@ local THRESHOLD = { low = 8, medium = 5, high = 3 }
 local BODY_LIMIT = 128 * 1024 -- WAF_BODY_LIMIT_BYTES
 local CHUNK, OVERLAP = 4096, 256
 local BYTES_BUDGET = 512 * 1024
-local TIME_BUDGET = 0.010
+local TIME_BUDGET = 0.008
 local EXCERPT = 128
+local EMPTY = {}
 _M.BODY_LIMIT, _M.BYTES_BUDGET, _M.TIME_BUDGET = BODY_LIMIT, BYTES_BUDGET, TIME_BUDGET
 
 local RULE = { body_limit = 113001, budget = 113002, smuggling = 113003, crlf = 113004, bad_encoding = 113005,
@@ -217,11 +218,11 @@ local function run_rules(list, s)
 end
 
 -- Every detector over one decoded candidate.
-local function detect(d, skip_url_rules)
+local function detect(d, skip_url_rules, inner)
   local m = st_m
   local groups = m.groups
   cur_value = d
-  if groups.sqli then sqli.check(d, hit) end
+  if groups.sqli then sqli.check(d, hit, inner) end
   if st_done then return end
   if groups.xss then xss.check(d, hit) end
   if st_done then return end
@@ -271,7 +272,7 @@ local function detect(d, skip_url_rules)
 end
 
 -- One window of a value (at most CHUNK bytes).
-local function inspect_window(v, skip_url_rules)
+local function inspect_window(v, skip_url_rules, inner)
   if not re_find(v, PREFILTER, "jo") then
     -- Still a candidate for base64 (an encoded payload is letters and digits only).
     local b = decode.base64(v)
@@ -282,7 +283,7 @@ local function inspect_window(v, skip_url_rules)
     return
   end
   local d = decode.encoded(v) and decode.decode(v) or v
-  detect(d, skip_url_rules)
+  detect(d, skip_url_rules, inner)
   if st_done then return end
   local b = decode.base64(v)
   if b and re_find(b, PREFILTER, "jo") then detect(decode.decode(b), skip_url_rules) end
@@ -305,7 +306,7 @@ local function inspect(part, name, v, skip_url_rules)
   end
   local i = 1
   while i <= n do
-    inspect_window(sub(v, i, i + CHUNK - 1), skip_url_rules)
+    inspect_window(sub(v, i, i + CHUNK - 1), skip_url_rules, i > 1)
     if st_done or over_budget() then return end
     i = i + CHUNK - OVERLAP
   end

@@ -421,10 +421,13 @@ local QUOTE_RE = [=[['"]]=]
 -- A cheap test: bytes or words without which no rule here can fire.
 local SQL_HINT_RE = [=[['"`;#()=<>|&@*]|--|/\*|(?i:\b(?:union|select|sleep|benchmark|waitfor|information_schema|insert|drop|delete|update|having|order|declare|exec)\b)]=]
 
-function _M.check(s, hit)
+-- `inner`: s is a window inside a longer value, where no string the application opened can be
+-- assumed: only the plain reading applies.
+function _M.check(s, hit, inner)
   if not re_find(s, SQL_HINT_RE, "jo") then return end
   local toks, n = tokenize(s, nil)
   if toks then analyse(toks, n, false, hit) end
+  if inner then return end
   if find(s, "'", 1, true) then
     toks, n = tokenize(s, "'")
     if toks and n > 1 then analyse(toks, n, true, hit) end

@@ -195,12 +195,12 @@ function _M.check(s, hit)
     i = find(s, "<", nxt, true)
   end
   -- attribute injection: a quote (or space) then a real event handler and "="
-  local from, to = 1, nil
+  local ctx = { pos = 1 }
   for _ = 1, 16 do
-    local m = ngx.re.match(sub(l, from), ATTR_RE, "jo")
+    local m = ngx.re.match(l, ATTR_RE, "jo", ctx)
     if not m then break end
     local name = m[1]
-    local at = find(l, name, from, true) or 1
+    local at = ctx.pos - #m[0] + (find(m[0], name, 1, true) or 1) - 1
     local before = byte(l, at - 1)
     local quoted = before == 34 or before == 39 or before == 96 or before == 47
     if EVENTS[name] then
@@ -210,9 +210,6 @@ function _M.check(s, hit)
       hit(R.attr_break, 5, at)
       break
     end
-    to = find(l, name, from, true)
-    if not to then break end
-    from = to + #name
   end
   -- a quote breaking out of an attribute into one that loads or runs something
   local ab = re_find(l, [=[["'`]\s{0,4}/?\s{0,4}(?:formaction|srcdoc|xlink:href|dynsrc|lowsrc|background|autofocus|onfocus)\s{0,4}=]=], "jo")
@@ -234,7 +231,7 @@ function _M.check(s, hit)
     if d and (d == 1 or find("=\"'(", sub(c, d - 1, d - 1), 1, true)) then hit(R.js_url, 8, d) end
   end
   -- JavaScript contexts; comments removed and obj["name"] read as obj.name for a second reading
-  if find(l, "/*", 1, true) or find(l, "[", 1, true) then
+  if find(l, "/*", 1, true) or find(l, "%[%s*[\"'`]") then
     local js = gsub(gsub(l, "/%*.-%*/", ""), "%[%s*[\"'`]([%w_$]+)[\"'`]%s*%]", ".%1")
     js = gsub(js, "%s*%.%s*", ".")
     if js ~= l then
