@@ -62,6 +62,8 @@ local CHUNK, OVERLAP = 4096, 256
 local BYTES_BUDGET = 512 * 1024
 local TIME_BUDGET = 0.008
 local EXCERPT = 128
+-- Arguments read from a query or a form: all of them (0), the byte and time budgets bound the cost.
+local MAX_ARGS = 0
 local EMPTY = {}
 _M.BODY_LIMIT, _M.BYTES_BUDGET, _M.TIME_BUDGET = BODY_LIMIT, BYTES_BUDGET, TIME_BUDGET
 
@@ -521,7 +523,7 @@ local function inspect_body(var, headers)
       cur_part, cur_name, cur_value = "body", "", body
       hit(RULE.bad_encoding, 3, (re_find(body, [=[%(?![0-9a-fA-F]{2})]=], "jo")))
     end
-    local args = ngx.decode_args(body, 256)
+    local args = ngx.decode_args(body, MAX_ARGS)
     for k, v in pairs(args) do
       if type(k) == "string" then inspect_name("body", k) end
       if type(v) == "table" then
@@ -601,7 +603,7 @@ local function inspect_request(m, var, with_body)
       cur_part, cur_name, cur_value = "query", "", args
       hit(RULE.nul, 5, 1)
     end
-    local qargs = ngx.req.get_uri_args(256)
+    local qargs = ngx.req.get_uri_args(MAX_ARGS)
     for k, v in pairs(qargs) do
       if type(k) == "string" then inspect_name("query", k) end
       if type(v) == "table" then

@@ -325,9 +325,11 @@ local function analyse(toks, n, quoted, hit)
       local after = close_paren(toks, i + 1, n)
       local args = toks[i + 2]
       local strong = STRONG_FUNCS[v]
-      if strong and args and args.t ~= ")" then
+      -- "sleep (at least)": a bare word then more prose is no argument list
+      local prose = args and args.t == "w" and toks[i + 3] and toks[i + 3].t == "w"
+      if strong and args and args.t ~= ")" and not prose then
         found("func", (quoted or i > 1) and 8 or 5, t.p)
-      elseif strong then
+      elseif strong and not prose then
         found("func", 5, t.p)
       elseif after and (quoted or (toks[i - 1] and (toks[i - 1].t == "B" or toks[i - 1].t == "o" or toks[i - 1].t == "("))) then
         found("func", 5, t.p)
