@@ -78,7 +78,7 @@ end
 _M.group_of = group_of
 
 -- A byte or word some detector needs; a value without any is not inspected further.
-local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|constructor|prototype|localhost|127\.0|169\.254|\+adw-|passwd|system32|win\.ini|ftps?:|https?:)]=]
+local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|\bsh\s+-c\b|whoami|ifconfig|ipconfig|/bin/|\bif\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|\+adw-|passwd|system32|win\.ini|ftps?:|https?:)]=]
 
 -- Log4j lookups folded to what they spell: ${lower:j} → j, ${::-n} → n, ${env:X:-d} → d.
 local function fold_lookups(s)

@@ -17,6 +17,7 @@ _M.RULES = {
   sqli = {
     -- PostgreSQL casts and JSON operators right after a literal or a call.
     { id = 100101, score = 8, re = [=[['")]\s*::\s*(?:jsonb?|int|integer|int[248]|text|varchar|bigint|numeric|regclass|oid|bytea|double\s+precision|real|boolean|bool|char|name|xml)\b|'\s*(?:<@|@>|\?\||\?&|\?|#>>?|->>?)\s*']=] },
+    { id = 100108, score = 8, re = [=[\bgroup\s+by\s+[\w.`"]{1,40}\s+having\b|\)\s*like\s*\(|\bhaving\s+count\s*\(]=] },
     { id = 100102, score = 3, re = [=[\bif\s*\(\s*[\w'"@().]{1,60}\s*(?:[<>]|=(?!=))]=] },
     { id = 100103, score = 8, re = [=[\bexec(?:ute)?\s{1,8}(?:master\.\.?|xp_|sp_)\w|\bexecute\s+immediate\b|\bdeclare\s+@\w{1,40}\s+(?:n?varchar|int|table|sysname)]=] },
     -- Functions no prose calls: SQL's own, by name, followed by "(".
@@ -43,7 +44,7 @@ _M.RULES = {
       re = [=[^\s{0,4}(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:wget|curl|nc|ncat|netcat|bash|zsh|ksh|csh|dash|python[\d.]{0,5}|perl|ruby|php|nslookup|getent|chmod|chown|powershell|pwsh|certutil|bitsadmin|xargs|gawk|crontab|useradd|passwd|sudo|mkfifo|nohup|wmic|mshta|rundll32|regsvr32|cscript|wscript|iwr|irm|iex|invoke-webrequest|invoke-expression|start-process|cmd|socat|openssl|busybox|systemctl|aptitude|apt-get|yum|dnf|kubectl|docker|uname|hostname|ifconfig|ipconfig|tasklist|taskkill|systeminfo|whoami|schtasks|msiexec|bcdboot|bcdedit|diskpart|fsutil|icacls|cacls|findstr|forfiles|robocopy|xcopy|unxz|gunzip|bzip2|zcat|xxd|hexdump|nmap|masscan|c89|c99|gcc|lsof|dmesg|lsmod|insmod|modprobe|iptables|traceroute|strace|ltrace|gdb|telnet|tftp|netstat|pkill|base64|sh|ssh|scp|rsync|ansible[\w-]{0,20}|apt|pip3?|npm|node|lua|java|awk|sed|perl5|tclsh|wish|expect|rev|tac|nl|od)(?:\.exe)?\s{1,8}(?:-{1,2}\w|/|\$|https?:|['"`])]=] },
     -- Command substitution and redirections typical of exploits.
     { id = 102003, score = 8, re = [=[`\s{0,4}/(?:usr/|s?bin/|tmp/|dev/|etc/|var/)[\w./-]{1,40}(?:\s[^`]{0,100})?`]=] },
-    { id = 102004, score = 8, re = [=[/dev/(?:tcp|udp)/|\$\{?ifs\b|\bbash\s+-[ic]\b|\bsh\s+-c\b|\bnc(?:at)?\s+(?:-[a-z]{1,3}\s+){0,4}-e\b|/bin/(?:ba|z|k|c|da)?sh\b|\bcmd(?:\.exe)?\s+/[ck]\b|\bpowershell(?:\.exe)?\s+-|\bpython[23]?\s+-c\b|\bperl\s+-e\b|\bruby\s+-e\b|\bphp\s+-r\b]=] },
+    { id = 102004, score = 8, re = [=[/dev/(?:tcp|udp)/|\$\{?ifs\b|\bbash\s+-[ic]\b|\bsh\s+-c\b|\bnc(?:at)?\s+(?:-[a-z]{1,3}\s+){0,4}-e\b|/bin/(?:ba|z|k|c|da)?sh\b|\bcmd(?:\.exe)?\s+/[ck]\b|\bpowershell(?:\.exe)?\s+-|\bpython[23]?\s+-c\b|\bperl\s+-e\b|\bruby\s+-e\b|\bphp\s+-r\b|\$\{?shell\}?\s+-c\b]=] },
     -- Server-side includes.
     { id = 102005, score = 8, re = [=[<!--\s{0,4}#\s{0,4}(?:exec|include|echo|config|printenv|fsize|flastmod|set|if)\b]=] },
     -- Windows: FOR /F loops and %VAR% expansion used to run commands.
@@ -108,9 +109,10 @@ _M.RULES = {
     -- Serialized PHP objects.
     { id = 105005, score = 8, re = [=[(?:^|[;{])[oc]:\d{1,4}:"[\w\\]{1,128}":\d{1,4}:\{|\ba:\d{1,4}:\{[si]:\d{1,6}[:;]]=] },
     -- Variable functions and obfuscated calls: $x(...), $_[...](...), "sys"."tem"(...), ${'x'}.
-    { id = 105006, score = 8, re = [=[\$(?:\{[^}]{1,40}\}|\w{1,30})(?:\[[^\]]{0,40}\]|\{[^}]{0,20}\}){0,3}\((?!\s*https?:)[^)]{0,200}\)|\$\{\s*['"][^'"]{0,40}['"]\s*\}|["'][\w\\]{1,20}["']\s*\.\s*["'][\w\\]{1,20}["']\s*\(|["'](?:\\x[0-9a-f]{2}|\\\d{3}|[a-z]){3,40}["']\s*\(]=] },
+    { id = 105006, score = 8, re = [=[\$(?:\{[^}]{1,40}\}|[a-z_]\w{0,29})(?:\[[^\]]{0,40}\]{1,3}|\{[^}]{0,20}\}){0,3}(?:\s{1,4}|/\*[^*]{0,40}\*/){0,4}\((?!\s*https?:)[^)]{0,200}\)|\$\{\s*['"][^'"]{0,40}['"]\s*\}|["'][\w\\]{1,20}["']\s*\.\s*["'][\w\\]{1,20}["']\s*\(|["'](?:\\x[0-9a-f]{2}|\\\d{3}|[a-z]){3,40}["']\s*\(]=] },
     -- Functions of PHP whose names no prose holds, even glued to other letters.
     { id = 105011, score = 8, re = [=[(?:call_user_func(?:_array)?|fsockopen|gzdecode|gzinflate|gzuncompress|bzdecompress|base64_decode|shell_exec|passthru|proc_open|pcntl_exec|create_function|str_rot13|convert_uudecode|file_get_contents|file_put_contents|move_uploaded_file|highlight_file|show_source|php_uname|phpinfo|posix_[a-z]{3,20}|stream_socket_client|curl_exec|preg_replace|assert_options|register_shutdown_function|escapeshellcmd|mb_ereg_replace|get_defined_vars|set_include_path|lzf_decompress|zlib_decode|bzopen|gzopen|readline_\w{2,20}|apache_child_terminate|pcntl_\w{2,20})\s{0,4}\(]=] },
+    { id = 105012, score = 8, re = [=[\(\s{0,4}(?:/\*[^*]{0,40}\*/\s{0,4})?(?:system|exec|passthru|shell_exec|eval|assert|popen|proc_open|pcntl_exec)\s{0,4}\)\s{0,4}\(]=] },
     -- php.ini directives that change what the interpreter allows.
     { id = 105007, score = 5, re = [=[\b(?:allow_url_(?:fopen|include)|auto_(?:prepend|append)_file|disable_functions|open_basedir|safe_mode|register_globals|opcache\.[a-z_]{3,40}|suhosin\.[a-z_.]{3,40}|session\.save_path|upload_tmp_dir|display_errors|log_errors|error_log|include_path|extension_dir|zend_extension|short_open_tag|magic_quotes_gpc|enable_dl|expose_php|mbstring\.[a-z_]{3,40}|pcre\.[a-z_]{3,40}|xdebug\.[a-z_]{3,40}|phar\.[a-z_]{3,40}|zend\.[a-z_]{3,40}|assert\.[a-z_]{3,40}|apc\.[a-z_]{3,40}|sendmail_path|memory_limit|max_execution_time|post_max_size|upload_max_filesize|realpath_cache_\w{3,20})\s*=]=] },
     { id = 105008, score = 5, re = [=[\b(?:php_uname|phpinfo|phpversion|get_defined_functions|get_loaded_extensions)\b]=] },
@@ -135,15 +137,15 @@ _M.RULES = {
   },
   ssti = {
     -- Arithmetic probes and object walks inside template delimiters.
-    { id = 107001, score = 8, re = [=[\{\{[^}]{0,80}(?:__class__|__mro__|__subclasses__|__globals__|__builtins__|__import__|__init__|config\.|request\.|lipsum|cycler|joiner|self\._|\.constructor|\bnamespace\b|\|attr\s*\(|range\s*\()|\{\{\s{0,4}\d{1,6}\s{0,4}[*+/-]\s{0,4}['"]?\d{1,6}['"]?\s{0,4}\}\}]=] },
+    { id = 107001, score = 8, re = [=[\{\{[^{}]{0,80}(?:__class__|__mro__|__subclasses__|__globals__|__builtins__|__import__|__init__|config\.|request\.|lipsum|cycler|joiner|self\._|\.constructor|\bnamespace\b|\|attr\s*\(|range\s*\()|\{\{\s{0,4}\d{1,6}\s{0,4}[*+/-]\s{0,4}['"]?\d{1,6}['"]?\s{0,4}\}\}]=] },
     { id = 107002, score = 8, re = [=[\$\{\s{0,4}\d{1,6}\s{0,4}[*+/-]\s{0,4}\d{1,6}\s{0,4}\}|#\{\s{0,4}\d{1,6}\s{0,4}[*+/-]\s{0,4}\d{1,6}\s{0,4}\}|<%=?\s{0,4}\d{1,6}\s{0,4}[*+/-]\s{0,4}\d{1,6}\s{0,4}%>|\{\{=|\{#\s{0,4}\d|@\(\s{0,4}\d{1,6}\s{0,4}[*+]\s{0,4}\d{1,6}\s{0,4}\)|\{\d{1,6}\s{0,4}\*\s{0,4}\d{1,6}\}|\[\[\s{0,4}\d{1,6}\s{0,4}\*\s{0,4}\d{1,6}\s{0,4}\]\]]=] },
-    { id = 107003, score = 8, re = [=[<#(?:assign|import|include|macro|function|if|list)\b|freemarker\.template\.utility|\?new\s*\(\s*\)|\{%\s{0,4}(?:import|include|set|for|if|extends|macro|block|raw|load|exec|debug|php)\b|\{php\}|\{\s*system\s*\(|\$\{\s{0,4}(?:t\s*\(|new\s|@|\w{1,20}\.(?:getclass|class|forname|runtime|exec))|#set\s*\(\s*\$|#foreach\s*\(|\$class\.inspect|\{\{[^}]{0,60}(?:popen|system|exec|eval|subprocess|os\.|read\s*\(\))]=] },
+    { id = 107003, score = 8, re = [=[<#(?:assign|import|include|macro|function|if|list)\b|freemarker\.template\.utility|\?new\s*\(\s*\)|\{%\s{0,4}(?:import|include|set|for|if|extends|macro|block|raw|load|exec|debug|php)\b|\{php\}|\{\s*system\s*\(|\$\{\s{0,4}(?:t\s*\(|new\s|@|\w{1,20}\.(?:getclass|class|forname|runtime|exec))|#set\s*\(\s*\$|#foreach\s*\(|\$class\.inspect|\{\{[^{}]{0,60}(?:popen|system|exec|eval|subprocess|os\.|read\s*\(\))]=] },
     -- Server-side JavaScript (Node.js): modules and globals that reach the system.
     { id = 107004, score = 8, re = [=[\brequire\s*\(\s*['"`](?:child_process|fs|net|http|vm|os|process|cluster|dgram|worker_threads)['"`]|\bchild_process\b|\bprocess\s*\.\s*(?:mainmodule|binding|dlopen|env|exit|kill|cwd|chdir|setuid|getuid|spawn)|\bglobal\s*\.\s*process\b|\bconstructor\s*\.\s*constructor\s*\(|\bconstructor\s*\(\s*['"`]return|\bnew\s+function\s*\(\s*['"`]|\b(?:execsync|spawnsync|execfilesync)\s*\(|\b_\$\$nd_func\$\$_|\bprocess\.spawn\s*\(|\bthis\s*\.\s*constructor\s*\.|\bfunction\s*\(\s*\)\s*\{\s*return\s+this\s*\}|\bimport\s*\(\s*['"`](?:child_process|fs|os)]=] },
     -- Prototype pollution: __proto__ or constructor.prototype as a key or in an argument name.
     { id = 107005, score = 8, re = [=[__proto__|\bconstructor\s*(?:\.|\[\s*['"]?)\s*prototype\b|\[\s*['"]?constructor['"]?\s*\]\s*\[\s*['"]?prototype]=] },
     -- Node.js module and function constructors named in a value.
-    { id = 107009, score = 5, re = [=[\bmodule\s*\.\s*exports\s*=|\bnew\s+function\s*\(|\bprocess\s*\.\s*(?:env|argv|version|platform|pid)\b|\bglobal\s*\.\s*\w{2,20}\s*=|\brequire\s*\(\s*['"`][\w./-]{1,60}['"`]\s*\)]=] },
+    { id = 107009, score = 5, re = [=[\bmodule\s*\.\s*exports\s*=|\bnew\s+function\s*\(|\bprocess\s*\.\s*(?:env|argv|version|platform|pid)\b|\bglobal\s*\.\s*\w{2,20}\s*=|\brequire\s*\(\s*['"`][\w./-]{1,60}['"`]\s*\)|\bprocess\s*\[\s*['"`]|\bconsole\s*\[\s*['"`]\w{2,10}['"`]\s*\]\s*\(]=] },
     { id = 107010, score = 3, re = [=[\bfunction\s*\(\s*\)\s*\{]=] },
     -- Server-side JavaScript loops and sleeps used as blind probes (Node/Mongo eval).
     { id = 107006, score = 5, re = [=[\bwhile\s*\(\s*[!(+\-\s]{0,8}(?:true|false|\d{1,6}|\[\]|\{\}|""|''|``|infinity|nan)\s*\)|\bfor\s*\(\s*;\s*;\s*\)|\bsettimeout\s*\(\s*function|\b__js_function\b|\b_bsontype\b|\bfunction\s*\(\s*\)\s*\{[^}]{0,60}(?:require|process|return\s+this)|\bdb\s*\.\s*[\w$]{1,40}\s*\.\s*(?:find|insert|remove|update|drop|save|aggregate|mapreduce|findone|deletemany|insertone)\s*\(|\bthis\s*\.\s*\w{1,40}\s*(?:==|!=|\.match\()|\bsleep\s*\(\s*\d{2,8}\s*\)]=] },
@@ -159,7 +161,7 @@ _M.RULES = {
     { id = 108002, score = 8, re = [=[^(?:gopher|dict|ldap|ldaps|tftp|sftp|jar|netdoc|mailto|telnet|ssh|rmi|dns|iiop|nfs|smb|redis|mysql|postgres|mongodb|memcached|fastcgi|zookeeper|rtsp)://]=] },
     -- URLs to loopback, private or encoded addresses.
     { id = 108003, score = 5, re = [=[^(?:https?|ftp|ws|wss)://(?:[^/@\s]{0,64}@)?(?:localhost|127(?:\.\d{1,3}){3}|0(?:\.0){3}|0|\[?::1?\]?|\[?0:0:0:0:0:0:0:[01]\]?|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|\d{8,10}|0x[0-9a-f]{1,8}(?:\.0x[0-9a-f]{1,2}){0,3}|0[0-7]{1,3}(?:\.[0-7]{1,4}){1,3}|\[::ffff:[0-9a-f.:]{3,40}\]|[\w.-]{0,40}\.(?:nip\.io|xip\.io|sslip\.io|localtest\.me|lvh\.me)|ip6-(?:localhost|loopback)|localhost\.localdomain)(?:[:/?#]|$)]=] },
-    { id = 108004, score = 5, re = [=[^(?:ipv?6-(?:localhost|loopback)|localhost[46]?(?:\.localdomain[46]?)?)(?:[:/]|$)|^\[?::1\]?(?:[:/]|$)|^data:[a-z]{2,20}/[\w.+-]{1,40}[;,]]=] },
+    { id = 108004, score = 5, re = [=[^(?:ipv?6-(?:localhost|loopback)|localhost[46]?(?:\.localdomain[46]?)?|(?:host|gateway|kubernetes)\.docker\.internal)(?:[:/]|$)|^\[?::1\]?(?:[:/]|$)|^data:[a-z]{2,20}/[\w.+-]{1,40}[;,]]=] },
   },
   xxe = {
     { id = 109001, score = 8, re = [=[<!entity\s{1,8}%?\s{0,8}[\w.-]{1,64}\s{1,8}(?:system|public)\b]=] },

@@ -59,7 +59,7 @@ local STRONG_FUNCS = set([[sleep benchmark pg_sleep extractvalue updatexml load_
 local SYS_NAMES = set([[information_schema sysobjects syscolumns sysdatabases pg_catalog pg_shadow pg_user
   pg_database sqlite_master sqlite_temp_master all_tables user_tables dba_users all_users
   msysaccessobjects msysobjects xp_cmdshell xp_regread xp_dirtree sp_oacreate sp_executesql sp_makewebtask
-  sp_addextendedproc sp_password tempdb msdb db_name master..sysdatabases sys.objects sys.tables
+  sp_addextendedproc sp_password tempdb msdb db_name mysql.db mysql.user master..sysdatabases sys.objects sys.tables
   @@version @@datadir @@hostname @@basedir @@servername @@spid]])
 -- What may start a stacked or spliced statement, and what must follow to make it one.
 local STATEMENT = {
@@ -421,7 +421,7 @@ end
 
 local QUOTE_RE = [=[['"]]=]
 -- A cheap test: bytes or words without which no rule here can fire.
-local SQL_HINT_RE = [=[['"`;#()=<>|&@*]|--|/\*|(?i:\b(?:union|select|sleep|benchmark|waitfor|information_schema|insert|drop|delete|update|having|order|declare|exec)\b)]=]
+local SQL_HINT_RE = [=[['"`;#()=<>|&@*]|--|/\*|(?i:\b(?:union|select|sleep|benchmark|waitfor|information_schema|insert|drop|delete|update|having|order|declare|exec)\b|pg_|xp_|sp_|sys|tempdb|msdb|mysql\.)]=]
 
 -- `inner`: s is a window inside a longer value, where no string the application opened can be
 -- assumed: only the plain reading applies.
