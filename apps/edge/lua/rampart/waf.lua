@@ -50,8 +50,11 @@ local _M = {}
 
 local re_find, re_gsub = ngx.re.find, ngx.re.gsub
 local sub, lower, find, gsub, byte, floor = string.sub, string.lower, string.find, string.gsub, string.byte, math.floor
-local ngx_now, update_time = ngx.now, ngx.update_time
+-- The budget counts the worker's CPU time (os.clock), not the wall clock: a busy machine must not
+-- make the engine give up on requests it would have finished.
+local cpu_clock = os.clock
 local unescape = ngx.unescape_uri
+local guarded = rules.guarded
 
 local GROUPS = { "sqli", "xss", "rce", "traversal", "rfi", "php", "java", "ssti", "ssrf", "xxe", "upload",
   "sensitiveFiles", "scanner", "protocol" }
@@ -114,7 +117,7 @@ local function compile(raw)
   for _, g in ipairs(GROUPS) do
     if groups[g] and rules.RULES[g] then
       for _, r in ipairs(rules.RULES[g]) do
-        value_rules[#value_rules + 1] = { id = r.id, score = r.score, re = r.re, group = g }
+        value_rules[#value_rules + 1] = { id = r.id, score = r.score, re = r.re, group = g, guard = rules.GUARDS[r.id] }
       end
     end
   end
@@ -153,8 +156,7 @@ local function reset(m, uri)
   st_m, st_uri = m, uri
   st_best, st_best_rule, st_best_part, st_best_excerpt, st_rules_hit, st_second = 0, nil, nil, nil, nil, false
   st_bytes, st_values, st_over, st_done = 0, 0, false, false
-  update_time()
-  st_started = ngx_now()
+  st_started = cpu_clock()
   -- the exclusions whose path covers this request
   local ex = nil
   for _, e in ipairs(m.exclusions) do
@@ -206,8 +208,7 @@ end
 _M._hit = hit
 
 local function over_budget()
-  update_time()
-  if ngx_now() - st_started > TIME_BUDGET then st_over = true end
+  if cpu_clock() - st_started > TIME_BUDGET then st_over = true end
   return st_over
 end
 
@@ -220,11 +221,11 @@ local function run_rules(list, s)
 end
 
 -- Every detector over one decoded candidate.
-local function detect(d, skip_url_rules, inner)
+local function detect(d, skip_url_rules, inner, quotes)
   local m = st_m
   local groups = m.groups
   cur_value = d
-  if groups.sqli then sqli.check(d, hit, inner) end
+  if groups.sqli then sqli.check(d, hit, inner, quotes) end
   if st_done then return end
   if groups.xss then xss.check(d, hit) end
   if st_done then return end
@@ -240,7 +241,7 @@ local function detect(d, skip_url_rules, inner)
     if shell ~= l then
       for i = 1, #list do
         local r = list[i]
-        if r.group == "rce" or r.group == "traversal" then
+        if (r.group == "rce" or r.group == "traversal") and (r.guard == nil or guarded(r.guard, shell)) then
           local from = re_find(shell, r.re, "jo")
           if from then
             cur_value = shell
@@ -254,7 +255,7 @@ local function detect(d, skip_url_rules, inner)
   end
   for i = 1, #list do
     local r = list[i]
-    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
+    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) and (r.guard == nil or guarded(r.guard, l)) then
       local from = re_find(l, r.re, "jo")
       if from then
         hit(r.id, r.score, from)
@@ -274,7 +275,7 @@ local function detect(d, skip_url_rules, inner)
 end
 
 -- One window of a value (at most CHUNK bytes).
-local function inspect_window(v, skip_url_rules, inner)
+local function inspect_window(v, skip_url_rules, inner, quotes)
   if not re_find(v, PREFILTER, "jo") then
     -- Still a candidate for base64 (an encoded payload is letters and digits only).
     local b = decode.base64(v)
@@ -285,7 +286,7 @@ local function inspect_window(v, skip_url_rules, inner)
     return
   end
   local d = decode.encoded(v) and decode.decode(v) or v
-  detect(d, skip_url_rules, inner)
+  detect(d, skip_url_rules, inner, quotes)
   if st_done then return end
   local b = decode.base64(v)
   if b and re_find(b, PREFILTER, "jo") then detect(decode.decode(b), skip_url_rules) end
@@ -306,9 +307,20 @@ local function inspect(part, name, v, skip_url_rules)
     cur_value = v
     return inspect_window(v, skip_url_rules)
   end
+  -- where the value's first quote of each kind is: the window holding it gets that quote reading
+  local firsts = { ["'"] = find(v, "'", 1, true), ['"'] = find(v, '"', 1, true), ["`"] = find(v, "`", 1, true) }
   local i = 1
   while i <= n do
-    inspect_window(sub(v, i, i + CHUNK - 1), skip_url_rules, i > 1)
+    local last, quotes = i + CHUNK - 1, nil
+    if i > 1 then
+      for q, at in pairs(firsts) do
+        if at >= i and at <= last then
+          quotes = quotes or {}
+          quotes[q] = true
+        end
+      end
+    end
+    inspect_window(sub(v, i, last), skip_url_rules, i > 1, quotes)
     if st_done or over_budget() then return end
     i = i + CHUNK - OVERLAP
   end

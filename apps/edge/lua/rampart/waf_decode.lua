@@ -56,25 +56,31 @@ local function named(name, semi)
 end
 
 -- URL decoding with %uXXXX. Invalid escapes stay as they are.
+-- Each decoder looks for its trigger with a plain search before any pattern pass.
 function _M.url(s)
   if not find(s, "%", 1, true) then return s end
-  if find(s, "%%[uU]%x%x%x%x") then s = gsub(s, "%%[uU](%x%x%x%x)", hex_cp) end
+  if (find(s, "%u", 1, true) or find(s, "%U", 1, true)) then s = gsub(s, "%%[uU](%x%x%x%x)", hex_cp) end
   return unescape(s)
 end
 
 function _M.html(s)
   if not find(s, "&", 1, true) then return s end
-  s = gsub(s, "&#[xX]0*(%x%x?%x?%x?%x?%x?);?", hex_cp)
-  s = gsub(s, "&#0*(%d%d?%d?%d?%d?%d?%d?);?", dec_cp)
-  s = gsub(s, "&(%a%a+);?", named)
+  if find(s, "&#", 1, true) then
+    s = gsub(s, "&#[xX]0*(%x%x?%x?%x?%x?%x?);?", hex_cp)
+    s = gsub(s, "&#0*(%d%d?%d?%d?%d?%d?%d?);?", dec_cp)
+  end
+  if find(s, "&%a%a") then s = gsub(s, "&(%a%a+);?", named) end
   return s
 end
 
 function _M.js(s)
   if not find(s, "\\", 1, true) then return s end
-  s = gsub(s, "\\[uU]{0*(%x%x?%x?%x?%x?%x?)}", hex_cp)
-  s = gsub(s, "\\[uU](%x%x%x%x)", hex_cp)
-  s = gsub(s, "\\[xX](%x%x)", hex_cp)
+  local u = find(s, "\\u", 1, true) or find(s, "\\U", 1, true)
+  if u then
+    if find(s, "{", 1, true) then s = gsub(s, "\\[uU]{0*(%x%x?%x?%x?%x?%x?)}", hex_cp) end
+    s = gsub(s, "\\[uU](%x%x%x%x)", hex_cp)
+  end
+  if find(s, "\\x", 1, true) or find(s, "\\X", 1, true) then s = gsub(s, "\\[xX](%x%x)", hex_cp) end
   return s
 end
 
@@ -82,7 +88,10 @@ end
 local function overlong2(a, b) return char((byte(a) - 0xC0) * 64 + byte(b) - 0x80) end
 local function overlong3(b) return char(byte(b) - 0x80) end
 function _M.unicode(s)
-  if not find(s, "[\192\193\224\239]") then return s end
+  -- plain searches: CJK text is full of other lead bytes, and a class search is slow on it
+  local c0, c1 = find(s, "\192", 1, true), find(s, "\193", 1, true)
+  local e0, ef = find(s, "\224\128", 1, true), find(s, "\239\188", 1, true) or find(s, "\239\189", 1, true)
+  if not (c0 or c1 or e0 or ef) then return s end
   s = gsub(s, "([\192\193])([\128-\191])", overlong2)
   s = gsub(s, "\224\128([\128-\191])", overlong3)
   -- U+FF01..FF5E: EF BC 81..BF and EF BD 80..9E
@@ -94,6 +103,7 @@ end
 -- All decoders, repeatedly (at most ROUNDS times), until the value stops changing.
 function _M.decode(s)
   for _ = 1, ROUNDS do
+    if not _M.encoded(s) then break end
     local before = s
     s = _M.url(s)
     s = _M.html(s)
@@ -107,7 +117,9 @@ end
 
 -- Does the value hold a byte any decoder acts on?
 function _M.encoded(s)
-  return find(s, "[%%&\\\192\193\224\239%z]") ~= nil
+  return find(s, "%", 1, true) ~= nil or find(s, "&", 1, true) ~= nil or find(s, "\\", 1, true) ~= nil
+    or find(s, "\192", 1, true) ~= nil or find(s, "\193", 1, true) ~= nil or find(s, "\224\128", 1, true) ~= nil
+    or find(s, "\239\188", 1, true) ~= nil or find(s, "\239\189", 1, true) ~= nil or find(s, "\0", 1, true) ~= nil
 end
 
 -- A base64 (or base64url) value decoded into mostly printable text, or nil.

@@ -11,6 +11,8 @@
 -- "filename" (an upload's file name), "file" (an upload's contents), "name" (argument names).
 local _M = {}
 
+local find = string.find
+
 -- group → rules; ids are checked against the group ranges by test/waf-rules.test.ts.
 _M.RULES = {
   -- Complements of the SQL tokenizer (rampart.waf_sqli): shapes it has no grammar for.
@@ -199,5 +201,55 @@ _M.SPECIAL = {
       re = [=[<\?(?:php|=)|<%@?\s{0,4}(?:page|import|=|@|eval|execute|response|request|runtime|system|out\.)|<script\s+language\s*=\s*["']?(?:php|vbscript|jscript|c#|java)|<jsp:|<cfexecute|<cfscript|#!/(?:usr/)?bin/(?:ba|z|k|c)?sh\b|#!/usr/bin/(?:env\s+)?(?:perl|python\d?|ruby|php)\b]=] },
   },
 }
+
+-- Literal guards: a rule is tried only when the (lower-cased) value holds one of its guard's plain
+-- strings (string.find, no pattern), which costs a fraction of a PCRE pass over the value. A rule
+-- anchored at the start of the value ("^") needs none (PCRE tries one position). A guard lists a
+-- literal that every match of the rule contains, so it never hides a match
+-- (test/waf-patterns.test.ts checks every rule with a guard against its own examples).
+_M.GUARDS = {
+  [100101] = { "::", "'" }, [100102] = { "if" }, [100103] = { "exec", "declare" }, [100104] = { "(" },
+  [100105] = { "$" }, [100106] = { "(" }, [100108] = { "having", "like" },
+  [102002] = { ";", "&", "|", "`", "\n", "\r", "$(" }, [102013] = { ";", "|", "`", "$(", "&&" },
+  [102003] = { "`" },
+  [102004] = { "/dev/", "ifs", "bash", "sh", "nc", "/bin/", "cmd", "powershell", "python", "perl", "ruby", "php", "shell" },
+  [102005] = { "<!--" }, [102006] = { "for", "if", "alias" }, [102007] = { "?", "*", "[", "{", "$" },
+  [102008] = { "/" }, [102009] = { "!!python", "os.", "subprocess", "__import__", "kernel.", "io.popen" },
+  [102010] = { "\r", "\n" }, [102011] = { "ev", "execute", "createobject", "server.scripttimeout" },
+  [102015] = { "(" }, [102016] = { "cd", "|", "`", "&&" }, [102019] = { "[", "$" }, [102020] = { "${" },
+  [102021] = { "{", "~", ">" },
+  [103001] = { ".." }, [103002] = { ".." },
+  [103003] = { "etc", "proc", "windows", "winnt", "boot.ini", "win.ini", "ntuser", "sam", "system32", "inetpub", "usr",
+    "var", "root", "home", ".ssh" },
+  [103006] = { ".." }, [103007] = { ".ssh", "/sys/", "/proc/" },
+  [105001] = { "<?", "php]" }, [105002] = { "://" }, [105003] = { "(" }, [105004] = { "$", "php_self" },
+  [105005] = { ":{" }, [105006] = { "$", "\"", "'" }, [105007] = { "=" }, [105008] = { "php", "get_defined", "get_loaded" },
+  [105009] = { "include", "require" }, [105010] = { ")" }, [105011] = { "(" }, [105012] = { "(" },
+  [106001] = { "jndi", "${" }, [106002] = { "${" }, [106003] = { "\172\237\0\5", "aced0005", "ro0ab", "h4siaaa" },
+  [106004] = { "java", "org.", "com.", "bsh.", "freemarker.", "ognl.", "net.sf", "weblogic.", "clojure." },
+  [106005] = { "getruntime", "processbuilder", "getclass", "forname", "classloader", "newinstance", "getmethod", "invoke" },
+  [106006] = { "%{", "#", "@java", "@ognl", "java.", "xwork", "allowstatic" },
+  [106007] = { "@type", "<java", "<object", "<void", "<sorted-set", "<dynamic-proxy", "<jdk.", "[\"" },
+  [106008] = { "processbuilder", "transformer", "templatesimpl", "jdbcrowsetimpl", "lazymap", "transformedmap",
+    "annotationinvocationhandler", "badattributevalueexpexception", "beancomparator", "expando", "xstream", "java." },
+  [107001] = { "{{" }, [107002] = { "{", "<%", "@(", "[[" },
+  [107003] = { "<#", "freemarker", "?new", "{", "#set", "#foreach", "$class" },
+  [107004] = { "require", "child_process", "process", "global", "constructor", "function", "execsync", "spawnsync",
+    "execfilesync", "_$$nd_func$$_", "import" },
+  [107005] = { "__proto__", "constructor" },
+  [107006] = { "while", "for", "settimeout", "__js_function", "_bsontype", "function", "db", "this", "sleep" },
+  [107007] = { "<%" }, [107008] = { "process.", "kernel.", "io.", "open3", "system", "`" },
+  [107009] = { "exports", "function", "process", "global", "require", "console" }, [107010] = { "function" },
+  [108001] = { "169.254", "100.100.100.200", "192.0.0.192", "fd00:ec2", "metadata", "instance-data" },
+  [109001] = { "<!entity" }, [109002] = { "<!doctype", "xi:include", "xinclude" }, [109003] = { "<!entity" },
+}
+
+-- Does `s` hold one of the guard's strings?
+function _M.guarded(guard, s)
+  for i = 1, #guard do
+    if find(s, guard[i], 1, true) then return true end
+  end
+  return false
+end
 
 return _M

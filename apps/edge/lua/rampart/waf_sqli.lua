@@ -424,12 +424,22 @@ local QUOTE_RE = [=[['"]]=]
 local SQL_HINT_RE = [=[['"`;#()=<>|&@*]|--|/\*|(?i:\b(?:union|select|sleep|benchmark|waitfor|information_schema|insert|drop|delete|update|having|order|declare|exec)\b|pg_|xp_|sp_|sys|tempdb|msdb|mysql\.)]=]
 
 -- `inner`: s is a window inside a longer value, where no string the application opened can be
--- assumed: only the plain reading applies.
-function _M.check(s, hit, inner)
+-- assumed: only the plain reading applies, and the quote readings only for the quotes in `quotes`
+-- (the value's first quote of that kind lies in this window: the string the application opened
+-- ends there).
+function _M.check(s, hit, inner, quotes)
   if not re_find(s, SQL_HINT_RE, "jo") then return end
   local toks, n = tokenize(s, nil)
   if toks then analyse(toks, n, false, hit) end
-  if inner then return end
+  if inner then
+    if quotes then
+      for q in pairs(quotes) do
+        toks, n = tokenize(s, q)
+        if toks and n > 1 then analyse(toks, n, true, hit) end
+      end
+    end
+    return
+  end
   if find(s, "'", 1, true) then
     toks, n = tokenize(s, "'")
     if toks and n > 1 then analyse(toks, n, true, hit) end

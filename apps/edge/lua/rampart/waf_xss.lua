@@ -181,6 +181,20 @@ local JSBREAK_RE = [=[(?:^|['"`;)}\]]\s*|-->|</script>)\s*(?:[;,+\-*|&]+|\)|\}|\
 local JSFUCK_RE = [=[\[\]\s*\[\s*\(\s*!\s*\[\s*\]|\(\s*!\s*\[\s*\]\s*\+\s*\[\s*\]\s*\)]=]
 local HINT_RE = [=[[<>"'`(=\[]|javascript|vbscript|document|\+adw-|expression|binding]=]
 
+-- Literal guards of the regexes below (string.find, plain): one must be present for the regex to
+-- be tried.
+local function any_of(l, list)
+  for i = 1, #list do
+    if find(l, list[i], 1, true) then return true end
+  end
+  return false
+end
+local SINK_GUARD = { "document", "innerhtml", "outerhtml", "insertadjacenthtml", "textcontent", "parentnode", "srcdoc",
+  "location", "-moz-binding", "expression" }
+local WINDOW_GUARD = { "window", "self", "top", "parent", "frames", "globalthis", "content" }
+local CALL_GUARD = { "alert", "confirm", "prompt", "eval", "settimeout", "setinterval", "execscript", "msgbox",
+  "fromcharcode", "atob", "reflect", "navigation", "top", "window", "self", "parent", "globalthis", "this" }
+
 function _M.check(s, hit)
   local l = lower(s)
   if not re_find(l, HINT_RE, "jo") then return end
@@ -196,7 +210,8 @@ function _M.check(s, hit)
   end
   -- attribute injection: a quote (or space) then a real event handler and "="
   local ctx = { pos = 1 }
-  for _ = 1, 16 do
+  local has_eq = find(l, "=", 1, true) ~= nil
+  for _ = 1, has_eq and find(l, "on", 1, true) and 16 or 0 do
     local m = ngx.re.match(l, ATTR_RE, "jo", ctx)
     if not m then break end
     local name = m[1]
@@ -212,7 +227,7 @@ function _M.check(s, hit)
     end
   end
   -- a quote breaking out of an attribute into one that loads or runs something
-  local ab = re_find(l, [=[["'`]\s{0,4}/?\s{0,4}(?:formaction|srcdoc|xlink:href|dynsrc|lowsrc|background|autofocus|onfocus)\s{0,4}=]=], "jo")
+  local ab = has_eq and re_find(l, [=[["'`]\s{0,4}/?\s{0,4}(?:formaction|srcdoc|xlink:href|dynsrc|lowsrc|background|autofocus|onfocus)\s{0,4}=]=], "jo")
   if ab then hit(R.attr_break, 5, ab) end
   -- script URLs without a tag: a value that is one ("javascript:alert(1)"), or after "=" or a quote
   local js = find(l, "script", 1, true) or find(l, "data:", 1, true)
@@ -235,19 +250,21 @@ function _M.check(s, hit)
     local js = gsub(gsub(l, "/%*.-%*/", ""), "%[%s*[\"'`]([%w_$]+)[\"'`]%s*%]", ".%1")
     js = gsub(js, "%s*%.%s*", ".")
     if js ~= l then
-      if re_find(js, SINK_RE, "jo") or re_find(js, WINDOW_RE, "jo") then hit(R.dom_sink, 5, 1) end
+      if (any_of(js, SINK_GUARD) and re_find(js, SINK_RE, "jo")) or (any_of(js, WINDOW_GUARD) and re_find(js, WINDOW_RE, "jo")) then
+        hit(R.dom_sink, 5, 1)
+      end
     end
   end
-  if re_find(l, WINDOW_RE, "jo") then hit(R.dom_sink, 5, 1) end
-  local from_call = re_find(l, CALL_RE, "jo")
+  if any_of(l, WINDOW_GUARD) and re_find(l, WINDOW_RE, "jo") then hit(R.dom_sink, 5, 1) end
+  local from_call = any_of(l, CALL_GUARD) and re_find(l, CALL_RE, "jo")
   if from_call then
     local brk = re_find(l, JSBREAK_RE, "jo")
     hit(R.js_call, brk and 8 or 5, from_call)
   end
-  local sink = re_find(l, SINK_RE, "jo")
+  local sink = any_of(l, SINK_GUARD) and re_find(l, SINK_RE, "jo")
   if sink then hit(R.dom_sink, 5, sink) end
   if find(l, "+adw-", 1, true) then hit(R.utf7, 8, find(l, "+adw-", 1, true)) end
-  local jf = re_find(l, JSFUCK_RE, "jo")
+  local jf = find(l, "!", 1, true) and re_find(l, JSFUCK_RE, "jo")
   if jf then hit(R.jsfuck, 8, jf) end
 end
 
