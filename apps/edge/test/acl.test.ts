@@ -80,6 +80,7 @@ const refs = (luaAcl: number): EdgeDomainModules => ({
   proxyRewrite: null,
   luaAcl,
   tokenAuth: null,
+  waf: null,
 });
 const HOSTS = [
   'ip',

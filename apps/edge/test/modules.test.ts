@@ -21,6 +21,7 @@ const refs = (extra: Partial<NonNullable<EdgeDomainModules>>): EdgeDomainModules
   proxyRewrite: null,
   luaAcl: null,
   tokenAuth: null,
+  waf: null,
   ...extra,
 });
 

@@ -103,6 +103,7 @@ const HEADER_REF = {
   proxyRewrite: null,
   luaAcl: null,
   tokenAuth: null,
+  waf: null,
 };
 
 const cacheAll: EdgeCacheRule = {

