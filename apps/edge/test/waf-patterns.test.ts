@@ -89,7 +89,7 @@ beforeAll(async () => {
           for _, r in ipairs(list) do check(r, r.group) end
         end
         local nop = function() end
-        for name, f in pairs({ sqli = sqli.check, xss = xss.check }) do
+        for name, f in pairs({ sqli = sqli.check, xss = xss.check, php = rules.php_calls }) do
           local worst = 0
           for _, s in ipairs(inputs) do
             -- a 4 KB window, as rampart.waf reads long values
@@ -130,8 +130,8 @@ describe('WAF rules', () => {
     expect(slow).toEqual([]);
   });
 
-  it('the SQL and HTML tokenizers read a pathological 4 KB window within a few milliseconds', () => {
-    expect(report.tokenizers.map((t) => t.name).sort()).toEqual(['sqli', 'xss']);
+  it('the SQL and HTML tokenizers and the PHP call reader read a pathological 4 KB window within a few milliseconds', () => {
+    expect(report.tokenizers.map((t) => t.name).sort()).toEqual(['php', 'sqli', 'xss']);
     for (const t of report.tokenizers) expect(t.worstMs).toBeLessThan(20);
   });
 });

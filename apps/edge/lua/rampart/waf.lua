@@ -234,6 +234,10 @@ local function detect(d, skip_url_rules, inner, quotes)
     local folded = fold_lookups(l)
     if folded ~= l then l = folded; cur_value = folded end
   end
+  if groups.php and find(l, "(", 1, true) then
+    rules.php_calls(l, hit)
+    if st_done then return end
+  end
   local list = m.value_rules
   -- shell quoting inside words ("c''at /e\tc/pa\"ss\"wd") folded away: a second reading for the rules
   if find(l, "%w['\"\\]+[%w/]") or find(l, "%[%w%]") then

@@ -102,8 +102,10 @@ _M.RULES = {
     { id = 105001, score = 8, re = [=[<\?(?:php\b|=)|<\?\s+[a-z$]|<\?(?!xml\s+version|xml-stylesheet)[a-z]{1,5}\s{0,4}:|\[[/\\]?php\]]=] },
     { id = 105002, score = 8, re = [=[\bphp://(?:input|filter|fd|memory|temp|stdin|stdout|stderr|output)|\b(?:expect|ssh2\.(?:shell|exec|tunnel|sftp|scp)|ogg|rar|zlib|glob|phar|data)://]=] },
     -- Calls of PHP functions that run code, commands or read files.
+    -- PHP functions called with a comment and a line break before "(" ("exec //c\n (x)"); plain
+    -- calls are read by php_calls() below, a word lookup at each "(".
     { id = 105003, score = 8,
-      re = [=[(?:^|[^\w$>:.])(?:eval|assert|system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|create_function|call_user_func(?:_array)?|preg_replace|file_get_contents|file_put_contents|fopen|fwrite|fputs|readfile|phpinfo|move_uploaded_file|unserialize|highlight_file|show_source|posix_\w{1,20}|base64_decode|gzinflate|gzuncompress|gzdecode|str_rot13|convert_uu|array_map|array_filter|usort|uasort|register_shutdown_function|register_tick_function|ob_start|assert_options|ini_set|ini_get|putenv|getenv|dl|mail|symlink|link|chmod|chown|unlink|rmdir|mkdir|scandir|glob|opendir|readdir|file|fread|fgets|copy|rename|tempnam|tmpfile|parse_str|extract|mb_ereg_replace|unpack|pack|serialize|var_dump|print_r|get_defined_vars|phpversion|php_uname|getcwd|get_current_user|apache_\w{1,20}|curl_exec|curl_init|fsockopen|pfsockopen|stream_socket_client|socket_create|openlog|syslog|escapeshellcmd|escapeshellarg|set_time_limit|ignore_user_abort|error_reporting)(?:\s{1,10}|/\*[^*]{0,80}\*/|(?://|#)[^\n]{0,80}\n){0,5}\(]=] },
+      re = [=[(?:^|[^\w$>:.])(?:eval|assert|system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|create_function|call_user_func|preg_replace|file_get_contents|file_put_contents|fopen|readfile|include|require|unserialize|base64_decode|phpinfo)\s{0,10}(?://|#)[^\n]{0,80}\n\s{0,10}\(]=] },
     -- A parenthesised callee called with a string: (system)('id'), ($f)('ls'), (x)/**/('id').
     { id = 105010, score = 5, re = [=[\(\s{0,4}[\w$.'"()+\s]{1,40}\)\s{0,4}(?:/\*[^*]{0,40}\*/\s{0,4})?\(\s{0,4}['"][^'"]{1,60}['"]\s{0,4}\)]=] },
     { id = 105009, score = 8, re = [=[(?:^|[^\w$>:.@])(?:include|require)(?:_once)?\s*\(?\s*['"$](?:https?:|ftp:|php:|data:|/|\.\.|\$_)]=] },
@@ -113,7 +115,7 @@ _M.RULES = {
     -- Variable functions and obfuscated calls: $x(...), $_[...](...), "sys"."tem"(...), ${'x'}.
     { id = 105006, score = 8, re = [=[\$(?:\{[^}]{1,40}\}|[a-z_]\w{0,29})(?:\[[^\]]{0,40}\]{1,3}|\{[^}]{0,20}\}){0,3}(?:\s{1,4}|/\*[^*]{0,40}\*/){0,4}\((?!\s*https?:)[^)]{0,200}\)|\$\{\s*['"][^'"]{0,40}['"]\s*\}|["'][\w\\]{1,20}["']\s*\.\s*["'][\w\\]{1,20}["']\s*\(|["'](?:\\x[0-9a-f]{2}|\\\d{3}|[a-z]){3,40}["']\s*\(]=] },
     -- Functions of PHP whose names no prose holds, even glued to other letters.
-    { id = 105011, score = 8, re = [=[(?:call_user_func(?:_array)?|fsockopen|gzdecode|gzinflate|gzuncompress|bzdecompress|base64_decode|shell_exec|passthru|proc_open|pcntl_exec|create_function|str_rot13|convert_uudecode|file_get_contents|file_put_contents|move_uploaded_file|highlight_file|show_source|php_uname|phpinfo|posix_[a-z]{3,20}|stream_socket_client|curl_exec|preg_replace|assert_options|register_shutdown_function|escapeshellcmd|mb_ereg_replace|get_defined_vars|set_include_path|lzf_decompress|zlib_decode|bzopen|gzopen|readline_\w{2,20}|apache_child_terminate|pcntl_\w{2,20})\s{0,4}\(]=] },
+    -- (105011: PHP functions glued to other letters, read by php_calls() below.)
     { id = 105012, score = 8, re = [=[\(\s{0,4}(?:/\*[^*]{0,40}\*/\s{0,4})?(?:system|exec|passthru|shell_exec|eval|assert|popen|proc_open|pcntl_exec)\s{0,4}\)\s{0,4}\(]=] },
     -- php.ini directives that change what the interpreter allows.
     { id = 105007, score = 5, re = [=[\b(?:allow_url_(?:fopen|include)|auto_(?:prepend|append)_file|disable_functions|open_basedir|safe_mode|register_globals|opcache\.[a-z_]{3,40}|suhosin\.[a-z_.]{3,40}|session\.save_path|upload_tmp_dir|display_errors|log_errors|error_log|include_path|extension_dir|zend_extension|short_open_tag|magic_quotes_gpc|enable_dl|expose_php|mbstring\.[a-z_]{3,40}|pcre\.[a-z_]{3,40}|xdebug\.[a-z_]{3,40}|phar\.[a-z_]{3,40}|zend\.[a-z_]{3,40}|assert\.[a-z_]{3,40}|apc\.[a-z_]{3,40}|sendmail_path|memory_limit|max_execution_time|post_max_size|upload_max_filesize|realpath_cache_\w{3,20})\s*=]=] },
@@ -222,9 +224,9 @@ _M.GUARDS = {
   [103003] = { "etc", "proc", "windows", "winnt", "boot.ini", "win.ini", "ntuser", "sam", "system32", "inetpub", "usr",
     "var", "root", "home", ".ssh" },
   [103006] = { ".." }, [103007] = { ".ssh", "/sys/", "/proc/" },
-  [105001] = { "<?", "php]" }, [105002] = { "://" }, [105003] = { "(" }, [105004] = { "$", "php_self" },
+  [105001] = { "<?", "php]" }, [105002] = { "://" }, [105003] = { "//", "#" }, [105004] = { "$", "php_self" },
   [105005] = { ":{" }, [105006] = { "$", "\"", "'" }, [105007] = { "=" }, [105008] = { "php", "get_defined", "get_loaded" },
-  [105009] = { "include", "require" }, [105010] = { ")" }, [105011] = { "(" }, [105012] = { "(" },
+  [105009] = { "include", "require" }, [105010] = { ")" }, [105012] = { "(" },
   [106001] = { "jndi", "${" }, [106002] = { "${" }, [106003] = { "\172\237\0\5", "aced0005", "ro0ab", "h4siaaa" },
   [106004] = { "java", "org.", "com.", "bsh.", "freemarker.", "ognl.", "net.sf", "weblogic.", "clojure." },
   [106005] = { "getruntime", "processbuilder", "getclass", "forname", "classloader", "newinstance", "getmethod", "invoke" },
@@ -250,6 +252,60 @@ function _M.guarded(guard, s)
     if find(s, guard[i], 1, true) then return true end
   end
   return false
+end
+
+-- PHP calls, read at each "(": the identifier before it (spaces and /* */ comments skipped) looked up
+-- in a set (105003), or ending with one of the names no prose holds (105011, "FOOgzdecode()").
+-- A word lookup instead of a 130-way alternation tried at every position of the value.
+local PHP_CALLS, PHP_PREFIXES, PHP_GLUED, PHP_GLUED_PREFIXES = {}, { "posix_", "apache_" }, {}, { "posix_", "readline_", "pcntl_" }
+for w in ([[array_filter array_map assert assert_options base64_decode call_user_func call_user_func_array chmod chown convert_uu copy create_function curl_exec curl_init dl error_reporting escapeshellarg escapeshellcmd eval exec extract fgets file file_get_contents file_put_contents fopen fputs fread fsockopen fwrite get_current_user get_defined_vars getcwd getenv glob gzdecode gzinflate gzuncompress highlight_file ignore_user_abort ini_get ini_set link mail mb_ereg_replace mkdir move_uploaded_file ob_start opendir openlog pack parse_str passthru pcntl_exec pfsockopen php_uname phpinfo phpversion popen preg_replace print_r proc_open putenv readdir readfile register_shutdown_function register_tick_function rename rmdir scandir serialize set_time_limit shell_exec show_source socket_create str_rot13 stream_socket_client symlink syslog system tempnam tmpfile uasort unlink unpack unserialize usort var_dump]]):gmatch("%S+") do PHP_CALLS[w] = true end
+for w in ([[apache_child_terminate assert_options base64_decode bzdecompress bzopen call_user_func call_user_func_array convert_uudecode create_function curl_exec escapeshellcmd file_get_contents file_put_contents fsockopen get_defined_vars gzdecode gzinflate gzopen gzuncompress highlight_file lzf_decompress mb_ereg_replace move_uploaded_file passthru pcntl_exec php_uname phpinfo preg_replace proc_open register_shutdown_function set_include_path shell_exec show_source str_rot13 stream_socket_client zlib_decode]]):gmatch("%S+") do PHP_GLUED[#PHP_GLUED + 1] = w end
+
+local byte, sub = string.byte, string.sub
+local function ident_char(c) return c and (c == 95 or (c >= 48 and c <= 57) or (c >= 97 and c <= 122)) end
+
+function _M.php_calls(l, hit)
+  local pos, n = 1, 0
+  while n < 4096 do
+    local p = find(l, "(", pos, true)
+    if not p then return end
+    n = n + 1
+    pos = p + 1
+    local e = p - 1
+    for _ = 1, 4 do
+      while e > 0 and (byte(l, e) == 32 or byte(l, e) == 9 or byte(l, e) == 10 or byte(l, e) == 13) do e = e - 1 end
+      if e > 2 and byte(l, e) == 47 and byte(l, e - 1) == 42 then
+        local open = nil
+        for k = e - 2, math.max(1, e - 84), -1 do
+          if byte(l, k) == 42 and byte(l, k - 1) == 47 then open = k - 1 break end
+        end
+        if not open then break end
+        e = open - 1
+      else
+        break
+      end
+    end
+    local b = e
+    while b > 0 and ident_char(byte(l, b)) do b = b - 1 end
+    if b < e then
+      local word = sub(l, b + 1, e)
+      local before = byte(l, b)
+      local method = before == 36 or before == 62 or before == 58 or before == 46
+      if not method then
+        if PHP_CALLS[word] then hit(105003, 8, b + 1) return end
+        for i = 1, #PHP_PREFIXES do
+          if sub(word, 1, #PHP_PREFIXES[i]) == PHP_PREFIXES[i] and #word > #PHP_PREFIXES[i] + 2 then hit(105003, 8, b + 1) return end
+        end
+      end
+      for i = 1, #PHP_GLUED do
+        local g = PHP_GLUED[i]
+        if #word >= #g and sub(word, -#g) == g then hit(105011, 8, b + 1) return end
+      end
+      for i = 1, #PHP_GLUED_PREFIXES do
+        if find(word, PHP_GLUED_PREFIXES[i], 1, true) and #word > #PHP_GLUED_PREFIXES[i] + 1 then hit(105011, 8, b + 1) return end
+      end
+    end
+  end
 end
 
 return _M
