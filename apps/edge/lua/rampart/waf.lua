@@ -81,7 +81,9 @@ end
 _M.group_of = group_of
 
 -- A byte or word some detector needs; a value without any is not inspected further.
-local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|\bsh\s+-c\b|whoami|ifconfig|ipconfig|/bin/|\bif\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|\+adw-|passwd|system32|win\.ini|ftps?:|https?:)]=]
+local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|\+adw-)]=]
+-- Header values (User-Agent ...) hold "(", ")" and ";" by nature: not a reason to look further.
+local HEADER_PREFILTER = [=[^\s*[;|&`]|[<>'"`{}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|\+adw-)]=]
 
 -- Log4j lookups folded to what they spell: ${lower:j} → j, ${::-n} → n, ${env:X:-d} → d.
 local function fold_lookups(s)
@@ -280,7 +282,7 @@ end
 
 -- One window of a value (at most CHUNK bytes).
 local function inspect_window(v, skip_url_rules, inner, quotes)
-  if not re_find(v, PREFILTER, "jo") then
+  if not re_find(v, cur_part == "header" and HEADER_PREFILTER or PREFILTER, "jo") then
     -- Still a candidate for base64 (an encoded payload is letters and digits only).
     local b = decode.base64(v)
     if b then
@@ -646,7 +648,26 @@ local function inspect_request(m, var, with_body)
       end
       if not SKIP_HEADERS[name] and not find(name, "^sec%-") then
         if type(value) == "table" then value = table.concat(value, ", ") end
-        inspect("header", name, value, true)
+        local q = name == "referer" and find(value, "^https?://[^?]*%?")
+        if q then
+          -- a Referer is another page's URL: its query arguments are the values worth reading
+          local _, qs = find(value, "?", 1, true)
+          local args = ngx.decode_args(sub(value, qs + 1), 64)
+          for _, v in pairs(args) do
+            if type(v) == "table" then
+              for _, x in ipairs(v) do if type(x) == "string" then inspect("header", name, x, true) end end
+            elseif type(v) == "string" then
+              inspect("header", name, v, true)
+            end
+            if st_done or st_over then break end
+          end
+        end
+        -- the whole value too where a URL has no business holding markup, quotes or spaces
+        if not q or find(value, "[<>\"'`{}%s]") then
+          if name ~= "referer" or not find(value, "^https?://") or find(value, "[<>\"'`{}%s]") then
+            inspect("header", name, value, true)
+          end
+        end
         if st_done or st_over then break end
       end
     end
