@@ -786,8 +786,12 @@ function formBody(): string {
  */
 function bigForm(pathological: boolean): string {
   const limit = WAF_BODY_LIMIT_BYTES - 1024;
-  const unit = pathological ? `f=${encodeURIComponent('\'(<a/="`;|&${')}&` : 'field=some+ordinary+text+value&';
-  return unit.repeat(Math.floor(limit / unit.length)).replace(/&$/, '');
+  // every value distinct (the engine reads a repeated value once)
+  const unit = (i: number) =>
+    pathological ? `f=${encodeURIComponent(`'(<a/="\`;|&\${${i}`)}&` : `field=some+ordinary+text+value+${i}&`;
+  let body = '';
+  for (let i = 0; body.length < limit; i++) body += unit(i);
+  return body.slice(0, limit).replace(/&[^&]*$/, '');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -151,11 +151,12 @@ end
 -- Inspection state: one request at a time per worker (nothing here yields), so module locals.
 local st_m, st_uri, st_ex
 local st_best, st_best_rule, st_best_part, st_best_excerpt, st_rules_hit, st_second, st_best_name
-local st_bytes, st_started, st_values, st_over, st_done
+local st_bytes, st_started, st_values, st_over, st_done, st_seen
 local cur_part, cur_name, cur_value, cur_lname
 
 local function reset(m, uri)
   st_m, st_uri = m, uri
+  st_seen = { path = {}, query = {}, body = {}, cookie = {}, header = {}, file = {} }
   st_best, st_best_rule, st_best_part, st_best_excerpt, st_rules_hit, st_second = 0, nil, nil, nil, nil, false
   st_bytes, st_values, st_over, st_done = 0, 0, false, false
   st_started = cpu_clock()
@@ -303,6 +304,18 @@ local function inspect(part, name, v, skip_url_rules)
   if st_done or st_over or v == nil then return end
   local n = #v
   if n == 0 then return end
+  -- a value already read in this part of this request (repeated JSON keys and values, arrays of
+  -- records) is not read again: Lua strings are interned, the lookup is one hash probe
+  -- (by name too: an exclusion may cover the value under one name and not under another)
+  local seen = st_seen[part]
+  local by_name = seen[name or ""]
+  if by_name == nil then
+    by_name = {}
+    seen[name or ""] = by_name
+  elseif by_name[v] then
+    return
+  end
+  by_name[v] = true
   st_bytes = st_bytes + n
   if st_bytes > BYTES_BUDGET then st_over = true return end
   st_values = st_values + 1
