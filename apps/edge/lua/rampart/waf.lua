@@ -13,9 +13,12 @@
 -- decoding is inspected too.
 --
 -- Cheap first: a value is looked at only when it holds a byte or word some detector needs
--- (PREFILTER, one JIT regex); most values of real traffic (ids, words, numbers, tokens) stop
--- there. Values longer than CHUNK are read in overlapping windows, each pre-filtered on its own,
--- so 128 KB of padding costs one regex pass.
+-- (PREFILTER, one JIT regex; HEADER_PREFILTER for header values, where "(", ")" and ";" are
+-- normal); most values of real traffic (ids, words, numbers, tokens) stop there. A value already
+-- read under the same name and part is not read again. Values longer than CHUNK are read in
+-- overlapping windows, each pre-filtered on its own, so 128 KB of padding costs one regex pass.
+-- Each pattern rule has a literal guard (rampart.waf_rules GUARDS: plain string searches) tried
+-- before its regex. The Referer is read by its query arguments (the rest is another page's URL).
 --
 -- Detectors by group (ids in WAF_GROUP_RULE_BASE ranges): sqli and xss are tokenizers
 -- (rampart.waf_sqli, rampart.waf_xss); the others are anchored PCRE patterns
@@ -35,10 +38,12 @@
 -- on paths starting with a prefix ("" = all).
 --
 -- Budget: at most BYTES_BUDGET bytes of values are inspected per request and at most
--- TIME_BUDGET seconds spent (checked between values); a request that runs out is "not fully
--- inspected", as is a body over WAF_BODY_LIMIT_BYTES: failMode "closed" blocks it (rule 113001
--- body over the limit, 113002 budget exhausted; logged like any block), "open" lets it through
--- (after inspecting what fitted: the first 128 KB of a larger body), with a line in the error log.
+-- TIME_BUDGET seconds of the worker's CPU time (os.clock: a busy machine does not shorten it)
+-- spent, checked every 32 values and between the windows of a long value; a request that runs out
+-- is "not fully inspected", as is a body over WAF_BODY_LIMIT_BYTES: failMode "closed" blocks it
+-- (rule 113001 body over the limit, 113002 budget exhausted; logged like any block), "open" lets it
+-- through (after inspecting what fitted: the first 128 KB of a larger body), with a line in the
+-- error log at info level.
 local compiled_modules = require "rampart.compiled_modules"
 local decode = require "rampart.waf_decode"
 local sqli = require "rampart.waf_sqli"

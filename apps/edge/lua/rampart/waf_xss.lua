@@ -191,7 +191,8 @@ local function any_of(l, list)
 end
 local SINK_GUARD = { "document", "innerhtml", "outerhtml", "insertadjacenthtml", "textcontent", "parentnode", "srcdoc",
   "location", "-moz-binding", "expression" }
-local WINDOW_GUARD = { "window", "self", "top", "parent", "frames", "globalthis", "content" }
+local WINDOW_GUARD = { "window", "globalthis", "frames", "self.", "top.", "parent.", "content.", "self .", "top .",
+  "parent .", "content ." }
 local CALL_GUARD = { "alert", "confirm", "prompt", "eval", "settimeout", "setinterval", "execscript", "msgbox",
   "fromcharcode", "atob", "reflect", "navigation", "top", "window", "self", "parent", "globalthis", "this" }
 
@@ -256,7 +257,8 @@ function _M.check(s, hit)
     end
   end
   if any_of(l, WINDOW_GUARD) and re_find(l, WINDOW_RE, "jo") then hit(R.dom_sink, 5, 1) end
-  local from_call = any_of(l, CALL_GUARD) and re_find(l, CALL_RE, "jo")
+  local from_call = (find(l, "(", 1, true) or find(l, "`", 1, true) or find(l, "[", 1, true)) and any_of(l, CALL_GUARD)
+    and re_find(l, CALL_RE, "jo")
   if from_call then
     local brk = re_find(l, JSBREAK_RE, "jo")
     hit(R.js_call, brk and 8 or 5, from_call)
