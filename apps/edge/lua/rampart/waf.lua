@@ -514,15 +514,20 @@ local function inspect_body(var, headers)
   local body = ngx.req.get_body_data()
   local over = false
   if body == nil then
+    -- spilled to a temp file (larger than client_body_buffer_size): its first BODY_LIMIT bytes,
+    -- and whether there is more
     local file = ngx.req.get_body_file()
     if file == nil then return end
-    over = true
     local f = io.open(file, "rb")
     if f then
-      body = f:read(BODY_LIMIT)
+      body = f:read(BODY_LIMIT + 1)
       f:close()
     end
     if body == nil then body = "" end
+    if #body > BODY_LIMIT then
+      over = true
+      body = sub(body, 1, BODY_LIMIT)
+    end
   elseif #body > BODY_LIMIT then
     over = true
     body = sub(body, 1, BODY_LIMIT)
