@@ -28,6 +28,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { type EdgeDomainModules, type EdgeWafModule, WAF_BODY_LIMIT_BYTES, WAF_GROUPS } from '@rampart/contract';
+import { document, domain, upstream } from '../apps/edge/test/helpers/documents.js';
+import { startEdge } from '../apps/edge/test/helpers/edge.js';
 import { freePort } from '../apps/edge/test/helpers/net.js';
 
 const run = promisify(execFile);
@@ -582,23 +585,77 @@ const plainProxy: Target = {
 };
 
 /**
- * EXTENSION POINT — `rampart_waf`: the real edge (agent + nginx, apps/edge) with the WAF module on
- * in block mode for the test domain `waf-test.local` (rate limiting and challenges off). When the
- * engine exists: start the edge as bench/edge.ts does (control plane + agent, or startEdge from
- * apps/edge/test/helpers/edge.ts with a pushed document binding a WAF module to the domain, the
- * origin as its upstream), return its HTTP port, its nginx master pid and a stop; set blockStatus
- * and challengeMarker to what the edge emits; record the engine version, rule set, sensitivity and
- * body limits in configuration(); then remove `absent`. Until then it is reported as absent, never
- * faked.
+ * `rampart_waf`: the real edge (apps/edge: its nginx.conf rendered by the agent's renderer, its Lua,
+ * the data-plane document pushed through the agent's admin client, as apps/edge/test/helpers/edge.ts
+ * starts it for the edge tests) with one domain, `waf-test.local`, proxying to the origin and bound
+ * to a WAF module in block mode, every group on, sensitivity medium (BENCH_WAF_SENSITIVITY), fail
+ * open. Blocks answer 403 with the edge's "Access denied" page. `rampart_edge_waf_off` is the same
+ * edge and document without the module: the CPU the WAF adds is the difference.
  */
-const RAMPART_WAF: Target = {
-  name: 'rampart_waf',
-  rules: { blockStatus: 403 },
-  expectsBlocking: true,
-  absent: 'the WAF engine does not exist yet (issue 20): no rampart_waf figures',
-  configuration: async () => ({}),
-  start: () => Promise.reject(new Error('rampart_waf is not implemented')),
-};
+const WAF_SENSITIVITY = (process.env.BENCH_WAF_SENSITIVITY ?? 'medium') as 'low' | 'medium' | 'high';
+
+function rampartEdge(name: string, withWaf: boolean): Target {
+  return {
+    name,
+    rules: { blockStatus: 403 },
+    expectsBlocking: withWaf,
+    configuration: async () => ({
+      nginx: await dpkgVersion('nginx'),
+      'libnginx-mod-http-lua': await dpkgVersion('libnginx-mod-http-lua'),
+      engine: withWaf
+        ? 'Rampart WAF (apps/edge/lua/rampart/waf*.lua): SQL and HTML tokenizers, anchored PCRE rules for the other groups'
+        : 'none (the same edge without a WAF module)',
+      mode: withWaf ? 'block' : null,
+      groups: withWaf ? [...WAF_GROUPS] : [],
+      sensitivity: withWaf ? WAF_SENSITIVITY : null,
+      fail_mode: withWaf ? 'open' : null,
+      body_limit_bytes: WAF_BODY_LIMIT_BYTES,
+      nginx_workers: WORKERS,
+      block_status: 403,
+    }),
+    start: async (_work, originPort) => {
+      const edge = await startEdge({ workerProcesses: WORKERS });
+      try {
+        const modules: EdgeDomainModules = {
+          customHeader: null,
+          urlRedirect: null,
+          cors: null,
+          proxyRewrite: null,
+          luaAcl: null,
+          tokenAuth: null,
+          waf: withWaf ? 1 : null,
+        };
+        const module: EdgeWafModule = {
+          id: 1,
+          type: 'waf',
+          siteId: 1,
+          mode: 'block',
+          groups: [...WAF_GROUPS],
+          sensitivity: WAF_SENSITIVITY,
+          failMode: 'open',
+          exclusions: [],
+        };
+        await edge.push(
+          document('bench-waf-1', [domain(1, TEST_HOST, [upstream(originPort)], { modules })], [], [], {
+            modules: withWaf ? [module] : [],
+          }),
+        );
+      } catch (err) {
+        await edge.stop();
+        throw err;
+      }
+      const pidFile = path.join(edge.prefix, 'logs/nginx.pid');
+      return {
+        port: edge.httpPort,
+        masterPid: async () => Number((await readFile(pidFile, 'utf8')).trim()),
+        stop: () => edge.stop(),
+      };
+    },
+  };
+}
+
+const RAMPART_WAF = rampartEdge('rampart_waf', true);
+const RAMPART_EDGE_WAF_OFF = rampartEdge('rampart_edge_waf_off', false);
 
 // ---------------------------------------------------------------------------------------------
 // CPU of nginx (master + workers) from /proc
@@ -722,6 +779,21 @@ function formBody(): string {
   return s.slice(0, 1024).replace(/[&=]$/, 'x');
 }
 
+/**
+ * A urlencoded form just under WAF_BODY_LIMIT_BYTES: ordinary fields, or (pathological) values made
+ * only of bytes the detectors look at (quotes, brackets, operators, "<", "%"), which no pre-filter
+ * can skip.
+ */
+function bigForm(pathological: boolean): string {
+  const limit = WAF_BODY_LIMIT_BYTES - 1024;
+  // every value distinct (the engine reads a repeated value once)
+  const unit = (i: number) =>
+    pathological ? `f=${encodeURIComponent(`'(<a/="\`;|&\${${i}`)}&` : `field=some+ordinary+text+value+${i}&`;
+  let body = '';
+  for (let i = 0; body.length < limit; i++) body += unit(i);
+  return body.slice(0, limit).replace(/&[^&]*$/, '');
+}
+
 // ---------------------------------------------------------------------------------------------
 
 let nonceCounter = 0;
@@ -842,13 +914,18 @@ async function measureTarget(target: Target, work: string, origin: Origin, corpo
       ['get_query_new_connection', false, 'GET', '/search?q=blue+running+shoes&page=2&sort=price'],
       ['post_form_1k_new_connection', false, 'POST', '/checkout', form],
     ];
+    // Bodies at the WAF's inspection limit (WAF_BODY_LIMIT_BYTES): an ordinary form, and a
+    // pathological one (every byte something a detector looks at), fewer requests each.
+    loads.push(['post_form_128k', true, 'POST', '/upload', bigForm(false)]);
+    loads.push(['post_form_128k_pathological', true, 'POST', '/upload', bigForm(true)]);
     for (const [name, keepAlive, method, urlPath, body] of loads) {
-      const m = await measureCpu(master, () => repeat(running.port, CPU_REQUESTS, keepAlive, method, urlPath, body));
-      cpu[name] = m.us(CPU_REQUESTS);
+      const n = body && body.length > 4096 ? Math.min(CPU_REQUESTS, 500) : CPU_REQUESTS;
+      const m = await measureCpu(master, () => repeat(running.port, n, keepAlive, method, urlPath, body));
+      cpu[name] = m.us(n);
       detail[name] = {
-        requests: CPU_REQUESTS,
+        requests: n,
         ticks: m.ticks,
-        schedstat_us: m.schedUs(CPU_REQUESTS),
+        schedstat_us: m.schedUs(n),
         statuses: m.result,
       };
     }
@@ -877,7 +954,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 async function main() {
   const corpora = await readCorpora();
-  const targets = [modsecurity, plainProxy, RAMPART_WAF].filter((t) => !ONLY_TARGETS || ONLY_TARGETS.includes(t.name));
+  const targets = [modsecurity, plainProxy, RAMPART_EDGE_WAF_OFF, RAMPART_WAF].filter(
+    (t) => !ONLY_TARGETS || ONLY_TARGETS.includes(t.name),
+  );
   const work = await mkdtemp(path.join(tmpdir(), 'rampart-bench-waf-'));
   // nginx's workers run as nobody (the bench runs as root): they must reach the temp paths below.
   await chmod(work, 0o755);

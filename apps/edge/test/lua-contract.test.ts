@@ -34,6 +34,7 @@ import {
   ERROR_PAGE_STATUSES,
   edgeChallengeSchema,
   edgeFirewallSchema,
+  edgeModuleSchema,
   FIREWALL_LIST_RULES_PER_SITE,
   FIREWALL_METHODS,
   FIREWALL_URL_MAX,
@@ -71,6 +72,19 @@ import {
   TOKEN_AUTH_KEY_RE,
   TOKEN_AUTH_VALUE_MAX,
   TOKEN_AUTHS_PER_MODULE,
+  WAF_BODY_LIMIT_BYTES,
+  WAF_EXCLUSION_NAME_MAX,
+  WAF_EXCLUSION_NAME_RE,
+  WAF_EXCLUSION_PARTS,
+  WAF_EXCLUSION_PATH_MAX,
+  WAF_EXCLUSION_PATH_RE,
+  WAF_EXCLUSIONS_PER_MODULE,
+  WAF_FAIL_MODES,
+  WAF_GROUPS,
+  WAF_MODES,
+  WAF_RULE_ID_MAX,
+  WAF_RULE_ID_MIN,
+  WAF_SENSITIVITIES,
   ZONE_LIMIT_MAX,
 } from '@rampart/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +114,8 @@ beforeAll(async () => {
     'blocklist',
     'firewall_reputation',
     'token_auth',
+    'waf',
+    'waf_check',
   ]) {
     lua[name] = await readFile(path.join(LUA_DIR, `rampart/${name}.lua`), 'utf8');
   }
@@ -218,7 +234,12 @@ describe('the Lua checks agree with the contract', () => {
     expect(sorted(Object.keys(table('modules_check', 'METHODS')))).toEqual(sorted(CORS_METHODS));
     expect(sorted(Object.keys(table('modules_check', 'REDIRECT_CODES')))).toEqual(sorted(REDIRECT_CODES));
     expect(sorted(Object.keys(table('modules_check', 'MATCHES')))).toEqual(sorted(PATH_MATCH_TYPES));
-    expect(sorted(Object.keys(table('modules_check', 'TYPES')))).toEqual(sorted(SITE_MODULE_TYPES));
+    // The site-modules list plus the WAF module, whose calls are its own (issue 20): every type of
+    // the edge document's module union.
+    expect(sorted(Object.keys(table('modules_check', 'TYPES')))).toEqual(sorted([...SITE_MODULE_TYPES, 'waf']));
+    expect(sorted(Object.keys(table('modules_check', 'TYPES')))).toEqual(
+      sorted(edgeModuleSchema.options.map((o) => o.shape.type.value)),
+    );
     const both =
       /for _, h in ipairs\(\{([^}]*)\}\) do\s*DENIED\[h\] = "both"/m.exec(source('modules_check'))?.[1] ?? '';
     const request =
@@ -383,5 +404,34 @@ describe('the Lua checks agree with the contract', () => {
     // Header rules keep deny and drop (the contract's header rule schema).
     const header = edgeFirewallSchema.shape.headers.unwrap().element.shape;
     expect(sorted(header.action.options)).toEqual(['deny', 'drop']);
+  });
+  it('waf_check.lua and waf.lua: groups, modes, sensitivities, fail modes, parts, rule ids, limits', () => {
+    expect(filledList('waf_check', 'GROUPS')).toEqual([...WAF_GROUPS]);
+    // waf.lua's GROUPS maps a rule id to its group by position: the contract's order
+    const groups = /^local GROUPS = \{([^}]*)\}/m.exec(source('waf'))?.[1] ?? '';
+    expect(
+      groups
+        .split(',')
+        .map((g) => g.trim().replace(/^"(.*)"$/, '$1'))
+        .filter((g) => g !== ''),
+    ).toEqual([...WAF_GROUPS]);
+    expect(number('waf', /^local BASE = (\d+)/m)).toBe(WAF_RULE_ID_MIN);
+    expect(sorted(Object.keys(table('waf_check', 'MODES')))).toEqual(sorted(WAF_MODES));
+    expect(sorted(Object.keys(table('waf_check', 'SENSITIVITIES')))).toEqual(sorted(WAF_SENSITIVITIES));
+    expect(sorted(Object.keys(table('waf_check', 'FAIL_MODES')))).toEqual(sorted(WAF_FAIL_MODES));
+    expect(sorted(Object.keys(table('waf_check', 'PARTS')))).toEqual(sorted(WAF_EXCLUSION_PARTS));
+    expect(number('waf_check', /^local RULE_ID_MIN, RULE_ID_MAX = (\d+)/m)).toBe(WAF_RULE_ID_MIN);
+    expect(number('waf_check', /^local RULE_ID_MIN, RULE_ID_MAX = \d+, (\d+)/m)).toBe(WAF_RULE_ID_MAX);
+    expect(number('waf_check', /^local EXCLUSIONS_MAX, NAME_MAX, PATH_MAX = (\d+)/m)).toBe(WAF_EXCLUSIONS_PER_MODULE);
+    expect(number('waf_check', /^local EXCLUSIONS_MAX, NAME_MAX, PATH_MAX = \d+, (\d+)/m)).toBe(WAF_EXCLUSION_NAME_MAX);
+    expect(number('waf_check', /^local EXCLUSIONS_MAX, NAME_MAX, PATH_MAX = \d+, \d+, (\d+)/m)).toBe(
+      WAF_EXCLUSION_PATH_MAX,
+    );
+    expect(number('waf_check', /is_array\(m\.groups, (\d+)\)/)).toBe(WAF_GROUPS.length);
+    expect(pattern('waf_check', 'NAME_RE')).toBe(pcre(WAF_EXCLUSION_NAME_RE));
+    expect(pattern('waf_check', 'PATH_RE')).toBe(pcre(WAF_EXCLUSION_PATH_RE));
+    expect(number('waf', /^local BODY_LIMIT = (\d+) \* 1024/m) * 1024).toBe(WAF_BODY_LIMIT_BYTES);
+    // the sensitivities the module names are the thresholds the engine knows
+    expect(sorted(Object.keys(table('waf', 'THRESHOLD')))).toEqual(sorted(WAF_SENSITIVITIES));
   });
 });

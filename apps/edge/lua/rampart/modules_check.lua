@@ -4,6 +4,7 @@
 local cjson = require "cjson.safe"
 local checks = require "rampart.checks"
 local acl_check = require "rampart.acl_check"
+local waf_check = require "rampart.waf_check"
 
 local _M = {}
 
@@ -35,6 +36,7 @@ local REDIRECT_CODES = { [301] = true, [302] = true, [307] = true, [308] = true 
 local MATCHES = { exact = true, prefix = true, regex = true }
 local TYPES = {
   customHeader = true, urlRedirect = true, cors = true, proxyRewrite = true, luaAcl = true, tokenAuth = true,
+  waf = true,
 }
 local TOKEN_AUTHS_MAX, TOKEN_AUTH_VALUE_MAX, TOKEN_AUTH_EXPIRE_MAX, FILE_TYPES_MAX = 100, 1024, 31536000, 50
 local TOKEN_AUTH_KEY_RE = [[^[\x21-\x7e]{6,128}\z]]
@@ -188,6 +190,8 @@ local function module(m, path)
     }
   elseif m.type == "luaAcl" then
     return acl_check.module(m, path)
+  elseif m.type == "waf" then
+    return waf_check.module(m, path)
   elseif m.type == "tokenAuth" then
     local auths
     auths, err_field, reason = token_auths(m.auths, path .. ".auths")

@@ -7,6 +7,8 @@
 --   "404", "403", "503"          the edge's own page for that status
 --   "4030"    403 with the edge's "Access denied" page (a firewall blacklist's deny, rampart.firewall;
 --             a token auth's deny, rampart.token_auth)
+--   "w"       the WAF must read the request's body: elsewhere() inspects it, then goes on (rampart.waf;
+--             its block is "4030")
 --   "444"     close the connection unanswered (a zone limit, rampart.limits; a firewall rule's or a
 --             token auth's drop)
 --   "929"     929 with the edge's "Too many requests" page (a frequency limit's deny)
@@ -34,6 +36,7 @@ local challenge = require "rampart.challenge"
 local paths = require "rampart.paths"
 local token_auth = require "rampart.token_auth"
 local auth = require "rampart.auth"
+local waf = require "rampart.waf"
 
 local _M = {}
 local cached_location
@@ -197,11 +200,31 @@ function _M.route()
   -- forceSSL redirect: a blocked client gets nothing else from the site. A per-second limit may
   -- delay the request: elsewhere() waits, then goes on with the route it would have had.
   local wait
+  local whitelisted = false
   if domain.firewallId or domain.aclId then
     local blocked
     blocked, wait = firewall.check(domain, gen, var)
     if blocked then return blocked end
+    whitelisted = blocked == false
   end
+  -- The WAF (rampart.waf): after the firewall, the Lua ACL and the frequency limits (a whitelisted
+  -- request skips it, as it skips the rest of the firewall), before token auth. A request without
+  -- a body is inspected here; one with a body goes to elsewhere() ("w"), where nginx lets Lua read it.
+  if domain.wafId and not whitelisted then
+    if waf.has_body(var) then
+      if wait then return "~" .. wait .. "~w" end
+      return "w"
+    end
+    local blocked = waf.check(domain, gen, var, false)
+    if blocked then return blocked end
+  end
+  local route = _M.after_waf(domain, gen, var)
+  if wait then return "~" .. wait .. "~" .. route end
+  return route
+end
+
+-- What follows the WAF: token auth, auth groups and the route onward.
+function _M.after_waf(domain, gen, var)
   -- Token auth (rampart.token_auth): one field check for a domain without it. After the firewall
   -- (whose whitelist does not excuse a missing token), before the delay of a per-second limit.
   if domain.tokenAuthId then
@@ -212,9 +235,20 @@ function _M.route()
   -- and after a forceSSL redirect, so no credential is asked for over plain HTTP on such a domain.
   local route
   if domain.auth and not (domain.forceSSL and var.scheme == "http") then route = auth.check(domain, var) end
-  route = route or onward(domain, gen, var)
-  if wait then return "~" .. wait .. "~" .. route end
-  return route
+  return route or onward(domain, gen, var)
+end
+
+-- "w": the WAF reads and inspects the body here (rewrite phase), then the route goes on.
+local function after_body(var)
+  local domain, gen = store.lookup(var.host)
+  if gen == nil then return "503" end
+  if domain == nil then return "404" end
+  if not domain.enabled then return "403" end
+  if domain.wafId then
+    local blocked = waf.check(domain, gen, var, true)
+    if blocked then return blocked end
+  end
+  return _M.after_waf(domain, gen, var)
 end
 
 -- The request's route, in rewrite_by_lua (see elsewhere()).
@@ -247,6 +281,7 @@ function _M.elsewhere()
     ngx.sleep(tonumber(route:sub(2, at - 1)))
     route = route:sub(at + 1)
   end
+  if route == "w" then route = after_body(var) end
   return act(var, route)
 end
 

@@ -184,13 +184,13 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
   end
   local modules, modules_field, modules_reason = modules_check.domain_refs(d.modules, path .. ".modules", module_types)
   if modules == nil then return nil, modules_field, modules_reason end
-  -- The Lua ACL and token auth run in route() (rampart.acl with the firewall, rampart.token_auth),
-  -- not in @rampart_modules: their ids travel on their own, and a domain with no other module does
-  -- not go through @rampart_modules.
-  local acl_id, token_auth_id = nil, nil
+  -- The Lua ACL, the WAF and token auth run in route() (rampart.acl with the firewall, rampart.waf,
+  -- rampart.token_auth), not in @rampart_modules: their ids travel on their own, and a domain with
+  -- no other module does not go through @rampart_modules.
+  local acl_id, token_auth_id, waf_id = nil, nil, nil
   if modules then
-    acl_id, token_auth_id = modules.luaAcl, modules.tokenAuth
-    modules.luaAcl, modules.tokenAuth = nil, nil
+    acl_id, token_auth_id, waf_id = modules.luaAcl, modules.tokenAuth, modules.waf
+    modules.luaAcl, modules.tokenAuth, modules.waf = nil, nil, nil
     if next(modules) == nil then modules = false end
   end
   local settings_id = nil
@@ -224,7 +224,7 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
   return {
     id = d.id, name = d.name, enabled = d.enabled, forceSSL = d.forceSSL, forceSSLCode = d.forceSSLCode,
     certificateId = certificate_id, cacheId = cache_id, modules = modules or nil, settingsId = settings_id,
-    firewallId = firewall_id, aclId = acl_id, tokenAuthId = token_auth_id, access = access, auth = auth,
+    firewallId = firewall_id, aclId = acl_id, tokenAuthId = token_auth_id, wafId = waf_id, access = access, auth = auth,
     origin = clean_origin,
   }
 end

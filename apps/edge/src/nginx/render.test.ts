@@ -28,6 +28,21 @@ function servers(conf: string): string[][] {
 }
 
 describe('renderNginxConf', () => {
+  it('keeps bodies up to the WAF inspection limit in memory, unless the zone sets its own buffer', () => {
+    expect(render()).toContain('  client_body_buffer_size 132k;');
+    const custom = render({
+      tuning: {
+        worker: {},
+        http: {},
+        stream: {},
+        custom: [{ context: 'http', name: 'client_body_buffer_size', args: ['16k'] }],
+      },
+    });
+    expect(custom.match(/client_body_buffer_size/g)?.length).toBe(2); // the zone's, and the admin server's
+    expect(custom).toContain('  client_body_buffer_size 16k;');
+    expect(custom).not.toContain('client_body_buffer_size 132k;');
+  });
+
   it('renders one generic server per listen port plus the loopback admin server', () => {
     const conf = render();
     expect(servers(conf)).toEqual([

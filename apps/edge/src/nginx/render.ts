@@ -9,6 +9,7 @@ import {
   type NginxTuning,
   NO_REAL_IP,
   nginxTuningSchema,
+  WAF_BODY_LIMIT_BYTES,
 } from '@rampart/contract';
 import { z } from 'zod';
 import { DATA_PLANE_LIMITS } from '../data-plane/schema.js';
@@ -581,6 +582,13 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     `  send_timeout ${http.sendTimeoutSeconds ?? 60}s;`,
     ...Object.entries(layout.tempPaths).map(([directive, dir]) => `  ${directive} ${dir};`),
     `  client_max_body_size ${http.clientMaxBodyMegabytes ?? s.clientMaxBodyMegabytes}m;`,
+    // The WAF (rampart.waf) reads bodies up to WAF_BODY_LIMIT_BYTES (128 KB) from memory: a body up to
+    // that size stays in one buffer (a larger one goes to a temp file, and the WAF module's fail
+    // mode decides). nginx allocates min(Content-Length, this) per request with a body. A zone that
+    // sets its own (custom http directive) keeps it: the WAF then reads a spilled body from its file.
+    ...(s.tuning.custom.some((d) => d.context === 'http' && d.name === 'client_body_buffer_size')
+      ? []
+      : [`  client_body_buffer_size ${Math.ceil(WAF_BODY_LIMIT_BYTES / 1024) + 4}k;`]),
     ...customLines(s.tuning, 'http', '  '),
     '',
     ...s.httpPorts.map((p) => `  log_format ${accessLogName(p)} escape=json '{${accessLogFormat('http', p)}}';`),

