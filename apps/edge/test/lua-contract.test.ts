@@ -234,9 +234,8 @@ describe('the Lua checks agree with the contract', () => {
     expect(sorted(Object.keys(table('modules_check', 'METHODS')))).toEqual(sorted(CORS_METHODS));
     expect(sorted(Object.keys(table('modules_check', 'REDIRECT_CODES')))).toEqual(sorted(REDIRECT_CODES));
     expect(sorted(Object.keys(table('modules_check', 'MATCHES')))).toEqual(sorted(PATH_MATCH_TYPES));
-    // The site-modules list plus the WAF module, whose calls are its own (issue 20): every type of
-    // the edge document's module union.
-    expect(sorted(Object.keys(table('modules_check', 'TYPES')))).toEqual(sorted([...SITE_MODULE_TYPES, 'waf']));
+    // The site-modules list (the WAF's included): every type of the edge document's module union.
+    expect(sorted(Object.keys(table('modules_check', 'TYPES')))).toEqual(sorted([...SITE_MODULE_TYPES]));
     expect(sorted(Object.keys(table('modules_check', 'TYPES')))).toEqual(
       sorted(edgeModuleSchema.options.map((o) => o.shape.type.value)),
     );

@@ -124,6 +124,7 @@ interface LogLine {
   fw_action: string;
   waf_part: string;
   waf_excerpt: string;
+  waf_name: string;
 }
 
 /** The access-log line of the request whose URI contains `marker` (polled: the log flushes every second). */
@@ -353,7 +354,13 @@ describe('WAF: groups, exclusions and modes', () => {
     const reply = await sendIn('query', '0 UNION ALL SELECT name, pass FROM users', 'detect-marker', 'detect');
     expect(reply).toEqual({ status: 200, origin: true });
     const line = await logLine('detect-marker');
-    expect(line).toMatchObject({ status: '200', fw_kind: 'waf', fw_action: 'detect', waf_part: 'query' });
+    expect(line).toMatchObject({
+      status: '200',
+      fw_kind: 'waf',
+      fw_action: 'detect',
+      waf_part: 'query',
+      waf_name: 'detect-marker',
+    });
     expect(wafRuleGroup(Number(line?.fw_rule))).toBe('sqli');
     expect(line?.waf_excerpt).toContain('UNION ALL SELECT');
     expect(line?.waf_excerpt.length).toBeLessThanOrEqual(128);
@@ -367,7 +374,13 @@ describe('WAF: groups, exclusions and modes', () => {
     });
     expect(reply !== 'closed' && reply.status).toBe(403);
     const line = await logLine('/cookie-marker');
-    expect(line).toMatchObject({ status: '403', fw_kind: 'waf', fw_action: 'deny', waf_part: 'cookie' });
+    expect(line).toMatchObject({
+      status: '403',
+      fw_kind: 'waf',
+      fw_action: 'deny',
+      waf_part: 'cookie',
+      waf_name: 'pref',
+    });
     expect(wafRuleGroup(Number(line?.fw_rule))).toBe('xss');
     expect(line?.waf_excerpt).toContain('<script>');
     expect(line?.waf_excerpt.length).toBeLessThanOrEqual(128);
@@ -377,7 +390,7 @@ describe('WAF: groups, exclusions and modes', () => {
   it('a request the WAF passes is logged without a decision', async () => {
     await sendIn('query', 'plain words', 'clean-marker');
     const line = await logLine('clean-marker');
-    expect(line).toMatchObject({ fw_kind: '', fw_rule: '', waf_part: '', waf_excerpt: '' });
+    expect(line).toMatchObject({ fw_kind: '', fw_rule: '', waf_part: '', waf_excerpt: '', waf_name: '' });
   });
 });
 

@@ -30,8 +30,9 @@
 -- Decision: in block mode a request at or over the threshold gets 403 with the edge's "Access
 -- denied" page (route "4030", rampart.pages) and never reaches the origin; in detect mode it
 -- passes. Either way the access log says why: rampart_fw_kind "waf", rampart_fw_rule the rule id,
--- rampart_fw_action "deny" or "detect", rampart_waf_part (WAF_PARTS) and rampart_waf_excerpt (at
--- most 128 characters around the match, control characters removed).
+-- rampart_fw_action "deny" or "detect", rampart_waf_part (WAF_PARTS), rampart_waf_excerpt (at
+-- most 128 characters around the match, control characters removed) and rampart_waf_name (the
+-- argument, cookie, header or upload field the match was in; "" for the path).
 --
 -- Exclusions (one click from a WAF event): a rule or a whole group is not applied to a part
 -- (or any part), to one argument/cookie/header/field name ("" = all; headers case-insensitively),
@@ -740,7 +741,7 @@ function _M.check(domain, gen, var, with_body)
   end
   local score = st_best
   if st_second then score = score + 2 end
-  local rule, part, text = st_best_rule, st_best_part, st_best_excerpt
+  local rule, part, text, name = st_best_rule, st_best_part, st_best_excerpt, st_best_name
   if score < m.threshold or rule == nil then
     if not st_over then return nil end
     -- not fully inspected: the module's fail mode decides
@@ -748,13 +749,15 @@ function _M.check(domain, gen, var, with_body)
       ngx.log(ngx.INFO, "rampart waf: budget exhausted, request passed unfinished (fail open)")
       return nil
     end
-    rule, part, text = RULE.budget, cur_part or "body", "inspection budget exhausted"
+    rule, part, text, name = RULE.budget, cur_part or "body", "inspection budget exhausted", nil
   end
   var.rampart_fw_kind = "waf"
   var.rampart_fw_rule = rule
   var.rampart_fw_action = m.block and "deny" or "detect"
   var.rampart_waf_part = part
   var.rampart_waf_excerpt = text
+  -- the argument, cookie, header or upload field it was in (an exclusion made from the event names it)
+  var.rampart_waf_name = (name and part ~= "path") and sub(gsub(name, "[%z\1-\31\127]", ""), 1, EXCERPT) or ""
   if m.block then return "4030" end
   return nil
 end
