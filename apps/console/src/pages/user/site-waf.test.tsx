@@ -201,7 +201,7 @@ describe('sitesSetting: WAF modules', () => {
     clickButton('OK', dialog);
     await waitFor(() =>
       expect(api.sent(wafRoutes.update, { siteId: 3 })[0]?.body).toEqual(
-        storefrontWith({ ruleId: 101_003, group: null, part: 'body', name: 'comment', path: '/blog/post' }),
+        storefrontWith({ ruleId: null, group: 'xss', part: 'body', name: 'comment', path: '/blog/post' }),
       ),
     );
   });

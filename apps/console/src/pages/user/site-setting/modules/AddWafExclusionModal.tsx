@@ -30,14 +30,17 @@ export interface WafExclusionPrefill {
 }
 
 /**
- * The exclusion a WAF event suggests: its rule, on the part and under the name it was found, on
- * the path it was requested on (a part the event does not name: every part).
+ * The exclusion a WAF event suggests: its rule's group (another rule of the same family often
+ * fires on the same value once the first is excluded; the dialog can narrow it to the one rule), on
+ * the part and under the name it was found, on the path it was requested on (a part the event does
+ * not name: every part).
  */
 export function prefillFromEvent(record: LogRecord): WafExclusionPrefill {
   const part = (WAF_PARTS as readonly string[]).includes(record.wafPart) ? (record.wafPart as WafExclusionPart) : 'any';
+  const group = wafRuleGroup(record.fwRule);
   return {
-    ruleId: record.fwRule > 0 ? record.fwRule : null,
-    group: null,
+    ruleId: group === null && record.fwRule > 0 ? record.fwRule : null,
+    group,
     part,
     name: part === 'any' || part === 'path' ? '' : record.wafName,
     path: pathOfUrl(record.url),
