@@ -1,19 +1,8 @@
-import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
-import {
-  type EdgeEvent,
-  EVENT_BATCH_CONTENT_TYPE,
-  getLogSetting,
-  listLogParts,
-  logPartOf,
-  putLogSetting,
-  routeUrl,
-  shipNodeEvents,
-} from '@rampart/contract';
-import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import { getLogSetting, listLogParts, logPartOf, putLogSetting } from '@rampart/contract';
 import { api } from '../support/api.js';
 import { chooseOption, login } from '../support/console.js';
-import { E2E } from '../support/env.js';
+import { edgeEvent, shipEvents } from '../support/events.js';
 import { registerNodeWithSecret } from '../support/nodes.js';
 import { uniqueLabel } from '../support/sites.js';
 
@@ -26,34 +15,13 @@ const DAY = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 3 * 86_400_000 + 
 const PART = logPartOf(DAY / 1000);
 const DAY_TEXT = `${PART.slice(0, 4)}-${PART.slice(4, 6)}-${PART.slice(6, 8)}`;
 
-function event(nodeId: number, serial: number): EdgeEvent {
-  return {
-    id: `edge-${nodeId}-1-1-${serial}`,
+const event = (nodeId: number, serial: number) =>
+  edgeEvent(nodeId, serial, {
     time: DAY + serial * 1000,
-    domainId: 0,
     ip: '198.51.100.8',
-    method: 'GET',
-    scheme: 'https',
-    httpVersion: '1.1',
     host: 'log.example',
-    path: '/',
-    status: 200,
-    bytesIn: 100,
     bytesOut: 1000,
-    requestMs: 5,
-    upstreamMs: 3,
-    upstreamStatus: 200,
-    cacheStatus: '',
-    userAgent: 'e2e-agent',
-    referer: '',
-    fwKind: '',
-    fwRule: 0,
-    fwAction: '',
-    wafPart: '',
-    wafExcerpt: '',
-    wafName: '',
-  };
-}
+  });
 
 const partsOf = async (table: 'events' | 'rollup_1m') =>
   (await api('client', listLogParts, { query: { table, pageSize: 500 } })).map((p) => p.part);
@@ -64,20 +32,10 @@ test.afterAll(async () => {
 
 test('the operator shortens the retention and deletes a day of raw events', async ({ page }) => {
   const node = await registerNodeWithSecret(uniqueLabel('log-edge-'));
-  const url = routeUrl(shipNodeEvents);
-  const body = gzipSync(
-    JSON.stringify({
-      batchId: `e2elog${Date.now().toString(36)}-1`,
-      dropped: 0,
-      events: [1, 2].map((n) => event(node.nodeId, n)),
-    }),
+  await shipEvents(
+    node,
+    [1, 2].map((n) => event(node.nodeId, n)),
   );
-  const shipped = await fetch(`${E2E.url}${url}`, {
-    method: 'POST',
-    headers: { 'content-type': EVENT_BATCH_CONTENT_TYPE, ...signedNodeHeaders(node, 'POST', url, body) },
-    body,
-  });
-  expect(shipped.status, await shipped.clone().text()).toBe(200);
 
   await login(page, 'client');
   await page.goto('/client/systemManagement/logSetting');

@@ -1,67 +1,16 @@
-import { gzipSync } from 'node:zlib';
 import { expect, type Page, test } from '@playwright/test';
-import {
-  createDomains,
-  type EdgeEvent,
-  EVENT_BATCH_CONTENT_TYPE,
-  initializeNodes,
-  routeUrl,
-  shipNodeEvents,
-} from '@rampart/contract';
-import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import { createDomains, initializeNodes } from '@rampart/contract';
 import { newCustomer } from '../support/accounts.js';
 import { api } from '../support/api.js';
 import { logout, submitLogin } from '../support/console.js';
 import { E2E } from '../support/env.js';
-import { type NodeCredentials, registerNodeWithSecret } from '../support/nodes.js';
+import { edgeEvent, shipEvents } from '../support/events.js';
+import { registerNodeWithSecret } from '../support/nodes.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
 // Traffic statistics end to end: a node ships real request events for a customer's domain (the
 // signed gzip batch its agent sends), the customer's statistics page shows their numbers, and
 // another customer of the same operator sees none of them.
-
-/** Ships events as the node's agent does: gzip of the batch's JSON, signed over the gzip bytes. */
-async function shipEvents(node: NodeCredentials, events: EdgeEvent[]): Promise<void> {
-  const url = routeUrl(shipNodeEvents);
-  const body = gzipSync(JSON.stringify({ batchId: `e2e${Date.now().toString(36)}-1`, dropped: 0, events }));
-  const res = await fetch(`${E2E.url}${url}`, {
-    method: 'POST',
-    headers: { 'content-type': EVENT_BATCH_CONTENT_TYPE, ...signedNodeHeaders(node, 'POST', url, body) },
-    body,
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  expect((await res.json()).data).toEqual({ stored: events.length, duplicate: false });
-}
-
-function event(node: number, serial: number, over: Partial<EdgeEvent>): EdgeEvent {
-  return {
-    id: `edge-${node}-1-1-${serial}`,
-    time: Date.now() - 2 * 60_000,
-    domainId: 0,
-    ip: '198.51.100.7',
-    method: 'GET',
-    scheme: 'https',
-    httpVersion: '1.1',
-    host: '',
-    path: '/',
-    status: 200,
-    bytesIn: 100,
-    bytesOut: 300_000,
-    requestMs: 5,
-    upstreamMs: 3,
-    upstreamStatus: 200,
-    cacheStatus: '',
-    userAgent: 'e2e-agent',
-    referer: '',
-    fwKind: '',
-    fwRule: 0,
-    fwAction: '',
-    wafPart: '',
-    wafExcerpt: '',
-    wafName: '',
-    ...over,
-  };
-}
 
 async function signInAs(page: Page, account: string): Promise<void> {
   await submitLogin(page, 'user', E2E.password, account);
@@ -83,11 +32,11 @@ test('a customer sees the traffic its sites served, and another customer does no
 
   // Five requests of 300 kB each (1.50 MB), one of them a 404 on another path.
   await shipEvents(node, [
-    event(node.nodeId, 1, { domainId: domain.id, host, path: '/pricing' }),
-    event(node.nodeId, 2, { domainId: domain.id, host, path: '/pricing' }),
-    event(node.nodeId, 3, { domainId: domain.id, host, path: '/pricing' }),
-    event(node.nodeId, 4, { domainId: domain.id, host, path: '/pricing' }),
-    event(node.nodeId, 5, { domainId: domain.id, host, path: '/gone', status: 404 }),
+    edgeEvent(node.nodeId, 1, { domainId: domain.id, host, path: '/pricing' }),
+    edgeEvent(node.nodeId, 2, { domainId: domain.id, host, path: '/pricing' }),
+    edgeEvent(node.nodeId, 3, { domainId: domain.id, host, path: '/pricing' }),
+    edgeEvent(node.nodeId, 4, { domainId: domain.id, host, path: '/pricing' }),
+    edgeEvent(node.nodeId, 5, { domainId: domain.id, host, path: '/gone', status: 404 }),
   ]);
 
   await signInAs(page, owner.account);

@@ -1,7 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { createDomains, listDomains, WAF_GROUPS, wafRoutes } from '@rampart/contract';
+import {
+  bindModuleRoutes,
+  createDomains,
+  initializeNodes,
+  listDomains,
+  WAF_GROUPS,
+  wafRoutes,
+} from '@rampart/contract';
 import { api } from '../support/api.js';
 import { chooseOption as choose, login } from '../support/console.js';
+import { edgeEvent, shipEvents } from '../support/events.js';
+import { registerNodeWithSecret } from '../support/nodes.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
 test('a customer sets up a WAF module, adds an exclusion and binds it to a domain', async ({ page }) => {
@@ -75,4 +84,62 @@ test('a customer sets up a WAF module, adds an exclusion and binds it to a domai
     wafModuleID: stored?.id,
     wafModuleName: 'shop firewall',
   });
+});
+
+test('a customer fixes a false positive from its WAF event with one exclusion', async ({ page }) => {
+  const { siteID, zoneID, groupID } = await customerSite(uniqueLabel('e2e waf events '));
+  const host = `${uniqueLabel('www')}.wafevents.example`;
+  const [domain] = await api('user', createDomains, {
+    params: { siteId: siteID },
+    body: { domains: [{ name: host, upstreams: [{ ip: '1.1.1.1', port: 80 }] }] },
+  });
+  if (!domain) throw new Error('no domain created');
+  const [module] = await api('user', wafRoutes.create, {
+    params: { siteId: siteID },
+    body: { modules: [{ name: 'blog' }] },
+  });
+  if (!module) throw new Error('no module created');
+  await api('user', bindModuleRoutes.waf, {
+    params: { siteId: siteID },
+    body: { domainIDs: [domain.id], moduleID: module.id },
+  });
+
+  // The node blocked a comment that quotes HTML, and said why.
+  const node = await registerNodeWithSecret(uniqueLabel('waf-edge-'));
+  await api('client', initializeNodes, { body: { ids: [node.nodeId], zoneID, groupID } });
+  await shipEvents(node, [
+    edgeEvent(node.nodeId, 1, {
+      domainId: domain.id,
+      host,
+      method: 'POST',
+      path: '/blog/comment?post=7',
+      status: 403,
+      fwKind: 'waf',
+      fwRule: 101_004,
+      fwAction: 'deny',
+      wafPart: 'body',
+      wafName: 'comment',
+      wafExcerpt: 'see <img src=x onerror=alert(1)> in the docs',
+    }),
+  ]);
+
+  await login(page, 'user');
+  await page.goto(`/user/sitesManagement/sitesSetting/${siteID}?tab=modules&module=waf`);
+  const row = page.getByRole('row').filter({ hasText: 'blog' });
+  await row.getByRole('button', { name: 'Events' }).click();
+  const events = page.getByTestId('waf-events');
+  const event = events.getByRole('row').filter({ hasText: 'onerror' });
+  await expect(event).toContainText('101004 · Cross-site scripting');
+  await expect(event).toContainText('Blocked');
+  await event.getByRole('button', { name: 'Add exclusion' }).click();
+  const dialog = page.getByRole('dialog').filter({ hasText: 'Add a WAF exclusion' });
+  await expect(dialog.getByLabel('Name', { exact: true })).toHaveValue('comment');
+  await expect(dialog.getByLabel('Path prefix')).toHaveValue('/blog/comment');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByText('SET SUCCESS').last()).toBeVisible();
+
+  const [stored] = await api('user', wafRoutes.list, { params: { siteId: siteID } });
+  expect(stored?.exclusions).toEqual([
+    { ruleId: null, group: 'xss', part: 'body', name: 'comment', path: '/blog/comment' },
+  ]);
 });
