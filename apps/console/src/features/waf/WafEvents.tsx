@@ -9,6 +9,7 @@ import type { ListColumns } from '../../components/FitTable';
 import { ListTable } from '../../components/ListTable';
 import { useLocale } from '../../i18n';
 import { useLocalPaging } from '../lists/use-list-search';
+import { useWafColumns } from './waf-columns';
 
 /** The windows the list looks back over, in hours. */
 const WINDOWS = [1, 24, 168] as const;
@@ -38,6 +39,7 @@ export function WafEvents({ siteId, domainIds, onExclude }: WafEventsProps) {
   const { t } = useTranslation('wafEvents');
   const [locale] = useLocale();
   const paging = useLocalPaging();
+  const waf = useWafColumns(260);
   const [hours, setHours] = useState<WindowHours>(24);
   // The window ends now, rounded to the minute so that paging keeps one range.
   const [now] = useState(() => Math.ceil(Date.now() / 60_000) * 60_000);
@@ -68,19 +70,8 @@ export function WafEvents({ siteId, domainIds, onExclude }: WafEventsProps) {
     { title: t('time'), dataIndex: 'time', render: (time: string) => <DateTime value={time} /> },
     { title: t('domain'), dataIndex: 'host', ellipsis: true, maxWidth: 160 },
     { title: t('rule'), dataIndex: 'fwRule', ellipsis: true, maxWidth: 180, render: ruleText },
-    {
-      title: t('part'),
-      dataIndex: 'wafPart',
-      maxWidth: 90,
-      render: (part: string) => (part ? t(`parts.${part}`, { defaultValue: part }) : '—'),
-    },
-    {
-      title: t('excerpt'),
-      dataIndex: 'wafExcerpt',
-      ellipsis: true,
-      maxWidth: 260,
-      render: (excerpt: string) => <Typography.Text code>{excerpt || '—'}</Typography.Text>,
-    },
+    waf.part,
+    waf.excerpt,
     {
       title: t('action'),
       dataIndex: 'fwAction',

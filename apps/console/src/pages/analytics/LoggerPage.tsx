@@ -23,6 +23,7 @@ import { StatisticsFilters } from '../../features/statistics/StatisticsFilters';
 import { formatValue } from '../../features/statistics/stat-format';
 import { useStatisticsFilter } from '../../features/statistics/use-statistics-filter';
 import { useStatisticsTier } from '../../features/statistics/use-statistics-tier';
+import { useWafColumns } from '../../features/waf/waf-columns';
 import { useLocale } from '../../i18n';
 
 type LogKind = 'access' | 'waf';
@@ -284,6 +285,7 @@ function LogTable({
   const routes = logRoutes(tier);
   const [open, setOpen] = useState<LogRecord | null>(null);
   const decision = useDecisionText();
+  const waf = useWafColumns(220);
   const request = useMemo(
     () => ({ ...body, page: paging.page, pageSize: paging.pageSize }),
     [body, paging.page, paging.pageSize],
@@ -300,21 +302,7 @@ function LogTable({
     { title: t('columns.url'), dataIndex: 'url', ellipsis: true, maxWidth: 260 },
     { title: t('columns.status'), dataIndex: 'status', align: 'right', maxWidth: 70 },
     ...(kind === 'waf'
-      ? [
-          {
-            title: t('columns.part'),
-            dataIndex: 'wafPart',
-            maxWidth: 90,
-            render: (part: string) => (part ? t(`parts.${part}`, { defaultValue: part }) : '—'),
-          },
-          {
-            title: t('columns.excerpt'),
-            dataIndex: 'wafExcerpt',
-            ellipsis: true,
-            maxWidth: 220,
-            render: (excerpt: string) => <Typography.Text code>{excerpt || '—'}</Typography.Text>,
-          },
-        ]
+      ? [waf.part, waf.excerpt]
       : [
           {
             title: t('columns.bytesOut'),
