@@ -1,23 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import type { AnyRoute, LogRecord } from '@rampart/contract';
-import {
-  clientAccessLogs,
-  clientWafLogs,
-  createDomains,
-  createZone,
-  initializeNodes,
-  setAccountZones,
-  userAccessLogs,
-  userWafLogs,
-} from '@rampart/contract';
+import { clientAccessLogs, clientWafLogs, userAccessLogs, userWafLogs } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, giveRole, rootId } from './helpers/accounts.js';
-import { manualClock, signIn } from './helpers/auth.js';
+import { analyticsTenants } from './helpers/analytics-tenants.js';
+import { manualClock } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
-import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import type { JoinedNode } from './helpers/edge-node.js';
 import { edgeEvent, shipBatch } from './helpers/events.js';
-import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Access and WAF log search (routes/logs.ts) over the events nodes shipped: the caller's sites
@@ -67,38 +57,12 @@ const ids = (page: { data: LogRecord[] }) => page.data.map((r) => r.reqID);
 
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
-  client = await signIn(t.app, 'client');
-  const rivalId = await addAccount(t.app, 'client', 'rival');
-  rival = await signIn(t.app, 'client', 'rival');
-  user = await signIn(t.app, 'user');
-  const clientRoot = await rootId(t.app, 'client');
-  const neighbourId = await addAccount(t.app, 'user', 'neighbour', clientRoot);
-  neighbour = await signIn(t.app, 'user', 'neighbour');
-  const make = operatorCalls(t.app, client);
-  const chain = await webProduct(t.app, client);
-  siteId = await make.site('shop', await rootId(t.app, 'user'), chain.productId);
-  neighbourSiteId = await make.site('next door', neighbourId, chain.productId);
-  await webProduct(t.app, rival);
-  a = await joinNode(t.app, client, 'edge-a');
-  b = await joinNode(t.app, client, 'edge-b');
-  const otherZone = (await as(client, createZone, { body: { name: 'other zone' } })).json().data.id as number;
-  const otherGroup = await make.group(otherZone, 'other group');
-  await as(client, initializeNodes, { body: { ids: [a.nodeId], zoneID: chain.zoneId, groupID: chain.groupId } });
-  await as(client, initializeNodes, { body: { ids: [b.nodeId], zoneID: otherZone, groupID: otherGroup } });
-  const domain = async (who: Token, site: number, name: string) => {
-    const res = await as(who, createDomains, {
-      params: { siteId: site },
-      body: { domains: [{ name, upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data[0]?.id as number;
-  };
-  domainId = await domain(user, siteId, 'www.shop.example');
-  neighbourDomainId = await domain(neighbour, neighbourSiteId, 'www.next.example');
-  const subId = await addAccount(t.app, 'client', 'zone-sub', clientRoot);
-  await giveRole(t.app, client, 'client', subId);
-  await as(client, setAccountZones, { params: { clientId: subId }, body: { zoneIDs: [otherZone] } });
-  zoneSub = await signIn(t.app, 'client', 'zone-sub');
+  ({ client, rival, user, neighbour, zoneSub, siteId, domainId, neighbourSiteId, neighbourDomainId, a, b } =
+    await analyticsTenants(t, {
+      shop: 'www.shop.example',
+      neighbour: 'www.next.example',
+      rival: 'www.elsewhere.example',
+    }));
 
   await ship(a, 'spool-1', [
     edgeEvent({ id: 'shop-1', time: at(1), domainId, path: '/index.html' }),

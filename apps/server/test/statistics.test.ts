@@ -3,14 +3,11 @@ import {
   clientStatisticsInfo,
   clientStatisticsTop,
   createDomains,
-  createZone,
   getClientDashboard,
   getDefaultDashboard,
   getResourceInfo,
   getUserDashboard,
-  initializeNodes,
   putUserDashboard,
-  setAccountZones,
   userStatisticsExport,
   userStatisticsInfo,
   userStatisticsList,
@@ -19,12 +16,11 @@ import {
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, giveRole, rootId } from './helpers/accounts.js';
-import { manualClock, signIn } from './helpers/auth.js';
+import { analyticsTenants } from './helpers/analytics-tenants.js';
+import { manualClock } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
-import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import type { JoinedNode } from './helpers/edge-node.js';
 import { edgeEvent, shipBatch } from './helpers/events.js';
-import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Traffic analytics end to end on the control plane: nodes ship event batches (routes/analytics-events.ts),
@@ -60,44 +56,12 @@ async function ship(node: JoinedNode, batchId: string, events: ReturnType<typeof
 
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
-  client = await signIn(t.app, 'client');
-  const rivalId = await addAccount(t.app, 'client', 'rival');
-  rival = await signIn(t.app, 'client', 'rival');
-  user = await signIn(t.app, 'user');
-  const clientRoot = await rootId(t.app, 'client');
-  const neighbourId = await addAccount(t.app, 'user', 'neighbour', clientRoot);
-  neighbour = await signIn(t.app, 'user', 'neighbour');
-  const make = operatorCalls(t.app, client);
-  const chain = await webProduct(t.app, client);
-  siteId = await make.site('shop', await rootId(t.app, 'user'), chain.productId);
-  const neighbourSite = await make.site('next door', neighbourId, chain.productId);
-  const rivalChain = await webProduct(t.app, rival);
-  const rivalUser = await addAccount(t.app, 'user', 'rivalcustomer', rivalId);
-  const rivalSite = await operatorCalls(t.app, rival).site('elsewhere', rivalUser, rivalChain.productId);
-  a = await joinNode(t.app, client, 'edge-a');
-  b = await joinNode(t.app, client, 'edge-b');
-  rivalNode = await joinNode(t.app, rival, 'rival-edge');
-  const otherZone = (await as(client, createZone, { body: { name: 'other zone' } })).json().data.id as number;
-  const otherGroup = await make.group(otherZone, 'other group');
-  await as(client, initializeNodes, { body: { ids: [a.nodeId], zoneID: chain.zoneId, groupID: chain.groupId } });
-  await as(client, initializeNodes, { body: { ids: [b.nodeId], zoneID: otherZone, groupID: otherGroup } });
-  const domain = async (who: Token, site: number, name: string) => {
-    const res = await as(who, createDomains, {
-      params: { siteId: site },
-      body: { domains: [{ name, upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data[0]?.id as number;
-  };
-  domainId = await domain(user, siteId, 'www.shop.example');
-  neighbourDomainId = await domain(neighbour, neighbourSite, 'www.next.example');
-  const rivalCustomer = await signIn(t.app, 'user', 'rivalcustomer');
-  rivalDomainId = await domain(rivalCustomer, rivalSite, 'www.elsewhere.example');
-  // An operator sub-account restricted to the other zone (node b's).
-  const subId = await addAccount(t.app, 'client', 'zone-sub', clientRoot);
-  await giveRole(t.app, client, 'client', subId);
-  await as(client, setAccountZones, { params: { clientId: subId }, body: { zoneIDs: [otherZone] } });
-  zoneSub = await signIn(t.app, 'client', 'zone-sub');
+  ({ client, rival, user, neighbour, zoneSub, siteId, domainId, neighbourDomainId, rivalDomainId, a, b, rivalNode } =
+    await analyticsTenants(t, {
+      shop: 'www.shop.example',
+      neighbour: 'www.next.example',
+      rival: 'www.elsewhere.example',
+    }));
 
   // The shop: 6 requests through node a (one cached, one blacklisted, one 404 from another
   // country's address), 2 through node b; the neighbour 3; the rival's domain named by a's node.
