@@ -60,7 +60,7 @@ test('a customer sees the traffic its sites served, and another customer does no
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(accessLog.getByRole('row', { name: /\/pricing/ })).toHaveCount(0);
   const gone = accessLog.getByRole('row', { name: /\/gone/ });
-  await gone.getByRole('button', { name: 'Details' }).click();
+  await gone.getByText('/gone').click();
   await expect(page.getByRole('dialog')).toContainText(host);
   await expect(page.getByRole('dialog')).toContainText('e2e-agent');
   await page.keyboard.press('Escape');

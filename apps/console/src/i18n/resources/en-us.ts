@@ -2509,9 +2509,7 @@ export const enUS = {
       part: 'Part',
       excerpt: 'Matched text',
       node: 'Node ID',
-      actions: 'Actions',
     },
-    details: 'Details',
     record: 'Request record',
     empty: 'No requests match in this time range',
     kinds: {

@@ -2458,9 +2458,7 @@ export const zhCN: LocaleResources = {
       part: '位置',
       excerpt: '匹配内容',
       node: '节点 ID',
-      actions: '操作',
     },
-    details: '详情',
     record: '请求记录',
     empty: '此时间范围内没有符合条件的请求',
     kinds: {

@@ -2467,9 +2467,7 @@ export const zhTW: LocaleResources = {
       part: '位置',
       excerpt: '符合內容',
       node: '節點 ID',
-      actions: '操作',
     },
-    details: '詳情',
     record: '請求記錄',
     empty: '此時間範圍內沒有符合條件的請求',
     kinds: {

@@ -285,7 +285,7 @@ function LogTable({
   const routes = logRoutes(tier);
   const [open, setOpen] = useState<LogRecord | null>(null);
   const decision = useDecisionText();
-  const waf = useWafColumns(220);
+  const waf = useWafColumns(180);
   const request = useMemo(
     () => ({ ...body, page: paging.page, pageSize: paging.pageSize }),
     [body, paging.page, paging.pageSize],
@@ -294,21 +294,31 @@ function LogTable({
     ...routeQuery(tier, routes[kind], { body: request as never }),
     placeholderData: keepPreviousData,
   });
+  // What a 1280-pixel screen shows at once; the rest waits in the column chooser. The URL opens the
+  // record. The WAF log shows the excerpt instead of the domain and the status (403 or passed).
+  const isWaf = kind === 'waf';
   const columns: ListColumns<LogRecord> = [
     { title: t('columns.time'), dataIndex: 'time', render: (time: string) => <DateTime value={time} /> },
-    { title: t('columns.host'), dataIndex: 'host', ellipsis: true, maxWidth: 160 },
-    { title: t('columns.ip'), dataIndex: 'ip', maxWidth: 140 },
-    { title: t('columns.method'), dataIndex: 'method', maxWidth: 80 },
-    { title: t('columns.url'), dataIndex: 'url', ellipsis: true, maxWidth: 260 },
-    { title: t('columns.status'), dataIndex: 'status', align: 'right', maxWidth: 70 },
-    ...(kind === 'waf'
-      ? [waf.part, waf.excerpt]
+    { title: t('columns.host'), dataIndex: 'host', ellipsis: true, maxWidth: 140, defaultHidden: isWaf },
+    { title: t('columns.ip'), dataIndex: 'ip', maxWidth: 130 },
+    { title: t('columns.method'), dataIndex: 'method', maxWidth: 80, defaultHidden: true },
+    {
+      title: t('columns.url'),
+      dataIndex: 'url',
+      ellipsis: true,
+      maxWidth: 220,
+      render: (url: string, r: LogRecord) => <Typography.Link onClick={() => setOpen(r)}>{url}</Typography.Link>,
+    },
+    { title: t('columns.status'), dataIndex: 'status', align: 'right', maxWidth: 70, defaultHidden: isWaf },
+    ...(isWaf
+      ? [{ ...waf.part, defaultHidden: true }, waf.excerpt]
       : [
           {
             title: t('columns.bytesOut'),
             dataIndex: 'bytesOut',
             align: 'right' as const,
             maxWidth: 90,
+            defaultHidden: true,
             render: (n: number) => formatValue(n, 'bytes', locale),
           },
           { title: t('columns.cacheStatus'), dataIndex: 'cacheStatus', maxWidth: 90, defaultHidden: true },
@@ -317,18 +327,8 @@ function LogTable({
       title: t('columns.decision'),
       key: 'decision',
       ellipsis: true,
-      maxWidth: 220,
+      maxWidth: 170,
       render: (_: unknown, r: LogRecord) => decision(r),
-    },
-    {
-      title: t('columns.actions'),
-      key: 'actions',
-      maxWidth: 90,
-      render: (_: unknown, r: LogRecord) => (
-        <Button size="small" type="link" onClick={() => setOpen(r)}>
-          {t('details')}
-        </Button>
-      ),
     },
   ];
   return (

@@ -89,7 +89,7 @@ describe('dataAnalysis/logger', () => {
     expect(first).toMatchObject({ page: 1, pageSize: 10 });
     const blocked = await findRow("/search?q=1' union select 1--");
     expect(within(blocked).getByText('WAF #100012 (SQL injection) · Denied')).toBeTruthy();
-    fireEvent.click(within(blocked).getByText('Details'));
+    fireEvent.click(within(blocked).getByText("/search?q=1' union select 1--"));
     const drawer = await screen.findByRole('dialog');
     expect(within(drawer).getByText("1' union select 1--")).toBeTruthy();
     expect(within(drawer).getByText('Query')).toBeTruthy();
