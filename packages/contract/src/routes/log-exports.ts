@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
-import { checkLogRange, logFilterBase, logWafFilters } from './logs.js';
+import { checkLogRange, LOG_URL_MATCHES, logFilterBase, logWafFilters } from './logs.js';
 
 /**
  * Log export files (spec part 2 §3 "Log export entry", §4 "exports can be retried", §7 "Logs":
@@ -59,7 +59,7 @@ export const logExportSchema = z.object({
   /** The time range (spec "Log export entry": startTime, endTime) and the filters. */
   startTime: z.string(),
   endTime: z.string(),
-  filter: logExportFilterSchema,
+  filter: logExportFilterSchema.extend({ urlMatch: z.enum(LOG_URL_MATCHES) }),
   createdAt: z.string(),
   /** When the job started writing it (the last attempt), finished it, and when the file goes. */
   startedAt: z.string().nullable(),
