@@ -16,6 +16,7 @@ import type { AccountService } from './modules/auth/account.service.js';
 import type { AccountsRepository } from './modules/auth/accounts.repository.js';
 import type { CreatedRoot } from './modules/auth/bootstrap.js';
 import type { DomainProofJob } from './modules/domains/domain-proof.job.js';
+import type { LogExportJob } from './modules/log-exports/log-exports.job.js';
 import type { NodesRepository } from './modules/nodes/nodes.repository.js';
 import { NodeCapacity } from './modules/snapshots/node-capacity.js';
 import type { SnapshotsService } from './modules/snapshots/snapshots.service.js';
@@ -118,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     snapshots: edge.snapshots,
     domainProofJob,
     analyticsJob: analytics.job,
+    logExportJob: analytics.exportJob,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -151,6 +153,7 @@ declare module 'fastify' {
       snapshots: SnapshotsService;
       domainProofJob: DomainProofJob;
       analyticsJob: AnalyticsJob;
+      logExportJob: LogExportJob;
     };
   }
   interface FastifyRequest {

@@ -3,6 +3,10 @@ import { Resolver } from 'node:dns/promises';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_PLANE_LIMITS } from '@rampart/contract';
+import {
+  LOG_EXPORT_MAX_BYTES_DEFAULT,
+  LOG_EXPORT_RETENTION_DAYS_DEFAULT,
+} from './modules/log-exports/log-export-files.js';
 
 /**
  * Configuration from the environment (documented in the README). Defaults are safe for a
@@ -65,6 +69,16 @@ export interface Config {
    */
   readonly nodeDomainLimit?: number;
   /**
+   * Log export files (docs/decisions.md "Log export files"): days a finished file is kept
+   * (`RAMPART_LOG_EXPORT_RETENTION_DAYS`, 1-365, default 7) and the most bytes all files may take
+   * (`RAMPART_LOG_EXPORT_MAX_BYTES`, default 10 GiB; over it, the oldest finished files expire
+   * first). Optional so that embedders keep the defaults.
+   */
+  readonly logExportRetentionDays?: number;
+  readonly logExportMaxBytes?: number;
+  /** How often the export job looks for queued exports, in ms (default 2000; 0: only when driven, as tests do). */
+  readonly logExportTickMs?: number;
+  /**
    * Whether customers must prove control of a domain before it goes live, for operators that have
    * not chosen (`RAMPART_DOMAIN_PROOF`, default on; `0` waives it for such operators).
    */
@@ -117,6 +131,14 @@ function parseNodeDomainLimit(raw: string | undefined): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > DATA_PLANE_LIMITS.domains)
     throw new ConfigError(`RAMPART_NODE_DOMAIN_LIMIT must be 1-${DATA_PLANE_LIMITS.domains}, got "${raw}"`);
+  return n;
+}
+
+function parseWhole(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be ${min}-${max}, got "${raw}"`);
   return n;
 }
 
@@ -200,6 +222,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     dnsServers: parseDnsServers(env.RAMPART_DNS_SERVERS),
     dnsTimeoutMs: parseDnsTimeout(env.RAMPART_DNS_TIMEOUT_MS),
     nodeDomainLimit: parseNodeDomainLimit(env.RAMPART_NODE_DOMAIN_LIMIT),
+    logExportRetentionDays: parseWhole(
+      'RAMPART_LOG_EXPORT_RETENTION_DAYS',
+      env.RAMPART_LOG_EXPORT_RETENTION_DAYS,
+      LOG_EXPORT_RETENTION_DAYS_DEFAULT,
+      1,
+      365,
+    ),
+    logExportMaxBytes: parseWhole(
+      'RAMPART_LOG_EXPORT_MAX_BYTES',
+      env.RAMPART_LOG_EXPORT_MAX_BYTES,
+      LOG_EXPORT_MAX_BYTES_DEFAULT,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
     domainProof: !['0', 'false', 'no', 'off'].includes((env.RAMPART_DOMAIN_PROOF ?? '').toLowerCase()),
     domainProofIntervalSeconds: parseProofInterval(env.RAMPART_DOMAIN_PROOF_INTERVAL),
   };

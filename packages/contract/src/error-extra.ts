@@ -61,6 +61,9 @@ export const ERROR_EXTRA = {
   401004: limit,
   401007: max,
   401008: targets,
+  /** The quota reached: LOG_EXPORT_ACTIVE_MAX, or the account's maxLogExportTimes. */
+  601001: z.object({ num: int }).strict(),
+  601002: z.object({ num: int }).strict(),
   /** The names of the rules that use the auth group. */
   701001: targets,
 } as const satisfies Partial<Record<ErrorCode, z.ZodType>>;

@@ -122,6 +122,11 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '时间范围过长',
     zh_TW: '時間範圍過長',
   },
+  exportNotReady: {
+    en_US: 'The export file is not ready (only a finished export can be downloaded)',
+    zh_CN: '导出文件尚未就绪（只有已完成的导出可以下载）',
+    zh_TW: '匯出檔案尚未就緒（只有已完成的匯出可以下載）',
+  },
   tooManyPoints: {
     en_US: 'This interval gives too many points for the time range: choose a longer one',
     zh_CN: '此间隔在该时间范围内的数据点过多，请选择更长的间隔',

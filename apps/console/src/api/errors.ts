@@ -8,14 +8,12 @@ import {
   formatMessage,
   INVALID_LICENSE_KEY_MESSAGE,
   isErrorCode,
+  LOG_EXPORT_ACTIVE_MAX,
   type Locale,
   PORT_MAPPING_MESSAGE,
 } from '@rampart/contract';
 import { z } from 'zod';
 import { ApiError } from './client';
-
-/** How many log exports may run at once; the number 601001 names (spec part 1 §8). */
-const SIMULTANEOUS_EXPORT_LIMIT = 3;
 
 /** What to show for a failed call. */
 export interface ErrorDescription {
@@ -71,11 +69,18 @@ export function describeApiError(err: unknown, locale: Locale, options: Describe
         }),
       };
     }
-    case 601001:
-      return { message: errorMessage(601001, locale, { num: SIMULTANEOUS_EXPORT_LIMIT }) };
-    case 601002:
-      if (options.maxLogExportTimes === undefined) return { message: err.serverMessage || err.message };
-      return { message: errorMessage(601002, locale, { num: options.maxLogExportTimes }) };
+    case 601001: {
+      // The number the server sent (extra.num), else the contract's limit (spec part 1 §8: 3).
+      const quota = ERROR_EXTRA[601001].safeParse(err.extra);
+      return { message: errorMessage(601001, locale, { num: quota.success ? quota.data.num : LOG_EXPORT_ACTIVE_MAX }) };
+    }
+    case 601002: {
+      // The account's maxLogExportTimes: as the server sent it (extra.num), else as the caller knows it.
+      const quota = ERROR_EXTRA[601002].safeParse(err.extra);
+      const num = quota.success ? quota.data.num : options.maxLogExportTimes;
+      if (num === undefined) return { message: err.serverMessage || err.message };
+      return { message: errorMessage(601002, locale, { num }) };
+    }
     case 101003:
       if (typeof err.extra === 'string' && /invalid license key/i.test(err.extra)) {
         return { message: INVALID_LICENSE_KEY_MESSAGE[locale] };

@@ -62,6 +62,8 @@ export const USER_PATHS = {
   /** Followed by the optional `/:id/:name` of the site. */
   sitesSetting: 'sitesManagement/sitesSetting',
   blockList: 'sitesManagement/blockList',
+  /** The customer's log export files (dataAnalysis, after the logs). */
+  logExport: 'dataAnalysis/logExport',
 } as const;
 
 /** `/user/sitesManagement/sitesSetting/{id}/{name}`: one site's settings; the name only titles the page. */

@@ -10,13 +10,21 @@ import { StatisticsQueries } from '../modules/analytics/statistics.queries.js';
 import { bindStatisticsRoutes } from '../modules/analytics/statistics.routes.js';
 import { StatisticsService } from '../modules/analytics/statistics.service.js';
 import type { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
+import {
+  LOG_EXPORT_MAX_BYTES_DEFAULT,
+  LOG_EXPORT_RETENTION_DAYS_DEFAULT,
+  LogExportFiles,
+} from '../modules/log-exports/log-export-files.js';
+import { LOG_EXPORT_TICK_MS, LogExportJob } from '../modules/log-exports/log-exports.job.js';
+import { bindLogExportRoutes } from '../modules/log-exports/log-exports.routes.js';
+import { LogExportsService } from '../modules/log-exports/log-exports.service.js';
 import type { Binder } from '../platform/http/bind-route.js';
 import type { AppContext } from './context.js';
 
 /**
  * Traffic analytics (docs/decisions.md "Traffic analytics"): the nodes' event batches in, the
  * statistics, dashboards and log search out, the log setting (retention and the store's parts), and the job
- * that compacts the store and prunes it by that retention.
+ * that compacts the store and prunes it by that retention; the log export files and their job.
  */
 export function composeAnalytics(ctx: AppContext, binder: Binder, store: AnalyticsStore, geo: GeoDatabaseService) {
   const { app, clock, repos } = ctx;
@@ -40,9 +48,29 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
     () => logSettings.retention(),
   );
   job.start();
+  // Log export files: the calls, and the job that writes them (started once the app is ready).
+  const exportFiles = new LogExportFiles(ctx.config.dataDir);
+  bindLogExportRoutes(binder, new LogExportsService(ctx.transactions, repos.logExports, exportFiles, clock));
+  const exportJob = new LogExportJob(
+    repos.logExports,
+    repo,
+    store,
+    exportFiles,
+    clock,
+    {
+      retentionDays: ctx.config.logExportRetentionDays ?? LOG_EXPORT_RETENTION_DAYS_DEFAULT,
+      maxBytes: ctx.config.logExportMaxBytes ?? LOG_EXPORT_MAX_BYTES_DEFAULT,
+      tickMs: ctx.config.logExportTickMs ?? LOG_EXPORT_TICK_MS,
+    },
+    (error) => app.log.error({ err: error }, 'log export job failed'),
+  );
+  app.addHook('onReady', async () => {
+    await exportJob.start();
+  });
   app.addHook('onClose', async () => {
     job.stop();
+    await exportJob.stop();
     await store.close();
   });
-  return { statistics, job };
+  return { statistics, job, exportJob };
 }

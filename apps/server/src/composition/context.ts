@@ -28,6 +28,9 @@ export type AppConfig = Pick<
   | 'domainProofIntervalSeconds'
   | 'tokenSecrets'
   | 'nodeDomainLimit'
+  | 'logExportRetentionDays'
+  | 'logExportMaxBytes'
+  | 'logExportTickMs'
 > &
   // Where files such as the operators' geo databases live; absent (tests): a temporary directory.
   Partial<Pick<Config, 'dataDir'>>;

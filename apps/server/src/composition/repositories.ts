@@ -18,6 +18,7 @@ import { FirewallRulesRepository } from '../modules/firewall/firewall-rules.repo
 import { AbuseIPsRepository } from '../modules/firewall/reputation.repository.js';
 import { GroupLinesRepository } from '../modules/group-lines/group-lines.repository.js';
 import { GroupsRepository } from '../modules/groups/groups.repository.js';
+import { LogExportsRepository } from '../modules/log-exports/log-exports.repository.js';
 import { LogosRepository } from '../modules/logos/logos.repository.js';
 import { MonitorGroupsRepository } from '../modules/monitoring/monitor-groups.repository.js';
 import { MonitorNodesRepository } from '../modules/monitoring/monitor-nodes.repository.js';
@@ -66,6 +67,7 @@ export function createRepositories(db: Db) {
     domainsAcross: new DomainsAcrossSitesRepository(db),
     groupLines: new GroupLinesRepository(db),
     groups: new GroupsRepository(db),
+    logExports: new LogExportsRepository(db),
     logos: new LogosRepository(db),
     monitorGroups: new MonitorGroupsRepository(db),
     monitorNodes: new MonitorNodesRepository(db),

@@ -67,6 +67,8 @@ export async function createTestApp(
       // Domains go live without proof of control unless a test asks for it (domain-proof.test.ts).
       domainProof: false,
       domainProofIntervalSeconds: 0,
+      // Log exports run when a test drives the job (log-exports.test.ts).
+      logExportTickMs: 0,
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),

@@ -25,6 +25,7 @@ import { abuseIPRoutes, firewallReputationRoutes } from './firewall-reputation.j
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
+import { logExportRoutes } from './log-exports.js';
 import { logSettingRoutes } from './log-settings.js';
 import { logoRoutes } from './logos.js';
 import { logRoutes } from './logs.js';
@@ -82,6 +83,7 @@ export * from './firewall-reputation.js';
 export * from './firewall-user-agents.js';
 export * from './group-lines.js';
 export * from './groups.js';
+export * from './log-exports.js';
 export * from './log-settings.js';
 export * from './logos.js';
 export * from './logs.js';
@@ -171,6 +173,7 @@ export const ROUTE_GROUPS = {
   logos: logoRoutes,
   logSettings: logSettingRoutes,
   logs: logRoutes,
+  logExports: logExportRoutes,
   overview: overviewRoutes,
   statistics: statisticsRoutesOf,
   dashboard: dashboardRoutes,

@@ -28,7 +28,8 @@ const FILTER_TEXT = /^[^\x00-\x1f\x7f]+$/;
 const isoTime = z.string().datetime({ offset: true });
 const filterIds = zIds(STATISTICS_FILTER_IDS_MAX, 0).optional();
 
-const logFilterBase = z.object({
+/** The log search's filters and page (log-exports.ts takes the filters without the page). */
+export const logFilterBase = z.object({
   siteIDs: filterIds,
   domainIDs: filterIds,
   /** The domains carrying any of these tags, within the other filters (as the statistics'). */
@@ -57,7 +58,8 @@ const logFilterBase = z.object({
   page: z.number().int().min(1).default(1),
   pageSize: z.number().int().min(1).max(LOG_PAGE_SIZE_MAX).default(20),
 });
-const wafExtra = {
+/** The WAF log's own filters. */
+export const logWafFilters = {
   /** The WAF rule that decided (engine rule ids, WAF_GROUP_RULE_BASE). */
   ruleId: z.number().int().min(1).optional(),
   action: z.enum(EVENT_DECISION_ACTIONS.filter((a) => a !== '') as [string, ...string[]]).optional(),
@@ -66,7 +68,8 @@ const clientExtra = {
   zoneIDs: filterIds,
   userID: z.number().int().positive().optional(),
 };
-function checkRange<T extends { startTime: string; endTime: string }>(value: T, ctx: z.RefinementCtx): void {
+/** The time range is forward and at most LOG_RANGE_MAX_DAYS long. */
+export function checkLogRange<T extends { startTime: string; endTime: string }>(value: T, ctx: z.RefinementCtx): void {
   const start = Date.parse(value.startTime);
   const end = Date.parse(value.endTime);
   if (!(end > start)) ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'endBeforeStart' });
@@ -75,10 +78,10 @@ function checkRange<T extends { startTime: string; endTime: string }>(value: T, 
   }
 }
 
-const userAccessBody = logFilterBase.superRefine(checkRange);
-const userWafBody = logFilterBase.extend(wafExtra).superRefine(checkRange);
-const clientAccessBody = logFilterBase.extend(clientExtra).superRefine(checkRange);
-const clientWafBody = logFilterBase.extend({ ...wafExtra, ...clientExtra }).superRefine(checkRange);
+const userAccessBody = logFilterBase.superRefine(checkLogRange);
+const userWafBody = logFilterBase.extend(logWafFilters).superRefine(checkLogRange);
+const clientAccessBody = logFilterBase.extend(clientExtra).superRefine(checkLogRange);
+const clientWafBody = logFilterBase.extend({ ...logWafFilters, ...clientExtra }).superRefine(checkLogRange);
 /** What the service takes: every filter of every version (those a version lacks stay undefined). */
 export type LogFilter = z.output<typeof clientWafBody>;
 

@@ -42,6 +42,7 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   NUL: 'the NUL character refused in texts',
   // File and data formats.
   JSON: 'request bodies sent as JSON',
+  CSV: 'the file format of exports (domains, statistics, log export files), written so in Chinese interfaces',
   PNG: 'logo image formats',
   JPEG: 'logo image formats',
   GIF: 'logo image formats',

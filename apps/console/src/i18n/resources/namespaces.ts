@@ -48,6 +48,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   overview: true,
   statistics: true,
   logs: true,
+  logExport: true,
   wafEvents: true,
 };
 

@@ -92,7 +92,10 @@ function userManagementOf(tier: Tier, extra: readonly MenuLeaf[] = []): MenuGrou
   };
 }
 
-/** dataAnalysis of the user and client consoles (spec part 1 §2 order): statistics, statisticsCustomize, logger, securityAnalysis. */
+/**
+ * dataAnalysis of the user and client consoles (spec part 1 §2 order): statistics,
+ * statisticsCustomize, logger, logExport (the customer's), securityAnalysis.
+ */
 function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
   const permission = `${tier}.statistics.read`;
   return {
@@ -102,6 +105,9 @@ function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
       { key: 'statistics', path: CONSOLE_PATHS.statistics, permission },
       { key: 'statisticsCustomize', path: CONSOLE_PATHS.statisticsCustomize, permission },
       { key: 'logger', path: CONSOLE_PATHS.logger, permission: `${tier}.logs.read` },
+      ...(tier === 'user'
+        ? [{ key: 'logExport' as const, path: USER_PATHS.logExport, permission: 'user.logs.read' }]
+        : []),
       { key: 'securityAnalysis', path: CONSOLE_PATHS.securityAnalysis, permission },
     ],
   };

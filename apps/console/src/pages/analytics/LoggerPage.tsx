@@ -13,6 +13,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Drawer, Flex, Input, InputNumber, Select, Tabs, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCan } from '../../app/account-context';
 import { routeQuery } from '../../app/route-query';
 import { DateTime } from '../../components/DateTime';
 import type { ListColumns } from '../../components/FitTable';
@@ -25,6 +26,7 @@ import { useStatisticsFilter } from '../../features/statistics/use-statistics-fi
 import { useStatisticsTier } from '../../features/statistics/use-statistics-tier';
 import { useWafColumns } from '../../features/waf/waf-columns';
 import { useLocale } from '../../i18n';
+import { LogExportButton } from './LogExportButton';
 
 type LogKind = 'access' | 'waf';
 type UrlMatch = (typeof LOG_URL_MATCHES)[number];
@@ -62,7 +64,8 @@ function logRoutes(tier: 'user' | 'client') {
  * `/{tier}/dataAnalysis/logger`: the access and WAF logs of the caller's sites (the operator's: of
  * its zones and customers) — each request the edge served, newest first, paged on the server,
  * filtered by the scope and time range of the statistics pages and by address, status, method,
- * URL and request id (the WAF log also by rule and action); a row opens to its whole record.
+ * URL and request id (the WAF log also by rule and action); a row opens to its whole record. The
+ * customer exports the search on screen to a file (LogExportButton, the logExport page).
  */
 export function LoggerPage() {
   const { t } = useTranslation(['logs', 'shell']);
@@ -71,6 +74,7 @@ export function LoggerPage() {
   const search = useListSearch(LOG_SEARCH_KEYS);
   const kind: LogKind = search.filters.kind === 'waf' ? 'waf' : 'access';
   const fields = fieldsOf(search.filters);
+  const canExport = useCan('user.logs.write');
   return (
     <>
       <PageTitle>{t('shell:menu.logger')}</PageTitle>
@@ -90,6 +94,11 @@ export function LoggerPage() {
         initial={fields}
         onSearch={(next) => search.setFilters(paramsOf(next))}
       />
+      {tier === 'user' && canExport && (
+        <Flex justify="flex-end" style={{ marginBottom: 8 }}>
+          <LogExportButton kind={kind} body={{ ...filter.body, ...sent(fields, kind) }} />
+        </Flex>
+      )}
       <LogTable key={kind} tier={tier} kind={kind} search={search} body={{ ...filter.body, ...sent(fields, kind) }} />
     </>
   );

@@ -2,6 +2,8 @@
  * The dataAnalysis pages as one chunk: the route table imports it from one place, so the first
  * load carries one list of the chunks they need instead of three (see ANALYTICS_PAGES).
  */
+
+export { LogExportPage } from './LogExportPage';
 export { LoggerPage } from './LoggerPage';
 export { SecurityAnalysisPage } from './SecurityAnalysisPage';
 export { StatisticsCustomizePage } from './StatisticsCustomizePage';

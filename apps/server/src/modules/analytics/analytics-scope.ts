@@ -12,7 +12,7 @@ import type { Scope } from './statistics.queries.js';
  */
 export async function analyticsScope(
   repo: AnalyticsRepository,
-  caller: Caller,
+  caller: Pick<Caller, 'tier' | 'accountId' | 'operatorId' | 'zoneScope'>,
   filter: Partial<Pick<StatisticsFilter, 'siteIDs' | 'domainIDs' | 'zoneIDs' | 'userID' | 'domainTags'>>,
 ): Promise<Scope> {
   const siteScope: SiteScope =

@@ -2,13 +2,14 @@ import type { LogFilter, LogRecord } from '@rampart/contract';
 import type { Caller } from '../../platform/http/bind-route.js';
 import type { AnalyticsRepository } from './analytics.repository.js';
 import { analyticsScope } from './analytics-scope.js';
-import type { AnalyticsStore, Row } from './analytics-store.js';
-import { int, scopeWhere } from './statistics.queries.js';
+import type { AnalyticsStore, Row, SqlDialect } from './analytics-store.js';
+import { int, type Scope, scopeWhere } from './statistics.queries.js';
 import { rangeOf } from './statistics.service.js';
 
 export type LogKind = 'access' | 'waf';
 
-const COLUMNS =
+/** The events' columns a log record is made of (recordOf). */
+export const LOG_COLUMNS =
   'ts, ms, node_id, zone_id, site_id, domain_id, request_id, host, ip, country, method, scheme, http_version, ' +
   'uri, status, bytes_in, bytes_out, request_ms, upstream_ms, upstream_status, cache_status, user_agent, ' +
   'referer, fw_kind, fw_rule, fw_action, waf_part, waf_excerpt, waf_name';
@@ -28,23 +29,11 @@ export class LogsService {
   async search(caller: Caller, kind: LogKind, filter: LogFilter): Promise<{ data: LogRecord[]; total: number }> {
     const scope = await analyticsScope(this.repo, caller, filter);
     if (scope.siteIds.length === 0) return { data: [], total: 0 };
-    const d = this.store.dialect;
-    const where = [scopeWhere(scope, 'ts', rangeOf(filter))];
-    if (kind === 'waf') where.push(`fw_kind = 'waf'`);
-    if (filter.ip !== undefined) where.push(`ip = ${d.str(filter.ip.toLowerCase())}`);
-    if (filter.status !== undefined) where.push(`status = ${int(filter.status)}`);
-    if (filter.method !== undefined) where.push(`method = ${d.str(filter.method)}`);
-    if (filter.reqID !== undefined) where.push(`request_id = ${d.str(filter.reqID)}`);
-    if (filter.url !== undefined) {
-      where.push(filter.urlMatch === 'prefix' ? d.startsWith('uri', filter.url) : d.contains('uri', filter.url));
-    }
-    if (filter.ruleId !== undefined) where.push(`fw_rule = ${int(filter.ruleId)}`);
-    if (filter.action !== undefined) where.push(`fw_action = ${d.str(filter.action)}`);
-    const clause = where.join(' AND ');
+    const clause = logConditions(this.store.dialect, scope, kind, filter).join(' AND ');
     const offset = (filter.page - 1) * filter.pageSize;
     const [rows, counted] = await Promise.all([
       this.store.query(
-        `SELECT ${COLUMNS} FROM events WHERE ${clause} ORDER BY ts DESC, ms DESC, request_id DESC ` +
+        `SELECT ${LOG_COLUMNS} FROM events WHERE ${clause} ORDER BY ts DESC, ms DESC, request_id DESC ` +
           `LIMIT ${int(filter.pageSize)} OFFSET ${int(offset)}`,
       ),
       this.store.query(`SELECT count(*) AS n FROM events WHERE ${clause}`),
@@ -53,10 +42,37 @@ export class LogsService {
   }
 }
 
+/** The filter a log search or export is made of (what `where` ANDs): the scope and time range first. */
+export type LogConditionFilter = Pick<
+  LogFilter,
+  'startTime' | 'endTime' | 'ip' | 'status' | 'method' | 'reqID' | 'url' | 'urlMatch' | 'ruleId' | 'action'
+>;
+
+/**
+ * The conditions of a log search or export, ANDed by the caller: the scope (sites, zones, domains)
+ * and the time range, then each filter. Numbers enter as checked integers, strings only through the
+ * dialect (their bytes in hexadecimal).
+ */
+export function logConditions(d: SqlDialect, scope: Scope, kind: LogKind, filter: LogConditionFilter): string[] {
+  const where = [scopeWhere(scope, 'ts', rangeOf(filter))];
+  if (kind === 'waf') where.push(`fw_kind = 'waf'`);
+  if (filter.ip !== undefined) where.push(`ip = ${d.str(filter.ip.toLowerCase())}`);
+  if (filter.status !== undefined) where.push(`status = ${int(filter.status)}`);
+  if (filter.method !== undefined) where.push(`method = ${d.str(filter.method)}`);
+  if (filter.reqID !== undefined) where.push(`request_id = ${d.str(filter.reqID)}`);
+  if (filter.url !== undefined) {
+    where.push(filter.urlMatch === 'prefix' ? d.startsWith('uri', filter.url) : d.contains('uri', filter.url));
+  }
+  if (kind === 'waf' && filter.ruleId !== undefined) where.push(`fw_rule = ${int(filter.ruleId)}`);
+  if (kind === 'waf' && filter.action !== undefined) where.push(`fw_action = ${d.str(filter.action)}`);
+  return where;
+}
+
 const str = (v: number | string | undefined) => (v === undefined ? '' : String(v));
 const num = (v: number | string | undefined) => Number(v ?? 0);
 
-function recordOf(r: Row): LogRecord {
+/** A row of LOG_COLUMNS as a log record. */
+export function recordOf(r: Row): LogRecord {
   return {
     reqID: str(r.request_id),
     time: new Date(num(r.ts) * 1000 + num(r.ms)).toISOString(),

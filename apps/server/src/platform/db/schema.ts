@@ -1,6 +1,10 @@
 import type {
   BlockCause,
   CacheUrlResult,
+  LogExportFilter,
+  LogExportFormat,
+  LogExportStatus,
+  LogExportType,
   NginxTuning,
   NodeCommandStatus,
   NodeCommandType,
@@ -1406,3 +1410,58 @@ export const dashboards = pgTable('dashboards', {
   widgets: jsonb('widgets').$type<unknown>().notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/**
+ * Log export files (packages/contract/src/routes/log-exports.ts; docs/decisions.md "Log export
+ * files"): the account that asked, what it covers (the log search's filter) and how the job got on
+ * with it. The file is `DATA_DIR/log-exports/<id>` while it is done; `file_name` is the name the
+ * download carries.
+ */
+export const logExports = pgTable(
+  'log_exports',
+  {
+    id: rowId(),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    type: text('type').$type<LogExportType>().notNull(),
+    format: text('format').$type<LogExportFormat>().notNull(),
+    gzip: boolean('gzip').notNull(),
+    filter: jsonb('filter').$type<LogExportFilter>().notNull(),
+    status: text('status').$type<LogExportStatus>().notNull().default('queued'),
+    /** Records the job counted when it started, and wrote so far. */
+    total: bigint('total', { mode: 'number' }).notNull().default(0),
+    records: bigint('records', { mode: 'number' }).notNull().default(0),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    fileName: text('file_name').notNull(),
+    error: text('error'),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('log_exports_account_idx').on(t.accountId, t.id),
+    index('log_exports_status_idx').on(t.status, t.id),
+    check('log_exports_type_check', sql`${t.type} IN ('access', 'waf')`),
+    check('log_exports_format_check', sql`${t.format} IN ('csv', 'jsonl')`),
+    check('log_exports_status_check', sql`${t.status} IN ('queued', 'running', 'done', 'failed', 'expired')`),
+  ],
+);
+
+/**
+ * Log exports each account created per UTC day, for the daily quota (`maxLogExportTimes`): kept
+ * apart from the exports so that deleting one gives no quota back.
+ */
+export const logExportDays = pgTable(
+  'log_export_days',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The UTC day, as YYYY-MM-DD. */
+    day: text('day').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day] })],
+);
