@@ -99,6 +99,7 @@ function event(seq: number, start: number): EdgeEvent {
     fwAction: '',
     wafPart: '',
     wafExcerpt: '',
+    wafName: '',
   };
 }
 
