@@ -43,6 +43,15 @@ if [ -f "$results_dir/vitest.json" ]; then
     console.log(r.numPassedTests, r.numFailedTests + broken);' "$results_dir/vitest.json")
   passed=$((passed + vp)); failed=$((failed + vf))
   [ "$vf" -gt 0 ] && failures+=("vitest: $vf")
+  # Name each failed test in the summary too: the summary is what a reader of the tail sees.
+  while IFS= read -r line; do failures+=("  $line"); done < <(node -e '
+    const r = require(process.argv[1]);
+    const root = process.cwd() + "/";
+    for (const f of r.testResults) {
+      const file = f.name.replace(root, "");
+      if (f.status === "failed" && f.assertionResults.length === 0) console.log(`${file}: did not load`);
+      for (const a of f.assertionResults) if (a.status === "failed") console.log(`${file}: ${a.fullName}`.slice(0, 240));
+    }' "$results_dir/vitest.json")
   [ "$vitest_status" -ne 0 ] && [ "$vf" -eq 0 ] && { failed=$((failed + 1)); failures+=("vitest exited $vitest_status"); }
 else
   failed=$((failed + 1)); failures+=("vitest wrote no results")
@@ -59,6 +68,9 @@ if [ -f "$results_dir/playwright.json" ]; then
     console.log(s.expected + s.flaky, s.unexpected);' "$results_dir/playwright.json")
   passed=$((passed + pp)); failed=$((failed + pf))
   [ "$pf" -gt 0 ] && failures+=("playwright: $pf")
+  while IFS= read -r line; do failures+=("  $line"); done < <(node -e '
+    const walk = (s, out) => { for (const spec of s.specs ?? []) for (const t of spec.tests) if (t.status === "unexpected") out.push(`${spec.file}: ${spec.title}`); for (const c of s.suites ?? []) walk(c, out); return out; };
+    for (const l of walk({ suites: require(process.argv[1]).suites }, [])) console.log(l.slice(0, 240));' "$results_dir/playwright.json")
   [ "$pw_status" -ne 0 ] && [ "$pf" -eq 0 ] && { failed=$((failed + 1)); failures+=("playwright exited $pw_status"); }
 else
   failed=$((failed + 1)); failures+=("playwright wrote no results")
