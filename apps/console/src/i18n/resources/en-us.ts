@@ -992,6 +992,8 @@ export const enUS = {
       title: 'Credentials of {{name}}',
       name: 'Name',
       add: 'Add {{kind}}',
+      edit: 'Edit {{kind}}',
+      keepHint: 'Leave empty to keep the current one.',
       deleteConfirm: 'Delete this credential?',
       empty: 'None yet',
     },

@@ -967,6 +967,8 @@ export const zhCN: LocaleResources = {
       title: '{{name}} 的凭据',
       name: '名称',
       add: '添加{{kind}}',
+      edit: '编辑{{kind}}',
+      keepHint: '留空则保持不变。',
       deleteConfirm: '删除此凭据？',
       empty: '暂无',
     },

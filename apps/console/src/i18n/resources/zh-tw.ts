@@ -975,6 +975,8 @@ export const zhTW: LocaleResources = {
       title: '{{name}} 的憑證',
       name: '名稱',
       add: '新增{{kind}}',
+      edit: '編輯{{kind}}',
+      keepHint: '留空則保持不變。',
       deleteConfirm: '刪除此憑證？',
       empty: '尚無',
     },
