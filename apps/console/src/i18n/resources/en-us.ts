@@ -1420,6 +1420,10 @@ export const enUS = {
     },
   },
   firewall: {
+    advanced: {
+      exists: 'This site also has Lua ACL or WAF modules: they check each request after the rules below.',
+      open: 'Open modules',
+    },
     tab: 'Firewall',
     header: 'Header',
     match: 'Match',

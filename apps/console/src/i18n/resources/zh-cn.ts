@@ -1392,6 +1392,10 @@ export const zhCN: LocaleResources = {
     },
   },
   firewall: {
+    advanced: {
+      exists: '此站点还有 Lua ACL 或 WAF 模块：它们在以下规则之后检查每个请求。',
+      open: '打开模块',
+    },
     tab: '防火墙',
     header: '请求头',
     match: '匹配方式',

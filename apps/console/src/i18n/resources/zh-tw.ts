@@ -1400,6 +1400,10 @@ export const zhTW: LocaleResources = {
     },
   },
   firewall: {
+    advanced: {
+      exists: '此站台還有 Lua ACL 或 WAF 模組：它們在以下規則之後檢查每個請求。',
+      open: '開啟模組',
+    },
     tab: '防火牆',
     header: '請求標頭',
     match: '比對方式',
