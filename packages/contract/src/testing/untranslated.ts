@@ -85,6 +85,7 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   CPU: 'node resource charts',
   KB: 'size and rate units (KB, KB/s)',
   MB: 'size unit of the request body limit',
+  MiB: 'size unit of the space for log export files (mebibytes)',
   POST: 'the HTTP method of the API token exchange call',
   Host: 'the HTTP header named Host (origin Host header, header rules)',
   Expires: 'the HTTP header named Expires, which cache rules can honour',

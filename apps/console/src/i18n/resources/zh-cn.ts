@@ -1905,6 +1905,7 @@ export const zhCN: LocaleResources = {
     'client.abuseIPs.delete': '删除恶意 IP',
     'client.abuseIPs.import': '导入恶意 IP',
     'client.setting.log.update': '设置日志保留时间',
+    'client.setting.log.export.update': '设置日志导出文件保留',
     'client.setting.log.part.delete': '删除日志分区',
     'client.setting.log.parts.delete': '批量删除日志分区',
     'user.sites.tags.set': '批量设置站点标签',
@@ -2175,6 +2176,16 @@ export const zhCN: LocaleResources = {
     imported: '已导入：新增 {{added}}，更新 {{updated}}，未变 {{unchanged}}，删除 {{removed}}；列表共 {{total}} 条。',
   },
   logSetting: {
+    exports: {
+      title: '日志导出文件',
+      intro:
+        '客户导出的日志写入控制面上的文件。每个文件在写入后保留此天数，所有文件合计最多占用此空间：超出时最早的文件先过期。修改立即作用于已写入的文件。',
+      retentionDays: '导出文件保留',
+      retentionHint: '{{min}} 到 {{max}} 天。',
+      spaceMB: '全部导出文件的空间',
+      spaceHint: '{{min}} 到 {{max}} MiB。',
+      save: '保存',
+    },
     intro: '分析存储保留节点上报的请求事件及其统计数据的时长。该存储属于整个安装：保存所有运营商网站的流量。',
     notOurs: '分析存储属于本安装的运营商：只有该运营商及其子账号可以管理其保留时间和分区。',
     failed: '无法加载日志设置。',
