@@ -122,7 +122,7 @@ describe('sitesSetting: auth groups', () => {
     api.on(authCredentialRoutes.updateBasicAuth, params, ok({ ...alice, username: 'alice2' }));
     renderAt(PAGE);
     clickButton('1 basic, 0 key, 2 JWT', await findRow('office'));
-    const drawer = (await screen.findByText('Credentials of staff')).closest('.ant-drawer') as HTMLElement;
+    await screen.findByText('Credentials of staff');
     clickButton('Edit', await findRow('alice'));
     const dialog = await findModal();
     expect(within(dialog).getByText('Edit Basic auth')).toBeTruthy();
