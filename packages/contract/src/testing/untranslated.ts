@@ -19,6 +19,7 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   JWT: 'JSON Web Tokens of auth groups (a standard)',
   iss: 'the JWT claim name an auth credential requires',
   aud: 'the JWT claim name an auth credential requires',
+  exp: 'the JWT expiry claim an auth credential may require',
   URI: 'the otpauth URI of the authenticator setup',
   TCP: 'layer-4 port protocol (TCP/UDP)',
   UDP: 'layer-4 port protocol (TCP/UDP)',

@@ -1020,6 +1020,7 @@ export const enUS = {
       issuer: 'Required issuer (iss)',
       audience: 'Required audience (aud)',
       leeway: 'Clock leeway (seconds)',
+      requireExp: 'Refuse tokens without an expiry (exp)',
     },
   },
   modules: {

@@ -995,6 +995,7 @@ export const zhCN: LocaleResources = {
       issuer: '要求的签发者（iss）',
       audience: '要求的受众（aud）',
       leeway: '时钟容差（秒）',
+      requireExp: '拒绝没有过期时间（exp）的令牌',
     },
   },
   modules: {

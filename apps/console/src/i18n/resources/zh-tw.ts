@@ -1003,6 +1003,7 @@ export const zhTW: LocaleResources = {
       issuer: '要求的簽發者（iss）',
       audience: '要求的受眾（aud）',
       leeway: '時鐘容差（秒）',
+      requireExp: '拒絕沒有過期時間（exp）的權杖',
     },
   },
   modules: {

@@ -150,6 +150,7 @@ describe('sitesSetting: auth groups', () => {
       issuer: 'https://id.example.com',
       audience: 'shop',
       leeway: 30,
+      requireExp: false,
       ...stamps,
     };
     api.on(authCredentialRoutes.listBasicAuths, params, okPage([]));
@@ -165,6 +166,9 @@ describe('sitesSetting: auth groups', () => {
       'https://id.example.com',
     );
     typeInto(dialog, 'Required audience (aud)', 'shop-v2');
+    const requireExp = within(dialog).getByLabelText('Refuse tokens without an expiry (exp)') as HTMLInputElement;
+    expect(requireExp.checked).toBe(false);
+    fireEvent.click(requireExp);
     clickButton('OK', dialog);
     expect(await screen.findByText('Update Success')).toBeTruthy();
     expect(api.sent(authCredentialRoutes.updateJwtAuth, params)[0]?.body).toEqual({
@@ -175,6 +179,7 @@ describe('sitesSetting: auth groups', () => {
       issuer: 'https://id.example.com',
       audience: 'shop-v2',
       leeway: 30,
+      requireExp: true,
     });
   });
 });

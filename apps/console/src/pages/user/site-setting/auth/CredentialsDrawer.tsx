@@ -8,7 +8,7 @@ import {
   KEY_LOCATIONS,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Form, Input, InputNumber, Select, Tabs } from 'antd';
+import { Button, Checkbox, Drawer, Form, Input, InputNumber, Select, Tabs } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
@@ -33,6 +33,7 @@ type Row = {
   issuer?: string;
   audience?: string;
   leeway?: number;
+  requireExp?: boolean;
 };
 
 const ROUTES = {
@@ -117,6 +118,9 @@ function CredentialFields({ kind, editing }: { kind: AuthKind; editing: boolean 
       <Form.Item name="leeway" label={t('jwt.leeway')}>
         <InputNumber min={0} max={300} />
       </Form.Item>
+      <Form.Item name="requireExp" valuePropName="checked">
+        <Checkbox>{t('jwt.requireExp')}</Checkbox>
+      </Form.Item>
     </>
   );
 }
@@ -124,15 +128,15 @@ function CredentialFields({ kind, editing }: { kind: AuthKind; editing: boolean 
 const INITIAL: Record<AuthKind, Record<string, unknown>> = {
   basic: { username: '', password: '' },
   key: { name: '', location: 'header', param: '', key: '' },
-  jwt: { name: '', alg: 'HS256', secret: '', publicKey: '', issuer: '', audience: '', leeway: 0 },
+  jwt: { name: '', alg: 'HS256', secret: '', publicKey: '', issuer: '', audience: '', leeway: 0, requireExp: true },
 };
 
 /** The form's values for an existing credential: its fields, with the write-only ones empty. */
 function editValues(kind: AuthKind, r: Row): Record<string, unknown> {
   if (kind === 'basic') return { username: r.username, password: '' };
   if (kind === 'key') return { name: r.name, location: r.location, param: r.param, key: r.key };
-  const { name, alg, publicKey, issuer, audience, leeway } = r;
-  return { name, alg, secret: '', publicKey, issuer, audience, leeway };
+  const { name, alg, publicKey, issuer, audience, leeway, requireExp } = r;
+  return { name, alg, secret: '', publicKey, issuer, audience, leeway, requireExp };
 }
 
 /** One kind's credentials of a group: paged on the server, added and edited in a dialog, deleted per row. */
