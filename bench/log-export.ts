@@ -156,6 +156,7 @@ async function main() {
       (error) => {
         throw error;
       },
+      async (accountId) => ({ tier: 'user', accountId, operatorId: null, zoneScope: null }),
     );
     await job.start();
     // Settle what the ingest left (its garbage is not the export's).

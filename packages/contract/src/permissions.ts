@@ -124,6 +124,10 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
           key: 'client.logs.read',
           name: L('View access and WAF logs', '查看访问日志和 WAF 日志', '檢視存取日誌和 WAF 日誌'),
         },
+        {
+          key: 'client.logs.write',
+          name: L('Export access and WAF logs', '导出访问日志和 WAF 日志', '匯出存取日誌和 WAF 日誌'),
+        },
       ],
     },
     { key: 'userManagement', name: userManagementName, keys: accountKeys() },

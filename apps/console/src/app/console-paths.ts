@@ -19,6 +19,8 @@ export const CONSOLE_PATHS = {
   statistics: 'dataAnalysis/statistics',
   statisticsCustomize: 'dataAnalysis/statisticsCustomize',
   logger: 'dataAnalysis/logger',
+  /** Log export files (the customer's and the operator's). */
+  logExport: 'dataAnalysis/logExport',
   securityAnalysis: 'dataAnalysis/securityAnalysis',
 } as const;
 
@@ -62,8 +64,6 @@ export const USER_PATHS = {
   /** Followed by the optional `/:id/:name` of the site. */
   sitesSetting: 'sitesManagement/sitesSetting',
   blockList: 'sitesManagement/blockList',
-  /** The customer's log export files (dataAnalysis, after the logs). */
-  logExport: 'dataAnalysis/logExport',
 } as const;
 
 /** `/user/sitesManagement/sitesSetting/{id}/{name}`: one site's settings; the name only titles the page. */

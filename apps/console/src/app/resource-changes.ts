@@ -11,6 +11,7 @@ import {
   cacheTaskRoutes,
   certificateRoutes,
   clientDomainRoutes,
+  clientLogExportRoutes,
   clientSiteRoutes,
   cnameSettingRoutes,
   corsRoutes,
@@ -114,6 +115,8 @@ const CHANGES = readsByResource({
     logSettingRoutes.getLogExportSetting,
     logExportRoutes.listLogExports,
     logExportRoutes.getLogExport,
+    clientLogExportRoutes.clientListLogExports,
+    clientLogExportRoutes.clientGetLogExport,
   ],
   operatorNginx: Object.values(OPERATOR_NGINX_SECTION_ROUTES).map((routes) => routes.get),
   monitorGroups: [

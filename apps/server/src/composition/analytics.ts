@@ -1,4 +1,5 @@
 import { AnalyticsJob } from '../modules/analytics/analytics.job.js';
+import { operatorOf } from '../modules/auth/authenticator.js';
 import type { AnalyticsStore } from '../modules/analytics/analytics-store.js';
 import { DashboardService } from '../modules/analytics/dashboard.service.js';
 import { IngestService } from '../modules/analytics/ingest.service.js';
@@ -65,6 +66,14 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
     clock,
     { inForce: () => logSettings.exportLimits(), tickMs: ctx.config.logExportTickMs ?? LOG_EXPORT_TICK_MS },
     (error) => app.log.error({ err: error }, 'log export job failed'),
+    // What an export covers is its account's scope when it runs, as the calls resolve it.
+    async (accountId) => {
+      const account = await repos.accounts.findById(accountId);
+      if (!account) return null;
+      const zoneScope =
+        account.tier === 'client' && !account.isRoot ? await repos.accountZones.scopeOf(account.id) : null;
+      return { tier: account.tier, accountId, operatorId: operatorOf(account), zoneScope };
+    },
   );
   app.addHook('onReady', async () => {
     await exportJob.start();

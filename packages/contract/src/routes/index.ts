@@ -25,7 +25,7 @@ import { abuseIPRoutes, firewallReputationRoutes } from './firewall-reputation.j
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
-import { logExportRoutes } from './log-exports.js';
+import { clientLogExportRoutes, logExportRoutes } from './log-exports.js';
 import { logSettingRoutes } from './log-settings.js';
 import { logoRoutes } from './logos.js';
 import { logRoutes } from './logs.js';
@@ -174,6 +174,7 @@ export const ROUTE_GROUPS = {
   logSettings: logSettingRoutes,
   logs: logRoutes,
   logExports: logExportRoutes,
+  clientLogExports: clientLogExportRoutes,
   overview: overviewRoutes,
   statistics: statisticsRoutesOf,
   dashboard: dashboardRoutes,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
-import { checkLogRange, LOG_URL_MATCHES, logFilterBase, logWafFilters } from './logs.js';
+import { checkLogRange, LOG_URL_MATCHES, logClientFilters, logFilterBase, logWafFilters } from './logs.js';
 
 /**
  * Log export files (spec part 2 §3 "Log export entry", §4 "exports can be retried", §7 "Logs":
@@ -13,6 +13,10 @@ import { checkLogRange, LOG_URL_MATCHES, logFilterBase, logWafFilters } from './
  * that the customer downloads until it expires. Quotas: at most LOG_EXPORT_ACTIVE_MAX exports
  * queued or running per account (601001 with that number), at most the account's
  * `maxLogExportTimes` created per UTC day (601002 with that number).
+ *
+ * The operator has the same calls on the `client` prefix (the console's operator logExport page;
+ * the spec names the customer's only): its exports cover its sites, narrowed by zones and one
+ * customer as its log search is, and a zone-restricted sub-account's by its zones.
  */
 
 export const LOG_EXPORT_TYPES = ['access', 'waf'] as const;
@@ -29,16 +33,18 @@ export const LOG_EXPORT_SORT_FIELDS = ['createdAt', 'finishedAt', 'records', 'by
 
 /** What an export covers: the log search's filters (the WAF ones apply to WAF exports only). */
 export const logExportFilterSchema = logFilterBase.omit({ page: true, pageSize: true }).extend(logWafFilters);
-export type LogExportFilter = z.output<typeof logExportFilterSchema>;
+/** An operator's export: its log search's zone and customer filters besides. */
+export const clientLogExportFilterSchema = logExportFilterSchema.extend(logClientFilters);
+export type LogExportFilter = z.output<typeof clientLogExportFilterSchema>;
 
-const createBody = logExportFilterSchema
-  .extend({
-    type: z.enum(LOG_EXPORT_TYPES),
-    format: z.enum(LOG_EXPORT_FORMATS).default('csv'),
-    gzip: z.boolean().default(true),
-  })
-  .superRefine(checkLogRange);
-export type LogExportCreate = z.output<typeof createBody>;
+const exportChoice = {
+  type: z.enum(LOG_EXPORT_TYPES),
+  format: z.enum(LOG_EXPORT_FORMATS).default('csv'),
+  gzip: z.boolean().default(true),
+};
+const createBody = logExportFilterSchema.extend(exportChoice).superRefine(checkLogRange);
+const clientCreateBody = clientLogExportFilterSchema.extend(exportChoice).superRefine(checkLogRange);
+export type LogExportCreate = z.output<typeof clientCreateBody>;
 
 export const logExportSchema = z.object({
   id: z.number().int(),
@@ -59,7 +65,8 @@ export const logExportSchema = z.object({
   /** The time range (spec "Log export entry": startTime, endTime) and the filters. */
   startTime: z.string(),
   endTime: z.string(),
-  filter: logExportFilterSchema.extend({ urlMatch: z.enum(LOG_URL_MATCHES) }),
+  /** The filters (a customer's export has no zones and no customer: `zoneIDs` empty). */
+  filter: clientLogExportFilterSchema.extend({ urlMatch: z.enum(LOG_URL_MATCHES) }),
   createdAt: z.string(),
   /** When the job started writing it (the last attempt), finished it, and when the file goes. */
   startedAt: z.string().nullable(),
@@ -68,95 +75,109 @@ export const logExportSchema = z.object({
 });
 export type LogExport = z.infer<typeof logExportSchema>;
 
-const access = {
-  read: tiers(['user'], 'user.logs.read'),
-  write: tiers(['user'], 'user.logs.write'),
-};
 const idParams = z.object({ id: zIdParam });
 const idsBody = z.object({ ids: zIds(LOG_EXPORT_IDS_MAX) });
 
-export const createLogExport = defineRoute({
-  id: 'user.logExports.create',
-  method: 'POST',
-  path: '/user/log/export/file',
-  access: access.write,
-  codes: [601001, 601002],
-  summary:
-    "Queues an export of the caller's access or WAF log (the log search's filters over at most LOG_RANGE_MAX_DAYS) to a CSV or JSON lines file, gzip by default; 601001 when LOG_EXPORT_ACTIVE_MAX are queued or running, 601002 when the account made its maxLogExportTimes today (UTC)",
-  tags: ['logs'],
-  request: { body: createBody },
-  response: dataOf(logExportSchema),
-});
+/**
+ * The export calls of one console: the customer's on `user/` (its sites; `user.logs.*` keys) and
+ * the operator's on `client/` (its sites, zones and customers; `client.logs.*` keys).
+ */
+function exportRoutes<T extends 'user' | 'client'>(tier: T) {
+  const access = {
+    read: tiers([tier], `${tier}.logs.read`),
+    write: tiers([tier], `${tier}.logs.write`),
+  };
+  const createLogExport = defineRoute({
+    id: `${tier}.logExports.create`,
+    method: 'POST',
+    path: `/${tier}/log/export/file`,
+    access: access.write,
+    codes: [601001, 601002],
+    summary:
+      "Queues an export of the caller's access or WAF log (the log search's filters over at most LOG_RANGE_MAX_DAYS) to a CSV or JSON lines file, gzip by default; 601001 when LOG_EXPORT_ACTIVE_MAX are queued or running, 601002 when the account made its maxLogExportTimes today (UTC)",
+    tags: ['logs'],
+    request: { body: (tier === 'user' ? createBody : clientCreateBody) as typeof clientCreateBody },
+    response: dataOf(logExportSchema),
+  });
 
-export const listLogExports = defineRoute({
-  id: 'user.logExports.list',
-  method: 'GET',
-  path: '/user/log/exports',
-  access: access.read,
-  codes: [],
-  summary: "The caller's log exports, paged, newest first unless sorted otherwise; optionally of one type",
-  tags: ['logs'],
-  request: {
-    query: pageQuery.extend({
-      sortBy: z.enum(LOG_EXPORT_SORT_FIELDS).default('createdAt'),
-      orderBy: orderBySchema.default('desc'),
-      type: z.enum(LOG_EXPORT_TYPES).optional(),
-    }),
-  },
-  response: pageOf(logExportSchema),
-});
+  const listLogExports = defineRoute({
+    id: `${tier}.logExports.list`,
+    method: 'GET',
+    path: `/${tier}/log/exports`,
+    access: access.read,
+    codes: [],
+    summary: "The caller's log exports, paged, newest first unless sorted otherwise; optionally of one type",
+    tags: ['logs'],
+    request: {
+      query: pageQuery.extend({
+        sortBy: z.enum(LOG_EXPORT_SORT_FIELDS).default('createdAt'),
+        orderBy: orderBySchema.default('desc'),
+        type: z.enum(LOG_EXPORT_TYPES).optional(),
+      }),
+    },
+    response: pageOf(logExportSchema),
+  });
 
-export const getLogExport = defineRoute({
-  id: 'user.logExports.get',
-  method: 'GET',
-  path: '/user/log/export/{id}',
-  access: access.read,
-  codes: [],
-  summary: "One of the caller's log exports with its progress (another account's id answers 101018, as an unknown one)",
-  tags: ['logs'],
-  request: { params: idParams },
-  response: dataOf(logExportSchema),
-});
+  const getLogExport = defineRoute({
+    id: `${tier}.logExports.get`,
+    method: 'GET',
+    path: `/${tier}/log/export/{id}`,
+    access: access.read,
+    codes: [],
+    summary:
+      "One of the caller's log exports with its progress (another account's id answers 101018, as an unknown one)",
+    tags: ['logs'],
+    request: { params: idParams },
+    response: dataOf(logExportSchema),
+  });
 
-export const downloadLogExport = defineRoute({
-  id: 'user.logExports.download',
-  method: 'GET',
-  path: '/user/log/export/file/{id}',
-  access: access.read,
-  codes: [],
-  summary:
-    'The file of a finished export, streamed (text/csv, application/x-ndjson or application/gzip), its name in Content-Disposition; 101003 (exportNotReady) before it is done or after it expired',
-  tags: ['logs'],
-  request: { params: idParams },
-  response: z.string(),
-  reply: 'raw',
-});
+  const downloadLogExport = defineRoute({
+    id: `${tier}.logExports.download`,
+    method: 'GET',
+    path: `/${tier}/log/export/file/{id}`,
+    access: access.read,
+    codes: [],
+    summary:
+      'The file of a finished export, streamed (text/csv, application/x-ndjson or application/gzip), its name in Content-Disposition; 101003 (exportNotReady) before it is done or after it expired',
+    tags: ['logs'],
+    request: { params: idParams },
+    response: z.string(),
+    reply: 'raw',
+  });
 
-export const deleteLogExports = defineRoute({
-  id: 'user.logExports.delete',
-  method: 'DELETE',
-  path: '/user/log/exports',
-  access: access.write,
-  codes: [],
-  summary:
-    'Deletes exports and their files, all or none (an id of another account or an unknown one answers 101018); a running one stops',
-  tags: ['logs'],
-  request: { body: idsBody },
-  response: okReply,
-});
+  const deleteLogExports = defineRoute({
+    id: `${tier}.logExports.delete`,
+    method: 'DELETE',
+    path: `/${tier}/log/exports`,
+    access: access.write,
+    codes: [],
+    summary:
+      'Deletes exports and their files, all or none (an id of another account or an unknown one answers 101018); a running one stops',
+    tags: ['logs'],
+    request: { body: idsBody },
+    response: okReply,
+  });
 
-export const retryLogExports = defineRoute({
-  id: 'user.logExports.retry',
-  method: 'POST',
-  path: '/user/log/export/file/retry',
-  access: access.write,
-  codes: [601001],
-  summary:
-    "Queues the failed exports among ids again (others are left as they are; an id of another account answers 101018); a retry does not count against the day's quota but does against LOG_EXPORT_ACTIVE_MAX (601001)",
-  tags: ['logs'],
-  request: { body: idsBody },
-  response: dataOf(z.array(logExportSchema)),
-});
+  const retryLogExports = defineRoute({
+    id: `${tier}.logExports.retry`,
+    method: 'POST',
+    path: `/${tier}/log/export/file/retry`,
+    access: access.write,
+    codes: [601001],
+    summary:
+      "Queues the failed exports among ids again (others are left as they are; an id of another account answers 101018); a retry does not count against the day's quota but does against LOG_EXPORT_ACTIVE_MAX (601001)",
+    tags: ['logs'],
+    request: { body: idsBody },
+    response: dataOf(z.array(logExportSchema)),
+  });
+
+  return { createLogExport, listLogExports, getLogExport, downloadLogExport, deleteLogExports, retryLogExports };
+}
+
+const userExports = exportRoutes('user');
+const clientExports = exportRoutes('client');
+export const { createLogExport, listLogExports, getLogExport, downloadLogExport, deleteLogExports, retryLogExports } =
+  userExports;
 
 export const logExportRoutes = {
   createLogExport,
@@ -165,4 +186,14 @@ export const logExportRoutes = {
   downloadLogExport,
   deleteLogExports,
   retryLogExports,
+} as const;
+
+/** The operator's export calls (`client/log/export*`). */
+export const clientLogExportRoutes = {
+  clientCreateLogExport: clientExports.createLogExport,
+  clientListLogExports: clientExports.listLogExports,
+  clientGetLogExport: clientExports.getLogExport,
+  clientDownloadLogExport: clientExports.downloadLogExport,
+  clientDeleteLogExports: clientExports.deleteLogExports,
+  clientRetryLogExports: clientExports.retryLogExports,
 } as const;

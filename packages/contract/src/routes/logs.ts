@@ -64,7 +64,8 @@ export const logWafFilters = {
   ruleId: z.number().int().min(1).optional(),
   action: z.enum(EVENT_DECISION_ACTIONS.filter((a) => a !== '') as [string, ...string[]]).optional(),
 };
-const clientExtra = {
+/** The operator's scope filters of a log search: zones and one customer. */
+export const logClientFilters = {
   zoneIDs: filterIds,
   userID: z.number().int().positive().optional(),
 };
@@ -80,8 +81,8 @@ export function checkLogRange<T extends { startTime: string; endTime: string }>(
 
 const userAccessBody = logFilterBase.superRefine(checkLogRange);
 const userWafBody = logFilterBase.extend(logWafFilters).superRefine(checkLogRange);
-const clientAccessBody = logFilterBase.extend(clientExtra).superRefine(checkLogRange);
-const clientWafBody = logFilterBase.extend({ ...logWafFilters, ...clientExtra }).superRefine(checkLogRange);
+const clientAccessBody = logFilterBase.extend(logClientFilters).superRefine(checkLogRange);
+const clientWafBody = logFilterBase.extend({ ...logWafFilters, ...logClientFilters }).superRefine(checkLogRange);
 /** What the service takes: every filter of every version (those a version lacks stay undefined). */
 export type LogFilter = z.output<typeof clientWafBody>;
 

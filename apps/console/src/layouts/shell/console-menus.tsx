@@ -94,7 +94,7 @@ function userManagementOf(tier: Tier, extra: readonly MenuLeaf[] = []): MenuGrou
 
 /**
  * dataAnalysis of the user and client consoles (spec part 1 §2 order): statistics,
- * statisticsCustomize, logger, logExport (the customer's), securityAnalysis.
+ * statisticsCustomize, logger, logExport, securityAnalysis.
  */
 function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
   const permission = `${tier}.statistics.read`;
@@ -105,9 +105,7 @@ function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
       { key: 'statistics', path: CONSOLE_PATHS.statistics, permission },
       { key: 'statisticsCustomize', path: CONSOLE_PATHS.statisticsCustomize, permission },
       { key: 'logger', path: CONSOLE_PATHS.logger, permission: `${tier}.logs.read` },
-      ...(tier === 'user'
-        ? [{ key: 'logExport' as const, path: USER_PATHS.logExport, permission: 'user.logs.read' }]
-        : []),
+      { key: 'logExport', path: CONSOLE_PATHS.logExport, permission: `${tier}.logs.read` },
       { key: 'securityAnalysis', path: CONSOLE_PATHS.securityAnalysis, permission },
     ],
   };

@@ -1,10 +1,12 @@
-import { LOG_EXPORT_FORMATS, type LogExportFormat, logExportRoutes } from '@rampart/contract';
+import { LOG_EXPORT_FORMATS, type LogExportFormat } from '@rampart/contract';
 import { Button, Checkbox, Form, Modal, Radio } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { USER_PATHS } from '../../app/console-paths';
+import { consolePath } from '../../app/console-paths';
 import { useRouteMutation } from '../../app/route-query';
+import { logExportRoutesOf } from '../../features/logs/log-export-routes';
+import { useStatisticsTier } from '../../features/statistics/use-statistics-tier';
 
 interface ExportChoice {
   format: LogExportFormat;
@@ -12,7 +14,7 @@ interface ExportChoice {
 }
 
 /**
- * The Logs page's Export button (the customer's console): an export of the log on screen — its
+ * The Logs page's Export button (both consoles): an export of the log on screen — its
  * scope, time range and filters — in the format and compression chosen in a small dialog; once
  * queued, the export list (`logExport`) opens, where it is followed and downloaded.
  */
@@ -24,16 +26,18 @@ export function LogExportButton({
   body: Record<string, unknown> & { startTime: string; endTime: string };
 }) {
   const { t } = useTranslation('logExport');
+  const tier = useStatisticsTier();
+  const routes = logExportRoutesOf(tier);
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm<ExportChoice>();
-  const create = useRouteMutation('user', logExportRoutes.createLogExport, {
+  const create = useRouteMutation(tier, routes.createLogExport, {
     input: (choice: ExportChoice) => ({ body: { ...body, type: kind, ...choice } as never }),
-    invalidates: [logExportRoutes.listLogExports],
+    invalidates: [routes.listLogExports],
     success: () => t('created'),
     onSuccess: () => {
       setOpen(false);
-      void navigate(`/user/${USER_PATHS.logExport}`);
+      void navigate(consolePath(tier, 'logExport'));
     },
   });
   return (

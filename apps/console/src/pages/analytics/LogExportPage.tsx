@@ -1,10 +1,4 @@
-import {
-  LOG_EXPORT_TYPES,
-  type LogExport,
-  type LogExportStatus,
-  type LogExportType,
-  logExportRoutes,
-} from '@rampart/contract';
+import { LOG_EXPORT_TYPES, type LogExport, type LogExportStatus, type LogExportType } from '@rampart/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Flex, Progress, Select, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
@@ -21,7 +15,9 @@ import { PageTitle } from '../../components/PageTitle';
 import { actionsColumn } from '../../components/RowActions';
 import { saveResponse } from '../../features/download/save-file';
 import { urlQuery, useListSearch } from '../../features/lists/use-list-search';
+import { logExportRoutesOf } from '../../features/logs/log-export-routes';
 import { formatValue } from '../../features/statistics/stat-format';
+import { useStatisticsTier } from '../../features/statistics/use-statistics-tier';
 import { useLocale } from '../../i18n';
 import { callAuthedRaw } from '../../session/call-authed';
 
@@ -35,19 +31,20 @@ const STATUS_COLORS: Readonly<Record<LogExportStatus, string>> = {
   failed: 'error',
   expired: 'default',
 };
-const r = logExportRoutes;
-/** The list and each export's own call, refreshed after a change. */
-const LISTS = [r.listLogExports, r.getLogExport];
 
 /**
- * `/user/dataAnalysis/logExport` (spec part 2 §3 "Log export entry", §4, §7 "Logs"): the customer's
- * log export files, paged on the server, with the time range, format, status and a progress bar
+ * `/{user,client}/dataAnalysis/logExport` (spec part 2 §3 "Log export entry", §4, §7 "Logs"): the
+ * customer's (or the operator's) log export files, paged on the server, with the time range, format, status and a progress bar
  * that refreshes while an export is queued or running; a finished file downloads, a failed export
  * is retried, any is deleted (asked first). Exports are made on the Logs page (its Export button).
  */
 export function LogExportPage() {
   const { t } = useTranslation(['logExport', 'logs', 'shell']);
   const [locale] = useLocale();
+  const tier = useStatisticsTier();
+  const r = logExportRoutesOf(tier);
+  /** The list and each export's own call, refreshed after a change. */
+  const LISTS = [r.listLogExports, r.getLogExport];
   const search = useListSearch(LOG_EXPORT_KEYS);
   const query = {
     page: search.page,
@@ -56,17 +53,17 @@ export function LogExportPage() {
   };
   const type = query.type;
   const list = useQuery({
-    ...routeQuery('user', r.listLogExports, { query }),
+    ...routeQuery(tier, r.listLogExports, { query }),
     refetchInterval: (q) =>
       q.state.data?.data.some((e) => e.status === 'queued' || e.status === 'running') ? LOG_EXPORT_REFRESH_MS : false,
   });
-  const canWrite = useCan('user.logs.write');
-  const remove = useRouteMutation('user', r.deleteLogExports, {
+  const canWrite = useCan(`${tier}.logs.write`);
+  const remove = useRouteMutation(tier, r.deleteLogExports, {
     input: (ids: number[]) => ({ body: { ids } }),
     invalidates: LISTS,
     success: () => t('deleted'),
   });
-  const retry = useRouteMutation('user', r.retryLogExports, {
+  const retry = useRouteMutation(tier, r.retryLogExports, {
     input: (ids: number[]) => ({ body: { ids } }),
     invalidates: LISTS,
     success: () => t('retried'),
@@ -75,7 +72,7 @@ export function LogExportPage() {
   const download = useMutation({
     mutationFn: async (row: LogExport) => {
       setDownloading(row.id);
-      return saveResponse(await callAuthedRaw('user', r.downloadLogExport, { params: { id: row.id } }), row.fileName);
+      return saveResponse(await callAuthedRaw(tier, r.downloadLogExport, { params: { id: row.id } }), row.fileName);
     },
     onSettled: () => setDownloading(null),
     onSuccess: (name) => toast.success(t('downloaded', { name })),

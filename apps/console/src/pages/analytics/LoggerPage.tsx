@@ -65,7 +65,7 @@ function logRoutes(tier: 'user' | 'client') {
  * its zones and customers) — each request the edge served, newest first, paged on the server,
  * filtered by the scope and time range of the statistics pages and by address, status, method,
  * URL and request id (the WAF log also by rule and action); a row opens to its whole record. The
- * customer exports the search on screen to a file (LogExportButton, the logExport page).
+ * search on screen is exported to a file (LogExportButton, the logExport page).
  */
 export function LoggerPage() {
   const { t } = useTranslation(['logs', 'shell']);
@@ -74,7 +74,7 @@ export function LoggerPage() {
   const search = useListSearch(LOG_SEARCH_KEYS);
   const kind: LogKind = search.filters.kind === 'waf' ? 'waf' : 'access';
   const fields = fieldsOf(search.filters);
-  const canExport = useCan('user.logs.write');
+  const canExport = useCan(`${tier}.logs.write`);
   return (
     <>
       <PageTitle>{t('shell:menu.logger')}</PageTitle>
@@ -94,7 +94,7 @@ export function LoggerPage() {
         initial={fields}
         onSearch={(next) => search.setFilters(paramsOf(next))}
       />
-      {tier === 'user' && canExport && (
+      {canExport && (
         <Flex justify="flex-end" style={{ marginBottom: 8 }}>
           <LogExportButton kind={kind} body={{ ...filter.body, ...sent(fields, kind) }} />
         </Flex>

@@ -1,11 +1,15 @@
 import {
+  clientAccessLogs,
+  clientLogExportRoutes,
   createLogExport,
   deleteLogExports,
   downloadLogExport,
   getSelf,
   type LogExport,
   listLogExports,
+  metaSites,
   metaUserSites,
+  metaZones,
   retryLogExports,
   tierPermissions,
   userAccessLogs,
@@ -16,7 +20,7 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, fail, ok, okPage, restoreFakeApi, selfInfo, signedInFakeApi } from '../../test/fake-api';
-import { buttonByText, findModal, findPopconfirm, findRow } from '../../test/queries';
+import { buttonByText, chooseOption, findModal, findPopconfirm, findRow } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -230,5 +234,64 @@ describe('the Logs page export button', () => {
     renderAt('/user/dataAnalysis/logger');
     await waitFor(() => expect(api.sent(userAccessLogs).length).toBeGreaterThan(0));
     expect(screen.queryByRole('button', { name: 'Export' })).toBeNull();
+  });
+});
+
+describe("the operator's log exports", () => {
+  const c = clientLogExportRoutes;
+  beforeEach(() => {
+    restoreFakeApi();
+    api = signedInFakeApi('client');
+    api.on(c.clientListLogExports, okPage([done], 1));
+    api.on(metaSites, ok([]));
+    api.on(metaZones, ok([{ id: 4, name: 'asia' }]));
+    api.on(clientAccessLogs, okPage([], 0));
+  });
+
+  it("lists the operator's exports on its own calls, in its menu after Logs", async () => {
+    renderAt('/client/dataAnalysis/logExport');
+    expect(within(await findRow('12,345')).getByText('Done')).toBeTruthy();
+    expect(api.sent(c.clientListLogExports).length).toBeGreaterThan(0);
+    expect(api.sent(listLogExports)).toHaveLength(0);
+    const nav = within(await screen.findByRole('menu', { name: 'Navigation' }));
+    const links = nav.getAllByRole('link').map((a) => a.textContent);
+    expect(links.indexOf('Log export')).toBe(links.indexOf('Logs') + 1);
+    expect(nav.getByRole('link', { name: 'Log export' }).getAttribute('href')).toBe('/client/dataAnalysis/logExport');
+  });
+
+  it('exports the search of its Logs page, zones included, then opens its export list', async () => {
+    api.on(c.clientCreateLogExport, ok(entry({ id: 9, status: 'queued', progress: 0, records: 0, bytes: 0 })));
+    renderAt('/client/dataAnalysis/logger?status=502');
+    await waitFor(() => expect(api.sent(clientAccessLogs).length).toBeGreaterThan(0));
+    await chooseOption(document.body, 'Zones', 'asia');
+    await waitFor(() => expect(api.sent(clientAccessLogs).at(-1)?.body).toMatchObject({ zoneIDs: [4] }));
+    fireEvent.click(buttonByText('Export'));
+    const modal = await findModal();
+    fireEvent.click(within(modal).getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(api.sent(c.clientCreateLogExport)).toHaveLength(1));
+    const body = api.sent(c.clientCreateLogExport)[0]?.body as Record<string, unknown>;
+    const search = api.sent(clientAccessLogs).at(-1)?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ type: 'access', format: 'csv', gzip: true, status: 502, zoneIDs: [4] });
+    expect(body.startTime).toBe(search.startTime);
+    expect(api.sent(createLogExport)).toHaveLength(0);
+    await waitFor(() => expect(api.sent(c.clientListLogExports).length).toBeGreaterThan(0));
+  });
+
+  it("downloads on the operator's call", async () => {
+    api.on(c.clientDownloadLogExport, { id: done.id }, { status: 200, text: 'reqID\r\n' });
+    const original = { create: URL.createObjectURL, revoke: URL.revokeObjectURL };
+    URL.createObjectURL = () => 'blob:export';
+    URL.revokeObjectURL = () => undefined;
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    try {
+      renderAt('/client/dataAnalysis/logExport');
+      fireEvent.click(within(await findRow('12,345')).getByRole('button', { name: 'Download' }));
+      await waitFor(() => expect(api.sent(c.clientDownloadLogExport)).toHaveLength(1));
+      expect(api.sent(downloadLogExport)).toHaveLength(0);
+    } finally {
+      click.mockRestore();
+      URL.createObjectURL = original.create;
+      URL.revokeObjectURL = original.revoke;
+    }
   });
 });

@@ -41,14 +41,6 @@ export const USER_PAGES: readonly ConsolePage[] = [
     ),
   },
   ...ANALYTICS_PAGES,
-  {
-    name: 'logExport',
-    path: USER_PATHS.logExport,
-    lazy: lazyPage(
-      () => import('../analytics/analytics-pages'),
-      (m) => m.LogExportPage,
-    ),
-  },
 ];
 
 /** The user (customer) console, /user. */

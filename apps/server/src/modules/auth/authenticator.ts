@@ -21,7 +21,7 @@ import type { TokenService } from './token.service.js';
  * created below an operator), or the account itself when it is an operator (a client account with
  * none above it). Admin accounts, and customers outside every operator, have none.
  */
-function operatorOf(account: AccountRow): number | null {
+export function operatorOf(account: AccountRow): number | null {
   if (account.operatorId !== null) return account.operatorId;
   return account.tier === 'client' ? account.id : null;
 }

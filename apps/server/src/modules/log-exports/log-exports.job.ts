@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Clock } from '../../platform/clock.js';
+import type { Caller } from '../../platform/http/bind-route.js';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.js';
 import { analyticsScope } from '../analytics/analytics-scope.js';
 import type { AnalyticsStore } from '../analytics/analytics-store.js';
@@ -28,6 +29,9 @@ export interface LogExportLimits {
   /** 0: no timer, the job runs only when driven (runOnce). */
   tickMs: number;
 }
+
+/** Whom an export's account is, as the calls see it: what its exports cover is resolved from it. */
+export type ExportCaller = Pick<Caller, 'tier' | 'accountId' | 'operatorId' | 'zoneScope'>;
 
 /** Why an export stopped without failing: deleted while it ran, or the control plane stops. */
 class Stopped extends Error {}
@@ -59,6 +63,8 @@ export class LogExportJob {
     private readonly clock: Clock,
     private readonly limits: LogExportLimits,
     private readonly onError: (error: unknown) => void,
+    /** The export's account as a caller (null: it is gone), resolved when the export runs. */
+    private readonly callerOf: (accountId: number) => Promise<ExportCaller | null>,
   ) {}
 
   /** Re-queues what a stopped control plane left running, removes stray files, then ticks. */
@@ -189,11 +195,9 @@ export class LogExportJob {
   /** The file's text, a chunk of records at a time, as the file stream asks for it. */
   private async *lines(row: LogExportRow): AsyncGenerator<string> {
     if (row.format === 'csv') yield csvHeader();
-    const scope = await analyticsScope(
-      this.analytics,
-      { tier: 'user', accountId: row.accountId, operatorId: null, zoneScope: null },
-      row.filter,
-    );
+    const caller = await this.callerOf(row.accountId);
+    if (!caller) throw new Error('the account of this export no longer exists');
+    const scope = await analyticsScope(this.analytics, caller, row.filter);
     if (scope.siteIds.length === 0) {
       await this.progress(row.id, { total: 0, records: 0 });
       return;
