@@ -1,5 +1,4 @@
 import { AnalyticsJob } from '../modules/analytics/analytics.job.js';
-import { operatorOf } from '../modules/auth/authenticator.js';
 import type { AnalyticsStore } from '../modules/analytics/analytics-store.js';
 import { DashboardService } from '../modules/analytics/dashboard.service.js';
 import { IngestService } from '../modules/analytics/ingest.service.js';
@@ -10,6 +9,7 @@ import { LogsService } from '../modules/analytics/logs.service.js';
 import { StatisticsQueries } from '../modules/analytics/statistics.queries.js';
 import { bindStatisticsRoutes } from '../modules/analytics/statistics.routes.js';
 import { StatisticsService } from '../modules/analytics/statistics.service.js';
+import { operatorOf } from '../modules/auth/authenticator.js';
 import type { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
 import {
   LOG_EXPORT_MAX_BYTES_DEFAULT,
