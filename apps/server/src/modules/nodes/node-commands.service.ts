@@ -93,9 +93,11 @@ export class NodeCommandsService {
       }
       const inserted = await this.commands.insertMany(values);
       await options.within?.(inserted);
+      // A waiting poll reads the table on another connection: wake it once the rows are visible
+      // there, after the call's transaction commits (not when this block's savepoint is released).
+      this.transactions.afterCommit(() => this.queued.bump());
       return inserted;
     });
-    this.queued.bump();
     return rows.map(presentNodeCommand);
   }
 

@@ -17,6 +17,36 @@ async function values(): Promise<number[]> {
 }
 
 describe('request transactions', () => {
+  it('runs afterCommit hooks once the outermost transaction committed, never for what was rolled back', async () => {
+    const { db, run, afterCommit } = transactionScoped(database.db);
+    const seen: string[] = [];
+    // What a hook sees on another connection: the row is there (PGlite: the root db, after commit).
+    afterCommit(() => seen.push('outside'));
+    expect(seen).toEqual(['outside']);
+    await run(async () => {
+      await db.execute(sql`INSERT INTO t VALUES (10)`);
+      afterCommit(() => seen.push('outer'));
+      await run(async () => {
+        afterCommit(() => seen.push('kept savepoint'));
+      });
+      await run(async () => {
+        afterCommit(() => seen.push('undone savepoint'));
+        throw new Error('inner');
+      }).catch(() => undefined);
+      // Not yet: the call's transaction is still open.
+      expect(seen).toEqual(['outside']);
+    });
+    expect(seen).toEqual(['outside', 'outer', 'kept savepoint']);
+    await expect(
+      run(async () => {
+        afterCommit(() => seen.push('rolled back'));
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(seen).toEqual(['outside', 'outer', 'kept savepoint']);
+    await database.db.execute(sql`DELETE FROM t`);
+  });
+
   it('sends every query made through the scoped db inside run() to one transaction', async () => {
     const { db, run, active } = transactionScoped(database.db);
     expect(active()).toBe(false);

@@ -17,12 +17,20 @@ import type { Db } from './database.js';
 interface Scope {
   readonly tx: Db;
   open: boolean;
+  /** What runs once the outermost transaction committed (a savepoint's pass to its enclosing scope when it is released). */
+  readonly afterCommit: Array<() => void>;
 }
 
 /** What a service needs for an all-or-none block: every repository call inside `fn` commits together or not at all. */
 export interface Transactions {
   /** Runs `fn` in one transaction (a savepoint inside an enclosing one): committed when it resolves, rolled back when it throws. */
   run<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` once what the caller wrote is visible to other connections: after the outermost
+   * transaction commits (never when it or the savepoint around the caller rolls back), or at once
+   * outside any. For signals to other requests (a waiting poll), which must not look too early.
+   */
+  afterCommit(fn: () => void): void;
 }
 
 export interface RequestTransactions extends Transactions {
@@ -48,16 +56,27 @@ export function transactionScoped(root: Db): RequestTransactions {
   return {
     db,
     active: () => storage.getStore()?.open === true,
-    run<T>(fn: () => Promise<T>): Promise<T> {
+    async run<T>(fn: () => Promise<T>): Promise<T> {
       const outer = storage.getStore();
-      return (outer?.open ? outer.tx : root).transaction(async (tx) => {
-        const scope: Scope = { tx: tx as unknown as Db, open: true };
+      const nested = outer?.open === true;
+      const afterCommit: Array<() => void> = [];
+      const result = await (nested ? outer.tx : root).transaction(async (tx) => {
+        const scope: Scope = { tx: tx as unknown as Db, open: true, afterCommit };
         try {
           return await storage.run(scope, fn);
         } finally {
           scope.open = false;
         }
       });
+      // Released: a savepoint's hooks wait for its enclosing transaction; the outermost's run now.
+      if (nested) outer.afterCommit.push(...afterCommit);
+      else for (const hook of afterCommit) hook();
+      return result;
+    },
+    afterCommit(fn: () => void): void {
+      const scope = storage.getStore();
+      if (scope?.open) scope.afterCommit.push(fn);
+      else fn();
     },
   };
 }
