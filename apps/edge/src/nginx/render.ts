@@ -15,6 +15,9 @@ import { z } from 'zod';
 import { DATA_PLANE_LIMITS } from '../data-plane/schema.js';
 import { isOwnSocket, type OwnSockets } from './own-sockets.js';
 
+/** Backtracking bound of every ngx.re match at the edge (lua_regex_match_limit). */
+export const EDGE_REGEX_MATCH_LIMIT = 100_000;
+
 /**
  * Renders nginx.conf from zone-level settings only: one generic server per listen port, whatever
  * the number of domains. Per-domain data never passes through here; it is pushed into Lua shared
@@ -631,7 +634,7 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     '  lua_shared_dict rampart_challenge_used 4m;',
     // Backtracking bound of every ngx.re match (site modules' regex rules): a pathological pattern
     // fails (no match) instead of holding a worker.
-    '  lua_regex_match_limit 100000;',
+    `  lua_regex_match_limit ${EDGE_REGEX_MATCH_LIMIT};`,
     `  proxy_cache_path ${layout.cacheDir} levels=1:2 keys_zone=rampart_cache:${s.cacheKeysMegabytes}m max_size=${s.cacheMaxSizeMegabytes}m inactive=7d use_temp_path=off;`,
     // Loads the modules in the master (workers inherit them) and touches no data: the shared dict
     // survives a reload and holds what the agent pushed.

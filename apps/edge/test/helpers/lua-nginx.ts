@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { MODULES_DIR } from '../../src/nginx/render.js';
@@ -12,6 +12,8 @@ export interface LuaNginx {
   port: number;
   /** Stops nginx and removes its prefix. */
   stop(): Promise<void>;
+  /** The end of nginx's error log (why a request failed). */
+  errorLog(): Promise<string>;
 }
 
 /**
@@ -55,6 +57,7 @@ ${blocks.server}
   }
   return {
     port,
+    errorLog: async () => (await readFile(path.join(prefix, 'logs/error.log'), 'utf8').catch(() => '')).slice(-4000),
     stop: async () => {
       await nginx('-s', 'stop').catch(() => undefined);
       await rm(prefix, { recursive: true, force: true });
