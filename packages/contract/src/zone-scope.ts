@@ -62,6 +62,8 @@ export const ZONE_SCOPE_REFS: Readonly<Record<string, ZoneScopeRefs>> = {
   'client.statistics.export': { zones: ['body.zoneIDs'] },
   'client.logs.access': { zones: ['body.zoneIDs'] },
   'client.logs.waf': { zones: ['body.zoneIDs'] },
+  'client.logPush.create': { zones: ['body.zoneIDs'] },
+  'client.logPush.update': { zones: ['body.zoneIDs'] },
 };
 
 /** The zone and node references of a route: `params.zoneID` always, plus the table's. */
