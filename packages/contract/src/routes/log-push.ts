@@ -89,7 +89,7 @@ export const zPushUrl = z
   .string()
   .max(2048, { message: 'tooLong' })
   .transform((value, ctx) => {
-    const m = /^(https?):\/\/(\[[0-9A-Fa-f:.]+\]|[^/?#@\s[\]]+)(\/[^#\s]*)?$/iu.exec(value);
+    const m = /^(https?):\/\/(\[[0-9A-Fa-f:.]+\](?::\d+)?|[^/?#@\s[\]]+)(\/[^#\s]*)?$/iu.exec(value);
     if (!m || !/^[\x21-\x7e]+$/.test(value)) {
       addValidationIssue(ctx, { ok: false, key: 'invalidURL' });
       return z.NEVER;
