@@ -63,7 +63,11 @@ const as = <R extends AnyRoute>(who: Token, route: R, ...args: CallArgs<R, Token
 let batchSerial = 0;
 async function ship(node: JoinedNode, events: ReturnType<typeof edgeEvent>[], app = t) {
   batchSerial += 1;
-  const res = await shipBatch(app.app, node, { batchId: `push${Date.now() % 1_000_000}-${batchSerial}`, dropped: 0, events });
+  const res = await shipBatch(app.app, node, {
+    batchId: `push${Date.now() % 1_000_000}-${batchSerial}`,
+    dropped: 0,
+    events,
+  });
   expect(res.statusCode, res.body).toBe(200);
 }
 const shopEvent = (over: Partial<Parameters<typeof edgeEvent>[0]> = {}) =>
@@ -250,6 +254,66 @@ describe('webhook', () => {
     // The receiver checks the signature: the kept secret signed it.
     await until('the record', () => hook.records.length >= 1);
     expect(hook.errors).toEqual([]);
+    await remove(user, [event.id]);
+  });
+});
+
+describe('restart and the audit log', () => {
+  it('resumes from the stored cursor after the job stops and starts again', async () => {
+    const hook = await receiver(() => webhookReceiver(SECRET));
+    const event = await create(user, userCreateLogPushEvent, {
+      name: 'restart',
+      type: 'access',
+      destination: webhook(hook),
+    });
+    const before = [shopEvent()];
+    await ship(a, before);
+    await until('the first record', () => hook.records.length >= 1);
+    // The job stops (a control plane going down) while events keep arriving; a new start has only
+    // the database to go on: the cursor there.
+    await t.app.rampart.logPushJob.stop();
+    const during = [shopEvent(), shopEvent()];
+    await ship(a, during);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(hook.records).toHaveLength(1);
+    t.app.rampart.logPushJob.start();
+    await until('the records sent while stopped', () => hook.records.length >= 3);
+    await new Promise((r) => setTimeout(r, 300));
+    once(
+      hook,
+      [...before, ...during].map((e) => e.id),
+    );
+    expect(hook.records).toHaveLength(3);
+    await remove(user, [event.id]);
+  });
+
+  it("pushes the account's own audit log", async () => {
+    const hook = await receiver(() => webhookReceiver(SECRET));
+    const event = await create(user, userCreateLogPushEvent, {
+      name: 'audit',
+      type: 'audit',
+      destination: webhook(hook),
+    });
+    // A state-changing call of the account is an audit record.
+    const other = await create(user, userCreateLogPushEvent, {
+      name: 'audited',
+      type: 'access',
+      enabled: false,
+      destination: { kind: 'webhook', url: 'https://203.0.113.10/' },
+    });
+    await until('the audit record', () => hook.records.some((r) => r.action === 'user.logPush.create'));
+    // The neighbour's calls are not the user's audit log.
+    const theirs = await create(neighbour, userCreateLogPushEvent, {
+      name: 'theirs',
+      type: 'access',
+      enabled: false,
+      destination: { kind: 'webhook', url: 'https://203.0.113.10/' },
+    });
+    await remove(user, [other.id]);
+    await until('the delete', () => hook.records.some((r) => r.action === 'user.logPush.delete'));
+    expect(hook.records.every((r) => r.accountName !== 'neighbour')).toBe(true);
+    expect(hook.errors).toEqual([]);
+    await remove(neighbour, [theirs.id]);
     await remove(user, [event.id]);
   });
 });
