@@ -65,4 +65,6 @@ CREATE INDEX "log_push_logs_account_idx" ON "log_push_logs" USING btree ("accoun
 CREATE INDEX "log_push_logs_operator_idx" ON "log_push_logs" USING btree ("operator_id","id");--> statement-breakpoint
 CREATE INDEX "log_push_logs_event_idx" ON "log_push_logs" USING btree ("event_id","id");--> statement-breakpoint
 CREATE INDEX "log_push_logs_created_idx" ON "log_push_logs" USING btree ("created_at");--> statement-breakpoint
-CREATE INDEX "log_push_manuals_event_idx" ON "log_push_manuals" USING btree ("event_id","id");
+CREATE INDEX "log_push_manuals_event_idx" ON "log_push_manuals" USING btree ("event_id","id");--> statement-breakpoint
+CREATE TRIGGER audit_row_change AFTER INSERT OR UPDATE OR DELETE ON "log_push_events" FOR EACH ROW EXECUTE FUNCTION audit_row_change();--> statement-breakpoint
+CREATE TRIGGER audit_row_change AFTER INSERT OR UPDATE OR DELETE ON "log_push_manuals" FOR EACH ROW EXECUTE FUNCTION audit_row_change();

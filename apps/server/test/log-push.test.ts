@@ -173,6 +173,15 @@ describe('webhook', () => {
     });
     expect(JSON.stringify(event)).not.toContain(SECRET);
     expect(JSON.stringify(event)).not.toContain('abc');
+    // Nor does the audit log: the call's body and the row's changes have them redacted.
+    const audited = await t.db.database.db.execute(
+      `SELECT l.changes::text AS body, (SELECT string_agg(c.after::text, ' ') FROM audit_row_changes c WHERE c.tx_id = l.tx_id) AS rows
+         FROM audit_logs l WHERE l.action = 'user.logPush.create' ORDER BY l.id DESC LIMIT 1`,
+    );
+    const audit = (audited as unknown as { rows: { body: string; rows: string | null }[] }).rows[0];
+    expect(audit?.body).toContain('[redacted]');
+    expect(`${audit?.body} ${audit?.rows}`).not.toContain(SECRET);
+    expect(`${audit?.body} ${audit?.rows}`).not.toContain('"abc"');
 
     const first = [shopEvent(), shopEvent(), shopEvent()];
     await ship(a, [...first, neighbourEvent(), neighbourEvent()]);
