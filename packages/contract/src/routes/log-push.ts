@@ -10,7 +10,8 @@ import { checkLogRange } from './logs.js';
 /**
  * Log push (spec part 2 §3 "Log push event and log: eventID, userID, createdAt, createdAtStart,
  * createdAtEnd, ID", §7 "Log push": `GET/POST/PUT/DELETE {user,client}/logPush/events`,
- * `POST {user,client}/logPush/manuallyPush`, `GET {user,client}/logPush/logs`;
+ * `POST {user,client}/logPush/manuallyPush`, `GET {user,client}/logPush/logs`; and
+ * `POST {user,client}/logPush/test`, the console's "send a test" (issue 21);
  * docs/decisions.md "Log push").
  *
  * A push "event" (the spec's word) is a push target: which log (access, WAF, or the account's own
@@ -348,6 +349,16 @@ export const logPushLogSchema = z.object({
 });
 export type LogPushLog = z.infer<typeof logPushLogSchema>;
 
+/** What a test push answers: whether the destination took one sample record, and why not. */
+export const logPushTestResultSchema = z.object({
+  ok: z.boolean(),
+  /** The error when it did not (the same text a delivery log row would carry), else null. */
+  error: z.string().nullable(),
+  /** How long the attempt took. */
+  ms: z.number().int(),
+});
+export type LogPushTestResult = z.infer<typeof logPushTestResultSchema>;
+
 const isoTime = z.string().datetime({ offset: true });
 const logsQueryBase = pageQuery.extend({
   eventID: z.coerce.number().int().positive().optional(),
@@ -364,6 +375,7 @@ export type LogPushLogsQuery = z.output<typeof clientLogsQuery>;
 const manualBody = z.object({ id: zId, startTime: isoTime, endTime: isoTime }).superRefine(checkLogRange);
 export type LogPushManual = z.output<typeof manualBody>;
 const idsBody = z.object({ ids: zIds(LOG_PUSH_IDS_MAX) });
+const testBody = z.object({ id: zId });
 
 const userAccess = {
   read: tiers(['user'], 'user.logPush.read'),
@@ -439,6 +451,18 @@ function routesFor<
       request: { body: manualBody },
       response: okReply,
     }),
+    test: defineRoute({
+      id: `${prefix}.logPush.test`,
+      method: 'POST',
+      path: `/${prefix}/logPush/test`,
+      access: access.write,
+      codes: [],
+      summary:
+        'Sends one sample record of the event\'s log to its destination now (the console\'s "send a test"), outside the delivery order and the delivery log; answers whether it was taken and the error if not',
+      tags: ['logs'],
+      request: { body: testBody },
+      response: dataOf(logPushTestResultSchema),
+    }),
     logs: defineRoute({
       id: `${prefix}.logPush.logs`,
       method: 'GET',
@@ -461,12 +485,14 @@ export const userCreateLogPushEvent = userRoutes.create;
 export const userUpdateLogPushEvent = userRoutes.update;
 export const userDeleteLogPushEvents = userRoutes.delete;
 export const userManualLogPush = userRoutes.manual;
+export const userTestLogPush = userRoutes.test;
 export const userLogPushLogs = userRoutes.logs;
 export const clientListLogPushEvents = clientRoutes.list;
 export const clientCreateLogPushEvent = clientRoutes.create;
 export const clientUpdateLogPushEvent = clientRoutes.update;
 export const clientDeleteLogPushEvents = clientRoutes.delete;
 export const clientManualLogPush = clientRoutes.manual;
+export const clientTestLogPush = clientRoutes.test;
 export const clientLogPushLogs = clientRoutes.logs;
 
 export const logPushRoutes = {
@@ -475,11 +501,13 @@ export const logPushRoutes = {
   userUpdateLogPushEvent,
   userDeleteLogPushEvents,
   userManualLogPush,
+  userTestLogPush,
   userLogPushLogs,
   clientListLogPushEvents,
   clientCreateLogPushEvent,
   clientUpdateLogPushEvent,
   clientDeleteLogPushEvents,
   clientManualLogPush,
+  clientTestLogPush,
   clientLogPushLogs,
 } as const;
