@@ -9,6 +9,7 @@ import {
   userListLogPushEvents,
   userLogPushLogs,
   userManualLogPush,
+  userTestLogPush,
   userUpdateLogPushEvent,
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
@@ -238,6 +239,25 @@ describe('webhook', () => {
     await until('the manual push', () => hook.records.length >= 12);
     const manual = (await pushLogs(user, { eventID: event.id })).data.filter((l) => l.manual);
     expect(manual.reduce((n, l) => n + l.records, 0)).toBe(6);
+    await remove(user, [event.id]);
+  });
+
+  it('sends a test record on demand, and says why when the receiver refuses', async () => {
+    const hook = await receiver(() => webhookReceiver(SECRET));
+    const event = await create(user, userCreateLogPushEvent, {
+      name: 'tested',
+      type: 'waf',
+      destination: webhook(hook),
+    });
+    const ok = await as(user, userTestLogPush, { body: { id: event.id } });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data).toMatchObject({ ok: true, error: null });
+    expect(hook.records).toEqual([expect.objectContaining({ test: true, fwKind: 'waf' })]);
+    hook.failWith = 401;
+    const refused = (await as(user, userTestLogPush, { body: { id: event.id } })).json().data;
+    expect(refused).toMatchObject({ ok: false, error: expect.stringContaining('401') });
+    expect((await pushLogs(user, { eventID: event.id })).total).toBe(0);
+    expect((await as(neighbour, userTestLogPush, { body: { id: event.id } })).json().code).toBe(101018);
     await remove(user, [event.id]);
   });
 

@@ -24,6 +24,9 @@ export function bindLogPushRoutes(binder: Binder, push: LogPushService): void {
       return { data: true as const };
     });
   }
+  for (const route of [r.userTestLogPush, r.clientTestLogPush] as const) {
+    binder.bind(route, async ({ body }, { caller }) => ({ data: await push.test(caller, body.id) }));
+  }
   binder.bind(r.userLogPushLogs, async ({ query }, { caller }) => push.logs(caller, query));
   binder.bind(r.clientLogPushLogs, async ({ query }, { caller }) => push.logs(caller, query));
 }

@@ -5,6 +5,7 @@ import {
   type LogPushEventCreate,
   type LogPushLogsQuery,
   type LogPushManual,
+  type LogPushTestResult,
 } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -20,7 +21,7 @@ import {
   splitDestination,
 } from './log-push.presenter.js';
 import type { LogPushEventRow, LogPushRepository, PushOwner } from './log-push.repository.js';
-import { checkedAddresses, PushError } from './log-push.senders.js';
+import { checkedAddresses, PushError, sendBatch } from './log-push.senders.js';
 import type { LogPushSource } from './log-push.source.js';
 
 /**
@@ -140,6 +141,42 @@ export class LogPushService {
       });
     });
     this.wake();
+  }
+
+  /**
+   * The console's "send a test": one sample record of the event's log to its destination now,
+   * outside the delivery order, the cursor and the delivery log (the SSRF rule as every send).
+   */
+  async test(caller: Caller, id: number): Promise<LogPushTestResult> {
+    const row = await this.transactions.run(() => this.own(LogPushService.ownerOf(caller), id));
+    const now = this.clock();
+    const time = new Date(now).toISOString();
+    const record: Record<string, unknown> =
+      row.type === 'audit'
+        ? { id: 0, time, accountID: row.accountId, action: 'logPush.test', method: 'POST', url: '', test: true }
+        : {
+            reqID: `test-${now}`,
+            time,
+            host: 'test.invalid',
+            method: 'GET',
+            url: '/rampart-log-push-test',
+            status: 200,
+            fwKind: row.type === 'waf' ? 'waf' : '',
+            test: true,
+          };
+    const started = Date.now();
+    try {
+      await sendBatch(
+        { ...row.destination, ...this.open(row.secrets) } as LogPushDestinationIn,
+        { type: row.type, records: [record], ids: [null], times: [now], hosts: ['test.invalid'] },
+        { allowPrivate: this.allowPrivate, connectTimeoutMs: 5000, requestTimeoutMs: 10_000 },
+        now,
+      );
+      return { ok: true, error: null, ms: Date.now() - started };
+    } catch (e) {
+      const error = (e instanceof Error ? e.message : String(e)).slice(0, 1000);
+      return { ok: false, error, ms: Date.now() - started };
+    }
   }
 
   async logs(caller: Caller, query: LogPushLogsQuery) {
