@@ -46,6 +46,7 @@ const PUSH_CONFIG = {
 let t: TestApp;
 let client: Token;
 let rival: Token;
+let zoneSub: Token;
 let user: Token;
 let neighbour: Token;
 let siteId: number;
@@ -128,6 +129,7 @@ beforeAll(async () => {
   ({
     client,
     rival,
+    zoneSub,
     user,
     neighbour,
     siteId,
@@ -482,6 +484,18 @@ describe('the operator', () => {
     const clientLogs = await pushLogs(client, { eventID: event.id }, clientLogPushLogs);
     expect(clientLogs.total).toBeGreaterThan(0);
     expect((await pushLogs(rival, {}, clientLogPushLogs)).total).toBe(0);
+    // A sub-account restricted to the other zone: "all zones" is its zones, zone a is not its to name.
+    const subEvent = await create(zoneSub, clientCreateLogPushEvent, {
+      name: 'sub',
+      type: 'waf',
+      destination: webhook(hook),
+    });
+    expect(subEvent.zoneIDs).toHaveLength(1);
+    expect(subEvent.zoneIDs).not.toContain(zoneA);
+    const outside = await sendAs(t.app, zoneSub, clientCreateLogPushEvent, {
+      body: { name: 'x', type: 'access', zoneIDs: [zoneA], destination: webhook(hook) as never },
+    });
+    expect(outside.json().code).toBe(101018);
     // Another operator's zone is refused as an unknown one.
     const rivalZone = await sendAs(t.app, rival, clientCreateLogPushEvent, {
       body: { name: 'x', type: 'access', zoneIDs: [zoneA], destination: webhook(hook) as never },

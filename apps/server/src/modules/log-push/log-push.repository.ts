@@ -2,7 +2,7 @@ import type { LogPushLogsQuery } from '@rampart/contract';
 import { and, asc, count, desc, eq, gt, gte, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { readPage } from '../../platform/db/paging.js';
-import { auditLogs, logPushEvents, logPushLogs, logPushManuals, zones } from '../../platform/db/schema.js';
+import { accounts, auditLogs, logPushEvents, logPushLogs, logPushManuals, zones } from '../../platform/db/schema.js';
 
 export type LogPushEventRow = typeof logPushEvents.$inferSelect;
 export type LogPushLogRow = typeof logPushLogs.$inferSelect;
@@ -40,6 +40,11 @@ export class LogPushRepository {
       .where(and(ownedBy(owner), inArray(logPushEvents.id, [...ids])))
       .orderBy(logPushEvents.id)
       .for('update');
+  }
+
+  /** Locks the owner's account row until the transaction ends: two creates of one owner count one after the other. */
+  async lockOwner(owner: PushOwner): Promise<void> {
+    await this.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, owner.accountId)).for('update');
   }
 
   async countOwned(owner: PushOwner): Promise<number> {

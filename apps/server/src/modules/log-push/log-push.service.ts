@@ -60,6 +60,7 @@ export class LogPushService {
     const { shown, secrets } = splitDestination(input.destination);
     const cursors = await this.startCursors();
     const row = await this.transactions.run(async () => {
+      await this.events.lockOwner(owner);
       if ((await this.events.countOwned(owner)) >= LOG_PUSH_EVENTS_MAX) {
         throw new AppError(101029, { extra: { max: LOG_PUSH_EVENTS_MAX } });
       }
@@ -72,7 +73,7 @@ export class LogPushService {
         enabled: input.enabled,
         type: input.type,
         siteIds: owner.tier === 'user' ? [...new Set(input.siteIDs ?? [])] : [],
-        zoneIds: owner.tier === 'client' ? [...new Set(input.zoneIDs ?? [])] : [],
+        zoneIds: owner.tier === 'client' ? this.zonesOf(caller, input.zoneIDs) : [],
         filters: input.filters,
         destination: shown,
         secrets: this.seal(secrets),
@@ -102,7 +103,7 @@ export class LogPushService {
         enabled: input.enabled,
         type: input.type,
         siteIds: owner.tier === 'user' ? [...new Set(input.siteIDs ?? [])] : [],
-        zoneIds: owner.tier === 'client' ? [...new Set(input.zoneIDs ?? [])] : [],
+        zoneIds: owner.tier === 'client' ? this.zonesOf(caller, input.zoneIDs) : [],
         filters: input.filters,
         destination: shown,
         secrets: this.seal(merged),
@@ -192,6 +193,16 @@ export class LogPushService {
   /** The destination's secrets, opened (the job's use). */
   secretsOf(row: LogPushEventRow): DestinationSecrets {
     return this.open(row.secrets);
+  }
+
+  /**
+   * An operator event's zones: those named, or none (all of the operator's) — but a sub-account
+   * restricted to some zones (whose named zones the binder checked) gets its zones for "all".
+   */
+  private zonesOf(caller: Caller, zoneIDs: number[] | undefined): number[] {
+    const named = [...new Set(zoneIDs ?? [])];
+    if (named.length === 0 && caller.zoneScope) return [...caller.zoneScope].sort((x, y) => x - y);
+    return named;
   }
 
   private seal(secrets: DestinationSecrets): string | null {
