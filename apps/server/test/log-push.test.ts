@@ -400,6 +400,22 @@ describe('syslog, Elasticsearch and Splunk', () => {
     }
     expect(reqIds(hec)).toEqual([failed.id]);
     expect(hec.errors).toEqual([]);
+
+    // The TCP syslog receiver goes away and comes back on its port: the missed records arrive once.
+    const tcpEvent = events[0] as LogPushEvent;
+    await tcp.stop();
+    const missed = [shopEvent(), shopEvent(), shopEvent()];
+    await ship(a, missed);
+    await until(
+      'a retrying syslog attempt',
+      async () => (await pushLogs(user, { eventID: tcpEvent.id, status: 'retrying' })).data.length > 0,
+    );
+    await tcp.start();
+    await until('the missed syslog records', () => tcp.records.length >= 6);
+    await new Promise((r) => setTimeout(r, 300));
+    once(tcp, [...all, ...missed.map((e) => e.id)]);
+    expect(tcp.records).toHaveLength(6);
+    expect(tcp.errors).toEqual([]);
     await remove(
       user,
       events.map((e) => e.id),
