@@ -152,7 +152,7 @@ async function main() {
       store,
       new LogExportFiles(dir),
       () => Date.now(),
-      { retentionDays: 7, maxBytes: Number.MAX_SAFE_INTEGER, tickMs: 0 },
+      { inForce: async () => ({ retentionDays: 7, maxBytes: Number.MAX_SAFE_INTEGER }), tickMs: 0 },
       (error) => {
         throw error;
       },

@@ -48,9 +48,10 @@ const group: EdgeAuthGroup = {
     { id: 3, in: 'query', name: 'api_key', key: 'qkey-0123456789abcdef' },
   ],
   jwt: [
-    { id: 4, alg: 'HS256', key: HS_SECRET, iss: 'idp', aud: 'app', leeway: 0 },
-    { id: 5, alg: 'RS256', key: pem(rsa.publicKey), iss: '', aud: '', leeway: 0 },
-    { id: 6, alg: 'ES256', key: pem(ec.publicKey), iss: '', aud: '', leeway: 0 },
+    { id: 4, alg: 'HS256', key: HS_SECRET, iss: 'idp', aud: 'app', leeway: 0, requireExp: true },
+    // The one credential that takes tokens without exp.
+    { id: 5, alg: 'RS256', key: pem(rsa.publicKey), iss: '', aud: '', leeway: 0, requireExp: false },
+    { id: 6, alg: 'ES256', key: pem(ec.publicKey), iss: '', aud: '', leeway: 0, requireExp: true },
   ],
 };
 const keysOnly: EdgeAuthGroup = { id: 8, basic: [], key: [group.key[0]!], jwt: [] };
@@ -167,6 +168,15 @@ describe('auth groups at the edge', () => {
     // Algorithm confusion: an HS256 token whose secret is the RSA public key is not checked against it.
     expect(await status('/admin', bearer(jwt('HS256', good(), pem(rsa.publicKey))))).toBe(401);
     expect(await status('/admin', bearer('not.a.jwt'))).toBe(401);
+  });
+
+  it('JWT without exp: refused by a credential that requires it (the default), taken by one that does not', async () => {
+    const { exp: _exp, ...forever } = good();
+    expect(await status('/admin', bearer(jwt('HS256', forever, HS_SECRET)))).toBe(401);
+    expect(await status('/admin', bearer(jwt('ES256', {}, ec.privateKey)))).toBe(401);
+    expect(await status('/admin', bearer(jwt('RS256', {}, rsa.privateKey)))).toBe(200);
+    // exp present still counts for the credential that does not require it.
+    expect(await status('/admin', bearer(jwt('RS256', { exp: now() - 1 }, rsa.privateKey)))).toBe(401);
   });
 
   it('redirects plain HTTP on a forceSSL domain before asking for a credential', async () => {

@@ -164,9 +164,6 @@ describe('audit log', () => {
       'auth_tickets',
       // Written by the nodes' reports, not by a person (an attack would flood the log); unblocking is an audited call.
       'blocked_ips',
-      // Log export files: no trigger since their migration (0039); listed as found, not decided here.
-      'log_export_days',
-      'log_exports',
       // The log push job's delivery log: written by the job, not by a person.
       'log_push_logs',
       'monitor_events',

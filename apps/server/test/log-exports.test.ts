@@ -12,17 +12,20 @@ import {
   deleteLogExports,
   downloadLogExport,
   getLogExport,
+  getLogExportSetting,
   initializeNodes,
   LOG_EXPORT_ACTIVE_MAX,
+  listAuditLogs,
   listLogExports,
   logRecordSchema,
+  putLogExportSetting,
   retryLogExports,
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_CSV_COLUMNS } from '../src/modules/log-exports/log-exports.presenter.js';
-import { addAccount, rootId } from './helpers/accounts.js';
+import { addAccount, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
@@ -471,6 +474,93 @@ describe('log export files', () => {
     await runJob();
     expect((await get(later, created.id)).status).toBe('expired');
     expect(existsSync(path.join(r.dataDir, 'log-exports', String(created.id)))).toBe(false);
+  });
+});
+
+describe("the operator's log export setting", () => {
+  let r: Rig;
+  let client: Token;
+  const as = <R extends AnyRoute>(who: Token, route: R, ...args: CallArgs<R, Token>) =>
+    sendAs(r.t.app, who, route, ...args);
+  beforeAll(async () => {
+    r = await rig();
+    client = await signIn(r.t.app, 'client');
+    await ship(r, 'setting-1', [edgeEvent({ id: 'setting-1', time: at(1), domainId: r.domainId })]);
+  });
+  afterAll(async () => {
+    await r.t.close();
+    await rm(r.dataDir, { recursive: true, force: true });
+  });
+
+  /** An export of the user's hour, written by the job: its state once done. */
+  async function exported(user: Token): Promise<LogExport> {
+    const res = await as(user, createLogExport, { body: { ...range, type: 'access', gzip: false } });
+    expect(res.statusCode, res.body).toBe(200);
+    await r.t.app.rampart.logExportJob.runOnce();
+    const done = await as(user, getLogExport, { params: { id: res.json().data.id } });
+    expect(done.json().data.status).toBe('done');
+    return done.json().data as LogExport;
+  }
+  const fileOf = (id: number) => path.join(r.dataDir, 'log-exports', String(id));
+
+  it("is the install's defaults until the operator sets it: 7 days, 10 GiB", async () => {
+    const res = await as(client, getLogExportSetting);
+    expect(res.json()).toEqual({ data: { retentionDays: 7, spaceMB: 10_240 } });
+  });
+
+  it('refuses bad values and leaves the setting as it was', async () => {
+    for (const [body, field] of [
+      [{ retentionDays: 0, spaceMB: 100 }, 'retentionDays'],
+      [{ retentionDays: 366, spaceMB: 100 }, 'retentionDays'],
+      [{ retentionDays: 1.5, spaceMB: 100 }, 'retentionDays'],
+      [{ retentionDays: 7, spaceMB: 0 }, 'spaceMB'],
+      [{ retentionDays: 7, spaceMB: 10_485_761 }, 'spaceMB'],
+      [{ retentionDays: 7 }, 'spaceMB'],
+    ] as const) {
+      const res = await as(client, putLogExportSetting, { body: body as never });
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().extra.fields.map((f: { field: string }) => f.field)).toEqual([field]);
+    }
+    expect((await as(client, getLogExportSetting)).json().data).toEqual({ retentionDays: 7, spaceMB: 10_240 });
+  });
+
+  it("refuses a customer and another operator (the files are the installation's)", async () => {
+    const body = { retentionDays: 1, spaceMB: 1 };
+    expect((await as(r.user, getLogExportSetting)).json().code).toBe(101018);
+    expect((await as(r.user, putLogExportSetting, { body })).json().code).toBe(101018);
+    const rival = await signInOtherOperator(r.t.app);
+    expect((await as(rival, getLogExportSetting)).json().code).toBe(101018);
+    expect((await as(rival, putLogExportSetting, { body })).json().code).toBe(101018);
+    expect((await as(client, getLogExportSetting)).json().data).toEqual({ retentionDays: 7, spaceMB: 10_240 });
+  });
+
+  it('moves the expiry of the files already written, and expires at once those past the new retention', async () => {
+    const old = await exported(r.user);
+    expect(Date.parse(old.expiresAt ?? '') - Date.parse(old.finishedAt ?? '')).toBe(7 * DAY);
+    // The last test of the block: the clock does not come back (tokens signed later would not be valid yet).
+    r.clock.advance(3 * DAY);
+    const user = await signIn(r.t.app, 'user');
+    client = await signIn(r.t.app, 'client');
+    const recent = await exported(user);
+
+    const set = await as(client, putLogExportSetting, { body: { retentionDays: 2, spaceMB: 500 } });
+    expect(set.json()).toEqual({ data: { retentionDays: 2, spaceMB: 500 } });
+    expect((await as(client, getLogExportSetting)).json().data).toEqual({ retentionDays: 2, spaceMB: 500 });
+    // Finished three days ago: past two days, expired by the call itself, its file gone.
+    expect((await as(user, getLogExport, { params: { id: old.id } })).json().data.status).toBe('expired');
+    expect(existsSync(fileOf(old.id))).toBe(false);
+    const kept = (await as(user, getLogExport, { params: { id: recent.id } })).json().data as LogExport;
+    expect(kept.status).toBe('done');
+    expect(Date.parse(kept.expiresAt ?? '') - Date.parse(kept.finishedAt ?? '')).toBe(2 * DAY);
+    expect(existsSync(fileOf(recent.id))).toBe(true);
+    // A file written now is kept two days too.
+    const next = await exported(user);
+    expect(Date.parse(next.expiresAt ?? '') - Date.parse(next.finishedAt ?? '')).toBe(2 * DAY);
+    const log = await as(client, listAuditLogs, { params: { auth: 'client' }, query: { url: 'client.setting.log' } });
+    expect(log.json().data[0]).toMatchObject({
+      action: 'client.setting.log.export.update',
+      changes: { retentionDays: 2, spaceMB: 500 },
+    });
   });
 });
 

@@ -111,10 +111,19 @@ describe('auth groups', () => {
     });
     expect(key.json().data).toMatchObject({ name: 'ci', location: 'header', param: 'X-Api-Key' });
     const hs = await call(c.createJwtAuth, { params: gp(), body: { name: 'hs', alg: 'HS256', secret, issuer: 'idp' } });
-    expect(hs.json().data).toMatchObject({ alg: 'HS256', hasSecret: true, issuer: 'idp', publicKey: '' });
+    expect(hs.json().data).toMatchObject({
+      alg: 'HS256',
+      hasSecret: true,
+      issuer: 'idp',
+      publicKey: '',
+      requireExp: true,
+    });
     expect(JSON.stringify(hs.json())).not.toContain(secret);
-    const rs = await call(c.createJwtAuth, { params: gp(), body: { name: 'rs', alg: 'RS256', publicKey: rsaPem } });
-    expect(rs.json().data).toMatchObject({ alg: 'RS256', hasSecret: false, publicKey: rsaPem });
+    const rs = await call(c.createJwtAuth, {
+      params: gp(),
+      body: { name: 'rs', alg: 'RS256', publicKey: rsaPem, requireExp: false },
+    });
+    expect(rs.json().data).toMatchObject({ alg: 'RS256', hasSecret: false, publicKey: rsaPem, requireExp: false });
     expect(
       (await call(c.createJwtAuth, { params: gp(), body: { name: 'es', alg: 'ES256', publicKey: ecPem } })).statusCode,
     ).toBe(200);
@@ -181,7 +190,8 @@ describe('auth groups', () => {
     expect(www.groups[0]?.basic[0]).toMatchObject({ user: 'alice', salt: expect.stringMatching(/^[0-9a-f]{32}$/) });
     expect(www.groups[0]?.key[0]).toMatchObject({ in: 'header', name: 'x-api-key', key: 'k'.repeat(24) });
     expect(www.groups[0]?.jwt.map((j: { alg: string }) => j.alg)).toEqual(['HS256', 'RS256', 'ES256']);
-    expect(www.groups[0]?.jwt[0]).toMatchObject({ key: secret, iss: '', aud: 'app' });
+    expect(www.groups[0]?.jwt[0]).toMatchObject({ key: secret, iss: '', aud: 'app', requireExp: true });
+    expect(www.groups[0]?.jwt[1]).toMatchObject({ requireExp: false });
     expect(of(secondDomainId).rules.map((r: { id: number }) => r.id)).toEqual([
       admin.json().data.id,
       api.json().data.id,

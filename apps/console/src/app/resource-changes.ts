@@ -28,6 +28,7 @@ import {
   geoDatabaseRoutes,
   groupLineRoutes,
   groupRoutes,
+  logExportRoutes,
   logoRoutes,
   logSettingRoutes,
   luaAclRoutes,
@@ -108,6 +109,12 @@ const CHANGES = readsByResource({
   logos: [logoRoutes.listLogos],
   logParts: [logSettingRoutes.listLogParts],
   logSetting: [logSettingRoutes.getLogSetting],
+  // The export job applies a new retention at once: the export lists show the new expiry.
+  logExportSetting: [
+    logSettingRoutes.getLogExportSetting,
+    logExportRoutes.listLogExports,
+    logExportRoutes.getLogExport,
+  ],
   operatorNginx: Object.values(OPERATOR_NGINX_SECTION_ROUTES).map((routes) => routes.get),
   monitorGroups: [
     monitoringRoutes.listMonitorGroups,

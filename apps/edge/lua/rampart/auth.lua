@@ -6,7 +6,8 @@
 --   key    the key in its header or query parameter (compared in constant time)
 --   jwt    Authorization: Bearer <JWS>; alg from the token's header must be the credential's
 --          (HS256, RS256 or ES256: "none" and anything else is refused, and an HS256 token is never
---          checked against a public key); exp and nbf when present, with the leeway; iss and aud
+--          checked against a public key); exp and nbf when present, with the leeway (a token
+--          without exp refused when the credential requires it, the default); iss and aud
 --          when the credential names them (aud: a string or a list holding it)
 -- Without one: 401 with WWW-Authenticate (Basic realm="Restricted" when the group has basic
 -- credentials, Bearer when it has JWT ones), logged as fw_kind auth, fw_rule the rule, fw_action deny.
@@ -37,7 +38,9 @@ local function compile_group(g)
     local key = c.key
     if c.alg ~= "HS256" then key = crypto.public_key(c.key, c.alg) end
     if key then
-      jwts[#jwts + 1] = { alg = c.alg, key = key, iss = c.iss, aud = c.aud, leeway = c.leeway }
+      jwts[#jwts + 1] = {
+        alg = c.alg, key = key, iss = c.iss, aud = c.aud, leeway = c.leeway, require_exp = c.requireExp,
+      }
     elseif not warned then
       warned = true
       ngx.log(ngx.ERR, "rampart.auth: JWT credential ", c.id, " has a key that does not fit ", c.alg)
@@ -92,6 +95,7 @@ end
 local function claims_ok(claims, cred, now)
   if type(claims) ~= "table" then return false end
   local exp, nbf = claims.exp, claims.nbf
+  if exp == nil and cred.require_exp then return false end
   if exp ~= nil and (type(exp) ~= "number" or now >= exp + cred.leeway) then return false end
   if nbf ~= nil and (type(nbf) ~= "number" or now + cred.leeway < nbf) then return false end
   if cred.iss ~= "" and claims.iss ~= cred.iss then return false end

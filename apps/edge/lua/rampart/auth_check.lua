@@ -52,7 +52,10 @@ local function group(g, path)
       return nil, at .. ".iss", "not printable text"
     end
     if not is_int(c.leeway, 0, 300) then return nil, at .. ".leeway", "not 0 to 300" end
-    clean.jwt[i] = { id = c.id, alg = c.alg, key = c.key, iss = c.iss, aud = c.aud, leeway = c.leeway }
+    if type(c.requireExp) ~= "boolean" then return nil, at .. ".requireExp", "not true or false" end
+    clean.jwt[i] = {
+      id = c.id, alg = c.alg, key = c.key, iss = c.iss, aud = c.aud, leeway = c.leeway, requireExp = c.requireExp,
+    }
   end
   return clean
 end

@@ -46,10 +46,16 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
   const ingest = new IngestService(store, repo, (operatorId) => geo.locator(operatorId), clock);
   bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock);
   bindLogRoutes(binder, new LogsService(store, repo));
-  const logSettings = new LogSettingsService(
+  const logSettings: LogSettingsService = new LogSettingsService(
     repos.settings,
     store,
     async () => (await repos.accounts.findRoot('client'))?.id,
+    {
+      retentionDays: ctx.config.logExportRetentionDays ?? LOG_EXPORT_RETENTION_DAYS_DEFAULT,
+      maxBytes: ctx.config.logExportMaxBytes ?? LOG_EXPORT_MAX_BYTES_DEFAULT,
+    },
+    // The export job is made below; a setting is only put once the app serves.
+    (limits): Promise<void> => exportJob.applyLimits(limits),
   );
   bindLogSettingRoutes(binder, logSettings);
   const job = new AnalyticsJob(
@@ -62,17 +68,13 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
   // Log export files: the calls, and the job that writes them (started once the app is ready).
   const exportFiles = new LogExportFiles(ctx.config.dataDir);
   bindLogExportRoutes(binder, new LogExportsService(ctx.transactions, repos.logExports, exportFiles, clock));
-  const exportJob = new LogExportJob(
+  const exportJob: LogExportJob = new LogExportJob(
     repos.logExports,
     repo,
     store,
     exportFiles,
     clock,
-    {
-      retentionDays: ctx.config.logExportRetentionDays ?? LOG_EXPORT_RETENTION_DAYS_DEFAULT,
-      maxBytes: ctx.config.logExportMaxBytes ?? LOG_EXPORT_MAX_BYTES_DEFAULT,
-      tickMs: ctx.config.logExportTickMs ?? LOG_EXPORT_TICK_MS,
-    },
+    { inForce: () => logSettings.exportLimits(), tickMs: ctx.config.logExportTickMs ?? LOG_EXPORT_TICK_MS },
     (error) => app.log.error({ err: error }, 'log export job failed'),
   );
   // Log push: the events' calls, and the job that delivers them (docs/decisions.md "Log push").

@@ -56,6 +56,8 @@ export const edgeAuthGroupSchema = z.strictObject({
         iss: z.string().max(255),
         aud: z.string().max(255),
         leeway: z.number().int().min(0).max(JWT_LEEWAY_MAX),
+        /** A token without `exp` is refused. */
+        requireExp: z.boolean(),
       }),
     )
     .max(AUTH_CREDENTIALS_PER_GROUP),

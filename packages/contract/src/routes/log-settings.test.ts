@@ -122,6 +122,8 @@ describe('the log setting calls', () => {
     expect(keys).toEqual([
       ['client.setting.log.get', ['client'], 'client.settings.read'],
       ['client.setting.log.update', ['client'], 'client.settings.write'],
+      ['client.setting.log.export.get', ['client'], 'client.settings.read'],
+      ['client.setting.log.export.update', ['client'], 'client.settings.write'],
       ['client.setting.log.parts', ['client'], 'client.settings.read'],
       ['client.setting.log.part.delete', ['client'], 'client.settings.write'],
       ['client.setting.log.parts.delete', ['client'], 'client.settings.write'],

@@ -183,9 +183,55 @@ export const deleteLogParts = defineRoute({
   response: okReply,
 });
 
+/**
+ * Log export files (routes/log-exports.ts) are kept for `retentionDays` after they are written, and
+ * all of them together take at most `spaceMB` (MiB): past it the oldest finished files expire
+ * first. Until the operator sets them, the install's defaults hold (`RAMPART_LOG_EXPORT_RETENTION_DAYS`,
+ * 7; `RAMPART_LOG_EXPORT_MAX_BYTES`, 10 GiB).
+ */
+export const LOG_EXPORT_RETENTION_DAYS_MIN = 1;
+export const LOG_EXPORT_RETENTION_DAYS_MAX = 365;
+export const LOG_EXPORT_SPACE_MB_MIN = 1;
+/** 10 TiB. */
+export const LOG_EXPORT_SPACE_MB_MAX = 10_485_760;
+
+export const logExportSettingSchema = z.object({
+  retentionDays: z.number().int().min(LOG_EXPORT_RETENTION_DAYS_MIN).max(LOG_EXPORT_RETENTION_DAYS_MAX),
+  spaceMB: z.number().int().min(LOG_EXPORT_SPACE_MB_MIN).max(LOG_EXPORT_SPACE_MB_MAX),
+});
+export type LogExportSetting = z.infer<typeof logExportSettingSchema>;
+
+export const getLogExportSetting = defineRoute({
+  id: 'client.setting.log.export.get',
+  method: 'GET',
+  path: '/client/setting/log/export',
+  access: tiers(['client'], 'client.settings.read'),
+  codes: [],
+  summary: "How long customers' log export files are kept, and the space all of them may take",
+  tags: ['settings'],
+  request: {},
+  response: dataOf(logExportSettingSchema),
+});
+
+export const putLogExportSetting = defineRoute({
+  id: 'client.setting.log.export.update',
+  method: 'POST',
+  path: '/client/setting/log/export',
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
+  summary:
+    'Sets the days export files are kept (1–365, counted from when each was written, finished files ' +
+    'included) and the MiB all of them may take (the oldest finished files expire first past it)',
+  tags: ['settings'],
+  request: { body: logExportSettingSchema },
+  response: dataOf(logExportSettingSchema),
+});
+
 export const logSettingRoutes = {
   getLogSetting,
   putLogSetting,
+  getLogExportSetting,
+  putLogExportSetting,
   listLogParts,
   deleteLogPart,
   deleteLogParts,

@@ -13,7 +13,8 @@ import { siteParams } from './sites.js';
  * - A group holds credentials of one or more kinds: `basic` (user name and password; only a salted
  *   HMAC-SHA-256 of the password is kept, see BASIC_AUTH_HASH), `key` (a key sent in a named header
  *   or query parameter) and `jwt` (a bearer token signed with HS256, RS256 or ES256; `exp` and `nbf`
- *   are checked with the credential's leeway, `iss` and `aud` when the credential names them).
+ *   are checked with the credential's leeway, `iss` and `aud` when the credential names them; a
+ *   token without `exp` is refused unless the credential allows tokens that never expire).
  * - A rule names a path (`exact`, `prefix`, or a regex of the safe PCRE subset), the group, and the
  *   domains of the site it covers (none listed: every domain of the site). Enabled rules are tried
  *   by priority, higher first (ties: older first); the first whose path matches decides, and the
@@ -195,6 +196,8 @@ export const jwtAuthInputSchema = z
     audience: z.string().max(255).regex(printable, 'wrongFormat').default(''),
     /** Seconds of clock difference allowed for `exp` and `nbf`. */
     leeway: z.number().int().min(0).max(JWT_LEEWAY_MAX).default(0),
+    /** Whether a token must carry `exp` (on by default: a token without one would never expire). */
+    requireExp: z.boolean().default(true),
   })
   .superRefine((j, ctx) => {
     if (j.alg === 'HS256') {
@@ -226,6 +229,7 @@ export const jwtAuthSchema = z.object({
   issuer: z.string(),
   audience: z.string(),
   leeway: z.number().int(),
+  requireExp: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

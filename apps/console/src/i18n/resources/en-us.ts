@@ -992,6 +992,8 @@ export const enUS = {
       title: 'Credentials of {{name}}',
       name: 'Name',
       add: 'Add {{kind}}',
+      edit: 'Edit {{kind}}',
+      keepHint: 'Leave empty to keep the current one.',
       deleteConfirm: 'Delete this credential?',
       empty: 'None yet',
     },
@@ -1018,6 +1020,7 @@ export const enUS = {
       issuer: 'Required issuer (iss)',
       audience: 'Required audience (aud)',
       leeway: 'Clock leeway (seconds)',
+      requireExp: 'Refuse tokens without an expiry (exp)',
     },
   },
   modules: {
@@ -1418,6 +1421,10 @@ export const enUS = {
     },
   },
   firewall: {
+    advanced: {
+      exists: 'This site also has Lua ACL or WAF modules: they check each request after the rules below.',
+      open: 'Open modules',
+    },
     tab: 'Firewall',
     header: 'Header',
     match: 'Match',
@@ -1944,6 +1951,7 @@ export const enUS = {
     'client.abuseIPs.delete': 'Delete abuse IPs',
     'client.abuseIPs.import': 'Import abuse IPs',
     'client.setting.log.update': 'Set log retention',
+    'client.setting.log.export.update': 'Set log export file retention',
     'client.setting.log.part.delete': 'Delete log part',
     'client.setting.log.parts.delete': 'Delete log parts',
     'user.sites.tags.set': 'Set tags of sites',
@@ -2225,6 +2233,16 @@ export const enUS = {
       'Imported: {{added}} added, {{updated}} changed, {{unchanged}} unchanged, {{removed}} removed; {{total}} in the list.',
   },
   logSetting: {
+    exports: {
+      title: 'Log export files',
+      intro:
+        "Customers' log exports are written to files on the control plane. Each file is kept this many days after it was written, and all of them together take at most this space: past it, the oldest files expire first. A change applies at once to the files already written.",
+      retentionDays: 'Keep export files',
+      retentionHint: '{{min}} to {{max}} days.',
+      spaceMB: 'Space for all export files',
+      spaceHint: '{{min}} to {{max}} MiB.',
+      save: 'Save',
+    },
     intro:
       "How long the analytics store keeps the request events your nodes ship and the statistics made from them. The store is the installation's: it holds the traffic of every operator's sites.",
     notOurs:

@@ -967,6 +967,8 @@ export const zhCN: LocaleResources = {
       title: '{{name}} 的凭据',
       name: '名称',
       add: '添加{{kind}}',
+      edit: '编辑{{kind}}',
+      keepHint: '留空则保持不变。',
       deleteConfirm: '删除此凭据？',
       empty: '暂无',
     },
@@ -993,6 +995,7 @@ export const zhCN: LocaleResources = {
       issuer: '要求的签发者（iss）',
       audience: '要求的受众（aud）',
       leeway: '时钟容差（秒）',
+      requireExp: '拒绝没有过期时间（exp）的令牌',
     },
   },
   modules: {
@@ -1390,6 +1393,10 @@ export const zhCN: LocaleResources = {
     },
   },
   firewall: {
+    advanced: {
+      exists: '此站点还有 Lua ACL 或 WAF 模块：它们在以下规则之后检查每个请求。',
+      open: '打开模块',
+    },
     tab: '防火墙',
     header: '请求头',
     match: '匹配方式',
@@ -1899,6 +1906,7 @@ export const zhCN: LocaleResources = {
     'client.abuseIPs.delete': '删除恶意 IP',
     'client.abuseIPs.import': '导入恶意 IP',
     'client.setting.log.update': '设置日志保留时间',
+    'client.setting.log.export.update': '设置日志导出文件保留',
     'client.setting.log.part.delete': '删除日志分区',
     'client.setting.log.parts.delete': '批量删除日志分区',
     'user.sites.tags.set': '批量设置站点标签',
@@ -2179,6 +2187,16 @@ export const zhCN: LocaleResources = {
     imported: '已导入：新增 {{added}}，更新 {{updated}}，未变 {{unchanged}}，删除 {{removed}}；列表共 {{total}} 条。',
   },
   logSetting: {
+    exports: {
+      title: '日志导出文件',
+      intro:
+        '客户导出的日志写入控制面上的文件。每个文件在写入后保留此天数，所有文件合计最多占用此空间：超出时最早的文件先过期。修改立即作用于已写入的文件。',
+      retentionDays: '导出文件保留',
+      retentionHint: '{{min}} 到 {{max}} 天。',
+      spaceMB: '全部导出文件的空间',
+      spaceHint: '{{min}} 到 {{max}} MiB。',
+      save: '保存',
+    },
     intro: '分析存储保留节点上报的请求事件及其统计数据的时长。该存储属于整个安装：保存所有运营商网站的流量。',
     notOurs: '分析存储属于本安装的运营商：只有该运营商及其子账号可以管理其保留时间和分区。',
     failed: '无法加载日志设置。',

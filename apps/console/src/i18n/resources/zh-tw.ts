@@ -975,6 +975,8 @@ export const zhTW: LocaleResources = {
       title: '{{name}} 的憑證',
       name: '名稱',
       add: '新增{{kind}}',
+      edit: '編輯{{kind}}',
+      keepHint: '留空則保持不變。',
       deleteConfirm: '刪除此憑證？',
       empty: '尚無',
     },
@@ -1001,6 +1003,7 @@ export const zhTW: LocaleResources = {
       issuer: '要求的簽發者（iss）',
       audience: '要求的受眾（aud）',
       leeway: '時鐘容差（秒）',
+      requireExp: '拒絕沒有過期時間（exp）的權杖',
     },
   },
   modules: {
@@ -1398,6 +1401,10 @@ export const zhTW: LocaleResources = {
     },
   },
   firewall: {
+    advanced: {
+      exists: '此站台還有 Lua ACL 或 WAF 模組：它們在以下規則之後檢查每個請求。',
+      open: '開啟模組',
+    },
     tab: '防火牆',
     header: '請求標頭',
     match: '比對方式',
@@ -1908,6 +1915,7 @@ export const zhTW: LocaleResources = {
     'client.abuseIPs.delete': '刪除惡意 IP',
     'client.abuseIPs.import': '匯入惡意 IP',
     'client.setting.log.update': '設定日誌保留時間',
+    'client.setting.log.export.update': '設定日誌匯出檔案保留',
     'client.setting.log.part.delete': '刪除日誌分割區',
     'client.setting.log.parts.delete': '批次刪除日誌分割區',
     'user.sites.tags.set': '批次設定網站標籤',
@@ -2188,6 +2196,16 @@ export const zhTW: LocaleResources = {
     imported: '已匯入：新增 {{added}}，更新 {{updated}}，未變 {{unchanged}}，刪除 {{removed}}；清單共 {{total}} 筆。',
   },
   logSetting: {
+    exports: {
+      title: '日誌匯出檔案',
+      intro:
+        '客戶匯出的日誌寫入控制面上的檔案。每個檔案在寫入後保留此天數，所有檔案合計最多佔用此空間：超出時最早的檔案先過期。修改立即作用於已寫入的檔案。',
+      retentionDays: '匯出檔案保留',
+      retentionHint: '{{min}} 到 {{max}} 天。',
+      spaceMB: '全部匯出檔案的空間',
+      spaceHint: '{{min}} 到 {{max}} MiB。',
+      save: '儲存',
+    },
     intro: '分析儲存保留節點上報的請求事件及其統計資料的時長。此儲存屬於整個安裝：保存所有營運商網站的流量。',
     notOurs: '分析儲存屬於本安裝的營運商：只有該營運商及其子帳號可以管理其保留時間和分割區。',
     failed: '無法載入日誌設定。',

@@ -1,10 +1,12 @@
 import {
   deleteLogPart,
   deleteLogParts,
+  getLogExportSetting,
   getLogSetting,
   getSelf,
   type LogPart,
   listLogParts,
+  putLogExportSetting,
   putLogSetting,
   tierPermissions,
 } from '@rampart/contract';
@@ -42,6 +44,7 @@ const field = (label: string) => screen.getByLabelText(label) as HTMLInputElemen
 beforeEach(() => {
   api.on(getLogSetting, ok(DEFAULTS));
   api.on(listLogParts, okPage([events, minutes, hours], 23));
+  api.on(getLogExportSetting, ok({ retentionDays: 7, spaceMB: 10_240 }));
 });
 
 describe('systemManagement/logSetting', () => {
@@ -102,6 +105,27 @@ describe('systemManagement/logSetting', () => {
       expect(api.sent(putLogSetting).at(-1)?.body).toEqual({ rawRetentionDays: 7, rollupRetentionDays: 500 }),
     );
     await modalClosed(dialog);
+  });
+
+  it("shows and saves the export files' retention and space, refusing out-of-bounds values first", async () => {
+    api.on(putLogExportSetting, (request) => ok(request.body));
+    renderAt(PAGE);
+    const scope = (await screen.findByLabelText('Keep export files', {}, { timeout: 10_000 })).closest(
+      'form',
+    ) as HTMLElement;
+    expect(field('Keep export files').value).toBe('7');
+    expect(field('Space for all export files').value).toBe('10240');
+    typeInto(scope, 'Keep export files', '0');
+    clickButton('Save', scope);
+    expect(await within(scope).findByText('Must be at least 1')).toBeTruthy();
+    expect(api.sent(putLogExportSetting)).toHaveLength(0);
+    typeInto(scope, 'Keep export files', '3');
+    typeInto(scope, 'Space for all export files', '2048');
+    clickButton('Save', scope);
+    await waitFor(() =>
+      expect(api.sent(putLogExportSetting).map((r) => r.body)).toEqual([{ retentionDays: 3, spaceMB: 2048 }]),
+    );
+    expect(api.sent(putLogSetting)).toHaveLength(0);
   });
 
   it('deletes one part after the confirm, and the chosen ones together', async () => {

@@ -1,5 +1,5 @@
 import { authCredentialRoutes, authGroupRoutes, listDomains } from '@rampart/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeApiForEachTest, ok, okPage } from '../../test/fake-api';
 import { signedInSiteTab, siteDomain } from '../../test/fixtures';
@@ -112,6 +112,74 @@ describe('sitesSetting: auth groups', () => {
     expect(api.sent(authCredentialRoutes.createBasicAuth, params)[0]?.body).toEqual({
       username: 'alice',
       password: 'wonderland',
+    });
+  });
+
+  it('edits a basic credential and keeps its password when the field is left empty', async () => {
+    const params = { siteId: 3, groupId: 5 };
+    const alice = { id: 1, groupID: 5, username: 'alice', ...stamps };
+    api.on(authCredentialRoutes.listBasicAuths, params, okPage([alice]));
+    api.on(authCredentialRoutes.updateBasicAuth, params, ok({ ...alice, username: 'alice2' }));
+    renderAt(PAGE);
+    clickButton('1 basic, 0 key, 2 JWT', await findRow('office'));
+    await screen.findByText('Credentials of staff');
+    clickButton('Edit', await findRow('alice'));
+    const dialog = await findModal();
+    expect(within(dialog).getByText('Edit Basic auth')).toBeTruthy();
+    expect((within(dialog).getByLabelText('User name') as HTMLInputElement).value).toBe('alice');
+    expect((within(dialog).getByLabelText('Password') as HTMLInputElement).value).toBe('');
+    typeInto(dialog, 'User name', 'alice2');
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Update Success')).toBeTruthy();
+    expect(api.sent(authCredentialRoutes.updateBasicAuth, params)[0]?.body).toEqual({
+      id: 1,
+      username: 'alice2',
+      password: '',
+    });
+  });
+
+  it('edits a JWT credential: its fields filled in, the secret left write-only', async () => {
+    const params = { siteId: 3, groupId: 5 };
+    const jwt = {
+      id: 7,
+      groupID: 5,
+      name: 'mobile app',
+      alg: 'HS256' as const,
+      hasSecret: true,
+      publicKey: '',
+      issuer: 'https://id.example.com',
+      audience: 'shop',
+      leeway: 30,
+      requireExp: false,
+      ...stamps,
+    };
+    api.on(authCredentialRoutes.listBasicAuths, params, okPage([]));
+    api.on(authCredentialRoutes.listJwtAuths, params, okPage([jwt]));
+    api.on(authCredentialRoutes.updateJwtAuth, params, ok({ ...jwt, audience: 'shop-v2' }));
+    renderAt(PAGE);
+    clickButton('1 basic, 0 key, 2 JWT', await findRow('office'));
+    const drawer = (await screen.findByText('Credentials of staff')).closest('.ant-drawer') as HTMLElement;
+    fireEvent.click(await within(drawer).findByRole('tab', { name: 'JWT auth' }));
+    clickButton('Edit', await findRow('mobile app (HS256)'));
+    const dialog = await findModal();
+    expect((within(dialog).getByLabelText('Required issuer (iss)') as HTMLInputElement).value).toBe(
+      'https://id.example.com',
+    );
+    typeInto(dialog, 'Required audience (aud)', 'shop-v2');
+    const requireExp = within(dialog).getByLabelText('Refuse tokens without an expiry (exp)') as HTMLInputElement;
+    expect(requireExp.checked).toBe(false);
+    fireEvent.click(requireExp);
+    clickButton('OK', dialog);
+    expect(await screen.findByText('Update Success')).toBeTruthy();
+    expect(api.sent(authCredentialRoutes.updateJwtAuth, params)[0]?.body).toEqual({
+      id: 7,
+      name: 'mobile app',
+      alg: 'HS256',
+      secret: '',
+      issuer: 'https://id.example.com',
+      audience: 'shop-v2',
+      leeway: 30,
+      requireExp: true,
     });
   });
 });

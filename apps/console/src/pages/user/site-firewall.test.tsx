@@ -7,6 +7,7 @@ import {
   listWhitelistRules,
   tierPermissions,
   updateWhitelistRule,
+  wafRoutes,
 } from '@rampart/contract';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -257,6 +258,23 @@ describe('sitesSetting: firewall lists', () => {
     clickButton('Delete', confirm);
     expect(await screen.findByText('Delete Success!')).toBeTruthy();
     expect(api.sent(deleteWhitelistRules, { siteId: 3 })[0]?.body).toEqual({ ids: [11, 12] });
+  });
+
+  it('says when the site also has Lua ACL or WAF modules, and opens them', async () => {
+    api.on(wafRoutes.advExists, { siteId: 3 }, ok(true));
+    renderAt(FIREWALL);
+    await findRow('office');
+    const notice = await screen.findByText(/also has Lua ACL or WAF modules/);
+    fireEvent.click(within(notice.closest('.ant-alert') as HTMLElement).getByText('Open modules'));
+    expect(await screen.findByRole('tab', { name: 'Modules', selected: true })).toBeTruthy();
+  });
+
+  it('says nothing of modules when the site has none', async () => {
+    api.on(wafRoutes.advExists, { siteId: 3 }, ok(false));
+    renderAt(FIREWALL);
+    await findRow('office');
+    await vi.waitFor(() => expect(api.sent(wafRoutes.advExists, { siteId: 3 })).toHaveLength(1));
+    expect(screen.queryByText(/also has Lua ACL or WAF modules/)).toBeNull();
   });
 
   it('says so when the kind has no rules', async () => {

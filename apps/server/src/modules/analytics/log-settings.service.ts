@@ -1,9 +1,11 @@
 import {
   LOG_TABLES,
+  type LogExportSetting,
   type LogPart,
   type LogPartRef,
   type LogPartsQuery,
   type LogRetention,
+  logExportSettingSchema,
   logRetentionSchema,
 } from '@rampart/contract';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
@@ -15,6 +17,15 @@ import type { AnalyticsStore } from './analytics-store.js';
 
 /** Where the retention is kept in the installation's settings. */
 const KEY = 'analyticsRetention';
+/** Where the log export files' retention and space are kept. */
+const EXPORT_KEY = 'logExportFiles';
+const MIB = 1024 * 1024;
+
+/** What the log export job keeps files by: days and bytes. */
+export interface LogExportLimitsInForce {
+  retentionDays: number;
+  maxBytes: number;
+}
 
 const tableOrder = (part: LogPart) => LOG_TABLES.indexOf(part.table);
 const partKey = (p: LogPartRef) => `${p.table}/${p.part}`;
@@ -31,6 +42,10 @@ export class LogSettingsService {
     private readonly store: AnalyticsStore,
     /** The installation's operator: the first operator account. */
     private readonly installationOperator: () => Promise<number | undefined>,
+    /** The install's export limits (config), in force until the operator sets them. */
+    private readonly exportDefaults: LogExportLimitsInForce,
+    /** Applies new export limits to the files already written (their expiry, the space bound). */
+    private readonly onExportLimits: (limits: LogExportLimitsInForce) => Promise<void>,
   ) {}
 
   private async checkCaller(caller: ClientCaller): Promise<void> {
@@ -55,6 +70,28 @@ export class LogSettingsService {
     await this.checkCaller(caller);
     const value = { rawRetentionDays: retention.rawRetentionDays, rollupRetentionDays: retention.rollupRetentionDays };
     await this.settings.put(KEY, value);
+    return value;
+  }
+
+  /** The export limits in force: the operator's, else the install's defaults (bytes exactly as configured). */
+  async exportLimits(): Promise<LogExportLimitsInForce> {
+    const stored = logExportSettingSchema.safeParse(await this.settings.get(EXPORT_KEY));
+    if (!stored.success) return this.exportDefaults;
+    return { retentionDays: stored.data.retentionDays, maxBytes: stored.data.spaceMB * MIB };
+  }
+
+  async getExport(caller: ClientCaller): Promise<LogExportSetting> {
+    await this.checkCaller(caller);
+    const { retentionDays, maxBytes } = await this.exportLimits();
+    return { retentionDays, spaceMB: Math.max(1, Math.ceil(maxBytes / MIB)) };
+  }
+
+  /** Stores the export limits and applies them at once: finished files' expiry moves, the space bound holds. */
+  async putExport(caller: ClientCaller, setting: LogExportSetting): Promise<LogExportSetting> {
+    await this.checkCaller(caller);
+    const value = { retentionDays: setting.retentionDays, spaceMB: setting.spaceMB };
+    await this.settings.put(EXPORT_KEY, value);
+    await this.onExportLimits({ retentionDays: value.retentionDays, maxBytes: value.spaceMB * MIB });
     return value;
   }
 

@@ -7,6 +7,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.js';
 import { analyticsScope } from '../analytics/analytics-scope.js';
 import type { AnalyticsStore } from '../analytics/analytics-store.js';
+import type { LogExportLimitsInForce } from '../analytics/log-settings.service.js';
 import { LOG_COLUMNS, logConditions, recordOf } from '../analytics/logs.service.js';
 import { int } from '../analytics/statistics.queries.js';
 import type { LogExportFiles } from './log-export-files.js';
@@ -22,8 +23,8 @@ export const LOG_EXPORT_TICK_MS = 2000;
 const UPKEEP_EVERY_MS = 60_000;
 
 export interface LogExportLimits {
-  retentionDays: number;
-  maxBytes: number;
+  /** The retention and space bound in force, read at each use (the operator's log export setting). */
+  inForce: () => Promise<LogExportLimitsInForce>;
   /** 0: no timer, the job runs only when driven (runOnce). */
   tickMs: number;
 }
@@ -119,9 +120,19 @@ export class LogExportJob {
     return this.filling;
   }
 
+  /**
+   * A new retention for the files already written: each finished file expires `retentionDays`
+   * after it was finished, then upkeep runs at once (expiry and the space bound).
+   */
+  async applyLimits(limits: LogExportLimitsInForce): Promise<void> {
+    await this.exports.setRetention(limits.retentionDays);
+    await this.upkeep();
+  }
+
   /** Expires files past their retention, then the oldest finished ones while over the space bound. */
   async upkeep(): Promise<void> {
     const now = this.clock();
+    const { maxBytes } = await this.limits.inForce();
     const expired = await this.exports.expiredBy(new Date(now));
     await this.expire(expired.map((r) => r.id));
     let used = 0;
@@ -129,7 +140,7 @@ export class LogExportJob {
     // Newest first: the newest files that fit stay, every older one goes.
     for (const row of (await this.exports.doneOldestFirst()).reverse()) {
       used += row.bytes;
-      if (used > this.limits.maxBytes) over.push(row.id);
+      if (used > maxBytes) over.push(row.id);
     }
     await this.expire(over);
     await this.exports.pruneDays(new Date(now - 86_400_000).toISOString().slice(0, 10));
@@ -150,11 +161,12 @@ export class LogExportJob {
       await rename(part, file);
       const { size } = await stat(file);
       const now = this.clock();
+      const { retentionDays } = await this.limits.inForce();
       const finished = await this.exports.finish(row.id, {
         status: 'done',
         bytes: size,
         finishedAt: new Date(now),
-        expiresAt: new Date(now + this.limits.retentionDays * 86_400_000),
+        expiresAt: new Date(now + retentionDays * 86_400_000),
       });
       if (!finished) await this.files.remove(row.id);
       else await this.upkeep();

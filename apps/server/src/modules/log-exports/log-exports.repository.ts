@@ -149,6 +149,14 @@ export class LogExportsRepository {
   }
 
   /** Done exports whose file is past its expiry. */
+  /** Every finished export expires `days` after it finished (a new retention set by the operator). */
+  async setRetention(days: number): Promise<void> {
+    await this.db
+      .update(logExports)
+      .set({ expiresAt: sql`${logExports.finishedAt} + make_interval(days => ${days}::int)` })
+      .where(and(eq(logExports.status, 'done'), isNotNull(logExports.finishedAt)));
+  }
+
   expiredBy(now: Date): Promise<LogExportRow[]> {
     return this.db
       .select()

@@ -33,7 +33,15 @@ export async function edgeDomainAuth(
       const d = row.data as unknown as JwtData;
       const key = d.alg === 'HS256' ? (d.secretSealed === null ? '' : box.open(d.secretSealed)) : d.publicKey;
       if (key === '') continue;
-      group.jwt.push({ id: row.id, alg: d.alg, key, iss: d.issuer, aud: d.audience, leeway: d.leeway });
+      group.jwt.push({
+        id: row.id,
+        alg: d.alg,
+        key,
+        iss: d.issuer,
+        aud: d.audience,
+        leeway: d.leeway,
+        requireExp: d.requireExp ?? false,
+      });
     }
   }
   for (const domain of domains) {

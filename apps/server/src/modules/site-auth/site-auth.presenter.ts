@@ -19,6 +19,8 @@ export interface JwtData {
   issuer: string;
   audience: string;
   leeway: number;
+  /** Absent on credentials stored before the switch existed: they accepted tokens without `exp`. */
+  requireExp?: boolean;
 }
 
 export type GroupCounts = {
@@ -88,5 +90,6 @@ export function presentJwt(row: AuthCredentialRow): JwtAuth {
     issuer: d.issuer,
     audience: d.audience,
     leeway: d.leeway,
+    requireExp: d.requireExp ?? false,
   };
 }

@@ -308,6 +308,7 @@ export class SiteAuthService {
           issuer: input.issuer,
           audience: input.audience,
           leeway: input.leeway,
+          requireExp: input.requireExp,
         };
         return { ...data };
       },

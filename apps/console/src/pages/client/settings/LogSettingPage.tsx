@@ -18,6 +18,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { PageTitle } from '../../../components/PageTitle';
 import { schemaRules } from '../../../forms/zod-rules';
+import { LogExportSettingForm } from './LogExportSettingForm';
 import { LogPartsTable } from './LogPartsTable';
 
 const rules = schemaRules(logRetentionSchema);
@@ -114,6 +115,7 @@ export function LogSettingPage() {
           >
             {t('confirmShorterText', asking ?? current)}
           </Modal>
+          <LogExportSettingForm />
           <LogPartsTable />
         </>
       )}

@@ -8,28 +8,45 @@ import {
   KEY_LOCATIONS,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Form, Input, InputNumber, Select, Tabs } from 'antd';
+import { Button, Checkbox, Drawer, Form, Input, InputNumber, Select, Tabs } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changes } from '../../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../../app/route-query';
-import { createdText, toastText } from '../../../../app/toast';
+import { toastText } from '../../../../app/toast';
+import { useCreateOrUpdate } from '../../../../app/use-create-or-update';
 import { FitTable, type ListColumns } from '../../../../components/FitTable';
 import { FormModal } from '../../../../components/FormModal';
 import { actionsColumn, RowActions } from '../../../../components/RowActions';
 import { pendingFor } from '../../../../features/lists/row-pending';
 
 const PAGE_SIZE = 20;
-type Row = { id: number; name?: string; username?: string; location?: string; param?: string; alg?: string };
+type Row = {
+  id: number;
+  name?: string;
+  username?: string;
+  location?: string;
+  param?: string;
+  key?: string;
+  alg?: string;
+  publicKey?: string;
+  issuer?: string;
+  audience?: string;
+  leeway?: number;
+  requireExp?: boolean;
+};
 
 const ROUTES = {
-  basic: { list: c.listBasicAuths, create: c.createBasicAuth, remove: c.deleteBasicAuths },
-  key: { list: c.listKeyAuths, create: c.createKeyAuth, remove: c.deleteKeyAuths },
-  jwt: { list: c.listJwtAuths, create: c.createJwtAuth, remove: c.deleteJwtAuths },
-} as const satisfies Record<AuthKind, { list: AnyRoute; create: AnyRoute; remove: AnyRoute }>;
+  basic: { list: c.listBasicAuths, create: c.createBasicAuth, update: c.updateBasicAuth, remove: c.deleteBasicAuths },
+  key: { list: c.listKeyAuths, create: c.createKeyAuth, update: c.updateKeyAuth, remove: c.deleteKeyAuths },
+  jwt: { list: c.listJwtAuths, create: c.createJwtAuth, update: c.updateJwtAuth, remove: c.deleteJwtAuths },
+} as const satisfies Record<AuthKind, { list: AnyRoute; create: AnyRoute; update: AnyRoute; remove: AnyRoute }>;
 
-/** The inputs of a new credential of `kind`. */
-function CredentialFields({ kind }: { kind: AuthKind }) {
+/**
+ * The inputs of a credential of `kind`. Editing one, the password or HS256 secret is write-only:
+ * left empty it stays as it is.
+ */
+function CredentialFields({ kind, editing }: { kind: AuthKind; editing: boolean }) {
   const { t } = useTranslation('authGroups');
   const alg = Form.useWatch('alg');
   if (kind === 'basic') {
@@ -38,7 +55,13 @@ function CredentialFields({ kind }: { kind: AuthKind }) {
         <Form.Item name="username" label={t('basic.username')} required>
           <Input autoFocus />
         </Form.Item>
-        <Form.Item name="password" label={t('basic.password')} tooltip={t('basic.passwordHint')} required>
+        <Form.Item
+          name="password"
+          label={t('basic.password')}
+          tooltip={t('basic.passwordHint')}
+          required={!editing}
+          extra={editing ? t('credential.keepHint') : undefined}
+        >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       </>
@@ -72,7 +95,13 @@ function CredentialFields({ kind }: { kind: AuthKind }) {
         <Select options={JWT_ALGS.map((a) => ({ value: a, label: a }))} />
       </Form.Item>
       {alg === 'HS256' ? (
-        <Form.Item name="secret" label={t('jwt.secret')} tooltip={t('jwt.secretHint')} required>
+        <Form.Item
+          name="secret"
+          label={t('jwt.secret')}
+          tooltip={t('jwt.secretHint')}
+          required={!editing}
+          extra={editing ? t('credential.keepHint') : undefined}
+        >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       ) : (
@@ -89,6 +118,9 @@ function CredentialFields({ kind }: { kind: AuthKind }) {
       <Form.Item name="leeway" label={t('jwt.leeway')}>
         <InputNumber min={0} max={300} />
       </Form.Item>
+      <Form.Item name="requireExp" valuePropName="checked">
+        <Checkbox>{t('jwt.requireExp')}</Checkbox>
+      </Form.Item>
     </>
   );
 }
@@ -96,26 +128,38 @@ function CredentialFields({ kind }: { kind: AuthKind }) {
 const INITIAL: Record<AuthKind, Record<string, unknown>> = {
   basic: { username: '', password: '' },
   key: { name: '', location: 'header', param: '', key: '' },
-  jwt: { name: '', alg: 'HS256', secret: '', publicKey: '', issuer: '', audience: '', leeway: 0 },
+  jwt: { name: '', alg: 'HS256', secret: '', publicKey: '', issuer: '', audience: '', leeway: 0, requireExp: true },
 };
 
-/** One kind's credentials of a group: paged on the server, added in a dialog, deleted per row. */
+/** The form's values for an existing credential: its fields, with the write-only ones empty. */
+function editValues(kind: AuthKind, r: Row): Record<string, unknown> {
+  if (kind === 'basic') return { username: r.username, password: '' };
+  if (kind === 'key') return { name: r.name, location: r.location, param: r.param, key: r.key };
+  const { name, alg, publicKey, issuer, audience, leeway, requireExp } = r;
+  return { name, alg, secret: '', publicKey, issuer, audience, leeway, requireExp };
+}
+
+/** One kind's credentials of a group: paged on the server, added and edited in a dialog, deleted per row. */
 function CredentialList({ siteId, groupId, kind }: { siteId: number; groupId: number; kind: AuthKind }) {
   const { t } = useTranslation('authGroups');
   const [page, setPage] = useState(1);
-  const [adding, setAdding] = useState(false);
+  /** The dialog: closed (null), adding ('new') or editing a row. */
+  const [dialog, setDialog] = useState<Row | 'new' | null>(null);
   const [form] = Form.useForm<Record<string, unknown>>();
   const params = { siteId, groupId };
   const routes = ROUTES[kind];
   const list = useQuery(routeQuery('user', routes.list, { params, query: { page, pageSize: PAGE_SIZE } }));
   const invalidates = changes('authCredentials');
-  const create = useRouteMutation('user', routes.create as typeof c.createKeyAuth, {
-    input: (body: Record<string, unknown>) => ({ params, body: body as never }),
+  const save = useCreateOrUpdate('user', {
+    create: routes.create as typeof c.createKeyAuth,
+    update: routes.update as typeof c.updateKeyAuth,
+    createInput: (body: Record<string, unknown>) => ({ params, body: body as never }),
+    updateInput: (body) => ({ params, body: body as never }),
     invalidates,
-    success: createdText,
     form: { instance: form, fields: Object.keys(INITIAL[kind]) },
-    onSuccess: () => setAdding(false),
+    onSuccess: () => setDialog(null),
   });
+  const editing = dialog === 'new' ? null : dialog;
   const remove = useRouteMutation('user', routes.remove as typeof c.deleteKeyAuths, {
     input: (id: number) => ({ params, body: { ids: [id] } }),
     invalidates,
@@ -128,6 +172,7 @@ function CredentialList({ siteId, groupId, kind }: { siteId: number; groupId: nu
     actionsColumn(
       (r) => (
         <RowActions
+          onEdit={() => setDialog(r)}
           deleteConfirm={t('credential.deleteConfirm')}
           deleting={pendingFor(remove, r.id)}
           onDelete={() => remove.mutate(r.id)}
@@ -138,7 +183,7 @@ function CredentialList({ siteId, groupId, kind }: { siteId: number; groupId: nu
   ];
   return (
     <>
-      <Button icon={<PlusOutlined />} style={{ marginBottom: 12 }} onClick={() => setAdding(true)}>
+      <Button icon={<PlusOutlined />} style={{ marginBottom: 12 }} onClick={() => setDialog('new')}>
         {t('credential.add', { kind: t(`kinds.${kind}`) })}
       </Button>
       <FitTable<Row>
@@ -151,15 +196,15 @@ function CredentialList({ siteId, groupId, kind }: { siteId: number; groupId: nu
         locale={{ emptyText: t('credential.empty') }}
       />
       <FormModal<Record<string, unknown>>
-        open={adding}
-        title={t('credential.add', { kind: t(`kinds.${kind}`) })}
+        open={dialog !== null}
+        title={t(editing ? 'credential.edit' : 'credential.add', { kind: t(`kinds.${kind}`) })}
         form={form}
-        pending={create.isPending}
-        onCancel={() => setAdding(false)}
-        initialValues={INITIAL[kind]}
-        onSubmit={(values) => create.mutate(values)}
+        pending={save.pending}
+        onCancel={() => setDialog(null)}
+        initialValues={editing ? editValues(kind, editing) : INITIAL[kind]}
+        onSubmit={(values) => save.submit(values, editing)}
       >
-        <CredentialFields kind={kind} />
+        <CredentialFields kind={kind} editing={editing !== null} />
       </FormModal>
     </>
   );

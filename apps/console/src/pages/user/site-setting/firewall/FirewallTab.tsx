@@ -1,7 +1,11 @@
-import { Segmented } from 'antd';
+import { wafRoutes } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Segmented } from 'antd';
 import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useCan } from '../../../../app/account-context';
+import { routeQuery } from '../../../../app/route-query';
 import { AbuseIPPanel } from './AbuseIPPanel';
 import { antiCCKind } from './anti-cc-kind';
 import { FirewallRulesPanel } from './FirewallRulesPanel';
@@ -39,9 +43,28 @@ export function FirewallTab({ siteId }: { siteId: number }) {
   const [params, setParams] = useSearchParams();
   const asked = params.get('kind');
   const kind = isFirewallKind(asked) ? asked : 'whitelist';
+  // The product's "advanced firewall": Lua ACL and WAF modules, which check a request after these rules.
+  const canSeeModules = useCan(wafRoutes.advExists.access.permission);
+  const advanced = useQuery({
+    ...routeQuery('user', wafRoutes.advExists, { params: { siteId } }),
+    enabled: canSeeModules,
+  });
 
   return (
     <>
+      {advanced.data?.data === true && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={t('advanced.exists')}
+          action={
+            <Button size="small" type="link" onClick={() => setParams({ tab: 'modules' })}>
+              {t('advanced.open')}
+            </Button>
+          }
+        />
+      )}
       <Segmented
         value={kind}
         style={{ marginBottom: 16 }}
