@@ -56,6 +56,12 @@ export class LogPushJob {
   private again = false;
   private stopped = true;
   private lastPrune = 0;
+  /**
+   * What a pass looked up once for every event: the ledger's last settled batch (an event at it
+   * reads nothing more) and the events with manual pushes (the others look for none).
+   */
+  private head: { ingestedAt: number; batch: string } | null = null;
+  private manuals = new Set<number>();
 
   constructor(
     private readonly repo: LogPushRepository,
@@ -111,6 +117,9 @@ export class LogPushJob {
     const events = (await this.repo.active()).filter(
       (e) => e.nextAttemptAt === null || e.nextAttemptAt.getTime() <= now,
     );
+    if (events.length === 0) return;
+    this.head = await this.source.ledgerHead(Date.now() - this.options.settleMs);
+    this.manuals = await this.repo.withManuals();
     let next = 0;
     const worker = async () => {
       while (!this.stopped && next < events.length) {
@@ -179,19 +188,23 @@ export class LogPushJob {
         commit: () => this.repo.afterAttempt(event.id, seen, { cursorAudit: found.next }),
       };
     }
-    const scope = await this.scopeOf(event);
     const cursor: LedgerCursor = {
       ingestedAt: event.cursorReceivedAt,
       batch: event.cursorBatch,
       request: event.cursorRequest,
     };
+    const head = this.head;
+    // Caught up with the ledger as this pass found it: no read (most events, most passes).
+    const caughtUp =
+      head === null ||
+      (cursor.request === '' &&
+        (cursor.ingestedAt > head.ingestedAt || (cursor.ingestedAt === head.ingestedAt && cursor.batch >= head.batch)));
+    if (caughtUp && !this.manuals.has(event.id)) return null;
+    const scope = await this.scopeOf(event);
     // The ledger's stamps are the wall clock's (the store writes them).
-    const found = await this.source.nextFromLedger(
-      scope,
-      cursor,
-      Date.now() - this.options.settleMs,
-      this.options.limits,
-    );
+    const found = caughtUp
+      ? null
+      : await this.source.nextFromLedger(scope, cursor, Date.now() - this.options.settleMs, this.options.limits);
     if (found) {
       return {
         items: found.items,
@@ -204,8 +217,11 @@ export class LogPushJob {
           }),
       };
     }
-    const manual = await this.repo.nextManual(event.id);
-    if (!manual) return null;
+    const manual = this.manuals.has(event.id) ? await this.repo.nextManual(event.id) : undefined;
+    if (!manual) {
+      this.manuals.delete(event.id);
+      return null;
+    }
     const inRange = await this.source.nextInRange(
       scope,
       { startTs: manual.startTs, endTs: manual.endTs },

@@ -151,6 +151,12 @@ export class LogPushRepository {
     await this.db.insert(logPushManuals).values(values);
   }
 
+  /** The events with a manual push to send. */
+  async withManuals(): Promise<Set<number>> {
+    const rows = await this.db.selectDistinct({ id: logPushManuals.eventId }).from(logPushManuals);
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** The oldest manual push of an event still to send. */
   async nextManual(eventId: number): Promise<LogPushManualRow | undefined> {
     const [row] = await this.db

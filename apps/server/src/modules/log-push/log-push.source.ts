@@ -93,6 +93,15 @@ export class LogPushSource {
     private readonly repo: LogPushRepository,
   ) {}
 
+  /** The last batch of the ledger ingested up to `settledBefore` (ingest order), or null. */
+  async ledgerHead(settledBefore: number): Promise<{ ingestedAt: number; batch: string } | null> {
+    const [row] = await this.store.query(
+      `SELECT ingested_at, batch_id FROM batches WHERE ingested_at <= ${int(settledBefore)} ` +
+        'ORDER BY ingested_at DESC, batch_id DESC LIMIT 1',
+    );
+    return row ? { ingestedAt: Number(row.ingested_at), batch: String(row.batch_id) } : null;
+  }
+
   /**
    * The next records after `cursor` among the batches ingested up to `settledBefore` (unix ms): at
    * most `limits`, with the cursor after them. `items` may be empty with a cursor that moved (the
