@@ -120,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     domainProofJob,
     analyticsJob: analytics.job,
     logExportJob: analytics.exportJob,
+    logPushJob: analytics.pushJob,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -154,6 +155,7 @@ declare module 'fastify' {
       domainProofJob: DomainProofJob;
       analyticsJob: AnalyticsJob;
       logExportJob: LogExportJob;
+      logPushJob: import('./modules/log-push/log-push.job.js').LogPushJob;
     };
   }
   interface FastifyRequest {

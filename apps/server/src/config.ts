@@ -79,6 +79,18 @@ export interface Config {
   /** How often the export job looks for queued exports, in ms (default 2000; 0: only when driven, as tests do). */
   readonly logExportTickMs?: number;
   /**
+   * Log push (docs/decisions.md "Log push"): how long a batch is retried before it is dead and its
+   * event parked (`RAMPART_LOG_PUSH_DEAD_AFTER_SECONDS`, 1-2592000, default 86400: a day), and how
+   * long after a batch of events was written the push reads it (`RAMPART_LOG_PUSH_SETTLE_MS`,
+   * 0-600000, default 5000). Optional so that embedders keep the defaults.
+   */
+  readonly logPushDeadAfterSeconds?: number;
+  readonly logPushSettleMs?: number;
+  /** How often the push job looks for work, in ms (default 1000; 0: only when woken or driven, as tests may). */
+  readonly logPushTickMs?: number;
+  /** The retry backoff's first wait and its cap, in ms (defaults 1000 and 300000; tests shorten them). */
+  readonly logPushBackoffMs?: { readonly base: number; readonly max: number };
+  /**
    * Whether customers must prove control of a domain before it goes live, for operators that have
    * not chosen (`RAMPART_DOMAIN_PROOF`, default on; `0` waives it for such operators).
    */
@@ -236,6 +248,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
       1,
       Number.MAX_SAFE_INTEGER,
     ),
+    logPushDeadAfterSeconds: parseWhole(
+      'RAMPART_LOG_PUSH_DEAD_AFTER_SECONDS',
+      env.RAMPART_LOG_PUSH_DEAD_AFTER_SECONDS,
+      86_400,
+      1,
+      2_592_000,
+    ),
+    logPushSettleMs: parseWhole('RAMPART_LOG_PUSH_SETTLE_MS', env.RAMPART_LOG_PUSH_SETTLE_MS, 5000, 0, 600_000),
     domainProof: !['0', 'false', 'no', 'off'].includes((env.RAMPART_DOMAIN_PROOF ?? '').toLowerCase()),
     domainProofIntervalSeconds: parseProofInterval(env.RAMPART_DOMAIN_PROOF_INTERVAL),
   };

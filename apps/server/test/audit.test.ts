@@ -164,6 +164,8 @@ describe('audit log', () => {
       'auth_tickets',
       // Written by the nodes' reports, not by a person (an attack would flood the log); unblocking is an audited call.
       'blocked_ips',
+      // The log push job's delivery log: written by the job, not by a person.
+      'log_push_logs',
       'monitor_events',
       'monitor_probe_states',
       'node_upgrade_logs',

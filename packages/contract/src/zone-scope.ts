@@ -63,6 +63,8 @@ export const ZONE_SCOPE_REFS: Readonly<Record<string, ZoneScopeRefs>> = {
   'client.logs.access': { zones: ['body.zoneIDs'] },
   'client.logs.waf': { zones: ['body.zoneIDs'] },
   'client.logExports.create': { zones: ['body.zoneIDs'] },
+  'client.logPush.create': { zones: ['body.zoneIDs'] },
+  'client.logPush.update': { zones: ['body.zoneIDs'] },
 };
 
 /** The zone and node references of a route: `params.zoneID` always, plus the table's. */

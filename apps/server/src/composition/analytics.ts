@@ -19,6 +19,17 @@ import {
 import { LOG_EXPORT_TICK_MS, LogExportJob } from '../modules/log-exports/log-exports.job.js';
 import { bindLogExportRoutes } from '../modules/log-exports/log-exports.routes.js';
 import { LogExportsService } from '../modules/log-exports/log-exports.service.js';
+import {
+  LOG_PUSH_BACKOFF,
+  LOG_PUSH_BATCH,
+  LOG_PUSH_DEAD_AFTER_SECONDS,
+  LOG_PUSH_SETTLE_MS,
+  LOG_PUSH_TICK_MS,
+  LogPushJob,
+} from '../modules/log-push/log-push.job.js';
+import { bindLogPushRoutes } from '../modules/log-push/log-push.routes.js';
+import { LogPushService } from '../modules/log-push/log-push.service.js';
+import { LogPushSource } from '../modules/log-push/log-push.source.js';
 import type { Binder } from '../platform/http/bind-route.js';
 import type { AppContext } from './context.js';
 
@@ -75,13 +86,48 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
       return { tier: account.tier, accountId, operatorId: operatorOf(account), zoneScope };
     },
   );
+  // Log push: the events' calls, and the job that delivers them (docs/decisions.md "Log push").
+  const pushSource = new LogPushSource(store, repos.logPush);
+  let pushJob: LogPushJob | null = null;
+  const push = new LogPushService(
+    ctx.transactions,
+    repos.logPush,
+    repo,
+    pushSource,
+    ctx.box,
+    clock,
+    ctx.config.allowPrivateOrigins,
+    () => pushJob?.wake(),
+  );
+  bindLogPushRoutes(binder, push);
+  pushJob = new LogPushJob(
+    repos.logPush,
+    push,
+    pushSource,
+    repo,
+    clock,
+    {
+      tickMs: ctx.config.logPushTickMs ?? LOG_PUSH_TICK_MS,
+      settleMs: ctx.config.logPushSettleMs ?? LOG_PUSH_SETTLE_MS,
+      deadAfterMs: (ctx.config.logPushDeadAfterSeconds ?? LOG_PUSH_DEAD_AFTER_SECONDS) * 1000,
+      backoff: ctx.config.logPushBackoffMs ?? LOG_PUSH_BACKOFF,
+      limits: LOG_PUSH_BATCH,
+      allowPrivate: ctx.config.allowPrivateOrigins,
+      connectTimeoutMs: 5000,
+      requestTimeoutMs: 30_000,
+    },
+    (error) => app.log.error({ err: error }, 'log push job failed'),
+  );
+  const pushJobStarted = pushJob;
   app.addHook('onReady', async () => {
     await exportJob.start();
+    pushJobStarted.start();
   });
   app.addHook('onClose', async () => {
     job.stop();
     await exportJob.stop();
+    await pushJobStarted.stop();
     await store.close();
   });
-  return { statistics, job, exportJob };
+  return { statistics, job, exportJob, pushJob: pushJobStarted };
 }

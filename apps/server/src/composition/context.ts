@@ -31,6 +31,10 @@ export type AppConfig = Pick<
   | 'logExportRetentionDays'
   | 'logExportMaxBytes'
   | 'logExportTickMs'
+  | 'logPushDeadAfterSeconds'
+  | 'logPushSettleMs'
+  | 'logPushTickMs'
+  | 'logPushBackoffMs'
 > &
   // Where files such as the operators' geo databases live; absent (tests): a temporary directory.
   Partial<Pick<Config, 'dataDir'>>;

@@ -19,6 +19,7 @@ import { AbuseIPsRepository } from '../modules/firewall/reputation.repository.js
 import { GroupLinesRepository } from '../modules/group-lines/group-lines.repository.js';
 import { GroupsRepository } from '../modules/groups/groups.repository.js';
 import { LogExportsRepository } from '../modules/log-exports/log-exports.repository.js';
+import { LogPushRepository } from '../modules/log-push/log-push.repository.js';
 import { LogosRepository } from '../modules/logos/logos.repository.js';
 import { MonitorGroupsRepository } from '../modules/monitoring/monitor-groups.repository.js';
 import { MonitorNodesRepository } from '../modules/monitoring/monitor-nodes.repository.js';
@@ -68,6 +69,7 @@ export function createRepositories(db: Db) {
     groupLines: new GroupLinesRepository(db),
     groups: new GroupsRepository(db),
     logExports: new LogExportsRepository(db),
+    logPush: new LogPushRepository(db),
     logos: new LogosRepository(db),
     monitorGroups: new MonitorGroupsRepository(db),
     monitorNodes: new MonitorNodesRepository(db),

@@ -69,6 +69,8 @@ export async function createTestApp(
       domainProofIntervalSeconds: 0,
       // Log exports run when a test drives the job (log-exports.test.ts).
       logExportTickMs: 0,
+      // Log push runs when a test wakes or drives the job (log-push.test.ts).
+      logPushTickMs: 0,
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),

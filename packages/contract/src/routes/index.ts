@@ -26,6 +26,7 @@ import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
 import { clientLogExportRoutes, logExportRoutes } from './log-exports.js';
+import { logPushRoutes } from './log-push.js';
 import { logSettingRoutes } from './log-settings.js';
 import { logoRoutes } from './logos.js';
 import { logRoutes } from './logs.js';
@@ -84,6 +85,7 @@ export * from './firewall-user-agents.js';
 export * from './group-lines.js';
 export * from './groups.js';
 export * from './log-exports.js';
+export * from './log-push.js';
 export * from './log-settings.js';
 export * from './logos.js';
 export * from './logs.js';
@@ -175,6 +177,7 @@ export const ROUTE_GROUPS = {
   logs: logRoutes,
   logExports: logExportRoutes,
   clientLogExports: clientLogExportRoutes,
+  logPush: logPushRoutes,
   overview: overviewRoutes,
   statistics: statisticsRoutesOf,
   dashboard: dashboardRoutes,

@@ -186,7 +186,7 @@ const DDL = [
   DIM_TABLE('sitedims_1d'),
   // The ledger, as the DuckDB store's (one row per batch taken), looked up by batch_key.
   'CREATE TABLE IF NOT EXISTS batches (batch_key UInt64, batch_id String, node_id Int32, received_at Int64, ' +
-    `dropped Int64, events Int32) ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
+    `dropped Int64, events Int32, ingested_at Int64 DEFAULT 0) ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
   // Batches begun: a row here and none in batches is an attempt that was cut short.
   'CREATE TABLE IF NOT EXISTS batch_attempts (batch_key UInt64, batch_id String, node_id Int32, received_at Int64) ' +
     `ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
@@ -394,6 +394,11 @@ export class ClickHouseStore implements AnalyticsStore {
         if (ADDED_EVENT_COLUMNS.has(c.name) && !have.has(c.name))
           await this.execute(`ALTER TABLE events ADD COLUMN ${c.name} ${c.type} DEFAULT ''`);
       }
+      // A ledger from before log push (docs/decisions.md "Log push"): its batches count as ingested at 0.
+      const ledger = await this.select(
+        "SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'batches' AND name = 'ingested_at'",
+      );
+      if (ledger.length === 0) await this.execute('ALTER TABLE batches ADD COLUMN ingested_at Int64 DEFAULT 0');
     }
     this.opened = true;
   }
@@ -469,10 +474,13 @@ export class ClickHouseStore implements AnalyticsStore {
     // One INSERT: one block, its rollups written with it by the materialized views.
     const rows = fresh.flatMap((f) => f.missing.map(eventJson));
     if (rows.length > 0) await this.insert('events', rows);
+    // The ledger rows go last, stamped now: once one is visible its events are (log push reads by it).
+    const ingestedAt = Date.now();
     await this.insert(
       'batches',
       fresh.map(({ batch, key }) =>
         JSON.stringify({
+          ingested_at: ingestedAt,
           batch_key: key,
           batch_id: batch.batchId,
           node_id: batch.nodeId,

@@ -100,8 +100,10 @@ const DDL = [
   // How far the dimension tables are built from events (see rollDims): one row, 'dims'.
   'CREATE TABLE IF NOT EXISTS rolled (name VARCHAR PRIMARY KEY, upto BIGINT NOT NULL)',
   // The ledger: every batch taken, with the events the node's spool dropped before it.
+  // `ingested_at`: when the control plane wrote it (unix milliseconds, the wall clock): the order
+  // log push reads new events in (docs/decisions.md "Log push"); 0 for batches from before it.
   `CREATE TABLE IF NOT EXISTS batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
-     received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, events INTEGER NOT NULL)`,
+     received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, events INTEGER NOT NULL, ingested_at BIGINT NOT NULL DEFAULT 0)`,
 ];
 
 /**
@@ -316,6 +318,8 @@ export class DuckDbStore implements AnalyticsStore {
       if (ADDED_EVENT_COLUMNS.has(name))
         await this.writer.run(`ALTER TABLE events ADD COLUMN IF NOT EXISTS ${name} ${type} DEFAULT ''`);
     }
+    // A ledger from before log push: its batches count as ingested at 0.
+    await this.writer.run('ALTER TABLE batches ADD COLUMN IF NOT EXISTS ingested_at BIGINT DEFAULT 0');
     // An older version staged in a table of the database; a temporary one replaces it.
     await this.writer.run('DROP TABLE IF EXISTS main.ingest_staging');
     // Before the low-cardinality dimensions went hourly (lowdims_1h) they had a five-minute table.
@@ -408,14 +412,20 @@ export class DuckDbStore implements AnalyticsStore {
       const late = first < hours;
       if (late) for (const statement of LATE_DIMS(hours, first < days ? days : 0)) await db.run(statement);
       for (const statement of FROM_STAGING) await db.run(statement);
+      // Stamped just before the commit: writes are serialised, so a later stamp commits later.
+      const ingestedAt = BigInt(Date.now());
       for (const batch of fresh) {
-        await db.run('INSERT INTO batches VALUES ($1, $2, $3, $4, $5)', [
-          batch.batchId,
-          batch.nodeId,
-          BigInt(batch.receivedAt),
-          BigInt(batch.dropped),
-          batch.events.length,
-        ]);
+        await db.run(
+          'INSERT INTO batches (batch_id, node_id, received_at, dropped, events, ingested_at) VALUES ($1, $2, $3, $4, $5, $6)',
+          [
+            batch.batchId,
+            batch.nodeId,
+            BigInt(batch.receivedAt),
+            BigInt(batch.dropped),
+            batch.events.length,
+            ingestedAt,
+          ],
+        );
       }
       await db.run('COMMIT');
       if (late) {

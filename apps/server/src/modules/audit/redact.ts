@@ -1,6 +1,9 @@
-/** Field names whose values never reach the audit log (compared without case, `_` and `-`). */
+/**
+ * Field names whose values never reach the audit log (compared without case, `_` and `-`); a log
+ * push webhook's `headerValue` is usually a receiver's token.
+ */
 const SECRET_NAME =
-  /pass(word|phrase)|secret|tokens?$|(^|private|api|access|signing)key(pem)?$|seed$|^code$|credential/;
+  /pass(word|phrase)|secret|tokens?$|(^|private|api|access|signing)key(pem)?$|seed$|^code$|credential|^headervalue$/;
 
 export const REDACTED = '[redacted]';
 /** Strings longer than this are cut: a body is evidence of what changed, not a copy of uploads. */

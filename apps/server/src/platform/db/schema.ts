@@ -5,6 +5,11 @@ import type {
   LogExportFormat,
   LogExportStatus,
   LogExportType,
+  LogPushDestination,
+  LogPushFilters,
+  LogPushLogStatus,
+  LogPushState,
+  LogPushType,
   NginxTuning,
   NodeCommandStatus,
   NodeCommandType,
@@ -1446,6 +1451,107 @@ export const logExports = pgTable(
     check('log_exports_type_check', sql`${t.type} IN ('access', 'waf')`),
     check('log_exports_format_check', sql`${t.format} IN ('csv', 'jsonl')`),
     check('log_exports_status_check', sql`${t.status} IN ('queued', 'running', 'done', 'failed', 'expired')`),
+  ],
+);
+
+/**
+ * Log push events (contract routes/log-push.ts; docs/decisions.md "Log push"): push targets of a
+ * customer (`tier` user, `account_id` the customer) or of an operator (`tier` client, `account_id`
+ * the operator's root account). `operator_id` is the operator above the owner (the operator's
+ * delivery log list covers its customers' events by it). The destination without its secrets is
+ * `destination`; the secrets are `secrets`, sealed (SecretBox). The cursor is where delivery is:
+ * the analytics store's batch ledger order (`cursor_received_at`, `cursor_batch`, `cursor_request`)
+ * for the access and WAF logs, the audit row id (`cursor_audit`) for the audit log; it moves only
+ * once a batch is delivered, so a restart resends the batch in flight (at-least-once).
+ */
+export const logPushEvents = pgTable(
+  'log_push_events',
+  {
+    id: rowId(),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    tier: text('tier').$type<'user' | 'client'>().notNull(),
+    operatorId: bigint('operator_id', { mode: 'number' }),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull(),
+    type: text('type').$type<LogPushType>().notNull(),
+    siteIds: jsonb('site_ids').$type<number[]>().notNull(),
+    zoneIds: jsonb('zone_ids').$type<number[]>().notNull(),
+    filters: jsonb('filters').$type<LogPushFilters>().notNull(),
+    destination: jsonb('destination').$type<Omit<LogPushDestination, 'hasSecret'>>().notNull(),
+    secrets: text('secrets'),
+    state: text('state').$type<LogPushState>().notNull().default('active'),
+    lastError: text('last_error'),
+    lastDeliveredAt: timestamp('last_delivered_at', { withTimezone: true, mode: 'date' }),
+    cursorReceivedAt: bigint('cursor_received_at', { mode: 'number' }).notNull().default(0),
+    cursorBatch: text('cursor_batch').notNull().default(''),
+    cursorRequest: text('cursor_request').notNull().default(''),
+    cursorAudit: bigint('cursor_audit', { mode: 'number' }).notNull().default(0),
+    /** The batch in flight: its attempts so far, when the next is due, since when it fails. */
+    attempt: integer('attempt').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('log_push_events_account_idx').on(t.accountId, t.id),
+    check('log_push_events_tier_check', sql`${t.tier} IN ('user', 'client')`),
+    check('log_push_events_type_check', sql`${t.type} IN ('access', 'waf', 'audit')`),
+    check('log_push_events_state_check', sql`${t.state} IN ('active', 'retrying', 'dead')`),
+  ],
+);
+
+/**
+ * Manual pushes (`logPush/manuallyPush`): a time range of event times sent again to an event,
+ * after the batch in flight, through the same batches; `cursor_*` is the keyset position (event
+ * time, request id) of the last record delivered. Done ones are deleted.
+ */
+export const logPushManuals = pgTable(
+  'log_push_manuals',
+  {
+    id: rowId(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => logPushEvents.id, { onDelete: 'cascade' }),
+    startTs: bigint('start_ts', { mode: 'number' }).notNull(),
+    endTs: bigint('end_ts', { mode: 'number' }).notNull(),
+    cursorTs: bigint('cursor_ts', { mode: 'number' }).notNull().default(-1),
+    cursorMs: integer('cursor_ms').notNull().default(0),
+    cursorRequest: text('cursor_request').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('log_push_manuals_event_idx').on(t.eventId, t.id)],
+);
+
+/** The delivery log: one row per batch attempt's outcome (`logPush/logs`). */
+export const logPushLogs = pgTable(
+  'log_push_logs',
+  {
+    id: rowId(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => logPushEvents.id, { onDelete: 'cascade' }),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    operatorId: bigint('operator_id', { mode: 'number' }),
+    eventName: text('event_name').notNull(),
+    status: text('status').$type<LogPushLogStatus>().notNull(),
+    attempt: integer('attempt').notNull(),
+    records: integer('records').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    error: text('error'),
+    rangeStart: timestamp('range_start', { withTimezone: true, mode: 'date' }),
+    rangeEnd: timestamp('range_end', { withTimezone: true, mode: 'date' }),
+    manual: boolean('manual').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('log_push_logs_account_idx').on(t.accountId, t.id),
+    index('log_push_logs_operator_idx').on(t.operatorId, t.id),
+    index('log_push_logs_event_idx').on(t.eventId, t.id),
+    index('log_push_logs_created_idx').on(t.createdAt),
+    check('log_push_logs_status_check', sql`${t.status} IN ('delivered', 'retrying', 'dead')`),
   ],
 );
 

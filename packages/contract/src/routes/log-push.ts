@@ -1,0 +1,513 @@
+import { z } from 'zod';
+import { pageQuery } from '../http.js';
+import { dataOf, defineRoute, okReply, pageOf, type TiersAccess, tiers } from '../route.js';
+import { zId, zIds } from '../validators/ids.js';
+import { isIP } from '../validators/ip.js';
+import { normalizeHostPort } from '../validators/url.js';
+import { addValidationIssue, zDomainName, zName } from '../validators/zod.js';
+import { checkLogRange } from './logs.js';
+
+/**
+ * Log push (spec part 2 §3 "Log push event and log: eventID, userID, createdAt, createdAtStart,
+ * createdAtEnd, ID", §7 "Log push": `GET/POST/PUT/DELETE {user,client}/logPush/events`,
+ * `POST {user,client}/logPush/manuallyPush`, `GET {user,client}/logPush/logs`; and
+ * `POST {user,client}/logPush/test`, the console's "send a test" (issue 21);
+ * docs/decisions.md "Log push").
+ *
+ * A push "event" (the spec's word) is a push target: which log (access, WAF, or the account's own
+ * audit log), over which of the owner's sites (a customer) or zones (the operator; empty = all of
+ * them), with which filters, and where it goes — an HTTP(S) webhook (gzip JSON lines signed with
+ * HMAC-SHA256), syslog (RFC 5424 over TCP, TLS or UDP), Elasticsearch/OpenSearch `_bulk` or Splunk
+ * HEC. A "log" is one delivery log row: one batch attempt's outcome (delivered, retrying, dead).
+ * Delivery is at-least-once and ordered per event. Secrets (the webhook's signing secret and
+ * header value, passwords, API keys, tokens) are write-only: answers carry `hasSecret` instead,
+ * and an update that leaves a secret out keeps the stored one.
+ */
+
+export const LOG_PUSH_TYPES = ['access', 'waf', 'audit'] as const;
+export type LogPushType = (typeof LOG_PUSH_TYPES)[number];
+export const LOG_PUSH_KINDS = ['webhook', 'syslog', 'elasticsearch', 'splunk'] as const;
+export type LogPushKind = (typeof LOG_PUSH_KINDS)[number];
+export const SYSLOG_TRANSPORTS = ['tcp', 'tls', 'udp'] as const;
+export type SyslogTransport = (typeof SYSLOG_TRANSPORTS)[number];
+export const LOG_PUSH_STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
+/** Where a push event is in its delivery: pushing, retrying a batch, or parked after a dead batch. */
+export const LOG_PUSH_STATES = ['active', 'retrying', 'dead'] as const;
+export type LogPushState = (typeof LOG_PUSH_STATES)[number];
+/** The outcome of one batch attempt (a delivery log row). */
+export const LOG_PUSH_LOG_STATUSES = ['delivered', 'retrying', 'dead'] as const;
+export type LogPushLogStatus = (typeof LOG_PUSH_LOG_STATUSES)[number];
+/** Push events per account (101029 with `max` beyond it). */
+export const LOG_PUSH_EVENTS_MAX = 10;
+/** Ids one delete names. */
+export const LOG_PUSH_IDS_MAX = 100;
+/** Sites, zones, methods and domains one event's scope or filters name. */
+export const LOG_PUSH_LIST_MAX = 100;
+/** The signature header of a webhook push: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`. */
+export const LOG_PUSH_SIGNATURE_HEADER = 'X-Rampart-Signature';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+const NO_CONTROL = /^[^\x00-\x1f\x7f]*$/;
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,64}$/;
+/** Header names a push may not set: the request's framing and its own headers. */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'authorization',
+  'x-rampart-signature',
+  'te',
+  'upgrade',
+  'expect',
+]);
+
+/** Text without control characters (no CR/LF: nothing reaches a header or a frame broken). */
+function zPlainText(max: number, min = 1) {
+  return z
+    .string()
+    .min(min, { message: 'required' })
+    .max(max, { message: 'tooLong' })
+    .regex(NO_CONTROL, { message: 'invalidCharacter' });
+}
+
+/** A secret: printable ASCII only (it goes into a header or a key), write-only. */
+const zSecret = z
+  .string()
+  .min(1, { message: 'required' })
+  .max(512, { message: 'tooLong' })
+  .regex(/^[\x21-\x7e]+$/, { message: 'invalidCharacter' });
+
+/**
+ * A destination URL: `http(s)://host[:port][/path]`, the host a domain name or an IP literal (IPv6
+ * in brackets), no user info, no fragment, printable ASCII only (an IDN host in Punycode); the
+ * output has its host in lower case. Whether its addresses may be reached is decided when it is used (SSRF rule).
+ */
+export const zPushUrl = z
+  .string()
+  .max(2048, { message: 'tooLong' })
+  .transform((value, ctx) => {
+    const m = /^(https?):\/\/(\[[0-9A-Fa-f:.]+\](?::\d+)?|[^/?#@\s[\]]+)(\/[^#\s]*)?$/iu.exec(value);
+    if (!m || !/^[\x21-\x7e]+$/.test(value)) {
+      addValidationIssue(ctx, { ok: false, key: 'invalidURL' });
+      return z.NEVER;
+    }
+    const scheme = (m[1] ?? '').toLowerCase();
+    const authority = m[2] ?? '';
+    let hostPort: string;
+    if (authority.startsWith('[')) {
+      const v6 = /^\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?$/.exec(authority);
+      const port = v6?.[2] === undefined ? undefined : Number(v6[2]);
+      if (!v6 || !isIP(v6[1] ?? '') || (port !== undefined && (port < 1 || port > 65535))) {
+        addValidationIssue(ctx, { ok: false, key: 'invalidURL' });
+        return z.NEVER;
+      }
+      hostPort = `[${(v6[1] ?? '').toLowerCase()}]${port === undefined ? '' : `:${port}`}`;
+    } else {
+      const checked = normalizeHostPort(authority);
+      if (!checked.ok) {
+        addValidationIssue(ctx, { ok: false, key: checked.key === 'invalidPort' ? 'invalidPort' : 'invalidURL' });
+        return z.NEVER;
+      }
+      hostPort = checked.value;
+    }
+    return `${scheme}://${hostPort}${m[3] ?? '/'}`;
+  });
+
+/** A syslog host: a domain name or an IP literal (IPv6 without brackets). */
+export const zPushHost = z
+  .string()
+  .max(253, { message: 'tooLong' })
+  .transform((value, ctx) => {
+    if (isIP(value)) return value.toLowerCase();
+    const checked = normalizeHostPort(value);
+    if (!checked.ok || value.includes(':')) {
+      addValidationIssue(ctx, { ok: false, key: 'wrongFormat' });
+      return z.NEVER;
+    }
+    return checked.value;
+  });
+
+const zPushPort = z
+  .number({ message: 'invalidPort' })
+  .int({ message: 'invalidPort' })
+  .min(1, { message: 'invalidPort' })
+  .max(65535, { message: 'invalidPort' });
+
+const headerName = z
+  .string()
+  .regex(HEADER_TOKEN, { message: 'wrongFormat' })
+  .refine((h) => !RESERVED_HEADERS.has(h.toLowerCase()), { message: 'headerNameNotAllowed' });
+
+/** What a webhook, syslog, Elasticsearch or Splunk destination is given (secrets optional on update). */
+const webhookIn = z.object({
+  kind: z.literal('webhook'),
+  url: zPushUrl,
+  /** One extra header sent with every push (e.g. an auth token the receiver wants). */
+  headerName: headerName.optional(),
+  /** The header's value (write-only, kept when left out of an update). */
+  headerValue: zPlainText(1024).optional(),
+  /** The HMAC-SHA256 key of the signature header (write-only, kept when left out of an update). */
+  secret: zSecret.optional(),
+});
+const syslogIn = z.object({
+  kind: z.literal('syslog'),
+  host: zPushHost,
+  port: zPushPort,
+  transport: z.enum(SYSLOG_TRANSPORTS),
+  /** RFC 5424 APP-NAME (printable ASCII, at most 48). */
+  appName: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,48}$/, { message: 'wrongFormat' })
+    .default('rampart'),
+});
+const elasticsearchIn = z.object({
+  kind: z.literal('elasticsearch'),
+  /** The cluster's base URL; pushes go to `<url>/_bulk` (Elasticsearch or OpenSearch). */
+  url: zPushUrl,
+  /** The index (Elasticsearch's index name rules: lower case, no `\ / * ? " < > | , #` or spaces). */
+  index: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._+-]{0,254}$/, { message: 'wrongFormat' })
+    .refine((s) => s !== '.' && s !== '..', { message: 'wrongFormat' }),
+  /** Basic auth (the password is write-only) or an API key (write-only); at most one of them. */
+  username: z
+    .string()
+    .regex(/^[\x21-\x39\x3b-\x7e]{1,128}$/, { message: 'wrongFormat' })
+    .optional(),
+  password: zSecret.optional(),
+  apiKey: zSecret.optional(),
+});
+const splunkIn = z.object({
+  kind: z.literal('splunk'),
+  /** The HEC base URL (e.g. `https://splunk.example.com:8088`); pushes go to `/services/collector/event`. */
+  url: zPushUrl,
+  /** The HEC token (write-only, kept when left out of an update). */
+  token: zSecret.optional(),
+  /** Optional index and sourcetype set on every event. */
+  index: z
+    .string()
+    .regex(/^[a-z0-9_][a-z0-9_-]{0,79}$/, { message: 'wrongFormat' })
+    .optional(),
+  sourcetype: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,128}$/, { message: 'wrongFormat' })
+    .optional(),
+});
+export const logPushDestinationInSchema = z
+  .discriminatedUnion('kind', [webhookIn, syslogIn, elasticsearchIn, splunkIn])
+  .superRefine((d, ctx) => {
+    if (d.kind === 'webhook' && d.headerValue !== undefined && d.headerName === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['headerName'], message: 'required' });
+    }
+    if (d.kind === 'elasticsearch') {
+      if (d.password !== undefined && d.username === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['username'], message: 'required' });
+      }
+      if (d.apiKey !== undefined && d.username !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['apiKey'], message: 'invalidValue' });
+      }
+    }
+  });
+export type LogPushDestinationIn = z.output<typeof logPushDestinationInSchema>;
+
+/** A destination as answers show it: without its secrets, `hasSecret` telling whether one is set. */
+export const logPushDestinationSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('webhook'),
+    url: z.string(),
+    headerName: z.string().nullable(),
+    hasSecret: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('syslog'),
+    host: z.string(),
+    port: z.number().int(),
+    transport: z.enum(SYSLOG_TRANSPORTS),
+    appName: z.string(),
+    hasSecret: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('elasticsearch'),
+    url: z.string(),
+    index: z.string(),
+    username: z.string().nullable(),
+    hasSecret: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('splunk'),
+    url: z.string(),
+    index: z.string().nullable(),
+    sourcetype: z.string().nullable(),
+    hasSecret: z.boolean(),
+  }),
+]);
+export type LogPushDestination = z.infer<typeof logPushDestinationSchema>;
+
+/** Which records of the log go (access and WAF logs; the audit log takes none). */
+export const logPushFiltersSchema = z
+  .object({
+    statusClasses: z.array(z.enum(LOG_PUSH_STATUS_CLASSES)).max(LOG_PUSH_STATUS_CLASSES.length).default([]),
+    methods: z
+      .array(z.string().regex(/^[A-Z]{1,16}$/, { message: 'wrongFormat' }))
+      .max(LOG_PUSH_LIST_MAX, { message: 'tooMany' })
+      .default([]),
+    domains: z
+      .array(zDomainName({ wildcard: false }))
+      .max(LOG_PUSH_LIST_MAX, { message: 'tooMany' })
+      .default([]),
+  })
+  .default({ statusClasses: [], methods: [], domains: [] });
+export type LogPushFilters = z.output<typeof logPushFiltersSchema>;
+
+const scopeIds = z.array(zId).max(LOG_PUSH_LIST_MAX, { message: 'tooMany' }).default([]);
+
+function eventShape<S extends z.ZodRawShape>(scope: S) {
+  return z.object({
+    name: zName,
+    enabled: z.boolean().default(true),
+    type: z.enum(LOG_PUSH_TYPES),
+    ...scope,
+    filters: logPushFiltersSchema,
+    destination: logPushDestinationInSchema,
+  });
+}
+/** The audit log takes no scope and no filters (it is the account's own). */
+function checkAuditScope(
+  v: { type: LogPushType; siteIDs?: number[]; zoneIDs?: number[]; filters: LogPushFilters },
+  ctx: z.RefinementCtx,
+): void {
+  const f = v.filters;
+  const scoped = (v.siteIDs?.length ?? 0) + (v.zoneIDs?.length ?? 0) > 0;
+  if (v.type === 'audit' && (scoped || f.statusClasses.length + f.methods.length + f.domains.length > 0)) {
+    ctx.addIssue({ code: 'custom', path: ['type'], message: 'invalidValue' });
+  }
+}
+const userEventShape = eventShape({ siteIDs: scopeIds });
+const clientEventShape = eventShape({ zoneIDs: scopeIds });
+const userEventBody = userEventShape.superRefine(checkAuditScope);
+const clientEventBody = clientEventShape.superRefine(checkAuditScope);
+const userEventUpdate = userEventShape.extend({ id: zId }).superRefine(checkAuditScope);
+const clientEventUpdate = clientEventShape.extend({ id: zId }).superRefine(checkAuditScope);
+/** What the service takes (a customer's has siteIDs, the operator's zoneIDs). */
+export type LogPushEventCreate = Omit<z.output<typeof userEventShape>, 'siteIDs'> & {
+  siteIDs?: number[];
+  zoneIDs?: number[];
+};
+
+export const logPushEventSchema = z.object({
+  id: z.number().int(),
+  /** The owner: the customer's account, or the operator's for an operator event. */
+  userID: z.number().int(),
+  name: z.string(),
+  enabled: z.boolean(),
+  type: z.enum(LOG_PUSH_TYPES),
+  /** A customer's sites (empty: all of them); [] on an operator event. */
+  siteIDs: z.array(z.number().int()),
+  /** The operator's zones (empty: all of them); [] on a customer's event. */
+  zoneIDs: z.array(z.number().int()),
+  filters: z.object({
+    statusClasses: z.array(z.enum(LOG_PUSH_STATUS_CLASSES)),
+    methods: z.array(z.string()),
+    domains: z.array(z.string()),
+  }),
+  destination: logPushDestinationSchema,
+  state: z.enum(LOG_PUSH_STATES),
+  /** The last failed attempt's error while retrying or dead, else null. */
+  lastError: z.string().nullable(),
+  /** When a batch last reached the receiver. */
+  lastDeliveredAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type LogPushEvent = z.infer<typeof logPushEventSchema>;
+
+export const logPushLogSchema = z.object({
+  /** The spec's ID. */
+  id: z.number().int(),
+  eventID: z.number().int(),
+  userID: z.number().int(),
+  eventName: z.string(),
+  /** When the attempt ended (the spec's createdAt). */
+  createdAt: z.string(),
+  status: z.enum(LOG_PUSH_LOG_STATUSES),
+  /** The batch's attempt number (1 for the first). */
+  attempt: z.number().int(),
+  records: z.number().int(),
+  /** Bytes sent (the encoded body, before gzip). */
+  bytes: z.number().int(),
+  /** Why the attempt failed, else null. */
+  error: z.string().nullable(),
+  /** The records' time range (their event times), null for an empty batch. */
+  rangeStart: z.string().nullable(),
+  rangeEnd: z.string().nullable(),
+  /** True for a batch of a manual push. */
+  manual: z.boolean(),
+});
+export type LogPushLog = z.infer<typeof logPushLogSchema>;
+
+/** What a test push answers: whether the destination took one sample record, and why not. */
+export const logPushTestResultSchema = z.object({
+  ok: z.boolean(),
+  /** The error when it did not (the same text a delivery log row would carry), else null. */
+  error: z.string().nullable(),
+  /** How long the attempt took. */
+  ms: z.number().int(),
+});
+export type LogPushTestResult = z.infer<typeof logPushTestResultSchema>;
+
+const isoTime = z.string().datetime({ offset: true });
+const logsQueryBase = pageQuery.extend({
+  eventID: z.coerce.number().int().positive().optional(),
+  createdAtStart: isoTime.optional(),
+  createdAtEnd: isoTime.optional(),
+  ID: z.coerce.number().int().positive().optional(),
+  status: z.enum(LOG_PUSH_LOG_STATUSES).optional(),
+});
+const userLogsQuery = logsQueryBase;
+const clientLogsQuery = logsQueryBase.extend({ userID: z.coerce.number().int().positive().optional() });
+/** What the delivery log list takes (userID on the operator's side only). */
+export type LogPushLogsQuery = z.output<typeof clientLogsQuery>;
+
+const manualBody = z.object({ id: zId, startTime: isoTime, endTime: isoTime }).superRefine(checkLogRange);
+export type LogPushManual = z.output<typeof manualBody>;
+const idsBody = z.object({ ids: zIds(LOG_PUSH_IDS_MAX) });
+const testBody = z.object({ id: zId });
+
+const userAccess = {
+  read: tiers(['user'], 'user.logPush.read'),
+  write: tiers(['user'], 'user.logPush.write'),
+};
+const clientAccess = {
+  read: tiers(['client'], 'client.logPush.read'),
+  write: tiers(['client'], 'client.logPush.write'),
+};
+
+function routesFor<
+  P extends 'user' | 'client',
+  A extends TiersAccess<readonly [P]>,
+  B extends z.ZodType<Record<string, unknown>>,
+  U extends z.ZodType<Record<string, unknown>>,
+  Q extends z.ZodType<Record<string, unknown>>,
+>(prefix: P, access: { read: A; write: A }, body: B, update: U, logsQuery: Q) {
+  const whose = prefix === 'user' ? "the caller's" : "the operator's";
+  return {
+    list: defineRoute({
+      id: `${prefix}.logPush.list`,
+      method: 'GET',
+      path: `/${prefix}/logPush/events`,
+      access: access.read,
+      codes: [],
+      summary: `${whose} log push events (targets), paged, newest first`,
+      tags: ['logs'],
+      request: { query: pageQuery },
+      response: pageOf(logPushEventSchema),
+    }),
+    create: defineRoute({
+      id: `${prefix}.logPush.create`,
+      method: 'POST',
+      path: `/${prefix}/logPush/events`,
+      access: access.write,
+      codes: [101029],
+      summary: `Creates a log push event of ${whose}: the log, ${prefix === 'user' ? 'sites' : 'zones'}, filters and destination; pushing starts from now; 101029 beyond LOG_PUSH_EVENTS_MAX per account`,
+      tags: ['logs'],
+      request: { body },
+      response: dataOf(logPushEventSchema),
+    }),
+    update: defineRoute({
+      id: `${prefix}.logPush.update`,
+      method: 'PUT',
+      path: `/${prefix}/logPush/events`,
+      access: access.write,
+      codes: [],
+      summary: `Replaces a log push event of ${whose} (secrets left out are kept); a dead event becomes active again and resends from the batch that died`,
+      tags: ['logs'],
+      request: { body: update },
+      response: dataOf(logPushEventSchema),
+    }),
+    delete: defineRoute({
+      id: `${prefix}.logPush.delete`,
+      method: 'DELETE',
+      path: `/${prefix}/logPush/events`,
+      access: access.write,
+      codes: [],
+      summary: `Deletes log push events of ${whose}, all or none (another account's id answers 101018 as an unknown one), with their delivery log`,
+      tags: ['logs'],
+      request: { body: idsBody },
+      response: okReply,
+    }),
+    manual: defineRoute({
+      id: `${prefix}.logPush.manual`,
+      method: 'POST',
+      path: `/${prefix}/logPush/manuallyPush`,
+      access: access.write,
+      codes: [],
+      summary:
+        'Pushes the records of a time range (by event time, at most LOG_RANGE_MAX_DAYS) again to an event, through the same batches, after the batch in flight',
+      tags: ['logs'],
+      request: { body: manualBody },
+      response: okReply,
+    }),
+    test: defineRoute({
+      id: `${prefix}.logPush.test`,
+      method: 'POST',
+      path: `/${prefix}/logPush/test`,
+      access: access.write,
+      codes: [],
+      summary:
+        'Sends one sample record of the event\'s log to its destination now (the console\'s "send a test"), outside the delivery order and the delivery log; answers whether it was taken and the error if not',
+      tags: ['logs'],
+      request: { body: testBody },
+      response: dataOf(logPushTestResultSchema),
+    }),
+    logs: defineRoute({
+      id: `${prefix}.logPush.logs`,
+      method: 'GET',
+      path: `/${prefix}/logPush/logs`,
+      access: access.read,
+      codes: [],
+      summary: `The delivery log of ${whose} push events${prefix === 'client' ? " (and the operator's customers' events, by userID)" : ''}: one row per batch attempt, newest first, paged`,
+      tags: ['logs'],
+      request: { query: logsQuery },
+      response: pageOf(logPushLogSchema),
+    }),
+  };
+}
+
+const userRoutes = routesFor('user', userAccess, userEventBody, userEventUpdate, userLogsQuery);
+const clientRoutes = routesFor('client', clientAccess, clientEventBody, clientEventUpdate, clientLogsQuery);
+
+export const userListLogPushEvents = userRoutes.list;
+export const userCreateLogPushEvent = userRoutes.create;
+export const userUpdateLogPushEvent = userRoutes.update;
+export const userDeleteLogPushEvents = userRoutes.delete;
+export const userManualLogPush = userRoutes.manual;
+export const userTestLogPush = userRoutes.test;
+export const userLogPushLogs = userRoutes.logs;
+export const clientListLogPushEvents = clientRoutes.list;
+export const clientCreateLogPushEvent = clientRoutes.create;
+export const clientUpdateLogPushEvent = clientRoutes.update;
+export const clientDeleteLogPushEvents = clientRoutes.delete;
+export const clientManualLogPush = clientRoutes.manual;
+export const clientTestLogPush = clientRoutes.test;
+export const clientLogPushLogs = clientRoutes.logs;
+
+export const logPushRoutes = {
+  userListLogPushEvents,
+  userCreateLogPushEvent,
+  userUpdateLogPushEvent,
+  userDeleteLogPushEvents,
+  userManualLogPush,
+  userTestLogPush,
+  userLogPushLogs,
+  clientListLogPushEvents,
+  clientCreateLogPushEvent,
+  clientUpdateLogPushEvent,
+  clientDeleteLogPushEvents,
+  clientManualLogPush,
+  clientTestLogPush,
+  clientLogPushLogs,
+} as const;
