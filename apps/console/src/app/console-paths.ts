@@ -19,6 +19,8 @@ export const CONSOLE_PATHS = {
   statistics: 'dataAnalysis/statistics',
   statisticsCustomize: 'dataAnalysis/statisticsCustomize',
   logger: 'dataAnalysis/logger',
+  /** Log push events and their delivery log (the customer's and the operator's). */
+  logPush: 'dataAnalysis/logPush',
   securityAnalysis: 'dataAnalysis/securityAnalysis',
 } as const;
 

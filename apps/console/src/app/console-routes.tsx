@@ -99,7 +99,7 @@ export const ACCESS_PAGES: readonly ConsolePage[] = [
 /** The dataAnalysis pages' chunk, imported from this one place (each import() adds its chunk list to the first load). */
 const loadAnalyticsPages = () => import('../pages/analytics/analytics-pages');
 
-/** dataAnalysis/statistics, statisticsCustomize, logger and securityAnalysis (the user and client consoles). */
+/** dataAnalysis/statistics, statisticsCustomize, logger, logPush and securityAnalysis (the user and client consoles). */
 export const ANALYTICS_PAGES: readonly ConsolePage[] = [
   { name: 'statistics', path: CONSOLE_PATHS.statistics, lazy: lazyPage(loadAnalyticsPages, (m) => m.StatisticsPage) },
   {
@@ -108,6 +108,7 @@ export const ANALYTICS_PAGES: readonly ConsolePage[] = [
     lazy: lazyPage(loadAnalyticsPages, (m) => m.StatisticsCustomizePage),
   },
   { name: 'logger', path: CONSOLE_PATHS.logger, lazy: lazyPage(loadAnalyticsPages, (m) => m.LoggerPage) },
+  { name: 'logPush', path: CONSOLE_PATHS.logPush, lazy: lazyPage(loadAnalyticsPages, (m) => m.LogPushPage) },
   {
     name: 'securityAnalysis',
     path: CONSOLE_PATHS.securityAnalysis,

@@ -29,6 +29,7 @@ import {
   groupLineRoutes,
   groupRoutes,
   logoRoutes,
+  logPushRoutes,
   logSettingRoutes,
   luaAclRoutes,
   monitoringRoutes,
@@ -106,6 +107,15 @@ const CHANGES = readsByResource({
     virtualNodeRoutes.listVirtualNodes,
   ],
   logos: [logoRoutes.listLogos],
+  // Push events; the delivery log names each row's event (and loses a deleted event's rows).
+  logPushEvents: [
+    logPushRoutes.userListLogPushEvents,
+    logPushRoutes.clientListLogPushEvents,
+    logPushRoutes.userLogPushLogs,
+    logPushRoutes.clientLogPushLogs,
+  ],
+  // A manual push adds batches to the delivery log.
+  logPushLogs: [logPushRoutes.userLogPushLogs, logPushRoutes.clientLogPushLogs],
   logParts: [logSettingRoutes.listLogParts],
   logSetting: [logSettingRoutes.getLogSetting],
   operatorNginx: Object.values(OPERATOR_NGINX_SECTION_ROUTES).map((routes) => routes.get),

@@ -94,7 +94,7 @@ function userManagementOf(tier: Tier, extra: readonly MenuLeaf[] = []): MenuGrou
 
 /**
  * dataAnalysis of the user and client consoles (spec part 1 §2 order): statistics,
- * statisticsCustomize, logger, logExport (the customer's), securityAnalysis.
+ * statisticsCustomize, logger, logExport (the customer's), logPush, securityAnalysis.
  */
 function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
   const permission = `${tier}.statistics.read`;
@@ -108,6 +108,7 @@ function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
       ...(tier === 'user'
         ? [{ key: 'logExport' as const, path: USER_PATHS.logExport, permission: 'user.logs.read' }]
         : []),
+      { key: 'logPush', path: CONSOLE_PATHS.logPush, permission: `${tier}.logPush.read` },
       { key: 'securityAnalysis', path: CONSOLE_PATHS.securityAnalysis, permission },
     ],
   };
