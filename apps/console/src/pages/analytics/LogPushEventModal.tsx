@@ -12,7 +12,7 @@ import {
   SYSLOG_TRANSPORTS,
   type SyslogTransport,
 } from '@rampart/contract';
-import { Checkbox, Form, type FormRule, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
+import { Alert, Checkbox, Form, type FormRule, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { changes } from '../../app/resource-changes';
@@ -229,6 +229,9 @@ export function LogPushEventModal({
       initialValues={initialOf(tier, existing)}
       onSubmit={(values) => save.submit(values, existing)}
     >
+      {existing?.state === 'dead' && (
+        <Alert type="warning" showIcon title={t('deadHint')} style={{ marginBottom: 16 }} />
+      )}
       <Form.Item name="name" label={t('fields.name')} rules={schemaRules(routes.create.request.body)('name')} required>
         <Input autoFocus />
       </Form.Item>

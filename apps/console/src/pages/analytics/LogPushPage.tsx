@@ -104,32 +104,29 @@ function EventsTab({ tier, search }: { tier: PushTier; search: ListSearch<PageKe
     success: () => toastText('updateSuccess'),
   });
   const scopeText = (event: LogPushEvent) => {
-    if (event.type === 'audit') return t('accountAudit');
     const ids = tier === 'user' ? event.siteIDs : event.zoneIDs;
     if (ids.length === 0) return tier === 'user' ? t('allSites') : t('allZones');
     return ids.map((id) => names.get(id) ?? `#${id}`).join(', ');
   };
   const total = list.data?.total;
 
+  // What a 1280-pixel screen shows at once (the log and its scope share a column, the switch sits
+  // by the state); the rest waits in the column chooser.
   const columns: ListColumns<LogPushEvent> = [
-    { title: t('columns.name'), dataIndex: 'name', maxWidth: 180 },
+    { title: t('columns.name'), dataIndex: 'name', maxWidth: 140 },
     {
       title: t('columns.type'),
-      dataIndex: 'type',
-      render: (type: LogPushEvent['type']) => t(`types.${type}`),
-    },
-    {
-      title: t('columns.scope'),
-      key: 'scope',
+      key: 'type',
       ellipsis: true,
-      maxWidth: 140,
-      render: (_: unknown, event) => scopeText(event),
+      maxWidth: 170,
+      render: (_: unknown, event) =>
+        event.type === 'audit' ? t('types.audit') : `${t(`types.${event.type}`)} · ${scopeText(event)}`,
     },
     {
       title: t('columns.destination'),
       key: 'destination',
       ellipsis: true,
-      maxWidth: 230,
+      maxWidth: 170,
       render: (_: unknown, event) => destinationSummary(event.destination, t(`kindShort.${event.destination.kind}`)),
     },
     {
@@ -137,26 +134,23 @@ function EventsTab({ tier, search }: { tier: PushTier; search: ListSearch<PageKe
       key: 'state',
       render: (_: unknown, event) => {
         const tag = <Tag color={STATE_COLORS[event.state]}>{t(`states.${event.state}`)}</Tag>;
-        return event.lastError ? <Tooltip title={event.lastError}>{tag}</Tooltip> : tag;
+        return (
+          <Space size={4}>
+            {canWrite ? (
+              <Switch
+                size="small"
+                checked={event.enabled}
+                loading={toggle.isPending && toggle.variables?.id === event.id}
+                aria-label={t('enableEvent', { name: event.name })}
+                onChange={() => toggle.mutate(event)}
+              />
+            ) : (
+              !event.enabled && <Tag>{t('off')}</Tag>
+            )}
+            {event.lastError ? <Tooltip title={event.lastError}>{tag}</Tooltip> : tag}
+          </Space>
+        );
       },
-    },
-    {
-      title: t('columns.enabled'),
-      key: 'enabled',
-      render: (_: unknown, event) =>
-        canWrite ? (
-          <Switch
-            size="small"
-            checked={event.enabled}
-            loading={toggle.isPending && toggle.variables?.id === event.id}
-            aria-label={t('enableEvent', { name: event.name })}
-            onChange={() => toggle.mutate(event)}
-          />
-        ) : event.enabled ? (
-          t('on')
-        ) : (
-          t('off')
-        ),
     },
     { title: t('columns.updatedAt'), dataIndex: 'updatedAt', render: (at: string) => <DateTime value={at} /> },
     {
@@ -210,7 +204,14 @@ function EventsTab({ tier, search }: { tier: PushTier; search: ListSearch<PageKe
           <Typography.Text type="secondary">{t('count', { count: total, max: LOG_PUSH_EVENTS_MAX })}</Typography.Text>
         )}
       </Flex>
-      <ListTable<LogPushEvent> rowKey="id" columns={columns} list={list} paging={search} emptyText={t('empty')} />
+      <ListTable<LogPushEvent>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        list={list}
+        paging={search}
+        emptyText={t('empty')}
+      />
       {canWrite && (
         <>
           <LogPushEventModal tier={tier} event={editing} onClose={() => setEditing(null)} />
@@ -253,7 +254,7 @@ function LogsTab({ tier, search }: { tier: PushTier; search: ListSearch<PageKey>
 
   const columns: ListColumns<LogPushLog> = [
     { title: t('logColumns.createdAt'), dataIndex: 'createdAt', render: (at: string) => <DateTime value={at} /> },
-    { title: t('logColumns.event'), dataIndex: 'eventName', ellipsis: true, maxWidth: 160 },
+    { title: t('logColumns.event'), dataIndex: 'eventName', ellipsis: true, maxWidth: 130 },
     ...(tier === 'client'
       ? [{ title: t('logColumns.userID'), dataIndex: 'userID', align: 'right' as const, defaultHidden: true }]
       : []),
@@ -279,7 +280,7 @@ function LogsTab({ tier, search }: { tier: PushTier; search: ListSearch<PageKey>
       title: t('logColumns.error'),
       dataIndex: 'error',
       ellipsis: true,
-      maxWidth: 220,
+      maxWidth: 150,
       render: (error: string | null) => error ?? '—',
     },
     {

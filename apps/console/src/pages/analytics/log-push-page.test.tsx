@@ -97,14 +97,13 @@ describe('dataAnalysis/logPush: push events', () => {
   it('lists the events paged on the server with scope, destination and state', async () => {
     renderAt(`${PAGE}?page=2&pageSize=25`);
     const row = await findRow('to-siem');
-    expect(within(row).getByText('Access log')).toBeTruthy();
-    expect(within(row).getByText('shop')).toBeTruthy();
+    expect(within(row).getByText('Access log · shop')).toBeTruthy();
     expect(within(row).getByText('syslog tls logs.example.com:6514')).toBeTruthy();
     expect(within(row).getByText('Active')).toBeTruthy();
     const dead = await findRow('hook');
-    expect(within(dead).getByText('All sites')).toBeTruthy();
+    expect(within(dead).getByText('Access log · All sites')).toBeTruthy();
     expect(within(dead).getByText('webhook https://hooks.example.com/rampart')).toBeTruthy();
-    expect(within(dead).getByText('Stopped (dead letter)')).toBeTruthy();
+    expect(within(dead).getByText('Stopped')).toBeTruthy();
     expect(screen.getByText('2 of 10 push events')).toBeTruthy();
     const sent = api.sent(userListLogPushEvents)[0]?.search;
     expect([sent?.get('page'), sent?.get('pageSize')]).toEqual(['2', '25']);
@@ -257,6 +256,11 @@ describe('dataAnalysis/logPush: push events', () => {
     clickButton('Edit', await findRow('hook'));
     const dialog = await findModal();
     expect(within(dialog).getByText('Edit push event')).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        'This event stopped after a batch kept failing; saving it starts pushing again from that batch.',
+      ),
+    ).toBeTruthy();
     expect((within(dialog).getByLabelText('URL') as HTMLInputElement).value).toBe('https://hooks.example.com/rampart');
     expect((within(dialog).getByLabelText('Signing secret') as HTMLInputElement).value).toBe('');
     expect(within(dialog).getAllByText('A value is stored: leave this empty to keep it.')).toHaveLength(2);
@@ -327,7 +331,7 @@ describe('dataAnalysis/logPush: push events', () => {
     api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { isRoot: false, permissions })));
     renderAt(PAGE);
     const row = await findRow('to-siem');
-    expect(within(row).getByText('On')).toBeTruthy();
+    expect(within(row).getByText('Active')).toBeTruthy();
     expect(within(row).queryByRole('switch')).toBeNull();
     expect(within(row).queryByText('Edit')).toBeNull();
     expect(within(row).queryByText('Delete')).toBeNull();
@@ -349,8 +353,8 @@ describe('dataAnalysis/logPush: push events', () => {
     const row = await findRow('to-siem');
     expect(within(row).getByText('系统日志 tls logs.example.com:6514')).toBeTruthy();
     expect(within(row).getByText('推送中')).toBeTruthy();
-    expect(within(row).getByText('访问日志')).toBeTruthy();
-    expect(within(await findRow('hook')).getByText('已停止（死信）')).toBeTruthy();
+    expect(within(row).getByText('访问日志 · shop')).toBeTruthy();
+    expect(within(await findRow('hook')).getByText('已停止')).toBeTruthy();
     expect(screen.getByRole('tab', { name: '推送记录' })).toBeTruthy();
     expect(screen.getByText('新建推送任务')).toBeTruthy();
   });
@@ -408,7 +412,7 @@ describe("the operator's logPush page", () => {
     api.on(clientCreateLogPushEvent, ok(event({ id: 9, zoneIDs: [2], siteIDs: [] })));
     renderAt('/client/dataAnalysis/logPush');
     const row = await findRow('to-siem');
-    expect(within(row).getByText('Europe')).toBeTruthy();
+    expect(within(row).getByText('Access log · Europe')).toBeTruthy();
     clickButton('New push event');
     const dialog = await findModal();
     typeInto(dialog, 'Name', 'zone-hook');
