@@ -175,8 +175,10 @@ function EventsTab({ tier, search }: { tier: PushTier; search: ListSearch<PageKe
     },
   ];
   if (canWrite) {
-    columns.push(
-      actionsColumn<LogPushEvent>((event) => (
+    // Narrow enough that its three buttons go onto two lines: the table fits 1280 pixels.
+    columns.push({
+      width: 160,
+      ...actionsColumn<LogPushEvent>((event) => (
         <RowActions
           wrap
           onEdit={() => setEditing(event)}
@@ -189,7 +191,7 @@ function EventsTab({ tier, search }: { tier: PushTier; search: ListSearch<PageKe
           </Button>
         </RowActions>
       )),
-    );
+    });
   }
 
   return (
