@@ -301,13 +301,15 @@ function LogsTab({ tier, search }: { tier: PushTier; search: ListSearch<PageKey>
     { title: t('logColumns.id'), dataIndex: 'id', align: 'right', defaultHidden: true },
   ];
 
+  // The URL's ids are text: the pickers compare numbers.
+  const id = (value: unknown) => (value === undefined ? undefined : Number(value));
   const initial: LogFields = {
-    eventID: query.eventID as number | undefined,
+    eventID: id(query.eventID),
     status: query.status,
     start: query.createdAtStart ? localInput(Date.parse(query.createdAtStart)) : undefined,
     end: query.createdAtEnd ? localInput(Date.parse(query.createdAtEnd)) : undefined,
-    ID: query.ID as number | undefined,
-    userID: query.userID as number | undefined,
+    ID: id(query.ID),
+    userID: id(query.userID),
   };
   return (
     <>

@@ -377,6 +377,8 @@ describe('dataAnalysis/logPush: delivery log', () => {
       ID: '6',
     });
     expect((screen.getByLabelText('Log ID') as HTMLInputElement).value).toBe('6');
+    // The event filter names the event the URL's id stands for.
+    await waitFor(() => expect(document.querySelector('.ant-select-content[title="to-siem"]')).not.toBeNull());
   });
 
   it('puts the filters typed in the URL when searching', async () => {
