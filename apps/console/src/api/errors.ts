@@ -27,6 +27,11 @@ export interface DescribeOptions {
   maxLogExportTimes?: number;
   /** A caller-specific code whose message replaces 101025 (Duplicated data). */
   duplicateCode?: number;
+  /**
+   * The caller's text of a 101029 (number of items exceeds limit) with the limit: the number the
+   * server sent (extra.max), else undefined for the caller to name its own.
+   */
+  limitText?: (max: number | undefined) => string;
 }
 
 /**
@@ -54,6 +59,11 @@ export function describeApiError(err: unknown, locale: Locale, options: Describe
       };
     case 101025:
       return { message: codeText(options.duplicateCode, locale) ?? errorMessage(101025, locale) };
+    case 101029: {
+      if (!options.limitText) return fallback();
+      const limit = ERROR_EXTRA[101029].safeParse(err.extra);
+      return { message: options.limitText(limit.success ? limit.data.max : undefined) };
+    }
     case 401003: {
       const mapping = ERROR_EXTRA[401003].safeParse(err.extra);
       if (!mapping.success) return { message: err.serverMessage || errorMessage(401003, locale) };

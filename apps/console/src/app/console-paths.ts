@@ -21,6 +21,8 @@ export const CONSOLE_PATHS = {
   logger: 'dataAnalysis/logger',
   /** Log export files (the customer's and the operator's). */
   logExport: 'dataAnalysis/logExport',
+  /** Log push events and their delivery log (the customer's and the operator's). */
+  logPush: 'dataAnalysis/logPush',
   securityAnalysis: 'dataAnalysis/securityAnalysis',
 } as const;
 

@@ -99,7 +99,7 @@ export const ACCESS_PAGES: readonly ConsolePage[] = [
 /** The dataAnalysis pages' chunk, imported from this one place (each import() adds its chunk list to the first load). */
 const loadAnalyticsPages = () => import('../pages/analytics/analytics-pages');
 
-/** dataAnalysis/statistics, statisticsCustomize, logger, logExport and securityAnalysis (the user and client consoles). */
+/** dataAnalysis/statistics, statisticsCustomize, logger, logExport, logPush and securityAnalysis (the user and client consoles). */
 export const ANALYTICS_PAGES: readonly ConsolePage[] = [
   { name: 'statistics', path: CONSOLE_PATHS.statistics, lazy: lazyPage(loadAnalyticsPages, (m) => m.StatisticsPage) },
   {
@@ -109,6 +109,7 @@ export const ANALYTICS_PAGES: readonly ConsolePage[] = [
   },
   { name: 'logger', path: CONSOLE_PATHS.logger, lazy: lazyPage(loadAnalyticsPages, (m) => m.LoggerPage) },
   { name: 'logExport', path: CONSOLE_PATHS.logExport, lazy: lazyPage(loadAnalyticsPages, (m) => m.LogExportPage) },
+  { name: 'logPush', path: CONSOLE_PATHS.logPush, lazy: lazyPage(loadAnalyticsPages, (m) => m.LogPushPage) },
   {
     name: 'securityAnalysis',
     path: CONSOLE_PATHS.securityAnalysis,

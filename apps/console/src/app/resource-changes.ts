@@ -31,6 +31,7 @@ import {
   groupRoutes,
   logExportRoutes,
   logoRoutes,
+  logPushRoutes,
   logSettingRoutes,
   luaAclRoutes,
   monitoringRoutes,
@@ -108,6 +109,15 @@ const CHANGES = readsByResource({
     virtualNodeRoutes.listVirtualNodes,
   ],
   logos: [logoRoutes.listLogos],
+  // Push events; the delivery log names each row's event (and loses a deleted event's rows).
+  logPushEvents: [
+    logPushRoutes.userListLogPushEvents,
+    logPushRoutes.clientListLogPushEvents,
+    logPushRoutes.userLogPushLogs,
+    logPushRoutes.clientLogPushLogs,
+  ],
+  // A manual push adds batches to the delivery log.
+  logPushLogs: [logPushRoutes.userLogPushLogs, logPushRoutes.clientLogPushLogs],
   logParts: [logSettingRoutes.listLogParts],
   logSetting: [logSettingRoutes.getLogSetting],
   // The export job applies a new retention at once: the export lists show the new expiry.

@@ -1,6 +1,7 @@
 import type { AnyRoute, RouteInput, RouteReply, Tier } from '@rampart/contract';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FormInstance } from 'antd';
+import type { DescribeOptions } from '../api/errors';
 import { applyFieldErrors, type FieldNames } from '../forms/server-errors';
 import { callAuthed, sessionQueryKey } from '../session';
 import { showApiError } from './show-error';
@@ -39,6 +40,8 @@ interface MutationOutcome<T, V> {
   onSuccess?: (reply: T, values: V) => void;
   /** Reload the lists after a failure too: an action of several calls may have done part of its work. */
   refreshOnError?: boolean;
+  /** How a failure shown as a toast reads where the caller knows more (a limit's text). */
+  describe?: DescribeOptions;
 }
 
 interface RouteMutationOptions<R extends AnyRoute, V> extends MutationOutcome<RouteReply<R>, V> {
@@ -66,7 +69,7 @@ export function useCallsMutation<T, V>(tier: Tier, run: (values: V) => Promise<T
     },
     onError: async (error) => {
       const { form } = options;
-      if (!form || !applyFieldErrors(form.instance, error, form.fields)) showApiError(error);
+      if (!form || !applyFieldErrors(form.instance, error, form.fields)) showApiError(error, options.describe);
       if (options.refreshOnError) await invalidateRoutes(client, tier, options.invalidates);
     },
   });

@@ -1,5 +1,6 @@
 import type { AnyRoute, RouteInput, Tier } from '@rampart/contract';
 import type { FormInstance } from 'antd';
+import type { DescribeOptions } from '../api/errors';
 import type { FieldNames } from '../forms/server-errors';
 import { useRouteMutation } from './route-query';
 import { createdText, toastText } from './toast';
@@ -21,6 +22,8 @@ interface CreateOrUpdateOptions<C extends AnyRoute, U extends AnyRoute, V, E ext
   success?: { create?: () => string; update?: () => string };
   /** After either call succeeded (the dialog closes). */
   onSuccess: () => void;
+  /** How a failure shown as a toast reads (a limit's text). */
+  describe?: DescribeOptions;
 }
 
 /**
@@ -33,7 +36,11 @@ export function useCreateOrUpdate<C extends AnyRoute, U extends AnyRoute, V, E e
   options: CreateOrUpdateOptions<C, U, V, E>,
 ) {
   const { form, success } = options;
-  const outcome = { invalidates: options.invalidates, onSuccess: () => options.onSuccess() };
+  const outcome = {
+    invalidates: options.invalidates,
+    onSuccess: () => options.onSuccess(),
+    describe: options.describe,
+  };
   const create = useRouteMutation(tier, options.create, {
     input: options.createInput,
     success: success?.create ?? createdText,

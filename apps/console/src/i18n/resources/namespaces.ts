@@ -49,6 +49,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   statistics: true,
   logs: true,
   logExport: true,
+  logPush: true,
   wafEvents: true,
 };
 

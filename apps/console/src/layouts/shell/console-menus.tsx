@@ -94,7 +94,7 @@ function userManagementOf(tier: Tier, extra: readonly MenuLeaf[] = []): MenuGrou
 
 /**
  * dataAnalysis of the user and client consoles (spec part 1 §2 order): statistics,
- * statisticsCustomize, logger, logExport, securityAnalysis.
+ * statisticsCustomize, logger, logExport, logPush, securityAnalysis.
  */
 function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
   const permission = `${tier}.statistics.read`;
@@ -106,6 +106,7 @@ function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
       { key: 'statisticsCustomize', path: CONSOLE_PATHS.statisticsCustomize, permission },
       { key: 'logger', path: CONSOLE_PATHS.logger, permission: `${tier}.logs.read` },
       { key: 'logExport', path: CONSOLE_PATHS.logExport, permission: `${tier}.logs.read` },
+      { key: 'logPush', path: CONSOLE_PATHS.logPush, permission: `${tier}.logPush.read` },
       { key: 'securityAnalysis', path: CONSOLE_PATHS.securityAnalysis, permission },
     ],
   };

@@ -5,6 +5,7 @@
 
 export { LogExportPage } from './LogExportPage';
 export { LoggerPage } from './LoggerPage';
+export { LogPushPage } from './LogPushPage';
 export { SecurityAnalysisPage } from './SecurityAnalysisPage';
 export { StatisticsCustomizePage } from './StatisticsCustomizePage';
 export { StatisticsPage } from './StatisticsPage';

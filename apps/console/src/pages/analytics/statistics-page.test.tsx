@@ -288,9 +288,9 @@ describe('operator statistics', () => {
     expect(api.sent(userStatisticsInfo)).toHaveLength(0);
   });
 
-  it('is not in the menu of an operator without the statistics and log permissions', async () => {
+  it('is not in the menu of an operator without the statistics, log and log push permissions', async () => {
     const permissions = selfInfo('client').permissions.filter(
-      (key) => key !== 'client.statistics.read' && key !== 'client.logs.read',
+      (key) => !['client.statistics.read', 'client.logs.read', 'client.logPush.read'].includes(key),
     );
     api.on(getSelf, { auth: 'client' }, ok(selfInfo('client', { isRoot: false, permissions })));
     renderAt('/client/dashboard');
