@@ -2614,6 +2614,9 @@ export const enUS = {
     created: 'Export queued',
   },
   logPush: {
+    test: 'Send a test',
+    testOk: 'The destination took the test record ({{ms}} ms).',
+    testFailed: 'The test record was not taken: {{error}}',
     tabs: { events: 'Push events', logs: 'Delivery log' },
     types: { access: 'Access log', waf: 'WAF log', audit: 'Audit log' },
     kinds: {

@@ -2562,6 +2562,9 @@ export const zhCN: LocaleResources = {
     created: '导出已排队',
   },
   logPush: {
+    test: '发送测试',
+    testOk: '目标已接收测试记录（{{ms}} 毫秒）。',
+    testFailed: '测试记录未被接收：{{error}}',
     tabs: { events: '推送任务', logs: '推送记录' },
     types: { access: '访问日志', waf: 'WAF 日志', audit: '审计日志' },
     kinds: {

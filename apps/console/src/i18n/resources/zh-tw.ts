@@ -2578,6 +2578,9 @@ export const zhTW: LocaleResources = {
     created: '匯出已排隊',
   },
   logPush: {
+    test: '傳送測試',
+    testOk: '目標已接收測試記錄（{{ms}} 毫秒）。',
+    testFailed: '測試記錄未被接收：{{error}}',
     tabs: { events: '推送任務', logs: '推送記錄' },
     types: { access: '存取日誌', waf: 'WAF 日誌', audit: '稽核日誌' },
     kinds: {

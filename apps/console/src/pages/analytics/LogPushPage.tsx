@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useCan } from '../../app/account-context';
 import { changes } from '../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../app/route-query';
-import { toastText } from '../../app/toast';
+import { toast, toastText } from '../../app/toast';
 import { DateTime } from '../../components/DateTime';
 import type { ListColumns } from '../../components/FitTable';
 import { ListTable } from '../../components/ListTable';
@@ -103,6 +103,16 @@ function EventsTab({ tier, search }: { tier: PushTier; search: ListSearch<PageKe
     invalidates: changes('logPushEvents'),
     success: () => toastText('updateSuccess'),
   });
+  // "Send a test": one sample record to the destination now; the answer says whether it was taken.
+  const test = useRouteMutation(tier, routes.test, {
+    input: (event: LogPushEvent) => ({ body: { id: event.id } }),
+    // Outside the delivery order and log: nothing the page shows changes.
+    invalidates: [],
+    onSuccess: ({ data }) => {
+      if (data.ok) toast.success(t('testOk', { ms: data.ms }));
+      else toast.error(t('testFailed', { error: data.error ?? '' }));
+    },
+  });
   const scopeText = (event: LogPushEvent) => {
     const ids = tier === 'user' ? event.siteIDs : event.zoneIDs;
     if (ids.length === 0) return tier === 'user' ? t('allSites') : t('allZones');
@@ -188,6 +198,13 @@ function EventsTab({ tier, search }: { tier: PushTier; search: ListSearch<PageKe
         >
           <Button size="small" onClick={() => setPushing(event)}>
             {t('manual')}
+          </Button>
+          <Button
+            size="small"
+            loading={test.isPending && test.variables?.id === event.id}
+            onClick={() => test.mutate(event)}
+          >
+            {t('test')}
           </Button>
         </RowActions>
       )),

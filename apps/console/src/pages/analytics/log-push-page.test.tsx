@@ -14,6 +14,7 @@ import {
   userListLogPushEvents,
   userLogPushLogs,
   userManualLogPush,
+  userTestLogPush,
   userUpdateLogPushEvent,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -324,6 +325,20 @@ describe('dataAnalysis/logPush: push events', () => {
       endTime: new Date('2026-11-21T00:00').toISOString(),
     });
     expect(await screen.findByText('Push queued')).toBeTruthy();
+  });
+
+  it('sends a test record and says whether the destination took it', async () => {
+    api.on(userTestLogPush, (request) =>
+      (request.body as { id: number }).id === 1
+        ? ok({ ok: true, error: null, ms: 42 })
+        : ok({ ok: false, error: 'connect ECONNREFUSED 203.0.113.5:443', ms: 3 }),
+    );
+    renderAt(PAGE);
+    clickButton('Send a test', await findRow('to-siem'));
+    expect(await screen.findByText('The destination took the test record (42 ms).')).toBeTruthy();
+    clickButton('Send a test', await findRow('hook'));
+    expect(await screen.findByText('The test record was not taken: connect ECONNREFUSED 203.0.113.5:443')).toBeTruthy();
+    expect(api.sent(userTestLogPush).map((r) => r.body)).toEqual([{ id: 1 }, { id: 2 }]);
   });
 
   it('offers no writes to an account without the write key', async () => {

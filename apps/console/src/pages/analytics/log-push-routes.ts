@@ -4,6 +4,7 @@ import {
   clientListLogPushEvents,
   clientLogPushLogs,
   clientManualLogPush,
+  clientTestLogPush,
   clientUpdateLogPushEvent,
   type LogPushDestination,
   type LogPushEvent,
@@ -13,6 +14,7 @@ import {
   userListLogPushEvents,
   userLogPushLogs,
   userManualLogPush,
+  userTestLogPush,
   userUpdateLogPushEvent,
 } from '@rampart/contract';
 
@@ -31,6 +33,7 @@ export function pushRoutes(tier: PushTier) {
       update: clientUpdateLogPushEvent,
       remove: clientDeleteLogPushEvents,
       manual: clientManualLogPush,
+      test: clientTestLogPush,
       logs: clientLogPushLogs,
     };
   }
@@ -40,6 +43,7 @@ export function pushRoutes(tier: PushTier) {
     update: userUpdateLogPushEvent as unknown as typeof clientUpdateLogPushEvent,
     remove: userDeleteLogPushEvents as unknown as typeof clientDeleteLogPushEvents,
     manual: userManualLogPush as unknown as typeof clientManualLogPush,
+    test: userTestLogPush as unknown as typeof clientTestLogPush,
     logs: userLogPushLogs as unknown as typeof clientLogPushLogs,
   };
 }
