@@ -1,4 +1,5 @@
 import { type LogRecord, wafRuleGroup } from '@rampart/contract';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
 import { freePort, request } from './helpers/net.js';
@@ -8,6 +9,7 @@ import {
   type ControlPlane,
   initializeFirstNode,
   type OperatorSetup,
+  PASSWORD,
   startOperatorChain,
   waitUntil,
 } from './helpers/real-control-plane.js';
@@ -16,7 +18,8 @@ import {
  * The WAF through the whole chain (issue 20, "done when"): a customer turns a WAF module on for a
  * domain through the API, an attack through a real edge node (agent and nginx) is blocked and
  * shows in the customer's WAF log with its rule, the part and the name it was under, and an
- * exclusion made from that record lets the same request through — only that one, on that path.
+ * exclusion the customer adds from that event in the console (Chromium) lets the same request
+ * through — only that one, on that path.
  * Needs `npm run build`.
  */
 
@@ -102,16 +105,36 @@ describe('the WAF from the API to the edge and back', () => {
     expect(blocked.wafExcerpt).toContain('onerror');
   }, 120_000);
 
-  it('lets the request through after an exclusion made from the record, and only there', async () => {
-    const path = blocked.url.split('?')[0] ?? '/';
-    await setup.customer.call('PUT', `user/site/${setup.siteId}/module/waf`, {
-      id: moduleId,
-      name: 'blog',
-      // As the console prefills it from the record: the rule's group, on that part, name and path.
-      exclusions: [
-        { ruleId: null, group: wafRuleGroup(blocked.fwRule), part: blocked.wafPart, name: blocked.wafName, path },
-      ],
-    });
+  it('lets the request through after an exclusion the customer adds from the event in the console, and only there', async () => {
+    // The customer's console in Chromium: the module's WAF events, the blocked one's "Add
+    // exclusion", prefilled from it (the rule's group, on that part, name and path), saved.
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage({ baseURL: cp.url, viewport: { width: 1280, height: 800 } });
+      await page.goto('/user/login');
+      await page.getByLabel('Account').fill('user');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByTestId('account-summary').waitFor();
+      await page.goto(`/user/sitesManagement/sitesSetting/${setup.siteId}?tab=modules&module=waf`);
+      await page.getByRole('row').filter({ hasText: 'blog' }).getByRole('button', { name: 'Events' }).click();
+      const event = page.getByTestId('waf-events').getByRole('row').filter({ hasText: 'onerror' }).first();
+      await event.getByRole('button', { name: 'Add exclusion' }).click();
+      const dialog = page.getByRole('dialog').filter({ hasText: 'Add a WAF exclusion' });
+      expect(await dialog.getByLabel('Name', { exact: true }).inputValue()).toBe(blocked.wafName);
+      expect(await dialog.getByLabel('Path prefix').inputValue()).toBe(blocked.url.split('?')[0]);
+      await dialog.getByRole('button', { name: 'OK' }).click();
+      await page.getByText('SET SUCCESS').last().waitFor();
+    } finally {
+      await browser.close();
+    }
+    const [stored] = await setup.customer.call<{ id: number; exclusions: unknown[] }[]>(
+      'GET',
+      `user/site/${setup.siteId}/module/wafs?page=1&pageSize=10`,
+    );
+    expect(stored?.exclusions).toEqual([
+      { ruleId: null, group: wafRuleGroup(blocked.fwRule), part: 'query', name: 'comment', path: '/blog/comment' },
+    ]);
     await waitUntil(async () => (await status(commentPath('comment'))) === 'origin', 30_000, 200);
     // The same payload under another name, or on another path, is still an attack.
     expect(await status(commentPath('title'))).toBe(403);
