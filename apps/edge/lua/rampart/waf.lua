@@ -87,9 +87,12 @@ end
 _M.group_of = group_of
 
 -- A byte or word some detector needs; a value without any is not inspected further.
-local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|\+adw-)]=]
+local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit|uname|netstat|nslookup|getent|certutil|bitsadmin|systeminfo|tasklist)))]=]
 -- Header values (User-Agent ...) hold "(", ")" and ";" by nature: not a reason to look further.
-local HEADER_PREFILTER = [=[^\s*[;|&`]|[<>'"`{}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|\+adw-)]=]
+local HEADER_PREFILTER = [=[^\s*[;|&`]|[<>'"`{}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit|uname|netstat|nslookup|getent|certutil|bitsadmin|systeminfo|tasklist)))]=]
+
+-- Parameter names that hold a file system path or an include root.
+local PATH_NAME = [=[(?:^|[_\[.-])(?:(?:abs(?:olute)?_?)?path|(?:root|base|inc|include|lib|app|mod|module|plugin|theme|template|tpl|class|conf|config)_?(?:path|dir|root)|dir|include|require|include_once|require_once)\]?$]=]
 
 -- Log4j lookups folded to what they spell: ${lower:j} → j, ${::-n} → n, ${env:X:-d} → d.
 local function fold_lookups(s)
@@ -276,6 +279,13 @@ local function detect(d, skip_url_rules, inner, quotes)
       end
     end
   end
+  -- a remote URL given to a parameter whose name says it holds a local path (remote file inclusion:
+  -- "_CONF[path]=https://...", "mosConfig_absolute_path=http://...")
+  if groups.rfi and not skip_url_rules and cur_name and cur_name ~= "" and (cur_part == "query" or cur_part == "body")
+    and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") and re_find(cur_name, PATH_NAME, "joi") then
+    hit(104005, 5, 1)
+    if st_done then return end
+  end
   -- CR/LF followed by a request or status line (smuggling, response splitting) anywhere, or by a
   -- header (header injection) where a value never spans lines: the query, path, headers, cookies.
   if groups.protocol and find(d, "[\r\n]") then
@@ -283,7 +293,25 @@ local function detect(d, skip_url_rules, inner, quotes)
     if not from and cur_part ~= "body" and cur_part ~= "file" then
       from = re_find(l, [=[[\r\n]\s{0,4}[\w-]{2,40}\s{0,4}:]=], "jo")
     end
+    -- a blank line then markup: a response body of the attacker's making (response splitting)
+    if not from and cur_part ~= "body" and cur_part ~= "file" then
+      from = re_find(d, [=[\r?\n\r?\n\s{0,4}<]=], "jo")
+    end
     if from then hit(RULE.crlf, 8, from) end
+  end
+  if groups.protocol then
+    -- a whole request line inside a value (a request smuggled into a proxied one, without or
+    -- before a line break)
+    local hv = find(l, "http/", 1, true)
+    if hv then
+      local from = re_find(l, [=[(?:get|post|head|put|delete|options|patch|connect|trace|propfind)\s{1,4}(?:/|[a-z]{3,8}://)\S{0,512}\s{1,4}http/\d(?:\.\d)?(?:\s|$)]=], "jo")
+      if from then hit(RULE.crlf, 5, from) end
+    end
+    -- Apache mod_proxy's "unix:socket|http://..." (requests sent to a local socket)
+    local ux = find(l, "unix:", 1, true)
+    if ux and re_find(l, [=[\bunix:[^|\s]{0,1024}\|\s{0,4}(?:https?|ftp|fcgi|ajp|ws|wss|h2c?)://]=], "jo") then
+      hit(RULE.smuggling, 8, ux)
+    end
   end
 end
 
@@ -357,6 +385,11 @@ local function inspect_name(part, name)
   if st_done then return end
   cur_part, cur_name, cur_value = part, name, name
   if st_m.groups.sqli then sqli.check_name(name, hit) end
+  -- an argument or cookie name never spans lines
+  if (part == "query" or part == "cookie") and st_m.groups.protocol and find(name, "[\r\n]") then
+    hit(RULE.crlf, 8, 1)
+    if st_done then return end
+  end
   if re_find(name, PREFILTER, "jo") then inspect(part, name, name) end
 end
 
@@ -488,29 +521,34 @@ local function inspect_multipart(body, ctype)
   end
 end
 
+-- The Content-Type header, with or without a body (a declared type that is no type is a probe of
+-- the body parsers: Struts' OGNL in it, a boundary on a form type, parameters that are no parameters).
+local function check_content_type(ctype)
+  if ctype == "" or not st_m.groups.protocol then return end
+  local lctype = lower(ctype)
+  cur_part, cur_name, cur_lname, cur_value = "header", "Content-Type", "content-type", ctype
+  -- every charset parameter (a second one overrides the first in some parsers)
+  if find(lctype, "charset", 1, true) then
+    for charset in lctype:gmatch("charset%s*=%s*\"?([%w_.:-]*)") do
+      if not CHARSETS[charset] then hit(RULE.charset, 5, 1) break end
+    end
+  end
+  -- a content type that is no type: no "/", an empty subtype, a boundary on a non-multipart type,
+  -- a multipart subtype no form sends, or a parameter without "=" ("text/xml; blah")
+  local mt = lctype:match("^%s*([^;%s]*)")
+  if not find(mt, "^[%w!#$&^_.+-]+/[%w!#$&^_.+-]+$")
+    or (find(lctype, "boundary=", 1, true) and not find(mt, "^multipart/"))
+    or (find(mt, "^multipart/") and not MULTIPART[mt])
+    or find(lctype, ";%s*[^=;%s][^=;]*$") or find(lctype, ";%s*[^=;%s][^=;]*;") then
+    hit(RULE.content_type, 5, 1)
+  end
+end
+
 local function inspect_body(var, headers)
   local ctype = headers["content-type"]
   if type(ctype) == "table" then ctype = ctype[1] end
   ctype = ctype or ""
   local lctype = lower(ctype)
-  -- the content type's charset
-  local charset = lctype:match("charset%s*=%s*\"?([%w_.:-]+)")
-  if charset and not CHARSETS[charset] and st_m.groups.protocol then
-    cur_part, cur_name, cur_value = "header", "Content-Type", ctype
-    cur_lname = "content-type"
-    hit(RULE.charset, 5, 1)
-  end
-  -- a content type that is no type: no "/", an empty subtype, a boundary on a non-multipart type,
-  -- or a multipart subtype no form sends
-  if st_m.groups.protocol and lctype ~= "" then
-    local mt = lctype:match("^%s*([^;%s]*)")
-    if not find(mt, "^[%w!#$&^_.+-]+/[%w!#$&^_.+-]+$")
-      or (find(lctype, "boundary=", 1, true) and not find(mt, "^multipart/"))
-      or (find(mt, "^multipart/") and not MULTIPART[mt]) then
-      cur_part, cur_name, cur_lname, cur_value = "header", "Content-Type", "content-type", ctype
-      hit(RULE.content_type, 5, 1)
-    end
-  end
   ngx.req.read_body()
   local body = ngx.req.get_body_data()
   local over = false
@@ -618,6 +656,10 @@ local function inspect_request(m, var, with_body)
   local path = unescape(raw_path)
   cur_part, cur_name, cur_value = "path", "", path
   if find(raw_path, "%00", 1, true) and groups.protocol then hit(RULE.nul, 5, 1) end
+  -- a line break in the path: no URL holds one (header injection, PHP-FPM's PATH_INFO bugs)
+  if groups.protocol and find(raw_path, "%0", 1, true) and re_find(raw_path, [=[%0[ad]]=], "joi") then
+    hit(RULE.crlf, 8, 1)
+  end
   run_rules(m.special.path, lower(path))
   inspect("path", "", path)
   -- a path segment can carry an encoded payload of its own
@@ -713,6 +755,11 @@ local function inspect_request(m, var, with_body)
     end
   end
 
+  if not st_done then
+    local ctype = headers["content-type"]
+    if type(ctype) == "table" then ctype = ctype[1] end
+    if ctype then check_content_type(ctype) end
+  end
   if with_body and not st_done and not st_over then inspect_body(var, headers) end
 end
 
