@@ -409,6 +409,22 @@ const SHAPES: { shape: string; attack: string; benign: string; name?: string; pl
     places: VALUE_PLACES,
   },
   {
+    shape: 'an attack inside a JSON document given as a value (read key by key)',
+    attack: '{"q":"1\' OR \'1\'=\'1","n":2}',
+    benign: '{"q":"O\'Reilly","n":2}',
+  },
+  {
+    shape: 'a climb in the query of a URL given as a value (its arguments read one by one)',
+    attack: 'https://x.example/?next=..%2F..%2F..%2Fetc%2Fpasswd',
+    benign: 'https://x.example/?next=%2Faccount%2Fsettings&utm_source=mail',
+    places: VALUE_PLACES,
+  },
+  {
+    shape: 'markup hidden in a base64 value with padding',
+    attack: Buffer.from('<script>alert(7)</script>').toString('base64'),
+    benign: Buffer.from('a plain sentence, no more').toString('base64'),
+  },
+  {
     shape: "Apache mod_proxy's unix socket prefix",
     attack: 'unix:/run/x.sock|http://x.example/',
     benign: 'unix: a family of systems | http://x.example/',
@@ -466,6 +482,15 @@ describe('WAF: attack shapes added by the tuning, each blocked with its benign t
     expect(statusOf(await get('/index.php/PHP%0Ainfo.php'))).toBe(403);
     expect(statusOf(await get('/get?name%0d%0a=1'))).toBe(403);
     expect(statusOf(await get('/a%41b?na%6De=1'))).toBe(200);
+  });
+
+  it('JSON lines in a text body are read line by line: an attack in any line is blocked', async () => {
+    const lines = (last: string) =>
+      `${JSON.stringify({ sent_at: '2026-01-01T00:00:00Z' })}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify({ message: last })}\n`;
+    const bad = lines('<img src=x onerror=alert(7)>');
+    expect(statusOf(await get('/envelope', { 'content-type': 'text/plain;charset=UTF-8' }, 'POST', bad))).toBe(403);
+    const fine = lines('TypeError: x is undefined (app.js:1:2)');
+    expect(statusOf(await get('/envelope', { 'content-type': 'text/plain;charset=UTF-8' }, 'POST', fine))).toBe(200);
   });
 
   it('a cookie carrying a blank line and markup (response splitting) is blocked', async () => {

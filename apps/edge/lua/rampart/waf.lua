@@ -87,9 +87,9 @@ end
 _M.group_of = group_of
 
 -- A byte or word some detector needs; a value without any is not inspected further.
-local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit|uname|netstat|nslookup|getent|certutil|bitsadmin|systeminfo|tasklist)))]=]
+local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit)))|(?<![\d\s])\*|\*(?![\d\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)]=]
 -- Header values (User-Agent ...) hold "(", ")" and ";" by nature: not a reason to look further.
-local HEADER_PREFILTER = [=[^\s*[;|&`]|[<>'"`{}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit|uname|netstat|nslookup|getent|certutil|bitsadmin|systeminfo|tasklist)))]=]
+local HEADER_PREFILTER = [=[^\s*[;|&`]|[<>'"`{}\[\]$|&\\%=#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit)))|(?<![\d\s])\*|\*(?![\d\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)]=]
 
 -- Parameter names that hold a file system path or an include root.
 local PATH_NAME = [=[(?:^|[_\[.-])(?:(?:abs(?:olute)?_?)?path|(?:root|base|inc|include|lib|app|mod|module|plugin|theme|template|tpl|class|conf|config)_?(?:path|dir|root)|dir|include|require|include_once|require_once)\]?$]=]
@@ -109,7 +109,63 @@ end
 
 -- Module compilation --------------------------------------------------------------------------
 
+-- Is every top-level alternative of a pattern anchored at the value's start ("^...|^...")?
+local function anchored(re)
+  if byte(re, 1) ~= 94 then return false end
+  local depth, class, i, n = 0, false, 1, #re
+  while i <= n do
+    local c = byte(re, i)
+    if c == 92 then
+      i = i + 1
+    elseif class then
+      if c == 93 then class = false end
+    elseif c == 91 then
+      class = true
+    elseif c == 40 then
+      depth = depth + 1
+    elseif c == 41 then
+      depth = depth - 1
+    elseif c == 124 and depth == 0 and byte(re, i + 1) ~= 94 then
+      return false
+    end
+    i = i + 1
+  end
+  return true
+end
+
+-- A list of value rules: those with a literal guard, those without, and the rules anchored at the
+-- value's start joined in one pattern, so that one PCRE call (failing at the first byte, as they
+-- all do on most values) stands for all of them. A combined pattern matches where one of its rules
+-- does, so it never hides a match.
+local function rule_list(list)
+  local guarded_rules, open, starts, res, open_res = {}, {}, {}, {}, {}
+  for _, r in ipairs(list) do
+    if r.guard then
+      guarded_rules[#guarded_rules + 1] = r
+    elseif anchored(r.re) then
+      starts[#starts + 1] = r
+      res[#res + 1] = "(?:" .. r.re .. ")"
+    else
+      open[#open + 1] = r
+      open_res[#open_res + 1] = "(?:" .. r.re .. ")"
+    end
+  end
+  -- the others without a guard behind one pattern too, when there are several
+  return { guarded = guarded_rules, open = open, starts = starts, any_start = #res > 0 and table.concat(res, "|") or nil,
+    any_open = #open_res > 1 and table.concat(open_res, "|") or nil }
+end
+_M._rule_list = rule_list
+
+local prefilters_checked = false
 local function compile(raw)
+  -- a prefilter that does not compile would pass every value unread: fail loudly instead
+  if not prefilters_checked then
+    for _, re in ipairs({ PREFILTER, HEADER_PREFILTER }) do
+      local _, _, err = re_find("", re, "jo")
+      if err then error("rampart waf: a prefilter does not compile: " .. err) end
+    end
+    prefilters_checked = true
+  end
   local groups = {}
   for _, g in ipairs(raw.groups) do groups[g] = true end
   local exclusions = {}
@@ -132,6 +188,13 @@ local function compile(raw)
       end
     end
   end
+  -- the rules that judge a URL as a whole (rampart.waf inspect_url), and those read again over a
+  -- value with its shell quoting folded away
+  local url_rules, shell_rules = {}, {}
+  for _, r in ipairs(value_rules) do
+    if r.group == "rfi" or r.group == "ssrf" or r.group == "traversal" then url_rules[#url_rules + 1] = r end
+    if r.group == "rce" or r.group == "traversal" then shell_rules[#shell_rules + 1] = r end
+  end
   local special = {}
   for kind, list in pairs(rules.SPECIAL) do
     local on = {}
@@ -140,9 +203,11 @@ local function compile(raw)
     end
     special[kind] = on
   end
+  local special_path = rule_list(special.path)
   return {
     id = tostring(raw.id), block = raw.mode == "block", groups = groups, threshold = THRESHOLD[raw.sensitivity] or 5,
-    fail_closed = raw.failMode == "closed", exclusions = exclusions, value_rules = value_rules, special = special,
+    fail_closed = raw.failMode == "closed", exclusions = exclusions, value_rules = rule_list(value_rules), url_rules = rule_list(url_rules),
+    shell_rules = rule_list(shell_rules), special = special, special_path = special_path,
   }
 end
 
@@ -165,7 +230,7 @@ local cur_part, cur_name, cur_value, cur_lname
 
 local function reset(m, uri)
   st_m, st_uri = m, uri
-  st_seen = { path = {}, query = {}, body = {}, cookie = {}, header = {}, file = {} }
+  st_seen = {}
   st_best, st_best_rule, st_best_part, st_best_excerpt, st_rules_hit, st_second = 0, nil, nil, nil, nil, false
   st_bytes, st_values, st_over, st_done = 0, 0, false, false
   st_started = cpu_clock()
@@ -232,6 +297,55 @@ local function run_rules(list, s)
   end
 end
 
+-- Runs a rule list (rule_list) over l, lower-cased; RFI and SSRF rules not for URL-shaped headers.
+local function run_list(rl, l, skip_url_rules)
+  if rl.any_start and re_find(l, rl.any_start, "jo") then
+    local list = rl.starts
+    for i = 1, #list do
+      local r = list[i]
+      if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
+        local from = re_find(l, r.re, "jo")
+        if from then
+          hit(r.id, r.score, from)
+          if st_done then return end
+        end
+      end
+    end
+  end
+  local list = rl.open
+  if rl.any_open and not re_find(l, rl.any_open, "jo") then list = EMPTY end
+  for i = 1, #list do
+    local r = list[i]
+    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
+      local from = re_find(l, r.re, "jo")
+      if from then
+        hit(r.id, r.score, from)
+        if st_done then return end
+      end
+    end
+  end
+  list = rl.guarded
+  for i = 1, #list do
+    local r = list[i]
+    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) and guarded(r.guard, l) then
+      local from = re_find(l, r.re, "jo")
+      if from then
+        hit(r.id, r.score, from)
+        if st_done then return end
+      end
+    end
+  end
+end
+
+-- A remote URL given to a parameter whose name says it holds a local path (remote file inclusion:
+-- "_CONF[path]=https://...", "mosConfig_absolute_path=http://..."); l lower-cased.
+local function path_param_url(l)
+  if st_m.groups.rfi and cur_name and cur_name ~= "" and (cur_part == "query" or cur_part == "body")
+    and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") and re_find(cur_name, PATH_NAME, "joi") then
+    hit(104005, 5, 1)
+  end
+end
+
 -- Every detector over one decoded candidate.
 local function detect(d, skip_url_rules, inner, quotes)
   local m = st_m
@@ -250,40 +364,20 @@ local function detect(d, skip_url_rules, inner, quotes)
     rules.php_calls(l, hit)
     if st_done then return end
   end
-  local list = m.value_rules
   -- shell quoting inside words ("c''at /e\tc/pa\"ss\"wd") folded away: a second reading for the rules
   if find(l, "%w['\"\\]+[%w/]") or find(l, "%[%w%]") then
     local shell = gsub(gsub(l, "(%w)['\"\\]+", "%1"), "%[(%w)%]", "%1")
     if shell ~= l then
-      for i = 1, #list do
-        local r = list[i]
-        if (r.group == "rce" or r.group == "traversal") and (r.guard == nil or guarded(r.guard, shell)) then
-          local from = re_find(shell, r.re, "jo")
-          if from then
-            cur_value = shell
-            hit(r.id, r.score, from)
-            if st_done then return end
-          end
-        end
-      end
+      cur_value = shell
+      run_list(m.shell_rules, shell, false)
+      if st_done then return end
       cur_value = d
     end
   end
-  for i = 1, #list do
-    local r = list[i]
-    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) and (r.guard == nil or guarded(r.guard, l)) then
-      local from = re_find(l, r.re, "jo")
-      if from then
-        hit(r.id, r.score, from)
-        if st_done then return end
-      end
-    end
-  end
-  -- a remote URL given to a parameter whose name says it holds a local path (remote file inclusion:
-  -- "_CONF[path]=https://...", "mosConfig_absolute_path=http://...")
-  if groups.rfi and not skip_url_rules and cur_name and cur_name ~= "" and (cur_part == "query" or cur_part == "body")
-    and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") and re_find(cur_name, PATH_NAME, "joi") then
-    hit(104005, 5, 1)
+  run_list(m.value_rules, l, skip_url_rules)
+  if st_done then return end
+  if not skip_url_rules then
+    path_param_url(l)
     if st_done then return end
   end
   -- CR/LF followed by a request or status line (smuggling, response splitting) anywhere, or by a
@@ -317,7 +411,10 @@ end
 
 -- One window of a value (at most CHUNK bytes).
 local function inspect_window(v, skip_url_rules, inner, quotes)
-  if not re_find(v, cur_part == "header" and HEADER_PREFILTER or PREFILTER, "jo") then
+  local pf = re_find(v, cur_part == "header" and HEADER_PREFILTER or PREFILTER, "jo")
+  -- a token whose only special byte is base64's padding ("=" at its end): read as base64 only
+  if pf and byte(v, -1) == 61 and re_find(v, [=[^[A-Za-z0-9+/_-]{8,}={1,2}\z]=], "jo") then pf = nil end
+  if not pf then
     -- Still a candidate for base64 (an encoded payload is letters and digits only).
     local b = decode.base64(v)
     if b then
@@ -329,35 +426,112 @@ local function inspect_window(v, skip_url_rules, inner, quotes)
   local d = decode.encoded(v) and decode.decode(v) or v
   detect(d, skip_url_rules, inner, quotes)
   if st_done then return end
-  local b = decode.base64(v)
+  -- (base64 behind a URL encoding too: "...Pg%3D%3D" in a cookie)
+  local b = decode.base64(v) or (d ~= v and decode.base64(d))
   if b and re_find(b, PREFILTER, "jo") then detect(decode.decode(b), skip_url_rules) end
 end
 
+local inspect
+
+-- A value that is one URL of URL characters only (the links in beacons, forms and JSON): judged as a
+-- whole by the URL rules (remote inclusion, SSRF, traversal), after %-decoding, then its query (and
+-- fragment) arguments one by one, as the application will read them. One that decodes into other
+-- characters (quotes, spaces, markup, a second %-encoding) is read by every detector instead (false).
+local URL_RE = [=[^https?://[\w.~:/?#@%&=+,\-\x80-\xff]{1,4096}\z]=]
+local URL_SAFE_RE = [=[^[\w.~:/?#@&=+,\-\x80-\xff]*\z]=]
+local function inspect_url(part, name, v, skip_url_rules)
+  local d = v
+  if find(v, "%", 1, true) then
+    d = decode.decode(v)
+    if not re_find(d, URL_SAFE_RE, "jo") then return false end
+  end
+  cur_value = d
+  local l = lower(d)
+  run_list(st_m.url_rules, l, skip_url_rules)
+  if st_done then return true end
+  if not skip_url_rules then
+    path_param_url(l)
+    if st_done then return true end
+  end
+  local q = find(v, "?", 1, true) or find(v, "#", 1, true)
+  while q and not st_done and not st_over do
+    local h = find(v, "#", q + 1, true)
+    local args = ngx.decode_args(sub(v, q + 1, h and h - 1 or #v), 64)
+    for _, x in pairs(args) do
+      if type(x) == "table" then
+        for _, y in ipairs(x) do if type(y) == "string" then inspect(part, name, y, skip_url_rules) end end
+      elseif type(x) == "string" then
+        inspect(part, name, x, skip_url_rules)
+      end
+      if st_done or st_over then break end
+    end
+    q = h
+  end
+  return true
+end
+
+-- JSON inside a value (a beacon's payload in a query argument or a form field): its keys and
+-- strings one by one, under the value's name, as for a JSON body.
+local function walk_value_json(part, name, t, depth, skip_url_rules)
+  if depth > 16 or st_done or st_over then return end
+  for k, x in pairs(t) do
+    if type(k) == "string" then
+      cur_part, cur_name, cur_value = part, name, k
+      if part == "header" then cur_lname = lower(name) end
+      if st_m.groups.sqli then sqli.check_name(k, hit) end
+      if re_find(k, PREFILTER, "jo") then inspect(part, name, k, skip_url_rules) end
+    end
+    local tx = type(x)
+    if tx == "string" then
+      inspect(part, name, x, skip_url_rules)
+    elseif tx == "table" then
+      walk_value_json(part, name, x, depth + 1, skip_url_rules)
+    end
+    if st_done or st_over then return end
+  end
+end
+
 -- Inspects a value found in `part` under `name`.
-local function inspect(part, name, v, skip_url_rules)
+function inspect(part, name, v, skip_url_rules)
   if st_done or st_over or v == nil then return end
   local n = #v
   if n == 0 then return end
   -- a value already read in this part of this request (repeated JSON keys and values, arrays of
   -- records) is not read again: Lua strings are interned, the lookup is one hash probe
   -- (by name too: an exclusion may cover the value under one name and not under another)
+  -- (a table per part, made on its first value: value -> the name it was last read under)
+  local key = name or ""
   local seen = st_seen[part]
-  local by_name = seen[name or ""]
-  if by_name == nil then
-    by_name = {}
-    seen[name or ""] = by_name
-  elseif by_name[v] then
+  if seen == nil then
+    seen = {}
+    st_seen[part] = seen
+  elseif seen[v] == key then
     return
   end
-  by_name[v] = true
+  seen[v] = key
   st_bytes = st_bytes + n
   if st_bytes > BYTES_BUDGET then st_over = true return end
   st_values = st_values + 1
   if (n > 1024 or st_values % 32 == 0) and over_budget() then return end
   cur_part, cur_name = part, name
   if part == "header" then cur_lname = lower(name) end
+  local c1 = byte(v, 1)
+  if (c1 == 123 or c1 == 91) and n > 1 then
+    local cn = byte(v, n)
+    -- (not when it spells a Java type for a JSON deserializer: judged as a whole)
+    if (c1 == 123 and cn == 125 or c1 == 91 and cn == 93) and not find(v, "@type", 1, true)
+      and not re_find(v, [=[\[\s*"(?:com|org|java|javax|ch|sun)\.]=], "jo") then
+      local doc = cjson.decode(v)
+      if type(doc) == "table" then
+        walk_value_json(part, name, doc, 1, skip_url_rules)
+        return
+      end
+    end
+    cur_part, cur_name, cur_value = part, name, v
+  end
   if n <= CHUNK then
     cur_value = v
+    if c1 == 104 and re_find(v, URL_RE, "jo") and inspect_url(part, name, v, skip_url_rules) then return end
     return inspect_window(v, skip_url_rules)
   end
   -- where the value's first quote of each kind is: the window holding it gets that quote reading
@@ -593,6 +767,16 @@ local function inspect_body(var, headers)
     local ok, doc = pcall(cjson.decode, body)
     if ok and type(doc) == "table" then
       walk_json(doc, 1)
+    elseif find(body, "\n", 1, true) then
+      -- JSON lines (NDJSON, telemetry envelopes): each line a document of its own, or text
+      local n = 0
+      for line in body:gmatch("[^\n]+") do
+        local c = byte(line, (find(line, "%S")) or 1)
+        local d = (c == 123 or c == 91) and cjson.decode(line)
+        if type(d) == "table" then walk_json(d, 1) else inspect("body", "", line) end
+        n = n + 1
+        if n > 4096 or st_done or st_over then return end
+      end
     else
       inspect("body", "", body)
     end
@@ -660,10 +844,10 @@ local function inspect_request(m, var, with_body)
   if groups.protocol and find(raw_path, "%0", 1, true) and re_find(raw_path, [=[%0[ad]]=], "joi") then
     hit(RULE.crlf, 8, 1)
   end
-  run_rules(m.special.path, lower(path))
+  run_list(m.special_path, lower(path), false)
   inspect("path", "", path)
-  -- a path segment can carry an encoded payload of its own
-  if not st_done and #path > 13 then
+  -- a path segment can carry an encoded payload of its own (base64 mixes cases)
+  if not st_done and #path > 13 and find(path, "%u") then
     for seg in path:gmatch("[^/]+") do
       if #seg >= 12 then
         local b = decode.base64(seg)

@@ -184,7 +184,8 @@ local WINDOW_RE = [=[\b(?:window|self|top|parent|frames|globalthis|content)\s*\.
 local JSBREAK_RE = [=[(?:^|['"`;)}\]]\s*|-->|</script>)\s*(?:[;,+\-*|&]+|\)|\}|\]|\s)*\s*(?:alert|confirm|prompt|eval|settimeout|setinterval|fetch|import|new\s+function|document\.|window\.|location\s*=)]=]
 -- "+" may arrive as a space (an unencoded form value).
 local JSFUCK_RE = [=[\[\]\s*\[\s*\(\s*!\s*\[\s*\]|\(\s*!\s*\[\s*\]\s*[+\s]\s*\[\s*\]\s*\)|!\s*!\s*\[\s*\]|\[\s*[+\s]\s*!\s*[+\s]?\s*\[\s*\]\s*\]]=]
-local HINT_RE = [=[[<>"'`(=\[!\xbc\x01-\x1f]|script|document|window|\+adw-|expression|binding]=]
+-- "=" counts only in an event handler ("onload="): "a=b&c=d" holds no markup or script.
+local HINT_RE = [=[[<>"'`(\[!\xbc\x01-\x1f]|on[a-z]{4,32}\s*=|script|data:|document|window|location|innerhtml|outerhtml|textcontent|parentnode|srcdoc|\+adw-|expression|binding]=]
 -- A tagged template whose substitution runs code ("[].sort.call`${alert}1`").
 local TEMPLATE_RE = [=[\.\s*(?:call|apply|bind)\s*`[^`]{0,80}\$\{|\$\{\s*(?:alert|confirm|prompt|eval|atob|fetch|import)\s*[}(]]=]
 -- A <style> element whose rules load or run something.
