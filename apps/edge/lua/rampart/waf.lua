@@ -88,6 +88,8 @@ _M.group_of = group_of
 
 -- A byte or word some detector needs; a value without any is not inspected further.
 local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit)))|(?<![\d\s])\*|\*(?![\d\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)]=]
+-- The same without the argument separators ("=", "&"), for a whole query string or form body.
+local ARGS_PREFILTER = [=[[<>'"`;(){}\[\]$|\\%#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit)))|(?<![\d\s])\*|\*(?![\d\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)]=]
 -- Header values (User-Agent ...) hold "(", ")" and ";" by nature: not a reason to look further.
 local HEADER_PREFILTER = [=[^\s*[;|&`]|[<>'"`{}\[\]$|&\\%=#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit)))|(?<![\d\s])\*|\*(?![\d\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)]=]
 
@@ -160,7 +162,7 @@ local prefilters_checked = false
 local function compile(raw)
   -- a prefilter that does not compile would pass every value unread: fail loudly instead
   if not prefilters_checked then
-    for _, re in ipairs({ PREFILTER, HEADER_PREFILTER }) do
+    for _, re in ipairs({ PREFILTER, HEADER_PREFILTER, ARGS_PREFILTER }) do
       local _, _, err = re_find("", re, "jo")
       if err then error("rampart waf: a prefilter does not compile: " .. err) end
     end
@@ -569,6 +571,55 @@ end
 
 -- The parts of the request -----------------------------------------------------------------------
 
+-- A value read only as a possible base64 encoding.
+local function inspect_base64(part, name, v)
+  local b = decode.base64(v)
+  if b then
+    cur_part, cur_name, cur_value = part, name, b
+    if re_find(b, PREFILTER, "jo") then detect(decode.decode(b), false) end
+  end
+end
+
+-- The arguments (`args`, decoded) of a query string or urlencoded body (`raw`, as sent). When the
+-- whole string, decoded, holds nothing the prefilter looks for but the separators, and no encoded
+-- separator or second "=" can hide one inside a value, no name or value holds any either: the
+-- arguments are then only tried as base64 (one regex pass for the whole string instead of one per
+-- name and per value: the calls, not the bytes, are what a short query or form costs; a long one is
+-- read argument by argument). A pattern that fails (an error) leaves the string not clean.
+local function inspect_args(part, raw, args)
+  local clean = false
+  if #raw <= CHUNK then
+    local sep, _, err = re_find(raw, [=[%(?:2[56]|3d)|=[^&]*=]=], "joi")
+    if not sep and not err then
+      local d = find(raw, "+", 1, true) and gsub(raw, "%+", " ") or raw
+      if find(d, "%", 1, true) then d = unescape(d) end
+      local hit_at
+      hit_at, _, err = re_find(d, ARGS_PREFILTER, "jo")
+      clean = not hit_at and not err
+    end
+  end
+  local n = 0
+  for k, v in pairs(args) do
+    n = n + 1
+    if clean then
+      if type(v) == "table" then
+        for _, x in ipairs(v) do if type(x) == "string" then inspect_base64(part, k, x) end end
+      elseif type(v) == "string" then
+        inspect_base64(part, k, v)
+      end
+      if n % 256 == 0 and over_budget() then return end
+    else
+      if type(k) == "string" then inspect_name(part, k) end
+      if type(v) == "table" then
+        for _, x in ipairs(v) do if type(x) == "string" then inspect(part, k, x) end end
+      elseif type(v) == "string" then
+        inspect(part, k, v)
+      end
+    end
+    if st_done or st_over then return end
+  end
+end
+
 -- Headers that carry no application data (or are judged elsewhere: Cookie, Host, Content-Length).
 local SKIP_HEADERS = {}
 for _, h in ipairs({ "host", "cookie", "authorization", "proxy-authorization", "accept", "accept-encoding",
@@ -787,16 +838,7 @@ local function inspect_body(var, headers)
       cur_part, cur_name, cur_value = "body", "", body
       hit(RULE.bad_encoding, 3, (re_find(body, [=[%(?![0-9a-fA-F]{2})]=], "jo")))
     end
-    local args = ngx.decode_args(body, MAX_ARGS)
-    for k, v in pairs(args) do
-      if type(k) == "string" then inspect_name("body", k) end
-      if type(v) == "table" then
-        for _, x in ipairs(v) do if type(x) == "string" then inspect("body", k, x) end end
-      elseif type(v) == "string" then
-        inspect("body", k, v)
-      end
-      if st_done or st_over then return end
-    end
+    inspect_args("body", body, ngx.decode_args(body, MAX_ARGS))
   else
     -- Any other body: as text when it is text, else its printable runs (protobuf, binary beacons).
     local _, bad = gsub(sub(body, 1, 2048), "[^\9\10\13\32-\126\128-\255]", "")
@@ -871,16 +913,7 @@ local function inspect_request(m, var, with_body)
       cur_part, cur_name, cur_value = "query", "", args
       hit(RULE.nul, 5, 1)
     end
-    local qargs = ngx.req.get_uri_args(MAX_ARGS)
-    for k, v in pairs(qargs) do
-      if type(k) == "string" then inspect_name("query", k) end
-      if type(v) == "table" then
-        for _, x in ipairs(v) do if type(x) == "string" then inspect("query", k, x) end end
-      elseif type(v) == "string" then
-        inspect("query", k, v)
-      end
-      if st_done or st_over then break end
-    end
+    inspect_args("query", args, ngx.req.get_uri_args(MAX_ARGS))
   end
 
   -- headers (the user agent also against scanner signatures)
