@@ -17,7 +17,6 @@ local byte, char, find, gsub, sub, lower = string.byte, string.char, string.find
 local tonumber, floor = tonumber, math.floor
 local unescape = ngx.unescape_uri
 local decode_base64 = ngx.decode_base64
-local re_find = ngx.re.find
 
 local ROUNDS = 3
 
@@ -123,7 +122,6 @@ function _M.encoded(s)
 end
 
 -- A base64 (or base64url) value decoded into mostly printable text, or nil.
-local B64_RE = [[^[A-Za-z0-9+/_-]{12,}={0,2}\z]]
 function _M.base64(s)
   local n = #s
   if n < 12 or n > 65536 then return nil end
@@ -132,7 +130,8 @@ function _M.base64(s)
   -- than the pattern, and most tokens of real traffic stop here)
   if not (find(s, "%u") and find(s, "%l")) then return nil end
   if find(s, " ", 1, true) and not find(s, "  ", 1, true) then s = gsub(s, " ", "+") end
-  if not re_find(s, B64_RE, "jo") then return nil end
+  -- (a Lua pattern: one PCRE program fewer on the path of every token)
+  if not find(s, "^[%w+/_%-]+=?=?$") then return nil end
   local t = s
   if find(t, "[_-]") then t = gsub(gsub(t, "-", "+"), "_", "/") end
   local pad = #t % 4
