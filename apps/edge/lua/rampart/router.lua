@@ -254,7 +254,8 @@ end
 -- The request's route, in rewrite_by_lua (see elsewhere()).
 local function act(var, route)
   if route == "https" then return end
-  if route == "" then return ngx.exec("@rampart_http") end -- a delayed request for an HTTP origin
+  -- a delayed request, or one whose body the WAF read, for an HTTP origin: proxied from here
+  if route == "" then var.rampart_route_pass = "http://rampart_http" return end
   if route:byte(1) == 64 then return ngx.exec(route) end -- "@rampart_cache_...", "@rampart_site_..."
   if route:byte(1) == 99 then return challenge.act(route, var) end -- "c<kind><site>": rampart.challenge
   if route:byte(1) == 62 then return pages.redirect(route:sub(2), 301) end -- ">"<target>: a Lua ACL redirect

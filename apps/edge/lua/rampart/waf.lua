@@ -13,8 +13,8 @@
 -- decoding is inspected too.
 --
 -- Cheap first: a value is looked at only when it holds a byte or word some detector needs
--- (PREFILTER, one JIT regex; HEADER_PREFILTER for header values, where "(", ")" and ";" are
--- normal); most values of real traffic (ids, words, numbers, tokens) stop there. A value already
+-- (PREFILTER, one JIT regex, for header values too, where "(", ")" and ";" are normal and read
+-- as spaces); most values of real traffic (ids, words, numbers, tokens) stop there. A value already
 -- read under the same name and part is not read again. Values longer than CHUNK are read in
 -- overlapping windows, each pre-filtered on its own, so 128 KB of padding costs one regex pass.
 -- Each pattern rule has a literal guard (rampart.waf_rules GUARDS: plain string searches) tried
@@ -87,9 +87,15 @@ end
 _M.group_of = group_of
 
 -- A byte or word some detector needs; a value without any is not inspected further.
-local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|\+adw-)]=]
+local PREFILTER = [=[[<>'"`;(){}\[\]$|&\\%=#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit)))|(?<![\d\s])\*|\*(?![\d\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)]=]
+-- The same without the argument separators ("=", "&"), for a whole query string or form body.
+local ARGS_PREFILTER = [=[[<>'"`;(){}\[\]$|\\%#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|/sys/|\.ssh/|\+adw-|(?i:\.internal\b|\.svc\b|lvh\.me|localtest\.me|nip\.io|sslip\.io|\b(?:document|window)\s*\.|\b(?:ansible|chef-|visudo|cscli|bsdtar|mkfifo|busybox|regedit)))|(?<![\d\s])\*|\*(?![\d\s])|(?<![\w.])(?i:com|org)\.[a-zA-Z]|__(?i:proto|import|js_|class|globals|builtins|init|mro|subclasses)]=]
 -- Header values (User-Agent ...) hold "(", ")" and ";" by nature: not a reason to look further.
-local HEADER_PREFILTER = [=[^\s*[;|&`]|[<>'"`{}\[\]$|&\\%=*#!^~\r\n\x00]|\.\.|/\.|/(?:etc|proc|bin|usr|var|windows|winnt|dev|tmp)\b|(?i:\b(?:select|union|sleep|benchmark|waitfor|having|insert|delete|drop\s|exec|shutdown|information_schema|jndi|javascript|vbscript|file:|php:|data:|gopher:|dict:|java\.|javax\.|org\.|com\.|processbuilder|runtime|transformer|pg_|xp_|sp_|sqlite_|process|function|module\.|require|child_|alias|__|tempdb|msdb|mysql\.|docker\.internal|ip6-|sh\s+-c\b|whoami|ifconfig|ipconfig|if\s+(?:/i\s+)?(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\b|constructor|prototype|localhost|127\.0|169\.254|passwd|system32|win\.ini|ftps?:|https?:)|/bin/|\+adw-)]=]
+-- (header values go through PREFILTER too, with those three bytes read as spaces, which keeps
+-- the word boundaries: one compiled pattern fewer to keep warm; see header_prefilter)
+
+-- Parameter names that hold a file system path or an include root.
+local PATH_NAME = [=[(?:^|[_\[.-])(?:(?:abs(?:olute)?_?)?path|(?:root|base|inc|include|lib|app|mod|module|plugin|theme|template|tpl|class|conf|config)_?(?:path|dir|root)|dir|include|require|include_once|require_once)\]?$]=]
 
 -- Log4j lookups folded to what they spell: ${lower:j} → j, ${::-n} → n, ${env:X:-d} → d.
 local function fold_lookups(s)
@@ -106,7 +112,63 @@ end
 
 -- Module compilation --------------------------------------------------------------------------
 
+-- Is every top-level alternative of a pattern anchored at the value's start ("^...|^...")?
+local function anchored(re)
+  if byte(re, 1) ~= 94 then return false end
+  local depth, class, i, n = 0, false, 1, #re
+  while i <= n do
+    local c = byte(re, i)
+    if c == 92 then
+      i = i + 1
+    elseif class then
+      if c == 93 then class = false end
+    elseif c == 91 then
+      class = true
+    elseif c == 40 then
+      depth = depth + 1
+    elseif c == 41 then
+      depth = depth - 1
+    elseif c == 124 and depth == 0 and byte(re, i + 1) ~= 94 then
+      return false
+    end
+    i = i + 1
+  end
+  return true
+end
+
+-- A list of value rules: those with a literal guard, those without, and the rules anchored at the
+-- value's start joined in one pattern, so that one PCRE call (failing at the first byte, as they
+-- all do on most values) stands for all of them. A combined pattern matches where one of its rules
+-- does, so it never hides a match.
+local function rule_list(list)
+  local guarded_rules, open, starts, res, open_res = {}, {}, {}, {}, {}
+  for _, r in ipairs(list) do
+    if r.guard then
+      guarded_rules[#guarded_rules + 1] = r
+    elseif anchored(r.re) then
+      starts[#starts + 1] = r
+      res[#res + 1] = "(?:" .. r.re .. ")"
+    else
+      open[#open + 1] = r
+      open_res[#open_res + 1] = "(?:" .. r.re .. ")"
+    end
+  end
+  -- the others without a guard behind one pattern too, when there are several
+  return { guarded = guarded_rules, open = open, starts = starts, any_start = #res > 0 and table.concat(res, "|") or nil,
+    any_open = #open_res > 1 and table.concat(open_res, "|") or nil }
+end
+_M._rule_list = rule_list
+
+local prefilters_checked = false
 local function compile(raw)
+  -- a prefilter that does not compile would pass every value unread: fail loudly instead
+  if not prefilters_checked then
+    for _, re in ipairs({ PREFILTER, ARGS_PREFILTER }) do
+      local _, _, err = re_find("", re, "jo")
+      if err then error("rampart waf: a prefilter does not compile: " .. err) end
+    end
+    prefilters_checked = true
+  end
   local groups = {}
   for _, g in ipairs(raw.groups) do groups[g] = true end
   local exclusions = {}
@@ -129,6 +191,13 @@ local function compile(raw)
       end
     end
   end
+  -- the rules that judge a URL as a whole (rampart.waf inspect_url), and those read again over a
+  -- value with its shell quoting folded away
+  local url_rules, shell_rules = {}, {}
+  for _, r in ipairs(value_rules) do
+    if r.group == "rfi" or r.group == "ssrf" or r.group == "traversal" then url_rules[#url_rules + 1] = r end
+    if r.group == "rce" or r.group == "traversal" then shell_rules[#shell_rules + 1] = r end
+  end
   local special = {}
   for kind, list in pairs(rules.SPECIAL) do
     local on = {}
@@ -137,9 +206,11 @@ local function compile(raw)
     end
     special[kind] = on
   end
+  local special_path = rule_list(special.path)
   return {
     id = tostring(raw.id), block = raw.mode == "block", groups = groups, threshold = THRESHOLD[raw.sensitivity] or 5,
-    fail_closed = raw.failMode == "closed", exclusions = exclusions, value_rules = value_rules, special = special,
+    fail_closed = raw.failMode == "closed", exclusions = exclusions, value_rules = rule_list(value_rules), url_rules = rule_list(url_rules),
+    shell_rules = rule_list(shell_rules), special = special, special_path = special_path,
   }
 end
 
@@ -162,7 +233,7 @@ local cur_part, cur_name, cur_value, cur_lname
 
 local function reset(m, uri)
   st_m, st_uri = m, uri
-  st_seen = { path = {}, query = {}, body = {}, cookie = {}, header = {}, file = {} }
+  st_seen = {}
   st_best, st_best_rule, st_best_part, st_best_excerpt, st_rules_hit, st_second = 0, nil, nil, nil, nil, false
   st_bytes, st_values, st_over, st_done = 0, 0, false, false
   st_started = cpu_clock()
@@ -229,6 +300,55 @@ local function run_rules(list, s)
   end
 end
 
+-- Runs a rule list (rule_list) over l, lower-cased; RFI and SSRF rules not for URL-shaped headers.
+local function run_list(rl, l, skip_url_rules)
+  if rl.any_start and re_find(l, rl.any_start, "jo") then
+    local list = rl.starts
+    for i = 1, #list do
+      local r = list[i]
+      if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
+        local from = re_find(l, r.re, "jo")
+        if from then
+          hit(r.id, r.score, from)
+          if st_done then return end
+        end
+      end
+    end
+  end
+  local list = rl.open
+  if rl.any_open and not re_find(l, rl.any_open, "jo") then list = EMPTY end
+  for i = 1, #list do
+    local r = list[i]
+    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) then
+      local from = re_find(l, r.re, "jo")
+      if from then
+        hit(r.id, r.score, from)
+        if st_done then return end
+      end
+    end
+  end
+  list = rl.guarded
+  for i = 1, #list do
+    local r = list[i]
+    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) and guarded(r.guard, l) then
+      local from = re_find(l, r.re, "jo")
+      if from then
+        hit(r.id, r.score, from)
+        if st_done then return end
+      end
+    end
+  end
+end
+
+-- A remote URL given to a parameter whose name says it holds a local path (remote file inclusion:
+-- "_CONF[path]=https://...", "mosConfig_absolute_path=http://..."); l lower-cased.
+local function path_param_url(l)
+  if st_m.groups.rfi and cur_name and cur_name ~= "" and (cur_part == "query" or cur_part == "body")
+    and re_find(l, [=[^\s{0,4}(?:https?|ftps?)://]=], "jo") and re_find(cur_name, PATH_NAME, "joi") then
+    hit(104005, 5, 1)
+  end
+end
+
 -- Every detector over one decoded candidate.
 local function detect(d, skip_url_rules, inner, quotes)
   local m = st_m
@@ -247,34 +367,21 @@ local function detect(d, skip_url_rules, inner, quotes)
     rules.php_calls(l, hit)
     if st_done then return end
   end
-  local list = m.value_rules
   -- shell quoting inside words ("c''at /e\tc/pa\"ss\"wd") folded away: a second reading for the rules
   if find(l, "%w['\"\\]+[%w/]") or find(l, "%[%w%]") then
     local shell = gsub(gsub(l, "(%w)['\"\\]+", "%1"), "%[(%w)%]", "%1")
     if shell ~= l then
-      for i = 1, #list do
-        local r = list[i]
-        if (r.group == "rce" or r.group == "traversal") and (r.guard == nil or guarded(r.guard, shell)) then
-          local from = re_find(shell, r.re, "jo")
-          if from then
-            cur_value = shell
-            hit(r.id, r.score, from)
-            if st_done then return end
-          end
-        end
-      end
+      cur_value = shell
+      run_list(m.shell_rules, shell, false)
+      if st_done then return end
       cur_value = d
     end
   end
-  for i = 1, #list do
-    local r = list[i]
-    if not (skip_url_rules and (r.group == "rfi" or r.group == "ssrf")) and (r.guard == nil or guarded(r.guard, l)) then
-      local from = re_find(l, r.re, "jo")
-      if from then
-        hit(r.id, r.score, from)
-        if st_done then return end
-      end
-    end
+  run_list(m.value_rules, l, skip_url_rules)
+  if st_done then return end
+  if not skip_url_rules then
+    path_param_url(l)
+    if st_done then return end
   end
   -- CR/LF followed by a request or status line (smuggling, response splitting) anywhere, or by a
   -- header (header injection) where a value never spans lines: the query, path, headers, cookies.
@@ -283,13 +390,40 @@ local function detect(d, skip_url_rules, inner, quotes)
     if not from and cur_part ~= "body" and cur_part ~= "file" then
       from = re_find(l, [=[[\r\n]\s{0,4}[\w-]{2,40}\s{0,4}:]=], "jo")
     end
+    -- a blank line then markup: a response body of the attacker's making (response splitting)
+    if not from and cur_part ~= "body" and cur_part ~= "file" then
+      from = re_find(d, [=[\r?\n\r?\n\s{0,4}<]=], "jo")
+    end
     if from then hit(RULE.crlf, 8, from) end
+  end
+  if groups.protocol then
+    -- a whole request line inside a value (a request smuggled into a proxied one, without or
+    -- before a line break)
+    local hv = find(l, "http/", 1, true)
+    if hv then
+      local from = re_find(l, [=[(?:get|post|head|put|delete|options|patch|connect|trace|propfind)\s{1,4}(?:/|[a-z]{3,8}://)\S{0,512}\s{1,4}http/\d(?:\.\d)?(?:\s|$)]=], "jo")
+      if from then hit(RULE.crlf, 5, from) end
+    end
+    -- Apache mod_proxy's "unix:socket|http://..." (requests sent to a local socket)
+    local ux = find(l, "unix:", 1, true)
+    if ux and re_find(l, [=[\bunix:[^|\s]{0,1024}\|\s{0,4}(?:https?|ftp|fcgi|ajp|ws|wss|h2c?)://]=], "jo") then
+      hit(RULE.smuggling, 8, ux)
+    end
   end
 end
 
 -- One window of a value (at most CHUNK bytes).
 local function inspect_window(v, skip_url_rules, inner, quotes)
-  if not re_find(v, cur_part == "header" and HEADER_PREFILTER or PREFILTER, "jo") then
+  local pf
+  if cur_part == "header" then
+    -- "(", ")" and ";" are normal in a header value (User-Agent); a separator at its start is not
+    pf = find(v, "^%s*[;|&`]") or re_find(find(v, "[();]") and gsub(v, "[();]", " ") or v, PREFILTER, "jo")
+  else
+    pf = re_find(v, PREFILTER, "jo")
+  end
+  -- a token whose only special byte is base64's padding ("=" at its end): read as base64 only
+  if pf and byte(v, -1) == 61 and re_find(v, [=[^[A-Za-z0-9+/_-]{8,}={1,2}\z]=], "jo") then pf = nil end
+  if not pf then
     -- Still a candidate for base64 (an encoded payload is letters and digits only).
     local b = decode.base64(v)
     if b then
@@ -301,35 +435,112 @@ local function inspect_window(v, skip_url_rules, inner, quotes)
   local d = decode.encoded(v) and decode.decode(v) or v
   detect(d, skip_url_rules, inner, quotes)
   if st_done then return end
-  local b = decode.base64(v)
+  -- (base64 behind a URL encoding too: "...Pg%3D%3D" in a cookie)
+  local b = decode.base64(v) or (d ~= v and decode.base64(d))
   if b and re_find(b, PREFILTER, "jo") then detect(decode.decode(b), skip_url_rules) end
 end
 
+local inspect
+
+-- A value that is one URL of URL characters only (the links in beacons, forms and JSON): judged as a
+-- whole by the URL rules (remote inclusion, SSRF, traversal), after %-decoding, then its query (and
+-- fragment) arguments one by one, as the application will read them. One that decodes into other
+-- characters (quotes, spaces, markup, a second %-encoding) is read by every detector instead (false).
+local URL_RE = [=[^https?://[\w.~:/?#@%&=+,\-\x80-\xff]{1,4096}\z]=]
+local URL_SAFE_RE = [=[^[\w.~:/?#@&=+,\-\x80-\xff]*\z]=]
+local function inspect_url(part, name, v, skip_url_rules)
+  local d = v
+  if find(v, "%", 1, true) then
+    d = decode.decode(v)
+    if not re_find(d, URL_SAFE_RE, "jo") then return false end
+  end
+  cur_value = d
+  local l = lower(d)
+  run_list(st_m.url_rules, l, skip_url_rules)
+  if st_done then return true end
+  if not skip_url_rules then
+    path_param_url(l)
+    if st_done then return true end
+  end
+  local q = find(v, "?", 1, true) or find(v, "#", 1, true)
+  while q and not st_done and not st_over do
+    local h = find(v, "#", q + 1, true)
+    local args = ngx.decode_args(sub(v, q + 1, h and h - 1 or #v), 64)
+    for _, x in pairs(args) do
+      if type(x) == "table" then
+        for _, y in ipairs(x) do if type(y) == "string" then inspect(part, name, y, skip_url_rules) end end
+      elseif type(x) == "string" then
+        inspect(part, name, x, skip_url_rules)
+      end
+      if st_done or st_over then break end
+    end
+    q = h
+  end
+  return true
+end
+
+-- JSON inside a value (a beacon's payload in a query argument or a form field): its keys and
+-- strings one by one, under the value's name, as for a JSON body.
+local function walk_value_json(part, name, t, depth, skip_url_rules)
+  if depth > 16 or st_done or st_over then return end
+  for k, x in pairs(t) do
+    if type(k) == "string" then
+      cur_part, cur_name, cur_value = part, name, k
+      if part == "header" then cur_lname = lower(name) end
+      if st_m.groups.sqli then sqli.check_name(k, hit) end
+      if re_find(k, PREFILTER, "jo") then inspect(part, name, k, skip_url_rules) end
+    end
+    local tx = type(x)
+    if tx == "string" then
+      inspect(part, name, x, skip_url_rules)
+    elseif tx == "table" then
+      walk_value_json(part, name, x, depth + 1, skip_url_rules)
+    end
+    if st_done or st_over then return end
+  end
+end
+
 -- Inspects a value found in `part` under `name`.
-local function inspect(part, name, v, skip_url_rules)
+function inspect(part, name, v, skip_url_rules)
   if st_done or st_over or v == nil then return end
   local n = #v
   if n == 0 then return end
   -- a value already read in this part of this request (repeated JSON keys and values, arrays of
   -- records) is not read again: Lua strings are interned, the lookup is one hash probe
   -- (by name too: an exclusion may cover the value under one name and not under another)
+  -- (a table per part, made on its first value: value -> the name it was last read under)
+  local key = name or ""
   local seen = st_seen[part]
-  local by_name = seen[name or ""]
-  if by_name == nil then
-    by_name = {}
-    seen[name or ""] = by_name
-  elseif by_name[v] then
+  if seen == nil then
+    seen = {}
+    st_seen[part] = seen
+  elseif seen[v] == key then
     return
   end
-  by_name[v] = true
+  seen[v] = key
   st_bytes = st_bytes + n
   if st_bytes > BYTES_BUDGET then st_over = true return end
   st_values = st_values + 1
   if (n > 1024 or st_values % 32 == 0) and over_budget() then return end
   cur_part, cur_name = part, name
   if part == "header" then cur_lname = lower(name) end
+  local c1 = byte(v, 1)
+  if (c1 == 123 or c1 == 91) and n > 1 then
+    local cn = byte(v, n)
+    -- (not when it spells a Java type for a JSON deserializer: judged as a whole)
+    if (c1 == 123 and cn == 125 or c1 == 91 and cn == 93) and not find(v, "@type", 1, true)
+      and not re_find(v, [=[\[\s*"(?:com|org|java|javax|ch|sun)\.]=], "jo") then
+      local doc = cjson.decode(v)
+      if type(doc) == "table" then
+        walk_value_json(part, name, doc, 1, skip_url_rules)
+        return
+      end
+    end
+    cur_part, cur_name, cur_value = part, name, v
+  end
   if n <= CHUNK then
     cur_value = v
+    if c1 == 104 and re_find(v, URL_RE, "jo") and inspect_url(part, name, v, skip_url_rules) then return end
     return inspect_window(v, skip_url_rules)
   end
   -- where the value's first quote of each kind is: the window holding it gets that quote reading
@@ -357,10 +568,64 @@ local function inspect_name(part, name)
   if st_done then return end
   cur_part, cur_name, cur_value = part, name, name
   if st_m.groups.sqli then sqli.check_name(name, hit) end
+  -- an argument or cookie name never spans lines
+  if (part == "query" or part == "cookie") and st_m.groups.protocol and find(name, "[\r\n]") then
+    hit(RULE.crlf, 8, 1)
+    if st_done then return end
+  end
   if re_find(name, PREFILTER, "jo") then inspect(part, name, name) end
 end
 
 -- The parts of the request -----------------------------------------------------------------------
+
+-- A value read only as a possible base64 encoding.
+local function inspect_base64(part, name, v)
+  local b = decode.base64(v)
+  if b then
+    cur_part, cur_name, cur_value = part, name, b
+    if re_find(b, PREFILTER, "jo") then detect(decode.decode(b), false) end
+  end
+end
+
+-- The arguments (`args`, decoded) of a query string or urlencoded body (`raw`, as sent). When the
+-- whole string, decoded, holds nothing the prefilter looks for but the separators, and no encoded
+-- separator or second "=" can hide one inside a value, no name or value holds any either: the
+-- arguments are then only tried as base64 (one regex pass for the whole string instead of one per
+-- name and per value: the calls, not the bytes, are what a short query or form costs; a long one is
+-- read argument by argument). A pattern that fails (an error) leaves the string not clean.
+local function inspect_args(part, raw, args)
+  local clean = false
+  if #raw <= CHUNK then
+    local sep, _, err = re_find(raw, [=[%(?:2[56]|3d)|=[^&]*=]=], "joi")
+    if not sep and not err then
+      local d = find(raw, "+", 1, true) and gsub(raw, "%+", " ") or raw
+      if find(d, "%", 1, true) then d = unescape(d) end
+      local hit_at
+      hit_at, _, err = re_find(d, ARGS_PREFILTER, "jo")
+      clean = not hit_at and not err
+    end
+  end
+  local n = 0
+  for k, v in pairs(args) do
+    n = n + 1
+    if clean then
+      if type(v) == "table" then
+        for _, x in ipairs(v) do if type(x) == "string" then inspect_base64(part, k, x) end end
+      elseif type(v) == "string" then
+        inspect_base64(part, k, v)
+      end
+      if n % 256 == 0 and over_budget() then return end
+    else
+      if type(k) == "string" then inspect_name(part, k) end
+      if type(v) == "table" then
+        for _, x in ipairs(v) do if type(x) == "string" then inspect(part, k, x) end end
+      elseif type(v) == "string" then
+        inspect(part, k, v)
+      end
+    end
+    if st_done or st_over then return end
+  end
+end
 
 -- Headers that carry no application data (or are judged elsewhere: Cookie, Host, Content-Length).
 local SKIP_HEADERS = {}
@@ -488,29 +753,34 @@ local function inspect_multipart(body, ctype)
   end
 end
 
+-- The Content-Type header, with or without a body (a declared type that is no type is a probe of
+-- the body parsers: Struts' OGNL in it, a boundary on a form type, parameters that are no parameters).
+local function check_content_type(ctype)
+  if ctype == "" or not st_m.groups.protocol then return end
+  local lctype = lower(ctype)
+  cur_part, cur_name, cur_lname, cur_value = "header", "Content-Type", "content-type", ctype
+  -- every charset parameter (a second one overrides the first in some parsers)
+  if find(lctype, "charset", 1, true) then
+    for charset in lctype:gmatch("charset%s*=%s*\"?([%w_.:-]*)") do
+      if not CHARSETS[charset] then hit(RULE.charset, 5, 1) break end
+    end
+  end
+  -- a content type that is no type: no "/", an empty subtype, a boundary on a non-multipart type,
+  -- a multipart subtype no form sends, or a parameter without "=" ("text/xml; blah")
+  local mt = lctype:match("^%s*([^;%s]*)")
+  if not find(mt, "^[%w!#$&^_.+-]+/[%w!#$&^_.+-]+$")
+    or (find(lctype, "boundary=", 1, true) and not find(mt, "^multipart/"))
+    or (find(mt, "^multipart/") and not MULTIPART[mt])
+    or find(lctype, ";%s*[^=;%s][^=;]*$") or find(lctype, ";%s*[^=;%s][^=;]*;") then
+    hit(RULE.content_type, 5, 1)
+  end
+end
+
 local function inspect_body(var, headers)
   local ctype = headers["content-type"]
   if type(ctype) == "table" then ctype = ctype[1] end
   ctype = ctype or ""
   local lctype = lower(ctype)
-  -- the content type's charset
-  local charset = lctype:match("charset%s*=%s*\"?([%w_.:-]+)")
-  if charset and not CHARSETS[charset] and st_m.groups.protocol then
-    cur_part, cur_name, cur_value = "header", "Content-Type", ctype
-    cur_lname = "content-type"
-    hit(RULE.charset, 5, 1)
-  end
-  -- a content type that is no type: no "/", an empty subtype, a boundary on a non-multipart type,
-  -- or a multipart subtype no form sends
-  if st_m.groups.protocol and lctype ~= "" then
-    local mt = lctype:match("^%s*([^;%s]*)")
-    if not find(mt, "^[%w!#$&^_.+-]+/[%w!#$&^_.+-]+$")
-      or (find(lctype, "boundary=", 1, true) and not find(mt, "^multipart/"))
-      or (find(mt, "^multipart/") and not MULTIPART[mt]) then
-      cur_part, cur_name, cur_lname, cur_value = "header", "Content-Type", "content-type", ctype
-      hit(RULE.content_type, 5, 1)
-    end
-  end
   ngx.req.read_body()
   local body = ngx.req.get_body_data()
   local over = false
@@ -555,6 +825,16 @@ local function inspect_body(var, headers)
     local ok, doc = pcall(cjson.decode, body)
     if ok and type(doc) == "table" then
       walk_json(doc, 1)
+    elseif find(body, "\n", 1, true) then
+      -- JSON lines (NDJSON, telemetry envelopes): each line a document of its own, or text
+      local n = 0
+      for line in body:gmatch("[^\n]+") do
+        local c = byte(line, (find(line, "%S")) or 1)
+        local d = (c == 123 or c == 91) and cjson.decode(line)
+        if type(d) == "table" then walk_json(d, 1) else inspect("body", "", line) end
+        n = n + 1
+        if n > 4096 or st_done or st_over then return end
+      end
     else
       inspect("body", "", body)
     end
@@ -565,16 +845,7 @@ local function inspect_body(var, headers)
       cur_part, cur_name, cur_value = "body", "", body
       hit(RULE.bad_encoding, 3, (re_find(body, [=[%(?![0-9a-fA-F]{2})]=], "jo")))
     end
-    local args = ngx.decode_args(body, MAX_ARGS)
-    for k, v in pairs(args) do
-      if type(k) == "string" then inspect_name("body", k) end
-      if type(v) == "table" then
-        for _, x in ipairs(v) do if type(x) == "string" then inspect("body", k, x) end end
-      elseif type(v) == "string" then
-        inspect("body", k, v)
-      end
-      if st_done or st_over then return end
-    end
+    inspect_args("body", body, ngx.decode_args(body, MAX_ARGS))
   else
     -- Any other body: as text when it is text, else its printable runs (protobuf, binary beacons).
     local _, bad = gsub(sub(body, 1, 2048), "[^\9\10\13\32-\126\128-\255]", "")
@@ -618,10 +889,14 @@ local function inspect_request(m, var, with_body)
   local path = unescape(raw_path)
   cur_part, cur_name, cur_value = "path", "", path
   if find(raw_path, "%00", 1, true) and groups.protocol then hit(RULE.nul, 5, 1) end
-  run_rules(m.special.path, lower(path))
+  -- a line break in the path: no URL holds one (header injection, PHP-FPM's PATH_INFO bugs)
+  if groups.protocol and find(raw_path, "%0", 1, true) and re_find(raw_path, [=[%0[ad]]=], "joi") then
+    hit(RULE.crlf, 8, 1)
+  end
+  run_list(m.special_path, lower(path), false)
   inspect("path", "", path)
-  -- a path segment can carry an encoded payload of its own
-  if not st_done and #path > 13 then
+  -- a path segment can carry an encoded payload of its own (base64 mixes cases)
+  if not st_done and #path > 13 and find(path, "%u") then
     for seg in path:gmatch("[^/]+") do
       if #seg >= 12 then
         local b = decode.base64(seg)
@@ -645,16 +920,7 @@ local function inspect_request(m, var, with_body)
       cur_part, cur_name, cur_value = "query", "", args
       hit(RULE.nul, 5, 1)
     end
-    local qargs = ngx.req.get_uri_args(MAX_ARGS)
-    for k, v in pairs(qargs) do
-      if type(k) == "string" then inspect_name("query", k) end
-      if type(v) == "table" then
-        for _, x in ipairs(v) do if type(x) == "string" then inspect("query", k, x) end end
-      elseif type(v) == "string" then
-        inspect("query", k, v)
-      end
-      if st_done or st_over then break end
-    end
+    inspect_args("query", args, ngx.req.get_uri_args(MAX_ARGS))
   end
 
   -- headers (the user agent also against scanner signatures)
@@ -713,6 +979,11 @@ local function inspect_request(m, var, with_body)
     end
   end
 
+  if not st_done then
+    local ctype = headers["content-type"]
+    if type(ctype) == "table" then ctype = ctype[1] end
+    if ctype then check_content_type(ctype) end
+  end
   if with_body and not st_done and not st_over then inspect_body(var, headers) end
 end
 

@@ -17,7 +17,6 @@ local byte, char, find, gsub, sub, lower = string.byte, string.char, string.find
 local tonumber, floor = tonumber, math.floor
 local unescape = ngx.unescape_uri
 local decode_base64 = ngx.decode_base64
-local re_find = ngx.re.find
 
 local ROUNDS = 3
 
@@ -123,15 +122,16 @@ function _M.encoded(s)
 end
 
 -- A base64 (or base64url) value decoded into mostly printable text, or nil.
-local B64_RE = [[^[A-Za-z0-9+/_-]{12,}={0,2}\z]]
 function _M.base64(s)
   local n = #s
   if n < 12 or n > 65536 then return nil end
   -- "+" read as a space by a query or form parser
-  if find(s, " ", 1, true) and not find(s, "  ", 1, true) then s = gsub(s, " ", "+") end
-  if not re_find(s, B64_RE, "jo") then return nil end
-  -- Plain words and numbers are valid base64 too: ask for a mix of cases or digits.
+  -- Plain words and numbers are valid base64 too: ask for a mix of cases (tested first: cheaper
+  -- than the pattern, and most tokens of real traffic stop here)
   if not (find(s, "%u") and find(s, "%l")) then return nil end
+  if find(s, " ", 1, true) and not find(s, "  ", 1, true) then s = gsub(s, " ", "+") end
+  -- (a Lua pattern: one PCRE program fewer on the path of every token)
+  if not find(s, "^[%w+/_%-]+=?=?$") then return nil end
   local t = s
   if find(t, "[_-]") then t = gsub(gsub(t, "-", "+"), "_", "/") end
   local pad = #t % 4
@@ -140,8 +140,14 @@ function _M.base64(s)
   local out = decode_base64(t)
   if out == nil or #out < 6 then return nil end
   -- Mostly printable ASCII (tabs and newlines allowed): binary tokens stay what they are.
-  local _, bad = gsub(out, "[^\9\10\13\32-\126]", "")
-  if bad * 10 > #out then return nil end
+  -- (a binary token shows it in its first bytes: most are rejected without a pass over all of it)
+  local head = sub(out, 1, 32)
+  local _, bad = gsub(head, "[^\9\10\13\32-\126]", "")
+  if bad * 10 > #head then return nil end
+  if #out > 32 then
+    _, bad = gsub(out, "[^\9\10\13\32-\126]", "")
+    if bad * 10 > #out then return nil end
+  end
   return out
 end
 

@@ -36,7 +36,7 @@ _M.RULES = {
     { id = 102001, score = 8, re = [=[^\s{0,4}\(\s*\)\s*\{[^}]{0,64}\}\s*;]=] },
     -- A command after a shell separator (";", "|", "&&", a backtick, "$(" or a line break).
     { id = 102002, score = 8,
-      re = [=[(?:[;&|`\n\r]|\$\(|\|\||&&)\s{0,8}(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:wget|curl|nc|ncat|netcat|bash|zsh|ksh|csh|dash|python[\d.]{0,5}|perl|ruby|php|nslookup|getent|chmod|chown|powershell|pwsh|certutil|bitsadmin|xargs|gawk|crontab|useradd|passwd|sudo|mkfifo|nohup|wmic|mshta|rundll32|regsvr32|cscript|wscript|iwr|irm|iex|invoke-webrequest|invoke-expression|start-process|cmd|socat|openssl|busybox|systemctl|aptitude|apt-get|yum|dnf|kubectl|docker|uname|hostname|ifconfig|ipconfig|tasklist|taskkill|systeminfo|whoami|schtasks|msiexec|bcdboot|bcdedit|diskpart|fsutil|icacls|cacls|findstr|forfiles|robocopy|xcopy|unxz|gunzip|bzip2|zcat|xxd|hexdump|nmap|masscan|c89|c99|gcc|lsof|dmesg|lsmod|insmod|modprobe|iptables|traceroute|strace|ltrace|gdb|telnet|tftp|netstat|pkill|base64|sh|ssh|scp|rsync|ansible[\w-]{0,20}|apt|pip3?|npm|node|lua|java|awk|sed|perl5|tclsh|wish|expect|rev|tac|nl|od)(?:\.exe)?(?:$|[\s<>|;&`'"\$\\,{(]|%20|\+)]=] },
+      re = [=[(?:[;&|`\n\r]|\$\(|\|\||&&)\s{0,8}['"]?(?:/(?:usr/)?(?:s?bin|local/bin)/)?(?:visudo|cscli|bsdtar|chef-[a-z]{2,12}|rmt(?:-[a-z]{2,8})?|lastlog(?:in)?|htop|regedit|wget|curl|nc|ncat|netcat|bash|zsh|ksh|csh|dash|python[\d.]{0,5}|perl|ruby|php|nslookup|getent|chmod|chown|powershell|pwsh|certutil|bitsadmin|xargs|gawk|crontab|useradd|passwd|sudo|mkfifo|nohup|wmic|mshta|rundll32|regsvr32|cscript|wscript|iwr|irm|iex|invoke-webrequest|invoke-expression|start-process|cmd|socat|openssl|busybox|systemctl|aptitude|apt-get|yum|dnf|kubectl|docker|uname|hostname|ifconfig|ipconfig|tasklist|taskkill|systeminfo|whoami|schtasks|msiexec|bcdboot|bcdedit|diskpart|fsutil|icacls|cacls|findstr|forfiles|robocopy|xcopy|unxz|gunzip|bzip2|zcat|xxd|hexdump|nmap|masscan|c89|c99|gcc|lsof|dmesg|lsmod|insmod|modprobe|iptables|traceroute|strace|ltrace|gdb|telnet|tftp|netstat|pkill|base64|sh|ssh|scp|rsync|ansible[\w-]{0,20}|apt|pip3?|npm|node|lua|java|awk|sed|perl5|tclsh|wish|expect|rev|tac|nl|od)(?:\.exe)?(?:$|[\s<>|;&`'"\$\\,{(]|%20|\+)]=] },
     -- Everyday words that are also commands: only after ";", "|", a backtick or "$(", with an
     -- argument shape (an option, a path, a variable, a number) or nothing after.
     { id = 102013, score = 8,
@@ -58,7 +58,7 @@ _M.RULES = {
     -- A command run through a wrapper ("time", "nohup", "strace" ...).
     { id = 102018, score = 8, re = [=[(?:^|[;|&`\n])\s{0,4}(?:time|strace|ltrace|nohup|nice|timeout(?:\s{1,4}\d{1,6})?|flock(?:\s{1,4}-\w{1,4}\s{1,4}\S{1,40})?|cpulimit(?:\s{1,4}-\w{1,4}(?:\s{1,4}\d{1,6})?){0,3}|sudo|exec|xargs|watch|setsid|stdbuf|unbuffer|busybox)\s{1,8}(?:-\S{1,20}\s{1,8}){0,3}(?:whoami|uname|ifconfig|ipconfig|id|cat|ls|wget|curl|nc|ncat|bash|sh|zsh|python[\d.]{0,5}|perl|ruby|php|nslookup|ping|getent|netstat|ps|env|echo|sleep|bsdtar|tar)\b]=] },
     -- Commands that only a shell answers, alone at the start of a value.
-    { id = 102017, score = 5, re = [=[^\s{0,4}(?:whoami|uname|ifconfig|ipconfig|netstat|nslookup|getent|certutil|bitsadmin|systeminfo|tasklist)(?:\.exe)?(?:\s{0,4}(?:$|[;|&`])|\s{1,4}-)]=] },
+    { id = 102017, score = 5, re = [=[^\s{0,4}['"]?(?:whoami|uname|ifconfig|ipconfig|netstat|nslookup|getent|certutil|bitsadmin|systeminfo|tasklist|visudo|cscli|bsdtar|mkfifo|busybox|ansible(?:-[a-z]{2,12})?|chef-[a-z]{2,12}|regedit|python\d(?:\.\d{1,2})?)(?:\.exe)?['"]?(?:\s{0,4}(?:$|[;|&`\r\n])|\s{1,4}(?:[\w.-]{1,40}\s{1,4})?-|\s{1,4}[^\r\n]{1,80}[\r\n]\s{0,4}$)]=] },
     -- Shell character classes and arithmetic that spell paths or run code ("/etc/[!q]asswd", "$[2+2]").
     { id = 102019, score = 5, re = [=[/[\w-]{0,12}\[(?:[!^][\w-]{1,8}|\w-\w|\w/+)\][\w-]{0,12}|\$\[\s{0,4}\d{1,8}\s{0,4}[-+*/]|\$\(\(\s{0,4}\d]=] },
     -- Brace expansion and tilde arithmetic that spell commands ("c{a,oun}t", "{,ip,a}", "~+5").
@@ -93,7 +93,7 @@ _M.RULES = {
     -- A URL whose query is left open ("?" at the end) so the application's suffix is ignored.
     { id = 104001, score = 8, re = [=[^(?:https?|ftps?)://[^\s?#]{1,512}\?{1,2}$]=] },
     -- A URL to a numeric host given to a parameter.
-    { id = 104002, score = 5, re = [=[^(?:https?|ftps?)://\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?::\d{1,5})?/]=] },
+    { id = 104002, score = 5, re = [=[^(?:https?|ftps?)://(?:[^/@\s]{0,64}@)?(?:\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[[0-9a-f:.]{2,45}\]|[0-9a-f]{1,4}(?::[0-9a-f]{0,4}){2,7})(?::\d{1,5})?(?:[/?#]|$)]=] },
     -- A URL to a script or text file meant for inclusion.
     { id = 104003, score = 3, re = [=[^(?:https?|ftps?)://[^\s?#]{1,256}\.(?:txt|php\d?|phtml|inc|sh|pl|py|jsp|asp|aspx|gif\?)\??$]=] },
     { id = 104004, score = 3, re = [=[^(?:ftp|ftps)://]=] },
@@ -113,10 +113,14 @@ _M.RULES = {
     -- Serialized PHP objects.
     { id = 105005, score = 8, re = [=[(?:^|[;{])[oc]:\d{1,4}:"[\w\\]{1,128}":\d{1,4}:\{|\ba:\d{1,4}:\{[si]:\d{1,6}[:;]]=] },
     -- Variable functions and obfuscated calls: $x(...), $_[...](...), "sys"."tem"(...), ${'x'}.
-    { id = 105006, score = 8, re = [=[\$(?:\{[^}]{1,40}\}|[a-z_]\w{0,29})(?:\[[^\]]{0,40}\]{1,3}|\{[^}]{0,20}\}){0,3}(?:\s{1,4}|/\*[^*]{0,40}\*/){0,4}\((?!\s*https?:)[^)]{0,200}\)|\$\{\s*['"][^'"]{0,40}['"]\s*\}|["'][\w\\]{1,20}["']\s*\.\s*["'][\w\\]{1,20}["']\s*\(|["'](?:\\x[0-9a-f]{2}|\\\d{3}|[a-z]){3,40}["']\s*\(]=] },
+    { id = 105006, score = 8, re = [=[\$(?:\{[^}]{1,40}\}|[a-z_]\w{0,29})(?:(?:\s{1,4}|/\*[^*]{0,40}\*/|(?:#|//)[^\n]{0,40}\n){0,4}(?:\[[^\]]{0,40}\]{1,3}|\{[^}]{0,20}\})){0,3}(?:\s{1,4}|/\*[^*]{0,40}\*/|(?:#|//)[^\n]{0,40}\n){0,4}\((?!\s*https?:)[^)]{0,200}\)|\$\{\s*['"][^'"]{0,40}['"]\s*\}|\$\s{1,20}\{\s{0,20}(?:['"$@_]|[a-z_]\w{0,40}\s{0,20}\})|\$\{\s{0,20}[$@]|["'][\w\\]{1,20}["']\s*\.\s*["'][\w\\]{1,20}["']\s*\(|["'](?:\\x[0-9a-f]{2}|\\\d{3}|[a-z]){3,40}["']\s*\(]=] },
     -- Functions of PHP whose names no prose holds, even glued to other letters.
     -- (105011: PHP functions glued to other letters, read by php_calls() below.)
     { id = 105012, score = 8, re = [=[\(\s{0,4}(?:/\*[^*]{0,40}\*/\s{0,4})?(?:system|exec|passthru|shell_exec|eval|assert|popen|proc_open|pcntl_exec)\s{0,4}\)\s{0,4}\(]=] },
+    -- A function name in brackets called through the array ("[system][0]('id')", "(['sys'.'tem'])[0]").
+    { id = 105013, score = 8, re = [=[\[\s{0,4}['"]?\s{0,4}(?:system|exec|passthru|shell_exec|popen|proc_open|pcntl_exec|eval|assert|sys['"]?\s{0,4}\.\s{0,4}['"]?tem)\s{0,4}['"]?\s{0,4}\]\s{0,4}\]?\s{0,4}\)?\s{0,4}(?:\[\s{0,4}\d{1,3}\s{0,4}\]|\{[^}]{0,40}\}|\()]=] },
+    -- A value that is a php.ini line (written to a .user.ini or ini_set by a vulnerable handler).
+    { id = 105014, score = 5, re = [=[^\s{0,4}(?:engine|extension|precision|serialize_precision|smtp|smtp_port|sendmail_from|unserialize_max_depth|unserialize_callback_func|default_charset|auto_detect_line_endings|user_ini\.filename|user_ini\.cache_ttl|zend\.assertions|highlight\.[a-z]{3,10}|variables_order|request_order|cgi\.[a-z_]{3,30}|fastcgi\.[a-z_]{3,30}|file_uploads|max_input_vars|arg_separator\.[a-z]{3,6}|doc_root|user_dir)\s{0,4}=]=] },
     -- php.ini directives that change what the interpreter allows.
     { id = 105007, score = 5, re = [=[\b(?:allow_url_(?:fopen|include)|auto_(?:prepend|append)_file|disable_functions|open_basedir|safe_mode|register_globals|opcache\.[a-z_]{3,40}|suhosin\.[a-z_.]{3,40}|session\.save_path|upload_tmp_dir|display_errors|log_errors|error_log|include_path|extension_dir|zend_extension|short_open_tag|magic_quotes_gpc|enable_dl|expose_php|mbstring\.[a-z_]{3,40}|pcre\.[a-z_]{3,40}|xdebug\.[a-z_]{3,40}|phar\.[a-z_]{3,40}|zend\.[a-z_]{3,40}|assert\.[a-z_]{3,40}|apc\.[a-z_]{3,40}|sendmail_path|memory_limit|max_execution_time|post_max_size|upload_max_filesize|realpath_cache_\w{3,20})\s*=]=] },
     { id = 105008, score = 5, re = [=[\b(?:php_uname|phpinfo|phpversion|get_defined_functions|get_loaded_extensions)\b]=] },
@@ -165,7 +169,7 @@ _M.RULES = {
     { id = 108002, score = 8, re = [=[^(?:gopher|dict|ldap|ldaps|tftp|sftp|jar|netdoc|mailto|telnet|ssh|rmi|dns|iiop|nfs|smb|redis|mysql|postgres|mongodb|memcached|fastcgi|zookeeper|rtsp)://]=] },
     -- URLs to loopback, private or encoded addresses.
     { id = 108003, score = 5, re = [=[^(?:https?|ftp|ws|wss)://(?:[^/@\s]{0,64}@)?(?:localhost|127(?:\.\d{1,3}){3}|0(?:\.0){3}|0|\[?::1?\]?|\[?0:0:0:0:0:0:0:[01]\]?|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|\d{8,10}|0x[0-9a-f]{1,8}(?:\.0x[0-9a-f]{1,2}){0,3}|0[0-7]{1,3}(?:\.[0-7]{1,4}){1,3}|\[::ffff:[0-9a-f.:]{3,40}\]|[\w.-]{0,40}\.(?:nip\.io|xip\.io|sslip\.io|localtest\.me|lvh\.me)|ip6-(?:localhost|loopback)|localhost\.localdomain)(?:[:/?#]|$)]=] },
-    { id = 108004, score = 5, re = [=[^(?:ipv?6-(?:localhost|loopback)|localhost[46]?(?:\.localdomain[46]?)?|(?:host|gateway|kubernetes)\.docker\.internal)(?:[:/]|$)|^\[?::1\]?(?:[:/]|$)|^data:[a-z]{2,20}/[\w.+-]{1,40}[;,]]=] },
+    { id = 108004, score = 5, re = [=[^(?:ipv?6-(?:localhost|loopback)|localhost[46]?(?:\.localdomain[46]?)?|(?:host|gateway|kubernetes)\.(?:docker|containers)\.internal|kubernetes\.default(?:\.svc(?:\.cluster\.local)?)?|[\w-]{1,63}(?:\.[\w-]{1,63}){0,2}\.svc\.cluster\.local|(?:[\w-]{1,63}\.){0,4}(?:localtest\.me|lvh\.me|nip\.io|sslip\.io|xip\.io))(?:[:/]|$)|^\[?::1\]?(?:[:/]|$)|^data:[a-z]{2,20}/[\w.+-]{1,40}(?:[;,]|$)]=] },
   },
   xxe = {
     { id = 109001, score = 8, re = [=[<!entity\s{1,8}%?\s{0,8}[\w.-]{1,64}\s{1,8}(?:system|public)\b]=] },
@@ -195,7 +199,7 @@ _M.SPECIAL = {
   -- An upload's file name: web shells.
   filename = {
     { id = 110001, group = "upload", score = 8,
-      re = [=[\.(?:php\d{0,3}|phtml|phar|pht|phps|php-s|pgif|shtml|shtm|stm|asp|aspx|ascx|ashx|asmx|asa|axd|cer|cdx|soap|rem|jsp|jspx|jspf|jsw|jsv|jhtml|cfm|cfml|cfc|cgi|pl|pm|py|pyc|rb|sh|bash|exe|dll|bat|cmd|com|vbs|vbe|ps1|psm1|msi|scr|hta|htaccess|htpasswd|war|ear|jar|swf|so|lua|config|user\.ini)(?:[.\s\x00;:]|$)|^\.(?:htaccess|user\.ini|htpasswd)$|(?:^|[/\\])web\.config$|\.(?:php|asp|jsp)\w?\.(?:jpe?g|png|gif|txt|bmp|ico|pdf)$|(?:^|[/\\])sess_[\w-]{10,}|[/\\]\.\.[/\\]]=] },
+      re = [=[\.\s{0,4}(?:php\d{0,3}|phtml|phar|pht|phps|php-s|pgif|shtml|shtm|stm|asp|aspx|ascx|ashx|asmx|asa|axd|cer|cdx|soap|rem|jsp|jspx|jspf|jsw|jsv|jhtml|cfm|cfml|cfc|cgi|pl|pm|py|pyc|rb|sh|bash|exe|dll|bat|cmd|com|vbs|vbe|ps1|psm1|msi|scr|hta|htaccess|htpasswd|war|ear|jar|swf|so|lua|config|user\.ini)(?:[.\s\x00;:]|$)|^\.(?:htaccess|user\.ini|htpasswd)$|(?:^|[/\\])web\.config$|\.(?:php|asp|jsp)\w?\.(?:jpe?g|png|gif|txt|bmp|ico|pdf)$|(?:^|[/\\])sess_[\w-]{10,}|(?:^|[/\\])\.\.[/\\]]=] },
   },
   -- An upload's contents: server-side code.
   file = {
@@ -226,7 +230,7 @@ _M.GUARDS = {
   [103006] = { ".." }, [103007] = { ".ssh", "/sys/", "/proc/" },
   [105001] = { "<?", "php]" }, [105002] = { "://" }, [105003] = { "//", "#" }, [105004] = { "$", "php_self" },
   [105005] = { ":{" }, [105006] = { "$", "\"", "'" }, [105007] = { "=" }, [105008] = { "php", "get_defined", "get_loaded" },
-  [105009] = { "include", "require" }, [105010] = { ")" }, [105012] = { "(" },
+  [105009] = { "include", "require" }, [105010] = { ")" }, [105012] = { "(" }, [105013] = { "[" },
   [106001] = { "jndi", "${" }, [106002] = { "${" }, [106003] = { "\172\237\0\5", "aced0005", "ro0ab", "h4siaaa" },
   [106004] = { "java", "org.", "com.", "bsh.", "freemarker.", "ognl.", "net.sf", "weblogic.", "clojure." },
   [106005] = { "getruntime", "processbuilder", "getclass", "forname", "classloader", "newinstance", "getmethod", "invoke" },
@@ -258,7 +262,12 @@ end
 -- in a set (105003), or ending with one of the names no prose holds (105011, "FOOgzdecode()").
 -- A word lookup instead of a 130-way alternation tried at every position of the value.
 local PHP_CALLS, PHP_PREFIXES, PHP_GLUED, PHP_GLUED_PREFIXES = {}, { "posix_", "apache_" }, {}, { "posix_", "readline_", "pcntl_" }
-for w in ([[array_filter array_map assert assert_options base64_decode call_user_func call_user_func_array chmod chown convert_uu copy create_function curl_exec curl_init dl error_reporting escapeshellarg escapeshellcmd eval exec extract fgets file file_get_contents file_put_contents fopen fputs fread fsockopen fwrite get_current_user get_defined_vars getcwd getenv glob gzdecode gzinflate gzuncompress highlight_file ignore_user_abort ini_get ini_set link mail mb_ereg_replace mkdir move_uploaded_file ob_start opendir openlog pack parse_str passthru pcntl_exec pfsockopen php_uname phpinfo phpversion popen preg_replace print_r proc_open putenv readdir readfile register_shutdown_function register_tick_function rename rmdir scandir serialize set_time_limit shell_exec show_source socket_create str_rot13 stream_socket_client symlink syslog system tempnam tmpfile uasort unlink unpack unserialize usort var_dump]]):gmatch("%S+") do PHP_CALLS[w] = true end
+for w in ([[array_filter array_map assert assert_options base64_decode call_user_func call_user_func_array chmod chown convert_uu copy create_function curl_exec curl_init dl error_reporting escapeshellarg escapeshellcmd eval exec extract fgets file file_get_contents file_put_contents fopen fputs fread fsockopen fwrite get_current_user get_defined_vars getcwd getenv glob gzdecode gzinflate gzuncompress highlight_file ignore_user_abort ini_get ini_set link mail mb_ereg_replace mkdir move_uploaded_file ob_start opendir openlog pack parse_str passthru pcntl_exec pfsockopen php_uname phpinfo phpversion popen preg_replace print_r proc_open putenv readdir readfile register_shutdown_function register_tick_function rename rmdir scandir serialize set_time_limit shell_exec show_source socket_create str_rot13 stream_socket_client symlink syslog system tempnam tmpfile uasort unlink unpack unserialize usort var_dump
+  file_exists is_array strip_tags strrev intval sprintf vsprintf printf substr str_replace filegroup fileowner fileperms
+  is_writable is_readable is_file is_dir is_executable posix_getpwuid array_walk array_reduce iterator_apply
+  get_class_methods method_exists function_exists class_exists gettype settype ini_restore lchown lchgrp
+  htmlspecialchars_decode html_entity_decode addslashes stripslashes strtolower strtoupper str_split bin2hex hex2bin
+  urldecode rawurldecode quoted_printable_decode imap_open mb_send_mail error_log]]):gmatch("%S+") do PHP_CALLS[w] = true end
 for w in ([[apache_child_terminate assert_options base64_decode bzdecompress bzopen call_user_func call_user_func_array convert_uudecode create_function curl_exec escapeshellcmd file_get_contents file_put_contents fsockopen get_defined_vars gzdecode gzinflate gzopen gzuncompress highlight_file lzf_decompress mb_ereg_replace move_uploaded_file passthru pcntl_exec php_uname phpinfo preg_replace proc_open register_shutdown_function set_include_path shell_exec show_source str_rot13 stream_socket_client zlib_decode]]):gmatch("%S+") do PHP_GLUED[#PHP_GLUED + 1] = w end
 
 local byte, sub = string.byte, string.sub

@@ -421,7 +421,10 @@ end
 
 local QUOTE_RE = [=[['"]]=]
 -- A cheap test: bytes or words without which no rule here can fire.
-local SQL_HINT_RE = [=[['"`;#()=<>|&@*]|--|/\*|(?i:\b(?:union|select|sleep|benchmark|waitfor|information_schema|insert|drop|delete|update|having|order|declare|exec)\b|pg_|xp_|sp_|sys|tempdb|msdb|mysql\.)]=]
+-- Without a quote (no string to break), a call, a statement separator, a comment or a variable,
+-- the plain reading needs a logic operator or a keyword: a comparison or "=" alone ("a=b&c=d",
+-- "1920*1080") makes no SQL that changes a query.
+local SQL_HINT_RE = [=[['"`;#()@]|--|/\*|\|\||&&|(?i:\b(?:or|and|xor|not|union|select|from|as|sleep|benchmark|waitfor|information_schema|insert|drop|delete|update|having|order|group|limit|procedure|into|outfile|dumpfile|declare|exec|execute|shutdown|create|alter|truncate)\b|pg_|xp_|sp_|sys|tempdb|msdb|mysql\.|sqlite_|all_tables|user_tables|dba_users|all_users|db_name)]=]
 
 -- `inner`: s is a window inside a longer value, where no string the application opened can be
 -- assumed: only the plain reading applies, and the quote readings only for the quotes in `quotes`

@@ -146,6 +146,10 @@ local function tag_at(s, i, len, hit)
           or find(v, "behavior:", 1, true) then
           hit(R.css, 8, p)
         end
+      elseif (aname == "xsi:schemalocation" or aname == "schemalocation" or aname == "xsi:nonamespaceschemalocation")
+        and find(value, "://", 1, true) then
+        -- markup that makes an XML parser fetch a remote schema
+        hit(R.weak_tag, 5, p)
       elseif aname == "http-equiv" and name == "meta" then
         local v = lower(value)
         if v == "refresh" or v == "set-cookie" then hit(R.tag, 8, p) end
@@ -178,8 +182,14 @@ local CALL_RE = [=[(?:^|[^\w$.])(?:alert|confirm|prompt|eval|settimeout|setinter
 local SINK_RE = [=[(?:document\s*(?:\?\.|\.|\[\s*['"`])\s*(?:cookie|domain|write|writeln|location|body\s*\.\s*innerhtml)|\.\s*(?:innerhtml|outerhtml|insertadjacenthtml|textcontent\s*=|parentnode|srcdoc)|(?:window|top|self|parent)\s*\.\s*location|location\s*\.\s*(?:href|hash|replace|assign)|-moz-binding|\bexpression\s*\()]=]
 local WINDOW_RE = [=[\b(?:window|self|top|parent|frames|globalthis|content)\s*\.\s*(?:alert|confirm|prompt|eval|document|location|settimeout|setinterval|open)\b]=]
 local JSBREAK_RE = [=[(?:^|['"`;)}\]]\s*|-->|</script>)\s*(?:[;,+\-*|&]+|\)|\}|\]|\s)*\s*(?:alert|confirm|prompt|eval|settimeout|setinterval|fetch|import|new\s+function|document\.|window\.|location\s*=)]=]
-local JSFUCK_RE = [=[\[\]\s*\[\s*\(\s*!\s*\[\s*\]|\(\s*!\s*\[\s*\]\s*\+\s*\[\s*\]\s*\)]=]
-local HINT_RE = [=[[<>"'`(=\[]|javascript|vbscript|document|\+adw-|expression|binding]=]
+-- "+" may arrive as a space (an unencoded form value).
+local JSFUCK_RE = [=[\[\]\s*\[\s*\(\s*!\s*\[\s*\]|\(\s*!\s*\[\s*\]\s*[+\s]\s*\[\s*\]\s*\)|!\s*!\s*\[\s*\]|\[\s*[+\s]\s*!\s*[+\s]?\s*\[\s*\]\s*\]]=]
+-- "=" counts only in an event handler ("onload="): "a=b&c=d" holds no markup or script.
+local HINT_RE = [=[[<>"'`(\[!\xbc\x01-\x1f]|on[a-z]{4,32}\s*=|script|data:|document|window|location|innerhtml|outerhtml|textcontent|parentnode|srcdoc|\+adw-|expression|binding]=]
+-- A tagged template whose substitution runs code ("[].sort.call`${alert}1`").
+local TEMPLATE_RE = [=[\.\s*(?:call|apply|bind)\s*`[^`]{0,80}\$\{|\$\{\s*(?:alert|confirm|prompt|eval|atob|fetch|import)\s*[}(]]=]
+-- A <style> element whose rules load or run something.
+local STYLE_RE = [=[<style\b[^>]{0,200}>[^<]{0,400}(?:@import|expression\s*\(|-moz-binding|behavior\s*:|javascript:|url\s*\(\s*['"]?\s*(?:java|vb)script)]=]
 
 -- Literal guards of the regexes below (string.find, plain): one must be present for the regex to
 -- be tried.
@@ -209,6 +219,28 @@ function _M.check(s, hit)
     if nxt <= i then nxt = i + 1 end
     i = find(s, "<", nxt, true)
   end
+  -- US-ASCII read with the high bit dropped (old IE): "\xbcscript\xbe" is "<script>"
+  if find(s, "\188", 1, true) then
+    local a = gsub(gsub(gsub(s, "[\194\208]?\188", "<"), "[\194\208]?\190", ">"), "[\194]?\162", '"')
+    if a ~= s then
+      local k = find(a, "<", 1, true)
+      local n = 0
+      while k and n < 64 do
+        n = n + 1
+        local nxt = tag_at(a, k, #a, hit)
+        if nxt <= k then nxt = k + 1 end
+        k = find(a, "<", nxt, true)
+      end
+    end
+  end
+  if find(l, "`", 1, true) or find(l, "${", 1, true) then
+    local t = re_find(l, TEMPLATE_RE, "jo")
+    if t then hit(R.js_call, 8, t) end
+  end
+  if find(l, "<style", 1, true) then
+    local st = re_find(l, STYLE_RE, "jo")
+    if st then hit(R.css, 8, st) end
+  end
   -- attribute injection: a quote (or space) then a real event handler and "="
   local ctx = { pos = 1 }
   local has_eq = find(l, "=", 1, true) ~= nil
@@ -235,6 +267,18 @@ function _M.check(s, hit)
   if js then
     local c = compact(l)
     local p = find(c, "javascript:", 1, true) or find(c, "vbscript:", 1, true) or find(c, "livescript:", 1, true)
+    -- the scheme spelled with control characters inside ("ja&Tab;vascript:"): browsers skip them,
+    -- nobody types them; the disguise is the attack
+    if p and find(l, "[%z\1-\31]") then
+      local cc = gsub(l, "[%z\1-\31]", "")
+      local q = find(cc, "javascript:", 1, true) or find(cc, "vbscript:", 1, true) or find(cc, "livescript:", 1, true)
+      if q and not (find(l, "javascript:", 1, true) or find(l, "vbscript:", 1, true) or find(l, "livescript:", 1, true)) then
+        hit(R.js_url, 8, q)
+      end
+    end
+    -- CSS that loads a script URL
+    local u = find(c, "url(", 1, true)
+    if u and re_find(c, [=[url\(['"]?(?:java|vb)script]=], "jo") then hit(R.css, 8, u) end
     if p then
       local before = byte(c, p - 1)
       local rest = sub(c, (find(c, ":", p, true) or p) + 1, p + 200):match("^[^\"'>]*")
@@ -250,6 +294,7 @@ function _M.check(s, hit)
   if find(l, "/*", 1, true) or find(l, "%[%s*[\"'`]") then
     local js = gsub(gsub(l, "/%*.-%*/", ""), "%[%s*[\"'`]([%w_$]+)[\"'`]%s*%]", ".%1")
     js = gsub(js, "%s*%.%s*", ".")
+    js = gsub(js, "%(%s*([%a_$][%w_$]*)%s*%)%.", "%1.")
     if js ~= l then
       if (any_of(js, SINK_GUARD) and re_find(js, SINK_RE, "jo")) or (any_of(js, WINDOW_GUARD) and re_find(js, WINDOW_RE, "jo")) then
         hit(R.dom_sink, 5, 1)

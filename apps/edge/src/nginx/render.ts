@@ -417,9 +417,13 @@ function publicServer(s: NginxSettings, p: number, tls: boolean, hooks: RenderTe
     '    }',
     // Everything else the router answered: the edge's own page, a forceSSL redirect, or an HTTPS
     // origin (the method and body are kept: a named location is not a new request).
+    // (or, after the WAF read a body or a per-second limit waited, the HTTP origin: elsewhere()
+    // sets the pool here rather than handing the request on to @rampart_http, one internal
+    // redirect less for every request with a body on a WAF's domain)
     '    location @rampart_route {',
+    '      set $rampart_route_pass https://rampart_https;',
     '      rewrite_by_lua_block { require("rampart.router").elsewhere() }',
-    '      proxy_pass https://rampart_https;',
+    '      proxy_pass $rampart_route_pass;',
     '    }',
     // A request for an HTTP origin that a per-second firewall limit delayed: @rampart_route waited
     // and hands it on here (the hot path's proxy, reached without the router's set_by_lua).
