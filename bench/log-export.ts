@@ -14,9 +14,10 @@
  */
 // The app's declarations of what Fastify requests carry (the job's modules reach the binder's types).
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createGunzip } from 'node:zlib';
 import type { EdgeEvent, LogExportFormat } from '@rampart/contract';
 import type {} from '../apps/server/src/app.js';
 import type { AnalyticsRepository } from '../apps/server/src/modules/analytics/analytics.repository.js';
@@ -146,11 +147,12 @@ async function main() {
       finishedAt: null,
       expiresAt: null,
     };
+    const files = new LogExportFiles(dir);
     const job = new LogExportJob(
       memoryExports(row),
       repository,
       store,
-      new LogExportFiles(dir),
+      files,
       () => Date.now(),
       { inForce: async () => ({ retentionDays: 7, maxBytes: Number.MAX_SAFE_INTEGER }), tickMs: 0 },
       (error) => {
@@ -177,12 +179,17 @@ async function main() {
     clearInterval(sampler);
     await job.stop();
     if (row.status !== 'done') throw new Error(`the export ended ${row.status}: ${row.error}`);
+    // The file's own count: its lines (less the CSV header), read back through gunzip.
+    const lines = await countLines(createReadStream((await files.paths(row.id)).file), GZIP);
+    const inFile = FORMAT === 'csv' ? lines - 1 : lines;
+    if (inFile !== EVENTS) throw new Error(`the file holds ${inFile} records, not ${EVENTS}`);
     process.stdout.write(
       `${JSON.stringify({
         store: store.kind,
         format: FORMAT,
         gzip: GZIP,
         records: row.records,
+        records_in_file: inFile,
         seconds: Math.round(seconds * 10) / 10,
         records_per_s: Math.round(row.records / seconds),
         file_mb: Math.round((row.bytes / 1048576) * 10) / 10,
@@ -196,6 +203,16 @@ async function main() {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Newlines in a file (gunzipped first when `gzip`). */
+async function countLines(file: NodeJS.ReadableStream, gzip: boolean): Promise<number> {
+  let n = 0;
+  for await (const chunk of gzip ? file.pipe(createGunzip()) : file) {
+    const bytes = chunk as Buffer;
+    for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n += 1;
+  }
+  return n;
 }
 
 await main();
