@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { type L4Rules, l4RulesSchema } from '@rampart/contract';
+import { type EdgeBlockReport, type L4Rules, l4RulesSchema } from '@rampart/contract';
 import { type L4BlockedEntry, renderBlock, renderL4Ruleset } from './l4-rules-render.js';
 import { errorText, type Logger } from './log.js';
 
@@ -123,15 +123,18 @@ export class L4Firewall {
   }
 
   /**
-   * Blocks addresses for `seconds` each in the kernel (the table must be in force: apply first).
-   * One transaction: every address is blocked, or none when nft refuses.
+   * Blocks addresses for `seconds` each in the kernel, in one transaction (every address, or none
+   * when nft refuses). Before the first table is in force the blocks are only remembered: the
+   * first table is written with them.
    */
   async block(entries: readonly L4BlockedEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    try {
-      await runNft(this.nft, renderBlock(entries));
-    } catch (err) {
-      return this.fail(err, 'block_failed');
+    if (this.applied !== null) {
+      try {
+        await runNft(this.nft, renderBlock(entries));
+      } catch (err) {
+        return this.fail(err, 'block_failed');
+      }
     }
     const now = this.now();
     for (const { ip, seconds } of entries) this.blocks.set(ip, now + seconds * 1000);
@@ -142,4 +145,21 @@ export class L4Firewall {
     this.options.log?.('error', `l4.${event}`, { error: this.lastError });
     throw err instanceof Error ? err : new Error(this.lastError);
   }
+}
+
+/** Longest block the kernel keeps (the layer-7 rules block for at most this long too). */
+export const KERNEL_BLOCK_SECONDS_MAX = 30 * 86_400;
+
+/**
+ * The layer-7 DROP + Blacklist blocks nginx reported (agent/block-list.ts) as kernel blocks: one
+ * entry per address with the longest time left (a block of several sites counts once: the kernel
+ * drops the address on every guarded port), expired ones left out. `nowSeconds`: Unix time.
+ */
+export function kernelBlocksOf(reports: readonly EdgeBlockReport[], nowSeconds: number): L4BlockedEntry[] {
+  const longest = new Map<string, number>();
+  for (const r of reports) {
+    const seconds = Math.min(KERNEL_BLOCK_SECONDS_MAX, r.expiresAt - Math.floor(nowSeconds));
+    if (seconds >= 1 && seconds > (longest.get(r.ip) ?? 0)) longest.set(r.ip, seconds);
+  }
+  return [...longest].map(([ip, seconds]) => ({ ip, seconds }));
 }
