@@ -68,11 +68,11 @@ describe('renderL4Ruleset', () => {
       'ip saddr @p17_wl4 accept',
       'ip saddr @p17_bl4 drop',
       'ip saddr @p17_rg4 drop',
-      'ip saddr @p17_pen4 drop',
+      'th dport . ip saddr @pen4 drop',
       'ip6 saddr @p17_wl6 accept',
       'ip6 saddr @p17_bl6 drop',
       'ip6 saddr @p17_rg6 drop',
-      'ip6 saddr @p17_pen6 drop',
+      'th dport . ip6 saddr @pen6 drop',
       '',
     ]);
     // 192.0.2.200 lies in 192.0.2.9/24 (host bits cleared): one range; IPv6 lower-case, full form.
@@ -89,13 +89,15 @@ describe('renderL4Ruleset', () => {
     expect(text).toContain('ip6 saddr != @p18_rg6 drop');
   });
 
-  it('limits connections per source after conntrack, and blocks for blockSeconds', () => {
-    expect(text).toContain('add @p17_cc4 { ip saddr ct count over 3 } update @p17_pen4 { ip saddr timeout 30s } drop');
+  it('limits connections per port and source after conntrack, and blocks for blockSeconds', () => {
     expect(text).toContain(
-      'update @p17_rt6 { ip6 saddr limit rate over 10/second burst 20 packets } update @p17_pen6 { ip6 saddr timeout 30s } drop',
+      'add @cc4 { th dport . ip saddr ct count over 3 } update @pen4 { th dport . ip saddr timeout 30s } drop',
     );
-    expect(text).toContain('set p17_pen4 { type ipv4_addr; flags dynamic,timeout; size 65535; }');
-    expect(text).toContain('set p17_cc4 { type ipv4_addr; flags dynamic; size 65535; }');
+    expect(text).toContain(
+      'update @rt6 { th dport . ip6 saddr limit rate over 10/second burst 20 packets } update @pen6 { th dport . ip6 saddr timeout 30s } drop',
+    );
+    expect(text).toContain('set pen4 { type inet_service . ipv4_addr; flags dynamic,timeout; size 65535; }');
+    expect(text).toContain('set cc6 { type inet_service . ipv6_addr; flags dynamic; size 65535; }');
     expect(text).not.toContain('p18_in');
   });
 

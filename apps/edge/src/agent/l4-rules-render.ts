@@ -19,9 +19,9 @@ import { ipEntryBounds, type L4PortRules, type L4Rules } from '@rampart/contract
  *   set blocked4/6     dynamic,timeout  addresses blocked for a while (layer-7 DROP + Blacklist)
  *   set syn4/6, new4/6 dynamic,timeout  per-source meters of the zone's SYN and new-connection rates
  *   set p<id>_wl4/6, _bl4/6, _rg4/6    interval  a port's whitelist, blacklist, region CIDRs
- *   set p<id>_cc4/6    dynamic         a port's concurrent connections per source (ct count)
- *   set p<id>_rt4/6    dynamic,timeout a port's new-connection rate per source
- *   set p<id>_pen4/6   dynamic,timeout addresses over a port's connection limit, for blockSeconds
+ *   set cc4/6          dynamic         concurrent connections per port and source (ct count)
+ *   set rt4/6          dynamic,timeout new-connection rate per port and source
+ *   set pen4/6         dynamic,timeout port and source over the port's limit, for blockSeconds
  *   chain pre          prerouting, priority raw (-300): before conntrack, so a dropped packet
  *                      costs no conntrack entry: port whitelist (accept), blacklist, regions,
  *                      penalties; then on guarded ports the blocked set and the SYN rate
@@ -150,6 +150,14 @@ export function renderL4Ruleset(rules: L4Rules, blocked: readonly L4BlockedEntry
   }
   const { synFlood, newConnections } = rules.zone;
   for (const f of FAMILIES) {
+    // The connection limits of every port share three sets per family, keyed by port and source:
+    // a set per port made a table of a few hundred limited ports take seconds to load.
+    const portKey = `inet_service . ${ipType(f)}`;
+    sets.push(`  set cc${f} { type ${portKey}; flags dynamic; size ${DYNAMIC_SET_SIZE}; }`);
+    sets.push(
+      `  set rt${f} { type ${portKey}; flags dynamic,timeout; size ${DYNAMIC_SET_SIZE}; timeout ${METER_TIMEOUT_SECONDS}s; }`,
+    );
+    sets.push(`  set pen${f} { type ${portKey}; flags dynamic,timeout; size ${DYNAMIC_SET_SIZE}; }`);
     if (synFlood) sets.push(dynamicSet(`syn${f}`, f, true, METER_TIMEOUT_SECONDS));
     if (newConnections) sets.push(dynamicSet(`new${f}`, f, true, METER_TIMEOUT_SECONDS));
   }
@@ -184,18 +192,13 @@ export function renderL4Ruleset(rules: L4Rules, blocked: readonly L4BlockedEntry
       if (limit) {
         const max = l4Int(limit.max, 1, 1_000_000, 'max');
         const seconds = l4Int(limit.blockSeconds, 0, 86_400, 'blockSeconds');
-        const penalty = seconds > 0 ? ` update @p${id}_pen${f} { ${saddr(f)} timeout ${seconds}s }` : '';
-        sets.push(dynamicSet(`p${id}_cc${f}`, f, false));
-        if (seconds > 0) {
-          sets.push(dynamicSet(`p${id}_pen${f}`, f, true));
-          pre.push(`${saddr(f)} @p${id}_pen${f} drop`);
-        }
+        const key = `th dport . ${saddr(f)}`;
+        const penalty = seconds > 0 ? ` update @pen${f} { ${key} timeout ${seconds}s }` : '';
+        if (seconds > 0) pre.push(`${key} @pen${f} drop`);
         input.push(`${saddr(f)} @p${id}_wl${f} accept`);
-        input.push(`add @p${id}_cc${f} { ${saddr(f)} ct count over ${max} }${penalty} drop`);
-        if (limit.rate !== null) {
-          sets.push(dynamicSet(`p${id}_rt${f}`, f, true, METER_TIMEOUT_SECONDS));
-          input.push(`update @p${id}_rt${f} { ${saddr(f)} ${rateText(limit.rate, limit.burst)} }${penalty} drop`);
-        }
+        input.push(`add @cc${f} { ${key} ct count over ${max} }${penalty} drop`);
+        if (limit.rate !== null)
+          input.push(`update @rt${f} { ${key} ${rateText(limit.rate, limit.burst)} }${penalty} drop`);
       }
     }
     chains.push(chain(`p${id}_pre`, null, pre));
