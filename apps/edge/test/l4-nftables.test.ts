@@ -16,6 +16,8 @@ const REGION = '10.244.0.4';
 const LIMITED = '10.244.0.5';
 const WHITE_AND_BLACK = '10.244.0.6';
 const BLOCKED = '10.244.0.7';
+const RATED = '10.244.0.8';
+const FLOOD = '10.244.0.9';
 const GOOD6 = 'fd00:244::2';
 const BLACK6 = 'fd00:244::3';
 
@@ -53,7 +55,11 @@ describe.skipIf(!root)('layer-4 rules in the kernel (nftables in network namespa
   const table = () => inNetns(pair.server, 'nft', 'list', 'table', 'inet', 'rampart');
 
   beforeAll(async () => {
-    pair = await namespacePair('t', [GOOD, BLACK, REGION, LIMITED, WHITE_AND_BLACK, BLOCKED], [GOOD6, BLACK6]);
+    pair = await namespacePair(
+      't',
+      [GOOD, BLACK, REGION, LIMITED, WHITE_AND_BLACK, BLOCKED, RATED, FLOOD],
+      [GOOD6, BLACK6],
+    );
     // The host's own rule in another table of the namespace: the agent must leave it alone.
     await runNft(
       ['ip', 'netns', 'exec', pair.server, 'nft'],
@@ -154,5 +160,39 @@ describe.skipIf(!root)('layer-4 rules in the kernel (nftables in network namespa
     let back = false;
     for (let i = 0; i < 5 && !back; i++) back = await client.connect(BLOCKED, PORT);
     expect(back).toBe(true);
+  });
+
+  it('limits the new-connection rate of a source and then blocks it for blockSeconds, not others', async () => {
+    await fw.apply(rules({ connectionLimit: { max: 100, rate: 2, burst: 2, blockSeconds: 3 } }));
+    const burst = await Promise.all(Array.from({ length: 10 }, () => client.connect(RATED, PORT, { timeoutMs: 1000 })));
+    const passed = burst.filter(Boolean).length;
+    expect(passed).toBeGreaterThanOrEqual(1);
+    expect(passed).toBeLessThanOrEqual(5);
+    const trippedAt = Date.now();
+    // Blocked although one connection a second is well under the rate; another source passes.
+    expect(await client.connect(RATED, PORT)).toBe(false);
+    expect(await client.connect(GOOD, PORT)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, trippedAt + 3300 - Date.now())));
+    let back = false;
+    for (let i = 0; i < 5 && !back; i++) back = await client.connect(RATED, PORT);
+    expect(back).toBe(true);
+  });
+
+  it('holds back a SYN flood from one source (a bounded burst of 60 connects) before conntrack', async () => {
+    await fw.apply({
+      ...rules({ connectionLimit: null }),
+      zone: { guardedPorts: [], synFlood: { rate: 5, burst: 5 }, newConnections: null },
+    });
+    const before = seen.length;
+    const flood = await Promise.all(Array.from({ length: 60 }, () => client.connect(FLOOD, PORT, { timeoutMs: 1000 })));
+    const passed = flood.filter(Boolean).length;
+    expect(passed).toBeGreaterThanOrEqual(1);
+    expect(passed).toBeLessThanOrEqual(15);
+    expect(seen.slice(before).filter((a) => a === FLOOD)).toHaveLength(passed);
+    // The rate is per source: another one connects at once.
+    expect(await client.connect(GOOD, PORT)).toBe(true);
+    const counters = await inNetns(pair.server, 'nft', 'list', 'set', 'inet', 'rampart', 'syn4');
+    expect(counters).toContain('10.244.0.9');
+    await fw.apply(rules());
   });
 });
