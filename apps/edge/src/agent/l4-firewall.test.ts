@@ -47,6 +47,22 @@ describe('L4Firewall without a table yet', () => {
     expect(fw.blockedEntries()).toEqual([]);
   });
 
+  it('blocks at most maxBlocks addresses at once (more would overfill the kernel set); a known one is refreshed', async () => {
+    const events: string[] = [];
+    const fw = new L4Firewall({ nft: ['false'], maxBlocks: 2, log: (_level, event) => void events.push(event) });
+    await fw.block([
+      { ip: '10.0.0.1', seconds: 10 },
+      { ip: '10.0.0.2', seconds: 10 },
+      { ip: '10.0.0.3', seconds: 10 },
+    ]);
+    await fw.block([{ ip: '10.0.0.1', seconds: 20 }]);
+    expect(fw.blockedEntries()).toEqual([
+      { ip: '10.0.0.1', seconds: 20 },
+      { ip: '10.0.0.2', seconds: 10 },
+    ]);
+    expect(events).toEqual(['l4.blocks_full']);
+  });
+
   it('refuses a document the contract refuses without running nft, and reports why', async () => {
     const fw = new L4Firewall({ nft: ['/nonexistent/nft'] });
     await expect(fw.apply({ zone: {}, regions: [], ports: [] })).rejects.toThrow(/^l4 rules refused: zone\./);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { type EdgeBlockReport, type L4Rules, l4RulesSchema } from '@rampart/contract';
-import { type L4BlockedEntry, renderBlock, renderL4Ruleset } from './l4-rules-render.js';
+import { DYNAMIC_SET_SIZE, type L4BlockedEntry, renderBlock, renderL4Ruleset } from './l4-rules-render.js';
 import { errorText, type Logger } from './log.js';
 
 /**
@@ -25,6 +25,8 @@ export interface L4FirewallOptions {
   /** Renders a document (default renderL4Ruleset; tests put a failing one in). */
   render?: (rules: L4Rules, blocked: readonly L4BlockedEntry[]) => string;
   now?: () => number;
+  /** Most addresses blocked at once (default DYNAMIC_SET_SIZE, what a blocked set holds). */
+  maxBlocks?: number;
 }
 
 /** nft refused a ruleset; the kernel kept what it had. */
@@ -127,7 +129,13 @@ export class L4Firewall {
    * when nft refuses). Before the first table is in force the blocks are only remembered: the
    * first table is written with them.
    */
-  async block(entries: readonly L4BlockedEntry[]): Promise<void> {
+  async block(requested: readonly L4BlockedEntry[]): Promise<void> {
+    // The blocked sets hold DYNAMIC_SET_SIZE entries: more would make the next table refused.
+    // Beyond it new addresses are left to nginx (which blocks them at layer 7 anyway).
+    let room = (this.options.maxBlocks ?? DYNAMIC_SET_SIZE) - this.blockedEntries().length;
+    const entries = requested.filter((e) => this.blocks.has(e.ip) || room-- > 0);
+    if (entries.length < requested.length)
+      this.options.log?.('warn', 'l4.blocks_full', { left: requested.length - entries.length, kept: this.blocks.size });
     if (entries.length === 0) return;
     if (this.applied !== null) {
       try {
