@@ -189,8 +189,12 @@ describe.skipIf(!root)('layer-4 rules in the kernel (nftables in network namespa
     expect(passed).toBeGreaterThanOrEqual(1);
     expect(passed).toBeLessThanOrEqual(15);
     expect(seen.slice(before).filter((a) => a === FLOOD)).toHaveLength(passed);
-    // The rate is per source: another one connects at once.
+    // The rate is per source: another one connects at once; the port's whitelist is not limited.
     expect(await client.connect(GOOD, PORT)).toBe(true);
+    const white = await Promise.all(
+      Array.from({ length: 20 }, () => client.connect(WHITE_AND_BLACK, PORT, { timeoutMs: 1000 })),
+    );
+    expect(white.filter(Boolean)).toHaveLength(20);
     const counters = await inNetns(pair.server, 'nft', 'list', 'set', 'inet', 'rampart', 'syn4');
     expect(counters).toContain('10.244.0.9');
     await fw.apply(rules());

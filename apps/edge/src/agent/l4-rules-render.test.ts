@@ -53,7 +53,9 @@ describe('renderL4Ruleset', () => {
     expect(text).toContain(
       'meta l4proto . th dport vmap { tcp . 5000 : jump p17_pre, udp . 5000 : jump p17_pre, tcp . 6000 : jump p18_pre }',
     );
-    expect(text).toContain('meta l4proto . th dport vmap { tcp . 5000 : jump p17_in, udp . 5000 : jump p17_in }');
+    expect(text).toContain(
+      'meta l4proto . th dport vmap { tcp . 5000 : jump p17_in, udp . 5000 : jump p17_in, tcp . 6000 : jump p18_in }',
+    );
     expect(text).toContain('set guarded {\n    type inet_service; elements = { 80, 443, 5000, 6000 }');
   });
 
@@ -98,7 +100,10 @@ describe('renderL4Ruleset', () => {
     );
     expect(text).toContain('set pen4 { type inet_service . ipv4_addr; flags dynamic,timeout; size 65535; }');
     expect(text).toContain('set cc6 { type inet_service . ipv6_addr; flags dynamic; size 65535; }');
-    expect(text).not.toContain('p18_in');
+    // Port 18 has no limit: its chain after conntrack only spares its whitelist the zone's rate.
+    expect(text).toContain('chain p18_in {\n    ip saddr @p18_wl4 accept\n    ip6 saddr @p18_wl6 accept\n  }');
+    const noZoneRate = renderL4Ruleset({ ...doc, zone: { ...doc.zone, newConnections: null } });
+    expect(noZoneRate).not.toContain('p18_in');
   });
 
   it('writes the zone rates and the blocked addresses with their time left', () => {

@@ -169,7 +169,8 @@ export function renderL4Ruleset(rules: L4Rules, blocked: readonly L4BlockedEntry
     const protocols = portProtocols(port);
     for (const proto of protocols) {
       preDispatch.push(`${proto} . ${number} : jump p${id}_pre`);
-      if (port.connectionLimit) inputDispatch.push(`${proto} . ${number} : jump p${id}_in`);
+      // After conntrack a port needs its chain for its limit, or to spare its whitelist the zone's rate.
+      if (port.connectionLimit || newConnections) inputDispatch.push(`${proto} . ${number} : jump p${id}_in`);
     }
     const white = elementsOf(port.whitelist);
     const black = elementsOf(port.blacklist);
@@ -189,20 +190,20 @@ export function renderL4Ruleset(rules: L4Rules, blocked: readonly L4BlockedEntry
         if (mode === 'allow') pre.push(`${saddr(f)} != @p${id}_rg${f} drop`);
         else if (region[key].length > 0) pre.push(`${saddr(f)} @p${id}_rg${f} drop`);
       }
+      if (limit || newConnections) input.push(`${saddr(f)} @p${id}_wl${f} accept`);
       if (limit) {
         const max = l4Int(limit.max, 1, 1_000_000, 'max');
         const seconds = l4Int(limit.blockSeconds, 0, 86_400, 'blockSeconds');
         const key = `th dport . ${saddr(f)}`;
         const penalty = seconds > 0 ? ` update @pen${f} { ${key} timeout ${seconds}s }` : '';
         if (seconds > 0) pre.push(`${key} @pen${f} drop`);
-        input.push(`${saddr(f)} @p${id}_wl${f} accept`);
         input.push(`add @cc${f} { ${key} ct count over ${max} }${penalty} drop`);
         if (limit.rate !== null)
           input.push(`update @rt${f} { ${key} ${rateText(limit.rate, limit.burst)} }${penalty} drop`);
       }
     }
     chains.push(chain(`p${id}_pre`, null, pre));
-    if (limit) chains.push(chain(`p${id}_in`, null, input));
+    if (input.length > 0) chains.push(chain(`p${id}_in`, null, input));
   }
 
   const zonePre: string[] = [];
