@@ -2,6 +2,8 @@ import { BLOCK_REPORT_MAX, type EdgeBlockReport, edgeBlockReportSchema } from '@
 import { z } from 'zod';
 import { type AdminEndpoint, adminRequest } from '../data-plane/admin-client.js';
 import { Backoff, pause } from './backoff.js';
+import { kernelBlocksOf } from './l4-firewall.js';
+import type { L4BlockedEntry } from './l4-rules-render.js';
 import { errorText, type Logger } from './log.js';
 import { NodeApiError, type NodeClient } from './node-client.js';
 
@@ -67,6 +69,11 @@ export interface BlockReporterOptions {
   maxKept?: number;
   backoffMinMs?: number;
   backoffMaxMs?: number;
+  /**
+   * The kernel's blocked set (agent/l4-firewall.ts): each block nginx reports is pushed down so a
+   * flood from that address stops before nginx. Absent: nginx alone blocks.
+   */
+  kernel?: { block(entries: readonly L4BlockedEntry[]): Promise<void> } | undefined;
 }
 
 export class BlockReporter {
@@ -135,6 +142,11 @@ export class BlockReporter {
     this.seen = { dropped: answer.dropped, full: answer.full };
     if (lost.dropped > 0) log('warn', 'blocks.queue_full', { dropped: lost.dropped });
     if (lost.full > 0) log('warn', 'blocks.list_full', { refused: lost.full });
+    const kernel = this.options.kernel;
+    if (kernel && answer.events.length > 0) {
+      // The firewall logs its own failure; nginx keeps blocking, and the reports still go out.
+      await kernel.block(kernelBlocksOf(answer.events, Date.now() / 1000)).catch(() => {});
+    }
     this.pending.push(...answer.events);
     const max = this.options.maxKept ?? MAX_KEPT;
     if (this.pending.length > max) {
