@@ -59,7 +59,11 @@ const PATHOLOGICAL = [
 beforeAll(async () => {
   const inputs = PATHOLOGICAL.map((s) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(', ');
   lua = await startLuaNginx('waf-patterns', {
-    http: `  lua_package_path '${LUA_DIR}/?.lua;/usr/share/lua/5.1/?.lua;;';\n  lua_regex_match_limit ${EDGE_REGEX_MATCH_LIMIT};`,
+    // The modules are loaded in the master, as the edge does: the workers run as nobody and need
+    // not read the repository (a checkout under a 0700 directory, as CI's, they cannot).
+    http: `  lua_package_path '${LUA_DIR}/?.lua;/usr/share/lua/5.1/?.lua;;';
+  lua_regex_match_limit ${EDGE_REGEX_MATCH_LIMIT};
+  init_by_lua_block { require "rampart.waf_rules"; require "rampart.waf_sqli"; require "rampart.waf_xss" }`,
     server: `
     location / {
       content_by_lua_block {
