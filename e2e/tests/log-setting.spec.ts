@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { getLogSetting, listLogParts, logPartOf, putLogSetting } from '@rampart/contract';
+import { getLogExportSetting, getLogSetting, listLogParts, logPartOf, putLogSetting } from '@rampart/contract';
 import { api } from '../support/api.js';
 import { chooseOption, login } from '../support/console.js';
 import { edgeEvent, shipEvents } from '../support/events.js';
@@ -41,7 +41,9 @@ test('the operator shortens the retention and deletes a day of raw events', asyn
   await page.goto('/client/systemManagement/logSetting');
   await page.getByLabel('Raw request events').fill('20');
   await page.getByLabel('Rollups (statistics)').fill('300');
-  await page.getByRole('button', { name: 'Save' }).click();
+  // The page has two forms (the store's retention, the export files'): each its own Save.
+  const retention = page.locator('form').filter({ has: page.getByLabel('Raw request events') });
+  await retention.getByRole('button', { name: 'Save' }).click();
   const dialog = page.getByRole('dialog').filter({ hasText: 'Shorten the retention?' });
   await expect(dialog).toContainText('Raw events older than 20 days and rollups older than 300 days');
   await dialog.getByRole('button', { name: 'Save' }).click();
@@ -49,6 +51,14 @@ test('the operator shortens the retention and deletes a day of raw events', asyn
   await expect
     .poll(async () => api('client', getLogSetting))
     .toEqual({ rawRetentionDays: 20, rollupRetentionDays: 300 });
+
+  // The export files' retention and space, saved on their own.
+  const exportFiles = page.locator('form').filter({ has: page.getByLabel('Keep export files') });
+  await exportFiles.getByLabel('Keep export files').fill('3');
+  await exportFiles.getByLabel('Space for all export files').fill('2048');
+  await exportFiles.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(async () => api('client', getLogExportSetting)).toEqual({ retentionDays: 3, spaceMB: 2048 });
+  expect(await api('client', getLogSetting)).toEqual({ rawRetentionDays: 20, rollupRetentionDays: 300 });
 
   await chooseOption(page, page.getByLabel('Table', { exact: true }), 'Raw events');
   const row = page.getByRole('row', { name: new RegExp(DAY_TEXT) });
