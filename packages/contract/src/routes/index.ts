@@ -79,6 +79,7 @@ export * from './firewall-anti-cc.js';
 export * from './firewall-frequency.js';
 export * from './firewall-geos.js';
 export * from './firewall-headers.js';
+export * from './firewall-l4.js';
 export * from './firewall-lists.js';
 export * from './firewall-reputation.js';
 export * from './firewall-user-agents.js';
