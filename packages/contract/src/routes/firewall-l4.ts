@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { L4_BLOCK_SECONDS_MAX, L4_IP_LIST_MAX, L4_PORT_REGIONS_MAX, L4_RATE_MAX, l4AddressSchema } from '../edge/l4-rules.js';
+import {
+  L4_BLOCK_SECONDS_MAX,
+  L4_IP_LIST_MAX,
+  L4_PORT_REGIONS_MAX,
+  L4_RATE_MAX,
+  l4AddressSchema,
+} from '../edge/l4-rules.js';
 import { geoRegion } from '../geo.js';
 import { dataOf, defineRoute, tiers } from '../route.js';
 import { zId } from '../validators/ids.js';
@@ -32,9 +38,12 @@ import { zoneParams } from './zones.js';
 
 /** A port's regions rule: country codes only (cities are not a layer-4 notion). */
 export const l4PositionCodesSchema = z
-  .array(z.string().refine((code) => /^[A-Z]{2}$/.test(code) && geoRegion(code) !== undefined, 'wrongFormat'), {
-    error: 'required',
-  })
+  .array(
+    z.string().refine((code) => /^[A-Z]{2}$/.test(code) && geoRegion(code) !== undefined, 'wrongFormat'),
+    {
+      error: 'required',
+    },
+  )
   .min(1, { message: 'required' })
   // The bound keeps bodies small; the rule's own limit answers 201003 (L4_PORT_REGIONS_MAX).
   .max(10_000);
