@@ -1,8 +1,11 @@
 import type { AnyRoute, LogPushEvent, LogPushLog } from '@rampart/contract';
 import {
   clientCreateLogPushEvent,
+  clientDeleteLogPushEvents,
   clientListLogPushEvents,
   clientLogPushLogs,
+  clientManualLogPush,
+  clientUpdateLogPushEvent,
   LOG_PUSH_EVENTS_MAX,
   userCreateLogPushEvent,
   userDeleteLogPushEvents,
@@ -517,6 +520,45 @@ describe('the operator', () => {
       body: { name: 'x', type: 'access', zoneIDs: [zoneA], destination: webhook(hook) as never },
     });
     expect(rivalZone.json().code).toBe(101018);
+    // The restricted sub-account sees, edits, pushes and reads the delivery of its zones' events
+    // only: the operator's zone-a event (and an all-zones one) is unknown to it, and its delivery
+    // log holds none of their rows.
+    const everyZone = await create(client, clientCreateLogPushEvent, {
+      name: 'every zone',
+      type: 'waf',
+      destination: webhook(hook),
+    });
+    expect(everyZone.zoneIDs).toEqual([]);
+    const subList = (await as(zoneSub, clientListLogPushEvents, { query: {} })).json();
+    expect(subList.data.map((e: LogPushEvent) => e.id)).toEqual([subEvent.id]);
+    expect(subList.total).toBe(1);
+    const operatorList = (await as(client, clientListLogPushEvents, { query: {} })).json();
+    expect(operatorList.data.map((e: LogPushEvent) => e.id).sort()).toEqual(
+      [event.id, subEvent.id, everyZone.id].sort(),
+    );
+    for (const hidden of [event, everyZone]) {
+      const edit = await sendAs(t.app, zoneSub, clientUpdateLogPushEvent, {
+        body: { id: hidden.id, name: 'taken', type: 'access', destination: webhook(hook) as never },
+      });
+      expect(edit.json().code, edit.body).toBe(101018);
+      const push = await sendAs(t.app, zoneSub, clientManualLogPush, {
+        body: {
+          id: hidden.id,
+          startTime: new Date(Date.now() - 60_000).toISOString(),
+          endTime: new Date().toISOString(),
+        },
+      });
+      expect(push.json().code, push.body).toBe(101018);
+      const drop = await sendAs(t.app, zoneSub, clientDeleteLogPushEvents, { body: { ids: [hidden.id] } });
+      expect(drop.json().code, drop.body).toBe(101018);
+    }
+    expect(clientLogs.data.length).toBeGreaterThan(0);
+    expect((await pushLogs(zoneSub, { eventID: event.id }, clientLogPushLogs)).total).toBe(0);
+    expect(
+      (await pushLogs(zoneSub, {}, clientLogPushLogs)).data.every(
+        (r: { eventID: number }) => r.eventID === subEvent.id,
+      ),
+    ).toBe(true);
   });
 });
 

@@ -12,10 +12,25 @@ export type LogPushManualRow = typeof logPushManuals.$inferSelect;
 export interface PushOwner {
   tier: 'user' | 'client';
   accountId: number;
+  /** An operator sub-account's zones, when it is restricted to some (null: every zone). */
+  zoneScope?: ReadonlySet<number> | null;
 }
 
+/**
+ * The owner's events; for an operator sub-account restricted to some zones (`zoneScope`), only the
+ * events over named zones that are all within them: an event over every zone (none named) or over
+ * another zone is not its to see, edit or push.
+ */
 const ownedBy = (owner: PushOwner) =>
-  and(eq(logPushEvents.tier, owner.tier), eq(logPushEvents.accountId, owner.accountId));
+  and(
+    eq(logPushEvents.tier, owner.tier),
+    eq(logPushEvents.accountId, owner.accountId),
+    owner.zoneScope ? withinZones(owner.zoneScope) : undefined,
+  );
+const withinZones = (scope: ReadonlySet<number>) =>
+  sql`(jsonb_array_length(${logPushEvents.zoneIds}) > 0 and ${logPushEvents.zoneIds} <@ ${JSON.stringify(
+    [...scope].sort((a, b) => a - b),
+  )}::jsonb)`;
 
 /** Log push events, their manual pushes and their delivery log (schema.ts `log_push_*`). */
 export class LogPushRepository {
@@ -48,7 +63,11 @@ export class LogPushRepository {
   }
 
   async countOwned(owner: PushOwner): Promise<number> {
-    const [row] = await this.db.select({ n: count() }).from(logPushEvents).where(ownedBy(owner));
+    // The quota is the owner's, whatever part of it a restricted sub-account sees.
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(logPushEvents)
+      .where(ownedBy({ tier: owner.tier, accountId: owner.accountId }));
     return row?.n ?? 0;
   }
 
@@ -124,10 +143,32 @@ export class LogPushRepository {
    * Delivery log rows, newest first: a customer's (and an operator's own) by owner account; the
    * operator's list (`operatorId`) covers its own events and those of its customers.
    */
-  logs(scope: { accountId: number } | { operatorId: number }, query: LogPushLogsQuery) {
+  logs(
+    scope: { accountId: number } | { operatorId: number; zoneScope?: ReadonlySet<number> | null },
+    query: LogPushLogsQuery,
+  ) {
     const where: (SQL | undefined)[] = [
       'accountId' in scope ? eq(logPushLogs.accountId, scope.accountId) : eq(logPushLogs.operatorId, scope.operatorId),
     ];
+    // A zone-restricted sub-account reads the delivery of the operator's events it can see, and
+    // no customer's (a customer's sites may be in any zone).
+    if ('operatorId' in scope && scope.zoneScope) {
+      where.push(
+        inArray(
+          logPushLogs.eventId,
+          this.db
+            .select({ id: logPushEvents.id })
+            .from(logPushEvents)
+            .where(
+              and(
+                eq(logPushEvents.tier, 'client'),
+                eq(logPushEvents.accountId, scope.operatorId),
+                withinZones(scope.zoneScope),
+              ),
+            ),
+        ),
+      );
+    }
     if (query.eventID !== undefined) where.push(eq(logPushLogs.eventId, query.eventID));
     if (query.userID !== undefined) where.push(eq(logPushLogs.accountId, query.userID));
     if (query.ID !== undefined) where.push(eq(logPushLogs.id, query.ID));

@@ -43,8 +43,11 @@ export class LogPushService {
     private readonly wake: () => void = () => {},
   ) {}
 
-  static ownerOf(caller: Pick<Caller, 'tier' | 'accountId' | 'operatorId'>): PushOwner {
-    if (caller.tier === 'client') return { tier: 'client', accountId: caller.operatorId ?? caller.accountId };
+  static ownerOf(
+    caller: Pick<Caller, 'tier' | 'accountId' | 'operatorId'> & { zoneScope?: Caller['zoneScope'] },
+  ): PushOwner {
+    if (caller.tier === 'client')
+      return { tier: 'client', accountId: caller.operatorId ?? caller.accountId, zoneScope: caller.zoneScope ?? null };
     return { tier: 'user', accountId: caller.accountId };
   }
 
@@ -182,7 +185,10 @@ export class LogPushService {
 
   async logs(caller: Caller, query: LogPushLogsQuery) {
     const owner = LogPushService.ownerOf(caller);
-    const scope = owner.tier === 'client' ? { operatorId: owner.accountId } : { accountId: owner.accountId };
+    const scope =
+      owner.tier === 'client'
+        ? { operatorId: owner.accountId, zoneScope: owner.zoneScope ?? null }
+        : { accountId: owner.accountId };
     const { rows, total } = await this.events.logs(scope, {
       ...query,
       userID: owner.tier === 'client' ? query.userID : undefined,
