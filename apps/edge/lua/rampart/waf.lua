@@ -51,10 +51,13 @@ local sqli = require "rampart.waf_sqli"
 local xss = require "rampart.waf_xss"
 local rules = require "rampart.waf_rules"
 local cjson = require "cjson.safe"
+local waf_re = require "rampart.waf_re"
 
 local _M = {}
 
-local re_find, re_gsub = ngx.re.find, ngx.re.gsub
+-- Every match of a request goes through waf_re: a pattern that fails leaves the request not fully
+-- inspected (the fail mode decides) instead of reading as no match.
+local re_find, re_gsub = waf_re.find, ngx.re.gsub
 local sub, lower, find, gsub, byte, floor = string.sub, string.lower, string.find, string.gsub, string.byte, math.floor
 -- The budget counts the worker's CPU time (os.clock), not the wall clock: a busy machine must not
 -- make the engine give up on requests it would have finished.
@@ -164,7 +167,7 @@ local function compile(raw)
   -- a prefilter that does not compile would pass every value unread: fail loudly instead
   if not prefilters_checked then
     for _, re in ipairs({ PREFILTER, ARGS_PREFILTER }) do
-      local _, _, err = re_find("", re, "jo")
+      local _, _, err = ngx.re.find("", re, "jo")
       if err then error("rampart waf: a prefilter does not compile: " .. err) end
     end
     prefilters_checked = true
@@ -237,6 +240,7 @@ local function reset(m, uri)
   st_best, st_best_rule, st_best_part, st_best_excerpt, st_rules_hit, st_second = 0, nil, nil, nil, nil, false
   st_bytes, st_values, st_over, st_done = 0, 0, false, false
   st_started = cpu_clock()
+  waf_re.reset()
   -- the exclusions whose path covers this request
   local ex = nil
   for _, e in ipairs(m.exclusions) do
@@ -1008,6 +1012,11 @@ function _M.check(domain, gen, var, with_body)
   local ok, err = pcall(inspect_request, m, var, with_body)
   if not ok then
     ngx.log(ngx.ERR, "rampart waf: inspection failed: ", err)
+    st_over = true
+  end
+  local re_err = waf_re.failure()
+  if re_err then
+    ngx.log(ngx.WARN, "rampart waf: a pattern failed on this request (", re_err, "): not fully inspected")
     st_over = true
   end
   local score = st_best

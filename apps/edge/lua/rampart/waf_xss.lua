@@ -14,7 +14,8 @@
 local _M = {}
 
 local byte, sub, lower, find, gsub = string.byte, string.sub, string.lower, string.find, string.gsub
-local re_find = ngx.re.find
+-- through rampart.waf_re: a failing pattern leaves the request not fully inspected
+local re_find = require("rampart.waf_re").find
 
 local R = {
   tag = 101001, event = 101002, js_url = 101003, css = 101004, attr_break = 101005, js_call = 101006,

@@ -153,6 +153,11 @@ export type NginxSettings = z.output<typeof nginxSettingsSchema>;
  */
 export interface RenderTestHooks {
   serverSnippet?: string;
+  /**
+   * Tests only: Lua run in the master before the rampart modules load (fault injection, e.g. an
+   * ngx.re.find that fails on a marker). Never set by the agent.
+   */
+  initLua?: string;
 }
 
 /** Where the renderer puts the pid file and temp directories (all inside the prefix). */
@@ -642,7 +647,7 @@ export function renderNginxConf(input: NginxSettingsInput, hooks: RenderTestHook
     `  proxy_cache_path ${layout.cacheDir} levels=1:2 keys_zone=rampart_cache:${s.cacheKeysMegabytes}m max_size=${s.cacheMaxSizeMegabytes}m inactive=7d use_temp_path=off;`,
     // Loads the modules in the master (workers inherit them) and touches no data: the shared dict
     // survives a reload and holds what the agent pushed.
-    `  init_by_lua_block { require("rampart.init").master(${initOptions(s)}) }`,
+    `  init_by_lua_block { ${hooks.initLua ? `${hooks.initLua} ` : ''}require("rampart.init").master(${initOptions(s)}) }`,
     '',
     '  ssl_protocols TLSv1.2 TLSv1.3;',
     '  ssl_session_cache shared:rampart_ssl:16m;',

@@ -1,0 +1,100 @@
+import { type EdgeDomainModules, type EdgeWafModule, WAF_GROUPS } from '@rampart/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { document, domain, upstream } from './helpers/documents.js';
+import { type Edge, startEdge } from './helpers/edge.js';
+import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+import { sendFrom } from './helpers/send.js';
+
+// A WAF pattern that fails on a value (PCRE's backtracking bound) must not read as "no match": the
+// request is then not fully inspected and the module's fail mode decides (rampart.waf_re). The
+// WAF's own patterns do not reach the edge's bound on 64 KB of hostile input (waf-patterns.test.ts),
+// so the failure is injected: the test's nginx master replaces ngx.re.find, before the modules
+// load, with one that fails as PCRE does ("pcre_exec() failed: -8") on any subject holding a
+// marker, and answers as ngx.re.find everywhere else. A module that fails closed blocks such a
+// request (rule 113002); one that fails open passes it; both say so in the error log; a request
+// without the marker passes both.
+
+const waf = (id: number, failMode: 'open' | 'closed'): EdgeWafModule => ({
+  id,
+  type: 'waf',
+  siteId: 1,
+  mode: 'block',
+  groups: [...WAF_GROUPS],
+  sensitivity: 'medium',
+  failMode,
+  exclusions: [],
+});
+const refs = (id: number): EdgeDomainModules => ({
+  customHeader: null,
+  urlRedirect: null,
+  cors: null,
+  proxyRewrite: null,
+  luaAcl: null,
+  tokenAuth: null,
+  waf: id,
+});
+
+const MARKER = 'zzpcrefailzz';
+let edge: Edge;
+let origin: Origin;
+
+beforeAll(async () => {
+  origin = await startOrigin('origin');
+  edge = await startEdge(
+    {},
+    {
+      initLua: `local real = ngx.re.find; ngx.re.find = function(s, re, o, ...) if type(s) == "string" and s:find("${MARKER}", 1, true) then return nil, nil, "pcre_exec() failed: -8" end return real(s, re, o, ...) end;`,
+    },
+  );
+  await edge.push(
+    document(
+      'waf-re-1',
+      [
+        domain(1, 'closed.waf-re.example', [upstream(origin.port)], { modules: refs(1) }),
+        domain(2, 'open.waf-re.example', [upstream(origin.port)], { modules: refs(2) }),
+      ],
+      [],
+      [],
+      { modules: [waf(1, 'closed'), waf(2, 'open')] },
+    ),
+  );
+});
+
+afterAll(async () => {
+  await edge?.stop();
+  await origin?.close();
+});
+
+const get = (host: string, path: string) => sendFrom('127.0.0.1', edge.httpPort, host, { path });
+
+describe('WAF: a pattern that fails is not a clean value', () => {
+  // A value the WAF's prefilter looks at (quotes and brackets), holding the marker.
+  const hard = `/app?q=${encodeURIComponent(`it's (${MARKER}) <b>`)}`;
+
+  it('fail closed: blocked with rule 113002', async () => {
+    const reply = await get('closed.waf-re.example', hard);
+    expect(reply !== 'closed' && reply.status).toBe(403);
+    const log = await edge.errorLog();
+    expect(log).toMatch(
+      /rampart waf: a pattern failed on this request \(pcre_exec\(\) failed: -8\): not fully inspected/,
+    );
+    let line: string | undefined;
+    for (let i = 0; i < 40 && !line; i++) {
+      line = (await edge.accessLog()).split('\n').find((l) => l.includes('"fw_rule":"113002"'));
+      if (!line) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(line).toBeDefined();
+  });
+
+  it('fail open: passed to the origin', async () => {
+    const reply = await get('open.waf-re.example', hard);
+    expect(reply !== 'closed' && servedBy(reply.body)).toBe('origin');
+  });
+
+  it('a short ordinary request passes both', async () => {
+    for (const host of ['closed.waf-re.example', 'open.waf-re.example']) {
+      const reply = await get(host, '/app?page=1&sort=name');
+      expect(reply !== 'closed' && servedBy(reply.body)).toBe('origin');
+    }
+  });
+});
