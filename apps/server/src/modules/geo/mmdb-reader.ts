@@ -388,11 +388,19 @@ export class MmdbFile {
       stack.push([right, depth + 1, start | (1n << (span - 1n))], [left, depth + 1, start]);
     }
     const out = new Map<string, { v4: string[]; v6: string[] }>();
+    let converted = 0;
     for (const [code, { v4, v6 }] of [...ranges].sort(([a], [b]) => a.localeCompare(b))) {
-      out.set(code, {
-        v4: v4.flatMap(([a, b]) => rangeToCidrs(a, b, 32)),
-        v6: v6.flatMap(([a, b]) => rangeToCidrs(a, b, 128)),
-      });
+      const blocks = { v4: [] as string[], v6: [] as string[] };
+      for (const [family, list, bits] of [
+        ['v4', v4, 32],
+        ['v6', v6, 128],
+      ] as const) {
+        for (const [a, b] of list) {
+          if (++converted % NETWORK_WALK_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+          blocks[family].push(...rangeToCidrs(a, b, bits));
+        }
+      }
+      out.set(code, blocks);
     }
     return out;
   }
@@ -402,7 +410,7 @@ const CITY_KEYS: ReadonlySet<string> = new Set(['city', 'country']);
 const COUNTRY_KEYS: ReadonlySet<string> = new Set(['country', 'country_code']);
 
 /** Tree nodes walked between two yields to the event loop. */
-const NETWORK_WALK_SLICE = 50_000;
+const NETWORK_WALK_SLICE = 10_000;
 
 /** A range of addresses [start, end] of one family, both ends included. */
 type Range = [bigint, bigint];
