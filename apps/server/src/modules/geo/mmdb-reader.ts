@@ -5,6 +5,8 @@
  * lookups on the hot path.
  */
 
+import { formatIP } from '@rampart/contract';
+
 const METADATA_MARKER = Buffer.from([0xab, 0xcd, 0xef, ...Buffer.from('MaxMind.com', 'ascii')]);
 /** The metadata section is at most this far from the end of the file (the format's bound). */
 const METADATA_MAX_BYTES = 128 * 1024;
@@ -427,37 +429,10 @@ export function rangeToCidrs(start: bigint, end: bigint, bits: 32 | 128): string
       if (at % next !== 0n || at + next - 1n > end) break;
       size++;
     }
-    out.push(`${formatAddress(at, bits)}/${bits - size}`);
+    out.push(`${formatIP(bits === 32 ? 4 : 6, at)}/${bits - size}`);
     at += 1n << BigInt(size);
   }
   return out;
-}
-
-function formatAddress(value: bigint, bits: 32 | 128): string {
-  if (bits === 32) {
-    const n = Number(value);
-    return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-  }
-  const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - i * 16)) & 0xffffn));
-  // The longest run of zero groups (two or more) becomes `::`.
-  let bestAt = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) {
-      bestAt = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = (list: number[]) => list.map((g) => g.toString(16)).join(':');
-  if (bestAt < 0) return hex(groups);
-  return `${hex(groups.slice(0, bestAt))}::${hex(groups.slice(bestAt + bestLen))}`;
 }
 
 function ipBits(ip: string, version: 4 | 6): number[] {
