@@ -76,15 +76,17 @@ interface NumberFieldProps {
   unit?: string;
   hint: string;
   rules: FormRule[];
+  /** The field may be left empty (a connection limit's rate). */
+  optional?: boolean;
 }
 
 /**
  * A whole number with its unit. No min or max on the input: it would hold back what was typed out
  * of range and change it on leaving the field, where the contract's rules say what is wrong.
  */
-export function NumberField({ name, label, unit, hint, rules }: NumberFieldProps) {
+export function NumberField({ name, label, unit, hint, rules, optional = false }: NumberFieldProps) {
   return (
-    <Form.Item name={name} label={label} extra={hint} rules={rules} required>
+    <Form.Item name={name} label={label} extra={hint} rules={rules} required={!optional}>
       <InputNumber precision={0} suffix={unit} style={{ width: 220 }} />
     </Form.Item>
   );
