@@ -155,6 +155,29 @@ export const enUS = {
       preheat: 'Cache preheat',
       resource: 'Resource',
       trust: 'Trusted proxies',
+      l4: 'Layer-4 protection',
+    },
+    l4: {
+      title: 'Layer-4 protection',
+      intro:
+        "Applied by the kernel of every node of the zone, before nginx, on the nodes' HTTP and HTTPS listen ports and every layer-4 port: a source address over a rate has its packets dropped. The nodes take a change with their next snapshot.",
+      synFlood: 'TCP handshakes (SYN) per source address',
+      synFloodHelp:
+        'Off: no limit. On: each source address may start this many TCP handshakes per second, and the burst more at once; SYN packets beyond them are dropped (a SYN flood).',
+      newConnections: 'New connections per source address',
+      newConnectionsHelp:
+        'Off: no limit. On: each source address may open this many new connections per second (TCP and UDP), and the burst more at once; beyond them they are dropped.',
+      rate: 'Rate',
+      burst: 'Burst',
+      perSecond: '/s',
+      rateOf: '{{name}}: rate',
+      burstOf: '{{name}}: burst',
+      rateHelp: '1 to {{max}} per second for each source address.',
+      burstHelp: '0 to {{max}} more at once beyond the rate.',
+      kernelBlocks: 'Push layer-7 DROP + Blacklist blocks down to the kernel',
+      kernelBlocksHelp:
+        "When a site's firewall blocks an address with DROP + Blacklist, the node's kernel also drops its packets, until the block ends, on the zone's listen ports and layer-4 ports, for every site of the node: a flood stops before nginx.",
+      save: 'Save',
     },
     trust: {
       title: 'Trusted proxies',

@@ -143,7 +143,37 @@ export const zhCN: LocaleResources = {
     },
   },
   zoneSettings: {
-    tabs: { listen: '监听', ports: '端口', nginx: 'nginx', preheat: '缓存预热', resource: '资源', trust: '可信代理' },
+    tabs: {
+      listen: '监听',
+      ports: '端口',
+      nginx: 'nginx',
+      preheat: '缓存预热',
+      resource: '资源',
+      trust: '可信代理',
+      l4: '四层防护',
+    },
+    l4: {
+      title: '四层防护',
+      intro:
+        '由区域内每个节点的内核在 nginx 之前执行，作用于节点的 HTTP 和 HTTPS 监听端口及所有四层端口：超出速率的源地址，其数据包被丢弃。节点在下一次同步配置时生效。',
+      synFlood: '每个源地址的 TCP 握手请求',
+      synFloodHelp:
+        '关闭：不限制。开启：每个源地址每秒最多发起所设数量的 TCP 握手，另可一次多发起突发数量；超出的握手包被丢弃（防御握手洪水）。',
+      newConnections: '每个源地址的新连接',
+      newConnectionsHelp:
+        '关闭：不限制。开启：每个源地址每秒最多打开所设数量的新连接（TCP 和 UDP），另可一次多打开突发数量；超出的被丢弃。',
+      rate: '速率',
+      burst: '突发',
+      perSecond: '/秒',
+      rateOf: '{{name}}：速率',
+      burstOf: '{{name}}：突发',
+      rateHelp: '每个源地址每秒 1 到 {{max}}。',
+      burstHelp: '0 到 {{max}}：超出速率时一次可多放行的数量。',
+      kernelBlocks: '将七层“丢弃并加入黑名单”的封禁下发到内核',
+      kernelBlocksHelp:
+        '站点防火墙以“丢弃并加入黑名单”封禁某个地址时，节点内核也会在封禁期间丢弃该地址发往区域监听端口和四层端口的数据包，对节点上的所有站点生效：洪水攻击在到达 nginx 之前即被阻止。',
+      save: '保存',
+    },
     trust: {
       title: '可信代理',
       intro:

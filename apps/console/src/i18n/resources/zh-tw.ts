@@ -150,6 +150,29 @@ export const zhTW: LocaleResources = {
       preheat: '快取預熱',
       resource: '資源',
       trust: '可信任代理',
+      l4: '四層防護',
+    },
+    l4: {
+      title: '四層防護',
+      intro:
+        '由區域內每個節點的核心在 nginx 之前執行，作用於節點的 HTTP 和 HTTPS 監聽連接埠及所有四層連接埠：超出速率的來源位址，其封包會被丟棄。節點在下一次同步設定時生效。',
+      synFlood: '每個來源位址的 TCP 交握請求',
+      synFloodHelp:
+        '關閉：不限制。開啟：每個來源位址每秒最多發起所設數量的 TCP 交握，另可一次多發起突發數量；超出的交握封包會被丟棄（防禦交握洪水）。',
+      newConnections: '每個來源位址的新連線',
+      newConnectionsHelp:
+        '關閉：不限制。開啟：每個來源位址每秒最多開啟所設數量的新連線（TCP 和 UDP），另可一次多開啟突發數量；超出的會被丟棄。',
+      rate: '速率',
+      burst: '突發',
+      perSecond: '/秒',
+      rateOf: '{{name}}：速率',
+      burstOf: '{{name}}：突發',
+      rateHelp: '每個來源位址每秒 1 到 {{max}}。',
+      burstHelp: '0 到 {{max}}：超出速率時一次可多放行的數量。',
+      kernelBlocks: '將七層「丟棄並加入黑名單」的封鎖下發到核心',
+      kernelBlocksHelp:
+        '站點防火牆以「丟棄並加入黑名單」封鎖某個位址時，節點核心也會在封鎖期間丟棄該位址發往區域監聽連接埠和四層連接埠的封包，對節點上的所有站點生效：洪水攻擊在到達 nginx 之前即被阻止。',
+      save: '儲存',
     },
     trust: {
       title: '可信任代理',

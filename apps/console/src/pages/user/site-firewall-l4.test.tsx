@@ -21,14 +21,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeApiForEachTest, ok, okPage, signedInFakeApi } from '../../test/fake-api';
 import { userSite } from '../../test/fixtures';
-import {
-  chooseOption,
-  clickButton,
-  findModal,
-  findPopconfirm,
-  findRow,
-  typeInto,
-} from '../../test/queries';
+import { chooseOption, clickButton, findModal, findPopconfirm, findRow, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // A layer-4 site's firewall tab: whitelist, blacklist, positions and connection limits, each rule
