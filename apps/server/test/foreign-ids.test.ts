@@ -9,8 +9,13 @@ import {
   addGeoRules,
   addHeaderRules,
   addIntervalLimits,
+  addL4BlacklistRules,
+  addL4LimitConnRules,
+  addL4PositionRules,
+  addL4WhitelistRules,
   addRateRules,
   addSecondLimits,
+  addSitePorts,
   addUserAgentRules,
   addWhitelistRules,
   assignCertificate,
@@ -36,10 +41,11 @@ import {
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { rawRequest, sendAs, type Token } from './helpers/call.js';
 import { makeCertificate } from './helpers/certificates.js';
+import { operatorCalls } from './helpers/operators.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -71,6 +77,8 @@ const secretNames = [
   'victim-rw',
 ];
 const MISSING = 999_999;
+/** The customer's own layer-4 site and port (the layer-4 rules' calls name a port of the site). */
+const mine = { l4Site: 0, l4Port: 0 };
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -282,6 +290,38 @@ beforeAll(async () => {
       sendAs(t.app, f.user, authGroupRoutes.createGroup, { params: { siteId: f.siteId }, body: { name: 'mine' } }),
     )) as { id: number }
   ).id;
+  // Layer-4 sites of both (the fixture's are layer-7), a port each, and the neighbour's layer-4 rules.
+  const make = operatorCalls(t.app, f.client);
+  const l4Product = await make.product('L4 ids', 4, [await make.group(f.zoneId, 'ids-tcp', 4)]);
+  mine.l4Site = await make.site('own-l4', await rootId(t.app, 'user'), l4Product);
+  const theirL4 = await make.site('their-l4', f.neighbourId, l4Product);
+  const port = async (token: Token, siteId: number, n: number) =>
+    (
+      (await ok(
+        sendAs(t.app, token, addSitePorts, {
+          params: { siteId },
+          body: { ports: [{ port: n, upstreams: [{ ip: '198.51.100.7', port: n }] }] },
+        }),
+      )) as { id: number }[]
+    )[0]?.id as number;
+  mine.l4Port = await port(f.user, mine.l4Site, 30001);
+  const theirPort = await port(other, theirL4, 30002);
+  const l4 = { siteId: theirL4 };
+  const first = (r: unknown) => (r as { id: number }[])[0]?.id as number;
+  theirs.l4Whitelist = first(
+    await ok(on(addL4WhitelistRules, { params: l4, body: { data: [{ portID: theirPort, ips: ['192.0.2.1'] }] } })),
+  );
+  theirs.l4Blacklist = first(
+    await ok(on(addL4BlacklistRules, { params: l4, body: { data: [{ portID: theirPort, ips: ['192.0.2.1'] }] } })),
+  );
+  theirs.position = first(
+    await ok(
+      on(addL4PositionRules, { params: l4, body: { data: [{ portID: theirPort, isBlack: true, positions: ['CN'] }] } }),
+    ),
+  );
+  theirs.limitConn = first(
+    await ok(on(addL4LimitConnRules, { params: l4, body: { data: [{ portID: theirPort, max: 3 }] } })),
+  );
   for (const [name, id] of Object.entries(theirs)) expect(id, name).toBeGreaterThan(0);
 }, 120_000);
 afterAll(async () => t.close());
@@ -356,6 +396,38 @@ const TEMPLATES: Record<string, Template> = {
   'user.site.firewall.secondLimits.delete': { body: (x) => ({ ids: [x.secondLimit] }) },
   'user.site.firewall.antiCC.update': { body: (x) => ({ id: x.antiCC, urlRegex: '.*', blockType: 3 }) },
   'user.site.firewall.antiCCs.delete': { body: (x) => ({ ids: [x.antiCC] }) },
+  'user.site.firewall.l4Whitelist.update': {
+    path: () => ({ siteId: mine.l4Site }),
+    body: (x) => ({ id: x.l4Whitelist, portID: mine.l4Port, ips: ['192.0.2.9'] }),
+  },
+  'user.site.firewall.l4Whitelists.delete': {
+    path: () => ({ siteId: mine.l4Site }),
+    body: (x) => ({ ids: [x.l4Whitelist] }),
+  },
+  'user.site.firewall.l4Blacklist.update': {
+    path: () => ({ siteId: mine.l4Site }),
+    body: (x) => ({ id: x.l4Blacklist, portID: mine.l4Port, ips: ['192.0.2.9'] }),
+  },
+  'user.site.firewall.l4Blacklists.delete': {
+    path: () => ({ siteId: mine.l4Site }),
+    body: (x) => ({ ids: [x.l4Blacklist] }),
+  },
+  'user.site.firewall.position.update': {
+    path: () => ({ siteId: mine.l4Site }),
+    body: (x) => ({ id: x.position, portID: mine.l4Port, isBlack: false, positions: ['US'] }),
+  },
+  'user.site.firewall.positions.delete': {
+    path: () => ({ siteId: mine.l4Site }),
+    body: (x) => ({ ids: [x.position] }),
+  },
+  'user.site.firewall.limitConn.update': {
+    path: () => ({ siteId: mine.l4Site }),
+    body: (x) => ({ id: x.limitConn, portID: mine.l4Port, max: 5 }),
+  },
+  'user.site.firewall.limitConns.delete': {
+    path: () => ({ siteId: mine.l4Site }),
+    body: (x) => ({ ids: [x.limitConn] }),
+  },
   'user.site.firewall.header.update': { body: (x) => ({ id: x.headerRule, ...headerRule, blockType: 11 }) },
   'user.site.firewall.headers.delete': { body: (x) => ({ ids: [x.headerRule] }) },
   'user.domain.antiReferers.add': {
@@ -502,6 +574,11 @@ const NO_OBJECT_ID = new Set([
   'user.site.firewall.secondLimits.add',
   'user.site.firewall.antiCCs.add',
   'user.site.firewall.headers.add',
+  // A layer-4 rule's port is checked as a field (101003), a port of another site like a wrong one.
+  'user.site.firewall.l4Whitelists.add',
+  'user.site.firewall.l4Blacklists.add',
+  'user.site.firewall.positions.add',
+  'user.site.firewall.limitConns.add',
   'user.site.firewall.abuseIP.update',
   'user.site.errorPage.set',
   'user.site.errorPages.delete',

@@ -1,5 +1,7 @@
 import { bindAnnouncementRoutes } from '../modules/announcements/announcements.routes.js';
 import { AnnouncementsService } from '../modules/announcements/announcements.service.js';
+import { bindZoneL4ProtectionRoutes } from '../modules/firewall/firewall-l4.routes.js';
+import { ZoneL4ProtectionService } from '../modules/firewall/zone-l4-protection.service.js';
 import { bindGroupLineRoutes } from '../modules/group-lines/group-lines.routes.js';
 import { GroupLinesService } from '../modules/group-lines/group-lines.service.js';
 import { bindGroupRoutes } from '../modules/groups/groups.routes.js';
@@ -41,6 +43,7 @@ export function composeOperator(ctx: AppContext, binder: Binder, monitorStatus: 
   });
   bindZoneRoutes(binder, zones);
   bindZoneTrustRoutes(binder, new ZoneTrustService(repos.zones));
+  bindZoneL4ProtectionRoutes(binder, new ZoneL4ProtectionService(repos.zones));
   bindZoneSettingRoutes(
     binder,
     new ZoneSettingsService(repos.zoneSettings, repos.sitePorts, zones, transactions, clock),

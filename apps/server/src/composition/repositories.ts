@@ -14,6 +14,7 @@ import { DomainsRepository } from '../modules/domains/domains.repository.js';
 import { DomainsAcrossSitesRepository } from '../modules/domains/domains-across-sites.repository.js';
 import { BlockListRepository } from '../modules/firewall/block-list.repository.js';
 import { DomainAccessRepository } from '../modules/firewall/domain-access.repository.js';
+import { FirewallL4Repository } from '../modules/firewall/firewall-l4.repository.js';
 import { FirewallRulesRepository } from '../modules/firewall/firewall-rules.repository.js';
 import { AbuseIPsRepository } from '../modules/firewall/reputation.repository.js';
 import { GroupLinesRepository } from '../modules/group-lines/group-lines.repository.js';
@@ -91,6 +92,7 @@ export function createRepositories(db: Db) {
     sitePorts: new SitePortsRepository(db),
     siteSettings: new SiteSettingsRepository(db),
     firewallRules: new FirewallRulesRepository(db),
+    firewallL4: new FirewallL4Repository(db),
     blockList: new BlockListRepository(db),
     abuseIPs: new AbuseIPsRepository(db),
     domainAccess: new DomainAccessRepository(db),

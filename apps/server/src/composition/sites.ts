@@ -20,6 +20,8 @@ import { UserDomainsService } from '../modules/domains/user-domains.service.js';
 import { bindDomainAccessRoutes } from '../modules/firewall/domain-access.routes.js';
 import { DomainAccessService } from '../modules/firewall/domain-access.service.js';
 import { bindFirewallGeoRoutes } from '../modules/firewall/firewall-geos.routes.js';
+import { bindFirewallL4Routes } from '../modules/firewall/firewall-l4.routes.js';
+import { FirewallL4Service } from '../modules/firewall/firewall-l4.service.js';
 import { bindFirewallRuleRoutes } from '../modules/firewall/firewall-rules.routes.js';
 import { FirewallRulesService } from '../modules/firewall/firewall-rules.service.js';
 import { bindReputationRoutes } from '../modules/firewall/reputation.routes.js';
@@ -149,6 +151,10 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
   );
   bindFirewallRuleRoutes(binder, firewallRules);
   bindFirewallGeoRoutes(binder, firewallRules);
+  bindFirewallL4Routes(
+    binder,
+    new FirewallL4Service(transactions, repos.firewallL4, repos.sites, repos.sitePorts, siteAccess),
+  );
   bindReputationRoutes(
     binder,
     nodes.abuseIPs,

@@ -43,6 +43,8 @@ export async function siteFixture(t: TestApp, otherSiteName = 'next door') {
     productId,
     siteId,
     otherSiteId,
+    /** The neighbour's account (the owner of `otherSiteId`). */
+    neighbourId,
     node,
     call,
     async snapshot() {

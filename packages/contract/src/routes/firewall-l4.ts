@@ -129,7 +129,7 @@ export type L4LimitConnRule = z.infer<typeof l4LimitConnRuleSchema>;
 
 const withCodes = <R extends { codes: readonly number[] }>(route: R, codes: number[]): R => ({
   ...route,
-  codes: [...new Set([...route.codes, ...codes])],
+  codes: [...new Set([...route.codes, ...codes])].sort((a, b) => a - b),
 });
 
 const l4Whitelists = firewallRuleRoutes(
@@ -166,20 +166,20 @@ const limitConns = firewallRuleRoutes(
 );
 
 export const listL4WhitelistRules = l4Whitelists.list;
-export const addL4WhitelistRules = withCodes(l4Whitelists.add, [101003]);
-export const updateL4WhitelistRule = withCodes(l4Whitelists.update, [101003, 101029]);
+export const addL4WhitelistRules = l4Whitelists.add;
+export const updateL4WhitelistRule = withCodes(l4Whitelists.update, [101029]);
 export const deleteL4WhitelistRules = l4Whitelists.delete;
 export const listL4BlacklistRules = l4Blacklists.list;
-export const addL4BlacklistRules = withCodes(l4Blacklists.add, [101003]);
-export const updateL4BlacklistRule = withCodes(l4Blacklists.update, [101003, 101029]);
+export const addL4BlacklistRules = l4Blacklists.add;
+export const updateL4BlacklistRule = withCodes(l4Blacklists.update, [101029]);
 export const deleteL4BlacklistRules = l4Blacklists.delete;
 export const listL4PositionRules = positions.list;
-export const addL4PositionRules = withCodes(positions.add, [101003, 101025, 201003]);
-export const updateL4PositionRule = withCodes(positions.update, [101003, 101025, 201003]);
+export const addL4PositionRules = withCodes(positions.add, [101025, 201003]);
+export const updateL4PositionRule = withCodes(positions.update, [101025, 201003]);
 export const deleteL4PositionRules = positions.delete;
 export const listL4LimitConnRules = limitConns.list;
-export const addL4LimitConnRules = withCodes(limitConns.add, [101003, 101025]);
-export const updateL4LimitConnRule = withCodes(limitConns.update, [101003, 101025]);
+export const addL4LimitConnRules = withCodes(limitConns.add, [101025]);
+export const updateL4LimitConnRule = withCodes(limitConns.update, [101025]);
 export const deleteL4LimitConnRules = limitConns.delete;
 
 export const firewallL4Routes = {

@@ -20,6 +20,7 @@ import { firewallAntiCCRoutes } from './firewall-anti-cc.js';
 import { firewallFrequencyRoutes } from './firewall-frequency.js';
 import { firewallGeoRoutes, geoDatabaseRoutes } from './firewall-geos.js';
 import { firewallHeaderRoutes } from './firewall-headers.js';
+import { firewallL4Routes, zoneL4ProtectionRoutes } from './firewall-l4.js';
 import { firewallListRoutes } from './firewall-lists.js';
 import { abuseIPRoutes, firewallReputationRoutes } from './firewall-reputation.js';
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
@@ -162,6 +163,8 @@ export const ROUTE_GROUPS = {
   firewallHeaders: firewallHeaderRoutes,
   domainAccess: domainAccessRoutes,
   firewallGeos: firewallGeoRoutes,
+  firewallL4: firewallL4Routes,
+  zoneL4Protection: zoneL4ProtectionRoutes,
   blockList: blockListRoutes,
   geoDatabase: geoDatabaseRoutes,
   firewallReputation: firewallReputationRoutes,

@@ -21,6 +21,9 @@ const columns = {
   trustedProxies: zones.trustedProxies,
   realIpHeader: zones.realIpHeader,
   proxyProtocol: zones.proxyProtocol,
+  l4SynFlood: zones.l4SynFlood,
+  l4NewConnections: zones.l4NewConnections,
+  l4KernelBlocks: zones.l4KernelBlocks,
   createdAt: zones.createdAt,
   updatedAt: zones.updatedAt,
   nodeCount,
@@ -101,6 +104,9 @@ export class ZonesRepository {
       trustedProxies: string[];
       realIpHeader: 'X-Forwarded-For' | 'X-Real-IP';
       proxyProtocol: boolean;
+      l4SynFlood: { rate: number; burst: number } | null;
+      l4NewConnections: { rate: number; burst: number } | null;
+      l4KernelBlocks: boolean;
     }>,
   ): Promise<boolean> {
     const rows = await this.db

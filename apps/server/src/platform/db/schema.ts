@@ -266,6 +266,14 @@ export const zones = pgTable(
      * (a test keeps the two equal).
      */
     reservedPorts: integer('reserved_ports').array().notNull().default([22, 25, 53, 111, 123, 323]),
+    /**
+     * The zone's layer-4 protection (routes/firewall-l4.ts zoneL4Protection): SYN and new-connection
+     * rates per source address ({ rate, burst } or null) and whether the layer-7 DROP + Blacklist
+     * blocks are pushed down to the nodes' kernels.
+     */
+    l4SynFlood: jsonb('l4_syn_flood').$type<{ rate: number; burst: number } | null>(),
+    l4NewConnections: jsonb('l4_new_connections').$type<{ rate: number; burst: number } | null>(),
+    l4KernelBlocks: boolean('l4_kernel_blocks').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -969,6 +977,33 @@ export const sitePorts = pgTable(
     index('site_ports_port_idx').on(t.port),
     check('site_ports_port_check', sql`${t.port} BETWEEN 1 AND 65535`),
     check('site_ports_protocol_check', sql`${t.protocol} IN ('tcp', 'udp', 'both')`),
+  ],
+);
+
+/**
+ * The site firewall's layer-4 rules (routes/firewall-l4.ts), each on one of the site's layer-4 ports:
+ * a deleted port takes its rules. `rule` holds the kind's fields but the port and the memo.
+ */
+export const siteL4Rules = pgTable(
+  'site_l4_rules',
+  {
+    id: rowId(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    portId: bigint('port_id', { mode: 'number' })
+      .notNull()
+      .references(() => sitePorts.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'l4Whitelist' | 'l4Blacklist' | 'position' | 'limitConn'>().notNull(),
+    rule: jsonb('rule').$type<Record<string, unknown>>().notNull(),
+    memo: text('memo').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('site_l4_rules_site_kind_idx').on(t.siteId, t.kind, t.id),
+    index('site_l4_rules_port_idx').on(t.portId),
+    check('site_l4_rules_kind_check', sql`${t.kind} IN ('l4Whitelist', 'l4Blacklist', 'position', 'limitConn')`),
   ],
 );
 

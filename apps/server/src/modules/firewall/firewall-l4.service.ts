@@ -1,0 +1,202 @@
+import {
+  FIREWALL_LIST_RULES_PER_SITE,
+  L4_IP_LIST_MAX,
+  L4_POSITION_REGIONS_MAX,
+  type L4IpRule,
+  type L4IpRuleIn,
+  type L4LimitConnRule,
+  type L4LimitConnRuleIn,
+  type L4PositionRule,
+  type L4PositionRuleIn,
+} from '@rampart/contract';
+import type { Transactions } from '../../platform/db/request-transaction.js';
+import { requireEvery } from '../../platform/errors/all-or-none.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { invalidFields } from '../../platform/http/validation.js';
+import type { SitePortsRepository } from '../site-ports/site-ports.repository.js';
+import type { SiteAccess } from '../sites/site-access.js';
+import type { SitesRepository } from '../sites/sites.repository.js';
+import {
+  presentL4IpRule,
+  presentL4LimitConnRule,
+  presentL4PositionRule,
+  type StoredL4IpRule,
+  type StoredL4LimitConnRule,
+  type StoredL4PositionRule,
+} from './firewall-l4.presenter.js';
+import type { FirewallL4Repository, L4RuleKind, L4RuleRow, L4RuleValues } from './firewall-l4.repository.js';
+
+interface Kinds {
+  l4Whitelist: { input: L4IpRuleIn; output: L4IpRule };
+  l4Blacklist: { input: L4IpRuleIn; output: L4IpRule };
+  position: { input: L4PositionRuleIn; output: L4PositionRule };
+  limitConn: { input: L4LimitConnRuleIn; output: L4LimitConnRule };
+}
+export type L4Kind = keyof Kinds & L4RuleKind;
+
+const KINDS: {
+  [K in L4Kind]: {
+    store(input: Kinds[K]['input']): L4RuleValues;
+    present(row: L4RuleRow): Kinds[K]['output'];
+  };
+} = {
+  l4Whitelist: {
+    // Each address once, in the order given.
+    store: ({ portID, ips, memo }) => ({
+      portId: portID,
+      rule: { ips: [...new Set(ips)] } satisfies StoredL4IpRule,
+      memo,
+    }),
+    present: presentL4IpRule,
+  },
+  l4Blacklist: {
+    store: ({ portID, ips, memo }) => ({
+      portId: portID,
+      rule: { ips: [...new Set(ips)] } satisfies StoredL4IpRule,
+      memo,
+    }),
+    present: presentL4IpRule,
+  },
+  position: {
+    store: ({ portID, isBlack, positions, enabled, memo }) => ({
+      portId: portID,
+      rule: { isBlack, positions: [...new Set(positions)], enabled } satisfies StoredL4PositionRule,
+      memo,
+    }),
+    present: presentL4PositionRule,
+  },
+  limitConn: {
+    store: ({ portID, max, rate, burst, delay, enabled, memo }) => ({
+      portId: portID,
+      rule: { max, rate, burst, delay, enabled } satisfies StoredL4LimitConnRule,
+      memo,
+    }),
+    present: presentL4LimitConnRule,
+  },
+};
+
+/** Whether a stored or new rule of a one-per-port kind is enabled. */
+const enabledOf = (rule: Record<string, unknown>) => rule.enabled !== false;
+
+/** A position rule lists at most L4_POSITION_REGIONS_MAX regions, as sent (201003). */
+function checkRegionCount(kind: L4Kind, inputs: readonly unknown[]): void {
+  if (kind !== 'position') return;
+  if ((inputs as L4PositionRuleIn[]).some((input) => input.positions.length > L4_POSITION_REGIONS_MAX)) {
+    throw new AppError(201003, { extra: { limit: L4_POSITION_REGIONS_MAX } });
+  }
+}
+
+/**
+ * The site firewall's layer-4 rules (routes/firewall-l4.ts). Every call starts with the site check
+ * (101018 for a site that is not the caller's); a rule's port must be one of the site's layer-4
+ * ports (101003 on `portID`); a rule id of another site or kind answers 101018 like one that does
+ * not exist. Writes run with the site row locked, so the per-port checks (one enabled position rule
+ * and one enabled connection limit per port: 101025; at most L4_IP_LIST_MAX addresses in a port's
+ * whitelists and blacklists together: 101029) see every concurrent write in turn. The nodes take a
+ * change with their next snapshot (app.ts bumps the configuration after every write).
+ */
+export class FirewallL4Service {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly repo: FirewallL4Repository,
+    private readonly sites: SitesRepository,
+    private readonly ports: SitePortsRepository,
+    private readonly access: SiteAccess,
+  ) {}
+
+  async list<K extends L4Kind>(
+    kind: K,
+    userId: number,
+    siteId: number,
+    page: number,
+    pageSize: number,
+  ): Promise<{ data: Kinds[K]['output'][]; total: number }> {
+    await this.access.userSite(userId, siteId);
+    const { rows, total } = await this.repo.page(siteId, kind, page, pageSize);
+    return { data: rows.map((row) => KINDS[kind].present(row)), total };
+  }
+
+  async add<K extends L4Kind>(
+    kind: K,
+    userId: number,
+    siteId: number,
+    inputs: Kinds[K]['input'][],
+  ): Promise<Kinds[K]['output'][]> {
+    await this.access.userSite(userId, siteId);
+    checkRegionCount(kind, inputs);
+    const values = inputs.map((input) => KINDS[kind].store(input));
+    return this.transactions.run(async () => {
+      await this.sites.lock(siteId);
+      await this.checkPorts(
+        siteId,
+        values.map((v) => v.portId),
+        (i) => `data.${i}.portID`,
+      );
+      if ((await this.repo.count(siteId, kind)) + values.length > FIREWALL_LIST_RULES_PER_SITE) {
+        throw new AppError(101029, { extra: { max: FIREWALL_LIST_RULES_PER_SITE } });
+      }
+      await this.checkPerPort(kind, values, 0);
+      const rows = await this.repo.insert(siteId, kind, values);
+      return rows.map((row) => KINDS[kind].present(row));
+    });
+  }
+
+  async update<K extends L4Kind>(
+    kind: K,
+    userId: number,
+    siteId: number,
+    id: number,
+    input: Kinds[K]['input'],
+  ): Promise<Kinds[K]['output']> {
+    await this.access.userSite(userId, siteId);
+    checkRegionCount(kind, [input]);
+    const values = KINDS[kind].store(input);
+    return this.transactions.run(async () => {
+      await this.sites.lock(siteId);
+      await this.checkPorts(siteId, [values.portId], () => 'portID');
+      await this.checkPerPort(kind, [values], id);
+      const row = await this.repo.update(siteId, kind, id, values);
+      if (!row) throw new AppError(101018);
+      return KINDS[kind].present(row);
+    });
+  }
+
+  /** All or none: an id that is not a rule of this kind of this site refuses the whole call (101018). */
+  async delete(kind: L4Kind, userId: number, siteId: number, ids: number[]): Promise<void> {
+    await this.access.userSite(userId, siteId);
+    const unique = [...new Set(ids)];
+    await this.transactions.run(async () => {
+      requireEvery(await this.repo.delete(siteId, kind, unique), unique);
+    });
+  }
+
+  /** Every port named must be one of the site's (101003 on the first field that names another). */
+  private async checkPorts(siteId: number, portIds: number[], field: (i: number) => string): Promise<void> {
+    const own = new Set((await this.ports.byIds(siteId, [...new Set(portIds)])).map((p) => p.id));
+    const bad = portIds.findIndex((id) => !own.has(id));
+    if (bad >= 0) throw invalidFields([{ field: field(bad), key: 'invalidValue' }]);
+  }
+
+  /** The per-port limits, counting the port's stored rules (but `exceptId`) and the new ones together. */
+  private async checkPerPort(kind: L4Kind, values: L4RuleValues[], exceptId: number): Promise<void> {
+    const portIds = [...new Set(values.map((v) => v.portId))];
+    if (kind === 'l4Whitelist' || kind === 'l4Blacklist') {
+      const stored = await this.repo.onPorts(portIds, ['l4Whitelist', 'l4Blacklist'], exceptId);
+      const perPort = new Map<number, number>();
+      for (const { portId, rule } of [...stored, ...values]) {
+        perPort.set(portId, (perPort.get(portId) ?? 0) + (rule as unknown as StoredL4IpRule).ips.length);
+      }
+      if ([...perPort.values()].some((n) => n > L4_IP_LIST_MAX)) {
+        throw new AppError(101029, { extra: { max: L4_IP_LIST_MAX } });
+      }
+      return;
+    }
+    // One enabled position rule and one enabled connection limit per port.
+    const stored = await this.repo.onPorts(portIds, [kind], exceptId);
+    const enabled = new Map<number, number>();
+    for (const { portId, rule } of [...stored, ...values]) {
+      if (enabledOf(rule)) enabled.set(portId, (enabled.get(portId) ?? 0) + 1);
+    }
+    if ([...enabled.values()].some((n) => n > 1)) throw new AppError(101025);
+  }
+}
