@@ -3,17 +3,15 @@ import {
   L4_CONNECTIONS_MAX,
   L4_IP_LIST_MAX,
   L4_RATE_MAX,
-  LIST_KIND_LABELS,
   userResourceRoutes,
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Form, type FormRule, Input, Radio, Select, TreeSelect } from 'antd';
+import { Form, type FormRule, Input, Select, TreeSelect } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../../app/route-query';
-import { localized } from '../../../../app/toast';
 import { useLocale } from '../../../../i18n';
-import { EnabledField, MemoField, NumberField } from './FirewallFields';
+import { EnabledField, ListKindField, MemoField, NumberField } from './FirewallFields';
 import { formatCount } from './FrequencyLimitCells';
 import type { FirewallFieldsProps, RuleParams } from './firewall-kinds';
 import { regionTreeData } from './geo-regions';
@@ -71,15 +69,7 @@ export function L4PositionRuleFields({ rules, params }: FirewallFieldsProps) {
   return (
     <>
       <PortField params={params} rules={rules('portID')} />
-      <Form.Item name="isBlack" label={t('listKind')} extra={t('l4.form.listKindHint')} rules={rules('isBlack')}>
-        <Radio.Group
-          optionType="button"
-          options={[
-            { value: true, label: localized(LIST_KIND_LABELS.black) },
-            { value: false, label: localized(LIST_KIND_LABELS.white) },
-          ]}
-        />
-      </Form.Item>
+      <ListKindField rules={rules('isBlack')} hint={t('l4.form.listKindHint')} />
       <Form.Item
         name="positions"
         label={t('l4.countries')}

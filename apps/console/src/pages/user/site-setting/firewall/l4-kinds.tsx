@@ -5,17 +5,17 @@ import {
   type L4LimitConnRuleInput,
   type L4PositionRule,
   type L4PositionRuleInput,
-  LIST_KIND_LABELS,
   l4IpRuleInputSchema,
   l4LimitConnRuleInputSchema,
   l4PositionRuleInputSchema,
   firewallL4Routes as routes,
 } from '@rampart/contract';
-import { Tag } from 'antd';
-import { localized } from '../../../../app/toast';
+import { useTranslation } from 'react-i18next';
 import type { ListColumn, ListColumns } from '../../../../components/FitTable';
+import { useLocale } from '../../../../i18n';
 import { IpsCell } from './FirewallCells';
-import { dateColumns, enabledColumn, memoColumn } from './firewall-columns';
+import { formatCount } from './FrequencyLimitCells';
+import { dateColumns, enabledColumn, listKindColumn, memoColumn } from './firewall-columns';
 import type { FirewallColumnsContext, FirewallKind, FirewallRuleRow } from './firewall-kinds';
 import { GeoRegionsCell } from './geo-regions';
 import { L4IpRuleFields, L4LimitConnRuleFields, L4PositionRuleFields } from './L4RuleFields';
@@ -37,6 +37,27 @@ import {
   NEW_L4_LIMIT_CONN_RULE,
   NEW_L4_POSITION_RULE,
 } from './l4-rule-form';
+
+/** The rate cell wraps within this width (a list of the largest numbers fits 1280 px). */
+const RATE_CELL_WIDTH = 150;
+
+/** A count in the interface language ("1,000,000"), in the unit's text when it has one. */
+function L4Count({ value, unit }: { value: number; unit?: 'delayCell' }) {
+  const { t } = useTranslation('firewall');
+  const [locale] = useLocale();
+  const count = formatCount(value, locale);
+  return unit ? t(`l4.${unit}`, { seconds: count }) : count;
+}
+
+/** A limit's rate and burst ("5/s, burst 10"), wrapping within its width, or "No rate". */
+function L4RateCell({ rule }: { rule: L4LimitConnRule }) {
+  const { t } = useTranslation('firewall');
+  const [locale] = useLocale();
+  if (rule.rate === null) return t('l4.noRate');
+  const rate = t('rateCell', { rate: formatCount(rule.rate, locale) });
+  const burst = t('burstCell', { burst: formatCount(rule.burst, locale) });
+  return <div style={{ maxWidth: RATE_CELL_WIDTH }}>{`${rate}${t('cellSeparator')}${burst}`}</div>;
+}
 
 /**
  * A layer-4 site's rules (routes/firewall-l4.ts), each on one of its ports: the port first, by
@@ -111,13 +132,7 @@ export const l4PositionKind: FirewallKind<L4PositionRuleInput, L4PositionRule, L
     const { t } = context;
     return [
       portColumn<L4PositionRule>(context),
-      {
-        title: t('listKind'),
-        dataIndex: 'isBlack',
-        render: (isBlack: boolean) => (
-          <Tag color={isBlack ? 'red' : 'green'}>{localized(LIST_KIND_LABELS[isBlack ? 'black' : 'white'])}</Tag>
-        ),
-      },
+      listKindColumn<L4PositionRule>(t),
       {
         title: t('l4.countries'),
         dataIndex: 'positions',
@@ -150,19 +165,16 @@ export const l4LimitConnKind: FirewallKind<L4LimitConnRuleInput, L4LimitConnRule
     const { t } = context;
     return [
       portColumn<L4LimitConnRule>(context),
-      { title: t('l4.max'), dataIndex: 'max' },
+      { title: t('l4.max'), dataIndex: 'max', render: (max: number) => <L4Count value={max} /> },
       {
         title: t('rate'),
         dataIndex: 'rate',
-        render: (rate: number | null, rule) =>
-          rate === null
-            ? t('l4.noRate')
-            : `${t('rateCell', { rate })}${t('cellSeparator')}${t('burstCell', { burst: rule.burst })}`,
+        render: (_: number | null, rule) => <L4RateCell rule={rule} />,
       },
       {
         title: t('l4.delay'),
         dataIndex: 'delay',
-        render: (delay: number) => (delay === 0 ? t('l4.noDelay') : t('l4.delayCell', { seconds: delay })),
+        render: (delay: number) => (delay === 0 ? t('l4.noDelay') : <L4Count value={delay} unit="delayCell" />),
       },
       enabledColumn(l4LimitConnKind, context, (rule) => portLabel(rule.port, rule.protocol)),
       memoColumn<L4LimitConnRule>(t, true),

@@ -70,7 +70,8 @@ export function PortsTab({ siteId }: { siteId: number }) {
         </Space>
       ),
     },
-    { title: t('memo'), dataIndex: 'memo', ellipsis: true },
+    // Capped, so that a long memo does not widen the list past 1280 px (e2e wide-lists).
+    { title: t('memo'), dataIndex: 'memo', ellipsis: true, maxWidth: 160 },
     {
       title: t('status'),
       dataIndex: 'status',
