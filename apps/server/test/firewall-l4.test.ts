@@ -4,32 +4,42 @@ import {
   addL4LimitConnRules,
   addL4PositionRules,
   addL4WhitelistRules,
+  addLineNodes,
   addSitePorts,
+  deleteGeoDatabase,
   deleteL4BlacklistRules,
   deleteL4LimitConnRules,
   deleteL4PositionRules,
   deleteL4WhitelistRules,
   deleteSitePorts,
+  edgeSnapshotSchema,
   FIREWALL_LIST_RULES_PER_SITE,
+  getNodeSnapshot,
   getZoneL4Protection,
+  initializeNodes,
   L4_IP_LIST_MAX,
   L4_POSITION_REGIONS_MAX,
+  listInitializedNodes,
   listL4BlacklistRules,
   listL4LimitConnRules,
   listL4PositionRules,
   listL4WhitelistRules,
   setAccountZones,
+  setNodePortType,
   setZoneL4Protection,
   updateL4BlacklistRule,
   updateL4LimitConnRule,
   updateL4PositionRule,
   updateL4WhitelistRule,
+  uploadGeoDatabase,
 } from '@rampart/contract';
-import type { CallArgs } from '@rampart/contract/testing';
+import { type CallArgs, geoRecord, writeMmdb } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MmdbFile, rangeToCidrs } from '../src/modules/geo/mmdb-reader.js';
 import { addAccount, giveRole, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { fieldNames, rawInput, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -49,6 +59,8 @@ let chat: number; // the neighbour's
 let tcpPort: number; // game's TCP port
 let udpPort: number; // game's UDP port
 let chatPort: number; // chat's port
+let node: JoinedNode; // on the zone's layer-4 group
+let tcpGroup: number;
 
 const as = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, user, route, ...args);
 const asNeighbour = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) =>
@@ -77,12 +89,21 @@ beforeAll(async () => {
   zoneId = await make.zone('L4 zone');
   otherZoneId = await make.zone('L4 other zone');
   const tcp = await make.group(zoneId, 'tcp', 4);
+  tcpGroup = tcp;
   const product = await make.product('L4 rules', 4, [tcp]);
   game = await make.site('l4-game', userID, product);
   chat = await make.site('l4-chat', neighbourId, product);
   tcpPort = await addPort(user, game, 25565);
   udpPort = await addPort(user, game, 5000, 'udp');
   chatPort = await addPort(neighbour, chat, 7000);
+  node = await joinNode(t.app, client, 'edge-l4-rules');
+  await call(initializeNodes, { body: { ids: [node.nodeId], zoneID: zoneId } });
+  expect((await call(setNodePortType, { body: { ids: [node.nodeId], portType: 4 } })).statusCode).toBe(200);
+  const placed = await call(addLineNodes, {
+    params: { zoneID: zoneId, groupID: tcpGroup, lineID: 'default' },
+    body: { nodeIDs: [node.nodeId] },
+  });
+  expect(placed.statusCode).toBe(200);
 });
 afterAll(async () => t.close());
 
@@ -429,5 +450,188 @@ describe('the zone’s layer-4 protection', () => {
       body: { kernelBlocks: true },
     });
     expect(own.json().data).toEqual({ synFlood: null, newConnections: null, kernelBlocks: true });
+  });
+});
+
+async function snapshot() {
+  const res = await nodeSend(t.app, node, getNodeSnapshot, undefined);
+  expect(res.statusCode).toBe(200);
+  const data = res.json().data;
+  expect(edgeSnapshotSchema.safeParse(data).success).toBe(true);
+  return data;
+}
+
+async function uploadGeo(bytes: Buffer) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), 'db.mmdb');
+  const request = new Request('http://x/', { method: 'PUT', body: form });
+  const payload = Buffer.from(await request.arrayBuffer());
+  const res = await rawRequest(
+    t.app,
+    uploadGeoDatabase,
+    { payload },
+    { token: client, headers: { 'content-type': request.headers.get('content-type') ?? '' } },
+  );
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+const GEO_DB = writeMmdb(
+  [
+    { cidr: '198.51.100.0/25', data: geoRecord('CN') },
+    { cidr: '198.51.100.128/26', data: geoRecord('CN', { geonameId: 1, names: { en: 'x' } }) },
+    { cidr: '198.51.100.192/26', data: geoRecord('US') },
+    { cidr: '203.0.113.0/24', data: geoRecord('CN') },
+    { cidr: '2001:db8::/33', data: geoRecord('CN') },
+    { cidr: '2001:db8:8000::/33', data: geoRecord('CN') },
+  ],
+  { databaseType: 'GeoLite2-City' },
+);
+
+describe("a country's networks in the geo database", () => {
+  it('are the fewest CIDR blocks per country and family, IPv4 apart from IPv6', async () => {
+    const networks = await new MmdbFile(GEO_DB).countryNetworks();
+    expect(networks.get('CN')).toEqual({
+      v4: ['198.51.100.0/25', '198.51.100.128/26', '203.0.113.0/24'],
+      v6: ['2001:db8::/32'],
+    });
+    expect(networks.get('US')).toEqual({ v4: ['198.51.100.192/26'], v6: [] });
+    expect(rangeToCidrs(1n, 6n, 32)).toEqual(['0.0.0.1/32', '0.0.0.2/31', '0.0.0.4/31', '0.0.0.6/32']);
+  });
+});
+
+describe("the node's layer-4 document", () => {
+  it('is null for a node without layer-4 rules to enforce, then carries each served port', async () => {
+    // The zone protection set earlier in this file is on the first zone: the node sees it.
+    await call(setZoneL4Protection, { params: { zoneID: zoneId }, body: {} });
+    const before = await snapshot();
+    // The node's ports (the customer's two and the neighbour's) without rules: nothing but the ports.
+    expect(before.l4).toMatchObject({ zone: { synFlood: null, newConnections: null }, regions: [] });
+    expect(before.l4.ports.map((p: { port: number; whitelist: string[] }) => [p.port, p.whitelist])).toEqual([
+      [5000, []],
+      [7000, []],
+      [25565, []],
+    ]);
+    expect(before.l4KernelBlocks).toBe(false);
+    // A node of a zone without layer-4 ports or protection has nothing for its kernel.
+    const idle = await joinNode(t.app, client, 'edge-l4-idle');
+    await call(initializeNodes, { body: { ids: [idle.nodeId], zoneID: otherZoneId } });
+    await call(setZoneL4Protection, { params: { zoneID: otherZoneId }, body: {} });
+    const idleSnapshot = async () => (await nodeSend(t.app, idle, getNodeSnapshot, undefined)).json().data;
+    expect((await idleSnapshot()).l4).toBeNull();
+    await call(setZoneL4Protection, { params: { zoneID: otherZoneId }, body: { newConnections: { rate: 50 } } });
+    expect((await idleSnapshot()).l4).toEqual({
+      zone: { guardedPorts: [80, 443], synFlood: null, newConnections: { rate: 50, burst: 0 } },
+      regions: [],
+      ports: [],
+    });
+
+    await as(addL4WhitelistRules, {
+      params: { siteId: game },
+      body: { data: [{ portID: tcpPort, ips: ['192.0.2.1'] }] },
+    });
+    await as(addL4BlacklistRules, {
+      params: { siteId: game },
+      body: {
+        data: [
+          { portID: tcpPort, ips: ['192.0.2.66', '2001:db8::/48'] },
+          { portID: tcpPort, ips: ['192.0.2.66', '192.0.2.67'] },
+        ],
+      },
+    });
+    const limit = (
+      await as(addL4LimitConnRules, {
+        params: { siteId: game },
+        body: { data: [{ portID: tcpPort, max: 3, rate: 10, burst: 5, delay: 30 }] },
+      })
+    ).json().data[0];
+    await as(addL4LimitConnRules, {
+      params: { siteId: game },
+      body: { data: [{ portID: udpPort, max: 9, enabled: false }] },
+    });
+    await call(setZoneL4Protection, {
+      params: { zoneID: zoneId },
+      body: { synFlood: { rate: 100, burst: 50 }, kernelBlocks: true },
+    });
+    const snap = await snapshot();
+    expect(snap.l4KernelBlocks).toBe(true);
+    expect(snap.l4).toEqual({
+      zone: { guardedPorts: [80, 443], synFlood: { rate: 100, burst: 50 }, newConnections: null },
+      regions: [],
+      ports: [
+        {
+          id: udpPort,
+          port: 5000,
+          protocol: 'udp',
+          whitelist: [],
+          blacklist: [],
+          regions: null,
+          connectionLimit: null,
+        },
+        {
+          id: chatPort,
+          port: 7000,
+          protocol: 'tcp',
+          whitelist: [],
+          blacklist: [],
+          regions: null,
+          connectionLimit: null,
+        },
+        {
+          id: tcpPort,
+          port: 25565,
+          protocol: 'tcp',
+          whitelist: ['192.0.2.1'],
+          blacklist: ['192.0.2.66', '2001:db8::/48', '192.0.2.67'],
+          regions: null,
+          connectionLimit: { max: 3, rate: 10, burst: 5, blockSeconds: 30 },
+        },
+      ],
+    });
+    await as(deleteL4LimitConnRules, { params: { siteId: game }, body: { ids: [limit.id] } });
+    expect((await snapshot()).l4.ports.find((p: { id: number }) => p.id === tcpPort)?.connectionLimit).toBeNull();
+  });
+
+  it("puts a position rule's regions in from the operator's geo database, and says when it cannot", async () => {
+    const rule = (
+      await as(addL4PositionRules, {
+        params: { siteId: game },
+        body: { data: [{ portID: tcpPort, isBlack: true, positions: ['CN', 'FR'] }] },
+      })
+    ).json().data[0];
+    // No geo database: the region rule is left out, the port's other rules stay, the node is told why.
+    const without = await snapshot();
+    expect(without.l4.ports.find((p: { id: number }) => p.id === tcpPort)).toMatchObject({
+      regions: null,
+      whitelist: ['192.0.2.1'],
+    });
+    expect(without.l4.regions).toEqual([]);
+    const row = (await call(listInitializedNodes, { query: { page: 1, pageSize: 50 } }))
+      .json()
+      .data.find((n: { id: number }) => n.id === node.nodeId) as { snapshotError: string };
+    expect(row.snapshotError).toContain(`site ${game} (l4-game)`);
+    expect(row.snapshotError).toContain('region rule on port 25565 is not enforced: the operator has no geo database');
+
+    await uploadGeo(GEO_DB);
+    const snap = await snapshot();
+    expect(snap.l4.ports.find((p: { id: number }) => p.id === tcpPort)?.regions).toEqual({
+      mode: 'deny',
+      codes: ['CN', 'FR'],
+    });
+    expect(snap.l4.regions).toEqual([
+      { code: 'CN', cidrs: ['198.51.100.0/25', '198.51.100.128/26', '203.0.113.0/24', '2001:db8::/32'] },
+      { code: 'FR', cidrs: [] },
+    ]);
+    await as(updateL4PositionRule, {
+      params: { siteId: game },
+      body: { id: rule.id, portID: tcpPort, isBlack: false, positions: ['US'] },
+    });
+    const white = await snapshot();
+    expect(white.l4.ports.find((p: { id: number }) => p.id === tcpPort)?.regions).toEqual({
+      mode: 'allow',
+      codes: ['US'],
+    });
+    expect(white.l4.regions).toEqual([{ code: 'US', cidrs: ['198.51.100.192/26'] }]);
+    expect((await call(deleteGeoDatabase, undefined)).statusCode).toBe(200);
+    await as(deleteL4PositionRules, { params: { siteId: game }, body: { ids: [rule.id] } });
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EdgeCommand } from '@rampart/contract';
 import { PoolKeeper } from '../challenge-pool/pool.js';
@@ -11,6 +12,7 @@ import { describeError } from './errors.js';
 import { bundledEventWorker, EVENTS_NICE_DEFAULT, EventProcess, type EventWorkerCommand } from './event-process.js';
 import { SPOOL_DEFAULT_MEGABYTES } from './event-spool.js';
 import { GeoDatabaseFiles } from './geo-database.js';
+import { L4Firewall } from './l4-firewall.js';
 import { jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
@@ -84,6 +86,23 @@ export interface AgentOptions {
   eventWorker?: EventWorkerCommand;
   /** The nice value the request events' process runs at (process-priority.ts). */
   eventsNice?: number;
+  /**
+   * The node's kernel firewall for the layer-4 rules (l4-firewall.ts): `auto` (the default) runs it
+   * when the agent is root and finds `nft`; `off` never touches nftables; `{ nft }` runs the given
+   * command (tests run nft in a network namespace).
+   */
+  l4Firewall?: 'auto' | 'off' | { nft: readonly string[] };
+}
+
+/** Where `nft` is looked for besides PATH (a service's PATH may lack the sbin directories). */
+const NFT_DIRS = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
+
+/** The nft command an `auto` agent runs, or why it runs none. */
+export function autoNft(): { nft: string[] } | { reason: string } {
+  if (process.getuid?.() !== 0) return { reason: 'not root' };
+  const dirs = [...(process.env.PATH ?? '').split(':').filter((d) => d.startsWith('/')), ...NFT_DIRS];
+  const found = dirs.map((dir) => path.join(dir, 'nft')).find((file) => existsSync(file));
+  return found ? { nft: [found] } : { reason: 'no nft command (Debian package nftables)' };
 }
 
 /** A restart (self-restart, the service manager after a crash) finds the previous agent's lock gone within this. */
@@ -106,6 +125,9 @@ export class Agent {
   private readonly supervisor: NginxSupervisor;
   private readonly status: StatusReporter;
   private readonly blocks: BlockReporter;
+  /** The kernel's layer-4 firewall; null when the node does not run one (l4Firewall, autoNft). */
+  readonly l4: L4Firewall | null;
+  private readonly l4Off: string;
   /** The request events' process, from start to stop (it runs before the node is registered). */
   private readonly events: EventProcess;
   private readonly pool: PoolKeeper;
@@ -153,6 +175,10 @@ export class Agent {
     });
     this.system = new SystemSampler(config.stateDir, config.nginxBinary);
     this.admin = { socketPath: this.state.adminSocketPath, secret: '' };
+    const setting = config.l4Firewall ?? 'auto';
+    const nft = setting === 'off' ? { reason: 'turned off' } : setting === 'auto' ? autoNft() : setting;
+    this.l4 = 'nft' in nft ? new L4Firewall({ nft: nft.nft, log: this.log }) : null;
+    this.l4Off = 'reason' in nft ? nft.reason : '';
     this.applier = new SnapshotApplier({
       nginx: this.nginx,
       prefix: this.state.nginxPrefix,
@@ -175,6 +201,7 @@ export class Agent {
           this.log,
         ),
       },
+      l4: this.l4 ?? undefined,
       reputation: {
         dir: this.state.reputationDir,
         files: new AbuseIPFiles(
@@ -227,8 +254,15 @@ export class Agent {
       log: this.log,
       signal: this.signal,
     });
+    const l4 = this.l4;
     this.blocks = new BlockReporter({
       admin: this.admin,
+      // The layer-7 DROP + Blacklist blocks go down to the kernel too when the zone asks for it.
+      kernel: l4
+        ? {
+            block: (entries) => (this.snapshots.applied?.l4KernelBlocks ? l4.block(entries) : Promise.resolve()),
+          }
+        : undefined,
       client: () => (this.credentials ? this.client : null),
       log: this.log,
       signal: this.signal,
@@ -292,7 +326,10 @@ export class Agent {
   }
 
   get lastError(): string {
-    return this.snapshots.lastError;
+    return [this.snapshots.lastError, this.applier.l4Error]
+      .filter((e) => e !== '')
+      .join('; ')
+      .slice(0, 2000);
   }
 
   /** The request events' process (null between its death and its restart). */
@@ -366,6 +403,7 @@ export class Agent {
       stateDir: this.config.stateDir,
       controlPlane,
       nodeId: this.credentials?.nodeId ?? null,
+      l4Firewall: this.l4 ? 'on' : `off: ${this.l4Off}`,
     });
 
     this.state.snapshotKey = this.admin.secret;

@@ -1,13 +1,14 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import type { EdgeSnapshot, NodeFailedPort } from '@rampart/contract';
+import type { EdgeSnapshot, L4Rules, NodeFailedPort } from '@rampart/contract';
 import { type AdminEndpoint, documentHash } from '../data-plane/admin-client.js';
 import { activeDataPlane, type PushResult, pushDataPlane } from '../data-plane/push.js';
 import { type CertificatePaths, ensureDefaultCertificate } from '../nginx/default-certificate.js';
 import { NginxConfigError, type NginxProcess } from '../nginx/nginx-process.js';
 import { type NginxSettingsInput, renderNginxConf } from '../nginx/render.js';
 import type { GeoDatabaseFiles } from './geo-database.js';
+import { errorText } from './log.js';
 import { bindFailures, failure, listenedPorts, type PlannedPort, unbindablePorts } from './port-check.js';
 import { alive } from './processes.js';
 import type { AbuseIPFiles } from './reputation-list.js';
@@ -61,7 +62,15 @@ export interface ApplierOptions {
   geo?: { dir: string; files: GeoDatabaseFiles } | undefined;
   /** The reputation list's directory and fetcher (agent/reputation-list.ts); absent: no list. */
   reputation?: { dir: string; files: AbuseIPFiles } | undefined;
+  /**
+   * The node's kernel firewall (agent/l4-firewall.ts) the snapshot's layer-4 document goes to;
+   * absent: the node cannot run nft (not root, no nft) or the operator turned it off.
+   */
+  l4?: { apply(document: unknown): Promise<void> } | undefined;
 }
+
+/** The kernel's document for a snapshot without one: the agent's table, empty (nothing dropped). */
+const EMPTY_L4: L4Rules = { zone: { guardedPorts: [], synFlood: null, newConnections: null }, regions: [], ports: [] };
 
 export class SnapshotApplier {
   private defaultCertificate: CertificatePaths | null = null;
@@ -73,7 +82,43 @@ export class SnapshotApplier {
   /** Ports the config nginx runs leaves out because they did not bind (snapshot numbers). */
   failedPorts: NodeFailedPort[] = [];
 
+  /** The layer-4 document the kernel holds (its JSON, after the port map), null before the first. */
+  private l4Applied: string | null = null;
+  /** Why the latest layer-4 document did not reach the kernel ('' when it did, or without a firewall). */
+  l4Error = '';
+
   constructor(private readonly options: ApplierOptions) {}
+
+  /**
+   * Puts `snapshot`'s layer-4 document into the kernel (docs/decisions.md "Layer-4 protection in the
+   * kernel"): its ports through the port map, null as an empty table. A document equal to the one
+   * in force is not applied again. A failure is kept in `l4Error` and logged by the firewall; the
+   * kernel keeps the previous table and the rest of the snapshot applies all the same.
+   */
+  async applyL4(snapshot: EdgeSnapshot): Promise<void> {
+    const firewall = this.options.l4;
+    if (!firewall) return;
+    const map = (p: number) => this.options.portMap.get(p) ?? p;
+    const l4 = snapshot.l4 ?? EMPTY_L4;
+    const document: L4Rules = {
+      ...l4,
+      zone: { ...l4.zone, guardedPorts: l4.zone.guardedPorts.map(map) },
+      ports: l4.ports.map((p) => ({ ...p, port: map(p.port) })),
+    };
+    const text = JSON.stringify(document);
+    if (text === this.l4Applied) return;
+    try {
+      await firewall.apply(document);
+      this.l4Applied = text;
+      this.l4Error = '';
+    } catch (err) {
+      this.l4Error =
+        `layer-4 rules of snapshot ${snapshot.version} not applied (the kernel keeps the previous ones): ${errorText(err)}`.slice(
+          0,
+          2000,
+        );
+    }
+  }
 
   /** Makes the default certificate (served for names no certificate covers). */
   async prepare(): Promise<void> {
@@ -130,6 +175,8 @@ export class SnapshotApplier {
    */
   async apply(snapshot: EdgeSnapshot): Promise<ApplyResult> {
     const { nginx } = this.options;
+    // The kernel's rules first, whatever nginx makes of the rest (they never reload nginx).
+    await this.applyL4(snapshot);
     const base = this.settingsFor(snapshot);
     if (base === null) {
       this.failedPorts = [];

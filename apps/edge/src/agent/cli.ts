@@ -30,6 +30,8 @@ Options (each also read from the environment variable shown):
   --worker-processes <n>     nginx worker_processes: auto or 1-64 (auto)  RAMPART_EDGE_WORKER_PROCESSES
   --event-spool-mb <n>       disk for request events not yet shipped; the oldest
                              batches are dropped (and counted) beyond it (512)  RAMPART_EDGE_EVENT_SPOOL_MB
+  --l4-firewall <auto|off>   the layer-4 rules in the kernel (nftables): auto runs
+                             them when root with nft installed (auto)  RAMPART_EDGE_L4_FIREWALL
   --self-restart             after an upgrade, start the new release itself
                              (no service manager); else exit 75 for the
                              service manager to restart it  RAMPART_EDGE_SELF_RESTART=1
@@ -152,6 +154,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     throw new UsageError(`--event-spool-mb: 1-1048576 megabytes, not ${spoolText}`);
   }
 
+  const l4Firewall = pick(values['l4-firewall'], 'RAMPART_EDGE_L4_FIREWALL') ?? 'auto';
+  if (l4Firewall !== 'auto' && l4Firewall !== 'off') {
+    throw new UsageError(`--l4-firewall: auto or off, not ${l4Firewall}`);
+  }
+
   // The admin server has no TCP port any more: an old service file's value is ignored, not refused
   // (an upgraded agent restarts with the same arguments and must come up).
   const warnings =
@@ -175,6 +182,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       hostname: reportedHostname(pick(values.hostname, 'RAMPART_EDGE_HOSTNAME')),
       ips,
       workerProcesses,
+      l4Firewall,
       ...(eventSpoolMegabytes !== undefined ? { eventSpoolMegabytes } : {}),
     },
   };
@@ -200,6 +208,7 @@ function parse(argv: string[]) {
       'worker-processes': { type: 'string' },
       'event-spool-mb': { type: 'string' },
       'self-restart': { type: 'boolean' },
+      'l4-firewall': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

@@ -104,7 +104,7 @@ export function startAgentProcess(options: {
       ...['--control-plane', options.controlPlane, '--join-token', options.joinToken, '--state-dir', options.stateDir],
       ...['--port-map', `80=${ports.http},443=${ports.https}`],
       ...['--listen-address', '127.0.0.1', '--ips', '127.0.0.1', '--hostname', 'edge-upgrade'],
-      ...['--worker-processes', '1', '--self-restart'],
+      ...['--worker-processes', '1', '--self-restart', '--l4-firewall', 'off'],
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

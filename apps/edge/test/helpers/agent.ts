@@ -82,6 +82,8 @@ export async function startAgent(options: TestAgentOptions): Promise<TestAgent> 
     backoffMinMs: 100,
     backoffMaxMs: 1000,
     eventWorker: SOURCE_EVENT_WORKER,
+    // Tests that want the kernel firewall give their own (in a network namespace): never the host's.
+    l4Firewall: 'off',
     logger: (level, event, fields = {}) => {
       const entry: LogEntry = { time: new Date().toISOString(), level, event, ...fields };
       logs.push(entry);

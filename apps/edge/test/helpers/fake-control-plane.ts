@@ -125,7 +125,18 @@ export function snapshotOf(
   const content = { listen, dataPlane, initialized, nginx, ...(streamPorts.length > 0 ? { streamPorts } : {}) };
   const version = createHash('md5').update(JSON.stringify(content)).digest('hex');
   const realIp = { ...NO_REAL_IP, trusted: [] };
-  return { version, generatedAt: new Date().toISOString(), initialized, listen, realIp, nginx, dataPlane, streamPorts };
+  return {
+    version,
+    generatedAt: new Date().toISOString(),
+    initialized,
+    listen,
+    realIp,
+    nginx,
+    dataPlane,
+    streamPorts,
+    l4: null,
+    l4KernelBlocks: false,
+  };
 }
 
 function parseJson(text: string): unknown {

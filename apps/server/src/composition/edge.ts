@@ -4,6 +4,7 @@ import { BlockListService } from '../modules/firewall/block-list.service.js';
 import { edgeChallengeKeys, firewallsChallenge } from '../modules/firewall/challenge.edge.js';
 import { edgeDomainAccess } from '../modules/firewall/domain-access.edge.js';
 import { edgeFirewalls } from '../modules/firewall/firewall.edge.js';
+import { edgeL4 } from '../modules/firewall/firewall-l4.edge.js';
 import { AbuseIPsService } from '../modules/firewall/reputation.service.js';
 import { bindGeoDatabaseRoutes } from '../modules/geo/geo-database.routes.js';
 import { GeoDatabaseService } from '../modules/geo/geo-database.service.js';
@@ -61,6 +62,8 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         geoDatabase: (ownerId) => geo.hashOf(ownerId),
         abuseIPs: (ownerId, firewalls) =>
           firewalls.some((f) => f.reputation) ? abuseIPs.hashOf(ownerId) : Promise.resolve(null),
+        l4: (ownerId, streamPorts, zone) =>
+          edgeL4(repos.firewallL4, streamPorts, zone, () => geo.countryNetworks(ownerId)),
       },
       box,
       { domains: ctx.capacity.domainLimit },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataPlaneSchema } from '../edge/data-plane.js';
+import { l4RulesSchema } from '../edge/l4-rules.js';
 import { nginxTuningSchema } from '../edge/nginx-tuning.js';
 import { edgeRealIpSchema, NO_REAL_IP } from '../edge/real-ip.js';
 import { edgeStreamPortsSchema, NODE_FAILED_PORTS_MAX, nodeFailedPortSchema } from '../edge/stream-ports.js';
@@ -313,6 +314,14 @@ export const edgeSnapshotSchema = z.object({
   dataPlane: dataPlaneSchema,
   /** The layer-4 ports the node serves (rendered into nginx.conf's stream block; see edge/stream-ports.ts). */
   streamPorts: edgeStreamPortsSchema.default([]),
+  /**
+   * The node's layer-4 protection, enforced by its kernel (edge/l4-rules.ts; the agent's nftables
+   * table): per served stream port its lists, regions and connection limit, and the zone's rates.
+   * Null: no stream port and no zone rate (the agent keeps an empty table).
+   */
+  l4: l4RulesSchema.nullable().default(null),
+  /** Whether the layer-7 DROP + Blacklist blocks are pushed down to the kernel (the zone's layer-4 protection). */
+  l4KernelBlocks: z.boolean().default(false),
   /** Daily time (`HH:MM` UTC) at which the agent rotates nginx's logs; null or absent: never. */
   logRotateTime: dailyTimeSchema.nullable().optional(),
 });

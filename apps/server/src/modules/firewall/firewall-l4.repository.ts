@@ -95,6 +95,12 @@ export class FirewallL4Repository {
     return rows.map((r) => r.id);
   }
 
+  /** Every rule on the given ports, oldest first (the node's document, firewall-l4.edge.ts). */
+  rulesOfPorts(portIds: number[]): Promise<L4RuleRow[]> {
+    if (portIds.length === 0) return Promise.resolve([]);
+    return this.select().where(inArray(siteL4Rules.portId, portIds)).orderBy(asc(siteL4Rules.id));
+  }
+
   private byIds(ids: number[]): Promise<L4RuleRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.select().where(inArray(siteL4Rules.id, ids)).orderBy(asc(siteL4Rules.id));

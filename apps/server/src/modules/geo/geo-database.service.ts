@@ -72,6 +72,7 @@ function locatorOf(file: MmdbFile): (ip: string) => { country: string; city: num
 export class GeoDatabaseService {
   private root: string | null;
   private readonly cityCache = new Map<string, Promise<MmdbCity[]>>();
+  private readonly networkCache = new Map<string, Promise<Map<string, { v4: string[]; v6: string[] }>>>();
   private readonly locators = new Map<string, Promise<(ip: string) => { country: string; city: number }>>();
 
   constructor(
@@ -164,6 +165,7 @@ export class GeoDatabaseService {
 
   private async removeFile(operatorId: number, sha256: string): Promise<void> {
     this.cityCache.delete(sha256);
+    this.networkCache.delete(sha256);
     await rm(path.join(await this.dir(operatorId), `${sha256}.mmdb`), { force: true });
   }
 
@@ -207,6 +209,25 @@ export class GeoDatabaseService {
       cached = this.file(id, current.sha256).then((bytes) => (bytes ? new MmdbFile(bytes).cities() : []));
       cached.catch(() => this.cityCache.delete(current.sha256));
       this.cityCache.set(current.sha256, cached);
+    }
+    return cached;
+  }
+
+  /**
+   * The CIDR blocks of each country of the operator's database (MmdbFile.countryNetworks), or null
+   * without a database: the layer-4 region rules' sets (firewall-l4.edge.ts). Computed once per
+   * file (by its SHA-256) and kept while it is the operator's.
+   */
+  async countryNetworks(operatorId: number): Promise<Map<string, { v4: string[]; v6: string[] }> | null> {
+    const current = await this.get(operatorId);
+    if (!current) return null;
+    let cached = this.networkCache.get(current.sha256);
+    if (!cached) {
+      cached = this.file(operatorId, current.sha256).then((bytes) =>
+        bytes ? new MmdbFile(bytes).countryNetworks() : new Map(),
+      );
+      cached.catch(() => this.networkCache.delete(current.sha256));
+      this.networkCache.set(current.sha256, cached);
     }
     return cached;
   }

@@ -5,6 +5,8 @@
  * lookups on the hot path.
  */
 
+import { formatIP } from '@rampart/contract';
+
 const METADATA_MARKER = Buffer.from([0xab, 0xcd, 0xef, ...Buffer.from('MaxMind.com', 'ascii')]);
 /** The metadata section is at most this far from the end of the file (the format's bound). */
 const METADATA_MAX_BYTES = 128 * 1024;
@@ -318,9 +320,120 @@ export class MmdbFile {
     }
     return [...byId.values()];
   }
+
+  /**
+   * The networks of every country the database places addresses in, as the fewest CIDR blocks
+   * per country (adjacent networks of one country merged), IPv4 and IPv6 apart: country code →
+   * { v4, v6 }. An IPv6 database's IPv4 part (::/96) counts as IPv4, its aliases of that part
+   * (::ffff:0:0/96, 2002::/16) are not walked twice. Walks the whole tree in address order,
+   * yielding to the event loop every NETWORK_WALK_SLICE nodes (a City file has millions).
+   */
+  async countryNetworks(): Promise<Map<string, { v4: string[]; v6: string[] }>> {
+    const { nodeCount, ipVersion } = this.metadata;
+    const total = ipVersion === 4 ? 128 - 96 : 128;
+    // Where the IPv4 part of an IPv6 tree starts (96 zero bits down), to skip its aliases.
+    let v4Root = -1;
+    if (ipVersion === 6) {
+      let node = 0;
+      for (let i = 0; i < 96 && node < nodeCount; i++) node = this.records(node)[0];
+      if (node < nodeCount) v4Root = node;
+    }
+    const codeAt = new Map<number, string | null>();
+    const codeOf = (offset: number): string | null => {
+      let code = codeAt.get(offset);
+      if (code !== undefined) return code;
+      code = null;
+      try {
+        const rec = this.data.pick(offset, COUNTRY_KEYS);
+        const raw = isObject(rec.country) ? rec.country.iso_code : rec.country_code;
+        if (typeof raw === 'string' && /^[A-Za-z]{2}$/.test(raw)) code = raw.toUpperCase();
+      } catch {
+        // A record the file cannot decode places its addresses nowhere.
+      }
+      codeAt.set(offset, code);
+      return code;
+    };
+    const ranges = new Map<string, { v4: Range[]; v6: Range[] }>();
+    const add = (code: string, family: 'v4' | 'v6', start: bigint, end: bigint) => {
+      let entry = ranges.get(code);
+      if (!entry) {
+        entry = { v4: [], v6: [] };
+        ranges.set(code, entry);
+      }
+      const list = entry[family];
+      const last = list[list.length - 1];
+      // The walk goes in address order: a network right after the country's last one extends it.
+      if (last && last[1] + 1n === start) last[1] = end;
+      else list.push([start, end]);
+    };
+    // Depth-first, the zero side first: networks come in address order. An entry is a record
+    // (a node, or a leaf pointing at data) with the depth and first address of its network.
+    const stack: [number, number, bigint][] = [[0, 0, 0n]];
+    let walked = 0;
+    while (stack.length > 0) {
+      if (++walked % NETWORK_WALK_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      const [record, depth, start] = stack.pop() as [number, number, bigint];
+      const span = BigInt(total - depth);
+      if (record > nodeCount) {
+        const code = codeOf(record - nodeCount - 16);
+        if (code === null) continue;
+        const end = start + (1n << span) - 1n;
+        if (ipVersion === 4) add(code, 'v4', start, end);
+        else if (depth >= 96 && end < 1n << 32n) add(code, 'v4', start, end);
+        else add(code, 'v6', start, end);
+        continue;
+      }
+      if (record === nodeCount) continue;
+      // An alias of the IPv4 part: only its place at ::/96 counts.
+      if (record === v4Root && !(depth === 96 && start === 0n)) continue;
+      const [left, right] = this.records(record);
+      stack.push([right, depth + 1, start | (1n << (span - 1n))], [left, depth + 1, start]);
+    }
+    const out = new Map<string, { v4: string[]; v6: string[] }>();
+    let converted = 0;
+    for (const [code, { v4, v6 }] of [...ranges].sort(([a], [b]) => a.localeCompare(b))) {
+      const blocks = { v4: [] as string[], v6: [] as string[] };
+      for (const [family, list, bits] of [
+        ['v4', v4, 32],
+        ['v6', v6, 128],
+      ] as const) {
+        for (const [a, b] of list) {
+          if (++converted % NETWORK_WALK_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+          blocks[family].push(...rangeToCidrs(a, b, bits));
+        }
+      }
+      out.set(code, blocks);
+    }
+    return out;
+  }
 }
 
 const CITY_KEYS: ReadonlySet<string> = new Set(['city', 'country']);
+const COUNTRY_KEYS: ReadonlySet<string> = new Set(['country', 'country_code']);
+
+/** Tree nodes walked between two yields to the event loop. */
+const NETWORK_WALK_SLICE = 10_000;
+
+/** A range of addresses [start, end] of one family, both ends included. */
+type Range = [bigint, bigint];
+
+/** The fewest CIDR blocks covering [start, end] (addresses of `bits` bits), in address order. */
+export function rangeToCidrs(start: bigint, end: bigint, bits: 32 | 128): string[] {
+  const out: string[] = [];
+  let at = start;
+  while (at <= end) {
+    // The largest block aligned at `at` that stays within the range.
+    let size = 0;
+    while (size < bits) {
+      const next = 1n << BigInt(size + 1);
+      if (at % next !== 0n || at + next - 1n > end) break;
+      size++;
+    }
+    out.push(`${formatIP(bits === 32 ? 4 : 6, at)}/${bits - size}`);
+    at += 1n << BigInt(size);
+  }
+  return out;
+}
 
 function ipBits(ip: string, version: 4 | 6): number[] {
   const bitsOf = (value: number, width: number) =>

@@ -16,6 +16,8 @@ import {
   type EdgeStreamPort,
   EMPTY_NGINX_TUNING,
   emptyEdgeFirewall,
+  type L4Rate,
+  type L4Rules,
   mergeNginxTuning,
   type NginxTuning,
   NO_REAL_IP,
@@ -100,6 +102,15 @@ export interface EdgeProjections {
    * (firewall/reputation.service.ts).
    */
   abuseIPs?(ownerId: number, firewalls: readonly EdgeFirewall[]): Promise<string | null>;
+  /**
+   * The node's layer-4 document for its stream ports and its zone's layer-4 protection, with the
+   * sites whose rules it cannot enforce (firewall/firewall-l4.edge.ts).
+   */
+  l4?(
+    ownerId: number,
+    streamPorts: readonly EdgeStreamPort[],
+    zone: { guardedPorts: number[]; synFlood: L4Rate | null; newConnections: L4Rate | null; kernelBlocks: boolean },
+  ): Promise<{ l4: L4Rules | null; leftOut: { siteId: number; reason: string }[] }>;
 }
 
 /** A node's snapshot with the sites it could not carry. */
@@ -180,6 +191,8 @@ export class SnapshotBuilder {
         realIp: { ...NO_REAL_IP, trusted: [] },
         dataPlane: noDomains(),
         streamPorts: [],
+        l4: null,
+        l4KernelBlocks: false,
         logRotateTime: node?.logRotateTime ?? null,
       };
     }
@@ -206,18 +219,34 @@ export class SnapshotBuilder {
       ),
       logRotateTime: node.logRotateTime,
       streamPorts: [] as SnapshotContent['streamPorts'],
+      l4: null as SnapshotContent['l4'],
+      l4KernelBlocks: node.l4KernelBlocks ?? false,
     };
     const empty = (): SnapshotContent => ({ ...zoneLevel, dataPlane: noDomains() });
-    if (!node.enabled) return empty();
-
     const nodeGroups = this.repository.nodeGroups(nodeId);
     // Layer-4 ports of sites served through the node's port-type-4 groups (rendered into nginx.conf).
-    zoneLevel.streamPorts = await this.projections.streamPorts(
-      node.ownerId,
-      nodeGroups,
-      [...zoneLevel.listen.httpPorts, ...zoneLevel.listen.httpsPorts],
-      now,
-    );
+    if (node.enabled) {
+      zoneLevel.streamPorts = await this.projections.streamPorts(
+        node.ownerId,
+        nodeGroups,
+        [...zoneLevel.listen.httpPorts, ...zoneLevel.listen.httpsPorts],
+        now,
+      );
+    }
+    // Their layer-4 rules and the zone's layer-4 protection, for the node's kernel (a node switched
+    // off keeps the zone's protection on its listen ports).
+    if (this.projections.l4) {
+      const built = await this.projections.l4(node.ownerId, zoneLevel.streamPorts, {
+        guardedPorts: [...zoneLevel.listen.httpPorts, ...zoneLevel.listen.httpsPorts],
+        synFlood: node.l4SynFlood ?? null,
+        newConnections: node.l4NewConnections ?? null,
+        kernelBlocks: zoneLevel.l4KernelBlocks,
+      });
+      zoneLevel.l4 = built.l4;
+      leftOut.push(...built.leftOut);
+    }
+    if (!node.enabled) return empty();
+
     const domainRows = await this.repository.servedDomains(node.ownerId, nodeGroups, now);
     if (domainRows.length === 0) return empty();
 

@@ -62,6 +62,9 @@ export class SnapshotRepository {
         proxyProtocol: zones.proxyProtocol,
         nginxEnabled: zones.nginxEnabled,
         nginxTuning: zones.nginxTuning,
+        l4SynFlood: zones.l4SynFlood,
+        l4NewConnections: zones.l4NewConnections,
+        l4KernelBlocks: zones.l4KernelBlocks,
       })
       .from(nodes)
       .leftJoin(zones, eq(zones.id, nodes.zoneId))

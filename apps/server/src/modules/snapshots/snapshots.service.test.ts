@@ -31,6 +31,8 @@ const snapshot = (version: string): EdgeSnapshot => ({
     challenge: noChallenge(),
   },
   streamPorts: [],
+  l4: null,
+  l4KernelBlocks: false,
   logRotateTime: null,
 });
 

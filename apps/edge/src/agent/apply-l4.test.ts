@@ -1,0 +1,74 @@
+import type { EdgeSnapshot, L4Rules } from '@rampart/contract';
+import { describe, expect, it } from 'vitest';
+import { type ApplierOptions, SnapshotApplier } from './apply.js';
+
+// The applier's layer-4 step (apply.ts applyL4): what reaches the kernel firewall, when.
+
+const doc: L4Rules = {
+  zone: { guardedPorts: [80, 443], synFlood: { rate: 10, burst: 0 }, newConnections: null },
+  regions: [],
+  ports: [
+    {
+      id: 1,
+      port: 7000,
+      protocol: 'tcp',
+      whitelist: [],
+      blacklist: ['192.0.2.1'],
+      regions: null,
+      connectionLimit: null,
+    },
+  ],
+};
+const snapshot = (l4: L4Rules | null, version = 'a'.repeat(32)) => ({ version, l4 }) as unknown as EdgeSnapshot;
+
+function applierWith(fail: () => boolean) {
+  const applied: unknown[] = [];
+  const applier = new SnapshotApplier({
+    portMap: new Map([
+      [80, 18080],
+      [7000, 17000],
+    ]),
+    l4: {
+      apply: async (document: unknown) => {
+        if (fail()) throw new Error('nft refused the ruleset (exit 1): no');
+        applied.push(document);
+      },
+    },
+  } as unknown as ApplierOptions);
+  return { applier, applied };
+}
+
+describe('the layer-4 step of an apply', () => {
+  it('maps the ports, applies a changed document once, and an empty table for null', async () => {
+    const { applier, applied } = applierWith(() => false);
+    await applier.applyL4(snapshot(doc));
+    await applier.applyL4(snapshot(doc, 'b'.repeat(32)));
+    expect(applied).toEqual([
+      { ...doc, zone: { ...doc.zone, guardedPorts: [18080, 443] }, ports: [{ ...doc.ports[0], port: 17000 }] },
+    ]);
+    await applier.applyL4(snapshot(null));
+    expect(applied[1]).toEqual({
+      zone: { guardedPorts: [], synFlood: null, newConnections: null },
+      regions: [],
+      ports: [],
+    });
+    expect(applier.l4Error).toBe('');
+  });
+
+  it('keeps a failure as its error (never thrown) and tries the document again with the next snapshot', async () => {
+    let failing = true;
+    const { applier, applied } = applierWith(() => failing);
+    await applier.applyL4(snapshot(doc));
+    expect(applier.l4Error).toMatch(/^layer-4 rules of snapshot a+ not applied .*nft refused/);
+    failing = false;
+    await applier.applyL4(snapshot(doc, 'c'.repeat(32)));
+    expect(applied).toHaveLength(1);
+    expect(applier.l4Error).toBe('');
+  });
+
+  it('does nothing without a firewall', async () => {
+    const applier = new SnapshotApplier({ portMap: new Map() } as unknown as ApplierOptions);
+    await applier.applyL4(snapshot(doc));
+    expect(applier.l4Error).toBe('');
+  });
+});

@@ -1,0 +1,160 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { geoRecord, writeMmdb } from '@rampart/contract/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
+import { freePort } from './helpers/net.js';
+import { type Client, inNetns, namespacePair, type Pair, startClient, startServer } from './helpers/netns.js';
+import { type ControlPlane, type OperatorSetup, startOperatorChain, waitUntil } from './helpers/real-control-plane.js';
+
+/**
+ * The layer-4 rules through the whole chain (issue 22): a customer's rules on its TCP port, set
+ * through the API of a built control plane, reach a real agent, which writes them into the kernel
+ * (nftables) of the namespace its nginx runs in; connections from source addresses in another
+ * namespace are dropped by the kernel or let through to nginx and its upstream. Each rule is
+ * checked before it exists too (the same source passes), so every drop is the rule's.
+ * Needs root and `npm run build`.
+ */
+
+const GOOD = '10.244.0.2';
+const BLACK = '10.244.0.3';
+const REGION = '10.244.0.4';
+const LIMITED = '10.244.0.5';
+const LET_THROUGH = { timeoutMs: 3000 };
+
+const root = process.getuid?.() === 0;
+
+describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () => {
+  let cp: ControlPlane;
+  let setup: OperatorSetup;
+  let pair: Pair;
+  let client: Client;
+  let edge: TestAgent;
+  let seen: string[];
+  let work: string;
+  let port: number;
+  let siteId: number;
+  let blacklistId: number;
+
+  const nft = () => ['ip', 'netns', 'exec', pair.server, 'nft'];
+  const table = () => inNetns(pair.server, 'nft', 'list', 'table', 'inet', 'rampart');
+  /** Connects from `from` and says whether the upstream saw a new connection. */
+  const reaches = async (from: string, options = LET_THROUGH) => {
+    const before = seen.length;
+    const ok = await client.connect(from, port, options);
+    if (!ok) {
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen.length, `the upstream saw ${from}`).toBe(before);
+    }
+    return ok;
+  };
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'rampart-l4-chain-'));
+    pair = await namespacePair('c', [GOOD, BLACK, REGION, LIMITED], []);
+    // nginx runs in the server namespace (where the agent's table goes); the agent stays here.
+    const nginx = path.join(work, 'nginx-in-netns');
+    await writeFile(nginx, `#!/bin/sh\nexec ip netns exec ${pair.server} /usr/sbin/nginx "$@"\n`);
+    await chmod(nginx, 0o755);
+    const upstreamPort = await freePort();
+    port = await freePort();
+    seen = (await startServer(pair, upstreamPort)).seen;
+    client = await startClient(pair);
+
+    ({ cp, setup } = await startOperatorChain({ PORT: String(await freePort()) }));
+    const op = setup.operator;
+    // A layer-4 group, product and site for the customer; the node on the group.
+    const group = await op.call<{ id: number }>('POST', `client/zone/${setup.zoneId}/group`, {
+      name: 'tcp',
+      portType: 4,
+    });
+    const product = await op.call<{ id: number }>('POST', 'client/product', {
+      name: 'L4',
+      portType: 4,
+      mainGroupIDs: [group.id],
+    });
+    const users = await op.call<{ id: number; account: string }[]>('GET', 'client/accounts?name=user');
+    const userID = users.find((u) => u.account === 'user')?.id;
+    siteId = (
+      await op.call<{ siteID: number }>('POST', 'client/site', { siteName: 'game', userID, productID: product.id })
+    ).siteID;
+    // The test's geo database places REGION in CN.
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([writeMmdb([{ cidr: `${REGION}/32`, data: geoRecord('CN') }], { databaseType: 'GeoLite2-Country' })]),
+      'geo.mmdb',
+    );
+    await op.upload('PUT', 'client/setting/geoDatabase', form);
+
+    edge = await startAgent({
+      controlPlane: cp.url,
+      joinToken: setup.joinToken,
+      nginxBinary: nginx,
+      listenAddress: undefined,
+      l4Firewall: { nft: nft() },
+    });
+    let nodeId = 0;
+    await waitUntil(async () => {
+      nodeId = (await op.call<{ id: number }[]>('GET', 'client/nodes'))[0]?.id ?? 0;
+      return nodeId > 0;
+    }, 30_000);
+    await op.call('POST', 'client/nodes/initialize', { ids: [nodeId], zoneID: setup.zoneId });
+    await op.call('PUT', 'client/nodes/portType', { ids: [nodeId], portType: 4 });
+    await op.call('POST', `client/zone/${setup.zoneId}/group/${group.id}/line/default/nodes`, { nodeIDs: [nodeId] });
+    await setup.customer.call('POST', `user/site/${siteId}/ports`, {
+      ports: [{ port, upstreams: [{ ip: '127.0.0.1', port: upstreamPort }] }],
+    });
+    await waitUntil(() => client.connect(GOOD, port, LET_THROUGH), 30_000, 200);
+  }, 180_000);
+
+  afterAll(async () => {
+    await cleanUpAgents();
+    await cp?.destroy();
+    // The namespaces go with their veth pair and the agent's table.
+    await pair?.remove();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('lets every source through while the port has no rule (the agent’s table is empty)', async () => {
+    expect(await table()).not.toMatch(/10\.244\.0\.3/);
+    expect(await reaches(BLACK)).toBe(true);
+    expect(await reaches(REGION)).toBe(true);
+    // Four connections at once from one source pass without a connection limit.
+    for (let i = 0; i < 4; i++) expect(await client.connect(LIMITED, port, { ...LET_THROUGH, hold: true })).toBe(true);
+    await client.closeAll();
+  });
+
+  it('drops the blacklisted and the country-denied sources in the kernel, lets another through', async () => {
+    const c = setup.customer;
+    const ports = await c.call<{ id: number; port: number }[]>('GET', `user/site/${siteId}/ports?page=1&pageSize=10`);
+    const portID = ports.find((p) => p.port === port)?.id;
+    const base = `user/site/${siteId}/firewall/setting`;
+    const black = await c.call<{ id: number }[]>('POST', `${base}/l4Blacklists`, { data: [{ portID, ips: [BLACK] }] });
+    blacklistId = black[0]?.id ?? 0;
+    await c.call('POST', `${base}/positions`, { data: [{ portID, isBlack: true, positions: ['CN'] }] });
+    await c.call('POST', `${base}/limitConns`, { data: [{ portID, max: 3 }] });
+    await waitUntil(async () => (await table()).includes(BLACK) && (await table()).includes(`${REGION}`), 30_000, 200);
+    expect(await reaches(BLACK, { timeoutMs: 800 })).toBe(false);
+    expect(await reaches(REGION, { timeoutMs: 800 })).toBe(false);
+    expect(await reaches(GOOD)).toBe(true);
+    // The agent reports no layer-4 error.
+    expect(edge.agent.lastError).toBe('');
+  });
+
+  it('drops the fourth connection at once of one source over its limit of 3', async () => {
+    for (let i = 0; i < 3; i++) expect(await client.connect(LIMITED, port, { ...LET_THROUGH, hold: true })).toBe(true);
+    expect(await client.connect(LIMITED, port, { hold: true, timeoutMs: 1500 })).toBe(false);
+    expect(await reaches(GOOD)).toBe(true);
+    await client.closeAll();
+  });
+
+  it('lets the address through again once the customer deletes its blacklist rule', async () => {
+    await setup.customer.call('DELETE', `user/site/${siteId}/firewall/setting/l4Blacklists`, { ids: [blacklistId] });
+    await waitUntil(async () => !(await table()).includes(BLACK), 30_000, 200);
+    expect(await reaches(BLACK)).toBe(true);
+    // The country rule is still in force.
+    expect(await reaches(REGION, { timeoutMs: 800 })).toBe(false);
+  });
+});
