@@ -22,6 +22,14 @@ async function submit(dialog: Locator): Promise<void> {
   await dialog.getByRole('button', { name: 'OK' }).click();
 }
 
+/** Opens a kind of the firewall tab (clicked again when a click on a loaded machine was lost). */
+async function openKind(page: Page, kind: string, empty: string): Promise<void> {
+  await expect(async () => {
+    await page.locator('main .ant-segmented-item', { hasText: kind }).click();
+    await expect(page.getByText(empty)).toBeVisible({ timeout: 3000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 /** Confirms the row's delete (reopening the confirm when a click during its animation was lost). */
 async function deleteRow(page: Page, row: Locator): Promise<void> {
   const confirm = page.getByRole('tooltip').filter({ hasText: 'Delete this rule?' });
@@ -91,8 +99,7 @@ test('a customer sets the layer-4 firewall of a site on ports', async ({ page })
   expect(await api('user', listL4WhitelistRules, { params: { siteId }, query: {} })).toEqual([]);
 
   // Positions: countries only; a second enabled rule on the port is refused (101025).
-  await page.locator('main .ant-segmented-item', { hasText: 'Positions' }).click();
-  await expect(page.getByText('No position rules yet.')).toBeVisible();
+  await openKind(page, 'Positions', 'No position rules yet.');
   for (const attempt of ['first', 'second'] as const) {
     await page.getByRole('button', { name: 'Create' }).click();
     dialog = page.getByRole('dialog');
@@ -118,8 +125,7 @@ test('a customer sets the layer-4 firewall of a site on ports', async ({ page })
   ]);
 
   // Connection limits: the rate left empty is no rate.
-  await page.locator('main .ant-segmented-item', { hasText: 'Connection limits' }).click();
-  await expect(page.getByText('No connection limits yet.')).toBeVisible();
+  await openKind(page, 'Connection limits', 'No connection limits yet.');
   await page.getByRole('button', { name: 'Create' }).click();
   dialog = page.getByRole('dialog');
   await chooseOption(page, dialog.getByRole('combobox', { name: 'Port' }), '25565/TCP');
@@ -151,7 +157,12 @@ test("an operator sets a zone's layer-4 protection", async ({ page }) => {
     .getByRole('button', { name: 'Settings' })
     .click();
   const drawer = page.getByRole('dialog');
-  await drawer.getByRole('tab', { name: 'Layer-4 protection' }).click();
+  // A click while the drawer still slides in can be lost: clicked until the tab is chosen.
+  const tab = drawer.getByRole('tab', { name: 'Layer-4 protection' });
+  await expect(async () => {
+    await tab.click();
+    await expect(tab).toHaveAttribute('aria-selected', 'true', { timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
   const form = drawer.getByRole('form', { name: 'Layer-4 protection' });
   const syn = form.getByRole('switch', { name: 'TCP handshakes (SYN) per source address' });
   await expect(syn).toHaveAttribute('aria-checked', 'false');
