@@ -13,6 +13,7 @@ import { bundledEventWorker, EVENTS_NICE_DEFAULT, EventProcess, type EventWorker
 import { SPOOL_DEFAULT_MEGABYTES } from './event-spool.js';
 import { GeoDatabaseFiles } from './geo-database.js';
 import { L4Firewall } from './l4-firewall.js';
+import type { L4BlockedEntry } from './l4-rules-render.js';
 import { jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
@@ -92,6 +93,18 @@ export interface AgentOptions {
    * command (tests run nft in a network namespace).
    */
   l4Firewall?: 'auto' | 'off' | { nft: readonly string[] };
+}
+
+/**
+ * BlockReporter's `kernel`: the firewall's blocked set, while `on` (the applied snapshot's zone
+ * pushes its layer-7 blocks down); none without a firewall.
+ */
+export function kernelPushDown(
+  firewall: Pick<L4Firewall, 'block'> | null,
+  on: () => boolean,
+): { block(entries: readonly L4BlockedEntry[]): Promise<void> } | undefined {
+  if (!firewall) return undefined;
+  return { block: (entries) => (on() ? firewall.block(entries) : Promise.resolve()) };
 }
 
 /** Where `nft` is looked for besides PATH (a service's PATH may lack the sbin directories). */
@@ -254,15 +267,10 @@ export class Agent {
       log: this.log,
       signal: this.signal,
     });
-    const l4 = this.l4;
     this.blocks = new BlockReporter({
       admin: this.admin,
       // The layer-7 DROP + Blacklist blocks go down to the kernel too when the zone asks for it.
-      kernel: l4
-        ? {
-            block: (entries) => (this.snapshots.applied?.l4KernelBlocks ? l4.block(entries) : Promise.resolve()),
-          }
-        : undefined,
+      kernel: kernelPushDown(this.l4, () => this.snapshots.applied?.l4KernelBlocks === true),
       client: () => (this.credentials ? this.client : null),
       log: this.log,
       signal: this.signal,

@@ -1,5 +1,6 @@
 import type { EdgeSnapshot, L4Rules } from '@rampart/contract';
 import { describe, expect, it } from 'vitest';
+import { kernelPushDown } from './agent.js';
 import { type ApplierOptions, SnapshotApplier } from './apply.js';
 
 // The applier's layer-4 step (apply.ts applyL4): what reaches the kernel firewall, when.
@@ -70,5 +71,26 @@ describe('the layer-4 step of an apply', () => {
     const applier = new SnapshotApplier({ portMap: new Map() } as unknown as ApplierOptions);
     await applier.applyL4(snapshot(doc));
     expect(applier.l4Error).toBe('');
+  });
+});
+
+describe('the layer-7 blocks pushed down to the kernel', () => {
+  it('go to the firewall only while the applied snapshot asks for it, and nowhere without a firewall', async () => {
+    const blocked: unknown[] = [];
+    let on = false;
+    const kernel = kernelPushDown(
+      {
+        block: async (entries) => {
+          blocked.push(...entries);
+        },
+      },
+      () => on,
+    );
+    await kernel?.block([{ ip: '192.0.2.1', seconds: 60 }]);
+    expect(blocked).toEqual([]);
+    on = true;
+    await kernel?.block([{ ip: '192.0.2.2', seconds: 60 }]);
+    expect(blocked).toEqual([{ ip: '192.0.2.2', seconds: 60 }]);
+    expect(kernelPushDown(null, () => true)).toBeUndefined();
   });
 });
