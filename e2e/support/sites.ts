@@ -6,11 +6,14 @@ export interface SiteSetup {
   zoneName?: string;
   groupName?: string;
   productName?: string;
+  /** The group's and product's port type: 7 (default, domains) or 4 (ports). */
+  portType?: 4 | 7;
 }
 
 /**
  * A site of the customer `account` (default: the root customer `user`), arranged on the operator's
- * side through the API: a fresh zone with a layer-7 group, a product on it, and the site on that product.
+ * side through the API: a fresh zone with a layer-7 group (layer-4 with `portType: 4`), a product on
+ * it, and the site on that product.
  */
 export async function customerSite(
   siteName: string,
@@ -23,13 +26,13 @@ export async function customerSite(
     params: { zoneID: zone.id },
     body: {
       name: names.groupName ?? 'web',
-      portType: 7,
+      portType: names.portType ?? 7,
     },
   });
   const product = await api('client', createProduct, {
     body: {
       name: names.productName ?? `e2e-product-${stamp}`,
-      portType: 7,
+      portType: names.portType ?? 7,
       mainGroupIDs: [group.id],
     },
   });

@@ -7,7 +7,12 @@ import {
   addGeoRules,
   addHeaderRules,
   addIntervalLimits,
+  addL4BlacklistRules,
+  addL4LimitConnRules,
+  addL4PositionRules,
+  addL4WhitelistRules,
   addSecondLimits,
+  addSitePorts,
   addUserAgentRules,
   addWhitelistRules,
   createAccount,
@@ -29,7 +34,8 @@ import { customerSite, uniqueLabel } from '../support/sites.js';
  * Issue 17, "screens that fit": at 1280×800 with the sidebar open, no list page of the user and
  * client consoles scrolls sideways for its default columns, even with long names in its rows:
  * neither the document nor a table's own scroll container. The pages are the sidebar's entries (so
- * a new list page is not skipped), each of their tabs, a site's settings and the zone Groups drawer.
+ * a new list page is not skipped), each of their tabs, a site's settings (a layer-7 and a layer-4 site's)
+ * and the zone Groups drawer.
  */
 
 test.use({ viewport: { width: 1280, height: 800 } });
@@ -301,6 +307,39 @@ test('no list page of the user and client consoles scrolls sideways at 1280×800
     await api(tier, createApiToken, { params: { auth: tier }, body: { name: long('token'), lifetime: 3600 } });
   }
 
+  // A layer-4 site with a port and one rule of each layer-4 kind (its firewall tab's lists).
+  // Named apart from the layer-7 site's (whose names the rows are found by).
+  const l4SiteName = long('game server');
+  const l4Site = await customerSite(l4SiteName, 'user', {
+    zoneName: long('game area'),
+    groupName: long('game pool'),
+    productName: long('game plan'),
+    portType: 4,
+  });
+  const l4Params = { siteId: l4Site.siteID };
+  const [l4Port] = await api('user', addSitePorts, {
+    params: l4Params,
+    body: { ports: [{ port: 25565, protocol: 'both', memo, upstreams: [{ ip: '1.1.1.1', port: 25565 }] }] },
+  });
+  if (!l4Port) throw new Error('no layer-4 port');
+  const l4Ips = ['203.0.113.0/24', '198.51.100.17', '2001:db8:1234:5678::/64', '192.0.2.10'];
+  await api('user', addL4WhitelistRules, {
+    params: l4Params,
+    body: { data: [{ portID: l4Port.id, ips: l4Ips, memo }] },
+  });
+  await api('user', addL4BlacklistRules, {
+    params: l4Params,
+    body: { data: [{ portID: l4Port.id, ips: l4Ips, memo }] },
+  });
+  await api('user', addL4PositionRules, {
+    params: l4Params,
+    body: { data: [{ portID: l4Port.id, isBlack: true, positions: ['CN', 'DE', 'FR', 'GB', 'US', 'BR'], memo }] },
+  });
+  await api('user', addL4LimitConnRules, {
+    params: l4Params,
+    body: { data: [{ portID: l4Port.id, max: 1_000_000, rate: 10_000_000, burst: 10_000_000, delay: 86_400, memo }] },
+  });
+
   for (const tier of ['user', 'client'] as const) {
     await login(page, tier);
     const pages = await sidebarPages(page, tier);
@@ -311,6 +350,11 @@ test('no list page of the user and client consoles scrolls sideways at 1280×800
       const settings = `/user/sitesManagement/sitesSetting/${site.siteID}/${encodeURIComponent(siteName)}`;
       await expectPageFits(page, settings, () =>
         expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: domain }) })).toBeVisible(),
+      );
+      // A layer-4 site: its ports, then its firewall's four lists.
+      const l4Settings = `/user/sitesManagement/sitesSetting/${l4Site.siteID}/${encodeURIComponent(l4SiteName)}`;
+      await expectPageFits(page, l4Settings, () =>
+        expect(page.getByRole('row').filter({ has: page.getByRole('cell', { name: '25565' }) })).toBeVisible(),
       );
     }
     if (tier === 'client') {

@@ -10,6 +10,7 @@ import { geoRegion } from '../geo.js';
 import { dataOf, defineRoute, tiers } from '../route.js';
 import { zId } from '../validators/ids.js';
 import { zMemo } from '../validators/zod.js';
+import { positiveCount } from './firewall-frequency.js';
 import { firewallRuleId, firewallRuleRoutes } from './firewall-lists.js';
 import { zoneParams } from './zones.js';
 
@@ -74,10 +75,15 @@ export const l4PositionRuleInputSchema = z.object({
 export type L4PositionRuleInput = z.input<typeof l4PositionRuleInputSchema>;
 export type L4PositionRuleIn = z.output<typeof l4PositionRuleInputSchema>;
 
+/** The most connections one client address may hold at once on a port (a limit's `max`). */
+export const L4_CONNECTIONS_MAX = 1_000_000;
+
+// Numbers take positiveCount (firewall-frequency.ts): a schema-wide `{ error: 'required' }` would
+// also name a number out of range "required".
 export const l4LimitConnRuleInputSchema = z.object({
   portID,
   /** Connections one client address may hold at once on the port. */
-  max: z.number({ error: 'required' }).int().min(1).max(1_000_000),
+  max: positiveCount(L4_CONNECTIONS_MAX),
   /** New connections per second per client address (null or left out: no rate). */
   rate: z.number().int().min(1).max(L4_RATE_MAX).nullable().default(null),
   /** New connections beyond the rate taken at once. */
@@ -199,7 +205,7 @@ export const firewallL4Routes = {
 
 /** A rate per source address: `rate` per second, `burst` more at once. */
 export const l4ZoneRateSchema = z.object({
-  rate: z.number({ error: 'required' }).int().min(1).max(L4_RATE_MAX),
+  rate: positiveCount(L4_RATE_MAX),
   burst: z.number().int().min(0).max(L4_RATE_MAX).default(0),
 });
 

@@ -155,6 +155,29 @@ export const enUS = {
       preheat: 'Cache preheat',
       resource: 'Resource',
       trust: 'Trusted proxies',
+      l4: 'Layer-4 protection',
+    },
+    l4: {
+      title: 'Layer-4 protection',
+      intro:
+        "Applied by the kernel of every node of the zone, before nginx, on the nodes' HTTP and HTTPS listen ports and every layer-4 port: a source address over a rate has its packets dropped. The nodes take a change with their next snapshot.",
+      synFlood: 'TCP handshakes (SYN) per source address',
+      synFloodHelp:
+        'Off: no limit. On: each source address may start this many TCP handshakes per second, and the burst more at once; SYN packets beyond them are dropped (a SYN flood).',
+      newConnections: 'New connections per source address',
+      newConnectionsHelp:
+        'Off: no limit. On: each source address may open this many new connections per second (TCP and UDP), and the burst more at once; beyond them they are dropped.',
+      rate: 'Rate',
+      burst: 'Burst',
+      perSecond: '/s',
+      rateOf: '{{name}}: rate',
+      burstOf: '{{name}}: burst',
+      rateHelp: '1 to {{max}} per second for each source address.',
+      burstHelp: '0 to {{max}} more at once beyond the rate.',
+      kernelBlocks: 'Push layer-7 DROP + Blacklist blocks down to the kernel',
+      kernelBlocksHelp:
+        "When a site's firewall blocks an address with DROP + Blacklist, the node's kernel also drops its packets, until the block ends, on the zone's listen ports and layer-4 ports, for every site of the node: a flood stops before nginx.",
+      save: 'Save',
     },
     trust: {
       title: 'Trusted proxies',
@@ -1451,6 +1474,10 @@ export const enUS = {
       intervalLimit: 'Interval frequency limit',
       secondLimit: 'Per-second frequency limit',
       antiCC: 'Anti-CC',
+      l4Whitelist: 'Whitelist',
+      l4Blacklist: 'Blacklist',
+      position: 'Positions',
+      limitConn: 'Connection limits',
     },
     hints: {
       abuseIP:
@@ -1474,6 +1501,14 @@ export const enUS = {
         "Each client IP may make the set number of requests per second to a matching URL, with room for a burst: requests over the rate but within the burst are slowed down to the rate. A request beyond both gets the rule's mode (DENY answers 929, DROP closes the connection), and so does every request of that IP the rule covers for the block duration. Rules are tried by priority, higher first, then the oldest: every enabled rule that covers a request counts it, and the first one over its limit applies. Each node counts the requests it receives; whitelisted clients are never counted.",
       antiCC:
         "Challenges the clients that request a matching URL, to stop floods that look like normal requests: with full verification every request of a client without a pass is challenged; with a custom frequency, a client's requests beyond the set count in the window are. A client that passes is let through for 30 minutes. Each challenge a client leaves unpassed counts as an error; a client over the error limit gets the error mode instead (DENY answers 929, DROP closes the connection) until the error window ends. The first enabled rule that covers a request applies, oldest first, after the frequency limits; each node counts the requests it receives.",
+      l4Whitelist:
+        "Connections from these addresses to the port always go through: they skip the port's other rules and the zone's rates. The nodes' kernel applies these rules, before the port's traffic reaches nginx.",
+      l4Blacklist:
+        "Connections from these addresses to the port are dropped by the nodes' kernel. A port's whitelist wins over its blacklist.",
+      position:
+        "Connections to the port are judged by the country of the client address, from the operator's geo database: a blacklist rule drops the listed countries, a whitelist rule drops every other country (an address the database does not know is in no country). A port takes one enabled rule; whitelisted addresses skip it.",
+      limitConn:
+        'Each client address may hold at most the set number of connections to the port at once and, with a rate, open new ones at that rate per second beyond the burst. An address over either is dropped for the block duration (0: only the connection over the limit). A port takes one enabled limit; whitelisted addresses skip it.',
     },
     abuseIP: {
       enabled: 'IP trust protection',
@@ -1535,6 +1570,10 @@ export const enUS = {
       intervalLimit: 'No interval frequency limits yet.',
       secondLimit: 'No per-second frequency limits yet.',
       antiCC: 'No anti-CC rules yet.',
+      l4Whitelist: 'No layer-4 whitelist rules yet.',
+      l4Blacklist: 'No layer-4 blacklist rules yet.',
+      position: 'No position rules yet.',
+      limitConn: 'No connection limits yet.',
     },
     form: {
       headerHint: 'A header name: letters, digits and "-", at most 64 (such as X-Scanner); any case.',
@@ -1555,6 +1594,10 @@ export const enUS = {
         intervalLimit: 'New interval frequency limit',
         secondLimit: 'New per-second frequency limit',
         antiCC: 'New anti-CC rule',
+        l4Whitelist: 'New layer-4 whitelist rule',
+        l4Blacklist: 'New layer-4 blacklist rule',
+        position: 'New position rule',
+        limitConn: 'New connection limit',
       },
       editTitle: {
         header: 'Edit header rule',
@@ -1567,6 +1610,10 @@ export const enUS = {
         intervalLimit: 'Edit interval frequency limit',
         secondLimit: 'Edit per-second frequency limit',
         antiCC: 'Edit anti-CC rule',
+        l4Whitelist: 'Edit layer-4 whitelist rule',
+        l4Blacklist: 'Edit layer-4 blacklist rule',
+        position: 'Edit position rule',
+        limitConn: 'Edit connection limit',
       },
       ipsHint:
         'One per line: an IP, a range (first-last, such as 10.0.0.1-10.0.0.9) or a CIDR block (10.0.0.0/24); at most {{max}}.',
@@ -1602,6 +1649,36 @@ export const enUS = {
       errorTimesHint:
         '1 to {{max}}: the unpassed challenges a client may leave in the window before the error mode applies.',
       lineError: 'Line {{line}} ({{value}}): {{message}}',
+    },
+    l4: {
+      port: 'Port',
+      addresses: 'Addresses',
+      countries: 'Countries',
+      max: 'Connections at once',
+      delay: 'Block duration',
+      noRate: 'No rate',
+      noDelay: 'Over the limit only',
+      delayCell: '{{seconds}} s',
+      units: {
+        connections: 'connections',
+        perSecond: 'connections/s',
+      },
+      noPorts: 'This site has no ports yet. Its layer-4 firewall acts on its ports: add a port first.',
+      toPorts: 'Go to Ports',
+      form: {
+        portHint: "One of the site's ports, by number and protocol.",
+        portPlaceholder: 'Choose a port',
+        addressesHint:
+          "One per line: an IPv4 or IPv6 address or a CIDR block (10.0.0.0/24). A port's whitelist and blacklist hold at most {{max}} together.",
+        listKindHint:
+          'Blacklist: connections from the listed countries are dropped. Whitelist: only the listed countries reach the port.',
+        countriesHint: 'Countries only; search by name or code.',
+        countriesPlaceholder: 'Choose countries',
+        maxHint: '1 to {{max}}: the connections one client address may hold on the port at once.',
+        rateHint: 'Optional, 1 to {{max}}: new connections per second for each client address. Empty: no rate.',
+        burstHint: '0 to {{max}}: new connections an address may open at once beyond the rate.',
+        delayHint: '0 to {{max}} seconds an address over the limit stays dropped. 0 drops only the connection over it.',
+      },
     },
   },
   blockList: {

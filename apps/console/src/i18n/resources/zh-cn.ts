@@ -143,7 +143,37 @@ export const zhCN: LocaleResources = {
     },
   },
   zoneSettings: {
-    tabs: { listen: '监听', ports: '端口', nginx: 'nginx', preheat: '缓存预热', resource: '资源', trust: '可信代理' },
+    tabs: {
+      listen: '监听',
+      ports: '端口',
+      nginx: 'nginx',
+      preheat: '缓存预热',
+      resource: '资源',
+      trust: '可信代理',
+      l4: '四层防护',
+    },
+    l4: {
+      title: '四层防护',
+      intro:
+        '由区域内每个节点的内核在 nginx 之前执行，作用于节点的 HTTP 和 HTTPS 监听端口及所有四层端口：超出速率的源地址，其数据包被丢弃。节点在下一次同步配置时生效。',
+      synFlood: '每个源地址的 TCP 握手请求',
+      synFloodHelp:
+        '关闭：不限制。开启：每个源地址每秒最多发起所设数量的 TCP 握手，另可一次多发起突发数量；超出的握手包被丢弃（防御握手洪水）。',
+      newConnections: '每个源地址的新连接',
+      newConnectionsHelp:
+        '关闭：不限制。开启：每个源地址每秒最多打开所设数量的新连接（TCP 和 UDP），另可一次多打开突发数量；超出的被丢弃。',
+      rate: '速率',
+      burst: '突发',
+      perSecond: '/秒',
+      rateOf: '{{name}}：速率',
+      burstOf: '{{name}}：突发',
+      rateHelp: '每个源地址每秒 1 到 {{max}}。',
+      burstHelp: '0 到 {{max}}：超出速率时一次可多放行的数量。',
+      kernelBlocks: '将七层“丢弃并加入黑名单”的封禁下发到内核',
+      kernelBlocksHelp:
+        '站点防火墙以“丢弃并加入黑名单”封禁某个地址时，节点内核也会在封禁期间丢弃该地址发往区域监听端口和四层端口的数据包，对节点上的所有站点生效：洪水攻击在到达 nginx 之前即被阻止。',
+      save: '保存',
+    },
     trust: {
       title: '可信代理',
       intro:
@@ -1423,6 +1453,10 @@ export const zhCN: LocaleResources = {
       intervalLimit: '区域频率',
       secondLimit: '秒级频率',
       antiCC: '防 CC',
+      l4Whitelist: '白名单',
+      l4Blacklist: '黑名单',
+      position: '地区',
+      limitConn: '连接数限制',
     },
     hints: {
       abuseIP:
@@ -1445,6 +1479,13 @@ export const zhCN: LocaleResources = {
         '每个客户端 IP 每秒访问匹配的 URL 不得超过设定的请求速率，并可有突发余量：超过速率但在突发余量内的请求会被放慢到该速率处理。超出两者的请求按防护模式处理（拒绝即返回 929，丢弃即直接断开连接），该 IP 被本规则覆盖的请求在封禁时长内也都如此处理。规则按优先级从高到低、同级按创建先后检查：每条覆盖该请求的已启用规则都会计数，首条超限的规则生效。各节点分别统计各自收到的请求；白名单中的客户端不计数。',
       antiCC:
         '对请求匹配 URL 的客户端进行验证，防御伪装成正常请求的攻击：全验证时，没有通行凭证的客户端的每个请求都会被验证；自定义频率时，客户端在时间窗口内超出设定次数的请求会被验证。通过验证的客户端可在 30 分钟内直接访问。客户端每次未通过的验证计为一次错误；超出错误上限的客户端将改为执行错误处理模式（拒绝：返回 929；丢弃：直接断开连接），直到错误时间窗口结束。按创建顺序，在频率限制之后，由第一条覆盖该请求的已启用规则生效；每个节点分别统计自己收到的请求。',
+      l4Whitelist:
+        '来自这些地址、连到该端口的连接总是放行：不受该端口其他规则和区域速率的限制。这些规则由节点内核执行，早于端口流量到达 nginx。',
+      l4Blacklist: '来自这些地址、连到该端口的连接由节点内核丢弃。同一端口的白名单优先于黑名单。',
+      position:
+        '连到该端口的连接按客户端地址所属国家判断，数据来自运营商的地理数据库：黑名单规则丢弃所列国家，白名单规则丢弃其他所有国家（数据库中查不到的地址不属于任何国家）。每个端口只能有一条启用的规则；白名单中的地址不受其影响。',
+      limitConn:
+        '每个客户端地址同时最多可保持所设数量的连接；设置速率时，超出突发的新连接按每秒该速率放行。超出任一限制的地址在封禁时长内被丢弃（0：只丢弃超出限制的那个连接）。每个端口只能有一条启用的限制；白名单中的地址不受其影响。',
     },
     abuseIP: {
       enabled: 'IP 信誉防护',
@@ -1506,6 +1547,10 @@ export const zhCN: LocaleResources = {
       intervalLimit: '暂无区域频率规则。',
       secondLimit: '暂无秒级频率规则。',
       antiCC: '暂无防 CC 规则。',
+      l4Whitelist: '暂无四层白名单规则。',
+      l4Blacklist: '暂无四层黑名单规则。',
+      position: '暂无地区规则。',
+      limitConn: '暂无连接数限制。',
     },
     form: {
       headerHint: '请求头名称：字母、数字和“-”，最多 64 个字符（如 X-Scanner），不区分大小写。',
@@ -1524,6 +1569,10 @@ export const zhCN: LocaleResources = {
         intervalLimit: '新建区域频率规则',
         secondLimit: '新建秒级频率规则',
         antiCC: '新建防 CC 规则',
+        l4Whitelist: '新建四层白名单规则',
+        l4Blacklist: '新建四层黑名单规则',
+        position: '新建地区规则',
+        limitConn: '新建连接数限制',
       },
       editTitle: {
         header: '编辑请求头规则',
@@ -1536,6 +1585,10 @@ export const zhCN: LocaleResources = {
         intervalLimit: '编辑区域频率规则',
         secondLimit: '编辑秒级频率规则',
         antiCC: '编辑防 CC 规则',
+        l4Whitelist: '编辑四层白名单规则',
+        l4Blacklist: '编辑四层黑名单规则',
+        position: '编辑地区规则',
+        limitConn: '编辑连接数限制',
       },
       ipsHint: '每行一个：IP、IP 段（起止地址，如 10.0.0.1-10.0.0.9）或 CIDR 网段（如 10.0.0.0/24），最多 {{max}} 个。',
       urlHint:
@@ -1567,6 +1620,35 @@ export const zhCN: LocaleResources = {
       errorSecondsHint: '1 至 {{max}} 秒，统计未通过验证次数的时间窗口。',
       errorTimesHint: '1 至 {{max}}：窗口内允许的未通过验证次数，超出后执行错误处理模式。',
       lineError: '第 {{line}} 行（{{value}}）：{{message}}',
+    },
+    l4: {
+      port: '端口',
+      addresses: '地址',
+      countries: '国家',
+      max: '同时连接数',
+      delay: '封禁时长',
+      noRate: '不限速率',
+      noDelay: '仅超出的连接',
+      delayCell: '{{seconds}} 秒',
+      units: {
+        connections: '个连接',
+        perSecond: '个连接/秒',
+      },
+      noPorts: '该站点还没有端口。四层防火墙作用于站点的端口：请先添加端口。',
+      toPorts: '前往端口',
+      form: {
+        portHint: '站点的一个端口，按端口号和协议选择。',
+        portPlaceholder: '选择端口',
+        addressesHint:
+          '每行一个：IPv4 或 IPv6 地址，或 CIDR 网段（10.0.0.0/24）。同一端口的白名单和黑名单合计最多 {{max}} 个。',
+        listKindHint: '黑名单：丢弃来自所列国家的连接。白名单：只有所列国家可以连到该端口。',
+        countriesHint: '仅限国家；可按名称或代码搜索。',
+        countriesPlaceholder: '选择国家',
+        maxHint: '1 到 {{max}}：一个客户端地址同时可在该端口保持的连接数。',
+        rateHint: '可选，1 到 {{max}}：每个客户端地址每秒的新连接数。留空：不限速率。',
+        burstHint: '0 到 {{max}}：一个地址超出速率时可一次打开的新连接数。',
+        delayHint: '0 到 {{max}} 秒：超出限制的地址被丢弃的时长。0 只丢弃超出限制的那个连接。',
+      },
     },
   },
   blockList: {

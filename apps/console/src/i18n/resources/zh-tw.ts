@@ -150,6 +150,29 @@ export const zhTW: LocaleResources = {
       preheat: '快取預熱',
       resource: '資源',
       trust: '可信任代理',
+      l4: '四層防護',
+    },
+    l4: {
+      title: '四層防護',
+      intro:
+        '由區域內每個節點的核心在 nginx 之前執行，作用於節點的 HTTP 和 HTTPS 監聽連接埠及所有四層連接埠：超出速率的來源位址，其封包會被丟棄。節點在下一次同步設定時生效。',
+      synFlood: '每個來源位址的 TCP 交握請求',
+      synFloodHelp:
+        '關閉：不限制。開啟：每個來源位址每秒最多發起所設數量的 TCP 交握，另可一次多發起突發數量；超出的交握封包會被丟棄（防禦交握洪水）。',
+      newConnections: '每個來源位址的新連線',
+      newConnectionsHelp:
+        '關閉：不限制。開啟：每個來源位址每秒最多開啟所設數量的新連線（TCP 和 UDP），另可一次多開啟突發數量；超出的會被丟棄。',
+      rate: '速率',
+      burst: '突發',
+      perSecond: '/秒',
+      rateOf: '{{name}}：速率',
+      burstOf: '{{name}}：突發',
+      rateHelp: '每個來源位址每秒 1 到 {{max}}。',
+      burstHelp: '0 到 {{max}}：超出速率時一次可多放行的數量。',
+      kernelBlocks: '將七層「丟棄並加入黑名單」的封鎖下發到核心',
+      kernelBlocksHelp:
+        '站點防火牆以「丟棄並加入黑名單」封鎖某個位址時，節點核心也會在封鎖期間丟棄該位址發往區域監聽連接埠和四層連接埠的封包，對節點上的所有站點生效：洪水攻擊在到達 nginx 之前即被阻止。',
+      save: '儲存',
     },
     trust: {
       title: '可信任代理',
@@ -1431,6 +1454,10 @@ export const zhTW: LocaleResources = {
       intervalLimit: '區域頻率',
       secondLimit: '秒級頻率',
       antiCC: '防 CC',
+      l4Whitelist: '白名單',
+      l4Blacklist: '黑名單',
+      position: '地區',
+      limitConn: '連線數限制',
     },
     hints: {
       abuseIP:
@@ -1453,6 +1480,13 @@ export const zhTW: LocaleResources = {
         '每個用戶端 IP 每秒存取符合的 URL 不得超過設定的請求速率，並可有突發餘量：超過速率但在突發餘量內的請求會被放慢到該速率處理。超出兩者的請求依防護模式處理（拒絕即回傳 929，丟棄即直接中斷連線），該 IP 受本規則涵蓋的請求在封鎖時長內也都如此處理。規則依優先順序由高到低、同級依建立先後檢查：每條涵蓋該請求的已啟用規則都會計數，第一條超限的規則生效。各節點分別統計各自收到的請求；白名單中的用戶端不計數。',
       antiCC:
         '對請求符合 URL 的用戶端進行驗證，防禦偽裝成正常請求的攻擊：全驗證時，沒有通行憑證的用戶端的每個請求都會被驗證；自訂頻率時，用戶端在時間視窗內超出設定次數的請求會被驗證。通過驗證的用戶端可在 30 分鐘內直接存取。用戶端每次未通過的驗證計為一次錯誤；超出錯誤上限的用戶端將改為執行錯誤處理模式（拒絕：回傳 929；丟棄：直接中斷連線），直到錯誤時間視窗結束。依建立順序，在頻率限制之後，由第一條涵蓋該請求的已啟用規則生效；每個節點分別統計自己收到的請求。',
+      l4Whitelist:
+        '來自這些位址、連到該連接埠的連線一律放行：不受該連接埠其他規則和區域速率的限制。這些規則由節點核心執行，早於連接埠流量到達 nginx。',
+      l4Blacklist: '來自這些位址、連到該連接埠的連線由節點核心丟棄。同一連接埠的白名單優先於黑名單。',
+      position:
+        '連到該連接埠的連線按用戶端位址所屬國家判斷，資料來自營運商的地理資料庫：黑名單規則丟棄所列國家，白名單規則丟棄其他所有國家（資料庫中查不到的位址不屬於任何國家）。每個連接埠只能有一條啟用的規則；白名單中的位址不受其影響。',
+      limitConn:
+        '每個用戶端位址同時最多可保持所設數量的連線；設定速率時，超出突發的新連線按每秒該速率放行。超出任一限制的位址在封鎖時長內被丟棄（0：只丟棄超出限制的那個連線）。每個連接埠只能有一條啟用的限制；白名單中的位址不受其影響。',
     },
     abuseIP: {
       enabled: 'IP 信譽防護',
@@ -1514,6 +1548,10 @@ export const zhTW: LocaleResources = {
       intervalLimit: '尚無區域頻率規則。',
       secondLimit: '尚無秒級頻率規則。',
       antiCC: '尚無防 CC 規則。',
+      l4Whitelist: '尚無四層白名單規則。',
+      l4Blacklist: '尚無四層黑名單規則。',
+      position: '尚無地區規則。',
+      limitConn: '尚無連線數限制。',
     },
     form: {
       headerHint: '標頭名稱：字母、數字和「-」，最多 64 個字元（如 X-Scanner），不區分大小寫。',
@@ -1532,6 +1570,10 @@ export const zhTW: LocaleResources = {
         intervalLimit: '新增區域頻率規則',
         secondLimit: '新增秒級頻率規則',
         antiCC: '新增防 CC 規則',
+        l4Whitelist: '新增四層白名單規則',
+        l4Blacklist: '新增四層黑名單規則',
+        position: '新增地區規則',
+        limitConn: '新增連線數限制',
       },
       editTitle: {
         header: '編輯請求標頭規則',
@@ -1544,6 +1586,10 @@ export const zhTW: LocaleResources = {
         intervalLimit: '編輯區域頻率規則',
         secondLimit: '編輯秒級頻率規則',
         antiCC: '編輯防 CC 規則',
+        l4Whitelist: '編輯四層白名單規則',
+        l4Blacklist: '編輯四層黑名單規則',
+        position: '編輯地區規則',
+        limitConn: '編輯連線數限制',
       },
       ipsHint:
         '每行一個：IP、IP 範圍（起訖位址，如 10.0.0.1-10.0.0.9）或 CIDR 網段（如 10.0.0.0/24），最多 {{max}} 個。',
@@ -1576,6 +1622,35 @@ export const zhTW: LocaleResources = {
       errorSecondsHint: '1 至 {{max}} 秒，統計未通過驗證次數的時間視窗。',
       errorTimesHint: '1 至 {{max}}：視窗內允許的未通過驗證次數，超出後執行錯誤處理模式。',
       lineError: '第 {{line}} 行（{{value}}）：{{message}}',
+    },
+    l4: {
+      port: '連接埠',
+      addresses: '位址',
+      countries: '國家',
+      max: '同時連線數',
+      delay: '封鎖時長',
+      noRate: '不限速率',
+      noDelay: '僅超出的連線',
+      delayCell: '{{seconds}} 秒',
+      units: {
+        connections: '個連線',
+        perSecond: '個連線/秒',
+      },
+      noPorts: '此站點尚無連接埠。四層防火牆作用於站點的連接埠：請先新增連接埠。',
+      toPorts: '前往連接埠',
+      form: {
+        portHint: '站點的一個連接埠，依連接埠號和協定選擇。',
+        portPlaceholder: '選擇連接埠',
+        addressesHint:
+          '每行一個：IPv4 或 IPv6 位址，或 CIDR 網段（10.0.0.0/24）。同一連接埠的白名單和黑名單合計最多 {{max}} 個。',
+        listKindHint: '黑名單：丟棄來自所列國家的連線。白名單：只有所列國家可以連到該連接埠。',
+        countriesHint: '僅限國家；可依名稱或代碼搜尋。',
+        countriesPlaceholder: '選擇國家',
+        maxHint: '1 到 {{max}}：一個用戶端位址同時可在該連接埠保持的連線數。',
+        rateHint: '選填，1 到 {{max}}：每個用戶端位址每秒的新連線數。留空：不限速率。',
+        burstHint: '0 到 {{max}}：一個位址超出速率時可一次開啟的新連線數。',
+        delayHint: '0 到 {{max}} 秒：超出限制的位址被丟棄的時長。0 只丟棄超出限制的那個連線。',
+      },
     },
   },
   blockList: {

@@ -1,6 +1,7 @@
 import {
   createZonePorts,
   deleteZonePorts,
+  getZoneL4Protection,
   getZoneNginx,
   getZoneReservedPorts,
   getZoneResource,
@@ -13,10 +14,12 @@ import {
   OPERATOR_NGINX_SECTION_ROUTES,
   preheatZoneCaches,
   setZoneInvalidDomainLimitCount,
+  setZoneL4Protection,
   setZoneNginxEnable,
   setZoneReservedPorts,
   setZoneTlsLimitCount,
   setZoneTrust,
+  VALIDATION_MESSAGES,
   zoneNginxCustom,
   zoneNginxWorker,
 } from '@rampart/contract';
@@ -175,6 +178,57 @@ describe("a zone's trusted proxies", () => {
       header: 'X-Forwarded-For',
       proxyProtocol: true,
     });
+  });
+});
+
+describe("a zone's layer-4 protection", () => {
+  it('shows the rates off, turns one on with its numbers checked by the contract, and saves the whole setting', async () => {
+    api.on(
+      getZoneL4Protection,
+      { zoneID: 1 },
+      ok({ synFlood: null, newConnections: { rate: 50, burst: 20 }, kernelBlocks: false }),
+    );
+    let calls = 0;
+    api.on(setZoneL4Protection, { zoneID: 1 }, () => {
+      calls++;
+      return calls === 1
+        ? fail(400, 101003, 'Parameter Error', {
+            fields: [{ in: 'body', field: 'synFlood.burst', key: 'tooBig', message: 'Burst too large' }],
+          })
+        : ok({ synFlood: { rate: 100, burst: 0 }, newConnections: null, kernelBlocks: true });
+    });
+    const drawer = await openTab('Layer-4 protection');
+    const form = await within(drawer).findByRole('form', { name: 'Layer-4 protection' });
+    const syn = within(form).getByRole('switch', { name: 'TCP handshakes (SYN) per source address' });
+    const conns = within(form).getByRole('switch', { name: 'New connections per source address' });
+    await waitFor(() => expect(conns.getAttribute('aria-checked')).toBe('true'));
+    expect(syn.getAttribute('aria-checked')).toBe('false');
+    expect(within(form).queryByLabelText('TCP handshakes (SYN) per source address: rate')).toBeNull();
+    expect((within(form).getByLabelText('New connections per source address: rate') as HTMLInputElement).value).toBe(
+      '50',
+    );
+
+    fireEvent.click(syn);
+    const rate = await within(form).findByLabelText('TCP handshakes (SYN) per source address: rate');
+    clickButton('Save', form);
+    expect(await within(form).findByText(VALIDATION_MESSAGES.required.en_US)).toBeTruthy();
+    fireEvent.change(rate, { target: { value: '20000000' } });
+    clickButton('Save', form);
+    expect(await within(form).findByText('Must be at most 10000000')).toBeTruthy();
+    expect(api.sent(setZoneL4Protection, { zoneID: 1 })).toHaveLength(0);
+
+    fireEvent.change(rate, { target: { value: '100' } });
+    fireEvent.click(conns);
+    fireEvent.click(within(form).getByRole('switch', { name: /Push layer-7 DROP \+ Blacklist blocks/ }));
+    clickButton('Save', form);
+    expect(await within(form).findByText('Burst too large')).toBeTruthy();
+    expect(api.sent(setZoneL4Protection, { zoneID: 1 })[0]?.body).toEqual({
+      synFlood: { rate: 100, burst: 0 },
+      newConnections: null,
+      kernelBlocks: true,
+    });
+    clickButton('Save', form);
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
   });
 });
 

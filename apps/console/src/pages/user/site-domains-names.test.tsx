@@ -69,11 +69,11 @@ describe('sitesSetting: tabs by port type', () => {
     expect(api.sent(listSitePorts, { siteId: 3 })).toHaveLength(0);
   });
 
-  it('shows a layer-4 site its ports and users only, the ports first', async () => {
+  it('shows a layer-4 site its ports, their firewall and users only, the ports first', async () => {
     api.on(getUserSite, { siteId: 3 }, ok({ ...site, portType: 4 }));
     renderAt(SETTING);
     expect(await screen.findByText('Add port')).toBeTruthy();
-    expect(tabNames()).toEqual(['Ports', 'Sub-accounts']);
+    expect(tabNames()).toEqual(['Ports', 'Firewall', 'Sub-accounts']);
     expect(api.sent(listDomains, { siteId: 3 })).toHaveLength(0);
   });
 

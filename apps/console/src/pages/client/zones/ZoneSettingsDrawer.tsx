@@ -6,6 +6,7 @@ import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { RowDrawer } from '../../../components/RowDrawer';
+import { ZoneL4ProtectionPanel } from './ZoneL4ProtectionPanel';
 import { ZoneLimitsPanel } from './ZoneLimitsPanel';
 import { ZoneNginxPanel } from './ZoneNginxPanel';
 import { ZonePortsPanel } from './ZonePortsPanel';
@@ -14,7 +15,7 @@ import { ZoneResourcePanel } from './ZoneResourcePanel';
 import { ZoneTrustPanel } from './ZoneTrustPanel';
 
 /**
- * A zone's settings in tabs (trusted proxies among them: ZoneTrustPanel): listen settings (HTTP/2, HTTP/3 shown off and locked: the nodes'
+ * A zone's settings in tabs (trusted proxies among them: ZoneTrustPanel; layer-4 protection: ZoneL4ProtectionPanel): listen settings (HTTP/2, HTTP/3 shown off and locked: the nodes'
  * nginx has no QUIC, the force-SSL redirect code, the per-client-IP limits), listen ports, nginx settings, cache preheat, and
  * what the zone carries (resource).
  * Each is saved as it changes; the zone's nodes pick them up with their next snapshot. Closed when
@@ -31,6 +32,7 @@ export function ZoneSettingsDrawer({ zone, onClose }: { zone: Zone | null; onClo
             { key: 'ports', label: t('zoneSettings:tabs.ports'), children: <ZonePortsPanel zoneId={zone.id} /> },
             { key: 'nginx', label: t('zoneSettings:tabs.nginx'), children: <ZoneNginxPanel zoneId={zone.id} /> },
             { key: 'trust', label: t('zoneSettings:tabs.trust'), children: <ZoneTrustPanel zoneId={zone.id} /> },
+            { key: 'l4', label: t('zoneSettings:tabs.l4'), children: <ZoneL4ProtectionPanel zoneId={zone.id} /> },
             { key: 'preheat', label: t('zoneSettings:tabs.preheat'), children: <ZonePreheatPanel zoneId={zone.id} /> },
             {
               key: 'resource',

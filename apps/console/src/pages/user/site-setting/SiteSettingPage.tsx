@@ -17,6 +17,7 @@ import { CacheTab } from './cache/CacheTab';
 import { CertificatesTab } from './certificates/CertificatesTab';
 import { DomainsTab } from './domains/DomainsTab';
 import { FirewallTab } from './firewall/FirewallTab';
+import { L4FirewallTab } from './firewall/L4FirewallTab';
 import { ModulesTab } from './modules/ModulesTab';
 import { SiteOptionsTab } from './options/SiteOptionsTab';
 import { PortsTab } from './ports/PortsTab';
@@ -31,11 +32,11 @@ const TAB_PERMISSIONS: Partial<Record<Tab, string>> = { firewall: 'user.firewall
 
 /**
  * The tabs of a site by its product's port type: layer 7 serves domains (and what hangs on them,
- * the firewall's URL rules too), layer 4 serves ports; users apply to both. Unknown (the site did
- * not load): every tab.
+ * the firewall's URL rules too), layer 4 serves ports and their firewall (the layer-4 rules,
+ * L4FirewallTab); users apply to both. Unknown (the site did not load): every tab.
  */
 export function siteTabs(portType: 4 | 7 | undefined): readonly Tab[] {
-  if (portType === 4) return ['ports', 'users'];
+  if (portType === 4) return ['ports', 'firewall', 'users'];
   if (portType === 7) return TABS.filter((key) => key !== 'ports');
   return TABS;
 }
@@ -43,7 +44,7 @@ export function siteTabs(portType: 4 | 7 | undefined): readonly Tab[] {
 /**
  * `/user/sitesManagement/sitesSetting/:id?/:name?`: one site's header and its settings in tabs
  * (domains, certificates, cache rules, compression / rate limits / error pages, firewall lists,
- * modules, layer-4 ports, sub-accounts given access; `?tab=` in the URL). A tab the caller's
+ * modules, layer-4 ports (and their firewall), sub-accounts given access; `?tab=` in the URL). A tab the caller's
  * permissions do not cover is not shown. The name in the path titles the page until the site
  * has loaded. Without an id it points back to the site list.
  */
@@ -111,12 +112,19 @@ function SiteSetting({ siteId, name }: { siteId: number; name: string }) {
             },
             { key: 'cache', label: t('setting.tabs.cache'), children: <CacheTab siteId={siteId} /> },
             { key: 'settings', label: t('siteSettings:tab'), children: <SiteOptionsTab siteId={siteId} /> },
-            { key: 'firewall', label: t('firewall:tab'), children: <FirewallTab siteId={siteId} /> },
+            {
+              key: 'firewall',
+              label: t('firewall:tab'),
+              children: data?.portType === 4 ? <L4FirewallTab siteId={siteId} /> : <FirewallTab siteId={siteId} />,
+            },
             { key: 'modules', label: t('setting.tabs.modules'), children: <ModulesTab siteId={siteId} /> },
             { key: 'auth', label: t('setting.tabs.auth'), children: <AuthTab siteId={siteId} /> },
             { key: 'ports', label: t('setting.tabs.ports'), children: <PortsTab siteId={siteId} /> },
             { key: 'users', label: t('setting.tabs.users'), children: <SiteUsersTab siteId={siteId} /> },
-          ].filter((item) => (shown as readonly string[]).includes(item.key))}
+          ]
+            .filter((item) => (shown as readonly string[]).includes(item.key))
+            // In the order of the site's tabs (a layer-4 site's Ports come first).
+            .sort((a, b) => shown.indexOf(a.key as Tab) - shown.indexOf(b.key as Tab))}
         />
       )}
     </>

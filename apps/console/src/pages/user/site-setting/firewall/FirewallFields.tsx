@@ -1,6 +1,7 @@
-import { FIREWALL_URL_MAX, type ProtectionMode, protectionModeLabel } from '@rampart/contract';
-import { Form, type FormRule, Input, InputNumber, Select, Switch } from 'antd';
+import { FIREWALL_URL_MAX, LIST_KIND_LABELS, type ProtectionMode, protectionModeLabel } from '@rampart/contract';
+import { Form, type FormRule, Input, InputNumber, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { localized } from '../../../../app/toast';
 import { currentLocale } from '../../../../i18n/i18n';
 
 /** Literals of the URL hint, the same in every language. */
@@ -76,16 +77,34 @@ interface NumberFieldProps {
   unit?: string;
   hint: string;
   rules: FormRule[];
+  /** The field may be left empty (a connection limit's rate). */
+  optional?: boolean;
 }
 
 /**
  * A whole number with its unit. No min or max on the input: it would hold back what was typed out
  * of range and change it on leaving the field, where the contract's rules say what is wrong.
  */
-export function NumberField({ name, label, unit, hint, rules }: NumberFieldProps) {
+export function NumberField({ name, label, unit, hint, rules, optional = false }: NumberFieldProps) {
   return (
-    <Form.Item name={name} label={label} extra={hint} rules={rules} required>
+    <Form.Item name={name} label={label} extra={hint} rules={rules} required={!optional}>
       <InputNumber precision={0} suffix={unit} style={{ width: 220 }} />
+    </Form.Item>
+  );
+}
+
+/** Black (the listed regions are stopped) or white (only they pass), with what it means for the kind. */
+export function ListKindField({ rules, hint }: { rules: FormRule[]; hint: string }) {
+  const { t } = useTranslation('firewall');
+  return (
+    <Form.Item name="isBlack" label={t('listKind')} extra={hint} rules={rules}>
+      <Radio.Group
+        optionType="button"
+        options={[
+          { value: true, label: localized(LIST_KIND_LABELS.black) },
+          { value: false, label: localized(LIST_KIND_LABELS.white) },
+        ]}
+      />
     </Form.Item>
   );
 }

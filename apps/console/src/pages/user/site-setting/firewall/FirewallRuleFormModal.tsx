@@ -49,7 +49,7 @@ export function FirewallRuleFormModal<B extends object, R extends FirewallRuleRo
       initialValues={existing ? kind.values(existing) : kind.newRule}
       onSubmit={() => save.submit(form.getFieldsValue(true) as V, existing)}
     >
-      <Fields rules={firewallRuleRules(kind)} />
+      <Fields rules={firewallRuleRules(kind)} params={params} />
     </FormModal>
   );
 }

@@ -15,7 +15,7 @@ import { formatCount } from './FrequencyLimitCells';
 import type { FirewallFieldsProps } from './firewall-kinds';
 
 /** The fields both limits have around their own numbers: URL, priority, mode (DENY is 929), switch, memo. */
-function FrequencyLimitFields({ rules, children }: FirewallFieldsProps & { children: ReactNode }) {
+function FrequencyLimitFields({ rules, children }: Pick<FirewallFieldsProps, 'rules'> & { children: ReactNode }) {
   const { t } = useTranslation('firewall');
   return (
     <>

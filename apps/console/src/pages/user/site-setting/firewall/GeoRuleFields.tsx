@@ -1,11 +1,10 @@
-import { GEO_BLOCK_TYPES, LIST_KIND_LABELS, userResourceRoutes } from '@rampart/contract';
+import { GEO_BLOCK_TYPES, userResourceRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Form, Radio, TreeSelect } from 'antd';
+import { Form, TreeSelect } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../../app/route-query';
-import { localized } from '../../../../app/toast';
-import { BlockTypeField, EnabledField, MemoField, UrlField } from './FirewallFields';
+import { BlockTypeField, EnabledField, ListKindField, MemoField, UrlField } from './FirewallFields';
 import type { FirewallFieldsProps } from './firewall-kinds';
 import { regionTreeData } from './geo-regions';
 
@@ -16,15 +15,7 @@ export function GeoRuleFields({ rules }: FirewallFieldsProps) {
   const treeData = useMemo(() => regionTreeData(tree.data?.data ?? []), [tree.data]);
   return (
     <>
-      <Form.Item name="isBlack" label={t('listKind')} extra={t('form.listKindHint')} rules={rules('isBlack')}>
-        <Radio.Group
-          optionType="button"
-          options={[
-            { value: true, label: localized(LIST_KIND_LABELS.black) },
-            { value: false, label: localized(LIST_KIND_LABELS.white) },
-          ]}
-        />
-      </Form.Item>
+      <ListKindField rules={rules('isBlack')} hint={t('form.listKindHint')} />
       <Form.Item name="geoIDs" label={t('regions')} extra={t('form.regionsHint')} rules={rules('geoIDs')} required>
         <TreeSelect
           aria-label={t('regions')}

@@ -1,4 +1,6 @@
-import { Typography } from 'antd';
+import { LIST_KIND_LABELS } from '@rampart/contract';
+import { Tag, Typography } from 'antd';
+import { localized } from '../../../../app/toast';
 import { DateTime } from '../../../../components/DateTime';
 import type { ListColumn, ListColumns } from '../../../../components/FitTable';
 import { BlockTypeTag } from './FirewallCells';
@@ -76,4 +78,15 @@ export function dateColumns<R extends FirewallRuleRow>(t: Translate): ListColumn
     defaultHidden: true,
     render: (value: string) => <DateTime value={value} />,
   }));
+}
+
+/** Black or white (the geo rules, the layer-4 positions). */
+export function listKindColumn<R extends { isBlack: boolean }>(t: Translate): ListColumn<R> {
+  return {
+    title: t('listKind'),
+    dataIndex: 'isBlack',
+    render: (isBlack: boolean) => (
+      <Tag color={isBlack ? 'red' : 'green'}>{localized(LIST_KIND_LABELS[isBlack ? 'black' : 'white'])}</Tag>
+    ),
+  };
 }

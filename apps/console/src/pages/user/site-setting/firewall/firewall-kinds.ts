@@ -31,6 +31,16 @@ export type FirewallRuleKindKey = Exclude<FirewallKindKey, 'abuseIP'>;
 /** A domain's own lists (domain-access/), shown with the same panel. */
 export const DOMAIN_LIST_KEYS = ['antiReferer', 'antiHeader'] as const;
 export type DomainListKey = (typeof DOMAIN_LIST_KEYS)[number];
+/**
+ * A layer-4 site's kinds (routes/firewall-l4.ts), in the order of its firewall tab's
+ * sub-navigation (L4FirewallTab): each rule names one of the site's ports.
+ */
+export const L4_KIND_KEYS = ['l4Whitelist', 'l4Blacklist', 'position', 'limitConn'] as const;
+export type L4KindKey = (typeof L4_KIND_KEYS)[number];
+
+export function isL4Kind(value: string | null): value is L4KindKey {
+  return (L4_KIND_KEYS as readonly (string | null)[]).includes(value);
+}
 
 /** The path parameters of a kind's calls: the site, and the domain for a domain's lists. */
 export interface RuleParams {
@@ -69,6 +79,8 @@ export interface FirewallColumnsContext {
 /** What a kind's dialog fields get: the antd rules of each field, from the kind's schema. */
 export interface FirewallFieldsProps {
   rules: (field: string) => FormRule[];
+  /** The site (and domain) the rule belongs to: a layer-4 rule's port is one of the site's. */
+  params: RuleParams;
 }
 
 /**
@@ -77,7 +89,7 @@ export interface FirewallFieldsProps {
  * rule (checked with the contract's schema before they are sent).
  */
 export interface FirewallKind<B extends object, R extends FirewallRuleRow, V extends object> {
-  key: FirewallRuleKindKey | DomainListKey;
+  key: FirewallRuleKindKey | DomainListKey | L4KindKey;
   routes: FirewallRuleRoutes<B, R>;
   resource: Resource;
   /** The contract's schema of one rule as sent. */

@@ -68,7 +68,7 @@ export function secondLimitValues(rule: SecondLimit): SecondLimitValues {
  * A number box's value as the body takes it: an empty box is NaN, which the contract's schema
  * refuses as a missing number (the form never sends it).
  */
-function wholeNumber(value: unknown): number {
+export function wholeNumber(value: unknown): number {
   return typeof value === 'number' ? value : Number.NaN;
 }
 

@@ -1,13 +1,12 @@
+import { type GeoRule, type GeoRuleInput, geoRuleInputSchema, firewallGeoRoutes as routes } from '@rampart/contract';
 import {
-  type GeoRule,
-  type GeoRuleInput,
-  geoRuleInputSchema,
-  LIST_KIND_LABELS,
-  firewallGeoRoutes as routes,
-} from '@rampart/contract';
-import { Tag } from 'antd';
-import { localized } from '../../../../app/toast';
-import { blockTypeColumn, dateColumns, enabledColumn, memoColumn, patternColumn } from './firewall-columns';
+  blockTypeColumn,
+  dateColumns,
+  enabledColumn,
+  listKindColumn,
+  memoColumn,
+  patternColumn,
+} from './firewall-columns';
 import type { FirewallKind } from './firewall-kinds';
 import { GeoRuleFields } from './GeoRuleFields';
 import { GeoRegionsCell } from './geo-regions';
@@ -30,13 +29,7 @@ export const geoKind: FirewallKind<GeoRuleInput, GeoRule, GeoRuleValues> = {
   columns: (context) => {
     const { t } = context;
     return [
-      {
-        title: t('listKind'),
-        dataIndex: 'isBlack',
-        render: (isBlack: boolean) => (
-          <Tag color={isBlack ? 'red' : 'green'}>{localized(LIST_KIND_LABELS[isBlack ? 'black' : 'white'])}</Tag>
-        ),
-      },
+      listKindColumn<GeoRule>(t),
       {
         title: t('regions'),
         dataIndex: 'geoIDs',

@@ -9,8 +9,11 @@ const REGIONS_SHOWN = 3;
 /** The regions cell's width at most (a list of country names would widen the table past 1280 px). */
 const REGIONS_WIDTH = 220;
 
-/** The region tree as TreeSelect data: countries by name in the console's language, their cities under them. */
-export function regionTreeData(tree: readonly GeoTreeNode[]) {
+/**
+ * The region tree as TreeSelect data: countries by name in the console's language, their cities
+ * under them (not with `countriesOnly`: a layer-4 position rule takes countries only).
+ */
+export function regionTreeData(tree: readonly GeoTreeNode[], countriesOnly = false) {
   const locale = currentLocale();
   return tree.map((country) => {
     const name = geoRegion(country.alpha2)?.names[locale] ?? country.countryName;
@@ -18,7 +21,7 @@ export function regionTreeData(tree: readonly GeoTreeNode[]) {
       value: country.id,
       title: `${name} (${country.alpha2})`,
       key: country.id,
-      children: country.children.map((city) => ({
+      children: (countriesOnly ? [] : country.children).map((city) => ({
         value: city.id,
         title: `${city.cityName}, ${name}`,
         key: city.id,

@@ -12,6 +12,7 @@ import {
   whitelistRuleInputSchema,
 } from '@rampart/contract';
 import type { FormRule } from 'antd';
+import type { z } from 'zod';
 import type { FieldNameOf } from '../../../../forms/server-errors';
 import { issueKey, validationText } from '../../../../forms/validation-text';
 import { currentLocale, i18n } from '../../../../i18n/i18n';
@@ -78,15 +79,16 @@ function ipLineText(text: unknown, index: number, message: string): string {
 }
 
 /**
- * The IPs box, checked with the lists' schema of the IPs: the first issue, naming the line and
- * the entry at fault for a malformed or repeated one (the schema reports `ips.N`).
+ * The IPs box, checked with the lists' schema of the IPs (or another list's: the layer-4 lists'):
+ * the first issue, naming the line and the entry at fault for a malformed or repeated one (the
+ * schema reports `ips.N`).
  */
-export function ipsRules(): FormRule[] {
+export function ipsRules(schema: z.ZodType = whitelistRuleInputSchema.shape.ips): FormRule[] {
   return [
     {
       validator: async (_rule, text: unknown) => {
         const ips = ipLines(text).map(({ value }) => value);
-        const result = whitelistRuleInputSchema.shape.ips.safeParse(ips);
+        const result = schema.safeParse(ips);
         const issue = result.success ? undefined : result.error.issues[0];
         if (!issue) return;
         const { key, params } = issueKey(issue, ips.length === 0 ? '' : ips);
@@ -102,8 +104,8 @@ export function ipsRules(): FormRule[] {
  * Where a field error of the add (`data.0.ips.2`) or the update (`ips.2`) lands: on its field, an
  * IP entry's with the line and value the text box (`ips`, as it was sent) holds it at.
  */
-export function listRuleFieldOf(ipsText: () => unknown): FieldNameOf {
-  const fieldOf = ruleFieldOf(LIST_RULE_FIELDS);
+export function listRuleFieldOf(ipsText: () => unknown, fields: readonly string[] = LIST_RULE_FIELDS): FieldNameOf {
+  const fieldOf = ruleFieldOf(fields);
   return (path) => {
     const field = fieldOf(path);
     const index = path[0] === 'data' ? path[3] : path[1];

@@ -70,7 +70,8 @@ export function PortsTab({ siteId }: { siteId: number }) {
         </Space>
       ),
     },
-    { title: t('memo'), dataIndex: 'memo', ellipsis: true },
+    // Capped as the firewall lists' memo, so that a long one does not widen the list past 1280 px.
+    { title: t('memo'), dataIndex: 'memo', ellipsis: true, maxWidth: 120 },
     {
       title: t('status'),
       dataIndex: 'status',
