@@ -268,6 +268,10 @@ async function main() {
         '127.0.0.1',
         '--worker-processes',
         String(WORKERS),
+        // The bench runs on the host: the agent leaves the host's firewall alone (the plain
+        // nginx it is compared with has none either; bench:l4-flood measures the kernel's part).
+        '--l4-firewall',
+        'off',
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );

@@ -78,6 +78,13 @@ else
   failed=$((failed + 1)); failures+=("playwright wrote no results")
 fi
 
+# The layer-4 tests run the agent's nftables table only inside network namespaces they create; a
+# table left in the host's own namespace means a test's agent ran the kernel firewall here.
+if command -v nft >/dev/null 2>&1 && nft list table inet rampart >/dev/null 2>&1; then
+  failed=$((failed + 1)); failures+=("a test left the agent's nftables table (inet rampart) in the host namespace")
+  nft delete table inet rampart || true
+fi
+
 echo
 echo "==> summary"
 [ ${#failures[@]} -gt 0 ] && printf 'failed: %s\n' "${failures[@]}"

@@ -57,6 +57,8 @@ function runAgent(stateDir: string, ports: AgentPorts, ownGroup = false): Run {
       ...['--control-plane', cp.url, '--join-token', cp.joinToken, '--state-dir', stateDir],
       ...['--port-map', `80=${ports.http},443=${ports.https}`, '--listen-address', '127.0.0.1'],
       ...['--worker-processes', '1', '--hostname', 'lock-node', '--ips', '127.0.0.1'],
+      // Never the host's kernel firewall: the layer-4 tests run it inside their own namespaces.
+      ...['--l4-firewall', 'off'],
     ],
     { cwd: EDGE_DIR, stdio: ['ignore', 'pipe', 'inherit'], detached: ownGroup },
   );
