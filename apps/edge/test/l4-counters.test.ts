@@ -72,7 +72,7 @@ describe.skipIf(!root)('layer-4 counters in the kernel (nftables in network name
     client = await startClient(pair);
     const nft = ['ip', 'netns', 'exec', pair.server, 'nft'];
     fw = new L4Firewall({ nft });
-    reader = new L4CounterReader({ nft, ports: () => fw.applied?.ports ?? [], sink: () => {} });
+    reader = new L4CounterReader({ nft, ports: () => fw.applied?.ports ?? [] });
   });
 
   afterAll(async () => {

@@ -8,7 +8,6 @@ import {
   tcpFlagsOf,
 } from '@rampart/contract';
 import { COUNTER_SETS, type CountStage, L4_TABLE } from './l4-rules-render.js';
-import { errorText, type Logger } from './log.js';
 
 /**
  * Reads the layer-4 counters the kernel keeps in the agent's table (l4-rules-render.ts, "Counters")
@@ -232,7 +231,7 @@ export function recordsOf(
 }
 
 /** Keeps the L4_SOURCES_PER_PORT sources of most packets per port and outcome. */
-function boundSources(records: L4CounterRecord[]): L4CounterRecord[] {
+export function boundSources(records: L4CounterRecord[]): L4CounterRecord[] {
   const groups = new Map<string, L4CounterRecord[]>();
   const out: L4CounterRecord[] = [];
   for (const r of records) {
@@ -266,12 +265,9 @@ export interface L4CounterReaderOptions {
   nft?: readonly string[];
   /** The ports of the document in force (the firewall's `applied`). */
   ports: () => readonly L4PortRules[];
-  /** Takes the records of a reading (the spool). */
-  sink: (records: L4CounterRecord[]) => void | Promise<void>;
-  log?: Logger;
+  /** Takes the records of a reading, when given. */
+  sink?: (records: L4CounterRecord[]) => void | Promise<void>;
   now?: () => number;
-  /** How often the counters are read (default 5 s). */
-  intervalMs?: number;
 }
 
 export class L4CounterReader {
@@ -295,31 +291,43 @@ export class L4CounterReader {
     this.read.readings++;
     if (records.length > 0) {
       this.read.records += records.length;
-      await this.options.sink(records);
+      await this.options.sink?.(records);
     }
     return records;
   }
+}
 
-  /** Reads every interval until the signal aborts. */
-  async run(signal: AbortSignal): Promise<void> {
-    const interval = this.options.intervalMs ?? 5000;
-    while (!signal.aborted) {
-      try {
-        await this.poll();
-      } catch (err) {
-        this.options.log?.('warn', 'l4.counters_failed', { error: errorText(err) });
+/**
+ * Sums the readings' records per minute (one batch a minute instead of one per reading); a minute
+ * is handed on once a reading of a later minute came, its sources bounded again.
+ */
+export class L4MinuteAccumulator {
+  private readonly minutes = new Map<number, Map<string, L4CounterRecord>>();
+
+  add(records: readonly L4CounterRecord[]): void {
+    for (const r of records) {
+      let minute = this.minutes.get(r.minute);
+      if (!minute) {
+        minute = new Map();
+        this.minutes.set(r.minute, minute);
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, interval);
-        signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
-      });
+      const k = `${r.portId}|${r.outcome}|${r.dimension}|${r.key}`;
+      const had = minute.get(k);
+      if (had) {
+        had.packets += r.packets;
+        had.bytes += r.bytes;
+      } else minute.set(k, { ...r });
     }
+  }
+
+  /** The records of the minutes before `minute` (all with `minute` null), taken out. */
+  take(minute: number | null): L4CounterRecord[] {
+    const out: L4CounterRecord[] = [];
+    for (const [m, records] of [...this.minutes].sort((a, b) => a[0] - b[0])) {
+      if (minute !== null && m >= minute) continue;
+      this.minutes.delete(m);
+      out.push(...boundSources([...records.values()]));
+    }
+    return out;
   }
 }

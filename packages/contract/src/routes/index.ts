@@ -25,6 +25,7 @@ import { abuseIPRoutes, firewallReputationRoutes } from './firewall-reputation.j
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
+import { l4CounterRoutes } from './l4-counters.js';
 import { clientLogExportRoutes, logExportRoutes } from './log-exports.js';
 import { logPushRoutes } from './log-push.js';
 import { logSettingRoutes } from './log-settings.js';
@@ -85,6 +86,7 @@ export * from './firewall-reputation.js';
 export * from './firewall-user-agents.js';
 export * from './group-lines.js';
 export * from './groups.js';
+export * from './l4-counters.js';
 export * from './log-exports.js';
 export * from './log-push.js';
 export * from './log-settings.js';
@@ -183,6 +185,7 @@ export const ROUTE_GROUPS = {
   statistics: statisticsRoutesOf,
   dashboard: dashboardRoutes,
   analyticsEvents: analyticsEventRoutes,
+  l4Counters: l4CounterRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>
