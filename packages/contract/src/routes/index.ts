@@ -32,6 +32,7 @@ import { logSettingRoutes } from './log-settings.js';
 import { logoRoutes } from './logos.js';
 import { logRoutes } from './logs.js';
 import { monitoringRoutes } from './monitoring.js';
+import { networkStatisticsRoutes } from './network-statistics.js';
 import { nodeCommandRoutes } from './node-commands.js';
 import { nodeInstallRoutes } from './node-install.js';
 import { nodeOperationRoutes } from './node-operations.js';
@@ -93,6 +94,7 @@ export * from './log-settings.js';
 export * from './logos.js';
 export * from './logs.js';
 export * from './monitoring.js';
+export * from './network-statistics.js';
 export * from './node-commands.js';
 export * from './node-install.js';
 export * from './node-operations.js';
@@ -186,6 +188,7 @@ export const ROUTE_GROUPS = {
   dashboard: dashboardRoutes,
   analyticsEvents: analyticsEventRoutes,
   l4Counters: l4CounterRoutes,
+  networkStatistics: networkStatisticsRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

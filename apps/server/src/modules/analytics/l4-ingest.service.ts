@@ -47,11 +47,13 @@ export class L4IngestService {
         rows.push({ ...row, dim: 'asn', value: '0' });
       }
     }
-    return this.store.ingestL4({
+    const result = await this.store.ingestL4({
       batchId: `${nodeId}-${batch.batchId}`,
       nodeId,
       receivedAt: Math.floor(this.clock() / 1000),
       rows,
     });
+    // The node counts records, not the rows a source record became.
+    return result.stored > 0 ? { stored: batch.records.length, duplicate: false } : result;
   }
 }
