@@ -6,6 +6,8 @@ export interface SiteSetup {
   zoneName?: string;
   groupName?: string;
   productName?: string;
+  /** The group's and product's port type: 7 (sites with domains, the default) or 4 (layer-4 ports). */
+  portType?: 4 | 7;
 }
 
 /**
@@ -23,13 +25,13 @@ export async function customerSite(
     params: { zoneID: zone.id },
     body: {
       name: names.groupName ?? 'web',
-      portType: 7,
+      portType: names.portType ?? 7,
     },
   });
   const product = await api('client', createProduct, {
     body: {
       name: names.productName ?? `e2e-product-${stamp}`,
-      portType: 7,
+      portType: names.portType ?? 7,
       mainGroupIDs: [group.id],
     },
   });

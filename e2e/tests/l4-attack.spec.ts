@@ -2,13 +2,8 @@ import { gzipSync } from 'node:zlib';
 import { expect, type Page, test } from '@playwright/test';
 import {
   addSitePorts,
-  createGroup,
-  createProduct,
-  createSite,
-  createZone,
   EVENT_BATCH_CONTENT_TYPE,
   type L4CounterRecord,
-  listAccounts,
   routeUrl,
   shipNodeL4Counters,
 } from '@rampart/contract';
@@ -18,7 +13,7 @@ import { api } from '../support/api.js';
 import { logout, submitLogin } from '../support/console.js';
 import { E2E } from '../support/env.js';
 import { type NodeCredentials, registerNodeWithSecret } from '../support/nodes.js';
-import { uniqueLabel } from '../support/sites.js';
+import { customerSite, uniqueLabel } from '../support/sites.js';
 
 // The layer-4 attack analysis end to end: a node ships layer-4 counter records for a customer's
 // TCP port (the signed gzip batch its agent sends), the customer's l4AttackAnalysis page shows
@@ -27,26 +22,6 @@ import { uniqueLabel } from '../support/sites.js';
 async function signInAs(page: Page, account: string): Promise<void> {
   await submitLogin(page, 'user', E2E.password, account);
   await expect(page.getByTestId('account-summary')).toBeVisible();
-}
-
-/** A layer-4 site of `account` on a fresh zone, group (port type 4) and product. */
-async function layer4Site(account: string) {
-  const stamp = uniqueLabel('l4-');
-  const zone = await api('client', createZone, { body: { name: `e2e-${stamp}` } });
-  const group = await api('client', createGroup, { params: { zoneID: zone.id }, body: { name: 'tcp', portType: 4 } });
-  const product = await api('client', createProduct, {
-    body: { name: `e2e-product-${stamp}`, portType: 4, mainGroupIDs: [group.id] },
-  });
-  const found = await api('client', listAccounts, {
-    params: { auth: 'client' },
-    query: { auth: 'user', pageSize: 100, name: account },
-  });
-  const customer = found.find((candidate) => candidate.account === account);
-  if (!customer) throw new Error(`no customer ${account}`);
-  const site = await api('client', createSite, {
-    body: { siteName: stamp, userID: customer.id, productID: product.id },
-  });
-  return { siteID: site.siteID };
 }
 
 async function shipCounters(node: NodeCredentials, records: L4CounterRecord[]): Promise<void> {
@@ -66,7 +41,7 @@ test('a customer sees the layer-4 traffic the kernel passed and dropped on its p
 }) => {
   const owner = await newCustomer('l4owner');
   const other = await newCustomer('l4other');
-  const { siteID } = await layer4Site(owner.account);
+  const { siteID } = await customerSite(uniqueLabel('l4-site-'), owner.account, { portType: 4 });
   // The operator's node (placement asks only that the port's site be the node's operator's).
   const node = await registerNodeWithSecret(uniqueLabel('l4-edge-'));
   const number = 20_000 + Math.floor(Math.random() * 20_000);

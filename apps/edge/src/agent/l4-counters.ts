@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import {
   L4_SOURCES_PER_PORT,
   type L4CounterRecord,
@@ -101,39 +101,21 @@ function listSet(nft: readonly string[], name: string): Promise<CounterListing> 
   const [file, ...args] = nft;
   if (file === undefined) return Promise.reject(new Error('no nft command'));
   return new Promise((resolve, reject) => {
-    const child = spawn(file, [...args, '-j', 'list', 'set', 'inet', L4_TABLE, name], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    let size = 0;
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), NFT_TIMEOUT_MS);
-    child.stdout.on('data', (d: Buffer) => {
-      size += d.length;
-      if (size > MAX_OUTPUT) child.kill('SIGKILL');
-      else out.push(d);
-    });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (d: string) => {
-      if (stderr.length < 8_000) stderr += d;
-    });
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code !== 0) {
+    execFile(
+      file,
+      [...args, '-j', 'list', 'set', 'inet', L4_TABLE, name],
+      { timeout: NFT_TIMEOUT_MS, maxBuffer: MAX_OUTPUT, encoding: 'utf8' },
+      (err, stdout, stderr) => {
         // No table yet (or a table without this set): nothing counted.
-        if (/No such file or directory/.test(stderr)) return resolve(new Map());
-        return reject(new Error(`nft list set ${name} (${signal ?? `exit ${code}`}): ${stderr.trim().slice(0, 500)}`));
-      }
-      try {
-        resolve(parseCounterListing(Buffer.concat(out).toString('utf8')));
-      } catch (e) {
-        reject(e);
-      }
-    });
+        if (err && /No such file or directory/.test(stderr)) return resolve(new Map());
+        if (err) return reject(new Error(`nft list set ${name}: ${stderr.trim().slice(0, 500) || err.message}`));
+        try {
+          resolve(parseCounterListing(stdout));
+        } catch (e) {
+          reject(e);
+        }
+      },
+    );
   });
 }
 

@@ -76,19 +76,14 @@ export type NetworkRate = z.infer<typeof networkRateSchema>;
 const access = tiers(['user'], 'user.statistics.read');
 const base = '/user/statistics/network/outcomes';
 
-const totals = (name: string, path: string, summary: string) =>
-  defineRoute({
-    id: `user.statistics.network.${name}`,
-    method: 'POST',
-    path: `${base}${path}`,
-    access,
-    codes: [],
-    summary,
-    tags: ['statistics'],
-    request: { body: totalsBody },
-    response: dataOf(networkSumSchema),
-  });
-const tops = (name: string, path: string, summary: string, body: typeof topsBody | typeof totalsBody = topsBody) =>
+/** One of the twelve: its name after `user.statistics.network.`, its path after the base. */
+const call = <B extends z.ZodType, D extends z.ZodType>(
+  name: string,
+  path: string,
+  summary: string,
+  body: B,
+  data: D,
+) =>
   defineRoute({
     id: `user.statistics.network.${name}`,
     method: 'POST',
@@ -98,20 +93,12 @@ const tops = (name: string, path: string, summary: string, body: typeof topsBody
     summary,
     tags: ['statistics'],
     request: { body },
-    response: dataOf(z.array(networkTopRowSchema)),
+    response: dataOf(data),
   });
-const rate = (name: string, path: string, summary: string) =>
-  defineRoute({
-    id: `user.statistics.network.${name}`,
-    method: 'POST',
-    path: `${base}${path}`,
-    access,
-    codes: [],
-    summary,
-    tags: ['statistics'],
-    request: { body: rateBody },
-    response: dataOf(networkRateSchema),
-  });
+const totals = (name: string, path: string, summary: string) => call(name, path, summary, totalsBody, networkSumSchema);
+const tops = (name: string, path: string, summary: string, body: typeof topsBody | typeof totalsBody = topsBody) =>
+  call(name, path, summary, body, z.array(networkTopRowSchema));
+const rate = (name: string, path: string, summary: string) => call(name, path, summary, rateBody, networkRateSchema);
 
 export const userNetworkOutcomesAvgBitRate = rate(
   'outcomes.avgBitRate',

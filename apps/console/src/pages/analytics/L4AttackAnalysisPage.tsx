@@ -185,6 +185,20 @@ function SumCard({ body }: { body: StatisticsBody }) {
   );
 }
 
+/** The tops and breakdowns, in the page's order, with their widths on a wide screen. */
+const TOPS = [
+  { route: n.userNetworkCountriesTops, dimension: 'country', title: 'network.countries', xl: 8 },
+  { route: n.userNetworkIpsTops, dimension: 'ip', title: 'network.ips', xl: 8 },
+  { route: n.userNetworkAsnsTops, dimension: 'asn', title: 'network.asns', xl: 8 },
+  { route: n.userNetworkIpProtocolsBits, dimension: 'ipProtocol', title: 'network.protocols', xl: 12 },
+  { route: n.userNetworkTcpFlagsTops, dimension: 'tcpFlags', title: 'network.tcpFlags', xl: 12 },
+] as const;
+/** The breakdowns' bit rates. */
+const RATES = [
+  { route: n.userNetworkIpProtocolsAvgBitRate, dimension: 'ipProtocol', title: 'network.protocolRate' },
+  { route: n.userNetworkTcpFlagsAvgBitRate, dimension: 'tcpFlags', title: 'network.tcpFlagsRate' },
+] as const;
+
 /**
  * `/user/dataAnalysis/l4AttackAnalysis`: what the kernel of the nodes passed and dropped on the
  * customer's layer-4 ports (routes/network-statistics.ts), the last six hours at first: the bits
@@ -213,54 +227,16 @@ export function L4AttackAnalysisPage() {
             title={s('network.rate')}
           />
         </Col>
-        <Col xs={24} xl={8}>
-          <NetworkTop
-            route={n.userNetworkCountriesTops}
-            body={body}
-            dimension="country"
-            title={s('network.countries')}
-          />
-        </Col>
-        <Col xs={24} xl={8}>
-          <NetworkTop route={n.userNetworkIpsTops} body={body} dimension="ip" title={s('network.ips')} />
-        </Col>
-        <Col xs={24} xl={8}>
-          <NetworkTop route={n.userNetworkAsnsTops} body={body} dimension="asn" title={s('network.asns')} />
-        </Col>
-        <Col xs={24} xl={12}>
-          <NetworkTop
-            route={n.userNetworkIpProtocolsBits}
-            body={body}
-            dimension="ipProtocol"
-            title={s('network.protocols')}
-          />
-        </Col>
-        <Col xs={24} xl={12}>
-          <NetworkTop
-            route={n.userNetworkTcpFlagsTops}
-            body={body}
-            dimension="tcpFlags"
-            title={s('network.tcpFlags')}
-          />
-        </Col>
-        <Col xs={24} xl={12}>
-          <RateChart
-            route={n.userNetworkIpProtocolsAvgBitRate}
-            body={body}
-            step={step}
-            dimension="ipProtocol"
-            title={s('network.protocolRate')}
-          />
-        </Col>
-        <Col xs={24} xl={12}>
-          <RateChart
-            route={n.userNetworkTcpFlagsAvgBitRate}
-            body={body}
-            step={step}
-            dimension="tcpFlags"
-            title={s('network.tcpFlagsRate')}
-          />
-        </Col>
+        {TOPS.map(({ route, dimension, title, xl }) => (
+          <Col key={dimension} xs={24} xl={xl}>
+            <NetworkTop route={route} body={body} dimension={dimension} title={s(title)} />
+          </Col>
+        ))}
+        {RATES.map(({ route, dimension, title }) => (
+          <Col key={dimension} xs={24} xl={12}>
+            <RateChart route={route} body={body} step={step} dimension={dimension} title={s(title)} />
+          </Col>
+        ))}
       </Row>
     </>
   );
