@@ -120,13 +120,13 @@ function NetworkTop({
       ellipsis: true,
       render: (key: string) => name(dimension, key),
     },
-    { title: t('network.dropBits'), dataIndex: 'dropBits', align: 'right', width: 110, render: bits },
-    { title: t('network.passBits'), dataIndex: 'passBits', align: 'right', width: 110, render: bits },
+    { title: t('network.dropBits'), dataIndex: 'dropBits', align: 'right', width: 100, render: bits },
+    { title: t('network.passBits'), dataIndex: 'passBits', align: 'right', width: 100, render: bits },
     {
       title: t('network.dropPackets'),
       dataIndex: 'dropPackets',
       align: 'right',
-      width: 110,
+      width: 100,
       render: (v: number) => formatValue(v, 'count', locale),
     },
   ];
@@ -187,11 +187,11 @@ function SumCard({ body }: { body: StatisticsBody }) {
 
 /** The tops and breakdowns, in the page's order, with their widths on a wide screen. */
 const TOPS = [
-  { route: n.userNetworkCountriesTops, dimension: 'country', title: 'network.countries', xl: 8 },
-  { route: n.userNetworkIpsTops, dimension: 'ip', title: 'network.ips', xl: 8 },
-  { route: n.userNetworkAsnsTops, dimension: 'asn', title: 'network.asns', xl: 8 },
+  { route: n.userNetworkCountriesTops, dimension: 'country', title: 'network.countries', xl: 12 },
+  { route: n.userNetworkIpsTops, dimension: 'ip', title: 'network.ips', xl: 12 },
+  { route: n.userNetworkAsnsTops, dimension: 'asn', title: 'network.asns', xl: 12 },
   { route: n.userNetworkIpProtocolsBits, dimension: 'ipProtocol', title: 'network.protocols', xl: 12 },
-  { route: n.userNetworkTcpFlagsTops, dimension: 'tcpFlags', title: 'network.tcpFlags', xl: 12 },
+  { route: n.userNetworkTcpFlagsTops, dimension: 'tcpFlags', title: 'network.tcpFlags', xl: 24 },
 ] as const;
 /** The breakdowns' bit rates. */
 const RATES = [
