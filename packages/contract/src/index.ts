@@ -7,6 +7,7 @@ export * from './edge/challenge.js';
 export * from './edge/data-plane.js';
 export * from './edge/geo.js';
 export * from './edge/ip-ranges.js';
+export * from './edge/l4-counters.js';
 export * from './edge/l4-rules.js';
 export * from './edge/modules.js';
 export * from './edge/nginx-tuning.js';

@@ -24,6 +24,8 @@ export const CONSOLE_PATHS = {
   /** Log push events and their delivery log (the customer's and the operator's). */
   logPush: 'dataAnalysis/logPush',
   securityAnalysis: 'dataAnalysis/securityAnalysis',
+  /** The layer-4 (network) attack analysis: the user console only (the calls are the user's). */
+  l4AttackAnalysis: 'dataAnalysis/l4AttackAnalysis',
 } as const;
 
 export type ConsolePathName = keyof typeof CONSOLE_PATHS;

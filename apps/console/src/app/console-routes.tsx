@@ -117,6 +117,13 @@ export const ANALYTICS_PAGES: readonly ConsolePage[] = [
   },
 ];
 
+/** dataAnalysis/l4AttackAnalysis: the user console's (its calls are the user's, spec part 2 §7). */
+export const L4_ATTACK_PAGE: ConsolePage = {
+  name: 'l4AttackAnalysis',
+  path: CONSOLE_PATHS.l4AttackAnalysis,
+  lazy: lazyPage(loadAnalyticsPages, (m) => m.L4AttackAnalysisPage),
+};
+
 /** Marks the route of a console's frame; ConsoleFrame reads the tier from it. */
 export interface ConsoleHandle {
   readonly tier: Tier;

@@ -17,8 +17,22 @@ import { NodeApiError, type NodeClient } from './node-client.js';
 /** Answers that will not change on a retry of the same bytes. */
 const REFUSED_FOR_GOOD = new Set([400, 413, 415]);
 
+/** What the shipper needs of a spool (the events' EventSpool, the layer-4 counters' L4CounterSpool). */
+export interface ShipperSpool {
+  readonly dir: string;
+  readonly waiting: number;
+  takeOldest(): { seq: number; file: string; count: number } | null;
+  acknowledge(batch: { seq: number; file: string; count: number }): Promise<void>;
+  discard(batch: { seq: number; file: string; count: number }): Promise<void>;
+  release(): void;
+}
+
 export interface EventShipperOptions {
-  spool: EventSpool;
+  spool: EventSpool | ShipperSpool;
+  /** Sends one batch file's bytes (default: the events' call, client.shipEvents). */
+  ship?: (client: NodeClient, bytes: Uint8Array, signal: AbortSignal) => Promise<{ duplicate: boolean }>;
+  /** The first word of the log's event names (default `events`). */
+  name?: string;
   /** The control plane client once the node is registered (null before). */
   client: () => NodeClient | null;
   log: Logger;
@@ -37,7 +51,10 @@ export class EventShipper {
 
   /** Runs until the signal aborts. */
   async run(): Promise<void> {
-    const { signal, spool, log } = this.options;
+    const { signal, log } = this.options;
+    const spool = this.options.spool as ShipperSpool;
+    const name = this.options.name ?? 'events';
+    const ship = this.options.ship ?? ((client, bytes, abort) => client.shipEvents(bytes, abort));
     const backoff = new Backoff(this.options.backoffMinMs ?? 500, this.options.backoffMaxMs ?? 10_000);
     while (!signal.aborted) {
       const client = this.options.client();
@@ -48,13 +65,13 @@ export class EventShipper {
       }
       try {
         const bytes = await readFile(batch.file);
-        const answer = await client.shipEvents(bytes, signal);
+        const answer = await ship(client, bytes, signal);
         await spool.acknowledge(batch);
         this.shipped.batches++;
         this.shipped.events += batch.count;
-        if (backoff.consecutiveFailures > 0) log('info', 'events.shipping_resumed', { seq: batch.seq });
+        if (backoff.consecutiveFailures > 0) log('info', `${name}.shipping_resumed`, { seq: batch.seq });
         backoff.reset();
-        if (answer.duplicate) log('info', 'events.batch_duplicate', { seq: batch.seq });
+        if (answer.duplicate) log('info', `${name}.batch_duplicate`, { seq: batch.seq });
       } catch (err) {
         if (signal.aborted) {
           spool.release();
@@ -62,25 +79,25 @@ export class EventShipper {
         }
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
           // Removed by hand: nothing left to send.
-          log('warn', 'events.batch_missing', { seq: batch.seq, file: batch.file });
+          log('warn', `${name}.batch_missing`, { seq: batch.seq, file: batch.file });
           await spool.acknowledge(batch);
           continue;
         }
         if (err instanceof NodeApiError && REFUSED_FOR_GOOD.has(err.status)) {
-          log('error', 'events.batch_refused', { seq: batch.seq, events: batch.count, error: errorText(err) });
+          log('error', `${name}.batch_refused`, { seq: batch.seq, events: batch.count, error: errorText(err) });
           try {
             await spool.discard(batch);
             continue;
           } catch (e) {
             spool.release();
-            log('warn', 'events.spool_unwritable', { dir: spool.dir, error: errorText(e) });
+            log('warn', `${name}.spool_unwritable`, { dir: spool.dir, error: errorText(e) });
             await pause(backoff.next(), signal);
             continue;
           }
         }
         spool.release();
         const wait = backoff.next();
-        log('warn', 'events.ship_failed', {
+        log('warn', `${name}.ship_failed`, {
           seq: batch.seq,
           waiting: spool.waiting,
           error: errorText(err),

@@ -28,6 +28,22 @@ import { ipEntryBounds, type L4PortRules, type L4Rules } from '@rampart/contract
  *   chain input        input, priority filter - 10: after conntrack (ct count needs it), before
  *                      the host's own filter chains at 0; new connections only: port whitelist,
  *                      connection limit and rate, then the zone's new-connection rate
+ *
+ * Counters (the network-attack analytics, read by l4-counters.ts; docs/decisions.md "Layer-4
+ * counters"): the kernel counts every packet of a layer-4 port twice, where it enters (`pre`,
+ * before any of the rules above can drop it: "all") and once it got through every rule of this
+ * table (`count_in`, input at filter - 5, after `input` and before the host's filter chains:
+ * "pass"); dropped = all − pass. Counting at the drops instead would mean a counter in each of the
+ * dozen drop rules; two lookups cost every packet the same. Each stage keeps, with a counter per
+ * element:
+ *
+ *   set cnt_<stage>        inet_proto . inet_service  the ports' packets and bytes (a lookup counts)
+ *   set cntf_<stage>       port . TCP flags byte       dynamic: the flag combinations seen (raw byte,
+ *                                                      not the tcp_flag type: nft 1.0.6 aborts
+ *                                                      listing a concatenation of flag values)
+ *   set cnts_<stage>4/6    proto . port . source       dynamic, bounded, idle ones expire: top sources
+ *   set cnt_node           inet_proto                  ICMP, ICMPv6 and GRE reaching the node (no port;
+ *                                                      this table drops none of them: pass only)
  */
 
 export const L4_TABLE = 'rampart';
@@ -38,6 +54,22 @@ const METER_TIMEOUT_SECONDS = 60;
 
 export const PRE_PRIORITY = -300;
 export const INPUT_PRIORITY = -10;
+/** The pass counters: after `input`, before the host's filter chains (priority 0). */
+export const COUNT_PRIORITY = -5;
+/** Sources a per-source counter set holds (per family and stage): the top lists' reach. */
+export const SOURCE_SET_SIZE = 4096;
+/** How long an idle source keeps its counter (longer than the reader's interval: none is lost). */
+const SOURCE_TIMEOUT_SECONDS = 120;
+/** TCP flag combinations a port's flag set holds (one byte: 256 per port at most). */
+const FLAG_SET_SIZE = 65_535;
+/** The counting stages: every packet where it enters, and those that passed the table. */
+export const COUNT_STAGES = ['all', 'pass'] as const;
+export type CountStage = (typeof COUNT_STAGES)[number];
+/** The sets the counter reader lists. */
+export const COUNTER_SETS: readonly string[] = [
+  ...COUNT_STAGES.flatMap((s) => [`cnt_${s}`, `cntf_${s}`, `cnts_${s}4`, `cnts_${s}6`]),
+  'cnt_node',
+];
 
 /** An address blocked for a while, with the seconds left. */
 export interface L4BlockedEntry {
@@ -162,12 +194,14 @@ export function renderL4Ruleset(rules: L4Rules, blocked: readonly L4BlockedEntry
     if (newConnections) sets.push(dynamicSet(`new${f}`, f, true, METER_TIMEOUT_SECONDS));
   }
 
+  const counted: string[] = [];
   for (const port of rules.ports) {
     const id = l4Int(port.id, 1, 2_147_483_647, 'port id');
     const number = l4Int(port.port, 1, 65_535, 'port');
     guarded.add(number);
     const protocols = portProtocols(port);
     for (const proto of protocols) {
+      counted.push(`${proto} . ${number}`);
       preDispatch.push(`${proto} . ${number} : jump p${id}_pre`);
       // After conntrack a port needs its chain for its limit, or to spare its whitelist the zone's rate.
       if (port.connectionLimit || newConnections) inputDispatch.push(`${proto} . ${number} : jump p${id}_in`);
@@ -224,7 +258,28 @@ export function renderL4Ruleset(rules: L4Rules, blocked: readonly L4BlockedEntry
   chains.push(chain('zone_pre', null, zonePre));
   if (zoneInput.length > 0) chains.push(chain('zone_in', null, zoneInput));
 
+  const countChains: string[] = [];
+  for (const stage of COUNT_STAGES) {
+    sets.push(
+      `  set cnt_${stage} {\n    type inet_proto . inet_service; counter;${counted.length > 0 ? ` elements = { ${counted.join(', ')} }` : ''}\n  }`,
+      `  set cntf_${stage} { typeof th dport . @th,104,8; flags dynamic; size ${FLAG_SET_SIZE}; counter; }`,
+    );
+    for (const f of FAMILIES)
+      sets.push(
+        `  set cnts_${stage}${f} { type inet_proto . inet_service . ${ipType(f)}; flags dynamic,timeout; size ${SOURCE_SET_SIZE}; timeout ${SOURCE_TIMEOUT_SECONDS}s; counter; }`,
+      );
+    countChains.push(
+      chain(`count_${stage}`, null, [
+        `meta l4proto tcp update @cntf_${stage} { th dport . @th,104,8 }`,
+        ...FAMILIES.map((f) => `update @cnts_${stage}${f} { meta l4proto . th dport . ${saddr(f)} }`),
+      ]),
+    );
+  }
+  sets.push('  set cnt_node { type inet_proto; flags dynamic; size 16; counter; }');
+
   const preRules = ['meta iiftype loopback accept'];
+  // Counted before any rule can drop: a lookup in the counter set counts the port's packet.
+  if (counted.length > 0) preRules.push('meta l4proto . th dport @cnt_all jump count_all');
   if (preDispatch.length > 0) preRules.push(`meta l4proto . th dport vmap { ${preDispatch.join(', ')} }`);
   preRules.push('meta l4proto { tcp, udp } th dport @guarded jump zone_pre');
   const inputRules = ['ct state != new accept', 'meta iiftype loopback accept'];
@@ -239,7 +294,13 @@ export function renderL4Ruleset(rules: L4Rules, blocked: readonly L4BlockedEntry
     ...sets,
     chain('pre', `type filter hook prerouting priority ${PRE_PRIORITY}; policy accept;`, preRules),
     chain('input', `type filter hook input priority ${INPUT_PRIORITY}; policy accept;`, inputRules),
+    chain('count_in', `type filter hook input priority ${COUNT_PRIORITY}; policy accept;`, [
+      'meta iiftype loopback accept',
+      'meta l4proto { icmp, ipv6-icmp, gre } update @cnt_node { meta l4proto } accept',
+      ...(counted.length > 0 ? ['meta l4proto . th dport @cnt_pass jump count_pass'] : []),
+    ]),
     ...chains,
+    ...countChains,
     '}',
     '',
   ].join('\n');

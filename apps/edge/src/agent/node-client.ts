@@ -31,6 +31,7 @@ import {
   reportProbeResults,
   routeUrl,
   shipNodeEvents,
+  shipNodeL4Counters,
 } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { z } from 'zod';
@@ -297,6 +298,22 @@ export class NodeClient {
       (text) => NodeClient.json(shipNodeEvents, text),
     );
     return (reply as z.output<(typeof shipNodeEvents)['response']>).data;
+  }
+
+  /**
+   * Ships one spooled batch of layer-4 counter records (l4-counter-spool.ts): `gzip` is the batch
+   * file's bytes, sent and signed as they are, as an event batch is.
+   */
+  async shipL4Counters(gzip: Uint8Array, signal?: AbortSignal): Promise<{ stored: number; duplicate: boolean }> {
+    if (gzip.byteLength > EVENT_BATCH_GZIP_MAX_BYTES) {
+      throw new NodeApiError(413, `counter batch of ${gzip.byteLength} bytes over ${EVENT_BATCH_GZIP_MAX_BYTES}`);
+    }
+    const reply = await this.call(
+      shipNodeL4Counters,
+      { raw: { bytes: gzip, contentType: EVENT_BATCH_CONTENT_TYPE }, signed: true, signal, timeoutMs: 60_000 },
+      (text) => NodeClient.json(shipNodeL4Counters, text),
+    );
+    return (reply as z.output<(typeof shipNodeL4Counters)['response']>).data;
   }
 
   /**

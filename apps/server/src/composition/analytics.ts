@@ -2,6 +2,9 @@ import { AnalyticsJob } from '../modules/analytics/analytics.job.js';
 import type { AnalyticsStore } from '../modules/analytics/analytics-store.js';
 import { DashboardService } from '../modules/analytics/dashboard.service.js';
 import { IngestService } from '../modules/analytics/ingest.service.js';
+import { L4IngestService } from '../modules/analytics/l4-ingest.service.js';
+import { bindL4StatisticsRoutes } from '../modules/analytics/l4-statistics.routes.js';
+import { L4StatisticsService } from '../modules/analytics/l4-statistics.service.js';
 import { bindLogSettingRoutes } from '../modules/analytics/log-settings.routes.js';
 import { LogSettingsService } from '../modules/analytics/log-settings.service.js';
 import { bindLogRoutes } from '../modules/analytics/logs.routes.js';
@@ -46,6 +49,11 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
   );
   const ingest = new IngestService(store, repo, (operatorId) => geo.locator(operatorId), clock);
   bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock);
+  bindL4StatisticsRoutes(
+    binder,
+    new L4IngestService(store, repo, (operatorId) => geo.locator(operatorId), clock),
+    new L4StatisticsService(store, repo),
+  );
   bindLogRoutes(binder, new LogsService(store, repo));
   const logSettings: LogSettingsService = new LogSettingsService(
     repos.settings,

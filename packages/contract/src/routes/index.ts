@@ -26,12 +26,14 @@ import { abuseIPRoutes, firewallReputationRoutes } from './firewall-reputation.j
 import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
+import { l4CounterRoutes } from './l4-counters.js';
 import { clientLogExportRoutes, logExportRoutes } from './log-exports.js';
 import { logPushRoutes } from './log-push.js';
 import { logSettingRoutes } from './log-settings.js';
 import { logoRoutes } from './logos.js';
 import { logRoutes } from './logs.js';
 import { monitoringRoutes } from './monitoring.js';
+import { networkStatisticsRoutes } from './network-statistics.js';
 import { nodeCommandRoutes } from './node-commands.js';
 import { nodeInstallRoutes } from './node-install.js';
 import { nodeOperationRoutes } from './node-operations.js';
@@ -86,12 +88,14 @@ export * from './firewall-reputation.js';
 export * from './firewall-user-agents.js';
 export * from './group-lines.js';
 export * from './groups.js';
+export * from './l4-counters.js';
 export * from './log-exports.js';
 export * from './log-push.js';
 export * from './log-settings.js';
 export * from './logos.js';
 export * from './logs.js';
 export * from './monitoring.js';
+export * from './network-statistics.js';
 export * from './node-commands.js';
 export * from './node-install.js';
 export * from './node-operations.js';
@@ -186,6 +190,8 @@ export const ROUTE_GROUPS = {
   statistics: statisticsRoutesOf,
   dashboard: dashboardRoutes,
   analyticsEvents: analyticsEventRoutes,
+  l4Counters: l4CounterRoutes,
+  networkStatistics: networkStatisticsRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

@@ -106,6 +106,9 @@ function checkRange<T extends { startTime: string; endTime: string }>(value: T, 
 }
 /** The customer's filter; the operator's adds the zones (part 2 §1: zone filtering is the operator's). */
 const userFilter = statisticsFilterBase;
+/** The customer's filter and the range check, for the other statistics calls (network-statistics.ts). */
+export const userStatisticsFilter = userFilter;
+export const checkStatisticsRange = checkRange;
 const clientFilter = statisticsFilterBase.extend({
   zoneIDs: filterIds,
   userID: z.number().int().positive().optional(),

@@ -93,10 +93,19 @@ function userManagementOf(tier: Tier, extra: readonly MenuLeaf[] = []): MenuGrou
 }
 
 /**
- * dataAnalysis of the user and client consoles (spec part 1 §2 order): statistics,
- * statisticsCustomize, logger, logExport, logPush, securityAnalysis.
+ * Whether the user console lists the layer-4 attack analysis (spec part 1 §2: "the layer-4 attack
+ * page is hidden by default"; docs/decisions.md "Layer-4 counters"): a build flag as in the spec,
+ * `VITE_L4_ATTACK_PAGE=on` when the console is built. Hidden, the page is not in the menu; its
+ * address still opens it.
  */
-function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
+export const L4_ATTACK_PAGE_SHOWN = import.meta.env.VITE_L4_ATTACK_PAGE === 'on';
+
+/**
+ * dataAnalysis of the user and client consoles (spec part 1 §2 order): statistics,
+ * statisticsCustomize, logger, logExport, logPush, securityAnalysis, and in the user console
+ * l4AttackAnalysis when shown.
+ */
+function dataAnalysisOf(tier: 'user' | 'client', showL4Attack = false): MenuGroup {
   const permission = `${tier}.statistics.read`;
   return {
     key: 'dataAnalysis',
@@ -108,6 +117,7 @@ function dataAnalysisOf(tier: 'user' | 'client'): MenuGroup {
       { key: 'logExport', path: CONSOLE_PATHS.logExport, permission: `${tier}.logs.read` },
       { key: 'logPush', path: CONSOLE_PATHS.logPush, permission: `${tier}.logPush.read` },
       { key: 'securityAnalysis', path: CONSOLE_PATHS.securityAnalysis, permission },
+      ...(showL4Attack ? [{ key: 'l4AttackAnalysis' as const, path: CONSOLE_PATHS.l4AttackAnalysis, permission }] : []),
     ],
   };
 }
@@ -135,7 +145,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'blockList', path: USER_PATHS.blockList, permission: 'user.firewall.read' },
       ],
     },
-    dataAnalysisOf('user'),
+    dataAnalysisOf('user', L4_ATTACK_PAGE_SHOWN),
     changePassword,
   ],
   client: [

@@ -3,6 +3,7 @@
  * load carries one list of the chunks they need instead of three (see ANALYTICS_PAGES).
  */
 
+export { L4AttackAnalysisPage } from './L4AttackAnalysisPage';
 export { LogExportPage } from './LogExportPage';
 export { LoggerPage } from './LoggerPage';
 export { LogPushPage } from './LogPushPage';

@@ -8,6 +8,7 @@ import {
   accountsPage,
   type ConsolePage,
   consoleRoutes,
+  L4_ATTACK_PAGE,
 } from '../../app/console-routes';
 import { lazyPage } from '../../app/lazy-page';
 
@@ -41,6 +42,7 @@ export const USER_PAGES: readonly ConsolePage[] = [
     ),
   },
   ...ANALYTICS_PAGES,
+  L4_ATTACK_PAGE,
 ];
 
 /** The user (customer) console, /user. */

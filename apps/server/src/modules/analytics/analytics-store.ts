@@ -70,6 +70,37 @@ export interface StoredBatch {
   events: EventRow[];
 }
 
+/**
+ * What a layer-4 counter row counts by (docs/decisions.md "Layer-4 counters"): the agent's three
+ * (contract L4_COUNTER_DIMENSIONS) and, from a source address at ingest, its country and ASN.
+ */
+export const L4_STORED_DIMS = ['protocol', 'tcpFlags', 'source', 'country', 'asn'] as const;
+export type L4StoredDim = (typeof L4_STORED_DIMS)[number];
+
+/** One layer-4 counter row as stored: a node's record, placed (the port's site) and located. */
+export interface L4CounterRow {
+  /** The minute counted (unix seconds, a multiple of 60). */
+  bucket: number;
+  nodeId: number;
+  /** The site owning the port, 0 for the node's own counts (ICMP, GRE) and ports of no site. */
+  siteId: number;
+  portId: number;
+  outcome: 'pass' | 'drop';
+  dim: L4StoredDim;
+  /** A protocol, a TCP flag combination, an address, a country code ("" unknown) or an ASN ("0" unknown). */
+  value: string;
+  packets: number;
+  bytes: number;
+}
+
+/** A layer-4 counter batch as the store takes it: stored whole, once. */
+export interface StoredL4Batch {
+  batchId: string;
+  nodeId: number;
+  receivedAt: number;
+  rows: L4CounterRow[];
+}
+
 export interface IngestResult {
   stored: number;
   duplicate: boolean;
@@ -112,6 +143,12 @@ export interface AnalyticsStore {
    * are left out).
    */
   ingest(batch: StoredBatch): Promise<IngestResult>;
+  /**
+   * Stores a layer-4 counter batch exactly once (`l4_counters`, ledger `l4_batches`): a batch
+   * already taken answers `duplicate`. Its rows are pruned with the rollups, its ledger with the
+   * events' ledger.
+   */
+  ingestL4(batch: StoredL4Batch): Promise<IngestResult>;
   /**
    * Events before this (unix seconds, a whole hour) are counted in the dimension tables (lowdims_1h,
    * dims_1h; dims_1d for the whole days before it); later ones only in events, where the statistics

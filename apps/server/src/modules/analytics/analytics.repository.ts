@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { dashboards, domains, nodes, sites } from '../../platform/db/schema.js';
+import { dashboards, domains, nodes, sitePorts, sites } from '../../platform/db/schema.js';
 import { hasAnyTag } from '../../platform/db/tags.js';
 import { type SiteScope, siteScope } from '../sites/sites.repository.js';
 
@@ -26,6 +26,16 @@ export class AnalyticsRepository {
       .from(domains)
       .innerJoin(sites, eq(sites.id, domains.siteId))
       .where(inArray(domains.id, [...ids]));
+  }
+
+  /** Layer-4 ports as the layer-4 counters place their records: the port's site and its operator. */
+  async portPlaces(ids: readonly number[]): Promise<{ portId: number; siteId: number; ownerId: number }[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select({ portId: sitePorts.id, siteId: sitePorts.siteId, ownerId: sites.ownerId })
+      .from(sitePorts)
+      .innerJoin(sites, eq(sites.id, sitePorts.siteId))
+      .where(inArray(sitePorts.id, [...ids]));
   }
 
   async nodePlace(nodeId: number): Promise<{ zoneId: number; ownerId: number } | undefined> {

@@ -8,6 +8,7 @@ import {
   type Row,
   type SqlDialect,
   type StoredBatch,
+  type StoredL4Batch,
 } from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
 import { ADDED_EVENT_COLUMNS, EVENT_COLUMNS } from './duckdb-store.js';
@@ -190,6 +191,13 @@ const DDL = [
   // Batches begun: a row here and none in batches is an attempt that was cut short.
   'CREATE TABLE IF NOT EXISTS batch_attempts (batch_key UInt64, batch_id String, node_id Int32, received_at Int64) ' +
     `ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
+  // The layer-4 counters (docs/decisions.md "Layer-4 counters"): the DuckDB store's columns, and
+  // the key of the batch each row came with (a batch is one INSERT: all its rows or none).
+  'CREATE TABLE IF NOT EXISTS l4_counters (bucket Int64, site_id Int32, node_id Int32, port_id Int32, outcome String, ' +
+    `dim String, value String, packets Int64, bytes Int64, batch_key UInt64) ENGINE = MergeTree() PARTITION BY ${DAY_OF('bucket')} ` +
+    'ORDER BY (site_id, dim, bucket)',
+  'CREATE TABLE IF NOT EXISTS l4_batches (batch_key UInt64, batch_id String, node_id Int32, received_at Int64, records Int32) ' +
+    `ENGINE = MergeTree() PARTITION BY ${DAY_OF('received_at')} ORDER BY batch_key`,
   ROLLUP_VIEW('rollup_1m', 60),
   ROLLUP_VIEW('rollup_5m', 300),
   ROLLUP_VIEW('rollup_1h', 3600),
@@ -213,6 +221,8 @@ const DATED_TABLES: readonly [string, string, 'raw' | 'rollup' | 'ledger'][] = [
   ['sitedims_1d', 'bucket', 'rollup'],
   ['batches', 'received_at', 'ledger'],
   ['batch_attempts', 'received_at', 'ledger'],
+  ['l4_counters', 'bucket', 'rollup'],
+  ['l4_batches', 'received_at', 'ledger'],
 ];
 const SUMMED_TABLES = [
   'rollup_1m',
@@ -491,6 +501,66 @@ export class ClickHouseStore implements AnalyticsStore {
       ),
     );
     return results;
+  }
+
+  /**
+   * A layer-4 counter batch exactly once without a transaction: taken when its ledger row is
+   * there; otherwise its rows go in with one INSERT (one block: all or nothing) unless an attempt
+   * cut short after that INSERT left them there already (looked up by the batch's key within its
+   * minutes), then the ledger row.
+   */
+  async ingestL4(batch: StoredL4Batch): Promise<IngestResult> {
+    this.assertOpen();
+    for (const n of [batch.nodeId, batch.receivedAt]) {
+      if (!Number.isSafeInteger(n)) throw new Error('ingest: node and time must be integers');
+    }
+    let from = Number.POSITIVE_INFINITY;
+    let to = Number.NEGATIVE_INFINITY;
+    for (const r of batch.rows) {
+      for (const n of [r.bucket, r.siteId, r.nodeId, r.portId, r.packets, r.bytes]) {
+        if (!Number.isSafeInteger(n)) throw new Error('ingest: counter rows hold integers');
+      }
+      from = Math.min(from, r.bucket);
+      to = Math.max(to, r.bucket);
+    }
+    const key = batchKey(batch.batchId);
+    const taken = await this.select(`SELECT batch_id FROM l4_batches WHERE batch_key = ${key}`);
+    if (taken.some((r) => r.batch_id === batch.batchId)) return { stored: 0, duplicate: true };
+    let stored = batch.rows.length;
+    if (stored > 0) {
+      const [there] = await this.select(
+        `SELECT count() AS n FROM l4_counters WHERE bucket >= ${from} AND bucket <= ${to} AND batch_key = ${key}`,
+      );
+      if (there && Number(there.n) > 0) stored = 0;
+      else
+        await this.insert(
+          'l4_counters',
+          batch.rows.map((r) =>
+            JSON.stringify({
+              bucket: r.bucket,
+              site_id: r.siteId,
+              node_id: r.nodeId,
+              port_id: r.portId,
+              outcome: r.outcome,
+              dim: r.dim,
+              value: r.value,
+              packets: r.packets,
+              bytes: r.bytes,
+              batch_key: key,
+            }),
+          ),
+        );
+    }
+    await this.insert('l4_batches', [
+      JSON.stringify({
+        batch_key: key,
+        batch_id: batch.batchId,
+        node_id: batch.nodeId,
+        received_at: batch.receivedAt,
+        records: batch.rows.length,
+      }),
+    ]);
+    return { stored, duplicate: false };
   }
 
   /**

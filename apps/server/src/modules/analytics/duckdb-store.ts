@@ -8,9 +8,11 @@ import {
   type EventRow,
   hexOf,
   type IngestResult,
+  type L4CounterRow,
   type Row,
   type SqlDialect,
   type StoredBatch,
+  type StoredL4Batch,
 } from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
 import { checkedParts, DATED_COLUMN } from './log-parts.js';
@@ -81,6 +83,19 @@ export const EVENT_COLUMNS: readonly [keyof EventRow, string, string][] = [
 /** Columns added to the events table after it first shipped: ALTER TABLE on open (both stores). */
 export const ADDED_EVENT_COLUMNS: ReadonlySet<string> = new Set(['waf_part', 'waf_excerpt', 'waf_name']);
 
+/** Column name and DuckDB type of the layer-4 counters table, in the appender's order. */
+export const L4_COLUMNS: readonly [keyof L4CounterRow, string, string][] = [
+  ['bucket', 'bucket', 'BIGINT'],
+  ['siteId', 'site_id', 'INTEGER'],
+  ['nodeId', 'node_id', 'INTEGER'],
+  ['portId', 'port_id', 'INTEGER'],
+  ['outcome', 'outcome', 'VARCHAR'],
+  ['dim', 'dim', 'VARCHAR'],
+  ['value', 'value', 'VARCHAR'],
+  ['packets', 'packets', 'BIGINT'],
+  ['bytes', 'bytes', 'BIGINT'],
+];
+
 const KEY_COLUMNS =
   'bucket BIGINT NOT NULL, site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL';
 const ROLLUP_DDL = (table: string) =>
@@ -104,6 +119,11 @@ const DDL = [
   // log push reads new events in (docs/decisions.md "Log push"); 0 for batches from before it.
   `CREATE TABLE IF NOT EXISTS batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
      received_at BIGINT NOT NULL, dropped BIGINT NOT NULL, events INTEGER NOT NULL, ingested_at BIGINT NOT NULL DEFAULT 0)`,
+  // The layer-4 counters (docs/decisions.md "Layer-4 counters"): partial sums per minute, site,
+  // node, port, outcome and dimension value, as the nodes' batches bring them; and their ledger.
+  `CREATE TABLE IF NOT EXISTS l4_counters (${L4_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
+  `CREATE TABLE IF NOT EXISTS l4_batches (batch_id VARCHAR PRIMARY KEY, node_id INTEGER NOT NULL,
+     received_at BIGINT NOT NULL, records INTEGER NOT NULL)`,
 ];
 
 /**
@@ -445,6 +465,45 @@ export class DuckDbStore implements AnalyticsStore {
     }
   }
 
+  ingestL4(batch: StoredL4Batch): Promise<IngestResult> {
+    return this.serialised(async (db) => {
+      await db.run('BEGIN TRANSACTION');
+      try {
+        if (
+          (await db.runAndReadAll('SELECT 1 FROM l4_batches WHERE batch_id = $1', [batch.batchId])).currentRowCount > 0
+        ) {
+          await db.run('ROLLBACK');
+          return { stored: 0, duplicate: true };
+        }
+        const appender = await db.createAppender('l4_counters');
+        for (const r of batch.rows) {
+          appender.appendBigInt(BigInt(r.bucket));
+          appender.appendInteger(r.siteId);
+          appender.appendInteger(r.nodeId);
+          appender.appendInteger(r.portId);
+          appender.appendVarchar(r.outcome);
+          appender.appendVarchar(r.dim);
+          appender.appendVarchar(r.value);
+          appender.appendBigInt(BigInt(r.packets));
+          appender.appendBigInt(BigInt(r.bytes));
+          appender.endRow();
+        }
+        appender.closeSync();
+        await db.run('INSERT INTO l4_batches (batch_id, node_id, received_at, records) VALUES ($1, $2, $3, $4)', [
+          batch.batchId,
+          batch.nodeId,
+          BigInt(batch.receivedAt),
+          batch.rows.length,
+        ]);
+        await db.run('COMMIT');
+        return { stored: batch.rows.length, duplicate: false };
+      } catch (error) {
+        await db.run('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
+  }
+
   async query(sql: string): Promise<Row[]> {
     const reader = await this.connection('reader').runAndReadAll(sql);
     return reader.getRowObjectsJS().map((row) => {
@@ -462,6 +521,8 @@ export class DuckDbStore implements AnalyticsStore {
       await db.run(`DELETE FROM events WHERE ts < ${rawBefore}`);
       for (const [table] of SUMMED_TABLES) await db.run(`DELETE FROM ${table} WHERE bucket < ${rollupBefore}`);
       await db.run(`DELETE FROM batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`);
+      await db.run(`DELETE FROM l4_counters WHERE bucket < ${rollupBefore}`);
+      await db.run(`DELETE FROM l4_batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`);
     });
   }
 

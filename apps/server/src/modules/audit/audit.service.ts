@@ -1,5 +1,5 @@
 import type { AnyRoute, auditQuery } from '@rampart/contract';
-import { errorStatus, isErrorCode } from '@rampart/contract';
+import { errorStatus, isErrorCode, networkStatisticsRoutes } from '@rampart/contract';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -20,6 +20,8 @@ export const READ_ONLY_ROUTES: ReadonlySet<string> = new Set([
   ...['user', 'client'].flatMap((tier) =>
     ['info', 'top', 'timeSeries', 'list', 'export'].map((call) => `${tier}.statistics.${call}`),
   ),
+  // The network-attack statistics read as the statistics do.
+  ...Object.values(networkStatisticsRoutes).map((route) => route.id),
 ]);
 
 /**

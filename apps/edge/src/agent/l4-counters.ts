@@ -1,0 +1,315 @@
+import { execFile } from 'node:child_process';
+import {
+  L4_SOURCES_PER_PORT,
+  type L4CounterRecord,
+  type L4IpProtocol,
+  type L4Outcome,
+  type L4PortRules,
+  tcpFlagsOf,
+} from '@rampart/contract';
+import { COUNTER_SETS, type CountStage, L4_TABLE } from './l4-rules-render.js';
+
+/**
+ * Reads the layer-4 counters the kernel keeps in the agent's table (l4-rules-render.ts, "Counters")
+ * with one `nft -j -f -` listing the counter sets, and turns them into records of what happened
+ * since the previous reading (contract edge/l4-counters.ts), stamped with the minute of the
+ * reading. The kernel's counters only grow while a set lives, so a reading is the difference to
+ * the previous one, element by element, with three exceptions:
+ *
+ * - a set with another handle is a new set (the table was replaced: every counter started at 0):
+ *   its counters are all new; what the old table counted after the previous reading is lost (at
+ *   most one interval, at a rules change);
+ * - an element whose counter went down was dropped (an idle source expired) and added again: its
+ *   counter is all new;
+ * - an element gone was dropped: nothing to count.
+ *
+ * Dropped = entered − passed, per port, protocol, flag combination and source (the table counts
+ * both stages with the same keys). The ports' ids come from the document in force (`ports`): the
+ * kernel counts by protocol and port number.
+ */
+
+const NFT_TIMEOUT_MS = 10_000;
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
+/** One counter: packets and bytes. */
+interface Count {
+  packets: number;
+  bytes: number;
+}
+
+/** A listing of the counter sets: set name → its handle and its elements' counters by key text. */
+export type CounterListing = Map<string, { handle: number; elements: Map<string, Count> }>;
+
+type Json = unknown;
+
+const PROTOCOL_NUMBERS: Record<string, string> = {
+  '1': 'icmp',
+  '6': 'tcp',
+  '17': 'udp',
+  '47': 'gre',
+  '58': 'ipv6-icmp',
+};
+const protoName = (v: Json): string => {
+  const s = String(v);
+  return PROTOCOL_NUMBERS[s] ?? s;
+};
+
+/** The key text of an element's value: its concatenated parts joined by " . ". */
+function keyText(val: Json): string | null {
+  if (typeof val === 'string' || typeof val === 'number') return String(val);
+  if (val !== null && typeof val === 'object' && 'concat' in val && Array.isArray(val.concat)) {
+    const parts = val.concat.map((p: Json) => (typeof p === 'string' || typeof p === 'number' ? String(p) : null));
+    return parts.includes(null) ? null : parts.join(' . ');
+  }
+  return null;
+}
+
+/** The counter sets of an `nft -j` listing (anything else in it is left aside). */
+export function parseCounterListing(text: string): CounterListing {
+  const out: CounterListing = new Map();
+  const doc = JSON.parse(text) as { nftables?: Json[] };
+  for (const item of doc.nftables ?? []) {
+    const set = (item as { set?: Record<string, Json> }).set;
+    if (!set || typeof set.name !== 'string' || set.table !== L4_TABLE) continue;
+    const elements = new Map<string, Count>();
+    for (const e of Array.isArray(set.elem) ? set.elem : []) {
+      const elem = (e as { elem?: { val?: Json; counter?: Count } }).elem;
+      const key = keyText(elem?.val ?? e);
+      const counter = elem?.counter;
+      if (key === null || !counter || !Number.isSafeInteger(counter.packets) || !Number.isSafeInteger(counter.bytes))
+        continue;
+      elements.set(key, { packets: counter.packets, bytes: counter.bytes });
+    }
+    out.set(set.name, { handle: Number(set.handle), elements });
+  }
+  return out;
+}
+
+/**
+ * Lists the counter sets (an empty listing before the agent's table exists): one `nft -j list set`
+ * per set, all at once (nft 1.0.6 reads a file of commands as JSON under -j, and lists nothing for
+ * JSON list commands; listing the whole table would list the region sets too).
+ */
+export async function listCounters(nft: readonly string[]): Promise<CounterListing> {
+  const listings = await Promise.all(COUNTER_SETS.map((name) => listSet(nft, name)));
+  const out: CounterListing = new Map();
+  for (const listing of listings) for (const [name, set] of listing) out.set(name, set);
+  return out;
+}
+
+function listSet(nft: readonly string[], name: string): Promise<CounterListing> {
+  const [file, ...args] = nft;
+  if (file === undefined) return Promise.reject(new Error('no nft command'));
+  return new Promise((resolve, reject) => {
+    execFile(
+      file,
+      [...args, '-j', 'list', 'set', 'inet', L4_TABLE, name],
+      { timeout: NFT_TIMEOUT_MS, maxBuffer: MAX_OUTPUT, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        // No table yet (or a table without this set): nothing counted.
+        if (err && /No such file or directory/.test(stderr)) return resolve(new Map());
+        if (err) return reject(new Error(`nft list set ${name}: ${stderr.trim().slice(0, 500) || err.message}`));
+        try {
+          resolve(parseCounterListing(stdout));
+        } catch (e) {
+          reject(e);
+        }
+      },
+    );
+  });
+}
+
+/** What changed in each set between two listings (see the file's comment for the rules). */
+export function deltasOf(previous: CounterListing, current: CounterListing): Map<string, Map<string, Count>> {
+  const out = new Map<string, Map<string, Count>>();
+  for (const [name, set] of current) {
+    const before = previous.get(name);
+    const same = before !== undefined && before.handle === set.handle;
+    const changed = new Map<string, Count>();
+    for (const [key, now] of set.elements) {
+      const was = same ? before.elements.get(key) : undefined;
+      const delta =
+        was && now.packets >= was.packets && now.bytes >= was.bytes
+          ? { packets: now.packets - was.packets, bytes: now.bytes - was.bytes }
+          : now;
+      if (delta.packets > 0 || delta.bytes > 0) changed.set(key, delta);
+    }
+    out.set(name, changed);
+  }
+  return out;
+}
+
+const add = (map: Map<string, Count>, key: string, c: Count) => {
+  const had = map.get(key);
+  if (had) {
+    had.packets += c.packets;
+    had.bytes += c.bytes;
+  } else map.set(key, { ...c });
+};
+
+/**
+ * The records of one reading's deltas: the ports' ids by `protocol/port` (`portIds`), `minute` the
+ * minute stamped on them.
+ */
+export function recordsOf(
+  deltas: Map<string, Map<string, Count>>,
+  portIds: ReadonlyMap<string, number>,
+  minute: number,
+): L4CounterRecord[] {
+  // Per stage: `portId|dimension|key` → counts.
+  const stages: Record<CountStage, Map<string, Count>> = { all: new Map(), pass: new Map() };
+  const idOf = (proto: string, port: string) => portIds.get(`${proto}/${port}`);
+  for (const stage of ['all', 'pass'] as const) {
+    const into = stages[stage];
+    for (const [key, c] of deltas.get(`cnt_${stage}`) ?? []) {
+      const [proto = '', port = ''] = key.split(' . ');
+      const id = idOf(protoName(proto), port);
+      if (id !== undefined) add(into, `${id}|protocol|${protoName(proto)}`, c);
+    }
+    for (const [key, c] of deltas.get(`cntf_${stage}`) ?? []) {
+      const [port = '', flags = ''] = key.split(' . ');
+      const id = idOf('tcp', port);
+      if (id !== undefined && /^\d+$/.test(flags)) add(into, `${id}|tcpFlags|${tcpFlagsOf(Number(flags))}`, c);
+    }
+    for (const family of ['4', '6']) {
+      for (const [key, c] of deltas.get(`cnts_${stage}${family}`) ?? []) {
+        const [proto = '', port = '', ip = ''] = key.split(' . ');
+        const id = idOf(protoName(proto), port);
+        if (id !== undefined && ip !== '') add(into, `${id}|source|${ip}`, c);
+      }
+    }
+  }
+  const records: L4CounterRecord[] = [];
+  const push = (k: string, outcome: L4Outcome, c: Count) => {
+    if (c.packets <= 0 && c.bytes <= 0) return;
+    const [id = '0', dimension, key = ''] = k.split('|');
+    records.push({
+      minute,
+      portId: Number(id),
+      outcome,
+      dimension: dimension as L4CounterRecord['dimension'],
+      key,
+      packets: c.packets,
+      bytes: c.bytes,
+    });
+  };
+  for (const [k, all] of stages.all) {
+    const pass = stages.pass.get(k) ?? { packets: 0, bytes: 0 };
+    push(k, 'drop', {
+      packets: Math.max(0, all.packets - pass.packets),
+      bytes: Math.max(0, all.bytes - pass.bytes),
+    });
+  }
+  for (const [k, pass] of stages.pass) push(k, 'pass', pass);
+  // ICMP and ICMPv6 count as one protocol.
+  const node = new Map<string, Count>();
+  for (const [key, c] of deltas.get('cnt_node') ?? []) {
+    const name = protoName(key);
+    const proto: L4IpProtocol | null = name === 'gre' ? 'gre' : name === 'icmp' || name === 'ipv6-icmp' ? 'icmp' : null;
+    if (proto) add(node, `0|protocol|${proto}`, c);
+  }
+  for (const [k, c] of node) push(k, 'pass', c);
+  return boundSources(records);
+}
+
+/** Keeps the L4_SOURCES_PER_PORT sources of most packets per port and outcome. */
+export function boundSources(records: L4CounterRecord[]): L4CounterRecord[] {
+  const groups = new Map<string, L4CounterRecord[]>();
+  const out: L4CounterRecord[] = [];
+  for (const r of records) {
+    if (r.dimension !== 'source') {
+      out.push(r);
+      continue;
+    }
+    const g = `${r.portId}|${r.outcome}`;
+    const list = groups.get(g);
+    if (list) list.push(r);
+    else groups.set(g, [r]);
+  }
+  for (const list of groups.values()) {
+    list.sort((a, b) => b.packets - a.packets || b.bytes - a.bytes);
+    out.push(...list.slice(0, L4_SOURCES_PER_PORT));
+  }
+  return out;
+}
+
+/** `protocol/port` → the port's id, for the ports of a document. */
+export function portIdsOf(ports: readonly L4PortRules[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of ports) {
+    for (const proto of p.protocol === 'both' ? ['tcp', 'udp'] : [p.protocol]) out.set(`${proto}/${p.port}`, p.id);
+  }
+  return out;
+}
+
+export interface L4CounterReaderOptions {
+  /** The nft command and its leading arguments (default `['nft']`). */
+  nft?: readonly string[];
+  /** The ports of the document in force (the firewall's `applied`). */
+  ports: () => readonly L4PortRules[];
+  /** Takes the records of a reading, when given. */
+  sink?: (records: L4CounterRecord[]) => void | Promise<void>;
+  now?: () => number;
+}
+
+export class L4CounterReader {
+  private previous: CounterListing = new Map();
+  private readonly nft: readonly string[];
+  /** Records handed to the sink since the agent started. */
+  read = { readings: 0, records: 0 };
+
+  constructor(private readonly options: L4CounterReaderOptions) {
+    this.nft = options.nft ?? ['nft'];
+  }
+
+  /** Reads the counters once and hands what changed to the sink; answers the records. */
+  async poll(): Promise<L4CounterRecord[]> {
+    const current = await listCounters(this.nft);
+    const deltas = deltasOf(this.previous, current);
+    this.previous = current;
+    const now = (this.options.now ?? Date.now)();
+    const minute = Math.floor(now / 60_000) * 60;
+    const records = recordsOf(deltas, portIdsOf(this.options.ports()), minute);
+    this.read.readings++;
+    if (records.length > 0) {
+      this.read.records += records.length;
+      await this.options.sink?.(records);
+    }
+    return records;
+  }
+}
+
+/**
+ * Sums the readings' records per minute (one batch a minute instead of one per reading); a minute
+ * is handed on once a reading of a later minute came, its sources bounded again.
+ */
+export class L4MinuteAccumulator {
+  private readonly minutes = new Map<number, Map<string, L4CounterRecord>>();
+
+  add(records: readonly L4CounterRecord[]): void {
+    for (const r of records) {
+      let minute = this.minutes.get(r.minute);
+      if (!minute) {
+        minute = new Map();
+        this.minutes.set(r.minute, minute);
+      }
+      const k = `${r.portId}|${r.outcome}|${r.dimension}|${r.key}`;
+      const had = minute.get(k);
+      if (had) {
+        had.packets += r.packets;
+        had.bytes += r.bytes;
+      } else minute.set(k, { ...r });
+    }
+  }
+
+  /** The records of the minutes before `minute` (all with `minute` null), taken out. */
+  take(minute: number | null): L4CounterRecord[] {
+    const out: L4CounterRecord[] = [];
+    for (const [m, records] of [...this.minutes].sort((a, b) => a[0] - b[0])) {
+      if (minute !== null && m >= minute) continue;
+      this.minutes.delete(m);
+      out.push(...boundSources([...records.values()]));
+    }
+    return out;
+  }
+}

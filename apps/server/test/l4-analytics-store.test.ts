@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AnalyticsStore, L4CounterRow } from '../src/modules/analytics/analytics-store.js';
+import { createTestAnalyticsStore, TEST_ANALYTICS_KIND } from './helpers/test-analytics.js';
+
+/**
+ * The layer-4 counters in the analytics store, on DuckDB (server-pglite) and ClickHouse
+ * (server-postgres): a batch is stored once, sums read back, retention drops old minutes.
+ */
+
+const T0 = Date.UTC(2026, 10, 10, 10, 0, 0) / 1000;
+const row = (over: Partial<L4CounterRow> = {}): L4CounterRow => ({
+  bucket: T0,
+  nodeId: 1,
+  siteId: 5,
+  portId: 9,
+  outcome: 'drop',
+  dim: 'protocol',
+  value: 'tcp',
+  packets: 10,
+  bytes: 600,
+  ...over,
+});
+
+describe(`layer-4 counters in the analytics store (${TEST_ANALYTICS_KIND})`, () => {
+  let store: AnalyticsStore;
+  beforeEach(async () => {
+    store = await createTestAnalyticsStore();
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  const sums = async () =>
+    (
+      await store.query(
+        'SELECT site_id, outcome, dim, value, sum(packets) AS packets, sum(bytes) AS bytes FROM l4_counters ' +
+          'GROUP BY site_id, outcome, dim, value ORDER BY site_id, outcome, dim, value',
+      )
+    ).map((r) => ({ ...r, packets: Number(r.packets), bytes: Number(r.bytes) }));
+
+  it('stores a batch once; a batch sent again is a duplicate', async () => {
+    const rows = [
+      row(),
+      row({ outcome: 'pass', packets: 5, bytes: 300 }),
+      row({ dim: 'source', value: '2001:db8::1', packets: 4, bytes: 240 }),
+      row({ dim: 'country', value: 'DE', packets: 4, bytes: 240 }),
+      row({ bucket: T0 + 60, packets: 1, bytes: 60 }),
+    ];
+    expect(await store.ingestL4({ batchId: '1-a-1', nodeId: 1, receivedAt: T0, rows })).toEqual({
+      stored: 5,
+      duplicate: false,
+    });
+    expect(await store.ingestL4({ batchId: '1-a-1', nodeId: 1, receivedAt: T0, rows })).toEqual({
+      stored: 0,
+      duplicate: true,
+    });
+    expect(await store.ingestL4({ batchId: '1-a-2', nodeId: 1, receivedAt: T0, rows: [row({ siteId: 6 })] })).toEqual({
+      stored: 1,
+      duplicate: false,
+    });
+    expect(await sums()).toEqual([
+      { site_id: 5, outcome: 'drop', dim: 'country', value: 'DE', packets: 4, bytes: 240 },
+      { site_id: 5, outcome: 'drop', dim: 'protocol', value: 'tcp', packets: 11, bytes: 660 },
+      { site_id: 5, outcome: 'drop', dim: 'source', value: '2001:db8::1', packets: 4, bytes: 240 },
+      { site_id: 5, outcome: 'pass', dim: 'protocol', value: 'tcp', packets: 5, bytes: 300 },
+      { site_id: 6, outcome: 'drop', dim: 'protocol', value: 'tcp', packets: 10, bytes: 600 },
+    ]);
+    // An empty batch is taken (and remembered) too.
+    expect(await store.ingestL4({ batchId: '1-a-3', nodeId: 1, receivedAt: T0, rows: [] })).toEqual({
+      stored: 0,
+      duplicate: false,
+    });
+    expect((await store.ingestL4({ batchId: '1-a-3', nodeId: 1, receivedAt: T0, rows: [] })).duplicate).toBe(true);
+  });
+
+  it('drops the minutes before the rollups’ cut when pruned', async () => {
+    await store.ingestL4({
+      batchId: '1-b-1',
+      nodeId: 1,
+      receivedAt: T0,
+      rows: [row({ bucket: T0 - 3 * 86_400 }), row({ bucket: T0 })],
+    });
+    await store.prune(T0 - 86_400, T0 - 86_400);
+    expect(await sums()).toEqual([
+      { site_id: 5, outcome: 'drop', dim: 'protocol', value: 'tcp', packets: 10, bytes: 600 },
+    ]);
+  });
+});
