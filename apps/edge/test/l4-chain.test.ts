@@ -94,6 +94,7 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
       nginxBinary: nginx,
       listenAddress: undefined,
       l4Firewall: { nft: nft() },
+      l4CounterIntervalMs: 1000,
     });
     let nodeId = 0;
     await waitUntil(async () => {
@@ -149,6 +150,35 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
     expect(await reaches(GOOD)).toBe(true);
     await client.closeAll();
   });
+
+  it('shows the customer the drops in its network-attack statistics: the sources, the country, TCP and SYN', async () => {
+    // The agent spools each minute's counts once it ended: wait for the minute to turn, then for
+    // the batch to arrive (the statistics calls read what the control plane stored).
+    const c = setup.customer;
+    const range = () => ({
+      startTime: new Date(Date.now() - 3_600_000).toISOString(),
+      endTime: new Date(Date.now() + 60_000).toISOString(),
+      siteIDs: [siteId],
+    });
+    type Row = { key: string; dropBits: number; passBits: number; dropPackets: number };
+    const sum = () => c.call<Row>('POST', 'user/statistics/network/outcomes/sumBits', range());
+    await waitUntil(async () => (await sum()).dropPackets > 0, 100_000, 2000);
+    const total = await sum();
+    // Dropped: the blacklisted, country-denied and over-the-limit connection attempts (SYNs and
+    // their retries); passed: every connection that got through.
+    expect(total.dropBits).toBeGreaterThan(0);
+    expect(total.passBits).toBeGreaterThan(0);
+    const ips = await c.call<Row[]>('POST', 'user/statistics/network/outcomes/ips/tops', { ...range(), top: 10 });
+    const dropped = ips.filter((r) => r.dropPackets > 0).map((r) => r.key);
+    expect(dropped).toEqual(expect.arrayContaining([BLACK, REGION]));
+    expect(ips.find((r) => r.key === GOOD)?.dropPackets ?? 0).toBe(0);
+    const countries = await c.call<Row[]>('POST', 'user/statistics/network/outcomes/countries/tops', range());
+    expect(countries.find((r) => r.key === 'CN')?.dropPackets).toBeGreaterThan(0);
+    const protocols = await c.call<Row[]>('POST', 'user/statistics/network/outcomes/ipProtocols/bits', range());
+    expect(protocols.find((r) => r.key.toLowerCase() === 'tcp')?.dropBits).toBeGreaterThan(0);
+    const flags = await c.call<Row[]>('POST', 'user/statistics/network/outcomes/tcpFlags/tops', { ...range(), top: 10 });
+    expect(flags.find((r) => r.key.toUpperCase() === 'SYN')?.dropPackets).toBeGreaterThan(0);
+  }, 120_000);
 
   it('lets the address through again once the customer deletes its blacklist rule', async () => {
     await setup.customer.call('DELETE', `user/site/${siteId}/firewall/setting/l4Blacklists`, { ids: [blacklistId] });

@@ -13,6 +13,7 @@ import { bundledEventWorker, EVENTS_NICE_DEFAULT, EventProcess, type EventWorker
 import { SPOOL_DEFAULT_MEGABYTES } from './event-spool.js';
 import { GeoDatabaseFiles } from './geo-database.js';
 import { L4Firewall } from './l4-firewall.js';
+import { runL4Counters } from './l4-counter-worker.js';
 import type { L4BlockedEntry } from './l4-rules-render.js';
 import { jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime } from './log-rotate.js';
@@ -93,6 +94,8 @@ export interface AgentOptions {
    * command (tests run nft in a network namespace).
    */
   l4Firewall?: 'auto' | 'off' | { nft: readonly string[] };
+  /** How often the layer-4 counters are read (default 5 s; tests shorten it). */
+  l4CounterIntervalMs?: number;
 }
 
 /**
@@ -141,6 +144,8 @@ export class Agent {
   /** The kernel's layer-4 firewall; null when the node does not run one (l4Firewall, autoNft). */
   readonly l4: L4Firewall | null;
   private readonly l4Off: string;
+  /** The nft command of the kernel firewall (its counters are read with it). */
+  private readonly l4Nft: readonly string[] | null;
   /** The request events' process, from start to stop (it runs before the node is registered). */
   private readonly events: EventProcess;
   private readonly pool: PoolKeeper;
@@ -191,6 +196,7 @@ export class Agent {
     const setting = config.l4Firewall ?? 'auto';
     const nft = setting === 'off' ? { reason: 'turned off' } : setting === 'auto' ? autoNft() : setting;
     this.l4 = 'nft' in nft ? new L4Firewall({ nft: nft.nft, log: this.log }) : null;
+    this.l4Nft = 'nft' in nft ? nft.nft : null;
     this.l4Off = 'reason' in nft ? nft.reason : '';
     this.applier = new SnapshotApplier({
       nginx: this.nginx,
@@ -467,6 +473,20 @@ export class Agent {
       this.snapshots.poll(client),
       this.blocks.run(),
       this.pool.run(),
+      // The kernel's layer-4 counters, read and shipped while the node runs its firewall.
+      ...(this.l4 && this.l4Nft
+        ? [
+            runL4Counters({
+              dir: this.state.l4CountersDir,
+              ports: () => this.l4?.applied?.ports ?? [],
+              client: () => this.client,
+              log: this.log,
+              signal: this.signal,
+              nft: this.l4Nft,
+              intervalMs: this.config.l4CounterIntervalMs,
+            }),
+          ]
+        : []),
       runCommandLoop({
         client,
         execute: (command) => this.execute(command),

@@ -132,6 +132,11 @@ export class StateDir {
     return path.join(this.dir, 'events');
   }
 
+  /** The spool of layer-4 counter batches (l4-counter-spool.ts keeps it). */
+  get l4CountersDir(): string {
+    return path.join(this.dir, 'l4counters');
+  }
+
   /** nginx's access log (render.ts), read by the event collector. */
   get accessLogPath(): string {
     return path.join(this.nginxPrefix, 'logs/access.log');
