@@ -122,6 +122,39 @@ describe('the counter reader', () => {
     // Port 81 is no port of the document: not counted.
     expect(records.filter((r) => r.portId !== 3 && r.portId !== 0)).toEqual([]);
   });
+
+  it('a packet counted as passed before it was counted as entering is not a drop (carried to the next reading)', () => {
+    const ids = portIdsOf([
+      { id: 3, port: 80, protocol: 'tcp', whitelist: [], blacklist: [], regions: null, connectionLimit: null },
+    ]);
+    const carry = new Map();
+    // Reading 1: the passing stage already saw a packet the entering stage's read missed.
+    const one = recordsOf(
+      deltasOf(new Map(), listing({ cnt_all: [1, { 'tcp . 80': [0, 0] }], cnt_pass: [2, { 'tcp . 80': [1, 60] }] })),
+      ids,
+      600,
+      carry,
+    );
+    // Reading 2: the entering stage counts it now; the passing stage nothing new.
+    const two = recordsOf(
+      deltasOf(new Map(), listing({ cnt_all: [1, { 'tcp . 80': [1, 60] }], cnt_pass: [2, { 'tcp . 80': [0, 0] }] })),
+      ids,
+      600,
+      carry,
+    );
+    const drops = [...one, ...two].filter((r) => r.outcome === 'drop');
+    expect(drops).toEqual([]);
+    expect([...one, ...two].filter((r) => r.outcome === 'pass').reduce((n, r) => n + r.packets, 0)).toBe(1);
+    expect(carry.size).toBe(0);
+    // A real drop after it is counted whole.
+    const three = recordsOf(
+      deltasOf(new Map(), listing({ cnt_all: [1, { 'tcp . 80': [2, 120] }], cnt_pass: [2, { 'tcp . 80': [0, 0] }] })),
+      ids,
+      600,
+      carry,
+    );
+    expect(three.find((r) => r.outcome === 'drop')?.packets).toBe(2);
+  });
 });
 
 describe('the counters in the ruleset', () => {

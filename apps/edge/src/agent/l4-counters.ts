@@ -91,7 +91,15 @@ export function parseCounterListing(text: string): CounterListing {
  * JSON list commands; listing the whole table would list the region sets too).
  */
 export async function listCounters(nft: readonly string[]): Promise<CounterListing> {
-  const listings = await Promise.all(COUNTER_SETS.map((name) => listSet(nft, name)));
+  // Every set of the entering stage is read before any of the passing stage: a packet a reading
+  // counts as passed was then counted as entering in that reading or an earlier one, so "dropped =
+  // entered − passed" never runs ahead of itself (recordsOf carries the difference).
+  const all = COUNTER_SETS.filter((name) => /_all\d?$/.test(name));
+  const rest = COUNTER_SETS.filter((name) => !all.includes(name));
+  const listings = [
+    ...(await Promise.all(all.map((name) => listSet(nft, name)))),
+    ...(await Promise.all(rest.map((name) => listSet(nft, name)))),
+  ];
   const out: CounterListing = new Map();
   for (const listing of listings) for (const [name, set] of listing) out.set(name, set);
   return out;
@@ -155,6 +163,12 @@ export function recordsOf(
   deltas: Map<string, Map<string, Count>>,
   portIds: ReadonlyMap<string, number>,
   minute: number,
+  /**
+   * Per `portId|dimension|key`, what the passing stage counted ahead of the entering one (packets
+   * that arrived between the two stages' reads), kept by the reader from one reading to the next:
+   * the next reading's entering count covers them, so they are not dropped ones.
+   */
+  carry: Map<string, Count> = new Map(),
 ): L4CounterRecord[] {
   // Per stage: `portId|dimension|key` → counts.
   const stages: Record<CountStage, Map<string, Count>> = { all: new Map(), pass: new Map() };
@@ -193,12 +207,15 @@ export function recordsOf(
       bytes: c.bytes,
     });
   };
-  for (const [k, all] of stages.all) {
+  for (const k of new Set([...stages.all.keys(), ...stages.pass.keys(), ...carry.keys()])) {
+    const all = stages.all.get(k) ?? { packets: 0, bytes: 0 };
     const pass = stages.pass.get(k) ?? { packets: 0, bytes: 0 };
-    push(k, 'drop', {
-      packets: Math.max(0, all.packets - pass.packets),
-      bytes: Math.max(0, all.bytes - pass.bytes),
-    });
+    const ahead = carry.get(k) ?? { packets: 0, bytes: 0 };
+    const packets = all.packets - pass.packets - ahead.packets;
+    const bytes = all.bytes - pass.bytes - ahead.bytes;
+    push(k, 'drop', { packets: Math.max(0, packets), bytes: Math.max(0, bytes) });
+    if (packets < 0 || bytes < 0) carry.set(k, { packets: Math.max(0, -packets), bytes: Math.max(0, -bytes) });
+    else carry.delete(k);
   }
   for (const [k, pass] of stages.pass) push(k, 'pass', pass);
   // ICMP and ICMPv6 count as one protocol.
@@ -254,6 +271,8 @@ export interface L4CounterReaderOptions {
 
 export class L4CounterReader {
   private previous: CounterListing = new Map();
+  /** What the passing stage counted ahead of the entering one (recordsOf). */
+  private readonly carry = new Map<string, Count>();
   private readonly nft: readonly string[];
   /** Records handed to the sink since the agent started. */
   read = { readings: 0, records: 0 };
@@ -269,7 +288,9 @@ export class L4CounterReader {
     this.previous = current;
     const now = (this.options.now ?? Date.now)();
     const minute = Math.floor(now / 60_000) * 60;
-    const records = recordsOf(deltas, portIdsOf(this.options.ports()), minute);
+    const records = recordsOf(deltas, portIdsOf(this.options.ports()), minute, this.carry);
+    // A key gone from both stages (a port removed, a table replaced) leaves nothing to carry for long.
+    if (this.carry.size > 100_000) this.carry.clear();
     this.read.readings++;
     if (records.length > 0) {
       this.read.records += records.length;
