@@ -13,7 +13,8 @@ import { type ControlPlane, type OperatorSetup, startOperatorChain, waitUntil } 
  * through the API of a built control plane, reach a real agent, which writes them into the kernel
  * (nftables) of the namespace its nginx runs in; connections from source addresses in another
  * namespace are dropped by the kernel or let through to nginx and its upstream. Each rule is
- * checked before it exists too (the same source passes), so every drop is the rule's.
+ * checked before it exists too (the same source passes), so every drop is the rule's. The
+ * operator's zone SYN rate goes the same way, from its own call to the zone's nodes.
  * Needs root and `npm run build`.
  */
 
@@ -21,6 +22,7 @@ const GOOD = '10.244.0.2';
 const BLACK = '10.244.0.3';
 const REGION = '10.244.0.4';
 const LIMITED = '10.244.0.5';
+const FLOOD = '10.244.0.6';
 const LET_THROUGH = { timeoutMs: 3000 };
 
 const root = process.getuid?.() === 0;
@@ -36,6 +38,7 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
   let port: number;
   let siteId: number;
   let blacklistId: number;
+  let limitId: number;
 
   const nft = () => ['ip', 'netns', 'exec', pair.server, 'nft'];
   const table = () => inNetns(pair.server, 'nft', 'list', 'table', 'inet', 'rampart');
@@ -52,7 +55,7 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'rampart-l4-chain-'));
-    pair = await namespacePair('c', [GOOD, BLACK, REGION, LIMITED], []);
+    pair = await namespacePair('c', [GOOD, BLACK, REGION, LIMITED, FLOOD], []);
     // nginx runs in the server namespace (where the agent's table goes); the agent stays here.
     const nginx = path.join(work, 'nginx-in-netns');
     await writeFile(nginx, `#!/bin/sh\nexec ip netns exec ${pair.server} /usr/sbin/nginx "$@"\n`);
@@ -135,7 +138,7 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
     const black = await c.call<{ id: number }[]>('POST', `${base}/l4Blacklists`, { data: [{ portID, ips: [BLACK] }] });
     blacklistId = black[0]?.id ?? 0;
     await c.call('POST', `${base}/positions`, { data: [{ portID, isBlack: true, positions: ['CN'] }] });
-    await c.call('POST', `${base}/limitConns`, { data: [{ portID, max: 3 }] });
+    limitId = (await c.call<{ id: number }[]>('POST', `${base}/limitConns`, { data: [{ portID, max: 3 }] }))[0]?.id ?? 0;
     await waitUntil(async () => (await table()).includes(BLACK) && (await table()).includes(`${REGION}`), 30_000, 200);
     expect(await reaches(BLACK, { timeoutMs: 800 })).toBe(false);
     expect(await reaches(REGION, { timeoutMs: 800 })).toBe(false);
@@ -197,5 +200,35 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
     expect(await reaches(BLACK)).toBe(true);
     // The country rule is still in force.
     expect(await reaches(REGION, { timeoutMs: 800 })).toBe(false);
+  });
+
+  it('holds back a SYN flood from one source once the operator sets the zone’s SYN rate, and not after it is removed', async () => {
+    const op = setup.operator;
+    const zone = `client/zone/${setup.zoneId}/setting/l4Protection`;
+    // The port's connection limit (3 at once per source) would stop a burst by itself: gone first.
+    await setup.customer.call('DELETE', `user/site/${siteId}/firewall/setting/limitConns`, { ids: [limitId] });
+    await waitUntil(async () => !(await table()).includes('ct count'), 30_000, 200);
+    const burst = async () =>
+      (await Promise.all(Array.from({ length: 40 }, () => client.connect(FLOOD, port, { timeoutMs: 1000 })))).filter(
+        Boolean,
+      ).length;
+    // Without a rate, a burst of 40 connects from one source all get through.
+    expect(await burst()).toBe(40);
+    await op.call('PUT', zone, { synFlood: { rate: 5, burst: 5 }, newConnections: null, kernelBlocks: false });
+    await waitUntil(async () => (await table()).includes('set syn4'), 30_000, 200);
+    const before = seen.length;
+    const passed = await burst();
+    expect(passed).toBeGreaterThanOrEqual(1);
+    expect(passed).toBeLessThanOrEqual(15);
+    // Only the connections that got through reached the upstream (through nginx): the kernel
+    // dropped the others' SYNs.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.length - before).toBe(passed);
+    // The rate is per source: another one connects at once.
+    expect(await reaches(GOOD)).toBe(true);
+    expect(await inNetns(pair.server, 'nft', 'list', 'set', 'inet', 'rampart', 'syn4')).toContain(FLOOD);
+    await op.call('PUT', zone, { synFlood: null, newConnections: null, kernelBlocks: false });
+    await waitUntil(async () => !(await table()).includes('set syn4'), 30_000, 200);
+    expect(await burst()).toBe(40);
   });
 });
