@@ -138,7 +138,8 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
     const black = await c.call<{ id: number }[]>('POST', `${base}/l4Blacklists`, { data: [{ portID, ips: [BLACK] }] });
     blacklistId = black[0]?.id ?? 0;
     await c.call('POST', `${base}/positions`, { data: [{ portID, isBlack: true, positions: ['CN'] }] });
-    limitId = (await c.call<{ id: number }[]>('POST', `${base}/limitConns`, { data: [{ portID, max: 3 }] }))[0]?.id ?? 0;
+    limitId =
+      (await c.call<{ id: number }[]>('POST', `${base}/limitConns`, { data: [{ portID, max: 3 }] }))[0]?.id ?? 0;
     await waitUntil(async () => (await table()).includes(BLACK) && (await table()).includes(`${REGION}`), 30_000, 200);
     expect(await reaches(BLACK, { timeoutMs: 800 })).toBe(false);
     expect(await reaches(REGION, { timeoutMs: 800 })).toBe(false);
