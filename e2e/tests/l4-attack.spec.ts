@@ -83,7 +83,8 @@ test('a customer sees the layer-4 traffic the kernel passed and dropped on its p
   );
   await expect(page.getByTestId('network-top-ipProtocol').getByRole('row', { name: /TCP/ })).toContainText('12.00 Mb');
   await expect(page.getByTestId('network-top-tcpFlags').getByRole('row', { name: /SYN/ })).toContainText('25,000');
-  await expect(page.getByTestId('network-top-asn')).toContainText('no ASN database');
+  // The operator has no ASN database: the source's ASN is unknown.
+  await expect(page.getByTestId('network-top-asn')).toContainText('Unknown');
   await expect(page.getByTestId('network-rate-outcome').locator('canvas')).toBeVisible();
 
   await logout(page, 'user');
