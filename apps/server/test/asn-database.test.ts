@@ -8,7 +8,7 @@ import {
   uploadAsnDatabase,
   uploadGeoDatabase,
 } from '@rampart/contract';
-import { asnRecord, geoRecord, writeMmdb } from '@rampart/contract/testing';
+import { asnRecord, geoRecord, MmdbTyped, writeMmdb } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MmdbFile } from '../src/modules/geo/mmdb-reader.js';
 import { addAccount, giveRole, rootId, signInOtherOperator } from './helpers/accounts.js';
@@ -74,6 +74,18 @@ describe('the reader of ASN databases', () => {
       ]),
     );
     expect((await new MmdbFile(CITY_DB).asns()).size).toBe(0);
+  });
+
+  it('places no IPv6 address in an IPv4 database', () => {
+    // The writer's tree read as an IPv4 one: its 2001:db8::/32 is 32.1.13.184/32 there.
+    const v4 = new MmdbFile(
+      writeMmdb([{ cidr: '2001:db8::/32', data: asnRecord(64500, 'Example Net') }], {
+        databaseType: 'GeoLite2-ASN',
+        metadataOverrides: { ip_version: new MmdbTyped('uint16', 4) },
+      }),
+    );
+    expect(v4.lookup('32.1.13.184')).toMatchObject({ autonomous_system_number: 64500 });
+    expect(v4.lookup('2001:db8::1')).toBeUndefined();
   });
 });
 

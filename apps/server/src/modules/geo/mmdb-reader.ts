@@ -282,8 +282,11 @@ export class MmdbFile {
     return this.data.decode(offset)[0];
   }
 
-  /** The address's record, or undefined when the database places it nowhere (tests). */
+  /** The address's record, or undefined when the database places it nowhere (the analytics' ingest, tests). */
   lookup(ip: string): MmdbDecoded | undefined {
+    // An IPv4 database places no IPv6 address (libmaxminddb refuses the lookup): its first 32
+    // bits would otherwise be read as an IPv4 address.
+    if (this.metadata.ipVersion === 4 && ip.includes(':')) return undefined;
     const bits = ipBits(ip, this.metadata.ipVersion);
     const { nodeCount } = this.metadata;
     let node = 0;
