@@ -7,9 +7,10 @@ import {
   routeUrl,
   shipNodeL4Counters,
   uploadAsnDatabase,
+  uploadGeoDatabase,
 } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
-import { asnRecord, type CallArgs, writeMmdb } from '@rampart/contract/testing';
+import { asnRecord, type CallArgs, geoRecord, writeMmdb } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sitePorts } from '../src/platform/db/schema.js';
 import { analyticsTenants } from './helpers/analytics-tenants.js';
@@ -280,9 +281,25 @@ describe("the operators' ASN databases at ingest", () => {
     ]);
   });
 
+  it("places sources in countries with the operator's geo database, beside their ASN", async () => {
+    const geo = writeMmdb([{ cidr: '203.0.113.0/24', data: geoRecord('JP') }], { databaseType: 'GeoLite2-Country' });
+    expect((await sendFile(t.app, uploadGeoDatabase, geo, client)).statusCode).toBe(200);
+    const res = await ship(a, {
+      batchId: 'spool-3',
+      records: [rec({ portId: shopPort, minute: MINUTE(40), dimension: 'source', key: '203.0.113.77' })],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const window = { startTime: new Date(HOUR + 40 * 60_000).toISOString(), endTime: range.endTime };
+    expect((await data(user, n.userNetworkCountriesTops, window)).map((r: { key: string }) => r.key)).toEqual(['JP']);
+    expect((await data(user, n.userNetworkAsnsTops, window)).map((r: { key: string }) => r.key)).toEqual(['13335']);
+  });
+
   it('counts sources as ASN 0 once the operator removes its database', async () => {
     expect((await sendAs(t.app, client, deleteAsnDatabase)).statusCode).toBe(200);
-    const later = { startTime: new Date(HOUR + 30 * 60_000).toISOString(), endTime: range.endTime };
+    const later = {
+      startTime: new Date(HOUR + 30 * 60_000).toISOString(),
+      endTime: new Date(HOUR + 31 * 60_000).toISOString(),
+    };
     const res = await ship(a, {
       batchId: 'spool-2',
       records: [rec({ portId: shopPort, minute: MINUTE(30), dimension: 'source', key: '203.0.113.9' })],
@@ -293,9 +310,9 @@ describe("the operators' ASN databases at ingest", () => {
     expect((await data(user, n.userNetworkAsnsTops, range))[0]).toEqual({
       key: '13335',
       passBits: 0,
-      dropBits: 38_400,
+      dropBits: 39_200,
       passPackets: 0,
-      dropPackets: 80,
+      dropPackets: 81,
     });
   });
 });
