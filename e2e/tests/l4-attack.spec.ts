@@ -2,22 +2,25 @@ import { gzipSync } from 'node:zlib';
 import { expect, type Page, test } from '@playwright/test';
 import {
   addSitePorts,
+  deleteAsnDatabase,
   EVENT_BATCH_CONTENT_TYPE,
   type L4CounterRecord,
   routeUrl,
   shipNodeL4Counters,
 } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import { asnRecord, writeMmdb } from '@rampart/contract/testing';
 import { newCustomer } from '../support/accounts.js';
 import { api } from '../support/api.js';
-import { logout, submitLogin } from '../support/console.js';
+import { login, logout, submitLogin } from '../support/console.js';
 import { E2E } from '../support/env.js';
 import { type NodeCredentials, registerNodeWithSecret } from '../support/nodes.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
 // The layer-4 attack analysis end to end: a node ships layer-4 counter records for a customer's
 // TCP port (the signed gzip batch its agent sends), the customer's l4AttackAnalysis page shows
-// their numbers, and another customer of the same operator sees none of them.
+// their numbers — the sources' ASNs from the ASN database the operator installed on its geo
+// database page — and another customer of the same operator sees none of them.
 
 async function signInAs(page: Page, account: string): Promise<void> {
   await submitLogin(page, 'user', E2E.password, account);
@@ -51,6 +54,25 @@ test('a customer sees the layer-4 traffic the kernel passed and dropped on its p
   });
   if (!port) throw new Error('no port created');
 
+  // The operator installs an ASN database that knows the dropped source's network, not the passed one's.
+  await api('client', deleteAsnDatabase);
+  await login(page, 'client');
+  await page.goto('/client/systemManagement/geoDatabase');
+  const asnCard = page.getByTestId('asn-database');
+  await expect(asnCard).toContainText('No ASN database installed');
+  const asnDb = writeMmdb([{ cidr: '203.0.113.0/24', data: asnRecord(64500, 'Example Net') }], {
+    databaseType: 'GeoLite2-ASN',
+  });
+  await asnCard.locator('input[type="file"]').setInputFiles({
+    name: 'GeoLite2-ASN.mmdb',
+    mimeType: 'application/octet-stream',
+    buffer: asnDb,
+  });
+  await asnCard.getByRole('button', { name: 'Install' }).click();
+  await expect(page.getByText('ASN database installed')).toBeVisible();
+  await expect(asnCard).toContainText('GeoLite2-ASN');
+  await logout(page, 'client');
+
   // Two minutes ago: 12 Mb dropped (a SYN flood from one address), 1.2 Mb passed.
   const now = Date.now() - 2 * 60_000;
   const minute = Math.floor(now / 60_000) * 60;
@@ -83,7 +105,9 @@ test('a customer sees the layer-4 traffic the kernel passed and dropped on its p
   );
   await expect(page.getByTestId('network-top-ipProtocol').getByRole('row', { name: /TCP/ })).toContainText('12.00 Mb');
   await expect(page.getByTestId('network-top-tcpFlags').getByRole('row', { name: /SYN/ })).toContainText('25,000');
-  await expect(page.getByTestId('network-top-asn')).toContainText('no ASN database');
+  const asns = page.getByTestId('network-top-asn');
+  await expect(asns.getByRole('row', { name: /AS64500 Example Net/ })).toContainText('12.00 Mb');
+  await expect(asns.getByRole('row', { name: /Unknown/ })).toContainText('1.20 Mb');
   await expect(page.getByTestId('network-rate-outcome').locator('canvas')).toBeVisible();
 
   await logout(page, 'user');
@@ -93,4 +117,5 @@ test('a customer sees the layer-4 traffic the kernel passed and dropped on its p
     /No node serves these sites yet|No traffic in this range yet/,
   );
   await expect(page.getByText('203.0.113.50')).toHaveCount(0);
+  await api('client', deleteAsnDatabase);
 });

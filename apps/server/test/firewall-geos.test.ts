@@ -25,7 +25,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MmdbFile } from '../src/modules/geo/mmdb-reader.js';
 import { signInOtherOperator } from './helpers/accounts.js';
-import { fieldNames, nodeSend, rawInput, rawRequest, send, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawInput, send, sendAs, sendFile, type Token } from './helpers/call.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -52,19 +52,7 @@ let otherSiteId: number;
 const as = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, f.user, route, ...args);
 const rule = { isBlack: true, geoIDs: ['CN'], urlRegex: '.*', blockType: 10 as const };
 
-async function upload(bytes: Buffer | null, token: Token = f.client) {
-  const form = new FormData();
-  if (bytes) form.append('file', new Blob([bytes]), 'db.mmdb');
-  else form.append('other', 'x');
-  const request = new Request('http://x/', { method: 'PUT', body: form });
-  const payload = Buffer.from(await request.arrayBuffer());
-  return rawRequest(
-    t.app,
-    uploadGeoDatabase,
-    { payload },
-    { token, headers: { 'content-type': request.headers.get('content-type') ?? '' } },
-  );
-}
+const upload = (bytes: Buffer | null, token: Token = f.client) => sendFile(t.app, uploadGeoDatabase, bytes, token);
 
 async function plane() {
   const { dataPlane } = await f.snapshot();

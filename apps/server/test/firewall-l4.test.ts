@@ -38,7 +38,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MmdbFile, rangeToCidrs } from '../src/modules/geo/mmdb-reader.js';
 import { addAccount, giveRole, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
-import { fieldNames, nodeSend, rawInput, rawRequest, sendAs, type Token } from './helpers/call.js';
+import { fieldNames, nodeSend, rawInput, sendAs, sendFile, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
@@ -462,16 +462,7 @@ async function snapshot() {
 }
 
 async function uploadGeo(bytes: Buffer) {
-  const form = new FormData();
-  form.append('file', new Blob([bytes]), 'db.mmdb');
-  const request = new Request('http://x/', { method: 'PUT', body: form });
-  const payload = Buffer.from(await request.arrayBuffer());
-  const res = await rawRequest(
-    t.app,
-    uploadGeoDatabase,
-    { payload },
-    { token: client, headers: { 'content-type': request.headers.get('content-type') ?? '' } },
-  );
+  const res = await sendFile(t.app, uploadGeoDatabase, bytes, client);
   expect(res.statusCode, res.body).toBe(200);
 }
 

@@ -1,29 +1,45 @@
 import { gzipSync } from 'node:zlib';
 import type { AnyRoute, L4CounterBatch, L4CounterRecord } from '@rampart/contract';
 import {
+  deleteAsnDatabase,
   EVENT_BATCH_CONTENT_TYPE,
   networkStatisticsRoutes as n,
   routeUrl,
   shipNodeL4Counters,
+  uploadAsnDatabase,
+  uploadGeoDatabase,
 } from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
-import type { CallArgs } from '@rampart/contract/testing';
+import { asnRecord, type CallArgs, geoRecord, writeMmdb } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sitePorts } from '../src/platform/db/schema.js';
 import { analyticsTenants } from './helpers/analytics-tenants.js';
 import { manualClock } from './helpers/auth.js';
-import { sendAs, type Token } from './helpers/call.js';
+import { sendAs, sendFile, type Token } from './helpers/call.js';
 import type { JoinedNode } from './helpers/edge-node.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // The network-attack statistics end to end on the control plane: nodes ship layer-4 counter
 // batches (routes/l4-counters.ts), customers read the twelve calls (routes/network-statistics.ts)
-// of their own ports only. Runs on both config stores and both analytics stores.
+// of their own ports only. Runs on both config stores and both analytics stores. The operator and
+// the rival each have an ASN database (client/setting/asnDatabase) that knows the other's sources:
+// each labels its own operator's counters only.
 
 const HOUR = Date.UTC(2026, 10, 10, 10, 0, 0);
 const MINUTE = (m: number) => HOUR / 1000 + m * 60;
 const clock = manualClock(HOUR + 3600_000);
+const ASN_DB = writeMmdb(
+  [
+    { cidr: '203.0.113.0/24', data: asnRecord(13335, 'Cloudflare, Inc.') },
+    { cidr: '2001:db8::/32', data: asnRecord(64500, 'Example Net') },
+  ],
+  { databaseType: 'GeoLite2-ASN' },
+);
+const RIVAL_ASN_DB = writeMmdb([{ cidr: '198.51.100.0/24', data: asnRecord(64999, 'Rival Net') }], {
+  databaseType: 'GeoLite2-ASN',
+});
 let t: TestApp;
+let client: Token;
 let user: Token;
 let neighbour: Token;
 let rivalCustomer: Token;
@@ -75,11 +91,20 @@ const data = async (who: Token, route: AnyRoute, body: Record<string, unknown>) 
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
   let rivalSiteId: number;
-  ({ user, neighbour, rivalCustomer, a, rivalNode, siteId, neighbourSiteId, rivalSiteId } = await analyticsTenants(t, {
-    shop: 'www.shop.example',
-    neighbour: 'www.next.example',
-    rival: 'www.elsewhere.example',
-  }));
+  let rival: Token;
+  ({ client, rival, user, neighbour, rivalCustomer, a, rivalNode, siteId, neighbourSiteId, rivalSiteId } =
+    await analyticsTenants(t, {
+      shop: 'www.shop.example',
+      neighbour: 'www.next.example',
+      rival: 'www.elsewhere.example',
+    }));
+  for (const [who, db] of [
+    [client, ASN_DB],
+    [rival, RIVAL_ASN_DB],
+  ] as const) {
+    const installed = await sendFile(t.app, uploadAsnDatabase, db, who);
+    expect(installed.statusCode, installed.body).toBe(200);
+  }
   const db = t.db.database.db;
   const port = async (site: number, number: number) =>
     (
@@ -176,7 +201,7 @@ describe('the twelve network-attack calls', () => {
     expect(dropped).toMatchObject({ keys: ['SYN', 'ACK'], points: [{ values: [48_000 / 3600, 0] }] });
   });
 
-  it('tops the sources, their countries and ASNs (0: no ASN database)', async () => {
+  it("tops the sources, their countries and ASNs from the operator's ASN database (0: not in it)", async () => {
     const ips = await data(user, n.userNetworkIpsTops, { ...range, top: 2 });
     expect(ips).toEqual([
       { key: '203.0.113.9', passBits: 0, dropBits: 38_400, passPackets: 0, dropPackets: 80 },
@@ -188,9 +213,19 @@ describe('the twelve network-attack calls', () => {
     const countries = await data(user, n.userNetworkCountriesTops, { ...range, top: 5 });
     expect(countries).toEqual([{ key: '', passBits: 4800, dropBits: 48_000, passPackets: 10, dropPackets: 100 }]);
     expect((await data(user, n.userNetworkCountriesAvgBitRate, { ...range, minutesStep: 60 })).keys).toEqual(['']);
+    // 198.51.100.7 is in the rival's ASN database only: unknown here.
     const asns = await data(user, n.userNetworkAsnsTops, { ...range, top: 5 });
-    expect(asns).toEqual([{ key: '0', passBits: 4800, dropBits: 48_000, passPackets: 10, dropPackets: 100 }]);
-    expect((await data(user, n.userNetworkAsnsAvgBitRate, { ...range, minutesStep: 60 })).keys).toEqual(['0']);
+    expect(asns).toEqual([
+      { key: '13335', name: 'Cloudflare, Inc.', passBits: 0, dropBits: 38_400, passPackets: 0, dropPackets: 80 },
+      { key: '0', passBits: 0, dropBits: 9600, passPackets: 0, dropPackets: 20 },
+      { key: '64500', name: 'Example Net', passBits: 4800, dropBits: 0, passPackets: 10, dropPackets: 0 },
+    ]);
+    const asnRate = await data(user, n.userNetworkAsnsAvgBitRate, { ...range, minutesStep: 60 });
+    expect(asnRate).toMatchObject({
+      keys: ['13335', '0', '64500'],
+      points: [{ values: [38_400 / 3600, 9600 / 3600, 4800 / 3600] }],
+    });
+    expect((await data(neighbour, n.userNetworkAsnsTops, range)).map((r: { key: string }) => r.key)).toEqual(['0']);
   });
 
   it("shows each tenant its own ports only: never another's, nor the node's own or unplaced counts", async () => {
@@ -227,5 +262,57 @@ describe('the twelve network-attack calls', () => {
       body: { startTime: new Date(HOUR - 30 * 86_400_000).toISOString(), endTime: range.endTime, minutesStep: 1 },
     } as never);
     expect(fine.statusCode).toBe(400);
+  });
+});
+
+describe("the operators' ASN databases at ingest", () => {
+  it("labels the rival's sources from the rival's database only", async () => {
+    const res = await ship(rivalNode, {
+      batchId: 'r-2',
+      records: [
+        rec({ portId: rivalPort, dimension: 'source', key: '198.51.100.5', packets: 3, bytes: 300 }),
+        rec({ portId: rivalPort, dimension: 'source', key: '203.0.113.9', packets: 1, bytes: 100 }),
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await data(rivalCustomer, n.userNetworkAsnsTops, range)).toEqual([
+      { key: '64999', name: 'Rival Net', passBits: 0, dropBits: 2400, passPackets: 0, dropPackets: 3 },
+      { key: '0', passBits: 0, dropBits: 800, passPackets: 0, dropPackets: 1 },
+    ]);
+  });
+
+  it("places sources in countries with the operator's geo database, beside their ASN", async () => {
+    const geo = writeMmdb([{ cidr: '203.0.113.0/24', data: geoRecord('JP') }], { databaseType: 'GeoLite2-Country' });
+    expect((await sendFile(t.app, uploadGeoDatabase, geo, client)).statusCode).toBe(200);
+    const res = await ship(a, {
+      batchId: 'spool-3',
+      records: [rec({ portId: shopPort, minute: MINUTE(40), dimension: 'source', key: '203.0.113.77' })],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const window = { startTime: new Date(HOUR + 40 * 60_000).toISOString(), endTime: range.endTime };
+    expect((await data(user, n.userNetworkCountriesTops, window)).map((r: { key: string }) => r.key)).toEqual(['JP']);
+    expect((await data(user, n.userNetworkAsnsTops, window)).map((r: { key: string }) => r.key)).toEqual(['13335']);
+  });
+
+  it('counts sources as ASN 0 once the operator removes its database', async () => {
+    expect((await sendAs(t.app, client, deleteAsnDatabase)).statusCode).toBe(200);
+    const later = {
+      startTime: new Date(HOUR + 30 * 60_000).toISOString(),
+      endTime: new Date(HOUR + 31 * 60_000).toISOString(),
+    };
+    const res = await ship(a, {
+      batchId: 'spool-2',
+      records: [rec({ portId: shopPort, minute: MINUTE(30), dimension: 'source', key: '203.0.113.9' })],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await data(user, n.userNetworkAsnsTops, later)).map((r: { key: string }) => r.key)).toEqual(['0']);
+    // What was counted before keeps its ASN; no name is looked up without a database.
+    expect((await data(user, n.userNetworkAsnsTops, range))[0]).toEqual({
+      key: '13335',
+      passBits: 0,
+      dropBits: 39_200,
+      passPackets: 0,
+      dropPackets: 81,
+    });
   });
 });

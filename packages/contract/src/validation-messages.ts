@@ -323,6 +323,11 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '不是 MaxMind 格式的国家或城市数据库：{reason}',
     zh_TW: '不是 MaxMind 格式的國家或城市資料庫：{reason}',
   },
+  asnDatabaseFile: {
+    en_US: 'Not a MaxMind DB ASN database: {reason}',
+    zh_CN: '不是 MaxMind 格式的自治系统数据库：{reason}',
+    zh_TW: '不是 MaxMind 格式的自治系統資料庫：{reason}',
+  },
   geoCityUnknown: {
     en_US: 'No such city in the geo database: {ids}',
     zh_CN: '地理数据库中没有这些城市：{ids}',

@@ -5,6 +5,7 @@ import {
   accountZoneRoutes,
   announcementRoutes,
   apiTokenRoutes,
+  asnDatabaseRoutes,
   authCredentialRoutes,
   authGroupRoutes,
   blockListRoutes,
@@ -96,6 +97,7 @@ const CHANGES = readsByResource({
     certificateRoutes.listCertificates,
     certificateRoutes.getCertificate,
   ],
+  asnDatabase: [asnDatabaseRoutes.getAsnDatabase],
   geoDatabase: [geoDatabaseRoutes.getGeoDatabase, userResourceRoutes.listGeoIps],
   geoRules: [firewallGeoRoutes.listGeoRules],
   // A layer-4 site's rules, each of one of its ports.

@@ -51,8 +51,14 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
   bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock);
   bindL4StatisticsRoutes(
     binder,
-    new L4IngestService(store, repo, (operatorId) => geo.locator(operatorId), clock),
-    new L4StatisticsService(store, repo),
+    new L4IngestService(
+      store,
+      repo,
+      (operatorId) => geo.locator(operatorId),
+      (operatorId) => geo.asnLocator(operatorId),
+      clock,
+    ),
+    new L4StatisticsService(store, repo, (operatorId, asns) => geo.asnNames(operatorId, asns)),
   );
   bindLogRoutes(binder, new LogsService(store, repo));
   const logSettings: LogSettingsService = new LogSettingsService(

@@ -180,3 +180,27 @@ function signedInject(
     },
   });
 }
+
+/**
+ * A multipart call as the console makes it, with `bytes` as the file part `file` (with null, only
+ * another part): the uploads of the operator's geo and ASN databases.
+ */
+export async function sendFile(
+  app: FastifyInstance,
+  route: AnyRoute,
+  bytes: Buffer | null,
+  token: Token,
+  filename = 'db.mmdb',
+): Promise<LightMyRequestResponse> {
+  const form = new FormData();
+  if (bytes) form.append('file', new Blob([bytes]), filename);
+  else form.append('other', 'x');
+  const request = new Request('http://x/', { method: route.method, body: form });
+  const payload = Buffer.from(await request.arrayBuffer());
+  return rawRequest(
+    app,
+    route,
+    { payload },
+    { token, headers: { 'content-type': request.headers.get('content-type') ?? '' } },
+  );
+}

@@ -96,20 +96,25 @@ export const GEO_DATABASE_KINDS = ['country', 'city'] as const;
 export type GeoDatabaseKind = (typeof GEO_DATABASE_KINDS)[number];
 export const GEO_SHA256_RE = /^[0-9a-f]{64}$/;
 
-export const geoDatabaseSchema = z.object({
-  /** SHA-256 of the file (hex): what nodes fetch and check. */
+/** What the operator's geo and ASN databases both record of their file. */
+export const mmdbFileSchema = z.object({
+  /** SHA-256 of the file (hex): what nodes fetch and check (the geo database). */
   sha256: z.string(),
-  /** What the rules can use: countries only, or countries and cities. */
-  kind: z.enum(GEO_DATABASE_KINDS),
-  /** The metadata's `database_type`, e.g. `GeoLite2-City`. */
+  /** The metadata's `database_type`, e.g. `GeoLite2-City`, `GeoLite2-ASN`. */
   databaseType: z.string(),
   /** When the database was built (its metadata's build_epoch). */
   builtAt: z.string(),
   ipVersion: z.number().int(),
   size: z.number().int(),
+  uploadedAt: z.string(),
+});
+export type MmdbFileRecord = z.infer<typeof mmdbFileSchema>;
+
+export const geoDatabaseSchema = mmdbFileSchema.extend({
+  /** What the rules can use: countries only, or countries and cities. */
+  kind: z.enum(GEO_DATABASE_KINDS),
   /** How many cities the tree offers (0 for a Country database). */
   cities: z.number().int(),
-  uploadedAt: z.string(),
 });
 export type GeoDatabase = z.infer<typeof geoDatabaseSchema>;
 
@@ -168,3 +173,54 @@ export const getNodeGeoDatabase = defineRoute({
 });
 
 export const geoDatabaseRoutes = { getGeoDatabase, uploadGeoDatabase, deleteGeoDatabase, getNodeGeoDatabase } as const;
+
+// The operator's ASN database: the second slot, beside the geo database (docs/decisions.md "ASN database").
+
+export const asnDatabaseSchema = mmdbFileSchema.extend({
+  /** How many autonomous systems its records name. */
+  asns: z.number().int(),
+});
+export type AsnDatabase = z.infer<typeof asnDatabaseSchema>;
+
+export const getAsnDatabase = defineRoute({
+  id: 'client.setting.asnDatabase.get',
+  method: 'GET',
+  path: '/client/setting/asnDatabase',
+  access: tiers(['client'], 'client.settings.read'),
+  codes: [],
+  summary:
+    "The operator's ASN database (MaxMind DB format) that names the autonomous system of layer-4 sources, or null",
+  tags: ['firewall'],
+  request: {},
+  response: dataOf(asnDatabaseSchema.nullable()),
+});
+
+export const uploadAsnDatabase = defineRoute({
+  id: 'client.setting.asnDatabase.upload',
+  method: 'PUT',
+  path: '/client/setting/asnDatabase',
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
+  bodyType: 'multipart',
+  summary:
+    'Installs a MaxMind DB file of autonomous systems (GeoLite2-ASN, DB-IP ASN, or records with `asn`) as the ' +
+    'file part `file`, replacing the previous one; the control plane looks the ASN of layer-4 sources up in it ' +
+    'as their counters arrive (101003 naming `file` when it is not one)',
+  tags: ['firewall'],
+  request: { body: z.object({}) },
+  response: dataOf(asnDatabaseSchema),
+});
+
+export const deleteAsnDatabase = defineRoute({
+  id: 'client.setting.asnDatabase.delete',
+  method: 'DELETE',
+  path: '/client/setting/asnDatabase',
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
+  summary: "Removes the operator's ASN database: layer-4 sources counted from then on have ASN 0 (unknown)",
+  tags: ['firewall'],
+  request: {},
+  response: okReply,
+});
+
+export const asnDatabaseRoutes = { getAsnDatabase, uploadAsnDatabase, deleteAsnDatabase } as const;

@@ -18,7 +18,7 @@ import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
 import { firewallAntiCCRoutes } from './firewall-anti-cc.js';
 import { firewallFrequencyRoutes } from './firewall-frequency.js';
-import { firewallGeoRoutes, geoDatabaseRoutes } from './firewall-geos.js';
+import { asnDatabaseRoutes, firewallGeoRoutes, geoDatabaseRoutes } from './firewall-geos.js';
 import { firewallHeaderRoutes } from './firewall-headers.js';
 import { firewallL4Routes, zoneL4ProtectionRoutes } from './firewall-l4.js';
 import { firewallListRoutes } from './firewall-lists.js';
@@ -171,6 +171,7 @@ export const ROUTE_GROUPS = {
   zoneL4Protection: zoneL4ProtectionRoutes,
   blockList: blockListRoutes,
   geoDatabase: geoDatabaseRoutes,
+  asnDatabase: asnDatabaseRoutes,
   firewallReputation: firewallReputationRoutes,
   abuseIPs: abuseIPRoutes,
   sitePorts: sitePortRoutes,

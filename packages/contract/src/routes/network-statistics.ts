@@ -61,6 +61,11 @@ export type NetworkSum = z.infer<typeof networkSumSchema>;
 export const networkTopRowSchema = networkSumSchema.extend({
   /** A country code ("" unknown), an address, an ASN ("0" unknown), a protocol or a TCP flag combination. */
   key: z.string(),
+  /**
+   * The ASN tops only: the organisation the ASN database of the caller's operator names for the
+   * ASN (`autonomous_system_organization`), absent when it names none.
+   */
+  name: z.string().optional(),
 });
 export type NetworkTopRow = z.infer<typeof networkTopRowSchema>;
 
@@ -133,7 +138,7 @@ export const userNetworkIpsAvgBitRate = rate(
 export const userNetworkAsnsTops = tops(
   'asns.tops',
   '/asns/tops',
-  'The source ASNs of most bits (0: unknown — the product has no ASN database), with passed and dropped bits and packets',
+  "The source ASNs of most bits (0: unknown — the operator's ASN database has no record of the address, or there is none), with passed and dropped bits and packets and the ASN's organisation when the database names it",
 );
 export const userNetworkAsnsAvgBitRate = rate(
   'asns.avgBitRate',

@@ -167,6 +167,7 @@ export function matchPath(template: string, path: string): Record<string, string
 }
 
 export {
+  asnRecord,
   encodeMmdbValue,
   geoRecord,
   type MmdbNetwork,

@@ -238,3 +238,8 @@ export function geoRecord(
     ...(city ? { city: { geoname_id: city.geonameId, names: city.names } } : {}),
   };
 }
+
+/** A GeoLite2-ASN-style record: the autonomous system's number and organisation. */
+export function asnRecord(asn: number, organization: string): { [key: string]: MmdbValue } {
+  return { autonomous_system_number: asn, autonomous_system_organization: organization };
+}

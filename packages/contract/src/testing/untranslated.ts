@@ -40,6 +40,7 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   MaxMind: "the format of the operator's geo database (MaxMind DB), a product name",
   GeoLite2: 'MaxMind’s free geo databases an operator may install, a product name',
   GeoIP2: 'MaxMind’s geo databases an operator may install, a product name',
+  ASN: "autonomous system number: the operator's ASN database (GeoLite2 ASN, a product name), written so in Chinese network consoles",
   NUL: 'the NUL character refused in texts',
   // File and data formats.
   JSON: 'request bodies sent as JSON',

@@ -2025,6 +2025,8 @@ export const enUS = {
     'client.setting.logo.delete': 'Remove logo',
     'client.setting.geoDatabase.upload': 'Install geo database',
     'client.setting.geoDatabase.delete': 'Remove geo database',
+    'client.setting.asnDatabase.upload': 'Install ASN database',
+    'client.setting.asnDatabase.delete': 'Remove ASN database',
     'client.abuseIPs.add': 'Add abuse IPs',
     'client.abuseIP.update': 'Edit abuse IP',
     'client.abuseIPs.delete': 'Delete abuse IPs',
@@ -2283,10 +2285,25 @@ export const enUS = {
     empty: 'None of your sites is on a product yet.',
   },
   geoDatabase: {
-    intro:
-      "The geo rules of your customers' sites place each visitor by the country (and, with a City database, the city) of its IP in a MaxMind DB file you provide: GeoLite2 or GeoIP2 Country or City, or DB-IP's compatible ones. Rampart ships none. Your nodes fetch the file and use it without a reload; until one is installed, geo rules match no region.",
-    none: 'No geo database installed: geo rules match no region.',
-    failed: 'The geo database could not be loaded.',
+    geo: {
+      title: 'Geo database',
+      intro:
+        "The geo rules of your customers' sites place each visitor by the country (and, with a City database, the city) of its IP in a MaxMind DB file you provide: GeoLite2 or GeoIP2 Country or City, or DB-IP's compatible ones. Rampart ships none. Your nodes fetch the file and use it without a reload; until one is installed, geo rules match no region.",
+      none: 'No geo database installed: geo rules match no region.',
+      failed: 'The geo database could not be loaded.',
+      installed: 'Geo database installed',
+      removeConfirm: 'Remove the geo database? Geo rules then match no region.',
+    },
+    asn: {
+      title: 'ASN database',
+      intro:
+        "Your customers' layer-4 attack statistics name the autonomous system (ASN) of each source address from a MaxMind DB file you provide: GeoLite2 ASN, DB-IP's ASN database, or one with the same records. Rampart ships none. The control plane looks each source up as its counters arrive, so the file stays off your nodes; without one, or for an address it does not know, the ASN is unknown (0).",
+      none: 'No ASN database installed: the ASN of every layer-4 source is unknown.',
+      failed: 'The ASN database could not be loaded.',
+      asns: 'Autonomous systems',
+      installed: 'ASN database installed',
+      removeConfirm: 'Remove the ASN database? Sources counted from then on have an unknown ASN.',
+    },
     databaseType: 'Database type',
     kind: 'Regions',
     kinds: { country: 'Countries', city: 'Countries and cities' },
@@ -2298,9 +2315,7 @@ export const enUS = {
     choose: 'Choose a .mmdb file (at most {{max}} MiB)',
     install: 'Install',
     replace: 'Replace',
-    installed: 'Geo database installed',
     remove: 'Remove',
-    removeConfirm: 'Remove the geo database? Geo rules then match no region.',
   },
   abuseIPs: {
     intro:
@@ -2467,7 +2482,7 @@ export const enUS = {
       dropPackets: 'Dropped packets',
       packets: 'Packets: {{drop}} dropped, {{pass}} passed',
       unknown: 'Unknown',
-      unknownAsn: 'Unknown (no ASN database)',
+      unknownAsn: 'Unknown',
       keys: {
         country: 'Country',
         ip: 'Address',

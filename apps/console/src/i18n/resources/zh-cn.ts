@@ -1985,6 +1985,8 @@ export const zhCN: LocaleResources = {
     'client.setting.logo.delete': '移除标志',
     'client.setting.geoDatabase.upload': '安装地理数据库',
     'client.setting.geoDatabase.delete': '移除地理数据库',
+    'client.setting.asnDatabase.upload': '安装自治系统数据库',
+    'client.setting.asnDatabase.delete': '移除自治系统数据库',
     'client.abuseIPs.add': '添加恶意 IP',
     'client.abuseIP.update': '编辑恶意 IP',
     'client.abuseIPs.delete': '删除恶意 IP',
@@ -2243,10 +2245,25 @@ export const zhCN: LocaleResources = {
     empty: '您的站点尚未使用任何产品。',
   },
   geoDatabase: {
-    intro:
-      '客户站点的地区规则依据访客 IP 所在的国家（使用城市数据库时还有城市）判断，数据来自您提供的 MaxMind 格式数据库文件：GeoLite2 或 GeoIP2 的国家或城市库，或与之兼容的 DB-IP 数据库。Rampart 不附带任何数据库。节点会自动获取该文件并在不重载的情况下启用；安装之前，地区规则不匹配任何地区。',
-    none: '尚未安装地理数据库：地区规则不匹配任何地区。',
-    failed: '无法加载地理数据库。',
+    geo: {
+      title: '地理数据库',
+      intro:
+        '客户站点的地区规则依据访客 IP 所在的国家（使用城市数据库时还有城市）判断，数据来自您提供的 MaxMind 格式数据库文件：GeoLite2 或 GeoIP2 的国家或城市库，或与之兼容的 DB-IP 数据库。Rampart 不附带任何数据库。节点会自动获取该文件并在不重载的情况下启用；安装之前，地区规则不匹配任何地区。',
+      none: '尚未安装地理数据库：地区规则不匹配任何地区。',
+      failed: '无法加载地理数据库。',
+      installed: '地理数据库已安装',
+      removeConfirm: '移除地理数据库？之后地区规则将不匹配任何地区。',
+    },
+    asn: {
+      title: '自治系统（ASN）数据库',
+      intro:
+        '客户的四层攻击统计依据您提供的 MaxMind 格式数据库文件标出每个来源 IP 所属的自治系统（ASN）：GeoLite2 ASN、DB-IP 的自治系统库，或记录格式相同的数据库。Rampart 不附带任何数据库。控制平面在收到计数时查询来源地址，该文件不下发到节点；未安装时，或数据库中没有该地址时，自治系统为未知（0）。',
+      none: '尚未安装自治系统数据库：所有四层来源的自治系统均为未知。',
+      failed: '无法加载自治系统数据库。',
+      asns: '自治系统数',
+      installed: '自治系统数据库已安装',
+      removeConfirm: '移除自治系统数据库？之后统计的来源的自治系统将为未知。',
+    },
     databaseType: '数据库类型',
     kind: '地区',
     kinds: { country: '国家', city: '国家和城市' },
@@ -2258,9 +2275,7 @@ export const zhCN: LocaleResources = {
     choose: '选择 .mmdb 文件（不超过 {{max}} MB）',
     install: '安装',
     replace: '替换',
-    installed: '地理数据库已安装',
     remove: '移除',
-    removeConfirm: '移除地理数据库？之后地区规则将不匹配任何地区。',
   },
   abuseIPs: {
     intro:
@@ -2422,7 +2437,7 @@ export const zhCN: LocaleResources = {
       dropPackets: '拦截包数',
       packets: '包数：拦截 {{drop}}，放行 {{pass}}',
       unknown: '未知',
-      unknownAsn: '未知（无自治系统数据库）',
+      unknownAsn: '未知',
       keys: {
         country: '国家',
         ip: '地址',

@@ -1987,6 +1987,8 @@ export const zhTW: LocaleResources = {
     'client.setting.logo.delete': '移除標誌',
     'client.setting.geoDatabase.upload': '安裝地理資料庫',
     'client.setting.geoDatabase.delete': '移除地理資料庫',
+    'client.setting.asnDatabase.upload': '安裝自治系統資料庫',
+    'client.setting.asnDatabase.delete': '移除自治系統資料庫',
     'client.abuseIPs.add': '新增惡意 IP',
     'client.abuseIP.update': '編輯惡意 IP',
     'client.abuseIPs.delete': '刪除惡意 IP',
@@ -2245,10 +2247,25 @@ export const zhTW: LocaleResources = {
     empty: '您的站點尚未使用任何產品。',
   },
   geoDatabase: {
-    intro:
-      '客戶站點的地區規則依訪客 IP 所在的國家（使用城市資料庫時還有城市）判斷，資料來自您提供的 MaxMind 格式資料庫檔案：GeoLite2 或 GeoIP2 的國家或城市庫，或與之相容的 DB-IP 資料庫。Rampart 不附帶任何資料庫。節點會自動取得該檔案並在不重新載入的情況下啟用；安裝之前，地區規則不符合任何地區。',
-    none: '尚未安裝地理資料庫：地區規則不符合任何地區。',
-    failed: '無法載入地理資料庫。',
+    geo: {
+      title: '地理資料庫',
+      intro:
+        '客戶站點的地區規則依訪客 IP 所在的國家（使用城市資料庫時還有城市）判斷，資料來自您提供的 MaxMind 格式資料庫檔案：GeoLite2 或 GeoIP2 的國家或城市庫，或與之相容的 DB-IP 資料庫。Rampart 不附帶任何資料庫。節點會自動取得該檔案並在不重新載入的情況下啟用；安裝之前，地區規則不符合任何地區。',
+      none: '尚未安裝地理資料庫：地區規則不符合任何地區。',
+      failed: '無法載入地理資料庫。',
+      installed: '地理資料庫已安裝',
+      removeConfirm: '移除地理資料庫？之後地區規則將不符合任何地區。',
+    },
+    asn: {
+      title: '自治系統（ASN）資料庫',
+      intro:
+        '客戶的四層攻擊統計依據您提供的 MaxMind 格式資料庫檔案標出每個來源 IP 所屬的自治系統（ASN）：GeoLite2 ASN、DB-IP 的自治系統庫，或記錄格式相同的資料庫。Rampart 不附帶任何資料庫。控制平面在收到計數時查詢來源位址，該檔案不下發到節點；未安裝時，或資料庫中沒有該位址時，自治系統為未知（0）。',
+      none: '尚未安裝自治系統資料庫：所有四層來源的自治系統均為未知。',
+      failed: '無法載入自治系統資料庫。',
+      asns: '自治系統數',
+      installed: '自治系統資料庫已安裝',
+      removeConfirm: '移除自治系統資料庫？之後統計的來源的自治系統將為未知。',
+    },
     databaseType: '資料庫類型',
     kind: '地區',
     kinds: { country: '國家', city: '國家和城市' },
@@ -2260,9 +2277,7 @@ export const zhTW: LocaleResources = {
     choose: '選擇 .mmdb 檔案（不超過 {{max}} MB）',
     install: '安裝',
     replace: '取代',
-    installed: '地理資料庫已安裝',
     remove: '移除',
-    removeConfirm: '移除地理資料庫？之後地區規則將不符合任何地區。',
   },
   abuseIPs: {
     intro:
@@ -2424,7 +2439,7 @@ export const zhTW: LocaleResources = {
       dropPackets: '阻擋封包數',
       packets: '封包數：阻擋 {{drop}}，放行 {{pass}}',
       unknown: '未知',
-      unknownAsn: '未知（無自治系統資料庫）',
+      unknownAsn: '未知',
       keys: {
         country: '國家',
         ip: '位址',

@@ -118,7 +118,8 @@ function NetworkTop({
       title: t(`network.keys.${dimension}` as 'network.keys.ip'),
       dataIndex: 'key',
       ellipsis: true,
-      render: (key: string) => name(dimension, key),
+      // An ASN with the organisation the operator's ASN database names: "AS13335 Cloudflare, Inc.".
+      render: (key: string, row) => (row.name ? `${name(dimension, key)} ${row.name}` : name(dimension, key)),
     },
     { title: t('network.dropBits'), dataIndex: 'dropBits', align: 'right', width: 100, render: bits },
     { title: t('network.passBits'), dataIndex: 'passBits', align: 'right', width: 100, render: bits },

@@ -1,14 +1,29 @@
-import { deleteGeoDatabase, getGeoDatabase, getSelf, tierPermissions, uploadGeoDatabase } from '@rampart/contract';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import {
+  deleteAsnDatabase,
+  deleteGeoDatabase,
+  getAsnDatabase,
+  getGeoDatabase,
+  getSelf,
+  tierPermissions,
+  uploadAsnDatabase,
+  uploadGeoDatabase,
+} from '@rampart/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fail, fakeApiForEachTest, ok, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { buttonByText, clickButton, findPopconfirm } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
-// The operator's geo database page (client/setting/geoDatabase), against a fake API.
+// The operator's geo database page: its geo database (client/setting/geoDatabase) and ASN database
+// (client/setting/asnDatabase) cards, against a fake API.
 vi.setConfig({ testTimeout: 20_000 });
 
-const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const api = fakeApiForEachTest(() => {
+  const fake = signedInFakeApi('client');
+  // The ASN card asks for its database whatever a test is about.
+  fake.on(getAsnDatabase, ok(null));
+  return fake;
+});
 
 const PAGE = '/client/systemManagement/geoDatabase';
 const installed = {
@@ -21,11 +36,21 @@ const installed = {
   cities: 123456,
   uploadedAt: '2026-03-02T10:00:00.000Z',
 };
-const row = (label: string) =>
-  screen.getByText(label, { selector: 'th, th *' }).closest('tr')?.querySelector('td')?.textContent;
+const asnInstalled = {
+  sha256: 'cd'.repeat(32),
+  databaseType: 'GeoLite2-ASN',
+  builtAt: '2026-03-01T00:00:00.000Z',
+  ipVersion: 6,
+  size: 8 * 1024 * 1024,
+  asns: 81234,
+  uploadedAt: '2026-03-03T10:00:00.000Z',
+};
+const card = (slot: 'geo' | 'asn') => screen.getByTestId(`${slot}-database`);
+const row = (label: string, slot: 'geo' | 'asn' = 'geo') =>
+  within(card(slot)).getByText(label, { selector: 'th, th *' }).closest('tr')?.querySelector('td')?.textContent;
 
-function choose(name: string) {
-  const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+function choose(name: string, slot: 'geo' | 'asn' = 'geo') {
+  const input = card(slot).querySelector('input[type="file"]') as HTMLInputElement;
   fireEvent.change(input, { target: { files: [new File([new Uint8Array([1, 2, 3])], name)] } });
 }
 
@@ -36,10 +61,10 @@ describe('the geo database page', () => {
     renderAt(PAGE);
     expect(await screen.findByText(/No geo database installed/, undefined, { timeout: 10_000 })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Geo database' }).getAttribute('href')).toBe(PAGE);
-    expect(buttonByText('Install').disabled).toBe(true);
+    expect(buttonByText('Install', card('geo')).disabled).toBe(true);
     choose('GeoLite2-City.mmdb');
     expect(await screen.findByText('GeoLite2-City.mmdb')).toBeTruthy();
-    clickButton('Install');
+    clickButton('Install', card('geo'));
     expect(await screen.findByText('Geo database installed')).toBeTruthy();
     const body = api.sent(uploadGeoDatabase)[0]?.body as FormData;
     expect(body).toBeInstanceOf(FormData);
@@ -54,7 +79,7 @@ describe('the geo database page', () => {
     expect(row('Regions')).toBe('Countries and cities');
     expect(row('Size')).toBe('62.0 MiB');
     expect(row('Cities')).toBe('123456');
-    clickButton('Remove');
+    clickButton('Remove', card('geo'));
     clickButton('OK', await findPopconfirm(/Remove the geo database\?/));
     await waitFor(() => expect(api.sent(deleteGeoDatabase)).toHaveLength(1));
   });
@@ -68,7 +93,7 @@ describe('the geo database page', () => {
     renderAt(PAGE);
     await screen.findByText(/No geo database installed/, undefined, { timeout: 10_000 });
     choose('notes.txt');
-    clickButton('Install');
+    clickButton('Install', card('geo'));
     expect(await screen.findByText(/Not a MaxMind DB Country or City database: x/)).toBeTruthy();
   });
 
@@ -80,5 +105,52 @@ describe('the geo database page', () => {
     expect(await screen.findByText('GeoLite2-City', undefined, { timeout: 10_000 })).toBeTruthy();
     expect(screen.queryByText('Remove')).toBeNull();
     expect(document.querySelector('input[type="file"]')).toBeNull();
+  });
+});
+
+describe('the ASN database card', () => {
+  it('says when none is installed and installs the chosen file as the part `file` of its own call', async () => {
+    api.on(getGeoDatabase, ok(installed));
+    api.on(uploadAsnDatabase, ok(asnInstalled));
+    renderAt(PAGE);
+    expect(await screen.findByText(/No ASN database installed/, undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(within(card('asn')).getByText('ASN database')).toBeTruthy();
+    expect(buttonByText('Install', card('asn')).disabled).toBe(true);
+    choose('GeoLite2-ASN.mmdb', 'asn');
+    expect(await within(card('asn')).findByText('GeoLite2-ASN.mmdb')).toBeTruthy();
+    clickButton('Install', card('asn'));
+    expect(await screen.findByText('ASN database installed')).toBeTruthy();
+    const body = api.sent(uploadAsnDatabase)[0]?.body as FormData;
+    expect((body.get('file') as File).name).toBe('GeoLite2-ASN.mmdb');
+    expect(api.sent(uploadGeoDatabase)).toHaveLength(0);
+  });
+
+  it('shows the installed database and removes it after its own confirm', async () => {
+    api.on(getGeoDatabase, ok(installed));
+    api.on(getAsnDatabase, ok(asnInstalled));
+    api.on(deleteAsnDatabase, ok(true));
+    renderAt(PAGE);
+    expect(await screen.findByText('GeoLite2-ASN', undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(row('Autonomous systems', 'asn')).toBe('81234');
+    expect(row('Size', 'asn')).toBe('8.0 MiB');
+    expect(within(card('asn')).getByText(asnInstalled.sha256)).toBeTruthy();
+    expect(buttonByText('Replace', card('asn'))).toBeTruthy();
+    clickButton('Remove', card('asn'));
+    clickButton('OK', await findPopconfirm(/Remove the ASN database\?/));
+    await waitFor(() => expect(api.sent(deleteAsnDatabase)).toHaveLength(1));
+    expect(api.sent(deleteGeoDatabase)).toHaveLength(0);
+  });
+
+  it("shows the server's refusal of a file without ASN records", async () => {
+    api.on(getGeoDatabase, ok(null));
+    const fields = [
+      { in: 'body', field: 'file', key: 'asnDatabaseFile', message: 'Not a MaxMind DB ASN database: no record' },
+    ];
+    api.on(uploadAsnDatabase, fail(400, 101003, 'Parameter Error', { fields }));
+    renderAt(PAGE);
+    await screen.findByText(/No ASN database installed/, undefined, { timeout: 10_000 });
+    choose('GeoLite2-City.mmdb', 'asn');
+    clickButton('Install', card('asn'));
+    expect(await screen.findByText(/Not a MaxMind DB ASN database: no record/)).toBeTruthy();
   });
 });

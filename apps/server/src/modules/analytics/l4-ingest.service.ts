@@ -10,15 +10,17 @@ import type { AnalyticsStore, IngestResult, L4CounterRow } from './analytics-sto
  * port id belongs to the site that owns the port when that site is the node's operator's, else the
  * record belongs to no site (site 0, as an event of a domain the node does not serve); the node's
  * own counts (port 0: ICMP, GRE) belong to no site either. A source address record is stored with
- * two more rows: its country, from the operator's geo database as the access events get theirs,
- * and its ASN — "0" (unknown): the product has no ASN database (the operator's database is a
- * country/city one), so the ASN tops show one row, 0, until one is added.
+ * two more rows, both looked up in the databases of the node's operator (never another's): its
+ * country, from the geo database as the access events get theirs, and its ASN as a decimal number,
+ * from the ASN database (docs/decisions.md "ASN database") — "0" when the operator has none or it
+ * does not know the address. Both lookups are remembered per address (GeoDatabaseService).
  */
 export class L4IngestService {
   constructor(
     private readonly store: AnalyticsStore,
     private readonly repo: AnalyticsRepository,
     private readonly locator: (operatorId: number) => Promise<(ip: string) => { country: string; city: number }>,
+    private readonly asnLocator: (operatorId: number) => Promise<(ip: string) => string>,
     private readonly clock: Clock,
   ) {}
 
@@ -29,6 +31,7 @@ export class L4IngestService {
     const sites = new Map<number, number>();
     for (const p of await this.repo.portPlaces(portIds)) if (p.ownerId === node.ownerId) sites.set(p.portId, p.siteId);
     const locate = await this.locator(node.ownerId);
+    const asnOf = await this.asnLocator(node.ownerId);
     const rows: L4CounterRow[] = [];
     for (const r of batch.records) {
       const siteId = sites.get(r.portId) ?? 0;
@@ -44,7 +47,7 @@ export class L4IngestService {
       rows.push({ ...row, dim: r.dimension, value: r.key });
       if (r.dimension === 'source') {
         rows.push({ ...row, dim: 'country', value: locate(r.key).country });
-        rows.push({ ...row, dim: 'asn', value: '0' });
+        rows.push({ ...row, dim: 'asn', value: asnOf(r.key) });
       }
     }
     const result = await this.store.ingestL4({

@@ -37,6 +37,8 @@ export class L4StatisticsService {
   constructor(
     private readonly store: AnalyticsStore,
     private readonly repo: AnalyticsRepository,
+    /** The organisations the caller's operator's ASN database names for these ASNs. */
+    private readonly asnNames: (operatorId: number | null, asns: number[]) => Promise<Map<number, string>>,
   ) {}
 
   private async where(caller: Caller, filter: Filter, dim: L4StoredDim): Promise<string | null> {
@@ -89,7 +91,18 @@ export class L4StatisticsService {
     const list = [...byKey.values()];
     if (dimension === 'ipProtocol') return list;
     list.sort((a, b) => b.passBits + b.dropBits - (a.passBits + a.dropBits) || (a.key < b.key ? -1 : 1));
-    return list.slice(0, filter.top ?? 5);
+    const top = list.slice(0, filter.top ?? 5);
+    if (dimension === 'asn') {
+      const names = await this.asnNames(
+        caller.operatorId,
+        top.map((r) => Number(r.key)).filter((n) => n > 0),
+      );
+      for (const row of top) {
+        const name = names.get(Number(row.key));
+        if (name) row.name = name;
+      }
+    }
+    return top;
   }
 
   /**

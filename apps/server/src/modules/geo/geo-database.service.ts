@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  type AsnDatabase,
   continentOf,
   GEO_DATABASE_MAX_BYTES,
   GEO_REGIONS,
@@ -10,14 +11,58 @@ import {
   type GeoDatabaseKind,
   type GeoTreeNode,
   type Locale,
+  type MmdbFileRecord,
 } from '@rampart/contract';
 import { isUploadedFile } from '../../platform/http/multipart.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
-import { type MmdbCity, MmdbError, MmdbFile } from './mmdb-reader.js';
+import { asnOf, type MmdbCity, type MmdbDecoded, MmdbError, MmdbFile } from './mmdb-reader.js';
 
-/** The system_settings key of an operator's geo database record. */
-const settingKey = (operatorId: number) => `geo.database.${operatorId}`;
+/**
+ * The operator's two database slots, both MaxMind DB files installed the same way: `geo` (a
+ * Country or City database: geo rules, layer-4 regions, the countries and cities of analytics) and
+ * `asn` (an ASN database: the autonomous system of layer-4 sources at ingest).
+ */
+export type DatabaseSlot = 'geo' | 'asn';
+interface SlotRecords {
+  geo: GeoDatabase;
+  asn: AsnDatabase;
+}
+/** What every slot records of its file (MmdbFileRecord); the slot's check adds its own fields. */
+type CommonField = keyof MmdbFileRecord;
+
+interface SlotSpec<S extends DatabaseSlot> {
+  /** The 101003 key naming what the file must be. */
+  invalid: 'geoDatabaseFile' | 'asnDatabaseFile';
+  /**
+   * What an opened file holds for the slot — its own fields and values to remember under its hash
+   * (`memo` purposes) — or why it is not one of the slot's. May throw MmdbError.
+   */
+  describe(db: MmdbFile): Promise<{ fields: Omit<SlotRecords[S], CommonField>; memos: [string, unknown][] } | string>;
+}
+
+const SLOTS: { [S in DatabaseSlot]: SlotSpec<S> } = {
+  geo: {
+    invalid: 'geoDatabaseFile',
+    async describe(db) {
+      const kind = kindOf(db.metadata.databaseType);
+      if (kind === null) return `database type ${db.metadata.databaseType.slice(0, 64)}`;
+      const cities = kind === 'city' ? await db.cities() : [];
+      return { fields: { kind, cities: cities.length }, memos: [['cities', cities]] };
+    },
+  },
+  asn: {
+    invalid: 'asnDatabaseFile',
+    async describe(db) {
+      const asns = await db.asns();
+      if (asns.size === 0) return 'no record names an autonomous system';
+      return { fields: { asns: asns.size }, memos: [['asnNames', asns]] };
+    },
+  },
+};
+
+/** The system_settings key of an operator's database record of a slot (`geo.database.<operator id>`). */
+const settingKey = (slot: DatabaseSlot, operatorId: number) => `${slot}.database.${operatorId}`;
 
 /** The kind a database's type names, or null for one geo rules cannot use. */
 function kindOf(databaseType: string): GeoDatabaseKind | null {
@@ -33,80 +78,97 @@ const CITY_LANGUAGES: Record<Locale, string[]> = {
   zh_TW: ['zh-TW', 'zh-Hant', 'zh-CN', 'zh', 'en'],
 };
 
-const NOWHERE = (_ip: string) => ({ country: '', city: 0 });
+type Place = { country: string; city: number };
+const NOWHERE = (_ip: string): Place => ({ country: '', city: 0 });
+/** The ASN of an address no database knows: "0". */
+const NO_ASN = (_ip: string) => '0';
 /** Addresses one locator remembers. */
 const LOCATOR_CACHE = 100_000;
 
-function locatorOf(file: MmdbFile): (ip: string) => { country: string; city: number } {
-  const seen = new Map<string, { country: string; city: number }>();
+/**
+ * A lookup of addresses in `file` that remembers its answers (at most LOCATOR_CACHE addresses, the
+ * oldest forgotten first); a record `read` cannot place (a malformed one) answers `unknown`.
+ */
+function cachedLookup<T>(file: MmdbFile, read: (rec: MmdbDecoded | undefined) => T, unknown: T): (ip: string) => T {
+  const seen = new Map<string, T>();
   return (ip) => {
-    let place = seen.get(ip);
-    if (place) return place;
-    place = { country: '', city: 0 };
+    let answer = seen.get(ip);
+    if (answer !== undefined) return answer;
     try {
-      const rec = file.lookup(ip);
-      if (rec && typeof rec === 'object' && !Array.isArray(rec) && !Buffer.isBuffer(rec)) {
-        const country = (rec as Record<string, unknown>).country as Record<string, unknown> | undefined;
-        const city = (rec as Record<string, unknown>).city as Record<string, unknown> | undefined;
-        const code = country?.iso_code ?? (rec as Record<string, unknown>).country_code;
-        if (typeof code === 'string' && /^[A-Za-z]{2}$/.test(code)) place.country = code.toUpperCase();
-        const id = city?.geoname_id;
-        if (typeof id === 'number' && Number.isSafeInteger(id)) place.city = id;
-      }
+      answer = read(file.lookup(ip));
     } catch {
-      // An address the file cannot place (a malformed record) counts as unknown.
+      answer = unknown;
     }
     if (seen.size >= LOCATOR_CACHE) seen.delete(seen.keys().next().value as string);
-    seen.set(ip, place);
-    return place;
+    seen.set(ip, answer);
+    return answer;
   };
 }
 
+function placeOf(rec: MmdbDecoded | undefined): Place {
+  const place = { country: '', city: 0 };
+  if (rec && typeof rec === 'object' && !Array.isArray(rec) && !Buffer.isBuffer(rec)) {
+    const country = (rec as Record<string, unknown>).country as Record<string, unknown> | undefined;
+    const city = (rec as Record<string, unknown>).city as Record<string, unknown> | undefined;
+    const code = country?.iso_code ?? (rec as Record<string, unknown>).country_code;
+    if (typeof code === 'string' && /^[A-Za-z]{2}$/.test(code)) place.country = code.toUpperCase();
+    const id = city?.geoname_id;
+    if (typeof id === 'number' && Number.isSafeInteger(id)) place.city = id;
+  }
+  return place;
+}
+
 /**
- * The operators' geo databases (routes/firewall-geos.ts; docs/decisions.md "Geo rules"). Each
- * operator may install one MaxMind DB file (Country or City); it is checked on upload, kept as
- * `<data dir>/geo/<operator id>/<sha256>.mmdb` with its metadata in system_settings, named by its
- * hash in the operator's nodes' snapshots and served to them by the node API. Its cities (a City
- * database) are read once per process and hash for the region tree and the rules' checks.
+ * The operators' MaxMind DB files (routes/firewall-geos.ts; docs/decisions.md "Geo rules" and "ASN
+ * database"). Each operator may install one file per slot (DatabaseSlot): it is checked on upload
+ * (the slot's SLOTS entry), kept as `<data dir>/<slot>/<operator id>/<sha256>.mmdb` with its
+ * metadata in system_settings, and replaced or removed the same way for both. The geo file is
+ * named by its hash in the operator's nodes' snapshots and served to them by the node API; the ASN
+ * file stays on the control plane. What is read out of a file (cities, country networks, lookups,
+ * ASN names) is computed once per process and hash (`memo`).
  */
 export class GeoDatabaseService {
   private root: string | null;
-  private readonly cityCache = new Map<string, Promise<MmdbCity[]>>();
-  private readonly networkCache = new Map<string, Promise<Map<string, { v4: string[]; v6: string[] }>>>();
-  private readonly locators = new Map<string, Promise<(ip: string) => { country: string; city: number }>>();
+  /** Values computed from a file, by `<purpose>:<sha256>`. */
+  private readonly memos = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly settings: SettingsRepository,
     dataDir: string | undefined,
   ) {
-    this.root = dataDir === undefined ? null : path.join(dataDir, 'geo');
+    this.root = dataDir ?? null;
   }
 
-  private async dir(operatorId: number): Promise<string> {
+  private async dir(slot: DatabaseSlot, operatorId: number): Promise<string> {
     // Tests run without a data directory: a temporary one per process.
-    this.root ??= await mkdtemp(path.join(tmpdir(), 'rampart-geo-'));
-    const dir = path.join(this.root, String(operatorId));
+    this.root ??= await mkdtemp(path.join(tmpdir(), 'rampart-mmdb-'));
+    const dir = path.join(this.root, slot, String(operatorId));
     await mkdir(dir, { recursive: true, mode: 0o700 });
     return dir;
   }
 
-  /** The operator's database record, or null. */
-  async get(operatorId: number | null): Promise<GeoDatabase | null> {
+  /** The operator's database record of the slot, or null. */
+  async get<S extends DatabaseSlot>(slot: S, operatorId: number | null): Promise<SlotRecords[S] | null> {
     if (operatorId === null) return null;
-    const value = (await this.settings.get(settingKey(operatorId))) as GeoDatabase | undefined;
+    const value = (await this.settings.get(settingKey(slot, operatorId))) as SlotRecords[S] | undefined;
     return value ?? null;
   }
 
-  /** The hash nodes of the operator must hold, or null. */
+  /** The hash of the geo database nodes of the operator must hold, or null. */
   async hashOf(operatorId: number): Promise<string | null> {
-    return (await this.get(operatorId))?.sha256 ?? null;
+    return (await this.get('geo', operatorId))?.sha256 ?? null;
   }
 
   /**
-   * Checks and installs the file part `file` (101003 naming `file` when it is missing, too large
-   * or not a Country or City MaxMind DB), replacing the operator's previous database.
+   * Checks and installs the file part `file` in the slot (101003 naming `file` when it is missing,
+   * too large, not a MaxMind DB or not one of the slot's), replacing the operator's previous one.
    */
-  async upload(operatorId: number, parts: Record<string, unknown>, now: Date): Promise<GeoDatabase> {
+  async upload<S extends DatabaseSlot>(
+    slot: S,
+    operatorId: number,
+    parts: Record<string, unknown>,
+    now: Date,
+  ): Promise<SlotRecords[S]> {
     const file = parts.file;
     if (!isUploadedFile(file)) throw invalidFields([{ field: 'file', key: 'required' }]);
     if (file.truncated || file.data.length > GEO_DATABASE_MAX_BYTES) {
@@ -114,122 +176,136 @@ export class GeoDatabaseService {
         { field: 'file', key: 'fileTooLarge', params: { max: `${GEO_DATABASE_MAX_BYTES / (1024 * 1024)} MiB` } },
       ]);
     }
-    let db: MmdbFile;
-    let cities: MmdbCity[];
+    const spec = SLOTS[slot] as SlotSpec<S>;
+    let opened: { db: MmdbFile; fields: Omit<SlotRecords[S], CommonField>; memos: [string, unknown][] } | string;
     try {
-      db = new MmdbFile(file.data);
-      cities = kindOf(db.metadata.databaseType) === 'city' ? await db.cities() : [];
+      const db = new MmdbFile(file.data);
+      const described = await spec.describe(db);
+      opened = typeof described === 'string' ? described : { db, ...described };
     } catch (err) {
       if (!(err instanceof MmdbError)) throw err;
-      throw invalidFields([{ field: 'file', key: 'geoDatabaseFile', params: { reason: err.message } }]);
+      opened = err.message;
     }
-    const kind = kindOf(db.metadata.databaseType);
-    if (kind === null) {
-      throw invalidFields([
-        {
-          field: 'file',
-          key: 'geoDatabaseFile',
-          params: { reason: `database type ${db.metadata.databaseType.slice(0, 64)}` },
-        },
-      ]);
+    if (typeof opened === 'string') {
+      throw invalidFields([{ field: 'file', key: spec.invalid, params: { reason: opened } }]);
     }
+    const { db, fields, memos } = opened;
     const sha256 = createHash('sha256').update(file.data).digest('hex');
-    const dir = await this.dir(operatorId);
+    const dir = await this.dir(slot, operatorId);
     const target = path.join(dir, `${sha256}.mmdb`);
     const temp = path.join(dir, `.${randomBytes(8).toString('hex')}.tmp`);
     await writeFile(temp, file.data, { mode: 0o600 });
     await rename(temp, target);
-    const previous = await this.get(operatorId);
-    const record: GeoDatabase = {
+    const previous = await this.get(slot, operatorId);
+    const record = {
       sha256,
-      kind,
       databaseType: db.metadata.databaseType,
       builtAt: new Date(db.metadata.buildEpoch * 1000).toISOString(),
       ipVersion: db.metadata.ipVersion,
       size: file.data.length,
-      cities: cities.length,
       uploadedAt: now.toISOString(),
-    };
-    await this.settings.put(settingKey(operatorId), record);
-    this.cityCache.set(sha256, Promise.resolve(cities));
-    if (previous && previous.sha256 !== sha256) await this.removeFile(operatorId, previous.sha256);
+      ...fields,
+    } as SlotRecords[S];
+    await this.settings.put(settingKey(slot, operatorId), record);
+    for (const [purpose, value] of memos) this.memos.set(`${purpose}:${sha256}`, Promise.resolve(value));
+    if (previous && previous.sha256 !== sha256) await this.removeFile(slot, operatorId, previous.sha256);
     return record;
   }
 
-  async delete(operatorId: number): Promise<void> {
-    const previous = await this.get(operatorId);
+  async delete(slot: DatabaseSlot, operatorId: number): Promise<void> {
+    const previous = await this.get(slot, operatorId);
     if (!previous) return;
-    await this.settings.delete(settingKey(operatorId));
-    await this.removeFile(operatorId, previous.sha256);
+    await this.settings.delete(settingKey(slot, operatorId));
+    await this.removeFile(slot, operatorId, previous.sha256);
   }
 
-  private async removeFile(operatorId: number, sha256: string): Promise<void> {
-    this.cityCache.delete(sha256);
-    this.networkCache.delete(sha256);
-    await rm(path.join(await this.dir(operatorId), `${sha256}.mmdb`), { force: true });
+  private async removeFile(slot: DatabaseSlot, operatorId: number, sha256: string): Promise<void> {
+    for (const key of this.memos.keys()) if (key.endsWith(`:${sha256}`)) this.memos.delete(key);
+    await rm(path.join(await this.dir(slot, operatorId), `${sha256}.mmdb`), { force: true });
   }
 
-  /** The bytes of the operator's current database when `sha256` names it, else null (node API). */
-  async file(operatorId: number, sha256: string): Promise<Buffer | null> {
-    const current = await this.get(operatorId);
+  /** The bytes of the operator's current file of the slot when `sha256` names it, else null. */
+  async file(slot: DatabaseSlot, operatorId: number, sha256: string): Promise<Buffer | null> {
+    const current = await this.get(slot, operatorId);
     if (!current || current.sha256 !== sha256) return null;
     try {
-      return await readFile(path.join(await this.dir(operatorId), `${sha256}.mmdb`));
+      return await readFile(path.join(await this.dir(slot, operatorId), `${sha256}.mmdb`));
     } catch {
       return null;
     }
   }
 
   /**
-   * Where the operator's database places addresses (analytics' ingest): country code and city
-   * GeoNames id ("" and 0 when unknown or without a database). Opened once per file; answers are
-   * remembered per address (at most LOCATOR_CACHE of them, the oldest forgotten first).
+   * `compute` of the operator's current file of the slot (null when the file is gone), once per
+   * file and purpose while the file is installed; `none` without a file.
    */
-  async locator(operatorId: number): Promise<(ip: string) => { country: string; city: number }> {
-    const current = await this.get(operatorId);
-    if (!current) return NOWHERE;
-    let cached = this.locators.get(current.sha256);
+  private async memo<T>(
+    slot: DatabaseSlot,
+    operatorId: number | null,
+    purpose: string,
+    none: T,
+    compute: (db: MmdbFile | null) => T | Promise<T>,
+  ): Promise<T> {
+    const current = await this.get(slot, operatorId);
+    if (!current || operatorId === null) return none;
+    const key = `${purpose}:${current.sha256}`;
+    let cached = this.memos.get(key) as Promise<T> | undefined;
     if (!cached) {
-      cached = this.file(operatorId, current.sha256).then((bytes) =>
-        bytes ? locatorOf(new MmdbFile(bytes)) : NOWHERE,
-      );
-      cached.catch(() => this.locators.delete(current.sha256));
-      this.locators.set(current.sha256, cached);
-    }
-    return cached;
-  }
-
-  /** The cities of the operator's database (none for a Country database or without one). */
-  async cities(operatorId: number | null): Promise<MmdbCity[]> {
-    const current = await this.get(operatorId);
-    if (current?.kind !== 'city' || operatorId === null) return [];
-    let cached = this.cityCache.get(current.sha256);
-    if (!cached) {
-      const id = operatorId;
-      cached = this.file(id, current.sha256).then((bytes) => (bytes ? new MmdbFile(bytes).cities() : []));
-      cached.catch(() => this.cityCache.delete(current.sha256));
-      this.cityCache.set(current.sha256, cached);
+      cached = this.file(slot, operatorId, current.sha256).then((bytes) => compute(bytes ? new MmdbFile(bytes) : null));
+      cached.catch(() => this.memos.delete(key));
+      this.memos.set(key, cached);
     }
     return cached;
   }
 
   /**
-   * The CIDR blocks of each country of the operator's database (MmdbFile.countryNetworks), or null
-   * without a database: the layer-4 region rules' sets (firewall-l4.edge.ts). Computed once per
-   * file (by its SHA-256) and kept while it is the operator's.
+   * Where the operator's geo database places addresses (analytics' ingest): country code and city
+   * GeoNames id ("" and 0 when unknown or without a database). Opened once per file; answers are
+   * remembered per address (at most LOCATOR_CACHE of them, the oldest forgotten first).
+   */
+  async locator(operatorId: number): Promise<(ip: string) => Place> {
+    return this.memo('geo', operatorId, 'locator', NOWHERE, (db) =>
+      db ? cachedLookup(db, placeOf, { country: '', city: 0 }) : NOWHERE,
+    );
+  }
+
+  /**
+   * The autonomous system of addresses in the operator's ASN database (layer-4 ingest), as the
+   * decimal number ("0" when unknown or without a database); cached as the geo locator.
+   */
+  async asnLocator(operatorId: number): Promise<(ip: string) => string> {
+    return this.memo('asn', operatorId, 'asnLocator', NO_ASN, (db) =>
+      db ? cachedLookup(db, (rec) => String(asnOf(rec)?.number ?? 0), '0') : NO_ASN,
+    );
+  }
+
+  /** The organisations the operator's ASN database names for these ASNs (those it knows and names). */
+  async asnNames(operatorId: number | null, asns: readonly number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    if (asns.length === 0) return out;
+    const names = await this.memo('asn', operatorId, 'asnNames', new Map<number, string>(), (db) =>
+      db ? db.asns() : new Map<number, string>(),
+    );
+    for (const asn of asns) {
+      const name = names.get(asn);
+      if (name) out.set(asn, name);
+    }
+    return out;
+  }
+
+  /** The cities of the operator's geo database (none for a Country database or without one). */
+  async cities(operatorId: number | null): Promise<MmdbCity[]> {
+    if ((await this.get('geo', operatorId))?.kind !== 'city') return [];
+    return this.memo('geo', operatorId, 'cities', [], (db) => (db ? db.cities() : []));
+  }
+
+  /**
+   * The CIDR blocks of each country of the operator's geo database (MmdbFile.countryNetworks), or
+   * null without a database: the layer-4 region rules' sets (firewall-l4.edge.ts). Computed once
+   * per file (by its SHA-256) and kept while it is the operator's.
    */
   async countryNetworks(operatorId: number): Promise<Map<string, { v4: string[]; v6: string[] }> | null> {
-    const current = await this.get(operatorId);
-    if (!current) return null;
-    let cached = this.networkCache.get(current.sha256);
-    if (!cached) {
-      cached = this.file(operatorId, current.sha256).then((bytes) =>
-        bytes ? new MmdbFile(bytes).countryNetworks() : new Map(),
-      );
-      cached.catch(() => this.networkCache.delete(current.sha256));
-      this.networkCache.set(current.sha256, cached);
-    }
-    return cached;
+    return this.memo('geo', operatorId, 'networks', null, (db) => (db ? db.countryNetworks() : new Map()));
   }
 
   /** The city ids among `ids` the operator's database does not know. */

@@ -1,8 +1,8 @@
 /**
  * A reader of MaxMind DB files (format 2.x, https://maxmind.github.io/MaxMind-DB/): the checks an
- * uploaded geo database must pass and the cities a City database offers to the region tree. The
- * edge reads the same file with libmaxminddb; this reader only checks and lists, it serves no
- * lookups on the hot path.
+ * uploaded geo or ASN database must pass, the cities a City database offers to the region tree,
+ * the autonomous systems an ASN database names, and the lookups of the analytics' ingest (whose
+ * answers the services remember per address). The edge reads the geo file with libmaxminddb.
  */
 
 import { formatIP } from '@rampart/contract';
@@ -282,8 +282,11 @@ export class MmdbFile {
     return this.data.decode(offset)[0];
   }
 
-  /** The address's record, or undefined when the database places it nowhere (tests). */
+  /** The address's record, or undefined when the database places it nowhere (the analytics' ingest, tests). */
   lookup(ip: string): MmdbDecoded | undefined {
+    // An IPv4 database places no IPv6 address (libmaxminddb refuses the lookup): its first 32
+    // bits would otherwise be read as an IPv4 address.
+    if (this.metadata.ipVersion === 4 && ip.includes(':')) return undefined;
     const bits = ipBits(ip, this.metadata.ipVersion);
     const { nodeCount } = this.metadata;
     let node = 0;
@@ -319,6 +322,22 @@ export class MmdbFile {
       byId.set(id, { geonameId: id, country: code.toUpperCase(), names });
     }
     return [...byId.values()];
+  }
+
+  /**
+   * The autonomous systems the database's records name (asnOf), number → organisation ("" when
+   * the record names none). Only the ASN keys of each record are decoded; the walk yields to the
+   * event loop every few thousand records, as the cities' walk.
+   */
+  async asns(): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    let done = 0;
+    for (const offset of this.dataOffsets()) {
+      if (++done % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
+      const as = asnOf(this.data.pick(offset, ASN_KEYS));
+      if (as && !out.get(as.number)) out.set(as.number, as.organization);
+    }
+    return out;
   }
 
   /**
@@ -409,6 +428,37 @@ export class MmdbFile {
 }
 
 const CITY_KEYS: ReadonlySet<string> = new Set(['city', 'country']);
+/** The keys of the two ASN schemas asnOf reads. */
+const ASN_KEYS: ReadonlySet<string> = new Set([
+  'autonomous_system_number',
+  'autonomous_system_organization',
+  'asn',
+  'as_name',
+  'name',
+]);
+/** The largest autonomous system number (32 bits, RFC 6793). */
+const ASN_MAX = 4_294_967_295;
+
+/**
+ * The autonomous system a record names, or null: MaxMind's and DB-IP's schema
+ * (`autonomous_system_number`, `autonomous_system_organization`) or the flat one of IPinfo's files
+ * (`asn` as a number or "AS13335", `as_name` or `name`). ASN 0 (reserved) counts as none.
+ */
+export function asnOf(rec: MmdbDecoded | undefined): { number: number; organization: string } | null {
+  if (!isObject(rec)) return null;
+  let raw: MmdbDecoded | undefined = rec.autonomous_system_number;
+  let organization: MmdbDecoded | undefined = rec.autonomous_system_organization;
+  if (raw === undefined) {
+    raw = rec.asn;
+    organization = rec.as_name ?? rec.name;
+  }
+  let asn: number | null = null;
+  if (typeof raw === 'number') asn = raw;
+  else if (typeof raw === 'bigint' && raw <= BigInt(ASN_MAX)) asn = Number(raw);
+  else if (typeof raw === 'string' && /^(AS)?[0-9]{1,10}$/i.test(raw)) asn = Number(raw.replace(/^AS/i, ''));
+  if (asn === null || !Number.isInteger(asn) || asn < 1 || asn > ASN_MAX) return null;
+  return { number: asn, organization: typeof organization === 'string' ? organization : '' };
+}
 const COUNTRY_KEYS: ReadonlySet<string> = new Set(['country', 'country_code']);
 
 /** Tree nodes walked between two yields to the event loop. */

@@ -1,7 +1,28 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { GEO_DATABASE_MAX_BYTES, geoDatabaseRoutes } from '@rampart/contract';
+import {
+  type AnyRoute,
+  type AsnDatabase,
+  asnDatabaseRoutes,
+  GEO_DATABASE_MAX_BYTES,
+  type GeoDatabase,
+  geoDatabaseRoutes,
+  type MmdbFileRecord,
+} from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Descriptions, Empty, Popconfirm, Space, Spin, Typography, Upload } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Descriptions,
+  type DescriptionsProps,
+  Empty,
+  Popconfirm,
+  Space,
+  Spin,
+  Typography,
+  Upload,
+} from 'antd';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
@@ -13,59 +34,101 @@ import { PageTitle } from '../../../components/PageTitle';
 
 const MEBIBYTE = 1024 * 1024;
 
+/** One of the operator's two database slots, as its card shows it. */
+interface Slot<D extends MmdbFileRecord> {
+  id: 'geo' | 'asn';
+  get: AnyRoute;
+  upload: AnyRoute;
+  remove: AnyRoute;
+  /** Where the slot's own texts are in the `geoDatabase` namespace (title, intro, none …). */
+  texts: 'geo' | 'asn';
+  /** The rows of what only this slot records, after the database type. */
+  rows: (db: D, t: TFunction<'geoDatabase'>) => NonNullable<DescriptionsProps['items']>;
+}
+
+const GEO: Slot<GeoDatabase> = {
+  id: 'geo',
+  get: geoDatabaseRoutes.getGeoDatabase,
+  upload: geoDatabaseRoutes.uploadGeoDatabase,
+  remove: geoDatabaseRoutes.deleteGeoDatabase,
+  texts: 'geo',
+  rows: (db, t) => [
+    { key: 'kind', label: t('kind'), children: t(`kinds.${db.kind}`) },
+    { key: 'cities', label: t('cities'), children: db.cities },
+  ],
+};
+
+const ASN: Slot<AsnDatabase> = {
+  id: 'asn',
+  get: asnDatabaseRoutes.getAsnDatabase,
+  upload: asnDatabaseRoutes.uploadAsnDatabase,
+  remove: asnDatabaseRoutes.deleteAsnDatabase,
+  texts: 'asn',
+  rows: (db, t) => [{ key: 'asns', label: t('asn.asns'), children: db.asns }],
+};
+
 /**
- * `/client/systemManagement/geoDatabase`: the operator's geo database (`client/setting/geoDatabase`),
- * a MaxMind DB file the geo rules of its customers' sites are judged with on its nodes. Shows the
- * installed one (type, build date, size, cities, hash), installs another (checked by the server)
- * or removes it.
+ * `/client/systemManagement/geoDatabase`: the operator's two MaxMind DB files, one card each — the
+ * geo database (`client/setting/geoDatabase`) the geo rules of its customers' sites are judged with
+ * on its nodes, and the ASN database (`client/setting/asnDatabase`) the control plane names the
+ * autonomous system of layer-4 sources with. Each card shows the installed file (type, build date,
+ * size, what it holds, hash), installs another (checked by the server) or removes it.
  */
 export function GeoDatabasePage() {
-  const { t } = useTranslation(['geoDatabase', 'shell', 'common']);
-  const canWrite = useCan('client.settings.write');
-  const [file, setFile] = useState<File | null>(null);
-  const current = useQuery(routeQuery('client', geoDatabaseRoutes.getGeoDatabase, {}));
-  const upload = useRouteMutation('client', geoDatabaseRoutes.uploadGeoDatabase, {
-    // The file part travels beside the (empty) text fields of the form's schema.
-    input: (chosen: File) => ({ body: { file: chosen } as never }),
-    invalidates: changes('geoDatabase'),
-    success: () => t('installed'),
-    onSuccess: () => setFile(null),
-  });
-  const remove = useRouteMutation('client', geoDatabaseRoutes.deleteGeoDatabase, {
-    input: () => ({}),
-    invalidates: changes('geoDatabase'),
-    success: () => toastText('deleteSuccess'),
-  });
-  const db = current.data?.data;
-
+  const { t } = useTranslation('shell');
   return (
     <>
-      <PageTitle>{t('shell:menu.geoDatabase')}</PageTitle>
-      <Typography.Paragraph type="secondary" style={{ maxWidth: 720 }}>
-        {t('intro')}
-      </Typography.Paragraph>
+      <PageTitle>{t('menu.geoDatabase')}</PageTitle>
+      <DatabaseCard slot={GEO} />
+      <DatabaseCard slot={ASN} />
+    </>
+  );
+}
+
+function DatabaseCard<D extends MmdbFileRecord>({ slot }: { slot: Slot<D> }) {
+  const { t } = useTranslation(['geoDatabase', 'common']);
+  const text = (key: 'title' | 'intro' | 'none' | 'failed' | 'installed' | 'removeConfirm') =>
+    t(`${slot.texts}.${key}` as const);
+  const canWrite = useCan('client.settings.write');
+  const [file, setFile] = useState<File | null>(null);
+  const invalidates = changes(slot.id === 'geo' ? 'geoDatabase' : 'asnDatabase');
+  const current = useQuery(routeQuery('client', slot.get, {} as never));
+  const upload = useRouteMutation('client', slot.upload, {
+    // The file part travels beside the (empty) text fields of the form's schema.
+    input: (chosen: File) => ({ body: { file: chosen } }) as never,
+    invalidates,
+    success: () => text('installed'),
+    onSuccess: () => setFile(null),
+  });
+  const remove = useRouteMutation('client', slot.remove, {
+    input: () => ({}) as never,
+    invalidates,
+    success: () => toastText('deleteSuccess'),
+  });
+  const db = (current.data as { data?: D | null } | undefined)?.data;
+
+  return (
+    <Card title={text('title')} style={{ maxWidth: 720, marginBottom: 24 }} data-testid={`${slot.id}-database`}>
+      <Typography.Paragraph type="secondary">{text('intro')}</Typography.Paragraph>
       {current.isError && (
         <Alert
           type="error"
-          title={t('failed')}
+          title={text('failed')}
           action={<Button onClick={() => current.refetch()}>{t('common:actions.retry')}</Button>}
         />
       )}
       {current.isLoading && <Spin />}
-      {current.isSuccess && !db && (
-        <Empty description={t('none')} image={Empty.PRESENTED_IMAGE_SIMPLE} style={{ maxWidth: 720 }} />
-      )}
+      {current.isSuccess && !db && <Empty description={text('none')} image={Empty.PRESENTED_IMAGE_SIMPLE} />}
       {db && (
         <Descriptions
           column={1}
           bordered
-          style={{ maxWidth: 720, marginBottom: 16 }}
+          style={{ marginBottom: 16 }}
           items={[
             { key: 'databaseType', label: t('databaseType'), children: db.databaseType },
-            { key: 'kind', label: t('kind'), children: t(`kinds.${db.kind}`) },
+            ...slot.rows(db, t),
             { key: 'builtAt', label: t('builtAt'), children: <DateTime value={db.builtAt} /> },
             { key: 'size', label: t('size'), children: t('megabytes', { size: (db.size / MEBIBYTE).toFixed(1) }) },
-            { key: 'cities', label: t('cities'), children: db.cities },
             { key: 'uploadedAt', label: t('uploadedAt'), children: <DateTime value={db.uploadedAt} /> },
             {
               key: 'sha256',
@@ -85,7 +148,7 @@ export function GeoDatabasePage() {
             accept=".mmdb"
             maxCount={1}
             showUploadList={file !== null}
-            fileList={file ? [{ uid: 'geo', name: file.name, status: 'done' }] : []}
+            fileList={file ? [{ uid: slot.id, name: file.name, status: 'done' }] : []}
             beforeUpload={(chosen) => {
               setFile(chosen);
               return false;
@@ -103,7 +166,7 @@ export function GeoDatabasePage() {
             {db ? t('replace') : t('install')}
           </Button>
           {db && (
-            <Popconfirm title={t('removeConfirm')} onConfirm={() => remove.mutate(undefined)}>
+            <Popconfirm title={text('removeConfirm')} onConfirm={() => remove.mutate(undefined)}>
               <Button danger loading={remove.isPending}>
                 {t('remove')}
               </Button>
@@ -111,6 +174,6 @@ export function GeoDatabasePage() {
           )}
         </Space>
       )}
-    </>
+    </Card>
   );
 }
