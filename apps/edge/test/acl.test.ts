@@ -4,7 +4,6 @@ import path from 'node:path';
 import {
   type EdgeAclCondition,
   type EdgeBlockReport,
-  type EdgeDomainModules,
   type EdgeLuaAclModule,
   edgeBlockReportSchema,
   ipListRanges,
@@ -13,7 +12,7 @@ import { geoRecord, writeMmdb } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataPlane } from '../src/data-plane/schema.js';
 import { firewallLogLines } from './helpers/access-log.js';
-import { document, domain, upstream } from './helpers/documents.js';
+import { document, domain, moduleRefs, upstream } from './helpers/documents.js';
 import { adminCall, type Edge, startEdge } from './helpers/edge.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 import { sendFrom } from './helpers/send.js';
@@ -73,15 +72,7 @@ const MODULES: EdgeLuaAclModule[] = [
   acl(15, [rule(151, 'deny', [str('uriPath', 'prefix', '/')])], 15),
 ];
 
-const refs = (luaAcl: number): EdgeDomainModules => ({
-  customHeader: null,
-  urlRedirect: null,
-  cors: null,
-  proxyRewrite: null,
-  luaAcl,
-  tokenAuth: null,
-  waf: null,
-});
+const refs = (luaAcl: number) => moduleRefs({ luaAcl });
 const HOSTS = [
   'ip',
   'country',

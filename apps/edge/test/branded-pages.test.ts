@@ -1,7 +1,7 @@
 import http2 from 'node:http2';
-import type { EdgeDomainModules, EdgeModule } from '@rampart/contract';
+import type { EdgeModule } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheRule, document, domain, upstream } from './helpers/documents.js';
+import { cacheRule, document, domain, moduleRefs, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
@@ -22,17 +22,6 @@ function expectBranded(answer: RawAnswer, status: number, heading: string) {
   expect(answer.body).toContain(`<h1>${heading}</h1>`);
   expect(answer.body).not.toMatch(/nginx|openresty/i);
 }
-
-const refs = (extra: Partial<NonNullable<EdgeDomainModules>>): EdgeDomainModules => ({
-  customHeader: null,
-  urlRedirect: null,
-  cors: null,
-  proxyRewrite: null,
-  luaAcl: null,
-  tokenAuth: null,
-  waf: null,
-  ...extra,
-});
 
 const MODULES: EdgeModule[] = [
   { id: 1, type: 'customHeader', request: [], response: [{ name: 'X-Edge', value: 'yes' }] },
@@ -80,18 +69,20 @@ beforeAll(async () => {
       [
         domain(1, 'plain.example.com', dead),
         domain(2, 'tls-origin.example.com', dead, https),
-        domain(3, 'modules.example.com', dead, { modules: refs({ customHeader: 1 }) }),
-        domain(4, 'modules-tls.example.com', dead, { ...https, modules: refs({ customHeader: 1 }) }),
+        domain(3, 'modules.example.com', dead, { modules: moduleRefs({ customHeader: 1 }) }),
+        domain(4, 'modules-tls.example.com', dead, { ...https, modules: moduleRefs({ customHeader: 1 }) }),
         domain(5, 'cached.example.com', dead, cached),
         domain(6, 'cached-fixed.example.com', dead, { cacheId: 11 }),
         domain(7, 'cached-site.example.com', dead, { ...cached, ...site }),
         domain(8, 'site.example.com', dead, site),
         domain(9, 'site-tls.example.com', dead, { ...https, ...site }),
-        domain(10, 'modules-cached.example.com', dead, { ...cached, modules: refs({ customHeader: 1 }) }),
+        domain(10, 'modules-cached.example.com', dead, { ...cached, modules: moduleRefs({ customHeader: 1 }) }),
         domain(11, 'hanging.example.com', [upstream(hanging.port)]),
-        domain(12, 'hanging-modules.example.com', [upstream(hanging.port)], { modules: refs({ customHeader: 1 }) }),
+        domain(12, 'hanging-modules.example.com', [upstream(hanging.port)], {
+          modules: moduleRefs({ customHeader: 1 }),
+        }),
         domain(13, 'secure.example.com', [upstream(alive.port)], { forceSSL: true, forceSSLCode: 301 }),
-        domain(14, 'redirects.example.com', [upstream(alive.port)], { modules: refs({ urlRedirect: 2 }) }),
+        domain(14, 'redirects.example.com', [upstream(alive.port)], { modules: moduleRefs({ urlRedirect: 2 }) }),
         domain(15, 'alive-cached.example.com', [upstream(alive.port)], { cacheId: 10 }),
       ],
       [],

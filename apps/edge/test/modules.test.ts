@@ -1,7 +1,7 @@
-import type { EdgeDomainModules, EdgeModule } from '@rampart/contract';
+import type { EdgeModule } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCertificate } from './helpers/certificates.js';
-import { document, domain, upstream } from './helpers/documents.js';
+import { document, domain, moduleRefs, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { request } from './helpers/net.js';
 import { type Origin, startOrigin } from './helpers/origins.js';
@@ -13,17 +13,6 @@ import { type Origin, startOrigin } from './helpers/origins.js';
 let edge: Edge;
 let origin: Origin;
 let secure: Origin;
-
-const refs = (extra: Partial<NonNullable<EdgeDomainModules>>): EdgeDomainModules => ({
-  customHeader: null,
-  urlRedirect: null,
-  cors: null,
-  proxyRewrite: null,
-  luaAcl: null,
-  tokenAuth: null,
-  waf: null,
-  ...extra,
-});
 
 const MODULES: EdgeModule[] = [
   {
@@ -87,15 +76,15 @@ beforeAll(async () => {
     document(
       'modules-1',
       [
-        domain(1, 'headers.example.com', up, { modules: refs({ customHeader: 1 }) }),
-        domain(2, 'redirects.example.com', up, { modules: refs({ urlRedirect: 2 }) }),
-        domain(3, 'cors.example.com', up, { modules: refs({ cors: 3 }) }),
-        domain(4, 'rewrite.example.com', up, { modules: refs({ proxyRewrite: 4 }) }),
-        domain(5, 'cached.example.com', up, { cacheId: 9, modules: refs({ customHeader: 1, cors: 3 }) }),
+        domain(1, 'headers.example.com', up, { modules: moduleRefs({ customHeader: 1 }) }),
+        domain(2, 'redirects.example.com', up, { modules: moduleRefs({ urlRedirect: 2 }) }),
+        domain(3, 'cors.example.com', up, { modules: moduleRefs({ cors: 3 }) }),
+        domain(4, 'rewrite.example.com', up, { modules: moduleRefs({ proxyRewrite: 4 }) }),
+        domain(5, 'cached.example.com', up, { cacheId: 9, modules: moduleRefs({ customHeader: 1, cors: 3 }) }),
         domain(6, 'plain.example.com', up),
         domain(7, 'tls-origin.example.com', [upstream(secure.port)], {
           origin: { scheme: 'https' },
-          modules: refs({ customHeader: 1 }),
+          modules: moduleRefs({ customHeader: 1 }),
         }),
       ],
       [],
@@ -373,7 +362,7 @@ describe('module values the edge refuses', () => {
   );
 
   it('refuses a domain naming a module of another type', async () => {
-    const answer = await push([MODULES[0]], refs({ cors: 1 }));
+    const answer = await push([MODULES[0]], moduleRefs({ cors: 1 }));
     expect(answer.status).toBe(400);
     expect(answer.body.field).toBe('domains[0].modules.cors');
     // The good document is still the one served.

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EdgeCacheRule, EdgeSiteSettings } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { document, domain, upstream } from './helpers/documents.js';
+import { document, domain, moduleRefs, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { freePort } from './helpers/net.js';
 
@@ -96,15 +96,7 @@ const SETTINGS: EdgeSiteSettings = {
   ],
 };
 
-const HEADER_REF = {
-  customHeader: 1,
-  urlRedirect: null,
-  cors: null,
-  proxyRewrite: null,
-  luaAcl: null,
-  tokenAuth: null,
-  waf: null,
-};
+const HEADER_REF = moduleRefs({ customHeader: 1 });
 
 const cacheAll: EdgeCacheRule = {
   scope: 'directory',

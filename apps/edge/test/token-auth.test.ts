@@ -1,15 +1,9 @@
 import { createHash } from 'node:crypto';
-import {
-  type EdgeDomainModules,
-  type EdgeTokenAuthModule,
-  EVENT_DECISION_KINDS,
-  ipListRanges,
-  TOKEN_AUTH_CLOCK_SKEW,
-} from '@rampart/contract';
+import { type EdgeTokenAuthModule, EVENT_DECISION_KINDS, ipListRanges, TOKEN_AUTH_CLOCK_SKEW } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataPlane } from '../src/data-plane/schema.js';
 import { firewallLogLines } from './helpers/access-log.js';
-import { cacheRule, document, domain, upstream } from './helpers/documents.js';
+import { cacheRule, document, domain, moduleRefs, upstream } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { request } from './helpers/net.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
@@ -50,15 +44,7 @@ const HOSTS = ['path', 'dir', 'all', 'types', 'regex', 'rotate', 'plain', 'slow'
 /** The cached domains' module: module 3's auth (every path, no expiry). */
 const CACHED_MODULE = 3;
 
-const refs = (tokenAuth: number | null): EdgeDomainModules => ({
-  customHeader: null,
-  urlRedirect: null,
-  cors: null,
-  proxyRewrite: null,
-  luaAcl: null,
-  tokenAuth,
-  waf: null,
-});
+const refs = (tokenAuth: number | null) => moduleRefs({ tokenAuth });
 
 let edge: Edge;
 let origin: Origin;

@@ -1,6 +1,5 @@
-import { type EdgeDomainModules, type EdgeWafModule, WAF_GROUPS } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { document, domain, upstream } from './helpers/documents.js';
+import { document, domain, moduleRefs, upstream, wafModule } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 import { sendFrom } from './helpers/send.js';
@@ -14,25 +13,8 @@ import { sendFrom } from './helpers/send.js';
 // request (rule 113002); one that fails open passes it; both say so in the error log; a request
 // without the marker passes both.
 
-const waf = (id: number, failMode: 'open' | 'closed'): EdgeWafModule => ({
-  id,
-  type: 'waf',
-  siteId: 1,
-  mode: 'block',
-  groups: [...WAF_GROUPS],
-  sensitivity: 'medium',
-  failMode,
-  exclusions: [],
-});
-const refs = (id: number): EdgeDomainModules => ({
-  customHeader: null,
-  urlRedirect: null,
-  cors: null,
-  proxyRewrite: null,
-  luaAcl: null,
-  tokenAuth: null,
-  waf: id,
-});
+const waf = (id: number, failMode: 'open' | 'closed') => wafModule(id, { failMode });
+const refs = (id: number) => moduleRefs({ waf: id });
 
 const MARKER = 'zzpcrefailzz';
 let edge: Edge;

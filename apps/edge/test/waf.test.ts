@@ -1,5 +1,4 @@
 import {
-  type EdgeDomainModules,
   type EdgeWafModule,
   WAF_BODY_LIMIT_BYTES,
   WAF_GROUP_RULE_BASE,
@@ -8,7 +7,7 @@ import {
   wafRuleGroup,
 } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { document, domain, upstream } from './helpers/documents.js';
+import { document, domain, moduleRefs, upstream, wafModule } from './helpers/documents.js';
 import { type Edge, startEdge } from './helpers/edge.js';
 import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
 import { sendFrom } from './helpers/send.js';
@@ -22,17 +21,9 @@ import { sendFrom } from './helpers/send.js';
 
 const ALL = [...WAF_GROUPS];
 const DOLLAR = '$';
-const waf = (id: number, extra: Partial<EdgeWafModule> = {}): EdgeWafModule => ({
-  id,
-  type: 'waf',
-  siteId: 1,
-  mode: 'block',
-  groups: ALL,
-  sensitivity: 'medium',
-  failMode: 'open',
-  exclusions: [],
-  ...extra,
-});
+
+const waf = wafModule;
+const refs = (id: number) => moduleRefs({ waf: id });
 
 const MODULES: EdgeWafModule[] = [
   waf(1),
@@ -51,15 +42,6 @@ const MODULES: EdgeWafModule[] = [
   waf(5, { failMode: 'closed' }),
 ];
 
-const refs = (id: number): EdgeDomainModules => ({
-  customHeader: null,
-  urlRedirect: null,
-  cors: null,
-  proxyRewrite: null,
-  luaAcl: null,
-  tokenAuth: null,
-  waf: id,
-});
 const HOSTS = ['block', 'detect', 'groups', 'excluded', 'closed'];
 const host = (name: string) => `${name}.waf.example`;
 

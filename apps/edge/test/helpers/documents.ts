@@ -1,4 +1,4 @@
-import type { EdgeCacheRule } from '@rampart/contract';
+import { type EdgeCacheRule, type EdgeDomainModules, type EdgeWafModule, WAF_GROUPS } from '@rampart/contract';
 import type { DataPlane, Domain, Upstream } from '../../src/data-plane/schema.js';
 
 /** A primary upstream on 127.0.0.1 (or the given address) with weight 1. */
@@ -73,4 +73,33 @@ export function document(
 /** A cache rule for every path, an hour, with the query in the key and the origin's headers respected; override any field. */
 export function cacheRule(extra: Partial<EdgeCacheRule>): EdgeCacheRule {
   return { scope: 'all', values: [], ttl: 3600, queryString: 'include', bypass: false, respectOrigin: true, ...extra };
+}
+
+/** A domain's module references: none but those given. */
+export function moduleRefs(extra: Partial<NonNullable<EdgeDomainModules>>): EdgeDomainModules {
+  return {
+    customHeader: null,
+    urlRedirect: null,
+    cors: null,
+    proxyRewrite: null,
+    luaAcl: null,
+    tokenAuth: null,
+    waf: null,
+    ...extra,
+  };
+}
+
+/** A WAF module of site 1 blocking with every group at medium sensitivity, failing open; override any field. */
+export function wafModule(id: number, extra: Partial<EdgeWafModule> = {}): EdgeWafModule {
+  return {
+    id,
+    type: 'waf',
+    siteId: 1,
+    mode: 'block',
+    groups: [...WAF_GROUPS],
+    sensitivity: 'medium',
+    failMode: 'open',
+    exclusions: [],
+    ...extra,
+  };
 }
