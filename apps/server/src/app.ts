@@ -95,13 +95,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: (origin) => config.publicUrl ?? origin,
   };
 
-  // Several control planes on one PostgreSQL wake each other's polls (platform/db/change-broadcast.ts).
-  const broadcast = options.database.broadcast
-    ? await startChangeBroadcast(options.database.broadcast, (fn) => transactions.afterCommit(fn), app.log)
-    : null;
-  broadcast?.broadcast.share('config', ctx.changes);
-  broadcast?.broadcast.share('commands', ctx.queuedCommands);
-
   const { binder, account, createdRoots } = await composeAccounts(ctx, { strictRouteCodes: options.strictRouteCodes });
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
   app.addHook('onResponse', async (request, reply) => {
@@ -139,6 +132,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs`, uiConfig: { validatorUrl: null } });
 
   if (config.consoleDir) await serveConsole(app, config.consoleDir);
+
+  // Several control planes on one PostgreSQL wake each other's polls (platform/db/change-broadcast.ts).
+  // Started last, so that a failure building the app above leaves no listening connection behind.
+  const broadcast = options.database.broadcast
+    ? await startChangeBroadcast(options.database.broadcast, (fn) => transactions.afterCommit(fn), app.log)
+    : null;
+  broadcast?.broadcast.share('config', ctx.changes);
+  broadcast?.broadcast.share('commands', ctx.queuedCommands);
 
   app.addHook('onClose', async () => {
     await broadcast?.close();
