@@ -25,6 +25,7 @@ import { SystemService } from './modules/system/system.service.js';
 import { ConfigChanges } from './platform/changes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
+import { startChangeBroadcast } from './platform/db/change-broadcast.js';
 import type { Database } from './platform/db/database.js';
 import { transactionScoped } from './platform/db/request-transaction.js';
 import type { Binder } from './platform/http/bind-route.js';
@@ -88,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mailer: new Mailer(repos.settings, box, config.smtpUrl),
     system,
     changes: new ConfigChanges(),
+    queuedCommands: new ConfigChanges(),
     capacity: new NodeCapacity(config.nodeDomainLimit, repos.nodeCapacity),
     productName: async () => (await system.branding()).title,
     publicUrl: (origin) => config.publicUrl ?? origin,
@@ -131,7 +133,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (config.consoleDir) await serveConsole(app, config.consoleDir);
 
+  // Several control planes on one PostgreSQL wake each other's polls (platform/db/change-broadcast.ts).
+  // Started last, so that a failure building the app above leaves no listening connection behind.
+  const broadcast = options.database.broadcast
+    ? await startChangeBroadcast(options.database.broadcast, (fn) => transactions.afterCommit(fn), app.log)
+    : null;
+  broadcast?.broadcast.share('config', ctx.changes);
+  broadcast?.broadcast.share('commands', ctx.queuedCommands);
+
   app.addHook('onClose', async () => {
+    await broadcast?.close();
     await options.database.close();
   });
   return app;

@@ -53,8 +53,10 @@ export interface AppContext {
   readonly box: SecretBox;
   readonly mailer: Mailer;
   readonly system: SystemService;
-  /** Wakes the nodes' snapshot polls after a change to what they serve. */
+  /** Wakes the nodes' snapshot polls after a change to what they serve (in every control-plane process). */
   readonly changes: ConfigChanges;
+  /** Wakes the nodes' command polls after commands were queued (in every control-plane process). */
+  readonly queuedCommands: ConfigChanges;
   readonly capacity: NodeCapacity;
   /** The branding title mails are signed with. */
   readonly productName: () => Promise<string>;

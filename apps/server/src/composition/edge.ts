@@ -29,7 +29,6 @@ import { SnapshotsService } from '../modules/snapshots/snapshots.service.js';
 import { bindSubNodeRoutes } from '../modules/sub-nodes/sub-nodes.routes.js';
 import { SubNodesService } from '../modules/sub-nodes/sub-nodes.service.js';
 import { operatorNginxTuning } from '../modules/zones/operator-nginx.edge.js';
-import { ConfigChanges } from '../platform/changes.js';
 import type { Binder } from '../platform/http/bind-route.js';
 import type { AppContext } from './context.js';
 
@@ -80,7 +79,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
     repos.nodeCommands,
     repos.nodes,
     transactions,
-    new ConfigChanges(),
+    ctx.queuedCommands,
     clock,
   );
   app.addHook('preClose', async () => nodeCommands.close());

@@ -2,18 +2,37 @@
  * Tells the snapshot builder that configuration may have changed. Every successful state-changing
  * console call bumps the generation (one hook in app.ts, so no write path can forget it); waiters
  * then rebuild and compare content hashes, so a bump that changed nothing for a node sends it
- * nothing. In-process only: with several control-plane processes on one PostgreSQL, the others
- * notice on their periodic re-check (see SnapshotService) — LISTEN/NOTIFY is the later upgrade.
+ * nothing. The same class wakes the node command polls (a second instance, in composition/edge.ts).
+ * With several control-plane processes on one PostgreSQL, a local bump is also published to the
+ * others and a bump published by another arrives through {@link ConfigChanges.bumpFromElsewhere}
+ * (platform/db/change-broadcast.ts, LISTEN/NOTIFY); on the embedded PGlite it stays in-process.
  */
 export class ConfigChanges {
   private current = 0;
   private waiters = new Set<() => void>();
+  private published: () => void = () => {};
 
   get generation(): number {
     return this.current;
   }
 
+  /** Installs what tells other processes about each local bump (one publisher: ChangeBroadcast). */
+  publishTo(publish: () => void): void {
+    this.published = publish;
+  }
+
+  /** A change made by this process: wakes the local waiters and tells the other processes. */
   bump(): void {
+    this.wake();
+    this.published();
+  }
+
+  /** A change another process published: wakes the local waiters and tells nobody (no echo, no loop). */
+  bumpFromElsewhere(): void {
+    this.wake();
+  }
+
+  private wake(): void {
     this.current += 1;
     const woken = this.waiters;
     this.waiters = new Set();

@@ -14,7 +14,10 @@ import { presentEdgeCommand, presentNodeCommand } from './node-commands.presente
 import type { NodeCommandRow, NodeCommandsRepository } from './node-commands.repository.js';
 import type { NodesRepository } from './nodes.repository.js';
 
-/** A waiting poll looks at the table this often, for commands queued by another control-plane process. */
+/**
+ * A waiting poll looks at the table this often: for commands queued by another control-plane process
+ * while this one is not listening for its notifications (platform/db/change-broadcast.ts).
+ */
 const RECHECK_MS = 5000;
 /** Most commands handed to a node in one answer. */
 const TAKE_LIMIT = 100;

@@ -4,9 +4,10 @@ import type { Clock } from '../../platform/clock.js';
 import type { SnapshotBuilder } from './snapshot-builder.js';
 
 /**
- * A built snapshot is reused until the configuration changes in this process, or this long at
- * most: what changes without a write (a site reaching its expiry) and writes by another
- * control-plane process show within this time. A rebuild costs ~300 ms of CPU with 10,000
+ * A built snapshot is reused until the configuration changes (in this process, or in another on the
+ * same PostgreSQL: platform/db/change-broadcast.ts), or this long at most: what changes without a
+ * write (a site reaching its expiry), and another process's writes while this one is not listening
+ * for them, show within this time. A rebuild costs ~300 ms of CPU with 10,000
  * domains on a node (bench/), so a short bound would keep a core busy for nothing.
  */
 const CACHE_MS = 60_000;

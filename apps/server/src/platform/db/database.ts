@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { type BroadcastTransport, CHANGES_CHANNEL } from './change-broadcast.js';
 import * as schema from './schema.js';
 import { lockStore } from './store-lock.js';
 
@@ -26,6 +27,11 @@ export interface Database {
   migrate(): Promise<void>;
   /** A trivial round trip, for health checks. */
   ping(): Promise<boolean>;
+  /**
+   * PostgreSQL only: how this process wakes the other control planes on the same database and
+   * hears from them (change-broadcast.ts). Absent on PGlite, which only one process opens.
+   */
+  readonly broadcast?: BroadcastTransport;
   close(): Promise<void>;
 }
 
@@ -79,6 +85,12 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       } catch {
         return false;
       }
+    },
+    broadcast: {
+      async notify(payload) {
+        await pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]);
+      },
+      listener: () => new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true }),
     },
     close: () => pool.end(),
   };

@@ -1,0 +1,136 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AnyRoute } from '@rampart/contract';
+import { getNodeCommands, getNodeSnapshot, initializeNodes, rotateNodeLogs, setZoneHttp2 } from '@rampart/contract';
+import { signedNodeHeaders } from '@rampart/contract/node-signing';
+import { type CallInput, requestFor } from '@rampart/contract/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANGES_CHANNEL } from '../src/platform/db/change-broadcast.js';
+import { signIn } from './helpers/auth.js';
+import { sendAs } from './helpers/call.js';
+import { type JoinedNode, joinNode } from './helpers/edge-node.js';
+import { webProduct } from './helpers/operators.js';
+import { type Running, start, stop } from './helpers/server-process.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { TEST_DB_KIND } from './helpers/test-db.js';
+
+// Several control planes on one PostgreSQL (README): control plane A is the test's app, control
+// plane B the real entry point in a process of its own on the same database. A node long-polls B;
+// a write through A's API must reach it at once, not after B's periodic re-check (5 s, with the
+// snapshot cached up to 60 s).
+
+const SECRET = 'test-secret-0123456789-0123456789-0123456789';
+
+let a: TestApp;
+let b: Running | undefined;
+let dataDir: string;
+let client: { accessToken: string };
+let zoneId: number;
+let node: JoinedNode;
+
+/** A node's signed request to control plane B, over HTTP as an agent sends it. */
+async function fromNode<R extends AnyRoute>(route: R, input: CallInput<R>) {
+  if (!b) throw new Error('control plane B is not running');
+  const { method, url } = requestFor(route, input);
+  const res = await fetch(`${b.url}${url}`, {
+    method,
+    headers: signedNodeHeaders({ nodeId: node.nodeId, nodeSecret: node.secret }, method, url, ''),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: unknown }).data;
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Writes through A while B holds the node's poll; answers what the poll got and how long after the write. */
+async function heldOnB<T>(poll: Promise<T>, write: () => Promise<unknown>): Promise<{ answer: T; ms: number }> {
+  // Let B take the poll and settle into its wait.
+  await wait(500);
+  const writtenAt = Date.now();
+  await write();
+  const answer = await poll;
+  return { answer, ms: Date.now() - writtenAt };
+}
+
+type Snapshot = { version: string; listen: { http2: boolean } };
+
+/** Sets the zone's HTTP/2 flag through A while B holds the node's snapshot poll (a change of its snapshot). */
+async function http2OnAWhilePollingB(enable: boolean) {
+  const known = ((await fromNode(getNodeSnapshot, {})) as Snapshot).version;
+  const held = await heldOnB(
+    fromNode(getNodeSnapshot, { query: { version: known, wait: 20 } }) as Promise<Snapshot | null>,
+    () => sendAs(a.app, client, setZoneHttp2, { params: { zoneID: zoneId }, body: { enable } }),
+  );
+  expect(held.answer?.version).not.toBe(known);
+  expect(held.answer?.listen.http2).toBe(enable);
+  return held.ms;
+}
+
+describe.skipIf(TEST_DB_KIND !== 'postgres')('several control planes on one PostgreSQL', () => {
+  beforeAll(async () => {
+    a = await createTestApp();
+    client = await signIn(a.app, 'client');
+    ({ zoneId } = await webProduct(a.app, client));
+    node = await joinNode(a.app, client, 'edge-b');
+    const init = await sendAs(a.app, client, initializeNodes, { body: { ids: [node.nodeId], zoneID: zoneId } });
+    expect(init.statusCode).toBe(200);
+    dataDir = mkdtempSync(path.join(tmpdir(), 'rampart-cp-b-'));
+    b = await start({
+      DATA_DIR: dataDir,
+      DATABASE_URL: a.db.url ?? '',
+      RAMPART_SECRET: SECRET,
+      RAMPART_DOMAIN_PROOF: 'off',
+    });
+  }, 200_000);
+  afterAll(async () => {
+    if (b) await stop(b);
+    await a?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a write on A reaches a node polling B within a second', async () => {
+    const ms = await http2OnAWhilePollingB(false);
+    process.stdout.write(`control plane A write -> snapshot on B's poll: ${ms} ms\n`);
+    expect(ms).toBeLessThan(1000);
+  }, 60_000);
+
+  it('a command queued on A wakes the command poll held by B', async () => {
+    const { answer, ms } = await heldOnB(
+      fromNode(getNodeCommands, { query: { wait: 20 } }) as Promise<Array<{ id: number; type: string }>>,
+      () => sendAs(a.app, client, rotateNodeLogs, { body: { ids: [node.nodeId] } }),
+    );
+    process.stdout.write(`control plane A queue -> command on B's poll: ${ms} ms\n`);
+    expect(answer).toEqual([expect.objectContaining({ type: 'logRotate' })]);
+    expect(ms).toBeLessThan(1000);
+  }, 60_000);
+
+  it('says so when its listening connection drops, listens again, and wakes B again afterwards', async () => {
+    const listening = async () =>
+      (
+        (await a.db.database.db.execute(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN ${CHANGES_CHANNEL}'`,
+        )) as unknown as { rows: Array<{ pid: number }> }
+      ).rows;
+    // One listening connection per process: A's and B's.
+    const before = (await listening()).map((row) => row.pid);
+    expect(before).toHaveLength(2);
+    await a.db.database.db.execute(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN ${CHANGES_CHANNEL}'`,
+    );
+    const logged = (text: string) => a.logs.some((line) => String(line.msg).startsWith(text));
+    const relistened = async () => {
+      const now = (await listening()).map((row) => row.pid);
+      return now.length === 2 && now.every((pid) => !before.includes(pid));
+    };
+    const deadline = Date.now() + 15_000;
+    while (!(logged('listening again') && (await relistened())) && Date.now() < deadline) await wait(100);
+    expect(await relistened()).toBe(true);
+    expect(logged('not listening for changes made by other control planes')).toBe(true);
+    expect(logged('listening again for changes made by other control planes')).toBe(true);
+    // B logs at warn: the line that says it fell back to the periodic re-check.
+    expect(b?.output()).toContain('not listening for changes made by other control planes');
+
+    expect(await http2OnAWhilePollingB(true)).toBeLessThan(1000);
+  }, 60_000);
+});
