@@ -2007,6 +2007,7 @@ export const enUS = {
     'client.domains.tags.set': 'Set domain tags',
     'client.setting.cname.update': 'Set CNAME domain',
     'client.setting.domainProof.update': 'Set domain ownership requirement',
+    'client.setting.l4AttackPage.update': "Set the layer-4 attack page's visibility",
     'client.zone.nodes.currentCache.delete': 'Clear node cache',
     'client.zone.nodes.cache.delete': 'Purge URLs from nodes',
     'client.zone.preheatCaches.create': 'Preheat URLs',

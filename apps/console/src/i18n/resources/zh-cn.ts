@@ -1967,6 +1967,7 @@ export const zhCN: LocaleResources = {
     'client.domains.tags.set': '设置域名标签',
     'client.setting.cname.update': '设置 CNAME 域名',
     'client.setting.domainProof.update': '设置域名所有权验证要求',
+    'client.setting.l4AttackPage.update': '设置四层攻击分析页面的显示',
     'client.zone.nodes.currentCache.delete': '清空节点缓存',
     'client.zone.nodes.cache.delete': '清除节点的 URL 缓存',
     'client.zone.preheatCaches.create': '预热 URL',

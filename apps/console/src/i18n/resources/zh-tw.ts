@@ -1969,6 +1969,7 @@ export const zhTW: LocaleResources = {
     'client.domains.tags.set': '設定網域標籤',
     'client.setting.cname.update': '設定 CNAME 網域',
     'client.setting.domainProof.update': '設定網域所有權驗證要求',
+    'client.setting.l4AttackPage.update': '設定四層攻擊分析頁面的顯示',
     'client.zone.nodes.currentCache.delete': '清空節點快取',
     'client.zone.nodes.cache.delete': '清除節點的 URL 快取',
     'client.zone.preheatCaches.create': '預熱 URL',
