@@ -2305,6 +2305,11 @@ export const enUS = {
       installed: 'ASN database installed',
       removeConfirm: 'Remove the ASN database? Sources counted from then on have an unknown ASN.',
     },
+    l4AttackPage: {
+      title: 'Layer-4 attack page',
+      shown: 'Show the layer-4 attack page to your customers',
+      hint: "Lists the layer-4 attack analysis in your customers' menu (Data analysis): the traffic your nodes passed and dropped on their layer-4 ports, with the source countries and ASNs these databases name. Off, the page is not in their menu; its address still opens it, showing only their own statistics.",
+    },
     databaseType: 'Database type',
     kind: 'Regions',
     kinds: { country: 'Countries', city: 'Countries and cities' },

@@ -2265,6 +2265,11 @@ export const zhCN: LocaleResources = {
       installed: '自治系统数据库已安装',
       removeConfirm: '移除自治系统数据库？之后统计的来源的自治系统将为未知。',
     },
+    l4AttackPage: {
+      title: '四层攻击分析页面',
+      shown: '向您的客户显示四层攻击分析页面',
+      hint: '在客户菜单（数据分析）中列出四层攻击分析：您的节点在其四层端口上放行和丢弃的流量，以及上述数据库给出的来源国家和自治系统。关闭时，该页面不在客户菜单中；通过其地址仍可打开，只显示客户自己的统计。',
+    },
     databaseType: '数据库类型',
     kind: '地区',
     kinds: { country: '国家', city: '国家和城市' },

@@ -2267,6 +2267,11 @@ export const zhTW: LocaleResources = {
       installed: '自治系統資料庫已安裝',
       removeConfirm: '移除自治系統資料庫？之後統計的來源的自治系統將為未知。',
     },
+    l4AttackPage: {
+      title: '四層攻擊分析頁面',
+      shown: '向您的客戶顯示四層攻擊分析頁面',
+      hint: '在客戶選單（數據分析）中列出四層攻擊分析：您的節點在其四層連接埠上放行與丟棄的流量，以及上述資料庫給出的來源國家和自治系統。關閉時，該頁面不在客戶選單中；透過其網址仍可開啟，只顯示客戶自己的統計。',
+    },
     databaseType: '資料庫類型',
     kind: '地區',
     kinds: { country: '國家', city: '國家和城市' },

@@ -3,7 +3,9 @@ import {
   deleteGeoDatabase,
   getAsnDatabase,
   getGeoDatabase,
+  getL4AttackPageSetting,
   getSelf,
+  putL4AttackPageSetting,
   tierPermissions,
   uploadAsnDatabase,
   uploadGeoDatabase,
@@ -152,5 +154,64 @@ describe('the ASN database card', () => {
     choose('GeoLite2-City.mmdb', 'asn');
     clickButton('Install', card('asn'));
     expect(await screen.findByText(/Not a MaxMind DB ASN database: no record/)).toBeTruthy();
+  });
+});
+
+describe("the operator's layer-4 attack page switch", () => {
+  it('shows the switch off by default and turns it on with a success toast', async () => {
+    api.on(getGeoDatabase, ok(null));
+    api.on(getL4AttackPageSetting, ok({ enabled: false }));
+    api.on(putL4AttackPageSetting, ok({ enabled: true }));
+    renderAt(PAGE);
+    const toggle = await screen.findByRole(
+      'switch',
+      { name: 'Show the layer-4 attack page to your customers' },
+      { timeout: 10_000 },
+    );
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('false'));
+    // Answered on from now on, as the server would after the change.
+    api.on(getL4AttackPageSetting, ok({ enabled: true }));
+    fireEvent.click(toggle);
+    await waitFor(() => expect(api.sent(putL4AttackPageSetting)[0]?.body).toEqual({ enabled: true }));
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
+  });
+
+  it('turns it off again', async () => {
+    api.on(getGeoDatabase, ok(null));
+    api.on(getL4AttackPageSetting, ok({ enabled: true }));
+    api.on(putL4AttackPageSetting, ok({ enabled: false }));
+    renderAt(PAGE);
+    const toggle = await screen.findByRole(
+      'switch',
+      { name: 'Show the layer-4 attack page to your customers' },
+      { timeout: 10_000 },
+    );
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
+    fireEvent.click(toggle);
+    await waitFor(() => expect(api.sent(putL4AttackPageSetting)[0]?.body).toEqual({ enabled: false }));
+  });
+
+  it('is read-only for a sub-account without the settings write key', async () => {
+    api.on(getGeoDatabase, ok(null));
+    api.on(getL4AttackPageSetting, ok({ enabled: true }));
+    api.on(
+      getSelf,
+      { auth: 'client' },
+      ok(
+        selfInfo('client', {
+          isRoot: false,
+          permissions: tierPermissions('client').filter((key) => key !== 'client.settings.write'),
+        }),
+      ),
+    );
+    renderAt(PAGE);
+    const toggle = await screen.findByRole(
+      'switch',
+      { name: 'Show the layer-4 attack page to your customers' },
+      { timeout: 10_000 },
+    );
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
+    expect(toggle.hasAttribute('disabled')).toBe(true);
   });
 });
