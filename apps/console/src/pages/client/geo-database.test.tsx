@@ -158,17 +158,20 @@ describe('the ASN database card', () => {
 });
 
 describe("the operator's layer-4 attack page switch", () => {
-  it('shows the switch off by default and turns it on with a success toast', async () => {
+  /** Renders the page with the switch answered `enabled`; answers the switch once it shows that. */
+  async function l4Switch(enabled: boolean) {
     api.on(getGeoDatabase, ok(null));
-    api.on(getL4AttackPageSetting, ok({ enabled: false }));
-    api.on(putL4AttackPageSetting, ok({ enabled: true }));
+    api.on(getL4AttackPageSetting, ok({ enabled }));
     renderAt(PAGE);
-    const toggle = await screen.findByRole(
-      'switch',
-      { name: 'Show the layer-4 attack page to your customers' },
-      { timeout: 10_000 },
-    );
-    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('false'));
+    const name = 'Show the layer-4 attack page to your customers';
+    const toggle = await screen.findByRole('switch', { name }, { timeout: 10_000 });
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe(String(enabled)));
+    return toggle;
+  }
+
+  it('shows the switch off by default and turns it on with a success toast', async () => {
+    api.on(putL4AttackPageSetting, ok({ enabled: true }));
+    const toggle = await l4Switch(false);
     // Answered on from now on, as the server would after the change.
     api.on(getL4AttackPageSetting, ok({ enabled: true }));
     fireEvent.click(toggle);
@@ -178,40 +181,14 @@ describe("the operator's layer-4 attack page switch", () => {
   });
 
   it('turns it off again', async () => {
-    api.on(getGeoDatabase, ok(null));
-    api.on(getL4AttackPageSetting, ok({ enabled: true }));
     api.on(putL4AttackPageSetting, ok({ enabled: false }));
-    renderAt(PAGE);
-    const toggle = await screen.findByRole(
-      'switch',
-      { name: 'Show the layer-4 attack page to your customers' },
-      { timeout: 10_000 },
-    );
-    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
-    fireEvent.click(toggle);
+    fireEvent.click(await l4Switch(true));
     await waitFor(() => expect(api.sent(putL4AttackPageSetting)[0]?.body).toEqual({ enabled: false }));
   });
 
   it('is read-only for a sub-account without the settings write key', async () => {
-    api.on(getGeoDatabase, ok(null));
-    api.on(getL4AttackPageSetting, ok({ enabled: true }));
-    api.on(
-      getSelf,
-      { auth: 'client' },
-      ok(
-        selfInfo('client', {
-          isRoot: false,
-          permissions: tierPermissions('client').filter((key) => key !== 'client.settings.write'),
-        }),
-      ),
-    );
-    renderAt(PAGE);
-    const toggle = await screen.findByRole(
-      'switch',
-      { name: 'Show the layer-4 attack page to your customers' },
-      { timeout: 10_000 },
-    );
-    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
-    expect(toggle.hasAttribute('disabled')).toBe(true);
+    const permissions = tierPermissions('client').filter((key) => key !== 'client.settings.write');
+    api.on(getSelf, { auth: 'client' }, ok(selfInfo('client', { isRoot: false, permissions })));
+    expect((await l4Switch(true)).hasAttribute('disabled')).toBe(true);
   });
 });

@@ -1,11 +1,11 @@
 import { l4AttackPageSettingRoutes } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/account-context';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { SettingSwitchCard } from '../../../components/SettingSwitchCard';
 
 /**
  * Whether the operator's customers find the layer-4 attack page in their console's menu
@@ -21,22 +21,17 @@ export function L4AttackPageSetting() {
     invalidates: changes('l4AttackPageSetting'),
     success: () => toastText('setSuccess'),
   });
-  const enabled = setting.data?.data.enabled;
   return (
-    <Card title={t('l4AttackPage.title')} style={{ maxWidth: 720, marginBottom: 24 }}>
-      <Space direction="vertical">
-        <Space>
-          <Switch
-            checked={enabled ?? false}
-            loading={setting.isLoading || save.isPending}
-            disabled={!canWrite || enabled === undefined}
-            aria-label={t('l4AttackPage.shown')}
-            onChange={(next) => save.mutate(next)}
-          />
-          <Typography.Text>{t('l4AttackPage.shown')}</Typography.Text>
-        </Space>
-        <Typography.Paragraph type="secondary">{t('l4AttackPage.hint')}</Typography.Paragraph>
-      </Space>
-    </Card>
+    <SettingSwitchCard
+      title={t('l4AttackPage.title')}
+      label={t('l4AttackPage.shown')}
+      hint={t('l4AttackPage.hint')}
+      checked={setting.data?.data.enabled}
+      fallback={false}
+      busy={setting.isLoading || save.isPending}
+      canWrite={canWrite}
+      onChange={(next) => save.mutate(next)}
+      style={{ marginBottom: 24 }}
+    />
   );
 }
