@@ -5,6 +5,7 @@ import {
   deleteAsnDatabase,
   EVENT_BATCH_CONTENT_TYPE,
   type L4CounterRecord,
+  putL4AttackPageSetting,
   routeUrl,
   shipNodeL4Counters,
 } from '@rampart/contract';
@@ -20,11 +21,20 @@ import { customerSite, uniqueLabel } from '../support/sites.js';
 // The layer-4 attack analysis end to end: a node ships layer-4 counter records for a customer's
 // TCP port (the signed gzip batch its agent sends), the customer's l4AttackAnalysis page shows
 // their numbers — the sources' ASNs from the ASN database the operator installed on its geo
-// database page — and another customer of the same operator sees none of them.
+// database page — and another customer of the same operator sees none of them. The page is in the
+// customer's menu only once the operator turns its switch on (on the same page).
 
 async function signInAs(page: Page, account: string): Promise<void> {
   await submitLogin(page, 'user', E2E.password, account);
   await expect(page.getByTestId('account-summary')).toBeVisible();
+}
+
+/** Opens the sidebar's "Data analysis" group and answers the sidebar. */
+async function dataAnalysisMenu(page: Page) {
+  const nav = page.getByRole('menu', { name: 'Navigation' });
+  await nav.getByText('Data analysis', { exact: true }).click();
+  await expect(nav.getByRole('link', { name: 'Security analysis' })).toBeVisible();
+  return nav;
 }
 
 async function shipCounters(node: NodeCredentials, records: L4CounterRecord[]): Promise<void> {
@@ -39,7 +49,7 @@ async function shipCounters(node: NodeCredentials, records: L4CounterRecord[]): 
   expect((await res.json()).data).toEqual({ stored: records.length, duplicate: false });
 }
 
-test('a customer sees the layer-4 traffic the kernel passed and dropped on its port, another does not', async ({
+test('once the operator shows the page, a customer finds it in its menu and sees the layer-4 traffic the kernel passed and dropped on its port, another does not', async ({
   page,
 }) => {
   const owner = await newCustomer('l4owner');
@@ -53,6 +63,12 @@ test('a customer sees the layer-4 traffic the kernel passed and dropped on its p
     body: { ports: [{ port: number, protocol: 'tcp', upstreams: [{ ip: '1.1.1.1', port: 80 }] }] },
   });
   if (!port) throw new Error('no port created');
+
+  // Hidden by default: the customer's menu does not list the page.
+  await api('client', putL4AttackPageSetting, { body: { enabled: false } });
+  await signInAs(page, owner.account);
+  await expect((await dataAnalysisMenu(page)).getByRole('link', { name: 'Layer-4 attack analysis' })).toHaveCount(0);
+  await logout(page, 'user');
 
   // The operator installs an ASN database that knows the dropped source's network, not the passed one's.
   await api('client', deleteAsnDatabase);
@@ -71,6 +87,12 @@ test('a customer sees the layer-4 traffic the kernel passed and dropped on its p
   await asnCard.getByRole('button', { name: 'Install' }).click();
   await expect(page.getByText('ASN database installed')).toBeVisible();
   await expect(asnCard).toContainText('GeoLite2-ASN');
+  // ... and shows its customers the layer-4 attack page.
+  const shown = page.getByRole('switch', { name: 'Show the layer-4 attack page to your customers' });
+  await expect(shown).toHaveAttribute('aria-checked', 'false');
+  await shown.click();
+  await expect(page.getByText('SET SUCCESS')).toBeVisible();
+  await expect(shown).toHaveAttribute('aria-checked', 'true');
   await logout(page, 'client');
 
   // Two minutes ago: 12 Mb dropped (a SYN flood from one address), 1.2 Mb passed.
@@ -96,7 +118,8 @@ test('a customer sees the layer-4 traffic the kernel passed and dropped on its p
   ]);
 
   await signInAs(page, owner.account);
-  await page.goto('/user/dataAnalysis/l4AttackAnalysis');
+  await (await dataAnalysisMenu(page)).getByRole('link', { name: 'Layer-4 attack analysis' }).click();
+  await expect(page).toHaveURL(/\/user\/dataAnalysis\/l4AttackAnalysis$/);
   const sum = page.getByTestId('network-sum');
   await expect(sum).toContainText('12.00 Mb');
   await expect(sum).toContainText('1.20 Mb');
@@ -118,4 +141,5 @@ test('a customer sees the layer-4 traffic the kernel passed and dropped on its p
   );
   await expect(page.getByText('203.0.113.50')).toHaveCount(0);
   await api('client', deleteAsnDatabase);
+  await api('client', putL4AttackPageSetting, { body: { enabled: false } });
 });

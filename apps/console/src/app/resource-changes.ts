@@ -31,6 +31,7 @@ import {
   geoDatabaseRoutes,
   groupLineRoutes,
   groupRoutes,
+  l4AttackPageSettingRoutes,
   logExportRoutes,
   logoRoutes,
   logPushRoutes,
@@ -101,6 +102,7 @@ const CHANGES = readsByResource({
   geoDatabase: [geoDatabaseRoutes.getGeoDatabase, userResourceRoutes.listGeoIps],
   geoRules: [firewallGeoRoutes.listGeoRules],
   // A layer-4 site's rules, each of one of its ports.
+  l4AttackPageSetting: [l4AttackPageSettingRoutes.getL4AttackPageSetting],
   l4BlacklistRules: [firewallL4Routes.listL4BlacklistRules],
   l4LimitConnRules: [firewallL4Routes.listL4LimitConnRules],
   l4PositionRules: [firewallL4Routes.listL4PositionRules],

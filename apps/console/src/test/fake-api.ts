@@ -213,6 +213,7 @@ export function selfInfo(tier: Tier, overrides: Partial<SelfInfo> = {}): SelfInf
     login2FAType: 0,
     permissions: tierPermissions(tier),
     operator: tier === 'admin' ? null : 'acme-operator',
+    l4AttackPage: false,
     createdAt: '2026-01-15T08:30:00.000Z',
     ...overrides,
   };

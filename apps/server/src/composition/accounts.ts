@@ -3,6 +3,8 @@ import { AccountZonesService } from '../modules/account-zones/account-zones.serv
 import { createZoneScopeCheck } from '../modules/account-zones/zone-scope-check.js';
 import { bindAccountRoutes } from '../modules/accounts/accounts.routes.js';
 import { AccountsService } from '../modules/accounts/accounts.service.js';
+import { bindL4AttackPageRoutes } from '../modules/analytics/l4-attack-page.routes.js';
+import { L4AttackPageSettings } from '../modules/analytics/l4-attack-page.setting.js';
 import { bindApiTokenRoutes } from '../modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from '../modules/api-tokens/api-tokens.service.js';
 import { bindAuditRoutes } from '../modules/audit/audit.routes.js';
@@ -57,6 +59,8 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
     productName,
     credentialGuard,
   );
+  // The operator's switch of its customers' layer-4 attack page, which `GET {auth}/self` tells them.
+  const l4AttackPage = new L4AttackPageSettings(repos.settings);
   const account = new AccountService(
     repos.accounts,
     repos.sessions,
@@ -67,6 +71,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
     clock,
     productName,
     credentialGuard,
+    l4AttackPage,
     config.secret,
   );
   const createdRoots = await ensureRootAccounts(repos.accounts, config.initPassword);
@@ -100,6 +105,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
   bindSystemRoutes(binder, ctx.system);
   const refreshCookie = new RefreshCookie(servedOverHttps(config.publicUrl));
   bindAuthRoutes(binder, login, tokens, account, refreshCookie);
+  bindL4AttackPageRoutes(binder, l4AttackPage);
   bindRoleRoutes(binder, new RolesService(repos.roles));
   bindApiTokenRoutes(binder, new ApiTokensService(repos.apiTokens, repos.sessions, transactions, tokens, clock));
   bindAccountRoutes(

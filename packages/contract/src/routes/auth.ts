@@ -84,6 +84,11 @@ export const selfSchema = z.object({
    * Null for the admin console.
    */
   operator: z.string().nullable(),
+  /**
+   * Whether the operator shows its customers the layer-4 attack page (`client/setting/l4AttackPage`,
+   * the operator's value for its own accounts and every account below it); false for the admin console.
+   */
+  l4AttackPage: z.boolean(),
   createdAt: z.string(),
 });
 export type SelfInfo = z.infer<typeof selfSchema>;

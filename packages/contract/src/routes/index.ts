@@ -33,7 +33,7 @@ import { logSettingRoutes } from './log-settings.js';
 import { logoRoutes } from './logos.js';
 import { logRoutes } from './logs.js';
 import { monitoringRoutes } from './monitoring.js';
-import { networkStatisticsRoutes } from './network-statistics.js';
+import { l4AttackPageSettingRoutes, networkStatisticsRoutes } from './network-statistics.js';
 import { nodeCommandRoutes } from './node-commands.js';
 import { nodeInstallRoutes } from './node-install.js';
 import { nodeOperationRoutes } from './node-operations.js';
@@ -193,6 +193,7 @@ export const ROUTE_GROUPS = {
   analyticsEvents: analyticsEventRoutes,
   l4Counters: l4CounterRoutes,
   networkStatistics: networkStatisticsRoutes,
+  l4AttackPageSetting: l4AttackPageSettingRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

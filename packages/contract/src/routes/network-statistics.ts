@@ -181,3 +181,37 @@ export const networkStatisticsRoutes = {
   userNetworkTcpFlagsTops,
   userNetworkTcpFlagsAvgBitRate,
 } as const;
+
+/**
+ * Whether the operator shows its customers the layer-4 attack page (the calls above) in their
+ * console's menu (spec part 1 §1: hidden by default; docs/decisions.md "Layer-4 counters"). Off
+ * until the operator turns it on; its customers learn it from `GET user/self` (`l4AttackPage`).
+ */
+export const l4AttackPageSettingSchema = z.object({ enabled: z.boolean() });
+export type L4AttackPageSetting = z.infer<typeof l4AttackPageSettingSchema>;
+
+export const getL4AttackPageSetting = defineRoute({
+  id: 'client.setting.l4AttackPage',
+  method: 'GET',
+  path: '/client/setting/l4AttackPage',
+  access: tiers(['client'], 'client.settings.read'),
+  codes: [],
+  summary: "Whether the operator's customers see the layer-4 attack page in their console's menu",
+  tags: ['settings'],
+  request: {},
+  response: dataOf(l4AttackPageSettingSchema),
+});
+
+export const putL4AttackPageSetting = defineRoute({
+  id: 'client.setting.l4AttackPage.update',
+  method: 'PUT',
+  path: '/client/setting/l4AttackPage',
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
+  summary: "Shows the layer-4 attack page in the menu of the operator's customers, or hides it",
+  tags: ['settings'],
+  request: { body: l4AttackPageSettingSchema },
+  response: dataOf(l4AttackPageSettingSchema),
+});
+
+export const l4AttackPageSettingRoutes = { getL4AttackPageSetting, putL4AttackPageSetting } as const;

@@ -31,13 +31,16 @@ const WRAPPING_LABELS = `
 
 /**
  * The console's sidebar menu; entries are links, the current page is selected and its group open.
- * Only the pages the caller holds the key of are listed.
+ * Only the pages the caller holds the key of, and its operator has not switched off, are listed.
  */
 export function SideMenu({ tier }: { tier: Tier }) {
   const { t } = useTranslation('shell');
   const { pathname } = useLocation();
-  const { permissions } = useAccount();
-  const entries = useMemo(() => visibleMenu(CONSOLE_MENUS[tier], permissions), [tier, permissions]);
+  const { permissions, l4AttackPage } = useAccount();
+  const entries = useMemo(
+    () => visibleMenu(CONSOLE_MENUS[tier], { permissions, l4AttackPage }),
+    [tier, permissions, l4AttackPage],
+  );
 
   const leaf = (entry: MenuLeaf) => ({
     key: entry.path,

@@ -8,7 +8,7 @@ import {
   SettingOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
-import type { Tier } from '@rampart/contract';
+import type { SelfInfo, Tier } from '@rampart/contract';
 import type { ReactNode } from 'react';
 import { ACCOUNTS_PATHS, CLIENT_PATHS, CONSOLE_PATHS, USER_PATHS } from '../../app/console-paths';
 import type { LocaleResources } from '../../i18n/resources';
@@ -24,6 +24,8 @@ export interface MenuLeaf {
   readonly alsoFor?: readonly string[];
   /** The permission key the page needs (`@rampart/contract` permissions); without it the entry is hidden. */
   readonly permission?: string;
+  /** The operator's switch (`GET {auth}/self`) that lists the page; off, the entry is hidden. */
+  readonly operatorSwitch?: 'l4AttackPage';
 }
 
 /** True when the page at `current` (relative to `/{tier}/`) is this entry's or one it stands for. */
@@ -45,9 +47,17 @@ export function isMenuGroup(entry: MenuEntry): entry is MenuGroup {
   return 'children' in entry;
 }
 
-/** The entries a caller holding `permissions` may use: leaves it lacks the key of, and groups left empty, go. */
-export function visibleMenu(entries: readonly MenuEntry[], permissions: readonly string[]): MenuEntry[] {
-  const allowed = (leaf: MenuLeaf) => leaf.permission === undefined || permissions.includes(leaf.permission);
+/**
+ * The entries the signed-in account may use: leaves it lacks the key of, or whose operator's
+ * switch is off, go, and so do groups left empty.
+ */
+export function visibleMenu(
+  entries: readonly MenuEntry[],
+  self: Pick<SelfInfo, 'permissions' | 'l4AttackPage'>,
+): MenuEntry[] {
+  const allowed = (leaf: MenuLeaf) =>
+    (leaf.permission === undefined || self.permissions.includes(leaf.permission)) &&
+    (leaf.operatorSwitch === undefined || self[leaf.operatorSwitch]);
   return entries.flatMap((entry): MenuEntry[] => {
     if (!isMenuGroup(entry)) return allowed(entry) ? [entry] : [];
     const children = entry.children.filter(allowed);
@@ -93,19 +103,20 @@ function userManagementOf(tier: Tier, extra: readonly MenuLeaf[] = []): MenuGrou
 }
 
 /**
- * Whether the user console lists the layer-4 attack analysis (spec part 1 §2: "the layer-4 attack
- * page is hidden by default"; docs/decisions.md "Layer-4 counters"): a build flag as in the spec,
- * `VITE_L4_ATTACK_PAGE=on` when the console is built. Hidden, the page is not in the menu; its
- * address still opens it.
+ * Whether the user console lists the layer-4 attack analysis whatever its operator chose (spec part
+ * 1 §1: the page is hidden by default; docs/decisions.md "Layer-4 counters"): the vendor's override,
+ * `VITE_L4_ATTACK_PAGE=on` when the console is built. Without it the operator's switch
+ * (`client/setting/l4AttackPage`, `l4AttackPage` of `GET user/self`) lists it. Hidden, the page is
+ * not in the menu; its address still opens it.
  */
-export const L4_ATTACK_PAGE_SHOWN = import.meta.env.VITE_L4_ATTACK_PAGE === 'on';
+export const L4_ATTACK_PAGE_FORCED = import.meta.env.VITE_L4_ATTACK_PAGE === 'on';
 
 /**
  * dataAnalysis of the user and client consoles (spec part 1 §2 order): statistics,
  * statisticsCustomize, logger, logExport, logPush, securityAnalysis, and in the user console
- * l4AttackAnalysis when shown.
+ * l4AttackAnalysis (always with `forceL4Attack`, else when the operator's switch is on).
  */
-function dataAnalysisOf(tier: 'user' | 'client', showL4Attack = false): MenuGroup {
+function dataAnalysisOf(tier: 'user' | 'client', forceL4Attack = false): MenuGroup {
   const permission = `${tier}.statistics.read`;
   return {
     key: 'dataAnalysis',
@@ -117,7 +128,16 @@ function dataAnalysisOf(tier: 'user' | 'client', showL4Attack = false): MenuGrou
       { key: 'logExport', path: CONSOLE_PATHS.logExport, permission: `${tier}.logs.read` },
       { key: 'logPush', path: CONSOLE_PATHS.logPush, permission: `${tier}.logPush.read` },
       { key: 'securityAnalysis', path: CONSOLE_PATHS.securityAnalysis, permission },
-      ...(showL4Attack ? [{ key: 'l4AttackAnalysis' as const, path: CONSOLE_PATHS.l4AttackAnalysis, permission }] : []),
+      ...(tier === 'user'
+        ? [
+            {
+              key: 'l4AttackAnalysis' as const,
+              path: CONSOLE_PATHS.l4AttackAnalysis,
+              permission,
+              ...(forceL4Attack ? {} : { operatorSwitch: 'l4AttackPage' as const }),
+            },
+          ]
+        : []),
     ],
   };
 }
@@ -145,7 +165,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'blockList', path: USER_PATHS.blockList, permission: 'user.firewall.read' },
       ],
     },
-    dataAnalysisOf('user', L4_ATTACK_PAGE_SHOWN),
+    dataAnalysisOf('user', L4_ATTACK_PAGE_FORCED),
     changePassword,
   ],
   client: [

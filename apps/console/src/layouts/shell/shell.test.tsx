@@ -89,6 +89,30 @@ describe('console shell', () => {
     expect(sites.closest('li')?.className).toContain('ant-menu-item-selected');
   });
 
+  /** The links of the user console's Data analysis group, opened, for an operator's switch. */
+  async function dataAnalysisLinks(l4AttackPage: boolean) {
+    signedInCookies('user');
+    api.on(getSelf, { auth: 'user' }, ok(selfInfo('user', { l4AttackPage })));
+    renderAt('/user/sitesManagement/sites');
+    const nav = within(await screen.findByRole('menu', { name: 'Navigation' }));
+    fireEvent.click(nav.getByText('Data analysis'));
+    await nav.findByRole('link', { name: 'Statistics' });
+    return nav;
+  }
+
+  it("lists the layer-4 attack page in the user console's menu when the operator's switch is on", async () => {
+    const nav = await dataAnalysisLinks(true);
+    expect(nav.getByRole('link', { name: 'Layer-4 attack analysis' }).getAttribute('href')).toBe(
+      '/user/dataAnalysis/l4AttackAnalysis',
+    );
+  });
+
+  it("leaves the layer-4 attack page out of the user console's menu when the operator's switch is off", async () => {
+    const nav = await dataAnalysisLinks(false);
+    expect(nav.getByRole('link', { name: 'Security analysis' })).toBeTruthy();
+    expect(nav.queryByRole('link', { name: 'Layer-4 attack analysis' })).toBeNull();
+  });
+
   it('shows the console’s branding: sidebar logo, title and copyright', async () => {
     api.on(logo, { auth: 'client' }, ok(branding));
     renderAt('/client/dashboard');

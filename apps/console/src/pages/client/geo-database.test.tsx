@@ -3,7 +3,9 @@ import {
   deleteGeoDatabase,
   getAsnDatabase,
   getGeoDatabase,
+  getL4AttackPageSetting,
   getSelf,
+  putL4AttackPageSetting,
   tierPermissions,
   uploadAsnDatabase,
   uploadGeoDatabase,
@@ -152,5 +154,41 @@ describe('the ASN database card', () => {
     choose('GeoLite2-City.mmdb', 'asn');
     clickButton('Install', card('asn'));
     expect(await screen.findByText(/Not a MaxMind DB ASN database: no record/)).toBeTruthy();
+  });
+});
+
+describe("the operator's layer-4 attack page switch", () => {
+  /** Renders the page with the switch answered `enabled`; answers the switch once it shows that. */
+  async function l4Switch(enabled: boolean) {
+    api.on(getGeoDatabase, ok(null));
+    api.on(getL4AttackPageSetting, ok({ enabled }));
+    renderAt(PAGE);
+    const name = 'Show the layer-4 attack page to your customers';
+    const toggle = await screen.findByRole('switch', { name }, { timeout: 10_000 });
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe(String(enabled)));
+    return toggle;
+  }
+
+  it('shows the switch off by default and turns it on with a success toast', async () => {
+    api.on(putL4AttackPageSetting, ok({ enabled: true }));
+    const toggle = await l4Switch(false);
+    // Answered on from now on, as the server would after the change.
+    api.on(getL4AttackPageSetting, ok({ enabled: true }));
+    fireEvent.click(toggle);
+    await waitFor(() => expect(api.sent(putL4AttackPageSetting)[0]?.body).toEqual({ enabled: true }));
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
+  });
+
+  it('turns it off again', async () => {
+    api.on(putL4AttackPageSetting, ok({ enabled: false }));
+    fireEvent.click(await l4Switch(true));
+    await waitFor(() => expect(api.sent(putL4AttackPageSetting)[0]?.body).toEqual({ enabled: false }));
+  });
+
+  it('is read-only for a sub-account without the settings write key', async () => {
+    const permissions = tierPermissions('client').filter((key) => key !== 'client.settings.write');
+    api.on(getSelf, { auth: 'client' }, ok(selfInfo('client', { isRoot: false, permissions })));
+    expect((await l4Switch(true)).hasAttribute('disabled')).toBe(true);
   });
 });

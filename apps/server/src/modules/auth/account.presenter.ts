@@ -1,8 +1,18 @@
 import type { SelfInfo } from '@rampart/contract';
 import type { AccountRow } from './accounts.repository.js';
 
+/** The operator above an account (its login name) and that operator's switches the consoles read. */
+export interface SelfOperator {
+  readonly account: string;
+  readonly l4AttackPage: boolean;
+}
+
 /** What the API shows of an account to itself: no hash, no seed. */
-export function presentSelf(row: AccountRow, permissions: ReadonlySet<string>, operator: string | null): SelfInfo {
+export function presentSelf(
+  row: AccountRow,
+  permissions: ReadonlySet<string>,
+  operator: SelfOperator | null,
+): SelfInfo {
   return {
     id: row.id,
     auth: row.tier,
@@ -15,7 +25,8 @@ export function presentSelf(row: AccountRow, permissions: ReadonlySet<string>, o
     maxLogExportTimes: row.maxLogExportTimes,
     login2FAType: row.login2FAType as SelfInfo['login2FAType'],
     permissions: [...permissions].sort(),
-    operator,
+    operator: operator?.account ?? null,
+    l4AttackPage: operator?.l4AttackPage ?? false,
     createdAt: row.createdAt.toISOString(),
   };
 }

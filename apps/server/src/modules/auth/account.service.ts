@@ -21,7 +21,8 @@ import type { Caller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { requireManaged } from '../accounts/account-scope.js';
-import { presentSelf } from './account.presenter.js';
+import type { L4AttackPageSettings } from '../analytics/l4-attack-page.setting.js';
+import { presentSelf, type SelfOperator } from './account.presenter.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
 import { setupCodeMail } from './auth.mails.js';
 import type { CredentialGuard } from './credential-guard.js';
@@ -49,6 +50,7 @@ export class AccountService {
     private readonly clock: Clock,
     private readonly productName: () => Promise<string>,
     private readonly guard: CredentialGuard,
+    private readonly l4AttackPage: L4AttackPageSettings,
     secret: string,
   ) {
     this.codeKey = deriveKey(secret, 'setup-code/v1');
@@ -59,11 +61,14 @@ export class AccountService {
   }
 
   async self(caller: Caller): Promise<SelfInfo> {
-    return presentSelf(
-      caller.account,
-      caller.permissions,
-      (await this.accounts.operatorAbove(caller.account.id))?.account ?? null,
-    );
+    return presentSelf(caller.account, caller.permissions, await this.operatorOf(caller.account.id));
+  }
+
+  /** The operator above an account (none for admin accounts) with its switches the consoles read. */
+  private async operatorOf(accountId: number): Promise<SelfOperator | null> {
+    const operator = await this.accounts.operatorAbove(accountId);
+    if (!operator) return null;
+    return { account: operator.account, l4AttackPage: (await this.l4AttackPage.setting(operator.id)).enabled };
   }
 
   async updateSelf(caller: Caller, input: UpdateSelfIn, meta: RequestMeta) {
@@ -77,7 +82,7 @@ export class AccountService {
     return onUniqueViolation(101017, async () => {
       const updated = await this.accounts.update(row.id, { name: input.name.trim(), email: input.email });
       if (!updated) throw new AppError(101013);
-      return presentSelf(updated, caller.permissions, (await this.accounts.operatorAbove(updated.id))?.account ?? null);
+      return presentSelf(updated, caller.permissions, await this.operatorOf(updated.id));
     });
   }
 

@@ -31,6 +31,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
 import { PageTitle } from '../../../components/PageTitle';
+import { L4AttackPageSetting } from './L4AttackPageSetting';
 
 const MEBIBYTE = 1024 * 1024;
 
@@ -72,7 +73,9 @@ const ASN: Slot<AsnDatabase> = {
  * geo database (`client/setting/geoDatabase`) the geo rules of its customers' sites are judged with
  * on its nodes, and the ASN database (`client/setting/asnDatabase`) the control plane names the
  * autonomous system of layer-4 sources with. Each card shows the installed file (type, build date,
- * size, what it holds, hash), installs another (checked by the server) or removes it.
+ * size, what it holds, hash), installs another (checked by the server) or removes it. Below them,
+ * the operator's switch that lists the layer-4 attack page (which those databases feed) in its
+ * customers' menu.
  */
 export function GeoDatabasePage() {
   const { t } = useTranslation('shell');
@@ -81,6 +84,7 @@ export function GeoDatabasePage() {
       <PageTitle>{t('menu.geoDatabase')}</PageTitle>
       <DatabaseCard slot={GEO} />
       <DatabaseCard slot={ASN} />
+      <L4AttackPageSetting />
     </>
   );
 }
