@@ -232,4 +232,12 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
     await waitUntil(async () => !(await table()).includes('set syn4'), 30_000, 200);
     expect(await burst()).toBe(40);
   });
+
+  it('leaves its table in the kernel when the agent stops: the node keeps its rules', async () => {
+    expect(await table()).toContain(REGION);
+    await edge.stop();
+    // The agent and its nginx are gone; the country rule's table is still the kernel's.
+    expect(await table()).toContain(REGION);
+    expect(await table()).toMatch(/chain input/);
+  });
 });
