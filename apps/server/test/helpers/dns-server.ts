@@ -51,13 +51,25 @@ function zoneFile(zone: string, records: string[]): string {
   ].join('\n');
 }
 
+/** A TSIG key zones accept RFC 2136 updates signed with (`startDnsServer`'s `updateKey`). */
+export interface TsigKeySpec {
+  readonly name: string;
+  readonly algorithm: 'hmac-sha256' | 'hmac-sha512';
+  /** base64 */
+  readonly secret: string;
+}
+
 /**
  * Starts BIND as an authoritative-only server (no recursion) for `zones` on a loopback high port,
  * (`port`, else a free one) in the foreground with one worker thread, its files in a temporary directory. When the tests run
  * as root it drops to `nobody` after binding. Resolves once it answers; `stop()` ends it and removes
- * the directory.
+ * the directory. With `updateKey`, every zone takes dynamic updates (RFC 2136) signed with that key.
  */
-export async function startDnsServer(zones: Zones, port?: number): Promise<DnsServer> {
+export async function startDnsServer(
+  zones: Zones,
+  port?: number,
+  options: { readonly updateKey?: TsigKeySpec } = {},
+): Promise<DnsServer> {
   if (!existsSync(NAMED)) throw new Error(`${NAMED} is missing: install Debian's bind9 (scripts/test.sh does)`);
   const dir = await mkdtemp(path.join(tmpdir(), 'rampart-dns-'));
   port ??= await freeDnsPort();
@@ -65,7 +77,8 @@ export async function startDnsServer(zones: Zones, port?: number): Promise<DnsSe
     Object.entries(zones).map(async ([zone, records]) => {
       const file = path.join(dir, `${zone}.zone`);
       await writeFile(file, zoneFile(zone, records), { mode: 0o644 });
-      return `zone "${zone}" { type primary; file "${file}"; };`;
+      const update = options.updateKey ? ` allow-update { key "${options.updateKey.name}"; };` : '';
+      return `zone "${zone}" { type primary; file "${file}";${update} };`;
     }),
   );
   const conf = path.join(dir, 'named.conf');
@@ -84,6 +97,11 @@ export async function startDnsServer(zones: Zones, port?: number): Promise<DnsSe
       '  notify no;',
       '};',
       'controls { };',
+      ...(options.updateKey
+        ? [
+            `key "${options.updateKey.name}" { algorithm ${options.updateKey.algorithm}; secret "${options.updateKey.secret}"; };`,
+          ]
+        : []),
       ...zoneConfs,
       '',
     ].join('\n'),
