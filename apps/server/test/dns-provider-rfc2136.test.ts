@@ -3,6 +3,7 @@ import { Resolver } from 'node:dns/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DnsProviderError, recordSet } from '../src/modules/dns/dns-provider.js';
 import { Rfc2136Provider } from '../src/modules/dns/rfc2136.provider.js';
+import { checkProviderRoundTrip } from './helpers/dns-provider-checks.js';
 import { type DnsServer, startDnsServer, type TsigKeySpec } from './helpers/dns-server.js';
 
 // RFC 2136 updates signed with TSIG, written by the product's own wire code, against a real BIND
@@ -31,32 +32,12 @@ describe('RFC 2136 provider against BIND', () => {
     await expect(resolver.resolveTxt(`_rampart-probe.${zone}`)).rejects.toMatchObject({ code: 'ENOTFOUND' });
   });
 
-  it('creates, replaces and deletes A/AAAA/CNAME sets that BIND then answers', async () => {
-    const p = provider();
-    await p.applyChanges([
-      { kind: 'upsert', set: recordSet(`www.${zone}`, 'A', 120, ['198.51.100.1', '198.51.100.2']) },
-      { kind: 'upsert', set: recordSet(`www.${zone}`, 'AAAA', 120, ['2001:db8:0:0::1']) },
-      { kind: 'upsert', set: recordSet(`alias.${zone}`, 'CNAME', 60, [`www.${zone}`]) },
-    ]);
-    expect((await resolver.resolve4(`www.${zone}`)).sort()).toEqual(['198.51.100.1', '198.51.100.2']);
-    expect(await resolver.resolve4(`www.${zone}`, { ttl: true })).toContainEqual({ address: '198.51.100.1', ttl: 120 });
-    expect(await resolver.resolve6(`www.${zone}`)).toEqual(['2001:db8::1']);
-    expect(await resolver.resolveCname(`alias.${zone}`)).toEqual([`www.${zone}`]);
+  it('creates, reads, replaces and deletes A/AAAA/CNAME/TXT sets that BIND then answers', async () => {
+    await checkProviderRoundTrip(provider(), resolver, 'round');
+  });
 
-    expect(await p.listRecords([`www.${zone}`, `alias.${zone}`, `none.${zone}`])).toEqual([
-      recordSet(`www.${zone}`, 'A', 120, ['198.51.100.1', '198.51.100.2']),
-      recordSet(`www.${zone}`, 'AAAA', 120, ['2001:db8::1']),
-      recordSet(`alias.${zone}`, 'CNAME', 60, [`www.${zone}`]),
-    ]);
-
-    // Replacing a set leaves only the new values; deleting removes it.
-    await p.applyChanges([
-      { kind: 'upsert', set: recordSet(`www.${zone}`, 'A', 60, ['198.51.100.3']) },
-      { kind: 'delete', name: `www.${zone}`, type: 'AAAA', line: 'default' },
-      { kind: 'delete', name: `old.${zone}`, type: 'A', line: 'default' },
-    ]);
-    expect(await resolver.resolve4(`www.${zone}`)).toEqual(['198.51.100.3']);
-    await expect(resolver.resolve6(`www.${zone}`)).rejects.toMatchObject({ code: 'ENODATA' });
+  it('deletes a record set the zone file had', async () => {
+    await provider().applyChanges([{ kind: 'delete', name: `old.${zone}`, type: 'A', line: 'default' }]);
     await expect(resolver.resolve4(`old.${zone}`)).rejects.toMatchObject({ code: 'ENOTFOUND' });
   });
 
