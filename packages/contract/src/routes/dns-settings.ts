@@ -83,8 +83,16 @@ const rfc2136In = z.object({
   /** The primary server that takes the updates, `host[:port]`. */
   server: zDnsServerAddress,
   zone: zZone,
-  /** The TSIG key's name as the server knows it. */
-  keyName: zDomainName({ wildcard: false }),
+  /** The TSIG key's name as the server knows it (a DNS name; one label is enough). */
+  keyName: z
+    .string()
+    .regex(
+      /^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/,
+      {
+        message: 'wrongFormat',
+      },
+    )
+    .transform((s) => s.replace(/\.$/, '').toLowerCase()),
   algorithm: z.enum(TSIG_ALGORITHMS, { message: 'invalidValue' }),
   /** The TSIG secret, base64 (write-only). */
   secret: zDnsSecret.refine((s) => s === undefined || /^[A-Za-z0-9+/]+={0,2}$/.test(s), { message: 'wrongFormat' }),
