@@ -188,7 +188,7 @@ describe('client/setting/dns', () => {
       [{ type: 'route53', zone }, ['type']],
     ];
     for (const [body, fields] of cases) {
-      const res = await as(client, saveDnsSetting, { body: rawInput(body) });
+      const res = await as(client, saveDnsSetting, rawInput({ body: body as Record<string, unknown> }));
       expect(res.json().code, JSON.stringify(body)).toBe(101003);
       expect(fieldNames(res), JSON.stringify(body)).toEqual(fields);
     }
