@@ -51,6 +51,35 @@ function zoneFile(zone: string, records: string[]): string {
   ].join('\n');
 }
 
+/** A test's server process: its last output, and `stop()` (SIGTERM, SIGKILL after 5 s) removing `dir`. */
+export interface Daemon {
+  readonly child: ChildProcess;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `command` in the foreground, keeping the tail of its output; `stop()` ends it and removes `dir`. */
+export function runDaemon(command: string, args: readonly string[], dir: string): Daemon {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(killer);
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  return { child, log: () => output, stop };
+}
+
 /** A TSIG key zones accept RFC 2136 updates signed with (`startDnsServer`'s `updateKey`). */
 export interface TsigKeySpec {
   readonly name: string;
@@ -111,22 +140,7 @@ export async function startDnsServer(
   // `nobody` must be able to write its working files (managed keys) there.
   if (root) await chmod(dir, 0o777);
   const args = ['-g', '-n', '1', '-c', conf, ...(root ? ['-u', 'nobody'] : [])];
-  const child: ChildProcess = spawn(NAMED, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    log = (log + chunk.toString('utf8')).slice(-8000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(killer);
-    }
-    await rm(dir, { recursive: true, force: true });
-  };
+  const { child, log, stop } = runDaemon(NAMED, args, dir);
 
   // Ready when the first zone's SOA answers; bounded.
   const [firstZone] = Object.keys(zones);
@@ -136,7 +150,7 @@ export async function startDnsServer(
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`named exited (${child.exitCode}):\n${log}`);
+      throw new Error(`named exited (${child.exitCode}):\n${log()}`);
     }
     try {
       await probe.resolveSoa(firstZone ?? '.');
@@ -144,7 +158,7 @@ export async function startDnsServer(
     } catch {
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`named did not answer within 15 s:\n${log}`);
+        throw new Error(`named did not answer within 15 s:\n${log()}`);
       }
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -1,12 +1,12 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freeDnsPort } from './dns-server.js';
+import { freeDnsPort, runDaemon } from './dns-server.js';
 
 /** Debian's PowerDNS authoritative server with its SQLite backend (scripts/test.sh installs them). */
 export const PDNS_SERVER = '/usr/sbin/pdns_server';
@@ -75,23 +75,7 @@ export async function startPowerDns(zones: readonly string[]): Promise<PowerDnsS
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(PDNS_SERVER, [`--config-dir=${dir}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  const keep = (chunk: Buffer) => {
-    log = (log + chunk.toString('utf8')).slice(-8000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(killer);
-    }
-    await rm(dir, { recursive: true, force: true });
-  };
+  const { child, log, stop } = runDaemon(PDNS_SERVER, [`--config-dir=${dir}`], dir);
 
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const headers = { 'X-API-Key': apiKey, 'Content-Type': 'application/json' };
@@ -99,7 +83,7 @@ export async function startPowerDns(zones: readonly string[]): Promise<PowerDnsS
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`pdns_server exited (${child.exitCode}):\n${log}`);
+      throw new Error(`pdns_server exited (${child.exitCode}):\n${log()}`);
     }
     try {
       const res = await fetch(`${apiUrl}/api/v1/servers/localhost`, { headers, signal: AbortSignal.timeout(500) });
@@ -109,7 +93,7 @@ export async function startPowerDns(zones: readonly string[]): Promise<PowerDnsS
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`pdns_server did not answer within 15 s:\n${log}`);
+      throw new Error(`pdns_server did not answer within 15 s:\n${log()}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
