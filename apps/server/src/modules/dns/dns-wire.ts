@@ -267,10 +267,19 @@ function tsigVariables(key: TsigKey, timeSigned: number, error: number, other: B
   ]);
 }
 
-/** Signs `message` (its ARCOUNT not counting the TSIG); returns the signed message and its MAC. */
-export function signMessage(message: Buffer, key: TsigKey, now = Date.now()): { signed: Buffer; mac: Buffer } {
+/**
+ * Signs `message` (its ARCOUNT not counting the TSIG); returns the signed message and its MAC. An
+ * answer is signed over the MAC of the request it answers first (`requestMac`, RFC 8945 §5.3).
+ */
+export function signMessage(
+  message: Buffer,
+  key: TsigKey,
+  now = Date.now(),
+  requestMac?: Buffer,
+): { signed: Buffer; mac: Buffer } {
   const timeSigned = Math.floor(now / 1000);
-  const mac = tsigMac(key, [message, tsigVariables(key, timeSigned, 0, Buffer.alloc(0))]);
+  const prior = requestMac ? [u16(requestMac.length), requestMac] : [];
+  const mac = tsigMac(key, [...prior, message, tsigVariables(key, timeSigned, 0, Buffer.alloc(0))]);
   const rdata = Buffer.concat([
     encodeName(key.algorithm),
     time48(timeSigned),
