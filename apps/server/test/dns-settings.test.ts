@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
+import net from 'node:net';
 import {
   type AnyRoute,
   type DnsSettingIn,
@@ -166,6 +167,27 @@ describe('client/setting/dns', () => {
     });
   });
 
+  it('holds no database transaction while the provider is slow: other calls go on, the test ends at its timeout', async () => {
+    const silent = net.createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+      const started = Date.now();
+      const slow = as(client, testDnsSetting, { body: powerdns({ apiUrl: url, apiKey: 'k' }) });
+      await new Promise((r) => setTimeout(r, 300));
+      const meanwhile = await as(client, saveDnsSetting, { body: powerdns() });
+      expect(meanwhile.statusCode).toBe(200);
+      expect(Date.now() - started).toBeLessThan(5000);
+      const res = await slow;
+      expect(res.json()).toMatchObject({
+        code: 101010,
+        extra: { reason: expect.stringContaining('no answer within 10000 ms') },
+      });
+    } finally {
+      silent.close();
+    }
+  });
+
   it('refuses invalid fields with 101003 naming them', async () => {
     const cases: [unknown, string[]][] = [
       [{ ...powerdns(), apiUrl: 'ftp://x' }, ['apiUrl']],
@@ -197,7 +219,7 @@ describe('client/setting/dns', () => {
   it('is each operator’s own: another operator sees none and its delete leaves this one', async () => {
     expect((await as(rival, getDnsSetting)).json()).toEqual({ data: null });
     expect((await as(rival, deleteDnsSetting)).statusCode).toBe(200);
-    expect((await as(client, getDnsSetting)).json().data).toMatchObject({ type: 'rfc2136' });
+    expect((await as(client, getDnsSetting)).json().data).toMatchObject({ type: 'powerdns', zone });
     // A test by the other operator of a type it never stored needs its own secret.
     const res = await as(rival, testDnsSetting, { body: { type: 'cloudflare', zone } });
     expect(fieldNames(res)).toEqual(['apiToken']);
