@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the tests need (npm packages; from Debian's packages PostgreSQL,
 # ClickHouse, Chromium, a CJK font, nginx with its Lua module for the edge tests, BIND as the DNS
-# server of the CNAME checks, and nftables for the layer-4 tests) and runs every suite: lint and
+# server of the CNAME checks and the RFC 2136 provider, PowerDNS with its SQLite backend (and the sqlite3
+# tool that creates its database) for the PowerDNS provider, and nftables for the layer-4 tests) and runs every suite: lint and
 # format, type checks, the build,
 # unit and server tests (the server suite on PGlite with DuckDB, and on a real PostgreSQL cluster
 # with a ClickHouse server, both started by the run),
@@ -11,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 need_node
-apt_need postgresql clickhouse-server clickhouse-client chromium fonts-wqy-microhei \
+apt_need postgresql clickhouse-server clickhouse-client chromium fonts-wqy-microhei pdns-server pdns-backend-sqlite3 sqlite3 \
   nginx libnginx-mod-http-lua libnginx-mod-http-cache-purge lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream libmaxminddb0 openssl bind9 \
   nftables
 npm_deps

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { saveDnsSetting } from '@rampart/contract';
 import { SMTPServer } from 'smtp-server';
+import { api } from './api.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const E2E_PASSWORD = 'e2e horse battery staple';
@@ -77,6 +79,19 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.RAMPART_E2E_URL = server.url;
   process.env.RAMPART_E2E_PASSWORD = E2E_PASSWORD;
   process.env.RAMPART_E2E_MAIL_DIR = mailDir;
+  // The operator has a DNS provider, so its logins land on the dashboard (a root operator without
+  // one lands on the DNS setting page: tests/dns-setting.spec.ts). Saving does not contact it.
+  await api('client', saveDnsSetting, {
+    body: {
+      type: 'rfc2136',
+      server: '127.0.0.1:53',
+      zone: 'cdn.rampart.test',
+      keyName: 'e2e',
+      algorithm: 'hmac-sha256',
+      secret: 'ZTJl',
+      ttl: 60,
+    },
+  });
 
   return async () => {
     await new Promise<void>((resolve) => {

@@ -103,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
   const edge = composeEdge(ctx, binder);
-  composeOperator(ctx, binder, edge.monitorStatus);
+  const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
   const { domainProofJob } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
   options.extraRoutes?.(binder);
@@ -123,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     analyticsJob: analytics.job,
     logExportJob: analytics.exportJob,
     logPushJob: analytics.pushJob,
+    dnsSettings,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -167,6 +168,8 @@ declare module 'fastify' {
       analyticsJob: AnalyticsJob;
       logExportJob: LogExportJob;
       logPushJob: import('./modules/log-push/log-push.job.js').LogPushJob;
+      /** The operators' DNS providers (the publishing of later work takes its provider here). */
+      dnsSettings: import('./modules/dns/dns-settings.service.js').DnsSettingsService;
     };
   }
   interface FastifyRequest {

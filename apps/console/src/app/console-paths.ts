@@ -53,6 +53,7 @@ export const CLIENT_PATHS = {
   blockList: 'sitesManagement/blockList',
   monitorNodeList: 'monitorManagement/monitorNodeList',
   monitorNodeGroup: 'monitorManagement/monitorNodeGroup',
+  dnsSetting: 'systemManagement/dnsSetting',
   nginxSetting: 'systemManagement/nginxSetting',
   cname: 'systemManagement/cname',
   geoDatabase: 'systemManagement/geoDatabase',

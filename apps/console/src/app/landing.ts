@@ -4,9 +4,8 @@ import { consolePath } from './console-paths';
 
 /**
  * Where a visitor goes after login (spec part 1 §2): a root client account with no DNS type
- * configured goes to the DNS setting page, everyone else to the dashboard. The DNS setting page
- * arrives with a later issue, so the rule applies only once a client page named `dnsSetting`
- * exists; until then that account goes to the dashboard too.
+ * configured goes to the DNS setting page (the client page named `dnsSetting`), everyone else to
+ * the dashboard.
  */
 export function landingPath(tier: Tier, self: SelfInfo, clientPages = CLIENT_PAGES): string {
   if (tier === 'client' && self.isRoot && self.dnsType === '') {

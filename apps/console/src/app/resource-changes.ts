@@ -17,6 +17,7 @@ import {
   cnameSettingRoutes,
   corsRoutes,
   customHeaderRoutes,
+  dnsSettingRoutes,
   domainAccessRoutes,
   domainProofRoutes,
   domainRoutes,
@@ -85,6 +86,7 @@ const CHANGES = readsByResource({
   blacklistRules: [firewallListRoutes.listBlacklistRules],
   blockedIps: [blockListRoutes.listBlockedIps, blockListRoutes.listClientBlockedIps],
   cnameSetting: [cnameSettingRoutes.getCnameSetting],
+  dnsSetting: [dnsSettingRoutes.getDnsSetting],
   // A site's modules of each type; the domain list names the modules bound to each domain.
   corsModules: [corsRoutes.list, domainRoutes.listDomains],
   customHeaderModules: [customHeaderRoutes.list, domainRoutes.listDomains],

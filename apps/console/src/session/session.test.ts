@@ -157,9 +157,15 @@ describe('landingPath', () => {
   const dnsSetting: ConsolePage = { name: 'dnsSetting', path: 'systemManagement/dnsSetting', lazy: undefined };
 
   it('sends everyone to the dashboard while the client console has no dnsSetting page', () => {
-    expect(landingPath('client', selfInfo('client', { isRoot: true, dnsType: '' }))).toBe('/client/dashboard');
+    expect(landingPath('client', selfInfo('client', { isRoot: true, dnsType: '' }), [])).toBe('/client/dashboard');
     expect(landingPath('user', selfInfo('user'))).toBe('/user/dashboard');
     expect(landingPath('admin', selfInfo('admin'))).toBe('/admin/dashboard');
+  });
+
+  it('sends a root client without a DNS type to the console’s dnsSetting page', () => {
+    expect(landingPath('client', selfInfo('client', { isRoot: true, dnsType: '' }))).toBe(
+      '/client/systemManagement/dnsSetting',
+    );
   });
 
   it('sends a root client without a DNS type to the dnsSetting page once it exists', () => {

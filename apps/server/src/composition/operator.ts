@@ -1,5 +1,7 @@
 import { bindAnnouncementRoutes } from '../modules/announcements/announcements.routes.js';
 import { AnnouncementsService } from '../modules/announcements/announcements.service.js';
+import { bindDnsSettingRoutes } from '../modules/dns/dns-settings.routes.js';
+import { DnsSettingsService } from '../modules/dns/dns-settings.service.js';
 import { bindZoneL4ProtectionRoutes } from '../modules/firewall/firewall-l4.routes.js';
 import { ZoneL4ProtectionService } from '../modules/firewall/zone-l4-protection.service.js';
 import { bindGroupLineRoutes } from '../modules/group-lines/group-lines.routes.js';
@@ -29,9 +31,13 @@ import type { AppContext } from './context.js';
 
 /**
  * The operator's network and its own settings: zones and their nginx settings, groups, DNS lines,
- * virtual nodes, products, monitoring, announcements and the console's logos.
+ * virtual nodes, products, monitoring, announcements, the console's logos and the DNS provider.
  */
-export function composeOperator(ctx: AppContext, binder: Binder, monitorStatus: MonitorStatusService): void {
+export function composeOperator(
+  ctx: AppContext,
+  binder: Binder,
+  monitorStatus: MonitorStatusService,
+): { dnsSettings: DnsSettingsService } {
   const { repos, clock, transactions, capacity } = ctx;
   const zones = new ZonesService(repos.zones, {
     zoneSettings: repos.zoneSettings,
@@ -64,4 +70,9 @@ export function composeOperator(ctx: AppContext, binder: Binder, monitorStatus: 
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(repos.announcements, transactions));
   bindLogoRoutes(binder, new LogosService(repos.logos, transactions, ctx.system));
+  const dnsSettings = new DnsSettingsService(repos.settings, repos.accounts, ctx.box, transactions, {
+    userAgent: `Rampart/${ctx.config.version} (dns provider)`,
+  });
+  bindDnsSettingRoutes(binder, dnsSettings);
+  return { dnsSettings };
 }

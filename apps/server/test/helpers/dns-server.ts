@@ -51,13 +51,54 @@ function zoneFile(zone: string, records: string[]): string {
   ].join('\n');
 }
 
+/** A test's server process: its last output, and `stop()` (SIGTERM, SIGKILL after 5 s) removing `dir`. */
+export interface Daemon {
+  readonly child: ChildProcess;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `command` in the foreground, keeping the tail of its output; `stop()` ends it and removes `dir`. */
+export function runDaemon(command: string, args: readonly string[], dir: string): Daemon {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(killer);
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  return { child, log: () => output, stop };
+}
+
+/** A TSIG key zones accept RFC 2136 updates signed with (`startDnsServer`'s `updateKey`). */
+export interface TsigKeySpec {
+  readonly name: string;
+  readonly algorithm: 'hmac-sha256' | 'hmac-sha512';
+  /** base64 */
+  readonly secret: string;
+}
+
 /**
  * Starts BIND as an authoritative-only server (no recursion) for `zones` on a loopback high port,
  * (`port`, else a free one) in the foreground with one worker thread, its files in a temporary directory. When the tests run
  * as root it drops to `nobody` after binding. Resolves once it answers; `stop()` ends it and removes
- * the directory.
+ * the directory. With `updateKey`, every zone takes dynamic updates (RFC 2136) signed with that key.
  */
-export async function startDnsServer(zones: Zones, port?: number): Promise<DnsServer> {
+export async function startDnsServer(
+  zones: Zones,
+  port?: number,
+  options: { readonly updateKey?: TsigKeySpec } = {},
+): Promise<DnsServer> {
   if (!existsSync(NAMED)) throw new Error(`${NAMED} is missing: install Debian's bind9 (scripts/test.sh does)`);
   const dir = await mkdtemp(path.join(tmpdir(), 'rampart-dns-'));
   port ??= await freeDnsPort();
@@ -65,7 +106,8 @@ export async function startDnsServer(zones: Zones, port?: number): Promise<DnsSe
     Object.entries(zones).map(async ([zone, records]) => {
       const file = path.join(dir, `${zone}.zone`);
       await writeFile(file, zoneFile(zone, records), { mode: 0o644 });
-      return `zone "${zone}" { type primary; file "${file}"; };`;
+      const update = options.updateKey ? ` allow-update { key "${options.updateKey.name}"; };` : '';
+      return `zone "${zone}" { type primary; file "${file}";${update} };`;
     }),
   );
   const conf = path.join(dir, 'named.conf');
@@ -84,6 +126,11 @@ export async function startDnsServer(zones: Zones, port?: number): Promise<DnsSe
       '  notify no;',
       '};',
       'controls { };',
+      ...(options.updateKey
+        ? [
+            `key "${options.updateKey.name}" { algorithm ${options.updateKey.algorithm}; secret "${options.updateKey.secret}"; };`,
+          ]
+        : []),
       ...zoneConfs,
       '',
     ].join('\n'),
@@ -93,22 +140,7 @@ export async function startDnsServer(zones: Zones, port?: number): Promise<DnsSe
   // `nobody` must be able to write its working files (managed keys) there.
   if (root) await chmod(dir, 0o777);
   const args = ['-g', '-n', '1', '-c', conf, ...(root ? ['-u', 'nobody'] : [])];
-  const child: ChildProcess = spawn(NAMED, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    log = (log + chunk.toString('utf8')).slice(-8000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(killer);
-    }
-    await rm(dir, { recursive: true, force: true });
-  };
+  const { child, log, stop } = runDaemon(NAMED, args, dir);
 
   // Ready when the first zone's SOA answers; bounded.
   const [firstZone] = Object.keys(zones);
@@ -118,7 +150,7 @@ export async function startDnsServer(zones: Zones, port?: number): Promise<DnsSe
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`named exited (${child.exitCode}):\n${log}`);
+      throw new Error(`named exited (${child.exitCode}):\n${log()}`);
     }
     try {
       await probe.resolveSoa(firstZone ?? '.');
@@ -126,7 +158,7 @@ export async function startDnsServer(zones: Zones, port?: number): Promise<DnsSe
     } catch {
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`named did not answer within 15 s:\n${log}`);
+        throw new Error(`named did not answer within 15 s:\n${log()}`);
       }
       await new Promise((r) => setTimeout(r, 50));
     }

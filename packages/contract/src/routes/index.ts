@@ -13,6 +13,7 @@ import { clientSiteRoutes } from './client-sites.js';
 import { cnameSettingRoutes } from './cname-settings.js';
 import { dashboardRoutes } from './dashboard.js';
 import { dnsLineRoutes } from './dns-lines.js';
+import { dnsSettingRoutes } from './dns-settings.js';
 import { domainAccessRoutes } from './domain-access.js';
 import { domainProofRoutes } from './domain-proof.js';
 import { domainRoutes } from './domains.js';
@@ -75,6 +76,7 @@ export * from './client-sites.js';
 export * from './cname-settings.js';
 export * from './dashboard.js';
 export * from './dns-lines.js';
+export * from './dns-settings.js';
 export * from './domain-access.js';
 export * from './domain-proof.js';
 export * from './domains.js';
@@ -149,6 +151,7 @@ export const ROUTE_GROUPS = {
   domains: domainRoutes,
   clientDomains: clientDomainRoutes,
   cnameSettings: cnameSettingRoutes,
+  dnsSettings: dnsSettingRoutes,
   domainProof: domainProofRoutes,
   certificates: certificateRoutes,
   siteCache: siteCacheRoutes,

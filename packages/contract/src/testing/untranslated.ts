@@ -102,6 +102,14 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   Debian: 'the operating system the node installer supports',
   root: 'the Unix account the node installer runs as',
   sudo: 'the Unix command the local node script installs packages with',
+  // The operator's DNS providers and what their settings name.
+  PowerDNS: 'a DNS provider of the DNS setting, a product name',
+  Cloudflare: 'a DNS provider of the DNS setting, a product name',
+  DNSPod: 'a DNS provider of the DNS setting, a product name',
+  RFC: 'RFC 2136 dynamic updates, a DNS provider of the DNS setting (a standard)',
+  TSIG: 'the TSIG key RFC 2136 updates are signed with (a standard)',
+  TTL: 'the TTL of published DNS records',
+  base64: 'the encoding a TSIG secret is written in',
   // Language names, each in its own language.
   English: 'the language menu names each language in itself',
 };

@@ -44,6 +44,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   geoDatabase: true,
   abuseIPs: true,
   logSetting: true,
+  dnsSetting: true,
   cnameSetting: true,
   overview: true,
   statistics: true,

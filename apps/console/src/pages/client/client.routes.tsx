@@ -13,8 +13,7 @@ import { lazyPage } from '../../app/lazy-page';
 
 /**
  * Pages of the client (operator) console behind its session; later issues add theirs here. The
- * DNS setting page, when it arrives, must be named `dnsSetting`: the after-login rule looks for
- * that name (app/landing.ts).
+ * DNS setting page is named `dnsSetting`: the after-login rule looks for that name (app/landing.ts).
  */
 export const CLIENT_PAGES: readonly ConsolePage[] = [
   ...ACCOUNT_PAGES,
@@ -99,6 +98,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     lazy: lazyPage(
       () => import('./settings/NginxSettingPage'),
       (m) => m.NginxSettingPage,
+    ),
+  },
+  {
+    name: 'dnsSetting',
+    path: CLIENT_PATHS.dnsSetting,
+    lazy: lazyPage(
+      () => import('./settings/DnsSettingPage'),
+      (m) => m.DnsSettingPage,
     ),
   },
   {

@@ -80,6 +80,8 @@ export const OUTSIDE_TRANSACTION_ROUTES: ReadonlySet<string> = new Set([
   'auth.account.resendEmail',
   'auth.login2fa.phase0.code',
   'user.domains.checkCNAME',
+  // The operator's DNS provider is called (up to its timeout per call).
+  'client.setting.dns.test',
   'client.setting.logo.create',
   'client.setting.logo.update',
   // Deleting parts of the analytics store (DuckDB's deletes, ClickHouse over HTTP) may take a while.
