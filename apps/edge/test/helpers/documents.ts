@@ -1,4 +1,10 @@
-import { type EdgeCacheRule, type EdgeDomainModules, type EdgeWafModule, WAF_GROUPS } from '@rampart/contract';
+import {
+  type EdgeCacheRule,
+  type EdgeDomainModules,
+  type EdgeWafModule,
+  noDomainModules,
+  WAF_GROUPS,
+} from '@rampart/contract';
 import type { DataPlane, Domain, Upstream } from '../../src/data-plane/schema.js';
 
 /** A primary upstream on 127.0.0.1 (or the given address) with weight 1. */
@@ -77,16 +83,7 @@ export function cacheRule(extra: Partial<EdgeCacheRule>): EdgeCacheRule {
 
 /** A domain's module references: none but those given. */
 export function moduleRefs(extra: Partial<NonNullable<EdgeDomainModules>>): EdgeDomainModules {
-  return {
-    customHeader: null,
-    urlRedirect: null,
-    cors: null,
-    proxyRewrite: null,
-    luaAcl: null,
-    tokenAuth: null,
-    waf: null,
-    ...extra,
-  };
+  return { ...noDomainModules(), ...extra };
 }
 
 /** A WAF module of site 1 blocking with every group at medium sensitivity, failing open; override any field. */

@@ -257,3 +257,16 @@ export const edgeDomainModulesSchema = z
 
 export type EdgeModule = z.infer<typeof edgeModuleSchema>;
 export type EdgeDomainModules = z.infer<typeof edgeDomainModulesSchema>;
+
+/** A domain's module references with none set: the entry the types it uses are written into. */
+export function noDomainModules(): NonNullable<EdgeDomainModules> {
+  return {
+    customHeader: null,
+    urlRedirect: null,
+    cors: null,
+    proxyRewrite: null,
+    luaAcl: null,
+    tokenAuth: null,
+    waf: null,
+  };
+}

@@ -7,6 +7,7 @@ import {
   type EdgeModule,
   ipListRanges,
   type LuaAclRuleInput,
+  noDomainModules,
   type ProxyRewriteRuleInput,
   type ProxyRewriteSettings,
   type TokenAuthInput,
@@ -28,15 +29,7 @@ export async function edgeModulesOf(
   const bindings = await repo.bindingsOfDomains(domainIds);
   if (bindings.length === 0) return { byDomain, modules: [] };
   for (const b of bindings) {
-    const entry = byDomain.get(b.domainId) ?? {
-      customHeader: null,
-      urlRedirect: null,
-      cors: null,
-      proxyRewrite: null,
-      luaAcl: null,
-      tokenAuth: null,
-      waf: null,
-    };
+    const entry = byDomain.get(b.domainId) ?? noDomainModules();
     entry[b.type] = b.moduleId;
     byDomain.set(b.domainId, entry);
   }
