@@ -1,11 +1,19 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { geoRecord, writeMmdb } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
 import { freePort } from './helpers/net.js';
-import { type Client, inNetns, namespacePair, type Pair, startClient, startServer } from './helpers/netns.js';
+import {
+  type Client,
+  inNetns,
+  namespacePair,
+  nginxInNamespace,
+  type Pair,
+  startClient,
+  startServer,
+} from './helpers/netns.js';
 import { type ControlPlane, type OperatorSetup, startOperatorChain, waitUntil } from './helpers/real-control-plane.js';
 
 /**
@@ -57,9 +65,7 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
     work = await mkdtemp(path.join(tmpdir(), 'rampart-l4-chain-'));
     pair = await namespacePair('c', [GOOD, BLACK, REGION, LIMITED, FLOOD], []);
     // nginx runs in the server namespace (where the agent's table goes); the agent stays here.
-    const nginx = path.join(work, 'nginx-in-netns');
-    await writeFile(nginx, `#!/bin/sh\nexec ip netns exec ${pair.server} /usr/sbin/nginx "$@"\n`);
-    await chmod(nginx, 0o755);
+    const nginx = await nginxInNamespace(work, pair.server);
     const upstreamPort = await freePort();
     port = await freePort();
     seen = (await startServer(pair, upstreamPort)).seen;

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUpAgents, startAgent, type TestAgent } from './helpers/agent.js';
 import { freePort } from './helpers/net.js';
-import { inNetns, namespacePair, type Pair } from './helpers/netns.js';
+import { inNetns, namespacePair, nginxInNamespace, type Pair } from './helpers/netns.js';
 import {
   addSiteDomain,
   type ControlPlane,
@@ -76,9 +76,7 @@ describe.skipIf(!root)('layer-7 blocks pushed down to the node’s kernel', () =
     work = await mkdtemp(path.join(tmpdir(), 'rampart-l4-pushdown-'));
     pair = await namespacePair('p', [OFF_ADDR, ON_ADDR, GOOD], []);
     // nginx runs in the server namespace (where the agent's table goes); the agent stays here.
-    const nginx = path.join(work, 'nginx-in-netns');
-    await writeFile(nginx, `#!/bin/sh\nexec ip netns exec ${pair.server} /usr/sbin/nginx "$@"\n`);
-    await chmod(nginx, 0o755);
+    const nginx = await nginxInNamespace(work, pair.server);
     ({ cp, setup } = await startOperatorChain({ PORT: String(await freePort()) }));
     edge = await startAgent({
       controlPlane: cp.url,

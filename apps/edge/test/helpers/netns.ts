@@ -1,4 +1,6 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { chmod, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 
@@ -168,4 +170,15 @@ export async function startClient(pair: Pair): Promise<Client> {
       await ask({ op: 'closeAll' });
     },
   };
+}
+
+/**
+ * A script in `dir` that runs Debian's nginx inside namespace `ns` (an agent's `nginxBinary`: its
+ * nginx then listens, and its layer-4 table is written, where the test's clients connect to).
+ */
+export async function nginxInNamespace(dir: string, ns: string): Promise<string> {
+  const file = path.join(dir, 'nginx-in-netns');
+  await writeFile(file, `#!/bin/sh\nexec ip netns exec ${ns} /usr/sbin/nginx "$@"\n`);
+  await chmod(file, 0o755);
+  return file;
 }
