@@ -142,6 +142,7 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
     await exportJob.stop();
     await pushJobStarted.stop();
     await store.close();
+    await exportFiles.dispose();
   });
   return { statistics, job, exportJob, pushJob: pushJobStarted };
 }

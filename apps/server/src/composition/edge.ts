@@ -40,6 +40,7 @@ import type { AppContext } from './context.js';
 export function composeEdge(ctx: AppContext, binder: Binder) {
   const { app, config, repos, clock, box, transactions, changes } = ctx;
   const geo = new GeoDatabaseService(repos.settings, config.dataDir);
+  app.addHook('onClose', () => geo.dispose());
   bindGeoDatabaseRoutes(binder, geo, clock);
   // The operators' reputation lists (their routes are bound with the sites' setting: composition/sites.ts).
   const abuseIPs = new AbuseIPsService(transactions, repos.abuseIPs);

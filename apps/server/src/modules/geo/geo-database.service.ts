@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type AsnDatabase,
@@ -13,6 +12,7 @@ import {
   type Locale,
   type MmdbFileRecord,
 } from '@rampart/contract';
+import { WorkDir } from '../../platform/files/work-dir.js';
 import { isUploadedFile } from '../../platform/http/multipart.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
@@ -128,7 +128,7 @@ function placeOf(rec: MmdbDecoded | undefined): Place {
  * ASN names) is computed once per process and hash (`memo`).
  */
 export class GeoDatabaseService {
-  private root: string | null;
+  private readonly root: WorkDir;
   /** Values computed from a file, by `<purpose>:<sha256>`. */
   private readonly memos = new Map<string, Promise<unknown>>();
 
@@ -136,13 +136,18 @@ export class GeoDatabaseService {
     private readonly settings: SettingsRepository,
     dataDir: string | undefined,
   ) {
-    this.root = dataDir ?? null;
+    // The slots' folders sit directly in the data directory (`<data dir>/<slot>/…`).
+    this.root = new WorkDir(dataDir ?? null, 'rampart-mmdb-');
+  }
+
+  /** Removes the temporary directory of an app without a data dir (nothing on an install). */
+  dispose(): Promise<void> {
+    return this.root.dispose();
   }
 
   private async dir(slot: DatabaseSlot, operatorId: number): Promise<string> {
-    // Tests run without a data directory: a temporary one per process.
-    this.root ??= await mkdtemp(path.join(tmpdir(), 'rampart-mmdb-'));
-    const dir = path.join(this.root, slot, String(operatorId));
+    // Tests run without a data directory: a temporary one per app.
+    const dir = path.join(await this.root.path(), slot, String(operatorId));
     await mkdir(dir, { recursive: true, mode: 0o700 });
     return dir;
   }

@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { WorkDir } from '../../platform/files/work-dir.js';
 
 /** Days a finished export file is kept unless the install sets `RAMPART_LOG_EXPORT_RETENTION_DAYS`. */
 export const LOG_EXPORT_RETENTION_DAYS_DEFAULT = 7;
@@ -9,19 +9,25 @@ export const LOG_EXPORT_MAX_BYTES_DEFAULT = 10 * 1024 ** 3;
 
 /**
  * Where export files live: `DATA_DIR/log-exports/<id>` (the name carries nothing of the customer's
- * input), `<id>.part` while the job writes it. Without a data dir (tests) a temporary directory.
+ * input), `<id>.part` while the job writes it. Without a data dir (tests) a temporary directory,
+ * removed by `dispose()` when the app closes.
  */
 export class LogExportFiles {
-  private root: string | null;
+  private readonly root: WorkDir;
 
   constructor(dataDir: string | undefined) {
-    this.root = dataDir === undefined ? null : path.join(dataDir, 'log-exports');
+    this.root = WorkDir.under(dataDir, 'log-exports');
   }
 
   async dir(): Promise<string> {
-    this.root ??= await mkdtemp(path.join(tmpdir(), 'rampart-log-exports-'));
-    await mkdir(this.root, { recursive: true });
-    return this.root;
+    const dir = await this.root.path();
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  /** Removes the temporary directory of an app without a data dir (nothing on an install). */
+  dispose(): Promise<void> {
+    return this.root.dispose();
   }
 
   /** The finished file of an export and the one being written. */
