@@ -4,7 +4,8 @@
  *
  *   {"edge_rps", "nginx_rps", "ratio", "edge_p99_ms", "nginx_p99_ms",
  *    "firewall_rps", "firewall_ratio", "firewall_p99_ms", "firewall_vs_no_rules",
- *    "propagation_p50_ms", "propagation_p95_ms", "domains"}
+ *    "propagation_p50_ms", "propagation_p95_ms", "cp_cpu_ms_per_change", "cp_cpu_ms_per_change_nodes",
+ *    "pollers", "domains"}
  *
  * - Origin: an nginx answering a small static body (1 worker, keepalive), shared by both proxies.
  * - Baseline: nginx with the same worker count, proxy_pass to the origin with an upstream
@@ -30,6 +31,13 @@
  *   medians over the rounds, so that one round disturbed by the shared machine moves none of them.
  * - Propagation: 50 API writes (force SSL on/off on one domain); each is timed from the start of
  *   the API call to the first edge response that shows it (polled every 5 ms).
+ * - Control-plane CPU per change (`cp_cpu_ms_per_change`): the control plane's CPU time (its
+ *   process tree, from /proc) over BENCH_CPU_CHANGES writes (default 10) as above, each waited for
+ *   until the edge shows it, divided by the writes; first with the one node, then
+ *   (`cp_cpu_ms_per_change_nodes`) with BENCH_POLLERS more nodes (default 99) in the same group:
+ *   light pollers in this process that register, are placed by the operator, and long-poll their
+ *   snapshot through the node API as the agent does (NodeClient, with its schema check), each
+ *   write waited for until every poller received a new snapshot.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -38,8 +46,10 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type EdgeFirewall, ipListRanges } from '@rampart/contract';
+import { type EdgeFirewall, type EdgeSnapshot, ipListRanges } from '@rampart/contract';
 import { geoRecord, writeMmdb } from '@rampart/contract/testing';
+import { NodeClient } from '../apps/edge/src/agent/node-client.js';
+import { AGENT_VERSION } from '../apps/edge/src/agent/version.js';
 import { document, domain, upstream } from '../apps/edge/test/helpers/documents.js';
 import { type Edge, startEdge } from '../apps/edge/test/helpers/edge.js';
 import { freePort } from '../apps/edge/test/helpers/net.js';
@@ -60,6 +70,8 @@ const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const POLLERS = Number(process.env.BENCH_POLLERS ?? 99);
+const CPU_CHANGES = Number(process.env.BENCH_CPU_CHANGES ?? 10);
 const CHANGES = 50;
 const WORKERS = 2;
 
@@ -484,6 +496,68 @@ end
       log(`propagation ms: ${times.map((t) => Math.round(t)).join(' ')}`);
     }
 
+    // Control-plane CPU per change, with the one node and then with POLLERS more.
+    let flip = true;
+    const cpuPerChange = async (arrived: () => Promise<void>): Promise<number> => {
+      const before = await treeTicks(cp.pid);
+      for (let i = 0; i < CPU_CHANGES; i++) {
+        flip = !flip;
+        await setup.customer.call('PATCH', `user/site/${setup.siteId}/domain/setting/forceSSL`, {
+          domainIDs: [first.id],
+          forceSSL: flip,
+        });
+        const expect = flip ? 301 : 200;
+        await waitUntil(async () => (await get(edgeHttp, name(0))) === expect, 30_000, 5);
+        await arrived();
+      }
+      return ((await treeTicks(cp.pid)) - before) * 10;
+    };
+    // The propagation phase ended with force SSL off (its last write, i = 49, turned it off).
+    flip = false;
+    log(`control-plane CPU per change with one node (${CPU_CHANGES} writes)`);
+    const cpuOneNode = (await cpuPerChange(async () => {})) / CPU_CHANGES;
+    log(`registering ${POLLERS} light pollers`);
+    const pollers = new AbortController();
+    stops.push(async () => pollers.abort());
+    const received: number[] = [];
+    const pollerIds: number[] = [];
+    for (let i = 0; i < POLLERS; i++) {
+      const client = new NodeClient(cp.url, null, 60_000);
+      const credentials = await client.register({
+        joinToken: setup.joinToken,
+        hostname: `light-${i}`,
+        ips: [`127.0.${1 + (i >> 8)}.${i & 255}`],
+        version: AGENT_VERSION,
+      });
+      client.setCredentials(credentials);
+      pollerIds.push(credentials.nodeId);
+      received.push(0);
+      const index = i;
+      void (async () => {
+        let version: string | null = null;
+        while (!pollers.signal.aborted) {
+          const snap: EdgeSnapshot | null = await client.snapshot(version, 25, pollers.signal).catch(() => null);
+          if (snap) {
+            version = snap.version;
+            received[index] = (received[index] ?? 0) + 1;
+          }
+        }
+      })();
+    }
+    await setup.operator.call('POST', 'client/nodes/initialize', {
+      ids: pollerIds,
+      zoneID: setup.zoneId,
+      groupID: setup.groupId,
+    });
+    await waitUntil(async () => received.every((n) => n >= 2), 300_000, 100);
+    log(`control-plane CPU per change with ${POLLERS + 1} nodes (${CPU_CHANGES} writes)`);
+    const cpuNodes =
+      (await cpuPerChange(async () => {
+        const seen = [...received];
+        await waitUntil(async () => received.every((n, i) => n > (seen[i] ?? 0)), 300_000, 20);
+      })) / CPU_CHANGES;
+    pollers.abort();
+
     // Medians over the rounds: one round disturbed by the shared machine moves neither figure.
     const median = (values: number[]) =>
       percentile(
@@ -505,6 +579,9 @@ end
       firewall_vs_no_rules: round(firewallRps / median(noRules.map((r) => r.rps)), 3),
       propagation_p50_ms: round(percentile(times, 50), 0),
       propagation_p95_ms: round(percentile(times, 95), 0),
+      cp_cpu_ms_per_change: round(cpuOneNode, 0),
+      cp_cpu_ms_per_change_nodes: round(cpuNodes, 0),
+      pollers: POLLERS,
       domains: DOMAINS,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -27,7 +27,8 @@ import {
   setZoneHttp2,
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SnapshotRepository } from '../src/modules/snapshots/snapshot.repository.js';
 import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { nodeSend, send, sendAs, type Token } from './helpers/call.js';
@@ -367,5 +368,46 @@ describe('node snapshots', () => {
       .json()
       .data.map((d: { id: number }) => d.id);
     expect(ownIds).toContain(parked.id);
+  });
+
+  it('builds the plane of nodes with the same owner and groups once per change, however many poll', async () => {
+    const others = [
+      await joinNode(t.app, client, 'edge-share-2'),
+      await joinNode(t.app, client, 'edge-share-3'),
+    ];
+    const elsewhere = await joinNode(t.app, client, 'edge-share-spare');
+    await call(initializeNodes, { body: { ids: others.map((n) => n.nodeId), zoneID: zoneId, groupID: web } });
+    await call(initializeNodes, { body: { ids: [elsewhere.nodeId], zoneID: zoneId, groupID: spare } });
+    const first = await snapshot();
+    const served = vi.spyOn(SnapshotRepository.prototype, 'servedDomains');
+    try {
+      await site(setDomainsForceSSL, {
+        params: { siteId },
+        body: { domainIDs: [first.dataPlane.domains[0].id], forceSSL: !first.dataPlane.domains[0].forceSSL },
+      });
+      const snaps = [];
+      for (const n of [node, ...others, elsewhere]) {
+        const res = await nodeSend(t.app, n, getNodeSnapshot, { query: {} });
+        expect(res.statusCode).toBe(200);
+        snaps.push(res.json().data);
+      }
+      // One build for the three nodes of the web group, one for the node of the spare group.
+      expect(served).toHaveBeenCalledTimes(2);
+      const [a, b, c, spareSnap] = snaps;
+      expect(a.dataPlane.domains.length).toBeGreaterThan(0);
+      expect(b.dataPlane.domains).toEqual(a.dataPlane.domains);
+      expect(c.dataPlane.domains).toEqual(a.dataPlane.domains);
+      expect(a.version).not.toBe(first.version);
+      expect(spareSnap.dataPlane.domains).toEqual([]);
+      // Nothing changed: polled again, nothing is rebuilt.
+      for (const n of [node, ...others, elsewhere]) await nodeSend(t.app, n, getNodeSnapshot, { query: {} });
+      expect(served).toHaveBeenCalledTimes(2);
+    } finally {
+      served.mockRestore();
+      await site(setDomainsForceSSL, {
+        params: { siteId },
+        body: { domainIDs: [first.dataPlane.domains[0].id], forceSSL: first.dataPlane.domains[0].forceSSL },
+      });
+    }
   });
 });

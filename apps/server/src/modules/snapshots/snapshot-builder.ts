@@ -23,6 +23,7 @@ import {
   NO_REAL_IP,
   NO_ZONE_LIMITS,
   noChallenge,
+  ZONE_LIMIT_MAX,
 } from '@rampart/contract';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { NodeGroups, SnapshotRepository } from './snapshot.repository.js';
@@ -52,17 +53,61 @@ export { type LeftOutSite, SnapshotBuildError, type SnapshotLimits } from './sna
  */
 export const DEFAULT_LISTEN = { httpPorts: [80], httpsPorts: [443], http2: true } as const;
 const DEFAULT_FORCE_SSL_CODE = 301;
+/** The largest cache epoch the data plane's schema takes (a shared plane is measured with it). */
+const MAX_CACHE_EPOCH = 2_147_483_647;
 
 export type SnapshotContent = Omit<EdgeSnapshot, 'version' | 'generatedAt'>;
 
-/** Equal content gives an equal version, on every build and every control-plane process. */
-export function contentVersion(content: SnapshotContent): string {
+/** The data plane but for what is the node's own (its cache epoch, its zone's limits) and the version. */
+export type SharedDataPlane = Omit<DataPlane, 'version' | 'cacheEpoch' | 'limits'>;
+
+/**
+ * What nodes of one owner with the same groups serve, built once for all of them: the data plane
+ * but for the node's own values, the sites left out of it, and its hash (what the version is made of).
+ */
+export interface SharedPlane {
+  readonly plane: SharedDataPlane;
+  readonly leftOut: readonly Omit<LeftOutSite, 'name'>[];
+  readonly hash: string;
+}
+
+/**
+ * Shared planes by owner and groups, for one configuration generation (SnapshotsService keeps it):
+ * with 100 nodes in the same groups a change costs one build of their plane, not 100.
+ */
+export type PlaneMemo = Map<string, Promise<SharedPlane>>;
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** A data plane serving no domain. */
+function emptyPlane(): SharedDataPlane {
+  return {
+    domains: [],
+    certificates: [],
+    caches: [],
+    modules: [],
+    settings: [],
+    firewalls: [],
+    challenge: noChallenge(),
+  };
+}
+
+/** A shared plane's hash: computed once per build, however many nodes take it. */
+export function planeHash(plane: SharedDataPlane): string {
+  return sha256(JSON.stringify(plane));
+}
+
+/**
+ * Equal content gives an equal version, on every build and every control-plane process: the hash
+ * of the node's own part and of its shared plane's hash (so the large part is hashed once).
+ */
+export function contentVersion(content: SnapshotContent, sharedHash: string): string {
   const { dataPlane, ...rest } = content;
-  const { version: _ignored, ...plane } = dataPlane;
-  return createHash('sha256')
-    .update(JSON.stringify({ ...rest, dataPlane: plane }))
-    .digest('hex')
-    .slice(0, 32);
+  return sha256(
+    JSON.stringify({ ...rest, cacheEpoch: dataPlane.cacheEpoch, limits: dataPlane.limits, plane: sharedHash }),
+  ).slice(0, 32);
 }
 
 /**
@@ -140,12 +185,12 @@ export class SnapshotBuilder {
    * limit, or whose rows the schema refuses, are left out whole and named in `leftOut`, so one
    * tenant can never stop a node from taking every other tenant's changes.
    */
-  async build(nodeId: number, now: Date): Promise<BuiltSnapshot> {
+  async build(nodeId: number, now: Date, planes: PlaneMemo = new Map()): Promise<BuiltSnapshot> {
     const found: Omit<LeftOutSite, 'name'>[] = [];
-    const content = await this.content(nodeId, now, found);
+    const { content, sharedHash } = await this.content(nodeId, now, found, planes);
     const names = await this.repository.siteNames(found.map((s) => s.siteId));
     const leftOut = found.map((s) => ({ ...s, name: names.find((n) => n.id === s.siteId)?.name ?? '' }));
-    const version = contentVersion(content);
+    const version = contentVersion(content, sharedHash);
     const snapshot = {
       version,
       generatedAt: now.toISOString(),
@@ -155,7 +200,12 @@ export class SnapshotBuilder {
     return { snapshot, leftOut };
   }
 
-  private async content(nodeId: number, now: Date, leftOut: Omit<LeftOutSite, 'name'>[]): Promise<SnapshotContent> {
+  private async content(
+    nodeId: number,
+    now: Date,
+    leftOut: Omit<LeftOutSite, 'name'>[],
+    planes: PlaneMemo,
+  ): Promise<{ content: SnapshotContent; sharedHash: string }> {
     const node = await this.repository.nodeWithZone(nodeId);
     const cacheEpoch = node?.cacheEpoch ?? 0;
     // The zone's limits (docs/decisions.md "Zone limits") hold for every host, served or not, so
@@ -167,20 +217,14 @@ export class SnapshotBuilder {
             tlsHandshakesPerMinute: node.tlsLimitCount ?? 0,
           }
         : { ...NO_ZONE_LIMITS };
-    const noDomains = (): DataPlane => ({
-      version: 'pending',
-      domains: [],
-      certificates: [],
-      caches: [],
-      cacheEpoch,
-      modules: [],
-      settings: [],
-      firewalls: [],
-      limits,
-      challenge: noChallenge(),
+    const ownPart = { version: 'pending', cacheEpoch, limits };
+    const withOwn = (plane: SharedDataPlane, hash = planeHash(plane)) => ({
+      dataPlane: { ...plane, ...ownPart },
+      sharedHash: hash,
     });
     if (node?.status !== 'initialized' || node.zoneId === null) {
-      return {
+      const { dataPlane, sharedHash } = withOwn(emptyPlane());
+      const content: SnapshotContent = {
         initialized: false,
         listen: {
           ...DEFAULT_LISTEN,
@@ -189,12 +233,13 @@ export class SnapshotBuilder {
         },
         nginx: { ...EMPTY_NGINX_TUNING },
         realIp: { ...NO_REAL_IP, trusted: [] },
-        dataPlane: noDomains(),
+        dataPlane,
         streamPorts: [],
         l4: null,
         l4KernelBlocks: false,
         logRotateTime: node?.logRotateTime ?? null,
       };
+      return { content, sharedHash };
     }
     const forceSSLCode = (node.forceSSLRedirectCode ?? DEFAULT_FORCE_SSL_CODE) as EdgeDomain['forceSSLCode'];
     const ports = await this.repository.zonePorts(node.zoneId);
@@ -222,7 +267,6 @@ export class SnapshotBuilder {
       l4: null as SnapshotContent['l4'],
       l4KernelBlocks: node.l4KernelBlocks ?? false,
     };
-    const empty = (): SnapshotContent => ({ ...zoneLevel, dataPlane: noDomains() });
     const nodeGroups = this.repository.nodeGroups(nodeId);
     // Layer-4 ports of sites served through the node's port-type-4 groups (rendered into nginx.conf).
     if (node.enabled) {
@@ -245,11 +289,43 @@ export class SnapshotBuilder {
       zoneLevel.l4 = built.l4;
       leftOut.push(...built.leftOut);
     }
-    if (!node.enabled) return empty();
+    if (!node.enabled) {
+      const { dataPlane, sharedHash } = withOwn(emptyPlane());
+      return { content: { ...zoneLevel, dataPlane }, sharedHash };
+    }
+    // Everything else of the data plane follows from the owner and the groups: nodes with the same
+    // share one build (within the generation `planes` is for).
+    const groupIds = await this.repository.nodeGroupIds(nodeId);
+    const key = `${node.ownerId}|${forceSSLCode}|${groupIds.join(',')}`;
+    let shared = planes.get(key);
+    if (!shared) {
+      shared = this.sharedPlane(node.ownerId, groupIds, forceSSLCode, now);
+      planes.set(key, shared);
+      // A failed build is not kept: the next node (or the next poll) tries again.
+      shared.catch(() => planes.delete(key));
+    }
+    const built = await shared;
+    leftOut.push(...built.leftOut);
+    const { dataPlane, sharedHash } = withOwn(built.plane, built.hash);
+    return { content: { ...zoneLevel, dataPlane }, sharedHash };
+  }
 
-    const domainRows = await this.repository.servedDomains(node.ownerId, nodeGroups, now);
-    if (domainRows.length === 0) return empty();
-
+  /**
+   * The data plane of the owner's sites served through `groupIds` at `now` (with the zone's
+   * force-SSL redirect code), but for the node's own values (filled in by `content`), with the sites
+   * left out of it.
+   */
+  private async sharedPlane(
+    ownerId: number,
+    groupIds: readonly number[],
+    forceSSLCode: EdgeDomain['forceSSLCode'],
+    now: Date,
+  ): Promise<SharedPlane> {
+    const leftOut: Omit<LeftOutSite, 'name'>[] = [];
+    const done = (plane: SharedDataPlane): SharedPlane => ({ plane, leftOut, hash: planeHash(plane) });
+    if (groupIds.length === 0) return done(emptyPlane());
+    const domainRows = await this.repository.servedDomains(ownerId, this.repository.groupsFilter(groupIds), now);
+    if (domainRows.length === 0) return done(emptyPlane());
     const siteIds = [...new Set(domainRows.map((row) => row[7]))];
     const caches = await this.projections.cachePolicies(siteIds);
     const cached = new Set(caches.map((policy) => policy.id));
@@ -360,32 +436,30 @@ export class SnapshotBuilder {
       );
       const planFirewalls = firewalls.filter((entry) => usedFirewalls.has(entry.id));
       return {
+        // Measured with the largest values a node's own part can take, so that it fits every node.
         version: 'pending',
+        cacheEpoch: MAX_CACHE_EPOCH,
+        limits: { invalidDomainPerMinute: ZONE_LIMIT_MAX, tlsHandshakesPerMinute: ZONE_LIMIT_MAX },
         domains,
         certificates: certs.filter((cert) => usedCerts.has(cert.id)),
         caches: caches.filter((policy) => usedCaches.has(policy.id)),
-        cacheEpoch,
         modules: siteModules.modules.filter((module) => usedModules.has(module.id)),
         settings: settings.filter((entry) => usedSettings.has(entry.id)),
         firewalls: planFirewalls,
-        limits,
-        challenge: this.projections.challenge(node.ownerId, planFirewalls, now),
+        challenge: this.projections.challenge(ownerId, planFirewalls, now),
       };
     };
     const fitted = fitSites(all, siteOf, planWithout, this.limits);
     leftOut.push(...fitted.leftOut);
-    const plane = fitted.plane;
+    const { version: _v, cacheEpoch: _c, limits: _l, ...plane } = fitted.plane;
     // The operator's geo database, for the geo rules (the agent fetches the file by its hash).
-    const geoDatabase = (await this.projections.geoDatabase?.(node.ownerId)) ?? null;
+    const geoDatabase = (await this.projections.geoDatabase?.(ownerId)) ?? null;
     // The operator's reputation list, only for a node one of whose sites uses it.
-    const abuseIPs = (await this.projections.abuseIPs?.(node.ownerId, plane.firewalls)) ?? null;
-    return {
-      ...zoneLevel,
-      dataPlane: {
-        ...plane,
-        ...(geoDatabase === null ? {} : { geoDatabase }),
-        ...(abuseIPs === null ? {} : { abuseIPs }),
-      },
-    };
+    const abuseIPs = (await this.projections.abuseIPs?.(ownerId, plane.firewalls)) ?? null;
+    return done({
+      ...plane,
+      ...(geoDatabase === null ? {} : { geoDatabase }),
+      ...(abuseIPs === null ? {} : { abuseIPs }),
+    });
   }
 }

@@ -82,6 +82,31 @@ export class SnapshotRepository {
   }
 
   /**
+   * The ids of the node's groups, in order: those it is on (any line) and those of the virtual nodes
+   * naming it ({@link nodeGroups}'s set, as values). With the owner they decide everything of its
+   * data plane that is not the node's own, so nodes with equal ids share one build (snapshot-builder.ts).
+   */
+  async nodeGroupIds(nodeId: number): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: groupNodes.groupId })
+      .from(groupNodes)
+      .where(eq(groupNodes.nodeId, nodeId))
+      .union(
+        this.db
+          .select({ id: groupVirtualNodes.groupId })
+          .from(groupVirtualNodes)
+          .innerJoin(virtualNodeRecords, eq(virtualNodeRecords.virtualNodeId, groupVirtualNodes.virtualNodeId))
+          .where(eq(virtualNodeRecords.nodeId, nodeId)),
+      );
+    return rows.map((r) => r.id).sort((a, b) => a - b);
+  }
+
+  /** Groups given by id as a condition on product_groups.group_id (none: nothing). */
+  groupsFilter(groupIds: readonly number[]): NodeGroups {
+    return groupIds.length === 0 ? sql`false` : inArray(productGroups.groupId, [...groupIds]);
+  }
+
+  /**
    * The node's groups as a condition on product_groups.group_id: those it is on (any line), and
    * those a virtual node naming it is on, since DNS sends that virtual node's traffic to the node's IPs.
    */

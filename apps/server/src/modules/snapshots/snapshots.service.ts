@@ -1,7 +1,7 @@
 import { type EdgeSnapshot, edgeSnapshotSchema } from '@rampart/contract';
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
-import type { SnapshotBuilder } from './snapshot-builder.js';
+import type { PlaneMemo, SnapshotBuilder } from './snapshot-builder.js';
 
 /**
  * A built snapshot is reused until the configuration changes (in this process, or in another on the
@@ -35,6 +35,11 @@ interface Cached {
 /** Per-node snapshots: built on demand, cached per configuration generation, served by long poll. */
 export class SnapshotsService {
   private readonly cache = new Map<number, Cached>();
+  /**
+   * The planes nodes share (by owner and groups), for one generation and at most CACHE_MS: the
+   * nodes rebuilt after a change take the plane the first of them built.
+   */
+  private planes: { generation: number; at: number; memo: PlaneMemo } | null = null;
   /** Aborted at shutdown so that held polls answer at once instead of holding the close. */
   private readonly closing = new AbortController();
 
@@ -51,8 +56,13 @@ export class SnapshotsService {
     const now = Date.now();
     const hit = this.cache.get(nodeId);
     if (hit && hit.generation === generation && now - hit.at < CACHE_MS) return hit.state;
+    if (this.planes?.generation !== generation || now - this.planes.at >= CACHE_MS) {
+      this.planes = { generation, at: now, memo: new Map() };
+    }
+    // The node's snapshot is as old as the shared plane it takes: it expires with it.
+    const at = this.planes.at;
     const state: Promise<SnapshotState> = this.builder
-      .build(nodeId, new Date(this.clock()))
+      .build(nodeId, new Date(this.clock()), this.planes.memo)
       .then(({ snapshot, leftOut }) => {
         // The builder fits the data plane; the zone-level rest (listen ports, nginx settings,
         // layer-4 ports) must fit too, or the poll's reply would break its schema on every poll.
@@ -75,7 +85,7 @@ export class SnapshotsService {
         this.cache.set(nodeId, { generation, at: now - CACHE_MS + RECHECK_MS, state });
         return { snapshot: null, problem };
       });
-    this.cache.set(nodeId, { generation, at: now, state });
+    this.cache.set(nodeId, { generation, at, state });
     return state;
   }
 
