@@ -371,10 +371,7 @@ describe('node snapshots', () => {
   });
 
   it('builds the plane of nodes with the same owner and groups once per change, however many poll', async () => {
-    const others = [
-      await joinNode(t.app, client, 'edge-share-2'),
-      await joinNode(t.app, client, 'edge-share-3'),
-    ];
+    const others = [await joinNode(t.app, client, 'edge-share-2'), await joinNode(t.app, client, 'edge-share-3')];
     const elsewhere = await joinNode(t.app, client, 'edge-share-spare');
     await call(initializeNodes, { body: { ids: others.map((n) => n.nodeId), zoneID: zoneId, groupID: web } });
     await call(initializeNodes, { body: { ids: [elsewhere.nodeId], zoneID: zoneId, groupID: spare } });
