@@ -536,7 +536,12 @@ end
       void (async () => {
         let version: string | null = null;
         while (!pollers.signal.aborted) {
-          const snap: EdgeSnapshot | null = await client.snapshot(version, 25, pollers.signal).catch(() => null);
+          const snap: EdgeSnapshot | null = await client.snapshot(version, 25, pollers.signal).catch(async (err) => {
+            if (pollers.signal.aborted) return null;
+            log(`light poller ${index}: ${err instanceof Error ? err.message : String(err)}`);
+            await new Promise((r) => setTimeout(r, 1000));
+            return null;
+          });
           if (snap) {
             version = snap.version;
             received[index] = (received[index] ?? 0) + 1;

@@ -1,4 +1,4 @@
-import type { AnyRoute, EdgeDomain, RouteInput } from '@rampart/contract';
+import type { AnyRoute, EdgeDomain, EdgeSnapshot, RouteInput } from '@rampart/contract';
 import {
   addLineNodes,
   addLineVirtualNodes,
@@ -382,15 +382,15 @@ describe('node snapshots', () => {
         params: { siteId },
         body: { domainIDs: [first.dataPlane.domains[0].id], forceSSL: !first.dataPlane.domains[0].forceSSL },
       });
-      const snaps = [];
+      const snaps: EdgeSnapshot[] = [];
       for (const n of [node, ...others, elsewhere]) {
         const res = await nodeSend(t.app, n, getNodeSnapshot, { query: {} });
         expect(res.statusCode).toBe(200);
-        snaps.push(res.json().data);
+        snaps.push(JSON.parse(res.body).data as EdgeSnapshot);
       }
       // One build for the three nodes of the web group, one for the node of the spare group.
       expect(served).toHaveBeenCalledTimes(2);
-      const [a, b, c, spareSnap] = snaps;
+      const [a, b, c, spareSnap] = snaps as [EdgeSnapshot, EdgeSnapshot, EdgeSnapshot, EdgeSnapshot];
       expect(a.dataPlane.domains.length).toBeGreaterThan(0);
       expect(b.dataPlane.domains).toEqual(a.dataPlane.domains);
       expect(c.dataPlane.domains).toEqual(a.dataPlane.domains);

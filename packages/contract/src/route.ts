@@ -87,10 +87,12 @@ export interface RouteDefinition<
   /** Schema of the whole 2xx body (use {@link dataOf} or {@link pageOf}). */
   readonly response: Res;
   /**
-   * `json` (default) or `raw`: a raw route answers with its own content type (a file, a document)
-   * and its `response` schema only describes it.
+   * `json` (default), `raw` or `jsonText`: a raw route answers with its own content type (a file,
+   * a document) and its `response` schema only describes it; a `jsonText` route answers JSON its
+   * handler wrote as text (a large document checked when it was built, not again on every reply),
+   * which its `response` schema still describes exactly (the clients and the tests check it).
    */
-  readonly reply?: 'json' | 'raw';
+  readonly reply?: 'json' | 'raw' | 'jsonText';
   /**
    * `json` (default) or `multipart`: the body is `multipart/form-data`; `request.body` describes its
    * text parts and the handler reads the file parts (validated by the service).

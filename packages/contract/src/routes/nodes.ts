@@ -347,6 +347,8 @@ export const getNodeSnapshot = defineRoute({
       wait: z.coerce.number().int().min(0).max(EDGE_SNAPSHOT_MAX_WAIT_SECONDS).default(0),
     }),
   },
+  // Written by the server as text (its parts were checked when built: snapshots.service.ts).
+  reply: 'jsonText',
   response: dataOf(edgeSnapshotSchema.nullable()),
 });
 

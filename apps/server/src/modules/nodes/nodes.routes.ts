@@ -22,7 +22,8 @@ export function bindNodeRoutes(
     const onClose = () => hangUp.abort();
     reply.raw.once('close', onClose);
     try {
-      return { data: await snapshots.poll(node.nodeId, query.version, query.wait, hangUp.signal) };
+      const json = await snapshots.poll(node.nodeId, query.version, query.wait, hangUp.signal);
+      return reply.type('application/json; charset=utf-8').send(`{"data":${json ?? 'null'}}`);
     } finally {
       reply.raw.off('close', onClose);
     }

@@ -65,9 +65,14 @@ export type SharedDataPlane = Omit<DataPlane, 'version' | 'cacheEpoch' | 'limits
  * What nodes of one owner with the same groups serve, built once for all of them: the data plane
  * but for the node's own values, the sites left out of it, and its hash (what the version is made of).
  */
-export interface SharedPlane {
+export interface SharedPlane extends SerializedPlane {
   readonly plane: SharedDataPlane;
   readonly leftOut: readonly Omit<LeftOutSite, 'name'>[];
+}
+
+/** A shared plane as JSON text and the hash of that text: made once, however many nodes take it. */
+export interface SerializedPlane {
+  readonly json: string;
   readonly hash: string;
 }
 
@@ -94,9 +99,26 @@ function emptyPlane(): SharedDataPlane {
   };
 }
 
-/** A shared plane's hash: computed once per build, however many nodes take it. */
-export function planeHash(plane: SharedDataPlane): string {
-  return sha256(JSON.stringify(plane));
+/** A shared plane's text and hash: computed once per build, however many nodes take it. */
+export function serializePlane(plane: SharedDataPlane): SerializedPlane {
+  const json = JSON.stringify(plane);
+  return { json, hash: sha256(json) };
+}
+
+/**
+ * The snapshot as JSON text (what the node's poll answers), with its shared plane's text spliced
+ * in rather than serialised again for every node: the node's own values of the data plane first,
+ * then the shared plane's.
+ */
+export function snapshotJson(snapshot: EdgeSnapshot, sharedJson: string): string {
+  const { dataPlane, ...rest } = snapshot;
+  const own = JSON.stringify({
+    version: dataPlane.version,
+    cacheEpoch: dataPlane.cacheEpoch,
+    limits: dataPlane.limits,
+  });
+  const plane = sharedJson === '{}' ? own : `${own.slice(0, -1)},${sharedJson.slice(1)}`;
+  return `${JSON.stringify(rest).slice(0, -1)},"dataPlane":${plane}}`;
 }
 
 /**
@@ -162,6 +184,8 @@ export interface EdgeProjections {
 export interface BuiltSnapshot {
   snapshot: EdgeSnapshot;
   leftOut: LeftOutSite[];
+  /** The snapshot as JSON text ({@link snapshotJson}). */
+  json: string;
 }
 
 export class SnapshotBuilder {
@@ -187,17 +211,17 @@ export class SnapshotBuilder {
    */
   async build(nodeId: number, now: Date, planes: PlaneMemo = new Map()): Promise<BuiltSnapshot> {
     const found: Omit<LeftOutSite, 'name'>[] = [];
-    const { content, sharedHash } = await this.content(nodeId, now, found, planes);
+    const { content, shared } = await this.content(nodeId, now, found, planes);
     const names = await this.repository.siteNames(found.map((s) => s.siteId));
     const leftOut = found.map((s) => ({ ...s, name: names.find((n) => n.id === s.siteId)?.name ?? '' }));
-    const version = contentVersion(content, sharedHash);
+    const version = contentVersion(content, shared.hash);
     const snapshot = {
       version,
       generatedAt: now.toISOString(),
       ...content,
       dataPlane: { ...content.dataPlane, version },
     };
-    return { snapshot, leftOut };
+    return { snapshot, leftOut, json: snapshotJson(snapshot, shared.json) };
   }
 
   private async content(
@@ -205,7 +229,7 @@ export class SnapshotBuilder {
     now: Date,
     leftOut: Omit<LeftOutSite, 'name'>[],
     planes: PlaneMemo,
-  ): Promise<{ content: SnapshotContent; sharedHash: string }> {
+  ): Promise<{ content: SnapshotContent; shared: SerializedPlane }> {
     const node = await this.repository.nodeWithZone(nodeId);
     const cacheEpoch = node?.cacheEpoch ?? 0;
     // The zone's limits (docs/decisions.md "Zone limits") hold for every host, served or not, so
@@ -218,12 +242,12 @@ export class SnapshotBuilder {
           }
         : { ...NO_ZONE_LIMITS };
     const ownPart = { version: 'pending', cacheEpoch, limits };
-    const withOwn = (plane: SharedDataPlane, hash = planeHash(plane)) => ({
+    const withOwn = (plane: SharedDataPlane, shared: SerializedPlane = serializePlane(plane)) => ({
       dataPlane: { ...plane, ...ownPart },
-      sharedHash: hash,
+      shared,
     });
     if (node?.status !== 'initialized' || node.zoneId === null) {
-      const { dataPlane, sharedHash } = withOwn(emptyPlane());
+      const { dataPlane, shared } = withOwn(emptyPlane());
       const content: SnapshotContent = {
         initialized: false,
         listen: {
@@ -239,7 +263,7 @@ export class SnapshotBuilder {
         l4KernelBlocks: false,
         logRotateTime: node?.logRotateTime ?? null,
       };
-      return { content, sharedHash };
+      return { content, shared };
     }
     const forceSSLCode = (node.forceSSLRedirectCode ?? DEFAULT_FORCE_SSL_CODE) as EdgeDomain['forceSSLCode'];
     const ports = await this.repository.zonePorts(node.zoneId);
@@ -290,8 +314,8 @@ export class SnapshotBuilder {
       leftOut.push(...built.leftOut);
     }
     if (!node.enabled) {
-      const { dataPlane, sharedHash } = withOwn(emptyPlane());
-      return { content: { ...zoneLevel, dataPlane }, sharedHash };
+      const { dataPlane, shared } = withOwn(emptyPlane());
+      return { content: { ...zoneLevel, dataPlane }, shared };
     }
     // Everything else of the data plane follows from the owner and the groups: nodes with the same
     // share one build (within the generation `planes` is for).
@@ -306,8 +330,8 @@ export class SnapshotBuilder {
     }
     const built = await shared;
     leftOut.push(...built.leftOut);
-    const { dataPlane, sharedHash } = withOwn(built.plane, built.hash);
-    return { content: { ...zoneLevel, dataPlane }, sharedHash };
+    const { dataPlane, shared: serialized } = withOwn(built.plane, built);
+    return { content: { ...zoneLevel, dataPlane }, shared: serialized };
   }
 
   /**
@@ -322,7 +346,7 @@ export class SnapshotBuilder {
     now: Date,
   ): Promise<SharedPlane> {
     const leftOut: Omit<LeftOutSite, 'name'>[] = [];
-    const done = (plane: SharedDataPlane): SharedPlane => ({ plane, leftOut, hash: planeHash(plane) });
+    const done = (plane: SharedDataPlane): SharedPlane => ({ plane, leftOut, ...serializePlane(plane) });
     if (groupIds.length === 0) return done(emptyPlane());
     const domainRows = await this.repository.servedDomains(ownerId, this.repository.groupsFilter(groupIds), now);
     if (domainRows.length === 0) return done(emptyPlane());

@@ -5,9 +5,14 @@ import type { BuiltSnapshot, SnapshotBuilder } from './snapshot-builder.js';
 import { SnapshotsService } from './snapshots.service.js';
 
 /** A builder whose next builds answer from `outcomes`, in turn. */
-function builder(outcomes: (() => Promise<BuiltSnapshot>)[]) {
+function builder(outcomes: (() => Promise<Omit<BuiltSnapshot, 'json'>>)[]) {
   let calls = 0;
-  const stub = { build: () => (outcomes[Math.min(calls++, outcomes.length - 1)] as () => Promise<BuiltSnapshot>)() };
+  const stub = {
+    build: () =>
+      (outcomes[Math.min(calls++, outcomes.length - 1)] as () => Promise<Omit<BuiltSnapshot, 'json'>>)().then(
+        (built) => ({ ...built, json: JSON.stringify(built.snapshot) }),
+      ),
+  };
   return { stub: stub as unknown as SnapshotBuilder, calls: () => calls };
 }
 
@@ -57,7 +62,7 @@ describe('SnapshotsService when a snapshot cannot be built', () => {
     // ...but a change is built and served at once.
     changes.bump();
     const next = await service.poll(1, undefined, 0, new AbortController().signal);
-    expect(next?.version).toBe('b'.repeat(32));
+    expect(JSON.parse(next ?? 'null')?.version).toBe('b'.repeat(32));
     expect((await service.state(1)).problem).toBe('');
   });
 

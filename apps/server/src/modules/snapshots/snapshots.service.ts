@@ -23,6 +23,8 @@ const ZONE_LEVEL = edgeSnapshotSchema.omit({ dataPlane: true });
  */
 export interface SnapshotState {
   readonly snapshot: EdgeSnapshot | null;
+  /** The snapshot as the poll answers it (JSON text), null with it. */
+  readonly json: string | null;
   readonly problem: string;
 }
 
@@ -63,7 +65,7 @@ export class SnapshotsService {
     const at = this.planes.at;
     const state: Promise<SnapshotState> = this.builder
       .build(nodeId, new Date(this.clock()), this.planes.memo)
-      .then(({ snapshot, leftOut }) => {
+      .then(({ snapshot, leftOut, json }) => {
         // The builder fits the data plane; the zone-level rest (listen ports, nginx settings,
         // layer-4 ports) must fit too, or the poll's reply would break its schema on every poll.
         const zoneLevel = ZONE_LEVEL.safeParse(snapshot);
@@ -76,14 +78,14 @@ export class SnapshotsService {
             ? ''
             : `left out of this node's snapshot: ${leftOut.map((s) => `site ${s.siteId} (${s.name}): ${s.reason}`).join('; ')}`;
         if (problem !== '') this.log(nodeId, problem);
-        return { snapshot, problem };
+        return { snapshot, json, problem };
       })
       .catch((error: unknown) => {
         const problem = `the snapshot cannot be built: ${error instanceof Error ? error.message : String(error)}`;
         this.log(nodeId, problem);
         // Retried after a short while rather than on every poll.
         this.cache.set(nodeId, { generation, at: now - CACHE_MS + RECHECK_MS, state });
-        return { snapshot: null, problem };
+        return { snapshot: null, json: null, problem };
       });
     this.cache.set(nodeId, { generation, at, state });
     return state;
@@ -97,18 +99,25 @@ export class SnapshotsService {
   }
 
   /**
-   * Answers the current snapshot when its version differs from `known`; otherwise waits up to
-   * `waitSeconds` for one that does and answers null when none came (or the node hung up). A
-   * snapshot that cannot be built counts as no change: the node keeps serving what it has.
+   * Answers the current snapshot (as JSON text: its data plane was checked against the contract
+   * when built, and the rest above, so the reply is not checked again per node) when its version
+   * differs from `known`; otherwise waits up to `waitSeconds` for one that does and answers null
+   * when none came (or the node hung up). A snapshot that cannot be built counts as no change: the
+   * node keeps serving what it has.
    */
-  async poll(nodeId: number, known: string | undefined, waitSeconds: number, hangUp: AbortSignal) {
+  async poll(
+    nodeId: number,
+    known: string | undefined,
+    waitSeconds: number,
+    hangUp: AbortSignal,
+  ): Promise<string | null> {
     const signal = AbortSignal.any([hangUp, this.closing.signal]);
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
       // Read before building: a change made while the snapshot builds wakes the wait below at once.
       const seen = this.changes.generation;
-      const { snapshot } = await this.state(nodeId);
-      if (snapshot && snapshot.version !== known) return snapshot;
+      const { snapshot, json } = await this.state(nodeId);
+      if (snapshot && json !== null && snapshot.version !== known) return json;
       const left = deadline - Date.now();
       if (left <= 0 || signal.aborted) return null;
       await this.changes.next(Math.min(left, RECHECK_MS), signal, seen);

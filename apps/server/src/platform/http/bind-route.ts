@@ -292,7 +292,7 @@ export function createBinder(
               .finish(null, reply.statusCode)
               .catch((e: unknown) => request.log.error({ err: e }, 'audit: outcome not recorded'));
           }
-          if (route.reply === 'raw') return reply;
+          if (route.reply === 'raw' || route.reply === 'jsonText') return reply;
           const checked = route.response.safeParse(result);
           if (!checked.success) {
             throw new AppError(101002, {
