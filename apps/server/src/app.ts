@@ -7,6 +7,7 @@ import { composeAnalytics } from './composition/analytics.js';
 import type { AppConfig, AppContext } from './composition/context.js';
 import { composeEdge } from './composition/edge.js';
 import { createHttpServer } from './composition/http-server.js';
+import { composeNotifications } from './composition/notifications.js';
 import { composeOperator } from './composition/operator.js';
 import { createRepositories } from './composition/repositories.js';
 import { composeSites } from './composition/sites.js';
@@ -103,7 +104,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
   const edge = composeEdge(ctx, binder);
-  const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus);
+  const notifications = composeNotifications(ctx, binder, options.analytics);
+  const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus, notifications.alerts);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
   const { domainProofJob } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
   options.extraRoutes?.(binder);
@@ -124,6 +126,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logExportJob: analytics.exportJob,
     logPushJob: analytics.pushJob,
     dnsSettings,
+    alerts: notifications.alerts,
+    alertsJob: notifications.alertsJob,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -170,6 +174,9 @@ declare module 'fastify' {
       logPushJob: import('./modules/log-push/log-push.job.js').LogPushJob;
       /** The operators' DNS providers (the publishing of later work takes its provider here). */
       dnsSettings: import('./modules/dns/dns-settings.service.js').DnsSettingsService;
+      /** Raises alerts (certificate renewal, licence expiry and traffic over a plan are raised by their features). */
+      alerts: import('./modules/alerts/alerts.service.js').AlertsService;
+      alertsJob: import('./modules/alerts/alerts.job.js').AlertsJob;
     };
   }
   interface FastifyRequest {

@@ -35,6 +35,8 @@ export type AppConfig = Pick<
   | 'logPushSettleMs'
   | 'logPushTickMs'
   | 'logPushBackoffMs'
+  | 'telegramApiUrl'
+  | 'alertsTickMs'
 > &
   // Where files such as the operators' geo databases live; absent (tests): a temporary directory.
   Partial<Pick<Config, 'dataDir'>>;

@@ -1,3 +1,4 @@
+import type { AlertsService } from '../modules/alerts/alerts.service.js';
 import { bindAnnouncementRoutes } from '../modules/announcements/announcements.routes.js';
 import { AnnouncementsService } from '../modules/announcements/announcements.service.js';
 import { bindDnsSettingRoutes } from '../modules/dns/dns-settings.routes.js';
@@ -37,6 +38,7 @@ export function composeOperator(
   ctx: AppContext,
   binder: Binder,
   monitorStatus: MonitorStatusService,
+  alerts: AlertsService,
 ): { dnsSettings: DnsSettingsService } {
   const { repos, clock, transactions, capacity } = ctx;
   const zones = new ZonesService(repos.zones, {
@@ -66,7 +68,9 @@ export function composeOperator(
     binder,
     new MonitoringService(repos.monitorNodes, repos.monitorGroups, transactions, clock),
     monitorStatus,
-    new ProbesService(repos.probes, transactions, clock),
+    new ProbesService(repos.probes, transactions, clock, (operatorId, nodeId, at, reason) =>
+      alerts.nodeStateChanged(operatorId, nodeId, at, reason),
+    ),
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(repos.announcements, transactions));
   bindLogoRoutes(binder, new LogosService(repos.logos, transactions, ctx.system));
