@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
+import { PassLoop } from '../../platform/pass-loop.js';
 import { alertMessage } from './alerts.messages.js';
 import type { AlertsRepository, DueDelivery } from './alerts.repository.js';
 import type { AlertsService } from './alerts.service.js';
@@ -22,10 +23,7 @@ const SPIKE_SCAN_MS = 60_000;
  * backoff, or failed after {@link ALERT_MAX_ATTEMPTS}. Once a minute it also looks for attack spikes.
  */
 export class AlertsJob {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = true;
+  private readonly loop: PassLoop;
   private lastScan = 0;
 
   constructor(
@@ -36,45 +34,27 @@ export class AlertsJob {
     private readonly telegram: TelegramClient,
     private readonly clock: Clock,
     private readonly tickMs: number,
-    private readonly onError: (error: unknown) => void,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    if (this.tickMs > 0 && this.timer === null) {
-      this.timer = setInterval(() => this.wake(), this.tickMs);
-      this.timer.unref();
-    }
+    onError: (error: unknown) => void,
+  ) {
+    this.loop = new PassLoop(() => this.pass(), onError);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  start(): void {
+    this.loop.start(this.tickMs);
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Runs a pass now (or right after the one running); nothing while stopped. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.pass()
-      .catch((e) => this.onError(e))
-      .finally(() => {
-        this.running = null;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   /** Waits for the pass a wake-up started, then runs one (tests drive the job so). */
   async drain(options: { scan?: boolean } = {}): Promise<void> {
-    while (this.running) await this.running;
+    await this.loop.idle();
     await this.pass(options);
   }
 
