@@ -7,10 +7,11 @@ import { composeAnalytics } from './composition/analytics.js';
 import type { AppConfig, AppContext } from './composition/context.js';
 import { composeEdge } from './composition/edge.js';
 import { createHttpServer } from './composition/http-server.js';
-import { composeNotifications } from './composition/notifications.js';
+import { createNotifications } from './composition/notifications.js';
 import { composeOperator } from './composition/operator.js';
 import { createRepositories } from './composition/repositories.js';
 import { composeSites } from './composition/sites.js';
+import { bindNotifySettingRoutes } from './modules/alerts/notify-settings.routes.js';
 import type { AnalyticsJob } from './modules/analytics/analytics.job.js';
 import type { AnalyticsStore } from './modules/analytics/analytics-store.js';
 import type { AccountService } from './modules/auth/account.service.js';
@@ -80,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const system = new SystemService(options.database, repos.settings, config.version);
   await system.ensureInstance();
   const box = new SecretBox(config.secret);
-  const ctx: AppContext = {
+  const base: Omit<AppContext, 'alerts'> = {
     app,
     config,
     clock: options.clock ?? systemClock,
@@ -95,6 +96,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     productName: async () => (await system.branding()).title,
     publicUrl: (origin) => config.publicUrl ?? origin,
   };
+  // Alerts first: any area may raise one (ctx.alerts.emit).
+  const notifications = createNotifications(base, options.analytics);
+  const ctx: AppContext = { ...base, alerts: notifications.alerts };
 
   const { binder, account, createdRoots } = await composeAccounts(ctx, { strictRouteCodes: options.strictRouteCodes });
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
@@ -104,8 +108,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
   const edge = composeEdge(ctx, binder);
-  const notifications = composeNotifications(ctx, binder, options.analytics);
-  const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus, notifications.alerts);
+  bindNotifySettingRoutes(binder, notifications.settings, (accountId) => repos.accounts.topOfTier(accountId));
+  const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
   const { domainProofJob } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
   options.extraRoutes?.(binder);

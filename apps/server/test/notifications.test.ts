@@ -313,6 +313,33 @@ describe('alerts', () => {
     expect(rows.filter((r) => r.status === 'sent')).toHaveLength(rows.length);
     expect(tg.messages.some((m) => m.text.includes('網站 shop 遭受攻擊'))).toBe(true);
   });
+
+  it('a delivery refused every time is failed after its last attempt, its error kept', async () => {
+    const operatorId = await rootId(t.app, 'client');
+    const customerId = await rootId(t.app, 'user');
+    await as(user, saveCustomerNotify, {
+      body: { kinds: ['trafficOverPlan'], emails: [], telegramChatId: '4242', language: 'en_US' },
+    });
+    expect(
+      await t.app.rampart.alerts.emit({
+        operatorId,
+        customerId,
+        kind: 'trafficOverPlan',
+        subject: 'site:1',
+        dedupKey: 'traffic:1:2026-11',
+        params: { site: 'shop', used: '12 GB', plan: '10 GB' },
+      }),
+    ).toBe(true);
+    const row = async () =>
+      (await alertsOf()).find((r) => r.kind === 'trafficOverPlan' && r.channel === 'telegram' && r.target === '4242');
+    for (let i = 0; i < 6; i++) {
+      await t.app.rampart.alertsJob.drain({ scan: false });
+      clock.advance(3_600_000);
+    }
+    expect(await row()).toMatchObject({ status: 'failed', attempts: 6, lastError: 'Bad Request: chat not found' });
+    await t.app.rampart.alertsJob.drain({ scan: false });
+    expect((await row())?.attempts).toBe(6);
+  });
 });
 
 /** The mail's body as text (nodemailer sends non-ASCII text as quoted-printable or base64). */

@@ -1,4 +1,3 @@
-import type { AlertsService } from '../modules/alerts/alerts.service.js';
 import { bindAnnouncementRoutes } from '../modules/announcements/announcements.routes.js';
 import { AnnouncementsService } from '../modules/announcements/announcements.service.js';
 import { bindDnsSettingRoutes } from '../modules/dns/dns-settings.routes.js';
@@ -38,7 +37,6 @@ export function composeOperator(
   ctx: AppContext,
   binder: Binder,
   monitorStatus: MonitorStatusService,
-  alerts: AlertsService,
 ): { dnsSettings: DnsSettingsService } {
   const { repos, clock, transactions, capacity } = ctx;
   const zones = new ZonesService(repos.zones, {
@@ -69,7 +67,7 @@ export function composeOperator(
     new MonitoringService(repos.monitorNodes, repos.monitorGroups, transactions, clock),
     monitorStatus,
     new ProbesService(repos.probes, transactions, clock, (operatorId, nodeId, at, reason) =>
-      alerts.nodeStateChanged(operatorId, nodeId, at, reason),
+      ctx.alerts.nodeStateChanged(operatorId, nodeId, at, reason),
     ),
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(repos.announcements, transactions));
