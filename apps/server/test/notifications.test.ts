@@ -20,7 +20,7 @@ import {
 import type { CallArgs } from '@rampart/contract/testing';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, rootId } from './helpers/accounts.js';
+import { addAccount, giveRole, rootId } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
 import { fieldNames, nodeSend, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
@@ -205,6 +205,33 @@ describe('notify settings', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect((await as(rivalUser, getCustomerNotify)).json().data.emails).toEqual([]);
     expect((await as(client, getCustomerNotify)).json().code).toBe(101018);
+  });
+
+  it('a sub-user reads its customer’s setting with the key, and is refused without it', async () => {
+    const customerId = await rootId(t.app, 'user');
+    await giveRole(t.app, user, 'user', await addAccount(t.app, 'user', 'notify-reader', customerId), [
+      'user.notify.read',
+    ]);
+    await addAccount(t.app, 'user', 'no-keys', customerId);
+    const reader = await signIn(t.app, 'user', 'notify-reader');
+    expect((await as(reader, getCustomerNotify)).json().data).toMatchObject({ emails: ['me@customer.test'] });
+    const write = await as(reader, saveCustomerNotify, {
+      body: { kinds: [], emails: [], telegramChatId: '', language: 'en_US' },
+    });
+    expect(write.json().code).toBe(101018);
+    expect((await as(await signIn(t.app, 'user', 'no-keys'), getCustomerNotify)).json().code).toBe(101018);
+    // An operator's sub-account that may only read settings cannot change the channels.
+    await giveRole(
+      t.app,
+      client,
+      'client',
+      await addAccount(t.app, 'client', 'settings-reader', await rootId(t.app, 'client')),
+      ['client.settings.read'],
+    );
+    const opReader = await signIn(t.app, 'client', 'settings-reader');
+    expect((await as(opReader, getEmailSetting)).json().data).toMatchObject({ host: '127.0.0.1' });
+    expect((await as(opReader, saveEmailSetting, { body: email() })).json().code).toBe(101018);
+    expect((await as(opReader, testTgSetting, { body: { chatId: OPERATOR_CHAT } })).json().code).toBe(101018);
   });
 });
 
