@@ -7,9 +7,11 @@ import { composeAnalytics } from './composition/analytics.js';
 import type { AppConfig, AppContext } from './composition/context.js';
 import { composeEdge } from './composition/edge.js';
 import { createHttpServer } from './composition/http-server.js';
+import { createNotifications } from './composition/notifications.js';
 import { composeOperator } from './composition/operator.js';
 import { createRepositories } from './composition/repositories.js';
 import { composeSites } from './composition/sites.js';
+import { bindNotifySettingRoutes } from './modules/alerts/notify-settings.routes.js';
 import type { AnalyticsJob } from './modules/analytics/analytics.job.js';
 import type { AnalyticsStore } from './modules/analytics/analytics-store.js';
 import type { AccountService } from './modules/auth/account.service.js';
@@ -79,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const system = new SystemService(options.database, repos.settings, config.version);
   await system.ensureInstance();
   const box = new SecretBox(config.secret);
-  const ctx: AppContext = {
+  const base: Omit<AppContext, 'alerts'> = {
     app,
     config,
     clock: options.clock ?? systemClock,
@@ -94,6 +96,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     productName: async () => (await system.branding()).title,
     publicUrl: (origin) => config.publicUrl ?? origin,
   };
+  // Alerts first: any area may raise one (ctx.alerts.emit).
+  const notifications = createNotifications(base, options.analytics);
+  const ctx: AppContext = { ...base, alerts: notifications.alerts };
 
   const { binder, account, createdRoots } = await composeAccounts(ctx, { strictRouteCodes: options.strictRouteCodes });
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
@@ -103,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
   const edge = composeEdge(ctx, binder);
+  bindNotifySettingRoutes(binder, notifications.settings, (accountId) => repos.accounts.topOfTier(accountId));
   const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
   const { domainProofJob } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
@@ -124,6 +130,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logExportJob: analytics.exportJob,
     logPushJob: analytics.pushJob,
     dnsSettings,
+    alerts: notifications.alerts,
+    alertsJob: notifications.alertsJob,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -170,6 +178,9 @@ declare module 'fastify' {
       logPushJob: import('./modules/log-push/log-push.job.js').LogPushJob;
       /** The operators' DNS providers (the publishing of later work takes its provider here). */
       dnsSettings: import('./modules/dns/dns-settings.service.js').DnsSettingsService;
+      /** Raises alerts (certificate renewal, licence expiry and traffic over a plan are raised by their features). */
+      alerts: import('./modules/alerts/alerts.service.js').AlertsService;
+      alertsJob: import('./modules/alerts/alerts.job.js').AlertsJob;
     };
   }
   interface FastifyRequest {

@@ -91,6 +91,13 @@ export interface Config {
   /** The retry backoff's first wait and its cap, in ms (defaults 1000 and 300000; tests shorten them). */
   readonly logPushBackoffMs?: { readonly base: number; readonly max: number };
   /**
+   * The Telegram Bot API's base URL (`RAMPART_TELEGRAM_API_URL`, default https://api.telegram.org;
+   * a local Bot API server, or the tests' stand-in). Optional so that embedders keep the default.
+   */
+  readonly telegramApiUrl?: string;
+  /** How often the alerts job delivers and looks for attack spikes, in ms (default 5000; 0: only when driven, as tests do). */
+  readonly alertsTickMs?: number;
+  /**
    * Whether customers must prove control of a domain before it goes live, for operators that have
    * not chosen (`RAMPART_DOMAIN_PROOF`, default on; `0` waives it for such operators).
    */
@@ -229,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     initPassword: env.RAMPART_INIT_PASSWORD || undefined,
     publicUrl: env.PUBLIC_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
+    telegramApiUrl: env.RAMPART_TELEGRAM_API_URL || undefined,
     accessTokenTtlSeconds: parseTtl(env.RAMPART_ACCESS_TOKEN_TTL),
     allowPrivateOrigins: ['1', 'true', 'yes'].includes((env.RAMPART_ALLOW_PRIVATE_ORIGINS ?? '').toLowerCase()),
     dnsServers: parseDnsServers(env.RAMPART_DNS_SERVERS),

@@ -158,6 +158,9 @@ describe('audit log', () => {
       ORDER BY 1`)) as unknown as { rows: { name: string }[] };
     // A new table gets the trigger in its migration, or joins this list with a reason.
     expect(uncovered.rows.map((r) => r.name)).toEqual([
+      // Alerts and their deliveries: raised and delivered by the control plane, not by a person.
+      'alert_deliveries',
+      'alerts',
       'audit_logs',
       'audit_row_changes',
       'auth_sessions',

@@ -65,10 +65,16 @@ describe('meta roles', () => {
       { headers: { authorization: `Bearer ${user.accessToken}`, 'accept-language': 'zh-CN' } },
     );
     const groups = res.json().data as { key: string; name: string; permissions: { key: string; name: string }[] }[];
-    expect(groups.map((g) => g.key)).toEqual(['dashboard', 'sitesManagement', 'dataAnalysis', 'userManagement']);
+    expect(groups.map((g) => g.key)).toEqual([
+      'dashboard',
+      'sitesManagement',
+      'dataAnalysis',
+      'systemManagement',
+      'userManagement',
+    ]);
     expect(groups[1]?.name).toBe('网站管理');
     expect(groups[1]?.permissions[0]).toEqual({ key: 'user.sites.read', name: '查看网站' });
-    expect(res.json().total).toBe(4);
+    expect(res.json().total).toBe(5);
     const admin = await signIn(t.app, 'admin');
     const adminGroups = (await call(metaRoles, { params: { auth: 'admin' } }, admin)).json().data;
     expect(adminGroups.map((g: { key: string }) => g.key)).toEqual(['userManagement']);

@@ -32,6 +32,9 @@ export const ERROR_EXTRA = {
   101013: reason,
   101016: reason,
   101018: z.union([reason, z.object({ zoneIDs: ids }).strict()]),
+  /** The mail server's or Telegram's words. */
+  101020: reason,
+  101021: reason,
   101023: z.object({ productPortType: int }).strict(),
   /** What is taken: names, addresses, or the field whose value is. */
   101025: z.union([

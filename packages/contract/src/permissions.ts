@@ -82,6 +82,11 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
         ...rw('user.logPush', 'log push', '日志推送', '日誌推送'),
       ],
     },
+    {
+      key: 'systemManagement',
+      name: L('System Management', '系统管理', '系統管理'),
+      keys: [...rw('user.notify', 'notification settings', '通知设置', '通知設定')],
+    },
     { key: 'userManagement', name: userManagementName, keys: accountKeys() },
   ],
   client: [

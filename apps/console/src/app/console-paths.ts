@@ -59,6 +59,8 @@ export const CLIENT_PATHS = {
   geoDatabase: 'systemManagement/geoDatabase',
   abuseIPs: 'systemManagement/abuseIPs',
   logSetting: 'systemManagement/logSetting',
+  /** E-mail and Telegram channels and the operator's alert recipients. */
+  notification: 'systemManagement/notification',
   announcementSetting: 'userManagement/announcementSetting',
   customizeLogo: 'userManagement/customizeLogo',
 } as const;
@@ -69,6 +71,7 @@ export const USER_PATHS = {
   /** Followed by the optional `/:id/:name` of the site. */
   sitesSetting: 'sitesManagement/sitesSetting',
   blockList: 'sitesManagement/blockList',
+  notifySetting: 'systemManagement/notifySetting',
 } as const;
 
 /** `/user/sitesManagement/sitesSetting/{id}/{name}`: one site's settings; the name only titles the page. */

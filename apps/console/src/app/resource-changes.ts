@@ -42,6 +42,7 @@ import {
   nodeOperationRoutes,
   nodeRoutes,
   nodeUpgradeRoutes,
+  notificationRoutes,
   OPERATOR_NGINX_SECTION_ROUTES,
   productRoutes,
   proxyRewriteRoutes,
@@ -87,6 +88,12 @@ const CHANGES = readsByResource({
   blockedIps: [blockListRoutes.listBlockedIps, blockListRoutes.listClientBlockedIps],
   cnameSetting: [cnameSettingRoutes.getCnameSetting],
   dnsSetting: [dnsSettingRoutes.getDnsSetting],
+  notifications: [
+    notificationRoutes.getEmailSetting,
+    notificationRoutes.getTgSetting,
+    notificationRoutes.getOperatorNotify,
+    notificationRoutes.getCustomerNotify,
+  ],
   // A site's modules of each type; the domain list names the modules bound to each domain.
   corsModules: [corsRoutes.list, domainRoutes.listDomains],
   customHeaderModules: [customHeaderRoutes.list, domainRoutes.listDomains],

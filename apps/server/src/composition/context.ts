@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import type { AlertsService } from '../modules/alerts/alerts.service.js';
 import type { NodeCapacity } from '../modules/snapshots/node-capacity.js';
 import type { SystemService } from '../modules/system/system.service.js';
 import type { ConfigChanges } from '../platform/changes.js';
@@ -35,6 +36,8 @@ export type AppConfig = Pick<
   | 'logPushSettleMs'
   | 'logPushTickMs'
   | 'logPushBackoffMs'
+  | 'telegramApiUrl'
+  | 'alertsTickMs'
 > &
   // Where files such as the operators' geo databases live; absent (tests): a temporary directory.
   Partial<Pick<Config, 'dataDir'>>;
@@ -60,6 +63,11 @@ export interface AppContext {
   readonly capacity: NodeCapacity;
   /** The branding title mails are signed with. */
   readonly productName: () => Promise<string>;
+  /**
+   * Raises alerts (modules/alerts/alerts.service.ts: the kinds and their params): node down and up,
+   * attack spikes, and certificate renewal, licence expiry and traffic over a plan from their areas.
+   */
+  readonly alerts: AlertsService;
   /** The address e-mailed links and node install commands point at, from the request's origin. */
   readonly publicUrl: (origin: string) => string;
 }

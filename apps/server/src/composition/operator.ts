@@ -66,7 +66,9 @@ export function composeOperator(
     binder,
     new MonitoringService(repos.monitorNodes, repos.monitorGroups, transactions, clock),
     monitorStatus,
-    new ProbesService(repos.probes, transactions, clock),
+    new ProbesService(repos.probes, transactions, clock, (operatorId, nodeId, at, reason) =>
+      ctx.alerts.nodeStateChanged(operatorId, nodeId, at, reason),
+    ),
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(repos.announcements, transactions));
   bindLogoRoutes(binder, new LogosService(repos.logos, transactions, ctx.system));

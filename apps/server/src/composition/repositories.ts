@@ -1,4 +1,5 @@
 import { AccountZonesRepository } from '../modules/account-zones/account-zones.repository.js';
+import { AlertsRepository } from '../modules/alerts/alerts.repository.js';
 import { AnalyticsRepository } from '../modules/analytics/analytics.repository.js';
 import { AnnouncementsRepository } from '../modules/announcements/announcements.repository.js';
 import { ApiTokensRepository } from '../modules/api-tokens/api-tokens.repository.js';
@@ -75,6 +76,7 @@ export function createRepositories(db: Db) {
     monitorGroups: new MonitorGroupsRepository(db),
     monitorNodes: new MonitorNodesRepository(db),
     monitorStatus: new MonitorStatusRepository(db),
+    alerts: new AlertsRepository(db),
     nodeCapacity: new NodeCapacityRepository(db),
     nodeCommands: new NodeCommandsRepository(db),
     nodeSockets: new NodeSocketsRepository(db),

@@ -40,6 +40,7 @@ import { nodeInstallRoutes } from './node-install.js';
 import { nodeOperationRoutes } from './node-operations.js';
 import { nodeUpgradeRoutes } from './node-upgrade.js';
 import { nodeRoutes } from './nodes.js';
+import { notificationRoutes } from './notifications.js';
 import { operatorNginxRoutes } from './operator-nginx.js';
 import { overviewRoutes } from './overview.js';
 import { productRoutes } from './products.js';
@@ -103,6 +104,7 @@ export * from './node-install.js';
 export * from './node-operations.js';
 export * from './node-upgrade.js';
 export * from './nodes.js';
+export * from './notifications.js';
 export * from './operator-nginx.js';
 export * from './overview.js';
 export * from './products.js';
@@ -152,6 +154,7 @@ export const ROUTE_GROUPS = {
   clientDomains: clientDomainRoutes,
   cnameSettings: cnameSettingRoutes,
   dnsSettings: dnsSettingRoutes,
+  notifications: notificationRoutes,
   domainProof: domainProofRoutes,
   certificates: certificateRoutes,
   siteCache: siteCacheRoutes,

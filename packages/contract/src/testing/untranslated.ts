@@ -77,6 +77,8 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   // Sign-in.
   QR: 'the QR code of the authenticator setup',
   Telegram: 'the Telegram bot token of alert notices (error 101021)',
+  SMTP: 'the mail protocol of the e-mail notification setting (SMTP server, host, port)',
+  STARTTLS: 'the SMTP command that upgrades a connection to TLS, a setting of the SMTP server',
   // More standards, formats and units.
   ASCII: 'domain names converted to ASCII (Punycode)',
   Punycode: 'domain names converted to ASCII (Punycode)',

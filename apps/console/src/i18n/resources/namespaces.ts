@@ -45,6 +45,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   abuseIPs: true,
   logSetting: true,
   dnsSetting: true,
+  notifications: true,
   cnameSetting: true,
   overview: true,
   statistics: true,

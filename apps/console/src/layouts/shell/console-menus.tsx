@@ -166,6 +166,11 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
       ],
     },
     dataAnalysisOf('user', L4_ATTACK_PAGE_FORCED),
+    {
+      key: 'systemManagement',
+      icon: <SettingOutlined />,
+      children: [{ key: 'notifySetting', path: USER_PATHS.notifySetting, permission: 'user.notify.read' }],
+    },
     changePassword,
   ],
   client: [
@@ -209,6 +214,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'geoDatabase', path: CLIENT_PATHS.geoDatabase, permission: 'client.settings.read' },
         { key: 'abuseIPs', path: CLIENT_PATHS.abuseIPs, permission: 'client.settings.read' },
         { key: 'logSetting', path: CLIENT_PATHS.logSetting, permission: 'client.settings.read' },
+        { key: 'notification', path: CLIENT_PATHS.notification, permission: 'client.settings.read' },
       ],
     },
     // The operator alone has announcement and logo settings (spec part 1 §2, userManagement group).

@@ -133,6 +133,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'notification',
+    path: CLIENT_PATHS.notification,
+    lazy: lazyPage(
+      () => import('./notifications/NotificationSettingPage'),
+      (m) => m.NotificationSettingPage,
+    ),
+  },
+  {
     name: 'logSetting',
     path: CLIENT_PATHS.logSetting,
     lazy: lazyPage(

@@ -43,6 +43,14 @@ export const USER_PAGES: readonly ConsolePage[] = [
   },
   ...ANALYTICS_PAGES,
   L4_ATTACK_PAGE,
+  {
+    name: 'notifySetting',
+    path: USER_PATHS.notifySetting,
+    lazy: lazyPage(
+      () => import('./notify-setting/NotifySettingPage'),
+      (m) => m.NotifySettingPage,
+    ),
+  },
 ];
 
 /** The user (customer) console, /user. */

@@ -1,5 +1,6 @@
 import type { LogPushDestinationIn, LogPushLogStatus } from '@rampart/contract';
 import type { Clock } from '../../platform/clock.js';
+import { PassLoop } from '../../platform/pass-loop.js';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.js';
 import type { LogPushEventRow, LogPushManualRow, LogPushRepository } from './log-push.repository.js';
 import { type PushBatch, sendBatch } from './log-push.senders.js';
@@ -51,10 +52,7 @@ interface Pending {
  * Manual pushes of an event go when its stream has nothing to send.
  */
 export class LogPushJob {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = true;
+  private readonly loop: PassLoop;
   private lastPrune = 0;
   /**
    * What a pass looked up once for every event: the ledger's last settled batch (an event at it
@@ -71,40 +69,29 @@ export class LogPushJob {
     private readonly clock: Clock,
     private readonly options: LogPushJobOptions,
     private readonly onError: (error: unknown) => void,
-  ) {}
+  ) {
+    this.loop = new PassLoop(
+      () => this.pass(),
+      (e) => this.onError(e),
+    );
+  }
 
   start(): void {
-    this.stopped = false;
-    if (this.options.tickMs > 0 && this.timer === null) {
-      this.timer = setInterval(() => this.wake(), this.options.tickMs);
-      this.timer.unref();
-    }
+    this.loop.start(this.options.tickMs);
     this.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Runs a pass now (or right after the one running). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.pass()
-      .catch((e) => this.onError(e))
-      .finally(() => {
-        this.running = null;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
+  }
+
+  private get stopped(): boolean {
+    return this.loop.stopped;
   }
 
   /** One pass over every event (tests drive it). */

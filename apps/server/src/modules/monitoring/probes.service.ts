@@ -31,6 +31,13 @@ export class ProbesService {
     private readonly probes: ProbesRepository,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
+    /** Told of each state change, in the report's transaction (the alerts: node down and up). */
+    private readonly onStateChange: (
+      ownerId: number,
+      nodeId: number,
+      at: Date,
+      reason: string,
+    ) => Promise<void> = async () => {},
   ) {}
 
   /** The probe assignments of a node: none unless it is an enabled monitor node of its operator. */
@@ -91,6 +98,7 @@ export class ProbesService {
         if (state !== target.state && state !== 'unknown') {
           await this.probes.setTarget(result.groupId, result.nodeId, { checkedAt: at, reason, state, since: at });
           await this.probes.insertEvent({ groupId: result.groupId, nodeId: result.nodeId, state, reason, at });
+          await this.onStateChange(ownerId, result.nodeId, at, reason);
         } else {
           await this.probes.setTarget(result.groupId, result.nodeId, { checkedAt: at, reason });
         }

@@ -1,4 +1,5 @@
 import type {
+  AlertKind,
   BlockCause,
   CacheUrlResult,
   LogExportFilter,
@@ -1605,4 +1606,58 @@ export const logExportDays = pgTable(
     count: integer('count').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.day] })],
+);
+
+/**
+ * Alerts raised for an operator and, for the kinds about a customer's sites, for that customer
+ * (modules/alerts). The owner is the operator; `dedupKey` makes raising the same alert twice a no-op
+ * (one per node per state change, one per site per spike window). Written by the control plane,
+ * not by a person, so not audited.
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: rowId(),
+    ownerId: ownerKey('cascade'),
+    customerId: bigint('customer_id', { mode: 'number' }).references((): AnyPgColumn => accounts.id, {
+      onDelete: 'cascade',
+    }),
+    kind: text('kind').$type<AlertKind>().notNull(),
+    /** What it is about, e.g. `node:12`, `site:3` (the last alert of a subject decides node up/down). */
+    subject: text('subject').notNull(),
+    params: jsonb('params').$type<Record<string, string | number>>().notNull(),
+    dedupKey: text('dedup_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('alerts_dedup_idx').on(t.ownerId, t.dedupKey),
+    index('alerts_subject_idx').on(t.ownerId, t.subject, t.id),
+  ],
+);
+
+/** One delivery of an alert to one recipient, retried by the alerts job until sent or failed. */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    id: rowId(),
+    alertId: bigint('alert_id', { mode: 'number' })
+      .notNull()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    channel: text('channel').$type<'email' | 'telegram'>().notNull(),
+    /** An e-mail address or a Telegram chat id. */
+    target: text('target').notNull(),
+    language: text('language').$type<'en_US' | 'zh_CN' | 'zh_TW'>().notNull(),
+    status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastError: text('last_error').notNull().default(''),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('alert_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('alert_deliveries_alert_idx').on(t.alertId),
+    check('alert_deliveries_channel_check', sql`${t.channel} IN ('email', 'telegram')`),
+    check('alert_deliveries_status_check', sql`${t.status} IN ('pending', 'sent', 'failed')`),
+  ],
 );

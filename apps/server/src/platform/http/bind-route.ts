@@ -82,6 +82,9 @@ export const OUTSIDE_TRANSACTION_ROUTES: ReadonlySet<string> = new Set([
   'user.domains.checkCNAME',
   // The operator's DNS provider is called (up to its timeout per call).
   'client.setting.dns.test',
+  // A mail server or the Telegram Bot API is called (up to their timeouts).
+  'client.setting.email.test',
+  'client.setting.tg.test',
   'client.setting.logo.create',
   'client.setting.logo.update',
   // Deleting parts of the analytics store (DuckDB's deletes, ClickHouse over HTTP) may take a while.

@@ -14,6 +14,11 @@ export const smtpSettingsSchema = z.object({
   from: z.string().min(3),
   /** Accept a self-signed certificate (a relay on the same host); off by default. */
   allowInvalidCertificate: z.boolean().default(false),
+  /**
+   * An operator's setting (`client/setting/email`) says how TLS is used: `tls` = `secure`,
+   * `starttls` required, `none` never. Absent: `secure`, else STARTTLS when offered.
+   */
+  tlsMode: z.enum(['tls', 'starttls', 'none']).optional(),
 });
 export type SmtpSettings = z.infer<typeof smtpSettingsSchema>;
 
@@ -25,7 +30,34 @@ export interface Mail {
 
 export class MailNotConfiguredError extends Error {}
 
-/** Sends mail through the operator's SMTP server, read from the config store on each send. */
+/** The settings key of an operator's own SMTP server (`client/setting/email`). */
+export const operatorSmtpKey = (operatorId: number) => `smtp:${operatorId}`;
+
+/** Sends `mail` through `smtp` (its password already opened); rejects with the server's words. */
+export async function sendThrough(smtp: SmtpSettings, password: string, mail: Mail): Promise<void> {
+  const transport = nodemailer.createTransport({
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.tlsMode === 'tls' || (smtp.tlsMode === undefined && smtp.secure),
+    ...(smtp.tlsMode === 'starttls' ? { requireTLS: true } : {}),
+    ...(smtp.tlsMode === 'none' ? { ignoreTLS: true } : {}),
+    ...(smtp.user ? { auth: { user: smtp.user, pass: password } } : {}),
+    tls: { rejectUnauthorized: !smtp.allowInvalidCertificate },
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  try {
+    await transport.sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text });
+  } finally {
+    transport.close();
+  }
+}
+
+/**
+ * Sends mail through an SMTP server read from the config store on each send: the operator's own
+ * (`client/setting/email`) when one is named and set, else the installation's (key `smtp`, then SMTP_URL).
+ */
 export class Mailer {
   private readonly fallback: SmtpSettings | null;
 
@@ -38,31 +70,19 @@ export class Mailer {
     this.fallback = smtpUrl ? parseSmtpUrl(smtpUrl, box) : null;
   }
 
-  async configured(): Promise<SmtpSettings | null> {
+  async configured(operatorId?: number): Promise<SmtpSettings | null> {
+    if (operatorId !== undefined) {
+      const own = smtpSettingsSchema.safeParse(await this.settings.get(operatorSmtpKey(operatorId)));
+      if (own.success) return own.data;
+    }
     const parsed = smtpSettingsSchema.safeParse(await this.settings.get('smtp'));
     return parsed.success ? parsed.data : this.fallback;
   }
 
-  async send(mail: Mail): Promise<void> {
-    const smtp = await this.configured();
+  async send(mail: Mail, operatorId?: number): Promise<void> {
+    const smtp = await this.configured(operatorId);
     if (!smtp) throw new MailNotConfiguredError('SMTP is not configured');
-    const transport = nodemailer.createTransport({
-      host: smtp.host,
-      port: smtp.port,
-      secure: smtp.secure,
-      ...(smtp.user
-        ? { auth: { user: smtp.user, pass: smtp.passwordSealed ? this.box.open(smtp.passwordSealed) : '' } }
-        : {}),
-      tls: { rejectUnauthorized: !smtp.allowInvalidCertificate },
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
-    });
-    try {
-      await transport.sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text });
-    } finally {
-      transport.close();
-    }
+    await sendThrough(smtp, smtp.passwordSealed ? this.box.open(smtp.passwordSealed) : '', mail);
   }
 }
 

@@ -1,0 +1,36 @@
+import { getCustomerNotify, saveCustomerNotify } from '@rampart/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
+import { clickButton, typeInto } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+// The customer's notifySetting page (user/setting/notify), against a fake API.
+vi.setConfig({ testTimeout: 20_000 });
+
+const api = fakeApiForEachTest(() => signedInFakeApi('user'));
+const PAGE = '/user/systemManagement/notifySetting';
+
+describe('the notifySetting page', () => {
+  it('is in the menu and saves the kinds, addresses and chat chosen', async () => {
+    api.on(getCustomerNotify, ok({ kinds: [], emails: [], telegramChatId: '', language: 'en_US' }));
+    api.on(
+      saveCustomerNotify,
+      ok({ kinds: ['attackSpike'], emails: [], telegramChatId: '-100200', language: 'en_US' }),
+    );
+    renderAt(PAGE);
+    const form = (await screen.findByText('Telegram chat ID', {}, { timeout: 10_000 })).closest('form') as HTMLElement;
+    expect(screen.getByRole('link', { name: 'Notifications' }).getAttribute('href')).toBe(PAGE);
+    // Only the kinds about the customer's own sites are offered.
+    expect(screen.queryByText('Node down')).toBeNull();
+    fireEvent.click(screen.getByLabelText('Attack spike'));
+    typeInto(form, 'Telegram chat ID', '-100200');
+    clickButton('Save', form);
+    await waitFor(() =>
+      expect(api.sent(saveCustomerNotify).map((r) => r.body)).toEqual([
+        { kinds: ['attackSpike'], emails: [], telegramChatId: '-100200', language: 'en_US' },
+      ]),
+    );
+    expect(await screen.findByText('SET SUCCESS')).toBeTruthy();
+  });
+});

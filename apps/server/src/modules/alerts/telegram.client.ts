@@ -1,0 +1,53 @@
+/** The Bot API's address unless the installation names another (`RAMPART_TELEGRAM_API_URL`). */
+export const TELEGRAM_API_URL = 'https://api.telegram.org';
+/** A token as BotFather issues them: the bot's id, a colon, 35 characters of secret. */
+const TOKEN_RE = /^\d{1,20}:[A-Za-z0-9_-]{20,100}$/;
+
+/** A refusal: the API's `description`, or why the call did not get an answer. */
+export class TelegramError extends Error {}
+
+/**
+ * The few calls of the Telegram Bot API that notifications use (`getMe`, `sendMessage`), each
+ * bounded by a timeout. The token travels in the path as the API wants it; it never reaches a log
+ * or an error message.
+ */
+export class TelegramClient {
+  constructor(
+    private readonly baseUrl: string = TELEGRAM_API_URL,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  private async call(token: string, method: string, body: Record<string, unknown>): Promise<unknown> {
+    if (!TOKEN_RE.test(token)) throw new TelegramError('the token is not a bot token (id:secret)');
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/bot${token}/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'error',
+      });
+    } catch (error) {
+      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+      throw new TelegramError(`the Bot API did not answer (${error instanceof Error ? error.name : 'error'}${cause})`);
+    }
+    const json = (await res.json().catch(() => null)) as {
+      ok?: boolean;
+      result?: unknown;
+      description?: string;
+    } | null;
+    if (!json?.ok) throw new TelegramError(json?.description ?? `the Bot API answered HTTP ${res.status}`);
+    return json.result;
+  }
+
+  /** The bot's user name; refuses a token the API does not know. */
+  async botName(token: string): Promise<string> {
+    const me = (await this.call(token, 'getMe', {})) as { username?: string } | null;
+    return me?.username ?? '';
+  }
+
+  async sendMessage(token: string, chatId: string, text: string): Promise<void> {
+    await this.call(token, 'sendMessage', { chat_id: chatId, text, disable_web_page_preview: true });
+  }
+}
