@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { composeAccounts } from './composition/accounts.js';
 import { composeAnalytics } from './composition/analytics.js';
 import type { AppConfig, AppContext } from './composition/context.js';
+import { composeDns } from './composition/dns.js';
 import { composeEdge } from './composition/edge.js';
 import { createHttpServer } from './composition/http-server.js';
 import { composeOperator } from './composition/operator.js';
@@ -90,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     system,
     changes: new ConfigChanges(),
     queuedCommands: new ConfigChanges(),
+    monitorTransitions: new ConfigChanges(),
     capacity: new NodeCapacity(config.nodeDomainLimit, repos.nodeCapacity),
     productName: async () => (await system.branding()).title,
     publicUrl: (origin) => config.publicUrl ?? origin,
@@ -105,7 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const edge = composeEdge(ctx, binder);
   const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
-  const { domainProofJob } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
+  const { domainProofJob, cnameSettings } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
+  const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {
@@ -124,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logExportJob: analytics.exportJob,
     logPushJob: analytics.pushJob,
     dnsSettings,
+    dnsReconciler,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -141,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     : null;
   broadcast?.broadcast.share('config', ctx.changes);
   broadcast?.broadcast.share('commands', ctx.queuedCommands);
+  broadcast?.broadcast.share('monitor', ctx.monitorTransitions);
 
   app.addHook('onClose', async () => {
     await broadcast?.close();
@@ -170,6 +175,8 @@ declare module 'fastify' {
       logPushJob: import('./modules/log-push/log-push.job.js').LogPushJob;
       /** The operators' DNS providers (the publishing of later work takes its provider here). */
       dnsSettings: import('./modules/dns/dns-settings.service.js').DnsSettingsService;
+      /** Publishes the operators' DNS records (tests run its passes themselves). */
+      dnsReconciler: import('./modules/dns/dns-reconciler.js').DnsReconciler;
     };
   }
   interface FastifyRequest {

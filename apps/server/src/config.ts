@@ -91,6 +91,11 @@ export interface Config {
   /** The retry backoff's first wait and its cap, in ms (defaults 1000 and 300000; tests shorten them). */
   readonly logPushBackoffMs?: { readonly base: number; readonly max: number };
   /**
+   * The DNS publication's timing (modules/dns/dns-reconciler.ts DNS_RECONCILER_DEFAULTS); `false`:
+   * no background passes, only the API's (tests drive the reconciler themselves).
+   */
+  readonly dnsPublish?: Partial<import('./modules/dns/dns-reconciler.js').DnsReconcilerOptions> | false;
+  /**
    * Whether customers must prove control of a domain before it goes live, for operators that have
    * not chosen (`RAMPART_DOMAIN_PROOF`, default on; `0` waives it for such operators).
    */

@@ -66,7 +66,7 @@ export function composeOperator(
     binder,
     new MonitoringService(repos.monitorNodes, repos.monitorGroups, transactions, clock),
     monitorStatus,
-    new ProbesService(repos.probes, transactions, clock),
+    new ProbesService(repos.probes, transactions, clock, ctx.monitorTransitions),
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(repos.announcements, transactions));
   bindLogoRoutes(binder, new LogosService(repos.logos, transactions, ctx.system));

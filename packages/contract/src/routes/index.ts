@@ -13,6 +13,7 @@ import { clientSiteRoutes } from './client-sites.js';
 import { cnameSettingRoutes } from './cname-settings.js';
 import { dashboardRoutes } from './dashboard.js';
 import { dnsLineRoutes } from './dns-lines.js';
+import { dnsPublishRoutes } from './dns-publish.js';
 import { dnsSettingRoutes } from './dns-settings.js';
 import { domainAccessRoutes } from './domain-access.js';
 import { domainProofRoutes } from './domain-proof.js';
@@ -76,6 +77,7 @@ export * from './client-sites.js';
 export * from './cname-settings.js';
 export * from './dashboard.js';
 export * from './dns-lines.js';
+export * from './dns-publish.js';
 export * from './dns-settings.js';
 export * from './domain-access.js';
 export * from './domain-proof.js';
@@ -152,6 +154,7 @@ export const ROUTE_GROUPS = {
   clientDomains: clientDomainRoutes,
   cnameSettings: cnameSettingRoutes,
   dnsSettings: dnsSettingRoutes,
+  dnsPublish: dnsPublishRoutes,
   domainProof: domainProofRoutes,
   certificates: certificateRoutes,
   siteCache: siteCacheRoutes,

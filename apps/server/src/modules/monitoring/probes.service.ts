@@ -1,4 +1,5 @@
 import type { ProbeAssignment, ProbeResultIn } from '@rampart/contract';
+import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -31,6 +32,8 @@ export class ProbesService {
     private readonly probes: ProbesRepository,
     private readonly transactions: Transactions,
     private readonly clock: Clock,
+    /** Bumped once a round that moved a target up or down committed (the DNS publication follows it). */
+    private readonly transitions?: ConfigChanges,
   ) {}
 
   /** The probe assignments of a node: none unless it is an enabled monitor node of its operator. */
@@ -91,6 +94,8 @@ export class ProbesService {
         if (state !== target.state && state !== 'unknown') {
           await this.probes.setTarget(result.groupId, result.nodeId, { checkedAt: at, reason, state, since: at });
           await this.probes.insertEvent({ groupId: result.groupId, nodeId: result.nodeId, state, reason, at });
+          const transitions = this.transitions;
+          if (transitions) this.transactions.afterCommit(() => transitions.bump());
         } else {
           await this.probes.setTarget(result.groupId, result.nodeId, { checkedAt: at, reason });
         }

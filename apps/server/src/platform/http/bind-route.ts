@@ -82,6 +82,9 @@ export const OUTSIDE_TRANSACTION_ROUTES: ReadonlySet<string> = new Set([
   'user.domains.checkCNAME',
   // The operator's DNS provider is called (up to its timeout per call).
   'client.setting.dns.test',
+  // A reconciliation of the operator's records calls its DNS provider once per change.
+  'client.setting.dns.unprocessed.retry',
+  'client.setting.dns.recovery',
   'client.setting.logo.create',
   'client.setting.logo.update',
   // Deleting parts of the analytics store (DuckDB's deletes, ClickHouse over HTTP) may take a while.
