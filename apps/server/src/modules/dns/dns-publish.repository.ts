@@ -124,16 +124,14 @@ export class DnsPublishRepository {
 
   async listUnprocessed(ownerId: number, page: number, pageSize: number) {
     const where = eq(dnsUnprocessed.ownerId, ownerId);
-    const [rows, total] = await Promise.all([
-      this.db
-        .select()
-        .from(dnsUnprocessed)
-        .where(where)
-        .orderBy(desc(dnsUnprocessed.updatedAt), desc(dnsUnprocessed.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
-      this.db.select({ n: count() }).from(dnsUnprocessed).where(where),
-    ]);
+    const rows = await this.db
+      .select()
+      .from(dnsUnprocessed)
+      .where(where)
+      .orderBy(desc(dnsUnprocessed.updatedAt), desc(dnsUnprocessed.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+    const total = await this.db.select({ n: count() }).from(dnsUnprocessed).where(where);
     return { rows, total: total[0]?.n ?? 0 };
   }
 

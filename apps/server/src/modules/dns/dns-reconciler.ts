@@ -141,16 +141,14 @@ export class DnsReconciler {
 
   /** The record sets the operator's configuration asks for at `provider`. */
   async desired(operatorId: number, zone: string, lines: readonly string[], ttl: number): Promise<RecordSet[]> {
-    const [domains, productGroups, nodePlacements, virtualPlacements, virtualRecords, nodeAddresses, cnameDomain] =
-      await Promise.all([
-        this.repo.domainsOf(operatorId),
-        this.repo.productGroupsOf(operatorId),
-        this.repo.nodePlacementsOf(operatorId),
-        this.repo.virtualPlacementsOf(operatorId),
-        this.repo.virtualRecordsOf(operatorId),
-        this.repo.nodeAddressesOf(operatorId),
-        this.cnameDomainOf(operatorId),
-      ]);
+    // One after the other: the repository may run on one connection (a transaction, PGlite).
+    const domains = await this.repo.domainsOf(operatorId);
+    const productGroups = await this.repo.productGroupsOf(operatorId);
+    const nodePlacements = await this.repo.nodePlacementsOf(operatorId);
+    const virtualPlacements = await this.repo.virtualPlacementsOf(operatorId);
+    const virtualRecords = await this.repo.virtualRecordsOf(operatorId);
+    const nodeAddresses = await this.repo.nodeAddressesOf(operatorId);
+    const cnameDomain = await this.cnameDomainOf(operatorId);
     const down = await this.downNodes(operatorId, [...nodeAddresses.keys()]);
     return desiredRecords({
       cnameDomain,
