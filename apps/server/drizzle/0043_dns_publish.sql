@@ -29,6 +29,7 @@ CREATE TABLE "dns_unprocessed" (
 	CONSTRAINT "dns_unprocessed_action_check" CHECK ("dns_unprocessed"."action" IN ('upsert', 'delete'))
 );
 --> statement-breakpoint
+ALTER TABLE "domains" ADD COLUMN "cname_disabled" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "dns_published_names" ADD CONSTRAINT "dns_published_names_owner_id_accounts_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "dns_reconcile_leases" ADD CONSTRAINT "dns_reconcile_leases_owner_id_accounts_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "dns_unprocessed" ADD CONSTRAINT "dns_unprocessed_owner_id_accounts_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -8,14 +8,17 @@ import {
   createMonitorNode,
   type DnsSettingIn,
   deleteDomains,
+  getCnameMeta,
   initializeNodes,
   listAuditLogs,
+  listDnsCnames,
   listDnsUnprocessed,
   putCnameSetting,
   recoverDns,
   reportProbeResults,
   retryDnsUnprocessed,
   saveDnsSetting,
+  setDnsCnames,
   setSitesForceBackup,
 } from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
@@ -384,5 +387,58 @@ describe('dns/unprocessed and dns/recovery', () => {
     expect((await as(client, recoverDns)).json().data).toEqual({ ran: true, written: 2, failed: 0 });
     expect((await as(client, listDnsUnprocessed, { query: {} })).json().total).toBe(0);
     expect(await t.app.rampart.dnsReconciler.reconcile(clientId)).toMatchObject({ written: 0 });
+  });
+});
+
+describe('dns/cnames, dns/cname and cname/meta', () => {
+  it("lists the operator's CNAME records, turns one off (its records go) and on again (they come back)", async () => {
+    const clientId = await rootId(t.app, 'client');
+    const listed = await as(client, listDnsCnames, { query: {} });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().data).toContainEqual({
+      id: mine.domainId,
+      domain: 'shop.example.com',
+      target: mine.target,
+      siteId: mine.siteId,
+      siteName: 'p-site',
+      enabled: true,
+      disabled: false,
+    });
+    expect((await as(client, listDnsCnames, { query: { keyword: 'shop.example' } })).json().total).toBe(1);
+    expect((await as(client, listDnsCnames, { query: { keyword: 'nothing-like-it' } })).json().total).toBe(0);
+
+    expect((await as(client, setDnsCnames, { body: { ids: [mine.domainId], disabled: true } })).json()).toEqual({
+      data: true,
+    });
+    await reconcile(clientId);
+    expect(await lookup(pdnsResolver, mine.target, 'A')).toEqual([]);
+    expect(await lookup(pdnsResolver, mine.target, 'AAAA')).toEqual([]);
+    expect((await as(client, listDnsCnames, { query: {} })).json().data[0]).toMatchObject({ disabled: true });
+
+    await as(client, setDnsCnames, { body: { ids: [mine.domainId], disabled: false } });
+    await reconcile(clientId);
+    expect(await lookup(pdnsResolver, mine.target, 'A')).toEqual(['192.0.2.11', '192.0.2.14']);
+  });
+
+  it("answers the publication's meta, keeps operators apart and refuses customers", async () => {
+    expect((await as(client, getCnameMeta)).json().data).toEqual({
+      cnameDomain: `cname.${pdnsZone}`,
+      providerType: 'powerdns',
+      zone: pdnsZone,
+      ttl: 60,
+      lines: ['default'],
+    });
+    const third = await signIn(t.app, 'client', 'operator-three');
+    expect((await as(third, getCnameMeta)).json().data).toMatchObject({ providerType: null, zone: null, lines: [] });
+    expect((await as(third, listDnsCnames, { query: {} })).json()).toEqual({ data: [], total: 0 });
+    expect((await as(rival, listDnsCnames, { query: {} })).json().data.map((c: { id: number }) => c.id)).not.toContain(
+      mine.domainId,
+    );
+    const foreign = await as(rival, setDnsCnames, { body: { ids: [mine.domainId], disabled: true } });
+    expect(foreign.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'ids' }] } });
+    expect((await as(client, listDnsCnames, { query: {} })).json().data[0]).toMatchObject({ disabled: false });
+    expect((await as(user, listDnsCnames, { query: {} })).json().code).toBe(101018);
+    expect((await as(user, getCnameMeta)).json().code).toBe(101018);
+    expect((await as(user, setDnsCnames, { body: { ids: [mine.domainId], disabled: true } })).json().code).toBe(101018);
   });
 });

@@ -17,10 +17,11 @@ export function composeDns(
 ): DnsReconciler {
   const repo = ctx.repos.dnsPublish;
   const configured = ctx.config.dnsPublish;
+  const cnameDomainOf = (operatorId: number) => deps.cnameSettings.domainOf(operatorId);
   const reconciler = new DnsReconciler(
     repo,
     deps.dnsSettings,
-    (operatorId) => deps.cnameSettings.domainOf(operatorId),
+    cnameDomainOf,
     async (operatorId, nodeIds) => {
       const states = await deps.monitorStatus.statesOf(operatorId, nodeIds);
       return new Set([...states].filter(([, s]) => s.state === 'down').map(([id]) => id));
@@ -29,7 +30,7 @@ export function composeDns(
     ctx.app.log,
     { ...DNS_RECONCILER_DEFAULTS, ...(configured || {}) },
   );
-  bindDnsPublishRoutes(binder, repo, reconciler, ctx.clock);
+  bindDnsPublishRoutes(binder, { repo, reconciler, settings: deps.dnsSettings, cnameDomainOf, clock: ctx.clock });
   if (configured !== false) reconciler.start([ctx.changes, ctx.monitorTransitions]);
   ctx.app.addHook('preClose', async () => reconciler.stop());
   return reconciler;

@@ -13,6 +13,7 @@ import { clientSiteRoutes } from './client-sites.js';
 import { cnameSettingRoutes } from './cname-settings.js';
 import { dashboardRoutes } from './dashboard.js';
 import { dnsLineRoutes } from './dns-lines.js';
+import { dnsCnameRoutes } from './dns-cnames.js';
 import { dnsPublishRoutes } from './dns-publish.js';
 import { dnsSettingRoutes } from './dns-settings.js';
 import { domainAccessRoutes } from './domain-access.js';
@@ -77,6 +78,7 @@ export * from './client-sites.js';
 export * from './cname-settings.js';
 export * from './dashboard.js';
 export * from './dns-lines.js';
+export * from './dns-cnames.js';
 export * from './dns-publish.js';
 export * from './dns-settings.js';
 export * from './domain-access.js';
@@ -155,6 +157,7 @@ export const ROUTE_GROUPS = {
   cnameSettings: cnameSettingRoutes,
   dnsSettings: dnsSettingRoutes,
   dnsPublish: dnsPublishRoutes,
+  dnsCnames: dnsCnameRoutes,
   domainProof: domainProofRoutes,
   certificates: certificateRoutes,
   siteCache: siteCacheRoutes,

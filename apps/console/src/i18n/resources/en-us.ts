@@ -2012,6 +2012,7 @@ export const enUS = {
     'client.setting.dns.test': 'Test DNS provider',
     'client.setting.dns.unprocessed.retry': 'Retry unprocessed DNS records',
     'client.setting.dns.recovery': 'Re-publish all DNS records',
+    'client.setting.dns.cnames.update': 'Turn CNAME record publication on or off',
     'client.setting.domainProof.update': 'Set domain ownership requirement',
     'client.setting.l4AttackPage.update': "Set the layer-4 attack page's visibility",
     'client.zone.nodes.currentCache.delete': 'Clear node cache',

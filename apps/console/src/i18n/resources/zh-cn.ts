@@ -1972,6 +1972,7 @@ export const zhCN: LocaleResources = {
     'client.setting.dns.test': '测试 DNS 服务商',
     'client.setting.dns.unprocessed.retry': '重试未处理的 DNS 记录',
     'client.setting.dns.recovery': '重新发布全部 DNS 记录',
+    'client.setting.dns.cnames.update': '启用或停用 CNAME 记录发布',
     'client.setting.domainProof.update': '设置域名所有权验证要求',
     'client.setting.l4AttackPage.update': '设置四层攻击分析页面的显示',
     'client.zone.nodes.currentCache.delete': '清空节点缓存',

@@ -1974,6 +1974,7 @@ export const zhTW: LocaleResources = {
     'client.setting.dns.test': '測試 DNS 服務商',
     'client.setting.dns.unprocessed.retry': '重試未處理的 DNS 記錄',
     'client.setting.dns.recovery': '重新發佈全部 DNS 記錄',
+    'client.setting.dns.cnames.update': '啟用或停用 CNAME 記錄發佈',
     'client.setting.domainProof.update': '設定網域所有權驗證要求',
     'client.setting.l4AttackPage.update': '設定四層攻擊分析頁面的顯示',
     'client.zone.nodes.currentCache.delete': '清空節點快取',

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { containsPattern } from '../../platform/db/like.js';
 import {
   dnsPublishedNames,
   dnsReconcileLeases,
@@ -38,7 +39,7 @@ export class DnsPublishRepository {
       .select({ label: domains.cnameLabel, productId: sites.productId, forceBackup: sites.forceBackup })
       .from(domains)
       .innerJoin(sites, eq(sites.id, domains.siteId))
-      .where(and(eq(sites.ownerId, ownerId), eq(domains.enabled, true)))
+      .where(and(eq(sites.ownerId, ownerId), eq(domains.enabled, true), eq(domains.cnameDisabled, false)))
       .orderBy(asc(domains.id));
   }
 
@@ -173,6 +174,56 @@ export class DnsPublishRepository {
           eq(dnsUnprocessed.line, line),
         ),
       );
+  }
+
+  /** The operator's domains with their CNAME label, newest first, filtered by a part of the name or label. */
+  async listCnames(ownerId: number, keyword: string | undefined, page: number, pageSize: number) {
+    const where = and(
+      eq(sites.ownerId, ownerId),
+      keyword
+        ? or(ilike(domains.name, containsPattern(keyword)), ilike(domains.cnameLabel, containsPattern(keyword)))
+        : undefined,
+    );
+    const rows = await this.db
+      .select({
+        id: domains.id,
+        domain: domains.name,
+        label: domains.cnameLabel,
+        siteId: sites.id,
+        siteName: sites.name,
+        enabled: domains.enabled,
+        disabled: domains.cnameDisabled,
+      })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(where)
+      .orderBy(desc(domains.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+    const total = await this.db
+      .select({ n: count() })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(where);
+    return { rows, total: total[0]?.n ?? 0 };
+  }
+
+  /** Which of `ids` are domains of the operator's sites. */
+  async domainIdsOf(ownerId: number, ids: readonly number[]): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: domains.id })
+      .from(domains)
+      .innerJoin(sites, eq(sites.id, domains.siteId))
+      .where(and(eq(sites.ownerId, ownerId), inArray(domains.id, [...ids])));
+    return rows.map((r) => r.id);
+  }
+
+  /** Sets the CNAME publication flag of domains the caller checked are the operator's. */
+  async setCnameDisabled(ids: readonly number[], disabled: boolean): Promise<void> {
+    await this.db
+      .update(domains)
+      .set({ cnameDisabled: disabled, updatedAt: sql`now()` })
+      .where(inArray(domains.id, [...ids]));
   }
 
   /** Which of `ids` are rows of the operator. */

@@ -821,6 +821,9 @@ export const domains = pgTable(
     // 0 = not checked, 1 = the name resolves to the target, 2 = it does not (DOMAIN_CNAME_STATUS).
     cnameStatus: smallint('cname_status').$type<0 | 1 | 2>().notNull().default(0),
     cnameCheckedAt: timestamp('cname_checked_at', { withTimezone: true, mode: 'date' }),
+    // The operator turned the publication of this CNAME target off (`dns/cname`): Rampart removes
+    // its records at the DNS provider and writes none until it is turned on again.
+    cnameDisabled: boolean('cname_disabled').notNull().default(false),
     // Proof of control of the name: 0 pending, 1 proved, 2 waived, 3 lost (DOMAIN_PROOF_STATUS).
     proofStatus: smallint('proof_status').$type<0 | 1 | 2 | 3>().notNull().default(0),
     // The value of the TXT record `_rampart-challenge.<name>` that proves this claim: 32 hex digits
