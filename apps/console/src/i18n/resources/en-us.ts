@@ -2482,7 +2482,7 @@ export const enUS = {
       required: 'Customers must prove control of a domain before it is served',
       hint: 'With this on, a domain goes live once its customer publishes its TXT record (_rampart-challenge.<domain>) or CNAME. Turn it off only if you trust your customers: their domains then go live at once, but a customer who proves control of the same name still takes it over.',
     },
-    hint: 'Each customer domain of your sites gets the CNAME target <label>.<CNAME domain>. Point this zone at your edge (a wildcard record or a virtual node).',
+    hint: 'Each customer domain of your sites gets the CNAME target <label>.<CNAME domain>. With a DNS provider set (DNS setting), Rampart publishes each target in the zone at the provider as the addresses of the healthy nodes.',
     current: 'CNAME domain in use',
     source: 'Source',
     custom: 'Set by you',

@@ -2438,7 +2438,7 @@ export const zhCN: LocaleResources = {
       required: '客户须先证明对域名的控制权，域名才会生效',
       hint: '开启后，客户发布 TXT 记录（_rampart-challenge.<域名>）或 CNAME 后域名才会生效。仅在信任您的客户时关闭：关闭后其域名立即生效，但证明了同名域名控制权的客户仍会接管该域名。',
     },
-    hint: '您网站的每个客户域名都会得到 CNAME 目标 <标签>.<CNAME 域名>。请将此域名解析到您的边缘节点（泛解析记录或虚拟节点）。',
+    hint: '您网站的每个客户域名都会得到 CNAME 目标 <标签>.<CNAME 域名>。设置 DNS 服务商（DNS 设置）后，Rampart 会在服务商的区域中把每个目标发布为健康节点的地址。',
     current: '当前使用的 CNAME 域名',
     source: '来源',
     custom: '自定义',

@@ -2440,7 +2440,7 @@ export const zhTW: LocaleResources = {
       required: '客戶須先證明對網域的控制權，網域才會生效',
       hint: '開啟後，客戶發布 TXT 記錄（_rampart-challenge.<網域>）或 CNAME 後網域才會生效。僅在信任您的客戶時關閉：關閉後其網域立即生效，但證明了同名網域控制權的客戶仍會接管該網域。',
     },
-    hint: '您網站的每個客戶網域都會取得 CNAME 目標 <標籤>.<CNAME 網域>。請將此網域解析到您的邊緣節點（萬用字元記錄或虛擬節點）。',
+    hint: '您網站的每個客戶網域都會取得 CNAME 目標 <標籤>.<CNAME 網域>。設定 DNS 服務商（DNS 設定）後，Rampart 會在服務商的區域中把每個目標發佈為健康節點的位址。',
     current: '目前使用的 CNAME 網域',
     source: '來源',
     custom: '自訂',

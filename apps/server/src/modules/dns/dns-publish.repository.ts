@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import {
@@ -267,14 +267,5 @@ export class DnsPublishRepository {
       .update(dnsReconcileLeases)
       .set({ until: passAt, lastPassAt: passAt })
       .where(and(eq(dnsReconcileLeases.ownerId, ownerId), eq(dnsReconcileLeases.holder, holder)));
-  }
-
-  /** The operators whose failed changes are due (the periodic pass retries them first). */
-  async dueOwners(now: Date): Promise<number[]> {
-    const rows = await this.db
-      .selectDistinct({ ownerId: dnsUnprocessed.ownerId })
-      .from(dnsUnprocessed)
-      .where(and(isNotNull(dnsUnprocessed.nextAttemptAt), lt(dnsUnprocessed.nextAttemptAt, now)));
-    return rows.map((r) => r.ownerId);
   }
 }
