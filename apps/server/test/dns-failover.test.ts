@@ -21,7 +21,7 @@ import { sendAs, type Token } from './helpers/call.js';
 import { dnsLookup } from './helpers/dns-provider-checks.js';
 import { joinNode } from './helpers/edge-node.js';
 import { operatorCalls } from './helpers/operators.js';
-import { type PowerDnsServer, startPowerDns } from './helpers/powerdns-server.js';
+import { type PowerDnsServer, powerDnsSetting, startPowerDns } from './helpers/powerdns-server.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { TEST_DB_KIND } from './helpers/test-db.js';
 
@@ -121,7 +121,7 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('failover through PowerDNS', () => 
     expect(created.statusCode, created.body).toBe(200);
     const target = created.json().data[0].cname as string;
     const saved = await sendAs(t.app, as, saveDnsSetting, {
-      body: { type: 'powerdns', apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost', zone, ttl: 60 },
+      body: powerDnsSetting(pdns, zone),
     });
     expect(saved.statusCode, saved.body).toBe(200);
 

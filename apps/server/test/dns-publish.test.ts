@@ -31,7 +31,7 @@ import { dnsLookup } from './helpers/dns-provider-checks.js';
 import { type DnsServer, startDnsServer, type TsigKeySpec } from './helpers/dns-server.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
 import { operatorCalls } from './helpers/operators.js';
-import { type PowerDnsServer, startPowerDns } from './helpers/powerdns-server.js';
+import { type PowerDnsServer, powerDnsSetting, startPowerDns } from './helpers/powerdns-server.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // Publishing the operators' DNS records (modules/dns/dns-reconciler.ts) against a real PowerDNS (the
@@ -56,15 +56,7 @@ const as = <R extends AnyRoute>(who: Token, route: R, ...args: CallArgs<R, Token
   sendAs(t.app, who, route, ...args);
 
 const powerdns = (over: Partial<Extract<DnsSettingIn, { type: 'powerdns' }>> = {}) =>
-  ({
-    type: 'powerdns',
-    apiUrl: pdns.apiUrl,
-    apiKey: pdns.apiKey,
-    serverId: 'localhost',
-    zone: pdnsZone,
-    ttl: 60,
-    ...over,
-  }) as const;
+  powerDnsSetting(pdns, pdnsZone, over);
 
 /** What the authoritative server behind `resolver` answers for `name` and `type` (sorted; [] when nothing). */
 const lookup = async (resolver: Resolver, name: string, type: 'A' | 'AAAA' | 'CNAME') =>
