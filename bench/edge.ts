@@ -498,10 +498,12 @@ end
 
     // Control-plane CPU per change, with the one node and then with POLLERS more.
     let flip = true;
-    const cpuPerChange = async (arrived: () => Promise<void>): Promise<number> => {
+    // `watch` is called before each write and answers how to wait for the write's arrival.
+    const cpuPerChange = async (watch: () => () => Promise<void>): Promise<number> => {
       const before = await treeTicks(cp.pid);
       for (let i = 0; i < CPU_CHANGES; i++) {
         flip = !flip;
+        const arrived = watch();
         await setup.customer.call('PATCH', `user/site/${setup.siteId}/domain/setting/forceSSL`, {
           domainIDs: [first.id],
           forceSSL: flip,
@@ -515,7 +517,7 @@ end
     // The propagation phase ended with force SSL off (its last write, i = 49, turned it off).
     flip = false;
     log(`control-plane CPU per change with one node (${CPU_CHANGES} writes)`);
-    const cpuOneNode = (await cpuPerChange(async () => {})) / CPU_CHANGES;
+    const cpuOneNode = (await cpuPerChange(() => async () => {})) / CPU_CHANGES;
     log(`registering ${POLLERS} light pollers`);
     const pollers = new AbortController();
     stops.push(async () => pollers.abort());
@@ -544,6 +546,8 @@ end
           });
           if (snap) {
             version = snap.version;
+            if (index === 0 && process.env.BENCH_PROFILE)
+              log(`light poller 0: ${snap.dataPlane.domains.length} domains, initialized ${snap.initialized}`);
             received[index] = (received[index] ?? 0) + 1;
           }
         }
@@ -557,9 +561,17 @@ end
     await waitUntil(async () => received.every((n) => n >= 2), 300_000, 100);
     log(`control-plane CPU per change with ${POLLERS + 1} nodes (${CPU_CHANGES} writes)`);
     const cpuNodes =
-      (await cpuPerChange(async () => {
+      (await cpuPerChange(() => {
         const seen = [...received];
-        await waitUntil(async () => received.every((n, i) => n > (seen[i] ?? 0)), 300_000, 20);
+        return async () => {
+          await waitUntil(async () => received.every((n, i) => n > (seen[i] ?? 0)), 300_000, 20).catch(
+            (err: unknown) => {
+              const behind = received.filter((n, i) => n <= (seen[i] ?? 0)).length;
+              log(`${behind} of ${POLLERS} light pollers did not receive the change`);
+              throw err;
+            },
+          );
+        };
       })) / CPU_CHANGES;
     pollers.abort();
 

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { composeAccounts } from './composition/accounts.js';
 import { composeAnalytics } from './composition/analytics.js';
 import type { AppConfig, AppContext } from './composition/context.js';
+import { composeDns } from './composition/dns.js';
 import { composeEdge } from './composition/edge.js';
 import { createHttpServer } from './composition/http-server.js';
 import { createNotifications } from './composition/notifications.js';
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     system,
     changes: new ConfigChanges(),
     queuedCommands: new ConfigChanges(),
+    monitorTransitions: new ConfigChanges(),
     capacity: new NodeCapacity(config.nodeDomainLimit, repos.nodeCapacity),
     productName: async () => (await system.branding()).title,
     publicUrl: (origin) => config.publicUrl ?? origin,
@@ -111,7 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindNotifySettingRoutes(binder, notifications.settings, (accountId) => repos.accounts.topOfTier(accountId));
   const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
-  const { domainProofJob } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
+  const { domainProofJob, cnameSettings } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
+  const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {
@@ -132,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dnsSettings,
     alerts: notifications.alerts,
     alertsJob: notifications.alertsJob,
+    dnsReconciler,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -149,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     : null;
   broadcast?.broadcast.share('config', ctx.changes);
   broadcast?.broadcast.share('commands', ctx.queuedCommands);
+  broadcast?.broadcast.share('monitor', ctx.monitorTransitions);
 
   app.addHook('onClose', async () => {
     await broadcast?.close();
@@ -181,6 +186,8 @@ declare module 'fastify' {
       /** Raises alerts (certificate renewal, licence expiry and traffic over a plan are raised by their features). */
       alerts: import('./modules/alerts/alerts.service.js').AlertsService;
       alertsJob: import('./modules/alerts/alerts.job.js').AlertsJob;
+      /** Publishes the operators' DNS records (tests run its passes themselves). */
+      dnsReconciler: import('./modules/dns/dns-reconciler.js').DnsReconciler;
     };
   }
   interface FastifyRequest {

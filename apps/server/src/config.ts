@@ -98,6 +98,11 @@ export interface Config {
   /** How often the alerts job delivers and looks for attack spikes, in ms (default 5000; 0: only when driven, as tests do). */
   readonly alertsTickMs?: number;
   /**
+   * The DNS publication's timing (modules/dns/dns-reconciler.ts DNS_RECONCILER_DEFAULTS); `false`:
+   * no background passes, only the API's (tests drive the reconciler themselves).
+   */
+  readonly dnsPublish?: Partial<import('./modules/dns/dns-reconciler.js').DnsReconcilerOptions> | false;
+  /**
    * Whether customers must prove control of a domain before it goes live, for operators that have
    * not chosen (`RAMPART_DOMAIN_PROOF`, default on; `0` waives it for such operators).
    */

@@ -18,7 +18,7 @@ import { addAccount, giveRole, rootId, signInOtherOperator } from './helpers/acc
 import { signIn } from './helpers/auth.js';
 import { fieldNames, rawInput, sendAs, type Token } from './helpers/call.js';
 import { type DnsServer, startDnsServer, type TsigKeySpec } from './helpers/dns-server.js';
-import { type PowerDnsServer, startPowerDns } from './helpers/powerdns-server.js';
+import { type PowerDnsServer, powerDnsSetting, startPowerDns } from './helpers/powerdns-server.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 // The operator's DNS provider setting (contract routes/dns-settings.ts): saved per operator with its
@@ -40,16 +40,7 @@ const tsig: TsigKeySpec = {
 
 const as = <R extends AnyRoute>(who: Token, route: R, ...args: CallArgs<R, Token>) =>
   sendAs(t.app, who, route, ...args);
-const powerdns = (over: Partial<Extract<DnsSettingIn, { type: 'powerdns' }>> = {}) =>
-  ({
-    type: 'powerdns',
-    apiUrl: pdns.apiUrl,
-    apiKey: pdns.apiKey,
-    serverId: 'localhost',
-    zone,
-    ttl: 60,
-    ...over,
-  }) as const;
+const powerdns = (over: Partial<Extract<DnsSettingIn, { type: 'powerdns' }>> = {}) => powerDnsSetting(pdns, zone, over);
 const dnsTypeOf = async (who: Token) =>
   (await as(who, getSelf, { params: { auth: 'client' } })).json().data.dnsType as string;
 

@@ -38,6 +38,7 @@ export type AppConfig = Pick<
   | 'logPushBackoffMs'
   | 'telegramApiUrl'
   | 'alertsTickMs'
+  | 'dnsPublish'
 > &
   // Where files such as the operators' geo databases live; absent (tests): a temporary directory.
   Partial<Pick<Config, 'dataDir'>>;
@@ -60,6 +61,8 @@ export interface AppContext {
   readonly changes: ConfigChanges;
   /** Wakes the nodes' command polls after commands were queued (in every control-plane process). */
   readonly queuedCommands: ConfigChanges;
+  /** Bumped when the monitors move a node up or down (the DNS publication follows). */
+  readonly monitorTransitions: ConfigChanges;
   readonly capacity: NodeCapacity;
   /** The branding title mails are signed with. */
   readonly productName: () => Promise<string>;

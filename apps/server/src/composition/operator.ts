@@ -66,8 +66,12 @@ export function composeOperator(
     binder,
     new MonitoringService(repos.monitorNodes, repos.monitorGroups, transactions, clock),
     monitorStatus,
-    new ProbesService(repos.probes, transactions, clock, (operatorId, nodeId, at, reason) =>
-      ctx.alerts.nodeStateChanged(operatorId, nodeId, at, reason),
+    new ProbesService(
+      repos.probes,
+      transactions,
+      clock,
+      (operatorId, nodeId, at, reason) => ctx.alerts.nodeStateChanged(operatorId, nodeId, at, reason),
+      ctx.monitorTransitions,
     ),
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(repos.announcements, transactions));

@@ -9,6 +9,7 @@ import { SessionsRepository } from '../modules/auth/sessions.repository.js';
 import { TicketsRepository } from '../modules/auth/tickets.repository.js';
 import { CacheTasksRepository } from '../modules/cache-tasks/cache-tasks.repository.js';
 import { CertificatesRepository } from '../modules/certificates/certificates.repository.js';
+import { DnsPublishRepository } from '../modules/dns/dns-publish.repository.js';
 import { ClientDomainsRepository } from '../modules/domains/client-domains.repository.js';
 import { DomainProofRepository } from '../modules/domains/domain-proof.repository.js';
 import { DomainsRepository } from '../modules/domains/domains.repository.js';
@@ -79,6 +80,7 @@ export function createRepositories(db: Db) {
     alerts: new AlertsRepository(db),
     nodeCapacity: new NodeCapacityRepository(db),
     nodeCommands: new NodeCommandsRepository(db),
+    dnsPublish: new DnsPublishRepository(db),
     nodeSockets: new NodeSocketsRepository(db),
     nodeUpgrade: new NodeUpgradeRepository(db),
     nodes: new NodesRepository(db),

@@ -175,5 +175,5 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
       config.allowPrivateOrigins,
     ),
   );
-  return { domainProofJob };
+  return { domainProofJob, cnameSettings };
 }

@@ -6,6 +6,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { DnsSettingIn } from '@rampart/contract';
 import { freeDnsPort, runDaemon } from './dns-server.js';
 
 /** Debian's PowerDNS authoritative server with its SQLite backend (scripts/test.sh installs them). */
@@ -109,4 +110,21 @@ export async function startPowerDns(zones: readonly string[]): Promise<PowerDnsS
     }
   }
   return { dnsAddress: `127.0.0.1:${dnsPort}`, apiUrl, apiKey, stop };
+}
+
+/** The operator's DNS setting for `server`'s API and `zone` (TTL 60 s), with `over` on top. */
+export function powerDnsSetting(
+  server: PowerDnsServer,
+  zone: string,
+  over: Partial<Extract<DnsSettingIn, { type: 'powerdns' }>> = {},
+) {
+  return {
+    type: 'powerdns',
+    apiUrl: server.apiUrl,
+    apiKey: server.apiKey,
+    serverId: 'localhost',
+    zone,
+    ttl: 60,
+    ...over,
+  } as const;
 }

@@ -71,6 +71,8 @@ export async function createTestApp(
       logExportTickMs: 0,
       // Log push runs when a test wakes or drives the job (log-push.test.ts).
       logPushTickMs: 0,
+      // DNS publication passes run when a test asks (the API or app.rampart.dnsReconciler).
+      dnsPublish: false,
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),

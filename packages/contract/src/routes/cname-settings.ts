@@ -7,8 +7,8 @@ import { zDomainName } from '../validators/zod.js';
  * customer domain of the operator's sites gets the CNAME target `<label>.<CNAME domain>` (see
  * domains.ts); the operator serves that zone (a wildcard record towards its edge, or a virtual node).
  *
- * Open points decided here (the minimal setting; `dns/cnames` and `cname/meta` of the spec, the
- * original product's lists of CNAME records, are not built):
+ * Open points decided here (`dns/cnames` and `cname/meta` of the spec, the lists of the CNAME
+ * records published, are in dns-cnames.ts):
  * - One CNAME domain per operator, stored per operator; another operator never sees or changes it.
  * - Until the operator sets one, the default is `cname.<host of PUBLIC_URL>` when that host is a DNS
  *   name with a dot (the install's own domain), else `cname.rampart.invalid` (RFC 2606: a name that

@@ -12,7 +12,9 @@ import { clientDomainRoutes } from './client-domains.js';
 import { clientSiteRoutes } from './client-sites.js';
 import { cnameSettingRoutes } from './cname-settings.js';
 import { dashboardRoutes } from './dashboard.js';
+import { dnsCnameRoutes } from './dns-cnames.js';
 import { dnsLineRoutes } from './dns-lines.js';
+import { dnsPublishRoutes } from './dns-publish.js';
 import { dnsSettingRoutes } from './dns-settings.js';
 import { domainAccessRoutes } from './domain-access.js';
 import { domainProofRoutes } from './domain-proof.js';
@@ -76,7 +78,9 @@ export * from './client-domains.js';
 export * from './client-sites.js';
 export * from './cname-settings.js';
 export * from './dashboard.js';
+export * from './dns-cnames.js';
 export * from './dns-lines.js';
+export * from './dns-publish.js';
 export * from './dns-settings.js';
 export * from './domain-access.js';
 export * from './domain-proof.js';
@@ -155,6 +159,8 @@ export const ROUTE_GROUPS = {
   cnameSettings: cnameSettingRoutes,
   dnsSettings: dnsSettingRoutes,
   notifications: notificationRoutes,
+  dnsPublish: dnsPublishRoutes,
+  dnsCnames: dnsCnameRoutes,
   domainProof: domainProofRoutes,
   certificates: certificateRoutes,
   siteCache: siteCacheRoutes,

@@ -1,7 +1,14 @@
-import { getCnameSetting, getDomainProofSetting, getSelf, putCnameSetting } from '@rampart/contract';
+import {
+  getCnameMeta,
+  getCnameSetting,
+  getDomainProofSetting,
+  getSelf,
+  listDnsCnames,
+  putCnameSetting,
+} from '@rampart/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fail, fakeApiForEachTest, ok, selfInfo, signedInFakeApi } from '../../test/fake-api';
+import { fail, fakeApiForEachTest, ok, okPage, selfInfo, signedInFakeApi } from '../../test/fake-api';
 import { buttonByText, clickButton, findModal, modalClosed, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
@@ -19,6 +26,9 @@ const row = (label: string) =>
 beforeEach(() => {
   // The page also shows the domain ownership setting (domain-proof-setting.test.tsx).
   api.on(getDomainProofSetting, ok({ required: true }));
+  // And the published CNAME records (dns-publish.test.tsx).
+  api.on(getCnameMeta, ok({ cnameDomain: 'cname.rampart.test', providerType: null, zone: null, ttl: null, lines: [] }));
+  api.on(listDnsCnames, okPage([]));
 });
 
 describe('the CNAME domain page', () => {

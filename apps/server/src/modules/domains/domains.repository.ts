@@ -29,7 +29,8 @@ import {
 import { hasAnyTag } from '../../platform/db/tags.js';
 import { moduleBindingsOf } from '../site-modules/site-modules.repository.js';
 
-export type DomainRow = typeof domains.$inferSelect & {
+// The DNS publication's flag (modules/dns) is not part of a domain's answers.
+export type DomainRow = Omit<typeof domains.$inferSelect, 'cnameDisabled'> & {
   certificateName: string | null;
   certificateNotBefore: Date | null;
   certificateNotAfter: Date | null;

@@ -1,4 +1,5 @@
 import type { ProbeAssignment, ProbeResultIn } from '@rampart/contract';
+import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -38,6 +39,8 @@ export class ProbesService {
       at: Date,
       reason: string,
     ) => Promise<void> = async () => {},
+    /** Bumped once a round that moved a target up or down committed (the DNS publication follows it). */
+    private readonly transitions?: ConfigChanges,
   ) {}
 
   /** The probe assignments of a node: none unless it is an enabled monitor node of its operator. */
@@ -99,6 +102,8 @@ export class ProbesService {
           await this.probes.setTarget(result.groupId, result.nodeId, { checkedAt: at, reason, state, since: at });
           await this.probes.insertEvent({ groupId: result.groupId, nodeId: result.nodeId, state, reason, at });
           await this.onStateChange(ownerId, result.nodeId, at, reason);
+          const transitions = this.transitions;
+          if (transitions) this.transactions.afterCommit(() => transitions.bump());
         } else {
           await this.probes.setTarget(result.groupId, result.nodeId, { checkedAt: at, reason });
         }

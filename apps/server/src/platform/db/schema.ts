@@ -822,6 +822,9 @@ export const domains = pgTable(
     // 0 = not checked, 1 = the name resolves to the target, 2 = it does not (DOMAIN_CNAME_STATUS).
     cnameStatus: smallint('cname_status').$type<0 | 1 | 2>().notNull().default(0),
     cnameCheckedAt: timestamp('cname_checked_at', { withTimezone: true, mode: 'date' }),
+    // The operator turned the publication of this CNAME target off (`dns/cname`): Rampart removes
+    // its records at the DNS provider and writes none until it is turned on again.
+    cnameDisabled: boolean('cname_disabled').notNull().default(false),
     // Proof of control of the name: 0 pending, 1 proved, 2 waived, 3 lost (DOMAIN_PROOF_STATUS).
     proofStatus: smallint('proof_status').$type<0 | 1 | 2 | 3>().notNull().default(0),
     // The value of the TXT record `_rampart-challenge.<name>` that proves this claim: 32 hex digits
@@ -1661,3 +1664,59 @@ export const alertDeliveries = pgTable(
     check('alert_deliveries_status_check', sql`${t.status} IN ('pending', 'sent', 'failed')`),
   ],
 );
+
+/**
+ * The DNS names Rampart has written at the operator's provider (modules/dns/dns-reconciler.ts):
+ * the reconciler reads and changes only these and the ones it is about to write, so a record of the
+ * same zone that Rampart did not create is never touched. A name leaves once its sets are deleted.
+ */
+export const dnsPublishedNames = pgTable(
+  'dns_published_names',
+  {
+    ownerId: ownerKey('cascade'),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.name] })],
+);
+
+/**
+ * Record changes the operator's provider refused or failed (`dns/unprocessed`): the last change
+ * tried for a name, type and line, the provider's error, and when the reconciler tries again
+ * (exponential backoff). The row goes once the provider holds what Rampart wants there.
+ */
+export const dnsUnprocessed = pgTable(
+  'dns_unprocessed',
+  {
+    id: rowId(),
+    ownerId: ownerKey('cascade'),
+    name: text('name').notNull(),
+    type: text('type').$type<'A' | 'AAAA' | 'CNAME'>().notNull(),
+    line: text('line').notNull(),
+    action: text('action').$type<'upsert' | 'delete'>().notNull(),
+    ttl: integer('ttl').notNull(),
+    values: jsonb('values').$type<string[]>().notNull().default([]),
+    error: text('error').notNull(),
+    attempts: integer('attempts').notNull().default(1),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('dns_unprocessed_owner_record_key').on(t.ownerId, t.name, t.type, t.line),
+    check('dns_unprocessed_action_check', sql`${t.action} IN ('upsert', 'delete')`),
+  ],
+);
+
+/**
+ * Which control-plane process reconciles an operator's DNS records until when (a lease: only one
+ * at a time across processes on one PostgreSQL), and whether a full re-publication was asked for.
+ */
+export const dnsReconcileLeases = pgTable('dns_reconcile_leases', {
+  ownerId: bigint('owner_id', { mode: 'number' })
+    .primaryKey()
+    .references((): AnyPgColumn => accounts.id, { onDelete: 'cascade' }),
+  holder: text('holder').notNull(),
+  until: timestamp('until', { withTimezone: true, mode: 'date' }).notNull(),
+  lastPassAt: timestamp('last_pass_at', { withTimezone: true, mode: 'date' }),
+});

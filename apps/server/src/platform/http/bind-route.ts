@@ -85,6 +85,9 @@ export const OUTSIDE_TRANSACTION_ROUTES: ReadonlySet<string> = new Set([
   // A mail server or the Telegram Bot API is called (up to their timeouts).
   'client.setting.email.test',
   'client.setting.tg.test',
+  // A reconciliation of the operator's records calls its DNS provider once per change.
+  'client.setting.dns.unprocessed.retry',
+  'client.setting.dns.recovery',
   'client.setting.logo.create',
   'client.setting.logo.update',
   // Deleting parts of the analytics store (DuckDB's deletes, ClickHouse over HTTP) may take a while.

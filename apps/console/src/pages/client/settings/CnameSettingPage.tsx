@@ -9,6 +9,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { PageTitle } from '../../../components/PageTitle';
 import { valueRules } from '../../../forms/zod-rules';
+import { CnameRecordsSection } from './CnameRecordsSection';
 import { DomainProofSetting } from './DomainProofSetting';
 
 const domainRules = valueRules(zDomainName());
@@ -108,6 +109,7 @@ export function CnameSettingPage() {
           </Modal>
         </>
       )}
+      <CnameRecordsSection />
       <DomainProofSetting />
     </>
   );

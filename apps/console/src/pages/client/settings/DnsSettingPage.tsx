@@ -20,6 +20,7 @@ import { toastText } from '../../../app/toast';
 import { PageTitle } from '../../../components/PageTitle';
 import { schemaRules } from '../../../forms/zod-rules';
 import { loadSelf } from '../../../session/session';
+import { DnsPublishSection } from './DnsPublishSection';
 
 /** Every provider type's fields as the form holds them (the chosen type's are sent). */
 type FormValues = Record<string, string | number | undefined> & { type: DnsProviderType };
@@ -228,6 +229,7 @@ export function DnsSettingPage() {
       >
         {t('deleteWarning')}
       </Modal>
+      {current && <DnsPublishSection />}
     </>
   );
 }
