@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import type { LicenseLimits } from '../modules/licenses/license-limits.js';
+import type { LicenseKeys } from '../modules/licenses/licenses.service.js';
 import type { NodeCapacity } from '../modules/snapshots/node-capacity.js';
 import type { SystemService } from '../modules/system/system.service.js';
 import type { ConfigChanges } from '../platform/changes.js';
@@ -28,6 +30,7 @@ export type AppConfig = Pick<
   | 'domainProofIntervalSeconds'
   | 'tokenSecrets'
   | 'nodeDomainLimit'
+  | 'licenseSigningKey'
   | 'logExportRetentionDays'
   | 'logExportMaxBytes'
   | 'logExportTickMs'
@@ -58,6 +61,10 @@ export interface AppContext {
   /** Wakes the nodes' command polls after commands were queued (in every control-plane process). */
   readonly queuedCommands: ConfigChanges;
   readonly capacity: NodeCapacity;
+  /** The operator's licence where objects are made (modules/licenses/license-limits.ts). */
+  readonly licenseLimits: LicenseLimits;
+  /** The keys offline licences are checked against and signed with. */
+  readonly licenseKeys: LicenseKeys;
   /** The branding title mails are signed with. */
   readonly productName: () => Promise<string>;
   /** The address e-mailed links and node install commands point at, from the request's origin. */
