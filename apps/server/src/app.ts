@@ -101,11 +101,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     queuedCommands: new ConfigChanges(),
     capacity: new NodeCapacity(config.nodeDomainLimit, repos.nodeCapacity),
     licenseLimits: new LicenseLimits(repos.licenses, clock),
-    licenseKeys: options.licenseKeys ?? { trusted: VENDOR_PUBLIC_KEYS, signing: config.licenseSigningKey ?? null },
+    licenseKeys: options.licenseKeys ?? {
+      trusted: config.licenseTestPublicKey ? [...VENDOR_PUBLIC_KEYS, config.licenseTestPublicKey] : VENDOR_PUBLIC_KEYS,
+      signing: config.licenseSigningKey ?? null,
+    },
     productName: async () => (await system.branding()).title,
     publicUrl: (origin) => config.publicUrl ?? origin,
   };
 
+  if (config.licenseTestPublicKey) {
+    app.log.warn({ kid: config.licenseTestPublicKey.kid }, 'RAMPART_LICENSE_TEST_PUBLIC_KEY is set: a test key is trusted');
+  }
   const { binder, account, createdRoots } = await composeAccounts(ctx, { strictRouteCodes: options.strictRouteCodes });
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
   app.addHook('onResponse', async (request, reply) => {

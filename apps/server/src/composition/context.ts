@@ -31,6 +31,7 @@ export type AppConfig = Pick<
   | 'tokenSecrets'
   | 'nodeDomainLimit'
   | 'licenseSigningKey'
+  | 'licenseTestPublicKey'
   | 'logExportRetentionDays'
   | 'logExportMaxBytes'
   | 'logExportTickMs'
