@@ -110,7 +110,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
 
   if (config.licenseTestPublicKey) {
-    app.log.warn({ kid: config.licenseTestPublicKey.kid }, 'RAMPART_LICENSE_TEST_PUBLIC_KEY is set: a test key is trusted');
+    app.log.warn(
+      { kid: config.licenseTestPublicKey.kid },
+      'RAMPART_LICENSE_TEST_PUBLIC_KEY is set: a test key is trusted',
+    );
   }
   const { binder, account, createdRoots } = await composeAccounts(ctx, { strictRouteCodes: options.strictRouteCodes });
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
