@@ -1,6 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import {
   activateOfflineLicense,
+  addSitePorts,
+  createDomains,
   createLicense,
   createSite,
   createZone,
@@ -17,6 +19,7 @@ import {
   putLicenseOrder,
   putOfflineLicense,
   registerNode,
+  setDomainsAutoSSL,
   unregisterOfflineLicense,
   updateLicense,
   updateOfflineLicenseKey,
@@ -27,7 +30,7 @@ import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { call, send, sendAs, type Token } from './helpers/call.js';
 import { joinToken } from './helpers/edge-node.js';
-import { webProduct } from './helpers/operators.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 function testKey(kid: string): VendorSigningKey {
@@ -258,6 +261,70 @@ describe('limits where objects are made', () => {
     const view = (await call(t.app, getOwnLicense, undefined, { token: op.token })).data;
     expect(view).toMatchObject({ expired: true });
     expect(view.daysLeft).toBeLessThan(0);
+  });
+});
+
+describe('limits on domains, auto-SSL domains and ports', () => {
+  it('counts across the operator: 401002 past its domains, 401004 past its auto-SSL domains, 401007 past its ports', async () => {
+    const op = await freshOperator('domains-op');
+    const make = operatorCalls(t.app, op.token);
+    const customer = await signIn(t.app, 'user', 'domains-op-customer');
+    const siteId = await make.site('shop', op.customerId, op.productId);
+    const zoneId = await make.zone('L4 zone');
+    const l4Product = await make.product('L4', 4, [await make.group(zoneId, 'tcp', 4)]);
+    const l4Site = await make.site('game', op.customerId, l4Product);
+    await call(
+      t.app,
+      putLicenseOrder,
+      {
+        params: { userId: op.operatorId },
+        body: { licenseSetting: setting({ domains: 2, autoSSLDomains: 1, ports: 1 }) },
+      },
+      adminCall(),
+    );
+    const domain = (name: string, autoSSL = false) => ({ name, autoSSL, upstreams: [{ ip: '127.0.0.1', port: 8080 }] });
+    const added = await sendAs(t.app, customer, createDomains, {
+      params: { siteId },
+      body: { domains: [domain('a.example', true), domain('b.example')] },
+    });
+    expect(added.statusCode).toBe(200);
+    const third = await sendAs(t.app, customer, createDomains, {
+      params: { siteId },
+      body: { domains: [domain('c.example')] },
+    });
+    expect(third.statusCode).toBe(422);
+    expect(third.json()).toMatchObject({ code: 401002, extra: { scope: 'license', limit: 2 } });
+
+    const ids = (added.json().data as { id: number; name: string }[]).map((d) => d.id);
+    const autoSSL = await sendAs(t.app, customer, setDomainsAutoSSL, {
+      params: { siteId },
+      body: { domainIDs: ids, autoSSL: true },
+    });
+    expect(autoSSL.json()).toMatchObject({ code: 401004, extra: { limit: 1 } });
+    // Turning it on again for the one that has it adds nothing.
+    const again = await sendAs(t.app, customer, setDomainsAutoSSL, {
+      params: { siteId },
+      body: { domainIDs: [ids[0] ?? 0], autoSSL: true },
+    });
+    expect(again.statusCode).toBe(200);
+
+    const port = (n: number) => ({ port: n, upstreams: [{ ip: '198.51.100.7', port: n }] });
+    const two = await sendAs(t.app, customer, addSitePorts, {
+      params: { siteId: l4Site },
+      body: { ports: [port(25565), port(25566)] },
+    });
+    expect(two.json()).toMatchObject({ code: 401007, extra: { max: 1 } });
+    const one = await sendAs(t.app, customer, addSitePorts, {
+      params: { siteId: l4Site },
+      body: { ports: [port(25565)] },
+    });
+    expect(one.statusCode).toBe(200);
+    const usage = (await call(t.app, getOwnLicense, undefined, { token: op.token })).data.usage;
+    expect([usage.domains, usage.autoSSLDomains, usage.ports]).toEqual([
+      { used: 2, limit: 2, left: 0 },
+      { used: 1, limit: 1, left: 0 },
+      { used: 1, limit: 1, left: 0 },
+    ]);
   });
 });
 
