@@ -42,7 +42,11 @@ export async function callApi<R extends AnyRoute>(
 }
 
 /** Signs `account` in to the `tier` console through the API and answers its access token. */
-export async function signIn(tier: 'client' | 'user', account: string, password = E2E.password): Promise<string> {
+export async function signIn(
+  tier: 'admin' | 'client' | 'user',
+  account: string,
+  password = E2E.password,
+): Promise<string> {
   const reply = await callApi(requestLogin, { params: { auth: tier }, body: { account, password } });
   const data = reply.body.data;
   if (!data || !('accessToken' in data) || !data.accessToken)
@@ -52,7 +56,7 @@ export async function signIn(tier: 'client' | 'user', account: string, password 
 
 /** Who makes an arranging call: `tier` and an account of it (default: the tier's root account). */
 export interface Caller {
-  tier: 'client' | 'user';
+  tier: 'admin' | 'client' | 'user';
   account?: string;
   password?: string;
 }

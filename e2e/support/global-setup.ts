@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -64,6 +65,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const mailDir = path.join(work, 'mail');
   mkdirSync(mailDir);
   const smtp = await startSmtp(mailDir);
+  // The vendor's licence signing key of this run (the offline licence test): the server signs with
+  // it and, through its test hook, trusts it (docs/decisions.md "Licences"). Made per run, never stored.
+  const licenseKey = generateKeyPairSync('ed25519');
+  const licenseKeyFile = path.join(work, 'license-signing.pem');
+  writeFileSync(licenseKeyFile, licenseKey.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+  const licensePublic = licenseKey.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('base64');
   const server = await startControlPlane({
     HOST: '127.0.0.1',
     PORT: '0',
@@ -75,6 +82,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}?from=${encodeURIComponent('Rampart <noreply@rampart.test>')}`,
     // Short-lived access tokens, so that the tests see the console refresh them as it works.
     RAMPART_ACCESS_TOKEN_TTL: '3',
+    RAMPART_LICENSE_SIGNING_KEY_FILE: licenseKeyFile,
+    RAMPART_LICENSE_SIGNING_KID: 'e2e-1',
+    RAMPART_LICENSE_TEST_PUBLIC_KEY: `e2e-1:${licensePublic}`,
   });
   process.env.RAMPART_E2E_URL = server.url;
   process.env.RAMPART_E2E_PASSWORD = E2E_PASSWORD;

@@ -19,6 +19,9 @@ import type { AccountService } from './modules/auth/account.service.js';
 import type { AccountsRepository } from './modules/auth/accounts.repository.js';
 import type { CreatedRoot } from './modules/auth/bootstrap.js';
 import type { DomainProofJob } from './modules/domains/domain-proof.job.js';
+import { LicenseLimits } from './modules/licenses/license-limits.js';
+import type { LicenseKeys } from './modules/licenses/licenses.service.js';
+import { VENDOR_PUBLIC_KEYS } from './modules/licenses/vendor-keys.js';
 import type { LogExportJob } from './modules/log-exports/log-exports.job.js';
 import type { NodesRepository } from './modules/nodes/nodes.repository.js';
 import { NodeCapacity } from './modules/snapshots/node-capacity.js';
@@ -58,6 +61,11 @@ export interface AppOptions {
    * contract `error-extra.ts`); one that breaks it is logged and answered 101002, so the test fails.
    */
   readonly checkErrorReplies?: boolean;
+  /**
+   * The keys of offline licences: tests inject a test pair; by default the public keys built into
+   * the control plane (modules/licenses/vendor-keys.ts) and the signing key of `config`, if any.
+   */
+  readonly licenseKeys?: LicenseKeys;
 }
 
 /**
@@ -82,10 +90,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const system = new SystemService(options.database, repos.settings, config.version);
   await system.ensureInstance();
   const box = new SecretBox(config.secret);
+  const clock = options.clock ?? systemClock;
   const base: Omit<AppContext, 'alerts'> = {
     app,
     config,
-    clock: options.clock ?? systemClock,
+    clock,
     transactions,
     repos,
     box,
@@ -95,6 +104,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     queuedCommands: new ConfigChanges(),
     monitorTransitions: new ConfigChanges(),
     capacity: new NodeCapacity(config.nodeDomainLimit, repos.nodeCapacity),
+    licenseLimits: new LicenseLimits(repos.licenses, clock),
+    licenseKeys: options.licenseKeys ?? {
+      trusted: config.licenseTestPublicKey ? [...VENDOR_PUBLIC_KEYS, config.licenseTestPublicKey] : VENDOR_PUBLIC_KEYS,
+      signing: config.licenseSigningKey ?? null,
+    },
     productName: async () => (await system.branding()).title,
     publicUrl: (origin) => config.publicUrl ?? origin,
   };
@@ -102,6 +116,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const notifications = createNotifications(base, options.analytics);
   const ctx: AppContext = { ...base, alerts: notifications.alerts };
 
+  if (config.licenseTestPublicKey) {
+    app.log.warn(
+      { kid: config.licenseTestPublicKey.kid },
+      'RAMPART_LICENSE_TEST_PUBLIC_KEY is set: a test key is trusted',
+    );
+  }
   const { binder, account, createdRoots } = await composeAccounts(ctx, { strictRouteCodes: options.strictRouteCodes });
   // Any successful state-changing console call may change what nodes serve; see ConfigChanges.
   app.addHook('onResponse', async (request, reply) => {

@@ -69,6 +69,19 @@ export interface Config {
    */
   readonly nodeDomainLimit?: number;
   /**
+   * The vendor's offline-licence signing key, only on the vendor's own installation
+   * (docs/decisions.md "Licences"): `RAMPART_LICENSE_SIGNING_KEY_FILE`, an Ed25519 private key in
+   * PKCS#8 PEM, and `RAMPART_LICENSE_SIGNING_KID`, the id its public half has in vendor-keys.ts.
+   * Unset everywhere else: `admin/license/offline/issuing` then answers 101024.
+   */
+  readonly licenseSigningKey?: { readonly kid: string; readonly privateKeyPem: string } | null;
+  /**
+   * A test hook for the browser tests, which run the built server in its own process:
+   * `RAMPART_LICENSE_TEST_PUBLIC_KEY=kid:base64` adds one trusted key beside the built-in ones, and
+   * the start-up log warns about it. Never set in production (docs/decisions.md "Licences").
+   */
+  readonly licenseTestPublicKey?: { readonly kid: string; readonly publicKey: string } | null;
+  /**
    * Log export files (docs/decisions.md "Log export files"): days a finished file is kept
    * (`RAMPART_LOG_EXPORT_RETENTION_DAYS`, 1-365, default 7) and the most bytes all files may take
    * (`RAMPART_LOG_EXPORT_MAX_BYTES`, default 10 GiB; over it, the oldest finished files expire
@@ -166,6 +179,22 @@ function parseWhole(name: string, raw: string | undefined, fallback: number, min
   return n;
 }
 
+/** The vendor's licence signing key from the environment, or null (see `Config.licenseSigningKey`). */
+export function loadLicenseSigningKey(env: NodeJS.ProcessEnv): { kid: string; privateKeyPem: string } | null {
+  const file = env.RAMPART_LICENSE_SIGNING_KEY_FILE;
+  if (!file) return null;
+  const kid = env.RAMPART_LICENSE_SIGNING_KID;
+  if (!kid) throw new ConfigError('RAMPART_LICENSE_SIGNING_KID must name the key of RAMPART_LICENSE_SIGNING_KEY_FILE');
+  return { kid, privateKeyPem: readFileSync(file, 'utf8') };
+}
+
+function parseLicenseTestKey(raw: string | undefined): { kid: string; publicKey: string } | null {
+  if (!raw) return null;
+  const [kid, publicKey] = raw.split(':');
+  if (!kid || !publicKey) throw new ConfigError('RAMPART_LICENSE_TEST_PUBLIC_KEY must be kid:base64');
+  return { kid, publicKey };
+}
+
 /** The access-token signing secrets: the current one and those still accepted during a rotation. */
 export function loadTokenSecrets(env: NodeJS.ProcessEnv, secret: string): { current: string; previous: string[] } {
   const current = env.RAMPART_TOKEN_SECRET || secret;
@@ -247,6 +276,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     dnsServers: parseDnsServers(env.RAMPART_DNS_SERVERS),
     dnsTimeoutMs: parseDnsTimeout(env.RAMPART_DNS_TIMEOUT_MS),
     nodeDomainLimit: parseNodeDomainLimit(env.RAMPART_NODE_DOMAIN_LIMIT),
+    licenseSigningKey: loadLicenseSigningKey(env),
+    licenseTestPublicKey: parseLicenseTestKey(env.RAMPART_LICENSE_TEST_PUBLIC_KEY),
     logExportRetentionDays: parseWhole(
       'RAMPART_LOG_EXPORT_RETENTION_DAYS',
       env.RAMPART_LOG_EXPORT_RETENTION_DAYS,

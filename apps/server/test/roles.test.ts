@@ -77,7 +77,7 @@ describe('meta roles', () => {
     expect(res.json().total).toBe(5);
     const admin = await signIn(t.app, 'admin');
     const adminGroups = (await call(metaRoles, { params: { auth: 'admin' } }, admin)).json().data;
-    expect(adminGroups.map((g: { key: string }) => g.key)).toEqual(['userManagement']);
+    expect(adminGroups.map((g: { key: string }) => g.key)).toEqual(['licenses', 'userManagement']);
   });
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ErrorCode } from './errors.js';
 import { fieldErrorSchema } from './http.js';
 import { ACCOUNT_DELETE_REFUSALS } from './routes/accounts.js';
+import { INVALID_LICENSE_KEY } from './routes/licenses.js';
 
 /**
  * What each catalogue code may carry in `extra`, one schema per code. A code not listed here
@@ -23,7 +24,11 @@ export const requestRefusalSchema = z.object({ reason: z.string(), message: z.st
 
 export const ERROR_EXTRA = {
   /** The refused fields, or a request the framework refused whole. */
-  101003: z.union([z.object({ fields: z.array(fieldErrorSchema) }).strict(), requestRefusalSchema]),
+  101003: z.union([
+    z.object({ fields: z.array(fieldErrorSchema) }).strict(),
+    requestRefusalSchema,
+    z.literal(INVALID_LICENSE_KEY),
+  ]),
   /** The name a DNS lookup failed for. */
   101010: z.object({ name: z.string(), reason: z.string() }).strict(),
   /** The one-time ports and the upstream ports of a port batch differ in number. */
@@ -53,12 +58,17 @@ export const ERROR_EXTRA = {
   202006: z.object({ time: z.string().nullable() }).strict(),
   202008: z.object({ reason: z.string(), version: z.string().optional(), nodeIDs: ids.optional() }).strict(),
   203003: limit,
+  205001: limit,
   205003: z.object({ reason: z.enum(ACCOUNT_DELETE_REFUSALS), count: int }).strict(),
   205004: z.object({ siteIDs: ids }).strict(),
   205007: max,
   301001: targets,
   /** A node would serve more domains than the installation allows. */
-  401002: z.object({ scope: z.literal('node'), limit: int, nodeID: int.optional(), domains: int.optional() }).strict(),
+  401002: z.union([
+    z.object({ scope: z.literal('node'), limit: int, nodeID: int.optional(), domains: int.optional() }).strict(),
+    /** The operator's licence allows no more domains. */
+    z.object({ scope: z.literal('license'), limit: int }).strict(),
+  ]),
   /** The port of the site's zones the port map cannot use. */
   401003: z.object({ port: int, portType: z.enum(['http', 'https']) }).strict(),
   401004: limit,

@@ -119,6 +119,7 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
       keys: [
         ...rw('client.settings', 'system settings', '系统设置', '系統設定'),
         ...rw('client.announcements', 'announcements', '公告', '公告'),
+        ...rw('client.license', 'licence', '授权', '授權'),
       ],
     },
     {
@@ -139,7 +140,10 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
     },
     { key: 'userManagement', name: userManagementName, keys: accountKeys() },
   ],
-  admin: [{ key: 'userManagement', name: userManagementName, keys: accountKeys() }],
+  admin: [
+    { key: 'licenses', name: L('Licences', '授权', '授權'), keys: rw('admin.licenses', 'licences', '授权', '授權') },
+    { key: 'userManagement', name: userManagementName, keys: accountKeys() },
+  ],
 };
 
 /** The key a route needs: the one its declaration names (`tiers(list, key)`); `null` for public and node routes. */

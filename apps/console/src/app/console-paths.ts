@@ -61,8 +61,16 @@ export const CLIENT_PATHS = {
   logSetting: 'systemManagement/logSetting',
   /** E-mail and Telegram channels and the operator's alert recipients. */
   notification: 'systemManagement/notification',
+  /** The operator's licence: what it allows and uses, and the activation of an offline one. */
+  license: 'systemManagement/license',
   announcementSetting: 'userManagement/announcementSetting',
   customizeLogo: 'userManagement/customizeLogo',
+} as const;
+
+/** Pages of the admin (vendor) console, by their path under `/admin/` (spec part 1 §2). */
+export const ADMIN_PATHS = {
+  licenses: 'licenses',
+  offlineLicense: 'offlineLicense',
 } as const;
 
 /** Pages of the user (customer) console, by their path under `/user/`. */

@@ -35,6 +35,7 @@ import {
   groupLineRoutes,
   groupRoutes,
   l4AttackPageSettingRoutes,
+  licenseRoutes,
   logExportRoutes,
   logoRoutes,
   logPushRoutes,
@@ -123,6 +124,12 @@ const CHANGES = readsByResource({
   groups: [groupRoutes.listGroups, groupRoutes.metaGroups],
   headerRules: [firewallHeaderRoutes.listHeaderRules],
   intervalLimits: [firewallFrequencyRoutes.listIntervalLimits],
+  licenses: [
+    licenseRoutes.listLicenses,
+    licenseRoutes.getLicenseOrder,
+    licenseRoutes.listOfflineLicenses,
+    licenseRoutes.getOwnLicense,
+  ],
   lines: [
     groupLineRoutes.listLineNodes,
     groupLineRoutes.listLineVirtualNodes,

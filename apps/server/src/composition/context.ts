@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { AlertsService } from '../modules/alerts/alerts.service.js';
+import type { LicenseLimits } from '../modules/licenses/license-limits.js';
+import type { LicenseKeys } from '../modules/licenses/licenses.service.js';
 import type { NodeCapacity } from '../modules/snapshots/node-capacity.js';
 import type { SystemService } from '../modules/system/system.service.js';
 import type { ConfigChanges } from '../platform/changes.js';
@@ -29,6 +31,8 @@ export type AppConfig = Pick<
   | 'domainProofIntervalSeconds'
   | 'tokenSecrets'
   | 'nodeDomainLimit'
+  | 'licenseSigningKey'
+  | 'licenseTestPublicKey'
   | 'logExportRetentionDays'
   | 'logExportMaxBytes'
   | 'logExportTickMs'
@@ -64,6 +68,10 @@ export interface AppContext {
   /** Bumped when the monitors move a node up or down (the DNS publication follows). */
   readonly monitorTransitions: ConfigChanges;
   readonly capacity: NodeCapacity;
+  /** The operator's licence where objects are made (modules/licenses/license-limits.ts). */
+  readonly licenseLimits: LicenseLimits;
+  /** The keys offline licences are checked against and signed with. */
+  readonly licenseKeys: LicenseKeys;
   /** The branding title mails are signed with. */
   readonly productName: () => Promise<string>;
   /**

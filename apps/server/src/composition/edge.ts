@@ -86,7 +86,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
   app.addHook('preClose', async () => nodeCommands.close());
   const releases = new AgentReleases(config.agentReleaseDir, config.version);
   const upgrades = new NodeUpgradeService(repos.nodeUpgrade, releases, nodeCommands, repos.nodeCommands, clock);
-  const nodesService = new NodesService(repos.nodes, box, clock);
+  const nodesService = new NodesService(repos.nodes, box, clock, transactions, ctx.licenseLimits);
   bindNodeRoutes(
     binder,
     nodesService,

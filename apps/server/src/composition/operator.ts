@@ -8,6 +8,8 @@ import { bindGroupLineRoutes } from '../modules/group-lines/group-lines.routes.j
 import { GroupLinesService } from '../modules/group-lines/group-lines.service.js';
 import { bindGroupRoutes } from '../modules/groups/groups.routes.js';
 import { GroupsService } from '../modules/groups/groups.service.js';
+import { bindLicenseRoutes } from '../modules/licenses/licenses.routes.js';
+import { LicensesService } from '../modules/licenses/licenses.service.js';
 import { bindLogoRoutes } from '../modules/logos/logos.routes.js';
 import { LogosService } from '../modules/logos/logos.service.js';
 import type { MonitorStatusService } from '../modules/monitoring/monitor-status.service.js';
@@ -31,7 +33,8 @@ import type { AppContext } from './context.js';
 
 /**
  * The operator's network and its own settings: zones and their nginx settings, groups, DNS lines,
- * virtual nodes, products, monitoring, announcements, the console's logos and the DNS provider.
+ * virtual nodes, products, monitoring, announcements, the console's logos, the DNS provider and
+ * licences (the vendor's side and the operator's).
  */
 export function composeOperator(
   ctx: AppContext,
@@ -46,6 +49,7 @@ export function composeOperator(
     groupLines: repos.groupLines,
     transactions,
     capacity,
+    licenseLimits: ctx.licenseLimits,
   });
   bindZoneRoutes(binder, zones);
   bindZoneTrustRoutes(binder, new ZoneTrustService(repos.zones));
@@ -80,5 +84,17 @@ export function composeOperator(
     userAgent: `Rampart/${ctx.config.version} (dns provider)`,
   });
   bindDnsSettingRoutes(binder, dnsSettings);
+  bindLicenseRoutes(
+    binder,
+    new LicensesService(
+      transactions,
+      repos.licenses,
+      repos.accounts,
+      ctx.licenseLimits,
+      ctx.licenseKeys,
+      () => ctx.system.instanceId(),
+      clock,
+    ),
+  );
   return { dnsSettings };
 }

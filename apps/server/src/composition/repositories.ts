@@ -21,6 +21,7 @@ import { FirewallRulesRepository } from '../modules/firewall/firewall-rules.repo
 import { AbuseIPsRepository } from '../modules/firewall/reputation.repository.js';
 import { GroupLinesRepository } from '../modules/group-lines/group-lines.repository.js';
 import { GroupsRepository } from '../modules/groups/groups.repository.js';
+import { LicensesRepository } from '../modules/licenses/licenses.repository.js';
 import { LogExportsRepository } from '../modules/log-exports/log-exports.repository.js';
 import { LogPushRepository } from '../modules/log-push/log-push.repository.js';
 import { LogosRepository } from '../modules/logos/logos.repository.js';
@@ -71,6 +72,7 @@ export function createRepositories(db: Db) {
     domainsAcross: new DomainsAcrossSitesRepository(db),
     groupLines: new GroupLinesRepository(db),
     groups: new GroupsRepository(db),
+    licenses: new LicensesRepository(db),
     logExports: new LogExportsRepository(db),
     logPush: new LogPushRepository(db),
     logos: new LogosRepository(db),

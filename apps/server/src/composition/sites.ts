@@ -69,8 +69,14 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
   const { app, config, repos, clock, box, transactions, capacity } = ctx;
   bindSiteRoutes(
     binder,
-    new SitesService(transactions, repos.sites, repos.products, repos.accounts, capacity, (accountId) =>
-      nodes.statistics.monthTraffic(accountId, clock()),
+    new SitesService(
+      transactions,
+      repos.sites,
+      repos.products,
+      repos.accounts,
+      capacity,
+      (accountId) => nodes.statistics.monthTraffic(accountId, clock()),
+      ctx.licenseLimits,
     ),
   );
   const siteAccess = new SiteAccess(repos.sites);
@@ -100,7 +106,14 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
   app.addHook('preClose', async () => domainProofJob.stop());
 
   const origins = new OriginCheck(repos.nodeSockets, config.allowPrivateOrigins);
-  const domainInserts = new DomainInserts(repos.domains, repos.sites, repos.certificates, domainProof, capacity);
+  const domainInserts = new DomainInserts(
+    repos.domains,
+    repos.sites,
+    repos.certificates,
+    domainProof,
+    capacity,
+    ctx.licenseLimits,
+  );
   bindDomainRoutes(binder, {
     domains: new DomainsService(
       repos.domains,
@@ -173,6 +186,7 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
       siteAccess,
       repos.nodeSockets,
       config.allowPrivateOrigins,
+      ctx.licenseLimits,
     ),
   );
   return { domainProofJob, cnameSettings };

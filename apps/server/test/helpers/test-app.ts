@@ -27,7 +27,7 @@ export interface TestApp {
  * turns it off), so a test reaching an undeclared code fails.
  */
 export async function createTestApp(
-  options: Partial<Pick<AppOptions, 'extraRoutes' | 'clock' | 'strictRouteCodes'>> & {
+  options: Partial<Pick<AppOptions, 'extraRoutes' | 'clock' | 'strictRouteCodes' | 'licenseKeys'>> & {
     config?: Partial<AppOptions['config']>;
   } = {},
 ): Promise<TestApp> {
@@ -80,6 +80,7 @@ export async function createTestApp(
     logger: { level: 'info', stream },
     checkErrorReplies: true,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
+    ...(options.licenseKeys ? { licenseKeys: options.licenseKeys } : {}),
     strictRouteCodes: options.strictRouteCodes ?? STRICT_ROUTE_CODES,
   });
   await app.ready();

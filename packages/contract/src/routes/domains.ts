@@ -251,7 +251,7 @@ export const createDomains = defineRoute({
   method: 'POST',
   path: `${base}/domains`,
   access: tiers(['user'], 'user.domains.write'),
-  codes: [101009, 101025, 301001, 401001, 401002, 401003, 401004, 401008],
+  codes: [101009, 101019, 101025, 301001, 401001, 401002, 401003, 401004, 401008],
   summary:
     'Adds domains to a site, all or none; names already taken are reported per name with 101009 (401001 enabled elsewhere, 101025 in this site)',
   tags: ['domains'],
@@ -267,7 +267,7 @@ export const updateDomain = defineRoute({
   method: 'PUT',
   path: `${base}/domain`,
   access: tiers(['user'], 'user.domains.write'),
-  codes: [101009, 301001, 401001, 401003, 401004, 401008],
+  codes: [101009, 101019, 301001, 401001, 401003, 401004, 401008],
   summary: "Replaces a domain's upstreams and the settings given (the name stays; a setting left out is kept)",
   tags: ['domains'],
   request: { params: siteParams, body: domainUpdateInput },
@@ -340,7 +340,7 @@ export const setDomainsAutoSSL = defineRoute({
   method: 'POST',
   path: `${base}/domain/setting/autoSSL`,
   access: tiers(['user'], 'user.domains.write'),
-  codes: [401004],
+  codes: [101019, 401004],
   summary: `Turns automatic certificates of domains on or off (all or none; 401004 over ${AUTO_SSL_DOMAINS_PER_SITE_MAX} per site)`,
   tags: ['domains'],
   request: { params: siteParams, body: z.object({ domainIDs: idList, autoSSL: z.boolean() }) },
@@ -425,7 +425,7 @@ export const createSimpleDomains = defineRoute({
   method: 'POST',
   path: `${base}/simpleDomains`,
   access: tiers(['user'], 'user.domains.write'),
-  codes: [101009, 101025, 301001, 401001, 401002, 401003, 401004, 401008],
+  codes: [101009, 101019, 101025, 301001, 401001, 401002, 401003, 401004, 401008],
   summary:
     'Adds domains by name, all sharing the given upstreams and default settings (all or none; per-name failures through 101009)',
   tags: ['domains'],
@@ -523,7 +523,7 @@ export const copyDomainsToSite = defineRoute({
   method: 'POST',
   path: `${base}/domains/copyToSite`,
   access: tiers(['user'], 'user.domains.write'),
-  codes: [101009, 101025, 301001, 401001, 401002, 401003, 401004, 401008],
+  codes: [101009, 101019, 101025, 301001, 401001, 401002, 401003, 401004, 401008],
   summary:
     "Copies domains with their upstreams and settings to another of the customer's sites, disabled (an enabled name is unique); no certificate (it belongs to the source site); 101009 per name taken there",
   tags: ['domains'],
@@ -536,7 +536,7 @@ export const createDomainsFrom = defineRoute({
   method: 'POST',
   path: `${base}/domains/createFrom`,
   access: tiers(['user'], 'user.domains.write'),
-  codes: [101009, 101025, 301001, 401001, 401002, 401003, 401004, 401008],
+  codes: [101009, 101019, 101025, 301001, 401001, 401002, 401003, 401004, 401008],
   summary:
     'Adds domains by name to the site with the upstreams and settings of one of its domains (tags included, certificate only where it covers the name); 101009 per name',
   tags: ['domains'],

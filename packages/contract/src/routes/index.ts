@@ -30,6 +30,7 @@ import { firewallUserAgentRoutes } from './firewall-user-agents.js';
 import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
 import { l4CounterRoutes } from './l4-counters.js';
+import { licenseRoutes } from './licenses.js';
 import { clientLogExportRoutes, logExportRoutes } from './log-exports.js';
 import { logPushRoutes } from './log-push.js';
 import { logSettingRoutes } from './log-settings.js';
@@ -96,6 +97,7 @@ export * from './firewall-user-agents.js';
 export * from './group-lines.js';
 export * from './groups.js';
 export * from './l4-counters.js';
+export * from './licenses.js';
 export * from './log-exports.js';
 export * from './log-push.js';
 export * from './log-settings.js';
@@ -206,6 +208,7 @@ export const ROUTE_GROUPS = {
   l4Counters: l4CounterRoutes,
   networkStatistics: networkStatisticsRoutes,
   l4AttackPageSetting: l4AttackPageSettingRoutes,
+  licenses: licenseRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

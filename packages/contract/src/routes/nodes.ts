@@ -95,7 +95,7 @@ export const registerNode = defineRoute({
   method: 'POST',
   path: '/register',
   access: publicAccess,
-  codes: [101013],
+  codes: [101013, 101019, 202002],
   summary: "Registers a node with the operator's join token; answers its id and secret (shown once)",
   tags: ['edge'],
   request: { body: registerNodeBody },

@@ -151,7 +151,7 @@ export const addSitePorts = defineRoute({
   method: 'POST',
   path: `${base}/ports`,
   access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [101023, 101025, 101029, 401007, 401008],
+  codes: [101019, 101023, 101025, 101029, 401007, 401008],
   summary:
     'Adds layer-4 ports with their upstreams (all or none): 101023 on a layer-7 site, 401007 over the site limit, portInUse, portReserved',
   tags: ['ports'],
@@ -188,7 +188,7 @@ export const batchCreateSitePorts = defineRoute({
   method: 'POST',
   path: `${base}/port/batchCreate`,
   access: tiers(['user'], 'user.siteSettings.write'),
-  codes: [101011, 101023, 101025, 101029, 401007, 401008],
+  codes: [101011, 101019, 101023, 101025, 101029, 401007, 401008],
   summary:
     'Creates one port per number of a listen range, each to the same offset of the upstream range (101011 when the ranges differ in length)',
   tags: ['ports'],

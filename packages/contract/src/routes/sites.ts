@@ -109,7 +109,7 @@ export const createSite = defineRoute({
   method: 'POST',
   path: '/client/site',
   access: tiers(['client'], 'client.sites.write'),
-  codes: [204003],
+  codes: [101019, 204003, 205001],
   summary: 'Creates a site for a customer account on a product',
   tags: ['sites'],
   request: { body: siteCreateBody },

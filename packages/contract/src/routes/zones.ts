@@ -60,7 +60,7 @@ export const createZone = defineRoute({
   method: 'POST',
   path: '/client/zone',
   access: tiers(['client'], 'client.zones.write'),
-  codes: [201002, 201003],
+  codes: [101019, 201002, 201003],
   summary: 'Creates a zone (201002 when the name is taken)',
   tags: ['zones'],
   request: { body: zoneBody },

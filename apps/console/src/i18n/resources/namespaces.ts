@@ -39,6 +39,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   audit: true,
   auditActions: true,
   logos: true,
+  licenses: true,
   announcements: true,
   userProducts: true,
   geoDatabase: true,

@@ -3,14 +3,16 @@ import {
   ClusterOutlined,
   DashboardOutlined,
   GlobalOutlined,
+  KeyOutlined,
   LockOutlined,
   MonitorOutlined,
+  SafetyCertificateOutlined,
   SettingOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
 import type { SelfInfo, Tier } from '@rampart/contract';
 import type { ReactNode } from 'react';
-import { ACCOUNTS_PATHS, CLIENT_PATHS, CONSOLE_PATHS, USER_PATHS } from '../../app/console-paths';
+import { ACCOUNTS_PATHS, ADMIN_PATHS, CLIENT_PATHS, CONSOLE_PATHS, USER_PATHS } from '../../app/console-paths';
 import type { LocaleResources } from '../../i18n/resources';
 
 export type MenuKey = keyof LocaleResources['shell']['menu'];
@@ -215,6 +217,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'abuseIPs', path: CLIENT_PATHS.abuseIPs, permission: 'client.settings.read' },
         { key: 'logSetting', path: CLIENT_PATHS.logSetting, permission: 'client.settings.read' },
         { key: 'notification', path: CLIENT_PATHS.notification, permission: 'client.settings.read' },
+        { key: 'license', path: CLIENT_PATHS.license, permission: 'client.license.read' },
       ],
     },
     // The operator alone has announcement and logo settings (spec part 1 §2, userManagement group).
@@ -224,5 +227,21 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
     ]),
     changePassword,
   ],
-  admin: [dashboard, userManagementOf('admin'), changePassword],
+  admin: [
+    dashboard,
+    {
+      key: 'licenses',
+      path: ADMIN_PATHS.licenses,
+      icon: <SafetyCertificateOutlined />,
+      permission: 'admin.licenses.read',
+    },
+    {
+      key: 'offlineLicense',
+      path: ADMIN_PATHS.offlineLicense,
+      icon: <KeyOutlined />,
+      permission: 'admin.licenses.read',
+    },
+    userManagementOf('admin'),
+    changePassword,
+  ],
 };

@@ -149,6 +149,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'license',
+    path: CLIENT_PATHS.license,
+    lazy: lazyPage(
+      () => import('./settings/LicensePage'),
+      (m) => m.LicensePage,
+    ),
+  },
+  {
     name: 'announcementSetting',
     path: CLIENT_PATHS.announcementSetting,
     lazy: lazyPage(

@@ -5,6 +5,7 @@ import { AppError } from '../../platform/errors/app-error.js';
 import { BatchFailures } from '../../platform/errors/batch-failures.js';
 import type { CertificatesRepository } from '../certificates/certificates.repository.js';
 import { certificateCovers } from '../certificates/x509.js';
+import type { LicenseLimits } from '../licenses/license-limits.js';
 import type { SitesRepository, SiteView } from '../sites/sites.repository.js';
 import type { NodeCapacity } from '../snapshots/node-capacity.js';
 import type { DomainProofService } from './domain-proof.service.js';
@@ -22,6 +23,7 @@ export class DomainInserts {
     private readonly certificates: CertificatesRepository,
     private readonly proof: DomainProofService,
     private readonly capacity: NodeCapacity,
+    private readonly licenseLimits: LicenseLimits,
   ) {}
 
   /** Certificates named by the items must be the site's and cover the names (301001). */
@@ -35,9 +37,13 @@ export class DomainInserts {
     }
   }
 
-  /** 401004 when turning auto SSL on for `ids` would take the site over its limit. */
-  async checkAutoSSL(siteId: number, ids: number[]) {
-    if ((await this.repo.countAutoSSL(siteId, ids)) + ids.length > AUTO_SSL_DOMAINS_PER_SITE_MAX) {
+  /** 401004 when turning auto SSL on for `ids` would take the site, or its operator's licence, over its limit. */
+  async checkAutoSSL(site: { id: number; ownerId: number }, ids: number[]) {
+    const siteId = site.id;
+    const others = await this.repo.countAutoSSL(siteId, ids);
+    const already = (await this.repo.countAutoSSL(siteId)) - others;
+    await this.licenseLimits.check(site.ownerId, 'autoSSLDomains', ids.length - already);
+    if (others + ids.length > AUTO_SSL_DOMAINS_PER_SITE_MAX) {
       throw new AppError(401004, { extra: { limit: AUTO_SSL_DOMAINS_PER_SITE_MAX } });
     }
   }
@@ -46,9 +52,12 @@ export class DomainInserts {
   async insertAll(site: SiteView, items: DomainIn[]): Promise<number[]> {
     const siteId = site.id;
     const repo = this.repo;
+    // The operator's licence first: its lock is the first this call takes (license-limits.ts).
+    const autoSSL = items.filter((i) => i.autoSSL).length;
+    await this.licenseLimits.check(site.ownerId, 'domains', items.length);
+    await this.licenseLimits.check(site.ownerId, 'autoSSLDomains', autoSSL);
     const nodesStillFit = await this.capacity.before(site.ownerId, { sites: [siteId] });
     await this.checkDomainLimit(siteId, items.length);
-    const autoSSL = items.filter((i) => i.autoSSL).length;
     if (autoSSL > 0 && (await repo.countAutoSSL(siteId)) + autoSSL > AUTO_SSL_DOMAINS_PER_SITE_MAX) {
       throw new AppError(401004, { extra: { limit: AUTO_SSL_DOMAINS_PER_SITE_MAX } });
     }

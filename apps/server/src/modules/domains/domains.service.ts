@@ -120,7 +120,7 @@ export class DomainsService {
       const scheme = input.scheme ?? row.scheme;
       const autoSSL = input.autoSSL ?? row.autoSSL;
       const portMap = input.portMap ?? row.portMap;
-      if (autoSSL && !row.autoSSL) await this.inserts.checkAutoSSL(siteId, [row.id]);
+      if (autoSSL && !row.autoSSL) await this.inserts.checkAutoSSL(site, [row.id]);
       if (portMap) checkPortMap(scheme, await this.repo.listenPorts(siteId));
       try {
         await this.repo.update(siteId, [row.id], {
@@ -240,8 +240,8 @@ export class DomainsService {
   }
 
   setAutoSSL(userId: number, siteId: number, ids: number[], autoSSL: boolean) {
-    return this.allOrNone(userId, siteId, ids, async (unique) => {
-      if (autoSSL) await this.inserts.checkAutoSSL(siteId, unique);
+    return this.allOrNone(userId, siteId, ids, async (unique, _rows, site) => {
+      if (autoSSL) await this.inserts.checkAutoSSL(site, unique);
       await this.repo.update(siteId, unique, { autoSSL });
     });
   }

@@ -8,7 +8,9 @@ import {
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto/keys.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import type { LicenseLimits } from '../licenses/license-limits.js';
 import { presentInitializedNode, presentUninitializedNode } from './nodes.presenter.js';
 import type { NodesRepository } from './nodes.repository.js';
 
@@ -23,6 +25,8 @@ export class NodesService {
     private readonly nodes: NodesRepository,
     private readonly box: SecretBox,
     private readonly clock: Clock,
+    private readonly transactions: Transactions,
+    private readonly licenseLimits: LicenseLimits,
   ) {}
 
   /** The operator's join token, made on first use. */
@@ -43,13 +47,17 @@ export class NodesService {
     const token = await this.nodes.findLiveJoinTokenByHash(sha256(input.joinToken));
     if (!token) throw new AppError(101013);
     const secret = randomToken('ns_');
-    const node = await this.nodes.insertNode({
-      ownerId: token.ownerId,
-      name: input.hostname,
-      ips: input.ips,
-      version: input.version,
-      secretSealed: this.box.seal(secret),
-      lastSeenAt: new Date(this.clock()),
+    // The operator's licence counts its nodes (202002 past it, 101019 after its expiry).
+    const node = await this.transactions.run(async () => {
+      await this.licenseLimits.check(token.ownerId, 'nodes');
+      return this.nodes.insertNode({
+        ownerId: token.ownerId,
+        name: input.hostname,
+        ips: input.ips,
+        version: input.version,
+        secretSealed: this.box.seal(secret),
+        lastSeenAt: new Date(this.clock()),
+      });
     });
     return { nodeId: node.id, nodeSecret: secret };
   }

@@ -17,6 +17,7 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
+import type { LicenseLimits } from '../licenses/license-limits.js';
 import { NodeSockets } from '../nodes/node-sockets.js';
 import type { NodeSocketsRepository } from '../nodes/node-sockets.repository.js';
 import type { SiteAccess } from '../sites/site-access.js';
@@ -48,6 +49,7 @@ export class SitePortsService {
     private readonly access: SiteAccess,
     private readonly nodeSockets: NodeSocketsRepository,
     private readonly allowPrivateOrigins: boolean,
+    private readonly licenseLimits: LicenseLimits,
   ) {}
 
   /**
@@ -114,6 +116,7 @@ export class SitePortsService {
     const unservable = inputs.filter((p) => !servable(p.upstreams.map(toRow))).map((p) => p.port);
     if (unservable.length > 0) throw new AppError(401008, { extra: { targets: unservable.map(String) } });
     return this.write(async () => {
+      await this.licenseLimits.check(site.ownerId, 'ports', inputs.length);
       await this.repo.lockPortNumbers(site.ownerId);
       const locked = await this.sites.lock(siteId);
       const current = await this.repo.countInSite(siteId);

@@ -14,6 +14,7 @@ import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
+import type { LicenseLimits } from '../licenses/license-limits.js';
 import type { ProductsRepository } from '../products/products.repository.js';
 import { overSiteLimit } from '../products/products.service.js';
 import type { CapacityScope, NodeCapacity } from '../snapshots/node-capacity.js';
@@ -37,6 +38,7 @@ export class SitesService {
     private readonly capacity: NodeCapacity,
     /** Bytes served for the customer's sites this month and the last (traffic analytics). */
     private readonly monthTraffic: (accountId: number) => Promise<{ current: number; last: number }>,
+    private readonly licenseLimits: LicenseLimits,
   ) {}
 
   async listForOperator(operatorId: number, q: Paged) {
@@ -94,6 +96,7 @@ export class SitesService {
   async create(operatorId: number, input: SiteCreateIn): Promise<OperatorSite> {
     const userId = await this.customer(operatorId, input.userID);
     const id = await this.transactions.run(async () => {
+      await this.licenseLimits.check(operatorId, 'sites');
       const product = await this.productWithRoom(operatorId, input.productID, 1);
       return this.sites.insert({
         ownerId: operatorId,

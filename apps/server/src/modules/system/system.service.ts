@@ -41,6 +41,12 @@ export class SystemService {
     return this.instance;
   }
 
+  /** This installation's id (made by `ensureInstance` at start-up): what an offline licence is bound to. */
+  instanceId(): string {
+    if (!this.instance) throw new Error('ensureInstance has not run');
+    return this.instance.id;
+  }
+
   async health() {
     const databaseOk = await this.database.ping();
     return {

@@ -8,6 +8,7 @@ import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountZonesRepository } from '../account-zones/account-zones.repository.js';
 import type { GroupLinesRepository } from '../group-lines/group-lines.repository.js';
 import { placeOnLine } from '../group-lines/group-lines.service.js';
+import type { LicenseLimits } from '../licenses/license-limits.js';
 import type { NodesRepository } from '../nodes/nodes.repository.js';
 import type { NodeCapacity } from '../snapshots/node-capacity.js';
 import type { ZoneSettingsRepository } from './zone-settings.repository.js';
@@ -22,6 +23,7 @@ export interface ZonesServiceDeps {
   readonly groupLines: GroupLinesRepository;
   readonly transactions: Transactions;
   readonly capacity: NodeCapacity;
+  readonly licenseLimits: LicenseLimits;
 }
 
 /** Zones of one operator. A zone that does not belong to the operator is 101018, like a missing one. */
@@ -82,6 +84,7 @@ export class ZonesService {
   async create(operatorId: number, input: ZoneIn, creatorId?: number): Promise<Zone> {
     return onUniqueViolation(201002, async () => {
       const id = await this.deps.transactions.run(async () => {
+        await this.deps.licenseLimits.check(operatorId, 'zones');
         const { limit, zones } = await this.zones.lockZoneLimit(operatorId);
         if (limit > 0 && zones >= limit) throw new AppError(201003, { extra: { limit } });
         const zoneId = await this.zones.insert(operatorId, { name: input.name.trim(), memo: input.memo });

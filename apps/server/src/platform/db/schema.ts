@@ -2,6 +2,7 @@ import type {
   AlertKind,
   BlockCause,
   CacheUrlResult,
+  LicenseSetting,
   LogExportFilter,
   LogExportFormat,
   LogExportStatus,
@@ -1719,4 +1720,46 @@ export const dnsReconcileLeases = pgTable('dns_reconcile_leases', {
   holder: text('holder').notNull(),
   until: timestamp('until', { withTimezone: true, mode: 'date' }).notNull(),
   lastPassAt: timestamp('last_pass_at', { withTimezone: true, mode: 'date' }),
+});
+
+/**
+ * Operators' licences (routes/licenses.ts): online ones the vendor (admin) drafts and issues, and
+ * offline ones the operator activated here (`key` holds the signed document). The operator's
+ * licence is the one issued last; without one nothing is limited (docs/decisions.md "Licences").
+ */
+export const licenses = pgTable(
+  'licenses',
+  {
+    id: rowId(),
+    operatorId: bigint('operator_id', { mode: 'number' })
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    source: text('source').$type<'online' | 'offline'>().notNull(),
+    settings: jsonb('settings').$type<LicenseSetting>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }),
+    key: text('key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('licenses_operator_issued_idx').on(t.operatorId, t.issuedAt),
+    check('licenses_source_check', sql`${t.source} IN ('online', 'offline')`),
+  ],
+);
+
+/**
+ * The vendor's offline licences (admin tier): what it signs for an installation that never reaches
+ * it. `key` is the signed document, null until issued and after its registration is taken back.
+ */
+export const offlineLicenses = pgTable('offline_licenses', {
+  id: rowId(),
+  ownerId: ownerKey('cascade'),
+  customer: text('customer').notNull(),
+  installId: text('install_id').notNull(),
+  settings: jsonb('settings').$type<LicenseSetting>().notNull(),
+  key: text('key'),
+  issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
 });

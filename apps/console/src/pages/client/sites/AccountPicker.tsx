@@ -17,18 +17,30 @@ interface AccountPickerProps {
   ariaLabel?: string;
   placeholder?: string;
   style?: CSSProperties;
+  /** The console that searches: the operator's customers (default), or the vendor's operators. */
+  console?: 'client' | 'admin';
 }
 
 /**
- * Picks a customer account (a form control): `GET client/accounts` searched on the server by
- * account or name as the operator types, first page shown, with how many more match.
+ * Picks an account (a form control): `GET {console}/accounts` of its default tab (an operator's
+ * customers; the vendor's operators), searched on the server by account or name as one types,
+ * first page shown, with how many more match.
  */
-export function AccountPicker({ id, value, onChange, allowClear, ariaLabel, placeholder, style }: AccountPickerProps) {
+export function AccountPicker({
+  id,
+  value,
+  onChange,
+  allowClear,
+  ariaLabel,
+  placeholder,
+  style,
+  console: tier = 'client',
+}: AccountPickerProps) {
   const { t } = useTranslation(['sites', 'common']);
   const [name, setName] = useState('');
   const accounts = useQuery({
-    ...routeQuery('client', accountRoutes.listAccounts, {
-      params: { auth: 'client' },
+    ...routeQuery(tier, accountRoutes.listAccounts, {
+      params: { auth: tier },
       query: { page: 1, pageSize: PICKER_PAGE_SIZE, name: name === '' ? undefined : name },
     }),
     placeholderData: keepPreviousData,

@@ -1,0 +1,183 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { licenseRoutes, type OfflineLicense } from '@rampart/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Form, Input, Space, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { changes } from '../../../app/resource-changes';
+import { routeQuery, useRouteMutation } from '../../../app/route-query';
+import { toastText } from '../../../app/toast';
+import { useCreateOrUpdate } from '../../../app/use-create-or-update';
+import { ConfirmButton } from '../../../components/ConfirmButton';
+import { CopyButton } from '../../../components/CopyButton';
+import { type ListColumns, ListToolbar } from '../../../components/FitTable';
+import { FormModal } from '../../../components/FormModal';
+import { ListTable } from '../../../components/ListTable';
+import { PageTitle } from '../../../components/PageTitle';
+import { actionsColumn, RowActions } from '../../../components/RowActions';
+import { pendingFor } from '../../../features/lists/row-pending';
+import { useListSearch } from '../../../features/lists/use-list-search';
+import { schemaRules } from '../../../forms/zod-rules';
+import {
+  LicenseExpiry,
+  LicenseLimits,
+  LicenseSettingFields,
+  type LicenseSettingValues,
+  licenseSettingOf,
+  licenseSettingValues,
+} from './license-setting';
+
+type OfflineValues = LicenseSettingValues & { customer: string; installID: string };
+
+const rules = schemaRules(licenseRoutes.putOfflineLicense.request.body, { licenseSetting: null });
+
+/**
+ * `/admin/offlineLicense`: licences for installations that never reach the vendor. Issuing signs
+ * the record for its installation ID; the key is what the operator pastes into its licence page.
+ */
+export function OfflineLicensesPage() {
+  const { t } = useTranslation(['licenses', 'shell']);
+  const search = useListSearch([]);
+  const list = useQuery(
+    routeQuery('admin', licenseRoutes.listOfflineLicenses, {
+      query: { page: search.page, pageSize: search.pageSize },
+    }),
+  );
+  const [editing, setEditing] = useState<OfflineLicense | 'new' | null>(null);
+  const issue = useRouteMutation('admin', licenseRoutes.issueOfflineLicense, {
+    input: (id: number) => ({ body: { id } }),
+    invalidates: changes('licenses'),
+    success: () => toastText('issueLicenseSuccess'),
+  });
+  const unregister = useRouteMutation('admin', licenseRoutes.unregisterOfflineLicense, {
+    input: (id: number) => ({ body: { id } }),
+    invalidates: changes('licenses'),
+    success: () => toastText('updateSuccess'),
+  });
+  const remove = useRouteMutation('admin', licenseRoutes.deleteOfflineLicenses, {
+    input: (ids: number[]) => ({ body: { ids } }),
+    invalidates: changes('licenses'),
+    success: () => toastText('deleteSuccessful'),
+  });
+
+  const columns: ListColumns<OfflineLicense> = [
+    { title: t('customer'), dataIndex: 'customer' },
+    {
+      title: t('installID'),
+      dataIndex: 'installID',
+      render: (id: string) => <Typography.Text code>{id}</Typography.Text>,
+    },
+    { title: t('limits'), key: 'limits', render: (_, item) => <LicenseLimits setting={item.licenseSetting} /> },
+    { title: t('expiredAt'), key: 'expiredAt', render: (_, item) => <LicenseExpiry setting={item.licenseSetting} /> },
+    {
+      title: t('key'),
+      dataIndex: 'key',
+      render: (key: string | null) =>
+        key ? (
+          <Space>
+            <Tag color="green">{t('issued')}</Tag>
+            <CopyButton text={key} />
+          </Space>
+        ) : (
+          <Tag>{t('notIssued')}</Tag>
+        ),
+    },
+    actionsColumn((item) => (
+      <RowActions
+        onEdit={() => setEditing(item)}
+        deleteConfirm={t('deleteOfflineConfirm', { customer: item.customer })}
+        deleting={pendingFor(remove, item.id)}
+        onDelete={() => remove.mutate([item.id])}
+      >
+        {item.key ? (
+          <ConfirmButton
+            confirm={t('unregisterConfirm', { customer: item.customer })}
+            pending={unregister.isPending && unregister.variables === item.id}
+            onConfirm={() => unregister.mutate(item.id)}
+          >
+            {t('unregister')}
+          </ConfirmButton>
+        ) : (
+          <Button
+            size="small"
+            loading={issue.isPending && issue.variables === item.id}
+            onClick={() => issue.mutate(item.id)}
+          >
+            {t('issue')}
+          </Button>
+        )}
+      </RowActions>
+    )),
+  ];
+
+  return (
+    <>
+      <PageTitle>{t('shell:menu.offlineLicense')}</PageTitle>
+      <ListToolbar style={{ marginBottom: 16 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('createOffline')}
+        </Button>
+      </ListToolbar>
+      <ListTable<OfflineLicense>
+        rowKey="id"
+        columns={columns}
+        list={list}
+        paging={search}
+        emptyText={t('emptyOffline')}
+      />
+      <OfflineFormModal license={editing} onClose={() => setEditing(null)} />
+    </>
+  );
+}
+
+/** Creates an offline licence ('new') or edits one (which takes back its key); null closes. */
+function OfflineFormModal({ license, onClose }: { license: OfflineLicense | 'new' | null; onClose: () => void }) {
+  const { t } = useTranslation('licenses');
+  const [form] = Form.useForm<OfflineValues>();
+  const existing = license === 'new' ? null : license;
+  const body = (values: OfflineValues) => ({
+    customer: values.customer,
+    installID: values.installID,
+    licenseSetting: licenseSettingOf(values),
+  });
+  const save = useCreateOrUpdate('admin', {
+    create: licenseRoutes.putOfflineLicense,
+    update: licenseRoutes.putOfflineLicense,
+    createInput: (values: OfflineValues) => ({ body: body(values) }),
+    updateInput: (values) => ({ body: { id: values.id, ...body(values) } }),
+    invalidates: changes('licenses'),
+    success: { create: () => toastText('createOfflineLicenseSuccess'), update: () => toastText('updateSuccess') },
+    form: { instance: form, fields: ['customer', 'installID'] },
+    onSuccess: onClose,
+  });
+  return (
+    <FormModal<OfflineValues>
+      open={license !== null}
+      title={existing ? t('editOfflineTitle', { customer: existing.customer }) : t('createOfflineTitle')}
+      form={form}
+      width={640}
+      pending={save.pending}
+      onCancel={onClose}
+      initialValues={{
+        customer: existing?.customer ?? '',
+        installID: existing?.installID ?? '',
+        ...licenseSettingValues(existing?.licenseSetting),
+      }}
+      onSubmit={(values) => save.submit(values, existing)}
+    >
+      <Form.Item name="customer" label={t('customer')} rules={rules('customer')} required>
+        <Input autoFocus />
+      </Form.Item>
+      <Form.Item
+        name="installID"
+        label={t('installID')}
+        rules={rules('installID')}
+        required
+        extra={existing?.key ? t('editTakesKey') : t('installHint')}
+      >
+        <Input />
+      </Form.Item>
+      <LicenseSettingFields />
+    </FormModal>
+  );
+}
