@@ -4,6 +4,7 @@ import { ALL_ROUTES, API_BASE, buildOpenApiDocument } from '@rampart/contract';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { composeAccounts } from './composition/accounts.js';
 import { composeAnalytics } from './composition/analytics.js';
+import { composeAutoCertificates } from './composition/auto-certificates.js';
 import type { AppConfig, AppContext } from './composition/context.js';
 import { composeEdge } from './composition/edge.js';
 import { createHttpServer } from './composition/http-server.js';
@@ -106,6 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
   const { domainProofJob } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
+  const autoCertificatesJob = composeAutoCertificates(ctx, binder, dnsSettings);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {
@@ -124,6 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logExportJob: analytics.exportJob,
     logPushJob: analytics.pushJob,
     dnsSettings,
+    autoCertificatesJob,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -170,6 +173,7 @@ declare module 'fastify' {
       logPushJob: import('./modules/log-push/log-push.job.js').LogPushJob;
       /** The operators' DNS providers (the publishing of later work takes its provider here). */
       dnsSettings: import('./modules/dns/dns-settings.service.js').DnsSettingsService;
+      autoCertificatesJob: import('./modules/auto-certificates/auto-certificates.job.js').AutoCertificatesJob;
     };
   }
   interface FastifyRequest {

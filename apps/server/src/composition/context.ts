@@ -35,6 +35,7 @@ export type AppConfig = Pick<
   | 'logPushSettleMs'
   | 'logPushTickMs'
   | 'logPushBackoffMs'
+  | 'autoCert'
 > &
   // Where files such as the operators' geo databases live; absent (tests): a temporary directory.
   Partial<Pick<Config, 'dataDir'>>;

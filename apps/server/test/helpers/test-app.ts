@@ -71,6 +71,8 @@ export async function createTestApp(
       logExportTickMs: 0,
       // Log push runs when a test wakes or drives the job (log-push.test.ts).
       logPushTickMs: 0,
+      // Automatic certificates are issued when a test drives the job (auto-certificates.test.ts).
+      autoCert: { timing: { tickMs: 0 } },
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),
