@@ -84,7 +84,6 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   Encrypt: "Let's Encrypt, the default certificate authority of automatic certificates (a product name)",
   EAB: "external account binding, the ACME term for a CA's account credentials",
   HMAC: 'the HMAC key of ACME external account binding',
-  PEM: 'the text format of certificates (a CA bundle)',
   // Sign-in.
   QR: 'the QR code of the authenticator setup',
   Telegram: 'the Telegram bot token of alert notices (error 101021)',
