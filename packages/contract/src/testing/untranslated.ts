@@ -80,10 +80,6 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   Google: 'Google Trust Services, a certificate authority an operator may choose (a product name)',
   Trust: 'Google Trust Services, a certificate authority an operator may choose (a product name)',
   Services: 'Google Trust Services, a certificate authority an operator may choose (a product name)',
-  Let: "Let's Encrypt, the default certificate authority of automatic certificates (a product name)",
-  Encrypt: "Let's Encrypt, the default certificate authority of automatic certificates (a product name)",
-  EAB: "external account binding, the ACME term for a CA's account credentials",
-  HMAC: 'the HMAC key of ACME external account binding',
   // Sign-in.
   QR: 'the QR code of the authenticator setup',
   Telegram: 'the Telegram bot token of alert notices (error 101021)',
