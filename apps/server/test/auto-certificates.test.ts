@@ -5,6 +5,7 @@ import {
   getAcmeSetting,
   getZeroSSLSetting,
   listAutoCertificates,
+  listDomains,
   renewAutoCertificates,
   saveAcmeSetting,
   saveGoogleTrustSetting,
@@ -170,6 +171,20 @@ describe('automatic certificates', () => {
       RETRY_BASE_MS,
     );
     expect(snapshot.dataPlane.domains.find((d) => d.name === 'lost.example.com')?.certificateId).toBeNull();
+
+    // The customer sees where each domain's certificate stands, with the failure's reason.
+    const domains = await sendAs(t.app, fx.user, listDomains, { params: { siteId: fx.siteId }, query: {} });
+    expect(
+      domains
+        .json()
+        .data.filter((d) => d.autoSSL)
+        .map((d) => [d.name, d.autoSSLStatus, d.autoSSLError]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['shop.example.com', 'valid', ''],
+        ['lost.example.com', 'failed', lost?.lastError],
+      ]),
+    );
 
     // Filters.
     expect((await list({ status: 'failed' })).data.map((c) => c.domain)).toEqual(['lost.example.com']);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { autoCertStatusSchema } from '../enums.js';
 import { pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zIdParam, zIds } from '../validators/ids.js';
@@ -30,10 +31,6 @@ export const ACME_DIRECTORIES: Record<Exclude<AcmeCa, 'custom'>, string> = {
 export const AUTO_CERT_RENEW_DAYS = 30;
 /** Most ids one renew call names. */
 export const AUTO_CERT_RENEW_MAX = 100;
-
-export const AUTO_CERT_STATUSES = ['pending', 'issuing', 'valid', 'failed'] as const;
-export const autoCertStatusSchema = z.enum(AUTO_CERT_STATUSES);
-export type AutoCertStatus = z.infer<typeof autoCertStatusSchema>;
 
 const PEM_CERTS_RE = /^\s*(-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+?-----END CERTIFICATE-----\s*)+$/;
 

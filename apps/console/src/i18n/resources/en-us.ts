@@ -697,6 +697,13 @@ export const enUS = {
     },
   },
   domains: {
+    autoSSLState: {
+      column: 'Automatic certificate',
+      pending: 'Pending',
+      issuing: 'Issuing',
+      valid: 'Issued',
+      failed: 'Failed',
+    },
     tags: 'Tags',
     certStatuses: {
       none: 'No certificate',

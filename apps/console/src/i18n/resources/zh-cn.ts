@@ -685,6 +685,7 @@ export const zhCN: LocaleResources = {
     },
   },
   domains: {
+    autoSSLState: { column: '自动证书', pending: '等待中', issuing: '签发中', valid: '已签发', failed: '失败' },
     tags: '标签',
     certStatuses: {
       none: '无证书',

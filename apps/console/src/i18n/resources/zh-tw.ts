@@ -686,6 +686,7 @@ export const zhTW: LocaleResources = {
     },
   },
   domains: {
+    autoSSLState: { column: '自動憑證', pending: '等待中', issuing: '簽發中', valid: '已簽發', failed: '失敗' },
     tags: '標籤',
     certStatuses: {
       none: '無憑證',
