@@ -5,6 +5,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import type { CertificatesRepository } from '../certificates/certificates.repository.js';
+import { certificateColumns } from '../certificates/certificates.service.js';
 import { parseCertificate } from '../certificates/x509.js';
 import { canonicalName, recordSet } from '../dns/dns-provider.js';
 import type { DnsSettingsService } from '../dns/dns-settings.service.js';
@@ -193,15 +194,7 @@ export class AutoCertificatesJob {
   private async store(row: ClaimedCertificate, attemptId: number, chain: string, keyPem: string): Promise<void> {
     const now = new Date(this.clock());
     const parsed = parseCertificate(chain, keyPem, now);
-    const columns = {
-      certPem: parsed.chainPem,
-      keySealed: this.box.seal(parsed.keyPem),
-      names: parsed.names,
-      issuer: parsed.issuer,
-      notBefore: parsed.notBefore,
-      notAfter: parsed.notAfter,
-      fingerprint: parsed.fingerprint,
-    };
+    const columns = certificateColumns(parsed, this.box);
     await this.transactions.run(async () => {
       let certificateId = row.certificateId;
       if (certificateId === null || !(await this.certificates.update(row.siteId, certificateId, columns))) {

@@ -74,18 +74,22 @@ export function AutoCertificatesPage() {
     },
   ];
 
+  const textFilter = (key: 'domain' | 'lastError') => (
+    <Input.Search
+      allowClear
+      style={{ width: 260 }}
+      defaultValue={search.filters[key] ?? ''}
+      placeholder={t(`filters.${key}`)}
+      aria-label={t(`filters.${key}`)}
+      onSearch={(text) => search.setFilters({ [key]: text.trim() })}
+    />
+  );
+
   return (
     <>
       <PageTitle>{t('shell:menu.autoSSLManagement')}</PageTitle>
       <Flex gap="small" wrap style={{ marginBottom: 16 }}>
-        <Input.Search
-          allowClear
-          style={{ width: 260 }}
-          defaultValue={search.filters.domain ?? ''}
-          placeholder={t('filters.domain')}
-          aria-label={t('filters.domain')}
-          onSearch={(text) => search.setFilters({ domain: text.trim() })}
-        />
+        {textFilter('domain')}
         <ChoiceFilter
           label={t('status')}
           value={search.filters.status}
@@ -93,14 +97,7 @@ export function AutoCertificatesPage() {
           options={AUTO_CERT_STATUSES.map((status) => ({ value: status, label: t(`statuses.${status}`) }))}
           onChange={(status) => search.setFilters({ status })}
         />
-        <Input.Search
-          allowClear
-          style={{ width: 260 }}
-          defaultValue={search.filters.lastError ?? ''}
-          placeholder={t('filters.lastError')}
-          aria-label={t('filters.lastError')}
-          onSearch={(text) => search.setFilters({ lastError: text.trim() })}
-        />
+        {textFilter('lastError')}
       </Flex>
       <Button
         type="primary"
