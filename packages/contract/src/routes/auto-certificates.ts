@@ -127,7 +127,7 @@ export const renewAutoCertificates = defineRoute({
   method: 'POST',
   path: '/client/autoCertificates/renew',
   access: tiers(['client'], 'client.domains.write'),
-  codes: [101018],
+  codes: [],
   summary: 'Issues or renews the named automatic certificates now (all or none)',
   tags: ['certificates'],
   request: { body: z.object({ ids: zIds(AUTO_CERT_RENEW_MAX) }) },
