@@ -4,6 +4,7 @@ import { ALL_ROUTES, API_BASE, buildOpenApiDocument } from '@rampart/contract';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { composeAccounts } from './composition/accounts.js';
 import { composeAnalytics } from './composition/analytics.js';
+import { composeAutoCertificates } from './composition/auto-certificates.js';
 import type { AppConfig, AppContext } from './composition/context.js';
 import { composeDns } from './composition/dns.js';
 import { composeEdge } from './composition/edge.js';
@@ -135,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
   const { domainProofJob, cnameSettings } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
   const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
+  const autoCertificatesJob = composeAutoCertificates(ctx, binder, dnsSettings);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {
@@ -156,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     alerts: notifications.alerts,
     alertsJob: notifications.alertsJob,
     dnsReconciler,
+    autoCertificatesJob,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -208,6 +211,7 @@ declare module 'fastify' {
       alertsJob: import('./modules/alerts/alerts.job.js').AlertsJob;
       /** Publishes the operators' DNS records (tests run its passes themselves). */
       dnsReconciler: import('./modules/dns/dns-reconciler.js').DnsReconciler;
+      autoCertificatesJob: import('./modules/auto-certificates/auto-certificates.job.js').AutoCertificatesJob;
     };
   }
   interface FastifyRequest {

@@ -122,6 +122,11 @@ export interface Config {
   readonly domainProof: boolean;
   /** How often the background job looks for proof of pending domains, in seconds (`RAMPART_DOMAIN_PROOF_INTERVAL`, default 300; 0 = never). */
   readonly domainProofIntervalSeconds: number;
+  /** Automatic certificates' job timing and ACME polling (defaults in auto-certificates.job.ts; tests shorten them). */
+  readonly autoCert?: {
+    readonly timing?: Partial<import('./modules/auto-certificates/auto-certificates.job.js').AutoCertTiming>;
+    readonly acmePolling?: Partial<import('./modules/auto-certificates/acme-settings.service.js').AcmePolling>;
+  };
 }
 
 export class ConfigError extends Error {}

@@ -149,3 +149,8 @@ export const DEFAULT_REGION_RULE: {
   urlRegex: '',
   blockType: BLOCK_TYPES.fiveSecondShield,
 });
+
+/** Where a domain's automatic certificate stands (routes/auto-certificates.ts). */
+export const AUTO_CERT_STATUSES = ['pending', 'issuing', 'valid', 'failed'] as const;
+export const autoCertStatusSchema = z.enum(AUTO_CERT_STATUSES);
+export type AutoCertStatus = z.infer<typeof autoCertStatusSchema>;

@@ -51,6 +51,7 @@ export const CLIENT_PATHS = {
   sitesList: 'sitesManagement/sitesList',
   domains: 'sitesManagement/domains',
   blockList: 'sitesManagement/blockList',
+  autoSSLManagement: 'sitesManagement/autoSSLManagement',
   monitorNodeList: 'monitorManagement/monitorNodeList',
   monitorNodeGroup: 'monitorManagement/monitorNodeGroup',
   dnsSetting: 'systemManagement/dnsSetting',

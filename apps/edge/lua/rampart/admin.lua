@@ -149,6 +149,13 @@ local function apply(doc, hash)
     ok, err = put(store.firewall_key(gen, f.id), store.encode_entry(i, f))
     if i % YIELD_EVERY == 0 then yield() end
   end
+  for i, a in ipairs(doc.acmeChallenges) do
+    if not ok then break end
+    ok, err = put(store.acme_key(gen, a.host, a.token), a.keyAuthorization)
+    if i % YIELD_EVERY == 0 then yield() end
+  end
+  -- Marks a generation with challenges (rampart.router looks only then).
+  if ok and #doc.acmeChallenges > 0 then ok, err = put(store.acme_key(gen, "*", "any"), "1") end
   local meta = {
     version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates,
     cacheEpoch = doc.cacheEpoch, limits = doc.limits, hash = hash, geoDatabase = doc.geoDatabase,

@@ -23,6 +23,7 @@
 --                                (`_site`: with the site filters, for a site with compression or pages)
 --   "@rampart_site_http", "@rampart_site_https"  a site with compression or error pages (rampart.settings)
 --   "@rampart_modules"           the domain has site modules (rampart.modules does the rest)
+--   "!"<key authorization>       the answer to an ACME HTTP-01 challenge the node was given
 -- set_by_lua runs without a coroutine of its own, which is measurably cheaper per request than
 -- rewrite_by_lua; nothing here yields. It writes as few nginx variables as it can (each write is a
 -- hash lookup in nginx): the domain id for the access log, and the Host sent upstream only when the
@@ -48,6 +49,23 @@ local cached_location
 -- OpenSSL's RNG cost ~13% of the edge's CPU per request, and of an nginx-side
 -- "$pid-$connection-..." whose number formatting cost ~2,500 instructions (bench/README.md).
 local id_prefix, serial = nil, 0
+
+-- ACME HTTP-01 challenges (docs/decisions.md "Automatic certificates"): whether the generation
+-- holds any is read once per worker and generation, so a node without one pays a number compare.
+local ACME_PREFIX = "/.well-known/acme-challenge/"
+local acme_gen, acme_any = nil, false
+
+-- The key authorization the node holds for the host and this request's challenge path, or nil.
+local function acme_answer(var, gen)
+  if gen ~= acme_gen then
+    acme_gen = gen
+    acme_any = store.dict:get(store.acme_key(gen, "*", "any")) ~= nil
+  end
+  if not acme_any then return nil end
+  local uri = var.uri
+  if string.find(uri, ACME_PREFIX, 1, true) ~= 1 then return nil end
+  return store.dict:get(store.acme_key(gen, var.host, uri:sub(#ACME_PREFIX + 1)))
+end
 
 -- Cache rules (packages/contract/src/routes/site-cache.ts), compiled once per cached domain entry
 -- (worker and generation): each rule becomes a test on the request path and the name of the
@@ -189,6 +207,9 @@ function _M.route()
   var.rampart_request_id = id_prefix .. serial
   local domain, gen = store.lookup(var.host) -- nginx lower-cases the host and strips the port
   if gen == nil then return "503" end
+  -- An ACME challenge is answered before anything else of the host: zone limits, firewall, redirects.
+  local acme = acme_answer(var, gen)
+  if acme then return "!" .. acme end
   -- Zone limits (rampart.limits): one boolean while the unknown-host limit is off.
   if limits.http and limits.refuse(var, domain) then return "444" end
   if domain == nil then return "404" end
@@ -260,6 +281,11 @@ local function act(var, route)
   if route:byte(1) == 99 then return challenge.act(route, var) end -- "c<kind><site>": rampart.challenge
   if route:byte(1) == 62 then return pages.redirect(route:sub(2), 301) end -- ">"<target>: a Lua ACL redirect
   if route:byte(1) == 97 then return auth.refuse(route, pages) end -- "a[b][j]": an auth rule's 401
+  if route:byte(1) == 33 then -- "!"<key authorization>: an ACME HTTP-01 challenge's answer
+    ngx.header.content_type = "text/plain"
+    ngx.print(route:sub(2))
+    return ngx.exit(200)
+  end
   local status = tonumber(route)
   if status == 444 then return ngx.exit(444) end -- a zone limit or a firewall's drop: close without an answer
   if status and status >= 300 and status < 400 then

@@ -11,6 +11,7 @@
 --   …|g<N>|f:<id>       a site's firewall {id, whitelist, blacklist, userAgents, intervals, rates} (rampart.firewall)
 --   …|g<N>|meta:        {version, generation, domains, certificates, cacheEpoch, limits}
 --   …|g<N>|x:           the challenge keys {keys, passSeconds} (rampart.challenge)
+--   …|g<N>|a:<host>/<token>  an ACME HTTP-01 key authorization (a plain string; rampart.router)
 --   …|g<N>|keys:        every key of generation N, to retire it later
 -- A generation is written completely before `current` points at it and never changes afterwards,
 -- so a cache keyed by generation never needs invalidating.
@@ -62,6 +63,7 @@ function _M.certificate_key(gen, id) return key(gen, "c", tostring(id)) end
 function _M.cache_key(gen, id) return key(gen, "p", tostring(id)) end
 function _M.settings_key(gen, id) return key(gen, "s", tostring(id)) end
 function _M.firewall_key(gen, id) return key(gen, "f", tostring(id)) end
+function _M.acme_key(gen, host, token) return key(gen, "a", host .. "/" .. token) end
 
 -- The site firewall `id` of generation `gen`, decoded, or nil (compiled and memoized by rampart.firewall).
 function _M.firewall(gen, id)

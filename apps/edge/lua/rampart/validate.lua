@@ -324,6 +324,25 @@ function _M.document(doc)
     return nil, "abuseIPs", "not a SHA-256 in hex"
   end
 
+  -- ACME HTTP-01 challenges of the node's domains being issued (rampart.acme answers them).
+  local acme_challenges = {}
+  local raw_acme = doc.acmeChallenges
+  if raw_acme == nil or raw_acme == null then raw_acme = {} end
+  if not is_array(raw_acme, 10000) then return nil, "acmeChallenges", "not a list of at most 10000" end
+  for i, a in ipairs(raw_acme) do
+    local path = "acmeChallenges[" .. (i - 1) .. "]"
+    if type(a) ~= "table" then return nil, path, "not an object" end
+    if not is_host(a.host) then return nil, path .. ".host", "not a host name" end
+    if type(a.token) ~= "string" or not re_find(a.token, [[^[A-Za-z0-9_-]{16,128}\z]], "jo") then
+      return nil, path .. ".token", "not an ACME token"
+    end
+    if type(a.keyAuthorization) ~= "string"
+      or not re_find(a.keyAuthorization, [[^[A-Za-z0-9_-]{16,128}\.[A-Za-z0-9_-]{16,128}\z]], "jo") then
+      return nil, path .. ".keyAuthorization", "not a key authorization"
+    end
+    acme_challenges[i] = { host = a.host, token = a.token, keyAuthorization = a.keyAuthorization }
+  end
+
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
     local path = "domains[" .. (i - 1) .. "]"
@@ -337,7 +356,7 @@ function _M.document(doc)
   return {
     version = doc.version, domains = domains, certificates = certificates, caches = caches, modules = modules,
     settings = settings, firewalls = firewalls, cacheEpoch = epoch, limits = limits, challenge = keys,
-    geoDatabase = geo_database, abuseIPs = abuse_ips,
+    geoDatabase = geo_database, abuseIPs = abuse_ips, acmeChallenges = acme_challenges,
   }
 end
 

@@ -43,6 +43,7 @@ export type AppConfig = Pick<
   | 'telegramApiUrl'
   | 'alertsTickMs'
   | 'dnsPublish'
+  | 'autoCert'
 > &
   // Where files such as the operators' geo databases live; absent (tests): a temporary directory.
   Partial<Pick<Config, 'dataDir'>>;

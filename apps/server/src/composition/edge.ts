@@ -62,6 +62,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         geoDatabase: (ownerId) => geo.hashOf(ownerId),
         abuseIPs: (ownerId, firewalls) =>
           firewalls.some((f) => f.reputation) ? abuseIPs.hashOf(ownerId) : Promise.resolve(null),
+        acmeChallenges: (domainIds) => repos.autoCertificates.challengesOf(domainIds),
         l4: (ownerId, streamPorts, zone) =>
           edgeL4(repos.firewallL4, streamPorts, zone, () => geo.countryNetworks(ownerId)),
       },

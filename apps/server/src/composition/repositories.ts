@@ -7,6 +7,7 @@ import { AuditRepository } from '../modules/audit/audit.repository.js';
 import { AccountsRepository } from '../modules/auth/accounts.repository.js';
 import { SessionsRepository } from '../modules/auth/sessions.repository.js';
 import { TicketsRepository } from '../modules/auth/tickets.repository.js';
+import { AutoCertificatesRepository } from '../modules/auto-certificates/auto-certificates.repository.js';
 import { CacheTasksRepository } from '../modules/cache-tasks/cache-tasks.repository.js';
 import { CertificatesRepository } from '../modules/certificates/certificates.repository.js';
 import { DnsPublishRepository } from '../modules/dns/dns-publish.repository.js';
@@ -101,6 +102,7 @@ export function createRepositories(db: Db) {
     firewallL4: new FirewallL4Repository(db),
     blockList: new BlockListRepository(db),
     abuseIPs: new AbuseIPsRepository(db),
+    autoCertificates: new AutoCertificatesRepository(db),
     domainAccess: new DomainAccessRepository(db),
     sites: new SitesRepository(db),
     snapshot: new SnapshotRepository(db),

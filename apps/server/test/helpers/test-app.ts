@@ -73,6 +73,8 @@ export async function createTestApp(
       logPushTickMs: 0,
       // DNS publication passes run when a test asks (the API or app.rampart.dnsReconciler).
       dnsPublish: false,
+      // Automatic certificates are issued when a test drives the job (auto-certificates.test.ts).
+      autoCert: { timing: { tickMs: 0 } },
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),

@@ -389,6 +389,23 @@ export const edgeZoneLimitsSchema = z.strictObject({
 });
 export const NO_ZONE_LIMITS = { invalidDomainPerMinute: 0, tlsHandshakesPerMinute: 0 } as const;
 
+/** Most ACME HTTP-01 challenges a node holds at once (one per domain being issued). */
+export const ACME_CHALLENGES_MAX = 10_000;
+/** An ACME token: base64url (RFC 8555 §8.3), at least 128 bits of entropy. */
+const ACME_TOKEN_RE = /^[A-Za-z0-9_-]{16,128}$/;
+
+/**
+ * An ACME HTTP-01 challenge the node answers (docs/decisions.md "Automatic certificates"):
+ * `GET http://<host>/.well-known/acme-challenge/<token>` answers `keyAuthorization` as text,
+ * before any other rule of the host (firewall, redirects) and whether the host is served or not.
+ */
+export const edgeAcmeChallengeSchema = z.strictObject({
+  host: z.string().max(DATA_PLANE_LIMITS.hostLength).regex(HOST_NAME_RE, 'not a host name'),
+  token: z.string().regex(ACME_TOKEN_RE, 'not an ACME token'),
+  /** `<token>.<account key thumbprint>` (base64url). */
+  keyAuthorization: z.string().regex(/^[A-Za-z0-9_-]{16,128}\.[A-Za-z0-9_-]{16,128}$/, 'not a key authorization'),
+});
+
 export const dataPlaneSchema = z
   .strictObject({
     version: z.string().min(1).max(DATA_PLANE_LIMITS.versionLength).regex(VERSION_RE, 'not a version token'),
@@ -407,6 +424,8 @@ export const dataPlaneSchema = z
     geoDatabase: edgeGeoDatabaseSchema,
     /** The operator's reputation list the node's IP trust protection uses (edge/reputation.ts), or null. */
     abuseIPs: edgeAbuseIPsSchema,
+    /** ACME HTTP-01 challenges of the node's domains being issued (none most of the time). */
+    acmeChallenges: z.array(edgeAcmeChallengeSchema).max(ACME_CHALLENGES_MAX).optional(),
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();
@@ -541,4 +560,5 @@ export function emptyEdgeFirewall(id: number): EdgeFirewall {
 export type EdgeDomainAccess = z.infer<typeof edgeDomainAccessSchema>;
 export type EdgeZoneLimits = z.infer<typeof edgeZoneLimitsSchema>;
 export type EdgeCertificate = z.infer<typeof edgeCertificateSchema>;
+export type EdgeAcmeChallenge = z.infer<typeof edgeAcmeChallengeSchema>;
 export type EdgeUpstream = z.infer<typeof edgeUpstreamSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { domainStatusSchema } from '../enums.js';
+import { autoCertStatusSchema, domainStatusSchema } from '../enums.js';
 import { orderBySchema, pageQuery } from '../http.js';
 import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
@@ -161,6 +161,9 @@ export const domainSchema = z.object({
   hostName: z.string(),
   forceSSL: z.boolean(),
   autoSSL: z.boolean(),
+  /** With auto SSL on, where its certificate stands (auto-certificates.ts) and the last failure's reason. */
+  autoSSLStatus: autoCertStatusSchema.optional(),
+  autoSSLError: z.string().optional(),
   portMap: z.boolean(),
   /** The name the customer CNAMEs this domain to. */
   cname: z.string(),

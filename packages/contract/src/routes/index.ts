@@ -5,6 +5,7 @@ import { analyticsEventRoutes } from './analytics-events.js';
 import { announcementRoutes } from './announcements.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
+import { autoCertificateRoutes } from './auto-certificates.js';
 import { blockListRoutes } from './block-list.js';
 import { cacheTaskRoutes } from './cache-tasks.js';
 import { certificateRoutes } from './certificates.js';
@@ -72,6 +73,7 @@ export * from './analytics-events.js';
 export * from './announcements.js';
 export * from './audit.js';
 export * from './auth.js';
+export * from './auto-certificates.js';
 export * from './block-list.js';
 export * from './cache-tasks.js';
 export * from './certificates.js';
@@ -165,6 +167,7 @@ export const ROUTE_GROUPS = {
   dnsCnames: dnsCnameRoutes,
   domainProof: domainProofRoutes,
   certificates: certificateRoutes,
+  autoCertificates: autoCertificateRoutes,
   siteCache: siteCacheRoutes,
   cacheTasks: cacheTaskRoutes,
   siteModules: siteModuleRoutes,

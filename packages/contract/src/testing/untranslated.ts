@@ -74,6 +74,12 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   Log4Shell: 'the name of the Log4j vulnerability (CVE-2021-44228), a WAF rule group',
   Shell: 'shell commands of the command-injection WAF rule group',
   Shellshock: 'the name of the bash vulnerability (CVE-2014-6271), a WAF rule group',
+  // Automatic certificates (auto-certificates.ts): the protocol, the CAs' names, their credential terms.
+  ACME: 'the protocol automatic certificates are issued with (RFC 8555)',
+  ZeroSSL: 'a certificate authority an operator may choose, a product name',
+  Google: 'Google Trust Services, a certificate authority an operator may choose (a product name)',
+  Trust: 'Google Trust Services, a certificate authority an operator may choose (a product name)',
+  Services: 'Google Trust Services, a certificate authority an operator may choose (a product name)',
   // Sign-in.
   QR: 'the QR code of the authenticator setup',
   Telegram: 'the Telegram bot token of alert notices (error 101021)',

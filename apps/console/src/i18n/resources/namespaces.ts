@@ -28,6 +28,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   lines: true,
   virtualNodes: true,
   siteActions: true,
+  autoCertificates: true,
   clientDomains: true,
   siteSettings: true,
   firewall: true,

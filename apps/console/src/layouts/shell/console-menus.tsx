@@ -194,6 +194,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'sitesList', path: CLIENT_PATHS.sitesList, permission: 'client.sites.read' },
         { key: 'domains', path: CLIENT_PATHS.domains, permission: 'client.domains.read' },
         { key: 'blockList', path: CLIENT_PATHS.blockList, permission: 'client.sites.read' },
+        { key: 'autoSSLManagement', path: CLIENT_PATHS.autoSSLManagement, permission: 'client.domains.read' },
       ],
     },
     dataAnalysisOf('client'),

@@ -75,6 +75,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
       (m) => m.ClientBlockListPage,
     ),
   },
+  {
+    name: 'autoSSLManagement',
+    path: CLIENT_PATHS.autoSSLManagement,
+    lazy: lazyPage(
+      () => import('./auto-certificates/AutoCertificatesPage'),
+      (m) => m.AutoCertificatesPage,
+    ),
+  },
   ...ANALYTICS_PAGES,
   {
     name: 'monitorNodeList',

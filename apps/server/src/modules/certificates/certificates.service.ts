@@ -15,6 +15,19 @@ import { presentCertificate, presentCertificateDetail, presentCertificateMeta } 
 import type { CertificateRow, CertificatesRepository } from './certificates.repository.js';
 import { CertificateInputError, certificateCovers, type ParsedCertificate, parseCertificate } from './x509.js';
 
+/** A parsed certificate as the `certificates` table stores it (the key sealed); uploads and issued ones alike. */
+export function certificateColumns(parsed: ParsedCertificate, box: SecretBox) {
+  return {
+    certPem: parsed.chainPem,
+    keySealed: box.seal(parsed.keyPem),
+    names: parsed.names,
+    issuer: parsed.issuer,
+    notBefore: parsed.notBefore,
+    notAfter: parsed.notAfter,
+    fingerprint: parsed.fingerprint,
+  };
+}
+
 /** Uploaded certificates of a site: parsed, checked, keys sealed; assigned to the site's domains. */
 export class CertificatesService {
   constructor(
@@ -60,15 +73,7 @@ export class CertificatesService {
   }
 
   private columns(parsed: ParsedCertificate) {
-    return {
-      certPem: parsed.chainPem,
-      keySealed: this.box.seal(parsed.keyPem),
-      names: parsed.names,
-      issuer: parsed.issuer,
-      notBefore: parsed.notBefore,
-      notAfter: parsed.notAfter,
-      fingerprint: parsed.fingerprint,
-    };
+    return certificateColumns(parsed, this.box);
   }
 
   async create(userId: number, siteId: number, input: CertificateCreateIn): Promise<CertificateDetail> {

@@ -49,6 +49,9 @@ export function presentDomain(
     hostName: row.hostName,
     forceSSL: row.forceSSL,
     autoSSL: row.autoSSL,
+    ...(row.autoSSL && row.autoSSLStatus
+      ? { autoSSLStatus: row.autoSSLStatus, autoSSLError: row.autoSSLError ?? '' }
+      : {}),
     portMap: row.portMap,
     cname: cnameTarget(row, cnameDomain),
     cnameStatus: row.cnameStatus,

@@ -1,3 +1,4 @@
+import type { AutoCertStatus } from '@rampart/contract';
 import {
   and,
   asc,
@@ -34,6 +35,9 @@ export type DomainRow = Omit<typeof domains.$inferSelect, 'cnameDisabled'> & {
   certificateName: string | null;
   certificateNotBefore: Date | null;
   certificateNotAfter: Date | null;
+  /** The automatic certificate's state when the domain has one (auto-certificates). */
+  autoSSLStatus?: AutoCertStatus | null;
+  autoSSLError?: string | null;
 };
 export type UpstreamRow = typeof domainUpstreams.$inferSelect;
 export type NewUpstream = Omit<typeof domainUpstreams.$inferInsert, 'id' | 'domainId'>;
@@ -66,6 +70,9 @@ const columns = {
   hostName: domains.hostName,
   forceSSL: domains.forceSSL,
   autoSSL: domains.autoSSL,
+  // The automatic certificate's state (auto-certificates), one row per domain at most.
+  autoSSLStatus: sql<AutoCertStatus | null>`(SELECT a.status FROM auto_certificates a WHERE a.domain_id = ${domains.id})`,
+  autoSSLError: sql<string | null>`(SELECT a.last_error FROM auto_certificates a WHERE a.domain_id = ${domains.id})`,
   portMap: domains.portMap,
   cnameLabel: domains.cnameLabel,
   cnameStatus: domains.cnameStatus,

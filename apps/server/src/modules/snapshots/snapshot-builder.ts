@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   DATA_PLANE_LIMITS,
   type DataPlane,
+  type EdgeAcmeChallenge,
   type EdgeCachePolicy,
   type EdgeCertificate,
   type EdgeChallenge,
@@ -173,6 +174,8 @@ export interface EdgeProjections {
    * The node's layer-4 document for its stream ports and its zone's layer-4 protection, with the
    * sites whose rules it cannot enforce (firewall/firewall-l4.edge.ts).
    */
+  /** The ACME HTTP-01 challenges of these domains being issued (auto-certificates). */
+  acmeChallenges?(domainIds: number[]): Promise<EdgeAcmeChallenge[]>;
   l4?(
     ownerId: number,
     streamPorts: readonly EdgeStreamPort[],
@@ -480,10 +483,13 @@ export class SnapshotBuilder {
     const geoDatabase = (await this.projections.geoDatabase?.(ownerId)) ?? null;
     // The operator's reputation list, only for a node one of whose sites uses it.
     const abuseIPs = (await this.projections.abuseIPs?.(ownerId, plane.firewalls)) ?? null;
+    // Challenges of the domains the node carries, served or not (docs/decisions.md "Automatic certificates").
+    const acmeChallenges = (await this.projections.acmeChallenges?.(plane.domains.map((d) => d.id))) ?? [];
     return done({
       ...plane,
       ...(geoDatabase === null ? {} : { geoDatabase }),
       ...(abuseIPs === null ? {} : { abuseIPs }),
+      ...(acmeChallenges.length === 0 ? {} : { acmeChallenges }),
     });
   }
 }

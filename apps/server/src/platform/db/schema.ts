@@ -1763,3 +1763,79 @@ export const offlineLicenses = pgTable('offline_licenses', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Automatic certificates (routes/auto-certificates.ts): one row per domain with auto SSL on, made
+ * by the issuing job. `certificateId` is the issued certificate (a row of `certificates`, assigned
+ * to the domain; a renewal replaces its chain in place, so nodes take it like an upload).
+ * `nextAttemptAt` is the renewal or the retry; `leaseUntil` holds the row for the one process
+ * issuing it (docs/decisions.md "Automatic certificates").
+ */
+export const autoCertificates = pgTable(
+  'auto_certificates',
+  {
+    id: rowId(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    domainId: bigint('domain_id', { mode: 'number' })
+      .notNull()
+      .references(() => domains.id, { onDelete: 'cascade' }),
+    status: text('status').$type<'pending' | 'issuing' | 'valid' | 'failed'>().notNull().default('pending'),
+    certificateId: bigint('certificate_id', { mode: 'number' }).references(() => certificates.id, {
+      onDelete: 'set null',
+    }),
+    notAfter: timestamp('not_after', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error').notNull().default(''),
+    failures: integer('failures').notNull().default(0),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, mode: 'date' }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('auto_certificates_domain_idx').on(t.domainId),
+    index('auto_certificates_site_idx').on(t.siteId),
+    index('auto_certificates_due_idx').on(t.nextAttemptAt),
+    check('auto_certificates_status_check', sql`${t.status} IN ('pending', 'issuing', 'valid', 'failed')`),
+  ],
+);
+
+/** Every issuing attempt of an automatic certificate, with its outcome. */
+export const autoCertificateAttempts = pgTable(
+  'auto_certificate_attempts',
+  {
+    id: rowId(),
+    autoCertificateId: bigint('auto_certificate_id', { mode: 'number' })
+      .notNull()
+      .references(() => autoCertificates.id, { onDelete: 'cascade' }),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    ok: boolean('ok'),
+    error: text('error').notNull().default(''),
+  },
+  (t) => [index('auto_certificate_attempts_cert_idx').on(t.autoCertificateId, t.id)],
+);
+
+/** ACME HTTP-01 challenges being answered: pushed to the nodes of the domain (data plane `acmeChallenges`). */
+export const acmeChallenges = pgTable(
+  'acme_challenges',
+  {
+    id: rowId(),
+    autoCertificateId: bigint('auto_certificate_id', { mode: 'number' })
+      .notNull()
+      .references(() => autoCertificates.id, { onDelete: 'cascade' }),
+    domainId: bigint('domain_id', { mode: 'number' })
+      .notNull()
+      .references(() => domains.id, { onDelete: 'cascade' }),
+    host: text('host').notNull(),
+    token: text('token').notNull(),
+    keyAuthorization: text('key_authorization').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('acme_challenges_domain_idx').on(t.domainId),
+    index('acme_challenges_cert_idx').on(t.autoCertificateId),
+  ],
+);

@@ -1,5 +1,5 @@
 import { DOMAIN_CERT_STATUS, DOMAIN_STATUS, type SiteDomain } from '@rampart/contract';
-import { Button, Space, Switch, Tag } from 'antd';
+import { Button, Space, Switch, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../../components/DateTime';
 import type { ListColumns } from '../../../../components/FitTable';
@@ -103,6 +103,23 @@ export function DomainsTable({
           onChange={(next) => setForceSSL.mutate({ domainIDs: [domain.id], forceSSL: next })}
         />
       ),
+    },
+    {
+      title: t('autoSSLState.column'),
+      key: 'autoSSL',
+      defaultHidden: true,
+      render: (_, domain) =>
+        domain.autoSSLStatus ? (
+          <Tooltip title={domain.autoSSLError || undefined}>
+            <Tag
+              color={domain.autoSSLStatus === 'valid' ? 'green' : domain.autoSSLStatus === 'failed' ? 'red' : 'default'}
+            >
+              {t(`autoSSLState.${domain.autoSSLStatus}`)}
+            </Tag>
+          </Tooltip>
+        ) : (
+          '—'
+        ),
     },
     {
       title: t('certificate'),
