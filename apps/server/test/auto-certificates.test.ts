@@ -13,7 +13,7 @@ import {
   setDomainsAutoSSL,
 } from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInOtherOperator } from './helpers/accounts.js';
+import { rootId, signInOtherOperator } from './helpers/accounts.js';
 import { fieldNames, rawInput, sendAs, type Token } from './helpers/call.js';
 import { type DnsServer, startDnsServer } from './helpers/dns-server.js';
 import { type Pebble, startPebble } from './helpers/pebble.js';
@@ -171,6 +171,15 @@ describe('automatic certificates', () => {
       RETRY_BASE_MS,
     );
     expect(snapshot.dataPlane.domains.find((d) => d.name === 'lost.example.com')?.certificateId).toBeNull();
+    // The operator and the site's customer are alerted (one alert per certificate and day).
+    const raised = (await t.app.rampart.alerts.recent(await rootId(t.app, 'client'), 50)).filter(
+      (a) => a.kind === 'certificateRenewalFailed',
+    );
+    expect(new Set(raised.map((a) => a.id)).size).toBe(1);
+    expect(raised[0]).toMatchObject({
+      customerId: await rootId(t.app, 'user'),
+      params: { domain: 'lost.example.com' },
+    });
 
     // The customer sees where each domain's certificate stands, with the failure's reason.
     const domains = await sendAs(t.app, fx.user, listDomains, { params: { siteId: fx.siteId }, query: {} });

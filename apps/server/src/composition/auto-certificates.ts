@@ -27,6 +27,17 @@ export function composeAutoCertificates(ctx: AppContext, binder: Binder, dnsSett
     clock,
     { ...DEFAULT_AUTO_CERT_TIMING, ...config.autoCert?.timing },
     (err) => app.log.error({ err }, 'automatic certificates round failed'),
+    // One alert per certificate and day to the operator and the site's customer (alerts.service.ts).
+    async (row, reason, at) => {
+      await ctx.alerts.emit({
+        operatorId: row.operatorId,
+        customerId: row.customerId,
+        kind: 'certificateRenewalFailed',
+        subject: `certificate:${row.id}`,
+        dedupKey: `certificate:${row.id}:${at.toISOString().slice(0, 10)}`,
+        params: { domain: row.name, reason: reason.slice(0, 500) },
+      });
+    },
   );
   bindAutoCertificateRoutes(
     binder,

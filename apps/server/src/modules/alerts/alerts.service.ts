@@ -19,7 +19,8 @@ import type { NotifySettingsService } from './notify-settings.service.js';
  *
  * Kinds the other features raise through `ctx.alerts.emit` (params are the placeholders of
  * alerts.messages.ts):
- * - `certificateRenewalFailed` — ACME renewal gave up: `{ operatorId, customerId: site's user,
+ * - `certificateRenewalFailed` — an issue or renewal attempt failed (raised by the automatic
+ *   certificates job, composition/auto-certificates.ts): `{ operatorId, customerId: site's user,
  *   kind, subject: 'certificate:<id>', dedupKey: 'certificate:<id>:<day>', params: { domain, reason } }`.
  * - `licenceExpiring` — the licence's expiry is near: `{ operatorId, kind, subject: 'licence',
  *   dedupKey: 'licence:<expiry day>:<days left bucket>', params: { expiresAt, days } }`.

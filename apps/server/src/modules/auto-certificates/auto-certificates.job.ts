@@ -74,6 +74,8 @@ export class AutoCertificatesJob {
     private readonly clock: Clock,
     private readonly timing: AutoCertTiming,
     private readonly onError: (error: unknown) => void,
+    /** Told of each failed attempt after it was recorded (the operator's and customer's alert). */
+    private readonly onFailure: (row: ClaimedCertificate, reason: string, at: Date) => Promise<void> = async () => {},
   ) {}
 
   start(): void {
@@ -158,8 +160,10 @@ export class AutoCertificatesJob {
       await cleanup?.().catch(() => {});
       const now = new Date(this.clock());
       const next = new Date(now.getTime() + retryDelay(row.failures + 1, this.timing));
-      await this.repo.failed(row.id, attemptId, reasonOf(error), next, now);
+      const reason = reasonOf(error);
+      await this.repo.failed(row.id, attemptId, reason, next, now);
       this.changes.bump();
+      await this.onFailure(row, reason, now).catch((e: unknown) => this.onError(e));
     }
   }
 

@@ -20,6 +20,8 @@ export interface ClaimedCertificate {
   readonly domainId: number;
   readonly name: string;
   readonly operatorId: number;
+  /** The site's customer (told of a failure with the operator). */
+  readonly customerId: number;
   readonly certificateId: number | null;
   readonly failures: number;
 }
@@ -139,6 +141,7 @@ export class AutoCertificatesRepository {
         domainId: autoCertificates.domainId,
         name: domains.name,
         operatorId: sites.ownerId,
+        customerId: sites.userId,
         certificateId: autoCertificates.certificateId,
         failures: autoCertificates.failures,
       })
