@@ -45,10 +45,10 @@ const dnsTypeOf = async (who: Token) =>
   (await as(who, getSelf, { params: { auth: 'client' } })).json().data.dnsType as string;
 
 beforeAll(async () => {
-  [pdns, bind] = await Promise.all([
-    startPowerDns([zone]),
-    startDnsServer({ [zone]: [] }, undefined, { updateKey: tsig }),
-  ]);
+  // One after the other: each picks a free port and binds it later, so two started at once can pick
+  // the same one (BIND then answers REFUSED for the zone it does not hold).
+  pdns = await startPowerDns([zone]);
+  bind = await startDnsServer({ [zone]: [] }, undefined, { updateKey: tsig });
   t = await createTestApp();
   client = await signIn(t.app, 'client');
   rival = await signInOtherOperator(t.app);
