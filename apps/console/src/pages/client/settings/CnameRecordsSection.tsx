@@ -37,13 +37,15 @@ export function CnameRecordsSection() {
   const info = meta.data?.data;
 
   const columns: ListColumns<DnsCname> = [
-    { title: t('records.domain'), dataIndex: 'domain' },
+    { title: t('records.domain'), dataIndex: 'domain', ellipsis: true },
     {
       title: t('records.target'),
       dataIndex: 'target',
-      render: (target: string) => <Typography.Text code>{target}</Typography.Text>,
+      // Long names end in "…" (shown whole on hover) rather than widen the table past the page.
+      ellipsis: true,
+      maxWidth: 260,
     },
-    { title: t('records.site'), dataIndex: 'siteName' },
+    { title: t('records.site'), dataIndex: 'siteName', ellipsis: true },
     {
       title: t('records.published'),
       key: 'published',
