@@ -170,12 +170,12 @@ export interface EdgeProjections {
    * (firewall/reputation.service.ts).
    */
   abuseIPs?(ownerId: number, firewalls: readonly EdgeFirewall[]): Promise<string | null>;
+  /** The ACME HTTP-01 challenges of these domains being issued (auto-certificates). */
+  acmeChallenges?(domainIds: number[]): Promise<EdgeAcmeChallenge[]>;
   /**
    * The node's layer-4 document for its stream ports and its zone's layer-4 protection, with the
    * sites whose rules it cannot enforce (firewall/firewall-l4.edge.ts).
    */
-  /** The ACME HTTP-01 challenges of these domains being issued (auto-certificates). */
-  acmeChallenges?(domainIds: number[]): Promise<EdgeAcmeChallenge[]>;
   l4?(
     ownerId: number,
     streamPorts: readonly EdgeStreamPort[],
