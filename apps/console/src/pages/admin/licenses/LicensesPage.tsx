@@ -70,7 +70,7 @@ export function LicensesPage() {
         {!item.issued && (
           <ConfirmButton
             confirm={t('issueConfirm')}
-            pending={issue.isPending && issue.variables === item.id}
+            pending={pendingFor(issue, item.id)}
             onConfirm={() => issue.mutate(item.id)}
           >
             {t('issue')}

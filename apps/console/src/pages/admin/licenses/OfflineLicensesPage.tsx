@@ -92,17 +92,13 @@ export function OfflineLicensesPage() {
         {item.key ? (
           <ConfirmButton
             confirm={t('unregisterConfirm', { customer: item.customer })}
-            pending={unregister.isPending && unregister.variables === item.id}
+            pending={pendingFor(unregister, item.id)}
             onConfirm={() => unregister.mutate(item.id)}
           >
             {t('unregister')}
           </ConfirmButton>
         ) : (
-          <Button
-            size="small"
-            loading={issue.isPending && issue.variables === item.id}
-            onClick={() => issue.mutate(item.id)}
-          >
+          <Button size="small" loading={pendingFor(issue, item.id)} onClick={() => issue.mutate(item.id)}>
             {t('issue')}
           </Button>
         )}

@@ -8,6 +8,7 @@ import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { type ListColumns, ListToolbar } from '../../../components/FitTable';
 import { ListTable } from '../../../components/ListTable';
+import { pendingFor } from '../../../features/lists/row-pending';
 import { useListSearch } from '../../../features/lists/use-list-search';
 import { useDnsLines } from '../zones/use-dns-lines';
 
@@ -56,7 +57,7 @@ export function CnameRecordsSection() {
             aria-label={t('records.publishOf', { domain: row.domain })}
             checked={!row.disabled}
             disabled={!canWrite}
-            loading={toggle.isPending && toggle.variables?.id === row.id}
+            loading={pendingFor(toggle, row.id)}
             onChange={(on) => toggle.mutate({ id: row.id, disabled: !on })}
           />
           {!row.enabled && <Tag>{t('records.domainOff')}</Tag>}

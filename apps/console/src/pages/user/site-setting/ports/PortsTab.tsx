@@ -81,9 +81,7 @@ export function PortsTab({ siteId }: { siteId: number }) {
             size="small"
             checked={status === 1}
             aria-label={t('toggle', { port: row.port })}
-            loading={
-              (enable.isPending && enable.variables === row.id) || (disable.isPending && disable.variables === row.id)
-            }
+            loading={pendingFor(enable, row.id) || pendingFor(disable, row.id)}
             onChange={(on) => (on ? enable.mutate(row.id) : disable.mutate(row.id))}
           />
           {row.failedNodes.length > 0 && (
