@@ -57,10 +57,31 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
 /** Advisory lock key for migrations: several control planes may start at once on one PostgreSQL. */
 const MIGRATION_LOCK = 7_302_411;
 
+/**
+ * Makes a connection run the queries given to it one after another, each sent when the one before
+ * it finished. A transaction holds one connection, and code inside it may start several queries at
+ * once (`Promise.all` over repository calls); pg 8 queues them itself but deprecates doing so (pg 9
+ * will refuse), so every connection of the pool queues them here instead: the same order, the same
+ * results, nothing for the callers to remember. Calls with a callback or a submittable (a cursor)
+ * go straight through: pg's pool uses those on an idle connection only.
+ */
+export function serialiseQueries(client: pg.ClientBase): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let tail: Promise<unknown> = Promise.resolve();
+  client.query = ((...args: unknown[]) => {
+    const first = args[0] as { submit?: unknown } | undefined;
+    if (typeof args[args.length - 1] === 'function' || typeof first?.submit === 'function') return query(...args);
+    const run = tail.then(() => query(...args));
+    tail = run.catch(() => {});
+    return run;
+  }) as typeof client.query;
+}
+
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  pool.on('connect', serialiseQueries);
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return {
     db,
