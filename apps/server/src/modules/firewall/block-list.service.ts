@@ -103,9 +103,8 @@ export class BlockListService {
   async report(nodeId: number, entries: EdgeBlockReport[]): Promise<{ recorded: number; ignored: number }> {
     const node = await this.snapshot.nodeWithZone(nodeId);
     if (!node) return { recorded: 0, ignored: entries.length };
-    const served = await this.repo.servedSites(node.ownerId, this.snapshot.nodeGroups(nodeId), [
-      ...new Set(entries.map((e) => e.siteId)),
-    ]);
+    const groups = this.snapshot.groupsFilter(await this.snapshot.nodeGroupIds(nodeId));
+    const served = await this.repo.servedSites(node.ownerId, groups, [...new Set(entries.map((e) => e.siteId))]);
     const latest = new Map<string, EdgeBlockReport>();
     for (const e of entries) {
       if (!served.has(e.siteId)) continue;

@@ -294,7 +294,10 @@ export class SnapshotBuilder {
       l4: null as SnapshotContent['l4'],
       l4KernelBlocks: node.l4KernelBlocks ?? false,
     };
-    const nodeGroups = this.repository.nodeGroups(nodeId);
+    // The node's groups (those it is on, and those of virtual nodes naming it): with the owner they
+    // decide the layer-4 ports below and the shared data plane.
+    const groupIds = await this.repository.nodeGroupIds(nodeId);
+    const nodeGroups = this.repository.groupsFilter(groupIds);
     // Layer-4 ports of sites served through the node's port-type-4 groups (rendered into nginx.conf).
     if (node.enabled) {
       zoneLevel.streamPorts = await this.projections.streamPorts(
@@ -322,7 +325,6 @@ export class SnapshotBuilder {
     }
     // Everything else of the data plane follows from the owner and the groups: nodes with the same
     // share one build (within the generation `planes` is for).
-    const groupIds = await this.repository.nodeGroupIds(nodeId);
     const key = `${node.ownerId}|${forceSSLCode}|${groupIds.join(',')}`;
     let shared = planes.get(key);
     if (!shared) {

@@ -83,7 +83,7 @@ export class SnapshotRepository {
 
   /**
    * The ids of the node's groups, in order: those it is on (any line) and those of the virtual nodes
-   * naming it ({@link nodeGroups}'s set, as values). With the owner they decide everything of its
+   * naming it (DNS sends such a virtual node's traffic to the node's IPs). With the owner they decide everything of its
    * data plane that is not the node's own, so nodes with equal ids share one build (snapshot-builder.ts).
    */
   async nodeGroupIds(nodeId: number): Promise<number[]> {
@@ -107,25 +107,8 @@ export class SnapshotRepository {
   }
 
   /**
-   * The node's groups as a condition on product_groups.group_id: those it is on (any line), and
-   * those a virtual node naming it is on, since DNS sends that virtual node's traffic to the node's IPs.
-   */
-  nodeGroups(nodeId: number): NodeGroups {
-    const directGroups = this.db
-      .select({ id: groupNodes.groupId })
-      .from(groupNodes)
-      .where(eq(groupNodes.nodeId, nodeId));
-    const virtualGroups = this.db
-      .select({ id: groupVirtualNodes.groupId })
-      .from(groupVirtualNodes)
-      .innerJoin(virtualNodeRecords, eq(virtualNodeRecords.virtualNodeId, groupVirtualNodes.virtualNodeId))
-      .where(eq(virtualNodeRecords.nodeId, nodeId));
-    return or(inArray(productGroups.groupId, directGroups), inArray(productGroups.groupId, virtualGroups));
-  }
-
-  /**
    * The proved (or waived) domains, enabled or not, of the operator's sites whose product uses one
-   * of the node's layer-7 groups (`nodeGroup`, from {@link nodeGroups}), in id order, with whether
+   * of the node's layer-7 groups (`nodeGroup`, from {@link groupsFilter}), in id order, with whether
    * each is served at `now` (enabled, and its site's status normal and not expired).
    *
    * One query answering one JSON document: far cheaper than 10,000s of rows through the driver
