@@ -1,5 +1,5 @@
 import { AUTO_SSL_DOMAINS_PER_SITE_MAX, type DomainIn, proofIsLive } from '@rampart/contract';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { isUniqueViolation, violationDetail } from '../../platform/db/errors.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { BatchFailures } from '../../platform/errors/batch-failures.js';
@@ -83,12 +83,10 @@ export class DomainInserts {
     await this.checkCertificates(siteId, items, failures);
     failures.throwIfAny();
 
-    const ids: number[] = [];
-    for (const item of items) {
-      const id = await this.insertDomain(siteId, item, proof.states.get(item.name) ?? 0);
-      await repo.insertUpstreams(id, item.upstreams.map(upstreamRow));
-      ids.push(id);
-    }
+    const ids = await this.insertDomains(siteId, items, proof.states);
+    await repo.insertUpstreamsOfMany(
+      items.map((item, i) => ({ domainId: ids[i] as number, list: item.upstreams.map(upstreamRow) })),
+    );
     await nodesStillFit();
     return ids;
   }
@@ -104,26 +102,33 @@ export class DomainInserts {
     }
   }
 
-  private async insertDomain(siteId: number, item: DomainIn, proofStatus: 0 | 1 | 2 | 3) {
+  /** The domains' rows (names checked above), in one or few statements; ids in the items' order. */
+  private async insertDomains(siteId: number, items: DomainIn[], proof: ReadonlyMap<string, 0 | 1 | 2 | 3>) {
     try {
-      return await this.repo.insert({
-        siteId,
-        name: item.name,
-        proofStatus,
-        enabled: item.status === 1,
-        scheme: item.scheme,
-        hashType: item.hashType,
-        hostName: item.hostName,
-        forceSSL: item.forceSSL,
-        autoSSL: item.autoSSL,
-        portMap: item.portMap,
-        certificateId: item.certificateID === 0 ? null : item.certificateID,
-        tags: [...new Set(item.tags)],
-      });
+      return await this.repo.insertMany(
+        items.map((item) => ({
+          siteId,
+          name: item.name,
+          proofStatus: proof.get(item.name) ?? 0,
+          enabled: item.status === 1,
+          scheme: item.scheme,
+          hashType: item.hashType,
+          hostName: item.hostName,
+          forceSSL: item.forceSSL,
+          autoSSL: item.autoSSL,
+          portMap: item.portMap,
+          certificateId: item.certificateID === 0 ? null : item.certificateID,
+          tags: [...new Set(item.tags)],
+        })),
+      );
     } catch (err) {
-      // Another request took the name between the check and this insert.
-      if (isUniqueViolation(err)) throw new AppError(101009, { errors: [{ code: 401001, targets: [item.name] }] });
-      throw err;
+      if (!isUniqueViolation(err)) throw err;
+      // Another request took a name between the check and this insert (the statement failed whole,
+      // so nothing more can be asked in this transaction): PostgreSQL's detail names the key.
+      const detail = violationDetail(err);
+      const names = items.map((i) => i.name);
+      const taken = names.filter((name) => detail.includes(`=(${name})`) || detail.includes(`, ${name})`));
+      throw new AppError(101009, { errors: [{ code: 401001, targets: taken.length > 0 ? taken : names }] });
     }
   }
 }

@@ -59,6 +59,12 @@ export interface DomainFilter {
   orderBy: 'asc' | 'desc';
 }
 
+/**
+ * Rows per INSERT statement: PostgreSQL takes at most 65,535 parameters in one (a domain row gives
+ * fewer than 25), and a request adds at most DOMAINS_PER_REQUEST_MAX domains.
+ */
+const INSERT_CHUNK = 1000;
+
 const SORT = { name: domains.name, createdAt: domains.createdAt, updatedAt: domains.updatedAt } as const;
 const columns = {
   id: domains.id,
@@ -296,10 +302,24 @@ export class DomainsRepository {
     );
   }
 
-  async insert(row: typeof domains.$inferInsert): Promise<number> {
-    const [created] = await this.db.insert(domains).values(row).returning({ id: domains.id });
-    if (!created) throw new Error('insert returned no row');
-    return created.id;
+  /**
+   * Inserts domains of one site with distinct names in few statements (a batch of hundreds is one
+   * or two round trips, not one per domain); answers their ids in the rows' order.
+   */
+  async insertMany(rows: (typeof domains.$inferInsert)[]): Promise<number[]> {
+    const ids = new Map<string, number>();
+    for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
+      const created = await this.db
+        .insert(domains)
+        .values(rows.slice(from, from + INSERT_CHUNK))
+        .returning({ id: domains.id, name: domains.name });
+      for (const c of created) ids.set(c.name, c.id);
+    }
+    return rows.map((r) => {
+      const id = ids.get(r.name);
+      if (id === undefined) throw new Error(`insert returned no row for ${r.name}`);
+      return id;
+    });
   }
 
   async update(siteId: number, ids: number[], values: Partial<typeof domains.$inferInsert>): Promise<number> {
@@ -326,6 +346,14 @@ export class DomainsRepository {
       .insert(domainUpstreams)
       .values(list.map((u) => ({ ...u, domainId })))
       .returning();
+  }
+
+  /** The upstreams of several new domains, in few statements. */
+  async insertUpstreamsOfMany(lists: readonly { domainId: number; list: readonly NewUpstream[] }[]): Promise<void> {
+    const rows = lists.flatMap(({ domainId, list }) => list.map((u) => ({ ...u, domainId })));
+    for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
+      await this.db.insert(domainUpstreams).values(rows.slice(from, from + INSERT_CHUNK));
+    }
   }
 
   async replaceUpstreams(domainId: number, list: NewUpstream[]): Promise<void> {

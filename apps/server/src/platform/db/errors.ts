@@ -11,6 +11,13 @@ export function isUniqueViolation(error: unknown): boolean {
   return sqlState(error) === '23505';
 }
 
+/** PostgreSQL's detail of a constraint violation ('Key (site_id, name)=(5, a.example) already exists.'), or ''. */
+export function violationDetail(error: unknown): string {
+  const e = error as { detail?: unknown; cause?: { detail?: unknown } } | null;
+  const detail = e?.detail ?? e?.cause?.detail;
+  return typeof detail === 'string' ? detail : '';
+}
+
 /** A row still referenced: 23503, or 23001 (restrict_violation), which newer PostgreSQL raises for ON DELETE RESTRICT. */
 export function isForeignKeyViolation(error: unknown): boolean {
   const state = sqlState(error);
