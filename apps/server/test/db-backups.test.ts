@@ -17,13 +17,13 @@ import {
 import type { CallArgs } from '@rampart/contract/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../src/platform/db/database.js';
 import { addAccount, giveRole, rootId, signInOtherOperator } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
 import { fieldNames, sendAs, type Token } from './helpers/call.js';
 import { operatorCalls } from './helpers/operators.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { TEST_DB_KIND, type TestDatabase } from './helpers/test-db.js';
-import { type Database, openDatabase } from '../src/platform/db/database.js';
 
 // Backups of the config store (contract routes/db-backups.ts) on the project's store: PostgreSQL
 // through pg_dump and psql, PGlite (on disk in a data directory, as an install runs it) through its
@@ -109,8 +109,11 @@ describe('config store backups', () => {
     expect(createHash('sha256').update(file.rawPayload).digest('hex')).toBe(first.sha256);
   });
 
-  it('answers only the installation operator itself: another operator and a sub-account get 101018', async () => {
-    for (const who of [rival, sub]) {
+  it("answers only the installation's operator: another operator gets 101018, a sub-account with the settings permission passes", async () => {
+    const listed = await as(sub, listDbBackups, { query: {} });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().data.map((b) => b.id)).toEqual([first.id]);
+    for (const who of [rival]) {
       for (const res of [
         await as(who, listDbBackups, { query: {} }),
         await as(who, createDbBackup, {}),

@@ -6,9 +6,9 @@ import { zIdParam } from '../validators/ids.js';
 /**
  * Backups of the config store (spec part 1 §2 "DB backup" among the system settings; part 2 §7
  * `DBBackup`, methods not shown; docs/decisions.md "Config store backups"). A backup holds every
- * tenant's rows and the sealed secrets, so only the installation's operator itself (the first,
- * root operator account; not its sub-accounts, not another operator) reaches these calls; anyone
- * else is answered 101018.
+ * tenant's rows and the sealed secrets, so only the installation's operator (the first operator,
+ * and its sub-accounts holding `client.settings.read` / `.write`, as for the log setting) reaches
+ * these calls; another operator is answered 101018.
  *
  * PostgreSQL: a plain `pg_dump` of the database, gzip; restored by psql in one transaction.
  * PGlite: its data directory as a gzip tarball; a restore is checked, staged, and applied when
@@ -120,8 +120,7 @@ export const createDbBackup = defineRoute({
   path: '/client/setting/DBBackup/backup',
   access: access.write,
   codes: [],
-  summary:
-    'Starts a backup now and answers it running; 101003 (backupRunning) while another backup or a restore runs',
+  summary: 'Starts a backup now and answers it running; 101003 (backupRunning) while another backup or a restore runs',
   tags: ['system'],
   request: {},
   response: dataOf(dbBackupSchema),

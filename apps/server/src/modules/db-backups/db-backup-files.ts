@@ -45,7 +45,10 @@ export class DbBackupFiles {
   }
 
   static fileName(entry: BackupManifest): string {
-    const stamp = new Date(entry.id).toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z');
+    const stamp = new Date(entry.id)
+      .toISOString()
+      .replaceAll(':', '-')
+      .replace(/\.\d+Z$/, 'Z');
     return `rampart-${entry.kind}-${stamp}.${DbBackupFiles.extension(entry.kind)}`;
   }
 

@@ -23,5 +23,7 @@ export function bindDbBackupRoutes(binder: Binder, backups: DbBackupsService): v
     await backups.delete(caller, params.id);
     return { data: true as const };
   });
-  binder.bind(r.restoreDbBackup, async ({ params }, { caller }) => ({ data: await backups.restore(caller, params.id) }));
+  binder.bind(r.restoreDbBackup, async ({ params }, { caller }) => ({
+    data: await backups.restore(caller, params.id),
+  }));
 }

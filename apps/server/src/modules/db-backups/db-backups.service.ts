@@ -17,7 +17,8 @@ import { invalidFields } from '../../platform/http/validation.js';
 import { type BackupManifest, DbBackupFiles } from './db-backup-files.js';
 
 const HOUR_MS = 3_600_000;
-const idField = (key: 'backupNotReady' | 'backupRunning' | 'backupCorrupt' | 'backupOtherStore' | 'backupNewer') => invalidFields([{ in: 'params', field: 'id', key }]);
+const idField = (key: 'backupNotReady' | 'backupRunning' | 'backupCorrupt' | 'backupOtherStore' | 'backupNewer') =>
+  invalidFields([{ in: 'params', field: 'id', key }]);
 
 export interface DbBackupsDeps {
   readonly database: Database;
@@ -51,9 +52,12 @@ export class DbBackupsService {
     return this.deps.database.source.kind;
   }
 
-  /** Backups hold every tenant's rows and secrets: the installation's operator account itself only. */
+  /**
+   * Backups hold every tenant's rows and secrets: the installation's operator only (the first
+   * operator, and its sub-accounts it gave the settings permission, as for the log setting).
+   */
   private async checkCaller(caller: ClientCaller): Promise<void> {
-    if (caller.accountId !== (await this.deps.installationOperator())) {
+    if (caller.operatorId !== (await this.deps.installationOperator())) {
       throw new AppError(101018, { extra: { reason: "backups are the installation's operator's" } });
     }
   }

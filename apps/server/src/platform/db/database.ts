@@ -8,9 +8,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type BroadcastTransport, CHANGES_CHANNEL } from './change-broadcast.js';
+import { applyStagedRestore } from './pglite-restore.js';
 import * as schema from './schema.js';
 import { lockStore } from './store-lock.js';
-import { applyStagedRestore } from './pglite-restore.js';
 
 export type Schema = typeof schema;
 /**
@@ -34,7 +34,9 @@ export interface Database {
    */
   readonly broadcast?: BroadcastTransport;
   /** How the store is reached for a backup (modules/db-backups): PostgreSQL's URL, PGlite's instance. */
-  readonly source: { readonly kind: 'postgres'; readonly url: string } | { readonly kind: 'pglite'; readonly client: PGlite };
+  readonly source:
+    | { readonly kind: 'postgres'; readonly url: string }
+    | { readonly kind: 'pglite'; readonly client: PGlite };
   close(): Promise<void>;
 }
 
