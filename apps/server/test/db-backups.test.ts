@@ -130,7 +130,8 @@ describe('config store backups', () => {
   it('refuses a damaged file (its SHA-256 differs) and changes nothing', async () => {
     const extra = await backUp();
     const bytes = readFileSync(fileOf(extra));
-    bytes[bytes.length >> 1] ^= 0xff;
+    const middle = bytes.length >> 1;
+    bytes.writeUInt8((bytes.readUInt8(middle) ^ 0xff) & 0xff, middle);
     writeFileSync(fileOf(extra), bytes);
     await operatorCalls(t.app, client).zone('after-damaged');
     const res = await as(client, restoreDbBackup, { params: { id: extra.id } });
