@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 need_node
-apt_need postgresql clickhouse-server clickhouse-client chromium fonts-wqy-microhei pdns-server pdns-backend-sqlite3 sqlite3 \
+apt_need postgresql postgresql-client clickhouse-server clickhouse-client chromium fonts-wqy-microhei pdns-server pdns-backend-sqlite3 sqlite3 \
   nginx libnginx-mod-http-lua libnginx-mod-http-cache-purge lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream libmaxminddb0 openssl bind9 \
   nftables pebble
 npm_deps

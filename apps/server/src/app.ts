@@ -6,6 +6,7 @@ import { composeAccounts } from './composition/accounts.js';
 import { composeAnalytics } from './composition/analytics.js';
 import { composeAutoCertificates } from './composition/auto-certificates.js';
 import type { AppConfig, AppContext } from './composition/context.js';
+import { composeDbBackups } from './composition/db-backups.js';
 import { composeDns } from './composition/dns.js';
 import { composeEdge } from './composition/edge.js';
 import { createHttpServer } from './composition/http-server.js';
@@ -137,6 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { domainProofJob, cnameSettings } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
   const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
   const autoCertificatesJob = composeAutoCertificates(ctx, binder, dnsSettings);
+  const dbBackups = composeDbBackups(ctx, binder, options.database);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {
@@ -159,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     alertsJob: notifications.alertsJob,
     dnsReconciler,
     autoCertificatesJob,
+    dbBackups,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -212,6 +215,8 @@ declare module 'fastify' {
       /** Publishes the operators' DNS records (tests run its passes themselves). */
       dnsReconciler: import('./modules/dns/dns-reconciler.js').DnsReconciler;
       autoCertificatesJob: import('./modules/auto-certificates/auto-certificates.job.js').AutoCertificatesJob;
+      /** Config store backups (tests wait for a running one with whenIdle). */
+      dbBackups: import('./modules/db-backups/db-backups.service.js').DbBackupsService;
     };
   }
   interface FastifyRequest {

@@ -127,6 +127,31 @@ export const VALIDATION_MESSAGES = {
     zh_CN: '导出文件尚未就绪（只有已完成的导出可以下载）',
     zh_TW: '匯出檔案尚未就緒（只有已完成的匯出可以下載）',
   },
+  backupNotReady: {
+    en_US: 'The backup is not finished (only a finished backup can be downloaded or restored)',
+    zh_CN: '备份尚未完成（只有已完成的备份可以下载或恢复）',
+    zh_TW: '備份尚未完成（只有已完成的備份可以下載或還原）',
+  },
+  backupRunning: {
+    en_US: 'A backup or a restore is running: wait until it ends',
+    zh_CN: '备份或恢复正在进行，请等待其结束',
+    zh_TW: '備份或還原正在進行，請等待其結束',
+  },
+  backupCorrupt: {
+    en_US: 'The backup is damaged or is not a backup of this store: nothing was changed',
+    zh_CN: '备份已损坏或不是此数据库的备份，未做任何更改',
+    zh_TW: '備份已損毀或不是此資料庫的備份，未做任何變更',
+  },
+  backupOtherStore: {
+    en_US: 'The backup is of another kind of store (PostgreSQL or embedded) and cannot be restored here',
+    zh_CN: '该备份来自另一种数据库（PostgreSQL 或内嵌数据库），无法在此恢复',
+    zh_TW: '該備份來自另一種資料庫（PostgreSQL 或內嵌資料庫），無法在此還原',
+  },
+  backupNewer: {
+    en_US: 'The backup was made by a newer version of the control plane: upgrade before restoring it',
+    zh_CN: '该备份由较新版本的控制面生成，请先升级再恢复',
+    zh_TW: '該備份由較新版本的控制面產生，請先升級再還原',
+  },
   tooManyPoints: {
     en_US: 'This interval gives too many points for the time range: choose a longer one',
     zh_CN: '此间隔在该时间范围内的数据点过多，请选择更长的间隔',

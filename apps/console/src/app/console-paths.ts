@@ -60,6 +60,8 @@ export const CLIENT_PATHS = {
   geoDatabase: 'systemManagement/geoDatabase',
   abuseIPs: 'systemManagement/abuseIPs',
   logSetting: 'systemManagement/logSetting',
+  /** Backups of the config store: schedule, list, back up now, download, restore. */
+  dbBackup: 'systemManagement/dbBackup',
   /** E-mail and Telegram channels and the operator's alert recipients. */
   notification: 'systemManagement/notification',
   /** The operator's licence: what it allows and uses, and the activation of an offline one. */

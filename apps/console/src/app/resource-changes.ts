@@ -18,6 +18,7 @@ import {
   cnameSettingRoutes,
   corsRoutes,
   customHeaderRoutes,
+  dbBackupRoutes,
   dnsCnameRoutes,
   dnsPublishRoutes,
   dnsSettingRoutes,
@@ -153,6 +154,8 @@ const CHANGES = readsByResource({
   logPushLogs: [logPushRoutes.userLogPushLogs, logPushRoutes.clientLogPushLogs],
   logParts: [logSettingRoutes.listLogParts],
   logSetting: [logSettingRoutes.getLogSetting],
+  // A backup, a deletion or a restore changes the list and the page's state (running, staged).
+  dbBackups: [dbBackupRoutes.getDbBackupSetting, dbBackupRoutes.listDbBackups],
   // The export job applies a new retention at once: the export lists show the new expiry.
   logExportSetting: [
     logSettingRoutes.getLogExportSetting,

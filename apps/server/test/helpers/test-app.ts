@@ -29,9 +29,11 @@ export interface TestApp {
 export async function createTestApp(
   options: Partial<Pick<AppOptions, 'extraRoutes' | 'clock' | 'strictRouteCodes' | 'licenseKeys'>> & {
     config?: Partial<AppOptions['config']>;
+    /** The database to run on (closed with the app), instead of a copy of the template. */
+    db?: TestDatabase;
   } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = options.db ?? (await createTestDatabase());
   const logs: Record<string, unknown>[] = [];
   const rawLogs: string[] = [];
   const stream = new Writable({

@@ -13,6 +13,7 @@ import { clientDomainRoutes } from './client-domains.js';
 import { clientSiteRoutes } from './client-sites.js';
 import { cnameSettingRoutes } from './cname-settings.js';
 import { dashboardRoutes } from './dashboard.js';
+import { dbBackupRoutes } from './db-backups.js';
 import { dnsCnameRoutes } from './dns-cnames.js';
 import { dnsLineRoutes } from './dns-lines.js';
 import { dnsPublishRoutes } from './dns-publish.js';
@@ -81,6 +82,7 @@ export * from './client-domains.js';
 export * from './client-sites.js';
 export * from './cname-settings.js';
 export * from './dashboard.js';
+export * from './db-backups.js';
 export * from './dns-cnames.js';
 export * from './dns-lines.js';
 export * from './dns-publish.js';
@@ -212,6 +214,7 @@ export const ROUTE_GROUPS = {
   networkStatistics: networkStatisticsRoutes,
   l4AttackPageSetting: l4AttackPageSettingRoutes,
   licenses: licenseRoutes,
+  dbBackups: dbBackupRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

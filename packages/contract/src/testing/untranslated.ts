@@ -112,6 +112,7 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   sudo: 'the Unix command the local node script installs packages with',
   // The operator's DNS providers and what their settings name.
   PowerDNS: 'a DNS provider of the DNS setting, a product name',
+  PostgreSQL: 'the config store backups (a product name)',
   Cloudflare: 'a DNS provider of the DNS setting, a product name',
   DNSPod: 'a DNS provider of the DNS setting, a product name',
   RFC: 'RFC 2136 dynamic updates, a DNS provider of the DNS setting (a standard)',

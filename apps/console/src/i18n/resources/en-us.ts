@@ -43,6 +43,7 @@ export const enUS = {
       geoDatabase: 'Geo database',
       abuseIPs: 'Abuse IPs',
       logSetting: 'Log setting',
+      dbBackup: 'Database backup',
       notification: 'Notifications',
       notifySetting: 'Notifications',
       announcementSetting: 'Announcements',
@@ -2091,6 +2092,10 @@ export const enUS = {
     'client.setting.log.export.update': 'Set log export file retention',
     'client.setting.log.part.delete': 'Delete log part',
     'client.setting.log.parts.delete': 'Delete log parts',
+    'client.setting.dbBackup.update': 'Set the config store backup schedule',
+    'client.dbBackups.create': 'Back up the config store',
+    'client.dbBackups.delete': 'Delete a config store backup',
+    'client.dbBackups.restore': 'Restore the config store from a backup',
     'user.sites.tags.set': 'Set tags of sites',
     'user.site.tags.set': 'Set site tags',
     'user.site.users.grant': 'Give sub-accounts access to sites',
@@ -2471,6 +2476,44 @@ export const enUS = {
     defaultScoreHint: 'The score of a line that names only an IP.',
     imported:
       'Imported: {{added}} added, {{updated}} changed, {{unchanged}} unchanged, {{removed}} removed; {{total}} in the list.',
+  },
+  dbBackup: {
+    intro:
+      "Backups of the config store: every account, site, setting and secret of this installation (not the analytics store). Keep the downloaded files as safe as the server: they hold every tenant's data.",
+    notOurs:
+      "The config store belongs to the installation's operator: only that operator and its sub-accounts back it up and restore it.",
+    failed: 'The backup setting could not be loaded.',
+    pendingRestore:
+      'A restore is staged: it is applied when the control plane next starts. Restart it to bring the backup back (deleting that backup cancels the restore).',
+    scheduleTitle: 'Schedule',
+    enabled: 'Back up on a schedule',
+    intervalHours: 'Every',
+    intervalHint: '1 to {{max}} hours after the newest backup.',
+    hours: 'hours',
+    keep: 'Backups kept',
+    keepHint: '1 to {{max}}: after each backup the older ones go (backups made by hand count too).',
+    nextAt: 'Next backup:',
+    save: 'Save',
+    listTitle: 'Backups',
+    backUpNow: 'Back up now',
+    running: 'Backing up… {{bytes}}',
+    started: 'The backup has started',
+    deleted: 'Backup deleted',
+    downloaded: 'Saved {{name}}',
+    download: 'Download',
+    restore: 'Restore',
+    restoreConfirm: 'Restore this backup?',
+    restoreTextPostgres:
+      'Every change made since this backup, by every account, is lost: the database is replaced by the backup at once, in one transaction (on any error nothing changes). Sessions opened since may have to sign in again.',
+    restoreTextPglite:
+      'Every change made since this backup, by every account, is lost once it is applied. The backup is checked now and applied when the control plane next starts; until then nothing changes.',
+    restored: 'The backup was restored',
+    restoreStaged: 'The restore is staged: restart the control plane to apply it',
+    deleteConfirm: 'Delete this backup file?',
+    empty: 'No backups yet.',
+    columns: { createdAt: 'Made', status: 'Status', trigger: 'By', bytes: 'Size', version: 'Version' },
+    status: { running: 'Running', done: 'Done', failed: 'Failed' },
+    trigger: { manual: 'Hand', scheduled: 'Schedule' },
   },
   logSetting: {
     exports: {

@@ -217,6 +217,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'geoDatabase', path: CLIENT_PATHS.geoDatabase, permission: 'client.settings.read' },
         { key: 'abuseIPs', path: CLIENT_PATHS.abuseIPs, permission: 'client.settings.read' },
         { key: 'logSetting', path: CLIENT_PATHS.logSetting, permission: 'client.settings.read' },
+        { key: 'dbBackup', path: CLIENT_PATHS.dbBackup, permission: 'client.settings.read' },
         { key: 'notification', path: CLIENT_PATHS.notification, permission: 'client.settings.read' },
         { key: 'license', path: CLIENT_PATHS.license, permission: 'client.license.read' },
       ],

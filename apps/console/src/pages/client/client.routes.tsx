@@ -157,6 +157,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'dbBackup',
+    path: CLIENT_PATHS.dbBackup,
+    lazy: lazyPage(
+      () => import('./settings/DbBackupPage'),
+      (m) => m.DbBackupPage,
+    ),
+  },
+  {
     name: 'license',
     path: CLIENT_PATHS.license,
     lazy: lazyPage(

@@ -8,6 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type BroadcastTransport, CHANGES_CHANNEL } from './change-broadcast.js';
+import { applyStagedRestore } from './pglite-restore.js';
 import * as schema from './schema.js';
 import { lockStore } from './store-lock.js';
 
@@ -32,6 +33,10 @@ export interface Database {
    * hears from them (change-broadcast.ts). Absent on PGlite, which only one process opens.
    */
   readonly broadcast?: BroadcastTransport;
+  /** How the store is reached for a backup (modules/db-backups): PostgreSQL's URL, PGlite's instance. */
+  readonly source:
+    | { readonly kind: 'postgres'; readonly url: string }
+    | { readonly kind: 'pglite'; readonly client: PGlite };
   close(): Promise<void>;
 }
 
@@ -113,6 +118,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       },
       listener: () => new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true }),
     },
+    source: { kind: 'postgres', url },
     close: () => pool.end(),
   };
 }
@@ -133,6 +139,7 @@ export function openPglite(client: PGlite): Database {
         return false;
       }
     },
+    source: { kind: 'pglite', client },
     close: () => client.close(),
   };
 }
@@ -151,6 +158,8 @@ export async function openDatabase(options: {
   const dir = path.join(options.dataDir, 'pglite');
   const lock = await lockStore(dir, 'embedded database', options.onLockLost);
   try {
+    // A restore staged by the backups page is applied before the store opens (pglite-restore.ts).
+    await applyStagedRestore(options.dataDir, dir);
     const database = openPglite(await PGlite.create({ dataDir: dir }));
     return {
       ...database,

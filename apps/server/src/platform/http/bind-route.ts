@@ -76,6 +76,8 @@ export interface TransactionRunner {
  * before the handler and completed after it, so a committed change never lacks one.
  */
 export const OUTSIDE_TRANSACTION_ROUTES: ReadonlySet<string> = new Set([
+  // A restore replaces the database in psql's own transaction, which would wait on this call's locks.
+  'client.dbBackups.restore',
   'auth.account.create',
   'auth.account.resendEmail',
   'auth.login2fa.phase0.code',

@@ -1,0 +1,29 @@
+import { dbBackupRoutes as r } from '@rampart/contract';
+import type { Binder } from '../../platform/http/bind-route.js';
+import type { DbBackupsService } from './db-backups.service.js';
+
+/** The config store's backups (client/setting/DBBackup*): the installation's operator only. */
+export function bindDbBackupRoutes(binder: Binder, backups: DbBackupsService): void {
+  binder.bind(r.getDbBackupSetting, async (_input, { caller }) => ({ data: await backups.state(caller) }));
+  binder.bind(r.putDbBackupSetting, async ({ body }, { caller }) => ({ data: await backups.putSetting(caller, body) }));
+  binder.bind(r.listDbBackups, async ({ query }, { caller }) => backups.list(caller, query));
+  binder.bind(r.createDbBackup, async (_input, { caller }) => ({ data: await backups.create(caller) }));
+  binder.bind(r.downloadDbBackup, async ({ params }, { caller, reply }) => {
+    const file = await backups.download(caller, params.id);
+    reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="${file.fileName}"`)
+      .header('access-control-expose-headers', 'Content-Disposition')
+      .header('content-length', String(file.bytes))
+      .type('application/gzip')
+      .send(file.stream);
+    return '';
+  });
+  binder.bind(r.deleteDbBackup, async ({ params }, { caller }) => {
+    await backups.delete(caller, params.id);
+    return { data: true as const };
+  });
+  binder.bind(r.restoreDbBackup, async ({ params }, { caller }) => ({
+    data: await backups.restore(caller, params.id),
+  }));
+}
