@@ -13,6 +13,7 @@ import { createNotifications } from './composition/notifications.js';
 import { composeOperator } from './composition/operator.js';
 import { createRepositories } from './composition/repositories.js';
 import { composeSites } from './composition/sites.js';
+import { composeTraffic } from './composition/traffic.js';
 import { bindNotifySettingRoutes } from './modules/alerts/notify-settings.routes.js';
 import type { AnalyticsJob } from './modules/analytics/analytics.job.js';
 import type { AnalyticsStore } from './modules/analytics/analytics-store.js';
@@ -137,6 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { domainProofJob, cnameSettings } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
   const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
   const autoCertificatesJob = composeAutoCertificates(ctx, binder, dnsSettings);
+  const trafficCheck = composeTraffic(ctx, binder, analytics.statistics);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {
@@ -159,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     alertsJob: notifications.alertsJob,
     dnsReconciler,
     autoCertificatesJob,
+    trafficCheck,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -212,6 +215,8 @@ declare module 'fastify' {
       /** Publishes the operators' DNS records (tests run its passes themselves). */
       dnsReconciler: import('./modules/dns/dns-reconciler.js').DnsReconciler;
       autoCertificatesJob: import('./modules/auto-certificates/auto-certificates.job.js').AutoCertificatesJob;
+      /** Restricts sites over their monthly traffic allowance (tests run its passes themselves). */
+      trafficCheck: import('./modules/traffic/traffic-check.js').TrafficCheck;
     };
   }
   interface FastifyRequest {

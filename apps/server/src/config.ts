@@ -110,6 +110,8 @@ export interface Config {
   readonly telegramApiUrl?: string;
   /** How often the alerts job delivers and looks for attack spikes, in ms (default 5000; 0: only when driven, as tests do). */
   readonly alertsTickMs?: number;
+  /** How often the traffic check looks for sites over their monthly allowance, in ms (default 60000; 0: only when driven). */
+  readonly trafficCheckTickMs?: number;
   /**
    * The DNS publication's timing (modules/dns/dns-reconciler.ts DNS_RECONCILER_DEFAULTS); `false`:
    * no background passes, only the API's (tests drive the reconciler themselves).

@@ -42,6 +42,7 @@ export type AppConfig = Pick<
   | 'logPushBackoffMs'
   | 'telegramApiUrl'
   | 'alertsTickMs'
+  | 'trafficCheckTickMs'
   | 'dnsPublish'
   | 'autoCert'
 > &

@@ -2,6 +2,7 @@ import { AccountZonesRepository } from '../modules/account-zones/account-zones.r
 import { AlertsRepository } from '../modules/alerts/alerts.repository.js';
 import { AnalyticsRepository } from '../modules/analytics/analytics.repository.js';
 import { AnnouncementsRepository } from '../modules/announcements/announcements.repository.js';
+import { TrafficRepository } from '../modules/traffic/traffic.repository.js';
 import { ApiTokensRepository } from '../modules/api-tokens/api-tokens.repository.js';
 import { AuditRepository } from '../modules/audit/audit.repository.js';
 import { AccountsRepository } from '../modules/auth/accounts.repository.js';
@@ -63,6 +64,7 @@ export function createRepositories(db: Db) {
     accounts: new AccountsRepository(db),
     analytics: new AnalyticsRepository(db),
     announcements: new AnnouncementsRepository(db),
+    traffic: new TrafficRepository(db),
     apiTokens: new ApiTokensRepository(db),
     audit: new AuditRepository(db),
     cacheTasks: new CacheTasksRepository(db),

@@ -75,6 +75,8 @@ export async function createTestApp(
       dnsPublish: false,
       // Automatic certificates are issued when a test drives the job (auto-certificates.test.ts).
       autoCert: { timing: { tickMs: 0 } },
+      // The traffic check runs when a test drives it (traffic.test.ts).
+      trafficCheckTickMs: 0,
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),

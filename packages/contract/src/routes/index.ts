@@ -32,6 +32,7 @@ import { groupLineRoutes } from './group-lines.js';
 import { groupRoutes } from './groups.js';
 import { l4CounterRoutes } from './l4-counters.js';
 import { licenseRoutes } from './licenses.js';
+import { trafficRoutes } from './traffic.js';
 import { clientLogExportRoutes, logExportRoutes } from './log-exports.js';
 import { logPushRoutes } from './log-push.js';
 import { logSettingRoutes } from './log-settings.js';
@@ -100,6 +101,7 @@ export * from './group-lines.js';
 export * from './groups.js';
 export * from './l4-counters.js';
 export * from './licenses.js';
+export * from './traffic.js';
 export * from './log-exports.js';
 export * from './log-push.js';
 export * from './log-settings.js';
@@ -212,6 +214,7 @@ export const ROUTE_GROUPS = {
   networkStatistics: networkStatisticsRoutes,
   l4AttackPageSetting: l4AttackPageSettingRoutes,
   licenses: licenseRoutes,
+  traffic: trafficRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>
