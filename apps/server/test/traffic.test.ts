@@ -83,7 +83,11 @@ const product = (id: number, name: string, over: 'pause' | 'throttle', monthlyTr
 
 beforeAll(async () => {
   t = await createTestApp({ clock: clock.now });
-  ten = await analyticsTenants(t, { shop: 'shop.traffic.test', neighbour: 'door.traffic.test', rival: 'far.traffic.test' });
+  ten = await analyticsTenants(t, {
+    shop: 'shop.traffic.test',
+    neighbour: 'door.traffic.test',
+    rival: 'far.traffic.test',
+  });
   const products = (await as(ten.client, listProducts, { query: { page: 1, pageSize: 10 } })).json().data;
   const cdn = products[0];
   if (!cdn) throw new Error('no product');
@@ -93,11 +97,12 @@ beforeAll(async () => {
   expect(res.statusCode, res.body).toBe(200);
   expect(res.json().data).toMatchObject({ monthlyTraffic: 5000, overTraffic: 'pause', throttleKbps: 64 });
   meteredId = await operatorCalls(t.app, ten.client).product('Metered', 7, [groupId]);
-  expect((await as(ten.client, updateProduct, product(meteredId, 'Metered', 'throttle', 1500, groupId))).statusCode).toBe(
-    200,
-  );
   expect(
-    (await as(ten.client, changeSitesProduct, { body: { ids: [ten.neighbourSiteId], productID: meteredId } })).statusCode,
+    (await as(ten.client, updateProduct, product(meteredId, 'Metered', 'throttle', 1500, groupId))).statusCode,
+  ).toBe(200);
+  expect(
+    (await as(ten.client, changeSitesProduct, { body: { ids: [ten.neighbourSiteId], productID: meteredId } }))
+      .statusCode,
   ).toBe(200);
   // This month: the shop 6000 bytes (over 5000), next door 2000 (over 1500), the rival's 9000 (unlimited).
   await ship(ten.a, ten.domainId, [NOW - 3_600_000, NOW - 1_800_000, NOW - 600_000], 2000);
@@ -154,7 +159,10 @@ describe('restriction over the allowance', () => {
     expect(await usageOf(ten.client, ten.siteId)).toMatchObject({ restriction: 'pause' });
     expect(await siteStatus(ten.siteId)).toBe('limit');
     expect(await snapshotDomain('shop.traffic.test')).toMatchObject({ enabled: false });
-    const raised = await t.db.database.db.select().from(alerts).where(eq(alerts.subject, `site:${ten.siteId}`));
+    const raised = await t.db.database.db
+      .select()
+      .from(alerts)
+      .where(eq(alerts.subject, `site:${ten.siteId}`));
     expect(raised).toEqual([
       expect.objectContaining({ kind: 'trafficOverPlan', dedupKey: `traffic:${ten.siteId}:2026-11` }),
     ]);

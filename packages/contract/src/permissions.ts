@@ -85,7 +85,12 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
     {
       key: 'trafficPkgManagement',
       name: L('Traffic Packages', '流量包', '流量包'),
-      keys: [{ key: 'user.traffic.read', name: L('View traffic packages and usage', '查看流量包和用量', '檢視流量包和用量') }],
+      keys: [
+        {
+          key: 'user.traffic.read',
+          name: L('View traffic packages and usage', '查看流量包和用量', '檢視流量包和用量'),
+        },
+      ],
     },
     {
       key: 'systemManagement',

@@ -54,7 +54,10 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         cachePolicies: (siteIds) => edgeCachePolicies(repos.siteCache, siteIds),
         modules: (domainIds) => edgeModulesOf(repos.siteModules, domainIds),
         siteSettings: async (siteIds) =>
-          withTrafficThrottle(await edgeSiteSettings(repos.siteSettings, siteIds), await repos.traffic.throttled(siteIds)),
+          withTrafficThrottle(
+            await edgeSiteSettings(repos.siteSettings, siteIds),
+            await repos.traffic.throttled(siteIds),
+          ),
         firewalls: (siteIds) => edgeFirewalls(repos.firewallRules, siteIds, (ids) => repos.blockList.blockedSites(ids)),
         domainAccess: (domainIds) => edgeDomainAccess(repos.domainAccess, domainIds),
         domainAuth: (domains) => edgeDomainAuth(repos.siteAuth, box, domains),

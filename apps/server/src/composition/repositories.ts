@@ -2,7 +2,6 @@ import { AccountZonesRepository } from '../modules/account-zones/account-zones.r
 import { AlertsRepository } from '../modules/alerts/alerts.repository.js';
 import { AnalyticsRepository } from '../modules/analytics/analytics.repository.js';
 import { AnnouncementsRepository } from '../modules/announcements/announcements.repository.js';
-import { TrafficRepository } from '../modules/traffic/traffic.repository.js';
 import { ApiTokensRepository } from '../modules/api-tokens/api-tokens.repository.js';
 import { AuditRepository } from '../modules/audit/audit.repository.js';
 import { AccountsRepository } from '../modules/auth/accounts.repository.js';
@@ -48,6 +47,7 @@ import { NodeCapacityRepository } from '../modules/snapshots/node-capacity.repos
 import { SnapshotRepository } from '../modules/snapshots/snapshot.repository.js';
 import { SubNodesRepository } from '../modules/sub-nodes/sub-nodes.repository.js';
 import { SettingsRepository } from '../modules/system/settings.repository.js';
+import { TrafficRepository } from '../modules/traffic/traffic.repository.js';
 import { VirtualNodesRepository } from '../modules/virtual-nodes/virtual-nodes.repository.js';
 import { ZoneSettingsRepository } from '../modules/zones/zone-settings.repository.js';
 import { ZonesRepository } from '../modules/zones/zones.repository.js';

@@ -1,7 +1,7 @@
 import type { StatisticsService } from '../modules/analytics/statistics.service.js';
-import { TRAFFIC_CHECK_TICK_MS, TrafficCheck } from '../modules/traffic/traffic-check.js';
 import { bindTrafficRoutes } from '../modules/traffic/traffic.routes.js';
 import { TrafficService } from '../modules/traffic/traffic.service.js';
+import { TRAFFIC_CHECK_TICK_MS, TrafficCheck } from '../modules/traffic/traffic-check.js';
 import type { Binder } from '../platform/http/bind-route.js';
 import type { AppContext } from './context.js';
 

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
-import { readPage } from '../../platform/db/paging.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { readPage } from '../../platform/db/paging.js';
 import { accounts, extraTrafficPlans, products, sites } from '../../platform/db/schema.js';
 import { type SiteScope, siteScope } from '../sites/sites.repository.js';
 
@@ -101,9 +101,7 @@ export class TrafficRepository {
   listPlans(scope: SiteScope, f: PlanFilter, page: number, pageSize: number) {
     const where = this.planWhere(scope, f);
     return readPage<PlanView>(
-      this.plans()
-        .where(where)
-        .orderBy(desc(extraTrafficPlans.createdAt), desc(extraTrafficPlans.id)),
+      this.plans().where(where).orderBy(desc(extraTrafficPlans.createdAt), desc(extraTrafficPlans.id)),
       this.db
         .select({ n: count() })
         .from(extraTrafficPlans)
@@ -115,9 +113,7 @@ export class TrafficRepository {
   }
 
   async findPlan(ownerId: number, id: number): Promise<PlanView | undefined> {
-    const rows = await this.plans().where(
-      and(eq(extraTrafficPlans.ownerId, ownerId), eq(extraTrafficPlans.id, id)),
-    );
+    const rows = await this.plans().where(and(eq(extraTrafficPlans.ownerId, ownerId), eq(extraTrafficPlans.id, id)));
     return rows[0];
   }
 
@@ -210,7 +206,9 @@ export class TrafficRepository {
       .update(sites)
       .set({
         trafficRestriction: mode,
-        ...(mode === 'pause' ? { status: sql`CASE WHEN ${sites.status} = 'normal' THEN 'limit' ELSE ${sites.status} END` } : {}),
+        ...(mode === 'pause'
+          ? { status: sql`CASE WHEN ${sites.status} = 'normal' THEN 'limit' ELSE ${sites.status} END` }
+          : {}),
         updatedAt: sql`now()`,
       })
       .where(and(eq(sites.id, siteId), sql`${sites.trafficRestriction} IS NULL`))

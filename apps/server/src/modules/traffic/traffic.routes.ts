@@ -22,7 +22,9 @@ export function bindTrafficRoutes(binder: Binder, service: TrafficService): void
   binder.bind(r.liftTrafficRestriction, async ({ body }, { caller }) => {
     await service.lift(caller.operatorId, body.ids);
   });
-  binder.bind(r.listUserTrafficPlans, async ({ query }, { caller }) => service.listPlans({ userId: caller.accountId }, query));
+  binder.bind(r.listUserTrafficPlans, async ({ query }, { caller }) =>
+    service.listPlans({ userId: caller.accountId }, query),
+  );
   binder.bind(r.listUserMonthlyUsages, async ({ query }, { caller }) =>
     service.monthlyUsages({ userId: caller.accountId }, query),
   );

@@ -10,8 +10,8 @@ import type { Transactions } from '../../platform/db/request-transaction.js';
 import { requireEvery } from '../../platform/errors/all-or-none.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { SiteScope, SitesRepository } from '../sites/sites.repository.js';
-import { allowanceOf, type MonthBytes, monthOf, type TrafficCheck } from './traffic-check.js';
 import type { PlanView, TrafficRepository } from './traffic.repository.js';
+import { allowanceOf, type MonthBytes, monthOf, type TrafficCheck } from './traffic-check.js';
 
 function presentPlan(row: PlanView): ExtraTrafficPlan {
   return {
@@ -114,7 +114,10 @@ export class TrafficService {
     const month = q.month ?? (q.year === undefined ? now.month : 1);
     const { rows, total } = await this.repo.usageSites(scope, q.userID, q.page, q.pageSize);
     const ids = rows.map((row) => row.siteId);
-    const [used, extra] = await Promise.all([this.monthBytes(ids, year, month), this.repo.extraBytes(ids, year, month)]);
+    const [used, extra] = await Promise.all([
+      this.monthBytes(ids, year, month),
+      this.repo.extraBytes(ids, year, month),
+    ]);
     const data = rows.map((row): MonthlyUsage => {
       const extraBytes = extra.get(row.siteId) ?? 0;
       const allowance = allowanceOf(row, extraBytes);
