@@ -133,7 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const edge = composeEdge(ctx, binder);
   bindNotifySettingRoutes(binder, notifications.settings, (accountId) => repos.accounts.topOfTier(accountId));
-  const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus);
+  const { dnsSettings, licenceExpiry } = composeOperator(ctx, binder, edge.monitorStatus);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
   const { domainProofJob, cnameSettings } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
   const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
@@ -162,6 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dnsReconciler,
     autoCertificatesJob,
     trafficCheck,
+    licenceExpiry,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -217,6 +218,8 @@ declare module 'fastify' {
       autoCertificatesJob: import('./modules/auto-certificates/auto-certificates.job.js').AutoCertificatesJob;
       /** Restricts sites over their monthly traffic allowance (tests run its passes themselves). */
       trafficCheck: import('./modules/traffic/traffic-check.js').TrafficCheck;
+      /** Raises the "licence about to expire" alert (tests run its passes themselves). */
+      licenceExpiry: import('./modules/licenses/licence-expiry.js').LicenceExpiryCheck;
     };
   }
   interface FastifyRequest {

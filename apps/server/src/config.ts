@@ -112,6 +112,8 @@ export interface Config {
   readonly alertsTickMs?: number;
   /** How often the traffic check looks for sites over their monthly allowance, in ms (default 60000; 0: only when driven). */
   readonly trafficCheckTickMs?: number;
+  /** How often the licences are checked for a near expiry, in ms (default 3600000; 0: only when driven). */
+  readonly licenceExpiryTickMs?: number;
   /**
    * The DNS publication's timing (modules/dns/dns-reconciler.ts DNS_RECONCILER_DEFAULTS); `false`:
    * no background passes, only the API's (tests drive the reconciler themselves).

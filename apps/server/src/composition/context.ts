@@ -43,6 +43,7 @@ export type AppConfig = Pick<
   | 'telegramApiUrl'
   | 'alertsTickMs'
   | 'trafficCheckTickMs'
+  | 'licenceExpiryTickMs'
   | 'dnsPublish'
   | 'autoCert'
 > &

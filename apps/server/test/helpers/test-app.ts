@@ -77,6 +77,8 @@ export async function createTestApp(
       autoCert: { timing: { tickMs: 0 } },
       // The traffic check runs when a test drives it (traffic.test.ts).
       trafficCheckTickMs: 0,
+      // The licence expiry check runs when a test drives it (licence-expiry.test.ts).
+      licenceExpiryTickMs: 0,
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),
