@@ -311,5 +311,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     logPushSettleMs: parseWhole('RAMPART_LOG_PUSH_SETTLE_MS', env.RAMPART_LOG_PUSH_SETTLE_MS, 5000, 0, 600_000),
     domainProof: !['0', 'false', 'no', 'off'].includes((env.RAMPART_DOMAIN_PROOF ?? '').toLowerCase()),
     domainProofIntervalSeconds: parseProofInterval(env.RAMPART_DOMAIN_PROOF_INTERVAL),
+    trafficCheckTickMs: parseWhole(
+      'RAMPART_TRAFFIC_CHECK_TICK_MS',
+      env.RAMPART_TRAFFIC_CHECK_TICK_MS,
+      60_000,
+      0,
+      86_400_000,
+    ),
   };
 }
