@@ -14,6 +14,7 @@ import { createNotifications } from './composition/notifications.js';
 import { composeOperator } from './composition/operator.js';
 import { createRepositories } from './composition/repositories.js';
 import { composeSites } from './composition/sites.js';
+import { composeTraffic } from './composition/traffic.js';
 import { bindNotifySettingRoutes } from './modules/alerts/notify-settings.routes.js';
 import type { AnalyticsJob } from './modules/analytics/analytics.job.js';
 import type { AnalyticsStore } from './modules/analytics/analytics-store.js';
@@ -133,12 +134,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const edge = composeEdge(ctx, binder);
   bindNotifySettingRoutes(binder, notifications.settings, (accountId) => repos.accounts.topOfTier(accountId));
-  const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus);
+  const { dnsSettings, licenceExpiry } = composeOperator(ctx, binder, edge.monitorStatus);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
   const { domainProofJob, cnameSettings } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
   const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
   const autoCertificatesJob = composeAutoCertificates(ctx, binder, dnsSettings);
   const dbBackups = composeDbBackups(ctx, binder, options.database);
+  const trafficCheck = composeTraffic(ctx, binder, analytics.statistics);
   options.extraRoutes?.(binder);
   app.decorate('binder', binder);
   app.decorate('rampart', {
@@ -162,6 +164,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dnsReconciler,
     autoCertificatesJob,
     dbBackups,
+    trafficCheck,
+    licenceExpiry,
   });
 
   const document = buildOpenApiDocument(ALL_ROUTES, { title: 'Rampart API', version: config.version });
@@ -217,6 +221,10 @@ declare module 'fastify' {
       autoCertificatesJob: import('./modules/auto-certificates/auto-certificates.job.js').AutoCertificatesJob;
       /** Config store backups (tests wait for a running one with whenIdle). */
       dbBackups: import('./modules/db-backups/db-backups.service.js').DbBackupsService;
+      /** Restricts sites over their monthly traffic allowance (tests run its passes themselves). */
+      trafficCheck: import('./modules/traffic/traffic-check.js').TrafficCheck;
+      /** Raises the "licence about to expire" alert (tests run its passes themselves). */
+      licenceExpiry: import('./modules/licenses/licence-expiry.js').LicenceExpiryCheck;
     };
   }
   interface FastifyRequest {

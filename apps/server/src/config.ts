@@ -112,6 +112,10 @@ export interface Config {
   readonly alertsTickMs?: number;
   /** How often the config store backup schedule is looked at, in ms (default 60000; 0: never, as tests do). */
   readonly dbBackupTickMs?: number;
+  /** How often the traffic check looks for sites over their monthly allowance, in ms (default 60000; 0: only when driven). */
+  readonly trafficCheckTickMs?: number;
+  /** How often the licences are checked for a near expiry, in ms (default 3600000; 0: only when driven). */
+  readonly licenceExpiryTickMs?: number;
   /**
    * The DNS publication's timing (modules/dns/dns-reconciler.ts DNS_RECONCILER_DEFAULTS); `false`:
    * no background passes, only the API's (tests drive the reconciler themselves).
@@ -309,5 +313,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     logPushSettleMs: parseWhole('RAMPART_LOG_PUSH_SETTLE_MS', env.RAMPART_LOG_PUSH_SETTLE_MS, 5000, 0, 600_000),
     domainProof: !['0', 'false', 'no', 'off'].includes((env.RAMPART_DOMAIN_PROOF ?? '').toLowerCase()),
     domainProofIntervalSeconds: parseProofInterval(env.RAMPART_DOMAIN_PROOF_INTERVAL),
+    trafficCheckTickMs: parseWhole(
+      'RAMPART_TRAFFIC_CHECK_TICK_MS',
+      env.RAMPART_TRAFFIC_CHECK_TICK_MS,
+      60_000,
+      0,
+      86_400_000,
+    ),
   };
 }

@@ -69,12 +69,14 @@ describe('meta roles', () => {
       'dashboard',
       'sitesManagement',
       'dataAnalysis',
+      'trafficPkgManagement',
       'systemManagement',
       'userManagement',
     ]);
     expect(groups[1]?.name).toBe('网站管理');
     expect(groups[1]?.permissions[0]).toEqual({ key: 'user.sites.read', name: '查看网站' });
-    expect(res.json().total).toBe(5);
+    expect(groups[3]?.permissions).toEqual([{ key: 'user.traffic.read', name: '查看流量包和用量' }]);
+    expect(res.json().total).toBe(6);
     const admin = await signIn(t.app, 'admin');
     const adminGroups = (await call(metaRoles, { params: { auth: 'admin' } }, admin)).json().data;
     expect(adminGroups.map((g: { key: string }) => g.key)).toEqual(['licenses', 'userManagement']);

@@ -83,6 +83,16 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
       ],
     },
     {
+      key: 'trafficPkgManagement',
+      name: L('Traffic Packages', '流量包', '流量包'),
+      keys: [
+        {
+          key: 'user.traffic.read',
+          name: L('View traffic packages and usage', '查看流量包和用量', '檢視流量包和用量'),
+        },
+      ],
+    },
+    {
       key: 'systemManagement',
       name: L('System Management', '系统管理', '系統管理'),
       keys: [...rw('user.notify', 'notification settings', '通知设置', '通知設定')],
@@ -112,6 +122,11 @@ export const PERMISSION_GROUPS: Readonly<Record<Tier, readonly PermissionGroup[]
       key: 'monitorManagement',
       name: L('Monitor Management', '监控管理', '監控管理'),
       keys: rw('client.monitor', 'monitors', '监控', '監控'),
+    },
+    {
+      key: 'trafficPkgManagement',
+      name: L('Traffic Packages', '流量包', '流量包'),
+      keys: rw('client.traffic', 'traffic packages and usage', '流量包和用量', '流量包和用量'),
     },
     {
       key: 'systemManagement',

@@ -66,6 +66,9 @@ export const CLIENT_PATHS = {
   notification: 'systemManagement/notification',
   /** The operator's licence: what it allows and uses, and the activation of an offline one. */
   license: 'systemManagement/license',
+  /** Extra traffic plans and the monthly traffic report (spec part 1 §2, trafficPkgManagement). */
+  trafficPkgList: 'trafficPkgManagement/trafficPkgList',
+  trafficReport: 'trafficPkgManagement/trafficReport',
   announcementSetting: 'userManagement/announcementSetting',
   customizeLogo: 'userManagement/customizeLogo',
 } as const;
@@ -83,6 +86,8 @@ export const USER_PATHS = {
   sitesSetting: 'sitesManagement/sitesSetting',
   blockList: 'sitesManagement/blockList',
   notifySetting: 'systemManagement/notifySetting',
+  /** The customer's extra traffic plans and its monthly report (spec part 1 §2, trafficPkgManagement). */
+  trafficPkgList: 'trafficPkgManagement/trafficPkgList',
 } as const;
 
 /** `/user/sitesManagement/sitesSetting/{id}/{name}`: one site's settings; the name only titles the page. */

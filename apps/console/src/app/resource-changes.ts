@@ -58,6 +58,7 @@ import {
   siteSettingRoutes,
   subNodeRoutes,
   tokenAuthRoutes,
+  trafficRoutes,
   urlRedirectRoutes,
   userResourceRoutes,
   virtualNodeRoutes,
@@ -201,7 +202,13 @@ const CHANGES = readsByResource({
   luaAclModules: [luaAclRoutes.list, domainRoutes.listDomains, wafRoutes.advExists],
   // A Lua ACL module's rules; the module list shows how many it has.
   luaAclRules: [luaAclRoutes.listRules, luaAclRoutes.list],
-  products: [productRoutes.listProducts, productRoutes.metaProducts],
+  // A product's allowance is part of every monthly usage row of its sites.
+  products: [
+    productRoutes.listProducts,
+    productRoutes.metaProducts,
+    trafficRoutes.listClientMonthlyUsages,
+    trafficRoutes.listUserMonthlyUsages,
+  ],
   proxyRewriteModules: [proxyRewriteRoutes.list, domainRoutes.listDomains],
   // A module's rules; the module list shows how many it has.
   proxyRewriteRules: [proxyRewriteRoutes.listRules, proxyRewriteRoutes.list],
@@ -230,6 +237,20 @@ const CHANGES = readsByResource({
     productRoutes.listProducts,
   ],
   secondLimits: [firewallFrequencyRoutes.listSecondLimits],
+  // A plan adds to its site's allowance, and may lift or restore its restriction.
+  trafficPlans: [
+    trafficRoutes.listClientTrafficPlans,
+    trafficRoutes.listUserTrafficPlans,
+    trafficRoutes.listClientMonthlyUsages,
+    trafficRoutes.listUserMonthlyUsages,
+    siteRoutes.listClientSites,
+  ],
+  trafficRestriction: [
+    trafficRoutes.listClientMonthlyUsages,
+    trafficRoutes.listUserMonthlyUsages,
+    siteRoutes.listClientSites,
+    siteRoutes.listUserSites,
+  ],
   antiCCRules: [firewallAntiCCRoutes.listAntiCCRules],
   siteSettings: [siteSettingRoutes.getGzipSetting, siteSettingRoutes.listRateRules, siteSettingRoutes.getErrorPages],
   siteUsers: [siteRoutes.listSiteUsers],

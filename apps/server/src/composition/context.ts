@@ -43,6 +43,8 @@ export type AppConfig = Pick<
   | 'telegramApiUrl'
   | 'alertsTickMs'
   | 'dbBackupTickMs'
+  | 'trafficCheckTickMs'
+  | 'licenceExpiryTickMs'
   | 'dnsPublish'
   | 'autoCert'
 > &

@@ -28,6 +28,7 @@ import { SnapshotBuilder } from '../modules/snapshots/snapshot-builder.js';
 import { SnapshotsService } from '../modules/snapshots/snapshots.service.js';
 import { bindSubNodeRoutes } from '../modules/sub-nodes/sub-nodes.routes.js';
 import { SubNodesService } from '../modules/sub-nodes/sub-nodes.service.js';
+import { withTrafficThrottle } from '../modules/traffic/traffic.edge.js';
 import { operatorNginxTuning } from '../modules/zones/operator-nginx.edge.js';
 import type { Binder } from '../platform/http/bind-route.js';
 import type { AppContext } from './context.js';
@@ -52,7 +53,11 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
           edgeStreamPorts(repos.sitePorts, ownerId, nodeGroups, listenPorts, now),
         cachePolicies: (siteIds) => edgeCachePolicies(repos.siteCache, siteIds),
         modules: (domainIds) => edgeModulesOf(repos.siteModules, domainIds),
-        siteSettings: (siteIds) => edgeSiteSettings(repos.siteSettings, siteIds),
+        siteSettings: async (siteIds) =>
+          withTrafficThrottle(
+            await edgeSiteSettings(repos.siteSettings, siteIds),
+            await repos.traffic.throttled(siteIds),
+          ),
         firewalls: (siteIds) => edgeFirewalls(repos.firewallRules, siteIds, (ids) => repos.blockList.blockedSites(ids)),
         domainAccess: (domainIds) => edgeDomainAccess(repos.domainAccess, domainIds),
         domainAuth: (domains) => edgeDomainAuth(repos.siteAuth, box, domains),

@@ -8,6 +8,7 @@ import { bindGroupLineRoutes } from '../modules/group-lines/group-lines.routes.j
 import { GroupLinesService } from '../modules/group-lines/group-lines.service.js';
 import { bindGroupRoutes } from '../modules/groups/groups.routes.js';
 import { GroupsService } from '../modules/groups/groups.service.js';
+import { LICENCE_EXPIRY_TICK_MS, LicenceExpiryCheck } from '../modules/licenses/licence-expiry.js';
 import { bindLicenseRoutes } from '../modules/licenses/licenses.routes.js';
 import { LicensesService } from '../modules/licenses/licenses.service.js';
 import { bindLogoRoutes } from '../modules/logos/logos.routes.js';
@@ -34,14 +35,14 @@ import type { AppContext } from './context.js';
 /**
  * The operator's network and its own settings: zones and their nginx settings, groups, DNS lines,
  * virtual nodes, products, monitoring, announcements, the console's logos, the DNS provider and
- * licences (the vendor's side and the operator's).
+ * licences (the vendor's side and the operator's) and the check that warns of their expiry.
  */
 export function composeOperator(
   ctx: AppContext,
   binder: Binder,
   monitorStatus: MonitorStatusService,
-): { dnsSettings: DnsSettingsService } {
-  const { repos, clock, transactions, capacity } = ctx;
+): { dnsSettings: DnsSettingsService; licenceExpiry: LicenceExpiryCheck } {
+  const { app, repos, clock, transactions, capacity } = ctx;
   const zones = new ZonesService(repos.zones, {
     zoneSettings: repos.zoneSettings,
     accountZones: repos.accountZones,
@@ -96,5 +97,14 @@ export function composeOperator(
       clock,
     ),
   );
-  return { dnsSettings };
+  const licenceExpiry = new LicenceExpiryCheck(
+    repos.licenses,
+    (alert) => ctx.alerts.emit(alert),
+    clock,
+    (error) => app.log.error({ err: error }, 'licence expiry check failed'),
+  );
+  const expiryTick = ctx.config.licenceExpiryTickMs ?? LICENCE_EXPIRY_TICK_MS;
+  app.addHook('onReady', async () => licenceExpiry.start(expiryTick));
+  app.addHook('preClose', async () => licenceExpiry.stop());
+  return { dnsSettings, licenceExpiry };
 }

@@ -47,6 +47,7 @@ import { NodeCapacityRepository } from '../modules/snapshots/node-capacity.repos
 import { SnapshotRepository } from '../modules/snapshots/snapshot.repository.js';
 import { SubNodesRepository } from '../modules/sub-nodes/sub-nodes.repository.js';
 import { SettingsRepository } from '../modules/system/settings.repository.js';
+import { TrafficRepository } from '../modules/traffic/traffic.repository.js';
 import { VirtualNodesRepository } from '../modules/virtual-nodes/virtual-nodes.repository.js';
 import { ZoneSettingsRepository } from '../modules/zones/zone-settings.repository.js';
 import { ZonesRepository } from '../modules/zones/zones.repository.js';
@@ -63,6 +64,7 @@ export function createRepositories(db: Db) {
     accounts: new AccountsRepository(db),
     analytics: new AnalyticsRepository(db),
     announcements: new AnnouncementsRepository(db),
+    traffic: new TrafficRepository(db),
     apiTokens: new ApiTokensRepository(db),
     audit: new AuditRepository(db),
     cacheTasks: new CacheTasksRepository(db),

@@ -77,6 +77,10 @@ export async function createTestApp(
       dnsPublish: false,
       // Automatic certificates are issued when a test drives the job (auto-certificates.test.ts).
       autoCert: { timing: { tickMs: 0 } },
+      // The traffic check runs when a test drives it (traffic.test.ts).
+      trafficCheckTickMs: 0,
+      // The licence expiry check runs when a test drives it (licence-expiry.test.ts).
+      licenceExpiryTickMs: 0,
       ...options.config,
     },
     ...(options.clock ? { clock: options.clock } : {}),

@@ -57,7 +57,7 @@ export const changeSitesProduct = defineRoute({
   method: 'PATCH',
   path: '/client/site/product/change',
   access: tiers(['client'], 'client.sites.write'),
-  codes: [204003, 401002],
+  codes: [204003, 205006, 401002],
   summary: "Moves sites to another product of the same port type (204003 beyond the product's sites limit)",
   tags: ['sites'],
   request: { body: z.object({ ids, productID: zId }) },

@@ -62,6 +62,7 @@ import { siteRoutes } from './sites.js';
 import { statisticsRoutesOf } from './statistics.js';
 import { subNodeRoutes } from './sub-nodes.js';
 import { systemRoutes } from './system.js';
+import { trafficRoutes } from './traffic.js';
 import { userResourceRoutes } from './user-resources.js';
 import { virtualNodeRoutes } from './virtual-nodes.js';
 import { zoneSettingRoutes } from './zone-settings.js';
@@ -131,6 +132,7 @@ export * from './sites.js';
 export * from './statistics.js';
 export * from './sub-nodes.js';
 export * from './system.js';
+export * from './traffic.js';
 export * from './user-resources.js';
 export * from './virtual-nodes.js';
 export * from './zone-settings.js';
@@ -215,6 +217,7 @@ export const ROUTE_GROUPS = {
   l4AttackPageSetting: l4AttackPageSettingRoutes,
   licenses: licenseRoutes,
   dbBackups: dbBackupRoutes,
+  traffic: trafficRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly AnyRoute[] = Object.values(ROUTE_GROUPS).flatMap((group) =>

@@ -4,6 +4,8 @@ import { dataOf, defineRoute, okReply, pageOf, tiers } from '../route.js';
 import { zId, zIdParam, zIds } from '../validators/ids.js';
 import { zMemo, zName } from '../validators/zod.js';
 import { portTypeSchema } from './groups.js';
+import { RATE_MAX_KBPS, RATE_MIN_KBPS } from './site-settings.js';
+import { TRAFFIC_PLAN_BYTES_MAX, trafficRestrictionSchema } from './traffic.js';
 
 /**
  * Products: what an operator sells. A product has a port type and the node groups that serve its
@@ -21,9 +23,18 @@ export const productSchema = z.object({
   /** Most sites the product may carry; 0 = unlimited (204003 beyond it). */
   siteLimit: z.number().int(),
   siteCount: z.number().int(),
+  /** Bytes each site of the product may serve per calendar month (UTC); 0 = unlimited. */
+  monthlyTraffic: z.number().int(),
+  /** What a site over its allowance gets (docs/decisions.md "Traffic packages"). */
+  overTraffic: trafficRestrictionSchema,
+  /** The cap of a throttled site's responses, KB/s. */
+  throttleKbps: z.number().int(),
   createdAt: z.string(),
 });
 export type Product = z.infer<typeof productSchema>;
+
+/** A throttled site's cap until the operator chooses one: 1 MB/s. */
+export const PRODUCT_THROTTLE_KBPS_DEFAULT = 1024;
 
 /** Largest sites limit a product can be given (beyond it, "unlimited" is the honest choice). */
 export const PRODUCT_SITE_LIMIT_MAX = 1_000_000;
@@ -36,6 +47,9 @@ const productBody = z.object({
   mainGroupIDs: groupIds.min(1),
   backupGroupIDs: groupIds.default([]),
   siteLimit: z.number().int().min(0).max(PRODUCT_SITE_LIMIT_MAX).default(0),
+  monthlyTraffic: z.number().int().min(0).max(TRAFFIC_PLAN_BYTES_MAX).default(0),
+  overTraffic: trafficRestrictionSchema.default('pause'),
+  throttleKbps: z.number().int().min(RATE_MIN_KBPS).max(RATE_MAX_KBPS).default(PRODUCT_THROTTLE_KBPS_DEFAULT),
 });
 
 export type ProductIn = z.output<typeof productBody>;

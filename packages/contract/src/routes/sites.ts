@@ -133,9 +133,9 @@ export const setSitesStatus = defineRoute({
   method: 'PATCH',
   path: '/client/site/status',
   access: tiers(['client'], 'client.sites.write'),
-  codes: [205002, 401002],
+  codes: [205002, 205006, 401002],
   summary:
-    "Sets the status of sites (all or none); 205002 for 'limit' (traffic quotas set it) and for 'normal' on an expired site",
+    "Sets the status of sites (all or none); 205002 for 'limit' (traffic quotas set it) and for 'normal' on an expired site; 205006 for 'normal' on a site under a traffic restriction",
   tags: ['sites'],
   request: {
     body: z.object({ ids: zIds(500), status: siteAccountStatusSchema }),

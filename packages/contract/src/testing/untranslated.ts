@@ -95,6 +95,7 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   CPU: 'node resource charts',
   KB: 'size and rate units (KB, KB/s)',
   MB: 'size unit of the request body limit',
+  GB: 'size unit of traffic allowances and extra traffic plans',
   MiB: 'size unit of the space for log export files (mebibytes)',
   POST: 'the HTTP method of the API token exchange call',
   Host: 'the HTTP header named Host (origin Host header, header rules)',

@@ -39,11 +39,15 @@ function positiveInt(text: string | null, fallback: number, max = Number.MAX_SAF
  * Page, page size and filters of a server-paged list, kept in the URL's search params so a reload,
  * a shared link or the back button shows the same page. `keys` are the filters the list reads.
  */
-export function useListSearch<K extends string>(keys: readonly K[]): ListSearch<K> {
+export function useListSearch<K extends string>(
+  keys: readonly K[],
+  /** The page sizes offered, the first the default (the traffic lists': TRAFFIC_REPORT_PAGE_SIZES). */
+  sizes: readonly number[] = PAGE_SIZE_OPTIONS,
+): ListSearch<K> {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const page = positiveInt(params.get('page'), PAGE_DEFAULT);
-  const pageSize = positiveInt(params.get('pageSize'), PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX);
+  const pageSize = positiveInt(params.get('pageSize'), sizes[0] ?? PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX);
   const filters: Partial<Record<K, string>> = {};
   for (const key of keys) {
     const value = params.get(key);
@@ -73,7 +77,7 @@ export function useListSearch<K extends string>(keys: readonly K[]): ListSearch<
     all: (key) => params.getAll(key).filter((value) => value !== ''),
     setFilters,
     pagination: (total) =>
-      paginationConfig(t, page, pageSize, total, (nextPage, nextSize) =>
+      paginationConfig(t, page, pageSize, total, sizes, (nextPage, nextSize) =>
         update((next) => {
           next.set('page', String(nextPage));
           next.set('pageSize', String(nextSize));
@@ -102,6 +106,7 @@ function paginationConfig(
   page: number,
   pageSize: number,
   total: number | undefined,
+  sizes: readonly number[],
   go: (page: number, pageSize: number) => void,
 ): TablePaginationConfig {
   return {
@@ -109,7 +114,7 @@ function paginationConfig(
     pageSize,
     total: total ?? 0,
     showSizeChanger: true,
-    pageSizeOptions: PAGE_SIZE_OPTIONS,
+    pageSizeOptions: [...sizes],
     showTotal: (count) => t('list.total', { total: count }),
     onChange: (nextPage, nextSize) => go(nextSize === pageSize ? nextPage : PAGE_DEFAULT, nextSize),
   };
@@ -122,7 +127,9 @@ export function useLocalPaging() {
   return {
     ...paging,
     pagination: (total: number | undefined) =>
-      paginationConfig(t, paging.page, paging.pageSize, total, (page, pageSize) => setPaging({ page, pageSize })),
+      paginationConfig(t, paging.page, paging.pageSize, total, PAGE_SIZE_OPTIONS, (page, pageSize) =>
+        setPaging({ page, pageSize }),
+      ),
   };
 }
 

@@ -55,6 +55,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   logs: true,
   logExport: true,
   logPush: true,
+  traffic: true,
   wafEvents: true,
 };
 

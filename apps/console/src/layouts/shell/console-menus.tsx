@@ -2,6 +2,7 @@ import {
   AreaChartOutlined,
   ClusterOutlined,
   DashboardOutlined,
+  FundOutlined,
   GlobalOutlined,
   KeyOutlined,
   LockOutlined,
@@ -169,6 +170,11 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
     },
     dataAnalysisOf('user', L4_ATTACK_PAGE_FORCED),
     {
+      key: 'trafficPkgManagement',
+      icon: <FundOutlined />,
+      children: [{ key: 'trafficPkgList', path: USER_PATHS.trafficPkgList, permission: 'user.traffic.read' }],
+    },
+    {
       key: 'systemManagement',
       icon: <SettingOutlined />,
       children: [{ key: 'notifySetting', path: USER_PATHS.notifySetting, permission: 'user.notify.read' }],
@@ -198,6 +204,14 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
       ],
     },
     dataAnalysisOf('client'),
+    {
+      key: 'trafficPkgManagement',
+      icon: <FundOutlined />,
+      children: [
+        { key: 'trafficPkgList', path: CLIENT_PATHS.trafficPkgList, permission: 'client.traffic.read' },
+        { key: 'trafficReport', path: CLIENT_PATHS.trafficReport, permission: 'client.traffic.read' },
+      ],
+    },
     {
       key: 'monitorManagement',
       icon: <MonitorOutlined />,

@@ -51,6 +51,7 @@ describe('console shell', () => {
       'Node management',
       'Site management',
       'Data analysis',
+      'Traffic packages',
       'Monitoring',
       'System settings',
       'User management',

@@ -173,6 +173,22 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'trafficPkgList',
+    path: CLIENT_PATHS.trafficPkgList,
+    lazy: lazyPage(
+      () => import('./traffic/TrafficPkgListPage'),
+      (m) => m.TrafficPkgListPage,
+    ),
+  },
+  {
+    name: 'trafficReport',
+    path: CLIENT_PATHS.trafficReport,
+    lazy: lazyPage(
+      () => import('./traffic/TrafficReportPage'),
+      (m) => m.TrafficReportPage,
+    ),
+  },
+  {
     name: 'announcementSetting',
     path: CLIENT_PATHS.announcementSetting,
     lazy: lazyPage(

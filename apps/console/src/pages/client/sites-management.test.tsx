@@ -18,6 +18,7 @@ import {
   setSitesTags,
   setSitesUser,
   siteTags,
+  updateProduct,
   updateSite,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -51,6 +52,9 @@ const product = {
   backupGroups: [{ id: 9, name: 'spare-asia', zoneId: 1 }],
   siteLimit: 5,
   siteCount: 2,
+  monthlyTraffic: 2_000_000_000,
+  overTraffic: 'throttle' as const,
+  throttleKbps: 256,
   createdAt: '2026-03-01T10:00:00.000Z',
 };
 
@@ -101,18 +105,34 @@ describe('productsList', () => {
       mainGroupIDs: [7, 5],
       backupGroupIDs: [],
       siteLimit: 0,
+      monthlyTraffic: 0,
+      overTraffic: 'pause',
+      throttleKbps: 1024,
     });
     const metaQuery = api.sent(metaGroups, { zoneID: 1 })[0]?.search;
     expect(Object.fromEntries(metaQuery ?? [])).toEqual({ portType: '7', isBackup: 'false' });
   });
 
-  it("opens the edit form of each product with that product's values, sites limit included", async () => {
+  it("opens the edit form of each product with that product's values, sites limit and traffic included", async () => {
     api.on(listProducts, okPage([product, { ...product, id: 6, name: 'Premium', siteLimit: 0 }]));
+    api.on(updateProduct, ok(product));
     renderAt('/client/sitesManagement/productsList');
     clickButton('Edit', await findRow('Standard'));
     let dialog = await findModal();
     expect((within(dialog).getByLabelText('Sites limit') as HTMLInputElement).value).toBe('5');
-    clickButton('Cancel', dialog);
+    expect((within(dialog).getByLabelText('Monthly traffic per site (GB)') as HTMLInputElement).value).toBe('2.000');
+    expect((within(dialog).getByLabelText('Throttle (KB/s)') as HTMLInputElement).value).toBe('256');
+    typeInto(dialog, 'Monthly traffic per site (GB)', '1.5');
+    clickButton('OK', dialog);
+    await waitFor(() =>
+      expect(api.sent(updateProduct)[0]?.body).toMatchObject({
+        id: 4,
+        monthlyTraffic: 1_500_000_000,
+        overTraffic: 'throttle',
+        throttleKbps: 256,
+      }),
+    );
+    await modalClosed(dialog);
     clickButton('Edit', await findRow('Premium'));
     await waitFor(() => expect(screen.getByLabelText('Name')).toBeTruthy());
     dialog = await findModal();

@@ -51,6 +51,14 @@ export const USER_PAGES: readonly ConsolePage[] = [
       (m) => m.NotifySettingPage,
     ),
   },
+  {
+    name: 'trafficPkgList',
+    path: USER_PATHS.trafficPkgList,
+    lazy: lazyPage(
+      () => import('./traffic/UserTrafficPkgListPage'),
+      (m) => m.UserTrafficPkgListPage,
+    ),
+  },
 ];
 
 /** The user (customer) console, /user. */

@@ -194,6 +194,13 @@ export class StatisticsService {
     return { data, total };
   }
 
+  /** Bytes each of these sites served in a calendar month (UTC); a site without any is absent. */
+  monthBytesBySite(siteIds: readonly number[], year: number, month: number): Promise<Map<number, number>> {
+    const start = Date.UTC(year, month - 1, 1) / 1000;
+    const end = Date.UTC(year, month, 1) / 1000;
+    return this.queries.bytesOutBySite(siteIds, { start, end });
+  }
+
   /** Bytes served for the customer's sites this calendar month and the last (UTC). */
   async monthTraffic(accountId: number, now: number): Promise<{ current: number; last: number }> {
     const siteIds = await this.repo.visibleSites({ userId: accountId }, {});

@@ -77,6 +77,16 @@ export class LicensesRepository {
     return row;
   }
 
+  /** Every operator with an issued licence (online or activated offline). */
+  async licensedOperators(): Promise<number[]> {
+    const rows = await this.db
+      .selectDistinct({ operatorId: licenses.operatorId })
+      .from(licenses)
+      .where(isNotNull(licenses.issuedAt))
+      .orderBy(licenses.operatorId);
+    return rows.map((row) => row.operatorId);
+  }
+
   async insert(values: {
     operatorId: number;
     source: 'online' | 'offline';

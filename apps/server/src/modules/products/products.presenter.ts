@@ -13,6 +13,9 @@ export function presentProduct(row: ProductRow, groups: ProductGroupRef[], siteC
     backupGroups: groups.filter((g) => g.productId === row.id && g.isBackup).map(ref),
     siteLimit: row.siteLimit,
     siteCount,
+    monthlyTraffic: row.monthlyTraffic,
+    overTraffic: row.overTraffic,
+    throttleKbps: row.throttleKbps,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -12,6 +12,11 @@ export function overSiteLimit(product: { siteLimit: number }, count: number): bo
   return product.siteLimit > 0 && count > product.siteLimit;
 }
 
+/** The monthly allowance and what a site over it gets (docs/decisions.md "Traffic packages"). */
+function trafficColumns(input: ProductIn) {
+  return { monthlyTraffic: input.monthlyTraffic, overTraffic: input.overTraffic, throttleKbps: input.throttleKbps };
+}
+
 /** Products of one operator; their groups must be the operator's and of the product's port type. */
 export class ProductsService {
   constructor(
@@ -67,6 +72,7 @@ export class ProductsService {
           portType: input.portType,
           memo: input.memo,
           siteLimit: input.siteLimit,
+          ...trafficColumns(input),
         });
         await this.products.setGroups(created, main, backup);
         return created;
@@ -96,6 +102,7 @@ export class ProductsService {
           portType: input.portType,
           memo: input.memo,
           siteLimit: input.siteLimit,
+          ...trafficColumns(input),
         };
         await this.products.update(operatorId, input.id, values);
         await this.products.setGroups(input.id, main, backup);

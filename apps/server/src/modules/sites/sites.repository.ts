@@ -54,6 +54,7 @@ const columns = {
   memo: sites.memo,
   maxDomains: sites.maxDomains,
   maxPorts: sites.maxPorts,
+  trafficRestriction: sites.trafficRestriction,
   createdAt: sites.createdAt,
   productName: products.name,
   productPortType: products.portType,
@@ -74,6 +75,7 @@ export type SiteView = {
   memo: string;
   maxDomains: number;
   maxPorts: number;
+  trafficRestriction: 'pause' | 'throttle' | null;
   createdAt: Date;
   productName: string;
   productPortType: 7 | 4;

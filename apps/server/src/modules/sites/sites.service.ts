@@ -22,6 +22,14 @@ import { presentOperatorSite, presentSite } from './sites.presenter.js';
 import type { SiteFilter, SiteStatus, SitesRepository, SiteView } from './sites.repository.js';
 
 type Paged = SiteFilter & { page: number; pageSize: number };
+/**
+ * A site the traffic check restricted is neither re-enabled nor moved to another product (whose
+ * allowance would change what it may serve) until the operator lifts the restriction: 205006.
+ */
+function notTrafficRestricted(rows: SiteView[]): void {
+  if (rows.some((row) => row.trafficRestriction !== null)) throw new AppError(205006);
+}
+
 type Checked = (rows: SiteView[]) => Promise<void> | void;
 
 function expired(row: SiteView, now = new Date()): boolean {
@@ -167,6 +175,7 @@ export class SitesService {
   async setStatus(operatorId: number, ids: number[], status: SiteStatus) {
     if (status === 'limit') throw new AppError(205002);
     await this.change(operatorId, ids, { status }, (rows) => {
+      if (status === 'normal') notTrafficRestricted(rows);
       if (status === 'normal' && rows.some((row) => expired(row))) throw new AppError(205002);
     });
   }
@@ -186,6 +195,7 @@ export class SitesService {
       ids,
       { productId: productID },
       async (rows) => {
+        notTrafficRestricted(rows);
         const moving = rows.filter((row) => row.productId !== productID).length;
         const product = await this.productWithRoom(operatorId, productID, moving);
         if (rows.some((row) => row.productPortType !== product.portType)) {

@@ -571,6 +571,11 @@ export const products = pgTable(
     memo: text('memo').notNull().default(''),
     // How many sites the product may carry; 0 = unlimited (204003 beyond it).
     siteLimit: integer('site_limit').notNull().default(0),
+    // Bytes each site may serve per calendar month (UTC); 0 = unlimited (docs/decisions.md "Traffic packages").
+    monthlyTraffic: bigint('monthly_traffic', { mode: 'number' }).notNull().default(0),
+    // What a site over its allowance gets: its domains answered as disabled, or capped at throttle_kbps.
+    overTraffic: text('over_traffic').$type<'pause' | 'throttle'>().notNull().default('pause'),
+    throttleKbps: integer('throttle_kbps').notNull().default(1024),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -620,6 +625,11 @@ export const sites = pgTable(
     maxPorts: integer('max_ports').notNull().default(0),
     // Part of every cache key of the site at the edge; clearing the site's cache increments it.
     cacheGeneration: integer('cache_generation').notNull().default(1),
+    // Set by the traffic check when the site went over its monthly allowance ('pause' also sets the
+    // status 'limit'); cleared when lifted. `trafficLiftedMonth` ('YYYY-MM') is the month the
+    // operator lifted it in: the check leaves the site alone for the rest of that month.
+    trafficRestriction: text('traffic_restriction').$type<'pause' | 'throttle'>(),
+    trafficLiftedMonth: text('traffic_lifted_month'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -627,6 +637,31 @@ export const sites = pgTable(
     index('sites_owner_idx').on(t.ownerId),
     index('sites_user_idx').on(t.userId),
     index('sites_product_idx').on(t.productId),
+  ],
+);
+
+/**
+ * Extra traffic an operator sold a customer's site for one calendar month (routes/traffic.ts), on
+ * top of the product's monthly allowance. Goes with the site.
+ */
+export const extraTrafficPlans = pgTable(
+  'extra_traffic_plans',
+  {
+    id: rowId(),
+    ownerId: ownerKey('cascade'),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    year: integer('year').notNull(),
+    month: integer('month').notNull(),
+    memo: text('memo').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('extra_traffic_plans_owner_idx').on(t.ownerId, t.id),
+    index('extra_traffic_plans_site_month_idx').on(t.siteId, t.year, t.month),
   ],
 );
 

@@ -1,10 +1,18 @@
-import { PORT_TYPES, type Product, productRoutes } from '@rampart/contract';
+import {
+  PORT_TYPES,
+  PRODUCT_THROTTLE_KBPS_DEFAULT,
+  type Product,
+  productRoutes,
+  TRAFFIC_RESTRICTIONS,
+  type TrafficRestriction,
+} from '@rampart/contract';
 import { Form, Input, InputNumber, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { changes } from '../../../app/resource-changes';
 import { useCreateOrUpdate } from '../../../app/use-create-or-update';
 import { FormModal } from '../../../components/FormModal';
+import { bytesToGb, gbToBytes } from '../../../features/traffic/traffic-units';
 import { schemaRules } from '../../../forms/zod-rules';
 import { type GroupRef, GroupsPicker } from './GroupsPicker';
 
@@ -15,10 +23,18 @@ interface ProductValues {
   mainGroups: GroupRef[];
   backupGroups: GroupRef[];
   siteLimit: number;
+  /** The monthly allowance in GB (the body's `monthlyTraffic` is bytes). */
+  monthlyGb: number;
+  overTraffic: TrafficRestriction;
+  throttleKbps: number;
 }
 
 /** The form holds the groups, the body their ids: form field → body field. */
-const BODY_FIELD: Record<string, string> = { mainGroups: 'mainGroupIDs', backupGroups: 'backupGroupIDs' };
+const BODY_FIELD: Record<string, string> = {
+  mainGroups: 'mainGroupIDs',
+  backupGroups: 'backupGroupIDs',
+  monthlyGb: 'monthlyTraffic',
+};
 /** Body field → form field, for the field errors of a 101003 reply. */
 const FORM_FIELD: Record<string, string> = {
   name: 'name',
@@ -27,12 +43,20 @@ const FORM_FIELD: Record<string, string> = {
   mainGroupIDs: 'mainGroups',
   backupGroupIDs: 'backupGroups',
   siteLimit: 'siteLimit',
+  monthlyTraffic: 'monthlyGb',
+  overTraffic: 'overTraffic',
+  throttleKbps: 'throttleKbps',
 };
 
 const groupIds = (groups: unknown) => (Array.isArray(groups) ? groups.map((group: GroupRef) => group.id) : []);
 
-function toBody({ mainGroups, backupGroups, ...rest }: ProductValues) {
-  return { ...rest, mainGroupIDs: groupIds(mainGroups), backupGroupIDs: groupIds(backupGroups) };
+function toBody({ mainGroups, backupGroups, monthlyGb, ...rest }: ProductValues) {
+  return {
+    ...rest,
+    mainGroupIDs: groupIds(mainGroups),
+    backupGroupIDs: groupIds(backupGroups),
+    monthlyTraffic: gbToBytes(monthlyGb),
+  };
 }
 
 /** The form's rules check the body it becomes, each issue reported on the field it came from. */
@@ -42,11 +66,15 @@ const rules = schemaRules(
   (field) => BODY_FIELD[field] ?? field,
 );
 
-/** Creates or edits a product: name, port type, memo, sites limit, main and backup groups picked across zones. */
+/**
+ * Creates or edits a product: name, port type, memo, sites limit, main and backup groups picked across
+ * zones, and the monthly traffic allowance with what a site over it gets.
+ */
 export function ProductFormModal({ product, onClose }: { product: Product | 'new' | null; onClose: () => void }) {
   const { t } = useTranslation(['products', 'common']);
   const [form] = Form.useForm<ProductValues>();
   const portType = Form.useWatch('portType', form) ?? 7;
+  const overTraffic = Form.useWatch('overTraffic', form);
   const fields = { instance: form, fields: (path: readonly string[]) => FORM_FIELD[path[0] ?? ''] };
   const save = useCreateOrUpdate('client', {
     create: productRoutes.createProduct,
@@ -76,8 +104,20 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
               mainGroups: existing.mainGroups,
               backupGroups: existing.backupGroups,
               siteLimit: existing.siteLimit,
+              monthlyGb: bytesToGb(existing.monthlyTraffic),
+              overTraffic: existing.overTraffic,
+              throttleKbps: existing.throttleKbps,
             }
-          : { portType: 7, memo: '', mainGroups: [], backupGroups: [], siteLimit: 0 }
+          : {
+              portType: 7,
+              memo: '',
+              mainGroups: [],
+              backupGroups: [],
+              siteLimit: 0,
+              monthlyGb: 0,
+              overTraffic: 'pause',
+              throttleKbps: PRODUCT_THROTTLE_KBPS_DEFAULT,
+            }
       }
       onSubmit={(values) => save.submit(values, existing)}
     >
@@ -98,6 +138,28 @@ export function ProductFormModal({ product, onClose }: { product: Product | 'new
       </Form.Item>
       <Form.Item name="siteLimit" label={t('siteLimit')} extra={t('siteLimitHint')} rules={rules('siteLimit')}>
         <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item
+        name="monthlyGb"
+        label={t('monthlyTraffic')}
+        extra={t('monthlyTrafficHint')}
+        rules={rules('monthlyGb')}
+      >
+        <InputNumber min={0} precision={3} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="overTraffic" label={t('overTraffic')}>
+        <Radio.Group
+          options={TRAFFIC_RESTRICTIONS.map((value) => ({ value, label: t(`overTrafficOptions.${value}`) }))}
+        />
+      </Form.Item>
+      {/* Kept while hidden: the product keeps its throttle for when it is chosen again. */}
+      <Form.Item
+        name="throttleKbps"
+        label={t('throttleKbps')}
+        rules={rules('throttleKbps')}
+        hidden={overTraffic !== 'throttle'}
+      >
+        <InputNumber min={1} precision={0} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="memo" label={t('memo')} rules={rules('memo')}>
         <Input.TextArea rows={2} />
