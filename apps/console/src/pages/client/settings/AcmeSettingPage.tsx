@@ -15,6 +15,7 @@ import { useCan } from '../../../app/account-context';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toast } from '../../../app/toast';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { PageTitle } from '../../../components/PageTitle';
 import { schemaRules } from '../../../forms/zod-rules';
 
@@ -81,13 +82,7 @@ export function AcmeSettingPage() {
     <>
       <PageTitle>{t('shell:menu.acmeSetting')}</PageTitle>
       <Alert type="info" showIcon title={t('hint')} style={{ marginBottom: 16, maxWidth: 720 }} />
-      {setting.isError && (
-        <Alert
-          type="error"
-          title={t('failed')}
-          action={<Button onClick={() => setting.refetch()}>{t('common:actions.retry')}</Button>}
-        />
-      )}
+      {setting.isError && <LoadFailed title={t('failed')} onRetry={() => setting.refetch()} />}
       {setting.isLoading && <Spin />}
       {current && (
         <Form
