@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 need_node
 apt_need postgresql postgresql-client clickhouse-server clickhouse-client chromium fonts-wqy-microhei pdns-server pdns-backend-sqlite3 sqlite3 \
   nginx libnginx-mod-http-lua libnginx-mod-http-cache-purge lua-resty-core lua-resty-lrucache lua-cjson libnginx-mod-stream libmaxminddb0 openssl bind9 \
-  nftables pebble
+  nftables pebble bind9-dnsutils
 npm_deps
 
 results_dir=$(mktemp -d)

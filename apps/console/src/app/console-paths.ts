@@ -57,6 +57,8 @@ export const CLIENT_PATHS = {
   dnsSetting: 'systemManagement/dnsSetting',
   nginxSetting: 'systemManagement/nginxSetting',
   cname: 'systemManagement/cname',
+  /** The operator's ACME certificate authority (automatic certificates) and its EAB credentials. */
+  acmeSetting: 'systemManagement/acmeSetting',
   geoDatabase: 'systemManagement/geoDatabase',
   abuseIPs: 'systemManagement/abuseIPs',
   logSetting: 'systemManagement/logSetting',

@@ -90,6 +90,12 @@ const CHANGES = readsByResource({
   ],
   antiHeaders: [domainAccessRoutes.listAntiHeaders],
   autoCertificates: [autoCertificateRoutes.listAutoCertificates],
+  // The operator's ACME CA and the EAB credentials of ZeroSSL and Google Trust Services.
+  acmeSetting: [
+    autoCertificateRoutes.getAcmeSetting,
+    autoCertificateRoutes.getZeroSSLSetting,
+    autoCertificateRoutes.getGoogleTrustSetting,
+  ],
   antiReferers: [domainAccessRoutes.listAntiReferers],
   blacklistRules: [firewallListRoutes.listBlacklistRules],
   blockedIps: [blockListRoutes.listBlockedIps, blockListRoutes.listClientBlockedIps],

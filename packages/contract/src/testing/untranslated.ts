@@ -80,6 +80,11 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   Google: 'Google Trust Services, a certificate authority an operator may choose (a product name)',
   Trust: 'Google Trust Services, a certificate authority an operator may choose (a product name)',
   Services: 'Google Trust Services, a certificate authority an operator may choose (a product name)',
+  "Let's": "Let's Encrypt, a certificate authority an operator may choose (a product name)",
+  Encrypt: "Let's Encrypt, a certificate authority an operator may choose (a product name)",
+  EAB: 'External Account Binding (RFC 8555 §7.3.4): the credentials ZeroSSL and Google Trust Services issue, named so in Chinese interfaces',
+  HMAC: 'the EAB HMAC key (a standard algorithm name)',
+  CA: 'certificate authority, as in "private CA", written so in Chinese interfaces',
   // Sign-in.
   QR: 'the QR code of the authenticator setup',
   Telegram: 'the Telegram bot token of alert notices (error 101021)',

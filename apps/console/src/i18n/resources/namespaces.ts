@@ -49,6 +49,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   logSetting: true,
   dnsSetting: true,
   notifications: true,
+  acmeSetting: true,
   cnameSetting: true,
   overview: true,
   statistics: true,

@@ -227,6 +227,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         // Spec part 1 §2 order: ..., dnsSetting, cname, nginxSetting, ...
         { key: 'dnsSetting', path: CLIENT_PATHS.dnsSetting, permission: 'client.settings.read' },
         { key: 'cname', path: CLIENT_PATHS.cname, permission: 'client.settings.read' },
+        { key: 'acmeSetting', path: CLIENT_PATHS.acmeSetting, permission: 'client.settings.read' },
         { key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting, permission: 'client.settings.read' },
         { key: 'geoDatabase', path: CLIENT_PATHS.geoDatabase, permission: 'client.settings.read' },
         { key: 'abuseIPs', path: CLIENT_PATHS.abuseIPs, permission: 'client.settings.read' },

@@ -125,6 +125,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'acmeSetting',
+    path: CLIENT_PATHS.acmeSetting,
+    lazy: lazyPage(
+      () => import('./settings/AcmeSettingPage'),
+      (m) => m.AcmeSettingPage,
+    ),
+  },
+  {
     name: 'geoDatabase',
     path: CLIENT_PATHS.geoDatabase,
     lazy: lazyPage(

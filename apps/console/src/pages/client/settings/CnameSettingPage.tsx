@@ -7,6 +7,7 @@ import { useCan } from '../../../app/account-context';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { PageTitle } from '../../../components/PageTitle';
 import { valueRules } from '../../../forms/zod-rules';
 import { CnameRecordsSection } from './CnameRecordsSection';
@@ -42,13 +43,7 @@ export function CnameSettingPage() {
     <>
       <PageTitle>{t('shell:menu.cname')}</PageTitle>
       <Alert type="info" showIcon title={t('hint')} style={{ marginBottom: 16 }} />
-      {setting.isError && (
-        <Alert
-          type="error"
-          title={t('failed')}
-          action={<Button onClick={() => setting.refetch()}>{t('common:actions.retry')}</Button>}
-        />
-      )}
+      {setting.isError && <LoadFailed title={t('failed')} onRetry={() => setting.refetch()} />}
       {setting.isLoading && <Spin />}
       {current && (
         <>

@@ -17,6 +17,7 @@ import { useCan } from '../../../app/account-context';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { PageTitle } from '../../../components/PageTitle';
 import { schemaRules } from '../../../forms/zod-rules';
 import { loadSelf } from '../../../session/session';
@@ -143,13 +144,7 @@ export function DnsSettingPage() {
     <>
       <PageTitle>{t('shell:menu.dnsSetting')}</PageTitle>
       <Alert type="info" showIcon title={t('hint')} style={{ marginBottom: 16, maxWidth: 720 }} />
-      {setting.isError && (
-        <Alert
-          type="error"
-          title={t('failed')}
-          action={<Button onClick={() => setting.refetch()}>{t('common:actions.retry')}</Button>}
-        />
-      )}
+      {setting.isError && <LoadFailed title={t('failed')} onRetry={() => setting.refetch()} />}
       {setting.isLoading && <Spin />}
       {setting.isSuccess && (
         <Form

@@ -10,7 +10,6 @@ import {
 } from '@rampart/contract';
 import { useQuery } from '@tanstack/react-query';
 import {
-  Alert,
   Button,
   Card,
   Descriptions,
@@ -30,6 +29,7 @@ import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
 import { DateTime } from '../../../components/DateTime';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { PageTitle } from '../../../components/PageTitle';
 import { L4AttackPageSetting } from './L4AttackPageSetting';
 
@@ -114,13 +114,7 @@ function DatabaseCard<D extends MmdbFileRecord>({ slot }: { slot: Slot<D> }) {
   return (
     <Card title={text('title')} style={{ maxWidth: 720, marginBottom: 24 }} data-testid={`${slot.id}-database`}>
       <Typography.Paragraph type="secondary">{text('intro')}</Typography.Paragraph>
-      {current.isError && (
-        <Alert
-          type="error"
-          title={text('failed')}
-          action={<Button onClick={() => current.refetch()}>{t('common:actions.retry')}</Button>}
-        />
-      )}
+      {current.isError && <LoadFailed title={text('failed')} onRetry={() => current.refetch()} />}
       {current.isLoading && <Spin />}
       {current.isSuccess && !db && <Empty description={text('none')} image={Empty.PRESENTED_IMAGE_SIMPLE} />}
       {db && (

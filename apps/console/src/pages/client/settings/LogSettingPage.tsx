@@ -16,6 +16,7 @@ import { useCan } from '../../../app/account-context';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { PageTitle } from '../../../components/PageTitle';
 import { schemaRules } from '../../../forms/zod-rules';
 import { LogExportSettingForm } from './LogExportSettingForm';
@@ -60,13 +61,7 @@ export function LogSettingPage() {
         {t('intro')}
       </Typography.Paragraph>
       {notOurs && <Alert type="info" showIcon title={t('notOurs')} style={{ maxWidth: 820 }} />}
-      {setting.isError && !notOurs && (
-        <Alert
-          type="error"
-          title={t('failed')}
-          action={<Button onClick={() => setting.refetch()}>{t('common:actions.retry')}</Button>}
-        />
-      )}
+      {setting.isError && !notOurs && <LoadFailed title={t('failed')} onRetry={() => setting.refetch()} />}
       {setting.isLoading && <Spin />}
       {current && (
         <>

@@ -6,6 +6,7 @@ import { useCan } from '../../../app/account-context';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toastText } from '../../../app/toast';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { PageTitle } from '../../../components/PageTitle';
 import { RecipientFields } from '../../../features/notifications/RecipientFields';
 
@@ -30,13 +31,7 @@ export function NotifySettingPage() {
     <>
       <PageTitle>{t('shell:menu.notifySetting')}</PageTitle>
       <Alert type="info" showIcon title={t('customer.hint')} style={{ marginBottom: 16 }} />
-      {setting.isError && (
-        <Alert
-          type="error"
-          title={t('failed')}
-          action={<Button onClick={() => setting.refetch()}>{t('common:actions.retry')}</Button>}
-        />
-      )}
+      {setting.isError && <LoadFailed title={t('failed')} onRetry={() => setting.refetch()} />}
       {setting.isLoading && <Spin />}
       {setting.data && (
         <Form
