@@ -38,6 +38,7 @@ import { transactionScoped } from './platform/db/request-transaction.js';
 import type { Binder } from './platform/http/bind-route.js';
 import { serveConsole } from './platform/http/console-static.js';
 import { Mailer } from './platform/mail/mailer.js';
+import { ControlPlaneMetrics } from './platform/metrics/control-plane-metrics.js';
 
 export type { AppConfig } from './composition/context.js';
 
@@ -92,10 +93,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await system.ensureInstance();
   const box = new SecretBox(config.secret);
   const clock = options.clock ?? systemClock;
+  const metrics = new ControlPlaneMetrics(repos.systemState, clock);
+  metrics.observeRequests(app);
+  metrics.serve(app, config.metricsToken);
   const base: Omit<AppContext, 'alerts'> = {
     app,
     config,
     clock,
+    metrics,
     transactions,
     repos,
     box,
