@@ -29,6 +29,8 @@ import { NodeCapacity } from './modules/snapshots/node-capacity.js';
 import type { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import type { SettingsRepository } from './modules/system/settings.repository.js';
 import { SystemService } from './modules/system/system.service.js';
+import { SystemHealthService } from './modules/system/system-health.service.js';
+import { bindSystemSettingRoutes } from './modules/system/system-settings.routes.js';
 import { ConfigChanges } from './platform/changes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
@@ -139,6 +141,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindNotifySettingRoutes(binder, notifications.settings, (accountId) => repos.accounts.topOfTier(accountId));
   const { dnsSettings } = composeOperator(ctx, binder, edge.monitorStatus);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
+  bindSystemSettingRoutes(
+    binder,
+    edge.nodeExporter,
+    new SystemHealthService(options.database, options.analytics, repos.systemState, ctx.licenseLimits, clock),
+  );
   const { domainProofJob, cnameSettings } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
   const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
   const autoCertificatesJob = composeAutoCertificates(ctx, binder, dnsSettings);

@@ -28,6 +28,7 @@ import { SnapshotBuilder } from '../modules/snapshots/snapshot-builder.js';
 import { SnapshotsService } from '../modules/snapshots/snapshots.service.js';
 import { bindSubNodeRoutes } from '../modules/sub-nodes/sub-nodes.routes.js';
 import { SubNodesService } from '../modules/sub-nodes/sub-nodes.service.js';
+import { NodeExporterService } from '../modules/system/node-exporter.service.js';
 import { operatorNginxTuning } from '../modules/zones/operator-nginx.edge.js';
 import type { Binder } from '../platform/http/bind-route.js';
 import type { AppContext } from './context.js';
@@ -44,6 +45,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
   bindGeoDatabaseRoutes(binder, geo, clock);
   // The operators' reputation lists (their routes are bound with the sites' setting: composition/sites.ts).
   const abuseIPs = new AbuseIPsService(transactions, repos.abuseIPs);
+  const nodeExporter = new NodeExporterService(repos.settings);
   const snapshots = new SnapshotsService(
     new SnapshotBuilder(
       repos.snapshot,
@@ -63,6 +65,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         abuseIPs: (ownerId, firewalls) =>
           firewalls.some((f) => f.reputation) ? abuseIPs.hashOf(ownerId) : Promise.resolve(null),
         acmeChallenges: (domainIds) => repos.autoCertificates.challengesOf(domainIds),
+        nodeExporter: (ownerId) => nodeExporter.get(ownerId),
         l4: (ownerId, streamPorts, zone) =>
           edgeL4(repos.firewallL4, streamPorts, zone, () => geo.countryNetworks(ownerId)),
       },
@@ -114,5 +117,5 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
       changes,
     ),
   );
-  return { snapshots, monitorStatus, nodeCommands, nodeSettings, geo, abuseIPs };
+  return { snapshots, monitorStatus, nodeCommands, nodeSettings, geo, abuseIPs, nodeExporter };
 }

@@ -2055,6 +2055,7 @@ export const enUS = {
     'client.setting.email.save': 'Set e-mail (SMTP) server',
     'client.setting.email.test': 'Send test mail',
     'client.setting.tg.save': 'Set Telegram bot',
+    'client.setting.nodeExporter.save': 'Set node exporter',
     'client.setting.tg.test': 'Send Telegram test message',
     'client.setting.notify.save': 'Set alert recipients',
     'user.setting.notify.save': 'Set notification settings',

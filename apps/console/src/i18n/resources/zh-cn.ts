@@ -2009,6 +2009,7 @@ export const zhCN: LocaleResources = {
     'client.setting.email.save': '设置邮件（SMTP）服务器',
     'client.setting.email.test': '发送测试邮件',
     'client.setting.tg.save': '设置 Telegram 机器人',
+    'client.setting.nodeExporter.save': '设置节点指标导出',
     'client.setting.tg.test': '发送 Telegram 测试消息',
     'client.setting.notify.save': '设置告警接收人',
     'user.setting.notify.save': '设置通知',

@@ -2011,6 +2011,7 @@ export const zhTW: LocaleResources = {
     'client.setting.email.save': '設定郵件（SMTP）伺服器',
     'client.setting.email.test': '傳送測試郵件',
     'client.setting.tg.save': '設定 Telegram 機器人',
+    'client.setting.nodeExporter.save': '設定節點指標匯出',
     'client.setting.tg.test': '傳送 Telegram 測試訊息',
     'client.setting.notify.save': '設定告警接收人',
     'user.setting.notify.save': '設定通知',

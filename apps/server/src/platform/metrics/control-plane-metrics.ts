@@ -1,12 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ALL_ROUTES, NODE_ONLINE_WINDOW_SECONDS } from '@rampart/contract';
+import { LATENCY_BUCKETS, MetricsRegistry, PROMETHEUS_CONTENT_TYPE } from '@rampart/contract/prometheus';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IngestOutcome } from '../../modules/analytics/ingest.service.js';
 import type { SystemStateRepository } from '../../modules/system/system-state.repository.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors/app-error.js';
 import { fastifyPath } from '../http/bind-route.js';
-import { LATENCY_BUCKETS, MetricsRegistry, PROMETHEUS_CONTENT_TYPE } from './registry.js';
 
 /** Seconds from an event on the node to its batch reaching the control plane. */
 const INGEST_LAG_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 900, 3600] as const;

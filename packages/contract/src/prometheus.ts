@@ -1,7 +1,7 @@
 /**
  * A small Prometheus registry (text exposition format 0.0.4): counters, gauges and histograms with
- * labels, and the encoder. Enough for the control plane's `/metrics` (docs/decisions.md "Metrics");
- * no client library: the format is a few lines of text per series.
+ * labels, and the encoder. The control plane's `/metrics` and the agent's node exporter both use it
+ * (docs/decisions.md "Metrics"); no client library: the format is a few lines of text per series.
  */
 
 export type Labels = Readonly<Record<string, string>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatValue, MetricsRegistry } from './registry.js';
+import { formatValue, MetricsRegistry } from './prometheus.js';
 
 describe('metrics registry (Prometheus text format 0.0.4)', () => {
   it('writes HELP, TYPE and one line per label set, labels in declared order', async () => {
