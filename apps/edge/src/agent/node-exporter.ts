@@ -77,15 +77,26 @@ export class NodeExporterServer {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(body);
     };
-    const setting = this.options.setting();
-    const peer = req.socket.remoteAddress ?? '';
-    if (!setting || !allowedBy(setting.whiteIPs, peer)) return reply(403, 'forbidden\n');
-    if (!this.take(peer, setting)) return reply(429, 'too many requests\n');
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') return reply(404, 'not found\n');
+    const refusal = this.refusal(req);
+    if (refusal) {
+      reply(refusal.status, refusal.text);
+      return;
+    }
     void this.encode().then(
       (text) => reply(200, text, PROMETHEUS_CONTENT_TYPE),
       () => reply(500, 'error\n'),
     );
+  }
+
+  /** Why a request is not answered with the metrics: not a white IP, over the limit, not `GET /metrics`. */
+  private refusal(req: http.IncomingMessage): { status: number; text: string } | null {
+    const setting = this.options.setting();
+    const peer = req.socket.remoteAddress ?? '';
+    if (!setting || !allowedBy(setting.whiteIPs, peer)) return { status: 403, text: 'forbidden\n' };
+    if (!this.take(peer, setting)) return { status: 429, text: 'too many requests\n' };
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics')
+      return { status: 404, text: 'not found\n' };
+    return null;
   }
 
   /** Counts a scrape in its address's fixed window; false when the window is full. */

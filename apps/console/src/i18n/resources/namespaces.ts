@@ -54,6 +54,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   logs: true,
   logExport: true,
   logPush: true,
+  systemSettings: true,
   wafEvents: true,
 };
 
