@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { type EdgeFirewall, emptyEdgeFirewall, ipListRanges, type NodeExporter } from '@rampart/contract';
+import { sampleValue } from '@rampart/contract/prometheus';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedBy } from '../src/agent/node-exporter.js';
 import { cleanUpAgents, startServingAgent, type TestAgent } from './helpers/agent.js';
@@ -57,10 +58,8 @@ function scrape(from = '127.0.0.1'): Promise<{ status: number; body: string; typ
   });
 }
 
-function sample(text: string, series: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.slice(series.length + 1));
-}
+/** A sample's value in a scrape (0 when the series is not there yet). */
+const sample = (text: string, series: string): number => sampleValue(text, series) ?? 0;
 
 /** Applies `setting` through a new snapshot and waits until the node reports it applied. */
 async function applySetting(setting: NodeExporter, version: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { getEmailSetting } from '@rampart/contract';
+import { sampleValue } from '@rampart/contract/prometheus';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './helpers/auth.js';
 import { sendAs, type Token } from './helpers/call.js';
@@ -17,11 +18,7 @@ let client: Token;
 const scrape = (app = t.app, authorization: string | null = `Bearer ${TOKEN}`) =>
   app.inject({ method: 'GET', url: '/metrics', headers: authorization === null ? {} : { authorization } });
 
-/** The value of the sample `series` (name and labels as written), or undefined. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
+const sample = sampleValue;
 
 beforeAll(async () => {
   [t, off] = await Promise.all([createTestApp({ config: { metricsToken: TOKEN } }), createTestApp()]);

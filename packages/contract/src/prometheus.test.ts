@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatValue, MetricsRegistry } from './prometheus.js';
+import { formatValue, MetricsRegistry, sampleValue } from './prometheus.js';
 
 describe('metrics registry (Prometheus text format 0.0.4)', () => {
   it('writes HELP, TYPE and one line per label set, labels in declared order', async () => {
@@ -71,5 +71,14 @@ describe('metrics registry (Prometheus text format 0.0.4)', () => {
       '-Inf',
       '3',
     ]);
+  });
+
+  it('reads a sample back from a scrape, by its exact series', async () => {
+    const registry = new MetricsRegistry();
+    registry.counter('c_total', 'x', ['a']).inc({ a: '1' }, 4);
+    const text = await registry.encode();
+    expect(sampleValue(text, 'c_total{a="1"}')).toBe(4);
+    expect(sampleValue(text, 'c_total{a="2"}')).toBeUndefined();
+    expect(sampleValue(text, 'c_total')).toBeUndefined();
   });
 });

@@ -210,3 +210,9 @@ export class MetricsRegistry {
     return `${[...this.metrics.values()].map((m) => m.encode()).join('\n')}\n`;
   }
 }
+
+/** The value of one sample (`name{labels}` exactly as written) in a scrape's text, or undefined. */
+export function sampleValue(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
