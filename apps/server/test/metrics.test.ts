@@ -73,8 +73,20 @@ describe('GET /metrics', () => {
     expect(sample(text, 'rampart_nodes{state="up"}')).toBe(0);
     expect(text).toContain('# TYPE rampart_node_commands gauge\n');
     expect(sample(text, 'rampart_metrics_collect_errors_total')).toBeUndefined();
-    await joinNode(t.app, client, 'edge-metrics');
-    expect(sample((await scrape()).body, 'rampart_nodes{state="uninitialized"}')).toBeGreaterThanOrEqual(1);
+    const node = await joinNode(t.app, client, 'edge-metrics');
+    const raw = t.db.database.db;
+    await raw.execute(
+      `INSERT INTO node_commands (owner_id, node_id, type, status, expires_at)
+       SELECT owner_id, id, 'reboot', 'failed', now() FROM nodes WHERE id = ${node.nodeId}`,
+    );
+    await raw.execute(
+      `INSERT INTO dns_unprocessed (owner_id, name, type, line, action, ttl, error, next_attempt_at)
+       SELECT owner_id, 'www', 'A', 'default', 'upsert', 600, 'refused', now() FROM nodes WHERE id = ${node.nodeId}`,
+    );
+    const after = (await scrape()).body;
+    expect(sample(after, 'rampart_nodes{state="uninitialized"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(after, 'rampart_node_commands{status="failed"}')).toBe(1);
+    expect(sample(after, 'rampart_dns_unprocessed_changes')).toBe(1);
   });
 
   it('counts ingested event batches, their events, dropped events and the lag', async () => {
