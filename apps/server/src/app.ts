@@ -31,6 +31,8 @@ import { NodeCapacity } from './modules/snapshots/node-capacity.js';
 import type { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import type { SettingsRepository } from './modules/system/settings.repository.js';
 import { SystemService } from './modules/system/system.service.js';
+import { SystemHealthService } from './modules/system/system-health.service.js';
+import { bindSystemSettingRoutes } from './modules/system/system-settings.routes.js';
 import { ConfigChanges } from './platform/changes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
@@ -40,6 +42,7 @@ import { transactionScoped } from './platform/db/request-transaction.js';
 import type { Binder } from './platform/http/bind-route.js';
 import { serveConsole } from './platform/http/console-static.js';
 import { Mailer } from './platform/mail/mailer.js';
+import { ControlPlaneMetrics } from './platform/metrics/control-plane-metrics.js';
 
 export type { AppConfig } from './composition/context.js';
 
@@ -94,10 +97,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await system.ensureInstance();
   const box = new SecretBox(config.secret);
   const clock = options.clock ?? systemClock;
+  const metrics = new ControlPlaneMetrics(repos.systemState, clock);
+  metrics.observeRequests(app);
+  metrics.serve(app, config.metricsToken);
   const base: Omit<AppContext, 'alerts'> = {
     app,
     config,
     clock,
+    metrics,
     transactions,
     repos,
     box,
@@ -136,6 +143,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindNotifySettingRoutes(binder, notifications.settings, (accountId) => repos.accounts.topOfTier(accountId));
   const { dnsSettings, licenceExpiry } = composeOperator(ctx, binder, edge.monitorStatus);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
+  bindSystemSettingRoutes(
+    binder,
+    edge.nodeExporter,
+    new SystemHealthService(options.database, options.analytics, repos.systemState, ctx.licenseLimits, clock),
+  );
   const { domainProofJob, cnameSettings } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
   const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
   const autoCertificatesJob = composeAutoCertificates(ctx, binder, dnsSettings);

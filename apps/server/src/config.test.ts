@@ -34,6 +34,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_DNS_TIMEOUT_MS: '5' }, dataDir)).toThrow(ConfigError);
   });
 
+  it('serves /metrics only with a token of at least 32 printable characters', () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }, dataDir).metricsToken).toBeNull();
+    const token = 'a'.repeat(32);
+    expect(loadConfig({ DATA_DIR: dataDir, RAMPART_METRICS_TOKEN: token }, dataDir).metricsToken).toBe(token);
+    expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_METRICS_TOKEN: 'short' }, dataDir)).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dataDir, RAMPART_METRICS_TOKEN: `${token} x` }, dataDir)).toThrow(ConfigError);
+  });
+
   it('derives the default CNAME domain from PUBLIC_URL when it names a DNS domain', () => {
     expect(defaultCnameDomain('https://cdn.Example.com:8443/')).toBe('cname.cdn.example.com');
     for (const url of [undefined, 'http://127.0.0.1:8080', 'http://[::1]/', 'http://localhost:8080', 'nonsense']) {

@@ -34,6 +34,12 @@ export interface Config {
    * `RAMPART_AGENT_RELEASE_DIR`, else the repository's apps/edge; null when there is none.
    */
   readonly agentReleaseDir: string | null;
+  /**
+   * The bearer token Prometheus scrapes the control plane's `/metrics` with (`RAMPART_METRICS_TOKEN`,
+   * at least 32 characters). Unset: `/metrics` is not served (docs/decisions.md "Metrics").
+   * Optional so that embedders keep it off.
+   */
+  readonly metricsToken?: string | null;
   /** Password of the root accounts made on first start; unset means generated and printed once. */
   readonly initPassword: string | undefined;
   /** Address people reach the console at, for links in e-mails; defaults to http://HOST:PORT. */
@@ -190,6 +196,15 @@ function parseWhole(name: string, raw: string | undefined, fallback: number, min
   return n;
 }
 
+/** `RAMPART_METRICS_TOKEN`: unset or empty = no `/metrics`; else at least 32 printable characters. */
+function parseMetricsToken(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (raw.length < 32 || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError('RAMPART_METRICS_TOKEN must be at least 32 printable characters without spaces');
+  }
+  return raw;
+}
+
 /** The vendor's licence signing key from the environment, or null (see `Config.licenseSigningKey`). */
 export function loadLicenseSigningKey(env: NodeJS.ProcessEnv): { kid: string; privateKeyPem: string } | null {
   const file = env.RAMPART_LICENSE_SIGNING_KEY_FILE;
@@ -279,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, here = import.m
     version: env.RAMPART_VERSION || '0.1.0',
     agentReleaseDir: findAgentReleaseDir(env, here),
     initPassword: env.RAMPART_INIT_PASSWORD || undefined,
+    metricsToken: parseMetricsToken(env.RAMPART_METRICS_TOKEN),
     publicUrl: env.PUBLIC_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     telegramApiUrl: env.RAMPART_TELEGRAM_API_URL || undefined,

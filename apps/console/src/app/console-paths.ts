@@ -64,6 +64,10 @@ export const CLIENT_PATHS = {
   logSetting: 'systemManagement/logSetting',
   /** Backups of the config store: schedule, list, back up now, download, restore. */
   dbBackup: 'systemManagement/dbBackup',
+  /** Who may scrape the nodes' Prometheus metrics. */
+  nodeExporter: 'systemManagement/nodeExporter',
+  /** The health of the installation as the operator sees it. */
+  systemHealth: 'systemManagement/systemHealth',
   /** E-mail and Telegram channels and the operator's alert recipients. */
   notification: 'systemManagement/notification',
   /** The operator's licence: what it allows and uses, and the activation of an offline one. */

@@ -44,6 +44,7 @@ import {
   logSettingRoutes,
   luaAclRoutes,
   monitoringRoutes,
+  nodeExporterRoutes,
   nodeOperationRoutes,
   nodeRoutes,
   nodeUpgradeRoutes,
@@ -100,6 +101,7 @@ const CHANGES = readsByResource({
   blacklistRules: [firewallListRoutes.listBlacklistRules],
   blockedIps: [blockListRoutes.listBlockedIps, blockListRoutes.listClientBlockedIps],
   cnameSetting: [cnameSettingRoutes.getCnameSetting],
+  nodeExporter: [nodeExporterRoutes.getNodeExporter],
   notifications: [
     notificationRoutes.getEmailSetting,
     notificationRoutes.getTgSetting,

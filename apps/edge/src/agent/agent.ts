@@ -19,6 +19,7 @@ import { jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
 import { NodeClient } from './node-client.js';
+import { NodeExporterServer } from './node-exporter.js';
 import { registerWithBackoff } from './registration.js';
 import { AbuseIPFiles } from './reputation-list.js';
 import { SnapshotLoop } from './snapshot-loop.js';
@@ -96,6 +97,11 @@ export interface AgentOptions {
   l4Firewall?: 'auto' | 'off' | { nft: readonly string[] };
   /** How often the layer-4 counters are read (default 5 s; tests shorten it). */
   l4CounterIntervalMs?: number;
+  /**
+   * The port of the node's Prometheus metrics (node-exporter.ts), bound on `listenAddress`;
+   * absent or null: not served (the command line serves NODE_EXPORTER_PORT unless told 0).
+   */
+  metricsPort?: number | null;
 }
 
 /**
@@ -150,6 +156,8 @@ export class Agent {
   private readonly events: EventProcess;
   private readonly pool: PoolKeeper;
   private readonly commands: CommandHost;
+  /** The node's Prometheus metrics, when a port is given. */
+  readonly exporter: NodeExporterServer | null;
 
   private client: NodeClient | null = null;
   private credentials: Credentials | null = null;
@@ -283,7 +291,17 @@ export class Agent {
       backoffMinMs: this.options.backoffMinMs,
       backoffMaxMs: this.options.backoffMaxMs,
     });
+    this.exporter =
+      config.metricsPort === undefined || config.metricsPort === null
+        ? null
+        : new NodeExporterServer({
+            port: config.metricsPort,
+            host: config.listenAddress,
+            setting: () => this.snapshots.applied?.nodeExporter ?? null,
+            log: this.log,
+          });
     this.events = new EventProcess({
+      onStats: (stats) => this.exporter?.add(stats.counts, stats.spoolBytes, stats.spoolBatches),
       command: config.eventWorker ?? bundledEventWorker(),
       settings: {
         logFile: this.state.accessLogPath,
@@ -425,6 +443,10 @@ export class Agent {
     if (this.credentials) this.events.setCredentials(this.credentials);
     await this.events.start();
     await this.snapshots.restore();
+    // The metrics are no reason not to serve: a port that does not bind is said and left.
+    await this.exporter?.start().catch((err: unknown) => {
+      this.log('error', 'node_exporter.not_listening', { port: this.config.metricsPort, error: describeError(err) });
+    });
 
     this.supervisor.start();
     this.heartbeat = setInterval(() => this.reportStatus(), this.options.heartbeatMs);
@@ -439,6 +461,7 @@ export class Agent {
     // detached for a restart) leaves the nginx of the agent that holds it serving.
     const owner = this.stateLock !== null;
     await this.halt('agent stopping');
+    await this.exporter?.stop();
     await this.events.stopped();
     await this.probes?.stop();
     await this.supervisor.settled();
@@ -541,6 +564,7 @@ export class Agent {
    */
   async detach(): Promise<void> {
     await this.halt('agent restarting');
+    await this.exporter?.stop();
     await this.events.stopped();
     await this.supervisor.settled();
     await this.status.settled();

@@ -69,6 +69,13 @@ describe('rampart-edge command line', () => {
     expect(plain.kind === 'run' && plain.warnings).toEqual([]);
   });
 
+  it('serves the node metrics on 9145 unless told another port or 0 (none)', () => {
+    expect(run(['--ips', '10.0.0.1']).metricsPort).toBe(9145);
+    expect(run(['--ips', '10.0.0.1', '--metrics-port', '19145']).metricsPort).toBe(19145);
+    expect(run(['--ips', '10.0.0.1'], { RAMPART_EDGE_METRICS_PORT: '0' }).metricsPort).toBeNull();
+    expect(() => run(['--ips', '10.0.0.1', '--metrics-port', '70000'])).toThrow(UsageError);
+  });
+
   it('reports a host name the contract accepts', () => {
     expect(reportedHostname('edge_01.example.com')).toBe('edge-01.example.com');
     expect(reportedHostname('-weird-')).toBe('weird');

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { isIP } from '@rampart/contract';
+import { isIP, NODE_EXPORTER_PORT } from '@rampart/contract';
 import type { AgentOptions } from './agent.js';
 import { reportedHostname, reportedIps } from './host.js';
 
@@ -30,6 +30,8 @@ Options (each also read from the environment variable shown):
   --worker-processes <n>     nginx worker_processes: auto or 1-64 (auto)  RAMPART_EDGE_WORKER_PROCESSES
   --event-spool-mb <n>       disk for request events not yet shipped; the oldest
                              batches are dropped (and counted) beyond it (512)  RAMPART_EDGE_EVENT_SPOOL_MB
+  --metrics-port <port>      the node's Prometheus metrics (who may scrape: the
+                             operator's node exporter setting); 0 = none (9145)  RAMPART_EDGE_METRICS_PORT
   --l4-firewall <auto|off>   the layer-4 rules in the kernel (nftables): auto runs
                              them when root with nft installed (auto)  RAMPART_EDGE_L4_FIREWALL
   --self-restart             after an upgrade, start the new release itself
@@ -154,6 +156,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     throw new UsageError(`--event-spool-mb: 1-1048576 megabytes, not ${spoolText}`);
   }
 
+  const metricsText = pick(values['metrics-port'], 'RAMPART_EDGE_METRICS_PORT');
+  const metricsPort =
+    metricsText === undefined ? NODE_EXPORTER_PORT : metricsText === '0' ? null : port(metricsText, '--metrics-port');
+
   const l4Firewall = pick(values['l4-firewall'], 'RAMPART_EDGE_L4_FIREWALL') ?? 'auto';
   if (l4Firewall !== 'auto' && l4Firewall !== 'off') {
     throw new UsageError(`--l4-firewall: auto or off, not ${l4Firewall}`);
@@ -183,6 +189,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       ips,
       workerProcesses,
       l4Firewall,
+      metricsPort,
       ...(eventSpoolMegabytes !== undefined ? { eventSpoolMegabytes } : {}),
     },
   };
@@ -209,6 +216,7 @@ function parse(argv: string[]) {
       'event-spool-mb': { type: 'string' },
       'self-restart': { type: 'boolean' },
       'l4-firewall': { type: 'string' },
+      'metrics-port': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },

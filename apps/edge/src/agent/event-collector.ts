@@ -33,6 +33,8 @@ export interface EventCollectorOptions {
   busy?: () => boolean;
   busyRoundMs?: number;
   now?: () => number;
+  /** Told of each event read (the node's request counters, node-metrics.ts). */
+  onEvent?: (event: EdgeEvent) => void;
 }
 
 /** Invalid lines are summed up in one warning at most this often. */
@@ -136,6 +138,7 @@ export class EventCollector {
         if (parsed.ok) {
           if (this.pending.length === 0) this.firstPendingAt = this.now();
           this.pending.push({ event: parsed.event, end: line.end });
+          this.options.onEvent?.(parsed.event);
         } else {
           this.skipped(1, parsed.reason);
         }

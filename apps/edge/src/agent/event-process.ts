@@ -37,6 +37,8 @@ export interface EventProcessOptions {
   readyWaitMs?: number;
   /** How long a worker asked to stop may take before it is killed. */
   stopWaitMs?: number;
+  /** The worker's counts since its last message and its spool now (the node's metrics). */
+  onStats?: (stats: Extract<FromWorker, { type: 'stats' }>) => void;
 }
 
 export class EventProcess {
@@ -135,6 +137,7 @@ export class EventProcess {
       };
       child.on('message', (message: FromWorker) => {
         if (message.type === 'log') log(message.level, message.event, message.fields);
+        if (message.type === 'stats') this.options.onStats?.(message);
         if (message.type === 'prepared') {
           const { ok, nice, autogroupNice } = message;
           log('info', 'events.worker_started', { pid, prepared: ok, nice, autogroupNice });

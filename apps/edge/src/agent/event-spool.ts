@@ -94,6 +94,9 @@ export class EventSpool {
     return this.state.nextSeq;
   }
 
+  /** Events this process dropped because the spool was full (the node's metrics). */
+  droppedSinceStart = 0;
+
   /** Events dropped since the last batch was cut (carried by the next one). */
   get dropped(): number {
     return this.state.dropped;
@@ -263,6 +266,7 @@ export class EventSpool {
     // Not written down: nothing counted, nothing removed (tried again with the next batch).
     await this.save(next);
     this.state = next;
+    this.droppedSinceStart += gone.reduce((sum, b) => sum + b.count, 0);
     this.batches = this.batches.filter((b) => !gone.includes(b));
     for (const batch of gone) await rm(batch.file, { force: true });
     const removed = new Set(gone.map((b) => b.seq));

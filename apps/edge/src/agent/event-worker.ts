@@ -5,6 +5,7 @@ import { EventShipper } from './event-shipper.js';
 import { EventSpool } from './event-spool.js';
 import { errorText, type Logger, type LogLevel } from './log.js';
 import { NodeClient } from './node-client.js';
+import { countEvent, emptyCounts, type NodeCounts } from './node-metrics.js';
 import { lowerPriority } from './process-priority.js';
 import type { Credentials } from './state.js';
 import { lockStateDir } from './state-lock.js';
@@ -48,7 +49,12 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'log'; level: LogLevel; event: string; fields: Record<string, unknown> }
-  | { type: 'prepared'; ok: boolean; nice: number; autogroupNice: number | null };
+  | { type: 'prepared'; ok: boolean; nice: number; autogroupNice: number | null }
+  /** What was counted since the last `stats` (node-metrics.ts), and the spool as it is now. */
+  | { type: 'stats'; counts: NodeCounts; spoolBytes: number; spoolBatches: number };
+
+/** How often the worker sends its counts to the agent. */
+const STATS_EVERY_MS = 1000;
 
 function send(message: FromWorker): Promise<void> {
   return new Promise((resolve) => {
@@ -111,11 +117,23 @@ export async function runEventWorker(): Promise<number> {
   try {
     const spool = new EventSpool(settings.eventsDir, settings.spoolBytes);
     const gauge = new CpuGauge();
+    let counts = emptyCounts();
+    let droppedSent = 0;
+    const stats = setInterval(() => {
+      const delta = counts;
+      counts = emptyCounts();
+      delta.spoolDropped = spool.droppedSinceStart - droppedSent;
+      droppedSent = spool.droppedSinceStart;
+      void send({ type: 'stats', counts: delta, spoolBytes: spool.bytes, spoolBatches: spool.waiting });
+    }, STATS_EVERY_MS);
+    stats.unref();
+    signal.addEventListener('abort', () => clearInterval(stats), { once: true });
     const collector = new EventCollector({
       logFile: settings.logFile,
       spool,
       log,
       signal,
+      onEvent: (event) => countEvent(counts, event),
       busy: () => gauge.othersBusy(),
       ...(settings.cutMs !== undefined ? { cutMs: settings.cutMs } : {}),
     });

@@ -19,6 +19,7 @@ import {
   getNodeSnapshot,
   getProbes,
   NO_REAL_IP,
+  NODE_EXPORTER_DEFAULT,
   NODE_SIGNATURE_HEADERS,
   NODE_SIGNATURE_MAX_SKEW_SECONDS,
   nodeSignaturePayload,
@@ -121,8 +122,16 @@ export function snapshotOf(
   initialized = true,
   nginx: EdgeSnapshot['nginx'] = DEFAULT_NGINX,
   streamPorts: EdgeSnapshot['streamPorts'] = [],
+  nodeExporter: EdgeSnapshot['nodeExporter'] = NODE_EXPORTER_DEFAULT,
 ): EdgeSnapshot {
-  const content = { listen, dataPlane, initialized, nginx, ...(streamPorts.length > 0 ? { streamPorts } : {}) };
+  const content = {
+    listen,
+    dataPlane,
+    initialized,
+    nginx,
+    ...(streamPorts.length > 0 ? { streamPorts } : {}),
+    ...(nodeExporter === NODE_EXPORTER_DEFAULT ? {} : { nodeExporter }),
+  };
   const version = createHash('md5').update(JSON.stringify(content)).digest('hex');
   const realIp = { ...NO_REAL_IP, trusted: [] };
   return {
@@ -136,6 +145,7 @@ export function snapshotOf(
     streamPorts,
     l4: null,
     l4KernelBlocks: false,
+    nodeExporter,
   };
 }
 

@@ -47,7 +47,13 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
   const statistics = new StatisticsService(new StatisticsQueries(store), repo, (operatorId, ids, locale) =>
     geo.cityNames(operatorId, ids, locale),
   );
-  const ingest = new IngestService(store, repo, (operatorId) => geo.locator(operatorId), clock);
+  const ingest = new IngestService(
+    store,
+    repo,
+    (operatorId) => geo.locator(operatorId),
+    clock,
+    (outcome) => ctx.metrics.ingested(outcome),
+  );
   bindStatisticsRoutes(binder, statistics, new DashboardService(repo), ingest, clock);
   bindL4StatisticsRoutes(
     binder,

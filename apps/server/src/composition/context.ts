@@ -10,6 +10,7 @@ import type { Clock } from '../platform/clock.js';
 import type { SecretBox } from '../platform/crypto/secret-box.js';
 import type { Transactions } from '../platform/db/request-transaction.js';
 import type { Mailer } from '../platform/mail/mailer.js';
+import type { ControlPlaneMetrics } from '../platform/metrics/control-plane-metrics.js';
 import type { Repositories } from './repositories.js';
 
 /** The settings the control plane's HTTP application reads (main.ts passes the whole `Config`). */
@@ -47,6 +48,7 @@ export type AppConfig = Pick<
   | 'licenceExpiryTickMs'
   | 'dnsPublish'
   | 'autoCert'
+  | 'metricsToken'
 > &
   // Where files such as the operators' geo databases live; absent (tests): a temporary directory.
   Partial<Pick<Config, 'dataDir'>>;
@@ -59,6 +61,8 @@ export interface AppContext {
   readonly app: FastifyInstance;
   readonly config: AppConfig;
   readonly clock: Clock;
+  /** The control plane's Prometheus metrics (platform/metrics). */
+  readonly metrics: ControlPlaneMetrics;
   /** Runs a block all or none inside the call's transaction (a savepoint). */
   readonly transactions: Transactions;
   readonly repos: Repositories;

@@ -29,6 +29,7 @@ import { SnapshotsService } from '../modules/snapshots/snapshots.service.js';
 import { bindSubNodeRoutes } from '../modules/sub-nodes/sub-nodes.routes.js';
 import { SubNodesService } from '../modules/sub-nodes/sub-nodes.service.js';
 import { withTrafficThrottle } from '../modules/traffic/traffic.edge.js';
+import { NodeExporterService } from '../modules/system/node-exporter.service.js';
 import { operatorNginxTuning } from '../modules/zones/operator-nginx.edge.js';
 import type { Binder } from '../platform/http/bind-route.js';
 import type { AppContext } from './context.js';
@@ -45,6 +46,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
   bindGeoDatabaseRoutes(binder, geo, clock);
   // The operators' reputation lists (their routes are bound with the sites' setting: composition/sites.ts).
   const abuseIPs = new AbuseIPsService(transactions, repos.abuseIPs);
+  const nodeExporter = new NodeExporterService(repos.settings);
   const snapshots = new SnapshotsService(
     new SnapshotBuilder(
       repos.snapshot,
@@ -68,6 +70,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         abuseIPs: (ownerId, firewalls) =>
           firewalls.some((f) => f.reputation) ? abuseIPs.hashOf(ownerId) : Promise.resolve(null),
         acmeChallenges: (domainIds) => repos.autoCertificates.challengesOf(domainIds),
+        nodeExporter: (ownerId) => nodeExporter.get(ownerId),
         l4: (ownerId, streamPorts, zone) =>
           edgeL4(repos.firewallL4, streamPorts, zone, () => geo.countryNetworks(ownerId)),
       },
@@ -119,5 +122,5 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
       changes,
     ),
   );
-  return { snapshots, monitorStatus, nodeCommands, nodeSettings, geo, abuseIPs };
+  return { snapshots, monitorStatus, nodeCommands, nodeSettings, geo, abuseIPs, nodeExporter };
 }

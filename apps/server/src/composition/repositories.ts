@@ -48,6 +48,7 @@ import { SnapshotRepository } from '../modules/snapshots/snapshot.repository.js'
 import { SubNodesRepository } from '../modules/sub-nodes/sub-nodes.repository.js';
 import { SettingsRepository } from '../modules/system/settings.repository.js';
 import { TrafficRepository } from '../modules/traffic/traffic.repository.js';
+import { SystemStateRepository } from '../modules/system/system-state.repository.js';
 import { VirtualNodesRepository } from '../modules/virtual-nodes/virtual-nodes.repository.js';
 import { ZoneSettingsRepository } from '../modules/zones/zone-settings.repository.js';
 import { ZonesRepository } from '../modules/zones/zones.repository.js';
@@ -95,6 +96,7 @@ export function createRepositories(db: Db) {
     roles: new RolesRepository(db),
     sessions: new SessionsRepository(db),
     settings: new SettingsRepository(db),
+    systemState: new SystemStateRepository(db),
     siteCache: new SiteCacheRepository(db),
     siteModules: new SiteModulesRepository(db),
     siteAuth: new SiteAuthRepository(db),

@@ -41,6 +41,7 @@ import { logRoutes } from './logs.js';
 import { monitoringRoutes } from './monitoring.js';
 import { l4AttackPageSettingRoutes, networkStatisticsRoutes } from './network-statistics.js';
 import { nodeCommandRoutes } from './node-commands.js';
+import { nodeExporterRoutes } from './node-exporter.js';
 import { nodeInstallRoutes } from './node-install.js';
 import { nodeOperationRoutes } from './node-operations.js';
 import { nodeUpgradeRoutes } from './node-upgrade.js';
@@ -63,6 +64,7 @@ import { statisticsRoutesOf } from './statistics.js';
 import { subNodeRoutes } from './sub-nodes.js';
 import { systemRoutes } from './system.js';
 import { trafficRoutes } from './traffic.js';
+import { systemHealthRoutes } from './system-health.js';
 import { userResourceRoutes } from './user-resources.js';
 import { virtualNodeRoutes } from './virtual-nodes.js';
 import { zoneSettingRoutes } from './zone-settings.js';
@@ -111,6 +113,7 @@ export * from './logs.js';
 export * from './monitoring.js';
 export * from './network-statistics.js';
 export * from './node-commands.js';
+export * from './node-exporter.js';
 export * from './node-install.js';
 export * from './node-operations.js';
 export * from './node-upgrade.js';
@@ -133,6 +136,7 @@ export * from './statistics.js';
 export * from './sub-nodes.js';
 export * from './system.js';
 export * from './traffic.js';
+export * from './system-health.js';
 export * from './user-resources.js';
 export * from './virtual-nodes.js';
 export * from './zone-settings.js';
@@ -167,6 +171,8 @@ export const ROUTE_GROUPS = {
   cnameSettings: cnameSettingRoutes,
   dnsSettings: dnsSettingRoutes,
   notifications: notificationRoutes,
+  nodeExporter: nodeExporterRoutes,
+  systemHealth: systemHealthRoutes,
   dnsPublish: dnsPublishRoutes,
   dnsCnames: dnsCnameRoutes,
   domainProof: domainProofRoutes,

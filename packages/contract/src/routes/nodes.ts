@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dataPlaneSchema } from '../edge/data-plane.js';
 import { l4RulesSchema } from '../edge/l4-rules.js';
 import { nginxTuningSchema } from '../edge/nginx-tuning.js';
+import { NODE_EXPORTER_DEFAULT, nodeExporterSchema } from '../edge/node-exporter.js';
 import { edgeRealIpSchema, NO_REAL_IP } from '../edge/real-ip.js';
 import { edgeStreamPortsSchema, NODE_FAILED_PORTS_MAX, nodeFailedPortSchema } from '../edge/stream-ports.js';
 import { pageQuery } from '../http.js';
@@ -324,6 +325,8 @@ export const edgeSnapshotSchema = z.object({
   l4KernelBlocks: z.boolean().default(false),
   /** Daily time (`HH:MM` UTC) at which the agent rotates nginx's logs; null or absent: never. */
   logRotateTime: dailyTimeSchema.nullable().optional(),
+  /** Who may scrape the agent's metrics and how often (the operator's node exporter setting). */
+  nodeExporter: nodeExporterSchema.default(NODE_EXPORTER_DEFAULT),
 });
 export type EdgeSnapshot = z.infer<typeof edgeSnapshotSchema>;
 

@@ -87,6 +87,7 @@ export const LATIN_WORDS_ALLOWED: Readonly<Record<string, string>> = {
   CA: 'certificate authority, as in "private CA", written so in Chinese interfaces',
   // Sign-in.
   QR: 'the QR code of the authenticator setup',
+  Prometheus: 'the monitoring system whose format the nodes’ and the control plane’s metrics are in, a product name',
   Telegram: 'the Telegram bot token of alert notices (error 101021)',
   SMTP: 'the mail protocol of the e-mail notification setting (SMTP server, host, port)',
   STARTTLS: 'the SMTP command that upgrades a connection to TLS, a setting of the SMTP server',

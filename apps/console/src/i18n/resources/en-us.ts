@@ -48,6 +48,8 @@ export const enUS = {
       abuseIPs: 'Abuse IPs',
       logSetting: 'Log setting',
       dbBackup: 'Database backup',
+      nodeExporter: 'Node exporter',
+      systemHealth: 'System health',
       notification: 'Notifications',
       notifySetting: 'Notifications',
       announcementSetting: 'Announcements',
@@ -2065,6 +2067,7 @@ export const enUS = {
     'client.setting.email.save': 'Set e-mail (SMTP) server',
     'client.setting.email.test': 'Send test mail',
     'client.setting.tg.save': 'Set Telegram bot',
+    'client.setting.nodeExporter.save': 'Set node exporter',
     'client.setting.tg.test': 'Send Telegram test message',
     'client.setting.notify.save': 'Set alert recipients',
     'user.setting.notify.save': 'Set notification settings',
@@ -3231,6 +3234,65 @@ export const enUS = {
     lift: 'Lift',
     liftConfirm: 'Lift the traffic restriction of {{site}}? It is not restricted again this month.',
     lifted: 'Restriction lifted',
+  },
+  systemSettings: {
+    nodeExporter: {
+      intro:
+        'Each node serves Prometheus metrics (requests, blocks per action, cache hit ratio, upstream errors, the event spool) at http://<node>:{{port}}/metrics. Only the addresses below may scrape them; nobody while the list is empty.',
+      failed: 'The node exporter setting could not be loaded.',
+      whiteIPs: 'Addresses that may scrape',
+      whiteIPsHelp: 'One IP address or CIDR per line, e.g. your Prometheus server.',
+      limitCountTimes: 'Scrapes at most',
+      limitCountSec: 'per (seconds)',
+      limitHelp:
+        'Per address; a scrape over the limit is answered 429. The nodes take a change within seconds, without a reload.',
+      save: 'Save',
+    },
+    health: {
+      failed: 'The system health could not be loaded.',
+      overall: 'Overall',
+      checkedAt: 'Checked {{at}}',
+      refresh: 'Check again',
+      part: 'Part',
+      statusColumn: 'Status',
+      message: 'Details',
+      notChecked: 'Could not be checked.',
+      status: { ok: 'OK', warn: 'Warning', error: 'Error' },
+      parts: {
+        configStore: 'Config store',
+        analyticsStore: 'Analytics store',
+        jobQueue: 'Job queue',
+        nodes: 'Nodes',
+        certificates: 'Certificates',
+        dns: 'DNS',
+        licence: 'Licence',
+      },
+      describe: {
+        configStore: {
+          ok: 'The config store ({{driver}}) answers.',
+          error: 'The config store ({{driver}}) does not answer.',
+        },
+        analyticsStore: { ok: 'The analytics store answers.', error: 'The analytics store does not answer.' },
+        jobQueue: {
+          ok: '{{queued}} node commands waiting; none failed or expired.',
+          warn: '{{queued}} node commands waiting, {{failed}} failed, {{expired}} expired.',
+        },
+        nodes: '{{up}} nodes up, {{down}} down, {{uninitialized}} not placed in a zone.',
+        certificates: {
+          ok: 'No automatic certificate failed or expires within {{days}} days.',
+          warn: '{{failed}} automatic certificates failed, {{expiring}} expire within {{days}} days.',
+        },
+        dns: {
+          ok: 'The DNS provider accepted every record change.',
+          warn: '{{unprocessed}} DNS record changes were refused by the provider and wait for a retry.',
+        },
+        licence: {
+          none: 'No licence: nothing is limited.',
+          expires: 'The licence expires in {{daysLeft}} days.',
+          expired: 'The licence has expired.',
+        },
+      },
+    },
   },
   wafEvents: {
     title: 'Recent WAF events',

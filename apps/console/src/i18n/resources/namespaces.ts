@@ -57,6 +57,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   logExport: true,
   logPush: true,
   traffic: true,
+  systemSettings: true,
   wafEvents: true,
 };
 

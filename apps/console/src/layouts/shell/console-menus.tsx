@@ -234,6 +234,8 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'logSetting', path: CLIENT_PATHS.logSetting, permission: 'client.settings.read' },
         { key: 'dbBackup', path: CLIENT_PATHS.dbBackup, permission: 'client.settings.read' },
         { key: 'notification', path: CLIENT_PATHS.notification, permission: 'client.settings.read' },
+        { key: 'nodeExporter', path: CLIENT_PATHS.nodeExporter, permission: 'client.settings.read' },
+        { key: 'systemHealth', path: CLIENT_PATHS.systemHealth, permission: 'client.settings.read' },
         { key: 'license', path: CLIENT_PATHS.license, permission: 'client.license.read' },
       ],
     },

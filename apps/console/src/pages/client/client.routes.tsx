@@ -173,6 +173,22 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'nodeExporter',
+    path: CLIENT_PATHS.nodeExporter,
+    lazy: lazyPage(
+      () => import('./system/NodeExporterPage'),
+      (m) => m.NodeExporterPage,
+    ),
+  },
+  {
+    name: 'systemHealth',
+    path: CLIENT_PATHS.systemHealth,
+    lazy: lazyPage(
+      () => import('./system/SystemHealthPage'),
+      (m) => m.SystemHealthPage,
+    ),
+  },
+  {
     name: 'license',
     path: CLIENT_PATHS.license,
     lazy: lazyPage(

@@ -38,6 +38,9 @@ const BLACKLIST_KINDS = new Set(['blacklist', 'blockList']);
  * another operator's site, or one that no longer exists, is kept for the node but belongs to no
  * site (site 0): a node cannot put numbers into a site it does not serve.
  */
+/** A batch taken in (its events, the events its node dropped, its oldest event's unix second) or refused. */
+export type IngestOutcome = { events: number; dropped: number; oldestSeconds: number | null } | 'failed';
+
 export class IngestService {
   private readonly places = new Map<number, { place: DomainPlace | null; until: number }>();
 
@@ -46,6 +49,8 @@ export class IngestService {
     private readonly repo: AnalyticsRepository,
     private readonly locator: (operatorId: number) => Promise<(ip: string) => { country: string; city: number }>,
     private readonly clock: Clock,
+    /** Told of each batch taken in or refused (the control plane's metrics). */
+    private readonly onBatch: (outcome: IngestOutcome) => void = () => {},
   ) {}
 
   private async placesOf(events: readonly EdgeEvent[]): Promise<Map<number, DomainPlace | null>> {
@@ -126,13 +131,24 @@ export class IngestService {
         waf: blocked && e.fwKind === 'waf' ? 1 : 0,
       };
     });
-    return this.store.ingest({
-      batchId,
-      nodeId,
-      // The spool dropped its events just before these: they count at the batch's first event.
-      receivedAt: rows.reduce((min, r) => Math.min(min, r.ts), Math.floor(this.clock() / 1000)),
-      dropped: batch.dropped,
-      events: rows,
-    });
+    try {
+      const result = await this.store.ingest({
+        batchId,
+        nodeId,
+        // The spool dropped its events just before these: they count at the batch's first event.
+        receivedAt: rows.reduce((min, r) => Math.min(min, r.ts), Math.floor(this.clock() / 1000)),
+        dropped: batch.dropped,
+        events: rows,
+      });
+      this.onBatch({
+        events: rows.length,
+        dropped: batch.dropped,
+        oldestSeconds: rows.length === 0 ? null : rows.reduce((min, r) => Math.min(min, r.ts), rows[0]?.ts ?? 0),
+      });
+      return result;
+    } catch (error) {
+      this.onBatch('failed');
+      throw error;
+    }
   }
 }

@@ -23,6 +23,8 @@ import {
   type NginxTuning,
   NO_REAL_IP,
   NO_ZONE_LIMITS,
+  NODE_EXPORTER_DEFAULT,
+  type NodeExporter,
   noChallenge,
   ZONE_LIMIT_MAX,
 } from '@rampart/contract';
@@ -170,6 +172,8 @@ export interface EdgeProjections {
    * (firewall/reputation.service.ts).
    */
   abuseIPs?(ownerId: number, firewalls: readonly EdgeFirewall[]): Promise<string | null>;
+  /** The operator's node exporter setting (system/node-exporter.service.ts); absent: nobody may scrape. */
+  nodeExporter?(ownerId: number): Promise<NodeExporter>;
   /** The ACME HTTP-01 challenges of these domains being issued (auto-certificates). */
   acmeChallenges?(domainIds: number[]): Promise<EdgeAcmeChallenge[]>;
   /**
@@ -234,6 +238,7 @@ export class SnapshotBuilder {
     planes: PlaneMemo,
   ): Promise<{ content: SnapshotContent; shared: SerializedPlane }> {
     const node = await this.repository.nodeWithZone(nodeId);
+    const nodeExporter = (node && (await this.projections.nodeExporter?.(node.ownerId))) || NODE_EXPORTER_DEFAULT;
     const cacheEpoch = node?.cacheEpoch ?? 0;
     // The zone's limits (docs/decisions.md "Zone limits") hold for every host, served or not, so
     // they ride along even when the node serves no domain.
@@ -265,6 +270,7 @@ export class SnapshotBuilder {
         l4: null,
         l4KernelBlocks: false,
         logRotateTime: node?.logRotateTime ?? null,
+        nodeExporter,
       };
       return { content, shared };
     }
@@ -293,6 +299,7 @@ export class SnapshotBuilder {
       streamPorts: [] as SnapshotContent['streamPorts'],
       l4: null as SnapshotContent['l4'],
       l4KernelBlocks: node.l4KernelBlocks ?? false,
+      nodeExporter,
     };
     // The node's groups (those it is on, and those of virtual nodes naming it): with the owner they
     // decide the layer-4 ports below and the shared data plane.

@@ -1,4 +1,4 @@
-import { type EdgeSnapshot, noChallenge } from '@rampart/contract';
+import { type EdgeSnapshot, NODE_EXPORTER_DEFAULT, noChallenge } from '@rampart/contract';
 import { describe, expect, it } from 'vitest';
 import { ConfigChanges } from '../../platform/changes.js';
 import type { BuiltSnapshot, SnapshotBuilder } from './snapshot-builder.js';
@@ -38,6 +38,7 @@ const snapshot = (version: string): EdgeSnapshot => ({
   streamPorts: [],
   l4: null,
   l4KernelBlocks: false,
+  nodeExporter: NODE_EXPORTER_DEFAULT,
   logRotateTime: null,
 });
 
