@@ -285,6 +285,9 @@ async function main() {
         // nginx it is compared with has none either; bench:l4-flood measures the kernel's part).
         '--l4-firewall',
         'off',
+        // No node exporter (its fixed port would collide with another agent on the machine).
+        '--metrics-port',
+        '0',
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );

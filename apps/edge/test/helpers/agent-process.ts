@@ -105,6 +105,8 @@ export function startAgentProcess(options: {
       ...['--port-map', `80=${ports.http},443=${ports.https}`],
       ...['--listen-address', '127.0.0.1', '--ips', '127.0.0.1', '--hostname', 'edge-upgrade'],
       ...['--worker-processes', '1', '--self-restart', '--l4-firewall', 'off'],
+      // No node exporter: a fixed port would collide with any other agent on the machine.
+      ...['--metrics-port', '0'],
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
