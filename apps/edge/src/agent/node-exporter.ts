@@ -36,6 +36,8 @@ export class NodeExporterServer {
   private readonly totals: NodeCounts = emptyCounts();
   private spool = { bytes: 0, batches: 0 };
   private readonly windows = new Map<string, { start: number; count: number }>();
+  /** The limit the windows count for (limitCountSec/limitCountTimes). */
+  private windowsLimit = '';
   private server: http.Server | null = null;
 
   constructor(private readonly options: NodeExporterOptions) {}
@@ -103,6 +105,12 @@ export class NodeExporterServer {
   private take(peer: string, setting: NodeExporter): boolean {
     const now = (this.options.now ?? Date.now)();
     const windowMs = setting.limitCountSec * 1000;
+    // A new limit starts counting afresh (scrapes counted under the old one do not carry over).
+    const limit = `${setting.limitCountSec}/${setting.limitCountTimes}`;
+    if (limit !== this.windowsLimit) {
+      this.windows.clear();
+      this.windowsLimit = limit;
+    }
     let window = this.windows.get(peer);
     if (!window || now - window.start >= windowMs) {
       // Scrapers are few (the white list): forget the old windows whenever a new one starts.
