@@ -29,6 +29,7 @@ import { NodeCapacity } from './modules/snapshots/node-capacity.js';
 import type { SnapshotsService } from './modules/snapshots/snapshots.service.js';
 import type { SettingsRepository } from './modules/system/settings.repository.js';
 import { SystemService } from './modules/system/system.service.js';
+import { SystemSettingsService } from './modules/system/system-settings.service.js';
 import { ConfigChanges } from './platform/changes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
@@ -37,6 +38,7 @@ import type { Database } from './platform/db/database.js';
 import { transactionScoped } from './platform/db/request-transaction.js';
 import type { Binder } from './platform/http/bind-route.js';
 import { serveConsole } from './platform/http/console-static.js';
+import { OutgoingGuard } from './platform/http/outgoing.js';
 import { Mailer } from './platform/mail/mailer.js';
 
 export type { AppConfig } from './composition/context.js';
@@ -92,6 +94,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await system.ensureInstance();
   const box = new SecretBox(config.secret);
   const clock = options.clock ?? systemClock;
+  const systemSettings = new SystemSettingsService(repos.settings, transactions);
+  const outgoing = new OutgoingGuard(async (operatorId) => (await systemSettings.outgoingUrls(operatorId)).urls);
   const base: Omit<AppContext, 'alerts'> = {
     app,
     config,
@@ -99,8 +103,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transactions,
     repos,
     box,
-    mailer: new Mailer(repos.settings, box, config.smtpUrl),
+    mailer: new Mailer(repos.settings, box, config.smtpUrl, outgoing),
     system,
+    systemSettings,
+    outgoing,
     changes: new ConfigChanges(),
     queuedCommands: new ConfigChanges(),
     monitorTransitions: new ConfigChanges(),

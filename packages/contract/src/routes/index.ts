@@ -61,6 +61,7 @@ import { siteRoutes } from './sites.js';
 import { statisticsRoutesOf } from './statistics.js';
 import { subNodeRoutes } from './sub-nodes.js';
 import { systemRoutes } from './system.js';
+import { systemSettingRoutes } from './system-settings.js';
 import { userResourceRoutes } from './user-resources.js';
 import { virtualNodeRoutes } from './virtual-nodes.js';
 import { zoneSettingRoutes } from './zone-settings.js';
@@ -129,6 +130,7 @@ export * from './sites.js';
 export * from './statistics.js';
 export * from './sub-nodes.js';
 export * from './system.js';
+export * from './system-settings.js';
 export * from './user-resources.js';
 export * from './virtual-nodes.js';
 export * from './zone-settings.js';
@@ -138,6 +140,7 @@ export * from './zones.js';
 /** Every declared call, grouped by area. The server binds each one; a test checks none is left unbound. */
 export const ROUTE_GROUPS = {
   system: systemRoutes,
+  systemSettings: systemSettingRoutes,
   auth: authRoutes,
   accounts: accountRoutes,
   accountZones: accountZoneRoutes,

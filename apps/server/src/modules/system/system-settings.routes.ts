@@ -1,0 +1,25 @@
+import { systemSettingRoutes } from '@rampart/contract';
+import type { Binder } from '../../platform/http/bind-route.js';
+import type { SystemSettingsService } from './system-settings.service.js';
+
+export function bindSystemSettingRoutes(binder: Binder, settings: SystemSettingsService): void {
+  const r = systemSettingRoutes;
+  binder.bind(r.getOutgoingUrlSetting, async (_i, { caller }) => ({
+    data: await settings.outgoingUrls(caller.operatorId),
+  }));
+  binder.bind(r.saveOutgoingUrlSetting, async ({ body }, { caller }) => ({
+    data: await settings.saveOutgoingUrls(caller.operatorId, body),
+  }));
+  binder.bind(r.getAccountVerifySetting, async (_i, { caller }) => ({
+    data: await settings.accountVerify(caller.operatorId),
+  }));
+  binder.bind(r.saveAccountVerifySetting, async ({ body }, { caller }) => ({
+    data: await settings.saveAccountVerify(caller.operatorId, body, caller.account),
+  }));
+  binder.bind(r.getRestrictCidrsSetting, async (_i, { caller }) => ({
+    data: await settings.restrictCidrs(caller.operatorId),
+  }));
+  binder.bind(r.saveRestrictCidrsSetting, async ({ body }, { caller, request }) => ({
+    data: await settings.saveRestrictCidrs(caller.operatorId, body, request.ip),
+  }));
+}
