@@ -63,6 +63,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
         abuseIPs: (ownerId, firewalls) =>
           firewalls.some((f) => f.reputation) ? abuseIPs.hashOf(ownerId) : Promise.resolve(null),
         acmeChallenges: (domainIds) => repos.autoCertificates.challengesOf(domainIds),
+        errorPages: async (ownerId) => (await ctx.systemSettings.errorPages(ownerId)).pages,
         l4: (ownerId, streamPorts, zone) =>
           edgeL4(repos.firewallL4, streamPorts, zone, () => geo.countryNetworks(ownerId)),
       },

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { dataOf, defineRoute, tiers } from '../route.js';
 import { canonicalIPEntry, isCIDR, isIP } from '../validators/ip.js';
+import {
+  ERROR_PAGE_MAX_BYTES,
+  ERROR_PAGE_STATUSES,
+  OPERATOR_ERROR_PAGES_MAX_BYTES,
+  utf8Bytes,
+} from './site-settings.js';
 import { normalizeHostPort } from '../validators/url.js';
 
 /**
@@ -19,6 +25,9 @@ import { normalizeHostPort } from '../validators/url.js';
  * - `restrictGroupCIDRs`: the addresses (IPs or CIDRs) the operator and its sub-accounts may sign in
  *   and call from; empty = anywhere. Customers are not restricted. Outside: 101018 with reason
  *   `addressNotAllowed`. A list without the caller's own address is refused (101003 on `cidrs`).
+ * - `errorPages`: the operator's default pages for the statuses the edge answers itself (the 9xx
+ *   block codes, 403, 404, 50x, ...: site-settings.ts ERROR_PAGE_STATUSES), served at its nodes as
+ *   HTML, verbatim, for a site that has no page of its own for the status. Saving replaces the set.
  */
 
 /** Most entries of the outgoing URL list and of the CIDR list. */
@@ -82,6 +91,38 @@ export const restrictCidrsSettingInSchema = z.object({
 });
 export type RestrictCidrsSettingIn = z.output<typeof restrictCidrsSettingInSchema>;
 
+export const operatorErrorPageSchema = z.object({
+  status: z
+    .number()
+    .int()
+    .refine((n) => (ERROR_PAGE_STATUSES as readonly number[]).includes(n), { message: 'invalidValue' }),
+  body: z
+    .string()
+    .min(1, { message: 'required' })
+    .refine((b) => utf8Bytes(b) <= ERROR_PAGE_MAX_BYTES, { message: 'tooLong' }),
+});
+export const operatorErrorPagesSchema = z.object({
+  pages: z.array(z.object({ status: z.number().int(), body: z.string() })),
+});
+export type OperatorErrorPages = z.infer<typeof operatorErrorPagesSchema>;
+export const operatorErrorPagesInSchema = z.object({
+  pages: z
+    .array(operatorErrorPageSchema)
+    .max(ERROR_PAGE_STATUSES.length, { message: 'tooMany' })
+    .superRefine((pages, ctx) => {
+      const seen = new Set<number>();
+      pages.forEach((page, i) => {
+        if (seen.has(page.status)) ctx.addIssue({ code: 'custom', path: [i, 'status'], message: 'invalidValue' });
+        seen.add(page.status);
+      });
+      if (pages.reduce((n, p) => n + utf8Bytes(p.body), 0) > OPERATOR_ERROR_PAGES_MAX_BYTES) {
+        ctx.addIssue({ code: 'custom', message: 'tooLong' });
+      }
+    })
+    .transform((pages) => [...pages].sort((a, b) => a.status - b.status)),
+});
+export type OperatorErrorPagesIn = z.output<typeof operatorErrorPagesInSchema>;
+
 /** Why a signed-in call or a sign-in was refused by these settings (101018 `extra.reason`). */
 export const SECOND_FACTOR_REQUIRED = 'secondFactorRequired';
 export const ADDRESS_NOT_ALLOWED = 'addressNotAllowed';
@@ -141,12 +182,23 @@ const restrictCidrs = settingRoutes(
   "a list that leaves out the caller's own address is refused",
 );
 
+const errorPages = settingRoutes(
+  'errorPages',
+  "default error pages (none until set: the edge's own)",
+  operatorErrorPagesInSchema,
+  operatorErrorPagesSchema,
+  "its nodes serve them for a site's status that has no page of its own",
+);
+
 export const getOutgoingUrlSetting = outgoing.get;
 export const saveOutgoingUrlSetting = outgoing.save;
 export const getAccountVerifySetting = accountVerify.get;
 export const saveAccountVerifySetting = accountVerify.save;
 export const getRestrictCidrsSetting = restrictCidrs.get;
 export const saveRestrictCidrsSetting = restrictCidrs.save;
+
+export const getOperatorErrorPages = errorPages.get;
+export const saveOperatorErrorPages = errorPages.save;
 
 export const systemSettingRoutes = {
   getOutgoingUrlSetting,
@@ -155,4 +207,6 @@ export const systemSettingRoutes = {
   saveAccountVerifySetting,
   getRestrictCidrsSetting,
   saveRestrictCidrsSetting,
+  getOperatorErrorPages,
+  saveOperatorErrorPages,
 } as const;

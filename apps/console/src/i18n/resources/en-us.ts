@@ -2050,6 +2050,7 @@ export const enUS = {
     'client.setting.outgoingURL.save': 'Set outgoing URL list',
     'client.setting.accountVerify.save': 'Set account verification',
     'client.setting.restrictGroupCIDRs.save': 'Set restricted sign-in addresses',
+    'client.setting.errorPages.save': 'Set default error pages',
     'client.setting.zeroSSL.save': 'Set ZeroSSL credentials',
     'client.setting.googleTrust.save': 'Set Google Trust Services credentials',
     'client.autoCertificates.renew': 'Renew automatic certificates',

@@ -2004,6 +2004,7 @@ export const zhCN: LocaleResources = {
     'client.setting.outgoingURL.save': '设置外连地址列表',
     'client.setting.accountVerify.save': '设置账号验证',
     'client.setting.restrictGroupCIDRs.save': '设置限制登录地址',
+    'client.setting.errorPages.save': '设置默认错误页面',
     'client.setting.zeroSSL.save': '设置 ZeroSSL 凭据',
     'client.setting.googleTrust.save': '设置 Google Trust Services 凭据',
     'client.autoCertificates.renew': '续签自动证书',

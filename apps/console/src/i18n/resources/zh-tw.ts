@@ -2006,6 +2006,7 @@ export const zhTW: LocaleResources = {
     'client.setting.outgoingURL.save': '設定外連位址清單',
     'client.setting.accountVerify.save': '設定帳號驗證',
     'client.setting.restrictGroupCIDRs.save': '設定限制登入位址',
+    'client.setting.errorPages.save': '設定預設錯誤頁面',
     'client.setting.zeroSSL.save': '設定 ZeroSSL 憑據',
     'client.setting.googleTrust.save': '設定 Google Trust Services 憑據',
     'client.autoCertificates.renew': '續簽自動憑證',

@@ -22,4 +22,10 @@ export function bindSystemSettingRoutes(binder: Binder, settings: SystemSettings
   binder.bind(r.saveRestrictCidrsSetting, async ({ body }, { caller, request }) => ({
     data: await settings.saveRestrictCidrs(caller.operatorId, body, request.ip),
   }));
+  binder.bind(r.getOperatorErrorPages, async (_i, { caller }) => ({
+    data: await settings.errorPages(caller.operatorId),
+  }));
+  binder.bind(r.saveOperatorErrorPages, async ({ body }, { caller }) => ({
+    data: await settings.saveErrorPages(caller.operatorId, body),
+  }));
 }

@@ -2,6 +2,8 @@ import {
   ACCOUNT_VERIFY_MODES,
   type AccountVerifySetting,
   addressInEntry,
+  type OperatorErrorPages,
+  type OperatorErrorPagesIn,
   type OutgoingUrlSetting,
   type OutgoingUrlSettingIn,
   type RestrictCidrsSetting,
@@ -15,9 +17,11 @@ import { hasSecondFactor } from '../auth/second-factor.js';
 import type { SettingsRepository } from './settings.repository.js';
 
 const outgoingKey = (operatorId: number) => `outgoingURL:${operatorId}`;
+const errorPagesKey = (operatorId: number) => `errorPages:${operatorId}`;
 const policyKey = (operatorId: number) => `accountPolicy:${operatorId}`;
 
 const outgoingStored = z.object({ urls: z.array(z.string()) });
+const errorPagesStored = z.object({ pages: z.array(z.object({ status: z.number().int(), body: z.string() })) });
 const policyStored = z.object({ verify: z.enum(ACCOUNT_VERIFY_MODES), cidrs: z.array(z.string()) });
 
 /** What the operator asks of its accounts: the second factor and where its own accounts may call from. */
@@ -30,7 +34,7 @@ export function addressAllowed(cidrs: readonly string[], address: string): boole
 }
 
 /**
- * The operator's outgoing URL list, second-factor requirement and CIDR list (contract
+ * The operator's outgoing URL list, second-factor requirement, CIDR list and default error pages (contract
  * system-settings.ts), one document each in the settings table under the operator's id.
  */
 export class SystemSettingsService {
@@ -47,6 +51,18 @@ export class SystemSettingsService {
   async saveOutgoingUrls(operatorId: number, input: OutgoingUrlSettingIn): Promise<OutgoingUrlSetting> {
     await this.settings.put(outgoingKey(operatorId), { urls: input.urls });
     return { urls: input.urls };
+  }
+
+  /** The operator's default error pages (none until set), by status. */
+  async errorPages(operatorId: number): Promise<OperatorErrorPages> {
+    const parsed = errorPagesStored.safeParse(await this.settings.get(errorPagesKey(operatorId)));
+    return { pages: parsed.success ? parsed.data.pages : [] };
+  }
+
+  async saveErrorPages(operatorId: number, input: OperatorErrorPagesIn): Promise<OperatorErrorPages> {
+    const value = { pages: input.pages.map((p) => ({ status: p.status, body: p.body })) };
+    await this.settings.put(errorPagesKey(operatorId), value);
+    return value;
   }
 
   /** The operator's account policy (off and anywhere until set); null operator: none. */
