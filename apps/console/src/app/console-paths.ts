@@ -60,6 +60,10 @@ export const CLIENT_PATHS = {
   geoDatabase: 'systemManagement/geoDatabase',
   abuseIPs: 'systemManagement/abuseIPs',
   logSetting: 'systemManagement/logSetting',
+  /** Outgoing URL, account verify, restrict group CIDRs (tabs: pages/client/system/SystemSettingPage.tsx). */
+  systemSetting: 'systemManagement/systemSetting',
+  /** The operator's default error pages. */
+  errorSetting: 'systemManagement/errorSetting',
   /** E-mail and Telegram channels and the operator's alert recipients. */
   notification: 'systemManagement/notification',
   /** The operator's licence: what it allows and uses, and the activation of an offline one. */

@@ -56,6 +56,7 @@ import {
   siteRoutes,
   siteSettingRoutes,
   subNodeRoutes,
+  systemSettingRoutes,
   tokenAuthRoutes,
   urlRedirectRoutes,
   userResourceRoutes,
@@ -92,6 +93,12 @@ const CHANGES = readsByResource({
   blacklistRules: [firewallListRoutes.listBlacklistRules],
   blockedIps: [blockListRoutes.listBlockedIps, blockListRoutes.listClientBlockedIps],
   cnameSetting: [cnameSettingRoutes.getCnameSetting],
+  systemSettings: [
+    systemSettingRoutes.getOutgoingUrlSetting,
+    systemSettingRoutes.getAccountVerifySetting,
+    systemSettingRoutes.getRestrictCidrsSetting,
+    systemSettingRoutes.getOperatorErrorPages,
+  ],
   notifications: [
     notificationRoutes.getEmailSetting,
     notificationRoutes.getTgSetting,

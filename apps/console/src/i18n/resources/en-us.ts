@@ -42,6 +42,8 @@ export const enUS = {
       cname: 'CNAME domain',
       geoDatabase: 'Geo database',
       abuseIPs: 'Abuse IPs',
+      systemSetting: 'System settings',
+      errorSetting: 'Error pages',
       logSetting: 'Log setting',
       notification: 'Notifications',
       notifySetting: 'Notifications',
@@ -2475,6 +2477,51 @@ export const enUS = {
     defaultScoreHint: 'The score of a line that names only an IP.',
     imported:
       'Imported: {{added}} added, {{updated}} changed, {{unchanged}} unchanged, {{removed}} removed; {{total}} in the list.',
+  },
+  systemSettings: {
+    save: 'Save',
+    tabs: { outgoingURL: 'Outgoing URL', accountVerify: 'Account verify', restrictGroupCIDRs: 'Restrict group CIDRs' },
+    outgoing: {
+      intro:
+        'Rampart calls out for you to your log push destinations, DNS provider, certificate authority (ACME), Telegram and mail server. With a list, only the destinations on it are called; any other call fails and says why. Empty: every destination.',
+      label: 'Allowed destinations, one per line',
+      hint: '[scheme://][*.]host[:port], e.g. https://api.cloudflare.com, *.example.com, smtp://mail.example.com:587. No scheme: any; no port: any.',
+      saved: 'Saved: only {{count}} destination(s) on the list may be called',
+      savedAny: 'Saved: the list is empty, every destination may be called',
+    },
+    verify: {
+      intro:
+        'Accounts this covers must have a second factor (an authenticator or e-mailed codes). One without it can still sign in, but can do nothing else until it has set one up.',
+      label: 'Second factor required of',
+      hint: 'You need a second factor yourself to turn this on.',
+      modes: {
+        off: 'Nobody (off)',
+        operator: 'This operator account and its sub-accounts',
+        all: 'Also every customer and its sub-accounts',
+      },
+      saved: {
+        off: 'Saved: no account is asked for a second factor',
+        operator: 'Saved: your accounts without a second factor must set one up before anything else',
+        all: 'Saved: your accounts and your customers without a second factor must set one up before anything else',
+      },
+    },
+    cidrs: {
+      intro:
+        'Your account and its sub-accounts may sign in and call only from these addresses. Your customers are not restricted. A list that leaves out the address you are using now is refused, so you cannot lock yourself out.',
+      label: 'Allowed addresses (IP or CIDR), one per line',
+      hint: 'Empty: any address.',
+      saved: 'Saved: your accounts may sign in from {{count}} address range(s) only',
+      savedAny: 'Saved: your accounts may sign in from any address',
+    },
+    errorPages: {
+      intro:
+        'Pages your nodes answer with for these statuses when a site has no page of its own: the blocks (9xx), access denied, unknown domains and origin failures. Each is sent as HTML, as written (64 KiB each, 256 KiB together). Empty: the edge’s own page.',
+      status: 'Status {{status}}',
+      body: 'HTML of the {{status}} page',
+      placeholder: 'Empty: the edge’s own page',
+      saved: 'Saved: your nodes now answer {{statuses}} with your pages ({{count}})',
+      savedNone: 'Saved: no default pages, your nodes answer with their own',
+    },
   },
   logSetting: {
     exports: {

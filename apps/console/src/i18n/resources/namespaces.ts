@@ -45,6 +45,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   userProducts: true,
   geoDatabase: true,
   abuseIPs: true,
+  systemSettings: true,
   logSetting: true,
   dnsSetting: true,
   notifications: true,

@@ -38,6 +38,8 @@ export const zhCN: LocaleResources = {
       cname: 'CNAME 域名',
       geoDatabase: '地理数据库',
       abuseIPs: '恶意 IP 库',
+      systemSetting: '系统设置',
+      errorSetting: '错误页面',
       logSetting: '日志设置',
       notification: '通知设置',
       notifySetting: '通知设置',
@@ -2425,6 +2427,50 @@ export const zhCN: LocaleResources = {
     defaultScore: '纯 IP 行的分数',
     defaultScoreHint: '只写了 IP 的行所用的分数。',
     imported: '已导入：新增 {{added}}，更新 {{updated}}，未变 {{unchanged}}，删除 {{removed}}；列表共 {{total}} 条。',
+  },
+  systemSettings: {
+    save: '保存',
+    tabs: { outgoingURL: '外连地址', accountVerify: '账号验证', restrictGroupCIDRs: '限制登录地址' },
+    outgoing: {
+      intro:
+        'Rampart 会替您连接日志推送目的地、DNS 服务商、证书颁发机构（ACME）、Telegram 和邮件服务器。设置列表后只连接列表中的目的地，其他连接会失败并说明原因。留空：允许所有目的地。',
+      label: '允许的目的地，每行一个',
+      hint: '[协议://][*.]主机[:端口]，例如 https://api.cloudflare.com、*.example.com。不写协议或端口表示任意。',
+      saved: '已保存：只允许连接列表中的 {{count}} 个目的地',
+      savedAny: '已保存：列表为空，允许连接所有目的地',
+    },
+    verify: {
+      intro: '所涉及的账号必须设置两步验证（验证器或邮件验证码）。未设置的账号仍可登录，但在设置之前不能进行其他操作。',
+      label: '需要两步验证的账号',
+      hint: '开启前您自己必须已设置两步验证。',
+      modes: {
+        off: '无（关闭）',
+        operator: '本运营商账号及其子账号',
+        all: '以及所有客户及其子账号',
+      },
+      saved: {
+        off: '已保存：不要求任何账号两步验证',
+        operator: '已保存：您的账号未设置两步验证的，须先设置才能进行其他操作',
+        all: '已保存：您的账号和客户账号未设置两步验证的，须先设置才能进行其他操作',
+      },
+    },
+    cidrs: {
+      intro:
+        '您的账号及其子账号只能从这些地址登录和调用。客户不受限制。不包含您当前地址的列表会被拒绝，以免把自己锁在外面。',
+      label: '允许的地址（IP 或 IP 段），每行一个',
+      hint: '留空：任意地址。',
+      saved: '已保存：您的账号只能从 {{count}} 个地址段登录',
+      savedAny: '已保存：您的账号可以从任意地址登录',
+    },
+    errorPages: {
+      intro:
+        '网站没有自己的页面时，节点对这些状态返回的页面：拦截页、拒绝访问、未知域名和源站故障。按原样作为 HTML 发送（每个页面最多 65536 字节，合计最多 262144 字节）。留空：使用边缘节点自己的页面。',
+      status: '状态码 {{status}}',
+      body: '{{status}} 页面的 HTML',
+      placeholder: '留空：使用边缘节点自己的页面',
+      saved: '已保存：节点现在对 {{statuses}} 返回您的页面（{{count}} 个）',
+      savedNone: '已保存：没有默认页面，节点使用自己的页面',
+    },
   },
   logSetting: {
     exports: {

@@ -38,6 +38,8 @@ export const zhTW: LocaleResources = {
       cname: 'CNAME 網域',
       geoDatabase: '地理資料庫',
       abuseIPs: '惡意 IP 庫',
+      systemSetting: '系統設定',
+      errorSetting: '錯誤頁面',
       logSetting: '日誌設定',
       notification: '通知設定',
       notifySetting: '通知設定',
@@ -2427,6 +2429,51 @@ export const zhTW: LocaleResources = {
     defaultScore: '純 IP 行的分數',
     defaultScoreHint: '只寫了 IP 的行所用的分數。',
     imported: '已匯入：新增 {{added}}，更新 {{updated}}，未變 {{unchanged}}，刪除 {{removed}}；清單共 {{total}} 筆。',
+  },
+  systemSettings: {
+    save: '儲存',
+    tabs: { outgoingURL: '對外位址', accountVerify: '帳號驗證', restrictGroupCIDRs: '限制登入位址' },
+    outgoing: {
+      intro:
+        'Rampart 會替您連線到日誌推送目的地、DNS 服務商、憑證頒發機構（ACME）、Telegram 和郵件伺服器。設定清單後只連線清單中的目的地，其他連線會失敗並說明原因。留空：允許所有目的地。',
+      label: '允許的目的地，每行一個',
+      hint: '[協定://][*.]主機[:連接埠]，例如 https://api.cloudflare.com、*.example.com。不寫協定或連接埠表示任意。',
+      saved: '已儲存：只允許連線清單中的 {{count}} 個目的地',
+      savedAny: '已儲存：清單為空，允許連線所有目的地',
+    },
+    verify: {
+      intro:
+        '所涵蓋的帳號必須設定兩步驟驗證（驗證器或郵件驗證碼）。未設定的帳號仍可登入，但在設定之前不能進行其他操作。',
+      label: '需要兩步驟驗證的帳號',
+      hint: '開啟前您自己必須已設定兩步驟驗證。',
+      modes: {
+        off: '無（關閉）',
+        operator: '本營運商帳號及其子帳號',
+        all: '以及所有客戶及其子帳號',
+      },
+      saved: {
+        off: '已儲存：不要求任何帳號兩步驟驗證',
+        operator: '已儲存：您的帳號未設定兩步驟驗證的，須先設定才能進行其他操作',
+        all: '已儲存：您的帳號和客戶帳號未設定兩步驟驗證的，須先設定才能進行其他操作',
+      },
+    },
+    cidrs: {
+      intro:
+        '您的帳號及其子帳號只能從這些位址登入和呼叫。客戶不受限制。不包含您目前位址的清單會被拒絕，以免把自己鎖在外面。',
+      label: '允許的位址（IP 或 IP 區段），每行一個',
+      hint: '留空：任意位址。',
+      saved: '已儲存：您的帳號只能從 {{count}} 個位址區段登入',
+      savedAny: '已儲存：您的帳號可以從任意位址登入',
+    },
+    errorPages: {
+      intro:
+        '網站沒有自己的頁面時，節點對這些狀態回傳的頁面：攔截頁、拒絕存取、未知網域和來源站故障。按原樣作為 HTML 傳送（每個頁面最多 65536 位元組，合計最多 262144 位元組）。留空：使用邊緣節點自己的頁面。',
+      status: '狀態碼 {{status}}',
+      body: '{{status}} 頁面的 HTML',
+      placeholder: '留空：使用邊緣節點自己的頁面',
+      saved: '已儲存：節點現在對 {{statuses}} 回傳您的頁面（{{count}} 個）',
+      savedNone: '已儲存：沒有預設頁面，節點使用自己的頁面',
+    },
   },
   logSetting: {
     exports: {
