@@ -20,11 +20,11 @@ import {
 import {
   ERROR_PAGE_LANGUAGES,
   ERROR_PAGE_MAX_BYTES,
-  OPERATOR_ERROR_PAGES_MAX_BYTES,
   ERROR_PAGE_STATUSES,
   GZIP_MAX_MIN_LENGTH,
   GZIP_TYPES,
   isRatePattern,
+  OPERATOR_ERROR_PAGES_MAX_BYTES,
   RATE_MAX_KBPS,
   RATE_MIN_KBPS,
   RATE_RULES_PER_SITE,
@@ -434,7 +434,10 @@ export const dataPlaneSchema = z
     errorPages: z
       .array(edgeErrorPageSchema)
       .max(ERROR_PAGE_STATUSES.length)
-      .refine((pages) => pages.reduce((n, p) => n + utf8Bytes(p.body), 0) <= OPERATOR_ERROR_PAGES_MAX_BYTES, 'pages too large')
+      .refine(
+        (pages) => pages.reduce((n, p) => n + utf8Bytes(p.body), 0) <= OPERATOR_ERROR_PAGES_MAX_BYTES,
+        'pages too large',
+      )
       .optional(),
   })
   .superRefine((doc, ctx) => {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { dataOf, defineRoute, tiers } from '../route.js';
 import { canonicalIPEntry, isCIDR, isIP } from '../validators/ip.js';
+import { normalizeHostPort } from '../validators/url.js';
 import {
   ERROR_PAGE_MAX_BYTES,
   ERROR_PAGE_STATUSES,
   OPERATOR_ERROR_PAGES_MAX_BYTES,
   utf8Bytes,
 } from './site-settings.js';
-import { normalizeHostPort } from '../validators/url.js';
 
 /**
  * The operator's system settings of spec part 2 §7 "System settings" (docs/decisions.md "System
