@@ -65,6 +65,7 @@ export const enUS = {
     logout: 'Log out',
   },
   account: {
+    secondFactorRequired: 'Your operator requires a second factor: set one up to continue.',
     summary: {
       title: 'Account summary',
       account: 'Account',

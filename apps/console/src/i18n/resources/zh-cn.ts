@@ -61,6 +61,7 @@ export const zhCN: LocaleResources = {
     logout: '退出登录',
   },
   account: {
+    secondFactorRequired: '运营商要求两步验证：请先设置后再继续。',
     summary: {
       title: '账号概览',
       account: '账号',

@@ -61,6 +61,7 @@ export const zhTW: LocaleResources = {
     logout: '登出',
   },
   account: {
+    secondFactorRequired: '營運商要求兩步驟驗證：請先設定後再繼續。',
     summary: {
       title: '帳號概覽',
       account: '帳號',
