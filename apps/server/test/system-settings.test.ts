@@ -30,7 +30,7 @@ import { signIn } from './helpers/auth.js';
 import { fieldNames, rawInput, send, sendAs, type Token } from './helpers/call.js';
 import { type Receiver, webhookReceiver } from './helpers/log-push-receivers.js';
 import { type PowerDnsServer, powerDnsSetting, startPowerDns } from './helpers/powerdns-server.js';
-import { decodedText, startSmtp, type TestSmtp } from './helpers/smtp.js';
+import { decodedText, smtpSetting, startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { startTelegramStandIn, type TelegramStandIn } from './helpers/telegram-standin.js';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers/test-app.js';
 
@@ -56,15 +56,7 @@ const from = (address: string, token: Token) => ({
   remoteAddress: address,
   headers: { authorization: `Bearer ${token.accessToken}` },
 });
-const email = (over: Partial<EmailSettingIn> = {}) => ({
-  host: '127.0.0.1',
-  port: smtp.port,
-  tlsMode: 'none' as EmailSettingIn['tlsMode'],
-  user: '',
-  password: undefined as string | undefined,
-  from: 'alerts@rampart.test',
-  ...over,
-});
+const email = (over: Partial<EmailSettingIn> = {}) => smtpSetting(smtp, over);
 /** Sets up an authenticator for the signed-in account (login2fa phases 0–2), as the console does. */
 async function enrolTotp(who: Token): Promise<void> {
   const p0 = await as(who, totpPhase0, { params: { auth: 'client' }, body: { password: TEST_PASSWORD } });

@@ -5,8 +5,7 @@ import { useSearchParams } from 'react-router';
 import { useCan } from '../../../app/account-context';
 import { PageTitle } from '../../../components/PageTitle';
 import { AccountVerifyTab } from './AccountVerifyTab';
-import { OutgoingUrlTab } from './OutgoingUrlTab';
-import { RestrictCidrsTab } from './RestrictCidrsTab';
+import { OutgoingUrlTab, RestrictCidrsTab } from './ListSettingTabs';
 
 /**
  * The page's tabs, in order: one entry each (its key is the `tab` query value and its title's
