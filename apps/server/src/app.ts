@@ -32,7 +32,8 @@ import type { SnapshotsService } from './modules/snapshots/snapshots.service.js'
 import type { SettingsRepository } from './modules/system/settings.repository.js';
 import { SystemService } from './modules/system/system.service.js';
 import { SystemHealthService } from './modules/system/system-health.service.js';
-import { bindSystemSettingRoutes } from './modules/system/system-settings.routes.js';
+import { bindNodeExporterHealthRoutes } from './modules/system/node-exporter-health.routes.js';
+import { SystemSettingsService } from './modules/system/system-settings.service.js';
 import { ConfigChanges } from './platform/changes.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto/secret-box.js';
@@ -41,6 +42,7 @@ import type { Database } from './platform/db/database.js';
 import { transactionScoped } from './platform/db/request-transaction.js';
 import type { Binder } from './platform/http/bind-route.js';
 import { serveConsole } from './platform/http/console-static.js';
+import { OutgoingGuard } from './platform/http/outgoing.js';
 import { Mailer } from './platform/mail/mailer.js';
 import { ControlPlaneMetrics } from './platform/metrics/control-plane-metrics.js';
 
@@ -100,6 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const metrics = new ControlPlaneMetrics(repos.systemState, clock);
   metrics.observeRequests(app);
   metrics.serve(app, config.metricsToken);
+  const systemSettings = new SystemSettingsService(repos.settings, transactions);
+  const outgoing = new OutgoingGuard(async (operatorId) => (await systemSettings.outgoingUrls(operatorId)).urls);
   const base: Omit<AppContext, 'alerts'> = {
     app,
     config,
@@ -108,8 +112,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transactions,
     repos,
     box,
-    mailer: new Mailer(repos.settings, box, config.smtpUrl),
+    mailer: new Mailer(repos.settings, box, config.smtpUrl, outgoing),
     system,
+    systemSettings,
+    outgoing,
     changes: new ConfigChanges(),
     queuedCommands: new ConfigChanges(),
     monitorTransitions: new ConfigChanges(),
@@ -143,7 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   bindNotifySettingRoutes(binder, notifications.settings, (accountId) => repos.accounts.topOfTier(accountId));
   const { dnsSettings, licenceExpiry } = composeOperator(ctx, binder, edge.monitorStatus);
   const analytics = composeAnalytics(ctx, binder, options.analytics, edge.geo);
-  bindSystemSettingRoutes(
+  bindNodeExporterHealthRoutes(
     binder,
     edge.nodeExporter,
     new SystemHealthService(options.database, options.analytics, repos.systemState, ctx.licenseLimits, clock),

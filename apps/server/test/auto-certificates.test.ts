@@ -9,6 +9,7 @@ import {
   renewAutoCertificates,
   saveAcmeSetting,
   saveGoogleTrustSetting,
+  saveOutgoingUrlSetting,
   saveZeroSSLSetting,
   setDomainsAutoSSL,
 } from '@rampart/contract';
@@ -254,6 +255,25 @@ describe('automatic certificates', () => {
     expect(empty.json().code).toBe(101003);
     expect(fieldNames(empty)).toEqual(['ids']);
   });
+
+  it("asks the CA only when its directory is on the operator's outgoing URL list", async () => {
+    const shop = async () => (await list({ domain: 'shop.example.com' })).data[0];
+    const id = (await shop())?.id ?? 0;
+    const elsewhere = await fx.call(saveOutgoingUrlSetting, { body: { urls: ['https://acme.example.net'] } });
+    expect(elsewhere.statusCode).toBe(200);
+    expect((await fx.call(renewAutoCertificates, { body: { ids: [id] } })).statusCode).toBe(200);
+    await t.app.rampart.autoCertificatesJob.settled();
+    const refused = await shop();
+    expect(refused?.status).toBe('failed');
+    expect(refused?.lastError).toContain(`${pebble.directoryUrl} is not on the operator's outgoing URL list`);
+
+    // On the list (its origin): issued again.
+    const origin = new URL(pebble.directoryUrl);
+    await fx.call(saveOutgoingUrlSetting, { body: { urls: ['https://acme.example.net', `https://${origin.host}`] } });
+    expect((await fx.call(renewAutoCertificates, { body: { ids: [id] } })).statusCode).toBe(200);
+    await t.app.rampart.autoCertificatesJob.settled();
+    expect(await shop()).toMatchObject({ status: 'valid', lastError: '' });
+  }, 60_000);
 
   it('drops a domain that turned auto SSL off; its certificate stays', async () => {
     await sendAs(t.app, fx.user, setDomainsAutoSSL, {

@@ -18,6 +18,7 @@ import {
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendBatch } from '../src/modules/log-push/log-push.senders.js';
+import { ANY_DESTINATION } from '../src/platform/http/outgoing.js';
 import { analyticsTenants } from './helpers/analytics-tenants.js';
 import { sendAs, type Token } from './helpers/call.js';
 import type { JoinedNode } from './helpers/edge-node.js';
@@ -716,7 +717,7 @@ describe('validation, quotas, isolation and SSRF', () => {
       sendBatch(
         { kind: 'webhook', url: `http://localhost:${hook.port}/hook`, secret: SECRET },
         { type: 'access', records: [{ a: 1 }], ids: [null], times: [Date.now()], hosts: [''] },
-        { allowPrivate: false, connectTimeoutMs: 1000, requestTimeoutMs: 2000 },
+        { allowPrivate: false, check: ANY_DESTINATION, connectTimeoutMs: 1000, requestTimeoutMs: 2000 },
         Date.now(),
       ),
     ).rejects.toThrow(/not allowed/);

@@ -24,7 +24,7 @@ import { addAccount, giveRole, rootId } from './helpers/accounts.js';
 import { manualClock, signIn } from './helpers/auth.js';
 import { fieldNames, nodeSend, sendAs, type Token } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
-import { decodedText, type ReceivedMail, startSmtp, type TestSmtp } from './helpers/smtp.js';
+import { decodedText, type ReceivedMail, smtpSetting, startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { startTelegramStandIn, type TelegramStandIn } from './helpers/telegram-standin.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -46,15 +46,7 @@ const RIVAL_CHAT = '1003';
 
 const as = <R extends AnyRoute>(who: Token, route: R, ...args: CallArgs<R, Token>) =>
   sendAs(t.app, who, route, ...args);
-const email = (over: Partial<EmailSettingIn> = {}) => ({
-  host: '127.0.0.1',
-  port: smtp.port,
-  tlsMode: 'none' as EmailSettingIn['tlsMode'],
-  user: '',
-  password: undefined as string | undefined,
-  from: 'alerts@rampart.test',
-  ...over,
-});
+const email = (over: Partial<EmailSettingIn> = {}) => smtpSetting(smtp, over);
 
 beforeAll(async () => {
   [smtp, tg] = await Promise.all([startSmtp(), startTelegramStandIn([OPERATOR_CHAT, CUSTOMER_CHAT, RIVAL_CHAT])]);

@@ -68,6 +68,10 @@ export const CLIENT_PATHS = {
   nodeExporter: 'systemManagement/nodeExporter',
   /** The health of the installation as the operator sees it. */
   systemHealth: 'systemManagement/systemHealth',
+  /** Outgoing URL, account verify, restrict group CIDRs (tabs: pages/client/system/SystemSettingPage.tsx). */
+  systemSetting: 'systemManagement/systemSetting',
+  /** The operator's default error pages. */
+  errorSetting: 'systemManagement/errorSetting',
   /** E-mail and Telegram channels and the operator's alert recipients. */
   notification: 'systemManagement/notification',
   /** The operator's licence: what it allows and uses, and the activation of an offline one. */

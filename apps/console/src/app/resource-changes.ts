@@ -58,6 +58,7 @@ import {
   siteRoutes,
   siteSettingRoutes,
   subNodeRoutes,
+  systemSettingRoutes,
   tokenAuthRoutes,
   trafficRoutes,
   urlRedirectRoutes,
@@ -102,6 +103,12 @@ const CHANGES = readsByResource({
   blockedIps: [blockListRoutes.listBlockedIps, blockListRoutes.listClientBlockedIps],
   cnameSetting: [cnameSettingRoutes.getCnameSetting],
   nodeExporter: [nodeExporterRoutes.getNodeExporter],
+  systemSettings: [
+    systemSettingRoutes.getOutgoingUrlSetting,
+    systemSettingRoutes.getAccountVerifySetting,
+    systemSettingRoutes.getRestrictCidrsSetting,
+    systemSettingRoutes.getOperatorErrorPages,
+  ],
   notifications: [
     notificationRoutes.getEmailSetting,
     notificationRoutes.getTgSetting,

@@ -2,6 +2,7 @@ import { authRoutes, refresh } from '@rampart/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
 import { appNavigation } from '../app/app-navigation';
+import { i18n, i18nReady } from '../i18n/i18n';
 import {
   type FakeApi,
   fail,
@@ -163,6 +164,24 @@ describe('callAuthed', () => {
     expect(readTokenSet('user')?.accessToken).toBe('access-1');
     expect(navigate).not.toHaveBeenCalled();
     expect(toasts.toasts).toEqual([]);
+  });
+
+  it('takes an account its operator requires a second factor of to the setup page, keeping the session', async () => {
+    await i18nReady;
+    await i18n.loadNamespaces('account');
+    const renameSelf = () =>
+      callAuthed('user', authRoutes.updateSelf, { params: { auth: 'user' }, body: { name: 'x', email: 'a@b.test' } });
+    api.on(
+      authRoutes.updateSelf,
+      { auth: 'user' },
+      fail(403, 101018, 'Permission Denied', { reason: 'secondFactorRequired' }),
+    );
+    expect((await rejection(renameSelf())).code).toBe(101018);
+    expect(readTokenSet('user')?.accessToken).toBe('access-1');
+    expect(navigate).toHaveBeenCalledWith('/user/userManagement/twoFactor');
+    expect(toasts.toasts.map((t) => t.text)).toEqual([
+      'Your operator requires a second factor: set one up to continue.',
+    ]);
   });
 
   it('ends only its own console’s session', async () => {

@@ -1,5 +1,16 @@
-import { type AnyRoute, authRoutes, type RouteInput, type RouteReply, type Tier } from '@rampart/contract';
+import {
+  type AnyRoute,
+  authRoutes,
+  type RouteInput,
+  type RouteReply,
+  SECOND_FACTOR_REQUIRED,
+  type Tier,
+} from '@rampart/contract';
 import { ApiError, type CallOptions, callApi, callApiRaw } from '../api/client';
+import { appNavigation } from '../app/app-navigation';
+import { consolePath } from '../app/console-paths';
+import { toast } from '../app/toast';
+import { i18n } from '../i18n/i18n';
 import { readTokenSet, writeTokenSet } from './cookies';
 import { endSession } from './session-end';
 import { sessionStore } from './session-store';
@@ -25,6 +36,21 @@ function endSessionFor(tier: Tier, error: ApiError): void {
 /** The server's message of a reply, for the session-ending toast (spec: "show the server message"). */
 function serverText(error: ApiError): string {
   return error.serverMessage || error.message;
+}
+
+/** The operator requires a second factor of this account, which has none (contract system-settings.ts). */
+function secondFactorRequired(error: ApiError): boolean {
+  const extra = error.extra as { reason?: unknown } | undefined;
+  return error.code === 101018 && extra?.reason === SECOND_FACTOR_REQUIRED;
+}
+
+/** Takes the account to its second-factor setup, the one page it may use until it has one. */
+function toSecondFactorSetup(tier: Tier, error: ApiError): void {
+  handled.add(error);
+  const setup = consolePath(tier, 'twoFactor');
+  if (window.location.pathname === setup) return;
+  toast.warning(i18n.t('account:secondFactorRequired'));
+  appNavigation.replace(setup);
 }
 
 /**
@@ -83,6 +109,7 @@ async function withSession<T>(tier: Tier, send: (token: string | undefined) => P
         continue;
       }
       if (SESSION_END_CODES.has(error.code) || error.code === TOKEN_EXPIRED) endSessionFor(tier, error);
+      if (secondFactorRequired(error)) toSecondFactorSetup(tier, error);
       throw error;
     }
   }

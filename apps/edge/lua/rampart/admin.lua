@@ -164,6 +164,8 @@ local function apply(doc, hash)
   -- Not in the meta answer of GET /config (rampart.challenge reads them from the dict); a document
   -- without challenge keys (no site of the node challenges) writes no entry.
   if ok and #doc.challenge.keys > 0 then ok, err = put(store.challenge_key(gen), cjson.encode(doc.challenge)) end
+  -- The operator's default pages (rampart.pages), when it has any.
+  if ok and #doc.errorPages > 0 then ok, err = put(store.pages_key(gen), cjson.encode(doc.errorPages)) end
   if ok then ok, err = put(store.meta_key(gen), cjson.encode(meta)) end
   if ok then
     keys[#keys + 1] = store.keys_key(gen)

@@ -1,9 +1,10 @@
 -- The HTML pages the edge answers with itself: every status nginx or the edge makes on its own
 -- (render.ts routes nginx's error statuses here through error_page), and the bodies of its
 -- redirects. Static text only: no host, path or internals.
--- A site with settings (rampart.settings) may have its own page for a status, sent verbatim. The
--- language is the visitor's when Accept-Language names one of ours, else the site's, else English.
+-- A site with settings (rampart.settings) may have its own page for a status, sent verbatim; else the
+-- operator's default page for it (`errorPages` of the data plane), verbatim too. The language is the visitor's when Accept-Language names one of ours, else the site's, else English.
 local settings = require "rampart.settings"
+local store = require "rampart.store"
 
 local _M = {}
 
@@ -159,13 +160,19 @@ function _M.language()
   return language, HTML_LANG[language]
 end
 
+-- The operator's default page for `status` in the active generation, or nil.
+local function operator_page(status)
+  local gen = store.generation()
+  return gen and store.operator_pages(gen)[status]
+end
+
 -- Sends the page for `key` (a status, 494/497 answered as 400, or 4030 as 403) and ends the request (any phase
 -- that may send a body): the site's own page for the status when the request's domain has one,
--- else the edge's in the visitor's or the site's language.
+-- else the operator's default page for it, else the edge's in the visitor's or the site's language.
 function _M.send(key)
   local status = WIRE[key] or key
   local site = settings.for_request()
-  local body = site and site.pages[status] or pages_for(site)[key] or DEFAULT[500]
+  local body = site and site.pages[status] or operator_page(status) or pages_for(site)[key] or DEFAULT[500]
   ngx.status = status
   local header = ngx.header
   header["Content-Type"] = "text/html; charset=utf-8"

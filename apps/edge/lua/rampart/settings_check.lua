@@ -34,6 +34,25 @@ local function gzip(g, path)
   return { types = types, minLength = g.minLength }
 end
 
+-- A list of pages (a site's own, or the operator's default ones: `errorPages`), at most one per
+-- status, each 1 byte to 64 KiB, `max_total` bytes together when given. A clean copy, or nil, field, reason.
+function _M.pages(list, path, max_total)
+  if not is_list(list, 13) then return nil, path, "not a list of at most 13" end
+  local pages, total = {}, 0
+  for i, pg in ipairs(list) do
+    local at = path .. "[" .. (i - 1) .. "]"
+    if type(pg) ~= "table" then return nil, at, "not an object" end
+    if not PAGE_STATUSES[pg.status] then return nil, at .. ".status", "not an error page status" end
+    if type(pg.body) ~= "string" or #pg.body == 0 or #pg.body > MAX_PAGE_BYTES then
+      return nil, at .. ".body", "not a page of 1 to " .. MAX_PAGE_BYTES .. " bytes"
+    end
+    total = total + #pg.body
+    pages[i] = { status = pg.status, body = pg.body }
+  end
+  if max_total and total > max_total then return nil, path, "pages larger than " .. max_total .. " bytes" end
+  return pages
+end
+
 function _M.entry(s, path)
   if type(s) ~= "table" then return nil, path, "not an object" end
   if not is_int(s.id, 1, 2147483647) then return nil, path .. ".id", "not an id" end
@@ -55,17 +74,8 @@ function _M.entry(s, path)
 
   if not LANGUAGES[s.language] then return nil, path .. ".language", "not a language" end
 
-  if not is_list(s.pages, 13) then return nil, path .. ".pages", "not a list of at most 13" end
-  local pages = {}
-  for i, pg in ipairs(s.pages) do
-    local at = path .. ".pages[" .. (i - 1) .. "]"
-    if type(pg) ~= "table" then return nil, at, "not an object" end
-    if not PAGE_STATUSES[pg.status] then return nil, at .. ".status", "not an error page status" end
-    if type(pg.body) ~= "string" or #pg.body == 0 or #pg.body > MAX_PAGE_BYTES then
-      return nil, at .. ".body", "not a page of 1 to " .. MAX_PAGE_BYTES .. " bytes"
-    end
-    pages[i] = { status = pg.status, body = pg.body }
-  end
+  local pages, pages_field, pages_reason = _M.pages(s.pages, path .. ".pages")
+  if pages == nil then return nil, pages_field, pages_reason end
 
   return { id = s.id, gzip = clean_gzip or nil, rates = rates, language = s.language, pages = pages }
 end

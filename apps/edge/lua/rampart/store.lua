@@ -127,6 +127,22 @@ function _M.cache_epoch(gen)
   return epoch_value
 end
 function _M.keys_key(gen) return key(gen, "keys", "") end
+function _M.pages_key(gen) return key(gen, "pages", "") end
+
+-- The operator's default pages of generation `gen` by status (empty when it has none), decoded
+-- once per worker and generation.
+local pages_gen, pages_value = nil, {}
+function _M.operator_pages(gen)
+  if gen ~= pages_gen then
+    local list = cjson.decode(dict:get(_M.pages_key(gen)) or "")
+    local pages = {}
+    if type(list) == "table" then
+      for _, page in ipairs(list) do pages[page.status] = page.body end
+    end
+    pages_gen, pages_value = gen, pages
+  end
+  return pages_value
+end
 function _M.challenge_key(gen) return key(gen, "x", "") end
 
 -- The generation a key belongs to, or nil for the global keys.

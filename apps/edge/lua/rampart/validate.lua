@@ -230,7 +230,7 @@ local function domain(d, path, certificate_ids, cache_ids, module_types, setting
 end
 
 -- doc (decoded JSON) → { version, domains, certificates, caches, modules, settings, firewalls, cacheEpoch,
--- limits, challenge }
+-- limits, challenge, geoDatabase, abuseIPs, acmeChallenges, errorPages }
 -- or nil, field, reason.
 function _M.document(doc)
   if type(doc) ~= "table" or #doc > 0 then return nil, "(document)", "not an object" end
@@ -343,6 +343,12 @@ function _M.document(doc)
     acme_challenges[i] = { host = a.host, token = a.token, keyAuthorization = a.keyAuthorization }
   end
 
+  -- The operator's default pages (rampart.pages), at most 256 KiB together.
+  local raw_pages = doc.errorPages
+  if raw_pages == nil or raw_pages == null then raw_pages = {} end
+  local error_pages, pages_field, pages_reason = settings_check.pages(raw_pages, "errorPages", 262144)
+  if error_pages == nil then return nil, pages_field, pages_reason end
+
   local domains, names = {}, {}
   for i, d in ipairs(doc.domains) do
     local path = "domains[" .. (i - 1) .. "]"
@@ -356,7 +362,7 @@ function _M.document(doc)
   return {
     version = doc.version, domains = domains, certificates = certificates, caches = caches, modules = modules,
     settings = settings, firewalls = firewalls, cacheEpoch = epoch, limits = limits, challenge = keys,
-    geoDatabase = geo_database, abuseIPs = abuse_ips, acmeChallenges = acme_challenges,
+    geoDatabase = geo_database, abuseIPs = abuse_ips, acmeChallenges = acme_challenges, errorPages = error_pages,
   }
 end
 

@@ -59,7 +59,9 @@ export function document(
   domains: Domain[],
   certificates: DataPlane['certificates'] = [],
   caches: DataPlane['caches'] = [],
-  extra: Partial<Pick<DataPlane, 'cacheEpoch' | 'modules' | 'settings' | 'firewalls' | 'limits' | 'challenge'>> = {},
+  extra: Partial<
+    Pick<DataPlane, 'cacheEpoch' | 'modules' | 'settings' | 'firewalls' | 'limits' | 'challenge' | 'errorPages'>
+  > = {},
 ): DataPlane {
   return {
     version,

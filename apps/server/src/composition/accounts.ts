@@ -11,6 +11,7 @@ import { bindAuditRoutes } from '../modules/audit/audit.routes.js';
 import { AuditService } from '../modules/audit/audit.service.js';
 import { SwitchUserService } from '../modules/audit/switch-user.service.js';
 import { AccountService } from '../modules/auth/account.service.js';
+import { AccountPolicy } from '../modules/auth/account-policy.js';
 import { bindAuthRoutes } from '../modules/auth/auth.routes.js';
 import { createAuthenticator } from '../modules/auth/authenticator.js';
 import { ensureRootAccounts } from '../modules/auth/bootstrap.js';
@@ -23,6 +24,7 @@ import { PermissionResolver } from '../modules/roles/permission-resolver.js';
 import { bindRoleRoutes } from '../modules/roles/roles.routes.js';
 import { RolesService } from '../modules/roles/roles.service.js';
 import { bindSystemRoutes } from '../modules/system/system.routes.js';
+import { bindSystemSettingRoutes } from '../modules/system/system-settings.routes.js';
 import { type Binder, createBinder } from '../platform/http/bind-route.js';
 import type { AppContext } from './context.js';
 
@@ -47,6 +49,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
     config.tokenSecrets?.previous ?? [],
   );
   const credentialGuard = new CredentialGuard(clock);
+  const policy = new AccountPolicy(ctx.systemSettings);
   const login = new LoginService(
     repos.accounts,
     repos.tickets,
@@ -58,6 +61,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
     config.secret,
     productName,
     credentialGuard,
+    policy,
   );
   // The operator's switch of its customers' layer-4 attack page, which `GET {auth}/self` tells them.
   const l4AttackPage = new L4AttackPageSettings(repos.settings);
@@ -87,6 +91,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
         repos.accounts,
         clock,
         (id) => repos.accountZones.scopeOf(id),
+        policy,
       ),
       node: createNodeAuthenticator(repos.nodes, box, clock),
     },
@@ -103,6 +108,7 @@ export async function composeAccounts(ctx: AppContext, options: BinderOptions) {
   );
   bindAccountZoneRoutes(binder, new AccountZonesService(repos.accountZones, repos.accounts, transactions));
   bindSystemRoutes(binder, ctx.system);
+  bindSystemSettingRoutes(binder, ctx.systemSettings);
   const refreshCookie = new RefreshCookie(servedOverHttps(config.publicUrl));
   bindAuthRoutes(binder, login, tokens, account, refreshCookie);
   bindL4AttackPageRoutes(binder, l4AttackPage);

@@ -117,6 +117,7 @@ export function composeAnalytics(ctx: AppContext, binder: Binder, store: Analyti
     ctx.box,
     clock,
     ctx.config.allowPrivateOrigins,
+    ctx.outgoing,
     () => pushJob?.wake(),
   );
   bindLogPushRoutes(binder, push);

@@ -12,7 +12,7 @@ import type { AppContext } from './context.js';
  */
 export function composeAutoCertificates(ctx: AppContext, binder: Binder, dnsSettings: DnsSettingsService) {
   const { app, config, repos, clock, box, transactions, changes } = ctx;
-  const settings = new AcmeSettingsService(repos.settings, box, transactions, {
+  const settings = new AcmeSettingsService(repos.settings, box, transactions, ctx.outgoing, {
     ...DEFAULT_POLLING,
     ...config.autoCert?.acmePolling,
   });

@@ -5,10 +5,12 @@ import type { LicenseLimits } from '../modules/licenses/license-limits.js';
 import type { LicenseKeys } from '../modules/licenses/licenses.service.js';
 import type { NodeCapacity } from '../modules/snapshots/node-capacity.js';
 import type { SystemService } from '../modules/system/system.service.js';
+import type { SystemSettingsService } from '../modules/system/system-settings.service.js';
 import type { ConfigChanges } from '../platform/changes.js';
 import type { Clock } from '../platform/clock.js';
 import type { SecretBox } from '../platform/crypto/secret-box.js';
 import type { Transactions } from '../platform/db/request-transaction.js';
+import type { OutgoingGuard } from '../platform/http/outgoing.js';
 import type { Mailer } from '../platform/mail/mailer.js';
 import type { ControlPlaneMetrics } from '../platform/metrics/control-plane-metrics.js';
 import type { Repositories } from './repositories.js';
@@ -69,6 +71,10 @@ export interface AppContext {
   readonly box: SecretBox;
   readonly mailer: Mailer;
   readonly system: SystemService;
+  /** The operator's outgoing URL list, second-factor requirement and CIDR list. */
+  readonly systemSettings: SystemSettingsService;
+  /** The operator's outgoing URL list where calls go out (platform/http/outgoing.ts). */
+  readonly outgoing: OutgoingGuard;
   /** Wakes the nodes' snapshot polls after a change to what they serve (in every control-plane process). */
   readonly changes: ConfigChanges;
   /** Wakes the nodes' command polls after commands were queued (in every control-plane process). */

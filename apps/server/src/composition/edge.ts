@@ -71,6 +71,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
           firewalls.some((f) => f.reputation) ? abuseIPs.hashOf(ownerId) : Promise.resolve(null),
         acmeChallenges: (domainIds) => repos.autoCertificates.challengesOf(domainIds),
         nodeExporter: (ownerId) => nodeExporter.get(ownerId),
+        errorPages: async (ownerId) => (await ctx.systemSettings.errorPages(ownerId)).pages,
         l4: (ownerId, streamPorts, zone) =>
           edgeL4(repos.firewallL4, streamPorts, zone, () => geo.countryNetworks(ownerId)),
       },

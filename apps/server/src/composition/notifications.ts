@@ -16,8 +16,8 @@ export function createNotifications(
   analytics: AnalyticsStore,
 ): { alerts: AlertsService; alertsJob: AlertsJob; settings: NotifySettingsService } {
   const { app, repos, clock, transactions } = ctx;
-  const telegram = new TelegramClient(ctx.config.telegramApiUrl ?? TELEGRAM_API_URL);
-  const settings = new NotifySettingsService(repos.settings, ctx.box, transactions, telegram);
+  const telegram = new TelegramClient(ctx.outgoing, ctx.config.telegramApiUrl ?? TELEGRAM_API_URL);
+  const settings = new NotifySettingsService(repos.settings, ctx.box, transactions, telegram, ctx.outgoing);
   let job: AlertsJob | null = null;
   const alerts = new AlertsService(repos.alerts, settings, repos.monitorStatus, analytics, transactions, clock, () =>
     job?.wake(),

@@ -81,7 +81,7 @@ export function composeOperator(
   );
   bindAnnouncementRoutes(binder, new AnnouncementsService(repos.announcements, transactions));
   bindLogoRoutes(binder, new LogosService(repos.logos, transactions, ctx.system));
-  const dnsSettings = new DnsSettingsService(repos.settings, repos.accounts, ctx.box, transactions, {
+  const dnsSettings = new DnsSettingsService(repos.settings, repos.accounts, ctx.box, transactions, ctx.outgoing, {
     userAgent: `Rampart/${ctx.config.version} (dns provider)`,
   });
   bindDnsSettingRoutes(binder, dnsSettings);

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { EmailSettingIn } from '@rampart/contract';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
 
@@ -18,6 +19,19 @@ export interface TestSmtp {
 /** Sends the app's mail through `smtp`, as the SMTP settings an operator saves do. */
 export async function mailThrough(app: FastifyInstance, smtp: TestSmtp, from = 'noreply@rampart.test'): Promise<void> {
   await app.rampart.settings.put('smtp', { host: '127.0.0.1', port: smtp.port, from });
+}
+
+/** The operator's SMTP setting for `smtp` (no TLS, no login), as `client/setting/email` takes it; override any field. */
+export function smtpSetting(smtp: Pick<TestSmtp, 'port'>, over: Partial<EmailSettingIn> = {}) {
+  return {
+    host: '127.0.0.1',
+    port: smtp.port,
+    tlsMode: 'none' as EmailSettingIn['tlsMode'],
+    user: '',
+    password: undefined as string | undefined,
+    from: 'alerts@rampart.test',
+    ...over,
+  };
 }
 
 /** A real SMTP server on loopback that keeps what it receives. */

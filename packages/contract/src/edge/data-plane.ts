@@ -24,6 +24,7 @@ import {
   GZIP_MAX_MIN_LENGTH,
   GZIP_TYPES,
   isRatePattern,
+  OPERATOR_ERROR_PAGES_MAX_BYTES,
   RATE_MAX_KBPS,
   RATE_MIN_KBPS,
   RATE_RULES_PER_SITE,
@@ -134,6 +135,19 @@ export const edgeCachePolicySchema = z.strictObject({
   rules: z.array(edgeCacheRuleSchema).min(1).max(CACHE_RULES_PER_SITE),
 });
 
+/** A page for one status, served verbatim as text/html (a site's own, or the operator's default). */
+export const edgeErrorPageSchema = z.strictObject({
+  status: z
+    .number()
+    .int()
+    .refine((n) => (ERROR_PAGE_STATUSES as readonly number[]).includes(n), 'not an error page status'),
+  body: z
+    .string()
+    .min(1)
+    .refine((s) => utf8Bytes(s) <= ERROR_PAGE_MAX_BYTES, 'page too large'),
+});
+export type EdgeErrorPage = z.infer<typeof edgeErrorPageSchema>;
+
 /**
  * A site's settings on the edge (see routes/site-settings.ts): compression, bandwidth limits, error
  * pages. Every value is data the Lua code compares or sends verbatim as a body (never nginx
@@ -161,20 +175,7 @@ export const edgeSiteSettingsSchema = z.strictObject({
   /** Language of the edge's own pages for the site's domains. */
   language: z.enum(ERROR_PAGE_LANGUAGES),
   /** The site's own pages, served verbatim as text/html. */
-  pages: z
-    .array(
-      z.strictObject({
-        status: z
-          .number()
-          .int()
-          .refine((n) => (ERROR_PAGE_STATUSES as readonly number[]).includes(n), 'not an error page status'),
-        body: z
-          .string()
-          .min(1)
-          .refine((s) => utf8Bytes(s) <= ERROR_PAGE_MAX_BYTES, 'page too large'),
-      }),
-    )
-    .max(ERROR_PAGE_STATUSES.length),
+  pages: z.array(edgeErrorPageSchema).max(ERROR_PAGE_STATUSES.length),
 });
 
 /**
@@ -426,6 +427,18 @@ export const dataPlaneSchema = z
     abuseIPs: edgeAbuseIPsSchema,
     /** ACME HTTP-01 challenges of the node's domains being issued (none most of the time). */
     acmeChallenges: z.array(edgeAcmeChallengeSchema).max(ACME_CHALLENGES_MAX).optional(),
+    /**
+     * The operator's default pages (routes/system-settings.ts `errorPages`): served for a status
+     * when the request's site has no page of its own for it. Absent when the operator has none.
+     */
+    errorPages: z
+      .array(edgeErrorPageSchema)
+      .max(ERROR_PAGE_STATUSES.length)
+      .refine(
+        (pages) => pages.reduce((n, p) => n + utf8Bytes(p.body), 0) <= OPERATOR_ERROR_PAGES_MAX_BYTES,
+        'pages too large',
+      )
+      .optional(),
   })
   .superRefine((doc, ctx) => {
     const certificateIds = new Set<number>();

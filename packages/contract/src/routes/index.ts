@@ -65,6 +65,7 @@ import { subNodeRoutes } from './sub-nodes.js';
 import { systemRoutes } from './system.js';
 import { trafficRoutes } from './traffic.js';
 import { systemHealthRoutes } from './system-health.js';
+import { systemSettingRoutes } from './system-settings.js';
 import { userResourceRoutes } from './user-resources.js';
 import { virtualNodeRoutes } from './virtual-nodes.js';
 import { zoneSettingRoutes } from './zone-settings.js';
@@ -137,6 +138,7 @@ export * from './sub-nodes.js';
 export * from './system.js';
 export * from './traffic.js';
 export * from './system-health.js';
+export * from './system-settings.js';
 export * from './user-resources.js';
 export * from './virtual-nodes.js';
 export * from './zone-settings.js';
@@ -146,6 +148,7 @@ export * from './zones.js';
 /** Every declared call, grouped by area. The server binds each one; a test checks none is left unbound. */
 export const ROUTE_GROUPS = {
   system: systemRoutes,
+  systemSettings: systemSettingRoutes,
   auth: authRoutes,
   accounts: accountRoutes,
   accountZones: accountZoneRoutes,

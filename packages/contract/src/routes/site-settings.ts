@@ -74,6 +74,11 @@ export const ERROR_PAGE_STATUSES = [400, 403, 404, 405, 429, 500, 502, 503, 504,
 export type ErrorPageStatus = (typeof ERROR_PAGE_STATUSES)[number];
 /** Largest page body in UTF-8 bytes. */
 export const ERROR_PAGE_MAX_BYTES = 64 * 1024;
+/**
+ * Largest total of the operator's default pages (system-settings.ts `errorPages`) in UTF-8 bytes:
+ * every node's snapshot carries them once.
+ */
+export const OPERATOR_ERROR_PAGES_MAX_BYTES = 256 * 1024;
 /** Languages of the edge's own pages. */
 export const ERROR_PAGE_LANGUAGES = LOCALES;
 

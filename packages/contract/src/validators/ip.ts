@@ -148,3 +148,19 @@ export function canonicalIPEntry(s: string): string | null {
 function keyOf(ip: ParsedIP): string {
   return `v${ip.version}:${ip.value.toString(16)}`;
 }
+
+/**
+ * Whether `address` is `entry` (an address) or inside it (a CIDR). An IPv4-mapped IPv6 address
+ * (`::ffff:192.0.2.1`, how a dual-stack socket reports an IPv4 peer) counts as its IPv4 address.
+ */
+export function addressInEntry(address: string, entry: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const ip = parseIP(mapped?.[1] ?? address);
+  if (ip === null) return false;
+  const single = parseIP(entry);
+  if (single !== null) return single.version === ip.version && single.value === ip.value;
+  const cidr = parseCIDR(entry);
+  if (cidr === null || cidr.ip.version !== ip.version) return false;
+  const shift = BigInt(BITS[ip.version] - cidr.prefix);
+  return ip.value >> shift === cidr.ip.value >> shift;
+}

@@ -46,6 +46,8 @@ export const enUS = {
       acmeSetting: 'Certificate authority',
       geoDatabase: 'Geo database',
       abuseIPs: 'Abuse IPs',
+      systemSetting: 'System settings',
+      errorSetting: 'Error pages',
       logSetting: 'Log setting',
       dbBackup: 'Database backup',
       nodeExporter: 'Node exporter',
@@ -70,6 +72,7 @@ export const enUS = {
     logout: 'Log out',
   },
   account: {
+    secondFactorRequired: 'Your operator requires a second factor: set one up to continue.',
     summary: {
       title: 'Account summary',
       account: 'Account',
@@ -2059,6 +2062,10 @@ export const enUS = {
     'client.setting.cname.update': 'Set CNAME domain',
     'client.setting.dns.save': 'Set DNS provider',
     'client.setting.acme.save': 'Set ACME certificate authority',
+    'client.setting.outgoingURL.save': 'Set outgoing URL list',
+    'client.setting.accountVerify.save': 'Set account verification',
+    'client.setting.restrictGroupCIDRs.save': 'Set restricted sign-in addresses',
+    'client.setting.errorPages.save': 'Set default error pages',
     'client.setting.zeroSSL.save': 'Set ZeroSSL credentials',
     'client.setting.googleTrust.save': 'Set Google Trust Services credentials',
     'client.autoCertificates.renew': 'Renew automatic certificates',
@@ -2530,6 +2537,108 @@ export const enUS = {
     columns: { createdAt: 'Made', status: 'Status', trigger: 'By', bytes: 'Size', version: 'Version' },
     status: { running: 'Running', done: 'Done', failed: 'Failed' },
     trigger: { manual: 'Hand', scheduled: 'Schedule' },
+  },
+  systemSettings: {
+    save: 'Save',
+    tabs: { outgoingURL: 'Outgoing URL', accountVerify: 'Account verify', restrictGroupCIDRs: 'Restrict group CIDRs' },
+    outgoing: {
+      intro:
+        'Rampart calls out for you to your log push destinations, DNS provider, certificate authority (ACME), Telegram and mail server. With a list, only the destinations on it are called; any other call fails and says why. Empty: every destination.',
+      label: 'Allowed destinations, one per line',
+      hint: '[scheme://][*.]host[:port], e.g. https://api.cloudflare.com, *.example.com, smtp://mail.example.com:587. No scheme: any; no port: any.',
+      saved: 'Saved: only {{count}} destination(s) on the list may be called',
+      savedAny: 'Saved: the list is empty, every destination may be called',
+    },
+    verify: {
+      intro:
+        'Accounts this covers must have a second factor (an authenticator or e-mailed codes). One without it can still sign in, but can do nothing else until it has set one up.',
+      label: 'Second factor required of',
+      hint: 'You need a second factor yourself to turn this on.',
+      modes: {
+        off: 'Nobody (off)',
+        operator: 'This operator account and its sub-accounts',
+        all: 'Also every customer and its sub-accounts',
+      },
+      saved: {
+        off: 'Saved: no account is asked for a second factor',
+        operator: 'Saved: your accounts without a second factor must set one up before anything else',
+        all: 'Saved: your accounts and your customers without a second factor must set one up before anything else',
+      },
+    },
+    cidrs: {
+      intro:
+        'Your account and its sub-accounts may sign in and call only from these addresses. Your customers are not restricted. A list that leaves out the address you are using now is refused, so you cannot lock yourself out.',
+      label: 'Allowed addresses (IP or CIDR), one per line',
+      hint: 'Empty: any address.',
+      saved: 'Saved: your accounts may sign in from {{count}} address range(s) only',
+      savedAny: 'Saved: your accounts may sign in from any address',
+    },
+    errorPages: {
+      intro:
+        'Pages your nodes answer with for these statuses when a site has no page of its own: the blocks (9xx), access denied, unknown domains and origin failures. Each is sent as HTML, as written (64 KiB each, 256 KiB together). Empty: the edge’s own page.',
+      status: 'Status {{status}}',
+      body: 'HTML of the {{status}} page',
+      placeholder: 'Empty: the edge’s own page',
+      saved: 'Saved: your nodes now answer {{statuses}} with your pages ({{count}})',
+      savedNone: 'Saved: no default pages, your nodes answer with their own',
+    },
+    nodeExporter: {
+      intro:
+        'Each node serves Prometheus metrics (requests, blocks per action, cache hit ratio, upstream errors, the event spool) at http://<node>:{{port}}/metrics. Only the addresses below may scrape them; nobody while the list is empty.',
+      failed: 'The node exporter setting could not be loaded.',
+      whiteIPs: 'Addresses that may scrape',
+      whiteIPsHelp: 'One IP address or CIDR per line, e.g. your Prometheus server.',
+      limitCountTimes: 'Scrapes at most',
+      limitCountSec: 'per (seconds)',
+      limitHelp:
+        'Per address; a scrape over the limit is answered 429. The nodes take a change within seconds, without a reload.',
+      save: 'Save',
+    },
+    health: {
+      failed: 'The system health could not be loaded.',
+      overall: 'Overall',
+      checkedAt: 'Checked {{at}}',
+      refresh: 'Check again',
+      part: 'Part',
+      statusColumn: 'Status',
+      message: 'Details',
+      notChecked: 'Could not be checked.',
+      status: { ok: 'OK', warn: 'Warning', error: 'Error' },
+      parts: {
+        configStore: 'Config store',
+        analyticsStore: 'Analytics store',
+        jobQueue: 'Job queue',
+        nodes: 'Nodes',
+        certificates: 'Certificates',
+        dns: 'DNS',
+        licence: 'Licence',
+      },
+      describe: {
+        configStore: {
+          ok: 'The config store ({{driver}}) answers.',
+          error: 'The config store ({{driver}}) does not answer.',
+        },
+        analyticsStore: { ok: 'The analytics store answers.', error: 'The analytics store does not answer.' },
+        jobQueue: {
+          ok: '{{queued}} node commands waiting; none failed or expired.',
+          warn: '{{queued}} node commands waiting, {{failed}} failed, {{expired}} expired.',
+        },
+        nodes: '{{up}} nodes up, {{down}} down, {{uninitialized}} not placed in a zone.',
+        certificates: {
+          ok: 'No automatic certificate failed or expires within {{days}} days.',
+          warn: '{{failed}} automatic certificates failed, {{expiring}} expire within {{days}} days.',
+        },
+        dns: {
+          ok: 'The DNS provider accepted every record change.',
+          warn: '{{unprocessed}} DNS record changes were refused by the provider and wait for a retry.',
+        },
+        licence: {
+          none: 'No licence: nothing is limited.',
+          expires: 'The licence expires in {{daysLeft}} days.',
+          expired: 'The licence has expired.',
+        },
+      },
+    },
   },
   logSetting: {
     exports: {
@@ -3234,65 +3343,6 @@ export const enUS = {
     lift: 'Lift',
     liftConfirm: 'Lift the traffic restriction of {{site}}? It is not restricted again this month.',
     lifted: 'Restriction lifted',
-  },
-  systemSettings: {
-    nodeExporter: {
-      intro:
-        'Each node serves Prometheus metrics (requests, blocks per action, cache hit ratio, upstream errors, the event spool) at http://<node>:{{port}}/metrics. Only the addresses below may scrape them; nobody while the list is empty.',
-      failed: 'The node exporter setting could not be loaded.',
-      whiteIPs: 'Addresses that may scrape',
-      whiteIPsHelp: 'One IP address or CIDR per line, e.g. your Prometheus server.',
-      limitCountTimes: 'Scrapes at most',
-      limitCountSec: 'per (seconds)',
-      limitHelp:
-        'Per address; a scrape over the limit is answered 429. The nodes take a change within seconds, without a reload.',
-      save: 'Save',
-    },
-    health: {
-      failed: 'The system health could not be loaded.',
-      overall: 'Overall',
-      checkedAt: 'Checked {{at}}',
-      refresh: 'Check again',
-      part: 'Part',
-      statusColumn: 'Status',
-      message: 'Details',
-      notChecked: 'Could not be checked.',
-      status: { ok: 'OK', warn: 'Warning', error: 'Error' },
-      parts: {
-        configStore: 'Config store',
-        analyticsStore: 'Analytics store',
-        jobQueue: 'Job queue',
-        nodes: 'Nodes',
-        certificates: 'Certificates',
-        dns: 'DNS',
-        licence: 'Licence',
-      },
-      describe: {
-        configStore: {
-          ok: 'The config store ({{driver}}) answers.',
-          error: 'The config store ({{driver}}) does not answer.',
-        },
-        analyticsStore: { ok: 'The analytics store answers.', error: 'The analytics store does not answer.' },
-        jobQueue: {
-          ok: '{{queued}} node commands waiting; none failed or expired.',
-          warn: '{{queued}} node commands waiting, {{failed}} failed, {{expired}} expired.',
-        },
-        nodes: '{{up}} nodes up, {{down}} down, {{uninitialized}} not placed in a zone.',
-        certificates: {
-          ok: 'No automatic certificate failed or expires within {{days}} days.',
-          warn: '{{failed}} automatic certificates failed, {{expiring}} expire within {{days}} days.',
-        },
-        dns: {
-          ok: 'The DNS provider accepted every record change.',
-          warn: '{{unprocessed}} DNS record changes were refused by the provider and wait for a retry.',
-        },
-        licence: {
-          none: 'No licence: nothing is limited.',
-          expires: 'The licence expires in {{daysLeft}} days.',
-          expired: 'The licence has expired.',
-        },
-      },
-    },
   },
   wafEvents: {
     title: 'Recent WAF events',

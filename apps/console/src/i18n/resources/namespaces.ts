@@ -46,6 +46,7 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   geoDatabase: true,
   abuseIPs: true,
   dbBackup: true,
+  systemSettings: true,
   logSetting: true,
   dnsSetting: true,
   notifications: true,
@@ -57,7 +58,6 @@ const EVERY_NAMESPACE: Readonly<Record<Namespace, true>> = {
   logExport: true,
   logPush: true,
   traffic: true,
-  systemSettings: true,
   wafEvents: true,
 };
 

@@ -42,6 +42,8 @@ export const zhCN: LocaleResources = {
       acmeSetting: '证书颁发机构',
       geoDatabase: '地理数据库',
       abuseIPs: '恶意 IP 库',
+      systemSetting: '系统设置',
+      errorSetting: '错误页面',
       logSetting: '日志设置',
       dbBackup: '数据库备份',
       nodeExporter: '节点指标导出',
@@ -66,6 +68,7 @@ export const zhCN: LocaleResources = {
     logout: '退出登录',
   },
   account: {
+    secondFactorRequired: '运营商要求两步验证：请先设置后再继续。',
     summary: {
       title: '账号概览',
       account: '账号',
@@ -2013,6 +2016,10 @@ export const zhCN: LocaleResources = {
     'client.setting.cname.update': '设置 CNAME 域名',
     'client.setting.dns.save': '设置 DNS 服务商',
     'client.setting.acme.save': '设置 ACME 证书颁发机构',
+    'client.setting.outgoingURL.save': '设置外连地址列表',
+    'client.setting.accountVerify.save': '设置账号验证',
+    'client.setting.restrictGroupCIDRs.save': '设置限制登录地址',
+    'client.setting.errorPages.save': '设置默认错误页面',
     'client.setting.zeroSSL.save': '设置 ZeroSSL 凭据',
     'client.setting.googleTrust.save': '设置 Google Trust Services 凭据',
     'client.autoCertificates.renew': '续签自动证书',
@@ -2478,6 +2485,103 @@ export const zhCN: LocaleResources = {
     columns: { createdAt: '创建时间', status: '状态', trigger: '方式', bytes: '大小', version: '版本' },
     status: { running: '进行中', done: '完成', failed: '失败' },
     trigger: { manual: '手动', scheduled: '计划' },
+  },
+  systemSettings: {
+    save: '保存',
+    tabs: { outgoingURL: '外连地址', accountVerify: '账号验证', restrictGroupCIDRs: '限制登录地址' },
+    outgoing: {
+      intro:
+        'Rampart 会替您连接日志推送目的地、DNS 服务商、证书颁发机构（ACME）、Telegram 和邮件服务器。设置列表后只连接列表中的目的地，其他连接会失败并说明原因。留空：允许所有目的地。',
+      label: '允许的目的地，每行一个',
+      hint: '[协议://][*.]主机[:端口]，例如 https://api.cloudflare.com、*.example.com。不写协议或端口表示任意。',
+      saved: '已保存：只允许连接列表中的 {{count}} 个目的地',
+      savedAny: '已保存：列表为空，允许连接所有目的地',
+    },
+    verify: {
+      intro: '所涉及的账号必须设置两步验证（验证器或邮件验证码）。未设置的账号仍可登录，但在设置之前不能进行其他操作。',
+      label: '需要两步验证的账号',
+      hint: '开启前您自己必须已设置两步验证。',
+      modes: {
+        off: '无（关闭）',
+        operator: '本运营商账号及其子账号',
+        all: '以及所有客户及其子账号',
+      },
+      saved: {
+        off: '已保存：不要求任何账号两步验证',
+        operator: '已保存：您的账号未设置两步验证的，须先设置才能进行其他操作',
+        all: '已保存：您的账号和客户账号未设置两步验证的，须先设置才能进行其他操作',
+      },
+    },
+    cidrs: {
+      intro:
+        '您的账号及其子账号只能从这些地址登录和调用。客户不受限制。不包含您当前地址的列表会被拒绝，以免把自己锁在外面。',
+      label: '允许的地址（IP 或 IP 段），每行一个',
+      hint: '留空：任意地址。',
+      saved: '已保存：您的账号只能从 {{count}} 个地址段登录',
+      savedAny: '已保存：您的账号可以从任意地址登录',
+    },
+    errorPages: {
+      intro:
+        '网站没有自己的页面时，节点对这些状态返回的页面：拦截页、拒绝访问、未知域名和源站故障。按原样作为 HTML 发送（每个页面最多 65536 字节，合计最多 262144 字节）。留空：使用边缘节点自己的页面。',
+      status: '状态码 {{status}}',
+      body: '{{status}} 页面的 HTML',
+      placeholder: '留空：使用边缘节点自己的页面',
+      saved: '已保存：节点现在对 {{statuses}} 返回您的页面（{{count}} 个）',
+      savedNone: '已保存：没有默认页面，节点使用自己的页面',
+    },
+    nodeExporter: {
+      intro:
+        '每个节点在 http://<节点>:{{port}}/metrics 提供 Prometheus 指标（请求、按动作的拦截、缓存命中率、源站错误、事件缓冲）。只有下列地址可以抓取；列表为空时任何地址都不可以。',
+      failed: '无法加载节点指标导出设置。',
+      whiteIPs: '允许抓取的地址',
+      whiteIPsHelp: '每行一个 IP 地址或 CIDR，例如你的 Prometheus 服务器。',
+      limitCountTimes: '最多抓取次数',
+      limitCountSec: '每（秒）',
+      limitHelp: '按地址计算；超过限制的抓取返回 429。节点在数秒内生效，无需重载。',
+      save: '保存',
+    },
+    health: {
+      failed: '无法加载系统健康状态。',
+      overall: '总体',
+      checkedAt: '检查于 {{at}}',
+      refresh: '重新检查',
+      part: '组件',
+      statusColumn: '状态',
+      message: '详情',
+      notChecked: '无法检查。',
+      status: { ok: '正常', warn: '警告', error: '错误' },
+      parts: {
+        configStore: '配置存储',
+        analyticsStore: '分析存储',
+        jobQueue: '任务队列',
+        nodes: '节点',
+        certificates: '证书',
+        dns: 'DNS',
+        licence: '许可证',
+      },
+      describe: {
+        configStore: { ok: '配置存储（{{driver}}）响应正常。', error: '配置存储（{{driver}}）无响应。' },
+        analyticsStore: { ok: '分析存储响应正常。', error: '分析存储无响应。' },
+        jobQueue: {
+          ok: '{{queued}} 个节点命令等待中；没有失败或过期的命令。',
+          warn: '{{queued}} 个节点命令等待中，{{failed}} 个失败，{{expired}} 个过期。',
+        },
+        nodes: '{{up}} 个节点在线，{{down}} 个离线，{{uninitialized}} 个未放入区域。',
+        certificates: {
+          ok: '没有自动证书失败或在 {{days}} 天内过期。',
+          warn: '{{failed}} 个自动证书失败，{{expiring}} 个在 {{days}} 天内过期。',
+        },
+        dns: {
+          ok: 'DNS 服务商接受了所有记录变更。',
+          warn: '{{unprocessed}} 个 DNS 记录变更被服务商拒绝，等待重试。',
+        },
+        licence: {
+          none: '没有许可证：不受限制。',
+          expires: '许可证将在 {{daysLeft}} 天后过期。',
+          expired: '许可证已过期。',
+        },
+      },
+    },
   },
   logSetting: {
     exports: {
@@ -3175,61 +3279,6 @@ export const zhCN: LocaleResources = {
     lift: '解除',
     liftConfirm: '解除 {{site}} 的流量限制？本月内不会再次限制。',
     lifted: '已解除限制',
-  },
-  systemSettings: {
-    nodeExporter: {
-      intro:
-        '每个节点在 http://<节点>:{{port}}/metrics 提供 Prometheus 指标（请求、按动作的拦截、缓存命中率、源站错误、事件缓冲）。只有下列地址可以抓取；列表为空时任何地址都不可以。',
-      failed: '无法加载节点指标导出设置。',
-      whiteIPs: '允许抓取的地址',
-      whiteIPsHelp: '每行一个 IP 地址或 CIDR，例如你的 Prometheus 服务器。',
-      limitCountTimes: '最多抓取次数',
-      limitCountSec: '每（秒）',
-      limitHelp: '按地址计算；超过限制的抓取返回 429。节点在数秒内生效，无需重载。',
-      save: '保存',
-    },
-    health: {
-      failed: '无法加载系统健康状态。',
-      overall: '总体',
-      checkedAt: '检查于 {{at}}',
-      refresh: '重新检查',
-      part: '组件',
-      statusColumn: '状态',
-      message: '详情',
-      notChecked: '无法检查。',
-      status: { ok: '正常', warn: '警告', error: '错误' },
-      parts: {
-        configStore: '配置存储',
-        analyticsStore: '分析存储',
-        jobQueue: '任务队列',
-        nodes: '节点',
-        certificates: '证书',
-        dns: 'DNS',
-        licence: '许可证',
-      },
-      describe: {
-        configStore: { ok: '配置存储（{{driver}}）响应正常。', error: '配置存储（{{driver}}）无响应。' },
-        analyticsStore: { ok: '分析存储响应正常。', error: '分析存储无响应。' },
-        jobQueue: {
-          ok: '{{queued}} 个节点命令等待中；没有失败或过期的命令。',
-          warn: '{{queued}} 个节点命令等待中，{{failed}} 个失败，{{expired}} 个过期。',
-        },
-        nodes: '{{up}} 个节点在线，{{down}} 个离线，{{uninitialized}} 个未放入区域。',
-        certificates: {
-          ok: '没有自动证书失败或在 {{days}} 天内过期。',
-          warn: '{{failed}} 个自动证书失败，{{expiring}} 个在 {{days}} 天内过期。',
-        },
-        dns: {
-          ok: 'DNS 服务商接受了所有记录变更。',
-          warn: '{{unprocessed}} 个 DNS 记录变更被服务商拒绝，等待重试。',
-        },
-        licence: {
-          none: '没有许可证：不受限制。',
-          expires: '许可证将在 {{daysLeft}} 天后过期。',
-          expired: '许可证已过期。',
-        },
-      },
-    },
   },
   wafEvents: {
     title: '最近的 WAF 事件',

@@ -42,6 +42,8 @@ export const zhTW: LocaleResources = {
       acmeSetting: '憑證頒發機構',
       geoDatabase: '地理資料庫',
       abuseIPs: '惡意 IP 庫',
+      systemSetting: '系統設定',
+      errorSetting: '錯誤頁面',
       logSetting: '日誌設定',
       dbBackup: '資料庫備份',
       nodeExporter: '節點指標匯出',
@@ -66,6 +68,7 @@ export const zhTW: LocaleResources = {
     logout: '登出',
   },
   account: {
+    secondFactorRequired: '營運商要求兩步驟驗證：請先設定後再繼續。',
     summary: {
       title: '帳號概覽',
       account: '帳號',
@@ -2015,6 +2018,10 @@ export const zhTW: LocaleResources = {
     'client.setting.cname.update': '設定 CNAME 網域',
     'client.setting.dns.save': '設定 DNS 服務商',
     'client.setting.acme.save': '設定 ACME 憑證頒發機構',
+    'client.setting.outgoingURL.save': '設定外連位址清單',
+    'client.setting.accountVerify.save': '設定帳號驗證',
+    'client.setting.restrictGroupCIDRs.save': '設定限制登入位址',
+    'client.setting.errorPages.save': '設定預設錯誤頁面',
     'client.setting.zeroSSL.save': '設定 ZeroSSL 憑據',
     'client.setting.googleTrust.save': '設定 Google Trust Services 憑據',
     'client.autoCertificates.renew': '續簽自動憑證',
@@ -2480,6 +2487,104 @@ export const zhTW: LocaleResources = {
     columns: { createdAt: '建立時間', status: '狀態', trigger: '方式', bytes: '大小', version: '版本' },
     status: { running: '進行中', done: '完成', failed: '失敗' },
     trigger: { manual: '手動', scheduled: '排程' },
+  },
+  systemSettings: {
+    save: '儲存',
+    tabs: { outgoingURL: '對外位址', accountVerify: '帳號驗證', restrictGroupCIDRs: '限制登入位址' },
+    outgoing: {
+      intro:
+        'Rampart 會替您連線到日誌推送目的地、DNS 服務商、憑證頒發機構（ACME）、Telegram 和郵件伺服器。設定清單後只連線清單中的目的地，其他連線會失敗並說明原因。留空：允許所有目的地。',
+      label: '允許的目的地，每行一個',
+      hint: '[協定://][*.]主機[:連接埠]，例如 https://api.cloudflare.com、*.example.com。不寫協定或連接埠表示任意。',
+      saved: '已儲存：只允許連線清單中的 {{count}} 個目的地',
+      savedAny: '已儲存：清單為空，允許連線所有目的地',
+    },
+    verify: {
+      intro:
+        '所涵蓋的帳號必須設定兩步驟驗證（驗證器或郵件驗證碼）。未設定的帳號仍可登入，但在設定之前不能進行其他操作。',
+      label: '需要兩步驟驗證的帳號',
+      hint: '開啟前您自己必須已設定兩步驟驗證。',
+      modes: {
+        off: '無（關閉）',
+        operator: '本營運商帳號及其子帳號',
+        all: '以及所有客戶及其子帳號',
+      },
+      saved: {
+        off: '已儲存：不要求任何帳號兩步驟驗證',
+        operator: '已儲存：您的帳號未設定兩步驟驗證的，須先設定才能進行其他操作',
+        all: '已儲存：您的帳號和客戶帳號未設定兩步驟驗證的，須先設定才能進行其他操作',
+      },
+    },
+    cidrs: {
+      intro:
+        '您的帳號及其子帳號只能從這些位址登入和呼叫。客戶不受限制。不包含您目前位址的清單會被拒絕，以免把自己鎖在外面。',
+      label: '允許的位址（IP 或 IP 區段），每行一個',
+      hint: '留空：任意位址。',
+      saved: '已儲存：您的帳號只能從 {{count}} 個位址區段登入',
+      savedAny: '已儲存：您的帳號可以從任意位址登入',
+    },
+    errorPages: {
+      intro:
+        '網站沒有自己的頁面時，節點對這些狀態回傳的頁面：攔截頁、拒絕存取、未知網域和來源站故障。按原樣作為 HTML 傳送（每個頁面最多 65536 位元組，合計最多 262144 位元組）。留空：使用邊緣節點自己的頁面。',
+      status: '狀態碼 {{status}}',
+      body: '{{status}} 頁面的 HTML',
+      placeholder: '留空：使用邊緣節點自己的頁面',
+      saved: '已儲存：節點現在對 {{statuses}} 回傳您的頁面（{{count}} 個）',
+      savedNone: '已儲存：沒有預設頁面，節點使用自己的頁面',
+    },
+    nodeExporter: {
+      intro:
+        '每個節點在 http://<節點>:{{port}}/metrics 提供 Prometheus 指標（請求、依動作的攔截、快取命中率、來源站錯誤、事件緩衝）。只有下列位址可以抓取；清單為空時任何位址都不可以。',
+      failed: '無法載入節點指標匯出設定。',
+      whiteIPs: '允許抓取的位址',
+      whiteIPsHelp: '每行一個 IP 位址或 CIDR，例如你的 Prometheus 伺服器。',
+      limitCountTimes: '最多抓取次數',
+      limitCountSec: '每（秒）',
+      limitHelp: '依位址計算；超過限制的抓取回應 429。節點在數秒內生效，無需重新載入。',
+      save: '儲存',
+    },
+    health: {
+      failed: '無法載入系統健康狀態。',
+      overall: '整體',
+      checkedAt: '檢查於 {{at}}',
+      refresh: '重新檢查',
+      part: '元件',
+      statusColumn: '狀態',
+      message: '詳情',
+      notChecked: '無法檢查。',
+      status: { ok: '正常', warn: '警告', error: '錯誤' },
+      parts: {
+        configStore: '設定儲存',
+        analyticsStore: '分析儲存',
+        jobQueue: '工作佇列',
+        nodes: '節點',
+        certificates: '憑證',
+        dns: 'DNS',
+        licence: '授權',
+      },
+      describe: {
+        configStore: { ok: '設定儲存（{{driver}}）回應正常。', error: '設定儲存（{{driver}}）沒有回應。' },
+        analyticsStore: { ok: '分析儲存回應正常。', error: '分析儲存沒有回應。' },
+        jobQueue: {
+          ok: '{{queued}} 個節點指令等待中；沒有失敗或過期的指令。',
+          warn: '{{queued}} 個節點指令等待中，{{failed}} 個失敗，{{expired}} 個過期。',
+        },
+        nodes: '{{up}} 個節點上線，{{down}} 個離線，{{uninitialized}} 個未放入區域。',
+        certificates: {
+          ok: '沒有自動憑證失敗或在 {{days}} 天內到期。',
+          warn: '{{failed}} 個自動憑證失敗，{{expiring}} 個在 {{days}} 天內到期。',
+        },
+        dns: {
+          ok: 'DNS 服務商接受了所有記錄變更。',
+          warn: '{{unprocessed}} 個 DNS 記錄變更被服務商拒絕，等待重試。',
+        },
+        licence: {
+          none: '沒有授權：不受限制。',
+          expires: '授權將在 {{daysLeft}} 天後到期。',
+          expired: '授權已到期。',
+        },
+      },
+    },
   },
   logSetting: {
     exports: {
@@ -3184,61 +3289,6 @@ export const zhTW: LocaleResources = {
     lift: '解除',
     liftConfirm: '解除 {{site}} 的流量限制？本月內不會再次限制。',
     lifted: '已解除限制',
-  },
-  systemSettings: {
-    nodeExporter: {
-      intro:
-        '每個節點在 http://<節點>:{{port}}/metrics 提供 Prometheus 指標（請求、依動作的攔截、快取命中率、來源站錯誤、事件緩衝）。只有下列位址可以抓取；清單為空時任何位址都不可以。',
-      failed: '無法載入節點指標匯出設定。',
-      whiteIPs: '允許抓取的位址',
-      whiteIPsHelp: '每行一個 IP 位址或 CIDR，例如你的 Prometheus 伺服器。',
-      limitCountTimes: '最多抓取次數',
-      limitCountSec: '每（秒）',
-      limitHelp: '依位址計算；超過限制的抓取回應 429。節點在數秒內生效，無需重新載入。',
-      save: '儲存',
-    },
-    health: {
-      failed: '無法載入系統健康狀態。',
-      overall: '整體',
-      checkedAt: '檢查於 {{at}}',
-      refresh: '重新檢查',
-      part: '元件',
-      statusColumn: '狀態',
-      message: '詳情',
-      notChecked: '無法檢查。',
-      status: { ok: '正常', warn: '警告', error: '錯誤' },
-      parts: {
-        configStore: '設定儲存',
-        analyticsStore: '分析儲存',
-        jobQueue: '工作佇列',
-        nodes: '節點',
-        certificates: '憑證',
-        dns: 'DNS',
-        licence: '授權',
-      },
-      describe: {
-        configStore: { ok: '設定儲存（{{driver}}）回應正常。', error: '設定儲存（{{driver}}）沒有回應。' },
-        analyticsStore: { ok: '分析儲存回應正常。', error: '分析儲存沒有回應。' },
-        jobQueue: {
-          ok: '{{queued}} 個節點指令等待中；沒有失敗或過期的指令。',
-          warn: '{{queued}} 個節點指令等待中，{{failed}} 個失敗，{{expired}} 個過期。',
-        },
-        nodes: '{{up}} 個節點上線，{{down}} 個離線，{{uninitialized}} 個未放入區域。',
-        certificates: {
-          ok: '沒有自動憑證失敗或在 {{days}} 天內到期。',
-          warn: '{{failed}} 個自動憑證失敗，{{expiring}} 個在 {{days}} 天內到期。',
-        },
-        dns: {
-          ok: 'DNS 服務商接受了所有記錄變更。',
-          warn: '{{unprocessed}} 個 DNS 記錄變更被服務商拒絕，等待重試。',
-        },
-        licence: {
-          none: '沒有授權：不受限制。',
-          expires: '授權將在 {{daysLeft}} 天後到期。',
-          expired: '授權已到期。',
-        },
-      },
-    },
   },
   wafEvents: {
     title: '最近的 WAF 事件',

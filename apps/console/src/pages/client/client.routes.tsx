@@ -157,6 +157,22 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'systemSetting',
+    path: CLIENT_PATHS.systemSetting,
+    lazy: lazyPage(
+      () => import('./system/SystemSettingPage'),
+      (m) => m.SystemSettingPage,
+    ),
+  },
+  {
+    name: 'errorSetting',
+    path: CLIENT_PATHS.errorSetting,
+    lazy: lazyPage(
+      () => import('./system/ErrorSettingPage'),
+      (m) => m.ErrorSettingPage,
+    ),
+  },
+  {
     name: 'logSetting',
     path: CLIENT_PATHS.logSetting,
     lazy: lazyPage(

@@ -80,7 +80,7 @@ export class AlertsJob {
       } else {
         const bot = await this.settings.botOf(d.operatorId);
         if (!bot) throw new Error('the operator has no Telegram bot set');
-        await this.telegram.sendMessage(bot.token, d.target, `${message.subject}\n\n${message.text}`);
+        await this.telegram.sendMessage(d.operatorId, bot.token, d.target, `${message.subject}\n\n${message.text}`);
       }
     } catch (error) {
       const attempts = d.attempts + 1;

@@ -18,7 +18,14 @@ import { z } from 'zod';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { operatorSmtpKey, type SmtpSettings, sendThrough, smtpSettingsSchema } from '../../platform/mail/mailer.js';
+import type { OutgoingGuard } from '../../platform/http/outgoing.js';
+import {
+  operatorSmtpKey,
+  type SmtpSettings,
+  sendThrough,
+  smtpDestination,
+  smtpSettingsSchema,
+} from '../../platform/mail/mailer.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
 import { type TelegramClient, TelegramError } from './telegram.client.js';
 
@@ -56,6 +63,7 @@ export class NotifySettingsService {
     private readonly box: SecretBox,
     private readonly transactions: Transactions,
     private readonly telegram: TelegramClient,
+    private readonly outgoing: OutgoingGuard,
   ) {}
 
   // --- e-mail -------------------------------------------------------------------------------
@@ -97,6 +105,7 @@ export class NotifySettingsService {
   async testEmail(operatorId: number, input: EmailTestIn): Promise<NotifyTestResult> {
     const smtp = await this.smtpFor(operatorId, input);
     try {
+      await this.outgoing.check(operatorId, smtpDestination(smtp));
       await sendThrough(smtp, smtp.passwordSealed ? this.box.open(smtp.passwordSealed) : '', {
         to: input.to,
         subject: 'Rampart: test mail',
@@ -148,8 +157,9 @@ export class NotifySettingsService {
   async testTg(operatorId: number, input: TgTestIn): Promise<NotifyTestResult> {
     const token = await this.tokenFor(operatorId, input.botToken);
     try {
-      const name = await this.telegram.botName(token);
+      const name = await this.telegram.botName(operatorId, token);
       await this.telegram.sendMessage(
+        operatorId,
         token,
         input.chatId,
         'Rampart: this test message shows that alerts reach this chat.',

@@ -1,3 +1,5 @@
+import { type OutgoingGuard, OutgoingRefusedError } from '../../platform/http/outgoing.js';
+
 /** The Bot API's address unless the installation names another (`RAMPART_TELEGRAM_API_URL`). */
 export const TELEGRAM_API_URL = 'https://api.telegram.org';
 /** A token as BotFather issues them: the bot's id, a colon, 35 characters of secret. */
@@ -13,12 +15,25 @@ export class TelegramError extends Error {}
  */
 export class TelegramClient {
   constructor(
+    private readonly outgoing: OutgoingGuard,
     private readonly baseUrl: string = TELEGRAM_API_URL,
     private readonly timeoutMs = 10_000,
   ) {}
 
-  private async call(token: string, method: string, body: Record<string, unknown>): Promise<unknown> {
+  /** A call for `operatorId`: the Bot API must be on its outgoing URL list. */
+  private async call(
+    operatorId: number,
+    token: string,
+    method: string,
+    body: Record<string, unknown>,
+  ): Promise<unknown> {
     if (!TOKEN_RE.test(token)) throw new TelegramError('the token is not a bot token (id:secret)');
+    try {
+      await this.outgoing.check(operatorId, this.baseUrl);
+    } catch (error) {
+      if (error instanceof OutgoingRefusedError) throw new TelegramError(error.message);
+      throw error;
+    }
     let res: Response;
     try {
       res = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/bot${token}/${method}`, {
@@ -42,12 +57,12 @@ export class TelegramClient {
   }
 
   /** The bot's user name; refuses a token the API does not know. */
-  async botName(token: string): Promise<string> {
-    const me = (await this.call(token, 'getMe', {})) as { username?: string } | null;
+  async botName(operatorId: number, token: string): Promise<string> {
+    const me = (await this.call(operatorId, token, 'getMe', {})) as { username?: string } | null;
     return me?.username ?? '';
   }
 
-  async sendMessage(token: string, chatId: string, text: string): Promise<void> {
-    await this.call(token, 'sendMessage', { chat_id: chatId, text, disable_web_page_preview: true });
+  async sendMessage(operatorId: number, token: string, chatId: string, text: string): Promise<void> {
+    await this.call(operatorId, token, 'sendMessage', { chat_id: chatId, text, disable_web_page_preview: true });
   }
 }

@@ -5,6 +5,7 @@ import type { AccountRow } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Authenticator, Caller } from '../../platform/http/bind-route.js';
 import type { PermissionResolver } from '../roles/permission-resolver.js';
+import type { AccountPolicy } from './account-policy.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import type { TokenService } from './token.service.js';
@@ -33,6 +34,7 @@ export function createAuthenticator(
   accounts: AccountsRepository,
   clock: Clock,
   zoneScopeOf: (accountId: number) => Promise<ReadonlySet<number> | null>,
+  policy: AccountPolicy,
 ): Authenticator {
   return async (request: FastifyRequest, access): Promise<Caller> => {
     const header = request.headers.authorization ?? '';
@@ -56,6 +58,11 @@ export function createAuthenticator(
     if (found.account.status !== 'normal') throw new AppError(101008);
     // A sub-account stops at once with the account above it (a paused customer's sub-users).
     if (!found.account.isRoot && (await accounts.disabledAbove(found.account.id))) throw new AppError(101008);
+    // The operator's CIDR list and second-factor requirement; the account's own calls (`{auth}/...`
+    // with the self key) stay open so that an account without a second factor can set one up.
+    const selfCall = access.permission === SELF_PERMISSION && pathTier !== undefined;
+    const switched = found.session.realAccountId !== null && found.session.realAccountId !== found.account.id;
+    await policy.checkCall(found.account, request.ip, selfCall, switched);
     let keys = await permissions.keysOf(found.account);
     const limit = found.apiToken?.permissions;
     if (limit) keys = new Set([SELF_PERMISSION, ...limit.filter((key) => keys.has(key))]);

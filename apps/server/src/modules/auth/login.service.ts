@@ -7,6 +7,7 @@ import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { matchTotp } from '../../platform/crypto/totp.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { type Mailer, MailNotConfiguredError } from '../../platform/mail/mailer.js';
+import type { AccountPolicy } from './account-policy.js';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
 import { loginCodeMail } from './auth.mails.js';
 import type { CredentialGuard } from './credential-guard.js';
@@ -46,6 +47,7 @@ export class LoginService {
     secret: string,
     private readonly productName: () => Promise<string>,
     private readonly guard: CredentialGuard,
+    private readonly policy: AccountPolicy,
   ) {
     this.codeKey = deriveKey(secret, 'login-code/v1');
   }
@@ -68,6 +70,7 @@ export class LoginService {
     if (result.needsRehash) await this.accounts.update(row.id, { passwordHash: await hashPassword(password) });
     if (row.status !== 'normal') throw new AppError(101008);
     if (!row.isRoot && (await this.accounts.disabledAbove(row.id))) throw new AppError(101008);
+    await this.policy.checkSignIn(row, meta.ip);
     return row;
   }
 

@@ -12,6 +12,7 @@ import * as acme from 'acme-client';
 import { z } from 'zod';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import type { OutgoingGuard } from '../../platform/http/outgoing.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
 
@@ -76,6 +77,7 @@ export class AcmeSettingsService {
     private readonly settings: SettingsRepository,
     private readonly box: SecretBox,
     private readonly transactions: Transactions,
+    private readonly outgoing: OutgoingGuard,
     private readonly polling: AcmePolling = DEFAULT_POLLING,
   ) {}
 
@@ -123,6 +125,8 @@ export class AcmeSettingsService {
   async clientFor(operatorId: number): Promise<OperatorAcme> {
     const setting = await this.get(operatorId);
     const directoryUrl = setting.ca === 'custom' ? setting.directoryUrl : ACME_DIRECTORIES[setting.ca];
+    // The CA's directory must be on the operator's outgoing URL list (the refusal is the attempt's error).
+    await this.outgoing.check(operatorId, directoryUrl);
     if (setting.ca === 'custom') trustFor(directoryUrl, setting.caBundle);
     let eab: { kid: string; hmacKey: string } | undefined;
     if (setting.ca === 'zeroSSL' || setting.ca === 'googleTrust') {

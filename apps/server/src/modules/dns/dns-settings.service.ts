@@ -3,12 +3,15 @@ import { z } from 'zod';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import type { OutgoingGuard } from '../../platform/http/outgoing.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AccountsRepository } from '../auth/accounts.repository.js';
 import type { SettingsRepository } from '../system/settings.repository.js';
 import { type DnsProvider, DnsProviderError } from './dns-provider.js';
 import {
   type DnsSettingFields,
+  destinationOf,
+  guardedProvider,
   type ProviderEndpoints,
   providerFor,
   SECRET_FIELD,
@@ -37,6 +40,7 @@ export class DnsSettingsService {
     private readonly accounts: AccountsRepository,
     private readonly box: SecretBox,
     private readonly transactions: Transactions,
+    private readonly outgoing: OutgoingGuard,
     private readonly endpoints: ProviderEndpoints = {},
   ) {}
 
@@ -89,7 +93,7 @@ export class DnsSettingsService {
 
   /** Runs the provider's check on the submitted setting; 101010 with the provider's message when it fails. */
   async test(operatorId: number, input: DnsSettingIn): Promise<DnsTestResult> {
-    const provider = providerFor(visibleOf(input), await this.secretFor(operatorId, input), this.endpoints);
+    const provider = this.build(operatorId, visibleOf(input), await this.secretFor(operatorId, input));
     return { detail: await this.run(provider.zone, () => provider.test()) };
   }
 
@@ -97,7 +101,13 @@ export class DnsSettingsService {
   async providerOf(operatorId: number): Promise<DnsProvider> {
     const stored = await this.stored(operatorId);
     if (!stored) throw new AppError(101006);
-    return providerFor(stored.setting, this.box.open(stored.sealedSecret), this.endpoints);
+    return this.build(operatorId, stored.setting, this.box.open(stored.sealedSecret));
+  }
+
+  /** The adapter, behind the operator's outgoing URL list. */
+  private build(operatorId: number, setting: DnsSettingFields, secret: string): DnsProvider {
+    const provider = providerFor(setting, secret, this.endpoints);
+    return guardedProvider(provider, destinationOf(setting, this.endpoints), this.outgoing.of(operatorId));
   }
 
   /** Runs a provider call for `zone`, its refusal becoming 101010 naming the zone, the provider's message its reason. */

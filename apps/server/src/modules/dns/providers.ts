@@ -1,7 +1,8 @@
 import type { DnsProviderType, DnsSetting, DnsSettingIn } from '@rampart/contract';
-import { CloudflareProvider } from './cloudflare.provider.js';
-import type { DnsProvider } from './dns-provider.js';
-import { DnspodProvider } from './dnspod.provider.js';
+import { type OutgoingCheck, OutgoingRefusedError } from '../../platform/http/outgoing.js';
+import { CLOUDFLARE_API, CloudflareProvider } from './cloudflare.provider.js';
+import { type DnsProvider, DnsProviderError } from './dns-provider.js';
+import { DNSPOD_API, DnspodProvider } from './dnspod.provider.js';
 import { PowerDnsProvider } from './powerdns.provider.js';
 import { Rfc2136Provider } from './rfc2136.provider.js';
 
@@ -95,4 +96,50 @@ export function providerFor(setting: DnsSettingFields, secret: string, endpoints
         ...common,
       });
   }
+}
+
+/** Where a provider's calls go, named as the outgoing URL list is checked (platform/http/outgoing.ts). */
+export function destinationOf(setting: DnsSettingFields, endpoints: ProviderEndpoints = {}): string {
+  switch (setting.type) {
+    case 'powerdns':
+      return setting.apiUrl;
+    case 'rfc2136':
+      return `dns://${setting.server}`;
+    case 'cloudflare':
+      return endpoints.cloudflare ?? CLOUDFLARE_API;
+    case 'dnspod':
+      return endpoints.dnspod ?? DNSPOD_API;
+  }
+}
+
+/**
+ * The provider with the operator's outgoing check before each call: a refused destination is a
+ * DnsProviderError like any provider failure, so its words reach the caller (101010) and the
+ * unprocessed records' error text.
+ */
+export function guardedProvider(provider: DnsProvider, destination: string, check: OutgoingCheck): DnsProvider {
+  const pass = async () => {
+    try {
+      await check(destination);
+    } catch (error) {
+      if (error instanceof OutgoingRefusedError) throw new DnsProviderError(error.message);
+      throw error;
+    }
+  };
+  return {
+    zone: provider.zone,
+    lines: provider.lines,
+    test: async () => {
+      await pass();
+      return provider.test();
+    },
+    listRecords: async (names) => {
+      await pass();
+      return provider.listRecords(names);
+    },
+    applyChanges: async (changes) => {
+      await pass();
+      return provider.applyChanges(changes);
+    },
+  };
 }

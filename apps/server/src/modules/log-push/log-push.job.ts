@@ -270,6 +270,7 @@ export class LogPushJob {
         batch,
         {
           allowPrivate: this.options.allowPrivate,
+          check: this.service.outgoingCheck(event.operatorId),
           connectTimeoutMs: this.options.connectTimeoutMs,
           requestTimeoutMs: this.options.requestTimeoutMs,
         },

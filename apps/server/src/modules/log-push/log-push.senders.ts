@@ -7,6 +7,7 @@ import net, { isIP } from 'node:net';
 import tls from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import { isOriginAddressAllowed, LOG_PUSH_SIGNATURE_HEADER, type LogPushDestinationIn } from '@rampart/contract';
+import type { OutgoingCheck } from '../../platform/http/outgoing.js';
 
 /**
  * Sending one batch of a log push event to its destination (docs/decisions.md "Log push"). Every
@@ -23,6 +24,8 @@ export type PushDestination = LogPushDestinationIn;
 
 export interface SendOptions {
   allowPrivate: boolean;
+  /** The operator's outgoing URL list: a destination outside it is refused before any connection. */
+  check: OutgoingCheck;
   /** Time to connect, and for the whole exchange (ms). */
   connectTimeoutMs: number;
   requestTimeoutMs: number;
@@ -224,6 +227,11 @@ async function udpFrames(host: string, port: number, frames: readonly Buffer[], 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 const joinPath = (base: string, suffix: string) => `${base.replace(/\/+$/, '')}${suffix}`;
 
+/** Where a destination's batches go, named as the outgoing URL list is checked (syslog as `tcp://`, `tls://`, `udp://`). */
+export function destinationOf(dest: PushDestination): string {
+  return dest.kind === 'syslog' ? `${dest.transport}://${dest.host}:${dest.port}` : dest.url;
+}
+
 /** Sends a batch; answers the bytes sent (the encoded body before gzip) or throws why not. */
 export async function sendBatch(
   dest: PushDestination,
@@ -231,6 +239,7 @@ export async function sendBatch(
   options: SendOptions,
   now: number,
 ): Promise<number> {
+  await options.check(destinationOf(dest));
   switch (dest.kind) {
     case 'webhook': {
       const text = jsonLines(batch);

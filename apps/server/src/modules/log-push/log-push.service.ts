@@ -12,6 +12,7 @@ import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { Caller } from '../../platform/http/bind-route.js';
+import { ANY_DESTINATION, type OutgoingCheck, type OutgoingGuard } from '../../platform/http/outgoing.js';
 import { invalidFields } from '../../platform/http/validation.js';
 import type { AnalyticsRepository } from '../analytics/analytics.repository.js';
 import {
@@ -39,6 +40,7 @@ export class LogPushService {
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly allowPrivate: boolean,
+    private readonly outgoing: OutgoingGuard,
     /** Wakes the job (a new event, a manual push). */
     private readonly wake: () => void = () => {},
   ) {}
@@ -173,7 +175,12 @@ export class LogPushService {
       await sendBatch(
         { ...row.destination, ...this.open(row.secrets) } as LogPushDestinationIn,
         { type: row.type, records: [record], ids: [null], times: [now], hosts: ['test.invalid'] },
-        { allowPrivate: this.allowPrivate, connectTimeoutMs: 5000, requestTimeoutMs: 10_000 },
+        {
+          allowPrivate: this.allowPrivate,
+          check: this.outgoingCheck(row.operatorId),
+          connectTimeoutMs: 5000,
+          requestTimeoutMs: 10_000,
+        },
         now,
       );
       return { ok: true, error: null, ms: Date.now() - started };
@@ -194,6 +201,11 @@ export class LogPushService {
       userID: owner.tier === 'client' ? query.userID : undefined,
     });
     return { data: rows.map(presentLogPushLog), total };
+  }
+
+  /** The outgoing URL list an event's sends pass: its operator's (none for an event outside every operator). */
+  outgoingCheck(operatorId: number | null): OutgoingCheck {
+    return operatorId === null ? ANY_DESTINATION : this.outgoing.of(operatorId);
   }
 
   /** The destination's secrets, opened (the job's use). */

@@ -10,6 +10,7 @@ import {
   type EdgeDomainAccess,
   type EdgeDomainAuth,
   type EdgeDomainModules,
+  type EdgeErrorPage,
   type EdgeFirewall,
   type EdgeModule,
   type EdgeSiteSettings,
@@ -176,6 +177,8 @@ export interface EdgeProjections {
   nodeExporter?(ownerId: number): Promise<NodeExporter>;
   /** The ACME HTTP-01 challenges of these domains being issued (auto-certificates). */
   acmeChallenges?(domainIds: number[]): Promise<EdgeAcmeChallenge[]>;
+  /** The operator's default error pages (system/system-settings.service.ts). */
+  errorPages?(ownerId: number): Promise<EdgeErrorPage[]>;
   /**
    * The node's layer-4 document for its stream ports and its zone's layer-4 protection, with the
    * sites whose rules it cannot enforce (firewall/firewall-l4.edge.ts).
@@ -358,7 +361,13 @@ export class SnapshotBuilder {
     now: Date,
   ): Promise<SharedPlane> {
     const leftOut: Omit<LeftOutSite, 'name'>[] = [];
-    const done = (plane: SharedDataPlane): SharedPlane => ({ plane, leftOut, ...serializePlane(plane) });
+    // The operator's default pages, once per node (size-bounded: OPERATOR_ERROR_PAGES_MAX_BYTES); a
+    // node without sites answers unknown hosts with them too.
+    const errorPages = (await this.projections.errorPages?.(ownerId)) ?? [];
+    const done = (plane: SharedDataPlane): SharedPlane => {
+      const withPages = errorPages.length === 0 ? plane : { ...plane, errorPages };
+      return { plane: withPages, leftOut, ...serializePlane(withPages) };
+    };
     if (groupIds.length === 0) return done(emptyPlane());
     const domainRows = await this.repository.servedDomains(ownerId, this.repository.groupsFilter(groupIds), now);
     if (domainRows.length === 0) return done(emptyPlane());

@@ -1,21 +1,31 @@
-import { nodeExporterRoutes, systemHealthRoutes } from '@rampart/contract';
+import { systemSettingRoutes } from '@rampart/contract';
 import type { Binder } from '../../platform/http/bind-route.js';
-import type { NodeExporterService } from './node-exporter.service.js';
-import type { SystemHealthService } from './system-health.service.js';
+import type { SystemSettingsService } from './system-settings.service.js';
 
-/** The operator's node exporter setting and system health page; both are the caller's operator's. */
-export function bindSystemSettingRoutes(
-  binder: Binder,
-  nodeExporter: NodeExporterService,
-  health: SystemHealthService,
-): void {
-  binder.bind(nodeExporterRoutes.getNodeExporter, async (_i, { caller }) => ({
-    data: await nodeExporter.get(caller.operatorId),
+export function bindSystemSettingRoutes(binder: Binder, settings: SystemSettingsService): void {
+  const r = systemSettingRoutes;
+  binder.bind(r.getOutgoingUrlSetting, async (_i, { caller }) => ({
+    data: await settings.outgoingUrls(caller.operatorId),
   }));
-  binder.bind(nodeExporterRoutes.saveNodeExporter, async ({ body }, { caller }) => ({
-    data: await nodeExporter.save(caller.operatorId, body),
+  binder.bind(r.saveOutgoingUrlSetting, async ({ body }, { caller }) => ({
+    data: await settings.saveOutgoingUrls(caller.operatorId, body),
   }));
-  binder.bind(systemHealthRoutes.getSystemHealth, async (_i, { caller }) => ({
-    data: await health.check(caller.operatorId),
+  binder.bind(r.getAccountVerifySetting, async (_i, { caller }) => ({
+    data: await settings.accountVerify(caller.operatorId),
+  }));
+  binder.bind(r.saveAccountVerifySetting, async ({ body }, { caller }) => ({
+    data: await settings.saveAccountVerify(caller.operatorId, body, caller.account),
+  }));
+  binder.bind(r.getRestrictCidrsSetting, async (_i, { caller }) => ({
+    data: await settings.restrictCidrs(caller.operatorId),
+  }));
+  binder.bind(r.saveRestrictCidrsSetting, async ({ body }, { caller, request }) => ({
+    data: await settings.saveRestrictCidrs(caller.operatorId, body, request.ip),
+  }));
+  binder.bind(r.getOperatorErrorPages, async (_i, { caller }) => ({
+    data: await settings.errorPages(caller.operatorId),
+  }));
+  binder.bind(r.saveOperatorErrorPages, async ({ body }, { caller }) => ({
+    data: await settings.saveErrorPages(caller.operatorId, body),
   }));
 }

@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import type { SettingsRepository } from '../../modules/system/settings.repository.js';
 import type { SecretBox } from '../crypto/secret-box.js';
+import type { OutgoingGuard } from '../http/outgoing.js';
 
 /** SMTP settings as kept in the config store (key `smtp`); the password is sealed. */
 export const smtpSettingsSchema = z.object({
@@ -66,6 +67,8 @@ export class Mailer {
     private readonly box: SecretBox,
     /** SMTP_URL: used while no mail server is set in the config store. */
     smtpUrl?: string,
+    /** The operators' outgoing URL lists: an operator's mail goes out only to a server on its list. */
+    private readonly outgoing?: OutgoingGuard,
   ) {
     this.fallback = smtpUrl ? parseSmtpUrl(smtpUrl, box) : null;
   }
@@ -82,8 +85,14 @@ export class Mailer {
   async send(mail: Mail, operatorId?: number): Promise<void> {
     const smtp = await this.configured(operatorId);
     if (!smtp) throw new MailNotConfiguredError('SMTP is not configured');
+    if (operatorId !== undefined) await this.outgoing?.check(operatorId, smtpDestination(smtp));
     await sendThrough(smtp, smtp.passwordSealed ? this.box.open(smtp.passwordSealed) : '', mail);
   }
+}
+
+/** The SMTP server as the outgoing URL list names destinations. */
+export function smtpDestination(smtp: Pick<SmtpSettings, 'host' | 'port'>): string {
+  return `smtp://${smtp.host.includes(':') ? `[${smtp.host}]` : smtp.host}:${smtp.port}`;
 }
 
 /** `smtp://user:pass@host:587?from=Rampart%20%3Cnoreply%40example.com%3E` (smtps:// for TLS on connect). */

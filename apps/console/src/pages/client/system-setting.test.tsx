@@ -1,0 +1,103 @@
+import {
+  getAccountVerifySetting,
+  getOperatorErrorPages,
+  getOutgoingUrlSetting,
+  getRestrictCidrsSetting,
+  saveAccountVerifySetting,
+  saveOperatorErrorPages,
+  saveOutgoingUrlSetting,
+  saveRestrictCidrsSetting,
+} from '@rampart/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
+import { clickButton, typeInto } from '../../test/queries';
+import { renderAt } from '../../test/render-app';
+
+// The systemSetting page (tabs: outgoing URL, account verify, restrict group CIDRs) and the
+// errorSetting page, against a fake API: what they send, and that each save says what it did.
+vi.setConfig({ testTimeout: 20_000 });
+
+const api = fakeApiForEachTest(() => signedInFakeApi('client'));
+const PAGE = '/client/systemManagement/systemSetting';
+
+beforeEach(() => {
+  api.on(getOutgoingUrlSetting, ok({ urls: ['https://api.cloudflare.com'] }));
+  api.on(getAccountVerifySetting, ok({ mode: 'off' }));
+  api.on(getRestrictCidrsSetting, ok({ cidrs: [] }));
+  api.on(getOperatorErrorPages, ok({ pages: [{ status: 404, body: '<h1>Not ours</h1>' }] }));
+});
+
+describe('systemManagement/systemSetting', () => {
+  it('is in the menu; saves the outgoing URL list one per line and says what it now allows', async () => {
+    api.on(saveOutgoingUrlSetting, (request) => ok(request.body));
+    renderAt(PAGE);
+    const area = (await screen.findByLabelText('Allowed destinations, one per line')) as HTMLTextAreaElement;
+    expect(area.value).toBe('https://api.cloudflare.com');
+    expect(screen.getByRole('link', { name: 'System settings' }).getAttribute('href')).toBe(PAGE);
+    typeInto(document.body, 'Allowed destinations, one per line', 'https://api.cloudflare.com\n\n  *.example.com  \n');
+    clickButton('Save');
+    await waitFor(() =>
+      expect(api.sent(saveOutgoingUrlSetting).map((r) => r.body)).toEqual([
+        { urls: ['https://api.cloudflare.com', '*.example.com'] },
+      ]),
+    );
+    expect(await screen.findByText('Saved: only 2 destination(s) on the list may be called')).toBeTruthy();
+  });
+
+  it('saves the second-factor requirement and says whom it holds', async () => {
+    api.on(saveAccountVerifySetting, (request) => ok(request.body));
+    renderAt(`${PAGE}?tab=accountVerify`);
+    fireEvent.click(await screen.findByLabelText('This operator account and its sub-accounts'));
+    clickButton('Save');
+    await waitFor(() => expect(api.sent(saveAccountVerifySetting).map((r) => r.body)).toEqual([{ mode: 'operator' }]));
+    expect(
+      await screen.findByText('Saved: your accounts without a second factor must set one up before anything else'),
+    ).toBeTruthy();
+  });
+
+  it('saves the sign-in addresses; the server refusing a list without the caller is shown', async () => {
+    api.on(saveRestrictCidrsSetting, () =>
+      fail(400, 101003, 'Parameter Error', {
+        fields: [{ in: 'body', field: 'cidrs', key: 'invalidValue', message: 'Not your current address' }],
+      }),
+    );
+    renderAt(`${PAGE}?tab=restrictGroupCIDRs`);
+    await screen.findByLabelText('Allowed addresses (IP or CIDR), one per line');
+    typeInto(document.body, 'Allowed addresses (IP or CIDR), one per line', '10.0.0.0/8');
+    clickButton('Save');
+    await waitFor(() =>
+      expect(api.sent(saveRestrictCidrsSetting).map((r) => r.body)).toEqual([{ cidrs: ['10.0.0.0/8'] }]),
+    );
+    expect(await screen.findByText(/Not your current address/)).toBeTruthy();
+    expect(screen.queryByText(/Saved:/)).toBeNull();
+
+    api.on(saveRestrictCidrsSetting, (request) => ok(request.body));
+    typeInto(document.body, 'Allowed addresses (IP or CIDR), one per line', '');
+    clickButton('Save');
+    expect(await screen.findByText('Saved: your accounts may sign in from any address')).toBeTruthy();
+  });
+});
+
+describe('systemManagement/errorSetting', () => {
+  it('shows the pages, saves the ones filled in and says which statuses they answer', async () => {
+    api.on(saveOperatorErrorPages, (request) => ok(request.body));
+    renderAt('/client/systemManagement/errorSetting');
+    const page404 = (await screen.findByLabelText('HTML of the 404 page')) as HTMLTextAreaElement;
+    expect(page404.value).toBe('<h1>Not ours</h1>');
+    expect(screen.getByRole('link', { name: 'Error pages' })).toBeTruthy();
+    typeInto(document.body, 'HTML of the 929 page', '<h1>Slow down</h1>');
+    clickButton('Save');
+    await waitFor(() =>
+      expect(api.sent(saveOperatorErrorPages).map((r) => r.body)).toEqual([
+        {
+          pages: [
+            { status: 404, body: '<h1>Not ours</h1>' },
+            { status: 929, body: '<h1>Slow down</h1>' },
+          ],
+        },
+      ]),
+    );
+    expect(await screen.findByText('Saved: your nodes now answer 404, 929 with your pages (2)')).toBeTruthy();
+  });
+});
