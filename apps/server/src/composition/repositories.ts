@@ -47,8 +47,8 @@ import { NodeCapacityRepository } from '../modules/snapshots/node-capacity.repos
 import { SnapshotRepository } from '../modules/snapshots/snapshot.repository.js';
 import { SubNodesRepository } from '../modules/sub-nodes/sub-nodes.repository.js';
 import { SettingsRepository } from '../modules/system/settings.repository.js';
-import { TrafficRepository } from '../modules/traffic/traffic.repository.js';
 import { SystemStateRepository } from '../modules/system/system-state.repository.js';
+import { TrafficRepository } from '../modules/traffic/traffic.repository.js';
 import { VirtualNodesRepository } from '../modules/virtual-nodes/virtual-nodes.repository.js';
 import { ZoneSettingsRepository } from '../modules/zones/zone-settings.repository.js';
 import { ZonesRepository } from '../modules/zones/zones.repository.js';
