@@ -300,7 +300,20 @@ async function main() {
       for (const line of lines) if (line.trim()) agentLog.push(JSON.parse(line));
     });
     const agentProcess = agent;
-    stops.push(() => stopProcess(agentProcess));
+    stops.push(async () => {
+      await stopProcess(agentProcess);
+      // A stopped agent leaves its nginx serving (on a node an agent restart must not drop traffic):
+      // stop that nginx too, or a failed run leaves it behind.
+      const pidFile = path.join(work, 'edge', 'nginx', 'logs', 'nginx.pid');
+      const nginxPid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+      if (nginxPid > 0) {
+        try {
+          process.kill(nginxPid, 'SIGQUIT');
+        } catch {
+          // already gone
+        }
+      }
+    });
     await initializeFirstNode(setup);
 
     log(`creating ${DOMAINS} domains`);
@@ -523,62 +536,66 @@ end
     flip = false;
     log(`control-plane CPU per change with one node (${CPU_CHANGES} writes)`);
     const cpuOneNode = (await cpuPerChange(() => async () => {})) / CPU_CHANGES;
-    log(`registering ${POLLERS} light pollers`);
-    const pollers = new AbortController();
-    stops.push(async () => pollers.abort());
-    const received: number[] = [];
-    const pollerIds: number[] = [];
-    for (let i = 0; i < POLLERS; i++) {
-      const client = new NodeClient(cp.url, null, 60_000);
-      const credentials = await client.register({
-        joinToken: setup.joinToken,
-        hostname: `light-${i}`,
-        ips: [`127.0.${1 + (i >> 8)}.${i & 255}`],
-        version: AGENT_VERSION,
-      });
-      client.setCredentials(credentials);
-      pollerIds.push(credentials.nodeId);
-      received.push(0);
-      const index = i;
-      void (async () => {
-        let version: string | null = null;
-        while (!pollers.signal.aborted) {
-          const snap: EdgeSnapshot | null = await client.snapshot(version, 25, pollers.signal).catch(async (err) => {
-            if (pollers.signal.aborted) return null;
-            log(`light poller ${index}: ${err instanceof Error ? err.message : String(err)}`);
-            await new Promise((r) => setTimeout(r, 1000));
-            return null;
-          });
-          if (snap) {
-            version = snap.version;
-            if (index === 0 && process.env.BENCH_PROFILE)
-              log(`light poller 0: ${snap.dataPlane.domains.length} domains, initialized ${snap.initialized}`);
-            received[index] = (received[index] ?? 0) + 1;
+    // BENCH_POLLERS=0: only the one node (cp_cpu_ms_per_change_nodes is then null).
+    let cpuNodes: number | null = null;
+    if (POLLERS > 0) {
+      log(`registering ${POLLERS} light pollers`);
+      const pollers = new AbortController();
+      stops.push(async () => pollers.abort());
+      const received: number[] = [];
+      const pollerIds: number[] = [];
+      for (let i = 0; i < POLLERS; i++) {
+        const client = new NodeClient(cp.url, null, 60_000);
+        const credentials = await client.register({
+          joinToken: setup.joinToken,
+          hostname: `light-${i}`,
+          ips: [`127.0.${1 + (i >> 8)}.${i & 255}`],
+          version: AGENT_VERSION,
+        });
+        client.setCredentials(credentials);
+        pollerIds.push(credentials.nodeId);
+        received.push(0);
+        const index = i;
+        void (async () => {
+          let version: string | null = null;
+          while (!pollers.signal.aborted) {
+            const snap: EdgeSnapshot | null = await client.snapshot(version, 25, pollers.signal).catch(async (err) => {
+              if (pollers.signal.aborted) return null;
+              log(`light poller ${index}: ${err instanceof Error ? err.message : String(err)}`);
+              await new Promise((r) => setTimeout(r, 1000));
+              return null;
+            });
+            if (snap) {
+              version = snap.version;
+              if (index === 0 && process.env.BENCH_PROFILE)
+                log(`light poller 0: ${snap.dataPlane.domains.length} domains, initialized ${snap.initialized}`);
+              received[index] = (received[index] ?? 0) + 1;
+            }
           }
-        }
-      })();
+        })();
+      }
+      await setup.operator.call('POST', 'client/nodes/initialize', {
+        ids: pollerIds,
+        zoneID: setup.zoneId,
+        groupID: setup.groupId,
+      });
+      await waitUntil(async () => received.every((n) => n >= 2), 300_000, 100);
+      log(`control-plane CPU per change with ${POLLERS + 1} nodes (${CPU_CHANGES} writes)`);
+      cpuNodes =
+        (await cpuPerChange(() => {
+          const seen = [...received];
+          return async () => {
+            await waitUntil(async () => received.every((n, i) => n > (seen[i] ?? 0)), 300_000, 20).catch(
+              (err: unknown) => {
+                const behind = received.filter((n, i) => n <= (seen[i] ?? 0)).length;
+                log(`${behind} of ${POLLERS} light pollers did not receive the change`);
+                throw err;
+              },
+            );
+          };
+        })) / CPU_CHANGES;
+      pollers.abort();
     }
-    await setup.operator.call('POST', 'client/nodes/initialize', {
-      ids: pollerIds,
-      zoneID: setup.zoneId,
-      groupID: setup.groupId,
-    });
-    await waitUntil(async () => received.every((n) => n >= 2), 300_000, 100);
-    log(`control-plane CPU per change with ${POLLERS + 1} nodes (${CPU_CHANGES} writes)`);
-    const cpuNodes =
-      (await cpuPerChange(() => {
-        const seen = [...received];
-        return async () => {
-          await waitUntil(async () => received.every((n, i) => n > (seen[i] ?? 0)), 300_000, 20).catch(
-            (err: unknown) => {
-              const behind = received.filter((n, i) => n <= (seen[i] ?? 0)).length;
-              log(`${behind} of ${POLLERS} light pollers did not receive the change`);
-              throw err;
-            },
-          );
-        };
-      })) / CPU_CHANGES;
-    pollers.abort();
 
     // Medians over the rounds: one round disturbed by the shared machine moves neither figure.
     const median = (values: number[]) =>
@@ -602,7 +619,7 @@ end
       propagation_p50_ms: round(percentile(times, 50), 0),
       propagation_p95_ms: round(percentile(times, 95), 0),
       cp_cpu_ms_per_change: round(cpuOneNode, 0),
-      cp_cpu_ms_per_change_nodes: round(cpuNodes, 0),
+      cp_cpu_ms_per_change_nodes: cpuNodes === null ? null : round(cpuNodes, 0),
       pollers: POLLERS,
       domains: DOMAINS,
       create_domains_s: round(createMs / 1000, 1),
