@@ -54,6 +54,7 @@ import {
   MODULE_HEADERS_DENIED,
   MODULE_REGEX_RE,
   MODULE_REQUEST_HEADERS_DENIED,
+  OPERATOR_ERROR_PAGES_MAX_BYTES,
   PATH_MATCH_TYPES,
   RATE_MAX_KBPS,
   RATE_PATTERN_RE,
@@ -293,7 +294,11 @@ describe('the Lua checks agree with the contract', () => {
       ERROR_PAGE_MAX_BYTES,
     ]);
     expect(number('settings_check', /is_list\(g\.types, (\d+)\)/)).toBe(GZIP_TYPES.length);
-    expect(number('settings_check', /is_list\(s\.pages, (\d+)\)/)).toBe(ERROR_PAGE_STATUSES.length);
+    expect(number('settings_check', /is_list\(list, (\d+)\)/)).toBe(ERROR_PAGE_STATUSES.length);
+    // The operator's default pages (data plane `errorPages`): the same check, with their total.
+    expect(number('validate', /settings_check\.pages\(raw_pages, "errorPages", (\d+)\)/)).toBe(
+      OPERATOR_ERROR_PAGES_MAX_BYTES,
+    );
   });
 
   it('firewall_check.lua: methods, actions, the URL pattern characters and the limits', () => {
