@@ -11,6 +11,9 @@ import type { ListSearch } from '../lists/use-list-search';
 import { formatValue } from '../statistics/stat-format';
 import { monthChoices, parseMonth } from './traffic-units';
 
+/** The widest a customer, site or product name is shown in the report (px). */
+const NAME_WIDTH = 140;
+
 /** Months a report offers: this one and the twelve before it. */
 const REPORT_MONTHS_BACK = 12;
 
@@ -52,13 +55,20 @@ export function MonthlyUsageTable({
   );
   const bytes = (value: number) => formatValue(value, 'bytes', locale);
   const orUnlimited = (value: number | null) => (value === null ? t('unlimited') : bytes(value));
+  // Names end in "…" (whole on hover) and the allowance's two parts are hidden until asked for
+  // (the allowance column is their sum), so the report fits 1280 px with every column it needs.
   const columns: ListColumns<MonthlyUsage> = [
-    ...(customerColumn ? [{ title: t('customer'), dataIndex: 'userName', ellipsis: true }] : []),
-    { title: t('site'), dataIndex: 'siteName', ellipsis: true },
-    { title: t('product'), dataIndex: 'productName', ellipsis: true },
+    ...(customerColumn ? [{ title: t('customer'), dataIndex: 'userName', ellipsis: true, maxWidth: NAME_WIDTH }] : []),
+    { title: t('site'), dataIndex: 'siteName', ellipsis: true, maxWidth: NAME_WIDTH },
+    { title: t('product'), dataIndex: 'productName', ellipsis: true, maxWidth: NAME_WIDTH },
     { title: t('used'), dataIndex: 'used', render: bytes },
-    { title: t('planBytes'), dataIndex: 'planBytes', render: (v: number) => (v === 0 ? t('unlimited') : bytes(v)) },
-    { title: t('extraBytes'), dataIndex: 'extraBytes', render: bytes },
+    {
+      title: t('planBytes'),
+      dataIndex: 'planBytes',
+      defaultHidden: true,
+      render: (v: number) => (v === 0 ? t('unlimited') : bytes(v)),
+    },
+    { title: t('extraBytes'), dataIndex: 'extraBytes', defaultHidden: true, render: bytes },
     { title: t('allowance'), dataIndex: 'allowance', render: orUnlimited },
     { title: t('left'), dataIndex: 'left', render: orUnlimited },
     {

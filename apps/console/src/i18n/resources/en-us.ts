@@ -2542,6 +2542,7 @@ export const enUS = {
     save: 'Save',
     tabs: { outgoingURL: 'Outgoing URL', accountVerify: 'Account verify', restrictGroupCIDRs: 'Restrict group CIDRs' },
     outgoing: {
+      failed: 'The outgoing URL setting could not be loaded.',
       intro:
         'Rampart calls out for you to your log push destinations, DNS provider, certificate authority (ACME), Telegram and mail server. With a list, only the destinations on it are called; any other call fails and says why. Empty: every destination.',
       label: 'Allowed destinations, one per line',
@@ -2550,6 +2551,7 @@ export const enUS = {
       savedAny: 'Saved: the list is empty, every destination may be called',
     },
     verify: {
+      failed: 'The account verify setting could not be loaded.',
       intro:
         'Accounts this covers must have a second factor (an authenticator or e-mailed codes). One without it can still sign in, but can do nothing else until it has set one up.',
       label: 'Second factor required of',
@@ -2566,6 +2568,7 @@ export const enUS = {
       },
     },
     cidrs: {
+      failed: 'The restrict group CIDRs setting could not be loaded.',
       intro:
         'Your account and its sub-accounts may sign in and call only from these addresses. Your customers are not restricted. A list that leaves out the address you are using now is refused, so you cannot lock yourself out.',
       label: 'Allowed addresses (IP or CIDR), one per line',
@@ -2574,6 +2577,7 @@ export const enUS = {
       savedAny: 'Saved: your accounts may sign in from any address',
     },
     errorPages: {
+      failed: 'The default error pages could not be loaded.',
       intro:
         'Pages your nodes answer with for these statuses when a site has no page of its own: the blocks (9xx), access denied, unknown domains and origin failures. Each is sent as HTML, as written (64 KiB each, 256 KiB together). Empty: the edge’s own page.',
       status: 'Status {{status}}',

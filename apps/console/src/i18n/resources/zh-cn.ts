@@ -2490,6 +2490,7 @@ export const zhCN: LocaleResources = {
     save: '保存',
     tabs: { outgoingURL: '外连地址', accountVerify: '账号验证', restrictGroupCIDRs: '限制登录地址' },
     outgoing: {
+      failed: '无法加载出站地址设置。',
       intro:
         'Rampart 会替您连接日志推送目的地、DNS 服务商、证书颁发机构（ACME）、Telegram 和邮件服务器。设置列表后只连接列表中的目的地，其他连接会失败并说明原因。留空：允许所有目的地。',
       label: '允许的目的地，每行一个',
@@ -2498,6 +2499,7 @@ export const zhCN: LocaleResources = {
       savedAny: '已保存：列表为空，允许连接所有目的地',
     },
     verify: {
+      failed: '无法加载账号验证设置。',
       intro: '所涉及的账号必须设置两步验证（验证器或邮件验证码）。未设置的账号仍可登录，但在设置之前不能进行其他操作。',
       label: '需要两步验证的账号',
       hint: '开启前您自己必须已设置两步验证。',
@@ -2513,6 +2515,7 @@ export const zhCN: LocaleResources = {
       },
     },
     cidrs: {
+      failed: '无法加载登录地址限制设置。',
       intro:
         '您的账号及其子账号只能从这些地址登录和调用。客户不受限制。不包含您当前地址的列表会被拒绝，以免把自己锁在外面。',
       label: '允许的地址（IP 或 IP 段），每行一个',
@@ -2521,6 +2524,7 @@ export const zhCN: LocaleResources = {
       savedAny: '已保存：您的账号可以从任意地址登录',
     },
     errorPages: {
+      failed: '无法加载默认错误页面。',
       intro:
         '网站没有自己的页面时，节点对这些状态返回的页面：拦截页、拒绝访问、未知域名和源站故障。按原样作为 HTML 发送（每个页面最多 65536 字节，合计最多 262144 字节）。留空：使用边缘节点自己的页面。',
       status: '状态码 {{status}}',

@@ -2492,6 +2492,7 @@ export const zhTW: LocaleResources = {
     save: '儲存',
     tabs: { outgoingURL: '對外位址', accountVerify: '帳號驗證', restrictGroupCIDRs: '限制登入位址' },
     outgoing: {
+      failed: '無法載入對外位址設定。',
       intro:
         'Rampart 會替您連線到日誌推送目的地、DNS 服務商、憑證頒發機構（ACME）、Telegram 和郵件伺服器。設定清單後只連線清單中的目的地，其他連線會失敗並說明原因。留空：允許所有目的地。',
       label: '允許的目的地，每行一個',
@@ -2500,6 +2501,7 @@ export const zhTW: LocaleResources = {
       savedAny: '已儲存：清單為空，允許連線所有目的地',
     },
     verify: {
+      failed: '無法載入帳號驗證設定。',
       intro:
         '所涵蓋的帳號必須設定兩步驟驗證（驗證器或郵件驗證碼）。未設定的帳號仍可登入，但在設定之前不能進行其他操作。',
       label: '需要兩步驟驗證的帳號',
@@ -2516,6 +2518,7 @@ export const zhTW: LocaleResources = {
       },
     },
     cidrs: {
+      failed: '無法載入登入位址限制設定。',
       intro:
         '您的帳號及其子帳號只能從這些位址登入和呼叫。客戶不受限制。不包含您目前位址的清單會被拒絕，以免把自己鎖在外面。',
       label: '允許的位址（IP 或 IP 區段），每行一個',
@@ -2524,6 +2527,7 @@ export const zhTW: LocaleResources = {
       savedAny: '已儲存：您的帳號可以從任意位址登入',
     },
     errorPages: {
+      failed: '無法載入預設錯誤頁面。',
       intro:
         '網站沒有自己的頁面時，節點對這些狀態回傳的頁面：攔截頁、拒絕存取、未知網域和來源站故障。按原樣作為 HTML 傳送（每個頁面最多 65536 位元組，合計最多 262144 位元組）。留空：使用邊緣節點自己的頁面。',
       status: '狀態碼 {{status}}',

@@ -101,3 +101,23 @@ describe('systemManagement/errorSetting', () => {
     expect(await screen.findByText('Saved: your nodes now answer 404, 929 with your pages (2)')).toBeTruthy();
   });
 });
+
+describe('a setting that could not be loaded', () => {
+  beforeEach(() => {
+    api.on(getOutgoingUrlSetting, fail(500, 100001, 'Server Error'));
+    api.on(getAccountVerifySetting, fail(500, 100001, 'Server Error'));
+    api.on(getRestrictCidrsSetting, fail(500, 100001, 'Server Error'));
+    api.on(getOperatorErrorPages, fail(500, 100001, 'Server Error'));
+  });
+  // Said with a retry, not a spinner that never ends.
+  it.each([
+    [PAGE, 'The outgoing URL setting could not be loaded.'],
+    [`${PAGE}?tab=accountVerify`, 'The account verify setting could not be loaded.'],
+    [`${PAGE}?tab=restrictGroupCIDRs`, 'The restrict group CIDRs setting could not be loaded.'],
+    ['/client/systemManagement/errorSetting', 'The default error pages could not be loaded.'],
+  ])('%s says so with a retry', async (path, text) => {
+    renderAt(path);
+    expect(await screen.findByText(text)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+});

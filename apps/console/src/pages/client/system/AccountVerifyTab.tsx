@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toast } from '../../../app/toast';
+import { LoadFailed } from '../../../components/LoadFailed';
 
 /** `client/setting/accountVerify`: which of the operator's accounts must have a second factor. */
 export function AccountVerifyTab({ canWrite }: { canWrite: boolean }) {
@@ -17,6 +18,8 @@ export function AccountVerifyTab({ canWrite }: { canWrite: boolean }) {
     form: { instance: form, fields: ['mode'] },
     onSuccess: (reply) => toast.success(t(`verify.saved.${reply.data.mode}`)),
   });
+  if (!current.data && current.isError)
+    return <LoadFailed title={t('verify.failed')} onRetry={() => current.refetch()} />;
   if (!current.data) return <Spin />;
   return (
     <>

@@ -6,6 +6,7 @@ import { useCan } from '../../../app/account-context';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toast } from '../../../app/toast';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { PageTitle } from '../../../components/PageTitle';
 
 type Values = Record<string, string | undefined>;
@@ -43,7 +44,8 @@ export function ErrorSettingPage() {
     <>
       <PageTitle>{t('shell:menu.errorSetting')}</PageTitle>
       <Alert type="info" showIcon title={t('errorPages.intro')} style={{ marginBottom: 16 }} />
-      {!pages && <Spin />}
+      {!pages && current.isError && <LoadFailed title={t('errorPages.failed')} onRetry={() => current.refetch()} />}
+      {!pages && !current.isError && <Spin />}
       {pages && (
         <Form layout="vertical" disabled={!canWrite} initialValues={initial} onFinish={(v: Values) => save.mutate(v)}>
           <Collapse

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { changes } from '../../../app/resource-changes';
 import { routeQuery, useRouteMutation } from '../../../app/route-query';
 import { toast } from '../../../app/toast';
+import { LoadFailed } from '../../../components/LoadFailed';
 import { LinesSettingForm } from './LinesSettingForm';
 
 /** The tab of a list setting: its intro, its lines, and a save whose toast says what the list now does. */
@@ -15,15 +16,21 @@ function ListSettingTab({
   placeholder,
   saving,
   onSave,
+  failed,
+  onRetry,
 }: {
   prefix: 'outgoing' | 'cidrs';
   current: readonly string[] | undefined;
+  /** The setting could not be loaded: say so with a retry, rather than spin forever. */
+  failed: boolean;
+  onRetry: () => void;
   canWrite: boolean;
   placeholder: string;
   saving: boolean;
   onSave: (lines: string[]) => void;
 }) {
   const { t } = useTranslation('systemSettings');
+  if (!current && failed) return <LoadFailed title={t(`${prefix}.failed`)} onRetry={onRetry} />;
   if (!current) return <Spin />;
   return (
     <>
@@ -59,6 +66,8 @@ export function OutgoingUrlTab({ canWrite }: { canWrite: boolean }) {
     <ListSettingTab
       prefix="outgoing"
       current={current.data?.data.urls}
+      failed={current.isError}
+      onRetry={() => current.refetch()}
       canWrite={canWrite}
       placeholder={'https://api.cloudflare.com\n*.example.com\nsmtp://mail.example.com:587'}
       saving={save.isPending}
@@ -80,6 +89,8 @@ export function RestrictCidrsTab({ canWrite }: { canWrite: boolean }) {
     <ListSettingTab
       prefix="cidrs"
       current={current.data?.data.cidrs}
+      failed={current.isError}
+      onRetry={() => current.refetch()}
       canWrite={canWrite}
       placeholder={'203.0.113.0/24\n198.51.100.7'}
       saving={save.isPending}
