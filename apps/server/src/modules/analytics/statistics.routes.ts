@@ -4,6 +4,7 @@ import {
   type StatisticsDomainRow,
   shipNodeEvents,
 } from '@rampart/contract';
+import { sendAttachment } from '../../platform/http/attachment.js';
 import type { Binder } from '../../platform/http/bind-route.js';
 import { requestLocale } from '../../platform/http/request-locale.js';
 import { csvCell } from '../domains/domains-csv.presenter.js';
@@ -61,12 +62,11 @@ export function bindStatisticsRoutes(
     binder.bind(route, async ({ body }, { caller, reply }) => {
       const { data } = await statistics.domains(caller, body, true);
       const stamp = new Date(clock()).toISOString().replace(/[-:]/g, '').slice(0, 15);
-      reply
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="statistics-${stamp}.csv"`)
-        .header('access-control-expose-headers', 'Content-Disposition')
-        .type('text/csv; charset=utf-8')
-        .send(statisticsCsv(data));
+      sendAttachment(reply, {
+        fileName: `statistics-${stamp}.csv`,
+        type: 'text/csv; charset=utf-8',
+        body: statisticsCsv(data),
+      });
       return '';
     });
   }

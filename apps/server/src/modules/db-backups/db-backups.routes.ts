@@ -1,4 +1,5 @@
 import { dbBackupRoutes as r } from '@rampart/contract';
+import { sendAttachment } from '../../platform/http/attachment.js';
 import type { Binder } from '../../platform/http/bind-route.js';
 import type { DbBackupsService } from './db-backups.service.js';
 
@@ -10,13 +11,7 @@ export function bindDbBackupRoutes(binder: Binder, backups: DbBackupsService): v
   binder.bind(r.createDbBackup, async (_input, { caller }) => ({ data: await backups.create(caller) }));
   binder.bind(r.downloadDbBackup, async ({ params }, { caller, reply }) => {
     const file = await backups.download(caller, params.id);
-    reply
-      .header('cache-control', 'no-store')
-      .header('content-disposition', `attachment; filename="${file.fileName}"`)
-      .header('access-control-expose-headers', 'Content-Disposition')
-      .header('content-length', String(file.bytes))
-      .type('application/gzip')
-      .send(file.stream);
+    sendAttachment(reply, { fileName: file.fileName, type: 'application/gzip', body: file.stream, bytes: file.bytes });
     return '';
   });
   binder.bind(r.deleteDbBackup, async ({ params }, { caller }) => {

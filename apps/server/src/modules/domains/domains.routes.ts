@@ -1,4 +1,5 @@
 import { domainRoutes } from '@rampart/contract';
+import { sendAttachment } from '../../platform/http/attachment.js';
 import type { Binder } from '../../platform/http/bind-route.js';
 import type { DomainCnameCheckService } from './domain-cname-check.service.js';
 import type { DomainUpstreamsService } from './domain-upstreams.service.js';
@@ -85,12 +86,7 @@ export function bindDomainRoutes(binder: Binder, { domains, upstreams, cnameChec
   }));
   binder.bind(r.exportDomains, async ({ params, body }, { caller, reply }) => {
     const file = await domains.export(caller.accountId, params.siteId, body.ids);
-    reply
-      .header('cache-control', 'no-store')
-      .header('content-disposition', `attachment; filename="${file.fileName}"`)
-      .header('access-control-expose-headers', 'Content-Disposition')
-      .type('text/csv; charset=utf-8')
-      .send(file.csv);
+    sendAttachment(reply, { fileName: file.fileName, type: 'text/csv; charset=utf-8', body: file.csv });
     return '';
   });
   binder.bind(r.userDomainsMeta, async ({ body }, { caller }) => ({

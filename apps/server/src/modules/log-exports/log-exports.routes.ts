@@ -1,4 +1,5 @@
 import { clientLogExportRoutes as c, logExportRoutes as u } from '@rampart/contract';
+import { sendAttachment } from '../../platform/http/attachment.js';
 import type { Binder } from '../../platform/http/bind-route.js';
 import type { LogExportsService } from './log-exports.service.js';
 
@@ -30,13 +31,7 @@ export function bindLogExportRoutes(binder: Binder, exports: LogExportsService):
     binder.bind(get, async ({ params }, { caller }) => ({ data: await exports.get(caller.accountId, params.id) }));
     binder.bind(download, async ({ params }, { caller, reply }) => {
       const file = await exports.download(caller.accountId, params.id);
-      reply
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${file.fileName}"`)
-        .header('access-control-expose-headers', 'Content-Disposition')
-        .header('content-length', String(file.bytes))
-        .type(file.contentType)
-        .send(file.stream);
+      sendAttachment(reply, { fileName: file.fileName, type: file.contentType, body: file.stream, bytes: file.bytes });
       return '';
     });
     binder.bind(remove, async ({ body }, { caller }) => {
