@@ -52,8 +52,17 @@ if [ -f "$results_dir/vitest.json" ]; then
     const root = process.cwd() + "/";
     for (const f of r.testResults) {
       const file = f.name.replace(root, "");
-      if (f.status === "failed" && f.assertionResults.length === 0) console.log(`${file}: did not load`);
-      for (const a of f.assertionResults) if (a.status === "failed") console.log(`${file}: ${a.fullName}`.slice(0, 240));
+      if (f.status === "failed" && f.assertionResults.length === 0) {
+        console.log(`${file}: did not load`);
+        console.log(`    ${String(f.message ?? "").split("\n")[0].slice(0, 300)}`);
+      }
+      for (const a of f.assertionResults) {
+        if (a.status !== "failed") continue;
+        console.log(`${file}: ${a.fullName}`.slice(0, 240));
+        // And why, in a line: the summary is all a reader of the tail may have of the run.
+        const why = String(a.failureMessages?.[0] ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").filter(Boolean).slice(0, 2).join(" / ");
+        console.log(`    ${why.slice(0, 300)}`);
+      }
     }' "$results_dir/vitest.json")
   [ "$vitest_status" -ne 0 ] && [ "$vf" -eq 0 ] && { failed=$((failed + 1)); failures+=("vitest exited $vitest_status"); }
 else
