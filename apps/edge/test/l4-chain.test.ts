@@ -245,10 +245,12 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
     const passed = await burst();
     expect(passed).toBeGreaterThanOrEqual(1);
     expect(passed).toBeLessThanOrEqual(15);
-    // Only the connections that got through reached the upstream (through nginx): the kernel
-    // dropped the others' SYNs.
+    // The upstream saw the connections that got through, and no flood: the kernel dropped the
+    // others' SYNs. (A client that gave up after its second may still have its SYN's retry let
+    // through by the refilled rate, so the upstream may count a few more than `passed`, never many.)
     await new Promise((r) => setTimeout(r, 300));
-    expect(seen.length - before).toBe(passed);
+    expect(seen.length - before).toBeGreaterThanOrEqual(passed);
+    expect(seen.length - before).toBeLessThanOrEqual(15);
     // The rate is per source: another one connects at once.
     expect(await reaches(GOOD)).toBe(true);
     expect(await inNetns(pair.server, 'nft', 'list', 'set', 'inet', 'rampart', 'syn4')).toContain(FLOOD);

@@ -167,6 +167,17 @@ describe.skipIf(!root)('layer-4 rules in the kernel (nftables in network namespa
     expect(back).toBe(true);
   });
 
+  it('lifts a block at once when told, and an address no longer blocked is no error', async () => {
+    await fw.block([{ ip: BLOCKED, seconds: 600 }]);
+    expect(await client.connect(BLOCKED, PORT)).toBe(false);
+    await fw.unblock([BLOCKED, GOOD]);
+    expect(fw.lastError).toBe('');
+    expect(await client.connect(BLOCKED, PORT, LET_THROUGH)).toBe(true);
+    // Not written back with the next table either.
+    await fw.apply(rules());
+    expect(await client.connect(BLOCKED, PORT, LET_THROUGH)).toBe(true);
+  });
+
   it('limits the new-connection rate of a source and then blocks it for blockSeconds, not others', async () => {
     await fw.apply(rules({ connectionLimit: { max: 100, rate: 2, burst: 2, blockSeconds: 3 } }));
     const burst = await Promise.all(Array.from({ length: 10 }, () => client.connect(RATED, PORT, { timeoutMs: 1000 })));
@@ -193,7 +204,11 @@ describe.skipIf(!root)('layer-4 rules in the kernel (nftables in network namespa
     const passed = flood.filter(Boolean).length;
     expect(passed).toBeGreaterThanOrEqual(1);
     expect(passed).toBeLessThanOrEqual(15);
-    expect(seen.slice(before).filter((a) => a === FLOOD)).toHaveLength(passed);
+    // The server saw those that got through and no flood. A client that gave up after its second
+    // may still have its SYN's retry let through by the refilled rate: a few more, never many.
+    const reached = seen.slice(before).filter((a) => a === FLOOD).length;
+    expect(reached).toBeGreaterThanOrEqual(passed);
+    expect(reached).toBeLessThanOrEqual(15);
     // The rate is per source: another one connects at once; the port's whitelist is not limited.
     expect(await client.connect(GOOD, PORT, LET_THROUGH)).toBe(true);
     const white = await Promise.all(

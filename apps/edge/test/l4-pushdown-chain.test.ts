@@ -116,18 +116,27 @@ describe.skipIf(!root)('layer-7 blocks pushed down to the node’s kernel', () =
     // Blocked: a request the rule does not cover is dropped too, but by nginx, after the connection.
     expect(await request(OFF_ADDR, 'Mozilla/5.0')).toBe('dropped');
     expect(await blockedSet()).not.toContain(OFF_ADDR);
-    await unblockAll();
   });
 
   it('drops a blocked address’s connections in the kernel once the operator turns kernel blocks on', async () => {
     await setup.operator.call('PUT', zone(), { synFlood: null, newConnections: null, kernelBlocks: true });
     // The guarded web ports' rule is in the node's table once the snapshot arrived.
     await waitUntil(async () => /@blocked4 drop/.test(await table()), 30_000, 200);
+    // The block nginx held from before goes down too, with the rest of its time.
+    await waitUntil(async () => (await blockedSet()).includes(OFF_ADDR), 30_000, 100);
+    expect(await request(OFF_ADDR, 'Mozilla/5.0')).toBe('unreachable');
     expect(await request(ON_ADDR, 'evil-bot/1.0')).toBe('dropped');
     // The agent reports the block and puts the address into the kernel's set.
-    await waitUntil(async () => (await blockedSet()).includes(ON_ADDR), 10_000, 100);
+    await waitUntil(async () => (await blockedSet()).includes(ON_ADDR), 30_000, 100);
     expect(await request(ON_ADDR, 'Mozilla/5.0')).toBe('unreachable');
     // Another address is served as before.
     expect(await request(GOOD, 'Mozilla/5.0')).toBe(502);
+  });
+
+  it('lets the addresses in again, in the kernel too, once the customer unblocks them', async () => {
+    await unblockAll();
+    await waitUntil(async () => !/10\.244\.0\.[23]/.test(await blockedSet()), 30_000, 100);
+    expect(await request(ON_ADDR, 'Mozilla/5.0')).toBe(502);
+    expect(await request(OFF_ADDR, 'Mozilla/5.0')).toBe(502);
   });
 });

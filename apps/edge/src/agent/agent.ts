@@ -14,7 +14,7 @@ import { SPOOL_DEFAULT_MEGABYTES } from './event-spool.js';
 import { GeoDatabaseFiles } from './geo-database.js';
 import { runL4Counters } from './l4-counter-worker.js';
 import { L4Firewall } from './l4-firewall.js';
-import type { L4BlockedEntry } from './l4-rules-render.js';
+import { DYNAMIC_SET_SIZE, type L4BlockedEntry } from './l4-rules-render.js';
 import { jsonLineLogger, type Logger } from './log.js';
 import { nextDailyTime } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
@@ -104,16 +104,53 @@ export interface AgentOptions {
   metricsPort?: number | null;
 }
 
+/** BlockReporter's `kernel`, and `catchUp` for when the zone's push-down may have turned on. */
+export interface KernelPushDown {
+  block(entries: readonly L4BlockedEntry[]): Promise<void>;
+  /** Pushes the blocks that came while it was off and still run, once it is on (after each snapshot). */
+  catchUp(): Promise<void>;
+  /** Lifts these addresses' blocks, kept or in the kernel (on or off: it may have been on). */
+  unblock(ips: readonly string[]): Promise<void>;
+}
+
 /**
- * BlockReporter's `kernel`: the firewall's blocked set, while `on` (the applied snapshot's zone
- * pushes its layer-7 blocks down); none without a firewall.
+ * The firewall's blocked set, while `on` (the applied snapshot's zone pushes its layer-7 blocks
+ * down); none without a firewall. A block that comes while it is off is kept (at most
+ * DYNAMIC_SET_SIZE, with its end) and pushed by `catchUp` once it is on: the blocks nginx holds
+ * when the operator turns kernel blocks on, and one made while the snapshot that turns them on is
+ * being applied (its table is in the kernel before the agent calls it applied), reach the kernel
+ * too instead of being lost.
  */
 export function kernelPushDown(
-  firewall: Pick<L4Firewall, 'block'> | null,
+  firewall: Pick<L4Firewall, 'block' | 'unblock'> | null,
   on: () => boolean,
-): { block(entries: readonly L4BlockedEntry[]): Promise<void> } | undefined {
+  now: () => number = Date.now,
+): KernelPushDown | undefined {
   if (!firewall) return undefined;
-  return { block: (entries) => (on() ? firewall.block(entries) : Promise.resolve()) };
+  const parked = new Map<string, number>();
+  return {
+    block: async (entries) => {
+      if (on()) return firewall.block(entries);
+      const at = now();
+      for (const { ip, seconds } of entries) {
+        if (parked.size >= DYNAMIC_SET_SIZE && !parked.has(ip)) break;
+        parked.set(ip, Math.max(parked.get(ip) ?? 0, at + seconds * 1000));
+      }
+    },
+    catchUp: async () => {
+      if (parked.size === 0 || !on()) return;
+      const at = now();
+      const entries = [...parked]
+        .filter(([, until]) => until > at)
+        .map(([ip, until]) => ({ ip, seconds: Math.max(1, Math.ceil((until - at) / 1000)) }));
+      parked.clear();
+      if (entries.length > 0) await firewall.block(entries);
+    },
+    unblock: async (ips) => {
+      for (const ip of ips) parked.delete(ip);
+      await firewall.unblock(ips);
+    },
+  };
 }
 
 /** Where `nft` is looked for besides PATH (a service's PATH may lack the sbin directories). */
@@ -147,6 +184,8 @@ export class Agent {
   private readonly supervisor: NginxSupervisor;
   private readonly status: StatusReporter;
   private readonly blocks: BlockReporter;
+  /** The layer-7 blocks pushed down to the kernel (null without a firewall). */
+  private readonly pushDown: KernelPushDown | undefined;
   /** The kernel's layer-4 firewall; null when the node does not run one (l4Firewall, autoNft). */
   readonly l4: L4Firewall | null;
   private readonly l4Off: string;
@@ -206,6 +245,7 @@ export class Agent {
     this.l4 = 'nft' in nft ? new L4Firewall({ nft: nft.nft, log: this.log }) : null;
     this.l4Nft = 'nft' in nft ? nft.nft : null;
     this.l4Off = 'reason' in nft ? nft.reason : '';
+    this.pushDown = kernelPushDown(this.l4, () => this.snapshots.applied?.l4KernelBlocks === true);
     this.applier = new SnapshotApplier({
       nginx: this.nginx,
       prefix: this.state.nginxPrefix,
@@ -251,7 +291,12 @@ export class Agent {
       pollWaitSeconds: this.options.pollWaitSeconds,
       backoffMinMs: this.options.backoffMinMs,
       backoffMaxMs: this.options.backoffMaxMs,
-      served: (snapshot) => this.scheduleRotation(snapshot.logRotateTime ?? null),
+      served: (snapshot) => {
+        this.scheduleRotation(snapshot.logRotateTime ?? null);
+        // Blocks that came while the kernel push-down was off go down once a snapshot turned it on.
+        // A refused push is logged by the firewall and kept in its lastError.
+        this.pushDown?.catchUp().catch(() => {});
+      },
       reportStatus: () => this.reportStatus(),
     });
     this.supervisor = new NginxSupervisor({
@@ -284,7 +329,7 @@ export class Agent {
     this.blocks = new BlockReporter({
       admin: this.admin,
       // The layer-7 DROP + Blacklist blocks go down to the kernel too when the zone asks for it.
-      kernel: kernelPushDown(this.l4, () => this.snapshots.applied?.l4KernelBlocks === true),
+      kernel: this.pushDown,
       client: () => (this.credentials ? this.client : null),
       log: this.log,
       signal: this.signal,
@@ -346,6 +391,7 @@ export class Agent {
         this.snapshots.nginxError = '';
       },
       reportStatus: () => this.reportStatus(),
+      kernelUnblock: (ips) => this.pushDown?.unblock(ips) ?? Promise.resolve(),
       switchedTo: (version) => {
         this.switchedTo = version;
       },

@@ -83,6 +83,7 @@ describe('the layer-7 blocks pushed down to the kernel', () => {
         block: async (entries) => {
           blocked.push(...entries);
         },
+        unblock: async () => {},
       },
       () => on,
     );
@@ -92,5 +93,62 @@ describe('the layer-7 blocks pushed down to the kernel', () => {
     await kernel?.block([{ ip: '192.0.2.2', seconds: 60 }]);
     expect(blocked).toEqual([{ ip: '192.0.2.2', seconds: 60 }]);
     expect(kernelPushDown(null, () => true)).toBeUndefined();
+  });
+
+  it('keeps the blocks that came while off and pushes those still running once it is on', async () => {
+    const blocked: unknown[] = [];
+    let on = false;
+    let now = 1_000_000;
+    const kernel = kernelPushDown(
+      {
+        block: async (entries) => {
+          blocked.push(...entries);
+        },
+        unblock: async () => {},
+      },
+      () => on,
+      () => now,
+    );
+    await kernel?.block([
+      { ip: '192.0.2.1', seconds: 60 },
+      { ip: '192.0.2.2', seconds: 5 },
+    ]);
+    // Still off: nothing goes down.
+    await kernel?.catchUp();
+    expect(blocked).toEqual([]);
+    now += 10_000;
+    on = true;
+    await kernel?.catchUp();
+    // The one that ended meanwhile stays out; the other goes with the seconds it has left.
+    expect(blocked).toEqual([{ ip: '192.0.2.1', seconds: 50 }]);
+    // Pushed once.
+    await kernel?.catchUp();
+    expect(blocked).toHaveLength(1);
+  });
+
+  it('forgets a kept block that is lifted, and lifts it in the kernel whether on or off', async () => {
+    const blocked: unknown[] = [];
+    const lifted: string[] = [];
+    let on = false;
+    const kernel = kernelPushDown(
+      {
+        block: async (entries) => {
+          blocked.push(...entries);
+        },
+        unblock: async (ips) => {
+          lifted.push(...ips);
+        },
+      },
+      () => on,
+    );
+    await kernel?.block([
+      { ip: '192.0.2.1', seconds: 60 },
+      { ip: '192.0.2.2', seconds: 60 },
+    ]);
+    await kernel?.unblock(['192.0.2.1']);
+    expect(lifted).toEqual(['192.0.2.1']);
+    on = true;
+    await kernel?.catchUp();
+    expect(blocked).toEqual([{ ip: '192.0.2.2', seconds: 60 }]);
   });
 });

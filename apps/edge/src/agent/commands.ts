@@ -40,6 +40,8 @@ export interface CommandHost {
   /** nginx serves again after a reboot: clears the nginx error. */
   nginxRecovered(): void;
   reportStatus(): void;
+  /** Lifts these addresses' blocks in the kernel's blocked set (nothing without a firewall). */
+  kernelUnblock(ips: readonly string[]): Promise<void>;
   /** An upgrade switched releases to `version`: restart onto it once the result is reported. */
   switchedTo(version: string): void;
 }
@@ -73,6 +75,9 @@ export function executeCommand(host: CommandHost, command: EdgeCommand): Promise
  */
 async function unblock(host: CommandHost, entries: { siteId: number; ip: string }[]): Promise<string> {
   const removed = await unblockAddresses(host.admin, entries);
+  // A block pushed down to the kernel (the zone's kernel blocks) drops the address on every web
+  // port: lifting it for one site lifts it there too; the sites that still block it do in nginx.
+  await host.kernelUnblock([...new Set(entries.map((e) => e.ip))]);
   return `${removed} of ${entries.length} block(s) removed`;
 }
 

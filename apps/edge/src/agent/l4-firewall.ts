@@ -1,6 +1,12 @@
 import { spawn } from 'node:child_process';
 import { type EdgeBlockReport, type L4Rules, l4RulesSchema } from '@rampart/contract';
-import { DYNAMIC_SET_SIZE, type L4BlockedEntry, renderBlock, renderL4Ruleset } from './l4-rules-render.js';
+import {
+  DYNAMIC_SET_SIZE,
+  type L4BlockedEntry,
+  renderBlock,
+  renderL4Ruleset,
+  renderUnblock,
+} from './l4-rules-render.js';
 import { errorText, type Logger } from './log.js';
 
 /**
@@ -146,6 +152,22 @@ export class L4Firewall {
     }
     const now = this.now();
     for (const { ip, seconds } of entries) this.blocks.set(ip, now + seconds * 1000);
+  }
+
+  /**
+   * Lifts the blocks of these addresses (the customer unblocked them): out of the kernel's sets in
+   * one transaction, and out of what the next table is written with.
+   */
+  async unblock(ips: readonly string[]): Promise<void> {
+    if (ips.length === 0) return;
+    if (this.applied !== null) {
+      try {
+        await runNft(this.nft, renderUnblock(ips));
+      } catch (err) {
+        return this.fail(err, 'unblock_failed');
+      }
+    }
+    for (const ip of ips) this.blocks.delete(ip);
   }
 
   private fail(err: unknown, event: string): never {

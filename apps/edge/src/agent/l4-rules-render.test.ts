@@ -1,6 +1,13 @@
 import type { L4Rules } from '@rampart/contract';
 import { describe, expect, it } from 'vitest';
-import { elementsOf, L4RenderError, l4Literal, renderBlock, renderL4Ruleset } from './l4-rules-render.js';
+import {
+  elementsOf,
+  L4RenderError,
+  l4Literal,
+  renderBlock,
+  renderL4Ruleset,
+  renderUnblock,
+} from './l4-rules-render.js';
 
 const doc: L4Rules = {
   zone: { guardedPorts: [443, 80], synFlood: { rate: 200, burst: 400 }, newConnections: { rate: 50, burst: 0 } },
@@ -156,6 +163,18 @@ describe('refusing anything that is not a literal', () => {
     expect(() => renderL4Ruleset({ ...doc, zone: { ...doc.zone, guardedPorts: [Number.NaN] } })).toThrow(L4RenderError);
     expect(() => renderL4Ruleset(doc, [{ ip: '10.0.0.0/8', seconds: 5 }])).toThrow(L4RenderError);
     expect(() => renderBlock([{ ip: '10.0.0.1', seconds: 0 }])).toThrow(L4RenderError);
+    expect(() => renderUnblock(['10.0.0.0/8'])).toThrow(L4RenderError);
+    expect(() => renderUnblock(['10.0.0.1 } ; flush ruleset'])).toThrow();
+  });
+
+  it('lifts a block without an error when the address is not in the set', () => {
+    expect(renderUnblock(['192.0.2.9'])).toBe(
+      [
+        'add element inet rampart blocked4 { 192.0.2.9 }',
+        'delete element inet rampart blocked4 { 192.0.2.9 }',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('blocks an address again with a fresh timeout in one transaction', () => {

@@ -331,13 +331,30 @@ function chain(name: string, base: string | null, rules: readonly string[]): str
 export function renderBlock(entries: readonly L4BlockedEntry[]): string {
   const lines: string[] = [];
   for (const entry of entries) {
-    const { version, from, to } = l4Literal(entry.ip);
-    if (from !== to) throw new L4RenderError('a blocked entry is one address');
-    const ip = version === 4 ? v4Text(from) : v6Text(from);
     const seconds = l4Int(entry.seconds, 1, 86_400 * 30, 'blocked seconds');
-    const set = `inet ${L4_TABLE} blocked${version}`;
+    const { set, ip } = blockedElement(entry.ip);
     lines.push(`add element ${set} { ${ip} }`, `delete element ${set} { ${ip} }`);
     lines.push(`add element ${set} { ${ip} timeout ${seconds}s }`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The nft -f text taking addresses out of the blocked sets: added first (a no-op when present), so
+ * that an address the set no longer holds (its block ended) is no error.
+ */
+export function renderUnblock(ips: readonly string[]): string {
+  const lines: string[] = [];
+  for (const address of ips) {
+    const { set, ip } = blockedElement(address);
+    lines.push(`add element ${set} { ${ip} }`, `delete element ${set} { ${ip} }`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** An address of a blocked set, parsed and written back from its value, and the set that holds it. */
+function blockedElement(address: string): { set: string; ip: string } {
+  const { version, from, to } = l4Literal(address);
+  if (from !== to) throw new L4RenderError('a blocked entry is one address');
+  return { set: `inet ${L4_TABLE} blocked${version}`, ip: version === 4 ? v4Text(from) : v6Text(from) };
 }
