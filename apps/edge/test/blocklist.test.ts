@@ -339,7 +339,13 @@ describe('the agent', () => {
       // The control plane refuses the first two reports: the agent keeps the blocks and sends them again.
       cp.failBlockReports(2);
       const reporting = reporter.run();
-      const host = { admin: edge.adminEndpoint } as CommandHost;
+      const lifted: string[] = [];
+      const host = {
+        admin: edge.adminEndpoint,
+        kernelUnblock: async (ips: readonly string[]) => {
+          lifted.push(...ips);
+        },
+      } as unknown as CommandHost;
       const commands = runCommandLoop({
         client,
         execute: (command) => executeCommand(host, command),
@@ -359,6 +365,8 @@ describe('the agent', () => {
 
       cp.queueCommand({ id: 7, type: 'unblock', payload: { entries: [{ siteId: 1, ip: '127.0.0.10' }] } });
       expect(await cp.waitForResult(7, 10_000)).toMatchObject({ ok: true, message: '1 of 1 block(s) removed' });
+      // The kernel's blocked set is told too (a pushed-down block is lifted there).
+      expect(lifted).toEqual(['127.0.0.10']);
       expect(await send('127.0.0.10', 'list.example.com', { path: '/open' })).toBe(200);
 
       controller.abort();

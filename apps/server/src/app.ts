@@ -154,9 +154,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     edge.nodeExporter,
     new SystemHealthService(options.database, options.analytics, repos.systemState, ctx.licenseLimits, clock),
   );
-  const { domainProofJob, cnameSettings } = composeSites(ctx, binder, { ...edge, statistics: analytics.statistics });
-  const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
   const autoCertificatesJob = composeAutoCertificates(ctx, binder, dnsSettings);
+  const { domainProofJob, cnameSettings } = composeSites(ctx, binder, {
+    ...edge,
+    statistics: analytics.statistics,
+    autoCertificates: autoCertificatesJob,
+  });
+  const dnsReconciler = composeDns(ctx, binder, { dnsSettings, cnameSettings, monitorStatus: edge.monitorStatus });
   const dbBackups = composeDbBackups(ctx, binder, options.database);
   const trafficCheck = composeTraffic(ctx, binder, analytics.statistics);
   options.extraRoutes?.(binder);

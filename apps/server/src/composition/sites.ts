@@ -1,4 +1,5 @@
 import type { StatisticsService } from '../modules/analytics/statistics.service.js';
+import type { AutoCertificatesJob } from '../modules/auto-certificates/auto-certificates.job.js';
 import { bindCacheTaskRoutes } from '../modules/cache-tasks/cache-tasks.routes.js';
 import { CacheTasksService } from '../modules/cache-tasks/cache-tasks.service.js';
 import { bindCertificateRoutes } from '../modules/certificates/certificates.routes.js';
@@ -59,6 +60,8 @@ export interface SiteNodeServices {
   readonly abuseIPs: AbuseIPsService;
   /** Traffic analytics: the resource summary's monthly traffic. */
   readonly statistics: StatisticsService;
+  /** The automatic certificates' job: woken when a domain turns auto SSL on. */
+  readonly autoCertificates: Pick<AutoCertificatesJob, 'soon'>;
 }
 
 /**
@@ -113,6 +116,8 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
     domainProof,
     capacity,
     ctx.licenseLimits,
+    // A domain that turned auto SSL on is issued for now, not at the job's next tick.
+    () => transactions.afterCommit(() => nodes.autoCertificates.soon()),
   );
   bindDomainRoutes(binder, {
     domains: new DomainsService(

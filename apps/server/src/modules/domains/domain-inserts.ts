@@ -24,6 +24,8 @@ export class DomainInserts {
     private readonly proof: DomainProofService,
     private readonly capacity: NodeCapacity,
     private readonly licenseLimits: LicenseLimits,
+    /** Told when domains turn auto SSL on (the caller's transaction may still roll back). */
+    private readonly autoSslTurnedOn: () => void = () => {},
   ) {}
 
   /** Certificates named by the items must be the site's and cover the names (301001). */
@@ -46,6 +48,7 @@ export class DomainInserts {
     if (others + ids.length > AUTO_SSL_DOMAINS_PER_SITE_MAX) {
       throw new AppError(401004, { extra: { limit: AUTO_SSL_DOMAINS_PER_SITE_MAX } });
     }
+    if (ids.length > 0) this.autoSslTurnedOn();
   }
 
   /** Checks and inserts new domains of a site (101009 per name); answers their ids in the items' order. */
@@ -61,6 +64,7 @@ export class DomainInserts {
     if (autoSSL > 0 && (await repo.countAutoSSL(siteId)) + autoSSL > AUTO_SSL_DOMAINS_PER_SITE_MAX) {
       throw new AppError(401004, { extra: { limit: AUTO_SSL_DOMAINS_PER_SITE_MAX } });
     }
+    if (autoSSL > 0) this.autoSslTurnedOn();
     if (items.some((i) => i.portMap)) {
       const ports = await repo.listenPorts(siteId);
       for (const item of items) if (item.portMap) checkPortMap(item.scheme, ports);
