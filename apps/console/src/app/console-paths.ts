@@ -70,6 +70,8 @@ export const CLIENT_PATHS = {
   systemHealth: 'systemManagement/systemHealth',
   /** Outgoing URL, account verify, restrict group CIDRs (tabs: pages/client/system/SystemSettingPage.tsx). */
   systemSetting: 'systemManagement/systemSetting',
+  /** The control plane's version, the agent release it serves and the nodes not on it. */
+  systemUpgrade: 'systemManagement/systemUpgrade',
   /** The operator's default error pages. */
   errorSetting: 'systemManagement/errorSetting',
   /** E-mail and Telegram channels and the operator's alert recipients. */

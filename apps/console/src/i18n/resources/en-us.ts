@@ -47,6 +47,7 @@ export const enUS = {
       geoDatabase: 'Geo database',
       abuseIPs: 'Abuse IPs',
       systemSetting: 'System settings',
+      systemUpgrade: 'Version upgrade',
       errorSetting: 'Error pages',
       logSetting: 'Log setting',
       dbBackup: 'Database backup',
@@ -551,6 +552,18 @@ export const enUS = {
       'Each monitor node connects to the zone listen ports of every node probed. A node is down once more than half of the monitor nodes saw it fail this many times in a row.',
   },
   nodeUpgrade: {
+    page: {
+      controlPlane: 'Control plane version',
+      release: 'Agent release',
+      served: 'Version {{version}}, served to nodes',
+      none: 'None to serve',
+      nodes: 'Nodes not on version {{version}}',
+      empty: 'Every node runs version {{version}}.',
+      upgradeSelected: 'Upgrade selected ({{count}})',
+      upgradeAll: 'Upgrade all ({{count}})',
+      logsOf: 'Upgrade log of {{name}}',
+      failed: 'The version and the agent release could not be loaded.',
+    },
     latest: 'Latest agent version: {{version}}',
     unavailable:
       'This control plane has no agent release of version {{version}} to serve: build the agent ({{command}}).',

@@ -226,6 +226,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
       children: [
         // Spec part 1 §2 order: systemSetting, ..., dnsSetting, cname, nginxSetting, errorSetting, ...
         { key: 'systemSetting', path: CLIENT_PATHS.systemSetting, permission: 'client.settings.read' },
+        { key: 'systemUpgrade', path: CLIENT_PATHS.systemUpgrade, permission: 'client.nodes.read' },
         { key: 'dnsSetting', path: CLIENT_PATHS.dnsSetting, permission: 'client.settings.read' },
         { key: 'cname', path: CLIENT_PATHS.cname, permission: 'client.settings.read' },
         { key: 'acmeSetting', path: CLIENT_PATHS.acmeSetting, permission: 'client.settings.read' },

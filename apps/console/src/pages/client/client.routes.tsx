@@ -165,6 +165,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'systemUpgrade',
+    path: CLIENT_PATHS.systemUpgrade,
+    lazy: lazyPage(
+      () => import('./system/SystemUpgradePage'),
+      (m) => m.SystemUpgradePage,
+    ),
+  },
+  {
     name: 'errorSetting',
     path: CLIENT_PATHS.errorSetting,
     lazy: lazyPage(
