@@ -108,6 +108,7 @@ const CHANGES = readsByResource({
     systemSettingRoutes.getAccountVerifySetting,
     systemSettingRoutes.getRestrictCidrsSetting,
     systemSettingRoutes.getOperatorErrorPages,
+    notificationRoutes.getFrequencySetting,
   ],
   notifications: [
     notificationRoutes.getEmailSetting,

@@ -2090,6 +2090,7 @@ export const enUS = {
     'client.setting.nodeExporter.save': 'Set node exporter',
     'client.setting.tg.test': 'Send Telegram test message',
     'client.setting.notify.save': 'Set alert recipients',
+    'client.setting.frequency.save': 'Set trigger rates',
     'user.setting.notify.save': 'Set notification settings',
     'client.setting.dns.unprocessed.retry': 'Retry unprocessed DNS records',
     'client.setting.dns.recovery': 'Re-publish all DNS records',
@@ -2553,7 +2554,20 @@ export const enUS = {
   },
   systemSettings: {
     save: 'Save',
-    tabs: { outgoingURL: 'Outgoing URL', accountVerify: 'Account verify', restrictGroupCIDRs: 'Restrict group CIDRs' },
+    tabs: {
+      outgoingURL: 'Outgoing URL',
+      accountVerify: 'Account verify',
+      restrictGroupCIDRs: 'Restrict group CIDRs',
+      frequency: 'Trigger rates',
+    },
+    frequency: {
+      failed: 'The trigger rates could not be loaded.',
+      intro:
+        "An attack spike is this many requests of one site blocked by the firewall and the WAF within the window: it raises the attack-spike alert to your recipients and to the site's customer (Notifications).",
+      spikeThreshold: 'Attack spike: blocked requests of one site',
+      spikeWindowMinutes: 'within (minutes)',
+      saved: 'Saved: an attack spike is {{threshold}} blocked requests of one site within {{minutes}} minute(s)',
+    },
     outgoing: {
       failed: 'The outgoing URL setting could not be loaded.',
       intro:
@@ -2799,8 +2813,6 @@ export const enUS = {
       emailsHint: 'Type an address and press Enter.',
       telegram: 'Also send to your Telegram chat',
       language: 'Language of the alerts',
-      spikeThreshold: 'Attack spike: blocked requests of one site',
-      spikeWindowMinutes: 'within (minutes)',
     },
     kinds: {
       nodeDown: 'Node down',

@@ -2044,6 +2044,7 @@ export const zhCN: LocaleResources = {
     'client.setting.nodeExporter.save': '设置节点指标导出',
     'client.setting.tg.test': '发送 Telegram 测试消息',
     'client.setting.notify.save': '设置告警接收人',
+    'client.setting.frequency.save': '设置触发频率',
     'user.setting.notify.save': '设置通知',
     'client.setting.dns.unprocessed.retry': '重试未处理的 DNS 记录',
     'client.setting.dns.recovery': '重新发布全部 DNS 记录',
@@ -2501,7 +2502,20 @@ export const zhCN: LocaleResources = {
   },
   systemSettings: {
     save: '保存',
-    tabs: { outgoingURL: '外连地址', accountVerify: '账号验证', restrictGroupCIDRs: '限制登录地址' },
+    tabs: {
+      outgoingURL: '外连地址',
+      accountVerify: '账号验证',
+      restrictGroupCIDRs: '限制登录地址',
+      frequency: '触发频率',
+    },
+    frequency: {
+      failed: '无法加载触发频率。',
+      intro:
+        '在时间窗口内单个网站被防火墙和 WAF 拦截的请求达到此数量即为攻击激增：将向您的告警接收人及该网站的客户发送攻击激增告警（通知设置）。',
+      spikeThreshold: '攻击激增：单个网站被拦截的请求数',
+      spikeWindowMinutes: '时间窗口（分钟）',
+      saved: '已保存：单个网站在 {{minutes}} 分钟内被拦截 {{threshold}} 个请求即为攻击激增',
+    },
     outgoing: {
       failed: '无法加载出站地址设置。',
       intro:
@@ -2739,8 +2753,6 @@ export const zhCN: LocaleResources = {
       emailsHint: '输入地址后按回车。',
       telegram: '同时发送到您的 Telegram 聊天',
       language: '告警语言',
-      spikeThreshold: '攻击激增：单个网站被拦截的请求数',
-      spikeWindowMinutes: '时间窗口（分钟）',
     },
     kinds: {
       nodeDown: '节点离线',

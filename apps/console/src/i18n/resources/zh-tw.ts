@@ -2046,6 +2046,7 @@ export const zhTW: LocaleResources = {
     'client.setting.nodeExporter.save': '設定節點指標匯出',
     'client.setting.tg.test': '傳送 Telegram 測試訊息',
     'client.setting.notify.save': '設定告警接收人',
+    'client.setting.frequency.save': '設定觸發頻率',
     'user.setting.notify.save': '設定通知',
     'client.setting.dns.unprocessed.retry': '重試未處理的 DNS 記錄',
     'client.setting.dns.recovery': '重新發佈全部 DNS 記錄',
@@ -2503,7 +2504,20 @@ export const zhTW: LocaleResources = {
   },
   systemSettings: {
     save: '儲存',
-    tabs: { outgoingURL: '對外位址', accountVerify: '帳號驗證', restrictGroupCIDRs: '限制登入位址' },
+    tabs: {
+      outgoingURL: '對外位址',
+      accountVerify: '帳號驗證',
+      restrictGroupCIDRs: '限制登入位址',
+      frequency: '觸發頻率',
+    },
+    frequency: {
+      failed: '無法載入觸發頻率。',
+      intro:
+        '在時間視窗內單一網站被防火牆和 WAF 攔截的請求達到此數量即為攻擊激增：將向您的告警接收人及該網站的客戶傳送攻擊激增告警（通知設定）。',
+      spikeThreshold: '攻擊激增：單一網站被攔截的請求數',
+      spikeWindowMinutes: '時間視窗（分鐘）',
+      saved: '已儲存：單一網站在 {{minutes}} 分鐘內被攔截 {{threshold}} 個請求即為攻擊激增',
+    },
     outgoing: {
       failed: '無法載入對外位址設定。',
       intro:
@@ -2742,8 +2756,6 @@ export const zhTW: LocaleResources = {
       emailsHint: '輸入地址後按 Enter。',
       telegram: '同時傳送到您的 Telegram 聊天',
       language: '告警語言',
-      spikeThreshold: '攻擊激增：單一網站被攔截的請求數',
-      spikeWindowMinutes: '時間視窗（分鐘）',
     },
     kinds: {
       nodeDown: '節點離線',
