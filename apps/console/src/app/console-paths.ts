@@ -74,6 +74,8 @@ export const CLIENT_PATHS = {
   systemUpgrade: 'systemManagement/systemUpgrade',
   /** The operator's default error pages. */
   errorSetting: 'systemManagement/errorSetting',
+  /** The settings every new site of the operator starts with. */
+  perdefinedSetting: 'systemManagement/perdefinedSetting',
   /** E-mail and Telegram channels and the operator's alert recipients. */
   notification: 'systemManagement/notification',
   /** The operator's licence: what it allows and uses, and the activation of an offline one. */

@@ -109,6 +109,7 @@ const CHANGES = readsByResource({
     systemSettingRoutes.getRestrictCidrsSetting,
     systemSettingRoutes.getOperatorErrorPages,
     notificationRoutes.getFrequencySetting,
+    systemSettingRoutes.getPerdefinedSetting,
   ],
   notifications: [
     notificationRoutes.getEmailSetting,

@@ -49,6 +49,7 @@ export const enUS = {
       systemSetting: 'System settings',
       systemUpgrade: 'Version upgrade',
       errorSetting: 'Error pages',
+      perdefinedSetting: 'Predefined settings',
       logSetting: 'Log setting',
       dbBackup: 'Database backup',
       nodeExporter: 'Node exporter',
@@ -2091,6 +2092,7 @@ export const enUS = {
     'client.setting.tg.test': 'Send Telegram test message',
     'client.setting.notify.save': 'Set alert recipients',
     'client.setting.frequency.save': 'Set trigger rates',
+    'client.setting.perdefined.save': 'Set predefined settings of new sites',
     'user.setting.notify.save': 'Set notification settings',
     'client.setting.dns.unprocessed.retry': 'Retry unprocessed DNS records',
     'client.setting.dns.recovery': 'Re-publish all DNS records',
@@ -2559,6 +2561,12 @@ export const enUS = {
       accountVerify: 'Account verify',
       restrictGroupCIDRs: 'Restrict group CIDRs',
       frequency: 'Trigger rates',
+    },
+    perdefined: {
+      intro:
+        'Every site you create from now on starts with these settings; its customer can change them afterwards. Sites that exist keep theirs.',
+      failed: 'The predefined settings could not be loaded.',
+      saved: 'Saved: new sites start with these settings',
     },
     frequency: {
       failed: 'The trigger rates could not be loaded.',

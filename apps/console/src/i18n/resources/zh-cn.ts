@@ -45,6 +45,7 @@ export const zhCN: LocaleResources = {
       systemSetting: '系统设置',
       systemUpgrade: '版本升级',
       errorSetting: '错误页面',
+      perdefinedSetting: '预设配置',
       logSetting: '日志设置',
       dbBackup: '数据库备份',
       nodeExporter: '节点指标导出',
@@ -2045,6 +2046,7 @@ export const zhCN: LocaleResources = {
     'client.setting.tg.test': '发送 Telegram 测试消息',
     'client.setting.notify.save': '设置告警接收人',
     'client.setting.frequency.save': '设置触发频率',
+    'client.setting.perdefined.save': '设置新网站的预设配置',
     'user.setting.notify.save': '设置通知',
     'client.setting.dns.unprocessed.retry': '重试未处理的 DNS 记录',
     'client.setting.dns.recovery': '重新发布全部 DNS 记录',
@@ -2507,6 +2509,11 @@ export const zhCN: LocaleResources = {
       accountVerify: '账号验证',
       restrictGroupCIDRs: '限制登录地址',
       frequency: '触发频率',
+    },
+    perdefined: {
+      intro: '此后新建的每个网站都以这些设置开始，客户之后可以修改。已有网站保持原有设置。',
+      failed: '无法加载预设配置。',
+      saved: '已保存：新网站将以这些设置开始',
     },
     frequency: {
       failed: '无法加载触发频率。',

@@ -45,6 +45,7 @@ export const zhTW: LocaleResources = {
       systemSetting: '系統設定',
       systemUpgrade: '版本升級',
       errorSetting: '錯誤頁面',
+      perdefinedSetting: '預設配置',
       logSetting: '日誌設定',
       dbBackup: '資料庫備份',
       nodeExporter: '節點指標匯出',
@@ -2047,6 +2048,7 @@ export const zhTW: LocaleResources = {
     'client.setting.tg.test': '傳送 Telegram 測試訊息',
     'client.setting.notify.save': '設定告警接收人',
     'client.setting.frequency.save': '設定觸發頻率',
+    'client.setting.perdefined.save': '設定新網站的預設配置',
     'user.setting.notify.save': '設定通知',
     'client.setting.dns.unprocessed.retry': '重試未處理的 DNS 記錄',
     'client.setting.dns.recovery': '重新發佈全部 DNS 記錄',
@@ -2509,6 +2511,11 @@ export const zhTW: LocaleResources = {
       accountVerify: '帳號驗證',
       restrictGroupCIDRs: '限制登入位址',
       frequency: '觸發頻率',
+    },
+    perdefined: {
+      intro: '此後新建的每個網站都以這些設定開始，客戶之後可以修改。既有網站保持原有設定。',
+      failed: '無法載入預設配置。',
+      saved: '已儲存：新網站將以這些設定開始',
     },
     frequency: {
       failed: '無法載入觸發頻率。',

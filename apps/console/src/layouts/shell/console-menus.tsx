@@ -232,6 +232,7 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
         { key: 'acmeSetting', path: CLIENT_PATHS.acmeSetting, permission: 'client.settings.read' },
         { key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting, permission: 'client.settings.read' },
         { key: 'errorSetting', path: CLIENT_PATHS.errorSetting, permission: 'client.settings.read' },
+        { key: 'perdefinedSetting', path: CLIENT_PATHS.perdefinedSetting, permission: 'client.settings.read' },
         { key: 'geoDatabase', path: CLIENT_PATHS.geoDatabase, permission: 'client.settings.read' },
         { key: 'abuseIPs', path: CLIENT_PATHS.abuseIPs, permission: 'client.settings.read' },
         { key: 'logSetting', path: CLIENT_PATHS.logSetting, permission: 'client.settings.read' },

@@ -181,6 +181,14 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'perdefinedSetting',
+    path: CLIENT_PATHS.perdefinedSetting,
+    lazy: lazyPage(
+      () => import('./system/PerdefinedSettingPage'),
+      (m) => m.PerdefinedSettingPage,
+    ),
+  },
+  {
     name: 'logSetting',
     path: CLIENT_PATHS.logSetting,
     lazy: lazyPage(
