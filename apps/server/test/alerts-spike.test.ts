@@ -1,4 +1,11 @@
-import { type AnyRoute, saveCustomerNotify, saveEmailSetting, saveOperatorNotify } from '@rampart/contract';
+import {
+  type AnyRoute,
+  getFrequencySetting,
+  saveCustomerNotify,
+  saveEmailSetting,
+  saveFrequencySetting,
+  saveOperatorNotify,
+} from '@rampart/contract';
 import type { CallArgs } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnalyticsTenants, analyticsTenants } from './helpers/analytics-tenants.js';
@@ -53,11 +60,11 @@ beforeAll(async () => {
         emails: [noc],
         telegram: false,
         language: 'en_US',
-        spikeThreshold: threshold,
-        spikeWindowMinutes: 5,
       },
     });
     expect(res.statusCode, res.body).toBe(200);
+    const rates = await as(who, saveFrequencySetting, { body: { spikeThreshold: threshold, spikeWindowMinutes: 5 } });
+    expect(rates.statusCode, rates.body).toBe(200);
   }
   for (const [who, address] of [
     [ten.user, 'shop@customer.test'],
@@ -103,5 +110,29 @@ describe('attack spikes', () => {
     await t.app.rampart.alertsJob.drain({ scan: true });
     expect(mailsTo('noc@op.test')).toHaveLength(1);
     expect(mailsTo('shop@customer.test')).toHaveLength(1);
+  });
+
+  it('fire at the operator’s trigger rate (client/setting/frequency) and not below it', async () => {
+    clock.advance(10 * 60_000);
+    const rates = await as(ten.client, saveFrequencySetting, { body: { spikeThreshold: 6, spikeWindowMinutes: 2 } });
+    expect(rates.statusCode, rates.body).toBe(200);
+    expect((await as(ten.client, getFrequencySetting)).json().data).toEqual({
+      spikeThreshold: 6,
+      spikeWindowMinutes: 2,
+    });
+    const before = mailsTo('noc@op.test').length;
+    await ship(
+      ten.a,
+      [1, 2, 3, 4, 5].map((s) => blocked(ten.domainId, clock.now() - 30_000 + s * 1000)),
+    );
+    await t.app.rampart.alertsJob.drain({ scan: true });
+    // Five blocks: under this operator's six (over the rival's one, which is not this site's operator's).
+    expect(mailsTo('noc@op.test')).toHaveLength(before);
+    await ship(ten.a, [blocked(ten.domainId, clock.now() - 1000)]);
+    await t.app.rampart.alertsJob.drain({ scan: true });
+    const mail = await smtp.next('noc@op.test');
+    expect(mail.raw).toContain('blocked 6 requests');
+    expect(mail.raw).toContain('last 2 minutes');
+    expect(mail.raw).toContain('threshold 6');
   });
 });

@@ -283,4 +283,42 @@ describe('node upgrade', () => {
     expect(list.json()).toMatchObject({ data: [], total: 0 });
     expect((await logs(a)).data[0].stage).toBe('reported');
   });
+
+  it('lists the initialised nodes not on a version (the upgrade page), paged, for their operator only', async () => {
+    await report(a, VERSION);
+    await report(b, '0.9.0');
+    await report(c, '1.10.0');
+    const ids = async (query: RouteInput<typeof listInitializedNodes>['query'], as = client) => {
+      const res = await call(listInitializedNodes, { query }, as);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      return { ids: body.data.map((n: { id: number; version: string }) => n.id), total: body.total };
+    };
+    const notOn = await ids({ notVersion: VERSION, page: 1, pageSize: 50 });
+    expect(notOn.ids.sort()).toEqual([b.nodeId, c.nodeId].sort());
+    expect(notOn.total).toBe(2);
+    const first = await ids({ notVersion: VERSION, page: 1, pageSize: 1 });
+    const second = await ids({ notVersion: VERSION, page: 2, pageSize: 1 });
+    expect(first.total).toBe(2);
+    expect([...first.ids, ...second.ids].sort()).toEqual([b.nodeId, c.nodeId].sort());
+    expect(await ids({ notVersion: VERSION, upgradeStatuses: 'failed', page: 1, pageSize: 50 })).toMatchObject({
+      total: 2,
+    });
+    expect(await ids({ notVersion: '0.9.0', page: 1, pageSize: 50 })).toMatchObject({ total: 2 });
+    expect((await ids({ notVersion: '0.9.0', page: 1, pageSize: 50 })).ids).not.toContain(b.nodeId);
+
+    // Another operator sees its own node only.
+    const zone = (await call(createZone, { body: { name: 'Rival' } }, rival)).json().data.id;
+    const theirs = await joinNode(t.app, rival, 'rival-edge');
+    await call(initializeNodes, { body: { ids: [theirs.nodeId], zoneID: zone } }, rival);
+    await report(theirs, '0.1.0');
+    expect(await ids({ notVersion: VERSION, page: 1, pageSize: 50 }, rival)).toEqual({
+      ids: [theirs.nodeId],
+      total: 1,
+    });
+    expect((await ids({ notVersion: VERSION, page: 1, pageSize: 50 })).ids).not.toContain(theirs.nodeId);
+
+    const empty = await call(listInitializedNodes, rawInput({ query: { notVersion: '' } }));
+    expect(empty.json()).toMatchObject({ code: 101003, extra: { fields: [{ field: 'notVersion' }] } });
+  });
 });

@@ -6,12 +6,14 @@ import {
   type EmailSettingIn,
   getCustomerNotify,
   getEmailSetting,
+  getFrequencySetting,
   getOperatorNotify,
   getTgSetting,
   initializeNodes,
   reportProbeResults,
   saveCustomerNotify,
   saveEmailSetting,
+  saveFrequencySetting,
   saveOperatorNotify,
   saveTgSetting,
   testEmailSetting,
@@ -166,8 +168,6 @@ describe('notify settings', () => {
     expect((await as(client, getOperatorNotify)).json().data).toMatchObject({
       emails: [],
       telegram: true,
-      spikeThreshold: 1000,
-      spikeWindowMinutes: 5,
     });
     const res = await as(client, saveOperatorNotify, {
       body: {
@@ -175,13 +175,27 @@ describe('notify settings', () => {
         emails: ['noc@example.test'],
         telegram: true,
         language: 'zh_CN',
-        spikeThreshold: 3,
-        spikeWindowMinutes: 5,
       },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect((await as(client, getOperatorNotify)).json().data).toMatchObject({ emails: ['noc@example.test'] });
     expect((await as(rival, getOperatorNotify)).json().data.emails).toEqual([]);
+  });
+
+  it('the operator’s trigger rates: defaults until set, validated per field, its own', async () => {
+    expect((await as(client, getFrequencySetting)).json().data).toEqual({
+      spikeThreshold: 1000,
+      spikeWindowMinutes: 5,
+    });
+    const bad = await as(client, saveFrequencySetting, { body: { spikeThreshold: 0, spikeWindowMinutes: 1441 } });
+    expect(bad.json().code).toBe(101003);
+    expect(fieldNames(bad).sort()).toEqual(['spikeThreshold', 'spikeWindowMinutes']);
+    const saved = await as(client, saveFrequencySetting, { body: { spikeThreshold: 40, spikeWindowMinutes: 2 } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await as(client, getFrequencySetting)).json().data).toEqual({ spikeThreshold: 40, spikeWindowMinutes: 2 });
+    expect((await as(rival, getFrequencySetting)).json().data).toEqual({ spikeThreshold: 1000, spikeWindowMinutes: 5 });
+    // The customer tier has no such call.
+    expect((await as(user, getFrequencySetting)).statusCode).not.toBe(200);
   });
 
   it('the customer’s notifySetting: nothing until set, validated, its own', async () => {
@@ -264,8 +278,6 @@ describe('alerts', () => {
         emails: ['rival-noc@example.test'],
         telegram: true,
         language: 'en_US',
-        spikeThreshold: 1,
-        spikeWindowMinutes: 5,
       },
     });
   });

@@ -70,8 +70,12 @@ export const CLIENT_PATHS = {
   systemHealth: 'systemManagement/systemHealth',
   /** Outgoing URL, account verify, restrict group CIDRs (tabs: pages/client/system/SystemSettingPage.tsx). */
   systemSetting: 'systemManagement/systemSetting',
+  /** The control plane's version, the agent release it serves and the nodes not on it. */
+  systemUpgrade: 'systemManagement/systemUpgrade',
   /** The operator's default error pages. */
   errorSetting: 'systemManagement/errorSetting',
+  /** The settings every new site of the operator starts with. */
+  perdefinedSetting: 'systemManagement/perdefinedSetting',
   /** E-mail and Telegram channels and the operator's alert recipients. */
   notification: 'systemManagement/notification',
   /** The operator's licence: what it allows and uses, and the activation of an offline one. */

@@ -108,6 +108,8 @@ const CHANGES = readsByResource({
     systemSettingRoutes.getAccountVerifySetting,
     systemSettingRoutes.getRestrictCidrsSetting,
     systemSettingRoutes.getOperatorErrorPages,
+    notificationRoutes.getFrequencySetting,
+    systemSettingRoutes.getPerdefinedSetting,
   ],
   notifications: [
     notificationRoutes.getEmailSetting,

@@ -12,7 +12,7 @@ export interface ListQuery<T> {
   refetch: () => unknown;
 }
 
-type ListTableProps<T> = Omit<FitTableProps<T>, 'dataSource' | 'loading' | 'pagination' | 'locale'> & {
+export type ListTableProps<T> = Omit<FitTableProps<T>, 'dataSource' | 'loading' | 'pagination' | 'locale'> & {
   list: ListQuery<T>;
   /** Paging (and sorting) of the list: from the URL (useListSearch) or local (useLocalPaging). */
   paging: {

@@ -45,6 +45,7 @@ import { bindSiteCacheRoutes } from '../modules/sites/site-cache.routes.js';
 import { SiteCacheService } from '../modules/sites/site-cache.service.js';
 import { bindSiteRoutes } from '../modules/sites/sites.routes.js';
 import { SitesService } from '../modules/sites/sites.service.js';
+import { savedPerdefinedSetting } from '../modules/system/system-settings.service.js';
 import { CnameResolver } from '../platform/dns/cname-resolver.js';
 import { TxtResolver } from '../platform/dns/txt-resolver.js';
 import type { Binder } from '../platform/http/bind-route.js';
@@ -80,6 +81,17 @@ export function composeSites(ctx: AppContext, binder: Binder, nodes: SiteNodeSer
       capacity,
       (accountId) => nodes.statistics.monthTraffic(accountId, clock()),
       ctx.licenseLimits,
+      async (operatorId, siteId) => {
+        const start = await savedPerdefinedSetting(repos.settings, operatorId);
+        if (start)
+          await repos.siteSettings.upsertSettings(siteId, {
+            gzipEnabled: start.gzip.enabled,
+            gzipTypes: start.gzip.types,
+            gzipMinLength: start.gzip.minLength,
+            gzipUpdatedAt: new Date(),
+            errorPageLanguage: start.errorPageLanguage,
+          });
+      },
     ),
   );
   const siteAccess = new SiteAccess(repos.sites);

@@ -252,6 +252,8 @@ const initializedNodesQuery = pageQuery.extend({
   portType: z.coerce.number().pipe(portTypeSchema).optional(),
   /** The agent version exactly as reported. */
   version: z.string().max(64).optional(),
+  /** Nodes whose agent reports any other version (the upgrade page: nodes not on the served release). */
+  notVersion: z.string().min(1).max(64).optional(),
   status: nodeSwitchSchema.optional(),
   upgradeStatuses: z
     .union([nodeUpgradeStatusSchema, z.array(nodeUpgradeStatusSchema).max(NODE_UPGRADE_STATUSES.length)])

@@ -139,7 +139,15 @@ export const operatorNotifySchema = z.object({
   telegram: z.boolean(),
   /** The language of the alerts' text (the spec keeps no language per account). */
   language: zLanguage,
-  /** An attack spike: at least this many blocked requests of one site within the window. */
+});
+export type OperatorNotify = z.output<typeof operatorNotifySchema>;
+
+/**
+ * The operator's trigger rates (`client/setting/frequency`, the systemSetting "Trigger rates" tab):
+ * an attack spike is at least `spikeThreshold` blocked requests (firewall and WAF) of one site
+ * within `spikeWindowMinutes`; it raises the `attackSpike` alert. See docs/decisions.md "Trigger rates".
+ */
+export const frequencySettingSchema = z.object({
   spikeThreshold: z
     .number({ message: 'invalidValue' })
     .int({ message: 'invalidValue' })
@@ -151,7 +159,7 @@ export const operatorNotifySchema = z.object({
     .min(1, { message: 'invalidValue' })
     .max(1440, { message: 'invalidValue' }),
 });
-export type OperatorNotify = z.output<typeof operatorNotifySchema>;
+export type FrequencySetting = z.output<typeof frequencySettingSchema>;
 
 /** A customer's `notifySetting`: which of its alerts it gets and where. */
 export const customerNotifySchema = z.object({
@@ -237,7 +245,7 @@ export const getOperatorNotify = defineRoute({
   ...settings('notify'),
   access: tiers(['client'], 'client.settings.read'),
   codes: [],
-  summary: "Who gets the operator's alerts, in which language, and the attack-spike threshold (defaults until set)",
+  summary: "Who gets the operator's alerts and in which language (defaults until set)",
   request: {},
   response: dataOf(operatorNotifySchema),
 });
@@ -248,9 +256,31 @@ export const saveOperatorNotify = defineRoute({
   ...settings('notify'),
   access: tiers(['client'], 'client.settings.write'),
   codes: [],
-  summary: "Sets who gets the operator's alerts and the attack-spike threshold",
+  summary: "Sets who gets the operator's alerts",
   request: { body: operatorNotifySchema },
   response: dataOf(operatorNotifySchema),
+});
+
+export const getFrequencySetting = defineRoute({
+  id: 'client.setting.frequency',
+  method: 'GET',
+  ...settings('frequency'),
+  access: tiers(['client'], 'client.settings.read'),
+  codes: [],
+  summary: "The operator's trigger rates: the attack-spike alert's threshold and window (defaults until set)",
+  request: {},
+  response: dataOf(frequencySettingSchema),
+});
+
+export const saveFrequencySetting = defineRoute({
+  id: 'client.setting.frequency.save',
+  method: 'PUT',
+  ...settings('frequency'),
+  access: tiers(['client'], 'client.settings.write'),
+  codes: [],
+  summary: "Sets the operator's trigger rates (the attack-spike alert's threshold and window)",
+  request: { body: frequencySettingSchema },
+  response: dataOf(frequencySettingSchema),
 });
 
 export const getCustomerNotify = defineRoute({
@@ -286,6 +316,8 @@ export const notificationRoutes = {
   testTgSetting,
   getOperatorNotify,
   saveOperatorNotify,
+  getFrequencySetting,
+  saveFrequencySetting,
   getCustomerNotify,
   saveCustomerNotify,
 } as const;

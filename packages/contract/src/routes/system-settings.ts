@@ -3,8 +3,12 @@ import { dataOf, defineRoute, tiers } from '../route.js';
 import { canonicalIPEntry, isCIDR, isIP } from '../validators/ip.js';
 import { normalizeHostPort } from '../validators/url.js';
 import {
+  ERROR_PAGE_LANGUAGES,
   ERROR_PAGE_MAX_BYTES,
   ERROR_PAGE_STATUSES,
+  GZIP_DEFAULT_MIN_LENGTH,
+  GZIP_DEFAULT_TYPES,
+  gzipSettingInputSchema,
   OPERATOR_ERROR_PAGES_MAX_BYTES,
   utf8Bytes,
 } from './site-settings.js';
@@ -190,6 +194,34 @@ const errorPages = settingRoutes(
   "its nodes serve them for a site's status that has no page of its own",
 );
 
+/**
+ * The operator's predefined settings (spec `perdefinedSetting`): the site settings every new site of
+ * the operator starts with: HTTP compression and the language of the edge's own error pages. They
+ * are copied into the site when it is created; changing them later leaves existing sites as they are.
+ */
+export const perdefinedSettingSchema = z.object({
+  gzip: gzipSettingInputSchema,
+  errorPageLanguage: z.enum(ERROR_PAGE_LANGUAGES),
+});
+export type PerdefinedSettingInput = z.input<typeof perdefinedSettingSchema>;
+export type PerdefinedSetting = z.output<typeof perdefinedSettingSchema>;
+/** What a new site starts with until the operator sets otherwise (compression off, English pages). */
+export const PERDEFINED_SETTING_DEFAULT: PerdefinedSetting = {
+  gzip: { enabled: false, types: [...GZIP_DEFAULT_TYPES], minLength: GZIP_DEFAULT_MIN_LENGTH },
+  errorPageLanguage: 'en_US',
+};
+
+const perdefined = settingRoutes(
+  'perdefined',
+  'predefined settings of new sites (compression off and English error pages until set)',
+  perdefinedSettingSchema,
+  perdefinedSettingSchema,
+  'every site created afterwards starts with them; existing sites keep theirs',
+);
+
+export const getPerdefinedSetting = perdefined.get;
+export const savePerdefinedSetting = perdefined.save;
+
 export const getOutgoingUrlSetting = outgoing.get;
 export const saveOutgoingUrlSetting = outgoing.save;
 export const getAccountVerifySetting = accountVerify.get;
@@ -209,4 +241,6 @@ export const systemSettingRoutes = {
   saveRestrictCidrsSetting,
   getOperatorErrorPages,
   saveOperatorErrorPages,
+  getPerdefinedSetting,
+  savePerdefinedSetting,
 } as const;

@@ -47,7 +47,9 @@ export const enUS = {
       geoDatabase: 'Geo database',
       abuseIPs: 'Abuse IPs',
       systemSetting: 'System settings',
+      systemUpgrade: 'Version upgrade',
       errorSetting: 'Error pages',
+      perdefinedSetting: 'Predefined settings',
       logSetting: 'Log setting',
       dbBackup: 'Database backup',
       nodeExporter: 'Node exporter',
@@ -551,6 +553,18 @@ export const enUS = {
       'Each monitor node connects to the zone listen ports of every node probed. A node is down once more than half of the monitor nodes saw it fail this many times in a row.',
   },
   nodeUpgrade: {
+    page: {
+      controlPlane: 'Control plane version',
+      release: 'Agent release',
+      served: 'Version {{version}}, served to nodes',
+      none: 'None to serve',
+      nodes: 'Nodes not on version {{version}}',
+      empty: 'Every node runs version {{version}}.',
+      upgradeSelected: 'Upgrade selected ({{count}})',
+      upgradeAll: 'Upgrade all ({{count}})',
+      logsOf: 'Upgrade log of {{name}}',
+      failed: 'The version and the agent release could not be loaded.',
+    },
     latest: 'Latest agent version: {{version}}',
     unavailable:
       'This control plane has no agent release of version {{version}} to serve: build the agent ({{command}}).',
@@ -2077,6 +2091,8 @@ export const enUS = {
     'client.setting.nodeExporter.save': 'Set node exporter',
     'client.setting.tg.test': 'Send Telegram test message',
     'client.setting.notify.save': 'Set alert recipients',
+    'client.setting.frequency.save': 'Set trigger rates',
+    'client.setting.perdefined.save': 'Set predefined settings of new sites',
     'user.setting.notify.save': 'Set notification settings',
     'client.setting.dns.unprocessed.retry': 'Retry unprocessed DNS records',
     'client.setting.dns.recovery': 'Re-publish all DNS records',
@@ -2540,7 +2556,26 @@ export const enUS = {
   },
   systemSettings: {
     save: 'Save',
-    tabs: { outgoingURL: 'Outgoing URL', accountVerify: 'Account verify', restrictGroupCIDRs: 'Restrict group CIDRs' },
+    tabs: {
+      outgoingURL: 'Outgoing URL',
+      accountVerify: 'Account verify',
+      restrictGroupCIDRs: 'Restrict group CIDRs',
+      frequency: 'Trigger rates',
+    },
+    perdefined: {
+      intro:
+        'Every site you create from now on starts with these settings; its customer can change them afterwards. Sites that exist keep theirs.',
+      failed: 'The predefined settings could not be loaded.',
+      saved: 'Saved: new sites start with these settings',
+    },
+    frequency: {
+      failed: 'The trigger rates could not be loaded.',
+      intro:
+        "An attack spike is this many requests of one site blocked by the firewall and the WAF within the window: it raises the attack-spike alert to your recipients and to the site's customer (Notifications).",
+      spikeThreshold: 'Attack spike: blocked requests of one site',
+      spikeWindowMinutes: 'within (minutes)',
+      saved: 'Saved: an attack spike is {{threshold}} blocked requests of one site within {{minutes}} minute(s)',
+    },
     outgoing: {
       failed: 'The outgoing URL setting could not be loaded.',
       intro:
@@ -2786,8 +2821,6 @@ export const enUS = {
       emailsHint: 'Type an address and press Enter.',
       telegram: 'Also send to your Telegram chat',
       language: 'Language of the alerts',
-      spikeThreshold: 'Attack spike: blocked requests of one site',
-      spikeWindowMinutes: 'within (minutes)',
     },
     kinds: {
       nodeDown: 'Node down',

@@ -43,7 +43,9 @@ export const zhCN: LocaleResources = {
       geoDatabase: '地理数据库',
       abuseIPs: '恶意 IP 库',
       systemSetting: '系统设置',
+      systemUpgrade: '版本升级',
       errorSetting: '错误页面',
+      perdefinedSetting: '预设配置',
       logSetting: '日志设置',
       dbBackup: '数据库备份',
       nodeExporter: '节点指标导出',
@@ -542,6 +544,18 @@ export const zhCN: LocaleResources = {
     probeHint: '每个监控节点连接被探测节点所在区域的监听端口。超过半数的监控节点连续失败达到此次数时，节点判定为故障。',
   },
   nodeUpgrade: {
+    page: {
+      controlPlane: '控制平面版本',
+      release: '代理发布包',
+      served: '版本 {{version}}，可供节点升级',
+      none: '无可提供的发布包',
+      nodes: '未运行 {{version}} 版本的节点',
+      empty: '所有节点均已运行 {{version}} 版本。',
+      upgradeSelected: '升级所选（{{count}}）',
+      upgradeAll: '全部升级（{{count}}）',
+      logsOf: '{{name}} 的升级日志',
+      failed: '无法加载版本与代理发布包信息。',
+    },
     latest: '最新代理版本：{{version}}',
     unavailable: '此控制平面没有可提供的 {{version}} 版本代理发布包：请先构建代理（{{command}}）。',
     upToDate: '所选节点均已运行最新版本。',
@@ -2031,6 +2045,8 @@ export const zhCN: LocaleResources = {
     'client.setting.nodeExporter.save': '设置节点指标导出',
     'client.setting.tg.test': '发送 Telegram 测试消息',
     'client.setting.notify.save': '设置告警接收人',
+    'client.setting.frequency.save': '设置触发频率',
+    'client.setting.perdefined.save': '设置新网站的预设配置',
     'user.setting.notify.save': '设置通知',
     'client.setting.dns.unprocessed.retry': '重试未处理的 DNS 记录',
     'client.setting.dns.recovery': '重新发布全部 DNS 记录',
@@ -2488,7 +2504,25 @@ export const zhCN: LocaleResources = {
   },
   systemSettings: {
     save: '保存',
-    tabs: { outgoingURL: '外连地址', accountVerify: '账号验证', restrictGroupCIDRs: '限制登录地址' },
+    tabs: {
+      outgoingURL: '外连地址',
+      accountVerify: '账号验证',
+      restrictGroupCIDRs: '限制登录地址',
+      frequency: '触发频率',
+    },
+    perdefined: {
+      intro: '此后新建的每个网站都以这些设置开始，客户之后可以修改。已有网站保持原有设置。',
+      failed: '无法加载预设配置。',
+      saved: '已保存：新网站将以这些设置开始',
+    },
+    frequency: {
+      failed: '无法加载触发频率。',
+      intro:
+        '在时间窗口内单个网站被防火墙和 WAF 拦截的请求达到此数量即为攻击激增：将向您的告警接收人及该网站的客户发送攻击激增告警（通知设置）。',
+      spikeThreshold: '攻击激增：单个网站被拦截的请求数',
+      spikeWindowMinutes: '时间窗口（分钟）',
+      saved: '已保存：单个网站在 {{minutes}} 分钟内被拦截 {{threshold}} 个请求即为攻击激增',
+    },
     outgoing: {
       failed: '无法加载出站地址设置。',
       intro:
@@ -2726,8 +2760,6 @@ export const zhCN: LocaleResources = {
       emailsHint: '输入地址后按回车。',
       telegram: '同时发送到您的 Telegram 聊天',
       language: '告警语言',
-      spikeThreshold: '攻击激增：单个网站被拦截的请求数',
-      spikeWindowMinutes: '时间窗口（分钟）',
     },
     kinds: {
       nodeDown: '节点离线',

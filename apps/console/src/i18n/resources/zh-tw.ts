@@ -43,7 +43,9 @@ export const zhTW: LocaleResources = {
       geoDatabase: '地理資料庫',
       abuseIPs: '惡意 IP 庫',
       systemSetting: '系統設定',
+      systemUpgrade: '版本升級',
       errorSetting: '錯誤頁面',
+      perdefinedSetting: '預設配置',
       logSetting: '日誌設定',
       dbBackup: '資料庫備份',
       nodeExporter: '節點指標匯出',
@@ -543,6 +545,18 @@ export const zhTW: LocaleResources = {
       '每個監控節點連線被探測節點所在區域的監聽連接埠。超過半數的監控節點連續失敗達到此次數時，節點判定為故障。',
   },
   nodeUpgrade: {
+    page: {
+      controlPlane: '控制平面版本',
+      release: '代理程式發行包',
+      served: '版本 {{version}}，可供節點升級',
+      none: '無可提供的發行包',
+      nodes: '未執行 {{version}} 版本的節點',
+      empty: '所有節點皆已執行 {{version}} 版本。',
+      upgradeSelected: '升級所選（{{count}}）',
+      upgradeAll: '全部升級（{{count}}）',
+      logsOf: '{{name}} 的升級日誌',
+      failed: '無法載入版本與代理程式發行包資訊。',
+    },
     latest: '最新代理程式版本：{{version}}',
     unavailable: '此控制平面沒有可提供的 {{version}} 版本代理程式發行包：請先建置代理程式（{{command}}）。',
     upToDate: '所選節點皆已執行最新版本。',
@@ -2033,6 +2047,8 @@ export const zhTW: LocaleResources = {
     'client.setting.nodeExporter.save': '設定節點指標匯出',
     'client.setting.tg.test': '傳送 Telegram 測試訊息',
     'client.setting.notify.save': '設定告警接收人',
+    'client.setting.frequency.save': '設定觸發頻率',
+    'client.setting.perdefined.save': '設定新網站的預設配置',
     'user.setting.notify.save': '設定通知',
     'client.setting.dns.unprocessed.retry': '重試未處理的 DNS 記錄',
     'client.setting.dns.recovery': '重新發佈全部 DNS 記錄',
@@ -2490,7 +2506,25 @@ export const zhTW: LocaleResources = {
   },
   systemSettings: {
     save: '儲存',
-    tabs: { outgoingURL: '對外位址', accountVerify: '帳號驗證', restrictGroupCIDRs: '限制登入位址' },
+    tabs: {
+      outgoingURL: '對外位址',
+      accountVerify: '帳號驗證',
+      restrictGroupCIDRs: '限制登入位址',
+      frequency: '觸發頻率',
+    },
+    perdefined: {
+      intro: '此後新建的每個網站都以這些設定開始，客戶之後可以修改。既有網站保持原有設定。',
+      failed: '無法載入預設配置。',
+      saved: '已儲存：新網站將以這些設定開始',
+    },
+    frequency: {
+      failed: '無法載入觸發頻率。',
+      intro:
+        '在時間視窗內單一網站被防火牆和 WAF 攔截的請求達到此數量即為攻擊激增：將向您的告警接收人及該網站的客戶傳送攻擊激增告警（通知設定）。',
+      spikeThreshold: '攻擊激增：單一網站被攔截的請求數',
+      spikeWindowMinutes: '時間視窗（分鐘）',
+      saved: '已儲存：單一網站在 {{minutes}} 分鐘內被攔截 {{threshold}} 個請求即為攻擊激增',
+    },
     outgoing: {
       failed: '無法載入對外位址設定。',
       intro:
@@ -2729,8 +2763,6 @@ export const zhTW: LocaleResources = {
       emailsHint: '輸入地址後按 Enter。',
       telegram: '同時傳送到您的 Telegram 聊天',
       language: '告警語言',
-      spikeThreshold: '攻擊激增：單一網站被攔截的請求數',
-      spikeWindowMinutes: '時間視窗（分鐘）',
     },
     kinds: {
       nodeDown: '節點離線',

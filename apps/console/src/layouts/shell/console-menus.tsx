@@ -226,11 +226,13 @@ export const CONSOLE_MENUS: Readonly<Record<Tier, readonly MenuEntry[]>> = {
       children: [
         // Spec part 1 §2 order: systemSetting, ..., dnsSetting, cname, nginxSetting, errorSetting, ...
         { key: 'systemSetting', path: CLIENT_PATHS.systemSetting, permission: 'client.settings.read' },
+        { key: 'systemUpgrade', path: CLIENT_PATHS.systemUpgrade, permission: 'client.nodes.read' },
         { key: 'dnsSetting', path: CLIENT_PATHS.dnsSetting, permission: 'client.settings.read' },
         { key: 'cname', path: CLIENT_PATHS.cname, permission: 'client.settings.read' },
         { key: 'acmeSetting', path: CLIENT_PATHS.acmeSetting, permission: 'client.settings.read' },
         { key: 'nginxSetting', path: CLIENT_PATHS.nginxSetting, permission: 'client.settings.read' },
         { key: 'errorSetting', path: CLIENT_PATHS.errorSetting, permission: 'client.settings.read' },
+        { key: 'perdefinedSetting', path: CLIENT_PATHS.perdefinedSetting, permission: 'client.settings.read' },
         { key: 'geoDatabase', path: CLIENT_PATHS.geoDatabase, permission: 'client.settings.read' },
         { key: 'abuseIPs', path: CLIENT_PATHS.abuseIPs, permission: 'client.settings.read' },
         { key: 'logSetting', path: CLIENT_PATHS.logSetting, permission: 'client.settings.read' },

@@ -74,10 +74,14 @@ describe('console shell', () => {
     const top = [...nav.querySelectorAll(':scope > li')].map(
       (item) => item.querySelector('.ant-menu-submenu-title, .ant-menu-title-content')?.textContent,
     );
-    expect(top).toEqual(['Dashboard', 'Node management', 'User management', 'Change password']);
+    // System settings holds the version upgrade page, which reads nodes; nothing else of the group.
+    expect(top).toEqual(['Dashboard', 'Node management', 'System settings', 'User management', 'Change password']);
     fireEvent.click(within(nav).getByText('Node management'));
     expect(await within(nav).findByRole('link', { name: 'Nodes' })).toBeTruthy();
     expect(within(nav).queryByRole('link', { name: 'Zones' })).toBeNull();
+    fireEvent.click(within(nav).getByText('System settings'));
+    expect(await within(nav).findByRole('link', { name: 'Version upgrade' })).toBeTruthy();
+    expect(within(nav).queryByRole('link', { name: 'Predefined settings' })).toBeNull();
   });
 
   it('keeps the user console’s site list selected on a site’s settings', async () => {

@@ -165,11 +165,27 @@ export const CLIENT_PAGES: readonly ConsolePage[] = [
     ),
   },
   {
+    name: 'systemUpgrade',
+    path: CLIENT_PATHS.systemUpgrade,
+    lazy: lazyPage(
+      () => import('./system/SystemUpgradePage'),
+      (m) => m.SystemUpgradePage,
+    ),
+  },
+  {
     name: 'errorSetting',
     path: CLIENT_PATHS.errorSetting,
     lazy: lazyPage(
       () => import('./system/ErrorSettingPage'),
       (m) => m.ErrorSettingPage,
+    ),
+  },
+  {
+    name: 'perdefinedSetting',
+    path: CLIENT_PATHS.perdefinedSetting,
+    lazy: lazyPage(
+      () => import('./system/PerdefinedSettingPage'),
+      (m) => m.PerdefinedSettingPage,
     ),
   },
   {

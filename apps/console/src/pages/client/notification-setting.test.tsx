@@ -24,8 +24,6 @@ const notify = {
   emails: ['noc@example.com'],
   telegram: true,
   language: 'en_US',
-  spikeThreshold: 1000,
-  spikeWindowMinutes: 5,
 } as const;
 const stored = {
   host: 'smtp.example.com',

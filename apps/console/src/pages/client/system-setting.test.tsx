@@ -1,17 +1,21 @@
 import {
   getAccountVerifySetting,
+  getFrequencySetting,
   getOperatorErrorPages,
   getOutgoingUrlSetting,
+  getPerdefinedSetting,
   getRestrictCidrsSetting,
   saveAccountVerifySetting,
+  saveFrequencySetting,
   saveOperatorErrorPages,
   saveOutgoingUrlSetting,
+  savePerdefinedSetting,
   saveRestrictCidrsSetting,
 } from '@rampart/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeApiForEachTest, ok, signedInFakeApi } from '../../test/fake-api';
-import { clickButton, typeInto } from '../../test/queries';
+import { chooseOption, clickButton, typeInto } from '../../test/queries';
 import { renderAt } from '../../test/render-app';
 
 // The systemSetting page (tabs: outgoing URL, account verify, restrict group CIDRs) and the
@@ -25,6 +29,11 @@ beforeEach(() => {
   api.on(getOutgoingUrlSetting, ok({ urls: ['https://api.cloudflare.com'] }));
   api.on(getAccountVerifySetting, ok({ mode: 'off' }));
   api.on(getRestrictCidrsSetting, ok({ cidrs: [] }));
+  api.on(getFrequencySetting, ok({ spikeThreshold: 1000, spikeWindowMinutes: 5 }));
+  api.on(
+    getPerdefinedSetting,
+    ok({ gzip: { enabled: false, types: ['text/html'], minLength: 1024 }, errorPageLanguage: 'en_US' }),
+  );
   api.on(getOperatorErrorPages, ok({ pages: [{ status: 404, body: '<h1>Not ours</h1>' }] }));
 });
 
@@ -102,11 +111,72 @@ describe('systemManagement/errorSetting', () => {
   });
 });
 
+describe('trigger rates tab', () => {
+  it('saves the attack-spike rate and says what it now is', async () => {
+    api.on(saveFrequencySetting, (request) => ok(request.body));
+    renderAt(`${PAGE}?tab=frequency`);
+    const threshold = (await screen.findByLabelText('Attack spike: blocked requests of one site')) as HTMLInputElement;
+    expect(threshold.value).toBe('1000');
+    typeInto(document.body, 'Attack spike: blocked requests of one site', '250');
+    typeInto(document.body, 'within (minutes)', '2');
+    clickButton('Save');
+    await waitFor(() =>
+      expect(api.sent(saveFrequencySetting).map((r) => r.body)).toEqual([
+        { spikeThreshold: 250, spikeWindowMinutes: 2 },
+      ]),
+    );
+    expect(
+      await screen.findByText('Saved: an attack spike is 250 blocked requests of one site within 2 minute(s)'),
+    ).toBeTruthy();
+  });
+
+  it('names the field the server refuses', async () => {
+    api.on(
+      saveFrequencySetting,
+      fail(400, 101003, 'Parameter Error', {
+        fields: [{ in: 'body', field: 'spikeWindowMinutes', key: 'invalidValue', message: 'At most 1440 minutes' }],
+      }),
+    );
+    renderAt(`${PAGE}?tab=frequency`);
+    await screen.findByLabelText('within (minutes)');
+    clickButton('Save');
+    await waitFor(() => expect(api.sent(saveFrequencySetting)).toHaveLength(1));
+    expect(await screen.findByText(/At most 1440 minutes/)).toBeTruthy();
+    expect(screen.queryByText(/Saved:/)).toBeNull();
+  });
+});
+
+describe('systemManagement/perdefinedSetting', () => {
+  it('is in the menu; saves what new sites start with and says so', async () => {
+    api.on(savePerdefinedSetting, (request) => ok(request.body));
+    renderAt('/client/systemManagement/perdefinedSetting');
+    const form = await screen.findByRole('form', { name: 'Predefined settings' });
+    expect(screen.getByRole('link', { name: 'Predefined settings' }).getAttribute('href')).toBe(
+      '/client/systemManagement/perdefinedSetting',
+    );
+    fireEvent.click(screen.getByRole('switch', { name: 'Compress responses (gzip)' }));
+    fireEvent.click(await screen.findByLabelText('application/json'));
+    await chooseOption(form, 'Language of the default pages', '繁體中文');
+    clickButton('Save');
+    await waitFor(() =>
+      expect(api.sent(savePerdefinedSetting).map((r) => r.body)).toEqual([
+        {
+          gzip: { enabled: true, types: ['text/html', 'application/json'], minLength: 1024 },
+          errorPageLanguage: 'zh_TW',
+        },
+      ]),
+    );
+    expect(await screen.findByText('Saved: new sites start with these settings')).toBeTruthy();
+  });
+});
+
 describe('a setting that could not be loaded', () => {
   beforeEach(() => {
     api.on(getOutgoingUrlSetting, fail(500, 100001, 'Server Error'));
     api.on(getAccountVerifySetting, fail(500, 100001, 'Server Error'));
     api.on(getRestrictCidrsSetting, fail(500, 100001, 'Server Error'));
+    api.on(getFrequencySetting, fail(500, 100001, 'Server Error'));
+    api.on(getPerdefinedSetting, fail(500, 100001, 'Server Error'));
     api.on(getOperatorErrorPages, fail(500, 100001, 'Server Error'));
   });
   // Said with a retry, not a spinner that never ends.
@@ -114,7 +184,9 @@ describe('a setting that could not be loaded', () => {
     [PAGE, 'The outgoing URL setting could not be loaded.'],
     [`${PAGE}?tab=accountVerify`, 'The account verify setting could not be loaded.'],
     [`${PAGE}?tab=restrictGroupCIDRs`, 'The restrict group CIDRs setting could not be loaded.'],
+    [`${PAGE}?tab=frequency`, 'The trigger rates could not be loaded.'],
     ['/client/systemManagement/errorSetting', 'The default error pages could not be loaded.'],
+    ['/client/systemManagement/perdefinedSetting', 'The predefined settings could not be loaded.'],
   ])('%s says so with a retry', async (path, text) => {
     renderAt(path);
     expect(await screen.findByText(text)).toBeTruthy();

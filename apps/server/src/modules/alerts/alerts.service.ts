@@ -141,7 +141,7 @@ export class AlertsService {
       bySite.set(site, list);
     }
     for (const site of await this.repo.sitesOf([...bySite.keys()])) {
-      const notify = await this.settings.operatorNotify(site.operatorId);
+      const notify = await this.settings.frequency(site.operatorId);
       const window = notify.spikeWindowMinutes * 60;
       const blocked = (bySite.get(site.id) ?? [])
         .filter((m) => m.minute > now - window - 60)

@@ -31,6 +31,12 @@ export function bindNotifySettingRoutes(
   binder.bind(r.saveOperatorNotify, async ({ body }, { caller }) => ({
     data: await service.saveOperatorNotify(caller.operatorId, body),
   }));
+  binder.bind(r.getFrequencySetting, async (_i, { caller }) => ({
+    data: await service.frequency(caller.operatorId),
+  }));
+  binder.bind(r.saveFrequencySetting, async ({ body }, { caller }) => ({
+    data: await service.saveFrequency(caller.operatorId, body),
+  }));
   binder.bind(r.getCustomerNotify, async (_i, { caller }) => ({
     data: await service.customerNotify(await customerOf(caller.accountId)),
   }));

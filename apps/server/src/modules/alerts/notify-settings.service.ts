@@ -7,6 +7,8 @@ import {
   type EmailSetting,
   type EmailSettingIn,
   type EmailTestIn,
+  type FrequencySetting,
+  frequencySettingSchema,
   type NotifyTestResult,
   type OperatorNotify,
   operatorNotifySchema,
@@ -42,9 +44,12 @@ const OPERATOR_DEFAULT: OperatorNotify = {
   emails: [],
   telegram: true,
   language: 'en_US',
+};
+const FREQUENCY_DEFAULT: FrequencySetting = {
   spikeThreshold: DEFAULT_SPIKE_THRESHOLD,
   spikeWindowMinutes: DEFAULT_SPIKE_WINDOW_MINUTES,
 };
+const frequencyKey = (operatorId: number) => `frequency:operator:${operatorId}`;
 /** A customer's alerts until it sets where they go: every kind of its own, to nowhere. */
 const CUSTOMER_DEFAULT: CustomerNotify = {
   kinds: [...CUSTOMER_ALERT_KINDS],
@@ -183,6 +188,23 @@ export class NotifySettingsService {
     const value = { ...input, kinds: [...new Set(input.kinds)], emails: [...new Set(input.emails)] };
     await this.settings.put(operatorNotifyKey(operatorId), value);
     return value;
+  }
+
+  /**
+   * The operator's trigger rates: its own setting, else the spike threshold and window an older
+   * release kept in its alert recipients (`notify:operator:N`), else the defaults.
+   */
+  async frequency(operatorId: number): Promise<FrequencySetting> {
+    for (const key of [frequencyKey(operatorId), operatorNotifyKey(operatorId)]) {
+      const parsed = frequencySettingSchema.safeParse(await this.settings.get(key));
+      if (parsed.success) return parsed.data;
+    }
+    return FREQUENCY_DEFAULT;
+  }
+
+  async saveFrequency(operatorId: number, input: FrequencySetting): Promise<FrequencySetting> {
+    await this.settings.put(frequencyKey(operatorId), input);
+    return input;
   }
 
   async customerNotify(customerId: number): Promise<CustomerNotify> {

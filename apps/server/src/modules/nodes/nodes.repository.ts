@@ -1,5 +1,5 @@
 import type { NodeDnsStatus, NodeUpgradeStatus, SubNodeType } from '@rampart/contract';
-import { and, asc, count, desc, eq, ilike, inArray, isNull, not, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, not, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { readPage } from '../../platform/db/paging.js';
@@ -103,6 +103,7 @@ export class NodesRepository {
       value?: string | undefined;
       portType?: 7 | 4 | undefined;
       version?: string | undefined;
+      notVersion?: string | undefined;
       status?: 'on' | 'off' | undefined;
       upgradeStatuses?: NodeUpgradeStatus[] | undefined;
       subNodeType?: SubNodeType | undefined;
@@ -121,6 +122,7 @@ export class NodesRepository {
       f.zoneIDs && f.zoneIDs.length > 0 ? inArray(nodes.zoneId, f.zoneIDs) : undefined,
       f.portType !== undefined ? eq(nodes.portType, f.portType) : undefined,
       f.version ? eq(nodes.version, f.version) : undefined,
+      f.notVersion ? ne(nodes.version, f.notVersion) : undefined,
       f.status !== undefined ? eq(nodes.enabled, f.status === 'on') : undefined,
       f.upgradeStatuses && f.upgradeStatuses.length > 0 ? inArray(nodes.upgradeStatus, f.upgradeStatuses) : undefined,
       search ? nodeSearchCondition(search) : undefined,

@@ -47,6 +47,8 @@ export class SitesService {
     /** Bytes served for the customer's sites this month and the last (traffic analytics). */
     private readonly monthTraffic: (accountId: number) => Promise<{ current: number; last: number }>,
     private readonly licenseLimits: LicenseLimits,
+    /** Gives a new site its operator's predefined settings (in the creating transaction). */
+    private readonly startSettings: (operatorId: number, siteId: number) => Promise<void> = async () => {},
   ) {}
 
   async listForOperator(operatorId: number, q: Paged) {
@@ -106,7 +108,7 @@ export class SitesService {
     const id = await this.transactions.run(async () => {
       await this.licenseLimits.check(operatorId, 'sites');
       const product = await this.productWithRoom(operatorId, input.productID, 1);
-      return this.sites.insert({
+      const siteId = await this.sites.insert({
         ownerId: operatorId,
         userId,
         productId: product.id,
@@ -114,6 +116,8 @@ export class SitesService {
         tags: [...new Set(input.tags)],
         expiresAt: input.expiredAt ? new Date(input.expiredAt) : null,
       });
+      await this.startSettings(operatorId, siteId);
+      return siteId;
     });
     return this.operatorSite(operatorId, id);
   }

@@ -28,4 +28,10 @@ export function bindSystemSettingRoutes(binder: Binder, settings: SystemSettings
   binder.bind(r.saveOperatorErrorPages, async ({ body }, { caller }) => ({
     data: await settings.saveErrorPages(caller.operatorId, body),
   }));
+  binder.bind(r.getPerdefinedSetting, async (_i, { caller }) => ({
+    data: await settings.perdefined(caller.operatorId),
+  }));
+  binder.bind(r.savePerdefinedSetting, async ({ body }, { caller }) => ({
+    data: await settings.savePerdefined(caller.operatorId, body),
+  }));
 }

@@ -6,6 +6,9 @@ import {
   type OperatorErrorPagesIn,
   type OutgoingUrlSetting,
   type OutgoingUrlSettingIn,
+  PERDEFINED_SETTING_DEFAULT,
+  type PerdefinedSetting,
+  perdefinedSettingSchema,
   type RestrictCidrsSetting,
   type RestrictCidrsSettingIn,
 } from '@rampart/contract';
@@ -19,6 +22,19 @@ import type { SettingsRepository } from './settings.repository.js';
 const outgoingKey = (operatorId: number) => `outgoingURL:${operatorId}`;
 const errorPagesKey = (operatorId: number) => `errorPages:${operatorId}`;
 const policyKey = (operatorId: number) => `accountPolicy:${operatorId}`;
+const perdefinedKey = (operatorId: number) => `perdefined:${operatorId}`;
+
+/**
+ * The operator's predefined settings of new sites as it saved them; null until it does (a new site
+ * then gets no settings row, as before the setting existed).
+ */
+export async function savedPerdefinedSetting(
+  settings: SettingsRepository,
+  operatorId: number,
+): Promise<PerdefinedSetting | null> {
+  const parsed = perdefinedSettingSchema.safeParse(await settings.get(perdefinedKey(operatorId)));
+  return parsed.success ? parsed.data : null;
+}
 
 const outgoingStored = z.object({ urls: z.array(z.string()) });
 const errorPagesStored = z.object({ pages: z.array(z.object({ status: z.number().int(), body: z.string() })) });
@@ -42,6 +58,16 @@ export class SystemSettingsService {
     private readonly settings: SettingsRepository,
     private readonly transactions: Transactions,
   ) {}
+
+  async perdefined(operatorId: number): Promise<PerdefinedSetting> {
+    return (await savedPerdefinedSetting(this.settings, operatorId)) ?? PERDEFINED_SETTING_DEFAULT;
+  }
+
+  async savePerdefined(operatorId: number, input: PerdefinedSetting): Promise<PerdefinedSetting> {
+    const value = { ...input, gzip: { ...input.gzip, types: [...new Set(input.gzip.types)] } };
+    await this.settings.put(perdefinedKey(operatorId), value);
+    return value;
+  }
 
   async outgoingUrls(operatorId: number): Promise<OutgoingUrlSetting> {
     const parsed = outgoingStored.safeParse(await this.settings.get(outgoingKey(operatorId)));

@@ -6,17 +6,16 @@ import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 import { DateTime } from '../../../components/DateTime';
 import type { ListColumns } from '../../../components/FitTable';
-import { ListTable } from '../../../components/ListTable';
+import { ListTable, type ListTableProps } from '../../../components/ListTable';
 import { actionsColumn } from '../../../components/RowActions';
 import { SearchBox } from '../../../components/SearchBox';
 import { urlId, urlQuery, useListSearch } from '../../../features/lists/use-list-search';
 import { useSelectedRows } from '../../../features/lists/use-selected-rows';
 import { MonitorStateTag } from '../../../features/monitoring/MonitorStateTag';
 import { MoveNodesModal } from './MoveNodesModal';
-import { NodeActionModal } from './NodeActionModal';
+import { useNodeActionDialog } from './NodeActionModal';
 import { NodeActionsMenu } from './NodeActionsMenu';
 import { NodeDetailDrawer } from './NodeDetailDrawer';
-import type { NodeAction } from './node-actions';
 import { NODE_LIST_QUERY } from './node-refresh';
 import { SubNodeDnsFilters, useSubNodeDnsColumns } from './node-subs-dns-ui';
 import { UpgradeFilter, upgradeStatusesOf, useUpgradeStatusColumn } from './node-upgrade-ui';
@@ -63,7 +62,7 @@ export function InitializedNodesTab() {
   const zones = useQuery(routeQuery('client', zoneRoutes.metaZones, {}));
   const { selected, rowSelection, clear } = useSelectedRows<InitializedNode>();
   const [moving, setMoving] = useState<InitializedNode[] | null>(null);
-  const [action, setAction] = useState<NodeAction | null>(null);
+  const actions = useNodeActionDialog(clear);
   const openNodeId = urlId(search.filters.node);
   const openNode = nodes.data?.data.find((node) => node.id === openNodeId) ?? null;
 
@@ -180,7 +179,7 @@ export function InitializedNodesTab() {
         <Button size="small" onClick={() => search.setFilters({ node: String(node.id) })}>
           {t('nodeOps:details')}
         </Button>
-        <NodeActionsMenu nodes={[node]} label={t('nodeOps:more')} size="small" onPick={setAction} />
+        <NodeActionsMenu nodes={[node]} label={t('nodeOps:more')} size="small" onPick={actions.open} />
       </Space>
     )),
   ];
@@ -232,20 +231,22 @@ export function InitializedNodesTab() {
           onSearch={(text) => search.setFilters({ value: text })}
         />
         <Space style={{ marginLeft: 'auto' }}>
-          <NodeActionsMenu nodes={selected} label={t('nodeOps:bulk', { count: selected.length })} onPick={setAction} />
+          <NodeActionsMenu
+            nodes={selected}
+            label={t('nodeOps:bulk', { count: selected.length })}
+            onPick={actions.open}
+          />
           <Button disabled={selected.length === 0} onClick={() => setMoving(selected)}>
             {t('move.selected', { count: selected.length })}
           </Button>
         </Space>
       </Flex>
-      <ListTable<InitializedNode>
-        rowKey="id"
+      <InitializedNodesTable
         columns={columns}
         list={nodes}
         paging={search}
         emptyText={t('emptyInitialized')}
         rowSelection={rowSelection}
-        quietRefresh
       />
       <MoveNodesModal
         nodes={moving}
@@ -255,15 +256,13 @@ export function InitializedNodesTab() {
           clear();
         }}
       />
-      <NodeActionModal
-        action={action}
-        onClose={() => setAction(null)}
-        onDone={() => {
-          setAction(null);
-          clear();
-        }}
-      />
+      {actions.dialog}
       <NodeDetailDrawer node={openNode} onClose={() => search.setFilters({ node: undefined })} />
     </>
   );
+}
+
+/** A table of initialised nodes (this tab's, the version upgrade page's): keyed by id, reloaded without a spinner. */
+export function InitializedNodesTable(props: Omit<ListTableProps<InitializedNode>, 'rowKey' | 'quietRefresh'>) {
+  return <ListTable<InitializedNode> rowKey="id" quietRefresh {...props} />;
 }

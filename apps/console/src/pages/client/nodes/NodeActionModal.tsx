@@ -1,5 +1,6 @@
 import { dailyTimeSchema, nodeOperationRoutes as ops, PORT_TYPES } from '@rampart/contract';
 import { Form, Input, Radio, Switch } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { changes } from '../../../app/resource-changes';
@@ -91,4 +92,23 @@ export function NodeActionModal({
       )}
     </FormModal>
   );
+}
+
+/**
+ * The action dialog of a node list: `open` starts an action on rows, `dialog` is rendered once by
+ * the list; the list's selection is cleared when the action is done.
+ */
+export function useNodeActionDialog(clearSelection: () => void) {
+  const [action, setAction] = useState<NodeAction | null>(null);
+  const dialog = (
+    <NodeActionModal
+      action={action}
+      onClose={() => setAction(null)}
+      onDone={() => {
+        setAction(null);
+        clearSelection();
+      }}
+    />
+  );
+  return { open: setAction, dialog };
 }

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { routeQuery } from '../../../app/route-query';
 
 /** The command that builds the agent release the control plane serves (a command, not a text to translate). */
-const BUILD_AGENT = 'npm run build -w @rampart/edge';
+export const BUILD_AGENT = 'npm run build -w @rampart/edge';
 
 const STATUS_COLORS: Record<NodeUpgradeStatus, string> = {
   none: 'default',

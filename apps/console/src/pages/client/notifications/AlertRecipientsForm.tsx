@@ -1,10 +1,10 @@
 import { ALERT_KINDS, type OperatorNotify } from '@rampart/contract';
 import type { FormInstance } from 'antd';
-import { Button, Form, InputNumber, Space, Switch } from 'antd';
+import { Button, Form, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RecipientFields } from '../../../features/notifications/RecipientFields';
 
-/** The operator's own alerts: recipients, its Telegram chat or not, the attack-spike threshold. */
+/** The operator's own alerts: recipients and its Telegram chat or not (the attack-spike rate: the Trigger rates tab). */
 export function OperatorRecipientsForm(props: {
   form: FormInstance<OperatorNotify>;
   value: OperatorNotify;
@@ -26,14 +26,6 @@ export function OperatorRecipientsForm(props: {
       <Form.Item name="telegram" label={t('recipients.telegram')} valuePropName="checked">
         <Switch />
       </Form.Item>
-      <Space>
-        <Form.Item name="spikeThreshold" label={t('recipients.spikeThreshold')}>
-          <InputNumber min={1} />
-        </Form.Item>
-        <Form.Item name="spikeWindowMinutes" label={t('recipients.spikeWindowMinutes')}>
-          <InputNumber min={1} max={1440} />
-        </Form.Item>
-      </Space>
       <div>
         <Button type="primary" htmlType="submit" loading={props.saving}>
           {t('save')}

@@ -11,7 +11,7 @@ import { OperatorRecipientsForm } from './AlertRecipientsForm';
 import { EmailSettingForm } from './EmailSettingForm';
 import { TelegramSettingForm } from './TelegramSettingForm';
 
-const RECIPIENT_FIELDS = ['kinds', 'emails', 'telegram', 'language', 'spikeThreshold', 'spikeWindowMinutes'];
+const RECIPIENT_FIELDS = ['kinds', 'emails', 'telegram', 'language'];
 
 /**
  * `/client/systemManagement/notification`: the operator's e-mail and Telegram channels (each with

@@ -5,17 +5,19 @@ import { useSearchParams } from 'react-router';
 import { useCan } from '../../../app/account-context';
 import { PageTitle } from '../../../components/PageTitle';
 import { AccountVerifyTab } from './AccountVerifyTab';
+import { FrequencyTab } from './FrequencyTab';
 import { OutgoingUrlTab, RestrictCidrsTab } from './ListSettingTabs';
 
 /**
  * The page's tabs, in order: one entry each (its key is the `tab` query value and its title's
  * `systemSettings:tabs.<key>` text). Another system setting adds its key and its tab here.
  */
-type TabKey = 'outgoingURL' | 'accountVerify' | 'restrictGroupCIDRs';
+type TabKey = 'outgoingURL' | 'accountVerify' | 'restrictGroupCIDRs' | 'frequency';
 export const SYSTEM_SETTING_TABS: readonly { key: TabKey; Tab: ComponentType<{ canWrite: boolean }> }[] = [
   { key: 'outgoingURL', Tab: OutgoingUrlTab },
   { key: 'accountVerify', Tab: AccountVerifyTab },
   { key: 'restrictGroupCIDRs', Tab: RestrictCidrsTab },
+  { key: 'frequency', Tab: FrequencyTab },
 ];
 
 /** `/client/systemManagement/systemSetting` (spec part 1 §2 `systemSetting`): the operator's system settings. */

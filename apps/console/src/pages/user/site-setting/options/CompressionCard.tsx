@@ -11,6 +11,32 @@ import { ListEmpty } from '../../../../components/ListEmpty';
 type Values = Required<GzipSettingInput>;
 const FIELDS = ['enabled', 'types', 'minLength'] as const;
 
+/**
+ * The compression fields (on or off, the types, the minimum length) of a form, under `prefix` when
+ * given (the operator's predefined settings keep them under `gzip`).
+ */
+export function CompressionFields({ enabled, prefix }: { enabled: boolean; prefix?: string }) {
+  const { t } = useTranslation('siteSettings');
+  const name = (field: string) => (prefix ? [prefix, field] : field);
+  return (
+    <>
+      <Form.Item name={name('enabled')} label={t('gzip.enabled')} valuePropName="checked">
+        <Switch aria-label={t('gzip.enabled')} />
+      </Form.Item>
+      <Form.Item
+        name={name('types')}
+        label={t('gzip.types')}
+        rules={[{ required: enabled, type: 'array', min: enabled ? 1 : 0, message: t('gzip.typesRequired') }]}
+      >
+        <Checkbox.Group options={GZIP_TYPES.map((type) => ({ label: type, value: type }))} disabled={!enabled} />
+      </Form.Item>
+      <Form.Item name={name('minLength')} label={t('gzip.minLength')} extra={t('gzip.minLengthHint')}>
+        <InputNumber min={0} max={GZIP_MAX_MIN_LENGTH} precision={0} disabled={!enabled} />
+      </Form.Item>
+    </>
+  );
+}
+
 /** Compression on or off, the response types to compress and the minimum length in bytes. */
 export function CompressionCard({ siteId }: { siteId: number }) {
   const { t } = useTranslation('siteSettings');
@@ -34,19 +60,7 @@ export function CompressionCard({ siteId }: { siteId: number }) {
         <ListEmpty text="" failed onRetry={() => setting.refetch()} />
       ) : (
         <Form<Values> form={form} layout="vertical" onFinish={(values) => save.mutate(values)}>
-          <Form.Item name="enabled" label={t('gzip.enabled')} valuePropName="checked">
-            <Switch aria-label={t('gzip.enabled')} />
-          </Form.Item>
-          <Form.Item
-            name="types"
-            label={t('gzip.types')}
-            rules={[{ required: enabled, type: 'array', min: enabled ? 1 : 0, message: t('gzip.typesRequired') }]}
-          >
-            <Checkbox.Group options={GZIP_TYPES.map((type) => ({ label: type, value: type }))} disabled={!enabled} />
-          </Form.Item>
-          <Form.Item name="minLength" label={t('gzip.minLength')} extra={t('gzip.minLengthHint')}>
-            <InputNumber min={0} max={GZIP_MAX_MIN_LENGTH} precision={0} disabled={!enabled} />
-          </Form.Item>
+          <CompressionFields enabled={enabled} />
           <Button type="primary" htmlType="submit" loading={save.isPending}>
             {t('save')}
           </Button>
