@@ -6,6 +6,7 @@ export * from './edge/cache-urls.js';
 export * from './edge/challenge.js';
 export * from './edge/data-plane.js';
 export * from './edge/geo.js';
+export * from './edge/plane.js';
 export * from './edge/ip-ranges.js';
 export * from './edge/l4-counters.js';
 export * from './edge/l4-rules.js';
