@@ -110,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     metrics,
     transactions,
+    db: transactions.db,
     repos,
     box,
     mailer: new Mailer(repos.settings, box, config.smtpUrl, outgoing),

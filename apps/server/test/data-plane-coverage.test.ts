@@ -74,18 +74,26 @@ describe('data-plane triggers', () => {
     );
     const uncovered = [...read].filter((name) => tables.includes(name) && !covered.has(name)).sort();
     // A table the builder starts reading gets a trigger in its migration, or joins this list with a reason.
-    expect(uncovered).toEqual([
-      // The node's own row and its zone decide which plane it polls and the plane's meta, read at every poll.
-      'nodes',
-      // The operator's settings (pages, nginx, exporter) travel in the plane's meta, read at every answer.
-      'system_settings',
-      // Layer 4 and the zone's listen ports: the snapshot route's part, rebuilt per node.
-      'site_ports',
-      'zone_ports',
-      'zones',
-    ].sort());
+    expect(uncovered).toEqual(
+      [
+        // The node's own row and its zone decide which plane it polls and the plane's meta, read at every poll.
+        'nodes',
+        // The operator's settings (pages, nginx, exporter) travel in the plane's meta, read at every answer.
+        'system_settings',
+        // Layer 4 and the zone's listen ports: the snapshot route's part, rebuilt per node.
+        'site_ports',
+        'zone_ports',
+        'zones',
+      ].sort(),
+    );
     // The tables whose reads depend on data the fixture has none of are covered too.
-    for (const name of ['certificates', 'site_modules', 'site_module_rules', 'site_auth_credentials', 'site_auth_groups']) {
+    for (const name of [
+      'certificates',
+      'site_modules',
+      'site_module_rules',
+      'site_auth_credentials',
+      'site_auth_groups',
+    ]) {
       expect(covered.has(name)).toBe(true);
     }
   });

@@ -11,7 +11,8 @@ export const PLANE_HASH_MODULUS = 2 ** 48;
 /** JSON with every object's keys sorted (arrays keep their order): equal values give equal text. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
   const object = value as Record<string, unknown>;
   const keys = Object.keys(object)
     .filter((key) => object[key] !== undefined)
@@ -21,7 +22,10 @@ export function canonicalJson(value: unknown): string {
 
 /** sha256(kind + "\0" + key + "\0" + canonicalJson(value)), its first 12 hex digits. */
 export function entryHash(kind: string, key: string, value: unknown): string {
-  return createHash('sha256').update(`${kind}\0${key}\0${canonicalJson(value)}`).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(`${kind}\0${key}\0${canonicalJson(value)}`)
+    .digest('hex')
+    .slice(0, 12);
 }
 
 /** A 12-hex-digit hash as a number (below 2^48). */
