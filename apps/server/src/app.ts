@@ -173,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     nodes: repos.nodes,
     changes: ctx.changes,
     snapshots: edge.snapshots,
+    planeEntries: edge.planeEntries,
     domainProofJob,
     analyticsJob: analytics.job,
     logExportJob: analytics.exportJob,
@@ -226,6 +227,8 @@ declare module 'fastify' {
       nodes: NodesRepository;
       changes: ConfigChanges;
       snapshots: SnapshotsService;
+      /** The data plane's entry builder (tests shorten its log retention). */
+      planeEntries: import('./modules/snapshots/plane-entries.js').PlaneEntryBuilder;
       domainProofJob: DomainProofJob;
       analyticsJob: AnalyticsJob;
       logExportJob: LogExportJob;

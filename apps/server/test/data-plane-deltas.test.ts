@@ -7,6 +7,7 @@ import {
   createCertificate,
   createDomains,
   createProduct,
+  dataPlaneSchema,
   deleteCacheRules,
   deleteDomains,
   entryId,
@@ -25,7 +26,8 @@ import { planeHash } from '@rampart/contract/plane-hash';
 import type { CallArgs } from '@rampart/contract/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount } from './helpers/accounts.js';
+import { DomainsRepository } from '../src/modules/domains/domains.repository.js';
+import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { nodeSend, sendAs, type Token } from './helpers/call.js';
 import { makeCertificate } from './helpers/certificates.js';
@@ -103,8 +105,8 @@ async function expectConverged(state: NodeState): Promise<void> {
   );
   expect(full.planeHash).toBe(state.plane);
   const snapshot = await f.snapshot();
-  const dataPlane = snapshot.dataPlane;
-  expect(byId(state.values())).toEqual(byId(planeEntryValues(dataPlane as DataPlane)));
+  const dataPlane: DataPlane = dataPlaneSchema.parse(snapshot.dataPlane);
+  expect(byId(state.values())).toEqual(byId(planeEntryValues(dataPlane)));
   expect(state.meta).toMatchObject({
     cacheEpoch: dataPlane.cacheEpoch,
     limits: dataPlane.limits,
@@ -380,4 +382,87 @@ describe('the data plane as deltas', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     if (answer?.type === 'delta') expect(answer.changes.map((c) => c.key)).toContain('woken.shop.example');
   });
+
+  it('compacts the log beyond its row count and its age, and answers a node behind it with a full plane', async () => {
+    const entries = t.app.rampart.planeEntries;
+    const state = new NodeState();
+    state.apply((await poll()) as PlaneAnswer);
+    const count = async () =>
+      Number(
+        (
+          (await t.db.database.db.execute(sql`SELECT count(*)::int AS n FROM dp_changes`)) as unknown as {
+            rows: { n: number }[];
+          }
+        ).rows[0]?.n,
+      );
+    try {
+      // Beyond 3 rows behind the head: older rows go, and a since below the floor gets a full plane.
+      entries.retention = { ms: 3_600_000, rows: 3 };
+      await f.addDomains([
+        'c1.shop.example',
+        'c2.shop.example',
+        'c3.shop.example',
+        'c4.shop.example',
+        'c5.shop.example',
+      ]);
+      await poll({ since: state.since, plane: state.plane, meta: state.metaHash }); // builds (and compacts)
+      await f.addDomains(['c6.shop.example']);
+      const behind = await poll({ since: state.since, plane: state.plane, meta: state.metaHash });
+      expect(behind?.type).toBe('full');
+      expect(await count()).toBeLessThanOrEqual(3);
+      // Older than the retention: every row goes.
+      state.apply(behind as PlaneAnswer);
+      entries.retention = { ms: 0, rows: 1_000_000 };
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await f.addDomains(['c7.shop.example']);
+      await poll();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await f.addDomains(['c8.shop.example']);
+      expect((await poll({ since: state.since, plane: state.plane, meta: state.metaHash }))?.type).toBe('full');
+      expect(await count()).toBeLessThanOrEqual(1);
+    } finally {
+      entries.retention = { ms: 3_600_000, rows: 200_000 };
+    }
+  });
+
+  it('measures the build of one domain change with 10,000 domains present (printed, not asserted)', async () => {
+    const repo = new DomainsRepository(t.db.database.db);
+    const site = await operatorCalls(t.app, f.client).site('big', await rootId(t.app, 'user'), f.productId);
+    const state = new NodeState();
+    state.apply((await poll()) as PlaneAnswer);
+    let started = performance.now();
+    const ids = await repo.insertMany(
+      Array.from({ length: 10_000 }, (_, i) => ({ siteId: site, name: `m${i}.big.example`, proofStatus: 2 as const })),
+    );
+    await t.db.database.db.execute(sql`INSERT INTO domain_upstreams (domain_id, ip, port)
+      SELECT id, '127.0.0.1', 8080 FROM domains WHERE site_id = ${site}`);
+    const insertMs = performance.now() - started;
+    started = performance.now();
+    const first = await state.sync();
+    const firstMs = performance.now() - started;
+    expect(first?.type).toBe('delta');
+    if (first?.type === 'delta') expect(first.changes.filter((c) => c.kind === 'domain')).toHaveLength(10_000);
+    // One domain of the 10,000-domain site, and one of a small site beside it.
+    const one = ids[4321] as number;
+    await asUser(setDomainsForceSSL, { params: { siteId: site }, body: { domainIDs: [one], forceSSL: true } });
+    started = performance.now();
+    const built = await t.app.rampart.planeEntries.build();
+    const bigSiteMs = performance.now() - started;
+    expect(built.changed).toBe(true);
+    const change = await state.sync();
+    expect(change?.type === 'delta' ? change.changes.map((c) => c.key) : []).toEqual(['m4321.big.example']);
+    await f.addDomains(['small-change.shop.example']);
+    started = performance.now();
+    await t.app.rampart.planeEntries.build();
+    const smallSiteMs = performance.now() - started;
+    started = performance.now();
+    const small = await state.sync();
+    const answerMs = performance.now() - started;
+    expect(small?.type).toBe('delta');
+    await expectConverged(state);
+    console.log(
+      `data-plane build (${t.db.database.driver}): insert 10,000 domains ${insertMs.toFixed(0)} ms; first build and delta of them ${firstMs.toFixed(0)} ms; ` +
+        `one domain change in the 10,000-domain site ${bigSiteMs.toFixed(0)} ms; one domain added to a small site beside it ${smallSiteMs.toFixed(0)} ms; its delta answered in ${answerMs.toFixed(0)} ms`,
+    );
+  }, 180_000);
 });

@@ -61,7 +61,8 @@ export class PlaneEntryBuilder {
     private readonly builder: SnapshotBuilder,
     private readonly repository: SnapshotRepository,
     private readonly clock: Clock,
-    private readonly retention: LogRetention = DEFAULT_RETENTION,
+    /** How long and how much of the log is kept (tests shorten it). */
+    public retention: LogRetention = DEFAULT_RETENTION,
   ) {}
 
   /** Builds what is dirty (coalesced in this process: callers meanwhile share the one run). */
