@@ -38,15 +38,22 @@ async function queriesDuring(fn: () => Promise<unknown>): Promise<string[]> {
     }
     return seen;
   }
+  // The pool answers most queries itself, a checked-out client the rest (transactions).
   const query = pg.Client.prototype.query;
+  const poolQuery = pg.Pool.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, text: unknown, ...rest: unknown[]) {
     record(text);
     return (query as (...args: unknown[]) => unknown).call(this, text, ...rest);
+  } as never;
+  pg.Pool.prototype.query = function (this: pg.Pool, text: unknown, ...rest: unknown[]) {
+    record(text);
+    return (poolQuery as (...args: unknown[]) => unknown).call(this, text, ...rest);
   } as never;
   try {
     await fn();
   } finally {
     pg.Client.prototype.query = query;
+    pg.Pool.prototype.query = poolQuery;
   }
   return seen;
 }

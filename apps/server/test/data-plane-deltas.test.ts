@@ -33,6 +33,7 @@ import { nodeSend, sendAs, type Token } from './helpers/call.js';
 import { makeCertificate } from './helpers/certificates.js';
 import { joinNode } from './helpers/edge-node.js';
 import { operatorCalls, webProduct } from './helpers/operators.js';
+import { random } from './helpers/random.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -113,17 +114,6 @@ async function expectConverged(state: NodeState): Promise<void> {
     challenge: dataPlane.challenge,
   });
   for (const domain of dataPlane.domains) expect(domain.forceSSLCode).toBe(state.meta?.forceSSLCode);
-}
-
-/** A small deterministic generator (mulberry32), so a failing sequence can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, f.client, route, ...args);

@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { edgeChallengeSchema } from './challenge.js';
 import {
   type DataPlane,
-  dataPlaneSchema,
-  type EdgeDomain,
   edgeAcmeChallengeSchema,
   edgeCachePolicySchema,
   edgeCertificateSchema,
@@ -134,52 +132,4 @@ export function planeEntryValues(plane: DataPlane): Map<string, unknown> {
   for (const settings of plane.settings) out.set(entryId('settings', String(settings.id)), settings);
   for (const firewall of plane.firewalls) out.set(entryId('firewall', String(firewall.id)), firewall);
   return out;
-}
-
-/** The data plane a node serves from its entries and meta (the agent's view of a plane). */
-export function dataPlaneOf(entries: Iterable<PlaneEntry>, meta: PlaneMeta, version: string): DataPlane {
-  const plane: DataPlane = {
-    version,
-    cacheEpoch: meta.cacheEpoch,
-    limits: meta.limits,
-    challenge: meta.challenge,
-    domains: [],
-    certificates: [],
-    caches: [],
-    modules: [],
-    settings: [],
-    firewalls: [],
-    ...(meta.geoDatabase ? { geoDatabase: meta.geoDatabase } : {}),
-    ...(meta.abuseIPs ? { abuseIPs: meta.abuseIPs } : {}),
-    ...(meta.errorPages ? { errorPages: meta.errorPages } : {}),
-  };
-  const acme: z.infer<typeof edgeAcmeChallengeSchema>[] = [];
-  for (const entry of entries) {
-    const value = entry.value as never;
-    switch (entry.kind) {
-      case 'domain':
-        plane.domains.push({ ...(value as PlaneDomain), forceSSLCode: meta.forceSSLCode } as EdgeDomain);
-        break;
-      case 'certificate':
-        plane.certificates.push(value);
-        break;
-      case 'cache':
-        plane.caches.push(value);
-        break;
-      case 'module':
-        plane.modules.push(value);
-        break;
-      case 'settings':
-        plane.settings.push(value);
-        break;
-      case 'firewall':
-        plane.firewalls.push(value);
-        break;
-      case 'acme':
-        acme.push(...(value as typeof acme));
-        break;
-    }
-  }
-  if (acme.length > 0) plane.acmeChallenges = acme;
-  return dataPlaneSchema.parse(plane);
 }
