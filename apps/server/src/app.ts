@@ -110,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock,
     metrics,
     transactions,
+    db: transactions.db,
     repos,
     box,
     mailer: new Mailer(repos.settings, box, config.smtpUrl, outgoing),
@@ -176,6 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     nodes: repos.nodes,
     changes: ctx.changes,
     snapshots: edge.snapshots,
+    planeEntries: edge.planeEntries,
     domainProofJob,
     analyticsJob: analytics.job,
     logExportJob: analytics.exportJob,
@@ -229,6 +231,8 @@ declare module 'fastify' {
       nodes: NodesRepository;
       changes: ConfigChanges;
       snapshots: SnapshotsService;
+      /** The data plane's entry builder (tests shorten its log retention). */
+      planeEntries: import('./modules/snapshots/plane-entries.js').PlaneEntryBuilder;
       domainProofJob: DomainProofJob;
       analyticsJob: AnalyticsJob;
       logExportJob: LogExportJob;

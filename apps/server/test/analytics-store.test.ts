@@ -14,6 +14,7 @@ import {
   rollupsOf,
 } from '../src/modules/analytics/rollups.js';
 import { StatisticsQueries } from '../src/modules/analytics/statistics.queries.js';
+import { random } from './helpers/random.js';
 import {
   clickhouseRequest,
   createReopenableAnalyticsStore,
@@ -30,17 +31,6 @@ import {
 const DAY = 86_400;
 /** A UTC midnight: the events straddle it. */
 const T0 = Date.UTC(2024, 0, 10) / 1000;
-
-/** A small deterministic generator, so a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STATUSES = [200, 200, 204, 301, 304, 404, 444, 499, 500, 502, 903, 999, 0];
 const METHODS = ['GET', 'GET', 'POST', 'DELETE', 'PUT', 'HEAD', 'PATCH', 'OPTIONS', 'PROPFIND', ''];

@@ -167,6 +167,15 @@ describe('audit log', () => {
       'auth_tickets',
       // Written by the nodes' reports, not by a person (an attack would flood the log); unblocking is an audited call.
       'blocked_ips',
+      // The data plane's entries, change log and dirty marks: written by triggers and the entry builder.
+      'dp_changes',
+      'dp_dirty_membership',
+      'dp_dirty_sites',
+      'dp_entries',
+      'dp_plane_changes',
+      'dp_plane_versions',
+      'dp_planes',
+      'dp_state',
       // The log push job's delivery log: written by the job, not by a person.
       'log_push_logs',
       'monitor_events',

@@ -12,6 +12,7 @@ export * from './edge/l4-rules.js';
 export * from './edge/modules.js';
 export * from './edge/nginx-tuning.js';
 export * from './edge/node-exporter.js';
+export * from './edge/plane.js';
 export * from './edge/real-ip.js';
 export * from './edge/reputation.js';
 export * from './edge/stream-ports.js';

@@ -9,6 +9,7 @@ import type { SystemSettingsService } from '../modules/system/system-settings.se
 import type { ConfigChanges } from '../platform/changes.js';
 import type { Clock } from '../platform/clock.js';
 import type { SecretBox } from '../platform/crypto/secret-box.js';
+import type { Db } from '../platform/db/database.js';
 import type { Transactions } from '../platform/db/request-transaction.js';
 import type { OutgoingGuard } from '../platform/http/outgoing.js';
 import type { Mailer } from '../platform/mail/mailer.js';
@@ -67,6 +68,8 @@ export interface AppContext {
   readonly metrics: ControlPlaneMetrics;
   /** Runs a block all or none inside the call's transaction (a savepoint). */
   readonly transactions: Transactions;
+  /** The request-scoped database (the one the repositories hold), for the data plane's log (modules/snapshots/plane-*.ts). */
+  readonly db: Db;
   readonly repos: Repositories;
   readonly box: SecretBox;
   readonly mailer: Mailer;

@@ -24,6 +24,8 @@ import { edgeModulesOf } from '../modules/site-modules/site-modules.edge.js';
 import { edgeStreamPorts } from '../modules/site-ports/site-ports.edge.js';
 import { edgeSiteSettings } from '../modules/site-settings/site-settings.edge.js';
 import { edgeCachePolicies } from '../modules/sites/site-cache.edge.js';
+import { PlaneService } from '../modules/snapshots/plane.service.js';
+import { PlaneEntryBuilder } from '../modules/snapshots/plane-entries.js';
 import { SnapshotBuilder } from '../modules/snapshots/snapshot-builder.js';
 import { SnapshotsService } from '../modules/snapshots/snapshots.service.js';
 import { bindSubNodeRoutes } from '../modules/sub-nodes/sub-nodes.routes.js';
@@ -47,43 +49,45 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
   // The operators' reputation lists (their routes are bound with the sites' setting: composition/sites.ts).
   const abuseIPs = new AbuseIPsService(transactions, repos.abuseIPs);
   const nodeExporter = new NodeExporterService(repos.settings);
-  const snapshots = new SnapshotsService(
-    new SnapshotBuilder(
-      repos.snapshot,
-      {
-        streamPorts: (ownerId, nodeGroups, listenPorts, now) =>
-          edgeStreamPorts(repos.sitePorts, ownerId, nodeGroups, listenPorts, now),
-        cachePolicies: (siteIds) => edgeCachePolicies(repos.siteCache, siteIds),
-        modules: (domainIds) => edgeModulesOf(repos.siteModules, domainIds),
-        siteSettings: async (siteIds) =>
-          withTrafficThrottle(
-            await edgeSiteSettings(repos.siteSettings, siteIds),
-            await repos.traffic.throttled(siteIds),
-          ),
-        firewalls: (siteIds) => edgeFirewalls(repos.firewallRules, siteIds, (ids) => repos.blockList.blockedSites(ids)),
-        domainAccess: (domainIds) => edgeDomainAccess(repos.domainAccess, domainIds),
-        domainAuth: (domains) => edgeDomainAuth(repos.siteAuth, box, domains),
-        nginxTuning: (ownerId) => operatorNginxTuning(repos.settings, ownerId),
-        challenge: (ownerId, firewalls, now) =>
-          firewallsChallenge(firewalls) ? edgeChallengeKeys(config.secret, ownerId, now) : noChallenge(),
-        geoDatabase: (ownerId) => geo.hashOf(ownerId),
-        abuseIPs: (ownerId, firewalls) =>
-          firewalls.some((f) => f.reputation) ? abuseIPs.hashOf(ownerId) : Promise.resolve(null),
-        acmeChallenges: (domainIds) => repos.autoCertificates.challengesOf(domainIds),
-        nodeExporter: (ownerId) => nodeExporter.get(ownerId),
-        errorPages: async (ownerId) => (await ctx.systemSettings.errorPages(ownerId)).pages,
-        l4: (ownerId, streamPorts, zone) =>
-          edgeL4(repos.firewallL4, streamPorts, zone, () => geo.countryNetworks(ownerId)),
-      },
-      box,
-      { domains: ctx.capacity.domainLimit },
-    ),
-    changes,
-    clock,
-    (nodeId, problem) => app.log.warn({ nodeId, problem }, 'node snapshot incomplete'),
+  const snapshotBuilder = new SnapshotBuilder(
+    repos.snapshot,
+    {
+      streamPorts: (ownerId, nodeGroups, listenPorts, now) =>
+        edgeStreamPorts(repos.sitePorts, ownerId, nodeGroups, listenPorts, now),
+      cachePolicies: (siteIds) => edgeCachePolicies(repos.siteCache, siteIds),
+      modules: (domainIds) => edgeModulesOf(repos.siteModules, domainIds),
+      siteSettings: async (siteIds) =>
+        withTrafficThrottle(
+          await edgeSiteSettings(repos.siteSettings, siteIds),
+          await repos.traffic.throttled(siteIds),
+        ),
+      firewalls: (siteIds) => edgeFirewalls(repos.firewallRules, siteIds, (ids) => repos.blockList.blockedSites(ids)),
+      domainAccess: (domainIds) => edgeDomainAccess(repos.domainAccess, domainIds),
+      domainAuth: (domains) => edgeDomainAuth(repos.siteAuth, box, domains),
+      nginxTuning: (ownerId) => operatorNginxTuning(repos.settings, ownerId),
+      challenge: (ownerId, firewalls, now) =>
+        firewallsChallenge(firewalls) ? edgeChallengeKeys(config.secret, ownerId, now) : noChallenge(),
+      geoDatabase: (ownerId) => geo.hashOf(ownerId),
+      abuseIPs: (ownerId, firewalls) =>
+        firewalls.some((f) => f.reputation) ? abuseIPs.hashOf(ownerId) : Promise.resolve(null),
+      acmeChallenges: (domainIds) => repos.autoCertificates.challengesOf(domainIds),
+      nodeExporter: (ownerId) => nodeExporter.get(ownerId),
+      errorPages: async (ownerId) => (await ctx.systemSettings.errorPages(ownerId)).pages,
+      l4: (ownerId, streamPorts, zone) =>
+        edgeL4(repos.firewallL4, streamPorts, zone, () => geo.countryNetworks(ownerId)),
+    },
+    box,
+    { domains: ctx.capacity.domainLimit },
+  );
+  const snapshots = new SnapshotsService(snapshotBuilder, changes, clock, (nodeId, problem) =>
+    app.log.warn({ nodeId, problem }, 'node snapshot incomplete'),
   );
   // Held node polls would otherwise keep a graceful shutdown waiting for up to their full wait.
   app.addHook('preClose', async () => snapshots.close());
+  // The data plane as entries and deltas (docs/data-plane-deltas.md), built lazily when a node polls it.
+  const planeEntries = new PlaneEntryBuilder(ctx.db, transactions, snapshotBuilder, repos.snapshot, clock);
+  const planes = new PlaneService(ctx.db, planeEntries, snapshotBuilder, changes, clock);
+  app.addHook('preClose', async () => planes.close());
   const monitorStatus = new MonitorStatusService(repos.monitorStatus);
   // Queued node commands wake the agents' command polls, as configuration changes wake snapshot polls.
   const nodeCommands = new NodeCommandsService(
@@ -101,6 +105,7 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
     binder,
     nodesService,
     snapshots,
+    planes,
     ctx.publicUrl,
     (node, version) => upgrades.reported(node.nodeId, node.ownerId, version),
     (operatorId, nodeIds) => monitorStatus.statesOf(operatorId, nodeIds),
@@ -123,5 +128,5 @@ export function composeEdge(ctx: AppContext, binder: Binder) {
       changes,
     ),
   );
-  return { snapshots, monitorStatus, nodeCommands, nodeSettings, geo, abuseIPs, nodeExporter };
+  return { snapshots, planes, planeEntries, monitorStatus, nodeCommands, nodeSettings, geo, abuseIPs, nodeExporter };
 }

@@ -3,6 +3,7 @@ import { dataPlaneSchema } from '../edge/data-plane.js';
 import { l4RulesSchema } from '../edge/l4-rules.js';
 import { nginxTuningSchema } from '../edge/nginx-tuning.js';
 import { NODE_EXPORTER_DEFAULT, nodeExporterSchema } from '../edge/node-exporter.js';
+import { planeAnswerSchema } from '../edge/plane.js';
 import { edgeRealIpSchema, NO_REAL_IP } from '../edge/real-ip.js';
 import { edgeStreamPortsSchema, NODE_FAILED_PORTS_MAX, nodeFailedPortSchema } from '../edge/stream-ports.js';
 import { pageQuery } from '../http.js';
@@ -357,10 +358,44 @@ export const getNodeSnapshot = defineRoute({
   response: dataOf(edgeSnapshotSchema.nullable()),
 });
 
+export const getNodePlane = defineRoute({
+  id: 'edge.plane',
+  api: 'edge',
+  method: 'GET',
+  path: '/plane',
+  access: nodeAccess,
+  codes: [],
+  summary:
+    "Long poll for the node's data plane as entries (docs/data-plane-deltas.md): the changes since `since` " +
+    '(a delta), or every entry (full) when `since` is absent, older than the kept log, or `plane` (the plane ' +
+    'hash the node holds at `since`) differs from the one answered for it; null when nothing changed within `wait`',
+  tags: ['edge'],
+  request: {
+    query: z.object({
+      since: z
+        .string()
+        .regex(/^[0-9]{1,19}$/)
+        .optional(),
+      plane: z
+        .string()
+        .regex(/^[0-9a-f]{12}$/)
+        .optional(),
+      /** The hash of the meta the node holds: a different meta is answered even when no entry changed. */
+      meta: z
+        .string()
+        .regex(/^[0-9a-f]{12}$/)
+        .optional(),
+      wait: z.coerce.number().int().min(0).max(EDGE_SNAPSHOT_MAX_WAIT_SECONDS).default(0),
+    }),
+  },
+  response: dataOf(planeAnswerSchema.nullable()),
+});
+
 export const nodeRoutes = {
   registerNode,
   reportNodeStatus,
   getNodeSnapshot,
+  getNodePlane,
   listUninitializedNodes,
   listInitializedNodes,
   nodeInfo,

@@ -1,5 +1,6 @@
 import { type NodeMonitorStatus, nodeRoutes } from '@rampart/contract';
 import type { Binder } from '../../platform/http/bind-route.js';
+import type { PlaneService } from '../snapshots/plane.service.js';
 import type { SnapshotsService } from '../snapshots/snapshots.service.js';
 import { nodeInfoLines } from './join-commands.js';
 import type { NodesService } from './nodes.service.js';
@@ -8,6 +9,7 @@ export function bindNodeRoutes(
   binder: Binder,
   nodes: NodesService,
   snapshots: SnapshotsService,
+  planes: PlaneService,
   publicUrl: (origin: string) => string,
   /** Hears each status report's agent version (it ends a node's upgrade). */
   versionReported: (node: { nodeId: number; ownerId: number }, version: string) => Promise<void>,
@@ -24,6 +26,17 @@ export function bindNodeRoutes(
     try {
       const json = await snapshots.poll(node.nodeId, query.version, query.wait, hangUp.signal);
       return reply.type('application/json; charset=utf-8').send(`{"data":${json ?? 'null'}}`);
+    } finally {
+      reply.raw.off('close', onClose);
+    }
+  });
+  binder.bind(nodeRoutes.getNodePlane, async ({ query }, { node, reply }) => {
+    const hangUp = new AbortController();
+    const onClose = () => hangUp.abort();
+    reply.raw.once('close', onClose);
+    try {
+      const { wait, ...known } = query;
+      return { data: await planes.poll(node.nodeId, known, wait, hangUp.signal) };
     } finally {
       reply.raw.off('close', onClose);
     }

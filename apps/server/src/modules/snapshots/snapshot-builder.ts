@@ -30,7 +30,7 @@ import {
   ZONE_LIMIT_MAX,
 } from '@rampart/contract';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
-import type { NodeGroups, SnapshotRepository } from './snapshot.repository.js';
+import type { NodeGroups, ServedDomainRow, SnapshotRepository } from './snapshot.repository.js';
 import { fitSites, type LeftOutSite, type SnapshotLimits } from './snapshot-fit.js';
 
 export { type LeftOutSite, SnapshotBuildError, type SnapshotLimits } from './snapshot-fit.js';
@@ -190,12 +190,82 @@ export interface EdgeProjections {
   ): Promise<{ l4: L4Rules | null; leftOut: { siteId: number; reason: string }[] }>;
 }
 
+type NodeRow = Awaited<ReturnType<SnapshotRepository['nodeWithZone']>>;
+
+/** The node's own values of its data plane (both paths: the snapshot and the plane's meta). */
+export function nodeOwnValues(node: NodeRow): Pick<DataPlane, 'cacheEpoch' | 'limits'> {
+  const cacheEpoch = node?.cacheEpoch ?? 0;
+  // The zone's limits (docs/decisions.md "Zone limits") hold for every host, served or not, so
+  // they ride along even when the node serves no domain.
+  const limits: DataPlane['limits'] =
+    node?.status === 'initialized' && node.zoneId !== null
+      ? {
+          invalidDomainPerMinute: node.invalidDomainLimitCount ?? 0,
+          tlsHandshakesPerMinute: node.tlsLimitCount ?? 0,
+        }
+      : { ...NO_ZONE_LIMITS };
+  return { cacheEpoch, limits };
+}
+
+/** The zone's force-SSL redirect code for the node's domains. */
+export function nodeForceSSLCode(node: NodeRow): EdgeDomain['forceSSLCode'] {
+  return (node?.forceSSLRedirectCode ?? DEFAULT_FORCE_SSL_CODE) as EdgeDomain['forceSSLCode'];
+}
+
 /** A node's snapshot with the sites it could not carry. */
 export interface BuiltSnapshot {
   snapshot: EdgeSnapshot;
   leftOut: LeftOutSite[];
   /** The snapshot as JSON text ({@link snapshotJson}). */
   json: string;
+}
+
+/** What a set of sites puts into a data plane ({@link SnapshotBuilder.siteParts}). */
+export interface SiteParts {
+  /** Every domain of the rows in their order, namesakes included ({@link uniqueNames}). */
+  readonly domains: EdgeDomain[];
+  readonly siteOf: Map<number, number>;
+  readonly certificates: EdgeCertificate[];
+  readonly caches: EdgeCachePolicy[];
+  readonly modules: EdgeModule[];
+  readonly settings: EdgeSiteSettings[];
+  readonly firewalls: EdgeFirewall[];
+}
+
+/**
+ * One domain per name: a served domain's name is unique among live claims (the partial unique
+ * index); a disabled one gives way to a served namesake of `rows`, and to an earlier disabled one.
+ */
+export function uniqueNames(domains: readonly EdgeDomain[], rows: readonly ServedDomainRow[]): EdgeDomain[] {
+  const servedNames = new Set(rows.filter((row) => row[8]).map((row) => row[1]));
+  const disabledNames = new Set<string>();
+  return domains.filter((domain) => {
+    if (domain.enabled) return true;
+    if (servedNames.has(domain.name) || disabledNames.has(domain.name)) return false;
+    disabledNames.add(domain.name);
+    return true;
+  });
+}
+
+/** Of `parts`, what `domains` use (by their certificate, cache, module, settings and firewall ids). */
+export function usedParts(
+  domains: readonly EdgeDomain[],
+  parts: SiteParts,
+): Pick<DataPlane, 'certificates' | 'caches' | 'modules' | 'settings' | 'firewalls'> {
+  const usedCerts = new Set(domains.map((d) => d.certificateId));
+  const usedCaches = new Set(domains.map((d) => d.cacheId));
+  const usedSettings = new Set(domains.map((d) => d.settingsId));
+  const usedFirewalls = new Set(domains.map((d) => d.firewallId));
+  const usedModules = new Set(
+    domains.flatMap((d) => (d.modules ? Object.values(d.modules).filter((m) => m !== null) : [])),
+  );
+  return {
+    certificates: parts.certificates.filter((cert) => usedCerts.has(cert.id)),
+    caches: parts.caches.filter((policy) => usedCaches.has(policy.id)),
+    modules: parts.modules.filter((module) => usedModules.has(module.id)),
+    settings: parts.settings.filter((entry) => usedSettings.has(entry.id)),
+    firewalls: parts.firewalls.filter((entry) => usedFirewalls.has(entry.id)),
+  };
 }
 
 export class SnapshotBuilder {
@@ -242,17 +312,7 @@ export class SnapshotBuilder {
   ): Promise<{ content: SnapshotContent; shared: SerializedPlane }> {
     const node = await this.repository.nodeWithZone(nodeId);
     const nodeExporter = (node && (await this.projections.nodeExporter?.(node.ownerId))) || NODE_EXPORTER_DEFAULT;
-    const cacheEpoch = node?.cacheEpoch ?? 0;
-    // The zone's limits (docs/decisions.md "Zone limits") hold for every host, served or not, so
-    // they ride along even when the node serves no domain.
-    const limits: DataPlane['limits'] =
-      node?.status === 'initialized' && node.zoneId !== null
-        ? {
-            invalidDomainPerMinute: node.invalidDomainLimitCount ?? 0,
-            tlsHandshakesPerMinute: node.tlsLimitCount ?? 0,
-          }
-        : { ...NO_ZONE_LIMITS };
-    const ownPart = { version: 'pending', cacheEpoch, limits };
+    const ownPart = { version: 'pending', ...nodeOwnValues(node) };
     const withOwn = (plane: SharedDataPlane, shared: SerializedPlane = serializePlane(plane)) => ({
       dataPlane: { ...plane, ...ownPart },
       shared,
@@ -277,7 +337,7 @@ export class SnapshotBuilder {
       };
       return { content, shared };
     }
-    const forceSSLCode = (node.forceSSLRedirectCode ?? DEFAULT_FORCE_SSL_CODE) as EdgeDomain['forceSSLCode'];
+    const forceSSLCode = nodeForceSSLCode(node);
     const ports = await this.repository.zonePorts(node.zoneId);
     const zoneLevel = {
       initialized: true,
@@ -350,27 +410,14 @@ export class SnapshotBuilder {
   }
 
   /**
-   * The data plane of the owner's sites served through `groupIds` at `now` (with the zone's
-   * force-SSL redirect code), but for the node's own values (filled in by `content`), with the sites
-   * left out of it.
+   * What the sites of `domainRows` put into a data plane (every domain, a disabled namesake of
+   * another included: {@link uniqueNames} picks), each value from that feature's projection: the
+   * one code both the whole snapshot and the per-site entries (plane-entries.ts) are built with.
    */
-  private async sharedPlane(
-    ownerId: number,
-    groupIds: readonly number[],
+  async siteParts(
+    domainRows: readonly ServedDomainRow[],
     forceSSLCode: EdgeDomain['forceSSLCode'],
-    now: Date,
-  ): Promise<SharedPlane> {
-    const leftOut: Omit<LeftOutSite, 'name'>[] = [];
-    // The operator's default pages, once per node (size-bounded: OPERATOR_ERROR_PAGES_MAX_BYTES); a
-    // node without sites answers unknown hosts with them too.
-    const errorPages = (await this.projections.errorPages?.(ownerId)) ?? [];
-    const done = (plane: SharedDataPlane): SharedPlane => {
-      const withPages = errorPages.length === 0 ? plane : { ...plane, errorPages };
-      return { plane: withPages, leftOut, ...serializePlane(withPages) };
-    };
-    if (groupIds.length === 0) return done(emptyPlane());
-    const domainRows = await this.repository.servedDomains(ownerId, this.repository.groupsFilter(groupIds), now);
-    if (domainRows.length === 0) return done(emptyPlane());
+  ): Promise<SiteParts> {
     const siteIds = [...new Set(domainRows.map((row) => row[7]))];
     const caches = await this.projections.cachePolicies(siteIds);
     const cached = new Set(caches.map((policy) => policy.id));
@@ -397,12 +444,8 @@ export class SnapshotBuilder {
     }
     const firewallOf = (domainId: number, siteId: number) =>
       withFirewall.has(siteId) && (!onlyLists.has(siteId) || access.has(domainId)) ? siteId : null;
-    const all: EdgeDomain[] = [];
+    const domains: EdgeDomain[] = [];
     const siteOf = new Map<number, number>();
-    // One entry per name: a served domain's name is unique among live claims (the partial unique
-    // index); a disabled one gives way to it, and to an earlier disabled namesake.
-    const servedNames = new Set(domainRows.filter((row) => row[8]).map((row) => row[1]));
-    const disabledNames = new Set<string>();
     for (const [
       id,
       name,
@@ -418,10 +461,8 @@ export class SnapshotBuilder {
     ] of domainRows) {
       const settingsId = withSettings.has(siteId) ? siteId : null;
       if (!serves) {
-        if (servedNames.has(name) || disabledNames.has(name)) continue;
-        disabledNames.add(name);
         siteOf.set(id, siteId);
-        all.push({
+        domains.push({
           id,
           name,
           enabled: false,
@@ -440,7 +481,7 @@ export class SnapshotBuilder {
       // The API refuses this (401008); a row in that state is skipped rather than breaking the node.
       if (!upstreams.some((u) => !u.backup)) continue;
       siteOf.set(id, siteId);
-      all.push({
+      domains.push({
         id,
         name,
         enabled: true,
@@ -462,38 +503,82 @@ export class SnapshotBuilder {
         },
       });
     }
-
-    const certIds = [...new Set(all.map((d) => d.certificateId).filter((id): id is number => id !== null))];
+    const certIds = [...new Set(domains.map((d) => d.certificateId).filter((id): id is number => id !== null))];
     const certRows = await this.repository.certificates(certIds);
-    const certs: EdgeCertificate[] = certRows.map((c) => ({
+    const certificates: EdgeCertificate[] = certRows.map((c) => ({
       id: c.id,
       certPem: c.certPem,
       keyPem: this.box.open(c.keySealed),
     }));
+    return { domains, siteOf, certificates, caches, modules: siteModules.modules, settings, firewalls };
+  }
+
+  /**
+   * The owner-level values of a plane with these firewalls (the plane's meta but for the node's own):
+   * the same projections {@link sharedPlane} puts into the snapshot.
+   */
+  async ownerValues(ownerId: number, firewalls: readonly EdgeFirewall[], now: Date) {
+    const errorPages = (await this.projections.errorPages?.(ownerId)) ?? [];
+    const geoDatabase = (await this.projections.geoDatabase?.(ownerId)) ?? null;
+    const abuseIPs = (await this.projections.abuseIPs?.(ownerId, firewalls)) ?? null;
+    return {
+      challenge: this.projections.challenge(ownerId, firewalls, now),
+      ...(geoDatabase === null ? {} : { geoDatabase }),
+      ...(abuseIPs === null ? {} : { abuseIPs }),
+      ...(errorPages.length === 0 ? {} : { errorPages }),
+    };
+  }
+
+  /** The node and its groups, as the snapshot reads them. */
+  async nodeAndGroups(nodeId: number) {
+    const node = await this.repository.nodeWithZone(nodeId);
+    const groupIds = node ? await this.repository.nodeGroupIds(nodeId) : [];
+    return { node, groupIds };
+  }
+
+  /** The ACME challenges of these domains being issued (none without the projection). */
+  async acmeChallenges(domainIds: number[]): Promise<EdgeAcmeChallenge[]> {
+    return (await this.projections.acmeChallenges?.(domainIds)) ?? [];
+  }
+
+  /**
+   * The data plane of the owner's sites served through `groupIds` at `now` (with the zone's
+   * force-SSL redirect code), but for the node's own values (filled in by `content`), with the sites
+   * left out of it.
+   */
+  private async sharedPlane(
+    ownerId: number,
+    groupIds: readonly number[],
+    forceSSLCode: EdgeDomain['forceSSLCode'],
+    now: Date,
+  ): Promise<SharedPlane> {
+    const leftOut: Omit<LeftOutSite, 'name'>[] = [];
+    // The operator's default pages, once per node (size-bounded: OPERATOR_ERROR_PAGES_MAX_BYTES); a
+    // node without sites answers unknown hosts with them too.
+    const errorPages = (await this.projections.errorPages?.(ownerId)) ?? [];
+    const done = (plane: SharedDataPlane): SharedPlane => {
+      const withPages = errorPages.length === 0 ? plane : { ...plane, errorPages };
+      return { plane: withPages, leftOut, ...serializePlane(withPages) };
+    };
+    if (groupIds.length === 0) return done(emptyPlane());
+    const domainRows = await this.repository.servedDomains(ownerId, this.repository.groupsFilter(groupIds), now);
+    if (domainRows.length === 0) return done(emptyPlane());
+    const parts = await this.siteParts(domainRows, forceSSLCode);
+    const all = uniqueNames(parts.domains, domainRows);
     const planWithout = (out: ReadonlySet<number>): DataPlane => {
-      const domains = out.size === 0 ? all : all.filter((d) => !out.has(siteOf.get(d.id) ?? 0));
-      const usedCerts = new Set(domains.map((d) => d.certificateId));
-      const usedCaches = new Set(domains.map((d) => d.cacheId));
-      const usedSettings = new Set(domains.map((d) => d.settingsId));
-      const usedFirewalls = new Set(domains.map((d) => d.firewallId));
-      const usedModules = new Set(
-        domains.flatMap((d) => (d.modules ? Object.values(d.modules).filter((m) => m !== null) : [])),
-      );
-      const planFirewalls = firewalls.filter((entry) => usedFirewalls.has(entry.id));
+      const domains = out.size === 0 ? all : all.filter((d) => !out.has(parts.siteOf.get(d.id) ?? 0));
+      const used = usedParts(domains, parts);
       return {
         // Measured with the largest values a node's own part can take, so that it fits every node.
         version: 'pending',
         cacheEpoch: MAX_CACHE_EPOCH,
         limits: { invalidDomainPerMinute: ZONE_LIMIT_MAX, tlsHandshakesPerMinute: ZONE_LIMIT_MAX },
         domains,
-        certificates: certs.filter((cert) => usedCerts.has(cert.id)),
-        caches: caches.filter((policy) => usedCaches.has(policy.id)),
-        modules: siteModules.modules.filter((module) => usedModules.has(module.id)),
-        settings: settings.filter((entry) => usedSettings.has(entry.id)),
-        firewalls: planFirewalls,
-        challenge: this.projections.challenge(ownerId, planFirewalls, now),
+        ...used,
+        challenge: this.projections.challenge(ownerId, used.firewalls, now),
       };
     };
+    const siteOf = parts.siteOf;
     const fitted = fitSites(all, siteOf, planWithout, this.limits);
     leftOut.push(...fitted.leftOut);
     const { version: _v, cacheEpoch: _c, limits: _l, ...plane } = fitted.plane;
@@ -502,7 +587,7 @@ export class SnapshotBuilder {
     // The operator's reputation list, only for a node one of whose sites uses it.
     const abuseIPs = (await this.projections.abuseIPs?.(ownerId, plane.firewalls)) ?? null;
     // Challenges of the domains the node carries, served or not (docs/decisions.md "Automatic certificates").
-    const acmeChallenges = (await this.projections.acmeChallenges?.(plane.domains.map((d) => d.id))) ?? [];
+    const acmeChallenges = await this.acmeChallenges(plane.domains.map((d) => d.id));
     return done({
       ...plane,
       ...(geoDatabase === null ? {} : { geoDatabase }),

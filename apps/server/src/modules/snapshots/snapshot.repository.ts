@@ -117,12 +117,38 @@ export class SnapshotRepository {
    * has none (the edge answers its "disabled" page and never reaches an origin).
    */
   async servedDomains(ownerId: number, nodeGroup: NodeGroups, now: Date): Promise<ServedDomainRow[]> {
-    const servedSites = this.db
+    return this.domainRows(sql`d.site_id IN ${this.servedSites(ownerId, nodeGroup)}`, now);
+  }
+
+  /** The operator's sites whose product uses one of the node's layer-7 groups (`nodeGroup`). */
+  private servedSites(ownerId: number, nodeGroup: NodeGroups) {
+    return this.db
       .selectDistinct({ id: sites.id })
       .from(sites)
       .innerJoin(productGroups, eq(productGroups.productId, sites.productId))
       .innerJoin(nodeGroups, eq(nodeGroups.id, productGroups.groupId))
       .where(and(nodeGroup, eq(nodeGroups.portType, 7), eq(sites.ownerId, ownerId)));
+  }
+
+  /** The ids of the sites a plane of the owner's nodes on `groupIds` serves, in order (plane-entries.ts). */
+  async planeSiteIds(ownerId: number, groupIds: readonly number[]): Promise<number[]> {
+    const rows = await this.servedSites(ownerId, this.groupsFilter(groupIds));
+    return rows.map((r) => r.id).sort((a, b) => a - b);
+  }
+
+  /** {@link servedDomains} of the sites among `siteIds`, whoever owns them (the entry builder's read). */
+  async domainsOfSites(siteIds: readonly number[], now: Date): Promise<ServedDomainRow[]> {
+    if (siteIds.length === 0) return [];
+    return this.domainRows(
+      sql`d.site_id IN (${sql.join(
+        siteIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+      now,
+    );
+  }
+
+  private async domainRows(siteFilter: SQL, now: Date): Promise<ServedDomainRow[]> {
     const served = await this.db.execute(sql`
       SELECT coalesce(json_agg(json_build_array(
         d.id, d.name, d.force_ssl, d.scheme, d.hash_type, d.host_name, d.certificate_id, d.site_id,
@@ -136,7 +162,7 @@ export class SnapshotRepository {
       FROM domains d JOIN sites s ON s.id = d.site_id
       CROSS JOIN LATERAL (SELECT d.enabled AND s.status = 'normal'
         AND (s.expires_at IS NULL OR s.expires_at > ${now.toISOString()}::timestamptz) AS serves) v
-      WHERE d.proof_status IN (1, 2) AND d.site_id IN ${servedSites}`);
+      WHERE d.proof_status IN (1, 2) AND ${siteFilter}`);
     const raw = (served as unknown as { rows: { doc: unknown }[] }).rows[0]?.doc;
     return (typeof raw === 'string' ? JSON.parse(raw) : raw) as ServedDomainRow[];
   }

@@ -1874,3 +1874,86 @@ export const acmeChallenges = pgTable(
     index('acme_challenges_cert_idx').on(t.autoCertificateId),
   ],
 );
+
+/*
+ * The data plane as versioned entries (docs/data-plane-deltas.md; modules/snapshots/plane-*.ts).
+ * Written by triggers (the dirty marks) and by the entry builder, never by a person: no audit trigger.
+ */
+
+/** Sites whose entries may have changed: a set (one row per site), `mark` from dp_mark_seq on every write. */
+export const dpDirtySites = pgTable('dp_dirty_sites', {
+  siteId: bigint('site_id', { mode: 'number' }).primaryKey(),
+  mark: bigint('mark', { mode: 'number' }).notNull(),
+});
+
+/** One row (id 1) while which sites a plane serves may have changed. */
+export const dpDirtyMembership = pgTable('dp_dirty_membership', {
+  id: smallint('id').primaryKey(),
+  mark: bigint('mark', { mode: 'number' }).notNull(),
+});
+
+/** Each site's current entries, with their hashes (12 hex digits). */
+export const dpEntries = pgTable(
+  'dp_entries',
+  {
+    siteId: bigint('site_id', { mode: 'number' }).notNull(),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    hash: text('hash').notNull(),
+    value: jsonb('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.kind, t.key] }), index('dp_entries_kind_key_idx').on(t.kind, t.key)],
+);
+
+/** The change log: what each build changed, by sequence (dp_seq); value and hash null: deleted. */
+export const dpChanges = pgTable(
+  'dp_changes',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    siteId: bigint('site_id', { mode: 'number' }).notNull(),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    hash: text('hash'),
+    value: jsonb('value'),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [index('dp_changes_site_seq_idx').on(t.siteId, t.seq)],
+);
+
+/** The planes nodes poll: by owner and groups, the sites they serve now. */
+export const dpPlanes = pgTable('dp_planes', {
+  planeId: bigint('plane_id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  planeKey: text('plane_key').notNull().unique(),
+  siteIds: bigint('site_ids', { mode: 'number' }).array().notNull(),
+});
+
+/** Sites that joined (added) or left a plane, in the change log's sequence. */
+export const dpPlaneChanges = pgTable(
+  'dp_plane_changes',
+  {
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    planeId: bigint('plane_id', { mode: 'number' }).notNull(),
+    siteId: bigint('site_id', { mode: 'number' }).notNull(),
+    added: boolean('added').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.planeId, t.seq, t.siteId] })],
+);
+
+/** The plane hash answered for a plane at a sequence (a node reporting another at `since` gets a full plane). */
+export const dpPlaneVersions = pgTable(
+  'dp_plane_versions',
+  {
+    planeId: bigint('plane_id', { mode: 'number' }).notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.planeId, t.seq] })],
+);
+
+/** One row (id 1): the last sequence written (head) and the oldest `since` the kept log answers (floor). */
+export const dpState = pgTable('dp_state', {
+  id: smallint('id').primaryKey(),
+  head: bigint('head', { mode: 'number' }).notNull(),
+  floor: bigint('floor', { mode: 'number' }).notNull(),
+});

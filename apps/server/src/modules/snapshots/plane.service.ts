@@ -1,0 +1,181 @@
+import type { EdgeFirewall, PlaneAnswer, PlaneChange, PlaneEntry, PlaneMeta } from '@rampart/contract';
+import { entryHash } from '@rampart/contract/plane-hash';
+import { sql } from 'drizzle-orm';
+import type { ConfigChanges } from '../../platform/changes.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import { PlaneEntryBuilder, PREFERRED_ENTRY, rowsOf } from './plane-entries.js';
+import { nodeForceSSLCode, nodeOwnValues, type SnapshotBuilder } from './snapshot-builder.js';
+
+/** A held poll looks again this often (a build another process runs, a change nobody announced). */
+const RECHECK_MS = 5000;
+/** And this often while a build is under way elsewhere or dirty sites are left. */
+const BUSY_RECHECK_MS = 250;
+
+interface EntryRow {
+  kind: PlaneEntry['kind'];
+  key: string;
+  hash: string | null;
+  value: unknown;
+}
+
+/** A node's poll of its data plane as entries: deltas since what it holds, or the full plane. */
+export class PlaneService {
+  /** Plane hashes by plane and head: computed once for every node of the plane. */
+  private readonly hashes = new Map<string, Promise<string>>();
+  private readonly closing = new AbortController();
+
+  constructor(
+    private readonly db: Db,
+    private readonly entries: PlaneEntryBuilder,
+    private readonly builder: SnapshotBuilder,
+    private readonly changes: ConfigChanges,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Answers the changes since `since` (a delta), or the whole plane (full) when the node holds
+   * none, is behind the kept log, on another plane, or reports another plane hash than the one it
+   * was answered at `since`; waits up to `waitSeconds` for a change and answers null when none came.
+   */
+  async poll(
+    nodeId: number,
+    query: { since?: string; plane?: string; meta?: string },
+    waitSeconds: number,
+    hangUp: AbortSignal,
+  ): Promise<PlaneAnswer | null> {
+    const signal = AbortSignal.any([hangUp, this.closing.signal]);
+    const deadline = Date.now() + waitSeconds * 1000;
+    for (;;) {
+      // Read before building: a change made meanwhile wakes the wait below at once.
+      const seen = this.changes.generation;
+      // Lazily: an install whose nodes poll snapshots only pays the triggers' marks.
+      const built = await this.entries.build();
+      const answer = await this.answer(nodeId, query);
+      if (answer) return answer;
+      const left = deadline - Date.now();
+      if (left <= 0 || signal.aborted) return null;
+      await this.changes.next(Math.min(left, built.again ? BUSY_RECHECK_MS : RECHECK_MS), signal, seen);
+      if (signal.aborted) return null;
+    }
+  }
+
+  /** The answer for the node now, or null when it holds the current plane and meta. */
+  async answer(nodeId: number, query: { since?: string; plane?: string; meta?: string }): Promise<PlaneAnswer | null> {
+    const { node, groupIds } = await this.builder.nodeAndGroups(nodeId);
+    if (!node) return null;
+    const serving = node.status === 'initialized' && node.zoneId !== null && node.enabled;
+    const key = PlaneEntryBuilder.planeKey(node.ownerId, serving ? groupIds : []);
+    const planeId = await this.ensurePlane(key);
+    return this.entries.readConsistent(async () => {
+      const [state] = rowsOf<{ head: string | number; floor: string | number }>(
+        await this.db.execute(sql`SELECT head, floor FROM dp_state WHERE id = 1`),
+      );
+      const head = Number(state?.head ?? 0);
+      const floor = Number(state?.floor ?? 0);
+      const planeHash = await this.planeHash(planeId, head);
+      const firewalls = rowsOf<{ value: unknown }>(
+        await this.db.execute(sql`SELECT DISTINCT ON (e.key) e.value FROM dp_entries e
+          WHERE e.kind = 'firewall' AND e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
+          ORDER BY e.key, ${PREFERRED_ENTRY}`),
+      ).map((r) => (typeof r.value === 'string' ? JSON.parse(r.value) : r.value) as EdgeFirewall);
+      const meta: PlaneMeta = {
+        ...nodeOwnValues(node),
+        forceSSLCode: nodeForceSSLCode(node),
+        ...(await this.builder.ownerValues(node.ownerId, firewalls, new Date(this.clock()))),
+      };
+      const metaHash = entryHash('meta', '', meta);
+      const since = query.since === undefined ? null : Number(query.since);
+      let known: string | null = null;
+      if (since !== null && since >= floor && since <= head) {
+        const [version] = rowsOf<{ hash: string }>(
+          await this.db.execute(sql`SELECT hash FROM dp_plane_versions WHERE plane_id = ${planeId} AND seq = ${since}`),
+        );
+        known = version?.hash ?? null;
+      }
+      await this.db.execute(sql`INSERT INTO dp_plane_versions (plane_id, seq, hash)
+        VALUES (${planeId}, ${head}, ${planeHash}) ON CONFLICT DO NOTHING`);
+      const to = String(head);
+      if (since === null || known === null || (query.plane !== undefined && query.plane !== known)) {
+        const rows = rowsOf<EntryRow>(
+          await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash, e.value FROM dp_entries e
+            WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
+            ORDER BY e.kind, e.key, ${PREFERRED_ENTRY}`),
+        );
+        const entries = rows.map((r) => ({ kind: r.kind, key: r.key, hash: r.hash ?? '', value: parsed(r.value) }));
+        return { type: 'full', to, meta, metaHash, entries, planeHash };
+      }
+      if (since === head && query.meta === metaHash) return null;
+      const rows = rowsOf<EntryRow>(
+        await this.db.execute(sql`
+          WITH cur AS (SELECT unnest(site_ids) AS site_id FROM dp_planes WHERE plane_id = ${planeId}),
+          moved AS (SELECT DISTINCT site_id FROM dp_plane_changes WHERE plane_id = ${planeId} AND seq > ${since}),
+          keys AS (
+            SELECT kind, key FROM dp_changes
+              WHERE seq > ${since} AND site_id IN (SELECT site_id FROM cur UNION SELECT site_id FROM moved)
+            UNION SELECT kind, key FROM dp_entries WHERE site_id IN (SELECT site_id FROM moved))
+          SELECT k.kind, k.key, r.hash, r.value FROM keys k LEFT JOIN LATERAL (
+            SELECT e.hash, e.value FROM dp_entries e
+            WHERE e.kind = k.kind AND e.key = k.key AND e.site_id IN (SELECT site_id FROM cur)
+            ORDER BY ${PREFERRED_ENTRY} LIMIT 1) r ON true
+          ORDER BY k.kind, k.key`),
+      );
+      const changes: PlaneChange[] = rows.map((r) =>
+        r.hash === null
+          ? { op: 'del', kind: r.kind, key: r.key }
+          : { op: 'put', kind: r.kind, key: r.key, hash: r.hash, value: parsed(r.value) },
+      );
+      return { type: 'delta', from: String(since), to, meta, metaHash, changes, planeHash };
+    });
+  }
+
+  /** The plane's id, made (with the sites it serves now) when no node polled it before. */
+  private async ensurePlane(key: string): Promise<number> {
+    const find = async () =>
+      rowsOf<{ plane_id: string | number }>(
+        await this.db.execute(sql`SELECT plane_id FROM dp_planes WHERE plane_key = ${key}`),
+      )[0];
+    const found = await find();
+    if (found) return Number(found.plane_id);
+    const sites = await this.entries.sitesOfKey(key);
+    // Under the log's lock: the site set is the one at the head the plane starts from.
+    await this.entries.readConsistentExclusive(async () => {
+      await this.db.execute(sql`INSERT INTO dp_planes (plane_key, site_ids)
+        VALUES (${key}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(sites)}::jsonb)::bigint))
+        ON CONFLICT (plane_key) DO NOTHING`);
+    });
+    const made = await find();
+    if (!made) throw new Error(`plane ${key} could not be made`);
+    return Number(made.plane_id);
+  }
+
+  /** The sum of the plane's entries' hashes (mod 2^48) at `head`, once per plane and head. */
+  private planeHash(planeId: number, head: number): Promise<string> {
+    const id = `${planeId}@${head}`;
+    let hash = this.hashes.get(id);
+    if (!hash) {
+      if (this.hashes.size > 1000) this.hashes.clear();
+      hash = this.db
+        .execute(sql`SELECT coalesce(sum(('x' || lpad(hash, 16, '0'))::bit(64)::bigint), 0)::text AS total FROM (
+          SELECT DISTINCT ON (e.kind, e.key) e.hash FROM dp_entries e
+          WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
+          ORDER BY e.kind, e.key, ${PREFERRED_ENTRY}) p`)
+        .then((result) => {
+          const total = BigInt(rowsOf<{ total: string }>(result)[0]?.total ?? '0');
+          return (total % 2n ** 48n).toString(16).padStart(12, '0');
+        });
+      hash.catch(() => this.hashes.delete(id));
+      this.hashes.set(id, hash);
+    }
+    return hash;
+  }
+
+  /** Ends every held poll (they answer null). */
+  close(): void {
+    this.closing.abort();
+  }
+}
+
+function parsed(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}

@@ -1,0 +1,458 @@
+import type { AnyRoute, DataPlane, PlaneAnswer, PlaneEntries, PlaneMeta } from '@rampart/contract';
+import {
+  addCacheRules,
+  addLineNodes,
+  applyPlaneChanges,
+  changeSitesProduct,
+  createCertificate,
+  createDomains,
+  createProduct,
+  dataPlaneSchema,
+  deleteCacheRules,
+  deleteDomains,
+  entryId,
+  getNodePlane,
+  initializeNodes,
+  planeAnswerSchema,
+  planeEntryValues,
+  removeLineNodes,
+  setDomainsForceSSL,
+  setDomainsStatus,
+  setGzipSetting,
+  setSitesStatus,
+  setZoneForceSSLRedirectCode,
+} from '@rampart/contract';
+import { planeHash } from '@rampart/contract/plane-hash';
+import type { CallArgs } from '@rampart/contract/testing';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DomainsRepository } from '../src/modules/domains/domains.repository.js';
+import { addAccount, rootId } from './helpers/accounts.js';
+import { signIn } from './helpers/auth.js';
+import { nodeSend, sendAs, type Token } from './helpers/call.js';
+import { makeCertificate } from './helpers/certificates.js';
+import { joinNode } from './helpers/edge-node.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
+import { random } from './helpers/random.js';
+import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+let f: SiteFixture;
+beforeAll(async () => {
+  t = await createTestApp();
+  f = await siteFixture(t);
+});
+afterAll(async () => t.close());
+
+type Query = { since?: string; plane?: string; meta?: string; wait?: number };
+
+async function poll(query: Query = {}): Promise<PlaneAnswer | null> {
+  const res = await nodeSend(t.app, f.node, getNodePlane, { query });
+  expect(res.statusCode, res.body).toBe(200);
+  const data = res.json().data;
+  if (data !== null) expect(planeAnswerSchema.safeParse(data).success).toBe(true);
+  return data;
+}
+
+/** What a node holds: entries, meta and where it is in the log, kept up to date from deltas only. */
+class NodeState {
+  entries: PlaneEntries = new Map();
+  meta: PlaneMeta | null = null;
+  metaHash: string | undefined;
+  since: string | undefined;
+  plane: string | undefined;
+  answers: PlaneAnswer[] = [];
+
+  apply(answer: PlaneAnswer): void {
+    this.answers.push(answer);
+    if (answer.type === 'full') {
+      this.entries = new Map(answer.entries.map((e) => [entryId(e.kind, e.key), e]));
+    } else {
+      expect(answer.from).toBe(this.since);
+      applyPlaneChanges(this.entries, answer.changes);
+    }
+    // The plane hash the answer names is the sum of what the node now holds.
+    expect(planeHash([...this.entries.values()].map((e) => e.hash))).toBe(answer.planeHash);
+    this.meta = answer.meta;
+    this.metaHash = answer.metaHash;
+    this.since = answer.to;
+    this.plane = answer.planeHash;
+  }
+
+  async sync(): Promise<PlaneAnswer | null> {
+    const answer = await poll({ since: this.since, plane: this.plane, meta: this.metaHash });
+    if (answer) this.apply(answer);
+    return answer;
+  }
+
+  values(): Map<string, unknown> {
+    return new Map([...this.entries].filter(([, e]) => e.kind !== 'acme').map(([id, e]) => [id, e.value]));
+  }
+}
+
+function byId(values: Map<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries([...values].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** The node's state equals a full plane of the same version and the snapshot the whole-snapshot path builds. */
+async function expectConverged(state: NodeState): Promise<void> {
+  const full = await poll();
+  expect(full?.type).toBe('full');
+  if (full?.type !== 'full') return;
+  expect(full.to).toBe(state.since);
+  expect(byId(state.values())).toEqual(
+    byId(new Map(full.entries.filter((e) => e.kind !== 'acme').map((e) => [entryId(e.kind, e.key), e.value]))),
+  );
+  expect(full.planeHash).toBe(state.plane);
+  const snapshot = await f.snapshot();
+  const dataPlane: DataPlane = dataPlaneSchema.parse(snapshot.dataPlane);
+  expect(byId(state.values())).toEqual(byId(planeEntryValues(dataPlane)));
+  expect(state.meta).toMatchObject({
+    cacheEpoch: dataPlane.cacheEpoch,
+    limits: dataPlane.limits,
+    challenge: dataPlane.challenge,
+  });
+  for (const domain of dataPlane.domains) expect(domain.forceSSLCode).toBe(state.meta?.forceSSLCode);
+}
+
+const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, f.client, route, ...args);
+const asUser = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, f.user, route, ...args);
+
+describe('the data plane as deltas', () => {
+  it('keeps a node that applies only deltas equal to the full plane and to the snapshot, over random changes', async () => {
+    const state = new NodeState();
+    const first = await state.sync();
+    expect(first?.type).toBe('full');
+    const rand = random(Number(process.env.DP_SEED ?? 25));
+    const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(rand() * list.length)];
+    const cert = await makeCertificate(['*.prop.example']);
+    const certId = (
+      await asUser(createCertificate, {
+        params: { siteId: f.siteId },
+        body: { name: 'prop', certificate: cert.certPem, privateKey: cert.keyPem },
+      })
+    ).json().data.id as number;
+    const spareGroup = await operatorCalls(t.app, f.client).group(f.zoneId, 'spare');
+    const spareProduct = (
+      await call(createProduct, { body: { name: 'Elsewhere', portType: 7, mainGroupIDs: [spareGroup] } })
+    ).json().data.id as number;
+    const mine: number[] = [];
+    let n = 0;
+    let cacheRules: number[] = [];
+    let onGroup = true;
+    let onSpare = false;
+    let forceCode: 301 | 302 = 301;
+    const steps: Array<[string, () => Promise<unknown>]> = [
+      [
+        'add domains',
+        async () => {
+          const count = 1 + Math.floor(rand() * 3);
+          const domains = Array.from({ length: count }, () => ({
+            name: `d${++n}.prop.example`,
+            upstreams: [{ ip: '127.0.0.1', port: 8080 }],
+            ...(rand() < 0.5 ? { certificateID: certId } : {}),
+          }));
+          const res = await asUser(createDomains, { params: { siteId: f.siteId }, body: { domains } });
+          expect(res.statusCode).toBe(200);
+          mine.push(...(res.json().data as { id: number }[]).map((d) => d.id));
+        },
+      ],
+      [
+        'neighbour domain',
+        async () => {
+          await f.addDomains([`n${++n}.next.example`], 'other');
+        },
+      ],
+      [
+        'remove a domain',
+        async () => {
+          const id = pick(mine);
+          if (id === undefined) return;
+          mine.splice(mine.indexOf(id), 1);
+          expect((await asUser(deleteDomains, { params: { siteId: f.siteId }, body: { ids: [id] } })).statusCode).toBe(
+            200,
+          );
+        },
+      ],
+      [
+        'disable or enable domains',
+        async () => {
+          const ids = mine.filter(() => rand() < 0.5);
+          if (ids.length === 0) return;
+          await asUser(setDomainsStatus, {
+            params: { siteId: f.siteId },
+            body: { domainIDs: ids, status: rand() < 0.5 ? 0 : 1 },
+          });
+        },
+      ],
+      [
+        'force SSL',
+        async () => {
+          if (mine.length === 0) return;
+          await asUser(setDomainsForceSSL, {
+            params: { siteId: f.siteId },
+            body: { domainIDs: mine.slice(0, 2), forceSSL: rand() < 0.5 },
+          });
+        },
+      ],
+      [
+        'cache rules',
+        async () => {
+          if (cacheRules.length > 0 && rand() < 0.5) {
+            await asUser(deleteCacheRules, { params: { siteId: f.siteId }, body: { ids: cacheRules } });
+            cacheRules = [];
+            return;
+          }
+          const res = await asUser(addCacheRules, {
+            params: { siteId: f.siteId },
+            body: { data: [{ scope: 'all', ttl: 60 }] },
+          });
+          expect(res.statusCode, res.body).toBe(200);
+          const list = res.json().data as unknown as { id: number }[] | { ids: number[] };
+          cacheRules.push(...(Array.isArray(list) ? list.map((r) => r.id) : list.ids));
+        },
+      ],
+      [
+        'gzip',
+        async () => {
+          await asUser(setGzipSetting, {
+            params: { siteId: f.siteId },
+            body: { enabled: rand() < 0.5, types: ['text/html'], minLength: 1024 + Math.floor(rand() * 100) },
+          });
+        },
+      ],
+      [
+        'pause or resume the site',
+        async () => {
+          await call(setSitesStatus, { body: { ids: [f.siteId], status: rand() < 0.5 ? 'pause' : 'normal' } });
+        },
+      ],
+      [
+        'node leaves or joins its group',
+        async () => {
+          const route = onGroup ? removeLineNodes : addLineNodes;
+          await call(route, {
+            params: { zoneID: f.zoneId, groupID: f.groupId, lineID: 'default' },
+            body: { nodeIDs: [f.node.nodeId] },
+          });
+          onGroup = !onGroup;
+        },
+      ],
+      [
+        'the site moves to a product on another group and back',
+        async () => {
+          onSpare = !onSpare;
+          await call(changeSitesProduct, {
+            body: { ids: [f.siteId], productID: onSpare ? spareProduct : f.productId },
+          });
+        },
+      ],
+      [
+        "the zone's force-SSL code",
+        async () => {
+          forceCode = forceCode === 301 ? 302 : 301;
+          await call(setZoneForceSSLRedirectCode, { params: { zoneID: f.zoneId }, body: { code: forceCode } });
+        },
+      ],
+    ];
+    const done: string[] = [];
+    let movedNode = false;
+    for (let i = 0; i < 40; i++) {
+      // Every kind of change at least once, then at random.
+      const [name, step] = (i < steps.length ? steps[i] : pick(steps)) ?? steps[0]!;
+      done.push(name);
+      await step();
+      movedNode ||= name.startsWith('node ');
+      // Sometimes two changes before the node looks: one delta carries both.
+      if (rand() < 0.3) continue;
+      const answer = await state.sync();
+      // A node whose groups changed polls another plane: it starts that one from a full answer.
+      if (!movedNode) expect(answer?.type, `step ${i} (${done.join(', ')})`).not.toBe('full');
+      movedNode = false;
+      await expectConverged(state);
+    }
+    await state.sync();
+    await expectConverged(state);
+    // Sites joined and left the plane as the product changed: those came as deltas too.
+    expect(done).toContain('the site moves to a product on another group and back');
+    // Back to serving, for the tests below.
+    await call(changeSitesProduct, { body: { ids: [f.siteId], productID: f.productId } });
+    await call(setSitesStatus, { body: { ids: [f.siteId], status: 'normal' } });
+    if (!onGroup) {
+      await call(addLineNodes, {
+        params: { zoneID: f.zoneId, groupID: f.groupId, lineID: 'default' },
+        body: { nodeIDs: [f.node.nodeId] },
+      });
+    }
+    // Entries really travelled as deltas, with puts and deletions.
+    const ops = state.answers.flatMap((a) => (a.type === 'delta' ? a.changes.map((c) => c.op) : []));
+    expect(ops).toContain('put');
+    expect(ops).toContain('del');
+  });
+
+  it("never gives a node another operator's entries, though both operators' sites are built", async () => {
+    const rivalRoot = await addAccount(t.app, 'client', 'rival');
+    const rival = await signIn(t.app, 'client', 'rival');
+    const customer = await addAccount(t.app, 'user', 'rival-customer', rivalRoot);
+    const rivalUser = await signIn(t.app, 'user', 'rival-customer');
+    const { zoneId, groupId, productId } = await webProduct(t.app, rival);
+    const rivalSite = await operatorCalls(t.app, rival).site('rival shop', customer, productId);
+    const made = await sendAs(t.app, rivalUser, createDomains, {
+      params: { siteId: rivalSite },
+      body: { domains: [{ name: 'www.rival.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const rivalNode = await joinNode(t.app, rival, 'rival-edge');
+    await sendAs(t.app, rival, initializeNodes, {
+      body: { ids: [rivalNode.nodeId], zoneID: zoneId, groupID: groupId },
+    });
+    await f.addDomains(['www.mine-only.example']);
+    const names = (answer: PlaneAnswer | null) =>
+      answer?.type === 'full' ? answer.entries.filter((e) => e.kind === 'domain').map((e) => e.key) : [];
+    const mine = names(await poll());
+    const theirs = names((await nodeSend(t.app, rivalNode, getNodePlane, { query: {} })).json().data);
+    expect(mine).toContain('www.mine-only.example');
+    expect(mine).not.toContain('www.rival.example');
+    expect(theirs).toEqual(['www.rival.example']);
+    // A delta since before the rival's change carries nothing of it either.
+    const state = new NodeState();
+    state.apply((await poll()) as PlaneAnswer);
+    await sendAs(t.app, rivalUser, createDomains, {
+      params: { siteId: rivalSite },
+      body: { domains: [{ name: 'api.rival.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+    });
+    const after = await state.sync();
+    if (after?.type === 'delta') expect(after.changes).toEqual([]);
+  });
+
+  it('answers a bulk edit of many domains of one site as one delta', async () => {
+    const state = new NodeState();
+    state.apply((await poll()) as PlaneAnswer);
+    const ids = await f.addDomains(Array.from({ length: 60 }, (_, i) => `bulk${i}.shop.example`));
+    const added = await state.sync();
+    expect(added?.type).toBe('delta');
+    await asUser(setDomainsStatus, { params: { siteId: f.siteId }, body: { domainIDs: ids, status: 0 } });
+    const answer = await state.sync();
+    expect(answer?.type).toBe('delta');
+    if (answer?.type !== 'delta') return;
+    const bulk = answer.changes.filter((c) => c.kind === 'domain' && c.key.startsWith('bulk'));
+    expect(bulk).toHaveLength(60);
+    expect(bulk.every((c) => c.op === 'put' && (c.value as { enabled: boolean }).enabled === false)).toBe(true);
+    // Nothing more to say: a poll without wait answers null.
+    expect(await state.sync()).toBeNull();
+    await expectConverged(state);
+  });
+
+  it('answers a full plane when since is older than the kept log or the plane hash differs', async () => {
+    const state = new NodeState();
+    state.apply((await poll()) as PlaneAnswer);
+    // Another plane hash than the one answered at since: full.
+    const wrong = state.plane === '000000000000' ? '000000000001' : '000000000000';
+    const mismatch = await poll({ since: state.since, plane: wrong, meta: state.metaHash });
+    expect(mismatch?.type).toBe('full');
+    // A since the log never answered (ahead of its head): full.
+    expect((await poll({ since: String(Number(state.since) + 1000) }))?.type).toBe('full');
+    // Compacted away: the floor passed since.
+    await t.db.database.db.execute(sql`UPDATE dp_state SET floor = head + 1`);
+    await f.addDomains(['after-compaction.shop.example']);
+    const old = await poll({ since: state.since, plane: state.plane, meta: state.metaHash });
+    expect(old?.type).toBe('full');
+  });
+
+  it('wakes a held poll when a change is made', async () => {
+    const state = new NodeState();
+    state.apply((await poll()) as PlaneAnswer);
+    const started = Date.now();
+    const held = poll({ since: state.since, plane: state.plane, meta: state.metaHash, wait: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await f.addDomains(['woken.shop.example']);
+    const answer = await held;
+    expect(answer?.type).toBe('delta');
+    expect(Date.now() - started).toBeLessThan(5000);
+    if (answer?.type === 'delta') expect(answer.changes.map((c) => c.key)).toContain('woken.shop.example');
+  });
+
+  it('compacts the log beyond its row count and its age, and answers a node behind it with a full plane', async () => {
+    const entries = t.app.rampart.planeEntries;
+    const state = new NodeState();
+    state.apply((await poll()) as PlaneAnswer);
+    const count = async () =>
+      Number(
+        (
+          (await t.db.database.db.execute(sql`SELECT count(*)::int AS n FROM dp_changes`)) as unknown as {
+            rows: { n: number }[];
+          }
+        ).rows[0]?.n,
+      );
+    try {
+      // Beyond 3 rows behind the head: older rows go, and a since below the floor gets a full plane.
+      entries.retention = { ms: 3_600_000, rows: 3 };
+      await f.addDomains([
+        'c1.shop.example',
+        'c2.shop.example',
+        'c3.shop.example',
+        'c4.shop.example',
+        'c5.shop.example',
+      ]);
+      await poll({ since: state.since, plane: state.plane, meta: state.metaHash }); // builds (and compacts)
+      await f.addDomains(['c6.shop.example']);
+      const behind = await poll({ since: state.since, plane: state.plane, meta: state.metaHash });
+      expect(behind?.type).toBe('full');
+      expect(await count()).toBeLessThanOrEqual(3);
+      // Older than the retention: every row goes.
+      state.apply(behind as PlaneAnswer);
+      entries.retention = { ms: 0, rows: 1_000_000 };
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await f.addDomains(['c7.shop.example']);
+      await poll();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await f.addDomains(['c8.shop.example']);
+      expect((await poll({ since: state.since, plane: state.plane, meta: state.metaHash }))?.type).toBe('full');
+      expect(await count()).toBeLessThanOrEqual(1);
+    } finally {
+      entries.retention = { ms: 3_600_000, rows: 200_000 };
+    }
+  });
+
+  it('measures the build of one domain change with 10,000 domains present (printed, not asserted)', async () => {
+    const repo = new DomainsRepository(t.db.database.db);
+    const site = await operatorCalls(t.app, f.client).site('big', await rootId(t.app, 'user'), f.productId);
+    const state = new NodeState();
+    state.apply((await poll()) as PlaneAnswer);
+    let started = performance.now();
+    const ids = await repo.insertMany(
+      Array.from({ length: 10_000 }, (_, i) => ({ siteId: site, name: `m${i}.big.example`, proofStatus: 2 as const })),
+    );
+    await t.db.database.db.execute(sql`INSERT INTO domain_upstreams (domain_id, ip, port)
+      SELECT id, '127.0.0.1', 8080 FROM domains WHERE site_id = ${site}`);
+    const insertMs = performance.now() - started;
+    started = performance.now();
+    const first = await state.sync();
+    const firstMs = performance.now() - started;
+    expect(first?.type).toBe('delta');
+    if (first?.type === 'delta') expect(first.changes.filter((c) => c.kind === 'domain')).toHaveLength(10_000);
+    // One domain of the 10,000-domain site, and one of a small site beside it.
+    const one = ids[4321] as number;
+    await asUser(setDomainsForceSSL, { params: { siteId: site }, body: { domainIDs: [one], forceSSL: true } });
+    started = performance.now();
+    const built = await t.app.rampart.planeEntries.build();
+    const bigSiteMs = performance.now() - started;
+    expect(built.changed).toBe(true);
+    const change = await state.sync();
+    expect(change?.type === 'delta' ? change.changes.map((c) => c.key) : []).toEqual(['m4321.big.example']);
+    await f.addDomains(['small-change.shop.example']);
+    started = performance.now();
+    await t.app.rampart.planeEntries.build();
+    const smallSiteMs = performance.now() - started;
+    started = performance.now();
+    const small = await state.sync();
+    const answerMs = performance.now() - started;
+    expect(small?.type).toBe('delta');
+    await expectConverged(state);
+    console.log(
+      `data-plane build (${t.db.database.driver}): insert 10,000 domains ${insertMs.toFixed(0)} ms; first build and delta of them ${firstMs.toFixed(0)} ms; ` +
+        `one domain change in the 10,000-domain site ${bigSiteMs.toFixed(0)} ms; one domain added to a small site beside it ${smallSiteMs.toFixed(0)} ms; its delta answered in ${answerMs.toFixed(0)} ms`,
+    );
+  }, 180_000);
+});
