@@ -75,8 +75,13 @@ describe('data-plane triggers', () => {
     const covered = new Set(
       (
         (await t.db.database.db.execute(sql`
-          SELECT DISTINCT c.relname AS name FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
-          WHERE g.tgname IN ('dp_dirty_site', 'dp_dirty_membership')`)) as unknown as { rows: { name: string }[] }
+          SELECT c.relname AS name FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+          WHERE g.tgname IN ('dp_dirty_site_ins', 'dp_dirty_site_upd', 'dp_dirty_site_del', 'dp_dirty_membership')
+          GROUP BY c.relname
+          -- A site table needs its three (insert, update, delete); a membership table its one.
+          HAVING count(*) FILTER (WHERE g.tgname LIKE 'dp_dirty_site%') = 3 OR bool_or(g.tgname = 'dp_dirty_membership')`)) as unknown as {
+          rows: { name: string }[];
+        }
       ).rows.map((r) => r.name),
     );
     const uncovered = [...read].filter((name) => tables.includes(name) && !covered.has(name)).sort();
