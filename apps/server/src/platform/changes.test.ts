@@ -22,4 +22,40 @@ describe('ConfigChanges', () => {
     // With no change since, it waits as before.
     expect(await changes.next(10, undefined, changes.generation)).toBe(false);
   });
+
+  it('holds a poll: looks again after a bump made while it looked, answers null when the wait ends or is aborted', async () => {
+    const changes = new ConfigChanges();
+    let looks = 0;
+    const started = Date.now();
+    // The first look sees nothing while a change lands; the look after it finds the answer at once.
+    const answer = await changes.hold(
+      async () => {
+        looks += 1;
+        if (looks === 1) changes.bump();
+        return { answer: looks === 2 ? 'changed' : null, recheckMs: 5000 };
+      },
+      10,
+      new AbortController().signal,
+    );
+    expect(answer).toBe('changed');
+    expect(looks).toBe(2);
+    expect(Date.now() - started).toBeLessThan(1000);
+    // Nothing comes: null once the wait ends, having looked again at each re-check.
+    looks = 0;
+    const none = await changes.hold(
+      async () => {
+        looks += 1;
+        return { answer: null, recheckMs: 20 };
+      },
+      0.2,
+      new AbortController().signal,
+    );
+    expect(none).toBeNull();
+    expect(looks).toBeGreaterThan(2);
+    // A hang-up ends the wait at once.
+    const hangUp = new AbortController();
+    const held = changes.hold(async () => ({ answer: null, recheckMs: 5000 }), 10, hangUp.signal);
+    hangUp.abort();
+    expect(await held).toBeNull();
+  });
 });

@@ -40,6 +40,29 @@ export class ConfigChanges {
   }
 
   /**
+   * A held poll: calls `look` until it answers something (not null), and answers that, or null once
+   * `waitSeconds` passed or `signal` aborted. Between looks it waits for a bump or the look's
+   * `recheckMs`. The generation is read before each look, so a bump made while `look` reads the
+   * data wakes the wait at once: a change is never missed.
+   */
+  async hold<T>(
+    look: () => Promise<{ answer: T | null; recheckMs: number }>,
+    waitSeconds: number,
+    signal: AbortSignal,
+  ): Promise<T | null> {
+    const deadline = Date.now() + waitSeconds * 1000;
+    for (;;) {
+      const seen = this.current;
+      const { answer, recheckMs } = await look();
+      if (answer !== null) return answer;
+      const left = deadline - Date.now();
+      if (left <= 0 || signal.aborted) return null;
+      await this.next(Math.min(left, recheckMs), signal, seen);
+      if (signal.aborted) return null;
+    }
+  }
+
+  /**
    * Resolves at the next bump or after `ms`, whichever is first; true when a bump woke it. With
    * `seen` (the generation read before the caller looked at the data), a bump that came in between
    * resolves it at once: a waiter that read, then waits, never misses a change made meanwhile.

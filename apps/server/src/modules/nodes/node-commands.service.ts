@@ -107,19 +107,17 @@ export class NodeCommandsService {
   /** The node's queued commands, now or within `waitSeconds`; an empty list when none came. */
   async poll(nodeId: number, waitSeconds: number, hangUp: AbortSignal): Promise<EdgeCommand[]> {
     const signal = AbortSignal.any([hangUp, this.closing.signal]);
-    const deadline = Date.now() + waitSeconds * 1000;
-    for (;;) {
-      // Read before looking: a command queued while the table is read wakes the wait below at once.
-      const seen = this.queued.generation;
-      const now = this.clock();
-      await this.expire(nodeId, new Date(now));
-      const taken = await this.commands.take(nodeId, new Date(now), this.deadline(now), TAKE_LIMIT);
-      if (taken.length > 0) return taken.map(presentEdgeCommand);
-      const left = deadline - Date.now();
-      if (left <= 0 || signal.aborted) return [];
-      await this.queued.next(Math.min(left, RECHECK_MS), signal, seen);
-      if (signal.aborted) return [];
-    }
+    const taken = await this.queued.hold(
+      async () => {
+        const now = this.clock();
+        await this.expire(nodeId, new Date(now));
+        const rows = await this.commands.take(nodeId, new Date(now), this.deadline(now), TAKE_LIMIT);
+        return { answer: rows.length > 0 ? rows.map(presentEdgeCommand) : null, recheckMs: RECHECK_MS };
+      },
+      waitSeconds,
+      signal,
+    );
+    return taken ?? [];
   }
 
   /** Records a node's result for one of its sent commands; anything else is 101018. */

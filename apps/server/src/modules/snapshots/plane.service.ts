@@ -45,19 +45,15 @@ export class PlaneService {
     hangUp: AbortSignal,
   ): Promise<PlaneAnswer | null> {
     const signal = AbortSignal.any([hangUp, this.closing.signal]);
-    const deadline = Date.now() + waitSeconds * 1000;
-    for (;;) {
-      // Read before building: a change made meanwhile wakes the wait below at once.
-      const seen = this.changes.generation;
-      // Lazily: an install whose nodes poll snapshots only pays the triggers' marks.
-      const built = await this.entries.build();
-      const answer = await this.answer(nodeId, query);
-      if (answer) return answer;
-      const left = deadline - Date.now();
-      if (left <= 0 || signal.aborted) return null;
-      await this.changes.next(Math.min(left, built.again ? BUSY_RECHECK_MS : RECHECK_MS), signal, seen);
-      if (signal.aborted) return null;
-    }
+    return this.changes.hold(
+      async () => {
+        // Lazily: an install whose nodes poll snapshots only pays the triggers' marks.
+        const built = await this.entries.build();
+        return { answer: await this.answer(nodeId, query), recheckMs: built.again ? BUSY_RECHECK_MS : RECHECK_MS };
+      },
+      waitSeconds,
+      signal,
+    );
   }
 
   /** The answer for the node now, or null when it holds the current plane and meta. */

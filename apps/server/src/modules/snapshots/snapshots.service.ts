@@ -112,17 +112,14 @@ export class SnapshotsService {
     hangUp: AbortSignal,
   ): Promise<string | null> {
     const signal = AbortSignal.any([hangUp, this.closing.signal]);
-    const deadline = Date.now() + waitSeconds * 1000;
-    for (;;) {
-      // Read before building: a change made while the snapshot builds wakes the wait below at once.
-      const seen = this.changes.generation;
-      const { snapshot, json } = await this.state(nodeId);
-      if (snapshot && json !== null && snapshot.version !== known) return json;
-      const left = deadline - Date.now();
-      if (left <= 0 || signal.aborted) return null;
-      await this.changes.next(Math.min(left, RECHECK_MS), signal, seen);
-      if (signal.aborted) return null;
-    }
+    return this.changes.hold(
+      async () => {
+        const { snapshot, json } = await this.state(nodeId);
+        return { answer: snapshot && json !== null && snapshot.version !== known ? json : null, recheckMs: RECHECK_MS };
+      },
+      waitSeconds,
+      signal,
+    );
   }
 
   /** Ends every held poll (they answer null); called when the control plane shuts down. */
