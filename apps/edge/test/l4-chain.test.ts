@@ -65,16 +65,11 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
    * waitUntil, and on time-out says what the agent last reported: a failed CI run keeps only the
    * message, and a rule that did not reach the kernel is the agent's story to tell.
    */
-  const until = async (probe: () => Promise<boolean>, what: string, timeoutMs = 45_000) => {
-    try {
-      await waitUntil(probe, timeoutMs, 200);
-    } catch (err) {
+  const until = (probe: () => Promise<boolean>, what: string, timeoutMs = 45_000) =>
+    waitUntil(probe, timeoutMs, 200, () => {
       const warnings = edge.logs.filter((e) => e.level === 'warn' || e.level === 'error').slice(-6);
-      throw new Error(
-        `${what}: ${err instanceof Error ? err.message : String(err)}; the agent's lastError '${edge.agent.lastError}', its last warnings ${JSON.stringify(warnings).slice(0, 1500)}`,
-      );
-    }
-  };
+      return `${what}; the agent's lastError '${edge.agent.lastError}', its last warnings ${JSON.stringify(warnings).slice(0, 1500)}`;
+    });
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'rampart-l4-chain-'));

@@ -227,12 +227,23 @@ export async function initializeFirstNode(setup: OperatorSetup, timeoutMs = 30_0
   }
 }
 
-/** Polls `probe` every `everyMs` until it answers true, up to `timeoutMs`; answers the elapsed ms. */
-export async function waitUntil(probe: () => Promise<boolean>, timeoutMs: number, everyMs = 20): Promise<number> {
+/**
+ * Polls `probe` every `everyMs` until it answers true, up to `timeoutMs`; answers the elapsed ms.
+ * On time-out the error carries `explain()` too (what was awaited, the state that kept it back):
+ * a failed CI run keeps only the message.
+ */
+export async function waitUntil(
+  probe: () => Promise<boolean>,
+  timeoutMs: number,
+  everyMs = 20,
+  explain?: () => string,
+): Promise<number> {
   const started = Date.now();
   for (;;) {
     if (await probe().catch(() => false)) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(`condition not met within ${timeoutMs} ms${explain ? `: ${explain()}` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
