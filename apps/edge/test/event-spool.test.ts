@@ -236,6 +236,31 @@ describe('the bound of the spool', () => {
   });
 });
 
+describe('what the spool says it holds', () => {
+  it('never counts fewer batches or bytes than the files still on disk, while acknowledging or dropping', async () => {
+    await writeFile(logFile, '');
+    const { spool, events } = await collector({ maxEvents: 2 });
+    await write(range('a', 6));
+    for (let i = 0; i < 3; i++) await events.tick();
+    const onDisk = async () => (await spooledBatches(spoolDir)).length;
+    expect([spool.waiting, await onDisk()]).toEqual([3, 3]);
+    const bytes = spool.bytes;
+    const oldest = spool.takeOldest();
+    if (!oldest) throw new Error('no batch to ship');
+    // Checked in the same turn as the call, before its file is gone.
+    const acknowledging = spool.acknowledge(oldest);
+    expect([spool.waiting, spool.bytes]).toEqual([3, bytes]);
+    await acknowledging;
+    expect([spool.waiting, await onDisk()]).toEqual([2, 2]);
+    const next = spool.takeOldest();
+    if (!next) throw new Error('no batch to ship');
+    const discarding = spool.discard(next);
+    expect(spool.waiting).toBe(2);
+    await discarding;
+    expect([spool.waiting, await onDisk()]).toEqual([1, 1]);
+  });
+});
+
 describe('restarts', () => {
   it('resumes from the saved cursor: every line once, none read again', async () => {
     await writeFile(logFile, '');

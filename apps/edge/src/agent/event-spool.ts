@@ -240,8 +240,9 @@ export class EventSpool {
   /** The control plane took the batch: removes it. */
   async acknowledge(batch: SpooledBatch): Promise<void> {
     this.shipping = null;
-    this.batches = this.batches.filter((b) => b.seq !== batch.seq);
+    // Removed from disk first: `waiting` counts no batch whose file is still there.
     await rm(batch.file, { force: true });
+    this.batches = this.batches.filter((b) => b.seq !== batch.seq);
   }
 
   /**
@@ -267,8 +268,8 @@ export class EventSpool {
     await this.save(next);
     this.state = next;
     this.droppedSinceStart += gone.reduce((sum, b) => sum + b.count, 0);
-    this.batches = this.batches.filter((b) => !gone.includes(b));
     for (const batch of gone) await rm(batch.file, { force: true });
+    this.batches = this.batches.filter((b) => !gone.includes(b));
     const removed = new Set(gone.map((b) => b.seq));
     this.state = { ...this.state, dropping: this.state.dropping.filter((seq) => !removed.has(seq)) };
   }

@@ -97,9 +97,10 @@ export class L4CounterSpool {
     while (this.batches.length > this.maxBatches) {
       const oldest = this.batches.find((b) => b !== this.shipping);
       if (!oldest) break;
+      // Its file first, as acknowledge: the batches held never undercount the files on disk.
+      await rm(oldest.file, { force: true });
       this.batches.splice(this.batches.indexOf(oldest), 1);
       this.dropped += oldest.count;
-      await rm(oldest.file, { force: true });
     }
   }
 
