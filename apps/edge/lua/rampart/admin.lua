@@ -3,15 +3,18 @@
 -- the secret file (written by the agent, readable by it and root only) is read by the master at
 -- start and reload (configure, from init_by_lua) and lives in the workers' memory only.
 --   PUT /config          the whole data-plane document → {version, domains, certificates, generation, hash}
---   GET /config/version  the active {version, generation, domains, certificates, hash}
---   GET /config/stats    keys per generation in the shared dict, dict capacity and free space
+--   PATCH /config        the entries that changed (a delta of the data plane) → the same, with `sum`
+--   GET /config/version  the active {version, generation, domains, certificates, hash, sum}
+--   GET /config/stats    keys in the shared dict (entries, superseded records), capacity and free space
+--   POST /config/gc      collects superseded records now (a timer does it 10 s after each apply)
 --   POST /cache/purge    {urls} → {results} (rampart.purge)
 --   GET /blocklist/events    pops up to 1,000 queued block reports → {events, dropped, full} (rampart.blocklist)
 --   POST /blocklist/unblock  {entries: [{siteId, ip}]} → {removed}: those blocks end now
 --   PUT /challenge/pool      the agent's image pool {id, code, slider} → {id, codes, sliders} (rampart.challenge_pool)
 --   GET /challenge/pool      the current pool's {id, age}; 404 when the node has none
--- A push writes a NEW generation, switches `current` to it, then retires the previous one: a
--- request reads `current` once and sees the whole old or the whole new document, never a mix.
+-- An apply (a whole document or a delta) writes its records as the next version, then moves
+-- `current` to it (rampart.store): a request reads `current` once and sees the whole old or the
+-- whole new data plane, never a mix.
 local cjson = require "cjson.safe"
 local store = require "rampart.store"
 local validate = require "rampart.validate"
@@ -77,118 +80,250 @@ local function yield()
   ngx.sleep(0)
 end
 
-local function delete_keys(keys)
-  for i, key in ipairs(keys) do
-    dict:delete(key)
-    if i % YIELD_EVERY == 0 then yield() end
-  end
+local slot_key, version_of, record = store.slot_key, store.version_of, store.record
+local SYNC_KEEP = 64 -- change lists kept (rampart.store's workers sync through them)
+local GC_GRACE = 10 -- seconds a superseded record stays readable for requests that started before
+
+-- The hash and liveness of a raw record (nil: none).
+local function record_state(raw)
+  if raw == nil then return nil, false end
+  local _, hash, value = store.decode_record(raw)
+  return hash, value ~= nil
 end
 
--- Every key of generation `gen`, found by scanning the dict: only for a push that died half-way.
-local function sweep(gen)
-  local stale = {}
-  for _, key in ipairs(dict:get_keys(0)) do
-    if store.generation_of(key) == gen then stale[#stale + 1] = key end
-  end
-  delete_keys(stale)
+local function hex_number(h)
+  return type(h) == "string" and #h == 12 and tonumber(h, 16) or nil
 end
+local MOD = 2 ^ 48
 
-local function retire(gen)
-  local keys = cjson.decode(dict:get(store.keys_key(gen)) or "")
-  if type(keys) == "table" then
-    delete_keys(keys)
+-- Superseded records of version v go once every request reads v or later (see the top of
+-- rampart.store): the record before an entry rewritten at v, and an entry deleted at v.
+local function collect(v)
+  local list = dict:get("c|" .. v)
+  local names
+  if list == "*" then
+    names = {}
+    for _, key in ipairs(dict:get_keys(0)) do
+      local kk = key:match("^%x+|e|(.*)$")
+      if kk then names[#names + 1] = kk end
+    end
   else
-    sweep(gen)
+    names = cjson.decode(list or "") or {}
   end
-  dict:delete(store.keys_key(gen))
+  for i, kk in ipairs(names) do
+    local ek = slot_key("e", kk)
+    local raw = dict:get(ek)
+    if raw ~= nil and version_of(raw) <= v then
+      dict:delete(slot_key("p", kk))
+      local _, live = record_state(raw)
+      if not live then dict:delete(ek) end
+    end
+    if i % YIELD_EVERY == 0 then yield() end
+  end
 end
 
--- Writes `doc` as a new generation and activates it. `hash`: SHA-1 (hex) of the document's bytes,
--- kept with it so the agent can tell that the data plane is the one it pushed. Returns status, body.
-local function apply(doc, hash)
+-- Runs the collections that are due (grace seconds after their version became current).
+local function collect_due(grace)
+  local due = cjson.decode(dict:get("gc") or "") or {}
+  local now, keep = ngx.now(), {}
+  local current = store.generation() or 0
+  for _, item in ipairs(due) do
+    if now - item[2] >= grace and item[1] <= current then
+      collect(item[1])
+    else
+      keep[#keep + 1] = item
+    end
+  end
+  dict:set("gc", cjson.encode(keep))
+end
+
+local function collect_later()
+  ngx.timer.at(GC_GRACE + 1, function(premature)
+    if premature then return end
+    if not dict:safe_add("push_lock", "gc", LOCK_TTL) then return end -- the next apply collects
+    pcall(collect_due, GC_GRACE)
+    dict:delete("push_lock")
+  end)
+end
+
+-- An apply a worker did not finish (it died half-way): every record it wrote goes back.
+local function repair(pending)
+  for _, key in ipairs(dict:get_keys(0)) do
+    local kk = key:match("^%x+|e|(.*)$")
+    if kk then
+      local raw = dict:get(key)
+      if raw ~= nil and version_of(raw) >= pending then
+        local pk = slot_key("p", kk)
+        local before = dict:get(pk)
+        if before ~= nil and version_of(before) < pending then
+          dict:set(key, before)
+          dict:delete(pk)
+        else
+          dict:delete(key)
+        end
+      end
+    end
+  end
+  dict:delete("c|" .. pending)
+  dict:delete("pending")
+end
+
+-- Writes `ops` ({kk, hash, clean value or nil}) as the next version and makes it current: every
+-- record is written before `current` moves, and a failure puts every record back, so requests see
+-- all of it or none. `reset`: the ops are the whole data plane (every other entry is deleted).
+-- `from`: the version the caller built on (nil: any). Returns status, body.
+local function apply(version, ops, opts)
   local interrupted = dict:get("pending")
-  if interrupted then sweep(interrupted) end
+  if interrupted then repair(interrupted) end
+  collect_due(GC_GRACE)
 
-  local gen = assert(dict:incr("gen_seq", 1, 0))
-  assert(dict:safe_set("pending", gen))
-  local keys = {}
-  local function put(key, value)
-    local ok, err = dict:safe_set(key, value)
-    if ok then keys[#keys + 1] = key end
-    return ok, err
+  local previous = store.generation() or 0
+  if opts.from ~= nil and opts.from ~= previous then
+    return 409, { error = "the data plane is at another version", generation = previous }
   end
+  local old_meta = store.read(previous, "meta:")
+  if not opts.reset and (type(old_meta) ~= "table" or (opts.hashed and old_meta.sum == nil)) then
+    return 409, { error = "no data plane to change: push a whole one", generation = previous }
+  end
+  local v = previous + 1
+  assert(dict:safe_set("pending", v))
 
+  local undo = {}
+  local counts, sum
+  if opts.reset then
+    counts, sum = { d = 0, c = 0, a = 0 }, 0
+  else
+    counts = { d = old_meta.domains or 0, c = old_meta.certificates or 0, a = old_meta.acmeCount or 0 }
+    sum = opts.hashed and hex_number(old_meta.sum) or nil
+  end
+  local written = {}
   local ok, err = true, nil
-  for i, d in ipairs(doc.domains) do
-    ok, err = put(store.domain_key(gen, d.name), store.encode_entry(i, d))
-    if not ok then break end
-    if i % YIELD_EVERY == 0 then yield() end
-  end
-  for i, c in ipairs(doc.certificates) do
-    if not ok then break end
-    ok, err = put(store.certificate_key(gen, c.id), store.encode_entry(i, { cert = c.cert, key = c.key }))
-    if i % YIELD_EVERY == 0 then yield() end
-  end
-  for i, c in ipairs(doc.caches) do
-    if not ok then break end
-    ok, err = put(store.cache_key(gen, c.id), store.encode_entry(i, c))
-    if i % YIELD_EVERY == 0 then yield() end
-  end
-  for i, m in ipairs(doc.modules) do
-    if not ok then break end
-    ok, err = put(store.module_key(gen, m.id), store.encode_entry(i, m))
-    if i % YIELD_EVERY == 0 then yield() end
-  end
-  for i, c in ipairs(doc.settings) do
-    if not ok then break end
-    ok, err = put(store.settings_key(gen, c.id), store.encode_entry(i, c))
-    if i % YIELD_EVERY == 0 then yield() end
-  end
-  for i, f in ipairs(doc.firewalls) do
-    if not ok then break end
-    ok, err = put(store.firewall_key(gen, f.id), store.encode_entry(i, f))
-    if i % YIELD_EVERY == 0 then yield() end
-  end
-  for i, a in ipairs(doc.acmeChallenges) do
-    if not ok then break end
-    ok, err = put(store.acme_key(gen, a.host, a.token), a.keyAuthorization)
-    if i % YIELD_EVERY == 0 then yield() end
-  end
-  -- Marks a generation with challenges (rampart.router looks only then).
-  if ok and #doc.acmeChallenges > 0 then ok, err = put(store.acme_key(gen, "*", "any"), "1") end
-  local meta = {
-    version = doc.version, generation = gen, domains = #doc.domains, certificates = #doc.certificates,
-    cacheEpoch = doc.cacheEpoch, limits = doc.limits, hash = hash, geoDatabase = doc.geoDatabase,
-    abuseIPs = doc.abuseIPs,
-  }
-  -- Not in the meta answer of GET /config (rampart.challenge reads them from the dict); a document
-  -- without challenge keys (no site of the node challenges) writes no entry.
-  if ok and #doc.challenge.keys > 0 then ok, err = put(store.challenge_key(gen), cjson.encode(doc.challenge)) end
-  -- The operator's default pages (rampart.pages), when it has any.
-  if ok and #doc.errorPages > 0 then ok, err = put(store.pages_key(gen), cjson.encode(doc.errorPages)) end
-  if ok then ok, err = put(store.meta_key(gen), cjson.encode(meta)) end
-  if ok then
-    keys[#keys + 1] = store.keys_key(gen)
-    ok, err = dict:safe_set(store.keys_key(gen), cjson.encode(keys))
+
+  local function write(i, kk, hash, value_json)
+    local ek, pk = slot_key("e", kk), slot_key("p", kk)
+    local old = dict:get(ek)
+    if old ~= nil and version_of(old) == v then
+      -- Named twice in one apply: the first write's bookkeeping is undone below by the caller.
+      local ok2, err2 = dict:safe_set(ek, record(i, v, hash, value_json))
+      return ok2, err2, old
+    end
+    undo[#undo + 1] = { ek, old, pk, dict:get(pk) }
+    if old ~= nil then
+      local ok1, err1 = dict:safe_set(pk, old)
+      if not ok1 then return ok1, err1 end
+    end
+    local ok2, err2 = dict:safe_set(ek, record(i, v, hash, value_json))
+    return ok2, err2, old
   end
 
-  local previous = store.generation()
-  if ok then ok, err = dict:safe_set("current", gen) end
+  for i, op in ipairs(ops) do
+    local kk, hash, value = op[1], op[2], op[3]
+    local live = value ~= nil
+    local old
+    ok, err, old = write(i, kk, hash, live and cjson.encode(value) or "null")
+    if not ok then break end
+    written[kk] = true
+    local kind = kk:match("^(%a+):")
+    local old_hash, old_live = record_state(old)
+    if opts.reset and old ~= nil and version_of(old) ~= v then old_live, old_hash = false, nil end
+    if counts[kind] then counts[kind] = counts[kind] + (live and 1 or 0) - (old_live and 1 or 0) end
+    if sum ~= nil then
+      if old_live then sum = sum - (hex_number(old_hash) or 0) end
+      if live then sum = sum + (hex_number(hash) or 0) end
+      sum = sum % MOD
+    end
+    if i % YIELD_EVERY == 0 then yield() end
+  end
+
+  -- A whole push deletes every entry it does not name.
+  if ok and opts.reset then
+    local i = #ops
+    for _, key in ipairs(dict:get_keys(0)) do
+      local kk = key:match("^%x+|e|(.*)$")
+      if kk and kk ~= "meta:" and not written[kk] then
+        local _, live = record_state(dict:get(key))
+        if live then
+          i = i + 1
+          ok, err = write(i, kk, "", "null")
+          if not ok then break end
+          if i % YIELD_EVERY == 0 then yield() end
+        end
+      end
+    end
+  end
+
+  local meta = {
+    version = version, generation = v, domains = counts.d, certificates = counts.c, acme = counts.a > 0,
+    acmeCount = counts.a, limits = opts.meta.limits, hash = opts.hash, geoDatabase = opts.meta.geoDatabase,
+    abuseIPs = opts.meta.abuseIPs, sum = sum and string.format("%012x", sum) or nil,
+  }
+  if ok then ok, err = write(#ops + 1, "meta:", "", cjson.encode(meta)) end
+  if ok then
+    local changed = "*"
+    if not opts.reset then
+      local names = { "meta:" }
+      for _, op in ipairs(ops) do names[#names + 1] = op[1] end
+      changed = cjson.encode(names)
+    end
+    ok, err = dict:safe_set("c|" .. v, changed)
+  end
+  if ok then ok, err = dict:safe_set("current", v) end
   if not ok then
-    delete_keys(keys)
+    for j = #undo, 1, -1 do
+      local u = undo[j]
+      if u[2] == nil then dict:delete(u[1]) else dict:set(u[1], u[2]) end
+      if u[4] == nil then dict:delete(u[3]) else dict:set(u[3], u[4]) end
+    end
+    dict:delete("c|" .. v)
     dict:delete("pending")
-    ngx.log(ngx.ERR, "rampart admin: version ", doc.version, " refused, generation ", gen, " aborted: ", err)
+    ngx.log(ngx.ERR, "rampart admin: version ", version, " refused, apply ", v, " aborted: ", err)
     if err == "no memory" then
       return 507, { error = "the data plane does not fit in the shared dict (no memory)", field = "(document)" }
     end
     return 500, { error = "cannot store the data plane: " .. tostring(err) }
   end
   dict:delete("pending")
+  dict:delete("c|" .. (v - SYNC_KEEP))
+  local due = cjson.decode(dict:get("gc") or "") or {}
+  due[#due + 1] = { v, ngx.now() }
+  dict:set("gc", cjson.encode(due))
+  collect_later()
 
-  if previous then retire(previous) end
-  ngx.log(ngx.NOTICE, "rampart admin: version ", doc.version, " active as generation ", gen,
-    " (", meta.domains, " domains, ", meta.certificates, " certificates)")
+  ngx.log(ngx.NOTICE, "rampart admin: version ", version, " active as apply ", v,
+    " (", meta.domains, " domains, ", meta.certificates, " certificates, ", #ops, " entries written)")
   return 200, meta
+end
+
+-- Runs `apply` under the push lock. Returns status, body.
+local function locked(version, ops, opts)
+  if not dict:safe_add("push_lock", ngx.worker.pid(), LOCK_TTL) then
+    return 409, { error = "another push is in progress" }
+  end
+  local ok, status, answer = pcall(apply, version, ops, opts)
+  dict:delete("push_lock")
+  if not ok then
+    ngx.log(ngx.ERR, "rampart admin: push failed: ", status)
+    return 500, { error = "push failed" }
+  end
+  return status, answer
+end
+
+-- A whole document (the snapshot path) → the ops of a push that replaces everything.
+local function document_ops(doc)
+  local ops = {}
+  local function add(kk, value) ops[#ops + 1] = { kk, "", value } end
+  for _, d in ipairs(doc.domains) do add("d:" .. d.name, d) end
+  for _, c in ipairs(doc.certificates) do add("c:" .. c.id, { cert = c.cert, key = c.key }) end
+  for _, c in ipairs(doc.caches) do add("p:" .. c.id, c) end
+  for _, m in ipairs(doc.modules) do add("m:" .. m.id, m) end
+  for _, c in ipairs(doc.settings) do add("s:" .. c.id, c) end
+  for _, f in ipairs(doc.firewalls) do add("f:" .. f.id, f) end
+  for _, a in ipairs(doc.acmeChallenges) do add("a:" .. a.host .. "/" .. a.token, a.keyAuthorization) end
+  -- Without challenge keys (no site of the node challenges) or pages, no entry for them.
+  if #doc.challenge.keys > 0 then add("x:", doc.challenge) end
+  if #doc.errorPages > 0 then add("pages:", doc.errorPages) end
+  add("n:", { cacheEpoch = doc.cacheEpoch })
+  return ops
 end
 
 local function put_config()
@@ -198,42 +333,112 @@ local function put_config()
   if decoded == nil then return respond(400, { error = "invalid JSON: " .. decode_err, field = "(document)" }) end
   local doc, field, reason = validate.document(decoded)
   if doc == nil then return respond(400, { error = reason, field = field }) end
+  return respond(locked(doc.version, document_ops(doc), {
+    reset = true,
+    hash = hex(ngx.sha1_bin(body)),
+    meta = { limits = doc.limits, geoDatabase = doc.geoDatabase, abuseIPs = doc.abuseIPs },
+  }))
+end
 
-  if not dict:safe_add("push_lock", ngx.worker.pid(), LOCK_TTL) then
-    return respond(409, { error = "another push is in progress" })
+-- PATCH /config {version, from, reset, meta: {limits, geoDatabase, abuseIPs}, ops: [[kk, hash, value|null]]}:
+-- the entries that changed (docs/data-plane-deltas.md "Edge"), each with its 48-bit hash; the
+-- answer's `sum` is the sum of the live entries' hashes, for the agent to compare with its own.
+local HASH_RE = [[^[0-9a-f]{12}\z]]
+local function patch_config()
+  local body = read_body()
+  local decoded, decode_err = cjson.decode(body or "")
+  if type(decoded) ~= "table" then
+    return respond(400, { error = "invalid JSON: " .. tostring(decode_err), field = "(delta)" })
   end
-  local ok, status, answer = pcall(apply, doc, hex(ngx.sha1_bin(body)))
-  dict:delete("push_lock")
-  if not ok then
-    ngx.log(ngx.ERR, "rampart admin: push failed: ", status)
-    return respond(500, { error = "push failed" })
+  if not validate.version(decoded.version) then return respond(400, { error = "not a version token", field = "version" }) end
+  local from = decoded.from
+  if from == cjson.null then from = nil end
+  if from ~= nil and (type(from) ~= "number" or from < 0 or from % 1 ~= 0) then
+    return respond(400, { error = "not a version number", field = "from" })
   end
-  return respond(status, answer)
+  local reset = decoded.reset == true
+  local meta, mfield, mreason = validate.delta_meta(decoded.meta)
+  if meta == nil then return respond(400, { error = mreason, field = mfield }) end
+  local raw_ops = decoded.ops
+  if type(raw_ops) ~= "table" or (next(raw_ops) ~= nil and #raw_ops == 0) then
+    return respond(400, { error = "not a list", field = "ops" })
+  end
+  -- Module types the delta brings, for its domains' references (the node's for the others).
+  local batch_types = {}
+  for _, op in ipairs(raw_ops) do
+    if type(op) == "table" and type(op[1]) == "string" and op[1]:sub(1, 2) == "m:" and type(op[3]) == "table" then
+      batch_types[op[3].id] = op[3].type
+    end
+  end
+  local current = store.generation() or 0
+  local function module_type(id)
+    if batch_types[id] ~= nil then return batch_types[id] end
+    local m = store.module(current, id)
+    return m and m.type or nil
+  end
+  local ops = {}
+  for i, op in ipairs(raw_ops) do
+    local path = "ops[" .. (i - 1) .. "]"
+    if type(op) ~= "table" or type(op[1]) ~= "string" or #op[1] > 320 or op[1] == "meta:" then
+      return respond(400, { error = "not [key, hash, value]", field = path })
+    end
+    if type(op[2]) ~= "string" or not ngx.re.find(op[2], HASH_RE, "jo") then
+      return respond(400, { error = "not a 48-bit hash in hex", field = path .. "[1]" })
+    end
+    local value = op[3]
+    if value == cjson.null or value == nil then
+      value = nil
+      if not op[1]:find(":", 1, true) then return respond(400, { error = "not <kind>:<id>", field = path }) end
+    else
+      local clean, field, reason = validate.entry(op[1], value, module_type)
+      if clean == nil then return respond(400, { error = reason, field = path .. " " .. tostring(field) }) end
+      value = clean
+    end
+    ops[i] = { op[1], op[2], value }
+  end
+  return respond(locked(decoded.version, ops, { reset = reset, from = from, hashed = true, meta = meta }))
 end
 
 local function active_meta()
   local gen = store.generation()
   if gen == nil then return nil end
-  local meta = cjson.decode(dict:get(store.meta_key(gen)) or "")
+  local meta = store.read(gen, "meta:")
   return type(meta) == "table" and meta or nil
 end
 
 local function stats()
-  local generations, total = {}, 0
+  local total, entries, previous, deleted, lists = 0, 0, 0, 0, 0
   for _, key in ipairs(dict:get_keys(0)) do
     total = total + 1
-    local gen = store.generation_of(key)
-    if gen then generations[tostring(gen)] = (generations[tostring(gen)] or 0) + 1 end
+    if key:find("^%x+|e|") then
+      local _, live = record_state(dict:get(key))
+      if live then entries = entries + 1 else deleted = deleted + 1 end
+    elseif key:find("^%x+|p|") then
+      previous = previous + 1
+    elseif key:find("^c|") then
+      lists = lists + 1
+    end
   end
   local meta = active_meta()
   return respond(200, {
     generation = store.generation() or cjson.null,
     version = meta and meta.version or cjson.null,
     keys = total,
-    generations = generations, -- string keys: always a JSON object, {} when empty
+    entries = entries, -- live entries, the meta included
+    previous = previous, -- records kept for requests that started before their change
+    deleted = deleted, -- deletions not collected yet
+    changeLists = lists,
     capacity = dict:capacity(),
     free = dict:free_space(),
   })
+end
+
+local function locked_gc()
+  if not dict:safe_add("push_lock", ngx.worker.pid(), LOCK_TTL) then return 409, { error = "a push is in progress" } end
+  local ok, err = pcall(collect_due, 0)
+  dict:delete("push_lock")
+  if not ok then return 500, { error = tostring(err) } end
+  return 200, { collected = true }
 end
 
 local function purge()
@@ -277,6 +482,11 @@ function _M.handle()
   if not authorized() then return respond(401, { error = "admin secret required" }) end
   local method, uri = ngx.req.get_method(), ngx.var.uri
   if uri == "/config" and method == "PUT" then return put_config() end
+  if uri == "/config" and method == "PATCH" then return patch_config() end
+  if uri == "/config/gc" and method == "POST" then
+    -- Collects every superseded record now (tests; the timer does it GC_GRACE seconds after an apply).
+    return respond(locked_gc())
+  end
   if uri == "/config/version" and method == "GET" then
     local meta = active_meta()
     if meta == nil then return respond(404, { error = "no data plane pushed yet" }) end

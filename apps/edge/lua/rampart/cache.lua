@@ -34,4 +34,10 @@ function _M.get(c, k)
   return v
 end
 
+-- Forgets `k` (a data-plane change named it: rampart.store).
+function _M.delete(c, k)
+  c.new[k] = nil
+  c.old[k] = nil
+end
+
 return _M

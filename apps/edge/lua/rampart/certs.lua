@@ -1,5 +1,6 @@
 -- ssl_certificate_by_lua: the zone's handshake limit (rampart.limits), then SNI → domain → its
--- certificate, parsed once per worker per (generation, certificate). No SNI, an unknown name or a
+-- certificate, parsed once per worker per (cache epoch, certificate): a changed certificate starts
+-- a new epoch (rampart.store). No SNI, an unknown name or a
 -- domain without a certificate keep the default one.
 local ssl = require "ngx.ssl"
 local lrucache = require "resty.lrucache"
@@ -11,9 +12,7 @@ local _M = {}
 local parsed = assert(lrucache.new(2000))
 
 local function load(gen, id)
-  local raw = store.dict:get(store.certificate_key(gen, id))
-  if raw == nil then return false end
-  local pem = store.decode_entry(raw)
+  local pem = store.certificate(gen, id)
   if type(pem) ~= "table" then return false end
   local cert, cert_err = ssl.parse_pem_cert(pem.cert)
   local key, key_err = ssl.parse_pem_priv_key(pem.key)
@@ -33,7 +32,7 @@ function _M.set_certificate()
   local domain, gen = store.lookup(name)
   if domain == nil or domain.certificateId == nil then return end
 
-  local cache_key = gen .. " " .. domain.certificateId
+  local cache_key = store.epoch .. " " .. domain.certificateId
   local pair = parsed:get(cache_key)
   if pair == nil then
     pair = load(gen, domain.certificateId)

@@ -105,7 +105,7 @@ end
 local keys_gen, keys, pass_seconds = nil, {}, 1800
 local function load(gen)
   if gen == keys_gen then return end
-  local raw = cjson.decode(store.dict:get(store.challenge_key(gen)) or "")
+  local raw = store.challenge_keys(gen)
   keys, pass_seconds = {}, 1800
   if type(raw) == "table" and type(raw.keys) == "table" then
     for _, k in ipairs(raw.keys) do keys[k.id] = unhex(k.secret) end

@@ -1,4 +1,5 @@
--- Site modules compiled once per worker and generation, by module id: the domains bound to one
+-- Site modules compiled once per worker and cache epoch (rampart.store: a changed module starts a
+-- new one), by module id: the domains bound to one
 -- share it (rampart.acl, rampart.token_auth).
 local store = require "rampart.store"
 
@@ -7,9 +8,9 @@ local _M = {}
 -- A function (gen, id) → module `id` of generation `gen` compiled by `compile`, or false when the
 -- document has no module of type `kind` with that id.
 function _M.cache(kind, compile)
-  local compiled_gen, compiled = nil, {}
+  local compiled_epoch, compiled = nil, {}
   return function(gen, id)
-    if gen ~= compiled_gen then compiled_gen, compiled = gen, {} end
+    if store.epoch ~= compiled_epoch then compiled_epoch, compiled = store.epoch, {} end
     local module = compiled[id]
     if module == nil then
       local raw = store.module(gen, id)

@@ -135,15 +135,16 @@ end
 -- A site without rules of its own, for a domain that has anti-referer or anti-header lists.
 local NO_RULES = { whitelist = {}, blacklist = {}, user_agents = {} }
 
--- Compiled firewalls of one generation, by site id: a site's domains share one copy.
-local compiled_gen, compiled = nil, {}
+-- Compiled firewalls of one cache epoch (rampart.store: a changed firewall starts a new one), by
+-- site id: a site's domains share one copy.
+local compiled_epoch, compiled = nil, {}
 
 -- The compiled firewall of `domain` (which has a firewallId) in generation `gen`, or false.
 function _M.of(domain, gen)
   local fw = domain._firewall
   if fw ~= nil then return fw end
-  if gen ~= compiled_gen then
-    compiled_gen, compiled = gen, {}
+  if store.epoch ~= compiled_epoch then
+    compiled_epoch, compiled = store.epoch, {}
   end
   local id = domain.firewallId
   fw = compiled[id]

@@ -17,7 +17,6 @@
 -- Keys: "<ip>" a banned address (value true, 300 s); "u:<ip>" unknown-host requests of the window;
 -- "t:<raw address>" full handshakes of the window (the binary address: ngx.var is not available
 -- while the certificate is chosen). A full dict evicts the oldest counters.
-local cjson = require "cjson.safe"
 local ssl = require "ngx.ssl"
 local store = require "rampart.store"
 
@@ -35,10 +34,9 @@ local loaded_gen, invalid_limit, tls_limit = nil, 0, 0
 -- brings the newer one.
 function _M.load(gen)
   if gen == loaded_gen then return end
-  local raw = store.dict:get(store.meta_key(gen))
-  if raw == nil then return end
-  local meta = cjson.decode(raw)
-  local limits = type(meta) == "table" and type(meta.limits) == "table" and meta.limits or {}
+  local meta = store.meta(gen)
+  if meta == nil then return end
+  local limits = type(meta.limits) == "table" and meta.limits or {}
   invalid_limit = tonumber(limits.invalidDomainPerMinute) or 0
   tls_limit = tonumber(limits.tlsHandshakesPerMinute) or 0
   -- Without the dict (an nginx.conf rendered before it existed) the limits cannot count: off.

@@ -59,12 +59,14 @@ local acme_gen, acme_any = nil, false
 local function acme_answer(var, gen)
   if gen ~= acme_gen then
     acme_gen = gen
-    acme_any = store.dict:get(store.acme_key(gen, "*", "any")) ~= nil
+    local meta = store.meta(gen)
+    acme_any = meta ~= nil and meta.acme == true
   end
   if not acme_any then return nil end
   local uri = var.uri
   if string.find(uri, ACME_PREFIX, 1, true) ~= 1 then return nil end
-  return store.dict:get(store.acme_key(gen, var.host, uri:sub(#ACME_PREFIX + 1)))
+  local answer = store.acme(gen, var.host, uri:sub(#ACME_PREFIX + 1))
+  return type(answer) == "string" and answer or nil
 end
 
 -- Cache rules (packages/contract/src/routes/site-cache.ts), compiled once per cached domain entry

@@ -366,4 +366,94 @@ function _M.document(doc)
   }
 end
 
+-- Entries of a delta (rampart.admin PATCH /config): one "<kind>:<id>" and its value → the clean
+-- value stored for it, or nil, field, reason. A reference to another entry (a domain's certificate,
+-- cache policy, settings or firewall) is not checked here: the entry may be in the node already, and
+-- a request that meets a missing one serves without it, as it would without the reference. A
+-- module reference's type is: `module_type(id)` answers the type the delta or the node holds.
+local ANY = setmetatable({}, { __index = function() return true end })
+local KEY_AUTH_RE = [[^[A-Za-z0-9_-]{16,128}\.[A-Za-z0-9_-]{16,128}\z]]
+local TOKEN_RE = [[^[A-Za-z0-9_-]{16,128}\z]]
+
+local function id_of(id_text, value, path)
+  local id = tonumber(id_text)
+  if id == nil or tostring(id) ~= id_text or type(value) ~= "table" or value.id ~= id then
+    return nil, path .. ".id", "not the id of its key"
+  end
+  return id
+end
+
+function _M.entry(kk, value, module_type)
+  local colon = kk:find(":", 1, true)
+  if colon == nil then return nil, "key", "not <kind>:<id>" end
+  local kind, id = kk:sub(1, colon - 1), kk:sub(colon + 1)
+  local path = kk
+  if kind == "d" then
+    local types = setmetatable({}, { __index = function(_, mid) return module_type(mid) end })
+    local clean, field, reason = domain(value, path, ANY, ANY, types, ANY, ANY)
+    if clean == nil then return nil, field, reason end
+    if clean.name ~= id then return nil, path .. ".name", "not the name of its key" end
+    return clean
+  elseif kind == "c" then
+    if not id_of(id, value, path) then return nil, path .. ".id", "not the id of its key" end
+    if not is_pem(value.certPem, 65536) then return nil, path .. ".certPem", "not a PEM certificate" end
+    if not is_pem(value.keyPem, 16384) then return nil, path .. ".keyPem", "not a PEM key" end
+    return { cert = value.certPem, key = value.keyPem }
+  elseif kind == "p" then
+    if not id_of(id, value, path) then return nil, path .. ".id", "not the id of its key" end
+    return cache_policy(value, path)
+  elseif kind == "m" then
+    if not id_of(id, value, path) then return nil, path .. ".id", "not the id of its key" end
+    local clean, field, reason = modules_check.modules({ value })
+    if clean == nil then return nil, path .. tostring(field):gsub("^modules%[0%]", ""), reason end
+    return clean[1]
+  elseif kind == "s" then
+    if not id_of(id, value, path) then return nil, path .. ".id", "not the id of its key" end
+    return settings_check.entry(value, path)
+  elseif kind == "f" then
+    if not id_of(id, value, path) then return nil, path .. ".id", "not the id of its key" end
+    return firewall_check.entry(value, path)
+  elseif kind == "a" then
+    local host, token = id:match("^([^/]+)/(.+)$")
+    if not is_host(host) then return nil, path, "not <host>/<token>" end
+    if type(token) ~= "string" or not re_find(token, TOKEN_RE, "jo") then return nil, path, "not an ACME token" end
+    if type(value) ~= "string" or not re_find(value, KEY_AUTH_RE, "jo") then
+      return nil, path, "not a key authorization"
+    end
+    return value
+  elseif kind == "x" and id == "" then
+    return challenge(value)
+  elseif kind == "pages" and id == "" then
+    return settings_check.pages(value, path, 262144)
+  elseif kind == "n" and id == "" then
+    if type(value) ~= "table" or not is_int(value.cacheEpoch, 0, 2147483647) then
+      return nil, path .. ".cacheEpoch", "not a cache epoch"
+    end
+    return { cacheEpoch = value.cacheEpoch }
+  end
+  return nil, path, "not an entry kind"
+end
+
+-- The values of a delta that are not entries (its meta): {limits, geoDatabase, abuseIPs}.
+function _M.delta_meta(m)
+  if type(m) ~= "table" then return nil, "meta", "not an object" end
+  local limits, field, reason = zone_limits(m.limits)
+  if limits == nil then return nil, field, reason end
+  local out = { limits = limits }
+  for _, name in ipairs({ "geoDatabase", "abuseIPs" }) do
+    local v = m[name]
+    if v ~= nil and v ~= null then
+      if type(v) ~= "string" or not re_find(v, [[^[0-9a-f]{64}\z]], "jo") then
+        return nil, "meta." .. name, "not a SHA-256 in hex"
+      end
+      out[name] = v
+    end
+  end
+  return out
+end
+
+function _M.version(v)
+  return type(v) == "string" and re_find(v, VERSION_RE, "jo") ~= nil
+end
+
 return _M

@@ -20,6 +20,8 @@ import { nextDailyTime } from './log-rotate.js';
 import { ProbeLoop } from './monitor.js';
 import { NodeClient } from './node-client.js';
 import { NodeExporterServer } from './node-exporter.js';
+import { PlaneLog } from './plane-log.js';
+import { PlaneLoop } from './plane-loop.js';
 import { registerWithBackoff } from './registration.js';
 import { AbuseIPFiles } from './reputation-list.js';
 import { SnapshotLoop } from './snapshot-loop.js';
@@ -102,6 +104,11 @@ export interface AgentOptions {
    * absent or null: not served (the command line serves NODE_EXPORTER_PORT unless told 0).
    */
   metricsPort?: number | null;
+  /**
+   * How the node takes its data plane: `entries` (the default) as versioned entries and deltas
+   * (plane-loop.ts, GET /api/edge/v1/plane), or `snapshot`, inside the whole snapshot as before.
+   */
+  dataPlane?: 'entries' | 'snapshot';
 }
 
 /** BlockReporter's `kernel`, and `catchUp` for when the zone's push-down may have turned on. */
@@ -181,6 +188,8 @@ export class Agent {
   private readonly admin: AdminEndpoint;
   private readonly applier: SnapshotApplier;
   private readonly snapshots: SnapshotLoop;
+  /** The data plane as entries; null when the node takes it inside the snapshot. */
+  private readonly planes: PlaneLoop | null;
   private readonly supervisor: NginxSupervisor;
   private readonly status: StatusReporter;
   private readonly blocks: BlockReporter;
@@ -246,6 +255,47 @@ export class Agent {
     this.l4Nft = 'nft' in nft ? nft.nft : null;
     this.l4Off = 'reason' in nft ? nft.reason : '';
     this.pushDown = kernelPushDown(this.l4, () => this.snapshots.applied?.l4KernelBlocks === true);
+    const geoFiles = new GeoDatabaseFiles(
+      this.state.geoDir,
+      async (sha256) => {
+        if (!this.client) throw new Error('not registered');
+        return this.client.geoDatabase(sha256, this.signal);
+      },
+      this.log,
+    );
+    const reputationFiles = new AbuseIPFiles(
+      this.state.reputationDir,
+      async (sha256) => {
+        if (!this.client) throw new Error('not registered');
+        return this.client.abuseIPs(sha256, this.signal);
+      },
+      this.log,
+    );
+    this.planes =
+      (config.dataPlane ?? 'entries') === 'entries'
+        ? new PlaneLoop({
+            admin: this.admin,
+            nginx: this.nginx,
+            log: this.log,
+            signal: this.signal,
+            exclusive: (task) => this.exclusive(task),
+            pollWaitSeconds: this.options.pollWaitSeconds,
+            backoffMinMs: this.options.backoffMinMs,
+            backoffMaxMs: this.options.backoffMaxMs,
+            planeLog: new PlaneLog(this.state.planeDir, () => this.admin.secret || null),
+            geo: geoFiles,
+            reputation: reputationFiles,
+            reportStatus: () => this.reportStatus(),
+            unavailable: () => {
+              // The snapshot's own data plane goes to nginx again (verify pushes it when it differs).
+              const snapshot = this.snapshots.applied;
+              if (snapshot)
+                this.exclusive(() => this.applier.verify(snapshot)).catch((err: unknown) => {
+                  this.log('error', 'dataplane.push_failed', { error: describeError(err) });
+                });
+            },
+          })
+        : null;
     this.applier = new SnapshotApplier({
       nginx: this.nginx,
       prefix: this.state.nginxPrefix,
@@ -257,29 +307,10 @@ export class Agent {
       listenAddress: config.listenAddress,
       workerProcesses: config.workerProcesses,
       nodeId: () => this.credentials?.nodeId ?? null,
-      geo: {
-        dir: this.state.geoDir,
-        files: new GeoDatabaseFiles(
-          this.state.geoDir,
-          async (sha256) => {
-            if (!this.client) throw new Error('not registered');
-            return this.client.geoDatabase(sha256, this.signal);
-          },
-          this.log,
-        ),
-      },
+      geo: { dir: this.state.geoDir, files: geoFiles },
       l4: this.l4 ?? undefined,
-      reputation: {
-        dir: this.state.reputationDir,
-        files: new AbuseIPFiles(
-          this.state.reputationDir,
-          async (sha256) => {
-            if (!this.client) throw new Error('not registered');
-            return this.client.abuseIPs(sha256, this.signal);
-          },
-          this.log,
-        ),
-      },
+      reputation: { dir: this.state.reputationDir, files: reputationFiles },
+      plane: this.planes ?? undefined,
     });
     this.snapshots = new SnapshotLoop({
       applier: this.applier,
@@ -365,7 +396,9 @@ export class Agent {
     });
     this.pool = new PoolKeeper({
       admin: this.admin,
-      needed: () => (this.snapshots.applied?.dataPlane.challenge.keys.length ?? 0) > 0,
+      needed: () =>
+        ((this.planes?.available ? this.planes.meta?.challenge : this.snapshots.applied?.dataPlane.challenge)?.keys
+          .length ?? 0) > 0,
       log: this.log,
       signal: this.signal,
     });
@@ -386,7 +419,18 @@ export class Agent {
       snapshotError: () => this.snapshots.snapshotError,
       takeSnapshot: (snapshot) => this.snapshots.take(snapshot),
       exclusive: (task) => this.exclusive(task),
-      forgetApplied: () => this.snapshots.forget(),
+      forgetApplied: async () => {
+        this.snapshots.forget();
+        await this.planes?.forget();
+      },
+      cacheEpoch: () =>
+        (this.planes?.available ? this.planes.meta?.cacheEpoch : this.snapshots.applied?.dataPlane.cacheEpoch) ?? 0,
+      refreshPlane: async () => {
+        const client = this.client;
+        if (!this.planes?.available || !client) return;
+        const answer = await this.planes.fetch(client, 0);
+        if (answer !== null) await this.planes.take(answer);
+      },
       nginxRecovered: () => {
         this.snapshots.nginxError = '';
       },
@@ -404,7 +448,7 @@ export class Agent {
   }
 
   get lastError(): string {
-    return [this.snapshots.lastError, this.applier.l4Error]
+    return [this.snapshots.lastError, this.planes?.error ?? '', this.applier.l4Error]
       .filter((e) => e !== '')
       .join('; ')
       .slice(0, 2000);
@@ -488,6 +532,8 @@ export class Agent {
     // Before nginx serves: a first start skips only the lines an older agent's nginx left.
     if (this.credentials) this.events.setCredentials(this.credentials);
     await this.events.start();
+    // The plane first: serving the stored snapshot fills nginx's store from it.
+    await this.planes?.restore();
     await this.snapshots.restore();
     // The metrics are no reason not to serve: a port that does not bind is said and left.
     await this.exporter?.start().catch((err: unknown) => {
@@ -538,8 +584,10 @@ export class Agent {
     if (!client) return;
     this.probes = new ProbeLoop(client, this.log, this.config.probeRefreshMs);
     this.probes.start();
+    await this.planes?.probe(client);
     await Promise.all([
       this.snapshots.poll(client),
+      ...(this.planes ? [this.planes.poll(client)] : []),
       this.blocks.run(),
       this.pool.run(),
       // The kernel's layer-4 counters, read and shipped while the node runs its firewall.

@@ -67,6 +67,17 @@ export interface ApplierOptions {
    * absent: the node cannot run nft (not root, no nft) or the operator turned it off.
    */
   l4?: { apply(document: unknown): Promise<void> } | undefined;
+  /**
+   * The data plane as entries (plane-loop.ts): when given, nginx's store is filled from it and the
+   * snapshot's own data plane is not pushed. Called under the apply lock.
+   */
+  plane?:
+    | {
+        /** False when the control plane has no plane route: the snapshot's data plane is pushed. */
+        readonly available: boolean;
+        ensure(): Promise<{ found: PushResult | null; push: PushResult | null } | null>;
+      }
+    | undefined;
 }
 
 /** The kernel's document for a snapshot without one: the agent's table, empty (nothing dropped). */
@@ -214,6 +225,10 @@ export class SnapshotApplier {
     this.failedPorts = failed;
     if (action !== 'none') this.nginxChanged = true;
     await this.track(action === 'started');
+    if (this.options.plane?.available) {
+      const ensured = await this.options.plane.ensure();
+      return { nginx: action, push: ensured?.push ?? null };
+    }
     // The geo database the data plane names is on disk before Lua is told about it.
     await this.options.geo?.files.ensure(snapshot.dataPlane.geoDatabase);
     // So is the reputation list (agent/reputation-list.ts).
@@ -256,8 +271,9 @@ export class SnapshotApplier {
    * data plane replaced behind the agent's back, or a shared dict that lost it). Answers what it
    * found when it had to push, null when all was well or nginx serves nothing. Call under the lock.
    */
-  async verify(snapshot: EdgeSnapshot): Promise<{ found: PushResult | null; push: PushResult } | null> {
+  async verify(snapshot: EdgeSnapshot): Promise<{ found: PushResult | null; push: PushResult | null } | null> {
     if (this.settingsFor(snapshot) === null || !(await this.options.nginx.isRunning())) return null;
+    if (this.options.plane?.available) return this.options.plane.ensure();
     // A geo database or reputation list whose fetch failed at the apply is tried again (Lua opens
     // it on its next request).
     await this.options.geo?.files.ensureMissing(snapshot.dataPlane.geoDatabase);

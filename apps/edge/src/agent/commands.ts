@@ -35,8 +35,15 @@ export interface CommandHost {
   takeSnapshot(snapshot: EdgeSnapshot): Promise<void>;
   /** Runs a task under the apply lock. */
   exclusive<T>(task: () => Promise<T>): Promise<T>;
-  /** Forgets the applied snapshot (after a reset dropped every stored one). */
-  forgetApplied(): void;
+  /** Forgets the applied snapshot and data plane (after a reset dropped every stored one). */
+  forgetApplied(): Promise<void>;
+  /** The node's cache epoch nginx serves now (0 before any). */
+  cacheEpoch(): number;
+  /**
+   * Fetches the data plane now and applies it (the plane's poll answer without waiting, when the
+   * node takes its data plane as entries; nothing otherwise: the snapshot carries it).
+   */
+  refreshPlane(): Promise<void>;
   /** nginx serves again after a reboot: clears the nginx error. */
   nginxRecovered(): void;
   reportStatus(): void;
@@ -87,14 +94,15 @@ async function unblock(host: CommandHost, entries: { siteId: number; ip: string 
  * brought it).
  */
 async function clearCache(host: CommandHost, epoch: number): Promise<string> {
-  const active = () => (host.applied()?.dataPlane.cacheEpoch ?? 0) >= epoch;
+  const active = () => host.cacheEpoch() >= epoch;
   if (!active()) {
     const snapshot = await host.client().snapshot(null, 0, host.signal);
     if (snapshot === null) throw new Error('the control plane answered no snapshot');
     await host.takeSnapshot(snapshot);
+    if (!active()) await host.refreshPlane();
   }
   if (!active()) throw new Error(host.snapshotError() || `cache epoch ${epoch} is not active yet`);
-  return `cache epoch ${host.applied()?.dataPlane.cacheEpoch} active: every entry cached before misses`;
+  return `cache epoch ${host.cacheEpoch()} active: every entry cached before misses`;
 }
 
 /** Purges URLs from nginx's cache (rampart.purge, through the admin endpoint). */
@@ -178,13 +186,14 @@ async function reset(host: CommandHost): Promise<string> {
   await host.exclusive(async () => {
     await host.nginx.stop();
     await host.state.dropSnapshots();
-    host.forgetApplied();
+    await host.forgetApplied();
   });
   host.log('info', 'agent.reset', {});
   const snapshot = await client.snapshot(null, 0, host.signal);
   if (snapshot === null) throw new Error('the control plane answered no snapshot');
   await host.takeSnapshot(snapshot);
   if (host.applied()?.version !== snapshot.version) throw new Error(host.snapshotError() || 'snapshot not applied');
+  await host.refreshPlane();
   const master = await host.nginx.masterPid();
   return `snapshot ${snapshot.version} applied again; nginx master ${master ?? 'not running'}`;
 }

@@ -16,11 +16,13 @@ import {
   getNodeAbuseIPs,
   getNodeCommands,
   getNodeGeoDatabase,
+  getNodePlane,
   getNodeRelease,
   getNodeReleaseFile,
   getNodeSnapshot,
   getProbes,
   NODE_COMMAND_MESSAGE_MAX,
+  type PlaneAnswer,
   type ProbeAssignment,
   type ReleaseManifest,
   registerNode,
@@ -351,6 +353,43 @@ export class NodeClient {
           throw new SnapshotRefusedError(refusedVersion, formatPath(path.slice(1)), issue?.message ?? 'invalid');
         }
         throw new NodeApiError(200, `snapshot answer: ${formatPath(path)}: ${issue?.message ?? 'invalid'}`);
+      },
+    );
+    return reply.data;
+  }
+
+  /**
+   * The data-plane long poll (docs/data-plane-deltas.md): the changes since `since` (the sequence
+   * the node holds, with its plane and meta hashes), a whole plane, or null when nothing changed
+   * within `waitSeconds`. An answer that fails the contract's schema is a NodeApiError.
+   */
+  async plane(
+    known: { since: string; plane: string; meta: string } | null,
+    waitSeconds: number,
+    signal?: AbortSignal,
+  ): Promise<PlaneAnswer | null> {
+    const wait = Math.min(Math.max(0, Math.floor(waitSeconds)), EDGE_SNAPSHOT_MAX_WAIT_SECONDS);
+    const params = new URLSearchParams();
+    if (known) {
+      params.set('since', known.since);
+      params.set('plane', known.plane);
+      params.set('meta', known.meta);
+    }
+    params.set('wait', String(wait));
+    const reply = await this.call(
+      getNodePlane,
+      { query: `?${params}`, signed: true, signal, timeoutMs: wait * 1000 + this.requestTimeoutMs },
+      (text) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (err) {
+          throw new NodeApiError(200, `plane answer is not JSON: ${(err as Error).message}`);
+        }
+        const result = getNodePlane.response.safeParse(value);
+        if (result.success) return result.data;
+        const issue = result.error.issues[0];
+        throw new NodeApiError(200, `plane answer: ${formatPath(issue?.path ?? [])}: ${issue?.message ?? 'invalid'}`);
       },
     );
     return reply.data;

@@ -133,6 +133,11 @@ export class StateDir {
   }
 
   /** The spool of layer-4 counter batches (l4-counter-spool.ts keeps it). */
+  /** The data plane as entries (plane-log.ts), 0700. */
+  get planeDir(): string {
+    return path.join(this.dir, 'plane');
+  }
+
   get l4CountersDir(): string {
     return path.join(this.dir, 'l4counters');
   }
@@ -191,7 +196,7 @@ export class StateDir {
     await mkdir(this.dir, { recursive: true, mode: 0o755 });
     const { mode } = await stat(this.dir);
     if ((mode & 0o011) !== 0o011) await chmod(this.dir, (mode & 0o7777) | 0o011);
-    for (const dir of [this.snapshotsDir, this.adminSocketDir]) {
+    for (const dir of [this.snapshotsDir, this.adminSocketDir, this.planeDir]) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       await chmod(dir, 0o700);
     }
@@ -199,7 +204,7 @@ export class StateDir {
     await chmod(this.geoDir, 0o755);
     await mkdir(this.reputationDir, { recursive: true, mode: 0o755 });
     await chmod(this.reputationDir, 0o755);
-    for (const dir of [this.dir, this.snapshotsDir, this.geoDir, this.reputationDir]) {
+    for (const dir of [this.dir, this.snapshotsDir, this.planeDir, this.geoDir, this.reputationDir]) {
       for (const name of await readdir(dir)) {
         if (isAtomicTemp(name)) await rm(path.join(dir, name), { force: true });
       }

@@ -144,7 +144,7 @@ export class NginxSupervisor {
         expected: snapshot.dataPlane.version,
         found: repaired.found?.version ?? null,
         foundHash: repaired.found?.hash ?? null,
-        pushedGeneration: repaired.push.generation,
+        pushedGeneration: repaired.push?.generation ?? null,
       });
     } catch (err) {
       this.options.log('warn', 'dataplane.verify_failed', { version: snapshot.version, error: describeError(err) });

@@ -32,7 +32,7 @@ export function documentHash(body: string): string {
 /** One request to the admin endpoint; answers the status and the body text. */
 export function adminRequest(
   endpoint: AdminEndpoint,
-  method: 'GET' | 'PUT' | 'POST',
+  method: 'GET' | 'PUT' | 'POST' | 'PATCH',
   urlPath: string,
   body?: string,
   timeoutMs = 30_000,

@@ -8,8 +8,10 @@ export const pushResultSchema = z.object({
   generation: z.number().int(),
   domains: z.number().int(),
   certificates: z.number().int(),
-  /** SHA-1 (hex) of the pushed document's bytes, as the admin endpoint computed it. */
-  hash: z.string(),
+  /** SHA-1 (hex) of the pushed document's bytes, as the admin endpoint computed it (a whole-document push). */
+  hash: z.string().optional(),
+  /** The sum of the records' hashes mod 2^48 (a push of records: PATCH /config). */
+  sum: z.string().optional(),
 });
 export type PushResult = z.infer<typeof pushResultSchema>;
 
@@ -58,6 +60,47 @@ export async function pushDataPlane(endpoint: AdminEndpoint, doc: DataPlane, tim
   const result = pushResultSchema.safeParse(body);
   if (!result.success || result.data.hash !== documentHash(text)) {
     throw new DataPlanePushError(response.status, null, `unexpected answer: ${response.text.slice(0, 200)}`);
+  }
+  return result.data;
+}
+
+/** A push of records (PATCH /config; rampart.admin): the changed ones, or all of them with `reset`. */
+export interface RecordsPush {
+  version: string;
+  /** The store's version this push builds on (null: whatever it holds, with `reset`). */
+  from: number | null;
+  reset: boolean;
+  meta: { limits: unknown; geoDatabase: string | null; abuseIPs: string | null };
+  ops: [string, string, unknown][];
+}
+
+/**
+ * PATCHes records into the node's store and returns what became active; the answer's `sum` must
+ * be `expectedSum` (the agent's own sum of the records), or nginx holds something else.
+ */
+export async function patchDataPlane(
+  endpoint: AdminEndpoint,
+  push: RecordsPush,
+  expectedSum: string,
+  timeoutMs = 60_000,
+): Promise<PushResult> {
+  const response = await adminRequest(endpoint, 'PATCH', '/config', JSON.stringify(push), timeoutMs);
+  let body: unknown = null;
+  try {
+    body = JSON.parse(response.text);
+  } catch {
+    // Not JSON: reported below.
+  }
+  if (response.status !== 200) {
+    const refusal = z.object({ error: z.string(), field: z.string().optional() }).safeParse(body);
+    throw refusal.success
+      ? new DataPlanePushError(response.status, refusal.data.field ?? null, refusal.data.error)
+      : new DataPlanePushError(response.status, null, response.text.slice(0, 200));
+  }
+  const result = pushResultSchema.safeParse(body);
+  if (!result.success) throw new DataPlanePushError(200, null, `unexpected answer: ${response.text.slice(0, 200)}`);
+  if (result.data.sum !== expectedSum) {
+    throw new DataPlanePushError(200, null, `the store's records sum to ${result.data.sum}, not ${expectedSum}`);
   }
   return result.data;
 }

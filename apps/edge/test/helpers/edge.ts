@@ -23,7 +23,11 @@ export interface Edge {
   push(doc: DataPlane): Promise<PushResult>;
   /** A raw PUT /config (for documents the agent would never send). */
   putRaw(body: string): Promise<{ status: number; body: Record<string, unknown> }>;
-  admin(path: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  admin(
+    path: string,
+    method?: 'GET' | 'PUT' | 'POST' | 'PATCH',
+    body?: string,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
   render(overrides?: Partial<NginxSettingsInput>, hooks?: RenderTestHooks): string;
   errorLog(): Promise<string>;
   accessLog(): Promise<string>;
@@ -32,7 +36,7 @@ export interface Edge {
 
 export async function adminCall(
   endpoint: AdminEndpoint,
-  method: 'GET' | 'PUT' | 'POST',
+  method: 'GET' | 'PUT' | 'POST' | 'PATCH',
   urlPath: string,
   body?: string,
 ) {
@@ -94,7 +98,7 @@ export async function startEdge(
     adminEndpoint,
     push: (doc) => pushDataPlane(adminEndpoint, doc),
     putRaw: (body) => adminCall(adminEndpoint, 'PUT', '/config', body),
-    admin: (urlPath) => adminCall(adminEndpoint, 'GET', urlPath),
+    admin: (urlPath, method = 'GET', body) => adminCall(adminEndpoint, method, urlPath, body),
     render,
     errorLog: () => readFile(settings.errorLogPath, 'utf8'),
     accessLog: () => readFile(settings.accessLogPath, 'utf8'),

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import {
   type DataPlane,
+  dataPlaneSchema,
   EDGE_API_BASE,
   type EdgeBlockReport,
   type EdgeEventBatch,
@@ -14,6 +15,7 @@ import {
   getNodeAbuseIPs,
   getNodeCommands,
   getNodeGeoDatabase,
+  getNodePlane,
   getNodeRelease,
   getNodeReleaseFile,
   getNodeSnapshot,
@@ -23,7 +25,10 @@ import {
   NODE_SIGNATURE_HEADERS,
   NODE_SIGNATURE_MAX_SKEW_SECONDS,
   nodeSignaturePayload,
+  type PlaneEntry,
+  type PlaneFull,
   type ProbeAssignment,
+  planeEntryValues,
   type ReleaseManifest,
   registerNode,
   reportNodeBlocks,
@@ -33,6 +38,7 @@ import {
   reportProbeResults,
   shipNodeEvents,
 } from '@rampart/contract';
+import { entryHash, planeHash } from '@rampart/contract/plane-hash';
 import type { z } from 'zod';
 
 /**
@@ -73,6 +79,11 @@ export interface FakeControlPlane {
   accepted: string[];
   /** Serves `snapshot` from now on (answers the waiting polls at once); any object, even an invalid one. */
   setSnapshot(snapshot: unknown): void;
+  /**
+   * Answers GET /plane from now on with the snapshots' data planes as whole planes (off by default:
+   * the route is unknown, as on a control plane without it, and the agent takes the snapshot's).
+   */
+  servePlanes(): void;
   /** Queues a command (any object, even one the agent cannot run) for the next command poll. */
   queueCommand(command: unknown): void;
   /** Results the agent reported, in order. */
@@ -164,6 +175,44 @@ function hmac(secret: string, parts: { method: string; path: string; body: Buffe
     .digest('hex');
 }
 
+/**
+ * The snapshot's data plane as a whole plane of entries (GET /plane), as the control plane's own
+ * route answers it for a node; null when the snapshot has no data plane the contract accepts. The
+ * ACME challenges are one entry (the fake knows no sites); the zone's redirect code is the first
+ * domain's.
+ */
+export function planeOf(snapshot: unknown, to: number): PlaneFull | null {
+  const parsed = dataPlaneSchema.safeParse((snapshot as { dataPlane?: unknown } | null)?.dataPlane);
+  if (!parsed.success) return null;
+  const plane = parsed.data;
+  const entries: PlaneEntry[] = [];
+  for (const [id, value] of planeEntryValues(plane)) {
+    const [kind, key] = id.split('\0') as [PlaneEntry['kind'], string];
+    entries.push({ kind, key, hash: entryHash(kind, key, value), value });
+  }
+  if ((plane.acmeChallenges ?? []).length > 0) {
+    const value = plane.acmeChallenges ?? [];
+    entries.push({ kind: 'acme', key: '0', hash: entryHash('acme', '0', value), value });
+  }
+  const meta = {
+    cacheEpoch: plane.cacheEpoch,
+    limits: plane.limits,
+    forceSSLCode: plane.domains[0]?.forceSSLCode ?? 301,
+    challenge: plane.challenge,
+    geoDatabase: plane.geoDatabase ?? null,
+    abuseIPs: plane.abuseIPs ?? null,
+    ...(plane.errorPages ? { errorPages: plane.errorPages } : {}),
+  };
+  return {
+    type: 'full',
+    to: String(to),
+    meta,
+    metaHash: entryHash('meta', '', meta),
+    entries,
+    planeHash: planeHash(entries.map((e) => e.hash)),
+  };
+}
+
 export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const joinToken = `jt_${randomBytes(12).toString('hex')}`;
   const secrets = new Map<number, string>();
@@ -173,6 +222,11 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const refused: FakeControlPlane['refused'] = [];
   const accepted: string[] = [];
   let snapshot: unknown = null;
+  /** The plane of the latest snapshot with a data plane, and its sequence (one per such snapshot). */
+  let plane: PlaneFull | null = null;
+  let planeSeq = 0;
+  /** Off: the route answers 404 like a control plane without it (the agent takes the snapshot's data plane). */
+  let servePlanes = false;
   let probes: ProbeAssignment[] = [];
   const probeResults: ProbeResult[] = [];
   let probeWaiters: (() => void)[] = [];
@@ -266,6 +320,29 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
           clearTimeout(timer);
           waiters = waiters.filter((w) => w !== wake);
           if (!res.writableEnded) send(res, 200, { data: changed() ? snapshot : null });
+        };
+        const wake = () => {
+          if (changed()) answer();
+        };
+        const timer = setTimeout(answer, query.data.wait * 1000);
+        waiters.push(wake);
+        res.on('close', () => {
+          clearTimeout(timer);
+          waiters = waiters.filter((w) => w !== wake);
+        });
+        return;
+      }
+      if (route === `GET ${EDGE_API_BASE}${getNodePlane.path}` && servePlanes) {
+        // Whole planes only (the control plane's own route answers deltas; server tests hold them).
+        if (verify(req, raw) === null) return invalidToken(res);
+        const query = getNodePlane.request.query.safeParse(Object.fromEntries(url.searchParams));
+        if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
+        const changed = () => plane !== null && plane.to !== query.data.since;
+        if (changed() || query.data.wait === 0) return send(res, 200, { data: changed() ? plane : null });
+        const answer = () => {
+          clearTimeout(timer);
+          waiters = waiters.filter((w) => w !== wake);
+          if (!res.writableEnded) send(res, 200, { data: changed() ? plane : null });
         };
         const wake = () => {
           if (changed()) answer();
@@ -427,8 +504,19 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     reports,
     refused,
     accepted,
+    servePlanes() {
+      servePlanes = true;
+    },
     setSnapshot(next) {
       snapshot = next;
+      const nextPlane = planeOf(next, planeSeq + 1);
+      if (
+        nextPlane !== null &&
+        nextPlane.planeHash + nextPlane.metaHash !== (plane ? plane.planeHash + plane.metaHash : '')
+      ) {
+        planeSeq++;
+        plane = nextPlane;
+      }
       for (const wake of [...waiters]) wake();
     },
     queueCommand(command) {
