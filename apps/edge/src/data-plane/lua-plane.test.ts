@@ -19,11 +19,10 @@ function domainEntry(id: number, name: string, port = 8080): PlaneEntry {
 }
 
 function acmeEntry(siteId: number, hosts: string[]): PlaneEntry {
-  const value = hosts.map((host) => ({
-    host,
-    token: `token${host.replace(/\W/g, '')}aaaaaaaaaaaaaaaa`.slice(0, 24),
-    keyAuthorization: `token${host.replace(/\W/g, '')}aaaaaaaaaaaaaaaa`.slice(0, 24) + '.thumbprintthumbprint',
-  }));
+  const value = hosts.map((host) => {
+    const token = `token${host.replace(/\W/g, '')}aaaaaaaaaaaaaaaa`.slice(0, 24);
+    return { host, token, keyAuthorization: `${token}.thumbprintthumbprint` };
+  });
   return { kind: 'acme', key: String(siteId), hash: entryHash('acme', String(siteId), value), value };
 }
 
@@ -132,7 +131,9 @@ describe('a delta', () => {
     const next = delta(plane, '11', [domainEntry(2, 'b.example.com')]);
     expect(() => plane.applyDelta({ ...next, from: '9' })).toThrow(/delta from 9/);
     const corrupted = structuredClone(next);
-    (corrupted.changes[0]?.value as { origin: { upstreams: { port: number }[] } }).origin.upstreams[0]!.port = 1;
+    const changed = corrupted.changes[0]?.value as { origin: { upstreams: { port: number }[] } };
+    const first = changed.origin.upstreams[0];
+    if (first) first.port = 1;
     expect(() => plane.applyDelta(corrupted)).toThrow(/not the hash of its value/);
     expect(() => plane.applyDelta({ ...next, planeHash: '000000000000' })).toThrow(/hashes to/);
     expect(recordsOf(plane)).toEqual(before);
