@@ -84,12 +84,7 @@ local slot_key, version_of, record = store.slot_key, store.version_of, store.rec
 local SYNC_KEEP = 64 -- change lists kept (rampart.store's workers sync through them)
 local GC_GRACE = 10 -- seconds a superseded record stays readable for requests that started before
 
--- The hash and liveness of a raw record (nil: none).
-local function record_state(raw)
-  if raw == nil then return nil, false end
-  local _, hash, value = store.decode_record(raw)
-  return hash, value ~= nil
-end
+local record_state = store.record_state
 
 local function hex_number(h)
   return type(h) == "string" and #h == 12 and tonumber(h, 16) or nil
@@ -122,17 +117,31 @@ local function collect(v)
   end
 end
 
--- Runs the collections that are due (grace seconds after their version became current).
+-- Runs the collections that are due (grace seconds after their version became current). Many due
+-- at once, or one of a whole push, are one scan at the newest of them (it covers the older ones).
+local SCAN_AT = 16
 local function collect_due(grace)
   local due = cjson.decode(dict:get("gc") or "") or {}
-  local now, keep = ngx.now(), {}
+  local now, keep, ready = ngx.now(), {}, {}
   local current = store.generation() or 0
   for _, item in ipairs(due) do
     if now - item[2] >= grace and item[1] <= current then
-      collect(item[1])
+      ready[#ready + 1] = item[1]
     else
       keep[#keep + 1] = item
     end
+  end
+  local scan = #ready >= SCAN_AT
+  for _, v in ipairs(ready) do
+    if dict:get("c|" .. v) == "*" then scan = true end
+  end
+  if scan then
+    local newest = 0
+    for _, v in ipairs(ready) do newest = math.max(newest, v) end
+    dict:set("c|" .. newest, "*")
+    collect(newest)
+  else
+    for _, v in ipairs(ready) do collect(v) end
   end
   dict:set("gc", cjson.encode(keep))
 end
@@ -191,7 +200,8 @@ local function apply(version, ops, opts)
   local undo = {}
   local counts, sum
   if opts.reset then
-    counts, sum = { d = 0, c = 0, a = 0 }, 0
+    -- A whole document's records carry no hashes: no sum to keep (a delta needs a reset first).
+    counts, sum = { d = 0, c = 0, a = 0 }, opts.hashed and 0 or nil
   else
     counts = { d = old_meta.domains or 0, c = old_meta.certificates or 0, a = old_meta.acmeCount or 0 }
     sum = opts.hashed and hex_number(old_meta.sum) or nil
@@ -199,12 +209,12 @@ local function apply(version, ops, opts)
   local written = {}
   local ok, err = true, nil
 
-  local function write(i, kk, hash, value_json)
+  local function write(i, kk, hash, value)
     local ek, pk = slot_key("e", kk), slot_key("p", kk)
     local old = dict:get(ek)
     if old ~= nil and version_of(old) == v then
       -- Named twice in one apply: the first write's bookkeeping is undone below by the caller.
-      local ok2, err2 = dict:safe_set(ek, record(i, v, hash, value_json))
+      local ok2, err2 = dict:safe_set(ek, record(i, v, hash, value))
       return ok2, err2, old
     end
     undo[#undo + 1] = { ek, old, pk, dict:get(pk) }
@@ -212,7 +222,7 @@ local function apply(version, ops, opts)
       local ok1, err1 = dict:safe_set(pk, old)
       if not ok1 then return ok1, err1 end
     end
-    local ok2, err2 = dict:safe_set(ek, record(i, v, hash, value_json))
+    local ok2, err2 = dict:safe_set(ek, record(i, v, hash, value))
     return ok2, err2, old
   end
 
@@ -220,7 +230,7 @@ local function apply(version, ops, opts)
     local kk, hash, value = op[1], op[2], op[3]
     local live = value ~= nil
     local old
-    ok, err, old = write(i, kk, hash, live and cjson.encode(value) or "null")
+    ok, err, old = write(i, kk, hash, live and value or cjson.null)
     if not ok then break end
     written[kk] = true
     local kind = kk:match("^(%a+):")
@@ -244,7 +254,7 @@ local function apply(version, ops, opts)
         local _, live = record_state(dict:get(key))
         if live then
           i = i + 1
-          ok, err = write(i, kk, "", "null")
+          ok, err = write(i, kk, "", cjson.null)
           if not ok then break end
           if i % YIELD_EVERY == 0 then yield() end
         end
@@ -257,7 +267,7 @@ local function apply(version, ops, opts)
     acmeCount = counts.a, limits = opts.meta.limits, hash = opts.hash, geoDatabase = opts.meta.geoDatabase,
     abuseIPs = opts.meta.abuseIPs, sum = sum and string.format("%012x", sum) or nil,
   }
-  if ok then ok, err = write(#ops + 1, "meta:", "", cjson.encode(meta)) end
+  if ok then ok, err = write(#ops + 1, "meta:", "", meta) end
   if ok then
     local changed = "*"
     if not opts.reset then

@@ -49,10 +49,12 @@ local function slot_key(slot, kk)
 end
 _M.slot_key = slot_key
 
--- Record number i (1-based within an apply) of `value_json` at `version` with `hash`: distinct
--- first and last four bytes for every i below 100,000 (see the note at the top).
-function _M.record(i, version, hash, value_json)
-  return "[" .. (100 + i % 100) .. "," .. version .. ",\"" .. hash .. "\"," .. value_json .. "," .. (1000 + floor(i / 100) % 1000) .. "]"
+-- Record number i (1-based within an apply) of `value` (cjson.null: deleted) at `version` with
+-- `hash`: distinct first and last four bytes for every i below 100,000 (see the note at the top).
+-- Encoded in one call: the value's own JSON as a string of its own would be the similar strings
+-- the framing is there to avoid (a 50,000-domain push took 30 s instead of 1.5).
+function _M.record(i, version, hash, value)
+  return cjson.encode({ 100 + i % 100, version, hash, value, 1000 + floor(i / 100) % 1000 })
 end
 
 -- The version a record was written at ("[1xx," is always five bytes).
@@ -62,13 +64,13 @@ local function version_of(raw)
 end
 _M.version_of = version_of
 
--- The decoded record: version, hash, value (nil when deleted or unreadable).
-function _M.decode_record(raw)
-  local r = cjson.decode(raw)
-  if type(r) ~= "table" then return nil end
-  local value = r[4]
-  if value == null then value = nil end
-  return r[2], r[3], value
+-- A record's hash and whether it holds a value (not a deletion), read without decoding it.
+function _M.record_state(raw)
+  if raw == nil then return nil, false end
+  local open = find(raw, ',"', 6, true)
+  local close = open and find(raw, '",', open + 2, true)
+  if close == nil then return nil, false end
+  return sub(raw, open + 2, close - 1), sub(raw, close + 2, close + 6) ~= "null,"
 end
 
 -- The raw record of entry `kk` that version `gen` reads: the newest at or below it, or nil.
