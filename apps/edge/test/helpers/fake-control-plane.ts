@@ -84,6 +84,15 @@ export interface FakeControlPlane {
    * the route is unknown, as on a control plane without it, and the agent takes the snapshot's).
    */
   servePlanes(): void;
+  /**
+   * Answers `answer` (any object) to the next plane poll, once, whatever it asks; with `becomes`,
+   * that is the whole plane the route answers afterwards (the plane after a delta).
+   */
+  answerPlaneOnce(answer: unknown, becomes?: PlaneFull): void;
+  /** The query of every plane poll, in order. */
+  planeQueries: Record<string, string>[];
+  /** The whole plane the route answers now (null before a snapshot with a data plane). */
+  readonly plane: PlaneFull | null;
   /** Queues a command (any object, even one the agent cannot run) for the next command poll. */
   queueCommand(command: unknown): void;
   /** Results the agent reported, in order. */
@@ -227,6 +236,8 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   let planeSeq = 0;
   /** Off: the route answers 404 like a control plane without it (the agent takes the snapshot's data plane). */
   let servePlanes = false;
+  const planeOnce: unknown[] = [];
+  const planeQueries: Record<string, string>[] = [];
   let probes: ProbeAssignment[] = [];
   const probeResults: ProbeResult[] = [];
   let probeWaiters: (() => void)[] = [];
@@ -335,17 +346,21 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
       if (route === `GET ${EDGE_API_BASE}${getNodePlane.path}` && servePlanes) {
         // Whole planes only (the control plane's own route answers deltas; server tests hold them).
         if (verify(req, raw) === null) return invalidToken(res);
+        planeQueries.push(Object.fromEntries(url.searchParams));
         const query = getNodePlane.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
+        const once = planeOnce.shift();
+        if (once !== undefined) return send(res, 200, { data: once });
         const changed = () => plane !== null && plane.to !== query.data.since;
         if (changed() || query.data.wait === 0) return send(res, 200, { data: changed() ? plane : null });
         const answer = () => {
           clearTimeout(timer);
           waiters = waiters.filter((w) => w !== wake);
-          if (!res.writableEnded) send(res, 200, { data: changed() ? plane : null });
+          const queued = planeOnce.shift();
+          if (!res.writableEnded) send(res, 200, { data: queued !== undefined ? queued : changed() ? plane : null });
         };
         const wake = () => {
-          if (changed()) answer();
+          if (changed() || planeOnce.length > 0) answer();
         };
         const timer = setTimeout(answer, query.data.wait * 1000);
         waiters.push(wake);
@@ -506,6 +521,18 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
     accepted,
     servePlanes() {
       servePlanes = true;
+    },
+    answerPlaneOnce(answer, becomes) {
+      planeOnce.push(answer);
+      if (becomes) {
+        plane = becomes;
+        planeSeq = Number(becomes.to);
+      }
+      for (const wake of [...waiters]) wake();
+    },
+    planeQueries,
+    get plane() {
+      return plane;
     },
     setSnapshot(next) {
       snapshot = next;

@@ -1,0 +1,200 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PlaneDelta, PlaneFull } from '@rampart/contract';
+import { entryHash, planeHash } from '@rampart/contract/plane-hash';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { adminRequest } from '../src/data-plane/admin-client.js';
+import { agentPorts, cleanUpAgents, makeStateDir, startAgent, type TestAgent } from './helpers/agent.js';
+import { document, domain, upstream } from './helpers/documents.js';
+import { type FakeControlPlane, snapshotOf, startFakeControlPlane } from './helpers/fake-control-plane.js';
+import { request } from './helpers/net.js';
+import { type Origin, servedBy, startOrigin } from './helpers/origins.js';
+
+// The agent taking its data plane as entries (plane-loop.ts, plane-log.ts) from a fake control
+// plane that answers whole planes of its snapshots, or an answer a test gives it. Deltas from the
+// real control plane are in plane-chain.test.ts.
+
+let first: Origin;
+let second: Origin;
+let fakes: FakeControlPlane[] = [];
+
+beforeAll(async () => {
+  [first, second] = await Promise.all([startOrigin('first'), startOrigin('second')]);
+});
+
+afterAll(async () => {
+  await first?.close();
+  await second?.close();
+});
+
+afterEach(async () => {
+  await cleanUpAgents();
+  await Promise.all(fakes.map((f) => f.close()));
+  fakes = [];
+});
+
+async function fake(): Promise<FakeControlPlane> {
+  const cp = await startFakeControlPlane();
+  cp.servePlanes();
+  fakes.push(cp);
+  return cp;
+}
+
+function siteTo(origin: Origin, version: string, hosts = ['site.example.com']) {
+  return snapshotOf(
+    document(
+      version,
+      hosts.map((host, i) => domain(i + 1, host, [upstream(origin.port)])),
+    ),
+  );
+}
+
+/** Which origin served the host, null when none did (nginx not listening yet included). */
+async function served(edge: TestAgent, host = 'site.example.com'): Promise<string | null> {
+  const answer = await request(edge.ports.http, host).catch(() => null);
+  return answer && servedBy(answer.body);
+}
+
+async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A delta from the fake's current plane changing the site's upstream to `port`, and the plane after it. */
+function upstreamDelta(cp: FakeControlPlane, port: number, from?: string): [PlaneDelta, PlaneFull] {
+  const plane = cp.plane;
+  if (!plane) throw new Error('no plane yet');
+  const { forceSSLCode: _code, ...value } = domain(1, 'site.example.com', [upstream(port)]);
+  const hash = entryHash('domain', 'site.example.com', value);
+  const entries = plane.entries.map((e) => (e.kind === 'domain' && e.key === 'site.example.com' ? { ...e, hash } : e));
+  const to = String(Number(plane.to) + 1);
+  const after = planeHash(entries.map((e) => e.hash));
+  return [
+    {
+      type: 'delta',
+      from: from ?? plane.to,
+      to,
+      meta: plane.meta,
+      metaHash: plane.metaHash,
+      changes: [{ op: 'put', kind: 'domain', key: 'site.example.com', hash, value }],
+      planeHash: after,
+    },
+    { ...plane, to, entries: entries.map((e) => (e.hash === hash ? { ...e, value } : e)), planeHash: after },
+  ];
+}
+
+describe('the data plane as entries', () => {
+  it('is in place when the first snapshot starts nginx, and a later plane goes as its changed records only', async () => {
+    const cp = await fake();
+    cp.setSnapshot(siteTo(first, 'one', ['site.example.com', 'other.example.com']));
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
+    await cp.waitForReport((r) => r.appliedVersion !== '');
+    // The plane came before the snapshot started nginx, and that apply pushed it.
+    expect(await served(edge)).toBe('first');
+    expect(edge.logs.find((e) => e.event === 'snapshot.applied')).toMatchObject({ nginx: 'started' });
+
+    cp.setSnapshot(
+      snapshotOf(
+        document('two', [
+          domain(1, 'site.example.com', [upstream(second.port)]),
+          domain(2, 'other.example.com', [upstream(first.port)]),
+        ]),
+      ),
+    );
+    await until(async () => (await served(edge)) === 'second', 'the new upstream');
+    expect(await served(edge, 'other.example.com')).toBe('first');
+    const applied = await edge.waitForLog('plane.applied', (e) => e.records === 1);
+    expect(applied.answer).toMatch(/^full plane at 2/);
+  });
+
+  it('applies a delta, and refuses one that does not follow or does not check out, then asks for a whole plane', async () => {
+    const cp = await fake();
+    cp.setSnapshot(siteTo(first, 'one'));
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken });
+    await until(async () => (await served(edge)) === 'first', 'the first plane');
+
+    cp.answerPlaneOnce(...upstreamDelta(cp, second.port));
+    await until(async () => (await served(edge)) === 'second', 'the delta');
+    expect(await edge.waitForLog('plane.applied', (e) => String(e.answer).startsWith('delta'))).toMatchObject({
+      records: 1,
+    });
+
+    // Out of order: from a sequence the node is not at. Refused, nothing changes, a whole plane next.
+    const asked = cp.planeQueries.length;
+    // The fake's plane becomes the first upstream again, at a new sequence.
+    cp.setSnapshot(siteTo(first, 'three'));
+    cp.answerPlaneOnce(upstreamDelta(cp, first.port, '1')[0]);
+    const refused = await edge.waitForLog('plane.refused');
+    expect(refused.error).toMatch(/delta from 1, the node is at [0-9]+/);
+    await until(
+      async () => cp.planeQueries.slice(asked + 1).some((q) => q.since === undefined),
+      'a poll without since',
+    );
+    // The whole plane (the fake's, on the first upstream) replaces the delta's.
+    await until(async () => (await served(edge)) === 'first', 'the whole plane');
+
+    // A corrupted value: its hash is not its value's.
+    await until(async () => cp.planeQueries.at(-1)?.since === cp.plane?.to, 'the poll at the whole plane');
+    const [corrupted] = upstreamDelta(cp, second.port);
+    (corrupted.changes[0] as { hash: string }).hash = '0123456789ab';
+    cp.answerPlaneOnce(corrupted);
+    expect((await edge.waitForLog('plane.refused', (e) => String(e.error).includes('hash'))).error).toMatch(
+      /not the hash of its value/,
+    );
+    expect(await served(edge)).toBe('first');
+  });
+
+  it('keeps the plane on disk and serves it after the agent and nginx restart with the control plane gone', async () => {
+    const cp = await fake();
+    cp.setSnapshot(siteTo(first, 'one'));
+    const ports = await agentPorts();
+    const stateDir = await makeStateDir();
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, stateDir, ports });
+    await until(async () => (await served(edge)) === 'first', 'the first plane');
+    cp.answerPlaneOnce(...upstreamDelta(cp, second.port));
+    await until(async () => (await served(edge)) === 'second', 'the delta');
+    await edge.stop();
+    await cp.close();
+
+    const again = await startAgent({ controlPlane: null, stateDir, ports });
+    // The base and the delta after it, replayed: the delta's upstream serves.
+    expect(again.logs.find((e) => e.event === 'plane.restored')).toMatchObject({ to: '2' });
+    expect(await served(again)).toBe('second');
+  });
+
+  it('refuses a stored plane changed on disk, says so, and serves the snapshot it has', async () => {
+    const cp = await fake();
+    cp.setSnapshot(siteTo(first, 'one'));
+    const ports = await agentPorts();
+    const stateDir = await makeStateDir();
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, stateDir, ports });
+    await until(async () => (await served(edge)) === 'first', 'the first plane');
+    await edge.stop();
+    await cp.close();
+    const base = path.join(stateDir, 'plane/base.json');
+    await writeFile(base, (await readFile(base, 'utf8')).replace(/"port":\d+/, `"port":${second.port}`));
+
+    const again = await startAgent({ controlPlane: null, stateDir, ports });
+    expect(again.logs.find((e) => e.event === 'plane.stored_refused')?.error).toMatch(/does not match its signature/);
+    expect(await served(again)).toBe('first');
+  });
+
+  it('pushes the plane again into a store replaced behind its back', async () => {
+    const cp = await fake();
+    cp.setSnapshot(siteTo(first, 'one'));
+    const edge = await startAgent({ controlPlane: cp.url, joinToken: cp.joinToken, verifyMs: 200 });
+    await until(async () => (await served(edge)) === 'first', 'the first plane');
+    const endpoint = {
+      socketPath: path.join(edge.stateDir, 'admin/admin.sock'),
+      secret: (await readFile(path.join(edge.stateDir, 'admin.secret'), 'utf8')).trim(),
+    };
+    const planted = document('planted', [domain(1, 'site.example.com', [upstream(second.port)])]);
+    expect((await adminRequest(endpoint, 'PUT', '/config', JSON.stringify(planted))).status).toBe(200);
+    const mismatch = await edge.waitForLog('dataplane.mismatch', () => true, 5000);
+    expect(mismatch).toMatchObject({ found: 'planted' });
+    await until(async () => (await served(edge)) === 'first', 'its own plane again');
+  });
+});
