@@ -181,6 +181,30 @@ describe('node snapshots', () => {
     expect(c.dataPlane.domains[0].forceSSL).toBe(false);
   });
 
+  it('carries no data plane for a node that takes it as entries: its version moves with zone settings only', async () => {
+    const whole = await snapshot();
+    const bare = await snapshot({ wait: 0, dataPlane: 'none' });
+    expect(whole.dataPlane.domains.length).toBeGreaterThan(0);
+    expect(bare.dataPlane).toMatchObject({ domains: [], certificates: [], caches: [] });
+    expect(bare.listen).toEqual(whole.listen);
+    expect(bare.version).not.toBe(whole.version);
+    // A domain change moves the whole snapshot, not the bare one.
+    const domainId = whole.dataPlane.domains[0].id;
+    await site(setDomainsForceSSL, { params: { siteId }, body: { domainIDs: [domainId], forceSSL: true } });
+    expect((await snapshot({ wait: 0, dataPlane: 'none' })).version).toBe(bare.version);
+    expect((await snapshot()).version).not.toBe(whole.version);
+    // A zone setting moves both.
+    await call(setZoneHttp2, { params: { zoneID: zoneId }, body: { enable: !whole.listen.http2 } });
+    const after = await snapshot({ wait: 0, dataPlane: 'none' });
+    expect(after.version).not.toBe(bare.version);
+    expect(after.listen.http2).toBe(!whole.listen.http2);
+    await call(setZoneHttp2, { params: { zoneID: zoneId }, body: { enable: whole.listen.http2 } });
+    // The operator's node list compares what such a node applied with the bare snapshot.
+    const list = (await call(listInitializedNodes, { query: { zoneIDs: zoneId, value: 'edge' } })).json();
+    expect(list.data[0].currentVersion).toBe((await snapshot({ wait: 0, dataPlane: 'none' })).version);
+    await snapshot();
+  });
+
   it('marks domains of a paused site disabled, and drops them when the node leaves the group', async () => {
     await call(setSitesStatus, { body: { ids: [siteId], status: 'pause' } });
     const paused = await snapshot();

@@ -584,6 +584,7 @@ export class Agent {
     if (!client) return;
     this.probes = new ProbeLoop(client, this.log, this.config.probeRefreshMs);
     this.probes.start();
+    client.snapshotDataPlane = () => (this.planes?.available ? 'none' : 'whole');
     await this.planes?.probe(client);
     await Promise.all([
       this.snapshots.poll(client),

@@ -134,6 +134,12 @@ async function readBounded(response: Response, maxBytes: number | undefined): Pr
 }
 
 export class NodeClient {
+  /**
+   * Whether snapshots carry the data plane: `none` once the node takes it as entries (plane-loop.ts),
+   * so a data-plane change does not change the snapshot.
+   */
+  snapshotDataPlane: () => 'whole' | 'none' = () => 'whole';
+
   private readonly base: URL;
 
   constructor(
@@ -328,6 +334,7 @@ export class NodeClient {
     const params = new URLSearchParams();
     if (version !== null) params.set('version', version);
     params.set('wait', String(wait));
+    if (this.snapshotDataPlane() === 'none') params.set('dataPlane', 'none');
     const reply = await this.call(
       getNodeSnapshot,
       { query: `?${params}`, signed: true, signal, timeoutMs: wait * 1000 + this.requestTimeoutMs },

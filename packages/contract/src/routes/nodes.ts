@@ -351,6 +351,11 @@ export const getNodeSnapshot = defineRoute({
         .regex(/^[0-9a-f]{32}$/)
         .optional(),
       wait: z.coerce.number().int().min(0).max(EDGE_SNAPSHOT_MAX_WAIT_SECONDS).default(0),
+      /**
+       * `none`: the node takes its data plane as entries (`/plane`), so the snapshot carries an empty
+       * one and its version moves only with the node's zone-level settings; `whole` (the default) as before.
+       */
+      dataPlane: z.enum(['whole', 'none']).default('whole'),
     }),
   },
   // Written by the server as text (its parts were checked when built: snapshots.service.ts).

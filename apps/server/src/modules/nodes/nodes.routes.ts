@@ -24,7 +24,13 @@ export function bindNodeRoutes(
     const onClose = () => hangUp.abort();
     reply.raw.once('close', onClose);
     try {
-      const json = await snapshots.poll(node.nodeId, query.version, query.wait, hangUp.signal);
+      const json = await snapshots.poll(
+        node.nodeId,
+        query.version,
+        query.wait,
+        hangUp.signal,
+        query.dataPlane === 'whole',
+      );
       return reply.type('application/json; charset=utf-8').send(`{"data":${json ?? 'null'}}`);
     } finally {
       reply.raw.off('close', onClose);

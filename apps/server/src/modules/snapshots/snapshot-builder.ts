@@ -289,9 +289,15 @@ export class SnapshotBuilder {
    * limit, or whose rows the schema refuses, are left out whole and named in `leftOut`, so one
    * tenant can never stop a node from taking every other tenant's changes.
    */
-  async build(nodeId: number, now: Date, planes: PlaneMemo = new Map()): Promise<BuiltSnapshot> {
+  async build(
+    nodeId: number,
+    now: Date,
+    planes: PlaneMemo = new Map(),
+    /** false: the node takes its data plane as entries (plane.service.ts); the snapshot's is empty. */
+    withDataPlane = true,
+  ): Promise<BuiltSnapshot> {
     const found: Omit<LeftOutSite, 'name'>[] = [];
-    const { content, shared } = await this.content(nodeId, now, found, planes);
+    const { content, shared } = await this.content(nodeId, now, found, planes, withDataPlane);
     const names = await this.repository.siteNames(found.map((s) => s.siteId));
     const leftOut = found.map((s) => ({ ...s, name: names.find((n) => n.id === s.siteId)?.name ?? '' }));
     const version = contentVersion(content, shared.hash);
@@ -309,6 +315,7 @@ export class SnapshotBuilder {
     now: Date,
     leftOut: Omit<LeftOutSite, 'name'>[],
     planes: PlaneMemo,
+    withDataPlane: boolean,
   ): Promise<{ content: SnapshotContent; shared: SerializedPlane }> {
     const node = await this.repository.nodeWithZone(nodeId);
     const nodeExporter = (node && (await this.projections.nodeExporter?.(node.ownerId))) || NODE_EXPORTER_DEFAULT;
@@ -389,7 +396,7 @@ export class SnapshotBuilder {
       zoneLevel.l4 = built.l4;
       leftOut.push(...built.leftOut);
     }
-    if (!node.enabled) {
+    if (!node.enabled || !withDataPlane) {
       const { dataPlane, shared } = withOwn(emptyPlane());
       return { content: { ...zoneLevel, dataPlane }, shared };
     }

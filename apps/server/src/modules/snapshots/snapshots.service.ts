@@ -36,7 +36,13 @@ interface Cached {
 
 /** Per-node snapshots: built on demand, cached per configuration generation, served by long poll. */
 export class SnapshotsService {
-  private readonly cache = new Map<number, Cached>();
+  /** By node and whether it carries the data plane (`${nodeId}` or `${nodeId}-`). */
+  private readonly cache = new Map<string, Cached>();
+  /**
+   * Nodes whose last poll asked for the snapshot without its data plane (they take it as entries,
+   * plane.service.ts): the operator's node list compares what they applied with that snapshot.
+   */
+  private readonly withoutDataPlane = new Set<number>();
   /**
    * The planes nodes share (by owner and groups), for one generation and at most CACHE_MS: the
    * nodes rebuilt after a change take the plane the first of them built.
@@ -53,10 +59,11 @@ export class SnapshotsService {
     private readonly log: (nodeId: number, problem: string) => void = () => {},
   ) {}
 
-  state(nodeId: number): Promise<SnapshotState> {
+  state(nodeId: number, withDataPlane = !this.withoutDataPlane.has(nodeId)): Promise<SnapshotState> {
     const generation = this.changes.generation;
     const now = Date.now();
-    const hit = this.cache.get(nodeId);
+    const cacheKey = withDataPlane ? `${nodeId}` : `${nodeId}-`;
+    const hit = this.cache.get(cacheKey);
     if (hit && hit.generation === generation && now - hit.at < CACHE_MS) return hit.state;
     if (this.planes?.generation !== generation || now - this.planes.at >= CACHE_MS) {
       this.planes = { generation, at: now, memo: new Map() };
@@ -64,7 +71,7 @@ export class SnapshotsService {
     // The node's snapshot is as old as the shared plane it takes: it expires with it.
     const at = this.planes.at;
     const state: Promise<SnapshotState> = this.builder
-      .build(nodeId, new Date(this.clock()), this.planes.memo)
+      .build(nodeId, new Date(this.clock()), this.planes.memo, withDataPlane)
       .then(({ snapshot, leftOut, json }) => {
         // The builder fits the data plane; the zone-level rest (listen ports, nginx settings,
         // layer-4 ports) must fit too, or the poll's reply would break its schema on every poll.
@@ -84,10 +91,10 @@ export class SnapshotsService {
         const problem = `the snapshot cannot be built: ${error instanceof Error ? error.message : String(error)}`;
         this.log(nodeId, problem);
         // Retried after a short while rather than on every poll.
-        this.cache.set(nodeId, { generation, at: now - CACHE_MS + RECHECK_MS, state });
+        this.cache.set(cacheKey, { generation, at: now - CACHE_MS + RECHECK_MS, state });
         return { snapshot: null, json: null, problem };
       });
-    this.cache.set(nodeId, { generation, at, state });
+    this.cache.set(cacheKey, { generation, at, state });
     return state;
   }
 
@@ -110,11 +117,14 @@ export class SnapshotsService {
     known: string | undefined,
     waitSeconds: number,
     hangUp: AbortSignal,
+    withDataPlane = true,
   ): Promise<string | null> {
     const signal = AbortSignal.any([hangUp, this.closing.signal]);
+    if (withDataPlane) this.withoutDataPlane.delete(nodeId);
+    else this.withoutDataPlane.add(nodeId);
     return this.changes.hold(
       async () => {
-        const { snapshot, json } = await this.state(nodeId);
+        const { snapshot, json } = await this.state(nodeId, withDataPlane);
         return { answer: snapshot && json !== null && snapshot.version !== known ? json : null, recheckMs: RECHECK_MS };
       },
       waitSeconds,
@@ -128,6 +138,7 @@ export class SnapshotsService {
   }
 
   forget(nodeId: number): void {
-    this.cache.delete(nodeId);
+    this.cache.delete(`${nodeId}`);
+    this.cache.delete(`${nodeId}-`);
   }
 }
