@@ -36,9 +36,10 @@
  *   process tree, from /proc) over BENCH_CPU_CHANGES writes (default 10) as above, each waited for
  *   until the edge shows it, divided by the writes; first with the one node, then
  *   (`cp_cpu_ms_per_change_nodes`) with BENCH_POLLERS more nodes (default 99) in the same group:
- *   light pollers in this process that register, are placed by the operator, and long-poll their
- *   snapshot through the node API as the agent does (NodeClient, with its schema check), each
- *   write waited for until every poller received a new snapshot.
+ *   light pollers in this process that register, are placed by the operator, and poll as the
+ *   agent does: the snapshot without its data plane, and the plane as entries (NodeClient with its
+ *   schema check; each answer checked and applied in memory by lua-plane.ts), each write waited for
+ *   until every poller took a new plane answer.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -51,6 +52,7 @@ import { type EdgeFirewall, type EdgeSnapshot, ipListRanges } from '@rampart/con
 import { geoRecord, writeMmdb } from '@rampart/contract/testing';
 import { NodeClient } from '../apps/edge/src/agent/node-client.js';
 import { AGENT_VERSION } from '../apps/edge/src/agent/version.js';
+import { LuaPlane } from '../apps/edge/src/data-plane/lua-plane.js';
 import { document, domain, upstream } from '../apps/edge/test/helpers/documents.js';
 import { type Edge, startEdge } from '../apps/edge/test/helpers/edge.js';
 import { freePort } from '../apps/edge/test/helpers/net.js';
@@ -556,21 +558,39 @@ end
         pollerIds.push(credentials.nodeId);
         received.push(0);
         const index = i;
+        const failed = async (err: unknown) => {
+          if (pollers.signal.aborted) return null;
+          log(`light poller ${index}: ${err instanceof Error ? err.message : String(err)}`);
+          await new Promise((r) => setTimeout(r, 1000));
+          return null;
+        };
+        // As a node does: the snapshot without its data plane, and the plane as entries, each
+        // answer checked and applied in memory (lua-plane.ts, what the agent does before nginx).
+        client.snapshotDataPlane = () => 'none';
         void (async () => {
           let version: string | null = null;
           while (!pollers.signal.aborted) {
-            const snap: EdgeSnapshot | null = await client.snapshot(version, 25, pollers.signal).catch(async (err) => {
-              if (pollers.signal.aborted) return null;
+            const snap: EdgeSnapshot | null = await client.snapshot(version, 25, pollers.signal).catch(failed);
+            if (snap) version = snap.version;
+          }
+        })();
+        void (async () => {
+          let plane: LuaPlane | null = null;
+          while (!pollers.signal.aborted) {
+            const known = plane ? { since: plane.to, plane: plane.planeHash, meta: plane.metaHash } : null;
+            const answer = await client.plane(known, 25, pollers.signal).catch(failed);
+            if (!answer) continue;
+            try {
+              if (answer.type === 'full') plane = LuaPlane.full(answer);
+              else if (plane) plane.applyDelta(answer);
+            } catch (err) {
               log(`light poller ${index}: ${err instanceof Error ? err.message : String(err)}`);
-              await new Promise((r) => setTimeout(r, 1000));
-              return null;
-            });
-            if (snap) {
-              version = snap.version;
-              if (index === 0 && process.env.BENCH_PROFILE)
-                log(`light poller 0: ${snap.dataPlane.domains.length} domains, initialized ${snap.initialized}`);
-              received[index] = (received[index] ?? 0) + 1;
+              plane = null;
+              continue;
             }
+            if (index === 0 && process.env.BENCH_PROFILE)
+              log(`light poller 0: plane at ${plane?.to}, ${plane?.domainCount} domains`);
+            received[index] = (received[index] ?? 0) + 1;
           }
         })();
       }
