@@ -141,6 +141,15 @@ describe('refused pushes keep the previous version serving', () => {
       'version',
     ],
     [
+      'a challenge key secret ending in a newline',
+      JSON.stringify(
+        document('bad', [domain(1, 'x.example.com', [upstream(80)])], [], [], {
+          challenge: { keys: [{ id: 1, secret: `${'a'.repeat(64)}\n` }], passSeconds: 1800 },
+        }),
+      ),
+      'challenge.keys[0].secret',
+    ],
+    [
       'an upstream that is not an IP literal',
       JSON.stringify(document('bad', [domain(1, 'x.example.com', [upstream(80, { ip: 'evil.example.com' })])])),
       'domains[0].origin.upstreams[0].ip',

@@ -17,6 +17,8 @@ local HOST_RE = [[^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+([a-z]{2,63}
 local IPV4_RE = [[^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\z]]
 local IPV6_RE = [[^[0-9a-fA-F:.]{2,45}\z]]
 local VERSION_RE = [[^[A-Za-z0-9._:-]{1,128}\z]]
+-- 64 hex digits: a SHA-256 (the geo database's, the reputation list's) or a 32-byte key.
+local HEX64_RE = [[^[0-9a-f]{64}\z]]
 local REDIRECT_CODES = { [301] = true, [302] = true, [307] = true, [308] = true }
 local LIMITS = { domains = 50000, certificates = 10000, upstreams = 64, cache_rules = 100, cache_values = 400 }
 -- The same patterns as the contract (packages/contract/src/routes/site-cache.ts).
@@ -70,7 +72,7 @@ local function challenge(c)
   for i, k in ipairs(c.keys) do
     local path = "challenge.keys[" .. (i - 1) .. "]"
     if type(k) ~= "table" or not is_int(k.id, 0, 2147483647) then return nil, path .. ".id", "not a key id" end
-    if type(k.secret) ~= "string" or not re_find(k.secret, "^[0-9a-f]{64}$", "jo") then
+    if type(k.secret) ~= "string" or not re_find(k.secret, HEX64_RE, "jo") then
       return nil, path .. ".secret", "not a 32-byte hex key"
     end
     keys[i] = { id = k.id, secret = k.secret }
@@ -314,13 +316,13 @@ function _M.document(doc)
   -- The operator's geo database (rampart.firewall_geo): its SHA-256 in hex, or none.
   local geo_database = doc.geoDatabase
   if geo_database == null then geo_database = nil end
-  if geo_database ~= nil and (type(geo_database) ~= "string" or not re_find(geo_database, [[^[0-9a-f]{64}\z]], "jo")) then
+  if geo_database ~= nil and (type(geo_database) ~= "string" or not re_find(geo_database, HEX64_RE, "jo")) then
     return nil, "geoDatabase", "not a SHA-256 in hex"
   end
   -- The operator's reputation list (rampart.firewall_reputation): its file's SHA-256 in hex, or none.
   local abuse_ips = doc.abuseIPs
   if abuse_ips == null then abuse_ips = nil end
-  if abuse_ips ~= nil and (type(abuse_ips) ~= "string" or not re_find(abuse_ips, [[^[0-9a-f]{64}\z]], "jo")) then
+  if abuse_ips ~= nil and (type(abuse_ips) ~= "string" or not re_find(abuse_ips, HEX64_RE, "jo")) then
     return nil, "abuseIPs", "not a SHA-256 in hex"
   end
 
@@ -443,7 +445,7 @@ function _M.delta_meta(m)
   for _, name in ipairs({ "geoDatabase", "abuseIPs" }) do
     local v = m[name]
     if v ~= nil and v ~= null then
-      if type(v) ~= "string" or not re_find(v, [[^[0-9a-f]{64}\z]], "jo") then
+      if type(v) ~= "string" or not re_find(v, HEX64_RE, "jo") then
         return nil, "meta." .. name, "not a SHA-256 in hex"
       end
       out[name] = v
