@@ -1,5 +1,5 @@
 import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
-import type { AnalyticsStore, Row } from './analytics-store.js';
+import type { AnalyticsStore, Row, SqlDialect } from './analytics-store.js';
 import { type Dim, dimTable, dimValueSql, isHighDim, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
 
 /**
@@ -89,6 +89,12 @@ const DOMAIN_COLUMNS = ['requests', 'bytes_out', 'bytes_in', 'hit_requests', 'bl
 const TOTAL_COLUMNS = ROLLUP_COUNTERS;
 
 const num = (row: Row | undefined, key: string): number => Number(row?.[key] ?? 0) || 0;
+const topRow = (row: Row) => ({
+  key: String(row.value),
+  requests: num(row, 't_requests'),
+  bytesOut: num(row, 't_bytes_out'),
+  blocked: num(row, 't_blocked'),
+});
 /** Sums of the rollup counters, each as `t_<counter>`. */
 const sums = (columns: readonly string[] = TOTAL_COLUMNS) => columns.map((c) => `sum(${c}) AS t_${c}`).join(', ');
 
@@ -129,12 +135,14 @@ export class StatisticsQueries {
   private dimRows(scope: Scope, range: Range, dim: Dim): string {
     const d = this.store.dialect;
     const value = dimValueSql(d)[dim];
+    // Addresses as integers where the store keeps them so (ipKeys): `ip4` too.
+    const ip4 = this.ipKeys(dim);
     const raw = (r: Range) =>
       `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ` +
-      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf FROM events WHERE ${scopeWhere(scope, 'ts', r)}`;
+      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf${ip4 ? `, ${ip4.of(value)} AS ip4` : ''} FROM events WHERE ${scopeWhere(scope, 'ts', r)}`;
     if (range.end - range.start <= RAW_TOP_MAX_SECONDS) return raw(range);
     const rolled = (table: string, r: Range) =>
-      `SELECT value, requests, bytes_out, blocked, blacklisted, waf FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}`;
+      `SELECT value, requests, bytes_out, blocked, blacklisted, waf${ip4 ? ', ip4' : ''} FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}`;
     const start = range.end - range.start > ROUND_START_AFTER_SECONDS ? floorTo(range.start, 3600) : range.start;
     const h1 = ceilTo(start, 3600);
     // The whole hours of the range [h1, h2) whose dimensions are built.
@@ -159,6 +167,11 @@ export class StatisticsQueries {
     return parts.join(' UNION ALL ');
   }
 
+  /** The store's address integers (SqlDialect.ip4) when `dim` is the address and the store has them. */
+  private ipKeys(dim: Dim): SqlDialect['ip4'] {
+    return dim === 'ip' ? this.store.dialect.ip4 : null;
+  }
+
   /** Requests, bytes and decisions per value of a dimension, `by` the largest first. */
   async top(
     scope: Scope,
@@ -168,6 +181,8 @@ export class StatisticsQueries {
     limit: number,
   ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
     if (scope.siteIds.length === 0) return [];
+    const ip4 = this.ipKeys(dim);
+    if (ip4) return this.topAddresses(scope, range, ip4, by, limit);
     const nonEmpty =
       dim === 'referer' || dim === 'country' || dim === 'city' || dim === 'fileType' ? `value <> ''` : '';
     const columns = `sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, sum(${by}) AS ord`;
@@ -182,12 +197,52 @@ export class StatisticsQueries {
     const rows = await this.store.query(
       `SELECT value, ${columns} FROM (${rowsOf}) AS t${where ? ` WHERE ${where}` : ''} GROUP BY value ORDER BY ord DESC, value LIMIT ${int(limit)}`,
     );
-    return rows.map((row) => ({
-      key: String(row.value),
-      requests: num(row, 't_requests'),
-      bytesOut: num(row, 't_bytes_out'),
-      blocked: num(row, 't_blocked'),
-    }));
+    return rows.map(topRow);
+  }
+
+  /**
+   * {@link top} of client addresses where the store keeps them as integers: the rows grouped by
+   * `ip4` (and by the value itself where it has none), the largest `limit` with every value tied
+   * with the last of them, ordered as top orders them (by the addresses' text among equals). Ordered
+   * by a decision, the values are found first among the rows that count one, then summed in full
+   * from the rows of those values alone (integers and, for the rest, their strings, in the text).
+   */
+  private async topAddresses(
+    scope: Scope,
+    range: Range,
+    ip4: NonNullable<SqlDialect['ip4']>,
+    by: 'requests' | 'blocked' | 'blacklisted' | 'waf',
+    limit: number,
+  ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
+    const d = this.store.dialect;
+    const rowsOf = this.dimRows(scope, range, 'ip');
+    const ranked = (source: string, ord: string) =>
+      `WITH g AS MATERIALIZED (SELECT ip4, CASE WHEN ip4 IS NULL THEN value END AS other, sum(requests) AS t_requests, ` +
+      `sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, ${ord} AS ord FROM (${source}) AS t GROUP BY ip4, other) ` +
+      `SELECT ip4, COALESCE(other, ${ip4.text('ip4')}) AS value, t_requests, t_bytes_out, t_blocked, ord FROM g ` +
+      `WHERE ord >= (SELECT min(ord) FROM (SELECT ord FROM g ORDER BY ord DESC LIMIT ${int(limit)}) AS k) ` +
+      `ORDER BY ord DESC, value LIMIT ${int(limit)}`;
+    if (by === 'requests') return (await this.store.query(ranked(rowsOf, 'sum(requests)'))).map(topRow);
+    const decided = await this.store.query(
+      // -1: no integer (NULL reads as 0, an address).
+      `SELECT COALESCE(${d.int64('ip4')}, -1) AS k, value FROM (${ranked(`SELECT * FROM (${rowsOf}) AS d WHERE ${by} > 0`, `sum(${by})`)}) AS r`,
+    );
+    if (decided.length === 0) return [];
+    const ints4: number[] = [];
+    const others: string[] = [];
+    for (const row of decided) {
+      if (num(row, 'k') >= 0) ints4.push(num(row, 'k'));
+      else others.push(String(row.value));
+    }
+    const of = [
+      ints4.length > 0 ? `ip4 IN (${ints(ints4)})` : '',
+      others.length > 0 ? `(ip4 IS NULL AND value IN (${others.map((v) => d.str(v)).join(', ')}))` : '',
+    ].filter(Boolean);
+    return (
+      await this.store.query(
+        `SELECT * FROM (${ranked(`SELECT * FROM (${rowsOf}) AS d WHERE ${of.join(' OR ')}`, `sum(${by})`)}) AS r`,
+      )
+    ).map(topRow);
   }
 
   /** Distinct values of a dimension in the range (those with `having` > 0 when given). */
@@ -199,9 +254,13 @@ export class StatisticsQueries {
   ): Promise<number> {
     if (scope.siteIds.length === 0) return 0;
     const d = this.store.dialect;
+    // Addresses kept as integers are counted so; a value without one (NULL), as itself.
+    const n = this.ipKeys(dim)
+      ? `${d.distinct('ip4')} + ${d.distinct('CASE WHEN ip4 IS NULL THEN value END')}`
+      : d.distinct('value');
     const [row] = await this.store.query(
       // Counters are never negative: a value with a decision is one with a row that counts one.
-      `SELECT ${d.distinct('value')} AS n FROM (${this.dimRows(scope, range, dim)}) AS r WHERE value <> ''${having ? ` AND ${having} > 0` : ''}`,
+      `SELECT ${n} AS n FROM (${this.dimRows(scope, range, dim)}) AS r WHERE value <> ''${having ? ` AND ${having} > 0` : ''}`,
     );
     return num(row, 'n');
   }
