@@ -447,6 +447,8 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       ['010.0.0.1', 4, 1],
       ['0.0.0.0', 2, 0],
       ['255.255.255.255', 1, 1],
+      // Thirty tied with the last: lists whose last place they reach rank past the rows fetched.
+      ...Array.from({ length: 30 }, (_, i): [string, number, number] => [`192.0.2.${100 + i}`, 1, 0]),
     ];
     const eventsOf = (batchId: string, from: number, seed: number) => {
       const base = makeEvents(
@@ -493,12 +495,25 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
           ['10.0.0.1', 12],
           ['2001:db8::2', 12],
         ]);
-        expect(await keys('requests', 10)).toEqual([
+        expect(await keys('requests', 5)).toEqual([
           ['10.0.0.1', 12],
           ['2001:db8::2', 12],
           ['9.0.0.1', 12],
           ['010.0.0.1', 8],
           ['0.0.0.0', 4],
+        ]);
+        expect(await keys('requests', 8)).toEqual([
+          ['10.0.0.1', 12],
+          ['2001:db8::2', 12],
+          ['9.0.0.1', 12],
+          ['010.0.0.1', 8],
+          ['0.0.0.0', 4],
+          ['192.0.2.100', 2],
+          ['192.0.2.101', 2],
+          ['192.0.2.102', 2],
+        ]);
+        expect((await keys('requests', 100)).slice(-2)).toEqual([
+          ['192.0.2.129', 2],
           ['255.255.255.255', 2],
         ]);
         expect(await keys('blacklisted', 4)).toEqual([
@@ -508,7 +523,7 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
           ['010.0.0.1', 8],
         ]);
         expect(await keys('blacklisted', 10)).toHaveLength(5);
-        expect(await queries.distinct(scope, range, 'ip')).toBe(6);
+        expect(await queries.distinct(scope, range, 'ip')).toBe(36);
         expect(await queries.distinct(scope, range, 'ip', 'blacklisted')).toBe(5);
       }
     }

@@ -89,6 +89,9 @@ const DOMAIN_COLUMNS = ['requests', 'bytes_out', 'bytes_in', 'hit_requests', 'bl
 const TOTAL_COLUMNS = ROLLUP_COUNTERS;
 
 const num = (row: Row | undefined, key: string): number => Number(row?.[key] ?? 0) || 0;
+/** An IPv4 address's text from its integer (SqlDialect.ip4). */
+const ip4Text = (n: number) =>
+  `${Math.floor(n / 16_777_216)}.${Math.floor(n / 65_536) % 256}.${Math.floor(n / 256) % 256}.${n % 256}`;
 const topRow = (row: Row) => ({
   key: String(row.value),
   requests: num(row, 't_requests'),
@@ -181,8 +184,10 @@ export class StatisticsQueries {
     limit: number,
   ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
     if (scope.siteIds.length === 0) return [];
-    const ip4 = this.ipKeys(dim);
-    if (ip4) return this.topAddresses(scope, range, ip4, by, limit);
+    if (this.ipKeys(dim) && by === 'requests') {
+      const addresses = await this.topAddresses(scope, range, limit);
+      if (addresses) return addresses;
+    }
     const nonEmpty =
       dim === 'referer' || dim === 'country' || dim === 'city' || dim === 'fileType' ? `value <> ''` : '';
     const columns = `sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, sum(${by}) AS ord`;
@@ -201,48 +206,39 @@ export class StatisticsQueries {
   }
 
   /**
-   * {@link top} of client addresses where the store keeps them as integers: the rows grouped by
-   * `ip4` (and by the value itself where it has none), the largest `limit` with every value tied
-   * with the last of them, ordered as top orders them (by the addresses' text among equals). Ordered
-   * by a decision, the values are found first among the rows that count one, then summed in full
-   * from the rows of those values alone (integers and, for the rest, their strings, in the text).
+   * {@link top} of client addresses by requests where the store keeps them as integers
+   * (SqlDialect.ip4): the IPv4 rows grouped by the integer and the others by their text, apart (a
+   * string key, even one NULL nearly everywhere, costs the grouping what strings cost), the largest
+   * first; the order among equals — the addresses' text — is put in here, from a few more rows than
+   * the list holds. When values tied with the list's last reach past those rows, null: the caller
+   * ranks the strings. (Lists ordered by a decision keep the strings: they group only the rows
+   * with one, and two passes over the integers measured slower.)
    */
   private async topAddresses(
     scope: Scope,
     range: Range,
-    ip4: NonNullable<SqlDialect['ip4']>,
-    by: 'requests' | 'blocked' | 'blacklisted' | 'waf',
     limit: number,
-  ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
+  ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[] | null> {
     const d = this.store.dialect;
     const rowsOf = this.dimRows(scope, range, 'ip');
-    const ranked = (source: string, ord: string) =>
-      `WITH g AS MATERIALIZED (SELECT ip4, CASE WHEN ip4 IS NULL THEN value END AS other, sum(requests) AS t_requests, ` +
-      `sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, ${ord} AS ord FROM (${source}) AS t GROUP BY ip4, other) ` +
-      `SELECT ip4, COALESCE(other, ${ip4.text('ip4')}) AS value, t_requests, t_bytes_out, t_blocked, ord FROM g ` +
-      `WHERE ord >= (SELECT min(ord) FROM (SELECT ord FROM g ORDER BY ord DESC LIMIT ${int(limit)}) AS k) ` +
-      `ORDER BY ord DESC, value LIMIT ${int(limit)}`;
-    if (by === 'requests') return (await this.store.query(ranked(rowsOf, 'sum(requests)'))).map(topRow);
-    const decided = await this.store.query(
-      // -1: no integer (NULL reads as 0, an address).
-      `SELECT COALESCE(${d.int64('ip4')}, -1) AS k, value FROM (${ranked(`SELECT * FROM (${rowsOf}) AS d WHERE ${by} > 0`, `sum(${by})`)}) AS r`,
+    const sums = 'sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked';
+    const fetch = limit * 2 + 10;
+    // k -1: no integer (a NULL would read as 0, an address).
+    const rows = await this.store.query(
+      `SELECT * FROM (SELECT ${d.int64('ip4')} AS k, '' AS other, ${sums} FROM (${rowsOf}) AS a WHERE ip4 IS NOT NULL GROUP BY ip4 ` +
+        `UNION ALL SELECT ${d.int64('-1')} AS k, value AS other, ${sums} FROM (${rowsOf}) AS b WHERE ip4 IS NULL GROUP BY value) AS g ` +
+        `ORDER BY t_requests DESC LIMIT ${int(fetch)}`,
     );
-    if (decided.length === 0) return [];
-    const ints4: number[] = [];
-    const others: string[] = [];
-    for (const row of decided) {
-      if (num(row, 'k') >= 0) ints4.push(num(row, 'k'));
-      else others.push(String(row.value));
-    }
-    const of = [
-      ints4.length > 0 ? `ip4 IN (${ints(ints4)})` : '',
-      others.length > 0 ? `(ip4 IS NULL AND value IN (${others.map((v) => d.str(v)).join(', ')}))` : '',
-    ].filter(Boolean);
-    return (
-      await this.store.query(
-        `SELECT * FROM (${ranked(`SELECT * FROM (${rowsOf}) AS d WHERE ${of.join(' OR ')}`, `sum(${by})`)}) AS r`,
+    if (rows.length === fetch && num(rows[fetch - 1], 't_requests') >= num(rows[limit - 1], 't_requests')) return null;
+    return rows
+      .map((row): Row => ({ ...row, value: num(row, 'k') >= 0 ? ip4Text(num(row, 'k')) : String(row.other) }))
+      .sort(
+        (x, y) =>
+          num(y, 't_requests') - num(x, 't_requests') ||
+          (String(x.value) < String(y.value) ? -1 : String(x.value) > String(y.value) ? 1 : 0),
       )
-    ).map(topRow);
+      .slice(0, limit)
+      .map(topRow);
   }
 
   /** Distinct values of a dimension in the range (those with `having` > 0 when given). */
