@@ -437,6 +437,133 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     }
   });
 
+  it('ranks addresses of equal counts by their text, keeps each written form apart, late rows and merged ones too', async () => {
+    // Requests per address (the blacklisted ones: the first `blacklisted` of them), spread over two
+    // days, so that a month's range reads whole days, whole hours and raw events.
+    const plan: [string, number, number][] = [
+      ['9.0.0.1', 6, 2],
+      ['10.0.0.1', 6, 2],
+      ['2001:db8::2', 6, 2],
+      ['010.0.0.1', 4, 1],
+      ['0.0.0.0', 2, 0],
+      ['255.255.255.255', 1, 1],
+      // Thirty tied with the last: lists whose last place they reach rank past the rows fetched.
+      ...Array.from({ length: 30 }, (_, i): [string, number, number] => [`192.0.2.${100 + i}`, 1, 0]),
+    ];
+    const eventsOf = (batchId: string, from: number, seed: number) => {
+      const base = makeEvents(
+        batchId,
+        plan.reduce((n, [, r]) => n + r, 0),
+        from,
+        2 * DAY,
+        seed,
+      );
+      let i = 0;
+      for (const [ip, requests, blacklisted] of plan) {
+        for (let k = 0; k < requests; k++, i++) {
+          Object.assign(base[i] as EventRow, {
+            ip,
+            siteId: 2,
+            domainId: 201,
+            zoneId: 10,
+            blacklisted: k < blacklisted ? 1 : 0,
+            blocked: k < blacklisted ? 1 : 0,
+            waf: 0,
+          });
+        }
+      }
+      return base;
+    };
+    const first = eventsOf('node6-1', T0 - DAY, 90);
+    await store.ingest(batchOf('node6-1', first));
+    await store.compact(T0 - 2 * DAY, T0 + DAY + 7200);
+    // Late: hours and days built already (their dimensions added as partial rows).
+    const late = eventsOf('node6-2', T0 - DAY, 91);
+    await store.ingest(batchOf('node6-2', late));
+    const queries = new StatisticsQueries(store);
+    const range = { start: T0 - 30 * DAY, end: T0 + DAY + 3 * 3600 + 17 };
+    for (const scope of [
+      { siteIds: [2], zoneIds: null, domainIds: null },
+      { siteIds: [2], zoneIds: [10], domainIds: [201] },
+    ]) {
+      for (const merged of [false, true]) {
+        if (merged) await store.compact(T0 - 2 * DAY, T0 + DAY + 7200);
+        const keys = async (by: 'requests' | 'blacklisted', limit: number) =>
+          (await queries.top(scope, range, 'ip', by, limit)).map((r) => [r.key, r.requests]);
+        // Ties in the text's order ('10…' < '2001…' < '9…'), the last place's ties cut at the limit.
+        expect(await keys('requests', 2)).toEqual([
+          ['10.0.0.1', 12],
+          ['2001:db8::2', 12],
+        ]);
+        expect(await keys('requests', 5)).toEqual([
+          ['10.0.0.1', 12],
+          ['2001:db8::2', 12],
+          ['9.0.0.1', 12],
+          ['010.0.0.1', 8],
+          ['0.0.0.0', 4],
+        ]);
+        expect(await keys('requests', 8)).toEqual([
+          ['10.0.0.1', 12],
+          ['2001:db8::2', 12],
+          ['9.0.0.1', 12],
+          ['010.0.0.1', 8],
+          ['0.0.0.0', 4],
+          ['192.0.2.100', 2],
+          ['192.0.2.101', 2],
+          ['192.0.2.102', 2],
+        ]);
+        expect((await keys('requests', 100)).slice(-2)).toEqual([
+          ['192.0.2.129', 2],
+          ['255.255.255.255', 2],
+        ]);
+        expect(await keys('blacklisted', 4)).toEqual([
+          ['10.0.0.1', 12],
+          ['2001:db8::2', 12],
+          ['9.0.0.1', 12],
+          ['010.0.0.1', 8],
+        ]);
+        expect(await keys('blacklisted', 10)).toHaveLength(5);
+        expect(await queries.distinct(scope, range, 'ip')).toBe(36);
+        expect(await queries.distinct(scope, range, 'ip', 'blacklisted')).toBe(5);
+      }
+    }
+  });
+
+  it.runIf(TEST_ANALYTICS_KIND === 'duckdb')(
+    'gives dimension tables from before the address integers their column on open, filled',
+    async () => {
+      const kept = await createReopenableAnalyticsStore();
+      try {
+        const events = makeEvents('node7-1', 300, T0 - DAY, 2 * DAY, 95);
+        await kept.store.ingest(batchOf('node7-1', events));
+        await kept.store.compact(T0 - 2 * DAY, T0 + 2 * DAY);
+        for (const table of ['lowdims_1h', 'dims_1h', 'dims_1d', 'sitedims_1d']) {
+          await kept.store.query(`ALTER TABLE ${table} DROP COLUMN ip4`);
+        }
+        const reopened = await kept.reopen();
+        // Integers for the IPv4 rows alone (makeEvents's two), the IPv6 ones and other dimensions none.
+        for (const table of ['dims_1h', 'dims_1d', 'sitedims_1d']) {
+          const rows = await reopened.query(
+            `SELECT DISTINCT value, CASE WHEN ip4 IS NULL THEN '-' ELSE ${reopened.dialect.ip4?.text('ip4')} END AS back FROM ${table} WHERE dim = 'ip' ORDER BY value`,
+          );
+          expect(rows.map((r) => [r.value, r.back])).toEqual([
+            ['192.0.2.1', '192.0.2.1'],
+            ['198.51.100.7', '198.51.100.7'],
+            ['2001:db8::1', '-'],
+          ]);
+          expect(
+            await count(reopened, `SELECT count(*) AS n FROM ${table} WHERE dim <> 'ip' AND ip4 IS NOT NULL`),
+          ).toBe(0);
+        }
+        const queries = new StatisticsQueries(reopened);
+        const range = { start: T0 - 30 * DAY, end: T0 + 2 * DAY };
+        expect(await queries.distinct({ siteIds: [1, 2, 3], zoneIds: null, domainIds: null }, range, 'ip')).toBe(3);
+      } finally {
+        await kept.drop();
+      }
+    },
+  );
+
   it('adds the dimensions of events older than those built, and merges them in the upkeep', async () => {
     const first = makeEvents('node4-1', 300, T0 - 2 * 3600, 4 * 3600, 70);
     await store.ingest(batchOf('node4-1', first));

@@ -71,6 +71,7 @@ export const CLICKHOUSE_DIALECT: SqlDialect = {
   // 18.16 has no startsWith: the first occurrence at byte 1 is a prefix.
   contains: (expr, value) => `position(${expr}, unhex('${hexOf(value)}')) > 0`,
   startsWith: (expr, value) => `position(${expr}, unhex('${hexOf(value)}')) = 1`,
+  ip4: null,
 };
 
 /** ClickHouse type of each DuckDB type of EVENT_COLUMNS, with the range of the integers. */

@@ -29,6 +29,11 @@ import { DIM_COUNTERS, HIGH_DIM_COLUMNS, lowDimValueSql, ROLLUP_COUNTERS, UPSTRE
  * reads use a second one and see committed batches only.
  */
 
+/** An IPv4 address's octet written canonically (0–255, no leading zero). */
+const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+/** The i-th (1–4) octet of a dotted address, as a BIGINT. */
+const octet = (expr: string, i: number) => `CAST(split_part(${expr}, '.', ${i}) AS BIGINT)`;
+
 export const DUCKDB_DIALECT: SqlDialect = {
   idiv: (a, b) => `((${a}) // (${b}))`,
   distinct: (expr) => `count(DISTINCT ${expr})`,
@@ -37,7 +42,15 @@ export const DUCKDB_DIALECT: SqlDialect = {
   str: (value) => `decode(unhex('${hexOf(value)}'))`,
   contains: (expr, value) => `contains(${expr}, decode(unhex('${hexOf(value)}')))`,
   startsWith: (expr, value) => `starts_with(${expr}, decode(unhex('${hexOf(value)}')))`,
+  ip4: {
+    // Canonical only, so that the integer's text is the value again (a value is one key, both ways).
+    of: (expr) =>
+      `CASE WHEN regexp_full_match(${expr}, '(${OCTET}\\.){3}${OCTET}') THEN CAST(${octet(expr, 1)} * 16777216 + ${octet(expr, 2)} * 65536 + ${octet(expr, 3)} * 256 + ${octet(expr, 4)} AS UINTEGER) END`,
+    text: (expr) =>
+      `concat_ws('.', ${expr} // 16777216, (${expr} // 65536) % 256, (${expr} // 256) % 256, ${expr} % 256)`,
+  },
 };
+const IP4_OF_VALUE = `CASE WHEN dim = 'ip' THEN ${DUCKDB_DIALECT.ip4?.of('value')} END`;
 
 /** Column name and DuckDB type of the events table, in the appender's order (ClickHouse maps the types). */
 export const EVENT_COLUMNS: readonly [keyof EventRow, string, string][] = [
@@ -100,8 +113,13 @@ const KEY_COLUMNS =
   'bucket BIGINT NOT NULL, site_id INTEGER NOT NULL, domain_id INTEGER NOT NULL, zone_id INTEGER NOT NULL';
 const ROLLUP_DDL = (table: string) =>
   `CREATE TABLE IF NOT EXISTS ${table} (${KEY_COLUMNS}, ${ROLLUP_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')})`;
+/**
+ * `ip4`: an address's value as an integer (DUCKDB_DIALECT.ip4: IPv4 only, NULL for the rest and
+ * for the other dimensions), which the statistics group and count instead of the string. Added
+ * after the tables first shipped: it goes last (stores from before get it on open, filled).
+ */
 const DIM_DDL = (table: string) =>
-  `CREATE TABLE IF NOT EXISTS ${table} (${KEY_COLUMNS}, dim VARCHAR NOT NULL, value VARCHAR NOT NULL, ${DIM_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')})`;
+  `CREATE TABLE IF NOT EXISTS ${table} (${KEY_COLUMNS}, dim VARCHAR NOT NULL, value VARCHAR NOT NULL, ${DIM_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')}, ip4 UINTEGER)`;
 
 const DDL = [
   `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
@@ -141,15 +159,19 @@ const STAGING_DDL = `CREATE TEMP TABLE IF NOT EXISTS ingest_staging (${EVENT_COL
  */
 const GROUP_MAX_EVENTS = 200_000;
 
-/** Tables whose rows are partial sums, with their key columns (what compaction groups by). */
-const SUMMED_TABLES: readonly [string, string, readonly string[]][] = [
-  ['rollup_1m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS],
-  ['rollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS],
-  ['rollup_1h', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS],
-  ['lowdims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
-  ['dims_1h', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
-  ['dims_1d', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
-  ['sitedims_1d', 'bucket, site_id, domain_id, zone_id, dim, value', DIM_COUNTERS],
+/**
+ * Tables whose rows are partial sums, with their key columns (what compaction groups by) and the
+ * columns after the counters (a function of the key).
+ */
+const DIM_KEY = 'bucket, site_id, domain_id, zone_id, dim, value';
+const SUMMED_TABLES: readonly [string, string, readonly string[], string][] = [
+  ['rollup_1m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
+  ['rollup_5m', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
+  ['rollup_1h', 'bucket, site_id, domain_id, zone_id', ROLLUP_COUNTERS, ''],
+  ['lowdims_1h', DIM_KEY, DIM_COUNTERS, 'ip4'],
+  ['dims_1h', DIM_KEY, DIM_COUNTERS, 'ip4'],
+  ['dims_1d', DIM_KEY, DIM_COUNTERS, 'ip4'],
+  ['sitedims_1d', DIM_KEY, DIM_COUNTERS, 'ip4'],
 ];
 /** Tables of day buckets. */
 const DAY_TABLES: ReadonlySet<string> = new Set(['dims_1d', 'sitedims_1d']);
@@ -169,17 +191,17 @@ const ROLLUP_SELECT = (unit: number) => `SELECT (ts // ${unit}) * ${unit} AS buc
 /**
  * rollups.ts's dimensions, in SQL over `source` (a table and its filter): one scan with a grouping
  * set per dimension (`grouping()` says which set a row is of: its bit is 0 for the dimension the
- * row counts).
+ * row counts); the columns of the dimension tables, in their order (`ip4` last).
  */
 const DIM_SELECT = (unit: number, dims: Readonly<Record<string, string>>, source: string) => {
   const values = Object.entries(dims);
   const all = (1 << values.length) - 1;
   const which = values.map(([dim], i) => `WHEN g = ${all ^ (1 << (values.length - 1 - i))} THEN '${dim}'`).join(' ');
   const v = values.map((_, i) => `v${i}`);
-  return `SELECT b, site_id, domain_id, zone_id, CASE ${which} END, COALESCE(${v.join(', ')}), r, bo, bl, bk, w FROM (
+  return `SELECT *, ${IP4_OF_VALUE} FROM (SELECT b, site_id, domain_id, zone_id, CASE ${which} END AS dim, COALESCE(${v.join(', ')}) AS value, r, bo, bl, bk, w FROM (
   SELECT (ts // ${unit}) * ${unit} AS b, site_id, domain_id, zone_id, ${values.map(([, sql], i) => `${sql} AS v${i}`).join(', ')},
     grouping(${v.join(', ')}) AS g, count(*) AS r, sum(bytes_out) AS bo, sum(blocked) AS bl, sum(blacklisted) AS bk, sum(waf) AS w
-  FROM ${source} GROUP BY GROUPING SETS (${v.map((x) => `(b, site_id, domain_id, zone_id, ${x})`).join(', ')}))`;
+  FROM ${source} GROUP BY GROUPING SETS (${v.map((x) => `(b, site_id, domain_id, zone_id, ${x})`).join(', ')})))`;
 };
 const LOW_DIMS_SQL = lowDimValueSql(DUCKDB_DIALECT);
 /** Every group's statements: the time rollups from its events, then the events themselves. */
@@ -209,8 +231,8 @@ const LATE_DIMS = (hours: number, days: number) => {
     const day = DIM_SELECT(86_400, HIGH_DIM_COLUMNS, `ingest_staging WHERE ts < ${days}`);
     late.push(
       `INSERT INTO dims_1d ${day}`,
-      `INSERT INTO sitedims_1d SELECT b, site_id, 0, 0, d, v, ${SUMS('r, bo, bl, bk, w')} FROM (${day})
-         AS x(b, site_id, domain_id, zone_id, d, v, r, bo, bl, bk, w) GROUP BY b, site_id, d, v`,
+      `INSERT INTO sitedims_1d SELECT b, site_id, 0, 0, d, v, ${SUMS('r, bo, bl, bk, w')}, ip FROM (${day})
+         AS x(b, site_id, domain_id, zone_id, d, v, r, bo, bl, bk, w, ip) GROUP BY b, site_id, d, v, ip`,
     );
   }
   return late;
@@ -234,11 +256,11 @@ const ROLL_DAY = (day: number) => {
   const sums = SUMS(DIM_COUNTERS.join(', '));
   return [
     `DELETE FROM dims_1d WHERE bucket = ${day}`,
-    `INSERT INTO dims_1d SELECT ${day}, site_id, domain_id, zone_id, dim, value, ${sums} FROM dims_1h
-       WHERE bucket >= ${day} AND bucket < ${day + 86_400} GROUP BY site_id, domain_id, zone_id, dim, value ORDER BY site_id`,
+    `INSERT INTO dims_1d SELECT ${day}, site_id, domain_id, zone_id, dim, value, ${sums}, ip4 FROM dims_1h
+       WHERE bucket >= ${day} AND bucket < ${day + 86_400} GROUP BY site_id, domain_id, zone_id, dim, value, ip4 ORDER BY site_id`,
     `DELETE FROM sitedims_1d WHERE bucket = ${day}`,
-    `INSERT INTO sitedims_1d SELECT ${day}, site_id, 0, 0, dim, value, ${sums} FROM dims_1d
-       WHERE bucket = ${day} GROUP BY site_id, dim, value ORDER BY site_id, dim`,
+    `INSERT INTO sitedims_1d SELECT ${day}, site_id, 0, 0, dim, value, ${sums}, ip4 FROM dims_1d
+       WHERE bucket = ${day} GROUP BY site_id, dim, value, ip4 ORDER BY site_id, dim`,
   ];
 };
 
@@ -337,6 +359,15 @@ export class DuckDbStore implements AnalyticsStore {
     for (const [, name, type] of EVENT_COLUMNS) {
       if (ADDED_EVENT_COLUMNS.has(name))
         await this.writer.run(`ALTER TABLE events ADD COLUMN IF NOT EXISTS ${name} ${type} DEFAULT ''`);
+    }
+    // Dimension tables from before addresses were kept as integers: the column, filled.
+    for (const table of DIM_TABLES) {
+      const has = await this.writer.runAndReadAll(
+        `SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = '${table}' AND column_name = 'ip4'`,
+      );
+      if (has.currentRowCount > 0) continue;
+      await this.writer.run(`ALTER TABLE ${table} ADD COLUMN ip4 UINTEGER`);
+      await this.writer.run(`UPDATE ${table} SET ip4 = ${IP4_OF_VALUE} WHERE dim = 'ip'`);
     }
     // A ledger from before log push: its batches count as ingested at 0.
     await this.writer.run('ALTER TABLE batches ADD COLUMN IF NOT EXISTS ingested_at BIGINT DEFAULT 0');
@@ -537,7 +568,7 @@ export class DuckDbStore implements AnalyticsStore {
     }
     return this.serialised(async (db) => {
       await this.rollDims(db, to - (to % 3600));
-      for (const [table, key, counters] of SUMMED_TABLES) {
+      for (const [table, key, counters, after] of SUMMED_TABLES) {
         const day = DAY_TABLES.has(table);
         let range = `bucket >= ${from} AND bucket < ${to}`;
         if (DIM_TABLES.has(table)) {
@@ -552,7 +583,7 @@ export class DuckDbStore implements AnalyticsStore {
           await db.run(
             // Ordered by site: a compacted range's row groups then each hold few sites, and their
             // min/max let a query for one site skip the others'.
-            `CREATE TEMP TABLE compacted AS SELECT ${key}, ${sums} FROM ${table} WHERE ${range} GROUP BY ${key} ORDER BY site_id, bucket`,
+            `CREATE TEMP TABLE compacted AS SELECT ${key}, ${sums}${after && `, ${after}`} FROM ${table} WHERE ${range} GROUP BY ${key}${after && `, ${after}`} ORDER BY site_id, bucket`,
           );
           await db.run(`DELETE FROM ${table} WHERE ${range}`);
           await db.run(`INSERT INTO ${table} SELECT * FROM compacted`);

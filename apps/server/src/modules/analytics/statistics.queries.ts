@@ -1,5 +1,5 @@
 import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
-import type { AnalyticsStore, Row } from './analytics-store.js';
+import type { AnalyticsStore, Row, SqlDialect } from './analytics-store.js';
 import { type Dim, dimTable, dimValueSql, isHighDim, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
 
 /**
@@ -89,6 +89,15 @@ const DOMAIN_COLUMNS = ['requests', 'bytes_out', 'bytes_in', 'hit_requests', 'bl
 const TOTAL_COLUMNS = ROLLUP_COUNTERS;
 
 const num = (row: Row | undefined, key: string): number => Number(row?.[key] ?? 0) || 0;
+/** An IPv4 address's text from its integer (SqlDialect.ip4). */
+const ip4Text = (n: number) =>
+  `${Math.floor(n / 16_777_216)}.${Math.floor(n / 65_536) % 256}.${Math.floor(n / 256) % 256}.${n % 256}`;
+const topRow = (row: Row) => ({
+  key: String(row.value),
+  requests: num(row, 't_requests'),
+  bytesOut: num(row, 't_bytes_out'),
+  blocked: num(row, 't_blocked'),
+});
 /** Sums of the rollup counters, each as `t_<counter>`. */
 const sums = (columns: readonly string[] = TOTAL_COLUMNS) => columns.map((c) => `sum(${c}) AS t_${c}`).join(', ');
 
@@ -129,12 +138,14 @@ export class StatisticsQueries {
   private dimRows(scope: Scope, range: Range, dim: Dim): string {
     const d = this.store.dialect;
     const value = dimValueSql(d)[dim];
+    // Addresses as integers where the store keeps them so (ipKeys): `ip4` too.
+    const ip4 = this.ipKeys(dim);
     const raw = (r: Range) =>
       `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ` +
-      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf FROM events WHERE ${scopeWhere(scope, 'ts', r)}`;
+      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf${ip4 ? `, ${ip4.of(value)} AS ip4` : ''} FROM events WHERE ${scopeWhere(scope, 'ts', r)}`;
     if (range.end - range.start <= RAW_TOP_MAX_SECONDS) return raw(range);
     const rolled = (table: string, r: Range) =>
-      `SELECT value, requests, bytes_out, blocked, blacklisted, waf FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}`;
+      `SELECT value, requests, bytes_out, blocked, blacklisted, waf${ip4 ? ', ip4' : ''} FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}`;
     const start = range.end - range.start > ROUND_START_AFTER_SECONDS ? floorTo(range.start, 3600) : range.start;
     const h1 = ceilTo(start, 3600);
     // The whole hours of the range [h1, h2) whose dimensions are built.
@@ -159,6 +170,11 @@ export class StatisticsQueries {
     return parts.join(' UNION ALL ');
   }
 
+  /** The store's address integers (SqlDialect.ip4) when `dim` is the address and the store has them. */
+  private ipKeys(dim: Dim): SqlDialect['ip4'] {
+    return dim === 'ip' ? this.store.dialect.ip4 : null;
+  }
+
   /** Requests, bytes and decisions per value of a dimension, `by` the largest first. */
   async top(
     scope: Scope,
@@ -168,6 +184,10 @@ export class StatisticsQueries {
     limit: number,
   ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
     if (scope.siteIds.length === 0) return [];
+    if (this.ipKeys(dim) && by === 'requests') {
+      const addresses = await this.topAddresses(scope, range, limit);
+      if (addresses) return addresses;
+    }
     const nonEmpty =
       dim === 'referer' || dim === 'country' || dim === 'city' || dim === 'fileType' ? `value <> ''` : '';
     const columns = `sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, sum(${by}) AS ord`;
@@ -182,12 +202,43 @@ export class StatisticsQueries {
     const rows = await this.store.query(
       `SELECT value, ${columns} FROM (${rowsOf}) AS t${where ? ` WHERE ${where}` : ''} GROUP BY value ORDER BY ord DESC, value LIMIT ${int(limit)}`,
     );
-    return rows.map((row) => ({
-      key: String(row.value),
-      requests: num(row, 't_requests'),
-      bytesOut: num(row, 't_bytes_out'),
-      blocked: num(row, 't_blocked'),
-    }));
+    return rows.map(topRow);
+  }
+
+  /**
+   * {@link top} of client addresses by requests where the store keeps them as integers
+   * (SqlDialect.ip4): the IPv4 rows grouped by the integer and the others by their text, apart (a
+   * string key, even one NULL nearly everywhere, costs the grouping what strings cost), the largest
+   * first; the order among equals — the addresses' text — is put in here, from a few more rows than
+   * the list holds. When values tied with the list's last reach past those rows, null: the caller
+   * ranks the strings. (Lists ordered by a decision keep the strings: they group only the rows
+   * with one, and two passes over the integers measured slower.)
+   */
+  private async topAddresses(
+    scope: Scope,
+    range: Range,
+    limit: number,
+  ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[] | null> {
+    const d = this.store.dialect;
+    const rowsOf = this.dimRows(scope, range, 'ip');
+    const sums = 'sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked';
+    const fetch = limit * 2 + 10;
+    // k -1: no integer (a NULL would read as 0, an address).
+    const rows = await this.store.query(
+      `SELECT * FROM (SELECT ${d.int64('ip4')} AS k, '' AS other, ${sums} FROM (${rowsOf}) AS a WHERE ip4 IS NOT NULL GROUP BY ip4 ` +
+        `UNION ALL SELECT ${d.int64('-1')} AS k, value AS other, ${sums} FROM (${rowsOf}) AS b WHERE ip4 IS NULL GROUP BY value) AS g ` +
+        `ORDER BY t_requests DESC LIMIT ${int(fetch)}`,
+    );
+    if (rows.length === fetch && num(rows[fetch - 1], 't_requests') >= num(rows[limit - 1], 't_requests')) return null;
+    return rows
+      .map((row): Row => ({ ...row, value: num(row, 'k') >= 0 ? ip4Text(num(row, 'k')) : String(row.other) }))
+      .sort(
+        (x, y) =>
+          num(y, 't_requests') - num(x, 't_requests') ||
+          (String(x.value) < String(y.value) ? -1 : String(x.value) > String(y.value) ? 1 : 0),
+      )
+      .slice(0, limit)
+      .map(topRow);
   }
 
   /** Distinct values of a dimension in the range (those with `having` > 0 when given). */
@@ -199,9 +250,13 @@ export class StatisticsQueries {
   ): Promise<number> {
     if (scope.siteIds.length === 0) return 0;
     const d = this.store.dialect;
+    // Addresses kept as integers are counted so; a value without one (NULL), as itself.
+    const n = this.ipKeys(dim)
+      ? `${d.distinct('ip4')} + ${d.distinct('CASE WHEN ip4 IS NULL THEN value END')}`
+      : d.distinct('value');
     const [row] = await this.store.query(
       // Counters are never negative: a value with a decision is one with a row that counts one.
-      `SELECT ${d.distinct('value')} AS n FROM (${this.dimRows(scope, range, dim)}) AS r WHERE value <> ''${having ? ` AND ${having} > 0` : ''}`,
+      `SELECT ${n} AS n FROM (${this.dimRows(scope, range, dim)}) AS r WHERE value <> ''${having ? ` AND ${having} > 0` : ''}`,
     );
     return num(row, 'n');
   }
