@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
-import { PlaneEntryBuilder, PREFERRED_ENTRY, rowsOf } from './plane-entries.js';
+import { PlaneEntryBuilder, PREFERRED_ENTRY, parsed, rowsOf } from './plane-entries.js';
 import { nodeForceSSLCode, nodeOwnValues, type SnapshotBuilder } from './snapshot-builder.js';
 
 /** A held poll looks again this often (a build another process runs, a change nobody announced). */
@@ -21,7 +21,7 @@ interface EntryRow {
 
 /** A node's poll of its data plane as entries: deltas since what it holds, or the full plane. */
 export class PlaneService {
-  /** Plane hashes by plane and head: computed once for every node of the plane. */
+  /** Plane hashes by plane and the sequence it last changed at: computed once for every node of the plane. */
   private readonly hashes = new Map<string, Promise<string>>();
   private readonly closing = new AbortController();
 
@@ -64,12 +64,14 @@ export class PlaneService {
     const key = PlaneEntryBuilder.planeKey(node.ownerId, serving ? groupIds : []);
     const planeId = await this.ensurePlane(key);
     return this.entries.readConsistent(async () => {
-      const [state] = rowsOf<{ head: string | number; floor: string | number }>(
-        await this.db.execute(sql`SELECT head, floor FROM dp_state WHERE id = 1`),
+      const [state] = rowsOf<{ head: string | number; floor: string | number; changed: string | number }>(
+        await this.db.execute(sql`SELECT head, floor, (SELECT changed_seq FROM dp_planes WHERE plane_id = ${planeId}) AS changed
+          FROM dp_state WHERE id = 1`),
       );
       const head = Number(state?.head ?? 0);
       const floor = Number(state?.floor ?? 0);
-      const planeHash = await this.planeHash(planeId, head);
+      const changedAt = Number(state?.changed ?? 0);
+      const planeHash = await this.planeHash(planeId, changedAt);
       const firewalls = rowsOf<{ value: unknown }>(
         await this.db.execute(sql`SELECT DISTINCT ON (e.key) e.value FROM dp_entries e
           WHERE e.kind = 'firewall' AND e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
@@ -89,9 +91,23 @@ export class PlaneService {
         );
         known = version?.hash ?? null;
       }
-      await this.db.execute(sql`INSERT INTO dp_plane_versions (plane_id, seq, hash)
-        VALUES (${planeId}, ${head}, ${planeHash}) ON CONFLICT DO NOTHING`);
       const to = String(head);
+      const answered = () =>
+        this.db.execute(sql`INSERT INTO dp_plane_versions (plane_id, seq, hash)
+          VALUES (${planeId}, ${head}, ${planeHash}) ON CONFLICT DO NOTHING`);
+      // Nothing the plane serves changed since the node's `since` (other planes' changes moved the
+      // head only), and the node holds this plane: nothing to say but a new meta.
+      const quiet =
+        since !== null &&
+        since >= changedAt &&
+        since <= head &&
+        (query.plane === undefined ? known : query.plane) === planeHash;
+      if (quiet) {
+        if (query.meta === metaHash) return null;
+        await answered();
+        return { type: 'delta', from: String(since), to, meta, metaHash, changes: [], planeHash };
+      }
+      await answered();
       if (since === null || known === null || (query.plane !== undefined && query.plane !== known)) {
         const rows = rowsOf<EntryRow>(
           await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash, e.value FROM dp_entries e
@@ -101,7 +117,6 @@ export class PlaneService {
         const entries = rows.map((r) => ({ kind: r.kind, key: r.key, hash: r.hash ?? '', value: parsed(r.value) }));
         return { type: 'full', to, meta, metaHash, entries, planeHash };
       }
-      if (since === head && query.meta === metaHash) return null;
       const rows = rowsOf<EntryRow>(
         await this.db.execute(sql`
           WITH cur AS (SELECT unnest(site_ids) AS site_id FROM dp_planes WHERE plane_id = ${planeId}),
@@ -136,8 +151,9 @@ export class PlaneService {
     const sites = await this.entries.sitesOfKey(key);
     // Under the log's lock: the site set is the one at the head the plane starts from.
     await this.entries.readConsistentExclusive(async () => {
-      await this.db.execute(sql`INSERT INTO dp_planes (plane_key, site_ids)
-        VALUES (${key}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(sites)}::jsonb)::bigint))
+      await this.db.execute(sql`INSERT INTO dp_planes (plane_key, site_ids, changed_seq)
+        VALUES (${key}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(sites)}::jsonb)::bigint),
+          (SELECT head FROM dp_state WHERE id = 1))
         ON CONFLICT (plane_key) DO NOTHING`);
     });
     const made = await find();
@@ -145,9 +161,9 @@ export class PlaneService {
     return Number(made.plane_id);
   }
 
-  /** The sum of the plane's entries' hashes (mod 2^48) at `head`, once per plane and head. */
-  private planeHash(planeId: number, head: number): Promise<string> {
-    const id = `${planeId}@${head}`;
+  /** The sum of the plane's entries' hashes (mod 2^48) as of `changedAt`, once per plane and change. */
+  private planeHash(planeId: number, changedAt: number): Promise<string> {
+    const id = `${planeId}@${changedAt}`;
     let hash = this.hashes.get(id);
     if (!hash) {
       if (this.hashes.size > 1000) this.hashes.clear();
@@ -170,8 +186,4 @@ export class PlaneService {
   close(): void {
     this.closing.abort();
   }
-}
-
-function parsed(value: unknown): unknown {
-  return typeof value === 'string' ? JSON.parse(value) : value;
 }

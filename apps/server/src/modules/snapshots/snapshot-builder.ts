@@ -247,24 +247,29 @@ export function uniqueNames(domains: readonly EdgeDomain[], rows: readonly Serve
   });
 }
 
+/** The ids of the certificates, caches, modules, settings and firewalls `domains` use. */
+export function usedIds(domains: readonly EdgeDomain[]) {
+  return {
+    certificates: new Set(domains.map((d) => d.certificateId)),
+    caches: new Set(domains.map((d) => d.cacheId)),
+    modules: new Set(domains.flatMap((d) => (d.modules ? Object.values(d.modules).filter((m) => m !== null) : []))),
+    settings: new Set(domains.map((d) => d.settingsId)),
+    firewalls: new Set(domains.map((d) => d.firewallId)),
+  };
+}
+
 /** Of `parts`, what `domains` use (by their certificate, cache, module, settings and firewall ids). */
 export function usedParts(
   domains: readonly EdgeDomain[],
   parts: SiteParts,
 ): Pick<DataPlane, 'certificates' | 'caches' | 'modules' | 'settings' | 'firewalls'> {
-  const usedCerts = new Set(domains.map((d) => d.certificateId));
-  const usedCaches = new Set(domains.map((d) => d.cacheId));
-  const usedSettings = new Set(domains.map((d) => d.settingsId));
-  const usedFirewalls = new Set(domains.map((d) => d.firewallId));
-  const usedModules = new Set(
-    domains.flatMap((d) => (d.modules ? Object.values(d.modules).filter((m) => m !== null) : [])),
-  );
+  const used = usedIds(domains);
   return {
-    certificates: parts.certificates.filter((cert) => usedCerts.has(cert.id)),
-    caches: parts.caches.filter((policy) => usedCaches.has(policy.id)),
-    modules: parts.modules.filter((module) => usedModules.has(module.id)),
-    settings: parts.settings.filter((entry) => usedSettings.has(entry.id)),
-    firewalls: parts.firewalls.filter((entry) => usedFirewalls.has(entry.id)),
+    certificates: parts.certificates.filter((cert) => used.certificates.has(cert.id)),
+    caches: parts.caches.filter((policy) => used.caches.has(policy.id)),
+    modules: parts.modules.filter((module) => used.modules.has(module.id)),
+    settings: parts.settings.filter((entry) => used.settings.has(entry.id)),
+    firewalls: parts.firewalls.filter((entry) => used.firewalls.has(entry.id)),
   };
 }
 
