@@ -52,3 +52,30 @@ DROP TRIGGER dp_dirty_site_upd ON "domain_modules";--> statement-breakpoint
 CREATE TRIGGER dp_dirty_site_upd AFTER UPDATE ON "domain_modules" REFERENCING OLD TABLE AS dp_old NEW TABLE AS dp_new FOR EACH STATEMENT EXECUTE FUNCTION dp_dirty_domain('SELECT x.site_id, x.id FROM $rows r JOIN domains x ON x.id = r.domain_id');--> statement-breakpoint
 DROP TRIGGER dp_dirty_site_del ON "domain_modules";--> statement-breakpoint
 CREATE TRIGGER dp_dirty_site_del AFTER DELETE ON "domain_modules" REFERENCING OLD TABLE AS dp_old FOR EACH STATEMENT EXECUTE FUNCTION dp_dirty_domain('SELECT x.site_id, x.id FROM $rows r JOIN domains x ON x.id = r.domain_id');
+--> statement-breakpoint
+-- The same redaction, in one aggregate per object instead of a call and a concatenation per key:
+-- the row-level audit of a bulk insert (500 domains and their upstreams per call) was most of its
+-- time (3,000 audited domain rows on PGlite: ~1.9 s before, ~1.2 s after, 0.3 s unaudited).
+CREATE OR REPLACE FUNCTION audit_redact(value jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  result jsonb;
+BEGIN
+  IF value IS NULL THEN
+    RETURN NULL;
+  ELSIF jsonb_typeof(value) = 'object' THEN
+    SELECT coalesce(jsonb_object_agg(k, CASE
+        WHEN k ~* '(password|passwd|secret|token|private|totp|seed|_pem$|^key$|apikey|api_key|sealed)'
+          THEN CASE WHEN v = 'null'::jsonb THEN v ELSE '"[redacted]"'::jsonb END
+        WHEN jsonb_typeof(v) IN ('object', 'array') OR (jsonb_typeof(v) = 'string' AND length(v #>> '{}') > 512)
+          THEN audit_redact(v)
+        ELSE v END), '{}'::jsonb)
+      INTO result FROM jsonb_each(value) AS e(k, v);
+    RETURN result;
+  ELSIF jsonb_typeof(value) = 'array' THEN
+    SELECT coalesce(jsonb_agg(audit_redact(e)), '[]'::jsonb) INTO result FROM jsonb_array_elements(value) e;
+    RETURN result;
+  ELSIF jsonb_typeof(value) = 'string' AND length(value #>> '{}') > 512 THEN
+    RETURN to_jsonb(left(value #>> '{}', 512) || '…');
+  END IF;
+  RETURN value;
+END $$;

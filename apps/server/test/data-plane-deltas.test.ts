@@ -37,6 +37,7 @@ import { operatorCalls, webProduct } from './helpers/operators.js';
 import { random } from './helpers/random.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { TEST_DB_KIND } from './helpers/test-db.js';
 
 let t: TestApp;
 let f: SiteFixture;
@@ -506,6 +507,7 @@ describe('the data plane as deltas', () => {
       );
     try {
       // Beyond 3 rows behind the head: older rows go, and a since below the floor gets a full plane.
+      entries.compactEveryMs = 0;
       entries.retention = { ms: 3_600_000, rows: 3 };
       await f.addDomains([
         'c1.shop.example',
@@ -531,11 +533,15 @@ describe('the data plane as deltas', () => {
       expect(await count()).toBeLessThanOrEqual(1);
     } finally {
       entries.retention = { ms: 3_600_000, rows: 200_000 };
+      entries.compactEveryMs = 60_000;
     }
   });
 
-  // The sizes measured: 10,000 and 100,000 domains in one site (DP_MEASURE_SIZES=10000 for a shorter run).
-  const sizes = (process.env.DP_MEASURE_SIZES ?? '10000,100000').split(',').map(Number);
+  // The sizes measured: 10,000 and 100,000 domains in one site on PGlite, 10,000 on PostgreSQL (where
+  // the figures are not the issue's); DP_MEASURE_SIZES=10000 for a shorter run.
+  const sizes = (process.env.DP_MEASURE_SIZES ?? (TEST_DB_KIND === 'postgres' ? '10000' : '10000,100000'))
+    .split(',')
+    .map(Number);
   it(`rebuilds only the changed domain of a large site, and measures it with ${sizes.join(' and ')} domains present (printed, not asserted)`, async () => {
     const repo = new DomainsRepository(t.db.database.db);
     const entries = t.app.rampart.planeEntries;

@@ -120,6 +120,10 @@ export const PREFERRED_ENTRY = sql.raw(
 
 export class PlaneEntryBuilder {
   private running: Promise<BuildOutcome> | null = null;
+  /** When this process last compacted the log (ms; 0: at its first build). */
+  private compactedAt = 0;
+  /** The log is compacted at most this often per process (a scan of the log: not on every build; tests shorten it). */
+  compactEveryMs = 60_000;
   /** When this process last looked for sites whose end time passed (ms). */
   private expiryCheckedAt = 0;
 
@@ -180,7 +184,7 @@ export class PlaneEntryBuilder {
   async domainEntries(siteId: number, domainIds: readonly number[], now: Date): Promise<Rebuild | null> {
     const stored = rowsOf<{ key: string; value: unknown }>(
       await this.db.execute(sql`SELECT key, value FROM dp_entries WHERE site_id = ${siteId} AND kind = 'domain'
-        AND domain_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(domainIds)}::jsonb)::bigint)`),
+        AND domain_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(domainIds)}::jsonb)::bigint))`),
     );
     const oldNames = stored.map((r) => r.key);
     const rows = await this.repository.domainsOfSite(siteId, domainIds, oldNames, now);
@@ -254,18 +258,33 @@ export class PlaneEntryBuilder {
         sql`SELECT site_id, mark FROM dp_dirty_sites ORDER BY site_id LIMIT ${SITES_PER_BUILD + 1}`,
       ),
     );
-    const dirtyDomains = rowsOf<{ site_id: string | number; domain_id: string | number; mark: string | number }>(
-      await this.db.execute(
-        sql`SELECT site_id, domain_id, mark FROM dp_dirty_domains ORDER BY site_id, domain_id LIMIT ${DOMAINS_PER_BUILD + 1}`,
+    // The domain marks of the sites rebuilt whole go with them (all of them: none is left to rebuild
+    // the site again); of the others, a bounded number per build.
+    const wholeIds = JSON.stringify(dirty.slice(0, SITES_PER_BUILD).map((d) => Number(d.site_id)));
+    type DomainMark = { site_id: string | number; domain_id: string | number; mark: string | number };
+    const dirtyDomains = [
+      ...rowsOf<DomainMark>(
+        await this.db.execute(sql`SELECT site_id, domain_id, mark FROM dp_dirty_domains
+          WHERE site_id IN (SELECT jsonb_array_elements_text(${wholeIds}::jsonb)::bigint)`),
       ),
-    );
+      ...rowsOf<DomainMark>(
+        await this.db.execute(sql`SELECT site_id, domain_id, mark FROM dp_dirty_domains
+          WHERE site_id NOT IN (SELECT jsonb_array_elements_text(${wholeIds}::jsonb)::bigint)
+          ORDER BY site_id, domain_id LIMIT ${DOMAINS_PER_BUILD + 1}`),
+      ),
+    ];
     const membership = rowsOf<{ mark: string | number }>(
       await this.db.execute(sql`SELECT mark FROM dp_dirty_membership WHERE id = 1`),
     )[0];
     if (dirty.length === 0 && dirtyDomains.length === 0 && !membership) return { changed: false, again: false };
-    const more = dirty.length > SITES_PER_BUILD || dirtyDomains.length > DOMAINS_PER_BUILD;
     const marks = dirty.slice(0, SITES_PER_BUILD).map((d) => ({ site: Number(d.site_id), mark: Number(d.mark) }));
-    const domainMarks = dirtyDomains.slice(0, DOMAINS_PER_BUILD).map((d) => ({
+    const wholeSites = new Set(marks.map((m) => m.site));
+    const others = dirtyDomains.filter((d) => !wholeSites.has(Number(d.site_id)));
+    const more = dirty.length > SITES_PER_BUILD || others.length > DOMAINS_PER_BUILD;
+    const domainMarks = [
+      ...dirtyDomains.filter((d) => wholeSites.has(Number(d.site_id))),
+      ...others.slice(0, DOMAINS_PER_BUILD),
+    ].map((d) => ({
       site: Number(d.site_id),
       domain: Number(d.domain_id),
       mark: Number(d.mark),
@@ -273,13 +292,28 @@ export class PlaneEntryBuilder {
     // Read after the marks: every write that set a mark read here is in what is built. A site marked
     // itself is rebuilt whole (its domains' marks go with it); else only its marked domains, or the
     // whole site when many are.
-    const wholeSites = new Set(marks.map((m) => m.site));
     const domainsBySite = new Map<number, number[]>();
     for (const m of domainMarks) {
       if (wholeSites.has(m.site)) continue;
       const list = domainsBySite.get(m.site) ?? [];
       list.push(m.domain);
       domainsBySite.set(m.site, list);
+    }
+    // A site with many marked domains is rebuilt whole, and takes all its domain marks (not only those read).
+    const many = [...domainsBySite]
+      .filter(([, ids]) => ids.length > DOMAINS_PER_SITE_REBUILD)
+      .map(([siteId]) => siteId);
+    if (many.length > 0) {
+      const read = new Set(domainMarks.map((m) => `${m.site}:${m.domain}`));
+      for (const d of rowsOf<DomainMark>(
+        await this.db.execute(sql`SELECT site_id, domain_id, mark FROM dp_dirty_domains
+          WHERE site_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(many)}::jsonb)::bigint)`),
+      )) {
+        const m = { site: Number(d.site_id), domain: Number(d.domain_id), mark: Number(d.mark) };
+        if (read.has(`${m.site}:${m.domain}`)) continue;
+        domainMarks.push(m);
+        domainsBySite.get(m.site)?.push(m.domain);
+      }
     }
     const rebuilds = new Map<number, Rebuild>();
     const whole = marks.map((m) => m.site);
@@ -358,7 +392,10 @@ export class PlaneEntryBuilder {
         await this.db.execute(sql`UPDATE dp_state SET head = greatest(head,
           (SELECT coalesce(max(seq), 0) FROM dp_changes), (SELECT coalesce(max(seq), 0) FROM dp_plane_changes)) WHERE id = 1`);
       }
-      await this.compact();
+      if (this.clock() - this.compactedAt >= this.compactEveryMs) {
+        this.compactedAt = this.clock();
+        await this.compact();
+      }
       return { changed, again: more || write.size < rebuilds.size || again.length > 0 };
     });
     return outcome;

@@ -7,6 +7,10 @@ import type { Db } from '../../platform/db/database.js';
 import { PlaneEntryBuilder, PREFERRED_ENTRY, parsed, rowsOf } from './plane-entries.js';
 import { nodeForceSSLCode, nodeOwnValues, type SnapshotBuilder } from './snapshot-builder.js';
 
+/** Plane hashes are sums modulo 2^48 (docs/data-plane-deltas.md). */
+const PLANE_MOD = 2n ** 48n;
+/** The entry hashes of at most this many planes are kept in memory (each ~100 bytes an entry). */
+const PLANES_SUMMED = 16;
 /** A held poll looks again this often (a build another process runs, a change nobody announced). */
 const RECHECK_MS = 5000;
 /** And this often while a build is under way elsewhere or dirty sites are left. */
@@ -21,8 +25,10 @@ interface EntryRow {
 
 /** A node's poll of its data plane as entries: deltas since what it holds, or the full plane. */
 export class PlaneService {
-  /** Plane hashes by plane and the sequence it last changed at: computed once for every node of the plane. */
-  private readonly hashes = new Map<string, Promise<string>>();
+  /** The plane hash being computed, per plane: one at a time (they update the plane's kept sum). */
+  private readonly hashes = new Map<number, Promise<unknown>>();
+  /** Per plane, its entries' hashes and their sum as of a sequence (oldest plane first). */
+  private readonly sums = new Map<number, { at: number; hashes: Map<string, bigint>; total: bigint }>();
   private readonly closing = new AbortController();
 
   constructor(
@@ -71,7 +77,7 @@ export class PlaneService {
       const head = Number(state?.head ?? 0);
       const floor = Number(state?.floor ?? 0);
       const changedAt = Number(state?.changed ?? 0);
-      const planeHash = await this.planeHash(planeId, changedAt);
+      const planeHash = await this.planeHash(planeId, changedAt, floor);
       const firewalls = rowsOf<{ value: unknown }>(
         await this.db.execute(sql`SELECT DISTINCT ON (e.key) e.value FROM dp_entries e
           WHERE e.kind = 'firewall' AND e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
@@ -161,25 +167,77 @@ export class PlaneService {
     return Number(made.plane_id);
   }
 
-  /** The sum of the plane's entries' hashes (mod 2^48) as of `changedAt`, once per plane and change. */
-  private planeHash(planeId: number, changedAt: number): Promise<string> {
-    const id = `${planeId}@${changedAt}`;
-    let hash = this.hashes.get(id);
-    if (!hash) {
-      if (this.hashes.size > 1000) this.hashes.clear();
-      hash = this.db
-        .execute(sql`SELECT coalesce(sum(('x' || lpad(hash, 16, '0'))::bit(64)::bigint), 0)::text AS total FROM (
-          SELECT DISTINCT ON (e.kind, e.key) e.hash FROM dp_entries e
-          WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
-          ORDER BY e.kind, e.key, ${PREFERRED_ENTRY}) p`)
-        .then((result) => {
-          const total = BigInt(rowsOf<{ total: string }>(result)[0]?.total ?? '0');
-          return (total % 2n ** 48n).toString(16).padStart(12, '0');
-        });
-      hash.catch(() => this.hashes.delete(id));
-      this.hashes.set(id, hash);
+  /**
+   * The sum of the plane's entries' hashes (mod 2^48) as of `changedAt`. Kept per plane with each
+   * entry's hash, so a change costs the keys it changed (read from the log since the last sum), not
+   * a sum over the whole plane; summed whole the first time, after sites joined or left the plane,
+   * or when the log no longer reaches back to the last sum. Runs in the caller's consistent read.
+   */
+  private planeHash(planeId: number, changedAt: number, floor: number): Promise<string> {
+    const run = (this.hashes.get(planeId) ?? Promise.resolve()).then(() => this.sumAt(planeId, changedAt, floor));
+    const kept = run.catch(() => {
+      this.sums.delete(planeId);
+    });
+    this.hashes.set(planeId, kept);
+    kept.finally(() => {
+      if (this.hashes.get(planeId) === kept) this.hashes.delete(planeId);
+    });
+    return run;
+  }
+
+  private async sumAt(planeId: number, changedAt: number, floor: number): Promise<string> {
+    const hex = (total: bigint) => (((total % PLANE_MOD) + PLANE_MOD) % PLANE_MOD).toString(16).padStart(12, '0');
+    const memo = this.sums.get(planeId);
+    if (memo && memo.at === changedAt) return hex(memo.total);
+    if (memo && memo.at < changedAt && memo.at >= floor) {
+      const [moved] = rowsOf<{ seq: string }>(
+        await this.db.execute(
+          sql`SELECT seq FROM dp_plane_changes WHERE plane_id = ${planeId} AND seq > ${memo.at} LIMIT 1`,
+        ),
+      );
+      if (!moved) {
+        const rows = rowsOf<{ kind: string; key: string; hash: string | null }>(
+          await this.db.execute(sql`
+            WITH cur AS (SELECT unnest(site_ids) AS site_id FROM dp_planes WHERE plane_id = ${planeId}),
+            keys AS (SELECT DISTINCT kind, key FROM dp_changes
+              WHERE seq > ${memo.at} AND seq <= ${changedAt} AND site_id IN (SELECT site_id FROM cur))
+            SELECT k.kind, k.key, r.hash FROM keys k LEFT JOIN LATERAL (
+              SELECT e.hash FROM dp_entries e
+              WHERE e.kind = k.kind AND e.key = k.key AND e.site_id IN (SELECT site_id FROM cur)
+              ORDER BY ${PREFERRED_ENTRY} LIMIT 1) r ON true`),
+        );
+        for (const row of rows) {
+          const id = `${row.kind}\0${row.key}`;
+          memo.total -= memo.hashes.get(id) ?? 0n;
+          if (row.hash === null) memo.hashes.delete(id);
+          else {
+            const value = BigInt(`0x${row.hash}`);
+            memo.hashes.set(id, value);
+            memo.total += value;
+          }
+        }
+        memo.at = changedAt;
+        return hex(memo.total);
+      }
     }
-    return hash;
+    const rows = rowsOf<{ kind: string; key: string; hash: string }>(
+      await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash FROM dp_entries e
+        WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
+        ORDER BY e.kind, e.key, ${PREFERRED_ENTRY}`),
+    );
+    const hashes = new Map<string, bigint>();
+    let total = 0n;
+    for (const row of rows) {
+      const value = BigInt(`0x${row.hash}`);
+      hashes.set(`${row.kind}\0${row.key}`, value);
+      total += value;
+    }
+    if (this.sums.size >= PLANES_SUMMED && !this.sums.has(planeId)) {
+      const oldest = this.sums.keys().next().value;
+      if (oldest !== undefined) this.sums.delete(oldest);
+    }
+    this.sums.set(planeId, { at: changedAt, hashes, total });
+    return hex(total);
   }
 
   /** Ends every held poll (they answer null). */

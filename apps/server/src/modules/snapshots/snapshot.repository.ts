@@ -159,8 +159,8 @@ export class SnapshotRepository {
     now: Date,
   ): Promise<ServedDomainRow[]> {
     return this.domainRows(
-      sql`d.site_id = ${siteId} AND (d.id IN (SELECT jsonb_array_elements_text(${JSON.stringify(domainIds)}::jsonb)::bigint)
-        OR d.name IN (SELECT jsonb_array_elements_text(${JSON.stringify(names)}::jsonb)))`,
+      sql`d.site_id = ${siteId} AND (d.id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(domainIds)}::jsonb)::bigint))
+        OR d.name = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(names)}::jsonb))))`,
       now,
     );
   }
