@@ -27,6 +27,8 @@ interface EntryRow {
 export class PlaneService {
   /** The plane hash being computed, per plane: one at a time (they update the plane's kept sum). */
   private readonly hashes = new Map<number, Promise<unknown>>();
+  /** Delta changes by plane, `since` and the plane's last change: read once for all nodes of the plane. */
+  private readonly deltas = new Map<string, Promise<PlaneChange[]>>();
   /** Per plane, its entries' hashes and their sum as of a sequence (oldest plane first). */
   private readonly sums = new Map<number, { at: number; hashes: Map<string, bigint>; total: bigint }>();
   private readonly closing = new AbortController();
@@ -123,8 +125,30 @@ export class PlaneService {
         const entries = rows.map((r) => ({ kind: r.kind, key: r.key, hash: r.hash ?? '', value: parsed(r.value) }));
         return { type: 'full', to, meta, metaHash, entries, planeHash };
       }
-      const rows = rowsOf<EntryRow>(
-        await this.db.execute(sql`
+      const changes = await this.changesSince(planeId, since, changedAt);
+      return { type: 'delta', from: String(since), to, meta, metaHash, changes, planeHash };
+    });
+  }
+
+  /**
+   * The plane's changes since `since` as of `changedAt` (the plane's last change): read once for
+   * every node of the plane at that `since` (they poll from the same version), not once per node.
+   */
+  private changesSince(planeId: number, since: number, changedAt: number): Promise<PlaneChange[]> {
+    const id = `${planeId}:${since}:${changedAt}`;
+    let changes = this.deltas.get(id);
+    if (!changes) {
+      if (this.deltas.size >= 1000) this.deltas.clear();
+      changes = this.readChanges(planeId, since);
+      changes.catch(() => this.deltas.delete(id));
+      this.deltas.set(id, changes);
+    }
+    return changes;
+  }
+
+  private async readChanges(planeId: number, since: number): Promise<PlaneChange[]> {
+    const rows = rowsOf<EntryRow>(
+      await this.db.execute(sql`
           WITH cur AS (SELECT unnest(site_ids) AS site_id FROM dp_planes WHERE plane_id = ${planeId}),
           moved AS (SELECT DISTINCT site_id FROM dp_plane_changes WHERE plane_id = ${planeId} AND seq > ${since}),
           keys AS (
@@ -136,14 +160,13 @@ export class PlaneService {
             WHERE e.kind = k.kind AND e.key = k.key AND e.site_id IN (SELECT site_id FROM cur)
             ORDER BY ${PREFERRED_ENTRY} LIMIT 1) r ON true
           ORDER BY k.kind, k.key`),
-      );
-      const changes: PlaneChange[] = rows.map((r) =>
-        r.hash === null
-          ? { op: 'del', kind: r.kind, key: r.key }
-          : { op: 'put', kind: r.kind, key: r.key, hash: r.hash, value: parsed(r.value) },
-      );
-      return { type: 'delta', from: String(since), to, meta, metaHash, changes, planeHash };
-    });
+    );
+    const changes: PlaneChange[] = rows.map((r) =>
+      r.hash === null
+        ? { op: 'del', kind: r.kind, key: r.key }
+        : { op: 'put', kind: r.kind, key: r.key, hash: r.hash, value: parsed(r.value) },
+    );
+    return changes;
   }
 
   /** The plane's id, made (with the sites it serves now) when no node polled it before. */
