@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DATA_PLANE_LIMITS } from '@rampart/contract';
 import {
   LOG_EXPORT_MAX_BYTES_DEFAULT,
   LOG_EXPORT_RETENTION_DAYS_DEFAULT,
 } from './modules/log-exports/log-export-files.js';
+import { NODE_DOMAINS_MAX } from './modules/snapshots/node-capacity.js';
 
 /**
  * Configuration from the environment (documented in the README). Defaults are safe for a
@@ -68,10 +68,10 @@ export interface Config {
   /** How long one name's CNAME check may take, in milliseconds (`RAMPART_DNS_TIMEOUT_MS`, default 5000). */
   readonly dnsTimeoutMs: number;
   /**
-   * Most domains one node may serve (`RAMPART_NODE_DOMAIN_LIMIT`, 1 to the data plane's 50,000,
-   * default 50,000): the API refuses writes that would take a node over (401002), and the snapshot
-   * builder leaves out whole sites, newest first, when a node is over anyway. Optional so that
-   * embedders keep the default.
+   * Most domains one node may serve (`RAMPART_NODE_DOMAIN_LIMIT`, 1 to 200,000, default 200,000:
+   * NODE_DOMAINS_MAX): the API refuses writes that would take a node over (401002). The snapshot
+   * path (agents that poll whole snapshots) holds a node to the data plane's 50,000 whatever this
+   * is, and leaves out whole sites, newest first, beyond it. Optional so that embedders keep the default.
    */
   readonly nodeDomainLimit?: number;
   /**
@@ -181,10 +181,10 @@ function parseDnsTimeout(raw: string | undefined): number {
 }
 
 function parseNodeDomainLimit(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return DATA_PLANE_LIMITS.domains;
+  if (raw === undefined || raw === '') return NODE_DOMAINS_MAX;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > DATA_PLANE_LIMITS.domains)
-    throw new ConfigError(`RAMPART_NODE_DOMAIN_LIMIT must be 1-${DATA_PLANE_LIMITS.domains}, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1 || n > NODE_DOMAINS_MAX)
+    throw new ConfigError(`RAMPART_NODE_DOMAIN_LIMIT must be 1-${NODE_DOMAINS_MAX}, got "${raw}"`);
   return n;
 }
 

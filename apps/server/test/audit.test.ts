@@ -103,6 +103,31 @@ describe('audit log', () => {
     expect(all.total).toBe(0);
   });
 
+  it('redacts secret-named keys at any depth and cuts long strings in the row changes (audit_redact)', async () => {
+    const value = {
+      name: 'kept',
+      proof_token: 'tok',
+      private_key: null,
+      nested: { secret: 's', list: [1, { key: 'k', keys: 2 }, 'x'.repeat(600)] },
+      long: 'y'.repeat(600),
+      empty: {},
+      none: [],
+    };
+    const rows = (await t.db.database.db.execute(
+      sql`SELECT audit_redact(${JSON.stringify(value)}::jsonb) AS r`,
+    )) as unknown as { rows: { r: unknown }[] };
+    const r = rows.rows[0]?.r;
+    expect(typeof r === 'string' ? JSON.parse(r) : r).toEqual({
+      name: 'kept',
+      proof_token: '[redacted]',
+      private_key: null,
+      nested: { secret: '[redacted]', list: [1, { key: '[redacted]', keys: 2 }, `${'x'.repeat(512)}…`] },
+      long: `${'y'.repeat(512)}…`,
+      empty: {},
+      none: [],
+    });
+  });
+
   it('keeps what each call changed, row by row, before and after, with secrets redacted', async () => {
     const zone = (await call(client, createZone, { body: { name: 'Rows', memo: 'first' } }, 'req-rows-1')).json().data;
     const [created] = (await records(client, 'client', { reqID: 'req-rows-1' })).data;
@@ -169,6 +194,7 @@ describe('audit log', () => {
       'blocked_ips',
       // The data plane's entries, change log and dirty marks: written by triggers and the entry builder.
       'dp_changes',
+      'dp_dirty_domains',
       'dp_dirty_membership',
       'dp_dirty_sites',
       'dp_entries',

@@ -1,16 +1,25 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AnyRoute } from '@rampart/contract';
-import { getNodeCommands, getNodeSnapshot, initializeNodes, rotateNodeLogs, setZoneHttp2 } from '@rampart/contract';
+import type { AnyRoute, PlaneAnswer } from '@rampart/contract';
+import {
+  createDomains,
+  getNodeCommands,
+  getNodePlane,
+  getNodeSnapshot,
+  initializeNodes,
+  rotateNodeLogs,
+  setZoneHttp2,
+} from '@rampart/contract';
 import { signedNodeHeaders } from '@rampart/contract/node-signing';
 import { type CallInput, requestFor } from '@rampart/contract/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGES_CHANNEL } from '../src/platform/db/change-broadcast.js';
+import { rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
 import { sendAs } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
-import { webProduct } from './helpers/operators.js';
+import { operatorCalls, webProduct } from './helpers/operators.js';
 import { type Running, start, stop } from './helpers/server-process.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 import { TEST_DB_KIND } from './helpers/test-db.js';
@@ -26,7 +35,9 @@ let a: TestApp;
 let b: Running | undefined;
 let dataDir: string;
 let client: { accessToken: string };
+let user: { accessToken: string };
 let zoneId: number;
+let siteId: number;
 let node: JoinedNode;
 
 /** A node's signed request to control plane B, over HTTP as an agent sends it. */
@@ -71,9 +82,14 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('several control planes on one Post
   beforeAll(async () => {
     a = await createTestApp();
     client = await signIn(a.app, 'client');
-    ({ zoneId } = await webProduct(a.app, client));
+    const product = await webProduct(a.app, client);
+    zoneId = product.zoneId;
+    user = await signIn(a.app, 'user');
+    siteId = await operatorCalls(a.app, client).site('on A', await rootId(a.app, 'user'), product.productId);
     node = await joinNode(a.app, client, 'edge-b');
-    const init = await sendAs(a.app, client, initializeNodes, { body: { ids: [node.nodeId], zoneID: zoneId } });
+    const init = await sendAs(a.app, client, initializeNodes, {
+      body: { ids: [node.nodeId], zoneID: zoneId, groupID: product.groupId },
+    });
     expect(init.statusCode).toBe(200);
     dataDir = mkdtempSync(path.join(tmpdir(), 'rampart-cp-b-'));
     b = await start({
@@ -92,6 +108,29 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('several control planes on one Post
   it('a write on A reaches a node polling B within a second', async () => {
     const ms = await http2OnAWhilePollingB(false);
     process.stdout.write(`control plane A write -> snapshot on B's poll: ${ms} ms\n`);
+    expect(ms).toBeLessThan(1000);
+  }, 60_000);
+
+  it("a domain written through A's API shows in a plane poll held on B within a second", async () => {
+    const full = (await fromNode(getNodePlane, {})) as PlaneAnswer;
+    expect(full.type).toBe('full');
+    const { answer, ms } = await heldOnB(
+      fromNode(getNodePlane, {
+        query: { since: full.to, plane: full.planeHash, meta: full.metaHash, wait: 20 },
+      }) as Promise<PlaneAnswer | null>,
+      async () => {
+        const res = await sendAs(a.app, user, createDomains, {
+          params: { siteId },
+          body: { domains: [{ name: 'www.written-on-a.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      },
+    );
+    process.stdout.write(`control plane A domain write -> plane delta on B's poll: ${ms} ms\n`);
+    expect(answer?.type).toBe('delta');
+    if (answer?.type === 'delta') {
+      expect(answer.changes.map((c) => `${c.op} ${c.kind} ${c.key}`)).toEqual(['put domain www.written-on-a.example']);
+    }
     expect(ms).toBeLessThan(1000);
   }, 60_000);
 

@@ -21,11 +21,12 @@ import {
   setGzipSetting,
   setSitesStatus,
   setZoneForceSSLRedirectCode,
+  updateDomain,
 } from '@rampart/contract';
 import { planeHash } from '@rampart/contract/plane-hash';
 import type { CallArgs } from '@rampart/contract/testing';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DomainsRepository } from '../src/modules/domains/domains.repository.js';
 import { addAccount, rootId } from './helpers/accounts.js';
 import { signIn } from './helpers/auth.js';
@@ -36,6 +37,7 @@ import { operatorCalls, webProduct } from './helpers/operators.js';
 import { random } from './helpers/random.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { TEST_DB_KIND } from './helpers/test-db.js';
 
 let t: TestApp;
 let f: SiteFixture;
@@ -100,7 +102,8 @@ async function expectConverged(state: NodeState): Promise<void> {
   const full = await poll();
   expect(full?.type).toBe('full');
   if (full?.type !== 'full') return;
-  expect(full.to).toBe(state.since);
+  // The node may be behind the head: changes of other planes since moved the head only.
+  expect(Number(full.to)).toBeGreaterThanOrEqual(Number(state.since));
   expect(byId(state.values())).toEqual(
     byId(new Map(full.entries.filter((e) => e.kind !== 'acme').map((e) => [entryId(e.kind, e.key), e.value]))),
   );
@@ -114,6 +117,24 @@ async function expectConverged(state: NodeState): Promise<void> {
     challenge: dataPlane.challenge,
   });
   for (const domain of dataPlane.domains) expect(domain.forceSSLCode).toBe(state.meta?.forceSSLCode);
+}
+
+/** A second operator with a customer's site of one domain (`www.<name>.example`) and a node serving it. */
+async function anotherOperator(name: string) {
+  const root = await addAccount(t.app, 'client', name);
+  const operator = await signIn(t.app, 'client', name);
+  const customer = await addAccount(t.app, 'user', `${name}-customer`, root);
+  const user = await signIn(t.app, 'user', `${name}-customer`);
+  const { zoneId, groupId, productId } = await webProduct(t.app, operator);
+  const siteId = await operatorCalls(t.app, operator).site(`${name} shop`, customer, productId);
+  const made = await sendAs(t.app, user, createDomains, {
+    params: { siteId },
+    body: { domains: [{ name: `www.${name}.example`, upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+  });
+  expect(made.statusCode, made.body).toBe(200);
+  const node = await joinNode(t.app, operator, `${name}-edge`);
+  await sendAs(t.app, operator, initializeNodes, { body: { ids: [node.nodeId], zoneID: zoneId, groupID: groupId } });
+  return { user, siteId, node };
 }
 
 const call = <R extends AnyRoute>(route: R, ...args: CallArgs<R, Token>) => sendAs(t.app, f.client, route, ...args);
@@ -137,13 +158,65 @@ describe('the data plane as deltas', () => {
     const spareProduct = (
       await call(createProduct, { body: { name: 'Elsewhere', portType: 7, mainGroupIDs: [spareGroup] } })
     ).json().data.id as number;
+    // A large site beside it: its single-domain changes rebuild only those domains' entries.
+    const bigSite = await operatorCalls(t.app, f.client).site('prop big', await rootId(t.app, 'user'), f.productId);
+    const big = await new DomainsRepository(t.db.database.db).insertMany(
+      Array.from({ length: 400 }, (_, i) => ({
+        siteId: bigSite,
+        name: `b${i}.propbig.example`,
+        proofStatus: 2 as const,
+      })),
+    );
+    await t.db.database.db.execute(sql`INSERT INTO domain_upstreams (domain_id, ip, port)
+      SELECT id, '127.0.0.1', 8080 FROM domains WHERE site_id = ${bigSite}`);
+    const bigPem = await makeCertificate(['*.propbig.example']);
+    const bigCert = (
+      await asUser(createCertificate, {
+        params: { siteId: bigSite },
+        body: { name: 'prop big', certificate: bigPem.certPem, privateKey: bigPem.keyPem },
+      })
+    ).json().data.id as number;
     const mine: number[] = [];
     let n = 0;
     let cacheRules: number[] = [];
     let onGroup = true;
     let onSpare = false;
     let forceCode: 301 | 302 = 301;
+    const bigDomainChange = async () => {
+      const id = pick(big);
+      if (id === undefined) return;
+      const params = { siteId: bigSite };
+      const what = Math.floor(rand() * 6);
+      if (what === 0) {
+        await asUser(setDomainsForceSSL, { params, body: { domainIDs: [id], forceSSL: rand() < 0.5 } });
+      } else if (what === 1) {
+        await asUser(setDomainsStatus, { params, body: { domainIDs: [id], status: rand() < 0.5 ? 0 : 1 } });
+      } else if (what === 2 || what === 3) {
+        // Its upstreams, and its certificate on or off (an entry only it names comes and goes with it).
+        const res = await asUser(updateDomain, {
+          params,
+          body: {
+            id,
+            upstreams: [{ ip: '127.0.0.2', port: 8000 + Math.floor(rand() * 100) }],
+            certificateID: rand() < 0.5 ? bigCert : 0,
+          },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      } else if (what === 4) {
+        big.splice(big.indexOf(id), 1);
+        expect((await asUser(deleteDomains, { params, body: { ids: [id] } })).statusCode).toBe(200);
+      } else {
+        const res = await asUser(createDomains, {
+          params,
+          body: { domains: [{ name: `x${++n}.propbig.example`, upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        big.push(...(res.json().data as { id: number }[]).map((d) => d.id));
+      }
+    };
     const steps: Array<[string, () => Promise<unknown>]> = [
+      ['one domain of the big site', bigDomainChange],
+      ['another domain of the big site', bigDomainChange],
       [
         'add domains',
         async () => {
@@ -258,7 +331,7 @@ describe('the data plane as deltas', () => {
     ];
     const done: string[] = [];
     let movedNode = false;
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < 60; i++) {
       // Every kind of change at least once, then at random.
       const [name, step] = (i < steps.length ? steps[i] : pick(steps)) ?? steps[0]!;
       done.push(name);
@@ -292,21 +365,7 @@ describe('the data plane as deltas', () => {
   });
 
   it("never gives a node another operator's entries, though both operators' sites are built", async () => {
-    const rivalRoot = await addAccount(t.app, 'client', 'rival');
-    const rival = await signIn(t.app, 'client', 'rival');
-    const customer = await addAccount(t.app, 'user', 'rival-customer', rivalRoot);
-    const rivalUser = await signIn(t.app, 'user', 'rival-customer');
-    const { zoneId, groupId, productId } = await webProduct(t.app, rival);
-    const rivalSite = await operatorCalls(t.app, rival).site('rival shop', customer, productId);
-    const made = await sendAs(t.app, rivalUser, createDomains, {
-      params: { siteId: rivalSite },
-      body: { domains: [{ name: 'www.rival.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
-    });
-    expect(made.statusCode, made.body).toBe(200);
-    const rivalNode = await joinNode(t.app, rival, 'rival-edge');
-    await sendAs(t.app, rival, initializeNodes, {
-      body: { ids: [rivalNode.nodeId], zoneID: zoneId, groupID: groupId },
-    });
+    const { user: rivalUser, siteId: rivalSite, node: rivalNode } = await anotherOperator('rival');
     await f.addDomains(['www.mine-only.example']);
     const names = (answer: PlaneAnswer | null) =>
       answer?.type === 'full' ? answer.entries.filter((e) => e.kind === 'domain').map((e) => e.key) : [];
@@ -360,6 +419,67 @@ describe('the data plane as deltas', () => {
     expect(old?.type).toBe('full');
   });
 
+  it("keeps holding the poll of another operator's node when one operator writes, until its wait ends", async () => {
+    const { user: otherUser, siteId: otherSite, node: otherNode } = await anotherOperator('quiet');
+    const pollOther = async (query: Query) => {
+      const res = await nodeSend(t.app, otherNode, getNodePlane, { query });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as PlaneAnswer | null;
+    };
+    const theirs = (await pollOther({})) as PlaneAnswer;
+    expect(theirs.type).toBe('full');
+    const mine = new NodeState();
+    mine.apply((await poll()) as PlaneAnswer);
+    const started = Date.now();
+    const held = pollOther({ since: theirs.to, plane: theirs.planeHash, meta: theirs.metaHash, wait: 3 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await f.addDomains(['while-another-holds.shop.example']);
+    // The writer's node sees it; the other operator's node is not woken: its poll answers null when its wait ends.
+    const seen = await mine.sync();
+    expect(seen?.type === 'delta' ? seen.changes.map((c) => c.key) : []).toContain('while-another-holds.shop.example');
+    expect(await held).toBeNull();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+    // Its own operator's write still answers it at once, as a delta from where it was.
+    const again = pollOther({ since: theirs.to, plane: theirs.planeHash, meta: theirs.metaHash, wait: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const wrote = Date.now();
+    await sendAs(t.app, otherUser, createDomains, {
+      params: { siteId: otherSite },
+      body: { domains: [{ name: 'api.quiet.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+    });
+    const answer = await again;
+    expect(Date.now() - wrote).toBeLessThan(2000);
+    expect(answer?.type).toBe('delta');
+    if (answer?.type === 'delta') expect(answer.changes.map((c) => c.key)).toEqual(['api.quiet.example']);
+  }, 30_000);
+
+  it('drops the domains of a site whose end time passes, without any write, from a held poll', async () => {
+    const site = await operatorCalls(t.app, f.client).site('ending', await rootId(t.app, 'user'), f.productId);
+    const made = await asUser(createDomains, {
+      params: { siteId: site },
+      body: { domains: [{ name: 'www.ending.example', upstreams: [{ ip: '127.0.0.1', port: 8080 }] }] },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const state = new NodeState();
+    state.apply((await poll()) as PlaneAnswer);
+    const served = () =>
+      state.values().get(entryId('domain', 'www.ending.example')) as { enabled: boolean } | undefined;
+    expect(served()?.enabled).toBe(true);
+    await t.db.database.db.execute(
+      sql`UPDATE sites SET expires_at = now() + interval '1.5 seconds' WHERE id = ${site}`,
+    );
+    // Not ended yet: nothing to say.
+    expect(await state.sync()).toBeNull();
+    const started = Date.now();
+    const answer = await poll({ since: state.since, plane: state.plane, meta: state.metaHash, wait: 20 });
+    expect(answer?.type).toBe('delta');
+    state.apply(answer as PlaneAnswer);
+    expect(served()?.enabled).toBe(false);
+    // Within a held poll's re-check (5 s) of its end: well within the snapshot path's 60 s.
+    expect(Date.now() - started).toBeLessThan(8000);
+    await expectConverged(state);
+  }, 30_000);
+
   it('wakes a held poll when a change is made', async () => {
     const state = new NodeState();
     state.apply((await poll()) as PlaneAnswer);
@@ -387,6 +507,7 @@ describe('the data plane as deltas', () => {
       );
     try {
       // Beyond 3 rows behind the head: older rows go, and a since below the floor gets a full plane.
+      entries.compactEveryMs = 0;
       entries.retention = { ms: 3_600_000, rows: 3 };
       await f.addDomains([
         'c1.shop.example',
@@ -412,47 +533,68 @@ describe('the data plane as deltas', () => {
       expect(await count()).toBeLessThanOrEqual(1);
     } finally {
       entries.retention = { ms: 3_600_000, rows: 200_000 };
+      entries.compactEveryMs = 60_000;
     }
   });
 
-  it('measures the build of one domain change with 10,000 domains present (printed, not asserted)', async () => {
+  // The sizes measured: 10,000 and 100,000 domains in one site on PGlite, 10,000 on PostgreSQL (where
+  // the figures are not the issue's); DP_MEASURE_SIZES=10000 for a shorter run.
+  const sizes = (process.env.DP_MEASURE_SIZES ?? (TEST_DB_KIND === 'postgres' ? '10000' : '10000,100000'))
+    .split(',')
+    .map(Number);
+  it(`rebuilds only the changed domain of a large site, and measures it with ${sizes.join(' and ')} domains present (printed, not asserted)`, async () => {
     const repo = new DomainsRepository(t.db.database.db);
-    const site = await operatorCalls(t.app, f.client).site('big', await rootId(t.app, 'user'), f.productId);
+    const entries = t.app.rampart.planeEntries;
     const state = new NodeState();
     state.apply((await poll()) as PlaneAnswer);
-    let started = performance.now();
-    const ids = await repo.insertMany(
-      Array.from({ length: 10_000 }, (_, i) => ({ siteId: site, name: `m${i}.big.example`, proofStatus: 2 as const })),
-    );
-    await t.db.database.db.execute(sql`INSERT INTO domain_upstreams (domain_id, ip, port)
-      SELECT id, '127.0.0.1', 8080 FROM domains WHERE site_id = ${site}`);
-    const insertMs = performance.now() - started;
-    started = performance.now();
-    const first = await state.sync();
-    const firstMs = performance.now() - started;
-    expect(first?.type).toBe('delta');
-    if (first?.type === 'delta') expect(first.changes.filter((c) => c.kind === 'domain')).toHaveLength(10_000);
-    // One domain of the 10,000-domain site, and one of a small site beside it.
-    const one = ids[4321] as number;
-    await asUser(setDomainsForceSSL, { params: { siteId: site }, body: { domainIDs: [one], forceSSL: true } });
-    started = performance.now();
-    const built = await t.app.rampart.planeEntries.build();
-    const bigSiteMs = performance.now() - started;
-    expect(built.changed).toBe(true);
-    const change = await state.sync();
-    expect(change?.type === 'delta' ? change.changes.map((c) => c.key) : []).toEqual(['m4321.big.example']);
-    await f.addDomains(['small-change.shop.example']);
-    started = performance.now();
-    await t.app.rampart.planeEntries.build();
-    const smallSiteMs = performance.now() - started;
-    started = performance.now();
-    const small = await state.sync();
-    const answerMs = performance.now() - started;
-    expect(small?.type).toBe('delta');
-    await expectConverged(state);
-    console.log(
-      `data-plane build (${t.db.database.driver}): insert 10,000 domains ${insertMs.toFixed(0)} ms; first build and delta of them ${firstMs.toFixed(0)} ms; ` +
-        `one domain change in the 10,000-domain site ${bigSiteMs.toFixed(0)} ms; one domain added to a small site beside it ${smallSiteMs.toFixed(0)} ms; its delta answered in ${answerMs.toFixed(0)} ms`,
-    );
-  }, 180_000);
+    const lines: string[] = [];
+    for (const size of sizes) {
+      const site = await operatorCalls(t.app, f.client).site(`big ${size}`, await rootId(t.app, 'user'), f.productId);
+      let started = performance.now();
+      const ids = await repo.insertMany(
+        Array.from({ length: size }, (_, i) => ({
+          siteId: site,
+          name: `m${i}.big${size}.example`,
+          proofStatus: 2 as const,
+        })),
+      );
+      await t.db.database.db.execute(sql`INSERT INTO domain_upstreams (domain_id, ip, port)
+        SELECT id, '127.0.0.1', 8080 FROM domains WHERE site_id = ${site}`);
+      const insertMs = performance.now() - started;
+      started = performance.now();
+      const first = await state.sync();
+      const firstMs = performance.now() - started;
+      expect(first?.type).toBe('delta');
+      if (first?.type === 'delta') expect(first.changes.filter((c) => c.kind === 'domain')).toHaveLength(size);
+      // One domain of the large site: only its entry is rebuilt, never the whole site.
+      const wholeSites = vi.spyOn(entries, 'siteEntries');
+      const one = ids[4321] as number;
+      await asUser(setDomainsForceSSL, { params: { siteId: site }, body: { domainIDs: [one], forceSSL: true } });
+      started = performance.now();
+      const built = await entries.build();
+      const bigSiteMs = performance.now() - started;
+      expect(built.changed).toBe(true);
+      expect(wholeSites.mock.calls.flatMap(([siteIds]) => siteIds)).not.toContain(site);
+      wholeSites.mockRestore();
+      started = performance.now();
+      const change = await state.sync();
+      const bigAnswerMs = performance.now() - started;
+      expect(change?.type === 'delta' ? change.changes.map((c) => c.key) : []).toEqual([`m4321.big${size}.example`]);
+      await f.addDomains([`small-change-${size}.shop.example`]);
+      started = performance.now();
+      await entries.build();
+      const smallSiteMs = performance.now() - started;
+      started = performance.now();
+      const small = await state.sync();
+      const answerMs = performance.now() - started;
+      expect(small?.type).toBe('delta');
+      if (size <= 10_000) await expectConverged(state);
+      lines.push(
+        `${size} domains in one site: insert ${insertMs.toFixed(0)} ms; first build and delta of them ${firstMs.toFixed(0)} ms; ` +
+          `one domain change in it built in ${bigSiteMs.toFixed(0)} ms, its delta answered in ${bigAnswerMs.toFixed(0)} ms; ` +
+          `one domain added to a small site beside it built in ${smallSiteMs.toFixed(0)} ms, its delta answered in ${answerMs.toFixed(0)} ms`,
+      );
+    }
+    console.log(`data-plane build (${t.db.database.driver}):\n  ${lines.join('\n  ')}`);
+  }, 900_000);
 });

@@ -1,4 +1,3 @@
-import { DATA_PLANE_LIMITS } from '@rampart/contract';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { CapacityScope, NodeCapacityRepository } from './node-capacity.repository.js';
 
@@ -13,9 +12,16 @@ interface CapacityOptions {
 type CapacityCheck = () => Promise<void>;
 
 /**
- * The data-plane limit of a node (DATA_PLANE_LIMITS.domains; lower when the installation says so):
- * a node's snapshot cannot carry more domains, so every write that adds domains to a node or moves
- * sites onto it is checked here, inside the write's transaction.
+ * Most domains one node may serve: the data plane as entries (plane.service.ts) has no document
+ * limit, so this is what the control plane holds a node to (docs/decisions.md "The data plane's
+ * limit"). A node whose agent still polls whole snapshots gets at most DATA_PLANE_LIMITS.domains of
+ * them: the snapshot leaves out whole sites beyond it and the node list names them.
+ */
+export const NODE_DOMAINS_MAX = 200_000;
+
+/**
+ * The domain limit of a node (NODE_DOMAINS_MAX; lower when the installation says so): every write
+ * that adds domains to a node or moves sites onto it is checked here, inside the write's transaction.
  *
  * Use: `const check = await capacity.before(operatorId, scope)` first in the transaction (it takes
  * the operator's capacity lock, so concurrent writers count in turn, and notes the nodes' loads),
@@ -24,7 +30,7 @@ type CapacityCheck = () => Promise<void>;
  */
 export class NodeCapacity {
   constructor(
-    readonly domainLimit: number = DATA_PLANE_LIMITS.domains,
+    readonly domainLimit: number = NODE_DOMAINS_MAX,
     private readonly repository: NodeCapacityRepository,
   ) {}
 

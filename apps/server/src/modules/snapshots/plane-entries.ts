@@ -1,11 +1,11 @@
-import type { PlaneEntryKind, PlaneMeta } from '@rampart/contract';
+import type { EdgeAcmeChallenge, EdgeDomain, PlaneEntryKind, PlaneMeta } from '@rampart/contract';
 import { entryHash } from '@rampart/contract/plane-hash';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
 import type { SnapshotRepository } from './snapshot.repository.js';
-import { type SnapshotBuilder, uniqueNames, usedParts } from './snapshot-builder.js';
+import { type SiteParts, type SnapshotBuilder, uniqueNames, usedIds, usedParts } from './snapshot-builder.js';
 
 /**
  * The control plane's half of the data plane as entries (docs/data-plane-deltas.md): builds the
@@ -18,6 +18,12 @@ const BUILD_LOCK = 0x5250_4450; // "RPDP"
 const LOG_LOCK = 0x5250_444c; // "RPDL"
 /** At most this many dirty sites per build transaction (the rest in the next round, at once). */
 const SITES_PER_BUILD = 2000;
+/** At most this many dirty domains per build transaction. */
+const DOMAINS_PER_BUILD = 20_000;
+/** A site with more dirty domains than this is rebuilt whole (one read of the site beats many per name). */
+const DOMAINS_PER_SITE_REBUILD = 2000;
+/** Sites whose end time passed are looked for at most this often per process. */
+const EXPIRY_CHECK_MS = 1000;
 /** The forced-SSL redirect code entries are built with: the node's own travels in the meta. */
 const ENTRY_FORCE_SSL_CODE = 301;
 
@@ -34,6 +40,66 @@ export interface SiteEntry {
   readonly key: string;
   readonly hash: string;
   readonly value: unknown;
+}
+
+/**
+ * What one site's rebuild wrote: its entries, and which of its stored entries they stand for
+ * (`scope`, as `kind\0key`): null for the whole site, else only those (a per-domain rebuild).
+ */
+interface Rebuild {
+  readonly entries: SiteEntry[];
+  readonly scope: ReadonlySet<string> | null;
+}
+
+/** The entry kinds a domain names by id, with the field that names them. */
+const REFERENCES = {
+  certificate: 'certificates',
+  cache: 'caches',
+  module: 'modules',
+  settings: 'settings',
+  firewall: 'firewalls',
+} as const satisfies Partial<Record<PlaneEntryKind, keyof ReturnType<typeof usedIds>>>;
+const DOMAIN_FIELDS = {
+  certificate: 'certificateId',
+  cache: 'cacheId',
+  settings: 'settingsId',
+  firewall: 'firewallId',
+} as const satisfies Partial<Record<keyof typeof REFERENCES, keyof EdgeDomain>>;
+
+/** The `kind\0key` of the entries `domains` name (certificates, caches, modules, settings, firewalls). */
+function referenced(domains: readonly EdgeDomain[]): Set<string> {
+  const ids = usedIds(domains);
+  const out = new Set<string>();
+  for (const [kind, field] of Object.entries(REFERENCES)) {
+    for (const id of ids[field]) if (id !== null) out.add(`${kind}\0${id}`);
+  }
+  return out;
+}
+
+/**
+ * The entries of one site's `domains` (of `parts`) and its ACME `challenges`: the one code the
+ * whole-site and the per-domain rebuild make entries with.
+ */
+function entriesOf(
+  siteId: number,
+  domains: readonly EdgeDomain[],
+  parts: SiteParts,
+  challenges: readonly EdgeAcmeChallenge[],
+): SiteEntry[] {
+  const entries: SiteEntry[] = [];
+  const add = (kind: PlaneEntryKind, key: string, value: unknown) =>
+    entries.push({ kind, key, value, hash: entryHash(kind, key, value) });
+  for (const { forceSSLCode: _code, ...domain } of domains) add('domain', domain.name, domain);
+  const used = usedParts(domains, parts);
+  for (const cert of used.certificates) add('certificate', String(cert.id), cert);
+  for (const policy of used.caches) add('cache', String(policy.id), policy);
+  for (const module of used.modules) add('module', String(module.id), module);
+  for (const settings of used.settings) add('settings', String(settings.id), settings);
+  for (const firewall of used.firewalls) add('firewall', String(firewall.id), firewall);
+  const hosts = new Set(domains.map((d) => d.name));
+  const own = challenges.filter((c) => hosts.has(c.host));
+  if (own.length > 0) add('acme', String(siteId), own);
+  return entries;
 }
 
 export interface BuildOutcome {
@@ -54,6 +120,12 @@ export const PREFERRED_ENTRY = sql.raw(
 
 export class PlaneEntryBuilder {
   private running: Promise<BuildOutcome> | null = null;
+  /** When this process last compacted the log (ms; 0: at its first build). */
+  private compactedAt = 0;
+  /** The log is compacted at most this often per process (a scan of the log: not on every build; tests shorten it). */
+  compactEveryMs = 60_000;
+  /** When this process last looked for sites whose end time passed (ms). */
+  private expiryCheckedAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -99,42 +171,159 @@ export class PlaneEntryBuilder {
     }
     const domainIds = [...kept.values()].flatMap((domains) => domains.map((d) => d.id));
     const challenges = await this.builder.acmeChallenges(domainIds);
-    for (const [siteId, domains] of kept) {
-      const entries: SiteEntry[] = [];
-      const add = (kind: PlaneEntryKind, key: string, value: unknown) =>
-        entries.push({ kind, key, value, hash: entryHash(kind, key, value) });
-      for (const { forceSSLCode: _code, ...domain } of domains) add('domain', domain.name, domain);
-      const used = usedParts(domains, parts);
-      for (const cert of used.certificates) add('certificate', String(cert.id), cert);
-      for (const policy of used.caches) add('cache', String(policy.id), policy);
-      for (const module of used.modules) add('module', String(module.id), module);
-      for (const settings of used.settings) add('settings', String(settings.id), settings);
-      for (const firewall of used.firewalls) add('firewall', String(firewall.id), firewall);
-      const hosts = new Set(domains.map((d) => d.name));
-      const own = challenges.filter((c) => hosts.has(c.host));
-      if (own.length > 0) add('acme', String(siteId), own);
-      out.set(siteId, entries);
-    }
+    for (const [siteId, domains] of kept) out.set(siteId, entriesOf(siteId, domains, parts, challenges));
     return out;
   }
 
+  /**
+   * The entries of `domainIds` of one site, and of what they name (certificates, modules, …), with
+   * the stored entries they stand for; null when the site must be rebuilt whole (its ACME entry
+   * gathers the challenges of all its domains). A name is unique within a site, so a domain's entry
+   * depends on its own row and the site's parts only.
+   */
+  async domainEntries(siteId: number, domainIds: readonly number[], now: Date): Promise<Rebuild | null> {
+    const stored = rowsOf<{ key: string; value: unknown }>(
+      await this.db.execute(sql`SELECT key, value FROM dp_entries WHERE site_id = ${siteId} AND kind = 'domain'
+        AND domain_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(domainIds)}::jsonb)::bigint))`),
+    );
+    const oldNames = stored.map((r) => r.key);
+    const rows = await this.repository.domainsOfSite(siteId, domainIds, oldNames, now);
+    const parts = await this.builder.siteParts(rows, ENTRY_FORCE_SSL_CODE);
+    const domains = uniqueNames(parts.domains, rows);
+    if ((await this.builder.acmeChallenges(domains.map((d) => d.id))).length > 0) return null;
+    const [acme] = rowsOf<{ key: string }>(
+      await this.db.execute(sql`SELECT key FROM dp_entries WHERE site_id = ${siteId} AND kind = 'acme' LIMIT 1`),
+    );
+    if (acme) return null;
+    const entries = entriesOf(siteId, domains, parts, []);
+    const names = [...new Set([...oldNames, ...rows.map((row) => row[1])])];
+    const scope = new Set(names.map((name) => `domain\0${name}`));
+    for (const entry of entries) scope.add(`${entry.kind}\0${entry.key}`);
+    // What the old entries named and the new do not: deleted unless another domain of the site names it.
+    const named = referenced(domains);
+    const gone = [...referenced(stored.map((r) => parsed(r.value) as EdgeDomain))]
+      .filter((id) => !named.has(id))
+      .map((id) => {
+        const [kind, key] = id.split('\0') as [keyof typeof REFERENCES, string];
+        return { kind, key };
+      });
+    if (gone.length > 0) {
+      const field = sql.raw(
+        `CASE r.kind ${Object.entries(DOMAIN_FIELDS)
+          .map(([kind, name]) => `WHEN '${kind}' THEN e.value->>'${name}' = r.key`)
+          .join(' ')}
+          WHEN 'module' THEN jsonb_typeof(e.value->'modules') = 'object'
+            AND EXISTS (SELECT 1 FROM jsonb_each_text(e.value->'modules') m WHERE m.value = r.key) END`,
+      );
+      const still = new Set(
+        rowsOf<{ kind: string; key: string }>(
+          await this.db.execute(sql`SELECT r.kind, r.key FROM jsonb_to_recordset(${JSON.stringify(gone)}::jsonb) AS r(kind text, key text)
+            WHERE EXISTS (SELECT 1 FROM dp_entries e WHERE e.site_id = ${siteId} AND e.kind = 'domain'
+              AND e.key NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(names)}::jsonb)) AND ${field})`),
+        ).map((r) => `${r.kind}\0${r.key}`),
+      );
+      for (const { kind, key } of gone) if (!still.has(`${kind}\0${key}`)) scope.add(`${kind}\0${key}`);
+    }
+    return { entries, scope };
+  }
+
+  /**
+   * Marks dirty the sites whose end time passed since the last look (no write tells of it): the
+   * plane drops them within a second of a build after it, as the snapshot path within its cache.
+   */
+  private async markEnded(now: Date): Promise<void> {
+    if (now.getTime() - this.expiryCheckedAt < EXPIRY_CHECK_MS) return;
+    this.expiryCheckedAt = now.getTime();
+    const at = now.toISOString();
+    await this.transactions.run(async () => {
+      const [state] = rowsOf<{ checked: string | null }>(
+        await this.db.execute(sql`SELECT expiry_checked_at::text AS checked FROM dp_state WHERE id = 1 FOR UPDATE`),
+      );
+      if (!state) return;
+      await this.db.execute(sql`INSERT INTO dp_dirty_sites (site_id, mark)
+        SELECT id, nextval('dp_mark_seq') FROM sites
+        WHERE expires_at <= ${at}::timestamptz AND (${state.checked}::timestamptz IS NULL OR expires_at > ${state.checked}::timestamptz)
+        ON CONFLICT (site_id) DO UPDATE SET mark = EXCLUDED.mark`);
+      await this.db.execute(
+        sql`UPDATE dp_state SET expiry_checked_at = greatest(expiry_checked_at, ${at}::timestamptz) WHERE id = 1`,
+      );
+    });
+  }
+
   private async buildOnce(): Promise<BuildOutcome> {
+    const now = new Date(this.clock());
+    await this.markEnded(now);
     const dirty = rowsOf<{ site_id: string | number; mark: string | number }>(
       await this.db.execute(
         sql`SELECT site_id, mark FROM dp_dirty_sites ORDER BY site_id LIMIT ${SITES_PER_BUILD + 1}`,
       ),
     );
+    // The domain marks of the sites rebuilt whole go with them (all of them: none is left to rebuild
+    // the site again); of the others, a bounded number per build.
+    const wholeIds = JSON.stringify(dirty.slice(0, SITES_PER_BUILD).map((d) => Number(d.site_id)));
+    type DomainMark = { site_id: string | number; domain_id: string | number; mark: string | number };
+    const dirtyDomains = [
+      ...rowsOf<DomainMark>(
+        await this.db.execute(sql`SELECT site_id, domain_id, mark FROM dp_dirty_domains
+          WHERE site_id IN (SELECT jsonb_array_elements_text(${wholeIds}::jsonb)::bigint)`),
+      ),
+      ...rowsOf<DomainMark>(
+        await this.db.execute(sql`SELECT site_id, domain_id, mark FROM dp_dirty_domains
+          WHERE site_id NOT IN (SELECT jsonb_array_elements_text(${wholeIds}::jsonb)::bigint)
+          ORDER BY site_id, domain_id LIMIT ${DOMAINS_PER_BUILD + 1}`),
+      ),
+    ];
     const membership = rowsOf<{ mark: string | number }>(
       await this.db.execute(sql`SELECT mark FROM dp_dirty_membership WHERE id = 1`),
     )[0];
-    if (dirty.length === 0 && !membership) return { changed: false, again: false };
-    const more = dirty.length > SITES_PER_BUILD;
+    if (dirty.length === 0 && dirtyDomains.length === 0 && !membership) return { changed: false, again: false };
     const marks = dirty.slice(0, SITES_PER_BUILD).map((d) => ({ site: Number(d.site_id), mark: Number(d.mark) }));
-    // Read after the marks: every write that set a mark read here is in what is built.
-    const built = await this.siteEntries(
-      marks.map((m) => m.site),
-      new Date(this.clock()),
-    );
+    const wholeSites = new Set(marks.map((m) => m.site));
+    const others = dirtyDomains.filter((d) => !wholeSites.has(Number(d.site_id)));
+    const more = dirty.length > SITES_PER_BUILD || others.length > DOMAINS_PER_BUILD;
+    const domainMarks = [
+      ...dirtyDomains.filter((d) => wholeSites.has(Number(d.site_id))),
+      ...others.slice(0, DOMAINS_PER_BUILD),
+    ].map((d) => ({
+      site: Number(d.site_id),
+      domain: Number(d.domain_id),
+      mark: Number(d.mark),
+    }));
+    // Read after the marks: every write that set a mark read here is in what is built. A site marked
+    // itself is rebuilt whole (its domains' marks go with it); else only its marked domains, or the
+    // whole site when many are.
+    const domainsBySite = new Map<number, number[]>();
+    for (const m of domainMarks) {
+      if (wholeSites.has(m.site)) continue;
+      const list = domainsBySite.get(m.site) ?? [];
+      list.push(m.domain);
+      domainsBySite.set(m.site, list);
+    }
+    // A site with many marked domains is rebuilt whole, and takes all its domain marks (not only those read).
+    const many = [...domainsBySite]
+      .filter(([, ids]) => ids.length > DOMAINS_PER_SITE_REBUILD)
+      .map(([siteId]) => siteId);
+    if (many.length > 0) {
+      const read = new Set(domainMarks.map((m) => `${m.site}:${m.domain}`));
+      for (const d of rowsOf<DomainMark>(
+        await this.db.execute(sql`SELECT site_id, domain_id, mark FROM dp_dirty_domains
+          WHERE site_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(many)}::jsonb)::bigint)`),
+      )) {
+        const m = { site: Number(d.site_id), domain: Number(d.domain_id), mark: Number(d.mark) };
+        if (read.has(`${m.site}:${m.domain}`)) continue;
+        domainMarks.push(m);
+        domainsBySite.get(m.site)?.push(m.domain);
+      }
+    }
+    const rebuilds = new Map<number, Rebuild>();
+    const whole = marks.map((m) => m.site);
+    for (const [siteId, domainIds] of domainsBySite) {
+      const one = domainIds.length > DOMAINS_PER_SITE_REBUILD ? null : await this.domainEntries(siteId, domainIds, now);
+      if (one) rebuilds.set(siteId, one);
+      else whole.push(siteId);
+    }
+    for (const [siteId, entries] of await this.siteEntries(whole, now)) rebuilds.set(siteId, { entries, scope: null });
+    for (const siteId of whole) if (!rebuilds.has(siteId)) rebuilds.set(siteId, { entries: [], scope: null });
     const planes =
       membership === undefined
         ? null
@@ -150,15 +339,47 @@ export class PlaneEntryBuilder {
       if (!lock?.ok) return { changed: false, again: true };
       await this.db.execute(sql`SELECT pg_advisory_xact_lock(${LOG_LOCK})`);
       let changed = false;
-      // Only sites whose mark is unchanged since read: a write since marked it again for the next build.
-      const taken = marks.length
-        ? rowsOf<{ site_id: string | number }>(
-            await this.db.execute(sql`
+      // Only marks unchanged since read: a write since marked it again for the next build.
+      const taken = new Set(
+        marks.length
+          ? rowsOf<{ site_id: string | number }>(
+              await this.db.execute(sql`
               DELETE FROM dp_dirty_sites d USING jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) AS x(site bigint, mark bigint)
               WHERE d.site_id = x.site AND d.mark = x.mark RETURNING d.site_id`),
-          ).map((r) => Number(r.site_id))
+            ).map((r) => Number(r.site_id))
+          : [],
+      );
+      const takenDomains = domainMarks.length
+        ? rowsOf<{ site_id: string | number; domain_id: string | number }>(
+            await this.db.execute(sql`
+              DELETE FROM dp_dirty_domains d
+              USING jsonb_to_recordset(${JSON.stringify(domainMarks)}::jsonb) AS x(site bigint, domain bigint, mark bigint)
+              WHERE d.site_id = x.site AND d.domain_id = x.domain AND d.mark = x.mark RETURNING d.site_id, d.domain_id`),
+          ).map((r) => ({ site: Number(r.site_id), domain: Number(r.domain_id) }))
         : [];
-      if (taken.length > 0) changed = (await this.writeEntries(taken, built)) || changed;
+      // A site built from its domains' marks is written only when all of them were taken (a write
+      // since may have been built by another process already): the taken ones are marked again.
+      const takenCount = new Map<number, number>();
+      for (const m of takenDomains) takenCount.set(m.site, (takenCount.get(m.site) ?? 0) + 1);
+      const write = new Map<number, Rebuild>();
+      const again: { site: number; domain: number }[] = [];
+      for (const [siteId, rebuild] of rebuilds) {
+        if (taken.has(siteId)) write.set(siteId, rebuild);
+        else if (!wholeSites.has(siteId)) {
+          if ((takenCount.get(siteId) ?? 0) === domainsBySite.get(siteId)?.length) write.set(siteId, rebuild);
+          else again.push(...takenDomains.filter((m) => m.site === siteId));
+        }
+      }
+      // The domain marks of a whole site not taken (re-marked since) stay away with nothing written: mark them again.
+      for (const siteId of wholeSites) {
+        if (!taken.has(siteId)) again.push(...takenDomains.filter((m) => m.site === siteId));
+      }
+      if (again.length > 0) {
+        await this.db.execute(sql`INSERT INTO dp_dirty_domains (site_id, domain_id, mark)
+          SELECT site, domain, nextval('dp_mark_seq') FROM jsonb_to_recordset(${JSON.stringify(again)}::jsonb) AS x(site bigint, domain bigint)
+          ON CONFLICT (site_id, domain_id) DO UPDATE SET mark = EXCLUDED.mark`);
+      }
+      if (write.size > 0) changed = (await this.writeEntries(write)) || changed;
       if (membership !== undefined && planes) {
         const [cleared] = rowsOf<{ id: number }>(
           await this.db.execute(
@@ -171,8 +392,11 @@ export class PlaneEntryBuilder {
         await this.db.execute(sql`UPDATE dp_state SET head = greatest(head,
           (SELECT coalesce(max(seq), 0) FROM dp_changes), (SELECT coalesce(max(seq), 0) FROM dp_plane_changes)) WHERE id = 1`);
       }
-      await this.compact();
-      return { changed, again: more || taken.length < marks.length };
+      if (this.clock() - this.compactedAt >= this.compactEveryMs) {
+        this.compactedAt = this.clock();
+        await this.compact();
+      }
+      return { changed, again: more || write.size < rebuilds.size || again.length > 0 };
     });
     return outcome;
   }
@@ -184,35 +408,56 @@ export class PlaneEntryBuilder {
     return this.repository.planeSiteIds(Number(owner), groupIds);
   }
 
-  /** Writes the sites' entries that differ from the stored ones to dp_entries and dp_changes. */
-  private async writeEntries(siteIds: number[], built: Map<number, SiteEntry[]>): Promise<boolean> {
-    const stored = rowsOf<{ site_id: string | number; kind: string; key: string; hash: string }>(
-      await this.db.execute(sql`SELECT site_id, kind, key, hash FROM dp_entries
-        WHERE site_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(siteIds)}::jsonb)::bigint)`),
+  /**
+   * Writes the rebuilt entries that differ from the stored ones to dp_entries and dp_changes, and
+   * deletes the stored ones a rebuild stands for (its site, or its scope) but did not make.
+   */
+  private async writeEntries(rebuilds: ReadonlyMap<number, Rebuild>): Promise<boolean> {
+    const wholeIds = [...rebuilds].filter(([, r]) => r.scope === null).map(([siteId]) => siteId);
+    const scoped = [...rebuilds].flatMap(([siteId, r]) =>
+      r.scope === null
+        ? []
+        : [...r.scope].map((id) => {
+            const [kind, key] = id.split('\0');
+            return { site_id: siteId, kind, key };
+          }),
     );
+    const stored = [
+      ...(wholeIds.length === 0
+        ? []
+        : rowsOf<{ site_id: string | number; kind: string; key: string; hash: string }>(
+            await this.db.execute(sql`SELECT site_id, kind, key, hash FROM dp_entries
+              WHERE site_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(wholeIds)}::jsonb)::bigint)`),
+          )),
+      ...(scoped.length === 0
+        ? []
+        : rowsOf<{ site_id: string | number; kind: string; key: string; hash: string }>(
+            await this.db.execute(sql`SELECT e.site_id, e.kind, e.key, e.hash FROM dp_entries e
+              JOIN jsonb_to_recordset(${JSON.stringify(scoped)}::jsonb) AS x(site_id bigint, kind text, key text)
+                ON e.site_id = x.site_id AND e.kind = x.kind AND e.key = x.key`),
+          )),
+    ];
     const old = new Map(stored.map((r) => [`${r.site_id}\0${r.kind}\0${r.key}`, r.hash]));
     const puts: { site_id: number; kind: string; key: string; hash: string; value: unknown }[] = [];
-    const dels: { site_id: number; kind: string; key: string }[] = [];
-    for (const siteId of siteIds) {
-      const seen = new Set<string>();
-      for (const entry of built.get(siteId) ?? []) {
+    const made = new Set<string>();
+    for (const [siteId, rebuild] of rebuilds) {
+      for (const entry of rebuild.entries) {
         const id = `${siteId}\0${entry.kind}\0${entry.key}`;
-        seen.add(id);
+        made.add(id);
         if (old.get(id) !== entry.hash) puts.push({ site_id: siteId, ...entry });
       }
-      for (const r of stored) {
-        if (Number(r.site_id) !== siteId) continue;
-        if (!seen.has(`${siteId}\0${r.kind}\0${r.key}`)) dels.push({ site_id: siteId, kind: r.kind, key: r.key });
-      }
     }
+    const dels = stored
+      .filter((r) => !made.has(`${r.site_id}\0${r.kind}\0${r.key}`))
+      .map((r) => ({ site_id: Number(r.site_id), kind: r.kind, key: r.key }));
     if (puts.length === 0 && dels.length === 0) return false;
     const recordset = (rows: unknown[], columns: SQL) =>
       sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${columns})`;
     if (puts.length > 0) {
       const x = recordset(puts, sql.raw('site_id bigint, kind text, key text, hash text, value jsonb'));
-      await this.db.execute(sql`INSERT INTO dp_entries (site_id, kind, key, hash, value)
-        SELECT site_id, kind, key, hash, value FROM ${x}
-        ON CONFLICT (site_id, kind, key) DO UPDATE SET hash = EXCLUDED.hash, value = EXCLUDED.value`);
+      await this.db.execute(sql`INSERT INTO dp_entries (site_id, kind, key, hash, value, domain_id)
+        SELECT site_id, kind, key, hash, value, CASE WHEN kind = 'domain' THEN (value->>'id')::bigint END FROM ${x}
+        ON CONFLICT (site_id, kind, key) DO UPDATE SET hash = EXCLUDED.hash, value = EXCLUDED.value, domain_id = EXCLUDED.domain_id`);
     }
     if (dels.length > 0) {
       const x = recordset(dels, sql.raw('site_id bigint, kind text, key text'));
@@ -224,6 +469,10 @@ export class PlaneEntryBuilder {
     const x = recordset(changes, sql.raw('site_id bigint, kind text, key text, hash text, value jsonb'));
     await this.db.execute(sql`INSERT INTO dp_changes (seq, site_id, kind, key, hash, value)
       SELECT nextval('dp_seq'), site_id, kind, key, hash, value FROM ${x}`);
+    // The planes serving a changed site changed at this sequence (a held poll of another plane keeps holding).
+    const sites = [...new Set(changes.map((c) => c.site_id))];
+    await this.db.execute(sql`UPDATE dp_planes SET changed_seq = (SELECT max(seq) FROM dp_changes)
+      WHERE site_ids && ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(sites)}::jsonb)::bigint)`);
     return true;
   }
 
@@ -248,7 +497,8 @@ export class PlaneEntryBuilder {
         SELECT nextval('dp_seq'), ${plane.id}, site_id, added
         FROM jsonb_to_recordset(${JSON.stringify(moves)}::jsonb) AS x(site_id bigint, added boolean)`);
       await this.db.execute(sql`UPDATE dp_planes SET site_ids = ARRAY(
-        SELECT jsonb_array_elements_text(${JSON.stringify(plane.sites)}::jsonb)::bigint) WHERE plane_id = ${plane.id}`);
+        SELECT jsonb_array_elements_text(${JSON.stringify(plane.sites)}::jsonb)::bigint),
+        changed_seq = (SELECT max(seq) FROM dp_plane_changes WHERE plane_id = ${plane.id}) WHERE plane_id = ${plane.id}`);
     }
     return changed;
   }
@@ -290,6 +540,11 @@ export class PlaneEntryBuilder {
   static planeKey(ownerId: number, groupIds: readonly number[]): string {
     return `${ownerId}|${groupIds.join(',')}`;
   }
+}
+
+/** A jsonb value as the driver answers it (PGlite may answer text). */
+export function parsed(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
 }
 
 export type { PlaneMeta };

@@ -4,9 +4,13 @@ import { sql } from 'drizzle-orm';
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
-import { PlaneEntryBuilder, PREFERRED_ENTRY, rowsOf } from './plane-entries.js';
+import { PlaneEntryBuilder, PREFERRED_ENTRY, parsed, rowsOf } from './plane-entries.js';
 import { nodeForceSSLCode, nodeOwnValues, type SnapshotBuilder } from './snapshot-builder.js';
 
+/** Plane hashes are sums modulo 2^48 (docs/data-plane-deltas.md). */
+const PLANE_MOD = 2n ** 48n;
+/** The entry hashes of at most this many planes are kept in memory (each ~100 bytes an entry). */
+const PLANES_SUMMED = 16;
 /** A held poll looks again this often (a build another process runs, a change nobody announced). */
 const RECHECK_MS = 5000;
 /** And this often while a build is under way elsewhere or dirty sites are left. */
@@ -21,8 +25,12 @@ interface EntryRow {
 
 /** A node's poll of its data plane as entries: deltas since what it holds, or the full plane. */
 export class PlaneService {
-  /** Plane hashes by plane and head: computed once for every node of the plane. */
-  private readonly hashes = new Map<string, Promise<string>>();
+  /** The plane hash being computed, per plane: one at a time (they update the plane's kept sum). */
+  private readonly hashes = new Map<number, Promise<unknown>>();
+  /** Delta changes by plane, `since` and the plane's last change: read once for all nodes of the plane. */
+  private readonly deltas = new Map<string, Promise<PlaneChange[]>>();
+  /** Per plane, its entries' hashes and their sum as of a sequence (oldest plane first). */
+  private readonly sums = new Map<number, { at: number; hashes: Map<string, bigint>; total: bigint }>();
   private readonly closing = new AbortController();
 
   constructor(
@@ -64,12 +72,14 @@ export class PlaneService {
     const key = PlaneEntryBuilder.planeKey(node.ownerId, serving ? groupIds : []);
     const planeId = await this.ensurePlane(key);
     return this.entries.readConsistent(async () => {
-      const [state] = rowsOf<{ head: string | number; floor: string | number }>(
-        await this.db.execute(sql`SELECT head, floor FROM dp_state WHERE id = 1`),
+      const [state] = rowsOf<{ head: string | number; floor: string | number; changed: string | number }>(
+        await this.db.execute(sql`SELECT head, floor, (SELECT changed_seq FROM dp_planes WHERE plane_id = ${planeId}) AS changed
+          FROM dp_state WHERE id = 1`),
       );
       const head = Number(state?.head ?? 0);
       const floor = Number(state?.floor ?? 0);
-      const planeHash = await this.planeHash(planeId, head);
+      const changedAt = Number(state?.changed ?? 0);
+      const planeHash = await this.planeHash(planeId, changedAt, floor);
       const firewalls = rowsOf<{ value: unknown }>(
         await this.db.execute(sql`SELECT DISTINCT ON (e.key) e.value FROM dp_entries e
           WHERE e.kind = 'firewall' AND e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
@@ -89,9 +99,23 @@ export class PlaneService {
         );
         known = version?.hash ?? null;
       }
-      await this.db.execute(sql`INSERT INTO dp_plane_versions (plane_id, seq, hash)
-        VALUES (${planeId}, ${head}, ${planeHash}) ON CONFLICT DO NOTHING`);
       const to = String(head);
+      const answered = () =>
+        this.db.execute(sql`INSERT INTO dp_plane_versions (plane_id, seq, hash)
+          VALUES (${planeId}, ${head}, ${planeHash}) ON CONFLICT DO NOTHING`);
+      // Nothing the plane serves changed since the node's `since` (other planes' changes moved the
+      // head only), and the node holds this plane: nothing to say but a new meta.
+      const quiet =
+        since !== null &&
+        since >= changedAt &&
+        since <= head &&
+        (query.plane === undefined ? known : query.plane) === planeHash;
+      if (quiet) {
+        if (query.meta === metaHash) return null;
+        await answered();
+        return { type: 'delta', from: String(since), to, meta, metaHash, changes: [], planeHash };
+      }
+      await answered();
       if (since === null || known === null || (query.plane !== undefined && query.plane !== known)) {
         const rows = rowsOf<EntryRow>(
           await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash, e.value FROM dp_entries e
@@ -101,9 +125,30 @@ export class PlaneService {
         const entries = rows.map((r) => ({ kind: r.kind, key: r.key, hash: r.hash ?? '', value: parsed(r.value) }));
         return { type: 'full', to, meta, metaHash, entries, planeHash };
       }
-      if (since === head && query.meta === metaHash) return null;
-      const rows = rowsOf<EntryRow>(
-        await this.db.execute(sql`
+      const changes = await this.changesSince(planeId, since, changedAt);
+      return { type: 'delta', from: String(since), to, meta, metaHash, changes, planeHash };
+    });
+  }
+
+  /**
+   * The plane's changes since `since` as of `changedAt` (the plane's last change): read once for
+   * every node of the plane at that `since` (they poll from the same version), not once per node.
+   */
+  private changesSince(planeId: number, since: number, changedAt: number): Promise<PlaneChange[]> {
+    const id = `${planeId}:${since}:${changedAt}`;
+    let changes = this.deltas.get(id);
+    if (!changes) {
+      if (this.deltas.size >= 1000) this.deltas.clear();
+      changes = this.readChanges(planeId, since);
+      changes.catch(() => this.deltas.delete(id));
+      this.deltas.set(id, changes);
+    }
+    return changes;
+  }
+
+  private async readChanges(planeId: number, since: number): Promise<PlaneChange[]> {
+    const rows = rowsOf<EntryRow>(
+      await this.db.execute(sql`
           WITH cur AS (SELECT unnest(site_ids) AS site_id FROM dp_planes WHERE plane_id = ${planeId}),
           moved AS (SELECT DISTINCT site_id FROM dp_plane_changes WHERE plane_id = ${planeId} AND seq > ${since}),
           keys AS (
@@ -115,14 +160,13 @@ export class PlaneService {
             WHERE e.kind = k.kind AND e.key = k.key AND e.site_id IN (SELECT site_id FROM cur)
             ORDER BY ${PREFERRED_ENTRY} LIMIT 1) r ON true
           ORDER BY k.kind, k.key`),
-      );
-      const changes: PlaneChange[] = rows.map((r) =>
-        r.hash === null
-          ? { op: 'del', kind: r.kind, key: r.key }
-          : { op: 'put', kind: r.kind, key: r.key, hash: r.hash, value: parsed(r.value) },
-      );
-      return { type: 'delta', from: String(since), to, meta, metaHash, changes, planeHash };
-    });
+    );
+    const changes: PlaneChange[] = rows.map((r) =>
+      r.hash === null
+        ? { op: 'del', kind: r.kind, key: r.key }
+        : { op: 'put', kind: r.kind, key: r.key, hash: r.hash, value: parsed(r.value) },
+    );
+    return changes;
   }
 
   /** The plane's id, made (with the sites it serves now) when no node polled it before. */
@@ -136,8 +180,9 @@ export class PlaneService {
     const sites = await this.entries.sitesOfKey(key);
     // Under the log's lock: the site set is the one at the head the plane starts from.
     await this.entries.readConsistentExclusive(async () => {
-      await this.db.execute(sql`INSERT INTO dp_planes (plane_key, site_ids)
-        VALUES (${key}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(sites)}::jsonb)::bigint))
+      await this.db.execute(sql`INSERT INTO dp_planes (plane_key, site_ids, changed_seq)
+        VALUES (${key}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(sites)}::jsonb)::bigint),
+          (SELECT head FROM dp_state WHERE id = 1))
         ON CONFLICT (plane_key) DO NOTHING`);
     });
     const made = await find();
@@ -145,33 +190,81 @@ export class PlaneService {
     return Number(made.plane_id);
   }
 
-  /** The sum of the plane's entries' hashes (mod 2^48) at `head`, once per plane and head. */
-  private planeHash(planeId: number, head: number): Promise<string> {
-    const id = `${planeId}@${head}`;
-    let hash = this.hashes.get(id);
-    if (!hash) {
-      if (this.hashes.size > 1000) this.hashes.clear();
-      hash = this.db
-        .execute(sql`SELECT coalesce(sum(('x' || lpad(hash, 16, '0'))::bit(64)::bigint), 0)::text AS total FROM (
-          SELECT DISTINCT ON (e.kind, e.key) e.hash FROM dp_entries e
-          WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
-          ORDER BY e.kind, e.key, ${PREFERRED_ENTRY}) p`)
-        .then((result) => {
-          const total = BigInt(rowsOf<{ total: string }>(result)[0]?.total ?? '0');
-          return (total % 2n ** 48n).toString(16).padStart(12, '0');
-        });
-      hash.catch(() => this.hashes.delete(id));
-      this.hashes.set(id, hash);
+  /**
+   * The sum of the plane's entries' hashes (mod 2^48) as of `changedAt`. Kept per plane with each
+   * entry's hash, so a change costs the keys it changed (read from the log since the last sum), not
+   * a sum over the whole plane; summed whole the first time, after sites joined or left the plane,
+   * or when the log no longer reaches back to the last sum. Runs in the caller's consistent read.
+   */
+  private planeHash(planeId: number, changedAt: number, floor: number): Promise<string> {
+    const run = (this.hashes.get(planeId) ?? Promise.resolve()).then(() => this.sumAt(planeId, changedAt, floor));
+    const kept = run.catch(() => {
+      this.sums.delete(planeId);
+    });
+    this.hashes.set(planeId, kept);
+    kept.finally(() => {
+      if (this.hashes.get(planeId) === kept) this.hashes.delete(planeId);
+    });
+    return run;
+  }
+
+  private async sumAt(planeId: number, changedAt: number, floor: number): Promise<string> {
+    const hex = (total: bigint) => (((total % PLANE_MOD) + PLANE_MOD) % PLANE_MOD).toString(16).padStart(12, '0');
+    const memo = this.sums.get(planeId);
+    if (memo && memo.at === changedAt) return hex(memo.total);
+    if (memo && memo.at < changedAt && memo.at >= floor) {
+      const [moved] = rowsOf<{ seq: string }>(
+        await this.db.execute(
+          sql`SELECT seq FROM dp_plane_changes WHERE plane_id = ${planeId} AND seq > ${memo.at} LIMIT 1`,
+        ),
+      );
+      if (!moved) {
+        const rows = rowsOf<{ kind: string; key: string; hash: string | null }>(
+          await this.db.execute(sql`
+            WITH cur AS (SELECT unnest(site_ids) AS site_id FROM dp_planes WHERE plane_id = ${planeId}),
+            keys AS (SELECT DISTINCT kind, key FROM dp_changes
+              WHERE seq > ${memo.at} AND seq <= ${changedAt} AND site_id IN (SELECT site_id FROM cur))
+            SELECT k.kind, k.key, r.hash FROM keys k LEFT JOIN LATERAL (
+              SELECT e.hash FROM dp_entries e
+              WHERE e.kind = k.kind AND e.key = k.key AND e.site_id IN (SELECT site_id FROM cur)
+              ORDER BY ${PREFERRED_ENTRY} LIMIT 1) r ON true`),
+        );
+        for (const row of rows) {
+          const id = `${row.kind}\0${row.key}`;
+          memo.total -= memo.hashes.get(id) ?? 0n;
+          if (row.hash === null) memo.hashes.delete(id);
+          else {
+            const value = BigInt(`0x${row.hash}`);
+            memo.hashes.set(id, value);
+            memo.total += value;
+          }
+        }
+        memo.at = changedAt;
+        return hex(memo.total);
+      }
     }
-    return hash;
+    const rows = rowsOf<{ kind: string; key: string; hash: string }>(
+      await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash FROM dp_entries e
+        WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
+        ORDER BY e.kind, e.key, ${PREFERRED_ENTRY}`),
+    );
+    const hashes = new Map<string, bigint>();
+    let total = 0n;
+    for (const row of rows) {
+      const value = BigInt(`0x${row.hash}`);
+      hashes.set(`${row.kind}\0${row.key}`, value);
+      total += value;
+    }
+    if (this.sums.size >= PLANES_SUMMED && !this.sums.has(planeId)) {
+      const oldest = this.sums.keys().next().value;
+      if (oldest !== undefined) this.sums.delete(oldest);
+    }
+    this.sums.set(planeId, { at: changedAt, hashes, total });
+    return hex(total);
   }
 
   /** Ends every held poll (they answer null). */
   close(): void {
     this.closing.abort();
   }
-}
-
-function parsed(value: unknown): unknown {
-  return typeof value === 'string' ? JSON.parse(value) : value;
 }

@@ -247,25 +247,40 @@ export function uniqueNames(domains: readonly EdgeDomain[], rows: readonly Serve
   });
 }
 
+/** The ids of the certificates, caches, modules, settings and firewalls `domains` use. */
+export function usedIds(domains: readonly EdgeDomain[]) {
+  return {
+    certificates: new Set(domains.map((d) => d.certificateId)),
+    caches: new Set(domains.map((d) => d.cacheId)),
+    modules: new Set(domains.flatMap((d) => (d.modules ? Object.values(d.modules).filter((m) => m !== null) : []))),
+    settings: new Set(domains.map((d) => d.settingsId)),
+    firewalls: new Set(domains.map((d) => d.firewallId)),
+  };
+}
+
 /** Of `parts`, what `domains` use (by their certificate, cache, module, settings and firewall ids). */
 export function usedParts(
   domains: readonly EdgeDomain[],
   parts: SiteParts,
 ): Pick<DataPlane, 'certificates' | 'caches' | 'modules' | 'settings' | 'firewalls'> {
-  const usedCerts = new Set(domains.map((d) => d.certificateId));
-  const usedCaches = new Set(domains.map((d) => d.cacheId));
-  const usedSettings = new Set(domains.map((d) => d.settingsId));
-  const usedFirewalls = new Set(domains.map((d) => d.firewallId));
-  const usedModules = new Set(
-    domains.flatMap((d) => (d.modules ? Object.values(d.modules).filter((m) => m !== null) : [])),
-  );
+  const used = usedIds(domains);
   return {
-    certificates: parts.certificates.filter((cert) => usedCerts.has(cert.id)),
-    caches: parts.caches.filter((policy) => usedCaches.has(policy.id)),
-    modules: parts.modules.filter((module) => usedModules.has(module.id)),
-    settings: parts.settings.filter((entry) => usedSettings.has(entry.id)),
-    firewalls: parts.firewalls.filter((entry) => usedFirewalls.has(entry.id)),
+    certificates: parts.certificates.filter((cert) => used.certificates.has(cert.id)),
+    caches: parts.caches.filter((policy) => used.caches.has(policy.id)),
+    modules: parts.modules.filter((module) => used.modules.has(module.id)),
+    settings: parts.settings.filter((entry) => used.settings.has(entry.id)),
+    firewalls: parts.firewalls.filter((entry) => used.firewalls.has(entry.id)),
   };
+}
+
+/**
+ * A projection's answer for `items` read in chunks: a query takes at most 65,535 bound values, and
+ * the plane path builds sites of 100,000 domains.
+ */
+async function inChunks<T, R>(items: readonly T[], read: (chunk: T[]) => Promise<R>, size = 20_000): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length || i === 0; i += size) out.push(await read(items.slice(i, i + size)));
+  return out;
 }
 
 export class SnapshotBuilder {
@@ -428,7 +443,19 @@ export class SnapshotBuilder {
     const siteIds = [...new Set(domainRows.map((row) => row[7]))];
     const caches = await this.projections.cachePolicies(siteIds);
     const cached = new Set(caches.map((policy) => policy.id));
-    const siteModules = await this.projections.modules(domainRows.filter((row) => row[8]).map((row) => row[0]));
+    const served = domainRows.filter((row) => row[8]);
+    const siteModules = { byDomain: new Map<number, NonNullable<EdgeDomainModules>>(), modules: [] as EdgeModule[] };
+    const moduleIds = new Set<number>();
+    for (const part of await inChunks(
+      served.map((row) => row[0]),
+      (ids) => this.projections.modules(ids),
+    )) {
+      for (const [id, modules] of part.byDomain) siteModules.byDomain.set(id, modules);
+      for (const module of part.modules) {
+        if (!moduleIds.has(module.id)) siteModules.modules.push(module);
+        moduleIds.add(module.id);
+      }
+    }
     const settings = await this.projections.siteSettings(siteIds);
     const withSettings = new Set(settings.map((entry) => entry.id));
     const firewalls = await this.projections.firewalls(siteIds);
@@ -436,11 +463,25 @@ export class SnapshotBuilder {
     // A domain with its own lists runs them in its site's firewall: a site without rules gets an
     // empty entry for it (docs/decisions.md "Header blocking, anti-referer and anti-header lists").
     // Only the domains with lists name such an entry; the site's other domains stay without a firewall.
-    const access = await this.projections.domainAccess(domainRows.filter((row) => row[8]).map((row) => row[0]));
-    const auth =
-      (await this.projections.domainAuth?.(
-        domainRows.filter((row) => row[8]).map((row) => ({ id: row[0], siteId: row[7] })),
-      )) ?? new Map<number, EdgeDomainAuth>();
+    const access = new Map(
+      (
+        await inChunks(
+          served.map((row) => row[0]),
+          (ids) => this.projections.domainAccess(ids),
+        )
+      ).flatMap((part) => [...part]),
+    );
+    const domainAuth = this.projections.domainAuth?.bind(this.projections);
+    const auth = new Map<number, EdgeDomainAuth>(
+      domainAuth
+        ? (
+            await inChunks(
+              served.map((row) => ({ id: row[0], siteId: row[7] })),
+              (domains) => domainAuth(domains),
+            )
+          ).flatMap((part) => [...part])
+        : [],
+    );
     const onlyLists = new Set<number>();
     for (const row of domainRows) {
       const siteId = row[7];
@@ -545,7 +586,9 @@ export class SnapshotBuilder {
 
   /** The ACME challenges of these domains being issued (none without the projection). */
   async acmeChallenges(domainIds: number[]): Promise<EdgeAcmeChallenge[]> {
-    return (await this.projections.acmeChallenges?.(domainIds)) ?? [];
+    const challenges = this.projections.acmeChallenges?.bind(this.projections);
+    if (!challenges) return [];
+    return (await inChunks(domainIds, (ids) => challenges(ids))).flat();
   }
 
   /**

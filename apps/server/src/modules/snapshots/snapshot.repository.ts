@@ -148,6 +148,23 @@ export class SnapshotRepository {
     );
   }
 
+  /**
+   * {@link servedDomains} of one site: the domains among `domainIds` and those named `names` (the
+   * per-domain rebuild's read: a name is unique within a site).
+   */
+  async domainsOfSite(
+    siteId: number,
+    domainIds: readonly number[],
+    names: readonly string[],
+    now: Date,
+  ): Promise<ServedDomainRow[]> {
+    return this.domainRows(
+      sql`d.site_id = ${siteId} AND (d.id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(domainIds)}::jsonb)::bigint))
+        OR d.name = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(names)}::jsonb))))`,
+      now,
+    );
+  }
+
   private async domainRows(siteFilter: SQL, now: Date): Promise<ServedDomainRow[]> {
     const served = await this.db.execute(sql`
       SELECT coalesce(json_agg(json_build_array(

@@ -1886,6 +1886,21 @@ export const dpDirtySites = pgTable('dp_dirty_sites', {
   mark: bigint('mark', { mode: 'number' }).notNull(),
 });
 
+/**
+ * Domains whose entries may have changed while nothing site-level did (domains, their upstreams,
+ * access lists and module bindings): the builder rebuilds only these domains' entries and what they
+ * use; a statement touching many domains of a site marks the site instead.
+ */
+export const dpDirtyDomains = pgTable(
+  'dp_dirty_domains',
+  {
+    siteId: bigint('site_id', { mode: 'number' }).notNull(),
+    domainId: bigint('domain_id', { mode: 'number' }).notNull(),
+    mark: bigint('mark', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.domainId] })],
+);
+
 /** One row (id 1) while which sites a plane serves may have changed. */
 export const dpDirtyMembership = pgTable('dp_dirty_membership', {
   id: smallint('id').primaryKey(),
@@ -1901,8 +1916,14 @@ export const dpEntries = pgTable(
     key: text('key').notNull(),
     hash: text('hash').notNull(),
     value: jsonb('value').notNull(),
+    /** A domain entry's domain (the per-domain rebuild finds its old entry by it); null for other kinds. */
+    domainId: bigint('domain_id', { mode: 'number' }),
   },
-  (t) => [primaryKey({ columns: [t.siteId, t.kind, t.key] }), index('dp_entries_kind_key_idx').on(t.kind, t.key)],
+  (t) => [
+    primaryKey({ columns: [t.siteId, t.kind, t.key] }),
+    index('dp_entries_kind_key_idx').on(t.kind, t.key),
+    index('dp_entries_domain_idx').on(t.domainId),
+  ],
 );
 
 /** The change log: what each build changed, by sequence (dp_seq); value and hash null: deleted. */
@@ -1925,6 +1946,8 @@ export const dpPlanes = pgTable('dp_planes', {
   planeId: bigint('plane_id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   planeKey: text('plane_key').notNull().unique(),
   siteIds: bigint('site_ids', { mode: 'number' }).array().notNull(),
+  /** The last sequence that changed what the plane serves (its sites' entries, or its site set). */
+  changedSeq: bigint('changed_seq', { mode: 'number' }).notNull().default(0),
 });
 
 /** Sites that joined (added) or left a plane, in the change log's sequence. */
@@ -1956,4 +1979,6 @@ export const dpState = pgTable('dp_state', {
   id: smallint('id').primaryKey(),
   head: bigint('head', { mode: 'number' }).notNull(),
   floor: bigint('floor', { mode: 'number' }).notNull(),
+  /** Up to when sites whose end time passed were marked dirty (the builder marks those ending after it). */
+  expiryCheckedAt: timestamp('expiry_checked_at', { withTimezone: true, mode: 'date' }),
 });
