@@ -11,6 +11,8 @@ ALTER TABLE "dp_state" ADD COLUMN "expiry_checked_at" timestamp with time zone;-
 CREATE INDEX "dp_entries_domain_idx" ON "dp_entries" USING btree ("domain_id");--> statement-breakpoint
 -- hand-written (keep on renumbering)
 UPDATE dp_entries SET domain_id = (value->>'id')::bigint WHERE kind = 'domain';--> statement-breakpoint
+-- Planes made before: changed as of the head (a poll from an older version takes the log's path).
+UPDATE dp_planes SET changed_seq = (SELECT head FROM dp_state WHERE id = 1);--> statement-breakpoint
 -- Marks dirty the domains that TG_ARGV[0] (a SELECT of (site id, domain id) from `$rows`, the
 -- statement's transition table) names, new rows and old: the builder rebuilds only their entries.
 -- A statement touching 5,000 or more domains of one site marks the site instead (one row, not 5,000).
