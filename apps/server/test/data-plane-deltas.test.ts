@@ -37,7 +37,6 @@ import { operatorCalls, webProduct } from './helpers/operators.js';
 import { random } from './helpers/random.js';
 import { type SiteFixture, siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
-import { TEST_DB_KIND } from './helpers/test-db.js';
 
 let t: TestApp;
 let f: SiteFixture;
@@ -537,11 +536,10 @@ describe('the data plane as deltas', () => {
     }
   });
 
-  // The sizes measured: 10,000 and 100,000 domains in one site on PGlite, 10,000 on PostgreSQL (where
-  // the figures are not the issue's); DP_MEASURE_SIZES=10000 for a shorter run.
-  const sizes = (process.env.DP_MEASURE_SIZES ?? (TEST_DB_KIND === 'postgres' ? '10000' : '10000,100000'))
-    .split(',')
-    .map(Number);
+  // The sizes measured: 10,000 domains in one site by default (the check that one domain's change
+  // rebuilds nothing else holds at any size); DP_MEASURE_SIZES=10000,100000 adds the issue's size
+  // (about a minute more on PGlite: speed belongs to the benchmarks, not to every test run).
+  const sizes = (process.env.DP_MEASURE_SIZES ?? '10000').split(',').map(Number);
   it(`rebuilds only the changed domain of a large site, and measures it with ${sizes.join(' and ')} domains present (printed, not asserted)`, async () => {
     const repo = new DomainsRepository(t.db.database.db);
     const entries = t.app.rampart.planeEntries;
