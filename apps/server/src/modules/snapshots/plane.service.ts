@@ -32,6 +32,18 @@ export class PlaneService {
   /** Per plane, its entries' hashes and their sum as of a sequence (oldest plane first). */
   private readonly sums = new Map<number, { at: number; hashes: Map<string, bigint>; total: bigint }>();
   private readonly closing = new AbortController();
+  /**
+   * What every node of a plane shares at one plane change and configuration generation — the
+   * plane's firewalls and the owner's settings of the meta — read once for all of them.
+   */
+  private readonly metaParts = new Map<
+    string,
+    Promise<{ firewalls: EdgeFirewall[]; settings: Awaited<ReturnType<SnapshotBuilder['ownerSettings']>> }>
+  >();
+  /** Plane ids by key (a plane is never removed). */
+  private readonly planeIds = new Map<string, number>();
+  /** The plane hash answered at (plane, sequence), once known: it never changes (dp_plane_versions). */
+  private readonly versions = new Map<string, string>();
 
   constructor(
     private readonly db: Db,
@@ -70,7 +82,8 @@ export class PlaneService {
     if (!node) return null;
     const serving = node.status === 'initialized' && node.zoneId !== null && node.enabled;
     const key = PlaneEntryBuilder.planeKey(node.ownerId, serving ? groupIds : []);
-    const planeId = await this.ensurePlane(key);
+    const planeId = this.planeIds.get(key) ?? (await this.ensurePlane(key));
+    this.planeIds.set(key, planeId);
     return this.entries.readConsistent(async () => {
       const [state] = rowsOf<{ head: string | number; floor: string | number; changed: string | number }>(
         await this.db.execute(sql`SELECT head, floor, (SELECT changed_seq FROM dp_planes WHERE plane_id = ${planeId}) AS changed
@@ -80,29 +93,41 @@ export class PlaneService {
       const floor = Number(state?.floor ?? 0);
       const changedAt = Number(state?.changed ?? 0);
       const planeHash = await this.planeHash(planeId, changedAt, floor);
-      const firewalls = rowsOf<{ value: unknown }>(
-        await this.db.execute(sql`SELECT DISTINCT ON (e.key) e.value FROM dp_entries e
-          WHERE e.kind = 'firewall' AND e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
-          ORDER BY e.key, ${PREFERRED_ENTRY}`),
-      ).map((r) => (typeof r.value === 'string' ? JSON.parse(r.value) : r.value) as EdgeFirewall);
+      const { firewalls, settings } = await this.sharedMetaParts(planeId, changedAt, node.ownerId);
       const meta: PlaneMeta = {
         ...nodeOwnValues(node),
         forceSSLCode: nodeForceSSLCode(node),
-        ...(await this.builder.ownerValues(node.ownerId, firewalls, new Date(this.clock()))),
+        ...settings,
+        challenge: this.builder.challenge(node.ownerId, firewalls, new Date(this.clock())),
       };
       const metaHash = entryHash('meta', '', meta);
       const since = query.since === undefined ? null : Number(query.since);
       let known: string | null = null;
       if (since !== null && since >= floor && since <= head) {
-        const [version] = rowsOf<{ hash: string }>(
-          await this.db.execute(sql`SELECT hash FROM dp_plane_versions WHERE plane_id = ${planeId} AND seq = ${since}`),
-        );
-        known = version?.hash ?? null;
+        const id = `${planeId}:${since}`;
+        known = this.versions.get(id) ?? null;
+        if (known === null) {
+          const [version] = rowsOf<{ hash: string }>(
+            await this.db.execute(
+              sql`SELECT hash FROM dp_plane_versions WHERE plane_id = ${planeId} AND seq = ${since}`,
+            ),
+          );
+          known = version?.hash ?? null;
+          if (known !== null) this.remember(id, known);
+        }
       }
       const to = String(head);
-      const answered = () =>
-        this.db.execute(sql`INSERT INTO dp_plane_versions (plane_id, seq, hash)
+      // Written once per plane and sequence (the first writer's hash stays: ON CONFLICT DO NOTHING).
+      const answered = async () => {
+        const id = `${planeId}:${head}`;
+        if (this.versions.has(id)) return;
+        await this.db.execute(sql`INSERT INTO dp_plane_versions (plane_id, seq, hash)
           VALUES (${planeId}, ${head}, ${planeHash}) ON CONFLICT DO NOTHING`);
+        const [kept] = rowsOf<{ hash: string }>(
+          await this.db.execute(sql`SELECT hash FROM dp_plane_versions WHERE plane_id = ${planeId} AND seq = ${head}`),
+        );
+        if (kept) this.remember(id, kept.hash);
+      };
       // Nothing the plane serves changed since the node's `since` (other planes' changes moved the
       // head only), and the node holds this plane: nothing to say but a new meta.
       const quiet =
@@ -128,6 +153,33 @@ export class PlaneService {
       const changes = await this.changesSince(planeId, since, changedAt);
       return { type: 'delta', from: String(since), to, meta, metaHash, changes, planeHash };
     });
+  }
+
+  private remember(id: string, hash: string): void {
+    if (this.versions.size >= 10_000) this.versions.clear();
+    this.versions.set(id, hash);
+  }
+
+  /** The plane's firewalls and the owner's meta settings, once per plane change, configuration generation and recheck interval. */
+  private sharedMetaParts(planeId: number, changedAt: number, ownerId: number) {
+    // Also per RECHECK_MS: what changes without a write announced (a reputation list a job fetched)
+    // shows as late as a held poll's next look would have seen it.
+    const id = `${planeId}:${changedAt}:${ownerId}:${this.changes.generation}:${Math.floor(this.clock() / RECHECK_MS)}`;
+    let parts = this.metaParts.get(id);
+    if (!parts) {
+      if (this.metaParts.size >= 1000) this.metaParts.clear();
+      parts = (async () => {
+        const firewalls = rowsOf<{ value: unknown }>(
+          await this.db.execute(sql`SELECT DISTINCT ON (e.key) e.value FROM dp_entries e
+            WHERE e.kind = 'firewall' AND e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
+            ORDER BY e.key, ${PREFERRED_ENTRY}`),
+        ).map((r) => (typeof r.value === 'string' ? JSON.parse(r.value) : r.value) as EdgeFirewall);
+        return { firewalls, settings: await this.builder.ownerSettings(ownerId, firewalls) };
+      })();
+      parts.catch(() => this.metaParts.delete(id));
+      this.metaParts.set(id, parts);
+    }
+    return parts;
   }
 
   /**

@@ -81,10 +81,22 @@ export interface SerializedPlane {
 }
 
 /**
- * Shared planes by owner and groups, for one configuration generation (SnapshotsService keeps it):
- * with 100 nodes in the same groups a change costs one build of their plane, not 100.
+ * What nodes share within one configuration generation (SnapshotsService keeps it): the planes by
+ * owner and groups, and the owner's, zone's and groups' zone-level values. With 100 nodes in the
+ * same groups a change costs one build of each, not 100.
  */
-export type PlaneMemo = Map<string, Promise<SharedPlane>>;
+export type PlaneMemo = Map<string, Promise<unknown>>;
+
+/** `make()` once per `key` of `memo`; a failure is not kept (the next node tries again). */
+function memoized<T>(memo: PlaneMemo, key: string, make: () => Promise<T>): Promise<T> {
+  let hit = memo.get(key) as Promise<T> | undefined;
+  if (!hit) {
+    hit = make();
+    memo.set(key, hit);
+    hit.catch(() => memo.delete(key));
+  }
+  return hit;
+}
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -333,7 +345,12 @@ export class SnapshotBuilder {
     withDataPlane: boolean,
   ): Promise<{ content: SnapshotContent; shared: SerializedPlane }> {
     const node = await this.repository.nodeWithZone(nodeId);
-    const nodeExporter = (node && (await this.projections.nodeExporter?.(node.ownerId))) || NODE_EXPORTER_DEFAULT;
+    const nodeExporter =
+      (node &&
+        (await memoized(planes, `exporter|${node.ownerId}`, async () =>
+          this.projections.nodeExporter?.(node.ownerId),
+        ))) ||
+      NODE_EXPORTER_DEFAULT;
     const ownPart = { version: 'pending', ...nodeOwnValues(node) };
     const withOwn = (plane: SharedDataPlane, shared: SerializedPlane = serializePlane(plane)) => ({
       dataPlane: { ...plane, ...ownPart },
@@ -360,7 +377,8 @@ export class SnapshotBuilder {
       return { content, shared };
     }
     const forceSSLCode = nodeForceSSLCode(node);
-    const ports = await this.repository.zonePorts(node.zoneId);
+    const zoneId = node.zoneId;
+    const ports = await memoized(planes, `ports|${zoneId}`, () => this.repository.zonePorts(zoneId));
     const zoneLevel = {
       initialized: true,
       listen: {
@@ -377,7 +395,7 @@ export class SnapshotBuilder {
       // The operator's settings under the zone's (when the zone turned its own on); both were
       // checked against the contract when written.
       nginx: mergeNginxTuning(
-        await this.projections.nginxTuning(node.ownerId),
+        await memoized(planes, `tuning|${node.ownerId}`, () => this.projections.nginxTuning(node.ownerId)),
         node.nginxEnabled && node.nginxTuning ? node.nginxTuning : null,
       ),
       logRotateTime: node.logRotateTime,
@@ -391,23 +409,30 @@ export class SnapshotBuilder {
     const groupIds = await this.repository.nodeGroupIds(nodeId);
     const nodeGroups = this.repository.groupsFilter(groupIds);
     // Layer-4 ports of sites served through the node's port-type-4 groups (rendered into nginx.conf).
+    const listenPorts = [...zoneLevel.listen.httpPorts, ...zoneLevel.listen.httpsPorts];
     if (node.enabled) {
-      zoneLevel.streamPorts = await this.projections.streamPorts(
-        node.ownerId,
-        nodeGroups,
-        [...zoneLevel.listen.httpPorts, ...zoneLevel.listen.httpsPorts],
-        now,
+      zoneLevel.streamPorts = await memoized(
+        planes,
+        `stream|${node.ownerId}|${groupIds.join(',')}|${listenPorts.join(',')}`,
+        () => this.projections.streamPorts(node.ownerId, nodeGroups, listenPorts, now),
       );
     }
     // Their layer-4 rules and the zone's layer-4 protection, for the node's kernel (a node switched
     // off keeps the zone's protection on its listen ports).
-    if (this.projections.l4) {
-      const built = await this.projections.l4(node.ownerId, zoneLevel.streamPorts, {
-        guardedPorts: [...zoneLevel.listen.httpPorts, ...zoneLevel.listen.httpsPorts],
+    const l4 = this.projections.l4;
+    if (l4) {
+      const zone = {
+        guardedPorts: listenPorts,
         synFlood: node.l4SynFlood ?? null,
         newConnections: node.l4NewConnections ?? null,
         kernelBlocks: zoneLevel.l4KernelBlocks,
-      });
+      };
+      const streamPorts = zoneLevel.streamPorts;
+      const built = await memoized(
+        planes,
+        `l4|${node.ownerId}|${JSON.stringify(streamPorts)}|${JSON.stringify(zone)}`,
+        () => l4(node.ownerId, streamPorts, zone),
+      );
       zoneLevel.l4 = built.l4;
       leftOut.push(...built.leftOut);
     }
@@ -418,14 +443,7 @@ export class SnapshotBuilder {
     // Everything else of the data plane follows from the owner and the groups: nodes with the same
     // share one build (within the generation `planes` is for).
     const key = `${node.ownerId}|${forceSSLCode}|${groupIds.join(',')}`;
-    let shared = planes.get(key);
-    if (!shared) {
-      shared = this.sharedPlane(node.ownerId, groupIds, forceSSLCode, now);
-      planes.set(key, shared);
-      // A failed build is not kept: the next node (or the next poll) tries again.
-      shared.catch(() => planes.delete(key));
-    }
-    const built = await shared;
+    const built = await memoized(planes, key, () => this.sharedPlane(node.ownerId, groupIds, forceSSLCode, now));
     leftOut.push(...built.leftOut);
     const { dataPlane, shared: serialized } = withOwn(built.plane, built);
     return { content: { ...zoneLevel, dataPlane }, shared: serialized };
@@ -566,15 +584,24 @@ export class SnapshotBuilder {
    * the same projections {@link sharedPlane} puts into the snapshot.
    */
   async ownerValues(ownerId: number, firewalls: readonly EdgeFirewall[], now: Date) {
+    return { ...(await this.ownerSettings(ownerId, firewalls)), challenge: this.challenge(ownerId, firewalls, now) };
+  }
+
+  /** The owner's values of a plane's meta that do not move with time (read from the database). */
+  async ownerSettings(ownerId: number, firewalls: readonly EdgeFirewall[]) {
     const errorPages = (await this.projections.errorPages?.(ownerId)) ?? [];
     const geoDatabase = (await this.projections.geoDatabase?.(ownerId)) ?? null;
     const abuseIPs = (await this.projections.abuseIPs?.(ownerId, firewalls)) ?? null;
     return {
-      challenge: this.projections.challenge(ownerId, firewalls, now),
       ...(geoDatabase === null ? {} : { geoDatabase }),
       ...(abuseIPs === null ? {} : { abuseIPs }),
       ...(errorPages.length === 0 ? {} : { errorPages }),
     };
+  }
+
+  /** The challenge keys of the owner's plane at `now` (they rotate with time). */
+  challenge(ownerId: number, firewalls: readonly EdgeFirewall[], now: Date) {
+    return this.projections.challenge(ownerId, firewalls, now);
   }
 
   /** The node and its groups, as the snapshot reads them. */
