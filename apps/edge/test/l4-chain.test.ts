@@ -194,13 +194,20 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
     const droppedFrom = (rows: Row[]) => rows.filter((r) => r.dropPackets > 0).map((r) => r.key);
     // The drops of the tests above may fall in two minutes, shipped one after the other: wait
     // until both sources' minutes arrived, then check everything.
+    let last: unknown = null;
     await waitUntil(
       async () => {
-        const ips = droppedFrom((await read()).ips);
+        const { ips: rows } = await read();
+        last = rows;
+        const ips = droppedFrom(rows);
         return ips.includes(BLACK) && ips.includes(REGION);
       },
       100_000,
       2000,
+      () =>
+        `the address tops read ${JSON.stringify(last)}; the agent's layer-4 counter lines: ${JSON.stringify(
+          edge.logs.filter((e) => String(e.event).startsWith('l4')).slice(-8),
+        )}`,
     );
     const { total, ips, countries, protocols, flags } = await read();
     // Dropped: the blacklisted, country-denied and over-the-limit connection attempts (SYNs and
