@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type AdminEndpoint, adminRequest, documentHash } from './admin-client.js';
+import type { LuaOp } from './lua-plane.js';
 import type { DataPlane } from './schema.js';
 
 /** What the admin endpoint answers for an accepted push. */
@@ -45,6 +46,18 @@ export class DataPlanePushError extends Error {
 export async function pushDataPlane(endpoint: AdminEndpoint, doc: DataPlane, timeoutMs = 30_000): Promise<PushResult> {
   const text = JSON.stringify(doc);
   const response = await adminRequest(endpoint, 'PUT', '/config', text, timeoutMs);
+  const result = pushAnswer(response);
+  if (result.hash !== documentHash(text)) throw unexpected(response.text);
+  return result;
+}
+
+const unexpected = (text: string) => new DataPlanePushError(200, null, `unexpected answer: ${text.slice(0, 200)}`);
+
+/**
+ * What the admin endpoint answered a push (PUT or PATCH /config): the active data plane, or the
+ * refusal as DataPlanePushError (its status, and the field when it names one).
+ */
+function pushAnswer(response: { status: number; text: string }): PushResult {
   let body: unknown = null;
   try {
     body = JSON.parse(response.text);
@@ -58,9 +71,7 @@ export async function pushDataPlane(endpoint: AdminEndpoint, doc: DataPlane, tim
       : new DataPlanePushError(response.status, null, response.text.slice(0, 200));
   }
   const result = pushResultSchema.safeParse(body);
-  if (!result.success || result.data.hash !== documentHash(text)) {
-    throw new DataPlanePushError(response.status, null, `unexpected answer: ${response.text.slice(0, 200)}`);
-  }
+  if (!result.success) throw unexpected(response.text);
   return result.data;
 }
 
@@ -71,7 +82,7 @@ export interface RecordsPush {
   from: number | null;
   reset: boolean;
   meta: { limits: unknown; geoDatabase: string | null; abuseIPs: string | null };
-  ops: [string, string, unknown][];
+  ops: LuaOp[];
 }
 
 /**
@@ -84,23 +95,9 @@ export async function patchDataPlane(
   expectedSum: string,
   timeoutMs = 60_000,
 ): Promise<PushResult> {
-  const response = await adminRequest(endpoint, 'PATCH', '/config', JSON.stringify(push), timeoutMs);
-  let body: unknown = null;
-  try {
-    body = JSON.parse(response.text);
-  } catch {
-    // Not JSON: reported below.
+  const result = pushAnswer(await adminRequest(endpoint, 'PATCH', '/config', JSON.stringify(push), timeoutMs));
+  if (result.sum !== expectedSum) {
+    throw new DataPlanePushError(200, null, `the store's records sum to ${result.sum}, not ${expectedSum}`);
   }
-  if (response.status !== 200) {
-    const refusal = z.object({ error: z.string(), field: z.string().optional() }).safeParse(body);
-    throw refusal.success
-      ? new DataPlanePushError(response.status, refusal.data.field ?? null, refusal.data.error)
-      : new DataPlanePushError(response.status, null, response.text.slice(0, 200));
-  }
-  const result = pushResultSchema.safeParse(body);
-  if (!result.success) throw new DataPlanePushError(200, null, `unexpected answer: ${response.text.slice(0, 200)}`);
-  if (result.data.sum !== expectedSum) {
-    throw new DataPlanePushError(200, null, `the store's records sum to ${result.data.sum}, not ${expectedSum}`);
-  }
-  return result.data;
+  return result;
 }
