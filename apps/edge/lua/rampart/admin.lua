@@ -146,12 +146,19 @@ local function collect_due(grace)
   dict:set("gc", cjson.encode(keep))
 end
 
+-- Runs fn(...) under the push lock (one apply or collection at a time, across workers): false when
+-- another holds it, else true and what pcall(fn, ...) answers. `holder` is what the lock names.
+local function under_lock(holder, fn, ...)
+  if not dict:safe_add("push_lock", holder, LOCK_TTL) then return false end
+  local results = { pcall(fn, ...) }
+  dict:delete("push_lock")
+  return true, unpack(results, 1, table.maxn(results))
+end
+
 local function collect_later()
   ngx.timer.at(GC_GRACE + 1, function(premature)
     if premature then return end
-    if not dict:safe_add("push_lock", "gc", LOCK_TTL) then return end -- the next apply collects
-    pcall(collect_due, GC_GRACE)
-    dict:delete("push_lock")
+    under_lock("gc", collect_due, GC_GRACE) -- held by a push: the next apply collects
   end)
 end
 
@@ -306,11 +313,8 @@ end
 
 -- Runs `apply` under the push lock. Returns status, body.
 local function locked(version, ops, opts)
-  if not dict:safe_add("push_lock", ngx.worker.pid(), LOCK_TTL) then
-    return 409, { error = "another push is in progress" }
-  end
-  local ok, status, answer = pcall(apply, version, ops, opts)
-  dict:delete("push_lock")
+  local got, ok, status, answer = under_lock(ngx.worker.pid(), apply, version, ops, opts)
+  if not got then return 409, { error = "another push is in progress" } end
   if not ok then
     ngx.log(ngx.ERR, "rampart admin: push failed: ", status)
     return 500, { error = "push failed" }
@@ -444,9 +448,8 @@ local function stats()
 end
 
 local function locked_gc()
-  if not dict:safe_add("push_lock", ngx.worker.pid(), LOCK_TTL) then return 409, { error = "a push is in progress" } end
-  local ok, err = pcall(collect_due, 0)
-  dict:delete("push_lock")
+  local got, ok, err = under_lock(ngx.worker.pid(), collect_due, 0)
+  if not got then return 409, { error = "a push is in progress" } end
   if not ok then return 500, { error = tostring(err) } end
   return 200, { collected = true }
 end
