@@ -74,6 +74,31 @@ export async function chooseOption(page: Page, box: Locator, option: string, sea
   }).toPass({ timeout: 15_000 });
 }
 
+/**
+ * Picks `option` in the antd tree select `box` (multiple, searchable) by typing `search`, checks the
+ * select shows it, and closes the list. A click on a loaded machine can be lost, so the whole pick
+ * is retried while the select does not show the option yet (a title click toggles: never twice).
+ */
+export async function chooseTreeOption(page: Page, box: Locator, option: string, search: string): Promise<void> {
+  const root = box.locator(SELECT_ROOT);
+  await expect(async () => {
+    if (!(await root.textContent())?.includes(option)) {
+      await box.click();
+      await box.fill(search);
+      const item = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-title', {
+        hasText: option,
+      });
+      await expect(item).toBeVisible({ timeout: 2000 });
+      await item.click();
+    }
+    await expect(root).toContainText(option, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  // Escape closes the open list; with no list open it would close the dialog, so it is pressed only then.
+  const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  if (await open.isVisible()) await box.press('Escape');
+  await expect(open).toBeHidden();
+}
+
 /** The console's token cookies of each tier (`u_accessToken`, ...; spec part 1 §3). */
 const COOKIE_PREFIX: Record<Tier, string> = { user: 'u_', client: 'c_', admin: 'a_' };
 

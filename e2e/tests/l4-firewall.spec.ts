@@ -8,7 +8,7 @@ import {
   listL4WhitelistRules,
 } from '@rampart/contract';
 import { api } from '../support/api.js';
-import { chooseOption, login } from '../support/console.js';
+import { chooseOption, chooseTreeOption, login } from '../support/console.js';
 import { customerSite, uniqueLabel } from '../support/sites.js';
 
 // Issue 22: a layer-4 site's firewall (whitelist, blacklist, positions, connection limits per port)
@@ -104,11 +104,7 @@ test('a customer sets the layer-4 firewall of a site on ports', async ({ page })
     await page.getByRole('button', { name: 'Create' }).click();
     dialog = page.getByRole('dialog');
     await chooseOption(page, dialog.getByRole('combobox', { name: 'Port' }), '25565/TCP');
-    const countries = dialog.getByRole('combobox', { name: 'Countries' });
-    await countries.click();
-    await countries.fill('Germany');
-    await page.locator('.ant-select-tree-title', { hasText: 'Germany (DE)' }).click();
-    await countries.press('Escape');
+    await chooseTreeOption(page, dialog.getByRole('combobox', { name: 'Countries' }), 'Germany (DE)', 'Germany');
     await submit(dialog);
     if (attempt === 'first') await expect(page.getByText('Create Success!')).toBeVisible();
     else {
