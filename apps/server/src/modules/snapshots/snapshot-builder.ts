@@ -88,10 +88,13 @@ export interface SerializedPlane {
 export type PlaneMemo = Map<string, Promise<unknown>>;
 
 /** `make()` once per `key` of `memo`; a failure is not kept (the next node tries again). */
-function memoized<T>(memo: PlaneMemo, key: string, make: () => Promise<T>): Promise<T> {
+export function memoized<T>(memo: PlaneMemo, key: string, make: () => PromiseLike<T>): Promise<T> {
   let hit = memo.get(key) as Promise<T> | undefined;
   if (!hit) {
-    hit = make();
+    // Adopted once into a promise of its own: a query builder (drizzle's QueryPromise) is a
+    // thenable that runs its query again on every `then`, so kept as it is, every node's await
+    // (and the `catch` below) would have queried the database again.
+    hit = Promise.resolve(make());
     memo.set(key, hit);
     hit.catch(() => memo.delete(key));
   }
