@@ -256,8 +256,21 @@ async function main() {
     );
 
     log('starting the control plane');
-    const cp = await startControlPlane(path.join(work, 'control-plane'));
-    stops.push(() => cp.stop());
+    // BENCH_CP_PROFILE=<dir>: the control plane writes a V8 CPU profile there when it stops.
+    const cpProfile = process.env.BENCH_CP_PROFILE;
+    const cp = await startControlPlane(
+      path.join(work, 'control-plane'),
+      {},
+      cpProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpProfile)}`] : [],
+    );
+    stops.push(async () => {
+      // A profile takes a while to write: the control plane is given a minute before the stop's kill.
+      if (cpProfile) {
+        process.kill(cp.pid, 'SIGTERM');
+        await waitUntil(async () => !(await stat(`/proc/${cp.pid}`).catch(() => null)), 60_000, 200).catch(() => {});
+      }
+      await cp.stop();
+    });
     const setup = await setUpOperator(cp);
 
     log('starting the agent');

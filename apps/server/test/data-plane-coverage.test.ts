@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queriesDuring } from './helpers/queries.js';
 import { siteFixture } from './helpers/site-fixture.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -10,59 +10,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-/** Every SQL text run on the test's database while `fn` runs (either driver). */
-async function queriesDuring(fn: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const record = (text: unknown) => {
-    const q = typeof text === 'string' ? text : (text as { text?: string } | null)?.text;
-    if (typeof q === 'string') seen.push(q);
-  };
-  const source = t.db.database.source;
-  if (source.kind === 'pglite') {
-    const client = source.client as unknown as Record<string, (...args: unknown[]) => unknown>;
-    const query = client.query;
-    const exec = client.exec;
-    client.query = function (this: unknown, text: unknown, ...rest: unknown[]) {
-      record(text);
-      return query?.call(this, text, ...rest);
-    };
-    client.exec = function (this: unknown, text: unknown, ...rest: unknown[]) {
-      record(text);
-      return exec?.call(this, text, ...rest);
-    };
-    try {
-      await fn();
-    } finally {
-      client.query = query as never;
-      client.exec = exec as never;
-    }
-    return seen;
-  }
-  // The pool answers most queries itself, a checked-out client the rest (transactions).
-  const query = pg.Client.prototype.query;
-  const poolQuery = pg.Pool.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, text: unknown, ...rest: unknown[]) {
-    record(text);
-    return (query as (...args: unknown[]) => unknown).call(this, text, ...rest);
-  } as never;
-  pg.Pool.prototype.query = function (this: pg.Pool, text: unknown, ...rest: unknown[]) {
-    record(text);
-    return (poolQuery as (...args: unknown[]) => unknown).call(this, text, ...rest);
-  } as never;
-  try {
-    await fn();
-  } finally {
-    pg.Client.prototype.query = query;
-    pg.Pool.prototype.query = poolQuery;
-  }
-  return seen;
-}
-
 describe('data-plane triggers', () => {
   it('has a data-plane trigger on every table the snapshot builder reads, but the listed zone-level ones', async () => {
     const f = await siteFixture(t);
     await f.addDomains(['www.cover.example']);
-    const texts = await queriesDuring(() => f.snapshot());
+    const texts = await queriesDuring(t, () => f.snapshot());
     const read = new Set<string>();
     for (const text of texts) {
       for (const m of text.matchAll(/\b(?:from|join)\s+"?([a-z_][a-z0-9_]*)"?/gi)) read.add((m[1] ?? '').toLowerCase());

@@ -28,9 +28,14 @@ export interface ControlPlane {
 }
 
 /** `env` adds settings (the upgrade test's version and agent release directory). */
-export async function startControlPlane(dataDir?: string, env: Record<string, string> = {}): Promise<ControlPlane> {
+export async function startControlPlane(
+  dataDir?: string,
+  env: Record<string, string> = {},
+  /** Node's own options before the bundle (the bench's `--cpu-prof`). */
+  nodeArgs: readonly string[] = [],
+): Promise<ControlPlane> {
   const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'rampart-cp-')));
-  const child = spawn(process.execPath, [SERVER_BUNDLE], {
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_BUNDLE], {
     env: {
       PATH: process.env.PATH,
       PORT: '0',

@@ -33,12 +33,45 @@ class NonceCache {
 }
 
 /**
+ * A node's id, owner and opened secret, kept a minute per process. A node's secret is written once,
+ * when it registers, and nodes are never deleted (an operator disables one, which the data it is
+ * answered reflects, not its signature), so what is kept cannot go wrong; the minute bounds what a
+ * restored database backup may leave behind. Without it every poll a change wakes read its node
+ * and opened its secret: one query per node and change (issue 25's CPU per change).
+ */
+class NodeCredentials {
+  private readonly kept = new Map<number, { ownerId: number; secret: string; until: number }>();
+  constructor(
+    private readonly nodes: NodesRepository,
+    private readonly box: SecretBox,
+    private readonly maxEntries = 100_000,
+  ) {}
+
+  async get(nodeId: number, now: number): Promise<{ ownerId: number; secret: string } | null> {
+    const hit = this.kept.get(nodeId);
+    if (hit && hit.until > now) return hit;
+    const node = await this.nodes.findNode(nodeId);
+    if (!node) {
+      this.kept.delete(nodeId);
+      return null;
+    }
+    if (this.kept.size >= this.maxEntries) this.kept.clear();
+    const kept = { ownerId: node.ownerId, secret: this.box.open(node.secretSealed), until: now + CREDENTIALS_MS };
+    this.kept.set(nodeId, kept);
+    return kept;
+  }
+}
+
+const CREDENTIALS_MS = 60_000;
+
+/**
  * Checks a signed node-API request: known node id, timestamp within the skew, HMAC over method,
  * path, timestamp, nonce and body, and a nonce not seen before. Any failure is 101013, the same
  * answer whatever was wrong.
  */
 export function createNodeAuthenticator(nodes: NodesRepository, box: SecretBox, clock: Clock): NodeAuthenticator {
   const nonces = new NonceCache();
+  const credentials = new NodeCredentials(nodes, box);
   return async (request: FastifyRequest) => {
     const h = request.headers;
     const nodeId = Number(h[NODE_SIGNATURE_HEADERS.node]);
@@ -55,9 +88,9 @@ export function createNodeAuthenticator(nodes: NodesRepository, box: SecretBox, 
     ) {
       throw new AppError(101013);
     }
-    const node = await nodes.findNode(nodeId);
+    const node = await credentials.get(nodeId, now);
     if (!node) throw new AppError(101013);
-    const expected = signNodeRequest(box.open(node.secretSealed), {
+    const expected = signNodeRequest(node.secret, {
       method: request.method,
       // As sent: the URL the router reads may have been rewritten (url-decoding.ts).
       path: request.originalUrl,
@@ -69,7 +102,7 @@ export function createNodeAuthenticator(nodes: NodesRepository, box: SecretBox, 
     if (!nonces.use(`${nodeId}:${nonce}`, now + 2 * NODE_SIGNATURE_MAX_SKEW_SECONDS * 1000, now)) {
       throw new AppError(101013, { extra: { reason: 'replayed request' } });
     }
-    return { nodeId: node.id, ownerId: node.ownerId };
+    return { nodeId, ownerId: node.ownerId };
   };
 }
 

@@ -5,7 +5,7 @@ import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { PlaneEntryBuilder, PREFERRED_ENTRY, parsed, rowsOf } from './plane-entries.js';
-import { nodeForceSSLCode, nodeOwnValues, type SnapshotBuilder } from './snapshot-builder.js';
+import { memoized, nodeForceSSLCode, nodeOwnValues, type PlaneMemo, type SnapshotBuilder } from './snapshot-builder.js';
 
 /** Plane hashes are sums modulo 2^48 (docs/data-plane-deltas.md). */
 const PLANE_MOD = 2n ** 48n;
@@ -15,6 +15,34 @@ const PLANES_SUMMED = 16;
 const RECHECK_MS = 5000;
 /** And this often while a build is under way elsewhere or dirty sites are left. */
 const BUSY_RECHECK_MS = 250;
+/**
+ * The looks of one configuration generation share one build and one read of each plane's state for
+ * this long (BUSY_RECHECK_MS while a build is under way elsewhere): a change wakes every node, and
+ * their looks cost nothing but the answer. A write of this process or an announced one of another
+ * starts a new generation at once; this bounds what comes unannounced (another process's build).
+ */
+const TICK_MS = 1000;
+
+/** The plane changed (another process built) between the tick's read of its state and a node's read. */
+class StaleView extends Error {}
+
+/** What the looks of one generation share (see TICK_MS). */
+interface Tick {
+  readonly generation: number;
+  readonly at: number;
+  readonly memo: PlaneMemo;
+  /** The build found another process building or dirty rows left. */
+  again: boolean;
+}
+
+/** A plane's state at one version, read consistently once per tick. */
+interface PlaneView {
+  readonly head: number;
+  readonly floor: number;
+  /** The last sequence that changed the plane. */
+  readonly changedAt: number;
+  readonly planeHash: string;
+}
 
 interface EntryRow {
   kind: PlaneEntry['kind'];
@@ -44,6 +72,7 @@ export class PlaneService {
   private readonly planeIds = new Map<string, number>();
   /** The plane hash answered at (plane, sequence), once known: it never changes (dp_plane_versions). */
   private readonly versions = new Map<string, string>();
+  private tick: Tick | null = null;
 
   constructor(
     private readonly db: Db,
@@ -67,92 +96,165 @@ export class PlaneService {
     const signal = AbortSignal.any([hangUp, this.closing.signal]);
     return this.changes.hold(
       async () => {
+        const tick = this.currentTick();
         // Lazily: an install whose nodes poll snapshots only pays the triggers' marks.
-        const built = await this.entries.build();
-        return { answer: await this.answer(nodeId, query), recheckMs: built.again ? BUSY_RECHECK_MS : RECHECK_MS };
+        const built = await memoized(tick.memo, 'build', () => this.entries.build());
+        if (built.again) tick.again = true;
+        return {
+          answer: await this.answer(nodeId, query, tick.memo),
+          recheckMs: built.again ? BUSY_RECHECK_MS : RECHECK_MS,
+        };
       },
       waitSeconds,
       signal,
     );
   }
 
-  /** The answer for the node now, or null when it holds the current plane and meta. */
-  async answer(nodeId: number, query: { since?: string; plane?: string; meta?: string }): Promise<PlaneAnswer | null> {
-    const { node, groupIds } = await this.builder.nodeAndGroups(nodeId);
+  /** The looks' shared tick: a new one per generation, and after TICK_MS (BUSY_RECHECK_MS while busy). */
+  private currentTick(): Tick {
+    const generation = this.changes.generation;
+    const now = Date.now();
+    const tick = this.tick;
+    if (tick && tick.generation === generation && now - tick.at < (tick.again ? BUSY_RECHECK_MS : TICK_MS)) return tick;
+    this.tick = { generation, at: now, memo: new Map(), again: false };
+    return this.tick;
+  }
+
+  /**
+   * The answer for the node now, or null when it holds the current plane and meta. Within one
+   * `memo` (a tick) the nodes and each plane's state are read once for every node.
+   */
+  async answer(
+    nodeId: number,
+    query: { since?: string; plane?: string; meta?: string },
+    memo: PlaneMemo = new Map(),
+  ): Promise<PlaneAnswer | null> {
+    const { node, groupIds } = await this.builder.nodeAndGroups(nodeId, memo);
     if (!node) return null;
     const serving = node.status === 'initialized' && node.zoneId !== null && node.enabled;
     const key = PlaneEntryBuilder.planeKey(node.ownerId, serving ? groupIds : []);
     const planeId = this.planeIds.get(key) ?? (await this.ensurePlane(key));
     this.planeIds.set(key, planeId);
+    for (let attempt = 1; ; attempt++) {
+      const view = await memoized(memo, `view|${planeId}`, () => this.view(planeId));
+      try {
+        return await this.answerAt(planeId, view, node, query, memo);
+      } catch (error) {
+        // Another process built between the view and this node's read: the view is read again.
+        if (!(error instanceof StaleView) || attempt >= 3) throw error;
+        memo.delete(`view|${planeId}`);
+      }
+    }
+  }
+
+  /** The plane's state now: the log's head and floor, its last change and its hash there. */
+  private view(planeId: number): Promise<PlaneView> {
     return this.entries.readConsistent(async () => {
       const [state] = rowsOf<{ head: string | number; floor: string | number; changed: string | number }>(
         await this.db.execute(sql`SELECT head, floor, (SELECT changed_seq FROM dp_planes WHERE plane_id = ${planeId}) AS changed
           FROM dp_state WHERE id = 1`),
       );
-      const head = Number(state?.head ?? 0);
       const floor = Number(state?.floor ?? 0);
       const changedAt = Number(state?.changed ?? 0);
-      const planeHash = await this.planeHash(planeId, changedAt, floor);
+      return {
+        head: Number(state?.head ?? 0),
+        floor,
+        changedAt,
+        planeHash: await this.planeHash(planeId, changedAt, floor),
+      };
+    });
+  }
+
+  /**
+   * Runs `read` in one consistent read of the log in which the plane's last change is still the
+   * view's (the rows it reads are of the version the view answers); StaleView when it moved on.
+   */
+  private readAt<T>(planeId: number, view: PlaneView, read: () => Promise<T>): Promise<T> {
+    return this.entries.readConsistent(async () => {
+      const [plane] = rowsOf<{ changed: string | number }>(
+        await this.db.execute(sql`SELECT changed_seq AS changed FROM dp_planes WHERE plane_id = ${planeId}`),
+      );
+      if (Number(plane?.changed ?? 0) !== view.changedAt) throw new StaleView();
+      return read();
+    });
+  }
+
+  private async answerAt(
+    planeId: number,
+    view: PlaneView,
+    node: NonNullable<Awaited<ReturnType<SnapshotBuilder['nodeAndGroups']>>['node']>,
+    query: { since?: string; plane?: string; meta?: string },
+    memo: PlaneMemo,
+  ): Promise<PlaneAnswer | null> {
+    const { head, floor, changedAt, planeHash } = view;
+    // The meta of nodes with the same own values (a zone's) is made once per plane state and tick.
+    const own = { ...nodeOwnValues(node), forceSSLCode: nodeForceSSLCode(node) };
+    const { meta, metaHash } = await memoized(memo, `meta|${planeId}|${changedAt}|${JSON.stringify(own)}`, async () => {
       const { firewalls, settings } = await this.sharedMetaParts(planeId, changedAt, node.ownerId);
       const meta: PlaneMeta = {
-        ...nodeOwnValues(node),
-        forceSSLCode: nodeForceSSLCode(node),
+        ...own,
         ...settings,
         challenge: this.builder.challenge(node.ownerId, firewalls, new Date(this.clock())),
       };
-      const metaHash = entryHash('meta', '', meta);
-      const since = query.since === undefined ? null : Number(query.since);
-      let known: string | null = null;
-      if (since !== null && since >= floor && since <= head) {
-        const id = `${planeId}:${since}`;
-        known = this.versions.get(id) ?? null;
-        if (known === null) {
+      return { meta, metaHash: entryHash('meta', '', meta) };
+    });
+    const since = query.since === undefined ? null : Number(query.since);
+    let known: string | null = null;
+    if (since !== null && since >= floor && since <= head) {
+      const id = `${planeId}:${since}`;
+      known =
+        this.versions.get(id) ??
+        (await memoized(memo, `version|${id}`, async () => {
           const [version] = rowsOf<{ hash: string }>(
             await this.db.execute(
               sql`SELECT hash FROM dp_plane_versions WHERE plane_id = ${planeId} AND seq = ${since}`,
             ),
           );
-          known = version?.hash ?? null;
-          if (known !== null) this.remember(id, known);
-        }
-      }
-      const to = String(head);
-      // Written once per plane and sequence (the first writer's hash stays: ON CONFLICT DO NOTHING).
-      const answered = async () => {
-        const id = `${planeId}:${head}`;
-        if (this.versions.has(id)) return;
+          if (version) this.remember(id, version.hash);
+          return version?.hash ?? null;
+        }));
+    }
+    const to = String(head);
+    // Written once per plane and sequence (the first writer's hash stays: ON CONFLICT DO NOTHING),
+    // by the first of the tick's nodes to answer it.
+    const answered = async () => {
+      const id = `${planeId}:${head}`;
+      if (this.versions.has(id)) return;
+      await memoized(memo, `answered|${id}`, async () => {
         await this.db.execute(sql`INSERT INTO dp_plane_versions (plane_id, seq, hash)
           VALUES (${planeId}, ${head}, ${planeHash}) ON CONFLICT DO NOTHING`);
         const [kept] = rowsOf<{ hash: string }>(
           await this.db.execute(sql`SELECT hash FROM dp_plane_versions WHERE plane_id = ${planeId} AND seq = ${head}`),
         );
         if (kept) this.remember(id, kept.hash);
-      };
-      // Nothing the plane serves changed since the node's `since` (other planes' changes moved the
-      // head only), and the node holds this plane: nothing to say but a new meta.
-      const quiet =
-        since !== null &&
-        since >= changedAt &&
-        since <= head &&
-        (query.plane === undefined ? known : query.plane) === planeHash;
-      if (quiet) {
-        if (query.meta === metaHash) return null;
-        await answered();
-        return { type: 'delta', from: String(since), to, meta, metaHash, changes: [], planeHash };
-      }
+      });
+    };
+    // Nothing the plane serves changed since the node's `since` (other planes' changes moved the
+    // head only), and the node holds this plane: nothing to say but a new meta.
+    const quiet =
+      since !== null &&
+      since >= changedAt &&
+      since <= head &&
+      (query.plane === undefined ? known : query.plane) === planeHash;
+    if (quiet) {
+      if (query.meta === metaHash) return null;
       await answered();
-      if (since === null || known === null || (query.plane !== undefined && query.plane !== known)) {
-        const rows = rowsOf<EntryRow>(
+      return { type: 'delta', from: String(since), to, meta, metaHash, changes: [], planeHash };
+    }
+    await answered();
+    if (since === null || known === null || (query.plane !== undefined && query.plane !== known)) {
+      const rows = await this.readAt(planeId, view, async () =>
+        rowsOf<EntryRow>(
           await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash, e.value FROM dp_entries e
             WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
             ORDER BY e.kind, e.key, ${PREFERRED_ENTRY}`),
-        );
-        const entries = rows.map((r) => ({ kind: r.kind, key: r.key, hash: r.hash ?? '', value: parsed(r.value) }));
-        return { type: 'full', to, meta, metaHash, entries, planeHash };
-      }
-      const changes = await this.changesSince(planeId, since, changedAt);
-      return { type: 'delta', from: String(since), to, meta, metaHash, changes, planeHash };
-    });
+        ),
+      );
+      const entries = rows.map((r) => ({ kind: r.kind, key: r.key, hash: r.hash ?? '', value: parsed(r.value) }));
+      return { type: 'full', to, meta, metaHash, entries, planeHash };
+    }
+    const changes = await this.changesSince(planeId, since, view);
+    return { type: 'delta', from: String(since), to, meta, metaHash, changes, planeHash };
   }
 
   private remember(id: string, hash: string): void {
@@ -186,12 +288,12 @@ export class PlaneService {
    * The plane's changes since `since` as of `changedAt` (the plane's last change): read once for
    * every node of the plane at that `since` (they poll from the same version), not once per node.
    */
-  private changesSince(planeId: number, since: number, changedAt: number): Promise<PlaneChange[]> {
-    const id = `${planeId}:${since}:${changedAt}`;
+  private changesSince(planeId: number, since: number, view: PlaneView): Promise<PlaneChange[]> {
+    const id = `${planeId}:${since}:${view.changedAt}`;
     let changes = this.deltas.get(id);
     if (!changes) {
       if (this.deltas.size >= 1000) this.deltas.clear();
-      changes = this.readChanges(planeId, since);
+      changes = this.readAt(planeId, view, () => this.readChanges(planeId, since));
       changes.catch(() => this.deltas.delete(id));
       this.deltas.set(id, changes);
     }

@@ -326,8 +326,25 @@ export class SnapshotBuilder {
     /** false: the node takes its data plane as entries (plane.service.ts); the snapshot's is empty. */
     withDataPlane = true,
   ): Promise<BuiltSnapshot> {
+    const { node, groupIds } = await this.nodeAndGroups(nodeId, planes);
+    // Nothing of a snapshot is the node's but what its row and groups say: nodes alike (one zone,
+    // the same groups and own values, as every node a change wakes in a large group) share one
+    // build within the memo's generation.
+    const { id: _id, ...alike } = node ?? { id: nodeId };
+    return memoized(planes, `snapshot|${withDataPlane}|${groupIds.join(',')}|${JSON.stringify(alike)}`, () =>
+      this.buildFor(node, groupIds, now, planes, withDataPlane),
+    );
+  }
+
+  private async buildFor(
+    node: NodeRow,
+    groupIds: number[],
+    now: Date,
+    planes: PlaneMemo,
+    withDataPlane: boolean,
+  ): Promise<BuiltSnapshot> {
     const found: Omit<LeftOutSite, 'name'>[] = [];
-    const { content, shared } = await this.content(nodeId, now, found, planes, withDataPlane);
+    const { content, shared } = await this.content(node, groupIds, now, found, planes, withDataPlane);
     const names = await this.repository.siteNames(found.map((s) => s.siteId));
     const leftOut = found.map((s) => ({ ...s, name: names.find((n) => n.id === s.siteId)?.name ?? '' }));
     const version = contentVersion(content, shared.hash);
@@ -341,13 +358,13 @@ export class SnapshotBuilder {
   }
 
   private async content(
-    nodeId: number,
+    node: NodeRow,
+    groupIds: number[],
     now: Date,
     leftOut: Omit<LeftOutSite, 'name'>[],
     planes: PlaneMemo,
     withDataPlane: boolean,
   ): Promise<{ content: SnapshotContent; shared: SerializedPlane }> {
-    const node = await this.repository.nodeWithZone(nodeId);
     const nodeExporter =
       (node &&
         (await memoized(planes, `exporter|${node.ownerId}`, async () =>
@@ -409,7 +426,6 @@ export class SnapshotBuilder {
     };
     // The node's groups (those it is on, and those of virtual nodes naming it): with the owner they
     // decide the layer-4 ports below and the shared data plane.
-    const groupIds = await this.repository.nodeGroupIds(nodeId);
     const nodeGroups = this.repository.groupsFilter(groupIds);
     // Layer-4 ports of sites served through the node's port-type-4 groups (rendered into nginx.conf).
     const listenPorts = [...zoneLevel.listen.httpPorts, ...zoneLevel.listen.httpsPorts];
@@ -607,8 +623,17 @@ export class SnapshotBuilder {
     return this.projections.challenge(ownerId, firewalls, now);
   }
 
-  /** The node and its groups, as the snapshot reads them. */
-  async nodeAndGroups(nodeId: number) {
+  /**
+   * The node and its groups, as the snapshot reads them. Within one generation's `memo` every node
+   * is read at once (the polls a change wakes would otherwise read theirs one by one, two queries
+   * each); a node registered since that read is read alone.
+   */
+  async nodeAndGroups(nodeId: number, memo?: PlaneMemo): Promise<{ node: NodeRow; groupIds: number[] }> {
+    if (memo) {
+      const every = await memoized(memo, 'nodes', () => this.repository.everyNodeAndGroups());
+      const found = every.get(nodeId);
+      if (found) return found;
+    }
     const node = await this.repository.nodeWithZone(nodeId);
     const groupIds = node ? await this.repository.nodeGroupIds(nodeId) : [];
     return { node, groupIds };
