@@ -48,7 +48,17 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type EdgeFirewall, type EdgeSnapshot, ipListRanges } from '@rampart/contract';
+import {
+  addBlacklistRules,
+  addGeoRules,
+  addSecondLimits,
+  bindModuleRoutes,
+  type EdgeFirewall,
+  type EdgeSnapshot,
+  FIREWALL_ACTIONS,
+  ipListRanges,
+  wafRoutes,
+} from '@rampart/contract';
 import { geoRecord, writeMmdb } from '@rampart/contract/testing';
 import { NodeClient } from '../apps/edge/src/agent/node-client.js';
 import { AGENT_VERSION } from '../apps/edge/src/agent/version.js';
@@ -57,6 +67,7 @@ import { document, domain, upstream } from '../apps/edge/test/helpers/documents.
 import { type Edge, startEdge } from '../apps/edge/test/helpers/edge.js';
 import { freePort } from '../apps/edge/test/helpers/net.js';
 import {
+  type ApiSession,
   initializeFirstNode,
   removeDir,
   setUpOperator,
@@ -75,6 +86,13 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const POLLERS = Number(process.env.BENCH_POLLERS ?? 99);
 const CPU_CHANGES = Number(process.env.BENCH_CPU_CHANGES ?? 10);
+/** Sites the domains spread over (each with the rule mix unless BENCH_RULES=0): 100 domains a site by default. */
+const SITES = Number(process.env.BENCH_SITES ?? Math.max(1, Math.ceil(DOMAINS / 100)));
+const RULES = process.env.BENCH_RULES !== '0';
+/** Addresses of each site's blacklist rule. */
+const BLACKLIST_SIZE = 300;
+/** Domains of the bulk change. */
+const BULK = Number(process.env.BENCH_BULK ?? 1000);
 const CHANGES = 50;
 const WORKERS = 2;
 
@@ -102,6 +120,23 @@ ${http}
   return async () => {
     await run(NGINX, ['-p', dir, '-c', conf, '-e', `${dir}/logs/error.log`, '-s', 'quit']).catch(() => undefined);
   };
+}
+
+/** A GET of nginx's admin endpoint on its unix socket, with the node's admin secret: the body. */
+function adminGet(socketPath: string, urlPath: string, secret: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath, path: urlPath, headers: { authorization: `Bearer ${secret}` } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(body) : reject(new Error(`${urlPath}: ${res.statusCode} ${body}`)),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 function get(port: number, host: string, method = 'GET'): Promise<number> {
@@ -213,6 +248,46 @@ function benchFirewall(id: number): EdgeFirewall {
     rates: [{ id: 5, url: '.*', rate: 100_000, burst: 1000, blockSeconds: 0, action: 'deny' }],
     antiCC: [],
   };
+}
+
+/** `route`'s path under /api/v1 for the site, as ApiSession.call takes it. */
+function sitePath(route: { path: string }, siteId: number): string {
+  return route.path.slice(1).replace('{siteId}', String(siteId));
+}
+
+/**
+ * A site's rule mix (issue 25): a blacklist rule of BLACKLIST_SIZE addresses (none of them wrk's),
+ * a black geo rule for two countries, a per-second limit above wrk's rate, and a WAF module (its
+ * defaults) bound to every domain of the site. None decides a GET from 127.0.0.1 of a bench host.
+ */
+async function addRuleMix(
+  customer: ApiSession,
+  siteId: number,
+  k: number,
+  domainIds: readonly number[],
+  sites: number,
+): Promise<void> {
+  const ips = Array.from({ length: BLACKLIST_SIZE }, (_, i) => `10.${k & 255}.${(k >> 8) * 2 + (i >> 8)}.${i & 255}`);
+  await customer.call('POST', sitePath(addBlacklistRules, siteId), {
+    data: [{ ips, url: '.*', methods: { get: true, post: true }, blockType: FIREWALL_ACTIONS.deny, memo: 'bench' }],
+  });
+  await customer.call('POST', sitePath(addGeoRules, siteId), {
+    data: [{ isBlack: true, geoIDs: ['CN', 'RU'], urlRegex: '.*', blockType: FIREWALL_ACTIONS.deny }],
+  });
+  await customer.call('POST', sitePath(addSecondLimits, siteId), {
+    data: [{ urlRegex: '.*', rate: 100_000, burst: 100_000, blockType: FIREWALL_ACTIONS.deny }],
+  });
+  const [waf] = await customer.call<{ id: number }[]>('POST', sitePath(wafRoutes.create, siteId), {
+    modules: [{ name: 'bench waf' }],
+  });
+  if (!waf) throw new Error(`site ${siteId}: no WAF module made`);
+  const mine = domainIds.filter((_, i) => i % sites === k);
+  for (let from = 0; from < mine.length; from += 500) {
+    await customer.call('PUT', sitePath(bindModuleRoutes.waf, siteId), {
+      domainIDs: mine.slice(from, from + 500),
+      moduleID: waf.id,
+    });
+  }
 }
 
 async function main() {
@@ -331,17 +406,39 @@ async function main() {
     });
     await initializeFirstNode(setup);
 
-    log(`creating ${DOMAINS} domains`);
+    // The sites: the setup's and SITES - 1 more of the same customer and product; domain i is of
+    // site i % SITES.
+    const siteIds = [setup.siteId];
+    for (let k = 1; k < SITES; k++) {
+      const made = await setup.operator.call<{ siteID: number }>('POST', 'client/site', {
+        siteName: `bench ${k}`,
+        userID: setup.userId,
+        productID: setup.productId,
+      });
+      siteIds.push(made.siteID);
+    }
+    log(`creating ${DOMAINS} domains on ${SITES} sites`);
     const name = (i: number) => `d${i}.bench.example`;
+    const domainIds: number[] = [];
     const started = Date.now();
-    for (let from = 0; from < DOMAINS; from += 500) {
-      const batch = [];
-      for (let i = from; i < Math.min(DOMAINS, from + 500); i++) {
-        batch.push({ name: name(i), upstreams: [{ ip: '127.0.0.1', port: originPort }] });
+    for (const [k, siteId] of siteIds.entries()) {
+      const mine: number[] = [];
+      for (let i = k; i < DOMAINS; i += SITES) mine.push(i);
+      for (let from = 0; from < mine.length; from += 500) {
+        const batch = mine
+          .slice(from, from + 500)
+          .map((i) => ({ name: name(i), upstreams: [{ ip: '127.0.0.1', port: originPort }] }));
+        const made = await setup.customer.call<{ id: number; name: string }[]>('POST', `user/site/${siteId}/domains`, {
+          domains: batch,
+        });
+        for (const d of made) domainIds[Number(/^d(\d+)\./.exec(d.name)?.[1])] = d.id;
       }
-      await setup.customer.call('POST', `user/site/${setup.siteId}/domains`, { domains: batch });
     }
     const createMs = Date.now() - started;
+    if (RULES) {
+      log(`adding the rule mix to ${SITES} sites`);
+      for (const [k, siteId] of siteIds.entries()) await addRuleMix(setup.customer, siteId, k, domainIds, SITES);
+    }
     log(`created in ${createMs} ms; waiting for the edge to serve them`);
     await waitUntil(async () => (await get(edgeHttp, name(DOMAINS - 1))) === 200, 180_000, 100);
     if ((await get(edgeHttp, name(0))) !== 200) throw new Error('the edge does not serve the first domain');
@@ -630,6 +727,63 @@ end
       pollers.abort();
     }
 
+    // A change of BULK domains (force SSL on, one call per site and 500 domains, sent at once): from
+    // the calls' start until the edge redirects every one of them.
+    // The domains of as few sites as hold BULK (site 0's domain 0 is the propagation's: left out).
+    const bulk: number[] = [];
+    for (let k = SITES > 1 ? 1 : 0; k < SITES && bulk.length < BULK; k++) {
+      for (let i = k; i < DOMAINS && bulk.length < BULK; i += SITES) if (i > 0) bulk.push(i);
+    }
+    log(`a bulk change of ${bulk.length} domains`);
+    const calls = new Map<number, number[]>();
+    for (const i of bulk) {
+      const siteId = siteIds[i % SITES] as number;
+      calls.set(siteId, [...(calls.get(siteId) ?? []), domainIds[i] as number]);
+    }
+    const bulkStarted = performance.now();
+    await Promise.all(
+      [...calls].flatMap(([siteId, ids]) =>
+        Array.from({ length: Math.ceil(ids.length / 500) }, (_, c) =>
+          setup.customer.call('PATCH', `user/site/${siteId}/domain/setting/forceSSL`, {
+            domainIDs: ids.slice(c * 500, c * 500 + 500),
+            forceSSL: true,
+          }),
+        ),
+      ),
+    );
+    const sample = [
+      ...bulk.filter((_, j) => j % Math.max(1, Math.floor(bulk.length / 20)) === 0),
+      bulk.at(-1) as number,
+    ];
+    await waitUntil(
+      async () => (await Promise.all(sample.map((i) => get(edgeHttp, name(i))))).every((c) => c === 301),
+      60_000,
+      5,
+    );
+    // Every one of them, then (a bulk change is applied whole, so this holds at once).
+    let notYet = bulk.length;
+    await waitUntil(
+      async () => {
+        notYet = 0;
+        for (const i of bulk) if ((await get(edgeHttp, name(i))) !== 301) notYet++;
+        return notYet === 0;
+      },
+      60_000,
+      50,
+    );
+    const bulkMs = performance.now() - bulkStarted;
+
+    // Memory at the edge with everything applied: nginx's shared dict of the data plane and the agent.
+    const adminSecret = (await readFile(path.join(work, 'edge', 'admin.secret'), 'utf8')).trim();
+    const stats = JSON.parse(
+      await adminGet(path.join(work, 'edge', 'admin', 'admin.sock'), '/config/stats', adminSecret),
+    ) as { capacity: number; free: number; keys: number };
+    const rssMb = async (pid: number) => {
+      const status = await readFile(`/proc/${pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+    };
+    const agentRss = await rssMb(agentPid);
+
     // Medians over the rounds: one round disturbed by the shared machine moves neither figure.
     const median = (values: number[]) =>
       percentile(
@@ -656,6 +810,14 @@ end
       pollers: POLLERS,
       domains: DOMAINS,
       create_domains_s: round(createMs / 1000, 1),
+      sites: SITES,
+      rule_mix: RULES,
+      bulk_change_domains: bulk.length,
+      bulk_change_ms: round(bulkMs, 0),
+      shm_mb: round((stats.capacity - stats.free) / 2 ** 20, 1),
+      shm_capacity_mb: round(stats.capacity / 2 ** 20, 0),
+      shm_keys: stats.keys,
+      agent_rss_mb: round(agentRss, 0),
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {

@@ -158,6 +158,9 @@ export interface OperatorSetup {
   readonly zoneId: number;
   readonly groupId: number;
   readonly siteId: number;
+  /** The product and the root customer the site was made with (the bench makes more sites). */
+  readonly productId: number;
+  readonly userId: number;
   readonly joinToken: string;
 }
 
@@ -186,7 +189,16 @@ export async function setUpOperator(cp: { url: string }): Promise<OperatorSetup>
   const joinToken = /^join_token=(.*)$/m.exec(info)?.[1];
   if (!joinToken) throw new Error(`no join token in ${info}`);
   const customer = await ApiSession.signIn(cp, 'user');
-  return { operator, customer, zoneId: zone.id, groupId: group.id, siteId: site.siteID, joinToken };
+  return {
+    operator,
+    customer,
+    zoneId: zone.id,
+    groupId: group.id,
+    siteId: site.siteID,
+    productId: product.id,
+    userId: user.id,
+    joinToken,
+  };
 }
 
 /**
