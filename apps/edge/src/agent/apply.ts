@@ -6,7 +6,13 @@ import { type AdminEndpoint, documentHash } from '../data-plane/admin-client.js'
 import { activeDataPlane, type PushResult, pushDataPlane } from '../data-plane/push.js';
 import { type CertificatePaths, ensureDefaultCertificate } from '../nginx/default-certificate.js';
 import { NginxConfigError, type NginxProcess } from '../nginx/nginx-process.js';
-import { type NginxSettingsInput, renderNginxConf } from '../nginx/render.js';
+import {
+  CONFIG_DICT_MIN_MB,
+  configDictMegabytesFor,
+  declaredConfigDictMegabytes,
+  type NginxSettingsInput,
+  renderNginxConf,
+} from '../nginx/render.js';
 import type { GeoDatabaseFiles } from './geo-database.js';
 import { errorText } from './log.js';
 import { bindFailures, failure, listenedPorts, type PlannedPort, unbindablePorts } from './port-check.js';
@@ -76,6 +82,8 @@ export interface ApplierOptions {
         /** False when the control plane has no plane route: the snapshot's data plane is pushed. */
         readonly available: boolean;
         ensure(): Promise<{ found: PushResult | null; push: PushResult | null } | null>;
+        /** The plane's size on disk (bytes): what nginx's data-plane dict is sized from when it starts. */
+        bytes(): Promise<number>;
       }
     | undefined;
 }
@@ -199,9 +207,13 @@ export class SnapshotApplier {
     const running = await nginx.isRunning();
     const held = running ? listenedPorts((await this.activeConf()) ?? '') : new Set<string>();
     const failed = await unbindablePorts(planned, held, this.options.listenAddress ?? '0.0.0.0');
+    // The data plane's dict: sized from the plane when nginx starts, kept while it runs.
+    const configDictMegabytes = running
+      ? (declaredConfigDictMegabytes((await this.activeConf()) ?? '') ?? CONFIG_DICT_MIN_MB)
+      : configDictMegabytesFor((await this.options.plane?.bytes()) ?? 0);
     let action: NginxAction = 'none';
     for (let attempt = 0; ; attempt++) {
-      const conf = renderNginxConf(withoutPorts(base, failed, planned));
+      const conf = renderNginxConf({ ...withoutPorts(base, failed, planned), configDictMegabytes });
       try {
         if (!(await nginx.isRunning())) {
           // A master that died (SIGKILL) leaves its socket file behind, and nginx cannot bind over it.

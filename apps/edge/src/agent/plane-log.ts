@@ -52,6 +52,12 @@ export class PlaneLog {
     return path.join(this.dir, 'deltas.jsonl');
   }
 
+  /** What the plane takes on disk (its base and the deltas after it), in bytes. */
+  async diskBytes(): Promise<number> {
+    const bytes = async (file: string) => (await stat(file).catch(() => null))?.size ?? 0;
+    return (await bytes(this.basePath)) + (await bytes(this.logPath));
+  }
+
   private sign(text: string): string {
     const key = this.key();
     if (key === null) throw new Error('no key for the data plane on disk');

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type NginxSettingsInput, prefixLayout, renderNginxConf } from './render.js';
+import {
+  CONFIG_DICT_MAX_MB,
+  CONFIG_DICT_MIN_MB,
+  configDictMegabytesFor,
+  declaredConfigDictMegabytes,
+  type NginxSettingsInput,
+  prefixLayout,
+  renderNginxConf,
+} from './render.js';
 
 const BASE: NginxSettingsInput = {
   prefix: '/var/lib/rampart/nginx',
@@ -335,5 +343,22 @@ describe('the zone trust setting (realIp)', () => {
     [{ trusted: [], header: 'X-Client-IP', proxyProtocol: false }],
   ])('refuses %j before rendering', (realIp) => {
     expect(() => render({ realIp })).toThrow();
+  });
+});
+
+describe('the data-plane dict size', () => {
+  it('follows the plane on disk: four times its bytes, in powers of two, from 256 MiB to 4 GiB', () => {
+    const MiB = 2 ** 20;
+    expect(configDictMegabytesFor(0)).toBe(CONFIG_DICT_MIN_MB);
+    expect(configDictMegabytesFor(64 * MiB)).toBe(256);
+    expect(configDictMegabytesFor(64 * MiB + 1)).toBe(512);
+    expect(configDictMegabytesFor(300 * MiB)).toBe(2048);
+    expect(configDictMegabytesFor(10_000 * MiB)).toBe(CONFIG_DICT_MAX_MB);
+  });
+
+  it('is read back from a rendered config, so a running nginx keeps the size it started with', () => {
+    expect(declaredConfigDictMegabytes(render({ configDictMegabytes: 1024 }))).toBe(1024);
+    expect(declaredConfigDictMegabytes(render())).toBe(CONFIG_DICT_MIN_MB);
+    expect(declaredConfigDictMegabytes('events {}')).toBeNull();
   });
 });

@@ -35,6 +35,32 @@ const absolutePath = z
   .refine((p) => !p.split('/').includes('..'), 'no ".." segments');
 const port = z.number().int().min(1).max(65_535);
 
+
+/** The data plane's shared dict: never smaller than this (MiB)… */
+export const CONFIG_DICT_MIN_MB = 256;
+/** …nor larger. */
+export const CONFIG_DICT_MAX_MB = 4096;
+
+/**
+ * The shared dict a data plane of `planeBytes` (its entries as JSON, as the agent keeps them on
+ * disk) needs at nginx's start: four times that (two record slots per entry while a change is
+ * collected, and the dict's slab sizes rounding each record up to a power of two), in powers of two
+ * from CONFIG_DICT_MIN_MB to CONFIG_DICT_MAX_MB. A running nginx keeps the size it started with: a
+ * reload that changed it would start workers with an empty store (docs/decisions.md).
+ */
+export function configDictMegabytesFor(planeBytes: number): number {
+  const wanted = Math.ceil((4 * planeBytes) / 2 ** 20);
+  let size = CONFIG_DICT_MIN_MB;
+  while (size < wanted && size < CONFIG_DICT_MAX_MB) size *= 2;
+  return size;
+}
+
+/** The data plane's dict size a rendered nginx.conf declares (null: none declared). */
+export function declaredConfigDictMegabytes(conf: string): number | null {
+  const found = /lua_shared_dict rampart_config (\d+)m;/.exec(conf);
+  return found ? Number(found[1]) : null;
+}
+
 export const nginxSettingsSchema = z
   .strictObject({
     /** nginx's -p prefix; pid file and temp directories live under it. */
@@ -83,8 +109,8 @@ export const nginxSettingsSchema = z
     defaultCertificate: z.strictObject({ certPath: absolutePath, keyPath: absolutePath }),
     errorLogPath: absolutePath,
     accessLogPath: absolutePath,
-    /** Size of the `rampart_config` shared dict that holds the data plane (two generations at a push). */
-    configDictMegabytes: z.number().int().min(1).max(4096).default(256),
+    /** Size of the `rampart_config` shared dict that holds the data plane (configDictMegabytesFor). */
+    configDictMegabytes: z.number().int().min(1).max(CONFIG_DICT_MAX_MB).default(CONFIG_DICT_MIN_MB),
     /** Disk the HTTP cache may use (nginx's cache manager evicts the least recently used beyond it). */
     cacheMaxSizeMegabytes: z.number().int().min(16).max(10_485_760).default(10_240),
     /** Shared memory for cache keys (~8,000 keys per megabyte). */
