@@ -35,7 +35,6 @@ const absolutePath = z
   .refine((p) => !p.split('/').includes('..'), 'no ".." segments');
 const port = z.number().int().min(1).max(65_535);
 
-
 /** The data plane's shared dict: never smaller than this (MiB)… */
 export const CONFIG_DICT_MIN_MB = 256;
 /** …nor larger. */
