@@ -94,6 +94,8 @@ describe('the data plane as entries', () => {
     await cp.waitForReport((r) => r.appliedVersion !== '');
     // The plane came before the snapshot started nginx, and that apply pushed it.
     expect(await served(edge)).toBe('first');
+    // The status says which plane nginx's store holds (the operator's node list compares it).
+    await cp.waitForReport((r) => r.planeVersion === '1', 20_000);
     expect(edge.logs.find((e) => e.event === 'snapshot.applied')).toMatchObject({ nginx: 'started' });
 
     cp.setSnapshot(

@@ -1,4 +1,11 @@
-import { getNodePlane, getNodeSnapshot, initializeNodes, type PlaneAnswer } from '@rampart/contract';
+import {
+  getNodePlane,
+  getNodeSnapshot,
+  initializeNodes,
+  listInitializedNodes,
+  type PlaneAnswer,
+  reportNodeStatus,
+} from '@rampart/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeSend, sendAs } from './helpers/call.js';
 import { type JoinedNode, joinNode } from './helpers/edge-node.js';
@@ -77,4 +84,35 @@ describe('a change with many nodes polling', () => {
     // The write itself and its build take a few dozen; the nodes add none of their own.
     expect(texts.length).toBeLessThan(NODES * 4);
   }, 60_000);
+
+  it("shows the operator which plane a node holds and whether that is its plane's last change", async () => {
+    const [node, other] = nodes as [JoinedNode, JoinedNode];
+    const listed = async (id: number) => {
+      const res = await sendAs(t.app, f.client, listInitializedNodes, { query: { pageSize: 100 } });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as { id: number; appliedPlane: string; currentPlane: string }[]).find((n) => n.id === id);
+    };
+    const report = (who: JoinedNode, planeVersion?: string) =>
+      nodeSend(t.app, who, reportNodeStatus, {
+        body: { version: '0.1.0', appliedVersion: '', lastError: '', ...(planeVersion ? { planeVersion } : {}) },
+      });
+    // A node that takes the snapshot's data plane reports no plane: nothing to compare.
+    expect((await report(other)).statusCode).toBe(200);
+    const full = (await plane(node)) as PlaneAnswer;
+    expect((await report(node, full.to)).statusCode).toBe(200);
+    const held = await listed(node.nodeId);
+    expect(held?.appliedPlane).toBe(full.to);
+    expect(BigInt(held?.currentPlane ?? '0')).toBeLessThanOrEqual(BigInt(full.to));
+    // A change: the node is behind until it takes it.
+    await f.addDomains(['behind.shop.example']);
+    const delta = (await plane(node, { since: full.to, plane: full.planeHash, meta: full.metaHash })) as PlaneAnswer;
+    expect(delta.type).toBe('delta');
+    const behind = await listed(node.nodeId);
+    expect(BigInt(behind?.currentPlane ?? '0')).toBeGreaterThan(BigInt(behind?.appliedPlane ?? '0'));
+    // Its next poll says it holds the change, before any report does.
+    await plane(node, { since: delta.to, plane: delta.planeHash, meta: delta.metaHash });
+    const caughtUp = await listed(node.nodeId);
+    expect(caughtUp?.appliedPlane).toBe(delta.to);
+    expect(BigInt(caughtUp?.currentPlane ?? '0')).toBeLessThanOrEqual(BigInt(delta.to));
+  });
 });

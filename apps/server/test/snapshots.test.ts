@@ -338,6 +338,9 @@ describe('node snapshots', () => {
           groups: [{ id: web, name: 'web', line: 'default' }],
           appliedVersion: 'f'.repeat(32),
           currentVersion: current,
+          // It takes the snapshot's data plane: no plane to compare.
+          appliedPlane: '',
+          currentPlane: '',
           lastError: 'push refused with 400',
           connection: 'online',
         },

@@ -45,6 +45,8 @@ export function initializedNode(overrides: Partial<InitializedNode> = {}): Initi
     groups: [],
     appliedVersion: 'a'.repeat(32),
     currentVersion: 'a'.repeat(32),
+    appliedPlane: '',
+    currentPlane: '',
     lastError: '',
     snapshotError: '',
     failedPorts: [],

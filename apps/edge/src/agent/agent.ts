@@ -350,6 +350,7 @@ export class Agent {
     this.status = new StatusReporter({
       client: () => (this.credentials ? this.client : null),
       appliedVersion: () => this.appliedVersion,
+      planeVersion: () => this.planes?.heldInStore ?? null,
       lastError: () => this.lastError,
       failedPorts: () => this.applier.failedPorts,
       ips: config.ips,

@@ -269,6 +269,11 @@ export class PlaneLoop {
    * the store which version and sum it holds and pushes every record when either differs. Answers
    * what it found when it had to push, null when all was well. Call under the apply lock.
    */
+  /** The plane sequence nginx's store is known to hold (null: unknown or none). */
+  get heldInStore(): string | null {
+    return this.pushed?.to ?? null;
+  }
+
   /** The plane's size on disk (PlaneLog.diskBytes): nginx's data-plane dict is sized from it at start. */
   bytes(): Promise<number> {
     return this.options.planeLog.diskBytes();

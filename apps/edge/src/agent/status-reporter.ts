@@ -9,6 +9,8 @@ export interface StatusReporterOptions {
   /** The client once the node is registered; null before (nothing to report to). */
   client: () => NodeClient | null;
   appliedVersion: () => string;
+  /** The plane sequence nginx's store holds (plane-loop.ts); null when it holds none or takes the snapshot's. */
+  planeVersion?: () => string | null;
   lastError: () => string;
   /** Ports the node could not listen on with the config nginx runs. */
   failedPorts: () => NodeFailedPort[];
@@ -46,10 +48,12 @@ export class StatusReporter {
             log('warn', 'system.sample_failed', { error: describeError(err) });
             return undefined;
           });
+          const planeVersion = this.options.planeVersion?.() ?? null;
           await client.reportStatus(
             {
               version: AGENT_VERSION,
               appliedVersion: this.options.appliedVersion(),
+              ...(planeVersion !== null ? { planeVersion } : {}),
               lastError: this.options.lastError(),
               ips: this.options.ips,
               failedPorts: this.options.failedPorts(),

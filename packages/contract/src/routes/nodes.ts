@@ -112,6 +112,14 @@ const nodeStatusBody = z.object({
   system: nodeSystemSchema.optional(),
   /** Ports the node could not listen on with the applied snapshot; absent (older agents) = none. */
   failedPorts: z.array(nodeFailedPortSchema).max(NODE_FAILED_PORTS_MAX).optional(),
+  /**
+   * The plane sequence nginx's store holds (the `to` of the last answer it took, `/plane`); absent
+   * for an agent that takes the snapshot's data plane, or before its store holds a plane.
+   */
+  planeVersion: z
+    .string()
+    .regex(/^\d{1,19}$/)
+    .optional(),
 });
 export type NodeStatusIn = z.output<typeof nodeStatusBody>;
 
@@ -196,6 +204,13 @@ export const initializedNodeSchema = z.object({
    * while none can be built (snapshotError says why).
    */
   currentVersion: z.string(),
+  /**
+   * The plane sequence the node's store holds, as it last reported ('' for a node that takes the
+   * snapshot's data plane), and the last sequence that changed the node's plane ('' likewise): the
+   * node is behind while the first is below the second.
+   */
+  appliedPlane: z.string(),
+  currentPlane: z.string(),
   lastError: z.string(),
   /**
    * What the control plane could not put into the node's snapshot: sites left out (over the

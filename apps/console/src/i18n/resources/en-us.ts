@@ -316,6 +316,7 @@ export const enUS = {
       inSync: 'In sync',
       pending: 'Pending',
       versions: 'Applied {{applied}}, current {{current}}',
+      planes: 'Data plane: holds {{applied}}, last change {{current}}',
     },
     connection: {
       title: 'Connection',

@@ -310,6 +310,7 @@ export const zhCN: LocaleResources = {
       inSync: '已同步',
       pending: '待同步',
       versions: '已应用 {{applied}}，当前 {{current}}',
+      planes: '数据平面：持有 {{applied}}，最近变更 {{current}}',
     },
     connection: {
       title: '连接',

@@ -310,6 +310,7 @@ export const zhTW: LocaleResources = {
       inSync: '已同步',
       pending: '待同步',
       versions: '已套用 {{applied}}，目前 {{current}}',
+      planes: '資料平面：持有 {{applied}}，最近變更 {{current}}',
     },
     connection: {
       title: '連線',

@@ -211,6 +211,9 @@ describe('nodesList', () => {
           lastError: 'nginx -t failed',
           snapshotError: "left out of this node's snapshot: site 9 (big): the node would serve more than 50000 domains",
         }),
+        // Its snapshot is current, but its store holds a plane before the plane's last change.
+        placed({ id: 24, name: 'edge-paris-4', appliedPlane: '41', currentPlane: '142' }),
+        placed({ id: 25, name: 'edge-paris-5', appliedPlane: '142', currentPlane: '142' }),
         placed({
           id: 23,
           name: 'edge-paris-3',
@@ -230,6 +233,8 @@ describe('nodesList', () => {
     expect(within(first).getByText('Online')).toBeTruthy();
     const second = await findRow('edge-paris-2');
     expect(within(second).getByText('Pending')).toBeTruthy();
+    expect(within(await findRow('edge-paris-4')).getByText('Pending')).toBeTruthy();
+    expect(within(await findRow('edge-paris-5')).getByText('In sync')).toBeTruthy();
     expect(within(second).getByText('Offline')).toBeTruthy();
     expect(within(second).getByText('nginx -t failed')).toBeTruthy();
     // What the control plane could not put into the node's snapshot shows beside the agent's error.

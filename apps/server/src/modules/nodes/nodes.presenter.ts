@@ -14,12 +14,25 @@ export function presentUninitializedNode(row: NodeRow) {
 }
 
 /**
+ * The plane sequence a node holds — the later of its status report and its last poll here — and
+ * its plane's last change; both '' for a node that takes the snapshot's data plane (it reports none
+ * and polls no plane).
+ */
+function planeVersions(reported: string, plane: { current: string; held: string | null }) {
+  const candidates = [reported, plane.held ?? ''].filter((v) => v !== '');
+  if (candidates.length === 0) return { appliedPlane: '', currentPlane: '' };
+  const appliedPlane = candidates.reduce((a, b) => (BigInt(b) > BigInt(a) ? b : a));
+  return { appliedPlane, currentPlane: plane.current };
+}
+
+/**
  * An initialised node as the operator sees it, with its snapshot's state (SnapshotsService.state)
  * and, for each port it could not listen on, the site of that port (`siteOfPort`).
  */
 export function presentInitializedNode(
   row: InitializedNodeRow,
   state: { snapshot: { version: string } | null; problem: string },
+  plane: { current: string; held: string | null },
   siteOfPort: ReadonlyMap<number, number>,
   now: number,
 ): InitializedNode {
@@ -33,6 +46,7 @@ export function presentInitializedNode(
     groups: row.groups,
     appliedVersion: row.appliedVersion,
     currentVersion: state.snapshot?.version ?? '',
+    ...planeVersions(row.appliedPlane, plane),
     lastError: row.lastError,
     snapshotError: state.problem,
     failedPorts: row.failedPorts.map((f) => ({

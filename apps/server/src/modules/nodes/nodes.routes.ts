@@ -49,7 +49,12 @@ export function bindNodeRoutes(
   });
   binder.bind(nodeRoutes.listInitializedNodes, async ({ query }, { caller }) => {
     const { operatorId, zoneScope: scope } = caller;
-    const list = await nodes.listInitialized(operatorId, { ...query, scope }, (id) => snapshots.state(id));
+    const list = await nodes.listInitialized(
+      operatorId,
+      { ...query, scope },
+      (id) => snapshots.state(id),
+      (id) => planes.currentPlane(id),
+    );
     if (!monitorStates) return list;
     const states = await monitorStates(
       operatorId,

@@ -67,6 +67,8 @@ export class NodesService {
     await this.nodes.updateNode(nodeId, {
       version: input.version,
       appliedVersion: input.appliedVersion,
+      // An agent that takes the snapshot's data plane sends none: it holds no plane.
+      appliedPlane: input.planeVersion ?? '',
       lastError: input.lastError,
       failedPorts: input.failedPorts ?? [],
       ...(input.ips ? { ips: input.ips } : {}),
@@ -83,6 +85,11 @@ export class NodesService {
     },
     /** The node's current snapshot and what could not go into it (SnapshotsService.state). */
     snapshotState: (nodeId: number) => Promise<{ snapshot: { version: string } | null; problem: string }>,
+    /** The node's plane: its last change and what the node last polled from (PlaneService.currentPlane). */
+    planeState: (nodeId: number) => Promise<{ current: string; held: string | null }> = async () => ({
+      current: '',
+      held: null,
+    }),
   ): Promise<{ data: InitializedNode[]; total: number }> {
     const { rows, total } = await this.nodes.listInitialized(operatorId, q, q.page, q.pageSize);
     const now = this.clock();
@@ -91,7 +98,9 @@ export class NodesService {
       rows.flatMap((r) => r.failedPorts.flatMap((f) => (f.id !== undefined ? [f.id] : []))),
     );
     const data = await Promise.all(
-      rows.map(async (row) => presentInitializedNode(row, await snapshotState(row.id), siteOfPort, now)),
+      rows.map(async (row) =>
+        presentInitializedNode(row, await snapshotState(row.id), await planeState(row.id), siteOfPort, now),
+      ),
     );
     return { data, total };
   }

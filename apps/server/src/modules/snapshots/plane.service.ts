@@ -23,6 +23,15 @@ const BUSY_RECHECK_MS = 250;
  */
 const TICK_MS = 1000;
 
+/** The plane a node polls: its owner's and groups' (none while it does not serve). */
+function planeKeyOf(
+  node: { status: string; zoneId: number | null; enabled: boolean; ownerId: number },
+  groupIds: readonly number[],
+): string {
+  const serving = node.status === 'initialized' && node.zoneId !== null && node.enabled;
+  return PlaneEntryBuilder.planeKey(node.ownerId, serving ? groupIds : []);
+}
+
 /** The plane changed (another process built) between the tick's read of its state and a node's read. */
 class StaleView extends Error {}
 
@@ -73,6 +82,8 @@ export class PlaneService {
   /** The plane hash answered at (plane, sequence), once known: it never changes (dp_plane_versions). */
   private readonly versions = new Map<string, string>();
   private tick: Tick | null = null;
+  /** The `since` each node last polled with (what it holds): fresher than its status report. */
+  private readonly held = new Map<number, string>();
 
   constructor(
     private readonly db: Db,
@@ -94,6 +105,10 @@ export class PlaneService {
     hangUp: AbortSignal,
   ): Promise<PlaneAnswer | null> {
     const signal = AbortSignal.any([hangUp, this.closing.signal]);
+    if (query.since !== undefined) {
+      if (this.held.size >= 100_000) this.held.clear();
+      this.held.set(nodeId, query.since);
+    }
     return this.changes.hold(
       async () => {
         const tick = this.currentTick();
@@ -108,6 +123,23 @@ export class PlaneService {
       waitSeconds,
       signal,
     );
+  }
+
+  /**
+   * The last sequence that changed the node's plane (`current`, '' when its plane was never polled)
+   * and the sequence the node last polled from here (`held`, null when none): a node holding a
+   * lower one is behind (the operator's node list).
+   */
+  async currentPlane(nodeId: number): Promise<{ current: string; held: string | null }> {
+    const held = this.held.get(nodeId) ?? null;
+    const { node, groupIds } = await this.builder.nodeAndGroups(nodeId);
+    if (!node) return { current: '', held };
+    const [plane] = rowsOf<{ changed: string | number }>(
+      await this.db.execute(
+        sql`SELECT changed_seq AS changed FROM dp_planes WHERE plane_key = ${planeKeyOf(node, groupIds)}`,
+      ),
+    );
+    return { current: plane ? String(plane.changed) : '', held };
   }
 
   /** The looks' shared tick: a new one per generation, and after TICK_MS (BUSY_RECHECK_MS while busy). */
@@ -131,8 +163,7 @@ export class PlaneService {
   ): Promise<PlaneAnswer | null> {
     const { node, groupIds } = await this.builder.nodeAndGroups(nodeId, memo);
     if (!node) return null;
-    const serving = node.status === 'initialized' && node.zoneId !== null && node.enabled;
-    const key = PlaneEntryBuilder.planeKey(node.ownerId, serving ? groupIds : []);
+    const key = planeKeyOf(node, groupIds);
     const planeId = this.planeIds.get(key) ?? (await this.ensurePlane(key));
     this.planeIds.set(key, planeId);
     for (let attempt = 1; ; attempt++) {

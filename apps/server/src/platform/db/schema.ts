@@ -344,6 +344,8 @@ export const nodes = pgTable(
     zoneId: bigint('zone_id', { mode: 'number' }).references(() => zones.id, { onDelete: 'restrict' }),
     secretSealed: text('secret_sealed').notNull(),
     appliedVersion: text('applied_version').notNull().default(''),
+    /** The plane sequence the node's store holds, as reported ('' when it takes the snapshot's data plane). */
+    appliedPlane: text('applied_plane').notNull().default(''),
     lastError: text('last_error').notNull().default(''),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
     /** The operator's on/off switch: an off node stays connected but its snapshot serves no site. */

@@ -29,6 +29,19 @@ const PORT_TYPE_VALUES = PORT_TYPES.map((type) => String(type) as '7' | '4');
  * upgrade) and change settings;
  * selected nodes can be moved to another zone; a node's details open in a drawer (`node` in the URL).
  */
+
+/**
+ * A node is in sync when it applied the current snapshot and, when it takes its data plane as
+ * entries, holds its plane's last change (the sequences are decimal bigints).
+ */
+export function configInSync(
+  node: Pick<InitializedNode, 'appliedVersion' | 'currentVersion' | 'appliedPlane' | 'currentPlane'>,
+): boolean {
+  if (node.appliedVersion !== node.currentVersion) return false;
+  if (node.currentPlane === '' || node.appliedPlane === '') return true;
+  return BigInt(node.appliedPlane) >= BigInt(node.currentPlane);
+}
+
 export function InitializedNodesTab() {
   const { t } = useTranslation(['nodes', 'nodeOps', 'common']);
   const { token } = theme.useToken();
@@ -115,8 +128,17 @@ export function InitializedNodesTab() {
       defaultHidden: true,
       key: 'config',
       render: (_, node) => (
-        <Tooltip title={t('config.versions', { applied: node.appliedVersion || '—', current: node.currentVersion })}>
-          {node.appliedVersion === node.currentVersion ? (
+        <Tooltip
+          title={
+            <>
+              {t('config.versions', { applied: node.appliedVersion || '—', current: node.currentVersion })}
+              {node.currentPlane !== '' && (
+                <div>{t('config.planes', { applied: node.appliedPlane, current: node.currentPlane })}</div>
+              )}
+            </>
+          }
+        >
+          {configInSync(node) ? (
             <Tag color="green">{t('config.inSync')}</Tag>
           ) : (
             <Tag color="orange">{t('config.pending')}</Tag>

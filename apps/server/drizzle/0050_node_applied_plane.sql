@@ -1,0 +1,1 @@
+ALTER TABLE "nodes" ADD COLUMN "applied_plane" text DEFAULT '' NOT NULL;
