@@ -93,6 +93,11 @@ const RULES = process.env.BENCH_RULES !== '0';
 const BLACKLIST_SIZE = 300;
 /** Domains of the bulk change. */
 const BULK = Number(process.env.BENCH_BULK ?? 1000);
+/**
+ * Domains of each kind (with and without rules) on the firewall edge: its whole document goes
+ * through PUT /config, which takes at most DATA_PLANE_LIMITS.domains (50,000) domains.
+ */
+const FIREWALL_DOMAINS = Math.min(DOMAINS, 25_000);
 const CHANGES = 50;
 const WORKERS = 2;
 
@@ -459,9 +464,9 @@ async function main() {
     const geoDatabase = createHash('sha256').update(mmdb).digest('hex');
     await writeFile(path.join(geoDir, `${geoDatabase}.mmdb`), mmdb, { mode: 0o644 });
     await fwEdge.nginx.reload(fwEdge.render({ geoDir, workerProcesses: WORKERS }));
-    const fwDomains = Array.from({ length: DOMAINS }, (_, i) => [
+    const fwDomains = Array.from({ length: FIREWALL_DOMAINS }, (_, i) => [
       domain(i + 1, name(i), [upstream(originPort)], { firewallId: setup.siteId }),
-      domain(DOMAINS + i + 1, `n${i}.bench.example`, [upstream(originPort)]),
+      domain(FIREWALL_DOMAINS + i + 1, `n${i}.bench.example`, [upstream(originPort)]),
     ]).flat();
     await fwEdge.push({
       ...document('bench-firewall', fwDomains, [], [], { firewalls: [benchFirewall(setup.siteId)] }),
@@ -473,20 +478,21 @@ async function main() {
     if ((await get(fwHttp, 'n0.bench.example', 'POST')) !== 200)
       throw new Error('the firewall edge applies its rules to every domain');
 
-    const hostsScript = async (prefix: string) => {
-      const file = path.join(work, `hosts-${prefix}.lua`);
+    const hostsScript = async (prefix: string, count: number) => {
+      const file = path.join(work, `hosts-${prefix}-${count}.lua`);
       await writeFile(
         file,
         `math.randomseed(42)
 request = function()
-  return wrk.format("GET", "/", { ["Host"] = "${prefix}" .. math.random(0, ${DOMAINS - 1}) .. ".bench.example" })
+  return wrk.format("GET", "/", { ["Host"] = "${prefix}" .. math.random(0, ${count - 1}) .. ".bench.example" })
 end
 `,
       );
       return file;
     };
-    const script = await hostsScript('d');
-    const noRulesScript = await hostsScript('n');
+    const script = await hostsScript('d', DOMAINS);
+    const noRulesScript = await hostsScript('n', FIREWALL_DOMAINS);
+    const firewallScript = await hostsScript('d', FIREWALL_DOMAINS);
     // Warm the proxies (worker caches, keepalive pools) before measuring.
     const rounds = process.env.BENCH_SKIP_LOAD ? 0 : ROUNDS;
     if (rounds > 0) {
@@ -592,7 +598,7 @@ end
       log(`round ${i + 1}: second edge, domains without rules`);
       noRules.push(await measured('firewall', fwHttp, noRulesScript, 'second edge without rules'));
       log(`round ${i + 1}: second edge, domains with the firewall`);
-      firewall.push(await measured('firewall', fwHttp, script, 'second edge with the firewall'));
+      firewall.push(await measured('firewall', fwHttp, firewallScript, 'second edge with the firewall'));
     }
     const failed = [...baseline, ...edge, ...noRules, ...firewall].reduce((n, r) => n + r.errors, 0);
     if (failed > 0) throw new Error(`${failed} requests failed or were not 2xx/3xx`);
