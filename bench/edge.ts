@@ -75,6 +75,7 @@ import {
   stopProcess,
   waitUntil,
 } from '../apps/edge/test/helpers/real-control-plane.js';
+import { startCluster } from '../apps/server/test/helpers/pg-cluster.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -338,9 +339,20 @@ async function main() {
     log('starting the control plane');
     // BENCH_CP_PROFILE=<dir>: the control plane writes a V8 CPU profile there when it stops.
     const cpProfile = process.env.BENCH_CP_PROFILE;
+    // BENCH_DATABASE=postgres: the control plane on a throw-away PostgreSQL cluster (its own processes,
+    // their CPU reported apart) instead of the embedded PGlite.
+    let postmaster: number | null = null;
+    const env: Record<string, string> = {};
+    if (process.env.BENCH_DATABASE === 'postgres') {
+      log('starting PostgreSQL');
+      const cluster = await startCluster();
+      stops.push(async () => cluster.stop());
+      env.DATABASE_URL = cluster.url;
+      postmaster = Number((await readFile(path.join(cluster.dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    }
     const cp = await startControlPlane(
       path.join(work, 'control-plane'),
-      {},
+      env,
       cpProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpProfile)}`] : [],
     );
     stops.push(async () => {
@@ -635,8 +647,11 @@ end
     // Control-plane CPU per change, with the one node and then with POLLERS more.
     let flip = true;
     // `watch` is called before each write and answers how to wait for the write's arrival.
+    // The database's share (PostgreSQL's processes, BENCH_DATABASE=postgres): per change as the control plane's.
+    const dbCpu: number[] = [];
     const cpuPerChange = async (watch: () => () => Promise<void>): Promise<number> => {
       const before = await treeTicks(cp.pid);
+      const dbBefore = postmaster === null ? 0 : await treeTicks(postmaster);
       for (let i = 0; i < CPU_CHANGES; i++) {
         flip = !flip;
         const arrived = watch();
@@ -648,6 +663,7 @@ end
         await waitUntil(async () => (await get(edgeHttp, name(0))) === expect, 30_000, 5);
         await arrived();
       }
+      if (postmaster !== null) dbCpu.push((((await treeTicks(postmaster)) - dbBefore) * 10) / CPU_CHANGES);
       return ((await treeTicks(cp.pid)) - before) * 10;
     };
     // The propagation phase ended with force SSL off (its last write, i = 49, turned it off).
@@ -813,6 +829,9 @@ end
       propagation_p95_ms: round(percentile(times, 95), 0),
       cp_cpu_ms_per_change: round(cpuOneNode, 0),
       cp_cpu_ms_per_change_nodes: cpuNodes === null ? null : round(cpuNodes, 0),
+      database: postmaster === null ? 'pglite' : 'postgres',
+      db_cpu_ms_per_change: dbCpu[0] === undefined ? null : round(dbCpu[0], 0),
+      db_cpu_ms_per_change_nodes: dbCpu[1] === undefined ? null : round(dbCpu[1], 0),
       pollers: POLLERS,
       domains: DOMAINS,
       create_domains_s: round(createMs / 1000, 1),
