@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, notInArray, or, type SQL, sql } from 'dr
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import { accounts, accountZones, nodes, zones } from '../../platform/db/schema.js';
 
 /** Zones assigned to operator sub-accounts: one typed query per method, no rules. */
@@ -24,15 +25,17 @@ export class AccountZonesRepository {
    * none on the chain is restricted. One query.
    */
   async scopeOf(accountId: number): Promise<Set<number> | null> {
-    const result = (await this.db.execute(sql`
+    const result = rowsOf<{ account_id: number | string; zone_id: number | string | null }>(
+      await this.db.execute(sql`
       ${accountChain(accountId, { sameTier: true, extra: ['zones_restricted'] })}
       SELECT c.id AS account_id, az.zone_id
       FROM chain c LEFT JOIN account_zones az ON az.account_id = c.id
       WHERE c.zones_restricted
-    `)) as unknown as { rows: { account_id: number | string; zone_id: number | string | null }[] };
-    if (result.rows.length === 0) return null;
+    `),
+    );
+    if (result.length === 0) return null;
     const perAccount = new Map<number, Set<number>>();
-    for (const row of result.rows) {
+    for (const row of result) {
       const set = perAccount.get(Number(row.account_id)) ?? new Set<number>();
       if (row.zone_id !== null) set.add(Number(row.zone_id));
       perAccount.set(Number(row.account_id), set);

@@ -5,6 +5,7 @@ import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { readPage } from '../../platform/db/paging.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import { type AuditLogRow, auditLogs, auditRowChanges } from '../../platform/db/schema.js';
 
 export type NewAuditLog = typeof auditLogs.$inferInsert;
@@ -61,25 +62,27 @@ export class AuditRepository {
 
   /** Turns row-change capture on for the rest of the current transaction; answers its id. */
   async captureRowChanges(): Promise<number> {
-    const result = (await this.db.execute(
-      sql`SELECT set_config('rampart.audit', 'on', true) AS on, txid_current() AS tx`,
-    )) as unknown as { rows: { tx: number | string }[] };
-    return Number(result.rows[0]?.tx);
+    const result = rowsOf<{ tx: number | string }>(
+      await this.db.execute(sql`SELECT set_config('rampart.audit', 'on', true) AS on, txid_current() AS tx`),
+    );
+    return Number(result[0]?.tx);
   }
 
   /** The account and every account above it: who may read its records. */
   async chainOf(accountId: number): Promise<number[]> {
-    const result = (await this.db.execute(sql`
+    const result = rowsOf<{ id: number | string }>(
+      await this.db.execute(sql`
       ${accountChain(accountId)} SELECT id FROM chain
-    `)) as unknown as { rows: { id: number | string }[] };
-    return result.rows.map((row) => Number(row.id));
+    `),
+    );
+    return result.map((row) => Number(row.id));
   }
 
   async accountName(accountId: number): Promise<string> {
-    const result = (await this.db.execute(sql`SELECT account FROM accounts WHERE id = ${accountId}`)) as unknown as {
-      rows: { account: string }[];
-    };
-    return result.rows[0]?.account ?? '';
+    const result = rowsOf<{ account: string }>(
+      await this.db.execute(sql`SELECT account FROM accounts WHERE id = ${accountId}`),
+    );
+    return result[0]?.account ?? '';
   }
 }
 

@@ -4,6 +4,7 @@ import { accountChain } from '../../platform/db/account-chain.js';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { readPage } from '../../platform/db/paging.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import { type AccountRow, accountRoles, accounts, roles, sites } from '../../platform/db/schema.js';
 
 export type { AccountRow };
@@ -120,20 +121,24 @@ export class AccountsRepository {
 
   /** Whether `descendantId` sits below `ancestorId` on the owner chain (not equal to it). */
   async isDescendant(ancestorId: number, descendantId: number): Promise<boolean> {
-    const result = (await this.db.execute(sql`
+    const result = rowsOf<unknown>(
+      await this.db.execute(sql`
       ${accountChain(descendantId)}
       SELECT 1 AS hit FROM chain WHERE id = ${ancestorId} AND id <> ${descendantId} LIMIT 1
-    `)) as unknown as { rows: unknown[] };
-    return result.rows.length > 0;
+    `),
+    );
+    return result.length > 0;
   }
 
   /** The topmost account above `id` (or `id` itself) of the same tier: the operator a client sub-account acts for. */
   async topOfTier(id: number): Promise<number> {
-    const result = (await this.db.execute(sql`
+    const result = rowsOf<{ id: number | string }>(
+      await this.db.execute(sql`
       ${accountChain(id, { sameTier: true })}
       SELECT id FROM chain ORDER BY depth DESC LIMIT 1
-    `)) as unknown as { rows: { id: number | string }[] };
-    const top = result.rows[0];
+    `),
+    );
+    const top = result[0];
     if (!top) throw new Error(`account ${id} not found`);
     return Number(top.id);
   }
@@ -143,11 +148,13 @@ export class AccountsRepository {
    * for an operator); none for admin accounts and customers outside every operator's tree.
    */
   async operatorAbove(id: number): Promise<{ id: number; account: string } | undefined> {
-    const result = (await this.db.execute(sql`
+    const result = rowsOf<{ id: number | string; account: string }>(
+      await this.db.execute(sql`
       ${accountChain(id, { extra: ['account'] })}
       SELECT id, account FROM chain WHERE tier = 'client' ORDER BY depth DESC LIMIT 1
-    `)) as unknown as { rows: { id: number | string; account: string }[] };
-    const top = result.rows[0];
+    `),
+    );
+    const top = result[0];
     return top ? { id: Number(top.id), account: top.account } : undefined;
   }
 
@@ -247,11 +254,13 @@ export class AccountsRepository {
    * stops with the account it belongs to.
    */
   async disabledAbove(id: number): Promise<boolean> {
-    const result = (await this.db.execute(sql`
+    const result = rowsOf<unknown>(
+      await this.db.execute(sql`
       ${accountChain(id, { sameTier: true, extra: ['status'] })}
       SELECT 1 AS hit FROM chain WHERE id <> ${id} AND status <> 'normal' LIMIT 1
-    `)) as unknown as { rows: unknown[] };
-    return result.rows.length > 0;
+    `),
+    );
+    return result.length > 0;
   }
 }
 

@@ -3,6 +3,7 @@ import { and, asc, count, eq, ilike, inArray, lt, type SQL, sql } from 'drizzle-
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { readPage } from '../../platform/db/paging.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import { acmeChallenges, autoCertificateAttempts, autoCertificates, domains, sites } from '../../platform/db/schema.js';
 
 export interface AutoCertificateFilter {
@@ -132,7 +133,7 @@ export class AutoCertificatesRepository {
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
       RETURNING a.id`);
-    const ids = (claimed as unknown as { rows: { id: number | string }[] }).rows.map((r) => Number(r.id));
+    const ids = rowsOf<{ id: number | string }>(claimed).map((r) => Number(r.id));
     if (ids.length === 0) return [];
     return this.db
       .select({

@@ -11,6 +11,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import { pgDump, psqlRestore } from '../../platform/db/pg-tools.js';
 import { checkPgliteDump, STAGED_RESTORE } from '../../platform/db/pglite-restore.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { ClientCaller } from '../../platform/http/bind-route.js';
 import { invalidFields } from '../../platform/http/validation.js';
@@ -118,8 +119,8 @@ export class DbBackupsService {
     const source = this.deps.database.source;
     const query = 'SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations';
     if (source.kind === 'pglite') return (await source.client.query<{ n: number }>(query)).rows[0]?.n ?? 0;
-    const rows = (await this.deps.database.db.execute(sql.raw(query))) as unknown as { rows: { n: number }[] };
-    return rows.rows[0]?.n ?? 0;
+    const rows = rowsOf<{ n: number }>(await this.deps.database.db.execute(sql.raw(query)));
+    return rows[0]?.n ?? 0;
   }
 
   private async start(trigger: DbBackup['trigger']): Promise<BackupManifest> {

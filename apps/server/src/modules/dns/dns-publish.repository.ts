@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import {
   dnsPublishedNames,
   dnsReconcileLeases,
@@ -27,10 +28,10 @@ export class DnsPublishRepository {
 
   /** Operators with a DNS provider set (their `dnsType`). */
   async operatorsWithProvider(): Promise<number[]> {
-    const rows = (await this.db.execute(sql`SELECT id FROM accounts WHERE dns_type <> '' ORDER BY id`)) as unknown as {
-      rows: { id: string | number }[];
-    };
-    return rows.rows.map((r) => Number(r.id));
+    const rows = rowsOf<{ id: string | number }>(
+      await this.db.execute(sql`SELECT id FROM accounts WHERE dns_type <> '' ORDER BY id`),
+    );
+    return rows.map((r) => Number(r.id));
   }
 
   /** The enabled domains of the operator's sites with their CNAME label, product and `forceBackup`. */

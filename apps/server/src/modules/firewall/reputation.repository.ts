@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, gte, inArray, lte, ne, sql } from 'drizzle-o
 import type { Db } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { readPage } from '../../platform/db/paging.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import { abuseIpLists, abuseIps } from '../../platform/db/schema.js';
 
 export type AbuseIPRow = typeof abuseIps.$inferSelect;
@@ -192,10 +193,12 @@ export class AbuseIPsRepository {
    * change or remove 100,000 entries in one call, which the operation log records once, as the call.
    */
   async withoutRowAudit<T>(fn: () => Promise<T>): Promise<T> {
-    const result = (await this.db.execute(
-      sql`SELECT coalesce(current_setting('rampart.audit', true), '') AS previous, set_config('rampart.audit', 'off', true)`,
-    )) as unknown as { rows: { previous: string }[] };
-    const previous = result.rows[0]?.previous ?? '';
+    const result = rowsOf<{ previous: string }>(
+      await this.db.execute(
+        sql`SELECT coalesce(current_setting('rampart.audit', true), '') AS previous, set_config('rampart.audit', 'off', true)`,
+      ),
+    );
+    const previous = result[0]?.previous ?? '';
     const value = await fn();
     await this.db.execute(sql`SELECT set_config('rampart.audit', ${previous}, true)`);
     return value;

@@ -2,6 +2,7 @@ import type { LicenseKind, LicenseSetting } from '@rampart/contract';
 import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { type Page, readPage } from '../../platform/db/paging.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import { accounts, licenses, offlineLicenses } from '../../platform/db/schema.js';
 
 export type LicenseRow = typeof licenses.$inferSelect & { userName: string };
@@ -137,8 +138,8 @@ export class LicensesRepository {
   }
 
   async used(operatorId: number, kind: LicenseKind): Promise<number> {
-    const result = (await this.db.execute(USAGE[kind](operatorId))) as unknown as { rows: { n: number }[] };
-    return Number(result.rows[0]?.n ?? 0);
+    const result = rowsOf<{ n: number }>(await this.db.execute(USAGE[kind](operatorId)));
+    return Number(result[0]?.n ?? 0);
   }
 
   listOffline(page: Page) {

@@ -2,6 +2,7 @@ import { RESERVED_NODE_PORTS, type SitePort, type SiteZonePort } from '@rampart/
 import { and, asc, count, eq, gt, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { readPage } from '../../platform/db/paging.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import {
   nodeGroups,
   nodes,
@@ -131,7 +132,8 @@ export class SitePortsRepository {
   async failedNodesOf(ownerId: number, portIds: number[]): Promise<Map<number, FailedNode[]>> {
     const out = new Map<number, FailedNode[]>();
     if (portIds.length === 0) return out;
-    const result = (await this.db.execute(sql`
+    const result = rowsOf<{ portId: number | string; nodeID: number | string; nodeName: string; error: string }>(
+      await this.db.execute(sql`
       SELECT (f->>'id')::bigint AS "portId", n.id AS "nodeID", n.name AS "nodeName", f->>'error' AS "error"
       FROM ${nodes} n CROSS JOIN LATERAL jsonb_array_elements(n.failed_ports) f
       WHERE n.owner_id = ${ownerId} AND f->>'kind' = 'stream'
@@ -140,8 +142,9 @@ export class SitePortsRepository {
           sql`, `,
         )})
       ORDER BY n.id
-    `)) as unknown as { rows: { portId: number | string; nodeID: number | string; nodeName: string; error: string }[] };
-    for (const r of result.rows) {
+    `),
+    );
+    for (const r of result) {
       const list = out.get(Number(r.portId)) ?? [];
       // A node reports a port once per protocol: one entry per node is enough.
       if (!list.some((n) => n.nodeID === Number(r.nodeID))) {

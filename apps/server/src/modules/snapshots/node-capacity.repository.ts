@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { rowsOf } from '../../platform/db/rows.js';
 
 /** First key of the advisory lock that serialises capacity checks of one operator's nodes. */
 const CAPACITY_LOCK_CLASS = 4_010_002;
@@ -66,7 +67,7 @@ export class NodeCapacityRepository {
       JOIN domains d ON d.site_id = s.id
       WHERE p.node_id IN ${nodesOf(ownerId, scope)}
       GROUP BY p.node_id`);
-    const rows = (result as unknown as { rows: { id: number | string; domains: number | string }[] }).rows;
+    const rows = rowsOf<{ id: number | string; domains: number | string }>(result);
     return new Map(rows.map((r) => [Number(r.id), Number(r.domains)]));
   }
 }

@@ -4,6 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Transactions } from '../../platform/db/request-transaction.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import type { SnapshotRepository } from './snapshot.repository.js';
 import { type SiteParts, type SnapshotBuilder, uniqueNames, usedIds, usedParts } from './snapshot-builder.js';
 
@@ -107,10 +108,6 @@ export interface BuildOutcome {
   readonly changed: boolean;
   /** Another process was building, or dirty rows are left: look again soon. */
   readonly again: boolean;
-}
-
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
 }
 
 /** The order in which one entry of a `(kind, key)` several sites of a plane hold is chosen: served first, then the lowest id. */

@@ -4,7 +4,8 @@ import { sql } from 'drizzle-orm';
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
-import { PlaneEntryBuilder, PREFERRED_ENTRY, parsed, rowsOf } from './plane-entries.js';
+import { rowsOf } from '../../platform/db/rows.js';
+import { PlaneEntryBuilder, PREFERRED_ENTRY, parsed } from './plane-entries.js';
 import { memoized, nodeForceSSLCode, nodeOwnValues, type PlaneMemo, type SnapshotBuilder } from './snapshot-builder.js';
 
 /** Plane hashes are sums modulo 2^48 (docs/data-plane-deltas.md). */

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import {
   certificates,
   groupNodes,
@@ -213,7 +214,7 @@ export class SnapshotRepository {
       CROSS JOIN LATERAL (SELECT d.enabled AND s.status = 'normal'
         AND (s.expires_at IS NULL OR s.expires_at > ${now.toISOString()}::timestamptz) AS serves) v
       WHERE d.proof_status IN (1, 2) AND ${siteFilter}`);
-    const raw = (served as unknown as { rows: { doc: unknown }[] }).rows[0]?.doc;
+    const raw = rowsOf<{ doc: unknown }>(served)[0]?.doc;
     return (typeof raw === 'string' ? JSON.parse(raw) : raw) as ServedDomainRow[];
   }
 

@@ -1,6 +1,7 @@
 import type { NginxTuning, NginxTuningSection, ZonePortType, ZoneResource } from '@rampart/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
+import { rowsOf } from '../../platform/db/rows.js';
 import { zonePorts, zones } from '../../platform/db/schema.js';
 import { SitePortsRepository } from '../site-ports/site-ports.repository.js';
 
@@ -20,7 +21,8 @@ export class ZoneSettingsRepository {
    * zone; nodes are online when seen after `onlineSince`.
    */
   async resource(zoneId: number, onlineSince: Date): Promise<ZoneResource> {
-    const result = (await this.db.execute(sql`
+    const result = rowsOf<Record<keyof ZoneResource, number | string>>(
+      await this.db.execute(sql`
       WITH zn AS (SELECT id, enabled, last_seen_at FROM nodes WHERE zone_id = ${zoneId} AND status = 'initialized'),
            zs AS (
              SELECT DISTINCT s.id FROM sites s
@@ -39,8 +41,9 @@ export class ZoneSettingsRepository {
         (SELECT count(*)::int FROM domains d JOIN zs ON zs.id = d.site_id) AS "domains",
         (SELECT count(*)::int FROM site_ports p JOIN zs ON zs.id = p.site_id) AS "sitePorts",
         (SELECT count(*)::int FROM zone_ports WHERE zone_id = ${zoneId}) AS "listenPorts"
-    `)) as unknown as { rows: Record<keyof ZoneResource, number | string>[] };
-    const row = result.rows[0];
+    `),
+    );
+    const row = result[0];
     if (!row) throw new Error('resource query returned no row');
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as ZoneResource;
   }
