@@ -109,22 +109,41 @@ export async function removeDir(dir: string): Promise<void> {
 export class ApiSession {
   private constructor(
     private readonly base: string,
-    private readonly token: string,
+    private token: string,
+    private readonly tier: 'client' | 'user',
+    private readonly account: string,
   ) {}
 
   static async signIn(cp: { url: string }, tier: 'client' | 'user', account: string = tier): Promise<ApiSession> {
-    const res = await fetch(`${cp.url}${API_BASE}/${tier}/code`, {
+    return new ApiSession(cp.url, await ApiSession.accessToken(cp.url, tier, account), tier, account);
+  }
+
+  private static async accessToken(base: string, tier: 'client' | 'user', account: string): Promise<string> {
+    const res = await fetch(`${base}${API_BASE}/${tier}/code`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ account, password: PASSWORD }),
     });
     const body = (await res.json()) as { data?: { accessToken?: string } };
     if (!body.data?.accessToken) throw new Error(`sign-in as ${tier} failed: ${JSON.stringify(body)}`);
-    return new ApiSession(cp.url, body.data.accessToken);
+    return body.data.accessToken;
   }
 
-  /** Calls the API and answers `data`; any non-2xx reply throws with its body. */
+  /**
+   * Calls the API and answers `data`; any non-2xx reply throws with its body. An access token that
+   * expired (101014: a long benchmark outlives it) is replaced by signing in again, once.
+   */
   async call<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+    try {
+      return await this.callOnce<T>(method, url, body);
+    } catch (err) {
+      if (!(err instanceof Error) || !err.message.includes('"code":101014')) throw err;
+      this.token = await ApiSession.accessToken(this.base, this.tier, this.account);
+      return this.callOnce<T>(method, url, body);
+    }
+  }
+
+  private async callOnce<T>(method: string, url: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.base}${API_BASE}/${url}`, {
       method,
       headers: {
