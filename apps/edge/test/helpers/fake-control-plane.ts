@@ -242,6 +242,28 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
   const probeResults: ProbeResult[] = [];
   let probeWaiters: (() => void)[] = [];
   let waiters: (() => void)[] = [];
+  /**
+   * A long poll as the control plane holds one: answered at once when `ready` (or `wait` is 0),
+   * else when a change makes it ready (the waiters are woken on every change) or `wait` seconds
+   * passed; `data` is read when answering.
+   */
+  const hold = (res: http.ServerResponse, wait: number, ready: () => boolean, data: () => unknown): void => {
+    if (ready() || wait === 0) return send(res, 200, { data: data() });
+    const answer = () => {
+      clearTimeout(timer);
+      waiters = waiters.filter((w) => w !== wake);
+      if (!res.writableEnded) send(res, 200, { data: data() });
+    };
+    const wake = () => {
+      if (ready()) answer();
+    };
+    const timer = setTimeout(answer, wait * 1000);
+    waiters.push(wake);
+    res.on('close', () => {
+      clearTimeout(timer);
+      waiters = waiters.filter((w) => w !== wake);
+    });
+  };
   let reportWaiters: { match: (r: StatusReport) => boolean; resolve: (r: StatusReport) => void }[] = [];
   let commands: unknown[] = [];
   let commandWaiters: (() => void)[] = [];
@@ -326,22 +348,7 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         const query = getNodeSnapshot.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
         const changed = () => snapshot !== null && (snapshot as { version?: unknown }).version !== query.data.version;
-        if (changed() || query.data.wait === 0) return send(res, 200, { data: changed() ? snapshot : null });
-        const answer = () => {
-          clearTimeout(timer);
-          waiters = waiters.filter((w) => w !== wake);
-          if (!res.writableEnded) send(res, 200, { data: changed() ? snapshot : null });
-        };
-        const wake = () => {
-          if (changed()) answer();
-        };
-        const timer = setTimeout(answer, query.data.wait * 1000);
-        waiters.push(wake);
-        res.on('close', () => {
-          clearTimeout(timer);
-          waiters = waiters.filter((w) => w !== wake);
-        });
-        return;
+        return hold(res, query.data.wait, changed, () => (changed() ? snapshot : null));
       }
       if (route === `GET ${EDGE_API_BASE}${getNodePlane.path}` && servePlanes) {
         // Whole planes only (the control plane's own route answers deltas; server tests hold them).
@@ -349,26 +356,14 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
         planeQueries.push(Object.fromEntries(url.searchParams));
         const query = getNodePlane.request.query.safeParse(Object.fromEntries(url.searchParams));
         if (!query.success) return send(res, 400, { code: 101003, message: 'invalid', extra: query.error.issues });
-        const once = planeOnce.shift();
-        if (once !== undefined) return send(res, 200, { data: once });
         const changed = () => plane !== null && plane.to !== query.data.since;
-        if (changed() || query.data.wait === 0) return send(res, 200, { data: changed() ? plane : null });
-        const answer = () => {
-          clearTimeout(timer);
-          waiters = waiters.filter((w) => w !== wake);
-          const queued = planeOnce.shift();
-          if (!res.writableEnded) send(res, 200, { data: queued !== undefined ? queued : changed() ? plane : null });
-        };
-        const wake = () => {
-          if (changed() || planeOnce.length > 0) answer();
-        };
-        const timer = setTimeout(answer, query.data.wait * 1000);
-        waiters.push(wake);
-        res.on('close', () => {
-          clearTimeout(timer);
-          waiters = waiters.filter((w) => w !== wake);
-        });
-        return;
+        // An answer queued with answerPlaneOnce goes first, whatever the node holds.
+        return hold(
+          res,
+          query.data.wait,
+          () => changed() || planeOnce.length > 0,
+          () => (planeOnce.length > 0 ? planeOnce.shift() : changed() ? plane : null),
+        );
       }
       if (route === `GET ${EDGE_API_BASE}${getNodeCommands.path}`) {
         if (verify(req, raw) === null) return invalidToken(res);
