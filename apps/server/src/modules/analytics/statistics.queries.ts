@@ -1,6 +1,14 @@
 import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
 import type { AnalyticsStore, Row, SqlDialect } from './analytics-store.js';
-import { type Dim, dimTable, dimValueSql, isHighDim, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
+import {
+  type Dim,
+  dimTable,
+  dimValueSql,
+  isHighDim,
+  ROLLUP_COUNTERS,
+  type RollupCounter,
+  SITE_IP_DAYS,
+} from './rollups.js';
 
 /**
  * The statistics' SQL over the rollups (rollups.ts), one text for both stores (the dialect spells
@@ -49,6 +57,7 @@ export function int(v: number): string {
   return String(v);
 }
 
+const DAY = 86_400;
 /** `t` (unix seconds) rounded down, or up, to a whole `unit`. */
 const floorTo = (t: number, unit: number) => t - (t % unit);
 const ceilTo = (t: number, unit: number) => (t % unit === 0 ? t : floorTo(t, unit) + unit);
@@ -136,20 +145,10 @@ export class StatisticsQueries {
    * for the rest: the partial hours at each end and the hours whose dimensions are not built yet.
    */
   private dimRows(scope: Scope, range: Range, dim: Dim): string {
-    const d = this.store.dialect;
-    const value = dimValueSql(d)[dim];
-    // Addresses as integers where the store keeps them so (ipKeys): `ip4` too.
-    const ip4 = this.ipKeys(dim);
-    const raw = (r: Range) =>
-      `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ` +
-      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf${ip4 ? `, ${ip4.of(value)} AS ip4` : ''} FROM events WHERE ${scopeWhere(scope, 'ts', r)}`;
+    const raw = (r: Range) => this.rawRows(scope, r, dim);
     if (range.end - range.start <= RAW_TOP_MAX_SECONDS) return raw(range);
-    const rolled = (table: string, r: Range) =>
-      `SELECT value, requests, bytes_out, blocked, blacklisted, waf${ip4 ? ', ip4' : ''} FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}`;
-    const start = range.end - range.start > ROUND_START_AFTER_SECONDS ? floorTo(range.start, 3600) : range.start;
-    const h1 = ceilTo(start, 3600);
-    // The whole hours of the range [h1, h2) whose dimensions are built.
-    const h2 = Math.min(Math.max(h1, floorTo(range.end, 3600)), Math.max(h1, floorTo(this.store.dimsRolledTo, 3600)));
+    const rolled = (table: string, r: Range) => this.rolledRows(table, scope, r, dim);
+    const { start, h1, h2 } = this.hoursOf(range);
     const parts: string[] = [];
     const hourly = (r: Range) => {
       if (r.start < r.end) parts.push(rolled(dimTable(dim), r));
@@ -170,6 +169,111 @@ export class StatisticsQueries {
     return parts.join(' UNION ALL ');
   }
 
+  /** dimRows's rows of raw events in `r`. */
+  private rawRows(scope: Scope, r: Range, dim: Dim): string {
+    const d = this.store.dialect;
+    const value = dimValueSql(d)[dim];
+    // Addresses as integers where the store keeps them so (ipKeys): `ip4` too.
+    const ip4 = this.ipKeys(dim);
+    return (
+      `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ` +
+      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf${ip4 ? `, ${ip4.of(value)} AS ip4` : ''} FROM events WHERE ${scopeWhere(scope, 'ts', r)}`
+    );
+  }
+
+  /** dimRows's rows of a dimension table's buckets in `r`. */
+  private rolledRows(table: string, scope: Scope, r: Range, dim: Dim): string {
+    const ip4 = this.ipKeys(dim);
+    return `SELECT value, requests, bytes_out, blocked, blacklisted, waf${ip4 ? ', ip4' : ''} FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}`;
+  }
+
+  /**
+   * Where dimRows cuts a range longer than RAW_TOP_MAX_SECONDS: its start (the first whole hour's
+   * for ranges over ROUND_START_AFTER_SECONDS), the first whole hour h1, and h2, the end of the
+   * whole hours [h1, h2) whose dimensions are built.
+   */
+  private hoursOf(range: Range): { start: number; h1: number; h2: number } {
+    const start = range.end - range.start > ROUND_START_AFTER_SECONDS ? floorTo(range.start, 3600) : range.start;
+    const h1 = ceilTo(start, 3600);
+    const h2 = Math.min(Math.max(h1, floorTo(range.end, 3600)), Math.max(h1, floorTo(this.store.dimsRolledTo, 3600)));
+    return { start, h1, h2 };
+  }
+
+  /**
+   * How the store's per-site address table (AnalyticsStore.siteAddresses, `siteips`) answers for
+   * the address rows of whole sites over a range longer than RAW_TOP_MAX_SECONDS: the whole days
+   * [d1, d2) of dimRows's cut as a mask of siteips's bits (the last day may be the one being
+   * built, when the range reaches its built hours: its bit holds just those), `edges` the rows of
+   * the rest (the hours before d1, or after the last whole day, from dims_1h; the partial hours
+   * raw), `single` when each address of the scope is one row (one site, merged). Null where the
+   * table cannot answer: ClickHouse, zones or domains chosen, days it does not hold.
+   */
+  private addressPlan(scope: Scope, range: Range): { mask: string; edges: string | null; single: boolean } | null {
+    const table = this.store.siteAddresses;
+    if (!table || scope.zoneIds !== null || scope.domainIds !== null) return null;
+    if (range.end - range.start <= RAW_TOP_MAX_SECONDS) return null;
+    const { start, h1, h2 } = this.hoursOf(range);
+    const d1 = ceilTo(h1, DAY);
+    let d2 = floorTo(h2, DAY);
+    const edges: string[] = [];
+    if (h2 === table.to && h2 % DAY !== 0) d2 += DAY;
+    else if (d2 > floorTo(table.to, DAY)) return null;
+    else if (d2 < h2) edges.push(this.rolledRows('dims_1h', scope, { start: d2, end: h2 }, 'ip'));
+    if (d1 >= d2 || d1 < table.from) return null;
+    if (h1 < d1) edges.push(this.rolledRows('dims_1h', scope, { start: h1, end: d1 }, 'ip'));
+    if (start < h1) edges.push(this.rawRows(scope, { start, end: h1 }, 'ip'));
+    if (h2 < range.end) edges.push(this.rawRows(scope, { start: h2, end: range.end }, 'ip'));
+    let mask = 0n;
+    for (let day = d1; day < d2; day += DAY) mask |= 1n << BigInt((day / DAY) % SITE_IP_DAYS);
+    return {
+      // DuckDB's spelling: the table is DuckDB's alone.
+      mask: `'${mask}'::UHUGEINT`,
+      edges: edges.length > 0 ? edges.join(' UNION ALL ') : null,
+      single: scope.siteIds.length === 1 && table.merged,
+    };
+  }
+
+  /**
+   * {@link top} of addresses from siteips (addressPlan), exact: each address's counter summed over
+   * every day merged into its row bounds what it counts in the range's days from above, so the
+   * addresses whose bound reaches `floor` (first the bound of the list's length + 10th row), with
+   * every address of the edges, are summed exactly from dimRows's rows; an address left out counts
+   * less than `floor`, so when the list's last counts `floor` or more it is the list. Otherwise
+   * `floor` drops to that last count (then every address that may place is summed) or to 1.
+   */
+  private async topFromSiteIps(
+    scope: Scope,
+    range: Range,
+    plan: { mask: string; edges: string | null; single: boolean },
+    by: 'requests' | 'blocked' | 'blacklisted' | 'waf',
+    limit: number,
+  ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
+    const mask = by === 'requests' ? 'days' : `${by}_days`;
+    const rowsOf = `FROM siteips WHERE site_id IN (${ints(scope.siteIds)}) AND (${mask} & ${plan.mask}) <> 0`;
+    const bound = plan.single
+      ? `SELECT value, ip4, ${by} AS u ${rowsOf}`
+      : `SELECT value, any_value(ip4) AS ip4, sum(${by}) AS u ${rowsOf} GROUP BY value`;
+    const decided = by === 'requests' ? '' : ` WHERE ${by} > 0`;
+    // First the bound of the list's length + 10th address (1 when there are fewer).
+    let floor = `greatest(1, coalesce((SELECT u FROM b ORDER BY u DESC LIMIT 1 OFFSET ${int(limit + 10)}), 1))`;
+    for (;;) {
+      // The candidates, by the integer where there is one (a string key costs what strings cost).
+      const candidates = `SELECT value, ip4 FROM b WHERE u >= (SELECT f FROM cut)${plan.edges ? ` UNION ALL SELECT value, ip4 FROM (${plan.edges}) AS e${decided}` : ''}`;
+      const rows = await this.store.query(
+        `WITH b AS (${bound}), cut AS (SELECT ${floor} AS f), c AS (${candidates}) ` +
+          `SELECT value, sum(requests) AS t_requests, sum(bytes_out) AS t_bytes_out, sum(blocked) AS t_blocked, sum(${by}) AS ord, ` +
+          `(SELECT f FROM cut) AS cut FROM (${this.dimRows(scope, range, 'ip')}) AS t ` +
+          `WHERE ip4 IN (SELECT ip4 FROM c WHERE ip4 IS NOT NULL) OR (ip4 IS NULL AND value IN (SELECT value FROM c WHERE ip4 IS NULL)) ` +
+          `GROUP BY value${decided ? ` HAVING sum(${by}) > 0` : ''} ORDER BY ord DESC, value LIMIT ${int(limit)}`,
+      );
+      const last = rows[limit - 1];
+      // Every address that counts any is a candidate at 1 (no row: the first bound is unknown).
+      const f = floor === '1' ? 1 : num(rows[0], 'cut') || 2;
+      if (f <= 1 || (last && num(last, 'ord') >= f)) return rows.map(topRow);
+      floor = int(last ? Math.max(1, num(last, 'ord')) : 1);
+    }
+  }
+
   /** The store's address integers (SqlDialect.ip4) when `dim` is the address and the store has them. */
   private ipKeys(dim: Dim): SqlDialect['ip4'] {
     return dim === 'ip' ? this.store.dialect.ip4 : null;
@@ -184,6 +288,8 @@ export class StatisticsQueries {
     limit: number,
   ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
     if (scope.siteIds.length === 0) return [];
+    const plan = dim === 'ip' ? this.addressPlan(scope, range) : null;
+    if (plan) return this.topFromSiteIps(scope, range, plan, by, limit);
     if (this.ipKeys(dim) && by === 'requests') {
       const addresses = await this.topAddresses(scope, range, limit);
       if (addresses) return addresses;
@@ -250,6 +356,22 @@ export class StatisticsQueries {
   ): Promise<number> {
     if (scope.siteIds.length === 0) return 0;
     const d = this.store.dialect;
+    const plan = dim === 'ip' ? this.addressPlan(scope, range) : null;
+    if (plan) {
+      // The addresses of siteips with a day of the range (one row each, or counted apart), and
+      // those of the edges that have none.
+      const a = `SELECT value, ip4 FROM siteips WHERE site_id IN (${ints(scope.siteIds)}) AND (${having ? `${having}_days` : 'days'} & ${plan.mask}) <> 0 AND (ip4 IS NOT NULL OR value <> '')`;
+      const inTable = plan.single
+        ? '(SELECT count(*) FROM a)'
+        : `(SELECT ${d.distinct('ip4')} + ${d.distinct('CASE WHEN ip4 IS NULL THEN value END')} FROM a)`;
+      const outside = plan.edges
+        ? ` + (SELECT ${d.distinct('value')} FROM (${plan.edges}) AS e WHERE value <> ''${having ? ` AND ${having} > 0` : ''}` +
+          ' AND (ip4 IS NULL OR ip4 NOT IN (SELECT ip4 FROM a WHERE ip4 IS NOT NULL))' +
+          ' AND (ip4 IS NOT NULL OR value NOT IN (SELECT value FROM a WHERE ip4 IS NULL)))'
+        : '';
+      const [row] = await this.store.query(`WITH a AS (${a}) SELECT ${inTable}${outside} AS n`);
+      return num(row, 'n');
+    }
     // Addresses kept as integers are counted so; a value without one (NULL), as itself.
     const n = this.ipKeys(dim)
       ? `${d.distinct('ip4')} + ${d.distinct('CASE WHEN ip4 IS NULL THEN value END')}`
