@@ -134,11 +134,13 @@ const SITE_IP_DECISIONS = ['blocked', 'blacklisted', 'waf'] as const;
  * `siteips`: each address of a site once — `days`, the mask of the days it sent requests in (and
  * `<decision>_days` those it had that decision in), and its counters summed over the days it was
  * ever merged with (an upper bound of any range's: statistics.queries.ts ranks candidates by them
- * and counts them exactly from the daily rows). Built from dims_1h as hours are built (rollDims).
+ * and counts them exactly from the daily rows); `exact` while no day has left the masks since (the
+ * sums are then the masks' days' exactly). Built from dims_1h as hours are built (compact).
  */
 const SITE_IP_DDL = `CREATE TABLE IF NOT EXISTS siteips (site_id INTEGER NOT NULL, value VARCHAR NOT NULL, ip4 UINTEGER,
   days UHUGEINT NOT NULL, ${SITE_IP_DECISIONS.map((c) => `${c}_days UHUGEINT NOT NULL`).join(', ')},
-  requests BIGINT NOT NULL, ${SITE_IP_DECISIONS.map((c) => `${c} BIGINT NOT NULL`).join(', ')})`;
+  requests BIGINT NOT NULL, ${SITE_IP_DECISIONS.map((c) => `${c} BIGINT NOT NULL`).join(', ')}, bytes_out BIGINT NOT NULL,
+  exact BOOLEAN NOT NULL)`;
 /** The bit of a unix time's UTC day in siteips's masks, as SQL. */
 const DAY_BIT = (t: string) => `(1::UHUGEINT << ((${t} // 86400) % ${SITE_IP_DAYS})::UHUGEINT)`;
 /** The bit of a UTC day (unix seconds of its start, or any time in it) in siteips's masks. */
@@ -150,9 +152,9 @@ const ALL_DAYS = (1n << BigInt(SITE_IP_DAYS)) - 1n;
  */
 const SITE_IP_ROWS = (source: string) => `SELECT site_id, value, any_value(ip4), bit_or(bit),
   ${SITE_IP_DECISIONS.map((c) => `bit_or(CASE WHEN ${c} > 0 THEN bit ELSE 0::UHUGEINT END)`).join(', ')},
-  sum(requests)::BIGINT, ${SITE_IP_DECISIONS.map((c) => `sum(${c})::BIGINT`).join(', ')}
+  sum(requests)::BIGINT, ${SITE_IP_DECISIONS.map((c) => `sum(${c})::BIGINT`).join(', ')}, sum(bytes_out)::BIGINT, true
   FROM (SELECT site_id, value, any_value(ip4) AS ip4, ${DAY_BIT('any_value(bucket)')} AS bit, sum(requests) AS requests,
-    ${SITE_IP_DECISIONS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM ${source} GROUP BY site_id, value, bucket // 86400)
+    ${SITE_IP_DECISIONS.map((c) => `sum(${c}) AS ${c}`).join(', ')}, sum(bytes_out) AS bytes_out FROM ${source} GROUP BY site_id, value, bucket // 86400)
   GROUP BY site_id, value`;
 const SITE_IP_MASKS = ['days', ...SITE_IP_DECISIONS.map((c) => `${c}_days`)];
 /**
@@ -165,8 +167,9 @@ const MERGE_SITE_IPS = (add: string | null, clear: bigint) => {
   return [
     `CREATE TEMP TABLE siteips_merged AS SELECT site_id, value, any_value(ip4) AS ip4,
        ${SITE_IP_MASKS.map((m) => `bit_or(${m}) AS ${m}`).join(', ')},
-       ${['requests', ...SITE_IP_DECISIONS].map((c) => `sum(${c})::BIGINT AS ${c}`).join(', ')}
-     FROM (SELECT site_id, value, ip4, ${SITE_IP_MASKS.map((m) => `${m} & ${keep} AS ${m}`).join(', ')}, requests, ${SITE_IP_DECISIONS.join(', ')} FROM siteips
+       ${['requests', ...SITE_IP_DECISIONS, 'bytes_out'].map((c) => `sum(${c})::BIGINT AS ${c}`).join(', ')}, bool_and(exact) AS exact
+     FROM (SELECT site_id, value, ip4, ${SITE_IP_MASKS.map((m) => `${m} & ${keep} AS ${m}`).join(', ')}, requests, ${SITE_IP_DECISIONS.join(', ')},
+         bytes_out, exact AND (days & '${clear}'::UHUGEINT) = 0 AS exact FROM siteips
        ${add ? `UNION ALL ${SITE_IP_ROWS(add)}` : ''})
      GROUP BY site_id, value HAVING bit_or(days) <> 0 ORDER BY site_id`,
     ...REPLACE_SITE_IPS('SELECT * FROM siteips_merged'),
@@ -186,7 +189,7 @@ const REPLACE_SITE_IPS = (select: string) => [
 ];
 /** The address rows of dims_1h in [from, to), as SITE_IP_ROWS's source. */
 const HOURLY_IPS = (from: number, to: number) =>
-  `(SELECT site_id, value, ip4, bucket, requests, ${SITE_IP_DECISIONS.join(', ')} FROM dims_1h WHERE dim = 'ip' AND bucket >= ${from} AND bucket < ${to})`;
+  `(SELECT site_id, value, ip4, bucket, requests, ${SITE_IP_DECISIONS.join(', ')}, bytes_out FROM dims_1h WHERE dim = 'ip' AND bucket >= ${from} AND bucket < ${to})`;
 
 const DDL = [
   `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
@@ -489,7 +492,7 @@ export class DuckDbStore implements AnalyticsStore {
     if (rebuild || this.siteIpsTo === 0 || to - this.siteIpsTo > 64 * 86_400) {
       const from = this.siteIpsFrom(to);
       const dayEnd = to - (to % 86_400);
-      const columns = `site_id, value, ip4, bucket, requests, ${SITE_IP_DECISIONS.join(', ')}`;
+      const columns = `site_id, value, ip4, bucket, requests, ${SITE_IP_DECISIONS.join(', ')}, bytes_out`;
       statements = REPLACE_SITE_IPS(
         `${SITE_IP_ROWS(`(SELECT ${columns} FROM sitedims_1d WHERE dim = 'ip' AND bucket >= ${from} AND bucket < ${dayEnd}
            UNION ALL SELECT ${columns} FROM dims_1h WHERE dim = 'ip' AND bucket >= ${Math.max(dayEnd, from)} AND bucket < ${to})`)} ORDER BY site_id`,
@@ -598,8 +601,8 @@ export class DuckDbStore implements AnalyticsStore {
         for (const statement of LATE_DIMS(hours, first < days ? days : 0)) await db.run(statement);
         // Their addresses as partial rows of siteips (of the days its masks hold), merged in compact.
         if (this.siteIpsTo > 0 && first < this.siteIpsTo) {
-          const ips = `(SELECT site_id, ip AS value, ${DUCKDB_DIALECT.ip4?.of('ip')} AS ip4, ts AS bucket, 1 AS requests, ${SITE_IP_DECISIONS.join(', ')}
-            FROM ingest_staging WHERE ts < ${this.siteIpsTo} AND ts >= ${this.siteIpsFrom(this.siteIpsTo)})`;
+          const ips = `(SELECT site_id, ip AS value, ${DUCKDB_DIALECT.ip4?.of('ip')} AS ip4, ts AS bucket, 1 AS requests, ${SITE_IP_DECISIONS.join(', ')},
+            bytes_out FROM ingest_staging WHERE ts < ${this.siteIpsTo} AND ts >= ${this.siteIpsFrom(this.siteIpsTo)})`;
           await db.run(`INSERT INTO siteips ${SITE_IP_ROWS(ips)}`);
           await db.run(`INSERT OR REPLACE INTO rolled VALUES ('siteips', 1)`);
         }
@@ -703,7 +706,9 @@ export class DuckDbStore implements AnalyticsStore {
       }
       if (clear !== 0n) {
         const keep = `'${ALL_DAYS ^ clear}'::UHUGEINT`;
-        await db.run(`UPDATE siteips SET ${SITE_IP_MASKS.map((m) => `${m} = ${m} & ${keep}`).join(', ')}`);
+        await db.run(
+          `UPDATE siteips SET ${SITE_IP_MASKS.map((m) => `${m} = ${m} & ${keep}`).join(', ')}, exact = exact AND (days & '${clear}'::UHUGEINT) = 0`,
+        );
         await db.run('DELETE FROM siteips WHERE days = 0');
       }
       await db.run(`DELETE FROM batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`);
