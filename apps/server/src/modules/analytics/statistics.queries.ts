@@ -253,7 +253,6 @@ export class StatisticsQueries {
    */
   private async topFromSiteIps(
     scope: Scope,
-    range: Range,
     plan: AddressPlan,
     by: 'requests' | 'blocked' | 'blacklisted' | 'waf',
     limit: number,
@@ -376,7 +375,7 @@ export class StatisticsQueries {
   ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
     if (scope.siteIds.length === 0) return [];
     const plan = dim === 'ip' ? this.addressPlan(scope, range) : null;
-    if (plan) return this.topFromSiteIps(scope, range, plan, by, limit);
+    if (plan) return this.topFromSiteIps(scope, plan, by, limit);
     if (this.ipKeys(dim) && by === 'requests') {
       const addresses = await this.topAddresses(scope, range, limit);
       if (addresses) return addresses;
