@@ -376,6 +376,18 @@ function appendEvent(appender: DuckDBAppender, e: EventRow): void {
   appender.endRow();
 }
 
+/** Runs the statements in one transaction: all or none. */
+async function inTransaction(db: DuckDBConnection, statements: readonly string[]): Promise<void> {
+  await db.run('BEGIN TRANSACTION');
+  try {
+    for (const statement of statements) await db.run(statement);
+    await db.run('COMMIT');
+  } catch (error) {
+    await db.run('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
 const toNumber = (v: unknown): number | string => {
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'number' || typeof v === 'string') return v;
@@ -502,15 +514,7 @@ export class DuckDbStore implements AnalyticsStore {
       for (let day = Math.ceil(this.siteIpsTo / 86_400) * 86_400; day < to; day += 86_400) clear |= siteIpDayBit(day);
       statements = MERGE_SITE_IPS(this.siteIpsTo < to ? HOURLY_IPS(this.siteIpsTo, to) : null, clear);
     }
-    await db.run('BEGIN TRANSACTION');
-    try {
-      for (const statement of statements) await db.run(statement);
-      await db.run(`INSERT OR REPLACE INTO rolled VALUES ('siteips_to', ${to})`);
-      await db.run('COMMIT');
-    } catch (error) {
-      await db.run('ROLLBACK').catch(() => {});
-      throw error;
-    }
+    await inTransaction(db, [...statements, `INSERT OR REPLACE INTO rolled VALUES ('siteips_to', ${to})`]);
     this.siteIpsTo = to;
     this.siteIpsMerged = true;
   }
@@ -775,16 +779,11 @@ export class DuckDbStore implements AnalyticsStore {
     }
     while (from < to) {
       const end = Math.min(to, from - (from % 86_400) + 86_400);
-      await db.run('BEGIN TRANSACTION');
-      try {
-        for (const statement of ROLL_HOURS(from, end)) await db.run(statement);
-        if (end % 86_400 === 0) for (const statement of ROLL_DAY(end - 86_400)) await db.run(statement);
-        await db.run(`INSERT OR REPLACE INTO rolled VALUES ('dims', ${end})`);
-        await db.run('COMMIT');
-      } catch (error) {
-        await db.run('ROLLBACK').catch(() => {});
-        throw error;
-      }
+      await inTransaction(db, [
+        ...ROLL_HOURS(from, end),
+        ...(end % 86_400 === 0 ? ROLL_DAY(end - 86_400) : []),
+        `INSERT OR REPLACE INTO rolled VALUES ('dims', ${end})`,
+      ]);
       this.rolledTo = end;
       from = end;
     }
