@@ -647,6 +647,43 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     );
   });
 
+  it('counts a day 128 days on apart from the one whose bit it takes over, built day by day', async () => {
+    // Site 7: an address on day 0 alone, one on day 128 alone (the same bit of the masks), one on
+    // both, and one on day 100; the upkeep builds each day as it ends.
+    const only = (ip: string, day: number, n: number, seed: number) =>
+      makeEvents(`node10-${seed}`, n, T0 + day * DAY, DAY, seed).map((e) => ({ ...e, ip, siteId: 7, domainId: 701 }));
+    const batches = [
+      only('203.0.113.1', 0, 5, 150),
+      only('203.0.113.3', 0, 2, 151),
+      only('203.0.113.4', 100, 3, 152),
+      only('203.0.113.2', 128, 4, 153),
+      only('203.0.113.3', 128, 1, 154),
+    ];
+    const queries = new StatisticsQueries(store);
+    const scope = { siteIds: [7], zoneIds: null, domainIds: null };
+    const all: EventRow[] = [];
+    for (const [i, events] of batches.entries()) {
+      all.push(...events);
+      await store.ingest(batchOf(`node10-${150 + i}`, events));
+      const last = Math.max(...events.map((e) => e.ts));
+      await store.compact(T0 - DAY, last - (last % DAY) + DAY);
+    }
+    for (const range of [
+      { start: T0 + 99 * DAY, end: T0 + 129 * DAY },
+      { start: T0 + 127 * DAY + 3600, end: T0 + 129 * DAY },
+      { start: T0 - DAY, end: T0 + 2 * DAY },
+      { start: T0 + 40 * DAY, end: T0 + 129 * DAY },
+    ]) {
+      const from = range.start - (range.start % 3600);
+      const inRange = all.filter((e) => e.ts >= from && e.ts < range.end);
+      const want = new Map<string, number>();
+      for (const e of inRange) want.set(e.ip, (want.get(e.ip) ?? 0) + 1);
+      expect(await queries.distinct(scope, range, 'ip'), `${range.start}`).toBe(want.size);
+      const got = await queries.top(scope, range, 'ip', 'requests', 10);
+      expect(new Map(got.map((r) => [r.key, r.requests])), `${range.start}`).toEqual(want);
+    }
+  });
+
   it.runIf(TEST_ANALYTICS_KIND === 'duckdb')(
     'builds the per-site address table of a store from before it on open, and again when parts are dropped',
     async () => {
