@@ -128,6 +128,8 @@ const ROLLUP_DDL = (table: string) =>
 const DIM_DDL = (table: string) =>
   `CREATE TABLE IF NOT EXISTS ${table} (${KEY_COLUMNS}, dim VARCHAR NOT NULL, value VARCHAR NOT NULL, ${DIM_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')}, ip4 UINTEGER)`;
 
+/** How often at most the upkeep merges the hours built into siteips (each merge updates the table in place). */
+const SITE_IP_SYNC_SECONDS = 6 * 3600;
 /** The decision counters siteips keeps, each with its mask of days (`<counter>_days`). */
 const SITE_IP_DECISIONS = ['blocked', 'blacklisted', 'waf'] as const;
 /**
@@ -150,9 +152,10 @@ const ALL_DAYS = (1n << BigInt(SITE_IP_DAYS)) - 1n;
  * siteips rows of `source` (columns site_id, value, ip4, bucket, requests and the decisions; any
  * number of rows per address and day): per address, its days' bits and its sums.
  */
-const SITE_IP_ROWS = (source: string) => `SELECT site_id, value, any_value(ip4), bit_or(bit),
-  ${SITE_IP_DECISIONS.map((c) => `bit_or(CASE WHEN ${c} > 0 THEN bit ELSE 0::UHUGEINT END)`).join(', ')},
-  sum(requests)::BIGINT, ${SITE_IP_DECISIONS.map((c) => `sum(${c})::BIGINT`).join(', ')}, sum(bytes_out)::BIGINT, true
+const SITE_IP_ROWS = (source: string) => `SELECT site_id, value, any_value(ip4) AS ip4, bit_or(bit) AS days,
+  ${SITE_IP_DECISIONS.map((c) => `bit_or(CASE WHEN ${c} > 0 THEN bit ELSE 0::UHUGEINT END) AS ${c}_days`).join(', ')},
+  sum(requests)::BIGINT AS requests, ${SITE_IP_DECISIONS.map((c) => `sum(${c})::BIGINT AS ${c}`).join(', ')},
+  sum(bytes_out)::BIGINT AS bytes_out, true AS exact
   FROM (SELECT site_id, value, any_value(ip4) AS ip4, ${DAY_BIT('any_value(bucket)')} AS bit, sum(requests) AS requests,
     ${SITE_IP_DECISIONS.map((c) => `sum(${c}) AS ${c}`).join(', ')}, sum(bytes_out) AS bytes_out FROM ${source} GROUP BY site_id, value, bucket // 86400)
   GROUP BY site_id, value`;
@@ -175,6 +178,35 @@ const MERGE_SITE_IPS = (add: string | null, clear: bigint) => {
     ...REPLACE_SITE_IPS('SELECT * FROM siteips_merged'),
     'DROP TABLE siteips_merged',
   ];
+};
+/**
+ * The rows of `add` (SITE_IP_ROWS's source) added to siteips in place, one row per address kept
+ * (siteips merged before): the addresses it has are updated, the others inserted. First the bits
+ * of `clear` leave every mask (only the rows holding one are touched; an address left without a
+ * day goes). The table's other rows stay as they are: a full rewrite of a week of 10 million
+ * events' 5.7 million rows cost 11 s of CPU per hour built.
+ */
+const UPSERT_SITE_IPS = (add: string, clear: bigint) => {
+  const statements: string[] = [];
+  if (clear !== 0n) {
+    const bits = `'${clear}'::UHUGEINT`;
+    const keep = `'${ALL_DAYS ^ clear}'::UHUGEINT`;
+    statements.push(
+      `UPDATE siteips SET ${SITE_IP_MASKS.map((m) => `${m} = ${m} & ${keep}`).join(', ')}, exact = false WHERE (days & ${bits}) <> 0`,
+      'DELETE FROM siteips WHERE days = 0',
+    );
+  }
+  const sums = ['requests', ...SITE_IP_DECISIONS, 'bytes_out'];
+  statements.push(
+    `CREATE TEMP TABLE siteips_new AS ${SITE_IP_ROWS(add)}`,
+    `UPDATE siteips SET ${SITE_IP_MASKS.map((m) => `${m} = siteips.${m} | n.${m}`).join(', ')},
+       ${sums.map((c) => `${c} = siteips.${c} + n.${c}`).join(', ')}
+     FROM siteips_new AS n WHERE siteips.site_id = n.site_id AND siteips.value = n.value`,
+    `INSERT INTO siteips SELECT n.* FROM siteips_new AS n
+     WHERE NOT EXISTS (SELECT 1 FROM siteips AS s WHERE s.site_id = n.site_id AND s.value = n.value)`,
+    'DROP TABLE siteips_new',
+  );
+  return statements;
 };
 /**
  * siteips replaced by the rows of `select` (a new table rather than its rows deleted: a whole
@@ -500,6 +532,12 @@ export class DuckDbStore implements AnalyticsStore {
   private async syncSiteIps(db: DuckDBConnection, rebuild = false): Promise<void> {
     const to = this.rolledTo;
     if (to === 0 || (!rebuild && this.siteIpsTo === to && this.siteIpsMerged)) return;
+    // Every SITE_IP_SYNC_SECONDS, and when a day starts (the one before whole in the masks): the
+    // hours after are read from dims_1h meanwhile (statistics.queries.ts, addressPlan).
+    const dayOf = (t: number) => Math.floor((t - 1) / 86_400);
+    if (!rebuild && this.siteIpsMerged && this.siteIpsTo > 0) {
+      if (to - this.siteIpsTo < SITE_IP_SYNC_SECONDS && dayOf(to) === dayOf(this.siteIpsTo)) return;
+    }
     let statements: string[];
     if (rebuild || this.siteIpsTo === 0 || to - this.siteIpsTo > 64 * 86_400) {
       const from = this.siteIpsFrom(to);
@@ -512,7 +550,9 @@ export class DuckDbStore implements AnalyticsStore {
     } else {
       let clear = 0n;
       for (let day = Math.ceil(this.siteIpsTo / 86_400) * 86_400; day < to; day += 86_400) clear |= siteIpDayBit(day);
-      statements = MERGE_SITE_IPS(this.siteIpsTo < to ? HOURLY_IPS(this.siteIpsTo, to) : null, clear);
+      // Late events' partial rows merged first (the update adds to every row of an address).
+      statements = this.siteIpsMerged ? [] : MERGE_SITE_IPS(null, 0n);
+      if (this.siteIpsTo < to) statements.push(...UPSERT_SITE_IPS(HOURLY_IPS(this.siteIpsTo, to), clear));
     }
     await inTransaction(db, [...statements, `INSERT OR REPLACE INTO rolled VALUES ('siteips_to', ${to})`]);
     this.siteIpsTo = to;

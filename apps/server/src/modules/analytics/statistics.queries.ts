@@ -217,14 +217,18 @@ export class StatisticsQueries {
     let d2 = floorTo(h2, DAY);
     const edges: string[] = [];
     const last = floorTo(h2, DAY);
-    const today = h2 === table.to && h2 % DAY !== 0;
-    if (today) d2 += DAY;
-    else if (d2 > floorTo(table.to, DAY)) return null;
+    // The last day's bit holds its hours before table.to: it stands for them when the range
+    // holds them all (its hours after, up to h2, are edges).
+    const today = last < table.to && table.to <= h2 && h2 % DAY !== 0;
+    if (today) {
+      d2 += DAY;
+      if (table.to < h2) edges.push(this.rolledRows('dims_1h', scope, { start: table.to, end: h2 }, 'ip'));
+    } else if (d2 > floorTo(table.to, DAY)) return null;
     else if (d2 < h2) edges.push(this.rolledRows('dims_1h', scope, { start: d2, end: h2 }, 'ip'));
     if (d1 >= d2 || d1 < table.from) return null;
-    // The rows of the days the mask stands for: whole days, and the last one's built hours.
+    // The rows of the days the mask stands for: whole days, and the last one's hours in the table.
     const days = [this.rolledRows('sitedims_1d', scope, { start: d1, end: today ? last : d2 }, 'ip')];
-    if (today) days.push(this.rolledRows('dims_1h', scope, { start: last, end: h2 }, 'ip'));
+    if (today) days.push(this.rolledRows('dims_1h', scope, { start: last, end: table.to }, 'ip'));
     if (h1 < d1) edges.push(this.rolledRows('dims_1h', scope, { start: h1, end: d1 }, 'ip'));
     if (start < h1) edges.push(this.rawRows(scope, { start, end: h1 }, 'ip'));
     if (h2 < range.end) edges.push(this.rawRows(scope, { start: h2, end: range.end }, 'ip'));
