@@ -10,11 +10,14 @@
  * each statistics and dashboard query 20 times for one busy site over 30 days and prints one JSON
  * object per store:
  *
- *   {"store", "events", "ingest_events_per_s", "ingest_cpu_s_per_million", "disk_mb_per_million",
- *    "queries": {name: p95_ms}}
+ *   {"store", "events", "ingest_events_per_s", "ingest_cpu_s_per_million", "upkeep_cpu_s_per_million",
+ *    "disk_mb_per_million", "queries": {name: p95_ms}, "queries_cpu_ms": {name: median CPU ms}}
  *
  * `ingest_cpu_s_per_million`: the bench process's CPU (user and system, every thread: the parse,
  * the store's SQL) over the ingest, per million events; ClickHouse's own server is not in it.
+ * `upkeep_cpu_s_per_million`: the part of it the upkeep at the end took (the hourly dimensions,
+ * the address table, compaction, the checkpoint). `queries_cpu_ms`: the median of each query's
+ * CPU (the process's, DuckDB's threads included; on a shared machine the figure that compares).
  *
  * BENCH_KEEP=<dir> keeps the DuckDB store in <dir> after the run.
  *
@@ -142,6 +145,11 @@ const p95 = (values: number[]) => {
   return sorted[Math.ceil(sorted.length * 0.95) - 1] ?? Number.NaN;
 };
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
 function duSize(dir: string): number {
   return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
 }
@@ -185,9 +193,11 @@ async function run(store: AnalyticsStore, dir: string | null, batches: { node: n
     }),
   );
   // The upkeep of what was ingested (compaction, and DuckDB's checkpoint) counts in the ingest's time.
+  const upkeep0 = process.cpuUsage();
   await store.compact(Math.floor(now / 1000) - 40 * 86_400, Math.floor(now / 1000));
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const upkeep = process.cpuUsage(upkeep0);
   const queries = new StatisticsQueries(store);
   const end = Math.floor(now / 1000);
   const month = { start: end - 30 * 86_400, end };
@@ -217,14 +227,20 @@ async function run(store: AnalyticsStore, dir: string | null, batches: { node: n
       queries.perDomain(all, month, { by: 'requests', desc: true }, { offset: 0, limit: 25 }),
   };
   const results: Record<string, number> = {};
+  const cpuResults: Record<string, number> = {};
   for (const [name, fn] of Object.entries(cases)) {
     const times: number[] = [];
+    const cpus: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const t = performance.now();
+      const c = process.cpuUsage();
       await fn();
       times.push(performance.now() - t);
+      const used = process.cpuUsage(c);
+      cpus.push((used.user + used.system) / 1000);
     }
     results[name] = round(p95(times));
+    cpuResults[name] = round(median(cpus));
   }
   await store.close();
   const disk = dir ? duSize(dir) : Number.NaN;
@@ -233,8 +249,10 @@ async function run(store: AnalyticsStore, dir: string | null, batches: { node: n
     events: EVENTS,
     ingest_events_per_s: Math.round(EVENTS / seconds),
     ingest_cpu_s_per_million: round((cpu.user + cpu.system) / 1e6 / (EVENTS / 1e6), 2),
+    upkeep_cpu_s_per_million: round((upkeep.user + upkeep.system) / 1e6 / (EVENTS / 1e6), 2),
     disk_mb_per_million: dir ? round(disk / 1e6 / (EVENTS / 1e6), 2) : null,
     queries: results,
+    queries_cpu_ms: cpuResults,
   };
 }
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { logPartOf } from '@rampart/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalyticsStore, EventRow, Row, StoredBatch } from '../src/modules/analytics/analytics-store.js';
 import { batchKey } from '../src/modules/analytics/clickhouse-store.js';
@@ -528,6 +529,192 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
       }
     }
   });
+
+  it('ranks and counts addresses exactly over ranges that cut through days, late, merged, pruned and rebuilt', async () => {
+    // Sites 5 and 6 over five days (T0 - 2 days to T0 + 3 days): each address a number of
+    // requests per day; twenty of them busy on the first day alone and seen once on the fourth, so
+    // that their sums over every day (siteips's bounds) lead while ranges without the first day
+    // rank them last.
+    const r = random(130);
+    const days = [-2, -1, 0, 1, 2];
+    const plan: { ip: string; site: number; day: number; requests: number; blacklisted: number }[] = [];
+    for (let a = 0; a < 60; a++) {
+      const ip = a % 13 === 5 ? `2001:db8::${a}` : `203.0.113.${a}`;
+      for (const day of days) {
+        const requests = Math.floor(r() * r() * 9);
+        if (requests > 0) plan.push({ ip, site: a % 4 === 0 ? 6 : 5, day, requests, blacklisted: r() < 0.3 ? 1 : 0 });
+      }
+    }
+    for (let a = 0; a < 20; a++) {
+      plan.push({ ip: `198.51.100.${a}`, site: 5, day: -2, requests: 40, blacklisted: 3 });
+      plan.push({ ip: `198.51.100.${a}`, site: 5, day: 1, requests: 1, blacklisted: 1 });
+    }
+    const eventsOf = (batchId: string, part: number, seed: number) => {
+      const rows = plan.filter((_, i) => i % 2 === part);
+      const base = makeEvents(
+        batchId,
+        rows.reduce((n, p) => n + p.requests, 0),
+        T0,
+        DAY,
+        seed,
+      );
+      let i = 0;
+      for (const p of rows) {
+        for (let k = 0; k < p.requests; k++, i++) {
+          const e = base[i] as EventRow;
+          const black = k < p.blacklisted ? 1 : 0;
+          Object.assign(e, {
+            ip: p.ip,
+            siteId: p.site,
+            domainId: p.site * 100 + 1,
+            ts: T0 + p.day * DAY + ((e.ts - T0 + k * 3607) % DAY),
+            blacklisted: black,
+            blocked: black,
+            waf: 0,
+          });
+        }
+      }
+      return base;
+    };
+    const first = eventsOf('node8-1', 0, 131);
+    const late = eventsOf('node8-2', 1, 132);
+    await store.ingest(batchOf('node8-1', first));
+    // Built to 05:00 of the last day: that day's bit holds its first five hours, later events are raw.
+    const built = T0 + 2 * DAY + 5 * 3600;
+    await store.compact(T0 - 3 * DAY, built);
+    const queries = new StatisticsQueries(store);
+    const ranges = [
+      { start: T0 - DAY + 5 * 3600 + 7, end: T0 + 3 * DAY },
+      { start: T0, end: T0 + DAY },
+      { start: T0 + 3600 + 5, end: T0 + 2 * DAY - 9 },
+      { start: T0 - 2 * DAY, end: T0 + 2 * DAY + 3 * 3600 },
+      { start: T0 - 30 * DAY, end: T0 + 3 * DAY },
+    ];
+    const check = async (events: EventRow[], label: string) => {
+      for (const siteIds of [[5], [5, 6]]) {
+        const scope = { siteIds, zoneIds: null, domainIds: null };
+        for (const range of ranges) {
+          const from = range.end - range.start > DAY ? range.start - (range.start % 3600) : range.start;
+          const inRange = events.filter((e) => siteIds.includes(e.siteId) && e.ts >= from && e.ts < range.end);
+          const sums = new Map<string, { requests: number; blacklisted: number }>();
+          for (const e of inRange) {
+            const s = sums.get(e.ip) ?? { requests: 0, blacklisted: 0 };
+            s.requests += 1;
+            s.blacklisted += e.blacklisted;
+            sums.set(e.ip, s);
+          }
+          const want = (by: 'requests' | 'blacklisted', limit: number) =>
+            [...sums]
+              .filter(([, s]) => s[by] > 0)
+              .sort(([ka, a], [kb, b]) => b[by] - a[by] || (ka < kb ? -1 : 1))
+              .slice(0, limit)
+              .map(([k, s]) => [k, s.requests]);
+          const where = `${label}, sites ${siteIds}, ${range.start}–${range.end}`;
+          for (const by of ['requests', 'blacklisted'] as const) {
+            for (const limit of [3, 10, 1000]) {
+              const got = (await queries.top(scope, range, 'ip', by, limit)).map((x) => [x.key, x.requests]);
+              expect(got, `${where}: top ${limit} by ${by}`).toEqual(want(by, limit));
+            }
+          }
+          expect(await queries.distinct(scope, range, 'ip'), where).toBe(sums.size);
+          expect(await queries.distinct(scope, range, 'ip', 'blacklisted'), where).toBe(
+            [...sums.values()].filter((s) => s.blacklisted > 0).length,
+          );
+        }
+      }
+    };
+    await check(first, 'built');
+    // Late events (days and hours built already): partial rows until the upkeep merges them.
+    await store.ingest(batchOf('node8-2', late));
+    const all = [...first, ...late];
+    if (TEST_ANALYTICS_KIND === 'duckdb') expect(store.siteAddresses?.merged).toBe(false);
+    await check(all, 'late');
+    await store.compact(T0 - 3 * DAY, built);
+    if (TEST_ANALYTICS_KIND === 'duckdb') {
+      expect(store.siteAddresses?.merged).toBe(true);
+      // One row per address and site.
+      const pairs = new Set(all.filter((e) => e.ts < built).map((e) => `${e.siteId}|${e.ip}`));
+      expect(await count(store, 'SELECT count(*) AS n FROM siteips')).toBe(pairs.size);
+    }
+    await check(all, 'merged');
+    // Built three hours further: the table merges those at its next turn, the hours read meanwhile.
+    await store.compact(T0 - 3 * DAY, built + 3 * 3600);
+    if (TEST_ANALYTICS_KIND === 'duckdb') expect(store.siteAddresses?.to).toBe(built);
+    await check(all, 'lagging');
+    // Days pruned leave the masks (as their daily rows go).
+    await store.prune(T0 - DAY, T0 - DAY);
+    await eventually(() =>
+      check(
+        all.filter((e) => e.ts >= T0 - DAY),
+        'pruned',
+      ),
+    );
+  });
+
+  it('counts a day 128 days on apart from the one whose bit it takes over, built day by day', async () => {
+    // Site 7: an address on day 0 alone, one on day 128 alone (the same bit of the masks), one on
+    // both, and one on day 100; the upkeep builds each day as it ends.
+    const only = (ip: string, day: number, n: number, seed: number) =>
+      makeEvents(`node10-${seed}`, n, T0 + day * DAY, DAY, seed).map((e) => ({ ...e, ip, siteId: 7, domainId: 701 }));
+    const batches = [
+      only('203.0.113.1', 0, 5, 150),
+      only('203.0.113.3', 0, 2, 151),
+      only('203.0.113.4', 100, 3, 152),
+      only('203.0.113.2', 128, 4, 153),
+      only('203.0.113.3', 128, 1, 154),
+    ];
+    const queries = new StatisticsQueries(store);
+    const scope = { siteIds: [7], zoneIds: null, domainIds: null };
+    const all: EventRow[] = [];
+    for (const [i, events] of batches.entries()) {
+      all.push(...events);
+      await store.ingest(batchOf(`node10-${150 + i}`, events));
+      const last = Math.max(...events.map((e) => e.ts));
+      await store.compact(T0 - DAY, last - (last % DAY) + DAY);
+    }
+    for (const range of [
+      { start: T0 + 99 * DAY, end: T0 + 129 * DAY },
+      { start: T0 + 127 * DAY + 3600, end: T0 + 129 * DAY },
+      { start: T0 - DAY, end: T0 + 2 * DAY },
+      { start: T0 + 40 * DAY, end: T0 + 129 * DAY },
+    ]) {
+      const from = range.start - (range.start % 3600);
+      const inRange = all.filter((e) => e.ts >= from && e.ts < range.end);
+      const want = new Map<string, number>();
+      for (const e of inRange) want.set(e.ip, (want.get(e.ip) ?? 0) + 1);
+      expect(await queries.distinct(scope, range, 'ip'), `${range.start}`).toBe(want.size);
+      const got = await queries.top(scope, range, 'ip', 'requests', 10);
+      expect(new Map(got.map((r) => [r.key, r.requests])), `${range.start}`).toEqual(want);
+    }
+  });
+
+  it.runIf(TEST_ANALYTICS_KIND === 'duckdb')(
+    'builds the per-site address table of a store from before it on open, and again when parts are dropped',
+    async () => {
+      const kept = await createReopenableAnalyticsStore();
+      try {
+        const events = makeEvents('node9-1', 400, T0 - 2 * DAY, 3 * DAY, 140);
+        await kept.store.ingest(batchOf('node9-1', events));
+        const built = T0 + DAY / 2;
+        await kept.store.compact(T0 - 3 * DAY, built);
+        const rows = await kept.store.query('SELECT * FROM siteips ORDER BY site_id, value');
+        expect(rows.length).toBe(new Set(events.filter((e) => e.ts < built).map((e) => `${e.siteId}|${e.ip}`)).size);
+        await kept.store.query('DROP TABLE siteips');
+        await kept.store.query(`DELETE FROM rolled WHERE name IN ('siteips', 'siteips_to')`);
+        const reopened = await kept.reopen();
+        expect(await reopened.query('SELECT * FROM siteips ORDER BY site_id, value')).toEqual(rows);
+        // A day of sitedims_1d dropped by hand: the table again from what is left.
+        await reopened.dropParts([{ table: 'sitedims_1d', part: logPartOf(T0 - DAY) }]);
+        const queries = new StatisticsQueries(reopened);
+        const scope = { siteIds: [2], zoneIds: null, domainIds: null };
+        const range = { start: T0 - 2 * DAY, end: built };
+        const left = events.filter((e) => e.siteId === 2 && e.ts < built && (e.ts < T0 - DAY || e.ts >= T0));
+        expect(await queries.distinct(scope, range, 'ip')).toBe(new Set(left.map((e) => e.ip)).size);
+      } finally {
+        await kept.drop();
+      }
+    },
+  );
 
   it.runIf(TEST_ANALYTICS_KIND === 'duckdb')(
     'gives dimension tables from before the address integers their column on open, filled',

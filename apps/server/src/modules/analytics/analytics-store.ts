@@ -164,6 +164,14 @@ export interface AnalyticsStore {
    * them as events arrive (MAX_SAFE_INTEGER).
    */
   readonly dimsRolledTo: number;
+  /**
+   * DuckDB's per-site address table (`siteips`: each address of a site once, with masks of its
+   * days; docs/decisions.md "Addresses per site"): the days its masks answer for, [from, to) —
+   * whole days from `from`, the last one's hours up to `to` (dimsRolledTo) — and whether it holds
+   * one row per address (false while late events' partial rows wait for `compact`); null where
+   * the store has none (ClickHouse, or nothing built yet).
+   */
+  readonly siteAddresses: { from: number; to: number; merged: boolean } | null;
   /** Runs a read-only query built by statistics.queries.ts. */
   query(sql: string): Promise<Row[]>;
   /** Deletes raw events older than `rawBefore` and rollups older than `rollupBefore` (unix seconds). */

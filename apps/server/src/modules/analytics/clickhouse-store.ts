@@ -286,6 +286,8 @@ export class ClickHouseStore implements AnalyticsStore {
   readonly dialect = CLICKHOUSE_DIALECT;
   /** The views count every event in the dimension tables as it is inserted. */
   readonly dimsRolledTo = Number.MAX_SAFE_INTEGER;
+  /** No per-site address table: the statistics group the daily rows (docs/decisions.md "Addresses per site"). */
+  readonly siteAddresses = null;
   /** Base address without credentials, path or query. */
   private readonly endpoint: string;
   private readonly database: string;

@@ -16,7 +16,14 @@ import {
 } from './analytics-store.js';
 import { BatchGroups } from './batch-groups.js';
 import { checkedParts, DATED_COLUMN } from './log-parts.js';
-import { DIM_COUNTERS, HIGH_DIM_COLUMNS, lowDimValueSql, ROLLUP_COUNTERS, UPSTREAM_SQL } from './rollups.js';
+import {
+  DIM_COUNTERS,
+  HIGH_DIM_COLUMNS,
+  lowDimValueSql,
+  ROLLUP_COUNTERS,
+  SITE_IP_DAYS,
+  UPSTREAM_SQL,
+} from './rollups.js';
 
 /**
  * The embedded analytics store: one DuckDB file in DATA_DIR (`analytics/analytics.duckdb`), owned
@@ -121,6 +128,101 @@ const ROLLUP_DDL = (table: string) =>
 const DIM_DDL = (table: string) =>
   `CREATE TABLE IF NOT EXISTS ${table} (${KEY_COLUMNS}, dim VARCHAR NOT NULL, value VARCHAR NOT NULL, ${DIM_COUNTERS.map((c) => `${c} BIGINT NOT NULL`).join(', ')}, ip4 UINTEGER)`;
 
+/** How often at most the upkeep merges the hours built into siteips (each merge updates the table in place). */
+const SITE_IP_SYNC_SECONDS = 6 * 3600;
+/** The decision counters siteips keeps, each with its mask of days (`<counter>_days`). */
+const SITE_IP_DECISIONS = ['blocked', 'blacklisted', 'waf'] as const;
+/**
+ * `siteips`: each address of a site once — `days`, the mask of the days it sent requests in (and
+ * `<decision>_days` those it had that decision in), and its counters summed over the days it was
+ * ever merged with (an upper bound of any range's: statistics.queries.ts ranks candidates by them
+ * and counts them exactly from the daily rows); `exact` while no day has left the masks since (the
+ * sums are then the masks' days' exactly). Built from dims_1h as hours are built (compact).
+ */
+const SITE_IP_DDL = `CREATE TABLE IF NOT EXISTS siteips (site_id INTEGER NOT NULL, value VARCHAR NOT NULL, ip4 UINTEGER,
+  days UHUGEINT NOT NULL, ${SITE_IP_DECISIONS.map((c) => `${c}_days UHUGEINT NOT NULL`).join(', ')},
+  requests BIGINT NOT NULL, ${SITE_IP_DECISIONS.map((c) => `${c} BIGINT NOT NULL`).join(', ')}, bytes_out BIGINT NOT NULL,
+  exact BOOLEAN NOT NULL)`;
+/** The bit of a unix time's UTC day in siteips's masks, as SQL. */
+const DAY_BIT = (t: string) => `(1::UHUGEINT << ((${t} // 86400) % ${SITE_IP_DAYS})::UHUGEINT)`;
+/** The bit of a UTC day (unix seconds of its start, or any time in it) in siteips's masks. */
+export const siteIpDayBit = (t: number): bigint => 1n << BigInt(Math.floor(t / 86_400) % SITE_IP_DAYS);
+const ALL_DAYS = (1n << BigInt(SITE_IP_DAYS)) - 1n;
+/**
+ * siteips rows of `source` (columns site_id, value, ip4, bucket, requests and the decisions; any
+ * number of rows per address and day): per address, its days' bits and its sums.
+ */
+const SITE_IP_ROWS = (source: string) => `SELECT site_id, value, any_value(ip4) AS ip4, bit_or(bit) AS days,
+  ${SITE_IP_DECISIONS.map((c) => `bit_or(CASE WHEN ${c} > 0 THEN bit ELSE 0::UHUGEINT END) AS ${c}_days`).join(', ')},
+  sum(requests)::BIGINT AS requests, ${SITE_IP_DECISIONS.map((c) => `sum(${c})::BIGINT AS ${c}`).join(', ')},
+  sum(bytes_out)::BIGINT AS bytes_out, true AS exact
+  FROM (SELECT site_id, value, any_value(ip4) AS ip4, ${DAY_BIT('any_value(bucket)')} AS bit, sum(requests) AS requests,
+    ${SITE_IP_DECISIONS.map((c) => `sum(${c}) AS ${c}`).join(', ')}, sum(bytes_out) AS bytes_out FROM ${source} GROUP BY site_id, value, bucket // 86400)
+  GROUP BY site_id, value`;
+const SITE_IP_MASKS = ['days', ...SITE_IP_DECISIONS.map((c) => `${c}_days`)];
+/**
+ * siteips merged into one row per address, the bits of `clear` dropped from every mask (a day
+ * starting again SITE_IP_DAYS days later, or days pruned) and the rows of `add` (SITE_IP_ROWS's
+ * source) added; an address left without a day goes.
+ */
+const MERGE_SITE_IPS = (add: string | null, clear: bigint) => {
+  const keep = `'${ALL_DAYS ^ clear}'::UHUGEINT`;
+  return [
+    `CREATE TEMP TABLE siteips_merged AS SELECT site_id, value, any_value(ip4) AS ip4,
+       ${SITE_IP_MASKS.map((m) => `bit_or(${m}) AS ${m}`).join(', ')},
+       ${['requests', ...SITE_IP_DECISIONS, 'bytes_out'].map((c) => `sum(${c})::BIGINT AS ${c}`).join(', ')}, bool_and(exact) AS exact
+     FROM (SELECT site_id, value, ip4, ${SITE_IP_MASKS.map((m) => `${m} & ${keep} AS ${m}`).join(', ')}, requests, ${SITE_IP_DECISIONS.join(', ')},
+         bytes_out, exact AND (days & '${clear}'::UHUGEINT) = 0 AS exact FROM siteips
+       ${add ? `UNION ALL ${SITE_IP_ROWS(add)}` : ''})
+     GROUP BY site_id, value HAVING bit_or(days) <> 0 ORDER BY site_id`,
+    ...REPLACE_SITE_IPS('SELECT * FROM siteips_merged'),
+    'DROP TABLE siteips_merged',
+  ];
+};
+/**
+ * The rows of `add` (SITE_IP_ROWS's source) added to siteips in place, one row per address kept
+ * (siteips merged before): the addresses it has are updated, the others inserted. First the bits
+ * of `clear` leave every mask (only the rows holding one are touched; an address left without a
+ * day goes). The table's other rows stay as they are: a full rewrite of a week of 10 million
+ * events' 5.7 million rows cost 11 s of CPU per hour built.
+ */
+const UPSERT_SITE_IPS = (add: string, clear: bigint) => {
+  const statements: string[] = [];
+  if (clear !== 0n) {
+    const bits = `'${clear}'::UHUGEINT`;
+    const keep = `'${ALL_DAYS ^ clear}'::UHUGEINT`;
+    statements.push(
+      `UPDATE siteips SET ${SITE_IP_MASKS.map((m) => `${m} = ${m} & ${keep}`).join(', ')}, exact = false WHERE (days & ${bits}) <> 0`,
+      'DELETE FROM siteips WHERE days = 0',
+    );
+  }
+  const sums = ['requests', ...SITE_IP_DECISIONS, 'bytes_out'];
+  statements.push(
+    `CREATE TEMP TABLE siteips_new AS ${SITE_IP_ROWS(add)}`,
+    `UPDATE siteips SET ${SITE_IP_MASKS.map((m) => `${m} = siteips.${m} | n.${m}`).join(', ')},
+       ${sums.map((c) => `${c} = siteips.${c} + n.${c}`).join(', ')}
+     FROM siteips_new AS n WHERE siteips.site_id = n.site_id AND siteips.value = n.value`,
+    `INSERT INTO siteips SELECT n.* FROM siteips_new AS n
+     WHERE NOT EXISTS (SELECT 1 FROM siteips AS s WHERE s.site_id = n.site_id AND s.value = n.value)`,
+    'DROP TABLE siteips_new',
+  );
+  return statements;
+};
+/**
+ * siteips replaced by the rows of `select` (a new table rather than its rows deleted: a whole
+ * table's blocks are freed at the next checkpoint, deleted rows' stay in the file), merged: no
+ * address has two rows (statistics.queries.ts counts rows then).
+ */
+const REPLACE_SITE_IPS = (select: string) => [
+  'DROP TABLE siteips',
+  SITE_IP_DDL,
+  `INSERT INTO siteips ${select}`,
+  `INSERT OR REPLACE INTO rolled VALUES ('siteips', 0)`,
+];
+/** The address rows of dims_1h in [from, to), as SITE_IP_ROWS's source. */
+const HOURLY_IPS = (from: number, to: number) =>
+  `(SELECT site_id, value, ip4, bucket, requests, ${SITE_IP_DECISIONS.join(', ')}, bytes_out FROM dims_1h WHERE dim = 'ip' AND bucket >= ${from} AND bucket < ${to})`;
+
 const DDL = [
   `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([, name, type]) => `${name} ${type} NOT NULL`).join(', ')})`,
   ROLLUP_DDL('rollup_1m'),
@@ -130,6 +232,7 @@ const DDL = [
   DIM_DDL('dims_1h'),
   DIM_DDL('dims_1d'),
   DIM_DDL('sitedims_1d'),
+  SITE_IP_DDL,
   // How far the dimension tables are built from events (see rollDims): one row, 'dims'.
   'CREATE TABLE IF NOT EXISTS rolled (name VARCHAR PRIMARY KEY, upto BIGINT NOT NULL)',
   // The ledger: every batch taken, with the events the node's spool dropped before it.
@@ -305,6 +408,18 @@ function appendEvent(appender: DuckDBAppender, e: EventRow): void {
   appender.endRow();
 }
 
+/** Runs the statements in one transaction: all or none. */
+async function inTransaction(db: DuckDBConnection, statements: readonly string[]): Promise<void> {
+  await db.run('BEGIN TRANSACTION');
+  try {
+    for (const statement of statements) await db.run(statement);
+    await db.run('COMMIT');
+  } catch (error) {
+    await db.run('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
 const toNumber = (v: unknown): number | string => {
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'number' || typeof v === 'string') return v;
@@ -336,6 +451,10 @@ export class DuckDbStore implements AnalyticsStore {
   /** Hour and day buckets given late partial dimension rows since compact last merged them. */
   private readonly lateHours = new Set<number>();
   private readonly lateDays = new Set<number>();
+  /** siteips holds one row per address (no late partial rows since it was last merged). */
+  private siteIpsMerged = true;
+  /** siteips holds the dimensions' hours before this (0: nothing); compact brings it to rolledTo. */
+  private siteIpsTo = 0;
 
   /** `dir`: the store's directory (DATA_DIR/analytics); null keeps everything in memory (tests). */
   constructor(private readonly dir: string | null) {}
@@ -377,6 +496,67 @@ export class DuckDbStore implements AnalyticsStore {
     await this.writer.run('DROP TABLE IF EXISTS dims_5m');
     await this.writer.run(STAGING_DDL);
     this.rolledTo = await this.loadRolledTo(this.writer);
+    const marks = new Map(
+      (await this.writer.runAndReadAll(`SELECT name, upto FROM rolled WHERE name IN ('siteips', 'siteips_to')`))
+        .getRowObjectsJS()
+        .map((r) => [String(r.name), Number(r.upto)]),
+    );
+    this.siteIpsMerged = (marks.get('siteips') ?? 0) === 0;
+    this.siteIpsTo = marks.get('siteips_to') ?? 0;
+    // A store from before siteips: built from the dimension tables.
+    if (!marks.has('siteips_to') && this.rolledTo > 0) await this.syncSiteIps(this.writer);
+  }
+
+  /**
+   * The days siteips's masks answer for, [from, to) (`to` the dimensions' mark: the last day's
+   * bit holds its hours built so far), and whether it holds one row per address; null before any
+   * hour is built.
+   */
+  get siteAddresses(): { from: number; to: number; merged: boolean } | null {
+    if (this.siteIpsTo === 0) return null;
+    return { from: this.siteIpsFrom(this.siteIpsTo), to: this.siteIpsTo, merged: this.siteIpsMerged };
+  }
+
+  /** The first day siteips's masks hold when built to `to` (SITE_IP_DAYS days up to the one its last hour is in). */
+  private siteIpsFrom(to: number): number {
+    const last = to - 1 - ((to - 1) % 86_400);
+    return last - (SITE_IP_DAYS - 1) * 86_400;
+  }
+
+  /**
+   * Brings siteips to the dimensions' mark, in one transaction: the hours built since merged in
+   * (the days that started since dropping their bit's older day), or — far behind, or `rebuild` —
+   * built again from the dimension tables (their whole days from sitedims_1d, the last day's hours
+   * from dims_1h); merges late events' partial rows either way.
+   */
+  private async syncSiteIps(db: DuckDBConnection, rebuild = false): Promise<void> {
+    const to = this.rolledTo;
+    if (to === 0 || (!rebuild && this.siteIpsTo === to && this.siteIpsMerged)) return;
+    // Every SITE_IP_SYNC_SECONDS, and when a day starts (the one before whole in the masks): the
+    // hours after are read from dims_1h meanwhile (statistics.queries.ts, addressPlan).
+    const dayOf = (t: number) => Math.floor((t - 1) / 86_400);
+    if (!rebuild && this.siteIpsMerged && this.siteIpsTo > 0) {
+      if (to - this.siteIpsTo < SITE_IP_SYNC_SECONDS && dayOf(to) === dayOf(this.siteIpsTo)) return;
+    }
+    let statements: string[];
+    if (rebuild || this.siteIpsTo === 0 || to - this.siteIpsTo > 64 * 86_400) {
+      const from = this.siteIpsFrom(to);
+      const dayEnd = to - (to % 86_400);
+      const columns = `site_id, value, ip4, bucket, requests, ${SITE_IP_DECISIONS.join(', ')}, bytes_out`;
+      statements = REPLACE_SITE_IPS(
+        `${SITE_IP_ROWS(`(SELECT ${columns} FROM sitedims_1d WHERE dim = 'ip' AND bucket >= ${from} AND bucket < ${dayEnd}
+           UNION ALL SELECT ${columns} FROM dims_1h WHERE dim = 'ip' AND bucket >= ${Math.max(dayEnd, from)} AND bucket < ${to})`)} ORDER BY site_id`,
+      );
+    } else {
+      let clear = 0n;
+      for (let day = Math.ceil(this.siteIpsTo / 86_400) * 86_400; day < to; day += 86_400) clear |= siteIpDayBit(day);
+      // Late events' partial rows merged first (the update adds to every row of an address).
+      statements = this.siteIpsMerged ? [] : MERGE_SITE_IPS(null, 0n);
+      if (this.siteIpsTo < to) statements.push(...UPSERT_SITE_IPS(HOURLY_IPS(this.siteIpsTo, to), clear));
+    }
+    await inTransaction(db, [...statements, `INSERT OR REPLACE INTO rolled VALUES ('siteips_to', ${to})`]);
+    this.siteIpsTo = to;
+    this.siteIpsMerged = true;
   }
 
   /** Events before this are in the dimension tables (statistics.queries.ts reads events after it). */
@@ -461,7 +641,16 @@ export class DuckDbStore implements AnalyticsStore {
       const hours = this.rolledTo;
       const days = hours - (hours % 86_400);
       const late = first < hours;
-      if (late) for (const statement of LATE_DIMS(hours, first < days ? days : 0)) await db.run(statement);
+      if (late) {
+        for (const statement of LATE_DIMS(hours, first < days ? days : 0)) await db.run(statement);
+        // Their addresses as partial rows of siteips (of the days its masks hold), merged in compact.
+        if (this.siteIpsTo > 0 && first < this.siteIpsTo) {
+          const ips = `(SELECT site_id, ip AS value, ${DUCKDB_DIALECT.ip4?.of('ip')} AS ip4, ts AS bucket, 1 AS requests, ${SITE_IP_DECISIONS.join(', ')},
+            bytes_out FROM ingest_staging WHERE ts < ${this.siteIpsTo} AND ts >= ${this.siteIpsFrom(this.siteIpsTo)})`;
+          await db.run(`INSERT INTO siteips ${SITE_IP_ROWS(ips)}`);
+          await db.run(`INSERT OR REPLACE INTO rolled VALUES ('siteips', 1)`);
+        }
+      }
       for (const statement of FROM_STAGING) await db.run(statement);
       // Stamped just before the commit: writes are serialised, so a later stamp commits later.
       const ingestedAt = BigInt(Date.now());
@@ -480,6 +669,7 @@ export class DuckDbStore implements AnalyticsStore {
       }
       await db.run('COMMIT');
       if (late) {
+        if (this.siteIpsTo > 0 && first < this.siteIpsTo) this.siteIpsMerged = false;
         for (const batch of fresh) {
           for (const e of batch.events) {
             if (e.ts >= hours) continue;
@@ -551,6 +741,20 @@ export class DuckDbStore implements AnalyticsStore {
     return this.serialised(async (db) => {
       await db.run(`DELETE FROM events WHERE ts < ${rawBefore}`);
       for (const [table] of SUMMED_TABLES) await db.run(`DELETE FROM ${table} WHERE bucket < ${rollupBefore}`);
+      // The pruned days leave siteips's masks (whole days: as sitedims_1d's rows go).
+      let clear = 0n;
+      if (this.siteIpsTo > 0) {
+        for (let day = this.siteIpsFrom(this.siteIpsTo); day < rollupBefore && day < this.siteIpsTo; day += 86_400) {
+          clear |= siteIpDayBit(day);
+        }
+      }
+      if (clear !== 0n) {
+        const keep = `'${ALL_DAYS ^ clear}'::UHUGEINT`;
+        await db.run(
+          `UPDATE siteips SET ${SITE_IP_MASKS.map((m) => `${m} = ${m} & ${keep}`).join(', ')}, exact = exact AND (days & '${clear}'::UHUGEINT) = 0`,
+        );
+        await db.run('DELETE FROM siteips WHERE days = 0');
+      }
       await db.run(`DELETE FROM batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`);
       await db.run(`DELETE FROM l4_counters WHERE bucket < ${rollupBefore}`);
       await db.run(`DELETE FROM l4_batches WHERE received_at < ${Math.min(rawBefore, rollupBefore)}`);
@@ -568,6 +772,7 @@ export class DuckDbStore implements AnalyticsStore {
     }
     return this.serialised(async (db) => {
       await this.rollDims(db, to - (to % 3600));
+      await this.syncSiteIps(db);
       for (const [table, key, counters, after] of SUMMED_TABLES) {
         const day = DAY_TABLES.has(table);
         let range = `bucket >= ${from} AND bucket < ${to}`;
@@ -614,16 +819,11 @@ export class DuckDbStore implements AnalyticsStore {
     }
     while (from < to) {
       const end = Math.min(to, from - (from % 86_400) + 86_400);
-      await db.run('BEGIN TRANSACTION');
-      try {
-        for (const statement of ROLL_HOURS(from, end)) await db.run(statement);
-        if (end % 86_400 === 0) for (const statement of ROLL_DAY(end - 86_400)) await db.run(statement);
-        await db.run(`INSERT OR REPLACE INTO rolled VALUES ('dims', ${end})`);
-        await db.run('COMMIT');
-      } catch (error) {
-        await db.run('ROLLBACK').catch(() => {});
-        throw error;
-      }
+      await inTransaction(db, [
+        ...ROLL_HOURS(from, end),
+        ...(end % 86_400 === 0 ? ROLL_DAY(end - 86_400) : []),
+        `INSERT OR REPLACE INTO rolled VALUES ('dims', ${end})`,
+      ]);
       this.rolledTo = end;
       from = end;
     }
@@ -653,6 +853,8 @@ export class DuckDbStore implements AnalyticsStore {
           await db.run(`DELETE FROM ${p.table} WHERE ${p.column} >= ${p.start} AND ${p.column} < ${p.end}`);
         }
         await db.run('COMMIT');
+        // siteips is built from these two: again, from what is left.
+        if (parts.some((p) => p.table === 'sitedims_1d' || p.table === 'dims_1h')) await this.syncSiteIps(db, true);
       } catch (error) {
         await db.run('ROLLBACK').catch(() => {});
         throw error;

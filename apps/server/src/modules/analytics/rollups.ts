@@ -47,6 +47,13 @@ export const ROLLUP_COUNTERS = [
 ] as const;
 export type RollupCounter = (typeof ROLLUP_COUNTERS)[number];
 
+/**
+ * Days a per-site address row's masks cover (docs/decisions.md "Addresses per site"): bit
+ * `day % SITE_IP_DAYS` of each mask is that UTC day, valid for the SITE_IP_DAYS days up to the last
+ * one built (a day's bit is cleared when the day SITE_IP_DAYS later starts); a statistics range
+ * (STATISTICS_RANGE_MAX_DAYS, 93) fits.
+ */
+export const SITE_IP_DAYS = 128;
 export const DIM_COUNTERS = ['requests', 'bytes_out', 'blocked', 'blacklisted', 'waf'] as const;
 export type DimCounter = (typeof DIM_COUNTERS)[number];
 

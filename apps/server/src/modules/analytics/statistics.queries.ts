@@ -1,6 +1,14 @@
 import { SERIES_VALUES, STATISTICS_TOPS, type StatisticsSeriesType, type StatisticsTopId } from '@rampart/contract';
 import type { AnalyticsStore, Row, SqlDialect } from './analytics-store.js';
-import { type Dim, dimTable, dimValueSql, isHighDim, ROLLUP_COUNTERS, type RollupCounter } from './rollups.js';
+import {
+  type Dim,
+  dimTable,
+  dimValueSql,
+  isHighDim,
+  ROLLUP_COUNTERS,
+  type RollupCounter,
+  SITE_IP_DAYS,
+} from './rollups.js';
 
 /**
  * The statistics' SQL over the rollups (rollups.ts), one text for both stores (the dialect spells
@@ -49,6 +57,7 @@ export function int(v: number): string {
   return String(v);
 }
 
+const DAY = 86_400;
 /** `t` (unix seconds) rounded down, or up, to a whole `unit`. */
 const floorTo = (t: number, unit: number) => t - (t % unit);
 const ceilTo = (t: number, unit: number) => (t % unit === 0 ? t : floorTo(t, unit) + unit);
@@ -136,20 +145,10 @@ export class StatisticsQueries {
    * for the rest: the partial hours at each end and the hours whose dimensions are not built yet.
    */
   private dimRows(scope: Scope, range: Range, dim: Dim): string {
-    const d = this.store.dialect;
-    const value = dimValueSql(d)[dim];
-    // Addresses as integers where the store keeps them so (ipKeys): `ip4` too.
-    const ip4 = this.ipKeys(dim);
-    const raw = (r: Range) =>
-      `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ` +
-      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf${ip4 ? `, ${ip4.of(value)} AS ip4` : ''} FROM events WHERE ${scopeWhere(scope, 'ts', r)}`;
+    const raw = (r: Range) => this.rawRows(scope, r, dim);
     if (range.end - range.start <= RAW_TOP_MAX_SECONDS) return raw(range);
-    const rolled = (table: string, r: Range) =>
-      `SELECT value, requests, bytes_out, blocked, blacklisted, waf${ip4 ? ', ip4' : ''} FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}`;
-    const start = range.end - range.start > ROUND_START_AFTER_SECONDS ? floorTo(range.start, 3600) : range.start;
-    const h1 = ceilTo(start, 3600);
-    // The whole hours of the range [h1, h2) whose dimensions are built.
-    const h2 = Math.min(Math.max(h1, floorTo(range.end, 3600)), Math.max(h1, floorTo(this.store.dimsRolledTo, 3600)));
+    const rolled = (table: string, r: Range) => this.rolledRows(table, scope, r, dim);
+    const { start, h1, h2 } = this.hoursOf(range);
     const parts: string[] = [];
     const hourly = (r: Range) => {
       if (r.start < r.end) parts.push(rolled(dimTable(dim), r));
@@ -170,6 +169,201 @@ export class StatisticsQueries {
     return parts.join(' UNION ALL ');
   }
 
+  /** dimRows's rows of raw events in `r`. */
+  private rawRows(scope: Scope, r: Range, dim: Dim): string {
+    const d = this.store.dialect;
+    const value = dimValueSql(d)[dim];
+    // Addresses as integers where the store keeps them so (ipKeys): `ip4` too.
+    const ip4 = this.ipKeys(dim);
+    return (
+      `SELECT ${value} AS value, ${d.int64('1')} AS requests, ${d.int64('bytes_out')} AS bytes_out, ${d.int64('blocked')} AS blocked, ` +
+      `${d.int64('blacklisted')} AS blacklisted, ${d.int64('waf')} AS waf${ip4 ? `, ${ip4.of(value)} AS ip4` : ''} FROM events WHERE ${scopeWhere(scope, 'ts', r)}`
+    );
+  }
+
+  /** dimRows's rows of a dimension table's buckets in `r`. */
+  private rolledRows(table: string, scope: Scope, r: Range, dim: Dim): string {
+    const ip4 = this.ipKeys(dim);
+    return `SELECT value, requests, bytes_out, blocked, blacklisted, waf${ip4 ? ', ip4' : ''} FROM ${table} WHERE dim = '${dim}' AND ${scopeWhere(scope, 'bucket', r)}`;
+  }
+
+  /**
+   * Where dimRows cuts a range longer than RAW_TOP_MAX_SECONDS: its start (the first whole hour's
+   * for ranges over ROUND_START_AFTER_SECONDS), the first whole hour h1, and h2, the end of the
+   * whole hours [h1, h2) whose dimensions are built.
+   */
+  private hoursOf(range: Range): { start: number; h1: number; h2: number } {
+    const start = range.end - range.start > ROUND_START_AFTER_SECONDS ? floorTo(range.start, 3600) : range.start;
+    const h1 = ceilTo(start, 3600);
+    const h2 = Math.min(Math.max(h1, floorTo(range.end, 3600)), Math.max(h1, floorTo(this.store.dimsRolledTo, 3600)));
+    return { start, h1, h2 };
+  }
+
+  /**
+   * How the store's per-site address table (AnalyticsStore.siteAddresses, `siteips`) answers for
+   * the address rows of whole sites over a range longer than RAW_TOP_MAX_SECONDS: the whole days
+   * [d1, d2) of dimRows's cut as a mask of siteips's bits (the last day may be the one being
+   * built, when the range reaches its built hours: its bit holds just those), `edges` the rows of
+   * the rest (the hours before d1, or after the last whole day, from dims_1h; the partial hours
+   * raw), `single` when each address of the scope is one row (one site, merged). Null where the
+   * table cannot answer: ClickHouse, zones or domains chosen, days it does not hold.
+   */
+  private addressPlan(scope: Scope, range: Range): AddressPlan | null {
+    const table = this.store.siteAddresses;
+    if (!table || scope.zoneIds !== null || scope.domainIds !== null) return null;
+    if (range.end - range.start <= RAW_TOP_MAX_SECONDS) return null;
+    const { start, h1, h2 } = this.hoursOf(range);
+    const d1 = ceilTo(h1, DAY);
+    let d2 = floorTo(h2, DAY);
+    const edges: string[] = [];
+    const last = floorTo(h2, DAY);
+    // The last day's bit holds its hours before table.to: it stands for them when the range
+    // holds them all (its hours after, up to h2, are edges).
+    const today = last < table.to && table.to <= h2 && h2 % DAY !== 0;
+    if (today) {
+      d2 += DAY;
+      if (table.to < h2) edges.push(this.rolledRows('dims_1h', scope, { start: table.to, end: h2 }, 'ip'));
+    } else if (d2 > floorTo(table.to, DAY)) return null;
+    else if (d2 < h2) edges.push(this.rolledRows('dims_1h', scope, { start: d2, end: h2 }, 'ip'));
+    if (d1 >= d2 || d1 < table.from) return null;
+    // The rows of the days the mask stands for: whole days, and the last one's hours in the table.
+    const days = [this.rolledRows('sitedims_1d', scope, { start: d1, end: today ? last : d2 }, 'ip')];
+    if (today) days.push(this.rolledRows('dims_1h', scope, { start: last, end: table.to }, 'ip'));
+    if (h1 < d1) edges.push(this.rolledRows('dims_1h', scope, { start: h1, end: d1 }, 'ip'));
+    if (start < h1) edges.push(this.rawRows(scope, { start, end: h1 }, 'ip'));
+    if (h2 < range.end) edges.push(this.rawRows(scope, { start: h2, end: range.end }, 'ip'));
+    let mask = 0n;
+    for (let day = d1; day < d2; day += DAY) mask |= 1n << BigInt((day / DAY) % SITE_IP_DAYS);
+    const all = (1n << BigInt(SITE_IP_DAYS)) - 1n;
+    return {
+      // DuckDB's spelling: the table is DuckDB's alone.
+      mask: `'${mask}'::UHUGEINT`,
+      outside: `'${all ^ mask}'::UHUGEINT`,
+      days: days.join(' UNION ALL '),
+      edges: edges.length > 0 ? edges.join(' UNION ALL ') : null,
+      single: scope.siteIds.length === 1 && table.merged,
+    };
+  }
+
+  /**
+   * {@link top} of addresses from siteips (addressPlan), exact. An address's sums in siteips bound
+   * what it counts in the range's days from above, and are that count when `exact` and none of
+   * its days is outside the range. The candidates: the addresses whose bound reaches `cut` (at
+   * first the bound of the list's length + 10th), and every address of the edges (which count on
+   * top); each is counted from its siteips row where that is its count, else from the days' rows,
+   * plus its edge rows. An address left out counts less than `cut`, so when the list's last
+   * counts `cut` or more the list is exact; otherwise `cut` drops to that last count (then every
+   * address that may place is a candidate), or to 1 (every address).
+   */
+  private async topFromSiteIps(
+    scope: Scope,
+    plan: AddressPlan,
+    by: 'requests' | 'blocked' | 'blacklisted' | 'waf',
+    limit: number,
+  ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
+    const d = this.store.dialect;
+    const sites = `site_id IN (${ints(scope.siteIds)})`;
+    const mask = by === 'requests' ? 'days' : `${by}_days`;
+    const rowsOf = `FROM siteips WHERE ${sites} AND (${mask} & ${plan.mask}) <> 0`;
+    const bound = plan.single
+      ? `SELECT value, ip4, ${by} AS u ${rowsOf}`
+      : `SELECT value, any_value(ip4) AS ip4, sum(${by}) AS u ${rowsOf} GROUP BY value`;
+    type Sums = { requests: number; bytesOut: number; blocked: number; ord: number };
+    const sumsOf = (row: Row): Sums => ({
+      requests: num(row, 'r'),
+      bytesOut: num(row, 'bo'),
+      blocked: num(row, 'bl'),
+      ord: num(row, 'o'),
+    });
+    const add = (a: Sums | undefined, b: Sums): Sums =>
+      a
+        ? {
+            requests: a.requests + b.requests,
+            bytesOut: a.bytesOut + b.bytesOut,
+            blocked: a.blocked + b.blocked,
+            ord: a.ord + b.ord,
+          }
+        : b;
+    const columns = `sum(requests) AS r, sum(bytes_out) AS bo, sum(blocked) AS bl, sum(${by}) AS o`;
+    // The edges' sums per address (few rows: hours and minutes at the range's ends).
+    const edges = new Map<string, { ip4: number | null; sums: Sums }>();
+    if (plan.edges) {
+      for (const row of await this.store.query(
+        `SELECT value, ${KEY_OF('any_value(ip4)')} AS k, ${columns} FROM (${plan.edges}) AS e GROUP BY value`,
+      )) {
+        edges.set(String(row.value), { ip4: keyOf(row), sums: sumsOf(row) });
+      }
+    }
+    /** Addresses as a filter: IPv4 ones by their integer, others by their text (hexadecimal in the statement). */
+    const matching = (keys: Map<string, number | null>) => {
+      const v4 = [...keys.values()].filter((k): k is number => k !== null);
+      const other = [...keys].filter(([, k]) => k === null).map(([v]) => d.str(v));
+      const parts = [];
+      if (v4.length > 0) parts.push(`ip4 IN (${ints(v4)})`);
+      if (other.length > 0) parts.push(`(ip4 IS NULL AND value IN (${other.join(', ')}))`);
+      return parts.length > 0 ? `(${parts.join(' OR ')})` : 'false';
+    };
+    let cut: number | null = null;
+    for (;;) {
+      const cutSql =
+        cut === null
+          ? `(SELECT greatest(1, coalesce((SELECT u FROM b ORDER BY u DESC LIMIT 1 OFFSET ${int(limit + 10)}), 1)))`
+          : int(cut);
+      const found = await this.store.query(
+        `WITH b AS (${bound}) SELECT value, ${KEY_OF('ip4')} AS k, ${cutSql} AS cut FROM b WHERE u >= ${cutSql}`,
+      );
+      const f = cut ?? (found.length > 0 ? num(found[0], 'cut') : 1);
+      const candidates = new Map<string, number | null>();
+      for (const row of found) candidates.set(String(row.value), keyOf(row));
+      for (const [value, e] of edges) if (by === 'requests' || e.sums.ord > 0) candidates.set(value, e.ip4);
+      // Their siteips rows: sums, and whether the sums are the range's days' count.
+      const exact = new Map<string, Sums>();
+      const rowsOfCandidates =
+        candidates.size === 0
+          ? []
+          : await this.store.query(
+              `SELECT value, requests AS r, bytes_out AS bo, blocked AS bl, ${by} AS o, CASE WHEN exact AND (days & ${plan.outside}) = 0 THEN 1 ELSE 0 END AS whole ` +
+                `FROM siteips WHERE ${sites} AND (days & ${plan.mask}) <> 0 AND ${matching(candidates)}`,
+            );
+      const partial = new Set<string>();
+      for (const row of rowsOfCandidates) {
+        const value = String(row.value);
+        if (num(row, 'whole') === 1 && !partial.has(value)) exact.set(value, add(exact.get(value), sumsOf(row)));
+        else {
+          partial.add(value);
+          exact.delete(value);
+        }
+      }
+      if (partial.size > 0) {
+        const scan = new Map([...partial].map((v) => [v, candidates.get(v) ?? null] as const));
+        for (const row of await this.store.query(
+          `SELECT value, ${columns} FROM (${plan.days}) AS t WHERE ${matching(scan)} GROUP BY value`,
+        )) {
+          exact.set(String(row.value), sumsOf(row));
+        }
+      }
+      const list: { key: string; sums: Sums }[] = [];
+      for (const value of candidates.keys()) {
+        let sums = exact.get(value);
+        const edge = edges.get(value);
+        if (edge) sums = add(sums, edge.sums);
+        if (sums && sums.ord > 0) list.push({ key: value, sums });
+      }
+      list.sort((x, y) => y.sums.ord - x.sums.ord || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+      const top = list.slice(0, limit);
+      const last = top[limit - 1];
+      if (f <= 1 || (last && last.sums.ord >= f)) {
+        return top.map(({ key, sums }) => ({
+          key,
+          requests: sums.requests,
+          bytesOut: sums.bytesOut,
+          blocked: sums.blocked,
+        }));
+      }
+      cut = last ? Math.max(1, last.sums.ord) : 1;
+    }
+  }
+
   /** The store's address integers (SqlDialect.ip4) when `dim` is the address and the store has them. */
   private ipKeys(dim: Dim): SqlDialect['ip4'] {
     return dim === 'ip' ? this.store.dialect.ip4 : null;
@@ -184,6 +378,8 @@ export class StatisticsQueries {
     limit: number,
   ): Promise<{ key: string; requests: number; bytesOut: number; blocked: number }[]> {
     if (scope.siteIds.length === 0) return [];
+    const plan = dim === 'ip' ? this.addressPlan(scope, range) : null;
+    if (plan) return this.topFromSiteIps(scope, plan, by, limit);
     if (this.ipKeys(dim) && by === 'requests') {
       const addresses = await this.topAddresses(scope, range, limit);
       if (addresses) return addresses;
@@ -250,6 +446,26 @@ export class StatisticsQueries {
   ): Promise<number> {
     if (scope.siteIds.length === 0) return 0;
     const d = this.store.dialect;
+    const plan = dim === 'ip' ? this.addressPlan(scope, range) : null;
+    if (plan) {
+      // The addresses of siteips with a day of the range (one row each, or counted apart), less
+      // those also in the edges, plus the edges' addresses.
+      const mask = having ? `${having}_days` : 'days';
+      const where = `site_id IN (${ints(scope.siteIds)}) AND (${mask} & ${plan.mask}) <> 0 AND (ip4 IS NOT NULL OR value <> '')`;
+      const e = plan.edges
+        ? `SELECT value, ip4 FROM (${plan.edges}) AS x WHERE value <> ''${having ? ` AND ${having} > 0` : ''}`
+        : null;
+      const inEdges = e
+        ? `(ip4 IN (SELECT ip4 FROM e WHERE ip4 IS NOT NULL) OR (ip4 IS NULL AND value IN (SELECT value FROM e WHERE ip4 IS NULL)))`
+        : 'false';
+      const count = plan.single
+        ? `count(*) AS n, sum(CASE WHEN ${inEdges} THEN 1 ELSE 0 END) AS both`
+        : `${d.distinct('ip4')} + ${d.distinct('CASE WHEN ip4 IS NULL THEN value END')} AS n, ${d.distinct(`CASE WHEN ${inEdges} THEN value END`)} AS both`;
+      const [row] = await this.store.query(
+        `${e ? `WITH e AS (${e}) ` : ''}SELECT ${count}${e ? `, (SELECT ${d.distinct('value')} FROM e) AS edges` : ''} FROM siteips WHERE ${where}`,
+      );
+      return num(row, 'n') - num(row, 'both') + num(row, 'edges');
+    }
     // Addresses kept as integers are counted so; a value without one (NULL), as itself.
     const n = this.ipKeys(dim)
       ? `${d.distinct('ip4')} + ${d.distinct('CASE WHEN ip4 IS NULL THEN value END')}`
@@ -362,6 +578,23 @@ export class StatisticsQueries {
     );
     return new Map(rows.map((row) => [num(row, 's'), num(row, 'n')]));
   }
+}
+
+/** An address's integer as a column `k` that is never NULL (a query's NULL reads as 0, an address): -1 for none. */
+const KEY_OF = (ip4: string) => `coalesce(CAST(${ip4} AS BIGINT), -1)`;
+const keyOf = (row: Row): number | null => (num(row, 'k') >= 0 ? num(row, 'k') : null);
+
+/** addressPlan's answer. */
+interface AddressPlan {
+  /** The range's days as siteips's bits, and the other days (DuckDB literals). */
+  mask: string;
+  outside: string;
+  /** dimRows's rows of those days (sitedims_1d, and the last day's built hours from dims_1h). */
+  days: string;
+  /** dimRows's rows of the rest of the range, if any. */
+  edges: string | null;
+  /** Each address of the scope is one row of siteips. */
+  single: boolean;
 }
 
 /** What each top-list id counts: the dimension and what orders it. */
