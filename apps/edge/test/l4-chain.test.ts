@@ -195,7 +195,8 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
     // The drops of the tests above may fall in two minutes, shipped one after the other, and a
     // reading whose passing stage counted packets ahead of its entering one leaves the port's
     // protocol-level drops to the next reading (l4-counters.ts, carry): the per-source drops can show
-    // a minute before the totals. Wait until every figure arrived, then check everything.
+    // a minute before the totals. Wait until every figure checked below arrived (the passed bits
+    // too: a CI run under load saw the drops first), then check everything.
     let last: unknown = null;
     await waitUntil(
       async () => {
@@ -206,6 +207,7 @@ describe.skipIf(!root)('layer-4 rules from the API to the node’s kernel', () =
           ips.includes(BLACK) &&
           ips.includes(REGION) &&
           now.total.dropBits > 0 &&
+          now.total.passBits > 0 &&
           (now.countries.find((r) => r.key === 'CN')?.dropPackets ?? 0) > 0 &&
           (now.protocols.find((r) => r.key.toLowerCase() === 'tcp')?.dropBits ?? 0) > 0 &&
           (now.flags.find((r) => r.key.toUpperCase() === 'SYN')?.dropPackets ?? 0) > 0

@@ -248,7 +248,10 @@ export async function startFakeControlPlane(): Promise<FakeControlPlane> {
    * passed; `data` is read when answering.
    */
   const hold = (res: http.ServerResponse, wait: number, ready: () => boolean, data: () => unknown): void => {
-    if (ready() || wait === 0) return send(res, 200, { data: data() });
+    if (ready() || wait === 0) {
+      send(res, 200, { data: data() });
+      return;
+    }
     const answer = () => {
       clearTimeout(timer);
       waiters = waiters.filter((w) => w !== wake);
