@@ -6,6 +6,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { rowsOf } from '../../platform/db/rows.js';
 import { PlaneEntryBuilder, PREFERRED_ENTRY, parsed } from './plane-entries.js';
+import type { NodeWithZone } from './snapshot.repository.js';
 import { memoized, nodeForceSSLCode, nodeOwnValues, type PlaneMemo, type SnapshotBuilder } from './snapshot-builder.js';
 
 /** Plane hashes are sums modulo 2^48 (docs/data-plane-deltas.md). */
@@ -25,10 +26,7 @@ const BUSY_RECHECK_MS = 250;
 const TICK_MS = 1000;
 
 /** The plane a node polls: its owner's and groups' (none while it does not serve). */
-function planeKeyOf(
-  node: { status: string; zoneId: number | null; enabled: boolean; ownerId: number },
-  groupIds: readonly number[],
-): string {
+function planeKeyOf(node: NodeWithZone, groupIds: readonly number[]): string {
   const serving = node.status === 'initialized' && node.zoneId !== null && node.enabled;
   return PlaneEntryBuilder.planeKey(node.ownerId, serving ? groupIds : []);
 }
@@ -214,7 +212,7 @@ export class PlaneService {
   private async answerAt(
     planeId: number,
     view: PlaneView,
-    node: NonNullable<Awaited<ReturnType<SnapshotBuilder['nodeAndGroups']>>['node']>,
+    node: NodeWithZone,
     query: { since?: string; plane?: string; meta?: string },
     memo: PlaneMemo,
   ): Promise<PlaneAnswer | null> {

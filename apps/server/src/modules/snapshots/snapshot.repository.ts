@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database.js';
 import { rowsOf } from '../../platform/db/rows.js';
 import {
@@ -87,22 +87,9 @@ export class SnapshotRepository {
    * queries for all the nodes a change wakes instead of two per node.
    */
   async everyNodeAndGroups(): Promise<Map<number, { node: NodeWithZone; groupIds: number[] }>> {
-    const [all, groups, virtual] = await Promise.all([
-      selectNodesWithZone(this.db, undefined),
-      this.db.select({ nodeId: groupNodes.nodeId, id: groupNodes.groupId }).from(groupNodes),
-      this.db
-        .select({ nodeId: virtualNodeRecords.nodeId, id: groupVirtualNodes.groupId })
-        .from(groupVirtualNodes)
-        .innerJoin(virtualNodeRecords, eq(virtualNodeRecords.virtualNodeId, groupVirtualNodes.virtualNodeId)),
-    ]);
+    const [all, groups] = await Promise.all([selectNodesWithZone(this.db, undefined), this.groupsOfNodes(undefined)]);
     const byNode = new Map<number, { node: NodeWithZone; groupIds: number[] }>();
-    for (const node of all) byNode.set(node.id, { node, groupIds: [] });
-    // A group once however often the node is on it (several lines, a virtual node besides).
-    for (const g of [...groups, ...virtual]) {
-      const ids = g.nodeId === null ? undefined : byNode.get(g.nodeId)?.groupIds;
-      if (ids && !ids.includes(g.id)) ids.push(g.id);
-    }
-    for (const entry of byNode.values()) entry.groupIds.sort((a, b) => a - b);
+    for (const node of all) byNode.set(node.id, { node, groupIds: groups.get(node.id) ?? [] });
     return byNode;
   }
 
@@ -121,18 +108,33 @@ export class SnapshotRepository {
    * data plane that is not the node's own, so nodes with equal ids share one build (snapshot-builder.ts).
    */
   async nodeGroupIds(nodeId: number): Promise<number[]> {
+    return (await this.groupsOfNodes(nodeId)).get(nodeId) ?? [];
+  }
+
+  /**
+   * {@link nodeGroupIds} of one node, or of every node (`nodeId` undefined): one query, each
+   * group once per node however it reaches it (several lines, a virtual node besides), in order.
+   */
+  private async groupsOfNodes(nodeId: number | undefined): Promise<Map<number, number[]>> {
     const rows = await this.db
-      .select({ id: groupNodes.groupId })
+      .select({ nodeId: sql<number>`${groupNodes.nodeId}`.mapWith(Number), id: groupNodes.groupId })
       .from(groupNodes)
-      .where(eq(groupNodes.nodeId, nodeId))
+      .where(nodeId === undefined ? undefined : eq(groupNodes.nodeId, nodeId))
       .union(
         this.db
-          .select({ id: groupVirtualNodes.groupId })
+          .select({ nodeId: sql<number>`${virtualNodeRecords.nodeId}`.mapWith(Number), id: groupVirtualNodes.groupId })
           .from(groupVirtualNodes)
           .innerJoin(virtualNodeRecords, eq(virtualNodeRecords.virtualNodeId, groupVirtualNodes.virtualNodeId))
-          .where(eq(virtualNodeRecords.nodeId, nodeId)),
+          .where(nodeId === undefined ? isNotNull(virtualNodeRecords.nodeId) : eq(virtualNodeRecords.nodeId, nodeId)),
       );
-    return rows.map((r) => r.id).sort((a, b) => a - b);
+    const byNode = new Map<number, number[]>();
+    for (const r of rows) {
+      const ids = byNode.get(r.nodeId);
+      if (ids) ids.push(r.id);
+      else byNode.set(r.nodeId, [r.id]);
+    }
+    for (const ids of byNode.values()) ids.sort((a, b) => a - b);
+    return byNode;
   }
 
   /** Groups given by id as a condition on product_groups.group_id (none: nothing). */
