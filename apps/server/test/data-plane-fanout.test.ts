@@ -77,9 +77,13 @@ describe('a change with many nodes polling', () => {
     // Without sharing, each node's looks read its node and groups (2 queries, several times), the
     // dirty marks (4), the plane's state under the log's lock (2), and its bare snapshot's zone
     // ports: about 15 queries a node.
-    expect(count(/from "nodes"/i)).toBeLessThanOrEqual(4);
+    // The snapshot polls and the plane polls the change woke share one read of every node.
+    expect(count(/from "nodes"/i)).toBe(1);
     expect(count(/FROM dp_state WHERE id = 1/)).toBeLessThanOrEqual(4);
-    expect(count(/FROM dp_dirty_membership/)).toBeLessThanOrEqual(4);
+    // The build reads its marks (sites, domains, membership) in one query.
+    expect(count(/FROM dp_dirty_membership/)).toBe(1);
+    // The version a plane was answered at is written and read back in one statement.
+    expect(count(/dp_plane_versions/)).toBe(1);
     expect(count(/from "zone_ports"/i)).toBeLessThanOrEqual(4);
     // The write itself and its build take a few dozen; the nodes add none of their own.
     expect(texts.length).toBeLessThan(NODES * 4);

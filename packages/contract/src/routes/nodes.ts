@@ -408,6 +408,8 @@ export const getNodePlane = defineRoute({
       wait: z.coerce.number().int().min(0).max(EDGE_SNAPSHOT_MAX_WAIT_SECONDS).default(0),
     }),
   },
+  // Written by the server as text: the nodes of a plane share one answer, checked once (plane.service.ts).
+  reply: 'jsonText',
   response: dataOf(planeAnswerSchema.nullable()),
 });
 

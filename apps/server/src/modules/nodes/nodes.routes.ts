@@ -42,7 +42,8 @@ export function bindNodeRoutes(
     reply.raw.once('close', onClose);
     try {
       const { wait, ...known } = query;
-      return { data: await planes.poll(node.nodeId, known, wait, hangUp.signal) };
+      const json = await planes.poll(node.nodeId, known, wait, hangUp.signal);
+      return reply.type('application/json; charset=utf-8').send(`{"data":${json ?? 'null'}}`);
     } finally {
       reply.raw.off('close', onClose);
     }

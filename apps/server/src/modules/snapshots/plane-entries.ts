@@ -179,19 +179,19 @@ export class PlaneEntryBuilder {
    * depends on its own row and the site's parts only.
    */
   async domainEntries(siteId: number, domainIds: readonly number[], now: Date): Promise<Rebuild | null> {
-    const stored = rowsOf<{ key: string; value: unknown }>(
-      await this.db.execute(sql`SELECT key, value FROM dp_entries WHERE site_id = ${siteId} AND kind = 'domain'
-        AND domain_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(domainIds)}::jsonb)::bigint))`),
+    // The domains' stored entries, and whether the site has an ACME entry (one at most), in one read.
+    const read = rowsOf<{ kind: string; key: string; value: unknown }>(
+      await this.db.execute(sql`SELECT kind, key, CASE WHEN kind = 'domain' THEN value END AS value FROM dp_entries
+        WHERE site_id = ${siteId} AND (kind = 'acme' OR kind = 'domain'
+          AND domain_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(domainIds)}::jsonb)::bigint)))`),
     );
+    if (read.some((r) => r.kind === 'acme')) return null;
+    const stored = read.filter((r) => r.kind === 'domain');
     const oldNames = stored.map((r) => r.key);
     const rows = await this.repository.domainsOfSite(siteId, domainIds, oldNames, now);
     const parts = await this.builder.siteParts(rows, ENTRY_FORCE_SSL_CODE);
     const domains = uniqueNames(parts.domains, rows);
     if ((await this.builder.acmeChallenges(domains.map((d) => d.id))).length > 0) return null;
-    const [acme] = rowsOf<{ key: string }>(
-      await this.db.execute(sql`SELECT key FROM dp_entries WHERE site_id = ${siteId} AND kind = 'acme' LIMIT 1`),
-    );
-    if (acme) return null;
     const entries = entriesOf(siteId, domains, parts, []);
     const names = [...new Set([...oldNames, ...rows.map((row) => row[1])])];
     const scope = new Set(names.map((name) => `domain\0${name}`));
@@ -250,29 +250,33 @@ export class PlaneEntryBuilder {
   private async buildOnce(): Promise<BuildOutcome> {
     const now = new Date(this.clock());
     await this.markEnded(now);
-    const dirty = rowsOf<{ site_id: string | number; mark: string | number }>(
-      await this.db.execute(
-        sql`SELECT site_id, mark FROM dp_dirty_sites ORDER BY site_id LIMIT ${SITES_PER_BUILD + 1}`,
-      ),
-    );
-    // The domain marks of the sites rebuilt whole go with them (all of them: none is left to rebuild
-    // the site again); of the others, a bounded number per build.
-    const wholeIds = JSON.stringify(dirty.slice(0, SITES_PER_BUILD).map((d) => Number(d.site_id)));
+    // The marks in one read: the dirty sites, the domain marks of the sites rebuilt whole (all of
+    // them: none is left to rebuild the site again), of the others a bounded number per build, and
+    // the membership mark.
     type DomainMark = { site_id: string | number; domain_id: string | number; mark: string | number };
-    const dirtyDomains = [
-      ...rowsOf<DomainMark>(
-        await this.db.execute(sql`SELECT site_id, domain_id, mark FROM dp_dirty_domains
-          WHERE site_id IN (SELECT jsonb_array_elements_text(${wholeIds}::jsonb)::bigint)`),
-      ),
-      ...rowsOf<DomainMark>(
-        await this.db.execute(sql`SELECT site_id, domain_id, mark FROM dp_dirty_domains
-          WHERE site_id NOT IN (SELECT jsonb_array_elements_text(${wholeIds}::jsonb)::bigint)
-          ORDER BY site_id, domain_id LIMIT ${DOMAINS_PER_BUILD + 1}`),
-      ),
+    const read = rowsOf<{
+      t: 's' | 'w' | 'd' | 'm';
+      site_id: string | number;
+      domain_id: string | number;
+      mark: string | number;
+    }>(
+      await this.db.execute(sql`
+        WITH s AS (SELECT site_id, mark FROM dp_dirty_sites ORDER BY site_id LIMIT ${SITES_PER_BUILD + 1}),
+        w AS (SELECT site_id FROM s ORDER BY site_id LIMIT ${SITES_PER_BUILD})
+        SELECT 's' AS t, site_id, NULL::bigint AS domain_id, mark FROM s
+        UNION ALL SELECT 'w', d.site_id, d.domain_id, d.mark FROM dp_dirty_domains d WHERE d.site_id IN (SELECT site_id FROM w)
+        UNION ALL (SELECT 'd', d.site_id, d.domain_id, d.mark FROM dp_dirty_domains d
+          WHERE d.site_id NOT IN (SELECT site_id FROM w) ORDER BY d.site_id, d.domain_id LIMIT ${DOMAINS_PER_BUILD + 1})
+        UNION ALL SELECT 'm', NULL, NULL, mark FROM dp_dirty_membership WHERE id = 1`),
+    );
+    const dirty = read.filter((r) => r.t === 's').sort((a, b) => Number(a.site_id) - Number(b.site_id));
+    const byDomain = (a: DomainMark, b: DomainMark) =>
+      Number(a.site_id) - Number(b.site_id) || Number(a.domain_id) - Number(b.domain_id);
+    const dirtyDomains: DomainMark[] = [
+      ...read.filter((r) => r.t === 'w'),
+      ...read.filter((r) => r.t === 'd').sort(byDomain),
     ];
-    const membership = rowsOf<{ mark: string | number }>(
-      await this.db.execute(sql`SELECT mark FROM dp_dirty_membership WHERE id = 1`),
-    )[0];
+    const membership = read.find((r) => r.t === 'm');
     if (dirty.length === 0 && dirtyDomains.length === 0 && !membership) return { changed: false, again: false };
     const marks = dirty.slice(0, SITES_PER_BUILD).map((d) => ({ site: Number(d.site_id), mark: Number(d.mark) }));
     const wholeSites = new Set(marks.map((m) => m.site));

@@ -1,10 +1,18 @@
-import type { EdgeFirewall, PlaneAnswer, PlaneChange, PlaneEntry, PlaneMeta } from '@rampart/contract';
+import {
+  type EdgeFirewall,
+  type PlaneAnswer,
+  type PlaneChange,
+  type PlaneEntry,
+  type PlaneMeta,
+  planeAnswerSchema,
+} from '@rampart/contract';
 import { entryHash } from '@rampart/contract/plane-hash';
 import { sql } from 'drizzle-orm';
 import type { ConfigChanges } from '../../platform/changes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { rowsOf } from '../../platform/db/rows.js';
+import { AppError } from '../../platform/errors/app-error.js';
 import { PlaneEntryBuilder, PREFERRED_ENTRY, parsed } from './plane-entries.js';
 import type { NodeWithZone } from './snapshot.repository.js';
 import { memoized, nodeForceSSLCode, nodeOwnValues, type PlaneMemo, type SnapshotBuilder } from './snapshot-builder.js';
@@ -81,6 +89,8 @@ export class PlaneService {
   /** The plane hash answered at (plane, sequence), once known: it never changes (dp_plane_versions). */
   private readonly versions = new Map<string, string>();
   private tick: Tick | null = null;
+  /** The JSON text of each answer object (see `text`). */
+  private readonly texts = new WeakMap<PlaneAnswer, string>();
   /** The `since` each node last polled with (what it holds): fresher than its status report. */
   private readonly held = new Map<number, string>();
 
@@ -102,7 +112,7 @@ export class PlaneService {
     query: { since?: string; plane?: string; meta?: string },
     waitSeconds: number,
     hangUp: AbortSignal,
-  ): Promise<PlaneAnswer | null> {
+  ): Promise<string | null> {
     const signal = AbortSignal.any([hangUp, this.closing.signal]);
     if (query.since !== undefined) {
       if (this.held.size >= 100_000) this.held.clear();
@@ -114,8 +124,9 @@ export class PlaneService {
         // Lazily: an install whose nodes poll snapshots only pays the triggers' marks.
         const built = await memoized(tick.memo, 'build', () => this.entries.build());
         if (built.again) tick.again = true;
+        const answer = await this.answer(nodeId, query, tick.memo);
         return {
-          answer: await this.answer(nodeId, query, tick.memo),
+          answer: answer === null ? null : this.text(answer),
           recheckMs: built.again ? BUSY_RECHECK_MS : RECHECK_MS,
         };
       },
@@ -147,7 +158,7 @@ export class PlaneService {
     const now = Date.now();
     const tick = this.tick;
     if (tick && tick.generation === generation && now - tick.at < (tick.again ? BUSY_RECHECK_MS : TICK_MS)) return tick;
-    this.tick = { generation, at: now, memo: new Map(), again: false };
+    this.tick = { generation, at: now, memo: this.builder.generationMemo(generation), again: false };
     return this.tick;
   }
 
@@ -251,10 +262,13 @@ export class PlaneService {
       const id = `${planeId}:${head}`;
       if (this.versions.has(id)) return;
       await memoized(memo, `answered|${id}`, async () => {
-        await this.db.execute(sql`INSERT INTO dp_plane_versions (plane_id, seq, hash)
-          VALUES (${planeId}, ${head}, ${planeHash}) ON CONFLICT DO NOTHING`);
+        // One statement: the row it inserted, or the one another process inserted first (a
+        // statement's own SELECT does not see what its insert wrote, so one of the two answers).
         const [kept] = rowsOf<{ hash: string }>(
-          await this.db.execute(sql`SELECT hash FROM dp_plane_versions WHERE plane_id = ${planeId} AND seq = ${head}`),
+          await this.db.execute(sql`WITH ins AS (INSERT INTO dp_plane_versions (plane_id, seq, hash)
+              VALUES (${planeId}, ${head}, ${planeHash}) ON CONFLICT DO NOTHING RETURNING hash)
+            SELECT hash FROM ins UNION ALL
+            SELECT hash FROM dp_plane_versions WHERE plane_id = ${planeId} AND seq = ${head}`),
         );
         if (kept) this.remember(id, kept.hash);
       });
@@ -266,25 +280,65 @@ export class PlaneService {
       since >= changedAt &&
       since <= head &&
       (query.plane === undefined ? known : query.plane) === planeHash;
+    // The answers are shared by every node of the plane that gets the same one within the tick (one
+    // object: checked and serialised once, see `text`).
+    const shared = `${planeId}|${head}|${changedAt}|${metaHash}`;
     if (quiet) {
       if (query.meta === metaHash) return null;
       await answered();
-      return { type: 'delta', from: String(since), to, meta, metaHash, changes: [], planeHash };
+      return memoized(
+        memo,
+        `quiet|${shared}|${since}`,
+        async (): Promise<PlaneAnswer> => ({
+          type: 'delta',
+          from: String(since),
+          to,
+          meta,
+          metaHash,
+          changes: [],
+          planeHash,
+        }),
+      );
     }
     await answered();
     if (since === null || known === null || (query.plane !== undefined && query.plane !== known)) {
-      const rows = await this.readAt(planeId, view, async () =>
-        rowsOf<EntryRow>(
-          await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash, e.value FROM dp_entries e
-            WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
-            ORDER BY e.kind, e.key, ${PREFERRED_ENTRY}`),
-        ),
-      );
-      const entries = rows.map((r) => ({ kind: r.kind, key: r.key, hash: r.hash ?? '', value: parsed(r.value) }));
-      return { type: 'full', to, meta, metaHash, entries, planeHash };
+      return memoized(memo, `full|${shared}`, async (): Promise<PlaneAnswer> => {
+        const rows = await this.readAt(planeId, view, async () =>
+          rowsOf<EntryRow>(
+            await this.db.execute(sql`SELECT DISTINCT ON (e.kind, e.key) e.kind, e.key, e.hash, e.value FROM dp_entries e
+              WHERE e.site_id = ANY(SELECT unnest(site_ids) FROM dp_planes WHERE plane_id = ${planeId})
+              ORDER BY e.kind, e.key, ${PREFERRED_ENTRY}`),
+          ),
+        );
+        const entries = rows.map((r) => ({ kind: r.kind, key: r.key, hash: r.hash ?? '', value: parsed(r.value) }));
+        return { type: 'full', to, meta, metaHash, entries, planeHash };
+      });
     }
-    const changes = await this.changesSince(planeId, since, view);
-    return { type: 'delta', from: String(since), to, meta, metaHash, changes, planeHash };
+    return memoized(memo, `delta|${shared}|${since}`, async (): Promise<PlaneAnswer> => {
+      const changes = await this.changesSince(planeId, since, view);
+      return { type: 'delta', from: String(since), to, meta, metaHash, changes, planeHash };
+    });
+  }
+
+  /**
+   * The answer as the poll replies it (JSON text), checked against the contract once per answer:
+   * the nodes of a plane at one version share one answer object (answerAt), so a change that wakes
+   * them all is checked and serialised once, not once per node.
+   */
+  private text(answer: PlaneAnswer): string {
+    let text = this.texts.get(answer);
+    if (text === undefined) {
+      const checked = planeAnswerSchema.safeParse(answer);
+      if (!checked.success) {
+        // As a reply that breaks its schema is refused for every other route (bind-route.ts).
+        throw new AppError(101002, {
+          cause: new Error(`reply of edge.plane breaks its schema: ${checked.error.message}`),
+        });
+      }
+      text = JSON.stringify(checked.data);
+      this.texts.set(answer, text);
+    }
+    return text;
   }
 
   private remember(id: string, hash: string): void {

@@ -30,7 +30,7 @@ import {
   ZONE_LIMIT_MAX,
 } from '@rampart/contract';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
-import type { NodeGroups, ServedDomainRow, SnapshotRepository } from './snapshot.repository.js';
+import type { NodeGroups, NodeWithZone, ServedDomainRow, SnapshotRepository } from './snapshot.repository.js';
 import { fitSites, type LeftOutSite, type SnapshotLimits } from './snapshot-fit.js';
 
 export { type LeftOutSite, SnapshotBuildError, type SnapshotLimits } from './snapshot-fit.js';
@@ -86,6 +86,11 @@ export interface SerializedPlane {
  * same groups a change costs one build of each, not 100.
  */
 export type PlaneMemo = Map<string, Promise<unknown>>;
+/**
+ * The node rows one change's looks share are at most this old (what changes without a write — a
+ * node registering — shows as late as a plane poll's tick would have seen it).
+ */
+const NODES_SHARED_MS = 1000;
 
 /** `make()` once per `key` of `memo`; a failure is not kept (the next node tries again). */
 export function memoized<T>(memo: PlaneMemo, key: string, make: () => PromiseLike<T>): Promise<T> {
@@ -300,6 +305,13 @@ async function inChunks<T, R>(items: readonly T[], read: (chunk: T[]) => Promise
 
 export class SnapshotBuilder {
   private readonly limits: SnapshotLimits;
+
+  /** The last read of every node ({@link everyNode}). */
+  private nodesRead: {
+    generation: number;
+    at: number;
+    rows: Promise<Map<number, { node: NodeWithZone; groupIds: number[] }>>;
+  } | null = null;
 
   constructor(
     private readonly repository: SnapshotRepository,
@@ -630,13 +642,41 @@ export class SnapshotBuilder {
    */
   async nodeAndGroups(nodeId: number, memo?: PlaneMemo): Promise<{ node: NodeRow; groupIds: number[] }> {
     if (memo) {
-      const every = await memoized(memo, 'nodes', () => this.repository.everyNodeAndGroups());
+      const every = await memoized(memo, 'nodes', () => this.everyNode(null));
       const found = every.get(nodeId);
       if (found) return found;
     }
     const node = await this.repository.nodeWithZone(nodeId);
     const groupIds = node ? await this.repository.nodeGroupIds(nodeId) : [];
     return { node, groupIds };
+  }
+
+  /**
+   * Every node with its zone and groups for a `generation`'s memo: one read shared by every memo of
+   * the generation (the snapshot polls' and the plane polls' that one change wakes), at most
+   * NODES_SHARED_MS old. `null`: a read of its own.
+   */
+  everyNode(generation: number | null): Promise<Map<number, { node: NodeWithZone; groupIds: number[] }>> {
+    const now = Date.now();
+    const kept = this.nodesRead;
+    if (generation !== null && kept?.generation === generation && now - kept.at < NODES_SHARED_MS) return kept.rows;
+    const rows = Promise.resolve(this.repository.everyNodeAndGroups());
+    if (generation === null) return rows;
+    const read = { generation, at: now, rows };
+    this.nodesRead = read;
+    rows.catch(() => {
+      if (this.nodesRead === read) this.nodesRead = null;
+    });
+    return rows;
+  }
+
+  /** A memo for the looks of `generation`, its nodes read once with every other memo of it ({@link everyNode}). */
+  generationMemo(generation: number): PlaneMemo {
+    const memo: PlaneMemo = new Map();
+    const nodes = this.everyNode(generation);
+    memo.set('nodes', nodes);
+    nodes.catch(() => memo.delete('nodes'));
+    return memo;
   }
 
   /** The ACME challenges of these domains being issued (none without the projection). */

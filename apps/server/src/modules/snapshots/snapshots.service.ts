@@ -48,6 +48,8 @@ export class SnapshotsService {
    * nodes rebuilt after a change take the plane the first of them built.
    */
   private planes: { generation: number; at: number; memo: PlaneMemo } | null = null;
+  /** What the zone-level check found per built snapshot (null: valid). */
+  private readonly checked = new WeakMap<object, string | null>();
   /** Aborted at shutdown so that held polls answer at once instead of holding the close. */
   private readonly closing = new AbortController();
 
@@ -66,7 +68,7 @@ export class SnapshotsService {
     const hit = this.cache.get(cacheKey);
     if (hit && hit.generation === generation && now - hit.at < CACHE_MS) return hit.state;
     if (this.planes?.generation !== generation || now - this.planes.at >= CACHE_MS) {
-      this.planes = { generation, at: now, memo: new Map() };
+      this.planes = { generation, at: now, memo: this.builder.generationMemo(generation) };
     }
     // The node's snapshot is as old as the shared plane it takes: it expires with it.
     const at = this.planes.at;
@@ -75,11 +77,15 @@ export class SnapshotsService {
       .then(({ snapshot, leftOut, json }) => {
         // The builder fits the data plane; the zone-level rest (listen ports, nginx settings,
         // layer-4 ports) must fit too, or the poll's reply would break its schema on every poll.
-        const zoneLevel = ZONE_LEVEL.safeParse(snapshot);
-        if (!zoneLevel.success) {
-          const issue = zoneLevel.error.issues[0];
-          throw new Error(`${issue?.path.join('.')}: ${issue?.message}`);
+        // Checked once per built snapshot: nodes alike share one (SnapshotBuilder.build).
+        let invalid = this.checked.get(snapshot);
+        if (invalid === undefined) {
+          const zoneLevel = ZONE_LEVEL.safeParse(snapshot);
+          const issue = zoneLevel.success ? undefined : zoneLevel.error.issues[0];
+          invalid = zoneLevel.success ? null : `${issue?.path.join('.')}: ${issue?.message}`;
+          this.checked.set(snapshot, invalid);
         }
+        if (invalid !== null) throw new Error(invalid);
         const problem =
           leftOut.length === 0
             ? ''
