@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { logPartOf } from '@rampart/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ import {
   rollupsOf,
 } from '../src/modules/analytics/rollups.js';
 import { StatisticsQueries } from '../src/modules/analytics/statistics.queries.js';
+import { CRASH_BATCH_EVENTS, crashBatch } from './helpers/analytics-crash.js';
 import { random } from './helpers/random.js';
 import {
   clickhouseRequest,
@@ -30,6 +33,8 @@ import {
  */
 
 const DAY = 86_400;
+/** A process ingesting into a store on disk until it is killed. */
+const CHILD = fileURLToPath(new URL('./helpers/analytics-ingest-child.ts', import.meta.url));
 /** A UTC midnight: the events straddle it. */
 const T0 = Date.UTC(2024, 0, 10) / 1000;
 
@@ -369,6 +374,62 @@ describe(`analytics store (${TEST_ANALYTICS_KIND})`, () => {
     expect(await storedRequestIds(store)).toEqual(all.map((e) => e.requestId).sort());
     expect(await count(store, 'SELECT count(*) AS n FROM batches')).toBe(12);
   });
+
+  it.runIf(TEST_ANALYTICS_KIND === 'duckdb')(
+    'keeps every batch it answered across a kill -9 mid-ingest, nothing of one it did not, and counts each batch sent again once',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'rampart-duck-kill-'));
+      const storeDir = path.join(dir, 'analytics');
+      const total = 60;
+      try {
+        const child = spawn(process.execPath, ['--import', 'tsx', CHILD, storeDir, String(total)], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        const answered: string[] = [];
+        await new Promise<void>((resolve, reject) => {
+          let pending = '';
+          child.stdout.setEncoding('utf8');
+          child.stdout.on('data', (chunk: string) => {
+            const lines = (pending + chunk).split('\n');
+            pending = lines.pop() ?? '';
+            answered.push(...lines);
+            if (answered.length >= 8) child.kill('SIGKILL');
+          });
+          child.on('exit', () => resolve());
+          child.on('error', reject);
+        });
+        // Killed mid-ingest, some batches answered.
+        expect(answered.length).toBeGreaterThanOrEqual(8);
+        expect(answered.length).toBeLessThan(total);
+        const store = new DuckDbStore(storeDir);
+        // The kernel frees the dead process's lock as its helper sees the pipe close.
+        await eventually(() => store.open(), 10_000);
+        try {
+          const ledger = (await store.query('SELECT batch_id FROM batches')).map((r) => String(r.batch_id)).sort();
+          expect(ledger).toEqual(expect.arrayContaining(answered));
+          // Each batch of the ledger whole, none other.
+          expect(
+            await store.query('SELECT batch_id, count(*) AS n FROM events GROUP BY batch_id ORDER BY batch_id'),
+          ).toEqual(ledger.map((id) => ({ batch_id: id, n: CRASH_BATCH_EVENTS })));
+          // The agents send again what was not answered (and here what was too): each counts once.
+          const all = Array.from({ length: total }, (_, i) => crashBatch(i));
+          const again = await Promise.all(all.map((x) => store.ingest(x)));
+          expect(again.filter((r) => r.duplicate)).toHaveLength(ledger.length);
+          expect(await count(store, 'SELECT count(*) AS n FROM batches')).toBe(total);
+          expect(await count(store, 'SELECT sum(dropped) AS n FROM batches')).toBe(total / 2);
+          await expectRollupsOf(
+            store,
+            all.flatMap((x) => x.events),
+          );
+        } finally {
+          await store.close();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   it('top lists and distinct counts are exact to the second over whole and partial hours and days', async () => {
     // Three days of events; ranges that start and end inside hours read whole days from the daily

@@ -437,11 +437,7 @@ export class DuckDbStore implements AnalyticsStore {
   /** Writes one after another on the writer connection (its transaction is the connection's). */
   private writes: Promise<unknown> = Promise.resolve();
   /** Batches waiting for the next group's transaction (behind the other writes). */
-  private readonly groups = new BatchGroups(
-    GROUP_MAX_EVENTS,
-    (batches) => this.writeGroup(this.connection('writer'), batches),
-    (drain) => this.serialised(drain),
-  );
+  private readonly groups: BatchGroups;
   /**
    * The dimension tables hold the events before this (a whole hour; dims_1d the whole days before
    * it): rollDims builds them from events for hours that ended, and the groups add the late events'
@@ -457,7 +453,17 @@ export class DuckDbStore implements AnalyticsStore {
   private siteIpsTo = 0;
 
   /** `dir`: the store's directory (DATA_DIR/analytics); null keeps everything in memory (tests). */
-  constructor(private readonly dir: string | null) {}
+  constructor(
+    private readonly dir: string | null,
+    /** At most this many events per group (GROUP_MAX_EVENTS; tests make many small groups). */
+    groupMaxEvents = GROUP_MAX_EVENTS,
+  ) {
+    this.groups = new BatchGroups(
+      groupMaxEvents,
+      (batches) => this.writeGroup(this.connection('writer'), batches),
+      (drain) => this.serialised(drain),
+    );
+  }
 
   async open(): Promise<void> {
     let file = ':memory:';
@@ -613,13 +619,22 @@ export class DuckDbStore implements AnalyticsStore {
   private async writeGroup(db: DuckDBConnection, batches: readonly StoredBatch[]): Promise<IngestResult[]> {
     await db.run('BEGIN TRANSACTION');
     try {
-      const taken = new Set<string>();
+      // The ledger's entries of the group's batch ids, in one statement.
+      const ids = [...new Set(batches.map((b) => b.batchId))];
+      const taken = new Set(
+        (
+          await db.runAndReadAll(
+            `SELECT batch_id FROM batches WHERE batch_id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
+            ids,
+          )
+        )
+          .getRows()
+          .map(([id]) => String(id)),
+      );
       const results: IngestResult[] = [];
       const fresh: StoredBatch[] = [];
       for (const batch of batches) {
-        const seen =
-          taken.has(batch.batchId) ||
-          (await db.runAndReadAll('SELECT 1 FROM batches WHERE batch_id = $1', [batch.batchId])).currentRowCount > 0;
+        const seen = taken.has(batch.batchId);
         taken.add(batch.batchId);
         results.push(seen ? { stored: 0, duplicate: true } : { stored: batch.events.length, duplicate: false });
         if (!seen) fresh.push(batch);
@@ -641,32 +656,34 @@ export class DuckDbStore implements AnalyticsStore {
       const hours = this.rolledTo;
       const days = hours - (hours % 86_400);
       const late = first < hours;
+      const statements: string[] = [];
       if (late) {
-        for (const statement of LATE_DIMS(hours, first < days ? days : 0)) await db.run(statement);
+        statements.push(...LATE_DIMS(hours, first < days ? days : 0));
         // Their addresses as partial rows of siteips (of the days its masks hold), merged in compact.
         if (this.siteIpsTo > 0 && first < this.siteIpsTo) {
           const ips = `(SELECT site_id, ip AS value, ${DUCKDB_DIALECT.ip4?.of('ip')} AS ip4, ts AS bucket, 1 AS requests, ${SITE_IP_DECISIONS.join(', ')},
             bytes_out FROM ingest_staging WHERE ts < ${this.siteIpsTo} AND ts >= ${this.siteIpsFrom(this.siteIpsTo)})`;
-          await db.run(`INSERT INTO siteips ${SITE_IP_ROWS(ips)}`);
-          await db.run(`INSERT OR REPLACE INTO rolled VALUES ('siteips', 1)`);
+          statements.push(
+            `INSERT INTO siteips ${SITE_IP_ROWS(ips)}`,
+            `INSERT OR REPLACE INTO rolled VALUES ('siteips', 1)`,
+          );
         }
       }
-      for (const statement of FROM_STAGING) await db.run(statement);
+      // One call for all of them (no value in them but integers checked here).
+      await db.run([...statements, ...FROM_STAGING].join(';\n'));
       // Stamped just before the commit: writes are serialised, so a later stamp commits later.
       const ingestedAt = BigInt(Date.now());
+      const ledger = await db.createAppender('batches');
       for (const batch of fresh) {
-        await db.run(
-          'INSERT INTO batches (batch_id, node_id, received_at, dropped, events, ingested_at) VALUES ($1, $2, $3, $4, $5, $6)',
-          [
-            batch.batchId,
-            batch.nodeId,
-            BigInt(batch.receivedAt),
-            BigInt(batch.dropped),
-            batch.events.length,
-            ingestedAt,
-          ],
-        );
+        ledger.appendVarchar(batch.batchId);
+        ledger.appendInteger(batch.nodeId);
+        ledger.appendBigInt(BigInt(batch.receivedAt));
+        ledger.appendBigInt(BigInt(batch.dropped));
+        ledger.appendInteger(batch.events.length);
+        ledger.appendBigInt(ingestedAt);
+        ledger.endRow();
       }
+      ledger.closeSync();
       await db.run('COMMIT');
       if (late) {
         if (this.siteIpsTo > 0 && first < this.siteIpsTo) this.siteIpsMerged = false;
