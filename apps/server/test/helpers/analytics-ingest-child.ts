@@ -6,7 +6,7 @@
  * within one), and the id of each batch the store answered is printed on a line of its own.
  */
 import { DuckDbStore } from '../../src/modules/analytics/duckdb-store.js';
-import { CRASH_BATCH_EVENTS, crashBatch } from './analytics-crash.js';
+import { CRASH_BATCH_EVENTS, crashBatch } from './analytics-events.js';
 
 const [dir, count] = process.argv.slice(2);
 const store = new DuckDbStore(dir as string, 2 * CRASH_BATCH_EVENTS);
