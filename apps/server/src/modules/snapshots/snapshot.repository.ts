@@ -13,6 +13,7 @@ import {
   zonePorts,
   zones,
 } from '../../platform/db/schema.js';
+import { zoneEdgeColumns } from '../zones/zones.repository.js';
 
 /** A served domain as {@link SnapshotRepository.servedDomains} answers it (see the json_build_array there). */
 export type ServedDomainRow = [
@@ -41,18 +42,9 @@ function selectNodesWithZone(db: Db, where: SQL | undefined) {
       enabled: nodes.enabled,
       logRotateTime: nodes.logRotateTime,
       cacheEpoch: nodes.cacheEpoch,
-      http2: zones.http2,
-      forceSSLRedirectCode: zones.forceSSLRedirectCode,
-      invalidDomainLimitCount: zones.invalidDomainLimitCount,
-      tlsLimitCount: zones.tlsLimitCount,
-      trustedProxies: zones.trustedProxies,
-      realIpHeader: zones.realIpHeader,
-      proxyProtocol: zones.proxyProtocol,
+      ...zoneEdgeColumns,
       nginxEnabled: zones.nginxEnabled,
       nginxTuning: zones.nginxTuning,
-      l4SynFlood: zones.l4SynFlood,
-      l4NewConnections: zones.l4NewConnections,
-      l4KernelBlocks: zones.l4KernelBlocks,
     })
     .from(nodes)
     .leftJoin(zones, eq(zones.id, nodes.zoneId))

@@ -9,11 +9,8 @@ export type ZoneRow = typeof zones.$inferSelect & { nodeCount: number };
 // Written out in full: inside a subquery drizzle leaves column names unqualified, and "id" would
 // then mean the node's id.
 const nodeCount = sql<number>`(SELECT count(*)::int FROM nodes n WHERE n.zone_id = "zones"."id")`;
-const columns = {
-  id: zones.id,
-  ownerId: zones.ownerId,
-  name: zones.name,
-  memo: zones.memo,
+/** The zone's settings its nodes apply (the snapshot reads them with each node: snapshot.repository.ts). */
+export const zoneEdgeColumns = {
   http2: zones.http2,
   forceSSLRedirectCode: zones.forceSSLRedirectCode,
   invalidDomainLimitCount: zones.invalidDomainLimitCount,
@@ -24,6 +21,13 @@ const columns = {
   l4SynFlood: zones.l4SynFlood,
   l4NewConnections: zones.l4NewConnections,
   l4KernelBlocks: zones.l4KernelBlocks,
+};
+const columns = {
+  id: zones.id,
+  ownerId: zones.ownerId,
+  name: zones.name,
+  memo: zones.memo,
+  ...zoneEdgeColumns,
   createdAt: zones.createdAt,
   updatedAt: zones.updatedAt,
   nodeCount,
