@@ -298,6 +298,7 @@ async function addRuleMix(
 
 async function main() {
   const work = await mkdtemp(path.join(tmpdir(), 'rampart-bench-'));
+  let done = false;
   const stops: (() => Promise<void>)[] = [];
   let agent: ChildProcess | undefined;
   try {
@@ -457,7 +458,11 @@ async function main() {
       for (const [k, siteId] of siteIds.entries()) await addRuleMix(setup.customer, siteId, k, domainIds, SITES);
     }
     log(`created in ${createMs} ms; waiting for the edge to serve them`);
-    await waitUntil(async () => (await get(edgeHttp, name(DOMAINS - 1))) === 200, 180_000, 100);
+    // The writes are taken faster than the planes are built (each rule of a site rebuilds the site):
+    // the backlog is built and applied here, its time logged.
+    const serving = Date.now();
+    await waitUntil(async () => (await get(edgeHttp, name(DOMAINS - 1))) === 200, 1_800_000, 100);
+    log(`the edge served the last domain ${Date.now() - serving} ms later`);
     if ((await get(edgeHttp, name(0))) !== 200) throw new Error('the edge does not serve the first domain');
 
     log('starting the firewall edge');
@@ -849,9 +854,12 @@ end
       agent_rss_mb: round(agentRss, 0),
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
+    done = true;
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
-    await removeDir(work);
+    // A failed run leaves its control plane's and agent's files for a look.
+    if (done) await removeDir(work);
+    else log(`the run failed: its files are kept in ${work}`);
   }
 }
 
