@@ -224,6 +224,12 @@ describe('webhook', () => {
     expect(hook.records).toHaveLength(6);
     expect(hook.errors).toEqual([]);
 
+    // The delivery rows are written after the receiver answered: read once they are all there.
+    const delivered = async () =>
+      (await pushLogs(user, { eventID: event.id })).data
+        .filter((l) => l.status === 'delivered')
+        .reduce((n, l) => n + l.records, 0);
+    await until('the deliveries logged', async () => (await delivered()) >= 6);
     const log = await pushLogs(user, { eventID: event.id });
     expect(log.data.filter((l) => l.status === 'delivered').reduce((n, l) => n + l.records, 0)).toBe(6);
     expect(log.data[0]).toMatchObject({ eventID: event.id, eventName: 'my hook', status: 'delivered' });
@@ -243,8 +249,11 @@ describe('webhook', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     await until('the manual push', () => hook.records.length >= 12);
-    const manual = (await pushLogs(user, { eventID: event.id })).data.filter((l) => l.manual);
-    expect(manual.reduce((n, l) => n + l.records, 0)).toBe(6);
+    // Its delivery rows are written after the receiver answered: read once they are all there.
+    const manualRecords = async () =>
+      (await pushLogs(user, { eventID: event.id })).data.filter((l) => l.manual).reduce((n, l) => n + l.records, 0);
+    await until('the manual push logged', async () => (await manualRecords()) >= 6);
+    expect(await manualRecords()).toBe(6);
     await remove(user, [event.id]);
   });
 
@@ -501,6 +510,11 @@ describe('the operator', () => {
     const listed = (await as(client, clientListLogPushEvents, { query: {} })).json();
     expect(listed.data.map((e: LogPushEvent) => e.id)).toEqual([event.id]);
     expect((await as(rival, clientListLogPushEvents, { query: {} })).json().total).toBe(0);
+    // Written after the receiver answered.
+    await until(
+      'the delivery logged',
+      async () => (await pushLogs(client, { eventID: event.id }, clientLogPushLogs)).total > 0,
+    );
     const clientLogs = await pushLogs(client, { eventID: event.id }, clientLogPushLogs);
     expect(clientLogs.total).toBeGreaterThan(0);
     expect((await pushLogs(rival, {}, clientLogPushLogs)).total).toBe(0);

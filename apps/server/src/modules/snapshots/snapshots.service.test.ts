@@ -8,6 +8,7 @@ import { SnapshotsService } from './snapshots.service.js';
 function builder(outcomes: (() => Promise<Omit<BuiltSnapshot, 'json'>>)[]) {
   let calls = 0;
   const stub = {
+    generationMemo: () => new Map(),
     build: () =>
       (outcomes[Math.min(calls++, outcomes.length - 1)] as () => Promise<Omit<BuiltSnapshot, 'json'>>)().then(
         (built) => ({ ...built, json: JSON.stringify(built.snapshot) }),
