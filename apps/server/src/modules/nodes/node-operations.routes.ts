@@ -1,5 +1,6 @@
 import { nodeCommandRoutes, nodeOperationRoutes as ops } from '@rampart/contract';
 import type { Binder } from '../../platform/http/bind-route.js';
+import { whileConnected } from '../../platform/http/held-poll.js';
 import type { SnapshotsService } from '../snapshots/snapshots.service.js';
 import type { NodeCommandsService } from './node-commands.service.js';
 import type { NodeSettingsService } from './node-settings.service.js';
@@ -14,15 +15,7 @@ export function bindNodeOperationRoutes(
   snapshots: SnapshotsService,
 ): void {
   binder.bind(nodeCommandRoutes.getNodeCommands, async ({ query }, { node, reply }) => {
-    // As the snapshot poll: a node that hangs up ends its wait at once.
-    const hangUp = new AbortController();
-    const onClose = () => hangUp.abort();
-    reply.raw.once('close', onClose);
-    try {
-      return { data: await commands.poll(node.nodeId, query.wait, hangUp.signal) };
-    } finally {
-      reply.raw.off('close', onClose);
-    }
+    return { data: await whileConnected(reply, (hangUp) => commands.poll(node.nodeId, query.wait, hangUp)) };
   });
   binder.bind(nodeCommandRoutes.reportNodeCommandResult, async ({ params, body }, { node }) => {
     await commands.report(node.nodeId, params.id, body);

@@ -1,5 +1,6 @@
 import { type NodeMonitorStatus, nodeRoutes } from '@rampart/contract';
 import type { Binder } from '../../platform/http/bind-route.js';
+import { sendDataText, whileConnected } from '../../platform/http/held-poll.js';
 import type { PlaneService } from '../snapshots/plane.service.js';
 import type { SnapshotsService } from '../snapshots/snapshots.service.js';
 import { nodeInfoLines } from './join-commands.js';
@@ -18,35 +19,14 @@ export function bindNodeRoutes(
 ): void {
   binder.bind(nodeRoutes.registerNode, async ({ body }) => ({ data: await nodes.register(body) }));
   binder.bind(nodeRoutes.getNodeSnapshot, async ({ query }, { node, reply }) => {
-    // A node that hangs up stops its wait at once instead of holding a waiter until the deadline:
-    // the response closes before it was written only when the connection went away.
-    const hangUp = new AbortController();
-    const onClose = () => hangUp.abort();
-    reply.raw.once('close', onClose);
-    try {
-      const json = await snapshots.poll(
-        node.nodeId,
-        query.version,
-        query.wait,
-        hangUp.signal,
-        query.dataPlane === 'whole',
-      );
-      return reply.type('application/json; charset=utf-8').send(`{"data":${json ?? 'null'}}`);
-    } finally {
-      reply.raw.off('close', onClose);
-    }
+    const json = await whileConnected(reply, (hangUp) =>
+      snapshots.poll(node.nodeId, query.version, query.wait, hangUp, query.dataPlane === 'whole'),
+    );
+    return sendDataText(reply, json);
   });
   binder.bind(nodeRoutes.getNodePlane, async ({ query }, { node, reply }) => {
-    const hangUp = new AbortController();
-    const onClose = () => hangUp.abort();
-    reply.raw.once('close', onClose);
-    try {
-      const { wait, ...known } = query;
-      const json = await planes.poll(node.nodeId, known, wait, hangUp.signal);
-      return reply.type('application/json; charset=utf-8').send(`{"data":${json ?? 'null'}}`);
-    } finally {
-      reply.raw.off('close', onClose);
-    }
+    const { wait, ...known } = query;
+    return sendDataText(reply, await whileConnected(reply, (hangUp) => planes.poll(node.nodeId, known, wait, hangUp)));
   });
   binder.bind(nodeRoutes.listInitializedNodes, async ({ query }, { caller }) => {
     const { operatorId, zoneScope: scope } = caller;

@@ -642,7 +642,7 @@ export class SnapshotBuilder {
    */
   async nodeAndGroups(nodeId: number, memo?: PlaneMemo): Promise<{ node: NodeRow; groupIds: number[] }> {
     if (memo) {
-      const every = await memoized(memo, 'nodes', () => this.everyNode(null));
+      const every = await memoized(memo, 'nodes', () => this.repository.everyNodeAndGroups());
       const found = every.get(nodeId);
       if (found) return found;
     }
@@ -654,28 +654,25 @@ export class SnapshotBuilder {
   /**
    * Every node with its zone and groups for a `generation`'s memo: one read shared by every memo of
    * the generation (the snapshot polls' and the plane polls' that one change wakes), at most
-   * NODES_SHARED_MS old. `null`: a read of its own.
+   * NODES_SHARED_MS old.
    */
-  everyNode(generation: number | null): Promise<Map<number, { node: NodeWithZone; groupIds: number[] }>> {
+  private everyNode(generation: number): Promise<Map<number, { node: NodeWithZone; groupIds: number[] }>> {
     const now = Date.now();
     const kept = this.nodesRead;
-    if (generation !== null && kept?.generation === generation && now - kept.at < NODES_SHARED_MS) return kept.rows;
-    const rows = Promise.resolve(this.repository.everyNodeAndGroups());
-    if (generation === null) return rows;
-    const read = { generation, at: now, rows };
+    if (kept?.generation === generation && now - kept.at < NODES_SHARED_MS) return kept.rows;
+    const read = { generation, at: now, rows: Promise.resolve(this.repository.everyNodeAndGroups()) };
     this.nodesRead = read;
-    rows.catch(() => {
+    read.rows.catch(() => {
       if (this.nodesRead === read) this.nodesRead = null;
     });
-    return rows;
+    return read.rows;
   }
 
   /** A memo for the looks of `generation`, its nodes read once with every other memo of it ({@link everyNode}). */
   generationMemo(generation: number): PlaneMemo {
     const memo: PlaneMemo = new Map();
-    const nodes = this.everyNode(generation);
-    memo.set('nodes', nodes);
-    nodes.catch(() => memo.delete('nodes'));
+    // Kept by memoized (a failed read is dropped from the memo, and read again by the next look).
+    void memoized(memo, 'nodes', () => this.everyNode(generation));
     return memo;
   }
 
